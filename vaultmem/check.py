@@ -1,0 +1,138 @@
+"""``vaultmem check``: lint every note, and with ``--fix`` do only what is safe and explicit.
+
+Works on the files alone (no index needed). ``--fix`` does two things and nothing else:
+stamps ``expires_at = created + layer TTL`` on L1–L3 notes that lack one (created from
+the frontmatter, else the file's modification time), appended after the existing keys;
+and removes ``expires_at`` from L4 / ``permanent: true`` notes. Each fix is a surgical,
+atomic edit that fails if the file changed since it was read.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+
+from .errors import FrontmatterError, NoteReadError, WriteConflict
+from .lifecycle import LayerPolicy, is_absent, resolve_now
+from .noteio import edit_frontmatter, replace_if_unchanged
+from .notes import Note, Problem, read_note, timestamp_or_none
+from .paths import VaultPaths
+
+
+@dataclass(frozen=True)
+class Fix:
+    path: str
+    field: str
+    action: str
+
+    def as_dict(self) -> dict[str, str]:
+        return {"path": self.path, "field": self.field, "action": self.action}
+
+
+@dataclass
+class CheckReport:
+    files: int = 0
+    problems: list[Problem] = field(default_factory=list)
+    fixed: list[Fix] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+    def as_dict(self) -> dict[str, object]:
+        return {
+            "files": self.files,
+            "ok": self.ok,
+            "problems": [problem.as_dict() for problem in self.problems],
+            "fixed": [fix.as_dict() for fix in self.fixed],
+        }
+
+
+def check_vault(paths: VaultPaths, policy: LayerPolicy, fix: bool = False, now: object = None) -> CheckReport:
+    report = CheckReport()
+    files, issues = paths.scan()
+    report.files = len(files)
+    report.problems.extend(Problem(issue.path, "file", issue.reason, "fix the file or its permissions") for issue in issues)
+    notes: list[Note] = []
+    for stat in files:
+        note = _read(paths, stat.path, report)
+        if note is None:
+            continue
+        if fix and (applied := _try_fix(paths, note, policy, now, report)):
+            report.fixed.append(applied)
+            note = _read(paths, stat.path, report) or note
+        notes.append(note)
+        report.problems.extend(note.problems)
+    report.problems.extend(duplicate_id_problems(notes))
+    return report
+
+
+def _try_fix(paths: VaultPaths, note: Note, policy: LayerPolicy, now: object, report: CheckReport) -> Fix | None:
+    try:
+        return fix_note(paths, note, policy, now)
+    except (FrontmatterError, WriteConflict) as error:
+        # One note that cannot be fixed safely must not stop the others; it stays a
+        # reported problem and its file is untouched.
+        report.problems.append(Problem(note.path, "fix", str(error), "edit this note by hand"))
+        return None
+
+
+def _read(paths: VaultPaths, relative: str, report: CheckReport) -> Note | None:
+    try:
+        return read_note(paths.root, relative)
+    except NoteReadError as error:
+        report.problems.append(Problem(relative, "file", str(error), "fix the file's permissions"))
+        return None
+
+
+def duplicate_id_problems(notes: list[Note]) -> list[Problem]:
+    by_id: dict[str, list[str]] = {}
+    for note in notes:
+        if "id" in note.meta:
+            by_id.setdefault(note.id, []).append(note.path)
+    problems = []
+    for note_id, note_paths in sorted(by_id.items()):
+        if len(note_paths) > 1:
+            for path in note_paths:
+                others = ", ".join(other for other in note_paths if other != path)
+                problems.append(Problem(path, "id", f"id {note_id!r} is also used by {others}",
+                                        "give each note its own id (or remove the id line to use the path)"))
+    return problems
+
+
+def fix_note(paths: VaultPaths, note: Note, policy: LayerPolicy, now: object = None) -> Fix | None:
+    """Apply the one safe fix this note needs, if any; returns what was done."""
+    field_names = {problem.field for problem in note.problems}
+    if "frontmatter" in field_names or "expires_at" not in field_names:
+        return None
+    if note.permanent and not is_absent(note.expires_at):
+        _write(paths, note, remove=["expires_at"])
+        return Fix(note.path, "expires_at", f"removed expires_at {str(note.expires_at)!r} from a permanent note")
+    if note.layer in ("L1", "L2", "L3") and is_absent(note.expires_at):
+        ttl = policy.ttl(note.layer)
+        if ttl is None:
+            return None
+        base, source = _created(paths, note)
+        expires = base + ttl
+        _write(paths, note, set_values={"expires_at": expires})
+        state = "already expired" if expires <= resolve_now(now) else "alive"
+        return Fix(note.path, "expires_at", f"stamped expires_at {expires.isoformat()} ({source} + {note.layer} TTL; {state})")
+    return None
+
+
+def _created(paths: VaultPaths, note: Note) -> tuple[datetime, str]:
+    created = timestamp_or_none(note.meta.get("created"))
+    if created is not None:
+        return created, "created"
+    mtime = paths.absolute(note.path).stat().st_mtime
+    return datetime.fromtimestamp(mtime, tz=timezone.utc).replace(microsecond=0), "file modification time"
+
+
+def _write(paths: VaultPaths, note: Note, set_values: dict[str, object] | None = None, remove: list[str] | None = None) -> None:
+    absolute = paths.resolve_inside(note.path)
+    try:
+        new = edit_frontmatter(absolute.read_bytes(), set_values or {}, remove or [])
+    except FrontmatterError as error:
+        raise FrontmatterError(f"{note.path}: {error}") from None
+    # Fails with WriteConflict if the file is no longer the one this check read.
+    replace_if_unchanged(absolute, new, note.content_hash, note.path)

@@ -1,0 +1,165 @@
+"""Per-vault settings, read once at the entry point and passed down explicitly.
+
+The file is ``<vault>/.vaultmem.toml``. It lives beside the notes — not under
+``.vaultmem/``, which is derived and may be deleted at any time — so it is versioned
+with the vault. Every key is optional::
+
+    archive_dir = "_archive"      # where forget/expire/consolidate move notes
+    auto_commit = false           # commit vaultmem's own writes when the vault is a git repo
+    embedder = "wordllama"        # or "sentence-transformers:<local model path>"
+
+    [ttl]                         # default time-to-live per layer (L4 never expires)
+    L1 = "1d"
+    L2 = "7d"
+    L3 = "90d"
+
+    [watch]
+    debounce_ms = 300
+    rescan_seconds = 300
+
+    [consolidate]
+    threshold = 0.93
+    window = 2000
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass, field
+from datetime import timedelta
+from pathlib import Path, PurePosixPath
+from typing import Any
+
+from .errors import ConfigError, InvalidDuration, UnknownLayer
+from .lifecycle import DEFAULT_TTLS, PERMANENT_LAYER, LayerPolicy, normalize_layer, parse_duration
+
+CONFIG_FILE = ".vaultmem.toml"
+STATE_DIR = ".vaultmem"
+DEFAULT_ARCHIVE_DIR = "_archive"
+DEFAULT_THRESHOLD = 0.93
+
+_TOP_KEYS = {"archive_dir", "auto_commit", "embedder", "ttl", "watch", "consolidate"}
+_WATCH_KEYS = {"debounce_ms", "rescan_seconds"}
+_CONSOLIDATE_KEYS = {"threshold", "window"}
+
+
+@dataclass(frozen=True)
+class WatchSettings:
+    debounce_ms: int = 300
+    rescan_seconds: float = 300.0
+
+
+@dataclass(frozen=True)
+class ConsolidateSettings:
+    threshold: float = DEFAULT_THRESHOLD
+    window: int = 2000
+
+
+@dataclass(frozen=True)
+class VaultConfig:
+    archive_dir: str = DEFAULT_ARCHIVE_DIR
+    auto_commit: bool = False
+    embedder: str = "wordllama"
+    policy: LayerPolicy = field(default_factory=LayerPolicy)
+    watch: WatchSettings = field(default_factory=WatchSettings)
+    consolidate: ConsolidateSettings = field(default_factory=ConsolidateSettings)
+
+
+def load_config(vault_root: Path) -> VaultConfig:
+    """Read ``<vault>/.vaultmem.toml``; a missing file means all defaults."""
+    path = vault_root / CONFIG_FILE
+    if not path.exists():
+        return VaultConfig()
+    try:
+        raw = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as error:
+        raise ConfigError(f"{path}: not valid TOML ({error}); fix the syntax or delete the file") from None
+    return config_from_dict(raw, source=str(path))
+
+
+def config_from_dict(raw: dict[str, Any], source: str = CONFIG_FILE) -> VaultConfig:
+    _reject_unknown(raw, _TOP_KEYS, source, "")
+    return VaultConfig(
+        archive_dir=_archive_dir(raw.get("archive_dir", DEFAULT_ARCHIVE_DIR), source),
+        auto_commit=_boolean(raw.get("auto_commit", False), source, "auto_commit"),
+        embedder=_text(raw.get("embedder", "wordllama"), source, "embedder"),
+        policy=_policy(raw.get("ttl", {}), source),
+        watch=_watch(raw.get("watch", {}), source),
+        consolidate=_consolidate(raw.get("consolidate", {}), source),
+    )
+
+
+def _reject_unknown(table: Any, known: set[str], source: str, prefix: str) -> None:
+    if not isinstance(table, dict):
+        raise ConfigError(f"{source}: [{prefix}] must be a table")
+    unknown = sorted(set(table) - known)
+    if unknown:
+        raise ConfigError(
+            f"{source}: unknown setting(s) {', '.join(prefix + key for key in unknown)}; "
+            f"valid: {', '.join(sorted(prefix + key for key in known))}"
+        )
+
+
+def _archive_dir(value: Any, source: str) -> str:
+    text = _text(value, source, "archive_dir").strip().strip("/")
+    parts = PurePosixPath(text).parts
+    if not parts or text.startswith("/") or ".." in parts or "\\" in text:
+        raise ConfigError(
+            f"{source}: archive_dir {value!r} must be a folder inside the vault, e.g. \"_archive\""
+        )
+    return text
+
+
+def _policy(table: Any, source: str) -> LayerPolicy:
+    if not isinstance(table, dict):
+        raise ConfigError(f"{source}: [ttl] must be a table such as L1 = \"1d\"")
+    ttls: dict[str, timedelta | None] = dict(DEFAULT_TTLS)
+    for layer, value in table.items():
+        try:
+            code = normalize_layer(layer)
+            ttls[code] = _ttl_value(code, value)
+        except (UnknownLayer, InvalidDuration) as error:
+            raise ConfigError(f"{source}: [ttl] {layer}: {error}") from None
+    return LayerPolicy(ttls)
+
+
+def _ttl_value(code: str, value: Any) -> timedelta | None:
+    if code == PERMANENT_LAYER:
+        raise InvalidDuration(f"{value!r} (L4 is procedural and never expires; remove this line)")
+    return parse_duration(value)
+
+
+def _watch(table: Any, source: str) -> WatchSettings:
+    _reject_unknown(table, _WATCH_KEYS, source, "watch.")
+    defaults = WatchSettings()
+    return WatchSettings(
+        debounce_ms=int(_number(table.get("debounce_ms", defaults.debounce_ms), source, "watch.debounce_ms", 0, 60_000)),
+        rescan_seconds=_number(table.get("rescan_seconds", defaults.rescan_seconds), source, "watch.rescan_seconds", 1, 86_400),
+    )
+
+
+def _consolidate(table: Any, source: str) -> ConsolidateSettings:
+    _reject_unknown(table, _CONSOLIDATE_KEYS, source, "consolidate.")
+    defaults = ConsolidateSettings()
+    return ConsolidateSettings(
+        threshold=_number(table.get("threshold", defaults.threshold), source, "consolidate.threshold", 0.0, 1.0),
+        window=int(_number(table.get("window", defaults.window), source, "consolidate.window", 1, 10_000_000)),
+    )
+
+
+def _text(value: Any, source: str, key: str) -> str:
+    if not isinstance(value, str) or not value.strip():
+        raise ConfigError(f"{source}: {key} must be a non-empty string, got {value!r}")
+    return value
+
+
+def _boolean(value: Any, source: str, key: str) -> bool:
+    if not isinstance(value, bool):
+        raise ConfigError(f"{source}: {key} must be true or false, got {value!r}")
+    return value
+
+
+def _number(value: Any, source: str, key: str, low: float, high: float) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not low <= value <= high:
+        raise ConfigError(f"{source}: {key} must be a number between {low} and {high}, got {value!r}")
+    return float(value)

@@ -1,0 +1,143 @@
+"""Embedders: one method to implement, the base class does batching and normalization.
+
+The default is WordLlama, whose weights and tokenizer ship inside the ``wordllama``
+wheel. It is loaded from the installed package directory with downloads disabled:
+nothing is ever fetched at run time. Heavy imports happen only when a vector is
+actually needed, so ``vaultmem search`` in a fresh process stays fast.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+
+from .errors import ConfigError
+
+BATCH_SIZE = 256
+
+
+class Embedder(ABC):
+    """Turns texts into L2-normalized float32 rows. Subclasses implement ``embed_batch``."""
+
+    name: str
+    dimension: int
+
+    @abstractmethod
+    def embed_batch(self, texts: Sequence[str]) -> np.ndarray:
+        """Raw (not necessarily normalized) vectors for one batch of texts."""
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        if not texts:
+            return np.zeros((0, self.dimension), dtype=np.float32)
+        batches = [
+            np.asarray(self.embed_batch(list(texts[start : start + BATCH_SIZE])), dtype=np.float32)
+            for start in range(0, len(texts), BATCH_SIZE)
+        ]
+        return normalize_rows(np.vstack(batches))
+
+    @property
+    def identity(self) -> str:
+        """Stored next to the vectors: a different identity means re-embed everything."""
+        return f"{self.name}:{self.dimension}"
+
+
+def normalize_rows(matrix: np.ndarray) -> np.ndarray:
+    norms = np.linalg.norm(matrix, axis=1, keepdims=True)
+    # A text with no known token embeds to zeros: keep it zero rather than NaN, so it
+    # simply never matches anything by vector (BM25 can still find it).
+    norms[norms == 0] = 1.0
+    return np.ascontiguousarray(matrix / norms, dtype=np.float32)
+
+
+class WordLlamaEmbedder(Embedder):
+    """WordLlama ``l2_supercat`` at 256 dimensions, loaded from the installed wheel."""
+
+    name = "wordllama-l2_supercat"
+    dimension = 256
+
+    def __init__(self) -> None:
+        import wordllama
+        from wordllama import WordLlama
+
+        package_dir = Path(wordllama.__file__).parent
+        self._model = WordLlama.load(cache_dir=package_dir, disable_download=True, dim=self.dimension)
+
+    def embed_batch(self, texts: Sequence[str]) -> np.ndarray:
+        return self._model.embed(list(texts), norm=False, batch_size=64)
+
+
+class SentenceTransformerEmbedder(Embedder):
+    """A sentence-transformers model from a local path (``pip install vaultmem[sentence-transformers]``)."""
+
+    def __init__(self, model_path: str) -> None:
+        if not Path(model_path).is_dir():
+            raise ConfigError(
+                f"sentence-transformers model {model_path!r} is not a local folder; "
+                "vaultmem never downloads models — point embedder at a model directory on disk"
+            )
+        from sentence_transformers import SentenceTransformer
+
+        self._model = SentenceTransformer(model_path, local_files_only=True)
+        self.dimension = int(self._model.get_sentence_embedding_dimension())
+        self.name = "sentence-transformers"
+        self._spec = f"sentence-transformers:{model_path}"
+
+    @property
+    def identity(self) -> str:
+        return self._spec
+
+    def embed_batch(self, texts: Sequence[str]) -> np.ndarray:
+        return self._model.encode(list(texts), convert_to_numpy=True, normalize_embeddings=False)
+
+
+class HashingEmbedder(Embedder):
+    """Deterministic bag-of-words hashing embedder: no model, for tests and plumbing.
+
+    Not a toy stand-in for search quality — it exists so the index's bookkeeping (which
+    embedder made these vectors, re-embed on change) can be exercised cheaply.
+    """
+
+    def __init__(self, dimension: int = 64) -> None:
+        self.dimension = dimension
+        self.name = "hashing"
+
+    def embed_batch(self, texts: Sequence[str]) -> np.ndarray:
+        matrix = np.zeros((len(texts), self.dimension), dtype=np.float32)
+        for row, text in enumerate(texts):
+            for word in re.findall(r"\w+", text.lower()):
+                digest = hashlib.blake2b(word.encode(), digest_size=8).digest()
+                matrix[row, int.from_bytes(digest[:4], "little") % self.dimension] += 1.0
+        return matrix
+
+
+def identity_for_spec(spec: str) -> str:
+    """The identity an embedder made from ``spec`` will have — known without loading it."""
+    kind, _, argument = spec.partition(":")
+    if kind == "wordllama":
+        return f"{WordLlamaEmbedder.name}:{WordLlamaEmbedder.dimension}"
+    if kind == "hashing":
+        return f"hashing:{int(argument) if argument.isdigit() else 64}"
+    if kind == "sentence-transformers" and argument:
+        return spec
+    raise ConfigError(
+        f"unknown embedder {spec!r}: use 'wordllama', 'sentence-transformers:<local model dir>' or 'hashing'"
+    )
+
+
+def make_embedder(spec: str) -> Embedder:
+    """``wordllama`` (default), ``sentence-transformers:<path>`` or ``hashing[:dim]``."""
+    kind, _, argument = spec.partition(":")
+    if kind == "wordllama":
+        return WordLlamaEmbedder()
+    if kind == "sentence-transformers" and argument:
+        return SentenceTransformerEmbedder(argument)
+    if kind == "hashing":
+        return HashingEmbedder(int(argument) if argument.isdigit() else 64)
+    raise ConfigError(
+        f"unknown embedder {spec!r}: use 'wordllama', 'sentence-transformers:<local model dir>' or 'hashing'"
+    )

@@ -1,0 +1,114 @@
+"""One exception root for vaultmem, with a few precise subclasses.
+
+Every message names the value, note path or field that is wrong and ends with how to
+fix it, so a CLI user or an MCP client can act on it without reading a traceback.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+
+class VaultmemError(Exception):
+    """Root of every error vaultmem raises on purpose."""
+
+
+class InvalidTimestamp(VaultmemError, ValueError):
+    """A value that should be a point in time is not one."""
+
+    def __init__(self, value: object, reason: str = "") -> None:
+        self.value = value
+        detail = f" ({reason})" if reason else ""
+        super().__init__(
+            f"invalid timestamp {value!r}{detail}: use ISO-8601 such as "
+            "2026-12-01, 2026-12-01T10:00:00 (UTC) or 2026-12-01T10:00:00+02:00"
+        )
+
+
+class InvalidDuration(VaultmemError, ValueError):
+    """A TTL such as ``3d`` that does not parse."""
+
+    def __init__(self, value: object) -> None:
+        self.value = value
+        super().__init__(
+            f"invalid duration {value!r}: use a number and a unit, "
+            "e.g. 30m, 12h, 3d, 2w (or combined: 1d12h)"
+        )
+
+
+class UnknownLayer(VaultmemError, ValueError):
+    """A layer name that is neither L1–L4 nor one of their aliases."""
+
+    def __init__(self, layer: object, valid: Sequence[str]) -> None:
+        self.layer = layer
+        super().__init__(f"unknown layer {layer!r}: use one of {', '.join(valid)}")
+
+
+class ConfigError(VaultmemError, ValueError):
+    """The vault's config file is malformed."""
+
+
+class UsageError(VaultmemError, ValueError):
+    """Arguments that contradict each other or make no sense together."""
+
+
+class PathOutsideVault(VaultmemError, ValueError):
+    """A path that would resolve outside the vault (``..``, absolute, symlink out)."""
+
+    def __init__(self, path: object, vault: object) -> None:
+        self.path = path
+        super().__init__(
+            f"path {str(path)!r} resolves outside the vault {str(vault)!r}: "
+            "use a path relative to the vault root, without '..' or symlinks out"
+        )
+
+
+class NoteNotFound(VaultmemError, LookupError):
+    """A NOTE argument that matches no note."""
+
+    def __init__(self, note: str, suggestions: Sequence[str] = ()) -> None:
+        self.note = note
+        hint = f"; did you mean: {', '.join(suggestions)}" if suggestions else ""
+        super().__init__(
+            f"no note matches {note!r}{hint}. Give the note's id, its vault-relative "
+            "path, or the path without .md (run `vaultmem index` if it is new)"
+        )
+
+
+class AmbiguousNote(VaultmemError, LookupError):
+    """A NOTE argument that matches more than one note."""
+
+    def __init__(self, note: str, candidates: Sequence[str]) -> None:
+        self.note = note
+        self.candidates = list(candidates)
+        super().__init__(
+            f"{note!r} matches {len(candidates)} notes: {', '.join(candidates)}. "
+            "Give the full vault-relative path instead"
+        )
+
+
+class NoteReadError(VaultmemError, OSError):
+    """A note file that could not be read at all."""
+
+
+class FrontmatterError(VaultmemError, ValueError):
+    """A note's frontmatter cannot be loaded or edited safely."""
+
+
+class WriteConflict(VaultmemError):
+    """The file changed on disk since vaultmem read it; the human's edit wins."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        super().__init__(
+            f"{path} changed on disk since vaultmem read it; nothing was written so the "
+            "edit on disk is kept. Re-run the command to act on the current file"
+        )
+
+
+class DerivedIndexError(VaultmemError):
+    """The derived index is unusable (other embedder, newer schema, corrupt file)."""
+
+
+class GitError(VaultmemError):
+    """A git operation failed or the vault is not a git repository."""

@@ -1,0 +1,318 @@
+"""Reconcile the derived index with the vault: add, update, move, remove.
+
+Change detection is cheap first: (mtime_ns, size) from one directory walk against one
+SQL query. Only files whose stat changed are read; only notes whose title + body
+changed are re-embedded; a moved file (same bytes, new path) keeps its row, vector and
+usage history. Work is committed in chunks, each in one ``BEGIN IMMEDIATE``
+transaction, so a ``kill -9`` at any instant leaves a state the next run completes.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from .errors import NoteReadError
+from .lifecycle import is_absent
+from .notes import Note, Problem, epoch_us_or_none, expiry_text, parse_note
+from .paths import FileStat, VaultPaths
+from .storage import FileState, NoteRow, Store
+
+if TYPE_CHECKING:
+    from .embedders import Embedder
+
+CHUNK = 512
+Progress = Callable[[int], None]
+
+
+@dataclass
+class IndexReport:
+    added: list[str] = field(default_factory=list)
+    updated: list[str] = field(default_factory=list)
+    removed: list[str] = field(default_factory=list)
+    moved: list[tuple[str, str]] = field(default_factory=list)
+    unchanged: int = 0
+    embedded: int = 0
+    problems: list[Problem] = field(default_factory=list)
+    rebuilt: bool = False
+
+    def as_dict(self) -> dict[str, object]:
+        return {
+            "added": len(self.added),
+            "updated": len(self.updated),
+            "removed": len(self.removed),
+            "moved": len(self.moved),
+            "unchanged": self.unchanged,
+            "embedded": self.embedded,
+            "rebuilt": self.rebuilt,
+            "problems": [problem.as_dict() for problem in self.problems],
+        }
+
+    @property
+    def changed(self) -> bool:
+        return bool(self.added or self.updated or self.removed or self.moved)
+
+
+@dataclass
+class _Pending:
+    """One note read from disk, waiting to be written in the chunk's transaction."""
+
+    note: Note
+    row: NoteRow
+    existing: FileState | None
+    moved_from: FileState | None = None
+    vector: bytes | None = None
+    needs_vector: bool = False
+
+
+def embed_hash(note: Note) -> str:
+    return hashlib.sha256(note.embed_text.encode("utf-8")).hexdigest()
+
+
+def note_row(note: Note, stat: FileStat) -> NoteRow:
+    """Everything the index stores about a note, derived from the note alone."""
+    expires = note.meta.get("expires_at")
+    expires_us = epoch_us_or_none(expires)
+    created = note.meta.get("created")
+    return NoteRow(
+        id=note.id,
+        path=note.path,
+        title=note.title,
+        layer=note.layer,
+        tags=note.tags,
+        created=expiry_text(created),
+        created_us=epoch_us_or_none(created),
+        expires_at=expiry_text(expires),
+        expires_us=expires_us,
+        expiry_invalid=not is_absent(expires) and expires_us is None,
+        permanent=note.permanent,
+        content_hash=note.content_hash,
+        embed_hash=embed_hash(note),
+        mtime_ns=stat.mtime_ns,
+        size=stat.size,
+        body_chars=len(note.body.strip()),
+        problems=[problem.as_dict() for problem in note.problems],
+    )
+
+
+class Indexer:
+    """Writes the derived index of one vault (one Indexer per thread)."""
+
+    def __init__(self, paths: VaultPaths, store: Store, embedder: Callable[[], Embedder], embedder_identity: str) -> None:
+        self.paths = paths
+        self.store = store
+        self._embedder = embedder
+        self.embedder_identity = embedder_identity
+
+    # -- whole-vault reconcile
+
+    def reconcile(self, progress: Callable[[int, int], Progress] | None = None) -> IndexReport:
+        report = IndexReport()
+        report.rebuilt = self._reset_if_embedder_changed()
+        files, issues = self.paths.scan()
+        report.problems.extend(Problem(issue.path, "file", issue.reason, "fix the file or its permissions") for issue in issues)
+        known = self.store.file_states()
+        seen = {stat.path for stat in files}
+        todo = [stat for stat in files if _stat_changed(known.get(stat.path), stat)]
+        report.unchanged = len(files) - len(todo)
+        vanished = _Vanished({path: state for path, state in known.items() if path not in seen})
+        tick = progress(len(todo), len(files)) if progress and todo else None
+        for start in range(0, len(todo), CHUNK):
+            self._sync_chunk(todo[start : start + CHUNK], known, vanished, report)
+            if tick:
+                tick(len(todo[start : start + CHUNK]))
+        self._remove(vanished, report)
+        self._embed_missing(report)
+        self.store.set_meta("indexed", "1")
+        # Report every problem the vault has now, not only those of files read in this
+        # run: a second `index` must not pretend a broken note was fixed.
+        read_failures = [problem for problem in report.problems if problem.field == "file"]
+        report.problems = read_failures + self.store.all_problems()
+        return report
+
+    # -- a few paths (the watcher, remember, forget)
+
+    def sync_paths(self, relatives: Sequence[str]) -> IndexReport:
+        """Bring the given vault paths up to date: indexed if a note file, dropped if gone."""
+        report = IndexReport()
+        known = {path: state for path in set(relatives) if (state := self._state(path))}
+        present: list[FileStat] = []
+        gone: dict[str, FileState] = {}
+        for relative in sorted(set(relatives)):
+            stat = self._stat(relative)
+            if stat is None:
+                if relative in known:
+                    gone[relative] = known[relative]
+            elif _stat_changed(known.get(relative), stat):
+                present.append(stat)
+            else:
+                report.unchanged += 1
+        vanished = _Vanished(gone)
+        self._sync_chunk(present, known, vanished, report)
+        self._remove(vanished, report)
+        return report
+
+    def drop_prefix(self, relative_dir: str) -> IndexReport:
+        """A folder vanished (moved out of the vault): drop every note under it still missing."""
+        prefix = relative_dir.rstrip("/") + "/"
+        under = [path for path in self.store.file_states() if path.startswith(prefix)]
+        return self.sync_paths(under)
+
+    # -- internals
+
+    def _state(self, relative: str) -> FileState | None:
+        row = self.store.note_by_path(relative)
+        if row is None or row.label is None:
+            return None
+        return FileState(row.label, row.path, row.mtime_ns, row.size, row.content_hash, row.embed_hash)
+
+    def _stat(self, relative: str) -> FileStat | None:
+        if not self.paths.is_note_path(relative):
+            return None
+        absolute = self.paths.absolute(relative)
+        try:
+            if absolute.is_symlink() and not self.paths.contains_real(absolute):
+                return None
+            stat = absolute.stat()
+        except (FileNotFoundError, NotADirectoryError):
+            return None
+        if not absolute.is_file():
+            return None
+        return FileStat(relative, stat.st_mtime_ns, stat.st_size)
+
+    def _sync_chunk(self, stats: Sequence[FileStat], known: dict[str, FileState], vanished: _Vanished, report: IndexReport) -> None:
+        pending: list[_Pending] = []
+        touched: list[tuple[FileState, FileStat]] = []
+        for stat in stats:
+            item = self._read(stat, known.get(stat.path), report)
+            if item is None:
+                continue
+            existing = item.existing
+            if existing is not None and existing.content_hash == item.row.content_hash:
+                touched.append((existing, stat))  # touched or chmod-ed: same bytes
+                report.unchanged += 1
+                continue
+            if existing is None:
+                item.moved_from = vanished.take_move_source(item.row.content_hash)
+            base = existing or item.moved_from
+            item.needs_vector = base is None or base.embed_hash != item.row.embed_hash
+            pending.append(item)
+        self._embed(pending, report)
+        with self.store.transaction():
+            for state, stat in touched:
+                self.store.touch_note(state.label, stat.mtime_ns, stat.size)
+            for item in pending:
+                self._write(item, report)
+
+    def _read(self, stat: FileStat, existing: FileState | None, report: IndexReport) -> _Pending | None:
+        try:
+            raw = self.paths.absolute(stat.path).read_bytes()
+        except FileNotFoundError:
+            return None  # vanished since the scan: the removal pass or the next event handles it
+        except OSError as error:
+            report.problems.append(Problem(stat.path, "file", f"cannot read: {error.strerror}", "fix the file's permissions"))
+            return None
+        note = parse_note(stat.path, raw)
+        report.problems.extend(note.problems)
+        return _Pending(note, note_row(note, FileStat(stat.path, stat.mtime_ns, stat.size)), existing)
+
+    def _embed(self, pending: Sequence[_Pending], report: IndexReport, force: bool = False) -> None:
+        wanted = [item for item in pending if item.needs_vector or force]
+        if not wanted:
+            return
+        from .vectors import vector_to_blob
+
+        matrix = self._embedder().embed([item.note.embed_text for item in wanted])
+        for item, row in zip(wanted, matrix):
+            item.vector = vector_to_blob(row)
+        report.embedded += len(wanted)
+
+    def _write(self, item: _Pending, report: IndexReport) -> None:
+        """Write one note inside the chunk's transaction.
+
+        The row is looked up again under the write lock: another process (a running
+        ``watch`` beside a ``remember``) may have indexed the same file meanwhile, and
+        deciding on the stale view would insert a duplicate or re-embed for nothing.
+        """
+        row, body = item.row, item.note.body
+        current = self._state(row.path)
+        if current is not None and current.content_hash == row.content_hash:
+            self.store.touch_note(current.label, row.mtime_ns, row.size)
+            report.unchanged += 1
+            return
+        source = item.moved_from if current is None and item.moved_from and self._state(item.moved_from.path) else None
+        base = current or source
+        if base is not None:
+            old = self.store.notes_by_labels([base.label]).get(base.label)
+            self.store.update_note(base.label, row, body)
+            label = base.label
+            if source is not None and old is not None:
+                self.store.rename_usage(old.id, row.id)
+                report.moved.append((source.path, row.path))
+            else:
+                report.updated.append(row.path)
+        else:
+            label = self.store.insert_note(row, body)
+            report.added.append(row.path)
+        if base is None or base.embed_hash != row.embed_hash:
+            if item.vector is None:
+                self._embed([item], report, force=True)
+            self.store.put_vectors([label], [item.vector])
+
+    def _remove(self, vanished: _Vanished, report: IndexReport) -> None:
+        if not vanished.by_path:
+            return
+        with self.store.transaction():
+            self.store.delete_notes(state.label for state in vanished.by_path.values())
+        report.removed.extend(sorted(vanished.by_path))
+        vanished.by_path.clear()
+
+    def _embed_missing(self, report: IndexReport) -> None:
+        """Notes without a vector (a crash between chunks of an embedder switch): embed them."""
+        labels = self.store.labels_without_vectors()
+        if not labels:
+            return
+        rows = self.store.notes_by_labels(labels)
+        stats = [stat for row in rows.values() if (stat := self._stat(row.path)) is not None]
+        # Empty hashes make every one of them count as changed, so each is re-read and embedded.
+        known = {row.path: FileState(label, row.path, row.mtime_ns, row.size, "", "") for label, row in rows.items()}
+        for start in range(0, len(stats), CHUNK):
+            self._sync_chunk(stats[start : start + CHUNK], known, _Vanished({}), report)
+
+    def _reset_if_embedder_changed(self) -> bool:
+        stored = self.store.get_meta("embedder")
+        if stored == self.embedder_identity:
+            return False
+        with self.store.transaction():
+            self.store.clear_vectors()
+            self.store.set_meta("embedder", self.embedder_identity)
+        from .vectors import remove_stale_snapshots
+
+        self.store.swap_snapshot(self.store.get_meta("snapshot_file"), None, 0, 0)
+        remove_stale_snapshots(self.store.state_dir, keep=None)
+        return stored is not None
+
+
+def _stat_changed(state: FileState | None, stat: FileStat) -> bool:
+    return state is None or state.mtime_ns != stat.mtime_ns or state.size != stat.size
+
+
+class _Vanished:
+    """Indexed notes whose file is gone — unless a new file with the same bytes shows up."""
+
+    def __init__(self, states: dict[str, FileState]) -> None:
+        self.by_path = dict(states)
+        self.by_hash: dict[str, list[str]] = {}
+        for path, state in sorted(states.items()):
+            self.by_hash.setdefault(state.content_hash, []).append(path)
+
+    def take_move_source(self, content_hash: str) -> FileState | None:
+        for path in self.by_hash.get(content_hash, []):
+            if path in self.by_path:
+                return self.by_path.pop(path)
+        return None
+
+

@@ -1,0 +1,241 @@
+"""Is this memory alive? The one definition of "expired", layers and their TTLs.
+
+Pure functions over data; time is always injectable through ``now``. The rules:
+
+- A note is expired iff it has an ``expires_at`` and ``expires_at <= now``.
+- Naive timestamps are UTC; a date alone is midnight UTC at the start of that day;
+  offsets are honoured (instants are compared, never ISO text).
+- A note without ``expires_at`` never expires. Metadata wins over layer defaults.
+- L4 (procedural) and ``permanent: true`` carry no ``expires_at`` at all.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, MutableMapping
+from dataclasses import dataclass, field
+from datetime import date, datetime, timedelta, timezone
+from typing import Any
+
+from .errors import InvalidDuration, InvalidTimestamp, UnknownLayer
+
+UTC = timezone.utc
+
+LAYERS: tuple[str, ...] = ("L1", "L2", "L3", "L4")
+LAYER_ALIASES: dict[str, str] = {
+    "working": "L1",
+    "episodic": "L2",
+    "semantic": "L3",
+    "procedural": "L4",
+}
+LAYER_NAMES: dict[str, str] = {code: alias for alias, code in LAYER_ALIASES.items()}
+PERMANENT_LAYER = "L4"
+
+DEFAULT_TTLS: dict[str, timedelta | None] = {
+    "L1": timedelta(days=1),
+    "L2": timedelta(days=7),
+    "L3": timedelta(days=90),
+    "L4": None,
+}
+
+
+@dataclass(frozen=True)
+class LayerPolicy:
+    """Default time-to-live per layer; ``None`` means the layer never expires."""
+
+    ttls: Mapping[str, timedelta | None] = field(default_factory=lambda: dict(DEFAULT_TTLS))
+
+    def ttl(self, layer: str) -> timedelta | None:
+        code = normalize_layer(layer)
+        if code == PERMANENT_LAYER:
+            # L4 is permanent by definition; a config cannot give it a deadline.
+            return None
+        return self.ttls.get(code, DEFAULT_TTLS[code])
+
+
+DEFAULT_POLICY = LayerPolicy()
+
+
+def valid_layer_names() -> list[str]:
+    return [f"{code} ({LAYER_NAMES[code]})" for code in LAYERS]
+
+
+def normalize_layer(layer: object) -> str:
+    """``'l3'``, ``'Semantic'`` → ``'L3'``; anything else raises :class:`UnknownLayer`."""
+    if isinstance(layer, str):
+        key = layer.strip()
+        if key.upper() in LAYERS:
+            return key.upper()
+        if key.lower() in LAYER_ALIASES:
+            return LAYER_ALIASES[key.lower()]
+    raise UnknownLayer(layer, valid_layer_names())
+
+
+def utc_now() -> datetime:
+    return datetime.now(UTC)
+
+
+def resolve_now(now: object = None) -> datetime:
+    """The instant to evaluate at: ``now`` if given (any accepted form), else the clock."""
+    return utc_now() if now is None else parse_timestamp(now)
+
+
+def parse_timestamp(value: object) -> datetime:
+    """Everything YAML hands us for a point in time → an aware UTC ``datetime``.
+
+    Accepts ISO-8601 strings (offset, ``Z``, ``T`` or space, date only), ``datetime``
+    (naive means UTC) and ``date`` (midnight UTC). Anything else raises
+    :class:`InvalidTimestamp` naming the value.
+    """
+    # bool is an int subclass and a date-like check would not catch it; refuse first.
+    if isinstance(value, bool):
+        raise InvalidTimestamp(value, "a boolean is not a time")
+    if isinstance(value, datetime):
+        return _as_utc(value)
+    if isinstance(value, date):
+        return datetime(value.year, value.month, value.day, tzinfo=UTC)
+    if isinstance(value, str):
+        return _parse_iso(value)
+    raise InvalidTimestamp(value, f"a {type(value).__name__} is not a time")
+
+
+def _as_utc(moment: datetime) -> datetime:
+    if moment.tzinfo is None or moment.tzinfo.utcoffset(moment) is None:
+        return moment.replace(tzinfo=UTC)
+    return moment.astimezone(UTC)
+
+
+def _parse_iso(text: str) -> datetime:
+    cleaned = text.strip()
+    if not cleaned:
+        raise InvalidTimestamp(text, "empty")
+    if cleaned[-1] in "zZ":
+        cleaned = cleaned[:-1] + "+00:00"
+    try:
+        parsed = datetime.fromisoformat(cleaned)
+    except ValueError as error:
+        # fromisoformat's own wording adds nothing to "invalid timestamp"; its range
+        # errors ("month must be in 1..12") do, so keep only those.
+        reason = "" if str(error).startswith("Invalid isoformat") else str(error)
+        raise InvalidTimestamp(text, reason) from None
+    return _as_utc(parsed)
+
+
+def is_expired(expires_at: object, now: object = None) -> bool:
+    """True iff ``expires_at`` is set and ``expires_at <= now``.
+
+    ``None`` or an empty string means "never expires". Garbage raises
+    :class:`InvalidTimestamp` — it is never silently alive or dead.
+    """
+    if is_absent(expires_at):
+        return False
+    return parse_timestamp(expires_at) <= resolve_now(now)
+
+
+def is_absent(value: object) -> bool:
+    """A frontmatter value that means "no expiry": missing, null or blank text."""
+    return value is None or (isinstance(value, str) and not value.strip())
+
+
+def format_timestamp(moment: datetime) -> str:
+    """The form vaultmem writes: ISO-8601 in UTC with an explicit offset."""
+    moment = _as_utc(moment)
+    timespec = "microseconds" if moment.microsecond else "seconds"
+    return moment.isoformat(timespec=timespec)
+
+
+def to_epoch_us(moment: datetime) -> int:
+    """Microseconds since the epoch, exact: the SQL expiry filter compares these."""
+    delta = _as_utc(moment) - datetime(1970, 1, 1, tzinfo=UTC)
+    return (delta.days * 86_400 + delta.seconds) * 1_000_000 + delta.microseconds
+
+
+def from_epoch_us(epoch_us: int) -> datetime:
+    return datetime(1970, 1, 1, tzinfo=UTC) + timedelta(microseconds=epoch_us)
+
+
+def build_expiry_filter(include_expired: bool = False, now: object = None) -> dict[str, Any]:
+    """A Qdrant filter that keeps notes that are alive at ``now``.
+
+    It keeps points whose ``expires_at`` is absent or null *and* points whose
+    ``expires_at`` is after ``now``. Only ``include_expired=True`` returns ``{}`` —
+    on purpose, for callers that want every note (a cleanup job).
+    """
+    if include_expired:
+        return {}
+    moment = format_timestamp(resolve_now(now))
+    return {
+        "should": [
+            {"is_empty": {"key": "expires_at"}},
+            {"key": "expires_at", "range": {"gt": moment}},
+        ]
+    }
+
+
+def expires_at_for(
+    layer: str, now: object = None, *, policy: LayerPolicy = DEFAULT_POLICY
+) -> str | None:
+    """The default ``expires_at`` for a note of ``layer`` written at ``now``; L4 → ``None``."""
+    ttl = policy.ttl(layer)
+    if ttl is None:
+        return None
+    return format_timestamp(resolve_now(now) + ttl)
+
+
+def is_permanent(meta: Mapping[str, Any]) -> bool:
+    """``permanent: true`` in the frontmatter (only a real YAML boolean counts)."""
+    return meta.get("permanent") is True
+
+
+def apply_layer_ttl(
+    layer: str | None,
+    meta: MutableMapping[str, Any],
+    now: object = None,
+    *,
+    policy: LayerPolicy = DEFAULT_POLICY,
+) -> MutableMapping[str, Any]:
+    """Give ``meta`` its layer's default ``expires_at`` unless it has one of its own.
+
+    Metadata wins: an existing ``expires_at`` is kept. L4 and ``permanent: true``
+    remove the key entirely — its absence is the assertion, never ``expires_at: null``.
+    A note without a layer gets no default. Returns the same mapping.
+    """
+    code = normalize_layer(layer) if layer is not None else None
+    if code == PERMANENT_LAYER or is_permanent(meta):
+        meta.pop("expires_at", None)
+        return meta
+    if code is not None and is_absent(meta.get("expires_at")):
+        default = expires_at_for(code, now, policy=policy)
+        if default is not None:
+            meta["expires_at"] = default
+    return meta
+
+
+_DURATION = re.compile(r"(?:\d+[smhdw])+")
+_DURATION_PART = re.compile(r"(\d+)([smhdw])")
+_DURATION_UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86_400, "w": 604_800}
+
+
+def parse_duration(value: object) -> timedelta:
+    """``'3d'``, ``'12h'``, ``'2w'``, ``'1d12h'`` → ``timedelta``; else :class:`InvalidDuration`."""
+    if not isinstance(value, str):
+        raise InvalidDuration(value)
+    text = re.sub(r"\s+", "", value).lower()
+    if not _DURATION.fullmatch(text):
+        raise InvalidDuration(value)
+    seconds = sum(
+        int(amount) * _DURATION_UNITS[unit] for amount, unit in _DURATION_PART.findall(text)
+    )
+    if seconds <= 0:
+        raise InvalidDuration(value)
+    return timedelta(seconds=seconds)
+
+
+def format_duration(ttl: timedelta | None) -> str:
+    if ttl is None:
+        return "never"
+    seconds = int(ttl.total_seconds())
+    for unit, size in (("w", 604_800), ("d", 86_400), ("h", 3600), ("m", 60)):
+        if seconds % size == 0:
+            return f"{seconds // size}{unit}"
+    return f"{seconds}s"

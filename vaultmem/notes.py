@@ -1,0 +1,322 @@
+"""Reading note files: frontmatter, body, title, identity and per-note problems.
+
+Reading never raises on what real vaults contain (a BOM, CRLF, no frontmatter, a body
+that opens with a ``---`` rule, YAML that does not load, non-UTF-8 bytes): each of those
+becomes a :class:`Problem` on the returned :class:`Note`, naming the file, the field and
+the fix. Only an unreadable file (permissions, vanished) raises :class:`NoteReadError`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path, PurePosixPath
+from typing import Any
+
+import yaml
+from frontmatter.default_handlers import YAMLHandler
+
+from .errors import InvalidTimestamp, NoteReadError, UnknownLayer
+from .lifecycle import (
+    PERMANENT_LAYER,
+    is_absent,
+    is_permanent,
+    normalize_layer,
+    parse_timestamp,
+    to_epoch_us,
+)
+
+BOM = "\ufeff"
+_YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+_HEADING = re.compile(r"^#[ \t]+(.+?)[ \t#]*$", re.MULTILINE)
+_OPENING = re.compile(r"\A---[ \t]*\r?\n")
+_CLOSING = re.compile(r"^(?:---|\.\.\.)[ \t]*\r?$\n?", re.MULTILINE)
+_YAML_KEY_LINE = re.compile(r"^[\"']?[\w\- ]+[\"']?[ \t]*:(?:[ \t]|$)", re.MULTILINE)
+# YAML errors and what PyYAML raises outside its hierarchy on bad values:
+# a plain ValueError for 2026-13-45, TypeError/OverflowError on odd constructs.
+YAML_LOAD_ERRORS = (yaml.YAMLError, ValueError, TypeError, OverflowError, RecursionError)
+
+
+@dataclass(frozen=True)
+class Problem:
+    """Something wrong in one note: where, which field, what, and how to fix it."""
+
+    path: str
+    field: str
+    message: str
+    fix: str
+
+    def as_dict(self) -> dict[str, str]:
+        return {"path": self.path, "field": self.field, "message": self.message, "fix": self.fix}
+
+    def __str__(self) -> str:
+        return f"{self.path}: {self.field}: {self.message} — {self.fix}"
+
+
+@dataclass(frozen=True)
+class FrontmatterBlock:
+    """Where the frontmatter sits in the text (character offsets), if anywhere."""
+
+    yaml_text: str
+    start: int  # first character of the YAML (after the opening ---)
+    end: int  # first character of the closing delimiter line
+    body_start: int  # first character after the closing delimiter line
+
+
+@dataclass(frozen=True)
+class Note:
+    path: str  # vault-relative POSIX
+    meta: dict[str, Any]
+    body: str
+    title: str
+    id: str
+    content_hash: str  # of the raw bytes: did the file change?
+    problems: tuple[Problem, ...] = field(default_factory=tuple)
+    has_frontmatter: bool = False
+
+    @property
+    def layer(self) -> str | None:
+        return layer_of(self.meta)
+
+    @property
+    def tags(self) -> list[str]:
+        return tags_of(self.meta)
+
+    @property
+    def expires_at(self) -> Any:
+        return self.meta.get("expires_at")
+
+    @property
+    def permanent(self) -> bool:
+        return is_permanent(self.meta) or self.layer == PERMANENT_LAYER
+
+    @property
+    def embed_text(self) -> str:
+        return f"{self.title}\n\n{self.body}"
+
+
+def read_note(root: Path, relative: str) -> Note:
+    """Read and parse ``root/relative``; content problems are reported, not raised."""
+    try:
+        raw = (root / PurePosixPath(relative)).read_bytes()
+    except OSError as error:
+        raise NoteReadError(f"{relative}: cannot read ({error.strerror}); check it exists and is readable") from None
+    return parse_note(relative, raw)
+
+
+def parse_note(relative: str, raw: bytes) -> Note:
+    text, decode_problems = decode(relative, raw)
+    meta, body, block, fm_problems = split_frontmatter(relative, text)
+    problems = [*decode_problems, *fm_problems, *field_problems(relative, meta)]
+    return Note(
+        path=relative,
+        meta=meta,
+        body=body,
+        title=title_of(meta, body, relative),
+        id=id_of(meta, relative),
+        content_hash=hashlib.sha256(raw).hexdigest(),
+        problems=tuple(problems),
+        has_frontmatter=block is not None,
+    )
+
+
+def decode(relative: str, raw: bytes) -> tuple[str, list[Problem]]:
+    """UTF-8 (a BOM is dropped, CRLF becomes LF); bad bytes are replaced and reported."""
+    try:
+        text = raw.decode("utf-8-sig")
+        problems: list[Problem] = []
+    except UnicodeDecodeError as error:
+        text = raw.decode("utf-8-sig", errors="replace")
+        problems = [Problem(relative, "encoding", f"not valid UTF-8 at byte {error.start}",
+                            "re-save the file as UTF-8; bad bytes show as \ufffd meanwhile")]
+    return text.replace("\r\n", "\n"), problems
+
+
+def find_frontmatter(text: str) -> FrontmatterBlock | None:
+    """Locate a ``---`` … ``---`` block at the very start of ``text`` (BOM already dropped)."""
+    opening = _OPENING.match(text)
+    if opening is None:
+        return None
+    closing = _CLOSING.search(text, opening.end())
+    if closing is None:
+        return None
+    return FrontmatterBlock(text[opening.end():closing.start()], opening.end(), closing.start(), closing.end())
+
+
+def load_yaml_mapping(yaml_text: str) -> Any:
+    # python-frontmatter's YAML handler, with the C loader when PyYAML has it.
+    return YAMLHandler().load(yaml_text, Loader=_YAML_LOADER)
+
+
+def split_frontmatter(relative: str, text: str) -> tuple[dict[str, Any], str, FrontmatterBlock | None, list[Problem]]:
+    """(meta, body, block, problems). A leading ``---`` rule that is not YAML stays body."""
+    block = find_frontmatter(text)
+    if block is None:
+        return {}, text, None, _unclosed_problem(relative, text)
+    try:
+        loaded = load_yaml_mapping(block.yaml_text)
+    except YAML_LOAD_ERRORS as error:
+        if not _looks_like_yaml(block.yaml_text):
+            return {}, text, None, []  # a horizontal rule and prose, not frontmatter
+        return {}, text[block.body_start:], block, [_yaml_problem(relative, error)]
+    if loaded is None:
+        return {}, text[block.body_start:], block, []
+    if not isinstance(loaded, dict):
+        return {}, text, None, []  # e.g. "---\nJust a paragraph\n---": a rule, not metadata
+    return {str(key): value for key, value in loaded.items()}, text[block.body_start:], block, []
+
+
+def _looks_like_yaml(yaml_text: str) -> bool:
+    return _YAML_KEY_LINE.search(yaml_text) is not None
+
+
+def _unclosed_problem(relative: str, text: str) -> list[Problem]:
+    opening = _OPENING.match(text)
+    if opening is None or not _YAML_KEY_LINE.match(text, opening.end()):
+        return []
+    return [Problem(relative, "frontmatter", "frontmatter is opened with --- but never closed",
+                    "add a line with --- after the last key")]
+
+
+def _yaml_problem(relative: str, error: BaseException) -> Problem:
+    mark = getattr(error, "problem_mark", None)
+    where = f" at line {mark.line + 2}" if mark is not None else ""  # +1 for 0-based, +1 for the opening ---
+    reason = getattr(error, "problem", None) or str(error).splitlines()[0]
+    if "unhashable key" in str(error):
+        reason = f"{reason} (a template placeholder such as {{{{date}}}}?)"
+    return Problem(relative, "frontmatter", f"YAML does not load{where}: {reason}",
+                   "fix the YAML (quote values containing ': ' or '{{'); the note is indexed without its metadata meanwhile")
+
+
+def field_problems(relative: str, meta: Mapping[str, Any]) -> list[Problem]:
+    """What ``check`` reports about one note's fields (duplicate ids need the whole vault)."""
+    problems: list[Problem] = []
+    layer: str | None = None
+    raw_layer = meta.get("layer")
+    if raw_layer is not None:
+        try:
+            layer = normalize_layer(raw_layer)
+        except UnknownLayer as error:
+            problems.append(Problem(relative, "layer", str(error), "set layer to L1, L2, L3 or L4 (or working/episodic/semantic/procedural)"))
+    expires = meta.get("expires_at")
+    permanent = is_permanent(meta) or layer == PERMANENT_LAYER
+    if not is_absent(expires):
+        problems.extend(_expiry_problems(relative, expires, permanent, layer))
+    elif layer in ("L1", "L2", "L3") and not permanent:
+        problems.append(Problem(relative, "expires_at", f"layer {layer} note has no expires_at, so it never expires",
+                                "run `vaultmem check --fix` to stamp created + the layer TTL, or add expires_at / permanent: true"))
+    problems.extend(_scalar_problems(relative, meta))
+    return problems
+
+
+def _expiry_problems(relative: str, expires: Any, permanent: bool, layer: str | None) -> list[Problem]:
+    problems: list[Problem] = []
+    try:
+        parse_timestamp(expires)
+    except InvalidTimestamp as error:
+        problems.append(Problem(relative, "expires_at", str(error),
+                                "write an ISO date such as 2026-12-24 or 2026-12-24T18:00:00+01:00; until then the note never expires and search flags it"))
+    if permanent:
+        why = "layer L4 (procedural)" if layer == PERMANENT_LAYER else "permanent: true"
+        problems.append(Problem(relative, "expires_at", f"{why} note carries expires_at {str(expires)!r}",
+                                "remove expires_at (or run `vaultmem check --fix`); permanent notes carry no deadline"))
+    return problems
+
+
+def _scalar_problems(relative: str, meta: Mapping[str, Any]) -> list[Problem]:
+    problems: list[Problem] = []
+    if "permanent" in meta and not isinstance(meta["permanent"], bool):
+        problems.append(Problem(relative, "permanent", f"permanent is {meta['permanent']!r}, not true/false",
+                                "write permanent: true or permanent: false (unquoted)"))
+    created = meta.get("created")
+    if not is_absent(created):
+        try:
+            parse_timestamp(created)
+        except InvalidTimestamp as error:
+            problems.append(Problem(relative, "created", str(error), "write an ISO date such as 2026-11-30T09:00:00+00:00"))
+    tags = meta.get("tags")
+    if tags is not None and not isinstance(tags, (str, list)):
+        problems.append(Problem(relative, "tags", f"tags is a {type(tags).__name__}, not a list",
+                                "write tags as a YAML list, e.g. tags: [work, harbor]"))
+    return problems
+
+
+def layer_of(meta: Mapping[str, Any]) -> str | None:
+    """The note's normalized layer, or ``None`` when it has none or an unknown one."""
+    raw = meta.get("layer")
+    if raw is None:
+        return None
+    try:
+        return normalize_layer(raw)
+    except UnknownLayer:
+        return None  # reported by field_problems; the note is simply layer-less meanwhile
+
+
+def tags_of(meta: Mapping[str, Any]) -> list[str]:
+    """Tags as a clean list: a list or a comma/space separated string, ``#`` dropped."""
+    raw = meta.get("tags")
+    if isinstance(raw, str):
+        items: list[Any] = re.split(r"[,\s]+", raw)
+    elif isinstance(raw, list):
+        items = raw
+    else:
+        return []
+    tags: list[str] = []
+    for item in items:
+        if item is None or isinstance(item, (dict, list)):
+            continue
+        tag = str(item).strip().lstrip("#").strip()
+        if tag and tag not in tags:
+            tags.append(tag)
+    return tags
+
+
+def title_of(meta: Mapping[str, Any], body: str, relative: str) -> str:
+    """Frontmatter ``title``, else the first ``# heading``, else the file name."""
+    title = meta.get("title")
+    if isinstance(title, (str, int, float)) and not isinstance(title, bool) and str(title).strip():
+        return str(title).strip()
+    heading = _HEADING.search(body)
+    if heading:
+        return heading.group(1).strip()
+    return PurePosixPath(relative).stem
+
+
+def id_of(meta: Mapping[str, Any], relative: str) -> str:
+    """Frontmatter ``id``, else the vault-relative path without ``.md``."""
+    raw = meta.get("id")
+    if isinstance(raw, (str, int)) and not isinstance(raw, bool) and str(raw).strip():
+        return str(raw).strip()
+    return path_without_suffix(relative)
+
+
+def path_without_suffix(relative: str) -> str:
+    return relative[: -len(".md")] if relative.endswith(".md") else relative
+
+
+def timestamp_or_none(value: Any) -> datetime | None:
+    """Parse a frontmatter timestamp; ``None`` when absent or unparseable (reported elsewhere)."""
+    if is_absent(value):
+        return None
+    try:
+        return parse_timestamp(value)
+    except InvalidTimestamp:
+        return None
+
+
+def epoch_us_or_none(value: Any) -> int | None:
+    moment = timestamp_or_none(value)
+    return None if moment is None else to_epoch_us(moment)
+
+
+def expiry_text(value: Any) -> str | None:
+    """``expires_at`` as text for reports: the ISO form when it parses, else as written."""
+    if is_absent(value):
+        return None
+    moment = timestamp_or_none(value)
+    if moment is not None and not isinstance(value, str):
+        return moment.isoformat()
+    return str(value)

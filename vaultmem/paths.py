@@ -1,0 +1,120 @@
+"""Where notes live: vault-relative paths, the ignore rules and the scan.
+
+Every path an agent or a user hands us goes through :func:`resolve_inside` before a
+byte is read or written, so nothing can reach outside the vault through ``..``, an
+absolute path or a symlink.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
+
+from .errors import PathOutsideVault
+
+NOTE_SUFFIX = ".md"
+ALWAYS_IGNORED_DIRS = frozenset({".obsidian", ".git", ".trash", ".vaultmem"})
+TEMP_SUFFIXES = ("~", ".tmp", ".swp", ".swx", ".swo")
+TEMP_NAMES = frozenset({"4913"})
+
+
+@dataclass(frozen=True)
+class FileStat:
+    path: str  # vault-relative POSIX
+    mtime_ns: int
+    size: int
+
+
+@dataclass(frozen=True)
+class ScanIssue:
+    path: str
+    reason: str
+
+
+class VaultPaths:
+    """The ignore rules of one vault (its archive folder is configurable)."""
+
+    def __init__(self, root: Path, archive_dir: str) -> None:
+        self.root = root
+        self.real_root = Path(os.path.realpath(root))
+        self.archive_dir = archive_dir.strip("/")
+
+    def relative(self, absolute: Path | str) -> str:
+        """Absolute path → vault-relative POSIX string (no resolution of symlinks)."""
+        return PurePosixPath(Path(os.path.abspath(absolute)).relative_to(Path(os.path.abspath(self.root)))).as_posix()
+
+    def absolute(self, relative: str) -> Path:
+        return self.root / PurePosixPath(relative)
+
+    def is_ignored_dir(self, relative_dir: str) -> bool:
+        parts = PurePosixPath(relative_dir).parts
+        if not parts:
+            return False
+        if any(part.startswith(".") for part in parts):
+            return True  # covers .obsidian/.git/.trash/.vaultmem and every hidden folder
+        return relative_dir == self.archive_dir or relative_dir.startswith(self.archive_dir + "/")
+
+    def is_note_path(self, relative: str) -> bool:
+        """True for a Markdown file vaultmem indexes (not hidden, not temp, not ignored)."""
+        path = PurePosixPath(relative)
+        if path.suffix != NOTE_SUFFIX or is_temp_name(path.name):
+            return False
+        return not self.is_ignored_dir(path.parent.as_posix() if path.parent.parts else "")
+
+    def scan(self) -> tuple[list[FileStat], list[ScanIssue]]:
+        """Every note file with its (mtime_ns, size), plus files that could not be read."""
+        found: list[FileStat] = []
+        issues: list[ScanIssue] = []
+        self._scan_dir(self.root, "", found, issues)
+        found.sort(key=lambda item: item.path)
+        return found, issues
+
+    def _scan_dir(self, directory: Path, prefix: str, found: list[FileStat], issues: list[ScanIssue]) -> None:
+        try:
+            entries = list(os.scandir(directory))
+        except OSError as error:
+            issues.append(ScanIssue(prefix or ".", f"folder cannot be listed: {error.strerror}"))
+            return
+        for entry in entries:
+            relative = f"{prefix}{entry.name}"
+            if entry.is_dir(follow_symlinks=False):
+                if not self.is_ignored_dir(relative):
+                    self._scan_dir(Path(entry.path), relative + "/", found, issues)
+            elif self.is_note_path(relative):
+                self._scan_file(entry, relative, found, issues)
+
+    def _scan_file(self, entry: os.DirEntry[str], relative: str, found: list[FileStat], issues: list[ScanIssue]) -> None:
+        try:
+            if entry.is_symlink() and not self.contains_real(Path(entry.path)):
+                issues.append(ScanIssue(relative, "symlink points outside the vault; not indexed"))
+                return
+            stat = entry.stat()
+        except OSError as error:
+            issues.append(ScanIssue(relative, f"cannot stat: {error.strerror}"))
+            return
+        if not entry.is_file():
+            return
+        found.append(FileStat(relative, stat.st_mtime_ns, stat.st_size))
+
+    def contains_real(self, path: Path) -> bool:
+        """Does ``path``, with every symlink resolved, lie inside the vault?"""
+        real = Path(os.path.realpath(path))
+        return real == self.real_root or self.real_root in real.parents
+
+    def resolve_inside(self, relative: str | os.PathLike[str]) -> Path:
+        """A user- or agent-supplied vault path → absolute path, refused if it leaves the vault."""
+        text = os.fspath(relative)
+        candidate = PurePosixPath(text.replace("\\", "/"))
+        if not text.strip() or candidate.is_absolute() or ".." in candidate.parts or "\x00" in text:
+            raise PathOutsideVault(text, self.root)
+        absolute = self.root / candidate
+        if not self.contains_real(absolute):
+            raise PathOutsideVault(text, self.root)
+        return absolute
+
+
+def is_temp_name(name: str) -> bool:
+    """Editor temp and backup files: ``note.md~``, ``.note.md.swp``, vim's ``4913``, ``*.tmp``."""
+    return name.startswith(".") or name in TEMP_NAMES or name.endswith(TEMP_SUFFIXES)
