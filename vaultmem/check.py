@@ -34,6 +34,7 @@ class CheckReport:
     files: int = 0
     problems: list[Problem] = field(default_factory=list)
     fixed: list[Fix] = field(default_factory=list)
+    commit: str | None = None
 
     @property
     def ok(self) -> bool:
@@ -45,6 +46,7 @@ class CheckReport:
             "ok": self.ok,
             "problems": [problem.as_dict() for problem in self.problems],
             "fixed": [fix.as_dict() for fix in self.fixed],
+            "commit": self.commit,
         }
 
 

@@ -185,3 +185,171 @@ def stats(obj: Context, as_json: bool) -> None:
 def render_problems(problems: list[Any]) -> None:
     for problem in problems:
         click.echo(f"! {problem.path}: {problem.field}: {problem.message}\n    fix: {problem.fix}")
+
+
+# ------------------------------------------------------------------ write path
+
+
+@main.command()
+@click.argument("text")
+@click.option("--title", help="Title (default: the text's first words).")
+@click.option("--layer", default="L2", show_default=True, help="L1 working (1d), L2 episodic (7d), L3 semantic (90d), L4 procedural (never).")
+@click.option("--ttl", help="Time to live instead of the layer default: 30m, 12h, 3d, 2w.")
+@click.option("--expires-at", "expires_at", metavar="TIME", help="Explicit expiry (ISO-8601; naive = UTC).")
+@click.option("--permanent", is_flag=True, help="Never expires (no expires_at is written).")
+@click.option("--tag", "tags", multiple=True, help="A tag (repeatable).")
+@click.option("--folder", help="Vault folder for the note (default: remember_dir from .vaultmem.toml, 'memories').")
+@json_option
+@click.pass_obj
+def remember(obj: Context, text: str, title: str | None, layer: str, ttl: str | None, expires_at: str | None,
+             permanent: bool, tags: tuple[str, ...], folder: str | None, as_json: bool) -> None:
+    """Write TEXT as a new note, with the layer's expiry policy applied."""
+    with library_errors(as_json):
+        result = obj.vault.remember(text, title=title, layer=layer, tags=tags, expires_at=expires_at, ttl=ttl,
+                                    permanent=permanent, folder=folder)
+    if as_json:
+        emit_json(result.as_dict())
+        return
+    click.echo(f"remembered {result.path} (id {result.id}, {result.layer}, expires {result.expires_at or 'never'})")
+
+
+@main.command()
+@click.argument("note")
+@json_option
+@click.pass_obj
+def get(obj: Context, note: str, as_json: bool) -> None:
+    """Show a note: metadata, body, whether it expired, problems, usage."""
+    with library_errors(as_json):
+        view = obj.vault.get(note)
+    if as_json:
+        emit_json(view.as_dict())
+        return
+    click.echo(f"{view.title}\n  path: {view.path}\n  id: {view.id}\n  layer: {view.layer or '-'}  tags: {', '.join(view.tags) or '-'}")
+    if view.expired:
+        click.echo(f"  EXPIRED at {view.expires_at}: hidden from search (vaultmem expire --apply archives it)")
+    else:
+        click.echo(f"  expires: {view.expires_at or ('never (permanent)' if view.permanent else 'never')}")
+    click.echo(f"  used: {view.use_count} time(s), last {view.last_used_at or 'never'}")
+    for problem in view.problems:
+        click.echo(f"  ! {problem['field']}: {problem['message']}")
+    click.echo("")
+    click.echo(view.body)
+
+
+@main.command()
+@click.argument("note")
+@click.option("--hard", is_flag=True, help="Delete the file instead of moving it to the archive folder.")
+@json_option
+@click.pass_obj
+def forget(obj: Context, note: str, hard: bool, as_json: bool) -> None:
+    """Archive NOTE (recoverable), or delete it with --hard."""
+    with library_errors(as_json):
+        result = obj.vault.forget(note, hard=hard)
+    if as_json:
+        emit_json(result.as_dict())
+        return
+    click.echo(f"deleted {result.path}" if hard else f"archived {result.path} → {result.archived_to}")
+
+
+@main.command()
+@click.option("--apply", is_flag=True, help="Archive the expired notes (default: only list them).")
+@click.option("--hard", is_flag=True, help="With --apply: delete instead of archiving.")
+@click.option("--as-of", "as_of", metavar="TIME", help="Evaluate expiry at this instant instead of now.")
+@json_option
+@click.pass_obj
+def expire(obj: Context, apply: bool, hard: bool, as_of: str | None, as_json: bool) -> None:
+    """List notes whose expires_at has passed; --apply archives them."""
+    if hard and not apply:
+        raise click.UsageError("--hard only makes sense with --apply")
+    with library_errors(as_json):
+        report = obj.vault.expire(apply=apply, hard=hard, now=as_of)
+    if as_json:
+        emit_json(report.as_dict())
+        return
+    verb = ("deleted" if hard else "archived") if apply else "would archive"
+    for entry in report.expired:
+        if not any(skip["path"] == entry["path"] for skip in report.skipped):
+            click.echo(f"{verb} {entry['path']} (expired {entry['expires_at']})")
+    for skip in report.skipped:
+        click.echo(f"skipped {skip['path']}: {skip['reason']}")
+    if not report.expired:
+        click.echo("no expired notes")
+    elif not apply:
+        click.echo(f"{len(report.expired)} expired note(s); run with --apply to archive them")
+
+
+@main.command()
+@click.argument("notes", nargs=-1, required=True)
+@json_option
+@click.pass_obj
+def used(obj: Context, notes: tuple[str, ...], as_json: bool) -> None:
+    """Record that NOTES were used (they appeared in a result the agent acted on)."""
+    with library_errors(as_json):
+        rows = obj.vault.mark_used(notes)
+    if as_json:
+        emit_json(rows)
+        return
+    for row in rows:
+        click.echo(f"{row['path']}: used {row['use_count']} time(s), last {row['last_used_at']}")
+
+
+@main.command()
+@click.option("--days", type=click.FloatRange(min=0), default=42, show_default=True, help="Idle for more than this many days.")
+@click.option("--layer", "layers", multiple=True, help="Only these layers.")
+@json_option
+@click.pass_obj
+def stale(obj: Context, days: float, layers: tuple[str, ...], as_json: bool) -> None:
+    """List notes nobody used (or, never used, created) in the last N days; oldest first."""
+    with library_errors(as_json):
+        notes = obj.vault.stale(days=days, layers=layers)
+    if as_json:
+        emit_json([note.as_dict() for note in notes])
+        return
+    for note in notes:
+        click.echo(f"{note.path}: idle {note.idle_days:g} days (since {note.basis} {note.since}), used {note.use_count}×")
+    if not notes:
+        click.echo(f"no note idle for more than {days:g} days")
+
+
+@main.group()
+def usage() -> None:
+    """Back up or restore usage history (the one state not derived from the vault)."""
+
+
+@usage.command("export")
+@click.argument("file", type=click.File("w"), default="-")
+@click.pass_obj
+def usage_export(obj: Context, file: Any) -> None:
+    """Write usage history as JSON to FILE (default stdout)."""
+    with library_errors():
+        document = obj.vault.usage_export()
+    file.write(json.dumps(document, ensure_ascii=False, indent=2) + "\n")
+
+
+@usage.command("import")
+@click.argument("file", type=click.File("r"))
+@click.pass_obj
+def usage_import(obj: Context, file: Any) -> None:
+    """Merge usage history from a JSON export in FILE ('-' for stdin)."""
+    try:
+        document = json.load(file)
+    except json.JSONDecodeError as error:
+        raise click.UsageError(f"{file.name} is not JSON: {error}") from None
+    with library_errors():
+        count = obj.vault.usage_import(document)
+    click.echo(f"imported usage of {count} note(s)")
+
+
+@main.command()
+@click.argument("note")
+@json_option
+@click.pass_obj
+def history(obj: Context, note: str, as_json: bool) -> None:
+    """Commits that touched NOTE (newest first, following renames)."""
+    with library_errors(as_json):
+        commits = obj.vault.history(note)
+    if as_json:
+        emit_json([commit.as_dict() for commit in commits])
+        return
+    for commit in commits:
+        click.echo(f"{commit.hash[:10]}  {commit.date}  {commit.author}\n    {commit.message}")

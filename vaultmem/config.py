@@ -5,6 +5,7 @@ The file is ``<vault>/.vaultmem.toml``. It lives beside the notes — not under
 with the vault. Every key is optional::
 
     archive_dir = "_archive"      # where forget/expire/consolidate move notes
+    remember_dir = "memories"     # where `remember` writes new notes ("" = the vault root)
     auto_commit = false           # commit vaultmem's own writes when the vault is a git repo
     embedder = "wordllama"        # or "sentence-transformers:<local model path>"
 
@@ -36,9 +37,10 @@ from .lifecycle import DEFAULT_TTLS, PERMANENT_LAYER, LayerPolicy, normalize_lay
 CONFIG_FILE = ".vaultmem.toml"
 STATE_DIR = ".vaultmem"
 DEFAULT_ARCHIVE_DIR = "_archive"
+DEFAULT_REMEMBER_DIR = "memories"
 DEFAULT_THRESHOLD = 0.93
 
-_TOP_KEYS = {"archive_dir", "auto_commit", "embedder", "ttl", "watch", "consolidate"}
+_TOP_KEYS = {"archive_dir", "remember_dir", "auto_commit", "embedder", "ttl", "watch", "consolidate"}
 _WATCH_KEYS = {"debounce_ms", "rescan_seconds"}
 _CONSOLIDATE_KEYS = {"threshold", "window"}
 
@@ -58,6 +60,7 @@ class ConsolidateSettings:
 @dataclass(frozen=True)
 class VaultConfig:
     archive_dir: str = DEFAULT_ARCHIVE_DIR
+    remember_dir: str = DEFAULT_REMEMBER_DIR
     auto_commit: bool = False
     embedder: str = "wordllama"
     policy: LayerPolicy = field(default_factory=LayerPolicy)
@@ -80,7 +83,8 @@ def load_config(vault_root: Path) -> VaultConfig:
 def config_from_dict(raw: dict[str, Any], source: str = CONFIG_FILE) -> VaultConfig:
     _reject_unknown(raw, _TOP_KEYS, source, "")
     return VaultConfig(
-        archive_dir=_archive_dir(raw.get("archive_dir", DEFAULT_ARCHIVE_DIR), source),
+        archive_dir=_folder(raw.get("archive_dir", DEFAULT_ARCHIVE_DIR), source, "archive_dir"),
+        remember_dir=_folder(raw.get("remember_dir", DEFAULT_REMEMBER_DIR), source, "remember_dir", allow_root=True),
         auto_commit=_boolean(raw.get("auto_commit", False), source, "auto_commit"),
         embedder=_text(raw.get("embedder", "wordllama"), source, "embedder"),
         policy=_policy(raw.get("ttl", {}), source),
@@ -100,14 +104,14 @@ def _reject_unknown(table: Any, known: set[str], source: str, prefix: str) -> No
         )
 
 
-def _archive_dir(value: Any, source: str) -> str:
-    text = _text(value, source, "archive_dir").strip().strip("/")
+def _folder(value: Any, source: str, key: str, allow_root: bool = False) -> str:
+    if not isinstance(value, str):
+        raise ConfigError(f"{source}: {key} must be a string, got {value!r}")
+    text = value.strip()
     parts = PurePosixPath(text).parts
-    if not parts or text.startswith("/") or ".." in parts or "\\" in text:
-        raise ConfigError(
-            f"{source}: archive_dir {value!r} must be a folder inside the vault, e.g. \"_archive\""
-        )
-    return text
+    if (not parts and not allow_root) or text.startswith("/") or ".." in parts or "\\" in text:
+        raise ConfigError(f"{source}: {key} {value!r} must be a folder inside the vault, e.g. \"_archive\"")
+    return text.strip("/")
 
 
 def _policy(table: Any, source: str) -> LayerPolicy:

@@ -75,7 +75,9 @@ def embed_hash(note: Note) -> str:
 def note_row(note: Note, stat: FileStat) -> NoteRow:
     """Everything the index stores about a note, derived from the note alone."""
     expires = note.meta.get("expires_at")
-    expires_us = epoch_us_or_none(expires)
+    # A permanent (L4 / permanent: true) note never expires even if it wrongly carries an
+    # expires_at: `check` reports the contradiction; reads must not drop the note meanwhile.
+    expires_us = None if note.permanent else epoch_us_or_none(expires)
     created = note.meta.get("created")
     return NoteRow(
         id=note.id,
@@ -87,7 +89,7 @@ def note_row(note: Note, stat: FileStat) -> NoteRow:
         created_us=epoch_us_or_none(created),
         expires_at=expiry_text(expires),
         expires_us=expires_us,
-        expiry_invalid=not is_absent(expires) and expires_us is None,
+        expiry_invalid=not note.permanent and not is_absent(expires) and expires_us is None,
         permanent=note.permanent,
         content_hash=note.content_hash,
         embed_hash=embed_hash(note),

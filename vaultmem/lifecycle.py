@@ -102,7 +102,12 @@ def parse_timestamp(value: object) -> datetime:
 def _as_utc(moment: datetime) -> datetime:
     if moment.tzinfo is None or moment.tzinfo.utcoffset(moment) is None:
         return moment.replace(tzinfo=UTC)
-    return moment.astimezone(UTC)
+    try:
+        return moment.astimezone(UTC)
+    except OverflowError:
+        # e.g. 0001-01-01T00:00+05:00 lies before datetime.min in UTC; an escaping
+        # OverflowError would crash a whole index/check run on one note.
+        raise InvalidTimestamp(moment, "outside the range of representable dates") from None
 
 
 def _parse_iso(text: str) -> datetime:

@@ -31,7 +31,8 @@ from .lifecycle import (
 
 BOM = "\ufeff"
 _YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-_HEADING = re.compile(r"^#[ \t]+(.+?)[ \t#]*$", re.MULTILINE)
+# A closing run of # counts only after a space (CommonMark): "# Learning C#" keeps its #.
+_HEADING = re.compile(r"^#[ \t]+(.+?)(?:[ \t]+#+)?[ \t]*$", re.MULTILINE)
 _OPENING = re.compile(r"\A---[ \t]*\r?\n")
 _CLOSING = re.compile(r"^(?:---|\.\.\.)[ \t]*\r?$\n?", re.MULTILINE)
 _YAML_KEY_LINE = re.compile(r"^[\"']?[\w\- ]+[\"']?[ \t]*:(?:[ \t]|$)", re.MULTILINE)

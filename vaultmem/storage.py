@@ -371,6 +371,13 @@ class Store:
         query = f"{_SELECT_NOTE} WHERE id = ? OR path = ? OR path = ? ORDER BY path"
         return [_row_to_note(row) for row in self.conn.execute(query, (reference, reference, reference + ".md"))]
 
+    def find_notes_by_name(self, name: str) -> list[NoteRow]:
+        """Notes whose file name (without .md) is ``name``, in any folder — Obsidian's [[name]]."""
+        file_name = name if name.endswith(".md") else name + ".md"
+        pattern = "%/" + file_name.replace("%", "").replace("_", "\\_")
+        query = f"{_SELECT_NOTE} WHERE path = ? OR path LIKE ? ESCAPE '\\' ORDER BY path"
+        return [_row_to_note(row) for row in self.conn.execute(query, (file_name, pattern))]
+
     def note_by_path(self, path: str) -> NoteRow | None:
         row = self.conn.execute(f"{_SELECT_NOTE} WHERE path = ?", (path,)).fetchone()
         return None if row is None else _row_to_note(row)

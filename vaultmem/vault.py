@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .config import STATE_DIR, VaultConfig, load_config
-from .errors import AmbiguousNote, DerivedIndexError, NoteNotFound, VaultmemError
+from .errors import AmbiguousNote, DerivedIndexError, GitError, NoteNotFound, VaultmemError
 from .lifecycle import normalize_layer, resolve_now, to_epoch_us
 from .paths import VaultPaths
 
@@ -198,7 +198,11 @@ class Vault:
     # ------------------------------------------------------------ notes
 
     def resolve(self, reference: str) -> NoteRow:
-        """A NOTE argument (id, vault-relative path, or path without .md) → its index row."""
+        """A NOTE argument → its index row.
+
+        Accepts the id, the vault-relative path or the path without ``.md``; failing
+        those, a bare file name that is unique in the vault (how [[wikilinks]] name notes).
+        """
         reference = reference.strip()
         if not reference:
             raise NoteNotFound(reference)
@@ -208,6 +212,8 @@ class Vault:
         if not matches:
             self._index_if_on_disk(reference)
             matches = self.store.find_notes(reference)
+        if not matches and "/" not in reference:
+            matches = self.store.find_notes_by_name(reference)  # a bare file name, as in [[name]]
         if not matches:
             raise NoteNotFound(reference, self.store.similar_paths(reference.rsplit("/", 1)[-1].removesuffix(".md")))
         if len(matches) > 1:
@@ -228,9 +234,15 @@ class Vault:
         """Lint every note; ``fix`` applies only the safe, explicit fixes."""
         from .check import check_vault
 
+        if fix:
+            self._require_git_for_auto_commit()
         report = check_vault(self.paths, self.config.policy, fix=fix, now=now)
-        if report.fixed and self.is_indexed():
-            self.indexer.sync_paths(sorted({fix.path for fix in report.fixed}))
+        fixed = sorted({applied.path for applied in report.fixed})
+        if fixed and self.is_indexed():
+            self.indexer.sync_paths(fixed)
+        if fixed:
+            lines = "\n".join(f"- {applied.path}: {applied.action}" for applied in report.fixed)
+            report.commit = self._auto_commit(fixed, f"vaultmem check --fix: {len(report.fixed)} fix(es)\n\n{lines}")
         return report
 
     def stats(self, now: object = None) -> Stats:
@@ -248,3 +260,256 @@ class Vault:
             vectors_in_snapshot=store.count_vectors_up_to(snapshot_seq) if store.get_meta("snapshot_file") else 0,
             vectors_in_delta=store.count_vectors_after(snapshot_seq if store.get_meta("snapshot_file") else 0),
         )
+
+    # ------------------------------------------------------------ write path
+    # Each method resolves its arguments, calls writer/usage/gitops, keeps the index in
+    # step and, when the vault's config asks for it, commits exactly the files it touched.
+
+    def remember(
+        self,
+        text: str,
+        *,
+        title: str | None = None,
+        layer: str = "L2",
+        tags: Iterable[str] = (),
+        expires_at: object = None,
+        ttl: str | None = None,
+        permanent: bool = False,
+        folder: str | None = None,
+        now: object = None,
+    ) -> Remembered:
+        """Write a new note with the layer's policy applied; searchable when this returns."""
+        from .lifecycle import format_timestamp
+        from .writer import compose_note, target_folder, write_new_note
+
+        self._require_git_for_auto_commit()
+        note = compose_note(text, title=title, layer=layer, tags=list(tags), expires_at=expires_at, ttl=ttl,
+                            permanent=permanent, policy=self.config.policy, now=now)
+        relative = write_new_note(self.paths, target_folder(self.paths, folder if folder is not None else self.config.remember_dir), note)
+        self.ensure_indexed()
+        self.indexer.sync_paths([relative])
+        expires = note.meta.get("expires_at")
+        commit = self._auto_commit([relative], f"vaultmem remember: {note.title}\n\nlayer {note.meta['layer']}, "
+                                               f"expires {format_timestamp(expires) if expires else 'never'}")
+        return Remembered(note.id, relative, note.title, note.meta["layer"],
+                          format_timestamp(expires) if expires else None, list(note.meta["tags"]), commit)
+
+    def get(self, note: str, now: object = None) -> NoteView:
+        """A note as it is on disk now, with whether (and when) it expired, and its usage."""
+        from .lifecycle import is_absent
+        from .notes import read_note
+
+        row = self.resolve(note)
+        current = read_note(self.root, row.path)
+        if current.content_hash != row.content_hash:
+            self.indexer.sync_paths([row.path])
+            row = self.resolve(row.path)
+        usage = self.store.usage_for([row.id]).get(row.id)
+        expired = row.expires_us is not None and row.expires_us <= to_epoch_us(resolve_now(now))
+        return NoteView(
+            id=row.id, path=row.path, title=row.title, layer=row.layer, tags=row.tags, created=row.created,
+            expires_at=None if is_absent(current.expires_at) else row.expires_at, expired=expired,
+            permanent=row.permanent, meta=_json_safe(current.meta), body=current.body, problems=row.problems,
+            use_count=usage.use_count if usage else 0, last_used_at=usage.last_used_at if usage else None,
+        )
+
+    def forget(self, note: str, hard: bool = False) -> Forgotten:
+        """Archive a note (recoverable), or delete it with ``hard``; the index follows at once."""
+        from .writer import archive_note, delete_note
+
+        self._require_git_for_auto_commit()
+        row = self.resolve(note)
+        if hard:
+            delete_note(self.paths, row.path, row.content_hash)
+            archived = None
+        else:
+            archived = archive_note(self.paths, row.path)
+        self.indexer.sync_paths([row.path])
+        action = "deleted" if hard else f"archived to {archived}"
+        commit = self._auto_commit([row.path] + ([archived] if archived else []), f"vaultmem forget: {row.title}\n\n{row.path} {action}")
+        return Forgotten(row.id, row.path, archived, commit)
+
+    def expire(self, apply: bool = False, hard: bool = False, now: object = None) -> ExpireReport:
+        """List notes expired at ``now``; with ``apply`` archive them (``hard``: delete).
+
+        Notes without ``expires_at``, permanent/L4 notes and unparseable expiries are never
+        touched. Each file is re-read before it is moved: a note a person extended or edited
+        since the index saw it is skipped, not archived.
+        """
+        from .lifecycle import is_expired
+        from .notes import read_note
+
+        self.index()
+        moment = resolve_now(now)
+        rows = self.store.expired_notes(to_epoch_us(moment))
+        listed = [{"id": row.id, "path": row.path, "title": row.title, "layer": row.layer, "expires_at": row.expires_at} for row in rows]
+        report = ExpireReport(listed, apply, hard, [])
+        if not apply:
+            return report
+        self._require_git_for_auto_commit()
+        touched: list[str] = []
+        for row, entry in zip(rows, listed):
+            current = read_note(self.root, row.path)
+            if current.content_hash != row.content_hash or current.permanent or not is_expired(current.expires_at, moment):
+                report.skipped.append({"path": row.path, "reason": "changed on disk since it was indexed; run expire again"})
+                continue
+            entry["archived_to"] = self._remove_file(row, hard)
+            touched += [row.path] + ([entry["archived_to"]] if entry["archived_to"] else [])
+        self.indexer.sync_paths([row.path for row in rows])
+        report.commit = self._auto_commit(touched, f"vaultmem expire: {len(rows) - len(report.skipped)} expired note(s) "
+                                                   f"{'deleted' if hard else 'archived'}\n\nas of {moment.isoformat()}")
+        return report
+
+    def _remove_file(self, row: NoteRow, hard: bool) -> str | None:
+        from .writer import archive_note, delete_note
+
+        if hard:
+            delete_note(self.paths, row.path, row.content_hash)
+            return None
+        return archive_note(self.paths, row.path)
+
+    def mark_used(self, notes: Iterable[str], now: object = None) -> list[dict[str, Any]]:
+        """Record that these notes were used (appeared in a result the agent acted on)."""
+        from .lifecycle import format_timestamp
+
+        rows = [self.resolve(note) for note in notes]  # all resolved before anything is recorded
+        moment = resolve_now(now)
+        with self.store.transaction():
+            self.store.record_use([row.id for row in rows], format_timestamp(moment), to_epoch_us(moment))
+        usage = self.store.usage_for([row.id for row in rows])
+        return [{"id": row.id, "path": row.path, "use_count": usage[row.id].use_count,
+                 "last_used_at": usage[row.id].last_used_at} for row in rows]
+
+    def stale(self, days: float = 42, layers: Iterable[str] | None = None, now: object = None) -> list[Any]:
+        """Notes unused (or, never used, created) more than ``days`` ago; oldest first."""
+        from .usage import find_stale
+
+        self.ensure_indexed()
+        wanted = {normalize_layer(layer) for layer in layers or ()}
+        rows = [row for row in self.store.all_notes() if not wanted or row.layer in wanted]
+        usage = self.store.usage_for([row.id for row in rows])
+        return find_stale(rows, usage, days, resolve_now(now))
+
+    def usage_export(self) -> dict[str, Any]:
+        from .usage import export_document
+
+        return export_document(self.store.all_usage())
+
+    def usage_import(self, document: Any) -> int:
+        from .usage import parse_import
+
+        rows = parse_import(document)
+        with self.store.transaction():
+            self.store.replace_usage(rows)
+        return len(rows)
+
+    def history(self, note: str) -> list[Any]:
+        """Commits that touched the note, newest first, following renames."""
+        from .gitops import history, require_repository
+
+        require_repository(self.root)
+        try:
+            relative = self.resolve(note).path
+        except NoteNotFound:
+            # A note that is gone (deleted, archived) still has a history under its old path.
+            relative = note if note.endswith(".md") else note + ".md"
+            self.paths.resolve_inside(relative)
+        commits = history(self.root, relative)
+        if not commits and not self.paths.absolute(relative).exists():
+            raise NoteNotFound(note)
+        return commits
+
+    def _require_git_for_auto_commit(self) -> None:
+        """Refuse a write up front when auto_commit cannot work, so nothing is half-done."""
+        if self.config.auto_commit:
+            from .gitops import is_repository
+
+            if not is_repository(self.root):
+                raise GitError(
+                    "auto_commit is on in .vaultmem.toml but the vault is not a git repository; "
+                    "run `git init` in the vault or set auto_commit = false (nothing was changed)"
+                )
+
+    def _auto_commit(self, relatives: list[str], message: str) -> str | None:
+        """Commit exactly these paths when the vault's config turns auto_commit on."""
+        if not self.config.auto_commit or not relatives:
+            return None
+        from .gitops import commit_paths
+
+        try:
+            return commit_paths(self.root, relatives, message)
+        except GitError as error:
+            raise GitError(f"the change was made ({', '.join(relatives)}) but not committed: {error}") from None
+
+
+# ---------------------------------------------------------------- results of the write path
+
+
+@dataclass(frozen=True)
+class Remembered:
+    id: str
+    path: str
+    title: str
+    layer: str
+    expires_at: str | None
+    tags: list[str]
+    commit: str | None = None
+
+    def as_dict(self) -> dict[str, Any]:
+        return dict(self.__dict__)
+
+
+@dataclass(frozen=True)
+class NoteView:
+    id: str
+    path: str
+    title: str
+    layer: str | None
+    tags: list[str]
+    created: str | None
+    expires_at: str | None
+    expired: bool
+    permanent: bool
+    meta: dict[str, Any]
+    body: str
+    problems: list[dict[str, str]]
+    use_count: int
+    last_used_at: str | None
+
+    def as_dict(self) -> dict[str, Any]:
+        return dict(self.__dict__)
+
+
+@dataclass(frozen=True)
+class Forgotten:
+    id: str
+    path: str
+    archived_to: str | None  # None when deleted with hard=True
+    commit: str | None = None
+
+    def as_dict(self) -> dict[str, Any]:
+        return dict(self.__dict__)
+
+
+@dataclass
+class ExpireReport:
+    expired: list[dict[str, Any]]
+    applied: bool
+    hard: bool
+    skipped: list[dict[str, str]]
+    commit: str | None = None
+
+    def as_dict(self) -> dict[str, Any]:
+        return dict(self.__dict__)
+
+
+def _json_safe(value: Any) -> Any:
+    from datetime import date, datetime
+
+    if isinstance(value, dict):
+        return {str(key): _json_safe(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_json_safe(item) for item in value]
+    if isinstance(value, (datetime, date)):
+        return value.isoformat()
+    return value

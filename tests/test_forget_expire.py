@@ -1,0 +1,203 @@
+"""get, forget and expire: a person can see what happened to a memory and why."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from conftest import NOW, run_cli, snapshot_files
+from vaultmem import AmbiguousNote, NoteNotFound, PathOutsideVault, Vault, WriteConflict
+
+EXPIRED = [
+    "conversations/2026-10-30-harbor-standup.md",
+    "conversations/2026-11-13-meridian-vendor-call.md",
+    "projects/harbor-airflow-version.md",
+    "scratch/berlin-hotel.md",
+    "scratch/flight-berlin.md",
+    "scratch/pharmacy-pickup.md",
+]
+
+
+@pytest.fixture
+def vault(sample_vault: Path) -> Vault:
+    with Vault(sample_vault) as opened:
+        opened.index()
+        yield opened
+
+
+# ------------------------------------------------------------------ get
+
+
+def test_get_says_plainly_that_a_note_expired_and_when(vault: Vault) -> None:
+    view = vault.get("scratch/flight-berlin", now=NOW)
+    assert view.expired is True
+    assert view.expires_at == "2026-11-13T00:00:00+00:00"
+    assert "Seat 14C" in view.body
+
+
+def test_get_cli_text_shows_expired(sample_vault: Path, vault: Vault) -> None:
+    result = run_cli(sample_vault, "get", "scratch/flight-berlin.md")
+    assert result.exit_code == 0
+    assert "EXPIRED at 2026-11-13T00:00:00+00:00" in result.stdout
+
+
+def test_get_accepts_id_path_path_without_md_and_unique_file_name(vault: Vault) -> None:
+    by_path = vault.get("people/pimenta-vet-allergy.md", now=NOW)
+    assert vault.get("people/pimenta-vet-allergy", now=NOW).path == by_path.path
+    assert vault.get("pimenta-vet-allergy", now=NOW).path == by_path.path
+    remembered = vault.remember("Lantern needs a logo", layer="L3", now=NOW)
+    assert vault.get(remembered.id, now=NOW).path == remembered.path
+
+
+def test_get_of_a_permanent_note_is_not_expired_and_has_no_deadline(vault: Vault) -> None:
+    view = vault.get("people/rui-birthday", now=NOW)
+    assert view.expired is False and view.expires_at is None and view.permanent is True
+
+
+def test_get_reports_problems_and_usage(vault: Vault) -> None:
+    vault.mark_used(["scratch/call-landlord"], now=NOW)
+    view = vault.get("scratch/call-landlord", now=NOW)
+    assert any("next tuesday" in problem["message"] for problem in view.problems)
+    assert view.use_count == 1 and view.last_used_at is not None
+
+
+def test_get_reads_the_current_file_not_the_stale_index(vault: Vault) -> None:
+    path = vault.root / "people/Rui.md"
+    path.write_text(path.read_text(encoding="utf-8").replace("Rui", "Rui Mendes", 1), encoding="utf-8")
+    assert "Rui Mendes" in vault.get("people/Rui", now=NOW).body + vault.get("people/Rui", now=NOW).title
+
+
+def test_unknown_note_is_a_clear_error_with_suggestions(vault: Vault) -> None:
+    with pytest.raises(NoteNotFound) as raised:
+        vault.get("people/Ruii")
+    assert "people/Ruii" in str(raised.value)
+
+
+def test_ambiguous_note_lists_the_candidates(vault: Vault, sample_vault: Path) -> None:
+    (sample_vault / "archive-copy").mkdir()
+    (sample_vault / "archive-copy" / "Rui.md").write_text("# Another Rui\n", encoding="utf-8")
+    vault.index()
+    with pytest.raises(AmbiguousNote) as raised:
+        vault.get("Rui")
+    assert "people/Rui.md" in str(raised.value) and "archive-copy/Rui.md" in str(raised.value)
+
+
+@pytest.mark.parametrize("reference", ["../outside", "/etc/passwd", "people/../../outside"])
+def test_a_note_reference_outside_the_vault_is_refused(vault: Vault, reference: str) -> None:
+    with pytest.raises(PathOutsideVault):
+        vault.get(reference)
+
+
+def test_cli_unknown_note_exits_1(sample_vault: Path, vault: Vault) -> None:
+    result = run_cli(sample_vault, "get", "no-such-note")
+    assert result.exit_code == 1 and "no note matches" in result.stderr
+
+
+# ------------------------------------------------------------------ forget
+
+
+def test_forget_archives_the_note_recoverably_and_hides_it(vault: Vault) -> None:
+    before = (vault.root / "people/Lars Becker.md").read_bytes()
+    result = vault.forget("people/Lars Becker")
+    archived = vault.root / result.archived_to
+    assert result.archived_to == "_archive/people/Lars Becker.md"
+    assert archived.read_bytes() == before
+    assert not (vault.root / "people/Lars Becker.md").exists()
+    assert all(hit.path != "people/Lars Becker.md" for hit in vault.search("Lars Becker Berlin data engineer", k=10, now=NOW))
+    assert all(not hit.path.startswith("_archive/") for hit in vault.search("Lars Becker", k=40, now=NOW))
+
+
+def test_archive_is_never_indexed_even_after_rebuild(vault: Vault) -> None:
+    vault.forget("people/Lars Becker")
+    vault.index(rebuild=True)
+    assert vault.store.note_by_path("_archive/people/Lars Becker.md") is None
+
+
+def test_forgetting_twice_the_same_path_keeps_both_archived_copies(vault: Vault, sample_vault: Path) -> None:
+    first = vault.forget("scratch/gift-ideas-rui")
+    (sample_vault / "scratch/gift-ideas-rui.md").write_text("# Gift ideas v2\n", encoding="utf-8")
+    second = vault.forget("scratch/gift-ideas-rui")
+    assert first.archived_to != second.archived_to
+    assert (sample_vault / first.archived_to).is_file() and (sample_vault / second.archived_to).is_file()
+
+
+def test_forget_hard_deletes_the_file(vault: Vault) -> None:
+    result = vault.forget("people/Lars Becker", hard=True)
+    assert result.archived_to is None
+    assert not (vault.root / "people/Lars Becker.md").exists()
+    assert not (vault.root / "_archive").exists()
+    with pytest.raises(NoteNotFound):
+        vault.get("people/Lars Becker")
+
+
+def test_forget_hard_of_a_note_edited_since_indexing_fails_loudly(vault: Vault) -> None:
+    path = vault.root / "people/Lars Becker.md"
+    path.write_text(path.read_text(encoding="utf-8") + "\nA person added this line.\n", encoding="utf-8")
+    os.utime(path, ns=(vault.store.note_by_path("people/Lars Becker.md").mtime_ns,) * 2)  # index cannot tell by stat
+    with pytest.raises(WriteConflict, match="people/Lars Becker.md"):
+        vault.forget("people/Lars Becker", hard=True)
+    assert "A person added this line." in path.read_text(encoding="utf-8")
+
+
+# ------------------------------------------------------------------ expire
+
+
+def test_expire_dry_run_lists_exactly_the_expired_notes_and_touches_nothing(vault: Vault) -> None:
+    before = snapshot_files(vault.root)
+    report = vault.expire(now=NOW)
+    assert sorted(entry["path"] for entry in report.expired) == EXPIRED
+    assert report.applied is False
+    assert snapshot_files(vault.root) == before
+
+
+def test_expire_apply_archives_exactly_the_expired_notes(vault: Vault) -> None:
+    report = vault.expire(apply=True, now=NOW)
+    assert report.applied is True and report.skipped == []
+    for path in EXPIRED:
+        assert not (vault.root / path).exists()
+        assert (vault.root / "_archive" / path).is_file()
+    # never touched: L4/permanent, no expires_at, and the unparseable 'next tuesday'
+    for untouched in ["procedures/deploy-harbor.md", "people/rui-birthday.md", "Inbox.md",
+                      "scratch/call-landlord.md", "procedures/weekly-review.md"]:
+        assert (vault.root / untouched).is_file()
+    assert vault.expire(now=NOW).expired == []
+
+
+def test_expire_hard_deletes(vault: Vault) -> None:
+    vault.expire(apply=True, hard=True, now=NOW)
+    assert not any((vault.root / path).exists() for path in EXPIRED)
+    assert not (vault.root / "_archive").exists()
+
+
+def test_expire_as_of_the_past_lists_fewer(vault: Vault) -> None:
+    report = vault.expire(now="2026-11-14T00:00:00Z")
+    assert sorted(entry["path"] for entry in report.expired) == [
+        "conversations/2026-10-30-harbor-standup.md", "projects/harbor-airflow-version.md", "scratch/flight-berlin.md"]
+
+
+def test_expire_skips_a_note_a_person_extended_after_indexing(vault: Vault) -> None:
+    path = vault.root / "scratch/berlin-hotel.md"
+    text = path.read_text(encoding="utf-8").replace("2026-11-16T11:00:00+01:00", "2027-11-16T11:00:00+01:00")
+    mtime = path.stat().st_mtime_ns
+    path.write_text(text, encoding="utf-8")
+    os.utime(path, ns=(mtime, mtime))  # same stat: only the re-read before moving can notice
+    size_same = len(text.encode()) == vault.store.note_by_path("scratch/berlin-hotel.md").size
+    assert size_same
+    report = vault.expire(apply=True, now=NOW)
+    assert [skip["path"] for skip in report.skipped] == ["scratch/berlin-hotel.md"]
+    assert path.read_text(encoding="utf-8") == text
+
+
+def test_cli_expire_json_shape(sample_vault: Path, vault: Vault) -> None:
+    result = run_cli(sample_vault, "expire", "--as-of", NOW, "--json")
+    document = json.loads(result.stdout)
+    assert result.exit_code == 0
+    assert document["applied"] is False
+    assert sorted(entry["path"] for entry in document["expired"]) == EXPIRED
+
+
+def test_cli_expire_hard_without_apply_is_a_usage_error(sample_vault: Path) -> None:
+    assert run_cli(sample_vault, "expire", "--hard").exit_code == 2

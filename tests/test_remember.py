@@ -1,0 +1,197 @@
+"""remember: the agent's one-call write path, with the layer policy applied for it."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+from conftest import REPO, run_cli, snapshot_files
+from vaultmem import (
+    InvalidDuration,
+    InvalidTimestamp,
+    PathOutsideVault,
+    UnknownLayer,
+    UsageError,
+    Vault,
+    parse_timestamp,
+)
+
+NOW = "2026-11-30T12:00:00+00:00"
+
+
+def frontmatter_of(path: Path) -> dict:
+    text = path.read_text(encoding="utf-8")
+    assert text.startswith("---\n")
+    block = text.split("---\n")[1]
+    return yaml.safe_load(block)
+
+
+@pytest.fixture
+def vault(vault_dir: Path) -> Vault:
+    with Vault(vault_dir) as opened:
+        yield opened
+
+
+@pytest.mark.parametrize(
+    ("layer", "expected_days"),
+    [("L1", 1), ("working", 1), ("L2", 7), ("episodic", 7), ("l3", 90), ("Semantic", 90)],
+)
+def test_remember_applies_the_layer_default_ttl(vault: Vault, layer: str, expected_days: int) -> None:
+    result = vault.remember("Maya moved the standup", layer=layer, now=NOW)
+    meta = frontmatter_of(vault.root / result.path)
+    expires = parse_timestamp(meta["expires_at"])
+    assert (expires - parse_timestamp(NOW)).days == expected_days
+    assert result.expires_at == expires.isoformat()
+    assert meta["layer"] == result.layer and meta["layer"].startswith("L")
+
+
+def test_remember_writes_id_title_layer_tags_created_in_order(vault: Vault) -> None:
+    result = vault.remember("The cat is allergic to chicken", title="Pimenta allergy", layer="L3", tags=["pets", "#health"], now=NOW)
+    meta = frontmatter_of(vault.root / result.path)
+    assert list(meta) == ["id", "title", "layer", "tags", "created", "expires_at"]
+    assert meta["id"] == result.id and len(result.id) == 26
+    assert meta["title"] == "Pimenta allergy"
+    assert meta["tags"] == ["pets", "health"]
+    assert parse_timestamp(meta["created"]) == parse_timestamp(NOW)
+    text = (vault.root / result.path).read_text(encoding="utf-8")
+    assert "created: 2026-11-30T12:00:00+00:00" in text  # UTC with an explicit offset
+
+
+def test_remember_body_is_the_text_as_given(vault: Vault) -> None:
+    text = "  line one\n\n- a bullet with trailing spaces   \nno final newline"
+    result = vault.remember(text, title="t", now=NOW)
+    raw = (vault.root / result.path).read_text(encoding="utf-8")
+    assert raw.split("---\n", 2)[2] == text
+
+
+def test_explicit_expires_at_wins_over_the_layer_default(vault: Vault) -> None:
+    result = vault.remember("Dentist", layer="L1", expires_at="2027-01-15T09:00:00+01:00", now=NOW)
+    assert result.expires_at == "2027-01-15T08:00:00+00:00"
+
+
+def test_ttl_wins_over_the_layer_default(vault: Vault) -> None:
+    result = vault.remember("Dentist", layer="L3", ttl="12h", now=NOW)
+    assert result.expires_at == "2026-12-01T00:00:00+00:00"
+
+
+@pytest.mark.parametrize("kwargs", [{"layer": "L4"}, {"layer": "procedural"}, {"layer": "L2", "permanent": True}])
+def test_l4_and_permanent_notes_carry_no_expires_at_key(vault: Vault, kwargs: dict) -> None:
+    result = vault.remember("Always run the tests before deploying", now=NOW, **kwargs)
+    meta = frontmatter_of(vault.root / result.path)
+    assert "expires_at" not in meta
+    assert result.expires_at is None
+
+
+def test_remembered_note_is_searchable_immediately(vault: Vault) -> None:
+    vault.index()
+    result = vault.remember("The wifi password at the Porto flat is zxqv-4471", layer="L3", now=NOW)
+    hits = vault.search("zxqv-4471", k=3, now=NOW)
+    assert hits[0].path == result.path
+
+
+def test_remember_in_a_vault_never_indexed_indexes_the_rest_too(vault: Vault, write_note) -> None:
+    write_note("old.md", "---\nlayer: L4\n---\nThe espresso machine needs descaling monthly\n")
+    vault.remember("New fact about espresso beans", layer="L3", now=NOW)
+    paths = {hit.path for hit in vault.search("espresso", k=5, now=NOW)}
+    assert "old.md" in paths and len(paths) == 2
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "error", "words"),
+    [
+        ({"layer": "L9"}, UnknownLayer, ["L9", "L1", "L4"]),
+        ({"ttl": "three days"}, InvalidDuration, ["three days"]),
+        ({"expires_at": "next tuesday"}, InvalidTimestamp, ["next tuesday"]),
+        ({"layer": "L4", "ttl": "3d"}, UsageError, ["--layer L4", "--ttl"]),
+        ({"permanent": True, "expires_at": "2027-01-01"}, UsageError, ["--permanent", "--expires-at"]),
+        ({"ttl": "3d", "expires_at": "2027-01-01"}, UsageError, ["--expires-at", "--ttl"]),
+        ({"tags": ["two words"]}, UsageError, ["two words"]),
+    ],
+)
+def test_bad_input_writes_nothing_and_says_why(vault: Vault, kwargs: dict, error: type, words: list[str]) -> None:
+    before = snapshot_files(vault.root)
+    with pytest.raises(error) as raised:
+        vault.remember("some text", now=NOW, **kwargs)
+    for word in words:
+        assert word in str(raised.value)
+    assert snapshot_files(vault.root) == before
+
+
+@pytest.mark.parametrize("text", ["", "   \n\t"])
+def test_empty_text_writes_nothing(vault: Vault, text: str) -> None:
+    with pytest.raises(UsageError, match="empty"):
+        vault.remember(text, now=NOW)
+    assert snapshot_files(vault.root) == {}
+
+
+@pytest.mark.parametrize("title", ["../escape", "../../etc/passwd", "/etc/passwd", "..", "a/../../b", "C:\\Windows\\x"])
+def test_hostile_titles_stay_inside_the_vault(vault: Vault, title: str) -> None:
+    result = vault.remember("hostile", title=title, now=NOW)
+    written = (vault.root / result.path).resolve()
+    assert vault.root.resolve() in written.parents
+    assert "/" not in Path(result.path).name and ".." not in result.path
+
+
+@pytest.mark.parametrize("folder", ["../outside", "/etc", "a/../../outside", "..", ".obsidian", ".git/hooks", "_archive"])
+def test_hostile_or_ignored_folders_are_refused(vault: Vault, folder: str) -> None:
+    with pytest.raises((PathOutsideVault, UsageError)):
+        vault.remember("hostile", folder=folder, now=NOW)
+    assert not (vault.root.parent / "outside").exists()
+    assert snapshot_files(vault.root) == {}
+
+
+def test_a_symlink_out_of_the_vault_is_refused_as_folder(vault: Vault, tmp_path: Path) -> None:
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (vault.root / "link").symlink_to(outside, target_is_directory=True)
+    with pytest.raises(PathOutsideVault):
+        vault.remember("hostile", folder="link", now=NOW)
+    assert list(outside.iterdir()) == []
+
+
+def test_same_title_twice_gives_two_files(vault: Vault) -> None:
+    first = vault.remember("one", title="Same title", now=NOW)
+    second = vault.remember("two", title="Same title", now=NOW)
+    assert first.path != second.path and first.id != second.id
+    assert (vault.root / first.path).read_text(encoding="utf-8").endswith("one")
+
+
+def test_folder_option_and_default_folder(vault: Vault) -> None:
+    default = vault.remember("default folder", now=NOW)
+    chosen = vault.remember("chosen folder", folder="projects/harbor", now=NOW)
+    assert default.path.startswith("memories/")
+    assert chosen.path.startswith("projects/harbor/")
+
+
+def test_cli_remember_json_has_the_contract_fields(vault_dir: Path) -> None:
+    result = run_cli(vault_dir, "remember", "Rui lands at 18:05", "--layer", "L1", "--tag", "travel", "--json")
+    assert result.exit_code == 0, result.output
+    document = json.loads(result.stdout)
+    assert {"id", "path", "title", "layer", "expires_at"} <= set(document)
+    assert document["layer"] == "L1" and (vault_dir / document["path"]).is_file()
+
+
+def test_cli_contradictory_options_exit_2_naming_both(vault_dir: Path) -> None:
+    result = run_cli(vault_dir, "remember", "x", "--permanent", "--ttl", "3d")
+    assert result.exit_code == 2
+    assert "--permanent" in result.stderr and "--ttl" in result.stderr
+    assert snapshot_files(vault_dir) == {}
+
+
+def test_two_processes_remembering_at_once_make_two_notes_and_two_rows(vault_dir: Path) -> None:
+    Vault(vault_dir).index()
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    command = [sys.executable, "-m", "vaultmem", "--vault", str(vault_dir), "remember", "--title", "Same", "--json"]
+    processes = [subprocess.Popen([*command, f"text {n}"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env) for n in range(2)]
+    outputs = [json.loads(process.communicate(timeout=60)[0]) for process in processes]
+    assert all(process.returncode == 0 for process in processes)
+    assert len({output["path"] for output in outputs}) == 2
+    with Vault(vault_dir) as vault:
+        rows = list(vault.store.all_notes())
+        assert sorted(row.path for row in rows) == sorted(output["path"] for output in outputs)

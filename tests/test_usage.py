@@ -1,0 +1,134 @@
+"""Usage history: the one state not derived from the vault, and `stale`."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from conftest import run_cli
+from vaultmem import NoteNotFound, UsageError, Vault
+
+NOW = "2026-11-30T12:00:00+00:00"
+
+
+@pytest.fixture
+def vault(vault_dir: Path, write_note) -> Vault:
+    write_note("old.md", "---\ntitle: Old fact\nlayer: L3\ncreated: 2026-09-01T00:00:00Z\nexpires_at: 2027-09-01\n---\nold\n")
+    write_note("recent.md", "---\ntitle: Recent fact\nlayer: L3\ncreated: 2026-11-25T00:00:00Z\nexpires_at: 2027-09-01\n---\nrecent\n")
+    write_note("procedure.md", "---\ntitle: Procedure\nlayer: L4\ncreated: 2026-01-01T00:00:00Z\n---\nalways\n")
+    write_note("no-created.md", "no frontmatter, no created: the file's mtime counts\n")
+    with Vault(vault_dir) as opened:
+        opened.index()
+        yield opened
+
+
+def test_mark_used_counts_and_records_the_time(vault: Vault) -> None:
+    vault.mark_used(["old"], now="2026-11-01T00:00:00Z")
+    rows = vault.mark_used(["old.md"], now=NOW)
+    assert rows == [{"id": "old", "path": "old.md", "use_count": 2, "last_used_at": "2026-11-30T12:00:00+00:00"}]
+
+
+def test_mark_used_with_an_unknown_note_records_nothing(vault: Vault) -> None:
+    with pytest.raises(NoteNotFound):
+        vault.mark_used(["old", "missing"], now=NOW)
+    assert vault.store.all_usage() == []
+
+
+def test_stale_lists_old_unused_notes_oldest_first_and_not_used_ones(vault: Vault) -> None:
+    vault.mark_used(["recent"], now="2026-11-29T00:00:00Z")
+    stale = vault.stale(days=42, now=NOW)
+    paths = [note.path for note in stale]
+    assert paths[:2] == ["procedure.md", "old.md"]  # every layer counts; oldest first
+    assert "recent.md" not in paths
+    assert stale[0].basis == "created" and stale[0].use_count == 0
+
+
+def test_a_used_note_is_not_stale_even_if_created_long_ago(vault: Vault) -> None:
+    vault.mark_used(["old"], now="2026-11-20T00:00:00Z")
+    assert "old.md" not in [note.path for note in vault.stale(days=42, now=NOW)]
+
+
+def test_stale_falls_back_to_file_mtime_without_created(vault: Vault) -> None:
+    stale = vault.stale(days=0, now="2030-01-01T00:00:00Z")
+    basis = {note.path: note.basis for note in stale}
+    assert basis["no-created.md"] == "file modified"
+
+
+def test_stale_layer_filter(vault: Vault) -> None:
+    assert [note.path for note in vault.stale(days=42, layers=["procedural"], now=NOW)] == ["procedure.md"]
+
+
+def test_stale_deletes_nothing(vault: Vault) -> None:
+    vault.stale(days=0, now="2031-01-01T00:00:00Z")
+    assert sorted(path.name for path in vault.root.glob("*.md")) == ["no-created.md", "old.md", "procedure.md", "recent.md"]
+
+
+def test_usage_survives_index_rebuild(vault: Vault) -> None:
+    vault.mark_used(["old"], now=NOW)
+    vault.index(rebuild=True)
+    assert vault.get("old").use_count == 1
+
+
+def test_usage_follows_a_renamed_note_without_an_id(vault: Vault) -> None:
+    vault.mark_used(["old"], now=NOW)
+    (vault.root / "old.md").rename(vault.root / "renamed.md")
+    report = vault.index()
+    assert report.moved == [("old.md", "renamed.md")]
+    assert vault.get("renamed").use_count == 1
+
+
+def test_usage_of_a_note_with_an_id_survives_moving_folders(vault: Vault, write_note) -> None:
+    write_note("a/with-id.md", "---\nid: 01ABCDEF\nlayer: L4\n---\nstable\n")
+    vault.index()
+    vault.mark_used(["01ABCDEF"], now=NOW)
+    (vault.root / "b").mkdir()
+    (vault.root / "a/with-id.md").rename(vault.root / "b/with-id.md")
+    vault.index()
+    assert vault.get("01ABCDEF").path == "b/with-id.md" and vault.get("01ABCDEF").use_count == 1
+
+
+def test_usage_export_import_roundtrip_into_a_fresh_index(vault: Vault) -> None:
+    vault.mark_used(["old", "recent"], now=NOW)
+    document = vault.usage_export()
+    shutil.rmtree(vault.root / ".vaultmem")
+    with Vault(vault.root) as fresh:
+        fresh.index()
+        assert fresh.usage_import(document) == 2
+        assert fresh.get("old").use_count == 1
+
+
+@pytest.mark.parametrize("document", [{}, {"version": 2, "usage": []}, {"version": 1, "usage": [{"note_id": "x", "use_count": 0, "last_used_at": NOW}]},
+                                      {"version": 1, "usage": [{"note_id": "x", "use_count": 1, "last_used_at": "yesterday"}]}])
+def test_usage_import_refuses_bad_documents_entirely(vault: Vault, document: dict) -> None:
+    with pytest.raises(ValueError):
+        vault.usage_import(document)
+    assert vault.store.all_usage() == []
+
+
+def test_cli_used_stale_and_usage_export_import(vault_dir: Path, vault: Vault, tmp_path: Path) -> None:
+    assert run_cli(vault_dir, "used", "old", "recent").exit_code == 0
+    exported = tmp_path / "usage.json"
+    assert run_cli(vault_dir, "usage", "export", str(exported)).exit_code == 0
+    assert {row["note_id"] for row in json.loads(exported.read_text())["usage"]} == {"old", "recent"}
+    assert run_cli(vault_dir, "usage", "import", str(exported)).exit_code == 0
+    stale = json.loads(run_cli(vault_dir, "stale", "--days", "100000", "--json").stdout)
+    assert stale == []
+    everything = json.loads(run_cli(vault_dir, "stale", "--days", "0", "--json").stdout)
+    assert {"path", "last_used_at", "use_count"} <= set(everything[0])
+
+
+def test_cli_usage_import_of_garbage_is_a_usage_error(vault_dir: Path, vault: Vault, tmp_path: Path) -> None:
+    bad = tmp_path / "bad.json"
+    bad.write_text("{not json", encoding="utf-8")
+    assert run_cli(vault_dir, "usage", "import", str(bad)).exit_code == 2
+    wrong = tmp_path / "wrong.json"
+    wrong.write_text('{"version": 1, "usage": [{"note_id": ""}]}', encoding="utf-8")
+    result = run_cli(vault_dir, "usage", "import", str(wrong))
+    assert result.exit_code == 2 and "note_id" in result.stderr
+
+
+def test_usage_error_is_a_value_error() -> None:
+    assert issubclass(UsageError, ValueError)

@@ -1,0 +1,98 @@
+"""Usage history: "a memory nobody uses is a candidate for forgetting".
+
+When a note was last used cannot be derived from the vault, so it is the one piece of
+state kept only in SQLite (``usage`` table, keyed by note id, never dropped by
+``index --rebuild``). ``export``/``import`` move it as JSON. Nothing is archived or
+deleted because of usage: ``stale`` only lists. See adr/0007-usage-history.md.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from .errors import UsageError
+from .lifecycle import format_timestamp, from_epoch_us, parse_timestamp, to_epoch_us
+from .storage import NoteRow, UsageRow
+
+EXPORT_VERSION = 1
+DEFAULT_STALE_DAYS = 42
+
+
+@dataclass(frozen=True)
+class StaleNote:
+    id: str
+    path: str
+    title: str
+    layer: str | None
+    last_used_at: str | None
+    use_count: int
+    since: str  # the instant the age is measured from
+    basis: str  # "last use", "created" or "file modified"
+    idle_days: float
+
+    def as_dict(self) -> dict[str, Any]:
+        return dict(self.__dict__)
+
+
+def last_activity(row: NoteRow, usage: UsageRow | None) -> tuple[int, str]:
+    """(epoch µs, basis): the last use, else ``created``, else the file's modification time."""
+    if usage is not None:
+        return usage.last_used_us, "last use"
+    if row.created_us is not None:
+        return row.created_us, "created"
+    return row.mtime_ns // 1000, "file modified"
+
+
+def find_stale(rows: Iterable[NoteRow], usage: Mapping[str, UsageRow], days: float, now: datetime) -> list[StaleNote]:
+    """Notes idle for more than ``days``, oldest activity first (every layer counts)."""
+    if days < 0:
+        raise UsageError(f"--days must be 0 or more, got {days}")
+    cutoff = to_epoch_us(now - timedelta(days=days))
+    now_us = to_epoch_us(now)
+    stale: list[tuple[int, StaleNote]] = []
+    for row in rows:
+        used = usage.get(row.id)
+        since_us, basis = last_activity(row, used)
+        if since_us < cutoff:
+            stale.append((since_us, StaleNote(
+                id=row.id, path=row.path, title=row.title, layer=row.layer,
+                last_used_at=used.last_used_at if used else None, use_count=used.use_count if used else 0,
+                since=format_timestamp(from_epoch_us(since_us)), basis=basis,
+                idle_days=round((now_us - since_us) / 86_400_000_000, 1),
+            )))
+    return [note for _, note in sorted(stale, key=lambda item: (item[0], item[1].path))]
+
+
+def export_document(rows: Iterable[UsageRow]) -> dict[str, Any]:
+    return {
+        "version": EXPORT_VERSION,
+        "usage": [
+            {"note_id": row.note_id, "use_count": row.use_count, "last_used_at": row.last_used_at} for row in rows
+        ],
+    }
+
+
+def parse_import(document: Any) -> list[UsageRow]:
+    """Validate an exported usage document; every bad entry is named, nothing half-imported."""
+    if not isinstance(document, dict) or document.get("version") != EXPORT_VERSION or not isinstance(document.get("usage"), list):
+        raise UsageError(f"not a vaultmem usage export (expected {{\"version\": {EXPORT_VERSION}, \"usage\": [...]}})")
+    rows = []
+    for number, entry in enumerate(document["usage"]):
+        rows.append(_import_row(number, entry))
+    return rows
+
+
+def _import_row(number: int, entry: Any) -> UsageRow:
+    where = f"usage[{number}]"
+    if not isinstance(entry, dict):
+        raise UsageError(f"{where} is not an object")
+    note_id, count, last = entry.get("note_id"), entry.get("use_count"), entry.get("last_used_at")
+    if not isinstance(note_id, str) or not note_id:
+        raise UsageError(f"{where}.note_id must be a non-empty string")
+    if isinstance(count, bool) or not isinstance(count, int) or count < 1:
+        raise UsageError(f"{where}.use_count must be a positive integer")
+    moment = parse_timestamp(last)
+    return UsageRow(note_id, count, format_timestamp(moment), to_epoch_us(moment))

@@ -1,0 +1,215 @@
+"""The agent's write path: compose a new note, archive or delete one, expire the dead.
+
+Pure decisions (what the frontmatter says, where the file goes) are separate from the
+effects (claiming a file name atomically, moving to the archive). Every path goes
+through ``VaultPaths.resolve_inside`` first: a title or folder such as ``../x``,
+``/etc/passwd`` or a symlink out can never place a file outside the vault.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import secrets
+import time
+import unicodedata
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import PurePosixPath
+from typing import Any
+
+from .errors import InvalidTimestamp, PathOutsideVault, UsageError, WriteConflict
+from .lifecycle import (
+    PERMANENT_LAYER,
+    LayerPolicy,
+    apply_layer_ttl,
+    normalize_layer,
+    parse_duration,
+    parse_timestamp,
+    resolve_now,
+)
+from .noteio import content_hash, create_exclusive, render_frontmatter
+from .paths import VaultPaths
+
+SLUG_WORDS = 8
+SLUG_CHARS = 60
+_CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
+
+
+@dataclass(frozen=True)
+class NewNote:
+    """What ``remember`` will write, decided before any file is touched."""
+
+    meta: dict[str, Any]
+    body: str
+
+    @property
+    def id(self) -> str:
+        return str(self.meta["id"])
+
+    @property
+    def title(self) -> str:
+        return str(self.meta["title"])
+
+    def render(self) -> bytes:
+        return (render_frontmatter(self.meta) + self.body).encode("utf-8")
+
+
+def new_ulid(now: datetime | None = None) -> str:
+    """A ULID: 48 bits of milliseconds + 80 random bits, Crockford base32 (sortable)."""
+    millis = int((now.timestamp() if now else time.time()) * 1000)
+    value = (millis << 80) | secrets.randbits(80)
+    return "".join(_CROCKFORD[(value >> shift) & 31] for shift in range(125, -1, -5))
+
+
+def compose_note(
+    text: str,
+    *,
+    title: str | None,
+    layer: str,
+    tags: tuple[str, ...] | list[str],
+    expires_at: object,
+    ttl: str | None,
+    permanent: bool,
+    policy: LayerPolicy,
+    now: object = None,
+) -> NewNote:
+    """Validate the arguments of ``remember`` and decide the note's frontmatter.
+
+    Nothing is written here, so bad input can never leave a half-made note behind.
+    """
+    if not isinstance(text, str) or not text.strip():
+        raise UsageError("nothing to remember: the text is empty; pass the memory's text")
+    code = normalize_layer(layer)
+    _refuse_contradictions(code, expires_at, ttl, permanent)
+    moment = resolve_now(now).replace(microsecond=0)
+    meta: dict[str, Any] = {
+        "id": new_ulid(moment),
+        "title": (title or "").strip() or default_title(text),
+        "layer": code,
+        "tags": clean_tags(tags),
+        "created": moment,
+    }
+    if permanent:
+        meta["permanent"] = True
+    explicit = _explicit_expiry(expires_at, ttl, moment)
+    if explicit is not None:
+        meta["expires_at"] = explicit
+    apply_layer_ttl(code, meta, moment, policy=policy)
+    if isinstance(meta.get("expires_at"), str):
+        meta["expires_at"] = parse_timestamp(meta["expires_at"])  # written plain, as an aware time
+    return NewNote(meta, text)
+
+
+def _refuse_contradictions(code: str, expires_at: object, ttl: str | None, permanent: bool) -> None:
+    deadline = "--expires-at" if expires_at is not None else "--ttl" if ttl is not None else None
+    if deadline and (permanent or code == PERMANENT_LAYER):
+        forever = "--permanent" if permanent else f"--layer {code} (procedural, never expires)"
+        raise UsageError(f"{forever} contradicts {deadline}: a permanent note has no deadline; drop one of them")
+    if expires_at is not None and ttl is not None:
+        raise UsageError("--expires-at contradicts --ttl: give the deadline one way only")
+
+
+def _explicit_expiry(expires_at: object, ttl: str | None, moment: datetime) -> datetime | None:
+    if ttl is not None:
+        return moment + parse_duration(ttl)
+    if expires_at is not None:
+        if isinstance(expires_at, str) and not expires_at.strip():
+            raise InvalidTimestamp(expires_at, "empty")
+        return parse_timestamp(expires_at)
+    return None
+
+
+def default_title(text: str) -> str:
+    """The first line of the text, or its first words, as a title."""
+    first = next((line.strip().lstrip("#").strip() for line in text.splitlines() if line.strip()), "")
+    words = first.split()
+    title = " ".join(words[:SLUG_WORDS * 2])
+    return title if len(title) <= 80 else title[:77].rstrip() + "…"
+
+
+def clean_tags(tags: tuple[str, ...] | list[str]) -> list[str]:
+    cleaned: list[str] = []
+    for tag in tags:
+        value = str(tag).strip().lstrip("#").strip()
+        if not value or any(char.isspace() for char in value):
+            raise UsageError(f"invalid tag {tag!r}: a tag is one word (letters, digits, -, _, /)")
+        if value not in cleaned:
+            cleaned.append(value)
+    return cleaned
+
+
+def slugify(title: str) -> str:
+    """A readable, file-system-safe name: lowercase words joined by hyphens."""
+    normalized = unicodedata.normalize("NFKC", title).lower()
+    words = re.findall(r"\w+", normalized)[:SLUG_WORDS]
+    slug = "-".join(words).strip("-_")[:SLUG_CHARS].rstrip("-_")
+    return slug or "note"
+
+
+def target_folder(paths: VaultPaths, folder: str | None) -> str:
+    """The vault-relative folder for a new note; refused if outside or ignored."""
+    text = (folder or "").strip()
+    if not text:
+        return ""
+    paths.resolve_inside(text)  # refuses absolute paths, '..' and symlinks out, before any cleanup
+    relative = text.replace("\\", "/").strip("/")
+    if paths.is_ignored_dir(relative):
+        raise UsageError(
+            f"folder {relative!r} is ignored by vaultmem (hidden, .obsidian/.git/.trash or the archive); "
+            "choose a normal folder so the note can be found"
+        )
+    return PurePosixPath(relative).as_posix()
+
+
+def write_new_note(paths: VaultPaths, folder: str, note: NewNote) -> str:
+    """Claim a unique file name in ``folder`` atomically and write the note there."""
+    base = slugify(note.title)
+    data = note.render()
+    for attempt in range(1, 1000):
+        name = f"{base}.md" if attempt == 1 else f"{base}-{attempt}.md"
+        relative = f"{folder}/{name}" if folder else name
+        absolute = paths.resolve_inside(relative)
+        try:
+            create_exclusive(absolute, data)
+        except FileExistsError:
+            continue
+        if not paths.contains_real(absolute):
+            absolute.unlink()
+            raise PathOutsideVault(relative, paths.root)
+        return relative
+    raise UsageError(f"too many notes named {base!r} in {folder or 'the vault root'}; give a different title")
+
+
+# ------------------------------------------------------------------ archive / delete
+
+
+def archive_note(paths: VaultPaths, relative: str) -> str:
+    """Move a note to the archive folder (same relative path inside it); returns the new path."""
+    source = paths.resolve_inside(relative)
+    archive_relative = PurePosixPath(paths.archive_dir) / relative
+    stem, suffix = archive_relative.stem, archive_relative.suffix
+    for attempt in range(1, 1000):
+        candidate = archive_relative if attempt == 1 else archive_relative.with_name(f"{stem}-{attempt}{suffix}")
+        target = paths.resolve_inside(candidate.as_posix())
+        target.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            # link + unlink never replaces an existing archived note, unlike rename.
+            os.link(source, target)
+        except FileExistsError:
+            continue
+        source.unlink()
+        return candidate.as_posix()
+    raise UsageError(f"the archive already holds too many copies of {relative}; clean up {paths.archive_dir}/")
+
+
+def delete_note(paths: VaultPaths, relative: str, expected_hash: str) -> None:
+    """Delete a note, unless it changed since vaultmem last read it (the human's edit wins)."""
+    absolute = paths.resolve_inside(relative)
+    try:
+        current = absolute.read_bytes()
+    except FileNotFoundError:
+        raise WriteConflict(relative) from None
+    if content_hash(current) != expected_hash:
+        raise WriteConflict(relative)
+    absolute.unlink()
