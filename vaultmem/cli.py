@@ -8,15 +8,18 @@ With ``--json`` stdout carries exactly one JSON document.
 from __future__ import annotations
 
 import json
+import logging
 import os
 import sys
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
 import click
 
-from .errors import UsageError, VaultmemError
+from .config import DEFAULT_THRESHOLD
+from .errors import InvalidDuration, InvalidTimestamp, UnknownLayer, UsageError, VaultmemError
 
 JSON_HELP = "Print one JSON document on stdout instead of text."
 
@@ -44,7 +47,9 @@ def library_errors(as_json: bool = False) -> Iterator[None]:
     """Turn library errors into a clear message and exit code (1, or 2 for usage)."""
     try:
         yield
-    except UsageError as error:
+    except (UsageError, UnknownLayer, InvalidTimestamp, InvalidDuration) as error:
+        # A bad option value (--layer L9, --as-of soon, --ttl 3x) is a usage error, as
+        # click's own option checks are: exit 2, not 1 ("could not do its job").
         _fail(error, as_json, 2)
     except VaultmemError as error:
         _fail(error, as_json, 1)
@@ -353,3 +358,135 @@ def history(obj: Context, note: str, as_json: bool) -> None:
         return
     for commit in commits:
         click.echo(f"{commit.hash[:10]}  {commit.date}  {commit.author}\n    {commit.message}")
+
+
+# ------------------------------------------------------------------ consolidate
+
+
+@main.command()
+@click.option("--threshold", type=click.FloatRange(0, 1, min_open=True), metavar="X",
+              help=f"Cosine similarity that makes two notes near-duplicates (default: [consolidate] threshold, else {DEFAULT_THRESHOLD}).")
+@click.option("--window", type=click.IntRange(min=1), metavar="N",
+              help="Look for duplicates of the N most recently created or modified notes (default 2000).")
+@click.option("--all", "all_notes", is_flag=True, help="Sweep every note of the vault (through the vector index).")
+@click.option("--include-expired", is_flag=True, help="Also merge notes whose expires_at has passed.")
+@click.option("--apply", is_flag=True, help="Merge the clusters (default: only list them).")
+@json_option
+@click.pass_obj
+def consolidate(obj: Context, threshold: float | None, window: int | None, all_notes: bool, include_expired: bool,
+                apply: bool, as_json: bool) -> None:
+    """Find near-duplicate notes of one layer; --apply merges each cluster into its longest note.
+
+    Merging unions tags, records the merged notes (aliases, merged_from), keeps the
+    latest expiry, rewrites [[links]] to them and moves them to the archive folder.
+    """
+    if window is not None and all_notes:
+        raise click.UsageError("--window and --all contradict each other: --all already sweeps every note; give one of them")
+    with library_errors(as_json):
+        report = obj.vault.consolidate(threshold=threshold, window=window, all=all_notes,
+                                       include_expired=include_expired, apply=apply)
+    if as_json:
+        emit_json(report.as_dict())
+        return
+    render_clusters(report)
+    render_consolidation_outcome(report)
+
+
+def render_clusters(report: Any) -> None:
+    scope = report.plan.scope
+    where = "every note" if scope.window is None else f"the {scope.window} most recent notes"
+    expired = "expired notes included" if scope.include_expired else "expired notes left out"
+    click.echo(f"near-duplicates at cosine >= {scope.threshold:g} among {where} "
+               f"({report.plan.compared} compared, {expired})")
+    for number, cluster in enumerate(report.clusters, start=1):
+        click.echo(f"\n{number}. layer {cluster.layer or '-'}: {len(cluster.members)} notes, "
+                   f"similarity {cluster.similarity:.3f} (weakest pair {cluster.weakest_pair:.3f})")
+        for position, member in enumerate(cluster.members):
+            role = "keep" if position == 0 else f"merge {member.similarity:.3f}"
+            click.echo(f"   {role:<11}  {member.path}  \"{member.title}\"  {member.chars} chars")
+
+
+def render_consolidation_outcome(report: Any) -> None:
+    left_out = report.plan.left_out
+    if left_out:
+        click.echo(f"\nleft out {len(left_out)} note(s):")
+        for item in left_out[:10]:
+            click.echo(f"   {item.path}: {item.reason}")
+        if len(left_out) > 10:
+            click.echo(f"   … and {len(left_out) - 10} more (--json lists them all)")
+    for entry in report.merged:
+        for item in entry["merged"]:
+            click.echo(f"merged {item['path']} into {entry['canonical']} (archived to {item['archived_to']})")
+    for path in report.links_rewritten:
+        click.echo(f"rewrote links in {path}")
+    for skip in report.skipped:
+        click.echo(f"skipped the cluster of {skip['canonical']}: {skip['reason']}")
+    for warning in report.warnings:
+        click.echo(f"! {warning}")
+    if report.commit:
+        click.echo(f"committed {report.commit[:10]}")
+    merged = sum(len(cluster.merged) for cluster in report.clusters)
+    if not report.clusters:
+        click.echo("\nno near-duplicates found")
+    elif not report.applied:
+        click.echo(f"\n{len(report.clusters)} cluster(s), {merged} note(s) would be merged into the first note of each. "
+                   "Dry run: nothing changed; run again with --apply to merge.")
+
+
+# ------------------------------------------------------------------ mcp
+
+
+@main.command()
+@click.pass_obj
+def mcp(obj: Context) -> None:
+    """Serve the vault to an agent over MCP (stdio).
+
+    Tools: remember, recall, get, forget, mark_used, consolidate, expire, check.
+    The index is reconciled before the first call and kept live while serving.
+    Stdout carries only the protocol; logs go to stderr.
+    """
+    with library_errors():
+        vault = obj.vault  # a bad --vault fails here, before any protocol traffic
+        from .mcp_server import serve  # the MCP SDK is heavy; only this command needs it
+
+        try:
+            serve(vault)
+        except KeyboardInterrupt:
+            sys.exit(130)  # stopped by hand in a terminal: the conventional code, no traceback
+
+
+# ------------------------------------------------------------------ watch
+
+
+@main.command()
+@click.option("--quiet", is_flag=True, help="Print no line per change (warnings and errors still go to stderr).")
+@click.option("--polling", is_flag=True, help="Poll the folder instead of using OS events (network shares, some containers).")
+@click.pass_obj
+def watch(obj: Context, quiet: bool, polling: bool) -> None:
+    """Keep the index live while the vault is edited, until Ctrl-C or SIGTERM.
+
+    Reconciles first, so edits made while nothing was watching are picked up, then
+    prints one line per applied change on stdout ("12:03:04 updated notes/a.md").
+    Warnings and errors go to stderr. Exits 0 when stopped by Ctrl-C or SIGTERM.
+    """
+    logging.basicConfig(stream=sys.stderr, level=logging.WARNING, format="%(levelname)s: %(message)s")
+    with library_errors():
+        watcher = obj.vault.watch(polling=polling, quiet=True, on_change=None if quiet else render_change, start=False)
+        watcher.run_until_signalled(on_ready=None if quiet else render_watch_start)
+    if not quiet:
+        click.echo(f"{time.strftime('%H:%M:%S')} stopped watching")
+
+
+def render_watch_start(watcher: Any) -> None:
+    report = watcher.initial_report
+    summary = (
+        f"{len(report.added)} added, {len(report.updated)} updated, {len(report.moved)} moved, "
+        f"{len(report.removed)} removed, {report.unchanged} unchanged"
+        if report is not None
+        else "start-up reconcile interrupted"
+    )
+    click.echo(f"{time.strftime('%H:%M:%S')} watching {watcher.paths.root} ({watcher.backend}): {summary}; Ctrl-C to stop")
+
+
+def render_change(change: Any) -> None:
+    click.echo(f"{time.strftime('%H:%M:%S')} {change}")

@@ -19,7 +19,7 @@ with the vault. Every key is optional::
     rescan_seconds = 300
 
     [consolidate]
-    threshold = 0.93
+    threshold = 0.88
     window = 2000
 """
 
@@ -38,7 +38,7 @@ CONFIG_FILE = ".vaultmem.toml"
 STATE_DIR = ".vaultmem"
 DEFAULT_ARCHIVE_DIR = "_archive"
 DEFAULT_REMEMBER_DIR = "memories"
-DEFAULT_THRESHOLD = 0.93
+DEFAULT_THRESHOLD = 0.88  # measured: see adr/0010-consolidation.md
 
 _TOP_KEYS = {"archive_dir", "remember_dir", "auto_commit", "embedder", "ttl", "watch", "consolidate"}
 _WATCH_KEYS = {"debounce_ms", "rescan_seconds"}
@@ -111,7 +111,9 @@ def _folder(value: Any, source: str, key: str, allow_root: bool = False) -> str:
     parts = PurePosixPath(text).parts
     if (not parts and not allow_root) or text.startswith("/") or ".." in parts or "\\" in text:
         raise ConfigError(f"{source}: {key} {value!r} must be a folder inside the vault, e.g. \"_archive\"")
-    return text.strip("/")
+    # Normalised ("./_old" → "_old", "a//b" → "a/b"): the scan compares it with
+    # vault-relative paths as text, and would otherwise index the archive.
+    return "/".join(parts)
 
 
 def _policy(table: Any, source: str) -> LayerPolicy:

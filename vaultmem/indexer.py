@@ -10,6 +10,7 @@ transaction, so a ``kill -9`` at any instant leaves a state the next run complet
 from __future__ import annotations
 
 import hashlib
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -26,6 +27,9 @@ if TYPE_CHECKING:
 
 CHUNK = 512
 Progress = Callable[[int], None]
+# A file whose mtime is this close to the moment we read it may still be written again
+# within the same timestamp tick (coarse clocks, FAT's 2 s): see settled_stat().
+RACY_WINDOW_NS = 2_000_000_000
 
 
 @dataclass
@@ -187,14 +191,14 @@ class Indexer:
 
     def _sync_chunk(self, stats: Sequence[FileStat], known: dict[str, FileState], vanished: _Vanished, report: IndexReport) -> None:
         pending: list[_Pending] = []
-        touched: list[tuple[FileState, FileStat]] = []
+        touched: list[tuple[FileState, NoteRow]] = []
         for stat in stats:
             item = self._read(stat, known.get(stat.path), report)
             if item is None:
                 continue
             existing = item.existing
             if existing is not None and existing.content_hash == item.row.content_hash:
-                touched.append((existing, stat))  # touched or chmod-ed: same bytes
+                touched.append((existing, item.row))  # touched or chmod-ed: same bytes
                 report.unchanged += 1
                 continue
             if existing is None:
@@ -204,12 +208,13 @@ class Indexer:
             pending.append(item)
         self._embed(pending, report)
         with self.store.transaction():
-            for state, stat in touched:
-                self.store.touch_note(state.label, stat.mtime_ns, stat.size)
+            for state, row in touched:
+                self.store.touch_note(state.label, row.mtime_ns, row.size)  # the settled stat
             for item in pending:
                 self._write(item, report)
 
     def _read(self, stat: FileStat, existing: FileState | None, report: IndexReport) -> _Pending | None:
+        read_started_ns = time.time_ns()
         try:
             raw = self.paths.absolute(stat.path).read_bytes()
         except FileNotFoundError:
@@ -219,7 +224,7 @@ class Indexer:
             return None
         note = parse_note(stat.path, raw)
         report.problems.extend(note.problems)
-        return _Pending(note, note_row(note, FileStat(stat.path, stat.mtime_ns, stat.size)), existing)
+        return _Pending(note, note_row(note, settled_stat(stat, read_started_ns)), existing)
 
     def _embed(self, pending: Sequence[_Pending], report: IndexReport, force: bool = False) -> None:
         wanted = [item for item in pending if item.needs_vector or force]
@@ -243,6 +248,10 @@ class Indexer:
         current = self._state(row.path)
         if current is not None and current.content_hash == row.content_hash:
             self.store.touch_note(current.label, row.mtime_ns, row.size)
+            if item.vector is not None and not self.store.vectors_for([current.label]):
+                # Same bytes, but the vector is missing (embedder switch, crash mid-switch):
+                # without this the fresh vector was dropped and search lost its vector side.
+                self.store.put_vectors([current.label], [item.vector])
             report.unchanged += 1
             return
         source = item.moved_from if current is None and item.moved_from and self._state(item.moved_from.path) else None
@@ -281,8 +290,10 @@ class Indexer:
         stats = [stat for row in rows.values() if (stat := self._stat(row.path)) is not None]
         # Empty hashes make every one of them count as changed, so each is re-read and embedded.
         known = {row.path: FileState(label, row.path, row.mtime_ns, row.size, "", "") for label, row in rows.items()}
+        unchanged = report.unchanged  # the scan counted these notes already
         for start in range(0, len(stats), CHUNK):
             self._sync_chunk(stats[start : start + CHUNK], known, _Vanished({}), report)
+        report.unchanged = unchanged
 
     def _reset_if_embedder_changed(self) -> bool:
         stored = self.store.get_meta("embedder")
@@ -291,11 +302,28 @@ class Indexer:
         with self.store.transaction():
             self.store.clear_vectors()
             self.store.set_meta("embedder", self.embedder_identity)
+            # In the same transaction: a kill between clearing the vectors and forgetting
+            # the snapshot left the old embedder's HNSW file (maybe another dimension,
+            # which hnswlib loads without complaint) as the base of every later search and fold.
+            self.store.swap_snapshot(self.store.get_meta("snapshot_file"), None, 0, 0)
         from .vectors import remove_stale_snapshots
 
-        self.store.swap_snapshot(self.store.get_meta("snapshot_file"), None, 0, 0)
         remove_stale_snapshots(self.store.state_dir, keep=None)
         return stored is not None
+
+
+def settled_stat(stat: FileStat, read_started_ns: int) -> FileStat:
+    """The (mtime, size) to record for a file whose bytes were read from ``read_started_ns`` on.
+
+    A write that lands after our read but within the same timestamp tick leaves mtime
+    and size as we recorded them ("racy git"): trusting that stat would hide the newer
+    bytes from every later reconcile and watcher event for good. So a stat that is not
+    clearly older than the read is recorded one nanosecond off: the next look re-reads
+    the file and compares its hash once, and records the real stat when it has settled.
+    """
+    if read_started_ns - stat.mtime_ns > RACY_WINDOW_NS:
+        return stat
+    return FileStat(stat.path, stat.mtime_ns - 1, stat.size)
 
 
 def _stat_changed(state: FileState | None, stat: FileStat) -> bool:

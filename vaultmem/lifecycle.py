@@ -171,7 +171,8 @@ def build_expiry_filter(include_expired: bool = False, now: object = None) -> di
     moment = format_timestamp(resolve_now(now))
     return {
         "should": [
-            {"is_empty": {"key": "expires_at"}},
+            {"is_empty": {"key": "expires_at"}},  # absent, null or []
+            {"key": "expires_at", "match": {"value": ""}},  # blank text also means "never"
             {"key": "expires_at", "range": {"gt": moment}},
         ]
     }

@@ -6,12 +6,13 @@ library's result as a JSON-ready dict. No SQL, no lifecycle rules, no file write
 
 Three things the shell does own (see adr/0011-mcp-server.md):
 
-- **Startup.** The index is reconciled with the vault and the watcher started on a
-  worker thread while the protocol handshake is answered; every tool call waits for
-  that to finish, so the first call never sees a stale index and a slow first index
-  never times out the client's ``initialize``. If startup fails, every call reports why.
-- **Serialisation.** The SDK runs sync tools on a pool of worker threads; one lock
-  makes vault calls one at a time (the Vault keeps one SQLite connection per thread).
+- **Startup.** The watcher is started (its start-up reconcile brings the index in line
+  with the files) while the protocol handshake is answered; every tool call queues
+  behind it, so the first call never sees a stale index and a slow first index never
+  times out the client's ``initialize``. If startup fails, every call reports why.
+- **One vault thread.** The SDK runs sync tools on a pool of worker threads, but SQLite
+  connections belong to the thread that opened them; every Vault call is queued to one
+  dedicated thread, which also makes the calls one at a time.
 - **Errors.** In SDK v2 only a ``ToolError`` reaches the client with its message, so
   every ``VaultmemError`` becomes one, carrying the library's message (which names the
   value and the fix). Anything else is a bug: the client sees the SDK's generic
@@ -24,23 +25,26 @@ it serves, so a stray print or progress bar from any library lands in the log in
 from __future__ import annotations
 
 import logging
-import threading
 from collections.abc import AsyncIterator, Callable
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import ExitStack, asynccontextmanager
-from importlib.metadata import version
+from datetime import timedelta
 from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
 import anyio
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
-from mcp_types import ToolAnnotations
+from mcp.types import ToolAnnotations
 from pydantic import Field
 
+from . import __version__
+from .config import DEFAULT_THRESHOLD
 from .errors import VaultmemError
 from .lifecycle import LAYER_NAMES, LAYERS, LayerPolicy, format_duration
 
 if TYPE_CHECKING:
     from .vault import Vault
+    from .watcher import Watcher
 
 log = logging.getLogger("vaultmem.mcp")
 
@@ -60,47 +64,34 @@ LAYER_CONTENT = {
 
 
 class VaultService:
-    """The served Vault: reconciled and watched before the first call, one call at a time."""
+    """The served Vault, used from one dedicated thread: started first, then one call at a time.
+
+    SQLite connections belong to the thread that opened them — even closing one from
+    another thread fails — and the SDK runs sync tools on whichever pool thread is free.
+    So every Vault call (start-up, tools, shutdown) is queued to a single "vault thread":
+    calls are serialised, the first one runs after the start-up reconcile by construction
+    (the queue is FIFO), and at the end the connections are closed where they were opened.
+    """
 
     def __init__(self, vault: Vault) -> None:
         self.vault = vault
-        self._lock = threading.Lock()
-        self._ready = threading.Event()
-        self._startup_error: BaseException | None = None
+        self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="vaultmem-mcp")
+        self._startup_error: Exception | None = None
+        self._watcher: Watcher | None = None
         self._resources = ExitStack()
 
-    def start(self) -> None:
-        """Reconcile the index with the files, then keep it live with the watcher."""
-        try:
-            report = self.vault.index()
-            log.info("vaultmem: index of %s reconciled (%d added, %d updated, %d moved, %d removed, %d unchanged)",
-                     self.vault.root, len(report.added), len(report.updated), len(report.moved),
-                     len(report.removed), report.unchanged)
-            self._resources.enter_context(self.vault.watch(quiet=True))
-            log.info("vaultmem: watching %s for changes; serving", self.vault.root)
-        except BaseException as error:
-            # Recorded, not swallowed: every tool call reports it. Serving without the
-            # reconcile or the watcher would answer from a stale index as if all were well.
-            self._startup_error = error
-            log.exception("vaultmem: could not start serving %s", self.vault.root)
-            raise
-        finally:
-            self._ready.set()
-
-    def stop(self) -> None:
-        """Stop the watcher and close every SQLite connection the tools opened."""
-        self._resources.close()
-        self.vault.close()
-
     def call(self, operation: Callable[[Vault], Result]) -> Result:
-        """Run one library call after startup, one at a time; library errors as tool errors."""
-        self._ready.wait()
+        """Run one library call on the vault thread (blocks the calling pool thread)."""
+        return self._thread.submit(self._run, operation).result()
+
+    def _run(self, operation: Callable[[Vault], Result]) -> Result:
         self._raise_if_startup_failed()
-        with self._lock:
-            try:
-                return operation(self.vault)
-            except VaultmemError as error:
-                raise ToolError(str(error)) from error
+        try:
+            if self._watcher is not None:
+                self._watcher.raise_if_failed()  # a dead watcher means a stale index: say so
+            return operation(self.vault)
+        except VaultmemError as error:
+            raise ToolError(str(error)) from error
 
     def _raise_if_startup_failed(self) -> None:
         error = self._startup_error
@@ -110,26 +101,60 @@ class VaultService:
             raise ToolError(f"vaultmem is not serving {self.vault.root}: startup failed "
                             f"({type(error).__name__}); the traceback is in the server's log (stderr)")
 
+    # -- start and stop (on the vault thread)
+
+    def start(self) -> None:
+        """Start the watcher; its start-up reconcile brings the index in line with the files.
+
+        The watcher observes *before* it reconciles, so no edit slips between the two
+        (a separate ``vault.index()`` first would only reconcile twice).
+
+        Never raises: a failure is logged with its traceback and recorded, and from then
+        on every tool call reports it. Raising here would tear the server down and the
+        agent could not even tell the user why its memory is unavailable; serving anyway
+        would answer from a stale index as if all were well.
+        """
+        try:
+            watcher = self.vault.watch(quiet=True, start=False)
+            self._resources.callback(watcher.stop)  # registered first: a failed start still stops its threads
+            watcher.start()
+            self._watcher = watcher
+            self._log_started(watcher)
+        except Exception as error:
+            self._startup_error = error
+            log.exception("vaultmem: could not start serving %s", self.vault.root)
+
+    def _log_started(self, watcher: Watcher) -> None:
+        report = watcher.initial_report
+        counts = "" if report is None else (
+            f" ({len(report.added)} added, {len(report.updated)} updated, {len(report.moved)} moved, "
+            f"{len(report.removed)} removed, {report.unchanged} unchanged)")
+        log.info("vaultmem: index of %s reconciled%s; watching for changes, serving", self.vault.root, counts)
+
+    def stop(self) -> None:
+        """Stop the watcher and close the vault thread's SQLite connection."""
+        try:
+            self._resources.close()
+        finally:
+            self.vault.close()
+
     @asynccontextmanager
     async def lifespan(self, _server: MCPServer[None]) -> AsyncIterator[None]:
-        """Start on a worker thread while the handshake is served; stop when the client leaves."""
-        async with anyio.create_task_group() as group:
-            group.start_soon(self._start_in_thread)
-            try:
-                yield None
-            finally:
-                # Shielded: cleanup must run even when the server is being cancelled.
-                with anyio.CancelScope(shield=True):
-                    await anyio.to_thread.run_sync(self._ready.wait)
-                    await anyio.to_thread.run_sync(self.stop)
-
-    async def _start_in_thread(self) -> None:
+        """Queue the start-up while the handshake is served; stop when the client leaves."""
+        self._thread.submit(self.start)
         try:
-            await anyio.to_thread.run_sync(self.start)
-        except Exception:  # noqa: BLE001 - already logged and recorded by start(); calls report it
-            # Re-raising here would tear the whole server down; the agent could then not
-            # even be told why its memory is unavailable.
-            return
+            yield None
+        finally:
+            # Shielded: the watcher and connections must be closed even when the server
+            # is being cancelled; the stop runs after any call still queued.
+            with anyio.CancelScope(shield=True):
+                await anyio.to_thread.run_sync(self._stop_on_vault_thread)
+
+    def _stop_on_vault_thread(self) -> None:
+        try:
+            self._thread.submit(self.stop).result()
+        finally:
+            self._thread.shutdown()
 
 
 # ------------------------------------------------------------------ argument types
@@ -205,7 +230,7 @@ class VaultTools:
 
     def consolidate(
         self,
-        threshold: Annotated[float | None, Field(gt=0, le=1, description="Cosine similarity that makes two notes near-duplicates (default: the vault's, 0.93).")] = None,
+        threshold: Annotated[float | None, Field(gt=0, le=1, description=f"Cosine similarity that makes two notes near-duplicates (default: the vault's [consolidate] threshold, {DEFAULT_THRESHOLD} unless configured).")] = None,
         apply: Annotated[bool, Field(description="Merge the clusters (default: only list them).")] = False,
     ) -> dict[str, Any]:
         return self.service.call(lambda vault: vault.consolidate(threshold=threshold, apply=apply)).as_dict()
@@ -225,9 +250,12 @@ class VaultTools:
 
 def layers_help(policy: LayerPolicy) -> str:
     """The layers with this vault's TTLs (they are configurable per vault)."""
-    lines = [f"- {code} {LAYER_NAMES[code]} (expires after {format_duration(policy.ttl(code))}): {LAYER_CONTENT[code]}"
-             for code in LAYERS]
+    lines = [f"- {code} {LAYER_NAMES[code]} ({expiry_words(policy.ttl(code))}): {LAYER_CONTENT[code]}" for code in LAYERS]
     return "Layers (a layer's default expiry applies when you give no ttl/expires_at):\n" + "\n".join(lines)
+
+
+def expiry_words(ttl: timedelta | None) -> str:
+    return "never expires" if ttl is None else f"expires after {format_duration(ttl)}"
 
 
 def instructions(policy: LayerPolicy) -> str:
@@ -280,9 +308,10 @@ def descriptions(policy: LayerPolicy) -> dict[str, str]:
         ),
         "consolidate": (
             "Find near-duplicate memories (same layer, cosine similarity >= threshold) that should be one "
-            "note. Dry run by default: returns {clusters: [{canonical, members, similarity}]}; show it to "
-            "the user before merging. apply=true merges each cluster into its longest note (tags unioned, "
-            "latest expiry kept, wikilinks rewritten) and moves the others to the archive folder."
+            "note. Dry run by default: returns {clusters: [{canonical, members, similarity, layer, notes}], "
+            "applied: false, ...}; show it to the user before merging. apply=true merges each cluster into "
+            "its longest note (tags unioned, latest expiry kept, [[wikilinks]] rewritten), moves the others "
+            "to the archive folder (recoverable) and reports merged, skipped and links_rewritten."
         ),
         "expire": (
             "List memories whose expires_at has passed. They are already hidden from recall; this tidies the "
@@ -322,7 +351,7 @@ def build_server(vault: Vault) -> MCPServer[None]:
     server: MCPServer[None] = MCPServer(
         "vaultmem",
         instructions=instructions(vault.config.policy),
-        version=version("vaultmem"),
+        version=__version__,
         lifespan=service.lifespan,
     )
     tools = VaultTools(service)

@@ -144,20 +144,33 @@ def edit_frontmatter(raw: bytes, set_values: Mapping[str, Any] | None = None, re
     set_values = dict(set_values or {})
     remove = [key for key in remove if key not in set_values]
     has_bom, text = _split_bom(raw)
-    newline = "\r\n" if "\r\n" in text else "\n"
+    first_line = text.split("\n", 1)[0]
+    newline = "\r\n" if first_line.endswith("\r") else "\n"
     normalized = text.replace("\r\n", "\n")
     block = find_frontmatter(normalized)
     if block is None:
-        new_text = render_frontmatter(set_values) + normalized
+        head, body_start = render_frontmatter(set_values), 0
         before: dict[str, Any] = {}
     else:
         before = _load_block(block.yaml_text)
         new_yaml = _edit_block(block.yaml_text, set_values, remove)
-        new_text = normalized[: block.start] + new_yaml + normalized[block.end:]
+        head = normalized[: block.start] + new_yaml + normalized[block.end : block.body_start]
+        body_start = _original_offset(text, normalized, block.body_start)
         _verify(before, new_yaml, set_values, remove)
     if newline == "\r\n":
-        new_text = new_text.replace("\n", "\r\n")
-    return ((BOM if has_bom else "") + new_text).encode("utf-8")
+        head = head.replace("\n", "\r\n")
+    # The body is copied from the original text, not from the CRLF-normalised one: a file
+    # with mixed line endings would otherwise get every LF in its body turned into CRLF.
+    return ((BOM if has_bom else "") + head + text[body_start:]).encode("utf-8")
+
+
+def _original_offset(text: str, normalized: str, offset: int) -> int:
+    """Map an offset in ``normalized`` (CRLF → LF) back to the same place in ``text``."""
+    lines_before = normalized.count("\n", 0, offset)
+    position = 0
+    for _ in range(lines_before):
+        position = text.index("\n", position) + 1
+    return position + (offset - (normalized.rfind("\n", 0, offset) + 1))
 
 
 def _split_bom(raw: bytes) -> tuple[bool, str]:
@@ -195,7 +208,10 @@ def _edit_block(yaml_text: str, set_values: Mapping[str, Any], remove: Iterable[
         if key in pending:
             out.append(render_value(key, pending.pop(key)))
             out.extend(_trailing_blank_or_comment(lines, start + 1, stop))
-        elif key not in removed:
+        elif key in removed:
+            # Column-0 comments after a removed entry belong to the next key: keep them.
+            out.extend(_trailing_blank_or_comment(lines, start + 1, stop))
+        else:
             out.extend(lines[start:stop])
     out.extend(lines[cursor:])
     out.extend(render_value(key, value) for key, value in pending.items())

@@ -84,7 +84,10 @@ class Note:
 
     @property
     def tags(self) -> list[str]:
-        return tags_of(self.meta)
+        """Frontmatter tags, then inline ``#tags`` from the body (Obsidian counts both)."""
+        tags = tags_of(self.meta)
+        lowered = {tag.lower() for tag in tags}
+        return tags + [tag for tag in inline_tags(self.body) if tag.lower() not in lowered]
 
     @property
     def expires_at(self) -> Any:
@@ -106,6 +109,19 @@ def read_note(root: Path, relative: str) -> Note:
     except OSError as error:
         raise NoteReadError(f"{relative}: cannot read ({error.strerror}); check it exists and is readable") from None
     return parse_note(relative, raw)
+
+
+def read_body(root: Path, relative: str) -> str:
+    """Just the body of a note, without loading its YAML (for snippets at query time)."""
+    try:
+        raw = (root / PurePosixPath(relative)).read_bytes()
+    except OSError as error:
+        raise NoteReadError(f"{relative}: cannot read ({error.strerror}); check it exists and is readable") from None
+    text, _ = decode(relative, raw)
+    block = find_frontmatter(text)
+    if block is None or not _looks_like_yaml(block.yaml_text):
+        return text  # no frontmatter, or a leading --- rule that belongs to the body
+    return text[block.body_start:]
 
 
 def parse_note(relative: str, raw: bytes) -> Note:
@@ -273,6 +289,30 @@ def tags_of(meta: Mapping[str, Any]) -> list[str]:
         if tag and tag not in tags:
             tags.append(tag)
     return tags
+
+
+_CODE = re.compile(r"^(```|~~~).*?^\1[ \t]*$|`[^`\n]*`", re.MULTILINE | re.DOTALL)
+# Obsidian's inline tag: '#' after a line start or whitespace, then letters, digits, _ - /,
+# with at least one character that is not a digit ('#1' is not a tag, '# Heading' neither).
+_INLINE_TAG = re.compile(r"#([\w/-]*[^\W\d][\w/-]*)")
+
+
+def inline_tags(body: str) -> list[str]:
+    """``#tags`` written in the body, outside code, in order of appearance."""
+    if "#" not in body:
+        return []
+    text = _CODE.sub(" ", body) if "`" in body or "~~~" in body else body
+    found: list[str] = []
+    seen: set[str] = set()
+    for match in _INLINE_TAG.finditer(text):
+        start = match.start()
+        if start and not text[start - 1].isspace():
+            continue  # a#b, http://x/#frag, ## headings
+        tag = match.group(1).rstrip("/")
+        if tag and tag.lower() not in seen:
+            seen.add(tag.lower())
+            found.append(tag)
+    return found
 
 
 def title_of(meta: Mapping[str, Any], body: str, relative: str) -> str:

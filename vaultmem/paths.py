@@ -58,10 +58,8 @@ class VaultPaths:
 
     def is_note_path(self, relative: str) -> bool:
         """True for a Markdown file vaultmem indexes (not hidden, not temp, not ignored)."""
-        path = PurePosixPath(relative)
-        if path.suffix != NOTE_SUFFIX or is_temp_name(path.name):
-            return False
-        return not self.is_ignored_dir(path.parent.as_posix() if path.parent.parts else "")
+        folder, _, name = relative.rpartition("/")
+        return is_note_name(name) and not self.is_ignored_dir(folder)
 
     def scan(self) -> tuple[list[FileStat], list[ScanIssue]]:
         """Every note file with its (mtime_ns, size), plus files that could not be read."""
@@ -79,10 +77,19 @@ class VaultPaths:
             return
         for entry in entries:
             relative = f"{prefix}{entry.name}"
+            if not _is_utf8(entry.name):
+                # A name the filesystem holds as non-UTF-8 bytes cannot be stored in SQLite or
+                # printed as JSON: report it instead of crashing the whole run on it.
+                if entry.is_dir(follow_symlinks=False) or self.is_note_path(relative):
+                    shown = relative.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+                    issues.append(ScanIssue(shown, "name is not valid UTF-8; rename it so vaultmem can read it"))
+                continue
             if entry.is_dir(follow_symlinks=False):
                 if not self.is_ignored_dir(relative):
                     self._scan_dir(Path(entry.path), relative + "/", found, issues)
-            elif self.is_note_path(relative):
+            elif is_note_name(entry.name):
+                # The folder was accepted on the way down, so the name alone decides
+                # (checking the whole path again per file dominated a no-change re-index).
                 self._scan_file(entry, relative, found, issues)
 
     def _scan_file(self, entry: os.DirEntry[str], relative: str, found: list[FileStat], issues: list[ScanIssue]) -> None:
@@ -113,6 +120,19 @@ class VaultPaths:
         if not self.contains_real(absolute):
             raise PathOutsideVault(text, self.root)
         return absolute
+
+
+def _is_utf8(name: str) -> bool:
+    try:
+        name.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def is_note_name(name: str) -> bool:
+    """A Markdown file name that is not hidden and not an editor's temp or backup file."""
+    return name.endswith(NOTE_SUFFIX) and len(name) > len(NOTE_SUFFIX) and not is_temp_name(name)
 
 
 def is_temp_name(name: str) -> bool:

@@ -17,9 +17,10 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import sqlite_utils
+if TYPE_CHECKING:
+    import sqlite_utils
 
 from .errors import DerivedIndexError
 from .notes import Problem
@@ -175,6 +176,12 @@ class Eligibility:
     now_us: int | None  # None: include expired notes
     layers: tuple[str, ...] = ()
     tags: tuple[str, ...] = ()
+    as_of_us: int | None = None  # the instant hits are marked expired at (with now_us None)
+
+    @property
+    def filters(self) -> bool:
+        """Does any note fail these filters? (False: every indexed note is eligible.)"""
+        return self.now_us is not None or bool(self.layers) or bool(self.tags)
 
     def where(self, alias: str = "notes") -> tuple[str, list[Any]]:
         clauses: list[str] = []
@@ -210,14 +217,22 @@ class Store:
         self.state_dir = state_dir
         self.path = state_dir / DB_NAME
         ensure_state_dir(state_dir)
-        connection = sqlite3.connect(self.path, isolation_level=None, timeout=BUSY_TIMEOUT_SECONDS)
-        self.db = sqlite_utils.Database(connection)
+        # check_same_thread=False only so close() may run from any thread at shutdown;
+        # each Store is still used by one thread at a time (Vault keeps one per thread).
+        connection = sqlite3.connect(self.path, isolation_level=None, timeout=BUSY_TIMEOUT_SECONDS, check_same_thread=False)
         self.conn = connection
         self._in_transaction = False
         self.conn.execute("PRAGMA journal_mode = WAL")
         self.conn.execute("PRAGMA synchronous = NORMAL")
         self.conn.execute("PRAGMA foreign_keys = ON")
         self._migrate()
+
+    @property
+    def db(self) -> sqlite_utils.Database:
+        """sqlite-utils' view of the connection (imported lazily: ~0.1 s a fresh process saves)."""
+        import sqlite_utils
+
+        return sqlite_utils.Database(self.conn)
 
     def close(self) -> None:
         self.conn.close()
@@ -243,6 +258,8 @@ class Store:
             self._in_transaction = False
 
     def _migrate(self) -> None:
+        if self._up_to_date():
+            return  # the common case: no write lock needed just to open the index
         with self.transaction():
             self.conn.execute(
                 "CREATE TABLE IF NOT EXISTS _migrations (name TEXT PRIMARY KEY, applied_at TEXT NOT NULL) STRICT"
@@ -256,11 +273,18 @@ class Store:
                 )
             for name, step in MIGRATIONS:
                 if name not in applied:
-                    step(self.db)
+                    step(self.db)  # sqlite-utils is imported only here: opening an index stays light
                     self.conn.execute(
                         "INSERT INTO _migrations (name, applied_at) VALUES (?, ?)",
                         (name, datetime.now().astimezone().isoformat(timespec="seconds")),
                     )
+
+    def _up_to_date(self) -> bool:
+        exists = self.conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = '_migrations'").fetchone()
+        if not exists:
+            return False
+        applied = {row[0] for row in self.conn.execute("SELECT name FROM _migrations")}
+        return applied == {name for name, _ in MIGRATIONS}
 
     def drop_derived(self) -> None:
         """Forget everything derived (``index --rebuild``); usage history stays."""
@@ -413,6 +437,18 @@ class Store:
 
     # -- full-text search
 
+    def fts_labels(self, match: str, limit: int) -> list[int]:
+        """Best ``limit`` FTS hits (labels), before any read-time filter."""
+        query = "SELECT rowid FROM notes_fts WHERE notes_fts MATCH ? ORDER BY bm25(notes_fts, 5.0, 1.0, 2.0) LIMIT ?"
+        return [row[0] for row in self.conn.execute(query, (match, int(limit)))]
+
+    def paths_by_labels(self, labels: Sequence[int]) -> dict[int, str]:
+        found: dict[int, str] = {}
+        for chunk in _chunks([int(label) for label in labels], 500):
+            query = f"SELECT label, path FROM notes WHERE label IN ({', '.join('?' for _ in chunk)})"
+            found.update((row[0], row[1]) for row in self.conn.execute(query, chunk))
+        return found
+
     def fts_search(self, match: str, eligibility: Eligibility, limit: int) -> list[tuple[int, float]]:
         """(label, bm25) best first; bm25 is negative in SQLite (smaller is better)."""
         where, params = eligibility.where()
@@ -460,6 +496,13 @@ class Store:
                 return
             yield [(row[0], row[1]) for row in rows]
             last = rows[-1][0]
+
+    def count_vectors(self) -> int:
+        return int(self.conn.execute("SELECT count(*) FROM vectors").fetchone()[0])
+
+    def change_token(self) -> tuple[int, int]:
+        """Changes whenever any connection commits (data_version) or this one writes."""
+        return int(self.conn.execute("PRAGMA data_version").fetchone()[0]), self.conn.total_changes
 
     def count_vectors_after(self, seq: int) -> int:
         return int(self.conn.execute("SELECT count(*) FROM vectors WHERE seq > ?", (int(seq),)).fetchone()[0])
@@ -552,6 +595,33 @@ class Store:
     def vector_dimension(self) -> int | None:
         row = self.conn.execute("SELECT length(vector) FROM vectors LIMIT 1").fetchone()
         return None if row is None else int(row[0]) // 4  # float32
+
+    # -- consolidation
+
+    def recent_notes(self, eligibility: Eligibility) -> list[PoolNote]:
+        """Eligible notes, most recently created or modified first.
+
+        Recency is the later of the frontmatter ``created`` and the file's mtime, so a
+        note edited today counts as recent even if it was created long ago.
+        """
+        where, params = eligibility.where()
+        query = (
+            "SELECT label, path, layer, problems, expiry_invalid FROM notes "
+            f"WHERE {where} ORDER BY max(coalesce(created_us, 0), mtime_ns / 1000) DESC, path"
+        )
+        rows = self.conn.execute(query, params)
+        return [PoolNote(row[0], row[1], row[2], json.loads(row[3]), bool(row[4])) for row in rows]
+
+
+@dataclass(frozen=True)
+class PoolNote:
+    """What consolidation needs to know about a note before it reads any vector."""
+
+    label: int
+    path: str
+    layer: str | None
+    problems: list[dict[str, str]]
+    expiry_invalid: bool
 
 
 def ensure_state_dir(state_dir: Path) -> None:

@@ -26,10 +26,12 @@ from .paths import VaultPaths
 
 if TYPE_CHECKING:
     from .check import CheckReport
+    from .consolidate import ConsolidationPlan, ConsolidationReport
     from .embedders import Embedder
     from .indexer import Indexer, IndexReport
     from .search import Hit, Searcher
     from .storage import NoteRow, Store
+    from .watcher import Change, Watcher
 
 
 @dataclass(frozen=True)
@@ -158,6 +160,10 @@ class Vault:
         self._local.searcher = None
 
     def is_indexed(self) -> bool:
+        from .storage import DB_NAME
+
+        if not (self.state_dir / DB_NAME).exists():
+            return False  # do not create .vaultmem/ just to find out
         return self.store.get_meta("indexed") is not None
 
     def ensure_indexed(self) -> IndexReport | None:
@@ -191,6 +197,7 @@ class Vault:
             now_us=None if include_expired else to_epoch_us(resolve_now(now)),
             layers=tuple(sorted({normalize_layer(layer) for layer in layers or ()})),
             tags=tuple(tag.lstrip("#") for tag in tags or ()),
+            as_of_us=to_epoch_us(resolve_now(now)),
         )
         self.ensure_indexed()
         return self._searcher().search(query, k, eligibility)
@@ -206,7 +213,7 @@ class Vault:
         reference = reference.strip()
         if not reference:
             raise NoteNotFound(reference)
-        self.paths.resolve_inside(reference if reference.endswith(".md") else reference + ".md")
+        self.paths.resolve_inside(reference)  # '../x', '/etc/passwd', symlinks out: refused as given
         self.ensure_indexed()
         matches = self.store.find_notes(reference)
         if not matches:
@@ -260,6 +267,51 @@ class Vault:
             vectors_in_snapshot=store.count_vectors_up_to(snapshot_seq) if store.get_meta("snapshot_file") else 0,
             vectors_in_delta=store.count_vectors_after(snapshot_seq if store.get_meta("snapshot_file") else 0),
         )
+
+    # ------------------------------------------------------------ live indexing (watch)
+    # The watcher's logic is in watcher.py. These methods only hand it this Vault's
+    # per-thread plumbing, so its worker thread opens (and closes) its own Store/Indexer.
+
+    def watch(
+        self,
+        *,
+        polling: bool = False,
+        quiet: bool = False,
+        on_change: Callable[[Change], None] | None = None,
+        start: bool = True,
+    ) -> Watcher:
+        """Keep the index live while the vault is edited (background threads).
+
+        ``with vault.watch() as watcher: ...`` or ``watcher = vault.watch(); ...;
+        watcher.stop()``. With ``start`` (the default) the start-up reconcile is done
+        when this returns. Each applied change goes to ``on_change`` (from the
+        watcher's thread) and, unless ``quiet``, to the ``vaultmem.watcher`` log at INFO.
+        ``polling`` uses watchdog's PollingObserver instead of inotify/FSEvents.
+        """
+        from .watcher import Watcher
+
+        watcher = Watcher(
+            self.paths,
+            self.config.watch,
+            indexer=lambda: self.indexer,
+            fold=self._fold,
+            release=self._release_thread_state,
+            polling=polling,
+            log_changes=not quiet,
+            on_change=on_change,
+        )
+        return watcher.start() if start else watcher
+
+    def _release_thread_state(self) -> None:
+        """Close the calling thread's connection (a watcher's worker thread, as it ends)."""
+        store = getattr(self._local, "store", None)
+        if store is None:
+            return
+        with self._stores_lock:
+            if store in self._stores:
+                self._stores.remove(store)
+        store.close()
+        self._local.store = self._local.indexer = self._local.searcher = None
 
     # ------------------------------------------------------------ write path
     # Each method resolves its arguments, calls writer/usage/gitops, keeps the index in
@@ -418,6 +470,38 @@ class Vault:
         if not commits and not self.paths.absolute(relative).exists():
             raise NoteNotFound(note)
         return commits
+
+    # ------------------------------------------------------------ consolidation
+
+    def consolidate(
+        self,
+        threshold: float | None = None,
+        window: int | None = None,
+        all: bool = False,  # noqa: A002 - the contract's name for "the whole vault"
+        apply: bool = False,
+        include_expired: bool = False,
+        now: object = None,
+        plan: ConsolidationPlan | None = None,
+    ) -> ConsolidationReport:
+        """Cluster near-duplicate notes of one layer; ``apply`` merges each into its longest note.
+
+        A dry run by default. ``plan`` applies the clusters of an earlier dry run
+        (``report.plan``) instead of computing new ones; a cluster any of whose files
+        changed since is skipped. See vaultmem/consolidate.py and adr/0010.
+        """
+        from .consolidate import apply_plan, make_scope, plan_consolidation
+
+        scope = make_scope(self.config.consolidate, threshold, window, all, include_expired, resolve_now(now))
+        if apply:
+            self._require_git_for_auto_commit()
+        self.index()
+        plan = plan if plan is not None else plan_consolidation(self.store, self.paths, scope)
+        if not apply:
+            return plan.report()
+        report = apply_plan(plan, self.paths)
+        self.indexer.sync_paths(report.touched)
+        report.commit = self._auto_commit(report.touched, report.commit_message())
+        return report
 
     def _require_git_for_auto_commit(self) -> None:
         """Refuse a write up front when auto_commit cannot work, so nothing is half-done."""

@@ -29,7 +29,15 @@ SNAPSHOT_SUFFIX = ".hnsw"
 FOLD_THRESHOLD = 2000  # delta rows before a fold: exact search over this many is ~0.1 ms
 HNSW_M = 16
 HNSW_EF_CONSTRUCTION = 100
-HNSW_EF_SEARCH = 128  # the default of 10 gives ~0.56 recall@10; 128 gives ≥ 0.98
+# Query-time ef, measured on generated vaults (benchmarks/bench_index.py): the default
+# of 10 gives ~0.56 recall@10; ef 400 gives 0.989 at 10k notes for +0.15 ms per query.
+# Larger graphs need more (ef 1024 → 0.953 at 100k), so ef grows with the index.
+HNSW_EF_MIN = 400
+HNSW_EF_MAX = 1024
+
+
+def ef_for(count: int) -> int:
+    return max(HNSW_EF_MIN, min(HNSW_EF_MAX, count // 100))
 REBUILD_GARBAGE_RATIO = 0.25  # rebuild from scratch once this share of the graph is dead
 
 
@@ -39,12 +47,13 @@ class _Snapshot:
     index: hnswlib.Index  # this reader's own in-memory copy of the file
     labels: set[int]  # every label stored in the file
     live: int  # labels not marked deleted in the in-memory copy
-    superseded: set[int]  # labels whose newer vector is in the delta (marked deleted here)
+    superseded: set[int]  # labels replaced by the delta or deleted since (marked deleted here)
 
 
 @dataclass
 class _Delta:
     max_seq: int
+    rows: int  # vectors in SQLite: with max_seq, changes on every write *and* every delete
     labels: np.ndarray
     matrix: np.ndarray
 
@@ -57,6 +66,7 @@ class VectorIndex:
         self.dimension = dimension
         self._snapshot: _Snapshot | None = None
         self._delta: _Delta | None = None
+        self._seen_token: tuple[int, int] | None = None
 
     # -- reading
 
@@ -100,22 +110,31 @@ class VectorIndex:
         return []
 
     def _current(self) -> tuple[_Snapshot | None, _Delta]:
-        """Refresh the cached snapshot and delta from SQLite (one read transaction)."""
+        """Refresh the cached snapshot and delta from SQLite (one read transaction).
+
+        Nothing is read when no connection has committed since the last look (SQLite's
+        data_version plus this connection's own change count): the common query path.
+        """
+        token = self.store.change_token()
+        if self._delta is not None and token == self._seen_token:
+            return self._snapshot, self._delta
         for _attempt in range(5):
             with self.store.read_snapshot():
                 name = self.store.get_meta("snapshot_file")
                 snapshot_seq = int(self.store.get_meta("snapshot_seq") or 0)
                 deleted = int(self.store.get_meta("snapshot_deleted") or 0)
                 max_seq = self.store.max_vector_seq()
+                rows = self.store.count_vectors()
                 try:
                     if self._snapshot is None or self._snapshot.name != name:
                         self._snapshot = self._load_snapshot(name, deleted) if name else None
                         self._delta = None
                 except FileNotFoundError:
                     continue  # a writer published a newer snapshot and removed this one: re-read
-                if self._delta is None or self._delta.max_seq != max_seq:
-                    self._delta = self._load_delta(snapshot_seq, max_seq)
+                if self._delta is None or (self._delta.max_seq, self._delta.rows) != (max_seq, rows):
+                    self._delta = self._load_delta(snapshot_seq, max_seq, rows)
                     self._hide_superseded()
+            self._seen_token = token
             return self._snapshot, self._delta
         raise DerivedIndexError(
             f"the vector snapshot in {self.store.state_dir} keeps changing or is missing; "
@@ -123,15 +142,21 @@ class VectorIndex:
         )
 
     def _hide_superseded(self) -> None:
-        """Mark snapshot copies of vectors that the delta replaces as deleted (in memory only)."""
+        """Mark snapshot vectors a search must not return as deleted (in memory only).
+
+        Those the delta replaces, and those of notes deleted since the snapshot: left in,
+        a deleted note takes a place in the top k that a rebuilt index gives to a live
+        note, so results would differ from a rebuild until the next fold.
+        """
         snapshot, delta = self._snapshot, self._delta
         if snapshot is None or delta is None:
             return
-        replaced = (set(delta.labels.tolist()) & snapshot.labels) - snapshot.superseded
-        for label in replaced:
-            snapshot.index.mark_deleted(label)
+        replaced = set(delta.labels.tolist()) & snapshot.labels
+        deleted = snapshot.labels - self.store.vector_labels()
+        for label in (replaced | deleted) - snapshot.superseded:
+            if _mark_deleted(snapshot.index, label):
+                snapshot.live -= 1
             snapshot.superseded.add(label)
-            snapshot.live -= 1
 
     def _load_snapshot(self, name: str, deleted: int = 0) -> _Snapshot:
         path = self.store.state_dir / name
@@ -139,16 +164,16 @@ class VectorIndex:
             raise FileNotFoundError(path)
         index = hnswlib.Index(space="ip", dim=self.dimension)
         index.load_index(str(path))
-        index.set_ef(HNSW_EF_SEARCH)
+        index.set_ef(ef_for(index.get_current_count()))
         labels = set(index.get_ids_list())
         return _Snapshot(name, index, labels, index.get_current_count() - deleted, set())
 
-    def _load_delta(self, snapshot_seq: int, max_seq: int) -> _Delta:
+    def _load_delta(self, snapshot_seq: int, max_seq: int, count: int) -> _Delta:
         rows = self.store.vectors_after(snapshot_seq)
         if not rows:
-            return _Delta(max_seq, np.zeros(0, dtype=np.int64), np.zeros((0, self.dimension), dtype=np.float32))
+            return _Delta(max_seq, count, np.zeros(0, dtype=np.int64), np.zeros((0, self.dimension), dtype=np.float32))
         labels, matrix = _unpack([(label, blob) for _, label, blob in rows])
-        return _Delta(max_seq, labels, matrix)
+        return _Delta(max_seq, count, labels, matrix)
 
     # -- writing (one writer at a time; the CAS in publish() guards against two)
 
@@ -162,7 +187,10 @@ class VectorIndex:
         writers folding at once cannot both publish (compare-and-swap in SQLite).
         """
         old_name = self.store.get_meta("snapshot_file")
-        if old_name is not None and not force and self.delta_size() < FOLD_THRESHOLD:
+        # A snapshot named in SQLite but gone from disk makes every reader fail until a
+        # fold replaces it, so its absence counts as a reason to fold.
+        missing = old_name is not None and not (self.store.state_dir / old_name).exists()
+        if old_name is not None and not force and not missing and self.delta_size() < FOLD_THRESHOLD:
             return False
         if old_name is None and self.store.max_vector_seq() == 0:
             return False
@@ -188,13 +216,7 @@ class VectorIndex:
 
     def _apply_delta(self, index: hnswlib.Index, rows: list[tuple[int, int, bytes]], dead: set[int], num_threads: int) -> None:
         for label in dead:
-            try:
-                index.mark_deleted(label)
-            except RuntimeError as error:
-                # An earlier fold deleted it already (hnswlib raises on a second delete);
-                # any other failure is real.
-                if "already deleted" not in str(error):
-                    raise
+            _mark_deleted(index, label)
         if not rows:
             return
         needed = index.get_current_count() + len(rows)
@@ -238,16 +260,48 @@ def remove_stale_snapshots(state_dir: Path, keep: str | None) -> None:
     """Delete snapshot files that are not the current one, and abandoned temp files.
 
     A reader that still has an old file open keeps reading it (POSIX unlink semantics);
-    it loaded the whole index into memory anyway. Temp files younger than an hour may
-    belong to another writer's fold in progress, so they stay.
+    it loaded the whole index into memory anyway. Files younger than an hour that
+    another writer may be using (see ``_leave_alone``) stay.
     """
     cutoff = time.time() - 3600
+    keep_seq = _snapshot_seq(keep) if keep is not None else None
     for path in state_dir.glob(f"{SNAPSHOT_PREFIX}*"):
-        if path.name == keep:
-            continue
-        if path.name.endswith(".tmp") and path.stat().st_mtime > cutoff:
+        if path.name == keep or _leave_alone(path, keep_seq, cutoff):
             continue
         path.unlink(missing_ok=True)
+
+
+def _leave_alone(path: Path, keep_seq: int | None, cutoff: float) -> bool:
+    """A young temp file (another writer's fold in progress), or a young snapshot not
+    older than ours: another writer may have published it right after our
+    compare-and-swap, and deleting it would leave SQLite naming a missing file."""
+    try:
+        if path.stat().st_mtime <= cutoff:
+            return False
+    except FileNotFoundError:
+        return True  # already removed by another writer: nothing left to delete
+    if path.name.endswith(".tmp"):
+        return True
+    seq = _snapshot_seq(path.name)
+    return keep_seq is not None and seq is not None and seq >= keep_seq
+
+
+def _mark_deleted(index: hnswlib.Index, label: int) -> bool:
+    """Mark ``label`` deleted; False when an earlier fold had deleted it already."""
+    try:
+        index.mark_deleted(label)
+    except RuntimeError as error:
+        # hnswlib raises on a second delete; any other failure is real.
+        if "already deleted" not in str(error):
+            raise
+        return False
+    return True
+
+
+def _snapshot_seq(name: str) -> int | None:
+    """The vector seq a snapshot file name records (``vectors-<seq>-<id>.hnsw``)."""
+    digits = name.removeprefix(SNAPSHOT_PREFIX).split("-", 1)[0]
+    return int(digits) if digits.isdigit() else None
 
 
 def _unpack(rows: list[tuple[int, bytes]]) -> tuple[np.ndarray, np.ndarray]:

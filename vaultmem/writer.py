@@ -102,12 +102,13 @@ def compose_note(
 
 
 def _refuse_contradictions(code: str, expires_at: object, ttl: str | None, permanent: bool) -> None:
-    deadline = "--expires-at" if expires_at is not None else "--ttl" if ttl is not None else None
+    # Option names are given both ways, as the CLI (--ttl) and the API/MCP (ttl) spell them.
+    deadline = "expires_at (--expires-at)" if expires_at is not None else "ttl (--ttl)" if ttl is not None else None
     if deadline and (permanent or code == PERMANENT_LAYER):
-        forever = "--permanent" if permanent else f"--layer {code} (procedural, never expires)"
+        forever = "permanent (--permanent)" if permanent else f"layer {code} (--layer {code}, procedural, never expires)"
         raise UsageError(f"{forever} contradicts {deadline}: a permanent note has no deadline; drop one of them")
     if expires_at is not None and ttl is not None:
-        raise UsageError("--expires-at contradicts --ttl: give the deadline one way only")
+        raise UsageError("expires_at (--expires-at) contradicts ttl (--ttl): give the deadline one way only")
 
 
 def _explicit_expiry(expires_at: object, ttl: str | None, moment: datetime) -> datetime | None:

@@ -1,0 +1,252 @@
+"""Consolidation at scale: the ANN sweep (``--all``) beside exact all-pairs numpy.
+
+For each size, a vault is generated with ``benchmarks.generate.generate_vault``, then
+1 % of its notes get a lightly paraphrased copy (a fifth of those two copies) — the
+"same fact written again" that consolidation exists for — and it is indexed. Then:
+
+- ``ann``: ``Vault.consolidate(all=True)``, a dry run through the library, timed end to
+  end (it starts with the no-op reconcile of the index), with its peak memory;
+- ``all_pairs_full``: one n×n similarity matrix of the pool (the naive O(n²) approach),
+  run only while the matrix fits a memory budget — beyond it, the bytes it would need;
+- ``all_pairs_blocked``: the exact same-layer pairs by blocked matrix products
+  (``exact_similar_pairs``: O(n²) time, O(n·block) memory), on growing prefixes of the
+  pool, so the quadratic growth shows; the full pool's clusters are compared with ANN's.
+
+    python -m benchmarks.bench_consolidate [--sizes 10000 100000] [--workdir DIR] [--seed 42]
+
+Prints one JSON document on stdout; progress goes to stderr.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import re
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any, TypeVar
+
+import numpy as np
+
+from vaultmem import Vault
+from vaultmem.consolidate import connected_components, exact_similar_pairs, unreliable_reason
+from vaultmem.lifecycle import resolve_now, to_epoch_us
+from vaultmem.storage import Eligibility
+
+from .generate import DEFAULT_SEED, generate_vault
+
+NOW = "2026-11-30T12:00:00+00:00"  # the generated vaults' notion of today (live notes expire 2031+)
+DUPLICATE_SHARE = 0.01
+TRIPLE_SHARE = 0.2  # of the duplicated notes, this share gets a second copy
+FULL_MATRIX_BUDGET = 6 * 2**30  # bytes: the n×n matrix plus its boolean mask must fit comfortably
+SCALING_SIZES = (2_500, 5_000, 10_000, 20_000, 40_000)
+_WORD = re.compile(r"[A-Za-z]{4,}")
+T = TypeVar("T")
+
+
+def log(message: str) -> None:
+    print(message, file=sys.stderr, flush=True)
+
+
+def timed(function: Callable[[], T]) -> tuple[T, float]:
+    started = time.perf_counter()
+    result = function()
+    return result, round(time.perf_counter() - started, 3)
+
+
+def reset_peak_memory() -> None:
+    """Reset the kernel's high-water mark of this process (Linux ≥ 4.0)."""
+    with open("/proc/self/clear_refs", "w") as handle:
+        handle.write("5")
+
+
+def peak_memory_mib() -> float:
+    with open("/proc/self/status") as handle:
+        for line in handle:
+            if line.startswith("VmHWM:"):
+                return round(int(line.split()[1]) / 1024, 1)
+    raise RuntimeError("VmHWM missing from /proc/self/status; this benchmark measures memory on Linux only")
+
+
+# ------------------------------------------------------------------ the vault
+
+
+def paraphrase(text: str, rng: random.Random) -> str:
+    """A light rewording: no id (a new memory), a new title, ~6 % of the words swapped."""
+    head, separator, body = text.rpartition("\n---\n")  # no frontmatter: all body
+    lines = [line for line in head.split("\n") if not line.startswith("id:")]
+    head = "\n".join(f"{line} (noted again)" if line.startswith("title:") else line for line in lines)
+    words = _WORD.findall(body)
+    for _ in range(max(1, len(words) // 16) if words else 0):
+        old, new = rng.choice(words), rng.choice(words)
+        body = body.replace(f" {old} ", f" {new} ", 1)
+    return head + separator + body
+
+
+def plant_duplicates(root: Path, seed: int) -> list[list[str]]:
+    """Copy 1 % of the notes, lightly paraphrased, next to their originals; returns the groups."""
+    rng = random.Random(seed)
+    notes = sorted(path for path in root.rglob("*.md"))
+    groups = []
+    for original in rng.sample(notes, max(1, int(len(notes) * DUPLICATE_SHARE))):
+        text = original.read_text(encoding="utf-8")
+        copies = 2 if rng.random() < TRIPLE_SHARE else 1
+        group = [original.relative_to(root).as_posix()]
+        for number in range(1, copies + 1):
+            copy = original.with_name(f"{original.stem} again {number}.md")
+            copy.write_text(paraphrase(text, rng), encoding="utf-8")
+            group.append(copy.relative_to(root).as_posix())
+        groups.append(group)
+    return groups
+
+
+def build(root: Path, notes: int, seed: int) -> tuple[Vault, dict[str, Any], list[list[str]]]:
+    log(f"generating {notes} notes in {root}")
+    summary, generate_seconds = timed(lambda: generate_vault(root, notes, seed))
+    groups, plant_seconds = timed(lambda: plant_duplicates(root, seed))
+    vault = Vault(root)
+    log(f"indexing {summary.notes + sum(len(group) - 1 for group in groups)} notes")
+    _, index_seconds = timed(vault.index)
+    facts = {
+        "notes": summary.notes + sum(len(group) - 1 for group in groups),
+        "generated": summary.notes,
+        "planted_groups": len(groups),
+        "planted_copies": sum(len(group) - 1 for group in groups),
+        "generate_seconds": generate_seconds,
+        "plant_seconds": plant_seconds,
+        "index_seconds": index_seconds,
+        "vectors_in_snapshot": vault.stats().vectors_in_snapshot,
+    }
+    return vault, facts, groups
+
+
+# ------------------------------------------------------------------ the two approaches
+
+
+def run_ann(vault: Vault) -> tuple[dict[str, Any], set[frozenset[str]]]:
+    reset_peak_memory()
+    report, seconds = timed(lambda: vault.consolidate(all=True, now=NOW))
+    found = {frozenset(member.path for member in cluster.members) for cluster in report.clusters}
+    return {
+        "seconds": seconds,
+        "peak_memory_mib": peak_memory_mib(),
+        "compared": report.plan.compared,
+        "clusters": len(report.clusters),
+        "notes_in_clusters": sum(len(cluster.members) for cluster in report.clusters),
+        "left_out": len(report.plan.left_out),
+        "threshold": report.plan.scope.threshold,
+    }, found
+
+
+def pool(vault: Vault) -> tuple[np.ndarray, np.ndarray, list[str | None], dict[int, str]]:
+    """The notes consolidation considers (alive, reliable metadata) and their vectors."""
+    notes = [note for note in vault.store.recent_notes(Eligibility(now_us=to_epoch_us(resolve_now(NOW))))
+             if unreliable_reason(note) is None]
+    blobs = dict(vault.store.vectors_for([note.label for note in notes]))
+    notes = [note for note in notes if note.label in blobs]
+    labels = np.asarray([note.label for note in notes], dtype=np.int64)
+    matrix = np.frombuffer(b"".join(blobs[note.label] for note in notes), dtype=np.float32).reshape(len(notes), -1)
+    return labels, matrix, [note.layer for note in notes], {note.label: note.path for note in notes}
+
+
+def all_pairs_full(matrix: np.ndarray, layers: Sequence[str | None], threshold: float) -> dict[str, Any]:
+    """The naive way: one n×n matrix, a same-layer mask, and np.nonzero."""
+    count = len(matrix)
+    needed = count * count * 7  # float32 scores + boolean mask, same-layer mask and triu temporaries
+    if needed > FULL_MATRIX_BUDGET:
+        return {"n": count, "ran": False, "would_need_gib": round(needed / 2**30, 1)}
+    reset_peak_memory()
+    started = time.perf_counter()
+    codes = np.unique(np.asarray([layer or "" for layer in layers]), return_inverse=True)[1]
+    scores = matrix @ matrix.T
+    hits = np.nonzero(np.triu((scores >= threshold) & (codes[:, None] == codes[None, :]), k=1))
+    pairs = len(hits[0])
+    del scores
+    return {"n": count, "ran": True, "seconds": round(time.perf_counter() - started, 3),
+            "peak_memory_mib": peak_memory_mib(), "pairs": pairs}
+
+
+def all_pairs_blocked(labels: np.ndarray, matrix: np.ndarray, layers: Sequence[str | None],
+                      threshold: float) -> tuple[dict[str, Any], dict[tuple[int, int], float]]:
+    reset_peak_memory()
+    pairs, seconds = timed(lambda: exact_similar_pairs(labels, matrix, layers, threshold))
+    return {"n": len(labels), "seconds": seconds, "peak_memory_mib": peak_memory_mib(), "pairs": len(pairs)}, pairs
+
+
+def planted_recall(groups: list[list[str]], found: set[frozenset[str]], in_pool: set[str]) -> dict[str, Any]:
+    """How many planted groups (the members alive and reliable) came out as exactly one cluster."""
+    expected = [frozenset(path for path in group if path in in_pool) for group in groups]
+    expected = [group for group in expected if len(group) >= 2]
+    return {"expected": len(expected), "found_exactly": sum(group in found for group in expected),
+            "unplanted_clusters": len(found - set(expected))}
+
+
+# ------------------------------------------------------------------ one size
+
+
+def bench_size(workdir: Path, notes: int, seed: int) -> dict[str, Any]:
+    vault, facts, groups = build(workdir / f"vault-{notes}", notes, seed)
+    log(f"consolidate --all over {facts['notes']} notes")
+    _, reconcile_seconds = timed(vault.index)  # the no-op reconcile every consolidate starts with
+    ann, found_by_ann = run_ann(vault)
+    ann["of_which_reconcile_seconds"] = reconcile_seconds
+    labels, matrix, layers, paths = pool(vault)
+    threshold = ann["threshold"]
+    log(f"all-pairs over a pool of {len(labels)} notes")
+    blocked, pairs = all_pairs_blocked(labels, matrix, layers, threshold)
+    found_exactly = {frozenset(paths[label] for label in component) for component in connected_components(pairs)}
+    result = {
+        "vault": facts,
+        "ann": ann,
+        "planted": planted_recall(groups, found_by_ann, set(paths.values())),
+        "all_pairs_blocked": blocked,
+        "ann_equals_exact": found_by_ann == found_exactly,
+        "exact_clusters_missed_by_ann": len(found_exactly - found_by_ann),
+        "all_pairs_full": all_pairs_full(matrix, layers, threshold),
+        "scaling": scaling(labels, matrix, layers, threshold),
+        "extrapolated_10x": extrapolate(ann, blocked, 10 * len(labels)),
+    }
+    vault.close()
+    return result
+
+
+def scaling(labels: np.ndarray, matrix: np.ndarray, layers: Sequence[str | None], threshold: float) -> list[dict[str, Any]]:
+    """Both all-pairs variants on growing prefixes of the pool: time grows with n²."""
+    rows = []
+    for size in (size for size in SCALING_SIZES if size < len(labels)):
+        blocked, _ = all_pairs_blocked(labels[:size], matrix[:size], layers[:size], threshold)
+        full = all_pairs_full(matrix[:size], layers[:size], threshold)
+        rows.append({"n": size, "blocked_seconds": blocked["seconds"], "full_seconds": full.get("seconds"),
+                     "full_peak_memory_mib": full.get("peak_memory_mib"), "full_would_need_gib": full.get("would_need_gib")})
+    return rows
+
+
+def extrapolate(ann: dict[str, Any], blocked: dict[str, Any], pool_size: int) -> dict[str, Any]:
+    """A vault ten times larger, by each method's growth law (measured, not run)."""
+    factor = pool_size / blocked["n"]
+    return {
+        "pool": pool_size,
+        "ann_seconds": round(ann["seconds"] * factor, 1),  # n queries of ~log n each: at most linear-ish
+        "all_pairs_blocked_seconds": round(blocked["seconds"] * factor**2, 1),
+        "all_pairs_full_would_need_gib": round(pool_size**2 * 7 / 2**30, 1),
+    }
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.bench_consolidate", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--sizes", type=int, nargs="+", default=[10_000, 100_000])
+    parser.add_argument("--seed", type=int, default=DEFAULT_SEED)
+    parser.add_argument("--workdir", type=Path, help="Where to generate the vaults (default: a temporary folder, removed after).")
+    options = parser.parse_args(argv)
+    with tempfile.TemporaryDirectory(prefix="bench-consolidate-") as scratch:
+        workdir = options.workdir or Path(scratch)
+        results = {str(notes): bench_size(workdir, notes, options.seed) for notes in options.sizes}
+    print(json.dumps({"benchmark": "consolidate", "now": NOW, "seed": options.seed, "sizes": results}, indent=2))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,252 @@
+"""``vaultmem check [--fix]``: every real problem listed, and only safe, explicit fixes."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+
+import pytest
+
+from conftest import NOW, REAL_VAULTS, run_cli, run_json, snapshot_files
+from vaultmem import Vault, parse_timestamp
+from vaultmem.notes import read_note
+
+UTC = timezone.utc
+
+SAMPLE_PROBLEMS = {
+    ("conversations/2026-11-20-harbor-retro.md", "frontmatter"),
+    ("scratch/call-landlord.md", "expires_at"),
+    ("procedures/weekly-review.md", "expires_at"),
+    ("conversations/2026-11-27-call-with-mum.md", "expires_at"),
+}
+MUM = "conversations/2026-11-27-call-with-mum.md"
+WEEKLY = "procedures/weekly-review.md"
+
+
+def test_check_on_the_sample_vault_exits_1_with_exactly_its_four_problems(sample_vault: Path) -> None:
+    result = run_cli(sample_vault, "check", "--json")
+    assert result.exit_code == 1
+    report = json.loads(result.stdout)
+    assert report["files"] == 39
+    assert report["ok"] is False
+    assert {(problem["path"], problem["field"]) for problem in report["problems"]} == SAMPLE_PROBLEMS
+    assert len(report["problems"]) == 4
+    assert report["fixed"] == []
+
+
+def test_each_problem_names_what_is_wrong_and_the_fix(sample_vault: Path) -> None:
+    problems = {problem["path"]: problem for problem in run_json(sample_vault, "check")["problems"]}
+    assert "next tuesday" in problems["scratch/call-landlord.md"]["message"]
+    assert "YAML does not load" in problems["conversations/2026-11-20-harbor-retro.md"]["message"]
+    assert "L4" in problems[WEEKLY]["message"] and "remove expires_at" in problems[WEEKLY]["fix"]
+    assert "never expires" in problems[MUM]["message"] and "check --fix" in problems[MUM]["fix"]
+    assert all(problem["fix"] for problem in problems.values())
+
+
+def test_check_text_output_lists_paths_and_fixes(sample_vault: Path) -> None:
+    result = run_cli(sample_vault, "check")
+    assert result.exit_code == 1
+    for path, _ in SAMPLE_PROBLEMS:
+        assert path in result.stdout
+    assert result.stdout.count("fix:") == 4
+    assert "39 notes checked, 4 problem(s)" in result.stdout
+
+
+def test_check_reads_only_and_never_writes_without_fix(sample_vault: Path) -> None:
+    before = snapshot_files(sample_vault)
+    run_cli(sample_vault, "check")
+    assert snapshot_files(sample_vault) == before
+
+
+def test_check_fix_stamps_created_plus_ttl_and_removes_expiry_from_l4_and_nothing_else(sample_vault: Path) -> None:
+    before = snapshot_files(sample_vault)
+    result = run_cli(sample_vault, "check", "--fix", "--json")
+    after = snapshot_files(sample_vault)
+
+    changed = sorted(path for path in after if after[path] != before.get(path))
+    assert changed == [MUM, WEEKLY]
+    assert set(after) == set(before)
+
+    # L2 note: created 2026-11-27T20:30:00Z + 7 days, appended after the existing keys.
+    old_mum = before[MUM][0]
+    assert after[MUM][0] == old_mum.replace(
+        b"created: 2026-11-27T20:30:00Z\n---\n", b"created: 2026-11-27T20:30:00Z\nexpires_at: 2026-12-04T20:30:00+00:00\n---\n"
+    )
+    assert list(read_note(sample_vault, MUM).meta)[-1] == "expires_at"
+    # L4 note: the expires_at line is gone, every other byte is kept.
+    assert after[WEEKLY][0] == before[WEEKLY][0].replace(b"expires_at: 2027-12-31T08:00:00Z\n", b"")
+
+    report = json.loads(result.stdout)
+    assert sorted(fix["path"] for fix in report["fixed"]) == [MUM, WEEKLY]
+    # The two problems that need a human remain, so check still exits 1.
+    assert result.exit_code == 1
+    assert {(problem["path"], problem["field"]) for problem in report["problems"]} == SAMPLE_PROBLEMS - {
+        (MUM, "expires_at"), (WEEKLY, "expires_at")
+    }
+
+
+def test_check_fix_is_idempotent(sample_vault: Path) -> None:
+    run_cli(sample_vault, "check", "--fix")
+    once = snapshot_files(sample_vault)
+    second = run_json(sample_vault, "check", "--fix")
+    assert second["fixed"] == []
+    assert snapshot_files(sample_vault) == once
+
+
+def test_check_fix_uses_the_file_modification_time_when_created_is_missing(vault_dir: Path, write_note) -> None:
+    note = write_note("scratch/todo.md", "---\ntitle: Buy milk\nlayer: L1\n---\nOat milk.\n")
+    modified = datetime(2026, 11, 29, 8, 15, tzinfo=UTC)
+    os.utime(note, (modified.timestamp(), modified.timestamp()))
+    report = Vault(vault_dir).check(fix=True, now=NOW)
+    assert [fix.path for fix in report.fixed] == ["scratch/todo.md"]
+    assert "file modification time" in report.fixed[0].action
+    meta = read_note(vault_dir, "scratch/todo.md").meta
+    assert list(meta) == ["title", "layer", "expires_at"]
+    assert parse_timestamp(meta["expires_at"]) == modified + timedelta(days=1)
+    assert report.ok
+
+
+def test_check_fix_stamps_from_a_yaml_date_created(vault_dir: Path, write_note) -> None:
+    write_note("projects/fact.md", "---\nlayer: semantic\ncreated: 2026-10-01\n---\nA fact.\n")
+    Vault(vault_dir).check(fix=True, now=NOW)
+    expires = read_note(vault_dir, "projects/fact.md").meta["expires_at"]
+    assert parse_timestamp(expires) == datetime(2026, 10, 1, tzinfo=UTC) + timedelta(days=90)
+
+
+def test_check_fix_uses_the_vault_ttl_from_the_config(vault_dir: Path, write_note) -> None:
+    (vault_dir / ".vaultmem.toml").write_text('[ttl]\nL2 = "2d"\n', encoding="utf-8")
+    write_note("c.md", "---\nlayer: L2\ncreated: 2026-11-27T20:30:00Z\n---\nA call.\n")
+    Vault(vault_dir).check(fix=True, now=NOW)
+    assert parse_timestamp(read_note(vault_dir, "c.md").meta["expires_at"]) == datetime(2026, 11, 29, 20, 30, tzinfo=UTC)
+
+
+@pytest.mark.parametrize("empty", ["expires_at:", "expires_at: null", "expires_at: ''"])
+def test_check_fix_fills_an_empty_expires_at_in_place(vault_dir: Path, write_note, empty: str) -> None:
+    note = write_note("c.md", f"---\nlayer: L1\n{empty}\ncreated: 2026-11-29T10:00:00Z\ntags: [x]\n---\nbody\n")
+    Vault(vault_dir).check(fix=True, now=NOW)
+    assert note.read_text(encoding="utf-8") == (
+        "---\nlayer: L1\nexpires_at: 2026-11-30T10:00:00+00:00\ncreated: 2026-11-29T10:00:00Z\ntags: [x]\n---\nbody\n"
+    )
+
+
+def test_check_fix_removes_expiry_from_a_permanent_note(vault_dir: Path, write_note) -> None:
+    original = "---\ntitle: Allergy\nlayer: L3\npermanent: true\nexpires_at: 2027-01-01\ntags: [vet]\n---\nNo penicillin.\n"
+    note = write_note("people/allergy.md", original)
+    report = Vault(vault_dir).check(fix=True, now=NOW)
+    assert report.ok
+    assert note.read_text(encoding="utf-8") == original.replace("expires_at: 2027-01-01\n", "")
+
+
+def test_check_fix_keeps_bom_and_crlf(vault_dir: Path) -> None:
+    note = vault_dir / "win.md"
+    note.write_bytes(b"\xef\xbb\xbf---\r\nlayer: L1\r\ncreated: 2026-11-29T10:00:00Z\r\n---\r\nBody\r\n")
+    Vault(vault_dir).check(fix=True, now=NOW)
+    assert note.read_bytes() == (
+        b"\xef\xbb\xbf---\r\nlayer: L1\r\ncreated: 2026-11-29T10:00:00Z\r\nexpires_at: 2026-11-30T10:00:00+00:00\r\n---\r\nBody\r\n"
+    )
+
+
+def test_check_fix_leaves_notes_it_cannot_fix_safely_untouched(vault_dir: Path, write_note) -> None:
+    broken = write_note("broken.md", "---\ntitle: a: b\nlayer: L1\n---\nbody\n")
+    garbage = write_note("garbage.md", "---\nlayer: L1\nexpires_at: next tuesday\n---\nbody\n")
+    before = snapshot_files(vault_dir)
+    report = Vault(vault_dir).check(fix=True, now=NOW)
+    assert report.fixed == []
+    assert snapshot_files(vault_dir) == before
+    assert {(problem.path, problem.field) for problem in report.problems} == {("broken.md", "frontmatter"), ("garbage.md", "expires_at")}
+    assert broken.exists() and garbage.exists()
+
+
+def test_check_exits_0_on_a_clean_vault(vault_dir: Path, write_note) -> None:
+    write_note("a.md", "---\nlayer: L4\n---\nA procedure.\n")
+    write_note("b.md", "No frontmatter at all.\n")
+    result = run_cli(vault_dir, "check", "--json")
+    assert result.exit_code == 0
+    report = json.loads(result.stdout)
+    assert (report["files"], report["ok"], report["problems"], report["fixed"]) == (2, True, [], [])
+
+
+def test_check_never_reads_obsidian_git_trash_or_hidden_folders(vault_dir: Path, write_note) -> None:
+    for folder in (".obsidian", ".git", ".trash", ".hidden", "notes/.private"):
+        write_note(f"{folder}/broken.md", "---\ntitle: a: b\n---\n")
+    write_note("ok.md", "fine\n")
+    report = Vault(vault_dir).check(now=NOW)
+    assert report.files == 1
+    assert report.problems == []
+
+
+def test_check_reports_an_unreadable_note_without_stopping(vault_dir: Path, write_note) -> None:
+    write_note("good.md", "---\nlayer: L1\n---\nbody\n")
+    (vault_dir / "dangling.md").symlink_to(vault_dir / "deleted-target.md")  # unreadable even for root
+    report = Vault(vault_dir).check(now=NOW)
+    found = {(problem.path, problem.field) for problem in report.problems}
+    assert found == {("good.md", "expires_at"), ("dangling.md", "file")}
+    assert not report.ok
+
+
+def test_check_reports_duplicate_ids_on_both_notes(vault_dir: Path, write_note) -> None:
+    write_note("a.md", "---\nid: same\n---\nx\n")
+    write_note("b.md", "---\nid: same\n---\ny\n")
+    report = Vault(vault_dir).check(now=NOW)
+    assert sorted((problem.path, problem.field) for problem in report.problems) == [("a.md", "id"), ("b.md", "id")]
+
+
+def test_check_refuses_to_overwrite_a_note_edited_after_it_was_read(vault_dir: Path, write_note) -> None:
+    from vaultmem.check import fix_note
+    from vaultmem.config import load_config
+    from vaultmem.errors import WriteConflict
+    from vaultmem.paths import VaultPaths
+
+    note_path = write_note("n.md", "---\nlayer: L2\ncreated: 2026-11-29T00:00:00Z\n---\nbody\n")
+    note = read_note(vault_dir, "n.md")
+    note_path.write_text("---\nlayer: L2\ncreated: 2026-11-29T00:00:00Z\n---\nthe human's newer body\n", encoding="utf-8")
+    with pytest.raises(WriteConflict):
+        fix_note(VaultPaths(vault_dir, "_archive"), note, load_config(vault_dir).policy, now=NOW)
+    assert "the human's newer body" in note_path.read_text(encoding="utf-8")
+
+
+# ---------------------------------------------------------------- the real vault
+
+
+@pytest.fixture
+def kepano_vault(tmp_path: Path) -> Path:
+    target = tmp_path / "kepano-obsidian"
+    shutil.copytree(REAL_VAULTS / "kepano-obsidian", target)
+    return target
+
+
+def _template_notes(vault: Path) -> set[str]:
+    """Notes whose frontmatter holds a {{date}} placeholder, found by reading the files."""
+    found = set()
+    for path in vault.rglob("*.md"):
+        relative = path.relative_to(vault)
+        if any(part.startswith(".") for part in relative.parts):
+            continue
+        text = path.read_text(encoding="utf-8")
+        if text.startswith("---\n") and "{{date}}" in text.split("\n---", 1)[0]:
+            found.add(relative.as_posix())
+    return found
+
+
+def test_the_real_kepano_vault_passes_through_check_with_its_templates_reported(kepano_vault: Path) -> None:
+    templates = _template_notes(kepano_vault)
+    assert len(templates) == 28
+    before = snapshot_files(kepano_vault)
+    result = run_cli(kepano_vault, "check", "--json")
+    assert result.exit_code == 1
+    report = json.loads(result.stdout)
+    assert report["files"] == 103
+    frontmatter = {problem["path"] for problem in report["problems"] if problem["field"] == "frontmatter"}
+    assert frontmatter == templates
+    assert all("{{date}}" in problem["message"] for problem in report["problems"] if problem["field"] == "frontmatter")
+    assert snapshot_files(kepano_vault) == before
+
+
+def test_check_fix_on_the_real_vault_touches_no_template_and_nothing_without_a_layer(kepano_vault: Path) -> None:
+    before = snapshot_files(kepano_vault)
+    report = run_json(kepano_vault, "check", "--fix")
+    assert report["fixed"] == []  # its notes have no vaultmem layers: nothing is safe to stamp
+    assert snapshot_files(kepano_vault) == before

@@ -1,0 +1,246 @@
+"""The ``vaultmem`` command line: help everywhere, honest exit codes, clean JSON on stdout."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import click
+import pytest
+from click.testing import CliRunner
+
+from conftest import NOW, REPO, run_cli, vaultmem_process
+from vaultmem.cli import main
+
+ISSUE_COMMANDS = {"index", "search", "check", "stats"}
+
+
+def all_commands(group: click.Group = main, prefix: tuple[str, ...] = ()) -> list[tuple[str, ...]]:
+    found = []
+    for name, command in sorted(group.commands.items()):
+        found.append((*prefix, name))
+        if isinstance(command, click.Group):
+            found.extend(all_commands(command, (*prefix, name)))
+    return found
+
+
+# ---------------------------------------------------------------- help
+
+
+def test_the_commands_of_the_foundation_and_index_issues_exist() -> None:
+    assert ISSUE_COMMANDS <= set(main.commands)
+
+
+@pytest.mark.parametrize("command", all_commands(), ids=" ".join)
+def test_every_command_has_help_text(command: tuple[str, ...]) -> None:
+    result = CliRunner().invoke(main, [*command, "--help"])
+    assert result.exit_code == 0
+    assert result.stdout.startswith("Usage:")
+    summary = result.stdout.split("\n\n")[1].strip()
+    assert len(summary) > 10  # a sentence saying what the command does, not just the usage line
+
+
+def test_the_top_level_help_lists_every_command_with_a_summary() -> None:
+    result = CliRunner().invoke(main, ["--help"])
+    assert result.exit_code == 0
+    for name in main.commands:
+        line = next(line for line in result.stdout.splitlines() if line.strip().startswith(name + " "))
+        assert len(line.split(None, 1)[1]) > 5
+
+
+def test_json_is_offered_on_every_reporting_command() -> None:
+    for name in ISSUE_COMMANDS:
+        assert "--json" in CliRunner().invoke(main, [name, "--help"]).stdout
+
+
+# ---------------------------------------------------------------- exit codes
+
+
+def test_exit_0_when_the_command_did_its_job_even_with_problems_in_the_vault(sample_vault: Path) -> None:
+    assert run_cli(sample_vault, "index").exit_code == 0
+    assert run_cli(sample_vault, "search", "boiler", "--as-of", NOW).exit_code == 0
+    assert run_cli(sample_vault, "stats").exit_code == 0
+
+
+def test_exit_1_from_check_when_it_finds_problems_and_0_when_clean(sample_vault: Path, vault_dir: Path, write_note) -> None:
+    assert run_cli(sample_vault, "check").exit_code == 1
+    write_note("fine.md", "---\nlayer: L4\n---\nfine\n")
+    assert run_cli(vault_dir, "check").exit_code == 0
+
+
+def test_exit_1_when_the_vault_is_not_a_folder(tmp_path: Path) -> None:
+    result = run_cli(tmp_path / "missing", "check")
+    assert result.exit_code == 1
+    assert "not a folder" in result.stderr and "Traceback" not in result.output
+
+
+@pytest.mark.parametrize(
+    "arguments",
+    [
+        ["no-such-command"],
+        ["search"],  # QUERY missing
+        ["search", "x", "-k", "0"],
+        ["search", "x", "-k", "many"],
+        ["search", "x", "--no-such-option"],
+        ["search", "x", "--layer", "L9"],
+        ["search", "x", "--as-of", "next tuesday"],
+        ["check", "--fix", "--no-such-option"],
+        ["index", "--rebuild=yes"],
+    ],
+    ids=lambda arguments: " ".join(arguments),
+)
+def test_exit_2_on_usage_errors(sample_vault: Path, arguments: list[str]) -> None:
+    result = run_cli(sample_vault, *arguments)
+    assert result.exit_code == 2
+    assert result.stderr.strip() and "Traceback" not in result.output
+
+
+def test_a_usage_error_names_the_bad_value(sample_vault: Path) -> None:
+    assert "'L9'" in run_cli(sample_vault, "search", "x", "--layer", "L9").stderr
+    assert "next tuesday" in run_cli(sample_vault, "search", "x", "--as-of", "next tuesday").stderr
+
+
+def test_a_usage_error_with_json_is_still_one_json_document(sample_vault: Path) -> None:
+    result = run_cli(sample_vault, "search", "x", "--layer", "L9", "--json")
+    assert result.exit_code == 2
+    assert json.loads(result.stdout)["error"]["type"] == "UnknownLayer"
+
+
+# ---------------------------------------------------------------- JSON on stdout
+
+
+@pytest.mark.parametrize(
+    ("arguments", "kind"),
+    [
+        (["index", "--json"], dict),
+        (["search", "oat milk", "--json", "--as-of", NOW], list),
+        (["search", "flight", "--include-expired", "--json", "--as-of", NOW], list),
+        (["check", "--json"], dict),
+        (["stats", "--json"], dict),
+    ],
+    ids=lambda value: " ".join(value) if isinstance(value, list) else value.__name__,
+)
+def test_json_stdout_is_exactly_one_document_in_a_real_process(sample_vault: Path, arguments: list[str], kind: type) -> None:
+    result = vaultmem_process(sample_vault, *arguments)
+    assert result.returncode in (0, 1), result.stderr
+    document = json.loads(result.stdout)  # raises on anything before or after the document
+    assert isinstance(document, kind)
+
+
+def test_stats_json_has_the_documented_fields(sample_vault: Path) -> None:
+    run_cli(sample_vault, "index")
+    stats = json.loads(run_cli(sample_vault, "stats", "--json").stdout)
+    assert {"notes", "by_layer", "expired", "with_problems", "index_bytes", "embedder", "dimension"} <= set(stats)
+    assert (stats["notes"], stats["with_problems"], stats["dimension"]) == (39, 4, 256)
+
+
+def test_search_paths_in_json_are_the_same_strings_as_in_check_and_index(sample_vault: Path) -> None:
+    check = json.loads(run_cli(sample_vault, "check", "--json").stdout)
+    index = json.loads(run_cli(sample_vault, "index", "--json").stdout)
+    hits = json.loads(run_cli(sample_vault, "search", "call the landlord boiler", "--json", "--as-of", NOW).stdout)
+    landlord = "scratch/call-landlord.md"
+    assert landlord in {problem["path"] for problem in check["problems"]}
+    assert landlord in {problem["path"] for problem in index["problems"]}
+    assert landlord in {hit["path"] for hit in hits}
+
+
+# ---------------------------------------------------------------- which vault
+
+
+def test_vault_defaults_to_the_environment_variable(sample_vault: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)  # the cwd is not a vault with notes
+    result = CliRunner(env={"VAULTMEM_VAULT": str(sample_vault)}).invoke(main, ["check", "--json"])
+    assert json.loads(result.stdout)["files"] == 39
+
+
+def test_vault_falls_back_to_the_current_directory(sample_vault: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("VAULTMEM_VAULT", raising=False)
+    monkeypatch.chdir(sample_vault)
+    result = CliRunner().invoke(main, ["check", "--json"])
+    assert json.loads(result.stdout)["files"] == 39
+
+
+def test_an_empty_environment_variable_means_the_current_directory(sample_vault: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(sample_vault)
+    result = CliRunner(env={"VAULTMEM_VAULT": ""}).invoke(main, ["check", "--json"])
+    assert json.loads(result.stdout)["files"] == 39
+
+
+def test_the_vault_option_wins_over_the_environment(sample_vault: Path, vault_dir: Path) -> None:
+    result = CliRunner(env={"VAULTMEM_VAULT": str(sample_vault)}).invoke(main, ["--vault", str(vault_dir), "check", "--json"])
+    assert json.loads(result.stdout)["files"] == 0
+
+
+def test_the_environment_variable_works_in_a_real_process(sample_vault: Path, tmp_path: Path) -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "vaultmem", "check", "--json"],
+        capture_output=True, text=True, timeout=60, cwd=tmp_path,
+        env={**os.environ, "PYTHONPATH": str(REPO), "VAULTMEM_VAULT": str(sample_vault)},
+    )
+    assert result.returncode == 1
+    assert json.loads(result.stdout)["files"] == 39
+
+
+# ---------------------------------------------------------------- fresh processes
+
+
+def test_a_fresh_process_search_works_on_a_vault_never_indexed(sample_vault: Path) -> None:
+    result = vaultmem_process(sample_vault, "search", "Pimenta amoxicillin allergy", "--json", "--as-of", NOW)
+    assert result.returncode == 0, result.stderr
+    hits = json.loads(result.stdout)
+    assert hits[0]["path"] == "people/pimenta-vet-allergy.md"
+    assert "Traceback" not in result.stderr
+
+
+def test_check_in_a_fresh_process_does_not_load_the_vector_stack(sample_vault: Path) -> None:
+    probe = (
+        "import sys\n"
+        "from vaultmem.cli import main\n"
+        "try:\n"
+        f"    main(['--vault', {str(sample_vault)!r}, 'check'], standalone_mode=False)\n"
+        "except SystemExit:\n"
+        "    pass\n"
+        "print('LOADED', sorted(name for name in ('hnswlib', 'wordllama', 'numpy') if name in sys.modules))\n"
+    )
+    result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=60, env={**os.environ, "PYTHONPATH": str(REPO)})
+    assert result.stdout.strip().splitlines()[-1] == "LOADED []"
+
+
+def test_the_console_script_is_installed() -> None:
+    script = Path(sys.executable).parent / "vaultmem"
+    result = subprocess.run([str(script), "--help"], capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0 and "search" in result.stdout
+
+
+def test_the_readme_main_command_runs_and_shows_the_expired_flight_filtered(tmp_path: Path) -> None:
+    import re
+    import shlex
+    import shutil
+
+    first_block = re.search(r"```sh\n(.+?)\n```", (REPO / "README.md").read_text(encoding="utf-8"), re.DOTALL)
+    assert first_block is not None
+    steps = [shlex.split(step) for step in first_block.group(1).split("&&")]
+    commands = [step for step in steps if step and step[0] == "vaultmem"]
+    assert [command[3] for command in commands] == ["index", "search", "search"]
+    shutil.copytree(REPO / "sample_vault", tmp_path / "sample_vault", ignore=shutil.ignore_patterns(".vaultmem"))
+    outputs = []
+    for command in commands:
+        result = subprocess.run([sys.executable, "-m", *command], capture_output=True, text=True, timeout=60, cwd=tmp_path,
+                                env={**os.environ, "PYTHONPATH": str(REPO)})
+        assert result.returncode == 0, result.stderr
+        outputs.append(result.stdout)
+    # The flight expired on 2026-11-13, so this holds whenever the suite runs.
+    assert "scratch/flight-berlin.md" not in outputs[1]
+    assert "scratch/flight-berlin.md" in outputs[2]
+
+
+def test_index_is_silent_on_stderr_when_piped_even_for_a_long_run(vault_dir: Path) -> None:
+    for number in range(520):  # past the progress-bar threshold
+        (vault_dir / f"n{number:03d}.md").write_text(f"note {number}\n", encoding="utf-8")
+    result = vaultmem_process(vault_dir, "index")
+    assert result.returncode == 0
+    assert result.stderr == ""
+    assert "520 added" in result.stdout

@@ -1,0 +1,129 @@
+"""Per-vault settings in ``<vault>/.vaultmem.toml``: defaults, overrides, and clear errors."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+
+from conftest import NOW, run_cli
+from vaultmem import Vault, expires_at_for, parse_timestamp
+from vaultmem.config import CONFIG_FILE, VaultConfig, load_config
+from vaultmem.errors import ConfigError
+
+
+def write_config(vault: Path, text: str) -> None:
+    (vault / CONFIG_FILE).write_text(text, encoding="utf-8")
+
+
+def test_a_missing_config_file_means_the_documented_defaults(vault_dir: Path) -> None:
+    config = load_config(vault_dir)
+    assert config == VaultConfig()
+    assert config.archive_dir == "_archive"
+    assert config.embedder == "wordllama"
+    assert [config.policy.ttl(layer) for layer in ("L1", "L2", "L3", "L4")] == [
+        timedelta(days=1), timedelta(days=7), timedelta(days=90), None
+    ]
+
+
+def test_ttl_overrides_apply_per_layer_and_keep_the_other_defaults(vault_dir: Path) -> None:
+    write_config(vault_dir, '[ttl]\nL1 = "12h"\nsemantic = "30d"\n')
+    policy = load_config(vault_dir).policy
+    assert policy.ttl("L1") == timedelta(hours=12)
+    assert policy.ttl("L2") == timedelta(days=7)
+    assert policy.ttl("L3") == timedelta(days=30)
+    assert policy.ttl("L4") is None
+    assert parse_timestamp(expires_at_for("working", now=NOW, policy=policy)) == parse_timestamp(NOW) + timedelta(hours=12)
+
+
+def test_ttl_layer_keys_are_case_insensitive(vault_dir: Path) -> None:
+    write_config(vault_dir, '[ttl]\nl2 = "2w"\nEPISODIC = "2w"\n')
+    assert load_config(vault_dir).policy.ttl("L2") == timedelta(weeks=2)
+
+
+def test_a_ttl_for_l4_is_refused_because_l4_never_expires(vault_dir: Path) -> None:
+    write_config(vault_dir, '[ttl]\nL4 = "365d"\n')
+    with pytest.raises(ConfigError, match="L4"):
+        load_config(vault_dir)
+
+
+@pytest.mark.parametrize(("line", "named"), [('L9 = "1d"', "L9"), ('L1 = "soon"', "soon"), ("L1 = 3", "3"), ('L2 = "0d"', "0d")])
+def test_bad_ttl_lines_are_errors_naming_the_file_and_value(vault_dir: Path, line: str, named: str) -> None:
+    write_config(vault_dir, f"[ttl]\n{line}\n")
+    with pytest.raises(ConfigError) as caught:
+        load_config(vault_dir)
+    assert named in str(caught.value)
+    assert CONFIG_FILE in str(caught.value)
+
+
+def test_unknown_settings_are_refused_with_the_valid_ones(vault_dir: Path) -> None:
+    write_config(vault_dir, 'embeder = "hashing"\n')
+    with pytest.raises(ConfigError) as caught:
+        load_config(vault_dir)
+    assert "embeder" in str(caught.value) and "embedder" in str(caught.value)
+
+
+def test_invalid_toml_is_an_error_naming_the_file(vault_dir: Path) -> None:
+    write_config(vault_dir, "[ttl\nL1 = \n")
+    with pytest.raises(ConfigError, match="not valid TOML"):
+        load_config(vault_dir)
+
+
+@pytest.mark.parametrize("value", ["../outside", "/tmp/archive", "a\\\\b", "", "."])
+def test_archive_dir_must_be_a_folder_inside_the_vault(vault_dir: Path, value: str) -> None:
+    write_config(vault_dir, f'archive_dir = "{value}"\n')
+    with pytest.raises(ConfigError, match="archive_dir"):
+        load_config(vault_dir)
+
+
+@pytest.mark.parametrize(("value", "normalized"), [("Archive/", "Archive"), ("./_old", "_old"), ("a//b", "a/b")])
+def test_archive_dir_is_normalized_so_the_scan_really_skips_it(vault_dir: Path, value: str, normalized: str) -> None:
+    write_config(vault_dir, f'archive_dir = "{value}"\n')
+    config = load_config(vault_dir)
+    assert config.archive_dir == normalized
+    from vaultmem.paths import VaultPaths
+
+    assert not VaultPaths(vault_dir, config.archive_dir).is_note_path(f"{normalized}/old.md")
+
+
+@pytest.mark.parametrize(
+    "text",
+    ['auto_commit = "yes"', "embedder = 5", 'embedder = ""', "[watch]\ndebounce_ms = -1", "[consolidate]\nthreshold = 1.5",
+     "[consolidate]\nwindow = 0", "[watch]\npoll = 1", "ttl = 3"],
+)
+def test_wrongly_typed_or_out_of_range_settings_are_refused(vault_dir: Path, text: str) -> None:
+    write_config(vault_dir, text + "\n")
+    with pytest.raises(ConfigError):
+        load_config(vault_dir)
+
+
+def test_settings_are_read(vault_dir: Path) -> None:
+    write_config(vault_dir, 'archive_dir = "Archive"\nauto_commit = true\nembedder = "hashing"\n'
+                            "[watch]\ndebounce_ms = 50\n[consolidate]\nthreshold = 0.9\nwindow = 100\n")
+    config = load_config(vault_dir)
+    assert (config.archive_dir, config.auto_commit, config.embedder) == ("Archive", True, "hashing")
+    assert config.watch.debounce_ms == 50
+    assert (config.consolidate.threshold, config.consolidate.window) == (0.9, 100)
+
+
+def test_a_vault_reads_its_config_once_at_construction(vault_dir: Path) -> None:
+    write_config(vault_dir, 'embedder = "hashing:32"\n')
+    vault = Vault(vault_dir)
+    assert vault.config.embedder == "hashing:32"
+    assert vault.embedder_identity == "hashing:32"
+    write_config(vault_dir, 'embedder = "wordllama"\n')
+    assert vault.embedder_identity == "hashing:32"  # passed down, not re-read behind the caller's back
+
+
+def test_an_unknown_embedder_is_a_config_error(vault_dir: Path) -> None:
+    write_config(vault_dir, 'embedder = "openai"\n')
+    with pytest.raises(ConfigError, match="openai"):
+        Vault(vault_dir).embedder_identity
+
+
+def test_a_bad_config_reaches_the_cli_as_a_message_not_a_traceback(vault_dir: Path) -> None:
+    write_config(vault_dir, '[ttl]\nL4 = "1d"\n')
+    result = run_cli(vault_dir, "check")
+    assert result.exit_code == 1
+    assert "L4" in result.stderr and "Traceback" not in result.stderr + result.stdout

@@ -1,0 +1,433 @@
+"""consolidate: near-duplicates of one layer become one note, and nothing is lost."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from conftest import NOW, SAMPLE_VAULT, run_cli, snapshot_files
+from vaultmem import Vault
+from vaultmem.config import DEFAULT_THRESHOLD, ConsolidateSettings
+from vaultmem.consolidate import (
+    MIN_TEXT_WORDS,
+    ConsolidationReport,
+    LinkRedirects,
+    NeighbourIndex,
+    connected_components,
+    exact_similar_pairs,
+    make_scope,
+    rewrite_links,
+    split_link,
+    text_words,
+    unreliable_reason,
+)
+from vaultmem.errors import UsageError
+from vaultmem.lifecycle import resolve_now, to_epoch_us
+from vaultmem.notes import read_note
+from vaultmem.storage import Eligibility
+from vaultmem.vectors import VectorIndex
+
+TRIO = ["preferences/coffee-milk-details.md", "preferences/milk-in-coffee.md", "preferences/oat-milk.md"]
+STANDUP = ["conversations/2026-11-25-standup-time-confirmed.md", "conversations/2026-11-24-standup-moved.md"]
+LINKING = ["Maya.md", "preferences/coffee-order.md", "projects/Harbor.md"]
+
+
+def open_vault(root: Path, wordllama: object) -> Vault:
+    vault = Vault(root, embedder=wordllama)
+    vault.index()
+    return vault
+
+
+@pytest.fixture
+def vault(sample_vault: Path, wordllama: object) -> Iterator[Vault]:
+    with open_vault(sample_vault, wordllama) as opened:
+        yield opened
+
+
+def member_sets(report: ConsolidationReport) -> set[frozenset[str]]:
+    return {frozenset(cluster.as_dict()["members"]) for cluster in report.clusters}
+
+
+def git(root: Path, *args: str) -> str:
+    return subprocess.run(["git", *args], cwd=root, check=True, capture_output=True, text=True).stdout
+
+
+def sample_text(relative: str) -> str:
+    return (SAMPLE_VAULT / relative).read_text(encoding="utf-8")
+
+
+def write(root: Path, relative: str, text: str) -> Path:
+    path = root / relative
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def trio_vault(root: Path, edits: dict[str, tuple[str, str]] | None = None) -> Path:
+    """The sample's three oat-milk paraphrases alone in a vault, with frontmatter edits."""
+    for relative in TRIO:
+        text = sample_text(relative)
+        old, new = (edits or {}).get(relative, ("", ""))
+        if old:
+            assert old in text, f"{old!r} not in {relative}"
+            text = text.replace(old, new)
+        write(root, relative, text)
+    return root
+
+
+# ------------------------------------------------------------------ finding clusters
+
+
+def test_three_paraphrases_form_one_cluster_and_the_longest_is_canonical(vault: Vault) -> None:
+    report = vault.consolidate(now=NOW)
+    clusters = {cluster.canonical.path: cluster for cluster in report.clusters}
+    assert set(clusters) == {TRIO[0], STANDUP[0]}
+    trio = clusters[TRIO[0]]
+    assert set(trio.as_dict()["members"]) == set(TRIO) and trio.layer == "L3"
+    assert trio.canonical.chars == max(member.chars for member in trio.members)
+    assert DEFAULT_THRESHOLD <= trio.similarity <= 1 and trio.weakest_pair <= trio.similarity
+    assert set(clusters[STANDUP[0]].as_dict()["members"]) == set(STANDUP)
+
+
+def test_the_same_fact_in_another_layer_and_unrelated_notes_are_not_merged(vault: Vault) -> None:
+    clustered = {path for cluster in vault.consolidate(now=NOW).clusters for path in cluster.as_dict()["members"]}
+    assert clustered == set(TRIO) | set(STANDUP)
+    assert "preferences/coffee-order.md" not in clustered  # L4, 0.83–0.86 to the trio
+
+
+def test_an_identical_note_in_another_layer_is_not_merged(vault_dir: Path, wordllama: object) -> None:
+    body = sample_text("preferences/oat-milk.md").split("---\n", 2)[2]
+    write(vault_dir, "a/semantic.md", f"---\nlayer: L3\nexpires_at: 2027-05-01\n---\n{body}")
+    write(vault_dir, "b/procedural.md", f"---\nlayer: L4\n---\n{body}")
+    write(vault_dir, "c/no-layer.md", body)
+    with open_vault(vault_dir, wordllama) as vault:
+        assert vault.consolidate(now=NOW).clusters == ()
+        write(vault_dir, "d/semantic-again.md", f"---\nlayer: semantic\nexpires_at: 2027-06-01\n---\n{body}")
+        write(vault_dir, "e/no-layer-again.md", body)
+        found = member_sets(vault.consolidate(now=NOW))
+    # Layer-less notes pair only with each other.
+    assert found == {frozenset({"a/semantic.md", "d/semantic-again.md"}), frozenset({"c/no-layer.md", "e/no-layer-again.md"})}
+
+
+def test_a_very_high_threshold_merges_nothing(vault: Vault) -> None:
+    assert vault.consolidate(threshold=0.999, now=NOW).clusters == ()
+
+
+def test_expired_notes_are_left_out_unless_asked(vault_dir: Path, wordllama: object) -> None:
+    trio_vault(vault_dir)
+    with open_vault(vault_dir, wordllama) as vault:
+        assert len(vault.consolidate(now="2028-01-01").clusters) == 0  # all three expired by then
+        assert member_sets(vault.consolidate(now="2028-01-01", include_expired=True)) == {frozenset(TRIO)}
+
+
+def test_notes_whose_metadata_cannot_be_trusted_are_left_out_and_reported(vault_dir: Path, wordllama: object) -> None:
+    trio_vault(vault_dir, {TRIO[2]: ("layer: L3\n", "layer: L3\nnote: a: b\n")})  # YAML that does not load
+    write(vault_dir, "daily/2026-11-01.md", "## Notes\n\n![[Daily.base]]\n")
+    write(vault_dir, "daily/2026-11-02.md", "## Notes\n\n![[Daily.base]]\n")
+    with open_vault(vault_dir, wordllama) as vault:
+        report = vault.consolidate(now=NOW, threshold=0.85)
+    assert member_sets(report) == {frozenset(TRIO[:2])}
+    reasons = {item.path: item.reason for item in report.plan.left_out}
+    assert "frontmatter does not load" in reasons[TRIO[2]]
+    # Two empty daily notes look identical to the embedder but say nothing twice.
+    assert "too little text" in reasons["daily/2026-11-01.md"] and "too little text" in reasons["daily/2026-11-02.md"]
+
+
+def test_window_and_all_agree_on_a_small_vault(vault: Vault) -> None:
+    by_window = vault.consolidate(now=NOW).as_dict()
+    by_all = vault.consolidate(all=True, now=NOW).as_dict()
+    assert by_window["clusters"] == by_all["clusters"] and by_window["compared"] == by_all["compared"]
+    assert by_all["all"] is True and by_window["window"] == 2000
+
+
+def test_a_window_source_finds_duplicates_outside_the_window(vault_dir: Path, wordllama: object) -> None:
+    trio_vault(vault_dir)
+    for relative in STANDUP:
+        write(vault_dir, relative, sample_text(relative))
+    old = 1_577_836_800  # 2020-01-01: recency is then the frontmatter `created` where there is one
+    for path in vault_dir.rglob("*.md"):
+        os.utime(path, (old, old))
+    os.utime(vault_dir / TRIO[2], None)  # oat-milk.md edited just now: the most recent note
+    with open_vault(vault_dir, wordllama) as vault:
+        newest = vault.consolidate(window=1, now=NOW)
+        assert newest.plan.compared == 1
+        # Its two paraphrases are older, outside the window, and still merge with it.
+        assert member_sets(newest) == {frozenset(TRIO)}
+        assert member_sets(vault.consolidate(window=3, now=NOW)) == {frozenset(TRIO), frozenset(STANDUP)}
+
+
+def test_contradictory_or_bad_arguments_are_refused(vault: Vault) -> None:
+    settings = ConsolidateSettings()
+    now = resolve_now(NOW)
+    for threshold, window, all_notes in ((0.0, None, False), (1.5, None, False), (None, 0, False), (None, 10, True)):
+        with pytest.raises(UsageError):
+            make_scope(settings, threshold, window, all_notes, False, now)
+    with pytest.raises(UsageError, match="contradicts"):
+        vault.consolidate(window=10, all=True)
+
+
+# ------------------------------------------------------------------ dry run
+
+
+def test_dry_run_touches_no_file(vault: Vault) -> None:
+    before = snapshot_files(vault.root)
+    report = vault.consolidate(now=NOW)
+    assert report.clusters and not report.applied
+    assert snapshot_files(vault.root) == before
+
+
+def test_cli_dry_run_json_has_the_contract_shape(vault: Vault) -> None:
+    before = snapshot_files(vault.root)
+    result = run_cli(vault.root, "consolidate", "--json")
+    assert result.exit_code == 0, result.output
+    document = json.loads(result.stdout)
+    assert {frozenset(cluster["members"]) for cluster in document["clusters"]} == {frozenset(TRIO), frozenset(STANDUP)}
+    for cluster in document["clusters"]:
+        assert cluster["canonical"] == cluster["members"][0] and isinstance(cluster["similarity"], float)
+    assert document["applied"] is False
+    assert snapshot_files(vault.root) == before
+
+
+def test_cli_text_is_readable_before_deciding(vault: Vault) -> None:
+    result = run_cli(vault.root, "consolidate")
+    assert result.exit_code == 0, result.output
+    assert "keep         preferences/coffee-milk-details.md" in result.stdout
+    assert "Maya prefers oat milk in coffee, never dairy" in result.stdout  # titles shown
+    assert "Dry run: nothing changed" in result.stdout
+
+
+def test_cli_window_and_all_together_is_a_usage_error(vault: Vault) -> None:
+    result = run_cli(vault.root, "consolidate", "--window", "10", "--all")
+    assert result.exit_code == 2
+    assert "--window" in result.output and "--all" in result.output
+
+
+# ------------------------------------------------------------------ apply
+
+
+def test_apply_merges_metadata_into_the_canonical_and_keeps_its_body(vault_dir: Path, wordllama: object) -> None:
+    trio_vault(vault_dir, {TRIO[2]: ("expires_at: 2027-05-01T00:00:00Z", "expires_at: 2028-02-01T00:00:00Z")})
+    before = (vault_dir / TRIO[0]).read_bytes()
+    with open_vault(vault_dir, wordllama) as vault:
+        report = vault.consolidate(apply=True, now=NOW)
+        view = vault.get(TRIO[0], now=NOW)
+    assert report.applied and report.skipped == []
+    assert view.tags == ["health", "dairy", "drinks", "food", "preferences", "coffee"]
+    assert view.meta["aliases"] == ["Oat milk, not cow milk — Maya's coffee preference", "Maya prefers oat milk in coffee, never dairy"]
+    assert view.meta["merged_from"] == ["preferences/milk-in-coffee", "01M1GJZ1X05GQAPENECFSECZP1"]
+    assert view.expires_at == "2028-02-01T00:00:00+00:00"  # the latest of the cluster
+    after = (vault_dir / TRIO[0]).read_bytes()
+    assert after.endswith(before.split(b"\n---\n", 1)[1])  # the body, byte for byte
+    # The user's keys keep their order; the new ones are appended.
+    assert list(read_note(vault_dir, TRIO[0]).meta) == ["id", "title", "layer", "tags", "created", "expires_at", "aliases", "merged_from"]
+
+
+def test_apply_a_permanent_member_makes_the_canonical_permanent(vault_dir: Path, wordllama: object) -> None:
+    trio_vault(vault_dir, {TRIO[1]: ("expires_at: 2027-04-01T00:00:00Z\n", "permanent: true\n")})
+    with open_vault(vault_dir, wordllama) as vault:
+        vault.consolidate(apply=True, now=NOW)
+        view = vault.get(TRIO[0], now=NOW)
+    assert "expires_at" not in view.meta and view.meta["permanent"] is True and view.expires_at is None
+
+
+def test_apply_archives_the_merged_notes_out_of_search(vault: Vault) -> None:
+    originals = {path: (vault.root / path).read_bytes() for path in TRIO[1:]}
+    report = vault.consolidate(apply=True, now=NOW)
+    for path, data in originals.items():
+        assert not (vault.root / path).exists()
+        assert (vault.root / "_archive" / path).read_bytes() == data  # recoverable, untouched
+    merged = {item["path"]: item["archived_to"] for entry in report.merged for item in entry["merged"]}
+    assert merged[TRIO[2]] == "_archive/" + TRIO[2]
+    hits = {hit.path for hit in vault.search("Maya oat milk coffee dairy", k=20, now=NOW)}
+    assert TRIO[0] in hits and not hits & (set(TRIO[1:]) | {"_archive/" + path for path in TRIO[1:]})
+
+
+def test_apply_rewrites_every_link_form_and_leaves_other_files_alone(vault: Vault) -> None:
+    links = (
+        "[[oat-milk]] [[oat-milk|the label]] [[oat-milk#Heading]] [[oat-milk#Heading|label]]\n"
+        "[[preferences/oat-milk]] [[preferences/oat-milk.md|p]] ![[oat-milk]] [[Oat-Milk]]\n"
+        "| table | [[oat-milk\\|cell]] |\n"
+        "`[[oat-milk]]` stays code, [[coffee-order]] stays, [[oat-milk-recipes]] is another note\n"
+        "```\n[[oat-milk]] in a fence\n```\n"
+    )
+    write(vault.root, "links.md", f"---\ntitle: Links\nrelated: \"[[milk-in-coffee]]\"\n---\n{links}")
+    vault.index()
+    before = snapshot_files(vault.root)
+    report = vault.consolidate(apply=True, now=NOW)
+    assert sorted(report.links_rewritten) == sorted(["links.md", *LINKING])
+    text = (vault.root / "links.md").read_text(encoding="utf-8")
+    assert text == (
+        "---\ntitle: Links\nrelated: \"[[coffee-milk-details]]\"\n---\n"
+        "[[coffee-milk-details]] [[coffee-milk-details|the label]] [[coffee-milk-details#Heading]] "
+        "[[coffee-milk-details#Heading|label]]\n"
+        "[[preferences/coffee-milk-details]] [[preferences/coffee-milk-details|p]] ![[coffee-milk-details]] "
+        "[[coffee-milk-details]]\n"
+        "| table | [[coffee-milk-details\\|cell]] |\n"
+        "`[[oat-milk]]` stays code, [[coffee-order]] stays, [[oat-milk-recipes]] is another note\n"
+        "```\n[[oat-milk]] in a fence\n```\n"
+    )
+    assert "[[2026-11-25-standup-time-confirmed]]" in (vault.root / "projects/Harbor.md").read_text(encoding="utf-8")
+    assert "[[coffee-milk-details|the oat milk note]]" in (vault.root / "preferences/coffee-order.md").read_text(encoding="utf-8")
+    expected_changes = {*TRIO, *STANDUP, *LINKING, "links.md"}
+    after = snapshot_files(vault.root)
+    for path, state in before.items():
+        if path not in expected_changes:
+            assert after[path] == state, f"{path} was modified"
+
+
+def test_apply_twice_merges_nothing_new(vault: Vault) -> None:
+    vault.consolidate(apply=True, now=NOW)
+    before = snapshot_files(vault.root)
+    again = vault.consolidate(apply=True, now=NOW)
+    assert again.clusters == () and again.merged == []
+    assert snapshot_files(vault.root) == before
+
+
+def test_a_file_edited_after_planning_skips_only_its_cluster(vault: Vault) -> None:
+    plan = vault.consolidate(now=NOW).plan
+    edited = vault.root / TRIO[2]
+    edited.write_text(edited.read_text(encoding="utf-8") + "She tried pea milk once.\n", encoding="utf-8")
+    edited_bytes, canonical_bytes = edited.read_bytes(), (vault.root / TRIO[0]).read_bytes()
+    report = vault.consolidate(apply=True, plan=plan)
+    assert [skip["canonical"] for skip in report.skipped] == [TRIO[0]]
+    assert TRIO[2] in report.skipped[0]["reason"] and "changed" in report.skipped[0]["reason"]
+    assert edited.read_bytes() == edited_bytes and (vault.root / TRIO[0]).read_bytes() == canonical_bytes
+    assert (vault.root / TRIO[1]).exists()  # not archived either
+    assert [entry["canonical"] for entry in report.merged] == [STANDUP[0]]  # the other cluster proceeded
+
+
+def test_auto_commit_makes_one_commit_of_exactly_the_touched_files(sample_vault: Path, wordllama: object) -> None:
+    write(sample_vault, ".vaultmem.toml", "auto_commit = true\n")
+    git(sample_vault, "init", "-q")
+    git(sample_vault, "config", "user.email", "maya@example.com")
+    git(sample_vault, "config", "user.name", "Maya")
+    git(sample_vault, "add", "-A")
+    git(sample_vault, "commit", "-qm", "start")
+    with open_vault(sample_vault, wordllama) as vault:
+        report = vault.consolidate(apply=True, now=NOW)
+    assert git(sample_vault, "rev-list", "--count", "HEAD").strip() == "2"
+    assert report.commit == git(sample_vault, "rev-parse", "HEAD").strip()
+    changed = set(git(sample_vault, "show", "--name-only", "--no-renames", "--format=", "HEAD").split())
+    archived = {"_archive/" + path for path in (*TRIO[1:], *STANDUP[1:])}
+    assert changed == {*TRIO, *STANDUP, *archived, *LINKING}
+    assert git(sample_vault, "status", "--porcelain") == ""
+    assert "vaultmem consolidate: 3 note(s) merged into 2" in git(sample_vault, "log", "-1", "--format=%B")
+
+
+# ------------------------------------------------------------------ ANN against exact
+
+
+TOPICS = {
+    "sailing": "boat mast sail harbour wind tide anchor keel rope deck knot mooring jib hull dinghy regatta skipper buoy marina gust",
+    "baking": "flour yeast dough oven crust loaf sourdough starter knead butter sugar rye crumb pastry icing whisk batter cake scone",
+    "garden": "tomato seedling compost soil mulch weed hose trellis basil greenhouse pruning shears bulbs lavender rake spade roots",
+    "finance": "invoice budget tax refund pension mortgage savings interest salary receipt expense ledger accountant dividend broker",
+    "running": "marathon interval tempo stride shoes pace hill sprint recovery stretch track mileage blister trainer relay lap",
+    "astronomy": "telescope eyepiece nebula comet moon orbit galaxy planet tripod meteor eclipse constellation star lens zenith",
+    "kitchen": "knife skillet simmer garlic onion broth risotto pepper saucepan lid ladle spatula roast marinade chili stew",
+    "travel": "passport luggage boarding gate airport visa hostel itinerary train platform ticket suitcase ferry customs map",
+    "music": "guitar chord rehearsal drummer tuning amplifier bass melody lyrics concert setlist metronome piano choir tempo",
+    "cars": "engine tyre brake clutch gearbox mechanic oil battery exhaust garage windscreen dashboard mileage coolant jack",
+}
+COMMON = ("the a we then after before today maya said about with for on at it was is and but so that this next week "
+          "morning evening again because while still").split()
+
+
+def synthetic_note(rng: random.Random, topic: str) -> str:
+    words = [rng.choice(TOPICS[topic].split()) if rng.random() < 0.45 else rng.choice(COMMON) for _ in range(70)]
+    return " ".join(words).capitalize() + ".\n"
+
+
+def paraphrase(rng: random.Random, text: str) -> str:
+    words = text.split()
+    for _ in range(4):
+        words[rng.randrange(len(words))] = rng.choice(COMMON)
+    return " ".join(words) + "\n"
+
+
+def synthetic_vault(root: Path, seed: int = 7) -> None:
+    """240 notes over ten topics and five layer settings, with paraphrased copies."""
+    rng = random.Random(seed)
+    layers = ["L1", "L2", "L3", "L4", None]
+    for index in range(240):
+        topic = list(TOPICS)[index % len(TOPICS)]
+        layer = layers[index % len(layers)]
+        head = f"---\nlayer: {layer}\n" + ("" if layer == "L4" else "expires_at: 2031-01-01\n") + "---\n" if layer else ""
+        body = synthetic_note(rng, topic)
+        write(root, f"{topic}/note-{index:03d}.md", head + body)
+        if index % 12 == 0:
+            write(root, f"{topic}/copy-{index:03d}.md", head + paraphrase(rng, body))
+
+
+def exact_clusters(vault: Vault, threshold: float) -> set[frozenset[str]]:
+    """Every same-layer pair over all vectors by one exact matrix product, then components."""
+    pool = vault.store.recent_notes(Eligibility(now_us=to_epoch_us(resolve_now(NOW))))
+    keep = [note for note in pool if unreliable_reason(note) is None]
+    vectors = dict(vault.store.vectors_for([note.label for note in keep]))
+    labels = np.asarray([note.label for note in keep])
+    matrix = np.stack([np.frombuffer(vectors[note.label], dtype=np.float32) for note in keep])
+    pairs = exact_similar_pairs(labels, matrix, [note.layer for note in keep], threshold, block=64)
+    paths = {note.label: note.path for note in keep}
+    return {frozenset(paths[label] for label in component) for component in connected_components(pairs)}
+
+
+def test_the_ann_sweep_finds_the_clusters_an_exact_product_finds(vault_dir: Path, wordllama: object) -> None:
+    synthetic_vault(vault_dir)
+    with open_vault(vault_dir, wordllama) as vault:
+        VectorIndex(vault.store, wordllama.dimension).fold(force=True)
+        # One more paraphrase after the fold: it lives in the delta, the rest in the HNSW snapshot.
+        head, _, body = (vault_dir / "sailing/note-000.md").read_text(encoding="utf-8").rpartition("---\n")
+        write(vault_dir, "sailing/late-copy.md", head + "---\n" + paraphrase(random.Random(1), body))
+        vault.index()
+        stats = vault.stats()
+        assert stats.vectors_in_snapshot >= 250 and stats.vectors_in_delta == 1
+        threshold = 0.93
+        by_ann = member_sets(vault.consolidate(all=True, threshold=threshold, now=NOW))
+        by_exact = exact_clusters(vault, threshold)
+    assert by_ann == by_exact
+    assert frozenset({"sailing/note-000.md", "sailing/copy-000.md", "sailing/late-copy.md"}) in by_ann
+    assert len(by_ann) >= 20  # every paraphrased copy found its original
+
+
+def test_sources_the_graph_search_loses_are_answered_exactly(vault: Vault, monkeypatch: pytest.MonkeyPatch) -> None:
+    expected = member_sets(vault.consolidate(all=True, now=NOW))
+
+    def lost(self: NeighbourIndex, queries: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
+        # What hnswlib returns when it cannot reach a region of the graph: other notes, not the query.
+        return np.full((len(queries), k), -1, dtype=np.int64), np.zeros((len(queries), k), dtype=np.float32)
+
+    monkeypatch.setattr(NeighbourIndex, "neighbours", lost)
+    assert member_sets(vault.consolidate(all=True, now=NOW)) == expected == {frozenset(TRIO), frozenset(STANDUP)}
+
+
+# ------------------------------------------------------------------ pure core
+
+
+def test_split_link_keeps_heading_and_label() -> None:
+    assert split_link("name#Heading|label") == ("name", "#Heading|label")
+    assert split_link("folder/name|label") == ("folder/name", "|label")
+    assert split_link("name\\|cell") == ("name", "\\|cell")
+    assert split_link("name") == ("name", "")
+
+
+def test_an_ambiguous_name_is_left_alone_and_reported() -> None:
+    redirects = LinkRedirects(["a/note.md", "b/note.md", "keep.md"], {"a/note.md": "keep.md"})
+    text, ambiguous = rewrite_links("[[note]] and [[a/note]]", redirects)
+    assert text == "[[note]] and [[keep]]" and ambiguous == ["note"]
+
+
+def test_connected_components_chain_transitively() -> None:
+    assert connected_components([(1, 2), (2, 3), (7, 8)]) == [[1, 2, 3], [7, 8]]
+    assert connected_components([]) == []
+
+
+def test_text_words_ignore_headings_and_embeds() -> None:
+    assert text_words("## Notes\n\n![[Daily.base]]\n") == 0
+    assert text_words("# Title\nOat milk, never dairy.\n") >= MIN_TEXT_WORDS

@@ -1,0 +1,408 @@
+"""``vaultmem index``: the derived index under ``.vaultmem/`` follows the files, and only them."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from conftest import NOW, REAL_VAULTS, run_cli, snapshot_files
+from vaultmem import Vault
+from vaultmem.embedders import HashingEmbedder
+from vaultmem.errors import DerivedIndexError
+
+SAMPLE_PROBLEMS = {
+    ("conversations/2026-11-20-harbor-retro.md", "frontmatter"),
+    ("scratch/call-landlord.md", "expires_at"),
+    ("procedures/weekly-review.md", "expires_at"),
+    ("conversations/2026-11-27-call-with-mum.md", "expires_at"),
+}
+QUERIES = ["oat milk coffee", "flight to Berlin", "how to deploy harbor", "Pimenta allergy", "standup time", "João", "dentist"]
+
+
+@pytest.fixture
+def vault(sample_vault: Path, wordllama) -> Iterator[Vault]:
+    # Files modified within the last moments are re-read once on purpose (racy-stat guard in
+    # the indexer); an hour-old mtime makes "nothing changed" unambiguous whenever the
+    # checkout was made.
+    an_hour_ago = time.time() - 3600
+    for path in sample_vault.rglob("*"):
+        os.utime(path, (an_hour_ago, an_hour_ago), follow_symlinks=False)
+    with Vault(sample_vault, embedder=wordllama) as opened:
+        yield opened
+
+
+def indexed_paths(vault: Vault) -> list[str]:
+    return [row.path for row in vault.store.all_notes()]
+
+
+def answers(vault: Vault, include_expired: bool = True) -> list[list[dict[str, object]]]:
+    return [[hit.as_dict() for hit in vault.search(query, k=8, include_expired=include_expired, now=NOW)] for query in QUERIES]
+
+
+class FileOpens:
+    """Counts files opened under a folder, through Python's audit hooks (no patching)."""
+
+    active: FileOpens | None = None
+    installed = False
+
+    def __init__(self, root: Path) -> None:
+        self.root = str(root)
+        self.opened: list[str] = []
+
+    @classmethod
+    def _hook(cls, event: str, args: tuple[object, ...]) -> None:
+        counter = cls.active
+        if counter is not None and event == "open" and isinstance(args[0], (str, os.PathLike)):
+            path = os.fspath(args[0])
+            if path.startswith(counter.root) and "/.vaultmem/" not in path + "/":
+                counter.opened.append(path)
+
+    def __enter__(self) -> FileOpens:
+        if not FileOpens.installed:
+            sys.addaudithook(FileOpens._hook)
+            FileOpens.installed = True
+        FileOpens.active = self
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        FileOpens.active = None
+
+
+# ---------------------------------------------------------------- first index and re-index
+
+
+def test_first_index_adds_every_note_and_reports_the_vaults_problems(vault: Vault) -> None:
+    report = vault.index()
+    assert len(report.added) == 39 and report.embedded == 39
+    assert (report.updated, report.removed, report.moved, report.unchanged) == ([], [], [], 0)
+    assert {(problem.path, problem.field) for problem in report.problems} == SAMPLE_PROBLEMS
+    assert len(indexed_paths(vault)) == 39
+
+
+def test_a_second_run_with_nothing_changed_reads_no_file_and_embeds_nothing(vault: Vault) -> None:
+    vault.index()
+    with FileOpens(vault.root) as counter:
+        report = vault.index()
+    assert counter.opened == []  # no note was opened, so nothing was parsed
+    assert report.embedded == 0
+    assert not report.changed and report.unchanged == 39
+    # ...and it still tells the truth about the vault's problems.
+    assert {(problem.path, problem.field) for problem in report.problems} == SAMPLE_PROBLEMS
+
+
+def test_the_open_counter_does_see_an_index_that_reads(vault: Vault) -> None:
+    # Guard for the test above: the same counter sees every note of a first index.
+    with FileOpens(vault.root) as counter:
+        vault.index()
+    assert len({path for path in counter.opened if path.endswith(".md")}) == 39
+
+
+def test_a_touched_but_unchanged_file_is_not_re_embedded(vault: Vault) -> None:
+    vault.index()
+    note = vault.root / "projects" / "Lantern.md"
+    os.utime(note, ns=(note.stat().st_atime_ns, note.stat().st_mtime_ns + 5_000_000_000))
+    report = vault.index()
+    assert report.embedded == 0 and not report.changed
+    with FileOpens(vault.root) as counter:
+        vault.index()
+    assert counter.opened == []  # the new mtime was recorded
+
+
+def test_obsidian_folder_and_non_markdown_files_are_never_indexed(vault: Vault) -> None:
+    (vault.root / "attachments" / "notes.txt").write_text("txtonlymarker in a text file\n", encoding="utf-8")
+    (vault.root / ".obsidian" / "plugins").mkdir()
+    (vault.root / ".obsidian" / "plugins" / "readme.md").write_text("# Plugin\nsnippetmarker again\n", encoding="utf-8")
+    vault.index()
+    paths = indexed_paths(vault)
+    assert all(path.endswith(".md") and not path.startswith(".") for path in paths)
+    for marker in ("snippetmarker", "txtonlymarker"):
+        hits = vault.search(marker, k=50, include_expired=True, now=NOW)
+        assert not any(marker in hit.snippet for hit in hits)
+        assert not any(hit.path.startswith(".obsidian") or hit.path.endswith(".txt") for hit in hits)
+
+
+def test_unicode_and_spaces_in_paths_are_indexed_and_found_by_their_exact_path(vault: Vault) -> None:
+    folder = vault.root / "Área de trabalho"
+    folder.mkdir()
+    (folder / "café ☕ notes.md").write_text("---\nlayer: L4\n---\nThe café on the corner sells pastéis de nata; wombatfact.\n", encoding="utf-8")
+    vault.index()
+    assert {"people/João Silva.md", "Área de trabalho/café ☕ notes.md"} <= set(indexed_paths(vault))
+    [first, *_] = vault.search("wombatfact", k=3, now=NOW)
+    assert (first.path, first.id) == ("Área de trabalho/café ☕ notes.md", "Área de trabalho/café ☕ notes")
+    joao = vault.search("João Silva tech lead ingestion", k=3, now=NOW)
+    assert joao[0].path == "people/João Silva.md" and joao[0].title == "João Silva"
+
+
+# ---------------------------------------------------------------- incremental changes
+
+
+def test_incremental_index_sees_an_edit(vault: Vault) -> None:
+    vault.index()
+    note = vault.root / "projects" / "Lantern.md"
+    note.write_text(note.read_text(encoding="utf-8").replace("wa-sqlite", "quokkadb"), encoding="utf-8")
+    report = vault.index()
+    assert report.updated == ["projects/Lantern.md"] and report.embedded == 1
+    assert vault.search("quokkadb", k=1, now=NOW)[0].path == "projects/Lantern.md"
+    assert "projects/Lantern.md" not in [hit.path for hit in vault.search("wa-sqlite", k=50, now=NOW) if "wa-sqlite" in hit.snippet]
+
+
+def test_a_metadata_only_edit_updates_the_row_without_re_embedding(vault: Vault) -> None:
+    vault.index()
+    note = vault.root / "projects" / "Lantern.md"
+    note.write_text(note.read_text(encoding="utf-8").replace("expires_at: 2027-03-01", "expires_at: 2026-11-01"), encoding="utf-8")
+    report = vault.index()
+    assert report.updated == ["projects/Lantern.md"] and report.embedded == 0
+    assert "projects/Lantern.md" not in [hit.path for hit in vault.search("Lantern reading list", k=50, now=NOW)]
+
+
+def test_incremental_index_sees_a_deletion(vault: Vault) -> None:
+    vault.index()
+    (vault.root / "preferences" / "oat-milk.md").unlink()
+    report = vault.index()
+    assert report.removed == ["preferences/oat-milk.md"] and report.embedded == 0
+    assert "preferences/oat-milk.md" not in indexed_paths(vault)
+    assert "preferences/oat-milk.md" not in [hit.path for hit in vault.search("oat milk", k=50, include_expired=True, now=NOW)]
+
+
+def test_a_moved_note_keeps_its_vector_and_is_found_at_its_new_path(vault: Vault) -> None:
+    vault.index()
+    (vault.root / "archive-by-hand").mkdir()
+    os.rename(vault.root / "preferences" / "oat-milk.md", vault.root / "archive-by-hand" / "oat milk.md")
+    report = vault.index()
+    assert report.moved == [("preferences/oat-milk.md", "archive-by-hand/oat milk.md")]
+    assert (report.added, report.removed, report.embedded) == ([], [], 0)
+    paths = [hit.path for hit in vault.search("oat milk in coffee", k=50, now=NOW)]
+    assert "archive-by-hand/oat milk.md" in paths and "preferences/oat-milk.md" not in paths
+
+
+def test_a_new_note_is_added(vault: Vault) -> None:
+    vault.index()
+    (vault.root / "scratch" / "new.md").write_text("---\nlayer: L4\n---\nThe spare key is under the blue pot.\n", encoding="utf-8")
+    report = vault.index()
+    assert report.added == ["scratch/new.md"] and report.embedded == 1 and report.unchanged == 39
+    assert vault.search("spare key blue pot", k=1, now=NOW)[0].path == "scratch/new.md"
+
+
+def test_a_note_whose_yaml_breaks_is_still_indexed_by_its_body(vault: Vault) -> None:
+    vault.index()
+    hits = vault.search("retro finance notification template deploy window", k=5, include_expired=True, now=NOW)
+    retro = next(hit for hit in hits if hit.path == "conversations/2026-11-20-harbor-retro.md")
+    assert retro.layer is None
+    assert any("YAML does not load" in warning for warning in retro.warnings)
+
+
+def test_an_unreadable_file_is_reported_and_the_rest_indexed(vault: Vault) -> None:
+    (vault.root / "dangling.md").symlink_to(vault.root / "no-such-target.md")
+    report = vault.index()
+    assert len(report.added) == 39
+    assert ("dangling.md", "file") in {(problem.path, problem.field) for problem in report.problems}
+
+
+def test_a_note_with_an_out_of_range_expiry_does_not_stop_the_index(vault: Vault) -> None:
+    (vault.root / "odd.md").write_text("---\nlayer: L1\nexpires_at: 0001-01-01T00:00:00+05:00\n---\nOdd.\n", encoding="utf-8")
+    report = vault.index()
+    assert len(report.added) == 40
+    assert ("odd.md", "expires_at") in {(problem.path, problem.field) for problem in report.problems}
+
+
+# ---------------------------------------------------------------- derived means derived
+
+
+def test_rebuild_gives_identical_answers(vault: Vault) -> None:
+    vault.index()
+    before = answers(vault)
+    report = vault.index(rebuild=True)
+    assert report.rebuilt and len(report.added) == 39 and report.embedded == 39
+    assert answers(vault) == before
+
+
+def test_deleting_vaultmem_and_reindexing_gives_the_same_hits_in_the_same_order(sample_vault: Path, wordllama) -> None:
+    with Vault(sample_vault, embedder=wordllama) as first:
+        first.index()
+        before = answers(first), answers(first, include_expired=False)
+    shutil.rmtree(sample_vault / ".vaultmem")
+    with Vault(sample_vault, embedder=wordllama) as second:
+        second.index()
+        assert (answers(second), answers(second, include_expired=False)) == before
+
+
+def test_index_and_search_never_modify_a_vault_file(vault: Vault) -> None:
+    before = snapshot_files(vault.root)
+    vault.index()
+    answers(vault)
+    vault.search("anything at all", k=3, layers=["L1"], tags=["travel"], now=NOW)
+    vault.index(rebuild=True)
+    vault.index()
+    vault.stats(now=NOW)
+    assert snapshot_files(vault.root) == before
+
+
+def test_the_cli_index_and_search_never_modify_a_vault_file(sample_vault: Path) -> None:
+    before = snapshot_files(sample_vault)
+    assert run_cli(sample_vault, "index").exit_code == 0
+    assert run_cli(sample_vault, "search", "oat milk", "--json").exit_code == 0
+    assert run_cli(sample_vault, "index", "--rebuild").exit_code == 0
+    assert snapshot_files(sample_vault) == before
+
+
+def test_the_vaultmem_folder_ignores_itself_for_git(vault: Vault) -> None:
+    vault.index()
+    lines = (vault.root / ".vaultmem" / ".gitignore").read_text(encoding="utf-8").splitlines()
+    assert "*" in lines
+
+
+def test_the_real_kepano_vault_indexes_around_its_templates(tmp_path: Path, wordllama) -> None:
+    target = shutil.copytree(REAL_VAULTS / "kepano-obsidian", tmp_path / "kepano")
+    before = snapshot_files(target)
+    with Vault(target, embedder=wordllama) as vault:
+        report = vault.index()
+        assert len(report.added) == 103
+        templates = {problem.path for problem in report.problems if problem.field == "frontmatter"}
+        assert len(templates) == 28
+        assert all(path.startswith("Templates/") or "{{date}}" in (target / path).read_text(encoding="utf-8") for path in templates)
+        assert vault.search("recipe", k=5, now=NOW)
+    assert snapshot_files(target) == before
+
+
+# ---------------------------------------------------------------- the embedder's identity
+
+
+def test_changing_the_embedder_re_embeds_every_note(vault: Vault) -> None:
+    vault.index()
+    with Vault(vault.root, embedder=HashingEmbedder(32)) as hashing:
+        report = hashing.index()
+        assert report.rebuilt and report.embedded == 39 and not report.changed and report.unchanged == 39
+        assert hashing.store.get_meta("embedder") == "hashing:32"
+        # The fresh vectors are stored, every one of them (not only computed and dropped).
+        assert len(hashing.store.vector_labels()) == 39 and hashing.store.vector_dimension() == 32
+        assert hashing.search("Pimenta amoxicillin allergy", k=1, now=NOW)[0].path == "people/pimenta-vet-allergy.md"
+        assert hashing.index().embedded == 0  # and then it is settled
+    report = vault.index()
+    assert report.embedded == 39 and vault.store.vector_dimension() == 256
+    assert len(vault.store.vector_labels()) == 39
+
+
+def test_the_embedder_named_in_the_config_is_used_and_switching_re_embeds(vault: Vault) -> None:
+    vault.index()
+    (vault.root / ".vaultmem.toml").write_text('embedder = "hashing"\n', encoding="utf-8")
+    with Vault(vault.root) as configured:
+        report = configured.index()
+        assert report.embedded == 39
+        assert configured.store.get_meta("embedder") == "hashing:64"
+        assert configured.store.vector_dimension() == 64
+
+
+def test_searching_with_another_embedder_before_reindexing_is_refused_not_mixed(vault: Vault) -> None:
+    vault.index()
+    with Vault(vault.root, embedder=HashingEmbedder(32)) as hashing:
+        with pytest.raises(DerivedIndexError) as caught:
+            hashing.search("oat milk", now=NOW)
+    message = str(caught.value)
+    assert "wordllama" in message and "hashing:32" in message and "vaultmem index" in message
+
+
+# ---------------------------------------------------------------- reports
+
+
+def test_index_json_reports_counts_and_problems(sample_vault: Path) -> None:
+    result = run_cli(sample_vault, "index", "--json")
+    assert result.exit_code == 0  # problems in the vault do not fail the index
+    report = json.loads(result.stdout)
+    assert (report["added"], report["updated"], report["removed"], report["unchanged"]) == (39, 0, 0, 0)
+    assert {(problem["path"], problem["field"]) for problem in report["problems"]} == SAMPLE_PROBLEMS
+    again = json.loads(run_cli(sample_vault, "index", "--json").stdout)
+    assert (again["added"], again["unchanged"], again["embedded"]) == (0, 39, 0)
+
+
+def test_index_text_output_counts_and_lists_problems(sample_vault: Path) -> None:
+    result = run_cli(sample_vault, "index")
+    assert result.exit_code == 0
+    assert "39 added" in result.stdout
+    assert "scratch/call-landlord.md" in result.stdout
+
+
+def test_stats_counts_layers_expired_problems_and_the_embedder(vault: Vault) -> None:
+    vault.index()
+    stats = vault.stats(now=NOW)
+    assert stats.notes == 39
+    assert stats.expired == 6
+    assert stats.with_problems == 4
+    assert (stats.embedder, stats.dimension) == ("wordllama-l2_supercat:256", 256)
+    assert sum(stats.by_layer.values()) == 39
+    assert stats.by_layer["none"] == 3  # Inbox, Open questions and the retro whose YAML breaks
+    assert stats.index_bytes > 0
+    assert vault.stats(now="2027-03-02").expired > stats.expired
+
+
+# ---------------------------------------------------------------- what the derived store holds
+
+
+def test_the_store_keeps_expiry_as_written_and_as_an_exact_epoch(vault: Vault) -> None:
+    from datetime import datetime, timezone
+
+    from vaultmem.lifecycle import to_epoch_us
+
+    vault.index()
+    meridian = vault.store.note_by_path("conversations/2026-11-13-meridian-vendor-call.md")
+    assert meridian.expires_at == "2026-11-20T18:00:00+05:00"
+    assert meridian.expires_us == to_epoch_us(datetime(2026, 11, 20, 13, 0, tzinfo=timezone.utc))
+    lantern = vault.store.note_by_path("projects/Lantern.md")
+    assert lantern.expires_us == to_epoch_us(datetime(2027, 3, 1, tzinfo=timezone.utc))
+    landlord = vault.store.note_by_path("scratch/call-landlord.md")
+    assert (landlord.expires_at, landlord.expires_us, landlord.expiry_invalid) == ("next tuesday", None, True)
+
+
+def test_no_numpy_value_reaches_sqlite_as_a_blob(vault: Vault) -> None:
+    vault.index()
+    columns = [row[1] for row in vault.store.conn.execute("PRAGMA table_info(notes)")]
+    for column in columns:
+        kinds = {row[0] for row in vault.store.conn.execute(f"SELECT DISTINCT typeof({column}) FROM notes")}
+        assert "blob" not in kinds, column
+    assert {row[0] for row in vault.store.conn.execute("SELECT DISTINCT typeof(label) FROM vectors")} == {"integer"}
+
+
+def test_the_store_uses_wal_and_leaves_no_temp_files(vault: Vault) -> None:
+    vault.index()
+    vault.index(rebuild=True)
+    assert vault.store.conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    names = sorted(path.name for path in (vault.root / ".vaultmem").iterdir())
+    assert not [name for name in names if name.endswith(".tmp")]
+    assert len([name for name in names if name.endswith(".hnsw")]) == 1
+
+
+def test_a_note_argument_accepts_the_id_the_path_or_the_path_without_md(vault: Vault) -> None:
+    from vaultmem.errors import PathOutsideVault
+
+    vault.index()
+    for reference in ("01JNB55HD06CQ643DZVMXXQKFB", "people/rui-birthday.md", "people/rui-birthday"):
+        assert vault.resolve(reference).path == "people/rui-birthday.md"
+    assert vault.resolve("people/João Silva").path == "people/João Silva.md"
+    with pytest.raises(PathOutsideVault):
+        vault.resolve("../outside")
+
+
+def test_a_file_name_that_is_not_utf8_is_reported_and_the_rest_indexed(vault: Vault) -> None:
+    with open(os.path.join(os.fsencode(vault.root), b"scratch", b"caf\xe9.md"), "wb") as handle:
+        handle.write(b"# Cafe\n")
+    report = vault.index()
+    assert len(report.added) == 39
+    assert ("scratch/caf\ufffd.md", "file") in {(problem.path, problem.field) for problem in report.problems}
+    json.dumps(report.as_dict(), ensure_ascii=False).encode("utf-8")  # printable as --json
+
+
+def test_an_embedder_switch_with_a_metadata_only_edit_still_stores_every_vector(vault: Vault) -> None:
+    vault.index()
+    note = vault.root / "projects" / "Lantern.md"
+    note.write_text(note.read_text(encoding="utf-8").replace("expires_at: 2027-03-01", "expires_at: 2027-04-01"), encoding="utf-8")
+    with Vault(vault.root, embedder=HashingEmbedder(16)) as hashing:
+        report = hashing.index()
+        assert report.updated == ["projects/Lantern.md"] and report.embedded == 39
+        assert len(hashing.store.vector_labels()) == 39
+        assert hashing.store.labels_without_vectors() == []

@@ -1,0 +1,411 @@
+"""`vaultmem mcp`: the SDK's own stdio client against a real server subprocess.
+
+Each test starts `python -m vaultmem --vault VAULT mcp`, talks MCP to it with
+``mcp.client.stdio.stdio_client`` + ``ClientSession`` and checks what an agent sees:
+the tools and their descriptions, the write/read round trip, hand edits picked up by
+the watcher, expiry, and tool errors that name the problem while the server keeps going.
+Sync tests drive the async client with ``anyio.run`` (no pytest async plugin needed).
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import sys
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+import anyio
+import pytest
+from mcp import ClientSession, StdioServerParameters
+from mcp.client.stdio import stdio_client
+from mcp.types import CallToolResult
+
+from conftest import REPO, snapshot_files, vaultmem_process
+
+TOOLS = {"remember", "recall", "get", "forget", "mark_used", "consolidate", "expire", "check"}
+HIT_FIELDS = {"id", "path", "title", "snippet", "layer", "expires_at", "score", "warnings"}
+STARTUP_SECONDS = 90  # spawn + imports + the first reconcile, on a slow CI machine
+CALL_SECONDS = 60
+WATCH_SECONDS = 20  # the watcher debounces; poll for at most this long
+
+pytestmark = pytest.mark.slow
+
+
+# ------------------------------------------------------------------ harness
+
+
+class Served:
+    """A live client session plus what the transport saw besides responses."""
+
+    def __init__(self, session: ClientSession, transport_messages: list[object]) -> None:
+        self.session = session
+        self.transport_messages = transport_messages
+
+    async def result(self, tool: str, **arguments: Any) -> CallToolResult:
+        with anyio.fail_after(CALL_SECONDS):
+            return await self.session.call_tool(tool, arguments)
+
+    async def call(self, tool: str, **arguments: Any) -> dict[str, Any]:
+        """A tool call that must succeed; its structured result."""
+        result = await self.result(tool, **arguments)
+        assert not result.is_error, f"{tool}({arguments}) failed: {text_of(result)}"
+        assert isinstance(result.structured_content, dict), result
+        return result.structured_content
+
+    async def error(self, tool: str, **arguments: Any) -> str:
+        """A tool call that must fail as a tool error; its message."""
+        result = await self.result(tool, **arguments)
+        assert result.is_error, f"{tool}({arguments}) should have failed: {result}"
+        return text_of(result)
+
+
+def text_of(result: CallToolResult) -> str:
+    return "\n".join(getattr(block, "text", "") for block in result.content)
+
+
+def server_parameters(vault: Path) -> StdioServerParameters:
+    python_path = os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH")]))
+    return StdioServerParameters(
+        command=sys.executable,
+        args=["-m", "vaultmem", "--vault", str(vault), "mcp"],
+        env={**os.environ, "PYTHONPATH": python_path},
+    )
+
+
+@asynccontextmanager
+async def serve(vault: Path, log: Path) -> AsyncIterator[Served]:
+    """`vaultmem mcp` on ``vault``, its stderr written to ``log`` (outside the vault)."""
+    transport_messages: list[object] = []
+
+    async def keep(message: object) -> None:
+        transport_messages.append(message)
+
+    with log.open("w", encoding="utf-8") as errlog:
+        async with stdio_client(server_parameters(vault), errlog=errlog) as (read, write):
+            async with ClientSession(read, write, message_handler=keep) as session:
+                with anyio.fail_after(STARTUP_SECONDS):
+                    await session.initialize()
+                yield Served(session, transport_messages)
+
+
+def run(scenario: Callable[..., Awaitable[None]], *args: Any) -> None:
+    """``anyio.run`` the scenario; a failure inside the client's task groups surfaces as itself."""
+    try:
+        anyio.run(functools.partial(scenario, *args))
+    except BaseExceptionGroup as group:
+        raise innermost(group) from None
+
+
+def innermost(error: BaseException) -> BaseException:
+    while isinstance(error, BaseExceptionGroup) and len(error.exceptions) == 1:
+        error = error.exceptions[0]
+    return error
+
+
+async def poll_recall(served: Served, query: str, accept: Callable[[dict[str, Any]], bool], **options: Any) -> list[dict[str, Any]]:
+    """Recall until a hit satisfies ``accept`` (the watcher debounces); the last hits."""
+    deadline = time.monotonic() + WATCH_SECONDS
+    while True:
+        hits = (await served.call("recall", query=query, **options))["hits"]
+        if any(accept(hit) for hit in hits) or time.monotonic() > deadline:
+            return hits
+        await anyio.sleep(0.25)
+
+
+def note(title: str, body: str, **meta: str) -> str:
+    lines = [f"title: {title}"] + [f"{key}: {value}" for key, value in meta.items()]
+    return "---\n" + "\n".join(lines) + "\n---\n" + body + "\n"
+
+
+@pytest.fixture
+def log(tmp_path: Path) -> Path:
+    return tmp_path / "server-stderr.log"
+
+
+# ------------------------------------------------------------------ tools and descriptions
+
+
+def test_tools_are_listed_with_descriptions_an_agent_can_act_on(vault_dir: Path, log: Path) -> None:
+    async def scenario() -> None:
+        async with serve(vault_dir, log) as served:
+            listed = {tool.name: tool for tool in (await served.session.list_tools()).tools}
+            assert set(listed) == TOOLS
+            for tool in listed.values():
+                assert tool.description and len(tool.description) > 120, tool.name
+                assert tool.annotations is not None and tool.annotations.open_world_hint is False
+            for layer_words in ("L1 working", "1d", "L2 episodic", "L3 semantic", "90d", "L4 procedural", "never expires"):
+                assert layer_words in listed["remember"].description
+                assert layer_words in listed["recall"].description
+            assert "hidden" in listed["recall"].description and "expired" in listed["recall"].description
+            assert "Dry run by default" in listed["consolidate"].description
+            remember_schema = listed["remember"].input_schema
+            assert remember_schema["required"] == ["text"]
+            assert {"text", "title", "layer", "tags", "ttl", "expires_at", "permanent", "folder"} <= set(remember_schema["properties"])
+            assert set(listed["recall"].input_schema["properties"]) == {"query", "k", "layers", "tags", "include_expired"}
+            assert listed["mark_used"].input_schema["properties"]["notes"]["type"] == "array"
+            assert {name for name, tool in listed.items() if tool.annotations.read_only_hint} == {"recall", "get", "check"}
+            assert {name for name, tool in listed.items() if tool.annotations.destructive_hint} == {"forget", "consolidate", "expire"}
+
+    run(scenario)
+
+
+def test_server_instructions_explain_the_memory_model(vault_dir: Path, log: Path) -> None:
+    async def scenario() -> None:
+        params = server_parameters(vault_dir)
+        with log.open("w", encoding="utf-8") as errlog:
+            async with stdio_client(params, errlog=errlog) as (read, write):
+                async with ClientSession(read, write) as session:
+                    with anyio.fail_after(STARTUP_SECONDS):
+                        initialized = await session.initialize()
+        assert initialized.server_info.name == "vaultmem"
+        assert "recall" in initialized.instructions and "mark_used" in initialized.instructions
+        assert "hidden from recall" in initialized.instructions
+
+    run(scenario)
+
+
+# ------------------------------------------------------------------ round trip
+
+
+def test_remember_recall_mark_used_get_forget_round_trip(vault_dir: Path, log: Path) -> None:
+    async def scenario() -> None:
+        async with serve(vault_dir, log) as served:
+            saved = await served.call(
+                "remember", text="Maya's dentist appointment is on 9 December at 10:30 with Dr. Sousa.",
+                title="Dentist appointment", layer="episodic", tags=["health", "#calendar"])
+            assert saved["layer"] == "L2" and saved["title"] == "Dentist appointment"
+            assert saved["path"] == "memories/dentist-appointment.md" and saved["expires_at"]
+            assert saved["tags"] == ["health", "calendar"]
+            assert (vault_dir / saved["path"]).is_file()
+
+            hits = (await served.call("recall", query="when is the dentist appointment", k=3))["hits"]
+            assert hits[0]["id"] == saved["id"] and hits[0]["path"] == saved["path"]
+            assert HIT_FIELDS <= set(hits[0]) and "Dr. Sousa" in hits[0]["snippet"]
+
+            assert (await served.call("mark_used", notes=[saved["id"]]))["used"][0]["use_count"] == 1
+            used = (await served.call("mark_used", notes=[saved["path"]]))["used"]
+            assert used == [{"id": saved["id"], "path": saved["path"], "use_count": 2, "last_used_at": used[0]["last_used_at"]}]
+
+            shown = await served.call("get", note=saved["id"])
+            assert shown["use_count"] == 2 and shown["expired"] is False and "notice" not in shown
+            assert shown["body"].strip() == "Maya's dentist appointment is on 9 December at 10:30 with Dr. Sousa."
+
+            forgotten = await served.call("forget", note=saved["id"])
+            assert forgotten["archived_to"] == "_archive/memories/dentist-appointment.md"
+            assert not (vault_dir / saved["path"]).exists() and (vault_dir / forgotten["archived_to"]).is_file()
+            hits = (await served.call("recall", query="dentist appointment"))["hits"]
+            assert saved["id"] not in [hit["id"] for hit in hits]
+            assert "no note matches" in await served.error("get", note=saved["id"])
+
+            permanent = await served.call("remember", text="Maya takes her coffee with oat milk.", layer="L4")
+            assert permanent["expires_at"] is None and permanent["layer"] == "L4"
+
+            # Everything above travelled as JSON-RPC on stdout: nothing else reached the client.
+            assert [message for message in served.transport_messages if isinstance(message, Exception)] == []
+        assert "reconciled" in log.read_text(encoding="utf-8")
+
+    run(scenario)
+
+
+def test_notes_on_disk_before_start_are_recalled_on_the_first_call(vault_dir: Path, write_note: Callable[..., Path], log: Path) -> None:
+    write_note("projects/harbor.md", note("Harbor", "Harbor loads the warehouse every morning at 06:00.", layer="L3"))
+
+    async def scenario() -> None:
+        async with serve(vault_dir, log) as served:
+            hits = (await served.call("recall", query="when does Harbor load the warehouse"))["hits"]
+            assert [hit["path"] for hit in hits] == ["projects/harbor.md"]
+
+    run(scenario)
+
+
+def test_concurrent_calls_are_all_answered(vault_dir: Path, log: Path) -> None:
+    async def scenario() -> None:
+        async with serve(vault_dir, log) as served:
+            saved: list[dict[str, Any]] = []
+            recalled: list[list[dict[str, Any]]] = []
+
+            async def remember(number: int) -> None:
+                saved.append(await served.call("remember", text=f"Errand number {number}: buy stamps.", layer="L1"))
+
+            async def recall() -> None:
+                recalled.append((await served.call("recall", query="errand stamps"))["hits"])
+
+            async with anyio.create_task_group() as group:
+                for number in range(8):
+                    group.start_soon(remember, number)
+                    group.start_soon(recall)
+            assert len({entry["path"] for entry in saved}) == 8 and len(recalled) == 8
+            hits = (await served.call("recall", query="errand stamps", k=20))["hits"]
+            assert {hit["id"] for hit in hits} == {entry["id"] for entry in saved}
+
+    run(scenario)
+
+
+# ------------------------------------------------------------------ hand edits while serving
+
+
+def test_a_note_edited_by_hand_is_recalled_with_its_new_text(vault_dir: Path, write_note: Callable[..., Path], log: Path) -> None:
+    path = write_note("preferences/coffee.md", note("Coffee order", "Maya orders a flat white with oat milk.", layer="L4"))
+
+    async def scenario() -> None:
+        async with serve(vault_dir, log) as served:
+            hits = (await served.call("recall", query="coffee order"))["hits"]
+            assert hits[0]["path"] == "preferences/coffee.md" and "flat white" in hits[0]["snippet"]
+
+            path.write_text(note("Coffee order", "Maya switched to a cortado with almond milk.", layer="L4"), encoding="utf-8")
+            hits = await poll_recall(served, "cortado almond", lambda hit: "cortado" in hit["snippet"])
+            assert hits[0]["path"] == "preferences/coffee.md" and "cortado with almond milk" in hits[0]["snippet"]
+            assert "flat white" not in hits[0]["snippet"]
+
+            write_note("people/rui.md", note("Rui", "Rui is Maya's partner; he keeps the spare keys.", layer="L3"))
+            hits = await poll_recall(served, "who keeps the spare keys", lambda hit: hit["path"] == "people/rui.md")
+            assert "people/rui.md" in [hit["path"] for hit in hits]
+
+    run(scenario)
+
+
+# ------------------------------------------------------------------ expiry
+
+
+def test_expired_notes_are_not_recalled_unless_asked(vault_dir: Path, write_note: Callable[..., Path], log: Path) -> None:
+    write_note("scratch/flight.md", note("Flight to Berlin", "Gate B22, seat 14C, flight TP558 to Berlin.", layer="L1", expires_at="2020-01-01"))
+    write_note("travel/next-flight.md", note("Flight to Porto", "Gate A3, seat 2A, flight TP1940 to Porto.", layer="L2", expires_at="2999-01-01T00:00:00Z"))
+
+    async def scenario() -> None:
+        async with serve(vault_dir, log) as served:
+            hits = (await served.call("recall", query="flight gate seat"))["hits"]
+            assert [hit["path"] for hit in hits] == ["travel/next-flight.md"]
+
+            hits = (await served.call("recall", query="flight gate seat", include_expired=True))["hits"]
+            by_path = {hit["path"]: hit for hit in hits}
+            assert set(by_path) == {"scratch/flight.md", "travel/next-flight.md"}
+            assert by_path["scratch/flight.md"]["expired"] is True and by_path["travel/next-flight.md"]["expired"] is False
+
+            shown = await served.call("get", note="scratch/flight")
+            assert shown["expired"] is True and shown["notice"].startswith("EXPIRED at 2020-01-01")
+
+            listed = await served.call("expire")
+            assert [entry["path"] for entry in listed["expired"]] == ["scratch/flight.md"] and listed["applied"] is False
+            assert (vault_dir / "scratch/flight.md").is_file()
+            applied = await served.call("expire", apply=True)
+            assert applied["applied"] is True and applied["expired"][0]["archived_to"] == "_archive/scratch/flight.md"
+            assert not (vault_dir / "scratch/flight.md").exists()
+
+    run(scenario)
+
+
+# ------------------------------------------------------------------ check and consolidate
+
+
+def test_check_reports_problems_by_file_and_field(vault_dir: Path, write_note: Callable[..., Path], log: Path) -> None:
+    write_note("ok.md", note("Fine", "A healthy note.", layer="L4"))
+    write_note("broken.md", "---\ntitle: Broken\nlayer: L9\n---\nA note with an unknown layer.\n")
+
+    async def scenario() -> None:
+        async with serve(vault_dir, log) as served:
+            report = await served.call("check")
+            assert report["files"] == 2 and report["ok"] is False
+            assert [(problem["path"], problem["field"]) for problem in report["problems"]] == [("broken.md", "layer")]
+            assert report["problems"][0]["fix"]
+
+    run(scenario)
+
+
+def test_consolidate_is_a_dry_run_unless_applied(vault_dir: Path, write_note: Callable[..., Path], log: Path) -> None:
+    write_note("a.md", note("Oat milk", "Maya takes oat milk in her coffee.", layer="L4"))
+    write_note("b.md", note("Oat milk in coffee", "Maya takes oat milk in her coffee, never cow's milk.", layer="L4"))
+    write_note("c.md", note("Harbor deploys", "Harbor deploys happen before 16:00 Lisbon, never on Fridays.", layer="L4"))
+
+    async def scenario() -> None:
+        async with serve(vault_dir, log) as served:
+            before = snapshot_files(vault_dir)
+            report = await served.call("consolidate", threshold=0.8)
+            assert [(cluster["canonical"], sorted(cluster["members"])) for cluster in report["clusters"]] == [("b.md", ["a.md", "b.md"])]
+            assert snapshot_files(vault_dir) == before and report["applied"] is False
+            assert "threshold" in await served.error("consolidate", threshold=1.5)
+
+            applied = await served.call("consolidate", threshold=0.8, apply=True)
+            assert applied["applied"] is True and [entry["canonical"] for entry in applied["merged"]] == ["b.md"]
+            assert not (vault_dir / "a.md").exists() and (vault_dir / "_archive/a.md").is_file()
+            hits = (await served.call("recall", query="oat milk coffee"))["hits"]
+            assert [hit["path"] for hit in hits if "milk" in hit["title"].lower()] == ["b.md"]
+
+    run(scenario)
+
+
+# ------------------------------------------------------------------ errors
+
+
+BAD_CALLS: list[tuple[str, dict[str, Any], str]] = [
+    ("remember", {"text": "x", "layer": "L9"}, "unknown layer 'L9'"),
+    ("recall", {"query": "x", "layers": ["L7"]}, "unknown layer 'L7'"),
+    ("get", {"note": "no-such-note"}, "no note matches 'no-such-note'"),
+    ("forget", {"note": "missing/note.md"}, "no note matches 'missing/note.md'"),
+    ("mark_used", {"notes": ["coffee", "nope"]}, "no note matches 'nope'"),
+    ("get", {"note": "../x"}, "outside the vault"),
+    ("get", {"note": "/etc/passwd"}, "outside the vault"),
+    ("forget", {"note": "../../etc/passwd", "hard": True}, "outside the vault"),
+    ("remember", {"text": "x", "folder": "../outside"}, "outside the vault"),
+    ("remember", {"text": "x", "folder": "/etc"}, "outside the vault"),
+    ("remember", {"text": "x", "expires_at": "next tuesday"}, "invalid timestamp 'next tuesday'"),
+    ("remember", {"text": "x", "ttl": "soon"}, "invalid duration 'soon'"),
+    ("remember", {"text": "x", "permanent": True, "ttl": "3d"}, "contradicts"),
+    ("recall", {"query": "x", "k": 0}, "k"),
+    ("mark_used", {"notes": []}, "notes"),
+]
+
+
+def test_bad_arguments_are_tool_errors_and_the_server_keeps_serving(vault_dir: Path, write_note: Callable[..., Path], tmp_path: Path, log: Path) -> None:
+    write_note("coffee.md", note("Coffee", "Flat white with oat milk.", layer="L4"))
+    log.touch()
+    outside_before = sorted(path.name for path in tmp_path.iterdir())  # nothing may appear beside the vault
+
+    async def scenario() -> None:
+        async with serve(vault_dir, log) as served:
+            await served.call("recall", query="coffee")  # startup finished: the index exists
+            before = snapshot_files(vault_dir)
+            for tool, arguments, expected in BAD_CALLS:
+                message = await served.error(tool, **arguments)
+                assert message.startswith(f"Error executing tool {tool}: "), message
+                assert expected in message, (tool, arguments, message)
+                assert (await served.call("recall", query="coffee"))["hits"][0]["path"] == "coffee.md"
+            assert snapshot_files(vault_dir) == before  # a refused call writes nothing
+            assert [message for message in served.transport_messages if isinstance(message, Exception)] == []
+
+    run(scenario)
+    assert sorted(path.name for path in tmp_path.iterdir()) == outside_before
+
+
+def test_library_messages_reach_the_client_whole(vault_dir: Path, log: Path) -> None:
+    async def scenario() -> None:
+        async with serve(vault_dir, log) as served:
+            message = await served.error("remember", text="x", layer="L9")
+            assert message == ("Error executing tool remember: unknown layer 'L9': use one of "
+                               "L1 (working), L2 (episodic), L3 (semantic), L4 (procedural)")
+
+    run(scenario)
+
+
+def test_a_startup_failure_is_reported_by_every_call(vault_dir: Path, write_note: Callable[..., Path], log: Path) -> None:
+    (vault_dir / ".vaultmem.toml").write_text('embedder = "sentence-transformers:/no/such/model"\n', encoding="utf-8")
+    write_note("a.md", note("A", "Something to embed.", layer="L4"))
+
+    async def scenario() -> None:
+        async with serve(vault_dir, log) as served:
+            for _ in range(2):
+                message = await served.error("recall", query="something")
+                assert "vaultmem is not serving" in message and "is not a local folder" in message
+
+    run(scenario)
+    assert "could not start serving" in log.read_text(encoding="utf-8")
+
+
+def test_a_vault_that_is_not_a_folder_fails_before_serving(tmp_path: Path) -> None:
+    result = vaultmem_process(tmp_path / "missing", "mcp")
+    assert result.returncode == 1
+    assert result.stdout == ""
+    assert "is not a folder" in result.stderr

@@ -1,0 +1,301 @@
+"""Writing notes: surgical frontmatter edits and atomic, crash-safe file replacement."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+from datetime import datetime, timezone
+from pathlib import Path
+
+import frontmatter
+import pytest
+import yaml
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from conftest import REPO, SAMPLE_VAULT
+from vaultmem.errors import FrontmatterError, WriteConflict
+from vaultmem.noteio import atomic_write, content_hash, create_exclusive, edit_frontmatter, replace_if_unchanged
+from vaultmem.notes import parse_note
+from vaultmem.paths import is_temp_name
+
+UTC = timezone.utc
+STAMP = datetime(2026, 12, 4, 20, 30, tzinfo=UTC)
+
+USER_NOTE = (
+    "---\n"
+    "title: \"Harbor: the plan\"   # quoted on purpose\n"
+    "layer: L3\n"
+    "# a comment the user keeps between keys\n"
+    "tags: [harbor, work]\n"
+    "aliases:\n"
+    "  - Harbor pipeline\n"
+    "created: 2026-09-01T10:00:00Z\n"
+    "summary: >\n"
+    "  a long folded value that python-frontmatter would rewrap and re-quote when dumping it back out again\n"
+    "---\n"
+    "\n"
+    "Body with trailing spaces   \n"
+    "---\n"
+    "key: value lines in the body are not frontmatter\n"
+    "no final newline"
+)
+
+
+def yaml_of(raw: bytes) -> dict[str, object]:
+    text = raw.decode("utf-8-sig").replace("\r\n", "\n")
+    return yaml.safe_load(text.split("---\n", 2)[1])
+
+
+def body_bytes(raw: bytes, newline: bytes = b"\n") -> bytes:
+    closing = newline + b"---" + newline
+    return raw[raw.index(closing, 3) + len(closing) :]
+
+
+# ---------------------------------------------------------------- surgical edits
+
+
+def test_setting_a_new_key_appends_it_after_the_existing_keys_and_changes_nothing_else() -> None:
+    raw = USER_NOTE.encode()
+    edited = edit_frontmatter(raw, {"expires_at": STAMP})
+    expected = raw.replace(b"  a long folded value that python-frontmatter would rewrap and re-quote when dumping it back out again\n---\n",
+                           b"  a long folded value that python-frontmatter would rewrap and re-quote when dumping it back out again\n"
+                           b"expires_at: 2026-12-04T20:30:00+00:00\n---\n")
+    assert edited == expected
+    assert list(yaml_of(edited)) == ["title", "layer", "tags", "aliases", "created", "summary", "expires_at"]
+
+
+def test_python_frontmatter_dumps_would_have_damaged_this_note() -> None:
+    # Why the surgical edit exists: the library's round trip loses the comment, the body
+    # bytes and the final-newline-less ending.
+    post = frontmatter.loads(USER_NOTE)
+    post["expires_at"] = STAMP
+    assert "# a comment the user keeps" not in frontmatter.dumps(post)
+    edited = edit_frontmatter(USER_NOTE.encode(), {"expires_at": STAMP}).decode()
+    assert "# a comment the user keeps between keys\n" in edited
+    assert edited.endswith("no final newline")
+
+
+def test_replacing_an_existing_key_keeps_its_position() -> None:
+    raw = USER_NOTE.encode()
+    edited = edit_frontmatter(raw, {"layer": "L2"})
+    assert edited == raw.replace(b"layer: L3\n", b"layer: L2\n")
+    assert list(yaml_of(edited))[:3] == ["title", "layer", "tags"]
+
+
+def test_removing_a_key_removes_only_its_lines() -> None:
+    raw = b"---\ntitle: Weekly review\nlayer: L4\nexpires_at: 2027-12-31T08:00:00Z\ntags:\n  - routine\n---\n# Weekly review\n"
+    edited = edit_frontmatter(raw, remove=["expires_at"])
+    assert edited == raw.replace(b"expires_at: 2027-12-31T08:00:00Z\n", b"")
+
+
+def test_removing_a_key_keeps_the_comment_that_belongs_to_the_next_key() -> None:
+    raw = b"---\nlayer: L4\nexpires_at: 2027-01-01\n# why these tags: ask Maya\ntags: [a]\n---\nbody\n"
+    edited = edit_frontmatter(raw, remove=["expires_at"])
+    assert edited == b"---\nlayer: L4\n# why these tags: ask Maya\ntags: [a]\n---\nbody\n"
+
+
+def test_removing_a_multiline_key_removes_its_continuation_lines() -> None:
+    raw = b"---\nlayer: L4\nexpires_at:\n  2027-01-01\ntags: [a]\n---\nbody\n"
+    assert edit_frontmatter(raw, remove=["expires_at"]) == b"---\nlayer: L4\ntags: [a]\n---\nbody\n"
+
+
+def test_a_sample_vault_note_with_a_yaml_comment_keeps_every_other_byte() -> None:
+    raw = (SAMPLE_VAULT / "Maya.md").read_bytes()
+    assert b"# the agent's anchor note" in raw
+    edited = edit_frontmatter(raw, {"reviewed": True})
+    assert edited == raw.replace(b"expires_at: 2027-09-01T00:00:00Z\n---\n", b"expires_at: 2027-09-01T00:00:00Z\nreviewed: true\n---\n", 1)
+
+
+def test_the_body_is_kept_byte_for_byte() -> None:
+    raw = USER_NOTE.encode()
+    edited = edit_frontmatter(raw, {"expires_at": STAMP}, remove=["aliases"])
+    assert body_bytes(edited) == body_bytes(raw)
+    assert parse_note("n.md", edited).body == parse_note("n.md", raw).body
+
+
+def test_a_bom_is_kept() -> None:
+    raw = b"\xef\xbb\xbf---\ntitle: x\nlayer: L2\n---\nbody\n"
+    edited = edit_frontmatter(raw, {"expires_at": STAMP})
+    assert edited == b"\xef\xbb\xbf---\ntitle: x\nlayer: L2\nexpires_at: 2026-12-04T20:30:00+00:00\n---\nbody\n"
+
+
+def test_crlf_line_endings_are_kept() -> None:
+    raw = b"---\r\ntitle: x\r\nlayer: L2\r\n---\r\nline one\r\nline two\r\n"
+    edited = edit_frontmatter(raw, {"expires_at": STAMP})
+    assert edited == b"---\r\ntitle: x\r\nlayer: L2\r\nexpires_at: 2026-12-04T20:30:00+00:00\r\n---\r\nline one\r\nline two\r\n"
+
+
+def test_a_body_with_mixed_line_endings_is_kept_byte_for_byte() -> None:
+    # A file edited on two systems: CRLF frontmatter, some LF-only lines in the body.
+    raw = b"---\r\ntitle: x\r\nlayer: L2\r\n---\r\nline one\nline two\r\nline three\n"
+    edited = edit_frontmatter(raw, {"expires_at": STAMP})
+    assert body_bytes(edited, b"\r\n") == b"line one\nline two\r\nline three\n"
+    lf_header = b"---\ntitle: x\n---\nbody line\r\nlast"
+    assert edit_frontmatter(lf_header, {"layer": "L4"}) == b"---\ntitle: x\nlayer: L4\n---\nbody line\r\nlast"
+
+
+bodies = st.lists(st.sampled_from(["a", "b", " ", ":", "#", "-", "\n", "\r\n", "\r", "\t", "é", "---\n", "key: v\n"]), max_size=40).map("".join)
+
+
+@settings(max_examples=200, deadline=None)
+@given(body=bodies, crlf=st.booleans(), bom=st.booleans())
+def test_property_any_body_is_kept_byte_for_byte(body: str, crlf: bool, bom: bool) -> None:
+    newline = "\r\n" if crlf else "\n"
+    header = newline.join(["---", "title: x", "layer: L2", "expires_at: 2026-12-01", "---", ""])
+    raw = (("\ufeff" if bom else "") + header + body).encode("utf-8")
+    edited = edit_frontmatter(raw, {"layer": "L4"}, remove=["expires_at"])
+    assert edited.endswith(body.encode("utf-8"))
+    assert edited == raw.replace(b"layer: L2", b"layer: L4").replace(f"expires_at: 2026-12-01{newline}".encode(), b"")
+
+
+def test_a_note_without_frontmatter_gets_a_block_in_front_of_its_untouched_body() -> None:
+    raw = "---\nA rule, then prose.\n\n# Open questions\n".encode()
+    edited = edit_frontmatter(raw, {"layer": "L4"})
+    assert edited == b"---\nlayer: L4\n---\n" + raw
+
+
+def test_yaml_that_does_not_load_is_refused_and_nothing_is_returned() -> None:
+    with pytest.raises(FrontmatterError, match="fix the YAML by hand"):
+        edit_frontmatter(b"---\ntitle: a: b\n---\nbody\n", {"expires_at": STAMP})
+
+
+def test_non_utf8_files_are_refused() -> None:
+    with pytest.raises(FrontmatterError, match="UTF-8"):
+        edit_frontmatter(b"---\ntitle: caf\xe9\n---\n", {"expires_at": STAMP})
+
+
+def test_a_written_datetime_loads_back_as_the_same_aware_instant() -> None:
+    edited = edit_frontmatter(b"---\nlayer: L2\n---\n", {"expires_at": STAMP})
+    assert yaml_of(edited)["expires_at"] == STAMP
+
+
+def test_values_that_need_quoting_are_quoted() -> None:
+    edited = edit_frontmatter(b"---\nlayer: L2\n---\n", {"title": "Retro: what went wrong", "tags": ["a b", "c:d"]})
+    assert yaml_of(edited) == {"layer": "L2", "title": "Retro: what went wrong", "tags": ["a b", "c:d"]}
+
+
+# ---------------------------------------------------------------- atomic writes
+
+
+def test_atomic_write_replaces_the_file_keeps_its_mode_and_leaves_no_temp_file(tmp_path: Path) -> None:
+    note = tmp_path / "note.md"
+    note.write_bytes(b"old")
+    note.chmod(0o600)
+    atomic_write(note, b"new content")
+    assert note.read_bytes() == b"new content"
+    assert note.stat().st_mode & 0o777 == 0o600
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["note.md"]
+
+
+WRITER = textwrap.dedent(
+    """
+    import resource, signal, sys
+    from pathlib import Path
+    from vaultmem.noteio import atomic_write
+    # The file-size limit cuts the write off after a few bytes: the kernel stops it
+    # mid-write, as a full disk or a crash would.
+    if sys.argv[2] == "die":
+        # The kernel's default for SIGXFSZ kills the process inside write(), like a crash.
+        # (CPython ignores it at start-up, so the write would fail with EFBIG instead.)
+        signal.signal(signal.SIGXFSZ, signal.SIG_DFL)
+    resource.setrlimit(resource.RLIMIT_FSIZE, (64, 64))
+    try:
+        atomic_write(Path(sys.argv[1]), b"NEW " * 100_000)
+    except OSError as error:
+        print("raised", error.errno)
+        sys.exit(3)
+    """
+)
+
+
+def run_writer(note: Path, mode: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-c", WRITER, str(note), mode],
+        capture_output=True, text=True, timeout=60, env={**os.environ, "PYTHONPATH": str(REPO)},
+    )
+
+
+def test_a_process_killed_mid_write_leaves_the_old_file_intact(tmp_path: Path) -> None:
+    note = tmp_path / "note.md"
+    old = b"---\nlayer: L4\n---\nThe old note, complete.\n"
+    note.write_bytes(old)
+    result = run_writer(note, "die")
+    assert result.returncode == -signal.SIGXFSZ  # the writer died inside the write
+    assert note.read_bytes() == old
+    leftovers = [path.name for path in tmp_path.iterdir() if path.name != "note.md"]
+    assert len(leftovers) == 1 and 0 < (tmp_path / leftovers[0]).stat().st_size <= 64  # a partial temp file...
+    assert is_temp_name(leftovers[0])  # ...that the scanner never takes for a note
+
+
+def test_a_failed_write_raises_keeps_the_old_file_and_removes_its_temp_file(tmp_path: Path) -> None:
+    note = tmp_path / "note.md"
+    old = b"old bytes\n"
+    note.write_bytes(old)
+    result = run_writer(note, "raise")
+    assert result.returncode == 3, result.stderr
+    assert result.stdout.strip() == "raised 27"  # EFBIG reached the caller: no silent skip
+    assert note.read_bytes() == old
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["note.md"]
+
+
+def test_replace_if_unchanged_refuses_when_a_human_edited_the_file_meanwhile(tmp_path: Path) -> None:
+    note = tmp_path / "note.md"
+    note.write_bytes(b"as vaultmem read it\n")
+    read_hash = content_hash(note.read_bytes())
+    note.write_bytes(b"the human's edit\n")
+    with pytest.raises(WriteConflict, match="note.md"):
+        replace_if_unchanged(note, b"vaultmem's version\n", read_hash, "note.md")
+    assert note.read_bytes() == b"the human's edit\n"
+
+
+def test_replace_if_unchanged_writes_when_the_file_is_as_read(tmp_path: Path) -> None:
+    note = tmp_path / "note.md"
+    note.write_bytes(b"v1\n")
+    replace_if_unchanged(note, b"v2\n", content_hash(b"v1\n"), "note.md")
+    assert note.read_bytes() == b"v2\n"
+
+
+def test_create_exclusive_never_overwrites_an_existing_note(tmp_path: Path) -> None:
+    note = tmp_path / "memories" / "note.md"
+    create_exclusive(note, b"first\n")
+    with pytest.raises(FileExistsError):
+        create_exclusive(note, b"second\n")
+    assert note.read_bytes() == b"first\n"
+    assert sorted(path.name for path in note.parent.iterdir()) == ["note.md"]
+
+
+RACER = textwrap.dedent(
+    """
+    import sys, time
+    from pathlib import Path
+    from vaultmem.noteio import create_exclusive
+    go = Path(sys.argv[2])
+    while not go.exists():
+        time.sleep(0.001)
+    try:
+        create_exclusive(Path(sys.argv[1]), (sys.argv[3] * 20_000).encode())
+        print("won")
+    except FileExistsError:
+        print("lost")
+    """
+)
+
+
+def test_create_exclusive_race_between_processes_has_exactly_one_winner(tmp_path: Path) -> None:
+    note = tmp_path / "memories" / "same-name.md"
+    go = tmp_path / "go"
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    racers = [
+        subprocess.Popen([sys.executable, "-c", RACER, str(note), str(go), letter], stdout=subprocess.PIPE, text=True, env=env)
+        for letter in "ABCDEF"
+    ]
+    go.touch()
+    outcomes = [racer.communicate(timeout=60)[0].strip() for racer in racers]
+    assert sorted(outcomes) == ["lost"] * 5 + ["won"]
+    winner = "ABCDEF"[outcomes.index("won")]
+    assert note.read_bytes() == (winner * 20_000).encode()  # one complete payload, never a mix
+    assert sorted(path.name for path in note.parent.iterdir()) == ["same-name.md"]

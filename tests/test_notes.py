@@ -1,0 +1,327 @@
+"""Reading notes survives what real vaults contain; problems are reported, never raised."""
+
+from __future__ import annotations
+
+from datetime import date, datetime
+from pathlib import Path
+
+import pytest
+
+from conftest import SAMPLE_VAULT
+from vaultmem.errors import NoteReadError
+from vaultmem.notes import parse_note, read_note, tags_of, title_of
+
+
+def parse(text: str | bytes, path: str = "folder/note.md"):
+    raw = text.encode("utf-8") if isinstance(text, str) else text
+    return parse_note(path, raw)
+
+
+# ---------------------------------------------------------------- encodings and line endings
+
+
+def test_a_utf8_bom_does_not_hide_the_frontmatter() -> None:
+    note = parse(b"\xef\xbb\xbf---\ntitle: With BOM\nlayer: L4\n---\nBody text.\n")
+    assert note.meta == {"title": "With BOM", "layer": "L4"}
+    assert note.has_frontmatter
+    assert note.title == "With BOM"
+    assert note.body == "Body text.\n"
+    assert note.problems == ()
+
+
+def test_crlf_frontmatter_is_read_and_the_body_is_normalised() -> None:
+    note = parse(b"---\r\ntitle: Windows note\r\nlayer: L2\r\nexpires_at: 2026-12-01\r\n---\r\nLine one\r\nLine two\r\n")
+    assert note.meta == {"title": "Windows note", "layer": "L2", "expires_at": date(2026, 12, 1)}
+    assert note.body == "Line one\nLine two\n"
+    assert note.problems == ()
+
+
+def test_bom_and_crlf_together() -> None:
+    note = parse(b"\xef\xbb\xbf---\r\nlayer: L4\r\n---\r\n# Heading\r\n")
+    assert note.meta == {"layer": "L4"}
+    assert note.title == "Heading"
+
+
+def test_non_utf8_bytes_are_a_reported_problem_not_a_crash() -> None:
+    note = parse(b"---\ntitle: Caf\xe9 notes\nlayer: L3\n---\nLatin-1 body: na\xefve\n")
+    assert [problem.field for problem in note.problems] == ["encoding", "expires_at"]
+    encoding = note.problems[0]
+    assert encoding.path == "folder/note.md"
+    assert "UTF-8" in encoding.message and "byte" in encoding.message
+    assert "UTF-8" in encoding.fix
+    assert note.meta["layer"] == "L3"  # everything else is still read
+    assert note.title == "Caf\ufffd notes"
+
+
+# ---------------------------------------------------------------- frontmatter edge cases
+
+
+def test_a_note_without_frontmatter_is_all_body() -> None:
+    text = "# Inbox\n\n- call the dentist\n"
+    note = parse(text, "Inbox.md")
+    assert note.meta == {}
+    assert note.body == text
+    assert not note.has_frontmatter
+    assert note.problems == ()
+    assert note.title == "Inbox"
+    assert note.id == "Inbox"
+
+
+def test_a_body_that_opens_with_a_rule_keeps_its_first_paragraph() -> None:
+    # python-frontmatter would eat everything up to the next --- as "metadata".
+    text = "---\nThings I have not figured out yet, to look at once a week.\n\n- Easter plans?\n"
+    note = parse(text, "Open questions.md")
+    assert note.meta == {}
+    assert note.body == text
+    assert note.problems == ()
+    assert note.title == "Open questions"
+
+
+def test_prose_between_two_rules_is_body_not_metadata() -> None:
+    text = "---\nJust a paragraph between two rules.\n---\n\nMore prose.\n"
+    note = parse(text)
+    assert note.meta == {}
+    assert note.body == text
+    assert note.problems == ()
+
+
+def test_the_sample_open_questions_note_keeps_its_first_paragraph() -> None:
+    note = read_note(SAMPLE_VAULT, "Open questions.md")
+    raw = (SAMPLE_VAULT / "Open questions.md").read_text(encoding="utf-8")
+    assert raw.startswith("---\n")
+    assert note.body == raw
+    assert "nudge her about once a week" in note.body
+    assert note.problems == ()
+
+
+def test_yaml_scanner_error_is_reported_with_the_line_and_the_body_kept() -> None:
+    note = parse("---\ntitle: Retro notes: what went wrong\nlayer: L2\n---\n# Retro\n\nWhat happened.\n")
+    assert note.meta == {}
+    assert note.has_frontmatter
+    assert note.body == "# Retro\n\nWhat happened.\n"
+    assert note.title == "Retro"
+    [problem] = note.problems
+    assert problem.path == "folder/note.md"
+    assert problem.field == "frontmatter"
+    assert "YAML does not load at line 2" in problem.message
+    assert "quote" in problem.fix
+
+
+def test_a_date_template_placeholder_is_reported_as_a_template() -> None:
+    note = parse("---\ncreated: {{date}}\ntags:\n  - daily\n---\n# {{title}}\n")
+    [problem] = note.problems
+    assert problem.field == "frontmatter"
+    assert "{{date}}" in problem.message
+    assert note.meta == {}
+
+
+def test_an_impossible_yaml_date_is_reported_not_raised() -> None:
+    # PyYAML raises a plain ValueError (not a YAMLError) for 2026-13-45.
+    note = parse("---\nlayer: L1\nexpires_at: 2026-13-45\n---\nbody\n")
+    [problem] = note.problems
+    assert problem.field == "frontmatter"
+    assert "month" in problem.message
+    assert note.body == "body\n"
+
+
+def test_unclosed_frontmatter_is_reported() -> None:
+    note = parse("---\ntitle: Never closed\nlayer: L3\n\nThe body.\n")
+    assert [problem.field for problem in note.problems] == ["frontmatter"]
+    assert "never closed" in note.problems[0].message
+
+
+def test_empty_frontmatter_is_no_problem() -> None:
+    note = parse("---\n---\nbody\n")
+    assert note.meta == {}
+    assert note.body == "body\n"
+    assert note.problems == ()
+
+
+@pytest.mark.parametrize(
+    ("yaml_value", "expected"),
+    [
+        ("2026-12-01", date(2026, 12, 1)),
+        ("2026-12-01T10:00:00", datetime(2026, 12, 1, 10, 0)),
+        ("2026-12-01T10:00", "2026-12-01T10:00"),
+    ],
+)
+def test_yaml_typed_dates_from_a_real_file_are_kept_as_yaml_typed_them(tmp_path: Path, yaml_value: str, expected: object) -> None:
+    (tmp_path / "n.md").write_text(f"---\nlayer: L3\nexpires_at: {yaml_value}\n---\nbody\n", encoding="utf-8")
+    note = read_note(tmp_path, "n.md")
+    assert note.expires_at == expected and type(note.expires_at) is type(expected)
+    assert note.problems == ()  # every one of them is a valid expiry
+
+
+def test_an_aware_yaml_datetime_keeps_its_offset() -> None:
+    note = parse("---\nlayer: L3\nexpires_at: 2026-11-16T11:00:00+01:00\n---\nx\n")
+    assert isinstance(note.expires_at, datetime)
+    assert note.expires_at.utcoffset().total_seconds() == 3600
+
+
+def test_a_file_that_cannot_be_read_raises_note_read_error_naming_it(tmp_path: Path) -> None:
+    (tmp_path / "folder.md").mkdir()  # a directory with a note's name: unreadable as a file
+    with pytest.raises(NoteReadError) as caught:
+        read_note(tmp_path, "folder.md")
+    assert "folder.md" in str(caught.value)
+    with pytest.raises(NoteReadError, match="missing.md"):
+        read_note(tmp_path, "missing.md")
+
+
+def test_every_sample_vault_note_parses_without_raising() -> None:
+    paths = sorted(path for path in SAMPLE_VAULT.rglob("*.md") if ".obsidian" not in path.parts and ".vaultmem" not in path.parts)
+    assert len(paths) == 39
+    for path in paths:
+        note = read_note(SAMPLE_VAULT, path.relative_to(SAMPLE_VAULT).as_posix())
+        assert note.title
+        assert note.body.strip()
+
+
+# ---------------------------------------------------------------- field problems (what check reports)
+
+
+def problem_fields(text: str) -> list[str]:
+    return [problem.field for problem in parse(text).problems]
+
+
+def test_unknown_layer_is_a_problem_naming_the_layer() -> None:
+    note = parse("---\nlayer: L7\n---\nx\n")
+    [problem] = note.problems
+    assert problem.field == "layer" and "'L7'" in problem.message
+    assert note.layer is None
+
+
+def test_l4_with_expires_at_is_a_problem() -> None:
+    assert problem_fields("---\nlayer: procedural\nexpires_at: 2027-01-01\n---\nx\n") == ["expires_at"]
+
+
+def test_permanent_with_expires_at_is_a_problem() -> None:
+    assert problem_fields("---\nlayer: L3\npermanent: true\nexpires_at: 2027-01-01\n---\nx\n") == ["expires_at"]
+
+
+@pytest.mark.parametrize("layer", ["L1", "episodic", "Semantic"])
+def test_a_layer_l1_to_l3_note_without_expires_at_is_a_problem(layer: str) -> None:
+    note = parse(f"---\nlayer: {layer}\n---\nx\n")
+    [problem] = note.problems
+    assert problem.field == "expires_at" and "never expires" in problem.message
+    assert "check --fix" in problem.fix
+
+
+@pytest.mark.parametrize("header", ["layer: L4", "layer: L3\npermanent: true", "title: no layer"])
+def test_permanent_and_layerless_notes_without_expiry_are_fine(header: str) -> None:
+    assert problem_fields(f"---\n{header}\n---\nx\n") == []
+
+
+def test_an_unparseable_expiry_is_a_problem_naming_the_value() -> None:
+    [problem] = parse("---\nlayer: L1\nexpires_at: next tuesday\n---\nx\n").problems
+    assert problem.field == "expires_at" and "next tuesday" in problem.message
+
+
+def test_a_quoted_permanent_is_not_a_boolean() -> None:
+    note = parse('---\nlayer: L3\npermanent: "true"\nexpires_at: 2027-01-01\n---\nx\n')
+    assert problem_fields('---\nlayer: L3\npermanent: "true"\nexpires_at: 2027-01-01\n---\nx\n') == ["permanent"]
+    assert not note.permanent
+
+
+def test_a_bad_created_is_a_problem() -> None:
+    assert problem_fields("---\ncreated: last week\n---\nx\n") == ["created"]
+
+
+# ---------------------------------------------------------------- title and identity
+
+
+def test_title_comes_from_frontmatter_first() -> None:
+    assert parse("---\ntitle: From YAML\n---\n# From heading\n").title == "From YAML"
+
+
+def test_title_falls_back_to_the_first_level_one_heading() -> None:
+    assert parse("intro\n\n## Section\n\n# The Heading\n").title == "The Heading"
+
+
+def test_a_tag_line_or_level_two_heading_is_not_a_title() -> None:
+    assert parse("#travel #berlin\n\n## Only a section\n", "scratch/trip notes.md").title == "trip notes"
+
+
+def test_title_falls_back_to_the_file_name_with_spaces_and_unicode() -> None:
+    assert parse("no heading here\n", "people/João Silva.md").title == "João Silva"
+
+
+def test_a_heading_keeps_a_trailing_hash_that_is_part_of_a_word() -> None:
+    # CommonMark: only a run of # preceded by a space is a closing sequence.
+    assert parse("# Learning C#\n").title == "Learning C#"
+    assert parse("# Learning F# ##\n").title == "Learning F#"
+
+
+def test_a_blank_or_non_text_title_falls_back() -> None:
+    assert parse("---\ntitle: '  '\n---\n# Heading\n").title == "Heading"
+    assert parse("---\ntitle: [a, b]\n---\n# Heading\n").title == "Heading"
+
+
+def test_id_is_the_frontmatter_id_when_present() -> None:
+    assert parse("---\nid: 01JNB55HD06CQ643DZVMXXQKFB\n---\nx\n", "people/rui-birthday.md").id == "01JNB55HD06CQ643DZVMXXQKFB"
+
+
+def test_id_is_the_relative_path_without_md_otherwise() -> None:
+    assert parse("x\n", "people/João Silva.md").id == "people/João Silva"
+    assert parse("---\nid: ''\n---\nx\n", "a/b.md").id == "a/b"
+    assert parse("---\nid: true\n---\nx\n", "a/b.md").id == "a/b"
+
+
+def test_a_numeric_id_becomes_text() -> None:
+    assert parse("---\nid: 42\n---\nx\n").id == "42"
+
+
+def test_tags_accept_lists_and_strings_and_drop_hashes() -> None:
+    assert tags_of({"tags": ["#travel", "berlin", "travel", None]}) == ["travel", "berlin"]
+    assert tags_of({"tags": "work, #harbor  ops"}) == ["work", "harbor", "ops"]
+    assert tags_of({"tags": 7}) == []
+    assert title_of({}, "", "x/y.md") == "y"
+
+
+# ---------------------------------------------------------------- robustness: reading never raises
+
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+PIECES = ["---\n", "---\r\n", "...\n", "\ufeff", "title: x\n", "layer: L2\n", "expires_at: 2026-13-45\n",
+          "expires_at: next tuesday\n", "created: {{date}}\n", "title: a: b\n", "tags: [a, b\n", "- item\n", "  indented: 1\n",
+          "? complex\n", "&a [*a]\n", "# heading\n", "#tag\n", "\r\n", "\n", "\t", "\x00", "\xff\xfe", "é", "'", '"', ":", "{", "}",
+          "permanent: yes\n", "id: [1]\n", "expires_at: 0001-01-01T00:00:00+05:00\n", "expires_at: 1e309\n"]
+
+
+@settings(max_examples=400, deadline=None)
+@given(pieces=st.lists(st.sampled_from(PIECES), max_size=25), noise=st.binary(max_size=20))
+def test_property_parsing_any_file_never_raises_and_always_has_a_title(pieces: list[str], noise: bytes) -> None:
+    raw = "".join(pieces).encode("utf-8", "surrogateescape") + noise
+    note = parse_note("folder/any.md", raw)
+    assert note.title.strip() and note.id.strip()
+    assert isinstance(note.meta, dict)
+    for problem in note.problems:
+        assert problem.path == "folder/any.md" and problem.field and problem.message and problem.fix
+
+
+@settings(max_examples=200, deadline=None)
+@given(raw=st.binary(max_size=300))
+def test_property_parsing_arbitrary_bytes_never_raises(raw: bytes) -> None:
+    note = parse_note("x.md", raw)
+    assert isinstance(note.body, str)
+
+
+def test_inline_body_tags_count_as_tags_but_not_in_code_or_headings() -> None:
+    from vaultmem.notes import parse_note
+
+    raw = (
+        b"---\ntags: [work]\n---\n# Heading is not a tag\n"
+        b"Call the plumber #errands #Work and #2026-plan, not #1 or a#b or http://x.io/#frag\n"
+        b"```\n#not-in-code\n```\n`#nor-inline-code`\n"
+    )
+    assert parse_note("n.md", raw).tags == ["work", "errands", "2026-plan"]
+
+
+def test_search_tag_filter_finds_inline_tags(tmp_path) -> None:
+    from vaultmem import Vault
+
+    (tmp_path / "inbox.md").write_text("# Inbox\nBuy stamps #errands\n", encoding="utf-8")
+    (tmp_path / "other.md").write_text("# Other\nBuy stamps\n", encoding="utf-8")
+    with Vault(tmp_path) as vault:
+        assert [hit.path for hit in vault.search("stamps", tags=["errands"])] == ["inbox.md"]

@@ -1,0 +1,187 @@
+"""Paths stay inside the vault; the scan sees exactly the notes vaultmem should index."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from conftest import SAMPLE_VAULT
+from vaultmem.errors import PathOutsideVault
+from vaultmem.paths import VaultPaths, is_temp_name
+
+
+@pytest.fixture
+def paths(vault_dir: Path) -> VaultPaths:
+    return VaultPaths(vault_dir, "_archive")
+
+
+# ---------------------------------------------------------------- refusing paths outside the vault
+
+
+@pytest.mark.parametrize(
+    "relative",
+    ["../outside.md", "notes/../../outside.md", "..", "/etc/passwd", "..\\outside.md", "", "   ", "a\x00b.md"],
+)
+def test_a_path_that_leaves_the_vault_is_refused(paths: VaultPaths, relative: str) -> None:
+    with pytest.raises(PathOutsideVault) as caught:
+        paths.resolve_inside(relative)
+    assert isinstance(caught.value, ValueError)
+    assert repr(relative) in str(caught.value) or relative.strip() == ""
+
+
+def test_an_absolute_path_inside_the_vault_is_still_refused(paths: VaultPaths, vault_dir: Path) -> None:
+    # Callers hand vault-relative paths; an absolute one is a mistake even if it points inside.
+    with pytest.raises(PathOutsideVault):
+        paths.resolve_inside(str(vault_dir / "note.md"))
+
+
+def test_a_symlinked_folder_pointing_out_of_the_vault_is_refused(paths: VaultPaths, vault_dir: Path, tmp_path: Path) -> None:
+    outside = tmp_path / "secrets"
+    outside.mkdir()
+    (outside / "keys.md").write_text("secret", encoding="utf-8")
+    (vault_dir / "linked").symlink_to(outside, target_is_directory=True)
+    with pytest.raises(PathOutsideVault, match="linked/keys.md"):
+        paths.resolve_inside("linked/keys.md")
+    with pytest.raises(PathOutsideVault):
+        paths.resolve_inside("linked/new-note.md")  # not even a file that does not exist yet
+
+
+def test_a_symlinked_file_pointing_out_of_the_vault_is_refused(paths: VaultPaths, vault_dir: Path, tmp_path: Path) -> None:
+    target = tmp_path / "elsewhere.md"
+    target.write_text("x", encoding="utf-8")
+    (vault_dir / "note.md").symlink_to(target)
+    with pytest.raises(PathOutsideVault):
+        paths.resolve_inside("note.md")
+
+
+def test_a_symlink_that_stays_inside_the_vault_is_allowed(paths: VaultPaths, vault_dir: Path) -> None:
+    (vault_dir / "real").mkdir()
+    (vault_dir / "real" / "note.md").write_text("x", encoding="utf-8")
+    (vault_dir / "alias").symlink_to(vault_dir / "real", target_is_directory=True)
+    assert paths.resolve_inside("alias/note.md") == vault_dir / "alias" / "note.md"
+
+
+def test_ordinary_paths_resolve_under_the_root(paths: VaultPaths, vault_dir: Path) -> None:
+    assert paths.resolve_inside("people/João Silva.md") == vault_dir / "people" / "João Silva.md"
+    assert paths.resolve_inside("new/folder/not-yet.md") == vault_dir / "new" / "folder" / "not-yet.md"
+    assert paths.resolve_inside("a/./b.md") == vault_dir / "a" / "b.md"
+
+
+def test_a_vault_reached_through_a_symlink_still_contains_its_notes(tmp_path: Path) -> None:
+    real = tmp_path / "real-vault"
+    real.mkdir()
+    (real / "note.md").write_text("x", encoding="utf-8")
+    link = tmp_path / "vault-link"
+    link.symlink_to(real, target_is_directory=True)
+    assert VaultPaths(link, "_archive").resolve_inside("note.md") == link / "note.md"
+
+
+# ---------------------------------------------------------------- ignore rules and the scan
+
+
+@pytest.mark.parametrize(
+    ("relative", "is_note"),
+    [
+        ("note.md", True),
+        ("folder/sub/note.md", True),
+        ("Área de trabalho/café ☕.md", True),
+        ("_archive_old/note.md", True),
+        ("projects/_archive/note.md", True),  # only the top-level archive folder is skipped
+        (".obsidian/snippets/notes.md", False),
+        (".git/notes.md", False),
+        (".trash/deleted.md", False),
+        (".vaultmem/x.md", False),
+        (".hidden/note.md", False),
+        ("folder/.hidden/note.md", False),
+        ("_archive/old.md", False),
+        ("_archive/2026/old.md", False),
+        ("note.txt", False),
+        ("canvas.canvas", False),
+        ("note.md~", False),
+        (".note.md.swp", False),
+        (".#note.md", False),
+        ("note.md.tmp", False),
+        ("4913", False),
+    ],
+)
+def test_ignore_rules(paths: VaultPaths, relative: str, is_note: bool) -> None:
+    assert paths.is_note_path(relative) is is_note
+
+
+def test_a_custom_archive_folder_is_ignored_instead_of_the_default(vault_dir: Path) -> None:
+    paths = VaultPaths(vault_dir, "Archive/vaultmem")
+    assert not paths.is_note_path("Archive/vaultmem/old.md")
+    assert paths.is_note_path("Archive/kept-by-hand.md")
+    assert paths.is_note_path("_archive/old.md")
+
+
+def test_temp_names() -> None:
+    assert is_temp_name(".note.md.abc123.tmp")  # what atomic_write leaves if killed
+    assert not is_temp_name("note.md")
+
+
+def test_scan_finds_exactly_the_notes_with_their_stat(paths: VaultPaths, vault_dir: Path, write_note) -> None:
+    wanted = ["Inbox.md", "people/João Silva.md", "Área de trabalho/café ☕ notes.md", "deep/a/b/c.md"]
+    for relative in wanted:
+        write_note(relative, "# note\n")
+    for relative in [".obsidian/snippets/notes.md", ".git/x.md", ".trash/y.md", ".hidden/z.md", "_archive/old.md",
+                     "attachments/diagram.txt", "note.md~", ".note.md.swp", "4913"]:
+        write_note(relative, "# ignored\n")
+    found, issues = paths.scan()
+    assert [stat.path for stat in found] == sorted(wanted)
+    assert issues == []
+    joao = next(stat for stat in found if stat.path == "people/João Silva.md")
+    real = (vault_dir / "people" / "João Silva.md").stat()
+    assert (joao.mtime_ns, joao.size) == (real.st_mtime_ns, real.st_size)
+
+
+def test_scan_reports_a_symlinked_note_pointing_outside(paths: VaultPaths, vault_dir: Path, tmp_path: Path) -> None:
+    outside = tmp_path / "outside.md"
+    outside.write_text("x", encoding="utf-8")
+    (vault_dir / "leak.md").symlink_to(outside)
+    found, issues = paths.scan()
+    assert found == []
+    assert [(issue.path, "outside" in issue.reason) for issue in issues] == [("leak.md", True)]
+
+
+def test_scan_does_not_descend_into_a_symlinked_folder(paths: VaultPaths, vault_dir: Path, tmp_path: Path) -> None:
+    outside = tmp_path / "other"
+    outside.mkdir()
+    (outside / "foreign.md").write_text("x", encoding="utf-8")
+    (vault_dir / "linked").symlink_to(outside, target_is_directory=True)
+    found, _ = paths.scan()
+    assert found == []
+
+
+def test_scan_of_the_sample_vault_has_its_39_notes_and_never_obsidian() -> None:
+    found, issues = VaultPaths(SAMPLE_VAULT, "_archive").scan()
+    relative = [stat.path for stat in found]
+    assert len(relative) == 39
+    assert issues == []
+    assert "people/João Silva.md" in relative and "Open questions.md" in relative
+    assert not any(path.startswith((".obsidian/", ".vaultmem/")) or not path.endswith(".md") for path in relative)
+
+
+def test_relative_gives_vault_relative_posix(paths: VaultPaths, vault_dir: Path) -> None:
+    assert paths.relative(vault_dir / "people" / "João Silva.md") == "people/João Silva.md"
+    assert paths.relative(os.fspath(vault_dir / "a.md")) == "a.md"
+
+
+def test_a_file_name_that_is_not_utf8_is_reported_not_a_crash(paths: VaultPaths, vault_dir: Path) -> None:
+    with open(os.path.join(os.fsencode(vault_dir), b"caf\xe9.md"), "wb") as handle:  # a Latin-1 name from an old zip
+        handle.write(b"# Cafe\n")
+    (vault_dir / "ok.md").write_text("ok\n", encoding="utf-8")
+    found, issues = paths.scan()
+    assert [stat.path for stat in found] == ["ok.md"]
+    assert [issue.path for issue in issues] == ["caf\ufffd.md"]
+    assert "UTF-8" in issues[0].reason
+
+
+def test_a_vault_whose_own_folder_is_hidden_still_has_its_notes_scanned(tmp_path: Path) -> None:
+    root = tmp_path / ".agent-memory"
+    (root / "people").mkdir(parents=True)
+    (root / "people" / "rui.md").write_text("# Rui\n", encoding="utf-8")
+    found, issues = VaultPaths(root, "_archive").scan()
+    assert [stat.path for stat in found] == ["people/rui.md"] and issues == []

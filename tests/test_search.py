@@ -1,0 +1,502 @@
+"""Read-time hybrid search: expiry decided at query time, filters that never starve k."""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from conftest import NOW, copy_sample_vault, run_cli
+from vaultmem import Vault
+from vaultmem.paths import VaultPaths
+from vaultmem.vectors import VectorIndex
+
+EXPIRED_AT_NOW = {
+    "scratch/flight-berlin.md",
+    "scratch/berlin-hotel.md",
+    "scratch/pharmacy-pickup.md",
+    "conversations/2026-10-30-harbor-standup.md",
+    "conversations/2026-11-13-meridian-vendor-call.md",
+    "projects/harbor-airflow-version.md",
+}
+# Notes that no instant can expire: L4, permanent: true, no frontmatter, no expires_at,
+# YAML that does not load, and the unparseable "next tuesday" (visible, with a warning).
+NEVER_EXPIRE = {
+    "procedures/code-review-checklist.md",
+    "procedures/deploy-harbor.md",
+    "procedures/feeding-pimenta.md",
+    "procedures/harbor-oncall-runbook.md",
+    "procedures/weekly-review.md",
+    "preferences/coffee-order.md",
+    "preferences/travel-preferences.md",
+    "preferences/meeting-preferences.md",
+    "people/rui-birthday.md",
+    "people/pimenta-vet-allergy.md",
+    "Inbox.md",
+    "Open questions.md",
+    "conversations/2026-11-27-call-with-mum.md",
+    "conversations/2026-11-20-harbor-retro.md",
+    "scratch/call-landlord.md",
+    "lockers/gym-locker.md",
+}
+L4_NOTES = {
+    "procedures/code-review-checklist.md",
+    "procedures/deploy-harbor.md",
+    "procedures/feeding-pimenta.md",
+    "procedures/harbor-oncall-runbook.md",
+    "procedures/weekly-review.md",
+    "preferences/coffee-order.md",
+    "preferences/travel-preferences.md",
+    "preferences/meeting-preferences.md",
+    "lockers/gym-locker.md",
+}
+HIT_FIELDS = {"id", "path", "title", "score", "layer", "expires_at", "snippet", "tags", "warnings"}
+
+GYM_LOCKER = """---
+title: Gym locker
+layer: L4
+tags: [gym]
+---
+# Gym locker
+
+Maya's gym is the one on Avenida Almirante Reis, open from 06:30. She goes on Mondays and
+Thursdays before work, usually for the 07:00 class, and brings her own towel and padlock.
+The locker she rents by the month is number 112, on the left of the changing room, and its
+combination code is zxqv-4471 (written down here because she forgets it after holidays).
+The monthly fee is paid by card at the front desk; the contract renews every January.
+"""
+DECOY = """---
+title: Random codes
+layer: L3
+expires_at: 2027-06-01
+---
+Codes seen around the office: zxqv on the whiteboard, 4471 on the parking ticket, and
+the wifi password, which changes every month. None of these belong together.
+"""
+
+
+@pytest.fixture(scope="module")
+def vault(tmp_path_factory: pytest.TempPathFactory, wordllama) -> Iterator[Vault]:
+    """The sample vault plus a note with a rare token and a decoy, indexed once (read-only)."""
+    root = copy_sample_vault(tmp_path_factory.mktemp("search") / "vault")
+    (root / "lockers").mkdir()
+    (root / "lockers" / "gym-locker.md").write_text(GYM_LOCKER, encoding="utf-8")
+    (root / "scratch" / "random-codes.md").write_text(DECOY, encoding="utf-8")
+    with Vault(root, embedder=wordllama) as opened:
+        opened.index()
+        yield opened
+
+
+@pytest.fixture(scope="module")
+def all_paths(vault: Vault) -> set[str]:
+    found, _ = VaultPaths(vault.root, "_archive").scan()
+    return {stat.path for stat in found}
+
+
+def visible(vault: Vault, now: str, query: str = "notes", **filters: object) -> set[str]:
+    """Every eligible note: k is larger than the vault, so the answer is the eligible set."""
+    return {hit.path for hit in vault.search(query, k=500, now=now, **filters)}
+
+
+# ---------------------------------------------------------------- hit fields
+
+
+def test_search_json_returns_a_list_of_hits_with_the_contract_fields(vault: Vault) -> None:
+    result = run_cli(vault.root, "search", "oat milk in coffee", "--json", "--as-of", NOW)
+    assert result.exit_code == 0
+    hits = json.loads(result.stdout)
+    assert isinstance(hits, list) and len(hits) == 10
+    for hit in hits:
+        assert HIT_FIELDS <= set(hit)
+        assert isinstance(hit["score"], float) and isinstance(hit["tags"], list) and isinstance(hit["warnings"], list)
+        assert not hit["path"].startswith("/") and "\\" not in hit["path"] and hit["path"].endswith(".md")
+    scores = [hit["score"] for hit in hits]
+    assert scores == sorted(scores, reverse=True)
+    coffee = next(hit for hit in hits if hit["path"] == "preferences/oat-milk.md")
+    assert coffee["id"] == "01M1GJZ1X05GQAPENECFSECZP1"
+    assert coffee["title"] == "Maya prefers oat milk in coffee, never dairy"
+    assert (coffee["layer"], coffee["tags"]) == ("L3", ["coffee"])
+    assert coffee["expires_at"].startswith("2027-05-01")
+    assert "oat milk" in coffee["snippet"]
+
+
+def test_the_snippet_is_an_excerpt_around_the_match(vault: Vault) -> None:
+    [hit] = vault.search("zxqv-4471", k=1, now=NOW)
+    assert "zxqv-4471" in hit.snippet
+    assert len(hit.snippet) < len(GYM_LOCKER)
+
+
+def test_the_snippet_comes_from_the_current_body(sample_vault: Path, wordllama) -> None:
+    with Vault(sample_vault, embedder=wordllama) as fresh:
+        fresh.index()
+        note = sample_vault / "preferences" / "dietary.md"
+        note.write_text(note.read_text(encoding="utf-8").replace("pescatarian", "pescatarian (updated today)"), encoding="utf-8")
+        [hit] = [hit for hit in fresh.search("pescatarian diet", k=3, now=NOW) if hit.path == "preferences/dietary.md"]
+        assert "updated today" in hit.snippet
+
+
+# ---------------------------------------------------------------- expiry at read time
+
+
+def test_expired_notes_are_hidden_by_default(vault: Vault, all_paths: set[str]) -> None:
+    assert EXPIRED_AT_NOW <= all_paths
+    assert visible(vault, NOW) == all_paths - EXPIRED_AT_NOW
+
+
+def test_an_expired_note_does_not_compete_with_the_good_answer(vault: Vault) -> None:
+    paths = [hit.path for hit in vault.search("Flight to Berlin on Nov 12, seat 14C, gate B22", k=10, now=NOW)]
+    assert "scratch/flight-berlin.md" not in paths
+    assert "preferences/travel-preferences.md" in paths
+
+
+def test_include_expired_brings_expired_notes_back_marked_as_expired(vault: Vault, all_paths: set[str]) -> None:
+    assert {hit.path for hit in vault.search("notes", k=500, include_expired=True, now=NOW)} == all_paths
+    [first, *_] = vault.search("Flight to Berlin seat 14C gate B22", k=5, include_expired=True, now=NOW)
+    assert first.path == "scratch/flight-berlin.md"
+    assert first.expired is True
+    assert any(warning.startswith("expired at") for warning in first.warnings)
+
+
+def test_include_expired_marks_expiry_at_the_as_of_instant_not_the_wall_clock(vault: Vault) -> None:
+    # Lantern expires 2027-03-01: alive by the wall clock, expired at the instant asked about.
+    hits = vault.search("Lantern offline-first reading list", k=5, include_expired=True, now="2027-03-02")
+    lantern = next(hit for hit in hits if hit.path == "projects/Lantern.md")
+    assert lantern.expired is True
+    hits = vault.search("Flight to Berlin seat 14C", k=5, include_expired=True, now="2026-11-01")
+    flight = next(hit for hit in hits if hit.path == "scratch/flight-berlin.md")
+    assert flight.expired is False and not any("expired" in warning for warning in flight.warnings)
+
+
+def test_cli_include_expired_brings_the_flight_back(vault: Vault) -> None:
+    hidden = json.loads(run_cli(vault.root, "search", "flight Berlin seat 14C", "--json", "--as-of", NOW).stdout)
+    shown = json.loads(run_cli(vault.root, "search", "flight Berlin seat 14C", "--json", "--as-of", NOW, "--include-expired").stdout)
+    assert "scratch/flight-berlin.md" not in [hit["path"] for hit in hidden]
+    assert shown[0]["path"] == "scratch/flight-berlin.md"
+
+
+def test_as_of_in_the_future_hides_a_note_that_is_alive_today(vault: Vault) -> None:
+    query = ["search", "Lantern offline-first reading list", "--json", "-k", "5"]
+    today = json.loads(run_cli(vault.root, *query, "--as-of", NOW).stdout)
+    next_spring = json.loads(run_cli(vault.root, *query, "--as-of", "2027-03-02").stdout)
+    assert today[0]["path"] == "projects/Lantern.md"
+    assert "projects/Lantern.md" not in [hit["path"] for hit in next_spring]
+
+
+@pytest.mark.parametrize(
+    ("path", "last_alive", "first_expired"),
+    [
+        # date-only 2027-03-01 = midnight UTC at the start of that day
+        ("projects/Lantern.md", "2027-02-28T23:59:59Z", "2027-03-01T00:00:00Z"),
+        # naive 2027-02-15T12:00:00 = UTC; 13:00+02:00 is 11:00 UTC, still alive
+        ("projects/harbor-architecture.md", "2027-02-15T13:00:00+02:00", "2027-02-15T12:00:00Z"),
+        # quoted "2026-11-20T18:00:00+05:00" = 13:00 UTC (as text it sorts after 17:59 UTC)
+        ("conversations/2026-11-13-meridian-vendor-call.md", "2026-11-20T12:59:59Z", "2026-11-20T13:00:00+00:00"),
+        # YAML-typed aware datetime 2026-11-16T11:00:00+01:00 = 10:00 UTC
+        ("scratch/berlin-hotel.md", "2026-11-16T10:59:59+01:00", "2026-11-16T10:00:00Z"),
+        # YAML-typed naive datetime 2026-11-02T09:00:00
+        ("conversations/2026-10-30-harbor-standup.md", "2026-11-02T08:59:59", "2026-11-02T09:00:00"),
+        # YAML-typed date 2026-10-31
+        ("projects/harbor-airflow-version.md", "2026-10-30T23:59:59Z", "2026-10-31"),
+    ],
+)
+def test_expiry_is_decided_on_the_instant_up_to_the_boundary(vault: Vault, path: str, last_alive: str, first_expired: str) -> None:
+    assert path in visible(vault, last_alive)
+    assert path not in visible(vault, first_expired)
+
+
+def test_yaml_typed_dates_expire(vault: Vault) -> None:
+    # A YAML date, a naive and an aware datetime: all three are expired today.
+    hits = vault.search("Harbor runs on Airflow 2.7 scheduler", k=10, now=NOW)
+    assert "projects/harbor-airflow-version.md" not in [hit.path for hit in hits]
+    assert not {"scratch/berlin-hotel.md", "conversations/2026-10-30-harbor-standup.md"} & visible(vault, NOW)
+
+
+def test_permanent_l4_and_frontmatter_less_notes_are_never_filtered_out(vault: Vault) -> None:
+    assert visible(vault, "2999-01-01") == NEVER_EXPIRE
+
+
+def test_notes_without_frontmatter_are_found(vault: Vault) -> None:
+    assert vault.search("HDMI cable for the home office and the dentist", k=3, now=NOW)[0].path == "Inbox.md"
+    open_questions = vault.search("Easter in Porto or somewhere new", k=3, now="2999-01-01")
+    assert open_questions[0].path == "Open questions.md"
+    assert open_questions[0].title == "Open questions"
+
+
+def test_a_permanent_note_is_found_far_in_the_future(vault: Vault) -> None:
+    hits = vault.search("Pimenta amoxicillin allergy", k=3, now="2999-01-01")
+    assert hits[0].path == "people/pimenta-vet-allergy.md"
+    assert hits[0].expires_at is None and hits[0].warnings == []
+
+
+def test_an_l4_note_that_wrongly_carries_expires_at_is_not_dropped(vault: Vault) -> None:
+    # weekly-review is L4 with a stray expires_at of 2027-12-31; check reports it, reads keep it.
+    assert "procedures/weekly-review.md" in visible(vault, "2028-06-01")
+
+
+def test_a_note_with_an_unparseable_expiry_is_found_with_a_warning(vault: Vault) -> None:
+    for now in (NOW, "2999-01-01"):
+        hits = vault.search("call the landlord about the boiler", k=3, now=now)
+        landlord = next(hit for hit in hits if hit.path == "scratch/call-landlord.md")
+        assert any("next tuesday" in warning for warning in landlord.warnings)
+        assert landlord.expires_at == "next tuesday"
+
+
+def test_a_hit_whose_yaml_does_not_load_carries_the_problem_as_a_warning(vault: Vault) -> None:
+    hits = vault.search("Harbor retro what went wrong", k=5, now=NOW)
+    retro = next(hit for hit in hits if hit.path == "conversations/2026-11-20-harbor-retro.md")
+    assert any("frontmatter" in warning for warning in retro.warnings)
+
+
+# ---------------------------------------------------------------- ranking
+
+
+@pytest.mark.parametrize("query", ["zxqv-4471", "locker code zxqv-4471", "what was zxqv-4471 again?"])
+def test_an_exact_rare_token_ranks_its_note_first(vault: Vault, query: str) -> None:
+    hits = vault.search(query, k=5, now=NOW)
+    # First, ahead of the decoy that holds "zxqv" and "4471" apart, and of every note about lockers or codes.
+    assert hits[0].path == "lockers/gym-locker.md"
+
+
+def test_near_duplicates_all_answer_the_coffee_question(vault: Vault) -> None:
+    top = [hit.path for hit in vault.search("how does Maya take her coffee? oat milk or dairy", k=6, now=NOW)]
+    assert {"preferences/oat-milk.md", "preferences/milk-in-coffee.md", "preferences/coffee-milk-details.md", "preferences/coffee-order.md"} <= set(top)
+
+
+# ---------------------------------------------------------------- filters
+
+
+@pytest.mark.parametrize("layer", ["L4", "procedural", "Procedural", "l4"])
+def test_layer_filter_keeps_only_that_layer(vault: Vault, layer: str) -> None:
+    hits = vault.search("notes", k=500, layers=[layer], now=NOW)
+    assert {hit.path for hit in hits} == L4_NOTES
+    assert {hit.layer for hit in hits} == {"L4"}
+
+
+def test_several_layers_and_expiry_combine(vault: Vault) -> None:
+    assert visible(vault, NOW, layers=["working", "L2"]) == {
+        "scratch/gift-ideas-rui.md",
+        "scratch/call-landlord.md",
+        "conversations/2026-11-24-standup-moved.md",
+        "conversations/2026-11-25-standup-time-confirmed.md",
+        "conversations/2026-11-26-1on1-priya.md",
+        "conversations/2026-11-27-call-with-mum.md",
+    }
+
+
+@pytest.mark.parametrize("tag", ["harbor", "Harbor", "#harbor"])
+def test_tag_filter_keeps_only_tagged_notes(vault: Vault, tag: str) -> None:
+    hits = vault.search("pipeline", k=500, tags=[tag], now=NOW)
+    assert hits and all("harbor" in hit.tags for hit in hits)
+    assert "projects/harbor-architecture.md" in {hit.path for hit in hits}
+
+
+def test_several_tags_must_all_match(vault: Vault) -> None:
+    assert visible(vault, NOW, tags=["harbor", "standup"]) == {"conversations/2026-11-24-standup-moved.md"}
+
+
+def test_a_filter_leaving_one_eligible_note_returns_exactly_it(vault: Vault) -> None:
+    # Three notes are tagged travel; two of them have expired.
+    hits = vault.search("flight to Berlin", k=10, tags=["travel"], now=NOW)
+    assert [hit.path for hit in hits] == ["preferences/travel-preferences.md"]
+
+
+def test_a_filter_with_no_eligible_note_returns_nothing(vault: Vault) -> None:
+    assert vault.search("anything", k=5, tags=["no-such-tag"], now=NOW) == []
+
+
+def test_an_unknown_layer_in_a_filter_is_an_error_not_an_empty_answer(vault: Vault) -> None:
+    from vaultmem import UnknownLayer
+
+    with pytest.raises(UnknownLayer):
+        vault.search("anything", layers=["L9"], now=NOW)
+
+
+# ---------------------------------------------------------------- hostile text
+
+
+FTS_HOSTILE = ["foo-bar", "c++", "AND", "OR", "NOT", '"', '""', "NEAR(", "NEAR(a b)", "*", "^", ":", "title:berlin",
+               "a AND OR NOT b", "(", ")", "'", "-", "+", "{", "}", "[x]", "oat* milk^", 'say "hello', "a.b.c", "\\", "%", "_",
+               "🙂", "ção", "x" * 300]
+
+
+@pytest.mark.parametrize("query", FTS_HOSTILE)
+def test_fts_hostile_queries_never_error(vault: Vault, query: str) -> None:
+    hits = vault.search(query, k=5, now=NOW)
+    assert len(hits) == 5  # not an error, and not silently empty: the vector side still answers
+
+
+@pytest.mark.parametrize("query", ["foo-bar", "c++", "AND", '"', "NEAR(", "*", "^", ":"])
+def test_fts_hostile_queries_through_the_cli_exit_0_with_json(vault: Vault, query: str) -> None:
+    result = run_cli(vault.root, "search", "--json", "--as-of", NOW, "--", query)
+    assert result.exit_code == 0, result.output
+    assert isinstance(json.loads(result.stdout), list)
+
+
+def test_hostile_words_still_match_as_words(vault: Vault) -> None:
+    assert vault.search("c++ AND Harbor NEAR( deploy", k=5, now=NOW)  # the words still search
+    assert vault.search("AND zxqv-4471 OR", k=1, now=NOW)[0].path == "lockers/gym-locker.md"
+
+
+def test_a_blank_query_returns_nothing(vault: Vault) -> None:
+    assert vault.search("   ", now=NOW) == []
+
+
+# ---------------------------------------------------------------- empty and never-indexed vaults
+
+
+def test_search_in_an_empty_vault_is_an_empty_json_list_exit_0(vault_dir: Path) -> None:
+    result = run_cli(vault_dir, "search", "anything", "--json")
+    assert result.exit_code == 0
+    assert json.loads(result.stdout) == []
+
+
+def test_search_after_index_of_an_empty_vault_is_an_empty_json_list(vault_dir: Path) -> None:
+    assert run_cli(vault_dir, "index").exit_code == 0
+    result = run_cli(vault_dir, "search", "anything", "--json")
+    assert (result.exit_code, json.loads(result.stdout)) == (0, [])
+
+
+def test_search_in_a_vault_never_indexed_indexes_first(sample_vault: Path) -> None:
+    assert not (sample_vault / ".vaultmem").exists()
+    result = run_cli(sample_vault, "search", "Pimenta allergy amoxicillin", "--json", "--as-of", NOW)
+    assert result.exit_code == 0
+    assert json.loads(result.stdout)[0]["path"] == "people/pimenta-vet-allergy.md"
+
+
+def test_search_text_output_shows_title_path_and_warnings(vault: Vault) -> None:
+    result = run_cli(vault.root, "search", "call the landlord about the boiler", "-k", "3", "--as-of", NOW)
+    assert result.exit_code == 0
+    assert "scratch/call-landlord.md" in result.stdout and "next tuesday" in result.stdout
+
+
+# ---------------------------------------------------------------- k hits when most notes are expired (real hnswlib)
+
+
+WORDS = ("harbor kafka deploy coffee milk berlin flight hotel vet cat lantern sqlite review meeting standup retro "
+         "budget invoice garden bicycle tram museum recipe bread pottery football tickets dentist pharmacy boiler").split()
+
+
+def _generated_note(number: int, expired: bool, layer: str, rng: random.Random) -> str:
+    expiry = "2026-01-01T00:00:00Z" if expired else "2030-01-01T00:00:00+02:00"
+    body = " ".join(rng.choice(WORDS) for _ in range(40))
+    tag = "rare" if number % 50 == 0 else "common"
+    return f"---\ntitle: Generated note {number}\nlayer: {layer}\ntags: [{tag}]\nexpires_at: {expiry}\n---\n{body}\n"
+
+
+@pytest.fixture(scope="module")
+def mostly_expired(tmp_path_factory: pytest.TempPathFactory, wordllama) -> Iterator[tuple[Vault, set[str]]]:
+    """1,000 notes, 95% expired at NOW; alive notes in L3 except five in L2."""
+    root = tmp_path_factory.mktemp("expired") / "vault"
+    rng = random.Random(4471)
+    alive: set[str] = set()
+    for number in range(1000):
+        expired = number % 20 != 0
+        layer = "L2" if not expired and number % 200 == 0 else "L3" if not expired else "L1"
+        relative = f"gen/{number // 100}/note-{number:04d}.md"
+        path = root / relative
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(_generated_note(number, expired, layer, rng), encoding="utf-8")
+        if not expired:
+            alive.add(relative)
+    with Vault(root, embedder=wordllama) as opened:
+        opened.index()
+        yield opened, alive
+
+
+def test_the_generated_vault_is_served_from_a_real_hnsw_snapshot(mostly_expired: tuple[Vault, set[str]]) -> None:
+    vault, alive = mostly_expired
+    stats = vault.stats(now=NOW)
+    assert (stats.notes, stats.expired, stats.vectors_in_snapshot) == (1000, 950, 1000)
+    assert len(alive) == 50
+
+
+@pytest.mark.parametrize("k", [1, 10, 30, 50])
+def test_k_hits_when_95_percent_of_notes_are_expired(mostly_expired: tuple[Vault, set[str]], k: int) -> None:
+    vault, alive = mostly_expired
+    hits = vault.search("coffee milk berlin flight", k=k, now=NOW)
+    assert len(hits) == k
+    assert {hit.path for hit in hits} <= alive
+
+
+def test_min_k_eligible_when_k_exceeds_the_alive_notes(mostly_expired: tuple[Vault, set[str]]) -> None:
+    vault, alive = mostly_expired
+    assert {hit.path for hit in vault.search("garden bicycle", k=80, now=NOW)} == alive
+
+
+def test_k_hits_when_a_layer_filter_leaves_few_eligible(mostly_expired: tuple[Vault, set[str]]) -> None:
+    vault, alive = mostly_expired
+    hits = vault.search("harbor kafka deploy", k=10, layers=["L2"], now=NOW)
+    assert len(hits) == 5 and {hit.layer for hit in hits} == {"L2"}
+
+
+def test_k_hits_when_a_tag_filter_and_expiry_leave_few_eligible(mostly_expired: tuple[Vault, set[str]]) -> None:
+    vault, alive = mostly_expired
+    rare_alive = {path for path in alive if int(path[-7:-3]) % 50 == 0}  # 20 tagged rare, 10 of them alive
+    assert len(rare_alive) == 10
+    assert {hit.path for hit in vault.search("museum recipe bread", k=15, tags=["rare"], now=NOW)} == rare_alive
+    assert len(vault.search("museum recipe bread", k=4, tags=["rare"], now=NOW)) == 4
+
+
+def test_hnsw_vector_search_agrees_with_exact_search(mostly_expired: tuple[Vault, set[str]]) -> None:
+    vault, _ = mostly_expired
+    embedder = vault.embedder()
+    index = VectorIndex(vault.store, embedder.dimension)
+    labels = [row.label for row in vault.store.all_notes()]
+    recalls = []
+    for query in ["coffee milk", "berlin flight hotel", "kafka deploy retro", "pottery football tickets", "vet cat pharmacy"]:
+        vector = embedder.embed([query])[0]
+        approximate = [label for label, _ in index.search(vector, 10)]
+        exact = [label for label, _ in index.exact(vector, labels)[:10]]
+        recalls.append(len(set(approximate) & set(exact)) / 10)
+    assert min(recalls) >= 0.9 and sum(recalls) / len(recalls) >= 0.98
+
+
+def test_search_is_right_after_deletions_folded_into_the_snapshot(tmp_path: Path, wordllama) -> None:
+    root = tmp_path / "vault"
+    rng = random.Random(7)
+    for number in range(300):
+        path = root / f"note-{number:03d}.md"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(_generated_note(number, expired=number % 10 != 0, layer="L3", rng=rng), encoding="utf-8")
+    with Vault(root, embedder=wordllama) as vault:
+        vault.index()
+        deleted = {f"note-{number:03d}.md" for number in range(1, 300, 5)}  # 20%: marked deleted, not rebuilt
+        for relative in deleted:
+            (root / relative).unlink()
+        assert len(vault.index().removed) == 60
+        assert VectorIndex(vault.store, wordllama.dimension).fold(force=True)
+        assert vault.stats(now=NOW).vectors_in_delta == 0
+        alive = {f"note-{number:03d}.md" for number in range(0, 300, 10)}
+        hits = vault.search("coffee milk", k=10, now=NOW)
+        assert len(hits) == 10 and {hit.path for hit in hits} <= alive
+        assert {hit.path for hit in vault.search("coffee", k=50, now=NOW)} == alive
+        everything = vault.search("coffee", k=500, include_expired=True, now=NOW)
+        assert len(everything) == 240 and not deleted & {hit.path for hit in everything}
+
+
+def test_an_edited_note_is_scored_by_its_new_vector_never_its_stale_snapshot_copy(sample_vault: Path, wordllama) -> None:
+    import numpy as np
+
+    with Vault(sample_vault, embedder=wordllama) as vault:
+        vault.index()  # the first index publishes an hnswlib snapshot holding every vector
+        assert vault.stats(now=NOW).vectors_in_snapshot == 39
+        note = sample_vault / "projects" / "Lantern.md"
+        old_text = "offline-first reading list that saves articles and highlights on the phone"
+        note.write_text("---\nlayer: L4\n---\n# Sourdough\n\nFeed the starter with rye flour every evening.\n", encoding="utf-8")
+        vault.index()
+        assert vault.stats(now=NOW).vectors_in_delta == 1
+        label = vault.store.note_by_path("projects/Lantern.md").label
+        [(_, blob)] = vault.store.vectors_for([label])
+        new_vector = np.frombuffer(blob, dtype=np.float32)
+        query = wordllama.embed([old_text])[0]
+        for force_fold in (False, True):
+            if force_fold:
+                assert VectorIndex(vault.store, wordllama.dimension).fold(force=True)
+            results = VectorIndex(vault.store, wordllama.dimension).search(query, 39)
+            labels = [found for found, _ in results]
+            assert len(labels) == len(set(labels)) == 39
+            score = dict(results)[label]
+            assert score == pytest.approx(float(new_vector @ query), abs=1e-4)

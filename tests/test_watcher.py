@@ -1,0 +1,622 @@
+"""Live indexing (vaultmem/watcher.py, ``Vault.watch``, ``vaultmem watch``).
+
+Real observers on real files in ``tmp_path``; the change kinds are checked through
+``vaultmem search`` in a separate process while ``vaultmem watch`` runs in another.
+No mocks: where an event has to be "lost", the index is changed behind the watcher's
+back and watchdog's own overflow warning is logged through watchdog's own logger.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import os
+import shutil
+import signal
+import subprocess
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from watchdog.events import (
+    DirDeletedEvent,
+    DirModifiedEvent,
+    DirMovedEvent,
+    FileAttribEvent,
+    FileClosedNoWriteEvent,
+    FileCreatedEvent,
+    FileMovedEvent,
+    FileOpenedEvent,
+)
+
+from conftest import assert_same_as_rebuild, generate_vault, index_matches_disk, vaultmem_popen, vaultmem_process, wait_until
+from vaultmem.config import WatchSettings
+from vaultmem.paths import VaultPaths
+from vaultmem.storage import Store
+from vaultmem.vault import Vault
+from vaultmem.watcher import Change, Debouncer, Target, WatchError, notes_under, targets_for
+
+CONFIG = 'embedder = "hashing"\n'
+
+
+def note(title: str, body: str, layer: str = "L3") -> str:
+    return f"---\nlayer: {layer}\nexpires_at: 2099-01-01\n---\n# {title}\n\n{body}\n"
+
+
+def write(root: Path, relative: str, text: str) -> Path:
+    path = root / relative
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def make_vault(root: Path, config: str = CONFIG, notes: int = 5) -> Path:
+    root.mkdir(parents=True, exist_ok=True)
+    (root / ".vaultmem.toml").write_text(config, encoding="utf-8")
+    for number in range(notes):
+        write(root, f"base/note-{number}.md", note(f"Base {number}", f"baseline text number{number} about harbors"))
+    return root
+
+
+def found_paths(vault: Path, query: str) -> list[str]:
+    """Paths of the hits of ``vaultmem search QUERY -k 50`` run in a separate process.
+
+    Search is hybrid: the vector side returns *some* notes for any query, so "found"
+    alone proves a path is indexed, not what it says. A note whose unique word is the
+    query is the top hit (BM25 rank 1 plus its vector rank); a note that is indexed
+    with that word is always among the 50 (BM25 alone puts it in the first three).
+    """
+    result = vaultmem_process(vault, "search", query, "-k", "50", "--json")
+    assert result.returncode == 0, result.stderr
+    return [hit["path"] for hit in json.loads(result.stdout)]
+
+
+def searchable(vault: Path, query: str, path: str) -> bool:
+    """``path`` is the top hit for its unique word ``query``."""
+    return found_paths(vault, query)[:1] == [path]
+
+
+def gone(vault: Path, query: str, path: str) -> bool:
+    return path not in found_paths(vault, query)
+
+
+def in_sync(vault: Path, relative: str) -> bool:
+    """The index holds exactly the file's current bytes."""
+    with Vault(vault) as opened:
+        row = opened.store.note_by_path(relative)
+    return row is not None and row.content_hash == hashlib.sha256((vault / relative).read_bytes()).hexdigest()
+
+
+def indexed_paths(vault: Path) -> set[str]:
+    with Vault(vault) as opened:
+        return set(opened.store.file_states())
+
+
+class WatchProcess:
+    """``vaultmem watch`` as a separate process, its output in files."""
+
+    def __init__(self, vault: Path, logs: Path, *options: str) -> None:
+        self.vault = vault
+        self.stdout_path = logs / f"watch-{os.getpid()}-{id(self)}.out"
+        self.stderr_path = logs / f"watch-{os.getpid()}-{id(self)}.err"
+        self._stdout = self.stdout_path.open("wb")
+        self._stderr = self.stderr_path.open("wb")
+        self.process = vaultmem_popen(vault, "watch", *options, stdout=self._stdout, stderr=self._stderr)
+
+    def output(self) -> str:
+        return self.stdout_path.read_text(encoding="utf-8", errors="replace")
+
+    def errors(self) -> str:
+        return self.stderr_path.read_text(encoding="utf-8", errors="replace")
+
+    def wait_ready(self) -> str:
+        return wait_until(lambda: "watching" in self.output() and self.output(), timeout=30, what="the watch process to start")
+
+    def stop(self, signum: int = signal.SIGINT) -> int:
+        if self.process.poll() is None:
+            self.process.send_signal(signum)
+        try:
+            code = self.process.wait(timeout=30)
+        finally:
+            if self.process.poll() is None:
+                self.process.kill()
+            self._stdout.close()
+            self._stderr.close()
+        return code
+
+
+@pytest.fixture(scope="module")
+def watched(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, WatchProcess]]:
+    """One vault with one ``vaultmem watch`` process, shared by the change-kind tests.
+
+    Each test works in its own folder with its own words, so they do not interfere.
+    """
+    base = tmp_path_factory.mktemp("watched")
+    vault = make_vault(base / "vault")
+    watcher = WatchProcess(vault, base)
+    watcher.wait_ready()
+    yield vault, watcher
+    code = watcher.stop()
+    assert code == 0, watcher.errors()
+    assert "Traceback" not in watcher.errors(), watcher.errors()
+
+
+# ------------------------------------------------------------------ the debouncer (pure)
+
+
+def test_debouncer_waits_for_a_quiet_period() -> None:
+    debouncer: Debouncer[str] = Debouncer(delay=0.3)
+    debouncer.add("a.md", now=10.0)
+    assert debouncer.pop_due(10.2) == []
+    debouncer.add("a.md", now=10.2)  # another write: the quiet period restarts
+    assert debouncer.pop_due(10.4) == []
+    assert debouncer.pop_due(10.5) == ["a.md"]
+    assert len(debouncer) == 0 and debouncer.next_deadline() is None
+
+
+def test_debouncer_never_holds_a_busy_path_beyond_max_wait() -> None:
+    debouncer: Debouncer[str] = Debouncer(delay=0.3, max_wait=2.0)
+    for tick in range(30):  # written every 100 ms for 3 s
+        now = 100.0 + tick / 10
+        debouncer.add("log.md", now)
+        if debouncer.pop_due(now):
+            assert now >= 102.0
+            return
+    raise AssertionError("a path written without pause was held back forever")
+
+
+def test_debouncer_releases_nearly_due_paths_together() -> None:
+    """git checkout: delete old.md, 20 ms later create new.md — one batch, so a move."""
+    debouncer: Debouncer[str] = Debouncer(delay=0.3)
+    debouncer.add("old.md", now=5.00)
+    debouncer.add("new.md", now=5.02)
+    debouncer.add("later.md", now=5.25)
+    assert sorted(debouncer.pop_due(5.30)) == ["new.md", "old.md"]
+    assert debouncer.pop_due(5.50) == []
+    assert debouncer.pop_due(5.55) == ["later.md"]
+
+
+# ------------------------------------------------------------------ events → targets (pure)
+
+
+def test_events_map_to_note_and_folder_targets(tmp_path: Path) -> None:
+    paths = VaultPaths(tmp_path, "_archive")
+    root = str(paths.real_root)
+
+    def targets(event: object) -> list[Target]:
+        return targets_for(event, paths)  # type: ignore[arg-type]
+
+    assert targets(FileCreatedEvent(f"{root}/a/n.md")) == [Target("a/n.md")]
+    assert targets(FileAttribEvent(f"{root}/n.md")) == [Target("n.md")]
+    assert targets(FileMovedEvent(f"{root}/a.md", f"{root}/b/a.md")) == [Target("a.md"), Target("b/a.md")]
+    # vim: note.md → note.md~ : only the side that is a note counts
+    assert targets(FileMovedEvent(f"{root}/n.md", f"{root}/n.md~")) == [Target("n.md")]
+    # an atomic save: temp file renamed over the note
+    assert targets(FileMovedEvent(f"{root}/.n.md.tmp", f"{root}/n.md")) == [Target("n.md")]
+    assert targets(DirMovedEvent(f"{root}/a", f"{root}/b")) == [Target("a", True), Target("b", True)]
+    assert targets(DirMovedEvent(f"{root}/a", f"{root}/.trash/a")) == [Target("a", True)]
+    assert targets(DirDeletedEvent(f"{root}/gone")) == [Target("gone", True)]
+    for ignored in ("n.md~", "4913", ".n.md.swp", "x.tmp", "n.txt", ".hidden.md", ".obsidian/w.md",
+                    ".git/x.md", ".trash/x.md", ".vaultmem/index.db", "_archive/old.md"):
+        assert targets(FileCreatedEvent(f"{root}/{ignored}")) == [], ignored
+    assert targets(FileOpenedEvent(f"{root}/n.md")) == []  # our own reads
+    assert targets(FileClosedNoWriteEvent(f"{root}/n.md")) == []
+    assert targets(DirModifiedEvent(f"{root}/a")) == []
+    assert targets(FileCreatedEvent("/elsewhere/n.md")) == []
+
+
+def test_notes_under_applies_the_ignore_rules(tmp_path: Path) -> None:
+    for relative in ("a/n.md", "a/b/m.md", "a/.obsidian/x.md", "a/x.md~", "a/x.txt", "_archive/o.md"):
+        write(tmp_path, relative, "text")
+    paths = VaultPaths(tmp_path, "_archive")
+    assert sorted(notes_under(paths, "a")) == ["a/b/m.md", "a/n.md"]
+    assert list(notes_under(paths, "missing")) == []
+
+
+# ------------------------------------------------------------------ every change kind, via the CLI
+
+
+def test_create(watched: tuple[Path, WatchProcess]) -> None:
+    vault, _ = watched
+    write(vault, "create/fresh.md", note("Fresh", "a kumquat orchard appeared"))
+    wait_until(lambda: searchable(vault, "kumquat", "create/fresh.md"))
+
+
+def test_modify(watched: tuple[Path, WatchProcess]) -> None:
+    vault, _ = watched
+    path = write(vault, "modify/n.md", note("Modify", "the quokka sleeps"))
+    wait_until(lambda: searchable(vault, "quokka", "modify/n.md"))
+    path.write_text(note("Modify", "the axolotl swims"), encoding="utf-8")
+    wait_until(lambda: searchable(vault, "axolotl", "modify/n.md"))
+    assert in_sync(vault, "modify/n.md")
+
+
+def test_delete(watched: tuple[Path, WatchProcess]) -> None:
+    vault, _ = watched
+    path = write(vault, "delete/n.md", note("Delete", "a narwhal tusk"))
+    wait_until(lambda: searchable(vault, "narwhal", "delete/n.md"))
+    path.unlink()
+    wait_until(lambda: gone(vault, "narwhal", "delete/n.md"))
+
+
+def test_rename_file_keeps_the_note(watched: tuple[Path, WatchProcess]) -> None:
+    vault, watcher = watched
+    path = write(vault, "rename/before.md", note("Rename", "the pangolin rolls"))
+    wait_until(lambda: searchable(vault, "pangolin", "rename/before.md"))
+    path.rename(vault / "rename/after.md")
+    wait_until(lambda: searchable(vault, "pangolin", "rename/after.md") and gone(vault, "pangolin", "rename/before.md"))
+    wait_until(lambda: "moved rename/before.md -> rename/after.md" in watcher.output())
+
+
+def test_move_file_to_another_folder(watched: tuple[Path, WatchProcess]) -> None:
+    vault, _ = watched
+    path = write(vault, "movefile/a/n.md", note("Move", "an okapi grazes"))
+    wait_until(lambda: searchable(vault, "okapi", "movefile/a/n.md"))
+    (vault / "movefile/b").mkdir()
+    path.rename(vault / "movefile/b/n.md")
+    wait_until(lambda: searchable(vault, "okapi", "movefile/b/n.md") and gone(vault, "okapi", "movefile/a/n.md"))
+
+
+def test_rename_folder(watched: tuple[Path, WatchProcess]) -> None:
+    vault, watcher = watched
+    for number in range(3):
+        write(vault, f"renamedir/old/sub/n{number}.md", note(f"Dir {number}", f"tapir{number} wallaby"))
+    old = [f"renamedir/old/sub/n{number}.md" for number in range(3)]
+    new = [f"renamedir/new/sub/n{number}.md" for number in range(3)]
+    wait_until(lambda: set(old) <= set(found_paths(vault, "wallaby")))
+    (vault / "renamedir/old").rename(vault / "renamedir/new")
+    wait_until(lambda: set(new) <= set(found_paths(vault, "wallaby")) and not set(old) & set(found_paths(vault, "wallaby")))
+    wait_until(lambda: "moved renamedir/old/sub/n0.md -> renamedir/new/sub/n0.md" in watcher.output())
+
+
+def test_folder_moved_out_of_the_vault_drops_its_notes(watched: tuple[Path, WatchProcess], tmp_path: Path) -> None:
+    vault, _ = watched
+    for number in range(3):
+        write(vault, f"moveout/deep/n{number}.md", note(f"Out {number}", f"mongoose{number} caracal"))
+    paths = {f"moveout/deep/n{number}.md" for number in range(3)}
+    wait_until(lambda: paths <= set(found_paths(vault, "caracal")))
+    shutil.move(str(vault / "moveout/deep"), str(tmp_path / "deep"))  # same filesystem: a rename
+    wait_until(lambda: not paths & set(found_paths(vault, "caracal")))
+    assert not paths & indexed_paths(vault)
+
+
+def test_folder_moved_into_the_vault(watched: tuple[Path, WatchProcess], tmp_path: Path) -> None:
+    vault, _ = watched
+    outside = tmp_path / "incoming"
+    for number in range(3):
+        write(outside, f"sub/n{number}.md", note(f"In {number}", f"gecko{number} ibis"))
+    (vault / "movein").mkdir()
+    outside.rename(vault / "movein/incoming")
+    wait_until(lambda: {f"movein/incoming/sub/n{number}.md" for number in range(3)} <= set(found_paths(vault, "ibis")))
+
+
+def test_atomic_save_temp_file_and_rename(watched: tuple[Path, WatchProcess]) -> None:
+    vault, _ = watched
+    path = write(vault, "atomic/n.md", note("Atomic", "a lemur leaps"))
+    wait_until(lambda: searchable(vault, "lemur", "atomic/n.md"))
+    temp = vault / "atomic/.n.md.tmp-1234"
+    temp.write_text(note("Atomic", "a marmot whistles"), encoding="utf-8")
+    os.replace(temp, path)
+    wait_until(lambda: searchable(vault, "marmot", "atomic/n.md"))
+    assert in_sync(vault, "atomic/n.md")
+    assert not any(path.startswith("atomic/.") for path in indexed_paths(vault))
+
+
+def test_sed_in_place(watched: tuple[Path, WatchProcess]) -> None:
+    vault, _ = watched
+    path = write(vault, "sed/n.md", note("Sed", "a wombat digs"))
+    wait_until(lambda: searchable(vault, "wombat", "sed/n.md"))
+    subprocess.run(["sed", "-i", "s/wombat/platypus/", str(path)], check=True)
+    wait_until(lambda: searchable(vault, "platypus", "sed/n.md"))
+    assert in_sync(vault, "sed/n.md")
+    assert indexed_paths(vault) >= {"sed/n.md"}
+    assert not any(name.startswith("sed/sed") for name in indexed_paths(vault))
+
+
+def test_vim_backup_dance(watched: tuple[Path, WatchProcess]) -> None:
+    """vim with backupcopy=no: probe 4913, note.md → note.md~, new note.md, drop note.md~."""
+    vault, watcher = watched
+    path = write(vault, "vim/note.md", note("Vim", "a capybara bathes"))
+    wait_until(lambda: searchable(vault, "capybara", "vim/note.md"))
+    probe = vault / "vim/4913"
+    probe.write_bytes(b"")
+    probe.unlink()
+    backup = vault / "vim/note.md~"
+    path.rename(backup)
+    path.write_text(note("Vim", "a chinchilla bathes"), encoding="utf-8")
+    backup.unlink()
+    wait_until(lambda: searchable(vault, "chinchilla", "vim/note.md"))
+    assert in_sync(vault, "vim/note.md")
+    assert {"vim/note.md"} == {path for path in indexed_paths(vault) if path.startswith("vim/")}
+
+
+def test_real_vim_edit(watched: tuple[Path, WatchProcess]) -> None:
+    if shutil.which("vim") is None:
+        pytest.skip("vim is not installed")
+    vault, _ = watched
+    path = write(vault, "realvim/note.md", note("Real vim", "a dugong floats"))
+    wait_until(lambda: searchable(vault, "dugong", "realvim/note.md"))
+    subprocess.run(
+        ["vim", "-u", "NONE", "-N", "-n", "-e", "-s", "-c", "set backupcopy=no writebackup", "-c", "%s/dugong/manatee/", "-c", "wq", str(path)],
+        check=True, timeout=30, stdin=subprocess.DEVNULL,
+    )
+    wait_until(lambda: searchable(vault, "manatee", "realvim/note.md"))
+    assert in_sync(vault, "realvim/note.md")
+
+
+def test_git_checkout(watched: tuple[Path, WatchProcess]) -> None:
+    if shutil.which("git") is None:
+        pytest.skip("git is not installed")
+    vault, _ = watched
+    repo = vault / "gitrepo"
+    repo.mkdir()
+
+    def git(*args: str) -> None:
+        subprocess.run(["git", "-C", str(repo), "-c", "user.name=t", "-c", "user.email=t@example.org", *args],
+                       check=True, capture_output=True)
+
+    git("init", "-q", "-b", "main")
+    write(repo, "keep.md", note("Keep", "heron on main"))
+    write(repo, "drop.md", note("Drop", "heron dropped later"))
+    write(repo, "rename-me.md", note("Renamed", "heron renamed later"))
+    git("add", "-A")
+    git("commit", "-q", "-m", "main")
+    git("checkout", "-q", "-b", "other")
+    write(repo, "keep.md", note("Keep", "heron on the other branch"))
+    (repo / "drop.md").unlink()
+    (repo / "rename-me.md").rename(repo / "renamed.md")
+    write(repo, "added.md", note("Added", "heron added on other"))
+    git("add", "-A")
+    git("commit", "-q", "-m", "other")
+    main_paths = {"gitrepo/drop.md", "gitrepo/keep.md", "gitrepo/rename-me.md"}
+    other_paths = {"gitrepo/added.md", "gitrepo/keep.md", "gitrepo/renamed.md"}
+
+    def shows(expected: set[str]) -> bool:
+        found = {path for path in found_paths(vault, "heron") if path.startswith("gitrepo/")}
+        return found == expected and all(in_sync(vault, path) for path in expected)
+
+    wait_until(lambda: shows(other_paths))
+    git("checkout", "-q", "main")
+    wait_until(lambda: shows(main_paths))
+    git("checkout", "-q", "other")
+    wait_until(lambda: shows(other_paths))
+    assert not any(path.startswith("gitrepo/.git") for path in indexed_paths(vault))
+
+
+def test_touch_updates_the_stat_without_a_change(watched: tuple[Path, WatchProcess]) -> None:
+    """touch/utime arrive as watchdog 7 "attrib" events: the stored stat follows, nothing is re-embedded."""
+    vault, watcher = watched
+    path = write(vault, "touch/n.md", note("Touch", "an ocelot naps"))
+    wait_until(lambda: searchable(vault, "ocelot", "touch/n.md"))
+    old = 1_500_000_000_000_000_000  # 2017: well outside the racy window
+    os.utime(path, ns=(old, old))
+
+    def stored_mtime() -> int | None:
+        with Vault(vault) as opened:
+            row = opened.store.note_by_path("touch/n.md")
+            return None if row is None else row.mtime_ns
+
+    wait_until(lambda: stored_mtime() == old)
+    assert "updated touch/n.md" not in watcher.output()
+
+
+def test_ignored_folders_and_temp_files_never_appear(watched: tuple[Path, WatchProcess]) -> None:
+    vault, _ = watched
+    ignored = [".obsidian/i.md", ".git/i.md", ".trash/i.md", ".vaultmem/i.md", "_archive/i.md", "ignored/.hidden.md",
+               "ignored/i.md~", "ignored/4913", "ignored/i.tmp", "ignored/.i.md.swp", "ignored/i.txt", "ignored/.cache/i.md"]
+    for relative in ignored:
+        write(vault, relative, note("Ignored", "a jackalope sighting"))
+    write(vault, "ignored/sentinel.md", note("Sentinel", "a wolverine sighting"))
+    wait_until(lambda: searchable(vault, "wolverine", "ignored/sentinel.md"))
+    assert not set(ignored) & set(found_paths(vault, "jackalope"))
+    assert not set(ignored) & indexed_paths(vault)
+
+
+def test_a_burst_of_creates_and_deletes_converges(watched: tuple[Path, WatchProcess]) -> None:
+    vault, _ = watched
+    for number in range(150):
+        write(vault, f"burst/n{number:03d}.md", note(f"Burst {number}", f"burst{number} quetzal"))
+    for number in range(0, 150, 3):
+        (vault / f"burst/n{number:03d}.md").unlink()
+    expected = [f"burst/n{number:03d}.md" for number in range(150) if number % 3]
+    wait_until(lambda: sorted(p for p in indexed_paths(vault) if p.startswith("burst/")) == expected, timeout=30)
+    assert searchable(vault, "burst1", "burst/n001.md")
+    assert gone(vault, "burst3", "burst/n003.md")
+
+
+# ------------------------------------------------------------------ the command's lifecycle
+
+
+def test_ctrl_c_exits_cleanly(tmp_path: Path) -> None:
+    vault = make_vault(tmp_path / "vault")
+    watcher = WatchProcess(vault, tmp_path)
+    watcher.wait_ready()
+    assert watcher.stop(signal.SIGINT) == 0
+    assert "Traceback" not in watcher.errors(), watcher.errors()
+    assert "stopped watching" in watcher.output()
+
+
+def test_sigterm_exits_cleanly_even_during_the_start_up_reconcile(tmp_path: Path) -> None:
+    vault = make_vault(tmp_path / "vault", notes=1500)
+    watcher = WatchProcess(vault, tmp_path)
+    wait_until(lambda: (vault / ".vaultmem" / "index.db").exists(), timeout=30)
+    assert watcher.stop(signal.SIGTERM) == 0
+    assert "Traceback" not in watcher.errors(), watcher.errors()
+
+
+def test_quiet_prints_nothing_but_still_indexes(tmp_path: Path) -> None:
+    vault = make_vault(tmp_path / "vault")
+    watcher = WatchProcess(vault, tmp_path, "--quiet")
+    wait_until(lambda: (vault / ".vaultmem" / "index.db").exists() and indexed_paths(vault), timeout=30)
+    write(vault, "quiet.md", note("Quiet", "a silent egret"))
+    wait_until(lambda: searchable(vault, "egret", "quiet.md"))
+    assert watcher.stop() == 0
+    assert watcher.output() == ""
+    assert watcher.errors() == ""
+
+
+def test_edits_made_while_stopped_are_picked_up_on_start(tmp_path: Path) -> None:
+    vault = make_vault(tmp_path / "vault")
+    assert vaultmem_process(vault, "index").returncode == 0
+    write(vault, "offline/new.md", note("New", "a lynx arrived offline"))
+    write(vault, "base/note-1.md", note("Base 1", "rewritten offline with a marten"))
+    (vault / "base/note-2.md").unlink()
+    watcher = WatchProcess(vault, tmp_path)
+    line = watcher.wait_ready()
+    assert "1 added, 1 updated, 0 moved, 1 removed" in line
+    assert searchable(vault, "lynx", "offline/new.md")
+    assert searchable(vault, "marten", "base/note-1.md")
+    assert "base/note-2.md" not in indexed_paths(vault)
+    assert watcher.stop() == 0
+
+
+def test_polling_observer(tmp_path: Path) -> None:
+    vault = make_vault(tmp_path / "vault")
+    watcher = WatchProcess(vault, tmp_path, "--polling")
+    assert "(polling)" in watcher.wait_ready()
+    write(vault, "poll/n.md", note("Poll", "a toucan calls"))
+    wait_until(lambda: searchable(vault, "toucan", "poll/n.md"))
+    (vault / "poll").rename(vault / "polled")
+    wait_until(lambda: searchable(vault, "toucan", "polled/n.md") and gone(vault, "toucan", "poll/n.md"))
+    (vault / "polled/n.md").unlink()
+    wait_until(lambda: gone(vault, "toucan", "polled/n.md"))
+    assert watcher.stop() == 0
+
+
+# ------------------------------------------------------------------ the Python API
+
+
+def threads_now() -> set[threading.Thread]:
+    return set(threading.enumerate())
+
+
+def test_vault_watch_is_a_context_manager_and_leaks_no_threads(tmp_path: Path) -> None:
+    vault_dir = make_vault(tmp_path / "vault")
+    before = threads_now()
+    changes: list[Change] = []
+    with Vault(vault_dir) as vault:
+        with vault.watch(on_change=changes.append) as watcher:
+            assert watcher.running and watcher.initial_report is not None
+            assert len(watcher.initial_report.added) == 5
+            write(vault_dir, "api/n.md", note("API", "a serval hunts"))
+            wait_until(lambda: [hit.path for hit in vault.search("serval", k=3)][:1] == ["api/n.md"])
+            (vault_dir / "api/n.md").rename(vault_dir / "api/m.md")
+            wait_until(lambda: Change("moved", "api/m.md", "api/n.md") in changes)
+        assert not watcher.running
+    assert changes[0] == Change("added", "api/n.md")
+    wait_until(lambda: threads_now() <= before, timeout=5, what="every watcher thread to end")
+
+
+def test_stop_then_start_a_new_watcher(tmp_path: Path) -> None:
+    vault_dir = make_vault(tmp_path / "vault")
+    with Vault(vault_dir) as vault:
+        watcher = vault.watch()
+        watcher.stop()
+        watcher.stop()  # idempotent
+        with pytest.raises(WatchError, match="already started"):
+            watcher.start()
+        write(vault_dir, "later.md", note("Later", "a dingo between watchers"))
+        with vault.watch() as second:
+            assert second.initial_report is not None and second.initial_report.added == ["later.md"]
+
+
+def test_an_inotify_overflow_triggers_a_rescan(tmp_path: Path) -> None:
+    """watchdog only logs an overflow; the lost events are simulated by editing the index."""
+    vault_dir = make_vault(tmp_path / "vault")
+    with Vault(vault_dir) as vault, vault.watch() as watcher:
+        assert watcher.running
+        behind_the_back = Store(vault_dir / ".vaultmem")
+        row = behind_the_back.note_by_path("base/note-0.md")
+        assert row is not None and row.label is not None
+        with behind_the_back.transaction():
+            behind_the_back.delete_notes([row.label])
+        behind_the_back.close()
+        assert "base/note-0.md" not in indexed_paths(vault_dir)
+        # The exact warning watchdog's inotify backend logs when the kernel queue overflows.
+        logging.getLogger("watchdog.observers.inotify_c").warning("Inotify queue overflowed; filesystem events were lost")
+        wait_until(lambda: "base/note-0.md" in indexed_paths(vault_dir))
+
+
+def test_a_periodic_rescan_heals_lost_events(tmp_path: Path) -> None:
+    vault_dir = make_vault(tmp_path / "vault", config=CONFIG + "[watch]\nrescan_seconds = 1\n")
+    assert Vault(vault_dir).config.watch == WatchSettings(debounce_ms=300, rescan_seconds=1)
+    with Vault(vault_dir) as vault, vault.watch():
+        behind_the_back = Store(vault_dir / ".vaultmem")
+        row = behind_the_back.note_by_path("base/note-3.md")
+        assert row is not None and row.label is not None
+        with behind_the_back.transaction():
+            behind_the_back.delete_notes([row.label])
+        behind_the_back.close()
+        wait_until(lambda: "base/note-3.md" in indexed_paths(vault_dir))
+
+
+def test_deleting_the_vault_folder_stops_the_watcher_with_an_error(tmp_path: Path) -> None:
+    vault_dir = make_vault(tmp_path / "vault")
+    with Vault(vault_dir) as vault:
+        watcher = vault.watch()
+        try:
+            shutil.rmtree(vault_dir)
+            wait_until(lambda: not watcher.running)
+        finally:
+            watcher.stop()
+        with pytest.raises(WatchError, match="deleted or moved"):
+            watcher.raise_if_failed()
+
+
+def test_deleting_the_index_folder_builds_a_new_index(tmp_path: Path) -> None:
+    """``rm -rf .vaultmem`` while watching: the watcher must not keep feeding the deleted file."""
+    vault_dir = make_vault(tmp_path / "vault")
+    with Vault(vault_dir) as vault, vault.watch():
+        shutil.rmtree(vault_dir / ".vaultmem")
+        write(vault_dir, "after-reset.md", note("After", "a puffin after the reset"))
+        expected = {f"base/note-{number}.md" for number in range(5)} | {"after-reset.md"}
+        wait_until(lambda: (vault_dir / ".vaultmem" / "index.db").exists() and indexed_paths(vault_dir) == expected)
+
+
+def test_the_watched_index_equals_a_rebuild(tmp_path: Path) -> None:
+    """After a burst on a realistic vault — 110 new notes, 40 deleted, 30 edited, 20
+    renamed, a folder moved — with the default embedder, the watched index has the same
+    notes, vectors and search results (top 10, with scores) as ``index --rebuild``."""
+    vault = generate_vault(tmp_path / "vault", 300, seed=11)
+    others = sorted(generate_vault(tmp_path / "others", 110, seed=5).rglob("*.md"))
+    watcher = WatchProcess(vault, tmp_path)
+    watcher.wait_ready()
+    burst_on_generated_vault(vault, others)
+    wait_until(lambda: index_matches_disk(vault), timeout=30, what="the watched index to match the files")
+    assert watcher.stop() == 0
+    assert_same_as_rebuild(vault)
+
+
+def burst_on_generated_vault(vault: Path, others: list[Path]) -> None:
+    notes = sorted(path for path in vault.rglob("*.md") if ".vaultmem" not in path.parts)
+    (vault / "new").mkdir()
+    for number, source in enumerate(others):
+        shutil.copyfile(source, vault / "new" / f"other-{number:03d}.md")
+    for path in notes[:30]:
+        path.write_text(path.read_text(encoding="utf-8") + "\nEdited while watched: the harbor moved.\n", encoding="utf-8")
+    for path in notes[30:70]:
+        path.unlink()
+    for path in notes[70:90]:
+        path.rename(path.with_name("renamed " + path.name))
+    folders = sorted({path.parent for path in notes[90:] if path.parent != vault}, key=lambda folder: len(folder.parts))
+    folders[0].rename(folders[0].with_name(folders[0].name + "-moved"))
+
+
+def test_a_watcher_that_cannot_start_raises_and_leaks_no_threads(tmp_path: Path) -> None:
+    vault_dir = make_vault(tmp_path / "vault", config='embedder = "no-such-embedder"\n')
+    before = threads_now()
+    with Vault(vault_dir) as vault:
+        with pytest.raises(WatchError, match="no-such-embedder"):
+            vault.watch()
+    wait_until(lambda: threads_now() <= before, timeout=5, what="every watcher thread to end")
+
+
+def test_the_command_reports_a_failure_with_exit_1_and_no_traceback(tmp_path: Path) -> None:
+    vault = make_vault(tmp_path / "vault", config='embedder = "no-such-embedder"\n')
+    watcher = WatchProcess(vault, tmp_path)
+    assert watcher.process.wait(timeout=60) == 1
+    watcher.stop()
+    assert "no-such-embedder" in watcher.errors()
+    assert "Traceback" not in watcher.errors()

@@ -1,0 +1,733 @@
+"""Consolidation: near-duplicate notes become one note, and nothing is lost.
+
+The same fact written three times in three days costs three embeddings and competes
+with itself in search. Consolidation finds such clusters and merges each into its
+longest note. See adr/0010-consolidation.md for the measurements behind the choices.
+
+Finding clusters (reads, then a pure core):
+
+1. The *pool* is every note alive at ``now`` (all notes with ``include_expired``); the
+   *sources* are its ``window`` most recently created-or-modified notes (all of them
+   with ``--all``). Notes whose metadata cannot be trusted (YAML that does not load, an
+   unknown layer, an unparseable expiry, …) are left out and reported: their layer or
+   expiry is unknown, and unknown is not the same as absent.
+2. Candidates: the k nearest neighbours of every source, from the vault's vector index
+   (hnswlib snapshot + exact delta), queried in batches — never all pairs. A source whose
+   answer does not contain itself was lost by the graph search; those few are answered
+   by an exact product against the pool instead.
+3. A pair counts when its cosine is ≥ the threshold and both notes are in the pool and
+   in the same layer (a note without a layer only pairs with other layer-less notes).
+   Cosines are recomputed exactly from the stored vectors, so the ANN only proposes.
+4. A note with almost no text of its own (only headings and ``![[embeds]]``: an empty
+   daily note, a category page) is dropped: its vector is its title plus boilerplate,
+   and two such notes look like duplicates without saying anything twice.
+5. Clusters are the connected components of the pairs (union-find). The canonical note
+   is the longest body (ties: the oldest ``created``, then the path).
+6. A cluster's ``similarity`` is its weakest *link*: the lowest cosine among member pairs
+   that reach the threshold, so it is never below the threshold. ``weakest_pair`` is the
+   lowest cosine of all member pairs; in a chain (A~B, B~C) it can be lower.
+
+Applying a plan (effects, ordered so that a crash never leaves a dangling link):
+
+1. every file of every cluster is re-read; a cluster whose files changed since the plan
+   was made (content hash) is skipped with a message, the others proceed;
+2. each canonical's frontmatter is edited surgically (tags, aliases, merged_from, expiry);
+3. every ``[[wikilink]]``/``![[embed]]`` to a merged note is rewritten to the canonical,
+   only in the files that contain one, each atomically and guarded by its hash;
+4. the merged notes move to the archive folder (recoverable; git has the rest).
+"""
+
+from __future__ import annotations
+
+import bisect
+import math
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import PurePosixPath
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from .config import ConsolidateSettings
+from .errors import DerivedIndexError, FrontmatterError, InvalidTimestamp, UsageError, WriteConflict
+from .lifecycle import format_timestamp, is_absent, parse_timestamp, to_epoch_us
+from .noteio import content_hash, edit_frontmatter, replace_if_unchanged
+from .notes import Note, parse_note, path_without_suffix, tags_of, timestamp_or_none
+from .paths import VaultPaths
+from .storage import Eligibility, PoolNote, Store
+from .vectors import VectorIndex
+from .writer import archive_note
+
+if TYPE_CHECKING:
+    import hnswlib
+
+NEIGHBOURS = 16  # per source; a duplicate is among the very nearest, other layers take slots too
+QUERY_BATCH = 4096  # sources per batched kNN query: bounded memory at any vault size
+EXACT_CHUNK = 20_000  # pool vectors per exact product for the sources the ANN lost
+ANN_TOLERANCE = 1e-4  # hnswlib's and numpy's float sums differ slightly; the exact cosine decides
+MIN_TEXT_WORDS = 3  # fewer words outside headings and embeds: not enough text to be a duplicate
+LINK_WRITE_ATTEMPTS = 3
+
+# Problems (field → why) that make a note's layer, tags or expiry unknown.
+UNRELIABLE_FIELDS = {
+    "frontmatter": "its frontmatter does not load, so its layer, tags and expiry are unknown",
+    "layer": "its layer is unknown (an unknown layer is not the same as no layer)",
+    "encoding": "it is not valid UTF-8, so it cannot be edited safely",
+    "permanent": "its permanent flag is not true/false",
+    "tags": "its tags are not a list",
+}
+
+_EMBED = re.compile(r"!\[\[[^\[\]\r\n]*\]\]")
+_HEADING_LINE = re.compile(r"^[ \t]{0,3}#{1,6}(?:[ \t].*)?$", re.MULTILINE)
+_WORD = re.compile(r"[^\W\d_]{2,}")
+_WIKILINK = re.compile(r"\[\[([^\[\]\r\n]+?)\]\]")
+_CODE = re.compile(r"^[ \t]*(`{3,}|~{3,})[^\n]*\n.*?^[ \t]*\1[ \t]*\r?$|`[^`\r\n]+`", re.MULTILINE | re.DOTALL)
+
+
+# ------------------------------------------------------------------ scope
+
+
+@dataclass(frozen=True)
+class Scope:
+    """What one consolidation run looks at."""
+
+    threshold: float
+    window: int | None  # None: every note (--all)
+    include_expired: bool
+    now: datetime
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"threshold": self.threshold, "window": self.window, "all": self.window is None,
+                "include_expired": self.include_expired, "now": format_timestamp(self.now)}
+
+
+def make_scope(settings: ConsolidateSettings, threshold: float | None, window: int | None, all_notes: bool,
+               include_expired: bool, now: datetime) -> Scope:
+    """Validate the arguments against the vault's ``[consolidate]`` defaults."""
+    if all_notes and window is not None:
+        raise UsageError(f"window={window} contradicts all=True: --all already sweeps every note; give one of them")
+    chosen = settings.threshold if threshold is None else threshold
+    if isinstance(chosen, bool) or not isinstance(chosen, (int, float)) or not 0 < chosen <= 1:
+        raise UsageError(f"threshold {chosen!r} is not a cosine similarity in (0, 1]; pass e.g. {settings.threshold}")
+    size = None if all_notes else (settings.window if window is None else window)
+    if size is not None and (isinstance(size, bool) or not isinstance(size, int) or size < 1):
+        raise UsageError(f"window {size!r} is not a number of notes ≥ 1; pass e.g. 2000, or all=True for every note")
+    return Scope(float(chosen), size, include_expired, now)
+
+
+# ------------------------------------------------------------------ plan: what would be merged
+
+
+@dataclass(frozen=True)
+class Member:
+    path: str
+    id: str
+    title: str
+    content_hash: str  # of the file when the plan was made: apply skips the cluster if it changed
+    chars: int  # length of the stripped body: the canonical is the longest
+    similarity: float  # cosine with the canonical (1.0 for the canonical itself)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"path": self.path, "title": self.title, "similarity": round(self.similarity, 4), "chars": self.chars}
+
+
+@dataclass(frozen=True)
+class Cluster:
+    members: tuple[Member, ...]  # the canonical first, then by path
+    layer: str | None
+    similarity: float  # the weakest link: lowest cosine among member pairs ≥ threshold
+    weakest_pair: float  # lowest cosine among all member pairs (lower in a chain)
+
+    @property
+    def canonical(self) -> Member:
+        return self.members[0]
+
+    @property
+    def merged(self) -> tuple[Member, ...]:
+        return self.members[1:]
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "canonical": self.canonical.path,
+            "members": [member.path for member in self.members],
+            "similarity": round(self.similarity, 4),
+            "weakest_pair": round(self.weakest_pair, 4),
+            "layer": self.layer,
+            "notes": [member.as_dict() for member in self.members],
+        }
+
+
+@dataclass(frozen=True)
+class LeftOut:
+    path: str
+    reason: str
+
+    def as_dict(self) -> dict[str, str]:
+        return {"path": self.path, "reason": self.reason}
+
+
+@dataclass(frozen=True)
+class ConsolidationPlan:
+    scope: Scope
+    clusters: tuple[Cluster, ...]
+    compared: int  # sources whose neighbours were searched
+    left_out: tuple[LeftOut, ...]
+
+    def report(self) -> ConsolidationReport:
+        return ConsolidationReport(self)
+
+
+@dataclass
+class ConsolidationReport:
+    """A plan, and — when applied — what was merged, skipped and rewritten."""
+
+    plan: ConsolidationPlan
+    applied: bool = False
+    merged: list[dict[str, Any]] = field(default_factory=list)
+    skipped: list[dict[str, str]] = field(default_factory=list)
+    links_rewritten: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    touched: list[str] = field(default_factory=list)  # every vault path written, moved or created
+    commit: str | None = None
+
+    @property
+    def clusters(self) -> tuple[Cluster, ...]:
+        return self.plan.clusters
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "clusters": [cluster.as_dict() for cluster in self.plan.clusters],
+            "applied": self.applied,
+            **self.plan.scope.as_dict(),
+            "compared": self.plan.compared,
+            "left_out": [item.as_dict() for item in self.plan.left_out],
+            "merged": self.merged,
+            "skipped": self.skipped,
+            "links_rewritten": self.links_rewritten,
+            "warnings": self.warnings,
+            "commit": self.commit,
+        }
+
+    def commit_message(self) -> str:
+        count = sum(len(entry["merged"]) for entry in self.merged)
+        lines = [f"vaultmem consolidate: {count} note(s) merged into {len(self.merged)}", ""]
+        for entry in self.merged:
+            lines.append(f"- {entry['canonical']} ← {', '.join(item['path'] for item in entry['merged'])}")
+        if self.links_rewritten:
+            lines.append(f"links rewritten in {len(self.links_rewritten)} file(s)")
+        return "\n".join(lines)
+
+
+def plan_consolidation(store: Store, paths: VaultPaths, scope: Scope) -> ConsolidationPlan:
+    """Find the clusters; reads the index and the candidate notes, writes nothing."""
+    pool = store.recent_notes(Eligibility(now_us=None if scope.include_expired else to_epoch_us(scope.now)))
+    reasons = {note.label: reason for note in pool if (reason := unreliable_reason(note)) is not None}
+    sources = pool if scope.window is None else pool[: scope.window]
+    left_out = [LeftOut(note.path, reasons[note.label]) for note in sources if note.label in reasons]
+    layers = {note.label: note.layer for note in pool if note.label not in reasons}
+    source_labels = [note.label for note in sources if note.label in layers]
+    candidates, missing = _candidate_pairs(store, source_labels, layers, scope.threshold - ANN_TOLERANCE)
+    left_out += [LeftOut(path, "it has no vector yet; run `vaultmem index`") for path in missing]
+    notes, vectors, dropped = _read_candidates(store, paths, {label for pair in candidates for label in pair})
+    left_out += dropped
+    pairs = confirmed_pairs(candidates, vectors, scope.threshold)
+    clusters = [build_cluster([notes[label] for label in component], np.stack([vectors[label] for label in component]),
+                              scope.threshold) for component in connected_components(pairs)]
+    clusters.sort(key=lambda cluster: (-cluster.similarity, cluster.canonical.path))
+    return ConsolidationPlan(scope, tuple(clusters), len(source_labels), tuple(left_out))
+
+
+def _candidate_pairs(store: Store, sources: list[int], layers: Mapping[int, str | None],
+                     threshold: float) -> tuple[dict[tuple[int, int], float], list[str]]:
+    """ANN candidate pairs of the sources, and the paths of sources without a vector."""
+    dimension = store.vector_dimension()
+    if dimension is None or not sources:
+        return {}, []
+    index = NeighbourIndex(store, dimension)
+    pairs: dict[tuple[int, int], float] = {}
+    missing: list[int] = []
+    lost: list[int] = []
+    for start in range(0, len(sources), QUERY_BATCH):
+        batch = sources[start : start + QUERY_BATCH]
+        labels, matrix = _vectors(store, batch)
+        missing += sorted(set(batch) - set(labels.tolist()))
+        if labels.size:
+            neighbours, similarities = index.neighbours(matrix, NEIGHBOURS)
+            pairs.update(similar_pairs(labels, neighbours, similarities, threshold, layers))
+            # A source is a stored vector, so a right answer contains the source itself. When
+            # it does not, hnswlib lost its way in the graph (0.7 % of the sources of the
+            # 100k benchmark vault) and would silently miss that note's duplicates.
+            lost += labels[~(neighbours == labels[:, None]).any(axis=1)].tolist()
+    if lost:
+        pairs.update(_exact_pairs_of(store, lost, layers, threshold))
+    return pairs, [row.path for row in store.notes_by_labels(missing).values()]
+
+
+def _exact_pairs_of(store: Store, sources: list[int], layers: Mapping[int, str | None],
+                    threshold: float) -> dict[tuple[int, int], float]:
+    """The pairs of a few sources by exact products against every note of the pool."""
+    found, queries = _vectors(store, sources)
+    pool = list(layers)
+    pairs: dict[tuple[int, int], float] = {}
+    for start in range(0, len(pool), EXACT_CHUNK):
+        labels, matrix = _vectors(store, pool[start : start + EXACT_CHUNK])
+        scores = queries @ matrix.T
+        pairs.update(similar_pairs(found, np.broadcast_to(labels, scores.shape), scores, threshold, layers))
+    return pairs
+
+
+def _vectors(store: Store, labels: Sequence[int]) -> tuple[np.ndarray, np.ndarray]:
+    rows = store.vectors_for(labels)
+    found = np.asarray([label for label, _ in rows], dtype=np.int64)
+    if not rows:
+        return found, np.zeros((0, 0), dtype=np.float32)
+    matrix = np.frombuffer(b"".join(blob for _, blob in rows), dtype=np.float32).reshape(len(rows), -1)
+    return found, matrix
+
+
+def _read_candidates(store: Store, paths: VaultPaths, labels: set[int]) -> tuple[dict[int, Note], dict[int, np.ndarray], list[LeftOut]]:
+    """Read the notes that have a candidate pair; drop those that cannot be duplicates."""
+    notes: dict[int, Note] = {}
+    dropped: list[LeftOut] = []
+    for label, row in sorted(store.notes_by_labels(sorted(labels)).items(), key=lambda item: item[1].path):
+        try:
+            note = parse_note(row.path, paths.absolute(row.path).read_bytes())
+        except OSError as error:
+            dropped.append(LeftOut(row.path, f"it cannot be read ({error.strerror}); check the file"))
+            continue
+        reason = _not_a_duplicate_reason(note, row.content_hash)
+        if reason:
+            dropped.append(LeftOut(row.path, reason))
+        else:
+            notes[label] = note
+    found, matrix = _vectors(store, sorted(notes))
+    return notes, {int(label): matrix[row] for row, label in enumerate(found)}, dropped
+
+
+def _not_a_duplicate_reason(note: Note, indexed_hash: str) -> str | None:
+    if note.content_hash != indexed_hash:
+        return "it changed while consolidate was reading the vault; run consolidate again"
+    words = text_words(note.body)
+    if words < MIN_TEXT_WORDS:
+        return (f"it has too little text of its own ({words} word(s) outside headings and embeds) "
+                "for its vector to say it repeats another note")
+    return None
+
+
+# ------------------------------------------------------------------ pure core
+
+
+def unreliable_reason(note: PoolNote) -> str | None:
+    """Why a note's metadata cannot be trusted for merging, or ``None``."""
+    for problem in note.problems:
+        why = UNRELIABLE_FIELDS.get(problem["field"])
+        if why:
+            return f"{why}: {problem['message']}; fix it (see `vaultmem check`) to include it"
+    if note.expiry_invalid:
+        return "its expires_at does not parse, so the latest expiry of a cluster would be unknown; fix it (see `vaultmem check`)"
+    return None
+
+
+def text_words(body: str) -> int:
+    """Words of a note's own text: headings and ``![[embeds]]`` are structure, not content."""
+    return len(_WORD.findall(_HEADING_LINE.sub(" ", _EMBED.sub(" ", body))))
+
+
+def similar_pairs(sources: np.ndarray, neighbours: np.ndarray, similarities: np.ndarray, threshold: float,
+                  layers: Mapping[int, str | None]) -> dict[tuple[int, int], float]:
+    """(low label, high label) → cosine for every source–neighbour pair that may be a duplicate.
+
+    ``neighbours``/``similarities`` have one row per source. A neighbour outside the pool
+    (expired, unreliable, deleted since the snapshot, or padding) or in another layer is
+    not a pair.
+    """
+    pairs: dict[tuple[int, int], float] = {}
+    rows, columns = np.nonzero(similarities >= threshold)
+    for row, column in zip(rows.tolist(), columns.tolist()):
+        source, neighbour = int(sources[row]), int(neighbours[row, column])
+        if source == neighbour or neighbour not in layers or layers[neighbour] != layers[source]:
+            continue
+        pairs[(min(source, neighbour), max(source, neighbour))] = float(similarities[row, column])
+    return pairs
+
+
+def exact_similar_pairs(labels: np.ndarray, matrix: np.ndarray, layers: Sequence[str | None], threshold: float,
+                        block: int = 2048) -> dict[tuple[int, int], float]:
+    """Every same-layer pair with cosine ≥ threshold, by blocked matrix products.
+
+    O(n²) time and O(n·block) memory: the reference the ANN path is tested against and
+    the all-pairs baseline of the benchmark. Fine inside a small window, not for a vault.
+    """
+    pairs: dict[tuple[int, int], float] = {}
+    by_layer: dict[str | None, list[int]] = {}
+    for position, layer in enumerate(layers):
+        by_layer.setdefault(layer, []).append(position)
+    for positions in by_layer.values():
+        members = np.asarray(positions)
+        group = np.ascontiguousarray(matrix[members])
+        for start in range(0, len(members), block):
+            scores = group[start : start + block] @ group.T
+            for row, column in zip(*(axis.tolist() for axis in np.nonzero(scores >= threshold))):
+                if start + row < column:
+                    a, b = int(labels[members[start + row]]), int(labels[members[column]])
+                    pairs[(min(a, b), max(a, b))] = float(scores[row, column])
+    return pairs
+
+
+def confirmed_pairs(candidates: Iterable[tuple[int, int]], vectors: Mapping[int, np.ndarray], threshold: float) -> list[tuple[int, int]]:
+    """The candidate pairs whose exact cosine reaches the threshold (both notes still in)."""
+    return [(a, b) for a, b in candidates
+            if a in vectors and b in vectors and float(np.dot(vectors[a], vectors[b])) >= threshold]
+
+
+class _UnionFind:
+    def __init__(self) -> None:
+        self.parent: dict[int, int] = {}
+
+    def find(self, node: int) -> int:
+        root = node
+        while self.parent.setdefault(root, root) != root:
+            root = self.parent[root]
+        while self.parent[node] != root:  # path compression keeps later finds O(1)
+            self.parent[node], node = root, self.parent[node]
+        return root
+
+    def union(self, a: int, b: int) -> None:
+        root_a, root_b = self.find(a), self.find(b)
+        if root_a != root_b:
+            self.parent[max(root_a, root_b)] = min(root_a, root_b)
+
+
+def connected_components(pairs: Iterable[tuple[int, int]]) -> list[list[int]]:
+    """Connected components of the pair graph, each sorted, in a stable order."""
+    union_find = _UnionFind()
+    for a, b in pairs:
+        union_find.union(a, b)
+    groups: dict[int, list[int]] = {}
+    for node in list(union_find.parent):
+        groups.setdefault(union_find.find(node), []).append(node)
+    return sorted(sorted(group) for group in groups.values())
+
+
+def canonical_key(note: Note) -> tuple[int, float, str]:
+    """Sort key: the longest body first; ties: the oldest ``created`` (none: last), then the path."""
+    created = timestamp_or_none(note.meta.get("created"))
+    return (-len(note.body.strip()), created.timestamp() if created else math.inf, note.path)
+
+
+def build_cluster(notes: Sequence[Note], matrix: np.ndarray, threshold: float) -> Cluster:
+    """A cluster from its notes and their vectors (same order)."""
+    by_key = sorted(range(len(notes)), key=lambda index: canonical_key(notes[index]))
+    order = [by_key[0], *sorted(by_key[1:], key=lambda index: notes[index].path)]
+    similarity = matrix[order] @ matrix[order].T
+    upper = similarity[np.triu_indices(len(order), 1)]
+    linked = upper[upper >= threshold]
+    members = tuple(
+        Member(notes[index].path, notes[index].id, notes[index].title, notes[index].content_hash,
+               len(notes[index].body.strip()), 1.0 if position == 0 else float(similarity[0, position]))
+        for position, index in enumerate(order)
+    )
+    # confirmed_pairs and this product may round the last bit differently: never report
+    # a weakest link below the threshold that admitted it.
+    weakest_link = float(linked.min()) if linked.size else threshold
+    return Cluster(members, notes[order[0]].layer, weakest_link, float(upper.min()))
+
+
+# ------------------------------------------------------------------ pure core: the merged frontmatter
+
+
+@dataclass(frozen=True)
+class FrontmatterChange:
+    set_values: dict[str, Any]
+    remove: tuple[str, ...] = ()
+
+
+def merged_frontmatter(canonical: Note, merged: Sequence[Note]) -> FrontmatterChange:
+    """The canonical's new frontmatter values — only the keys that change.
+
+    tags: the union; aliases += the merged notes' titles (and their aliases);
+    merged_from += their ids (and what they had merged); expiry: see :func:`expiry_change`.
+    """
+    cluster = [canonical, *merged]
+    changes: dict[str, Any] = {}
+    tags = _unique(tag for note in cluster for tag in tags_of(note.meta))
+    if tags != tags_of(canonical.meta):
+        changes["tags"] = tags
+    aliases = [alias for note in merged for alias in (note.title, *string_list(note, "aliases")) if alias != canonical.title]
+    _extend(changes, canonical, "aliases", aliases)
+    _extend(changes, canonical, "merged_from", [ident for note in merged for ident in (note.id, *string_list(note, "merged_from"))])
+    expiry_set, expiry_remove = expiry_change(cluster)
+    changes.update(expiry_set)
+    return FrontmatterChange(changes, expiry_remove)
+
+
+def expiry_change(cluster: Sequence[Note]) -> tuple[dict[str, Any], tuple[str, ...]]:
+    """(keys to set, keys to remove) so the canonical (first) lives as long as the longest-lived member.
+
+    Permanent wins: any permanent/L4 member removes ``expires_at`` (and marks the canonical
+    ``permanent: true`` unless it already is, or ``check --fix`` would stamp a TTL back).
+    A member without ``expires_at`` never expires, which is later than any date.
+    """
+    canonical = cluster[0]
+    has_expiry = not is_absent(canonical.meta.get("expires_at"))
+    if any(note.permanent for note in cluster):
+        return ({} if canonical.permanent else {"permanent": True}), (("expires_at",) if has_expiry else ())
+    deadlines = [_deadline(note) for note in cluster]
+    if any(deadline is None for deadline in deadlines):
+        return {}, (("expires_at",) if has_expiry else ())
+    latest = max(deadline for deadline in deadlines if deadline is not None)
+    return ({} if latest == deadlines[0] else {"expires_at": latest}), ()
+
+
+def _deadline(note: Note) -> datetime | None:
+    value = note.meta.get("expires_at")
+    return None if is_absent(value) else parse_timestamp(value)
+
+
+def string_list(note: Note, key: str) -> list[str]:
+    """A list-of-text frontmatter value (a lone string counts as one item)."""
+    value = note.meta.get(key)
+    if value is None:
+        return []
+    if isinstance(value, str):
+        return [value] if value.strip() else []
+    if isinstance(value, list) and all(isinstance(item, (str, int, float)) and not isinstance(item, bool) for item in value):
+        return [str(item) for item in value]
+    raise FrontmatterError(f"{note.path}: {key} is {value!r}, not a list of text; write it as a YAML list of strings, then run consolidate again")
+
+
+def _extend(changes: dict[str, Any], canonical: Note, key: str, additions: Iterable[str]) -> None:
+    existing = string_list(canonical, key)
+    combined = _unique([*existing, *additions])
+    if combined != existing:
+        changes[key] = combined
+
+
+def _unique(items: Iterable[str]) -> list[str]:
+    return list(dict.fromkeys(items))
+
+
+# ------------------------------------------------------------------ pure core: links
+
+
+class LinkRedirects:
+    """Which ``[[link]]`` targets point at a merged note, and the target to write instead.
+
+    A target resolves as Obsidian resolves it: ``name`` by file name (case-insensitive),
+    ``folder/name`` by the end of the path; ``.md`` is optional. A name that several notes
+    share is ambiguous and is left alone (and reported).
+    """
+
+    def __init__(self, note_paths: Iterable[str], redirects: Mapping[str, str]) -> None:
+        self.redirects = dict(redirects)  # merged path → canonical path
+        self.by_name: dict[str, list[str]] = {}
+        for path in note_paths:
+            self.by_name.setdefault(_stem(path).lower(), []).append(path)
+
+    def candidates(self, target: str) -> list[str]:
+        key = target.strip().replace("\\", "/").lstrip("/")
+        key = (key[:-3] if key.lower().endswith(".md") else key).lower()
+        if not key:
+            return []
+        paths = self.by_name.get(key.rsplit("/", 1)[-1], [])
+        if "/" not in key:
+            return paths
+        return [path for path in paths if (bare := path_without_suffix(path).lower()) == key or bare.endswith("/" + key)]
+
+    def new_target(self, canonical: str, with_folder: bool) -> str:
+        """The canonical as a link target: its name if unique once the merged notes are gone."""
+        alive = [path for path in self.by_name.get(_stem(canonical).lower(), []) if path not in self.redirects]
+        return _stem(canonical) if not with_folder and alive == [canonical] else path_without_suffix(canonical)
+
+
+def _stem(path: str) -> str:
+    return PurePosixPath(path).stem  # note paths always end in .md
+
+
+def split_link(inner: str) -> tuple[str, str]:
+    """``name#heading|label`` → (``name``, ``#heading|label``); ``name\\|label`` (in a table) too."""
+    cut = min((position for position in (inner.find("#"), inner.find("|")) if position != -1), default=len(inner))
+    target, rest = inner[:cut], inner[cut:]
+    if target.endswith("\\") and rest.startswith("|"):
+        target, rest = target[:-1], "\\" + rest
+    return target, rest
+
+
+def rewrite_links(text: str, redirects: LinkRedirects) -> tuple[str, list[str]]:
+    """``text`` with every link/embed to a merged note aimed at its canonical, keeping heading
+    and label; also the ambiguous targets that were left alone. Code spans are not links."""
+    code = [(match.start(), match.end()) for match in _CODE.finditer(text)]
+    starts = [start for start, _ in code]
+    ambiguous: list[str] = []
+
+    def replace(match: re.Match[str]) -> str:
+        at = bisect.bisect_right(starts, match.start()) - 1
+        if at >= 0 and match.start() < code[at][1]:
+            return match.group(0)
+        target, rest = split_link(match.group(1))
+        found = redirects.candidates(target)
+        if len(found) > 1 and any(path in redirects.redirects for path in found):
+            ambiguous.append(target)
+        if len(found) != 1 or found[0] not in redirects.redirects:
+            return match.group(0)
+        return f"[[{redirects.new_target(redirects.redirects[found[0]], '/' in target)}{rest}]]"
+
+    return _WIKILINK.sub(replace, text), ambiguous
+
+
+# ------------------------------------------------------------------ apply
+
+
+@dataclass(frozen=True)
+class _Prepared:
+    """A cluster whose files are unchanged, with its canonical's new bytes."""
+
+    cluster: Cluster
+    canonical_bytes: bytes
+
+
+def apply_plan(plan: ConsolidationPlan, paths: VaultPaths) -> ConsolidationReport:
+    """Merge every cluster of ``plan`` whose files did not change since it was made."""
+    report = ConsolidationReport(plan, applied=True)
+    prepared = [item for cluster in plan.clusters if (item := _prepare(cluster, paths, report)) is not None]
+    written = [item.cluster for item in prepared if _write_canonical(item, paths, report)]
+    redirects = {member.path: cluster.canonical.path for cluster in written for member in cluster.merged}
+    if redirects:
+        files, issues = paths.scan()
+        report.warnings += [f"{issue.path}: {issue.reason}; links to merged notes there were not checked" for issue in issues]
+        _rewrite_vault_links(paths, LinkRedirects([stat.path for stat in files], redirects), report)
+    for cluster in written:
+        _archive(cluster, paths, report)
+    report.touched = _unique(report.touched)
+    return report
+
+
+def _prepare(cluster: Cluster, paths: VaultPaths, report: ConsolidationReport) -> _Prepared | None:
+    """Re-read the cluster's files; ``None`` (and a message) if any changed or cannot be merged."""
+    notes: list[Note] = []
+    raws: list[bytes] = []
+    for member in cluster.members:
+        try:
+            raw = paths.resolve_inside(member.path).read_bytes()
+        except OSError as error:
+            return _skip(cluster, report, f"{member.path} cannot be read any more ({error.strerror}); run consolidate again")
+        if content_hash(raw) != member.content_hash:
+            return _skip(cluster, report, f"{member.path} changed since the clusters were computed; run consolidate again to review this cluster")
+        notes.append(parse_note(member.path, raw))
+        raws.append(raw)
+    try:
+        change = merged_frontmatter(notes[0], notes[1:])
+        edited = edit_frontmatter(raws[0], change.set_values, change.remove)
+    except (FrontmatterError, InvalidTimestamp) as error:
+        return _skip(cluster, report, f"{cluster.canonical.path}: {error}")
+    return _Prepared(cluster, edited)
+
+
+def _skip(cluster: Cluster, report: ConsolidationReport, reason: str) -> None:
+    report.skipped.append({"canonical": cluster.canonical.path, "reason": reason})
+    return None
+
+
+def _write_canonical(item: _Prepared, paths: VaultPaths, report: ConsolidationReport) -> bool:
+    canonical = item.cluster.canonical
+    try:
+        replace_if_unchanged(paths.absolute(canonical.path), item.canonical_bytes, canonical.content_hash, canonical.path)
+    except WriteConflict:
+        # Edited between the check and the write: the person's edit wins, this cluster waits.
+        _skip(item.cluster, report, f"{canonical.path} changed while consolidating; run consolidate again to review this cluster")
+        return False
+    report.touched.append(canonical.path)
+    return True
+
+
+def _rewrite_vault_links(paths: VaultPaths, redirects: LinkRedirects, report: ConsolidationReport) -> None:
+    """Rewrite links in every note that has one to a merged note (the merged notes excepted)."""
+    for path in sorted({path for group in redirects.by_name.values() for path in group} - set(redirects.redirects)):
+        try:
+            changed, ambiguous = _rewrite_file(paths, path, redirects)
+        except (OSError, WriteConflict) as error:
+            report.warnings.append(f"{path}: links to merged notes were not rewritten ({error}); point them at the canonical by hand")
+            continue
+        report.warnings += [f"{path}: [[{target}]] matches several notes; not rewritten" for target in _unique(ambiguous)]
+        if changed:
+            report.links_rewritten.append(path)
+            report.touched.append(path)
+
+
+def _rewrite_file(paths: VaultPaths, path: str, redirects: LinkRedirects) -> tuple[bool, list[str]]:
+    absolute = paths.absolute(path)
+    for _attempt in range(LINK_WRITE_ATTEMPTS):
+        raw = absolute.read_bytes()
+        # surrogateescape: bytes that are not UTF-8 pass through unchanged.
+        text = raw.decode("utf-8", errors="surrogateescape")
+        if "[[" not in text:
+            return False, []
+        new_text, ambiguous = rewrite_links(text, redirects)
+        if new_text == text:
+            return False, ambiguous
+        try:
+            replace_if_unchanged(absolute, new_text.encode("utf-8", errors="surrogateescape"), content_hash(raw), path)
+        except WriteConflict:
+            continue  # edited between our read and our write: rewrite the new text
+        return True, ambiguous
+    raise WriteConflict(path)
+
+
+def _archive(cluster: Cluster, paths: VaultPaths, report: ConsolidationReport) -> None:
+    moved = []
+    for member in cluster.merged:
+        archived = archive_note(paths, member.path)
+        moved.append({"path": member.path, "archived_to": archived})
+        report.touched += [member.path, archived]
+    report.merged.append({"canonical": cluster.canonical.path, "merged": moved})
+
+
+# ------------------------------------------------------------------ batched neighbours
+
+
+class NeighbourIndex(VectorIndex):
+    """The vault's vector index, asked for the neighbours of many notes at once.
+
+    ``VectorIndex.search`` answers one query per call (a SQLite round trip and a Python
+    merge each): ~40 s for 100,000 notes. A batch goes through hnswlib's multi-threaded
+    ``knn_query`` and one matrix product over the delta. It belongs in vectors.py as a
+    public method; it lives here because this change may not touch vectors.py.
+    """
+
+    def neighbours(self, queries: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
+        """(labels, cosines), one row per query: up to k from the delta and k from the snapshot.
+
+        Rows may hold labels deleted since the snapshot; callers keep only labels they know.
+        """
+        snapshot, delta = self._current()
+        labels, similarities = _delta_neighbours(delta.labels, delta.matrix, queries, k)
+        if snapshot is not None and snapshot.live:
+            found, cosines = _snapshot_neighbours(snapshot.index, queries, min(k, snapshot.live))
+            labels, similarities = np.hstack([labels, found]), np.hstack([similarities, cosines])
+        return labels, similarities
+
+
+def _delta_neighbours(labels: np.ndarray, matrix: np.ndarray, queries: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
+    """Exact top k of each query among the delta's vectors (those not in the snapshot yet)."""
+    if not labels.size:
+        return np.zeros((len(queries), 0), dtype=np.int64), np.zeros((len(queries), 0), dtype=np.float32)
+    scores = queries @ matrix.T
+    if scores.shape[1] > k:
+        top = np.argpartition(-scores, k - 1, axis=1)[:, :k]
+        return labels[top], np.take_along_axis(scores, top, axis=1)
+    return np.broadcast_to(labels, scores.shape), scores
+
+
+def _snapshot_neighbours(index: hnswlib.Index, queries: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
+    while k >= 1:
+        try:
+            labels, distances = index.knn_query(queries, k=k, num_threads=-1)
+        except RuntimeError:
+            # hnswlib cannot return k results per row when deleted elements crowd the
+            # graph; fewer is fine here: a duplicate is among the very nearest.
+            k //= 2
+            continue
+        return labels.astype(np.int64), (1.0 - distances).astype(np.float32)
+    raise DerivedIndexError("the vector snapshot returns no neighbours at all; run `vaultmem index --rebuild`")
