@@ -15,7 +15,7 @@ from click.testing import CliRunner, Result
 
 REPO = Path(__file__).resolve().parent.parent
 SAMPLE_VAULT = REPO / "sample_vault"
-REAL_VAULTS = REPO.parent / "shared" / "vaults"
+REAL_VAULTS = REPO / "tests" / "data"  # vendored copies of real vaults (see tests/data/README.md)
 NOW = "2026-11-30T12:00:00+00:00"  # the sample vault is written relative to this day
 
 

@@ -321,11 +321,15 @@ def test_index_json_reports_counts_and_problems(sample_vault: Path) -> None:
     assert (again["added"], again["unchanged"], again["embedded"]) == (0, 39, 0)
 
 
-def test_index_text_output_counts_and_lists_problems(sample_vault: Path) -> None:
+def test_index_text_output_lists_unreadable_notes_and_counts_metadata_problems(sample_vault: Path) -> None:
     result = run_cli(sample_vault, "index")
     assert result.exit_code == 0
     assert "39 added" in result.stdout
-    assert "scratch/call-landlord.md" in result.stdout
+    # the note whose YAML does not load is listed with its reason; metadata mistakes
+    # (like 'next tuesday') are counted and left to `check` to list
+    assert "conversations/2026-11-20-harbor-retro.md: frontmatter: YAML does not load" in result.stdout
+    assert "3 problem(s) in note metadata: run `vaultmem check`" in result.stdout
+    assert "scratch/call-landlord.md" not in result.stdout
 
 
 def test_stats_counts_layers_expired_problems_and_the_embedder(vault: Vault) -> None:

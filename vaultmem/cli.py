@@ -105,7 +105,16 @@ def index(obj: Context, rebuild: bool, as_json: bool) -> None:
         f"{len(report.moved)} moved, {len(report.removed)} removed, {report.unchanged} unchanged"
         + (" (rebuilt)" if report.rebuilt else "")
     )
-    render_problems(report.problems)
+    # Files that could not be read (or whose metadata did not load) are listed one by one;
+    # metadata mistakes are `check`'s job, so they are counted here, not repeated.
+    unreadable = [problem for problem in report.problems if problem.field in UNREADABLE_FIELDS]
+    render_problems(unreadable)
+    rest = len(report.problems) - len(unreadable)
+    if rest:
+        click.echo(f"{rest} problem(s) in note metadata: run `vaultmem check` to list them with their fixes")
+
+
+UNREADABLE_FIELDS = frozenset({"file", "encoding", "frontmatter"})
 
 
 def terminal_progress(todo: int, total: int) -> Callable[[int], None]:

@@ -345,7 +345,7 @@ def similar_pairs(sources: np.ndarray, neighbours: np.ndarray, similarities: np.
     """
     pairs: dict[tuple[int, int], float] = {}
     rows, columns = np.nonzero(similarities >= threshold)
-    for row, column in zip(rows.tolist(), columns.tolist()):
+    for row, column in zip(rows.tolist(), columns.tolist(), strict=True):
         source, neighbour = int(sources[row]), int(neighbours[row, column])
         if source == neighbour or neighbour not in layers or layers[neighbour] != layers[source]:
             continue
@@ -369,7 +369,7 @@ def exact_similar_pairs(labels: np.ndarray, matrix: np.ndarray, layers: Sequence
         group = np.ascontiguousarray(matrix[members])
         for start in range(0, len(members), block):
             scores = group[start : start + block] @ group.T
-            for row, column in zip(*(axis.tolist() for axis in np.nonzero(scores >= threshold))):
+            for row, column in zip(*(axis.tolist() for axis in np.nonzero(scores >= threshold)), strict=True):
                 if start + row < column:
                     a, b = int(labels[members[start + row]]), int(labels[members[column]])
                     pairs[(min(a, b), max(a, b))] = float(scores[row, column])

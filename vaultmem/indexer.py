@@ -13,10 +13,8 @@ import hashlib
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import TYPE_CHECKING
 
-from .errors import NoteReadError
 from .lifecycle import is_absent
 from .notes import Note, Problem, epoch_us_or_none, expiry_text, parse_note
 from .paths import FileStat, VaultPaths
@@ -233,7 +231,7 @@ class Indexer:
         from .vectors import vector_to_blob
 
         matrix = self._embedder().embed([item.note.embed_text for item in wanted])
-        for item, row in zip(wanted, matrix):
+        for item, row in zip(wanted, matrix, strict=True):
             item.vector = vector_to_blob(row)
         report.embedded += len(wanted)
 

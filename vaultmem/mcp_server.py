@@ -92,6 +92,11 @@ class VaultService:
             return operation(self.vault)
         except VaultmemError as error:
             raise ToolError(str(error)) from error
+        except OSError as error:
+            # A disk full, a permission denied: say which, rather than the SDK's bare
+            # "Error executing tool" (only ToolError keeps its message in SDK v2).
+            log.exception("vaultmem: file system error")
+            raise ToolError(f"file system error in {self.vault.root}: {error}") from error
 
     def _raise_if_startup_failed(self) -> None:
         error = self._startup_error

@@ -72,14 +72,19 @@ def content_hash(raw: bytes) -> str:
     return hashlib.sha256(raw).hexdigest()
 
 
-def replace_if_unchanged(path: Path, data: bytes, expected_hash: str, relative: str) -> None:
-    """Atomically write ``data`` unless the file no longer has ``expected_hash``."""
+def require_unchanged(path: Path, expected_hash: str, relative: str) -> None:
+    """Raise :class:`WriteConflict` unless the file still has the bytes vaultmem read."""
     try:
         current = path.read_bytes()
     except FileNotFoundError:
         raise WriteConflict(relative) from None
     if content_hash(current) != expected_hash:
         raise WriteConflict(relative)
+
+
+def replace_if_unchanged(path: Path, data: bytes, expected_hash: str, relative: str) -> None:
+    """Atomically write ``data`` unless the file no longer has ``expected_hash``."""
+    require_unchanged(path, expected_hash, relative)
     atomic_write(path, data)
 
 

@@ -466,7 +466,7 @@ class Store:
         pairs = [(int(label),) for label in labels]
         self.conn.executemany("DELETE FROM vectors WHERE label = ?", pairs)
         self.conn.executemany(
-            "INSERT INTO vectors (label, vector) VALUES (?, ?)", [(int(l), b) for l, b in zip(labels, blobs)]
+            "INSERT INTO vectors (label, vector) VALUES (?, ?)", [(int(label), blob) for label, blob in zip(labels, blobs, strict=True)]
         )
 
     def max_vector_seq(self) -> int:

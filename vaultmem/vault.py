@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import os
 import threading
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -136,9 +136,17 @@ class Vault:
         return searcher
 
     def _fold(self) -> None:
+        """Merge the vector delta into the HNSW snapshot when it is due (cheap when not).
+
+        The dimension comes from the stored vectors, so a no-change ``index`` never loads
+        the embedder just to find out that nothing needs folding.
+        """
+        dimension = self.store.vector_dimension()
+        if dimension is None:
+            return
         from .vectors import VectorIndex
 
-        VectorIndex(self.store, self.embedder().dimension).fold()
+        VectorIndex(self.store, dimension).fold()
 
     # ------------------------------------------------------------ index and search
 
@@ -148,8 +156,8 @@ class Vault:
             self._drop_derived()
         report = self.indexer.reconcile(progress)
         report.rebuilt = report.rebuilt or rebuild
-        if report.embedded or report.removed:
-            self._fold()
+        # Always: also heals a snapshot lost to a kill during the previous fold.
+        self._fold()
         return report
 
     def _drop_derived(self) -> None:
@@ -400,7 +408,7 @@ class Vault:
             return report
         self._require_git_for_auto_commit()
         touched: list[str] = []
-        for row, entry in zip(rows, listed):
+        for row, entry in zip(rows, listed, strict=True):
             current = read_note(self.root, row.path)
             if current.content_hash != row.content_hash or current.permanent or not is_expired(current.expires_at, moment):
                 report.skipped.append({"path": row.path, "reason": "changed on disk since it was indexed; run expire again"})

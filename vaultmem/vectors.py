@@ -102,7 +102,7 @@ class VectorIndex:
         while k >= 1:
             try:
                 labels, distances = index.knn_query(query, k=k)
-                return [(int(l), 1.0 - float(d)) for l, d in zip(labels[0], distances[0])]
+                return [(int(label), 1.0 - float(distance)) for label, distance in zip(labels[0], distances[0], strict=True)]
             except RuntimeError:
                 # hnswlib cannot return k results when deleted elements crowd the graph;
                 # asking for fewer is correct because callers widen or go exact.

@@ -18,7 +18,7 @@ from datetime import datetime
 from pathlib import PurePosixPath
 from typing import Any
 
-from .errors import InvalidTimestamp, PathOutsideVault, UsageError, WriteConflict
+from .errors import InvalidTimestamp, PathOutsideVault, UsageError
 from .lifecycle import (
     PERMANENT_LAYER,
     LayerPolicy,
@@ -28,7 +28,7 @@ from .lifecycle import (
     parse_timestamp,
     resolve_now,
 )
-from .noteio import content_hash, create_exclusive, render_frontmatter
+from .noteio import create_exclusive, render_frontmatter, require_unchanged
 from .paths import VaultPaths
 
 SLUG_WORDS = 8
@@ -207,10 +207,5 @@ def archive_note(paths: VaultPaths, relative: str) -> str:
 def delete_note(paths: VaultPaths, relative: str, expected_hash: str) -> None:
     """Delete a note, unless it changed since vaultmem last read it (the human's edit wins)."""
     absolute = paths.resolve_inside(relative)
-    try:
-        current = absolute.read_bytes()
-    except FileNotFoundError:
-        raise WriteConflict(relative) from None
-    if content_hash(current) != expected_hash:
-        raise WriteConflict(relative)
+    require_unchanged(absolute, expected_hash, relative)
     absolute.unlink()
