@@ -238,7 +238,7 @@ def _expiry_problems(relative: str, expires: Any, permanent: bool, layer: str | 
                                 "write an ISO date such as 2026-12-24 or 2026-12-24T18:00:00+01:00; until then the note never expires and search flags it"))
     if permanent:
         why = "layer L4 (procedural)" if layer == PERMANENT_LAYER else "permanent: true"
-        problems.append(Problem(relative, "expires_at", f"{why} note carries expires_at {str(expires)!r}",
+        problems.append(Problem(relative, "expires_at", f"{why} note carries expires_at {expiry_text(expires)}",
                                 "remove expires_at (or run `vaultmem check --fix`); permanent notes carry no deadline"))
     return problems
 
