@@ -327,6 +327,11 @@ def unreliable_reason(note: PoolNote) -> str | None:
             return f"{why}: {problem['message']}; fix it (see `vaultmem check`) to include it"
     if note.expiry_invalid:
         return "its expires_at does not parse, so the latest expiry of a cluster would be unknown; fix it (see `vaultmem check`)"
+    if note.no_deadline and note.layer in ("L1", "L2", "L3"):
+        # Merging would have to drop the canonical's deadline ("never" is the latest) and
+        # leave it with the same `check` problem; its real deadline comes from check --fix.
+        return (f"it is a {note.layer} note without expires_at, so the cluster's latest expiry is unknown; "
+                "run `vaultmem check --fix` to stamp it, then consolidate again")
     return None
 
 
@@ -452,7 +457,9 @@ def merged_frontmatter(canonical: Note, merged: Sequence[Note]) -> FrontmatterCh
     """
     cluster = [canonical, *merged]
     changes: dict[str, Any] = {}
-    tags = _unique(tag for note in cluster for tag in tags_of(note.meta))
+    # The canonical keeps its own inline #tags in its body; the merged notes' inline tags
+    # would leave with their archived bodies, so they join the frontmatter list.
+    tags = _unique([*tags_of(canonical.meta), *(tag for note in merged for tag in note.tags)])
     if tags != tags_of(canonical.meta):
         changes["tags"] = tags
     aliases = [alias for note in merged for alias in (note.title, *string_list(note, "aliases")) if alias != canonical.title]

@@ -398,9 +398,10 @@ class Store:
     def find_notes_by_name(self, name: str) -> list[NoteRow]:
         """Notes whose file name (without .md) is ``name``, in any folder — Obsidian's [[name]]."""
         file_name = name if name.endswith(".md") else name + ".md"
-        pattern = "%/" + file_name.replace("%", "").replace("_", "\\_")
-        query = f"{_SELECT_NOTE} WHERE path = ? OR path LIKE ? ESCAPE '\\' ORDER BY path"
-        return [_row_to_note(row) for row in self.conn.execute(query, (file_name, pattern))]
+        suffix = "/" + file_name
+        # Exact, case-sensitive comparison of the path's tail: no LIKE wildcards or case folding.
+        query = f"{_SELECT_NOTE} WHERE path = ? OR substr(path, -?) = ? ORDER BY path"
+        return [_row_to_note(row) for row in self.conn.execute(query, (file_name, len(suffix), suffix))]
 
     def note_by_path(self, path: str) -> NoteRow | None:
         row = self.conn.execute(f"{_SELECT_NOTE} WHERE path = ?", (path,)).fetchone()
@@ -606,11 +607,11 @@ class Store:
         """
         where, params = eligibility.where()
         query = (
-            "SELECT label, path, layer, problems, expiry_invalid FROM notes "
+            "SELECT label, path, layer, problems, expiry_invalid, expires_at IS NULL AND permanent = 0 FROM notes "
             f"WHERE {where} ORDER BY max(coalesce(created_us, 0), mtime_ns / 1000) DESC, path"
         )
         rows = self.conn.execute(query, params)
-        return [PoolNote(row[0], row[1], row[2], json.loads(row[3]), bool(row[4])) for row in rows]
+        return [PoolNote(row[0], row[1], row[2], json.loads(row[3]), bool(row[4]), bool(row[5])) for row in rows]
 
 
 @dataclass(frozen=True)
@@ -622,6 +623,7 @@ class PoolNote:
     layer: str | None
     problems: list[dict[str, str]]
     expiry_invalid: bool
+    no_deadline: bool = False  # neither expires_at nor permanent
 
 
 def ensure_state_dir(state_dir: Path) -> None:

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .config import STATE_DIR, VaultConfig, load_config
-from .errors import AmbiguousNote, DerivedIndexError, GitError, NoteNotFound, VaultmemError
+from .errors import AmbiguousNote, DerivedIndexError, GitError, NoteNotFound, VaultmemError, WriteConflict
 from .lifecycle import normalize_layer, resolve_now, to_epoch_us
 from .paths import VaultPaths
 
@@ -343,10 +343,10 @@ class Vault:
         from .writer import compose_note, target_folder, write_new_note
 
         self._require_git_for_auto_commit()
+        self.ensure_indexed()  # before writing: an index that cannot take the note must fail first
         note = compose_note(text, title=title, layer=layer, tags=list(tags), expires_at=expires_at, ttl=ttl,
                             permanent=permanent, policy=self.config.policy, now=now)
         relative = write_new_note(self.paths, target_folder(self.paths, folder if folder is not None else self.config.remember_dir), note)
-        self.ensure_indexed()
         self.indexer.sync_paths([relative])
         expires = note.meta.get("expires_at")
         commit = self._auto_commit([relative], f"vaultmem remember: {note.title}\n\nlayer {note.meta['layer']}, "
@@ -359,7 +359,7 @@ class Vault:
         from .lifecycle import is_absent
         from .notes import read_note
 
-        row = self.resolve(note)
+        row = self._resolve_on_disk(note)
         current = read_note(self.root, row.path)
         if current.content_hash != row.content_hash:
             self.indexer.sync_paths([row.path])
@@ -373,14 +373,28 @@ class Vault:
             use_count=usage.use_count if usage else 0, last_used_at=usage.last_used_at if usage else None,
         )
 
+    def _resolve_on_disk(self, note: str) -> NoteRow:
+        """Resolve NOTE, making sure its file still exists (a stale index is caught up first)."""
+        row = self.resolve(note)
+        if not self.paths.absolute(row.path).is_file():
+            self.indexer.sync_paths([row.path])  # the file moved or vanished since indexing
+            row = self.resolve(note)
+        return row
+
     def forget(self, note: str, hard: bool = False) -> Forgotten:
         """Archive a note (recoverable), or delete it with ``hard``; the index follows at once."""
         from .writer import archive_note, delete_note
 
         self._require_git_for_auto_commit()
-        row = self.resolve(note)
+        row = self._resolve_on_disk(note)
         if hard:
-            delete_note(self.paths, row.path, row.content_hash)
+            try:
+                delete_note(self.paths, row.path, row.content_hash)
+            except WriteConflict:
+                # The person's edit wins this time; the index now knows the file as it is,
+                # so re-running the command acts on the current version, knowingly.
+                self.indexer.sync_paths([row.path])
+                raise
             archived = None
         else:
             archived = archive_note(self.paths, row.path)
@@ -432,7 +446,8 @@ class Vault:
         """Record that these notes were used (appeared in a result the agent acted on)."""
         from .lifecycle import format_timestamp
 
-        rows = [self.resolve(note) for note in notes]  # all resolved before anything is recorded
+        resolved = [self.resolve(note) for note in notes]  # all resolved before anything is recorded
+        rows = list({row.id: row for row in resolved}.values())  # 'Inbox' and 'Inbox.md' are one use
         moment = resolve_now(now)
         with self.store.transaction():
             self.store.record_use([row.id for row in rows], format_timestamp(moment), to_epoch_us(moment))
