@@ -98,6 +98,23 @@ def test_exit_2_on_usage_errors(sample_vault: Path, arguments: list[str]) -> Non
     assert result.stderr.strip() and "Traceback" not in result.output
 
 
+@pytest.mark.parametrize("days", ["1e12", "nan", "inf", "-1"])
+def test_stale_days_out_of_range_or_nan_is_a_usage_error_not_a_traceback(vault_dir: Path, days: str) -> None:
+    result = vaultmem_process(vault_dir, "stale", "--days", days)
+    assert result.returncode == 2, result.stderr
+    assert "--days" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_a_file_system_error_is_one_line_and_exit_1_not_a_traceback(vault_dir: Path) -> None:
+    name = "n" * 300  # longer than any file name the file system allows (ENAMETOOLONG)
+    result = vaultmem_process(vault_dir, "get", name)
+    assert result.returncode == 1
+    assert result.stderr.startswith("Error: ") and "File name too long" in result.stderr
+    assert "Traceback" not in result.stderr and len(result.stderr.strip().splitlines()) == 1
+    document = json.loads(vaultmem_process(vault_dir, "get", name, "--json").stdout)
+    assert document["error"]["type"] == "OSError" and "File name too long" in document["error"]["message"]
+
+
 def test_a_usage_error_names_the_bad_value(sample_vault: Path) -> None:
     assert "'L9'" in run_cli(sample_vault, "search", "x", "--layer", "L9").stderr
     assert "next tuesday" in run_cli(sample_vault, "search", "x", "--as-of", "next tuesday").stderr

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from conftest import run_cli
-from vaultmem import GitError, Vault
+from vaultmem import GitError, PathOutsideVault, Vault
 
 NOW = "2026-11-30T12:00:00+00:00"
 
@@ -126,3 +126,68 @@ def test_auto_commit_on_outside_git_refuses_before_writing(vault_dir: Path) -> N
     with pytest.raises(GitError, match="not a git repository"):
         Vault(vault_dir).remember("x", now=NOW)
     assert not (vault_dir / "memories").exists()
+
+
+def test_auto_commit_of_forgetting_a_never_committed_note_commits_the_archive_copy(repo: Path, write_note) -> None:
+    auto_commit_on(repo)
+    commit_all(repo, "config")
+    write_note("draft.md", "---\nlayer: L3\nexpires_at: 2027-01-01\n---\nnever committed\n", root=repo)
+    result = run_cli(repo, "forget", "draft", "--json")
+    assert result.exit_code == 0, result.stderr  # was: exit 1, "pathspec 'draft.md' did not match"
+    assert json.loads(result.stdout)["commit"] == git(repo, "rev-parse", "HEAD").strip()
+    assert git(repo, "show", "--name-status", "--format=", "HEAD").split() == ["A", "_archive/draft.md"]
+    assert git(repo, "status", "--porcelain") == ""
+
+
+def test_auto_commit_with_an_ignored_archive_commits_the_deletion_and_stages_nothing_else(repo: Path) -> None:
+    auto_commit_on(repo)
+    (repo / ".gitignore").write_text("_archive/\n", encoding="utf-8")
+    commit_all(repo, "config, archive ignored")
+    result = run_cli(repo, "forget", "people/rui")
+    assert result.exit_code == 0, result.stderr
+    assert (repo / "_archive/people/rui.md").is_file()
+    assert git(repo, "show", "--name-status", "--format=", "HEAD").split() == ["D", "people/rui.md"]
+    assert git(repo, "status", "--porcelain") == ""  # no stray staged deletion left behind
+
+
+def test_auto_commit_with_nothing_git_can_take_returns_no_commit(repo: Path, write_note) -> None:
+    auto_commit_on(repo)
+    (repo / ".gitignore").write_text("_archive/\n", encoding="utf-8")
+    commit_all(repo, "config, archive ignored")
+    write_note("draft.md", "---\nlayer: L3\nexpires_at: 2027-01-01\n---\nnever committed\n", root=repo)
+    head = git(repo, "rev-parse", "HEAD")
+    vault = Vault(repo)
+    vault.index()
+    assert vault.forget("draft").commit is None
+    assert git(repo, "rev-parse", "HEAD") == head and git(repo, "status", "--porcelain") == ""
+
+
+def test_auto_commit_treats_brackets_in_a_note_name_literally_not_as_a_glob(repo: Path, write_note) -> None:
+    auto_commit_on(repo)
+    write_note("projects/Meeting [draft].md", "---\nlayer: L3\nexpires_at: 2027-01-01\n---\ndraft agenda\n", root=repo)
+    write_note("projects/Meeting d.md", "# Maya's meeting notes\n", root=repo)
+    commit_all(repo, "config and meetings")
+    (repo / "projects/Meeting d.md").write_text("# Maya's meeting notes\nan uncommitted edit\n", encoding="utf-8")
+    vault = Vault(repo)
+    vault.index()
+    vault.forget("projects/Meeting [draft].md")
+    changed = git(repo, "show", "--no-renames", "--name-only", "--format=", "-z", "HEAD").split("\0")
+    assert sorted(filter(None, changed)) == ["_archive/projects/Meeting [draft].md", "projects/Meeting [draft].md"]
+    assert git(repo, "status", "--porcelain") == ' M "projects/Meeting d.md"\n'  # Maya's edit stays hers
+
+
+def test_history_never_lists_commits_of_files_outside_a_nested_vault(tmp_path: Path, write_note) -> None:
+    outer = tmp_path / "outer"
+    vault = outer / "vault"
+    write_note("n.md", "---\nlayer: L3\n---\nin the vault\n", root=vault)
+    (outer / "secret.md").write_text("not the vault's business\n", encoding="utf-8")
+    git(outer, "init", "-q")
+    git(outer, "config", "user.email", "maya@example.com")
+    git(outer, "config", "user.name", "Maya")
+    commit_all(outer, "secret commit")
+    for reference in (":/secret", ":/secret.md", ":(top)secret.md"):
+        result = run_cli(vault, "history", reference)
+        assert result.exit_code == 1, (reference, result.output)
+        assert "secret commit" not in result.output
+    with pytest.raises(PathOutsideVault):
+        Vault(vault).history("../secret.md")

@@ -205,6 +205,26 @@ def test_an_unreadable_file_is_reported_and_the_rest_indexed(vault: Vault) -> No
     assert ("dangling.md", "file") in {(problem.path, problem.field) for problem in report.problems}
 
 
+def test_a_symlinked_note_is_indexed_once_at_its_real_path_by_index_and_by_sync_paths(vault: Vault) -> None:
+    (vault.root / "pimenta-link.md").symlink_to(vault.root / "people" / "pimenta-vet-allergy.md")
+    report = vault.index()
+    assert len(report.added) == 39 and "pimenta-link.md" not in indexed_paths(vault)
+    assert [problem for problem in report.problems if problem.path == "pimenta-link.md"] == []
+    # The watcher's path (Indexer.sync_paths) follows the same rule as the scan.
+    assert vault.indexer.sync_paths(["pimenta-link.md"]).added == []
+    assert "pimenta-link.md" not in indexed_paths(vault)
+
+
+def test_consolidate_apply_leaves_a_symlinked_note_and_its_link_alone(vault_dir: Path, write_note) -> None:
+    write_note("real/hub.md", "---\ntitle: Hub\nlayer: L3\nexpires_at: 2027-06-01\n---\nThe hub of the harbor project: links to every note.\n")
+    (vault_dir / "hub-link.md").symlink_to(vault_dir / "real" / "hub.md")
+    with Vault(vault_dir, embedder=HashingEmbedder()) as vault:
+        report = vault.consolidate(apply=True, now=NOW)  # was: one cluster of the file and its own link
+        assert report.as_dict()["clusters"] == []
+    assert (vault_dir / "hub-link.md").is_symlink() and (vault_dir / "real" / "hub.md").is_file()
+    assert not (vault_dir / "_archive").exists()
+
+
 def test_a_note_with_an_out_of_range_expiry_does_not_stop_the_index(vault: Vault) -> None:
     (vault.root / "odd.md").write_text("---\nlayer: L1\nexpires_at: 0001-01-01T00:00:00+05:00\n---\nOdd.\n", encoding="utf-8")
     report = vault.index()

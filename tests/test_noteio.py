@@ -259,6 +259,18 @@ def test_replace_if_unchanged_writes_when_the_file_is_as_read(tmp_path: Path) ->
     assert note.read_bytes() == b"v2\n"
 
 
+def test_a_write_to_a_symlinked_note_goes_to_its_target_and_keeps_the_link(tmp_path: Path) -> None:
+    (tmp_path / "real").mkdir()
+    target = tmp_path / "real" / "hub.md"
+    target.write_bytes(b"v1\n")
+    link = tmp_path / "hub-link.md"
+    link.symlink_to(Path("real") / "hub.md")
+    replace_if_unchanged(link, b"v2\n", content_hash(b"v1\n"), "hub-link.md")
+    assert link.is_symlink() and os.readlink(link) == os.path.join("real", "hub.md")  # was: a regular file
+    assert target.read_bytes() == b"v2\n"
+    assert sorted(path.name for path in (tmp_path / "real").iterdir()) == ["hub.md"]  # no temp file left
+
+
 def test_create_exclusive_never_overwrites_an_existing_note(tmp_path: Path) -> None:
     note = tmp_path / "memories" / "note.md"
     create_exclusive(note, b"first\n")

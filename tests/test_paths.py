@@ -146,6 +146,24 @@ def test_scan_reports_a_symlinked_note_pointing_outside(paths: VaultPaths, vault
     assert [(issue.path, "outside" in issue.reason) for issue in issues] == [("leak.md", True)]
 
 
+def test_scan_indexes_a_symlinked_note_once_at_its_real_path_without_calling_it_a_problem(paths: VaultPaths, vault_dir: Path, write_note) -> None:
+    write_note("real/hub.md", "# Hub\n")
+    (vault_dir / "hub-link.md").symlink_to(vault_dir / "real" / "hub.md")
+    found, issues = paths.scan()
+    assert [stat.path for stat in found] == ["real/hub.md"]
+    assert issues == []  # nothing is lost: the note is indexed at its real path
+
+
+def test_scan_does_not_index_a_symlink_to_a_note_in_an_ignored_folder(paths: VaultPaths, vault_dir: Path, write_note) -> None:
+    write_note("_archive/old.md", "# Old\n")
+    (vault_dir / "old-link.md").symlink_to(vault_dir / "_archive" / "old.md")
+    found, issues = paths.scan()
+    assert found == []
+    assert [(issue.path, "_archive/old.md" in issue.reason and "does not index" in issue.reason) for issue in issues] == [
+        ("old-link.md", True)
+    ]
+
+
 def test_scan_does_not_descend_into_a_symlinked_folder(paths: VaultPaths, vault_dir: Path, tmp_path: Path) -> None:
     outside = tmp_path / "other"
     outside.mkdir()

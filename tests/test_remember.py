@@ -155,6 +155,40 @@ def test_a_symlink_out_of_the_vault_is_refused_as_folder(vault: Vault, tmp_path:
     assert list(outside.iterdir()) == []
 
 
+@pytest.mark.parametrize(("folder", "expected"), [(".", "hi.md"), ("./", "hi.md"), ("a/./b", "a/b/hi.md"), ("./a//b/", "a/b/hi.md")])
+def test_a_dotted_folder_gives_the_canonical_path_the_index_uses(vault: Vault, folder: str, expected: str) -> None:
+    remembered = vault.remember("hi", folder=folder, now=NOW)
+    assert remembered.path == expected  # was './hi.md': a path no scan would ever produce
+    assert [row.path for row in vault.store.all_notes()] == [expected]
+    assert vault.index().unchanged == 1  # the next scan finds the same note at the same path
+
+
+def test_a_symlinked_folder_inside_the_vault_gives_the_real_folders_path(vault: Vault) -> None:
+    (vault.root / "real").mkdir()
+    (vault.root / "alias").symlink_to(vault.root / "real", target_is_directory=True)
+    remembered = vault.remember("hi", folder="alias", now=NOW)
+    assert remembered.path == "real/hi.md"
+    assert [row.path for row in vault.store.all_notes()] == ["real/hi.md"]
+
+
+@pytest.mark.parametrize("folder", ["proc.md", "proc.md/sub"])
+def test_a_folder_that_is_a_file_is_a_usage_error_naming_it(vault_dir: Path, folder: str) -> None:
+    (vault_dir / "proc.md").write_text("a file\n", encoding="utf-8")
+    result = run_cli(vault_dir, "remember", "hi", "--folder", folder)
+    assert result.exit_code == 2
+    assert f"folder '{folder}' is a file, not a folder" in result.stderr  # was: "too many notes named 'hi'"
+    assert sorted(path.name for path in vault_dir.iterdir() if path.name != ".vaultmem") == ["proc.md"]
+
+
+def test_a_dangling_symlink_out_taking_the_first_name_is_skipped(vault: Vault, tmp_path: Path) -> None:
+    (vault.root / "memories").mkdir()
+    (vault.root / "memories" / "hi.md").symlink_to(tmp_path / "nowhere.md")
+    remembered = vault.remember("hi", now=NOW)
+    assert remembered.path == "memories/hi-2.md"
+    assert (vault.root / "memories" / "hi-2.md").read_text(encoding="utf-8").endswith("hi")
+    assert not (tmp_path / "nowhere.md").exists()
+
+
 def test_same_title_twice_gives_two_files(vault: Vault) -> None:
     first = vault.remember("one", title="Same title", now=NOW)
     second = vault.remember("two", title="Same title", now=NOW)

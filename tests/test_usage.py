@@ -61,6 +61,12 @@ def test_stale_layer_filter(vault: Vault) -> None:
     assert [note.path for note in vault.stale(days=42, layers=["procedural"], now=NOW)] == ["procedure.md"]
 
 
+@pytest.mark.parametrize("days", [float("nan"), float("inf"), 1e12, -1])
+def test_stale_refuses_days_that_are_not_a_usable_number(vault: Vault, days: float) -> None:
+    with pytest.raises(UsageError, match="days"):  # was: OverflowError / ValueError, or NaN let through
+        vault.stale(days=days, now=NOW)
+
+
 def test_stale_deletes_nothing(vault: Vault) -> None:
     vault.stale(days=0, now="2031-01-01T00:00:00Z")
     assert sorted(path.name for path in vault.root.glob("*.md")) == ["no-created.md", "old.md", "procedure.md", "recent.md"]

@@ -1,7 +1,8 @@
 """The ``vaultmem`` command line: parse options, call one library method, render.
 
-No SQL, no lifecycle rules, no file writes here. Library errors (``VaultmemError``)
-become a one-line message on stderr and exit code 1; usage errors exit 2 (click).
+No SQL, no lifecycle rules, no file writes here. Library errors (``VaultmemError``) and
+file-system errors (``OSError``) become a one-line message on stderr and exit code 1;
+usage errors exit 2 (click).
 With ``--json`` stdout carries exactly one JSON document.
 """
 
@@ -9,6 +10,7 @@ from __future__ import annotations
 
 import json
 import logging
+import math
 import os
 import sys
 import time
@@ -18,7 +20,7 @@ from typing import Any
 
 import click
 
-from .config import DEFAULT_THRESHOLD
+from .config import DEFAULT_THRESHOLD, MAX_STALE_DAYS
 from .errors import InvalidDuration, InvalidTimestamp, UnknownLayer, UsageError, VaultmemError
 
 JSON_HELP = "Print one JSON document on stdout instead of text."
@@ -53,6 +55,10 @@ def library_errors(as_json: bool = False) -> Iterator[None]:
         _fail(error, as_json, 2)
     except VaultmemError as error:
         _fail(error, as_json, 1)
+    except OSError as error:
+        # The file system refused (a name too long, a permission): the command could not do
+        # its job. A one-line message, like a library error, not a traceback.
+        _fail(error, as_json, 1)
 
 
 def _fail(error: Exception, as_json: bool, code: int) -> None:
@@ -60,6 +66,13 @@ def _fail(error: Exception, as_json: bool, code: int) -> None:
         emit_json({"error": {"type": type(error).__name__, "message": str(error)}})
     click.echo(f"Error: {error}", err=True)
     sys.exit(code)
+
+
+def _refuse_nan(ctx: click.Context, param: click.Parameter, value: float) -> float:
+    # FloatRange lets NaN through (every comparison with NaN is false).
+    if math.isnan(value):
+        raise click.BadParameter("must be a number of days, not nan", ctx, param)
+    return value
 
 
 def json_option(function: Callable[..., Any]) -> Callable[..., Any]:
@@ -308,7 +321,7 @@ def used(obj: Context, notes: tuple[str, ...], as_json: bool) -> None:
 
 
 @main.command()
-@click.option("--days", type=click.FloatRange(min=0), default=42, show_default=True, help="Idle for more than this many days.")
+@click.option("--days", type=click.FloatRange(min=0, max=MAX_STALE_DAYS), callback=_refuse_nan, default=42, show_default=True, help="Idle for more than this many days.")
 @click.option("--layer", "layers", multiple=True, help="Only these layers.")
 @json_option
 @click.pass_obj

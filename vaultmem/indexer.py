@@ -38,6 +38,7 @@ class IndexReport:
     moved: list[tuple[str, str]] = field(default_factory=list)
     unchanged: int = 0
     embedded: int = 0
+    deferred: list[str] = field(default_factory=list)  # changed again while being read
     problems: list[Problem] = field(default_factory=list)
     rebuilt: bool = False
 
@@ -49,6 +50,7 @@ class IndexReport:
             "moved": len(self.moved),
             "unchanged": self.unchanged,
             "embedded": self.embedded,
+            "deferred": self.deferred,
             "rebuilt": self.rebuilt,
             "problems": [problem.as_dict() for problem in self.problems],
         }
@@ -65,6 +67,7 @@ class _Pending:
     note: Note
     row: NoteRow
     existing: FileState | None
+    read_stat: FileStat | None = None  # the stat taken before the bytes were read
     moved_from: FileState | None = None
     vector: bytes | None = None
     needs_vector: bool = False
@@ -178,7 +181,9 @@ class Indexer:
             return None
         absolute = self.paths.absolute(relative)
         try:
-            if absolute.is_symlink() and not self.paths.contains_real(absolute):
+            if absolute.is_symlink():
+                # The scan's rule (VaultPaths._symlink_issue): a link is never a note of its
+                # own; one pointing inside is indexed at its real path, one pointing out never.
                 return None
             stat = absolute.stat()
         except (FileNotFoundError, NotADirectoryError):
@@ -222,7 +227,7 @@ class Indexer:
             return None
         note = parse_note(stat.path, raw)
         report.problems.extend(note.problems)
-        return _Pending(note, note_row(note, settled_stat(stat, read_started_ns)), existing)
+        return _Pending(note, note_row(note, settled_stat(stat, read_started_ns)), existing, read_stat=stat)
 
     def _embed(self, pending: Sequence[_Pending], report: IndexReport, force: bool = False) -> None:
         wanted = [item for item in pending if item.needs_vector or force]
@@ -243,6 +248,12 @@ class Indexer:
         deciding on the stale view would insert a duplicate or re-embed for nothing.
         """
         row, body = item.row, item.note.body
+        if item.read_stat is not None and self._stat(row.path) != item.read_stat:
+            # The file changed (or vanished) after we read it; whoever wrote it will be
+            # heard (watch event, next reconcile: the row's stat no longer matches). Writing
+            # our older read now could overwrite what a concurrent watcher already indexed.
+            report.deferred.append(row.path)
+            return
         current = self._state(row.path)
         if current is not None and current.content_hash == row.content_hash:
             self.store.touch_note(current.label, row.mtime_ns, row.size)
@@ -252,7 +263,7 @@ class Indexer:
                 self.store.put_vectors([current.label], [item.vector])
             report.unchanged += 1
             return
-        source = item.moved_from if current is None and item.moved_from and self._state(item.moved_from.path) else None
+        source = item.moved_from if current is None and item.moved_from and self._still_gone(item.moved_from) else None
         base = current or source
         if base is not None:
             old = self.store.notes_by_labels([base.label]).get(base.label)
@@ -272,12 +283,23 @@ class Indexer:
             self.store.put_vectors([label], [item.vector])
 
     def _remove(self, vanished: _Vanished, report: IndexReport) -> None:
+        """Drop rows whose file is gone — checked again under the write lock.
+
+        The list was made from a scan that may be seconds old: a file restored since
+        (git checkout back, a watcher that already re-indexed it) must not be dropped.
+        """
         if not vanished.by_path:
             return
         with self.store.transaction():
-            self.store.delete_notes(state.label for state in vanished.by_path.values())
-        report.removed.extend(sorted(vanished.by_path))
+            gone = [state for state in vanished.by_path.values() if self._still_gone(state)]
+            self.store.delete_notes(state.label for state in gone)
+        report.removed.extend(sorted(state.path for state in gone))
         vanished.by_path.clear()
+
+    def _still_gone(self, state: FileState) -> bool:
+        """The file is still missing and the index still holds the same row for its path."""
+        current = self._state(state.path)
+        return self._stat(state.path) is None and current is not None and current.label == state.label
 
     def _embed_missing(self, report: IndexReport) -> None:
         """Notes without a vector (a crash between chunks of an embedder switch): embed them."""

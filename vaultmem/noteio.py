@@ -34,7 +34,12 @@ _TOP_LEVEL_KEY = re.compile(r"""^(?:"((?:[^"\\]|\\.)*)"|'((?:[^']|'')*)'|([^\s#'
 
 
 def atomic_write(path: Path, data: bytes) -> None:
-    """Replace ``path`` with ``data`` atomically (same-folder temp file, fsync, rename)."""
+    """Replace ``path`` with ``data`` atomically (same-folder temp file, fsync, rename).
+
+    A symlink is written through to its target. Callers pass paths checked by
+    ``VaultPaths.resolve_inside``, which resolves symlinks, so that target is in the vault.
+    """
+    path = _write_target(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     mode = _existing_mode(path)
     handle, temp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
@@ -51,6 +56,12 @@ def atomic_write(path: Path, data: bytes) -> None:
         Path(temp_name).unlink(missing_ok=True)
         raise
     _fsync_directory(path.parent)
+
+
+def _write_target(path: Path) -> Path:
+    # Renaming onto the link itself would replace the person's symlink with a regular
+    # file, silently splitting one note into two diverging copies.
+    return Path(os.path.realpath(path)) if path.is_symlink() else path
 
 
 def _existing_mode(path: Path) -> int | None:

@@ -93,8 +93,10 @@ class VaultPaths:
 
     def _scan_file(self, entry: os.DirEntry[str], relative: str, found: list[FileStat], issues: list[ScanIssue]) -> None:
         try:
-            if entry.is_symlink() and not self.contains_real(Path(entry.path)):
-                issues.append(ScanIssue(relative, "symlink points outside the vault; not indexed"))
+            if entry.is_symlink():
+                issue = self._symlink_issue(Path(entry.path), relative)
+                if issue is not None:
+                    issues.append(issue)
                 return
             stat = entry.stat()
         except OSError as error:
@@ -103,6 +105,28 @@ class VaultPaths:
         if not entry.is_file():
             return
         found.append(FileStat(relative, stat.st_mtime_ns, stat.st_size))
+
+    def _symlink_issue(self, link: Path, relative: str) -> ScanIssue | None:
+        """Why a symlinked note file is not indexed under its own name (None: nothing lost).
+
+        A link to a note inside the vault is the same note: indexing it too would make
+        two notes of one file, which consolidation then "merges", archiving the link.
+        Its content is indexed at the real path, so that case is not a problem to report
+        (it would make `check` fail forever on a vault that uses links on purpose).
+        """
+        if not self.contains_real(link):
+            return ScanIssue(relative, "symlink points outside the vault; not indexed")
+        target = self.real_relative(link)
+        if not os.path.exists(link):
+            return ScanIssue(relative, f"symlink to {target}, which does not exist; not indexed")
+        if not self.is_note_path(target):
+            return ScanIssue(relative, f"symlink to {target}, which vaultmem does not index "
+                                       "(ignored folder or not a note); not indexed either")
+        return None
+
+    def real_relative(self, path: Path) -> str:
+        """Vault-relative POSIX path of ``path`` with every symlink resolved (must be inside)."""
+        return PurePosixPath(Path(os.path.realpath(path)).relative_to(self.real_root)).as_posix()
 
     def contains_real(self, path: Path) -> bool:
         """Does ``path``, with every symlink resolved, lie inside the vault?"""

@@ -109,12 +109,21 @@ class Searcher:
     def search(self, query: str, k: int, eligibility: Eligibility) -> list[Hit]:
         if k <= 0 or not query.strip():
             return []
+        # One read transaction for every step: a note deleted by another process between
+        # the candidate lists and the row lookups would otherwise vanish mid-query.
+        with self.store.read_snapshot():
+            return self._search(query, k, eligibility)
+
+    def _search(self, query: str, k: int, eligibility: Eligibility) -> list[Hit]:
         pool = max(CANDIDATES_MIN, k)
         vector_ranking = self._vector_side(query, pool, k, eligibility)
         text_ranking = self._text_side(query, pool, k, eligibility)
         fused = rrf([vector_ranking, text_ranking])
         paths = self.store.paths_by_labels(list(fused))
-        ordered = sorted(fused, key=lambda label: (-fused[label], paths[label]))[:k]
+        # Labels come from the same snapshot as `paths`; one missing here is a snapshot
+        # vector of a note deleted before this query began.
+        alive = [label for label in fused if label in paths]
+        ordered = sorted(alive, key=lambda label: (-fused[label], paths[label]))[:k]
         rows = self.store.notes_by_labels(ordered)
         return [self._hit(rows[label], fused[label], query, eligibility) for label in ordered]
 

@@ -97,14 +97,30 @@ def _m005_usage(db: sqlite_utils.Database) -> None:
     )
 
 
+def _m006_vector_tombstones(db: sqlite_utils.Database) -> None:
+    # Labels deleted since the last fold: readers hide them in their snapshot copy by
+    # reading this small table instead of every label in `vectors` (O(vault) per edit).
+    db.execute(
+        "CREATE TABLE vector_tombstones (seq INTEGER PRIMARY KEY AUTOINCREMENT, label INTEGER NOT NULL) STRICT"
+    )
+
+
 MIGRATIONS: list[tuple[str, Callable[[sqlite_utils.Database], None]]] = [
     ("001_notes", _m001_notes),
     ("002_fts", _m002_fts),
     ("003_vectors", _m003_vectors),
     ("004_meta", _m004_meta),
     ("005_usage", _m005_usage),
+    ("006_vector_tombstones", _m006_vector_tombstones),
 ]
-DERIVED_TABLES = ("notes", "notes_fts", "vectors", "meta")
+# Table → the migration that creates it; `index --rebuild` drops and recreates these.
+DERIVED_TABLES = {
+    "notes": "001_notes",
+    "notes_fts": "002_fts",
+    "vectors": "003_vectors",
+    "meta": "004_meta",
+    "vector_tombstones": "006_vector_tombstones",
+}
 
 
 # ------------------------------------------------------------------ rows
@@ -226,6 +242,7 @@ class Store:
         self.conn.execute("PRAGMA synchronous = NORMAL")
         self.conn.execute("PRAGMA foreign_keys = ON")
         self._migrate()
+        self._identity = _file_identity(self.path)  # the file exists now (WAL pragma created it)
 
     @property
     def db(self) -> sqlite_utils.Database:
@@ -236,6 +253,10 @@ class Store:
 
     def close(self) -> None:
         self.conn.close()
+
+    def is_current(self) -> bool:
+        """Is ``index.db`` still the file this connection opened? (Not mid-transaction.)"""
+        return self._in_transaction or _file_identity(self.path) == self._identity
 
     # -- transactions
 
@@ -287,14 +308,16 @@ class Store:
         return applied == {name for name, _ in MIGRATIONS}
 
     def drop_derived(self) -> None:
-        """Forget everything derived (``index --rebuild``); usage history stays."""
+        """Forget everything derived (``index --rebuild``); usage history stays.
+
+        Dropping and recreating happen in one transaction, so a concurrent reader sees
+        the old tables or the new (empty, then filling) ones — never none.
+        """
         with self.transaction():
-            for table in DERIVED_TABLES:
+            for table, migration in DERIVED_TABLES.items():
                 self.conn.execute(f"DROP TABLE IF EXISTS {table}")
-            self.conn.execute(
-                "DELETE FROM _migrations WHERE name IN ('001_notes', '002_fts', '003_vectors', '004_meta')"
-            )
-        self._migrate()
+                self.conn.execute("DELETE FROM _migrations WHERE name = ?", (migration,))
+            self._migrate()
 
     @contextmanager
     def read_snapshot(self) -> Iterator[None]:
@@ -365,6 +388,7 @@ class Store:
         self.conn.executemany("DELETE FROM notes WHERE label = ?", params)
         self.conn.executemany("DELETE FROM notes_fts WHERE rowid = ?", params)
         self.conn.executemany("DELETE FROM vectors WHERE label = ?", params)
+        self.conn.executemany("INSERT INTO vector_tombstones (label) VALUES (?)", params)
 
     def note_count(self) -> int:
         return int(self.conn.execute("SELECT count(*) FROM notes").fetchone()[0])
@@ -498,6 +522,15 @@ class Store:
             yield [(row[0], row[1]) for row in rows]
             last = rows[-1][0]
 
+    def tombstones(self) -> tuple[int, list[int]]:
+        """(highest tombstone seq, labels deleted since the last fold)."""
+        rows = self.conn.execute("SELECT seq, label FROM vector_tombstones ORDER BY seq").fetchall()
+        return (rows[-1][0] if rows else 0), [row[1] for row in rows]
+
+    def clear_tombstones(self, up_to_seq: int) -> None:
+        """Forget deletions a published snapshot already marks (call inside its transaction)."""
+        self.conn.execute("DELETE FROM vector_tombstones WHERE seq <= ?", (int(up_to_seq),))
+
     def count_vectors(self) -> int:
         return int(self.conn.execute("SELECT count(*) FROM vectors").fetchone()[0])
 
@@ -508,14 +541,20 @@ class Store:
     def count_vectors_after(self, seq: int) -> int:
         return int(self.conn.execute("SELECT count(*) FROM vectors WHERE seq > ?", (int(seq),)).fetchone()[0])
 
-    def swap_snapshot(self, expected: str | None, name: str | None, seq: int, deleted: int) -> bool:
-        """Publish a new snapshot file name iff the current one is still ``expected``."""
+    def swap_snapshot(self, expected: str | None, name: str | None, seq: int, deleted: int, tombstone_seq: int = 0) -> bool:
+        """Publish a new snapshot file name iff the current one is still ``expected``.
+
+        Tombstones up to ``tombstone_seq`` are dropped with it: the new file marks those
+        labels deleted itself. Without a snapshot there is nothing to hide them from.
+        """
         with self.transaction():
             if self.get_meta("snapshot_file") != expected:
                 return False
             if name is None:
                 self.conn.execute("DELETE FROM meta WHERE key IN ('snapshot_file', 'snapshot_seq', 'snapshot_deleted')")
+                self.conn.execute("DELETE FROM vector_tombstones")
                 return True
+            self.clear_tombstones(tombstone_seq)
             for key, value in (("snapshot_file", name), ("snapshot_seq", str(int(seq))), ("snapshot_deleted", str(int(deleted)))):
                 self.conn.execute(
                     "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
@@ -632,6 +671,14 @@ def ensure_state_dir(state_dir: Path) -> None:
     ignore = state_dir / ".gitignore"
     if not ignore.exists():
         ignore.write_text("# derived by vaultmem; rebuild with `vaultmem index --rebuild`\n*\n", encoding="utf-8")
+
+
+def _file_identity(path: Path) -> tuple[int, int] | None:
+    try:
+        stat = path.stat()
+    except FileNotFoundError:
+        return None
+    return stat.st_dev, stat.st_ino
 
 
 def _chunks(items: list[Any], size: int) -> Iterator[list[Any]]:

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
+from .config import MAX_STALE_DAYS
 from .errors import UsageError
 from .lifecycle import format_timestamp, from_epoch_us, parse_timestamp, to_epoch_us
 from .storage import NoteRow, UsageRow
@@ -48,8 +49,9 @@ def last_activity(row: NoteRow, usage: UsageRow | None) -> tuple[int, str]:
 
 def find_stale(rows: Iterable[NoteRow], usage: Mapping[str, UsageRow], days: float, now: datetime) -> list[StaleNote]:
     """Notes idle for more than ``days``, oldest activity first (every layer counts)."""
-    if days < 0:
-        raise UsageError(f"--days must be 0 or more, got {days}")
+    # Written so that NaN fails too; an unbounded N overflows the date arithmetic below.
+    if not 0 <= days <= MAX_STALE_DAYS:
+        raise UsageError(f"--days must be a number from 0 to {MAX_STALE_DAYS}, got {days}")
     cutoff = to_epoch_us(now - timedelta(days=days))
     now_us = to_epoch_us(now)
     stale: list[tuple[int, StaleNote]] = []

@@ -89,6 +89,12 @@ class Vault:
     @property
     def store(self) -> Store:
         store = getattr(self._local, "store", None)
+        if store is not None and not store.is_current():
+            # .vaultmem/ was deleted or rebuilt under us (by a person or another process):
+            # this thread's connection still reads the unlinked file and would answer
+            # from it forever. Start over on the file that is there now.
+            self._release_thread_state()
+            store = None
         if store is None:
             from .storage import Store
 
@@ -488,7 +494,9 @@ class Vault:
         except NoteNotFound:
             # A note that is gone (deleted, archived) still has a history under its old path.
             relative = note if note.endswith(".md") else note + ".md"
-            self.paths.resolve_inside(relative)
+        # Both branches: git must never be asked about a path outside the vault (in a vault
+        # nested in a larger repository that would list the commits of the user's other files).
+        self.paths.resolve_inside(relative)
         commits = history(self.root, relative)
         if not commits and not self.paths.absolute(relative).exists():
             raise NoteNotFound(note)

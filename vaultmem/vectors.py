@@ -53,7 +53,7 @@ class _Snapshot:
 @dataclass
 class _Delta:
     max_seq: int
-    rows: int  # vectors in SQLite: with max_seq, changes on every write *and* every delete
+    tombstone_seq: int  # with max_seq, changes on every write *and* every delete
     labels: np.ndarray
     matrix: np.ndarray
 
@@ -124,16 +124,16 @@ class VectorIndex:
                 snapshot_seq = int(self.store.get_meta("snapshot_seq") or 0)
                 deleted = int(self.store.get_meta("snapshot_deleted") or 0)
                 max_seq = self.store.max_vector_seq()
-                rows = self.store.count_vectors()
+                tombstone_seq, deleted_labels = self.store.tombstones()
                 try:
                     if self._snapshot is None or self._snapshot.name != name:
                         self._snapshot = self._load_snapshot(name, deleted) if name else None
                         self._delta = None
                 except FileNotFoundError:
                     continue  # a writer published a newer snapshot and removed this one: re-read
-                if self._delta is None or (self._delta.max_seq, self._delta.rows) != (max_seq, rows):
-                    self._delta = self._load_delta(snapshot_seq, max_seq, rows)
-                    self._hide_superseded()
+                if self._delta is None or (self._delta.max_seq, self._delta.tombstone_seq) != (max_seq, tombstone_seq):
+                    self._delta = self._load_delta(snapshot_seq, max_seq, tombstone_seq)
+                    self._hide_superseded(deleted_labels)
             self._seen_token = token
             return self._snapshot, self._delta
         raise DerivedIndexError(
@@ -141,7 +141,7 @@ class VectorIndex:
             "run `vaultmem index` (or `--rebuild`)"
         )
 
-    def _hide_superseded(self) -> None:
+    def _hide_superseded(self, deleted_labels: list[int]) -> None:
         """Mark snapshot vectors a search must not return as deleted (in memory only).
 
         Those the delta replaces, and those of notes deleted since the snapshot: left in,
@@ -152,7 +152,7 @@ class VectorIndex:
         if snapshot is None or delta is None:
             return
         replaced = set(delta.labels.tolist()) & snapshot.labels
-        deleted = snapshot.labels - self.store.vector_labels()
+        deleted = set(deleted_labels) & snapshot.labels
         for label in (replaced | deleted) - snapshot.superseded:
             if _mark_deleted(snapshot.index, label):
                 snapshot.live -= 1
@@ -163,17 +163,22 @@ class VectorIndex:
         if not path.exists():
             raise FileNotFoundError(path)
         index = hnswlib.Index(space="ip", dim=self.dimension)
-        index.load_index(str(path))
+        try:
+            index.load_index(str(path))
+        except RuntimeError:
+            if not path.exists():
+                raise FileNotFoundError(path) from None  # removed between the check and the load
+            raise
         index.set_ef(ef_for(index.get_current_count()))
         labels = set(index.get_ids_list())
         return _Snapshot(name, index, labels, index.get_current_count() - deleted, set())
 
-    def _load_delta(self, snapshot_seq: int, max_seq: int, count: int) -> _Delta:
+    def _load_delta(self, snapshot_seq: int, max_seq: int, tombstone_seq: int) -> _Delta:
         rows = self.store.vectors_after(snapshot_seq)
         if not rows:
-            return _Delta(max_seq, count, np.zeros(0, dtype=np.int64), np.zeros((0, self.dimension), dtype=np.float32))
+            return _Delta(max_seq, tombstone_seq, np.zeros(0, dtype=np.int64), np.zeros((0, self.dimension), dtype=np.float32))
         labels, matrix = _unpack([(label, blob) for _, label, blob in rows])
-        return _Delta(max_seq, count, labels, matrix)
+        return _Delta(max_seq, tombstone_seq, labels, matrix)
 
     # -- writing (one writer at a time; the CAS in publish() guards against two)
 
@@ -194,25 +199,26 @@ class VectorIndex:
             return False
         if old_name is None and self.store.max_vector_seq() == 0:
             return False
-        index, new_seq, deleted = self._folded_index(old_name, num_threads)
-        return self._publish(index, old_name, new_seq, deleted)
+        index, new_seq, deleted, tombstone_seq = self._folded_index(old_name, num_threads)
+        return self._publish(index, old_name, new_seq, deleted, tombstone_seq)
 
-    def _folded_index(self, old_name: str | None, num_threads: int) -> tuple[hnswlib.Index, int, int]:
-        """(index, the seq it includes, how many labels in it are marked deleted)."""
+    def _folded_index(self, old_name: str | None, num_threads: int) -> tuple[hnswlib.Index, int, int, int]:
+        """(index, the seq it includes, how many labels in it are deleted, the tombstones it covers)."""
         with self.store.read_snapshot():
             snapshot_seq = int(self.store.get_meta("snapshot_seq") or 0)
             new_seq = self.store.max_vector_seq()
             live = self.store.vector_labels()
             delta = self.store.vectors_after(snapshot_seq)
+            tombstone_seq, _ = self.store.tombstones()
         if old_name is not None and (self.store.state_dir / old_name).exists():
             index = self._load_snapshot(old_name).index
             stored = set(index.get_ids_list())
             dead = stored - live
             if len(dead) <= REBUILD_GARBAGE_RATIO * max(1, len(stored)):
                 self._apply_delta(index, delta, dead, num_threads)
-                return index, new_seq, len(dead)
+                return index, new_seq, len(dead), tombstone_seq
         index = self._build_from_scratch(len(live), new_seq, num_threads)
-        return index, new_seq, 0
+        return index, new_seq, 0, tombstone_seq
 
     def _apply_delta(self, index: hnswlib.Index, rows: list[tuple[int, int, bytes]], dead: set[int], num_threads: int) -> None:
         for label in dead:
@@ -235,17 +241,19 @@ class VectorIndex:
             index.add_items(matrix, labels, num_threads=num_threads)
         return index
 
-    def _publish(self, index: hnswlib.Index, old_name: str | None, new_seq: int, deleted: int) -> bool:
+    def _publish(self, index: hnswlib.Index, old_name: str | None, new_seq: int, deleted: int, tombstone_seq: int) -> bool:
         name = f"{SNAPSHOT_PREFIX}{new_seq:012d}-{uuid.uuid4().hex[:8]}{SNAPSHOT_SUFFIX}"
         final = self.store.state_dir / name
         temp = self.store.state_dir / f"{name}.tmp"
         index.save_index(str(temp))
         _fsync_file(temp)
         os.replace(temp, final)
-        if not self.store.swap_snapshot(old_name, name, new_seq, deleted):
+        if not self.store.swap_snapshot(old_name, name, new_seq, deleted, tombstone_seq):
             final.unlink(missing_ok=True)  # another writer folded first; its snapshot stands
             return False
-        remove_stale_snapshots(self.store.state_dir, keep=name)
+        # The replaced snapshot stays until the next publish: a reader whose read
+        # transaction began before the swap still finds the file SQLite named to it.
+        remove_stale_snapshots(self.store.state_dir, keep=name, previous=old_name)
         return True
 
     def drop_snapshot(self) -> None:
@@ -256,7 +264,7 @@ class VectorIndex:
         self._delta = None
 
 
-def remove_stale_snapshots(state_dir: Path, keep: str | None) -> None:
+def remove_stale_snapshots(state_dir: Path, keep: str | None, previous: str | None = None) -> None:
     """Delete snapshot files that are not the current one, and abandoned temp files.
 
     A reader that still has an old file open keeps reading it (POSIX unlink semantics);
@@ -266,7 +274,7 @@ def remove_stale_snapshots(state_dir: Path, keep: str | None) -> None:
     cutoff = time.time() - 3600
     keep_seq = _snapshot_seq(keep) if keep is not None else None
     for path in state_dir.glob(f"{SNAPSHOT_PREFIX}*"):
-        if path.name == keep or _leave_alone(path, keep_seq, cutoff):
+        if path.name in (keep, previous) or _leave_alone(path, keep_seq, cutoff):
             continue
         path.unlink(missing_ok=True)
 

@@ -15,7 +15,7 @@ import time
 import unicodedata
 from dataclasses import dataclass
 from datetime import datetime
-from pathlib import PurePosixPath
+from pathlib import Path, PurePosixPath
 from typing import Any
 
 from .errors import InvalidTimestamp, PathOutsideVault, UsageError
@@ -149,37 +149,63 @@ def slugify(title: str) -> str:
 
 
 def target_folder(paths: VaultPaths, folder: str | None) -> str:
-    """The vault-relative folder for a new note; refused if outside or ignored."""
+    """The canonical vault-relative folder for a new note ('' for the root); refused if
+    outside or ignored.
+
+    Canonical means what the scan would call it: ``.``, ``./``, ``a/./b``, ``a//b`` and a
+    symlinked folder all name their real folder. Otherwise ``remember`` would return and
+    index ``./name.md`` while every later scan finds ``name.md``: one note, two paths.
+    """
     text = (folder or "").strip()
     if not text:
         return ""
-    paths.resolve_inside(text)  # refuses absolute paths, '..' and symlinks out, before any cleanup
-    relative = text.replace("\\", "/").strip("/")
+    absolute = paths.resolve_inside(text)  # refuses absolute paths, '..' and symlinks out, before any cleanup
+    relative = paths.real_relative(absolute)
+    if relative == ".":
+        return ""
     if paths.is_ignored_dir(relative):
         raise UsageError(
             f"folder {relative!r} is ignored by vaultmem (hidden, .obsidian/.git/.trash or the archive); "
             "choose a normal folder so the note can be found"
         )
-    return PurePosixPath(relative).as_posix()
+    return relative
 
 
 def write_new_note(paths: VaultPaths, folder: str, note: NewNote) -> str:
     """Claim a unique file name in ``folder`` atomically and write the note there."""
+    directory = _make_folder(paths, folder)
     base = slugify(note.title)
     data = note.render()
     for attempt in range(1, 1000):
         name = f"{base}.md" if attempt == 1 else f"{base}-{attempt}.md"
         relative = f"{folder}/{name}" if folder else name
-        absolute = paths.resolve_inside(relative)
+        absolute = directory / name
+        if os.path.lexists(absolute):
+            continue  # taken, by a note or by anything else (a dangling symlink out included)
         try:
             create_exclusive(absolute, data)
         except FileExistsError:
-            continue
+            continue  # taken between the check and the claim
         if not paths.contains_real(absolute):
+            # The folder was swapped for a symlink out after it was checked.
             absolute.unlink()
             raise PathOutsideVault(relative, paths.root)
         return relative
     raise UsageError(f"too many notes named {base!r} in {folder or 'the vault root'}; give a different title")
+
+
+def _make_folder(paths: VaultPaths, folder: str) -> Path:
+    """The folder's absolute path, created if missing; a file in its place is a usage error.
+
+    Checked once, before the name loop: otherwise every candidate name fails the same
+    way and the loop ends, 999 attempts later, with a misleading "too many notes".
+    """
+    directory = paths.resolve_inside(folder) if folder else paths.root
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+    except (FileExistsError, NotADirectoryError):
+        raise UsageError(f"folder {folder!r} is a file, not a folder (or lies inside one); choose another folder") from None
+    return directory
 
 
 # ------------------------------------------------------------------ archive / delete
