@@ -1,0 +1,172 @@
+"""Readers and writers at once: what a search sees while others index, delete and rebuild.
+
+Real SQLite connections on separate threads (one Vault per thread, as separate
+processes would have), real hnswlib snapshots, real files.
+"""
+
+from __future__ import annotations
+
+import shutil
+import threading
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from vaultmem import Vault
+from vaultmem.embedders import HashingEmbedder
+from vaultmem.storage import Store
+from vaultmem.vectors import VectorIndex
+
+
+def write(root: Path, relative: str, text: str) -> None:
+    path = root / relative
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+
+
+@pytest.fixture
+def vault_with_notes(vault_dir: Path) -> Path:
+    for number in range(60):
+        write(vault_dir, f"notes/n{number:02}.md", f"# Zebra note {number}\nzebra stripes and churn number {number}\n")
+    with Vault(vault_dir) as vault:
+        vault.index()
+    return vault_dir
+
+
+def run_beside(worker: Callable[[threading.Event], None], body: Callable[[], None]) -> None:
+    """Run ``worker`` on a thread until ``body`` returns; re-raise what the worker raised."""
+    stop = threading.Event()
+    errors: list[BaseException] = []
+
+    def guarded() -> None:
+        try:
+            worker(stop)
+        except BaseException as error:  # handed to the test thread below
+            errors.append(error)
+
+    thread = threading.Thread(target=guarded)
+    thread.start()
+    try:
+        body()
+    finally:
+        stop.set()
+        thread.join(timeout=60)
+    assert not errors, errors
+
+
+def test_search_never_fails_while_another_connection_deletes_and_adds_notes(vault_with_notes: Path) -> None:
+    def churn(stop: threading.Event) -> None:
+        with Vault(vault_with_notes) as writer:
+            number = 0
+            while not stop.is_set():
+                relative = f"churn/c{number % 5}.md"
+                write(vault_with_notes, relative, f"# Churn {number}\nzebra churn {number}\n")
+                writer.indexer.sync_paths([relative])
+                (vault_with_notes / relative).unlink()
+                writer.indexer.sync_paths([relative])
+                number += 1
+
+    def searches() -> None:
+        with Vault(vault_with_notes) as reader:
+            for _ in range(150):
+                hits = reader.search("zebra churn", k=10, include_expired=True)
+                assert len(hits) == 10  # 60 stable notes match: the churn can never starve k
+
+    run_beside(churn, searches)
+
+
+def test_readers_never_see_missing_tables_during_a_rebuild(vault_with_notes: Path) -> None:
+    def reads(stop: threading.Event) -> None:
+        with Vault(vault_with_notes) as reader:
+            while not stop.is_set():
+                reader.search("zebra stripes", k=5, include_expired=True)
+
+    def rebuilds() -> None:
+        with Vault(vault_with_notes) as writer:
+            for _ in range(3):
+                writer.index(rebuild=True)
+
+    run_beside(reads, rebuilds)
+
+
+def test_a_vault_reopens_its_index_after_vaultmem_dir_is_deleted(vault_with_notes: Path) -> None:
+    with Vault(vault_with_notes) as long_lived:
+        assert long_lived.search("zebra", k=1)
+        shutil.rmtree(vault_with_notes / ".vaultmem")
+        write(vault_with_notes, "quokka.md", "# Quokka\nthe quokka smiles\n")
+        with Vault(vault_with_notes) as other_process:
+            other_process.index()
+        # Without reopening, this thread would keep reading the deleted database.
+        assert long_lived.search("quokka", k=1)[0].path == "quokka.md"
+
+
+class EditDuringEmbedding(HashingEmbedder):
+    """A real embedder that lets a 'person' edit the vault while a batch is being embedded."""
+
+    def __init__(self, during: Callable[[], None]) -> None:
+        super().__init__()
+        self.during = during
+
+    def embed_batch(self, texts: Sequence[str]) -> np.ndarray:
+        self.during()
+        self.during = lambda: None
+        return super().embed_batch(texts)
+
+
+def test_reconcile_does_not_write_a_version_that_changed_while_it_was_embedding(vault_dir: Path) -> None:
+    write(vault_dir, "f.md", "# F\nversion one\n")
+    with Vault(vault_dir, embedder=HashingEmbedder()) as vault:
+        vault.index()
+    write(vault_dir, "f.md", "# F\nversion two\n")
+
+    def person_saves_again() -> None:
+        write(vault_dir, "f.md", "# F\nversion three, longer\n")
+        with Vault(vault_dir, embedder=HashingEmbedder()) as watcher:  # indexes v3 first
+            watcher.indexer.sync_paths(["f.md"])
+
+    with Vault(vault_dir, embedder=EditDuringEmbedding(person_saves_again)) as slow:
+        report = slow.index()
+        assert report.deferred == ["f.md"]
+        hits = slow.search("longer", k=1, include_expired=True)
+        assert [hit.path for hit in hits] == ["f.md"]  # v3 stayed indexed, not our stale v2
+        assert "version three" in slow.search("version", k=1)[0].snippet
+
+
+def test_reconcile_does_not_drop_a_note_restored_while_it_was_running(vault_dir: Path) -> None:
+    write(vault_dir, "g.md", "# G\nghost gamma\n")
+    write(vault_dir, "h.md", "# H\nhello\n")
+    with Vault(vault_dir, embedder=HashingEmbedder()) as vault:
+        vault.index()
+    kept = (vault_dir / "g.md").read_text(encoding="utf-8")
+    (vault_dir / "g.md").unlink()
+    write(vault_dir, "h.md", "# H\nhello again\n")  # gives the reconcile something to embed
+
+    def person_restores() -> None:
+        write(vault_dir, "g.md", kept)
+
+    with Vault(vault_dir, embedder=EditDuringEmbedding(person_restores)) as slow:
+        report = slow.index()
+        assert report.removed == []
+        assert slow.store.note_by_path("g.md") is not None
+
+
+def test_deletions_reach_readers_as_tombstones_and_a_fold_clears_them(vault_with_notes: Path) -> None:
+    with Vault(vault_with_notes) as vault:
+        vault.search("zebra", k=1)  # a reader with the snapshot loaded
+        (vault_with_notes / "notes/n00.md").unlink()
+        vault.indexer.sync_paths(["notes/n00.md"])
+        store: Store = vault.store
+        assert store.tombstones()[1] == [store_label_of_deleted(store)]
+        assert all(hit.path != "notes/n00.md" for hit in vault.search("zebra note 0", k=60, include_expired=True))
+        VectorIndex(store, store.vector_dimension() or 0).fold(force=True)
+        assert store.tombstones()[1] == []
+        assert all(hit.path != "notes/n00.md" for hit in vault.search("zebra note 0", k=60, include_expired=True))
+
+
+def store_label_of_deleted(store: Store) -> int:
+    """The one tombstoned label (the note it belonged to is gone from `notes`)."""
+    _, labels = store.tombstones()
+    assert len(labels) == 1 and not store.notes_by_labels(labels)
+    return labels[0]
