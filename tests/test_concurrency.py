@@ -170,3 +170,16 @@ def store_label_of_deleted(store: Store) -> int:
     _, labels = store.tombstones()
     assert len(labels) == 1 and not store.notes_by_labels(labels)
     return labels[0]
+
+
+def test_a_lost_snapshot_file_degrades_to_exact_search_and_index_restores_it(vault_with_notes: Path) -> None:
+    state = vault_with_notes / ".vaultmem"
+    with Vault(vault_with_notes) as vault:
+        before = [hit.path for hit in vault.search("zebra note 7", k=5, include_expired=True)]
+    for snapshot in state.glob("vectors-*.hnsw"):
+        snapshot.unlink()  # a crash or a careless hand: SQLite still names the file
+    with Vault(vault_with_notes) as fresh:
+        assert [hit.path for hit in fresh.search("zebra note 7", k=5, include_expired=True)] == before
+        fresh.index()
+        assert list(state.glob("vectors-*.hnsw"))
+        assert [hit.path for hit in fresh.search("zebra note 7", k=5, include_expired=True)] == before

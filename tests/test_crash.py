@@ -31,7 +31,6 @@ from conftest import (
     wait_until,
 )
 from vaultmem.config import STATE_DIR
-from vaultmem.errors import DerivedIndexError
 from vaultmem.storage import DB_NAME
 from vaultmem.vault import Vault
 
@@ -262,7 +261,7 @@ def test_a_rewrite_in_the_same_timestamp_tick_is_not_missed_by_watch(tmp_path: P
 
 def test_a_lost_snapshot_file_is_rebuilt_by_the_next_fold(tmp_path: Path) -> None:
     """SQLite names a snapshot file that is gone (removed by hand, or by a concurrent
-    writer's cleanup): readers fail until a fold replaces it, so a fold must."""
+    writer's cleanup): readers fall back to exact search until a fold replaces it."""
     vault = tmp_path / "vault"
     for number in range(20):
         write_note(vault, f"n{number}.md", f"note number{number} about the lighthouse")
@@ -273,8 +272,7 @@ def test_a_lost_snapshot_file_is_rebuilt_by_the_next_fold(tmp_path: Path) -> Non
     assert snapshot is not None
     (vault / STATE_DIR / snapshot).unlink()
     with Vault(vault) as opened:
-        with pytest.raises(DerivedIndexError, match="snapshot"):
-            opened.search("lighthouse")
+        assert len(opened.search("lighthouse")) == 10  # exact over every vector, not an error
     with Vault(vault) as opened, opened.watch():  # the start-up reconcile ends with a fold
         pass
     with Vault(vault) as opened:

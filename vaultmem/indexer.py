@@ -10,6 +10,8 @@ transaction, so a ``kill -9`` at any instant leaves a state the next run complet
 from __future__ import annotations
 
 import hashlib
+import os
+import stat as stat_module
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -171,26 +173,20 @@ class Indexer:
     # -- internals
 
     def _state(self, relative: str) -> FileState | None:
-        row = self.store.note_by_path(relative)
-        if row is None or row.label is None:
-            return None
-        return FileState(row.label, row.path, row.mtime_ns, row.size, row.content_hash, row.embed_hash)
+        return self.store.file_state(relative)
 
     def _stat(self, relative: str) -> FileStat | None:
         if not self.paths.is_note_path(relative):
             return None
-        absolute = self.paths.absolute(relative)
         try:
-            if absolute.is_symlink():
-                # The scan's rule (VaultPaths._symlink_issue): a link is never a note of its
-                # own; one pointing inside is indexed at its real path, one pointing out never.
-                return None
-            stat = absolute.stat()
+            info = os.lstat(self.paths.os_path(relative))
         except (FileNotFoundError, NotADirectoryError):
             return None
-        if not absolute.is_file():
+        # Only regular files: the scan's rule (VaultPaths._symlink_issue) is that a link is
+        # never a note of its own — one pointing inside is indexed at its real path.
+        if not stat_module.S_ISREG(info.st_mode):
             return None
-        return FileStat(relative, stat.st_mtime_ns, stat.st_size)
+        return FileStat(relative, info.st_mtime_ns, info.st_size)
 
     def _sync_chunk(self, stats: Sequence[FileStat], known: dict[str, FileState], vanished: _Vanished, report: IndexReport) -> None:
         pending: list[_Pending] = []
@@ -219,7 +215,8 @@ class Indexer:
     def _read(self, stat: FileStat, existing: FileState | None, report: IndexReport) -> _Pending | None:
         read_started_ns = time.time_ns()
         try:
-            raw = self.paths.absolute(stat.path).read_bytes()
+            with open(self.paths.os_path(stat.path), "rb") as handle:
+                raw = handle.read()
         except FileNotFoundError:
             return None  # vanished since the scan: the removal pass or the next event handles it
         except OSError as error:
@@ -319,6 +316,9 @@ class Indexer:
         stored = self.store.get_meta("embedder")
         if stored == self.embedder_identity:
             return False
+        from .vectors import remove_files, snapshot_files
+
+        stale = snapshot_files(self.store.state_dir)  # see Vault._drop_derived: only these go
         with self.store.transaction():
             self.store.clear_vectors()
             self.store.set_meta("embedder", self.embedder_identity)
@@ -326,9 +326,7 @@ class Indexer:
             # the snapshot left the old embedder's HNSW file (maybe another dimension,
             # which hnswlib loads without complaint) as the base of every later search and fold.
             self.store.swap_snapshot(self.store.get_meta("snapshot_file"), None, 0, 0)
-        from .vectors import remove_stale_snapshots
-
-        remove_stale_snapshots(self.store.state_dir, keep=None)
+        remove_files(stale)
         return stored is not None
 
 

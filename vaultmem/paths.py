@@ -38,6 +38,7 @@ class VaultPaths:
     def __init__(self, root: Path, archive_dir: str) -> None:
         self.root = root
         self.real_root = Path(os.path.realpath(root))
+        self._root_text = os.fspath(root)
         self.archive_dir = archive_dir.strip("/")
 
     def relative(self, absolute: Path | str) -> str:
@@ -46,6 +47,10 @@ class VaultPaths:
 
     def absolute(self, relative: str) -> Path:
         return self.root / PurePosixPath(relative)
+
+    def os_path(self, relative: str) -> str:
+        """``absolute`` as a plain string: the indexer's per-file hot path avoids pathlib."""
+        return os.path.join(self._root_text, relative)
 
     def is_ignored_dir(self, relative_dir: str) -> bool:
         parts = PurePosixPath(relative_dir).parts

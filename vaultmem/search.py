@@ -14,16 +14,19 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from .errors import NoteReadError
+from .errors import DerivedIndexError, NoteReadError
 from .notes import read_body
 from .paths import VaultPaths
 from .storage import Eligibility, NoteRow, Store
+
+from .vectors import SnapshotMoved
 
 if TYPE_CHECKING:
     from .embedders import Embedder
     from .vectors import VectorIndex
 
 RRF_K = 60
+SNAPSHOT_RETRIES = 5
 CANDIDATES_MIN = 50  # per side, before fusion
 WIDEN_FACTOR = 4
 SNIPPET_CHARS = 240
@@ -111,8 +114,16 @@ class Searcher:
             return []
         # One read transaction for every step: a note deleted by another process between
         # the candidate lists and the row lookups would otherwise vanish mid-query.
-        with self.store.read_snapshot():
-            return self._search(query, k, eligibility)
+        for _attempt in range(SNAPSHOT_RETRIES):
+            try:
+                with self.store.read_snapshot():
+                    return self._search(query, k, eligibility)
+            except SnapshotMoved:
+                continue  # a fold or rebuild replaced the vector file mid-query: start again
+        raise DerivedIndexError(
+            f"the vector snapshot in {self.store.state_dir} kept changing during the search; "
+            "try again, or run `vaultmem index` if it persists"
+        )
 
     def _search(self, query: str, k: int, eligibility: Eligibility) -> list[Hit]:
         pool = max(CANDIDATES_MIN, k)

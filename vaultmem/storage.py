@@ -254,6 +254,10 @@ class Store:
     def close(self) -> None:
         self.conn.close()
 
+    @property
+    def in_transaction(self) -> bool:
+        return self._in_transaction
+
     def is_current(self) -> bool:
         """Is ``index.db`` still the file this connection opened? (Not mid-transaction.)"""
         return self._in_transaction or _file_identity(self.path) == self._identity
@@ -318,6 +322,9 @@ class Store:
                 self.conn.execute(f"DROP TABLE IF EXISTS {table}")
                 self.conn.execute("DELETE FROM _migrations WHERE name = ?", (migration,))
             self._migrate()
+            # Still "indexed" (being rebuilt): a concurrent search answers from what is
+            # rebuilt so far instead of starting a second full index of its own.
+            self.set_meta("indexed", "rebuilding")
 
     @contextmanager
     def read_snapshot(self) -> Iterator[None]:
@@ -351,6 +358,12 @@ class Store:
             self.conn.execute("DELETE FROM meta WHERE key = ?", (key,))
 
     # -- notes
+
+    def file_state(self, path: str) -> FileState | None:
+        row = self.conn.execute(
+            "SELECT label, path, mtime_ns, size, content_hash, embed_hash FROM notes WHERE path = ?", (path,)
+        ).fetchone()
+        return None if row is None else FileState(*row)
 
     def file_states(self) -> dict[str, FileState]:
         rows = self.conn.execute("SELECT label, path, mtime_ns, size, content_hash, embed_hash FROM notes")
@@ -488,10 +501,9 @@ class Store:
 
     def put_vectors(self, labels: Sequence[int], blobs: Sequence[bytes]) -> None:
         """Store (or replace) vectors; a replaced vector gets a new seq, so it is in the delta."""
-        pairs = [(int(label),) for label in labels]
-        self.conn.executemany("DELETE FROM vectors WHERE label = ?", pairs)
+        # OR REPLACE deletes the old row and inserts a new one, so the vector gets a new seq.
         self.conn.executemany(
-            "INSERT INTO vectors (label, vector) VALUES (?, ?)", [(int(label), blob) for label, blob in zip(labels, blobs, strict=True)]
+            "INSERT OR REPLACE INTO vectors (label, vector) VALUES (?, ?)", [(int(label), blob) for label, blob in zip(labels, blobs, strict=True)]
         )
 
     def max_vector_seq(self) -> int:

@@ -167,10 +167,13 @@ class Vault:
         return report
 
     def _drop_derived(self) -> None:
-        from .vectors import remove_stale_snapshots
+        from .vectors import remove_files, snapshot_files
 
+        # Only the files that exist before the drop: a snapshot another process publishes
+        # right after it must not be deleted under the name SQLite now gives it.
+        stale = snapshot_files(self.state_dir)
         self.store.drop_derived()
-        remove_stale_snapshots(self.state_dir, keep=None)
+        remove_files(stale)
         self._local.searcher = None
 
     def is_indexed(self) -> bool:

@@ -54,8 +54,17 @@ class _Snapshot:
 class _Delta:
     max_seq: int
     tombstone_seq: int  # with max_seq, changes on every write *and* every delete
+    base_seq: int  # vectors after this seq are in the delta (the snapshot's seq, or 0)
     labels: np.ndarray
     matrix: np.ndarray
+
+
+class SnapshotMoved(Exception):
+    """The snapshot file named in the current read transaction was replaced; read again."""
+
+
+class _ReadAgain(Exception):
+    """Internal: the snapshot moved between two reads of our own; start a new transaction."""
 
 
 class VectorIndex:
@@ -67,6 +76,7 @@ class VectorIndex:
         self._snapshot: _Snapshot | None = None
         self._delta: _Delta | None = None
         self._seen_token: tuple[int, int] | None = None
+        self._missing: str | None = None  # a snapshot file found missing on the last attempt
 
     # -- reading
 
@@ -118,6 +128,7 @@ class VectorIndex:
         token = self.store.change_token()
         if self._delta is not None and token == self._seen_token:
             return self._snapshot, self._delta
+        nested = self.store.in_transaction
         for _attempt in range(5):
             with self.store.read_snapshot():
                 name = self.store.get_meta("snapshot_file")
@@ -126,13 +137,12 @@ class VectorIndex:
                 max_seq = self.store.max_vector_seq()
                 tombstone_seq, deleted_labels = self.store.tombstones()
                 try:
-                    if self._snapshot is None or self._snapshot.name != name:
-                        self._snapshot = self._load_snapshot(name, deleted) if name else None
-                        self._delta = None
-                except FileNotFoundError:
-                    continue  # a writer published a newer snapshot and removed this one: re-read
-                if self._delta is None or (self._delta.max_seq, self._delta.tombstone_seq) != (max_seq, tombstone_seq):
-                    self._delta = self._load_delta(snapshot_seq, max_seq, tombstone_seq)
+                    base_seq = self._use_snapshot(name, deleted, snapshot_seq, nested)
+                except _ReadAgain:
+                    continue
+                wanted = (max_seq, tombstone_seq, base_seq)
+                if self._delta is None or (self._delta.max_seq, self._delta.tombstone_seq, self._delta.base_seq) != wanted:
+                    self._delta = self._load_delta(base_seq, max_seq, tombstone_seq)
                     self._hide_superseded(deleted_labels)
             self._seen_token = token
             return self._snapshot, self._delta
@@ -140,6 +150,28 @@ class VectorIndex:
             f"the vector snapshot in {self.store.state_dir} keeps changing or is missing; "
             "run `vaultmem index` (or `--rebuild`)"
         )
+
+    def _use_snapshot(self, name: str | None, deleted: int, snapshot_seq: int, nested: bool) -> int:
+        """Load the snapshot SQLite names (if not loaded yet); returns the delta's base seq."""
+        if name is None or name == self._missing:
+            # No snapshot — or one named twice in a row although its file is gone (lost in a
+            # crash or a race): search every vector exactly until a fold replaces it.
+            if self._snapshot is not None:
+                self._snapshot, self._delta = None, None
+            return 0
+        if self._snapshot is not None and self._snapshot.name == name:
+            return snapshot_seq
+        try:
+            self._snapshot, self._delta = self._load_snapshot(name, deleted), None
+        except FileNotFoundError:
+            self._missing = name
+            if nested:
+                # The caller's read transaction still names the removed file; only a new
+                # transaction can see what replaced it, so the caller starts again.
+                raise SnapshotMoved(name) from None
+            raise _ReadAgain from None  # a writer published a newer snapshot: read again
+        self._missing = None
+        return snapshot_seq
 
     def _hide_superseded(self, deleted_labels: list[int]) -> None:
         """Mark snapshot vectors a search must not return as deleted (in memory only).
@@ -173,12 +205,12 @@ class VectorIndex:
         labels = set(index.get_ids_list())
         return _Snapshot(name, index, labels, index.get_current_count() - deleted, set())
 
-    def _load_delta(self, snapshot_seq: int, max_seq: int, tombstone_seq: int) -> _Delta:
-        rows = self.store.vectors_after(snapshot_seq)
+    def _load_delta(self, base_seq: int, max_seq: int, tombstone_seq: int) -> _Delta:
+        rows = self.store.vectors_after(base_seq)
         if not rows:
-            return _Delta(max_seq, tombstone_seq, np.zeros(0, dtype=np.int64), np.zeros((0, self.dimension), dtype=np.float32))
+            return _Delta(max_seq, tombstone_seq, base_seq, np.zeros(0, dtype=np.int64), np.zeros((0, self.dimension), dtype=np.float32))
         labels, matrix = _unpack([(label, blob) for _, label, blob in rows])
-        return _Delta(max_seq, tombstone_seq, labels, matrix)
+        return _Delta(max_seq, tombstone_seq, base_seq, labels, matrix)
 
     # -- writing (one writer at a time; the CAS in publish() guards against two)
 
@@ -262,6 +294,16 @@ class VectorIndex:
         remove_stale_snapshots(self.store.state_dir, keep=None)
         self._snapshot = None
         self._delta = None
+
+
+def snapshot_files(state_dir: Path) -> list[Path]:
+    """The snapshot files there are now (to remove exactly these after dropping them)."""
+    return [path for path in state_dir.glob(f"{SNAPSHOT_PREFIX}*{SNAPSHOT_SUFFIX}")]
+
+
+def remove_files(paths: list[Path]) -> None:
+    for path in paths:
+        path.unlink(missing_ok=True)
 
 
 def remove_stale_snapshots(state_dir: Path, keep: str | None, previous: str | None = None) -> None:
