@@ -282,6 +282,43 @@ def test_apply_rewrites_every_link_form_and_leaves_other_files_alone(vault: Vaul
             assert after[path] == state, f"{path} was modified"
 
 
+def test_apply_rewrites_markdown_links_relative_rooted_and_by_name(vault: Vault) -> None:
+    links = (
+        "[oat](oat-milk.md) [oat](../preferences/oat-milk.md#Heading \"title\") [root](/preferences/oat-milk.md)\n"
+        "[path](preferences/oat-milk.md) ![embed](../preferences/oat-milk.md) [angled](<../preferences/oat-milk.md>)\n"
+        "[web](https://example.com/oat-milk.md) [image](oat-milk.png) `[code](oat-milk.md)` [other](coffee-order.md)\n"
+    )
+    write(vault.root, "journal/links.md", f"# Links\n{links}")
+    vault.index()
+    report = vault.consolidate(apply=True, now=NOW)
+    assert "journal/links.md" in report.links_rewritten
+    assert (vault.root / "journal/links.md").read_text(encoding="utf-8") == "# Links\n" + (
+        "[oat](coffee-milk-details.md) [oat](../preferences/coffee-milk-details.md#Heading \"title\") "
+        "[root](/preferences/coffee-milk-details.md)\n"
+        "[path](preferences/coffee-milk-details.md) ![embed](../preferences/coffee-milk-details.md) "
+        "[angled](<../preferences/coffee-milk-details.md>)\n"
+        "[web](https://example.com/oat-milk.md) [image](oat-milk.png) `[code](oat-milk.md)` [other](coffee-order.md)\n"
+    )
+
+
+def test_a_markdown_link_is_resolved_relative_to_its_note_first() -> None:
+    redirects = LinkRedirects(["a/note.md", "note.md", "keep.md", "a/keep.md"], {"a/note.md": "keep.md"})
+    # From a/, "note.md" is a/note.md (merged); from the root it is note.md (not merged).
+    assert rewrite_links("[n](note.md)", redirects, "a/other.md") == ("[n](../keep.md)", [])
+    assert rewrite_links("[n](note.md)", redirects, "other.md") == ("[n](note.md)", [])
+
+
+def test_a_rewritten_markdown_link_encodes_spaces_unless_angled() -> None:
+    redirects = LinkRedirects(["Old Note.md", "My Notes/Kept Note.md"], {"Old Note.md": "My Notes/Kept Note.md"})
+    text, _ = rewrite_links("[a](Old%20Note.md) [b](<Old Note.md>)", redirects, "top.md")
+    assert text == "[a](My%20Notes/Kept%20Note.md) [b](<My Notes/Kept Note.md>)"
+
+
+def test_an_ambiguous_markdown_link_by_name_is_left_alone_and_reported() -> None:
+    redirects = LinkRedirects(["a/note.md", "b/note.md", "keep.md"], {"a/note.md": "keep.md"})
+    assert rewrite_links("[n](note.md)", redirects, "c/x.md") == ("[n](note.md)", ["note.md"])
+
+
 def test_apply_twice_merges_nothing_new(vault: Vault) -> None:
     vault.consolidate(apply=True, now=NOW)
     before = snapshot_files(vault.root)

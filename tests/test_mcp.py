@@ -295,6 +295,7 @@ def test_expired_notes_are_not_recalled_unless_asked(vault_dir: Path, write_note
             assert applied["applied"] is True and applied["expired"][0]["archived_to"] == "_archive/scratch/flight.md"
             assert not (vault_dir / "scratch/flight.md").exists()
 
+
     run(scenario)
 
 
@@ -327,6 +328,10 @@ def test_consolidate_is_a_dry_run_unless_applied(vault_dir: Path, write_note: Ca
             assert [(cluster["canonical"], sorted(cluster["members"])) for cluster in report["clusters"]] == [("b.md", ["a.md", "b.md"])]
             assert snapshot_files(vault_dir) == before and report["applied"] is False
             assert "threshold" in await served.error("consolidate", threshold=1.5)
+            swept = await served.call("consolidate", threshold=0.8, all=True, include_expired=True)
+            assert [sorted(cluster["members"]) for cluster in swept["clusters"]] == [["a.md", "b.md"]]
+            assert swept["all"] is True and swept["window"] is None and swept["include_expired"] is True
+            assert "contradicts all=True" in await served.error("consolidate", window=2, all=True)
 
             applied = await served.call("consolidate", threshold=0.8, apply=True)
             assert applied["applied"] is True and [entry["canonical"] for entry in applied["merged"]] == ["b.md"]

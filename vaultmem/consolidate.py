@@ -32,8 +32,8 @@ Applying a plan (effects, ordered so that a crash never leaves a dangling link):
 1. every file of every cluster is re-read; a cluster whose files changed since the plan
    was made (content hash) is skipped with a message, the others proceed;
 2. each canonical's frontmatter is edited surgically (tags, aliases, merged_from, expiry);
-3. every ``[[wikilink]]``/``![[embed]]`` to a merged note is rewritten to the canonical,
-   only in the files that contain one, each atomically and guarded by its hash;
+3. every ``[[wikilink]]``, ``![[embed]]`` and ``[text](note.md)`` link to a merged note is
+   rewritten to the canonical, only in the files that contain one, each atomically and guarded by its hash;
 4. the merged notes move to the archive folder (recoverable; git has the rest).
 """
 
@@ -41,12 +41,14 @@ from __future__ import annotations
 
 import bisect
 import math
+import posixpath
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import PurePosixPath
 from typing import TYPE_CHECKING, Any
+from urllib.parse import unquote
 
 import numpy as np
 
@@ -83,6 +85,13 @@ _EMBED = re.compile(r"!\[\[[^\[\]\r\n]*\]\]")
 _HEADING_LINE = re.compile(r"^[ \t]{0,3}#{1,6}(?:[ \t].*)?$", re.MULTILINE)
 _WORD = re.compile(r"[^\W\d_]{2,}")
 _WIKILINK = re.compile(r"\[\[([^\[\]\r\n]+?)\]\]")
+# [text](destination "title"), the destination in <…> when it has spaces.
+_MARKDOWN_LINK = re.compile(
+    r"!?\[(?:[^\[\]\r\n]|\[[^\[\]\r\n]*\])*\]\([ \t]*(<[^<>\r\n]+>|[^\s()<>]+)"
+    r"(?:[ \t]+(?:\"[^\"\r\n]*\"|'[^'\r\n]*'))?[ \t]*\)"
+)
+_LINK = re.compile(f"{_WIKILINK.pattern}|{_MARKDOWN_LINK.pattern}")
+_URL_SCHEME = re.compile(r"[a-zA-Z][a-zA-Z0-9+.-]*:")
 _CODE = re.compile(r"^[ \t]*(`{3,}|~{3,})[^\n]*\n.*?^[ \t]*\1[ \t]*\r?$|`[^`\r\n]+`", re.MULTILINE | re.DOTALL)
 
 
@@ -520,18 +529,21 @@ def _unique(items: Iterable[str]) -> list[str]:
 
 
 class LinkRedirects:
-    """Which ``[[link]]`` targets point at a merged note, and the target to write instead.
+    """Which link targets point at a merged note, and the target to write instead.
 
     A target resolves as Obsidian resolves it: ``name`` by file name (case-insensitive),
-    ``folder/name`` by the end of the path; ``.md`` is optional. A name that several notes
-    share is ambiguous and is left alone (and reported).
+    ``folder/name`` by the end of the path; ``.md`` is optional in a wikilink. A Markdown
+    link's path is tried relative to its note, then from the vault root, then as a name. A
+    name that several notes share is ambiguous and is left alone (and reported).
     """
 
     def __init__(self, note_paths: Iterable[str], redirects: Mapping[str, str]) -> None:
         self.redirects = dict(redirects)  # merged path → canonical path
         self.by_name: dict[str, list[str]] = {}
+        self.by_path: dict[str, list[str]] = {}
         for path in note_paths:
             self.by_name.setdefault(_stem(path).lower(), []).append(path)
+            self.by_path.setdefault(path.lower(), []).append(path)
 
     def candidates(self, target: str) -> list[str]:
         key = target.strip().replace("\\", "/").lstrip("/")
@@ -542,6 +554,28 @@ class LinkRedirects:
         if "/" not in key:
             return paths
         return [path for path in paths if (bare := path_without_suffix(path).lower()) == key or bare.endswith("/" + key)]
+
+    def resolve_path(self, target: str, source: str) -> tuple[list[str], str]:
+        """The notes a Markdown link's ``target`` (a ``.md`` path) from ``source`` can mean, and how
+        it was written: ``relative`` to the linking note, from the vault ``root``, or a bare ``name``.
+        Obsidian's order: relative first, then from the root, then by name."""
+        if target.startswith("/"):
+            return self.by_path.get(posixpath.normpath(target.lstrip("/")).lower(), []), "root"
+        relative = posixpath.normpath(posixpath.join(posixpath.dirname(source), target))
+        if target.startswith(("./", "../")) or relative.lower() in self.by_path:
+            return self.by_path.get(relative.lower(), []), "relative"
+        if found := self.by_path.get(posixpath.normpath(target).lower()):
+            return found, "root"
+        return self.candidates(target), "name"
+
+    def new_path(self, canonical: str, target: str, source: str, style: str) -> str:
+        """The canonical as a Markdown link from ``source``, written the way ``target`` was."""
+        if style == "relative":
+            path = posixpath.relpath(canonical, posixpath.dirname(source) or ".")
+            return "./" + path if target.startswith("./") and not path.startswith("../") else path
+        if style == "root":
+            return "/" + canonical if target.startswith("/") else canonical
+        return self.new_target(canonical, "/" in target) + ".md"
 
     def new_target(self, canonical: str, with_folder: bool) -> str:
         """The canonical as a link target: its name if unique once the merged notes are gone."""
@@ -562,9 +596,10 @@ def split_link(inner: str) -> tuple[str, str]:
     return target, rest
 
 
-def rewrite_links(text: str, redirects: LinkRedirects) -> tuple[str, list[str]]:
-    """``text`` with every link/embed to a merged note aimed at its canonical, keeping heading
-    and label; also the ambiguous targets that were left alone. Code spans are not links."""
+def rewrite_links(text: str, redirects: LinkRedirects, source: str = "") -> tuple[str, list[str]]:
+    """``text`` (of the note at ``source``) with every wikilink, embed and Markdown link to a
+    merged note aimed at its canonical, keeping heading and label; also the ambiguous targets
+    that were left alone. Code spans are not links."""
     code = [(match.start(), match.end()) for match in _CODE.finditer(text)]
     starts = [start for start, _ in code]
     ambiguous: list[str] = []
@@ -573,6 +608,8 @@ def rewrite_links(text: str, redirects: LinkRedirects) -> tuple[str, list[str]]:
         at = bisect.bisect_right(starts, match.start()) - 1
         if at >= 0 and match.start() < code[at][1]:
             return match.group(0)
+        if match.group(1) is None:
+            return _rewrite_markdown_link(match, redirects, source, ambiguous)
         target, rest = split_link(match.group(1))
         found = redirects.candidates(target)
         if len(found) > 1 and any(path in redirects.redirects for path in found):
@@ -581,7 +618,31 @@ def rewrite_links(text: str, redirects: LinkRedirects) -> tuple[str, list[str]]:
             return match.group(0)
         return f"[[{redirects.new_target(redirects.redirects[found[0]], '/' in target)}{rest}]]"
 
-    return _WIKILINK.sub(replace, text), ambiguous
+    return _LINK.sub(replace, text), ambiguous
+
+
+def _rewrite_markdown_link(match: re.Match[str], redirects: LinkRedirects, source: str, ambiguous: list[str]) -> str:
+    """``[text](merged.md#heading "title")`` → the same link to the canonical; anything else as it is."""
+    destination = match.group(2)
+    angled = destination.startswith("<")
+    path, hash_sign, fragment = (destination[1:-1] if angled else destination).partition("#")
+    target = unquote(path)
+    if _URL_SCHEME.match(target) or not target.lower().endswith(".md"):
+        return match.group(0)  # a web address, another app's link, an attachment
+    found, style = redirects.resolve_path(target, source)
+    if len(found) > 1 and any(found_path in redirects.redirects for found_path in found):
+        ambiguous.append(target)
+    if len(found) != 1 or found[0] not in redirects.redirects:
+        return match.group(0)
+    new_path = redirects.new_path(redirects.redirects[found[0]], target, source, style)
+    written = f"<{new_path}{hash_sign}{fragment}>" if angled else f"{_link_escape(new_path)}{hash_sign}{fragment}"
+    start, end = match.start(2) - match.start(), match.end(2) - match.start()
+    return match.group(0)[:start] + written + match.group(0)[end:]
+
+
+def _link_escape(path: str) -> str:
+    """What a bare Markdown link destination cannot hold, percent-encoded as Obsidian writes it."""
+    return path.translate({ord("%"): "%25", ord(" "): "%20", ord("("): "%28", ord(")"): "%29", ord("<"): "%3C", ord(">"): "%3E"})
 
 
 # ------------------------------------------------------------------ apply
@@ -657,7 +718,7 @@ def _rewrite_vault_links(paths: VaultPaths, redirects: LinkRedirects, report: Co
         except (OSError, WriteConflict) as error:
             report.warnings.append(f"{path}: links to merged notes were not rewritten ({error}); point them at the canonical by hand")
             continue
-        report.warnings += [f"{path}: [[{target}]] matches several notes; not rewritten" for target in _unique(ambiguous)]
+        report.warnings += [f"{path}: the link to {target!r} matches several notes; not rewritten" for target in _unique(ambiguous)]
         if changed:
             report.links_rewritten.append(path)
             report.touched.append(path)
@@ -669,9 +730,9 @@ def _rewrite_file(paths: VaultPaths, path: str, redirects: LinkRedirects) -> tup
         raw = absolute.read_bytes()
         # surrogateescape: bytes that are not UTF-8 pass through unchanged.
         text = raw.decode("utf-8", errors="surrogateescape")
-        if "[[" not in text:
+        if "[[" not in text and "](" not in text:
             return False, []
-        new_text, ambiguous = rewrite_links(text, redirects)
+        new_text, ambiguous = rewrite_links(text, redirects, path)
         if new_text == text:
             return False, ambiguous
         try:

@@ -237,8 +237,12 @@ class VaultTools:
         self,
         threshold: Annotated[float | None, Field(gt=0, le=1, description=f"Cosine similarity that makes two notes near-duplicates (default: the vault's [consolidate] threshold, {DEFAULT_THRESHOLD} unless configured).")] = None,
         apply: Annotated[bool, Field(description="Merge the clusters (default: only list them).")] = False,
+        window: Annotated[int | None, Field(ge=1, description="Look for duplicates of the N most recently created or modified notes (default: the vault's [consolidate] window, 2000 unless configured).")] = None,
+        all: Annotated[bool, Field(description="Look for duplicates of every note (a whole-vault sweep) instead of the recent window.")] = False,  # noqa: A002 - the library's and CLI's name
+        include_expired: Annotated[bool, Field(description="Also merge expired notes (normally left out).")] = False,
     ) -> dict[str, Any]:
-        return self.service.call(lambda vault: vault.consolidate(threshold=threshold, apply=apply)).as_dict()
+        return self.service.call(lambda vault: vault.consolidate(
+            threshold=threshold, window=window, all=all, apply=apply, include_expired=include_expired)).as_dict()
 
     def expire(
         self,
@@ -315,7 +319,7 @@ def descriptions(policy: LayerPolicy) -> dict[str, str]:
             "Find near-duplicate memories (same layer, cosine similarity >= threshold) that should be one "
             "note. Dry run by default: returns {clusters: [{canonical, members, similarity, layer, notes}], "
             "applied: false, ...}; show it to the user before merging. apply=true merges each cluster into "
-            "its longest note (tags unioned, latest expiry kept, [[wikilinks]] rewritten), moves the others "
+            "its longest note (tags unioned, latest expiry kept, links to the merged notes rewritten), moves the others "
             "to the archive folder (recoverable) and reports merged, skipped and links_rewritten."
         ),
         "expire": (
