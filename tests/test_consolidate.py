@@ -19,7 +19,6 @@ from vaultmem.consolidate import (
     MIN_TEXT_WORDS,
     ConsolidationReport,
     LinkRedirects,
-    NeighbourIndex,
     connected_components,
     exact_similar_pairs,
     make_scope,
@@ -436,11 +435,11 @@ def test_the_ann_sweep_finds_the_clusters_an_exact_product_finds(vault_dir: Path
 def test_sources_the_graph_search_loses_are_answered_exactly(vault: Vault, monkeypatch: pytest.MonkeyPatch) -> None:
     expected = member_sets(vault.consolidate(all=True, now=NOW))
 
-    def lost(self: NeighbourIndex, queries: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
+    def lost(self: VectorIndex, queries: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
         # What hnswlib returns when it cannot reach a region of the graph: other notes, not the query.
         return np.full((len(queries), k), -1, dtype=np.int64), np.zeros((len(queries), k), dtype=np.float32)
 
-    monkeypatch.setattr(NeighbourIndex, "neighbours", lost)
+    monkeypatch.setattr(VectorIndex, "neighbours", lost)
     assert member_sets(vault.consolidate(all=True, now=NOW)) == expected == {frozenset(TRIO), frozenset(STANDUP)}
 
 

@@ -47,13 +47,13 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import PurePosixPath
-from typing import TYPE_CHECKING, Any
+from typing import Any
 from urllib.parse import unquote
 
 import numpy as np
 
 from .config import ConsolidateSettings
-from .errors import DerivedIndexError, FrontmatterError, InvalidTimestamp, UsageError, WriteConflict
+from .errors import FrontmatterError, InvalidTimestamp, UsageError, WriteConflict
 from .lifecycle import format_timestamp, is_absent, parse_timestamp, to_epoch_us
 from .noteio import content_hash, edit_frontmatter, replace_if_unchanged
 from .notes import Note, parse_note, path_without_suffix, tags_of, timestamp_or_none
@@ -61,9 +61,6 @@ from .paths import VaultPaths
 from .storage import Eligibility, PoolNote, Store
 from .vectors import VectorIndex
 from .writer import archive_note
-
-if TYPE_CHECKING:
-    import hnswlib
 
 NEIGHBOURS = 16  # per source; a duplicate is among the very nearest, other layers take slots too
 QUERY_BATCH = 4096  # sources per batched kNN query: bounded memory at any vault size
@@ -254,7 +251,7 @@ def _candidate_pairs(store: Store, sources: list[int], layers: Mapping[int, str 
     dimension = store.vector_dimension()
     if dimension is None or not sources:
         return {}, []
-    index = NeighbourIndex(store, dimension)
+    index = VectorIndex(store, dimension)
     pairs: dict[tuple[int, int], float] = {}
     missing: list[int] = []
     lost: list[int] = []
@@ -750,52 +747,3 @@ def _archive(cluster: Cluster, paths: VaultPaths, report: ConsolidationReport) -
         moved.append({"path": member.path, "archived_to": archived})
         report.touched += [member.path, archived]
     report.merged.append({"canonical": cluster.canonical.path, "merged": moved})
-
-
-# ------------------------------------------------------------------ batched neighbours
-
-
-class NeighbourIndex(VectorIndex):
-    """The vault's vector index, asked for the neighbours of many notes at once.
-
-    ``VectorIndex.search`` answers one query per call (a SQLite round trip and a Python
-    merge each): ~40 s for 100,000 notes. A batch goes through hnswlib's multi-threaded
-    ``knn_query`` and one matrix product over the delta. It belongs in vectors.py as a
-    public method; it lives here because this change may not touch vectors.py.
-    """
-
-    def neighbours(self, queries: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
-        """(labels, cosines), one row per query: up to k from the delta and k from the snapshot.
-
-        Rows may hold labels deleted since the snapshot; callers keep only labels they know.
-        """
-        snapshot, delta = self._current()
-        labels, similarities = _delta_neighbours(delta.labels, delta.matrix, queries, k)
-        if snapshot is not None and snapshot.live:
-            found, cosines = _snapshot_neighbours(snapshot.index, queries, min(k, snapshot.live))
-            labels, similarities = np.hstack([labels, found]), np.hstack([similarities, cosines])
-        return labels, similarities
-
-
-def _delta_neighbours(labels: np.ndarray, matrix: np.ndarray, queries: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
-    """Exact top k of each query among the delta's vectors (those not in the snapshot yet)."""
-    if not labels.size:
-        return np.zeros((len(queries), 0), dtype=np.int64), np.zeros((len(queries), 0), dtype=np.float32)
-    scores = queries @ matrix.T
-    if scores.shape[1] > k:
-        top = np.argpartition(-scores, k - 1, axis=1)[:, :k]
-        return labels[top], np.take_along_axis(scores, top, axis=1)
-    return np.broadcast_to(labels, scores.shape), scores
-
-
-def _snapshot_neighbours(index: hnswlib.Index, queries: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
-    while k >= 1:
-        try:
-            labels, distances = index.knn_query(queries, k=k, num_threads=-1)
-        except RuntimeError:
-            # hnswlib cannot return k results per row when deleted elements crowd the
-            # graph; fewer is fine here: a duplicate is among the very nearest.
-            k //= 2
-            continue
-        return labels.astype(np.int64), (1.0 - distances).astype(np.float32)
-    raise DerivedIndexError("the vector snapshot returns no neighbours at all; run `vaultmem index --rebuild`")

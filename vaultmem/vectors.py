@@ -97,6 +97,23 @@ class VectorIndex:
                 results.setdefault(label, similarity)
         return sorted(results.items(), key=lambda item: (-item[1], item[0]))[:k]
 
+    def neighbours(self, queries: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
+        """The nearest notes of many queries at once: (labels, cosines), one row per query, up to
+        k from the delta and k from the snapshot (consolidation asks this for every note).
+
+        One multi-threaded ``knn_query`` and one matrix product over the delta; ``search``
+        per query would cost a SQLite round trip and a merge each (~40 s for 100,000 notes).
+
+        Rows may hold labels deleted since the snapshot; callers keep only labels they know.
+        """
+        snapshot, delta = self._current()
+        labels, similarities = _delta_neighbours(delta.labels, delta.matrix, queries, k)
+        if snapshot is not None and snapshot.live:
+            found, cosines = _snapshot_neighbours(snapshot.index, queries, min(k, snapshot.live))
+            labels, similarities = np.hstack([labels, found]), np.hstack([similarities, cosines])
+        return labels, similarities
+
+
     def exact(self, query: np.ndarray, labels: list[int]) -> list[tuple[int, float]]:
         """Exact cosine over the given labels (used when filters leave few notes eligible)."""
         rows = self.store.vectors_for(labels)
@@ -294,6 +311,30 @@ class VectorIndex:
         remove_stale_snapshots(self.store.state_dir, keep=None)
         self._snapshot = None
         self._delta = None
+
+
+def _delta_neighbours(labels: np.ndarray, matrix: np.ndarray, queries: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
+    """Exact top k of each query among the delta's vectors (those not in the snapshot yet)."""
+    if not labels.size:
+        return np.zeros((len(queries), 0), dtype=np.int64), np.zeros((len(queries), 0), dtype=np.float32)
+    scores = queries @ matrix.T
+    if scores.shape[1] > k:
+        top = np.argpartition(-scores, k - 1, axis=1)[:, :k]
+        return labels[top], np.take_along_axis(scores, top, axis=1)
+    return np.broadcast_to(labels, scores.shape), scores
+
+
+def _snapshot_neighbours(index: hnswlib.Index, queries: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
+    while k >= 1:
+        try:
+            labels, distances = index.knn_query(queries, k=k, num_threads=-1)
+        except RuntimeError:
+            # hnswlib cannot return k results per row when deleted elements crowd the
+            # graph; fewer is fine here: a duplicate is among the very nearest.
+            k //= 2
+            continue
+        return labels.astype(np.int64), (1.0 - distances).astype(np.float32)
+    raise DerivedIndexError("the vector snapshot returns no neighbours at all; run `vaultmem index --rebuild`")
 
 
 def snapshot_files(state_dir: Path) -> list[Path]:
