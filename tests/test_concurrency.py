@@ -183,3 +183,26 @@ def test_a_lost_snapshot_file_degrades_to_exact_search_and_index_restores_it(vau
         fresh.index()
         assert list(state.glob("vectors-*.hnsw"))
         assert [hit.path for hit in fresh.search("zebra note 7", k=5, include_expired=True)] == before
+
+
+def test_a_search_during_a_rebuild_warns_that_its_answer_may_be_incomplete(vault_with_notes: Path) -> None:
+    with Vault(vault_with_notes) as rebuilder, Vault(vault_with_notes) as reader:
+        with rebuilder.store.rebuilding():
+            rebuilder._drop_derived()  # the rebuild has dropped the index and re-added one note
+            rebuilder.indexer.sync_paths(["notes/n00.md"])
+            hits = reader.search("zebra stripes", k=5, include_expired=True)
+            assert [hit.path for hit in hits] == ["notes/n00.md"]
+            assert any("being rebuilt" in warning for warning in hits[0].warnings)
+        # The rebuild ended without finishing (as if killed): the next search completes the
+        # index itself instead of answering from the partial one.
+        hits = reader.search("zebra stripes", k=5, include_expired=True)
+        assert len(hits) == 5 and not any("rebuilt" in warning for hit in hits for warning in hit.warnings)
+        assert reader.store.rebuild_state() is None
+
+
+def test_a_finished_rebuild_leaves_no_warning(vault_with_notes: Path) -> None:
+    with Vault(vault_with_notes) as vault:
+        vault.index(rebuild=True)
+        hits = vault.search("zebra stripes", k=5, include_expired=True)
+        assert len(hits) == 5 and all(hit.warnings == [] for hit in hits)
+        assert vault.store.rebuild_state() is None

@@ -8,6 +8,7 @@ points are found by watching the database from outside, not by sleeping.
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import shutil
 import signal
@@ -179,6 +180,23 @@ def test_kill_index_during_an_embedder_switch_then_index_equals_rebuild(vault: P
     index_then_compare(vault)
     with Vault(vault) as opened:
         assert opened.store.vector_dimension() == 256
+
+
+def test_kill_a_rebuild_half_way_then_a_search_completes_the_index(template: Path, tmp_path: Path) -> None:
+    vault = indexed_copy(template, tmp_path / "vault")
+    process = vaultmem_popen(vault, "index", "--rebuild")
+    rebuilding = "SELECT count(*) FROM meta WHERE key = 'indexed' AND value = 'rebuilding'"
+    kill_when(process, lambda: observe(vault, rebuilding) == 1 and notes_count(vault) >= 1, "the rebuild's first chunk")
+    assert notes_count(vault) < NOTES  # killed half-way: the index is partial
+    # A search (not `index`) must notice the dead rebuild and finish it before answering.
+    query = title_queries(vault, 1)[0]
+    result = vaultmem_process(vault, "search", query, "--json", timeout=300)
+    assert result.returncode == 0, result.stderr
+    hits = json.loads(result.stdout)
+    assert hits and not any("rebuilt" in warning for hit in hits for warning in hit["warnings"])
+    assert notes_count(vault) == NOTES and index_matches_disk(vault)
+    assert observe(vault, rebuilding) == 0
+    assert_same_as_rebuild(vault, title_queries(vault, 12), top=3, scores=False)
 
 
 def burst(vault: Path, other_notes: list[Path]) -> None:

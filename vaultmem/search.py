@@ -30,6 +30,7 @@ SNAPSHOT_RETRIES = 5
 CANDIDATES_MIN = 50  # per side, before fusion
 WIDEN_FACTOR = 4
 SNIPPET_CHARS = 240
+REBUILD_WARNING = "the index is being rebuilt (`vaultmem index --rebuild` is running): results may be incomplete until it finishes"
 _WORD = re.compile(r"\w+", re.UNICODE)
 
 
@@ -136,7 +137,11 @@ class Searcher:
         alive = [label for label in fused if label in paths]
         ordered = sorted(alive, key=lambda label: (-fused[label], paths[label]))[:k]
         rows = self.store.notes_by_labels(ordered)
-        return [self._hit(rows[label], fused[label], query, eligibility) for label in ordered]
+        hits = [self._hit(rows[label], fused[label], query, eligibility) for label in ordered]
+        if self.store.rebuild_state() == "running":
+            for hit in hits:
+                hit.warnings.append(REBUILD_WARNING)
+        return hits
 
     def _text_side(self, query: str, pool: int, k: int, eligibility: Eligibility) -> list[int]:
         """BM25 candidates: notes with every query word first, then (if fewer than k) any word.

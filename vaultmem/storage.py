@@ -11,6 +11,7 @@ queue instead of failing half-way. WAL lets readers run beside a writer.
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
@@ -22,10 +23,17 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     import sqlite_utils
 
+try:
+    import fcntl
+except ImportError:  # Windows: no flock; a rebuild in progress cannot be told from a dead one
+    fcntl = None  # type: ignore[assignment]
+
 from .errors import DerivedIndexError
 from .notes import Problem
 
 DB_NAME = "index.db"
+REBUILD_LOCK = "rebuild.lock"  # held (flock) by the process running `index --rebuild`
+REBUILDING = "rebuilding"  # meta "indexed" while (or if) a rebuild has not finished
 BUSY_TIMEOUT_SECONDS = 30.0
 
 # ------------------------------------------------------------------ migrations
@@ -323,8 +331,44 @@ class Store:
                 self.conn.execute("DELETE FROM _migrations WHERE name = ?", (migration,))
             self._migrate()
             # Still "indexed" (being rebuilt): a concurrent search answers from what is
-            # rebuilt so far instead of starting a second full index of its own.
-            self.set_meta("indexed", "rebuilding")
+            # rebuilt so far, with a warning, instead of starting a second full index of its
+            # own. A rebuild that died leaves this mark behind: see `rebuild_interrupted`.
+            self.set_meta("indexed", REBUILDING)
+
+    @contextmanager
+    def rebuilding(self) -> Iterator[None]:
+        """Hold the rebuild lock while ``index --rebuild`` runs (a second rebuild waits).
+
+        The lock is an OS file lock: it is released when the process dies, however it dies,
+        which is how others tell a rebuild in progress from one that was killed.
+        """
+        descriptor = os.open(self.state_dir / REBUILD_LOCK, os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            if fcntl is not None:
+                fcntl.flock(descriptor, fcntl.LOCK_EX)
+            yield
+        finally:
+            os.close(descriptor)  # closing releases the lock
+
+    def rebuild_state(self) -> str | None:
+        """``None`` (no rebuild), ``"running"`` (another process is rebuilding: answers may be
+        partial) or ``"interrupted"`` (a rebuild died half-way: run a reconcile to finish it)."""
+        if self.get_meta("indexed") != REBUILDING:
+            return None
+        if fcntl is None:
+            return "running"  # no flock here: cannot tell, so keep warning
+        try:
+            descriptor = os.open(self.state_dir / REBUILD_LOCK, os.O_RDWR | os.O_CREAT, 0o644)
+        except OSError:
+            return "running"
+        try:
+            fcntl.flock(descriptor, fcntl.LOCK_SH | fcntl.LOCK_NB)
+        except BlockingIOError:
+            return "running"
+        finally:
+            os.close(descriptor)
+        # Nobody holds the lock, but a rebuild may have finished between the two reads.
+        return "interrupted" if self.get_meta("indexed") == REBUILDING else None
 
     @contextmanager
     def read_snapshot(self) -> Iterator[None]:

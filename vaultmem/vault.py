@@ -159,9 +159,12 @@ class Vault:
     def index(self, rebuild: bool = False, progress: Callable[[int, int], Callable[[int], None]] | None = None) -> IndexReport:
         """Reconcile the derived index with the files (``rebuild``: drop it first)."""
         if rebuild:
-            self._drop_derived()
-        report = self.indexer.reconcile(progress)
-        report.rebuilt = report.rebuilt or rebuild
+            with self.store.rebuilding():
+                self._drop_derived()
+                report = self.indexer.reconcile(progress)
+            report.rebuilt = True
+        else:
+            report = self.indexer.reconcile(progress)
         # Always: also heals a snapshot lost to a kill during the previous fold.
         self._fold()
         return report
@@ -185,7 +188,9 @@ class Vault:
 
     def ensure_indexed(self) -> IndexReport | None:
         """Index a vault that has never been indexed; refuse vectors from another embedder."""
-        if not self.is_indexed():
+        if not self.is_indexed() or self.store.rebuild_state() == "interrupted":
+            # Never indexed, or an `index --rebuild` was killed half-way: without this its
+            # partial index would answer every search as if it were complete.
             return self.index()
         stored = self.store.get_meta("embedder")
         if stored is not None and stored != self.embedder_identity:
