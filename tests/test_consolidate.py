@@ -22,6 +22,7 @@ from vaultmem.consolidate import (
     connected_components,
     exact_similar_pairs,
     make_scope,
+    rewrite_canvas,
     rewrite_links,
     split_link,
     text_words,
@@ -300,6 +301,34 @@ def test_apply_rewrites_markdown_links_relative_rooted_and_by_name(vault: Vault)
     )
 
 
+def test_apply_rewrites_canvas_cards_and_leaves_ignored_canvases_alone(vault: Vault) -> None:
+    canvas = (
+        '{\n\t"nodes":[\n'
+        '\t\t{"id":"a1","type":"file","file":"preferences/oat-milk.md","x":0,"y":0,"width":400,"height":400},\n'
+        '\t\t{"id":"a2","type":"text","text":"Maya: [[milk-in-coffee]] and [[coffee-order]]\\ncaf\\u00e9","x":500,"y":0},\n'
+        '\t\t{"id":"a3","type":"file","file":"preferences/coffee-order.md","x":0,"y":500}\n'
+        '\t],\n\t"edges":[{"id":"e1","fromNode":"a1","toNode":"a3"}]\n}'
+    )
+    write(vault.root, "boards/coffee.canvas", canvas)
+    write(vault.root, ".obsidian/hidden.canvas", canvas)
+    write(vault.root, "_archive/old.canvas", canvas)
+    report = vault.consolidate(apply=True, now=NOW)
+    assert "boards/coffee.canvas" in report.links_rewritten and "boards/coffee.canvas" in report.touched
+    rewritten = (vault.root / "boards/coffee.canvas").read_text(encoding="utf-8")
+    assert rewritten == canvas.replace('"file":"preferences/oat-milk.md"', '"file":"preferences/coffee-milk-details.md"').replace(
+        '"text":"Maya: [[milk-in-coffee]] and [[coffee-order]]\\ncaf\\u00e9"', '"text":"Maya: [[coffee-milk-details]] and [[coffee-order]]\\ncafé"')
+    assert json.loads(rewritten)["edges"] == json.loads(canvas)["edges"]
+    assert (vault.root / ".obsidian/hidden.canvas").read_text(encoding="utf-8") == canvas
+    assert (vault.root / "_archive/old.canvas").read_text(encoding="utf-8") == canvas
+
+
+def test_a_canvas_without_links_to_merged_notes_is_returned_unchanged() -> None:
+    redirects = LinkRedirects(["a.md", "b.md"], {"a.md": "b.md"})
+    canvas = '{"nodes":[{"id":"x","type":"file","file":"b.md"},{"id":"y","type":"text","text":"[[b]] \\u00e9"}]}'
+    assert rewrite_canvas(canvas, redirects, "c.canvas") == (canvas, [])
+    assert rewrite_canvas(canvas.replace('"b.md"', '"a.md"'), redirects, "c.canvas") == (canvas, [])
+
+
 def test_a_markdown_link_is_resolved_relative_to_its_note_first() -> None:
     redirects = LinkRedirects(["a/note.md", "note.md", "keep.md", "a/keep.md"], {"a/note.md": "keep.md"})
     # From a/, "note.md" is a/note.md (merged); from the root it is note.md (not merged).
@@ -311,6 +340,12 @@ def test_a_rewritten_markdown_link_encodes_spaces_unless_angled() -> None:
     redirects = LinkRedirects(["Old Note.md", "My Notes/Kept Note.md"], {"Old Note.md": "My Notes/Kept Note.md"})
     text, _ = rewrite_links("[a](Old%20Note.md) [b](<Old Note.md>)", redirects, "top.md")
     assert text == "[a](My%20Notes/Kept%20Note.md) [b](<My Notes/Kept Note.md>)"
+
+
+def test_a_markdown_link_with_parentheses_in_its_path_is_rewritten() -> None:
+    redirects = LinkRedirects(["note (1).md", "keep (2).md"], {"note (1).md": "keep (2).md"})
+    text, _ = rewrite_links("(see [a](note%20(1).md)) [b](note%20%281%29.md)", redirects, "x.md")
+    assert text == "(see [a](keep%20%282%29.md)) [b](keep%20%282%29.md)"
 
 
 def test_an_ambiguous_markdown_link_by_name_is_left_alone_and_reported() -> None:

@@ -40,10 +40,11 @@ Applying a plan (effects, ordered so that a crash never leaves a dangling link):
 from __future__ import annotations
 
 import bisect
+import json
 import math
 import posixpath
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import PurePosixPath
@@ -68,6 +69,7 @@ EXACT_CHUNK = 20_000  # pool vectors per exact product for the sources the ANN l
 ANN_TOLERANCE = 1e-4  # hnswlib's and numpy's float sums differ slightly; the exact cosine decides
 MIN_TEXT_WORDS = 3  # fewer words outside headings and embeds: not enough text to be a duplicate
 LINK_WRITE_ATTEMPTS = 3
+CANVAS_SUFFIX = ".canvas"  # Obsidian canvases: JSON whose cards show notes
 
 # Problems (field → why) that make a note's layer, tags or expiry unknown.
 UNRELIABLE_FIELDS = {
@@ -84,10 +86,12 @@ _WORD = re.compile(r"[^\W\d_]{2,}")
 _WIKILINK = re.compile(r"\[\[([^\[\]\r\n]+?)\]\]")
 # [text](destination "title"), the destination in <…> when it has spaces.
 _MARKDOWN_LINK = re.compile(
-    r"!?\[(?:[^\[\]\r\n]|\[[^\[\]\r\n]*\])*\]\([ \t]*(<[^<>\r\n]+>|[^\s()<>]+)"
+    r"!?\[(?:[^\[\]\r\n]|\[[^\[\]\r\n]*\])*\]\([ \t]*(<[^<>\r\n]+>|(?:[^\s()<>]|\([^\s()<>]*\))+)"
     r"(?:[ \t]+(?:\"[^\"\r\n]*\"|'[^'\r\n]*'))?[ \t]*\)"
 )
 _LINK = re.compile(f"{_WIKILINK.pattern}|{_MARKDOWN_LINK.pattern}")
+# A canvas card's "file" (a vault path) or "text" (Markdown) as a JSON string literal.
+_CANVAS_STRING = re.compile(r'"(file|text)"(\s*:\s*)("(?:[^"\\\r\n]|\\.)*")')
 _URL_SCHEME = re.compile(r"[a-zA-Z][a-zA-Z0-9+.-]*:")
 _CODE = re.compile(r"^[ \t]*(`{3,}|~{3,})[^\n]*\n.*?^[ \t]*\1[ \t]*\r?$|`[^`\r\n]+`", re.MULTILINE | re.DOTALL)
 
@@ -597,6 +601,8 @@ def rewrite_links(text: str, redirects: LinkRedirects, source: str = "") -> tupl
     """``text`` (of the note at ``source``) with every wikilink, embed and Markdown link to a
     merged note aimed at its canonical, keeping heading and label; also the ambiguous targets
     that were left alone. Code spans are not links."""
+    if "[[" not in text and "](" not in text:
+        return text, []
     code = [(match.start(), match.end()) for match in _CODE.finditer(text)]
     starts = [start for start, _ in code]
     ambiguous: list[str] = []
@@ -616,6 +622,31 @@ def rewrite_links(text: str, redirects: LinkRedirects, source: str = "") -> tupl
         return f"[[{redirects.new_target(redirects.redirects[found[0]], '/' in target)}{rest}]]"
 
     return _LINK.sub(replace, text), ambiguous
+
+
+def rewrite_canvas(text: str, redirects: LinkRedirects, source: str) -> tuple[str, list[str]]:
+    """An Obsidian canvas (JSON) with its file cards that show a merged note, and the links in
+    its text cards, aimed at the canonical. Only those string values change; the rest of the
+    JSON (order, spacing, escapes) stays as written."""
+    ambiguous: list[str] = []
+
+    def replace(match: re.Match[str]) -> str:
+        key, separator, literal = match.groups()
+        try:
+            value = json.loads(literal)
+        except ValueError:
+            return match.group(0)  # not a JSON string after all: leave it to Obsidian
+        if key == "file":
+            new = redirects.redirects.get(value, value)
+        else:
+            new, found = rewrite_links(value, redirects, source)
+            ambiguous.extend(found)
+        return match.group(0) if new == value else f'"{key}"{separator}{json.dumps(new, ensure_ascii=False)}'
+
+    return _CANVAS_STRING.sub(replace, text), ambiguous
+
+
+Rewrite = Callable[[str, LinkRedirects, str], tuple[str, list[str]]]
 
 
 def _rewrite_markdown_link(match: re.Match[str], redirects: LinkRedirects, source: str, ambiguous: list[str]) -> str:
@@ -708,10 +739,14 @@ def _write_canonical(item: _Prepared, paths: VaultPaths, report: ConsolidationRe
 
 
 def _rewrite_vault_links(paths: VaultPaths, redirects: LinkRedirects, report: ConsolidationReport) -> None:
-    """Rewrite links in every note that has one to a merged note (the merged notes excepted)."""
-    for path in sorted({path for group in redirects.by_name.values() for path in group} - set(redirects.redirects)):
+    """Rewrite links in every note and canvas that has one to a merged note (the merged
+    notes excepted)."""
+    notes = sorted({path for group in redirects.by_name.values() for path in group} - set(redirects.redirects))
+    canvases, unreadable = paths.files_with_suffix(CANVAS_SUFFIX)
+    report.warnings += [f"{path}: {reason}; links to merged notes there were not checked" for path, reason in unreadable]
+    for path, rewrite in [*((note, rewrite_links) for note in notes), *((canvas, rewrite_canvas) for canvas in canvases)]:
         try:
-            changed, ambiguous = _rewrite_file(paths, path, redirects)
+            changed, ambiguous = _rewrite_file(paths, path, redirects, rewrite)
         except (OSError, WriteConflict) as error:
             report.warnings.append(f"{path}: links to merged notes were not rewritten ({error}); point them at the canonical by hand")
             continue
@@ -721,15 +756,13 @@ def _rewrite_vault_links(paths: VaultPaths, redirects: LinkRedirects, report: Co
             report.touched.append(path)
 
 
-def _rewrite_file(paths: VaultPaths, path: str, redirects: LinkRedirects) -> tuple[bool, list[str]]:
+def _rewrite_file(paths: VaultPaths, path: str, redirects: LinkRedirects, rewrite: Rewrite) -> tuple[bool, list[str]]:
     absolute = paths.absolute(path)
     for _attempt in range(LINK_WRITE_ATTEMPTS):
         raw = absolute.read_bytes()
         # surrogateescape: bytes that are not UTF-8 pass through unchanged.
         text = raw.decode("utf-8", errors="surrogateescape")
-        if "[[" not in text and "](" not in text:
-            return False, []
-        new_text, ambiguous = rewrite_links(text, redirects, path)
+        new_text, ambiguous = rewrite(text, redirects, path)
         if new_text == text:
             return False, ambiguous
         try:

@@ -73,6 +73,26 @@ class VaultPaths:
         found.sort(key=lambda item: item.path)
         return found, issues
 
+    def files_with_suffix(self, suffix: str) -> tuple[list[str], list[tuple[str, str]]]:
+        """Vault-relative paths of the other files vaultmem may have to edit (e.g. ``.canvas``),
+        under the same rules as notes: no ignored or hidden folders, no hidden or temp names,
+        no symlinks; plus the folders that could not be listed, with the reason."""
+        found: list[str] = []
+        unreadable: list[tuple[str, str]] = []
+
+        def report(error: OSError) -> None:
+            unreadable.append((self.relative(error.filename) if error.filename else ".", f"folder cannot be listed: {error.strerror}"))
+
+        for directory, folders, files in os.walk(self.root, onerror=report):
+            prefix = self.relative(directory)
+            prefix = "" if prefix == "." else prefix + "/"
+            folders[:] = [name for name in folders if not self.is_ignored_dir(prefix + name)]
+            for name in files:
+                wanted = name.endswith(suffix) and not is_temp_name(name) and _is_utf8(name)
+                if wanted and not os.path.islink(os.path.join(directory, name)):
+                    found.append(prefix + name)
+        return sorted(found), unreadable
+
     def _scan_dir(self, directory: Path, prefix: str, found: list[FileStat], issues: list[ScanIssue]) -> None:
         try:
             entries = list(os.scandir(directory))
