@@ -6,6 +6,7 @@ processes would have), real hnswlib snapshots, real files.
 
 from __future__ import annotations
 
+import json
 import shutil
 import threading
 from collections.abc import Callable, Sequence
@@ -14,6 +15,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from conftest import run_cli
 from vaultmem import Vault
 from vaultmem.embedders import HashingEmbedder
 from vaultmem.storage import Store
@@ -198,6 +200,29 @@ def test_a_search_during_a_rebuild_warns_that_its_answer_may_be_incomplete(vault
         hits = reader.search("zebra stripes", k=5, include_expired=True)
         assert len(hits) == 5 and not any("rebuilt" in warning for hit in hits for warning in hit.warnings)
         assert reader.store.rebuild_state() is None
+
+
+def test_an_empty_answer_during_a_rebuild_still_says_the_index_is_being_rebuilt(vault_with_notes: Path) -> None:
+    with Vault(vault_with_notes) as rebuilder, Vault(vault_with_notes) as reader:
+        with rebuilder.store.rebuilding():
+            rebuilder._drop_derived()  # nothing re-added yet
+            hits = reader.search("zebra stripes", k=5, include_expired=True)
+            assert hits == [] and any("being rebuilt" in warning for warning in hits.warnings)
+            result = run_cli(vault_with_notes, "search", "zebra stripes", "--json")
+            assert json.loads(result.stdout) == [] and "being rebuilt" in result.stderr
+            assert "being rebuilt" in run_cli(vault_with_notes, "search", "zebra stripes").stdout
+
+
+def test_an_ordinary_index_beside_a_rebuild_does_not_mark_the_rebuild_finished(vault_with_notes: Path) -> None:
+    with Vault(vault_with_notes) as rebuilder, Vault(vault_with_notes) as other:
+        with rebuilder.store.rebuilding():
+            rebuilder._drop_derived()
+            other.index()  # e.g. a watcher starting: it may have listed the files before the drop
+            assert other.store.rebuild_state() == "running"
+        # The rebuild died without its final pass: whoever comes next finishes it.
+        assert other.store.rebuild_state() == "interrupted"
+        assert len(other.search("zebra stripes", k=100, include_expired=True)) == 60
+        assert other.store.rebuild_state() is None
 
 
 def test_a_finished_rebuild_leaves_no_warning(vault_with_notes: Path) -> None:

@@ -160,7 +160,11 @@ def search(obj: Context, query: str, k: int, layers: tuple[str, ...], tags: tupl
         hits = obj.vault.search(query, k=k, layers=layers, tags=tags, include_expired=include_expired, now=as_of)
     if as_json:
         emit_json([hit.as_dict() for hit in hits])
+        for warning in hits.warnings:
+            click.echo(f"warning: {warning}", err=True)  # stdout stays one JSON list
         return
+    for warning in hits.warnings:
+        click.echo(f"! {warning}")
     if not hits:
         click.echo("no matching notes")
     for number, hit in enumerate(hits, start=1):

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 from .lifecycle import is_absent
 from .notes import Note, Problem, epoch_us_or_none, expiry_text, parse_note
 from .paths import FileStat, VaultPaths
-from .storage import FileState, NoteRow, Store
+from .storage import REBUILDING, FileState, NoteRow, Store
 
 if TYPE_CHECKING:
     from .embedders import Embedder
@@ -118,7 +118,20 @@ class Indexer:
 
     # -- whole-vault reconcile
 
-    def reconcile(self, progress: Callable[[int, int], Progress] | None = None) -> IndexReport:
+    def reconcile(self, progress: Callable[[int, int], Progress] | None = None, completes_rebuild: bool = False) -> IndexReport:
+        """Bring the index to the files: add, update, move and remove what changed.
+
+        ``completes_rebuild``: this is the rebuild's own pass (the caller holds the rebuild
+        lock). A rebuild that was killed half-way is finished here, under its lock, by
+        whichever reconcile comes next (``index``, ``watch``, the first search).
+        """
+        if not completes_rebuild and self.store.rebuild_state() == "interrupted":
+            with self.store.rebuilding():
+                # Re-read under the lock: another process may have finished it meanwhile.
+                return self._reconcile(progress, self.store.get_meta("indexed") == REBUILDING)
+        return self._reconcile(progress, completes_rebuild)
+
+    def _reconcile(self, progress: Callable[[int, int], Progress] | None, completes_rebuild: bool) -> IndexReport:
         report = IndexReport()
         report.rebuilt = self._reset_if_embedder_changed()
         files, issues = self.paths.scan()
@@ -135,7 +148,7 @@ class Indexer:
                 tick(len(todo[start : start + CHUNK]))
         self._remove(vanished, report)
         self._embed_missing(report)
-        self.store.set_meta("indexed", "1")
+        self.store.mark_indexed(completes_rebuild)
         # Report every problem the vault has now, not only those of files read in this
         # run: a second `index` must not pretend a broken note was fixed.
         read_failures = [problem for problem in report.problems if problem.field == "file"]

@@ -210,7 +210,7 @@ class VaultTools:
     ) -> dict[str, Any]:
         hits = self.service.call(lambda vault: vault.search(
             query, k=k, layers=layers, tags=tags, include_expired=include_expired))
-        return {"hits": [hit.as_dict() for hit in hits]}
+        return {"hits": [hit.as_dict() for hit in hits], "warnings": hits.warnings}
 
     def get(self, note: NoteRef) -> dict[str, Any]:
         view = self.service.call(lambda vault: vault.get(note)).as_dict()
@@ -295,8 +295,9 @@ def descriptions(policy: LayerPolicy) -> dict[str, str]:
             "anything that may depend on what you know about the user or their work. Expired memories "
             "(expires_at in the past) are hidden, so every hit is current; include_expired=true shows "
             "them too, flagged expired=true — only for questions about the past.\n" + layers + "\n"
-            "Returns {hits: [{id, path, title, snippet, layer, expires_at, score, tags, warnings, expired}]}, "
-            "best first. A hit's warnings say when its metadata is broken (e.g. an unreadable expiry); "
+            "Returns {hits: [{id, path, title, snippet, layer, expires_at, score, tags, warnings, expired}], "
+            "warnings}, best first. A hit's warnings say when its metadata is broken (e.g. an unreadable "
+            "expiry); the top-level warnings say when the answer may be incomplete (the index is being rebuilt); "
             "call get(id) for the full text, and mark_used with the ids you relied on."
         ),
         "get": (

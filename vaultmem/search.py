@@ -10,7 +10,7 @@ See adr/0004-hybrid-ranking.md.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -49,6 +49,15 @@ class Hit:
 
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)
+
+
+class Hits(list[Hit]):
+    """A search's hits, best first, and the warnings about the answer as a whole (e.g. an
+    index being rebuilt): said even when there is no hit to carry them."""
+
+    def __init__(self, hits: Iterable[Hit] = (), warnings: Iterable[str] = ()) -> None:
+        super().__init__(hits)
+        self.warnings = list(warnings)
 
 
 # Words so common that matching them scores nearly every note: dropping them from the
@@ -110,9 +119,9 @@ class Searcher:
         self.vectors = vectors
         self.embedder = embedder
 
-    def search(self, query: str, k: int, eligibility: Eligibility) -> list[Hit]:
+    def search(self, query: str, k: int, eligibility: Eligibility) -> Hits:
         if k <= 0 or not query.strip():
-            return []
+            return Hits()
         # One read transaction for every step: a note deleted by another process between
         # the candidate lists and the row lookups would otherwise vanish mid-query.
         for _attempt in range(SNAPSHOT_RETRIES):
@@ -126,7 +135,7 @@ class Searcher:
             "try again, or run `vaultmem index` if it persists"
         )
 
-    def _search(self, query: str, k: int, eligibility: Eligibility) -> list[Hit]:
+    def _search(self, query: str, k: int, eligibility: Eligibility) -> Hits:
         pool = max(CANDIDATES_MIN, k)
         vector_ranking = self._vector_side(query, pool, k, eligibility)
         text_ranking = self._text_side(query, pool, k, eligibility)
@@ -137,9 +146,10 @@ class Searcher:
         alive = [label for label in fused if label in paths]
         ordered = sorted(alive, key=lambda label: (-fused[label], paths[label]))[:k]
         rows = self.store.notes_by_labels(ordered)
-        hits = [self._hit(rows[label], fused[label], query, eligibility) for label in ordered]
+        hits = Hits(self._hit(rows[label], fused[label], query, eligibility) for label in ordered)
         if self.store.rebuild_state() == "running":
-            for hit in hits:
+            hits.warnings.append(REBUILD_WARNING)
+            for hit in hits:  # also on each hit: JSON consumers read the hits, not the list
                 hit.warnings.append(REBUILD_WARNING)
         return hits
 

@@ -390,6 +390,16 @@ class Store:
         row = self.conn.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
         return None if row is None else row[0]
 
+    def mark_indexed(self, completes_rebuild: bool) -> None:
+        """Record that the index holds every note. Only the reconcile that finishes a rebuild
+        (holding its lock) clears the rebuilding mark: an ordinary reconcile running beside a
+        rebuild may have listed the files before the rebuild emptied the tables."""
+        if completes_rebuild:
+            self.set_meta("indexed", "1")
+            return
+        with self.transaction():
+            self.conn.execute("INSERT INTO meta (key, value) VALUES ('indexed', '1') ON CONFLICT(key) DO NOTHING")
+
     def set_meta(self, key: str, value: str) -> None:
         with self.transaction():
             self.conn.execute(

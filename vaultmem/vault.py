@@ -29,7 +29,7 @@ if TYPE_CHECKING:
     from .consolidate import ConsolidationPlan, ConsolidationReport
     from .embedders import Embedder
     from .indexer import Indexer, IndexReport
-    from .search import Hit, Searcher
+    from .search import Hits, Searcher
     from .storage import NoteRow, Store
     from .watcher import Change, Watcher
 
@@ -161,7 +161,7 @@ class Vault:
         if rebuild:
             with self.store.rebuilding():
                 self._drop_derived()
-                report = self.indexer.reconcile(progress)
+                report = self.indexer.reconcile(progress, completes_rebuild=True)
             report.rebuilt = True
         else:
             report = self.indexer.reconcile(progress)
@@ -190,7 +190,8 @@ class Vault:
         """Index a vault that has never been indexed; refuse vectors from another embedder."""
         if not self.is_indexed() or self.store.rebuild_state() == "interrupted":
             # Never indexed, or an `index --rebuild` was killed half-way: without this its
-            # partial index would answer every search as if it were complete.
+            # partial index would answer every search as if it were complete. (The
+            # reconcile takes the rebuild lock, so processes that see it at once queue.)
             return self.index()
         stored = self.store.get_meta("embedder")
         if stored is not None and stored != self.embedder_identity:
@@ -208,7 +209,7 @@ class Vault:
         tags: Iterable[str] | None = None,
         include_expired: bool = False,
         now: object = None,
-    ) -> list[Hit]:
+    ) -> Hits:
         """Hybrid search; expired notes are hidden unless ``include_expired``.
 
         ``now`` evaluates expiry at another instant (preview what will still be recalled).
