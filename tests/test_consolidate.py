@@ -256,6 +256,7 @@ def test_apply_rewrites_every_link_form_and_leaves_other_files_alone(vault: Vaul
         "| table | [[oat-milk\\|cell]] |\n"
         "`[[oat-milk]]` stays code, [[coffee-order]] stays, [[oat-milk-recipes]] is another note\n"
         "```\n[[oat-milk]] in a fence\n```\n"
+        "``[[oat-milk]] ` in a double-backtick span``\n"
     )
     write(vault.root, "links.md", f"---\ntitle: Links\nrelated: \"[[milk-in-coffee]]\"\n---\n{links}")
     vault.index()
@@ -272,6 +273,7 @@ def test_apply_rewrites_every_link_form_and_leaves_other_files_alone(vault: Vaul
         "| table | [[coffee-milk-details\\|cell]] |\n"
         "`[[oat-milk]]` stays code, [[coffee-order]] stays, [[oat-milk-recipes]] is another note\n"
         "```\n[[oat-milk]] in a fence\n```\n"
+        "``[[oat-milk]] ` in a double-backtick span``\n"
     )
     assert "[[2026-11-25-standup-time-confirmed]]" in (vault.root / "projects/Harbor.md").read_text(encoding="utf-8")
     assert "[[coffee-milk-details|the oat milk note]]" in (vault.root / "preferences/coffee-order.md").read_text(encoding="utf-8")
@@ -329,6 +331,23 @@ def test_a_canvas_without_links_to_merged_notes_is_returned_unchanged() -> None:
     assert rewrite_canvas(canvas.replace('"b.md"', '"a.md"'), redirects, "c.canvas") == (canvas, [])
 
 
+def test_a_canvas_text_card_with_half_an_emoji_is_rewritten_and_stays_valid_utf8(vault: Vault) -> None:
+    canvas = '{"nodes":[{"id":"t","type":"text","text":"\\ud83d [[oat-milk]] \\ud83d\\ude00"}]}'
+    write(vault.root, "boards/half.canvas", canvas)
+    report = vault.consolidate(apply=True, now=NOW)
+    assert "boards/half.canvas" in report.links_rewritten and report.merged
+    rewritten = (vault.root / "boards/half.canvas").read_bytes().decode("utf-8")  # strict UTF-8
+    assert rewritten == '{"nodes":[{"id":"t","type":"text","text":"\\ud83d [[coffee-milk-details]] \U0001f600"}]}'
+    assert json.loads(rewritten)["nodes"][0]["text"] == "\ud83d [[coffee-milk-details]] \U0001f600"
+
+
+def test_a_canvas_string_holding_bytes_that_are_not_utf8_is_left_byte_for_byte() -> None:
+    redirects = LinkRedirects(["a.md", "b.md"], {"a.md": "b.md"})
+    raw = b'{"nodes":[{"type":"text","text":"caf\xe9 [[a]]"},{"type":"file","file":"a.md"}]}'
+    text, _ = rewrite_canvas(raw.decode("utf-8", errors="surrogateescape"), redirects, "c.canvas")
+    assert text.encode("utf-8", errors="surrogateescape") == raw.replace(b'"file":"a.md"', b'"file":"b.md"')
+
+
 def test_a_markdown_link_is_resolved_relative_to_its_note_first() -> None:
     redirects = LinkRedirects(["a/note.md", "note.md", "keep.md", "a/keep.md"], {"a/note.md": "keep.md"})
     # From a/, "note.md" is a/note.md (merged); from the root it is note.md (not merged).
@@ -346,6 +365,20 @@ def test_a_markdown_link_with_parentheses_in_its_path_is_rewritten() -> None:
     redirects = LinkRedirects(["note (1).md", "keep (2).md"], {"note (1).md": "keep (2).md"})
     text, _ = rewrite_links("(see [a](note%20(1).md)) [b](note%20%281%29.md)", redirects, "x.md")
     assert text == "(see [a](keep%20%282%29.md)) [b](keep%20%282%29.md)"
+
+
+def test_a_markdown_link_without_the_md_extension_is_rewritten_without_it() -> None:
+    redirects = LinkRedirects(["notes/old.md", "notes/keep.md", "img.png.md"], {"notes/old.md": "notes/keep.md"})
+    text, _ = rewrite_links("[a](old) [b](old#Heading) [c](/notes/old) [d](img.png) [e](#old) [f](old.png)", redirects, "notes/x.md")
+    assert text == "[a](keep) [b](keep#Heading) [c](/notes/keep) [d](img.png) [e](#old) [f](old.png)"
+
+
+def test_a_rewritten_markdown_link_never_resolves_to_another_note() -> None:
+    # From a/, "b/canon.md" would resolve relative first, to a/b/canon.md.
+    redirects = LinkRedirects(["a/x.md", "b/merged.md", "b/canon.md", "a/b/canon.md"], {"b/merged.md": "b/canon.md"})
+    text, _ = rewrite_links("[m](b/merged.md)", redirects, "a/x.md")
+    assert text == "[m](../b/canon.md)"
+    assert redirects.resolve_path("../b/canon.md", "a/x.md") == (["b/canon.md"], "relative")
 
 
 def test_an_ambiguous_markdown_link_by_name_is_left_alone_and_reported() -> None:

@@ -9,7 +9,7 @@ import pytest
 
 from conftest import SAMPLE_VAULT
 from vaultmem.errors import NoteReadError
-from vaultmem.notes import parse_note, read_note, tags_of, title_of
+from vaultmem.notes import code_ranges, inline_tags, parse_note, read_note, tags_of, title_of
 
 
 def parse(text: str | bytes, path: str = "folder/note.md"):
@@ -316,6 +316,23 @@ def test_inline_body_tags_count_as_tags_but_not_in_code_or_headings() -> None:
         b"```\n#not-in-code\n```\n`#nor-inline-code`\n"
     )
     assert parse_note("n.md", raw).tags == ["work", "errands", "2026-plan"]
+
+
+def test_a_fence_that_never_closes_makes_the_rest_of_the_note_code() -> None:
+    # Lines like "```python" open fences; none closes them, so #later is code (CommonMark).
+    assert inline_tags("#before\n```python\n#inside\n```python\n#later\n") == ["before"]
+
+
+def test_a_fence_closes_only_on_the_same_character_at_least_as_long() -> None:
+    body = "````\n#a\n```\n#b\n~~~~\n#c\n`````\n#after\n"
+    assert inline_tags(body) == ["after"]
+    assert inline_tags("~~~\n#a\n```\n#b\n~~~\n#after\n") == ["after"]
+
+
+def test_a_double_backtick_span_holding_a_backtick_is_code() -> None:
+    assert inline_tags("``#a ` #b`` and #c\n") == ["c"]
+    text = "x ``y`z`` w\n"
+    assert [text[start:end] for start, end in code_ranges(text)] == ["``y`z``"]
 
 
 def test_search_tag_filter_finds_inline_tags(tmp_path) -> None:

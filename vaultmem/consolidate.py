@@ -57,7 +57,7 @@ from .config import ConsolidateSettings
 from .errors import FrontmatterError, InvalidTimestamp, UsageError, WriteConflict
 from .lifecycle import format_timestamp, is_absent, parse_timestamp, to_epoch_us
 from .noteio import content_hash, edit_frontmatter, replace_if_unchanged
-from .notes import Note, parse_note, path_without_suffix, tags_of, timestamp_or_none
+from .notes import Note, code_ranges, parse_note, path_without_suffix, tags_of, timestamp_or_none
 from .paths import VaultPaths
 from .storage import Eligibility, PoolNote, Store
 from .vectors import VectorIndex
@@ -92,8 +92,9 @@ _MARKDOWN_LINK = re.compile(
 _LINK = re.compile(f"{_WIKILINK.pattern}|{_MARKDOWN_LINK.pattern}")
 # A canvas card's "file" (a vault path) or "text" (Markdown) as a JSON string literal.
 _CANVAS_STRING = re.compile(r'"(file|text)"(\s*:\s*)("(?:[^"\\\r\n]|\\.)*")')
+_SURROGATE = re.compile("[\ud800-\udfff]")
+_UNDECODED = re.compile("[\udc80-\udcff]")  # what surrogateescape makes of bytes that are not UTF-8
 _URL_SCHEME = re.compile(r"[a-zA-Z][a-zA-Z0-9+.-]*:")
-_CODE = re.compile(r"^[ \t]*(`{3,}|~{3,})[^\n]*\n.*?^[ \t]*\1[ \t]*\r?$|`[^`\r\n]+`", re.MULTILINE | re.DOTALL)
 
 
 # ------------------------------------------------------------------ scope
@@ -570,13 +571,20 @@ class LinkRedirects:
         return self.candidates(target), "name"
 
     def new_path(self, canonical: str, target: str, source: str, style: str) -> str:
-        """The canonical as a Markdown link from ``source``, written the way ``target`` was."""
+        """The canonical as a Markdown link from ``source``, written the way ``target`` was —
+        unless that would resolve to another note; then relative with ``./`` or ``../``,
+        which resolves only one way."""
+        relative = posixpath.relpath(canonical, posixpath.dirname(source) or ".")
         if style == "relative":
-            path = posixpath.relpath(canonical, posixpath.dirname(source) or ".")
-            return "./" + path if target.startswith("./") and not path.startswith("../") else path
-        if style == "root":
-            return "/" + canonical if target.startswith("/") else canonical
-        return self.new_target(canonical, "/" in target) + ".md"
+            written = "./" + relative if target.startswith("./") and not relative.startswith("../") else relative
+        elif style == "root":
+            written = "/" + canonical if target.startswith("/") else canonical
+        else:
+            written = self.new_target(canonical, "/" in target) + ".md"
+        found, _style = self.resolve_path(written, source)
+        if [path for path in found if path not in self.redirects] == [canonical]:
+            return written
+        return relative if relative.startswith("../") else "./" + relative
 
     def new_target(self, canonical: str, with_folder: bool) -> str:
         """The canonical as a link target: its name if unique once the merged notes are gone."""
@@ -603,7 +611,7 @@ def rewrite_links(text: str, redirects: LinkRedirects, source: str = "") -> tupl
     that were left alone. Code spans are not links."""
     if "[[" not in text and "](" not in text:
         return text, []
-    code = [(match.start(), match.end()) for match in _CODE.finditer(text)]
+    code = code_ranges(text)
     starts = [start for start, _ in code]
     ambiguous: list[str] = []
 
@@ -632,6 +640,8 @@ def rewrite_canvas(text: str, redirects: LinkRedirects, source: str) -> tuple[st
 
     def replace(match: re.Match[str]) -> str:
         key, separator, literal = match.groups()
+        if _UNDECODED.search(literal):
+            return match.group(0)  # bytes that are not UTF-8: written back only as they were
         try:
             value = json.loads(literal)
         except ValueError:
@@ -641,7 +651,12 @@ def rewrite_canvas(text: str, redirects: LinkRedirects, source: str) -> tuple[st
         else:
             new, found = rewrite_links(value, redirects, source)
             ambiguous.extend(found)
-        return match.group(0) if new == value else f'"{key}"{separator}{json.dumps(new, ensure_ascii=False)}'
+        if new == value:
+            return match.group(0)
+        # A lone surrogate (half an emoji, which JSON.stringify writes as "\ud83d") cannot be
+        # written as UTF-8: keep it escaped.
+        literal = _SURROGATE.sub(lambda half: f"\\u{ord(half.group()):04x}", json.dumps(new, ensure_ascii=False))
+        return f'"{key}"{separator}{literal}'
 
     return _CANVAS_STRING.sub(replace, text), ambiguous
 
@@ -655,14 +670,18 @@ def _rewrite_markdown_link(match: re.Match[str], redirects: LinkRedirects, sourc
     angled = destination.startswith("<")
     path, hash_sign, fragment = (destination[1:-1] if angled else destination).partition("#")
     target = unquote(path)
-    if _URL_SCHEME.match(target) or not target.lower().endswith(".md"):
-        return match.group(0)  # a web address, another app's link, an attachment
-    found, style = redirects.resolve_path(target, source)
+    if not target or _URL_SCHEME.match(target):
+        return match.group(0)  # a heading in this note, a web address, another app's link
+    # Obsidian also resolves a note without its extension: [x](Note) is Note.md.
+    with_suffix = target.lower().endswith(".md")
+    note_target = target if with_suffix else target + ".md"
+    found, style = redirects.resolve_path(note_target, source)
     if len(found) > 1 and any(found_path in redirects.redirects for found_path in found):
         ambiguous.append(target)
     if len(found) != 1 or found[0] not in redirects.redirects:
-        return match.group(0)
-    new_path = redirects.new_path(redirects.redirects[found[0]], target, source, style)
+        return match.group(0)  # not a merged note (an attachment such as x.png lands here)
+    new_path = redirects.new_path(redirects.redirects[found[0]], note_target, source, style)
+    new_path = new_path if with_suffix else new_path[: -len(".md")]
     written = f"<{new_path}{hash_sign}{fragment}>" if angled else f"{_link_escape(new_path)}{hash_sign}{fragment}"
     start, end = match.start(2) - match.start(), match.end(2) - match.start()
     return match.group(0)[:start] + written + match.group(0)[end:]
@@ -747,7 +766,7 @@ def _rewrite_vault_links(paths: VaultPaths, redirects: LinkRedirects, report: Co
     for path, rewrite in [*((note, rewrite_links) for note in notes), *((canvas, rewrite_canvas) for canvas in canvases)]:
         try:
             changed, ambiguous = _rewrite_file(paths, path, redirects, rewrite)
-        except (OSError, WriteConflict) as error:
+        except (OSError, WriteConflict, UnicodeError) as error:
             report.warnings.append(f"{path}: links to merged notes were not rewritten ({error}); point them at the canonical by hand")
             continue
         report.warnings += [f"{path}: the link to {target!r} matches several notes; not rewritten" for target in _unique(ambiguous)]

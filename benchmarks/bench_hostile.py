@@ -1,0 +1,67 @@
+"""Hostile note text: how long parsing and link rewriting take on inputs built to be slow.
+
+Regexes with a lazy ``.*?`` or nested repetition can take time quadratic in a note's size
+(a note of 20,000 unclosed ``` fences once took 11 s to index). Each case is timed at two
+sizes; the ``growth`` of time when the input doubles should stay near 2 (linear), not 4.
+
+    python -m benchmarks.bench_hostile [--size 100000]
+
+Prints one JSON document on stdout.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from collections.abc import Callable
+
+from vaultmem.consolidate import LinkRedirects, rewrite_canvas, rewrite_links
+from vaultmem.notes import parse_note
+
+REDIRECTS = LinkRedirects(["merged.md", "canonical.md"], {"merged.md": "canonical.md"})
+
+# name → text of about n characters
+CASES: dict[str, Callable[[int], str]] = {
+    "unclosed_fences": lambda n: "```python\n#tag\n" * (n // 15),
+    "backtick_runs": lambda n: "".join("`" * (1 + i % 7) + " x " for i in range(n // 6)),
+    "open_brackets": lambda n: "[" * n,
+    "link_text_no_destination": lambda n: "[a](" * (n // 4),
+    "nested_brackets": lambda n: "[[x]" * (n // 4),
+    "many_links": lambda n: "[m](merged.md) [[merged]] " * (n // 26),
+}
+
+
+def timed(function: Callable[[], object]) -> float:
+    start = time.perf_counter()
+    function()
+    return time.perf_counter() - start
+
+
+def measure(size: int) -> dict[str, dict[str, float]]:
+    results: dict[str, dict[str, float]] = {}
+    for name, make in CASES.items():
+        row: dict[str, float] = {}
+        for label, n in (("small", size // 2), ("large", size)):
+            text = make(n)
+            raw = text.encode("utf-8")
+            canvas = json.dumps({"nodes": [{"type": "text", "text": text}]})
+            row[f"parse_s_{label}"] = timed(lambda: parse_note("hostile.md", raw).tags)  # tags: outside code
+            row[f"rewrite_s_{label}"] = timed(lambda: rewrite_links(text, REDIRECTS, "x.md"))
+            row[f"canvas_s_{label}"] = timed(lambda: rewrite_canvas(canvas, REDIRECTS, "x.canvas"))
+        for step in ("parse", "rewrite", "canvas"):
+            small, large = row[f"{step}_s_small"], row[f"{step}_s_large"]
+            row[f"{step}_growth"] = round(large / small, 2) if small > 1e-4 else 0.0
+        results[name] = {key: round(value, 5) for key, value in row.items()}
+    return results
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.bench_hostile", description=__doc__)
+    parser.add_argument("--size", type=int, default=100_000, help="characters of the larger input (default 100,000)")
+    arguments = parser.parse_args()
+    print(json.dumps({"size_chars": arguments.size, "cases": measure(arguments.size)}, indent=2))
+
+
+if __name__ == "__main__":
+    main()
