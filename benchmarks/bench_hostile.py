@@ -29,6 +29,8 @@ CASES: dict[str, Callable[[int], str]] = {
     "link_text_no_destination": lambda n: "[a](" * (n // 4),
     "nested_brackets": lambda n: "[[x]" * (n // 4),
     "many_links": lambda n: "[m](merged.md) [[merged]] " * (n // 26),
+    "definition_like_lines": lambda n: "[r]: merged.md \"unclosed title\n" * (n // 31),
+    "one_long_definition_line": lambda n: "[r]: merged.md " + "x " * (n // 2),
 }
 
 

@@ -381,6 +381,18 @@ def test_a_rewritten_markdown_link_never_resolves_to_another_note() -> None:
     assert redirects.resolve_path("../b/canon.md", "a/x.md") == (["b/canon.md"], "relative")
 
 
+def test_reference_link_definitions_to_a_merged_note_are_rewritten() -> None:
+    redirects = LinkRedirects(["merged.md", "canon.md"], {"merged.md": "canon.md"})
+    text = (
+        "See [the note][n].\r\n\r\n[n]: merged.md \"Title\"\r\n  [m]: <merged.md#H>\n[p]: merged.md (title)\n"
+        "[TODO]: merged.md is prose, not a definition\n    [i]: merged.md\n```\n[c]: merged.md\n```\n"
+    )
+    assert rewrite_links(text, redirects, "a.md")[0] == (
+        "See [the note][n].\r\n\r\n[n]: canon.md \"Title\"\r\n  [m]: <canon.md#H>\n[p]: canon.md (title)\n"
+        "[TODO]: merged.md is prose, not a definition\n    [i]: merged.md\n```\n[c]: merged.md\n```\n"
+    )
+
+
 def test_an_ambiguous_markdown_link_by_name_is_left_alone_and_reported() -> None:
     redirects = LinkRedirects(["a/note.md", "b/note.md", "keep.md"], {"a/note.md": "keep.md"})
     assert rewrite_links("[n](note.md)", redirects, "c/x.md") == ("[n](note.md)", ["note.md"])

@@ -89,7 +89,12 @@ _MARKDOWN_LINK = re.compile(
     r"!?\[(?:[^\[\]\r\n]|\[[^\[\]\r\n]*\])*\]\([ \t]*(<[^<>\r\n]+>|(?:[^\s()<>]|\([^\s()<>]*\))+)"
     r"(?:[ \t]+(?:\"[^\"\r\n]*\"|'[^'\r\n]*'))?[ \t]*\)"
 )
-_LINK = re.compile(f"{_WIKILINK.pattern}|{_MARKDOWN_LINK.pattern}")
+# A reference-style link's definition, on a line of its own: [label]: destination "title"
+_LINK_DEFINITION = re.compile(
+    r"^[ ]{0,3}\[[^\[\]\r\n]+\]:[ \t]*(<[^<>\r\n]+>|[^\s<>]+)"
+    r"(?:[ \t]+(?:\"[^\"\r\n]*\"|'[^'\r\n]*'|\([^()\r\n]*\)))?[ \t]*\r?$"
+)
+_LINK = re.compile(f"{_WIKILINK.pattern}|{_MARKDOWN_LINK.pattern}|{_LINK_DEFINITION.pattern}", re.MULTILINE)
 # A canvas card's "file" (a vault path) or "text" (Markdown) as a JSON string literal.
 _CANVAS_STRING = re.compile(r'"(file|text)"(\s*:\s*)("(?:[^"\\\r\n]|\\.)*")')
 _SURROGATE = re.compile("[\ud800-\udfff]")
@@ -609,8 +614,8 @@ def rewrite_links(text: str, redirects: LinkRedirects, source: str = "") -> tupl
     """``text`` (of the note at ``source``) with every wikilink, embed and Markdown link to a
     merged note aimed at its canonical, keeping heading and label; also the ambiguous targets
     that were left alone. Code spans are not links."""
-    if "[[" not in text and "](" not in text:
-        return text, []
+    if "[[" not in text and "](" not in text and "]:" not in text:
+        return text, []  # no link of any kind: the common case, skipped cheaply
     code = code_ranges(text)
     starts = [start for start, _ in code]
     ambiguous: list[str] = []
@@ -620,7 +625,7 @@ def rewrite_links(text: str, redirects: LinkRedirects, source: str = "") -> tupl
         if at >= 0 and match.start() < code[at][1]:
             return match.group(0)
         if match.group(1) is None:
-            return _rewrite_markdown_link(match, redirects, source, ambiguous)
+            return _rewrite_markdown_link(match, 2 if match.group(2) is not None else 3, redirects, source, ambiguous)
         target, rest = split_link(match.group(1))
         found = redirects.candidates(target)
         if len(found) > 1 and any(path in redirects.redirects for path in found):
@@ -664,9 +669,9 @@ def rewrite_canvas(text: str, redirects: LinkRedirects, source: str) -> tuple[st
 Rewrite = Callable[[str, LinkRedirects, str], tuple[str, list[str]]]
 
 
-def _rewrite_markdown_link(match: re.Match[str], redirects: LinkRedirects, source: str, ambiguous: list[str]) -> str:
+def _rewrite_markdown_link(match: re.Match[str], group: int, redirects: LinkRedirects, source: str, ambiguous: list[str]) -> str:
     """``[text](merged.md#heading "title")`` → the same link to the canonical; anything else as it is."""
-    destination = match.group(2)
+    destination = match.group(group)
     angled = destination.startswith("<")
     path, hash_sign, fragment = (destination[1:-1] if angled else destination).partition("#")
     target = unquote(path)
@@ -683,7 +688,7 @@ def _rewrite_markdown_link(match: re.Match[str], redirects: LinkRedirects, sourc
     new_path = redirects.new_path(redirects.redirects[found[0]], note_target, source, style)
     new_path = new_path if with_suffix else new_path[: -len(".md")]
     written = f"<{new_path}{hash_sign}{fragment}>" if angled else f"{_link_escape(new_path)}{hash_sign}{fragment}"
-    start, end = match.start(2) - match.start(), match.end(2) - match.start()
+    start, end = match.start(group) - match.start(), match.end(group) - match.start()
     return match.group(0)[:start] + written + match.group(0)[end:]
 
 
