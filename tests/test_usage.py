@@ -61,6 +61,19 @@ def test_stale_layer_filter(vault: Vault) -> None:
     assert [note.path for note in vault.stale(days=42, layers=["procedural"], now=NOW)] == ["procedure.md"]
 
 
+def test_an_expired_note_is_not_listed_as_stale_unless_asked(vault: Vault, write_note) -> None:
+    write_note("gone.md", "---\ntitle: Gone\nlayer: L1\ncreated: 2026-01-01T00:00:00Z\nexpires_at: 2026-01-02T00:00:00\n---\ngone\n")
+    vault.index()
+    assert "gone.md" not in [note.path for note in vault.stale(days=42, now=NOW)]  # hidden, like in search
+    assert "gone.md" in [note.path for note in vault.stale(days=42, now=NOW, include_expired=True)]
+    # At an instant before its deadline it is alive, and stale.
+    assert "gone.md" in [note.path for note in vault.stale(days=0, now="2026-01-01T12:00:00Z")]
+    listed = json.loads(run_cli(vault.root, "stale", "--json").stdout)
+    assert "gone.md" not in [note["path"] for note in listed]
+    listed = json.loads(run_cli(vault.root, "stale", "--include-expired", "--json").stdout)
+    assert "gone.md" in [note["path"] for note in listed]
+
+
 @pytest.mark.parametrize("days", [float("nan"), float("inf"), 1e12, -1])
 def test_stale_refuses_days_that_are_not_a_usable_number(vault: Vault, days: float) -> None:
     with pytest.raises(UsageError, match="days"):  # was: OverflowError / ValueError, or NaN let through

@@ -327,12 +327,13 @@ def used(obj: Context, notes: tuple[str, ...], as_json: bool) -> None:
 @main.command()
 @click.option("--days", type=click.FloatRange(min=0, max=MAX_STALE_DAYS), callback=_refuse_nan, default=42, show_default=True, help="Idle for more than this many days.")
 @click.option("--layer", "layers", multiple=True, help="Only these layers.")
+@click.option("--include-expired", is_flag=True, help="Also list notes whose expires_at has passed (normally `expire`'s business).")
 @json_option
 @click.pass_obj
-def stale(obj: Context, days: float, layers: tuple[str, ...], as_json: bool) -> None:
+def stale(obj: Context, days: float, layers: tuple[str, ...], include_expired: bool, as_json: bool) -> None:
     """List notes nobody used (or, never used, created) in the last N days; oldest first."""
     with library_errors(as_json):
-        notes = obj.vault.stale(days=days, layers=layers)
+        notes = obj.vault.stale(days=days, layers=layers, include_expired=include_expired)
     if as_json:
         emit_json([note.as_dict() for note in notes])
         return

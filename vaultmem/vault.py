@@ -470,15 +470,26 @@ class Vault:
         return [{"id": row.id, "path": row.path, "use_count": usage[row.id].use_count,
                  "last_used_at": usage[row.id].last_used_at} for row in rows]
 
-    def stale(self, days: float = 42, layers: Iterable[str] | None = None, now: object = None) -> list[Any]:
-        """Notes unused (or, never used, created) more than ``days`` ago; oldest first."""
+    def stale(self, days: float = 42, layers: Iterable[str] | None = None, now: object = None,
+              include_expired: bool = False) -> list[Any]:
+        """Notes unused (or, never used, created) more than ``days`` ago; oldest first.
+
+        Expired notes are left out unless ``include_expired``: they are hidden from every
+        read path, and ``expire`` is the job that lists them.
+        """
         from .usage import find_stale
 
         self.ensure_indexed()
+        moment = resolve_now(now)
+        now_us = to_epoch_us(moment)
         wanted = {normalize_layer(layer) for layer in layers or ()}
-        rows = [row for row in self.store.all_notes() if not wanted or row.layer in wanted]
+        rows = [
+            row for row in self.store.all_notes()
+            if (not wanted or row.layer in wanted)
+            and (include_expired or row.expires_us is None or row.expires_us > now_us)
+        ]
         usage = self.store.usage_for([row.id for row in rows])
-        return find_stale(rows, usage, days, resolve_now(now))
+        return find_stale(rows, usage, days, moment)
 
     def usage_export(self) -> dict[str, Any]:
         from .usage import export_document
