@@ -17,6 +17,7 @@ import time
 from collections.abc import Callable
 
 from vaultmem.consolidate import LinkRedirects, rewrite_canvas, rewrite_links
+from vaultmem.markdown import code_ranges
 from vaultmem.notes import parse_note
 
 REDIRECTS = LinkRedirects(["merged.md", "canonical.md"], {"merged.md": "canonical.md"})
@@ -25,6 +26,9 @@ REDIRECTS = LinkRedirects(["merged.md", "canonical.md"], {"merged.md": "canonica
 CASES: dict[str, Callable[[int], str]] = {
     "unclosed_fences": lambda n: "```python\n#tag\n" * (n // 15),
     "backtick_runs": lambda n: "".join("`" * (1 + i % 7) + " x " for i in range(n // 6)),
+    "growing_backtick_runs": lambda n: _growing_runs(n),  # no run has a partner
+    "fences_growing": lambda n: _growing_fences(n),  # each fence longer than any later one
+    "list_fences_unclosed": lambda n: "- ```sh\n  x [[merged]] #t\n" * (n // 26),
     "open_brackets": lambda n: "[" * n,
     "link_text_no_destination": lambda n: "[a](" * (n // 4),
     "nested_brackets": lambda n: "[[x]" * (n // 4),
@@ -32,6 +36,24 @@ CASES: dict[str, Callable[[int], str]] = {
     "definition_like_lines": lambda n: "[r]: merged.md \"unclosed title\n" * (n // 31),
     "one_long_definition_line": lambda n: "[r]: merged.md " + "x " * (n // 2),
 }
+
+
+def _growing_runs(n: int) -> str:
+    pieces, length, size = [], 1, 0
+    while size < n:
+        pieces.append("`" * length + " x ")
+        size += length + 3
+        length += 1
+    return "".join(pieces)
+
+
+def _growing_fences(n: int) -> str:
+    lines, length, size = [], 3, 0
+    while size < n // 2:
+        lines.append("`" * length)
+        size += length + 1
+        length += 1
+    return "\n".join(reversed(lines)) + "\n" + "filler [[merged]]\n" * (n // 36)
 
 
 def timed(function: Callable[[], object]) -> float:
@@ -49,9 +71,10 @@ def measure(size: int) -> dict[str, dict[str, float]]:
             raw = text.encode("utf-8")
             canvas = json.dumps({"nodes": [{"type": "text", "text": text}]})
             row[f"parse_s_{label}"] = timed(lambda: parse_note("hostile.md", raw).tags)  # tags: outside code
+            row[f"code_s_{label}"] = timed(lambda: code_ranges(text))
             row[f"rewrite_s_{label}"] = timed(lambda: rewrite_links(text, REDIRECTS, "x.md"))
             row[f"canvas_s_{label}"] = timed(lambda: rewrite_canvas(canvas, REDIRECTS, "x.canvas"))
-        for step in ("parse", "rewrite", "canvas"):
+        for step in ("parse", "code", "rewrite", "canvas"):
             small, large = row[f"{step}_s_small"], row[f"{step}_s_large"]
             row[f"{step}_growth"] = round(large / small, 2) if small > 1e-4 else 0.0
         results[name] = {key: round(value, 5) for key, value in row.items()}

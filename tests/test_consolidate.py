@@ -341,11 +341,13 @@ def test_a_canvas_text_card_with_half_an_emoji_is_rewritten_and_stays_valid_utf8
     assert json.loads(rewritten)["nodes"][0]["text"] == "\ud83d [[coffee-milk-details]] \U0001f600"
 
 
-def test_a_canvas_string_holding_bytes_that_are_not_utf8_is_left_byte_for_byte() -> None:
+def test_a_canvas_string_holding_bytes_that_are_not_utf8_keeps_them_and_has_its_links_rewritten() -> None:
     redirects = LinkRedirects(["a.md", "b.md"], {"a.md": "b.md"})
-    raw = b'{"nodes":[{"type":"text","text":"caf\xe9 [[a]]"},{"type":"file","file":"a.md"}]}'
+    raw = b'{"nodes":[{"type":"text","text":"caf\xe9 [[a]] \\ud83d"},{"type":"file","file":"a.md"}]}'
     text, _ = rewrite_canvas(raw.decode("utf-8", errors="surrogateescape"), redirects, "c.canvas")
-    assert text.encode("utf-8", errors="surrogateescape") == raw.replace(b'"file":"a.md"', b'"file":"b.md"')
+    assert text.encode("utf-8", errors="surrogateescape") == (
+        b'{"nodes":[{"type":"text","text":"caf\xe9 [[b]] \\ud83d"},{"type":"file","file":"b.md"}]}'
+    )
 
 
 def test_a_markdown_link_is_resolved_relative_to_its_note_first() -> None:
@@ -391,6 +393,20 @@ def test_reference_link_definitions_to_a_merged_note_are_rewritten() -> None:
         "See [the note][n].\r\n\r\n[n]: canon.md \"Title\"\r\n  [m]: <canon.md#H>\n[p]: canon.md (title)\n"
         "[TODO]: merged.md is prose, not a definition\n    [i]: merged.md\n```\n[c]: merged.md\n```\n"
     )
+
+
+def test_footnotes_and_definition_lookalikes_inside_a_paragraph_are_not_rewritten() -> None:
+    redirects = LinkRedirects(["merged.md", "canon.md"], {"merged.md": "canon.md"})
+    text = "[^1]: merged.md\n\nA paragraph line\n[q]: merged.md\n\n# Links\n[r]: merged.md\n[s]: merged.md\n"
+    assert rewrite_links(text, redirects, "a.md")[0] == (
+        "[^1]: merged.md\n\nA paragraph line\n[q]: merged.md\n\n# Links\n[r]: canon.md\n[s]: canon.md\n"
+    )
+
+
+def test_a_hash_in_the_canonical_name_is_escaped_so_it_does_not_start_a_heading() -> None:
+    redirects = LinkRedirects(["a/Old.md", "b/C# tips.md"], {"a/Old.md": "b/C# tips.md"})
+    text, _ = rewrite_links("[x](a/Old.md) [y](<a/Old.md#Heading>)", redirects, "top.md")
+    assert text == "[x](b/C%23%20tips.md) [y](<b/C%23 tips.md#Heading>)"
 
 
 def test_an_ambiguous_markdown_link_by_name_is_left_alone_and_reported() -> None:

@@ -9,7 +9,8 @@ import pytest
 
 from conftest import SAMPLE_VAULT
 from vaultmem.errors import NoteReadError
-from vaultmem.notes import code_ranges, inline_tags, parse_note, read_note, tags_of, title_of
+from vaultmem.markdown import code_ranges
+from vaultmem.notes import inline_tags, parse_note, read_note, tags_of, title_of
 
 
 def parse(text: str | bytes, path: str = "folder/note.md"):
@@ -318,9 +319,21 @@ def test_inline_body_tags_count_as_tags_but_not_in_code_or_headings() -> None:
     assert parse_note("n.md", raw).tags == ["work", "errands", "2026-plan"]
 
 
-def test_a_fence_that_never_closes_makes_the_rest_of_the_note_code() -> None:
-    # Lines like "```python" open fences; none closes them, so #later is code (CommonMark).
-    assert inline_tags("#before\n```python\n#inside\n```python\n#later\n") == ["before"]
+def test_a_fence_that_never_closes_does_not_hide_the_rest_of_the_note() -> None:
+    # Lines like "```python" open fences and none closes them: one stray fence line must
+    # not make every later tag (and link) vanish into "code".
+    assert inline_tags("#before\n```python\n#inside\n```python\n#later\n") == ["before", "inside", "later"]
+    assert inline_tags("para\n    ```\n\nSee #todo\n") == ["todo"]
+
+
+def test_a_code_block_inside_a_list_item_or_quote_ends_at_its_indented_fence() -> None:
+    assert inline_tags("- ```sh\n  #not-a-tag\n  ```\n\nSee #todo\n") == ["todo"]
+    assert inline_tags("> ```\n> #quoted-code\n> ```\n#after\n") == ["after"]
+    assert inline_tags("1. ~~~\n   #code\n   ~~~\n#after\n") == ["after"]
+
+
+def test_only_newlines_end_lines_in_markdown() -> None:
+    assert inline_tags("text\x0c```\n#a\n```\n#b\n") == ["a", "b"]  # a form feed does not start a fence line
 
 
 def test_a_fence_closes_only_on_the_same_character_at_least_as_long() -> None:

@@ -57,7 +57,8 @@ from .config import ConsolidateSettings
 from .errors import FrontmatterError, InvalidTimestamp, UsageError, WriteConflict
 from .lifecycle import format_timestamp, is_absent, parse_timestamp, to_epoch_us
 from .noteio import content_hash, edit_frontmatter, replace_if_unchanged
-from .notes import Note, code_ranges, parse_note, path_without_suffix, tags_of, timestamp_or_none
+from .markdown import code_ranges
+from .notes import Note, parse_note, path_without_suffix, tags_of, timestamp_or_none
 from .paths import VaultPaths
 from .storage import Eligibility, PoolNote, Store
 from .vectors import VectorIndex
@@ -90,8 +91,9 @@ _MARKDOWN_LINK = re.compile(
     r"(?:[ \t]+(?:\"[^\"\r\n]*\"|'[^'\r\n]*'))?[ \t]*\)"
 )
 # A reference-style link's definition, on a line of its own: [label]: destination "title"
+# ([^1]: … is a footnote, not a link).
 _LINK_DEFINITION = re.compile(
-    r"^[ ]{0,3}\[[^\[\]\r\n]+\]:[ \t]*(<[^<>\r\n]+>|[^\s<>]+)"
+    r"^[ ]{0,3}\[(?!\^)[^\[\]\r\n]+\]:[ \t]*(<[^<>\r\n]+>|[^\s<>]+)"
     r"(?:[ \t]+(?:\"[^\"\r\n]*\"|'[^'\r\n]*'|\([^()\r\n]*\)))?[ \t]*\r?$"
 )
 _LINK = re.compile(f"{_WIKILINK.pattern}|{_MARKDOWN_LINK.pattern}|{_LINK_DEFINITION.pattern}", re.MULTILINE)
@@ -99,6 +101,7 @@ _LINK = re.compile(f"{_WIKILINK.pattern}|{_MARKDOWN_LINK.pattern}|{_LINK_DEFINIT
 _CANVAS_STRING = re.compile(r'"(file|text)"(\s*:\s*)("(?:[^"\\\r\n]|\\.)*")')
 _SURROGATE = re.compile("[\ud800-\udfff]")
 _UNDECODED = re.compile("[\udc80-\udcff]")  # what surrogateescape makes of bytes that are not UTF-8
+_ESCAPED_SURROGATE = re.compile("[\ud800-\udc7f\udd00-\udfff]")  # every surrogate but those
 _URL_SCHEME = re.compile(r"[a-zA-Z][a-zA-Z0-9+.-]*:")
 
 
@@ -624,8 +627,12 @@ def rewrite_links(text: str, redirects: LinkRedirects, source: str = "") -> tupl
         at = bisect.bisect_right(starts, match.start()) - 1
         if at >= 0 and match.start() < code[at][1]:
             return match.group(0)
-        if match.group(1) is None:
-            return _rewrite_markdown_link(match, 2 if match.group(2) is not None else 3, redirects, source, ambiguous)
+        if match.group(2) is not None:
+            return _rewrite_markdown_link(match, 2, redirects, source, ambiguous)
+        if match.group(3) is not None:
+            if not _may_start_definition(text, match.start()):
+                return match.group(0)  # inside a paragraph: prose that looks like a definition
+            return _rewrite_markdown_link(match, 3, redirects, source, ambiguous)
         target, rest = split_link(match.group(1))
         found = redirects.candidates(target)
         if len(found) > 1 and any(path in redirects.redirects for path in found):
@@ -645,8 +652,7 @@ def rewrite_canvas(text: str, redirects: LinkRedirects, source: str) -> tuple[st
 
     def replace(match: re.Match[str]) -> str:
         key, separator, literal = match.groups()
-        if _UNDECODED.search(literal):
-            return match.group(0)  # bytes that are not UTF-8: written back only as they were
+        raw_bytes = _UNDECODED.search(literal) is not None  # bytes that are not UTF-8, as read
         try:
             value = json.loads(literal)
         except ValueError:
@@ -659,14 +665,26 @@ def rewrite_canvas(text: str, redirects: LinkRedirects, source: str) -> tuple[st
         if new == value:
             return match.group(0)
         # A lone surrogate (half an emoji, which JSON.stringify writes as "\ud83d") cannot be
-        # written as UTF-8: keep it escaped.
-        literal = _SURROGATE.sub(lambda half: f"\\u{ord(half.group()):04x}", json.dumps(new, ensure_ascii=False))
+        # written as UTF-8: keep it escaped. Bytes that were not UTF-8 in the file come back
+        # as they were (surrogateescape), so those stay raw.
+        surrogates = _ESCAPED_SURROGATE if raw_bytes else _SURROGATE
+        literal = surrogates.sub(lambda half: f"\\u{ord(half.group()):04x}", json.dumps(new, ensure_ascii=False))
         return f'"{key}"{separator}{literal}'
 
     return _CANVAS_STRING.sub(replace, text), ambiguous
 
 
 Rewrite = Callable[[str, LinkRedirects, str], tuple[str, list[str]]]
+
+
+def _may_start_definition(text: str, start: int) -> bool:
+    """A link definition cannot interrupt a paragraph: the line before must be blank, a
+    heading, another definition, a fence, or the start of the note (CommonMark)."""
+    if start == 0:
+        return True
+    line_start = text.rfind("\n", 0, start - 1) + 1
+    previous = text[line_start : start - 1].strip()
+    return not previous or previous.startswith(("#", "```", "~~~", "---")) or _LINK_DEFINITION.match(previous) is not None
 
 
 def _rewrite_markdown_link(match: re.Match[str], group: int, redirects: LinkRedirects, source: str, ambiguous: list[str]) -> str:
@@ -687,14 +705,19 @@ def _rewrite_markdown_link(match: re.Match[str], group: int, redirects: LinkRedi
         return match.group(0)  # not a merged note (an attachment such as x.png lands here)
     new_path = redirects.new_path(redirects.redirects[found[0]], note_target, source, style)
     new_path = new_path if with_suffix else new_path[: -len(".md")]
-    written = f"<{new_path}{hash_sign}{fragment}>" if angled else f"{_link_escape(new_path)}{hash_sign}{fragment}"
+    written = f"<{_link_escape(new_path, angled)}{hash_sign}{fragment}>" if angled else f"{_link_escape(new_path, angled)}{hash_sign}{fragment}"
     start, end = match.start(group) - match.start(), match.end(group) - match.start()
     return match.group(0)[:start] + written + match.group(0)[end:]
 
 
-def _link_escape(path: str) -> str:
-    """What a bare Markdown link destination cannot hold, percent-encoded as Obsidian writes it."""
-    return path.translate({ord("%"): "%25", ord(" "): "%20", ord("("): "%28", ord(")"): "%29", ord("<"): "%3C", ord(">"): "%3E"})
+_ESCAPE_ANGLED = {ord("%"): "%25", ord("#"): "%23", ord("<"): "%3C", ord(">"): "%3E"}
+_ESCAPE_BARE = {**_ESCAPE_ANGLED, ord(" "): "%20", ord("("): "%28", ord(")"): "%29"}
+
+
+def _link_escape(path: str, angled: bool) -> str:
+    """What a link destination cannot hold, percent-encoded as Obsidian writes it: ``#``
+    would start a heading, and a bare destination also ends at a space or parenthesis."""
+    return path.translate(_ESCAPE_ANGLED if angled else _ESCAPE_BARE)
 
 
 # ------------------------------------------------------------------ apply

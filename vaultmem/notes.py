@@ -28,6 +28,7 @@ from .lifecycle import (
     parse_timestamp,
     to_epoch_us,
 )
+from .markdown import without_code
 
 BOM = "\ufeff"
 _YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
@@ -291,52 +292,9 @@ def tags_of(meta: Mapping[str, Any]) -> list[str]:
     return tags
 
 
-_FENCE_OPEN = re.compile(r"[ \t]*(`{3,}|~{3,})(.*)")
-_FENCE_CLOSE = re.compile(r"[ \t]*(`{3,}|~{3,})[ \t]*")
-# A run of backticks opens a span that the next run of the same length closes.
-_INLINE_CODE = re.compile(r"(?<!`)(`+)(?!`).+?(?<!`)\1(?!`)")
 # Obsidian's inline tag: '#' after a line start or whitespace, then letters, digits, _ - /,
 # with at least one character that is not a digit ('#1' is not a tag, '# Heading' neither).
 _INLINE_TAG = re.compile(r"#([\w/-]*[^\W\d][\w/-]*)")
-
-
-def code_ranges(text: str) -> list[tuple[int, int]]:
-    """(start, end) offsets of the fenced code blocks and inline code spans of ``text``, in order.
-
-    One pass over the lines (a regex with a lazy ``.*?`` per fence is quadratic: 11 s for a
-    note of 20,000 unclosed fences). A fence closes on a line of only the same character,
-    at least as long; one that never closes runs to the end, as in CommonMark.
-    """
-    if "`" not in text and "~~~" not in text:
-        return []
-    ranges: list[tuple[int, int]] = []
-    fence: tuple[str, int, int] | None = None  # (character, length, start offset)
-    offset = 0
-    for line in text.splitlines(keepends=True):
-        content = line.rstrip("\r\n")
-        if fence is not None:
-            closing = _FENCE_CLOSE.fullmatch(content)
-            if closing and closing.group(1)[0] == fence[0] and len(closing.group(1)) >= fence[1]:
-                ranges.append((fence[2], offset + len(content)))
-                fence = None
-        elif (opening := _FENCE_OPEN.fullmatch(content)) and not (opening.group(1)[0] == "`" and "`" in opening.group(2)):
-            fence = (opening.group(1)[0], len(opening.group(1)), offset)
-        elif "`" in content:
-            ranges.extend((offset + match.start(), offset + match.end()) for match in _INLINE_CODE.finditer(content))
-        offset += len(line)
-    if fence is not None:
-        ranges.append((fence[2], len(text)))
-    return ranges
-
-
-def without_code(text: str) -> str:
-    """``text`` with each code block and span replaced by a space."""
-    pieces: list[str] = []
-    position = 0
-    for start, end in code_ranges(text):
-        pieces += [text[position:start], " "]
-        position = end
-    return "".join(pieces) + text[position:]
 
 
 def inline_tags(body: str) -> list[str]:

@@ -350,6 +350,11 @@ class Store:
         finally:
             os.close(descriptor)  # closing releases the lock
 
+    @property
+    def tells_dead_rebuilds(self) -> bool:
+        """Whether a killed rebuild can be told from a running one (needs flock: not on Windows)."""
+        return fcntl is not None
+
     def rebuild_state(self) -> str | None:
         """``None`` (no rebuild), ``"running"`` (another process is rebuilding: answers may be
         partial) or ``"interrupted"`` (a rebuild died half-way: run a reconcile to finish it)."""

@@ -164,7 +164,12 @@ class Vault:
                 report = self.indexer.reconcile(progress, completes_rebuild=True)
             report.rebuilt = True
         else:
-            report = self.indexer.reconcile(progress)
+            from .storage import REBUILDING
+
+            # Without flock a killed rebuild looks like a running one for ever: a plain
+            # `index` someone runs by hand is then taken as its final pass.
+            finishes = not self.store.tells_dead_rebuilds and self.store.get_meta("indexed") == REBUILDING
+            report = self.indexer.reconcile(progress, completes_rebuild=finishes)
         # Always: also heals a snapshot lost to a kill during the previous fold.
         self._fold()
         return report
