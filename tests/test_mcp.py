@@ -181,6 +181,10 @@ def test_remember_recall_mark_used_get_forget_round_trip(vault_dir: Path, log: P
             assert saved["path"] == "memories/dentist-appointment.md" and saved["expires_at"]
             assert saved["tags"] == ["health", "calendar"]
             assert (vault_dir / saved["path"]).is_file()
+            again = await served.call(
+                "remember", text="Maya's dentist appointment is on 9 December at 10:30 with Dr. Sousa.", layer="L2")
+            assert [other["path"] for other in again["similar"]] == [saved["path"]]  # told it repeats a memory
+            await served.call("forget", note=again["id"], hard=True)
 
             recalled = await served.call("recall", query="when is the dentist appointment", k=3)
             hits = recalled["hits"]

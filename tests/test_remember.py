@@ -229,3 +229,43 @@ def test_two_processes_remembering_at_once_make_two_notes_and_two_rows(vault_dir
     with Vault(vault_dir) as vault:
         rows = list(vault.store.all_notes())
         assert sorted(row.path for row in rows) == sorted(output["path"] for output in outputs)
+
+
+# ------------------------------------------------------------------ a memory written twice
+
+
+OAT_MILK = ("Maya prefers oat milk in her coffee, never dairy. When ordering coffee for her, always ask "
+            "for oat milk; if the café has no oat milk, get her coffee black rather than with cow's milk.")
+
+
+def test_remember_names_live_notes_of_its_layer_that_say_nearly_the_same(sample_vault: Path) -> None:
+    with Vault(sample_vault) as vault:
+        result = vault.remember(OAT_MILK, title="Oat milk again", layer="L3", now=NOW)
+        similar = {other["path"]: other["similarity"] for other in result.similar}
+        assert "preferences/oat-milk.md" in similar and result.path not in similar
+        assert all(score >= 0.88 for score in similar.values())
+        assert [other["similarity"] for other in result.similar] == sorted(similar.values(), reverse=True)
+        assert json.loads(json.dumps(result.as_dict()))["similar"] == result.similar
+
+
+def test_remember_does_not_name_notes_of_another_layer_or_unrelated_ones(sample_vault: Path) -> None:
+    with Vault(sample_vault) as vault:
+        other_layer = vault.remember(OAT_MILK, title="Oat milk, working note", layer="L1", now=NOW)
+        assert not [other for other in other_layer.similar if other["path"].startswith("preferences/")]
+        unrelated = vault.remember("The boiler service is booked for Thursday at 10:00.", layer="L3", now=NOW)
+        assert unrelated.similar == []
+
+
+def test_remember_does_not_name_a_note_that_has_expired(sample_vault: Path) -> None:
+    with Vault(sample_vault) as vault:
+        first = vault.remember(OAT_MILK, title="Oat milk, short lived", layer="L3", ttl="1h", now=NOW)
+        later = "2026-11-30T14:00:00+00:00"  # the first copy expired at 13:00
+        again = vault.remember(OAT_MILK, title="Oat milk, once more", layer="L3", now=later)
+        assert first.path not in [other["path"] for other in again.similar]
+        assert "preferences/oat-milk.md" in [other["path"] for other in again.similar]
+
+
+def test_cli_remember_prints_the_similar_notes(sample_vault: Path) -> None:
+    result = run_cli(sample_vault, "remember", OAT_MILK, "--layer", "L3")
+    assert result.exit_code == 0, result.output
+    assert "similar (" in result.stdout and "preferences/oat-milk.md" in result.stdout

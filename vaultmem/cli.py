@@ -242,6 +242,9 @@ def remember(obj: Context, text: str, title: str | None, layer: str, ttl: str | 
         emit_json(result.as_dict())
         return
     click.echo(f"remembered {result.path} (id {result.id}, {result.layer}, expires {result.expires_at or 'never'})")
+    for other in result.similar:
+        click.echo(f"  similar ({other['similarity']:.2f}): {other['path']} — {other['title']}; "
+                   "if it already says this, `forget` one or run `consolidate`")
 
 
 @main.command()

@@ -287,8 +287,10 @@ def descriptions(policy: LayerPolicy) -> dict[str, str]:
             "Use it for anything worth recalling in a later conversation: a fact about the user, a decision, "
             "a preference, what happened. Pick the layer by how long it stays true; a permanent note or "
             "layer L4 never expires and takes no ttl/expires_at.\n" + layers + "\n"
-            "Returns id, path, title, layer, expires_at (null = never) and tags. Errors name the bad "
-            "argument (unknown layer, unparseable time, ttl together with permanent) and nothing is written."
+            "Returns id, path, title, layer, expires_at (null = never), tags, and similar: existing live notes "
+            "of the same layer that say nearly the same ({id, path, title, similarity}); if one already holds "
+            "this fact, forget the note you just wrote (or the outdated one) or run consolidate. Errors name "
+            "the bad argument (unknown layer, unparseable time, ttl together with permanent) and nothing is written."
         ),
         "recall": (
             "Search memory by meaning and keywords (hybrid vectors + BM25). Call it before answering "

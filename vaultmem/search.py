@@ -10,9 +10,9 @@ See adr/0004-hybrid-ranking.md.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from .errors import DerivedIndexError, NoteReadError
 from .notes import read_body
@@ -30,8 +30,10 @@ SNAPSHOT_RETRIES = 5
 CANDIDATES_MIN = 50  # per side, before fusion
 WIDEN_FACTOR = 4
 SNIPPET_CHARS = 240
+SIMILAR_MAX = 5  # notes `remember` names as possibly saying the same
 REBUILD_WARNING = "the index is being rebuilt (`vaultmem index --rebuild` is running): results may be incomplete until it finishes"
 _WORD = re.compile(r"\w+", re.UNICODE)
+T = TypeVar("T")
 
 
 @dataclass
@@ -122,18 +124,40 @@ class Searcher:
     def search(self, query: str, k: int, eligibility: Eligibility) -> Hits:
         if k <= 0 or not query.strip():
             return Hits()
+        return self._consistent(lambda: self._search(query, k, eligibility))
+
+    def similar(self, label: int, threshold: float, eligibility: Eligibility, k: int = SIMILAR_MAX) -> list[tuple[NoteRow, float]]:
+        """Up to ``k`` eligible notes whose vector is within ``threshold`` cosine of note ``label``'s
+        (itself excluded), most similar first: what a new memory may repeat."""
+        return self._consistent(lambda: self._similar(label, threshold, eligibility, k))
+
+    def _consistent(self, read: Callable[[], T]) -> T:
         # One read transaction for every step: a note deleted by another process between
         # the candidate lists and the row lookups would otherwise vanish mid-query.
         for _attempt in range(SNAPSHOT_RETRIES):
             try:
                 with self.store.read_snapshot():
-                    return self._search(query, k, eligibility)
+                    return read()
             except SnapshotMoved:
                 continue  # a fold or rebuild replaced the vector file mid-query: start again
         raise DerivedIndexError(
             f"the vector snapshot in {self.store.state_dir} kept changing during the search; "
             "try again, or run `vaultmem index` if it persists"
         )
+
+    def _similar(self, label: int, threshold: float, eligibility: Eligibility, k: int) -> list[tuple[NoteRow, float]]:
+        import numpy as np
+
+        stored = self.store.vectors_for([label])
+        if not stored:
+            return []
+        vector = np.frombuffer(stored[0][1], dtype=np.float32)
+        # Other layers and expired notes take places among the nearest: ask for more.
+        close = [(other, score) for other, score in self.vectors.search(vector, 4 * k + 1)
+                 if other != label and score >= threshold]
+        eligible = self.store.eligible_labels([other for other, _ in close], eligibility)
+        rows = self.store.notes_by_labels([other for other, _ in close if other in eligible])
+        return [(rows[other], score) for other, score in close if other in rows][:k]
 
     def _search(self, query: str, k: int, eligibility: Eligibility) -> Hits:
         pool = max(CANDIDATES_MIN, k)

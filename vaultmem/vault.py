@@ -15,7 +15,7 @@ from __future__ import annotations
 import os
 import threading
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -372,7 +372,20 @@ class Vault:
         commit = self._auto_commit([relative], f"vaultmem remember: {note.title}\n\nlayer {note.meta['layer']}, "
                                                f"expires {format_timestamp(expires) if expires else 'never'}")
         return Remembered(note.id, relative, note.title, note.meta["layer"],
-                          format_timestamp(expires) if expires else None, list(note.meta["tags"]), commit)
+                          format_timestamp(expires) if expires else None, list(note.meta["tags"]), commit,
+                          self._similar_notes(relative, note.meta["layer"], now))
+
+    def _similar_notes(self, relative: str, layer: str, now: object) -> list[dict[str, Any]]:
+        """Live notes of the same layer that say nearly the same as the note just written
+        (consolidate's threshold): the writer may have repeated a memory."""
+        from .storage import Eligibility
+
+        row = self.store.note_by_path(relative)
+        if row is None or row.label is None:
+            return []  # another process removed or renamed it meanwhile: nothing to compare
+        eligibility = Eligibility(now_us=to_epoch_us(resolve_now(now)), layers=(layer,))
+        close = self._searcher().similar(row.label, self.config.consolidate.threshold, eligibility)
+        return [{"id": other.id, "path": other.path, "title": other.title, "similarity": round(score, 3)} for other, score in close]
 
     def get(self, note: str, now: object = None) -> NoteView:
         """A note as it is on disk now, with whether (and when) it expired, and its usage."""
@@ -594,6 +607,7 @@ class Remembered:
     expires_at: str | None
     tags: list[str]
     commit: str | None = None
+    similar: list[dict[str, Any]] = field(default_factory=list)  # notes that may say the same
 
     def as_dict(self) -> dict[str, Any]:
         return dict(self.__dict__)
