@@ -409,6 +409,12 @@ def test_a_hash_in_the_canonical_name_is_escaped_so_it_does_not_start_a_heading(
     assert text == "[x](b/C%23%20tips.md) [y](<b/C%23 tips.md#Heading>)"
 
 
+def test_a_link_with_a_parenthesised_title_is_rewritten_and_an_escaped_one_is_not() -> None:
+    redirects = LinkRedirects(["merged.md", "canon.md"], {"merged.md": "canon.md"})
+    text, _ = rewrite_links("[x](merged.md (title)) \\[y](merged.md) \\![z](merged.md)", redirects, "a.md")
+    assert text == "[x](canon.md (title)) \\[y](merged.md) \\![z](canon.md)"
+
+
 def test_an_ambiguous_markdown_link_by_name_is_left_alone_and_reported() -> None:
     redirects = LinkRedirects(["a/note.md", "b/note.md", "keep.md"], {"a/note.md": "keep.md"})
     assert rewrite_links("[n](note.md)", redirects, "c/x.md") == ("[n](note.md)", ["note.md"])

@@ -85,10 +85,10 @@ _EMBED = re.compile(r"!\[\[[^\[\]\r\n]*\]\]")
 _HEADING_LINE = re.compile(r"^[ \t]{0,3}#{1,6}(?:[ \t].*)?$", re.MULTILINE)
 _WORD = re.compile(r"[^\W\d_]{2,}")
 _WIKILINK = re.compile(r"\[\[([^\[\]\r\n]+?)\]\]")
-# [text](destination "title"), the destination in <…> when it has spaces.
+# [text](destination "title"), the destination in <…> when it has spaces; not \[escaped].
 _MARKDOWN_LINK = re.compile(
-    r"!?\[(?:[^\[\]\r\n]|\[[^\[\]\r\n]*\])*\]\([ \t]*(<[^<>\r\n]+>|(?:[^\s()<>]|\([^\s()<>]*\))+)"
-    r"(?:[ \t]+(?:\"[^\"\r\n]*\"|'[^'\r\n]*'))?[ \t]*\)"
+    r"(?<!\\)!?\[(?:[^\[\]\r\n]|\[[^\[\]\r\n]*\])*\]\([ \t]*(<[^<>\r\n]+>|(?:[^\s()<>]|\([^\s()<>]*\))+)"
+    r"(?:[ \t]+(?:\"[^\"\r\n]*\"|'[^'\r\n]*'|\([^()\r\n]*\)))?[ \t]*\)"
 )
 # A reference-style link's definition, on a line of its own: [label]: destination "title"
 # ([^1]: … is a footnote, not a link).
