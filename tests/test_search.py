@@ -23,25 +23,6 @@ EXPIRED_AT_NOW = {
     "projects/harbor-airflow-version.md",
 }
 # Notes that no instant can expire: L4, permanent: true, no frontmatter, no expires_at,
-# YAML that does not load, and the unparseable "next tuesday" (visible, with a warning).
-NEVER_EXPIRE = {
-    "procedures/code-review-checklist.md",
-    "procedures/deploy-harbor.md",
-    "procedures/feeding-pimenta.md",
-    "procedures/harbor-oncall-runbook.md",
-    "procedures/weekly-review.md",
-    "preferences/coffee-order.md",
-    "preferences/travel-preferences.md",
-    "preferences/meeting-preferences.md",
-    "people/rui-birthday.md",
-    "people/pimenta-vet-allergy.md",
-    "Inbox.md",
-    "Open questions.md",
-    "conversations/2026-11-27-call-with-mum.md",
-    "conversations/2026-11-20-harbor-retro.md",
-    "scratch/call-landlord.md",
-    "lockers/gym-locker.md",
-}
 L4_NOTES = {
     "procedures/code-review-checklist.md",
     "procedures/deploy-harbor.md",
@@ -52,6 +33,17 @@ L4_NOTES = {
     "preferences/travel-preferences.md",
     "preferences/meeting-preferences.md",
     "lockers/gym-locker.md",
+}
+# L4 notes, notes without a deadline, YAML that does not load, and the unparseable
+# "next tuesday" (visible, with a warning).
+NEVER_EXPIRE = L4_NOTES | {
+    "people/rui-birthday.md",
+    "people/pimenta-vet-allergy.md",
+    "Inbox.md",
+    "Open questions.md",
+    "conversations/2026-11-27-call-with-mum.md",
+    "conversations/2026-11-20-harbor-retro.md",
+    "scratch/call-landlord.md",
 }
 HIT_FIELDS = {"id", "path", "title", "score", "layer", "expires_at", "snippet", "tags", "warnings"}
 
