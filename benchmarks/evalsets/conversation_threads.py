@@ -92,7 +92,7 @@ DOG = ThreadType(
         )),
         Stage((2, 5), (
             line(YOU, "How's little {pet} doing?", "Is {pet} still ruling the house?", "Any new {pet} stories?"),
-            line(ME, "Honestly she's a menace. Yesterday she destroyed my {chewed}, completely shredded.",
+            line(ME, "Honestly {pet} is a menace. Yesterday she destroyed my {chewed}, completely shredded.",
                  "We came home and my {chewed} was in pieces on the rug, and {pet} looked so proud of herself.",
                  evidence="chewed"),
             line(YOU, "Ha, puppies. She'll grow out of it... eventually.", "Oh no! Have you tried giving her chew toys?"),
@@ -199,8 +199,8 @@ TRIP = ThreadType(
         Stage((2, 4), (
             line(YOU, "Welcome back! How was {dest}?", "You're home! Tell me everything about {dest}.",
                  "So? Was {dest} as good as you hoped?"),
-            line(ME, "Unreal. The best part was {highlight}. I could have stayed forever.",
-                 "It was wonderful. The moment I'll remember is {highlight}.",
+            line(ME, "{dest} was unreal. The best part was {highlight}. I could have stayed forever.",
+                 "It was wonderful. The moment from {dest} I'll remember is {highlight}.",
                  evidence="highlight"),
             line(YOU, "That sounds magical.", "Okay, now I need to go there too.", "I'm so happy you got that."),
             line(ME, "Not everything was perfect though: {mishap}.", "The one disaster: {mishap}. I can laugh about it now.",
@@ -267,7 +267,7 @@ HOBBY = ThreadType(
         )),
         Stage((2, 6), (
             line(YOU, "How's the {hobby} going?", "Are you still going to the {hobby} thing?", "Any progress with the {hobby}?"),
-            line(ME, "Small victory: {milestone}. I was ridiculously proud.", "Actually really well! {milestone}.",
+            line(ME, "Small {hobby} victory: {milestone}. I was ridiculously proud.", "The {hobby} is going really well! {milestone}.",
                  evidence="milestone"),
             line(YOU, "That's brilliant, well done!", "See, you're a natural.", "Ha, I want proof of that."),
             line(ME, "The hard part is that {struggle}.", "Not all roses though: {struggle}.", evidence="struggle"),
@@ -309,8 +309,8 @@ RACE = ThreadType(
         )),
         Stage((2, 5), (
             line(YOU, "Well?? How did the race go?", "So... the big day! How was it?"),
-            line(ME, "I finished! My watch said {result}. I cried a bit at the end, not going to lie.",
-                 "Done! Crossed the line in {result} and then couldn't walk down stairs for two days.",
+            line(ME, "I finished the {race}! My watch said {result}. I cried a bit at the end, not going to lie.",
+                 "Done! Crossed the {race_city} finish line in {result} and then couldn't walk down stairs for two days.",
                  evidence="result"),
             line(YOU, "Incredible. I'm so proud of you!", "That's a real time! Legend."),
         )),
@@ -410,8 +410,8 @@ WEDDING = ThreadType(
         )),
         Stage((2, 5), (
             line(YOU, "How was {sibling}'s big day?", "I've been waiting to hear about the wedding!"),
-            line(ME, "So beautiful. The bit everyone will talk about for years: {moment}.",
-                 "Perfect, and a bit chaotic: {moment}.", evidence="moment"),
+            line(ME, "{sibling}'s wedding was so beautiful. The bit everyone will talk about for years: {moment}.",
+                 "Perfect, and a bit chaotic: {moment}. {sibling} didn't stop laughing.", evidence="moment"),
             line(YOU, "Ha, that's the best kind of wedding.", "I'm crying just hearing about it."),
         )),
     ),
@@ -504,8 +504,8 @@ HOME = ThreadType(
         )),
         Stage((3, 6), (
             line(YOU, "Is the {room} done yet?", "How's the building work?"),
-            line(ME, "It's finished! Now we have {reno_finish}. I keep going in just to look at it.",
-                 "Done at last: {reno_finish}. Worth every grey hair.", evidence="finish"),
+            line(ME, "The {room} is finished! Now we have {reno_finish}. I keep going in just to look at it.",
+                 "The {room} is done at last: {reno_finish}. Worth every grey hair.", evidence="finish"),
             line(YOU, "Send pictures! I need to see it.", "You have to have me over to admire it."),
         )),
     ),
@@ -677,7 +677,7 @@ PARTY = ThreadType(
         )),
         Stage((2, 4), (
             line(YOU, "Did the surprise work?", "How was the party? Was {partner} surprised?"),
-            line(ME, "Total surprise! And the best bit: {party_surprise}.", "It worked! {party_surprise}, and I nearly cried.",
+            line(ME, "{partner} had no idea! And the best bit: {party_surprise}.", "It worked, {partner} was speechless! {party_surprise}, and I nearly cried.",
                  evidence="party"),
             line(YOU, "That's the best. Well done on keeping the secret.", "I'm so glad it went well."),
         )),
@@ -732,7 +732,7 @@ RECIPE = ThreadType(
             line(ME, "I finally tried making {family_cook}'s {dish} for the first time. It tasted exactly like being nine again.",
                  "I cooked the {dish} {family_cook} used to make on Sundays. Nearly as good as hers!", evidence="cooked"),
             line(YOU, "What's the trick? Mine never tastes like that.", "You need to make it for me!"),
-            line(ME, "The secret is {secret}.", "Turns out the trick is {secret}.", evidence="secret"),
+            line(ME, "The secret to the {dish} is {secret}.", "Turns out the trick with {dish} is {secret}.", evidence="secret"),
         )),
     ),
     questions=(
