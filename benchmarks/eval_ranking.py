@@ -1,78 +1,281 @@
-"""Ranking quality on the sample vault: vectors alone, BM25 alone, and their fusion.
+"""Ranking quality on several evaluation sets: vectors alone, full text alone, and fused.
 
-Each query names the note a person would expect first. Prints JSON with hit@1, hit@3
-and mean reciprocal rank per method, so the fusion choice in adr/0004 can be re-checked:
+    python -m benchmarks.eval_ranking                          # every set, ≈ 2 min
+    python -m benchmarks.eval_ranking --sets sample,kepano     # a subset
+    python -m benchmarks.eval_ranking --fusions                # + offline fusion variants
+    python -m benchmarks.eval_ranking --fusions "rrf:k=10 minmax:vectors=0.3,text=0.7"
 
-    python -m benchmarks.eval_ranking
+Each set (``benchmarks/evalsets/``) is built into a fresh folder (a temp folder, or
+``--workdir``), indexed with the vault's real default embedder and asked its questions
+through the real ``Vault``:
+
+- ``fused``: what ``Vault.search(question, k=10)`` returns;
+- ``vectors`` / ``text``: each side's own ranking, from ``side_rankings`` — the one
+  function here that reaches into vaultmem's search internals. It returns each side's
+  top ``--depth`` candidates with raw scores, collected once per question, from which
+  ``--fusions`` computes any other fusion (``benchmarks/fusion.py``) without a query.
+
+Metrics, per set and method, averaged over questions (all at cut-off 10):
+``hit@1``/``hit@3`` (an answer note among the first 1/3), ``mrr`` (1/rank of the first
+answer note, 0 past 10) and ``recall@10`` (the share of a question's answer notes in the
+first 10: for a question with several evidence turns, the fraction found). ``by_kind``
+gives the same per kind of question. ``checks.offline_rrf_equals_fused`` is the share of
+questions whose fused top 10 the offline ``rrf:k=60`` reproduces from the collected sides:
+it shows the collected sides are the ones vaultmem fuses. Prints one JSON document on
+stdout, progress on stderr.
 """
 
 from __future__ import annotations
 
+import argparse
 import json
 import shutil
+import sys
 import tempfile
+import time
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from vaultmem import Vault
-from vaultmem.search import rrf
-from vaultmem.storage import Eligibility
 
-SAMPLE = Path(__file__).resolve().parent.parent / "sample_vault"
+from .evalsets import conversations, docs, kepano, sample
+from .evalsets.model import PreparedSet, Question
+from .fusion import DEFAULT_FUSIONS, Fusion, FusionSpecError, parse_fusion
+
 K = 10
+DEFAULT_DEPTH = 100
+METRICS = ("hit@1", "hit@3", "mrr", "recall@10")
+SIDES = ("vectors", "text")
+SETS: dict[str, Callable[[Path], PreparedSet]] = {
+    "sample": sample.prepare,
+    "kepano": kepano.prepare,
+    "conversations": conversations.prepare,
+    "docs": docs.prepare,
+}
+SANITY_FUSION = "rrf:k=60"  # what vaultmem fuses today (adr/0004): offline it must give `fused`
 
-# (query, the note that should come first) — paraphrases, exact tokens and names.
-QUERIES: list[tuple[str, str]] = [
-    ("what milk does Maya take in her coffee", "preferences/coffee-milk-details.md"),
-    ("how do I deploy Harbor to production", "procedures/deploy-harbor.md"),
-    ("Pimenta allergy vet", "people/pimenta-vet-allergy.md"),
-    ("when is Rui's birthday", "people/rui-birthday.md"),
-    ("code review checklist", "procedures/code-review-checklist.md"),
-    ("feeding the cat", "procedures/feeding-pimenta.md"),
-    ("on-call runbook for pipeline failures", "procedures/harbor-oncall-runbook.md"),
-    ("what time is the Harbor standup now", "conversations/2026-11-25-standup-time-confirmed.md"),
-    ("Lantern side project", "projects/Lantern.md"),
-    ("Harbor architecture components", "projects/harbor-architecture.md"),
-    ("backfill lessons learned", "projects/harbor-backfill-learnings.md"),
-    ("one on one with Priya", "conversations/2026-11-26-1on1-priya.md"),
-    ("gift ideas for Rui", "scratch/gift-ideas-rui.md"),
-    ("how does Maya like to travel", "preferences/travel-preferences.md"),
-    ("meeting preferences no meetings before", "preferences/meeting-preferences.md"),
-    ("weekly review routine", "procedures/weekly-review.md"),
-    ("João Silva", "people/João Silva.md"),
-    ("dietary restrictions vegetarian", "preferences/dietary.md"),
-    ("call the landlord about the heating", "scratch/call-landlord.md"),
-    ("Lars Becker Berlin office", "people/Lars Becker.md"),
-]
+Candidates = list[tuple[str, float]]
 
 
-def ranks(vault: Vault, query: str) -> dict[str, list[str]]:
+def side_rankings(vault: Vault, query: str, depth: int, now: str | None = None) -> dict[str, Candidates]:
+    """Each side's top ``depth`` candidates as (path, raw score), best first.
+
+    The only place that knows vaultmem's search internals: when they change (passages,
+    renamed methods), adapt this function and nothing else. Scores: cosine similarity
+    for vectors; for text, BM25 negated (higher is better) with the weights the text side
+    ranks by, over any query term — the text side's own order (notes with every term
+    first) is kept as the ranking.
+    """
+    from vaultmem.lifecycle import resolve_now, to_epoch_us
+    from vaultmem.search import query_terms
+    from vaultmem.storage import Eligibility
+
     searcher = vault._searcher()
-    eligibility = Eligibility(now_us=None)
-    vector = searcher._vector_side(query, 50, K, eligibility)
-    text = searcher._text_side(query, 50, K, eligibility)
-    fused_scores = rrf([vector, text])
-    fused = sorted(fused_scores, key=lambda label: -fused_scores[label])
-    rows = vault.store.notes_by_labels(list(set(vector) | set(text)))
-    return {name: [rows[label].path for label in ranking[:K]] for name, ranking in
-            (("vectors", vector), ("bm25", text), ("rrf", fused))}
+    eligibility = Eligibility(now_us=to_epoch_us(resolve_now(now)))
+    with vault.store.read_snapshot():
+        vector_labels = searcher._vector_side(query, depth, K, eligibility)
+        text_labels = searcher._text_side(query, depth, K, eligibility)
+        embedded = searcher.embedder.embed([query])[0]
+        cosine = dict(searcher.vectors.exact(embedded, vector_labels))
+        bm25 = _bm25(vault, " OR ".join(query_terms(query)), text_labels)
+        paths = vault.store.paths_by_labels([*vector_labels, *text_labels])
+    return {
+        "vectors": [(paths[label], cosine[label]) for label in vector_labels if label in paths],
+        "text": [(paths[label], -bm25.get(label, 0.0)) for label in text_labels if label in paths],
+    }
 
 
-def evaluate() -> dict[str, dict[str, float]]:
-    scores: dict[str, dict[str, float]] = {}
-    with tempfile.TemporaryDirectory() as tmp:
-        copy = Path(tmp) / "vault"
-        shutil.copytree(SAMPLE, copy, ignore=shutil.ignore_patterns(".vaultmem"))
-        with Vault(copy) as vault:
-            vault.index()
-            for query, expected in QUERIES:
-                for method, ranking in ranks(vault, query).items():
-                    entry = scores.setdefault(method, {"hit@1": 0.0, "hit@3": 0.0, "mrr": 0.0})
-                    position = ranking.index(expected) + 1 if expected in ranking else None
-                    entry["hit@1"] += position == 1
-                    entry["hit@3"] += position is not None and position <= 3
-                    entry["mrr"] += 1 / position if position else 0.0
-    return {method: {name: round(value / len(QUERIES), 3) for name, value in entry.items()} for method, entry in scores.items()}
+def _bm25(vault: Vault, match: str, labels: Sequence[int]) -> dict[int, float]:
+    if not labels or not match:
+        return {}
+    marks = ", ".join("?" for _ in labels)
+    rows = vault.store.conn.execute(
+        f"SELECT rowid, bm25(notes_fts, 5.0, 1.0, 2.0) FROM notes_fts WHERE notes_fts MATCH ? AND rowid IN ({marks})",
+        [match, *labels],
+    )
+    return {row[0]: row[1] for row in rows}
+
+
+# ------------------------------------------------------------------ metrics
+
+
+def question_metrics(ranking: Sequence[str], answers: Iterable[str]) -> dict[str, float]:
+    """hit@1, hit@3, MRR and recall@10 of one ranking (paths, best first) for one question."""
+    wanted = set(answers)
+    top = list(ranking[:K])
+    first = next((position for position, path in enumerate(top, start=1) if path in wanted), None)
+    return {
+        "hit@1": float(first == 1),
+        "hit@3": float(first is not None and first <= 3),
+        "mrr": 1.0 / first if first else 0.0,
+        "recall@10": len(wanted & set(top)) / len(wanted),
+    }
+
+
+def average(rows: Sequence[dict[str, float]]) -> dict[str, float]:
+    return {metric: round(sum(row[metric] for row in rows) / len(rows), 3) if rows else 0.0 for metric in METRICS}
+
+
+# ------------------------------------------------------------------ running a set
+
+
+@dataclass
+class Answered:
+    """One question and every method's ranking of it (paths, best first)."""
+
+    question: Question
+    rankings: dict[str, list[str]]
+    sides: dict[str, Candidates]
+
+
+def run_set(prepared: PreparedSet, depth: int, fusions: Sequence[Fusion], progress: Callable[[str], None]) -> tuple[dict[str, Any], list[Answered]]:
+    started = time.perf_counter()
+    with Vault(prepared.vault) as vault:
+        vault.index()
+        indexed = time.perf_counter()
+        progress(f"{prepared.name}: indexed {report_notes(vault)} notes in {indexed - started:.1f} s; {len(prepared.questions)} questions")
+        answered = [answer(vault, question, depth, fusions, prepared.now) for question in prepared.questions]
+        asked = time.perf_counter()
+        notes = report_notes(vault)
+    result: dict[str, Any] = {
+        "questions": len(prepared.questions),
+        "notes": notes,
+        "methods": _methods_table(answered, ("vectors", "text", "fused")),
+        "by_kind": _by_kind(answered),
+        "checks": {"offline_rrf_equals_fused": _sanity(answered)},
+        "index_seconds": round(indexed - started, 2),
+        "query_seconds": round(asked - indexed, 2),
+        "info": prepared.info,
+    }
+    if fusions:
+        result["fusions"] = _methods_table(answered, [fusion.name for fusion in fusions])
+    return result, answered
+
+
+def answer(vault: Vault, question: Question, depth: int, fusions: Sequence[Fusion], now: str | None = None) -> Answered:
+    sides = side_rankings(vault, question.text, depth, now)
+    rankings = {side: [path for path, _ in sides[side]] for side in SIDES}
+    rankings["fused"] = [hit.path for hit in vault.search(question.text, k=K, now=now)]
+    for fusion in (*fusions, parse_fusion(SANITY_FUSION)):
+        rankings.setdefault(fusion.name, fusion.rank(sides["vectors"], sides["text"]))
+    return Answered(question, rankings, sides)
+
+
+def report_notes(vault: Vault) -> int:
+    return sum(1 for _ in vault.store.all_notes())
+
+
+def _methods_table(answered: Sequence[Answered], methods: Sequence[str]) -> dict[str, dict[str, float]]:
+    return {method: average([question_metrics(item.rankings[method], item.question.answers) for item in answered]) for method in methods}
+
+
+def _by_kind(answered: Sequence[Answered]) -> dict[str, dict[str, Any]]:
+    kinds = sorted({item.question.kind for item in answered})
+    table: dict[str, dict[str, Any]] = {}
+    for kind in kinds:
+        mine = [item for item in answered if item.question.kind == kind]
+        table[kind] = {"questions": len(mine), **_methods_table(mine, ("vectors", "text", "fused"))}
+    return table
+
+
+def _sanity(answered: Sequence[Answered]) -> float:
+    same = sum(item.rankings[SANITY_FUSION][:K] == item.rankings["fused"][:K] for item in answered)
+    return round(same / len(answered), 3) if answered else 1.0
+
+
+def dump_rows(name: str, answered: Sequence[Answered]) -> Iterable[dict[str, Any]]:
+    """One row per question: its answers and where each method ranked them (null: not in 10)."""
+    for item in answered:
+        ranks = {method: [_position(ranking, path) for path in item.question.answers] for method, ranking in item.rankings.items()}
+        yield {"set": name, **item.question.as_dict(), "ranks": ranks, "top": {m: r[:K] for m, r in item.rankings.items()}}
+
+
+def _position(ranking: Sequence[str], path: str) -> int | None:
+    return ranking.index(path) + 1 if path in ranking[:K] else None
+
+
+# ------------------------------------------------------------------ command line
+
+
+def parser() -> argparse.ArgumentParser:
+    command = argparse.ArgumentParser(prog="python -m benchmarks.eval_ranking", description=__doc__,
+                                      formatter_class=argparse.RawDescriptionHelpFormatter)
+    command.add_argument("--sets", default=",".join(SETS), help=f"comma-separated sets to run (default: all of {', '.join(SETS)})")
+    command.add_argument("--fusions", nargs="?", const="default", default=None, metavar="SPECS",
+                         help="also score fusions computed offline from the collected sides; SPECS is a space-separated list "
+                              "like 'rrf:k=10 minmax:vectors=0.3,text=0.7' (without SPECS: a default grid)")
+    command.add_argument("--depth", type=int, default=DEFAULT_DEPTH, help="candidates collected per side and question (default 100)")
+    command.add_argument("--workdir", type=Path, help="build the vaults here and keep them (default: a temp folder, removed)")
+    command.add_argument("--dump", type=Path, metavar="FILE", help="write every question's rankings as JSON lines to FILE")
+    return command
+
+
+class UsageError(ValueError):
+    pass
+
+
+def selected_sets(names: str) -> list[str]:
+    chosen = [name.strip() for name in names.split(",") if name.strip()]
+    unknown = [name for name in chosen if name not in SETS]
+    if unknown or not chosen:
+        raise UsageError(f"--sets: unknown set {', '.join(unknown) or '(none given)'}; choose from {', '.join(SETS)}")
+    return chosen
+
+
+def selected_fusions(specs: str | None) -> list[Fusion]:
+    if specs is None:
+        return []
+    try:
+        return [parse_fusion(spec) for spec in (DEFAULT_FUSIONS if specs == "default" else specs.split())]
+    except FusionSpecError as error:
+        raise UsageError(f"--fusions: {error}") from None
+
+
+def evaluate(set_names: Sequence[str], depth: int = DEFAULT_DEPTH, fusions: Sequence[Fusion] = (), workdir: Path | None = None,
+             dump: Path | None = None, progress: Callable[[str], None] = lambda _: None) -> dict[str, Any]:
+    started = time.perf_counter()
+    with tempfile.TemporaryDirectory(prefix="eval-ranking-") as temporary:
+        root = workdir or Path(temporary)
+        results: dict[str, Any] = {}
+        rows: list[dict[str, Any]] = []
+        for name in set_names:
+            prepared = SETS[name](_fresh(root / name))
+            results[name], answered = run_set(prepared, depth, fusions, progress)
+            rows.extend(dump_rows(name, answered))
+    if dump is not None:
+        dump.write_text("".join(json.dumps(row, ensure_ascii=False) + "\n" for row in rows), encoding="utf-8")
+    return {"k": K, "depth": depth, "sets": results, "seconds": round(time.perf_counter() - started, 1), "machine": _machine()}
+
+
+def _fresh(folder: Path) -> Path:
+    if folder.exists():
+        shutil.rmtree(folder)
+    folder.mkdir(parents=True)
+    return folder
+
+
+def _machine() -> dict[str, Any]:
+    from .bench_index import machine
+
+    return machine()
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    command = parser()
+    arguments = command.parse_args(argv)
+    try:
+        sets = selected_sets(arguments.sets)
+        fusions = selected_fusions(arguments.fusions)
+    except UsageError as error:
+        command.error(str(error))  # exit 2, like any usage error
+    if arguments.depth < K:
+        command.error(f"--depth must be at least {K} (the cut-off of every metric)")
+    result = evaluate(sets, arguments.depth, fusions, arguments.workdir, arguments.dump,
+                      progress=lambda message: print(message, file=sys.stderr, flush=True))
+    print(json.dumps(result, indent=2, ensure_ascii=False))
 
 
 if __name__ == "__main__":
-    print(json.dumps({"queries": len(QUERIES), "k": K, "methods": evaluate()}, indent=2))
+    main()

@@ -29,8 +29,8 @@ from typing import Any
 
 from . import conversation_talk as talk
 from .conversation_people import PAIRS, PEOPLE
-from .conversation_threads import LIST_QUESTIONS, ME, THREADS, Line, ThreadType
-from .model import Question
+from .conversation_threads import LIST_QUESTIONS, ME, THREADS, ThreadType
+from .model import PreparedSet, Question
 
 DEFAULT_SEED = 7
 DEFAULT_SESSIONS = 32
@@ -272,4 +272,9 @@ def _capitalise(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
-__all__ = ["ConversationVault", "DEFAULT_SEED", "DEFAULT_SESSIONS", "Line", "generate_conversations"]
+def prepare(workdir: Path, seed: int = DEFAULT_SEED) -> PreparedSet:
+    vault = workdir / "conversations"
+    generated = generate_conversations(vault, seed)
+    return PreparedSet("conversations", vault, generated.questions, {
+        "seed": seed, "pairs": generated.pairs, "sessions": generated.sessions, "turns": generated.turns,
+    })

@@ -139,8 +139,12 @@ def _info_nodes(manual: str) -> list[str]:
     files = parts or [INFO_DIR / f"{manual}.info.gz"]
     if not files[0].is_file():
         raise DocsSourceMissing(f"{files[0]} is missing: the docs set needs the {manual} manual (Debian package of {manual}, with its info pages)")
-    text = "".join(gzip.open(path, "rt", encoding="utf-8", errors="replace").read() for path in files)
-    return text.split("\x1f\n")
+    return "".join(_read_gzip(path) for path in files).split("\x1f\n")
+
+
+def _read_gzip(path: Path) -> str:
+    with gzip.open(path, "rt", encoding="utf-8", errors="replace") as stream:
+        return stream.read()
 
 
 def _drop_menu(lines: list[str]) -> list[str]:

@@ -32,3 +32,4 @@ class PreparedSet:
     vault: Path
     questions: list[Question]
     info: dict[str, Any] = field(default_factory=dict)  # how it was made (seed, source, counts)
+    now: str | None = None  # the instant expiry is judged at (ISO); None: the wall clock

@@ -1,0 +1,112 @@
+"""The ranking evaluation harness (benchmarks/eval_ranking.py): its JSON, its metrics, its fusions.
+
+The harness runs for real on the sample set (real files, real index, the real default
+embedder) through its command line; the metric and fusion functions are pure and are
+checked on rankings whose right answer is known.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from benchmarks.eval_ranking import METRICS, question_metrics
+from benchmarks.fusion import FusionSpecError, parse_fusion
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+def run_harness(*arguments: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "benchmarks.eval_ranking", *arguments],
+        cwd=REPO, capture_output=True, text=True, timeout=300, check=False,
+    )
+
+
+@pytest.fixture(scope="module")
+def sample_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict, list[dict]]:
+    dump = tmp_path_factory.mktemp("eval") / "rows.jsonl"
+    completed = run_harness("--sets", "sample", "--fusions", "rrf:k=10 minmax:vectors=0.3,text=0.7 zscore", "--dump", str(dump))
+    assert completed.returncode == 0, completed.stderr
+    rows = [json.loads(line) for line in dump.read_text(encoding="utf-8").splitlines()]
+    return json.loads(completed.stdout), rows
+
+
+def test_sample_set_reports_every_metric_of_every_method_between_0_and_1(sample_run: tuple[dict, list[dict]]) -> None:
+    result, _ = sample_run
+    assert list(result["sets"]) == ["sample"]
+    sample = result["sets"]["sample"]
+    tables = {**sample["methods"], **sample["fusions"]}
+    assert set(sample["methods"]) == {"vectors", "text", "fused"}
+    assert set(sample["fusions"]) == {"rrf:k=10", "minmax:vectors=0.3,text=0.7", "zscore"}
+    for method, metrics in tables.items():
+        assert set(metrics) == set(METRICS), method
+        for name, value in metrics.items():
+            assert 0.0 <= value <= 1.0, (method, name, value)
+    for kind in sample["by_kind"].values():
+        assert {"vectors", "text", "fused"} <= set(kind)
+
+
+def test_sample_set_answers_at_least_one_question_with_each_method(sample_run: tuple[dict, list[dict]]) -> None:
+    result, rows = sample_run
+    sample = result["sets"]["sample"]
+    assert sample["questions"] == len(rows) > 0
+    for method in ("vectors", "text", "fused"):
+        assert sample["methods"][method]["recall@10"] > 0, method
+        assert any(row["ranks"][method][0] is not None for row in rows), method
+
+
+def test_offline_rrf_of_the_collected_sides_reproduces_the_fused_search(sample_run: tuple[dict, list[dict]]) -> None:
+    # Every question's dumped rankings: fused is exactly what Vault.search returned, and
+    # RRF k=60 over the collected sides gives the same top 10 — the sides are the real ones.
+    result, rows = sample_run
+    assert result["sets"]["sample"]["checks"]["offline_rrf_equals_fused"] == 1.0
+    assert all(row["top"]["rrf:k=60"] == row["top"]["fused"] for row in rows)
+
+
+def test_unknown_set_is_a_usage_error_naming_the_choices() -> None:
+    completed = run_harness("--sets", "sample,nope")
+    assert completed.returncode == 2
+    assert "nope" in completed.stderr and "kepano" in completed.stderr
+    assert completed.stdout == ""
+
+
+def test_recall_counts_the_share_of_evidence_in_the_top_10_and_mrr_stops_at_10() -> None:
+    ranking = [f"n{i}.md" for i in range(1, 21)]
+    metrics = question_metrics(ranking, ["n2.md", "n9.md", "n15.md"])
+    assert metrics == {"hit@1": 0.0, "hit@3": 1.0, "mrr": 0.5, "recall@10": pytest.approx(2 / 3)}
+    assert question_metrics(ranking, ["n11.md"]) == {"hit@1": 0.0, "hit@3": 0.0, "mrr": 0.0, "recall@10": 0.0}
+
+
+def test_rrf_k_and_side_weights_change_the_order_and_ties_break_on_path() -> None:
+    vectors = [("a.md", 0.9), ("b.md", 0.8), ("c.md", 0.7)]
+    text = [("c.md", 12.0), ("d.md", 11.0), ("b.md", 3.0)]
+    # c is 3rd and 1st, b 2nd and 3rd: c wins at any k; weights can hand the lead to one side.
+    assert parse_fusion("rrf:k=60").rank(vectors, text)[:2] == ["c.md", "b.md"]
+    assert parse_fusion("rrf:k=1,text=3").rank(vectors, text)[0] == "c.md"
+    assert parse_fusion("rrf:k=1,vectors=3,text=0").rank(vectors, text)[:3] == ["a.md", "b.md", "c.md"]
+    assert parse_fusion("rrf:k=60,depth=1").rank([("z.md", 1.0)], [("y.md", 1.0)]) == ["y.md", "z.md"]
+
+
+def test_score_normalised_fusions_use_the_raw_scores() -> None:
+    vectors = [("a.md", 0.90), ("b.md", 0.89), ("c.md", 0.10)]
+    text = [("b.md", 30.0), ("c.md", 29.0), ("a.md", 1.0)]
+    # By rank a and b are level-ish; by score b is near the top on both sides.
+    assert parse_fusion("minmax").rank(vectors, text)[0] == "b.md"
+    assert parse_fusion("zscore").rank(vectors, text)[0] == "b.md"
+    assert parse_fusion("minmax:vectors=1,text=0").rank(vectors, text)[0] == "a.md"
+
+
+@pytest.mark.parametrize("spec, words", [
+    ("bm25", "unknown method 'bm25'"),
+    ("rrf:kk=10", "unknown option 'kk'"),
+    ("rrf:k=ten", "k='ten' is not a number"),
+    ("rrf:depth=0", "depth must be"),
+])
+def test_a_bad_fusion_spec_says_what_is_wrong(spec: str, words: str) -> None:
+    with pytest.raises(FusionSpecError, match=words):
+        parse_fusion(spec)
