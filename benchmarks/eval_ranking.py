@@ -1,6 +1,6 @@
 """Ranking quality on several evaluation sets: vectors alone, full text alone, and fused.
 
-    python -m benchmarks.eval_ranking                          # every set, ≈ 2 min
+    python -m benchmarks.eval_ranking                          # every set, ≈ 30 s
     python -m benchmarks.eval_ranking --sets sample,kepano     # a subset
     python -m benchmarks.eval_ranking --fusions                # + offline fusion variants
     python -m benchmarks.eval_ranking --fusions "rrf:k=10 minmax:vectors=0.3,text=0.7"

@@ -30,7 +30,7 @@ from typing import Any
 from . import conversation_talk as talk
 from .conversation_people import PAIRS, PEOPLE
 from .conversation_threads import LIST_QUESTIONS, ME, THREADS, ThreadType
-from .model import PreparedSet, Question
+from .model import PreparedSet, Question, vault_digest
 
 DEFAULT_SEED = 7
 DEFAULT_SESSIONS = 32
@@ -277,4 +277,5 @@ def prepare(workdir: Path, seed: int = DEFAULT_SEED) -> PreparedSet:
     generated = generate_conversations(vault, seed)
     return PreparedSet("conversations", vault, generated.questions, {
         "seed": seed, "pairs": generated.pairs, "sessions": generated.sessions, "turns": generated.turns,
+        "vault_sha256": vault_digest(vault),
     })

@@ -27,7 +27,7 @@ import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
-from .model import PreparedSet, Question
+from .model import PreparedSet, Question, vault_digest
 
 INFO_DIR = Path("/usr/share/info")
 NPM_DOCS = Path("/usr/lib/node_modules/npm/docs/content")
@@ -61,7 +61,9 @@ def prepare(workdir: Path) -> PreparedSet:
     return PreparedSet("docs", vault, questions, {
         "notes": notes, "sources": [str(INFO_DIR), str(NPM_DOCS)],
         "licenses": "GNU manuals: GFDL 1.3; npm docs: Artistic License 2.0",
+        "vault_sha256": vault_digest(vault),  # equal digests: the same notes, whatever the machine
     })
+
 
 
 def build_docs_vault(vault: Path) -> int:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -33,3 +34,12 @@ class PreparedSet:
     questions: list[Question]
     info: dict[str, Any] = field(default_factory=dict)  # how it was made (seed, source, counts)
     now: str | None = None  # the instant expiry is judged at (ISO); None: the wall clock
+
+
+def vault_digest(vault: Path) -> str:
+    """A short digest of every note's path and bytes: equal digests, the same vault."""
+    digest = hashlib.sha256()
+    for note in sorted(vault.rglob("*.md")):
+        digest.update(note.relative_to(vault).as_posix().encode())
+        digest.update(note.read_bytes())
+    return digest.hexdigest()[:16]
