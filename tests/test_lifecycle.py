@@ -1,8 +1,9 @@
 """The one definition of "expired", layers and TTLs — and three places that must agree on it.
 
-The Python predicate (``is_expired``), the SQL filter the index applies on its epoch
-column (``Eligibility.where``) and the Qdrant filter dict (``build_expiry_filter``) are
-checked against each other here, including the exact boundary instant.
+The Python predicate (``is_expired``), the SQL predicate every index query takes from
+``expiry_sql`` (and its twin ``is_expired_us`` on a row already read) and the Qdrant filter
+dict (``build_expiry_filter``) are checked against each other here, including the exact
+boundary instant.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from vaultmem import (
     parse_timestamp,
 )
 from vaultmem.errors import InvalidDuration
-from vaultmem.lifecycle import format_timestamp, to_epoch_us
+from vaultmem.lifecycle import expiry_sql, format_timestamp, is_expired_us, to_epoch_us
 from vaultmem.notes import epoch_us_or_none, parse_note
 from vaultmem.storage import Eligibility
 
@@ -431,14 +432,85 @@ def test_parse_duration_refuses_anything_else_naming_the_value(text: object) -> 
 
 
 def _sql_alive(epoch_us: int | None, now: object) -> bool:
-    """Run the index's real SQL expiry clause over one row in SQLite."""
+    """Run the index's real SQL expiry predicates over one row in SQLite.
+
+    Both forms (alive, expired) and the search filter built from them must agree: the row
+    is in exactly one of alive/expired, and the filter keeps it iff it is alive.
+    """
+    now_us = to_epoch_us(parse_timestamp(now))
     connection = sqlite3.connect(":memory:")
-    connection.execute("CREATE TABLE notes (label INTEGER PRIMARY KEY, expires_us INTEGER)")
-    connection.execute("INSERT INTO notes (label, expires_us) VALUES (1, ?)", (epoch_us,))
-    where, params = Eligibility(now_us=to_epoch_us(parse_timestamp(now))).where()
-    rows = connection.execute(f"SELECT label FROM notes WHERE {where}", params).fetchall()
+    try:
+        connection.execute("CREATE TABLE notes (label INTEGER PRIMARY KEY, expires_us INTEGER) STRICT")
+        connection.execute("INSERT INTO notes (label, expires_us) VALUES (1, ?)", (epoch_us,))
+
+        def matches(predicate: tuple[str, list[int]]) -> bool:
+            where, params = predicate
+            return connection.execute(f"SELECT label FROM notes WHERE {where}", params).fetchall() == [(1,)]
+
+        alive = matches(expiry_sql("expires_us", now_us))
+        assert matches(expiry_sql("notes.expires_us", now_us, expired=True)) is not alive
+        assert matches(Eligibility(now_us=now_us).where()) is alive
+        assert is_expired_us(epoch_us, now_us) is not alive
+        return alive
+    finally:
+        connection.close()
+
+
+# (expires_at as written, now, expired?) — the cases the predecessor got wrong, one by one.
+SQL_CASES = [
+    ("2026-11-30T12:00:00+00:00", NOW, True),  # the boundary instant is expired
+    ("2026-11-30T12:00:00.000001+00:00", NOW, False),  # a microsecond later is alive
+    ("2026-11-30T11:59:59.999999Z", NOW, True),
+    ("2026-11-30T12:00:00", NOW, True),  # naive = UTC, at the boundary
+    ("2026-11-30T12:30:00", NOW, False),  # naive, later
+    (datetime(2026, 11, 30, 11, 0), NOW, True),  # naive datetime from YAML
+    ("2026-11-30T13:00:00+01:00", NOW, True),  # an offset: 12:00 UTC, the boundary
+    ("2026-11-30T12:30:00+01:00", NOW, True),  # as text it sorts after NOW; as an instant it is before
+    ("2026-11-30T11:30:00-01:00", NOW, False),  # 12:30 UTC
+    ("2026-11-30", NOW, True),  # a date: midnight UTC at its start
+    (date(2026, 12, 1), NOW, False),
+    ("2026-12-01", "2026-12-01T00:00:00+00:00", True),  # a date at its own midnight
+    ("2026-12-01", "2026-11-30T23:59:59.999999+00:00", False),
+    (None, NOW, False),  # absent: never expires, never dropped
+    ("", NOW, False),  # blank text means absent too
+]
+
+
+@pytest.mark.parametrize(("expires_at", "now", "expired"), SQL_CASES)
+def test_sql_predicate_agrees_with_is_expired(expires_at: object, now: str, expired: bool) -> None:
+    assert is_expired(expires_at, now=now) is expired
+    assert _sql_alive(epoch_us_or_none(expires_at), now) is not expired
+
+
+def test_sql_predicate_splits_a_table_of_every_case_like_is_expired() -> None:
+    # One real table holding all the cases at once, as the index holds notes.
+    now_us = to_epoch_us(parse_timestamp(NOW))
+    cases = [(expires_at, expired) for expires_at, now, expired in SQL_CASES if now == NOW]
+    connection = sqlite3.connect(":memory:")
+    connection.execute("CREATE TABLE notes (label INTEGER PRIMARY KEY, expires_us INTEGER) STRICT")
+    connection.executemany("INSERT INTO notes VALUES (?, ?)", [(number, epoch_us_or_none(value)) for number, (value, _) in enumerate(cases)])
+    alive_where, alive_params = expiry_sql("expires_us", now_us)
+    expired_where, expired_params = expiry_sql("expires_us", now_us, expired=True)
+    alive = {row[0] for row in connection.execute(f"SELECT label FROM notes WHERE {alive_where}", alive_params)}
+    dead = {row[0] for row in connection.execute(f"SELECT label FROM notes WHERE {expired_where}", expired_params)}
     connection.close()
-    return rows == [(1,)]
+    assert dead == {number for number, (_, expired) in enumerate(cases) if expired}
+    assert alive == {number for number, (_, expired) in enumerate(cases) if not expired}
+
+
+def test_include_expired_is_its_own_field_and_filters_nothing_else() -> None:
+    now_us = to_epoch_us(NOW_DT)
+    assert Eligibility(now_us=now_us, include_expired=True).where() == ("1", [])
+    assert Eligibility(now_us=now_us, include_expired=True).filters is False
+    where, params = Eligibility(now_us=now_us, include_expired=True, layers=("L2",)).where()
+    assert "expires_us" not in where and params == ["L2"]
+    assert (where := Eligibility(now_us=now_us).where())[0] == expiry_sql("notes.expires_us", now_us)[0] and where[1] == [now_us]
+
+
+@pytest.mark.parametrize("column", ["expires_us; DROP TABLE notes", "", "1 OR 1", "notes.expires_us.x"])
+def test_sql_predicate_refuses_anything_but_a_column_name(column: str) -> None:
+    with pytest.raises(ValueError, match="not a column name"):
+        expiry_sql(column, 0)
 
 
 offsets = st.integers(min_value=-(23 * 60 + 59), max_value=23 * 60 + 59).map(lambda minutes: timezone(timedelta(minutes=minutes)))

@@ -241,7 +241,7 @@ class ConsolidationReport:
 
 def plan_consolidation(store: Store, paths: VaultPaths, scope: Scope) -> ConsolidationPlan:
     """Find the clusters; reads the index and the candidate notes, writes nothing."""
-    pool = store.recent_notes(Eligibility(now_us=None if scope.include_expired else to_epoch_us(scope.now)))
+    pool = store.recent_notes(Eligibility(now_us=to_epoch_us(scope.now), include_expired=scope.include_expired))
     reasons = {note.label: reason for note in pool if (reason := unreliable_reason(note)) is not None}
     sources = pool if scope.window is None else pool[: scope.window]
     left_out = [LeftOut(note.path, reasons[note.label]) for note in sources if note.label in reasons]

@@ -159,6 +159,31 @@ def from_epoch_us(epoch_us: int) -> datetime:
     return datetime(1970, 1, 1, tzinfo=UTC) + timedelta(microseconds=epoch_us)
 
 
+# The index stores each note's expiry as epoch microseconds (NULL: never expires); these
+# two are the rule above on that column, for SQL and for a row already read. Every query
+# that decides expiry asks expiry_sql: written out per query, the rule had seven chances
+# to disagree (a ``<`` for a ``<=``, a NULL dropped). See adr/0002-expiry-semantics.md.
+_SQL_COLUMN = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)?")
+
+
+def expiry_sql(column: str, now_us: int, *, expired: bool = False) -> tuple[str, list[int]]:
+    """The SQL predicate (and its parameters) for "alive at ``now_us``" on an epoch-µs column.
+
+    Alive iff the column is NULL (never expires) or strictly later than now; with
+    ``expired``, its exact complement: set and ``<= now`` (the boundary instant is expired).
+    """
+    if not _SQL_COLUMN.fullmatch(column):
+        raise ValueError(f"{column!r} is not a column name")
+    if expired:
+        return f"({column} IS NOT NULL AND {column} <= ?)", [int(now_us)]
+    return f"({column} IS NULL OR {column} > ?)", [int(now_us)]
+
+
+def is_expired_us(expires_us: int | None, now_us: int) -> bool:
+    """:func:`is_expired` on the index's epoch-µs value (``None``: never expires)."""
+    return expires_us is not None and expires_us <= now_us
+
+
 def build_expiry_filter(include_expired: bool = False, now: object = None) -> dict[str, Any]:
     """A Qdrant filter that keeps notes that are alive at ``now``.
 

@@ -15,6 +15,7 @@ from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from .errors import DerivedIndexError, NoteReadError
+from .lifecycle import is_expired_us
 from .notes import read_body
 from .paths import VaultPaths
 from .storage import Eligibility, NoteRow, Store
@@ -230,10 +231,8 @@ class Searcher:
         warnings = [f"{problem['field']}: {problem['message']}" for problem in row.problems]
         if row.expiry_invalid:
             warnings.insert(0, f"expires_at {row.expires_at!r} does not parse, so this note never expires until it is fixed (see `vaultmem check`)")
-        expired = row.expires_us is not None and eligibility.now_us is not None and row.expires_us <= eligibility.now_us
-        # With --include-expired, mark expiry at the instant asked about (--as-of), not the wall clock.
-        as_of_us = eligibility.as_of_us if eligibility.as_of_us is not None else _now_us()
-        expired = expired or (eligibility.now_us is None and row.expires_us is not None and row.expires_us <= as_of_us)
+        # Only with include_expired can a hit be expired: marked at the instant asked about (--as-of).
+        expired = is_expired_us(row.expires_us, eligibility.now_us)
         if expired:
             warnings.insert(0, f"expired at {row.expires_at}")
         return Hit(
@@ -269,9 +268,3 @@ def make_snippet(body: str, query: str, width: int = SNIPPET_CHARS) -> str:
 
 def _unique(items: list[str]) -> list[str]:
     return list(dict.fromkeys(items))
-
-
-def _now_us() -> int:
-    from .lifecycle import to_epoch_us, utc_now
-
-    return to_epoch_us(utc_now())

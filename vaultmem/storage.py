@@ -29,6 +29,7 @@ except ImportError:  # Windows: no flock; a rebuild in progress cannot be told f
     fcntl = None  # type: ignore[assignment]
 
 from .errors import DerivedIndexError
+from .lifecycle import expiry_sql
 from .notes import Problem
 
 DB_NAME = "index.db"
@@ -195,25 +196,25 @@ class FileState:
 
 @dataclass(frozen=True)
 class Eligibility:
-    """Read-time filters, applied in SQL on the epoch column (same rule as is_expired)."""
+    """Read-time filters, applied in SQL: expiry (``lifecycle.expiry_sql``), layers, tags."""
 
-    now_us: int | None  # None: include expired notes
+    now_us: int  # the instant expiry is evaluated at (and hits are marked expired at)
+    include_expired: bool = False
     layers: tuple[str, ...] = ()
     tags: tuple[str, ...] = ()
-    as_of_us: int | None = None  # the instant hits are marked expired at (with now_us None)
 
     @property
     def filters(self) -> bool:
         """Does any note fail these filters? (False: every indexed note is eligible.)"""
-        return self.now_us is not None or bool(self.layers) or bool(self.tags)
+        return not self.include_expired or bool(self.layers) or bool(self.tags)
 
     def where(self, alias: str = "notes") -> tuple[str, list[Any]]:
         clauses: list[str] = []
         params: list[Any] = []
-        if self.now_us is not None:
-            # expired iff expires_at <= now, so alive iff NULL (never) or strictly later.
-            clauses.append(f"({alias}.expires_us IS NULL OR {alias}.expires_us > ?)")
-            params.append(int(self.now_us))
+        if not self.include_expired:
+            alive, alive_params = expiry_sql(f"{alias}.expires_us", self.now_us)
+            clauses.append(alive)
+            params.extend(alive_params)
         if self.layers:
             clauses.append(f"{alias}.layer IN ({', '.join('?' for _ in self.layers)})")
             params.extend(self.layers)
@@ -512,8 +513,13 @@ class Store:
             yield _row_to_note(row)
 
     def expired_notes(self, now_us: int) -> list[NoteRow]:
-        query = f"{_SELECT_NOTE} WHERE expires_us IS NOT NULL AND expires_us <= ? ORDER BY path"
-        return [_row_to_note(row) for row in self.conn.execute(query, (int(now_us),))]
+        expired, params = expiry_sql("expires_us", now_us, expired=True)
+        return [_row_to_note(row) for row in self.conn.execute(f"{_SELECT_NOTE} WHERE {expired} ORDER BY path", params)]
+
+    def eligible_notes(self, eligibility: Eligibility) -> list[NoteRow]:
+        """Every note that passes the read-time filters, by path."""
+        where, params = eligibility.where()
+        return [_row_to_note(row) for row in self.conn.execute(f"{_SELECT_NOTE} WHERE {where} ORDER BY path", params)]
 
     def all_problems(self) -> list[Problem]:
         rows = self.conn.execute("SELECT problems FROM notes WHERE problems != '[]' ORDER BY path")
@@ -694,8 +700,8 @@ class Store:
         return {row[0]: int(row[1]) for row in rows}
 
     def count_expired(self, now_us: int) -> int:
-        row = self.conn.execute("SELECT count(*) FROM notes WHERE expires_us IS NOT NULL AND expires_us <= ?", (int(now_us),))
-        return int(row.fetchone()[0])
+        expired, params = expiry_sql("expires_us", now_us, expired=True)
+        return int(self.conn.execute(f"SELECT count(*) FROM notes WHERE {expired}", params).fetchone()[0])
 
     def count_with_problems(self) -> int:
         return int(self.conn.execute("SELECT count(*) FROM notes WHERE problems != '[]'").fetchone()[0])

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from .config import STATE_DIR, VaultConfig, load_config
 from .errors import AmbiguousNote, DerivedIndexError, GitError, NoteNotFound, VaultmemError, WriteConflict
-from .lifecycle import normalize_layer, resolve_now, to_epoch_us
+from .lifecycle import is_expired_us, normalize_layer, resolve_now, to_epoch_us
 from .paths import VaultPaths
 
 if TYPE_CHECKING:
@@ -222,10 +222,10 @@ class Vault:
         from .storage import Eligibility
 
         eligibility = Eligibility(
-            now_us=None if include_expired else to_epoch_us(resolve_now(now)),
+            now_us=to_epoch_us(resolve_now(now)),
+            include_expired=include_expired,
             layers=tuple(sorted({normalize_layer(layer) for layer in layers or ()})),
             tags=tuple(tag.lstrip("#") for tag in tags or ()),
-            as_of_us=to_epoch_us(resolve_now(now)),
         )
         self.ensure_indexed()
         return self._searcher().search(query, k, eligibility)
@@ -398,7 +398,7 @@ class Vault:
             self.indexer.sync_paths([row.path])
             row = self.resolve(row.path)
         usage = self.store.usage_for([row.id]).get(row.id)
-        expired = row.expires_us is not None and row.expires_us <= to_epoch_us(resolve_now(now))
+        expired = is_expired_us(row.expires_us, to_epoch_us(resolve_now(now)))
         return NoteView(
             id=row.id, path=row.path, title=row.title, layer=row.layer, tags=row.tags, created=row.created,
             expires_at=None if is_absent(current.expires_at) else row.expires_at, expired=expired,
@@ -495,17 +495,13 @@ class Vault:
         Expired notes are left out unless ``include_expired``: they are hidden from every
         read path, and ``expire`` is the job that lists them.
         """
+        from .storage import Eligibility
         from .usage import find_stale
 
         self.ensure_indexed()
         moment = resolve_now(now)
-        now_us = to_epoch_us(moment)
-        wanted = {normalize_layer(layer) for layer in layers or ()}
-        rows = [
-            row for row in self.store.all_notes()
-            if (not wanted or row.layer in wanted)
-            and (include_expired or row.expires_us is None or row.expires_us > now_us)
-        ]
+        wanted = tuple(sorted({normalize_layer(layer) for layer in layers or ()}))
+        rows = self.store.eligible_notes(Eligibility(to_epoch_us(moment), include_expired, layers=wanted))
         usage = self.store.usage_for([row.id for row in rows])
         return find_stale(rows, usage, days, moment)
 
