@@ -144,9 +144,9 @@ def run_ann(vault: Vault) -> tuple[dict[str, Any], set[frozenset[str]]]:
 
 def pool(vault: Vault) -> tuple[np.ndarray, np.ndarray, list[str | None], dict[int, str]]:
     """The notes consolidation considers (alive, reliable metadata) and their vectors."""
-    notes = [note for note in vault.store.recent_notes(Eligibility(now_us=to_epoch_us(resolve_now(NOW))))
+    notes = [note for note in vault.store.notes.recent(Eligibility(now_us=to_epoch_us(resolve_now(NOW))))
              if unreliable_reason(note) is None]
-    blobs = dict(vault.store.vectors_for([note.label for note in notes]))
+    blobs = dict(vault.store.vectors.for_labels([note.label for note in notes]))
     notes = [note for note in notes if note.label in blobs]
     labels = np.asarray([note.label for note in notes], dtype=np.int64)
     matrix = np.frombuffer(b"".join(blobs[note.label] for note in notes), dtype=np.float32).reshape(len(notes), -1)

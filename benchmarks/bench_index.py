@@ -269,7 +269,7 @@ def _measure_components(opened: Any, queries: Sequence[str]) -> dict[str, Any]:
     pieces: dict[str, Callable[[str], object]] = {
         "embed_query": lambda query: searcher.embedder.embed([query]),
         "vector_side": lambda query: searcher._vector_side(query, pool, K, eligibility),
-        "text_side_fts": lambda query: opened.store.fts_search(fts_query(query) or "x", eligibility, pool),
+        "text_side_fts": lambda query: opened.store.notes.fts_search(fts_query(query) or "x", eligibility, pool),
     }
     result: dict[str, Any] = {}
     for name, piece in pieces.items():
@@ -311,7 +311,7 @@ def task_recall(vault: Path, options: Options) -> dict[str, Any]:
 def _all_vectors(store: Any) -> tuple[np.ndarray, np.ndarray]:
     import numpy as np
 
-    rows = store.conn.execute("SELECT label, vector FROM vectors ORDER BY label").fetchall()
+    rows = store.db.conn.execute("SELECT label, vector FROM vectors ORDER BY label").fetchall()
     labels = np.asarray([row[0] for row in rows], dtype=np.int64)
     matrix = np.frombuffer(b"".join(row[1] for row in rows), dtype=np.float32).reshape(len(rows), -1)
     return labels, matrix
@@ -340,7 +340,7 @@ def _recall_by_ef(store: Any, dimension: int, labels: np.ndarray, matrix: np.nda
 def _snapshot_index(store: Any, dimension: int) -> Any:
     import hnswlib
 
-    name = store.get_meta("snapshot_file")
+    name = store.vectors.snapshot().file
     if not name:
         return None
     index = hnswlib.Index(space="ip", dim=dimension)

@@ -125,7 +125,7 @@ def live_notes(vault: Path) -> list[str]:
 
     now_us = time.time_ns() // 1000
     with Vault(vault) as opened:
-        rows = [row for row in opened.store.all_notes() if row.expires_us is None or row.expires_us > now_us]
+        rows = [row for row in opened.store.notes.all() if row.expires_us is None or row.expires_us > now_us]
     return sorted(row.path for row in rows)
 
 

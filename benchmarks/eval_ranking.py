@@ -80,7 +80,7 @@ def side_rankings(vault: Vault, query: str, depth: int, now: str | None = None) 
         embedded = searcher.embedder.embed([query])[0]
         cosine = dict(searcher.vectors.exact(embedded, vector_labels))
         bm25 = _bm25(vault, " OR ".join(query_terms(query)), text_labels)
-        paths = vault.store.paths_by_labels([*vector_labels, *text_labels])
+        paths = vault.store.notes.paths_by_labels([*vector_labels, *text_labels])
     return {
         "vectors": [(paths[label], cosine[label]) for label in vector_labels if label in paths],
         "text": [(paths[label], -bm25.get(label, 0.0)) for label in text_labels if label in paths],
@@ -91,7 +91,7 @@ def _bm25(vault: Vault, match: str, labels: Sequence[int]) -> dict[int, float]:
     if not labels or not match:
         return {}
     marks = ", ".join("?" for _ in labels)
-    rows = vault.store.conn.execute(
+    rows = vault.store.db.conn.execute(
         f"SELECT rowid, bm25(notes_fts, 5.0, 1.0, 2.0) FROM notes_fts WHERE notes_fts MATCH ? AND rowid IN ({marks})",
         [match, *labels],
     )
@@ -164,7 +164,7 @@ def answer(vault: Vault, question: Question, depth: int, fusions: Sequence[Fusio
 
 
 def report_notes(vault: Vault) -> int:
-    return sum(1 for _ in vault.store.all_notes())
+    return sum(1 for _ in vault.store.notes.all())
 
 
 def _methods_table(answered: Sequence[Answered], methods: Sequence[str]) -> dict[str, dict[str, float]]:

@@ -136,8 +136,8 @@ def index_state(vault: Path) -> dict[str, object]:
 
     with Vault(vault) as opened:
         store = opened.store
-        rows = {row.label: row for row in store.all_notes()}
-        vectors = dict(store.vectors_for(list(rows)))
+        rows = {row.label: row for row in store.notes.all()}
+        vectors = dict(store.vectors.for_labels(list(rows)))
         return {
             row.path: (
                 row.id, row.title, row.layer, tuple(row.tags), row.created, row.expires_at, row.expires_us,

@@ -151,7 +151,7 @@ def test_reconcile_does_not_drop_a_note_restored_while_it_was_running(vault_dir:
     with Vault(vault_dir, embedder=EditDuringEmbedding(person_restores)) as slow:
         report = slow.index()
         assert report.removed == []
-        assert slow.store.note_by_path("g.md") is not None
+        assert slow.store.notes.by_path("g.md") is not None
 
 
 def test_deletions_reach_readers_as_tombstones_and_a_fold_clears_them(vault_with_notes: Path) -> None:
@@ -160,17 +160,17 @@ def test_deletions_reach_readers_as_tombstones_and_a_fold_clears_them(vault_with
         (vault_with_notes / "notes/n00.md").unlink()
         vault.indexer.sync_paths(["notes/n00.md"])
         store: Store = vault.store
-        assert store.tombstones()[1] == [store_label_of_deleted(store)]
+        assert store.vectors.tombstones()[1] == [store_label_of_deleted(store)]
         assert all(hit.path != "notes/n00.md" for hit in vault.search("zebra note 0", k=60, include_expired=True))
-        VectorIndex(store, store.vector_dimension() or 0).fold(force=True)
-        assert store.tombstones()[1] == []
+        VectorIndex(store, store.vectors.dimension() or 0).fold(force=True)
+        assert store.vectors.tombstones()[1] == []
         assert all(hit.path != "notes/n00.md" for hit in vault.search("zebra note 0", k=60, include_expired=True))
 
 
 def store_label_of_deleted(store: Store) -> int:
     """The one tombstoned label (the note it belonged to is gone from `notes`)."""
-    _, labels = store.tombstones()
-    assert len(labels) == 1 and not store.notes_by_labels(labels)
+    _, labels = store.vectors.tombstones()
+    assert len(labels) == 1 and not store.notes.by_labels(labels)
     return labels[0]
 
 
@@ -189,7 +189,7 @@ def test_a_lost_snapshot_file_degrades_to_exact_search_and_index_restores_it(vau
 
 def test_a_search_during_a_rebuild_warns_that_its_answer_may_be_incomplete(vault_with_notes: Path) -> None:
     with Vault(vault_with_notes) as rebuilder, Vault(vault_with_notes) as reader:
-        with rebuilder.store.rebuilding():
+        with rebuilder.store.meta.rebuilding():
             rebuilder._drop_derived()  # the rebuild has dropped the index and re-added one note
             rebuilder.indexer.sync_paths(["notes/n00.md"])
             hits = reader.search("zebra stripes", k=5, include_expired=True)
@@ -199,12 +199,12 @@ def test_a_search_during_a_rebuild_warns_that_its_answer_may_be_incomplete(vault
         # index itself instead of answering from the partial one.
         hits = reader.search("zebra stripes", k=5, include_expired=True)
         assert len(hits) == 5 and not any("rebuilt" in warning for hit in hits for warning in hit.warnings)
-        assert reader.store.rebuild_state() is None
+        assert reader.store.meta.rebuild_state() is None
 
 
 def test_an_empty_answer_during_a_rebuild_still_says_the_index_is_being_rebuilt(vault_with_notes: Path) -> None:
     with Vault(vault_with_notes) as rebuilder, Vault(vault_with_notes) as reader:
-        with rebuilder.store.rebuilding():
+        with rebuilder.store.meta.rebuilding():
             rebuilder._drop_derived()  # nothing re-added yet
             hits = reader.search("zebra stripes", k=5, include_expired=True)
             assert hits == [] and any("being rebuilt" in warning for warning in hits.warnings)
@@ -215,14 +215,14 @@ def test_an_empty_answer_during_a_rebuild_still_says_the_index_is_being_rebuilt(
 
 def test_an_ordinary_index_beside_a_rebuild_does_not_mark_the_rebuild_finished(vault_with_notes: Path) -> None:
     with Vault(vault_with_notes) as rebuilder, Vault(vault_with_notes) as other:
-        with rebuilder.store.rebuilding():
+        with rebuilder.store.meta.rebuilding():
             rebuilder._drop_derived()
             other.index()  # e.g. a watcher starting: it may have listed the files before the drop
-            assert other.store.rebuild_state() == "running"
+            assert other.store.meta.rebuild_state() == "running"
         # The rebuild died without its final pass: whoever comes next finishes it.
-        assert other.store.rebuild_state() == "interrupted"
+        assert other.store.meta.rebuild_state() == "interrupted"
         assert len(other.search("zebra stripes", k=100, include_expired=True)) == 60
-        assert other.store.rebuild_state() is None
+        assert other.store.meta.rebuild_state() is None
 
 
 def test_a_finished_rebuild_leaves_no_warning(vault_with_notes: Path) -> None:
@@ -230,20 +230,20 @@ def test_a_finished_rebuild_leaves_no_warning(vault_with_notes: Path) -> None:
         vault.index(rebuild=True)
         hits = vault.search("zebra stripes", k=5, include_expired=True)
         assert len(hits) == 5 and all(hit.warnings == [] for hit in hits)
-        assert vault.store.rebuild_state() is None
+        assert vault.store.meta.rebuild_state() is None
 
 
 def test_without_flock_a_plain_index_finishes_a_rebuild_that_was_killed(vault_with_notes: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    import vaultmem.storage
+    import vaultmem.storage.meta
 
-    monkeypatch.setattr(vaultmem.storage, "fcntl", None)  # a platform without flock (Windows)
+    monkeypatch.setattr(vaultmem.storage.meta, "fcntl", None)  # a platform without flock (Windows)
     with Vault(vault_with_notes) as rebuilder:
-        with rebuilder.store.rebuilding():
+        with rebuilder.store.meta.rebuilding():
             rebuilder._drop_derived()  # then killed
     with Vault(vault_with_notes) as later:
         hits = later.search("zebra stripes", k=5, include_expired=True)
         assert any("being rebuilt" in warning for warning in hits.warnings)  # cannot tell: keeps warning
         later.index()
-        assert later.store.rebuild_state() is None
+        assert later.store.meta.rebuild_state() is None
         hits = later.search("zebra stripes", k=5, include_expired=True)
         assert len(hits) == 5 and hits.warnings == []

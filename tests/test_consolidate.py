@@ -506,9 +506,9 @@ def synthetic_vault(root: Path, seed: int = 7) -> None:
 
 def exact_clusters(vault: Vault, threshold: float) -> set[frozenset[str]]:
     """Every same-layer pair over all vectors by one exact matrix product, then components."""
-    pool = vault.store.recent_notes(Eligibility(now_us=to_epoch_us(resolve_now(NOW))))
+    pool = vault.store.notes.recent(Eligibility(now_us=to_epoch_us(resolve_now(NOW))))
     keep = [note for note in pool if unreliable_reason(note) is None]
-    vectors = dict(vault.store.vectors_for([note.label for note in keep]))
+    vectors = dict(vault.store.vectors.for_labels([note.label for note in keep]))
     labels = np.asarray([note.label for note in keep])
     matrix = np.stack([np.frombuffer(vectors[note.label], dtype=np.float32) for note in keep])
     pairs = exact_similar_pairs(labels, matrix, [note.layer for note in keep], threshold, block=64)

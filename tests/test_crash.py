@@ -102,7 +102,7 @@ def title_queries(vault: Path, count: int = 8) -> list[str]:
     """Titles of live notes spread over the vault: queries with a clear answer."""
     now_us = time.time_ns() // 1000
     with Vault(vault) as opened:
-        titles = sorted((row.path, row.title) for row in opened.store.all_notes() if row.expires_us is None or row.expires_us > now_us)
+        titles = sorted((row.path, row.title) for row in opened.store.notes.all() if row.expires_us is None or row.expires_us > now_us)
     return [title for _, title in titles[:: max(1, len(titles) // count)]][:count]
 
 
@@ -179,7 +179,7 @@ def test_kill_index_during_an_embedder_switch_then_index_equals_rebuild(vault: P
     kill_when(process, switching, "the first re-embedded chunk")
     index_then_compare(vault)
     with Vault(vault) as opened:
-        assert opened.store.vector_dimension() == 256
+        assert opened.store.vectors.dimension() == 256
 
 
 def test_kill_a_rebuild_half_way_then_a_search_completes_the_index(template: Path, tmp_path: Path) -> None:
@@ -242,7 +242,7 @@ def write_note(vault: Path, relative: str, body: str) -> Path:
 
 def stored_hash(vault: Path, relative: str) -> str | None:
     with Vault(vault) as opened:
-        row = opened.store.note_by_path(relative)
+        row = opened.store.notes.by_path(relative)
         return None if row is None else row.content_hash
 
 
@@ -286,7 +286,7 @@ def test_a_lost_snapshot_file_is_rebuilt_by_the_next_fold(tmp_path: Path) -> Non
     (vault / ".vaultmem.toml").write_text('embedder = "hashing"\n', encoding="utf-8")
     with Vault(vault) as opened:
         opened.index()
-        snapshot = opened.store.get_meta("snapshot_file")
+        snapshot = opened.store.vectors.snapshot().file
     assert snapshot is not None
     (vault / STATE_DIR / snapshot).unlink()
     with Vault(vault) as opened:

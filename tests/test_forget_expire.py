@@ -113,7 +113,7 @@ def test_forget_archives_the_note_recoverably_and_hides_it(vault: Vault) -> None
 def test_archive_is_never_indexed_even_after_rebuild(vault: Vault) -> None:
     vault.forget("people/Lars Becker")
     vault.index(rebuild=True)
-    assert vault.store.note_by_path("_archive/people/Lars Becker.md") is None
+    assert vault.store.notes.by_path("_archive/people/Lars Becker.md") is None
 
 
 def test_forgetting_twice_the_same_path_keeps_both_archived_copies(vault: Vault, sample_vault: Path) -> None:
@@ -136,7 +136,7 @@ def test_forget_hard_deletes_the_file(vault: Vault) -> None:
 def test_forget_hard_of_a_note_edited_since_indexing_fails_loudly(vault: Vault) -> None:
     path = vault.root / "people/Lars Becker.md"
     path.write_text(path.read_text(encoding="utf-8") + "\nA person added this line.\n", encoding="utf-8")
-    os.utime(path, ns=(vault.store.note_by_path("people/Lars Becker.md").mtime_ns,) * 2)  # index cannot tell by stat
+    os.utime(path, ns=(vault.store.notes.by_path("people/Lars Becker.md").mtime_ns,) * 2)  # index cannot tell by stat
     with pytest.raises(WriteConflict, match="people/Lars Becker.md"):
         vault.forget("people/Lars Becker", hard=True)
     assert "A person added this line." in path.read_text(encoding="utf-8")
@@ -184,7 +184,7 @@ def test_expire_skips_a_note_a_person_extended_after_indexing(vault: Vault) -> N
     mtime = path.stat().st_mtime_ns
     path.write_text(text, encoding="utf-8")
     os.utime(path, ns=(mtime, mtime))  # same stat: only the re-read before moving can notice
-    size_same = len(text.encode()) == vault.store.note_by_path("scratch/berlin-hotel.md").size
+    size_same = len(text.encode()) == vault.store.notes.by_path("scratch/berlin-hotel.md").size
     assert size_same
     report = vault.expire(apply=True, now=NOW)
     assert [skip["path"] for skip in report.skipped] == ["scratch/berlin-hotel.md"]

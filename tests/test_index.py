@@ -39,7 +39,7 @@ def vault(sample_vault: Path, wordllama) -> Iterator[Vault]:
 
 
 def indexed_paths(vault: Vault) -> list[str]:
-    return [row.path for row in vault.store.all_notes()]
+    return [row.path for row in vault.store.notes.all()]
 
 
 def answers(vault: Vault, include_expired: bool = True) -> list[list[dict[str, object]]]:
@@ -299,14 +299,14 @@ def test_changing_the_embedder_re_embeds_every_note(vault: Vault) -> None:
     with Vault(vault.root, embedder=HashingEmbedder(32)) as hashing:
         report = hashing.index()
         assert report.rebuilt and report.embedded == 39 and not report.changed and report.unchanged == 39
-        assert hashing.store.get_meta("embedder") == "hashing:32"
+        assert hashing.store.meta.get("embedder") == "hashing:32"
         # The fresh vectors are stored, every one of them (not only computed and dropped).
-        assert len(hashing.store.vector_labels()) == 39 and hashing.store.vector_dimension() == 32
+        assert len(hashing.store.vectors.labels()) == 39 and hashing.store.vectors.dimension() == 32
         assert hashing.search("Pimenta amoxicillin allergy", k=1, now=NOW)[0].path == "people/pimenta-vet-allergy.md"
         assert hashing.index().embedded == 0  # and then it is settled
     report = vault.index()
-    assert report.embedded == 39 and vault.store.vector_dimension() == 256
-    assert len(vault.store.vector_labels()) == 39
+    assert report.embedded == 39 and vault.store.vectors.dimension() == 256
+    assert len(vault.store.vectors.labels()) == 39
 
 
 def test_the_embedder_named_in_the_config_is_used_and_switching_re_embeds(vault: Vault) -> None:
@@ -315,8 +315,8 @@ def test_the_embedder_named_in_the_config_is_used_and_switching_re_embeds(vault:
     with Vault(vault.root) as configured:
         report = configured.index()
         assert report.embedded == 39
-        assert configured.store.get_meta("embedder") == "hashing:64"
-        assert configured.store.vector_dimension() == 64
+        assert configured.store.meta.get("embedder") == "hashing:64"
+        assert configured.store.vectors.dimension() == 64
 
 
 def test_searching_with_another_embedder_before_reindexing_is_refused_not_mixed(vault: Vault) -> None:
@@ -374,28 +374,28 @@ def test_the_store_keeps_expiry_as_written_and_as_an_exact_epoch(vault: Vault) -
     from vaultmem.lifecycle import to_epoch_us
 
     vault.index()
-    meridian = vault.store.note_by_path("conversations/2026-11-13-meridian-vendor-call.md")
+    meridian = vault.store.notes.by_path("conversations/2026-11-13-meridian-vendor-call.md")
     assert meridian.expires_at == "2026-11-20T18:00:00+05:00"
     assert meridian.expires_us == to_epoch_us(datetime(2026, 11, 20, 13, 0, tzinfo=timezone.utc))
-    lantern = vault.store.note_by_path("projects/Lantern.md")
+    lantern = vault.store.notes.by_path("projects/Lantern.md")
     assert lantern.expires_us == to_epoch_us(datetime(2027, 3, 1, tzinfo=timezone.utc))
-    landlord = vault.store.note_by_path("scratch/call-landlord.md")
+    landlord = vault.store.notes.by_path("scratch/call-landlord.md")
     assert (landlord.expires_at, landlord.expires_us, landlord.expiry_invalid) == ("next tuesday", None, True)
 
 
 def test_no_numpy_value_reaches_sqlite_as_a_blob(vault: Vault) -> None:
     vault.index()
-    columns = [row[1] for row in vault.store.conn.execute("PRAGMA table_info(notes)")]
+    columns = [row[1] for row in vault.store.db.conn.execute("PRAGMA table_info(notes)")]
     for column in columns:
-        kinds = {row[0] for row in vault.store.conn.execute(f"SELECT DISTINCT typeof({column}) FROM notes")}
+        kinds = {row[0] for row in vault.store.db.conn.execute(f"SELECT DISTINCT typeof({column}) FROM notes")}
         assert "blob" not in kinds, column
-    assert {row[0] for row in vault.store.conn.execute("SELECT DISTINCT typeof(label) FROM vectors")} == {"integer"}
+    assert {row[0] for row in vault.store.db.conn.execute("SELECT DISTINCT typeof(label) FROM vectors")} == {"integer"}
 
 
 def test_the_store_uses_wal_and_leaves_no_temp_files(vault: Vault) -> None:
     vault.index()
     vault.index(rebuild=True)
-    assert vault.store.conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    assert vault.store.db.conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     names = sorted(path.name for path in (vault.root / ".vaultmem").iterdir())
     assert not [name for name in names if name.endswith(".tmp")]
     assert len([name for name in names if name.endswith(".hnsw")]) == 1
@@ -428,5 +428,5 @@ def test_an_embedder_switch_with_a_metadata_only_edit_still_stores_every_vector(
     with Vault(vault.root, embedder=HashingEmbedder(16)) as hashing:
         report = hashing.index()
         assert report.updated == ["projects/Lantern.md"] and report.embedded == 39
-        assert len(hashing.store.vector_labels()) == 39
-        assert hashing.store.labels_without_vectors() == []
+        assert len(hashing.store.vectors.labels()) == 39
+        assert hashing.store.vectors.missing_labels() == []

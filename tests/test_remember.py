@@ -159,7 +159,7 @@ def test_a_symlink_out_of_the_vault_is_refused_as_folder(vault: Vault, tmp_path:
 def test_a_dotted_folder_gives_the_canonical_path_the_index_uses(vault: Vault, folder: str, expected: str) -> None:
     remembered = vault.remember("hi", folder=folder, now=NOW)
     assert remembered.path == expected  # was './hi.md': a path no scan would ever produce
-    assert [row.path for row in vault.store.all_notes()] == [expected]
+    assert [row.path for row in vault.store.notes.all()] == [expected]
     assert vault.index().unchanged == 1  # the next scan finds the same note at the same path
 
 
@@ -168,7 +168,7 @@ def test_a_symlinked_folder_inside_the_vault_gives_the_real_folders_path(vault: 
     (vault.root / "alias").symlink_to(vault.root / "real", target_is_directory=True)
     remembered = vault.remember("hi", folder="alias", now=NOW)
     assert remembered.path == "real/hi.md"
-    assert [row.path for row in vault.store.all_notes()] == ["real/hi.md"]
+    assert [row.path for row in vault.store.notes.all()] == ["real/hi.md"]
 
 
 @pytest.mark.parametrize("folder", ["proc.md", "proc.md/sub"])
@@ -227,7 +227,7 @@ def test_two_processes_remembering_at_once_make_two_notes_and_two_rows(vault_dir
     assert all(process.returncode == 0 for process in processes)
     assert len({output["path"] for output in outputs}) == 2
     with Vault(vault_dir) as vault:
-        rows = list(vault.store.all_notes())
+        rows = list(vault.store.notes.all())
         assert sorted(row.path for row in rows) == sorted(output["path"] for output in outputs)
 
 

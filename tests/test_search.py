@@ -436,7 +436,7 @@ def test_hnsw_vector_search_agrees_with_exact_search(mostly_expired: tuple[Vault
     vault, _ = mostly_expired
     embedder = vault.embedder()
     index = VectorIndex(vault.store, embedder.dimension)
-    labels = [row.label for row in vault.store.all_notes()]
+    labels = [row.label for row in vault.store.notes.all()]
     recalls = []
     for query in ["coffee milk", "berlin flight hotel", "kafka deploy retro", "pottery football tickets", "vet cat pharmacy"]:
         vector = embedder.embed([query])[0]
@@ -480,8 +480,8 @@ def test_an_edited_note_is_scored_by_its_new_vector_never_its_stale_snapshot_cop
         note.write_text("---\nlayer: L4\n---\n# Sourdough\n\nFeed the starter with rye flour every evening.\n", encoding="utf-8")
         vault.index()
         assert vault.stats(now=NOW).vectors_in_delta == 1
-        label = vault.store.note_by_path("projects/Lantern.md").label
-        [(_, blob)] = vault.store.vectors_for([label])
+        label = vault.store.notes.by_path("projects/Lantern.md").label
+        [(_, blob)] = vault.store.vectors.for_labels([label])
         new_vector = np.frombuffer(blob, dtype=np.float32)
         query = wordllama.embed([old_text])[0]
         for force_fold in (False, True):

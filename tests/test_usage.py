@@ -34,7 +34,7 @@ def test_mark_used_counts_and_records_the_time(vault: Vault) -> None:
 def test_mark_used_with_an_unknown_note_records_nothing(vault: Vault) -> None:
     with pytest.raises(NoteNotFound):
         vault.mark_used(["old", "missing"], now=NOW)
-    assert vault.store.all_usage() == []
+    assert vault.store.usage.all() == []
 
 
 def test_stale_lists_old_unused_notes_oldest_first_and_not_used_ones(vault: Vault) -> None:
@@ -124,7 +124,7 @@ def test_usage_export_import_roundtrip_into_a_fresh_index(vault: Vault) -> None:
 def test_usage_import_refuses_bad_documents_entirely(vault: Vault, document: dict) -> None:
     with pytest.raises(ValueError):
         vault.usage_import(document)
-    assert vault.store.all_usage() == []
+    assert vault.store.usage.all() == []
 
 
 def test_cli_used_stale_and_usage_export_import(vault_dir: Path, vault: Vault, tmp_path: Path) -> None:

@@ -85,13 +85,13 @@ def gone(vault: Path, query: str, path: str) -> bool:
 def in_sync(vault: Path, relative: str) -> bool:
     """The index holds exactly the file's current bytes."""
     with Vault(vault) as opened:
-        row = opened.store.note_by_path(relative)
+        row = opened.store.notes.by_path(relative)
     return row is not None and row.content_hash == hashlib.sha256((vault / relative).read_bytes()).hexdigest()
 
 
 def indexed_paths(vault: Path) -> set[str]:
     with Vault(vault) as opened:
-        return set(opened.store.file_states())
+        return set(opened.store.notes.file_states())
 
 
 class WatchProcess:
@@ -395,7 +395,7 @@ def test_touch_updates_the_stat_without_a_change(watched: tuple[Path, WatchProce
 
     def stored_mtime() -> int | None:
         with Vault(vault) as opened:
-            row = opened.store.note_by_path("touch/n.md")
+            row = opened.store.notes.by_path("touch/n.md")
             return None if row is None else row.mtime_ns
 
     wait_until(lambda: stored_mtime() == old)
@@ -528,10 +528,11 @@ def test_an_inotify_overflow_triggers_a_rescan(tmp_path: Path) -> None:
     with Vault(vault_dir) as vault, vault.watch() as watcher:
         assert watcher.running
         behind_the_back = Store(vault_dir / ".vaultmem")
-        row = behind_the_back.note_by_path("base/note-0.md")
+        row = behind_the_back.notes.by_path("base/note-0.md")
         assert row is not None and row.label is not None
         with behind_the_back.transaction():
-            behind_the_back.delete_notes([row.label])
+            behind_the_back.notes.delete([row.label])
+            behind_the_back.vectors.delete([row.label])
         behind_the_back.close()
         assert "base/note-0.md" not in indexed_paths(vault_dir)
         # The exact warning watchdog's inotify backend logs when the kernel queue overflows.
@@ -544,10 +545,11 @@ def test_a_periodic_rescan_heals_lost_events(tmp_path: Path) -> None:
     assert Vault(vault_dir).config.watch == WatchSettings(debounce_ms=300, rescan_seconds=1)
     with Vault(vault_dir) as vault, vault.watch():
         behind_the_back = Store(vault_dir / ".vaultmem")
-        row = behind_the_back.note_by_path("base/note-3.md")
+        row = behind_the_back.notes.by_path("base/note-3.md")
         assert row is not None and row.label is not None
         with behind_the_back.transaction():
-            behind_the_back.delete_notes([row.label])
+            behind_the_back.notes.delete([row.label])
+            behind_the_back.vectors.delete([row.label])
         behind_the_back.close()
         wait_until(lambda: "base/note-3.md" in indexed_paths(vault_dir))
 

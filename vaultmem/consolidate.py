@@ -241,7 +241,7 @@ class ConsolidationReport:
 
 def plan_consolidation(store: Store, paths: VaultPaths, scope: Scope) -> ConsolidationPlan:
     """Find the clusters; reads the index and the candidate notes, writes nothing."""
-    pool = store.recent_notes(Eligibility(now_us=to_epoch_us(scope.now), include_expired=scope.include_expired))
+    pool = store.notes.recent(Eligibility(now_us=to_epoch_us(scope.now), include_expired=scope.include_expired))
     reasons = {note.label: reason for note in pool if (reason := unreliable_reason(note)) is not None}
     sources = pool if scope.window is None else pool[: scope.window]
     left_out = [LeftOut(note.path, reasons[note.label]) for note in sources if note.label in reasons]
@@ -261,7 +261,7 @@ def plan_consolidation(store: Store, paths: VaultPaths, scope: Scope) -> Consoli
 def _candidate_pairs(store: Store, sources: list[int], layers: Mapping[int, str | None],
                      threshold: float) -> tuple[dict[tuple[int, int], float], list[str]]:
     """ANN candidate pairs of the sources, and the paths of sources without a vector."""
-    dimension = store.vector_dimension()
+    dimension = store.vectors.dimension()
     if dimension is None or not sources:
         return {}, []
     index = VectorIndex(store, dimension)
@@ -281,7 +281,7 @@ def _candidate_pairs(store: Store, sources: list[int], layers: Mapping[int, str 
             lost += labels[~(neighbours == labels[:, None]).any(axis=1)].tolist()
     if lost:
         pairs.update(_exact_pairs_of(store, lost, layers, threshold))
-    return pairs, [row.path for row in store.notes_by_labels(missing).values()]
+    return pairs, [row.path for row in store.notes.by_labels(missing).values()]
 
 
 def _exact_pairs_of(store: Store, sources: list[int], layers: Mapping[int, str | None],
@@ -298,7 +298,7 @@ def _exact_pairs_of(store: Store, sources: list[int], layers: Mapping[int, str |
 
 
 def _vectors(store: Store, labels: Sequence[int]) -> tuple[np.ndarray, np.ndarray]:
-    rows = store.vectors_for(labels)
+    rows = store.vectors.for_labels(labels)
     found = np.asarray([label for label, _ in rows], dtype=np.int64)
     if not rows:
         return found, np.zeros((0, 0), dtype=np.float32)
@@ -310,7 +310,7 @@ def _read_candidates(store: Store, paths: VaultPaths, labels: set[int]) -> tuple
     """Read the notes that have a candidate pair; drop those that cannot be duplicates."""
     notes: dict[int, Note] = {}
     dropped: list[LeftOut] = []
-    for label, row in sorted(store.notes_by_labels(sorted(labels)).items(), key=lambda item: item[1].path):
+    for label, row in sorted(store.notes.by_labels(sorted(labels)).items(), key=lambda item: item[1].path):
         try:
             note = parse_note(row.path, paths.absolute(row.path).read_bytes())
         except OSError as error:

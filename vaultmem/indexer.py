@@ -125,10 +125,10 @@ class Indexer:
         lock). A rebuild that was killed half-way is finished here, under its lock, by
         whichever reconcile comes next (``index``, ``watch``, the first search).
         """
-        if not completes_rebuild and self.store.rebuild_state() == "interrupted":
-            with self.store.rebuilding():
+        if not completes_rebuild and self.store.meta.rebuild_state() == "interrupted":
+            with self.store.meta.rebuilding():
                 # Re-read under the lock: another process may have finished it meanwhile.
-                return self._reconcile(progress, self.store.get_meta("indexed") == REBUILDING)
+                return self._reconcile(progress, self.store.meta.get("indexed") == REBUILDING)
         return self._reconcile(progress, completes_rebuild)
 
     def _reconcile(self, progress: Callable[[int, int], Progress] | None, completes_rebuild: bool) -> IndexReport:
@@ -136,7 +136,7 @@ class Indexer:
         report.rebuilt = self._reset_if_embedder_changed()
         files, issues = self.paths.scan()
         report.problems.extend(Problem(issue.path, "file", issue.reason, "fix the file or its permissions") for issue in issues)
-        known = self.store.file_states()
+        known = self.store.notes.file_states()
         seen = {stat.path for stat in files}
         todo = [stat for stat in files if _stat_changed(known.get(stat.path), stat)]
         report.unchanged = len(files) - len(todo)
@@ -148,11 +148,11 @@ class Indexer:
                 tick(len(todo[start : start + CHUNK]))
         self._remove(vanished, report)
         self._embed_missing(report)
-        self.store.mark_indexed(completes_rebuild)
+        self.store.meta.mark_indexed(completes_rebuild)
         # Report every problem the vault has now, not only those of files read in this
         # run: a second `index` must not pretend a broken note was fixed.
         read_failures = [problem for problem in report.problems if problem.field == "file"]
-        report.problems = read_failures + self.store.all_problems()
+        report.problems = read_failures + self.store.notes.all_problems()
         return report
 
     # -- a few paths (the watcher, remember, forget)
@@ -180,13 +180,13 @@ class Indexer:
     def drop_prefix(self, relative_dir: str) -> IndexReport:
         """A folder vanished (moved out of the vault): drop every note under it still missing."""
         prefix = relative_dir.rstrip("/") + "/"
-        under = [path for path in self.store.file_states() if path.startswith(prefix)]
+        under = [path for path in self.store.notes.file_states() if path.startswith(prefix)]
         return self.sync_paths(under)
 
     # -- internals
 
     def _state(self, relative: str) -> FileState | None:
-        return self.store.file_state(relative)
+        return self.store.notes.file_state(relative)
 
     def _stat(self, relative: str) -> FileStat | None:
         if not self.paths.is_note_path(relative):
@@ -221,7 +221,7 @@ class Indexer:
         self._embed(pending, report)
         with self.store.transaction():
             for state, row in touched:
-                self.store.touch_note(state.label, row.mtime_ns, row.size)  # the settled stat
+                self.store.notes.touch(state.label, row.mtime_ns, row.size)  # the settled stat
             for item in pending:
                 self._write(item, report)
 
@@ -266,31 +266,31 @@ class Indexer:
             return
         current = self._state(row.path)
         if current is not None and current.content_hash == row.content_hash:
-            self.store.touch_note(current.label, row.mtime_ns, row.size)
-            if item.vector is not None and not self.store.vectors_for([current.label]):
+            self.store.notes.touch(current.label, row.mtime_ns, row.size)
+            if item.vector is not None and not self.store.vectors.for_labels([current.label]):
                 # Same bytes, but the vector is missing (embedder switch, crash mid-switch):
                 # without this the fresh vector was dropped and search lost its vector side.
-                self.store.put_vectors([current.label], [item.vector])
+                self.store.vectors.put([current.label], [item.vector])
             report.unchanged += 1
             return
         source = item.moved_from if current is None and item.moved_from and self._still_gone(item.moved_from) else None
         base = current or source
         if base is not None:
-            old = self.store.notes_by_labels([base.label]).get(base.label)
-            self.store.update_note(base.label, row, body)
+            old = self.store.notes.by_labels([base.label]).get(base.label)
+            self.store.notes.update(base.label, row, body)
             label = base.label
             if source is not None and old is not None:
-                self.store.rename_usage(old.id, row.id)
+                self.store.usage.rename(old.id, row.id)
                 report.moved.append((source.path, row.path))
             else:
                 report.updated.append(row.path)
         else:
-            label = self.store.insert_note(row, body)
+            label = self.store.notes.insert(row, body)
             report.added.append(row.path)
         if base is None or base.embed_hash != row.embed_hash:
             if item.vector is None:
                 self._embed([item], report, force=True)
-            self.store.put_vectors([label], [item.vector])
+            self.store.vectors.put([label], [item.vector])
 
     def _remove(self, vanished: _Vanished, report: IndexReport) -> None:
         """Drop rows whose file is gone — checked again under the write lock.
@@ -302,7 +302,8 @@ class Indexer:
             return
         with self.store.transaction():
             gone = [state for state in vanished.by_path.values() if self._still_gone(state)]
-            self.store.delete_notes(state.label for state in gone)
+            self.store.notes.delete(state.label for state in gone)
+            self.store.vectors.delete(state.label for state in gone)
         report.removed.extend(sorted(state.path for state in gone))
         vanished.by_path.clear()
 
@@ -313,10 +314,10 @@ class Indexer:
 
     def _embed_missing(self, report: IndexReport) -> None:
         """Notes without a vector (a crash between chunks of an embedder switch): embed them."""
-        labels = self.store.labels_without_vectors()
+        labels = self.store.vectors.missing_labels()
         if not labels:
             return
-        rows = self.store.notes_by_labels(labels)
+        rows = self.store.notes.by_labels(labels)
         stats = [stat for row in rows.values() if (stat := self._stat(row.path)) is not None]
         # Empty hashes make every one of them count as changed, so each is re-read and embedded.
         known = {row.path: FileState(label, row.path, row.mtime_ns, row.size, "", "") for label, row in rows.items()}
@@ -326,19 +327,19 @@ class Indexer:
         report.unchanged = unchanged
 
     def _reset_if_embedder_changed(self) -> bool:
-        stored = self.store.get_meta("embedder")
+        stored = self.store.meta.get("embedder")
         if stored == self.embedder_identity:
             return False
         from .vectors import remove_files, snapshot_files
 
         stale = snapshot_files(self.store.state_dir)  # see Vault._drop_derived: only these go
         with self.store.transaction():
-            self.store.clear_vectors()
-            self.store.set_meta("embedder", self.embedder_identity)
+            self.store.vectors.clear()
+            self.store.meta.set("embedder", self.embedder_identity)
             # In the same transaction: a kill between clearing the vectors and forgetting
             # the snapshot left the old embedder's HNSW file (maybe another dimension,
             # which hnswlib loads without complaint) as the base of every later search and fold.
-            self.store.swap_snapshot(self.store.get_meta("snapshot_file"), None, 0, 0)
+            self.store.vectors.swap_snapshot(self.store.vectors.snapshot().file, None, 0, 0)
         remove_files(stale)
         return stored is not None
 

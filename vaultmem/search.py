@@ -149,15 +149,15 @@ class Searcher:
     def _similar(self, label: int, threshold: float, eligibility: Eligibility, k: int) -> list[tuple[NoteRow, float]]:
         import numpy as np
 
-        stored = self.store.vectors_for([label])
+        stored = self.store.vectors.for_labels([label])
         if not stored:
             return []
         vector = np.frombuffer(stored[0][1], dtype=np.float32)
         # Other layers and expired notes take places among the nearest: ask for more.
         close = [(other, score) for other, score in self.vectors.search(vector, 4 * k + 1)
                  if other != label and score >= threshold]
-        eligible = self.store.eligible_labels([other for other, _ in close], eligibility)
-        rows = self.store.notes_by_labels([other for other, _ in close if other in eligible])
+        eligible = self.store.notes.eligible_labels([other for other, _ in close], eligibility)
+        rows = self.store.notes.by_labels([other for other, _ in close if other in eligible])
         return [(rows[other], score) for other, score in close if other in rows][:k]
 
     def _search(self, query: str, k: int, eligibility: Eligibility) -> Hits:
@@ -165,14 +165,14 @@ class Searcher:
         vector_ranking = self._vector_side(query, pool, k, eligibility)
         text_ranking = self._text_side(query, pool, k, eligibility)
         fused = rrf([vector_ranking, text_ranking])
-        paths = self.store.paths_by_labels(list(fused))
+        paths = self.store.notes.paths_by_labels(list(fused))
         # Labels come from the same snapshot as `paths`; one missing here is a snapshot
         # vector of a note deleted before this query began.
         alive = [label for label in fused if label in paths]
         ordered = sorted(alive, key=lambda label: (-fused[label], paths[label]))[:k]
-        rows = self.store.notes_by_labels(ordered)
+        rows = self.store.notes.by_labels(ordered)
         hits = Hits(self._hit(rows[label], fused[label], query, eligibility) for label in ordered)
-        if self.store.rebuild_state() == "running":
+        if self.store.meta.rebuild_state() == "running":
             hits.warnings.append(REBUILD_WARNING)
             for hit in hits:  # also on each hit: JSON consumers read the hits, not the list
                 hit.warnings.append(REBUILD_WARNING)
@@ -198,22 +198,22 @@ class Searcher:
     def _fts(self, match: str, pool: int, eligibility: Eligibility) -> list[int]:
         """Top ``pool`` eligible FTS hits: filter a page of plain FTS hits, join only if needed."""
         page = 2 * pool
-        labels = self.store.fts_labels(match, page)
+        labels = self.store.notes.fts_labels(match, page)
         if not eligibility.filters:
             return labels[:pool]
-        eligible = self.store.eligible_labels(labels, eligibility)
+        eligible = self.store.notes.eligible_labels(labels, eligibility)
         ranking = [label for label in labels if label in eligible]
         if len(ranking) >= pool or len(labels) < page:
             return ranking[:pool]
         # Filters are selective for this query: let SQLite filter while ranking (complete).
-        return [label for label, _ in self.store.fts_search(match, eligibility, pool)]
+        return [label for label, _ in self.store.notes.fts_search(match, eligibility, pool)]
 
     def _vector_side(self, query: str, pool: int, k: int, eligibility: Eligibility) -> list[int]:
         vector = self.embedder.embed([query])[0]
         wanted = pool
         while True:
             candidates = self.vectors.search(vector, wanted)
-            eligible = self.store.eligible_labels([label for label, _ in candidates], eligibility)
+            eligible = self.store.notes.eligible_labels([label for label, _ in candidates], eligibility)
             ranking = [label for label, _ in candidates if label in eligible]
             if len(ranking) >= min(pool, k):
                 break
@@ -222,7 +222,7 @@ class Searcher:
                 # the ANN query further would be slow) or hnswlib could not return as many
                 # as asked (a graph crowded with deleted nodes). An exact scan of the
                 # eligible notes is complete in both cases, so min(k, eligible) holds.
-                exact = self.vectors.exact(vector, self.store.all_eligible_labels(eligibility))
+                exact = self.vectors.exact(vector, self.store.notes.all_eligible_labels(eligibility))
                 return [label for label, _ in exact[:pool]]
             wanted *= WIDEN_FACTOR
         return ranking[:pool]

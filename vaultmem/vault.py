@@ -147,7 +147,7 @@ class Vault:
         The dimension comes from the stored vectors, so a no-change ``index`` never loads
         the embedder just to find out that nothing needs folding.
         """
-        dimension = self.store.vector_dimension()
+        dimension = self.store.vectors.dimension()
         if dimension is None:
             return
         from .vectors import VectorIndex
@@ -159,7 +159,7 @@ class Vault:
     def index(self, rebuild: bool = False, progress: Callable[[int, int], Callable[[int], None]] | None = None) -> IndexReport:
         """Reconcile the derived index with the files (``rebuild``: drop it first)."""
         if rebuild:
-            with self.store.rebuilding():
+            with self.store.meta.rebuilding():
                 self._drop_derived()
                 report = self.indexer.reconcile(progress, completes_rebuild=True)
             report.rebuilt = True
@@ -168,7 +168,7 @@ class Vault:
 
             # Without flock a killed rebuild looks like a running one for ever: a plain
             # `index` someone runs by hand is then taken as its final pass.
-            finishes = not self.store.tells_dead_rebuilds and self.store.get_meta("indexed") == REBUILDING
+            finishes = not self.store.meta.tells_dead_rebuilds and self.store.meta.get("indexed") == REBUILDING
             report = self.indexer.reconcile(progress, completes_rebuild=finishes)
         # Always: also heals a snapshot lost to a kill during the previous fold.
         self._fold()
@@ -189,16 +189,16 @@ class Vault:
 
         if not (self.state_dir / DB_NAME).exists():
             return False  # do not create .vaultmem/ just to find out
-        return self.store.get_meta("indexed") is not None
+        return self.store.meta.get("indexed") is not None
 
     def ensure_indexed(self) -> IndexReport | None:
         """Index a vault that has never been indexed; refuse vectors from another embedder."""
-        if not self.is_indexed() or self.store.rebuild_state() == "interrupted":
+        if not self.is_indexed() or self.store.meta.rebuild_state() == "interrupted":
             # Never indexed, or an `index --rebuild` was killed half-way: without this its
             # partial index would answer every search as if it were complete. (The
             # reconcile takes the rebuild lock, so processes that see it at once queue.)
             return self.index()
-        stored = self.store.get_meta("embedder")
+        stored = self.store.meta.get("embedder")
         if stored is not None and stored != self.embedder_identity:
             raise DerivedIndexError(
                 f"the index holds vectors from {stored}, but this vault now uses {self.embedder_identity}; "
@@ -243,14 +243,14 @@ class Vault:
             raise NoteNotFound(reference)
         self.paths.resolve_inside(reference)  # '../x', '/etc/passwd', symlinks out: refused as given
         self.ensure_indexed()
-        matches = self.store.find_notes(reference)
+        matches = self.store.notes.find(reference)
         if not matches:
             self._index_if_on_disk(reference)
-            matches = self.store.find_notes(reference)
+            matches = self.store.notes.find(reference)
         if not matches and "/" not in reference:
-            matches = self.store.find_notes_by_name(reference)  # a bare file name, as in [[name]]
+            matches = self.store.notes.find_by_name(reference)  # a bare file name, as in [[name]]
         if not matches:
-            raise NoteNotFound(reference, self.store.similar_paths(reference.rsplit("/", 1)[-1].removesuffix(".md")))
+            raise NoteNotFound(reference, self.store.notes.similar_paths(reference.rsplit("/", 1)[-1].removesuffix(".md")))
         if len(matches) > 1:
             exact_path = [row for row in matches if row.path in (reference, reference + ".md")]
             if len(exact_path) == 1:
@@ -283,17 +283,17 @@ class Vault:
     def stats(self, now: object = None) -> Stats:
         store = self.store
         now_us = to_epoch_us(resolve_now(now))
-        snapshot_seq = int(store.get_meta("snapshot_seq") or 0)
+        snapshot = store.vectors.snapshot()
         return Stats(
-            notes=store.note_count(),
-            by_layer=store.layer_counts(),
-            expired=store.count_expired(now_us),
-            with_problems=store.count_with_problems(),
+            notes=store.notes.count(),
+            by_layer=store.notes.layer_counts(),
+            expired=store.notes.count_expired(now_us),
+            with_problems=store.notes.count_with_problems(),
             index_bytes=sum(path.stat().st_size for path in self.state_dir.iterdir() if path.is_file()),
-            embedder=store.get_meta("embedder"),
-            dimension=store.vector_dimension(),
-            vectors_in_snapshot=store.count_vectors_up_to(snapshot_seq) if store.get_meta("snapshot_file") else 0,
-            vectors_in_delta=store.count_vectors_after(snapshot_seq if store.get_meta("snapshot_file") else 0),
+            embedder=store.meta.get("embedder"),
+            dimension=store.vectors.dimension(),
+            vectors_in_snapshot=store.vectors.count_up_to(snapshot.seq) if snapshot.file else 0,
+            vectors_in_delta=store.vectors.count_after(snapshot.seq if snapshot.file else 0),
         )
 
     # ------------------------------------------------------------ live indexing (watch)
@@ -380,7 +380,7 @@ class Vault:
         (consolidate's threshold): the writer may have repeated a memory."""
         from .storage import Eligibility
 
-        row = self.store.note_by_path(relative)
+        row = self.store.notes.by_path(relative)
         if row is None or row.label is None:
             return []  # another process removed or renamed it meanwhile: nothing to compare
         eligibility = Eligibility(now_us=to_epoch_us(resolve_now(now)), layers=(layer,))
@@ -397,7 +397,7 @@ class Vault:
         if current.content_hash != row.content_hash:
             self.indexer.sync_paths([row.path])
             row = self.resolve(row.path)
-        usage = self.store.usage_for([row.id]).get(row.id)
+        usage = self.store.usage.for_ids([row.id]).get(row.id)
         expired = is_expired_us(row.expires_us, to_epoch_us(resolve_now(now)))
         return NoteView(
             id=row.id, path=row.path, title=row.title, layer=row.layer, tags=row.tags, created=row.created,
@@ -448,7 +448,7 @@ class Vault:
 
         self.index()
         moment = resolve_now(now)
-        rows = self.store.expired_notes(to_epoch_us(moment))
+        rows = self.store.notes.expired(to_epoch_us(moment))
         listed = [{"id": row.id, "path": row.path, "title": row.title, "layer": row.layer, "expires_at": row.expires_at} for row in rows]
         report = ExpireReport(listed, apply, hard, [])
         if not apply:
@@ -483,8 +483,8 @@ class Vault:
         rows = list({row.id: row for row in resolved}.values())  # 'Inbox' and 'Inbox.md' are one use
         moment = resolve_now(now)
         with self.store.transaction():
-            self.store.record_use([row.id for row in rows], format_timestamp(moment), to_epoch_us(moment))
-        usage = self.store.usage_for([row.id for row in rows])
+            self.store.usage.record([row.id for row in rows], format_timestamp(moment), to_epoch_us(moment))
+        usage = self.store.usage.for_ids([row.id for row in rows])
         return [{"id": row.id, "path": row.path, "use_count": usage[row.id].use_count,
                  "last_used_at": usage[row.id].last_used_at} for row in rows]
 
@@ -501,21 +501,21 @@ class Vault:
         self.ensure_indexed()
         moment = resolve_now(now)
         wanted = tuple(sorted({normalize_layer(layer) for layer in layers or ()}))
-        rows = self.store.eligible_notes(Eligibility(to_epoch_us(moment), include_expired, layers=wanted))
-        usage = self.store.usage_for([row.id for row in rows])
+        rows = self.store.notes.eligible(Eligibility(to_epoch_us(moment), include_expired, layers=wanted))
+        usage = self.store.usage.for_ids([row.id for row in rows])
         return find_stale(rows, usage, days, moment)
 
     def usage_export(self) -> dict[str, Any]:
         from .usage import export_document
 
-        return export_document(self.store.all_usage())
+        return export_document(self.store.usage.all())
 
     def usage_import(self, document: Any) -> int:
         from .usage import parse_import
 
         rows = parse_import(document)
         with self.store.transaction():
-            self.store.replace_usage(rows)
+            self.store.usage.replace(rows)
         return len(rows)
 
     def history(self, note: str) -> list[Any]:

@@ -116,7 +116,7 @@ class VectorIndex:
 
     def exact(self, query: np.ndarray, labels: list[int]) -> list[tuple[int, float]]:
         """Exact cosine over the given labels (used when filters leave few notes eligible)."""
-        rows = self.store.vectors_for(labels)
+        rows = self.store.vectors.for_labels(labels)
         if not rows:
             return []
         found, matrix = _unpack(rows)
@@ -148,11 +148,10 @@ class VectorIndex:
         nested = self.store.in_transaction
         for _attempt in range(5):
             with self.store.read_snapshot():
-                name = self.store.get_meta("snapshot_file")
-                snapshot_seq = int(self.store.get_meta("snapshot_seq") or 0)
-                deleted = int(self.store.get_meta("snapshot_deleted") or 0)
-                max_seq = self.store.max_vector_seq()
-                tombstone_seq, deleted_labels = self.store.tombstones()
+                published = self.store.vectors.snapshot()
+                name, snapshot_seq, deleted = published.file, published.seq, published.deleted
+                max_seq = self.store.vectors.max_seq()
+                tombstone_seq, deleted_labels = self.store.vectors.tombstones()
                 try:
                     base_seq = self._use_snapshot(name, deleted, snapshot_seq, nested)
                 except _ReadAgain:
@@ -223,7 +222,7 @@ class VectorIndex:
         return _Snapshot(name, index, labels, index.get_current_count() - deleted, set())
 
     def _load_delta(self, base_seq: int, max_seq: int, tombstone_seq: int) -> _Delta:
-        rows = self.store.vectors_after(base_seq)
+        rows = self.store.vectors.after(base_seq)
         if not rows:
             return _Delta(max_seq, tombstone_seq, base_seq, np.zeros(0, dtype=np.int64), np.zeros((0, self.dimension), dtype=np.float32))
         labels, matrix = _unpack([(label, blob) for _, label, blob in rows])
@@ -232,7 +231,7 @@ class VectorIndex:
     # -- writing (one writer at a time; the CAS in publish() guards against two)
 
     def delta_size(self) -> int:
-        return self.store.count_vectors_after(int(self.store.get_meta("snapshot_seq") or 0))
+        return self.store.vectors.count_after(self.store.vectors.snapshot().seq)
 
     def fold(self, force: bool = False, num_threads: int = -1) -> bool:
         """Merge the delta into a new snapshot file when it is large enough (or forced).
@@ -240,13 +239,13 @@ class VectorIndex:
         Returns True when a new snapshot was published. Safe beside readers; two
         writers folding at once cannot both publish (compare-and-swap in SQLite).
         """
-        old_name = self.store.get_meta("snapshot_file")
+        old_name = self.store.vectors.snapshot().file
         # A snapshot named in SQLite but gone from disk makes every reader fail until a
         # fold replaces it, so its absence counts as a reason to fold.
         missing = old_name is not None and not (self.store.state_dir / old_name).exists()
         if old_name is not None and not force and not missing and self.delta_size() < FOLD_THRESHOLD:
             return False
-        if old_name is None and self.store.max_vector_seq() == 0:
+        if old_name is None and self.store.vectors.max_seq() == 0:
             return False
         index, new_seq, deleted, tombstone_seq = self._folded_index(old_name, num_threads)
         return self._publish(index, old_name, new_seq, deleted, tombstone_seq)
@@ -254,11 +253,11 @@ class VectorIndex:
     def _folded_index(self, old_name: str | None, num_threads: int) -> tuple[hnswlib.Index, int, int, int]:
         """(index, the seq it includes, how many labels in it are deleted, the tombstones it covers)."""
         with self.store.read_snapshot():
-            snapshot_seq = int(self.store.get_meta("snapshot_seq") or 0)
-            new_seq = self.store.max_vector_seq()
-            live = self.store.vector_labels()
-            delta = self.store.vectors_after(snapshot_seq)
-            tombstone_seq, _ = self.store.tombstones()
+            snapshot_seq = self.store.vectors.snapshot().seq
+            new_seq = self.store.vectors.max_seq()
+            live = self.store.vectors.labels()
+            delta = self.store.vectors.after(snapshot_seq)
+            tombstone_seq, _ = self.store.vectors.tombstones()
         if old_name is not None and (self.store.state_dir / old_name).exists():
             index = self._load_snapshot(old_name).index
             stored = set(index.get_ids_list())
@@ -283,7 +282,7 @@ class VectorIndex:
     def _build_from_scratch(self, count: int, up_to_seq: int, num_threads: int) -> hnswlib.Index:
         index = hnswlib.Index(space="ip", dim=self.dimension)
         index.init_index(max_elements=max(count, 16), M=HNSW_M, ef_construction=HNSW_EF_CONSTRUCTION)
-        for batch in self.store.iter_all_vectors(up_to_seq):
+        for batch in self.store.vectors.iter_all(up_to_seq):
             labels, matrix = _unpack(batch)
             if len(labels) > index.get_max_elements() - index.get_current_count():
                 index.resize_index(index.get_current_count() + len(labels))
@@ -297,7 +296,7 @@ class VectorIndex:
         index.save_index(str(temp))
         _fsync_file(temp)
         os.replace(temp, final)
-        if not self.store.swap_snapshot(old_name, name, new_seq, deleted, tombstone_seq):
+        if not self.store.vectors.swap_snapshot(old_name, name, new_seq, deleted, tombstone_seq):
             final.unlink(missing_ok=True)  # another writer folded first; its snapshot stands
             return False
         # The replaced snapshot stays until the next publish: a reader whose read
@@ -307,7 +306,7 @@ class VectorIndex:
 
     def drop_snapshot(self) -> None:
         """Forget the snapshot (after an embedder change or a rebuild)."""
-        self.store.swap_snapshot(self.store.get_meta("snapshot_file"), None, 0, 0)
+        self.store.vectors.swap_snapshot(self.store.vectors.snapshot().file, None, 0, 0)
         remove_stale_snapshots(self.store.state_dir, keep=None)
         self._snapshot = None
         self._delta = None

@@ -604,7 +604,7 @@ class Watcher:
         relatives = {target.path for target in targets if not target.is_dir}
         folders = [target.path for target in targets if target.is_dir]
         if folders:
-            known = self._require_indexer().store.file_states()
+            known = self._require_indexer().store.notes.file_states()
             for folder in folders:
                 prefix = folder.rstrip("/") + "/"
                 relatives.update(path for path in known if path.startswith(prefix))

@@ -1,0 +1,71 @@
+"""The derived store: its schema steps, and what a rebuild drops and keeps (real SQLite)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from vaultmem.errors import DerivedIndexError
+from vaultmem.storage import REBUILDING, Store, UsageRow
+from vaultmem.storage.migrations import MIGRATIONS, migration
+
+# The names indexes on users' disks have recorded: a step is never renamed once released.
+RELEASED = ["001_notes", "002_fts", "003_vectors", "004_meta", "005_usage", "006_vector_tombstones"]
+
+
+def test_a_step_is_named_by_its_function_and_released_names_never_change() -> None:
+    assert [step.name for step in MIGRATIONS][: len(RELEASED)] == RELEASED
+    assert [step.step.__name__ for step in MIGRATIONS][: len(RELEASED)] == ["m" + name for name in RELEASED]
+
+
+def test_a_step_defined_twice_is_refused() -> None:
+    count = len(MIGRATIONS)
+
+    def m002_fts(db: object) -> None:
+        raise AssertionError("never run")
+
+    with pytest.raises(ValueError, match="002_fts is defined twice"):
+        migration("notes_fts")(m002_fts)  # type: ignore[arg-type]
+    assert len(MIGRATIONS) == count
+
+
+def test_opening_an_index_records_every_step_once(tmp_path: Path) -> None:
+    Store(tmp_path / ".vaultmem").close()
+    store = Store(tmp_path / ".vaultmem")  # the second open applies nothing
+    names = [row[0] for row in store.db.execute("SELECT name FROM _migrations ORDER BY name")]
+    store.close()
+    assert names == sorted(step.name for step in MIGRATIONS)
+
+
+def test_an_index_written_by_a_newer_vaultmem_is_refused_with_the_fix(tmp_path: Path) -> None:
+    store = Store(tmp_path / ".vaultmem")
+    store.db.execute("INSERT INTO _migrations (name, applied_at) VALUES ('999_future', 'later')")
+    store.close()
+    with pytest.raises(DerivedIndexError, match=r"newer vaultmem.*999_future.*index --rebuild"):
+        Store(tmp_path / ".vaultmem")
+
+
+def test_dropping_the_derived_tables_keeps_usage_history(tmp_path: Path) -> None:
+    store = Store(tmp_path / ".vaultmem")
+    with store.transaction():
+        store.usage.replace([UsageRow("note-a", 3, "2026-11-30T12:00:00+00:00", 1)])
+        store.vectors.put([7], [b"\0" * 8])
+        store.meta.set("embedder", "hashing")
+    store.drop_derived()
+    assert store.usage.all() == [UsageRow("note-a", 3, "2026-11-30T12:00:00+00:00", 1)]
+    assert store.vectors.max_seq() == 0 and store.notes.count() == 0
+    assert store.meta.get("embedder") is None
+    assert store.meta.get("indexed") == REBUILDING  # until the rebuild's own pass completes
+    store.close()
+
+
+def test_a_snapshot_name_is_published_only_over_the_one_expected(tmp_path: Path) -> None:
+    store = Store(tmp_path / ".vaultmem")
+    assert store.vectors.swap_snapshot(None, "vectors-1.hnsw", 5, 0)
+    assert not store.vectors.swap_snapshot(None, "vectors-2.hnsw", 6, 0)  # another writer won
+    snapshot = store.vectors.snapshot()
+    assert (snapshot.file, snapshot.seq, snapshot.deleted) == ("vectors-1.hnsw", 5, 0)
+    assert store.vectors.swap_snapshot("vectors-1.hnsw", None, 0, 0)
+    assert store.vectors.snapshot().file is None
+    store.close()

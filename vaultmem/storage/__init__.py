@@ -1,0 +1,25 @@
+"""The derived store under ``<vault>/.vaultmem/``: the one package that owns SQL.
+
+Everything here can be rebuilt from the Markdown files, except the ``usage`` table
+(when a note was last used cannot be derived from the vault; see adr/0007).
+
+One module per concern, each the only one that writes SQL for its tables:
+``notes`` (notes + FTS5), ``vectors`` (vectors, tombstones, the snapshot's name),
+``usage`` (usage history), ``meta`` (what the index is, the rebuild lock) and
+``migrations`` (the schema, as named steps). ``connection`` holds the transaction
+discipline they share; :class:`Store` opens one connection and hands out the stores.
+"""
+
+from __future__ import annotations
+
+from .connection import DB_NAME, Connection, ensure_state_dir
+from .meta import REBUILD_LOCK, REBUILDING, MetaStore
+from .notes import Eligibility, FileState, NoteRow, NoteStore, PoolNote
+from .store import Store
+from .usage import UsageRow, UsageStore
+from .vectors import SnapshotMeta, VectorStore
+
+__all__ = [
+    "DB_NAME", "REBUILDING", "REBUILD_LOCK", "Connection", "Eligibility", "FileState", "MetaStore", "NoteRow",
+    "NoteStore", "PoolNote", "SnapshotMeta", "Store", "UsageRow", "UsageStore", "VectorStore", "ensure_state_dir",
+]

@@ -1,0 +1,99 @@
+"""The ``meta`` table (what the index is: complete, which embedder) and the rebuild lock.
+
+``index --rebuild`` holds an OS file lock for as long as it runs and marks the index
+"rebuilding" meanwhile; the lock is released when the process dies however it dies,
+which is how other processes tell a rebuild in progress from one that was killed.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+try:
+    import fcntl
+except ImportError:  # Windows: no flock; a rebuild in progress cannot be told from a dead one
+    fcntl = None  # type: ignore[assignment]
+
+from .connection import Connection
+
+REBUILD_LOCK = "rebuild.lock"  # held (flock) by the process running `index --rebuild`
+REBUILDING = "rebuilding"  # meta "indexed" while (or if) a rebuild has not finished
+LOCK_FILE_MODE = 0o644
+
+
+class MetaStore:
+    """Key/value facts about the index, and the rebuild lock beside it."""
+
+    def __init__(self, db: Connection, state_dir: Path) -> None:
+        self.db = db
+        self.state_dir = state_dir
+
+    def get(self, key: str) -> str | None:
+        row = self.db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+        return None if row is None else row[0]
+
+    def set(self, key: str, value: str) -> None:
+        with self.db.transaction():
+            self.db.execute(
+                "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+                (key, value),
+            )
+
+    def delete(self, key: str) -> None:
+        with self.db.transaction():
+            self.db.execute("DELETE FROM meta WHERE key = ?", (key,))
+
+    def mark_indexed(self, completes_rebuild: bool) -> None:
+        """Record that the index holds every note. Only the reconcile that finishes a rebuild
+        (holding its lock) clears the rebuilding mark: an ordinary reconcile running beside a
+        rebuild may have listed the files before the rebuild emptied the tables."""
+        if completes_rebuild:
+            self.set("indexed", "1")
+            return
+        with self.db.transaction():
+            self.db.execute("INSERT INTO meta (key, value) VALUES ('indexed', '1') ON CONFLICT(key) DO NOTHING")
+
+    # -- the rebuild lock
+
+    @contextmanager
+    def rebuilding(self) -> Iterator[None]:
+        """Hold the rebuild lock while ``index --rebuild`` runs (a second rebuild waits).
+
+        The lock is an OS file lock: it is released when the process dies, however it dies,
+        which is how others tell a rebuild in progress from one that was killed.
+        """
+        descriptor = os.open(self.state_dir / REBUILD_LOCK, os.O_RDWR | os.O_CREAT, LOCK_FILE_MODE)
+        try:
+            if fcntl is not None:
+                fcntl.flock(descriptor, fcntl.LOCK_EX)
+            yield
+        finally:
+            os.close(descriptor)  # closing releases the lock
+
+    @property
+    def tells_dead_rebuilds(self) -> bool:
+        """Whether a killed rebuild can be told from a running one (needs flock: not on Windows)."""
+        return fcntl is not None
+
+    def rebuild_state(self) -> str | None:
+        """``None`` (no rebuild), ``"running"`` (another process is rebuilding: answers may be
+        partial) or ``"interrupted"`` (a rebuild died half-way: run a reconcile to finish it)."""
+        if self.get("indexed") != REBUILDING:
+            return None
+        if fcntl is None:
+            return "running"  # no flock here: cannot tell, so keep warning
+        try:
+            descriptor = os.open(self.state_dir / REBUILD_LOCK, os.O_RDWR | os.O_CREAT, LOCK_FILE_MODE)
+        except OSError:
+            return "running"
+        try:
+            fcntl.flock(descriptor, fcntl.LOCK_SH | fcntl.LOCK_NB)
+        except BlockingIOError:
+            return "running"
+        finally:
+            os.close(descriptor)
+        # Nobody holds the lock, but a rebuild may have finished between the two reads.
+        return "interrupted" if self.get("indexed") == REBUILDING else None

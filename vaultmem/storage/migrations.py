@@ -1,0 +1,171 @@
+"""The schema of ``index.db``: small named steps, each applied once, in order.
+
+A step is a function decorated with :func:`migration`; its name is the step's name, as
+in simonw/llm's ``migrations.py`` — typed once (without the leading ``m`` Python needs
+before digits: ``m001_notes`` is step ``001_notes``). Applied steps are recorded in the
+``_migrations`` table. A released step is never renamed, edited or reordered: an index
+that records a step this version does not know was written by a newer vaultmem.
+
+The tables a step names in ``@migration(...)`` are derived: ``index --rebuild`` drops them
+and runs the step again. A step that names none (``usage``) is kept by a rebuild.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime
+
+from ..errors import DerivedIndexError
+from .connection import Connection
+
+Step = Callable[[sqlite3.Connection], None]
+
+
+@dataclass(frozen=True)
+class Migration:
+    name: str
+    step: Step
+    derived_tables: tuple[str, ...]  # dropped and created anew by `index --rebuild`
+
+
+MIGRATIONS: list[Migration] = []
+
+
+def migration(*derived_tables: str) -> Callable[[Step], Step]:
+    """Register the decorated function as the next step; ``derived_tables``: what it creates
+    that a rebuild drops (none for state that cannot be derived from the vault)."""
+
+    def register(step: Step) -> Step:
+        name = step.__name__.removeprefix("m")
+        if any(known.name == name for known in MIGRATIONS):
+            raise ValueError(f"migration {name} is defined twice")
+        MIGRATIONS.append(Migration(name, step, derived_tables))
+        return step
+
+    return register
+
+
+@migration("notes")
+def m001_notes(db: sqlite3.Connection) -> None:
+    db.execute(
+        """
+        CREATE TABLE notes (
+            label INTEGER PRIMARY KEY AUTOINCREMENT,  -- also the hnswlib label and FTS rowid
+            id TEXT NOT NULL,
+            path TEXT NOT NULL UNIQUE,
+            title TEXT NOT NULL,
+            layer TEXT,                    -- L1..L4, NULL when absent or unknown
+            tags TEXT NOT NULL,            -- JSON list
+            created TEXT,
+            created_us INTEGER,
+            expires_at TEXT,               -- as written in the file
+            expires_us INTEGER,            -- epoch microseconds UTC; NULL = never expires
+            expiry_invalid INTEGER NOT NULL DEFAULT 0,
+            permanent INTEGER NOT NULL DEFAULT 0,
+            content_hash TEXT NOT NULL,
+            embed_hash TEXT NOT NULL,
+            mtime_ns INTEGER NOT NULL,
+            size INTEGER NOT NULL,
+            body_chars INTEGER NOT NULL,
+            problems TEXT NOT NULL         -- JSON list of {path, field, message, fix}
+        ) STRICT
+        """
+    )
+    db.execute("CREATE INDEX notes_id ON notes(id)")
+    db.execute("CREATE INDEX notes_expires ON notes(expires_us)")
+    db.execute("CREATE INDEX notes_content_hash ON notes(content_hash)")
+
+
+@migration("notes_fts")
+def m002_fts(db: sqlite3.Connection) -> None:
+    db.execute(
+        "CREATE VIRTUAL TABLE notes_fts USING fts5("
+        "title, body, tags, tokenize = 'porter unicode61 remove_diacritics 2')"
+    )
+
+
+@migration("vectors")
+def m003_vectors(db: sqlite3.Connection) -> None:
+    db.execute(
+        """
+        CREATE TABLE vectors (
+            seq INTEGER PRIMARY KEY AUTOINCREMENT,  -- grows with every write: the delta cursor
+            label INTEGER NOT NULL UNIQUE,
+            vector BLOB NOT NULL                    -- float32, L2-normalized
+        ) STRICT
+        """
+    )
+
+
+@migration("meta")
+def m004_meta(db: sqlite3.Connection) -> None:
+    db.execute("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) STRICT")
+
+
+@migration()  # usage history cannot be derived from the vault: a rebuild keeps it (adr/0007)
+def m005_usage(db: sqlite3.Connection) -> None:
+    db.execute(
+        """
+        CREATE TABLE usage (
+            note_id TEXT PRIMARY KEY,
+            use_count INTEGER NOT NULL,
+            last_used_at TEXT NOT NULL,
+            last_used_us INTEGER NOT NULL
+        ) STRICT
+        """
+    )
+
+
+@migration("vector_tombstones")
+def m006_vector_tombstones(db: sqlite3.Connection) -> None:
+    # Labels deleted since the last fold: readers hide them in their snapshot copy by
+    # reading this small table instead of every label in `vectors` (O(vault) per edit).
+    db.execute(
+        "CREATE TABLE vector_tombstones (seq INTEGER PRIMARY KEY AUTOINCREMENT, label INTEGER NOT NULL) STRICT"
+    )
+
+
+# ------------------------------------------------------------------ applying them
+
+
+def migrate(db: Connection) -> None:
+    """Apply every step the index has not recorded yet (nothing, and no write lock, when none)."""
+    if up_to_date(db):
+        return  # the common case: no write lock needed just to open the index
+    with db.transaction():
+        db.execute("CREATE TABLE IF NOT EXISTS _migrations (name TEXT PRIMARY KEY, applied_at TEXT NOT NULL) STRICT")
+        applied = _applied(db)
+        unknown = applied - {known.name for known in MIGRATIONS}
+        if unknown:
+            raise DerivedIndexError(
+                f"{db.path} was written by a newer vaultmem (migrations {sorted(unknown)}); "
+                "upgrade vaultmem or run `vaultmem index --rebuild`"
+            )
+        for pending in MIGRATIONS:
+            if pending.name not in applied:
+                pending.step(db.conn)
+                db.execute(
+                    "INSERT INTO _migrations (name, applied_at) VALUES (?, ?)",
+                    (pending.name, datetime.now().astimezone().isoformat(timespec="seconds")),
+                )
+
+
+def up_to_date(db: Connection) -> bool:
+    exists = db.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = '_migrations'").fetchone()
+    return bool(exists) and _applied(db) == {known.name for known in MIGRATIONS}
+
+
+def drop_derived(db: Connection) -> None:
+    """Drop every derived table and run its step again (call inside a transaction)."""
+    for known in MIGRATIONS:
+        if known.derived_tables:
+            for table in known.derived_tables:
+                db.execute(f"DROP TABLE IF EXISTS {table}")
+            db.execute("DELETE FROM _migrations WHERE name = ?", (known.name,))
+    migrate(db)
+
+
+def _applied(db: Connection) -> set[str]:
+    return {row[0] for row in db.execute("SELECT name FROM _migrations")}

@@ -1,0 +1,302 @@
+"""The ``notes`` table and its full-text index ``notes_fts``: what the index knows about
+each note, all derived from its file, and the read-time filters applied to them."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ..errors import DerivedIndexError
+from ..lifecycle import expiry_sql
+from ..notes import Problem
+from .connection import Connection, chunks, placeholders
+
+# bm25() weights of the FTS columns (title, body, tags): a word in the title counts most.
+BM25_WEIGHTS = "5.0, 1.0, 2.0"
+SIMILAR_PATHS = 5  # suggestions in a "note not found" message
+
+
+@dataclass(frozen=True)
+class NoteRow:
+    """What the index knows about one note (all derived from its file)."""
+
+    id: str
+    path: str
+    title: str
+    layer: str | None
+    tags: list[str]
+    created: str | None
+    created_us: int | None
+    expires_at: str | None
+    expires_us: int | None
+    expiry_invalid: bool
+    permanent: bool
+    content_hash: str
+    embed_hash: str
+    mtime_ns: int
+    size: int
+    body_chars: int
+    problems: list[dict[str, str]]
+    label: int | None = None
+
+    def params(self) -> tuple[Any, ...]:
+        return (
+            self.id, self.path, self.title, self.layer, json.dumps(self.tags, ensure_ascii=False),
+            self.created, self.created_us, self.expires_at, self.expires_us, int(self.expiry_invalid),
+            int(self.permanent), self.content_hash, self.embed_hash, int(self.mtime_ns), int(self.size),
+            int(self.body_chars), json.dumps(self.problems, ensure_ascii=False),
+        )
+
+
+_NOTE_COLUMN_NAMES = (
+    "id", "path", "title", "layer", "tags", "created", "created_us", "expires_at", "expires_us", "expiry_invalid",
+    "permanent", "content_hash", "embed_hash", "mtime_ns", "size", "body_chars", "problems",
+)
+_NOTE_COLUMNS = ", ".join(_NOTE_COLUMN_NAMES)
+_SELECT_NOTE = f"SELECT label, {_NOTE_COLUMNS} FROM notes"
+
+
+def _row_to_note(row: Sequence[Any]) -> NoteRow:
+    return NoteRow(
+        label=row[0], id=row[1], path=row[2], title=row[3], layer=row[4], tags=json.loads(row[5]),
+        created=row[6], created_us=row[7], expires_at=row[8], expires_us=row[9],
+        expiry_invalid=bool(row[10]), permanent=bool(row[11]), content_hash=row[12],
+        embed_hash=row[13], mtime_ns=row[14], size=row[15], body_chars=row[16],
+        problems=json.loads(row[17]),
+    )
+
+
+@dataclass(frozen=True)
+class FileState:
+    label: int
+    path: str
+    mtime_ns: int
+    size: int
+    content_hash: str
+    embed_hash: str
+
+
+@dataclass(frozen=True)
+class PoolNote:
+    """What consolidation needs to know about a note before it reads any vector."""
+
+    label: int
+    path: str
+    layer: str | None
+    problems: list[dict[str, str]]
+    expiry_invalid: bool
+    no_deadline: bool = False  # neither expires_at nor permanent
+
+
+@dataclass(frozen=True)
+class Eligibility:
+    """Read-time filters, applied in SQL: expiry (``lifecycle.expiry_sql``), layers, tags."""
+
+    now_us: int  # the instant expiry is evaluated at (and hits are marked expired at)
+    include_expired: bool = False
+    layers: tuple[str, ...] = ()
+    tags: tuple[str, ...] = ()
+
+    @property
+    def filters(self) -> bool:
+        """Does any note fail these filters? (False: every indexed note is eligible.)"""
+        return not self.include_expired or bool(self.layers) or bool(self.tags)
+
+    def where(self, alias: str = "notes") -> tuple[str, list[Any]]:
+        clauses: list[str] = []
+        params: list[Any] = []
+        if not self.include_expired:
+            alive, alive_params = expiry_sql(f"{alias}.expires_us", self.now_us)
+            clauses.append(alive)
+            params.extend(alive_params)
+        if self.layers:
+            clauses.append(f"{alias}.layer IN ({placeholders(len(self.layers))})")
+            params.extend(self.layers)
+        for tag in self.tags:
+            clauses.append(f"EXISTS (SELECT 1 FROM json_each({alias}.tags) WHERE lower(json_each.value) = lower(?))")
+            params.append(tag)
+        return (" AND ".join(clauses) or "1"), params
+
+
+class NoteStore:
+    """Notes and their full text, by label (also the hnswlib label and the FTS rowid)."""
+
+    def __init__(self, db: Connection) -> None:
+        self.db = db
+
+    # -- writing (the indexer, inside its transactions)
+
+    def insert(self, row: NoteRow, body: str) -> int:
+        cursor = self.db.execute(
+            f"INSERT INTO notes ({_NOTE_COLUMNS}) VALUES ({placeholders(len(_NOTE_COLUMN_NAMES))})", row.params()
+        )
+        label = cursor.lastrowid
+        if label is None:  # SQLite sets it on every INSERT into a rowid table
+            raise DerivedIndexError(f"{self.db.path}: inserting {row.path} returned no label; run `vaultmem index --rebuild`")
+        self._write_fts(label, row, body)
+        return label
+
+    def update(self, label: int, row: NoteRow, body: str | None) -> None:
+        """Replace a note's metadata; ``body`` given means its text changed (re-index FTS)."""
+        assignments = ", ".join(f"{column} = ?" for column in _NOTE_COLUMN_NAMES)
+        self.db.execute(f"UPDATE notes SET {assignments} WHERE label = ?", (*row.params(), int(label)))
+        if body is not None:
+            self.db.execute("DELETE FROM notes_fts WHERE rowid = ?", (int(label),))
+            self._write_fts(label, row, body)
+
+    def touch(self, label: int, mtime_ns: int, size: int) -> None:
+        self.db.execute("UPDATE notes SET mtime_ns = ?, size = ? WHERE label = ?", (int(mtime_ns), int(size), int(label)))
+
+    def _write_fts(self, label: int, row: NoteRow, body: str) -> None:
+        self.db.execute(
+            "INSERT INTO notes_fts (rowid, title, body, tags) VALUES (?, ?, ?, ?)",
+            (int(label), row.title, body, " ".join(row.tags)),
+        )
+
+    def delete(self, labels: Iterable[int]) -> None:
+        params = [(int(label),) for label in labels]
+        self.db.executemany("DELETE FROM notes WHERE label = ?", params)
+        self.db.executemany("DELETE FROM notes_fts WHERE rowid = ?", params)
+
+    # -- change detection
+
+    def file_state(self, path: str) -> FileState | None:
+        row = self.db.execute(
+            "SELECT label, path, mtime_ns, size, content_hash, embed_hash FROM notes WHERE path = ?", (path,)
+        ).fetchone()
+        return None if row is None else FileState(*row)
+
+    def file_states(self) -> dict[str, FileState]:
+        rows = self.db.execute("SELECT label, path, mtime_ns, size, content_hash, embed_hash FROM notes")
+        return {row[1]: FileState(*row) for row in rows}
+
+    # -- reading notes
+
+    def count(self) -> int:
+        return int(self.db.execute("SELECT count(*) FROM notes").fetchone()[0])
+
+    def by_labels(self, labels: Sequence[int]) -> dict[int, NoteRow]:
+        found: dict[int, NoteRow] = {}
+        for chunk in chunks(int(label) for label in labels):
+            for row in self.db.execute(f"{_SELECT_NOTE} WHERE label IN ({placeholders(len(chunk))})", chunk):
+                found[row[0]] = _row_to_note(row)
+        return found
+
+    def by_path(self, path: str) -> NoteRow | None:
+        row = self.db.execute(f"{_SELECT_NOTE} WHERE path = ?", (path,)).fetchone()
+        return None if row is None else _row_to_note(row)
+
+    def paths_by_labels(self, labels: Sequence[int]) -> dict[int, str]:
+        found: dict[int, str] = {}
+        for chunk in chunks(int(label) for label in labels):
+            query = f"SELECT label, path FROM notes WHERE label IN ({placeholders(len(chunk))})"
+            found.update((row[0], row[1]) for row in self.db.execute(query, chunk))
+        return found
+
+    def find(self, reference: str) -> list[NoteRow]:
+        """Notes whose id, path, or path without ``.md`` is ``reference``."""
+        query = f"{_SELECT_NOTE} WHERE id = ? OR path = ? OR path = ? ORDER BY path"
+        return [_row_to_note(row) for row in self.db.execute(query, (reference, reference, reference + ".md"))]
+
+    def find_by_name(self, name: str) -> list[NoteRow]:
+        """Notes whose file name (without .md) is ``name``, in any folder — Obsidian's [[name]]."""
+        file_name = name if name.endswith(".md") else name + ".md"
+        suffix = "/" + file_name
+        # Exact, case-sensitive comparison of the path's tail: no LIKE wildcards or case folding.
+        query = f"{_SELECT_NOTE} WHERE path = ? OR substr(path, -?) = ? ORDER BY path"
+        return [_row_to_note(row) for row in self.db.execute(query, (file_name, len(suffix), suffix))]
+
+    def similar_paths(self, fragment: str, limit: int = SIMILAR_PATHS) -> list[str]:
+        pattern = f"%{fragment.replace('%', '').replace('_', '')}%"
+        rows = self.db.execute(
+            "SELECT path FROM notes WHERE path LIKE ? OR title LIKE ? ORDER BY path LIMIT ?", (pattern, pattern, limit)
+        )
+        return [row[0] for row in rows]
+
+    def with_content_hash(self, content_hash: str) -> list[NoteRow]:
+        rows = self.db.execute(f"{_SELECT_NOTE} WHERE content_hash = ?", (content_hash,))
+        return [_row_to_note(row) for row in rows]
+
+    def all(self) -> Iterator[NoteRow]:
+        for row in self.db.execute(f"{_SELECT_NOTE} ORDER BY path"):
+            yield _row_to_note(row)
+
+    def all_problems(self) -> list[Problem]:
+        rows = self.db.execute("SELECT problems FROM notes WHERE problems != '[]' ORDER BY path")
+        return [Problem(**problem) for row in rows for problem in json.loads(row[0])]
+
+    def duplicate_ids(self) -> dict[str, list[str]]:
+        rows = self.db.execute(
+            "SELECT id, json_group_array(path) FROM notes GROUP BY id HAVING count(*) > 1 ORDER BY id"
+        )
+        return {row[0]: sorted(json.loads(row[1])) for row in rows}
+
+    # -- read-time filters (expiry, layers, tags)
+
+    def eligible(self, eligibility: Eligibility) -> list[NoteRow]:
+        """Every note that passes the read-time filters, by path."""
+        where, params = eligibility.where()
+        return [_row_to_note(row) for row in self.db.execute(f"{_SELECT_NOTE} WHERE {where} ORDER BY path", params)]
+
+    def eligible_labels(self, labels: Sequence[int], eligibility: Eligibility) -> set[int]:
+        """Which of ``labels`` exist and pass the read-time filters."""
+        where, params = eligibility.where()
+        found: set[int] = set()
+        for chunk in chunks(int(label) for label in labels):
+            query = f"SELECT label FROM notes WHERE label IN ({placeholders(len(chunk))}) AND {where}"
+            found.update(row[0] for row in self.db.execute(query, [*chunk, *params]))
+        return found
+
+    def all_eligible_labels(self, eligibility: Eligibility) -> list[int]:
+        where, params = eligibility.where()
+        return [row[0] for row in self.db.execute(f"SELECT label FROM notes WHERE {where}", params)]
+
+    def expired(self, now_us: int) -> list[NoteRow]:
+        expired, params = expiry_sql("expires_us", now_us, expired=True)
+        return [_row_to_note(row) for row in self.db.execute(f"{_SELECT_NOTE} WHERE {expired} ORDER BY path", params)]
+
+    def recent(self, eligibility: Eligibility) -> list[PoolNote]:
+        """Eligible notes, most recently created or modified first (consolidation's pool).
+
+        Recency is the later of the frontmatter ``created`` and the file's mtime, so a
+        note edited today counts as recent even if it was created long ago.
+        """
+        where, params = eligibility.where()
+        query = (
+            "SELECT label, path, layer, problems, expiry_invalid, expires_at IS NULL AND permanent = 0 FROM notes "
+            f"WHERE {where} ORDER BY max(coalesce(created_us, 0), mtime_ns / 1000) DESC, path"
+        )
+        rows = self.db.execute(query, params)
+        return [PoolNote(row[0], row[1], row[2], json.loads(row[3]), bool(row[4]), bool(row[5])) for row in rows]
+
+    # -- full-text search
+
+    def fts_labels(self, match: str, limit: int) -> list[int]:
+        """Best ``limit`` FTS hits (labels), before any read-time filter."""
+        query = f"SELECT rowid FROM notes_fts WHERE notes_fts MATCH ? ORDER BY bm25(notes_fts, {BM25_WEIGHTS}) LIMIT ?"
+        return [row[0] for row in self.db.execute(query, (match, int(limit)))]
+
+    def fts_search(self, match: str, eligibility: Eligibility, limit: int) -> list[tuple[int, float]]:
+        """(label, bm25) best first; bm25 is negative in SQLite (smaller is better)."""
+        where, params = eligibility.where()
+        query = (
+            f"SELECT notes_fts.rowid, bm25(notes_fts, {BM25_WEIGHTS}) AS score FROM notes_fts "
+            "JOIN notes ON notes.label = notes_fts.rowid "
+            f"WHERE notes_fts MATCH ? AND {where} ORDER BY score LIMIT ?"
+        )
+        return [(row[0], row[1]) for row in self.db.execute(query, [match, *params, int(limit)])]
+
+    # -- statistics
+
+    def layer_counts(self) -> dict[str, int]:
+        rows = self.db.execute("SELECT coalesce(layer, 'none'), count(*) FROM notes GROUP BY 1 ORDER BY 1")
+        return {row[0]: int(row[1]) for row in rows}
+
+    def count_expired(self, now_us: int) -> int:
+        expired, params = expiry_sql("expires_us", now_us, expired=True)
+        return int(self.db.execute(f"SELECT count(*) FROM notes WHERE {expired}", params).fetchone()[0])
+
+    def count_with_problems(self) -> int:
+        return int(self.db.execute("SELECT count(*) FROM notes WHERE problems != '[]'").fetchone()[0])
