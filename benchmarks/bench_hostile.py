@@ -16,7 +16,7 @@ import json
 import time
 from collections.abc import Callable
 
-from vaultmem.consolidate import LinkRedirects, rewrite_canvas, rewrite_links
+from vaultmem.links import LinkRedirects, rewrite_canvas, rewrite_links
 from vaultmem.markdown import code_ranges
 from vaultmem.notes import parse_note
 

@@ -33,32 +33,28 @@ Applying a plan (effects, ordered so that a crash never leaves a dangling link):
    was made (content hash) is skipped with a message, the others proceed;
 2. each canonical's frontmatter is edited surgically (tags, aliases, merged_from, expiry);
 3. every ``[[wikilink]]``, ``![[embed]]`` and ``[text](note.md)`` link to a merged note is
-   rewritten to the canonical, only in the files that contain one, each atomically and guarded by its hash;
+   rewritten to the canonical (links.py finds and rewrites them), only in the files that contain one,
+   each atomically and guarded by its hash;
 4. the merged notes move to the archive folder (recoverable; git has the rest).
 """
 
 from __future__ import annotations
 
-import bisect
-import json
 import math
-import posixpath
 import re
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from pathlib import PurePosixPath
 from typing import Any
-from urllib.parse import unquote
 
 import numpy as np
 
 from .config import ConsolidateSettings
 from .errors import FrontmatterError, InvalidTimestamp, UsageError, WriteConflict
 from .lifecycle import format_timestamp, is_absent, parse_timestamp, to_epoch_us
+from .links import LinkRedirects, Rewrite, rewrite_canvas, rewrite_links
 from .noteio import content_hash, edit_frontmatter, replace_if_unchanged
-from .markdown import code_ranges
-from .notes import Note, parse_note, path_without_suffix, tags_of, timestamp_or_none
+from .notes import Note, parse_note, tags_of, timestamp_or_none
 from .paths import VaultPaths
 from .storage import Eligibility, PoolNote, Store
 from .vectors import VectorIndex
@@ -84,25 +80,6 @@ UNRELIABLE_FIELDS = {
 _EMBED = re.compile(r"!\[\[[^\[\]\r\n]*\]\]")
 _HEADING_LINE = re.compile(r"^[ \t]{0,3}#{1,6}(?:[ \t].*)?$", re.MULTILINE)
 _WORD = re.compile(r"[^\W\d_]{2,}")
-_WIKILINK = re.compile(r"\[\[([^\[\]\r\n]+?)\]\]")
-# [text](destination "title"), the destination in <…> when it has spaces; not \[escaped].
-_MARKDOWN_LINK = re.compile(
-    r"(?<!\\)!?\[(?:[^\[\]\r\n]|\[[^\[\]\r\n]*\])*\]\([ \t]*(<[^<>\r\n]+>|(?:[^\s()<>]|\([^\s()<>]*\))+)"
-    r"(?:[ \t]+(?:\"[^\"\r\n]*\"|'[^'\r\n]*'|\([^()\r\n]*\)))?[ \t]*\)"
-)
-# A reference-style link's definition, on a line of its own: [label]: destination "title"
-# ([^1]: … is a footnote, not a link).
-_LINK_DEFINITION = re.compile(
-    r"^[ ]{0,3}\[(?!\^)[^\[\]\r\n]+\]:[ \t]*(<[^<>\r\n]+>|[^\s<>]+)"
-    r"(?:[ \t]+(?:\"[^\"\r\n]*\"|'[^'\r\n]*'|\([^()\r\n]*\)))?[ \t]*\r?$"
-)
-_LINK = re.compile(f"{_WIKILINK.pattern}|{_MARKDOWN_LINK.pattern}|{_LINK_DEFINITION.pattern}", re.MULTILINE)
-# A canvas card's "file" (a vault path) or "text" (Markdown) as a JSON string literal.
-_CANVAS_STRING = re.compile(r'"(file|text)"(\s*:\s*)("(?:[^"\\\r\n]|\\.)*")')
-_SURROGATE = re.compile("[\ud800-\udfff]")
-_UNDECODED = re.compile("[\udc80-\udcff]")  # what surrogateescape makes of bytes that are not UTF-8
-_ESCAPED_SURROGATE = re.compile("[\ud800-\udc7f\udd00-\udfff]")  # every surrogate but those
-_URL_SCHEME = re.compile(r"[a-zA-Z][a-zA-Z0-9+.-]*:")
 
 
 # ------------------------------------------------------------------ scope
@@ -533,191 +510,6 @@ def _extend(changes: dict[str, Any], canonical: Note, key: str, additions: Itera
 
 def _unique(items: Iterable[str]) -> list[str]:
     return list(dict.fromkeys(items))
-
-
-# ------------------------------------------------------------------ pure core: links
-
-
-class LinkRedirects:
-    """Which link targets point at a merged note, and the target to write instead.
-
-    A target resolves as Obsidian resolves it: ``name`` by file name (case-insensitive),
-    ``folder/name`` by the end of the path; ``.md`` is optional in a wikilink. A Markdown
-    link's path is tried relative to its note, then from the vault root, then as a name. A
-    name that several notes share is ambiguous and is left alone (and reported).
-    """
-
-    def __init__(self, note_paths: Iterable[str], redirects: Mapping[str, str]) -> None:
-        self.redirects = dict(redirects)  # merged path → canonical path
-        self.by_name: dict[str, list[str]] = {}
-        self.by_path: dict[str, list[str]] = {}
-        for path in note_paths:
-            self.by_name.setdefault(_stem(path).lower(), []).append(path)
-            self.by_path.setdefault(path.lower(), []).append(path)
-
-    def candidates(self, target: str) -> list[str]:
-        key = target.strip().replace("\\", "/").lstrip("/")
-        key = (key[:-3] if key.lower().endswith(".md") else key).lower()
-        if not key:
-            return []
-        paths = self.by_name.get(key.rsplit("/", 1)[-1], [])
-        if "/" not in key:
-            return paths
-        return [path for path in paths if (bare := path_without_suffix(path).lower()) == key or bare.endswith("/" + key)]
-
-    def resolve_path(self, target: str, source: str) -> tuple[list[str], str]:
-        """The notes a Markdown link's ``target`` (a ``.md`` path) from ``source`` can mean, and how
-        it was written: ``relative`` to the linking note, from the vault ``root``, or a bare ``name``.
-        Obsidian's order: relative first, then from the root, then by name."""
-        if target.startswith("/"):
-            return self.by_path.get(posixpath.normpath(target.lstrip("/")).lower(), []), "root"
-        relative = posixpath.normpath(posixpath.join(posixpath.dirname(source), target))
-        if target.startswith(("./", "../")) or relative.lower() in self.by_path:
-            return self.by_path.get(relative.lower(), []), "relative"
-        if found := self.by_path.get(posixpath.normpath(target).lower()):
-            return found, "root"
-        return self.candidates(target), "name"
-
-    def new_path(self, canonical: str, target: str, source: str, style: str) -> str:
-        """The canonical as a Markdown link from ``source``, written the way ``target`` was —
-        unless that would resolve to another note; then relative with ``./`` or ``../``,
-        which resolves only one way."""
-        relative = posixpath.relpath(canonical, posixpath.dirname(source) or ".")
-        if style == "relative":
-            written = "./" + relative if target.startswith("./") and not relative.startswith("../") else relative
-        elif style == "root":
-            written = "/" + canonical if target.startswith("/") else canonical
-        else:
-            written = self.new_target(canonical, "/" in target) + ".md"
-        found, _style = self.resolve_path(written, source)
-        if [path for path in found if path not in self.redirects] == [canonical]:
-            return written
-        return relative if relative.startswith("../") else "./" + relative
-
-    def new_target(self, canonical: str, with_folder: bool) -> str:
-        """The canonical as a link target: its name if unique once the merged notes are gone."""
-        alive = [path for path in self.by_name.get(_stem(canonical).lower(), []) if path not in self.redirects]
-        return _stem(canonical) if not with_folder and alive == [canonical] else path_without_suffix(canonical)
-
-
-def _stem(path: str) -> str:
-    return PurePosixPath(path).stem  # note paths always end in .md
-
-
-def split_link(inner: str) -> tuple[str, str]:
-    """``name#heading|label`` → (``name``, ``#heading|label``); ``name\\|label`` (in a table) too."""
-    cut = min((position for position in (inner.find("#"), inner.find("|")) if position != -1), default=len(inner))
-    target, rest = inner[:cut], inner[cut:]
-    if target.endswith("\\") and rest.startswith("|"):
-        target, rest = target[:-1], "\\" + rest
-    return target, rest
-
-
-def rewrite_links(text: str, redirects: LinkRedirects, source: str = "") -> tuple[str, list[str]]:
-    """``text`` (of the note at ``source``) with every wikilink, embed and Markdown link to a
-    merged note aimed at its canonical, keeping heading and label; also the ambiguous targets
-    that were left alone. Code spans are not links."""
-    if "[[" not in text and "](" not in text and "]:" not in text:
-        return text, []  # no link of any kind: the common case, skipped cheaply
-    code = code_ranges(text)
-    starts = [start for start, _ in code]
-    ambiguous: list[str] = []
-
-    def replace(match: re.Match[str]) -> str:
-        at = bisect.bisect_right(starts, match.start()) - 1
-        if at >= 0 and match.start() < code[at][1]:
-            return match.group(0)
-        if match.group(2) is not None:
-            return _rewrite_markdown_link(match, 2, redirects, source, ambiguous)
-        if match.group(3) is not None:
-            if not _may_start_definition(text, match.start()):
-                return match.group(0)  # inside a paragraph: prose that looks like a definition
-            return _rewrite_markdown_link(match, 3, redirects, source, ambiguous)
-        target, rest = split_link(match.group(1))
-        found = redirects.candidates(target)
-        if len(found) > 1 and any(path in redirects.redirects for path in found):
-            ambiguous.append(target)
-        if len(found) != 1 or found[0] not in redirects.redirects:
-            return match.group(0)
-        return f"[[{redirects.new_target(redirects.redirects[found[0]], '/' in target)}{rest}]]"
-
-    return _LINK.sub(replace, text), ambiguous
-
-
-def rewrite_canvas(text: str, redirects: LinkRedirects, source: str) -> tuple[str, list[str]]:
-    """An Obsidian canvas (JSON) with its file cards that show a merged note, and the links in
-    its text cards, aimed at the canonical. Only those string values change; the rest of the
-    JSON (order, spacing, escapes) stays as written."""
-    ambiguous: list[str] = []
-
-    def replace(match: re.Match[str]) -> str:
-        key, separator, literal = match.groups()
-        raw_bytes = _UNDECODED.search(literal) is not None  # bytes that are not UTF-8, as read
-        try:
-            value = json.loads(literal)
-        except ValueError:
-            return match.group(0)  # not a JSON string after all: leave it to Obsidian
-        if key == "file":
-            new = redirects.redirects.get(value, value)
-        else:
-            new, found = rewrite_links(value, redirects, source)
-            ambiguous.extend(found)
-        if new == value:
-            return match.group(0)
-        # A lone surrogate (half an emoji, which JSON.stringify writes as "\ud83d") cannot be
-        # written as UTF-8: keep it escaped. Bytes that were not UTF-8 in the file come back
-        # as they were (surrogateescape), so those stay raw.
-        surrogates = _ESCAPED_SURROGATE if raw_bytes else _SURROGATE
-        literal = surrogates.sub(lambda half: f"\\u{ord(half.group()):04x}", json.dumps(new, ensure_ascii=False))
-        return f'"{key}"{separator}{literal}'
-
-    return _CANVAS_STRING.sub(replace, text), ambiguous
-
-
-Rewrite = Callable[[str, LinkRedirects, str], tuple[str, list[str]]]
-
-
-def _may_start_definition(text: str, start: int) -> bool:
-    """A link definition cannot interrupt a paragraph: the line before must be blank, a
-    heading, another definition, a fence, or the start of the note (CommonMark)."""
-    if start == 0:
-        return True
-    line_start = text.rfind("\n", 0, start - 1) + 1
-    previous = text[line_start : start - 1].strip()
-    return not previous or previous.startswith(("#", "```", "~~~", "---")) or _LINK_DEFINITION.match(previous) is not None
-
-
-def _rewrite_markdown_link(match: re.Match[str], group: int, redirects: LinkRedirects, source: str, ambiguous: list[str]) -> str:
-    """``[text](merged.md#heading "title")`` → the same link to the canonical; anything else as it is."""
-    destination = match.group(group)
-    angled = destination.startswith("<")
-    path, hash_sign, fragment = (destination[1:-1] if angled else destination).partition("#")
-    target = unquote(path)
-    if not target or _URL_SCHEME.match(target):
-        return match.group(0)  # a heading in this note, a web address, another app's link
-    # Obsidian also resolves a note without its extension: [x](Note) is Note.md.
-    with_suffix = target.lower().endswith(".md")
-    note_target = target if with_suffix else target + ".md"
-    found, style = redirects.resolve_path(note_target, source)
-    if len(found) > 1 and any(found_path in redirects.redirects for found_path in found):
-        ambiguous.append(target)
-    if len(found) != 1 or found[0] not in redirects.redirects:
-        return match.group(0)  # not a merged note (an attachment such as x.png lands here)
-    new_path = redirects.new_path(redirects.redirects[found[0]], note_target, source, style)
-    new_path = new_path if with_suffix else new_path[: -len(".md")]
-    written = f"<{_link_escape(new_path, angled)}{hash_sign}{fragment}>" if angled else f"{_link_escape(new_path, angled)}{hash_sign}{fragment}"
-    start, end = match.start(group) - match.start(), match.end(group) - match.start()
-    return match.group(0)[:start] + written + match.group(0)[end:]
-
-
-_ESCAPE_ANGLED = {ord("%"): "%25", ord("#"): "%23", ord("<"): "%3C", ord(">"): "%3E"}
-_ESCAPE_BARE = {**_ESCAPE_ANGLED, ord(" "): "%20", ord("("): "%28", ord(")"): "%29"}
-
-
-def _link_escape(path: str, angled: bool) -> str:
-    """What a link destination cannot hold, percent-encoded as Obsidian writes it: ``#``
-    would start a heading, and a bare destination also ends at a space or parenthesis."""
-    return path.translate(_ESCAPE_ANGLED if angled else _ESCAPE_BARE)
 
 
 # ------------------------------------------------------------------ apply
