@@ -263,7 +263,7 @@ def _measure_components(opened: Any, queries: Sequence[str]) -> dict[str, Any]:
     from vaultmem.search import fts_query
     from vaultmem.storage import Eligibility
 
-    searcher = opened._searcher()
+    searcher = opened.derived.searcher()
     eligibility = Eligibility(now_us=to_epoch_us(resolve_now(None)))
     pool = 50
     pieces: dict[str, Callable[[str], object]] = {

@@ -72,7 +72,7 @@ def side_rankings(vault: Vault, query: str, depth: int, now: str | None = None) 
     from vaultmem.search import query_terms
     from vaultmem.storage import Eligibility
 
-    searcher = vault._searcher()
+    searcher = vault.derived.searcher()
     eligibility = Eligibility(now_us=to_epoch_us(resolve_now(now)))
     with vault.store.read_snapshot():
         vector_labels = searcher._vector_side(query, depth, K, eligibility)

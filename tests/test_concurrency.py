@@ -190,7 +190,7 @@ def test_a_lost_snapshot_file_degrades_to_exact_search_and_index_restores_it(vau
 def test_a_search_during_a_rebuild_warns_that_its_answer_may_be_incomplete(vault_with_notes: Path) -> None:
     with Vault(vault_with_notes) as rebuilder, Vault(vault_with_notes) as reader:
         with rebuilder.store.meta.rebuilding():
-            rebuilder._drop_derived()  # the rebuild has dropped the index and re-added one note
+            rebuilder.derived.drop()  # the rebuild has dropped the index and re-added one note
             rebuilder.indexer.sync_paths(["notes/n00.md"])
             hits = reader.search("zebra stripes", k=5, include_expired=True)
             assert [hit.path for hit in hits] == ["notes/n00.md"]
@@ -205,7 +205,7 @@ def test_a_search_during_a_rebuild_warns_that_its_answer_may_be_incomplete(vault
 def test_an_empty_answer_during_a_rebuild_still_says_the_index_is_being_rebuilt(vault_with_notes: Path) -> None:
     with Vault(vault_with_notes) as rebuilder, Vault(vault_with_notes) as reader:
         with rebuilder.store.meta.rebuilding():
-            rebuilder._drop_derived()  # nothing re-added yet
+            rebuilder.derived.drop()  # nothing re-added yet
             hits = reader.search("zebra stripes", k=5, include_expired=True)
             assert hits == [] and any("being rebuilt" in warning for warning in hits.warnings)
             result = run_cli(vault_with_notes, "search", "zebra stripes", "--json")
@@ -216,7 +216,7 @@ def test_an_empty_answer_during_a_rebuild_still_says_the_index_is_being_rebuilt(
 def test_an_ordinary_index_beside_a_rebuild_does_not_mark_the_rebuild_finished(vault_with_notes: Path) -> None:
     with Vault(vault_with_notes) as rebuilder, Vault(vault_with_notes) as other:
         with rebuilder.store.meta.rebuilding():
-            rebuilder._drop_derived()
+            rebuilder.derived.drop()
             other.index()  # e.g. a watcher starting: it may have listed the files before the drop
             assert other.store.meta.rebuild_state() == "running"
         # The rebuild died without its final pass: whoever comes next finishes it.
@@ -239,7 +239,7 @@ def test_without_flock_a_plain_index_finishes_a_rebuild_that_was_killed(vault_wi
     monkeypatch.setattr(vaultmem.storage.meta, "fcntl", None)  # a platform without flock (Windows)
     with Vault(vault_with_notes) as rebuilder:
         with rebuilder.store.meta.rebuilding():
-            rebuilder._drop_derived()  # then killed
+            rebuilder.derived.drop()  # then killed
     with Vault(vault_with_notes) as later:
         hits = later.search("zebra stripes", k=5, include_expired=True)
         assert any("being rebuilt" in warning for warning in hits.warnings)  # cannot tell: keeps warning

@@ -148,7 +148,7 @@ def test_forget_hard_of_a_note_edited_since_indexing_fails_loudly(vault: Vault) 
 def test_expire_dry_run_lists_exactly_the_expired_notes_and_touches_nothing(vault: Vault) -> None:
     before = snapshot_files(vault.root)
     report = vault.expire(now=NOW)
-    assert sorted(entry["path"] for entry in report.expired) == EXPIRED
+    assert sorted(entry.path for entry in report.expired) == EXPIRED
     assert report.applied is False
     assert snapshot_files(vault.root) == before
 
@@ -172,9 +172,22 @@ def test_expire_hard_deletes(vault: Vault) -> None:
     assert not (vault.root / "_archive").exists()
 
 
+def test_expire_json_names_where_each_note_went_only_once_it_was_moved(vault: Vault) -> None:
+    listed = vault.expire(now=NOW).as_dict()
+    assert listed["applied"] is False and listed["skipped"] == [] and listed["commit"] is None
+    assert all(set(entry) == {"id", "path", "title", "layer", "expires_at"} for entry in listed["expired"])
+    applied = vault.expire(apply=True, now=NOW).as_dict()
+    assert {entry["path"]: entry["archived_to"] for entry in applied["expired"]} == {path: f"_archive/{path}" for path in EXPIRED}
+
+
+def test_expire_hard_json_says_each_note_was_deleted(vault: Vault) -> None:
+    document = vault.expire(apply=True, hard=True, now=NOW).as_dict()
+    assert document["hard"] is True and [entry["archived_to"] for entry in document["expired"]] == [None] * len(EXPIRED)
+
+
 def test_expire_as_of_the_past_lists_fewer(vault: Vault) -> None:
     report = vault.expire(now="2026-11-14T00:00:00Z")
-    assert sorted(entry["path"] for entry in report.expired) == [
+    assert sorted(entry.path for entry in report.expired) == [
         "conversations/2026-10-30-harbor-standup.md", "projects/harbor-airflow-version.md", "scratch/flight-berlin.md"]
 
 
@@ -187,7 +200,7 @@ def test_expire_skips_a_note_a_person_extended_after_indexing(vault: Vault) -> N
     size_same = len(text.encode()) == vault.store.notes.by_path("scratch/berlin-hotel.md").size
     assert size_same
     report = vault.expire(apply=True, now=NOW)
-    assert [skip["path"] for skip in report.skipped] == ["scratch/berlin-hotel.md"]
+    assert [skip.path for skip in report.skipped] == ["scratch/berlin-hotel.md"]
     assert path.read_text(encoding="utf-8") == text
 
 

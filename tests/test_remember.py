@@ -241,17 +241,17 @@ OAT_MILK = ("Maya prefers oat milk in her coffee, never dairy. When ordering cof
 def test_remember_names_live_notes_of_its_layer_that_say_nearly_the_same(sample_vault: Path) -> None:
     with Vault(sample_vault) as vault:
         result = vault.remember(OAT_MILK, title="Oat milk again", layer="L3", now=NOW)
-        similar = {other["path"]: other["similarity"] for other in result.similar}
+        similar = {other.path: other.similarity for other in result.similar}
         assert "preferences/oat-milk.md" in similar and result.path not in similar
         assert all(score >= 0.88 for score in similar.values())
-        assert [other["similarity"] for other in result.similar] == sorted(similar.values(), reverse=True)
-        assert json.loads(json.dumps(result.as_dict()))["similar"] == result.similar
+        assert [other.similarity for other in result.similar] == sorted(similar.values(), reverse=True)
+        assert json.loads(json.dumps(result.as_dict()))["similar"] == [other.as_dict() for other in result.similar]
 
 
 def test_remember_does_not_name_notes_of_another_layer_or_unrelated_ones(sample_vault: Path) -> None:
     with Vault(sample_vault) as vault:
         other_layer = vault.remember(OAT_MILK, title="Oat milk, working note", layer="L1", now=NOW)
-        assert not [other for other in other_layer.similar if other["path"].startswith("preferences/")]
+        assert not [other for other in other_layer.similar if other.path.startswith("preferences/")]
         unrelated = vault.remember("The boiler service is booked for Thursday at 10:00.", layer="L3", now=NOW)
         assert unrelated.similar == []
 
@@ -261,8 +261,8 @@ def test_remember_does_not_name_a_note_that_has_expired(sample_vault: Path) -> N
         first = vault.remember(OAT_MILK, title="Oat milk, short lived", layer="L3", ttl="1h", now=NOW)
         later = "2026-11-30T14:00:00+00:00"  # the first copy expired at 13:00
         again = vault.remember(OAT_MILK, title="Oat milk, once more", layer="L3", now=later)
-        assert first.path not in [other["path"] for other in again.similar]
-        assert "preferences/oat-milk.md" in [other["path"] for other in again.similar]
+        assert first.path not in [other.path for other in again.similar]
+        assert "preferences/oat-milk.md" in [other.path for other in again.similar]
 
 
 def test_cli_remember_prints_the_similar_notes(sample_vault: Path) -> None:

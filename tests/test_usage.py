@@ -10,6 +10,7 @@ import pytest
 
 from conftest import run_cli
 from vaultmem import NoteNotFound, UsageError, Vault
+from vaultmem.results import UsedNote
 
 NOW = "2026-11-30T12:00:00+00:00"
 
@@ -27,8 +28,8 @@ def vault(vault_dir: Path, write_note) -> Vault:
 
 def test_mark_used_counts_and_records_the_time(vault: Vault) -> None:
     vault.mark_used(["old"], now="2026-11-01T00:00:00Z")
-    rows = vault.mark_used(["old.md"], now=NOW)
-    assert rows == [{"id": "old", "path": "old.md", "use_count": 2, "last_used_at": "2026-11-30T12:00:00+00:00"}]
+    used = vault.mark_used(["old.md"], now=NOW)
+    assert used == [UsedNote(id="old", path="old.md", use_count=2, last_used_at="2026-11-30T12:00:00+00:00")]
 
 
 def test_mark_used_with_an_unknown_note_records_nothing(vault: Vault) -> None:

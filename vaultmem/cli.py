@@ -16,12 +16,18 @@ import sys
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Any
+from typing import IO, TYPE_CHECKING, Any
 
 import click
 
-from .config import DEFAULT_THRESHOLD, MAX_STALE_DAYS
+from .config import DEFAULT_STALE_DAYS, DEFAULT_THRESHOLD, MAX_STALE_DAYS
 from .errors import InvalidDuration, InvalidTimestamp, UnknownLayer, UsageError, VaultmemError
+
+if TYPE_CHECKING:
+    from .consolidate import ConsolidationReport
+    from .notes import Problem
+    from .vault import Vault
+    from .watcher import Change, Watcher
 
 JSON_HELP = "Print one JSON document on stdout instead of text."
 
@@ -29,10 +35,11 @@ JSON_HELP = "Print one JSON document on stdout instead of text."
 class Context:
     def __init__(self, vault_path: str) -> None:
         self.vault_path = vault_path
-        self._vault: Any = None
+        self._vault: Vault | None = None
 
     @property
-    def vault(self) -> Any:
+    def vault(self) -> Vault:
+        """The vault, opened on first use (a bad --vault fails the command that needs it)."""
         if self._vault is None:
             from .vault import Vault
 
@@ -213,7 +220,7 @@ def stats(obj: Context, as_json: bool) -> None:
     click.echo(f"vectors: {result.vectors_in_snapshot} in the HNSW snapshot, {result.vectors_in_delta} in the delta")
 
 
-def render_problems(problems: list[Any]) -> None:
+def render_problems(problems: list[Problem]) -> None:
     for problem in problems:
         click.echo(f"! {problem.path}: {problem.field}: {problem.message}\n    fix: {problem.fix}")
 
@@ -243,7 +250,7 @@ def remember(obj: Context, text: str, title: str | None, layer: str, ttl: str | 
         return
     click.echo(f"remembered {result.path} (id {result.id}, {result.layer}, expires {result.expires_at or 'never'})")
     for other in result.similar:
-        click.echo(f"  similar ({other['similarity']:.2f}): {other['path']} — {other['title']}; "
+        click.echo(f"  similar ({other.similarity:.2f}): {other.path} — {other.title}; "
                    "if it already says this, `forget` one or run `consolidate`")
 
 
@@ -301,11 +308,12 @@ def expire(obj: Context, apply: bool, hard: bool, as_of: str | None, as_json: bo
         emit_json(report.as_dict())
         return
     verb = ("deleted" if hard else "archived") if apply else "would archive"
+    skipped = {skip.path for skip in report.skipped}
     for entry in report.expired:
-        if not any(skip["path"] == entry["path"] for skip in report.skipped):
-            click.echo(f"{verb} {entry['path']} (expired {entry['expires_at']})")
+        if entry.path not in skipped:
+            click.echo(f"{verb} {entry.path} (expired {entry.expires_at})")
     for skip in report.skipped:
-        click.echo(f"skipped {skip['path']}: {skip['reason']}")
+        click.echo(f"skipped {skip.path}: {skip.reason}")
     if not report.expired:
         click.echo("no expired notes")
     elif not apply:
@@ -319,16 +327,16 @@ def expire(obj: Context, apply: bool, hard: bool, as_of: str | None, as_json: bo
 def used(obj: Context, notes: tuple[str, ...], as_json: bool) -> None:
     """Record that NOTES were used (they appeared in a result the agent acted on)."""
     with library_errors(as_json):
-        rows = obj.vault.mark_used(notes)
+        used_notes = obj.vault.mark_used(notes)
     if as_json:
-        emit_json(rows)
+        emit_json([used_note.as_dict() for used_note in used_notes])
         return
-    for row in rows:
-        click.echo(f"{row['path']}: used {row['use_count']} time(s), last {row['last_used_at']}")
+    for used_note in used_notes:
+        click.echo(f"{used_note.path}: used {used_note.use_count} time(s), last {used_note.last_used_at}")
 
 
 @main.command()
-@click.option("--days", type=click.FloatRange(min=0, max=MAX_STALE_DAYS), callback=_refuse_nan, default=42, show_default=True, help="Idle for more than this many days.")
+@click.option("--days", type=click.FloatRange(min=0, max=MAX_STALE_DAYS), callback=_refuse_nan, default=DEFAULT_STALE_DAYS, show_default=True, help="Idle for more than this many days.")
 @click.option("--layer", "layers", multiple=True, help="Only these layers.")
 @click.option("--include-expired", is_flag=True, help="Also list notes whose expires_at has passed (normally `expire`'s business).")
 @json_option
@@ -354,7 +362,7 @@ def usage() -> None:
 @usage.command("export")
 @click.argument("file", type=click.File("w"), default="-")
 @click.pass_obj
-def usage_export(obj: Context, file: Any) -> None:
+def usage_export(obj: Context, file: IO[str]) -> None:
     """Write usage history as JSON to FILE (default stdout)."""
     with library_errors():
         document = obj.vault.usage_export()
@@ -364,7 +372,7 @@ def usage_export(obj: Context, file: Any) -> None:
 @usage.command("import")
 @click.argument("file", type=click.File("r"))
 @click.pass_obj
-def usage_import(obj: Context, file: Any) -> None:
+def usage_import(obj: Context, file: IO[str]) -> None:
     """Merge usage history from a JSON export in FILE ('-' for stdin)."""
     try:
         document = json.load(file)
@@ -422,7 +430,7 @@ def consolidate(obj: Context, threshold: float | None, window: int | None, all_n
     render_consolidation_outcome(report)
 
 
-def render_clusters(report: Any) -> None:
+def render_clusters(report: ConsolidationReport) -> None:
     scope = report.plan.scope
     where = "every note" if scope.window is None else f"the {scope.window} most recent notes"
     expired = "expired notes included" if scope.include_expired else "expired notes left out"
@@ -436,7 +444,7 @@ def render_clusters(report: Any) -> None:
             click.echo(f"   {role:<11}  {member.path}  \"{member.title}\"  {member.chars} chars")
 
 
-def render_consolidation_outcome(report: Any) -> None:
+def render_consolidation_outcome(report: ConsolidationReport) -> None:
     left_out = report.plan.left_out
     if left_out:
         click.echo(f"\nleft out {len(left_out)} note(s):")
@@ -507,7 +515,7 @@ def watch(obj: Context, quiet: bool, polling: bool) -> None:
         click.echo(f"{time.strftime('%H:%M:%S')} stopped watching")
 
 
-def render_watch_start(watcher: Any) -> None:
+def render_watch_start(watcher: Watcher) -> None:
     report = watcher.initial_report
     summary = (
         f"{len(report.added)} added, {len(report.updated)} updated, {len(report.moved)} moved, "
@@ -518,5 +526,5 @@ def render_watch_start(watcher: Any) -> None:
     click.echo(f"{time.strftime('%H:%M:%S')} watching {watcher.paths.root} ({watcher.backend}): {summary}; Ctrl-C to stop")
 
 
-def render_change(change: Any) -> None:
+def render_change(change: Change) -> None:
     click.echo(f"{time.strftime('%H:%M:%S')} {change}")

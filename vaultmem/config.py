@@ -39,6 +39,7 @@ STATE_DIR = ".vaultmem"
 DEFAULT_ARCHIVE_DIR = "_archive"
 DEFAULT_REMEMBER_DIR = "memories"
 DEFAULT_THRESHOLD = 0.88  # measured: see adr/0010-consolidation.md
+DEFAULT_STALE_DAYS = 42  # `stale` with no --days: six weeks unused
 MAX_STALE_DAYS = 365_000  # a thousand years: older than any note, yet "now minus N days" stays a date
 
 _TOP_KEYS = {"archive_dir", "remember_dir", "auto_commit", "embedder", "ttl", "watch", "consolidate"}

@@ -332,7 +332,7 @@ class Indexer:
             return False
         from .vectors import remove_files, snapshot_files
 
-        stale = snapshot_files(self.store.state_dir)  # see Vault._drop_derived: only these go
+        stale = snapshot_files(self.store.state_dir)  # see DerivedIndex.drop: only these go
         with self.store.transaction():
             self.store.vectors.clear()
             self.store.meta.set("embedder", self.embedder_identity)

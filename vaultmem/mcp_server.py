@@ -231,7 +231,7 @@ class VaultTools:
         self,
         notes: Annotated[list[NoteRef], Field(min_length=1, description="Ids or paths of the recalled notes you actually used.")],
     ) -> dict[str, Any]:
-        return {"used": self.service.call(lambda vault: vault.mark_used(notes))}
+        return {"used": [used.as_dict() for used in self.service.call(lambda vault: vault.mark_used(notes))]}
 
     def consolidate(
         self,

@@ -19,7 +19,6 @@ from .lifecycle import format_timestamp, from_epoch_us, parse_timestamp, to_epoc
 from .storage import NoteRow, UsageRow
 
 EXPORT_VERSION = 1
-DEFAULT_STALE_DAYS = 42
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,187 @@
+"""A vault's derived index (``<vault>/.vaultmem/``) as the threads of one process use it.
+
+SQLite connections and hnswlib readers belong to the thread that opened them, so each
+thread gets its own ``Store``, ``Indexer`` and ``Searcher``, made on first use; the
+embedder (a model in memory) is one for all. Here too is the index's lifecycle: the
+first index, ``index [--rebuild]``, and folding the vector delta into the snapshot.
+Heavy modules (numpy, hnswlib, the embedder) are imported only when vectors are needed.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from .errors import DerivedIndexError
+from .paths import VaultPaths
+
+if TYPE_CHECKING:
+    from .embedders import Embedder
+    from .indexer import Indexer, IndexReport
+    from .search import Searcher
+    from .storage import Store
+
+Progress = Callable[[int, int], Callable[[int], None]]
+
+
+class DerivedIndex:
+    """Per-thread handles on one vault's index, and the index's lifecycle."""
+
+    def __init__(self, paths: VaultPaths, state_dir: Path, embedder_spec: str, embedder: Embedder | None = None) -> None:
+        self.paths = paths
+        self.state_dir = state_dir
+        self._embedder_spec = embedder_spec
+        self._embedder = embedder
+        self._embedder_lock = threading.Lock()
+        self._local = threading.local()
+        self._stores: list[Store] = []
+        self._stores_lock = threading.Lock()
+
+    def close(self) -> None:
+        """Close every SQLite connection opened here (from any thread)."""
+        with self._stores_lock:
+            for store in self._stores:
+                store.close()
+            self._stores.clear()
+        self._local = threading.local()
+
+    def release_thread(self) -> None:
+        """Close the calling thread's connection (a watcher's worker thread, as it ends)."""
+        store = getattr(self._local, "store", None)
+        if store is None:
+            return
+        with self._stores_lock:
+            if store in self._stores:
+                self._stores.remove(store)
+        store.close()
+        self._local.store = self._local.indexer = self._local.searcher = None
+
+    # -- this thread's handles
+
+    @property
+    def store(self) -> Store:
+        store = getattr(self._local, "store", None)
+        if store is not None and not store.is_current():
+            # .vaultmem/ was deleted or rebuilt under us (by a person or another process):
+            # this thread's connection still reads the unlinked file and would answer
+            # from it forever. Start over on the file that is there now.
+            self.release_thread()
+            store = None
+        if store is None:
+            from .storage import Store
+
+            store = Store(self.state_dir)
+            self._local.store = store
+            with self._stores_lock:
+                self._stores.append(store)
+        return store
+
+    @property
+    def embedder_identity(self) -> str:
+        if self._embedder is not None:
+            return self._embedder.identity
+        from .embedders import identity_for_spec
+
+        return identity_for_spec(self._embedder_spec)
+
+    def embedder(self) -> Embedder:
+        with self._embedder_lock:
+            if self._embedder is None:
+                from .embedders import make_embedder
+
+                self._embedder = make_embedder(self._embedder_spec)
+            return self._embedder
+
+    @property
+    def indexer(self) -> Indexer:
+        indexer = getattr(self._local, "indexer", None)
+        if indexer is None:
+            from .indexer import Indexer
+
+            indexer = Indexer(self.paths, self.store, self.embedder, self.embedder_identity)
+            self._local.indexer = indexer
+        return indexer
+
+    def searcher(self) -> Searcher:
+        searcher = getattr(self._local, "searcher", None)
+        if searcher is None:
+            from .search import Searcher
+            from .vectors import VectorIndex
+
+            embedder = self.embedder()
+            searcher = Searcher(self.paths, self.store, VectorIndex(self.store, embedder.dimension), embedder)
+            self._local.searcher = searcher
+        return searcher
+
+    # -- the index's lifecycle
+
+    def index(self, rebuild: bool = False, progress: Progress | None = None) -> IndexReport:
+        """Reconcile the derived index with the files (``rebuild``: drop it first)."""
+        if rebuild:
+            with self.store.meta.rebuilding():
+                self.drop()
+                report = self.indexer.reconcile(progress, completes_rebuild=True)
+            report.rebuilt = True
+        else:
+            from .storage import REBUILDING
+
+            # Without flock a killed rebuild looks like a running one for ever: a plain
+            # `index` someone runs by hand is then taken as its final pass.
+            finishes = not self.store.meta.tells_dead_rebuilds and self.store.meta.get("indexed") == REBUILDING
+            report = self.indexer.reconcile(progress, completes_rebuild=finishes)
+        # Always: also heals a snapshot lost to a kill during the previous fold.
+        self.fold()
+        return report
+
+    def drop(self) -> None:
+        """Forget everything derived (the first half of a rebuild); usage history stays."""
+        from .vectors import remove_files, snapshot_files
+
+        # Only the files that exist before the drop: a snapshot another process publishes
+        # right after it must not be deleted under the name SQLite now gives it.
+        stale = snapshot_files(self.state_dir)
+        self.store.drop_derived()
+        remove_files(stale)
+        self._local.searcher = None
+
+    def fold(self) -> None:
+        """Merge the vector delta into the HNSW snapshot when it is due (cheap when not).
+
+        The dimension comes from the stored vectors, so a no-change ``index`` never loads
+        the embedder just to find out that nothing needs folding.
+        """
+        dimension = self.store.vectors.dimension()
+        if dimension is None:
+            return
+        from .vectors import VectorIndex
+
+        VectorIndex(self.store, dimension).fold()
+
+    def is_indexed(self) -> bool:
+        from .storage import DB_NAME
+
+        if not (self.state_dir / DB_NAME).exists():
+            return False  # do not create .vaultmem/ just to find out
+        return self.store.meta.get("indexed") is not None
+
+    def ensure_indexed(self) -> IndexReport | None:
+        """Index a vault that has never been indexed; refuse vectors from another embedder."""
+        if not self.is_indexed() or self.store.meta.rebuild_state() == "interrupted":
+            # Never indexed, or an `index --rebuild` was killed half-way: without this its
+            # partial index would answer every search as if it were complete. (The
+            # reconcile takes the rebuild lock, so processes that see it at once queue.)
+            return self.index()
+        stored = self.store.meta.get("embedder")
+        if stored is not None and stored != self.embedder_identity:
+            raise DerivedIndexError(
+                f"the index holds vectors from {stored}, but this vault now uses {self.embedder_identity}; "
+                "run `vaultmem index` to re-embed (vectors are never mixed)"
+            )
+        return None
+
+    def sync(self, relatives: Sequence[str]) -> None:
+        """Bring these paths up to date in an index that exists (a write path's third step)."""
+        if relatives and self.is_indexed():
+            self.indexer.sync_paths(relatives)

@@ -1,0 +1,169 @@
+"""What ``Vault`` methods return: plain dataclasses, each with ``as_dict()`` for JSON.
+
+The CLI and the MCP server read these by attribute; ``as_dict()`` is the JSON contract
+(README "The CLI", ``--json``) and keeps its keys stable.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import date, datetime
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .storage import Store
+
+
+@dataclass(frozen=True)
+class Stats:
+    notes: int
+    by_layer: dict[str, int]
+    expired: int
+    with_problems: int
+    index_bytes: int
+    embedder: str | None
+    dimension: int | None
+    vectors_in_snapshot: int
+    vectors_in_delta: int
+
+    @classmethod
+    def of(cls, store: Store, now_us: int) -> Stats:
+        snapshot = store.vectors.snapshot()
+        return cls(
+            notes=store.notes.count(),
+            by_layer=store.notes.layer_counts(),
+            expired=store.notes.count_expired(now_us),
+            with_problems=store.notes.count_with_problems(),
+            index_bytes=sum(path.stat().st_size for path in store.state_dir.iterdir() if path.is_file()),
+            embedder=store.meta.get("embedder"),
+            dimension=store.vectors.dimension(),
+            vectors_in_snapshot=store.vectors.count_up_to(snapshot.seq) if snapshot.file else 0,
+            vectors_in_delta=store.vectors.count_after(snapshot.seq if snapshot.file else 0),
+        )
+
+    def as_dict(self) -> dict[str, Any]:
+        return dict(self.__dict__)
+
+
+@dataclass(frozen=True)
+class SimilarNote:
+    """A live note of the same layer that says nearly what a new memory says."""
+
+    id: str
+    path: str
+    title: str
+    similarity: float
+
+    def as_dict(self) -> dict[str, Any]:
+        return dict(self.__dict__)
+
+
+@dataclass(frozen=True)
+class Remembered:
+    id: str
+    path: str
+    title: str
+    layer: str
+    expires_at: str | None
+    tags: list[str]
+    commit: str | None = None
+    similar: list[SimilarNote] = field(default_factory=list)  # notes that may say the same
+
+    def as_dict(self) -> dict[str, Any]:
+        return {**self.__dict__, "similar": [other.as_dict() for other in self.similar]}
+
+
+@dataclass(frozen=True)
+class NoteView:
+    id: str
+    path: str
+    title: str
+    layer: str | None
+    tags: list[str]
+    created: str | None
+    expires_at: str | None
+    expired: bool
+    permanent: bool
+    meta: dict[str, Any]
+    body: str
+    problems: list[dict[str, str]]
+    use_count: int
+    last_used_at: str | None
+
+    def as_dict(self) -> dict[str, Any]:
+        return dict(self.__dict__)
+
+
+@dataclass(frozen=True)
+class Forgotten:
+    id: str
+    path: str
+    archived_to: str | None  # None when deleted with hard=True
+    commit: str | None = None
+
+    def as_dict(self) -> dict[str, Any]:
+        return dict(self.__dict__)
+
+
+@dataclass
+class ExpiredNote:
+    id: str
+    path: str
+    title: str
+    layer: str | None
+    expires_at: str | None
+    removed: bool = False  # archived (or deleted) by this run
+    archived_to: str | None = None  # None when deleted with hard=True
+
+    def as_dict(self) -> dict[str, Any]:
+        listed: dict[str, Any] = {"id": self.id, "path": self.path, "title": self.title, "layer": self.layer,
+                                  "expires_at": self.expires_at}
+        if self.removed:
+            listed["archived_to"] = self.archived_to
+        return listed
+
+
+@dataclass(frozen=True)
+class Skipped:
+    path: str
+    reason: str
+
+    def as_dict(self) -> dict[str, str]:
+        return {"path": self.path, "reason": self.reason}
+
+
+@dataclass
+class ExpireReport:
+    expired: list[ExpiredNote]
+    applied: bool
+    hard: bool
+    skipped: list[Skipped] = field(default_factory=list)
+    commit: str | None = None
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"expired": [note.as_dict() for note in self.expired], "applied": self.applied, "hard": self.hard,
+                "skipped": [skip.as_dict() for skip in self.skipped], "commit": self.commit}
+
+
+@dataclass(frozen=True)
+class UsedNote:
+    """A note's usage after ``mark_used`` recorded one more use."""
+
+    id: str
+    path: str
+    use_count: int
+    last_used_at: str
+
+    def as_dict(self) -> dict[str, Any]:
+        return dict(self.__dict__)
+
+
+def json_safe(value: Any) -> Any:
+    """Frontmatter as JSON can hold it: dates and datetimes as ISO text, keys as text."""
+    if isinstance(value, dict):
+        return {str(key): json_safe(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [json_safe(item) for item in value]
+    if isinstance(value, (datetime, date)):
+        return value.isoformat()
+    return value
