@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 
 from .errors import FrontmatterError, NoteReadError, WriteConflict
-from .lifecycle import LayerPolicy, is_absent, resolve_now
+from .lifecycle import EXPIRING_LAYERS, LayerPolicy, is_absent, resolve_now
 from .noteio import edit_frontmatter, replace_if_unchanged
 from .notes import Note, Problem, expiry_text, read_note, timestamp_or_none
 from .paths import VaultPaths
@@ -110,7 +110,7 @@ def fix_note(paths: VaultPaths, note: Note, policy: LayerPolicy, now: object = N
     if note.permanent and not is_absent(note.expires_at):
         _write(paths, note, remove=["expires_at"])
         return Fix(note.path, "expires_at", f"removed expires_at {expiry_text(note.expires_at)} from a permanent note")
-    if note.layer in ("L1", "L2", "L3") and is_absent(note.expires_at):
+    if note.layer in EXPIRING_LAYERS and is_absent(note.expires_at):
         ttl = policy.ttl(note.layer)
         if ttl is None:
             return None

@@ -30,6 +30,8 @@ if TYPE_CHECKING:
     from .watcher import Change, Watcher
 
 JSON_HELP = "Print one JSON document on stdout instead of text."
+PROGRESS_MIN_NOTES = 500  # fewer notes to read: done before a progress bar would help
+LEFT_OUT_SHOWN = 10  # consolidate's text output lists this many left-out notes (--json: all)
 
 
 class Context:
@@ -120,11 +122,7 @@ def index(obj: Context, rebuild: bool, as_json: bool) -> None:
     if as_json:
         emit_json(report.as_dict())
         return
-    click.echo(
-        f"indexed {obj.vault.root}: {len(report.added)} added, {len(report.updated)} updated, "
-        f"{len(report.moved)} moved, {len(report.removed)} removed, {report.unchanged} unchanged"
-        + (" (rebuilt)" if report.rebuilt else "")
-    )
+    click.echo(f"indexed {obj.vault.root}: {report.summary()}" + (" (rebuilt)" if report.rebuilt else ""))
     # Files that could not be read (or whose metadata did not load) are listed one by one;
     # metadata mistakes are `check`'s job, so they are counted here, not repeated.
     unreadable = [problem for problem in report.problems if problem.field in UNREADABLE_FIELDS]
@@ -139,7 +137,7 @@ UNREADABLE_FIELDS = frozenset({"file", "encoding", "frontmatter"})
 
 def terminal_progress(todo: int, total: int) -> Callable[[int], None]:
     """A progress bar on a terminal for long runs; nothing when piped or short."""
-    if todo < 500 or not sys.stderr.isatty():
+    if todo < PROGRESS_MIN_NOTES or not sys.stderr.isatty():
         return lambda done: None
     bar = click.progressbar(length=todo, label=f"indexing {todo} of {total} notes", file=sys.stderr)
     bar.__enter__()
@@ -448,10 +446,10 @@ def render_consolidation_outcome(report: ConsolidationReport) -> None:
     left_out = report.plan.left_out
     if left_out:
         click.echo(f"\nleft out {len(left_out)} note(s):")
-        for item in left_out[:10]:
+        for item in left_out[:LEFT_OUT_SHOWN]:
             click.echo(f"   {item.path}: {item.reason}")
-        if len(left_out) > 10:
-            click.echo(f"   … and {len(left_out) - 10} more (--json lists them all)")
+        if len(left_out) > LEFT_OUT_SHOWN:
+            click.echo(f"   … and {len(left_out) - LEFT_OUT_SHOWN} more (--json lists them all)")
     for entry in report.merged:
         for item in entry["merged"]:
             click.echo(f"merged {item['path']} into {entry['canonical']} (archived to {item['archived_to']})")
@@ -517,12 +515,7 @@ def watch(obj: Context, quiet: bool, polling: bool) -> None:
 
 def render_watch_start(watcher: Watcher) -> None:
     report = watcher.initial_report
-    summary = (
-        f"{len(report.added)} added, {len(report.updated)} updated, {len(report.moved)} moved, "
-        f"{len(report.removed)} removed, {report.unchanged} unchanged"
-        if report is not None
-        else "start-up reconcile interrupted"
-    )
+    summary = report.summary() if report is not None else "start-up reconcile interrupted"
     click.echo(f"{time.strftime('%H:%M:%S')} watching {watcher.paths.root} ({watcher.backend}): {summary}; Ctrl-C to stop")
 
 

@@ -51,13 +51,14 @@ import numpy as np
 
 from .config import ConsolidateSettings
 from .errors import FrontmatterError, InvalidTimestamp, UsageError, WriteConflict
-from .lifecycle import format_timestamp, is_absent, parse_timestamp, to_epoch_us
+from .lifecycle import EXPIRING_LAYERS, format_timestamp, is_absent, parse_timestamp, to_epoch_us
 from .links import LinkRedirects, Rewrite, rewrite_canvas, rewrite_links
 from .noteio import content_hash, edit_frontmatter, replace_if_unchanged
 from .notes import Note, parse_note, tags_of, timestamp_or_none
+from .ordered import unique
 from .paths import VaultPaths
 from .storage import Eligibility, PoolNote, Store
-from .vectors import VectorIndex
+from .vectors import VectorIndex, unpack
 from .writer import archive_note
 
 NEIGHBOURS = 16  # per source; a duplicate is among the very nearest, other layers take slots too
@@ -275,12 +276,7 @@ def _exact_pairs_of(store: Store, sources: list[int], layers: Mapping[int, str |
 
 
 def _vectors(store: Store, labels: Sequence[int]) -> tuple[np.ndarray, np.ndarray]:
-    rows = store.vectors.for_labels(labels)
-    found = np.asarray([label for label, _ in rows], dtype=np.int64)
-    if not rows:
-        return found, np.zeros((0, 0), dtype=np.float32)
-    matrix = np.frombuffer(b"".join(blob for _, blob in rows), dtype=np.float32).reshape(len(rows), -1)
-    return found, matrix
+    return unpack(store.vectors.for_labels(labels))
 
 
 def _read_candidates(store: Store, paths: VaultPaths, labels: set[int]) -> tuple[dict[int, Note], dict[int, np.ndarray], list[LeftOut]]:
@@ -323,7 +319,7 @@ def unreliable_reason(note: PoolNote) -> str | None:
             return f"{why}: {problem['message']}; fix it (see `vaultmem check`) to include it"
     if note.expiry_invalid:
         return "its expires_at does not parse, so the latest expiry of a cluster would be unknown; fix it (see `vaultmem check`)"
-    if note.no_deadline and note.layer in ("L1", "L2", "L3"):
+    if note.no_deadline and note.layer in EXPIRING_LAYERS:
         # Merging would have to drop the canonical's deadline ("never" is the latest) and
         # leave it with the same `check` problem; its real deadline comes from check --fix.
         return (f"it is a {note.layer} note without expires_at, so the cluster's latest expiry is unknown; "
@@ -455,7 +451,7 @@ def merged_frontmatter(canonical: Note, merged: Sequence[Note]) -> FrontmatterCh
     changes: dict[str, Any] = {}
     # The canonical keeps its own inline #tags in its body; the merged notes' inline tags
     # would leave with their archived bodies, so they join the frontmatter list.
-    tags = _unique([*tags_of(canonical.meta), *(tag for note in merged for tag in note.tags)])
+    tags = unique([*tags_of(canonical.meta), *(tag for note in merged for tag in note.tags)])
     if tags != tags_of(canonical.meta):
         changes["tags"] = tags
     aliases = [alias for note in merged for alias in (note.title, *string_list(note, "aliases")) if alias != canonical.title]
@@ -503,13 +499,9 @@ def string_list(note: Note, key: str) -> list[str]:
 
 def _extend(changes: dict[str, Any], canonical: Note, key: str, additions: Iterable[str]) -> None:
     existing = string_list(canonical, key)
-    combined = _unique([*existing, *additions])
+    combined = unique([*existing, *additions])
     if combined != existing:
         changes[key] = combined
-
-
-def _unique(items: Iterable[str]) -> list[str]:
-    return list(dict.fromkeys(items))
 
 
 # ------------------------------------------------------------------ apply
@@ -535,7 +527,7 @@ def apply_plan(plan: ConsolidationPlan, paths: VaultPaths) -> ConsolidationRepor
         _rewrite_vault_links(paths, LinkRedirects([stat.path for stat in files], redirects), report)
     for cluster in written:
         _archive(cluster, paths, report)
-    report.touched = _unique(report.touched)
+    report.touched = unique(report.touched)
     return report
 
 
@@ -589,7 +581,7 @@ def _rewrite_vault_links(paths: VaultPaths, redirects: LinkRedirects, report: Co
         except (OSError, WriteConflict, UnicodeError) as error:
             report.warnings.append(f"{path}: links to merged notes were not rewritten ({error}); point them at the canonical by hand")
             continue
-        report.warnings += [f"{path}: the link to {target!r} matches several notes; not rewritten" for target in _unique(ambiguous)]
+        report.warnings += [f"{path}: the link to {target!r} matches several notes; not rewritten" for target in unique(ambiguous)]
         if changed:
             report.links_rewritten.append(path)
             report.touched.append(path)

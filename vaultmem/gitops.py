@@ -1,4 +1,4 @@
-"""Git, through the ``git`` command line (see adr/0009-git-cli.md).
+"""Git, through the ``git`` command line (see adr/0009-git-command-line.md).
 
 Two uses: ``history`` (the commits that touched a note, following renames) and the
 optional auto-commit of vaultmem's own writes. An auto-commit stages and commits

@@ -57,6 +57,11 @@ class IndexReport:
             "problems": [problem.as_dict() for problem in self.problems],
         }
 
+    def summary(self) -> str:
+        """``3 added, 1 updated, 0 moved, 0 removed, 996 unchanged``."""
+        return (f"{len(self.added)} added, {len(self.updated)} updated, {len(self.moved)} moved, "
+                f"{len(self.removed)} removed, {self.unchanged} unchanged")
+
     @property
     def changed(self) -> bool:
         return bool(self.added or self.updated or self.removed or self.moved)
@@ -176,12 +181,6 @@ class Indexer:
         self._sync_chunk(present, known, vanished, report)
         self._remove(vanished, report)
         return report
-
-    def drop_prefix(self, relative_dir: str) -> IndexReport:
-        """A folder vanished (moved out of the vault): drop every note under it still missing."""
-        prefix = relative_dir.rstrip("/") + "/"
-        under = [path for path in self.store.notes.file_states() if path.startswith(prefix)]
-        return self.sync_paths(under)
 
     # -- internals
 

@@ -30,6 +30,7 @@ LAYER_ALIASES: dict[str, str] = {
 }
 LAYER_NAMES: dict[str, str] = {code: alias for alias, code in LAYER_ALIASES.items()}
 PERMANENT_LAYER = "L4"
+EXPIRING_LAYERS: tuple[str, ...] = tuple(code for code in LAYERS if code != PERMANENT_LAYER)  # must carry expires_at
 
 DEFAULT_TTLS: dict[str, timedelta | None] = {
     "L1": timedelta(days=1),

@@ -30,6 +30,7 @@ from .errors import FrontmatterError, WriteConflict
 from .lifecycle import format_timestamp
 from .notes import BOM, YAML_LOAD_ERRORS, find_frontmatter, load_yaml_mapping
 
+NEW_NOTE_MODE = 0o644  # rw-r--r--, as an editor creates a note
 _TOP_LEVEL_KEY = re.compile(r"""^(?:"((?:[^"\\]|\\.)*)"|'((?:[^']|'')*)'|([^\s#'"\-?:][^:]*?|-[^\s:][^:]*?))[ \t]*:(?:[ \t]|$)""")
 
 
@@ -41,7 +42,18 @@ def atomic_write(path: Path, data: bytes) -> None:
     """
     path = _write_target(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    mode = _existing_mode(path)
+    temp_name = _write_temp(path, data, _existing_mode(path))
+    try:
+        os.replace(temp_name, path)
+    except BaseException:
+        # The rename did not happen: remove the temp file, keep the old note, re-raise.
+        Path(temp_name).unlink(missing_ok=True)
+        raise
+    fsync_path(path.parent)
+
+
+def _write_temp(path: Path, data: bytes, mode: int | None) -> str:
+    """``data`` in a new temp file beside ``path``, on disk (fsync) and with ``mode``; its name."""
     handle, temp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(handle, "wb") as temp:
@@ -50,12 +62,10 @@ def atomic_write(path: Path, data: bytes) -> None:
             os.fsync(temp.fileno())
         if mode is not None:
             os.chmod(temp_name, mode)
-        os.replace(temp_name, path)
     except BaseException:
-        # The rename did not happen: remove the temp file, keep the old note, re-raise.
         Path(temp_name).unlink(missing_ok=True)
         raise
-    _fsync_directory(path.parent)
+    return temp_name
 
 
 def _write_target(path: Path) -> Path:
@@ -71,8 +81,9 @@ def _existing_mode(path: Path) -> int | None:
         return None
 
 
-def _fsync_directory(directory: Path) -> None:
-    descriptor = os.open(directory, os.O_RDONLY)
+def fsync_path(path: Path) -> None:
+    """Flush a file's or a folder's entry to disk (a folder: so a rename in it survives a crash)."""
+    descriptor = os.open(path, os.O_RDONLY)
     try:
         os.fsync(descriptor)
     finally:
@@ -106,17 +117,12 @@ def create_exclusive(path: Path, data: bytes) -> None:
     racing for the same name can never both win, and a reader never sees a partial file.
     """
     path.parent.mkdir(parents=True, exist_ok=True)
-    handle, temp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    temp_name = _write_temp(path, data, NEW_NOTE_MODE)
     try:
-        with os.fdopen(handle, "wb") as temp:
-            temp.write(data)
-            temp.flush()
-            os.fsync(temp.fileno())
-        os.chmod(temp_name, 0o644)
         os.link(temp_name, path)  # FileExistsError when the name is taken
     finally:
         Path(temp_name).unlink(missing_ok=True)
-    _fsync_directory(path.parent)
+    fsync_path(path.parent)
 
 
 # ---------------------------------------------------------------- rendering YAML values

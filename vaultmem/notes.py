@@ -21,6 +21,7 @@ from frontmatter.default_handlers import YAMLHandler
 
 from .errors import InvalidTimestamp, NoteReadError, UnknownLayer
 from .lifecycle import (
+    EXPIRING_LAYERS,
     PERMANENT_LAYER,
     is_absent,
     is_permanent,
@@ -223,7 +224,7 @@ def field_problems(relative: str, meta: Mapping[str, Any]) -> list[Problem]:
     permanent = is_permanent(meta) or layer == PERMANENT_LAYER
     if not is_absent(expires):
         problems.extend(_expiry_problems(relative, expires, permanent, layer))
-    elif layer in ("L1", "L2", "L3") and not permanent:
+    elif layer in EXPIRING_LAYERS and not permanent:
         problems.append(Problem(relative, "expires_at", f"layer {layer} note has no expires_at, so it never expires",
                                 "run `vaultmem check --fix` to stamp created + the layer TTL, or add expires_at / permanent: true"))
     problems.extend(_scalar_problems(relative, meta))

@@ -17,10 +17,10 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from .errors import DerivedIndexError, NoteReadError
 from .lifecycle import is_expired_us
 from .notes import read_body
+from .ordered import unique
 from .paths import VaultPaths
 from .storage import Eligibility, NoteRow, Store
-
-from .vectors import SnapshotMoved
+from .vectors import SnapshotMoved, blob_to_vector
 
 if TYPE_CHECKING:
     from .embedders import Embedder
@@ -30,8 +30,10 @@ RRF_K = 60
 SNAPSHOT_RETRIES = 5
 CANDIDATES_MIN = 50  # per side, before fusion
 WIDEN_FACTOR = 4
+WIDEN_LIMIT = 4 * WIDEN_FACTOR  # the vector side asks for up to this many times its pool, then goes exact
 SNIPPET_CHARS = 240
 SIMILAR_MAX = 5  # notes `remember` names as possibly saying the same
+SIMILAR_OVERFETCH = 4  # other layers and expired notes take places among the nearest
 REBUILD_WARNING = "the index is being rebuilt (`vaultmem index --rebuild` is running): results may be incomplete until it finishes"
 _WORD = re.compile(r"\w+", re.UNICODE)
 T = TypeVar("T")
@@ -147,14 +149,12 @@ class Searcher:
         )
 
     def _similar(self, label: int, threshold: float, eligibility: Eligibility, k: int) -> list[tuple[NoteRow, float]]:
-        import numpy as np
-
         stored = self.store.vectors.for_labels([label])
         if not stored:
             return []
-        vector = np.frombuffer(stored[0][1], dtype=np.float32)
+        vector = blob_to_vector(stored[0][1])
         # Other layers and expired notes take places among the nearest: ask for more.
-        close = [(other, score) for other, score in self.vectors.search(vector, 4 * k + 1)
+        close = [(other, score) for other, score in self.vectors.search(vector, SIMILAR_OVERFETCH * k + 1)
                  if other != label and score >= threshold]
         eligible = self.store.notes.eligible_labels([other for other, _ in close], eligibility)
         rows = self.store.notes.by_labels([other for other, _ in close if other in eligible])
@@ -217,7 +217,7 @@ class Searcher:
             ranking = [label for label, _ in candidates if label in eligible]
             if len(ranking) >= min(pool, k):
                 break
-            if len(candidates) < wanted or wanted >= 4 * pool * WIDEN_FACTOR:
+            if len(candidates) < wanted or wanted >= WIDEN_LIMIT * pool:
                 # Too few eligible hits: either filters leave few notes eligible (widening
                 # the ANN query further would be slow) or hnswlib could not return as many
                 # as asked (a graph crowded with deleted nodes). An exact scan of the
@@ -238,7 +238,7 @@ class Searcher:
         return Hit(
             id=row.id, path=row.path, title=row.title, score=round(score, 6), layer=row.layer,
             expires_at=row.expires_at, snippet=self._snippet(row, query, warnings), tags=row.tags,
-            warnings=_unique(warnings), expired=expired,
+            warnings=unique(warnings), expired=expired,
         )
 
     def _snippet(self, row: NoteRow, query: str, warnings: list[str]) -> str:
@@ -264,7 +264,3 @@ def make_snippet(body: str, query: str, width: int = SNIPPET_CHARS) -> str:
         start = space + 1 if 0 <= space < start + 20 else start
     excerpt = text[start : start + width].rstrip()
     return ("…" if start else "") + excerpt + ("…" if start + width < len(text) else "")
-
-
-def _unique(items: list[str]) -> list[str]:
-    return list(dict.fromkeys(items))

@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .errors import GitError
+from .ordered import unique
 
 
 @dataclass
@@ -45,7 +46,7 @@ class VaultWrite:
         self.reindexed += paths
 
     def paths_to_index(self) -> list[str]:
-        return list(dict.fromkeys([*self.touched, *self.reindexed]))
+        return unique([*self.touched, *self.reindexed])
 
 
 class WritePath:

@@ -19,6 +19,7 @@ from .lifecycle import format_timestamp, from_epoch_us, parse_timestamp, to_epoc
 from .storage import NoteRow, UsageRow
 
 EXPORT_VERSION = 1
+MICROSECONDS_PER_DAY = 86_400_000_000
 
 
 @dataclass(frozen=True)
@@ -62,7 +63,7 @@ def find_stale(rows: Iterable[NoteRow], usage: Mapping[str, UsageRow], days: flo
                 id=row.id, path=row.path, title=row.title, layer=row.layer,
                 last_used_at=used.last_used_at if used else None, use_count=used.use_count if used else 0,
                 since=format_timestamp(from_epoch_us(since_us)), basis=basis,
-                idle_days=round((now_us - since_us) / 86_400_000_000, 1),
+                idle_days=round((now_us - since_us) / MICROSECONDS_PER_DAY, 1),
             )))
     return [note for _, note in sorted(stale, key=lambda item: (item[0], item[1].path))]
 

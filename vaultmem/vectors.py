@@ -15,6 +15,7 @@ from __future__ import annotations
 import os
 import time
 import uuid
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -22,6 +23,7 @@ import hnswlib
 import numpy as np
 
 from .errors import DerivedIndexError
+from .noteio import fsync_path
 from .storage import Store
 
 SNAPSHOT_PREFIX = "vectors-"
@@ -34,11 +36,15 @@ HNSW_EF_CONSTRUCTION = 100
 # Larger graphs need more (ef 1024 → 0.953 at 100k), so ef grows with the index.
 HNSW_EF_MIN = 400
 HNSW_EF_MAX = 1024
+HNSW_ELEMENTS_PER_EF = 100  # between the bounds, ef is the graph's size / this
+REBUILD_GARBAGE_RATIO = 0.25  # rebuild from scratch once this share of the graph is dead
+HNSW_GROWTH = 1.5  # a full graph grows by half, so adding a delta rarely resizes it
+SNAPSHOT_GRACE_SECONDS = 3600  # a younger snapshot or temp file may be another writer's: left alone
+SNAPSHOT_READ_ATTEMPTS = 5  # a reader re-reads this often while writers keep replacing the snapshot
 
 
 def ef_for(count: int) -> int:
-    return max(HNSW_EF_MIN, min(HNSW_EF_MAX, count // 100))
-REBUILD_GARBAGE_RATIO = 0.25  # rebuild from scratch once this share of the graph is dead
+    return max(HNSW_EF_MIN, min(HNSW_EF_MAX, count // HNSW_ELEMENTS_PER_EF))
 
 
 @dataclass
@@ -119,22 +125,18 @@ class VectorIndex:
         rows = self.store.vectors.for_labels(labels)
         if not rows:
             return []
-        found, matrix = _unpack(rows)
+        found, matrix = unpack(rows)
         scores = matrix @ query
         order = np.argsort(-scores, kind="stable")
         return [(int(found[i]), float(scores[i])) for i in order]
 
     def _knn(self, index: hnswlib.Index, query: np.ndarray, k: int) -> list[tuple[int, float]]:
-        k = max(1, k)
-        while k >= 1:
-            try:
-                labels, distances = index.knn_query(query, k=k)
-                return [(int(label), 1.0 - float(distance)) for label, distance in zip(labels[0], distances[0], strict=True)]
-            except RuntimeError:
-                # hnswlib cannot return k results when deleted elements crowd the graph;
-                # asking for fewer is correct because callers widen or go exact.
-                k //= 2
-        return []
+        # Fewer than k is correct here because callers widen or go exact.
+        found = _knn_query(index, query, max(1, k))
+        if found is None:
+            return []
+        labels, cosines = found
+        return [(int(label), float(cosine)) for label, cosine in zip(labels[0], cosines[0], strict=True)]
 
     def _current(self) -> tuple[_Snapshot | None, _Delta]:
         """Refresh the cached snapshot and delta from SQLite (one read transaction).
@@ -146,7 +148,7 @@ class VectorIndex:
         if self._delta is not None and token == self._seen_token:
             return self._snapshot, self._delta
         nested = self.store.in_transaction
-        for _attempt in range(5):
+        for _attempt in range(SNAPSHOT_READ_ATTEMPTS):
             with self.store.read_snapshot():
                 published = self.store.vectors.snapshot()
                 name, snapshot_seq, deleted = published.file, published.seq, published.deleted
@@ -225,7 +227,7 @@ class VectorIndex:
         rows = self.store.vectors.after(base_seq)
         if not rows:
             return _Delta(max_seq, tombstone_seq, base_seq, np.zeros(0, dtype=np.int64), np.zeros((0, self.dimension), dtype=np.float32))
-        labels, matrix = _unpack([(label, blob) for _, label, blob in rows])
+        labels, matrix = unpack([(label, blob) for _, label, blob in rows])
         return _Delta(max_seq, tombstone_seq, base_seq, labels, matrix)
 
     # -- writing (one writer at a time; the CAS in publish() guards against two)
@@ -275,15 +277,15 @@ class VectorIndex:
             return
         needed = index.get_current_count() + len(rows)
         if needed > index.get_max_elements():
-            index.resize_index(max(needed, int(index.get_max_elements() * 1.5)))
-        labels, matrix = _unpack([(label, blob) for _, label, blob in rows])
+            index.resize_index(max(needed, int(index.get_max_elements() * HNSW_GROWTH)))
+        labels, matrix = unpack([(label, blob) for _, label, blob in rows])
         index.add_items(matrix, labels, num_threads=num_threads)
 
     def _build_from_scratch(self, count: int, up_to_seq: int, num_threads: int) -> hnswlib.Index:
         index = hnswlib.Index(space="ip", dim=self.dimension)
         index.init_index(max_elements=max(count, 16), M=HNSW_M, ef_construction=HNSW_EF_CONSTRUCTION)
         for batch in self.store.vectors.iter_all(up_to_seq):
-            labels, matrix = _unpack(batch)
+            labels, matrix = unpack(batch)
             if len(labels) > index.get_max_elements() - index.get_current_count():
                 index.resize_index(index.get_current_count() + len(labels))
             index.add_items(matrix, labels, num_threads=num_threads)
@@ -294,7 +296,7 @@ class VectorIndex:
         final = self.store.state_dir / name
         temp = self.store.state_dir / f"{name}.tmp"
         index.save_index(str(temp))
-        _fsync_file(temp)
+        fsync_path(temp)
         os.replace(temp, final)
         if not self.store.vectors.swap_snapshot(old_name, name, new_seq, deleted, tombstone_seq):
             final.unlink(missing_ok=True)  # another writer folded first; its snapshot stands
@@ -303,13 +305,6 @@ class VectorIndex:
         # transaction began before the swap still finds the file SQLite named to it.
         remove_stale_snapshots(self.store.state_dir, keep=name, previous=old_name)
         return True
-
-    def drop_snapshot(self) -> None:
-        """Forget the snapshot (after an embedder change or a rebuild)."""
-        self.store.vectors.swap_snapshot(self.store.vectors.snapshot().file, None, 0, 0)
-        remove_stale_snapshots(self.store.state_dir, keep=None)
-        self._snapshot = None
-        self._delta = None
 
 
 def _delta_neighbours(labels: np.ndarray, matrix: np.ndarray, queries: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
@@ -324,16 +319,25 @@ def _delta_neighbours(labels: np.ndarray, matrix: np.ndarray, queries: np.ndarra
 
 
 def _snapshot_neighbours(index: hnswlib.Index, queries: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
+    # Fewer than k per row is fine here: a duplicate is among the very nearest.
+    found = _knn_query(index, queries, k)
+    if found is None:
+        raise DerivedIndexError("the vector snapshot returns no neighbours at all; run `vaultmem index --rebuild`")
+    return found
+
+
+def _knn_query(index: hnswlib.Index, queries: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray] | None:
+    """(labels, cosines) of the ``k`` nearest, one row per query — or as many as hnswlib can
+    return: it raises when deleted elements crowd the graph, so ask for half as many until
+    it answers. ``None`` when it answers none at all."""
     while k >= 1:
         try:
             labels, distances = index.knn_query(queries, k=k, num_threads=-1)
         except RuntimeError:
-            # hnswlib cannot return k results per row when deleted elements crowd the
-            # graph; fewer is fine here: a duplicate is among the very nearest.
             k //= 2
             continue
         return labels.astype(np.int64), (1.0 - distances).astype(np.float32)
-    raise DerivedIndexError("the vector snapshot returns no neighbours at all; run `vaultmem index --rebuild`")
+    return None
 
 
 def snapshot_files(state_dir: Path) -> list[Path]:
@@ -353,7 +357,7 @@ def remove_stale_snapshots(state_dir: Path, keep: str | None, previous: str | No
     it loaded the whole index into memory anyway. Files younger than an hour that
     another writer may be using (see ``_leave_alone``) stay.
     """
-    cutoff = time.time() - 3600
+    cutoff = time.time() - SNAPSHOT_GRACE_SECONDS
     keep_seq = _snapshot_seq(keep) if keep is not None else None
     for path in state_dir.glob(f"{SNAPSHOT_PREFIX}*"):
         if path.name in (keep, previous) or _leave_alone(path, keep_seq, cutoff):
@@ -394,18 +398,16 @@ def _snapshot_seq(name: str) -> int | None:
     return int(digits) if digits.isdigit() else None
 
 
-def _unpack(rows: list[tuple[int, bytes]]) -> tuple[np.ndarray, np.ndarray]:
+def unpack(rows: Sequence[tuple[int, bytes]]) -> tuple[np.ndarray, np.ndarray]:
+    """Stored (label, blob) rows → (labels, matrix with one float32 row per label)."""
     labels = np.asarray([label for label, _ in rows], dtype=np.int64)
-    matrix = np.frombuffer(b"".join(blob for _, blob in rows), dtype=np.float32).reshape(len(rows), -1)
-    return labels, matrix
+    if not rows:
+        return labels, np.zeros((0, 0), dtype=np.float32)
+    return labels, np.frombuffer(b"".join(blob for _, blob in rows), dtype=np.float32).reshape(len(rows), -1)
 
 
-def _fsync_file(path: Path) -> None:
-    descriptor = os.open(path, os.O_RDONLY)
-    try:
-        os.fsync(descriptor)
-    finally:
-        os.close(descriptor)
+def blob_to_vector(blob: bytes) -> np.ndarray:
+    return np.frombuffer(blob, dtype=np.float32)
 
 
 def vector_to_blob(row: np.ndarray) -> bytes:

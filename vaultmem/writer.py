@@ -1,4 +1,4 @@
-"""The agent's write path: compose a new note, archive or delete one, expire the dead.
+"""The agent's file writes: compose and write a new note, archive or delete one.
 
 Pure decisions (what the frontmatter says, where the file goes) are separate from the
 effects (claiming a file name atomically, moving to the archive). Every path goes

@@ -42,10 +42,6 @@ class MetaStore:
                 (key, value),
             )
 
-    def delete(self, key: str) -> None:
-        with self.db.transaction():
-            self.db.execute("DELETE FROM meta WHERE key = ?", (key,))
-
     def mark_indexed(self, completes_rebuild: bool) -> None:
         """Record that the index holds every note. Only the reconcile that finishes a rebuild
         (holding its lock) clears the rebuilding mark: an ordinary reconcile running beside a

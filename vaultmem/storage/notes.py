@@ -215,10 +215,6 @@ class NoteStore:
         )
         return [row[0] for row in rows]
 
-    def with_content_hash(self, content_hash: str) -> list[NoteRow]:
-        rows = self.db.execute(f"{_SELECT_NOTE} WHERE content_hash = ?", (content_hash,))
-        return [_row_to_note(row) for row in rows]
-
     def all(self) -> Iterator[NoteRow]:
         for row in self.db.execute(f"{_SELECT_NOTE} ORDER BY path"):
             yield _row_to_note(row)
@@ -226,12 +222,6 @@ class NoteStore:
     def all_problems(self) -> list[Problem]:
         rows = self.db.execute("SELECT problems FROM notes WHERE problems != '[]' ORDER BY path")
         return [Problem(**problem) for row in rows for problem in json.loads(row[0])]
-
-    def duplicate_ids(self) -> dict[str, list[str]]:
-        rows = self.db.execute(
-            "SELECT id, json_group_array(path) FROM notes GROUP BY id HAVING count(*) > 1 ORDER BY id"
-        )
-        return {row[0]: sorted(json.loads(row[1])) for row in rows}
 
     # -- read-time filters (expiry, layers, tags)
 

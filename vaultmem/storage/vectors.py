@@ -85,9 +85,6 @@ class VectorStore:
         rows = self.db.execute("SELECT label FROM notes WHERE label NOT IN (SELECT label FROM vectors)")
         return [row[0] for row in rows]
 
-    def count(self) -> int:
-        return int(self.db.execute("SELECT count(*) FROM vectors").fetchone()[0])
-
     def count_after(self, seq: int) -> int:
         return int(self.db.execute("SELECT count(*) FROM vectors WHERE seq > ?", (int(seq),)).fetchone()[0])
 
