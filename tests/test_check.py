@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import NOW, REAL_VAULTS, run_cli, run_json, snapshot_files
+from helpers import NOW, REAL_VAULTS, run_cli, run_json, snapshot_files
 from vaultmem import Vault, parse_timestamp
 from vaultmem.notes import read_note
 

@@ -12,7 +12,7 @@ import click
 import pytest
 from click.testing import CliRunner
 
-from conftest import NOW, REPO, run_cli, vaultmem_process
+from helpers import NOW, REPO, run_cli, vaultmem_process
 from vaultmem.cli import main
 
 ISSUE_COMMANDS = {"index", "search", "check", "stats"}

@@ -15,7 +15,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from conftest import run_cli
+from helpers import run_cli
 from vaultmem import Vault
 from vaultmem.embedders import HashingEmbedder
 from vaultmem.storage import Store

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import NOW, run_cli
+from helpers import NOW, run_cli
 from vaultmem import Vault, expires_at_for, parse_timestamp
 from vaultmem.config import CONFIG_FILE, VaultConfig, load_config
 from vaultmem.errors import ConfigError

@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from conftest import NOW, SAMPLE_VAULT, run_cli, snapshot_files
+from helpers import NOW, SAMPLE_VAULT, run_cli, snapshot_files
 from vaultmem import Vault
 from vaultmem.config import DEFAULT_THRESHOLD, ConsolidateSettings
 from vaultmem.consolidate import (

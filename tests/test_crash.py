@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import (
+from helpers import (
     REBUILD_QUERIES,
     assert_same_as_rebuild,
     generate_vault,

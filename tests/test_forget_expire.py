@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import NOW, run_cli, snapshot_files
+from helpers import NOW, run_cli, snapshot_files
 from vaultmem import AmbiguousNote, NoteNotFound, PathOutsideVault, Vault, WriteConflict
 
 EXPIRED = [

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import run_cli
+from helpers import run_cli
 from vaultmem import GitError, PathOutsideVault, Vault
 
 NOW = "2026-11-30T12:00:00+00:00"

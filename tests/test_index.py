@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import NOW, REAL_VAULTS, run_cli, snapshot_files
+from helpers import NOW, REAL_VAULTS, run_cli, snapshot_files
 from vaultmem import Vault
 from vaultmem.embedders import HashingEmbedder
 from vaultmem.errors import DerivedIndexError

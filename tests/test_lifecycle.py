@@ -15,7 +15,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conftest import NOW
+from helpers import NOW
 from vaultmem import (
     InvalidTimestamp,
     LayerPolicy,

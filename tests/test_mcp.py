@@ -24,7 +24,7 @@ from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
 from mcp.types import CallToolResult
 
-from conftest import REPO, snapshot_files, vaultmem_process
+from helpers import REPO, snapshot_files, vaultmem_process
 
 TOOLS = {"remember", "recall", "get", "forget", "mark_used", "consolidate", "expire", "check"}
 HIT_FIELDS = {"id", "path", "title", "snippet", "layer", "expires_at", "score", "warnings"}

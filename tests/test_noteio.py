@@ -16,7 +16,7 @@ import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import REPO, SAMPLE_VAULT
+from helpers import REPO, SAMPLE_VAULT
 from vaultmem.errors import FrontmatterError, WriteConflict
 from vaultmem.noteio import atomic_write, content_hash, create_exclusive, edit_frontmatter, replace_if_unchanged
 from vaultmem.notes import parse_note

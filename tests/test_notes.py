@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import SAMPLE_VAULT
+from helpers import SAMPLE_VAULT
 from vaultmem.errors import NoteReadError
 from vaultmem.markdown import code_ranges
 from vaultmem.notes import inline_tags, parse_note, read_note, tags_of, title_of

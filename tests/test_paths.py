@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import SAMPLE_VAULT
+from helpers import SAMPLE_VAULT
 from vaultmem.errors import PathOutsideVault
 from vaultmem.paths import VaultPaths, is_temp_name
 

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from conftest import REPO, run_cli, snapshot_files
+from helpers import REPO, run_cli, snapshot_files
 from vaultmem import (
     InvalidDuration,
     InvalidTimestamp,

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import run_cli
+from helpers import run_cli
 from vaultmem import NoteNotFound, UsageError, Vault
 from vaultmem.results import UsedNote
 

@@ -31,7 +31,7 @@ from watchdog.events import (
     FileOpenedEvent,
 )
 
-from conftest import assert_same_as_rebuild, generate_vault, index_matches_disk, vaultmem_popen, vaultmem_process, wait_until
+from helpers import assert_same_as_rebuild, generate_vault, index_matches_disk, vaultmem_popen, vaultmem_process, wait_until
 from vaultmem.config import WatchSettings
 from vaultmem.paths import VaultPaths
 from vaultmem.storage import Store

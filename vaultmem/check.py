@@ -10,7 +10,7 @@ atomic edit that fails if the file changed since it was read.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 from .errors import FrontmatterError, NoteReadError, WriteConflict
 from .lifecycle import EXPIRING_LAYERS, LayerPolicy, is_absent, resolve_now
@@ -127,7 +127,7 @@ def _created(paths: VaultPaths, note: Note) -> tuple[datetime, str]:
     if created is not None:
         return created, "created"
     mtime = paths.absolute(note.path).stat().st_mtime
-    return datetime.fromtimestamp(mtime, tz=timezone.utc).replace(microsecond=0), "file modification time"
+    return datetime.fromtimestamp(mtime, tz=UTC).replace(microsecond=0), "file modification time"
 
 
 def _write(paths: VaultPaths, note: Note, set_values: dict[str, object] | None = None, remove: list[str] | None = None) -> None:

@@ -539,22 +539,24 @@ def _prepare(cluster: Cluster, paths: VaultPaths, report: ConsolidationReport) -
         try:
             raw = paths.resolve_inside(member.path).read_bytes()
         except OSError as error:
-            return _skip(cluster, report, f"{member.path} cannot be read any more ({error.strerror}); run consolidate again")
+            _skip(cluster, report, f"{member.path} cannot be read any more ({error.strerror}); run consolidate again")
+            return None
         if content_hash(raw) != member.content_hash:
-            return _skip(cluster, report, f"{member.path} changed since the clusters were computed; run consolidate again to review this cluster")
+            _skip(cluster, report, f"{member.path} changed since the clusters were computed; run consolidate again to review this cluster")
+            return None
         notes.append(parse_note(member.path, raw))
         raws.append(raw)
     try:
         change = merged_frontmatter(notes[0], notes[1:])
         edited = edit_frontmatter(raws[0], change.set_values, change.remove)
     except (FrontmatterError, InvalidTimestamp) as error:
-        return _skip(cluster, report, f"{cluster.canonical.path}: {error}")
+        _skip(cluster, report, f"{cluster.canonical.path}: {error}")
+        return None
     return _Prepared(cluster, edited)
 
 
 def _skip(cluster: Cluster, report: ConsolidationReport, reason: str) -> None:
     report.skipped.append({"canonical": cluster.canonical.path, "reason": reason})
-    return None
 
 
 def _write_canonical(item: _Prepared, paths: VaultPaths, report: ConsolidationReport) -> bool:

@@ -68,7 +68,7 @@ class WordLlamaEmbedder(Embedder):
         self._model = WordLlama.load(cache_dir=package_dir, disable_download=True, dim=self.dimension)
 
     def embed_batch(self, texts: Sequence[str]) -> np.ndarray:
-        return self._model.embed(list(texts), norm=False, batch_size=64)
+        return np.asarray(self._model.embed(list(texts), norm=False, batch_size=64))
 
 
 class SentenceTransformerEmbedder(Embedder):
@@ -92,7 +92,7 @@ class SentenceTransformerEmbedder(Embedder):
         return self._spec
 
     def embed_batch(self, texts: Sequence[str]) -> np.ndarray:
-        return self._model.encode(list(texts), convert_to_numpy=True, normalize_embeddings=False)
+        return np.asarray(self._model.encode(list(texts), convert_to_numpy=True, normalize_embeddings=False))
 
 
 class HashingEmbedder(Embedder):

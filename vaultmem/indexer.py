@@ -17,6 +17,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from .errors import DerivedIndexError
 from .lifecycle import is_absent
 from .notes import Note, Problem, epoch_us_or_none, expiry_text, parse_note
 from .paths import FileStat, VaultPaths
@@ -287,9 +288,15 @@ class Indexer:
             label = self.store.notes.insert(row, body)
             report.added.append(row.path)
         if base is None or base.embed_hash != row.embed_hash:
-            if item.vector is None:
-                self._embed([item], report, force=True)
-            self.store.vectors.put([label], [item.vector])
+            self.store.vectors.put([label], [self._embedded(item, report)])
+
+    def _embedded(self, item: _Pending, report: IndexReport) -> bytes:
+        """The note's vector, embedded now if its chunk did not (another process indexed it first)."""
+        if item.vector is None:
+            self._embed([item], report, force=True)
+        if item.vector is None:  # _embed gives every item a vector or raises
+            raise DerivedIndexError(f"the embedder returned no vector for {item.row.path}; run `vaultmem index`")
+        return item.vector
 
     def _remove(self, vanished: _Vanished, report: IndexReport) -> None:
         """Drop rows whose file is gone — checked again under the write lock.

@@ -14,12 +14,10 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, MutableMapping
 from dataclasses import dataclass, field
-from datetime import date, datetime, timedelta, timezone
+from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
 from .errors import InvalidDuration, InvalidTimestamp, UnknownLayer
-
-UTC = timezone.utc
 
 LAYERS: tuple[str, ...] = ("L1", "L2", "L3", "L4")
 LAYER_ALIASES: dict[str, str] = {

@@ -31,6 +31,8 @@ SNAPSHOT_SUFFIX = ".hnsw"
 FOLD_THRESHOLD = 2000  # delta rows before a fold: exact search over this many is ~0.1 ms
 HNSW_M = 16
 HNSW_EF_CONSTRUCTION = 100
+HNSW_SEED = 100  # hnswlib's default, made explicit: a single-threaded build is the same graph every run
+HNSW_MIN_ELEMENTS = 16  # room reserved in a new graph however few vectors it starts with
 # Query-time ef, measured on generated vaults (benchmarks/bench_index.py): the default
 # of 10 gives ~0.56 recall@10; ef 400 gives 0.989 at 10k notes for +0.15 ms per query.
 # Larger graphs need more (ef 1024 → 0.953 at 100k), so ef grows with the index.
@@ -235,9 +237,11 @@ class VectorIndex:
     def delta_size(self) -> int:
         return self.store.vectors.count_after(self.store.vectors.snapshot().seq)
 
-    def fold(self, force: bool = False, num_threads: int = -1) -> bool:
+    def fold(self, force: bool = False, num_threads: int = -1, rebuild: bool = False) -> bool:
         """Merge the delta into a new snapshot file when it is large enough (or forced).
 
+        ``rebuild`` builds the graph anew from every vector instead of adding the delta to
+        the old one; with ``num_threads=1`` that graph is the same on every run (seeded).
         Returns True when a new snapshot was published. Safe beside readers; two
         writers folding at once cannot both publish (compare-and-swap in SQLite).
         """
@@ -249,7 +253,7 @@ class VectorIndex:
             return False
         if old_name is None and self.store.vectors.max_seq() == 0:
             return False
-        index, new_seq, deleted, tombstone_seq = self._folded_index(old_name, num_threads)
+        index, new_seq, deleted, tombstone_seq = self._folded_index(None if rebuild else old_name, num_threads)
         return self._publish(index, old_name, new_seq, deleted, tombstone_seq)
 
     def _folded_index(self, old_name: str | None, num_threads: int) -> tuple[hnswlib.Index, int, int, int]:
@@ -283,7 +287,8 @@ class VectorIndex:
 
     def _build_from_scratch(self, count: int, up_to_seq: int, num_threads: int) -> hnswlib.Index:
         index = hnswlib.Index(space="ip", dim=self.dimension)
-        index.init_index(max_elements=max(count, 16), M=HNSW_M, ef_construction=HNSW_EF_CONSTRUCTION)
+        index.init_index(max_elements=max(count, HNSW_MIN_ELEMENTS), M=HNSW_M, ef_construction=HNSW_EF_CONSTRUCTION,
+                         random_seed=HNSW_SEED)
         for batch in self.store.vectors.iter_all(up_to_seq):
             labels, matrix = unpack(batch)
             if len(labels) > index.get_max_elements() - index.get_current_count():
@@ -342,7 +347,7 @@ def _knn_query(index: hnswlib.Index, queries: np.ndarray, k: int) -> tuple[np.nd
 
 def snapshot_files(state_dir: Path) -> list[Path]:
     """The snapshot files there are now (to remove exactly these after dropping them)."""
-    return [path for path in state_dir.glob(f"{SNAPSHOT_PREFIX}*{SNAPSHOT_SUFFIX}")]
+    return list(state_dir.glob(f"{SNAPSHOT_PREFIX}*{SNAPSHOT_SUFFIX}"))
 
 
 def remove_files(paths: list[Path]) -> None:

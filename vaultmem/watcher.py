@@ -26,7 +26,7 @@ import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from types import FrameType
-from typing import TYPE_CHECKING, Generic, TypeVar
+from typing import TYPE_CHECKING, Generic, TypeVar, cast
 
 from watchdog.events import (
     EVENT_TYPE_ATTRIB,
@@ -372,7 +372,8 @@ class Watcher:
     @property
     def backend(self) -> str:
         """``inotify`` (or the platform's native API) or ``polling``."""
-        return "polling" if self.polling else Observer.__name__.removesuffix("Observer").lower()
+        # watchdog types Observer as a call protocol; it is the platform's observer class.
+        return "polling" if self.polling else cast(type, Observer).__name__.removesuffix("Observer").lower()
 
     @property
     def running(self) -> bool:

@@ -7,17 +7,20 @@ which is how other processes tell a rebuild in progress from one that was killed
 
 from __future__ import annotations
 
+import importlib
 import os
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-
-try:
-    import fcntl
-except ImportError:  # Windows: no flock; a rebuild in progress cannot be told from a dead one
-    fcntl = None  # type: ignore[assignment]
+from types import ModuleType
 
 from .connection import Connection
+
+fcntl: ModuleType | None
+try:
+    fcntl = importlib.import_module("fcntl")
+except ImportError:  # Windows: no flock; a rebuild in progress cannot be told from a dead one
+    fcntl = None
 
 REBUILD_LOCK = "rebuild.lock"  # held (flock) by the process running `index --rebuild`
 REBUILDING = "rebuilding"  # meta "indexed" while (or if) a rebuild has not finished

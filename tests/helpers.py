@@ -1,0 +1,166 @@
+"""Helpers the tests share: paths, the CLI in-process and as a process, waiting, index state.
+
+Plain functions and constants, imported as ``from helpers import ...`` (fixtures live in
+conftest.py, which pytest loads itself and which is never imported by a test).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+from click.testing import CliRunner, Result
+
+REPO = Path(__file__).resolve().parent.parent
+SAMPLE_VAULT = REPO / "sample_vault"
+REAL_VAULTS = REPO / "tests" / "data"  # vendored copies of real vaults (see tests/data/README.md)
+NOW = "2026-11-30T12:00:00+00:00"  # the sample vault is written relative to this day
+
+
+def run_cli(vault: Path, *args: str) -> Result:
+    """The CLI in-process through click's CliRunner (stdout and stderr kept apart)."""
+    from vaultmem.cli import main
+
+    return CliRunner().invoke(main, ["--vault", str(vault), *args], catch_exceptions=False)
+
+
+def run_json(vault: Path, *args: str) -> object:
+    result = run_cli(vault, *args, "--json")
+    assert result.exit_code in (0, 1), result.output
+    return json.loads(result.stdout)
+
+
+def vaultmem_process(vault: Path, *args: str, timeout: float = 60) -> subprocess.CompletedProcess[str]:
+    """The CLI as a separate process, as an agent or a shell would run it."""
+    return subprocess.run(
+        [sys.executable, "-m", "vaultmem", "--vault", str(vault), *args],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        env={**os.environ, "PYTHONPATH": str(REPO)},
+    )
+
+
+def snapshot_files(root: Path) -> dict[str, tuple[bytes, int]]:
+    """Bytes and mtime of every file outside .vaultmem/: proof that nothing was modified."""
+    found = {}
+    for path in sorted(root.rglob("*")):
+        if path.is_file() and ".vaultmem" not in path.relative_to(root).parts:
+            found[path.relative_to(root).as_posix()] = (path.read_bytes(), path.stat().st_mtime_ns)
+    return found
+
+
+# ---------------------------------------------------------------- shared by the index/search tests
+
+
+def copy_sample_vault(target: Path) -> Path:
+    """A private copy of sample_vault/ at ``target`` (for module-scoped fixtures)."""
+    shutil.copytree(SAMPLE_VAULT, target, ignore=shutil.ignore_patterns(".vaultmem"))
+    return target
+
+
+# ---------------------------------------------------------------- shared by the watcher/crash tests
+
+
+def wait_until(predicate: Callable[[], object], timeout: float = 15.0, interval: float = 0.05, what: str = "") -> object:
+    """Poll ``predicate`` until it returns something truthy; fail after ``timeout`` seconds.
+
+    Timeouts are generous on purpose (a loaded 2-core CI machine); latency budgets are
+    asserted by benchmarks/bench_watch.py, not here.
+    """
+    import time
+
+    deadline = time.monotonic() + timeout
+    while True:
+        value = predicate()
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out after {timeout} s waiting for {what or predicate}; last value: {value!r}")
+        time.sleep(interval)
+
+
+def vaultmem_popen(vault: Path, *args: str, stdout: object = subprocess.DEVNULL, stderr: object = subprocess.DEVNULL) -> subprocess.Popen[bytes]:
+    """A long-running CLI process (``watch``, or an ``index`` to kill) with its own process group."""
+    return subprocess.Popen(
+        [sys.executable, "-m", "vaultmem", "--vault", str(vault), *args],
+        stdout=stdout,
+        stderr=stderr,
+        env={**os.environ, "PYTHONPATH": str(REPO)},
+        start_new_session=True,  # a Ctrl-C meant for pytest does not reach it; we signal it ourselves
+    )
+
+
+def index_state(vault: Path) -> dict[str, object]:
+    """Everything derived about each note, keyed by path (labels and mtimes left out:
+    they depend on the order of work, not on the vault)."""
+    from vaultmem.vault import Vault
+
+    with Vault(vault) as opened:
+        store = opened.store
+        rows = {row.label: row for row in store.notes.all()}
+        vectors = dict(store.vectors.for_labels(list(rows)))
+        return {
+            row.path: (
+                row.id, row.title, row.layer, tuple(row.tags), row.created, row.expires_at, row.expires_us,
+                row.expiry_invalid, row.permanent, row.content_hash, row.embed_hash, row.size, row.body_chars,
+                json.dumps(row.problems, sort_keys=True), vectors.get(label),
+            )
+            for label, row in rows.items()
+        }
+
+
+def generate_vault(path: Path, notes: int, seed: int) -> Path:
+    """A realistic synthetic vault from benchmarks/generate.py (run as the documented command)."""
+    subprocess.run(
+        [sys.executable, "-m", "benchmarks", "generate", str(path), "--notes", str(notes), "--seed", str(seed)],
+        cwd=REPO, check=True, capture_output=True, timeout=300,
+    )
+    return path
+
+
+def index_matches_disk(vault: Path) -> bool:
+    """The index holds exactly the vault's note files, each with its current bytes."""
+    import hashlib
+
+    files = {path.relative_to(vault).as_posix(): path for path in vault.rglob("*.md") if ".vaultmem" not in path.parts}
+    state = index_state(vault)
+    return state.keys() == files.keys() and all(
+        hashlib.sha256(files[path].read_bytes()).hexdigest() == values[9]  # type: ignore[index]
+        for path, values in state.items()
+    )
+
+
+REBUILD_QUERIES = ["postgres restore", "climbing harness", "what did Maya say about the deposit", "harbor moved", "sqlite bloat"]
+
+
+def assert_same_as_rebuild(vault: Path, queries: list[str] | None = None, top: int = 10, scores: bool = True) -> None:
+    """Same notes and vectors as after ``index --rebuild``, and the same top ``top`` hits
+    (through the CLI) for ``queries``: paths and, with ``scores``, their scores.
+
+    HNSW is approximate and its multi-threaded build is not deterministic: on a few
+    thousand notes two rebuilds can differ in the tail of the vector candidates, which
+    moves vague queries and nudges fused scores. Large vaults are therefore compared on
+    queries with a clear answer (a note's title), on the paths of their first hits;
+    small ones on the full top 10 with scores.
+    """
+    queries = REBUILD_QUERIES if queries is None else queries  # [] compares notes and vectors only
+
+    def hits() -> dict[str, list[object]]:
+        return {query: [hit if scores else hit[0] for hit in search_hits(vault, query)[:top]] for query in queries}
+
+    before, hits_before = index_state(vault), hits()
+    assert vaultmem_process(vault, "index", "--rebuild").returncode == 0
+    assert index_state(vault) == before
+    assert hits() == hits_before
+
+
+def search_hits(vault: Path, query: str) -> list[tuple[str, float]]:
+    result = vaultmem_process(vault, "search", query, "-k", "10", "--json")
+    assert result.returncode == 0, result.stderr
+    return [(hit["path"], hit["score"]) for hit in json.loads(result.stdout)]
