@@ -10,8 +10,11 @@ from dataclasses import dataclass, field
 from datetime import date, datetime
 from typing import TYPE_CHECKING, Any
 
+from .lifecycle import is_absent, is_expired_us
+
 if TYPE_CHECKING:
-    from .storage import Store
+    from .notes import Note
+    from .storage import NoteRow, Store, UsageRow
 
 
 @dataclass(frozen=True)
@@ -89,6 +92,17 @@ class NoteView:
     problems: list[dict[str, str]]
     use_count: int
     last_used_at: str | None
+
+    @classmethod
+    def of(cls, row: NoteRow, current: Note, usage: UsageRow | None, now_us: int) -> NoteView:
+        """The index's row of a note, its file as read now (``current``) and its usage."""
+        return cls(
+            id=row.id, path=row.path, title=row.title, layer=row.layer, tags=row.tags, created=row.created,
+            expires_at=None if is_absent(current.expires_at) else row.expires_at,
+            expired=is_expired_us(row.expires_us, now_us), permanent=row.permanent, meta=json_safe(current.meta),
+            body=current.body, problems=row.problems, use_count=usage.use_count if usage else 0,
+            last_used_at=usage.last_used_at if usage else None,
+        )
 
     def as_dict(self) -> dict[str, Any]:
         return dict(self.__dict__)

@@ -19,6 +19,7 @@ from .lifecycle import is_expired_us
 from .notes import read_body
 from .ordered import unique
 from .paths import VaultPaths
+from .results import SimilarNote
 from .storage import Eligibility, NoteRow, Store
 from .vectors import SnapshotMoved, blob_to_vector
 
@@ -133,6 +134,14 @@ class Searcher:
         """Up to ``k`` eligible notes whose vector is within ``threshold`` cosine of note ``label``'s
         (itself excluded), most similar first: what a new memory may repeat."""
         return self._consistent(lambda: self._similar(label, threshold, eligibility, k))
+
+    def similar_notes(self, path: str, threshold: float, eligibility: Eligibility) -> list[SimilarNote]:
+        """:meth:`similar` for the note at ``path`` (none if another process removed it meanwhile)."""
+        row = self.store.notes.by_path(path)
+        if row is None or row.label is None:
+            return []
+        close = self.similar(row.label, threshold, eligibility)
+        return [SimilarNote(other.id, other.path, other.title, round(score, 3)) for other, score in close]
 
     def _consistent(self, read: Callable[[], T]) -> T:
         # One read transaction for every step: a note deleted by another process between

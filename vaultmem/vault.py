@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 from .config import DEFAULT_STALE_DAYS, STATE_DIR, VaultConfig, load_config
 from .derived import DerivedIndex, Progress
 from .errors import AmbiguousNote, NoteNotFound, VaultmemError
-from .lifecycle import is_expired_us, normalize_layer, resolve_now, to_epoch_us
+from .lifecycle import normalize_layer, resolve_now, to_epoch_us
 from .paths import VaultPaths
 from .results import (
     ExpiredNote,
@@ -30,11 +30,9 @@ from .results import (
     Forgotten,
     NoteView,
     Remembered,
-    SimilarNote,
     Skipped,
     Stats,
     UsedNote,
-    json_safe,
 )
 from .unit_of_work import VaultWrite, WritePath
 
@@ -178,7 +176,6 @@ class Vault:
 
     def get(self, note: str, now: object = None) -> NoteView:
         """A note as it is on disk now, with whether (and when) it expired, and its usage."""
-        from .lifecycle import is_absent
         from .notes import read_note
 
         row = self._resolve_on_disk(note)
@@ -186,14 +183,7 @@ class Vault:
         if current.content_hash != row.content_hash:
             self.indexer.sync_paths([row.path])
             row = self.resolve(row.path)
-        usage = self.store.usage.for_ids([row.id]).get(row.id)
-        return NoteView(
-            id=row.id, path=row.path, title=row.title, layer=row.layer, tags=row.tags, created=row.created,
-            expires_at=None if is_absent(current.expires_at) else row.expires_at,
-            expired=is_expired_us(row.expires_us, to_epoch_us(resolve_now(now))),
-            permanent=row.permanent, meta=json_safe(current.meta), body=current.body, problems=row.problems,
-            use_count=usage.use_count if usage else 0, last_used_at=usage.last_used_at if usage else None,
-        )
+        return NoteView.of(row, current, self.store.usage.for_ids([row.id]).get(row.id), to_epoch_us(resolve_now(now)))
 
     def history(self, note: str) -> list[Commit]:
         """Commits that touched the note, newest first, following renames."""
@@ -287,6 +277,7 @@ class Vault:
     ) -> Remembered:
         """Write a new note with the layer's policy applied; searchable when this returns."""
         from .lifecycle import format_timestamp
+        from .storage import Eligibility
         from .writer import compose_note, target_folder, write_new_note
 
         with self._writing("remember") as write:
@@ -299,21 +290,12 @@ class Vault:
             expires = note.meta.get("expires_at")
             write.message = (f"vaultmem remember: {note.title}\n\nlayer {note.meta['layer']}, "
                              f"expires {format_timestamp(expires) if expires else 'never'}")
+        # Live notes of the same layer that say nearly the same (consolidate's threshold):
+        # the writer may have repeated a memory.
+        alive_in_layer = Eligibility(now_us=to_epoch_us(resolve_now(now)), layers=(note.meta["layer"],))
+        similar = self.derived.searcher().similar_notes(relative, self.config.consolidate.threshold, alive_in_layer)
         return Remembered(note.id, relative, note.title, note.meta["layer"],
-                          format_timestamp(expires) if expires else None, list(note.meta["tags"]), write.commit,
-                          self._similar_notes(relative, note.meta["layer"], now))
-
-    def _similar_notes(self, relative: str, layer: str, now: object) -> list[SimilarNote]:
-        """Live notes of the same layer that say nearly the same as the note just written
-        (consolidate's threshold): the writer may have repeated a memory."""
-        from .storage import Eligibility
-
-        row = self.store.notes.by_path(relative)
-        if row is None or row.label is None:
-            return []  # another process removed or renamed it meanwhile: nothing to compare
-        eligibility = Eligibility(now_us=to_epoch_us(resolve_now(now)), layers=(layer,))
-        close = self.derived.searcher().similar(row.label, self.config.consolidate.threshold, eligibility)
-        return [SimilarNote(other.id, other.path, other.title, round(score, 3)) for other, score in close]
+                          format_timestamp(expires) if expires else None, list(note.meta["tags"]), write.commit, similar)
 
     def forget(self, note: str, hard: bool = False) -> Forgotten:
         """Archive a note (recoverable), or delete it with ``hard``; the index follows at once."""
