@@ -184,7 +184,7 @@ def test_remember_recall_mark_used_get_forget_round_trip(vault_dir: Path, log: P
             again = await served.call(
                 "remember", text="Maya's dentist appointment is on 9 December at 10:30 with Dr. Sousa.", layer="L2")
             assert [other["path"] for other in again["similar"]] == [saved["path"]]  # told it repeats a memory
-            await served.call("forget", note=again["id"], hard=True)
+            await served.call("forget", note=again["id"])
 
             recalled = await served.call("recall", query="when is the dentist appointment", k=3)
             hits = recalled["hits"]
@@ -359,7 +359,7 @@ BAD_CALLS: list[tuple[str, dict[str, Any], str]] = [
     ("mark_used", {"notes": ["coffee", "nope"]}, "no note matches 'nope'"),
     ("get", {"note": "../x"}, "outside the vault"),
     ("get", {"note": "/etc/passwd"}, "outside the vault"),
-    ("forget", {"note": "../../etc/passwd", "hard": True}, "outside the vault"),
+    ("forget", {"note": "../../etc/passwd"}, "outside the vault"),
     ("remember", {"text": "x", "folder": "../outside"}, "outside the vault"),
     ("remember", {"text": "x", "folder": "/etc"}, "outside the vault"),
     ("remember", {"text": "x", "expires_at": "next tuesday"}, "invalid timestamp 'next tuesday'"),

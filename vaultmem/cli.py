@@ -16,6 +16,7 @@ import sys
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
 import click
@@ -473,15 +474,31 @@ def render_consolidation_outcome(report: ConsolidationReport) -> None:
 
 
 @main.command()
+@click.option("--http", "http_bind", metavar="HOST:PORT",
+              help="Serve MCP's streamable HTTP transport at http://HOST:PORT/mcp instead of stdio "
+                   "(port 0 = any free port). Requires a bearer token.")
+@click.option("--token-file", type=click.Path(dir_okay=False, path_type=Path),
+              help="With --http: a file holding the bearer token, readable only by you "
+                   "(instead of $VAULTMEM_MCP_TOKEN).")
 @click.pass_obj
-def mcp(obj: Context) -> None:
-    """Serve the vault to an agent over MCP (stdio).
+def mcp(obj: Context, http_bind: str | None, token_file: Path | None) -> None:
+    """Serve the vault to an agent over MCP (stdio, or streamable HTTP with --http).
 
     Tools: remember, recall, get, forget, mark_used, consolidate, expire, check.
     The index is reconciled before the first call and kept live while serving.
-    Stdout carries only the protocol; logs go to stderr.
+    Over stdio, stdout carries only the protocol. Over HTTP every request needs
+    `Authorization: Bearer <token>` (the token comes from $VAULTMEM_MCP_TOKEN or
+    --token-file) and browsers from other origins are refused; put a TLS reverse
+    proxy in front before anything outside this machine connects. Logs go to stderr;
+    Ctrl-C or SIGTERM stops the HTTP server (exit 0).
     """
+    if token_file is not None and http_bind is None:
+        raise click.UsageError("--token-file only applies with --http HOST:PORT")
+    logging.basicConfig(stream=sys.stderr, level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     with library_errors():
+        if http_bind is not None:
+            serve_over_http(obj, http_bind, token_file)
+            return
         vault = obj.vault  # a bad --vault fails here, before any protocol traffic
         from .mcp_server import serve  # the MCP SDK is heavy; only this command needs it
 
@@ -489,6 +506,14 @@ def mcp(obj: Context) -> None:
             serve(vault)
         except KeyboardInterrupt:
             sys.exit(130)  # stopped by hand in a terminal: the conventional code, no traceback
+
+
+def serve_over_http(obj: Context, http_bind: str, token_file: Path | None) -> None:
+    from .mcp_http import parse_bind, read_token, serve_http
+
+    bind = parse_bind(http_bind)
+    token = read_token(os.environ, token_file)  # no token, no server: refused before the vault is opened
+    serve_http(obj.vault, bind, token)
 
 
 # ------------------------------------------------------------------ watch

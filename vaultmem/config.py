@@ -21,6 +21,10 @@ with the vault. Every key is optional::
     [consolidate]
     threshold = 0.88
     window = 2000
+
+    [mcp]                         # what an agent may do over MCP (``vaultmem mcp``)
+    allow_hard_delete = false     # forget(hard=true) deletes files for good only when true
+    allowed_origins = []          # browser origins besides the server's own, e.g. "https://memory.example.com"
 """
 
 from __future__ import annotations
@@ -30,6 +34,7 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 from pathlib import Path, PurePosixPath
 from typing import Any
+from urllib.parse import urlsplit
 
 from .errors import ConfigError, InvalidDuration, UnknownLayer
 from .lifecycle import DEFAULT_TTLS, PERMANENT_LAYER, LayerPolicy, normalize_layer, parse_duration
@@ -42,9 +47,10 @@ DEFAULT_THRESHOLD = 0.88  # measured: see adr/0010-consolidation.md
 DEFAULT_STALE_DAYS = 42  # `stale` with no --days: six weeks unused
 MAX_STALE_DAYS = 365_000  # a thousand years: older than any note, yet "now minus N days" stays a date
 
-_TOP_KEYS = {"archive_dir", "remember_dir", "auto_commit", "embedder", "ttl", "watch", "consolidate"}
+_TOP_KEYS = {"archive_dir", "remember_dir", "auto_commit", "embedder", "ttl", "watch", "consolidate", "mcp"}
 _WATCH_KEYS = {"debounce_ms", "rescan_seconds"}
 _CONSOLIDATE_KEYS = {"threshold", "window"}
+_MCP_KEYS = {"allow_hard_delete", "allowed_origins"}
 
 
 @dataclass(frozen=True)
@@ -60,6 +66,12 @@ class ConsolidateSettings:
 
 
 @dataclass(frozen=True)
+class McpSettings:
+    allow_hard_delete: bool = False
+    allowed_origins: tuple[str, ...] = ()  # normalised by ``normalize_origin``
+
+
+@dataclass(frozen=True)
 class VaultConfig:
     archive_dir: str = DEFAULT_ARCHIVE_DIR
     remember_dir: str = DEFAULT_REMEMBER_DIR
@@ -68,6 +80,7 @@ class VaultConfig:
     policy: LayerPolicy = field(default_factory=LayerPolicy)
     watch: WatchSettings = field(default_factory=WatchSettings)
     consolidate: ConsolidateSettings = field(default_factory=ConsolidateSettings)
+    mcp: McpSettings = field(default_factory=McpSettings)
 
 
 def load_config(vault_root: Path) -> VaultConfig:
@@ -92,6 +105,7 @@ def config_from_dict(raw: dict[str, Any], source: str = CONFIG_FILE) -> VaultCon
         policy=_policy(raw.get("ttl", {}), source),
         watch=_watch(raw.get("watch", {}), source),
         consolidate=_consolidate(raw.get("consolidate", {}), source),
+        mcp=_mcp(raw.get("mcp", {}), source),
     )
 
 
@@ -153,6 +167,47 @@ def _consolidate(table: Any, source: str) -> ConsolidateSettings:
         threshold=_number(table.get("threshold", defaults.threshold), source, "consolidate.threshold", 0.0, 1.0),
         window=int(_number(table.get("window", defaults.window), source, "consolidate.window", 1, 10_000_000)),
     )
+
+
+def _mcp(table: Any, source: str) -> McpSettings:
+    _reject_unknown(table, _MCP_KEYS, source, "mcp.")
+    origins = table.get("allowed_origins", [])
+    if not isinstance(origins, list):
+        raise ConfigError(f"{source}: mcp.allowed_origins must be a list such as [\"https://memory.example.com\"], got {origins!r}")
+    return McpSettings(
+        allow_hard_delete=_boolean(table.get("allow_hard_delete", False), source, "mcp.allow_hard_delete"),
+        allowed_origins=tuple(_origin(origin, source) for origin in origins),
+    )
+
+
+def _origin(value: Any, source: str) -> str:
+    try:
+        return normalize_origin(value)
+    except ValueError as error:
+        raise ConfigError(f"{source}: mcp.allowed_origins: {error}") from None
+
+
+def normalize_origin(value: object) -> str:
+    """An HTTP origin as browsers send it: ``scheme://host[:port]``, lower case, no default port.
+
+    Raises ``ValueError`` naming the value for anything else (a path, a wildcard, ``null``):
+    an allow-list entry that matched nothing would look like protection and give none.
+    """
+    text = value.strip() if isinstance(value, str) else ""
+    if text == "*":
+        raise ValueError("'*' would let every web page reach your memory; list each origin, e.g. \"https://memory.example.com\"")
+    try:
+        parts = urlsplit(text)
+        port = parts.port
+    except ValueError:
+        parts, port = None, None
+    if parts is None or parts.scheme.lower() not in ("http", "https") or not parts.hostname or parts.username \
+            or parts.password or parts.path not in ("", "/") or parts.query or parts.fragment:
+        raise ValueError(f"{value!r} is not an origin; write scheme://host[:port], e.g. \"https://memory.example.com\"")
+    scheme = parts.scheme.lower()
+    host = f"[{parts.hostname}]" if ":" in parts.hostname else parts.hostname.lower()
+    default_port = 443 if scheme == "https" else 80
+    return f"{scheme}://{host}" if port in (None, default_port) else f"{scheme}://{host}:{port}"
 
 
 def _text(value: Any, source: str, key: str) -> str:

@@ -1,49 +1,63 @@
-"""``vaultmem mcp``: a vault as an agent's memory over the Model Context Protocol (stdio).
+"""``vaultmem mcp``: a vault as an agent's memory over the Model Context Protocol.
 
-A thin shell over :class:`~vaultmem.vault.Vault`: each tool validates its typed
-arguments (the SDK does it from the signature), makes one library call and returns the
-library's result as a JSON-ready dict. No SQL, no lifecycle rules, no file writes here.
+A thin shell over :class:`~vaultmem.vault.Vault`: each tool's arguments are validated
+strictly (mcp_arguments.py), the tool makes one library call and returns the library's
+result as a JSON-ready dict. No SQL, no lifecycle rules, no file writes here. The
+transport is stdio (``serve``) or streamable HTTP (mcp_http.py); both serve the server
+built by ``build_server``.
 
-Three things the shell does own (see adr/0011-mcp-server.md):
+What the shell does own (see adr/0011-mcp-server.md and adr/0012-mcp-over-http.md):
 
 - **Startup.** The watcher is started (its start-up reconcile brings the index in line
-  with the files) while the protocol handshake is answered; every tool call queues
-  behind it, so the first call never sees a stale index and a slow first index never
-  times out the client's ``initialize``. If startup fails, every call reports why.
-- **One vault thread.** The SDK runs sync tools on a pool of worker threads, but SQLite
-  connections belong to the thread that opened them; every Vault call is queued to one
-  dedicated thread, which also makes the calls one at a time.
+  with the files) while the protocol handshake is answered; every tool call waits for
+  it, so the first call never sees a stale index and a slow first index never times out
+  the client's ``initialize``. If startup fails, every call reports why.
+- **Vault threads.** Calls run on a few long-lived threads, each with its own SQLite
+  connection and vector reader (a ``Vault`` keeps one per thread): reads run side by
+  side, writes are serialised by SQLite, and a slow call does not hold up the others.
+- **Policy for agents.** ``forget(hard=true)`` needs ``[mcp] allow_hard_delete = true``.
 - **Errors.** In SDK v2 only a ``ToolError`` reaches the client with its message, so
   every ``VaultmemError`` becomes one, carrying the library's message (which names the
   value and the fix). Anything else is a bug: the client sees the SDK's generic
   "Error executing tool …" and the traceback goes to stderr.
 
-Stdout carries only the protocol: the SDK's stdio transport points fd 1 at stderr while
-it serves, so a stray print or progress bar from any library lands in the log instead.
+Over stdio, stdout carries only the protocol: the SDK's stdio transport points fd 1 at
+stderr while it serves, so a stray print from any library lands in the log instead.
 """
 
 from __future__ import annotations
 
+import asyncio
+import functools
 import logging
+import queue
+import threading
+import time
 from collections.abc import AsyncIterator, Callable
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future
 from contextlib import ExitStack, asynccontextmanager
+from dataclasses import dataclass
 from datetime import timedelta
+from string import Template
 from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
 import anyio
+from mcp.server.auth.provider import TokenVerifier
+from mcp.server.auth.settings import AuthSettings
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
+from mcp.server.mcpserver.tools import Tool
 from mcp.types import ToolAnnotations
 from pydantic import Field
 
 from . import __version__
-from .config import DEFAULT_THRESHOLD
+from .config import CONFIG_FILE, DEFAULT_THRESHOLD, McpSettings
 from .errors import VaultmemError
 from .lifecycle import LAYER_NAMES, LAYERS, LayerPolicy, format_duration
+from .mcp_arguments import StrictTool
+from .vault import Vault
 
 if TYPE_CHECKING:
-    from .vault import Vault
     from .watcher import Watcher
 
 log = logging.getLogger("vaultmem.mcp")
@@ -51,6 +65,11 @@ log = logging.getLogger("vaultmem.mcp")
 Result = TypeVar("Result")
 
 MAX_HITS = 100  # a recall is read by a model: a larger answer only floods its context
+# Threads that run tool calls. Each keeps its own SQLite connection and its own copy of
+# the vector snapshot (about 1.2 KB per note), so more threads cost memory; on a machine
+# with a few cores more would only queue on the GIL and on SQLite's single writer.
+VAULT_THREADS = 4
+STOP_GRACE_SECONDS = 3.0  # a call still running after this is abandoned at shutdown
 
 LAYER_CONTENT = {
     "L1": "scratch and this session's working context",
@@ -60,31 +79,77 @@ LAYER_CONTENT = {
 }
 
 
-# ------------------------------------------------------------------ the vault behind the tools
+# ------------------------------------------------------------------ the threads behind the tools
+
+
+class VaultThreads:
+    """A fixed set of daemon threads running submitted functions in FIFO order.
+
+    Not ``ThreadPoolExecutor``: its threads are joined at interpreter exit, so one call
+    stuck on a lock would keep a stopped server alive. These are long-lived (a thread's
+    SQLite connection and vector reader are opened once) and a server that is told to
+    stop can leave after a grace period whatever they are doing; every write vaultmem
+    makes is atomic (temp file + rename, SQLite transactions), so abandoning one is safe.
+    """
+
+    def __init__(self, count: int) -> None:
+        self._queue: queue.SimpleQueue[tuple[Callable[[], Any], Future[Any]] | None] = queue.SimpleQueue()
+        self._threads = [threading.Thread(target=self._work, name=f"vaultmem-mcp-{number}", daemon=True)
+                         for number in range(count)]
+        for thread in self._threads:
+            thread.start()
+
+    def submit(self, function: Callable[[], Result]) -> Future[Result]:
+        future: Future[Result] = Future()
+        self._queue.put((function, future))
+        return future
+
+    def _work(self) -> None:
+        while (item := self._queue.get()) is not None:
+            function, future = item
+            if not future.set_running_or_notify_cancel():
+                continue  # its caller left (cancelled) before it started
+            try:
+                future.set_result(function())
+            except BaseException as error:  # noqa: BLE001 - handed to the caller through the future, as an executor does
+                future.set_exception(error)
+
+    def stop(self, timeout: float) -> bool:
+        """Finish what is queued, then end; True when every thread ended within ``timeout``."""
+        for _ in self._threads:
+            self._queue.put(None)
+        deadline = time.monotonic() + timeout
+        for thread in self._threads:
+            thread.join(max(0.0, deadline - time.monotonic()))
+        return not any(thread.is_alive() for thread in self._threads)
 
 
 class VaultService:
-    """The served Vault, used from one dedicated thread: started first, then one call at a time.
+    """The served Vault: started once, then called from the vault threads.
 
-    SQLite connections belong to the thread that opened them — even closing one from
-    another thread fails — and the SDK runs sync tools on whichever pool thread is free.
-    So every Vault call (start-up, tools, shutdown) is queued to a single "vault thread":
-    calls are serialised, the first one runs after the start-up reconcile by construction
-    (the queue is FIFO), and at the end the connections are closed where they were opened.
+    Every call waits until the start-up reconcile is done (or failed), so the first one
+    never answers from a stale index. SQLite connections belong to the thread that
+    opened them; the vault threads live as long as the server, and at the end the
+    connections are closed after those threads have finished.
     """
 
-    def __init__(self, vault: Vault) -> None:
+    def __init__(self, vault: Vault, threads: int = VAULT_THREADS) -> None:
         self.vault = vault
-        self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="vaultmem-mcp")
+        self._threads = VaultThreads(threads)
+        self._ready = threading.Event()
         self._startup_error: Exception | None = None
         self._watcher: Watcher | None = None
         self._resources = ExitStack()
 
-    def call(self, operation: Callable[[Vault], Result]) -> Result:
-        """Run one library call on the vault thread (blocks the calling pool thread)."""
-        return self._thread.submit(self._run, operation).result()
+    async def call(self, operation: Callable[[Vault], Result]) -> Result:
+        """Run one library call on a vault thread; the event loop stays free meanwhile."""
+        future = self._threads.submit(functools.partial(self._run, operation))
+        # Awaited, not waited on in a worker: a client that cancels, or a server that
+        # stops, does not have to wait for the call to end.
+        return await asyncio.wrap_future(future)
 
     def _run(self, operation: Callable[[Vault], Result]) -> Result:
+        self._ready.wait()
         self._raise_if_startup_failed()
         try:
             if self._watcher is not None:
@@ -106,7 +171,7 @@ class VaultService:
             raise ToolError(f"vaultmem is not serving {self.vault.root}: startup failed "
                             f"({type(error).__name__}); the traceback is in the server's log (stderr)")
 
-    # -- start and stop (on the vault thread)
+    # -- start and stop
 
     def start(self) -> None:
         """Start the watcher; its start-up reconcile brings the index in line with the files.
@@ -128,6 +193,8 @@ class VaultService:
         except Exception as error:
             self._startup_error = error
             log.exception("vaultmem: could not start serving %s", self.vault.root)
+        finally:
+            self._ready.set()
 
     def _log_started(self, watcher: Watcher) -> None:
         report = watcher.initial_report
@@ -137,7 +204,13 @@ class VaultService:
         log.info("vaultmem: index of %s reconciled%s; watching for changes, serving", self.vault.root, counts)
 
     def stop(self) -> None:
-        """Stop the watcher and close the vault thread's SQLite connection."""
+        """Let running calls finish (for a few seconds), stop the watcher, close the connections."""
+        if not self._threads.stop(STOP_GRACE_SECONDS):
+            # Closing a connection under a running query would fail that query for no
+            # gain: the process is about to end, and SQLite rolls back what it left open.
+            log.warning("vaultmem: a call was still running after %.0f s; leaving it to end with the process",
+                        STOP_GRACE_SECONDS)
+            return
         try:
             self._resources.close()
         finally:
@@ -145,21 +218,15 @@ class VaultService:
 
     @asynccontextmanager
     async def lifespan(self, _server: MCPServer[None]) -> AsyncIterator[None]:
-        """Queue the start-up while the handshake is served; stop when the client leaves."""
-        self._thread.submit(self.start)
+        """Start up while the handshake is served; stop when the transport ends."""
+        self._threads.submit(self.start)
         try:
             yield None
         finally:
             # Shielded: the watcher and connections must be closed even when the server
-            # is being cancelled; the stop runs after any call still queued.
+            # is being cancelled.
             with anyio.CancelScope(shield=True):
-                await anyio.to_thread.run_sync(self._stop_on_vault_thread)
-
-    def _stop_on_vault_thread(self) -> None:
-        try:
-            self._thread.submit(self.stop).result()
-        finally:
-            self._thread.shutdown()
+                await anyio.to_thread.run_sync(self.stop)
 
 
 # ------------------------------------------------------------------ argument types
@@ -175,32 +242,86 @@ Timestamp = Annotated[str, Field(description="ISO-8601, e.g. 2026-12-24 or 2026-
 Duration = Annotated[str, Field(description="A duration: 30m, 12h, 3d, 2w or combined, 1d12h.")]
 
 
+# ------------------------------------------------------------------ how a tool is declared
+
+READ_ONLY = ToolAnnotations(read_only_hint=True, open_world_hint=False)
+ADDITIVE = ToolAnnotations(read_only_hint=False, destructive_hint=False, idempotent_hint=False, open_world_hint=False)
+DESTRUCTIVE = ToolAnnotations(read_only_hint=False, destructive_hint=True, open_world_hint=False)
+
+_TOOL_SPEC = "__vaultmem_tool__"
+
+
+@dataclass(frozen=True)
+class ToolSpec:
+    """What an agent reads about a tool: its annotations and its description.
+
+    The description may name ``$layers`` (the layers with this vault's TTLs) and
+    ``$hard_delete`` (whether this vault lets agents delete for good); both depend on
+    ``.vaultmem.toml``, so they are filled in when the server is built and never wrong.
+    """
+
+    annotations: ToolAnnotations
+    description: str
+
+
+def vault_tool(annotations: ToolAnnotations, description: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """Declare a method of :class:`VaultTools` as an MCP tool, with what the agent reads about it."""
+
+    def declare(method: Callable[..., Any]) -> Callable[..., Any]:
+        setattr(method, _TOOL_SPEC, ToolSpec(annotations, description))
+        return method
+
+    return declare
+
+
 # ------------------------------------------------------------------ tools
 
 
 class VaultTools:
     """The MCP tools: each parses nothing itself, calls one Vault method and returns a dict."""
 
-    def __init__(self, service: VaultService) -> None:
+    def __init__(self, service: VaultService, settings: McpSettings) -> None:
         self.service = service
+        self.settings = settings
 
-    def remember(
+    @vault_tool(ADDITIVE, (
+        "Save a new memory as a Markdown note in the vault; it is searchable as soon as this returns. "
+        "Use it for anything worth recalling in a later conversation: a fact about the user, a decision, "
+        "a preference, what happened. Pick the layer by how long it stays true; a permanent note or "
+        "layer L4 never expires and takes no ttl/expires_at.\n$layers\n"
+        "Returns id, path, title, layer, expires_at (null = never), tags, and similar: existing live notes "
+        "of the same layer that say nearly the same ({id, path, title, similarity}); if one already holds "
+        "this fact, forget the note you just wrote (or the outdated one) or run consolidate. Errors name "
+        "the bad argument (unknown layer, unparseable or past time, ttl together with permanent) and nothing "
+        "is written."
+    ))
+    async def remember(
         self,
         text: Annotated[str, Field(min_length=1, description="The memory, in Markdown. Written as the note's body, byte for byte.")],
         title: Annotated[str | None, Field(description="Title (default: the text's first words).")] = None,
         layer: Annotated[str, Field(description="L1/working, L2/episodic (default), L3/semantic or L4/procedural.")] = "L2",
         tags: Annotated[list[Tag] | None, Field(description="Tags, e.g. [\"travel\", \"project/harbor\"].")] = None,
         ttl: Annotated[Duration | None, Field(description="Expire after this long instead of the layer default: 30m, 12h, 3d, 2w.")] = None,
-        expires_at: Annotated[Timestamp | None, Field(description="Expire at this instant instead of the layer default (ISO-8601; naive = UTC).")] = None,
+        expires_at: Annotated[Timestamp | None, Field(description="Expire at this future instant instead of the layer default (ISO-8601; naive = UTC).")] = None,
         permanent: Annotated[bool, Field(description="Never expires (no expires_at is written). Not with ttl/expires_at.")] = False,
         folder: Annotated[str | None, Field(description="Vault-relative folder for the note (default: the vault's memories folder).")] = None,
     ) -> dict[str, Any]:
-        result = self.service.call(lambda vault: vault.remember(
+        result = await self.service.call(lambda vault: vault.remember(
             text, title=title, layer=layer, tags=tags or (), ttl=ttl, expires_at=expires_at,
             permanent=permanent, folder=folder))
         return result.as_dict()
 
-    def recall(
+    @vault_tool(READ_ONLY, (
+        "Search memory by meaning and keywords (hybrid vectors + BM25). Call it before answering "
+        "anything that may depend on what you know about the user or their work. Expired memories "
+        "(expires_at in the past) are hidden, so every hit is current; include_expired=true shows "
+        "them too, flagged expired=true — only for questions about the past.\n$layers\n"
+        "Returns {hits: [{id, path, title, snippet, layer, expires_at, score, tags, warnings, expired}], "
+        "warnings}, best first. A hit's warnings say when its metadata is broken (e.g. an unreadable "
+        "expiry); the top-level warnings say when the answer may be incomplete (the index is being rebuilt); "
+        "call get(id) for the full text, and mark_used with the ids you relied on."
+    ))
+    async def recall(
         self,
         query: Annotated[str, Field(min_length=1, description="What you are looking for, in words (matched by meaning and by keywords).")],
         k: Annotated[int, Field(ge=1, le=MAX_HITS, description="How many hits at most.")] = 10,
@@ -208,32 +329,58 @@ class VaultTools:
         tags: Annotated[list[Tag] | None, Field(description="Only notes carrying all of these tags.")] = None,
         include_expired: Annotated[bool, Field(description="Also return expired notes (flagged expired=true). Only for history questions.")] = False,
     ) -> dict[str, Any]:
-        hits = self.service.call(lambda vault: vault.search(
+        hits = await self.service.call(lambda vault: vault.search(
             query, k=k, layers=layers, tags=tags, include_expired=include_expired))
         return {"hits": [hit.as_dict() for hit in hits], "warnings": hits.warnings}
 
-    def get(self, note: NoteRef) -> dict[str, Any]:
-        view = self.service.call(lambda vault: vault.get(note)).as_dict()
+    @vault_tool(READ_ONLY, (
+        "Read one note in full as it is on disk now: body, frontmatter, layer, tags, expires_at, "
+        "whether it has expired (expired=true plus a notice), problems, and how often it was used. "
+        "Use it after recall when the snippet is not enough, or to read a note the user names."
+    ))
+    async def get(self, note: NoteRef) -> dict[str, Any]:
+        view = (await self.service.call(lambda vault: vault.get(note))).as_dict()
         if view["expired"]:
             # Say it in words too: a model skimming the body would otherwise treat it as current.
             view["notice"] = (f"EXPIRED at {view['expires_at']}: no longer current and hidden from recall; "
                               "expire(apply=true) archives it")
         return view
 
-    def forget(
+    @vault_tool(DESTRUCTIVE, (
+        "Remove a memory that is wrong, obsolete or that the user asks you to forget. The note moves to "
+        "the vault's archive folder (recoverable, no longer recalled). $hard_delete Returns the note's id, "
+        "path and where it was archived."
+    ))
+    async def forget(
         self,
         note: NoteRef,
-        hard: Annotated[bool, Field(description="Delete the file instead of moving it to the archive folder.")] = False,
+        hard: Annotated[bool, Field(description="Delete the file for good instead of archiving it (only where the vault allows it).")] = False,
     ) -> dict[str, Any]:
-        return self.service.call(lambda vault: vault.forget(note, hard=hard)).as_dict()
+        if hard and not self.settings.allow_hard_delete:
+            raise ToolError(hard_delete_refusal(self.service.vault))
+        return (await self.service.call(lambda vault: vault.forget(note, hard=hard))).as_dict()
 
-    def mark_used(
+    @vault_tool(ADDITIVE, (
+        "Record that recalled notes were actually used in your answer or action. Call it once per "
+        "answer with the ids (or paths) of the notes that shaped it, not with every hit. Usage history "
+        "shows which memories matter and which are stale; nothing is deleted because of it. "
+        "Returns each note's use_count and last_used_at."
+    ))
+    async def mark_used(
         self,
         notes: Annotated[list[NoteRef], Field(min_length=1, description="Ids or paths of the recalled notes you actually used.")],
     ) -> dict[str, Any]:
-        return {"used": [used.as_dict() for used in self.service.call(lambda vault: vault.mark_used(notes))]}
+        return {"used": [used.as_dict() for used in await self.service.call(lambda vault: vault.mark_used(notes))]}
 
-    def consolidate(
+
+    @vault_tool(DESTRUCTIVE, (
+        "Find near-duplicate memories (same layer, cosine similarity >= threshold) that should be one "
+        "note. Dry run by default: returns {clusters: [{canonical, members, similarity, layer, notes}], "
+        "applied: false, ...}; show it to the user before merging. apply=true merges each cluster into "
+        "its longest note (tags unioned, latest expiry kept, links to the merged notes rewritten), moves the others "
+        "to the archive folder (recoverable) and reports merged, skipped and links_rewritten."
+    ))
+    async def consolidate(
         self,
         threshold: Annotated[float | None, Field(gt=0, le=1, description=f"Cosine similarity that makes two notes near-duplicates (default: the vault's [consolidate] threshold, {DEFAULT_THRESHOLD} unless configured).")] = None,
         apply: Annotated[bool, Field(description="Merge the clusters (default: only list them).")] = False,
@@ -241,17 +388,33 @@ class VaultTools:
         all: Annotated[bool, Field(description="Look for duplicates of every note (a whole-vault sweep) instead of the recent window.")] = False,  # noqa: A002 - the library's and CLI's name
         include_expired: Annotated[bool, Field(description="Also merge expired notes (normally left out).")] = False,
     ) -> dict[str, Any]:
-        return self.service.call(lambda vault: vault.consolidate(
-            threshold=threshold, window=window, all=all, apply=apply, include_expired=include_expired)).as_dict()
+        return (await self.service.call(lambda vault: vault.consolidate(
+            threshold=threshold, window=window, all=all, apply=apply, include_expired=include_expired))).as_dict()
 
-    def expire(
+    @vault_tool(DESTRUCTIVE, (
+        "List memories whose expires_at has passed. They are already hidden from recall; this tidies the "
+        "vault. Dry run by default; apply=true moves them to the archive folder (recoverable). A note "
+        "edited since it was indexed is skipped and reported. Returns {expired: [...], applied, skipped}."
+    ))
+    async def expire(
         self,
         apply: Annotated[bool, Field(description="Move the expired notes to the archive folder (default: only list them).")] = False,
     ) -> dict[str, Any]:
-        return self.service.call(lambda vault: vault.expire(apply=apply)).as_dict()
+        return (await self.service.call(lambda vault: vault.expire(apply=apply))).as_dict()
 
-    def check(self) -> dict[str, Any]:
-        return self.service.call(lambda vault: vault.check()).as_dict()
+    @vault_tool(READ_ONLY, (
+        "Lint every note in the vault: frontmatter that does not load, unknown layers, unparseable or "
+        "missing expiries, permanent notes that carry a deadline, duplicate ids. Read-only. Returns "
+        "{files, ok, problems: [{path, field, message, fix}]}; tell the user about problems and the fix."
+    ))
+    async def check(self) -> dict[str, Any]:
+        return (await self.service.call(lambda vault: vault.check())).as_dict()
+
+
+def hard_delete_refusal(vault: Vault) -> str:
+    return (f"forget(hard=true) is not allowed for agents in this vault, so nothing was deleted. To allow it, "
+            f"set allow_hard_delete = true under [mcp] in {vault.root / CONFIG_FILE}; without hard, forget "
+            "moves the note to the archive folder (recoverable).")
 
 
 # ------------------------------------------------------------------ descriptions an LLM can act on
@@ -267,6 +430,13 @@ def expiry_words(ttl: timedelta | None) -> str:
     return "never expires" if ttl is None else f"expires after {format_duration(ttl)}"
 
 
+def hard_delete_words(settings: McpSettings) -> str:
+    if settings.allow_hard_delete:
+        return "hard=true deletes the file for good instead (this vault allows it)."
+    return ("hard=true (delete for good) is refused in this vault: the person has not allowed it "
+            "([mcp] allow_hard_delete in .vaultmem.toml).")
+
+
 def instructions(policy: LayerPolicy) -> str:
     return (
         "vaultmem is your long-term memory: a folder of Markdown notes (an Obsidian vault) that the "
@@ -279,97 +449,37 @@ def instructions(policy: LayerPolicy) -> str:
     )
 
 
-def descriptions(policy: LayerPolicy) -> dict[str, str]:
-    layers = layers_help(policy)
-    return {
-        "remember": (
-            "Save a new memory as a Markdown note in the vault; it is searchable as soon as this returns. "
-            "Use it for anything worth recalling in a later conversation: a fact about the user, a decision, "
-            "a preference, what happened. Pick the layer by how long it stays true; a permanent note or "
-            "layer L4 never expires and takes no ttl/expires_at.\n" + layers + "\n"
-            "Returns id, path, title, layer, expires_at (null = never), tags, and similar: existing live notes "
-            "of the same layer that say nearly the same ({id, path, title, similarity}); if one already holds "
-            "this fact, forget the note you just wrote (or the outdated one) or run consolidate. Errors name "
-            "the bad argument (unknown layer, unparseable time, ttl together with permanent) and nothing is written."
-        ),
-        "recall": (
-            "Search memory by meaning and keywords (hybrid vectors + BM25). Call it before answering "
-            "anything that may depend on what you know about the user or their work. Expired memories "
-            "(expires_at in the past) are hidden, so every hit is current; include_expired=true shows "
-            "them too, flagged expired=true — only for questions about the past.\n" + layers + "\n"
-            "Returns {hits: [{id, path, title, snippet, layer, expires_at, score, tags, warnings, expired}], "
-            "warnings}, best first. A hit's warnings say when its metadata is broken (e.g. an unreadable "
-            "expiry); the top-level warnings say when the answer may be incomplete (the index is being rebuilt); "
-            "call get(id) for the full text, and mark_used with the ids you relied on."
-        ),
-        "get": (
-            "Read one note in full as it is on disk now: body, frontmatter, layer, tags, expires_at, "
-            "whether it has expired (expired=true plus a notice), problems, and how often it was used. "
-            "Use it after recall when the snippet is not enough, or to read a note the user names."
-        ),
-        "forget": (
-            "Remove a memory that is wrong, obsolete or that the user asks you to forget. By default the "
-            "note moves to the vault's archive folder (recoverable, no longer recalled); hard=true deletes "
-            "the file. Returns the note's id, path and where it was archived."
-        ),
-        "mark_used": (
-            "Record that recalled notes were actually used in your answer or action. Call it once per "
-            "answer with the ids (or paths) of the notes that shaped it, not with every hit. Usage history "
-            "shows which memories matter and which are stale; nothing is deleted because of it. "
-            "Returns each note's use_count and last_used_at."
-        ),
-        "consolidate": (
-            "Find near-duplicate memories (same layer, cosine similarity >= threshold) that should be one "
-            "note. Dry run by default: returns {clusters: [{canonical, members, similarity, layer, notes}], "
-            "applied: false, ...}; show it to the user before merging. apply=true merges each cluster into "
-            "its longest note (tags unioned, latest expiry kept, links to the merged notes rewritten), moves the others "
-            "to the archive folder (recoverable) and reports merged, skipped and links_rewritten."
-        ),
-        "expire": (
-            "List memories whose expires_at has passed. They are already hidden from recall; this tidies the "
-            "vault. Dry run by default; apply=true moves them to the archive folder (recoverable). A note "
-            "edited since it was indexed is skipped and reported. Returns {expired: [...], applied, skipped}."
-        ),
-        "check": (
-            "Lint every note in the vault: frontmatter that does not load, unknown layers, unparseable or "
-            "missing expiries, permanent notes that carry a deadline, duplicate ids. Read-only. Returns "
-            "{files, ok, problems: [{path, field, message, fix}]}; tell the user about problems and the fix."
-        ),
-    }
-
-
-READ_ONLY = ToolAnnotations(read_only_hint=True, open_world_hint=False)
-ADDITIVE = ToolAnnotations(read_only_hint=False, destructive_hint=False, idempotent_hint=False, open_world_hint=False)
-DESTRUCTIVE = ToolAnnotations(read_only_hint=False, destructive_hint=True, open_world_hint=False)
-
-TOOL_ANNOTATIONS = {
-    "remember": ADDITIVE,
-    "recall": READ_ONLY,
-    "get": READ_ONLY,
-    "forget": DESTRUCTIVE,
-    "mark_used": ADDITIVE,
-    "consolidate": DESTRUCTIVE,
-    "expire": DESTRUCTIVE,
-    "check": READ_ONLY,
-}
+def declared_tools(tools: VaultTools) -> list[Tool]:
+    """Every method of ``tools`` declared with ``vault_tool``, in the order they are written."""
+    config = tools.service.vault.config
+    words = {"layers": layers_help(config.policy), "hard_delete": hard_delete_words(config.mcp)}
+    declared: list[Tool] = []
+    for name, member in vars(type(tools)).items():
+        spec = getattr(member, _TOOL_SPEC, None)
+        if isinstance(spec, ToolSpec):
+            description = Template(spec.description).substitute(words)
+            declared.append(StrictTool.strict(getattr(tools, name), name=name, description=description, annotations=spec.annotations))
+    return declared
 
 
 # ------------------------------------------------------------------ server
 
 
-def build_server(vault: Vault) -> MCPServer[None]:
-    """An MCPServer exposing ``vault`` through the tools above (not started)."""
+def build_server(vault: Vault, *, token_verifier: TokenVerifier | None = None, auth: AuthSettings | None = None) -> MCPServer[None]:
+    """An MCPServer exposing ``vault`` through the tools above (not started).
+
+    ``token_verifier`` and ``auth`` guard the HTTP transport (mcp_http.py); stdio needs neither.
+    """
     service = VaultService(vault)
-    server: MCPServer[None] = MCPServer(
+    return MCPServer(
         "vaultmem",
         instructions=instructions(vault.config.policy),
         version=__version__,
         lifespan=service.lifespan,
+        tools=declared_tools(VaultTools(service, vault.config.mcp)),
+        token_verifier=token_verifier,
+        auth=auth,
     )
-    tools = VaultTools(service)
-    for name, description in descriptions(vault.config.policy).items():
-        server.add_tool(getattr(tools, name), name=name, description=description, annotations=TOOL_ANNOTATIONS[name])
-    return server
 
 
 def serve(vault: Vault) -> None:

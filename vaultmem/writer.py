@@ -23,6 +23,7 @@ from .lifecycle import (
     PERMANENT_LAYER,
     LayerPolicy,
     apply_layer_ttl,
+    format_timestamp,
     normalize_layer,
     parse_duration,
     parse_timestamp,
@@ -82,7 +83,8 @@ def compose_note(
         raise UsageError("nothing to remember: the text is empty; pass the memory's text")
     code = normalize_layer(layer)
     _refuse_contradictions(code, expires_at, ttl, permanent)
-    moment = resolve_now(now).replace(microsecond=0)
+    instant = resolve_now(now)
+    moment = instant.replace(microsecond=0)
     meta: dict[str, Any] = {
         "id": new_ulid(moment),
         "title": (title or "").strip() or default_title(text),
@@ -94,6 +96,7 @@ def compose_note(
         meta["permanent"] = True
     explicit = _explicit_expiry(expires_at, ttl, moment)
     if explicit is not None:
+        _refuse_past(explicit, instant)
         meta["expires_at"] = explicit
     apply_layer_ttl(code, meta, moment, policy=policy)
     if isinstance(meta.get("expires_at"), str):
@@ -109,6 +112,16 @@ def _refuse_contradictions(code: str, expires_at: object, ttl: str | None, perma
         raise UsageError(f"{forever} contradicts {deadline}: a permanent note has no deadline; drop one of them")
     if expires_at is not None and ttl is not None:
         raise UsageError("expires_at (--expires-at) contradicts ttl (--ttl): give the deadline one way only")
+
+
+def _refuse_past(expires_at: datetime, now: datetime) -> None:
+    # Without this the note is written and hidden from every read at once: a write that
+    # reports success while nothing can ever be recalled (expired iff expires_at <= now).
+    if expires_at <= now:
+        raise UsageError(
+            f"expires_at (--expires-at) {format_timestamp(expires_at)} is not in the future (now is "
+            f"{format_timestamp(now)}), so the note would be hidden at once; give a later time or a ttl such as 3d"
+        )
 
 
 def _explicit_expiry(expires_at: object, ttl: str | None, moment: datetime) -> datetime | None:

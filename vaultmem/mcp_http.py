@@ -1,0 +1,242 @@
+"""``vaultmem mcp --http HOST:PORT``: the same tools over MCP's streamable HTTP transport.
+
+The protocol is the SDK's (``MCPServer.streamable_http_app`` at ``/mcp``, served by
+uvicorn); this module only puts the guards in front of it and runs it (see
+adr/0012-mcp-over-http.md):
+
+- **A bearer token, always.** From ``VAULTMEM_MCP_TOKEN`` or ``--token-file`` (a file
+  only its owner can read); without one the server does not start. The SDK's bearer
+  middleware answers 401 to a request without the token or with another one; the
+  comparison is constant-time.
+- **An Origin check** (DNS rebinding, as the MCP specification asks): a request whose
+  ``Origin`` is neither this server's own nor listed in ``[mcp] allowed_origins`` gets 403
+  before anything else reads it. Requests without ``Origin`` (agents, not browsers) pass
+  to the token check.
+- **Stopping.** SIGTERM or Ctrl-C: open streams get a couple of seconds, running calls a
+  few more, then the process exits 0.
+
+Plain HTTP only: TLS belongs to a reverse proxy in front (README, "MCP over HTTP").
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import logging
+import os
+import signal
+import socket
+import stat
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from types import FrameType
+
+from mcp.server.auth.provider import AccessToken
+from mcp.server.auth.settings import AuthSettings
+from mcp.server.transport_security import TransportSecuritySettings
+from pydantic import AnyHttpUrl
+from starlette.datastructures import Headers
+from starlette.responses import PlainTextResponse
+from starlette.types import ASGIApp, Receive, Scope, Send
+
+from .config import CONFIG_FILE, normalize_origin
+from .errors import UsageError, VaultmemError
+from .mcp_server import build_server
+from .vault import Vault
+
+log = logging.getLogger("vaultmem.mcp")
+
+MCP_PATH = "/mcp"
+TOKEN_ENV = "VAULTMEM_MCP_TOKEN"
+MIN_TOKEN_CHARS = 16  # a short token can be guessed over the network
+STREAM_GRACE_SECONDS = 2  # at shutdown, open SSE streams get this long before they are cut
+LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1")
+WILDCARD_HOSTS = ("0.0.0.0", "::")
+MAKE_TOKEN = "python -c 'import secrets; print(secrets.token_urlsafe(32))'"
+
+
+@dataclass(frozen=True)
+class Bind:
+    """Where to listen: a host name or address (IPv6 without brackets) and a port (0 = any free one)."""
+
+    host: str
+    port: int
+
+    @property
+    def url_host(self) -> str:
+        return f"[{self.host}]" if ":" in self.host else self.host
+
+    def __str__(self) -> str:
+        return f"{self.url_host}:{self.port}"
+
+
+def parse_bind(text: str) -> Bind:
+    """``127.0.0.1:8765``, ``localhost:8765``, ``[::1]:8765``, ``0.0.0.0:8765`` → :class:`Bind`."""
+    host, separator, port = text.strip().rpartition(":")
+    host = host.removeprefix("[").removesuffix("]")
+    if not separator or not host or not port.isdigit() or int(port) > 65535:
+        raise UsageError(f"--http {text!r} is not HOST:PORT; write e.g. 127.0.0.1:8765 (or [::1]:8765)")
+    return Bind(host, int(port))
+
+
+# ------------------------------------------------------------------ the bearer token
+
+
+def read_token(environ: Mapping[str, str], token_file: Path | None) -> str:
+    """The one token this server accepts, from the environment or an owner-only file."""
+    from_env = environ.get(TOKEN_ENV)
+    if from_env is not None and token_file is not None:
+        raise UsageError(f"the token is given twice ({TOKEN_ENV} and --token-file); give it one way only")
+    if token_file is not None:
+        return _checked(_read_token_file(token_file), f"--token-file {token_file}")
+    if from_env is not None:
+        return _checked(from_env, TOKEN_ENV)
+    raise UsageError(
+        f"--http needs a bearer token and serves nothing without one: set {TOKEN_ENV}, or pass "
+        f"--token-file PATH (a file only you can read). Make one with: {MAKE_TOKEN}"
+    )
+
+
+def _read_token_file(path: Path) -> str:
+    try:
+        mode = path.stat().st_mode
+        # Windows has no owner-only mode bits: there the file's ACL is the user's business.
+        if os.name != "nt" and mode & (stat.S_IRWXG | stat.S_IRWXO):
+            raise UsageError(f"--token-file {path} can be read by other users (mode {stat.filemode(mode)}); "
+                             f"run chmod 600 {path} so only you can read it")
+        return path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        raise UsageError(f"--token-file {path} cannot be read ({error}); give a text file holding the token") from None
+
+
+def _checked(token: str, source: str) -> str:
+    token = token.strip()
+    if len(token) < MIN_TOKEN_CHARS or any(char.isspace() for char in token):
+        raise UsageError(f"the token in {source} must be at least {MIN_TOKEN_CHARS} characters without spaces; "
+                         f"make one with: {MAKE_TOKEN}")
+    return token
+
+
+class StaticToken:
+    """The SDK's ``TokenVerifier`` for one shared secret.
+
+    Both sides are hashed first, so ``compare_digest`` compares equal lengths and takes
+    the same time whatever the presented token is: no timing tells how much of it was right.
+    """
+
+    def __init__(self, token: str) -> None:
+        self._digest = hashlib.sha256(token.encode("utf-8")).digest()
+
+    async def verify_token(self, token: str) -> AccessToken | None:
+        presented = hashlib.sha256(token.encode("utf-8", "surrogateescape")).digest()
+        if not hmac.compare_digest(presented, self._digest):
+            return None
+        return AccessToken(token=token, client_id="vaultmem-token", scopes=[])
+
+
+# ------------------------------------------------------------------ the Origin check
+
+
+def own_origins(bind: Bind) -> frozenset[str]:
+    """The origins of this server itself; a loopback or wildcard bind answers on every loopback name."""
+    hosts = {bind.host} | (set(LOOPBACK_HOSTS) if bind.host in LOOPBACK_HOSTS + WILDCARD_HOSTS else set())
+    return frozenset(normalize_origin(f"http://{Bind(host, bind.port)}") for host in hosts - set(WILDCARD_HOSTS))
+
+
+class OriginGuard:
+    """ASGI middleware: 403 for a request whose ``Origin`` header is not allowed.
+
+    A browser sends ``Origin`` with every cross-origin request; a page on another site
+    (or one that rebound its DNS name to this machine) is refused here, before the token
+    check, so it cannot even learn whether a token it guessed was right.
+    """
+
+    def __init__(self, app: ASGIApp, allowed: frozenset[str], config_path: Path) -> None:
+        self.app = app
+        self.allowed = allowed
+        self.config_path = config_path
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        origin = Headers(scope=scope).get("origin") if scope["type"] == "http" else None
+        if origin is not None and not self.allows(origin):
+            shown = repr(origin[:100])
+            log.warning("vaultmem: refused a request from origin %s (403)", shown)
+            response = PlainTextResponse(
+                f"Origin {shown} may not use this server. If it is yours, add it to allowed_origins "
+                f"under [mcp] in {self.config_path}.\n", status_code=403)
+            await response(scope, receive, send)
+            return
+        await self.app(scope, receive, send)
+
+    def allows(self, origin: str) -> bool:
+        try:
+            return normalize_origin(origin) in self.allowed
+        except ValueError:
+            return False  # "null" (a sandboxed page, a file://) or garbage: no origin we could have allowed
+
+
+# ------------------------------------------------------------------ serving
+
+
+def listen(bind: Bind) -> socket.socket:
+    """The listening socket, opened before anything starts: a taken port fails at once."""
+    family = socket.AF_INET6 if ":" in bind.host else socket.AF_INET
+    try:
+        return socket.create_server((bind.host, bind.port), family=family)
+    except OSError as error:
+        raise VaultmemError(f"cannot listen on {bind}: {error.strerror or error}; choose another HOST:PORT") from None
+
+
+def serve_http(vault: Vault, bind: Bind, token: str) -> None:
+    """Serve ``vault`` at ``http://HOST:PORT/mcp`` until SIGTERM or Ctrl-C."""
+    import uvicorn  # only this transport needs it
+
+    listener = listen(bind)
+    bound = Bind(bind.host, listener.getsockname()[1])  # the real port when 0 was asked for
+    url = f"http://{bound}{MCP_PATH}"
+    server = build_server(
+        vault,
+        token_verifier=StaticToken(token),
+        # The SDK's bearer support is configured through OAuth settings. There is no
+        # authorization server here: with no resource_server_url nothing publishes
+        # issuer_url, which only has to be a URL — this server's own.
+        auth=AuthSettings(issuer_url=AnyHttpUrl(f"http://{bound}"), resource_server_url=None),
+    )
+    app = server.streamable_http_app(
+        streamable_http_path=MCP_PATH,
+        host=bind.host,
+        # The SDK's own DNS-rebinding check also pins the Host header, which breaks a
+        # reverse proxy that forwards the public name; OriginGuard checks what matters
+        # (the browser's Origin), and the token stops everyone else.
+        transport_security=TransportSecuritySettings(enable_dns_rebinding_protection=False),
+    )
+    guarded = OriginGuard(app, own_origins(bound) | frozenset(vault.config.mcp.allowed_origins), vault.root / CONFIG_FILE)
+    config = uvicorn.Config(guarded, log_config=None, timeout_graceful_shutdown=STREAM_GRACE_SECONDS, lifespan="on")
+    log.info("vaultmem: serving %s at %s (bearer token required; Ctrl-C or SIGTERM stops)", vault.root, url)
+    if bind.host not in LOOPBACK_HOSTS:
+        log.warning("vaultmem: listening on %s in plain HTTP: put a TLS reverse proxy in front before "
+                    "anything outside this machine connects (README, MCP over HTTP)", bound)
+    with stop_signals_end_normally():
+        uvicorn.Server(config).run(sockets=[listener])
+    log.info("vaultmem: stopped serving %s", vault.root)
+
+
+@contextmanager
+def stop_signals_end_normally() -> Iterator[None]:
+    """Make SIGTERM and Ctrl-C a normal end (exit 0) once uvicorn has shut down cleanly.
+
+    uvicorn handles both while it serves, then raises the captured signal again under the
+    handler that was there before; with Python's defaults that second delivery turns a
+    clean stop into a KeyboardInterrupt or a death by SIGTERM.
+    """
+    def already_handled(_signal: int, _frame: FrameType | None) -> None:
+        return None
+
+    previous = {number: signal.signal(number, already_handled) for number in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        yield
+    finally:
+        for number, handler in previous.items():
+            signal.signal(number, handler)
