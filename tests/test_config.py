@@ -9,7 +9,7 @@ import pytest
 
 from helpers import NOW, run_cli
 from vaultmem import Vault, expires_at_for, parse_timestamp
-from vaultmem.config import CONFIG_FILE, VaultConfig, load_config
+from vaultmem.config import CONFIG_FILE, McpSettings, VaultConfig, load_config
 from vaultmem.errors import ConfigError
 
 
@@ -105,6 +105,39 @@ def test_settings_are_read(vault_dir: Path) -> None:
     assert (config.archive_dir, config.auto_commit, config.embedder) == ("Archive", True, "hashing")
     assert config.watch.debounce_ms == 50
     assert (config.consolidate.threshold, config.consolidate.window) == (0.9, 100)
+
+
+def test_the_mcp_table_defaults_to_no_hard_delete_and_no_foreign_origin(vault_dir: Path) -> None:
+    assert load_config(vault_dir).mcp == McpSettings(allow_hard_delete=False, allowed_origins=())
+
+
+def test_mcp_settings_are_read_and_origins_normalized_as_browsers_send_them(vault_dir: Path) -> None:
+    write_config(vault_dir, '[mcp]\nallow_hard_delete = true\nallowed_origins = ["HTTPS://Memory.Example.com/", '
+                            '"http://localhost:8080", "https://example.org:443", "http://[::1]:9000"]\n')
+    settings = load_config(vault_dir).mcp
+    assert settings.allow_hard_delete is True
+    assert settings.allowed_origins == ("https://memory.example.com", "http://localhost:8080", "https://example.org",
+                                        "http://[::1]:9000")
+
+
+@pytest.mark.parametrize(
+    ("origins", "named"),
+    [('["*"]', "every web page"), ('["https://example.com/app"]', "not an origin"), ('["example.com"]', "not an origin"),
+     ('["ftp://example.com"]', "not an origin"), ('["null"]', "not an origin"), ('"https://example.com"', "must be a list"),
+     ("[5]", "not an origin"), ('["https://user:pw@example.com"]', "not an origin")],
+)
+def test_an_allowed_origin_that_could_match_nothing_or_everything_is_refused(vault_dir: Path, origins: str, named: str) -> None:
+    write_config(vault_dir, f"[mcp]\nallowed_origins = {origins}\n")
+    with pytest.raises(ConfigError, match="mcp.allowed_origins") as caught:
+        load_config(vault_dir)
+    assert named in str(caught.value)
+
+
+@pytest.mark.parametrize("text", ['[mcp]\nallow_hard_delete = "yes"', "[mcp]\nallow_delete = true"])
+def test_mcp_settings_are_checked_like_the_others(vault_dir: Path, text: str) -> None:
+    write_config(vault_dir, text + "\n")
+    with pytest.raises(ConfigError, match="mcp.allow"):
+        load_config(vault_dir)
 
 
 def test_a_vault_reads_its_config_once_at_construction(vault_dir: Path) -> None:

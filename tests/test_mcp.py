@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 import os
+import sqlite3
 import sys
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -149,6 +150,9 @@ def test_tools_are_listed_with_descriptions_an_agent_can_act_on(vault_dir: Path,
             assert listed["mark_used"].input_schema["properties"]["notes"]["type"] == "array"
             assert {name for name, tool in listed.items() if tool.annotations.read_only_hint} == {"recall", "get", "check"}
             assert {name for name, tool in listed.items() if tool.annotations.destructive_hint} == {"forget", "consolidate", "expire"}
+            # The schema says what the server enforces: no argument outside the listed ones.
+            assert all(tool.input_schema.get("additionalProperties") is False for tool in listed.values())
+            assert "refused in this vault" in listed["forget"].description  # hard delete: not allowed by default
 
     run(scenario)
 
@@ -365,8 +369,19 @@ BAD_CALLS: list[tuple[str, dict[str, Any], str]] = [
     ("remember", {"text": "x", "expires_at": "next tuesday"}, "invalid timestamp 'next tuesday'"),
     ("remember", {"text": "x", "ttl": "soon"}, "invalid duration 'soon'"),
     ("remember", {"text": "x", "permanent": True, "ttl": "3d"}, "contradicts"),
-    ("recall", {"query": "x", "k": 0}, "k"),
-    ("mark_used", {"notes": []}, "notes"),
+    ("recall", {"query": "x", "k": 0}, "argument 'k' must be at least 1, not 0."),
+    ("mark_used", {"notes": []}, "argument 'notes' must not be empty."),
+    # Strict: an unknown name is not ignored, a value of another type is not coerced.
+    ("recall", {"query": "x", "layer": "L3"}, "unknown argument 'layer' (did you mean 'layers'?); recall takes query, k, layers,"),
+    ("consolidate", {"apply": "yes"}, "argument 'apply' must be true or false (a JSON boolean), not \"yes\"."),
+    ("recall", {"query": "x", "include_expired": "true"}, "argument 'include_expired' must be true or false"),
+    ("recall", {"query": "x", "k": "5"}, "argument 'k' must be a whole number, not \"5\"."),
+    ("remember", {"text": "x", "tags": "travel"}, "argument 'tags' must be a list, not \"travel\"."),
+    ("remember", {"text": "x", "tags": ["ok", 7]}, "argument 'tags[1]' must be a string, not 7."),
+    ("remember", {"title": "x"}, "missing required argument 'text'."),
+    ("get", {"note": "coffee", "verbose": True, "format": "md"}, "unknown argument 'verbose'; get takes note. Also wrong: format."),
+    ("remember", {"text": "x", "expires_at": "2020-01-01"}, "2020-01-01T00:00:00+00:00 is not in the future"),
+    ("forget", {"note": "coffee", "hard": True}, "allow_hard_delete = true under [mcp]"),
 ]
 
 
@@ -383,12 +398,70 @@ def test_bad_arguments_are_tool_errors_and_the_server_keeps_serving(vault_dir: P
                 message = await served.error(tool, **arguments)
                 assert message.startswith(f"Error executing tool {tool}: "), message
                 assert expected in message, (tool, arguments, message)
+                # Plain words for a model: one line, no validator URL, no pydantic class names.
+                assert "\n" not in message and "pydantic" not in message and "Arguments" not in message, message
                 assert (await served.call("recall", query="coffee"))["hits"][0]["path"] == "coffee.md"
             assert snapshot_files(vault_dir) == before  # a refused call writes nothing
             assert [message for message in served.transport_messages if isinstance(message, Exception)] == []
 
     run(scenario)
     assert sorted(path.name for path in tmp_path.iterdir()) == outside_before
+
+
+def test_hard_forget_is_refused_until_the_person_allows_it(vault_dir: Path, write_note: Callable[..., Path], log: Path) -> None:
+    reference = write_note("references/tax-office.md", note("Tax office", "Hand-written: the tax office opens at 9:00.", layer="L4"))
+
+    async def scenario() -> None:
+        async with serve(vault_dir, log) as served:
+            message = await served.error("forget", note="references/tax-office.md", hard=True)
+            assert "nothing was deleted" in message and str(vault_dir / ".vaultmem.toml") in message
+            assert reference.is_file()
+
+    run(scenario)
+    (vault_dir / ".vaultmem.toml").write_text("[mcp]\nallow_hard_delete = true\n", encoding="utf-8")
+
+    async def allowed() -> None:
+        async with serve(vault_dir, log) as served:
+            tools = {tool.name: tool for tool in (await served.session.list_tools()).tools}
+            assert "this vault allows it" in tools["forget"].description
+            forgotten = await served.call("forget", note="references/tax-office.md", hard=True)
+            assert forgotten["archived_to"] is None and not reference.exists()
+            assert not (vault_dir / "_archive").exists()
+
+    run(allowed)
+
+
+def test_a_call_stuck_behind_another_writer_does_not_hold_up_the_others(vault_dir: Path, write_note: Callable[..., Path], log: Path) -> None:
+    """Another process holds SQLite's write lock: remember waits for it, recall answers meanwhile."""
+    write_note("coffee.md", note("Coffee", "Flat white with oat milk.", layer="L4"))
+
+    async def scenario() -> None:
+        async with serve(vault_dir, log) as served:
+            await served.call("recall", query="coffee")  # startup finished: the index exists
+            writer = sqlite3.connect(vault_dir / ".vaultmem" / "index.db", isolation_level=None)
+            writer.execute("BEGIN IMMEDIATE")  # e.g. `vaultmem index` in another process
+            remembered: list[dict[str, Any]] = []
+
+            async def remember() -> None:
+                remembered.append(await served.call("remember", text="The plumber comes on Friday at 8:00.", layer="L2"))
+
+            try:
+                async with anyio.create_task_group() as group:
+                    group.start_soon(remember)
+                    with anyio.fail_after(CALL_SECONDS):
+                        while not list(vault_dir.glob("memories/*.md")):  # remember wrote its file: now it waits to index it
+                            await anyio.sleep(0.02)
+                        hits = (await served.call("recall", query="flat white"))["hits"]
+                    assert [hit["path"] for hit in hits] == ["coffee.md"]
+                    assert remembered == []  # still waiting for the lock: it did not block the recall
+                    writer.execute("COMMIT")
+            finally:
+                writer.close()
+            assert remembered[0]["path"].startswith("memories/")
+            hits = (await served.call("recall", query="when does the plumber come"))["hits"]
+            assert hits[0]["id"] == remembered[0]["id"]
+
+    run(scenario)
 
 
 def test_library_messages_reach_the_client_whole(vault_dir: Path, log: Path) -> None:

@@ -112,6 +112,9 @@ def test_remember_in_a_vault_never_indexed_indexes_the_rest_too(vault: Vault, wr
         ({"permanent": True, "expires_at": "2027-01-01"}, UsageError, ["--permanent", "--expires-at"]),
         ({"ttl": "3d", "expires_at": "2027-01-01"}, UsageError, ["--expires-at", "--ttl"]),
         ({"tags": ["two words"]}, UsageError, ["two words"]),
+        ({"expires_at": "2026-11-29"}, UsageError, ["2026-11-29T00:00:00+00:00", "not in the future", "hidden at once"]),
+        ({"expires_at": NOW}, UsageError, ["not in the future"]),  # expired iff expires_at <= now: the boundary too
+        ({"expires_at": "2026-11-30T13:00:00+02:00"}, UsageError, ["2026-11-30T11:00:00+00:00", "not in the future"]),
     ],
 )
 def test_bad_input_writes_nothing_and_says_why(vault: Vault, kwargs: dict, error: type, words: list[str]) -> None:
@@ -209,6 +212,18 @@ def test_cli_remember_json_has_the_contract_fields(vault_dir: Path) -> None:
     document = json.loads(result.stdout)
     assert {"id", "path", "title", "layer", "expires_at"} <= set(document)
     assert document["layer"] == "L1" and (vault_dir / document["path"]).is_file()
+
+
+def test_an_expiry_one_second_ahead_is_accepted(vault: Vault) -> None:
+    result = vault.remember("Parking until noon", layer="L1", expires_at="2026-11-30T12:00:01Z", now=NOW)
+    assert result.expires_at == "2026-11-30T12:00:01+00:00"
+
+
+def test_cli_remember_with_a_past_expiry_exits_2_and_writes_nothing(vault_dir: Path) -> None:
+    result = run_cli(vault_dir, "remember", "Flight lands at 18:05", "--expires-at", "2020-01-01")
+    assert result.exit_code == 2, result.output
+    assert "2020-01-01T00:00:00+00:00 is not in the future" in result.stderr
+    assert snapshot_files(vault_dir) == {}
 
 
 def test_cli_contradictory_options_exit_2_naming_both(vault_dir: Path) -> None:

@@ -1,0 +1,300 @@
+"""`vaultmem mcp --http`: the SDK's streamable HTTP client against a real server process.
+
+Each test starts `python -m vaultmem --vault VAULT mcp --http 127.0.0.1:0` (any free
+port; the server logs the URL it serves), talks MCP to it with
+``mcp.client.streamable_http.streamable_http_client`` + ``ClientSession`` over an
+``httpx2`` client that records every HTTP status, and checks what an agent — or an
+attacker — sees: 401 without the token or with another one, 403 for a foreign Origin,
+no server at all without a token, the tools, and concurrent sessions that lose nothing.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager, contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import anyio
+import httpx2
+import pytest
+from mcp import ClientSession, MCPError
+from mcp.client.streamable_http import streamable_http_client
+
+from conftest import REPO, vaultmem_process
+from test_mcp import CALL_SECONDS, STARTUP_SECONDS, TOOLS, innermost, note, run, text_of
+
+TOKEN = "correct-horse-battery-staple-4711"
+SERVING = re.compile(r"serving .* at (http://127\.0\.0\.1:\d+/mcp)")
+STOP_SECONDS = 10  # SIGTERM to exit: streams get 2 s, calls 3 s, the rest is process teardown
+
+pytestmark = pytest.mark.slow
+
+
+# ------------------------------------------------------------------ harness
+
+
+@dataclass
+class Server:
+    process: subprocess.Popen[bytes]
+    url: str
+    log: Path
+    stdout: Path
+
+    @property
+    def origin(self) -> str:
+        return self.url.removesuffix("/mcp")
+
+
+def server_env(token: str | None) -> dict[str, str]:
+    env = {key: value for key, value in os.environ.items() if key != "VAULTMEM_MCP_TOKEN"}
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH")]))
+    if token is not None:
+        env["VAULTMEM_MCP_TOKEN"] = token
+    return env
+
+
+@contextmanager
+def http_server(vault: Path, tmp_path: Path, *, token: str | None = TOKEN, args: tuple[str, ...] = ()) -> Iterator[Server]:
+    """`vaultmem mcp --http 127.0.0.1:0` on ``vault``; stopped (SIGTERM, then kill) at the end."""
+    log, stdout = tmp_path / "server-stderr.log", tmp_path / "server-stdout.log"
+    command = [sys.executable, "-m", "vaultmem", "--vault", str(vault), "mcp", "--http", "127.0.0.1:0", *args]
+    with log.open("wb") as errors, stdout.open("wb") as output:
+        process = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=output, stderr=errors, env=server_env(token))
+    try:
+        yield Server(process, wait_for_url(process, log), log, stdout)
+    finally:
+        if process.poll() is None:
+            process.send_signal(signal.SIGTERM)
+            try:
+                process.wait(timeout=STOP_SECONDS)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
+
+
+def wait_for_url(process: subprocess.Popen[bytes], log: Path) -> str:
+    deadline = time.monotonic() + STARTUP_SECONDS
+    while time.monotonic() < deadline:
+        found = SERVING.search(log.read_text(encoding="utf-8", errors="replace"))
+        if found:
+            return found.group(1)
+        if process.poll() is not None:
+            break
+        time.sleep(0.05)
+    raise AssertionError(f"the server did not start (exit {process.poll()}):\n{log.read_text(encoding='utf-8')}")
+
+
+@dataclass
+class Seen:
+    """Every HTTP response the client received: status and the headers a test looks at."""
+
+    statuses: list[int] = field(default_factory=list)
+    authenticate: list[str] = field(default_factory=list)
+
+    async def record(self, response: httpx2.Response) -> None:
+        self.statuses.append(response.status_code)
+        if "www-authenticate" in response.headers:
+            self.authenticate.append(response.headers["www-authenticate"])
+
+
+@asynccontextmanager
+async def session(url: str, *, token: str | None = TOKEN, origin: str | None = None, seen: Seen | None = None) -> AsyncIterator[ClientSession]:
+    """An initialized MCP session over streamable HTTP, sending these credentials."""
+    headers = {} if token is None else {"Authorization": f"Bearer {token}"}
+    if origin is not None:
+        headers["Origin"] = origin
+    hooks = {"response": [(seen or Seen()).record]}
+    async with httpx2.AsyncClient(headers=headers, timeout=httpx2.Timeout(30, read=300), event_hooks=hooks) as client:
+        async with streamable_http_client(url, http_client=client) as (read, write):
+            async with ClientSession(read, write) as opened:
+                with anyio.fail_after(STARTUP_SECONDS):
+                    await opened.initialize()
+                yield opened
+
+
+async def call(opened: ClientSession, tool: str, **arguments: Any) -> dict[str, Any]:
+    with anyio.fail_after(CALL_SECONDS):
+        result = await opened.call_tool(tool, arguments)
+    assert not result.is_error, f"{tool}({arguments}) failed: {text_of(result)}"
+    assert isinstance(result.structured_content, dict), result
+    return result.structured_content
+
+
+async def refused(url: str, **credentials: Any) -> Seen:
+    """Try to open a session that the server must refuse; what came back over HTTP."""
+    seen = Seen()
+    try:
+        async with session(url, seen=seen, **credentials):
+            raise AssertionError("the server accepted the session")
+    except BaseExceptionGroup as group:
+        error = innermost(group)
+        assert isinstance(error, MCPError), repr(error)
+    except MCPError:
+        pass
+    return seen
+
+
+# ------------------------------------------------------------------ no token, no server
+
+
+def test_without_a_token_the_server_does_not_start(vault_dir: Path) -> None:
+    result = subprocess.run([sys.executable, "-m", "vaultmem", "--vault", str(vault_dir), "mcp", "--http", "127.0.0.1:0"],
+                            capture_output=True, text=True, timeout=60, env=server_env(None))
+    assert result.returncode == 2, result.stderr
+    assert "VAULTMEM_MCP_TOKEN" in result.stderr and "--token-file" in result.stderr
+    assert result.stdout == "" and not (vault_dir / ".vaultmem").exists()  # refused before anything was opened
+
+
+@pytest.mark.parametrize(("mode", "words"), [(0o644, "chmod 600"), (0o640, "chmod 600"), (0o604, "chmod 600")])
+def test_a_token_file_others_can_read_is_refused(vault_dir: Path, tmp_path: Path, mode: int, words: str) -> None:
+    token_file = tmp_path / "token"
+    token_file.write_text(TOKEN + "\n", encoding="utf-8")
+    token_file.chmod(mode)
+    result = vaultmem_process(vault_dir, "mcp", "--http", "127.0.0.1:0", "--token-file", str(token_file))
+    assert result.returncode == 2, result.stderr
+    assert str(token_file) in result.stderr and words in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("token", "words"), [("", "at least 16 characters"), ("short", "at least 16 characters"), ("has a space in it, twenty+", "without spaces")]
+)
+def test_a_weak_token_is_refused(vault_dir: Path, token: str, words: str) -> None:
+    result = subprocess.run([sys.executable, "-m", "vaultmem", "--vault", str(vault_dir), "mcp", "--http", "127.0.0.1:0"],
+                            capture_output=True, text=True, timeout=60, env=server_env(token))
+    assert result.returncode == 2 and words in result.stderr, result.stderr
+
+
+@pytest.mark.parametrize("bind", ["8765", "127.0.0.1", "127.0.0.1:http", ":8765", "127.0.0.1:70000"])
+def test_a_bad_host_port_is_a_usage_error(vault_dir: Path, bind: str) -> None:
+    result = subprocess.run([sys.executable, "-m", "vaultmem", "--vault", str(vault_dir), "mcp", "--http", bind],
+                            capture_output=True, text=True, timeout=60, env=server_env(TOKEN))
+    assert result.returncode == 2 and "HOST:PORT" in result.stderr, result.stderr
+
+
+def test_a_token_file_without_http_is_a_usage_error(vault_dir: Path, tmp_path: Path) -> None:
+    result = vaultmem_process(vault_dir, "mcp", "--token-file", str(tmp_path / "token"))
+    assert result.returncode == 2 and "--http" in result.stderr
+
+
+# ------------------------------------------------------------------ 401 and 403
+
+
+def test_requests_without_the_right_token_get_401(vault_dir: Path, tmp_path: Path) -> None:
+    async def scenario(url: str) -> None:
+        for credentials in ({"token": None}, {"token": "wrong-horse-battery-staple-4711"}, {"token": TOKEN[:-1]}):
+            seen = await refused(url, **credentials)
+            assert seen.statuses == [401], (credentials, seen)
+            assert seen.authenticate and seen.authenticate[0].startswith("Bearer ")
+        async with session(url) as opened:  # the right token still works
+            assert {tool.name for tool in (await opened.list_tools()).tools} == TOOLS
+
+    with http_server(vault_dir, tmp_path) as server:
+        run(scenario, server.url)
+    assert not list(vault_dir.glob("memories/*"))
+
+
+def test_a_foreign_origin_gets_403_even_with_the_token(vault_dir: Path, tmp_path: Path) -> None:
+    (vault_dir / ".vaultmem.toml").write_text('[mcp]\nallowed_origins = ["https://memory.example.com"]\n', encoding="utf-8")
+
+    async def scenario(server: Server) -> None:
+        port = server.origin.rsplit(":", 1)[1]
+        for origin in ("https://evil.example", "http://127.0.0.1:1", "null", f"http://127.0.0.1.evil.example:{port}",
+                       "https://memory.example.com.evil.example"):
+            seen = await refused(server.url, origin=origin)
+            assert seen.statuses == [403], (origin, seen)
+        # The server's own origin and the configured one are let through to the token check.
+        for origin in (server.origin, f"http://localhost:{port}", "https://memory.example.com", "HTTPS://Memory.Example.com:443"):
+            async with session(server.url, origin=origin) as opened:
+                assert (await call(opened, "recall", query="anything"))["hits"] == []
+        assert (await refused(server.url, origin="https://memory.example.com", token=None)).statuses == [401]
+
+    with http_server(vault_dir, tmp_path) as server:
+        run(scenario, server)
+    assert "refused a request from origin 'https://evil.example' (403)" in server.log.read_text(encoding="utf-8")
+
+
+# ------------------------------------------------------------------ the tools over HTTP
+
+
+def test_list_remember_recall_over_http_with_a_token_file(vault_dir: Path, tmp_path: Path, write_note: Any) -> None:
+    write_note("people/rui.md", note("Rui", "Rui is Maya's partner; he keeps the spare keys.", layer="L3"))
+    token_file = tmp_path / "token"
+    token_file.write_text(TOKEN + "\n", encoding="utf-8")
+    token_file.chmod(0o600)
+
+    async def scenario(url: str) -> None:
+        async with session(url) as opened:
+            tools = {tool.name: tool for tool in (await opened.list_tools()).tools}
+            assert set(tools) == TOOLS and "L4 procedural" in (tools["remember"].description or "")
+            saved = await call(opened, "remember", text="Maya's passport expires in March 2031.", layer="L3", tags=["documents"])
+            assert saved["layer"] == "L3" and (vault_dir / saved["path"]).is_file()
+            hits = (await call(opened, "recall", query="when does the passport expire"))["hits"]
+            assert hits[0]["id"] == saved["id"] and hits[0]["tags"] == ["documents"]
+            hits = (await call(opened, "recall", query="who keeps the spare keys"))["hits"]
+            assert hits[0]["path"] == "people/rui.md"
+            result = await opened.call_tool("recall", {"query": "keys", "layer": "L3"})
+            assert result.is_error and "unknown argument 'layer' (did you mean 'layers'?)" in text_of(result)
+
+    with http_server(vault_dir, tmp_path, token=None, args=("--token-file", str(token_file))) as server:
+        run(scenario, server.url)
+    assert server.stdout.read_text(encoding="utf-8") == ""  # logs go to stderr
+    assert "reconciled" in server.log.read_text(encoding="utf-8")
+
+
+def test_eight_sessions_remembering_at_once_lose_nothing(vault_dir: Path, tmp_path: Path) -> None:
+    clients, notes_each = 8, 5
+
+    async def client(url: str, number: int, saved: list[dict[str, Any]]) -> None:
+        async with session(url) as opened:
+            for index in range(notes_each):
+                code = f"parcel{number}x{index}"
+                saved.append(await call(opened, "remember", text=f"Pick up {code} at the post office on Rua Augusta.", layer="L2"))
+                hits = (await call(opened, "recall", query=code, k=3))["hits"]  # searchable at once
+                assert code in hits[0]["snippet"], (code, hits)
+
+    async def scenario(url: str) -> None:
+        saved: list[dict[str, Any]] = []
+        async with anyio.create_task_group() as group:
+            for number in range(clients):
+                group.start_soon(client, url, number, saved)
+        assert len(saved) == clients * notes_each
+        async with session(url) as opened:  # another session sees every note
+            hits = (await call(opened, "recall", query="post office parcel", k=100))["hits"]
+        assert {hit["id"] for hit in hits} == {entry["id"] for entry in saved}
+
+    with http_server(vault_dir, tmp_path) as server:
+        run(scenario, server.url)
+    files = sorted(vault_dir.glob("memories/*.md"))
+    ids = [re.search(r"^id: (\S+)$", path.read_text(encoding="utf-8"), re.MULTILINE).group(1) for path in files]  # type: ignore[union-attr]
+    assert len(files) == clients * notes_each and len(set(ids)) == len(ids)  # no lost note, no duplicate id
+
+
+# ------------------------------------------------------------------ stopping
+
+
+@pytest.mark.parametrize("stop", [signal.SIGTERM, signal.SIGINT])
+def test_sigterm_or_ctrl_c_stops_the_server_within_seconds(vault_dir: Path, tmp_path: Path, stop: signal.Signals) -> None:
+    async def open_session_then_stop(server: Server) -> None:
+        async with session(server.url) as opened:
+            await call(opened, "remember", text="The boiler service is on Thursday.", layer="L2")
+            server.process.send_signal(stop)  # while a session (and its event stream) is open
+            started = time.monotonic()
+            while server.process.poll() is None and time.monotonic() - started < STOP_SECONDS:
+                await anyio.sleep(0.05)
+
+    with http_server(vault_dir, tmp_path) as server:
+        try:
+            run(open_session_then_stop, server)
+        except (MCPError, httpx2.HTTPError, anyio.ClosedResourceError):
+            pass  # the client may notice its server leaving; what matters is how the server left
+        assert server.process.wait(timeout=STOP_SECONDS) == 0
+    log = server.log.read_text(encoding="utf-8")
+    assert "stopped serving" in log and "Traceback" not in log
