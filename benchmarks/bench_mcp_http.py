@@ -12,7 +12,8 @@ embedder, nothing downloaded), indexes it, starts one ``vaultmem mcp --http
 - each session makes ``--calls`` calls: every ``--remember-every``-th a ``remember`` into a
   folder of its own for this round, the others a ``recall`` (k=10) of a generated query;
 - reports ``throughput_calls_per_second`` (all calls ÷ wall time from the start signal to
-  the last answer), latency p50/p95/max per tool, errors, and **lost writes**: the files
+  the last answer), latency p50/p95/max per tool, errors, the server's CPU time per call
+  (``/proc``, session setup included), and **lost writes**: the files
   in the round's folders against the acknowledged remembers, ids that are not unique,
   and the server's note count (``stats``) against what it was plus the remembers.
 
@@ -195,13 +196,26 @@ def lost_writes(vault: Path, round_name: str, acknowledged: list[str], notes_bef
     }
 
 
-def measure_round(url: str, token: str, vault: Path, clients: int, options: argparse.Namespace) -> dict[str, Any]:
+def cpu_seconds(pid: int) -> float | None:
+    """utime + stime of a process (Linux ``/proc``), or None elsewhere."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def measure_round(server: subprocess.Popen[bytes], url: str, token: str, vault: Path, clients: int,
+                  options: argparse.Namespace) -> dict[str, Any]:
     round_name = f"c{clients}"
     notes_before = server_note_count(vault)
     plans = plans_for(clients, options.calls, options.remember_every, round_name)
     progress(f"{clients} concurrent sessions × {options.calls} calls")
+    cpu_before = cpu_seconds(server.pid)  # session setup included: a small share of the round
     records, started, connect_seconds = run_clients(url, token, plans, min(options.client_processes, clients))
+    cpu_after = cpu_seconds(server.pid)
     wall = max(record["ended"] for record in records) - started
+    server_cpu = None if cpu_before is None or cpu_after is None else cpu_after - cpu_before
     by_tool = {tool: summary_ms([r["seconds"] for r in records if r["tool"] == tool and not r["error"]]) for tool in ("recall", "remember")}
     errors = [r for r in records if r["error"]]
     acknowledged = [r["id"] for r in records if r["tool"] == "remember" and not r["error"]]
@@ -214,6 +228,7 @@ def measure_round(url: str, token: str, vault: Path, clients: int, options: argp
         "errors": len(errors),
         "first_errors": [r["message"] for r in errors[:3]],
         "session_setup_seconds": round(connect_seconds, 2),
+        "server_cpu_ms_per_call": None if server_cpu is None else round(1000 * server_cpu / len(records), 2),
         "writes": lost_writes(vault, round_name, acknowledged, notes_before),
     }
 
@@ -244,7 +259,7 @@ def run(options: argparse.Namespace) -> dict[str, Any]:
                        capture_output=True, env={**os.environ, "PYTHONPATH": str(REPO_ROOT)})
         process, url = start_server(vault, token, Path(scratch) / "server.log")
         try:
-            rounds = [measure_round(url, token, vault, clients, options) for clients in options.clients]
+            rounds = [measure_round(process, url, token, vault, clients, options) for clients in options.clients]
             slow = measure_slow_call(url, token, options) if options.slow_call else None
         finally:
             stopped = stop_server(process)
