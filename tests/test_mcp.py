@@ -9,12 +9,11 @@ Sync tests drive the async client with ``anyio.run`` (no pytest async plugin nee
 
 from __future__ import annotations
 
-import functools
 import os
 import sqlite3
 import sys
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
@@ -26,11 +25,9 @@ from mcp.client.stdio import stdio_client
 from mcp.types import CallToolResult
 
 from helpers import REPO, snapshot_files, vaultmem_process
+from mcp_client import CALL_SECONDS, STARTUP_SECONDS, TOOLS, note, run, text_of
 
-TOOLS = {"remember", "recall", "get", "forget", "mark_used", "consolidate", "expire", "check"}
 HIT_FIELDS = {"id", "path", "title", "snippet", "layer", "expires_at", "score", "warnings"}
-STARTUP_SECONDS = 90  # spawn + imports + the first reconcile, on a slow CI machine
-CALL_SECONDS = 60
 WATCH_SECONDS = 20  # the watcher debounces; poll for at most this long
 
 pytestmark = pytest.mark.slow
@@ -64,10 +61,6 @@ class Served:
         return text_of(result)
 
 
-def text_of(result: CallToolResult) -> str:
-    return "\n".join(getattr(block, "text", "") for block in result.content)
-
-
 def server_parameters(vault: Path) -> StdioServerParameters:
     python_path = os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH")]))
     return StdioServerParameters(
@@ -93,20 +86,6 @@ async def serve(vault: Path, log: Path) -> AsyncIterator[Served]:
                 yield Served(session, transport_messages)
 
 
-def run(scenario: Callable[..., Awaitable[None]], *args: Any) -> None:
-    """``anyio.run`` the scenario; a failure inside the client's task groups surfaces as itself."""
-    try:
-        anyio.run(functools.partial(scenario, *args))
-    except BaseExceptionGroup as group:
-        raise innermost(group) from None
-
-
-def innermost(error: BaseException) -> BaseException:
-    while isinstance(error, BaseExceptionGroup) and len(error.exceptions) == 1:
-        error = error.exceptions[0]
-    return error
-
-
 async def poll_recall(served: Served, query: str, accept: Callable[[dict[str, Any]], bool], **options: Any) -> list[dict[str, Any]]:
     """Recall until a hit satisfies ``accept`` (the watcher debounces); the last hits."""
     deadline = time.monotonic() + WATCH_SECONDS
@@ -115,11 +94,6 @@ async def poll_recall(served: Served, query: str, accept: Callable[[dict[str, An
         if any(accept(hit) for hit in hits) or time.monotonic() > deadline:
             return hits
         await anyio.sleep(0.25)
-
-
-def note(title: str, body: str, **meta: str) -> str:
-    lines = [f"title: {title}"] + [f"{key}: {value}" for key, value in meta.items()]
-    return "---\n" + "\n".join(lines) + "\n---\n" + body + "\n"
 
 
 @pytest.fixture

@@ -28,8 +28,8 @@ import pytest
 from mcp import ClientSession, MCPError
 from mcp.client.streamable_http import streamable_http_client
 
-from conftest import REPO, vaultmem_process
-from test_mcp import CALL_SECONDS, STARTUP_SECONDS, TOOLS, innermost, note, run, text_of
+from helpers import REPO, vaultmem_process
+from mcp_client import CALL_SECONDS, STARTUP_SECONDS, TOOLS, innermost, note, run, text_of
 
 TOKEN = "correct-horse-battery-staple-4711"
 SERVING = re.compile(r"serving .* at (http://127\.0\.0\.1:\d+/mcp)")
