@@ -2,7 +2,7 @@
 
 The protocol is the SDK's (``MCPServer.streamable_http_app`` at ``/mcp``, served by
 uvicorn); this module only puts the guards in front of it and runs it (see
-adr/0012-mcp-over-http.md):
+adr/0015-mcp-over-http.md):
 
 - **A bearer token, always.** From ``VAULTMEM_MCP_TOKEN`` or ``--token-file`` (a file
   only its owner can read); without one the server does not start. The SDK's bearer

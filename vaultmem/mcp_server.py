@@ -6,7 +6,7 @@ result as a JSON-ready dict. No SQL, no lifecycle rules, no file writes here. Th
 transport is stdio (``serve``) or streamable HTTP (mcp_http.py); both serve the server
 built by ``build_server``.
 
-What the shell does own (see adr/0011-mcp-server.md and adr/0012-mcp-over-http.md):
+What the shell does own (see adr/0011-mcp-server.md and adr/0015-mcp-over-http.md):
 
 - **Startup.** The watcher is started (its start-up reconcile brings the index in line
   with the files) while the protocol handshake is answered; every tool call waits for
