@@ -372,7 +372,6 @@ class VaultTools:
     ) -> dict[str, Any]:
         return {"used": [used.as_dict() for used in await self.service.call(lambda vault: vault.mark_used(notes))]}
 
-
     @vault_tool(DESTRUCTIVE, (
         "Find near-duplicate memories (same layer, cosine similarity >= threshold) that should be one "
         "note. Dry run by default: returns {clusters: [{canonical, members, similarity, layer, notes}], "
