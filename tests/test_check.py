@@ -208,6 +208,19 @@ def test_check_refuses_to_overwrite_a_note_edited_after_it_was_read(vault_dir: P
     assert "the human's newer body" in note_path.read_text(encoding="utf-8")
 
 
+def test_one_created_no_date_can_hold_does_not_stop_check_fix_for_the_rest(vault_dir: Path, write_note) -> None:
+    bad = write_note("far.md", "---\nlayer: L3\ncreated: 9999-12-30\n---\nfrom the far future\n")
+    write_note("ok.md", "---\nlayer: L3\ncreated: 2026-11-01T00:00:00Z\n---\nan ordinary note\n")
+    before = bad.read_bytes()
+    result = run_cli(vault_dir, "check", "--fix", "--json")
+    assert result.exit_code == 1, result.output  # was: OverflowError traceback, nothing fixed
+    report = json.loads(result.stdout)
+    assert [fix["path"] for fix in report["fixed"]] == ["ok.md"]
+    problem = [problem for problem in report["problems"] if problem["path"] == "far.md" and problem["field"] == "fix"]
+    assert problem and "created" in problem[0]["message"] and "9999" in problem[0]["message"]
+    assert bad.read_bytes() == before
+
+
 # ---------------------------------------------------------------- the real vault
 
 

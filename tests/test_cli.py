@@ -84,6 +84,7 @@ def test_exit_1_when_the_vault_is_not_a_folder(tmp_path: Path) -> None:
         ["search"],  # QUERY missing
         ["search", "x", "-k", "0"],
         ["search", "x", "-k", "many"],
+        ["search", "x", "-k", "100000000000000000000"],  # was: OverflowError from SQLite
         ["search", "x", "--no-such-option"],
         ["search", "x", "--layer", "L9"],
         ["search", "x", "--as-of", "next tuesday"],

@@ -160,3 +160,14 @@ def test_a_bad_config_reaches_the_cli_as_a_message_not_a_traceback(vault_dir: Pa
     result = run_cli(vault_dir, "check")
     assert result.exit_code == 1
     assert "L4" in result.stderr and "Traceback" not in result.stderr + result.stdout
+
+
+def test_a_ttl_no_date_can_hold_is_a_config_error_naming_it_not_a_traceback(vault_dir: Path) -> None:
+    from helpers import run_cli
+
+    write_config(vault_dir, '[ttl]\nL1 = "99999999999d"\n')
+    with pytest.raises(ConfigError) as caught:
+        load_config(vault_dir)
+    assert "99999999999d" in str(caught.value) and CONFIG_FILE in str(caught.value)
+    result = run_cli(vault_dir, "remember", "x", "--layer", "L1")
+    assert result.exit_code == 1 and "99999999999d" in result.stderr and "Traceback" not in result.stderr

@@ -351,6 +351,59 @@ def test_a_file_edited_after_planning_skips_only_its_cluster(vault: Vault) -> No
     assert [entry["canonical"] for entry in report.merged] == [STANDUP[0]]  # the other cluster proceeded
 
 
+def test_a_member_edited_while_its_cluster_is_merged_undoes_the_cluster_whole(
+        sample_vault: Path, tmp_path: Path, wordllama: object, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The canonical is written and links rewritten; then the person edits a merged note
+    just before it is archived. Its cluster is undone, never "merged" while the new text
+    reaches nothing; the other cluster stands."""
+    import shutil
+
+    from vaultmem import consolidate
+
+    # What the vault looks like when only the standup cluster is merged.
+    expected_root = shutil.copytree(sample_vault, tmp_path / "expected")
+    with open_vault(expected_root, wordllama) as expected_vault:
+        plan = expected_vault.consolidate(now=NOW).plan
+        only_standup = type(plan)(plan.scope, tuple(c for c in plan.clusters if c.canonical.path == STANDUP[0]), plan.compared, plan.left_out)
+        expected_vault.consolidate(apply=True, plan=only_standup, now=NOW)
+    edited = sample_vault / TRIO[2]
+    real_archive = consolidate.archive_note
+
+    def archive_after_an_edit(paths: object, relative: str, expected_hash: str) -> object:
+        if relative == TRIO[2]:
+            with open(edited, "a", encoding="utf-8") as handle:
+                handle.write("She tried pea milk once.\n")
+        return real_archive(paths, relative, expected_hash)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(consolidate, "archive_note", archive_after_an_edit)
+    with open_vault(sample_vault, wordllama) as vault:
+        report = vault.consolidate(apply=True, now=NOW)
+    assert [entry["canonical"] for entry in report.merged] == [STANDUP[0]]
+    assert [skip["canonical"] for skip in report.skipped] == [TRIO[0]] and TRIO[2] in report.skipped[0]["reason"]
+    assert "pea milk" in edited.read_text(encoding="utf-8")
+    assert not list((sample_vault / "_archive").rglob("oat-milk.md")) and not list((sample_vault / "_archive").rglob("milk-in-coffee.md"))
+    for relative in (*TRIO, *STANDUP, *LINKING):
+        if relative != TRIO[2] and (expected_root / relative).exists():
+            assert (sample_vault / relative).read_bytes() == (expected_root / relative).read_bytes(), relative
+    assert set(report.touched) == {change.path for change in report.changes}
+    assert not set(TRIO) & set(report.touched)  # written, then undone: nothing of it to index or commit
+
+
+def test_a_folder_swapped_for_a_symlink_out_during_apply_is_written_nowhere(vault: Vault, tmp_path: Path) -> None:
+    import shutil
+
+    plan = vault.consolidate(now=NOW).plan
+    outside = tmp_path / "outside-preferences"
+    shutil.copytree(vault.root / "preferences", outside)  # the same bytes: only containment can tell
+    before = snapshot_files(outside)
+    shutil.rmtree(vault.root / "preferences")
+    (vault.root / "preferences").symlink_to(outside)
+    report = vault.consolidate(apply=True, plan=plan)
+    assert snapshot_files(outside) == before  # was: the canonical rewritten outside the vault
+    assert [skip["canonical"] for skip in report.skipped] == [TRIO[0]] and "outside the vault" in report.skipped[0]["reason"]
+    assert [entry["canonical"] for entry in report.merged] == [STANDUP[0]]
+
+
 def test_auto_commit_makes_one_commit_of_exactly_the_touched_files(sample_vault: Path, wordllama: object) -> None:
     write(sample_vault, ".vaultmem.toml", "auto_commit = true\n")
     git(sample_vault, "init", "-q")

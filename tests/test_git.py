@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
-from helpers import run_cli
+from helpers import REPO, run_cli
 from vaultmem import GitError, PathOutsideVault, Vault
 
 NOW = "2026-11-30T12:00:00+00:00"
@@ -128,15 +130,20 @@ def test_auto_commit_on_outside_git_refuses_before_writing(vault_dir: Path) -> N
     assert not (vault_dir / "memories").exists()
 
 
-def test_auto_commit_of_forgetting_a_never_committed_note_commits_the_archive_copy(repo: Path, write_note) -> None:
+def test_forgetting_a_never_committed_note_commits_nothing_of_it_and_says_so(repo: Path, write_note) -> None:
     auto_commit_on(repo)
     commit_all(repo, "config")
+    head = git(repo, "rev-parse", "HEAD")
     write_note("draft.md", "---\nlayer: L3\nexpires_at: 2027-01-01\n---\nnever committed\n", root=repo)
     result = run_cli(repo, "forget", "draft", "--json")
     assert result.exit_code == 0, result.stderr  # was: exit 1, "pathspec 'draft.md' did not match"
-    assert json.loads(result.stdout)["commit"] == git(repo, "rev-parse", "HEAD").strip()
-    assert git(repo, "show", "--name-status", "--format=", "HEAD").split() == ["A", "_archive/draft.md"]
-    assert git(repo, "status", "--porcelain") == ""
+    document = json.loads(result.stdout)
+    # Its text was never in git: committing the archive copy would commit what the person
+    # (or an agent, before auto_commit was on) wrote, not vaultmem's change.
+    assert document["commit"] is None and git(repo, "rev-parse", "HEAD") == head
+    assert [entry["path"] for entry in document["not_committed"]] == ["_archive/draft.md"]
+    assert "never tracked" in document["not_committed"][0]["reason"]
+    assert git(repo, "status", "--porcelain") == "?? _archive/\n"  # nothing staged
 
 
 def test_auto_commit_with_an_ignored_archive_commits_the_deletion_and_stages_nothing_else(repo: Path) -> None:
@@ -191,3 +198,121 @@ def test_history_never_lists_commits_of_files_outside_a_nested_vault(tmp_path: P
         assert "secret commit" not in result.output
     with pytest.raises(PathOutsideVault):
         Vault(vault).history("../secret.md")
+
+
+# ---------------------------------------------------------------- a commit holds only vaultmem's change
+
+
+def duplicates_in(repo: Path, write_note) -> None:
+    body = "Maya takes oat milk in her coffee every morning and never dairy"
+    write_note("memories/oat-milk.md", f"---\nlayer: L3\nexpires_at: 2027-06-01\n---\n{body}, at home and at work.\n", root=repo)
+    write_note("memories/oat-milk-2.md", f"---\nlayer: L3\nexpires_at: 2027-05-01\n---\n{body}.\n", root=repo)
+    write_note("people/Maya.md", "# Maya\n\nCoffee: [[oat-milk-2]].\n\nLikes jazz.\n", root=repo)
+    (repo / ".vaultmem.toml").write_text('auto_commit = true\nembedder = "hashing"\n\n[consolidate]\nthreshold = 0.8\n', encoding="utf-8")
+    commit_all(repo, "duplicates")
+
+
+def test_a_link_rewrite_commits_without_the_persons_uncommitted_private_line(repo: Path, write_note) -> None:
+    duplicates_in(repo, write_note)
+    maya = repo / "people/Maya.md"
+    maya.write_text(maya.read_text() + "PRIVATE: not for the history\n", encoding="utf-8")
+    report = Vault(repo).consolidate(apply=True, now=NOW)
+    assert report.commit is not None and report.links_rewritten == ["people/Maya.md"]
+    committed = git(repo, "show", "HEAD:people/Maya.md")
+    assert "[[oat-milk]]" in committed and "PRIVATE" not in committed  # was: committed with the private line
+    assert "PRIVATE" in maya.read_text() and "[[oat-milk]]" in maya.read_text()
+    assert git(repo, "diff", "--cached") == ""  # nothing staged
+    assert git(repo, "status", "--porcelain") == " M people/Maya.md\n"
+    added = [line for line in git(repo, "diff", "people/Maya.md").splitlines() if line.startswith("+") and not line.startswith("+++")]
+    assert added == ["+PRIVATE: not for the history"]  # the private line alone is left uncommitted
+    assert [entry["path"] for entry in report.not_committed] == ["people/Maya.md"]
+    assert "uncommitted changes in it stay uncommitted" in report.not_committed[0]["reason"]
+
+
+def test_a_person_edit_that_overlaps_vaultmems_edit_leaves_that_file_out_of_the_commit(repo: Path, write_note) -> None:
+    duplicates_in(repo, write_note)
+    maya = repo / "people/Maya.md"
+    maya.write_text(maya.read_text().replace("Coffee: [[oat-milk-2]].", "Coffee (PRIVATE aside): [[oat-milk-2]]."), encoding="utf-8")
+    report = Vault(repo).consolidate(apply=True, now=NOW)
+    assert report.commit is not None
+    changed = git(repo, "show", "--name-only", "--format=", "HEAD").split()
+    assert "people/Maya.md" not in changed and "memories/oat-milk.md" in changed
+    assert "PRIVATE" not in git(repo, "show", "HEAD:people/Maya.md")
+    assert report.not_committed == [{"path": "people/Maya.md", "reason": report.not_committed[0]["reason"]}]
+    assert "overlap" in report.not_committed[0]["reason"]
+    assert git(repo, "diff", "--cached") == ""
+    assert "[[oat-milk]]" in maya.read_text()  # vaultmem's change is made, only not committed
+
+
+def test_check_fix_commits_the_fix_but_not_the_persons_uncommitted_edit_of_the_body(repo: Path, write_note) -> None:
+    auto_commit_on(repo)
+    write_note("l2.md", "---\nlayer: L2\ncreated: 2026-11-29T00:00:00Z\n---\nno deadline\n", root=repo)
+    commit_all(repo, "config and l2")
+    (repo / "l2.md").write_text("---\nlayer: L2\ncreated: 2026-11-29T00:00:00Z\n---\nno deadline\nmy diary line\n", encoding="utf-8")
+    report = Vault(repo).check(fix=True, now=NOW)
+    assert report.commit is not None
+    committed = git(repo, "show", "HEAD:l2.md")
+    assert "expires_at: 2026-12-06T00:00:00+00:00" in committed and "diary" not in committed
+    assert git(repo, "status", "--porcelain") == " M l2.md\n"
+
+
+def test_a_staged_change_of_the_person_stays_staged_and_out_of_vaultmems_commit(repo: Path, write_note) -> None:
+    duplicates_in(repo, write_note)
+    (repo / "mine.md").write_text("# Maya's own note\nstaged by Maya\n", encoding="utf-8")
+    git(repo, "add", "mine.md")
+    report = Vault(repo).consolidate(apply=True, now=NOW)
+    assert "mine.md" not in git(repo, "show", "--name-only", "--format=", "HEAD").split()
+    assert report.commit is not None and git(repo, "diff", "--cached", "--name-only").split() == ["mine.md"]
+
+
+def test_auto_commit_in_a_repository_without_commits_makes_the_first_one(vault_dir: Path) -> None:
+    git(vault_dir, "init", "-q")
+    git(vault_dir, "config", "user.email", "maya@example.com")
+    git(vault_dir, "config", "user.name", "Maya")
+    auto_commit_on(vault_dir)
+    result = Vault(vault_dir).remember("The first memory", layer="L3", now=NOW)
+    assert result.commit == git(vault_dir, "rev-parse", "HEAD").strip()
+    assert git(vault_dir, "show", "--name-only", "--format=", "HEAD").split() == [result.path]
+    assert git(vault_dir, "status", "--porcelain") == "?? .vaultmem.toml\n"
+
+
+def test_auto_commit_of_a_vault_inside_a_larger_repository_commits_the_vault_path(tmp_path: Path) -> None:
+    outer = tmp_path / "outer"
+    vault = outer / "notes" / "vault"
+    vault.mkdir(parents=True)
+    git(outer, "init", "-q")
+    git(outer, "config", "user.email", "maya@example.com")
+    git(outer, "config", "user.name", "Maya")
+    (outer / "readme.txt").write_text("the person's other work\n")
+    commit_all(outer, "outer")
+    (outer / "readme.txt").write_text("the person's other work, edited\n")
+    auto_commit_on(vault)
+    result = Vault(vault).remember("Nested memory", layer="L3", now=NOW)
+    assert git(outer, "show", "--name-only", "--format=", "HEAD").split() == [f"notes/vault/{result.path}"]
+    assert " M readme.txt" in git(outer, "status", "--porcelain")
+
+
+REMEMBER = [sys.executable, "-m", "vaultmem"]
+
+
+def test_eight_remember_processes_at_once_all_commit_and_nothing_is_left_staged(repo: Path) -> None:
+    (repo / ".vaultmem.toml").write_text('auto_commit = true\nembedder = "hashing"\n', encoding="utf-8")
+    commit_all(repo, "config")
+    Vault(repo).index()
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    go = repo.parent / "go"
+    start = f"import pathlib, sys, time\nwhile not pathlib.Path({str(go)!r}).exists(): time.sleep(0.001)\n" \
+            "from vaultmem.cli import main\nsys.exit(main())"
+    writers = [
+        subprocess.Popen([sys.executable, "-c", start, "--vault", str(repo), "remember", f"Concurrent memory number {number}",
+                          "--layer", "L3", "--json"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+        for number in range(8)
+    ]
+    go.touch()
+    outcomes = [writer.communicate(timeout=180) for writer in writers]
+    assert [writer.returncode for writer in writers] == [0] * 8, [err for _, err in outcomes]  # was: 5 of 8 failed on index.lock
+    commits = [json.loads(out)["commit"] for out, _ in outcomes]
+    assert all(commits) and len(set(commits)) == 8
+    assert git(repo, "log", "--format=%s").count("vaultmem remember") == 8
+    assert git(repo, "status", "--porcelain") == ""  # nothing staged, nothing left uncommitted
+    assert git(repo, "ls-files", "memories").count("\n") == 8

@@ -591,3 +591,14 @@ def test_property_qdrant_filter_agrees_with_is_expired(expiries: list[datetime |
     points, _ = client.scroll("p", scroll_filter=models.Filter.model_validate(build_expiry_filter(now=now)), limit=100)
     expected = {number for number, payload in enumerate(payloads) if not is_expired(payload.get("expires_at"), now=now)}
     assert {int(point.id) for point in points} == expected
+
+
+@pytest.mark.parametrize("text", ["3000000d", "365001d", "99999999999d", "9" * 5000 + "s", "1w" * 40])
+def test_parse_duration_refuses_a_ttl_no_date_can_hold_naming_the_value(text: str) -> None:
+    with pytest.raises(InvalidDuration) as caught:  # was: OverflowError / ValueError tracebacks
+        parse_duration(text)
+    assert text[:40] in str(caught.value) and len(str(caught.value)) < 400
+
+
+def test_parse_duration_accepts_up_to_a_thousand_years() -> None:
+    assert parse_duration("365000d") == timedelta(days=365_000)

@@ -248,14 +248,14 @@ def test_replace_if_unchanged_refuses_when_a_human_edited_the_file_meanwhile(tmp
     read_hash = content_hash(note.read_bytes())
     note.write_bytes(b"the human's edit\n")
     with pytest.raises(WriteConflict, match="note.md"):
-        replace_if_unchanged(note, b"vaultmem's version\n", read_hash, "note.md")
+        replace_if_unchanged(note, b"vaultmem's version\n", read_hash, "note.md", tmp_path)
     assert note.read_bytes() == b"the human's edit\n"
 
 
 def test_replace_if_unchanged_writes_when_the_file_is_as_read(tmp_path: Path) -> None:
     note = tmp_path / "note.md"
     note.write_bytes(b"v1\n")
-    replace_if_unchanged(note, b"v2\n", content_hash(b"v1\n"), "note.md")
+    replace_if_unchanged(note, b"v2\n", content_hash(b"v1\n"), "note.md", tmp_path)
     assert note.read_bytes() == b"v2\n"
 
 
@@ -265,7 +265,7 @@ def test_a_write_to_a_symlinked_note_goes_to_its_target_and_keeps_the_link(tmp_p
     target.write_bytes(b"v1\n")
     link = tmp_path / "hub-link.md"
     link.symlink_to(Path("real") / "hub.md")
-    replace_if_unchanged(link, b"v2\n", content_hash(b"v1\n"), "hub-link.md")
+    replace_if_unchanged(link, b"v2\n", content_hash(b"v1\n"), "hub-link.md", tmp_path)
     assert link.is_symlink() and os.readlink(link) == os.path.join("real", "hub.md")  # was: a regular file
     assert target.read_bytes() == b"v2\n"
     assert sorted(path.name for path in (tmp_path / "real").iterdir()) == ["hub.md"]  # no temp file left
@@ -311,3 +311,244 @@ def test_create_exclusive_race_between_processes_has_exactly_one_winner(tmp_path
     winner = "ABCDEF"[outcomes.index("won")]
     assert note.read_bytes() == (winner * 20_000).encode()  # one complete payload, never a mix
     assert sorted(path.name for path in note.parent.iterdir()) == ["same-name.md"]
+
+
+# ---------------------------------------------------------------- writes over a person's file (adr/0014)
+# Each interleaving is forced by wrapping the real rename primitive: the person's edit is
+# made at the one instant that the old check-then-rename code could not see.
+
+from vaultmem import noteio, renames  # noqa: E402
+from vaultmem.errors import PathOutsideVault  # noqa: E402
+from vaultmem.noteio import delete_if_unchanged, move_if_unchanged  # noqa: E402
+
+CHECKED = b"---\nlayer: L3\n---\nas vaultmem checked it\n"
+OURS = b"---\nlayer: L3\nexpires_at: 2027-01-01\n---\nas vaultmem checked it\n"
+PERSON = b"a line the person typed\n"
+
+
+def only_files(folder: Path) -> list[str]:
+    return sorted(path.name for path in folder.iterdir())
+
+
+def exchange_with(monkeypatch: pytest.MonkeyPatch, before: object = None, after: object = None) -> list[int]:
+    """Run ``before``/``after`` around the first real exchange; returns the call counter."""
+    real = renames.exchange
+    calls: list[int] = []
+
+    def exchange(dir_fd: int | None, first: str, second: str) -> None:
+        calls.append(1)
+        if len(calls) == 1 and callable(before):
+            before()
+        real(dir_fd, first, second)
+        if len(calls) == 1 and callable(after):
+            after()
+
+    monkeypatch.setattr(renames, "exchange", exchange)
+    return calls
+
+
+def test_an_edit_saved_while_vaultmem_writes_its_temp_file_is_kept_and_the_write_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    note = tmp_path / "note.md"
+    note.write_bytes(CHECKED)
+
+    def append() -> None:
+        with open(note, "ab") as handle:
+            handle.write(PERSON)
+
+    calls = exchange_with(monkeypatch, before=append)
+    with pytest.raises(WriteConflict):
+        replace_if_unchanged(note, OURS, content_hash(CHECKED), "note.md", tmp_path)
+    assert note.read_bytes() == CHECKED + PERSON
+    assert len(calls) == 2  # swapped in, seen to be the wrong version, swapped back
+    assert only_files(tmp_path) == ["note.md"]
+
+
+def test_a_writer_that_opened_the_note_before_the_swap_and_writes_after_it_loses_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    note = tmp_path / "note.md"
+    note.write_bytes(CHECKED)
+    handles = []
+    # An editor opens the file for writing, vaultmem swaps, the editor's bytes arrive later.
+    exchange_with(monkeypatch, before=lambda: handles.append(open(note, "ab")))
+    with pytest.raises(WriteConflict):
+        replace_if_unchanged(note, OURS, content_hash(CHECKED), "note.md", tmp_path)
+    handles[0].write(PERSON)
+    handles[0].close()
+    assert note.read_bytes() == CHECKED + PERSON  # with check-then-rename: into an unlinked file
+
+
+def test_a_person_saving_twice_around_the_swap_keeps_both_versions(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    note = tmp_path / "note.md"
+    note.write_bytes(CHECKED)
+
+    def append() -> None:
+        with open(note, "ab") as handle:
+            handle.write(PERSON)
+
+    def rename_save() -> None:
+        (tmp_path / "note.md.saving").write_bytes(b"the person's second save\n")
+        os.replace(tmp_path / "note.md.saving", note)
+
+    exchange_with(monkeypatch, before=append, after=rename_save)
+    with pytest.raises(WriteConflict) as raised:
+        replace_if_unchanged(note, OURS, content_hash(CHECKED), "note.md", tmp_path)
+    kept = raised.value.kept
+    assert kept is not None and kept.startswith("note.vaultmem-conflict-") and kept.endswith(".md")
+    assert sorted([note.read_bytes(), (tmp_path / kept).read_bytes()]) == sorted([CHECKED + PERSON, b"the person's second save\n"])
+    assert kept in str(raised.value)
+
+
+def test_a_note_deleted_right_after_the_swap_gets_the_persons_version_back(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    note = tmp_path / "note.md"
+    note.write_bytes(CHECKED)
+
+    def append() -> None:
+        with open(note, "ab") as handle:
+            handle.write(PERSON)
+
+    exchange_with(monkeypatch, before=append, after=note.unlink)
+    with pytest.raises(WriteConflict):
+        replace_if_unchanged(note, OURS, content_hash(CHECKED), "note.md", tmp_path)
+    assert note.read_bytes() == CHECKED + PERSON
+    assert only_files(tmp_path) == ["note.md"]
+
+
+def test_an_unchanged_note_is_written_and_no_temp_file_is_left(tmp_path: Path) -> None:
+    note = tmp_path / "note.md"
+    note.write_bytes(CHECKED)
+    note.chmod(0o640)
+    change = replace_if_unchanged(note, OURS, content_hash(CHECKED), "note.md", tmp_path)
+    assert note.read_bytes() == OURS and change.before == CHECKED and change.after == OURS
+    assert note.stat().st_mode & 0o777 == 0o640
+    assert only_files(tmp_path) == ["note.md"]
+
+
+def test_without_an_atomic_exchange_the_weaker_fallback_still_refuses_a_changed_note(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    def unsupported(*args: object) -> None:
+        raise renames.Unsupported(95, "not here")
+
+    monkeypatch.setattr(renames, "exchange", unsupported)
+    note = tmp_path / "note.md"
+    note.write_bytes(CHECKED)
+    replace_if_unchanged(note, OURS, content_hash(CHECKED), "note.md", tmp_path)
+    assert note.read_bytes() == OURS
+    note.write_bytes(CHECKED + PERSON)
+    with pytest.raises(WriteConflict):
+        replace_if_unchanged(note, OURS, content_hash(CHECKED), "note.md", tmp_path)
+    assert note.read_bytes() == CHECKED + PERSON and only_files(tmp_path) == ["note.md"]
+
+
+def test_a_folder_swapped_for_a_symlink_out_of_the_vault_is_refused_at_write_time(tmp_path: Path) -> None:
+    vault, outside = tmp_path / "vault", tmp_path / "outside"
+    (vault / "notes").mkdir(parents=True)
+    outside.mkdir()
+    (vault / "notes" / "a.md").write_bytes(CHECKED)
+    (outside / "a.md").write_bytes(CHECKED)  # the same bytes: only containment can tell
+    (vault / "notes").rename(tmp_path / "moved-away")
+    (vault / "notes").symlink_to(outside)
+    with pytest.raises(PathOutsideVault):
+        replace_if_unchanged(vault / "notes" / "a.md", OURS, content_hash(CHECKED), "notes/a.md", vault)
+    assert (outside / "a.md").read_bytes() == CHECKED and only_files(outside) == ["a.md"]
+
+
+def test_the_folder_descriptor_is_reached_without_following_a_symlink(tmp_path: Path) -> None:
+    vault, outside = tmp_path / "vault", tmp_path / "outside"
+    (vault / "notes").mkdir(parents=True)
+    outside.mkdir()
+    (vault / "notes" / "a.md").write_bytes(CHECKED)
+    # The path was resolved (as resolve_inside does), then the folder is swapped: the walk
+    # from the vault root, one name at a time with O_NOFOLLOW, refuses the symlink.
+    real_realpath = os.path.realpath
+    swapped = []
+
+    def realpath_then_swap(path: object, *args: object, **kwargs: object) -> str:
+        result = real_realpath(path, *args, **kwargs)  # type: ignore[arg-type]
+        if str(path).endswith("notes") and not swapped:
+            swapped.append(1)
+            (vault / "notes").rename(tmp_path / "moved-away")
+            (vault / "notes").symlink_to(outside)
+        return result
+
+    (outside / "a.md").write_bytes(CHECKED)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(noteio.os.path, "realpath", realpath_then_swap)
+        with pytest.raises(PathOutsideVault):
+            replace_if_unchanged(vault / "notes" / "a.md", OURS, content_hash(CHECKED), "notes/a.md", vault)
+    assert swapped and (outside / "a.md").read_bytes() == CHECKED and only_files(outside) == ["a.md"]
+
+
+def test_a_move_of_a_note_that_changed_puts_it_back_untouched(tmp_path: Path) -> None:
+    note = tmp_path / "note.md"
+    note.write_bytes(CHECKED + PERSON)
+    with pytest.raises(WriteConflict):
+        move_if_unchanged(note, [("_archive/note.md", tmp_path / "_archive" / "note.md")], content_hash(CHECKED), "note.md", tmp_path)
+    assert note.read_bytes() == CHECKED + PERSON and only_files(tmp_path / "_archive") == []
+
+
+def test_a_move_while_a_writer_holds_the_note_open_is_refused_and_the_write_lands_in_the_note(tmp_path: Path) -> None:
+    note = tmp_path / "note.md"
+    note.write_bytes(CHECKED)
+    with open(note, "ab") as editor:
+        with pytest.raises(WriteConflict):
+            move_if_unchanged(note, [("_archive/note.md", tmp_path / "_archive" / "note.md")], content_hash(CHECKED), "note.md", tmp_path)
+        editor.write(PERSON)
+    assert note.read_bytes() == CHECKED + PERSON and only_files(tmp_path / "_archive") == []
+
+
+def test_a_move_takes_the_next_free_archive_name_and_never_replaces_one(tmp_path: Path) -> None:
+    (tmp_path / "_archive").mkdir()
+    (tmp_path / "_archive" / "note.md").write_bytes(b"archived earlier\n")
+    note = tmp_path / "note.md"
+    note.write_bytes(CHECKED)
+    targets = [(f"_archive/{name}", tmp_path / "_archive" / name) for name in ("note.md", "note-2.md")]
+    assert move_if_unchanged(note, targets, content_hash(CHECKED), "note.md", tmp_path) == ("_archive/note-2.md", CHECKED)
+    assert (tmp_path / "_archive" / "note.md").read_bytes() == b"archived earlier\n"
+    assert not note.exists()
+
+
+@pytest.mark.parametrize("noreplace", ["atomic", "link-fallback"])
+def test_a_move_of_an_unchanged_note_works_with_and_without_an_atomic_no_replace_rename(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, noreplace: str) -> None:
+    if noreplace == "link-fallback":
+        def unsupported(*args: object) -> None:
+            raise renames.Unsupported(95, "not here")
+
+        monkeypatch.setattr(renames, "rename_noreplace", unsupported)
+    note = tmp_path / "sub" / "note.md"
+    note.parent.mkdir()
+    note.write_bytes(CHECKED)
+    target = tmp_path / "_archive" / "sub" / "note.md"
+    assert move_if_unchanged(note, [("_archive/sub/note.md", target)], content_hash(CHECKED), "sub/note.md", tmp_path)[0] == "_archive/sub/note.md"
+    assert target.read_bytes() == CHECKED and only_files(note.parent) == []
+    note.write_bytes(CHECKED + PERSON)
+    with pytest.raises(WriteConflict):
+        move_if_unchanged(note, [("_archive/sub/note-2.md", target.with_name("note-2.md"))], content_hash(CHECKED), "sub/note.md", tmp_path)
+    assert note.read_bytes() == CHECKED + PERSON and only_files(note.parent) == ["note.md"]
+
+
+def test_a_delete_while_a_writer_holds_the_note_open_is_refused_and_the_write_lands_in_the_note(tmp_path: Path) -> None:
+    note = tmp_path / "note.md"
+    note.write_bytes(CHECKED)
+    with open(note, "ab") as editor:
+        with pytest.raises(WriteConflict):
+            delete_if_unchanged(note, content_hash(CHECKED), "note.md", tmp_path)
+        editor.write(PERSON)
+    assert note.read_bytes() == CHECKED + PERSON and only_files(tmp_path) == ["note.md"]
+
+
+def test_a_delete_of_an_unchanged_note_leaves_nothing(tmp_path: Path) -> None:
+    note = tmp_path / "note.md"
+    note.write_bytes(CHECKED)
+    assert delete_if_unchanged(note, content_hash(CHECKED), "note.md", tmp_path) == CHECKED
+    assert only_files(tmp_path) == []
+
+
+def test_renames_exchange_swaps_two_files_atomically_on_this_platform(tmp_path: Path) -> None:
+    (tmp_path / "a").write_bytes(b"A")
+    (tmp_path / "b").write_bytes(b"B")
+    try:
+        renames.exchange(None, str(tmp_path / "a"), str(tmp_path / "b"))
+    except renames.Unsupported:
+        pytest.skip("no atomic exchange on this file system: the documented fallback applies")
+    assert (tmp_path / "a").read_bytes() == b"B" and (tmp_path / "b").read_bytes() == b"A"
+    with pytest.raises(FileExistsError):
+        renames.rename_noreplace(None, str(tmp_path / "a"), None, str(tmp_path / "b"))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 
@@ -203,3 +204,40 @@ def test_a_vault_whose_own_folder_is_hidden_still_has_its_notes_scanned(tmp_path
     (root / "people" / "rui.md").write_text("# Rui\n", encoding="utf-8")
     found, issues = VaultPaths(root, "_archive").scan()
     assert [stat.path for stat in found] == ["people/rui.md"] and issues == []
+
+
+# ---------------------------------------------------------------- ids are opaque tokens, paths stay inside
+
+
+@pytest.mark.parametrize("odd_id", ["../../outside/secret", "/etc/passwd", "a/../../b", "..", "C:\\\\notes\\\\x"])
+def test_a_note_whose_id_looks_like_a_path_out_is_reachable_by_that_id(vault_dir: Path, write_note, odd_id: str, tmp_path: Path) -> None:
+    from helpers import run_cli
+    from vaultmem import Vault
+
+    (vault_dir / ".vaultmem.toml").write_text('embedder = "hashing"\n', encoding="utf-8")
+    write_note("notes/odd.md", f"---\nid: {json_quote(odd_id)}\nlayer: L4\n---\nThe note with the odd id.\n")
+    (tmp_path / "outside").mkdir(exist_ok=True)
+    (tmp_path / "outside" / "secret.md").write_text("not the vault's\n", encoding="utf-8")
+    with Vault(vault_dir) as vault:
+        vault.index()
+        assert vault.get(odd_id).path == "notes/odd.md"  # was: refused as a path outside the vault
+        assert vault.get("notes/odd").id == odd_id  # and by its path, as before
+    result = run_cli(vault_dir, "get", odd_id, "--json")
+    assert result.exit_code == 0, result.stderr
+    assert json.loads(result.stdout)["path"] == "notes/odd.md"
+
+
+def test_a_path_out_that_is_no_notes_id_is_still_refused(vault_dir: Path, write_note) -> None:
+    from vaultmem import Vault
+
+    (vault_dir / ".vaultmem.toml").write_text('embedder = "hashing"\n', encoding="utf-8")
+    write_note("notes/odd.md", "---\nid: ../../outside/secret\nlayer: L4\n---\nodd\n")
+    with Vault(vault_dir) as vault:
+        vault.index()
+        for reference in ("../../outside/other", "/etc/passwd", "notes/../../x"):
+            with pytest.raises(PathOutsideVault):
+                vault.get(reference)
+
+
+def json_quote(text: str) -> str:
+    return json.dumps(text)

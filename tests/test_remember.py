@@ -233,6 +233,18 @@ def test_cli_contradictory_options_exit_2_naming_both(vault_dir: Path) -> None:
     assert snapshot_files(vault_dir) == {}
 
 
+@pytest.mark.parametrize(
+    ("option", "value"),
+    [("--ttl", "3000000d"), ("--ttl", "9" * 400 + "d"), ("--expires-at", "99999-01-01"), ("--expires-at", "9999-12-31T23:59:59-23:00"),
+     ("--expires-at", "0000-01-01")],
+)
+def test_cli_a_deadline_no_date_can_hold_is_a_usage_error_naming_it(vault_dir: Path, option: str, value: str) -> None:
+    result = run_cli(vault_dir, "remember", "x", option, value)
+    assert result.exit_code == 2, result.output  # was: OverflowError traceback
+    assert value[:30] in result.stderr and "Traceback" not in result.stderr and "datetime.datetime" not in result.stderr
+    assert not (vault_dir / "memories").exists()
+
+
 def test_two_processes_remembering_at_once_make_two_notes_and_two_rows(vault_dir: Path) -> None:
     Vault(vault_dir).index()
     env = {**os.environ, "PYTHONPATH": str(REPO)}

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from vaultmem import GitError, Vault
+from vaultmem.noteio import FileChange, content_hash, replace_if_unchanged
 from vaultmem.unit_of_work import WritePath
 
 NOTE = "---\nlayer: L3\nexpires_at: 2027-01-01\n---\nThe lighthouse keeper logs the weather at dawn.\n"
@@ -50,8 +51,9 @@ def test_what_the_act_touched_is_indexed_and_committed_alone(vault: Vault) -> No
     make_repo(vault.root)
     (vault.root / "unrelated.md").write_text("a person's own edit, not committed\n", encoding="utf-8")
     with WritePath(vault.root, True, vault.derived.sync).begin("revise") as write:
-        (vault.root / "keeper.md").write_text(NOTE.replace("weather", "tides"), encoding="utf-8")
-        write.touch("keeper.md", None)
+        keeper = vault.root / "keeper.md"
+        write.record(replace_if_unchanged(keeper, NOTE.replace("weather", "tides").encode(), content_hash(NOTE.encode()),
+                                          "keeper.md", vault.root))
     assert write.commit is not None
     assert git(vault.root, "show", "--name-only", "--format=%s", "HEAD").split() == ["vaultmem", "revise", "keeper.md"]
     assert "unrelated.md" in git(vault.root, "status", "--porcelain")
@@ -64,7 +66,7 @@ def test_a_write_that_fails_half_way_is_indexed_as_it_is_and_not_committed(vault
     with pytest.raises(OSError):
         with WritePath(vault.root, True, vault.derived.sync).begin("revise") as write:
             (vault.root / "keeper.md").unlink()
-            write.touch("keeper.md")
+            write.record(FileChange("keeper.md", NOTE.encode(), None))
             raise OSError("disk full")
     assert write.commit is None and git(vault.root, "rev-parse", "HEAD") == head
     assert vault.store.notes.by_path("keeper.md") is None  # the index follows the disk
@@ -73,7 +75,7 @@ def test_a_write_that_fails_half_way_is_indexed_as_it_is_and_not_committed(vault
 def test_without_auto_commit_nothing_is_committed_and_the_index_still_follows(vault: Vault) -> None:
     with WritePath(vault.root, False, vault.derived.sync).begin("revise") as write:
         (vault.root / "second.md").write_text(NOTE.replace("lighthouse", "harbour"), encoding="utf-8")
-        write.touch("second.md")
+        write.record(FileChange("second.md", None, NOTE.replace("lighthouse", "harbour").encode()))
         write.message = "vaultmem revise: second"
     assert write.commit is None
     assert vault.store.notes.by_path("second.md") is not None

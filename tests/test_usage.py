@@ -121,7 +121,10 @@ def test_usage_export_import_roundtrip_into_a_fresh_index(vault: Vault) -> None:
 
 
 @pytest.mark.parametrize("document", [{}, {"version": 2, "usage": []}, {"version": 1, "usage": [{"note_id": "x", "use_count": 0, "last_used_at": NOW}]},
-                                      {"version": 1, "usage": [{"note_id": "x", "use_count": 1, "last_used_at": "yesterday"}]}])
+                                      {"version": 1, "usage": [{"note_id": "x", "use_count": 1, "last_used_at": "yesterday"}]},
+                                      {"version": 1, "usage": [{"note_id": "x", "use_count": 10**23, "last_used_at": NOW}]},
+                                      {"version": 1, "usage": [{"note_id": "x", "use_count": -5, "last_used_at": NOW}]},
+                                      {"version": 1, "usage": [{"note_id": "x", "use_count": 1, "last_used_at": "9999-12-31T23:59:59-23:00"}]}])
 def test_usage_import_refuses_bad_documents_entirely(vault: Vault, document: dict) -> None:
     with pytest.raises(ValueError):
         vault.usage_import(document)
@@ -152,3 +155,24 @@ def test_cli_usage_import_of_garbage_is_a_usage_error(vault_dir: Path, vault: Va
 
 def test_usage_error_is_a_value_error() -> None:
     assert issubclass(UsageError, ValueError)
+
+
+@pytest.mark.parametrize(
+    ("content", "said"),
+    [
+        (b'{"version": 1, "usage": [{"note_id": "old", "use_count": 100000000000000000000000, "last_used_at": "2026-11-01"}]}', "use_count"),
+        (b'{"version": 1, "usage": [{"note_id": "old", "use_count": -3, "last_used_at": "2026-11-01"}]}', "use_count"),
+        (b'\xff\xfe{"version": 1}', "not UTF-8"),
+        (b'{"version": 1, "usage": [{"note_id": "old", "use_count": ' + b"9" * 5000 + b', "last_used_at": "2026-11-01"}]}', "not JSON"),
+    ],
+)
+def test_cli_usage_import_of_an_impossible_file_is_a_usage_error_and_imports_nothing(
+        vault_dir: Path, vault: Vault, tmp_path: Path, content: bytes, said: str) -> None:
+    assert run_cli(vault_dir, "used", "recent").exit_code == 0
+    before = vault.store.usage.all()
+    bad = tmp_path / "bad.json"
+    bad.write_bytes(content)
+    result = run_cli(vault_dir, "usage", "import", str(bad))
+    assert result.exit_code == 2, result.output  # was: OverflowError / UnicodeDecodeError tracebacks
+    assert said in result.stderr and "Traceback" not in result.stderr and len(result.stderr) < 600
+    assert vault.store.usage.all() == before

@@ -10,11 +10,11 @@ atomic edit that fails if the file changed since it was read.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
-from .errors import FrontmatterError, NoteReadError, WriteConflict
+from .errors import FrontmatterError, InvalidTimestamp, NoteReadError, VaultmemError, WriteConflict
 from .lifecycle import EXPIRING_LAYERS, LayerPolicy, is_absent, resolve_now
-from .noteio import edit_frontmatter, replace_if_unchanged
+from .noteio import FileChange, content_hash, edit_frontmatter, replace_if_unchanged
 from .notes import Note, Problem, expiry_text, read_note, timestamp_or_none
 from .paths import VaultPaths
 
@@ -34,7 +34,9 @@ class CheckReport:
     files: int = 0
     problems: list[Problem] = field(default_factory=list)
     fixed: list[Fix] = field(default_factory=list)
+    changes: list[FileChange] = field(default_factory=list)  # what --fix wrote (for the auto-commit)
     commit: str | None = None
+    not_committed: list[dict[str, str]] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -47,6 +49,7 @@ class CheckReport:
             "problems": [problem.as_dict() for problem in self.problems],
             "fixed": [fix.as_dict() for fix in self.fixed],
             "commit": self.commit,
+            "not_committed": self.not_committed,
         }
 
 
@@ -71,10 +74,11 @@ def check_vault(paths: VaultPaths, policy: LayerPolicy, fix: bool = False, now: 
 
 def _try_fix(paths: VaultPaths, note: Note, policy: LayerPolicy, now: object, report: CheckReport) -> Fix | None:
     try:
-        return fix_note(paths, note, policy, now)
-    except (FrontmatterError, WriteConflict) as error:
-        # One note that cannot be fixed safely must not stop the others; it stays a
-        # reported problem and its file is untouched.
+        return fix_note(paths, note, policy, now, report.changes)
+    except (VaultmemError, OSError) as error:
+        # One note that cannot be fixed safely (changed meanwhile, a date out of range, a
+        # file that cannot be written) must not stop the others: it stays a reported
+        # problem and its file is untouched.
         report.problems.append(Problem(note.path, "fix", str(error), "edit this note by hand"))
         return None
 
@@ -102,21 +106,24 @@ def duplicate_id_problems(notes: list[Note]) -> list[Problem]:
     return problems
 
 
-def fix_note(paths: VaultPaths, note: Note, policy: LayerPolicy, now: object = None) -> Fix | None:
-    """Apply the one safe fix this note needs, if any; returns what was done."""
+def fix_note(paths: VaultPaths, note: Note, policy: LayerPolicy, now: object = None,
+             changes: list[FileChange] | None = None) -> Fix | None:
+    """Apply the one safe fix this note needs, if any; returns what was done (and appends
+    the file change to ``changes``)."""
+    changes = [] if changes is None else changes
     field_names = {problem.field for problem in note.problems}
     if "frontmatter" in field_names or "expires_at" not in field_names:
         return None
     if note.permanent and not is_absent(note.expires_at):
-        _write(paths, note, remove=["expires_at"])
+        changes.append(_write(paths, note, remove=["expires_at"]))
         return Fix(note.path, "expires_at", f"removed expires_at {expiry_text(note.expires_at)} from a permanent note")
     if note.layer in EXPIRING_LAYERS and is_absent(note.expires_at):
         ttl = policy.ttl(note.layer)
         if ttl is None:
             return None
         base, source = _created(paths, note)
-        expires = base + ttl
-        _write(paths, note, set_values={"expires_at": expires})
+        expires = _deadline(base, ttl, source)
+        changes.append(_write(paths, note, set_values={"expires_at": expires}))
         state = "already expired" if expires <= resolve_now(now) else "alive"
         return Fix(note.path, "expires_at", f"stamped expires_at {expires.isoformat()} ({source} + {note.layer} TTL; {state})")
     return None
@@ -130,11 +137,22 @@ def _created(paths: VaultPaths, note: Note) -> tuple[datetime, str]:
     return datetime.fromtimestamp(mtime, tz=UTC).replace(microsecond=0), "file modification time"
 
 
-def _write(paths: VaultPaths, note: Note, set_values: dict[str, object] | None = None, remove: list[str] | None = None) -> None:
-    absolute = paths.resolve_inside(note.path)
+def _deadline(base: datetime, ttl: timedelta, source: str) -> datetime:
     try:
-        new = edit_frontmatter(absolute.read_bytes(), set_values or {}, remove or [])
+        return base + ttl
+    except OverflowError:
+        raise InvalidTimestamp(base.isoformat(), f"{source} plus the layer TTL lies past year 9999; correct {source}") from None
+
+
+def _write(paths: VaultPaths, note: Note, set_values: dict[str, object] | None = None, remove: list[str] | None = None) -> FileChange:
+    absolute = paths.resolve_inside(note.path)
+    raw = absolute.read_bytes()
+    if content_hash(raw) != note.content_hash:
+        raise WriteConflict(note.path)
+    try:
+        new = edit_frontmatter(raw, set_values or {}, remove or [])
     except FrontmatterError as error:
         raise FrontmatterError(f"{note.path}: {error}") from None
-    # Fails with WriteConflict if the file is no longer the one this check read.
-    replace_if_unchanged(absolute, new, note.content_hash, note.path)
+    # Fails with WriteConflict, the person's bytes untouched, unless the edit lands on
+    # exactly the bytes this check read.
+    return replace_if_unchanged(absolute, new, note.content_hash, note.path, paths.root)

@@ -33,6 +33,7 @@ if TYPE_CHECKING:
 JSON_HELP = "Print one JSON document on stdout instead of text."
 PROGRESS_MIN_NOTES = 500  # fewer notes to read: done before a progress bar would help
 LEFT_OUT_SHOWN = 10  # consolidate's text output lists this many left-out notes (--json: all)
+MAX_HITS = 100_000  # beyond it SQLite cannot take the number (and no answer needs more)
 
 
 class Context:
@@ -153,7 +154,7 @@ def terminal_progress(todo: int, total: int) -> Callable[[int], None]:
 
 @main.command()
 @click.argument("query")
-@click.option("-k", "k", type=click.IntRange(min=1), default=10, show_default=True, help="How many hits.")
+@click.option("-k", "k", type=click.IntRange(min=1, max=MAX_HITS), default=10, show_default=True, help="How many hits.")
 @click.option("--layer", "layers", multiple=True, help="Only these layers (L1–L4 or working/episodic/semantic/procedural).")
 @click.option("--tag", "tags", multiple=True, help="Only notes with this tag (repeat for all of several).")
 @click.option("--include-expired", is_flag=True, help="Also show notes whose expires_at has passed.")
@@ -199,6 +200,7 @@ def check(obj: Context, fix: bool, as_json: bool) -> None:
             click.echo(f"fixed {applied.path}: {applied.action}")
         render_problems(report.problems)
         click.echo(f"{report.files} notes checked, {len(report.problems)} problem(s)" + (f", {len(report.fixed)} fixed" if fix else ""))
+        render_commit(report)
     sys.exit(0 if report.ok else 1)
 
 
@@ -251,6 +253,15 @@ def remember(obj: Context, text: str, title: str | None, layer: str, ttl: str | 
     for other in result.similar:
         click.echo(f"  similar ({other.similarity:.2f}): {other.path} — {other.title}; "
                    "if it already says this, `forget` one or run `consolidate`")
+    render_commit(result)
+
+
+def render_commit(result: Any) -> None:
+    """The auto-commit, and each file left out of it (or committed without the person's edit)."""
+    if result.commit:
+        click.echo(f"committed {result.commit[:10]}")
+    for entry in result.not_committed:
+        click.echo(f"  git: {entry['path']}: {entry['reason']}")
 
 
 @main.command()
@@ -289,6 +300,7 @@ def forget(obj: Context, note: str, hard: bool, as_json: bool) -> None:
         emit_json(result.as_dict())
         return
     click.echo(f"deleted {result.path}" if hard else f"archived {result.path} → {result.archived_to}")
+    render_commit(result)
 
 
 @main.command()
@@ -317,6 +329,7 @@ def expire(obj: Context, apply: bool, hard: bool, as_of: str | None, as_json: bo
         click.echo("no expired notes")
     elif not apply:
         click.echo(f"{len(report.expired)} expired note(s); run with --apply to archive them")
+    render_commit(report)
 
 
 @main.command()
@@ -369,16 +382,14 @@ def usage_export(obj: Context, file: IO[str]) -> None:
 
 
 @usage.command("import")
-@click.argument("file", type=click.File("r"))
+@click.argument("file", type=click.File("rb"))
 @click.pass_obj
-def usage_import(obj: Context, file: IO[str]) -> None:
+def usage_import(obj: Context, file: IO[bytes]) -> None:
     """Merge usage history from a JSON export in FILE ('-' for stdin)."""
-    try:
-        document = json.load(file)
-    except json.JSONDecodeError as error:
-        raise click.UsageError(f"{file.name} is not JSON: {error}") from None
+    from .usage import read_export
+
     with library_errors():
-        count = obj.vault.usage_import(document)
+        count = obj.vault.usage_import(read_export(file.read(), file.name))
     click.echo(f"imported usage of {count} note(s)")
 
 
@@ -460,8 +471,7 @@ def render_consolidation_outcome(report: ConsolidationReport) -> None:
         click.echo(f"skipped the cluster of {skip['canonical']}: {skip['reason']}")
     for warning in report.warnings:
         click.echo(f"! {warning}")
-    if report.commit:
-        click.echo(f"committed {report.commit[:10]}")
+    render_commit(report)
     merged = sum(len(cluster.merged) for cluster in report.clusters)
     if not report.clusters:
         click.echo("\nno near-duplicates found")

@@ -19,6 +19,12 @@ import numpy as np
 from .errors import ConfigError
 
 BATCH_SIZE = 256
+# Memory is bounded whatever a note's size: a model pads every text of a batch to the
+# longest one (WordLlama: 1 KiB per token per text), so a 4.8 MB note took 11.7 GB. Only
+# the first MAX_EMBED_CHARS of a text are embedded — the full-text side indexes every
+# word — and texts are batched by length so a batch holds at most BATCH_CHARS of padded text.
+MAX_EMBED_CHARS = 16_000
+BATCH_CHARS = 128_000
 
 
 class Embedder(ABC):
@@ -32,18 +38,33 @@ class Embedder(ABC):
         """Raw (not necessarily normalized) vectors for one batch of texts."""
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
-        if not texts:
-            return np.zeros((0, self.dimension), dtype=np.float32)
-        batches = [
-            np.asarray(self.embed_batch(list(texts[start : start + BATCH_SIZE])), dtype=np.float32)
-            for start in range(0, len(texts), BATCH_SIZE)
-        ]
-        return normalize_rows(np.vstack(batches))
+        """One normalized row per text, in the order given (each text cut to MAX_EMBED_CHARS)."""
+        clipped = [text[:MAX_EMBED_CHARS] for text in texts]
+        matrix = np.zeros((len(clipped), self.dimension), dtype=np.float32)
+        for batch in length_batches([len(text) for text in clipped]):
+            matrix[batch] = np.asarray(self.embed_batch([clipped[index] for index in batch]), dtype=np.float32)
+        return normalize_rows(matrix)
 
     @property
     def identity(self) -> str:
         """Stored next to the vectors: a different identity means re-embed everything."""
         return f"{self.name}:{self.dimension}"
+
+
+def length_batches(lengths: Sequence[int], budget: int = BATCH_CHARS, most: int = BATCH_SIZE) -> list[list[int]]:
+    """Indices grouped shortest first, each group's size × its longest length ≤ ``budget``
+    (a text longer than the budget alone), at most ``most`` per group."""
+    batches: list[list[int]] = []
+    current: list[int] = []
+    for index in sorted(range(len(lengths)), key=lambda item: lengths[item]):
+        longest = max(lengths[index], 1)  # sorted: the newest member is the longest
+        if current and ((len(current) + 1) * longest > budget or len(current) >= most):
+            batches.append(current)
+            current = []
+        current.append(index)
+    if current:
+        batches.append(current)
+    return batches
 
 
 def normalize_rows(matrix: np.ndarray) -> np.ndarray:

@@ -6,7 +6,22 @@ fix it, so a CLI user or an MCP client can act on it without reading a traceback
 
 from __future__ import annotations
 
+import reprlib
 from collections.abc import Sequence
+
+_SHORT = reprlib.Repr()
+_SHORT.maxstring = _SHORT.maxother = 120
+_SHORT.maxlevel = 3
+_SHORT.maxlist = _SHORT.maxtuple = _SHORT.maxdict = _SHORT.maxset = _SHORT.maxfrozenset = 6
+
+
+def short_repr(value: object) -> str:
+    """``repr(value)`` cut to a readable length, without walking a huge value whole.
+
+    Values come from notes, which are untrusted input: a 1 MB ``expires_at`` or a list
+    repeated by YAML aliases must not become a 1 MB error message, log line or row.
+    """
+    return _SHORT.repr(value)
 
 
 class VaultmemError(Exception):
@@ -20,7 +35,7 @@ class InvalidTimestamp(VaultmemError, ValueError):
         self.value = value
         detail = f" ({reason})" if reason else ""
         super().__init__(
-            f"invalid timestamp {value!r}{detail}: use ISO-8601 such as "
+            f"invalid timestamp {short_repr(value)}{detail}: use ISO-8601 such as "
             "2026-12-01, 2026-12-01T10:00:00 (UTC) or 2026-12-01T10:00:00+02:00"
         )
 
@@ -28,10 +43,11 @@ class InvalidTimestamp(VaultmemError, ValueError):
 class InvalidDuration(VaultmemError, ValueError):
     """A TTL such as ``3d`` that does not parse."""
 
-    def __init__(self, value: object) -> None:
+    def __init__(self, value: object, reason: str = "") -> None:
         self.value = value
+        detail = f" ({reason})" if reason else ""
         super().__init__(
-            f"invalid duration {value!r}: use a number and a unit, "
+            f"invalid duration {short_repr(value)}{detail}: use a number and a unit, "
             "e.g. 30m, 12h, 3d, 2w (or combined: 1d12h)"
         )
 
@@ -41,7 +57,7 @@ class UnknownLayer(VaultmemError, ValueError):
 
     def __init__(self, layer: object, valid: Sequence[str]) -> None:
         self.layer = layer
-        super().__init__(f"unknown layer {layer!r}: use one of {', '.join(valid)}")
+        super().__init__(f"unknown layer {short_repr(layer)}: use one of {', '.join(valid)}")
 
 
 class ConfigError(VaultmemError, ValueError):
@@ -98,11 +114,13 @@ class FrontmatterError(VaultmemError, ValueError):
 class WriteConflict(VaultmemError):
     """The file changed on disk since vaultmem read it; the human's edit wins."""
 
-    def __init__(self, path: str) -> None:
+    def __init__(self, path: str, kept: str | None = None) -> None:
         self.path = path
+        self.kept = kept  # where a second version of the person's was put, when there were two
+        copy = f" (a second version of yours, saved while vaultmem worked, is kept at {kept})" if kept else ""
         super().__init__(
             f"{path} changed on disk since vaultmem read it; nothing was written so the "
-            "edit on disk is kept. Re-run the command to act on the current file"
+            f"edit on disk is kept{copy}. Re-run the command to act on the current file"
         )
 
 

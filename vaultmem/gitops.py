@@ -1,9 +1,11 @@
-"""Git, through the ``git`` command line (see adr/0009-git-command-line.md).
+"""Git, through the ``git`` command line (see adr/0009-git-command-line.md, adr/0015-commits-hold-only-vaultmems-change.md).
 
 Two uses: ``history`` (the commits that touched a note, following renames) and the
-optional auto-commit of vaultmem's own writes. An auto-commit stages and commits
-exactly the paths vaultmem changed (``git commit --only``), so a person's other
-uncommitted or staged edits are never swept into it.
+optional auto-commit of vaultmem's own writes. An auto-commit holds only vaultmem's
+change: it is built in a private index from HEAD plus, for each file vaultmem touched,
+HEAD's version with vaultmem's edit applied. A person's uncommitted edit in that file
+stays uncommitted in the working tree; their staged changes stay staged; nothing else is
+ever staged. Processes serialise their commits on a lock file under ``.vaultmem/``.
 
 Every call runs with ``--literal-pathspecs``: a note path is a file name, never a
 pattern. Without it ``:/secret`` names a file at the top of an enclosing repository
@@ -13,13 +15,21 @@ pattern. Without it ``:/secret`` names a file at the top of an enclosing reposit
 from __future__ import annotations
 
 import os
+import secrets
 import shutil
 import subprocess
-from collections.abc import Sequence
-from dataclasses import dataclass
+import sys
+import time
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from .errors import GitError
+from .noteio import FileChange
+
+if sys.platform != "win32":
+    import fcntl
 
 _FIELD = "\x1f"
 _RECORD = "\x1e"
@@ -36,13 +46,28 @@ class Commit:
         return {"hash": self.hash, "date": self.date, "author": self.author, "message": self.message}
 
 
-def _git(root: Path, *args: str, check: bool = True) -> subprocess.CompletedProcess[str]:
+def _git(root: Path, *args: str, check: bool = True, env: Mapping[str, str] | None = None,
+         stdin: bytes | None = None) -> subprocess.CompletedProcess[str]:
+    result = _run(root, args, env, stdin)
+    output = subprocess.CompletedProcess(result.args, result.returncode, result.stdout.decode("utf-8", "surrogateescape"),
+                                         result.stderr.decode("utf-8", "replace"))
+    if check and result.returncode != 0:
+        raise GitError(f"git {' '.join(args[:2])} failed in {root}: {output.stderr.strip() or output.stdout.strip()}")
+    return output
+
+
+def _git_bytes(root: Path, *args: str, env: Mapping[str, str] | None = None, stdin: bytes | None = None) -> bytes:
+    result = _run(root, args, env, stdin)
+    if result.returncode != 0:
+        raise GitError(f"git {' '.join(args[:2])} failed in {root}: {result.stderr.decode('utf-8', 'replace').strip()}")
+    return result.stdout
+
+
+def _run(root: Path, args: Sequence[str], env: Mapping[str, str] | None, stdin: bytes | None) -> subprocess.CompletedProcess[bytes]:
     if shutil.which("git") is None:
         raise GitError("git is not installed or not on PATH; install git to use history and auto_commit")
-    result = subprocess.run(["git", "--literal-pathspecs", *args], cwd=root, capture_output=True, text=True, timeout=60)
-    if check and result.returncode != 0:
-        raise GitError(f"git {' '.join(args[:2])} failed in {root}: {result.stderr.strip() or result.stdout.strip()}")
-    return result
+    return subprocess.run(["git", "--literal-pathspecs", *args], cwd=root, capture_output=True, timeout=60,
+                          input=stdin, env=None if env is None else {**os.environ, **env}, check=False)
 
 
 def is_repository(root: Path) -> bool:
@@ -71,38 +96,225 @@ def history(root: Path, relative: str) -> list[Commit]:
     return commits
 
 
-def commit_paths(root: Path, relatives: Sequence[str], message: str) -> str | None:
-    """Commit exactly ``relatives`` (added, changed, moved or deleted); returns the hash.
+@dataclass
+class CommitResult:
+    """The commit vaultmem made (``None``: nothing to commit) and the files it left out."""
 
-    Returns ``None`` when those paths hold no change to commit (or none git can take).
+    commit: str | None = None
+    not_committed: list[dict[str, str]] = field(default_factory=list)  # {"path", "reason"}
+
+
+COMMIT_ATTEMPTS = 5  # HEAD moved under us (the person committed at that moment): start again
+LOCK_NAME = "git.lock"
+_ZERO = "0" * 40
+
+
+def commit_changes(root: Path, changes: Sequence[FileChange], message: str, lock_dir: Path) -> CommitResult:
+    """Commit vaultmem's own ``changes`` (vault-relative) and nothing else.
+
+    For each changed file the commit holds HEAD's version with vaultmem's edit applied;
+    a file whose uncommitted changes by the person overlap that edit, or that git never
+    tracked, is left out and named in the result (vaultmem's change is on disk either
+    way). Serialised across processes by ``lock_dir/git.lock``.
     """
-    paths = committable_paths(root, sorted(set(relatives)))
-    if not paths:
-        return None
-    _git(root, "add", "-A", "--", *paths)
-    staged = _git(root, "diff", "--cached", "--name-only", "--", *paths).stdout.split()
-    if not staged:
-        return None
-    # --only with pathspecs commits just these paths; anything else the person staged
-    # stays staged and uncommitted.
-    _git(root, "commit", "--quiet", "--only", "-m", message, "--", *paths)
-    return _git(root, "rev-parse", "HEAD").stdout.strip()
+    with _exclusive_lock(lock_dir / LOCK_NAME):
+        for _attempt in range(COMMIT_ATTEMPTS):
+            result = _Commit(root, lock_dir, message).make(_collapse(changes))
+            if result is not None:
+                return result
+    raise GitError(f"the change was made but not committed: HEAD of {root} kept moving while vaultmem committed "
+                   "(another git process?); commit the files by hand")
 
 
-def committable_paths(root: Path, relatives: Sequence[str]) -> list[str]:
-    """The paths ``git add`` can stage: existing ones git does not ignore, and deletions
-    of paths git tracks.
+def _collapse(changes: Sequence[FileChange]) -> list[FileChange]:
+    """One change per path: the first ``before``, the last ``after``."""
+    by_path: dict[str, FileChange] = {}
+    for change in changes:
+        first = by_path.get(change.path)
+        by_path[change.path] = change if first is None else FileChange(change.path, first.before, change.after, first.moved_from)
+    return list(by_path.values())
 
-    ``git add`` fails on the whole list (after staging part of it) when one path is
-    ignored (an archive folder in .gitignore) or is gone without git ever having known
-    it (a never-committed note that was archived). The change was already made, so the
-    commit records what git can record instead of failing half-way.
-    """
-    present = [path for path in relatives if os.path.lexists(root / path)]
-    gone = [path for path in relatives if path not in present]
-    ignored = _ignored(root, present) if present else set()
-    tracked = set(_git(root, "ls-files", "-z", "--", *gone).stdout.split("\0")) if gone else set()
-    return [path for path in relatives if (path in present and path not in ignored) or path in tracked]
+
+@dataclass(frozen=True)
+class _Entry:
+    mode: str
+    blob: str
+
+
+class _LeftOut:
+    """A path that stays out of the commit (named in the result when it matters)."""
+
+
+_LEFT_OUT = _LeftOut()
+
+
+class _Commit:
+    """One attempt: a private index from HEAD plus vaultmem's changes, committed only if
+    HEAD has not moved meanwhile (``update-ref`` with the old value)."""
+
+    def __init__(self, root: Path, lock_dir: Path, message: str) -> None:
+        self.root = root
+        self.message = message
+        self.top = Path(_git(root, "rev-parse", "--show-toplevel").stdout.strip())
+        self.prefix = _git(root, "rev-parse", "--show-prefix").stdout.strip()
+        head = _git(self.top, "rev-parse", "--verify", "--quiet", "HEAD^{commit}", check=False)
+        self.head = head.stdout.strip() if head.returncode == 0 else None
+        self.zero = "0" * len(self.head or _ZERO)  # 40 for SHA-1 repositories, 64 for SHA-256
+        self.index_file = lock_dir / f"git-index-{os.getpid()}-{secrets.token_hex(4)}"
+        self.not_committed: list[dict[str, str]] = []
+
+    def make(self, changes: Sequence[FileChange]) -> CommitResult | None:
+        """The result, or ``None`` when HEAD moved and the attempt must start again."""
+        try:
+            return self._make(changes)
+        finally:
+            for leftover in (self.index_file, self.index_file.with_name(self.index_file.name + ".lock")):
+                leftover.unlink(missing_ok=True)
+
+    def _make(self, changes: Sequence[FileChange]) -> CommitResult | None:
+        paths = [self.full(change.path) for change in changes] + [self.full(change.moved_from) for change in changes if change.moved_from]
+        head_entries = self._entries(paths) if self.head else {}
+        ignored = _ignored(self.top, [self.full(change.path) for change in changes if change.after is not None])
+        updates: dict[str, _Entry | None] = {}
+        for change in changes:
+            decision = self._decide(change, head_entries, ignored)
+            if not isinstance(decision, _LeftOut):
+                updates[self.full(change.path)] = decision
+        updates = {path: entry for path, entry in updates.items() if entry != head_entries.get(path)}
+        if not updates:
+            return CommitResult(None, self.not_committed)
+        commit = self._commit(updates)
+        if commit is None:
+            return None
+        self._sync_index(updates, head_entries)
+        return CommitResult(commit, self.not_committed)
+
+    def full(self, relative: str | None) -> str:
+        return f"{self.prefix}{relative}"
+
+    def _decide(self, change: FileChange, head: Mapping[str, _Entry], ignored: set[str]) -> _Entry | _LeftOut | None:
+        """The entry to commit for one path, ``None`` to remove it, or left out."""
+        path = self.full(change.path)
+        if change.after is None:
+            return None if path in head else _LEFT_OUT  # gone, and git never knew it
+        if path not in head and path in ignored:
+            return self._leave(change.path, "ignored by git (.gitignore)")
+        if change.moved_from is not None:
+            source = head.get(self.full(change.moved_from))
+            if source is None:
+                return self._leave(change.path, f"moved from {change.moved_from}, which git never tracked; "
+                                                "vaultmem does not commit a file it did not write")
+            if self._blob(change.after, path) != source.blob:
+                self._note(change.path, "committed as it was in HEAD; your uncommitted changes in it stay uncommitted")
+            return source
+        if change.before is None:
+            return _Entry("100644", self._blob(change.after, path, write=True))  # a note vaultmem created
+        return self._edited(change.path, change.before, change.after, head.get(path))
+
+    def _edited(self, relative: str, before: bytes, after: bytes, head: _Entry | None) -> _Entry | _LeftOut:
+        path = self.full(relative)
+        if head is None:
+            return self._leave(relative, "git never tracked it, so a commit would hold the whole file, not only "
+                                            "vaultmem's change; commit it yourself if you want it in git")
+        if self._blob(before, path) == head.blob:
+            return _Entry(head.mode, self._blob(after, path, write=True))
+        merged = self._merge(head.blob, before, after, path)
+        if merged is None:
+            return self._leave(relative, "your uncommitted changes in it overlap vaultmem's edit; vaultmem's "
+                                            "change is in the file but not committed")
+        self._note(relative, "committed with vaultmem's change only; your own uncommitted changes in it stay uncommitted")
+        return _Entry(head.mode, self._blob(merged, path, write=True))
+
+    def _leave(self, relative: str, reason: str) -> _LeftOut:
+        self._note(relative, reason)
+        return _LEFT_OUT
+
+    def _note(self, relative: str, reason: str) -> None:
+        self.not_committed.append({"path": relative, "reason": reason})
+
+    def _blob(self, data: bytes, path: str, write: bool = False) -> str:
+        # --path: git's own clean filters and line-ending rules for that file apply.
+        args = ["hash-object", *(["-w"] if write else []), f"--path={path}", "--stdin"]
+        return _git_bytes(self.top, *args, stdin=data).decode().strip()
+
+    def _merge(self, head_blob: str, before: bytes, after: bytes, path: str) -> bytes | None:
+        """HEAD's version with vaultmem's edit (before → after) applied; None on overlap."""
+        ours = _git_bytes(self.top, "cat-file", "--filters", f"--path={path}", head_blob)
+        folder = self.index_file.parent
+        names = [folder / f"{self.index_file.name}.{part}" for part in ("head", "base", "ours")]
+        try:
+            for name, data in zip(names, (ours, before, after), strict=True):
+                name.write_bytes(data)
+            result = _run(self.top, ["merge-file", "-p", "--quiet", *map(str, names)], None, None)
+        finally:
+            for name in names:
+                name.unlink(missing_ok=True)
+        return result.stdout if result.returncode == 0 else None
+
+    def _entries(self, paths: Sequence[str]) -> dict[str, _Entry]:
+        listed = _git_bytes(self.top, "ls-tree", "-z", "--full-tree", self.head or "", "--", *paths) if paths else b""
+        entries: dict[str, _Entry] = {}
+        for record in listed.split(b"\0"):
+            if record:
+                meta, _, name = record.partition(b"\t")
+                mode, kind, blob = meta.decode().split()
+                if kind == "blob":
+                    entries[os.fsdecode(name)] = _Entry(mode, blob)
+        return entries
+
+    def _commit(self, updates: Mapping[str, _Entry | None]) -> str | None:
+        env = {"GIT_INDEX_FILE": str(self.index_file)}
+        if self.head:
+            _git(self.top, "read-tree", self.head, env=env)
+        else:
+            _git(self.top, "read-tree", "--empty", env=env)
+        _git_bytes(self.top, "update-index", "-z", "--index-info", env=env, stdin=_index_info(updates, self.zero))
+        tree = _git(self.top, "write-tree", env=env).stdout.strip()
+        parents = ["-p", self.head] if self.head else []
+        commit = _git(self.top, "commit-tree", tree, *parents, "-m", self.message).stdout.strip()
+        # Only if HEAD is still the commit this one was built on: otherwise a commit made
+        # meanwhile would be silently reverted by our tree. Then the caller starts again.
+        moved = _git(self.top, "update-ref", "-m", f"commit: {self.message.splitlines()[0]}", "HEAD", commit,
+                     self.head or "", check=False)
+        return commit if moved.returncode == 0 else None
+
+    def _sync_index(self, updates: Mapping[str, _Entry | None], head: Mapping[str, _Entry]) -> None:
+        """Point the person's index at what was committed — only for paths where it held
+        HEAD's version (nothing staged); their staged changes stay as they were."""
+        staged = _index_entries(self.top, list(updates))
+        unchanged = {path: entry for path, entry in updates.items() if staged.get(path) == head.get(path)}
+        if not unchanged:
+            return
+        for _attempt in range(50):
+            result = _run(self.top, ["update-index", "-z", "--index-info"], None, _index_info(unchanged, self.zero))
+            if result.returncode == 0:
+                return
+            if b"index.lock" not in result.stderr:
+                break
+            time.sleep(0.1)  # the person's own git holds the index for a moment
+        paths = " ".join(sorted(unchanged))
+        raise GitError(f"committed, but git's index could not be updated ({result.stderr.decode('utf-8', 'replace').strip()}); "
+                       f"run `git reset -q -- {paths}` in {self.top} so `git status` shows the commit as it is")
+
+
+def _index_info(updates: Mapping[str, _Entry | None], zero: str) -> bytes:
+    lines = []
+    for path, entry in updates.items():
+        line = f"0 {zero}\t{path}" if entry is None else f"{entry.mode} {entry.blob}\t{path}"
+        lines.append(os.fsencode(line) + b"\0")
+    return b"".join(lines)
+
+
+def _index_entries(top: Path, paths: Sequence[str]) -> dict[str, _Entry]:
+    listed = _git_bytes(top, "ls-files", "-z", "--stage", "--", *paths) if paths else b""
+    entries: dict[str, _Entry] = {}
+    for record in listed.split(b"\0"):
+        if record:
+            meta, _, name = record.partition(b"\t")
+            mode, blob, stage = meta.decode().split()
+            if stage == "0":
+                entries[os.fsdecode(name)] = _Entry(mode, blob)
+    return entries
 
 
 def _ignored(root: Path, relatives: Sequence[str]) -> set[str]:
@@ -111,5 +323,35 @@ def _ignored(root: Path, relatives: Sequence[str]) -> set[str]:
     ``ls-files --others --ignored`` rather than ``check-ignore``: check-ignore refuses
     ``--literal-pathspecs``, and without it a name such as ``:top.md`` is read as magic.
     """
+    if not relatives:
+        return set()
     listed = _git(root, "ls-files", "-z", "--others", "--ignored", "--exclude-standard", "--", *relatives).stdout
     return set(listed.split("\0"))
+
+
+@contextmanager
+def _exclusive_lock(path: Path) -> Iterator[None]:
+    """Hold an OS file lock on ``path`` (released however the process ends)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    descriptor = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        if sys.platform == "win32":
+            _windows_lock(descriptor)
+        else:
+            fcntl.flock(descriptor, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(descriptor)  # closing releases the lock
+
+
+if sys.platform == "win32":
+    import msvcrt
+
+    def _windows_lock(descriptor: int) -> None:
+        """msvcrt's byte-range lock, retried: it has no blocking form that waits for long."""
+        while True:
+            try:
+                msvcrt.locking(descriptor, msvcrt.LK_NBLCK, 1)
+                return
+            except OSError:
+                time.sleep(0.05)

@@ -106,7 +106,7 @@ def _as_utc(moment: datetime) -> datetime:
     except OverflowError:
         # e.g. 0001-01-01T00:00+05:00 lies before datetime.min in UTC; an escaping
         # OverflowError would crash a whole index/check run on one note.
-        raise InvalidTimestamp(moment, "outside the range of representable dates") from None
+        raise InvalidTimestamp(moment.isoformat(), "outside the range of representable dates") from None
 
 
 def _parse_iso(text: str) -> datetime:
@@ -209,7 +209,7 @@ def expires_at_for(
     ttl = policy.ttl(layer)
     if ttl is None:
         return None
-    return format_timestamp(resolve_now(now) + ttl)
+    return format_timestamp(add_duration(resolve_now(now), ttl, f"{format_duration(ttl)} ({normalize_layer(layer)} TTL)"))
 
 
 def is_permanent(meta: Mapping[str, Any]) -> bool:
@@ -244,21 +244,37 @@ def apply_layer_ttl(
 _DURATION = re.compile(r"(?:\d+[smhdw])+")
 _DURATION_PART = re.compile(r"(\d+)([smhdw])")
 _DURATION_UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86_400, "w": 604_800}
+MAX_DURATION_DAYS = 365_000  # a thousand years: longer than any memory, and now + it is still a date
+_MAX_DURATION_DIGITS = 12
 
 
 def parse_duration(value: object) -> timedelta:
-    """``'3d'``, ``'12h'``, ``'2w'``, ``'1d12h'`` → ``timedelta``; else :class:`InvalidDuration`."""
+    """``'3d'``, ``'12h'``, ``'2w'``, ``'1d12h'`` → ``timedelta``; else :class:`InvalidDuration`.
+
+    At most :data:`MAX_DURATION_DAYS`: ``3000000d`` would overflow every date it is added to.
+    """
     if not isinstance(value, str):
         raise InvalidDuration(value)
     text = re.sub(r"\s+", "", value).lower()
-    if not _DURATION.fullmatch(text):
+    if len(text) > 64 or not _DURATION.fullmatch(text):
         raise InvalidDuration(value)
-    seconds = sum(
-        int(amount) * _DURATION_UNITS[unit] for amount, unit in _DURATION_PART.findall(text)
-    )
+    parts = _DURATION_PART.findall(text)
+    if any(len(amount.lstrip("0")) > _MAX_DURATION_DIGITS for amount, _ in parts):
+        raise InvalidDuration(value, f"longer than {MAX_DURATION_DAYS}d, a thousand years")
+    seconds = sum(int(amount) * _DURATION_UNITS[unit] for amount, unit in parts)
     if seconds <= 0:
         raise InvalidDuration(value)
+    if seconds > MAX_DURATION_DAYS * 86_400:
+        raise InvalidDuration(value, f"longer than {MAX_DURATION_DAYS}d, a thousand years")
     return timedelta(seconds=seconds)
+
+
+def add_duration(moment: datetime, ttl: timedelta, what: object) -> datetime:
+    """``moment + ttl``, or :class:`InvalidDuration` naming ``what`` when that is past year 9999."""
+    try:
+        return moment + ttl
+    except OverflowError:
+        raise InvalidDuration(what, f"{format_timestamp(moment)} plus it lies past year 9999") from None
 
 
 def format_duration(ttl: timedelta | None) -> str:

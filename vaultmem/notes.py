@@ -17,9 +17,8 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 import yaml
-from frontmatter.default_handlers import YAMLHandler
 
-from .errors import InvalidTimestamp, NoteReadError, UnknownLayer
+from .errors import InvalidTimestamp, NoteReadError, UnknownLayer, short_repr
 from .lifecycle import (
     EXPIRING_LAYERS,
     PERMANENT_LAYER,
@@ -38,6 +37,11 @@ _HEADING = re.compile(r"^#[ \t]+(.+?)(?:[ \t]+#+)?[ \t]*$", re.MULTILINE)
 _OPENING = re.compile(r"\A---[ \t]*\r?\n")
 _CLOSING = re.compile(r"^(?:---|\.\.\.)[ \t]*\r?$\n?", re.MULTILINE)
 _YAML_KEY_LINE = re.compile(r"^[\"']?[\w\- ]+[\"']?[ \t]*:(?:[ \t]|$)", re.MULTILINE)
+# Bounds on what one note's frontmatter may cost (see load_yaml_mapping). Real
+# frontmatter is a few hundred bytes; these are orders of magnitude above it.
+MAX_FRONTMATTER_CHARS = 1_000_000
+MAX_YAML_EXPANDED = 2_000_000  # characters of scalar text (+1 per value) with every alias expanded
+MAX_YAML_DEPTH = 64
 # YAML errors and what PyYAML raises outside its hierarchy on bad values:
 # a plain ValueError for 2026-13-45, TypeError/OverflowError on odd constructs.
 YAML_LOAD_ERRORS = (yaml.YAMLError, ValueError, TypeError, OverflowError, RecursionError)
@@ -79,6 +83,10 @@ class Note:
     content_hash: str  # of the raw bytes: did the file change?
     problems: tuple[Problem, ...] = field(default_factory=tuple)
     has_frontmatter: bool = False
+
+    def __repr__(self) -> str:
+        # Never the body or the metadata: a note may be megabytes (see short_repr).
+        return f"Note(path={self.path!r}, id={short_repr(self.id)}, title={short_repr(self.title)}, problems={len(self.problems)})"
 
     @property
     def layer(self) -> str | None:
@@ -165,9 +173,66 @@ def find_frontmatter(text: str) -> FrontmatterBlock | None:
     return FrontmatterBlock(text[opening.end():closing.start()], opening.end(), closing.start(), closing.end())
 
 
+class FrontmatterTooLarge(yaml.YAMLError):
+    """A frontmatter block past the bounds below: it is treated as YAML that does not load."""
+
+
 def load_yaml_mapping(yaml_text: str) -> Any:
-    # python-frontmatter's YAML handler, with the C loader when PyYAML has it.
-    return YAMLHandler().load(yaml_text, Loader=_YAML_LOADER)
+    """Load a frontmatter block (PyYAML's safe loader, the C one when present) within bounds.
+
+    A note is untrusted input. Aliases let 460 bytes expand to billions of values
+    ("billion laughs"): the loaded object shares them, but anything that walks it
+    (JSON, a repr, the full-text side) does not. So the composed node graph is measured
+    first — its size with every alias expanded, its depth, cycles — and a block past a
+    bound raises :class:`FrontmatterTooLarge` before a single value is constructed.
+    """
+    if len(yaml_text) > MAX_FRONTMATTER_CHARS:
+        raise FrontmatterTooLarge(f"the frontmatter block is {len(yaml_text):,} characters, more than the "
+                                  f"{MAX_FRONTMATTER_CHARS:,} vaultmem reads")
+    loader = _YAML_LOADER(yaml_text)
+    try:
+        node = loader.get_single_node()
+        if node is None:
+            return None
+        _measure(node, 1, {}, set())
+        return loader.construct_document(node)
+    finally:
+        loader.dispose()
+
+
+def _measure(node: yaml.Node, depth: int, seen: dict[int, tuple[int, int]], active: set[int]) -> tuple[int, int]:
+    """(size with aliases expanded, height) of ``node``; raises past a bound. Shared
+    (aliased) nodes are measured once and counted at every place they appear."""
+    key = id(node)
+    if key in active:
+        raise FrontmatterTooLarge("the frontmatter refers to itself through an alias (a recursive structure)")
+    if key in seen:
+        size, height = seen[key]
+    else:
+        active.add(key)
+        size, height = _measure_children(node, depth, seen, active)
+        active.discard(key)
+        seen[key] = (size, height)
+    if depth - 1 + height > MAX_YAML_DEPTH:
+        raise FrontmatterTooLarge(f"the frontmatter nests deeper than {MAX_YAML_DEPTH} levels")
+    return size, height
+
+
+def _measure_children(node: yaml.Node, depth: int, seen: dict[int, tuple[int, int]], active: set[int]) -> tuple[int, int]:
+    if isinstance(node, yaml.ScalarNode):
+        return len(node.value) + 1, 1
+    if depth > MAX_YAML_DEPTH:
+        raise FrontmatterTooLarge(f"the frontmatter nests deeper than {MAX_YAML_DEPTH} levels")
+    children = [item for pair in node.value for item in pair] if isinstance(node, yaml.MappingNode) else node.value
+    size, height = 1, 1
+    for child in children:
+        child_size, child_height = _measure(child, depth + 1, seen, active)
+        size += child_size
+        height = max(height, child_height + 1)
+        if size > MAX_YAML_EXPANDED:
+            raise FrontmatterTooLarge(f"the frontmatter expands to more than {MAX_YAML_EXPANDED:,} characters "
+                                      "(YAML aliases repeating values?)")
+    return size, height
 
 
 def split_frontmatter(relative: str, text: str) -> tuple[dict[str, Any], str, FrontmatterBlock | None, list[Problem]]:
@@ -203,7 +268,10 @@ def _unclosed_problem(relative: str, text: str) -> list[Problem]:
 def _yaml_problem(relative: str, error: BaseException) -> Problem:
     mark = getattr(error, "problem_mark", None)
     where = f" at line {mark.line + 2}" if mark is not None else ""  # +1 for 0-based, +1 for the opening ---
-    reason = getattr(error, "problem", None) or str(error).splitlines()[0]
+    reason = (getattr(error, "problem", None) or str(error).splitlines()[0])[:300]
+    if isinstance(error, FrontmatterTooLarge):
+        return Problem(relative, "frontmatter", f"YAML is not loaded: {reason}",
+                       "shorten the frontmatter (or remove the aliases); the note is indexed without its metadata meanwhile")
     if "unhashable key" in str(error):
         reason = f"{reason} (a template placeholder such as {{{{date}}}}?)"
     return Problem(relative, "frontmatter", f"YAML does not load{where}: {reason}",
@@ -248,7 +316,7 @@ def _expiry_problems(relative: str, expires: Any, permanent: bool, layer: str | 
 def _scalar_problems(relative: str, meta: Mapping[str, Any]) -> list[Problem]:
     problems: list[Problem] = []
     if "permanent" in meta and not isinstance(meta["permanent"], bool):
-        problems.append(Problem(relative, "permanent", f"permanent is {meta['permanent']!r}, not true/false",
+        problems.append(Problem(relative, "permanent", f"permanent is {short_repr(meta['permanent'])}, not true/false",
                                 "write permanent: true or permanent: false (unquoted)"))
     created = meta.get("created")
     if not is_absent(created):
@@ -361,4 +429,6 @@ def expiry_text(value: Any) -> str | None:
     moment = timestamp_or_none(value)
     if moment is not None and not isinstance(value, str):
         return moment.isoformat()
+    if moment is None:
+        return value[:200] if isinstance(value, str) else short_repr(value)  # garbage: shown, not stored whole
     return str(value)

@@ -71,6 +71,7 @@ class Remembered:
     tags: list[str]
     commit: str | None = None
     similar: list[SimilarNote] = field(default_factory=list)  # notes that may say the same
+    not_committed: list[dict[str, str]] = field(default_factory=list)  # files left out of the commit, and why
 
     def as_dict(self) -> dict[str, Any]:
         return {**self.__dict__, "similar": [other.as_dict() for other in self.similar]}
@@ -114,6 +115,7 @@ class Forgotten:
     path: str
     archived_to: str | None  # None when deleted with hard=True
     commit: str | None = None
+    not_committed: list[dict[str, str]] = field(default_factory=list)  # files left out of the commit, and why
 
     def as_dict(self) -> dict[str, Any]:
         return dict(self.__dict__)
@@ -153,10 +155,12 @@ class ExpireReport:
     hard: bool
     skipped: list[Skipped] = field(default_factory=list)
     commit: str | None = None
+    not_committed: list[dict[str, str]] = field(default_factory=list)  # files left out of the commit, and why
 
     def as_dict(self) -> dict[str, Any]:
         return {"expired": [note.as_dict() for note in self.expired], "applied": self.applied, "hard": self.hard,
-                "skipped": [skip.as_dict() for skip in self.skipped], "commit": self.commit}
+                "skipped": [skip.as_dict() for skip in self.skipped], "commit": self.commit,
+                "not_committed": self.not_committed}
 
 
 @dataclass(frozen=True)

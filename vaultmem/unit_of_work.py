@@ -5,11 +5,13 @@ and any write command to come — do the same four steps, in this order:
 
 1. refuse up front when ``auto_commit`` is on but the vault is not a git repository
    (nothing is half-done);
-2. act: write, move or delete files, recording on the :class:`VaultWrite` each path it
-   touched;
+2. act: write, move or delete files through noteio's guarded operations (adr/0014),
+   recording on the :class:`VaultWrite` each :class:`FileChange` they return — the
+   bytes checked and the bytes left;
 3. bring the index in step with those paths (also when the act failed half-way: what
    it changed on disk is indexed as it is now);
-4. when the vault's config asks for it, commit exactly those paths.
+4. when the vault's config asks for it, commit exactly vaultmem's change to them, and
+   nothing of the person's (adr/0015).
 
 A write command opens ``with vault._writing("name") as write:`` and cannot skip a step.
 Writes to usage history (``mark_used``, ``usage import``) touch no file and do not
@@ -23,7 +25,9 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .config import STATE_DIR
 from .errors import GitError
+from .noteio import FileChange
 from .ordered import unique
 
 
@@ -32,14 +36,19 @@ class VaultWrite:
     """What one write operation changed, and (once the path has committed) its commit."""
 
     operation: str
-    touched: list[str] = field(default_factory=list)  # written, created, moved or deleted: indexed and committed
+    changes: list[FileChange] = field(default_factory=list)  # written, created, moved or deleted: indexed and committed
     reindexed: list[str] = field(default_factory=list)  # read again by the index, not committed
     message: str = ""  # the commit message; default "vaultmem <operation>"
     commit: str | None = None
+    not_committed: list[dict[str, str]] = field(default_factory=list)  # files left out of the commit, and why
 
-    def touch(self, *paths: str | None) -> None:
-        """Record vault paths this write changed (``None``s — a deletion's archive — are skipped)."""
-        self.touched += [path for path in paths if path is not None]
+    @property
+    def touched(self) -> list[str]:
+        return unique(change.path for change in self.changes)
+
+    def record(self, *changes: FileChange) -> None:
+        """Record what the guarded writes of noteio/writer did (they return these)."""
+        self.changes += changes
 
     def reindex(self, *paths: str) -> None:
         """Record paths the index must read again although this write did not change them."""
@@ -52,10 +61,12 @@ class VaultWrite:
 class WritePath:
     """Opens :class:`VaultWrite` units for one vault (see the module's docstring)."""
 
-    def __init__(self, root: Path, auto_commit: bool, sync_index: Callable[[Sequence[str]], None]) -> None:
+    def __init__(self, root: Path, auto_commit: bool, sync_index: Callable[[Sequence[str]], None],
+                 state_dir: Path | None = None) -> None:
         self.root = root
         self.auto_commit = auto_commit
         self.sync_index = sync_index
+        self.state_dir = state_dir if state_dir is not None else root / STATE_DIR
 
     @contextmanager
     def begin(self, operation: str) -> Iterator[VaultWrite]:
@@ -65,7 +76,7 @@ class WritePath:
             yield write
         finally:
             self.sync_index(write.paths_to_index())
-        write.commit = self.commit(write.touched, write.message or f"vaultmem {operation}")
+        write.commit, write.not_committed = self.commit(write.changes, write.message or f"vaultmem {operation}")
 
     def require_git(self) -> None:
         """Refuse a write up front when auto_commit cannot work, so nothing is half-done."""
@@ -78,13 +89,18 @@ class WritePath:
                     "run `git init` in the vault or set auto_commit = false (nothing was changed)"
                 )
 
-    def commit(self, relatives: list[str], message: str) -> str | None:
-        """Commit exactly these paths when the vault's config turns auto_commit on."""
-        if not self.auto_commit or not relatives:
-            return None
-        from .gitops import commit_paths
+    def commit(self, changes: Sequence[FileChange], message: str) -> tuple[str | None, list[dict[str, str]]]:
+        """Commit vaultmem's own change to these files when the vault's config turns
+        auto_commit on: (the commit, the files left out of it and why)."""
+        if not self.auto_commit or not changes:
+            return None, []
+        from .gitops import commit_changes
+        from .storage import ensure_state_dir
 
+        ensure_state_dir(self.state_dir)  # the commit lock lives there, and git must never see it
         try:
-            return commit_paths(self.root, relatives, message)
+            result = commit_changes(self.root, changes, message, self.state_dir)
         except GitError as error:
-            raise GitError(f"the change was made ({', '.join(relatives)}) but not committed: {error}") from None
+            paths = ", ".join(unique(change.path for change in changes))
+            raise GitError(f"the change was made ({paths}) but not committed: {error}") from None
+        return result.commit, result.not_committed

@@ -8,13 +8,14 @@ deleted because of usage: ``stale`` only lists. See adr/0007-usage-history.md.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
 from .config import MAX_STALE_DAYS
-from .errors import UsageError
+from .errors import InvalidTimestamp, UsageError, short_repr
 from .lifecycle import format_timestamp, from_epoch_us, parse_timestamp, to_epoch_us
 from .storage import NoteRow, UsageRow
 
@@ -77,6 +78,23 @@ def export_document(rows: Iterable[UsageRow]) -> dict[str, Any]:
     }
 
 
+MAX_USE_COUNT = 2**53 - 1  # the largest integer every JSON reader keeps exact
+
+
+def read_export(raw: bytes, source: str) -> Any:
+    """The JSON document of a usage export file; :class:`UsageError` naming the file if
+    it is not UTF-8 JSON (nothing is imported then)."""
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        raise UsageError(f"{source} is not UTF-8 text (bad byte at offset {error.start}); "
+                         "give the JSON file `vaultmem usage export` wrote") from None
+    try:
+        return json.loads(text)
+    except ValueError as error:  # JSONDecodeError, and integers too long to convert
+        raise UsageError(f"{source} is not JSON ({str(error)[:200]}); give the file `vaultmem usage export` wrote") from None
+
+
 def parse_import(document: Any) -> list[UsageRow]:
     """Validate an exported usage document; every bad entry is named, nothing half-imported."""
     if not isinstance(document, dict) or document.get("version") != EXPORT_VERSION or not isinstance(document.get("usage"), list):
@@ -94,7 +112,10 @@ def _import_row(number: int, entry: Any) -> UsageRow:
     note_id, count, last = entry.get("note_id"), entry.get("use_count"), entry.get("last_used_at")
     if not isinstance(note_id, str) or not note_id:
         raise UsageError(f"{where}.note_id must be a non-empty string")
-    if isinstance(count, bool) or not isinstance(count, int) or count < 1:
-        raise UsageError(f"{where}.use_count must be a positive integer")
-    moment = parse_timestamp(last)
+    if isinstance(count, bool) or not isinstance(count, int) or not 1 <= count <= MAX_USE_COUNT:
+        raise UsageError(f"{where}.use_count must be a positive integer up to {MAX_USE_COUNT}, got {short_repr(count)}")
+    try:
+        moment = parse_timestamp(last)
+    except InvalidTimestamp as error:
+        raise UsageError(f"{where}.last_used_at: {error}") from None
     return UsageRow(note_id, count, format_timestamp(moment), to_epoch_us(moment))

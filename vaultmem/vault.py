@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from .config import DEFAULT_STALE_DAYS, STATE_DIR, VaultConfig, load_config
 from .derived import DerivedIndex, Progress
-from .errors import AmbiguousNote, NoteNotFound, VaultmemError
+from .errors import AmbiguousNote, NoteNotFound, PathOutsideVault, VaultmemError, WriteConflict
 from .lifecycle import normalize_layer, resolve_now, to_epoch_us
 from .paths import VaultPaths
 from .results import (
@@ -62,7 +62,7 @@ class Vault:
         self.paths = VaultPaths(self.root, self.config.archive_dir)
         self.state_dir = self.root / STATE_DIR
         self.derived = DerivedIndex(self.paths, self.state_dir, self.config.embedder, embedder)
-        self._writes = WritePath(self.root, self.config.auto_commit, self.derived.sync)
+        self._writes = WritePath(self.root, self.config.auto_commit, self.derived.sync, self.state_dir)
 
     def __repr__(self) -> str:
         return f"Vault({str(self.root)!r})"
@@ -139,10 +139,17 @@ class Vault:
 
         Accepts the id, the vault-relative path or the path without ``.md``; failing
         those, a bare file name that is unique in the vault (how [[wikilinks]] name notes).
+        An id is an opaque token matched exactly, before anything is read as a path: a
+        note whose ``id`` is ``../x`` or ``/etc/passwd`` is reachable by it, and such a
+        reference that is no note's id is refused as a path that leaves the vault.
         """
         reference = reference.strip()
         if not reference:
             raise NoteNotFound(reference)
+        if self.is_indexed():
+            by_id = [row for row in self.store.notes.find(reference) if row.id == reference]
+            if len(by_id) == 1:
+                return by_id[0]
         self.paths.resolve_inside(reference)  # '../x', '/etc/passwd', symlinks out: refused as given
         self.ensure_indexed()
         notes = self.store.notes
@@ -213,10 +220,10 @@ class Vault:
             return check_vault(self.paths, self.config.policy, fix=False, now=now)
         with self._writing("check --fix") as write:
             report = check_vault(self.paths, self.config.policy, fix=True, now=now)
-            write.touch(*sorted({applied.path for applied in report.fixed}))
+            write.record(*report.changes)
             lines = "\n".join(f"- {applied.path}: {applied.action}" for applied in report.fixed)
             write.message = f"vaultmem check --fix: {len(report.fixed)} fix(es)\n\n{lines}"
-        report.commit = write.commit
+        report.commit, report.not_committed = write.commit, write.not_committed
         return report
 
     def stats(self, now: object = None) -> Stats:
@@ -277,6 +284,7 @@ class Vault:
     ) -> Remembered:
         """Write a new note with the layer's policy applied; searchable when this returns."""
         from .lifecycle import format_timestamp
+        from .noteio import FileChange
         from .storage import Eligibility
         from .writer import compose_note, target_folder, write_new_note
 
@@ -286,7 +294,7 @@ class Vault:
                                 permanent=permanent, policy=self.config.policy, now=now)
             folder = target_folder(self.paths, folder if folder is not None else self.config.remember_dir)
             relative = write_new_note(self.paths, folder, note)
-            write.touch(relative)
+            write.record(FileChange(relative, None, note.render()))
             expires = note.meta.get("expires_at")
             write.message = (f"vaultmem remember: {note.title}\n\nlayer {note.meta['layer']}, "
                              f"expires {format_timestamp(expires) if expires else 'never'}")
@@ -295,7 +303,8 @@ class Vault:
         alive_in_layer = Eligibility(now_us=to_epoch_us(resolve_now(now)), layers=(note.meta["layer"],))
         similar = self.derived.searcher().similar_notes(relative, self.config.consolidate.threshold, alive_in_layer)
         return Remembered(note.id, relative, note.title, note.meta["layer"],
-                          format_timestamp(expires) if expires else None, list(note.meta["tags"]), write.commit, similar)
+                          format_timestamp(expires) if expires else None, list(note.meta["tags"]), write.commit, similar,
+                          write.not_committed)
 
     def forget(self, note: str, hard: bool = False) -> Forgotten:
         """Archive a note (recoverable), or delete it with ``hard``; the index follows at once."""
@@ -304,19 +313,21 @@ class Vault:
             # Indexed again even when the delete is refused (WriteConflict): the person's edit
             # wins this time, and re-running the command acts on the current version, knowingly.
             write.reindex(row.path)
-            archived = self._remove_file(row, hard)
-            write.touch(row.path, archived)
+            archived = self._remove_file(row, hard, write)
             write.message = f"vaultmem forget: {row.title}\n\n{row.path} {'deleted' if hard else f'archived to {archived}'}"
-        return Forgotten(row.id, row.path, archived, write.commit)
+        return Forgotten(row.id, row.path, archived, write.commit, write.not_committed)
 
-    def _remove_file(self, row: NoteRow, hard: bool) -> str | None:
-        """Archive the note's file (its new path) or, with ``hard``, delete it (``None``)."""
+    def _remove_file(self, row: NoteRow, hard: bool, write: VaultWrite) -> str | None:
+        """Archive the note's file (its new path) or, with ``hard``, delete it (``None``) —
+        only if it is still the version indexed (else ``WriteConflict``, the file as it is)."""
         from .writer import archive_note, delete_note
 
         if hard:
-            delete_note(self.paths, row.path, row.content_hash)
+            write.record(delete_note(self.paths, row.path, row.content_hash))
             return None
-        return archive_note(self.paths, row.path)
+        archived, changes = archive_note(self.paths, row.path, row.content_hash)
+        write.record(*changes)
+        return archived
 
     def expire(self, apply: bool = False, hard: bool = False, now: object = None) -> ExpireReport:
         """List notes expired at ``now``; with ``apply`` archive them (``hard``: delete).
@@ -337,11 +348,14 @@ class Vault:
                 if not self._still_expired(row, moment):
                     report.skipped.append(Skipped(row.path, "changed on disk since it was indexed; run expire again"))
                     continue
-                entry.archived_to, entry.removed = self._remove_file(row, hard), True
-                write.touch(row.path, entry.archived_to)
+                try:
+                    entry.archived_to, entry.removed = self._remove_file(row, hard, write), True
+                except (WriteConflict, PathOutsideVault) as error:
+                    # Edited while being archived: the person's version stays, the others go on.
+                    report.skipped.append(Skipped(row.path, str(error)))
             write.message = (f"vaultmem expire: {len(rows) - len(report.skipped)} expired note(s) "
                              f"{'deleted' if hard else 'archived'}\n\nas of {moment.isoformat()}")
-        report.commit = write.commit
+        report.commit, report.not_committed = write.commit, write.not_committed
         return report
 
     def _still_expired(self, row: NoteRow, moment: object) -> bool:
@@ -377,9 +391,9 @@ class Vault:
         with self._writing("consolidate") as write:
             self.index()
             report = apply_plan(plan if plan is not None else plan_consolidation(self.store, self.paths, scope), self.paths)
-            write.touch(*report.touched)
+            write.record(*report.changes)
             write.message = report.commit_message()
-        report.commit = write.commit
+        report.commit, report.not_committed = write.commit, write.not_committed
         return report
 
     # ------------------------------------------------------------ usage history (usage.py; not a file write)

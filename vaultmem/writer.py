@@ -13,6 +13,7 @@ import re
 import secrets
 import time
 import unicodedata
+from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path, PurePosixPath
@@ -22,6 +23,7 @@ from .errors import InvalidTimestamp, PathOutsideVault, UsageError
 from .lifecycle import (
     PERMANENT_LAYER,
     LayerPolicy,
+    add_duration,
     apply_layer_ttl,
     format_timestamp,
     normalize_layer,
@@ -29,7 +31,13 @@ from .lifecycle import (
     parse_timestamp,
     resolve_now,
 )
-from .noteio import create_exclusive, render_frontmatter, require_unchanged
+from .noteio import (
+    FileChange,
+    create_exclusive,
+    delete_if_unchanged,
+    move_if_unchanged,
+    render_frontmatter,
+)
 from .paths import VaultPaths
 
 SLUG_WORDS = 8
@@ -126,7 +134,7 @@ def _refuse_past(expires_at: datetime, now: datetime) -> None:
 
 def _explicit_expiry(expires_at: object, ttl: str | None, moment: datetime) -> datetime | None:
     if ttl is not None:
-        return moment + parse_duration(ttl)
+        return add_duration(moment, parse_duration(ttl), ttl)
     if expires_at is not None:
         if isinstance(expires_at, str) and not expires_at.strip():
             raise InvalidTimestamp(expires_at, "empty")
@@ -224,27 +232,26 @@ def _make_folder(paths: VaultPaths, folder: str) -> Path:
 # ------------------------------------------------------------------ archive / delete
 
 
-def archive_note(paths: VaultPaths, relative: str) -> str:
-    """Move a note to the archive folder (same relative path inside it); returns the new path."""
+def archive_note(paths: VaultPaths, relative: str, expected_hash: str) -> tuple[str, list[FileChange]]:
+    """Move a note to the archive folder (same relative path inside it) if it still holds
+    the bytes vaultmem checked (``expected_hash``); else :class:`WriteConflict` and the
+    note stays. Returns the archived path and the changes made (for an auto-commit)."""
     source = paths.resolve_inside(relative)
+    archived, moved = move_if_unchanged(source, _archive_names(paths, relative), expected_hash, relative, paths.root)
+    return archived, [FileChange(relative, moved, None), FileChange(archived, None, moved, moved_from=relative)]
+
+
+def _archive_names(paths: VaultPaths, relative: str) -> Iterator[tuple[str, Path]]:
+    """Where a note may go in the archive: its own path there, then ``name-2.md`` …"""
     archive_relative = PurePosixPath(paths.archive_dir) / relative
     stem, suffix = archive_relative.stem, archive_relative.suffix
     for attempt in range(1, 1000):
         candidate = archive_relative if attempt == 1 else archive_relative.with_name(f"{stem}-{attempt}{suffix}")
-        target = paths.resolve_inside(candidate.as_posix())
-        target.parent.mkdir(parents=True, exist_ok=True)
-        try:
-            # link + unlink never replaces an existing archived note, unlike rename.
-            os.link(source, target)
-        except FileExistsError:
-            continue
-        source.unlink()
-        return candidate.as_posix()
+        yield candidate.as_posix(), paths.resolve_inside(candidate.as_posix())
     raise UsageError(f"the archive already holds too many copies of {relative}; clean up {paths.archive_dir}/")
 
 
-def delete_note(paths: VaultPaths, relative: str, expected_hash: str) -> None:
+def delete_note(paths: VaultPaths, relative: str, expected_hash: str) -> FileChange:
     """Delete a note, unless it changed since vaultmem last read it (the human's edit wins)."""
-    absolute = paths.resolve_inside(relative)
-    require_unchanged(absolute, expected_hash, relative)
-    absolute.unlink()
+    removed = delete_if_unchanged(paths.resolve_inside(relative), expected_hash, relative, paths.root)
+    return FileChange(relative, removed, None)

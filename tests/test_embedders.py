@@ -1,0 +1,59 @@
+"""Embedders: bounded memory whatever the texts' sizes, the same vector whatever the batch."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from vaultmem.embedders import BATCH_CHARS, BATCH_SIZE, MAX_EMBED_CHARS, HashingEmbedder, length_batches
+
+
+class RecordingEmbedder(HashingEmbedder):
+    """The hashing embedder, recording the batches the base class hands it."""
+
+    def __init__(self) -> None:
+        super().__init__(32)
+        self.batches: list[list[int]] = []
+
+    def embed_batch(self, texts: Sequence[str]) -> np.ndarray:
+        self.batches.append([len(text) for text in texts])
+        return super().embed_batch(texts)
+
+
+@given(st.lists(st.integers(min_value=0, max_value=3 * BATCH_CHARS), max_size=400))
+def test_length_batches_cover_every_text_once_within_the_padding_budget(lengths: list[int]) -> None:
+    batches = length_batches(lengths)
+    assert sorted(index for batch in batches for index in batch) == list(range(len(lengths)))
+    for batch in batches:
+        assert len(batch) <= BATCH_SIZE
+        assert len(batch) == 1 or len(batch) * max(lengths[index] for index in batch) <= BATCH_CHARS
+
+
+def test_no_batch_holds_more_padded_text_than_the_budget_whatever_the_notes() -> None:
+    embedder = RecordingEmbedder()
+    texts = ["short note"] * 300 + ["x " * 10 * MAX_EMBED_CHARS] * 20 + ["a medium note " * 200] * 50
+    embedder.embed(texts)
+    assert all(len(batch) * max(batch) <= max(BATCH_CHARS, MAX_EMBED_CHARS) for batch in embedder.batches)
+    assert max(max(batch) for batch in embedder.batches) == MAX_EMBED_CHARS  # a 200 KB text reaches the model cut
+
+
+def test_rows_come_back_in_the_order_given_and_a_long_text_embeds_as_its_first_part() -> None:
+    embedder = HashingEmbedder(64)
+    long_text = "alpha beta " * MAX_EMBED_CHARS + "omega"
+    texts = ["gamma delta", long_text, "epsilon", long_text[:MAX_EMBED_CHARS]]
+    together = embedder.embed(texts)
+    alone = np.vstack([embedder.embed([text]) for text in texts])
+    assert np.array_equal(together, alone)
+    assert np.array_equal(together[1], together[3])
+
+
+@pytest.mark.parametrize("count", [1, 7, 70])
+def test_wordllama_gives_each_text_the_same_vector_in_any_batch(wordllama: object, count: int) -> None:
+    texts = [f"note {number}: " + "oat milk in coffee " * (number % 9 + 1) for number in range(count)]
+    together = wordllama.embed(texts)  # type: ignore[attr-defined]
+    alone = np.vstack([wordllama.embed([text]) for text in texts])  # type: ignore[attr-defined]
+    assert np.allclose(together, alone, atol=1e-6)

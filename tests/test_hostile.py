@@ -1,0 +1,156 @@
+"""A hostile note cannot take the vault down: YAML bombs, deep nesting, huge values, huge notes.
+
+Every vaultmem process here runs under an address-space cap (RLIMIT_AS), so a regression
+fails the test with a MemoryError instead of taking the machine down.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import resource
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from helpers import REPO
+from vaultmem.notes import MAX_FRONTMATTER_CHARS, MAX_YAML_DEPTH, parse_note
+
+MEMORY_CAP = 1536 * 2**20  # the real embedder and an index fit in ~0.8 GB; the bugs needed 11 GB and more
+
+BOMB = textwrap.dedent(
+    """\
+    ---
+    a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]
+    b: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a]
+    c: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b]
+    d: &d [*c,*c,*c,*c,*c,*c,*c,*c,*c]
+    e: &e [*d,*d,*d,*d,*d,*d,*d,*d,*d]
+    f: &f [*e,*e,*e,*e,*e,*e,*e,*e,*e]
+    g: &g [*f,*f,*f,*f,*f,*f,*f,*f,*f]
+    h: &h [*g,*g,*g,*g,*g,*g,*g,*g,*g]
+    i: &i [*h,*h,*h,*h,*h,*h,*h,*h,*h]
+    layer: L3
+    title: *i
+    tags: *i
+    aliases: *i
+    ---
+    The body of the bomb is ordinary text about lollipops.
+    """
+)
+
+
+def capped(vault: Path, *args: str, timeout: float = 300) -> subprocess.CompletedProcess[str]:
+    def limit() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (MEMORY_CAP, MEMORY_CAP))
+
+    return subprocess.run([sys.executable, "-m", "vaultmem", "--vault", str(vault), *args], capture_output=True, text=True,
+                          timeout=timeout, preexec_fn=limit, env={**os.environ, "PYTHONPATH": str(REPO)})
+
+
+def capped_python(code: str, *args: str, timeout: float = 300) -> subprocess.CompletedProcess[str]:
+    def limit() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (MEMORY_CAP, MEMORY_CAP))
+
+    return subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True, timeout=timeout,
+                          preexec_fn=limit, env={**os.environ, "PYTHONPATH": str(REPO)})
+
+
+# ---------------------------------------------------------------- frontmatter bounds
+
+
+def test_a_yaml_alias_bomb_is_a_frontmatter_problem_and_every_command_survives_it(vault_dir: Path, write_note) -> None:
+    bomb = write_note("bomb.md", BOMB)
+    write_note("ok.md", "---\nlayer: L3\nexpires_at: 2027-01-01\n---\nAn ordinary note about tea.\n")
+    before = bomb.read_bytes()
+    index = capped(vault_dir, "index", "--json")
+    assert index.returncode == 0, index.stderr[-2000:]  # was: MemoryError
+    problems = json.loads(index.stdout)["problems"]
+    assert [problem["path"] for problem in problems if problem["field"] == "frontmatter"] == ["bomb.md"]
+    assert "aliases" in problems[0]["message"] and len(json.dumps(problems)) < 2000
+    get = capped(vault_dir, "get", "bomb", "--json")
+    assert get.returncode == 0, get.stderr[-2000:]  # was: past 11 GB
+    assert json.loads(get.stdout)["meta"] == {} and len(get.stdout) < 5000
+    search = capped(vault_dir, "search", "lollipops", "--json")
+    assert search.returncode == 0 and json.loads(search.stdout)[0]["path"] == "bomb.md"
+    fix = capped(vault_dir, "check", "--fix", "--json")
+    assert fix.returncode == 1 and json.loads(fix.stdout)["fixed"] == []
+    assert bomb.read_bytes() == before  # nothing written
+
+
+@pytest.mark.parametrize(
+    ("name", "frontmatter", "reason"),
+    [
+        ("recursive", "a: &a [1, *a]\n", "refers to itself"),
+        ("deep", "".join("  " * level + f"k{level}:\n" for level in range(MAX_YAML_DEPTH + 5)) + "  " * (MAX_YAML_DEPTH + 5) + "end: 1\n", "deeper"),
+        ("wide", "big: [" + ",".join(["&x 'y'"] + ["*x"] * 10) + "]\n" + "more: " + "x" * (MAX_FRONTMATTER_CHARS + 1) + "\n", "characters"),
+        ("expanding", "s: &s '" + "x" * 50_000 + "'\nt: [" + ",".join(["*s"] * 60) + "]\n", "expands"),
+    ],
+)
+def test_a_frontmatter_past_a_bound_does_not_load_and_says_which_bound(name: str, frontmatter: str, reason: str) -> None:
+    note = parse_note(f"{name}.md", f"---\n{frontmatter}layer: L3\n---\nbody\n".encode())
+    assert note.meta == {} and note.body == "body\n"
+    assert [problem.field for problem in note.problems] == ["frontmatter"]
+    assert reason in note.problems[0].message and len(note.problems[0].message) < 300
+
+
+def test_ordinary_aliases_still_load() -> None:
+    note = parse_note("a.md", b"---\nbase: &b {city: Lisbon}\nhome: *b\nlayer: L3\nexpires_at: 2027-01-01\n---\nx\n")
+    assert note.meta["home"] == {"city": "Lisbon"} and note.problems == ()
+
+
+def test_a_huge_garbage_value_never_becomes_a_huge_message_or_repr() -> None:
+    garbage = "not a date " * 50_000
+    note = parse_note("g.md", f"---\nlayer: semantic-ish\nexpires_at: {garbage}\npermanent: [{', '.join(['yes'] * 50_000)}]\n---\nx\n".encode())
+    assert {problem.field for problem in note.problems} >= {"layer", "expires_at", "permanent"}
+    assert all(len(str(problem)) < 1000 for problem in note.problems)
+    assert len(repr(note)) < 500
+
+
+# ---------------------------------------------------------------- huge notes
+
+
+def huge_text(megabytes: int, seed: int = 7) -> str:
+    rng = random.Random(seed)
+    words = [f"w{number}" for number in range(30_000)]
+    line = " ".join(rng.choice(words) for _ in range(20_000)) + "\n"
+    return line * (megabytes * 2**20 // len(line) + 1)
+
+
+def test_a_huge_note_is_indexed_in_bounded_memory_and_found_by_its_last_word(vault_dir: Path, write_note) -> None:
+    # 12 MB: WordLlama padded its batch to this note and asked for ~25 GB.
+    write_note("big.md", "---\nlayer: L3\nexpires_at: 2027-01-01\n---\n" + huge_text(12) + "thelastwordofthebignote\n")
+    write_note("small.md", "---\nlayer: L3\nexpires_at: 2027-01-01\n---\nA small note about tea.\n")
+    index = capped(vault_dir, "index")
+    assert index.returncode == 0, index.stderr[-2000:]
+    search = capped(vault_dir, "search", "thelastwordofthebignote", "--json")
+    assert search.returncode == 0, search.stderr[-2000:]
+    assert [hit["path"] for hit in json.loads(search.stdout)][:1] == ["big.md"]  # the full-text side has every word
+    assert capped(vault_dir, "search", "tea", "--json").returncode == 0
+    assert capped(vault_dir, "get", "big", "--json").returncode == 0
+
+
+REMEMBER_HUGE = textwrap.dedent(
+    """
+    import sys
+    from vaultmem import Vault
+    vault = Vault(sys.argv[1])
+    text = open(sys.argv[2], encoding="utf-8").read()
+    note = vault.remember(text, layer="L3")
+    hits = vault.search("thelastwordofthebignote")
+    print(note.path, hits[0].path if hits else None)
+    """
+)
+
+
+def test_remember_of_a_huge_text_works_in_bounded_memory(vault_dir: Path, tmp_path: Path) -> None:
+    source = tmp_path / "huge.txt"
+    source.write_text(huge_text(12) + "thelastwordofthebignote\n", encoding="utf-8")
+    result = capped_python(REMEMBER_HUGE, str(vault_dir), str(source))
+    assert result.returncode == 0, result.stderr[-2000:]
+    path, found = result.stdout.split()
+    assert path == found and (vault_dir / path).stat().st_size > 12 * 2**20
