@@ -1,4 +1,4 @@
-"""Git, through the ``git`` command line (see adr/0009-git-command-line.md, adr/0015-commits-hold-only-vaultmems-change.md).
+"""Git, through the ``git`` command line (see adr/0009-git-command-line.md, adr/0017-commits-hold-only-vaultmems-change.md).
 
 Two uses: ``history`` (the commits that touched a note, following renames) and the
 optional auto-commit of vaultmem's own writes. An auto-commit holds only vaultmem's
