@@ -34,6 +34,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import re
 import sys
 import tempfile
 import time
@@ -101,6 +102,10 @@ class SetRun:
             self.passages[split.name] = [p for index, doc in enumerate(self.docs) for p in split_passages(index, doc.body, split)]
         return self.passages[split.name]
 
+    def split_key(self, split: Split) -> str:
+        """The split's name, or "note" when it leaves every note one passage (nothing to redo)."""
+        return "note" if len(self.passages_for(split)) == len(self.docs) else split.name
+
     def metrics(self, rankings: Sequence[Sequence[int]], by_kind: bool = False) -> dict[str, Any]:
         rows = [question_metrics([self.docs[i].path for i in ranking], answers) for ranking, answers in zip(rankings, self.answers)]
         result: dict[str, Any] = average(rows)
@@ -109,9 +114,9 @@ class SetRun:
         return result
 
 
-def prepare_run(name: str, workdir: Path, cache: EmbeddingCache) -> SetRun:
+def prepare_run(name: str, workdir: Path, cache: EmbeddingCache, include_templates: bool = False) -> SetRun:
     prepared = SETS[name](_fresh(workdir / name))
-    docs = load_docs(prepared.vault, prepared.now)
+    docs = load_docs(prepared.vault, prepared.now, include_templates)
     questions = [question.text for question in prepared.questions]
     matches = []
     for text in questions:
@@ -252,18 +257,20 @@ class Prototype:
     # --- sides, cached per set and configuration
 
     def vector(self, run: SetRun, split: Split, variant: str, share: float, following: int, note_vector: bool = False) -> SideResult:
-        key = ("v", run.name, split.name, variant, share, following, note_vector)
+        split_key = run.split_key(split)
+        key = ("v", run.name, split_key, variant, share if split_key != "note" else 0.0, following, note_vector)
         if key not in self.results:
-            side_key = (run.name, split.name, variant, note_vector)
+            side_key = (run.name, split_key, variant, note_vector)
             if side_key not in self.vector_sides:
                 self.vector_sides[side_key] = VectorSide.build(run.docs, run.passages_for(split), variant, self.cache, note_vector)
             self.results[key] = vector_result(run, self.vector_sides[side_key], share, following)
         return self.results[key]
 
     def text(self, run: SetRun, split: Split, layout: TextLayout, weights: Sequence[float], strategy: str, share: float) -> SideResult:
-        key = ("t", run.name, split.name, layout, tuple(weights), strategy, share)
+        split_key = run.split_key(split) if layout.per_passage else "note"
+        key = ("t", run.name, split_key, layout, tuple(weights), strategy, share)
         if key not in self.results:
-            side_key = (run.name, split.name if layout.per_passage else "note", layout)
+            side_key = (run.name, split_key, layout)
             if side_key not in self.text_sides:
                 self.text_sides[side_key] = TextSide(run.docs, run.passages_for(split), layout)
             self.results[key] = text_result(run, self.text_sides[side_key], weights, strategy, share)
@@ -299,6 +306,7 @@ def _split(name: str) -> Split:
     return next(split for split in SPLITS if split.name == name)
 
 
+TODAY_LAYOUT = TextLayout("today", per_passage=False, today=True)
 TEXT_LAYOUTS = (
     TextLayout("note", per_passage=False),
     TextLayout("passage-every", per_passage=True, note_fields="every"),
@@ -320,7 +328,8 @@ def stage_text(proto: Prototype, splits: Sequence[Split]) -> tuple[list[dict[str
         return row
 
     note = Split("note", None)
-    evaluate(note, TEXT_LAYOUTS[0], BASELINE_WEIGHTS, "all-first", 0.0)  # today
+    evaluate(note, TODAY_LAYOUT, BASELINE_WEIGHTS, "all-first", 0.0)  # today
+    evaluate(note, TODAY_LAYOUT, BASELINE_WEIGHTS, "any", 0.0)
     for strategy in ("all-first", "any"):
         evaluate(note, TEXT_LAYOUTS[0], START_WEIGHTS, strategy, 0.0)
         for split in splits:
@@ -329,7 +338,7 @@ def stage_text(proto: Prototype, splits: Sequence[Split]) -> tuple[list[dict[str
         proto.progress(f"text: layouts with strategy {strategy} done")
     best = max(rows, key=lambda row: row["objective"])
     split = _split(best["split"]) if best["split"] != "note" else note
-    layout = next(layout for layout in TEXT_LAYOUTS if layout.name == best["layout"])
+    layout = _layout(best["layout"])
     weights = dict(best["weights"])
     for _round in range(2):  # one column at a time, twice
         for column, values in SWEEP.items():
@@ -343,6 +352,10 @@ def stage_text(proto: Prototype, splits: Sequence[Split]) -> tuple[list[dict[str
     evaluate(split, layout, weights, other, 0.0)
     best = max(rows, key=lambda row: row["objective"])
     return rows, best
+
+
+def _layout(name: str) -> TextLayout:
+    return next(layout for layout in (TODAY_LAYOUT, *TEXT_LAYOUTS) if layout.name == name)
 
 
 def _weights_name(weights: dict[str, float]) -> str:
@@ -380,6 +393,173 @@ def _below(fused: dict[str, dict[str, float]], single: dict[str, dict[str, dict[
     return misses
 
 
+# ------------------------------------------------------------------ priors for very short notes
+
+_WORDS = re.compile(r"\w+")
+
+
+def indexed_words(doc: Doc) -> int:
+    """Words a note offers a search: title, properties and body."""
+    return len(_WORDS.findall(f"{doc.title} {doc.props_text(False)} {doc.body}"))
+
+
+def prior_factor(words: np.ndarray, floor: int, power: float) -> np.ndarray:
+    """min(1, words / floor) ** power: 1 for notes of ``floor`` words or more."""
+    return np.minimum(1.0, np.maximum(words, 1) / floor) ** power
+
+
+def stage_priors(proto: Prototype, pair_of: Callable[[SetRun], tuple[SideResult, SideResult]], spec: FusionSpec) -> list[dict[str, Any]]:
+    rows = []
+    words = {run.name: np.asarray([indexed_words(doc) for doc in run.docs]) for run in proto.runs}
+    pairs = {run.name: pair_of(run) for run in proto.runs}
+    rows.append(proto.table(f"{spec.name} no prior", {"prior": None}, lambda run: _fused(spec, *pairs[run.name])))
+    for floor in (5, 10, 20):
+        for power in (0.25, 0.5, 1.0):
+            factors = {name: prior_factor(count, floor, power) for name, count in words.items()}
+            for where in ("fused", "text", "vectors"):
+                rows.append(proto.table(f"{spec.name} prior {where} floor={floor} power={power}",
+                                        {"prior": {"where": where, "floor": floor, "power": power}},
+                                        lambda run: _with_prior(spec, pairs[run.name], factors[run.name], where, run.eligible)))
+    proto.progress("priors done")
+    return rows
+
+
+def _with_prior(spec: FusionSpec, pair: tuple[SideResult, SideResult], factor: np.ndarray, where: str, eligible: np.ndarray) -> list[list[int]]:
+    vectors, text = pair
+    if where == "fused":
+        rankings = []
+        for v, t, vs, ts in zip(vectors.rankings, text.rankings, vectors.scores, text.scores):
+            scores = fused_scores(spec, v, t, vs, ts)
+            rankings.append(sorted(scores, key=lambda doc: (-scores[doc] * factor[doc], doc)))
+        return rankings
+    side = text if where == "text" else vectors
+    # Scale the side's scores (cosine or BM25, both ≥ 0 where it matters) and re-rank it.
+    scaled = [np.where(np.isfinite(score), np.maximum(score, 0.0) * factor, -np.inf) for score in side.scores]
+    changed = SideResult([ranked(score, eligible, DEPTH) for score in scaled], scaled)
+    return _fused(spec, *((vectors, changed) if where == "text" else (changed, text)))
+
+
+# ------------------------------------------------------------------ scores an agent can compare, match kinds
+
+
+def stage_scores(proto: Prototype, pair_of: Callable[[SetRun], tuple[SideResult, SideResult]], spec: FusionSpec,
+                 scale: float) -> dict[str, Any]:
+    """Pooled over every question of a set, how well each candidate score of a top-10 hit
+    separates answers from the rest (ROC AUC: 1 = one threshold works for every query),
+    a logistic calibration of (cosine, BM25/(BM25+scale)) fitted leave-one-set-out, and
+    the match kinds."""
+    hits: dict[str, list[dict[str, Any]]] = {}
+    for run in proto.runs:
+        vectors, text = pair_of(run)
+        rows = []
+        for number, (v, t, vs, ts) in enumerate(zip(vectors.rankings, text.rankings, vectors.scores, text.scores)):
+            scores = fused_scores(spec, v, t, vs, ts)
+            top = sorted(scores, key=lambda doc: (-scores[doc], doc))[:K]
+            v_rank, t_rank = {d: r for r, d in enumerate(v, 1)}, {d: r for r, d in enumerate(t, 1)}
+            for position, doc in enumerate(top, start=1):
+                rows.append({
+                    "rank": position,
+                    "question": number, "answer": run.docs[doc].path in run.answers[number], "fused": scores[doc],
+                    "rrf60": sum(1 / (60 + ranks[doc]) for ranks in (v_rank, t_rank) if doc in ranks),
+                    "cosine": absolute_vector(vs[doc]), "text": absolute_text(ts[doc], scale),
+                    "v_rank": v_rank.get(doc), "t_rank": t_rank.get(doc),
+                })
+        hits[run.name] = rows
+    result: dict[str, Any] = {"fusion": spec.name, "text_scale": scale, "auc": {}, "calibration": {}, "match": {}}
+    result["top1_auc"] = {}
+    for name, rows in hits.items():
+        labels = np.asarray([row["answer"] for row in rows])
+        result["auc"][name] = {score: _auc(np.asarray([row[score] for row in rows]), labels)
+                               for score in ("fused", "rrf60", "cosine", "text")}
+        # Across questions: does the first hit's score tell a right first hit from a wrong one?
+        firsts = [row for row in rows if row["rank"] == 1]
+        first_labels = np.asarray([row["answer"] for row in firsts])
+        result["top1_auc"][name] = {score: _auc(np.asarray([row[score] for row in firsts]), first_labels)
+                                    for score in ("fused", "rrf60", "cosine", "text")}
+    for name in hits if len(hits) > 1 else ():
+        others = [row for other, rows in hits.items() if other != name for row in rows]
+        weights = [1 / len(rows) for other, rows in hits.items() if other != name for _ in rows]
+        coefficients = _logistic(np.asarray([[row["cosine"], row["text"]] for row in others]),
+                                 np.asarray([row["answer"] for row in others]), np.asarray(weights))
+        mine = hits[name]
+        probability = _sigmoid(np.asarray([[1.0, row["cosine"], row["text"]] for row in mine]) @ coefficients)
+        labels = np.asarray([row["answer"] for row in mine])
+        first = np.asarray([row["rank"] == 1 for row in mine])
+        result["calibration"][name] = {
+            "coefficients_from_other_sets": [round(float(c), 3) for c in coefficients],
+            "auc": _auc(probability, labels), "top1_auc": _auc(probability[first], labels[first]), "brier": round(float(np.mean((probability - labels) ** 2)), 4),
+            "bins": _reliability(probability, labels),
+        }
+    everything = [row for rows in hits.values() for row in rows]
+    weights = [1 / len(rows) for rows in hits.values() for _ in rows]
+    result["calibration"]["all_sets_coefficients"] = [round(float(c), 3) for c in _logistic(
+        np.asarray([[row["cosine"], row["text"]] for row in everything]), np.asarray([row["answer"] for row in everything]), np.asarray(weights))]
+    for name, rows in hits.items():
+        result["match"][name] = _match_kinds(rows)
+    proto.progress("scores done")
+    return result
+
+
+def _match_kinds(rows: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """kind = the sides that rank the hit in their own top 10 ("both", "keyword" = text,
+    "meaning" = vectors; neither: the side that ranks it higher); share of top-10 hits and
+    how many of them are answers."""
+    kinds: dict[str, list[bool]] = {"both": [], "keyword": [], "meaning": []}
+    for row in rows:
+        in_v = row["v_rank"] is not None and row["v_rank"] <= K
+        in_t = row["t_rank"] is not None and row["t_rank"] <= K
+        if in_v and in_t:
+            kind = "both"
+        elif in_v or in_t:
+            kind = "meaning" if in_v else "keyword"
+        else:
+            kind = "meaning" if (row["v_rank"] or 10**6) <= (row["t_rank"] or 10**6) else "keyword"
+        kinds[kind].append(row["answer"])
+    return {kind: {"share": round(len(found) / len(rows), 3), "answer_rate": round(sum(found) / len(found), 3) if found else None}
+            for kind, found in kinds.items()}
+
+
+def _auc(scores: np.ndarray, labels: np.ndarray) -> float | None:
+    positives, negatives = scores[labels], scores[~labels]
+    if len(positives) == 0 or len(negatives) == 0:
+        return None
+    order = np.argsort(np.concatenate([positives, negatives]), kind="mergesort")
+    ranks = np.empty(len(order))
+    ranks[order] = np.arange(1, len(order) + 1)
+    combined = np.concatenate([positives, negatives])
+    for value in np.unique(combined):  # average ranks of ties
+        tied = combined == value
+        ranks[tied] = ranks[tied].mean()
+    return round(float((ranks[: len(positives)].sum() - len(positives) * (len(positives) + 1) / 2) / (len(positives) * len(negatives))), 3)
+
+
+def _sigmoid(x: np.ndarray) -> np.ndarray:
+    return 1 / (1 + np.exp(-x))
+
+
+def _logistic(features: np.ndarray, labels: np.ndarray, weights: np.ndarray, steps: int = 50) -> np.ndarray:
+    """Weighted logistic regression by Newton's method (a small ridge keeps it finite)."""
+    design = np.hstack([np.ones((len(features), 1)), features])
+    coefficients = np.zeros(design.shape[1])
+    weights = weights / weights.sum()
+    for _ in range(steps):
+        p = _sigmoid(design @ coefficients)
+        gradient = design.T @ (weights * (labels - p)) - 1e-4 * coefficients
+        hessian = (design * (weights * p * (1 - p))[:, None]).T @ design + 1e-4 * np.eye(design.shape[1])
+        coefficients += np.linalg.solve(hessian, gradient)
+    return coefficients
+
+
+def _reliability(probability: np.ndarray, labels: np.ndarray) -> list[dict[str, Any]]:
+    bins = []
+    for low in (0.0, 0.2, 0.4, 0.6, 0.8):
+        inside = (probability >= low) & (probability < low + 0.2 + (1e-9 if low == 0.8 else 0))
+        if inside.any():
+            bins.append({"from": low, "hits": int(inside.sum()), "answer_rate": round(float(labels[inside].mean()), 3),
+                         "mean_score": round(float(probability[inside].mean()), 3)})
+    return bins
+
+
 # ------------------------------------------------------------------ running
 
 
@@ -398,24 +578,50 @@ def run(set_names: Sequence[str], workdir: Path, progress: Progress) -> dict[str
 
     vector_rows, best_vector = stage_vectors(proto)
     result["vectors"] = {"rows": vector_rows, "best": best_vector}
-    text_splits = [_split(best_vector["split"])] if best_vector["split"] != "note" else [_split("1000")]
+    text_splits = [_split(name) for name in dict.fromkeys([best_vector["split"], "1000", "2000+pack"]) if name != "note"]
     text_rows, best_text = stage_text(proto, text_splits)
     result["text"] = {"rows": text_rows, "best": best_text}
     result["fusion"] = stage_fusion(proto, {"today": lambda r: today_sides(proto, r),
                                             "chosen": lambda r: chosen_sides(proto, r, best_vector, best_text)})
+    chosen = lambda r: chosen_sides(proto, r, best_vector, best_text)  # noqa: E731
+    spec = recommended_fusion(result["fusion"])
+    result["recommended_fusion"] = spec.name
+    result["priors"] = stage_priors(proto, chosen, spec)
+    result["scores"] = stage_scores(proto, chosen, spec, spec.scale or 10.0)
+    result["checks"] = sanity(proto, set_names, workdir)
     result["seconds"] = round(time.perf_counter() - started, 1)
     result["embedding_seconds"] = round(cache.seconds, 1)
     return result
 
 
+def sanity(proto: Prototype, set_names: Sequence[str], workdir: Path) -> dict[str, Any]:
+    """Today's design rebuilt here, with the templates vaultmem indexes today: its fused
+    figures should be the harness's baseline (exact cosine instead of hnswlib aside)."""
+    checks: dict[str, Any] = {}
+    for name in set_names:
+        run = prepare_run(name, workdir, proto.cache, include_templates=True)
+        mine = Prototype([run], proto.cache, proto.progress)
+        checks[name] = {"notes_with_templates": len(run.docs),
+                        "today_rrf60_with_templates": run.metrics(_fused(FusionSpec("rrf:k=60", "rrf"), *today_sides(mine, run)))}
+    return checks
+
+
+def recommended_fusion(rows: Sequence[dict[str, Any]]) -> FusionSpec:
+    """The best fusion of the chosen sides that is ≥ the better side on every set and metric
+    (else the one with the fewest shortfalls)."""
+    chosen = [row for row in rows if row.get("sides") == "chosen" and "objective" in row]
+    best = min(chosen, key=lambda row: (len(row["below_better_side"]), -row["objective"]))
+    return next(spec for spec in FUSIONS if spec.name == best["fusion"])
+
+
 def today_sides(proto: Prototype, run: SetRun) -> tuple[SideResult, SideResult]:
     note = Split("note", None)
     return (proto.vector(run, note, "context", 0.0, 0),
-            proto.text(run, note, TEXT_LAYOUTS[0], weights_tuple(BASELINE_WEIGHTS), "all-first", 0.0))
+            proto.text(run, note, TODAY_LAYOUT, weights_tuple(BASELINE_WEIGHTS), "all-first", 0.0))
 
 
 def chosen_sides(proto: Prototype, run: SetRun, vector: dict[str, Any], text: dict[str, Any]) -> tuple[SideResult, SideResult]:
-    layout = next(layout for layout in TEXT_LAYOUTS if layout.name == text["layout"])
+    layout = _layout(text["layout"])
     text_split = _split(text["split"]) if text["split"] != "note" else Split("note", None)
     return (proto.vector(run, _split(vector["split"]), vector["embed"], vector["share"], vector["following"], vector.get("note_vector", False)),
             proto.text(run, text_split, layout, weights_tuple(text["weights"]), text["strategy"], text["share"]))

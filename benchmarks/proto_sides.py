@@ -93,6 +93,8 @@ class TextLayout:
     note_fields: str = "every"  # every | first
     path_in_name: bool = False
     props_keys: bool = True
+    today: bool = False  # only vaultmem's columns today (title, tags, body): FTS5's IDF counts
+    # the rows holding a term in any column, so extra columns change BM25 even at weight 0
 
 
 class TextSide:
@@ -119,6 +121,8 @@ class TextSide:
         """One row's values in COLUMNS order; without ``note_fields`` only headings and body."""
         if not note_fields:
             return ("", "", "", headings, "", "", body)
+        if self.layout.today:
+            return ("", doc.title, "", "", "", " ".join(doc.tags), body)
         name = f"{doc.folder} {doc.name}" if self.layout.path_in_name else doc.name
         return (name, doc.title, " \n ".join(doc.aliases), headings, doc.props_text(self.layout.props_keys),
                 " ".join(doc.tags), body)
