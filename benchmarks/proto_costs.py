@@ -34,17 +34,18 @@ import numpy as np
 
 from vaultmem.search import query_terms
 
-from .passages import Doc, Passage, Split, embed_text, load_docs, split_passages
+from .passages import Doc, Passage, embed_text, load_docs, split_passages
+from .proto_passages import RECOMMENDED, SPLITS, TEXT_LAYOUTS
 from .proto_sides import COLUMNS, TextLayout, TextSide
 
 CHUNK = 512  # the indexer's chunk
 POOL = 50  # notes per side before fusion
 ROW_FACTOR = 4  # passage rows / vectors fetched per note wanted
 # The design proto_passages recommends (see benchmarks/PASSAGES.md).
-SPLIT = Split("1000", 1000)
-EMBED = "context"
-LAYOUT = TextLayout("passage-every", per_passage=True, note_fields="every")
-WEIGHTS = {"name": 5.0, "title": 5.0, "aliases": 5.0, "headings": 2.0, "props": 2.0, "tags": 2.0, "body": 1.0}
+SPLIT = next(split for split in SPLITS if split.name == RECOMMENDED.split)
+EMBED = RECOMMENDED.embed
+LAYOUT = next(layout for layout in TEXT_LAYOUTS if layout.name == RECOMMENDED.layout)
+WEIGHTS = dict(RECOMMENDED.weights)
 
 
 def percentiles(values: Sequence[float]) -> dict[str, float]:
@@ -107,7 +108,7 @@ def query_costs(embedder: Any, queries: Sequence[str], side: TextSide, index: An
         seconds, vector = timed(lambda: embedder.embed([query])[0])
         timings["embed"].append(seconds)
         timings["vectors_hnsw"].append(timed(lambda: _group(index.knn_query(vector, k=min(len(vectors), ROW_FACTOR * POOL))[0][0], doc_of))[0])
-        timings["vectors_exact"].append(timed(lambda: _group(np.argsort(-(vectors @ vector))[: ROW_FACTOR * POOL], doc_of))[0])
+        timings["vectors_exact"].append(timed(lambda: _group(_top(vectors @ vector, ROW_FACTOR * POOL), doc_of))[0])
         terms = query_terms(query)
         any_match, all_match = " OR ".join(terms), " AND ".join(terms)
         timings["text_any"].append(timed(lambda: _group_rows(side.conn.execute(sql, (any_match, ROW_FACTOR * POOL)).fetchall(), side.doc_of))[0])
@@ -124,12 +125,57 @@ def query_costs(embedder: Any, queries: Sequence[str], side: TextSide, index: An
     return result
 
 
+def _top(scores: np.ndarray, count: int) -> np.ndarray:
+    if count >= len(scores):
+        return np.argsort(-scores)
+    best = np.argpartition(-scores, count)[:count]
+    return best[np.argsort(-scores[best])]
+
+
 def _group(passage_ids: Sequence[int], doc_of: np.ndarray) -> list[int]:
     return list(dict.fromkeys(int(doc_of[i]) for i in passage_ids))[:POOL]
 
 
 def _group_rows(rows: Sequence[tuple[int, float]], doc_of: np.ndarray) -> list[int]:
     return list(dict.fromkeys(int(doc_of[rowid]) for rowid, _ in rows))[:POOL]
+
+
+def derived_note_vectors(embedder: Any, docs: Sequence[Doc], passages: Sequence[Passage], sample: int = 300) -> dict[str, Any]:
+    """WordLlama averages token vectors, so a whole-note vector (what consolidation compares)
+    is the token-count-weighted mean of its pieces' raw vectors: how close is that mean of
+    the title and the passages to the note's own vector (cosine), and a passage's
+    title+heading vector to the mean of the title line's and the passage's?"""
+    model = embedder._model
+    owned: dict[int, list[Passage]] = {}
+    for passage in passages:
+        owned.setdefault(passage.doc, []).append(passage)
+    chosen = [index for index, parts in owned.items() if len(parts) > 1][:sample]
+    if not chosen:
+        return {"notes": 0}
+
+    def raw(texts: list[str]) -> tuple[np.ndarray, np.ndarray]:
+        counts = np.asarray([len(model.tokenizer.encode(text, add_special_tokens=False).ids) for text in texts], dtype=np.float64)
+        return np.asarray(embedder.embed_batch(texts), dtype=np.float64), counts
+
+    note_cosines, passage_cosines = [], []
+    for index in chosen:
+        doc = docs[index]
+        truth, _ = raw([doc.note_embed_text])
+        pieces, counts = raw([doc.title, *(p.text for p in owned[index])])
+        derived = (pieces * counts[:, None]).sum(axis=0)
+        note_cosines.append(float(truth[0] @ derived / (np.linalg.norm(truth[0]) * np.linalg.norm(derived))))
+        first = owned[index][1]
+        direct, _ = raw([embed_text(doc, first, EMBED)])
+        head = embed_text(doc, first, EMBED)[: -len(first.text)].rstrip("\n")
+        parts, part_counts = raw([head, first.text])
+        composed = (parts * part_counts[:, None]).sum(axis=0)
+        passage_cosines.append(float(direct[0] @ composed / (np.linalg.norm(direct[0]) * np.linalg.norm(composed))))
+    return {"notes": len(chosen), "note_vector_cosine": _spread(note_cosines), "passage_context_cosine": _spread(passage_cosines)}
+
+
+def _spread(values: Sequence[float]) -> dict[str, float]:
+    ordered = sorted(values)
+    return {"min": round(ordered[0], 4), "p5": round(ordered[int(0.05 * (len(ordered) - 1))], 4), "median": round(statistics.median(ordered), 4)}
 
 
 def measure(vault: Path, now: str | None, queries: Sequence[str], embedder: Any, progress: Callable[[str], None]) -> dict[str, Any]:
@@ -142,7 +188,8 @@ def measure(vault: Path, now: str | None, queries: Sequence[str], embedder: Any,
     doc_of = np.asarray([p.doc for p in passages], dtype=np.int64)
     for query in queries[:20]:  # warm-up
         embedder.embed([query])
-    return {**embedding, **build, "query": query_costs(embedder, queries, side, index, vectors, doc_of)}
+    derived = derived_note_vectors(embedder, docs, passages)
+    return {**embedding, **build, "derived": derived, "query": query_costs(embedder, queries, side, index, vectors, doc_of)}
 
 
 def main(argv: Sequence[str] | None = None) -> None:
@@ -158,7 +205,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     progress: Callable[[str], None] = lambda message: print(message, file=sys.stderr, flush=True)  # noqa: E731
     embedder = WordLlamaEmbedder()
     queries = make_queries(200, seed=42)
-    result: dict[str, Any] = {"split": SPLIT.name, "embed": EMBED, "layout": LAYOUT.name}
+    import os
+
+    result: dict[str, Any] = {"split": SPLIT.name, "embed": EMBED, "layout": LAYOUT.name, "loadavg_before": os.getloadavg()[0]}
     with tempfile.TemporaryDirectory(prefix="proto-costs-") as temporary:
         vault = Path(temporary) / "generated"
         generate_vault(vault, arguments.notes, seed=42)
@@ -168,6 +217,7 @@ def main(argv: Sequence[str] | None = None) -> None:
 
             prepared = docs.prepare(Path(temporary))
             result["docs"] = measure(prepared.vault, prepared.now, queries, embedder, progress)
+    result["loadavg_after"] = os.getloadavg()[0]
     print(json.dumps(result, indent=1))
 
 

@@ -39,7 +39,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -560,10 +560,106 @@ def _reliability(probability: np.ndarray, labels: np.ndarray) -> list[dict[str, 
     return bins
 
 
+# ------------------------------------------------------------------ whole designs, end to end
+
+
+@dataclass(frozen=True)
+class Design:
+    """One complete configuration: what the product would implement."""
+
+    name: str
+    split: str  # a SPLITS name, or "note"
+    embed: str
+    vector_share: float
+    layout: str
+    weights: tuple[tuple[str, float], ...]
+    strategy: str
+    text_share: float
+    prior: tuple[int, float] | None = None  # (floor words, power) on the text side
+
+    def sides(self, proto: Prototype, run: SetRun) -> tuple[SideResult, SideResult]:
+        split = _split(self.split) if self.split != "note" else Split("note", None)
+        following = 2 if self.vector_share else 0
+        vectors = proto.vector(run, split, self.embed, self.vector_share, following)
+        text = proto.text(run, split, _layout(self.layout), weights_tuple(dict(self.weights)), self.strategy, self.text_share)
+        if self.prior is not None:
+            factor = prior_factor(np.asarray([indexed_words(doc) for doc in run.docs]), *self.prior)
+            scaled = [np.where(np.isfinite(score), np.maximum(score, 0.0) * factor, -np.inf) for score in text.scores]
+            text = SideResult([ranked(score, run.eligible, DEPTH) for score in scaled], scaled)
+        return vectors, text
+
+
+ALL_FIELDS = tuple(START_WEIGHTS.items())
+TODAY = Design("today", "note", "context", 0.0, "today", tuple(BASELINE_WEIGHTS.items()), "all-first", 0.0)
+DESIGNS = (
+    TODAY,
+    Design("fields, no passages", "note", "context+props", 0.0, "note", ALL_FIELDS, "all-first", 0.0),
+    *(Design(f"passages {split}", split, "context+props", 0.25, "passage-every+path", ALL_FIELDS, "all-first", 0.25)
+      for split in ("500", "1000", "1000+pack", "2000+pack", "4000+pack")),
+    Design("passages 1000+pack, props not embedded", "1000+pack", "context", 0.25, "passage-every+path", ALL_FIELDS, "all-first", 0.25),
+    Design("passages 1000+pack, OR query", "1000+pack", "context+props", 0.25, "passage-every+path", ALL_FIELDS, "any", 0.25),
+    Design("passages 1000+pack, short-note prior", "1000+pack", "context+props", 0.25, "passage-every+path", ALL_FIELDS, "all-first", 0.25, (20, 0.5)),
+)
+# What PASSAGES.md recommends (chosen from the tables this module prints).
+RECOMMENDED = Design("recommended", "1000+pack", "context+props", 0.25, "passage-every+path", ALL_FIELDS, "all-first", 0.25)
+RECOMMENDED_FUSION = FusionSpec("absmix:vectors=0.6,scale=12.0", "absmix", vectors=0.6, text=0.4, scale=12.0)
+GRID_DESIGNS = ("passages 1000+pack", "passages 1000+pack, short-note prior")
+DESIGN_FUSIONS = ("rrf:k=60", "rrf:k=10", "zscore:vectors=0.5", "minmax:vectors=0.5", "absmix:vectors=0.7,scale=5.0", "absmix:vectors=0.5,scale=5.0")
+
+
+def stage_designs(proto: Prototype) -> list[dict[str, Any]]:
+    rows = []
+    for design in DESIGNS:
+        pairs = {run.name: design.sides(proto, run) for run in proto.runs}
+        single = {run.name: {"vectors": run.metrics(pairs[run.name][0].rankings), "text": run.metrics(pairs[run.name][1].rankings)}
+                  for run in proto.runs}
+        passages = {run.name: round(len(run.passages_for(_split(design.split))) / len(run.docs), 2) if design.split != "note" else 1.0
+                    for run in proto.runs}
+        for name in DESIGN_FUSIONS:
+            spec = next(spec for spec in FUSIONS if spec.name == name)
+            row = {"design": design.name, "fusion": name, "passages_per_note": passages, "single": single,
+                   "sets": {run.name: run.metrics(_fused(spec, *pairs[run.name]), by_kind=True) for run in proto.runs}}
+            row["objective"] = objective(row["sets"])
+            row["below_better_side"] = _below(row["sets"], single)
+            rows.append(row)
+        proto.progress(f"design {design.name} done")
+    return rows
+
+
+GRID = (
+    *(FusionSpec(f"absmix:vectors={w},scale={c}", "absmix", vectors=w, text=round(1 - w, 2), scale=c)
+      for w in (0.4, 0.5, 0.6, 0.7, 0.8) for c in (2.0, 3.0, 5.0, 8.0, 12.0)),
+    *(FusionSpec(f"rrf:k={k},text={t}", "rrf", k=k, text=t) for k in (5, 10, 20, 60) for t in (0.75, 1.0, 1.5)),
+    *(FusionSpec(f"zscore:vectors={w}", "zscore", vectors=w, text=round(1 - w, 2)) for w in (0.4, 0.5, 0.6)),
+    *(FusionSpec(f"minmax:vectors={w}", "minmax", vectors=w, text=round(1 - w, 2)) for w in (0.4, 0.5, 0.6)),
+)
+
+
+def stage_fusion_grid(proto: Prototype, design: Design) -> dict[str, Any]:
+    """A finer fusion grid on one design, and how a choice made on three sets fares on the
+    fourth (leave one set out): the check that the fusion is not tuned to one set."""
+    pairs = {run.name: design.sides(proto, run) for run in proto.runs}
+    single = {run.name: {"vectors": run.metrics(pairs[run.name][0].rankings), "text": run.metrics(pairs[run.name][1].rankings)}
+              for run in proto.runs}
+    rows = []
+    for spec in GRID:
+        per_set = {run.name: run.metrics(_fused(spec, *pairs[run.name])) for run in proto.runs}
+        rows.append({"fusion": spec.name, "sets": per_set, "objective": objective(per_set), "below_better_side": _below(per_set, single)})
+    held_out = {}
+    for run in proto.runs if len(proto.runs) > 1 else ():
+        others = lambda row: objective({name: m for name, m in row["sets"].items() if name != run.name})  # noqa: E731
+        chosen = max(rows, key=others)
+        best_here = max(rows, key=lambda row: (row["sets"][run.name]["mrr"] + row["sets"][run.name]["recall@10"]) / 2)
+        held_out[run.name] = {"chosen_on_other_sets": chosen["fusion"], "metrics": chosen["sets"][run.name],
+                              "best_possible_here": best_here["fusion"], "best_metrics": best_here["sets"][run.name]}
+    proto.progress(f"fusion grid on {design.name} done")
+    return {"design": design.name, "single": single, "rows": rows, "leave_one_set_out": held_out}
+
+
 # ------------------------------------------------------------------ running
 
 
-def run(set_names: Sequence[str], workdir: Path, progress: Progress) -> dict[str, Any]:
+def run(set_names: Sequence[str], workdir: Path, progress: Progress, designs_only: bool = False) -> dict[str, Any]:
     from vaultmem.embedders import WordLlamaEmbedder
 
     started = time.perf_counter()
@@ -576,22 +672,51 @@ def run(set_names: Sequence[str], workdir: Path, progress: Progress) -> dict[str
     result: dict[str, Any] = {"sets": {r.name: {"notes": len(r.docs), "questions": len(r.questions)} for r in runs}}
     result["passages_per_note"] = {r.name: {s.name: round(len(r.passages_for(s)) / len(r.docs), 2) for s in SPLITS} for r in runs}
 
-    vector_rows, best_vector = stage_vectors(proto)
-    result["vectors"] = {"rows": vector_rows, "best": best_vector}
-    text_splits = [_split(name) for name in dict.fromkeys([best_vector["split"], "1000", "2000+pack"]) if name != "note"]
-    text_rows, best_text = stage_text(proto, text_splits)
-    result["text"] = {"rows": text_rows, "best": best_text}
-    result["fusion"] = stage_fusion(proto, {"today": lambda r: today_sides(proto, r),
-                                            "chosen": lambda r: chosen_sides(proto, r, best_vector, best_text)})
-    chosen = lambda r: chosen_sides(proto, r, best_vector, best_text)  # noqa: E731
-    spec = recommended_fusion(result["fusion"])
-    result["recommended_fusion"] = spec.name
-    result["priors"] = stage_priors(proto, chosen, spec)
-    result["scores"] = stage_scores(proto, chosen, spec, spec.scale or 10.0)
+    if not designs_only:
+        result.update(search_stages(proto))
+    result["designs"] = stage_designs(proto)
+    result["fusion_grid"] = [stage_fusion_grid(proto, design) for design in DESIGNS if design.name in GRID_DESIGNS]
+    result["recommended"] = stage_recommended(proto)
     result["checks"] = sanity(proto, set_names, workdir)
     result["seconds"] = round(time.perf_counter() - started, 1)
     result["embedding_seconds"] = round(cache.seconds, 1)
     return result
+
+
+def stage_recommended(proto: Prototype) -> dict[str, Any]:
+    """The recommended design and fusion against today, per set and kind, with its scores."""
+    sides = lambda run: RECOMMENDED.sides(proto, run)  # noqa: E731
+    found: dict[str, Any] = {"design": asdict(RECOMMENDED), "fusion": RECOMMENDED_FUSION.name, "sets": {}}
+    for run in proto.runs:
+        today_pair, pair = TODAY.sides(proto, run), sides(run)
+        found["sets"][run.name] = {
+            "today": {"vectors": run.metrics(today_pair[0].rankings, True), "text": run.metrics(today_pair[1].rankings, True),
+                      "fused": run.metrics(_fused(FusionSpec("rrf:k=60", "rrf"), *today_pair), True)},
+            "recommended": {"vectors": run.metrics(pair[0].rankings, True), "text": run.metrics(pair[1].rankings, True),
+                            "fused": run.metrics(_fused(RECOMMENDED_FUSION, *pair), True)},
+        }
+    single = {name: {side: figures["recommended"][side] for side in ("vectors", "text")} for name, figures in found["sets"].items()}
+    found["below_better_side"] = _below({name: figures["recommended"]["fused"] for name, figures in found["sets"].items()}, single)
+    found["scores"] = stage_scores(proto, sides, RECOMMENDED_FUSION, RECOMMENDED_FUSION.scale)
+    return found
+
+
+def search_stages(proto: Prototype) -> dict[str, Any]:
+    """Stages 1–5: each side's variants, then fusions, priors and scores of the chosen sides."""
+    found: dict[str, Any] = {}
+    vector_rows, best_vector = stage_vectors(proto)
+    found["vectors"] = {"rows": vector_rows, "best": best_vector}
+    text_splits = [_split(name) for name in dict.fromkeys([best_vector["split"], "1000", "2000+pack"]) if name != "note"]
+    text_rows, best_text = stage_text(proto, text_splits)
+    found["text"] = {"rows": text_rows, "best": best_text}
+    found["fusion"] = stage_fusion(proto, {"today": lambda r: today_sides(proto, r),
+                                            "chosen": lambda r: chosen_sides(proto, r, best_vector, best_text)})
+    chosen = lambda r: chosen_sides(proto, r, best_vector, best_text)  # noqa: E731
+    spec = recommended_fusion(found["fusion"])
+    found["recommended_fusion"] = spec.name
+    found["priors"] = stage_priors(proto, chosen, spec)
+    found["scores"] = stage_scores(proto, chosen, spec, spec.scale or 10.0)
+    return found
 
 
 def sanity(proto: Prototype, set_names: Sequence[str], workdir: Path) -> dict[str, Any]:
@@ -632,13 +757,15 @@ def main(argv: Sequence[str] | None = None) -> None:
                                       formatter_class=argparse.RawDescriptionHelpFormatter)
     command.add_argument("--sets", default=",".join(SETS), help="comma-separated sets (default: all)")
     command.add_argument("--workdir", type=Path, help="build the sets' vaults here (default: a temp folder)")
+    command.add_argument("--designs-only", action="store_true", help="only the whole designs (skip the searches of stages 1–5)")
     arguments = command.parse_args(argv)
     names = [name.strip() for name in arguments.sets.split(",") if name.strip()]
     unknown = [name for name in names if name not in SETS]
     if unknown or not names:
         command.error(f"--sets: unknown set {', '.join(unknown) or '(none)'}; choose from {', '.join(SETS)}")
     with tempfile.TemporaryDirectory(prefix="proto-passages-") as temporary:
-        result = run(names, arguments.workdir or Path(temporary), lambda message: print(message, file=sys.stderr, flush=True))
+        result = run(names, arguments.workdir or Path(temporary), lambda message: print(message, file=sys.stderr, flush=True),
+                     arguments.designs_only)
     print(json.dumps(result, indent=1, ensure_ascii=False))
 
 
