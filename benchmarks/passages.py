@@ -116,7 +116,7 @@ def make_doc(relative: str, raw: bytes, now: str | None) -> Doc:
     note = parse_note(relative, raw)
     folder, _, file_name = relative.rpartition("/")
     return Doc(
-        path=relative, name=file_name[:-3] if file_name.endswith(".md") else file_name, folder=folder,
+        path=relative, name=file_name.removesuffix(".md"), folder=folder,
         title=note.title, aliases=tuple(string_values(note.meta.get("aliases", note.meta.get("alias")))),
         props=tuple(property_texts(note.meta)), tags=tuple(note.tags), body=note.body,
         expired=_expired(note.meta.get("expires_at"), now),

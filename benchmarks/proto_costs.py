@@ -105,24 +105,31 @@ def query_costs(embedder: Any, queries: Sequence[str], side: TextSide, index: An
     sql = f"SELECT rowid, {rank} FROM fts WHERE fts MATCH ? ORDER BY {rank} LIMIT ?"
     timings: dict[str, list[float]] = {name: [] for name in ("embed", "vectors_hnsw", "vectors_exact", "text_any", "text_all_first")}
     for query in queries:
-        seconds, vector = timed(lambda: embedder.embed([query])[0])
-        timings["embed"].append(seconds)
-        timings["vectors_hnsw"].append(timed(lambda: _group(index.knn_query(vector, k=min(len(vectors), ROW_FACTOR * POOL))[0][0], doc_of))[0])
-        timings["vectors_exact"].append(timed(lambda: _group(_top(vectors @ vector, ROW_FACTOR * POOL), doc_of))[0])
-        terms = query_terms(query)
-        any_match, all_match = " OR ".join(terms), " AND ".join(terms)
-        timings["text_any"].append(timed(lambda: _group_rows(side.conn.execute(sql, (any_match, ROW_FACTOR * POOL)).fetchall(), side.doc_of))[0])
-
-        def all_first() -> None:
-            rows = side.conn.execute(sql, (all_match, ROW_FACTOR * POOL)).fetchall()
-            if len(_group_rows(rows, side.doc_of)) < 10:
-                side.conn.execute(sql, (any_match, ROW_FACTOR * POOL)).fetchall()
-
-        timings["text_all_first"].append(timed(all_first)[0])
+        for name, seconds in _one_query(embedder, query, side, index, vectors, doc_of, sql).items():
+            timings[name].append(seconds)
     result = {name: percentiles(values) for name, values in timings.items()}
     total = [e + v + t for e, v, t in zip(timings["embed"], timings["vectors_hnsw"], timings["text_any"])]
     result["embed+hnsw+text_any"] = percentiles(total)
     return result
+
+
+def _one_query(embedder: Any, query: str, side: TextSide, index: Any, vectors: np.ndarray, doc_of: np.ndarray, sql: str) -> dict[str, float]:
+    seconds: dict[str, float] = {}
+    seconds["embed"], vector = timed(lambda: embedder.embed([query])[0])
+    wanted = ROW_FACTOR * POOL
+    seconds["vectors_hnsw"], _ = timed(lambda: _group(index.knn_query(vector, k=min(len(vectors), wanted))[0][0], doc_of))
+    seconds["vectors_exact"], _ = timed(lambda: _group(_top(vectors @ vector, wanted), doc_of))
+    terms = query_terms(query)
+    any_match, all_match = " OR ".join(terms), " AND ".join(terms)
+    seconds["text_any"], _ = timed(lambda: _group_rows(side.conn.execute(sql, (any_match, wanted)).fetchall(), side.doc_of))
+
+    def all_first() -> None:
+        rows = side.conn.execute(sql, (all_match, wanted)).fetchall()
+        if len(_group_rows(rows, side.doc_of)) < 10:
+            side.conn.execute(sql, (any_match, wanted)).fetchall()
+
+    seconds["text_all_first"], _ = timed(all_first)
+    return seconds
 
 
 def _top(scores: np.ndarray, count: int) -> np.ndarray:
@@ -202,7 +209,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     command.add_argument("--notes", type=int, default=10000, help="generated notes (default 10,000)")
     command.add_argument("--no-docs", action="store_true", help="skip the docs set")
     arguments = command.parse_args(argv)
-    progress: Callable[[str], None] = lambda message: print(message, file=sys.stderr, flush=True)  # noqa: E731
+    progress: Callable[[str], None] = lambda message: print(message, file=sys.stderr, flush=True)
     embedder = WordLlamaEmbedder()
     queries = make_queries(200, seed=42)
     import os

@@ -38,7 +38,7 @@ import re
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -49,7 +49,14 @@ from vaultmem.search import query_terms
 
 from .eval_ranking import SETS, _fresh, average, question_metrics
 from .passages import EMBED_VARIANTS, Doc, Passage, Split, load_docs, split_passages
-from .proto_sides import COLUMNS, EmbeddingCache, TextLayout, TextSide, VectorSide, ranked
+from .proto_sides import (
+    COLUMNS,
+    EmbeddingCache,
+    TextLayout,
+    TextSide,
+    VectorSide,
+    ranked,
+)
 
 K = 10
 DEPTH = 100
@@ -290,7 +297,8 @@ def stage_vectors(proto: Prototype) -> tuple[list[dict[str, Any]], dict[str, Any
                     continue  # one passage per note: nothing to add
                 config = {"split": split.name, "embed": variant, "share": share, "following": following}
                 rows.append(proto.table(f"vectors {split.name} {variant} share={share}", config,
-                                        lambda run: proto.vector(run, split, variant, share, following).rankings))
+                                        lambda run, split=split, variant=variant, share=share, following=following:
+                                        proto.vector(run, split, variant, share, following).rankings))
         proto.progress(f"vectors: split {split.name} done ({proto.cache.seconds:.0f} s embedding so far)")
     best = max(rows, key=lambda row: row["objective"])
     # The whole-note vector (kept for consolidation) as one more passage of a multi-passage note.
@@ -370,7 +378,7 @@ def stage_fusion(proto: Prototype, sides: dict[str, Callable[[SetRun], tuple[Sid
                   for run in proto.runs}
         for spec in FUSIONS:
             row = proto.table(f"{label} {spec.name}", {"sides": label, "fusion": spec.name},
-                              lambda run: _fused(spec, *pairs[run.name]))
+                              lambda run, spec=spec, pairs=pairs: _fused(spec, *pairs[run.name]))
             row["below_better_side"] = _below(row["sets"], single)
             rows.append(row)
         rows.append({"variant": f"{label} single sides", "sides": label, "single": single})
@@ -419,7 +427,7 @@ def stage_priors(proto: Prototype, pair_of: Callable[[SetRun], tuple[SideResult,
             for where in ("fused", "text", "vectors"):
                 rows.append(proto.table(f"{spec.name} prior {where} floor={floor} power={power}",
                                         {"prior": {"where": where, "floor": floor, "power": power}},
-                                        lambda run: _with_prior(spec, pairs[run.name], factors[run.name], where, run.eligible)))
+                                        lambda run, factors=factors, where=where: _with_prior(spec, pairs[run.name], factors[run.name], where, run.eligible)))
     proto.progress("priors done")
     return rows
 
@@ -476,28 +484,74 @@ def stage_scores(proto: Prototype, pair_of: Callable[[SetRun], tuple[SideResult,
         first_labels = np.asarray([row["answer"] for row in firsts])
         result["top1_auc"][name] = {score: _auc(np.asarray([row[score] for row in firsts]), first_labels)
                                     for score in ("fused", "rrf60", "cosine", "text")}
-    for name in hits if len(hits) > 1 else ():
-        others = [row for other, rows in hits.items() if other != name for row in rows]
-        weights = [1 / len(rows) for other, rows in hits.items() if other != name for _ in rows]
-        coefficients = _logistic(np.asarray([[row["cosine"], row["text"]] for row in others]),
-                                 np.asarray([row["answer"] for row in others]), np.asarray(weights))
-        mine = hits[name]
-        probability = _sigmoid(np.asarray([[1.0, row["cosine"], row["text"]] for row in mine]) @ coefficients)
-        labels = np.asarray([row["answer"] for row in mine])
-        first = np.asarray([row["rank"] == 1 for row in mine])
-        result["calibration"][name] = {
-            "coefficients_from_other_sets": [round(float(c), 3) for c in coefficients],
-            "auc": _auc(probability, labels), "top1_auc": _auc(probability[first], labels[first]), "brier": round(float(np.mean((probability - labels) ** 2)), 4),
-            "bins": _reliability(probability, labels),
-        }
-    everything = [row for rows in hits.values() for row in rows]
-    weights = [1 / len(rows) for rows in hits.values() for _ in rows]
-    result["calibration"]["all_sets_coefficients"] = [round(float(c), 3) for c in _logistic(
-        np.asarray([[row["cosine"], row["text"]] for row in everything]), np.asarray([row["answer"] for row in everything]), np.asarray(weights))]
+    for features, extract in SCORE_FEATURES.items():
+        result["calibration"][features] = _calibrate(hits, extract)
     for name, rows in hits.items():
         result["match"][name] = _match_kinds(rows)
     proto.progress("scores done")
     return result
+
+
+def _inverse(rank: int | None) -> float:
+    return 1.0 / rank if rank else 0.0
+
+
+# What a calibrated score may read of a hit: its absolute components, its rank on each side
+# (1/rank, 0 when absent), or both.
+SCORE_FEATURES: dict[str, Callable[[dict[str, Any]], list[float]]] = {
+    "components": lambda row: [row["cosine"], row["text"]],
+    "side ranks": lambda row: [_inverse(row["v_rank"]), _inverse(row["t_rank"])],
+    "components+side ranks": lambda row: [row["cosine"], row["text"], _inverse(row["v_rank"]), _inverse(row["t_rank"])],
+}
+
+
+def _calibrate(hits: dict[str, list[dict[str, Any]]], extract: Callable[[dict[str, Any]], list[float]]) -> dict[str, Any]:
+    """Logistic P(answer | features) fitted on the other sets (leave one set out), scored on
+    this one: ROC AUC over all top-10 hits and over first hits, Brier score, reliability,
+    and hit@1/MRR when the top 10 are re-ordered by it; then the fit on every set."""
+    found: dict[str, Any] = {}
+    for name in hits if len(hits) > 1 else ():
+        others = [row for other, rows in hits.items() if other != name for row in rows]
+        weights = np.asarray([1 / len(rows) for other, rows in hits.items() if other != name for _ in rows])
+        coefficients = _logistic(np.asarray([extract(row) for row in others]), np.asarray([row["answer"] for row in others]), weights)
+        mine = hits[name]
+        probability = _sigmoid(np.asarray([[1.0, *extract(row)] for row in mine]) @ coefficients)
+        labels = np.asarray([row["answer"] for row in mine])
+        first = np.asarray([row["rank"] == 1 for row in mine])
+        found[name] = {
+            "auc": _auc(probability, labels), "top1_auc": _auc(probability[first], labels[first]),
+            "brier": round(float(np.mean((probability - labels) ** 2)), 4), "bins": _reliability(probability, labels),
+            "reordered": _reordered(mine, probability), "inversions": _inversions(mine, probability),
+        }
+    everything = [row for rows in hits.values() for row in rows]
+    weights = np.asarray([1 / len(rows) for rows in hits.values() for _ in rows])
+    found["coefficients_all_sets"] = [round(float(c), 3) for c in _logistic(
+        np.asarray([extract(row) for row in everything]), np.asarray([row["answer"] for row in everything]), weights)]
+    return found
+
+
+def _inversions(rows: Sequence[dict[str, Any]], probability: np.ndarray) -> float:
+    """Share of consecutive hits (in the fused order) whose score rises by more than 0.05."""
+    pairs = rising = 0
+    for (row, p), (following, q) in zip(zip(rows, probability), zip(rows[1:], probability[1:])):
+        if following["question"] == row["question"]:
+            pairs += 1
+            rising += bool(q - p > 0.05)
+    return round(rising / pairs, 3) if pairs else 0.0
+
+
+def _reordered(rows: Sequence[dict[str, Any]], probability: np.ndarray) -> dict[str, float]:
+    """hit@1 and MRR when each question's top 10 is sorted by ``probability``."""
+    by_question: dict[int, list[tuple[float, bool]]] = {}
+    for row, p in zip(rows, probability):
+        by_question.setdefault(row["question"], []).append((-float(p), row["rank"], row["answer"]))
+    hit1, mrr = [], []
+    for entries in by_question.values():
+        flags = [answer for _, _, answer in sorted(entries)]
+        first = next((position for position, answer in enumerate(flags, start=1) if answer), None)
+        hit1.append(float(first == 1))
+        mrr.append(1 / first if first else 0.0)
+    return {"hit@1": round(float(np.mean(hit1)), 3), "mrr": round(float(np.mean(mrr)), 3)}
 
 
 def _match_kinds(rows: Sequence[dict[str, Any]]) -> dict[str, Any]:
@@ -647,8 +701,7 @@ def stage_fusion_grid(proto: Prototype, design: Design) -> dict[str, Any]:
         rows.append({"fusion": spec.name, "sets": per_set, "objective": objective(per_set), "below_better_side": _below(per_set, single)})
     held_out = {}
     for run in proto.runs if len(proto.runs) > 1 else ():
-        others = lambda row: objective({name: m for name, m in row["sets"].items() if name != run.name})  # noqa: E731
-        chosen = max(rows, key=others)
+        chosen = max(rows, key=lambda row, held=run.name: objective({name: m for name, m in row["sets"].items() if name != held}))
         best_here = max(rows, key=lambda row: (row["sets"][run.name]["mrr"] + row["sets"][run.name]["recall@10"]) / 2)
         held_out[run.name] = {"chosen_on_other_sets": chosen["fusion"], "metrics": chosen["sets"][run.name],
                               "best_possible_here": best_here["fusion"], "best_metrics": best_here["sets"][run.name]}
@@ -685,7 +738,7 @@ def run(set_names: Sequence[str], workdir: Path, progress: Progress, designs_onl
 
 def stage_recommended(proto: Prototype) -> dict[str, Any]:
     """The recommended design and fusion against today, per set and kind, with its scores."""
-    sides = lambda run: RECOMMENDED.sides(proto, run)  # noqa: E731
+    sides = lambda run: RECOMMENDED.sides(proto, run)
     found: dict[str, Any] = {"design": asdict(RECOMMENDED), "fusion": RECOMMENDED_FUSION.name, "sets": {}}
     for run in proto.runs:
         today_pair, pair = TODAY.sides(proto, run), sides(run)
@@ -711,7 +764,7 @@ def search_stages(proto: Prototype) -> dict[str, Any]:
     found["text"] = {"rows": text_rows, "best": best_text}
     found["fusion"] = stage_fusion(proto, {"today": lambda r: today_sides(proto, r),
                                             "chosen": lambda r: chosen_sides(proto, r, best_vector, best_text)})
-    chosen = lambda r: chosen_sides(proto, r, best_vector, best_text)  # noqa: E731
+    chosen = lambda r: chosen_sides(proto, r, best_vector, best_text)
     spec = recommended_fusion(found["fusion"])
     found["recommended_fusion"] = spec.name
     found["priors"] = stage_priors(proto, chosen, spec)
