@@ -654,11 +654,12 @@ DESIGNS = (
     Design("passages 1000+pack, OR query", "1000+pack", "context+props", 0.25, "passage-every+path", ALL_FIELDS, "any", 0.25),
     Design("passages 1000+pack, short-note prior", "1000+pack", "context+props", 0.25, "passage-every+path", ALL_FIELDS, "all-first", 0.25, (20, 0.5)),
 )
+TEXT_SCALE = 12.0  # BM25 / (BM25 + 12): the text component shown next to the cosine (stage 5)
 # What PASSAGES.md recommends (chosen from the tables this module prints).
 RECOMMENDED = Design("recommended", "1000+pack", "context+props", 0.25, "passage-every+path", ALL_FIELDS, "all-first", 0.25)
-RECOMMENDED_FUSION = FusionSpec("absmix:vectors=0.6,scale=12.0", "absmix", vectors=0.6, text=0.4, scale=12.0)
+RECOMMENDED_FUSION = FusionSpec("zscore:vectors=0.6", "zscore", vectors=0.6, text=0.4)
 GRID_DESIGNS = ("passages 1000+pack", "passages 1000+pack, short-note prior")
-DESIGN_FUSIONS = ("rrf:k=60", "rrf:k=10", "zscore:vectors=0.5", "minmax:vectors=0.5", "absmix:vectors=0.7,scale=5.0", "absmix:vectors=0.5,scale=5.0")
+DESIGN_FUSIONS = ("rrf:k=60", "rrf:k=10", "zscore:vectors=0.5", "zscore:vectors=0.6", "minmax:vectors=0.5", "absmix:vectors=0.7,scale=5.0", "absmix:vectors=0.5,scale=5.0")
 
 
 def stage_designs(proto: Prototype) -> list[dict[str, Any]]:
@@ -670,7 +671,7 @@ def stage_designs(proto: Prototype) -> list[dict[str, Any]]:
         passages = {run.name: round(len(run.passages_for(_split(design.split))) / len(run.docs), 2) if design.split != "note" else 1.0
                     for run in proto.runs}
         for name in DESIGN_FUSIONS:
-            spec = next(spec for spec in FUSIONS if spec.name == name)
+            spec = next(spec for spec in (*FUSIONS, *GRID) if spec.name == name)
             row = {"design": design.name, "fusion": name, "passages_per_note": passages, "single": single,
                    "sets": {run.name: run.metrics(_fused(spec, *pairs[run.name]), by_kind=True) for run in proto.runs}}
             row["objective"] = objective(row["sets"])
@@ -750,7 +751,7 @@ def stage_recommended(proto: Prototype) -> dict[str, Any]:
         }
     single = {name: {side: figures["recommended"][side] for side in ("vectors", "text")} for name, figures in found["sets"].items()}
     found["below_better_side"] = _below({name: figures["recommended"]["fused"] for name, figures in found["sets"].items()}, single)
-    found["scores"] = stage_scores(proto, sides, RECOMMENDED_FUSION, RECOMMENDED_FUSION.scale)
+    found["scores"] = stage_scores(proto, sides, RECOMMENDED_FUSION, TEXT_SCALE)
     return found
 
 
