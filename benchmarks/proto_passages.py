@@ -496,9 +496,10 @@ def _inverse(rank: int | None) -> float:
     return 1.0 / rank if rank else 0.0
 
 
-# What a calibrated score may read of a hit: its absolute components, its rank on each side
-# (1/rank, 0 when absent), or both.
+# What a calibrated score may read of a hit: the fused value it is ranked by, its absolute
+# components, its rank on each side (1/rank, 0 when absent), or both.
 SCORE_FEATURES: dict[str, Callable[[dict[str, Any]], list[float]]] = {
+    "fused": lambda row: [row["fused"]],  # monotone in the order: never an inversion
     "components": lambda row: [row["cosine"], row["text"]],
     "side ranks": lambda row: [_inverse(row["v_rank"]), _inverse(row["t_rank"])],
     "components+side ranks": lambda row: [row["cosine"], row["text"], _inverse(row["v_rank"]), _inverse(row["t_rank"])],
