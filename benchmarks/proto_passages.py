@@ -56,6 +56,7 @@ from .proto_sides import (
     TextSide,
     VectorSide,
     ranked,
+    weights_for,
 )
 
 K = 10
@@ -80,7 +81,7 @@ SWEEP = {
 
 
 def weights_tuple(weights: dict[str, float]) -> tuple[float, ...]:
-    return tuple(weights.get(column, 0.0) for column in COLUMNS)
+    return weights_for(weights)
 
 
 def objective(per_set: dict[str, dict[str, float]]) -> float:

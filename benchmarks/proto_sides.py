@@ -23,6 +23,11 @@ COLUMNS = ("name", "title", "aliases", "headings", "props", "tags", "body")
 TOKENIZER = "porter unicode61 remove_diacritics 2"  # vaultmem's (adr/0004)
 
 
+def weights_for(weights: dict[str, float]) -> tuple[float, ...]:
+    """BM25 weights in COLUMNS order; a column not named weighs 0 (and is not searched)."""
+    return tuple(float(weights.get(column, 0.0)) for column in COLUMNS)
+
+
 class EmbeddingCache:
     """Embeds each distinct text once per run, longest last: WordLlama pads a batch to its
     longest text, so batching texts of similar length is what keeps long notes cheap."""
