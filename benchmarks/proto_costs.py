@@ -9,8 +9,9 @@ on the synthetic vault of ``python -m benchmarks index`` (150–300 words a note
 docs set (long manual chapters, where WordLlama's padding to the longest text of a batch
 costs most):
 
-- ``embed``: seconds to embed every note's text as the indexer does today (chunks of 512
-  in path order), the passages in path order, and the passages sorted by length;
+- ``embed``: seconds to embed every note's text as the indexer does (chunks of 512 through
+  ``Embedder.embed``, which cuts a text at 16,000 characters and batches by length), the
+  same texts uncut in raw batches of 64 in path order (what padding costs), and the passages;
 - ``fts_build`` / ``hnsw_build``: one row / one vector per note versus per passage;
 - ``query``: per query (the generated vault's recall queries) p50/p95 ms of the query
   embedding, the vector side over passages (hnswlib top 4×50 passages, grouped to notes;
@@ -60,24 +61,27 @@ def timed(action: Callable[[], Any]) -> tuple[float, Any]:
 
 
 def embed_in_chunks(embedder: Any, texts: Sequence[str]) -> np.ndarray:
+    """As the indexer does: ``Embedder.embed`` (cut to MAX_EMBED_CHARS, batched by length) per chunk."""
     return np.vstack([embedder.embed(list(texts[start : start + CHUNK])) for start in range(0, len(texts), CHUNK)])
 
 
-def embedding_costs(embedder: Any, docs: Sequence[Doc], passages: Sequence[Passage]) -> dict[str, Any]:
+def embed_in_path_order(embedder: Any, texts: Sequence[str]) -> None:
+    """The embedder's raw batches in path order, uncut: what padding costs without sorting."""
+    for start in range(0, len(texts), 64):
+        embedder.embed_batch(list(texts[start : start + 64]))
+
+
+def embedding_costs(embedder: Any, docs: Sequence[Doc], passages: Sequence[Passage]) -> tuple[dict[str, Any], np.ndarray]:
     note_texts = [doc.note_embed_text for doc in docs]
     passage_texts = [embed_text(docs[p.doc], p, EMBED) for p in passages]
     seconds_notes, _ = timed(lambda: embed_in_chunks(embedder, note_texts))
-    seconds_notes_sorted, _ = timed(lambda: embed_in_chunks(embedder, sorted(note_texts, key=len)))
-    seconds_passages, _ = timed(lambda: embed_in_chunks(embedder, passage_texts))
-    seconds_sorted, matrix = timed(lambda: embed_in_chunks(embedder, sorted(passage_texts, key=len)))
-    order = sorted(range(len(passage_texts)), key=lambda index: len(passage_texts[index]))
-    vectors = np.empty_like(matrix)
-    vectors[order] = matrix
+    seconds_unsorted, _ = timed(lambda: embed_in_path_order(embedder, note_texts))
+    seconds_passages, vectors = timed(lambda: embed_in_chunks(embedder, passage_texts))
     return {
         "notes": len(docs), "passages": len(passages), "passages_per_note": round(len(passages) / len(docs), 2),
         "chars_per_passage_p50": int(statistics.median(len(p.text) for p in passages)),
-        "embed_notes_seconds": round(seconds_notes, 2), "embed_notes_sorted_seconds": round(seconds_notes_sorted, 2),
-        "embed_passages_seconds": round(seconds_passages, 2), "embed_passages_sorted_seconds": round(seconds_sorted, 2),
+        "embed_notes_seconds": round(seconds_notes, 2), "embed_notes_path_order_uncut_seconds": round(seconds_unsorted, 2),
+        "embed_passages_seconds": round(seconds_passages, 2),
     }, vectors
 
 
@@ -108,7 +112,7 @@ def query_costs(embedder: Any, queries: Sequence[str], side: TextSide, index: An
         for name, seconds in _one_query(embedder, query, side, index, vectors, doc_of, sql).items():
             timings[name].append(seconds)
     result = {name: percentiles(values) for name, values in timings.items()}
-    total = [e + v + t for e, v, t in zip(timings["embed"], timings["vectors_hnsw"], timings["text_any"])]
+    total = [e + v + t for e, v, t in zip(timings["embed"], timings["vectors_hnsw"], timings["text_any"], strict=True)]
     result["embed+hnsw+text_any"] = percentiles(total)
     return result
 
@@ -209,7 +213,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     command.add_argument("--notes", type=int, default=10000, help="generated notes (default 10,000)")
     command.add_argument("--no-docs", action="store_true", help="skip the docs set")
     arguments = command.parse_args(argv)
-    progress: Callable[[str], None] = lambda message: print(message, file=sys.stderr, flush=True)
+    def progress(message: str) -> None:
+        return print(message, file=sys.stderr, flush=True)
     embedder = WordLlamaEmbedder()
     queries = make_queries(200, seed=42)
     import os

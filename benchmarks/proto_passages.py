@@ -115,10 +115,10 @@ class SetRun:
         return "note" if len(self.passages_for(split)) == len(self.docs) else split.name
 
     def metrics(self, rankings: Sequence[Sequence[int]], by_kind: bool = False) -> dict[str, Any]:
-        rows = [question_metrics([self.docs[i].path for i in ranking], answers) for ranking, answers in zip(rankings, self.answers)]
+        rows = [question_metrics([self.docs[i].path for i in ranking], answers) for ranking, answers in zip(rankings, self.answers, strict=True)]
         result: dict[str, Any] = average(rows)
         if by_kind:
-            result["by_kind"] = {kind: average([row for row, k in zip(rows, self.kinds) if k == kind]) for kind in sorted(set(self.kinds))}
+            result["by_kind"] = {kind: average([row for row, k in zip(rows, self.kinds, strict=True) if k == kind]) for kind in sorted(set(self.kinds))}
         return result
 
 
@@ -207,7 +207,7 @@ def fused_scores(spec: FusionSpec, vectors: Sequence[int], text: Sequence[int], 
     if spec.method in ("minmax", "zscore"):
         v = _normalised(spec.method, [vector_scores[d] for d in vectors])
         t = _normalised(spec.method, [text_scores[d] for d in text])
-        v_of, t_of = dict(zip(vectors, v)), dict(zip(text, t))
+        v_of, t_of = dict(zip(vectors, v, strict=True)), dict(zip(text, t, strict=True))
         v_missing = min(v, default=0.0) if spec.method == "zscore" else 0.0
         t_missing = min(t, default=0.0) if spec.method == "zscore" else 0.0
         return {d: spec.vectors * v_of.get(d, v_missing) + spec.text * t_of.get(d, t_missing) for d in candidates}
@@ -388,7 +388,7 @@ def stage_fusion(proto: Prototype, sides: dict[str, Callable[[SetRun], tuple[Sid
 
 
 def _fused(spec: FusionSpec, vectors: SideResult, text: SideResult) -> list[list[int]]:
-    return [fuse(spec, v, t, vs, ts) for v, t, vs, ts in zip(vectors.rankings, text.rankings, vectors.scores, text.scores)]
+    return [fuse(spec, v, t, vs, ts) for v, t, vs, ts in zip(vectors.rankings, text.rankings, vectors.scores, text.scores, strict=True)]
 
 
 def _below(fused: dict[str, dict[str, float]], single: dict[str, dict[str, dict[str, float]]]) -> list[str]:
@@ -437,7 +437,7 @@ def _with_prior(spec: FusionSpec, pair: tuple[SideResult, SideResult], factor: n
     vectors, text = pair
     if where == "fused":
         rankings = []
-        for v, t, vs, ts in zip(vectors.rankings, text.rankings, vectors.scores, text.scores):
+        for v, t, vs, ts in zip(vectors.rankings, text.rankings, vectors.scores, text.scores, strict=True):
             scores = fused_scores(spec, v, t, vs, ts)
             rankings.append(sorted(scores, key=lambda doc: (-scores[doc] * factor[doc], doc)))
         return rankings
@@ -461,7 +461,7 @@ def stage_scores(proto: Prototype, pair_of: Callable[[SetRun], tuple[SideResult,
     for run in proto.runs:
         vectors, text = pair_of(run)
         rows = []
-        for number, (v, t, vs, ts) in enumerate(zip(vectors.rankings, text.rankings, vectors.scores, text.scores)):
+        for number, (v, t, vs, ts) in enumerate(zip(vectors.rankings, text.rankings, vectors.scores, text.scores, strict=True)):
             scores = fused_scores(spec, v, t, vs, ts)
             top = sorted(scores, key=lambda doc: (-scores[doc], doc))[:K]
             v_rank, t_rank = {d: r for r, d in enumerate(v, 1)}, {d: r for r, d in enumerate(t, 1)}
@@ -535,7 +535,7 @@ def _calibrate(hits: dict[str, list[dict[str, Any]]], extract: Callable[[dict[st
 def _inversions(rows: Sequence[dict[str, Any]], probability: np.ndarray) -> float:
     """Share of consecutive hits (in the fused order) whose score rises by more than 0.05."""
     pairs = rising = 0
-    for (row, p), (following, q) in zip(zip(rows, probability), zip(rows[1:], probability[1:])):
+    for (row, p), (following, q) in zip(zip(rows, probability, strict=True), zip(rows[1:], probability[1:], strict=True), strict=False):
         if following["question"] == row["question"]:
             pairs += 1
             rising += bool(q - p > 0.05)
@@ -545,7 +545,7 @@ def _inversions(rows: Sequence[dict[str, Any]], probability: np.ndarray) -> floa
 def _reordered(rows: Sequence[dict[str, Any]], probability: np.ndarray) -> dict[str, float]:
     """hit@1 and MRR when each question's top 10 is sorted by ``probability``."""
     by_question: dict[int, list[tuple[float, bool]]] = {}
-    for row, p in zip(rows, probability):
+    for row, p in zip(rows, probability, strict=True):
         by_question.setdefault(row["question"], []).append((-float(p), row["rank"], row["answer"]))
     hit1, mrr = [], []
     for entries in by_question.values():
@@ -741,7 +741,8 @@ def run(set_names: Sequence[str], workdir: Path, progress: Progress, designs_onl
 
 def stage_recommended(proto: Prototype) -> dict[str, Any]:
     """The recommended design and fusion against today, per set and kind, with its scores."""
-    sides = lambda run: RECOMMENDED.sides(proto, run)
+    def sides(run: SetRun) -> tuple[SideResult, SideResult]:
+        return RECOMMENDED.sides(proto, run)
     found: dict[str, Any] = {"design": asdict(RECOMMENDED), "fusion": RECOMMENDED_FUSION.name, "sets": {}}
     for run in proto.runs:
         today_pair, pair = TODAY.sides(proto, run), sides(run)
@@ -767,7 +768,8 @@ def search_stages(proto: Prototype) -> dict[str, Any]:
     found["text"] = {"rows": text_rows, "best": best_text}
     found["fusion"] = stage_fusion(proto, {"today": lambda r: today_sides(proto, r),
                                             "chosen": lambda r: chosen_sides(proto, r, best_vector, best_text)})
-    chosen = lambda r: chosen_sides(proto, r, best_vector, best_text)
+    def chosen(r: SetRun) -> tuple[SideResult, SideResult]:
+        return chosen_sides(proto, r, best_vector, best_text)
     spec = recommended_fusion(found["fusion"])
     found["recommended_fusion"] = spec.name
     found["priors"] = stage_priors(proto, chosen, spec)

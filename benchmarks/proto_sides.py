@@ -45,7 +45,7 @@ class EmbeddingCache:
             started = time.perf_counter()
             embedded = self.embedder.embed(missing)
             self.seconds += time.perf_counter() - started
-            self.vectors.update(zip(missing, embedded))
+            self.vectors.update(zip(missing, embedded, strict=True))
         if not texts:
             return np.zeros((0, self.embedder.dimension), dtype=np.float32)
         return np.vstack([self.vectors[text] for text in texts])
@@ -135,7 +135,7 @@ class TextSide:
     def rows(self, match: str, weights: Sequence[float]) -> tuple[np.ndarray, np.ndarray]:
         """Every matching row and its BM25 (negated: higher is better); a 0 weight leaves
         that column out of the match (a column filter), as vaultmem's three columns do."""
-        searched = [column for column, weight in zip(COLUMNS, weights) if weight > 0]
+        searched = [column for column, weight in zip(COLUMNS, weights, strict=True) if weight > 0]
         expression = f"{{{' '.join(searched)}}} : ({match})"
         rank = f"bm25(fts, {', '.join(str(float(weight)) for weight in weights)})"
         found = self.conn.execute(f"SELECT rowid, {rank} FROM fts WHERE fts MATCH ?", (expression,)).fetchall()

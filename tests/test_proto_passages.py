@@ -43,7 +43,9 @@ def test_heading_path_drops_deeper_headings_when_a_shallower_one_comes() -> None
 def test_a_note_no_longer_than_the_limit_stays_one_passage_even_with_headings() -> None:
     body = "# A\nshort\n## B\nalso short\n"
     passages = split_passages(0, body, Split("1000", 1000))
-    assert len(passages) == 1 and passages[0].text == body and passages[0].headings == ()
+    assert len(passages) == 1
+    assert passages[0].text == body
+    assert passages[0].headings == ()
 
 
 def test_a_long_section_becomes_paragraph_groups_no_longer_than_the_limit() -> None:
@@ -86,7 +88,8 @@ def test_context_and_properties_are_embedded_with_the_first_passage_only() -> No
     passages = split_passages(0, doc.body, Split("1000", 1000))
     first, later = embed_text(doc, passages[0], "context+props"), embed_text(doc, passages[-1], "context+props")
     assert first.startswith("Guide\nauthor: Ann Lee\n\n")
-    assert later.startswith("Guide > Part\n\n") and "Ann Lee" not in later
+    assert later.startswith("Guide > Part\n\n")
+    assert "Ann Lee" not in later
     assert embed_text(doc, passages[-1], "passage") == passages[-1].text
 
 
@@ -99,9 +102,11 @@ def test_text_side_finds_a_note_by_a_property_and_scores_its_best_passage(tmp_pa
     side = TextSide(docs, passages, TextLayout("passage-every", per_passage=True))
     weights = weights_for({"name": 5, "title": 5, "props": 2, "headings": 2, "body": 1})
     by_property = side.note_scores('"ridley" AND "scott"', weights)
-    assert np.isfinite(by_property[0]) and not np.isfinite(by_property[1])
+    assert np.isfinite(by_property[0])
+    assert not np.isfinite(by_property[1])
     by_section = side.note_scores('"table"', weights)
-    assert np.isfinite(by_section[1]) and not np.isfinite(by_section[0])
+    assert np.isfinite(by_section[1])
+    assert not np.isfinite(by_section[0])
 
 
 def test_zscore_fusion_puts_a_note_first_on_both_sides_first_and_keeps_one_side_only_notes() -> None:
@@ -121,6 +126,7 @@ def test_prototype_runs_on_the_sample_set_and_reports_the_recommended_design(tmp
     result = json.loads(completed.stdout)
     recommended = result["recommended"]["sets"]["sample"]
     for figures in (recommended["today"]["fused"], recommended["recommended"]["fused"]):
-        assert 0.0 < figures["mrr"] <= 1.0 and 0.0 < figures["recall@10"] <= 1.0
+        assert 0.0 < figures["mrr"] <= 1.0
+        assert 0.0 < figures["recall@10"] <= 1.0
     # Today's design rebuilt in the prototype gives the harness's figures (benchmarks/README.md).
     assert result["checks"]["sample"]["today_rrf60_with_templates"] == {"hit@1": 0.8, "hit@3": 1.0, "mrr": 0.9, "recall@10": 1.0}
