@@ -220,9 +220,57 @@ def test_apply_merges_metadata_into_the_canonical_and_keeps_its_body(vault_dir: 
     assert view.meta["merged_from"] == ["preferences/milk-in-coffee", "01M1GJZ1X05GQAPENECFSECZP1"]
     assert view.expires_at == "2028-02-01T00:00:00+00:00"  # the latest of the cluster
     after = (vault_dir / TRIO[0]).read_bytes()
-    assert after.endswith(before.split(b"\n---\n", 1)[1])  # the body, byte for byte
+    body = before.split(b"\n---\n", 1)[1]
+    # The canonical's body stays byte for byte; what only the merged notes said follows it.
+    assert after.split(b"\n---\n", 1)[1].startswith(body)
+    assert b'### Merged from "Maya prefers oat milk in coffee, never dairy" (preferences/oat-milk.md)' in after
     # The user's keys keep their order; the new ones are appended.
     assert list(read_note(vault_dir, TRIO[0]).meta) == ["id", "title", "layer", "tags", "created", "expires_at", "aliases", "merged_from"]
+
+
+UPGRADE_LONG = ("---\nid: upgrade-long\ntitle: Postgres upgrade procedure\nlayer: L3\nexpires_at: 2027-03-01T00:00:00Z\n---\n"
+                "Before upgrading the Harbor Postgres cluster, take a full backup with pg_dump, check that the replicas "
+                "are in sync, run pg_upgrade with --check first, and schedule the upgrade on a Sunday morning when "
+                "traffic is low. After the upgrade, run ANALYZE on every database.\n")
+UPGRADE_SHORT = ("---\nid: upgrade-short\ntitle: Postgres upgrade\nlayer: L3\nexpires_at: 2027-02-01T00:00:00Z\n---\n"
+                 "Before upgrading the Harbor Postgres cluster take a backup and check the replicas.\n"
+                 "Ask Dana before upgrading, ticket QX-7731.\n")
+
+
+def upgrade_vault(root: Path) -> Path:
+    write(root, "ops/upgrade.md", UPGRADE_LONG)
+    write(root, "ops/upgrade-short.md", UPGRADE_SHORT)
+    return root
+
+
+def test_a_fact_only_a_shorter_duplicate_held_is_found_in_the_canonical_after_the_merge(vault_dir: Path, wordllama: object) -> None:
+    upgrade_vault(vault_dir)
+    with open_vault(vault_dir, wordllama) as vault:
+        report = vault.consolidate(threshold=0.75, apply=True, now=NOW)
+        assert [cluster.canonical.path for cluster in report.clusters] == ["ops/upgrade.md"]
+        hits = vault.search("QX-7731", k=1, now=NOW)
+        assert vault.store.notes.fts_labels("7731", 5) == [vault.store.notes.by_path("ops/upgrade.md").label]
+    assert hits[0].path == "ops/upgrade.md" and "QX-7731" in (vault_dir / "ops/upgrade.md").read_text(encoding="utf-8")
+    body = read_note(vault_dir, "ops/upgrade.md").body
+    # Both lines of the short note are new to the long one (its first says less, in other words).
+    assert body == (UPGRADE_LONG.split("---\n")[2] + '\n### Merged from "Postgres upgrade" (ops/upgrade-short.md)\n\n'
+                    + UPGRADE_SHORT.split("---\n")[2])
+    # The archived original stays byte for byte.
+    assert (vault_dir / "_archive/ops/upgrade-short.md").read_text(encoding="utf-8") == UPGRADE_SHORT
+
+
+def test_the_dry_run_shows_what_would_be_appended_and_changes_nothing(vault_dir: Path, wordllama: object) -> None:
+    upgrade_vault(vault_dir)
+    with open_vault(vault_dir, wordllama):
+        pass
+    before = snapshot_files(vault_dir)
+    result = run_cli(vault_dir, "consolidate", "--threshold", "0.75", "--json")
+    notes = json.loads(result.stdout)["clusters"][0]["notes"]
+    assert [(entry["path"], entry["appended"]) for entry in notes] == [
+        ("ops/upgrade.md", []), ("ops/upgrade-short.md", UPGRADE_SHORT.split("---\n")[2].splitlines())]
+    text = run_cli(vault_dir, "consolidate", "--threshold", "0.75").stdout
+    assert "+ Ask Dana before upgrading, ticket QX-7731." in text
+    assert snapshot_files(vault_dir) == before
 
 
 def test_apply_a_permanent_member_makes_the_canonical_permanent(vault_dir: Path, wordllama: object) -> None:

@@ -14,6 +14,7 @@ import sqlite3
 import sys
 import time
 from collections.abc import AsyncIterator, Callable
+from datetime import UTC, datetime
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
@@ -25,6 +26,7 @@ from mcp.client.stdio import stdio_client
 from mcp.types import CallToolResult
 
 from helpers import REPO, snapshot_files, vaultmem_process
+from vaultmem import parse_timestamp
 from mcp_client import CALL_SECONDS, STARTUP_SECONDS, TOOLS, note, run, text_of
 
 HIT_FIELDS = {"id", "path", "title", "snippet", "layer", "expires_at", "score", "warnings"}
@@ -123,7 +125,11 @@ def test_tools_are_listed_with_descriptions_an_agent_can_act_on(vault_dir: Path,
             assert set(listed["recall"].input_schema["properties"]) == {"query", "k", "layers", "tags", "include_expired"}
             assert listed["mark_used"].input_schema["properties"]["notes"]["type"] == "array"
             assert {name for name, tool in listed.items() if tool.annotations.read_only_hint} == {"recall", "get", "check"}
-            assert {name for name, tool in listed.items() if tool.annotations.destructive_hint} == {"forget", "consolidate", "expire"}
+            assert {name for name, tool in listed.items() if tool.annotations.destructive_hint} == {"revise", "forget", "consolidate", "expire"}
+            assert set(listed["revise"].input_schema["properties"]) == {
+                "note", "text", "append", "title", "layer", "ttl", "expires_at", "permanent", "add_tags", "remove_tags", "if_version"}
+            assert "supersedes" in remember_schema["properties"]
+            assert "WriteConflict" in listed["revise"].description and "if_version" in listed["revise"].description
             # The schema says what the server enforces: no argument outside the listed ones.
             assert all(tool.input_schema.get("additionalProperties") is False for tool in listed.values())
             assert "refused in this vault" in listed["forget"].description  # hard delete: not allowed by default
@@ -172,7 +178,8 @@ def test_remember_recall_mark_used_get_forget_round_trip(vault_dir: Path, log: P
 
             assert (await served.call("mark_used", notes=[saved["id"]]))["used"][0]["use_count"] == 1
             used = (await served.call("mark_used", notes=[saved["path"]]))["used"]
-            assert used == [{"id": saved["id"], "path": saved["path"], "use_count": 2, "last_used_at": used[0]["last_used_at"]}]
+            assert used == [{"id": saved["id"], "path": saved["path"], "use_count": 2, "last_used_at": used[0]["last_used_at"],
+                             "resolved_from": None}]
 
             shown = await served.call("get", note=saved["id"])
             assert shown["use_count"] == 2 and shown["expired"] is False and "notice" not in shown
@@ -326,6 +333,55 @@ def test_consolidate_is_a_dry_run_unless_applied(vault_dir: Path, write_note: Ca
     run(scenario)
 
 
+def test_revise_supersede_and_merged_ids_as_an_agent_sees_them(vault_dir: Path, write_note: Callable[..., Path], log: Path) -> None:
+    write_note("work/standup.md", note("Harbor standup", "The Harbor standup is at 9:30 in the Tejo room.", layer="L2",
+                                       expires_at="2099-01-01T00:00:00+00:00"))
+    write_note("a.md", note("Oat milk", "Maya takes oat milk in her coffee. Ticket QX-7731.", layer="L3", expires_at="2099-01-01",
+                            id="milk-a"))
+    write_note("b.md", note("Oat milk in coffee", "Maya takes oat milk in her coffee, never cow's milk, not even at cafés in Lisbon.",
+                            layer="L3", expires_at="2099-01-01"))
+    shorter = (vault_dir / "a.md").read_bytes()
+
+    async def scenario() -> None:
+        async with serve(vault_dir, log) as served:
+            # A person edits the note after the agent read it: the agent's revise is refused.
+            read = await served.call("get", note="work/standup")
+            path = vault_dir / "work/standup.md"
+            path.write_text(path.read_text(encoding="utf-8").replace("9:30", "9:40"), encoding="utf-8")
+            edited = snapshot_files(vault_dir)
+            refused = await served.error("revise", note="work/standup", text="The standup is at 9:45.", if_version=read["version"])
+            assert "changed since you read it" in refused and "nothing was written" in refused
+            assert snapshot_files(vault_dir) == edited
+            # Read again, then promote: L2 → L3 gets now + 90 days, and the text grows.
+            current = await served.call("get", note="work/standup")
+            promoted = await served.call("revise", note="work/standup", layer="semantic", append="Bring the release notes.",
+                                         if_version=current["version"])
+            assert promoted["changed"] == ["body", "layer", "expires_at"] and promoted["layer"] == "L3"
+            days = (parse_timestamp(promoted["expires_at"]) - datetime.now(UTC)).total_seconds() / 86400
+            assert 89.9 < days <= 90.0
+            assert path.read_text(encoding="utf-8").endswith("9:40 in the Tejo room.\n\nBring the release notes.\n")
+
+            # A newer fact supersedes the old one: recall stops returning it, get says why.
+            newer = await served.call("remember", text="The Harbor standup moved to 9:45 in the Tejo room.", layer="L3",
+                                      supersedes=["work/standup"])
+            assert newer["supersedes"] == [{"id": "work/standup", "path": "work/standup.md"}]
+            hits = (await served.call("recall", query="Harbor standup Tejo room"))["hits"]
+            assert "work/standup.md" not in [hit["path"] for hit in hits] and hits[0]["path"] == newer["path"]
+            old = await served.call("get", note="work/standup")
+            assert old["expired"] is True and f"superseded by {newer['id']} ({newer['path']})" in old["notice"]
+
+            # A merge: the shorter note's unique token is found in the kept note; its id resolves there.
+            merged = await served.call("consolidate", threshold=0.7, apply=True)
+            assert [(entry["canonical"], entry["merged"][0]["path"]) for entry in merged["merged"]] == [("b.md", "a.md")]
+            assert (vault_dir / "_archive/a.md").read_bytes() == shorter  # the archived original, byte for byte
+            hits = (await served.call("recall", query="QX-7731", k=1))["hits"]
+            assert hits[0]["path"] == "b.md" and "QX-7731" in (vault_dir / "b.md").read_text(encoding="utf-8")
+            resolved = await served.call("get", note="milk-a")
+            assert resolved["path"] == "b.md" and resolved["resolved_from"] == {"reference": "milk-a", "via": "merged_from"}
+
+    run(scenario)
+
+
 # ------------------------------------------------------------------ errors
 
 
@@ -356,6 +412,13 @@ BAD_CALLS: list[tuple[str, dict[str, Any], str]] = [
     ("get", {"note": "coffee", "verbose": True, "format": "md"}, "unknown argument 'verbose'; get takes note. Also wrong: format."),
     ("remember", {"text": "x", "expires_at": "2020-01-01"}, "2020-01-01T00:00:00+00:00 is not in the future"),
     ("forget", {"note": "coffee", "hard": True}, "allow_hard_delete = true under [mcp]"),
+    ("revise", {"note": "coffee"}, "nothing to revise"),
+    ("revise", {"note": "coffee", "text": "a", "append": "b"}, "contradicts append"),
+    ("revise", {"note": "coffee", "ttl": "3d"}, "layer L4 (procedural, never expires): a deadline contradicts it"),
+    ("revise", {"note": "coffee", "add_tag": "x"}, "unknown argument 'add_tag' (did you mean 'add_tags'?)"),
+    ("revise", {"note": "coffee", "permanent": "no"}, "argument 'permanent' must be true or false"),
+    ("revise", {"note": "coffee", "title": "t", "if_version": "0000000000000000"}, "changed since you read it"),
+    ("remember", {"text": "x", "supersedes": ["coffee"]}, "cannot supersede coffee.md: it is layer L4"),
 ]
 
 

@@ -63,11 +63,14 @@ def test_remember_writes_id_title_layer_tags_created_in_order(vault: Vault) -> N
     assert "created: 2026-11-30T12:00:00+00:00" in text  # UTC with an explicit offset
 
 
-def test_remember_body_is_the_text_as_given(vault: Vault) -> None:
+def test_remember_body_is_the_text_as_given_ending_with_a_newline(vault: Vault) -> None:
     text = "  line one\n\n- a bullet with trailing spaces   \nno final newline"
     result = vault.remember(text, title="t", now=NOW)
     raw = (vault.root / result.path).read_text(encoding="utf-8")
-    assert raw.split("---\n", 2)[2] == text
+    # Byte for byte, plus the final newline a text file ends with (git: "\ No newline at end of file").
+    assert raw.split("---\n", 2)[2] == text + "\n"
+    ended = vault.remember("already ends\n", title="t2", now=NOW)
+    assert (vault.root / ended.path).read_text(encoding="utf-8").endswith("---\nalready ends\n")
 
 
 def test_explicit_expires_at_wins_over_the_layer_default(vault: Vault) -> None:
@@ -188,7 +191,7 @@ def test_a_dangling_symlink_out_taking_the_first_name_is_skipped(vault: Vault, t
     (vault.root / "memories" / "hi.md").symlink_to(tmp_path / "nowhere.md")
     remembered = vault.remember("hi", now=NOW)
     assert remembered.path == "memories/hi-2.md"
-    assert (vault.root / "memories" / "hi-2.md").read_text(encoding="utf-8").endswith("hi")
+    assert (vault.root / "memories" / "hi-2.md").read_text(encoding="utf-8").endswith("hi\n")
     assert not (tmp_path / "nowhere.md").exists()
 
 
@@ -196,7 +199,7 @@ def test_same_title_twice_gives_two_files(vault: Vault) -> None:
     first = vault.remember("one", title="Same title", now=NOW)
     second = vault.remember("two", title="Same title", now=NOW)
     assert first.path != second.path and first.id != second.id
-    assert (vault.root / first.path).read_text(encoding="utf-8").endswith("one")
+    assert (vault.root / first.path).read_text(encoding="utf-8").endswith("one\n")
 
 
 def test_folder_option_and_default_folder(vault: Vault) -> None:

@@ -27,6 +27,7 @@ from .errors import InvalidDuration, InvalidTimestamp, UnknownLayer, UsageError,
 if TYPE_CHECKING:
     from .consolidate import ConsolidationReport
     from .notes import Problem
+    from .resolution import Resolution
     from .vault import Vault
     from .watcher import Change, Watcher
 
@@ -34,6 +35,7 @@ JSON_HELP = "Print one JSON document on stdout instead of text."
 PROGRESS_MIN_NOTES = 500  # fewer notes to read: done before a progress bar would help
 LEFT_OUT_SHOWN = 10  # consolidate's text output lists this many left-out notes (--json: all)
 MAX_HITS = 100_000  # beyond it SQLite cannot take the number (and no answer needs more)
+APPENDED_SHOWN = 5  # and this many of the lines a merged note adds to the canonical
 
 
 class Context:
@@ -238,18 +240,23 @@ def render_problems(problems: list[Problem]) -> None:
 @click.option("--permanent", is_flag=True, help="Never expires (no expires_at is written).")
 @click.option("--tag", "tags", multiple=True, help="A tag (repeatable).")
 @click.option("--folder", help="Vault folder for the note (default: remember_dir from .vaultmem.toml, 'memories').")
+@click.option("--supersedes", "supersedes", multiple=True, metavar="NOTE",
+              help="A note this one replaces (repeatable): it expires now and records superseded_by.")
 @json_option
 @click.pass_obj
 def remember(obj: Context, text: str, title: str | None, layer: str, ttl: str | None, expires_at: str | None,
-             permanent: bool, tags: tuple[str, ...], folder: str | None, as_json: bool) -> None:
+             permanent: bool, tags: tuple[str, ...], folder: str | None, supersedes: tuple[str, ...], as_json: bool) -> None:
     """Write TEXT as a new note, with the layer's expiry policy applied."""
     with library_errors(as_json):
         result = obj.vault.remember(text, title=title, layer=layer, tags=tags, expires_at=expires_at, ttl=ttl,
-                                    permanent=permanent, folder=folder)
+                                    permanent=permanent, folder=folder, supersedes=supersedes)
     if as_json:
         emit_json(result.as_dict())
         return
-    click.echo(f"remembered {result.path} (id {result.id}, {result.layer}, expires {result.expires_at or 'never'})")
+    click.echo(f"remembered {result.path} (id {result.id}, {result.layer}, expires {result.expires_at or 'never'}, "
+               f"version {result.version})")
+    for old in result.supersedes:
+        click.echo(f"  superseded {old.path} (id {old.id}): expired now, hidden from search")
     for other in result.similar:
         click.echo(f"  similar ({other.similarity:.2f}): {other.path} — {other.title}; "
                    "if it already says this, `forget` one or run `consolidate`")
@@ -275,16 +282,64 @@ def get(obj: Context, note: str, as_json: bool) -> None:
     if as_json:
         emit_json(view.as_dict())
         return
-    click.echo(f"{view.title}\n  path: {view.path}\n  id: {view.id}\n  layer: {view.layer or '-'}  tags: {', '.join(view.tags) or '-'}")
+    render_resolution(view.resolved_from, view.path)
+    click.echo(f"{view.title}\n  path: {view.path}\n  id: {view.id}  version: {view.version}\n"
+               f"  layer: {view.layer or '-'}  tags: {', '.join(view.tags) or '-'}")
     if view.expired:
         click.echo(f"  EXPIRED at {view.expires_at}: hidden from search (vaultmem expire --apply archives it)")
     else:
         click.echo(f"  expires: {view.expires_at or ('never (permanent)' if view.permanent else 'never')}")
+    if view.superseded_by is not None:
+        successor = view.superseded_by
+        click.echo(f"  superseded by {successor.id}" + (f" ({successor.path})" if successor.path else " (no longer in the vault)"))
     click.echo(f"  used: {view.use_count} time(s), last {view.last_used_at or 'never'}")
     for problem in view.problems:
         click.echo(f"  ! {problem['field']}: {problem['message']}")
     click.echo("")
     click.echo(view.body)
+
+
+def render_resolution(resolved_from: Resolution | None, path: str, err: bool = False) -> None:
+    """Say that NOTE named the note through merged_from, supersedes, an alias or a title."""
+    if resolved_from is not None:
+        click.echo(f"({resolved_from} → {path})", err=err)
+
+
+@main.command()
+@click.argument("note")
+@click.option("--text", help="Replace the note's text (the body; the frontmatter stays as it is).")
+@click.option("--append", help="Add a paragraph at the end of the note's text.")
+@click.option("--title", help="A new title.")
+@click.option("--layer", help="A new layer; without --ttl/--expires-at its policy applies from now (L4: no expiry).")
+@click.option("--ttl", help="Expire this long from now: 30m, 12h, 3d, 2w.")
+@click.option("--expires-at", "expires_at", metavar="TIME", help="Expire at this instant (ISO-8601; naive = UTC).")
+@click.option("--permanent", is_flag=True, default=None, help="Never expires (expires_at is removed).")
+@click.option("--tag", "add_tags", multiple=True, help="Add a tag (repeatable).")
+@click.option("--untag", "remove_tags", multiple=True, help="Remove a tag (repeatable).")
+@click.option("--if-version", "if_version", metavar="V", help="Only if the note is still at this version (from get/remember/revise/search).")
+@json_option
+@click.pass_obj
+def revise(obj: Context, note: str, text: str | None, append: str | None, title: str | None, layer: str | None,
+           ttl: str | None, expires_at: str | None, permanent: bool | None, add_tags: tuple[str, ...],
+           remove_tags: tuple[str, ...], if_version: str | None, as_json: bool) -> None:
+    """Change NOTE in place: its text, title, layer, expiry or tags.
+
+    The note keeps its id, path, usage history and every other frontmatter key.
+    With --if-version, a note edited since that version is refused (WriteConflict).
+    """
+    with library_errors(as_json):
+        result = obj.vault.revise(note, text=text, append=append, title=title, layer=layer, ttl=ttl, expires_at=expires_at,
+                                  permanent=permanent, add_tags=add_tags, remove_tags=remove_tags, if_version=if_version)
+    if as_json:
+        emit_json(result.as_dict())
+        return
+    render_resolution(result.resolved_from, result.path)
+    if not result.changed:
+        click.echo(f"{result.path} already reads as asked: nothing changed (version {result.version})")
+        return
+    click.echo(f"revised {result.path} ({', '.join(result.changed)}): {result.layer or '-'}, "
+               f"expires {result.expires_at or 'never'}, version {result.version}")
+    render_commit(result)
 
 
 @main.command()
@@ -299,6 +354,7 @@ def forget(obj: Context, note: str, hard: bool, as_json: bool) -> None:
     if as_json:
         emit_json(result.as_dict())
         return
+    render_resolution(result.resolved_from, result.path)
     click.echo(f"deleted {result.path}" if hard else f"archived {result.path} → {result.archived_to}")
     render_commit(result)
 
@@ -344,6 +400,7 @@ def used(obj: Context, notes: tuple[str, ...], as_json: bool) -> None:
         emit_json([used_note.as_dict() for used_note in used_notes])
         return
     for used_note in used_notes:
+        render_resolution(used_note.resolved_from, used_note.path)
         click.echo(f"{used_note.path}: used {used_note.use_count} time(s), last {used_note.last_used_at}")
 
 
@@ -401,6 +458,7 @@ def history(obj: Context, note: str, as_json: bool) -> None:
     """Commits that touched NOTE (newest first, following renames)."""
     with library_errors(as_json):
         commits = obj.vault.history(note)
+    render_resolution(commits.resolved_from, commits.path, err=as_json)  # stdout stays one JSON list
     if as_json:
         emit_json([commit.as_dict() for commit in commits])
         return
@@ -425,7 +483,8 @@ def consolidate(obj: Context, threshold: float | None, window: int | None, all_n
                 apply: bool, as_json: bool) -> None:
     """Find near-duplicate notes of one layer; --apply merges each cluster into its longest note.
 
-    Merging unions tags, records the merged notes (aliases, merged_from), keeps the
+    Merging unions tags, records the merged notes (aliases, merged_from), appends the
+    lines only they held to the kept note (under a heading naming each), keeps the
     latest expiry, rewrites [[links]] to them and moves them to the archive folder.
     """
     if window is not None and all_notes:
@@ -452,6 +511,16 @@ def render_clusters(report: ConsolidationReport) -> None:
         for position, member in enumerate(cluster.members):
             role = "keep" if position == 0 else f"merge {member.similarity:.3f}"
             click.echo(f"   {role:<11}  {member.path}  \"{member.title}\"  {member.chars} chars")
+            render_appended(member.appended)
+
+
+def render_appended(lines: tuple[str, ...]) -> None:
+    """The lines a merged note adds to the canonical (only the first few; --json: all)."""
+    shown = [line for unit in lines for line in unit.split("\n") if line.strip()]
+    for line in shown[:APPENDED_SHOWN]:
+        click.echo(f"                + {line}")
+    if len(shown) > APPENDED_SHOWN:
+        click.echo(f"                + … and {len(shown) - APPENDED_SHOWN} more line(s) (--json lists them all)")
 
 
 def render_consolidation_outcome(report: ConsolidationReport) -> None:

@@ -31,7 +31,9 @@ Applying a plan (effects, ordered so that a crash never leaves a dangling link):
 
 1. every file of every cluster is re-read; a cluster whose files changed since the plan
    was made (content hash) is skipped with a message, the others proceed;
-2. each canonical's frontmatter is edited surgically (tags, aliases, merged_from, expiry);
+2. each canonical's frontmatter is edited surgically (tags, aliases, merged_from, expiry),
+   and the lines of the merged notes it does not contain are appended to its body under
+   a heading naming their source (merging.py), so no fact leaves recall;
 3. every ``[[wikilink]]``, ``![[embed]]`` and ``[text](note.md)`` link to a merged note is
    rewritten to the canonical (links.py finds and rewrites them), only in the files that contain one,
    each guarded by its hash (adr/0014: swapped in, verified after the swap);
@@ -57,7 +59,15 @@ from .config import ConsolidateSettings
 from .errors import FrontmatterError, InvalidTimestamp, PathOutsideVault, UsageError, WriteConflict
 from .lifecycle import EXPIRING_LAYERS, format_timestamp, is_absent, parse_timestamp, to_epoch_us
 from .links import LinkRedirects, Rewrite, rewrite_canvas, rewrite_links
-from .noteio import FileChange, content_hash, edit_frontmatter, move_if_unchanged, replace_if_unchanged
+from .merging import additions, appended_text
+from .noteio import (
+    FileChange,
+    append_paragraph,
+    content_hash,
+    edit_frontmatter,
+    move_if_unchanged,
+    replace_if_unchanged,
+)
 from .notes import Note, parse_note, tags_of, timestamp_or_none
 from .ordered import unique
 from .paths import VaultPaths
@@ -129,9 +139,11 @@ class Member:
     content_hash: str  # of the file when the plan was made: apply skips the cluster if it changed
     chars: int  # length of the stripped body: the canonical is the longest
     similarity: float  # cosine with the canonical (1.0 for the canonical itself)
+    appended: tuple[str, ...] = ()  # its lines the canonical lacks: appended to it by the merge (merging.py)
 
     def as_dict(self) -> dict[str, Any]:
-        return {"path": self.path, "title": self.title, "similarity": round(self.similarity, 4), "chars": self.chars}
+        return {"path": self.path, "title": self.title, "similarity": round(self.similarity, 4), "chars": self.chars,
+                "appended": list(self.appended)}
 
 
 @dataclass(frozen=True)
@@ -428,9 +440,11 @@ def build_cluster(notes: Sequence[Note], matrix: np.ndarray, threshold: float) -
     similarity = matrix[order] @ matrix[order].T
     upper = similarity[np.triu_indices(len(order), 1)]
     linked = upper[upper >= threshold]
+    appended = {addition.path: addition.lines for addition in additions(notes[order[0]], [notes[index] for index in order[1:]])}
     members = tuple(
         Member(notes[index].path, notes[index].id, notes[index].title, notes[index].content_hash,
-               len(notes[index].body.strip()), 1.0 if position == 0 else float(similarity[0, position]))
+               len(notes[index].body.strip()), 1.0 if position == 0 else float(similarity[0, position]),
+               appended.get(notes[index].path, ()) if position else ())
         for position, index in enumerate(order)
     )
     # confirmed_pairs and this product may round the last bit differently: never report
@@ -464,6 +478,8 @@ def merged_frontmatter(canonical: Note, merged: Sequence[Note]) -> FrontmatterCh
     aliases = [alias for note in merged for alias in (note.title, *string_list(note, "aliases")) if alias != canonical.title]
     _extend(changes, canonical, "aliases", aliases)
     _extend(changes, canonical, "merged_from", [ident for note in merged for ident in (note.id, *string_list(note, "merged_from"))])
+    # What a merged note had replaced now lives on in the canonical: those ids resolve to it.
+    _extend(changes, canonical, "supersedes", [ident for note in merged for ident in string_list(note, "supersedes")])
     expiry_set, expiry_remove = expiry_change(cluster)
     changes.update(expiry_set)
     return FrontmatterChange(changes, expiry_remove)
@@ -741,6 +757,9 @@ def _prepare(cluster: Cluster, paths: VaultPaths, report: ConsolidationReport) -
     try:
         change = merged_frontmatter(notes[0], notes[1:])
         edited = edit_frontmatter(raws[0], change.set_values, change.remove)
+        found = additions(notes[0], notes[1:])  # the same lines the plan showed: the files are unchanged
+        if found:
+            edited = append_paragraph(edited, appended_text(found))
     except (FrontmatterError, InvalidTimestamp) as error:
         _skip(cluster, report, f"{cluster.canonical.path}: {error}")
         return None

@@ -114,10 +114,20 @@ class FrontmatterError(VaultmemError, ValueError):
 class WriteConflict(VaultmemError):
     """The file changed on disk since vaultmem read it; the human's edit wins."""
 
-    def __init__(self, path: str, kept: str | None = None) -> None:
+    def __init__(self, path: str, kept: str | None = None, *, expected_version: str | None = None,
+                 version: str | None = None) -> None:
         self.path = path
         self.kept = kept  # where a second version of the person's was put, when there were two
+        self.expected_version = expected_version  # revise --if-version: what the caller read
+        self.version = version  # and what the file is at now
         copy = f" (a second version of yours, saved while vaultmem worked, is kept at {kept})" if kept else ""
+        if expected_version is not None:
+            super().__init__(
+                f"{path} is at version {version}, not {expected_version}: it changed since you read it "
+                "(a person or another agent edited it); nothing was written. Read it again (get) and "
+                "re-apply your change to the current text"
+            )
+            return
         super().__init__(
             f"{path} changed on disk since vaultmem read it; nothing was written so the "
             f"edit on disk is kept{copy}. Re-run the command to act on the current file"

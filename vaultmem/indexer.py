@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 
 from .errors import DerivedIndexError
 from .lifecycle import is_absent
-from .notes import Note, Problem, epoch_us_or_none, expiry_text, parse_note
+from .notes import Note, Problem, epoch_us_or_none, expiry_text, lookup_names, parse_note
 from .paths import FileStat, VaultPaths
 from .storage import REBUILDING, FileState, NoteRow, Store
 
@@ -277,7 +277,7 @@ class Indexer:
         base = current or source
         if base is not None:
             old = self.store.notes.by_labels([base.label]).get(base.label)
-            self.store.notes.update(base.label, row, body)
+            self.store.notes.update(base.label, row, body, lookup_names(item.note))
             label = base.label
             if source is not None and old is not None:
                 self.store.usage.rename(old.id, row.id)
@@ -285,7 +285,7 @@ class Indexer:
             else:
                 report.updated.append(row.path)
         else:
-            label = self.store.notes.insert(row, body)
+            label = self.store.notes.insert(row, body, lookup_names(item.note))
             report.added.append(row.path)
         if base is None or base.embed_hash != row.embed_hash:
             self.store.vectors.put([label], [self._embedded(item, report)])

@@ -233,8 +233,9 @@ class VaultService:
 
 NoteRef = Annotated[str, Field(
     min_length=1,
-    description="The note's id, its vault-relative path (with or without .md), "
-                "or its file name when that is unique in the vault (as in [[wikilinks]]).",
+    description="The note's id, its vault-relative path (with or without .md), or its file name when that is "
+                "unique in the vault (as in [[wikilinks]]); an id that was merged into or superseded by another "
+                "note, a unique alias or a unique exact title also work (the result's resolved_from says so).",
 )]
 LayerName = Annotated[str, Field(description="L1/working, L2/episodic, L3/semantic or L4/procedural (case-insensitive).")]
 Tag = Annotated[str, Field(description="One word, without '#'; nested tags use '/', e.g. project/harbor.")]
@@ -289,11 +290,14 @@ class VaultTools:
         "Use it for anything worth recalling in a later conversation: a fact about the user, a decision, "
         "a preference, what happened. Pick the layer by how long it stays true; a permanent note or "
         "layer L4 never expires and takes no ttl/expires_at.\n$layers\n"
-        "Returns id, path, title, layer, expires_at (null = never), tags, and similar: existing live notes "
-        "of the same layer that say nearly the same ({id, path, title, similarity}); if one already holds "
-        "this fact, forget the note you just wrote (or the outdated one) or run consolidate. Errors name "
-        "the bad argument (unknown layer, unparseable or past time, ttl together with permanent) and nothing "
-        "is written."
+        "When this fact replaces one you already stored (the standup moved, a plan changed), pass the old "
+        "note in supersedes: it is retired at once (expired now, superseded_by this note) and no longer "
+        "recalled. To change a note in place instead, use revise.\n"
+        "Returns id, path, title, layer, expires_at (null = never), tags, version, supersedes ({id, path} of "
+        "the retired notes) and similar: existing live notes of the same layer that say nearly the same "
+        "({id, path, title, similarity}); if one already holds this fact, forget the note you just wrote (or "
+        "the outdated one) or run consolidate. Errors name the bad argument (unknown layer, unparseable or "
+        "past time, ttl together with permanent, a superseded note that cannot expire) and nothing is written."
     ))
     async def remember(
         self,
@@ -305,10 +309,42 @@ class VaultTools:
         expires_at: Annotated[Timestamp | None, Field(description="Expire at this future instant instead of the layer default (ISO-8601; naive = UTC).")] = None,
         permanent: Annotated[bool, Field(description="Never expires (no expires_at is written). Not with ttl/expires_at.")] = False,
         folder: Annotated[str | None, Field(description="Vault-relative folder for the note (default: the vault's memories folder).")] = None,
+        supersedes: Annotated[list[NoteRef] | None, Field(description="Notes this memory replaces: each expires now and records superseded_by.")] = None,
     ) -> dict[str, Any]:
         result = await self.service.call(lambda vault: vault.remember(
             text, title=title, layer=layer, tags=tags or (), ttl=ttl, expires_at=expires_at,
-            permanent=permanent, folder=folder))
+            permanent=permanent, folder=folder, supersedes=supersedes or ()))
+        return result.as_dict()
+
+    @vault_tool(DESTRUCTIVE, (
+        "Change a memory in place when what it says changed (a time moved, a fact was corrected, an "
+        "episode turned out to be a lasting fact): text replaces its body, append adds a paragraph at "
+        "its end; title, layer, ttl/expires_at/permanent, add_tags and remove_tags change only those. The "
+        "note keeps its id, path, usage and every other field. A new layer without ttl/expires_at gets "
+        "that layer's expiry from now (L4 never expires).\n$layers\n"
+        "Pass if_version (the version get, recall or remember gave you) so that a note the user edited "
+        "since you read it is not overwritten: that is refused as WriteConflict, nothing is written — call "
+        "get and decide again. Returns {id, path, version, layer, expires_at, changed: [fields]}; "
+        "changed=[] means it already read as asked. Contradictions (text with append, L4 or permanent with "
+        "a deadline) and an empty revision are errors and change nothing."
+    ))
+    async def revise(
+        self,
+        note: NoteRef,
+        text: Annotated[str | None, Field(min_length=1, description="The note's new body, in Markdown (replaces the old one).")] = None,
+        append: Annotated[str | None, Field(min_length=1, description="A paragraph to add at the end of the body.")] = None,
+        title: Annotated[str | None, Field(min_length=1, description="A new title.")] = None,
+        layer: Annotated[LayerName | None, Field(description="A new layer; without ttl/expires_at its expiry applies from now.")] = None,
+        ttl: Annotated[Duration | None, Field(description="Expire this long from now: 30m, 12h, 3d, 2w.")] = None,
+        expires_at: Annotated[Timestamp | None, Field(description="Expire at this future instant (ISO-8601; naive = UTC).")] = None,
+        permanent: Annotated[bool | None, Field(description="true: never expires (expires_at removed); false: the layer's expiry applies again.")] = None,
+        add_tags: Annotated[list[Tag] | None, Field(description="Tags to add.")] = None,
+        remove_tags: Annotated[list[Tag] | None, Field(description="Tags to remove.")] = None,
+        if_version: Annotated[str | None, Field(min_length=1, description="Only if the note is still at this version (from get, recall or remember).")] = None,
+    ) -> dict[str, Any]:
+        result = await self.service.call(lambda vault: vault.revise(
+            note, text=text, append=append, title=title, layer=layer, ttl=ttl, expires_at=expires_at,
+            permanent=permanent, add_tags=add_tags or (), remove_tags=remove_tags or (), if_version=if_version))
         return result.as_dict()
 
     @vault_tool(READ_ONLY, (
@@ -316,7 +352,7 @@ class VaultTools:
         "anything that may depend on what you know about the user or their work. Expired memories "
         "(expires_at in the past) are hidden, so every hit is current; include_expired=true shows "
         "them too, flagged expired=true — only for questions about the past.\n$layers\n"
-        "Returns {hits: [{id, path, title, snippet, layer, expires_at, score, tags, warnings, expired}], "
+        "Returns {hits: [{id, path, title, snippet, layer, expires_at, score, tags, warnings, expired, version}], "
         "warnings}, best first. A hit's warnings say when its metadata is broken (e.g. an unreadable "
         "expiry); the top-level warnings say when the answer may be incomplete (the index is being rebuilt); "
         "call get(id) for the full text, and mark_used with the ids you relied on."
@@ -335,14 +371,17 @@ class VaultTools:
 
     @vault_tool(READ_ONLY, (
         "Read one note in full as it is on disk now: body, frontmatter, layer, tags, expires_at, "
-        "whether it has expired (expired=true plus a notice), problems, and how often it was used. "
+        "whether it has expired (expired=true plus a notice), superseded_by (the note that replaced it), "
+        "problems, how often it was used, and its version (pass it to revise as if_version). "
         "Use it after recall when the snippet is not enough, or to read a note the user names."
     ))
     async def get(self, note: NoteRef) -> dict[str, Any]:
         view = (await self.service.call(lambda vault: vault.get(note))).as_dict()
         if view["expired"]:
             # Say it in words too: a model skimming the body would otherwise treat it as current.
-            view["notice"] = (f"EXPIRED at {view['expires_at']}: no longer current and hidden from recall; "
+            successor = view["superseded_by"]
+            replaced = f"; superseded by {successor['id']} ({successor['path'] or 'no longer in the vault'})" if successor else ""
+            view["notice"] = (f"EXPIRED at {view['expires_at']}: no longer current and hidden from recall{replaced}; "
                               "expire(apply=true) archives it")
         return view
 
@@ -375,9 +414,11 @@ class VaultTools:
     @vault_tool(DESTRUCTIVE, (
         "Find near-duplicate memories (same layer, cosine similarity >= threshold) that should be one "
         "note. Dry run by default: returns {clusters: [{canonical, members, similarity, layer, notes}], "
-        "applied: false, ...}; show it to the user before merging. apply=true merges each cluster into "
-        "its longest note (tags unioned, latest expiry kept, links to the merged notes rewritten), moves the others "
-        "to the archive folder (recoverable) and reports merged, skipped and links_rewritten."
+        "applied: false, ...}; each note lists the lines it would add to the kept note (appended). Show it to "
+        "the user before merging. apply=true merges each cluster into its longest note (tags unioned, latest "
+        "expiry kept, the lines only the others held appended under a heading naming each, links to the "
+        "merged notes rewritten; their ids keep resolving to it), moves the others to the archive folder "
+        "(recoverable) and reports merged, skipped and links_rewritten."
     ))
     async def consolidate(
         self,
@@ -441,7 +482,8 @@ def instructions(policy: LayerPolicy) -> str:
         "vaultmem is your long-term memory: a folder of Markdown notes (an Obsidian vault) that the "
         "user also reads and edits by hand. Before answering about the user, their people, projects, "
         "preferences or past conversations, call recall. When you learn something worth keeping, call "
-        "remember, in the layer that says how long it stays true. After a recalled note actually "
+        "remember, in the layer that says how long it stays true; when a stored fact changes, revise that "
+        "note (or remember the new fact with supersedes=[the old note]). After a recalled note actually "
         "shaped your answer, call mark_used with its id. Memories have deadlines: once a note's "
         "expires_at has passed it is hidden from recall, so what recall returns is current.\n"
         + layers_help(policy)

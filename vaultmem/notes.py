@@ -42,6 +42,7 @@ _YAML_KEY_LINE = re.compile(r"^[\"']?[\w\- ]+[\"']?[ \t]*:(?:[ \t]|$)", re.MULTI
 MAX_FRONTMATTER_CHARS = 1_000_000
 MAX_YAML_EXPANDED = 2_000_000  # characters of scalar text (+1 per value) with every alias expanded
 MAX_YAML_DEPTH = 64
+VERSION_CHARS = 16  # of the content hash: a note's `version` (64 bits; it only has to tell one file's states apart)
 # YAML errors and what PyYAML raises outside its hierarchy on bad values:
 # a plain ValueError for 2026-13-45, TypeError/OverflowError on odd constructs.
 YAML_LOAD_ERRORS = (yaml.YAMLError, ValueError, TypeError, OverflowError, RecursionError)
@@ -93,6 +94,10 @@ class Note:
         return layer_of(self.meta)
 
     @property
+    def version(self) -> str:
+        return version_of(self.content_hash)
+
+    @property
     def tags(self) -> list[str]:
         """Frontmatter tags, then inline ``#tags`` from the body (Obsidian counts both)."""
         tags = tags_of(self.meta)
@@ -110,6 +115,11 @@ class Note:
     @property
     def embed_text(self) -> str:
         return f"{self.title}\n\n{self.body}"
+
+
+def version_of(content_hash: str) -> str:
+    """A note's ``version``: changes whenever the file's bytes change (``revise --if-version``)."""
+    return content_hash[:VERSION_CHARS]
 
 
 def read_note(root: Path, relative: str) -> Note:
@@ -382,6 +392,31 @@ def inline_tags(body: str) -> list[str]:
             seen.add(tag.lower())
             found.append(tag)
     return found
+
+
+# Frontmatter fields that name a note besides its id and path: a person's `aliases`, and the
+# ids of the notes it absorbed (`merged_from`, written by consolidate) or replaced
+# (`supersedes`, written by `remember --supersedes`). See adr/0019.
+NAME_FIELDS: tuple[str, ...] = ("aliases", "merged_from", "supersedes")
+
+
+def text_values(meta: Mapping[str, Any], key: str) -> list[str]:
+    """A frontmatter value read as a list of text: a lone string is one item; numbers count;
+    anything else (mappings, nested lists, booleans, null) is skipped, not guessed at."""
+    raw = meta.get(key)
+    items = raw if isinstance(raw, list) else [raw]
+    values: list[str] = []
+    for item in items:
+        if isinstance(item, (str, int, float)) and not isinstance(item, bool):
+            text = str(item).strip()
+            if text and text not in values:
+                values.append(text)
+    return values
+
+
+def lookup_names(note: Note) -> list[tuple[str, str]]:
+    """(field, name) for every entry of the note's NAME_FIELDS (what the index stores to resolve them)."""
+    return [(key, name) for key in NAME_FIELDS for name in text_values(note.meta, key)]
 
 
 def title_of(meta: Mapping[str, Any], body: str, relative: str) -> str:

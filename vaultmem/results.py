@@ -13,8 +13,14 @@ from typing import TYPE_CHECKING, Any
 from .lifecycle import is_absent, is_expired_us
 
 if TYPE_CHECKING:
+    from .gitops import Commit
     from .notes import Note
+    from .resolution import Resolution
     from .storage import NoteRow, Store, UsageRow
+
+
+def resolution_dict(resolved_from: Resolution | None) -> dict[str, Any] | None:
+    return None if resolved_from is None else resolved_from.as_dict()
 
 
 @dataclass(frozen=True)
@@ -62,6 +68,17 @@ class SimilarNote:
 
 
 @dataclass(frozen=True)
+class NoteRef:
+    """Another note, named by id and (while it is in the vault) path."""
+
+    id: str
+    path: str | None
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"id": self.id, "path": self.path}
+
+
+@dataclass(frozen=True)
 class Remembered:
     id: str
     path: str
@@ -69,12 +86,45 @@ class Remembered:
     layer: str
     expires_at: str | None
     tags: list[str]
+    version: str
     commit: str | None = None
     similar: list[SimilarNote] = field(default_factory=list)  # notes that may say the same
     not_committed: list[dict[str, str]] = field(default_factory=list)  # files left out of the commit, and why
+    supersedes: list[NoteRef] = field(default_factory=list)  # notes this one retired (now expired)
 
     def as_dict(self) -> dict[str, Any]:
-        return {**self.__dict__, "similar": [other.as_dict() for other in self.similar]}
+        return {**self.__dict__, "similar": [other.as_dict() for other in self.similar],
+                "supersedes": [old.as_dict() for old in self.supersedes]}
+
+
+@dataclass(frozen=True)
+class Revised:
+    """A note after ``revise``: same id and path, a new version when anything changed."""
+
+    id: str
+    path: str
+    version: str
+    title: str
+    layer: str | None
+    expires_at: str | None
+    tags: list[str]
+    changed: list[str]  # the fields that changed: body, title, layer, expires_at, permanent, tags
+    commit: str | None = None
+    not_committed: list[dict[str, str]] = field(default_factory=list)  # files left out of the commit, and why
+    resolved_from: Resolution | None = None
+
+    @classmethod
+    def of(cls, after: Note, changed: list[str], commit: str | None, not_committed: list[dict[str, str]],
+           resolved_from: Resolution | None) -> Revised:
+        """The note as revise left it (``after``: parsed from the bytes it wrote, or found)."""
+        from .notes import expiry_text
+
+        return cls(id=after.id, path=after.path, version=after.version, title=after.title, layer=after.layer,
+                   expires_at=None if after.permanent else expiry_text(after.expires_at), tags=after.tags,
+                   changed=changed, commit=commit, not_committed=not_committed, resolved_from=resolved_from)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {**self.__dict__, "resolved_from": resolution_dict(self.resolved_from)}
 
 
 @dataclass(frozen=True)
@@ -93,20 +143,26 @@ class NoteView:
     problems: list[dict[str, str]]
     use_count: int
     last_used_at: str | None
+    version: str
+    superseded_by: NoteRef | None = None  # the note that retired this one (remember --supersedes)
+    resolved_from: Resolution | None = None
 
     @classmethod
-    def of(cls, row: NoteRow, current: Note, usage: UsageRow | None, now_us: int) -> NoteView:
+    def of(cls, row: NoteRow, current: Note, usage: UsageRow | None, now_us: int, *,
+           superseded_by: NoteRef | None = None, resolved_from: Resolution | None = None) -> NoteView:
         """The index's row of a note, its file as read now (``current``) and its usage."""
         return cls(
             id=row.id, path=row.path, title=row.title, layer=row.layer, tags=row.tags, created=row.created,
             expires_at=None if is_absent(current.expires_at) else row.expires_at,
             expired=is_expired_us(row.expires_us, now_us), permanent=row.permanent, meta=json_safe(current.meta),
             body=current.body, problems=row.problems, use_count=usage.use_count if usage else 0,
-            last_used_at=usage.last_used_at if usage else None,
+            last_used_at=usage.last_used_at if usage else None, version=current.version,
+            superseded_by=superseded_by, resolved_from=resolved_from,
         )
 
     def as_dict(self) -> dict[str, Any]:
-        return dict(self.__dict__)
+        return {**self.__dict__, "superseded_by": None if self.superseded_by is None else self.superseded_by.as_dict(),
+                "resolved_from": resolution_dict(self.resolved_from)}
 
 
 @dataclass(frozen=True)
@@ -116,9 +172,10 @@ class Forgotten:
     archived_to: str | None  # None when deleted with hard=True
     commit: str | None = None
     not_committed: list[dict[str, str]] = field(default_factory=list)  # files left out of the commit, and why
+    resolved_from: Resolution | None = None
 
     def as_dict(self) -> dict[str, Any]:
-        return dict(self.__dict__)
+        return {**self.__dict__, "resolved_from": resolution_dict(self.resolved_from)}
 
 
 @dataclass
@@ -171,9 +228,20 @@ class UsedNote:
     path: str
     use_count: int
     last_used_at: str
+    resolved_from: Resolution | None = None
 
     def as_dict(self) -> dict[str, Any]:
-        return dict(self.__dict__)
+        return {**self.__dict__, "resolved_from": resolution_dict(self.resolved_from)}
+
+
+class History(list["Commit"]):
+    """The commits that touched a note (at ``path``), newest first, and how its NOTE argument
+    resolved (a list, as ``history --json`` prints it; the resolution goes to stderr)."""
+
+    def __init__(self, commits: list[Commit], path: str, resolved_from: Resolution | None = None) -> None:
+        super().__init__(commits)
+        self.path = path
+        self.resolved_from = resolved_from
 
 
 def json_safe(value: Any) -> Any:

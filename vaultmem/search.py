@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from .errors import DerivedIndexError, NoteReadError
 from .lifecycle import is_expired_us
-from .notes import read_body
+from .notes import read_body, version_of
 from .ordered import unique
 from .paths import VaultPaths
 from .results import SimilarNote
@@ -52,6 +52,7 @@ class Hit:
     tags: list[str]
     warnings: list[str] = field(default_factory=list)
     expired: bool = False
+    version: str = ""  # of the file as indexed: pass it to `revise --if-version`
 
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -247,7 +248,7 @@ class Searcher:
         return Hit(
             id=row.id, path=row.path, title=row.title, score=round(score, 6), layer=row.layer,
             expires_at=row.expires_at, snippet=self._snippet(row, query, warnings), tags=row.tags,
-            warnings=unique(warnings), expired=expired,
+            warnings=unique(warnings), expired=expired, version=version_of(row.content_hash),
         )
 
     def _snippet(self, row: NoteRow, query: str, warnings: list[str]) -> str:

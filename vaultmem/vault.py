@@ -21,15 +21,18 @@ from typing import TYPE_CHECKING, Any
 
 from .config import DEFAULT_STALE_DAYS, STATE_DIR, VaultConfig, load_config
 from .derived import DerivedIndex, Progress
-from .errors import AmbiguousNote, NoteNotFound, PathOutsideVault, VaultmemError, WriteConflict
+from .errors import NoteNotFound, PathOutsideVault, VaultmemError, WriteConflict
 from .lifecycle import normalize_layer, resolve_now, to_epoch_us
 from .paths import VaultPaths
 from .results import (
     ExpiredNote,
     ExpireReport,
     Forgotten,
+    History,
+    NoteRef,
     NoteView,
     Remembered,
+    Revised,
     Skipped,
     Stats,
     UsedNote,
@@ -40,8 +43,8 @@ if TYPE_CHECKING:
     from .check import CheckReport
     from .consolidate import ConsolidationPlan, ConsolidationReport
     from .embedders import Embedder
-    from .gitops import Commit
     from .indexer import Indexer, IndexReport
+    from .resolution import Located
     from .search import Hits
     from .storage import NoteRow, Store
     from .usage import StaleNote
@@ -135,22 +138,38 @@ class Vault:
     # ------------------------------------------------------------ notes
 
     def resolve(self, reference: str) -> NoteRow:
-        """A NOTE argument → its index row.
+        """A NOTE argument → its index row (see :meth:`locate`)."""
+        return self.locate(reference).row
 
-        Accepts the id, the vault-relative path or the path without ``.md``; failing
-        those, a bare file name that is unique in the vault (how [[wikilinks]] name notes).
-        An id is an opaque token matched exactly, before anything is read as a path: a
-        note whose ``id`` is ``../x`` or ``/etc/passwd`` is reachable by it, and such a
-        reference that is no note's id is refused as a path that leaves the vault.
+    def locate(self, reference: str, now: object = None) -> Located:
+        """A NOTE argument → its index row, and how it was found when not by its own name.
+
+        Tried in order (resolution.py, adr/0019): the id, the vault-relative path or the
+        path without ``.md``; a bare file name unique in the vault (as in [[wikilinks]]);
+        an id in a note's ``merged_from`` or ``supersedes``; a unique ``aliases`` entry; a
+        unique exact title. An id is an opaque token matched exactly, before anything is
+        read as a path: a note whose ``id`` is ``../x`` or ``/etc/passwd`` is reachable by
+        it, and such a reference that names no note is refused as a path that leaves the vault.
         """
+        from .resolution import Located, locate_by_names, pick_direct
+
         reference = reference.strip()
         if not reference:
             raise NoteNotFound(reference)
         if self.is_indexed():
             by_id = [row for row in self.store.notes.find(reference) if row.id == reference]
             if len(by_id) == 1:
-                return by_id[0]
-        self.paths.resolve_inside(reference)  # '../x', '/etc/passwd', symlinks out: refused as given
+                return Located(by_id[0])
+        moment_us = to_epoch_us(resolve_now(now))
+        try:
+            self.paths.resolve_inside(reference)  # '../x', '/etc/passwd', symlinks out: refused as given
+        except PathOutsideVault:
+            # Not a path in the vault; it may still be a merged id, an alias or a title. Only
+            # the index is asked: nothing is read at the path it spells.
+            located = locate_by_names(self.store.notes, reference, moment_us) if self.is_indexed() else None
+            if located is None:
+                raise
+            return located
         self.ensure_indexed()
         notes = self.store.notes
         matches = notes.find(reference)
@@ -159,46 +178,56 @@ class Vault:
             matches = notes.find(reference)
         if not matches and "/" not in reference:
             matches = notes.find_by_name(reference)  # a bare file name, as in [[name]]
-        if not matches:
+        if matches:
+            return Located(pick_direct(reference, matches))
+        located = locate_by_names(notes, reference, moment_us)
+        if located is None:
             raise NoteNotFound(reference, notes.similar_paths(reference.rsplit("/", 1)[-1].removesuffix(".md")))
-        if len(matches) > 1:
-            exact_path = [row for row in matches if row.path in (reference, reference + ".md")]
-            if len(exact_path) == 1:
-                return exact_path[0]
-            raise AmbiguousNote(reference, [row.path for row in matches])
-        return matches[0]
+        return located
 
     def _index_if_on_disk(self, reference: str) -> None:
         relative = reference if reference.endswith(".md") else reference + ".md"
         if self.paths.is_note_path(relative) and self.paths.absolute(relative).is_file():
             self.indexer.sync_paths([relative])
 
-    def _resolve_on_disk(self, note: str) -> NoteRow:
-        """Resolve NOTE, making sure its file still exists (a stale index is caught up first)."""
-        row = self.resolve(note)
-        if not self.paths.absolute(row.path).is_file():
-            self.indexer.sync_paths([row.path])  # the file moved or vanished since indexing
-            row = self.resolve(note)
-        return row
+    def _locate_on_disk(self, note: str) -> Located:
+        """Locate NOTE, making sure its file still exists (a stale index is caught up first)."""
+        located = self.locate(note)
+        if not self.paths.absolute(located.row.path).is_file():
+            self.indexer.sync_paths([located.row.path])  # the file moved or vanished since indexing
+            located = self.locate(note)
+        return located
 
     def get(self, note: str, now: object = None) -> NoteView:
-        """A note as it is on disk now, with whether (and when) it expired, and its usage."""
-        from .notes import read_note
+        """A note as it is on disk now, with whether (and when) it expired, what superseded
+        it, its ``version`` and its usage."""
+        from .notes import read_note, text_values
 
-        row = self._resolve_on_disk(note)
+        located = self._locate_on_disk(note)
+        row = located.row
         current = read_note(self.root, row.path)
         if current.content_hash != row.content_hash:
             self.indexer.sync_paths([row.path])
             row = self.resolve(row.path)
-        return NoteView.of(row, current, self.store.usage.for_ids([row.id]).get(row.id), to_epoch_us(resolve_now(now)))
+        successor = text_values(current.meta, "superseded_by")
+        return NoteView.of(row, current, self.store.usage.for_ids([row.id]).get(row.id), to_epoch_us(resolve_now(now)),
+                           superseded_by=self._note_ref(successor[0]) if successor else None,
+                           resolved_from=located.resolved_from)
 
-    def history(self, note: str) -> list[Commit]:
+    def _note_ref(self, ident: str) -> NoteRef:
+        """An id and, while that note is in the vault, its path."""
+        rows = self.store.notes.find(ident)
+        return NoteRef(ident, rows[0].path if len(rows) == 1 else None)
+
+    def history(self, note: str) -> History:
         """Commits that touched the note, newest first, following renames."""
         from .gitops import history, require_repository
 
         require_repository(self.root)
+        resolved_from = None
         try:
-            relative = self.resolve(note).path
+            located = self.locate(note)
+            relative, resolved_from = located.row.path, located.resolved_from
         except NoteNotFound:
             # A note that is gone (deleted, archived) still has a history under its old path.
             relative = note if note.endswith(".md") else note + ".md"
@@ -208,7 +237,7 @@ class Vault:
         commits = history(self.root, relative)
         if not commits and not self.paths.absolute(relative).exists():
             raise NoteNotFound(note)
-        return commits
+        return History(commits, relative, resolved_from)
 
     # ------------------------------------------------------------ check and stats
 
@@ -280,42 +309,96 @@ class Vault:
         ttl: str | None = None,
         permanent: bool = False,
         folder: str | None = None,
+        supersedes: Iterable[str] = (),
         now: object = None,
     ) -> Remembered:
-        """Write a new note with the layer's policy applied; searchable when this returns."""
+        """Write a new note with the layer's policy applied; searchable when this returns.
+
+        ``supersedes``: notes this one replaces; each is retired at once (``superseded_by``
+        and ``expires_at`` = now) and hidden from recall (supersede.py).
+        """
         from .lifecycle import format_timestamp
-        from .noteio import FileChange
+        from .noteio import FileChange, content_hash
+        from .notes import parse_note, version_of
         from .storage import Eligibility
-        from .writer import compose_note, target_folder, write_new_note
+        from .supersede import lineage, plan_retirement, retire
+        from .writer import compose_note, delete_note, target_folder, write_new_note
 
         with self._writing("remember") as write:
             self.ensure_indexed()  # before writing: an index that cannot take the note must fail first
+            olds = list({row.path: row for row in (self._locate_on_disk(old).row for old in supersedes)}.values())
+            raws = {row.path: self.paths.resolve_inside(row.path).read_bytes() for row in olds}
             note = compose_note(text, title=title, layer=layer, tags=list(tags), expires_at=expires_at, ttl=ttl,
-                                permanent=permanent, policy=self.config.policy, now=now)
+                                permanent=permanent, policy=self.config.policy, now=now,
+                                supersedes=lineage([parse_note(path, raw) for path, raw in raws.items()]))
+            retirements = [plan_retirement(path, raw, note.id, note.meta["created"]) for path, raw in raws.items()]
             folder = target_folder(self.paths, folder if folder is not None else self.config.remember_dir)
             relative = write_new_note(self.paths, folder, note)
             write.record(FileChange(relative, None, note.render()))
+            write.reindex(*raws)  # also when a retirement fails: the index follows the files
+            write.record(*retire(self.paths, retirements, lambda: delete_note(self.paths, relative, content_hash(note.render()))))
             expires = note.meta.get("expires_at")
+            retired = "".join(f"\nsupersedes {path}" for path in raws)
             write.message = (f"vaultmem remember: {note.title}\n\nlayer {note.meta['layer']}, "
-                             f"expires {format_timestamp(expires) if expires else 'never'}")
+                             f"expires {format_timestamp(expires) if expires else 'never'}{retired}")
         # Live notes of the same layer that say nearly the same (consolidate's threshold):
         # the writer may have repeated a memory.
         alive_in_layer = Eligibility(now_us=to_epoch_us(resolve_now(now)), layers=(note.meta["layer"],))
         similar = self.derived.searcher().similar_notes(relative, self.config.consolidate.threshold, alive_in_layer)
-        return Remembered(note.id, relative, note.title, note.meta["layer"],
-                          format_timestamp(expires) if expires else None, list(note.meta["tags"]), write.commit, similar,
-                          write.not_committed)
+        return Remembered(id=note.id, path=relative, title=note.title, layer=note.meta["layer"],
+                          expires_at=format_timestamp(expires) if expires else None, tags=list(note.meta["tags"]),
+                          version=version_of(content_hash(note.render())), commit=write.commit, similar=similar,
+                          not_committed=write.not_committed,
+                          supersedes=[NoteRef(item.note.id, item.path) for item in retirements])
+
+    def revise(
+        self,
+        note: str,
+        text: str | None = None,
+        append: str | None = None,
+        title: str | None = None,
+        layer: str | None = None,
+        ttl: str | None = None,
+        expires_at: object = None,
+        permanent: bool | None = None,
+        add_tags: Iterable[str] = (),
+        remove_tags: Iterable[str] = (),
+        if_version: str | None = None,
+        now: object = None,
+    ) -> Revised:
+        """Change a note in place, keeping its id, path, usage and other keys (revision.py).
+
+        ``text`` replaces the body, ``append`` adds a paragraph at its end; a layer change
+        without ``ttl``/``expires_at`` re-applies the new layer's policy from ``now``.
+        ``if_version``: refuse with :class:`WriteConflict` unless the file is still at that
+        version (a person edited it since the caller read it). Contradictions and an empty
+        revision are :class:`UsageError` and change nothing.
+        """
+        from .revision import Revision, write_revision
+
+        revision = Revision.of(text=text, append=append, title=title, layer=layer, ttl=ttl, expires_at=expires_at,
+                               permanent=permanent, add_tags=add_tags, remove_tags=remove_tags, if_version=if_version,
+                               now=now)
+        with self._writing("revise") as write:
+            located = self._locate_on_disk(note)
+            write.reindex(located.row.path)  # also when refused: the index learns the file as it is now
+            revised = write_revision(self.paths, located.row.path, revision, self.config.policy)
+            if revised.change is not None:
+                write.record(revised.change)
+                write.message = f"vaultmem revise: {revised.title_before}\n\n{revised.path}: {', '.join(revised.changed)}"
+        return Revised.of(revised.after, revised.changed, write.commit, write.not_committed, located.resolved_from)
 
     def forget(self, note: str, hard: bool = False) -> Forgotten:
         """Archive a note (recoverable), or delete it with ``hard``; the index follows at once."""
         with self._writing("forget") as write:
-            row = self._resolve_on_disk(note)
+            located = self._locate_on_disk(note)
+            row = located.row
             # Indexed again even when the delete is refused (WriteConflict): the person's edit
             # wins this time, and re-running the command acts on the current version, knowingly.
             write.reindex(row.path)
             archived = self._remove_file(row, hard, write)
             write.message = f"vaultmem forget: {row.title}\n\n{row.path} {'deleted' if hard else f'archived to {archived}'}"
-        return Forgotten(row.id, row.path, archived, write.commit, write.not_committed)
+        return Forgotten(row.id, row.path, archived, write.commit, write.not_committed, located.resolved_from)
 
     def _remove_file(self, row: NoteRow, hard: bool, write: VaultWrite) -> str | None:
         """Archive the note's file (its new path) or, with ``hard``, delete it (``None``) —
@@ -402,13 +485,17 @@ class Vault:
         """Record that these notes were used (appeared in a result the agent acted on)."""
         from .lifecycle import format_timestamp
 
-        resolved = [self.resolve(note) for note in notes]  # all resolved before anything is recorded
-        rows = list({row.id: row for row in resolved}.values())  # 'Inbox' and 'Inbox.md' are one use
         moment = resolve_now(now)
+        resolved = [self.locate(note, moment) for note in notes]  # all resolved before anything is recorded
+        located: dict[str, Located] = {}
+        for item in resolved:
+            located.setdefault(item.row.id, item)  # 'Inbox' and 'Inbox.md' are one use
+        ids = list(located)
         with self.store.transaction():
-            self.store.usage.record([row.id for row in rows], format_timestamp(moment), to_epoch_us(moment))
-        usage = self.store.usage.for_ids([row.id for row in rows])
-        return [UsedNote(row.id, row.path, usage[row.id].use_count, usage[row.id].last_used_at) for row in rows]
+            self.store.usage.record(ids, format_timestamp(moment), to_epoch_us(moment))
+        usage = self.store.usage.for_ids(ids)
+        return [UsedNote(item.row.id, item.row.path, usage[item.row.id].use_count, usage[item.row.id].last_used_at,
+                         item.resolved_from) for item in located.values()]
 
     def stale(self, days: float = DEFAULT_STALE_DAYS, layers: Iterable[str] | None = None, now: object = None,
               include_expired: bool = False) -> list[StaleNote]:

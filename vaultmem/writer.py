@@ -61,7 +61,9 @@ class NewNote:
         return str(self.meta["title"])
 
     def render(self) -> bytes:
-        return (render_frontmatter(self.meta) + self.body).encode("utf-8")
+        # A text file ends with a newline (git would say "No newline at end of file").
+        body = self.body if self.body.endswith("\n") else self.body + "\n"
+        return (render_frontmatter(self.meta) + body).encode("utf-8")
 
 
 def new_ulid(now: datetime | None = None) -> str:
@@ -82,6 +84,7 @@ def compose_note(
     permanent: bool,
     policy: LayerPolicy,
     now: object = None,
+    supersedes: list[str] | None = None,
 ) -> NewNote:
     """Validate the arguments of ``remember`` and decide the note's frontmatter.
 
@@ -90,7 +93,7 @@ def compose_note(
     if not isinstance(text, str) or not text.strip():
         raise UsageError("nothing to remember: the text is empty; pass the memory's text")
     code = normalize_layer(layer)
-    _refuse_contradictions(code, expires_at, ttl, permanent)
+    refuse_contradictions(code, expires_at, ttl, permanent)
     instant = resolve_now(now)
     moment = instant.replace(microsecond=0)
     meta: dict[str, Any] = {
@@ -102,17 +105,19 @@ def compose_note(
     }
     if permanent:
         meta["permanent"] = True
-    explicit = _explicit_expiry(expires_at, ttl, moment)
+    explicit = explicit_expiry(expires_at, ttl, moment)
     if explicit is not None:
-        _refuse_past(explicit, instant)
+        refuse_past(explicit, instant)
         meta["expires_at"] = explicit
     apply_layer_ttl(code, meta, moment, policy=policy)
     if isinstance(meta.get("expires_at"), str):
         meta["expires_at"] = parse_timestamp(meta["expires_at"])  # written plain, as an aware time
+    if supersedes:
+        meta["supersedes"] = list(supersedes)
     return NewNote(meta, text)
 
 
-def _refuse_contradictions(code: str, expires_at: object, ttl: str | None, permanent: bool) -> None:
+def refuse_contradictions(code: str | None, expires_at: object, ttl: str | None, permanent: bool) -> None:
     # Option names are given both ways, as the CLI (--ttl) and the API/MCP (ttl) spell them.
     deadline = "expires_at (--expires-at)" if expires_at is not None else "ttl (--ttl)" if ttl is not None else None
     if deadline and (permanent or code == PERMANENT_LAYER):
@@ -122,7 +127,7 @@ def _refuse_contradictions(code: str, expires_at: object, ttl: str | None, perma
         raise UsageError("expires_at (--expires-at) contradicts ttl (--ttl): give the deadline one way only")
 
 
-def _refuse_past(expires_at: datetime, now: datetime) -> None:
+def refuse_past(expires_at: datetime, now: datetime) -> None:
     # Without this the note is written and hidden from every read at once: a write that
     # reports success while nothing can ever be recalled (expired iff expires_at <= now).
     if expires_at <= now:
@@ -132,7 +137,7 @@ def _refuse_past(expires_at: datetime, now: datetime) -> None:
         )
 
 
-def _explicit_expiry(expires_at: object, ttl: str | None, moment: datetime) -> datetime | None:
+def explicit_expiry(expires_at: object, ttl: str | None, moment: datetime) -> datetime | None:
     if ttl is not None:
         return add_duration(moment, parse_duration(ttl), ttl)
     if expires_at is not None:

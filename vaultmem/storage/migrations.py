@@ -127,6 +127,23 @@ def m006_vector_tombstones(db: sqlite3.Connection) -> None:
     )
 
 
+@migration("note_names")
+def m007_note_names(db: sqlite3.Connection) -> None:
+    # The names a note answers to besides its id and path (adr/0019): its `aliases`, and
+    # the ids of the notes it absorbed (`merged_from`) or replaced (`supersedes`), so an
+    # id an agent saved keeps resolving after a merge or a supersede.
+    db.execute("CREATE TABLE note_names (label INTEGER NOT NULL, kind TEXT NOT NULL, name TEXT NOT NULL) STRICT")
+    db.execute("CREATE INDEX note_names_name ON note_names(name)")
+    db.execute("CREATE INDEX note_names_label ON note_names(label)")
+    db.execute("CREATE INDEX notes_title ON notes(title)")  # a unique exact title resolves too, as a last resort
+    # An index written before this step has no names for its notes. Forget the files'
+    # stat and hash so the next reconcile reads every note once more (same text: nothing
+    # is re-embedded) and writes its names, and forget that the index is complete so the
+    # next command runs that reconcile instead of resolving against empty names.
+    db.execute("UPDATE notes SET content_hash = '', mtime_ns = 0")
+    db.execute("DELETE FROM meta WHERE key = 'indexed'")
+
+
 # ------------------------------------------------------------------ applying them
 
 

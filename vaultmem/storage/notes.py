@@ -128,7 +128,8 @@ class NoteStore:
 
     # -- writing (the indexer, inside its transactions)
 
-    def insert(self, row: NoteRow, body: str) -> int:
+    def insert(self, row: NoteRow, body: str, names: Sequence[tuple[str, str]] = ()) -> int:
+        """Add a note; ``names``: (kind, name) pairs it also answers to (``notes.lookup_names``)."""
         cursor = self.db.execute(
             f"INSERT INTO notes ({_NOTE_COLUMNS}) VALUES ({placeholders(len(_NOTE_COLUMN_NAMES))})", row.params()
         )
@@ -136,15 +137,22 @@ class NoteStore:
         if label is None:  # SQLite sets it on every INSERT into a rowid table
             raise DerivedIndexError(f"{self.db.path}: inserting {row.path} returned no label; run `vaultmem index --rebuild`")
         self._write_fts(label, row, body)
+        self._write_names(label, names)
         return label
 
-    def update(self, label: int, row: NoteRow, body: str | None) -> None:
-        """Replace a note's metadata; ``body`` given means its text changed (re-index FTS)."""
+    def update(self, label: int, row: NoteRow, body: str | None, names: Sequence[tuple[str, str]] = ()) -> None:
+        """Replace a note's metadata and names; ``body`` given means its text changed (re-index FTS)."""
         assignments = ", ".join(f"{column} = ?" for column in _NOTE_COLUMN_NAMES)
         self.db.execute(f"UPDATE notes SET {assignments} WHERE label = ?", (*row.params(), int(label)))
         if body is not None:
             self.db.execute("DELETE FROM notes_fts WHERE rowid = ?", (int(label),))
             self._write_fts(label, row, body)
+        self.db.execute("DELETE FROM note_names WHERE label = ?", (int(label),))
+        self._write_names(label, names)
+
+    def _write_names(self, label: int, names: Sequence[tuple[str, str]]) -> None:
+        self.db.executemany("INSERT INTO note_names (label, kind, name) VALUES (?, ?, ?)",
+                            [(int(label), kind, name) for kind, name in names])
 
     def touch(self, label: int, mtime_ns: int, size: int) -> None:
         self.db.execute("UPDATE notes SET mtime_ns = ?, size = ? WHERE label = ?", (int(mtime_ns), int(size), int(label)))
@@ -159,6 +167,7 @@ class NoteStore:
         params = [(int(label),) for label in labels]
         self.db.executemany("DELETE FROM notes WHERE label = ?", params)
         self.db.executemany("DELETE FROM notes_fts WHERE rowid = ?", params)
+        self.db.executemany("DELETE FROM note_names WHERE label = ?", params)
 
     # -- change detection
 
@@ -207,6 +216,18 @@ class NoteStore:
         # Exact, case-sensitive comparison of the path's tail: no LIKE wildcards or case folding.
         query = f"{_SELECT_NOTE} WHERE path = ? OR substr(path, -?) = ? ORDER BY path"
         return [_row_to_note(row) for row in self.db.execute(query, (file_name, len(suffix), suffix))]
+
+    def by_name_entry(self, name: str, kinds: Sequence[str]) -> list[tuple[NoteRow, str]]:
+        """Notes that list ``name`` in one of the frontmatter fields ``kinds`` (``aliases``,
+        ``merged_from``, ``supersedes``), with the field that lists it; by path."""
+        query = (f"SELECT DISTINCT {', '.join('notes.' + column for column in ('label', *_NOTE_COLUMN_NAMES))}, "
+                 "note_names.kind FROM note_names JOIN notes ON notes.label = note_names.label "
+                 f"WHERE note_names.name = ? AND note_names.kind IN ({placeholders(len(kinds))}) ORDER BY notes.path, note_names.kind")
+        return [(_row_to_note(row), row[-1]) for row in self.db.execute(query, (name, *kinds))]
+
+    def by_title(self, title: str) -> list[NoteRow]:
+        """Notes whose title is exactly ``title``."""
+        return [_row_to_note(row) for row in self.db.execute(f"{_SELECT_NOTE} WHERE title = ? ORDER BY path", (title,))]
 
     def similar_paths(self, fragment: str, limit: int = SIMILAR_PATHS) -> list[str]:
         pattern = f"%{fragment.replace('%', '').replace('_', '')}%"

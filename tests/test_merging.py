@@ -1,0 +1,65 @@
+"""What a merge appends to the canonical note: the units only the merged notes held."""
+
+from __future__ import annotations
+
+from vaultmem.merging import additions, appended_text, normalize
+from vaultmem.notes import parse_note
+
+CANONICAL = parse_note("c.md", b"---\ntitle: Upgrades\n---\nWe upgrade Postgres on\nSundays, after a backup.\n\n- check the replicas\n")
+
+
+def note(path: str, body: str, title: str | None = None) -> object:
+    head = f"---\ntitle: {title}\n---\n" if title else ""
+    return parse_note(path, (head + body).encode("utf-8"))
+
+
+def lines_added(*merged: object) -> list[tuple[str, tuple[str, ...]]]:
+    return [(addition.path, addition.lines) for addition in additions(CANONICAL, merged)]  # type: ignore[arg-type]
+
+
+def test_only_units_the_canonical_lacks_are_added() -> None:
+    merged = note("m.md", "We upgrade postgres on Sundays: after a BACKUP!\n* Check  the replicas\nAsk Dana before upgrading, ticket QX-7731.\n"
+                          "We upgrade postgres on Sun\n")
+    # Case, markers, punctuation, whitespace and line breaks do not make a line new; a cut word does.
+    assert lines_added(merged) == [("m.md", ("Ask Dana before upgrading, ticket QX-7731.", "We upgrade postgres on Sun"))]
+
+
+def test_new_lines_of_a_paragraph_stay_together_and_a_fence_is_never_split() -> None:
+    merged = note("m.md", "We upgrade Postgres on Sundays.\nAsk Dana before upgrading,\nticket QX-7731.\n\n"
+                          "```sh\ncheck the replicas\npg_upgrade --check\n```\n")
+    # The known sentence is not repeated; the fence comes whole although one of its lines is known.
+    assert lines_added(merged) == [("m.md", ("Ask Dana before upgrading,", "ticket QX-7731.", "",
+                                             "```sh\ncheck the replicas\npg_upgrade --check\n```"))]
+
+
+def test_a_list_item_is_new_or_known_on_its_own() -> None:
+    merged = note("m.md", "- check the replicas\n- pause the nightly import\n")
+    assert lines_added(merged) == [("m.md", ("- pause the nightly import",))]
+
+
+def test_a_unit_two_merged_notes_hold_is_added_once() -> None:
+    first, second = note("a.md", "Ticket QX-7731.\n"), note("b.md", "ticket qx-7731.\nAnd call Rui.\n")
+    assert lines_added(first, second) == [("a.md", ("Ticket QX-7731.",)), ("b.md", ("And call Rui.",))]
+
+
+def test_rules_lone_markers_and_the_notes_own_title_heading_are_left_out() -> None:
+    merged = note("m.md", "# Postgres notes\n\n---\n-\n> \nnew fact\n")
+    assert lines_added(merged) == [("m.md", ("new fact",))]
+
+
+def test_a_level_one_heading_becomes_level_two_so_the_canonicals_title_stays() -> None:
+    merged = note("m.md", "# Other topic\nnew fact\n", title="Postgres notes")
+    assert lines_added(merged) == [("m.md", ("## Other topic", "new fact"))]
+
+
+def test_a_merged_note_with_nothing_new_adds_no_section() -> None:
+    assert lines_added(note("m.md", "We upgrade Postgres on Sundays, after a backup.\n")) == []
+
+
+def test_the_appended_text_names_each_source_under_a_small_heading() -> None:
+    merged = note("ops/m.md", "Ticket QX-7731.\n", title="Postgres upgrade")
+    assert appended_text(additions(CANONICAL, [merged])) == '### Merged from "Postgres upgrade" (ops/m.md)\n\nTicket QX-7731.'
+
+
+def test_normalize_drops_markers_and_folds_case_and_whitespace() -> None:
+    assert normalize("- [x] Done,  it\n> 1. Quoted: QX-7731") == "done it quoted qx 7731"

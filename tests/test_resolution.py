@@ -1,0 +1,160 @@
+"""Ids never break: a NOTE argument resolves through merged_from, supersedes, aliases and titles."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from helpers import run_cli
+from vaultmem import AmbiguousNote, NoteNotFound, Vault
+
+NOW = "2026-11-30T12:00:00+00:00"
+CANONICAL = "preferences/coffee-milk-details.md"
+MERGED_ULID = "01M1GJZ1X05GQAPENECFSECZP1"  # preferences/oat-milk.md, merged into CANONICAL
+MERGED_PATH_ID = "preferences/milk-in-coffee"  # a note without an id: its path is its id
+
+
+@pytest.fixture
+def vault(sample_vault: Path, wordllama: object) -> Iterator[Vault]:
+    with Vault(sample_vault, embedder=wordllama) as opened:  # type: ignore[arg-type]
+        opened.index()
+        yield opened
+
+
+@pytest.fixture
+def merged(vault: Vault) -> Vault:
+    """The sample vault after `consolidate --apply`: the coffee trio is one note."""
+    result = run_cli(vault.root, "consolidate", "--apply", "--json")
+    assert result.exit_code == 0, result.output
+    merges = {entry["canonical"]: [item["path"] for item in entry["merged"]] for entry in json.loads(result.stdout)["merged"]}
+    assert sorted(merges[CANONICAL]) == ["preferences/milk-in-coffee.md", "preferences/oat-milk.md"]
+    assert not (vault.root / "preferences/oat-milk.md").exists()
+    return vault
+
+
+def cli_json(vault: Vault, *args: str) -> dict:
+    result = run_cli(vault.root, *args, "--json")
+    assert result.exit_code == 0, result.output
+    return json.loads(result.stdout)
+
+
+@pytest.mark.parametrize("reference", [MERGED_ULID, MERGED_PATH_ID])
+def test_a_merged_id_resolves_to_the_canonical_after_consolidate_apply(merged: Vault, reference: str) -> None:
+    document = cli_json(merged, "get", reference)
+    assert document["path"] == CANONICAL
+    assert document["resolved_from"] == {"reference": reference, "via": "merged_from"}
+
+
+def test_used_and_revise_by_a_merged_id_act_on_the_canonical_and_say_so(merged: Vault) -> None:
+    used = cli_json(merged, "used", MERGED_ULID)
+    assert [(entry["path"], entry["resolved_from"]["via"]) for entry in used] == [(CANONICAL, "merged_from")]
+    revised = cli_json(merged, "revise", MERGED_ULID, "--tag", "oat")
+    assert (revised["path"], revised["resolved_from"]["via"], revised["changed"]) == (CANONICAL, "merged_from", ["tags"])
+    assert merged.get(CANONICAL).use_count == 1
+
+
+def test_forget_by_a_merged_id_archives_the_canonical_and_says_so(merged: Vault) -> None:
+    forgotten = cli_json(merged, "forget", MERGED_PATH_ID)
+    assert forgotten["path"] == CANONICAL
+    assert forgotten["resolved_from"] == {"reference": MERGED_PATH_ID, "via": "merged_from"}
+
+
+def test_history_by_a_merged_id_follows_the_canonical(sample_vault: Path, wordllama: object) -> None:
+    def git(*args: str) -> str:
+        return subprocess.run(["git", *args], cwd=sample_vault, check=True, capture_output=True, text=True).stdout
+
+    git("init", "-q")
+    git("config", "user.email", "maya@example.com")
+    git("config", "user.name", "Maya")
+    git("add", "-A")
+    git("commit", "-qm", "first")
+    (sample_vault / ".vaultmem.toml").write_text("auto_commit = true\n", encoding="utf-8")
+    with Vault(sample_vault, embedder=wordllama) as vault:  # type: ignore[arg-type]
+        report = vault.consolidate(apply=True, now=NOW)
+        history = vault.history(MERGED_ULID)
+    assert [commit.hash for commit in history][:1] == [report.commit]
+    assert history.path == CANONICAL and history.resolved_from.via == "merged_from"  # type: ignore[union-attr]
+    result = run_cli(sample_vault, "history", MERGED_ULID, "--json")
+    assert result.exit_code == 0
+    assert [commit["hash"] for commit in json.loads(result.stdout)][:1] == [report.commit]
+    assert f"resolved through its merged_from → {CANONICAL}" in result.stderr
+
+
+def test_a_unique_alias_resolves_like_a_bare_name(vault: Vault) -> None:
+    document = cli_json(vault, "get", "Joao Silva")
+    assert document["path"] == "people/João Silva.md"
+    assert document["resolved_from"] == {"reference": "Joao Silva", "via": "aliases"}
+    assert vault.get("Harbor pipeline").path == "projects/Harbor.md"
+
+
+def test_an_alias_two_notes_share_is_ambiguous(vault: Vault, write_note) -> None:
+    (vault.root / "people/Rui Matos Senior.md").write_text("---\naliases: [Rui Matos]\n---\nRui's father\n", encoding="utf-8")
+    vault.index()
+    with pytest.raises(AmbiguousNote, match=r"people/Rui Matos Senior\.md, people/Rui\.md"):
+        vault.get("Rui Matos")
+
+
+def test_a_file_name_wins_over_another_notes_alias_and_an_alias_over_a_title(vault: Vault) -> None:
+    (vault.root / "Rui Matos.md").write_text("a note named like Rui's alias\n", encoding="utf-8")
+    (vault.root / "other.md").write_text("---\ntitle: the cat\n---\ntitled like Pimenta's alias\n", encoding="utf-8")
+    vault.index()
+    assert vault.locate("Rui Matos").row.path == "Rui Matos.md"
+    assert vault.locate("Rui Matos").resolved_from is None
+    assert vault.locate("the cat").row.path == "people/Pimenta.md"
+
+
+def test_a_unique_exact_title_resolves_as_a_last_resort(vault: Vault) -> None:
+    located = vault.locate("Flight to Berlin on Nov 12, seat 14C, gate B22")
+    assert located.row.path == "scratch/flight-berlin.md"
+    assert located.resolved_from.via == "title"  # type: ignore[union-attr]
+    with pytest.raises(NoteNotFound):
+        vault.locate("flight to berlin on nov 12")  # exact only
+
+
+def test_among_notes_listing_an_id_the_one_alive_now_wins(vault: Vault, write_note) -> None:
+    write_note("old-merge.md", "---\nlayer: L1\nexpires_at: 2026-01-01\nmerged_from: [gone-id]\n---\nretired\n", root=vault.root)
+    write_note("live-merge.md", "---\nlayer: L3\nexpires_at: 2027-01-01\nmerged_from: [gone-id]\n---\nlive\n", root=vault.root)
+    vault.index()
+    assert vault.locate("gone-id", now=NOW).row.path == "live-merge.md"
+    with pytest.raises(AmbiguousNote):
+        vault.locate("gone-id", now="2028-01-01")  # both expired: neither is preferred
+
+
+def test_a_hand_edit_adding_an_alias_resolves_after_index(vault: Vault) -> None:
+    path = vault.root / "people/Lars Becker.md"
+    text = path.read_text(encoding="utf-8")
+    path.write_text(text.replace("---\n", "---\naliases: [Lars B]\n", 1), encoding="utf-8")
+    with pytest.raises(NoteNotFound):
+        vault.locate("Lars B")
+    vault.index()
+    assert vault.locate("Lars B").row.path == "people/Lars Becker.md"
+
+
+def test_an_index_from_before_names_were_stored_learns_them_on_upgrade(sample_vault: Path, wordllama: object) -> None:
+    with Vault(sample_vault, embedder=wordllama) as vault:  # type: ignore[arg-type]
+        vault.index()
+    db = sqlite3.connect(sample_vault / ".vaultmem/index.db")
+    vectors_before = db.execute("SELECT label, seq FROM vectors ORDER BY label").fetchall()
+    with db:  # as an index written by the release before the step
+        db.execute("DROP TABLE note_names")
+        db.execute("DROP INDEX notes_title")
+        db.execute("DELETE FROM _migrations WHERE name = '007_note_names'")
+    db.close()
+    # The first command after the upgrade (a get, not an index) reads every note again.
+    result = run_cli(sample_vault, "get", "Joao Silva", "--json")
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["path"] == "people/João Silva.md"
+    db = sqlite3.connect(sample_vault / ".vaultmem/index.db")
+    assert db.execute("SELECT label, seq FROM vectors ORDER BY label").fetchall() == vectors_before  # nothing re-embedded
+    assert db.execute("SELECT count(*) FROM notes WHERE content_hash = ''").fetchone() == (0,)
+    db.close()
+
+
+def test_names_survive_a_rebuild(vault: Vault) -> None:
+    vault.index(rebuild=True)
+    assert vault.locate("Maya Costa").row.path == "Maya.md"

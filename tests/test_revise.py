@@ -1,0 +1,301 @@
+"""revise: a memory changed in place, and versions that catch a person's edit in between."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+from collections.abc import Iterator
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+
+from helpers import run_cli, snapshot_files
+from vaultmem import UsageError, Vault, WriteConflict, parse_timestamp
+from vaultmem.notes import read_note
+
+NOW = "2026-11-30T12:00:00+00:00"
+LATER = "2026-12-02T08:30:00+00:00"
+
+HAND_WRITTEN = (
+    "---\n"
+    "id: standup-note\n"
+    "# the team's standup, kept by Maya\n"
+    "title: 'Harbor standup'\n"
+    "layer: episodic\n"
+    "owner: Maya   # who to ask\n"
+    "tags: [harbor, work]\n"
+    "created: 2026-11-24T09:10:00+00:00\n"
+    "expires_at: 2026-12-01T09:10:00+00:00\n"
+    "---\n"
+    "The [[Harbor]] daily standup is at 9:30 Lisbon time.\n"
+)
+
+
+@pytest.fixture
+def vault(vault_dir: Path, write_note, wordllama: object) -> Iterator[Vault]:
+    write_note("work/standup.md", HAND_WRITTEN)
+    with Vault(vault_dir, embedder=wordllama) as opened:  # type: ignore[arg-type]
+        opened.index()
+        yield opened
+
+
+def frontmatter_lines(raw: bytes) -> list[bytes]:
+    return raw.split(b"\n---\n", 1)[0].split(b"\n")
+
+
+# ------------------------------------------------------------------ what stays, what changes
+
+
+def test_revise_keeps_id_path_usage_and_every_other_key_with_its_formatting(vault: Vault) -> None:
+    vault.mark_used(["work/standup"], now=NOW)
+    before = (vault.root / "work/standup.md").read_bytes()
+    result = vault.revise("standup-note", title="Harbor standup at 9:45", now=LATER)
+    after = (vault.root / "work/standup.md").read_bytes()
+    assert (result.id, result.path, result.changed) == ("standup-note", "work/standup.md", ["title"])
+    # Only the title line differs: the comment, the quoting, the flow list and the order stay.
+    changed = [(old, new) for old, new in zip(frontmatter_lines(before), frontmatter_lines(after), strict=True) if old != new]
+    assert changed == [(b"title: 'Harbor standup'", b"title: Harbor standup at 9:45")]
+    assert after.endswith(b"\n---\nThe [[Harbor]] daily standup is at 9:30 Lisbon time.\n")
+    view = vault.get("standup-note", now=LATER)
+    assert (view.use_count, view.title, view.version) == (1, "Harbor standup at 9:45", result.version)
+
+
+def test_text_replaces_the_body_and_keeps_the_frontmatter_bytes(vault: Vault) -> None:
+    before = (vault.root / "work/standup.md").read_bytes()
+    result = vault.revise("work/standup.md", text="The standup moved to 9:45 from Tuesday.", now=LATER)
+    after = (vault.root / "work/standup.md").read_bytes()
+    head = before.split(b"\n---\n", 1)[0] + b"\n---\n"
+    assert after == head + b"The standup moved to 9:45 from Tuesday.\n"
+    assert result.changed == ["body"]
+
+
+def test_append_adds_a_paragraph_at_the_end_and_keeps_every_byte_before_it(vault: Vault, write_note) -> None:
+    write_note("notes/raw.md", "\ufeff---\r\nlayer: L3\r\nexpires_at: 2027-03-01\r\n---\r\nFirst line\r\nno final newline")
+    vault.index()
+    before = (vault.root / "notes/raw.md").read_bytes()
+    vault.revise("notes/raw", append="Ask Dana before upgrading.\nTicket QX-7731.", now=LATER)
+    after = (vault.root / "notes/raw.md").read_bytes()
+    # The BOM, the CRLF line endings and the body stay; the paragraph takes the file's line ending.
+    assert after == before + b"\r\n\r\nAsk Dana before upgrading.\r\nTicket QX-7731.\r\n"
+
+
+def test_append_to_a_body_that_ends_with_a_newline_adds_one_blank_line(vault: Vault) -> None:
+    vault.revise("work/standup", append="Bring the release notes.", now=LATER)
+    body = read_note(vault.root, "work/standup.md").body
+    assert body == "The [[Harbor]] daily standup is at 9:30 Lisbon time.\n\nBring the release notes.\n"
+
+
+def test_revised_text_is_indexed_at_once(vault: Vault) -> None:
+    assert vault.store.notes.fts_labels("7731", 5) == []
+    result = vault.revise("work/standup", append="Ask Dana before upgrading, ticket QX-7731.", now=NOW)
+    assert vault.store.notes.fts_labels("7731", 5) == [vault.store.notes.by_path("work/standup.md").label]
+    assert vault.store.notes.by_path("work/standup.md").content_hash.startswith(result.version)
+
+
+def test_a_note_without_frontmatter_gets_a_block_in_front_of_its_untouched_body(vault: Vault, write_note) -> None:
+    write_note("mine.md", "# My note\n\nwritten by hand\n")
+    vault.index()
+    vault.revise("mine", layer="L3", now=NOW)
+    text = (vault.root / "mine.md").read_text(encoding="utf-8")
+    assert text.endswith("---\n# My note\n\nwritten by hand\n")
+    assert read_note(vault.root, "mine.md").meta == {"layer": "L3", "expires_at": parse_timestamp(NOW) + timedelta(days=90)}
+
+
+def test_text_that_would_read_as_frontmatter_is_refused_and_nothing_is_written(vault: Vault, write_note) -> None:
+    write_note("mine.md", "plain note\n")
+    vault.index()
+    before = snapshot_files(vault.root)
+    with pytest.raises(Exception, match="frontmatter") as raised:
+        vault.revise("mine", text="---\nlayer: L1\n---\nsneaky", now=NOW)
+    assert type(raised.value).__name__ == "FrontmatterError"
+    assert snapshot_files(vault.root) == before
+
+
+def test_nothing_to_change_writes_nothing(vault: Vault) -> None:
+    before = snapshot_files(vault.root)
+    result = vault.revise("work/standup", title="Harbor standup", add_tags=["HARBOR"], now=LATER)
+    assert result.changed == [] and snapshot_files(vault.root) == before
+
+
+# ------------------------------------------------------------------ the lifecycle: layer, expiry, permanence
+
+
+def expiry_of(vault: Vault, note: str) -> object:
+    return read_note(vault.root, vault.resolve(note).path).meta.get("expires_at")
+
+
+def test_promotion_from_L2_to_L3_gets_now_plus_the_L3_ttl(vault: Vault) -> None:
+    result = vault.revise("work/standup", layer="semantic", now=LATER)
+    assert result.changed == ["layer", "expires_at"]
+    assert expiry_of(vault, "work/standup") == parse_timestamp(LATER) + timedelta(days=90)
+    assert result.expires_at == (parse_timestamp(LATER) + timedelta(days=90)).isoformat() and result.layer == "L3"
+
+
+def test_promotion_to_L4_drops_expires_at(vault: Vault) -> None:
+    result = vault.revise("work/standup", layer="L4", now=LATER)
+    assert "expires_at" not in read_note(vault.root, "work/standup.md").meta
+    assert result.expires_at is None and result.changed == ["layer", "expires_at"]
+    assert vault.get("work/standup", now="2099-01-01").expired is False
+
+
+def test_demotion_from_L4_gets_the_new_layers_ttl_from_now(vault: Vault) -> None:
+    vault.revise("work/standup", layer="L4", now=NOW)
+    vault.revise("work/standup", layer="L1", now=LATER)
+    assert expiry_of(vault, "work/standup") == parse_timestamp(LATER) + timedelta(days=1)
+
+
+def test_a_ttl_given_with_the_layer_wins_over_the_layer_policy(vault: Vault) -> None:
+    vault.revise("work/standup", layer="L3", ttl="3d", now=LATER)
+    assert expiry_of(vault, "work/standup") == parse_timestamp(LATER) + timedelta(days=3)
+
+
+def test_the_same_layer_spelled_otherwise_is_no_change(vault: Vault) -> None:
+    result = vault.revise("work/standup", layer="L2", now=LATER)  # the file says "episodic"
+    assert result.changed == [] and expiry_of(vault, "work/standup") == parse_timestamp("2026-12-01T09:10:00+00:00")
+
+
+def test_an_expiry_alone_changes_only_expires_at(vault: Vault) -> None:
+    result = vault.revise("work/standup", expires_at="2026-12-24", now=LATER)
+    assert result.changed == ["expires_at"] and result.expires_at == "2026-12-24T00:00:00+00:00"
+
+
+def test_permanent_removes_the_deadline_and_a_deadline_ends_permanence(vault: Vault) -> None:
+    made = vault.revise("work/standup", permanent=True, now=LATER)
+    meta = read_note(vault.root, "work/standup.md").meta
+    assert made.changed == ["expires_at", "permanent"] and meta["permanent"] is True and "expires_at" not in meta
+    unmade = vault.revise("work/standup", ttl="2w", now=LATER)
+    meta = read_note(vault.root, "work/standup.md").meta
+    assert unmade.changed == ["expires_at", "permanent"] and "permanent" not in meta
+    assert meta["expires_at"] == parse_timestamp(LATER) + timedelta(weeks=2)
+
+
+def test_permanent_false_reapplies_the_layer_policy(vault: Vault) -> None:
+    vault.revise("work/standup", permanent=True, now=NOW)
+    vault.revise("work/standup", permanent=False, now=LATER)
+    meta = read_note(vault.root, "work/standup.md").meta
+    assert "permanent" not in meta and meta["expires_at"] == parse_timestamp(LATER) + timedelta(days=7)
+
+
+def test_a_deadline_on_an_L4_note_is_refused_until_its_layer_changes(vault: Vault) -> None:
+    vault.revise("work/standup", layer="L4", now=NOW)
+    before = snapshot_files(vault.root)
+    with pytest.raises(UsageError, match=r"layer L4.*--layer"):
+        vault.revise("work/standup", ttl="3d", now=LATER)
+    assert snapshot_files(vault.root) == before
+
+
+# ------------------------------------------------------------------ tags
+
+
+def test_tags_are_added_and_removed_case_insensitively(vault: Vault) -> None:
+    result = vault.revise("work/standup", add_tags=["#meetings", "Work"], remove_tags=["HARBOR"], now=LATER)
+    assert result.changed == ["tags"] and result.tags == ["work", "meetings"]
+    assert read_note(vault.root, "work/standup.md").meta["tags"] == ["work", "meetings"]
+
+
+def test_removing_a_tag_written_in_the_text_is_refused(vault: Vault, write_note) -> None:
+    write_note("tagged.md", "---\nlayer: L3\ntags: [a]\n---\nabout #travel plans\n")
+    vault.index()
+    with pytest.raises(UsageError, match="#travel"):
+        vault.revise("tagged", remove_tags=["travel"], now=NOW)
+
+
+# ------------------------------------------------------------------ versions
+
+
+def test_version_changes_exactly_when_the_files_bytes_change(vault: Vault) -> None:
+    path = vault.root / "work/standup.md"
+    first = vault.get("work/standup").version
+    os.utime(path, (1, 1))  # touched: same bytes
+    assert vault.get("work/standup").version == first
+    path.write_bytes(path.read_bytes().replace(b"9:30", b"9:31"))
+    assert vault.get("work/standup").version != first
+    hit = vault.search("daily standup Lisbon", k=1, now=NOW)[0]
+    assert hit.version == vault.get("work/standup").version
+
+
+def test_remember_get_and_revise_agree_on_the_version(vault: Vault) -> None:
+    remembered = vault.remember("Rui lands at 18:05", layer="L1", now=NOW)
+    assert vault.get(remembered.id).version == remembered.version
+    revised = vault.revise(remembered.id, append="Terminal 1.", if_version=remembered.version, now=NOW)
+    assert revised.version != remembered.version and vault.get(remembered.id).version == revised.version
+
+
+def test_if_version_refuses_after_a_hand_edit_and_writes_nothing(vault: Vault) -> None:
+    version = vault.get("work/standup").version
+    path = vault.root / "work/standup.md"
+    path.write_bytes(path.read_bytes().replace(b"9:30", b"9:40"))  # the person's edit
+    edited = snapshot_files(vault.root)
+    with pytest.raises(WriteConflict, match="changed since you read it") as raised:
+        vault.revise("work/standup", text="The standup is at 9:45.", if_version=version, now=LATER)
+    # The index knows the person's version now: it was read again although nothing was written.
+    assert vault.store.notes.by_path("work/standup.md").content_hash.startswith(raised.value.version)
+    assert raised.value.version == vault.get("work/standup").version
+    assert snapshot_files(vault.root) == edited
+
+
+# ------------------------------------------------------------------ the CLI
+
+
+def test_cli_revise_json_shape(vault: Vault) -> None:
+    result = run_cli(vault.root, "revise", "work/standup", "--layer", "L3", "--tag", "team", "--json")
+    assert result.exit_code == 0, result.output
+    document = json.loads(result.stdout)
+    assert {"id", "path", "version", "layer", "expires_at", "changed"} <= set(document)
+    assert document["changed"] == ["layer", "expires_at", "tags"] and document["layer"] == "L3"
+    assert document["version"] == vault.get("work/standup").version
+
+
+def test_cli_if_version_conflict_is_exit_1_with_a_json_error(vault: Vault) -> None:
+    result = run_cli(vault.root, "revise", "work/standup", "--title", "x", "--if-version", "0000000000000000", "--json")
+    assert result.exit_code == 1
+    assert json.loads(result.stdout)["error"]["type"] == "WriteConflict"
+
+
+@pytest.mark.parametrize(
+    ("args", "named"),
+    [
+        (["--text", "a", "--append", "b"], "--append"),
+        (["--layer", "L4", "--ttl", "3d"], "--ttl"),
+        (["--permanent", "--expires-at", "2027-01-01"], "--expires-at"),
+        (["--ttl", "3d", "--expires-at", "2027-01-01"], "--ttl"),
+        (["--tag", "x", "--untag", "x"], "--untag"),
+        ([], "nothing to revise"),
+        (["--text", "   "], "empty"),
+        (["--layer", "L9"], "unknown layer"),
+        (["--ttl", "soon"], "invalid duration"),
+        (["--if-version", "", "--title", "t"], "empty"),
+    ],
+)
+def test_cli_usage_errors_exit_2_and_change_nothing(vault: Vault, args: list[str], named: str) -> None:
+    before = snapshot_files(vault.root)
+    result = run_cli(vault.root, "revise", "work/standup", *args)
+    assert result.exit_code == 2, result.output
+    assert named in result.output
+    assert snapshot_files(vault.root) == before
+
+
+def test_cli_unknown_note_is_exit_1(vault: Vault) -> None:
+    result = run_cli(vault.root, "revise", "nowhere", "--title", "x")
+    assert result.exit_code == 1 and "no note matches 'nowhere'" in result.output
+
+
+def test_revise_is_auto_committed_alone(vault: Vault, write_note) -> None:
+    def git(*args: str) -> str:
+        return subprocess.run(["git", *args], cwd=vault.root, check=True, capture_output=True, text=True).stdout
+
+    git("init", "-q")
+    git("config", "user.email", "maya@example.com")
+    git("config", "user.name", "Maya")
+    git("add", "-A")
+    git("commit", "-qm", "first")
+    (vault.root / ".vaultmem.toml").write_text("auto_commit = true\n", encoding="utf-8")
+    write_note("unrelated.md", "a person's draft\n")  # not vaultmem's to commit
+    result = run_cli(vault.root, "revise", "work/standup", "--append", "Bring the release notes.", "--json")
+    assert result.exit_code == 0, result.output
+    commit = json.loads(result.stdout)["commit"]
+    assert git("show", "--name-only", "--format=%s", commit).split() [:3] == ["vaultmem", "revise:", "Harbor"]
+    assert git("show", "--name-only", "--format=", commit).split() == ["work/standup.md"]
+    assert "?? unrelated.md" in git("status", "--porcelain")

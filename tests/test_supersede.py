@@ -1,0 +1,156 @@
+"""remember --supersedes: a newer fact retires the older one at once."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from helpers import run_cli, snapshot_files
+from vaultmem import UsageError, Vault, WriteConflict, parse_timestamp
+from vaultmem.noteio import content_hash
+from vaultmem.notes import read_note
+from vaultmem.supersede import plan_retirement, retire
+
+NOW = "2026-11-30T12:00:00+00:00"
+LATER = "2026-11-30T12:00:01+00:00"
+OLD = (
+    "---\n"
+    "id: standup-930\n"
+    "title: Harbor standup at 9:30\n"
+    "layer: L3\n"
+    "owner: Maya  # ask her\n"
+    "expires_at: 2027-02-01T00:00:00+00:00\n"
+    "---\n"
+    "The Harbor standup is at 9:30 in the Tejo meeting room.\n"
+)
+
+
+@pytest.fixture
+def vault(vault_dir: Path, write_note, wordllama: object) -> Iterator[Vault]:
+    write_note("work/standup-930.md", OLD)
+    write_note("work/coffee.md", "---\nlayer: L3\nexpires_at: 2027-02-01\n---\nMaya takes oat milk.\n")
+    with Vault(vault_dir, embedder=wordllama) as opened:  # type: ignore[arg-type]
+        opened.index()
+        yield opened
+
+
+def paths_found(vault: Vault, query: str, **options: object) -> list[str]:
+    return [hit.path for hit in vault.search(query, k=5, now=LATER, **options)]  # type: ignore[arg-type]
+
+
+def test_supersede_hides_the_old_fact_from_search_at_once(vault: Vault) -> None:
+    assert paths_found(vault, "Tejo meeting room")[0] == "work/standup-930.md"
+    new = vault.remember("The Harbor standup moved to 9:45, same room.", layer="L3", supersedes=["standup-930"], now=NOW)
+    assert "work/standup-930.md" not in paths_found(vault, "Tejo meeting room")
+    assert paths_found(vault, "Tejo meeting room")[0] == new.path
+    expired = [hit for hit in vault.search("Tejo meeting room", k=5, now=LATER, include_expired=True) if hit.expired]
+    assert [hit.path for hit in expired] == ["work/standup-930.md"]
+
+
+def test_the_old_note_records_its_successor_and_expires_now_keeping_everything_else(vault: Vault) -> None:
+    before = (vault.root / "work/standup-930.md").read_bytes()
+    new = vault.remember("The Harbor standup moved to 9:45.", layer="L3", supersedes=["work/standup-930.md"], now=NOW)
+    after = (vault.root / "work/standup-930.md").read_bytes()
+    assert after == before.replace(
+        b"expires_at: 2027-02-01T00:00:00+00:00\n",
+        f"expires_at: 2026-11-30T12:00:00+00:00\nsuperseded_by: {new.id}\n".encode(),
+    )
+    assert read_note(vault.root, new.path).meta["supersedes"] == ["standup-930"]
+    assert [(old.id, old.path) for old in new.supersedes] == [("standup-930", "work/standup-930.md")]
+
+
+def test_get_on_the_old_note_says_it_expired_and_what_superseded_it(vault: Vault) -> None:
+    new = vault.remember("The Harbor standup moved to 9:45.", layer="L3", supersedes=["standup-930"], now=NOW)
+    view = vault.get("standup-930", now=LATER)
+    assert view.expired is True
+    assert (view.superseded_by.id, view.superseded_by.path) == (new.id, new.path)  # type: ignore[union-attr]
+    text = run_cli(vault.root, "get", "standup-930").stdout
+    assert "EXPIRED at 2026-11-30T12:00:00+00:00" in text
+    assert f"superseded by {new.id} ({new.path})" in text
+    document = json.loads(run_cli(vault.root, "get", "standup-930", "--json").stdout)
+    assert document["superseded_by"] == {"id": new.id, "path": new.path}
+
+
+def test_an_earlier_expiry_is_kept(vault: Vault, write_note) -> None:
+    write_note("old.md", "---\nlayer: L1\nexpires_at: 2026-11-29\n---\nalready expired\n")
+    vault.index()
+    vault.remember("newer", layer="L1", supersedes=["old"], now=NOW)
+    assert read_note(vault.root, "old.md").meta["expires_at"] == parse_timestamp("2026-11-29").date()
+
+
+def test_supersedes_is_repeatable_and_carries_what_the_old_notes_replaced(vault: Vault, write_note) -> None:
+    write_note("older.md", "---\nlayer: L3\nexpires_at: 2027-01-01\nsupersedes: [ancient]\nmerged_from: [gone-dupe]\n---\nolder\n")
+    vault.index()
+    new = vault.remember("both replaced", layer="L3", supersedes=["standup-930", "older", "older.md"], now=NOW)
+    assert read_note(vault.root, new.path).meta["supersedes"] == ["standup-930", "older", "ancient", "gone-dupe"]
+    assert [old.path for old in new.supersedes] == ["work/standup-930.md", "older.md"]
+
+
+def test_cli_supersedes_json(vault: Vault) -> None:
+    result = run_cli(vault.root, "remember", "standup at 9:45", "--layer", "L3", "--supersedes", "standup-930", "--json")
+    assert result.exit_code == 0, result.output
+    document = json.loads(result.stdout)
+    assert document["supersedes"] == [{"id": "standup-930", "path": "work/standup-930.md"}]
+    assert document["version"] == content_hash((vault.root / document["path"]).read_bytes())[:16]
+
+
+@pytest.mark.parametrize(
+    ("note", "refusal"),
+    [
+        ("---\nlayer: L4\n---\nalways tea\n", "layer L4"),
+        ("---\nlayer: L3\npermanent: true\n---\nalways tea\n", "permanent: true"),
+        ("---\nlayer: L3\nexpires_at: 2026-12-01\nsuperseded_by: someone-else\n---\nold\n", "already superseded by someone-else"),
+    ],
+)
+def test_a_note_that_cannot_be_retired_is_refused_and_nothing_is_written(vault: Vault, write_note, note: str, refusal: str) -> None:
+    write_note("pref.md", note)
+    vault.index()
+    before = snapshot_files(vault.root)
+    result = run_cli(vault.root, "remember", "now coffee", "--supersedes", "pref")
+    assert result.exit_code == 2, result.output
+    assert refusal in result.output
+    assert snapshot_files(vault.root) == before
+
+
+def test_an_unknown_note_writes_nothing(vault: Vault) -> None:
+    before = snapshot_files(vault.root)
+    result = run_cli(vault.root, "remember", "new fact", "--supersedes", "nowhere", "--json")
+    assert result.exit_code == 1
+    assert json.loads(result.stdout)["error"]["type"] == "NoteNotFound"
+    assert snapshot_files(vault.root) == before
+
+
+def test_after_expire_apply_the_old_id_resolves_to_its_successor(vault: Vault) -> None:
+    new = vault.remember("The Harbor standup moved to 9:45.", layer="L3", supersedes=["standup-930"], now=NOW)
+    report = vault.expire(apply=True, now=LATER)
+    assert [entry.archived_to for entry in report.expired] == ["_archive/work/standup-930.md"]
+    view = vault.get("standup-930", now=LATER)
+    assert view.path == new.path
+    assert view.resolved_from.as_dict() == {"reference": "standup-930", "via": "supersedes"}  # type: ignore[union-attr]
+
+
+def test_a_conflict_while_retiring_undoes_the_retirements_and_the_new_note(vault: Vault, write_note) -> None:
+    write_note("second.md", "---\nlayer: L3\nexpires_at: 2027-01-01\n---\nsecond\n")
+    first_raw = (vault.root / "work/standup-930.md").read_bytes()
+    second_raw = (vault.root / "second.md").read_bytes()
+    write_note("new.md", "---\nid: NEW\n---\nnew\n")
+    moment = parse_timestamp(NOW)
+    retirements = [plan_retirement("work/standup-930.md", first_raw, "NEW", moment),
+                   plan_retirement("second.md", second_raw, "NEW", moment)]
+    write_note("second.md", "---\nlayer: L3\nexpires_at: 2027-01-01\n---\nsecond, edited by hand\n")  # the race
+    with pytest.raises(WriteConflict):
+        retire(vault.paths, retirements, lambda: (vault.root / "new.md").unlink())
+    assert (vault.root / "work/standup-930.md").read_bytes() == first_raw  # retired, then put back
+    assert b"edited by hand" in (vault.root / "second.md").read_bytes()
+    assert not (vault.root / "new.md").exists()
+
+
+def test_superseding_does_not_take_a_usage_error_for_a_permanent_new_note(vault: Vault) -> None:
+    # The new note may itself be permanent: only the old ones must be able to expire.
+    new = vault.remember("Always 9:45 from now on.", layer="L4", supersedes=["standup-930"], now=NOW)
+    assert new.expires_at is None
+    with pytest.raises(UsageError, match="already superseded"):
+        vault.remember("again", layer="L3", supersedes=["work/standup-930.md"], now=NOW)

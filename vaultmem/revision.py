@@ -1,0 +1,237 @@
+"""``revise``: change a memory in place — text, title, layer, expiry, tags (adr/0019).
+
+The note keeps its id, its path (so its usage history and git history), every
+frontmatter key it was not asked to change, and their order; the body changes only when
+asked (``text`` replaces it, ``append`` adds a paragraph at its end), and then the
+frontmatter's bytes stay as they are (noteio).
+
+Pure decisions: :meth:`Revision.of` validates the request before any file is read (a
+contradiction is a usage error and nothing is touched), :func:`revise_note` turns a
+note's bytes into its revised bytes and the list of fields that changed. The one effect,
+:func:`write_revision`, reads, checks the version and writes over exactly what it read. Expiry follows
+the one policy (lifecycle.py): an explicit deadline wins; a permanent note (L4 or
+``permanent: true``) carries none; a layer change without a deadline re-applies the new
+layer's TTL from now (L2 → L3: now + the L3 TTL; → L4: no ``expires_at``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from .errors import FrontmatterError, UsageError, WriteConflict
+from .lifecycle import (
+    EXPIRING_LAYERS,
+    PERMANENT_LAYER,
+    LayerPolicy,
+    is_absent,
+    is_permanent,
+    normalize_layer,
+    resolve_now,
+)
+from .noteio import FileChange, append_paragraph, edit_frontmatter, replace_body, replace_if_unchanged
+from .notes import Note, inline_tags, parse_note, tags_of, timestamp_or_none
+from .paths import VaultPaths
+from .writer import clean_tags, explicit_expiry, refuse_contradictions, refuse_past
+
+# `changed` lists fields in this order, whatever order they were asked in.
+FIELDS = ("body", "title", "layer", "expires_at", "permanent", "tags")
+OPTIONS = "text, append, title, layer, ttl, expires_at, permanent, add_tags, remove_tags"
+
+
+@dataclass(frozen=True)
+class Revision:
+    """What ``revise`` was asked to change, validated; ``None``/empty: leave it as it is."""
+
+    moment: datetime  # "now": a re-applied layer TTL and a ttl count from here
+    text: str | None = None
+    append: str | None = None
+    title: str | None = None
+    layer: str | None = None  # normalized (L1–L4)
+    deadline: datetime | None = None  # from ttl or expires_at
+    permanent: bool | None = None
+    add_tags: tuple[str, ...] = ()
+    remove_tags: tuple[str, ...] = ()
+    if_version: str | None = None  # only if the file is still at this version
+
+    @classmethod
+    def of(cls, *, text: str | None = None, append: str | None = None, title: str | None = None,
+           layer: str | None = None, ttl: str | None = None, expires_at: object = None, permanent: bool | None = None,
+           add_tags: Iterable[str] = (), remove_tags: Iterable[str] = (), if_version: str | None = None,
+           now: object = None) -> Revision:
+        """Refuse contradictions and an empty revision (:class:`UsageError`) before anything is read."""
+        if if_version is not None and (not isinstance(if_version, str) or not if_version.strip()):
+            raise UsageError("if_version (--if-version) is empty; pass the version that get, remember or revise returned")
+        if text is not None and append is not None:
+            raise UsageError("text (--text) contradicts append (--append): replace the text or add to it, not both")
+        for name, value in (("text (--text)", text), ("append (--append)", append)):
+            if value is not None and (not isinstance(value, str) or not value.strip()):
+                raise UsageError(f"{name} is empty; give the note's new text (to remove a note, use forget)")
+        if title is not None and (not isinstance(title, str) or not title.strip()):
+            raise UsageError("title (--title) is empty; give the new title")
+        code = normalize_layer(layer) if layer is not None else None
+        if permanent is False and code == PERMANENT_LAYER:
+            raise UsageError("permanent=false contradicts layer L4 (procedural, never expires); drop one of them")
+        refuse_contradictions(code, expires_at, ttl, permanent is True)
+        added, removed = clean_tags(list(add_tags)), clean_tags(list(remove_tags))
+        both = sorted({tag.lower() for tag in added} & {tag.lower() for tag in removed})
+        if both:
+            raise UsageError(f"tag(s) {', '.join(both)} both added (--tag) and removed (--untag); give each once")
+        instant = resolve_now(now)
+        moment = instant.replace(microsecond=0)
+        deadline = explicit_expiry(expires_at, ttl, moment)
+        if deadline is not None:
+            refuse_past(deadline, instant)  # as remember does: to retire a note, forget or supersede it
+        revision = cls(moment, text, append, title.strip() if title is not None else None, code,
+                       deadline, permanent, tuple(added), tuple(removed), if_version.strip() if if_version else None)
+        if revision.is_empty():
+            raise UsageError(f"nothing to revise: give at least one of {OPTIONS}")
+        return revision
+
+    def is_empty(self) -> bool:
+        return (self.text is None and self.append is None and self.title is None and self.layer is None
+                and self.deadline is None and self.permanent is None and not self.add_tags and not self.remove_tags)
+
+
+@dataclass
+class _Change:
+    """Frontmatter keys to set and remove, and the fields that changed."""
+
+    set_values: dict[str, Any] = field(default_factory=dict)
+    remove: list[str] = field(default_factory=list)
+    changed: set[str] = field(default_factory=set)
+
+    def put(self, key: str, value: Any, changed: str | None = None) -> None:
+        self.set_values[key] = value
+        self.changed.add(changed or key)
+
+    def drop(self, key: str, changed: str | None = None) -> None:
+        self.remove.append(key)
+        self.changed.add(changed or key)
+
+
+@dataclass(frozen=True)
+class RevisedBytes:
+    data: bytes  # the note's new bytes (the old ones when nothing changed)
+    changed: list[str]  # in FIELDS order
+
+
+@dataclass(frozen=True)
+class RevisedNote:
+    """What :func:`write_revision` did to one file."""
+
+    path: str
+    title_before: str
+    after: Note  # as written (as found, when nothing changed)
+    changed: list[str]
+    change: FileChange | None  # what was written (for the commit); None when nothing changed
+
+
+def write_revision(paths: VaultPaths, relative: str, revision: Revision, policy: LayerPolicy) -> RevisedNote:
+    """Read the note, check its version, write its revised bytes over exactly what was read.
+
+    :class:`WriteConflict` when it is not at ``revision.if_version``, or when it changes
+    between this read and the write (a person's save wins); nothing is written then.
+    """
+    path = paths.resolve_inside(relative)
+    raw = path.read_bytes()
+    current = parse_note(relative, raw)
+    if revision.if_version is not None and current.version != revision.if_version:
+        raise WriteConflict(relative, expected_version=revision.if_version, version=current.version)
+    revised = revise_note(raw, current, revision, policy)
+    change = replace_if_unchanged(path, revised.data, current.content_hash, relative, paths.root) if revised.changed else None
+    return RevisedNote(relative, current.title, parse_note(relative, revised.data), revised.changed, change)
+
+
+def revise_note(raw: bytes, note: Note, revision: Revision, policy: LayerPolicy) -> RevisedBytes:
+    """The note's new bytes; raises :class:`UsageError`/:class:`FrontmatterError`, writing nothing."""
+    body = _new_body(note, revision)
+    change = _Change()
+    if body != note.body:
+        change.changed.add("body")
+    _title(note, revision, change)
+    _lifecycle(note, revision, policy, change)
+    _tags(note, revision, body, change)
+    data = edit_frontmatter(raw, change.set_values, change.remove) if change.set_values or change.remove else raw
+    if revision.text is not None and "body" in change.changed:
+        data = replace_body(data, revision.text)
+    elif revision.append is not None:
+        data = append_paragraph(data, revision.append)
+    return RevisedBytes(data, [name for name in FIELDS if name in change.changed])
+
+
+def _new_body(note: Note, revision: Revision) -> str:
+    """The body as it will read (LF line endings, as ``Note.body``)."""
+    if revision.text is not None:
+        return revision.text.replace("\r\n", "\n").rstrip("\n") + "\n"
+    if revision.append is not None:
+        return note.body + revision.append  # only compared: an append always changes the body
+    return note.body
+
+
+def _title(note: Note, revision: Revision, change: _Change) -> None:
+    # A note whose title already reads so (from its heading or file name) gets no key.
+    if revision.title is not None and revision.title != note.title:
+        change.put("title", revision.title)
+
+
+def _lifecycle(note: Note, revision: Revision, policy: LayerPolicy, change: _Change) -> None:
+    """Layer, ``permanent`` and ``expires_at``, decided together: they are one policy."""
+    meta = note.meta
+    layer = revision.layer if revision.layer is not None else note.layer
+    layer_changed = revision.layer is not None and revision.layer != note.layer
+    if layer_changed:
+        change.put("layer", revision.layer)
+    if revision.deadline is not None and layer == PERMANENT_LAYER:
+        raise UsageError(f"{note.path} is layer L4 (procedural, never expires): a deadline contradicts it; "
+                         "also give it another layer (--layer L3)")
+    flagged = is_permanent(meta)
+    if revision.permanent is True and not flagged:
+        change.put("permanent", True)
+    elif revision.permanent is False and meta.get("permanent", False) is not False:
+        change.drop("permanent")
+    elif flagged and revision.permanent is None and revision.deadline is not None:
+        change.drop("permanent")  # implied: a note given a deadline is no longer permanent
+    still_permanent = layer == PERMANENT_LAYER or revision.permanent is True or (
+        flagged and revision.permanent is None and revision.deadline is None)
+    reapply = layer_changed or (revision.permanent is False and flagged)
+    if revision.deadline is not None:
+        _set_expiry(meta, revision.deadline, change)
+    elif still_permanent:
+        _set_expiry(meta, None, change)
+    elif reapply and layer in EXPIRING_LAYERS:
+        ttl = policy.ttl(layer)
+        _set_expiry(meta, None if ttl is None else revision.moment + ttl, change)
+
+
+def _set_expiry(meta: Mapping[str, Any], deadline: datetime | None, change: _Change) -> None:
+    current = meta.get("expires_at")
+    if deadline is None:
+        if "expires_at" in meta:
+            change.drop("expires_at")
+    elif is_absent(current) or timestamp_or_none(current) != deadline:
+        change.put("expires_at", deadline)
+
+
+def _tags(note: Note, revision: Revision, body: str, change: _Change) -> None:
+    if not revision.add_tags and not revision.remove_tags:
+        return
+    raw = note.meta.get("tags")
+    if raw is not None and not (isinstance(raw, str) or (isinstance(raw, list) and all(
+            isinstance(item, (str, int, float)) and not isinstance(item, bool) for item in raw))):
+        raise FrontmatterError(f"{note.path}: tags is {raw!r}, not a list of tags; fix it by hand, then revise again")
+    current = tags_of(note.meta)
+    inline = {tag.lower(): tag for tag in inline_tags(body)}
+    tags = list(current)
+    for tag in revision.add_tags:
+        if tag.lower() not in {known.lower() for known in tags} | set(inline):
+            tags.append(tag)
+    for tag in revision.remove_tags:
+        if tag.lower() in inline:
+            raise UsageError(f"tag {tag!r} is written in the text of {note.path} as #{inline[tag.lower()]}; "
+                             "remove it from the text (--text) instead")
+        tags = [known for known in tags if known.lower() != tag.lower()]
+    if tags != current:
+        change.put("tags", tags)

@@ -1,0 +1,94 @@
+"""``remember --supersedes OLD``: a newer fact retires the older one at once (adr/0019).
+
+The new note records ``supersedes: [ids]``; each old note gets ``superseded_by: <new id>``
+and ``expires_at`` = now (or keeps an earlier one), so the one expiry rule hides it from
+every read path at once and ``expire --apply`` archives it later. Nothing else of the old
+note changes.
+
+``supersedes`` also carries what the old notes had absorbed or replaced (their own
+``supersedes`` and ``merged_from``): once they are archived, those ids still resolve to
+the note that holds the fact now.
+
+All or nothing: every old note is read and its edit decided before anything is written;
+the new note is written first (a crash in between leaves two live notes, never none); if
+a person edits an old note in the instant before it is retired, the retirements already
+made are put back, the new note is removed and :class:`WriteConflict` says so.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+
+from .errors import UsageError, VaultmemError, WriteConflict
+from .lifecycle import PERMANENT_LAYER
+from .noteio import FileChange, content_hash, edit_frontmatter, replace_if_unchanged
+from .notes import Note, parse_note, text_values, timestamp_or_none
+from .ordered import unique
+from .paths import VaultPaths
+
+
+@dataclass(frozen=True)
+class Retirement:
+    """One old note, as read, and the bytes that retire it."""
+
+    note: Note
+    before: bytes
+    after: bytes
+
+    @property
+    def path(self) -> str:
+        return self.note.path
+
+
+def lineage(olds: Sequence[Note]) -> list[str]:
+    """The new note's ``supersedes``: the old notes' ids, then what each had absorbed or replaced."""
+    return unique([ident for old in olds for ident in (old.id, *text_values(old.meta, "supersedes"),
+                                                       *text_values(old.meta, "merged_from"))])
+
+
+def plan_retirement(relative: str, raw: bytes, new_id: str, moment: datetime) -> Retirement:
+    """Decide how ``relative`` is retired; refuse a note that cannot expire or already was."""
+    old = parse_note(relative, raw)
+    if old.permanent:
+        why = "layer L4 (procedural)" if old.layer == PERMANENT_LAYER else "permanent: true"
+        raise UsageError(f"cannot supersede {relative}: it is {why}, so it never expires; give it a layer that "
+                         f"expires first (`vaultmem revise {relative} --layer L3`) or forget it")
+    successor = text_values(old.meta, "superseded_by")
+    if successor:
+        raise UsageError(f"{relative} was already superseded by {successor[0]}; supersede that note instead")
+    current = timestamp_or_none(old.meta.get("expires_at"))
+    values: dict[str, object] = {"superseded_by": new_id}
+    if current is None or current > moment:
+        values["expires_at"] = moment  # retired now; an earlier expiry is kept
+    return Retirement(old, raw, edit_frontmatter(raw, values))
+
+
+def retire(paths: VaultPaths, retirements: Sequence[Retirement], remove_new_note: Callable[[], object]) -> list[FileChange]:
+    """Write every retirement, or none of them and no new note (see the module's docstring);
+    the changes made (for the commit)."""
+    done: list[Retirement] = []
+    changes: list[FileChange] = []
+    try:
+        for item in retirements:
+            changes.append(replace_if_unchanged(paths.resolve_inside(item.path), item.after, content_hash(item.before),
+                                                item.path, paths.root))
+            done.append(item)
+    except WriteConflict:
+        _undo(paths, done, remove_new_note)
+        raise
+    return changes
+
+
+def _undo(paths: VaultPaths, done: Sequence[Retirement], remove_new_note: Callable[[], object]) -> None:
+    left: list[str] = []
+    for item in reversed(done):
+        try:
+            replace_if_unchanged(paths.resolve_inside(item.path), item.before, content_hash(item.after), item.path, paths.root)
+        except WriteConflict:
+            left.append(item.path)  # edited since we retired it: the person's version stays
+    remove_new_note()
+    if left:
+        raise VaultmemError(f"superseding stopped half-way: {', '.join(left)} stay retired (superseded_by, expires_at) "
+                            "although the new note was removed; edit them by hand")
