@@ -244,18 +244,31 @@ def _template_notes(vault: Path) -> set[str]:
     return found
 
 
-def test_the_real_kepano_vault_passes_through_check_with_its_templates_reported(kepano_vault: Path) -> None:
+def test_the_real_kepano_vault_checks_clean_because_its_templates_are_not_notes(kepano_vault: Path) -> None:
+    # Regression (issue 11 §4): its 28 `created: {{date}}` templates were reported on every run.
     templates = _template_notes(kepano_vault)
-    assert len(templates) == 28
+    assert len(templates) == 28 and all(path.startswith("Templates/") for path in templates)
     before = snapshot_files(kepano_vault)
     result = run_cli(kepano_vault, "check", "--json")
-    assert result.exit_code == 1
+    assert result.exit_code == 0, result.stdout
     report = json.loads(result.stdout)
-    assert report["files"] == 103
-    frontmatter = {problem["path"] for problem in report["problems"] if problem["field"] == "frontmatter"}
-    assert frontmatter == templates
-    assert all("{{date}}" in problem["message"] for problem in report["problems"] if problem["field"] == "frontmatter")
+    assert report["files"] == 51  # 103 Markdown files, 52 of them in Templates/ (.obsidian/templates.json)
+    assert report["problems"] == []
     assert snapshot_files(kepano_vault) == before
+
+
+def test_a_note_made_from_a_template_outside_the_templates_folder_is_still_checked(kepano_vault: Path) -> None:
+    template = (kepano_vault / "Templates" / "Journal Template.md").read_text(encoding="utf-8")
+    assert "{{date}}" in template
+    (kepano_vault / "Daily" / "2026-11-30.md").write_text(template, encoding="utf-8")
+    result = run_cli(kepano_vault, "check", "--json")
+    assert result.exit_code == 1
+    problems = json.loads(result.stdout)["problems"]
+    assert [(problem["path"], problem["field"]) for problem in problems] == [("Daily/2026-11-30.md", "frontmatter")]
+    assert "{{date}}" in problems[0]["message"]
+    index = run_cli(kepano_vault, "index")
+    assert "Daily/2026-11-30.md: frontmatter: YAML does not load" in index.stdout  # indexed around, as before
+    assert "Templates/" not in index.stdout.replace("not notes (excluded): Templates/", "")
 
 
 def test_check_fix_on_the_real_vault_touches_no_template_and_nothing_without_a_layer(kepano_vault: Path) -> None:

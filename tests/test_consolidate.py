@@ -107,8 +107,10 @@ def test_an_identical_note_in_another_layer_is_not_merged(vault_dir: Path, wordl
         assert vault.consolidate(now=NOW).clusters == ()
         write(vault_dir, "d/semantic-again.md", f"---\nlayer: semantic\nexpires_at: 2027-06-01\n---\n{body}")
         write(vault_dir, "e/no-layer-again.md", body)
-        found = member_sets(vault.consolidate(now=NOW))
-    # Layer-less notes pair only with each other.
+        memories = member_sets(vault.consolidate(now=NOW))
+        found = member_sets(vault.consolidate(now=NOW, any_note=True))
+    # Layer-less notes are the person's: left alone unless asked, then paired only with each other.
+    assert memories == {frozenset({"a/semantic.md", "d/semantic-again.md"})}
     assert found == {frozenset({"a/semantic.md", "d/semantic-again.md"}), frozenset({"c/no-layer.md", "e/no-layer-again.md"})}
 
 
@@ -128,7 +130,7 @@ def test_notes_whose_metadata_cannot_be_trusted_are_left_out_and_reported(vault_
     write(vault_dir, "daily/2026-11-01.md", "## Notes\n\n![[Daily.base]]\n")
     write(vault_dir, "daily/2026-11-02.md", "## Notes\n\n![[Daily.base]]\n")
     with open_vault(vault_dir, wordllama) as vault:
-        report = vault.consolidate(now=NOW, threshold=0.85)
+        report = vault.consolidate(now=NOW, threshold=0.85, any_note=True)  # the daily notes have no layer
     assert member_sets(report) == {frozenset(TRIO[:2])}
     reasons = {item.path: item.reason for item in report.plan.left_out}
     assert "frontmatter does not load" in reasons[TRIO[2]]
@@ -538,7 +540,7 @@ def test_the_ann_sweep_finds_the_clusters_an_exact_product_finds(vault_dir: Path
         stats = vault.stats()
         assert stats.vectors_in_snapshot >= 250 and stats.vectors_in_delta == 1
         threshold = 0.93
-        by_ann = member_sets(vault.consolidate(all=True, threshold=threshold, now=NOW))
+        by_ann = member_sets(vault.consolidate(all=True, threshold=threshold, now=NOW, any_note=True))
         by_exact = exact_clusters(vault, threshold)
     assert by_ann == by_exact
     assert frozenset({"sailing/note-000.md", "sailing/copy-000.md", "sailing/late-copy.md"}) in by_ann

@@ -38,8 +38,8 @@ def test_crlf_frontmatter_is_read_and_the_body_is_normalised() -> None:
 
 
 def test_bom_and_crlf_together() -> None:
-    note = parse(b"\xef\xbb\xbf---\r\nlayer: L4\r\n---\r\n# Heading\r\n")
-    assert note.meta == {"layer": "L4"}
+    note = parse(b"\xef\xbb\xbf---\r\nlayer: L4\r\ntitle: Heading\r\n---\r\n# Heading\r\n")
+    assert note.meta == {"layer": "L4", "title": "Heading"}
     assert note.title == "Heading"
 
 
@@ -97,11 +97,12 @@ def test_the_sample_open_questions_note_keeps_its_first_paragraph() -> None:
 
 def test_yaml_scanner_error_is_reported_with_the_line_and_the_body_kept() -> None:
     note = parse("---\ntitle: Retro notes: what went wrong\nlayer: L2\n---\n# Retro\n\nWhat happened.\n")
-    assert note.meta == {}
+    assert note.meta == {"layer": "L2"}  # read line by line (salvage_lifecycle); the title line is the broken one
     assert note.has_frontmatter
+    assert note.metadata_unloaded
     assert note.body == "# Retro\n\nWhat happened.\n"
-    assert note.title == "Retro"
-    [problem] = note.problems
+    assert note.title == "note"  # the file name: the title property did not load
+    [problem] = note.problems  # no "L2 without expires_at": an unreadable line is not a missing one
     assert problem.path == "folder/note.md"
     assert problem.field == "frontmatter"
     assert "YAML does not load at line 2" in problem.message
@@ -119,10 +120,61 @@ def test_a_date_template_placeholder_is_reported_as_a_template() -> None:
 def test_an_impossible_yaml_date_is_reported_not_raised() -> None:
     # PyYAML raises a plain ValueError (not a YAMLError) for 2026-13-45.
     note = parse("---\nlayer: L1\nexpires_at: 2026-13-45\n---\nbody\n")
-    [problem] = note.problems
+    problem = note.problems[0]  # then the salvaged expiry that does not parse (below)
     assert problem.field == "frontmatter"
     assert "month" in problem.message
     assert note.body == "body\n"
+
+
+# ---------------------------------------------------------------- a frontmatter that does not load (issue 11 §2)
+
+
+def test_a_second_colon_in_the_title_keeps_the_lifecycle_lines_of_the_note() -> None:
+    note = parse("---\nid: 01JD8X5K4M2N7P9Q3R6S8T0V1W\ntitle: Boiler: Friday: Rui\nlayer: L2\ntags: [home]\n"
+                 "created: 2026-10-01T09:00:00+00:00\nexpires_at: 2026-11-01T00:00:00+00:00\npermanent: false\n---\nbody\n")
+    assert note.metadata_unloaded
+    assert note.meta == {"id": "01JD8X5K4M2N7P9Q3R6S8T0V1W", "layer": "L2",
+                         "expires_at": datetime.fromisoformat("2026-11-01T00:00:00+00:00"), "permanent": False}
+    assert note.id == "01JD8X5K4M2N7P9Q3R6S8T0V1W"  # not the path: usage history stays with it
+    assert note.layer == "L2"
+    assert "id, layer, expires_at, permanent" in note.problems[0].fix
+
+
+@pytest.mark.parametrize(
+    ("line", "why"),
+    [
+        ("  expires_at: 2026-11-01", "indented: part of another value"),
+        ("expires_at: [2026-11-01]", "a list, not a plain scalar"),
+        ("expires_at: &a 2026-11-01", "an anchor"),
+        ("expires_at: |", "a block scalar"),
+        ("expires_at: 2026-11-01: x", "YAML refuses the value"),
+        ("expires_at: 2026-11-01\n  T09:00", "continued on an indented line"),
+        ("expires_at: 2026-11-01\nexpires_at: 2027-01-01", "written twice: ambiguous"),
+        ("expires_at:", "empty"),
+        ("expires_at : {a: 1}", "a mapping"),
+    ],
+)
+def test_only_a_plain_scalar_on_one_top_level_line_is_salvaged(line: str, why: str) -> None:
+    note = parse(f"---\ntitle: a: b\n{line}\n---\nbody\n")
+    assert "expires_at" not in note.meta, why
+
+
+def test_a_salvaged_expiry_that_does_not_parse_is_kept_as_written_and_reported() -> None:
+    # The whole block fails on the impossible date; the line itself is well-formed.
+    note = parse("---\nlayer: L1\nexpires_at: 2026-13-45\n---\nbody\n")
+    assert note.meta == {"layer": "L1", "expires_at": "2026-13-45"}
+    assert [problem.field for problem in note.problems] == ["frontmatter", "expires_at"]
+
+
+def test_quoted_keys_and_values_and_comments_are_read_as_yaml_reads_them() -> None:
+    note = parse("---\ntitle: x: y\n\"layer\": 'L3'\nexpires_at: \"2026-11-01\"  # moved\npermanent: yes\n---\nbody\n")
+    assert note.meta == {"layer": "L3", "expires_at": "2026-11-01", "permanent": True}
+
+
+def test_a_template_placeholder_salvages_nothing_it_cannot_read() -> None:
+    note = parse("---\ncreated: {{date}}\nid: {{title}}\n---\nbody\n")
+    assert note.meta == {}
+    assert note.id == "folder/note"
 
 
 def test_unclosed_frontmatter_is_reported() -> None:
@@ -234,8 +286,12 @@ def test_title_comes_from_frontmatter_first() -> None:
     assert parse("---\ntitle: From YAML\n---\n# From heading\n").title == "From YAML"
 
 
-def test_title_falls_back_to_the_first_level_one_heading() -> None:
-    assert parse("intro\n\n## Section\n\n# The Heading\n").title == "The Heading"
+def test_a_heading_is_not_the_title_the_file_name_is_as_obsidian_shows_it() -> None:
+    # Regression (issue 11 §4): References/Kevin Kelly.md was shown as "Clippings", its
+    # first heading, and a search for "Kevin Kelly" never found it.
+    text = "---\ncategories:\n  - \"[[People]]\"\n---\n## Books\n\n# Clippings\n\n![[Clippings.base#Author]]\n"
+    assert parse(text, "References/Kevin Kelly.md").title == "Kevin Kelly"
+    assert parse("# The Heading\n\nbody\n", "notes/2026-11-30.md").title == "2026-11-30"
 
 
 def test_a_tag_line_or_level_two_heading_is_not_a_title() -> None:
@@ -246,15 +302,9 @@ def test_title_falls_back_to_the_file_name_with_spaces_and_unicode() -> None:
     assert parse("no heading here\n", "people/João Silva.md").title == "João Silva"
 
 
-def test_a_heading_keeps_a_trailing_hash_that_is_part_of_a_word() -> None:
-    # CommonMark: only a run of # preceded by a space is a closing sequence.
-    assert parse("# Learning C#\n").title == "Learning C#"
-    assert parse("# Learning F# ##\n").title == "Learning F#"
-
-
-def test_a_blank_or_non_text_title_falls_back() -> None:
-    assert parse("---\ntitle: '  '\n---\n# Heading\n").title == "Heading"
-    assert parse("---\ntitle: [a, b]\n---\n# Heading\n").title == "Heading"
+def test_a_blank_or_non_text_title_falls_back_to_the_file_name() -> None:
+    assert parse("---\ntitle: '  '\n---\n# Heading\n").title == "note"
+    assert parse("---\ntitle: [a, b]\n---\n# Heading\n").title == "note"
 
 
 def test_id_is_the_frontmatter_id_when_present() -> None:
@@ -275,7 +325,7 @@ def test_tags_accept_lists_and_strings_and_drop_hashes() -> None:
     assert tags_of({"tags": ["#travel", "berlin", "travel", None]}) == ["travel", "berlin"]
     assert tags_of({"tags": "work, #harbor  ops"}) == ["work", "harbor", "ops"]
     assert tags_of({"tags": 7}) == []
-    assert title_of({}, "", "x/y.md") == "y"
+    assert title_of({}, "x/y.md") == "y"
 
 
 # ---------------------------------------------------------------- robustness: reading never raises

@@ -42,9 +42,8 @@ NEVER_EXPIRE = L4_NOTES | {
     "Inbox.md",
     "Open questions.md",
     "conversations/2026-11-27-call-with-mum.md",
-    "conversations/2026-11-20-harbor-retro.md",
     "scratch/call-landlord.md",
-}
+}  # not the retro whose YAML breaks: its expires_at line is still read (notes.salvage_lifecycle)
 HIT_FIELDS = {"id", "path", "title", "score", "layer", "expires_at", "snippet", "tags", "warnings"}
 
 GYM_LOCKER = """---
@@ -271,6 +270,7 @@ def test_several_layers_and_expiry_combine(vault: Vault) -> None:
     assert visible(vault, NOW, layers=["working", "L2"]) == {
         "scratch/gift-ideas-rui.md",
         "scratch/call-landlord.md",
+        "conversations/2026-11-20-harbor-retro.md",  # layer: L2 read line by line from YAML that breaks
         "conversations/2026-11-24-standup-moved.md",
         "conversations/2026-11-25-standup-time-confirmed.md",
         "conversations/2026-11-26-1on1-priya.md",

@@ -55,8 +55,10 @@ class CheckReport:
 
 def check_vault(paths: VaultPaths, policy: LayerPolicy, fix: bool = False, now: object = None) -> CheckReport:
     report = CheckReport()
-    files, issues = paths.scan()
+    paths.refresh()
+    files, issues = paths.scan()  # excluded files are not notes: never checked, never fixed
     report.files = len(files)
+    report.problems.extend(paths.exclusions.problems)
     report.problems.extend(Problem(issue.path, "file", issue.reason, "fix the file or its permissions") for issue in issues)
     notes: list[Note] = []
     for stat in files:

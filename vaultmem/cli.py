@@ -26,6 +26,7 @@ from .errors import InvalidDuration, InvalidTimestamp, UnknownLayer, UsageError,
 
 if TYPE_CHECKING:
     from .consolidate import ConsolidationReport
+    from .indexer import IndexReport
     from .notes import Problem
     from .resolution import Resolution
     from .vault import Vault
@@ -127,6 +128,7 @@ def index(obj: Context, rebuild: bool, as_json: bool) -> None:
         emit_json(report.as_dict())
         return
     click.echo(f"indexed {obj.vault.root}: {report.summary()}" + (" (rebuilt)" if report.rebuilt else ""))
+    render_excluded(report)
     # Files that could not be read (or whose metadata did not load) are listed one by one;
     # metadata mistakes are `check`'s job, so they are counted here, not repeated.
     unreadable = [problem for problem in report.problems if problem.field in UNREADABLE_FIELDS]
@@ -137,6 +139,15 @@ def index(obj: Context, rebuild: bool, as_json: bool) -> None:
 
 
 UNREADABLE_FIELDS = frozenset({"file", "encoding", "frontmatter"})
+
+
+def render_excluded(report: IndexReport) -> None:
+    """One line: what the vault's exclusions left out (never a warning per file)."""
+    parts = [f"{path}/ ({rule})" for path, rule in report.excluded_folders]
+    if report.excluded_files:
+        parts.append(f"{report.excluded_files} file(s) matching exclude rules")
+    if parts:
+        click.echo(f"not notes (excluded): {', '.join(parts)}")
 
 
 def terminal_progress(todo: int, total: int) -> Callable[[int], None]:
@@ -416,11 +427,16 @@ def stale(obj: Context, days: float, layers: tuple[str, ...], include_expired: b
         notes = obj.vault.stale(days=days, layers=layers, include_expired=include_expired)
     if as_json:
         emit_json([note.as_dict() for note in notes])
+        # stdout stays the documented list; what was left out goes beside it.
+        for reason, count in notes.left_out.items():
+            click.echo(f"left out {count} note(s): {reason}", err=True)
         return
     for note in notes:
         click.echo(f"{note.path}: idle {note.idle_days:g} days (since {note.basis} {note.since}), used {note.use_count}×")
     if not notes:
         click.echo(f"no note idle for more than {days:g} days")
+    for reason, count in notes.left_out.items():
+        click.echo(f"left out {count} note(s): {reason}")
 
 
 @main.group()
@@ -476,13 +492,15 @@ def history(obj: Context, note: str, as_json: bool) -> None:
               help="Look for duplicates of the N most recently created or modified notes (default 2000).")
 @click.option("--all", "all_notes", is_flag=True, help="Sweep every note of the vault (through the vector index).")
 @click.option("--include-expired", is_flag=True, help="Also merge notes whose expires_at has passed.")
+@click.option("--any-note", is_flag=True, help="Also consider notes without a layer (your own notes), not only memories.")
 @click.option("--apply", is_flag=True, help="Merge the clusters (default: only list them).")
 @json_option
 @click.pass_obj
 def consolidate(obj: Context, threshold: float | None, window: int | None, all_notes: bool, include_expired: bool,
-                apply: bool, as_json: bool) -> None:
-    """Find near-duplicate notes of one layer; --apply merges each cluster into its longest note.
+                any_note: bool, apply: bool, as_json: bool) -> None:
+    """Find near-duplicate memories of one layer; --apply merges each cluster into its longest note.
 
+    Only notes that carry a layer (memories) are considered unless --any-note.
     Merging unions tags, records the merged notes (aliases, merged_from), appends the
     lines only they held to the kept note (under a heading naming each), keeps the
     latest expiry, rewrites [[links]] to them and moves them to the archive folder.
@@ -491,7 +509,7 @@ def consolidate(obj: Context, threshold: float | None, window: int | None, all_n
         raise click.UsageError("--window and --all contradict each other: --all already sweeps every note; give one of them")
     with library_errors(as_json):
         report = obj.vault.consolidate(threshold=threshold, window=window, all=all_notes,
-                                       include_expired=include_expired, apply=apply)
+                                       include_expired=include_expired, apply=apply, any_note=any_note)
     if as_json:
         emit_json(report.as_dict())
         return
@@ -501,10 +519,16 @@ def consolidate(obj: Context, threshold: float | None, window: int | None, all_n
 
 def render_clusters(report: ConsolidationReport) -> None:
     scope = report.plan.scope
-    where = "every note" if scope.window is None else f"the {scope.window} most recent notes"
+    kind = "notes" if scope.any_note else "memories"
+    where = f"all {kind}" if scope.window is None else f"the {scope.window} most recent {kind}"
     expired = "expired notes included" if scope.include_expired else "expired notes left out"
     click.echo(f"near-duplicates at cosine >= {scope.threshold:g} among {where} "
                f"({report.plan.compared} compared, {expired})")
+    if scope.any_note:
+        click.echo("scope: every note, with or without a layer (--any-note)")
+    else:
+        click.echo(f"scope: memories (notes with a layer); {report.plan.not_memories} note(s) without a layer "
+                   "not considered (--any-note includes them)")
     for number, cluster in enumerate(report.clusters, start=1):
         click.echo(f"\n{number}. layer {cluster.layer or '-'}: {len(cluster.members)} notes, "
                    f"similarity {cluster.similarity:.3f} (weakest pair {cluster.weakest_pair:.3f})")

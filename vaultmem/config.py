@@ -8,6 +8,7 @@ with the vault. Every key is optional::
     remember_dir = "memories"     # where `remember` writes new notes ("" = the vault root)
     auto_commit = false           # commit vaultmem's own writes when the vault is a git repo
     embedder = "wordllama"        # or "sentence-transformers:<local model path>"
+    exclude = ["Private/", "*.excalidraw.md"]  # gitignore-style, vault-relative: not notes at all
 
     [ttl]                         # default time-to-live per layer (L4 never expires)
     L1 = "1d"
@@ -47,7 +48,7 @@ DEFAULT_THRESHOLD = 0.88  # measured: see adr/0010-consolidation.md
 DEFAULT_STALE_DAYS = 42  # `stale` with no --days: six weeks unused
 MAX_STALE_DAYS = 365_000  # a thousand years: older than any note, yet "now minus N days" stays a date
 
-_TOP_KEYS = {"archive_dir", "remember_dir", "auto_commit", "embedder", "ttl", "watch", "consolidate", "mcp"}
+_TOP_KEYS = {"archive_dir", "remember_dir", "auto_commit", "embedder", "exclude", "ttl", "watch", "consolidate", "mcp"}
 _WATCH_KEYS = {"debounce_ms", "rescan_seconds"}
 _CONSOLIDATE_KEYS = {"threshold", "window"}
 _MCP_KEYS = {"allow_hard_delete", "allowed_origins"}
@@ -77,6 +78,7 @@ class VaultConfig:
     remember_dir: str = DEFAULT_REMEMBER_DIR
     auto_commit: bool = False
     embedder: str = "wordllama"
+    exclude: tuple[str, ...] = ()  # gitignore-style globs (see exclusions.py)
     policy: LayerPolicy = field(default_factory=LayerPolicy)
     watch: WatchSettings = field(default_factory=WatchSettings)
     consolidate: ConsolidateSettings = field(default_factory=ConsolidateSettings)
@@ -102,6 +104,7 @@ def config_from_dict(raw: dict[str, Any], source: str = CONFIG_FILE) -> VaultCon
         remember_dir=_folder(raw.get("remember_dir", DEFAULT_REMEMBER_DIR), source, "remember_dir", allow_root=True),
         auto_commit=_boolean(raw.get("auto_commit", False), source, "auto_commit"),
         embedder=_text(raw.get("embedder", "wordllama"), source, "embedder"),
+        exclude=_globs(raw.get("exclude", []), source),
         policy=_policy(raw.get("ttl", {}), source),
         watch=_watch(raw.get("watch", {}), source),
         consolidate=_consolidate(raw.get("consolidate", {}), source),
@@ -130,6 +133,21 @@ def _folder(value: Any, source: str, key: str, allow_root: bool = False) -> str:
     # Normalised ("./_old" → "_old", "a//b" → "a/b"): the scan compares it with
     # vault-relative paths as text, and would otherwise index the archive.
     return "/".join(parts)
+
+
+def _globs(value: Any, source: str) -> tuple[str, ...]:
+    if not isinstance(value, list) or not all(isinstance(item, str) and item.strip() for item in value):
+        raise ConfigError(f"{source}: exclude must be a list of non-empty strings, e.g. exclude = [\"Templates/**\", \"*.excalidraw.md\"]; got {value!r}")
+    globs = tuple(item.strip() for item in value)
+    if not globs:
+        return globs
+    from .exclusions import compile_globs  # pathspec: only when a vault excludes something
+
+    try:
+        compile_globs(globs)
+    except ValueError as error:
+        raise ConfigError(f"{source}: exclude: {error}; write gitignore-style patterns such as \"Private/\" or \"*.excalidraw.md\"") from None
+    return globs
 
 
 def _policy(table: Any, source: str) -> LayerPolicy:

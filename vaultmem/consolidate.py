@@ -6,9 +6,10 @@ longest note. See adr/0010-consolidation.md for the measurements behind the choi
 
 Finding clusters (reads, then a pure core):
 
-1. The *pool* is every note alive at ``now`` (all notes with ``include_expired``); the
-   *sources* are its ``window`` most recently created-or-modified notes (all of them
-   with ``--all``). Notes whose metadata cannot be trusted (YAML that does not load, an
+1. The *pool* is every memory alive at ``now`` (all of them with ``include_expired``): a
+   memory is a note that carries a ``layer``; the person's own notes join only with
+   ``any_note`` (``--any-note``). The *sources* are the pool's ``window`` most recently
+   created-or-modified notes (all of them with ``--all``). Notes whose metadata cannot be trusted (YAML that does not load, an
    unknown layer, an unparseable expiry, …) are left out and reported: their layer or
    expiry is unknown, and unknown is not the same as absent.
 2. Candidates: the k nearest neighbours of every source, from the vault's vector index
@@ -100,6 +101,10 @@ _WORD = re.compile(r"[^\W\d_]{2,}")
 # ------------------------------------------------------------------ scope
 
 
+MEMORIES = "memories"  # notes that carry a layer: the agent's
+EVERY_NOTE = "every note"  # --any-note: the person's own notes too
+
+
 @dataclass(frozen=True)
 class Scope:
     """What one consolidation run looks at."""
@@ -108,14 +113,20 @@ class Scope:
     window: int | None  # None: every note (--all)
     include_expired: bool
     now: datetime
+    any_note: bool = False  # False: only memories (notes with a layer)
+
+    @property
+    def notes(self) -> str:
+        return EVERY_NOTE if self.any_note else MEMORIES
 
     def as_dict(self) -> dict[str, Any]:
         return {"threshold": self.threshold, "window": self.window, "all": self.window is None,
-                "include_expired": self.include_expired, "now": format_timestamp(self.now)}
+                "include_expired": self.include_expired, "any_note": self.any_note, "scope": self.notes,
+                "now": format_timestamp(self.now)}
 
 
 def make_scope(settings: ConsolidateSettings, threshold: float | None, window: int | None, all_notes: bool,
-               include_expired: bool, now: datetime) -> Scope:
+               include_expired: bool, now: datetime, any_note: bool = False) -> Scope:
     """Validate the arguments against the vault's ``[consolidate]`` defaults."""
     if all_notes and window is not None:
         raise UsageError(f"window={window} contradicts all=True: --all already sweeps every note; give one of them")
@@ -125,7 +136,9 @@ def make_scope(settings: ConsolidateSettings, threshold: float | None, window: i
     size = None if all_notes else (settings.window if window is None else window)
     if size is not None and (isinstance(size, bool) or not isinstance(size, int) or size < 1):
         raise UsageError(f"window {size!r} is not a number of notes ≥ 1; pass e.g. 2000, or all=True for every note")
-    return Scope(float(chosen), size, include_expired, now)
+    if not isinstance(any_note, bool):
+        raise UsageError(f"any_note must be true or false, got {any_note!r}")
+    return Scope(float(chosen), size, include_expired, now, any_note)
 
 
 # ------------------------------------------------------------------ plan: what would be merged
@@ -187,6 +200,7 @@ class ConsolidationPlan:
     clusters: tuple[Cluster, ...]
     compared: int  # sources whose neighbours were searched
     left_out: tuple[LeftOut, ...]
+    not_memories: int = 0  # notes without a layer the scope left out (0 with any_note)
 
     def report(self) -> ConsolidationReport:
         return ConsolidationReport(self)
@@ -217,6 +231,7 @@ class ConsolidationReport:
             "applied": self.applied,
             **self.plan.scope.as_dict(),
             "compared": self.plan.compared,
+            "not_memories": self.plan.not_memories,
             "left_out": [item.as_dict() for item in self.plan.left_out],
             "merged": self.merged,
             "skipped": self.skipped,
@@ -238,7 +253,8 @@ class ConsolidationReport:
 
 def plan_consolidation(store: Store, paths: VaultPaths, scope: Scope) -> ConsolidationPlan:
     """Find the clusters; reads the index and the candidate notes, writes nothing."""
-    pool = store.notes.recent(Eligibility(now_us=to_epoch_us(scope.now), include_expired=scope.include_expired))
+    alive = store.notes.recent(Eligibility(now_us=to_epoch_us(scope.now), include_expired=scope.include_expired))
+    pool = alive if scope.any_note else [note for note in alive if is_memory(note)]
     reasons = {note.label: reason for note in pool if (reason := unreliable_reason(note)) is not None}
     sources = pool if scope.window is None else pool[: scope.window]
     left_out = [LeftOut(note.path, reasons[note.label]) for note in sources if note.label in reasons]
@@ -252,7 +268,7 @@ def plan_consolidation(store: Store, paths: VaultPaths, scope: Scope) -> Consoli
     clusters = [build_cluster([notes[label] for label in component], np.stack([vectors[label] for label in component]),
                               scope.threshold) for component in connected_components(pairs)]
     clusters.sort(key=lambda cluster: (-cluster.similarity, cluster.canonical.path))
-    return ConsolidationPlan(scope, tuple(clusters), len(source_labels), tuple(left_out))
+    return ConsolidationPlan(scope, tuple(clusters), len(source_labels), tuple(left_out), len(alive) - len(pool))
 
 
 def _candidate_pairs(store: Store, sources: list[int], layers: Mapping[int, str | None],
@@ -328,6 +344,12 @@ def _not_a_duplicate_reason(note: Note, indexed_hash: str) -> str | None:
 
 
 # ------------------------------------------------------------------ pure core
+
+
+def is_memory(note: PoolNote) -> bool:
+    """A note that carries a layer — an unknown one too: it was meant as a memory (and is
+    then left out as unreliable, with its reason, instead of vanishing from the scope)."""
+    return note.layer is not None or any(problem["field"] == "layer" for problem in note.problems)
 
 
 def unreliable_reason(note: PoolNote) -> str | None:

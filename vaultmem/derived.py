@@ -173,6 +173,10 @@ class DerivedIndex:
             # partial index would answer every search as if it were complete. (The
             # reconcile takes the rebuild lock, so processes that see it at once queue.)
             return self.index()
+        if self.excludes_differently():
+            # A folder excluded (or no longer excluded) since the index was made: its notes
+            # must leave (or join) before anything is answered from the index.
+            return self.index()
         stored = self.store.meta.get("embedder")
         if stored is not None and stored != self.embedder_identity:
             raise DerivedIndexError(
@@ -180,6 +184,13 @@ class DerivedIndex:
                 "run `vaultmem index` to re-embed (vectors are never mixed)"
             )
         return None
+
+    def excludes_differently(self) -> bool:
+        """Were the vault's exclusions different when the index was made? (four stats and a lookup)"""
+        from .indexer import EXCLUSIONS_KEY
+
+        self.paths.refresh()
+        return self.store.meta.get(EXCLUSIONS_KEY) != self.paths.exclusions.fingerprint
 
     def sync(self, relatives: Sequence[str]) -> None:
         """Bring these paths up to date in an index that exists (a write path's third step)."""

@@ -91,6 +91,18 @@ class NoteNotFound(VaultmemError, LookupError):
         )
 
 
+class ExcludedNote(NoteNotFound):
+    """A NOTE argument that names a file the vault excludes: it is not a note to vaultmem."""
+
+    def __init__(self, note: str, path: str, rule: object) -> None:
+        self.note = note
+        VaultmemError.__init__(
+            self,
+            f"{path} is excluded by {rule}: vaultmem does not read, index or change excluded files. "
+            "Remove that rule if it should be a note",
+        )
+
+
 class AmbiguousNote(VaultmemError, LookupError):
     """A NOTE argument that matches more than one note."""
 

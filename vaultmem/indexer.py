@@ -24,9 +24,13 @@ from .paths import FileStat, VaultPaths
 from .storage import REBUILDING, FileState, NoteRow, Store
 
 if TYPE_CHECKING:
+    from .exclusions import Rule
+
+if TYPE_CHECKING:
     from .embedders import Embedder
 
 CHUNK = 512
+EXCLUSIONS_KEY = "exclusions"  # meta: the fingerprint of the exclusions the index was made under
 Progress = Callable[[int], None]
 # A file whose mtime is this close to the moment we read it may still be written again
 # within the same timestamp tick (coarse clocks, FAT's 2 s): see settled_stat().
@@ -44,6 +48,9 @@ class IndexReport:
     deferred: list[str] = field(default_factory=list)  # changed again while being read
     problems: list[Problem] = field(default_factory=list)
     rebuilt: bool = False
+    # Not notes at all (exclusions.py): folders skipped whole, and single files.
+    excluded_folders: list[tuple[str, Rule]] = field(default_factory=list)
+    excluded_files: int = 0
 
     def as_dict(self) -> dict[str, object]:
         return {
@@ -55,6 +62,10 @@ class IndexReport:
             "embedded": self.embedded,
             "deferred": self.deferred,
             "rebuilt": self.rebuilt,
+            "excluded": {
+                "folders": [{"path": path, "source": rule.source, "pattern": rule.pattern} for path, rule in self.excluded_folders],
+                "files": self.excluded_files,
+            },
             "problems": [problem.as_dict() for problem in self.problems],
         }
 
@@ -140,8 +151,12 @@ class Indexer:
     def _reconcile(self, progress: Callable[[int, int], Progress] | None, completes_rebuild: bool) -> IndexReport:
         report = IndexReport()
         report.rebuilt = self._reset_if_embedder_changed()
-        files, issues = self.paths.scan()
-        report.problems.extend(Problem(issue.path, "file", issue.reason, "fix the file or its permissions") for issue in issues)
+        self.paths.refresh()  # a folder excluded since the last run leaves the index now
+        exclusions = self.paths.exclusions
+        scan = self.paths.scan_vault()
+        files = scan.files
+        report.excluded_folders, report.excluded_files = scan.excluded_folders, scan.excluded_files
+        report.problems.extend(Problem(issue.path, "file", issue.reason, "fix the file or its permissions") for issue in scan.issues)
         known = self.store.notes.file_states()
         seen = {stat.path for stat in files}
         todo = [stat for stat in files if _stat_changed(known.get(stat.path), stat)]
@@ -155,10 +170,11 @@ class Indexer:
         self._remove(vanished, report)
         self._embed_missing(report)
         self.store.meta.mark_indexed(completes_rebuild)
+        self.store.meta.set(EXCLUSIONS_KEY, exclusions.fingerprint)
         # Report every problem the vault has now, not only those of files read in this
         # run: a second `index` must not pretend a broken note was fixed.
         read_failures = [problem for problem in report.problems if problem.field == "file"]
-        report.problems = read_failures + self.store.notes.all_problems()
+        report.problems = [*exclusions.problems, *read_failures, *self.store.notes.all_problems()]
         return report
 
     # -- a few paths (the watcher, remember, forget)

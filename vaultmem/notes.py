@@ -4,6 +4,11 @@ Reading never raises on what real vaults contain (a BOM, CRLF, no frontmatter, a
 that opens with a ``---`` rule, YAML that does not load, non-UTF-8 bytes): each of those
 becomes a :class:`Problem` on the returned :class:`Note`, naming the file, the field and
 the fix. Only an unreadable file (permissions, vanished) raises :class:`NoteReadError`.
+
+When the frontmatter does not load, the lifecycle keys are still read line by line
+(:func:`salvage_lifecycle`): a typo in a title must not bring an expired memory back or
+change its id. A note is named as Obsidian names it: its ``title`` property, else its file
+name (adr/0017-excluded-files-and-titles.md).
 """
 
 from __future__ import annotations
@@ -12,7 +17,7 @@ import hashlib
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import date, datetime
 from pathlib import Path, PurePosixPath
 from typing import Any
 
@@ -32,8 +37,6 @@ from .markdown import without_code
 
 BOM = "\ufeff"
 _YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-# A closing run of # counts only after a space (CommonMark): "# Learning C#" keeps its #.
-_HEADING = re.compile(r"^#[ \t]+(.+?)(?:[ \t]+#+)?[ \t]*$", re.MULTILINE)
 _OPENING = re.compile(r"\A---[ \t]*\r?\n")
 _CLOSING = re.compile(r"^(?:---|\.\.\.)[ \t]*\r?$\n?", re.MULTILINE)
 _YAML_KEY_LINE = re.compile(r"^[\"']?[\w\- ]+[\"']?[ \t]*:(?:[ \t]|$)", re.MULTILINE)
@@ -43,6 +46,12 @@ MAX_FRONTMATTER_CHARS = 1_000_000
 MAX_YAML_EXPANDED = 2_000_000  # characters of scalar text (+1 per value) with every alias expanded
 MAX_YAML_DEPTH = 64
 VERSION_CHARS = 16  # of the content hash: a note's `version` (64 bits; it only has to tell one file's states apart)
+# What is read from a frontmatter that does not load: the keys that decide a note's identity
+# and lifetime, each on a top-level line (no indentation) of its own.
+SALVAGED_KEYS = ("id", "layer", "expires_at", "permanent")
+# The value must end on its line: an indented line after it would continue a plain scalar.
+_SALVAGE_LINE = re.compile(r"^([\"']?)(id|layer|expires_at|permanent)\1[ \t]*:(?:[ \t]+(.*?))?[ \t]*$(?!\n[ \t]+[^ \t\n#])", re.MULTILINE)
+_SALVAGED_TYPES = (str, int, float, bool, date)  # datetime is a date
 # YAML errors and what PyYAML raises outside its hierarchy on bad values:
 # a plain ValueError for 2026-13-45, TypeError/OverflowError on odd constructs.
 YAML_LOAD_ERRORS = (yaml.YAMLError, ValueError, TypeError, OverflowError, RecursionError)
@@ -116,6 +125,11 @@ class Note:
     def embed_text(self) -> str:
         return f"{self.title}\n\n{self.body}"
 
+    @property
+    def metadata_unloaded(self) -> bool:
+        """Its frontmatter did not load: only the salvaged lifecycle keys are known."""
+        return any(problem.field == "frontmatter" for problem in self.problems)
+
 
 def version_of(content_hash: str) -> str:
     """A note's ``version``: changes whenever the file's bytes change (``revise --if-version``)."""
@@ -147,12 +161,13 @@ def read_body(root: Path, relative: str) -> str:
 def parse_note(relative: str, raw: bytes) -> Note:
     text, decode_problems = decode(relative, raw)
     meta, body, block, fm_problems = split_frontmatter(relative, text)
-    problems = [*decode_problems, *fm_problems, *field_problems(relative, meta)]
+    fields = field_problems(relative, meta, salvaged=bool(fm_problems))
+    problems = [*decode_problems, *fm_problems, *fields]
     return Note(
         path=relative,
         meta=meta,
         body=body,
-        title=title_of(meta, body, relative),
+        title=title_of(meta, relative),
         id=id_of(meta, relative),
         content_hash=hashlib.sha256(raw).hexdigest(),
         problems=tuple(problems),
@@ -255,7 +270,8 @@ def split_frontmatter(relative: str, text: str) -> tuple[dict[str, Any], str, Fr
     except YAML_LOAD_ERRORS as error:
         if not _looks_like_yaml(block.yaml_text):
             return {}, text, None, []  # a horizontal rule and prose, not frontmatter
-        return {}, text[block.body_start:], block, [_yaml_problem(relative, error)]
+        salvaged = salvage_lifecycle(block.yaml_text)
+        return salvaged, text[block.body_start:], block, [_yaml_problem(relative, error, salvaged)]
     if loaded is None:
         return {}, text[block.body_start:], block, []
     if not isinstance(loaded, dict):
@@ -267,6 +283,40 @@ def _looks_like_yaml(yaml_text: str) -> bool:
     return _YAML_KEY_LINE.search(yaml_text) is not None
 
 
+def salvage_lifecycle(yaml_text: str) -> dict[str, Any]:
+    """The lifecycle keys of a frontmatter block that does not load, read line by line.
+
+    Only a top-level line ``key: value`` whose value is a plain scalar on that line (YAML
+    reads it as text, a number, a boolean or a date: never a list, a mapping, an anchor or a
+    block) counts. A key written on two such lines is ambiguous and is not read. Without
+    this, a second ``:`` in the title of an expired memory resurrects it: no expiry, its id
+    turned into its path, its usage history cut off.
+    """
+    found: dict[str, list[str]] = {}
+    for match in _SALVAGE_LINE.finditer(yaml_text):
+        found.setdefault(match.group(2), []).append(match.group(3) or "")
+    salvaged: dict[str, Any] = {}
+    for key, values in found.items():
+        if len(values) == 1 and (value := _plain_scalar(values[0])) is not None:
+            salvaged[key] = value
+    return salvaged
+
+
+def _plain_scalar(text: str) -> Any:
+    """``text`` as YAML reads a single value, when it is a scalar; else ``None``."""
+    if not text or text[0] in "[]{}&*!|>%@`":
+        return None  # empty, or a flow collection, anchor, alias, tag, block scalar, directive
+    try:
+        value = yaml.load(text, Loader=_YAML_LOADER)  # the safe loader (C or Python)
+    except yaml.YAMLError:
+        return None
+    except YAML_LOAD_ERRORS:
+        # Well-formed, but its type failed to build (2026-13-45 looks like a date): kept as
+        # written, so it is reported as an expiry that does not parse instead of vanishing.
+        return text
+    return value if isinstance(value, _SALVAGED_TYPES) else None
+
+
 def _unclosed_problem(relative: str, text: str) -> list[Problem]:
     opening = _OPENING.match(text)
     if opening is None or not _YAML_KEY_LINE.match(text, opening.end()):
@@ -275,21 +325,27 @@ def _unclosed_problem(relative: str, text: str) -> list[Problem]:
                     "add a line with --- after the last key")]
 
 
-def _yaml_problem(relative: str, error: BaseException) -> Problem:
+def _yaml_problem(relative: str, error: BaseException, salvaged: Mapping[str, Any]) -> Problem:
     mark = getattr(error, "problem_mark", None)
     where = f" at line {mark.line + 2}" if mark is not None else ""  # +1 for 0-based, +1 for the opening ---
     reason = (getattr(error, "problem", None) or str(error).splitlines()[0])[:300]
+    read = ", ".join(key for key in SALVAGED_KEYS if key in salvaged)
+    meanwhile = (f"until then only its {read} line(s) are read" if read else "until then it has no metadata") + ", and vaultmem never writes to it"
     if isinstance(error, FrontmatterTooLarge):
         return Problem(relative, "frontmatter", f"YAML is not loaded: {reason}",
-                       "shorten the frontmatter (or remove the aliases); the note is indexed without its metadata meanwhile")
+                       f"shorten the frontmatter (or remove the aliases); {meanwhile}")
     if "unhashable key" in str(error):
         reason = f"{reason} (a template placeholder such as {{{{date}}}}?)"
     return Problem(relative, "frontmatter", f"YAML does not load{where}: {reason}",
-                   "fix the YAML (quote values containing ': ' or '{{'); the note is indexed without its metadata meanwhile")
+                   f"fix the YAML (quote values containing ': ' or '{{{{'); {meanwhile}")
 
 
-def field_problems(relative: str, meta: Mapping[str, Any]) -> list[Problem]:
-    """What ``check`` reports about one note's fields (duplicate ids need the whole vault)."""
+def field_problems(relative: str, meta: Mapping[str, Any], salvaged: bool = False) -> list[Problem]:
+    """What ``check`` reports about one note's fields (duplicate ids need the whole vault).
+
+    ``salvaged``: ``meta`` holds only what was read line by line from a frontmatter that
+    does not load, so a missing ``expires_at`` may just be unreadable: not reported.
+    """
     problems: list[Problem] = []
     layer: str | None = None
     raw_layer = meta.get("layer")
@@ -302,7 +358,7 @@ def field_problems(relative: str, meta: Mapping[str, Any]) -> list[Problem]:
     permanent = is_permanent(meta) or layer == PERMANENT_LAYER
     if not is_absent(expires):
         problems.extend(_expiry_problems(relative, expires, permanent, layer))
-    elif layer in EXPIRING_LAYERS and not permanent:
+    elif layer in EXPIRING_LAYERS and not permanent and not salvaged:
         problems.append(Problem(relative, "expires_at", f"layer {layer} note has no expires_at, so it never expires",
                                 "run `vaultmem check --fix` to stamp created + the layer TTL, or add expires_at / permanent: true"))
     problems.extend(_scalar_problems(relative, meta))
@@ -419,14 +475,15 @@ def lookup_names(note: Note) -> list[tuple[str, str]]:
     return [(key, name) for key in NAME_FIELDS for name in text_values(note.meta, key)]
 
 
-def title_of(meta: Mapping[str, Any], body: str, relative: str) -> str:
-    """Frontmatter ``title``, else the first ``# heading``, else the file name."""
+def title_of(meta: Mapping[str, Any], relative: str) -> str:
+    """As Obsidian names a note: the ``title`` property, else the file name.
+
+    Not the first ``# heading``: in real vaults it is often a section (``# Clippings`` on a
+    person's page), and a note found under a name Obsidian never shows is not found at all.
+    """
     title = meta.get("title")
     if isinstance(title, (str, int, float)) and not isinstance(title, bool) and str(title).strip():
         return str(title).strip()
-    heading = _HEADING.search(body)
-    if heading:
-        return heading.group(1).strip()
     return PurePosixPath(relative).stem
 
 

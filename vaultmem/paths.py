@@ -3,15 +3,26 @@
 Every path an agent or a user hands us goes through :func:`resolve_inside` before a
 byte is read or written, so nothing can reach outside the vault through ``..``, an
 absolute path or a symlink.
+
+Two kinds of files are not notes: those vaultmem always ignores (hidden folders, the
+archive, temp files) and those the vault excludes (``.vaultmem.toml`` ``exclude``,
+Obsidian's Excluded files and templates folders: exclusions.py). The exclusions are read
+from the vault's settings files and read again when one of them changes (:meth:`VaultPaths.refresh`).
 """
 
 from __future__ import annotations
 
+import logging
 import os
-from dataclasses import dataclass
+import threading
+from collections.abc import Sequence
+from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
-from .errors import PathOutsideVault
+from .errors import ConfigError, PathOutsideVault
+from .exclusions import OBSIDIAN_SETTINGS, Exclusions, Rule, load_exclusions, settings_signature
+
+log = logging.getLogger(__name__)
 
 NOTE_SUFFIX = ".md"
 ALWAYS_IGNORED_DIRS = frozenset({".obsidian", ".git", ".trash", ".vaultmem"})
@@ -32,14 +43,68 @@ class ScanIssue:
     reason: str
 
 
-class VaultPaths:
-    """The ignore rules of one vault (its archive folder is configurable)."""
+@dataclass
+class Scan:
+    """One walk of the vault: the note files, what could not be read, what was excluded."""
 
-    def __init__(self, root: Path, archive_dir: str) -> None:
+    files: list[FileStat] = field(default_factory=list)
+    issues: list[ScanIssue] = field(default_factory=list)
+    excluded_folders: list[tuple[str, Rule]] = field(default_factory=list)  # skipped whole
+    excluded_files: int = 0  # note files excluded one by one (outside those folders)
+
+
+class VaultPaths:
+    """The ignore rules of one vault (its archive folder is configurable) and its exclusions."""
+
+    def __init__(self, root: Path, archive_dir: str, exclude: Sequence[str] = ()) -> None:
         self.root = root
         self.real_root = Path(os.path.realpath(root))
         self._root_text = os.fspath(root)
         self.archive_dir = archive_dir.strip("/")
+        self._exclude = tuple(exclude)
+        self._refresh_lock = threading.Lock()
+        self._signature = self._settings_signature()
+        self.exclusions: Exclusions = load_exclusions(root, self._exclude)
+
+    # -- exclusions (exclusions.py)
+
+    def _settings_signature(self) -> tuple[tuple[int, int] | None, ...]:
+        from .config import CONFIG_FILE
+
+        return settings_signature(self.root, (CONFIG_FILE, *OBSIDIAN_SETTINGS))
+
+    def refresh(self) -> bool:
+        """Read the exclusions again if a settings file changed; True when the rules changed.
+
+        Cheap (four ``stat`` calls) so that every reconcile can afford it: a folder the person
+        excludes in Obsidian while vaultmem runs leaves the index at the next reconcile.
+        ``.vaultmem.toml`` is read again only when it changed since this object read it
+        (a ``Vault`` given its config in code keeps that config's ``exclude``).
+        """
+        with self._refresh_lock:
+            signature = self._settings_signature()
+            if signature == self._signature:
+                return False
+            if signature[0] != self._signature[0]:
+                self._exclude = self._config_globs()
+            self._signature = signature
+            before = self.exclusions.fingerprint
+            self.exclusions = load_exclusions(self.root, self._exclude)
+            return self.exclusions.fingerprint != before
+
+    def _config_globs(self) -> tuple[str, ...]:
+        from .config import load_config
+
+        try:
+            return load_config(self.root).exclude
+        except ConfigError as error:
+            # Mid-edit, or a mistake: the exclusions in force stay; the next command says it loudly.
+            log.warning("%s; the exclusions read before stay in force", error)
+            return self._exclude
+
+    def exclusion_rule(self, relative: str) -> Rule | None:
+        """Why the vault excludes ``relative`` (a file), or ``None``."""
+        return self.exclusions.file_rule(relative)
 
     def relative(self, absolute: Path | str) -> str:
         """Absolute path → vault-relative POSIX string (no resolution of symlinks)."""
@@ -53,6 +118,10 @@ class VaultPaths:
         return os.path.join(self._root_text, relative)
 
     def is_ignored_dir(self, relative_dir: str) -> bool:
+        """A folder vaultmem never reads: hidden, the archive, or excluded by the vault."""
+        return self._is_always_ignored_dir(relative_dir) or self.exclusions.excludes_folder(relative_dir)
+
+    def _is_always_ignored_dir(self, relative_dir: str) -> bool:
         parts = PurePosixPath(relative_dir).parts
         if not parts:
             return False
@@ -61,17 +130,21 @@ class VaultPaths:
         return relative_dir == self.archive_dir or relative_dir.startswith(self.archive_dir + "/")
 
     def is_note_path(self, relative: str) -> bool:
-        """True for a Markdown file vaultmem indexes (not hidden, not temp, not ignored)."""
+        """True for a Markdown file vaultmem indexes (not hidden, not temp, not ignored, not excluded)."""
         folder, _, name = relative.rpartition("/")
-        return is_note_name(name) and not self.is_ignored_dir(folder)
+        return is_note_name(name) and not self._is_always_ignored_dir(folder) and not self.exclusions.excludes(relative)
 
     def scan(self) -> tuple[list[FileStat], list[ScanIssue]]:
         """Every note file with its (mtime_ns, size), plus files that could not be read."""
-        found: list[FileStat] = []
-        issues: list[ScanIssue] = []
-        self._scan_dir(self.root, "", found, issues)
-        found.sort(key=lambda item: item.path)
-        return found, issues
+        found = self.scan_vault()
+        return found.files, found.issues
+
+    def scan_vault(self) -> Scan:
+        """:meth:`scan`, also telling what the vault's exclusions left out."""
+        found = Scan()
+        self._scan_dir(self.root, "", found)
+        found.files.sort(key=lambda item: item.path)
+        return found
 
     def files_with_suffix(self, suffix: str) -> tuple[list[str], list[tuple[str, str]]]:
         """Vault-relative paths of the other files vaultmem may have to edit (e.g. ``.canvas``),
@@ -83,22 +156,26 @@ class VaultPaths:
         def report(error: OSError) -> None:
             unreadable.append((self.relative(error.filename) if error.filename else ".", f"folder cannot be listed: {error.strerror}"))
 
+        exclusions = self.exclusions
         for directory, folders, files in os.walk(self.root, onerror=report):
             prefix = self.relative(directory)
             prefix = "" if prefix == "." else prefix + "/"
             folders[:] = [name for name in folders if not self.is_ignored_dir(prefix + name)]
             for name in files:
                 wanted = name.endswith(suffix) and not is_temp_name(name) and _is_utf8(name)
+                if wanted and exclusions.per_file and exclusions.excludes(prefix + name):
+                    continue  # an excluded canvas is the person's file: its links stay as they are
                 if wanted and not os.path.islink(os.path.join(directory, name)):
                     found.append(prefix + name)
         return sorted(found), unreadable
 
-    def _scan_dir(self, directory: Path, prefix: str, found: list[FileStat], issues: list[ScanIssue]) -> None:
+    def _scan_dir(self, directory: Path, prefix: str, found: Scan) -> None:
         try:
             entries = list(os.scandir(directory))
         except OSError as error:
-            issues.append(ScanIssue(prefix or ".", f"folder cannot be listed: {error.strerror}"))
+            found.issues.append(ScanIssue(prefix or ".", f"folder cannot be listed: {error.strerror}"))
             return
+        exclusions = self.exclusions
         for entry in entries:
             relative = f"{prefix}{entry.name}"
             if not _is_utf8(entry.name):
@@ -106,30 +183,42 @@ class VaultPaths:
                 # printed as JSON: report it instead of crashing the whole run on it.
                 if entry.is_dir(follow_symlinks=False) or self.is_note_path(relative):
                     shown = relative.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
-                    issues.append(ScanIssue(shown, "name is not valid UTF-8; rename it so vaultmem can read it"))
+                    found.issues.append(ScanIssue(shown, "name is not valid UTF-8; rename it so vaultmem can read it"))
                 continue
             if entry.is_dir(follow_symlinks=False):
-                if not self.is_ignored_dir(relative):
-                    self._scan_dir(Path(entry.path), relative + "/", found, issues)
+                self._scan_subdir(entry, relative, found)
             elif is_note_name(entry.name):
-                # The folder was accepted on the way down, so the name alone decides
-                # (checking the whole path again per file dominated a no-change re-index).
-                self._scan_file(entry, relative, found, issues)
+                # The folder was accepted on the way down, so the name alone decides (checking
+                # the whole path again per file dominated a no-change re-index) — unless the
+                # vault has rules that exclude single files.
+                if exclusions.per_file and exclusions.excludes(relative):
+                    found.excluded_files += 1
+                    continue
+                self._scan_file(entry, relative, found)
 
-    def _scan_file(self, entry: os.DirEntry[str], relative: str, found: list[FileStat], issues: list[ScanIssue]) -> None:
+    def _scan_subdir(self, entry: os.DirEntry[str], relative: str, found: Scan) -> None:
+        if self._is_always_ignored_dir(relative):
+            return
+        rule = self.exclusions.folder_rule(relative)
+        if rule is not None:
+            found.excluded_folders.append((relative, rule))
+            return
+        self._scan_dir(Path(entry.path), relative + "/", found)
+
+    def _scan_file(self, entry: os.DirEntry[str], relative: str, found: Scan) -> None:
         try:
             if entry.is_symlink():
                 issue = self._symlink_issue(Path(entry.path), relative)
                 if issue is not None:
-                    issues.append(issue)
+                    found.issues.append(issue)
                 return
             stat = entry.stat()
         except OSError as error:
-            issues.append(ScanIssue(relative, f"cannot stat: {error.strerror}"))
+            found.issues.append(ScanIssue(relative, f"cannot stat: {error.strerror}"))
             return
         if not entry.is_file():
             return
-        found.append(FileStat(relative, stat.st_mtime_ns, stat.st_size))
+        found.files.append(FileStat(relative, stat.st_mtime_ns, stat.st_size))
 
     def _symlink_issue(self, link: Path, relative: str) -> ScanIssue | None:
         """Why a symlinked note file is not indexed under its own name (None: nothing lost).
@@ -146,7 +235,7 @@ class VaultPaths:
             return ScanIssue(relative, f"symlink to {target}, which does not exist; not indexed")
         if not self.is_note_path(target):
             return ScanIssue(relative, f"symlink to {target}, which vaultmem does not index "
-                                       "(ignored folder or not a note); not indexed either")
+                                       "(ignored or excluded, or not a note); not indexed either")
         return None
 
     def real_relative(self, path: Path) -> str:

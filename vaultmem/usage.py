@@ -16,7 +16,7 @@ from typing import Any
 
 from .config import MAX_STALE_DAYS
 from .errors import InvalidTimestamp, UsageError, short_repr
-from .lifecycle import format_timestamp, from_epoch_us, parse_timestamp, to_epoch_us
+from .lifecycle import format_timestamp, from_epoch_us, is_expired_us, parse_timestamp, to_epoch_us
 from .storage import NoteRow, UsageRow
 
 EXPORT_VERSION = 1
@@ -39,6 +39,27 @@ class StaleNote:
         return dict(self.__dict__)
 
 
+# Why a note is not in the list, by the basis its age was measured from (see last_activity).
+RECENT_REASONS = {
+    "last use": "used within the last {days} days",
+    "created": "never used, created within the last {days} days",
+    "file modified": "no usage and no `created`: their file was modified within the last {days} days "
+                     "(a copy or a git checkout resets that; add `created` to judge them by it)",
+}
+EXPIRED_REASON = "already expired: hidden on every read path; `vaultmem expire` lists them (or stale --include-expired)"
+
+
+class StaleNotes(list[StaleNote]):
+    """The stale notes, oldest first, and what was left out: ``{reason: count}``."""
+
+    def __init__(self, notes: Iterable[StaleNote] = (), left_out: Mapping[str, int] | None = None) -> None:
+        super().__init__(notes)
+        self.left_out = dict(left_out or {})
+
+    def left_out_list(self) -> list[dict[str, Any]]:
+        return [{"reason": reason, "count": count} for reason, count in self.left_out.items()]
+
+
 def last_activity(row: NoteRow, usage: UsageRow | None) -> tuple[int, str]:
     """(epoch µs, basis): the last use, else ``created``, else the file's modification time."""
     if usage is not None:
@@ -48,25 +69,35 @@ def last_activity(row: NoteRow, usage: UsageRow | None) -> tuple[int, str]:
     return row.mtime_ns // 1000, "file modified"
 
 
-def find_stale(rows: Iterable[NoteRow], usage: Mapping[str, UsageRow], days: float, now: datetime) -> list[StaleNote]:
-    """Notes idle for more than ``days``, oldest activity first (every layer counts)."""
+def find_stale(rows: Iterable[NoteRow], usage: Mapping[str, UsageRow], days: float, now: datetime,
+               include_expired: bool = False) -> StaleNotes:
+    """Notes idle for more than ``days``, oldest activity first (every layer counts); the
+    others are counted by why they were left out."""
     # Written so that NaN fails too; an unbounded N overflows the date arithmetic below.
     if not 0 <= days <= MAX_STALE_DAYS:
         raise UsageError(f"--days must be a number from 0 to {MAX_STALE_DAYS}, got {days}")
     cutoff = to_epoch_us(now - timedelta(days=days))
     now_us = to_epoch_us(now)
     stale: list[tuple[int, StaleNote]] = []
+    left_out: dict[str, int] = {}
     for row in rows:
+        if not include_expired and is_expired_us(row.expires_us, now_us):
+            left_out[EXPIRED_REASON] = left_out.get(EXPIRED_REASON, 0) + 1
+            continue
         used = usage.get(row.id)
         since_us, basis = last_activity(row, used)
-        if since_us < cutoff:
-            stale.append((since_us, StaleNote(
-                id=row.id, path=row.path, title=row.title, layer=row.layer,
-                last_used_at=used.last_used_at if used else None, use_count=used.use_count if used else 0,
-                since=format_timestamp(from_epoch_us(since_us)), basis=basis,
-                idle_days=round((now_us - since_us) / MICROSECONDS_PER_DAY, 1),
-            )))
-    return [note for _, note in sorted(stale, key=lambda item: (item[0], item[1].path))]
+        if since_us >= cutoff:
+            reason = RECENT_REASONS[basis].format(days=f"{days:g}")
+            left_out[reason] = left_out.get(reason, 0) + 1
+            continue
+        stale.append((since_us, StaleNote(
+            id=row.id, path=row.path, title=row.title, layer=row.layer,
+            last_used_at=used.last_used_at if used else None, use_count=used.use_count if used else 0,
+            since=format_timestamp(from_epoch_us(since_us)), basis=basis,
+            idle_days=round((now_us - since_us) / MICROSECONDS_PER_DAY, 1),
+        )))
+    ordered = [note for _, note in sorted(stale, key=lambda item: (item[0], item[1].path))]
+    return StaleNotes(ordered, dict(sorted(left_out.items(), key=lambda item: -item[1])))
 
 
 def export_document(rows: Iterable[UsageRow]) -> dict[str, Any]:

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from .config import DEFAULT_STALE_DAYS, STATE_DIR, VaultConfig, load_config
 from .derived import DerivedIndex, Progress
-from .errors import NoteNotFound, PathOutsideVault, VaultmemError, WriteConflict
+from .errors import ExcludedNote, NoteNotFound, PathOutsideVault, VaultmemError, WriteConflict
 from .lifecycle import normalize_layer, resolve_now, to_epoch_us
 from .paths import VaultPaths
 from .results import (
@@ -47,7 +47,7 @@ if TYPE_CHECKING:
     from .resolution import Located
     from .search import Hits
     from .storage import NoteRow, Store
-    from .usage import StaleNote
+    from .usage import StaleNotes
     from .watcher import Change, Watcher
 
 __all__ = ["ExpireReport", "Forgotten", "NoteView", "Remembered", "Stats", "UsedNote", "Vault"]
@@ -62,7 +62,7 @@ class Vault:
             raise VaultmemError(f"vault {str(root)!r} is not a folder; pass --vault PATH or set VAULTMEM_VAULT")
         self.root = root.absolute()
         self.config = config if config is not None else load_config(self.root)
-        self.paths = VaultPaths(self.root, self.config.archive_dir)
+        self.paths = VaultPaths(self.root, self.config.archive_dir, self.config.exclude)
         self.state_dir = self.root / STATE_DIR
         self.derived = DerivedIndex(self.paths, self.state_dir, self.config.embedder, embedder)
         self._writes = WritePath(self.root, self.config.auto_commit, self.derived.sync, self.state_dir)
@@ -182,8 +182,16 @@ class Vault:
             return Located(pick_direct(reference, matches))
         located = locate_by_names(notes, reference, moment_us)
         if located is None:
+            self._refuse_if_excluded(reference)
             raise NoteNotFound(reference, notes.similar_paths(reference.rsplit("/", 1)[-1].removesuffix(".md")))
         return located
+
+    def _refuse_if_excluded(self, reference: str) -> None:
+        """An excluded file named by its path gets an error that says so (not "no such note")."""
+        relative = reference if reference.endswith(".md") else reference + ".md"
+        rule = self.paths.exclusion_rule(relative)
+        if rule is not None and self.paths.absolute(relative).is_file():
+            raise ExcludedNote(reference, relative, rule)
 
     def _index_if_on_disk(self, reference: str) -> None:
         relative = reference if reference.endswith(".md") else reference + ".md"
@@ -428,8 +436,8 @@ class Vault:
         with self._writing("expire") as write:
             write.reindex(*(row.path for row in rows))
             for row, entry in zip(rows, report.expired, strict=True):
-                if not self._still_expired(row, moment):
-                    report.skipped.append(Skipped(row.path, "changed on disk since it was indexed; run expire again"))
+                if (reason := self._not_to_expire(row, moment)) is not None:
+                    report.skipped.append(Skipped(row.path, reason))
                     continue
                 try:
                     entry.archived_to, entry.removed = self._remove_file(row, hard, write), True
@@ -441,13 +449,20 @@ class Vault:
         report.commit, report.not_committed = write.commit, write.not_committed
         return report
 
-    def _still_expired(self, row: NoteRow, moment: object) -> bool:
-        """The file is still the one indexed and still expired (not extended, not made permanent)."""
+    def _not_to_expire(self, row: NoteRow, moment: object) -> str | None:
+        """Why this expired note must not be moved now, or ``None``: the file is still the one
+        indexed, still expired (not extended, not made permanent) and its metadata loads."""
         from .lifecycle import is_expired
         from .notes import read_note
 
         current = read_note(self.root, row.path)
-        return current.content_hash == row.content_hash and not current.permanent and is_expired(current.expires_at, moment)
+        if current.content_hash != row.content_hash or current.permanent or not is_expired(current.expires_at, moment):
+            return "changed on disk since it was indexed; run expire again"
+        if current.metadata_unloaded:
+            # Its expiry was read line by line from YAML that does not load: enough to hide
+            # it, not enough to act on the file. The person fixes the YAML first.
+            return "its frontmatter does not load (see `vaultmem check`); fix the YAML, then run expire again"
+        return None
 
     def consolidate(
         self,
@@ -458,16 +473,18 @@ class Vault:
         include_expired: bool = False,
         now: object = None,
         plan: ConsolidationPlan | None = None,
+        any_note: bool = False,
     ) -> ConsolidationReport:
-        """Cluster near-duplicate notes of one layer; ``apply`` merges each into its longest note.
+        """Cluster near-duplicate memories of one layer; ``apply`` merges each into its longest note.
 
-        A dry run by default. ``plan`` applies the clusters of an earlier dry run
-        (``report.plan``) instead of computing new ones; a cluster any of whose files
-        changed since is skipped. See vaultmem/consolidate.py and adr/0010.
+        Only notes that carry a ``layer`` (memories) are considered; ``any_note`` widens the
+        scope to the person's own notes too. A dry run by default. ``plan`` applies the
+        clusters of an earlier dry run (``report.plan``) instead of computing new ones; a
+        cluster any of whose files changed since is skipped. See vaultmem/consolidate.py and adr/0010.
         """
         from .consolidate import apply_plan, make_scope, plan_consolidation
 
-        scope = make_scope(self.config.consolidate, threshold, window, all, include_expired, resolve_now(now))
+        scope = make_scope(self.config.consolidate, threshold, window, all, include_expired, resolve_now(now), any_note)
         if not apply:
             self.index()
             return (plan if plan is not None else plan_consolidation(self.store, self.paths, scope)).report()
@@ -498,11 +515,12 @@ class Vault:
                          item.resolved_from) for item in located.values()]
 
     def stale(self, days: float = DEFAULT_STALE_DAYS, layers: Iterable[str] | None = None, now: object = None,
-              include_expired: bool = False) -> list[StaleNote]:
+              include_expired: bool = False) -> StaleNotes:
         """Notes unused (or, never used, created) more than ``days`` ago; oldest first.
 
         Expired notes are left out unless ``include_expired``: they are hidden from every
-        read path, and ``expire`` is the job that lists them.
+        read path, and ``expire`` is the job that lists them. ``result.left_out`` counts the
+        notes not listed, by reason.
         """
         from .storage import Eligibility
         from .usage import find_stale
@@ -510,9 +528,10 @@ class Vault:
         self.ensure_indexed()
         moment = resolve_now(now)
         wanted = tuple(sorted({normalize_layer(layer) for layer in layers or ()}))
-        rows = self.store.notes.eligible(Eligibility(to_epoch_us(moment), include_expired, layers=wanted))
+        # Expired notes are read too, only to be counted as left out (find_stale).
+        rows = self.store.notes.eligible(Eligibility(to_epoch_us(moment), include_expired=True, layers=wanted))
         usage = self.store.usage.for_ids([row.id for row in rows])
-        return find_stale(rows, usage, days, moment)
+        return find_stale(rows, usage, days, moment, include_expired)
 
     def usage_export(self) -> dict[str, Any]:
         from .usage import export_document

@@ -11,7 +11,9 @@ index fold its delta (a no-op until the delta is large).
 Events can be lost — an inotify queue overflow, which watchdog only logs, so a logging
 hook catches it — and so the worker also rescans the whole vault after an overflow, after
 a failed batch and every ``rescan_seconds``. On start the observer is running *before* the
-first reconcile, so nothing edited meanwhile slips between the two.
+first reconcile, so nothing edited meanwhile slips between the two. A change to a file that
+holds the vault's exclusions (``.vaultmem.toml``, Obsidian's settings) is a rescan too: the
+notes of a folder the person just excluded leave the index.
 See adr/0008-live-indexing.md.
 """
 
@@ -51,8 +53,9 @@ from watchdog.observers import Observer
 from watchdog.observers.api import BaseObserver
 from watchdog.observers.polling import PollingObserver
 
-from .config import STATE_DIR
+from .config import CONFIG_FILE, STATE_DIR
 from .errors import VaultmemError
+from .exclusions import OBSIDIAN_SETTINGS
 from .paths import VaultPaths
 
 if TYPE_CHECKING:
@@ -237,8 +240,13 @@ class _EventRouter(FileSystemEventHandler):
         self.watcher = watcher
         self.root = str(paths.real_root)
         self.state_dir = os.path.join(self.root, STATE_DIR)
+        self.settings_files = {os.path.join(self.root, *name.split("/")) for name in (CONFIG_FILE, *OBSIDIAN_SETTINGS)}
 
     def on_any_event(self, event: FileSystemEvent) -> None:
+        if not event.is_directory and self._touches_settings(event):
+            # The vault's exclusions may have changed (exclusions.py): the rescan reads them
+            # again, drops the notes now excluded and adds those no longer excluded.
+            self.watcher.request_rescan()
         if event.event_type in (EVENT_TYPE_DELETED, EVENT_TYPE_MOVED):
             # inotify reports the vault root's own deletion without IN_ISDIR: a "file" event.
             if os.fsdecode(event.src_path) == self.root:
@@ -250,6 +258,10 @@ class _EventRouter(FileSystemEventHandler):
         targets = targets_for(event, self.paths)
         if targets:
             self.watcher.enqueue(targets)
+
+    def _touches_settings(self, event: FileSystemEvent) -> bool:
+        sides = [event.src_path, event.dest_path] if event.event_type == EVENT_TYPE_MOVED else [event.src_path]
+        return any(os.fsdecode(side) in self.settings_files for side in sides if side)
 
 
 class _OverflowHook(logging.Handler):

@@ -191,7 +191,7 @@ def target_folder(paths: VaultPaths, folder: str | None) -> str:
         return ""
     if paths.is_ignored_dir(relative):
         raise UsageError(
-            f"folder {relative!r} is ignored by vaultmem (hidden, .obsidian/.git/.trash or the archive); "
+            f"folder {relative!r} is ignored by vaultmem (hidden, .obsidian/.git/.trash, the archive, or excluded by the vault: see `exclude` in .vaultmem.toml and Obsidian's Excluded files and templates folder); "
             "choose a normal folder so the note can be found"
         )
     return relative

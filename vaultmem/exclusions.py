@@ -1,0 +1,259 @@
+"""Files that are not notes at all: the person's exclusions and Obsidian's templates.
+
+Three sources, all read from the vault itself (adr/0017-excluded-files-and-titles.md):
+
+1. ``.vaultmem.toml`` ``exclude = [globs]``: gitignore-style patterns, vault-relative
+   (``Templates/**``, ``*.excalidraw.md``, ``/Inbox.md``, ``!keep.md``).
+2. Obsidian's *Excluded files* (``.obsidian/app.json`` ``userIgnoreFilters``), read the way
+   Obsidian reads them: an entry written ``/…/`` is a regular expression searched in the
+   vault-relative path; any other entry is a plain, case-sensitive prefix of that path
+   (``Archive`` also excludes ``Archive 2020/`` and ``Archived.md``, as in Obsidian).
+3. The templates folder of the core Templates plugin (``.obsidian/templates.json``
+   ``folder``) and of Templater (``.obsidian/plugins/templater-obsidian/data.json``
+   ``templates_folder``): a template is not a memory, and its ``{{date}}`` is not YAML.
+
+An excluded file is never indexed, checked, searched, consolidated, expired or touched by
+link rewriting. Mistakes in Obsidian's settings (a JSON file that does not parse, a regular
+expression Python cannot read) are reported as problems, never raised: Obsidian keeps
+working with them, and so does vaultmem — with that entry left out, and said so.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
+from typing import TYPE_CHECKING, Any
+
+from .notes import Problem
+
+if TYPE_CHECKING:
+    import pathspec
+
+APP_SETTINGS = ".obsidian/app.json"
+TEMPLATES_SETTINGS = ".obsidian/templates.json"
+TEMPLATER_SETTINGS = ".obsidian/plugins/templater-obsidian/data.json"
+OBSIDIAN_SETTINGS = (APP_SETTINGS, TEMPLATES_SETTINGS, TEMPLATER_SETTINGS)
+MAX_SETTINGS_BYTES = 1_000_000  # Obsidian's settings files are a few hundred bytes
+# JavaScript's named group (?<name>…) is Python's (?P<name>…); lookbehinds (?<= (?<! are the same.
+_JS_NAMED_GROUP = re.compile(r"\(\?<(?![=!])")
+
+CONFIG_SOURCE = ".vaultmem.toml's exclude"
+OBSIDIAN_SOURCE = "Obsidian's Excluded files"
+TEMPLATES_SOURCE = "the Templates plugin's folder"
+TEMPLATER_SOURCE = "Templater's templates folder"
+
+
+@dataclass(frozen=True)
+class Rule:
+    """One exclusion as the person wrote it, and where."""
+
+    source: str
+    pattern: str
+
+    def __str__(self) -> str:
+        return f"{self.source} {self.pattern!r}"
+
+
+class Exclusions:
+    """Which vault-relative paths are excluded, and why. Immutable; see :func:`load_exclusions`."""
+
+    def __init__(
+        self,
+        globs: Sequence[str] = (),
+        prefixes: Sequence[str] = (),
+        regexes: Sequence[tuple[str, re.Pattern[str]]] = (),
+        template_folders: Sequence[Rule] = (),
+        problems: Sequence[Problem] = (),
+    ) -> None:
+        self.globs = tuple(globs)
+        self._spec = _gitignore(self.globs) if self.globs else None
+        # A folder may be skipped whole only when no later `!pattern` can re-include a file in it.
+        self._globs_prune = self._spec is not None and not any(pattern.include is False for pattern in self._spec.patterns)
+        self.prefixes = tuple(prefixes)
+        self.regexes = tuple(regexes)
+        self.template_folders = tuple(template_folders)
+        self.problems = tuple(problems)
+        # Rules that can exclude a file in a folder that is not excluded whole: only then
+        # does the scan pay a check per file (a vault without such rules pays nothing).
+        self.per_file = bool(self.globs or self.prefixes or self.regexes)
+
+    def __bool__(self) -> bool:
+        return bool(self.per_file or self.template_folders)
+
+    @property
+    def rules(self) -> list[Rule]:
+        return [
+            *(Rule(CONFIG_SOURCE, glob) for glob in self.globs),
+            *(Rule(OBSIDIAN_SOURCE, prefix) for prefix in self.prefixes),
+            *(Rule(OBSIDIAN_SOURCE, f"/{source}/") for source, _ in self.regexes),
+            *self.template_folders,
+        ]
+
+    @property
+    def fingerprint(self) -> str:
+        """Changes exactly when the rules change (not when a settings file is merely saved)."""
+        text = "\n".join(f"{rule.source}\t{rule.pattern}" for rule in self.rules)
+        return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+
+    def excludes_folder(self, relative_dir: str) -> bool:
+        """Is the folder ``relative_dir`` excluded with everything below it (the scan skips it)?"""
+        return self.folder_rule(relative_dir) is not None
+
+    def excludes(self, relative: str) -> bool:
+        """Is the file ``relative`` excluded, by a rule on it or on one of its folders?"""
+        return self.file_rule(relative) is not None
+
+    def folder_rule(self, relative_dir: str) -> Rule | None:
+        """The rule that excludes the folder ``relative_dir`` and everything below it, if any."""
+        folder = relative_dir.strip("/")
+        if not folder:
+            return None
+        for rule in self.template_folders:
+            if folder == rule.pattern or folder.startswith(rule.pattern + "/"):
+                return rule
+        if self._globs_prune and self._spec is not None and self._spec.match_file(folder + "/"):
+            return self._glob_rule(folder + "/")
+        for prefix in self.prefixes:
+            # Every file below starts with folder + "/": the prefix excludes them all.
+            if (folder + "/").startswith(prefix):
+                return Rule(OBSIDIAN_SOURCE, prefix)
+        return None
+
+    def file_rule(self, relative: str) -> Rule | None:
+        """The rule that excludes the file ``relative`` (its folders included), if any."""
+        folder = relative.rpartition("/")[0]
+        found = self.folder_rule(folder) if folder else None
+        if found is not None:
+            return found
+        if self._spec is not None and self._spec.match_file(relative):
+            return self._glob_rule(relative)
+        for prefix in self.prefixes:
+            if relative.startswith(prefix):
+                return Rule(OBSIDIAN_SOURCE, prefix)
+        for source, regex in self.regexes:
+            if regex.search(relative):
+                return Rule(OBSIDIAN_SOURCE, f"/{source}/")
+        return None
+
+    def _glob_rule(self, relative: str) -> Rule:
+        """The glob that decides ``relative`` (gitignore: the last matching pattern wins)."""
+        decisive = [glob for glob in self.globs
+                    if not glob.startswith("!") and _gitignore([glob]).match_file(relative)]
+        return Rule(CONFIG_SOURCE, decisive[-1] if decisive else ", ".join(self.globs))
+
+
+def load_exclusions(root: Path, globs: Sequence[str]) -> Exclusions:
+    """The exclusions of the vault at ``root``: ``globs`` (from ``.vaultmem.toml``, already
+    validated) plus what Obsidian's settings say."""
+    problems: list[Problem] = []
+    prefixes, regexes = _user_ignore_filters(root, problems)
+    folders = [
+        rule for rule in (
+            _template_folder(root, TEMPLATES_SETTINGS, "folder", TEMPLATES_SOURCE, problems),
+            _template_folder(root, TEMPLATER_SETTINGS, "templates_folder", TEMPLATER_SOURCE, problems),
+        ) if rule is not None
+    ]
+    return Exclusions(globs, prefixes, regexes, folders, problems)
+
+
+def compile_globs(globs: Sequence[str]) -> None:
+    """Raise ``ValueError`` naming the first pattern gitignore syntax refuses (e.g. ``!``)."""
+    for glob in globs:
+        try:
+            _gitignore([glob])
+        except (ValueError, TypeError) as error:
+            raise ValueError(f"{glob!r} is not a gitignore-style pattern ({error})") from None
+
+
+def _gitignore(globs: Sequence[str]) -> pathspec.GitIgnoreSpec:
+    import pathspec  # 90 ms to import: only vaults that use exclude = [...] pay it
+
+    return pathspec.GitIgnoreSpec.from_lines(globs)
+
+
+def settings_signature(root: Path, names: Sequence[str]) -> tuple[tuple[int, int] | None, ...]:
+    """(mtime_ns, size) of each settings file, ``None`` when absent: did any of them change?"""
+    signature: list[tuple[int, int] | None] = []
+    for name in names:
+        try:
+            info = os.stat(root / name)
+        except OSError:
+            signature.append(None)
+            continue
+        signature.append((info.st_mtime_ns, info.st_size))
+    return tuple(signature)
+
+
+# ------------------------------------------------------------------ Obsidian's settings
+
+
+def _user_ignore_filters(root: Path, problems: list[Problem]) -> tuple[list[str], list[tuple[str, re.Pattern[str]]]]:
+    settings = _read_json(root, APP_SETTINGS, problems)
+    entries = settings.get("userIgnoreFilters") if isinstance(settings, dict) else None
+    if entries is None:
+        return [], []
+    if not isinstance(entries, list):
+        problems.append(Problem(APP_SETTINGS, "userIgnoreFilters", f"is a {type(entries).__name__}, not a list; no file is excluded by it",
+                                "set Excluded files again in Obsidian (Settings → Files and links)"))
+        return [], []
+    prefixes: list[str] = []
+    regexes: list[tuple[str, re.Pattern[str]]] = []
+    for entry in entries:
+        if not isinstance(entry, str) or not entry:
+            continue  # Obsidian skips these too
+        if len(entry) > 2 and entry.startswith("/") and entry.endswith("/"):
+            compiled = _regex(entry[1:-1], problems)
+            if compiled is not None:
+                regexes.append((entry[1:-1], compiled))
+        else:
+            prefixes.append(entry)
+    return prefixes, regexes
+
+
+def _regex(source: str, problems: list[Problem]) -> re.Pattern[str] | None:
+    try:
+        return re.compile(_JS_NAMED_GROUP.sub("(?P<", source))
+    except re.error as error:
+        problems.append(Problem(APP_SETTINGS, "userIgnoreFilters", f"/{source}/ is not a regular expression vaultmem can read ({error}); "
+                                "the files it names are indexed meanwhile",
+                                "write it in the syntax JavaScript and Python share, or add the same rule to exclude in .vaultmem.toml"))
+        return None
+
+
+def _template_folder(root: Path, name: str, key: str, source: str, problems: list[Problem]) -> Rule | None:
+    settings = _read_json(root, name, problems)
+    value = settings.get(key) if isinstance(settings, dict) else None
+    if not isinstance(value, str):
+        return None
+    parts = [part for part in PurePosixPath(value.strip().replace("\\", "/")).parts if part not in ("/", ".")]
+    if not parts or ".." in parts:
+        # The vault root (or outside it) as the templates folder: excluding it would exclude
+        # every note, so nothing is excluded by it.
+        return None
+    return Rule(source, "/".join(parts))
+
+
+def _read_json(root: Path, name: str, problems: list[Problem]) -> Any:
+    path = root / name
+    try:
+        with open(path, "rb") as handle:
+            raw = handle.read(MAX_SETTINGS_BYTES + 1)
+    except FileNotFoundError:
+        return None
+    except OSError as error:
+        problems.append(Problem(name, "file", f"cannot read Obsidian's settings ({error.strerror}); its exclusions are not applied",
+                                "fix the file's permissions"))
+        return None
+    try:
+        if len(raw) > MAX_SETTINGS_BYTES:
+            raise ValueError(f"larger than {MAX_SETTINGS_BYTES:,} bytes")
+        return json.loads(raw.decode("utf-8"))
+    except ValueError as error:
+        problems.append(Problem(name, "file", f"not valid JSON ({error}); its exclusions are not applied",
+                                "let Obsidian write the setting again, or fix the JSON"))
+        return None
