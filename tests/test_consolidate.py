@@ -114,6 +114,33 @@ def test_an_identical_note_in_another_layer_is_not_merged(vault_dir: Path, wordl
     assert found == {frozenset({"a/semantic.md", "d/semantic-again.md"}), frozenset({"c/no-layer.md", "e/no-layer-again.md"})}
 
 
+DAILY = ("## Notes\n\nCalled the plumber about the leaking kitchen tap; he comes Tuesday at 10. "
+         "Bought oat milk and the Kevin Kelly book on the way {}.\n\n![[Daily.base]]\n")
+
+
+def test_the_persons_own_notes_are_consolidated_only_when_asked(vault_dir: Path) -> None:
+    # Regression (issue 11 §3): two of the person's daily notes (no layer, cosine 0.97)
+    # were proposed for merging by default, and MCP consolidate(apply=true) would have done it.
+    trio_vault(vault_dir)
+    write(vault_dir, "Daily/2026-11-27.md", DAILY.format("home"))
+    write(vault_dir, "Daily/2026-11-28.md", DAILY.format("back"))
+    before = snapshot_files(vault_dir)
+    result = run_cli(vault_dir, "consolidate", "--json", "--threshold", "0.85")
+    report = json.loads(result.stdout)
+    assert [set(cluster["members"]) for cluster in report["clusters"]] == [set(TRIO)]
+    assert (report["scope"], report["any_note"], report["not_memories"]) == ("memories", False, 2)
+    text = run_cli(vault_dir, "consolidate", "--threshold", "0.85").stdout
+    assert "scope: memories (notes with a layer); 2 note(s) without a layer not considered (--any-note includes them)" in text
+    applied = run_cli(vault_dir, "consolidate", "--apply", "--json", "--threshold", "0.85")
+    assert applied.exit_code == 0
+    assert {path: value for path, value in snapshot_files(vault_dir).items() if path.startswith("Daily/")} == {
+        path: value for path, value in before.items() if path.startswith("Daily/")}
+    widened = json.loads(run_cli(vault_dir, "consolidate", "--any-note", "--json", "--threshold", "0.85").stdout)
+    assert [cluster["members"] for cluster in widened["clusters"]] == [["Daily/2026-11-27.md", "Daily/2026-11-28.md"]]
+    assert (widened["scope"], widened["any_note"], widened["not_memories"]) == ("every note", True, 0)
+    assert "scope: every note" in run_cli(vault_dir, "consolidate", "--any-note").stdout
+
+
 def test_a_very_high_threshold_merges_nothing(vault: Vault) -> None:
     assert vault.consolidate(threshold=0.999, now=NOW).clusters == ()
 

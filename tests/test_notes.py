@@ -405,3 +405,39 @@ def test_search_tag_filter_finds_inline_tags(tmp_path) -> None:
     (tmp_path / "other.md").write_text("# Other\nBuy stamps\n", encoding="utf-8")
     with Vault(tmp_path) as vault:
         assert [hit.path for hit in vault.search("stamps", tags=["errands"])] == ["inbox.md"]
+
+
+# ---------------------------------------------------------------- through the CLI: a typo must not resurrect (issue 11 §2)
+
+
+def test_a_second_colon_in_the_title_of_an_expired_memory_does_not_resurrect_it(vault_dir: Path) -> None:
+    import json
+
+    from helpers import run_cli, run_json, snapshot_files
+
+    (vault_dir / ".vaultmem.toml").write_text('embedder = "hashing"\n', encoding="utf-8")
+    made = run_json(vault_dir, "remember", "The boiler service is booked for Friday morning, technician Rui.",
+                    "--layer", "L2", "--title", "Boiler service: Friday")
+    assert run_cli(vault_dir, "used", made["id"]).exit_code == 0
+    file = vault_dir / made["path"]
+    lines = file.read_text(encoding="utf-8").splitlines(keepends=True)
+    # By hand: the deadline moved to last month, and the title loses its quotes (YAML breaks).
+    lines = ["expires_at: 2026-11-01T00:00:00+00:00\n" if line.startswith("expires_at:") else
+             "title: Boiler service: Friday: Rui\n" if line.startswith("title:") else line for line in lines]
+    file.write_text("".join(lines), encoding="utf-8")
+    before = snapshot_files(vault_dir)
+    assert run_cli(vault_dir, "index").exit_code == 0
+    assert made["path"] not in {hit["path"] for hit in run_json(vault_dir, "search", "boiler service technician Rui")}
+    [hit] = [hit for hit in run_json(vault_dir, "search", "boiler service technician Rui", "--include-expired")
+             if hit["path"] == made["path"]]
+    assert (hit["id"], hit["layer"], hit["expires_at"]) == (made["id"], "L2", "2026-11-01T00:00:00+00:00")
+    assert any("YAML does not load at line 3" in warning for warning in hit["warnings"])
+    view = run_json(vault_dir, "get", made["id"])  # its id still names it, and its usage is still its own
+    assert (view["id"], view["expired"], view["use_count"]) == (made["id"], True, 1)
+    check = run_cli(vault_dir, "check", "--json")
+    assert check.exit_code == 1
+    assert [(problem["path"], problem["field"]) for problem in json.loads(check.stdout)["problems"]] == [(made["path"], "frontmatter")]
+    expire = run_json(vault_dir, "expire", "--apply")
+    assert [entry["path"] for entry in expire["expired"]] == [made["path"]]
+    assert "frontmatter does not load" in expire["skipped"][0]["reason"]
+    assert snapshot_files(vault_dir) == before  # nothing was written to it, nor moved

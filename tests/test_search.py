@@ -496,3 +496,36 @@ def test_an_edited_note_is_scored_by_its_new_vector_never_its_stale_snapshot_cop
             assert len(labels) == len(set(labels)) == 39
             score = dict(results)[label]
             assert score == pytest.approx(float(new_vector @ query), abs=1e-4)
+
+
+# ---------------------------------------------------------------- titles as Obsidian shows them (issue 11 §4)
+
+
+def test_a_hit_is_named_by_its_file_name_not_its_first_heading(tmp_path: Path) -> None:
+    import shutil
+
+    from helpers import REAL_VAULTS
+
+    vault = shutil.copytree(REAL_VAULTS / "kepano-obsidian", tmp_path / "kepano")
+    assert "# Clippings" in (vault / "References" / "Kevin Kelly.md").read_text(encoding="utf-8")
+    hits = json.loads(run_cli(vault, "search", "Kevin Kelly", "-k", "10", "--json").stdout)
+    titles = {hit["path"]: hit["title"] for hit in hits}
+    assert titles.get("References/Kevin Kelly.md") == "Kevin Kelly"  # was "Clippings", and not found
+    assert "Clippings" not in titles.values()
+    assert json.loads(run_cli(vault, "get", "References/Kevin Kelly.md", "--json").stdout)["title"] == "Kevin Kelly"
+
+
+def test_an_index_made_under_the_heading_rule_is_read_again(tmp_path: Path) -> None:
+    import shutil
+    import sqlite3
+
+    from helpers import REAL_VAULTS
+
+    vault = shutil.copytree(REAL_VAULTS / "kepano-obsidian", tmp_path / "kepano")
+    assert run_cli(vault, "index").exit_code == 0
+    # An index.db as an earlier vaultmem left it: the heading as title, and no reader version.
+    with sqlite3.connect(vault / ".vaultmem" / "index.db") as db:
+        db.execute("UPDATE notes SET title = 'Clippings' WHERE path = 'References/Kevin Kelly.md'")
+        db.execute("DELETE FROM meta WHERE key = 'reader'")
+    hits = json.loads(run_cli(vault, "search", "Kevin Kelly", "-k", "10", "--json").stdout)
+    assert {hit["path"]: hit["title"] for hit in hits}.get("References/Kevin Kelly.md") == "Kevin Kelly"

@@ -75,6 +75,32 @@ def test_an_expired_note_is_not_listed_as_stale_unless_asked(vault: Vault, write
     assert "gone.md" in [note["path"] for note in listed]
 
 
+def test_stale_says_how_many_notes_it_left_out_and_why_in_text_and_beside_the_json(vault: Vault, write_note) -> None:
+    # Regression (issue 11 §3): notes judged fresh only by their file's modification time
+    # (no usage, no `created`) and expired notes vanished from `stale` without a word.
+    write_note("gone.md", "---\nlayer: L1\ncreated: 2026-01-01T00:00:00Z\nexpires_at: 2026-01-02T00:00:00\n---\ngone\n")
+    vault.index()
+    vault.mark_used(["old"], now=NOW)  # used within the last 42 days
+    stale = vault.stale(days=42, now=NOW)
+    assert [note.path for note in stale] == ["procedure.md"]
+    assert stale.left_out == {
+        "used within the last 42 days": 1,
+        "never used, created within the last 42 days": 1,
+        "no usage and no `created`: their file was modified within the last 42 days "
+        "(a copy or a git checkout resets that; add `created` to judge them by it)": 1,
+        "already expired: hidden on every read path; `vaultmem expire` lists them (or stale --include-expired)": 1,
+    }
+    # The CLI evaluates at the real now: only what holds at any later day is asserted.
+    text = run_cli(vault.root, "stale")
+    assert text.exit_code == 0
+    assert "left out 1 note(s): no usage and no `created`" in text.stdout
+    assert "left out 1 note(s): already expired" in text.stdout
+    as_json = run_cli(vault.root, "stale", "--json")
+    assert "procedure.md" in [note["path"] for note in json.loads(as_json.stdout)]  # stdout: the documented list
+    assert "left out 1 note(s): no usage and no `created`" in as_json.stderr
+    assert "expired" not in run_cli(vault.root, "stale", "--json", "--include-expired").stderr
+
+
 @pytest.mark.parametrize("days", [float("nan"), float("inf"), 1e12, -1])
 def test_stale_refuses_days_that_are_not_a_usable_number(vault: Vault, days: float) -> None:
     with pytest.raises(UsageError, match="days"):  # was: OverflowError / ValueError, or NaN let through

@@ -173,9 +173,9 @@ class DerivedIndex:
             # partial index would answer every search as if it were complete. (The
             # reconcile takes the rebuild lock, so processes that see it at once queue.)
             return self.index()
-        if self.excludes_differently():
-            # A folder excluded (or no longer excluded) since the index was made: its notes
-            # must leave (or join) before anything is answered from the index.
+        if self.made_under_other_rules():
+            # A folder excluded (or no longer excluded) since the index was made, or rows made
+            # by an earlier reader (another title rule): reconcile before anything is answered.
             return self.index()
         stored = self.store.meta.get("embedder")
         if stored is not None and stored != self.embedder_identity:
@@ -185,12 +185,14 @@ class DerivedIndex:
             )
         return None
 
-    def excludes_differently(self) -> bool:
-        """Were the vault's exclusions different when the index was made? (four stats and a lookup)"""
-        from .indexer import EXCLUSIONS_KEY
+    def made_under_other_rules(self) -> bool:
+        """Was the index made under other exclusions or by another reader? (four stats, two lookups)"""
+        from .indexer import EXCLUSIONS_KEY, READER_KEY
+        from .notes import READER_VERSION
 
         self.paths.refresh()
-        return self.store.meta.get(EXCLUSIONS_KEY) != self.paths.exclusions.fingerprint
+        meta = self.store.meta
+        return meta.get(EXCLUSIONS_KEY) != self.paths.exclusions.fingerprint or meta.get(READER_KEY) != READER_VERSION
 
     def sync(self, relatives: Sequence[str]) -> None:
         """Bring these paths up to date in an index that exists (a write path's third step)."""

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 
 from .errors import DerivedIndexError
 from .lifecycle import is_absent
-from .notes import Note, Problem, epoch_us_or_none, expiry_text, lookup_names, parse_note
+from .notes import READER_VERSION, Note, Problem, epoch_us_or_none, expiry_text, lookup_names, parse_note
 from .paths import FileStat, VaultPaths
 from .storage import REBUILDING, FileState, NoteRow, Store
 
@@ -31,6 +31,7 @@ if TYPE_CHECKING:
 
 CHUNK = 512
 EXCLUSIONS_KEY = "exclusions"  # meta: the fingerprint of the exclusions the index was made under
+READER_KEY = "reader"  # meta: the notes.READER_VERSION its rows were made by
 Progress = Callable[[int], None]
 # A file whose mtime is this close to the moment we read it may still be written again
 # within the same timestamp tick (coarse clocks, FAT's 2 s): see settled_stat().
@@ -153,6 +154,9 @@ class Indexer:
         report.rebuilt = self._reset_if_embedder_changed()
         self.paths.refresh()  # a folder excluded since the last run leaves the index now
         exclusions = self.paths.exclusions
+        if self.store.meta.get(READER_KEY) != READER_VERSION:
+            with self.store.transaction():
+                self.store.notes.mark_all_changed()  # rows made by another reader: read every file again
         scan = self.paths.scan_vault()
         files = scan.files
         report.excluded_folders, report.excluded_files = scan.excluded_folders, scan.excluded_files
@@ -171,6 +175,7 @@ class Indexer:
         self._embed_missing(report)
         self.store.meta.mark_indexed(completes_rebuild)
         self.store.meta.set(EXCLUSIONS_KEY, exclusions.fingerprint)
+        self.store.meta.set(READER_KEY, READER_VERSION)
         # Report every problem the vault has now, not only those of files read in this
         # run: a second `index` must not pretend a broken note was fixed.
         read_failures = [problem for problem in report.problems if problem.field == "file"]

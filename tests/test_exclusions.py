@@ -1,0 +1,230 @@
+"""Excluded files are not notes (vaultmem/exclusions.py, issue 11 §4).
+
+``.vaultmem.toml`` ``exclude = [globs]``, Obsidian's Excluded files (``.obsidian/app.json``
+``userIgnoreFilters``) and the templates folders of the Templates and Templater plugins:
+never indexed, checked, searched, consolidated, expired or rewritten. Real files, the real
+CLI, real watchdog.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from helpers import NOW, run_cli, run_json, snapshot_files, wait_until
+
+from vaultmem import Vault
+from vaultmem.paths import VaultPaths
+
+CONFIG = 'embedder = "hashing"\n'
+OAT = "Maya takes oat milk in her coffee, never dairy, and a splash of cold water first."
+
+
+def write(root: Path, relative: str, text: str) -> Path:
+    path = root / relative
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def memory(body: str, layer: str = "L3", expires_at: str = "2099-01-01") -> str:
+    return f"---\nlayer: {layer}\nexpires_at: {expires_at}\n---\n{body}\n"
+
+
+def obsidian_excludes(root: Path, *entries: str) -> None:
+    write(root, ".obsidian/app.json", json.dumps({"alwaysUpdateLinks": True, "userIgnoreFilters": list(entries)}))
+
+
+def excluded(root: Path, *relatives: str, config: str = "") -> dict[str, bool]:
+    """Which of these paths the vault's exclusions leave out (the scan agrees: see below)."""
+    write(root, ".vaultmem.toml", config)
+    from vaultmem.config import load_config
+
+    paths = VaultPaths(root, "_archive", load_config(root).exclude)
+    return {relative: not paths.is_note_path(relative) for relative in relatives}
+
+
+@pytest.fixture
+def vault_with_private(vault_dir: Path) -> Path:
+    """A memory, and a Private/ folder holding what would otherwise be indexed, warned
+    about, merged and expired."""
+    write(vault_dir, ".vaultmem.toml", CONFIG + 'exclude = ["Private/"]\n')
+    write(vault_dir, "memories/oat.md", memory(OAT + " She said so twice in November."))
+    write(vault_dir, "Private/oat-copy.md", memory(OAT))  # a near-duplicate of the memory
+    write(vault_dir, "Private/old-flight.md", memory("Flight to Berlin, seat 14C.", "L1", "2026-11-01"))  # expired
+    write(vault_dir, "Private/broken.md", "---\ntitle: Diary: day one: rain\n---\nA private diary entry about oat milk.\n")
+    return vault_dir
+
+
+# ---------------------------------------------------------------- which files are excluded
+
+
+def test_obsidian_entries_are_path_prefixes_as_obsidian_reads_them(vault_dir: Path) -> None:
+    obsidian_excludes(vault_dir, "Archive", "Inbox/", "")
+    assert excluded(vault_dir, "Archive/x.md", "Archive 2020/y.md", "Archived.md", "Inbox/a.md", "Inbox.md",
+                    "notes/Archive.md", "archive/lower.md") == {
+        "Archive/x.md": True, "Archive 2020/y.md": True, "Archived.md": True,  # Obsidian's startsWith
+        "Inbox/a.md": True, "Inbox.md": False, "notes/Archive.md": False,
+        "archive/lower.md": False,  # case-sensitive, as in Obsidian; an empty entry excludes nothing
+    }
+
+
+def test_an_obsidian_entry_between_slashes_is_a_regex_searched_in_the_path(vault_dir: Path) -> None:
+    obsidian_excludes(vault_dir, r"/\.draft\.md$/", r"/^Daily\/(?<year>2019|2020)-/")  # a JavaScript named group
+    assert excluded(vault_dir, "notes/plan.draft.md", "Daily/2019-01-01.md", "Daily/2026-11-30.md", "notes/plan.md") == {
+        "notes/plan.draft.md": True, "Daily/2019-01-01.md": True, "Daily/2026-11-30.md": False, "notes/plan.md": False,
+    }
+
+
+def test_vaultmem_toml_exclude_is_gitignore_style_and_vault_relative(vault_dir: Path) -> None:
+    config = 'exclude = ["Private/", "*.excalidraw.md", "/Root only.md", "Drafts/**", "!Drafts/keep.md"]\n'
+    assert excluded(vault_dir, "Private/a.md", "deep/Private/b.md", "Drawing.excalidraw.md", "x/y.excalidraw.md",
+                    "Root only.md", "sub/Root only.md", "Drafts/one.md", "Drafts/keep.md", "notes/a.md", config=config) == {
+        "Private/a.md": True, "deep/Private/b.md": True, "Drawing.excalidraw.md": True, "x/y.excalidraw.md": True,
+        "Root only.md": True, "sub/Root only.md": False, "Drafts/one.md": True, "Drafts/keep.md": False, "notes/a.md": False,
+    }
+
+
+def test_the_scan_skips_what_the_rules_exclude_and_counts_it(vault_dir: Path) -> None:
+    write(vault_dir, ".vaultmem.toml", 'exclude = ["*.excalidraw.md", "Drafts/**", "!Drafts/keep.md"]\n')
+    write(vault_dir, ".obsidian/templates.json", json.dumps({"folder": "Meta/Templates"}))
+    for relative in ("a.md", "b.excalidraw.md", "Drafts/one.md", "Drafts/keep.md", "Meta/Templates/Daily.md", "Meta/other.md"):
+        write(vault_dir, relative, "text\n")
+    from vaultmem.config import load_config
+
+    scan = VaultPaths(vault_dir, "_archive", load_config(vault_dir).exclude).scan_vault()
+    assert [stat.path for stat in scan.files] == ["Drafts/keep.md", "Meta/other.md", "a.md"]
+    assert [(path, rule.pattern) for path, rule in scan.excluded_folders] == [("Meta/Templates", "Meta/Templates")]
+    assert scan.excluded_files == 2  # b.excalidraw.md and Drafts/one.md ("!" forbids skipping Drafts/ whole)
+
+
+def test_the_templates_folders_of_both_plugins_are_excluded_and_only_those(vault_dir: Path) -> None:
+    write(vault_dir, ".obsidian/templates.json", json.dumps({"folder": "/Templates/"}))
+    write(vault_dir, ".obsidian/plugins/templater-obsidian/data.json", json.dumps({"templates_folder": "Meta/Templater"}))
+    assert excluded(vault_dir, "Templates/Daily.md", "Templates/sub/x.md", "Templates-old/y.md", "Meta/Templater/t.md",
+                    "Meta/notes.md") == {
+        "Templates/Daily.md": True, "Templates/sub/x.md": True, "Templates-old/y.md": False,
+        "Meta/Templater/t.md": True, "Meta/notes.md": False,
+    }
+
+
+def test_a_templates_folder_that_is_the_vault_root_excludes_nothing(vault_dir: Path) -> None:
+    write(vault_dir, ".obsidian/templates.json", json.dumps({"folder": "/"}))
+    assert excluded(vault_dir, "note.md", "folder/note.md") == {"note.md": False, "folder/note.md": False}
+
+
+@pytest.mark.parametrize(("setting", "named"), [('exclude = "Private/"', "list"), ('exclude = ["!"]', "'!'"), ("exclude = [3]", "list")])
+def test_a_bad_exclude_setting_is_an_error_naming_the_file_and_the_key(vault_dir: Path, setting: str, named: str) -> None:
+    write(vault_dir, ".vaultmem.toml", setting + "\n")
+    result = run_cli(vault_dir, "index")
+    assert result.exit_code == 1
+    assert ".vaultmem.toml" in result.stderr and "exclude" in result.stderr and named in result.stderr
+
+
+def test_a_regex_or_a_settings_file_vaultmem_cannot_read_is_reported_and_nothing_else_changes(vault_dir: Path) -> None:
+    write(vault_dir, ".vaultmem.toml", CONFIG)
+    obsidian_excludes(vault_dir, "/(unclosed/", "Private/")
+    write(vault_dir, ".obsidian/templates.json", "{not json")
+    write(vault_dir, "note.md", memory("A memory about the harbor."))
+    write(vault_dir, "Private/p.md", "private\n")
+    report = run_json(vault_dir, "check")
+    problems = {(problem["path"], problem["field"]) for problem in report["problems"]}
+    assert problems == {(".obsidian/app.json", "userIgnoreFilters"), (".obsidian/templates.json", "file")}
+    assert report["files"] == 1  # the readable entry "Private/" is still applied
+    indexed = run_json(vault_dir, "index")
+    assert {(problem["path"], problem["field"]) for problem in indexed["problems"]} == problems
+
+
+# ---------------------------------------------------------------- what excluded means, through the CLI
+
+
+def test_excluded_files_are_never_indexed_checked_searched_consolidated_or_expired(vault_with_private: Path) -> None:
+    root = vault_with_private
+    private_before = {path: value for path, value in snapshot_files(root).items() if path.startswith("Private/")}
+    index = run_cli(root, "index")
+    assert index.exit_code == 0
+    assert "Private" in index.stdout.splitlines()[1] and "not notes (excluded)" in index.stdout
+    assert "broken.md" not in index.stdout  # never a warning about an excluded file
+    assert run_json(root, "index")["excluded"] == {
+        "folders": [{"path": "Private", "source": ".vaultmem.toml's exclude", "pattern": "Private/"}], "files": 0}
+    hits = run_json(root, "search", "oat milk coffee diary", "--include-expired", "-k", "10")
+    assert [hit["path"] for hit in hits] == ["memories/oat.md"]
+    check = run_json(root, "check")
+    assert check["ok"] and check["files"] == 1
+    assert run_json(root, "consolidate", "--all", "--any-note", "--threshold", "0.5")["clusters"] == []
+    assert run_json(root, "expire", "--as-of", NOW)["expired"] == []
+    assert run_cli(root, "expire", "--apply").exit_code == 0
+    assert {path: value for path, value in snapshot_files(root).items() if path.startswith("Private/")} == private_before
+
+
+def test_a_note_named_by_an_excluded_path_is_refused_with_the_rule(vault_with_private: Path) -> None:
+    result = run_cli(vault_with_private, "get", "Private/oat-copy.md")
+    assert result.exit_code == 1
+    assert "Private/oat-copy.md is excluded by .vaultmem.toml's exclude 'Private/'" in result.stderr
+
+
+def test_remember_into_an_excluded_folder_is_refused(vault_with_private: Path) -> None:
+    result = run_cli(vault_with_private, "remember", "A note that would never be found.", "--folder", "Private")
+    assert result.exit_code == 2
+    assert "excluded" in result.stderr
+    assert sorted(path.name for path in (vault_with_private / "Private").iterdir()) == ["broken.md", "oat-copy.md", "old-flight.md"]
+
+
+def test_link_rewriting_never_touches_an_excluded_file(vault_dir: Path) -> None:
+    write(vault_dir, ".vaultmem.toml", CONFIG + 'exclude = ["Private/", "*.canvas"]\n')
+    write(vault_dir, "memories/oat-long.md", memory(OAT + " She repeated it at the standup on Monday."))
+    write(vault_dir, "memories/oat-short.md", memory(OAT))
+    write(vault_dir, "Maya.md", "Her coffee: [[oat-short]].\n")
+    write(vault_dir, "Private/diary.md", "Talked about [[oat-short]] today.\n")
+    canvas = json.dumps({"nodes": [{"id": "1", "type": "file", "file": "memories/oat-short.md"}], "edges": []})
+    write(vault_dir, "board.canvas", canvas)
+    report = run_json(vault_dir, "consolidate", "--apply", "--threshold", "0.8")
+    assert [cluster["members"] for cluster in report["clusters"]] == [["memories/oat-long.md", "memories/oat-short.md"]]
+    assert report["links_rewritten"] == ["Maya.md"]
+    assert (vault_dir / "Maya.md").read_text(encoding="utf-8") == "Her coffee: [[oat-long]].\n"
+    assert (vault_dir / "Private/diary.md").read_text(encoding="utf-8") == "Talked about [[oat-short]] today.\n"
+    assert (vault_dir / "board.canvas").read_text(encoding="utf-8") == canvas
+
+
+def test_excluding_an_indexed_folder_drops_its_notes_at_the_next_search(vault_dir: Path) -> None:
+    write(vault_dir, ".vaultmem.toml", CONFIG)
+    write(vault_dir, "memories/oat.md", memory(OAT))
+    write(vault_dir, "Private/diary.md", "A private diary entry about oat milk in coffee.\n")
+    assert run_cli(vault_dir, "index").exit_code == 0
+    assert "Private/diary.md" in {hit["path"] for hit in run_json(vault_dir, "search", "oat milk diary")}
+    obsidian_excludes(vault_dir, "Private/")  # set in Obsidian: Settings → Files and links → Excluded files
+    assert "Private/diary.md" not in {hit["path"] for hit in run_json(vault_dir, "search", "oat milk diary")}
+    assert "Private/diary.md" not in {row["path"] for row in run_json(vault_dir, "stale", "--days", "0")}
+    obsidian_excludes(vault_dir)  # and taken out again
+    assert "Private/diary.md" in {hit["path"] for hit in run_json(vault_dir, "search", "oat milk diary")}
+
+
+# ---------------------------------------------------------------- a running watcher
+
+
+@pytest.fixture
+def watched(vault_dir: Path) -> Iterator[Vault]:
+    write(vault_dir, ".vaultmem.toml", CONFIG)
+    write(vault_dir, "memories/oat.md", memory(OAT))
+    write(vault_dir, "Private/diary.md", "A private diary entry about oat milk in coffee.\n")
+    with Vault(vault_dir) as vault, vault.watch(quiet=True):
+        yield vault
+
+
+def indexed(vault: Vault) -> set[str]:
+    return {row.path for row in vault.store.notes.all()}
+
+
+def test_a_running_watcher_drops_a_folder_the_person_excludes_and_takes_it_back(watched: Vault) -> None:
+    root = watched.root
+    assert "Private/diary.md" in indexed(watched)
+    obsidian_excludes(root, "Private/")
+    wait_until(lambda: "Private/diary.md" not in indexed(watched), what="the excluded note to leave the index")
+    write(root, "Private/new.md", "Written while excluded.\n")  # its events are ignored too
+    obsidian_excludes(root)
+    wait_until(lambda: {"Private/diary.md", "Private/new.md"} <= indexed(watched), what="the notes to come back")
+    write(root, ".vaultmem.toml", CONFIG + 'exclude = ["Private/**"]\n')
+    wait_until(lambda: not any(path.startswith("Private/") for path in indexed(watched)), what=".vaultmem.toml's exclude")
+    assert indexed(watched) == {"memories/oat.md"}
