@@ -189,9 +189,12 @@ class DerivedIndex:
         """Was the index made under other exclusions or by another reader? (four stats, two lookups)"""
         from .indexer import EXCLUSIONS_KEY, READER_KEY
         from .notes import READER_VERSION
+        from .storage import REBUILDING
 
         self.paths.refresh()
         meta = self.store.meta
+        if meta.get("indexed") == REBUILDING:
+            return False  # a rebuild is running: its own reconcile reads every file under today's rules
         return meta.get(EXCLUSIONS_KEY) != self.paths.exclusions.fingerprint or meta.get(READER_KEY) != READER_VERSION
 
     def sync(self, relatives: Sequence[str]) -> None:
