@@ -378,6 +378,22 @@ def test_revise_supersede_and_merged_ids_as_an_agent_sees_them(vault_dir: Path, 
             assert hits[0]["path"] == "b.md" and "QX-7731" in (vault_dir / "b.md").read_text(encoding="utf-8")
             resolved = await served.call("get", note="milk-a")
             assert resolved["path"] == "b.md" and resolved["resolved_from"] == {"reference": "milk-a", "via": "merged_from"}
+def test_consolidate_leaves_the_users_own_notes_alone_unless_any_note(vault_dir: Path, write_note: Callable[..., Path], log: Path) -> None:
+    # Regression (issue 11 §3): consolidate(apply=true) would have merged two daily notes without a layer.
+    daily = "## Notes\n\nCalled the plumber about the leaking kitchen tap; he comes Tuesday at 10. Bought oat milk on the way {}.\n"
+    write_note("Daily/2026-11-27.md", daily.format("home"))
+    write_note("Daily/2026-11-28.md", daily.format("back"))
+
+    async def scenario() -> None:
+        async with serve(vault_dir, log) as served:
+            before = snapshot_files(vault_dir)
+            applied = await served.call("consolidate", threshold=0.85, apply=True)
+            assert applied["clusters"] == [] and applied["scope"] == "memories" and applied["not_memories"] == 2
+            assert snapshot_files(vault_dir) == before
+            widened = await served.call("consolidate", threshold=0.85, any_note=True)
+            assert [cluster["members"] for cluster in widened["clusters"]] == [["Daily/2026-11-27.md", "Daily/2026-11-28.md"]]
+            assert widened["scope"] == "every note" and widened["applied"] is False
+            assert "must be true or false" in await served.error("consolidate", any_note="yes")
 
     run(scenario)
 

@@ -413,8 +413,9 @@ class VaultTools:
 
     @vault_tool(DESTRUCTIVE, (
         "Find near-duplicate memories (same layer, cosine similarity >= threshold) that should be one "
-        "note. Dry run by default: returns {clusters: [{canonical, members, similarity, layer, notes}], "
-        "applied: false, ...}; each note lists the lines it would add to the kept note (appended). Show it to "
+        "note. Only notes that carry a layer are considered unless any_note=true (the result's scope says "
+        "which). Dry run by default: returns {clusters: [{canonical, members, similarity, layer, notes}], "
+        "applied: false, scope, ...}; each note lists the lines it would add to the kept note (appended). Show it to "
         "the user before merging. apply=true merges each cluster into its longest note (tags unioned, latest "
         "expiry kept, the lines only the others held appended under a heading naming each, links to the "
         "merged notes rewritten; their ids keep resolving to it), moves the others to the archive folder "
@@ -427,9 +428,11 @@ class VaultTools:
         window: Annotated[int | None, Field(ge=1, description="Look for duplicates of the N most recently created or modified notes (default: the vault's [consolidate] window, 2000 unless configured).")] = None,
         all: Annotated[bool, Field(description="Look for duplicates of every note (a whole-vault sweep) instead of the recent window.")] = False,  # noqa: A002 - the library's and CLI's name
         include_expired: Annotated[bool, Field(description="Also merge expired notes (normally left out).")] = False,
+        any_note: Annotated[bool, Field(description="Also consider the user's own notes, those without a layer (normally only memories are). Ask the user first.")] = False,
     ) -> dict[str, Any]:
         return (await self.service.call(lambda vault: vault.consolidate(
-            threshold=threshold, window=window, all=all, apply=apply, include_expired=include_expired))).as_dict()
+            threshold=threshold, window=window, all=all, apply=apply, include_expired=include_expired,
+            any_note=any_note))).as_dict()
 
     @vault_tool(DESTRUCTIVE, (
         "List memories whose expires_at has passed. They are already hidden from recall; this tidies the "
