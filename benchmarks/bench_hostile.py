@@ -35,6 +35,9 @@ CASES: dict[str, Callable[[int], str]] = {
     "many_links": lambda n: "[m](merged.md) [[merged]] " * (n // 26),
     "definition_like_lines": lambda n: "[r]: merged.md \"unclosed title\n" * (n // 31),
     "one_long_definition_line": lambda n: "[r]: merged.md " + "x " * (n // 2),
+    # YAML that does not load, read again line by line (notes.salvage_lifecycle):
+    "salvage_blank_run": lambda n: "---\ntitle: a: b\nid: a" + " " * n + "b\n---\nbody\n",
+    "salvage_many_lines": lambda n: "---\ntitle: a: b\n" + "expires_at: 2026-01-01\n" * (n // 23) + "---\nbody\n",
 }
 
 

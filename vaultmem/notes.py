@@ -54,7 +54,9 @@ VERSION_CHARS = 16  # of the content hash: a note's `version` (64 bits; it only 
 # and lifetime, each on a top-level line (no indentation) of its own.
 SALVAGED_KEYS = ("id", "layer", "expires_at", "permanent")
 # The value must end on its line: an indented line after it would continue a plain scalar.
-_SALVAGE_LINE = re.compile(r"^([\"']?)(id|layer|expires_at|permanent)\1[ \t]*:(?:[ \t]+(.*?))?[ \t]*$(?!\n[ \t]+[^ \t\n#])", re.MULTILINE)
+# Greedy to the end of the line (trailing blanks are stripped after): a lazy value followed
+# by optional blanks would take time quadratic in a line of many blanks.
+_SALVAGE_LINE = re.compile(r"^([\"']?)(id|layer|expires_at|permanent)\1[ \t]*:(?:[ \t]+(.*))?$(?!\n[ \t]+[^ \t\n#])", re.MULTILINE)
 _SALVAGED_TYPES = (str, int, float, bool, date)  # datetime is a date
 # YAML errors and what PyYAML raises outside its hierarchy on bad values:
 # a plain ValueError for 2026-13-45, TypeError/OverflowError on odd constructs.
@@ -298,7 +300,7 @@ def salvage_lifecycle(yaml_text: str) -> dict[str, Any]:
     """
     found: dict[str, list[str]] = {}
     for match in _SALVAGE_LINE.finditer(yaml_text):
-        found.setdefault(match.group(2), []).append(match.group(3) or "")
+        found.setdefault(match.group(2), []).append((match.group(3) or "").rstrip(" \t"))
     salvaged: dict[str, Any] = {}
     for key, values in found.items():
         if len(values) == 1 and (value := _plain_scalar(values[0])) is not None:
