@@ -87,6 +87,21 @@ def test_vaultmem_toml_exclude_is_gitignore_style_and_vault_relative(vault_dir: 
     }
 
 
+def test_the_scans_one_regex_decides_as_pathspec_does() -> None:
+    import itertools
+
+    import pathspec
+
+    from vaultmem.exclusions import Exclusions
+
+    globs = ["*.excalidraw.md", "Private/", "drafts/**", "/Root.md", "a/**/b", "**/tmp", "[Jj]ournal*", "x?.md", "# comment", "\\#hash.md"]
+    paths = ["/".join(parts) for size in (1, 2, 3) for parts in itertools.product(
+        ["Private", "drafts", "a", "b", "tmp", "Journal 1.md", "journal.md", "x1.md", "xx1.md", "Root.md", "n.excalidraw.md", "#hash.md", "note.md"], repeat=size)]
+    spec = pathspec.GitIgnoreSpec.from_lines(globs)
+    exclusions = Exclusions(globs)
+    assert [exclusions.excludes(path) for path in paths] == [bool(spec.match_file(path)) for path in paths]
+
+
 def test_the_scan_skips_what_the_rules_exclude_and_counts_it(vault_dir: Path) -> None:
     write(vault_dir, ".vaultmem.toml", 'exclude = ["*.excalidraw.md", "Drafts/**", "!Drafts/keep.md"]\n')
     write(vault_dir, ".obsidian/templates.json", json.dumps({"folder": "Meta/Templates"}))

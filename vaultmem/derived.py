@@ -187,9 +187,8 @@ class DerivedIndex:
 
     def made_under_other_rules(self) -> bool:
         """Was the index made under other exclusions or by another reader? (four stats, two lookups)"""
-        from .indexer import EXCLUSIONS_KEY, READER_KEY
         from .notes import READER_VERSION
-        from .storage import REBUILDING
+        from .storage import EXCLUSIONS_KEY, READER_KEY, REBUILDING
 
         self.paths.refresh()
         meta = self.store.meta

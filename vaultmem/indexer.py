@@ -21,7 +21,7 @@ from .errors import DerivedIndexError
 from .lifecycle import is_absent
 from .notes import READER_VERSION, Note, Problem, epoch_us_or_none, expiry_text, lookup_names, parse_note
 from .paths import FileStat, VaultPaths
-from .storage import REBUILDING, FileState, NoteRow, Store
+from .storage import EXCLUSIONS_KEY, READER_KEY, REBUILDING, FileState, NoteRow, Store
 
 if TYPE_CHECKING:
     from .exclusions import Rule
@@ -30,8 +30,6 @@ if TYPE_CHECKING:
     from .embedders import Embedder
 
 CHUNK = 512
-EXCLUSIONS_KEY = "exclusions"  # meta: the fingerprint of the exclusions the index was made under
-READER_KEY = "reader"  # meta: the notes.READER_VERSION its rows were made by
 Progress = Callable[[int], None]
 # A file whose mtime is this close to the moment we read it may still be written again
 # within the same timestamp tick (coarse clocks, FAT's 2 s): see settled_stat().

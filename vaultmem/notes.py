@@ -8,7 +8,7 @@ the fix. Only an unreadable file (permissions, vanished) raises :class:`NoteRead
 When the frontmatter does not load, the lifecycle keys are still read line by line
 (:func:`salvage_lifecycle`): a typo in a title must not bring an expired memory back or
 change its id. A note is named as Obsidian names it: its ``title`` property, else its file
-name (adr/0017-excluded-files-and-titles.md).
+name (adr/0019-excluded-files-and-titles.md).
 """
 
 from __future__ import annotations
@@ -336,7 +336,7 @@ def _yaml_problem(relative: str, error: BaseException, salvaged: Mapping[str, An
     where = f" at line {mark.line + 2}" if mark is not None else ""  # +1 for 0-based, +1 for the opening ---
     reason = (getattr(error, "problem", None) or str(error).splitlines()[0])[:300]
     read = ", ".join(key for key in SALVAGED_KEYS if key in salvaged)
-    meanwhile = (f"until then only its {read} line(s) are read" if read else "until then it has no metadata") + ", and vaultmem never writes to it"
+    meanwhile = (f"until then only its {read} line(s) are read" if read else "until then it has no metadata") + ", and vaultmem does not edit, archive or merge it"
     if isinstance(error, FrontmatterTooLarge):
         return Problem(relative, "frontmatter", f"YAML is not loaded: {reason}",
                        f"shorten the frontmatter (or remove the aliases); {meanwhile}")

@@ -13,13 +13,13 @@ discipline they share; :class:`Store` opens one connection and hands out the sto
 from __future__ import annotations
 
 from .connection import DB_NAME, Connection, ensure_state_dir
-from .meta import REBUILD_LOCK, REBUILDING, MetaStore
+from .meta import EXCLUSIONS_KEY, READER_KEY, REBUILD_LOCK, REBUILDING, MetaStore
 from .notes import Eligibility, FileState, NoteRow, NoteStore, PoolNote
 from .store import Store
 from .usage import UsageRow, UsageStore
 from .vectors import SnapshotMeta, VectorStore
 
 __all__ = [
-    "DB_NAME", "REBUILDING", "REBUILD_LOCK", "Connection", "Eligibility", "FileState", "MetaStore", "NoteRow",
+    "DB_NAME", "EXCLUSIONS_KEY", "READER_KEY", "REBUILDING", "REBUILD_LOCK", "Connection", "Eligibility", "FileState", "MetaStore", "NoteRow",
     "NoteStore", "PoolNote", "SnapshotMeta", "Store", "UsageRow", "UsageStore", "VectorStore", "ensure_state_dir",
 ]
