@@ -11,7 +11,7 @@ and any write command to come — do the same four steps, in this order:
 3. bring the index in step with those paths (also when the act failed half-way: what
    it changed on disk is indexed as it is now);
 4. when the vault's config asks for it, commit exactly vaultmem's change to them, and
-   nothing of the person's (adr/0019).
+   nothing of the person's (adr/0017).
 
 A write command opens ``with vault._writing("name") as write:`` and cannot skip a step.
 Writes to usage history (``mark_used``, ``usage import``) touch no file and do not
