@@ -74,7 +74,7 @@ def test_a_yaml_alias_bomb_is_a_frontmatter_problem_and_every_command_survives_i
     assert "aliases" in problems[0]["message"] and len(json.dumps(problems)) < 2000
     get = capped(vault_dir, "get", "bomb", "--json")
     assert get.returncode == 0, get.stderr[-2000:]  # was: past 11 GB
-    assert json.loads(get.stdout)["meta"] == {} and len(get.stdout) < 5000
+    assert json.loads(get.stdout)["meta"] == {"layer": "L3"} and len(get.stdout) < 5000  # its lifecycle line, read alone
     search = capped(vault_dir, "search", "lollipops", "--json")
     assert search.returncode == 0 and json.loads(search.stdout)[0]["path"] == "bomb.md"
     fix = capped(vault_dir, "check", "--fix", "--json")
@@ -93,7 +93,8 @@ def test_a_yaml_alias_bomb_is_a_frontmatter_problem_and_every_command_survives_i
 )
 def test_a_frontmatter_past_a_bound_does_not_load_and_says_which_bound(name: str, frontmatter: str, reason: str) -> None:
     note = parse_note(f"{name}.md", f"---\n{frontmatter}layer: L3\n---\nbody\n".encode())
-    assert note.meta == {} and note.body == "body\n"
+    # Only the lifecycle lines are read, one by one (notes.salvage_lifecycle, adr/0019).
+    assert note.meta == {"layer": "L3"} and note.body == "body\n"
     assert [problem.field for problem in note.problems] == ["frontmatter"]
     assert reason in note.problems[0].message and len(note.problems[0].message) < 300
 
