@@ -93,7 +93,7 @@ def test_a_yaml_alias_bomb_is_a_frontmatter_problem_and_every_command_survives_i
 )
 def test_a_frontmatter_past_a_bound_does_not_load_and_says_which_bound(name: str, frontmatter: str, reason: str) -> None:
     note = parse_note(f"{name}.md", f"---\n{frontmatter}layer: L3\n---\nbody\n".encode())
-    # Only the lifecycle lines are read, one by one (notes.salvage_lifecycle, adr/0019).
+    # Only the lifecycle lines are read, one by one (notes.salvage_lifecycle, adr/0020).
     assert note.meta == {"layer": "L3"} and note.body == "body\n"
     assert [problem.field for problem in note.problems] == ["frontmatter"]
     assert reason in note.problems[0].message and len(note.problems[0].message) < 300

@@ -84,7 +84,7 @@ def test_properties_become_text_links_their_alias_and_bookkeeping_keys_stay_out(
 
 def test_context_and_properties_are_embedded_with_the_first_passage_only() -> None:
     raw = b"---\nauthor: Ann Lee\n---\n# Guide\n" + b"intro\n\n" + b"## Part\n" + b"words " * 300
-    doc = make_doc("notes/Guide.md", raw, None)  # named by its file name (adr/0019)
+    doc = make_doc("notes/Guide.md", raw, None)  # named by its file name (adr/0020)
     passages = split_passages(0, doc.body, Split("1000", 1000))
     first, later = embed_text(doc, passages[0], "context+props"), embed_text(doc, passages[-1], "context+props")
     assert first.startswith("Guide\nauthor: Ann Lee\n\n")

@@ -1,6 +1,6 @@
 """Files that are not notes at all: the person's exclusions and Obsidian's templates.
 
-Three sources, all read from the vault itself (adr/0019-excluded-files-and-titles.md):
+Three sources, all read from the vault itself (adr/0020-excluded-files-and-titles.md):
 
 1. ``.vaultmem.toml`` ``exclude = [globs]``: gitignore-style patterns, vault-relative
    (``Templates/**``, ``*.excalidraw.md``, ``/Inbox.md``, ``!keep.md``).

@@ -8,7 +8,7 @@ the fix. Only an unreadable file (permissions, vanished) raises :class:`NoteRead
 When the frontmatter does not load, the lifecycle keys are still read line by line
 (:func:`salvage_lifecycle`): a typo in a title must not bring an expired memory back or
 change its id. A note is named as Obsidian names it: its ``title`` property, else its file
-name (adr/0019-excluded-files-and-titles.md).
+name (adr/0020-excluded-files-and-titles.md).
 """
 
 from __future__ import annotations
