@@ -43,8 +43,9 @@ def test_a_unit_two_merged_notes_hold_is_added_once() -> None:
 
 
 def test_rules_lone_markers_and_the_notes_own_title_heading_are_left_out() -> None:
-    merged = note("m.md", "# Postgres notes\n\n---\n-\n> \nnew fact\n")
-    assert lines_added(merged) == [("m.md", ("new fact",))]
+    # The note is named by its file name (adr/0020); a heading repeating it is left out.
+    merged = note("Postgres notes.md", "# Postgres notes\n\n---\n-\n> \nnew fact\n")
+    assert lines_added(merged) == [("Postgres notes.md", ("new fact",))]
 
 
 def test_a_level_one_heading_becomes_level_two_so_the_canonicals_title_stays() -> None:

@@ -19,8 +19,8 @@ Rules:
   letter or digit (rules, lone markers) carry no fact and are left out, as is a heading
   that only repeats the merged note's title (its title is recorded in ``aliases``).
 - Kept units keep their own text; a blank line in the source between two kept units is
-  kept too. A level-1 heading becomes level 2: a note without a ``title`` key takes its
-  title from its first ``# heading``, which must stay the canonical's own.
+  kept too. A level-1 heading becomes level 2: the canonical's own ``# heading`` (often
+  the title written inline, as Obsidian users do) stays its only one.
 """
 
 from __future__ import annotations

@@ -336,7 +336,7 @@ def _yaml_problem(relative: str, error: BaseException, salvaged: Mapping[str, An
     where = f" at line {mark.line + 2}" if mark is not None else ""  # +1 for 0-based, +1 for the opening ---
     reason = (getattr(error, "problem", None) or str(error).splitlines()[0])[:300]
     read = ", ".join(key for key in SALVAGED_KEYS if key in salvaged)
-    meanwhile = (f"until then only its {read} line(s) are read" if read else "until then it has no metadata") + ", and vaultmem does not edit, archive or merge it"
+    meanwhile = (f"until then only its {read} line(s) are read" if read else "until then it has no metadata") + "; check --fix, expire and consolidate leave it alone"
     if isinstance(error, FrontmatterTooLarge):
         return Problem(relative, "frontmatter", f"YAML is not loaded: {reason}",
                        f"shorten the frontmatter (or remove the aliases); {meanwhile}")
