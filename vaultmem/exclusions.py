@@ -39,6 +39,7 @@ TEMPLATES_SETTINGS = ".obsidian/templates.json"
 TEMPLATER_SETTINGS = ".obsidian/plugins/templater-obsidian/data.json"
 OBSIDIAN_SETTINGS = (APP_SETTINGS, TEMPLATES_SETTINGS, TEMPLATER_SETTINGS)
 MAX_SETTINGS_BYTES = 1_000_000  # Obsidian's settings files are a few hundred bytes
+_NAMED_GROUP = re.compile(r"\(\?P<[^>]+>")
 # JavaScript's named group (?<name>…) is Python's (?P<name>…); lookbehinds (?<= (?<! are the same.
 _JS_NAMED_GROUP = re.compile(r"\(\?<(?![=!])")
 
@@ -189,8 +190,13 @@ def _one_regex(spec: pathspec.GitIgnoreSpec) -> re.Pattern[str] | None:
             continue  # a comment or a blank line
         if not isinstance(regex, re.Pattern):
             return None
-        sources.append(regex.pattern.replace("(?P<ps_d>", "(?:"))  # one name may appear once per regex
-    return re.compile("|".join(f"(?:{source})" for source in sources)) if sources else None
+        sources.append(_NAMED_GROUP.sub("(?:", regex.pattern))  # a group name may appear once per regex
+    if not sources:
+        return None
+    try:
+        return re.compile("|".join(f"(?:{source})" for source in sources))
+    except re.error:
+        return None  # a pathspec whose regexes do not combine: its own loop decides, only slower
 
 
 def _gitignore(globs: Sequence[str]) -> pathspec.GitIgnoreSpec:
