@@ -259,6 +259,28 @@ def test_a_note_edited_by_hand_is_recalled_with_its_new_text(vault_dir: Path, wr
     run(scenario)
 
 
+def test_recall_answers_from_the_files_before_the_watcher_has_applied_a_hand_edit(vault_dir: Path, write_note: Callable[..., Path], log: Path) -> None:
+    """The server's watcher waits a minute before applying an edit; recall must not (adr/0021)."""
+    (vault_dir / ".vaultmem.toml").write_text("[watch]\ndebounce_ms = 60000\n", encoding="utf-8")
+    standup = write_note("work/standup.md", note("Harbor standup", "The Harbor standup is at 9:30.", layer="L3", expires_at="2999-01-01"))
+    badge = write_note("work/badge.md", note("Harbor badge", "The Harbor standup room needs badge 4471.", layer="L3", expires_at="2999-01-01"))
+
+    async def scenario() -> None:
+        async with serve(vault_dir, log) as served:
+            hits = (await served.call("recall", query="Harbor standup"))["hits"]
+            assert {hit["path"] for hit in hits} == {"work/standup.md", "work/badge.md"}
+
+            standup.write_text(note("Harbor standup moved", "The Harbor standup moved to 9:45.", layer="L2", expires_at="2998-01-01"), encoding="utf-8")
+            badge.write_text(note("Harbor badge", "The Harbor standup room needs badge 4471.", layer="L3", expires_at="2020-01-01"), encoding="utf-8")
+            hits = (await served.call("recall", query="Harbor standup"))["hits"]  # at once: no polling
+            assert [hit["path"] for hit in hits] == ["work/standup.md"]
+            hit = hits[0]
+            assert (hit["title"], hit["layer"], hit["expires_at"]) == ("Harbor standup moved", "L2", "2998-01-01T00:00:00+00:00")
+            assert "9:45" in hit["snippet"]
+
+    run(scenario)
+
+
 # ------------------------------------------------------------------ expiry
 
 

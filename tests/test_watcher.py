@@ -33,10 +33,11 @@ from watchdog.events import (
 
 from helpers import assert_same_as_rebuild, generate_vault, index_matches_disk, vaultmem_popen, vaultmem_process, wait_until
 from vaultmem.config import WatchSettings
+from vaultmem.feed import Debouncer, Target, notes_under, targets_for
 from vaultmem.paths import VaultPaths
 from vaultmem.storage import Store
 from vaultmem.vault import Vault
-from vaultmem.watcher import Change, Debouncer, Target, WatchError, notes_under, targets_for
+from vaultmem.watcher import Change, WatchError
 
 CONFIG = 'embedder = "hashing"\n'
 

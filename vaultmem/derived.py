@@ -3,21 +3,27 @@
 SQLite connections and hnswlib readers belong to the thread that opened them, so each
 thread gets its own ``Store``, ``Indexer`` and ``Searcher``, made on first use; the
 embedder (a model in memory) is one for all. Here too is the index's lifecycle: the
-first index, ``index [--rebuild]``, and folding the vector delta into the snapshot.
+first index, ``index [--rebuild]``, folding the vector delta into the snapshot, and
+bringing the index in line with the files before a read answers (freshness.py).
 Heavy modules (numpy, hnswlib, the embedder) are imported only when vectors are needed.
 """
 
 from __future__ import annotations
 
+import sqlite3
 import threading
-from collections.abc import Callable, Sequence
+import weakref
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from .errors import DerivedIndexError
+from .errors import DerivedIndexError, IndexBusy
+from .freshness import Freshness
 from .paths import VaultPaths
 
 if TYPE_CHECKING:
+    from .config import WatchSettings
     from .embedders import Embedder
     from .indexer import Indexer, IndexReport
     from .search import Searcher
@@ -29,7 +35,8 @@ Progress = Callable[[int, int], Callable[[int], None]]
 class DerivedIndex:
     """Per-thread handles on one vault's index, and the index's lifecycle."""
 
-    def __init__(self, paths: VaultPaths, state_dir: Path, embedder_spec: str, embedder: Embedder | None = None) -> None:
+    def __init__(self, paths: VaultPaths, state_dir: Path, embedder_spec: str, watch: WatchSettings,
+                 embedder: Embedder | None = None) -> None:
         self.paths = paths
         self.state_dir = state_dir
         self._embedder_spec = embedder_spec
@@ -38,9 +45,14 @@ class DerivedIndex:
         self._local = threading.local()
         self._stores: list[Store] = []
         self._stores_lock = threading.Lock()
+        self.freshness = Freshness(paths, state_dir, watch)
+        # A Vault dropped without close() must not leave its feed observing for ever.
+        # (No join: the collector may run this on any thread, even the observer's own.)
+        weakref.finalize(self, self.freshness.close, False)
 
     def close(self) -> None:
-        """Close every SQLite connection opened here (from any thread)."""
+        """Close every SQLite connection opened here (from any thread) and stop the feed started here."""
+        self.freshness.close()
         with self._stores_lock:
             for store in self._stores:
                 store.close()
@@ -111,7 +123,7 @@ class DerivedIndex:
             from .vectors import VectorIndex
 
             embedder = self.embedder()
-            searcher = Searcher(self.paths, self.store, VectorIndex(self.store, embedder.dimension), embedder)
+            searcher = Searcher(self.paths, self.store, VectorIndex(self.store, embedder.dimension), embedder, self._resync)
             self._local.searcher = searcher
         return searcher
 
@@ -195,6 +207,36 @@ class DerivedIndex:
         if meta.get("indexed") == REBUILDING:
             return False  # a rebuild is running: its own reconcile reads every file under today's rules
         return meta.get(EXCLUSIONS_KEY) != self.paths.exclusions.fingerprint or meta.get(READER_KEY) != READER_VERSION
+
+    def ensure_current(self) -> IndexReport | None:
+        """Before a read answers from the index: index it if it never was, else bring it in line
+        with the files or prove it is (freshness.py; adr/0021). The changes applied, if any.
+
+        Raises :class:`IndexBusy` when another process holds the write lock longer than this
+        connection waits (``Store.waiting_at_most``): the changes found are left for the next read.
+        """
+        with self._busy_is_reported():
+            first = self.ensure_indexed()
+            if first is not None:
+                return first
+            return self.freshness.ensure_current(self.indexer, self.fold)
+
+    def _resync(self, relatives: Sequence[str]) -> bool:
+        """Hits whose file differs from their row: index those files now; did any note change?"""
+        with self._busy_is_reported():
+            return self.indexer.sync_paths(relatives).changed
+
+    @contextmanager
+    def _busy_is_reported(self) -> Iterator[None]:
+        try:
+            yield
+        except sqlite3.OperationalError as error:
+            if error.sqlite_errorname not in ("SQLITE_BUSY", "SQLITE_LOCKED"):
+                raise
+            raise IndexBusy(
+                f"{self.store.path} is locked by another writer (an `index`, a `watch`, a write command), so "
+                "changes made to the files a moment ago could not be indexed before this answer; ask again shortly"
+            ) from error
 
     def sync(self, relatives: Sequence[str]) -> None:
         """Bring these paths up to date in an index that exists (a write path's third step)."""

@@ -150,5 +150,10 @@ class DerivedIndexError(VaultmemError):
     """The derived index is unusable (other embedder, newer schema, corrupt file)."""
 
 
+class IndexBusy(DerivedIndexError):
+    """Another process held the index's write lock too long to bring the index up to date
+    before answering; the answer says so (see adr/0021)."""
+
+
 class GitError(VaultmemError):
     """A git operation failed or the vault is not a git repository."""

@@ -202,6 +202,27 @@ class Indexer:
         self._remove(vanished, report)
         return report
 
+    def catch_up(self) -> IndexReport:
+        """Apply what changed on disk since the index last looked; write nothing if nothing did.
+
+        One walk of the vault (a stat per file) against one query. A read that must answer
+        from a current index calls this when no watcher can vouch for it (adr/0021).
+        """
+        if self.store.meta.rebuild_state() == "running":
+            # Another process is rebuilding: answer from what it has rebuilt so far (the
+            # search says so) instead of indexing every file it has not reached yet.
+            return IndexReport()
+        files, _issues = self.paths.scan()
+        indexed = self.store.notes.file_stats()
+        changed = [stat.path for stat in files if indexed.get(stat.path) != (stat.mtime_ns, stat.size)]
+        on_disk = {stat.path for stat in files}
+        vanished = [path for path in indexed if path not in on_disk]
+        if len(changed) + len(vanished) > CHUNK:
+            return self.reconcile()  # a branch switch, a copied folder: chunked, with progress
+        report = self.sync_paths(changed + vanished) if changed or vanished else IndexReport()
+        report.unchanged += len(files) - len(changed)
+        return report
+
     # -- internals
 
     def _state(self, relative: str) -> FileState | None:

@@ -5,16 +5,23 @@ the epoch-microsecond column. Filters never shrink the answer below
 ``min(k, eligible)``: the vector side widens its candidate pool, then falls back to an
 exact scan of the eligible notes when filters leave few of them.
 See adr/0004-hybrid-ranking.md.
+
+Before a hit is handed out its file is looked at (one ``lstat``): a file whose size or
+mtime is not what its row says was changed since it was indexed, so those files are
+indexed again and the query answered again — no hit contradicts the file it names, even
+when a change has not reached the index yet (adr/0021).
 """
 
 from __future__ import annotations
 
+import os
 import re
+import stat as stat_module
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from .errors import DerivedIndexError, NoteReadError
+from .errors import DerivedIndexError, IndexBusy, NoteReadError
 from .lifecycle import is_expired_us
 from .notes import read_body, version_of
 from .ordered import unique
@@ -35,6 +42,7 @@ WIDEN_LIMIT = 4 * WIDEN_FACTOR  # the vector side asks for up to this many times
 SNIPPET_CHARS = 240
 SIMILAR_MAX = 5  # notes `remember` names as possibly saying the same
 SIMILAR_OVERFETCH = 4  # other layers and expired notes take places among the nearest
+VERIFY_ROUNDS = 3  # answer again at most this often when hits' files changed under them
 REBUILD_WARNING = "the index is being rebuilt (`vaultmem index --rebuild` is running): results may be incomplete until it finishes"
 _WORD = re.compile(r"\w+", re.UNICODE)
 T = TypeVar("T")
@@ -65,6 +73,12 @@ class Hits(list[Hit]):
     def __init__(self, hits: Iterable[Hit] = (), warnings: Iterable[str] = ()) -> None:
         super().__init__(hits)
         self.warnings = list(warnings)
+
+    def warn(self, message: str) -> None:
+        """A warning about the whole answer, also put on each hit (JSON consumers read the hits)."""
+        self.warnings.append(message)
+        for hit in self:
+            hit.warnings.append(message)
 
 
 # Words so common that matching them scores nearly every note: dropping them from the
@@ -120,16 +134,48 @@ def rrf(rankings: Sequence[Sequence[int]], k: int = RRF_K) -> dict[int, float]:
 class Searcher:
     """Answers queries for one vault from one thread (owns a VectorIndex cache)."""
 
-    def __init__(self, paths: VaultPaths, store: Store, vectors: VectorIndex, embedder: Embedder) -> None:
+    def __init__(self, paths: VaultPaths, store: Store, vectors: VectorIndex, embedder: Embedder,
+                 resync: Callable[[Sequence[str]], bool] | None = None) -> None:
         self.paths = paths
         self.store = store
         self.vectors = vectors
         self.embedder = embedder
+        self.resync = resync  # index these paths again; True if a note changed
 
     def search(self, query: str, k: int, eligibility: Eligibility) -> Hits:
+        """The best ``k`` eligible notes; each hit says what its file says now."""
         if k <= 0 or not query.strip():
             return Hits()
-        return self._consistent(lambda: self._search(query, k, eligibility))
+        hits, rows = self._consistent(lambda: self._search(query, k, eligibility))
+        for _round in range(VERIFY_ROUNDS):
+            changed = [row.path for row in rows if not self._file_matches(row)]
+            if not changed or self.resync is None:
+                return hits
+            try:
+                if not self.resync(changed):
+                    return hits
+            except IndexBusy as busy:
+                for hit in hits:
+                    if hit.path in changed:
+                        hit.warnings.append(f"{hit.path} changed on disk since it was indexed; shown as indexed: {busy}")
+                return hits
+            hits, rows = self._consistent(lambda: self._search(query, k, eligibility))
+        return hits  # files rewritten again and again while we look: answered from the latest indexed
+
+    def _file_matches(self, row: NoteRow) -> bool:
+        """Is the file still the one the row was made from (same size and mtime)?
+
+        A row's mtime is one nanosecond off for a file read within its timestamp's tick
+        (indexer.settled_stat): such a hit is read again, and counts as changed only if its
+        bytes did.
+        """
+        try:
+            info = os.lstat(self.paths.os_path(row.path))
+        except (FileNotFoundError, NotADirectoryError):
+            return False
+        except OSError:
+            return True  # unreadable: the snippet says so on the hit; indexing it again would fail the same way
+        return stat_module.S_ISREG(info.st_mode) and (info.st_mtime_ns, info.st_size) == (row.mtime_ns, row.size)
 
     def similar(self, label: int, threshold: float, eligibility: Eligibility, k: int = SIMILAR_MAX) -> list[tuple[NoteRow, float]]:
         """Up to ``k`` eligible notes whose vector is within ``threshold`` cosine of note ``label``'s
@@ -170,7 +216,7 @@ class Searcher:
         rows = self.store.notes.by_labels([other for other, _ in close if other in eligible])
         return [(rows[other], score) for other, score in close if other in rows][:k]
 
-    def _search(self, query: str, k: int, eligibility: Eligibility) -> Hits:
+    def _search(self, query: str, k: int, eligibility: Eligibility) -> tuple[Hits, list[NoteRow]]:
         pool = max(CANDIDATES_MIN, k)
         vector_ranking = self._vector_side(query, pool, k, eligibility)
         text_ranking = self._text_side(query, pool, k, eligibility)
@@ -183,10 +229,8 @@ class Searcher:
         rows = self.store.notes.by_labels(ordered)
         hits = Hits(self._hit(rows[label], fused[label], query, eligibility) for label in ordered)
         if self.store.meta.rebuild_state() == "running":
-            hits.warnings.append(REBUILD_WARNING)
-            for hit in hits:  # also on each hit: JSON consumers read the hits, not the list
-                hit.warnings.append(REBUILD_WARNING)
-        return hits
+            hits.warn(REBUILD_WARNING)
+        return hits, [rows[label] for label in ordered]
 
     def _text_side(self, query: str, pool: int, k: int, eligibility: Eligibility) -> list[int]:
         """BM25 candidates: notes with every query word first, then (if fewer than k) any word.

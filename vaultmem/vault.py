@@ -6,9 +6,11 @@ calls one function of the layer below (indexer, search, check, …). Heavy modul
 ``vaultmem check`` or ``vaultmem get`` stay quick in a fresh process.
 
 Thread use: SQLite connections and hnswlib readers are per thread (derived.py); one
-``Vault`` may be shared by a watcher thread and request handlers. Every write to the
-vault's files goes through one unit of work (unit_of_work.py): git check, act, index,
-commit. Results are the dataclasses of results.py.
+``Vault`` may be shared by a watcher thread and request handlers. Every read that answers
+from the index first brings it in line with the files, or proves it is
+(``DerivedIndex.ensure_current``, freshness.py); every write to the vault's files goes
+through one unit of work (unit_of_work.py): git check, act, index, commit. Results are
+the dataclasses of results.py.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from .config import DEFAULT_STALE_DAYS, STATE_DIR, VaultConfig, load_config
 from .derived import DerivedIndex, Progress
-from .errors import ExcludedNote, NoteNotFound, PathOutsideVault, VaultmemError, WriteConflict
+from .errors import ExcludedNote, IndexBusy, NoteNotFound, PathOutsideVault, VaultmemError, WriteConflict
 from .lifecycle import normalize_layer, resolve_now, to_epoch_us
 from .paths import VaultPaths
 from .results import (
@@ -52,6 +54,10 @@ if TYPE_CHECKING:
 
 __all__ = ["ExpireReport", "Forgotten", "NoteView", "Remembered", "Stats", "UsedNote", "Vault"]
 
+# A search that finds files changed waits this long for another writer's lock to index them,
+# then answers from the index as it is, with a warning (adr/0021); other commands wait 30 s.
+SEARCH_LOCK_WAIT_SECONDS = 2.0
+
 
 class Vault:
     """A Markdown vault and its derived index under ``<vault>/.vaultmem/``."""
@@ -64,7 +70,7 @@ class Vault:
         self.config = config if config is not None else load_config(self.root)
         self.paths = VaultPaths(self.root, self.config.archive_dir, self.config.exclude)
         self.state_dir = self.root / STATE_DIR
-        self.derived = DerivedIndex(self.paths, self.state_dir, self.config.embedder, embedder)
+        self.derived = DerivedIndex(self.paths, self.state_dir, self.config.embedder, self.config.watch, embedder)
         self._writes = WritePath(self.root, self.config.auto_commit, self.derived.sync, self.state_dir)
 
     def __repr__(self) -> str:
@@ -109,6 +115,11 @@ class Vault:
         """Index a vault that has never been indexed; refuse vectors from another embedder."""
         return self.derived.ensure_indexed()
 
+    def ensure_current(self) -> IndexReport | None:
+        """Bring the index in line with the files (hand edits, new, deleted, renamed notes) or
+        prove it is: what every read does before it answers (adr/0021). The changes applied."""
+        return self.derived.ensure_current()
+
     # ------------------------------------------------------------ search
 
     def search(
@@ -122,7 +133,9 @@ class Vault:
     ) -> Hits:
         """Hybrid search; expired notes are hidden unless ``include_expired``.
 
-        ``now`` evaluates expiry at another instant (preview what will still be recalled).
+        Answers from an index in line with the files at the time of the call, and each hit
+        says what its file says (adr/0021). ``now`` evaluates expiry at another instant
+        (preview what will still be recalled).
         """
         from .storage import Eligibility
 
@@ -132,16 +145,24 @@ class Vault:
             layers=tuple(sorted({normalize_layer(layer) for layer in layers or ()})),
             tags=tuple(tag.lstrip("#") for tag in tags or ()),
         )
-        self.ensure_indexed()
-        return self.derived.searcher().search(query, k, eligibility)
+        with self.store.waiting_at_most(SEARCH_LOCK_WAIT_SECONDS):
+            try:
+                self.ensure_current()
+                busy = None
+            except IndexBusy as error:  # a writer elsewhere holds the lock: answer anyway, and say so
+                busy = error
+            hits = self.derived.searcher().search(query, k, eligibility)
+        if busy is not None:
+            hits.warn(str(busy))
+        return hits
 
     # ------------------------------------------------------------ notes
 
-    def resolve(self, reference: str) -> NoteRow:
+    def resolve(self, reference: str, *, refresh: bool = True) -> NoteRow:
         """A NOTE argument → its index row (see :meth:`locate`)."""
-        return self.locate(reference).row
+        return self.locate(reference, refresh=refresh).row
 
-    def locate(self, reference: str, now: object = None) -> Located:
+    def locate(self, reference: str, now: object = None, *, refresh: bool = True) -> Located:
         """A NOTE argument → its index row, and how it was found when not by its own name.
 
         Tried in order (resolution.py, adr/0019): the id, the vault-relative path or the
@@ -150,13 +171,20 @@ class Vault:
         unique exact title. An id is an opaque token matched exactly, before anything is
         read as a path: a note whose ``id`` is ``../x`` or ``/etc/passwd`` is reachable by
         it, and such a reference that names no note is refused as a path that leaves the vault.
+        ``refresh`` (reads): first bring the index in line with the files (adr/0021); without
+        it (writes that compare against what the index last saw) the index is taken as it is.
         """
         from .resolution import Located, locate_by_names, pick_direct
 
         reference = reference.strip()
         if not reference:
             raise NoteNotFound(reference)
-        if self.is_indexed():
+        indexed = self.is_indexed()
+        if indexed:
+            if refresh:
+                self.ensure_current()  # before the id match too: the row must be the file's as it is now
+            else:
+                self.ensure_indexed()
             by_id = [row for row in self.store.notes.find(reference) if row.id == reference]
             if len(by_id) == 1:
                 return Located(by_id[0])
@@ -166,11 +194,12 @@ class Vault:
         except PathOutsideVault:
             # Not a path in the vault; it may still be a merged id, an alias or a title. Only
             # the index is asked: nothing is read at the path it spells.
-            located = locate_by_names(self.store.notes, reference, moment_us) if self.is_indexed() else None
+            located = locate_by_names(self.store.notes, reference, moment_us) if indexed else None
             if located is None:
                 raise
             return located
-        self.ensure_indexed()
+        if not indexed:
+            self.ensure_indexed()  # a first index: in line with the files as it is made
         notes = self.store.notes
         matches = notes.find(reference)
         if not matches:
@@ -198,12 +227,13 @@ class Vault:
         if self.paths.is_note_path(relative) and self.paths.absolute(relative).is_file():
             self.indexer.sync_paths([relative])
 
-    def _locate_on_disk(self, note: str) -> Located:
-        """Locate NOTE, making sure its file still exists (a stale index is caught up first)."""
-        located = self.locate(note)
+    def _locate_on_disk(self, note: str, refresh: bool = True) -> Located:
+        """Locate NOTE, making sure its file still exists. ``refresh=False`` (writes): locate in
+        the index as it last saw the files, so a file changed since is refused (WriteConflict)."""
+        located = self.locate(note, refresh=refresh)
         if not self.paths.absolute(located.row.path).is_file():
-            self.indexer.sync_paths([located.row.path])  # the file moved or vanished since indexing
-            located = self.locate(note)
+            self.indexer.sync_paths([located.row.path])  # the file moved or vanished a moment ago
+            located = self.locate(note, refresh=False)
         return located
 
     def get(self, note: str, now: object = None) -> NoteView:
@@ -215,8 +245,8 @@ class Vault:
         row = located.row
         current = read_note(self.root, row.path)
         if current.content_hash != row.content_hash:
-            self.indexer.sync_paths([row.path])
-            row = self.resolve(row.path)
+            self.indexer.sync_paths([row.path])  # written a moment ago
+            row = self.resolve(row.path, refresh=False)
         successor = text_values(current.meta, "superseded_by")
         return NoteView.of(row, current, self.store.usage.for_ids([row.id]).get(row.id), to_epoch_us(resolve_now(now)),
                            superseded_by=self._note_ref(successor[0]) if successor else None,
@@ -264,7 +294,8 @@ class Vault:
         return report
 
     def stats(self, now: object = None) -> Stats:
-        """Notes by layer, expired at ``now``, problems, index size, embedder."""
+        """Notes by layer, expired at ``now``, problems, index size, embedder (of an index in line with the files)."""
+        self.ensure_current()
         return Stats.of(self.store, to_epoch_us(resolve_now(now)))
 
     # ------------------------------------------------------------ live indexing (watch)
@@ -282,9 +313,11 @@ class Vault:
         ``with vault.watch() as watcher: ...`` or ``watcher = vault.watch(); ...;
         watcher.stop()``. With ``start`` (the default) the start-up reconcile is done
         when this returns. Each applied change goes to ``on_change`` (from the
-        watcher's thread) and, unless ``quiet``, to the ``vaultmem.watcher`` log at INFO.
-        ``polling`` uses watchdog's PollingObserver instead of inotify/FSEvents.
-        The watcher's worker thread opens (and closes) its own Store/Indexer.
+        watcher's thread, or from a reader's that applied it first) and, unless ``quiet``,
+        to the ``vaultmem.watcher`` log at INFO. ``polling`` uses watchdog's
+        PollingObserver instead of inotify/FSEvents. The watcher's worker thread opens (and
+        closes) its own Store/Indexer. While it runs, this Vault's reads settle it instead
+        of walking the vault, and reads in other processes fence it (adr/0021).
         """
         from .watcher import Watcher
 
@@ -298,6 +331,7 @@ class Vault:
             log_changes=not quiet,
             on_change=on_change,
         )
+        self.derived.freshness.attach(watcher)
         return watcher.start() if start else watcher
 
     # ------------------------------------------------------------ writes to the vault's files
@@ -334,7 +368,7 @@ class Vault:
 
         with self._writing("remember") as write:
             self.ensure_indexed()  # before writing: an index that cannot take the note must fail first
-            olds = list({row.path: row for row in (self._locate_on_disk(old).row for old in supersedes)}.values())
+            olds = list({row.path: row for row in (self._locate_on_disk(old, refresh=False).row for old in supersedes)}.values())
             raws = {row.path: self.paths.resolve_inside(row.path).read_bytes() for row in olds}
             note = compose_note(text, title=title, layer=layer, tags=list(tags), expires_at=expires_at, ttl=ttl,
                                 permanent=permanent, policy=self.config.policy, now=now,
@@ -350,7 +384,8 @@ class Vault:
             write.message = (f"vaultmem remember: {note.title}\n\nlayer {note.meta['layer']}, "
                              f"expires {format_timestamp(expires) if expires else 'never'}{retired}")
         # Live notes of the same layer that say nearly the same (consolidate's threshold):
-        # the writer may have repeated a memory.
+        # the writer may have repeated a memory. Named from an index in line with the files.
+        self.ensure_current()
         alive_in_layer = Eligibility(now_us=to_epoch_us(resolve_now(now)), layers=(note.meta["layer"],))
         similar = self.derived.searcher().similar_notes(relative, self.config.consolidate.threshold, alive_in_layer)
         return Remembered(id=note.id, path=relative, title=note.title, layer=note.meta["layer"],
@@ -388,7 +423,7 @@ class Vault:
                                permanent=permanent, add_tags=add_tags, remove_tags=remove_tags, if_version=if_version,
                                now=now)
         with self._writing("revise") as write:
-            located = self._locate_on_disk(note)
+            located = self._locate_on_disk(note, refresh=False)
             write.reindex(located.row.path)  # also when refused: the index learns the file as it is now
             revised = write_revision(self.paths, located.row.path, revision, self.config.policy)
             if revised.change is not None:
@@ -399,7 +434,7 @@ class Vault:
     def forget(self, note: str, hard: bool = False) -> Forgotten:
         """Archive a note (recoverable), or delete it with ``hard``; the index follows at once."""
         with self._writing("forget") as write:
-            located = self._locate_on_disk(note)
+            located = self._locate_on_disk(note, refresh=False)
             row = located.row
             # Indexed again even when the delete is refused (WriteConflict): the person's edit
             # wins this time, and re-running the command acts on the current version, knowingly.
@@ -502,8 +537,9 @@ class Vault:
         """Record that these notes were used (appeared in a result the agent acted on)."""
         from .lifecycle import format_timestamp
 
+        self.ensure_current()  # once for all of them
         moment = resolve_now(now)
-        resolved = [self.locate(note, moment) for note in notes]  # all resolved before anything is recorded
+        resolved = [self.locate(note, moment, refresh=False) for note in notes]  # all before anything is recorded
         located: dict[str, Located] = {}
         for item in resolved:
             located.setdefault(item.row.id, item)  # 'Inbox' and 'Inbox.md' are one use
@@ -525,7 +561,7 @@ class Vault:
         from .storage import Eligibility
         from .usage import find_stale
 
-        self.ensure_indexed()
+        self.ensure_current()
         moment = resolve_now(now)
         wanted = tuple(sorted({normalize_layer(layer) for layer in layers or ()}))
         # Expired notes are read too, only to be counted as left out (find_stale).

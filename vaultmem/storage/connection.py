@@ -73,6 +73,16 @@ class Connection:
             self._in_transaction = False
 
     @contextmanager
+    def waiting_at_most(self, seconds: float) -> Iterator[None]:
+        """Inside this block, give up on another writer's lock after ``seconds`` (``database is
+        locked``) instead of the usual 30 s: a read that would also write must not stall."""
+        self.conn.execute(f"PRAGMA busy_timeout = {int(seconds * 1000)}")
+        try:
+            yield
+        finally:
+            self.conn.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_SECONDS * 1000)}")
+
+    @contextmanager
     def read_snapshot(self) -> Iterator[None]:
         """Several reads that see one consistent state of the database."""
         if self._in_transaction:

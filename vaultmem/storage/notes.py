@@ -182,6 +182,10 @@ class NoteStore:
         ).fetchone()
         return None if row is None else FileState(*row)
 
+    def file_stats(self) -> dict[str, tuple[int, int]]:
+        """path → (mtime_ns, size) of every note: what a walk of the vault compares against."""
+        return {row[0]: (row[1], row[2]) for row in self.db.execute("SELECT path, mtime_ns, size FROM notes")}
+
     def file_states(self) -> dict[str, FileState]:
         rows = self.db.execute("SELECT label, path, mtime_ns, size, content_hash, embed_hash FROM notes")
         return {row[1]: FileState(*row) for row in rows}

@@ -48,6 +48,10 @@ class Store:
         """``BEGIN IMMEDIATE`` … ``COMMIT``; nested calls join the outer transaction."""
         return self.db.transaction()
 
+    def waiting_at_most(self, seconds: float) -> AbstractContextManager[None]:
+        """Give up on another writer's lock after ``seconds`` inside this block."""
+        return self.db.waiting_at_most(seconds)
+
     def read_snapshot(self) -> AbstractContextManager[None]:
         """Several reads that see one consistent state of the database."""
         return self.db.read_snapshot()
