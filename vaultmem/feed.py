@@ -51,8 +51,8 @@ from watchdog.observers.api import BaseObserver
 from watchdog.observers.polling import PollingObserver
 
 from .config import CONFIG_FILE, STATE_DIR, WatchSettings
-from .exclusions import OBSIDIAN_SETTINGS
 from .errors import VaultmemError
+from .exclusions import OBSIDIAN_SETTINGS
 from .fences import fence_name, is_fence, remove_fence, write_fence
 from .paths import VaultPaths
 
