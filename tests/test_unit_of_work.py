@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from vaultmem import GitError, Vault
+from vaultmem.errors import NoteWritten
 from vaultmem.noteio import FileChange, content_hash, replace_if_unchanged
 from vaultmem.unit_of_work import WritePath
 
@@ -63,11 +64,14 @@ def test_what_the_act_touched_is_indexed_and_committed_alone(vault: Vault) -> No
 def test_a_write_that_fails_half_way_is_indexed_as_it_is_and_not_committed(vault: Vault) -> None:
     make_repo(vault.root)
     head = git(vault.root, "rev-parse", "HEAD")
-    with pytest.raises(OSError):
+    with pytest.raises(NoteWritten) as raised:
         with WritePath(vault.root, True, vault.derived.sync).begin("revise") as write:
             (vault.root / "keeper.md").unlink()
             write.record(FileChange("keeper.md", NOTE.encode(), None))
             raise OSError("disk full")
+    # The failure names what had changed already, so a retry does not do it twice.
+    assert raised.value.paths == ["keeper.md"] and isinstance(raised.value.cause, OSError)
+    assert "keeper.md" in str(raised.value) and "disk full" in str(raised.value)
     assert write.commit is None and git(vault.root, "rev-parse", "HEAD") == head
     assert vault.store.notes.by_path("keeper.md") is None  # the index follows the disk
 

@@ -2,12 +2,14 @@
 
 No SQL, no lifecycle rules, no file writes here. Library errors (``VaultmemError``) and
 file-system errors (``OSError``) become a one-line message on stderr and exit code 1;
-usage errors exit 2 (click).
+usage errors exit 2 (click). A command that failed after it changed files says which
+(``NoteWritten``; with ``--json`` also as ``error.written``). Library warnings go to stderr.
 With ``--json`` stdout carries exactly one JSON document.
 """
 
 from __future__ import annotations
 
+import errno
 import json
 import logging
 import math
@@ -22,7 +24,7 @@ from typing import IO, TYPE_CHECKING, Any
 import click
 
 from .config import DEFAULT_STALE_DAYS, DEFAULT_THRESHOLD, MAX_STALE_DAYS
-from .errors import InvalidDuration, InvalidTimestamp, UnknownLayer, UsageError, VaultmemError
+from .errors import InvalidDuration, InvalidTimestamp, NoteWritten, UnknownLayer, UsageError, VaultmemError
 
 if TYPE_CHECKING:
     from .consolidate import ConsolidationReport
@@ -70,16 +72,32 @@ def library_errors(as_json: bool = False) -> Iterator[None]:
     except VaultmemError as error:
         _fail(error, as_json, 1)
     except OSError as error:
-        # The file system refused (a name too long, a permission): the command could not do
-        # its job. A one-line message, like a library error, not a traceback.
-        _fail(error, as_json, 1)
+        # The file system refused (a name too long, a permission, a full disk): the command
+        # could not do its job. A one-line message, like a library error, not a traceback.
+        _fail(error, as_json, 1, describe_os_error(error))
 
 
-def _fail(error: Exception, as_json: bool, code: int) -> None:
+def _fail(error: Exception, as_json: bool, code: int, message: str | None = None) -> None:
+    message = message or str(error)
     if as_json:
-        emit_json({"error": {"type": type(error).__name__, "message": str(error)}})
-    click.echo(f"Error: {error}", err=True)
+        detail: dict[str, Any] = {"type": type(error).__name__, "message": message}
+        if isinstance(error, NoteWritten):
+            detail["written"] = error.paths  # on disk although the command failed: do not write them again
+        emit_json({"error": detail})
+    click.echo(f"Error: {message}", err=True)
     sys.exit(code)
+
+
+def describe_os_error(error: OSError) -> str:
+    """``[Errno 28] No space left on device: '/v/x.md'`` as a sentence that says what to do."""
+    where = f" {error.filename}" if error.filename else ""
+    what = error.strerror or str(error)
+    if error.errno in (errno.ENOSPC, errno.EDQUOT, errno.EFBIG):
+        return f"cannot write{where}: {what}. The disk (or your quota) is full: free some space and run the command again"
+    if error.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
+        return (f"cannot write{where}: {what}. The vault (or that folder) is read-only for this user: run vaultmem "
+                "as a user who can write it, or use only the read commands (search, get, stats, check)")
+    return f"{what}:{where}" if where else str(error)
 
 
 def _refuse_nan(ctx: click.Context, param: click.Parameter, value: float) -> float:
@@ -110,7 +128,37 @@ def main(ctx: click.Context, vault_path: str) -> None:
     The Markdown files are the truth; <vault>/.vaultmem/ holds a derived index
     (SQLite + FTS5 + hnswlib) that `index` can always rebuild.
     """
+    _log_to_stderr()
     ctx.obj = Context(vault_path)
+
+
+class _StderrHandler(logging.StreamHandler):  # type: ignore[type-arg]
+    """Writes to whatever ``sys.stderr`` is when a record comes (click's test runner swaps it)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.setFormatter(logging.Formatter("%(levelname)s: %(message)s"))
+
+    @property
+    def stream(self) -> IO[str]:
+        return sys.stderr
+
+    @stream.setter
+    def stream(self, value: IO[str]) -> None:
+        pass  # always the current sys.stderr
+
+
+def _log_to_stderr() -> None:
+    """Library warnings (an index that was damaged and rebuilt, one that is read-only here)
+    go to stderr as ``WARNING: …``; stdout stays the command's output.
+
+    Only when nothing configured logging yet (an embedding library's own ``basicConfig``
+    would otherwise do it later, with its format); INFO as that would have set it.
+    """
+    root = logging.getLogger()
+    if not root.handlers:
+        root.addHandler(_StderrHandler())
+        root.setLevel(logging.INFO)
 
 
 # ------------------------------------------------------------------ index / search
@@ -633,7 +681,7 @@ def watch(obj: Context, quiet: bool, polling: bool) -> None:
     prints one line per applied change on stdout ("12:03:04 updated notes/a.md").
     Warnings and errors go to stderr. Exits 0 when stopped by Ctrl-C or SIGTERM.
     """
-    logging.basicConfig(stream=sys.stderr, level=logging.WARNING, format="%(levelname)s: %(message)s")
+    logging.getLogger().setLevel(logging.WARNING)  # stdout has the changes; stderr only what goes wrong
     with library_errors():
         watcher = obj.vault.watch(polling=polling, quiet=True, on_change=None if quiet else render_change, start=False)
         watcher.run_until_signalled(on_ready=None if quiet else render_watch_start)

@@ -6,10 +6,13 @@ embedder (a model in memory) is one for all. Here too is the index's lifecycle: 
 first index, ``index [--rebuild]``, folding the vector delta into the snapshot, and
 bringing the index in line with the files before a read answers (freshness.py).
 Heavy modules (numpy, hnswlib, the embedder) are imported only when vectors are needed.
+Faults (healing.py): a damaged index is set aside and rebuilt where it is opened or met;
+one this process may not write is read through a private copy.
 """
 
 from __future__ import annotations
 
+import logging
 import sqlite3
 import threading
 import weakref
@@ -18,18 +21,20 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from .errors import DerivedIndexError, IndexBusy
+from .errors import DerivedIndexError, IndexBusy, IndexDamaged, IndexNotWritable, VaultmemError
 from .freshness import Freshness
 from .paths import VaultPaths
 
 if TYPE_CHECKING:
     from .config import WatchSettings
     from .embedders import Embedder
+    from .healing import ReadOnlyCopy
     from .indexer import Indexer, IndexReport
     from .search import Searcher
     from .storage import Store
 
 Progress = Callable[[int, int], Callable[[int], None]]
+log = logging.getLogger("vaultmem")
 
 
 class DerivedIndex:
@@ -49,6 +54,9 @@ class DerivedIndex:
         # A Vault dropped without close() must not leave its feed observing for ever.
         # (No join: the collector may run this on any thread, even the observer's own.)
         weakref.finalize(self, self.freshness.close, False)
+        self._read_only: ReadOnlyCopy | None = None  # set once the index proves not writable here
+        self._warnings: list[str] = []  # said once: an index that was healed
+        self._faults_lock = threading.Lock()
 
     def close(self) -> None:
         """Close every SQLite connection opened here (from any thread) and stop the feed started here."""
@@ -58,6 +66,9 @@ class DerivedIndex:
                 store.close()
             self._stores.clear()
         self._local = threading.local()
+        if self._read_only is not None:
+            self._read_only.close()
+            self._read_only = None
 
     def release_thread(self) -> None:
         """Close the calling thread's connection (a watcher's worker thread, as it ends)."""
@@ -82,9 +93,7 @@ class DerivedIndex:
             self.release_thread()
             store = None
         if store is None:
-            from .storage import Store
-
-            store = Store(self.state_dir)
+            store = self._open_store()
             self._local.store = store
             with self._stores_lock:
                 self._stores.append(store)
@@ -130,7 +139,11 @@ class DerivedIndex:
     # -- the index's lifecycle
 
     def index(self, rebuild: bool = False, progress: Progress | None = None) -> IndexReport:
-        """Reconcile the derived index with the files (``rebuild``: drop it first)."""
+        """Reconcile the derived index with the files (``rebuild``: drop it first).
+
+        Where the index cannot be written this reconciles the private copy read commands
+        answer from (``Vault.index`` refuses instead: nothing would be saved).
+        """
         if rebuild:
             with self.store.meta.rebuilding():
                 self.drop()
@@ -164,12 +177,10 @@ class DerivedIndex:
         The dimension comes from the stored vectors, so a no-change ``index`` never loads
         the embedder just to find out that nothing needs folding.
         """
-        dimension = self.store.vectors.dimension()
-        if dimension is None:
-            return
-        from .vectors import VectorIndex
-
-        VectorIndex(self.store, dimension).fold()
+        store = self.store
+        if self._read_only is not None:
+            return  # a private copy's delta is searched exactly; the snapshot's folder is read-only
+        _fold(store)
 
     def is_indexed(self) -> bool:
         from .storage import DB_NAME
@@ -239,6 +250,131 @@ class DerivedIndex:
             ) from error
 
     def sync(self, relatives: Sequence[str]) -> None:
-        """Bring these paths up to date in an index that exists (a write path's third step)."""
-        if relatives and self.is_indexed():
-            self.indexer.sync_paths(relatives)
+        """Bring these paths up to date in an index that exists (a write path's third step).
+
+        A damaged index met here is healed — rebuilt from the vault, these paths included —
+        rather than failing a write whose files are already on disk.
+        """
+        if not relatives:
+            return
+        try:
+            if self.is_indexed():
+                self.indexer.sync_paths(relatives)
+        except (sqlite3.Error, IndexDamaged) as error:
+            damage = self.as_damage(error)
+            if damage is None:
+                raise self.as_error(error) from error
+            self.heal(damage)
+
+    # -- faults (healing.py, adr/0016)
+
+    def _open_store(self) -> Store:
+        """This thread's Store: the index itself, healed first if it is damaged, or — when
+        this process cannot write it — the private copy read commands answer from."""
+        from .storage import Store
+
+        with self._faults_lock:
+            if self._read_only is not None:
+                return self._read_only.open()
+            try:
+                return Store(self.state_dir)
+            except IndexDamaged as damage:
+                self._heal_locked(damage)
+                return Store(self.state_dir)
+            except IndexNotWritable as refusal:
+                from .healing import ReadOnlyCopy
+
+                self._read_only = ReadOnlyCopy(self.state_dir, refusal)
+                log.warning("%s", self._read_only.warning)
+                return self._read_only.open()
+
+    def heal(self, damage: IndexDamaged) -> None:
+        """Set a damaged index aside, start a new one with the usage history that could be
+        recovered, and index the vault into it (see healing.py). Warns once."""
+        with self._faults_lock:
+            self._heal_locked(damage)
+
+    def _heal_locked(self, damage: IndexDamaged) -> None:
+        from .healing import locked_heal
+        from .storage import Store
+
+        self.release_thread()  # this thread's connection reads the damaged file
+        if self._read_only is not None:
+            raise DerivedIndexError(f"{damage}; this process cannot write there: {self._read_only.refusal.reason}")
+
+        def rebuild() -> None:
+            store = Store(self.state_dir)
+            try:
+                from .indexer import Indexer
+
+                Indexer(self.paths, store, self.embedder, self.embedder_identity).reconcile(completes_rebuild=True)
+                _fold(store)
+            finally:
+                store.close()
+
+        healed = locked_heal(self.state_dir, damage, rebuild)
+        if healed is not None:
+            message = healed.message(self.state_dir)
+            log.warning("%s", message)
+            self._warnings.append(message)
+
+    def require_writable(self) -> None:
+        """Refuse a write before it acts when the index cannot be written here."""
+        self.store  # noqa: B018 - opening it is what finds out
+        if self._read_only is not None:
+            raise self._read_only.refusal
+
+    def after_search(self) -> list[str]:
+        """What a search's answer should say about the index — read-only here (always), healed
+        (once) — and, when the search found the vector snapshot damaged and set it aside, a
+        new snapshot folded now (the search itself answered exactly from SQLite)."""
+        self.store  # noqa: B018 - opening it is what finds out
+        warnings = [self._read_only.warning] if self._read_only is not None else []
+        warnings += self._warnings
+        self._warnings = []
+        searcher = getattr(self._local, "searcher", None)
+        if searcher is not None and searcher.vectors.set_aside:
+            warnings += searcher.vectors.set_aside
+            searcher.vectors.set_aside = []
+            self.fold()  # the set-aside file counts as missing: this builds its replacement
+        return warnings
+
+    def as_damage(self, error: BaseException | None) -> IndexDamaged | None:
+        """The damage this error reports, if it is one (a SQLite error or ours)."""
+        if isinstance(error, IndexDamaged):
+            return error
+        if isinstance(error, sqlite3.Error):
+            from .storage import index_failure
+
+            failure = index_failure(error, self.database, self._identity())
+            return failure if isinstance(failure, IndexDamaged) else None
+        return None
+
+    def as_error(self, error: BaseException) -> VaultmemError:
+        """A SQLite error as the vaultmem error that names the file and the fix."""
+        if isinstance(error, VaultmemError):
+            return error
+        from .storage import index_failure
+
+        if isinstance(error, sqlite3.Error):
+            return index_failure(error, self.database, self._identity())
+        return VaultmemError(str(error))
+
+    @property
+    def database(self) -> Path:
+        from .storage import DB_NAME
+
+        return self.state_dir / DB_NAME
+
+    def _identity(self) -> tuple[int, int] | None:
+        store = getattr(self._local, "store", None)
+        return store.identity if store is not None else None
+
+
+def _fold(store: Store) -> None:
+    dimension = store.vectors.dimension()
+    if dimension is None:
+        return
+    from .vectors import VectorIndex
+
+    VectorIndex(store, dimension).fold()

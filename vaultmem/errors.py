@@ -157,3 +157,64 @@ class IndexBusy(DerivedIndexError):
 
 class GitError(VaultmemError):
     """A git operation failed or the vault is not a git repository."""
+
+
+class IndexDamaged(DerivedIndexError):
+    """``index.db`` (or a file beside it) cannot be read as what vaultmem wrote: corrupt,
+    truncated, not a database. Everything in it but usage history is derived, so the
+    caller sets it aside and rebuilds it (see adr/0016) — unless it cannot write there."""
+
+    def __init__(self, path: object, detail: str, identity: tuple[int, int] | None = None) -> None:
+        self.path = path
+        self.detail = detail
+        self.identity = identity  # (st_dev, st_ino) of the damaged file: who heals it first, heals it once
+        super().__init__(
+            f"the index {path} is damaged ({detail}); everything in it but usage history is rebuilt "
+            "from the vault by `vaultmem index --rebuild` (vaultmem does this itself where it can write)"
+        )
+
+
+class IndexNotWritable(DerivedIndexError):
+    """The index cannot be written here (read-only file system, permissions, a full disk):
+    read commands answer from it as it is, write commands are refused before they act."""
+
+    NOT_YOURS = ("Run this as a user who can write the vault and its .vaultmem/ folder "
+                 "(or mount it read-write)")
+    DISK_FULL = "Free some space on that disk and run the command again"
+
+    def __init__(self, path: object, reason: str, fix: str = NOT_YOURS) -> None:
+        self.path = path
+        self.reason = reason
+        self.fix = fix
+        super().__init__(f"cannot write the index {path}: {reason}; the index was not changed. {fix}")
+
+
+class IndexUnavailable(DerivedIndexError):
+    """There is no index this process can read, and it cannot make one."""
+
+
+class IndexWriteFailed(DerivedIndexError):
+    """Writing the index failed part-way (disk full, I/O error): SQLite rolled the
+    transaction back, so the index is as it was before the failed write."""
+
+
+class NoteWritten(VaultmemError):
+    """A write command failed *after* it changed files in the vault.
+
+    The files are there (``paths``): an agent that retries must not write them again.
+    """
+
+    def __init__(self, paths: Sequence[str], operation: str, cause: BaseException) -> None:
+        self.paths = list(paths)
+        self.operation = operation
+        self.cause = cause
+        if operation == "remember" and len(self.paths) == 1:
+            done = f"the note was written to {self.paths[0]} and exists now"
+            advice = "Do not remember it again: use that note"
+        else:
+            done = f"{operation} changed {', '.join(self.paths)}: those changes are on disk now"
+            advice = f"Do not repeat the {operation} blindly: look at those files first"
+        super().__init__(
+            f"{done}, but then it failed: {cause}. {advice}; once the cause is fixed, "
+            "`vaultmem index` brings the index up to date"
+        )

@@ -73,6 +73,11 @@ def _write_temp(path: Path, data: bytes, mode: int | None) -> str:
             os.fsync(temp.fileno())
         if mode is not None:
             os.chmod(temp_name, mode)
+    except OSError as error:
+        Path(temp_name).unlink(missing_ok=True)
+        if error.filename is None:  # a failed write (a full disk) names no file: name the note
+            raise OSError(error.errno, error.strerror, str(path)) from error
+        raise
     except BaseException:
         Path(temp_name).unlink(missing_ok=True)
         raise

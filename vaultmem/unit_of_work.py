@@ -9,7 +9,8 @@ and any write command to come — do the same four steps, in this order:
    recording on the :class:`VaultWrite` each :class:`FileChange` they return — the
    bytes checked and the bytes left;
 3. bring the index in step with those paths (also when the act failed half-way: what
-   it changed on disk is indexed as it is now);
+   it changed on disk is indexed as it is now); a failure after files changed is a
+   :class:`NoteWritten` naming them, so a retrying agent does not make them twice;
 4. when the vault's config asks for it, commit exactly vaultmem's change to them, and
    nothing of the person's (adr/0017).
 
@@ -26,7 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .config import STATE_DIR
-from .errors import GitError
+from .errors import GitError, NoteWritten
 from .noteio import FileChange
 from .ordered import unique
 
@@ -73,9 +74,15 @@ class WritePath:
         self.require_git()
         write = VaultWrite(operation)
         try:
-            yield write
-        finally:
-            self.sync_index(write.paths_to_index())
+            try:
+                yield write
+            finally:
+                self.sync_index(write.paths_to_index())
+        except Exception as error:
+            if write.touched and not isinstance(error, NoteWritten):
+                # Files changed before the failure: say which, so a retry does not make them twice.
+                raise NoteWritten(write.touched, operation, error) from error
+            raise
         write.commit, write.not_committed = self.commit(write.changes, write.message or f"vaultmem {operation}")
 
     def require_git(self) -> None:

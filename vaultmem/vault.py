@@ -9,8 +9,9 @@ Thread use: SQLite connections and hnswlib readers are per thread (derived.py); 
 ``Vault`` may be shared by a watcher thread and request handlers. Every read that answers
 from the index first brings it in line with the files, or proves it is
 (``DerivedIndex.ensure_current``, freshness.py); every write to the vault's files goes
-through one unit of work (unit_of_work.py): git check, act, index, commit. Results are
-the dataclasses of results.py.
+through one unit of work (unit_of_work.py): git check, act, index, commit. Every public
+method is ``@heals``: a damaged index met part-way is rebuilt and the call runs again,
+unless it had changed files (healing.py, adr/0022). Results are the dataclasses of results.py.
 """
 
 from __future__ import annotations
@@ -23,7 +24,8 @@ from typing import TYPE_CHECKING, Any
 
 from .config import DEFAULT_STALE_DAYS, STATE_DIR, VaultConfig, load_config
 from .derived import DerivedIndex, Progress
-from .errors import ExcludedNote, IndexBusy, NoteNotFound, PathOutsideVault, VaultmemError, WriteConflict
+from .errors import ExcludedNote, IndexBusy, NoteNotFound, NoteWritten, PathOutsideVault, VaultmemError, WriteConflict
+from .healing import heals
 from .lifecycle import normalize_layer, resolve_now, to_epoch_us
 from .paths import VaultPaths
 from .results import (
@@ -104,17 +106,26 @@ class Vault:
     def embedder(self) -> Embedder:
         return self.derived.embedder()
 
+    @heals
     def index(self, rebuild: bool = False, progress: Progress | None = None) -> IndexReport:
-        """Reconcile the derived index with the files (``rebuild``: drop it first)."""
+        """Reconcile the derived index with the files (``rebuild``: drop it first).
+
+        Refused (``IndexNotWritable``) where the index cannot be written; the read commands
+        that reconcile first (``expire``, ``consolidate`` dry runs) reconcile a private copy.
+        """
+        self.derived.require_writable()
         return self.derived.index(rebuild, progress)
 
+    @heals
     def is_indexed(self) -> bool:
         return self.derived.is_indexed()
 
+    @heals
     def ensure_indexed(self) -> IndexReport | None:
         """Index a vault that has never been indexed; refuse vectors from another embedder."""
         return self.derived.ensure_indexed()
 
+    @heals
     def ensure_current(self) -> IndexReport | None:
         """Bring the index in line with the files (hand edits, new, deleted, renamed notes) or
         prove it is: what every read does before it answers (adr/0021). The changes applied."""
@@ -122,6 +133,7 @@ class Vault:
 
     # ------------------------------------------------------------ search
 
+    @heals
     def search(
         self,
         query: str,
@@ -154,14 +166,17 @@ class Vault:
             hits = self.derived.searcher().search(query, k, eligibility)
         if busy is not None:
             hits.warn(str(busy))
+        hits.warnings.extend(self.derived.after_search())  # read-only here, just healed, a snapshot rebuilt
         return hits
 
     # ------------------------------------------------------------ notes
 
+    @heals
     def resolve(self, reference: str, *, refresh: bool = True) -> NoteRow:
         """A NOTE argument → its index row (see :meth:`locate`)."""
         return self.locate(reference, refresh=refresh).row
 
+    @heals
     def locate(self, reference: str, now: object = None, *, refresh: bool = True) -> Located:
         """A NOTE argument → its index row, and how it was found when not by its own name.
 
@@ -236,6 +251,7 @@ class Vault:
             located = self.locate(note, refresh=False)
         return located
 
+    @heals
     def get(self, note: str, now: object = None) -> NoteView:
         """A note as it is on disk now, with whether (and when) it expired, what superseded
         it, its ``version`` and its usage."""
@@ -257,6 +273,7 @@ class Vault:
         rows = self.store.notes.find(ident)
         return NoteRef(ident, rows[0].path if len(rows) == 1 else None)
 
+    @heals
     def history(self, note: str) -> History:
         """Commits that touched the note, newest first, following renames."""
         from .gitops import history, require_repository
@@ -279,6 +296,7 @@ class Vault:
 
     # ------------------------------------------------------------ check and stats
 
+    @heals
     def check(self, fix: bool = False, now: object = None) -> CheckReport:
         """Lint every note; ``fix`` applies only the safe, explicit fixes."""
         from .check import check_vault
@@ -293,6 +311,7 @@ class Vault:
         report.commit, report.not_committed = write.commit, write.not_committed
         return report
 
+    @heals
     def stats(self, now: object = None) -> Stats:
         """Notes by layer, expired at ``now``, problems, index size, embedder (of an index in line with the files)."""
         self.ensure_current()
@@ -300,6 +319,7 @@ class Vault:
 
     # ------------------------------------------------------------ live indexing (watch)
 
+    @heals
     def watch(
         self,
         *,
@@ -338,8 +358,10 @@ class Vault:
 
     def _writing(self, operation: str) -> AbstractContextManager[VaultWrite]:
         """The unit of work every write takes: git check → act → index → commit."""
+        self.derived.require_writable()  # an index that cannot be written refuses before anything is
         return self._writes.begin(operation)
 
+    @heals
     def remember(
         self,
         text: str,
@@ -387,13 +409,17 @@ class Vault:
         # the writer may have repeated a memory. Named from an index in line with the files.
         self.ensure_current()
         alive_in_layer = Eligibility(now_us=to_epoch_us(resolve_now(now)), layers=(note.meta["layer"],))
-        similar = self.derived.searcher().similar_notes(relative, self.config.consolidate.threshold, alive_in_layer)
+        try:
+            similar = self.derived.searcher().similar_notes(relative, self.config.consolidate.threshold, alive_in_layer)
+        except Exception as error:  # the note is written: a retry must not write it again
+            raise NoteWritten([relative], "remember", error) from error
         return Remembered(id=note.id, path=relative, title=note.title, layer=note.meta["layer"],
                           expires_at=format_timestamp(expires) if expires else None, tags=list(note.meta["tags"]),
                           version=version_of(content_hash(note.render())), commit=write.commit, similar=similar,
                           not_committed=write.not_committed,
                           supersedes=[NoteRef(item.note.id, item.path) for item in retirements])
 
+    @heals
     def revise(
         self,
         note: str,
@@ -431,6 +457,7 @@ class Vault:
                 write.message = f"vaultmem revise: {revised.title_before}\n\n{revised.path}: {', '.join(revised.changed)}"
         return Revised.of(revised.after, revised.changed, write.commit, write.not_committed, located.resolved_from)
 
+    @heals
     def forget(self, note: str, hard: bool = False) -> Forgotten:
         """Archive a note (recoverable), or delete it with ``hard``; the index follows at once."""
         with self._writing("forget") as write:
@@ -455,6 +482,7 @@ class Vault:
         write.record(*changes)
         return archived
 
+    @heals
     def expire(self, apply: bool = False, hard: bool = False, now: object = None) -> ExpireReport:
         """List notes expired at ``now``; with ``apply`` archive them (``hard``: delete).
 
@@ -462,7 +490,7 @@ class Vault:
         touched. Each file is re-read before it is moved: a note a person extended or edited
         since the index saw it is skipped, not archived.
         """
-        self.index()
+        self.derived.index()
         moment = resolve_now(now)
         rows = self.store.notes.expired(to_epoch_us(moment))
         report = ExpireReport([ExpiredNote(row.id, row.path, row.title, row.layer, row.expires_at) for row in rows], apply, hard)
@@ -499,6 +527,7 @@ class Vault:
             return "its frontmatter does not load (see `vaultmem check`); fix the YAML, then run expire again"
         return None
 
+    @heals
     def consolidate(
         self,
         threshold: float | None = None,
@@ -521,10 +550,10 @@ class Vault:
 
         scope = make_scope(self.config.consolidate, threshold, window, all, include_expired, resolve_now(now), any_note)
         if not apply:
-            self.index()
+            self.derived.index()
             return (plan if plan is not None else plan_consolidation(self.store, self.paths, scope)).report()
         with self._writing("consolidate") as write:
-            self.index()
+            self.derived.index()
             report = apply_plan(plan if plan is not None else plan_consolidation(self.store, self.paths, scope), self.paths)
             write.record(*report.changes)
             write.message = report.commit_message()
@@ -533,6 +562,7 @@ class Vault:
 
     # ------------------------------------------------------------ usage history (usage.py; not a file write)
 
+    @heals
     def mark_used(self, notes: Iterable[str], now: object = None) -> list[UsedNote]:
         """Record that these notes were used (appeared in a result the agent acted on)."""
         from .lifecycle import format_timestamp
@@ -550,6 +580,7 @@ class Vault:
         return [UsedNote(item.row.id, item.row.path, usage[item.row.id].use_count, usage[item.row.id].last_used_at,
                          item.resolved_from) for item in located.values()]
 
+    @heals
     def stale(self, days: float = DEFAULT_STALE_DAYS, layers: Iterable[str] | None = None, now: object = None,
               include_expired: bool = False) -> StaleNotes:
         """Notes unused (or, never used, created) more than ``days`` ago; oldest first.
@@ -569,11 +600,13 @@ class Vault:
         usage = self.store.usage.for_ids([row.id for row in rows])
         return find_stale(rows, usage, days, moment, include_expired)
 
+    @heals
     def usage_export(self) -> dict[str, Any]:
         from .usage import export_document
 
         return export_document(self.store.usage.all())
 
+    @heals
     def usage_import(self, document: Any) -> int:
         from .usage import parse_import
 

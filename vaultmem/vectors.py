@@ -8,13 +8,22 @@ half-applied change: the snapshot file is immutable once published and the delta
 read inside one SQLite snapshot. ``fold()`` merges the delta into a new snapshot file
 (temp + rename, then a compare-and-swap of its name in SQLite) now and then.
 See adr/0005-vector-snapshot-and-delta.md.
+
+A snapshot's name carries the CRC-32 of its bytes, checked before hnswlib reads them: a
+file that is garbage, truncated or changed is set aside under ``.vaultmem/damaged/`` and
+searched exactly from SQLite until the next fold builds a new one (adr/0016). hnswlib
+itself writes without checking for errors, so a fold verifies the size it wrote.
 """
 
 from __future__ import annotations
 
+import errno
+import logging
 import os
+import re
 import time
 import uuid
+import zlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -43,6 +52,10 @@ REBUILD_GARBAGE_RATIO = 0.25  # rebuild from scratch once this share of the grap
 HNSW_GROWTH = 1.5  # a full graph grows by half, so adding a delta rarely resizes it
 SNAPSHOT_GRACE_SECONDS = 3600  # a younger snapshot or temp file may be another writer's: left alone
 SNAPSHOT_READ_ATTEMPTS = 5  # a reader re-reads this often while writers keep replacing the snapshot
+CRC_CHUNK = 1 << 20
+# vectors-<seq>-<id>-<crc32>.hnsw; names written before checksums have no -<crc32>.
+_CHECKSUM_NAME = re.compile(rf"^{SNAPSHOT_PREFIX}\d+-[0-9a-f]+-(?P<crc>[0-9a-f]{{8}}){re.escape(SNAPSHOT_SUFFIX)}$")
+log = logging.getLogger("vaultmem")
 
 
 def ef_for(count: int) -> int:
@@ -67,6 +80,10 @@ class _Delta:
     matrix: np.ndarray
 
 
+class DamagedSnapshot(Exception):
+    """A snapshot file that is not what was written (checksum, size or hnswlib's own check)."""
+
+
 class SnapshotMoved(Exception):
     """The snapshot file named in the current read transaction was replaced; read again."""
 
@@ -85,6 +102,8 @@ class VectorIndex:
         self._delta: _Delta | None = None
         self._seen_token: tuple[int, int] | None = None
         self._missing: str | None = None  # a snapshot file found missing on the last attempt
+        self._damaged: str | None = None  # a snapshot found damaged: searched exactly until a fold replaces it
+        self.set_aside: list[str] = []  # what a reader found damaged and moved away (for its caller to say)
 
     # -- reading
 
@@ -173,9 +192,9 @@ class VectorIndex:
 
     def _use_snapshot(self, name: str | None, deleted: int, snapshot_seq: int, nested: bool) -> int:
         """Load the snapshot SQLite names (if not loaded yet); returns the delta's base seq."""
-        if name is None or name == self._missing:
+        if name is None or name == self._missing or name == self._damaged:
             # No snapshot — or one named twice in a row although its file is gone (lost in a
-            # crash or a race): search every vector exactly until a fold replaces it.
+            # crash or a race), or damaged: search every vector exactly until a fold replaces it.
             if self._snapshot is not None:
                 self._snapshot, self._delta = None, None
             return 0
@@ -183,6 +202,12 @@ class VectorIndex:
             return snapshot_seq
         try:
             self._snapshot, self._delta = self._load_snapshot(name, deleted), None
+        except DamagedSnapshot as damage:
+            self._damaged = name
+            self._set_aside(name, str(damage))
+            if self._snapshot is not None:
+                self._snapshot, self._delta = None, None
+            return 0
         except FileNotFoundError:
             self._missing = name
             if nested:
@@ -210,17 +235,33 @@ class VectorIndex:
                 snapshot.live -= 1
             snapshot.superseded.add(label)
 
+    def _set_aside(self, name: str, detail: str) -> None:
+        from .storage.damage import set_aside
+
+        try:
+            folder = set_aside(self.store.state_dir, (name,))
+        except OSError as error:  # a read-only folder: it stays, and is skipped by this reader
+            message = f"the vector snapshot {name} is damaged ({detail}) and could not be set aside ({error.strerror})"
+        else:
+            message = (f"the vector snapshot {name} was damaged ({detail}); it was set aside in {folder}. Searching "
+                       "every vector exactly until the next fold rebuilds it (the next write, `index` or `watch`)")
+        log.warning("%s", message)
+        self.set_aside.append(message)
+
     def _load_snapshot(self, name: str, deleted: int = 0) -> _Snapshot:
         path = self.store.state_dir / name
         if not path.exists():
             raise FileNotFoundError(path)
+        verify_snapshot(path)
         index = hnswlib.Index(space="ip", dim=self.dimension)
         try:
             index.load_index(str(path))
-        except RuntimeError:
+        except RuntimeError as error:
             if not path.exists():
                 raise FileNotFoundError(path) from None  # removed between the check and the load
-            raise
+            raise DamagedSnapshot(f"hnswlib cannot load it: {error}") from None
+        if index.get_current_count() > index.get_max_elements():
+            raise DamagedSnapshot("it claims more vectors than it has room for")
         index.set_ef(ef_for(index.get_current_count()))
         labels = set(index.get_ids_list())
         return _Snapshot(name, index, labels, index.get_current_count() - deleted, set())
@@ -265,7 +306,11 @@ class VectorIndex:
             delta = self.store.vectors.after(snapshot_seq)
             tombstone_seq, _ = self.store.vectors.tombstones()
         if old_name is not None and (self.store.state_dir / old_name).exists():
-            index = self._load_snapshot(old_name).index
+            try:
+                index = self._load_snapshot(old_name).index
+            except DamagedSnapshot as damage:
+                self._set_aside(old_name, str(damage))
+                return self._build_from_scratch(len(live), new_seq, num_threads), new_seq, 0, tombstone_seq
             stored = set(index.get_ids_list())
             dead = stored - live
             if len(dead) <= REBUILD_GARBAGE_RATIO * max(1, len(stored)):
@@ -297,11 +342,14 @@ class VectorIndex:
         return index
 
     def _publish(self, index: hnswlib.Index, old_name: str | None, new_seq: int, deleted: int, tombstone_seq: int) -> bool:
-        name = f"{SNAPSHOT_PREFIX}{new_seq:012d}-{uuid.uuid4().hex[:8]}{SNAPSHOT_SUFFIX}"
+        temp = self.store.state_dir / f"{SNAPSHOT_PREFIX}{new_seq:012d}-{uuid.uuid4().hex[:8]}.tmp"
+        try:
+            _save(index, temp)
+            name = f"{temp.stem}-{_crc32(temp):08x}{SNAPSHOT_SUFFIX}"
+        except BaseException:
+            temp.unlink(missing_ok=True)
+            raise
         final = self.store.state_dir / name
-        temp = self.store.state_dir / f"{name}.tmp"
-        index.save_index(str(temp))
-        fsync_path(temp)
         os.replace(temp, final)
         if not self.store.vectors.swap_snapshot(old_name, name, new_seq, deleted, tombstone_seq):
             final.unlink(missing_ok=True)  # another writer folded first; its snapshot stands
@@ -310,6 +358,36 @@ class VectorIndex:
         # transaction began before the swap still finds the file SQLite named to it.
         remove_stale_snapshots(self.store.state_dir, keep=name, previous=old_name)
         return True
+
+
+def _save(index: hnswlib.Index, path: Path) -> None:
+    """``save_index``, checked: hnswlib writes through a C++ stream and ignores write errors,
+    so a full disk would leave a short file that looks saved."""
+    index.save_index(str(path))
+    expected, written = index.index_file_size(), path.stat().st_size
+    if written != expected:
+        raise OSError(errno.ENOSPC, f"the vector snapshot was cut short ({written} of {expected} bytes written; "
+                      "is the disk full?)", str(path))
+    fsync_path(path)
+
+
+def verify_snapshot(path: Path) -> None:
+    """Raise :class:`DamagedSnapshot` unless ``path`` has the bytes its name's checksum
+    says (names from before checksums are left to hnswlib's own size checks)."""
+    match = _CHECKSUM_NAME.match(path.name)
+    if match is None:
+        return
+    actual = _crc32(path)
+    if actual != int(match["crc"], 16):
+        raise DamagedSnapshot(f"its checksum is {actual:08x}, not the {match['crc']} it was written with")
+
+
+def _crc32(path: Path) -> int:
+    crc = 0
+    with open(path, "rb") as handle:
+        while chunk := handle.read(CRC_CHUNK):
+            crc = zlib.crc32(chunk, crc)
+    return crc
 
 
 def _delta_neighbours(labels: np.ndarray, matrix: np.ndarray, queries: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:

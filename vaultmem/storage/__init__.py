@@ -12,14 +12,16 @@ discipline they share; :class:`Store` opens one connection and hands out the sto
 
 from __future__ import annotations
 
-from .connection import DB_NAME, Connection, ensure_state_dir
-from .meta import EXCLUSIONS_KEY, READER_KEY, REBUILD_LOCK, REBUILDING, MetaStore
+from .connection import DB_NAME, Connection, ensure_state_dir, index_failure, open_read_only
+from .meta import EXCLUSIONS_KEY, READER_KEY, REBUILD_LOCK, REBUILDING, MetaStore, rebuild_lock
 from .notes import Eligibility, FileState, NoteRow, NoteStore, PoolNote
 from .store import Store
 from .usage import UsageRow, UsageStore
+from .usage_backup import UsageBackup
 from .vectors import SnapshotMeta, VectorStore
 
 __all__ = [
-    "DB_NAME", "EXCLUSIONS_KEY", "READER_KEY", "REBUILDING", "REBUILD_LOCK", "Connection", "Eligibility", "FileState", "MetaStore", "NoteRow",
-    "NoteStore", "PoolNote", "SnapshotMeta", "Store", "UsageRow", "UsageStore", "VectorStore", "ensure_state_dir",
+    "DB_NAME", "EXCLUSIONS_KEY", "READER_KEY", "REBUILDING", "REBUILD_LOCK", "Connection", "Eligibility", "FileState",
+    "MetaStore", "NoteRow", "NoteStore", "PoolNote", "SnapshotMeta", "Store", "UsageBackup", "UsageRow", "UsageStore",
+    "VectorStore", "ensure_state_dir", "index_failure", "open_read_only", "rebuild_lock",
 ]

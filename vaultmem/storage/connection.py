@@ -3,20 +3,38 @@
 Connections are per thread (SQLite's rule); writes happen in ``BEGIN IMMEDIATE``
 transactions so concurrent writers (``watch``, a ``remember`` from another process)
 queue instead of failing half-way. WAL lets readers run beside a writer.
+
+Faults are named here, once: :func:`index_failure` turns a SQLite error into the
+vaultmem error that says what happened to which file (damaged, not writable, disk
+full); :func:`open_read_only` reads an index this process may not write (adr/0016).
 """
 
 from __future__ import annotations
 
+import errno
+import os
 import sqlite3
 from collections.abc import Iterable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
+
+from ..errors import DerivedIndexError, IndexDamaged, IndexNotWritable, IndexWriteFailed
 
 DB_NAME = "index.db"
 BUSY_TIMEOUT_SECONDS = 30.0
 # Values per `IN (?, ?, …)` query: SQLite before 3.32 allows at most 999 variables.
 SQL_VARIABLES_PER_QUERY = 500
+
+# SQLite's primary result codes (the low byte of an extended code) that name a fault.
+SQLITE_PERM, SQLITE_BUSY, SQLITE_READONLY, SQLITE_IOERR, SQLITE_CORRUPT = 3, 5, 8, 10, 11
+SQLITE_FULL, SQLITE_CANTOPEN, SQLITE_NOTADB = 13, 14, 26
+_DAMAGE_CODES = frozenset({SQLITE_CORRUPT, SQLITE_NOTADB})
+_NOT_WRITABLE_CODES = frozenset({SQLITE_PERM, SQLITE_READONLY, SQLITE_CANTOPEN})
+_NOT_WRITABLE_ERRNOS = frozenset({errno.EACCES, errno.EPERM, errno.EROFS})
+DISK_FULL_ERRNOS = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EFBIG})
+NEARLY_FULL_BYTES = 1 << 20  # less free than this, and an I/O error opening the index is the full disk
 
 
 class Connection:
@@ -24,14 +42,34 @@ class Connection:
 
     def __init__(self, path: Path) -> None:
         self.path = path
+        self._in_transaction = False
+        self._identity = _file_identity(path)
+        try:
+            self.conn = self._open()
+        except sqlite3.Error as error:
+            raise index_failure(error, path, self._identity) from None
+
+    def _open(self) -> sqlite3.Connection:
+        refusal = write_refusal(self.path)
+        if refusal is not None:
+            raise IndexNotWritable(self.path, refusal)
         # check_same_thread=False only so close() may run from any thread at shutdown;
         # each Connection is still used by one thread at a time (Vault keeps one per thread).
-        self.conn = sqlite3.connect(path, isolation_level=None, timeout=BUSY_TIMEOUT_SECONDS, check_same_thread=False)
-        self._in_transaction = False
-        self.conn.execute("PRAGMA journal_mode = WAL")
-        self.conn.execute("PRAGMA synchronous = NORMAL")
-        self.conn.execute("PRAGMA foreign_keys = ON")
-        self._identity = _file_identity(path)  # the file exists now (the WAL pragma created it)
+        conn = sqlite3.connect(self.path, isolation_level=None, timeout=BUSY_TIMEOUT_SECONDS, check_same_thread=False)
+        try:
+            conn.execute("PRAGMA journal_mode = WAL")  # reads the header: a file that is no database fails here
+            conn.execute("PRAGMA synchronous = NORMAL")
+            conn.execute("PRAGMA foreign_keys = ON")
+        except BaseException:
+            conn.close()
+            raise
+        self._identity = _file_identity(self.path)  # the file exists now (the WAL pragma created it)
+        return conn
+
+    @property
+    def identity(self) -> tuple[int, int] | None:
+        """(st_dev, st_ino) of the file this connection opened."""
+        return self._identity
 
     def execute(self, sql: str, params: Sequence[Any] = ()) -> sqlite3.Cursor:
         return self.conn.execute(sql, params)
@@ -64,13 +102,22 @@ class Connection:
         self._in_transaction = True
         try:
             yield
-        except BaseException:
-            self.conn.execute("ROLLBACK")
-            raise
-        else:
             self.conn.execute("COMMIT")
+        except BaseException:
+            self._roll_back()
+            raise
         finally:
             self._in_transaction = False
+
+    def _roll_back(self) -> None:
+        """Undo the open transaction after a failure (a failed COMMIT too: disk full).
+
+        SQLite may have rolled back by itself already. If ROLLBACK fails as well, the
+        original error is the one worth reporting (it propagates); this one says no more.
+        """
+        if self.conn.in_transaction:
+            with suppress(sqlite3.Error):
+                self.conn.execute("ROLLBACK")
 
     @contextmanager
     def waiting_at_most(self, seconds: float) -> Iterator[None]:
@@ -95,6 +142,87 @@ class Connection:
         finally:
             self._in_transaction = False
             self.conn.execute("COMMIT")
+
+
+def index_failure(error: sqlite3.Error, path: Path, identity: tuple[int, int] | None = None) -> DerivedIndexError:
+    """The vaultmem error for a SQLite error on ``path``: damaged, not writable, disk full,
+    an I/O error or locked — each message names the file and what to do."""
+    code = (getattr(error, "sqlite_errorcode", None) or 0) & 0xFF
+    if code in _DAMAGE_CODES:
+        return IndexDamaged(path, str(error), identity)
+    if code == SQLITE_FULL or (code in (SQLITE_IOERR, SQLITE_CANTOPEN) and disk_nearly_full(path.parent)):
+        # SQLITE_FULL on a write; on opening, SQLite cannot make its shared-memory file.
+        return IndexNotWritable(path, f"the disk holding it is full ({error})", IndexNotWritable.DISK_FULL)
+    if code in _NOT_WRITABLE_CODES:
+        return IndexNotWritable(path, str(error))
+    if code == SQLITE_IOERR:
+        return IndexWriteFailed(
+            f"an I/O error on {path} ({error}); the index is as it was before this write. Check the disk, "
+            "then run `vaultmem index` (vaultmem sets a damaged index aside and rebuilds it)"
+        )
+    if code == SQLITE_BUSY:
+        return DerivedIndexError(
+            f"{path} stayed locked by another process for {BUSY_TIMEOUT_SECONDS:g} s ({error}); "
+            "run the command again once the other vaultmem command has finished"
+        )
+    return DerivedIndexError(f"SQLite failed on {path}: {error}; run `vaultmem index --rebuild` if it persists")
+
+
+def disk_nearly_full(folder: Path) -> bool:
+    """Too little room left for SQLite's WAL and shared-memory files (or nothing to ask)."""
+    try:
+        usage = os.statvfs(folder) if hasattr(os, "statvfs") else None
+    except OSError:
+        return False  # the folder is gone or unreadable: not a full disk that we can tell
+    return usage is not None and usage.f_bavail * usage.f_frsize < NEARLY_FULL_BYTES
+
+
+def is_disk_full(error: OSError) -> bool:
+    return error.errno in DISK_FULL_ERRNOS
+
+
+def is_not_writable(error: OSError) -> bool:
+    return error.errno in _NOT_WRITABLE_ERRNOS
+
+
+def write_refusal(path: Path) -> str | None:
+    """Why this process cannot write the database at ``path`` (and the WAL files beside
+    it), or ``None`` when it can.
+
+    ``os.access`` answers for the real user; root passes permission bits but not a
+    read-only mount, hence the file system's flag first. A file that does not exist yet
+    needs a writable folder.
+    """
+    folder = path.parent
+    if hasattr(os, "statvfs") and os.statvfs(folder).f_flag & os.ST_RDONLY:
+        return f"{folder} is on a read-only file system"
+    if not os.access(folder, os.W_OK | os.X_OK):
+        return f"the folder {folder} is read-only for this user"
+    if path.exists() and not os.access(path, os.W_OK):
+        return f"{path} is read-only for this user"
+    return None
+
+
+def open_read_only(path: Path) -> sqlite3.Connection:
+    """A connection that never writes: ``mode=ro``, or — when SQLite cannot even keep its
+    WAL index beside the file (a read-only folder) — ``immutable=1``, which reads the
+    database file alone (what the last checkpoint wrote: nothing writes it meanwhile)."""
+    uri = "file:" + quote(str(path.absolute()))
+    last: sqlite3.Error | None = None
+    for options in ("mode=ro", "mode=ro&immutable=1"):
+        conn = sqlite3.connect(f"{uri}?{options}", uri=True, isolation_level=None, timeout=BUSY_TIMEOUT_SECONDS,
+                               check_same_thread=False)
+        try:
+            conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
+            conn.execute("PRAGMA query_only = 1")
+            return conn
+        except sqlite3.Error as error:
+            conn.close()
+            if (getattr(error, "sqlite_errorcode", 0) or 0) & 0xFF in _DAMAGE_CODES:
+                raise
+            last = error
+    assert last is not None
+    raise last
 
 
 def ensure_state_dir(state_dir: Path) -> None:

@@ -66,13 +66,8 @@ class MetaStore:
         The lock is an OS file lock: it is released when the process dies, however it dies,
         which is how others tell a rebuild in progress from one that was killed.
         """
-        descriptor = os.open(self.state_dir / REBUILD_LOCK, os.O_RDWR | os.O_CREAT, LOCK_FILE_MODE)
-        try:
-            if fcntl is not None:
-                fcntl.flock(descriptor, fcntl.LOCK_EX)
+        with rebuild_lock(self.state_dir):
             yield
-        finally:
-            os.close(descriptor)  # closing releases the lock
 
     @property
     def tells_dead_rebuilds(self) -> bool:
@@ -98,3 +93,19 @@ class MetaStore:
             os.close(descriptor)
         # Nobody holds the lock, but a rebuild may have finished between the two reads.
         return "interrupted" if self.get("indexed") == REBUILDING else None
+
+
+@contextmanager
+def rebuild_lock(state_dir: Path) -> Iterator[None]:
+    """The rebuild lock of ``state_dir``, held until the block ends (or the process dies).
+
+    Also taken while a damaged index is set aside and rebuilt (derived.py), which needs
+    it before there is a database to hold a :class:`MetaStore` of.
+    """
+    descriptor = os.open(state_dir / REBUILD_LOCK, os.O_RDWR | os.O_CREAT, LOCK_FILE_MODE)
+    try:
+        if fcntl is not None:
+            fcntl.flock(descriptor, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(descriptor)  # closing releases the lock

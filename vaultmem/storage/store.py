@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import sqlite3
 from contextlib import AbstractContextManager
 from pathlib import Path
 
-from .connection import DB_NAME, Connection, ensure_state_dir
+from ..errors import IndexNotWritable
+from .connection import DB_NAME, Connection, ensure_state_dir, index_failure, is_disk_full, is_not_writable
 from .meta import REBUILDING, MetaStore
 from .migrations import drop_derived, migrate
 from .notes import NoteStore
 from .usage import UsageStore
+from .usage_backup import UsageBackup
 from .vectors import VectorStore
 
 
@@ -22,16 +25,30 @@ class Store:
     ``transaction()`` spans them all.
     """
 
-    def __init__(self, state_dir: Path) -> None:
+    def __init__(self, state_dir: Path, *, path: Path | None = None, usage_refusal: IndexNotWritable | None = None) -> None:
+        """The index in ``state_dir`` — or the database at ``path`` standing in for it: a
+        private copy of a read-only index (``usage_refusal`` says why no use may be recorded
+        in it), or a new database being made to replace a damaged one."""
         self.state_dir = state_dir
-        self.path = state_dir / DB_NAME
-        ensure_state_dir(state_dir)
+        self.path = path if path is not None else state_dir / DB_NAME
+        if self.path.parent == state_dir:
+            _make_state_dir(state_dir)
         self.db = Connection(self.path)
-        migrate(self.db)
+        try:
+            migrate(self.db)
+        except sqlite3.Error as error:
+            self.db.close()
+            raise index_failure(error, self.path, self.db.identity) from None
         self.notes = NoteStore(self.db)
         self.vectors = VectorStore(self.db)
-        self.usage = UsageStore(self.db)
+        backup = None if usage_refusal is not None else UsageBackup(state_dir)
+        self.usage = UsageStore(self.db, backup, usage_refusal)
         self.meta = MetaStore(self.db, state_dir)
+
+    @property
+    def identity(self) -> tuple[int, int] | None:
+        """(st_dev, st_ino) of the database file this Store opened."""
+        return self.db.identity
 
     def close(self) -> None:
         self.db.close()
@@ -72,3 +89,15 @@ class Store:
             # rebuilt so far, with a warning, instead of starting a second full index of its
             # own. A rebuild that died leaves this mark behind: see `MetaStore.rebuild_state`.
             self.meta.set("indexed", REBUILDING)
+
+
+def _make_state_dir(state_dir: Path) -> None:
+    try:
+        ensure_state_dir(state_dir)
+    except OSError as error:
+        if is_not_writable(error):
+            raise IndexNotWritable(state_dir, f"cannot create {error.filename or state_dir}: {error.strerror}") from None
+        if is_disk_full(error):
+            raise IndexNotWritable(state_dir, f"cannot create {error.filename or state_dir}: {error.strerror}",
+                                   IndexNotWritable.DISK_FULL) from None
+        raise
