@@ -128,7 +128,8 @@ def index_matches_disk(vault: Path) -> bool:
     """The index holds exactly the vault's note files, each with its current bytes."""
     import hashlib
 
-    files = {path.relative_to(vault).as_posix(): path for path in vault.rglob("*.md") if ".vaultmem" not in path.parts}
+    files = {path.relative_to(vault).as_posix(): path for path in vault.rglob("*.md")
+             if not any(part.startswith(".") for part in path.relative_to(vault).parts)}  # hidden folders hold no notes
     state = index_state(vault)
     return state.keys() == files.keys() and all(
         hashlib.sha256(files[path].read_bytes()).hexdigest() == values[9]  # type: ignore[index]

@@ -86,7 +86,7 @@ class DerivedIndex:
     @property
     def store(self) -> Store:
         store = getattr(self._local, "store", None)
-        if store is not None and not store.is_current():
+        if store is not None and (not store.is_current() or (store.private_copy and not self._still_read_only())):
             # .vaultmem/ was deleted or rebuilt under us (by a person or another process):
             # this thread's connection still reads the unlinked file and would answer
             # from it forever. Start over on the file that is there now.
@@ -275,7 +275,10 @@ class DerivedIndex:
 
         with self._faults_lock:
             if self._read_only is not None:
-                return self._read_only.open()
+                if self._read_only.still_needed():
+                    return self._read_only.open()
+                self._read_only.close()  # the disk has room again: back to the index itself
+                self._read_only = None
             try:
                 return Store(self.state_dir)
             except IndexDamaged as damage:
@@ -287,6 +290,10 @@ class DerivedIndex:
                 self._read_only = ReadOnlyCopy(self.state_dir, refusal)
                 log.warning("%s", self._read_only.warning)
                 return self._read_only.open()
+
+    def _still_read_only(self) -> bool:
+        read_only = self._read_only
+        return read_only is not None and read_only.still_needed()
 
     def heal(self, damage: IndexDamaged) -> None:
         """Set a damaged index aside, start a new one with the usage history that could be

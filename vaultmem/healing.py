@@ -22,6 +22,7 @@ import os
 import shutil
 import sqlite3
 import tempfile
+import time
 import weakref
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -31,6 +32,7 @@ from typing import TYPE_CHECKING, Concatenate, ParamSpec, Protocol, TypeVar
 
 from .errors import IndexDamaged, IndexNotWritable, IndexUnavailable, NoteWritten
 from .storage import DB_NAME, REBUILDING, Store, UsageBackup, UsageRow, index_failure, open_read_only, rebuild_lock
+from .storage.connection import creating, disk_nearly_full
 from .storage.damage import DB_FILES, Salvage, salvage_usage, set_aside
 
 if TYPE_CHECKING:
@@ -38,6 +40,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("vaultmem")
 
+RECHECK_SECONDS = 1.0  # how often a process on a full disk looks whether there is room again
 NEW_DB_NAME = f"{DB_NAME}.new"  # the replacement is made under this name, then renamed into place
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -106,20 +109,22 @@ def replace_damaged(state_dir: Path, damage: IndexDamaged, now: datetime | None 
     if damage.identity is not None and current is not None and current != damage.identity:
         return None  # another process set it aside and made a new one while we waited for the lock
     _remove_leftovers(state_dir, NEW_DB_NAME)  # a heal killed half-way left its unfinished database
-    try:
-        folder = set_aside(state_dir, DB_FILES, now)
-    except OSError as error:
-        raise IndexUnavailable(
-            f"the index {database} is damaged ({damage.detail}) and cannot be set aside here: {error.strerror or error}. "
-            "Run `vaultmem index` as a user who can write the vault's .vaultmem/ folder"
-        ) from None
-    rows, usage = recover_usage(folder / DB_NAME, UsageBackup(state_dir))
-    _make_replacement(state_dir, rows)
-    # Another process may have opened the old name between the moves: whatever WAL it made
-    # belongs to the damaged file and would be replayed into the new one.
-    for name in DB_FILES[:2]:
-        (state_dir / name).unlink(missing_ok=True)
-    os.replace(state_dir / NEW_DB_NAME, database)
+    # No process creates index.db while it is missing between these moves (creating()):
+    # one that did would pair its file with the new one's WAL, or leave its WAL to it.
+    with creating(state_dir, exclusive=True):
+        try:
+            folder = set_aside(state_dir, DB_FILES, now)
+        except OSError as error:
+            raise IndexUnavailable(
+                f"the index {database} is damaged ({damage.detail}) and cannot be set aside here: "
+                f"{error.strerror or error}. Run `vaultmem index` as a user who can write the vault's .vaultmem/ folder"
+            ) from None
+        rows, usage = recover_usage(folder / DB_NAME, UsageBackup(state_dir))
+        _make_replacement(state_dir, rows)
+        # A process that had the damaged file open may have made a WAL for it by name since.
+        for name in DB_FILES[:2]:
+            (state_dir / name).unlink(missing_ok=True)
+        os.replace(state_dir / NEW_DB_NAME, database)
     return Healed(folder, damage.detail, usage)
 
 
@@ -206,6 +211,10 @@ class ReadOnlyCopy:
             )
         self.state_dir = state_dir
         self.refusal = IndexNotWritable(database, refusal.reason, refusal.fix)
+        # A full disk passes (a read-only mount or another user's vault does not): a long-lived
+        # process (the MCP server) goes back to the index itself once there is room.
+        self.transient = refusal.fix == IndexNotWritable.DISK_FULL
+        self._checked_at = time.monotonic()
         self.folder = Path(tempfile.mkdtemp(prefix="vaultmem-read-only-"))
         self._cleanup = weakref.finalize(self, shutil.rmtree, self.folder, ignore_errors=True)
         try:
@@ -218,6 +227,13 @@ class ReadOnlyCopy:
     def warning(self) -> str:
         return (f"the index {self.refusal.path} cannot be written here ({self.refusal.reason}): answering from a "
                 "private copy of it as it was last written (notes edited since may be missed; nothing is saved)")
+
+    def still_needed(self) -> bool:
+        """Whether the index is still not writable (asked of the disk at most once a second)."""
+        if not self.transient or time.monotonic() - self._checked_at < RECHECK_SECONDS:
+            return True
+        self._checked_at = time.monotonic()
+        return disk_nearly_full(self.state_dir)
 
     def open(self) -> Store:
         return Store(self.state_dir, path=self.folder / DB_NAME, usage_refusal=self.refusal)

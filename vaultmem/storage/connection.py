@@ -12,17 +12,26 @@ full); :func:`open_read_only` reads an index this process may not write (adr/001
 from __future__ import annotations
 
 import errno
+import importlib
 import os
 import sqlite3
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager, suppress
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 from urllib.parse import quote
 
 from ..errors import DerivedIndexError, IndexDamaged, IndexNotWritable, IndexWriteFailed
 
+fcntl: ModuleType | None
+try:
+    fcntl = importlib.import_module("fcntl")
+except ImportError:  # Windows: no flock
+    fcntl = None
+
 DB_NAME = "index.db"
+CREATE_LOCK = "create.lock"  # see creating()
 BUSY_TIMEOUT_SECONDS = 30.0
 # Values per `IN (?, ?, …)` query: SQLite before 3.32 allows at most 999 variables.
 SQL_VARIABLES_PER_QUERY = 500
@@ -40,22 +49,22 @@ NEARLY_FULL_BYTES = 1 << 20  # less free than this, and an I/O error opening the
 class Connection:
     """One SQLite connection (use one per thread), shared by the stores that own its tables."""
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, *, create_lock: bool = False) -> None:
+        """``create_lock``: this is the index's own file, which a heal may be replacing (see
+        :func:`creating`); a new database is then only ever created under that lock."""
         self.path = path
         self._in_transaction = False
         self._identity = _file_identity(path)
         try:
-            self.conn = self._open()
+            self.conn = self._open(create_lock)
         except sqlite3.Error as error:
             raise index_failure(error, path, self._identity) from None
 
-    def _open(self) -> sqlite3.Connection:
+    def _open(self, create_lock: bool) -> sqlite3.Connection:
         refusal = write_refusal(self.path)
         if refusal is not None:
             raise IndexNotWritable(self.path, refusal)
-        # check_same_thread=False only so close() may run from any thread at shutdown;
-        # each Connection is still used by one thread at a time (Vault keeps one per thread).
-        conn = sqlite3.connect(self.path, isolation_level=None, timeout=BUSY_TIMEOUT_SECONDS, check_same_thread=False)
+        conn = self._connect(create_lock)
         try:
             conn.execute("PRAGMA journal_mode = WAL")  # reads the header: a file that is no database fails here
             conn.execute("PRAGMA synchronous = NORMAL")
@@ -65,6 +74,27 @@ class Connection:
             raise
         self._identity = _file_identity(self.path)  # the file exists now (the WAL pragma created it)
         return conn
+
+    def _connect(self, create_lock: bool) -> sqlite3.Connection:
+        """The database file that is there — created only when there is none, and then under
+        the create lock: a heal holds it while it swaps a damaged file for a new one, and a
+        file created in between would meet the new one's WAL (or leave its own for it)."""
+        uri = "file:" + quote(str(self.path.absolute()))
+        if create_lock:
+            try:
+                return self._sqlite(f"{uri}?mode=rw")
+            except sqlite3.OperationalError as error:
+                if self.path.exists() or (getattr(error, "sqlite_errorcode", 0) or 0) & 0xFF != SQLITE_CANTOPEN:
+                    raise
+            with creating(self.path.parent, exclusive=False):
+                return self._sqlite(f"{uri}?mode=rwc")
+        return self._sqlite(f"{uri}?mode=rwc")
+
+    @staticmethod
+    def _sqlite(uri: str) -> sqlite3.Connection:
+        # check_same_thread=False only so close() may run from any thread at shutdown;
+        # each Connection is still used by one thread at a time (Vault keeps one per thread).
+        return sqlite3.connect(uri, uri=True, isolation_level=None, timeout=BUSY_TIMEOUT_SECONDS, check_same_thread=False)
 
     @property
     def identity(self) -> tuple[int, int] | None:
@@ -223,6 +253,20 @@ def open_read_only(path: Path) -> sqlite3.Connection:
             last = error
     assert last is not None
     raise last
+
+
+@contextmanager
+def creating(state_dir: Path, exclusive: bool) -> Iterator[None]:
+    """The create lock of ``state_dir`` (an OS file lock, released if the process dies):
+    shared while a process creates ``index.db``, exclusive while a heal moves a damaged one
+    away and puts a new one in its place. Without flock (Windows) it is no lock."""
+    descriptor = os.open(state_dir / CREATE_LOCK, os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        if fcntl is not None:
+            fcntl.flock(descriptor, fcntl.LOCK_EX if exclusive else fcntl.LOCK_SH)
+        yield
+    finally:
+        os.close(descriptor)  # closing releases the lock
 
 
 def ensure_state_dir(state_dir: Path) -> None:

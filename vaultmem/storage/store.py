@@ -33,7 +33,7 @@ class Store:
         self.path = path if path is not None else state_dir / DB_NAME
         if self.path.parent == state_dir:
             _make_state_dir(state_dir)
-        self.db = Connection(self.path)
+        self.db = Connection(self.path, create_lock=path is None)
         try:
             migrate(self.db)
         except sqlite3.Error as error:
@@ -44,6 +44,11 @@ class Store:
         backup = None if usage_refusal is not None else UsageBackup(state_dir)
         self.usage = UsageStore(self.db, backup, usage_refusal)
         self.meta = MetaStore(self.db, state_dir)
+
+    @property
+    def private_copy(self) -> bool:
+        """A private copy of an index this process cannot write (it records no usage)."""
+        return self.usage.refusal is not None
 
     @property
     def identity(self) -> tuple[int, int] | None:
