@@ -31,8 +31,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
 from helpers import NOW, REPO, SAMPLE_VAULT, index_matches_disk, snapshot_files
+
 from vaultmem.storage import DB_NAME, Store, UsageBackup
 from vaultmem.storage.damage import DAMAGED_DIR
 
@@ -550,8 +550,10 @@ def test_mcp_remember_that_fails_after_writing_names_the_note_in_the_tool_error(
     from mcp import ClientSession, StdioServerParameters
     from mcp.client.stdio import stdio_client
 
+    from mcp_client import CALL_SECONDS, STARTUP_SECONDS, run as run_scenario, text_of
+
     vault = vault_on_small_disk
-    launcher = ("import resource, sys\n"
+    launcher = ("import resource, sys\n"  # the server, memory-capped like every process here
                 f"resource.setrlimit(resource.RLIMIT_AS, ({MEMORY_CAP}, {MEMORY_CAP}))\n"
                 "sys.argv = ['vaultmem', *sys.argv[1:]]\n"
                 "from vaultmem.cli import main\n"
@@ -563,20 +565,23 @@ def test_mcp_remember_that_fails_after_writing_names_the_note_in_the_tool_error(
     async def scenario() -> None:
         with (tmp_path / "server.log").open("w", encoding="utf-8") as log:
             async with stdio_client(parameters, errlog=log) as (read, write), ClientSession(read, write) as session:
-                with anyio.fail_after(120):
+                with anyio.fail_after(STARTUP_SECONDS):
                     await session.initialize()
-                    seen["filler"] = fill(small_disk, leave_pages=3)
-                    result = await session.call_tool("remember", {"text": "The plumber comes on Tuesday at ten"})
-                    seen["failed"] = (result.is_error, " ".join(getattr(block, "text", "") for block in result.content))
-                    seen["filler"].unlink()
+                filler = fill(small_disk, leave_pages=3)
+                with anyio.fail_after(CALL_SECONDS):
+                    failed = await session.call_tool("remember", {"text": "The plumber comes on Tuesday at ten"})
+                seen["failed"] = (failed.is_error, text_of(failed))
+                filler.unlink()
+                with anyio.fail_after(CALL_SECONDS):
                     recalled = await session.call_tool("recall", {"query": "how does Maya take her coffee"})
-                    seen["recalled"] = recalled.structured_content
+                seen["recalled"] = recalled.structured_content
 
-    anyio.run(scenario)
+    run_scenario(scenario)
 
     is_error, text = seen["failed"]
     (written,) = (vault / "memories").iterdir()
-    assert is_error and f"the note was written to {written.relative_to(vault).as_posix()} and exists now" in text
+    assert is_error
+    assert f"the note was written to {written.relative_to(vault).as_posix()} and exists now" in text
     assert COFFEE_NOTE in [hit["path"] for hit in seen["recalled"]["hits"]]  # the server kept serving
 
 

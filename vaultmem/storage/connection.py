@@ -20,7 +20,6 @@ from contextlib import contextmanager, suppress
 from pathlib import Path
 from types import ModuleType
 from typing import Any
-from urllib.parse import quote
 
 from ..errors import DerivedIndexError, IndexDamaged, IndexNotWritable, IndexWriteFailed
 
@@ -79,7 +78,7 @@ class Connection:
         """The database file that is there — created only when there is none, and then under
         the create lock: a heal holds it while it swaps a damaged file for a new one, and a
         file created in between would meet the new one's WAL (or leave its own for it)."""
-        uri = "file:" + quote(str(self.path.absolute()))
+        uri = self.path.absolute().as_uri()
         if create_lock:
             try:
                 return self._sqlite(f"{uri}?mode=rw")
@@ -237,7 +236,7 @@ def open_read_only(path: Path) -> sqlite3.Connection:
     """A connection that never writes: ``mode=ro``, or — when SQLite cannot even keep its
     WAL index beside the file (a read-only folder) — ``immutable=1``, which reads the
     database file alone (what the last checkpoint wrote: nothing writes it meanwhile)."""
-    uri = "file:" + quote(str(path.absolute()))
+    uri = path.absolute().as_uri()
     last: sqlite3.Error | None = None
     for options in ("mode=ro", "mode=ro&immutable=1"):
         conn = sqlite3.connect(f"{uri}?{options}", uri=True, isolation_level=None, timeout=BUSY_TIMEOUT_SECONDS,

@@ -15,7 +15,6 @@ import sqlite3
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from urllib.parse import quote
 
 from .connection import DB_NAME
 from .usage import UsageRow
@@ -71,7 +70,7 @@ def salvage_usage(database: Path) -> Salvage:
     if not database.exists():
         return best
     for options in ("mode=ro", "mode=ro&immutable=1"):
-        attempt = _read_usage(f"file:{quote(str(database.absolute()))}?{options}")
+        attempt = _read_usage(f"{database.absolute().as_uri()}?{options}")
         if attempt.complete:
             return attempt
         if len(attempt.rows) > len(best.rows) or best.error == "the file could not be opened":
