@@ -11,7 +11,7 @@
   private copy of the index (:class:`ReadOnlyCopy`; what they would refresh in it stays in
   the copy), write commands are refused before they act, naming the path.
 
-See adr/0016-damaged-and-read-only-index.md.
+See adr/0019-damaged-and-read-only-index.md.
 """
 
 from __future__ import annotations
@@ -140,10 +140,10 @@ def recover_usage(damaged: Path, backup: UsageBackup) -> tuple[list[UsageRow], s
     merged.update((row.note_id, row) for row in salvage.rows)  # what the damaged file still holds is newer
     when = datetime.fromtimestamp(restored.modified or 0, UTC).isoformat(timespec="seconds")
     bad = f" ({restored.bad_lines} unreadable line(s) in it skipped)" if restored.bad_lines else ""
+    kept = f"; {len(salvage.rows)} of them as the damaged file still had them" if salvage.rows else ""
     return sorted(merged.values(), key=lambda row: row.note_id), (
         f"Usage history could not all be read from the damaged file ({salvage.error or 'invalid rows'}): "
-        f"{len(merged)} note(s) restored from {backup.path} (last written {when}){bad}, "
-        f"{len(salvage.rows)} of them as the damaged file still had them."
+        f"{len(merged)} note(s) restored from {backup.path} (last written {when}){bad}{kept}."
     )
 
 

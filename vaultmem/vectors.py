@@ -10,9 +10,10 @@ read inside one SQLite snapshot. ``fold()`` merges the delta into a new snapshot
 See adr/0005-vector-snapshot-and-delta.md.
 
 A snapshot's name carries the CRC-32 of its bytes, checked before hnswlib reads them: a
-file that is garbage, truncated or changed is set aside under ``.vaultmem/damaged/`` and
-searched exactly from SQLite until the next fold builds a new one (adr/0016). hnswlib
-itself writes without checking for errors, so a fold verifies the size it wrote.
+file that is garbage, truncated or changed is set aside under ``.vaultmem/damaged/``, and
+its vectors are searched exactly from SQLite until a fold builds a new one (the search
+that found it asks for that fold: adr/0019). hnswlib writes without checking for errors,
+so a fold verifies the size it wrote.
 """
 
 from __future__ import annotations
@@ -243,8 +244,8 @@ class VectorIndex:
         except OSError as error:  # a read-only folder: it stays, and is skipped by this reader
             message = f"the vector snapshot {name} is damaged ({detail}) and could not be set aside ({error.strerror})"
         else:
-            message = (f"the vector snapshot {name} was damaged ({detail}); it was set aside in {folder}. Searching "
-                       "every vector exactly until the next fold rebuilds it (the next write, `index` or `watch`)")
+            message = (f"the vector snapshot {name} was damaged ({detail}); it was set aside in {folder} and its "
+                       "vectors are searched exactly from index.db until a new snapshot is built from them")
         log.warning("%s", message)
         self.set_aside.append(message)
 
