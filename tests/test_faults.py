@@ -209,6 +209,17 @@ def test_usage_history_that_cannot_be_read_and_has_no_backup_is_said_to_be_lost(
     assert "notes: 39" in result.stdout
 
 
+def test_an_index_db_deleted_on_its_own_gets_its_usage_history_back_from_the_backup(vault: Path) -> None:
+    for name in (DB_NAME, DB_NAME + "-wal", DB_NAME + "-shm"):
+        (vault / ".vaultmem" / name).unlink(missing_ok=True)
+
+    result = ok(run(vault, "stats"))
+
+    assert "usage history of 1 note(s) was restored from" in result.stderr
+    assert use_count(vault) == 2
+    assert "restored" not in run(vault, "stats").stderr  # said once
+
+
 def test_two_processes_meeting_the_same_damage_set_it_aside_once(vault: Path) -> None:
     database(vault).write_bytes(os.urandom(8192))
     command = [sys.executable, "-m", "vaultmem", "--vault", str(vault), "search", "coffee", "--json"]

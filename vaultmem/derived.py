@@ -280,7 +280,11 @@ class DerivedIndex:
                 self._read_only.close()  # the disk has room again: back to the index itself
                 self._read_only = None
             try:
-                return Store(self.state_dir)
+                missing = not self.database.exists()
+                store = Store(self.state_dir)
+                if missing:
+                    self._restore_usage(store)
+                return store
             except IndexDamaged as damage:
                 self._heal_locked(damage)
                 return Store(self.state_dir)
@@ -290,6 +294,16 @@ class DerivedIndex:
                 self._read_only = ReadOnlyCopy(self.state_dir, refusal)
                 log.warning("%s", self._read_only.warning)
                 return self._read_only.open()
+
+    def _restore_usage(self, store: Store) -> None:
+        """A new index.db where the usage backup has history (the file was deleted, or a heal
+        died half-way): the history comes back from the backup."""
+        from .healing import restore_missing_usage
+
+        message = restore_missing_usage(store)
+        if message is not None:
+            log.warning("%s", message)
+            self._warnings.append(message)
 
     def _still_read_only(self) -> bool:
         read_only = self._read_only

@@ -147,6 +147,22 @@ def recover_usage(damaged: Path, backup: UsageBackup) -> tuple[list[UsageRow], s
     )
 
 
+def restore_missing_usage(store: Store) -> str | None:
+    """Usage history from the backup into a new, empty index; what to say about it (``None``:
+    nothing to restore)."""
+    backup = UsageBackup(store.state_dir)
+    if not backup.exists() or store.usage.all():
+        return None
+    restored = backup.restore()
+    if not restored.rows:
+        return None
+    with store.transaction():
+        store.usage.replace(restored.rows)
+        store.usage.rewrite_backup()
+    return (f"{store.path} was missing and has been made anew: usage history of {len(restored.rows)} note(s) "
+            f"was restored from {backup.path}")
+
+
 def _lost_without_backup(salvage: Salvage, damaged: Path) -> str:
     read = f"{len(salvage.rows)} note(s) were read back before it stopped; " if salvage.rows else ""
     return (f"Usage history could not be read from the damaged file ({salvage.error or 'invalid rows'}) and there is "
