@@ -11,7 +11,7 @@
   private copy of the index (:class:`ReadOnlyCopy`; what they would refresh in it stays in
   the copy), write commands are refused before they act, naming the path.
 
-See adr/0020-damaged-and-read-only-index.md.
+See adr/0021-damaged-and-read-only-index.md.
 """
 
 from __future__ import annotations
