@@ -1,4 +1,4 @@
-"""Faults give a clear error, and derived state heals itself (issue 16 §3, adr/0021).
+"""Faults give a clear error, and derived state heals itself (issue 16 §3, adr/0022).
 
 Real vaultmem processes, each under an address-space cap (RLIMIT_AS) so a regression
 fails the test instead of the machine:

@@ -1,4 +1,4 @@
-"""The usage backup beside the index (storage/usage_backup.py, adr/0021): every change to
+"""The usage backup beside the index (storage/usage_backup.py, adr/0022): every change to
 usage history is in it, in commit order, and replaying it gives the table back."""
 
 from __future__ import annotations

@@ -266,7 +266,7 @@ class DerivedIndex:
                 raise self.as_error(error) from error
             self.heal(damage)
 
-    # -- faults (healing.py, adr/0021)
+    # -- faults (healing.py, adr/0022)
 
     def _open_store(self) -> Store:
         """This thread's Store: the index itself, healed first if it is damaged, or — when

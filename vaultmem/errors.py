@@ -162,7 +162,7 @@ class GitError(VaultmemError):
 class IndexDamaged(DerivedIndexError):
     """``index.db`` (or a file beside it) cannot be read as what vaultmem wrote: corrupt,
     truncated, not a database. Everything in it but usage history is derived, so the
-    caller sets it aside and rebuilds it (see adr/0021) — unless it cannot write there."""
+    caller sets it aside and rebuilds it (see adr/0022) — unless it cannot write there."""
 
     def __init__(self, path: object, detail: str, identity: tuple[int, int] | None = None) -> None:
         self.path = path

@@ -11,7 +11,7 @@
   private copy of the index (:class:`ReadOnlyCopy`; what they would refresh in it stays in
   the copy), write commands are refused before they act, naming the path.
 
-See adr/0021-damaged-and-read-only-index.md.
+See adr/0022-damaged-and-read-only-index.md.
 """
 
 from __future__ import annotations
@@ -242,7 +242,7 @@ class ReadOnlyCopy:
     @property
     def warning(self) -> str:
         return (f"the index {self.refusal.path} cannot be written here ({self.refusal.reason}): answering from a "
-                "private copy of it as it was last written (notes edited since may be missed; nothing is saved)")
+                "private copy of it, brought in line with the files by this process only (nothing is saved)")
 
     def still_needed(self) -> bool:
         """Whether the index is still not writable (asked of the disk at most once a second)."""

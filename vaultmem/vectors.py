@@ -12,7 +12,7 @@ See adr/0005-vector-snapshot-and-delta.md.
 A snapshot's name carries the CRC-32 of its bytes, checked before hnswlib reads them: a
 file that is garbage, truncated or changed is set aside under ``.vaultmem/damaged/``, and
 its vectors are searched exactly from SQLite until a fold builds a new one (the search
-that found it asks for that fold: adr/0021). hnswlib writes without checking for errors,
+that found it asks for that fold: adr/0022). hnswlib writes without checking for errors,
 so a fold verifies the size it wrote.
 """
 

@@ -6,7 +6,7 @@ queue instead of failing half-way. WAL lets readers run beside a writer.
 
 Faults are named here, once: :func:`index_failure` turns a SQLite error into the
 vaultmem error that says what happened to which file (damaged, not writable, disk
-full); :func:`open_read_only` reads an index this process may not write (adr/0021).
+full); :func:`open_read_only` reads an index this process may not write (adr/0022).
 """
 
 from __future__ import annotations

@@ -5,7 +5,7 @@ index is never repaired in place: its files (the database and its WAL and shared
 files, which belong to it and would be replayed into a new database of the same name)
 move to ``.vaultmem/damaged/<time>/``, a new database starts, and the usage history is
 salvaged from the old file when SQLite can still read that table — else taken from the
-usage backup (usage_backup.py). See adr/0021-damaged-and-read-only-index.md.
+usage backup (usage_backup.py). See adr/0022-damaged-and-read-only-index.md.
 """
 
 from __future__ import annotations

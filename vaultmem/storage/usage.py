@@ -3,7 +3,7 @@ the vault, so ``index --rebuild`` keeps it (see adr/0007-usage-history.md).
 
 Every change is also appended to the usage backup beside the index (usage_backup.py),
 in the same write transaction, so a damaged ``index.db`` does not take the history with
-it (adr/0021). A private copy of a read-only index takes no usage writes at all.
+it (adr/0022). A private copy of a read-only index takes no usage writes at all.
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 
 Usage history is the one thing in ``index.db`` that cannot be derived from the vault, so
 when the index is damaged beyond reading that table, this file is where it comes back
-from (adr/0021). It is JSON lines, written by :class:`UsageStore` inside the same SQLite
+from (adr/0022). It is JSON lines, written by :class:`UsageStore` inside the same SQLite
 write transaction as the change (so lines are in commit order across processes):
 
 - a header, ``{"vaultmem_usage_backup": 1, "rows": N, "bytes": B}``, then one line per
