@@ -319,7 +319,9 @@ class DerivedIndex:
         from .healing import locked_heal
         from .storage import Store
 
-        self.release_thread()  # this thread's connection reads the damaged file
+        # This thread's handles read the damaged file: the next use opens the new one. Not
+        # closed here — a frame further out in this call may still hold them (close() does).
+        self._local.store = self._local.indexer = self._local.searcher = None
         if self._read_only is not None:
             raise DerivedIndexError(f"{damage}; this process cannot write there: {self._read_only.refusal.reason}")
 

@@ -52,6 +52,7 @@ class Connection:
         """``create_lock``: this is the index's own file, which a heal may be replacing (see
         :func:`creating`); a new database is then only ever created under that lock."""
         self.path = path
+        self.closed = False
         self._in_transaction = False
         self._identity = _file_identity(path)
         try:
@@ -107,6 +108,7 @@ class Connection:
         return self.conn.executemany(sql, params)
 
     def close(self) -> None:
+        self.closed = True
         self.conn.close()
 
     @property
@@ -156,7 +158,8 @@ class Connection:
         try:
             yield
         finally:
-            self.conn.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_SECONDS * 1000)}")
+            if not self.closed:  # closed inside the block: the file was replaced (healed) meanwhile
+                self.conn.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_SECONDS * 1000)}")
 
     @contextmanager
     def read_snapshot(self) -> Iterator[None]:
