@@ -12,6 +12,13 @@ For each size, a vault is generated with ``benchmarks.generate.generate_vault``,
   (``exact_similar_pairs``: O(n²) time, O(n·block) memory), on growing prefixes of the
   pool, so the quadratic growth shows; the full pool's clusters are compared with ANN's.
 
+Then ``threshold``: the pairs ADR 0010 sets the default threshold by, on the real vaults
+(the sample vault's duplicates and closest non-duplicates, kepano's closest pair the rules
+admit): their cosine between the whole-note vectors the index keeps (searchable.py: one
+pass over the passages) and between each note's ``title + body`` embedded whole — the
+vector consolidation compared before passages — so the threshold is seen to keep its
+meaning. Each generated size also reports its closest pair that was not planted.
+
     python -m benchmarks.bench_consolidate [--sizes 10000 100000] [--workdir DIR] [--seed 42]
 
 Prints one JSON document on stdout; progress goes to stderr.
@@ -38,6 +45,19 @@ from vaultmem.lifecycle import resolve_now, to_epoch_us
 from vaultmem.storage import Eligibility
 
 from .generate import DEFAULT_SEED, generate_vault
+
+REPOSITORY = Path(__file__).resolve().parent.parent
+# ADR 0010's pairs: (what, first note, second note) of the sample vault.
+SAMPLE_PAIRS = (
+    ("duplicates: oat-milk trio, details ~ oat-milk", "preferences/coffee-milk-details.md", "preferences/oat-milk.md"),
+    ("duplicates: oat-milk trio, milk-in-coffee ~ oat-milk", "preferences/milk-in-coffee.md", "preferences/oat-milk.md"),
+    ("duplicates: oat-milk trio, details ~ milk-in-coffee", "preferences/coffee-milk-details.md", "preferences/milk-in-coffee.md"),
+    ("duplicates: standup pair", "conversations/2026-11-24-standup-moved.md", "conversations/2026-11-25-standup-time-confirmed.md"),
+    ("other layer (L4), never paired: coffee-order ~ oat-milk", "preferences/coffee-order.md", "preferences/oat-milk.md"),
+    ("other layer (L4), never paired: coffee-order ~ details", "preferences/coffee-order.md", "preferences/coffee-milk-details.md"),
+    ("closest non-duplicates: Harbor ~ harbor-architecture", "projects/Harbor.md", "projects/harbor-architecture.md"),
+    ("closest non-duplicates: deploy ~ on-call runbook", "procedures/deploy-harbor.md", "procedures/harbor-oncall-runbook.md"),
+)
 
 NOW = "2026-11-30T12:00:00+00:00"  # the generated vaults' notion of today (live notes expire 2031+)
 DUPLICATE_SHARE = 0.01
@@ -206,6 +226,7 @@ def bench_size(workdir: Path, notes: int, seed: int) -> dict[str, Any]:
         "all_pairs_blocked": blocked,
         "ann_equals_exact": found_by_ann == found_exactly,
         "exact_clusters_missed_by_ann": len(found_exactly - found_by_ann),
+        "closest_unplanted_pair": closest_unplanted(labels, matrix, layers, paths, groups),
         "all_pairs_full": all_pairs_full(matrix, layers, threshold),
         "scaling": scaling(labels, matrix, layers, threshold),
         "extrapolated_10x": extrapolate(ann, blocked, 10 * len(labels)),
@@ -236,6 +257,72 @@ def extrapolate(ann: dict[str, Any], blocked: dict[str, Any], pool_size: int) ->
     }
 
 
+# ------------------------------------------------------------------ the threshold on real vaults
+
+
+def threshold_pairs(workdir: Path) -> dict[str, Any]:
+    """ADR 0010's pairs, with the vectors the index keeps and with whole notes embedded at once."""
+    import shutil
+
+    found: dict[str, Any] = {}
+    for name, source in (("sample", REPOSITORY / "sample_vault"), ("kepano", REPOSITORY / "tests/data/kepano-obsidian")):
+        root = workdir / f"real-{name}"
+        shutil.copytree(source, root, ignore=shutil.ignore_patterns(".vaultmem"))
+        with Vault(root) as vault:
+            vault.index()
+            kept, whole = _note_vectors(vault)
+            if name == "sample":
+                found[name] = [{"pair": what, "kept": _cosine(kept, first, second), "whole_note": _cosine(whole, first, second)}
+                               for what, first, second in SAMPLE_PAIRS]
+            else:
+                found[name] = {"closest_pair_the_rules_admit": _closest(vault, kept), "same_pair_whole_note": None}
+                pair = found[name]["closest_pair_the_rules_admit"]["pair"]
+                found[name]["same_pair_whole_note"] = _cosine(whole, *pair)
+                found[name]["closest_pair_whole_notes"] = _closest(vault, whole)
+    return found
+
+
+def _note_vectors(vault: Vault) -> tuple[dict[str, np.ndarray], dict[str, np.ndarray]]:
+    from vaultmem.notes import read_note
+
+    rows = list(vault.store.notes.all())
+    stored = dict(vault.store.vectors.for_labels([row.label for row in rows if row.label is not None]))
+    kept = {row.path: np.frombuffer(stored[row.label], dtype=np.float32) for row in rows if row.label in stored}
+    texts = [read_note(vault.root, row.path).embed_text for row in rows]
+    whole = dict(zip([row.path for row in rows], vault.embedder().embed(texts), strict=True))
+    return kept, whole
+
+
+def _cosine(vectors: dict[str, np.ndarray], first: str, second: str) -> float:
+    return round(float(vectors[first] @ vectors[second]), 3)
+
+
+def _closest(vault: Vault, vectors: dict[str, np.ndarray]) -> dict[str, Any]:
+    """The most similar pair consolidation would consider (same layer, reliable, enough text)."""
+    from vaultmem.consolidate import MIN_TEXT_WORDS, text_words
+    from vaultmem.notes import read_note
+
+    notes = [note for note in vault.store.notes.recent(Eligibility(now_us=to_epoch_us(resolve_now(NOW))))
+             if unreliable_reason(note) is None and text_words(read_note(vault.root, note.path).body) >= MIN_TEXT_WORDS]
+    best: tuple[float, str, str] = (-1.0, "", "")
+    for index, first in enumerate(notes):
+        for second in notes[index + 1 :]:
+            if first.layer == second.layer:
+                best = max(best, (float(vectors[first.path] @ vectors[second.path]), first.path, second.path))
+    return {"pair": [best[1], best[2]], "cosine": round(best[0], 3), "notes_considered": len(notes)}
+
+
+def closest_unplanted(labels: np.ndarray, matrix: np.ndarray, layers: Sequence[str | None], paths: dict[int, str],
+                      groups: list[list[str]]) -> dict[str, Any]:
+    """The most similar pair of the generated vault that was not planted as a duplicate."""
+    planted = {frozenset(pair) for group in groups for pair in ((a, b) for a in group for b in group if a != b)}
+    pairs = exact_similar_pairs(labels, matrix, layers, 0.8)
+    unplanted = sorted(((score, low, high) for (low, high), score in pairs.items()
+                        if frozenset((paths[low], paths[high])) not in planted), reverse=True)
+    return {"cosine": round(unplanted[0][0], 3) if unplanted else None,
+            "pairs_at_or_above": {str(limit): sum(score >= limit for score, _, _ in unplanted) for limit in (0.86, 0.87, 0.88)}}
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.bench_consolidate", description=__doc__.split("\n\n")[0])
     parser.add_argument("--sizes", type=int, nargs="+", default=[10_000, 100_000])
@@ -245,7 +332,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     with tempfile.TemporaryDirectory(prefix="bench-consolidate-") as scratch:
         workdir = options.workdir or Path(scratch)
         results = {str(notes): bench_size(workdir, notes, options.seed) for notes in options.sizes}
-    print(json.dumps({"benchmark": "consolidate", "now": NOW, "seed": options.seed, "sizes": results}, indent=2))
+        real = threshold_pairs(workdir)
+    print(json.dumps({"benchmark": "consolidate", "now": NOW, "seed": options.seed, "sizes": results, "threshold": real}, indent=2))
 
 
 if __name__ == "__main__":

@@ -7,15 +7,20 @@ all of them alike (the vault was just written or read).
 
 Phases, in order:
 
-1. ``floor``: read + ``parse_note`` + embed (same WordLlama embedder, same
-   ``note.embed_text``, chunks of 512 like the indexer) every note; no storage.
+1. ``floor``: read + ``parse_note`` + cut into passages + embed what the index needs
+   (``searchable.embed_notes``: every passage's vector and the whole note's, in one pass
+   of the same WordLlama embedder, chunks of 512 notes like the indexer); no storage.
+   ``note_floor`` is the floor before passages (each note's ``title + body`` embedded,
+   cut at 16,000 characters), for comparison.
 2. ``cold_index``: ``Vault(path).index()`` on a vault without ``.vaultmem/``.
 3. ``reindex``: ``index()`` again with nothing changed (fresh process, then warm).
 4. ``query``: ``Vault.search(q, k=10)`` (expired notes filtered, query embedding
    included) over N realistic queries after a warm-up; p50/p95.
 5. ``fresh_search``: ``vaultmem --vault V search Q --json`` as a new process, median of 5.
-6. ``recall``: ``VectorIndex.search`` top-10 against exact cosine top-10 over every
-   vector in the index's SQLite ``vectors`` table.
+6. ``recall``: the vector side's top-10 notes (search.py: the passage snapshot proposes,
+   the proposed notes' passages are scored exactly) against the exact top 10 over every
+   passage vector in SQLite; the passage snapshot's own top-10 passages; and the note
+   vectors' (consolidation, the similar-note check).
 
 Both the floor and the cold index include loading the embedding model; both exclude
 interpreter start-up. See README.md for how to read the figures.
@@ -51,11 +56,11 @@ DEFAULT_QUERIES = 200
 WARMUP_QUERIES = 20
 FRESH_RUNS = 5
 K = 10
-EF_SWEEP = (64, 128, 256, 400, 512, 1024)
+EF_SWEEP = (64, 128, 256, 400, 512, 1024, 2048)
 FLOOR_CHUNK = 512  # vaultmem.indexer.CHUNK: embed the same batch sizes as the indexer
 
 TARGETS_10K = (
-    ("cold_index_over_floor", "<=", 1.3),
+    ("cold_index_over_floor", "<=", 1.5),  # issue 13: the floor is read + parse + embedding what the index needs
     ("reindex_seconds", "<=", 0.5),
     ("query_p50_ms", "<=", 5.0),
     ("query_p95_ms", "<=", 15.0),
@@ -66,6 +71,7 @@ TARGETS_100K = (
     ("index_peak_rss_mb", "<=", 1536.0),
     ("query_peak_rss_mb", "<=", 1536.0),
     ("query_p50_ms", "<=", 10.0),
+    ("recall_at_10", ">=", 0.98),
 )
 LARGE_VAULT = 50_000  # from this size on, the 100k targets apply
 
@@ -139,7 +145,17 @@ def notes_bytes(root: Path) -> int:
 
 
 def task_floor(vault: Path, options: Options) -> dict[str, Any]:
-    """Read + parse + embed every note, no storage: the least any indexer must do."""
+    """Read + parse + cut into passages + embed what the index needs, no storage: the least
+    any indexer of this design must do."""
+    return _floor(vault, _floor_chunk)
+
+
+def task_note_floor(vault: Path, options: Options) -> dict[str, Any]:
+    """The floor before passages: read + parse + embed each note's ``title + body`` once."""
+    return _floor(vault, _note_floor_chunk)
+
+
+def _floor(vault: Path, chunk_work: Callable[[Path, Sequence[Path], Any, dict[str, float]], int]) -> dict[str, Any]:
     from vaultmem.embedders import WordLlamaEmbedder
 
     totals: dict[str, float] = {}
@@ -148,27 +164,43 @@ def task_floor(vault: Path, options: Options) -> dict[str, Any]:
         embedder = WordLlamaEmbedder()
     with stopwatch(totals, "scan"):
         files = note_files(vault)
-    embedded = sum(_floor_chunk(vault, files[start : start + FLOOR_CHUNK], embedder, totals) for start in range(0, len(files), FLOOR_CHUNK))
+    embedded = sum(chunk_work(vault, files[start : start + FLOOR_CHUNK], embedder, totals) for start in range(0, len(files), FLOOR_CHUNK))
     seconds, cpu_seconds = time.perf_counter() - started, time.process_time() - cpu_started
     return {
         "seconds": round(seconds, 3),
         "cpu_seconds": round(cpu_seconds, 3),
-        "notes": embedded,
-        "notes_per_second": round(embedded / seconds, 1),
+        "notes": len(files),
+        "embedded_texts": embedded,
+        "notes_per_second": round(len(files) / seconds, 1),
         "phases_seconds": {name: round(value, 3) for name, value in totals.items()},
         "peak_rss_mb": peak_rss_mb(),
     }
 
 
 def _floor_chunk(vault: Path, chunk: Sequence[Path], embedder: Any, totals: dict[str, float]) -> int:
+    from vaultmem.searchable import embed_notes, searchable
+
+    notes = _parsed(vault, chunk, totals)
+    with stopwatch(totals, "split"):
+        found = [searchable(note) for note in notes]
+    with stopwatch(totals, "embed"):
+        embed_notes(embedder, found)
+    return sum(len(note.passages) for note in found)
+
+
+def _note_floor_chunk(vault: Path, chunk: Sequence[Path], embedder: Any, totals: dict[str, float]) -> int:
+    notes = _parsed(vault, chunk, totals)
+    with stopwatch(totals, "embed"):
+        return len(embedder.embed([note.embed_text for note in notes]))
+
+
+def _parsed(vault: Path, chunk: Sequence[Path], totals: dict[str, float]) -> list[Any]:
     from vaultmem.notes import parse_note
 
     with stopwatch(totals, "read"):
         raws = [(path.relative_to(vault).as_posix(), path.read_bytes()) for path in chunk]
     with stopwatch(totals, "parse"):
-        notes = [parse_note(relative, raw) for relative, raw in raws]
-    with stopwatch(totals, "embed"):
-        return len(embedder.embed([note.embed_text for note in notes]))
+        return [parse_note(relative, raw) for relative, raw in raws]
 
 
 def task_cold_index(vault: Path, options: Options) -> dict[str, Any]:
@@ -260,16 +292,16 @@ def _query_components(opened: Any, queries: Sequence[str]) -> dict[str, Any]:
 
 def _measure_components(opened: Any, queries: Sequence[str]) -> dict[str, Any]:
     from vaultmem.lifecycle import resolve_now, to_epoch_us
-    from vaultmem.search import fts_query
     from vaultmem.storage import Eligibility
 
     searcher = opened.derived.searcher()
     eligibility = Eligibility(now_us=to_epoch_us(resolve_now(None)))
     pool = 50
+    vectors = {query: searcher.embedder.embed([query])[0] for query in queries}
     pieces: dict[str, Callable[[str], object]] = {
         "embed_query": lambda query: searcher.embedder.embed([query]),
-        "vector_side": lambda query: searcher._vector_side(query, pool, K, eligibility),
-        "text_side_fts": lambda query: opened.store.notes.fts_search(fts_query(query) or "x", eligibility, pool),
+        "vector_side": lambda query: searcher._vector_side(vectors[query], pool, eligibility),
+        "text_side": lambda query: searcher._text_side(query, pool, K, eligibility),
     }
     result: dict[str, Any] = {}
     for name, piece in pieces.items():
@@ -283,35 +315,43 @@ def _measure_components(opened: Any, queries: Sequence[str]) -> dict[str, Any]:
 
 
 def task_recall(vault: Path, options: Options) -> dict[str, Any]:
-    """Recall@10 of ``VectorIndex.search`` against exact cosine over the stored vectors."""
+    """Recall@10 of the vector side against exact search over every stored vector: its top
+    notes (what search fuses), the passage snapshot's top passages, the note vectors'."""
     import numpy as np
 
-    from vaultmem.embedders import WordLlamaEmbedder
-    from vaultmem.storage import Store
+    from vaultmem import Vault
+    from vaultmem.lifecycle import resolve_now, to_epoch_us
+    from vaultmem.storage import NOTE_SPACE, PASSAGE_SPACE, Eligibility
     from vaultmem.vectors import VectorIndex
 
-    store = Store(vault / STATE_DIR)
-    try:
-        labels, matrix = _all_vectors(store)
-        embedder = WordLlamaEmbedder()
-        index = VectorIndex(store, embedder.dimension)
+    with Vault(vault) as opened:
+        store, embedder = opened.store, opened.embedder()
+        searcher = opened.derived.searcher()
         text_queries = embedder.embed(make_queries(options.queries, options.seed))
-        picks = np.random.default_rng(options.seed).choice(len(labels), size=min(options.queries, len(labels)), replace=False)
+        passage_labels, passages = _all_vectors(store, PASSAGE_SPACE.table)
+        owners = store.passages.owners(passage_labels.tolist())
+        note_of = np.asarray([owners[int(label)] for label in passage_labels], dtype=np.int64)
+        everyone = Eligibility(now_us=to_epoch_us(resolve_now(None)), include_expired=True)
+        note_labels, notes = _all_vectors(store, NOTE_SPACE.table)
+        picks = np.random.default_rng(options.seed).choice(len(note_labels), size=min(options.queries, len(note_labels)), replace=False)
+        note_index = VectorIndex(store, embedder.dimension, NOTE_SPACE)
         return {
-            "vectors": len(labels),
-            "recall_at_10": _recall(index, labels, matrix, text_queries),
-            "recall_at_10_note_queries": _recall(index, labels, matrix, matrix[picks]),
-            "snapshot_recall_at_10_by_ef": _recall_by_ef(store, embedder.dimension, labels, matrix, text_queries),
+            "passages": len(passage_labels),
+            "notes": len(note_labels),
+            "passage_snapshot": store.passage_vectors.snapshot().file,
+            "recall_at_10": _note_recall(searcher, everyone, passage_labels, passages, note_of, text_queries),
+            "passage_recall_at_10": _recall(searcher.passage_vectors, passage_labels, passages, text_queries),
+            "note_vectors_recall_at_10": _recall(note_index, note_labels, notes, text_queries),
+            "note_vectors_recall_at_10_note_queries": _recall(note_index, note_labels, notes, notes[picks]),
+            "passage_snapshot_recall_at_10_by_ef": _recall_by_ef(store, PASSAGE_SPACE, embedder.dimension, passage_labels, passages, text_queries),
             "peak_rss_mb": peak_rss_mb(),
         }
-    finally:
-        store.close()
 
 
-def _all_vectors(store: Any) -> tuple[np.ndarray, np.ndarray]:
+def _all_vectors(store: Any, table: str) -> tuple[np.ndarray, np.ndarray]:
     import numpy as np
 
-    rows = store.db.conn.execute("SELECT label, vector FROM vectors ORDER BY label").fetchall()
+    rows = store.db.conn.execute(f"SELECT label, vector FROM {table} ORDER BY label").fetchall()
     labels = np.asarray([row[0] for row in rows], dtype=np.int64)
     matrix = np.frombuffer(b"".join(row[1] for row in rows), dtype=np.float32).reshape(len(rows), -1)
     return labels, matrix
@@ -328,21 +368,35 @@ def _recall(index: Any, labels: np.ndarray, matrix: np.ndarray, queries: np.ndar
     return round(found / (K * len(queries)), 4)
 
 
-def _recall_by_ef(store: Any, dimension: int, labels: np.ndarray, matrix: np.ndarray, queries: np.ndarray) -> dict[str, Any]:
+def _note_recall(searcher: Any, everyone: Any, labels: np.ndarray, matrix: np.ndarray, note_of: np.ndarray,
+                 queries: np.ndarray) -> float:
+    """The vector side's top-10 notes against the exact top 10 (every passage scored, best +
+    a quarter of the next two, as ranking.py scores a note)."""
+    from vaultmem.ranking import note_scores
+
+    found = 0
+    for query in queries:
+        scores = matrix @ query
+        exact = {hit.label for hit in note_scores(zip(labels.tolist(), note_of.tolist(), scores.tolist(), strict=True))[:K]}
+        found += len(exact & {hit.label for hit in searcher._vector_side(query, 50, everyone)[:K]})
+    return round(found / (K * len(queries)), 4)
+
+
+def _recall_by_ef(store: Any, space: Any, dimension: int, labels: np.ndarray, matrix: np.ndarray, queries: np.ndarray) -> dict[str, Any]:
     """Raw hnswlib on the snapshot file at several ``ef``: what another setting would give."""
-    index = _snapshot_index(store, dimension)
+    index = _snapshot_index(store, space, dimension)
     if index is None:
         return {}
     exact = [_exact_top(labels, matrix, query) for query in queries]
     return {str(ef): _recall_at_ef(index, ef, queries, exact) for ef in EF_SWEEP}
 
 
-def _snapshot_index(store: Any, dimension: int) -> Any:
+def _snapshot_index(store: Any, space: Any, dimension: int) -> Any:
     import hnswlib
 
-    name = store.vectors.snapshot().file
-    if not name:
-        return None
+    name = store.vector_store(space).snapshot().file
+    if not name or not name.endswith(".hnsw"):
+        return None  # no snapshot, or a matrix searched exactly
     index = hnswlib.Index(space="ip", dim=dimension)
     index.load_index(str(store.state_dir / name))
     return index
@@ -359,6 +413,7 @@ def _recall_at_ef(index: Any, ef: int, queries: np.ndarray, exact: list[set[int]
 
 TASKS: dict[str, Callable[[Path, Options], dict[str, Any]]] = {
     "floor": task_floor,
+    "note_floor": task_note_floor,
     "cold_index": task_cold_index,
     "reindex": task_reindex,
     "query": task_query,
@@ -482,12 +537,14 @@ def headline(result: dict[str, Any]) -> dict[str, float]:
     """The figures the targets are about, flat."""
     return {
         "cold_index_over_floor": round(result["cold_index"]["seconds"] / result["floor"]["seconds"], 3),
+        "cold_index_over_note_floor": round(result["cold_index"]["seconds"] / result["note_floor"]["seconds"], 3),
         # CPU seconds (all threads) are far less sensitive to other processes than wall time.
         "cold_index_over_floor_cpu": round(min(result["cold_index"]["all_runs_cpu_seconds"]) / min(result["floor"]["all_runs_cpu_seconds"]), 3),
         "reindex_seconds": result["reindex"]["seconds"],
         "query_p50_ms": result["query"]["p50_ms"],
         "query_p95_ms": result["query"]["p95_ms"],
         "recall_at_10": result["recall"]["recall_at_10"],
+        "passage_recall_at_10": result["recall"]["passage_recall_at_10"],
         "fresh_search_seconds": result["fresh_search"]["median_seconds"],
         "index_peak_rss_mb": result["cold_index"]["peak_rss_mb"],
         "query_peak_rss_mb": result["query"]["peak_rss_mb"],
@@ -542,7 +599,7 @@ def _run_phases(options: Options, scratch: Path) -> dict[str, Any]:
     result: dict[str, Any] = {"benchmark": "index", "notes": options.notes, "seed": options.seed, "machine": machine()}
     vault, result["vault"] = prepare_vault(options, scratch)
     result["floor"], result["cold_index"] = floor_and_cold_index(vault, options)
-    for task in ("reindex", "query", "recall"):
+    for task in ("note_floor", "reindex", "query", "recall"):
         result[task] = phase(task, vault, options)
     log(f"fresh-process vaultmem search × {options.fresh_runs} …")
     result["fresh_search"] = fresh_search(vault, make_queries(options.fresh_runs, options.seed + 2))

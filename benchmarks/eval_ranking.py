@@ -19,7 +19,7 @@ Metrics, per set and method, averaged over questions (all at cut-off 10):
 ``hit@1``/``hit@3`` (an answer note among the first 1/3), ``mrr`` (1/rank of the first
 answer note, 0 past 10) and ``recall@10`` (the share of a question's answer notes in the
 first 10: for a question with several evidence turns, the fraction found). ``by_kind``
-gives the same per kind of question. ``checks.offline_rrf_equals_fused`` is the share of
+gives the same per kind of question. ``checks.offline_fusion_equals_fused`` is the share of
 questions whose fused top 10 the offline ``rrf:k=60`` reproduces from the collected sides:
 it shows the collected sides are the ones vaultmem fuses. Prints one JSON document on
 stdout, progress on stderr.
@@ -54,48 +54,27 @@ SETS: dict[str, Callable[[Path], PreparedSet]] = {
     "conversations": conversations.prepare,
     "docs": docs.prepare,
 }
-SANITY_FUSION = "rrf:k=60"  # what vaultmem fuses today (adr/0004): offline it must give `fused`
+SANITY_FUSION = "zscore:vectors=0.6,text=0.4"  # what vaultmem fuses (adr/0004): offline it must give `fused`
 
 Candidates = list[tuple[str, float]]
 
 
 def side_rankings(vault: Vault, query: str, depth: int, now: str | None = None) -> dict[str, Candidates]:
-    """Each side's top ``depth`` candidates as (path, raw score), best first.
+    """Each side's top ``depth`` candidate notes as (path, raw score), best first.
 
-    The only place that knows vaultmem's search internals: when they change (passages,
-    renamed methods), adapt this function and nothing else. Scores: cosine similarity
-    for vectors; for text, BM25 negated (higher is better) with the weights the text side
-    ranks by, over any query term — the text side's own order (notes with every term
-    first) is kept as the ranking.
+    The only place that knows vaultmem's search internals: when they change, adapt this
+    function and nothing else. Scores are the sides' own note scores (ranking.py: the best
+    passage plus a quarter of the next two): cosine for vectors, BM25 negated (higher is
+    better) for text, whose order keeps notes with every term first.
     """
     from vaultmem.lifecycle import resolve_now, to_epoch_us
-    from vaultmem.search import query_terms
     from vaultmem.storage import Eligibility
 
-    searcher = vault.derived.searcher()
-    eligibility = Eligibility(now_us=to_epoch_us(resolve_now(now)))
-    with vault.store.read_snapshot():
-        vector_labels = searcher._vector_side(query, depth, K, eligibility)
-        text_labels = searcher._text_side(query, depth, K, eligibility)
-        embedded = searcher.embedder.embed([query])[0]
-        cosine = dict(searcher.vectors.exact(embedded, vector_labels))
-        bm25 = _bm25(vault, " OR ".join(query_terms(query)), text_labels)
-        paths = vault.store.notes.paths_by_labels([*vector_labels, *text_labels])
+    found = vault.derived.searcher().candidates(query, K, Eligibility(now_us=to_epoch_us(resolve_now(now))), pool=depth)
     return {
-        "vectors": [(paths[label], cosine[label]) for label in vector_labels if label in paths],
-        "text": [(paths[label], -bm25.get(label, 0.0)) for label in text_labels if label in paths],
+        "vectors": [(found.paths[hit.label], hit.score) for hit in found.vectors if hit.label in found.paths],
+        "text": [(found.paths[hit.label], hit.score) for hit in found.text if hit.label in found.paths],
     }
-
-
-def _bm25(vault: Vault, match: str, labels: Sequence[int]) -> dict[int, float]:
-    if not labels or not match:
-        return {}
-    marks = ", ".join("?" for _ in labels)
-    rows = vault.store.db.conn.execute(
-        f"SELECT rowid, bm25(notes_fts, 5.0, 1.0, 2.0) FROM notes_fts WHERE notes_fts MATCH ? AND rowid IN ({marks})",
-        [match, *labels],
-    )
-    return {row[0]: row[1] for row in rows}
 
 
 # ------------------------------------------------------------------ metrics
@@ -144,7 +123,7 @@ def run_set(prepared: PreparedSet, depth: int, fusions: Sequence[Fusion], progre
         "notes": notes,
         "methods": _methods_table(answered, ("vectors", "text", "fused")),
         "by_kind": _by_kind(answered),
-        "checks": {"offline_rrf_equals_fused": _sanity(answered)},
+        "checks": {"offline_fusion_equals_fused": _sanity(answered)},
         "index_seconds": round(indexed - started, 2),
         "query_seconds": round(asked - indexed, 2),
         "info": prepared.info,

@@ -9,7 +9,9 @@ k, side weights or a score-normalised mix costs no query:
 - ``minmax``: each side's scores scaled to [0, 1] over its candidates, a note missing from
   a side gets 0 there, then ``vectors·w_v + text·w_t``;
 - ``zscore``: each side's scores standardised over its candidates, a missing note gets
-  that side's lowest standardised score, then weighted as above.
+  that side's lowest standardised score, then weighted as above — as vaultmem fuses: a
+  side with fewer than ``depth`` candidates listed every note it matches, so there a
+  missing note scores 0 and is standardised with the others (vaultmem/ranking.py).
 
 Only the first ``depth`` candidates of each side take part (vaultmem fuses 50 per side).
 Ties break on the path, as in vaultmem, so every fusion is deterministic.
@@ -60,7 +62,7 @@ class Fusion:
         elif self.method == "minmax":
             scores = _mix(_minmax(vectors), _minmax(text), self.vectors, self.text, missing=(0.0, 0.0))
         else:
-            scores = _zscore_mix(vectors, text, self.vectors, self.text)
+            scores = _zscore_mix(vectors, text, self.vectors, self.text, self.depth)
         return sorted(scores, key=lambda path: (-scores[path], path))
 
 
@@ -103,10 +105,19 @@ def _minmax(candidates: Candidates) -> dict[str, float]:
     return {path: (score - low) / span if span else 1.0 for path, score in candidates}
 
 
-def _zscore_mix(vectors: Candidates, text: Candidates, vector_weight: float, text_weight: float) -> dict[str, float]:
-    vector_z, text_z = _zscores(vectors), _zscores(text)
+def _zscore_mix(vectors: Candidates, text: Candidates, vector_weight: float, text_weight: float, depth: int) -> dict[str, float]:
+    union = list(dict.fromkeys(path for path, _ in (*vectors, *text)))
+    vector_z, text_z = _zscores(_completed(vectors, union, depth)), _zscores(_completed(text, union, depth))
     missing = (min(vector_z.values(), default=0.0), min(text_z.values(), default=0.0))
     return _mix(vector_z, text_z, vector_weight, text_weight, missing)
+
+
+def _completed(candidates: Candidates, union: list[str], depth: int) -> Candidates:
+    """A side shorter than ``depth`` matched nothing else: the other candidates score 0 on it."""
+    if len(candidates) >= depth:
+        return candidates
+    known = {path for path, _ in candidates}
+    return [*candidates, *((path, 0.0) for path in union if path not in known)]
 
 
 def _zscores(candidates: Candidates) -> dict[str, float]:

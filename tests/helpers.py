@@ -105,14 +105,27 @@ def index_state(vault: Path) -> dict[str, object]:
         store = opened.store
         rows = {row.label: row for row in store.notes.all()}
         vectors = dict(store.vectors.for_labels(list(rows)))
+        passages = store.passages.of_notes(list(rows))
         return {
             row.path: (
                 row.id, row.title, row.layer, tuple(row.tags), row.created, row.expires_at, row.expires_us,
                 row.expiry_invalid, row.permanent, row.content_hash, row.embed_hash, row.size, row.body_chars,
-                json.dumps(row.problems, sort_keys=True), vectors.get(label),
+                json.dumps(row.problems, sort_keys=True), vectors.get(label), passage_state(store, passages.get(label, [])),
             )
             for label, row in rows.items()
         }
+
+
+def passage_state(store: object, passages: list) -> tuple[object, ...]:
+    """A note's passages as search sees them: place, full-text row and vector (labels left out)."""
+    labels = [passage.label for passage in passages]
+    vectors = dict(store.passage_vectors.for_labels(labels))  # type: ignore[attr-defined]
+    fts = {}
+    for label in labels:
+        row = store.db.execute("SELECT * FROM passages_fts WHERE rowid = ?", (label,)).fetchone()  # type: ignore[attr-defined]
+        fts[label] = tuple(row) if row else None
+    return tuple((passage.number, passage.headings, passage.start_line, passage.end_line, fts[passage.label],
+                  vectors.get(passage.label)) for passage in passages)
 
 
 def generate_vault(path: Path, notes: int, seed: int) -> Path:

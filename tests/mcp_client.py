@@ -13,7 +13,7 @@ from typing import Any
 import anyio
 from mcp.types import CallToolResult
 
-TOOLS = {"remember", "revise", "recall", "get", "forget", "mark_used", "consolidate", "expire", "check"}
+TOOLS = {"remember", "revise", "recall", "explain", "get", "forget", "mark_used", "consolidate", "expire", "check"}
 STARTUP_SECONDS = 90  # spawn + imports + the first reconcile, on a slow CI machine
 CALL_SECONDS = 60
 

@@ -12,12 +12,11 @@ import threading
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-import numpy as np
 import pytest
 
 from helpers import run_cli
 from vaultmem import Vault
-from vaultmem.embedders import HashingEmbedder
+from vaultmem.embedders import HashingEmbedder, TokenSums
 from vaultmem.storage import Store
 from vaultmem.vectors import VectorIndex
 
@@ -111,10 +110,11 @@ class EditDuringEmbedding(HashingEmbedder):
         super().__init__()
         self.during = during
 
-    def embed_batch(self, texts: Sequence[str]) -> np.ndarray:
+    def sum_batch(self, texts: Sequence[str], tails_from: Sequence[int]) -> TokenSums:
+        # The indexer embeds through token sums (a mean-of-tokens embedder): edit while it does.
         self.during()
         self.during = lambda: None
-        return super().embed_batch(texts)
+        return super().sum_batch(texts, tails_from)
 
 
 def test_reconcile_does_not_write_a_version_that_changed_while_it_was_embedding(vault_dir: Path) -> None:

@@ -278,7 +278,7 @@ def test_a_fact_only_a_shorter_duplicate_held_is_found_in_the_canonical_after_th
         report = vault.consolidate(threshold=0.75, apply=True, now=NOW)
         assert [cluster.canonical.path for cluster in report.clusters] == ["ops/upgrade.md"]
         hits = vault.search("QX-7731", k=1, now=NOW)
-        assert vault.store.notes.fts_labels("7731", 5) == [vault.store.notes.by_path("ops/upgrade.md").label]
+        assert {row.note_label for row in vault.store.passages.fts("7731", 5)} == {vault.store.notes.by_path("ops/upgrade.md").label}
     assert hits[0].path == "ops/upgrade.md" and "QX-7731" in (vault_dir / "ops/upgrade.md").read_text(encoding="utf-8")
     body = read_note(vault_dir, "ops/upgrade.md").body
     # Both lines of the short note are new to the long one (its first says less, in other words).

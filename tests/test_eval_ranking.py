@@ -60,12 +60,30 @@ def test_sample_set_answers_at_least_one_question_with_each_method(sample_run: t
         assert any(row["ranks"][method][0] is not None for row in rows), method
 
 
-def test_offline_rrf_of_the_collected_sides_reproduces_the_fused_search(sample_run: tuple[dict, list[dict]]) -> None:
-    # Every question's dumped rankings: fused is exactly what Vault.search returned, and
-    # RRF k=60 over the collected sides gives the same top 10 — the sides are the real ones.
+def test_offline_fusion_of_the_collected_sides_reproduces_the_fused_search(sample_run: tuple[dict, list[dict]]) -> None:
+    # Every question's dumped rankings: fused is exactly what Vault.search returned, and the
+    # z-score mix (vectors 0.6) over the collected sides gives the same top 10 — the sides
+    # are the real ones.
     result, rows = sample_run
-    assert result["sets"]["sample"]["checks"]["offline_rrf_equals_fused"] == 1.0
-    assert all(row["top"]["rrf:k=60"] == row["top"]["fused"] for row in rows)
+    assert result["sets"]["sample"]["checks"]["offline_fusion_equals_fused"] == 1.0
+    assert all(row["top"]["zscore:vectors=0.6,text=0.4"] == row["top"]["fused"] for row in rows)
+
+
+def test_fused_is_at_least_the_better_side_on_every_metric_of_the_sample_set(sample_run: tuple[dict, list[dict]]) -> None:
+    # Issue 13 §2: fusion must earn its place on every set; the sample set is the one CI runs.
+    methods = sample_run[0]["sets"]["sample"]["methods"]
+    for metric in METRICS:
+        assert methods["fused"][metric] >= max(methods["vectors"][metric], methods["text"][metric]), metric
+
+
+def test_a_side_that_matched_few_notes_still_counts_in_the_z_score_mix() -> None:
+    # One note holds the booking code (one text candidate, a spread of 0): the other
+    # candidates score 0 on the text side, so the exact match beats a closer meaning — as
+    # in tests/test_search.py's zxqv-4471 (cosines from that vault; 40 notes, all proposed).
+    vectors = [("decoy.md", 0.37), ("pet.md", 0.15), ("review.md", 0.13), ("locker.md", 0.11)]
+    vectors += [(f"n{number}.md", 0.10 - 0.006 * number) for number in range(36)]
+    text = [("locker.md", 3.3)]
+    assert parse_fusion("zscore:vectors=0.6,text=0.4").rank(vectors, text)[:2] == ["locker.md", "decoy.md"]
 
 
 def test_unknown_set_is_a_usage_error_naming_the_choices() -> None:

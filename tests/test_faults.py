@@ -119,6 +119,13 @@ def set_aside_folders(vault: Path) -> list[Path]:
 
 
 def snapshot(vault: Path) -> Path:
+    """The passages' snapshot: what every search loads (a matrix in a vault this small)."""
+    (found,) = (vault / ".vaultmem").glob("passages-*.npz")
+    return found
+
+
+def note_snapshot(vault: Path) -> Path:
+    """The whole notes' hnswlib graph (consolidation, the similar-note check)."""
     (found,) = (vault / ".vaultmem").glob("vectors-*.hnsw")
     return found
 
@@ -157,7 +164,7 @@ def test_a_truncated_index_db_is_recovered_by_index_rebuild(vault: Path) -> None
 
 def fts_root_page(path: Path) -> int:
     with sqlite3.connect(path) as conn:
-        return int(conn.execute("SELECT rootpage FROM sqlite_master WHERE name = 'notes_fts_data'").fetchone()[0])
+        return int(conn.execute("SELECT rootpage FROM sqlite_master WHERE name = 'passages_fts_data'").fetchone()[0])
 
 
 def test_bad_pages_met_part_way_through_a_search_heal_and_the_search_answers(vault: Path) -> None:
@@ -182,7 +189,7 @@ def test_a_wal_that_belongs_to_another_database_is_set_aside_with_it(vault: Path
     (other / "Maya.md").write_text("---\nlayer: L4\n---\nMaya is someone else entirely here.\n", encoding="utf-8")
     writer = sqlite3.connect(database(other), isolation_level=None)  # keep its WAL: never checkpoint or close
     writer.execute("PRAGMA wal_autocheckpoint = 0")
-    writer.execute("DELETE FROM notes_fts")
+    writer.execute("DELETE FROM passages_fts")
     writer.execute("UPDATE notes SET title = 'not this vault', content_hash = 'x'")
     with open(database(vault), "r+b") as handle:  # this database moves on without that WAL ...
         handle.seek(4096 * 3)
@@ -279,25 +286,25 @@ def test_a_damaged_snapshot_is_set_aside_searched_exactly_and_rebuilt(vault: Pat
     assert "damaged" not in run(vault, "search", "coffee").stderr
 
 
-def test_a_garbage_snapshot_from_before_checksums_is_caught_by_hnswlib(vault: Path) -> None:
+def test_a_garbage_snapshot_from_before_checksums_is_caught_by_its_reader(vault: Path) -> None:
     expected = hits(vault)
     path = snapshot(vault)
-    legacy = path.with_name(path.name.rsplit("-", 1)[0] + ".hnsw")  # vectors-<seq>-<id>.hnsw: no checksum
+    legacy = path.with_name(path.name.rsplit("-", 1)[0] + ".npz")  # passages-<seq>-<id>.npz: no checksum
     with sqlite3.connect(database(vault)) as conn:
-        conn.execute("UPDATE meta SET value = ? WHERE key = 'snapshot_file'", (legacy.name,))
+        conn.execute("UPDATE meta SET value = ? WHERE key = 'passage_snapshot_file'", (legacy.name,))
     path.rename(legacy)
     legacy.write_bytes(os.urandom(legacy.stat().st_size))
 
     result = ok(run(vault, "search", "how does Maya take her coffee", "-k", "5", "--json"))
 
     assert [hit["path"] for hit in json.loads(result.stdout)] == expected
-    assert "hnswlib cannot load it" in result.stderr
+    assert "numpy cannot read it" in result.stderr
 
 
 def test_a_snapshot_cut_short_by_a_file_size_limit_is_never_published(vault: Path) -> None:
     # RLIMIT_FSIZE makes write() fail with EFBIG (Python ignores SIGXFSZ); hnswlib writes
     # through a C++ stream that ignores the failure, so only a size check can tell.
-    before = snapshot(vault)
+    before = note_snapshot(vault)
     limit = before.stat().st_size // 2
     code = (
         "import resource, sys\n"
@@ -315,7 +322,7 @@ def test_a_snapshot_cut_short_by_a_file_size_limit_is_never_published(vault: Pat
                             preexec_fn=_cap_memory, env={**os.environ, "PYTHONPATH": str(REPO)})
 
     assert "refused:" in result.stdout and "cut short" in result.stdout, (result.stdout, result.stderr)
-    assert snapshot(vault) == before  # still the published one; no short file, no temp file left
+    assert note_snapshot(vault) == before  # still the published one; no short file, no temp file left
     assert not list((vault / ".vaultmem").glob("*.tmp"))
     assert "damaged" not in ok(run(vault, "search", "coffee")).stderr
 

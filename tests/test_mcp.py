@@ -124,7 +124,7 @@ def test_tools_are_listed_with_descriptions_an_agent_can_act_on(vault_dir: Path,
             assert {"text", "title", "layer", "tags", "ttl", "expires_at", "permanent", "folder"} <= set(remember_schema["properties"])
             assert set(listed["recall"].input_schema["properties"]) == {"query", "k", "layers", "tags", "include_expired"}
             assert listed["mark_used"].input_schema["properties"]["notes"]["type"] == "array"
-            assert {name for name, tool in listed.items() if tool.annotations.read_only_hint} == {"recall", "get", "check"}
+            assert {name for name, tool in listed.items() if tool.annotations.read_only_hint} == {"recall", "explain", "get", "check"}
             assert {name for name, tool in listed.items() if tool.annotations.destructive_hint} == {"revise", "forget", "consolidate", "expire"}
             assert set(listed["revise"].input_schema["properties"]) == {
                 "note", "text", "append", "title", "layer", "ttl", "expires_at", "permanent", "add_tags", "remove_tags", "if_version"}
@@ -308,6 +308,28 @@ def test_expired_notes_are_not_recalled_unless_asked(vault_dir: Path, write_note
             assert applied["applied"] is True and applied["expired"][0]["archived_to"] == "_archive/scratch/flight.md"
             assert not (vault_dir / "scratch/flight.md").exists()
 
+
+    run(scenario)
+
+
+def test_recall_hits_carry_a_score_a_match_and_their_passage_and_explain_says_why(vault_dir: Path, write_note: Callable[..., Path], log: Path) -> None:
+    write_note("scratch/flight.md", note("Flight to Berlin", "Gate B22, seat 14C, flight TP558 to Berlin.", layer="L1", expires_at="2020-01-01"))
+    write_note("travel/next-flight.md", note("Flight to Porto", "Gate A3, seat 2A, flight TP1940 to Porto.", layer="L2", expires_at="2999-01-01T00:00:00Z"))
+
+    async def scenario() -> None:
+        async with serve(vault_dir, log) as served:
+            [hit] = (await served.call("recall", query="flight gate seat", k=1))["hits"]
+            assert hit["path"] == "travel/next-flight.md" and 0.0 < hit["score"] < 1.0
+            assert hit["match"] in ("both", "meaning", "keyword") and hit["passage"]["lines"] == [6, 6]  # after the frontmatter's five lines
+
+            why = await served.call("explain", note="scratch/flight", query="flight gate seat", k=1)
+            assert why["path"] == "scratch/flight.md" and why["in_answer"] is False
+            assert why["reasons"][0].startswith("expired at 2020-01-01") and set(why["rank"]) == {"vectors", "text", "fused"}
+            kept = await served.call("explain", note="travel/next-flight", query="flight gate seat", k=1)
+            assert kept["in_answer"] is True and kept["rank"]["fused"] == 1
+
+            refused = await served.error("explain", note="scratch/flight", query="flight", layer="L1")
+            assert "unknown argument 'layer'" in refused
 
     run(scenario)
 

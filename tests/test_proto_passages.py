@@ -1,8 +1,9 @@
 """The passage prototype (benchmarks/passages.py, proto_sides.py, proto_passages.py).
 
-Its splitting and field rules are what the product will port, so they are checked on
-notes whose right answer is known; the FTS side on a real FTS5 table; the whole prototype
-runs for real on the sample set through its command line (the real default embedder).
+Its splitting and field rules are the product's now (tests/test_passages.py checks them);
+here: its embedded-text variants, its FTS side on a real FTS5 table, its fusion, and the
+whole prototype run for real on the sample set through its command line (the real
+default embedder).
 """
 
 from __future__ import annotations
@@ -14,72 +15,11 @@ from pathlib import Path
 
 import numpy as np
 
-from benchmarks.passages import (
-    Split,
-    embed_text,
-    make_doc,
-    property_texts,
-    sections,
-    split_passages,
-)
+from benchmarks.passages import Split, embed_text, make_doc, split_passages
 from benchmarks.proto_passages import FusionSpec, fuse
 from benchmarks.proto_sides import TextLayout, TextSide, weights_for
 
 REPO = Path(__file__).resolve().parent.parent
-
-
-def test_a_heading_inside_a_code_block_does_not_start_a_section() -> None:
-    body = "# Title\nintro\n\n```sh\n# not a heading\necho hi\n```\n\n## Real\ntext\n"
-    found = sections(body)
-    assert [section.headings for section in found] == [("Title",), ("Title", "Real")]
-    assert "# not a heading" in found[0].text
-
-
-def test_heading_path_drops_deeper_headings_when_a_shallower_one_comes() -> None:
-    body = "# A\na\n## B\nb\n### C\nc\n## D\nd\n"
-    assert [section.headings for section in sections(body)] == [("A",), ("A", "B"), ("A", "B", "C"), ("A", "D")]
-
-
-def test_a_note_no_longer_than_the_limit_stays_one_passage_even_with_headings() -> None:
-    body = "# A\nshort\n## B\nalso short\n"
-    passages = split_passages(0, body, Split("1000", 1000))
-    assert len(passages) == 1
-    assert passages[0].text == body
-    assert passages[0].headings == ()
-
-
-def test_a_long_section_becomes_paragraph_groups_no_longer_than_the_limit() -> None:
-    paragraphs = [f"Paragraph {number} " + "word " * 40 for number in range(12)]
-    body = "# Long\n\n" + "\n\n".join(paragraphs) + "\n"
-    passages = split_passages(0, body, Split("500", 500))
-    assert len(passages) > 1
-    assert all(len(passage.text) <= 500 for passage in passages)
-    assert all(passage.headings == ("Long",) for passage in passages)
-    joined = " ".join(passage.text for passage in passages)
-    assert all(paragraph.strip() in joined for paragraph in paragraphs)  # nothing lost, no paragraph cut
-    assert [passage.number for passage in passages] == list(range(len(passages)))
-
-
-def test_a_paragraph_longer_than_the_limit_is_cut_by_sentences_and_words() -> None:
-    body = "# Huge\n\n" + "A sentence of several words. " * 100
-    passages = split_passages(0, body, Split("300", 300))
-    assert all(len(passage.text) <= 300 for passage in passages)
-
-
-def test_packing_joins_small_sections_up_to_the_limit_and_keeps_the_first_heading() -> None:
-    body = "# T\n" + "".join(f"## S{n}\n{'x' * 80}\n" for n in range(10)) + "## Big\n" + "y " * 400
-    unpacked = split_passages(0, body, Split("1000", 1000))
-    packed = split_passages(0, body, Split("1000+pack", 1000, merge=True))
-    assert len(packed) < len(unpacked)
-    assert all(len(passage.text) <= 1000 for passage in packed)
-    assert packed[0].headings == ("T",)
-
-
-def test_properties_become_text_links_their_alias_and_bookkeeping_keys_stay_out() -> None:
-    meta = {"layer": "L3", "expires_at": "2099-01-01", "tags": ["x"], "aliases": ["y"], "author": "[[Kevin Kelly]]",
-            "cast": ["[[People/Harrison Ford|Harrison Ford]]", "[[Sean Young]]"], "cover": "https://example.org/a.jpg",
-            "rating": 7, "done": True}
-    assert list(property_texts(meta)) == [("author", "Kevin Kelly"), ("cast", "Harrison Ford, Sean Young")]
 
 
 def test_context_and_properties_are_embedded_with_the_first_passage_only() -> None:

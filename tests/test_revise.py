@@ -88,9 +88,9 @@ def test_append_to_a_body_that_ends_with_a_newline_adds_one_blank_line(vault: Va
 
 
 def test_revised_text_is_indexed_at_once(vault: Vault) -> None:
-    assert vault.store.notes.fts_labels("7731", 5) == []
+    assert vault.store.passages.fts("7731", 5) == []
     result = vault.revise("work/standup", append="Ask Dana before upgrading, ticket QX-7731.", now=NOW)
-    assert vault.store.notes.fts_labels("7731", 5) == [vault.store.notes.by_path("work/standup.md").label]
+    assert {row.note_label for row in vault.store.passages.fts("7731", 5)} == {vault.store.notes.by_path("work/standup.md").label}
     assert vault.store.notes.by_path("work/standup.md").content_hash.startswith(result.version)
 
 

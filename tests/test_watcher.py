@@ -61,22 +61,28 @@ def make_vault(root: Path, config: str = CONFIG, notes: int = 5) -> Path:
     return root
 
 
-def found_paths(vault: Path, query: str) -> list[str]:
-    """Paths of the hits of ``vaultmem search QUERY -k 50`` run in a separate process.
-
-    Search is hybrid: the vector side returns *some* notes for any query, so "found"
-    alone proves a path is indexed, not what it says. A note whose unique word is the
-    query is the top hit (BM25 rank 1 plus its vector rank); a note that is indexed
-    with that word is always among the 50 (BM25 alone puts it in the first three).
-    """
+def found_hits(vault: Path, query: str) -> list[dict[str, object]]:
+    """The hits of ``vaultmem search QUERY -k 50 --json`` run in a separate process."""
     result = vaultmem_process(vault, "search", query, "-k", "50", "--json")
     assert result.returncode == 0, result.stderr
-    return [hit["path"] for hit in json.loads(result.stdout)]
+    return list(json.loads(result.stdout))
+
+
+def found_paths(vault: Path, query: str) -> list[str]:
+    """Paths of the hits of ``vaultmem search QUERY -k 50``.
+
+    Search is hybrid: the vector side returns *some* notes for any query, so "found"
+    alone proves a path is indexed, not what it says (see :func:`searchable`).
+    """
+    return [str(hit["path"]) for hit in found_hits(vault, query)]
 
 
 def searchable(vault: Path, query: str, path: str) -> bool:
-    """``path`` is the top hit for its unique word ``query``."""
-    return found_paths(vault, query)[:1] == [path]
+    """``path`` is the top hit for its unique word ``query``, found by that word: its indexed
+    text holds it (in a small vault a note about a lemur is the nearest in meaning to
+    "marmot" too, before the index has read the marmot)."""
+    hits = found_hits(vault, query)[:1]
+    return [hit["path"] for hit in hits] == [path] and hits[0]["match"] in ("keyword", "both")
 
 
 def gone(vault: Path, query: str, path: str) -> bool:

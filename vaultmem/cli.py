@@ -28,9 +28,11 @@ from .errors import InvalidDuration, InvalidTimestamp, NoteWritten, UnknownLayer
 
 if TYPE_CHECKING:
     from .consolidate import ConsolidationReport
+    from .explain import ExplainedPassage
     from .indexer import IndexReport
     from .notes import Problem
     from .resolution import Resolution
+    from .search import HitPassage
     from .vault import Vault
     from .watcher import Change, Watcher
 
@@ -213,14 +215,24 @@ def terminal_progress(todo: int, total: int) -> Callable[[int], None]:
     return advance
 
 
+def search_options(function: Callable[..., Any]) -> Callable[..., Any]:
+    """The options of a search: how many hits, and its filters (``search`` and ``explain`` share them)."""
+    options = (
+        click.option("-k", "k", type=click.IntRange(min=1, max=MAX_HITS), default=10, show_default=True, help="How many hits."),
+        click.option("--layer", "layers", multiple=True, help="Only these layers (L1–L4 or working/episodic/semantic/procedural)."),
+        click.option("--tag", "tags", multiple=True, help="Only notes with this tag (repeat for all of several)."),
+        click.option("--include-expired", is_flag=True, help="Also show notes whose expires_at has passed."),
+        click.option("--as-of", "as_of", metavar="TIME", help="Evaluate expiry at this instant instead of now."),
+        json_option,
+    )
+    for option in reversed(options):
+        function = option(function)
+    return function
+
+
 @main.command()
 @click.argument("query")
-@click.option("-k", "k", type=click.IntRange(min=1, max=MAX_HITS), default=10, show_default=True, help="How many hits.")
-@click.option("--layer", "layers", multiple=True, help="Only these layers (L1–L4 or working/episodic/semantic/procedural).")
-@click.option("--tag", "tags", multiple=True, help="Only notes with this tag (repeat for all of several).")
-@click.option("--include-expired", is_flag=True, help="Also show notes whose expires_at has passed.")
-@click.option("--as-of", "as_of", metavar="TIME", help="Evaluate expiry at this instant instead of now.")
-@json_option
+@search_options
 @click.pass_obj
 def search(obj: Context, query: str, k: int, layers: tuple[str, ...], tags: tuple[str, ...], include_expired: bool, as_of: str | None, as_json: bool) -> None:
     """Recall notes matching QUERY (hybrid: vectors + BM25); expired notes hidden."""
@@ -238,9 +250,45 @@ def search(obj: Context, query: str, k: int, layers: tuple[str, ...], tags: tupl
     for number, hit in enumerate(hits, start=1):
         expiry = f"expires {hit.expires_at}" if hit.expires_at else "no expiry"
         click.echo(f"{number:>2}. {hit.title}  [{hit.layer or '-'}, {expiry}]  {hit.path}")
+        click.echo(f"    score {hit.score:.2f} ({hit.match}){where_words(hit.passage)}")
         click.echo(f"    {hit.snippet}")
         for warning in hit.warnings:
             click.echo(f"    ! {warning}")
+
+
+def where_words(passage: HitPassage | ExplainedPassage | None) -> str:
+    """`` · lines 12–30 · Install > Linux``: where a hit's passage is in its file."""
+    if passage is None:
+        return ""
+    first, last = passage.lines
+    lines = f"line {first}" if first == last else f"lines {first}–{last}"
+    return f" · {lines}" + (f" · {' > '.join(passage.headings)}" if passage.headings else "")
+
+
+@main.command()
+@click.argument("note")
+@click.argument("query")
+@search_options
+@click.pass_obj
+def explain(obj: Context, note: str, query: str, k: int, layers: tuple[str, ...], tags: tuple[str, ...],
+            include_expired: bool, as_of: str | None, as_json: bool) -> None:
+    """Why NOTE is, or is not, among the hits of `search QUERY` with the same options."""
+    with library_errors(as_json):
+        result = obj.vault.explain(note, query, k=k, layers=layers, tags=tags, include_expired=include_expired, now=as_of)
+    if as_json:
+        emit_json(result.as_dict())
+        return
+    click.echo(f"{result.path}" + (f" — {result.title}" if result.title else ""))
+    click.echo(f"query {result.query!r}, k {result.k}: {'in the answer' if result.in_answer else 'not in the answer'}")
+    ranks = ", ".join(f"{side} {rank if rank is not None else '-'}" for side, rank in
+                      (("vectors", result.rank["vectors"]), ("full text", result.rank["text"]), ("fused", result.rank["fused"])))
+    fused = result.score["fused"]
+    click.echo(f"rank: {ranks}" + (f"; score {fused:.2f} ({result.match})" if fused is not None else ""))
+    if result.passage is not None:
+        click.echo(f"best passage:{where_words(result.passage).removeprefix(' ·')}")
+        click.echo(f"    {result.passage.snippet}")
+    for reason in result.reasons:
+        click.echo(f"- {reason}")
 
 
 # ------------------------------------------------------------------ check / stats
@@ -279,7 +327,9 @@ def stats(obj: Context, as_json: bool) -> None:
     click.echo(f"notes: {result.notes} ({layers})")
     click.echo(f"expired now: {result.expired}; with problems: {result.with_problems}")
     click.echo(f"index: {result.index_bytes / 1_048_576:.1f} MiB; embedder: {result.embedder} ({result.dimension} dims)")
-    click.echo(f"vectors: {result.vectors_in_snapshot} in the HNSW snapshot, {result.vectors_in_delta} in the delta")
+    click.echo(f"passages: {result.passages}; their vectors: {result.passage_vectors_in_snapshot} in the snapshot, "
+               f"{result.passage_vectors_in_delta} in the delta")
+    click.echo(f"note vectors: {result.vectors_in_snapshot} in the HNSW snapshot, {result.vectors_in_delta} in the delta")
 
 
 def render_problems(problems: list[Problem]) -> None:

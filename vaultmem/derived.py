@@ -129,10 +129,8 @@ class DerivedIndex:
         searcher = getattr(self._local, "searcher", None)
         if searcher is None:
             from .search import Searcher
-            from .vectors import VectorIndex
 
-            embedder = self.embedder()
-            searcher = Searcher(self.paths, self.store, VectorIndex(self.store, embedder.dimension), embedder, self._resync)
+            searcher = Searcher(self.paths, self.store, self.embedder(), self._resync)
             self._local.searcher = searcher
         return searcher
 
@@ -172,7 +170,8 @@ class DerivedIndex:
         self._local.searcher = None
 
     def fold(self) -> None:
-        """Merge the vector delta into the HNSW snapshot when it is due (cheap when not).
+        """Merge each vector delta (notes', passages') into its HNSW snapshot when it is due
+        (cheap when not).
 
         The dimension comes from the stored vectors, so a no-change ``index`` never loads
         the embedder just to find out that nothing needs folding.
@@ -356,9 +355,12 @@ class DerivedIndex:
         warnings += self._warnings
         self._warnings = []
         searcher = getattr(self._local, "searcher", None)
-        if searcher is not None and searcher.vectors.set_aside:
-            warnings += searcher.vectors.set_aside
-            searcher.vectors.set_aside = []
+        indexes = searcher.vector_indexes if searcher is not None else []
+        set_aside = [message for index in indexes for message in index.set_aside]
+        if set_aside:
+            warnings += set_aside
+            for index in indexes:
+                index.set_aside = []
             self.fold()  # the set-aside file counts as missing: this builds its replacement
         return warnings
 
@@ -395,9 +397,12 @@ class DerivedIndex:
 
 
 def _fold(store: Store) -> None:
+    """Fold each vector space's delta (notes', passages') into its snapshot when it is due."""
     dimension = store.vectors.dimension()
     if dimension is None:
         return
+    from .storage import SPACES
     from .vectors import VectorIndex
 
-    VectorIndex(store, dimension).fold()
+    for space in SPACES:
+        VectorIndex(store, dimension, space).fold()

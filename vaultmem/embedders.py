@@ -12,6 +12,7 @@ import hashlib
 import re
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -28,10 +29,20 @@ BATCH_CHARS = 128_000
 
 
 class Embedder(ABC):
-    """Turns texts into L2-normalized float32 rows. Subclasses implement ``embed_batch``."""
+    """Turns texts into L2-normalized float32 rows. Subclasses implement ``embed_batch``.
+
+    An embedder whose vector of a text is the mean of its tokens' vectors (WordLlama, the
+    hashing embedder) also implements ``sum_batch``: then the vector of a text made of
+    pieces is the sum of the pieces' sums, and one pass over a note's passages gives both
+    the passages' vectors and the whole note's (adr/0010).
+    """
 
     name: str
     dimension: int
+    # The calibration of a hit's score (search.py): P(the hit is what was asked for) =
+    # 1 / (1 + exp(a - b * fused)), fitted with WordLlama on four sets (benchmarks/PASSAGES.md);
+    # another embedder keeps this fit unless it brings its own.
+    score_calibration: tuple[float, float] = (4.873, 1.679)
 
     @abstractmethod
     def embed_batch(self, texts: Sequence[str]) -> np.ndarray:
@@ -49,6 +60,46 @@ class Embedder(ABC):
     def identity(self) -> str:
         """Stored next to the vectors: a different identity means re-embed everything."""
         return f"{self.name}:{self.dimension}"
+
+    @property
+    def additive(self) -> bool:
+        """Does :meth:`sums` work (the vector of a text is the mean of its tokens')?"""
+        return type(self).sum_batch is not Embedder.sum_batch
+
+    def sum_batch(self, texts: Sequence[str], tails_from: Sequence[int]) -> TokenSums:
+        """Token-vector sums of one batch: of each whole text, and of its tokens that start at or
+        after character ``tails_from[i]`` (its tail)."""
+        raise NotImplementedError(f"{self.name} is not a mean of token vectors")
+
+    def sums(self, texts: Sequence[str], tails_from: Sequence[int] | None = None) -> TokenSums:
+        """:meth:`sum_batch` over every text (each cut to MAX_EMBED_CHARS), batched by length as
+        :meth:`embed` is. Normalised, a text's total is its vector; without ``tails_from`` the
+        tails are empty."""
+        clipped = [text[:MAX_EMBED_CHARS] for text in texts]
+        starts = list(tails_from) if tails_from is not None else [len(text) + 1 for text in clipped]
+        found = TokenSums.zeros(len(clipped), self.dimension)
+        for batch in length_batches([len(text) for text in clipped]):
+            found.put(batch, self.sum_batch([clipped[index] for index in batch], [starts[index] for index in batch]))
+        return found
+
+
+@dataclass
+class TokenSums:
+    """Sums of token vectors and token counts, per text: of the whole text and of its tail."""
+
+    totals: np.ndarray
+    counts: np.ndarray
+    tail_totals: np.ndarray
+    tail_counts: np.ndarray
+
+    @classmethod
+    def zeros(cls, rows: int, dimension: int) -> TokenSums:
+        return cls(np.zeros((rows, dimension), dtype=np.float32), np.zeros(rows, dtype=np.float32),
+                   np.zeros((rows, dimension), dtype=np.float32), np.zeros(rows, dtype=np.float32))
+
+    def put(self, rows: list[int], batch: TokenSums) -> None:
+        self.totals[rows], self.counts[rows] = batch.totals, batch.counts
+        self.tail_totals[rows], self.tail_counts[rows] = batch.tail_totals, batch.tail_counts
 
 
 def length_batches(lengths: Sequence[int], budget: int = BATCH_CHARS, most: int = BATCH_SIZE) -> list[list[int]]:
@@ -91,6 +142,25 @@ class WordLlamaEmbedder(Embedder):
     def embed_batch(self, texts: Sequence[str]) -> np.ndarray:
         return np.asarray(self._model.embed(list(texts), norm=False, batch_size=64))
 
+    def sum_batch(self, texts: Sequence[str], tails_from: Sequence[int]) -> TokenSums:
+        # What WordLlama's embed() computes before it divides by the token count: the
+        # tokens' vectors (no special tokens, no truncation) summed under the padding mask,
+        # position by position, so the padding a batch adds changes no bit of a sum.
+        encoded = self._model.tokenize(list(texts))
+        ids = np.asarray([item.ids for item in encoded], dtype=np.int64)
+        mask = np.asarray([item.attention_mask for item in encoded], dtype=np.float32)
+        starts = np.asarray([[start for start, _end in item.offsets] for item in encoded], dtype=np.int64)
+        head = mask * (starts < np.asarray(tails_from, dtype=np.int64)[:, None])
+        table = self._model.embedding
+        np.clip(ids, 0, table.shape[0] - 1, out=ids)
+        vectors = table[ids]
+        totals = (vectors * mask[..., None]).sum(axis=1)
+        # A head is the first few tokens (a title and heading path): summed over those only.
+        width = int(head.sum(axis=1).max(initial=0))
+        heads = (vectors[:, :width] * head[:, :width, None]).sum(axis=1)
+        counts = mask.sum(axis=1)
+        return TokenSums(totals, counts, totals - heads, counts - head.sum(axis=1))
+
 
 class SentenceTransformerEmbedder(Embedder):
     """A sentence-transformers model from a local path (``pip install vaultmem[sentence-transformers]``)."""
@@ -128,12 +198,20 @@ class HashingEmbedder(Embedder):
         self.name = "hashing"
 
     def embed_batch(self, texts: Sequence[str]) -> np.ndarray:
-        matrix = np.zeros((len(texts), self.dimension), dtype=np.float32)
-        for row, text in enumerate(texts):
-            for word in re.findall(r"\w+", text.lower()):
-                digest = hashlib.blake2b(word.encode(), digest_size=8).digest()
-                matrix[row, int.from_bytes(digest[:4], "little") % self.dimension] += 1.0
-        return matrix
+        return self.sum_batch(texts, [len(text) for text in texts]).totals
+
+    def sum_batch(self, texts: Sequence[str], tails_from: Sequence[int]) -> TokenSums:
+        found = TokenSums.zeros(len(texts), self.dimension)
+        for row, (text, tail_from) in enumerate(zip(texts, tails_from, strict=True)):
+            for word in re.finditer(r"\w+", text.lower()):
+                digest = hashlib.blake2b(word.group().encode(), digest_size=8).digest()
+                column = int.from_bytes(digest[:4], "little") % self.dimension
+                found.totals[row, column] += 1.0
+                found.counts[row] += 1
+                if word.start() >= tail_from:
+                    found.tail_totals[row, column] += 1.0
+                    found.tail_counts[row] += 1
+        return found
 
 
 def identity_for_spec(spec: str) -> str:

@@ -1,15 +1,14 @@
 """Reconcile the derived index with the vault: add, update, move, remove.
 
 Change detection is cheap first: (mtime_ns, size) from one directory walk against one
-SQL query. Only files whose stat changed are read; only notes whose title + body
-changed are re-embedded; a moved file (same bytes, new path) keeps its row, vector and
-usage history. Work is committed in chunks, each in one ``BEGIN IMMEDIATE``
+SQL query. Only files whose stat changed are read; only notes whose embedded texts
+changed (searchable.py: the passages' and the whole note's) are re-embedded; a moved
+file (same bytes, new path) keeps its row, vectors and usage history. Work is committed in chunks, each in one ``BEGIN IMMEDIATE``
 transaction, so a ``kill -9`` at any instant leaves a state the next run completes.
 """
 
 from __future__ import annotations
 
-import hashlib
 import os
 import stat as stat_module
 import time
@@ -21,13 +20,15 @@ from .errors import DerivedIndexError
 from .lifecycle import is_absent
 from .notes import READER_VERSION, Note, Problem, epoch_us_or_none, expiry_text, lookup_names, parse_note
 from .paths import FileStat, VaultPaths
-from .storage import EXCLUSIONS_KEY, READER_KEY, REBUILDING, FileState, NoteRow, Store
+from .searchable import SearchableNote, searchable
+from .storage import EXCLUSIONS_KEY, READER_KEY, REBUILDING, SPACES, FileState, NoteRow, Store
 
 if TYPE_CHECKING:
     from .exclusions import Rule
 
 if TYPE_CHECKING:
     from .embedders import Embedder
+    from .searchable import NoteVectors
 
 CHUNK = 512
 Progress = Callable[[int], None]
@@ -83,19 +84,16 @@ class _Pending:
     """One note read from disk, waiting to be written in the chunk's transaction."""
 
     note: Note
+    searchable: SearchableNote
     row: NoteRow
     existing: FileState | None
     read_stat: FileStat | None = None  # the stat taken before the bytes were read
     moved_from: FileState | None = None
-    vector: bytes | None = None
+    vectors: NoteVectors | None = None
     needs_vector: bool = False
 
 
-def embed_hash(note: Note) -> str:
-    return hashlib.sha256(note.embed_text.encode("utf-8")).hexdigest()
-
-
-def note_row(note: Note, stat: FileStat) -> NoteRow:
+def note_row(note: Note, stat: FileStat, embed_hash: str) -> NoteRow:
     """Everything the index stores about a note, derived from the note alone."""
     expires = note.meta.get("expires_at")
     # A permanent (L4 / permanent: true) note never expires even if it wrongly carries an
@@ -115,7 +113,7 @@ def note_row(note: Note, stat: FileStat) -> NoteRow:
         expiry_invalid=not note.permanent and not is_absent(expires) and expires_us is None,
         permanent=note.permanent,
         content_hash=note.content_hash,
-        embed_hash=embed_hash(note),
+        embed_hash=embed_hash,
         mtime_ns=stat.mtime_ns,
         size=stat.size,
         body_chars=len(note.body.strip()),
@@ -277,17 +275,17 @@ class Indexer:
             return None
         note = parse_note(stat.path, raw)
         report.problems.extend(note.problems)
-        return _Pending(note, note_row(note, settled_stat(stat, read_started_ns)), existing, read_stat=stat)
+        found = searchable(note)
+        return _Pending(note, found, note_row(note, settled_stat(stat, read_started_ns), found.embed_hash), existing, read_stat=stat)
 
     def _embed(self, pending: Sequence[_Pending], report: IndexReport, force: bool = False) -> None:
         wanted = [item for item in pending if item.needs_vector or force]
         if not wanted:
             return
-        from .vectors import vector_to_blob
+        from .searchable import embed_notes
 
-        matrix = self._embedder().embed([item.note.embed_text for item in wanted])
-        for item, row in zip(wanted, matrix, strict=True):
-            item.vector = vector_to_blob(row)
+        for item, vectors in zip(wanted, embed_notes(self._embedder(), [item.searchable for item in wanted]), strict=True):
+            item.vectors = vectors
         report.embedded += len(wanted)
 
     def _write(self, item: _Pending, report: IndexReport) -> None:
@@ -297,7 +295,7 @@ class Indexer:
         ``watch`` beside a ``remember``) may have indexed the same file meanwhile, and
         deciding on the stale view would insert a duplicate or re-embed for nothing.
         """
-        row, body = item.row, item.note.body
+        row = item.row
         if item.read_stat is not None and self._stat(row.path) != item.read_stat:
             # The file changed (or vanished) after we read it; whoever wrote it will be
             # heard (watch event, next reconcile: the row's stat no longer matches). Writing
@@ -307,17 +305,17 @@ class Indexer:
         current = self._state(row.path)
         if current is not None and current.content_hash == row.content_hash:
             self.store.notes.touch(current.label, row.mtime_ns, row.size)
-            if item.vector is not None and not self.store.vectors.for_labels([current.label]):
-                # Same bytes, but the vector is missing (embedder switch, crash mid-switch):
-                # without this the fresh vector was dropped and search lost its vector side.
-                self.store.vectors.put([current.label], [item.vector])
+            if item.vectors is not None and self._vectors_missing(current.label):
+                # Same bytes, but vectors are missing (embedder switch, crash mid-switch):
+                # without this the fresh vectors were dropped and search lost its vector side.
+                self._put_vectors(current.label, self.store.passages.labels_of([current.label]), item.vectors)
             report.unchanged += 1
             return
         source = item.moved_from if current is None and item.moved_from and self._still_gone(item.moved_from) else None
         base = current or source
         if base is not None:
             old = self.store.notes.by_labels([base.label]).get(base.label)
-            self.store.notes.update(base.label, row, body, lookup_names(item.note))
+            self.store.notes.update(base.label, row, lookup_names(item.note))
             label = base.label
             if source is not None and old is not None:
                 self.store.usage.rename(old.id, row.id)
@@ -325,18 +323,42 @@ class Indexer:
             else:
                 report.updated.append(row.path)
         else:
-            label = self.store.notes.insert(row, body, lookup_names(item.note))
+            label = self.store.notes.insert(row, lookup_names(item.note))
             report.added.append(row.path)
-        if base is None or base.embed_hash != row.embed_hash:
-            self.store.vectors.put([label], [self._embedded(item, report)])
+        self._write_passages(label, base, item, report)
 
-    def _embedded(self, item: _Pending, report: IndexReport) -> bytes:
-        """The note's vector, embedded now if its chunk did not (another process indexed it first)."""
-        if item.vector is None:
+    def _write_passages(self, label: int, base: FileState | None, item: _Pending, report: IndexReport) -> None:
+        """The note's passages and full text, and its vectors when what they embed changed."""
+        passages, fields = item.searchable.passages, item.searchable.fields
+        if base is not None and base.embed_hash == item.row.embed_hash:
+            kept = self.store.passages.labels_of([label])
+            if len(kept) == len(passages):
+                # Same embedded texts (a tag, an expiry, a path changed): new fields and
+                # places for the same passages, whose vectors stay.
+                self.store.passages.rewrite(kept, passages, fields)
+                return
+        self.store.passage_vectors.delete(self.store.passages.delete_for_notes([label]))
+        labels = self.store.passages.insert(label, passages, fields)
+        self._put_vectors(label, labels, self._embedded(item, report))
+
+    def _put_vectors(self, label: int, passage_labels: Sequence[int], vectors: NoteVectors) -> None:
+        from .vectors import vector_to_blob
+
+        self.store.vectors.put([label], [vector_to_blob(vectors.note)])
+        self.store.passage_vectors.put(passage_labels, [vector_to_blob(row) for row in vectors.passages])
+
+    def _vectors_missing(self, label: int) -> bool:
+        passages = self.store.passages.labels_of([label])
+        return (not self.store.vectors.for_labels([label])
+                or len(self.store.passage_vectors.for_labels(passages)) < len(passages))
+
+    def _embedded(self, item: _Pending, report: IndexReport) -> NoteVectors:
+        """The note's vectors, embedded now if its chunk did not (another process indexed it first)."""
+        if item.vectors is None:
             self._embed([item], report, force=True)
-        if item.vector is None:  # _embed gives every item a vector or raises
+        if item.vectors is None:  # _embed gives every item vectors or raises
             raise DerivedIndexError(f"the embedder returned no vector for {item.row.path}; run `vaultmem index`")
-        return item.vector
+        return item.vectors
 
     def _remove(self, vanished: _Vanished, report: IndexReport) -> None:
         """Drop rows whose file is gone — checked again under the write lock.
@@ -348,8 +370,10 @@ class Indexer:
             return
         with self.store.transaction():
             gone = [state for state in vanished.by_path.values() if self._still_gone(state)]
-            self.store.notes.delete(state.label for state in gone)
-            self.store.vectors.delete(state.label for state in gone)
+            labels = [state.label for state in gone]
+            self.store.notes.delete(labels)
+            self.store.vectors.delete(labels)
+            self.store.passage_vectors.delete(self.store.passages.delete_for_notes(labels))
         report.removed.extend(sorted(state.path for state in gone))
         vanished.by_path.clear()
 
@@ -359,8 +383,9 @@ class Indexer:
         return self._stat(state.path) is None and current is not None and current.label == state.label
 
     def _embed_missing(self, report: IndexReport) -> None:
-        """Notes without a vector (a crash between chunks of an embedder switch): embed them."""
-        labels = self.store.vectors.missing_labels()
+        """Notes without their vectors (a crash between chunks of an embedder switch): embed them."""
+        orphans = self.store.passages.owners(self.store.passage_vectors.missing_labels())
+        labels = sorted({*self.store.vectors.missing_labels(), *orphans.values()})
         if not labels:
             return
         rows = self.store.notes.by_labels(labels)
@@ -380,12 +405,14 @@ class Indexer:
 
         stale = snapshot_files(self.store.state_dir)  # see DerivedIndex.drop: only these go
         with self.store.transaction():
-            self.store.vectors.clear()
             self.store.meta.set("embedder", self.embedder_identity)
-            # In the same transaction: a kill between clearing the vectors and forgetting
-            # the snapshot left the old embedder's HNSW file (maybe another dimension,
-            # which hnswlib loads without complaint) as the base of every later search and fold.
-            self.store.vectors.swap_snapshot(self.store.vectors.snapshot().file, None, 0, 0)
+            for space in SPACES:
+                vectors = self.store.vector_store(space)
+                vectors.clear()
+                # In the same transaction: a kill between clearing the vectors and forgetting
+                # the snapshot left the old embedder's HNSW file (maybe another dimension,
+                # which hnswlib loads without complaint) as the base of every later search and fold.
+                vectors.swap_snapshot(vectors.snapshot().file, None, 0, 0)
         remove_files(stale)
         return stored is not None
 

@@ -352,10 +352,14 @@ class VaultTools:
         "anything that may depend on what you know about the user or their work. Expired memories "
         "(expires_at in the past) are hidden, so every hit is current; include_expired=true shows "
         "them too, flagged expired=true — only for questions about the past.\n$layers\n"
-        "Returns {hits: [{id, path, title, snippet, layer, expires_at, score, tags, warnings, expired, version}], "
-        "warnings}, best first. A hit's warnings say when its metadata is broken (e.g. an unreadable "
-        "expiry); the top-level warnings say when the answer may be incomplete (the index is being rebuilt); "
-        "call get(id) for the full text, and mark_used with the ids you relied on."
+        "Returns {hits: [{id, path, title, snippet, layer, expires_at, score, match, passage, tags, warnings, "
+        "expired, version}], warnings}, best first. score is the estimated chance (0-1) that the hit is what "
+        "you asked for, comparable across queries: below 0.2 it rarely is, above 0.6 it usually is. match says "
+        "how it was found: both (by meaning and by keywords, the strongest evidence), meaning or keyword. The "
+        "snippet comes from the hit's best passage; passage gives its headings and lines in the file. A hit's "
+        "warnings say when its metadata is broken (e.g. an unreadable expiry); the top-level warnings say when "
+        "the answer may be incomplete (the index is being rebuilt); call get(id) for the full text, explain "
+        "when a note you expected is missing, and mark_used with the ids you relied on."
     ))
     async def recall(
         self,
@@ -368,6 +372,26 @@ class VaultTools:
         hits = await self.service.call(lambda vault: vault.search(
             query, k=k, layers=layers, tags=tags, include_expired=include_expired))
         return {"hits": [hit.as_dict() for hit in hits], "warnings": hits.warnings}
+
+    @vault_tool(READ_ONLY, (
+        "Explain why one note is, or is not, among the hits recall returns for a query with the same k, "
+        "layers, tags and include_expired. Use it when the user expected a memory that recall did not "
+        "return. Returns {path, in_answer, rank: {vectors, text, fused}, score: {vectors, text, fused}, match, "
+        "passage, reasons}: ranks are 1-based (null: not among that side's candidates); reasons are plain "
+        "sentences — expired (when), superseded, filtered out by layer or tag, not a note vaultmem reads, not "
+        "indexed yet, or ranked below k — with the rank it would have without the filters it fails."
+    ))
+    async def explain(
+        self,
+        note: NoteRef,
+        query: Annotated[str, Field(min_length=1, description="The query recall was asked.")],
+        k: Annotated[int, Field(ge=1, le=MAX_HITS, description="How many hits recall returns.")] = 10,
+        layers: Annotated[list[LayerName] | None, Field(description="The layers recall was limited to, if any.")] = None,
+        tags: Annotated[list[Tag] | None, Field(description="The tags recall was limited to, if any.")] = None,
+        include_expired: Annotated[bool, Field(description="Whether recall included expired notes.")] = False,
+    ) -> dict[str, Any]:
+        return (await self.service.call(lambda vault: vault.explain(
+            note, query, k=k, layers=layers, tags=tags, include_expired=include_expired))).as_dict()
 
     @vault_tool(READ_ONLY, (
         "Read one note in full as it is on disk now: body, frontmatter, layer, tags, expires_at, "

@@ -99,6 +99,7 @@ class Note:
     content_hash: str  # of the raw bytes: did the file change?
     problems: tuple[Problem, ...] = field(default_factory=tuple)
     has_frontmatter: bool = False
+    body_line: int = 1  # the file's line (1-based) the body starts on: passages say where they are
 
     def __repr__(self) -> str:
         # Never the body or the metadata: a note may be megabytes (see short_repr).
@@ -151,17 +152,14 @@ def read_note(root: Path, relative: str) -> Note:
     return parse_note(relative, raw)
 
 
-def read_body(root: Path, relative: str) -> str:
-    """Just the body of a note, without loading its YAML (for snippets at query time)."""
+def read_text(root: Path, relative: str) -> str:
+    """A note's text as lines are counted in it (BOM dropped, CRLF as LF), without loading its
+    YAML: what a hit's passage is cut from at query time."""
     try:
         raw = (root / PurePosixPath(relative)).read_bytes()
     except OSError as error:
         raise NoteReadError(f"{relative}: cannot read ({error.strerror}); check it exists and is readable") from None
-    text, _ = decode(relative, raw)
-    block = find_frontmatter(text)
-    if block is None or not _looks_like_yaml(block.yaml_text):
-        return text  # no frontmatter, or a leading --- rule that belongs to the body
-    return text[block.body_start:]
+    return decode(relative, raw)[0]
 
 
 def parse_note(relative: str, raw: bytes) -> Note:
@@ -178,6 +176,7 @@ def parse_note(relative: str, raw: bytes) -> Note:
         content_hash=hashlib.sha256(raw).hexdigest(),
         problems=tuple(problems),
         has_frontmatter=block is not None,
+        body_line=text.count("\n", 0, len(text) - len(body)) + 1,
     )
 
 

@@ -32,12 +32,16 @@ class Stats:
     index_bytes: int
     embedder: str | None
     dimension: int | None
-    vectors_in_snapshot: int
+    vectors_in_snapshot: int  # whole-note vectors (consolidation, the similar-note check)
     vectors_in_delta: int
+    passages: int  # what search ranks, each with a vector
+    passage_vectors_in_snapshot: int
+    passage_vectors_in_delta: int
 
     @classmethod
     def of(cls, store: Store, now_us: int) -> Stats:
         snapshot = store.vectors.snapshot()
+        passage_snapshot = store.passage_vectors.snapshot()
         return cls(
             notes=store.notes.count(),
             by_layer=store.notes.layer_counts(),
@@ -48,6 +52,9 @@ class Stats:
             dimension=store.vectors.dimension(),
             vectors_in_snapshot=store.vectors.count_up_to(snapshot.seq) if snapshot.file else 0,
             vectors_in_delta=store.vectors.count_after(snapshot.seq if snapshot.file else 0),
+            passages=store.passages.count(),
+            passage_vectors_in_snapshot=store.passage_vectors.count_up_to(passage_snapshot.seq) if passage_snapshot.file else 0,
+            passage_vectors_in_delta=store.passage_vectors.count_after(passage_snapshot.seq if passage_snapshot.file else 0),
         )
 
     def as_dict(self) -> dict[str, Any]:

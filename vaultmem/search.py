@@ -1,9 +1,17 @@
-"""Read-time hybrid search: vectors (hnswlib + exact delta) and BM25 (FTS5), fused by RRF.
+"""Read-time hybrid search over passages: vectors (hnswlib + exact delta) and BM25 (FTS5), fused.
+
+Each side ranks passages and turns them into notes (ranking.py: a note's best passage plus
+a quarter of its next two): the vector side asks the passage graph for the nearest
+passages, then scores every passage of the notes they belong to exactly; the text side
+asks FTS5 for the best rows (notes with every query term first). Both sides' top 50 notes
+are fused by z-score (vectors 0.6, text 0.4); a hit's ``score`` is the calibrated chance
+that it is what was asked for, its ``match`` says which sides found it, and its snippet is
+cut from its best passage, whose heading path and lines it names.
 
 Expiry is decided here, at read time, with the same rule as ``is_expired`` applied to
-the epoch-microsecond column. Filters never shrink the answer below
-``min(k, eligible)``: the vector side widens its candidate pool, then falls back to an
-exact scan of the eligible notes when filters leave few of them.
+the epoch-microsecond column, per note, before each side keeps its top 50. Filters never
+shrink the answer below ``min(k, eligible)``: the vector side widens its candidate pool,
+then falls back to an exact scan of the eligible notes when filters leave few of them.
 See adr/0004-hybrid-ranking.md.
 
 Before a hit is handed out its file is looked at (one ``lstat``): a file whose size or
@@ -21,25 +29,31 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
 
+import numpy as np
+
 from .errors import DerivedIndexError, IndexBusy, NoteReadError
 from .lifecycle import is_expired_us
-from .notes import read_body, version_of
+from .notes import read_text, version_of
 from .ordered import unique
 from .paths import VaultPaths
+from .ranking import Fused, SideHit, fuse, match_kind, note_scores, probability
 from .results import SimilarNote
-from .storage import Eligibility, NoteRow, Store
-from .vectors import SnapshotMoved, blob_to_vector
+from .storage import PASSAGE_SPACE, Eligibility, NoteRow, PassageRow, Store
+from .vectors import SnapshotMoved, blob_to_vector, cosines
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from .embedders import Embedder
     from .vectors import VectorIndex
 
-RRF_K = 60
 SNAPSHOT_RETRIES = 5
-CANDIDATES_MIN = 50  # per side, before fusion
+CANDIDATES_MIN = 50  # notes per side, before fusion
+PASSAGES_PER_NOTE = 4  # passages (vector side) or rows (text side) asked for per note wanted
 WIDEN_FACTOR = 4
 WIDEN_LIMIT = 4 * WIDEN_FACTOR  # the vector side asks for up to this many times its pool, then goes exact
-SNIPPET_CHARS = 240
+SNIPPET_CHARS = 300
+SNIPPET_SOURCE_CHARS = 20_000  # of a passage (one "word" may be megabytes): the window is cut from these
 SIMILAR_MAX = 5  # notes `remember` names as possibly saying the same
 SIMILAR_OVERFETCH = 4  # other layers and expired notes take places among the nearest
 VERIFY_ROUNDS = 3  # answer again at most this often when hits' files changed under them
@@ -49,11 +63,19 @@ T = TypeVar("T")
 
 
 @dataclass
+class HitPassage:
+    """Where a hit's best passage is: its heading path and its lines in the file (1-based, inclusive)."""
+
+    headings: list[str]
+    lines: list[int]
+
+
+@dataclass
 class Hit:
     id: str
     path: str
     title: str
-    score: float
+    score: float  # the estimated chance that this note is what the query is after (ranking.py)
     layer: str | None
     expires_at: str | None
     snippet: str
@@ -61,6 +83,8 @@ class Hit:
     warnings: list[str] = field(default_factory=list)
     expired: bool = False
     version: str = ""  # of the file as indexed: pass it to `revise --if-version`
+    match: str = "both"  # which sides found it: both, meaning (vectors), keyword (full text)
+    passage: HitPassage | None = None
 
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -79,6 +103,16 @@ class Hits(list[Hit]):
         self.warnings.append(message)
         for hit in self:
             hit.warnings.append(message)
+
+
+@dataclass(frozen=True)
+class Candidates:
+    """One query's candidates: each side's top notes, and the fused order (paths known, best first)."""
+
+    vectors: list[SideHit]
+    text: list[SideHit]
+    fused: list[Fused]
+    paths: dict[int, str]
 
 
 # Words so common that matching them scores nearly every note: dropping them from the
@@ -122,25 +156,33 @@ def fts_query(text: str, all_terms: bool = False) -> str | None:
     return (" AND " if all_terms else " OR ").join(terms) if terms else None
 
 
-def rrf(rankings: Sequence[Sequence[int]], k: int = RRF_K) -> dict[int, float]:
-    """Reciprocal rank fusion: Σ 1 / (k + rank) over the rankings a label appears in."""
-    scores: dict[int, float] = {}
-    for ranking in rankings:
-        for rank, label in enumerate(ranking, start=1):
-            scores[label] = scores.get(label, 0.0) + 1.0 / (k + rank)
-    return scores
-
-
 class Searcher:
-    """Answers queries for one vault from one thread (owns a VectorIndex cache)."""
+    """Answers queries for one vault from one thread (owns its vector readers)."""
 
-    def __init__(self, paths: VaultPaths, store: Store, vectors: VectorIndex, embedder: Embedder,
+    def __init__(self, paths: VaultPaths, store: Store, embedder: Embedder,
                  resync: Callable[[Sequence[str]], bool] | None = None) -> None:
+        from .vectors import VectorIndex
+
         self.paths = paths
         self.store = store
-        self.vectors = vectors
         self.embedder = embedder
         self.resync = resync  # index these paths again; True if a note changed
+        self.passage_vectors = VectorIndex(store, embedder.dimension, PASSAGE_SPACE)
+        self._note_vectors: VectorIndex | None = None  # loaded only for the similar-note check
+
+    @property
+    def note_vectors(self) -> VectorIndex:
+        """Whole-note vectors (the similar-note check); search itself never loads them."""
+        if self._note_vectors is None:
+            from .vectors import VectorIndex
+
+            self._note_vectors = VectorIndex(self.store, self.embedder.dimension)
+        return self._note_vectors
+
+    @property
+    def vector_indexes(self) -> list[VectorIndex]:
+        """The vector readers this searcher has opened (to collect what they set aside)."""
+        return [self.passage_vectors, *([self._note_vectors] if self._note_vectors is not None else [])]
 
     def search(self, query: str, k: int, eligibility: Eligibility) -> Hits:
         """The best ``k`` eligible notes; each hit says what its file says now."""
@@ -177,6 +219,11 @@ class Searcher:
             return True  # unreadable: the snippet says so on the hit; indexing it again would fail the same way
         return stat_module.S_ISREG(info.st_mode) and (info.st_mtime_ns, info.st_size) == (row.mtime_ns, row.size)
 
+    def candidates(self, query: str, k: int, eligibility: Eligibility, pool: int | None = None) -> Candidates:
+        """Both sides' candidates for ``query`` and their fused order, as ``search`` ranks them
+        (``pool``: notes per side, at least max(50, k) — more for the ranking harness)."""
+        return self._consistent(lambda: self._candidates(query, k, eligibility, pool))
+
     def similar(self, label: int, threshold: float, eligibility: Eligibility, k: int = SIMILAR_MAX) -> list[tuple[NoteRow, float]]:
         """Up to ``k`` eligible notes whose vector is within ``threshold`` cosine of note ``label``'s
         (itself excluded), most similar first: what a new memory may repeat."""
@@ -210,30 +257,108 @@ class Searcher:
             return []
         vector = blob_to_vector(stored[0][1])
         # Other layers and expired notes take places among the nearest: ask for more.
-        close = [(other, score) for other, score in self.vectors.search(vector, SIMILAR_OVERFETCH * k + 1)
+        close = [(other, score) for other, score in self.note_vectors.search(vector, SIMILAR_OVERFETCH * k + 1)
                  if other != label and score >= threshold]
         eligible = self.store.notes.eligible_labels([other for other, _ in close], eligibility)
         rows = self.store.notes.by_labels([other for other, _ in close if other in eligible])
         return [(rows[other], score) for other, score in close if other in rows][:k]
 
+    # -- one query
+
     def _search(self, query: str, k: int, eligibility: Eligibility) -> tuple[Hits, list[NoteRow]]:
-        pool = max(CANDIDATES_MIN, k)
-        vector_ranking = self._vector_side(query, pool, k, eligibility)
-        text_ranking = self._text_side(query, pool, k, eligibility)
-        fused = rrf([vector_ranking, text_ranking])
-        paths = self.store.notes.paths_by_labels(list(fused))
-        # Labels come from the same snapshot as `paths`; one missing here is a snapshot
-        # vector of a note deleted before this query began.
-        alive = [label for label in fused if label in paths]
-        ordered = sorted(alive, key=lambda label: (-fused[label], paths[label]))[:k]
-        rows = self.store.notes.by_labels(ordered)
-        hits = Hits(self._hit(rows[label], fused[label], query, eligibility) for label in ordered)
+        found = self._candidates(query, k, eligibility)
+        ordered = found.fused[:k]
+        rows = self.store.notes.by_labels([item.label for item in ordered])
+        best = self._best_passages(found, ordered, query)
+        calibration = self.embedder.score_calibration
+        hits = Hits(
+            self._hit(rows[item.label], probability(item.value, calibration), match_kind(item.vector_rank, item.text_rank, k),
+                      best.get(item.label), query, eligibility)
+            for item in ordered
+        )
         if self.store.meta.rebuild_state() == "running":
             hits.warn(REBUILD_WARNING)
-        return hits, [rows[label] for label in ordered]
+        return hits, [rows[item.label] for item in ordered]
 
-    def _text_side(self, query: str, pool: int, k: int, eligibility: Eligibility) -> list[int]:
-        """BM25 candidates: notes with every query word first, then (if fewer than k) any word.
+    def _candidates(self, query: str, k: int, eligibility: Eligibility, pool: int | None = None) -> Candidates:
+        pool = max(CANDIDATES_MIN, k, pool or 0)
+        vectors = self._vector_side(self.embedder.embed([query])[0], pool, eligibility)
+        text = self._text_side(query, pool, k, eligibility)
+        fused = fuse(vectors, text, pool)
+        paths = self.store.notes.paths_by_labels([item.label for item in fused])
+        # Labels come from the same snapshot as `paths`; one missing here is a vector of a
+        # note deleted before this query began.
+        alive = sorted((item for item in fused if item.label in paths), key=lambda item: (-item.value, paths[item.label]))
+        return Candidates(vectors, text, alive, paths)
+
+    def _best_passages(self, found: Candidates, ordered: Sequence[Fused], query: str) -> dict[int, PassageRow]:
+        vector_best = {hit.label: hit.passage for hit in found.vectors}
+        text_best = {hit.label: hit.passage for hit in found.text}
+        pairs = {item.label: (vector_best.get(item.label), text_best.get(item.label)) for item in ordered}
+        chosen = self.best_passages(pairs, query)
+        rows = self.store.passages.by_labels([passage for passage in chosen.values() if passage is not None])
+        return {note: rows[passage] for note, passage in chosen.items() if passage is not None and passage in rows}
+
+    def best_passages(self, pairs: dict[int, tuple[int | None, int | None]], query: str) -> dict[int, int | None]:
+        """The passage each hit shows, from (the vector side's best, the text side's best) per note:
+        the vector side's, unless the text side's matches the query better in its own headings
+        and text (not only through the note's name or properties, which every row of the note
+        carries): a person can check that one. One full-text query for all the hits."""
+        terms = query_terms(query)
+        disputed = [label for first, second in pairs.values() if first is not None and second is not None and first != second
+                    for label in (first, second)]
+        own = self.store.passages.fts_scores(f"{{headings body}} : ({' OR '.join(terms)})", disputed) if disputed and terms else {}
+        chosen: dict[int, int | None] = {}
+        for note, (by_meaning, by_words) in pairs.items():
+            if by_meaning is None or by_words is None:
+                chosen[note] = by_meaning if by_meaning is not None else by_words
+            else:
+                chosen[note] = by_words if own.get(by_words, 0.0) > own.get(by_meaning, 0.0) else by_meaning
+        return chosen
+
+    # -- the vector side
+
+    def _vector_side(self, vector: np.ndarray, pool: int, eligibility: Eligibility) -> list[SideHit]:
+        """The ``pool`` best eligible notes by their passages' cosine to the query.
+
+        The passage snapshot proposes notes (their passages among the nearest, until there
+        are ``pool`` eligible ones), then every passage of those notes is scored exactly: a
+        note's second and third passages count even when the snapshot did not return them.
+        """
+        wanted = PASSAGES_PER_NOTE * pool
+        while True:
+            found = self.passage_vectors.search(vector, wanted)
+            owners = self.store.passages.owners([label for label, _ in found])
+            proposed = list(dict.fromkeys(owners[label] for label, _ in found if label in owners))
+            eligible = self.store.notes.eligible_labels(proposed, eligibility)
+            notes = [label for label in proposed if label in eligible]
+            if len(notes) >= pool:  # fusion standardises over the side's top `pool` notes: propose that many
+                break
+            if len(found) < wanted or wanted >= WIDEN_LIMIT * PASSAGES_PER_NOTE * pool:
+                # Too few eligible notes: either filters leave few notes eligible (widening
+                # the ANN query further would be slow) or hnswlib could not return as many
+                # as asked (a graph crowded with deleted nodes). Scoring every eligible note
+                # exactly is complete in both cases, so min(k, eligible) holds.
+                notes = self.store.notes.all_eligible_labels(eligibility)
+                break
+            wanted *= WIDEN_FACTOR
+        return self.exact_scores(vector, notes)[:pool]
+
+    def exact_scores(self, vector: np.ndarray, notes: Sequence[int]) -> list[SideHit]:
+        """These notes scored by every passage of theirs, best first."""
+        pairs = self.store.passages.pairs_of(notes)
+        stored = self.passage_vectors.vectors_of([label for label, _ in pairs])
+        known = [(label, note) for label, note in pairs if label in stored]
+        if not known:
+            return []
+        scores = cosines(np.vstack([stored[label] for label, _ in known]), vector)
+        return note_scores((label, note, score) for (label, note), score in zip(known, scores.tolist(), strict=True))
+
+    # -- the text side
+
+    def _text_side(self, query: str, pool: int, k: int, eligibility: Eligibility) -> list[SideHit]:
+        """BM25 candidates: notes with a passage holding every query word first, then (if fewer
+        than k) any word.
 
         Requiring all words first keeps FTS5 from scoring most of the vault for a long
         natural-language query (p50 at 100k notes: 30 ms → a few ms); the OR pass keeps
@@ -244,44 +369,28 @@ class Searcher:
             return []
         ranking = self._fts(" AND ".join(terms), pool, eligibility)
         if len(ranking) < k and len(terms) > 1:
-            seen = set(ranking)
+            seen = {hit.label for hit in ranking}
             extra = self._fts(" OR ".join(terms), pool, eligibility)
-            ranking += [label for label in extra if label not in seen][: pool - len(ranking)]
+            ranking += [hit for hit in extra if hit.label not in seen][: pool - len(ranking)]
         return ranking
 
-    def _fts(self, match: str, pool: int, eligibility: Eligibility) -> list[int]:
-        """Top ``pool`` eligible FTS hits: filter a page of plain FTS hits, join only if needed."""
-        page = 2 * pool
-        labels = self.store.notes.fts_labels(match, page)
-        if not eligibility.filters:
-            return labels[:pool]
-        eligible = self.store.notes.eligible_labels(labels, eligibility)
-        ranking = [label for label in labels if label in eligible]
-        if len(ranking) >= pool or len(labels) < page:
-            return ranking[:pool]
-        # Filters are selective for this query: let SQLite filter while ranking (complete).
-        return [label for label, _ in self.store.notes.fts_search(match, eligibility, pool)]
+    def _fts(self, match: str, pool: int, eligibility: Eligibility) -> list[SideHit]:
+        """Top ``pool`` eligible notes by their best rows: filter a page of plain FTS rows, join only if needed."""
+        page = PASSAGES_PER_NOTE * pool
+        rows = self.store.passages.fts(match, page)
+        if eligibility.filters:
+            eligible = self.store.notes.eligible_labels(list({row.note_label for row in rows}), eligibility)
+            kept = [row for row in rows if row.note_label in eligible]
+            if len({row.note_label for row in kept}) < pool and len(rows) >= page:
+                # Filters are selective for this query: let SQLite filter while ranking (complete).
+                kept = self.store.passages.fts_eligible(match, eligibility, page)
+            rows = kept
+        return note_scores((row.label, row.note_label, row.score) for row in rows)[:pool]
 
-    def _vector_side(self, query: str, pool: int, k: int, eligibility: Eligibility) -> list[int]:
-        vector = self.embedder.embed([query])[0]
-        wanted = pool
-        while True:
-            candidates = self.vectors.search(vector, wanted)
-            eligible = self.store.notes.eligible_labels([label for label, _ in candidates], eligibility)
-            ranking = [label for label, _ in candidates if label in eligible]
-            if len(ranking) >= min(pool, k):
-                break
-            if len(candidates) < wanted or wanted >= WIDEN_LIMIT * pool:
-                # Too few eligible hits: either filters leave few notes eligible (widening
-                # the ANN query further would be slow) or hnswlib could not return as many
-                # as asked (a graph crowded with deleted nodes). An exact scan of the
-                # eligible notes is complete in both cases, so min(k, eligible) holds.
-                exact = self.vectors.exact(vector, self.store.notes.all_eligible_labels(eligibility))
-                return [label for label, _ in exact[:pool]]
-            wanted *= WIDEN_FACTOR
-        return ranking[:pool]
+    # -- hits
 
-    def _hit(self, row: NoteRow, score: float, query: str, eligibility: Eligibility) -> Hit:
+    def _hit(self, row: NoteRow, score: float, match: str, passage: PassageRow | None, query: str,
+             eligibility: Eligibility) -> Hit:
         warnings = [f"{problem['field']}: {problem['message']}" for problem in row.problems]
         if row.expiry_invalid:
             warnings.insert(0, f"expires_at {row.expires_at!r} does not parse, so this note never expires until it is fixed (see `vaultmem check`)")
@@ -290,19 +399,45 @@ class Searcher:
         if expired:
             warnings.insert(0, f"expired at {row.expires_at}")
         return Hit(
-            id=row.id, path=row.path, title=row.title, score=round(score, 6), layer=row.layer,
-            expires_at=row.expires_at, snippet=self._snippet(row, query, warnings), tags=row.tags,
-            warnings=unique(warnings), expired=expired, version=version_of(row.content_hash),
+            id=row.id, path=row.path, title=row.title, score=round(score, 4), layer=row.layer,
+            expires_at=row.expires_at, snippet=self._snippet(row, passage, query, warnings), tags=row.tags,
+            warnings=unique(warnings), expired=expired, version=version_of(row.content_hash), match=match,
+            passage=None if passage is None else HitPassage(list(passage.headings), [passage.start_line, passage.end_line]),
         )
 
-    def _snippet(self, row: NoteRow, query: str, warnings: list[str]) -> str:
-        """An excerpt around the first query word, from the note's current body on disk."""
+    def _snippet(self, row: NoteRow, passage: PassageRow | None, query: str, warnings: list[str]) -> str:
+        """An excerpt around the first query word in the hit's best passage, from the file on disk now."""
         try:
-            body = read_body(self.paths.root, row.path)
+            return passage_snippet(self.paths.root, row.path, passage, query)
         except NoteReadError as error:
             warnings.append(f"file: {error} (run `vaultmem index`)")
             return ""
-        return make_snippet(body, query)
+
+
+def passage_snippet(root: Path, relative: str, passage: PassageRow | None, query: str) -> str:
+    """A window of the passage's lines around the first query word, read from the file now
+    (only its lines are cut out: a huge note is never split whole)."""
+    text = read_text(root, relative)
+    if passage is not None:
+        text = lines_of(text, passage.start_line, passage.end_line)
+    return make_snippet(text[:SNIPPET_SOURCE_CHARS], query)
+
+
+def lines_of(text: str, first: int, last: int) -> str:
+    """Lines ``first``–``last`` (1-based, inclusive) of ``text``, finding only the line ends up to them."""
+    start = 0
+    for _ in range(first - 1):
+        found = text.find("\n", start)
+        if found < 0:
+            return ""
+        start = found + 1
+    end = start
+    for _ in range(last - first + 1):
+        found = text.find("\n", end)
+        if found < 0:
+            return text[start:]
+        end = found + 1
+    return text[start : end - 1]
 
 
 def make_snippet(body: str, query: str, width: int = SNIPPET_CHARS) -> str:

@@ -24,7 +24,17 @@ from typing import TYPE_CHECKING, Any
 
 from .config import DEFAULT_STALE_DAYS, STATE_DIR, VaultConfig, load_config
 from .derived import DerivedIndex, Progress
-from .errors import ExcludedNote, IndexBusy, NoteNotFound, NoteWritten, PathOutsideVault, VaultmemError, WriteConflict
+from .errors import (
+    ExcludedNote,
+    IndexBusy,
+    NoteNotFound,
+    NoteReadError,
+    NoteWritten,
+    PathOutsideVault,
+    UsageError,
+    VaultmemError,
+    WriteConflict,
+)
 from .healing import heals
 from .lifecycle import normalize_layer, resolve_now, to_epoch_us
 from .paths import VaultPaths
@@ -47,10 +57,11 @@ if TYPE_CHECKING:
     from .check import CheckReport
     from .consolidate import ConsolidationPlan, ConsolidationReport
     from .embedders import Embedder
+    from .explain import Explanation
     from .indexer import Indexer, IndexReport
     from .resolution import Located
     from .search import Hits
-    from .storage import NoteRow, Store
+    from .storage import Eligibility, NoteRow, Store
     from .usage import StaleNotes
     from .watcher import Change, Watcher
 
@@ -149,25 +160,54 @@ class Vault:
         says what its file says (adr/0021). ``now`` evaluates expiry at another instant
         (preview what will still be recalled).
         """
-        from .storage import Eligibility
-
-        eligibility = Eligibility(
-            now_us=to_epoch_us(resolve_now(now)),
-            include_expired=include_expired,
-            layers=tuple(sorted({normalize_layer(layer) for layer in layers or ()})),
-            tags=tuple(tag.lstrip("#") for tag in tags or ()),
-        )
+        eligibility = _eligibility(layers, tags, include_expired, now)
         with self.store.waiting_at_most(SEARCH_LOCK_WAIT_SECONDS):
-            try:
-                self.ensure_current()
-                busy = None
-            except IndexBusy as error:  # a writer elsewhere holds the lock: answer anyway, and say so
-                busy = error
+            busy = self._bring_current()
             hits = self.derived.searcher().search(query, k, eligibility)
         if busy is not None:
             hits.warn(str(busy))
         hits.warnings.extend(self.derived.after_search())  # read-only here, just healed, a snapshot rebuilt
         return hits
+
+    def _bring_current(self) -> IndexBusy | None:
+        """Bring the index in line with the files before a read answers (adr/0021); when a writer
+        elsewhere holds the lock, the error to say so beside an answer given anyway."""
+        try:
+            self.ensure_current()
+        except IndexBusy as error:
+            return error
+        return None
+
+    @heals
+    def explain(self, note: str, query: str, k: int = 10, layers: Iterable[str] | None = None,
+                tags: Iterable[str] | None = None, include_expired: bool = False, now: object = None) -> Explanation:
+        """Why ``note`` is or is not among the hits of ``search(query, k, …)`` with the same
+        options: its rank and score on each side, its best passage, and every reason (explain.py)."""
+        from .explain import explain_file, explain_row, indexed_row
+        from .notes import read_note
+
+        if not query.strip():
+            raise UsageError("explain needs a QUERY with at least one word: the one search would answer")
+        eligibility = _eligibility(layers, tags, include_expired, now)
+        reference = note.strip()
+        if not reference:
+            raise NoteNotFound(reference)
+        with self.store.waiting_at_most(SEARCH_LOCK_WAIT_SECONDS):
+            busy = self._bring_current()  # as search does before it answers
+            searcher = self.derived.searcher()
+            row = indexed_row(searcher, reference, eligibility.now_us)
+            if row is None:
+                self.paths.resolve_inside(reference)  # a path that leaves the vault is refused, not looked at
+                explanation = explain_file(self.paths, reference, query, k)
+            else:
+                try:
+                    meta = read_note(self.root, row.path).meta
+                except NoteReadError:
+                    meta = {}  # gone since it was indexed: the ranking is the index's, which is what search answers from
+                explanation = explain_row(searcher, row, meta, query, k, eligibility)
+        if busy is not None:
+            explanation.reasons.append(f"the index may not hold the latest edits yet: {busy}")
+        return explanation
 
     # ------------------------------------------------------------ notes
 
@@ -614,3 +654,15 @@ class Vault:
         with self.store.transaction():
             self.store.usage.replace(rows)
         return len(rows)
+
+
+def _eligibility(layers: Iterable[str] | None, tags: Iterable[str] | None, include_expired: bool, now: object) -> Eligibility:
+    """The read-time filters of a search (and of ``explain``, which must agree with it)."""
+    from .storage import Eligibility
+
+    return Eligibility(
+        now_us=to_epoch_us(resolve_now(now)),
+        include_expired=include_expired,
+        layers=tuple(sorted({normalize_layer(layer) for layer in layers or ()})),
+        tags=tuple(tag.lstrip("#") for tag in tags or ()),
+    )

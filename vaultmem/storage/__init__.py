@@ -4,7 +4,8 @@ Everything here can be rebuilt from the Markdown files, except the ``usage`` tab
 (when a note was last used cannot be derived from the vault; see adr/0007).
 
 One module per concern, each the only one that writes SQL for its tables:
-``notes`` (notes + FTS5), ``vectors`` (vectors, tombstones, the snapshot's name),
+``notes`` (notes), ``passages`` (passages + FTS5), ``vectors`` (the vectors of notes and
+of passages, tombstones, the snapshots' names),
 ``usage`` (usage history), ``meta`` (what the index is, the rebuild lock) and
 ``migrations`` (the schema, as named steps). ``connection`` holds the transaction
 discipline they share; :class:`Store` opens one connection and hands out the stores.
@@ -15,13 +16,15 @@ from __future__ import annotations
 from .connection import DB_NAME, Connection, ensure_state_dir, index_failure, open_read_only
 from .meta import EXCLUSIONS_KEY, READER_KEY, REBUILD_LOCK, REBUILDING, MetaStore, rebuild_lock
 from .notes import Eligibility, FileState, NoteRow, NoteStore, PoolNote
+from .passages import PassageRow, PassageStore, TextMatch
 from .store import Store
 from .usage import UsageRow, UsageStore
 from .usage_backup import UsageBackup
-from .vectors import SnapshotMeta, VectorStore
+from .vectors import NOTE_SPACE, PASSAGE_SPACE, SPACES, SnapshotMeta, VectorSpace, VectorStore
 
 __all__ = [
-    "DB_NAME", "EXCLUSIONS_KEY", "READER_KEY", "REBUILDING", "REBUILD_LOCK", "Connection", "Eligibility", "FileState",
-    "MetaStore", "NoteRow", "NoteStore", "PoolNote", "SnapshotMeta", "Store", "UsageBackup", "UsageRow", "UsageStore",
-    "VectorStore", "ensure_state_dir", "index_failure", "open_read_only", "rebuild_lock",
+    "DB_NAME", "EXCLUSIONS_KEY", "NOTE_SPACE", "PASSAGE_SPACE", "READER_KEY", "REBUILDING", "REBUILD_LOCK", "SPACES",
+    "Connection", "Eligibility", "FileState", "MetaStore", "NoteRow", "NoteStore", "PassageRow", "PassageStore", "PoolNote",
+    "SnapshotMeta", "Store", "TextMatch", "UsageBackup", "UsageRow", "UsageStore", "VectorSpace", "VectorStore",
+    "ensure_state_dir", "index_failure", "open_read_only", "rebuild_lock",
 ]

@@ -144,6 +144,44 @@ def m007_note_names(db: sqlite3.Connection) -> None:
     db.execute("DELETE FROM meta WHERE key = 'indexed'")
 
 
+@migration("passages", "passages_fts", "passage_vectors", "passage_vector_tombstones")
+def m008_passages(db: sqlite3.Connection) -> None:
+    # Search ranks passages (adr/0004): a note of more than 1,000 characters is cut into
+    # heading sections and paragraph groups. A passage's label is its FTS rowid and its
+    # hnswlib label in the passage vector space; a note keeps its own vector in `vectors`.
+    db.execute(
+        """
+        CREATE TABLE passages (
+            label INTEGER PRIMARY KEY AUTOINCREMENT,
+            note_label INTEGER NOT NULL,
+            number INTEGER NOT NULL,       -- 0 for the note's first passage
+            headings TEXT NOT NULL,        -- JSON list: the heading path above it
+            start_line INTEGER NOT NULL,   -- the file's lines, 1-based, inclusive
+            end_line INTEGER NOT NULL
+        ) STRICT
+        """
+    )
+    db.execute("CREATE INDEX passages_note ON passages(note_label, number)")
+    # One row per passage, every row carrying its note's fields (a name match finds the note
+    # through any of its passages); bm25 weights in storage/passages.py.
+    db.execute(
+        "CREATE VIRTUAL TABLE passages_fts USING fts5("
+        "name, title, aliases, headings, props, tags, body, tokenize = 'porter unicode61 remove_diacritics 2')"
+    )
+    db.execute(
+        "CREATE TABLE passage_vectors (seq INTEGER PRIMARY KEY AUTOINCREMENT, label INTEGER NOT NULL UNIQUE, "
+        "vector BLOB NOT NULL) STRICT"
+    )
+    db.execute("CREATE TABLE passage_vector_tombstones (seq INTEGER PRIMARY KEY AUTOINCREMENT, label INTEGER NOT NULL) STRICT")
+    # The full text of whole notes is replaced by the passages' rows.
+    db.execute("DROP TABLE IF EXISTS notes_fts")
+    # An index written before this step has no passages. Forget the files' stat and hash so
+    # the next reconcile reads (and embeds) every note again, and forget that the index is
+    # complete so the next command runs that reconcile instead of answering from no passages.
+    db.execute("UPDATE notes SET content_hash = '', mtime_ns = 0")
+    db.execute("DELETE FROM meta WHERE key = 'indexed'")
+
+
 # ------------------------------------------------------------------ applying them
 
 

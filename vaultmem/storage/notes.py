@@ -1,5 +1,5 @@
-"""The ``notes`` table and its full-text index ``notes_fts``: what the index knows about
-each note, all derived from its file, and the read-time filters applied to them."""
+"""The ``notes`` table: what the index knows about each note, all derived from its file,
+and the read-time filters applied to them (the full text is the passages': passages.py)."""
 
 from __future__ import annotations
 
@@ -13,8 +13,6 @@ from ..lifecycle import expiry_sql
 from ..notes import Problem
 from .connection import Connection, chunks, placeholders
 
-# bm25() weights of the FTS columns (title, body, tags): a word in the title counts most.
-BM25_WEIGHTS = "5.0, 1.0, 2.0"
 SIMILAR_PATHS = 5  # suggestions in a "note not found" message
 
 
@@ -121,14 +119,14 @@ class Eligibility:
 
 
 class NoteStore:
-    """Notes and their full text, by label (also the hnswlib label and the FTS rowid)."""
+    """Notes by label (also their label in the note vector space)."""
 
     def __init__(self, db: Connection) -> None:
         self.db = db
 
     # -- writing (the indexer, inside its transactions)
 
-    def insert(self, row: NoteRow, body: str, names: Sequence[tuple[str, str]] = ()) -> int:
+    def insert(self, row: NoteRow, names: Sequence[tuple[str, str]] = ()) -> int:
         """Add a note; ``names``: (kind, name) pairs it also answers to (``notes.lookup_names``)."""
         cursor = self.db.execute(
             f"INSERT INTO notes ({_NOTE_COLUMNS}) VALUES ({placeholders(len(_NOTE_COLUMN_NAMES))})", row.params()
@@ -136,17 +134,13 @@ class NoteStore:
         label = cursor.lastrowid
         if label is None:  # SQLite sets it on every INSERT into a rowid table
             raise DerivedIndexError(f"{self.db.path}: inserting {row.path} returned no label; run `vaultmem index --rebuild`")
-        self._write_fts(label, row, body)
         self._write_names(label, names)
         return label
 
-    def update(self, label: int, row: NoteRow, body: str | None, names: Sequence[tuple[str, str]] = ()) -> None:
-        """Replace a note's metadata and names; ``body`` given means its text changed (re-index FTS)."""
+    def update(self, label: int, row: NoteRow, names: Sequence[tuple[str, str]] = ()) -> None:
+        """Replace a note's metadata and names (its passages are the passage store's)."""
         assignments = ", ".join(f"{column} = ?" for column in _NOTE_COLUMN_NAMES)
         self.db.execute(f"UPDATE notes SET {assignments} WHERE label = ?", (*row.params(), int(label)))
-        if body is not None:
-            self.db.execute("DELETE FROM notes_fts WHERE rowid = ?", (int(label),))
-            self._write_fts(label, row, body)
         self.db.execute("DELETE FROM note_names WHERE label = ?", (int(label),))
         self._write_names(label, names)
 
@@ -162,16 +156,9 @@ class NoteStore:
     def touch(self, label: int, mtime_ns: int, size: int) -> None:
         self.db.execute("UPDATE notes SET mtime_ns = ?, size = ? WHERE label = ?", (int(mtime_ns), int(size), int(label)))
 
-    def _write_fts(self, label: int, row: NoteRow, body: str) -> None:
-        self.db.execute(
-            "INSERT INTO notes_fts (rowid, title, body, tags) VALUES (?, ?, ?, ?)",
-            (int(label), row.title, body, " ".join(row.tags)),
-        )
-
     def delete(self, labels: Iterable[int]) -> None:
         params = [(int(label),) for label in labels]
         self.db.executemany("DELETE FROM notes WHERE label = ?", params)
-        self.db.executemany("DELETE FROM notes_fts WHERE rowid = ?", params)
         self.db.executemany("DELETE FROM note_names WHERE label = ?", params)
 
     # -- change detection
@@ -290,23 +277,6 @@ class NoteStore:
         )
         rows = self.db.execute(query, params)
         return [PoolNote(row[0], row[1], row[2], json.loads(row[3]), bool(row[4]), bool(row[5])) for row in rows]
-
-    # -- full-text search
-
-    def fts_labels(self, match: str, limit: int) -> list[int]:
-        """Best ``limit`` FTS hits (labels), before any read-time filter."""
-        query = f"SELECT rowid FROM notes_fts WHERE notes_fts MATCH ? ORDER BY bm25(notes_fts, {BM25_WEIGHTS}) LIMIT ?"
-        return [row[0] for row in self.db.execute(query, (match, int(limit)))]
-
-    def fts_search(self, match: str, eligibility: Eligibility, limit: int) -> list[tuple[int, float]]:
-        """(label, bm25) best first; bm25 is negative in SQLite (smaller is better)."""
-        where, params = eligibility.where()
-        query = (
-            f"SELECT notes_fts.rowid, bm25(notes_fts, {BM25_WEIGHTS}) AS score FROM notes_fts "
-            "JOIN notes ON notes.label = notes_fts.rowid "
-            f"WHERE notes_fts MATCH ? AND {where} ORDER BY score LIMIT ?"
-        )
-        return [(row[0], row[1]) for row in self.db.execute(query, [match, *params, int(limit)])]
 
     # -- statistics
 

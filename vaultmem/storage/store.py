@@ -11,17 +11,19 @@ from .connection import DB_NAME, Connection, ensure_state_dir, index_failure, is
 from .meta import REBUILDING, MetaStore
 from .migrations import drop_derived, migrate
 from .notes import NoteStore
+from .passages import PassageStore
 from .usage import UsageStore
 from .usage_backup import UsageBackup
-from .vectors import VectorStore
+from .vectors import NOTE_SPACE, PASSAGE_SPACE, VectorSpace, VectorStore
 
 
 class Store:
     """The derived index of one vault, for one thread (SQLite's rule: use one Store per thread).
 
-    Each table has one owner: ``notes`` (notes and their full text), ``vectors`` (vectors,
-    tombstones, the snapshot's name), ``usage`` (usage history, not derived) and ``meta``
-    (what the index is, the rebuild lock). They share this Store's connection, so one
+    Each table has one owner: ``notes`` (notes), ``passages`` (their passages and full
+    text), ``vectors`` and ``passage_vectors`` (the vectors of notes and of passages, their
+    tombstones and snapshots), ``usage`` (usage history, not derived) and ``meta`` (what
+    the index is, the rebuild lock). They share this Store's connection, so one
     ``transaction()`` spans them all.
     """
 
@@ -40,7 +42,9 @@ class Store:
             self.db.close()
             raise index_failure(error, self.path, self.db.identity) from None
         self.notes = NoteStore(self.db)
-        self.vectors = VectorStore(self.db)
+        self.passages = PassageStore(self.db)
+        self.vectors = VectorStore(self.db, NOTE_SPACE)
+        self.passage_vectors = VectorStore(self.db, PASSAGE_SPACE)
         backup = None if usage_refusal is not None else UsageBackup(state_dir)
         self.usage = UsageStore(self.db, backup, usage_refusal)
         self.meta = MetaStore(self.db, state_dir)
@@ -54,6 +58,10 @@ class Store:
     def identity(self) -> tuple[int, int] | None:
         """(st_dev, st_ino) of the database file this Store opened."""
         return self.db.identity
+
+    def vector_store(self, space: VectorSpace) -> VectorStore:
+        """The store of the space's table (a space may differ in how it is searched only)."""
+        return self.passage_vectors if space.table == PASSAGE_SPACE.table else self.vectors
 
     def close(self) -> None:
         self.db.close()

@@ -1,0 +1,127 @@
+"""``explain``: why a note is or is not in the answer to a query (vaultmem/explain.py).
+
+Each kind of reason on real files, a real index and the real default embedder, through the
+Python API and the CLI (``--json``); the MCP tool is exercised in test_mcp.py. What
+``explain`` says about membership must agree with what ``search`` returns.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from helpers import NOW, copy_sample_vault, run_cli
+
+from vaultmem import Vault
+from vaultmem.errors import NoteNotFound, PathOutsideVault, UsageError
+
+
+@pytest.fixture
+def vault(tmp_path: Path, wordllama: object) -> Vault:
+    root = copy_sample_vault(tmp_path / "vault")
+    opened = Vault(root, embedder=wordllama)  # type: ignore[arg-type]
+    opened.index()
+    return opened
+
+
+def test_a_note_in_the_answer_says_its_rank_on_each_side_and_agrees_with_search(vault: Vault) -> None:
+    with vault:
+        hits = vault.search("how does Maya take her coffee", k=3, now=NOW)
+        for position, hit in enumerate(hits, start=1):
+            explained = vault.explain(hit.path, "how does Maya take her coffee", k=3, now=NOW)
+            assert explained.in_answer and explained.rank["fused"] == position
+            assert explained.score["fused"] == hit.score and explained.match == hit.match
+            assert explained.reasons[-1].startswith(f"in the answer: ranked {position} of the 3 asked for")
+            assert explained.passage is not None and explained.passage.lines == hit.passage.lines  # type: ignore[union-attr]
+
+
+def test_a_note_ranked_below_k_says_its_rank_and_the_k_that_would_include_it(vault: Vault) -> None:
+    with vault:
+        query = "how does Maya take her coffee"
+        fourth = vault.search(query, k=4, now=NOW)[3].path
+        explained = vault.explain(fourth, query, k=3, now=NOW)
+        assert not explained.in_answer and explained.rank["fused"] == 4
+        assert explained.reasons == [explained.reasons[-1]] and "ranked 4, below the 3 asked for (-k 4 would include it" in explained.reasons[0]
+
+
+def test_an_expired_note_says_when_it_expired_and_where_include_expired_would_rank_it(vault: Vault) -> None:
+    with vault:
+        explained = vault.explain("scratch/flight-berlin", "flight to Berlin gate", k=5, now=NOW)
+        assert not explained.in_answer
+        assert explained.reasons[0].startswith("expired at 2026-11-13T00:00:00+00:00")
+        with_expired = [hit.path for hit in vault.search("flight to Berlin gate", k=5, include_expired=True, now=NOW)]
+        assert explained.rank["fused"] == with_expired.index("scratch/flight-berlin.md") + 1
+        assert explained.reasons[-1].startswith(f"with --include-expired the same search ranks it {explained.rank['fused']}")
+        assert vault.explain("scratch/flight-berlin", "flight to Berlin gate", k=5, include_expired=True, now=NOW).in_answer
+
+
+def test_layer_and_tag_filters_are_named_with_what_the_note_carries(vault: Vault) -> None:
+    with vault:
+        by_layer = vault.explain("preferences/oat-milk", "oat milk coffee", layers=["L4"], now=NOW)
+        assert not by_layer.in_answer and by_layer.reasons[0] == "filtered out by --layer L4: its layer is L3"
+        assert by_layer.reasons[-1].startswith("without --layer the same search ranks it")
+        by_tag = vault.explain("preferences/oat-milk", "oat milk coffee", tags=["coffee", "travel"], now=NOW)
+        assert by_tag.reasons[0] == "filtered out by --tag travel: it does not carry that tag (its tags: coffee)"
+        assert by_tag.reasons[-1].startswith("without --tag travel the same search ranks it")
+        assert vault.explain("preferences/oat-milk", "oat milk coffee", tags=["coffee"], now=NOW).in_answer
+
+
+def test_a_superseded_note_says_what_replaced_it(vault: Vault) -> None:
+    with vault:
+        new = vault.remember("Maya now takes her coffee black, no milk at all.", layer="L3", supersedes=["preferences/oat-milk"])
+        explained = vault.explain("preferences/oat-milk", "oat milk coffee")
+        assert not explained.in_answer
+        assert explained.reasons[0].startswith(f"superseded by {new.id}") and explained.reasons[1].startswith("expired at")
+
+
+def test_a_note_not_indexed_yet_says_so_and_explain_does_not_index_it(vault: Vault) -> None:
+    with vault:
+        (vault.root / "inbox-new.md").write_text("Rui's new bike is a green Brompton.\n", encoding="utf-8")
+        explained = vault.explain("inbox-new", "Rui bike")
+        assert (explained.path, explained.in_answer, explained.rank) == ("inbox-new.md", False, {"vectors": None, "text": None, "fused": None})
+        assert explained.reasons[0].startswith("not indexed yet: inbox-new.md is in the vault but not in the index")
+        assert vault.store.notes.by_path("inbox-new.md") is None  # explaining wrote nothing
+
+
+def test_a_file_vaultmem_never_reads_says_why(vault: Vault) -> None:
+    with vault:
+        (vault.root / "_archive").mkdir()
+        (vault.root / "_archive" / "old.md").write_text("An archived note about coffee.\n", encoding="utf-8")
+        archived = vault.explain("_archive/old.md", "coffee")
+        assert archived.reasons == ["not a note vaultmem reads: it is in the archive folder (_archive/), where forget, "
+                                    "expire and consolidate move notes, so it is never indexed or searched"]
+        (vault.root / ".hidden").mkdir()
+        (vault.root / ".hidden" / "secret.md").write_text("coffee\n", encoding="utf-8")
+        assert "hidden folder (.hidden/)" in vault.explain(".hidden/secret", "coffee").reasons[0]
+
+
+def test_a_note_neither_side_proposes_says_how_far_each_side_puts_it(vault: Vault) -> None:
+    with vault:
+        explained = vault.explain("procedures/feeding-pimenta", "zxqv quarterly kafka retro", k=1, now=NOW)
+        assert not explained.in_answer
+        assert any("no passage of it holds any of the query's words" in reason for reason in explained.reasons)
+
+
+def test_unknown_notes_paths_outside_the_vault_and_empty_queries_are_refused(vault: Vault) -> None:
+    with vault:
+        with pytest.raises(NoteNotFound):
+            vault.explain("no/such/note", "coffee")
+        with pytest.raises(PathOutsideVault):
+            vault.explain("../outside", "coffee")
+        with pytest.raises(UsageError):
+            vault.explain("preferences/oat-milk", "   ")
+
+
+def test_cli_json_prints_path_in_answer_ranks_and_plain_sentence_reasons(vault: Vault) -> None:
+    result = run_cli(vault.root, "explain", "scratch/flight-berlin", "flight to Berlin", "--as-of", NOW, "--json")
+    assert result.exit_code == 0, result.output
+    document = json.loads(result.stdout)
+    assert {"path", "in_answer", "rank", "score", "match", "passage", "reasons"} <= set(document)
+    assert document["path"] == "scratch/flight-berlin.md" and document["in_answer"] is False
+    assert set(document["rank"]) == {"vectors", "text", "fused"}
+    assert all(isinstance(reason, str) and reason for reason in document["reasons"])
+    text = run_cli(vault.root, "explain", "scratch/flight-berlin", "flight to Berlin", "--as-of", NOW)
+    assert text.exit_code == 0 and "not in the answer" in text.stdout and "- expired at 2026-11-13" in text.stdout
+    missing = run_cli(vault.root, "explain", "no/such/note", "coffee")
+    assert missing.exit_code == 1 and "no note matches" in missing.stderr

@@ -1,0 +1,85 @@
+"""Vector snapshots (vaultmem/vectors.py): an exact matrix or an hnswlib graph per space,
+loaded once per process and shared read-only by its readers. Real SQLite, real hnswlib,
+the real default embedder."""
+
+from __future__ import annotations
+
+import dataclasses
+import threading
+from pathlib import Path
+
+import numpy as np
+
+from helpers import NOW
+from vaultmem import Vault
+from vaultmem.storage import NOTE_SPACE, PASSAGE_SPACE, Store
+from vaultmem.vectors import VectorIndex, unpack
+
+
+def stored_vectors(store: Store, table: str) -> tuple[np.ndarray, np.ndarray]:
+    rows = store.db.execute(f"SELECT label, vector FROM {table} ORDER BY label").fetchall()
+    return unpack([(row[0], row[1]) for row in rows])
+
+
+def test_passages_are_searched_exactly_from_a_matrix_and_notes_from_a_graph(sample_vault: Path, wordllama: object) -> None:
+    with Vault(sample_vault, embedder=wordllama) as vault:  # type: ignore[arg-type]
+        vault.index()
+        assert vault.store.passage_vectors.snapshot().file.endswith(".npz")  # type: ignore[union-attr]
+        assert vault.store.vectors.snapshot().file.endswith(".hnsw")  # type: ignore[union-attr]
+        index = VectorIndex(vault.store, 256, PASSAGE_SPACE)
+        labels, matrix = stored_vectors(vault.store, PASSAGE_SPACE.table)
+        query = wordllama.embed(["oat milk in coffee"])[0]  # type: ignore[attr-defined]
+        exact = labels[np.argsort(-(matrix @ query), kind="stable")].tolist()
+        assert [label for label, _ in index.search(query, len(labels))] == exact  # every passage, in exact order
+
+
+def test_a_passage_space_past_its_exact_limit_gets_a_graph_that_answers_the_same_top(sample_vault: Path, wordllama: object) -> None:
+    with Vault(sample_vault, embedder=wordllama) as vault:  # type: ignore[arg-type]
+        vault.index()
+        small_limit = dataclasses.replace(PASSAGE_SPACE, exact_up_to=10)
+        graph = VectorIndex(vault.store, 256, small_limit)
+        assert graph.fold(force=True, num_threads=1, rebuild=True)
+        assert vault.store.passage_vectors.snapshot().file.endswith(".hnsw")  # type: ignore[union-attr]
+        query = wordllama.embed(["Berlin offsite hotel"])[0]  # type: ignore[attr-defined]
+        labels, matrix = stored_vectors(vault.store, PASSAGE_SPACE.table)
+        exact = set(labels[np.argsort(-(matrix @ query))[:5]].tolist())
+        assert {label for label, _ in VectorIndex(vault.store, 256, PASSAGE_SPACE).search(query, 5)} == exact
+
+
+def test_the_threads_of_one_process_share_one_copy_of_a_snapshot(sample_vault: Path, wordllama: object) -> None:
+    with Vault(sample_vault, embedder=wordllama) as vault:  # type: ignore[arg-type]
+        vault.index()
+        loaded: list[object] = []
+
+        def read() -> None:
+            store = Store(vault.state_dir)
+            try:
+                index = VectorIndex(store, 256, NOTE_SPACE)
+                index.search(np.ones(256, dtype=np.float32) / 16, 3)
+                snapshot, _delta = index._current()
+                loaded.append(snapshot.loaded if snapshot is not None else None)
+            finally:
+                store.close()
+
+        threads = [threading.Thread(target=read) for _ in range(4)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        assert len(loaded) == 4 and loaded[0] is not None and all(item is loaded[0] for item in loaded)
+
+
+def test_a_reader_hides_a_deleted_note_without_writing_into_the_shared_graph(sample_vault: Path, wordllama: object) -> None:
+    with Vault(sample_vault, embedder=wordllama) as vault:  # type: ignore[arg-type]
+        vault.index()
+        before = VectorIndex(vault.store, 256, NOTE_SPACE)
+        query = wordllama.embed(["oat milk in coffee"])[0]  # type: ignore[attr-defined]
+        first, _ = before.search(query, 1)[0]
+        gone = vault.store.notes.by_labels([first])[first].path
+        (sample_vault / gone).unlink()
+        vault.index()  # a tombstone, no fold: the shared graph still holds the label
+        after = VectorIndex(vault.store, 256, NOTE_SPACE)
+        assert first not in {label for label, _ in after.search(query, 38)}
+        snapshot, _ = after._current()
+        assert snapshot is not None and first in snapshot.loaded.labels and snapshot.loaded.live == 39
+        assert vault.search("oat milk in coffee", k=1, now=NOW)[0].path != gone

@@ -1,0 +1,242 @@
+"""Why a note is or is not in the answer to a query (``vaultmem explain NOTE QUERY``).
+
+For one note and one query: where each side of search ranks it and with what score, its
+best passage, where the fused ranking puts it, and every reason it is or is not among
+the hits ``search`` returns with the same options — not a note vaultmem reads, not indexed
+yet, expired (when), superseded, filtered out by layer or tag, or ranked below k. The
+ranks are search's own (search.py's candidates); for a note the filters keep out they are
+those of the same search with those filters lifted (``--include-expired``, without the
+``--layer`` or ``--tag`` it fails), so a filtered or expired note still says where it would
+rank, in a search anyone can run. Nothing is
+written: the index is brought up to date exactly as a search would.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, replace
+from typing import TYPE_CHECKING, Any
+
+from .errors import NoteNotFound, NoteReadError
+from .lifecycle import format_timestamp, from_epoch_us, is_expired_us
+from .ranking import SideHit, match_kind, note_scores, probability
+from .resolution import locate_by_names, pick_direct
+from .search import CANDIDATES_MIN, Candidates, passage_snippet, query_terms
+
+if TYPE_CHECKING:
+    from .paths import VaultPaths
+    from .search import Searcher
+    from .storage import Eligibility, NoteRow, PassageRow, TextMatch
+
+
+@dataclass(frozen=True)
+class ExplainedPassage:
+    headings: list[str]
+    lines: list[int]  # the file's lines, first and last
+    snippet: str
+
+
+@dataclass(frozen=True)
+class Explanation:
+    path: str
+    id: str | None
+    title: str | None
+    query: str
+    k: int
+    in_answer: bool  # would `search QUERY -k K` (same filters) return it?
+    rank: dict[str, int | None]  # vectors, text, fused (1-based; None: not among that side's candidates)
+    score: dict[str, float | None]  # vectors (cosine), text (bm25), fused (the hit's calibrated score)
+    match: str | None
+    passage: ExplainedPassage | None
+    reasons: list[str]
+
+    def as_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def indexed_row(searcher: Searcher, reference: str, now_us: int) -> NoteRow | None:
+    """The note a NOTE argument names in the index as it is (nothing is indexed to find it)."""
+    notes = searcher.store.notes
+    matches = notes.find(reference)
+    if not matches and "/" not in reference:
+        matches = notes.find_by_name(reference)
+    if matches:
+        return pick_direct(reference, matches)
+    located = locate_by_names(notes, reference, now_us)
+    return None if located is None else located.row
+
+
+def explain_file(paths: VaultPaths, reference: str, query: str, k: int) -> Explanation:
+    """A NOTE the index does not hold: not a note vaultmem reads, or not indexed yet."""
+    relative = next((name for name in (reference, f"{reference}.md") if paths.absolute(name).is_file()), None)
+    if relative is None:
+        raise NoteNotFound(reference)
+    if paths.is_note_path(relative):
+        reason = (f"not indexed yet: {relative} is in the vault but not in the index (written since the index last "
+                  "looked, or an `index --rebuild` has not reached it); `vaultmem index` adds it")
+    else:
+        reason = f"not a note vaultmem reads: {not_a_note(paths, relative)}, so it is never indexed or searched"
+    return Explanation(relative, None, None, query, k, False, _ranks(None, None, None), _scores(None, None, None),
+                       None, None, [reason])
+
+
+def not_a_note(paths: VaultPaths, relative: str) -> str:
+    """Why a file in the vault is not a note (paths.py's rules, in words)."""
+    rule = paths.exclusion_rule(relative)
+    if rule is not None:
+        return f"it is excluded by {rule} (excluded files and templates are not notes)"
+    folder, _, name = relative.rpartition("/")
+    if any(part.startswith(".") for part in folder.split("/") if part):
+        return f"it is in a hidden folder ({folder}/)"
+    if paths.is_ignored_dir(folder):
+        return f"it is in the archive folder ({paths.archive_dir}/), where forget, expire and consolidate move notes"
+    if not name.endswith(".md"):
+        return "it is not a Markdown file (.md)"
+    return "its name is a hidden or editor temp file's"
+
+
+def explain_row(searcher: Searcher, row: NoteRow, meta: dict[str, Any], query: str, k: int,
+                eligibility: Eligibility) -> Explanation:
+    """A note the index holds: the filters it fails, and where search ranks it."""
+    label = row.label if row.label is not None else -1
+    blocking = _filter_reasons(row, meta, eligibility)
+    lifted, lifted_words = _lifted(row, eligibility)
+    found = searcher.candidates(query, k, lifted)
+    position = next((number for number, item in enumerate(found.fused, start=1) if item.label == label), None)
+    fused = found.fused[position - 1] if position is not None else None
+    vector_rank, text_rank = (fused.vector_rank, fused.text_rank) if fused is not None else (None, None)
+    vector = _vector_score(searcher, query, label, found)
+    text = _text_score(searcher, query, label, found)
+    in_answer = not blocking and position is not None and position <= k
+    reasons = [*blocking, *_notes(row, eligibility), _ranking_reason(position, k, lifted_words, vector, text, found)]
+    passage = _best_passage(searcher, row, query, vector, text)
+    value = None if fused is None else round(probability(fused.value, searcher.embedder.score_calibration), 4)
+    return Explanation(
+        row.path, row.id, row.title, query, k, in_answer, _ranks(vector_rank, text_rank, position),
+        _scores(None if vector is None else round(vector.score, 4), None if text is None else round(text.score, 4), value),
+        None if fused is None else match_kind(vector_rank, text_rank, k), passage, reasons,
+    )
+
+
+def _ranks(vectors: int | None, text: int | None, fused: int | None) -> dict[str, int | None]:
+    return {"vectors": vectors, "text": text, "fused": fused}
+
+
+def _scores(vectors: float | None, text: float | None, fused: float | None) -> dict[str, float | None]:
+    return {"vectors": vectors, "text": text, "fused": fused}
+
+
+def _filter_reasons(row: NoteRow, meta: dict[str, Any], eligibility: Eligibility) -> list[str]:
+    """What keeps the note out of the answer whatever it scores."""
+    from .notes import text_values
+
+    reasons = []
+    successors = text_values(meta, "superseded_by")
+    if successors:
+        reasons.append(f"superseded by {', '.join(successors)} (its superseded_by): a note another one replaced is "
+                       "retired at once, its expires_at set to the moment it was replaced")
+    if not eligibility.include_expired and is_expired_us(row.expires_us, eligibility.now_us):
+        at = format_timestamp(from_epoch_us(eligibility.now_us))
+        reasons.append(f"expired at {row.expires_at} (asked at {at}): search hides expired notes; --include-expired shows them")
+    if eligibility.layers and row.layer not in eligibility.layers:
+        reasons.append(f"filtered out by --layer {' '.join(eligibility.layers)}: its layer is {row.layer or 'none (no layer)'}")
+    carried = {tag.lower() for tag in row.tags}
+    for tag in eligibility.tags:
+        if tag.lower() not in carried:
+            reasons.append(f"filtered out by --tag {tag}: it does not carry that tag (its tags: {', '.join(row.tags) or 'none'})")
+    return reasons
+
+
+def _lifted(row: NoteRow, eligibility: Eligibility) -> tuple[Eligibility, str]:
+    """The same filters without those this note fails, and those words (``""``: none failed)."""
+    expired = not eligibility.include_expired and is_expired_us(row.expires_us, eligibility.now_us)
+    layered = bool(eligibility.layers) and row.layer not in eligibility.layers
+    carried = {tag.lower() for tag in row.tags}
+    kept_tags = tuple(tag for tag in eligibility.tags if tag.lower() in carried)
+    words = [*(["with --include-expired"] if expired else []), *(["without --layer"] if layered else []),
+             *([f"without --tag {' '.join(tag for tag in eligibility.tags if tag not in kept_tags)}"]
+               if kept_tags != eligibility.tags else [])]
+    lifted = replace(eligibility, include_expired=eligibility.include_expired or expired,
+                     layers=() if layered else eligibility.layers, tags=kept_tags)
+    return lifted, " and ".join(words)
+
+
+def _notes(row: NoteRow, eligibility: Eligibility) -> list[str]:
+    """What is worth knowing but decides nothing."""
+    notes = []
+    if row.expiry_invalid:
+        notes.append(f"its expires_at {row.expires_at!r} does not parse, so it never expires until it is fixed (see `vaultmem check`)")
+    if eligibility.include_expired and is_expired_us(row.expires_us, eligibility.now_us):
+        notes.append(f"expired at {row.expires_at}, shown only because expired notes were asked for")
+    return notes
+
+
+def _vector_score(searcher: Searcher, query: str, label: int, found: Candidates) -> SideHit | None:
+    proposed = next((hit for hit in found.vectors if hit.label == label), None)
+    if proposed is not None:
+        return proposed
+    scored = searcher.exact_scores(searcher.embedder.embed([query])[0], [label])
+    return scored[0] if scored else None
+
+
+def _text_score(searcher: Searcher, query: str, label: int, found: Candidates) -> SideHit | None:
+    proposed = next((hit for hit in found.text if hit.label == label), None)
+    if proposed is not None:
+        return proposed
+    rows = _text_rows(searcher, query, label, all_terms=True) or _text_rows(searcher, query, label, all_terms=False)
+    scored = note_scores((row.label, row.note_label, row.score) for row in rows)
+    return scored[0] if scored else None
+
+
+def _text_rows(searcher: Searcher, query: str, label: int, all_terms: bool) -> list[TextMatch]:
+    terms = query_terms(query)
+    if not terms:
+        return []
+    return searcher.store.passages.fts_of_note((" AND " if all_terms else " OR ").join(terms), label)
+
+
+def _ranking_reason(position: int | None, k: int, lifted: str, vector: SideHit | None, text: SideHit | None,
+                    found: Candidates) -> str:
+    sides = _sides_sentence(vector, text, found)
+    if position is None:
+        pool = max(CANDIDATES_MIN, k)
+        return f"{lifted + ', ' if lifted else ''}neither side proposes it among its best {pool} notes: {sides}"
+    if lifted:
+        return f"{lifted} the same search ranks it {position} ({sides})"
+    if position <= k:
+        return f"in the answer: ranked {position} of the {k} asked for ({sides})"
+    return f"ranked {position}, below the {k} asked for (-k {position} would include it; {sides})"
+
+
+def _sides_sentence(vector: SideHit | None, text: SideHit | None, found: Candidates) -> str:
+    vector_rank = {hit.label: rank for rank, hit in enumerate(found.vectors, start=1)}
+    text_rank = {hit.label: rank for rank, hit in enumerate(found.text, start=1)}
+    if vector is None:
+        by_meaning = "the vector side has no vector for it"
+    elif vector.label in vector_rank:
+        by_meaning = f"vectors rank it {vector_rank[vector.label]} (cosine {vector.score:.3f})"
+    else:
+        last = found.vectors[-1].score if found.vectors else 0.0
+        by_meaning = f"vectors score it {vector.score:.3f}, below the {len(found.vectors)} they propose (the last at {last:.3f})"
+    if text is None:
+        by_words = "no passage of it holds any of the query's words"
+    elif text.label in text_rank:
+        by_words = f"full text ranks it {text_rank[text.label]} (bm25 {text.score:.2f})"
+    else:
+        by_words = f"full text scores it {text.score:.2f} (bm25), below the {len(found.text)} notes it proposes"
+    return f"{by_meaning}; {by_words}"
+
+
+def _best_passage(searcher: Searcher, row: NoteRow, query: str, vector: SideHit | None,
+                  text: SideHit | None) -> ExplainedPassage | None:
+    """The passage a hit would show (search.py's ``best_passage``)."""
+    label = row.label if row.label is not None else -1
+    pair = (None if vector is None else vector.passage, None if text is None else text.passage)
+    chosen = searcher.best_passages({label: pair}, query)[label]
+    passage: PassageRow | None = None if chosen is None else searcher.store.passages.by_labels([chosen]).get(chosen)
+    if passage is None:
+        return None
+    try:
+        snippet = passage_snippet(searcher.paths.root, row.path, passage, query)
+    except NoteReadError as error:
+        snippet = f"({error})"
+    return ExplainedPassage(list(passage.headings), [passage.start_line, passage.end_line], snippet)

@@ -1,0 +1,84 @@
+"""What a note offers the full-text side besides its text: names, aliases, properties, tags (pure).
+
+A person searches for a note by what Obsidian shows of it: its file name (and folders),
+its title, its aliases, and the values of its properties (``twitter: kepano``,
+``author: "[[Kevin Kelly]]"``). Every string property and list of strings is searchable,
+except the keys vaultmem and Obsidian keep for bookkeeping (:data:`BOOKKEEPING_KEYS`);
+a ``[[link]]`` counts as the text it shows, a bare URL, a date, a number or a boolean is
+not text a person types. See adr/0004-hybrid-ranking.md.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from datetime import date, datetime
+from pathlib import PurePosixPath
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .notes import Note
+
+# Frontmatter keys that say how vaultmem or Obsidian treat a note, not what it is about.
+# (title, aliases and tags have columns of their own.)
+BOOKKEEPING_KEYS = frozenset({
+    "layer", "expires_at", "created", "updated", "modified", "id", "permanent", "tags", "tag",
+    "aliases", "alias", "title", "superseded_by", "supersedes", "merged_from", "version",
+    "cssclasses", "cssclass", "publish",
+})
+_LINK = re.compile(r"!?\[\[([^\]|#^]*)(?:[#^][^\]|]*)?(?:\|([^\]]*))?\]\]")
+_URL = re.compile(r"^[a-z][a-z0-9+.-]*://\S+$", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class SearchFields:
+    """A note's searchable fields other than its body (one full-text row per passage carries them all)."""
+
+    name: str  # folders and file name, without .md: "References Steph Ango"
+    title: str
+    aliases: tuple[str, ...]
+    props: tuple[tuple[str, str], ...]  # (key, text) of each string property
+    tags: tuple[str, ...]
+
+    @property
+    def props_text(self) -> str:
+        """``key: value`` lines: the properties as they are indexed and embedded."""
+        return "\n".join(f"{key}: {value}" for key, value in self.props)
+
+
+def search_fields(note: Note) -> SearchFields:
+    folder, _, file_name = note.path.rpartition("/")
+    name = file_name.removesuffix(".md")
+    return SearchFields(
+        name=f"{folder} {name}" if folder else name,
+        title=note.title,
+        aliases=tuple(string_values(note.meta.get("aliases", note.meta.get("alias")))),
+        props=tuple(property_texts(note.meta)),
+        tags=tuple(note.tags),
+    )
+
+
+def property_texts(meta: Mapping[str, Any]) -> Iterator[tuple[str, str]]:
+    """(key, text) of every property a person may search by, in frontmatter order."""
+    for key, value in meta.items():
+        if key.lower() in BOOKKEEPING_KEYS or isinstance(value, (bool, datetime, date)):
+            continue
+        texts = string_values(value)
+        if texts:
+            yield key, ", ".join(texts)
+
+
+def string_values(value: Any) -> list[str]:
+    """A property's text: strings, and strings inside lists; links become their text, URLs drop out."""
+    if isinstance(value, str):
+        text = link_text(value).strip()
+        return [text] if text and not _URL.match(text) else []
+    if isinstance(value, list):
+        return [text for item in value for text in string_values(item)]
+    return []
+
+
+def link_text(value: str) -> str:
+    """``[[Target|Alias]]`` → ``Alias``; ``[[Folder/Target#Part]]`` → ``Target``."""
+    return _LINK.sub(lambda match: match.group(2) or PurePosixPath(match.group(1)).name, value)

@@ -1,0 +1,207 @@
+"""A note's passages: the pieces both sides of search rank (pure).
+
+A note whose body has at most :data:`PASSAGE_CHARS` characters is one passage. A longer
+one is cut into heading sections (a ``#`` line inside code is not a heading; a section
+keeps the path of headings above it), a section longer than the limit into groups of
+whole paragraphs (a paragraph longer than that by sentences, then by words), and
+consecutive small pieces are packed together up to the limit. Each passage is a slice of
+the body, so its line range is exact.
+
+What a passage's vector is made from (:func:`embed_head`): the note's title and the
+passage's heading path (``title > heading > subheading``), then — in the note's first
+passage only — its string properties as ``key: value`` lines, then the passage's text.
+Chosen by measurement: benchmarks/PASSAGES.md, adr/0004-hybrid-ranking.md.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from .markdown import code_ranges
+
+PASSAGE_CHARS = 1000
+_HEADING_LINE = re.compile(r"^(#{1,6})[ \t]+(.+?)(?:[ \t]+#+)?[ \t]*$")
+_PARAGRAPH_BREAK = re.compile(r"\n[ \t]*\n")
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
+_WORD = re.compile(r"\S+")
+
+
+@dataclass(frozen=True)
+class Passage:
+    number: int  # 0 for the note's first passage
+    headings: tuple[str, ...]  # the heading path above it (the section's heading and its ancestors)
+    text: str
+    start_line: int  # lines of the body, 1-based, inclusive
+    end_line: int
+
+
+@dataclass(frozen=True)
+class _Span:
+    """A piece of the body: [start, end) character offsets, under a heading path."""
+
+    headings: tuple[str, ...]
+    start: int
+    end: int
+
+
+@dataclass(frozen=True)
+class Section(_Span):
+    text: str  # the body's characters [start, end): from its heading line, white space around it left out
+
+
+def split_passages(body: str, max_chars: int | None = PASSAGE_CHARS, pack: bool = True) -> list[Passage]:
+    """The note's passages, in order: the whole body when short, else sections cut to ``max_chars``.
+
+    ``max_chars=None`` keeps every note one passage (benchmarks compare against that).
+    """
+    if max_chars is None or len(body) <= max_chars:
+        return [_whole(body)]
+    spans = [piece for section in sections(body) for piece in _cut(body, section, max_chars)]
+    if pack:
+        spans = _packed(spans, max_chars)
+    if not spans:
+        return [_whole(body)]
+    lines = _LineIndex(body)
+    return [
+        Passage(number, span.headings, body[span.start : span.end], lines.line_of(span.start), lines.line_of(span.end - 1))
+        for number, span in enumerate(spans)
+    ]
+
+
+def _whole(body: str) -> Passage:
+    """The body as one passage, byte for byte (its vector is then the note's own: embed_head)."""
+    stripped = body.strip()
+    if not stripped:
+        return Passage(0, (), body, 1, 1)
+    lines = _LineIndex(body)
+    first = len(body) - len(body.lstrip())
+    last = len(body.rstrip()) - 1
+    return Passage(0, (), body, lines.line_of(first), lines.line_of(last))
+
+
+def sections(body: str) -> list[Section]:
+    """Heading sections in order, each from its heading line (text before the first heading
+    has no heading path); blank space around a section is not part of it."""
+    code = code_ranges(body)
+    found: list[Section] = []
+    path: list[tuple[int, str]] = []
+    current_path: tuple[str, ...] = ()
+    start = offset = code_index = 0
+    for line in body.split("\n"):
+        while code_index < len(code) and code[code_index][1] <= offset:
+            code_index += 1
+        in_code = code_index < len(code) and code[code_index][0] <= offset < code[code_index][1]
+        heading = None if in_code or not line.startswith("#") else _HEADING_LINE.match(line)
+        if heading:
+            found.extend(_trimmed(body, current_path, start, offset))
+            level = len(heading.group(1))
+            path = [(depth, text) for depth, text in path if depth < level] + [(level, heading.group(2).strip())]
+            current_path = tuple(text for _, text in path)
+            start = offset
+        offset += len(line) + 1
+    found.extend(_trimmed(body, current_path, start, len(body)))
+    return found
+
+
+def _trimmed(body: str, headings: tuple[str, ...], start: int, end: int) -> list[Section]:
+    """The section without the white space around it; nothing when it is all white space."""
+    trimmed = _strip(body, start, end)
+    if trimmed is None:
+        return []
+    return [Section(headings, trimmed[0], trimmed[1], body[trimmed[0] : trimmed[1]])]
+
+
+def _cut(body: str, section: _Span, limit: int) -> list[_Span]:
+    """Groups of whole paragraphs of at most ``limit`` characters (a longer paragraph by
+    sentences, then by words)."""
+    if section.end - section.start <= limit:
+        return [section]
+    parts: list[tuple[int, int]] = []
+    position = section.start
+    for match in [*_PARAGRAPH_BREAK.finditer(body, section.start, section.end), None]:
+        end = match.start() if match else section.end
+        parts.extend(_small_parts(body, position, end, limit))
+        position = match.end() if match else section.end
+    return [_Span(section.headings, start, end) for start, end in _grouped(parts, limit)]
+
+
+def _small_parts(body: str, start: int, end: int, limit: int) -> list[tuple[int, int]]:
+    """A paragraph as one part, or — longer than ``limit`` — its sentences, long ones by words."""
+    trimmed = _strip(body, start, end)
+    if trimmed is None:
+        return []
+    start, end = trimmed
+    if end - start <= limit:
+        return [(start, end)]
+    sentences: list[tuple[int, int]] = []
+    position = start
+    for match in [*_SENTENCE_END.finditer(body, start, end), None]:
+        stop = match.start() if match else end
+        if stop - position <= limit:
+            sentences.append((position, stop))
+        else:
+            words = [(word.start(), word.end()) for word in _WORD.finditer(body, position, stop)]
+            sentences.extend(_grouped(words, limit))
+        position = match.end() if match else end
+    return _grouped(sentences, limit)
+
+
+def _grouped(parts: Sequence[tuple[int, int]], limit: int) -> list[tuple[int, int]]:
+    """Consecutive parts joined while the span they cover stays within ``limit`` characters."""
+    groups: list[tuple[int, int]] = []
+    for start, end in parts:
+        if groups and end - groups[-1][0] <= limit:
+            groups[-1] = (groups[-1][0], end)
+        else:
+            groups.append((start, end))
+    return groups
+
+
+def _packed(spans: Sequence[_Span], limit: int) -> list[_Span]:
+    """Consecutive pieces joined while they fit in ``limit``; the first one's headings stay."""
+    packed: list[_Span] = []
+    for span in spans:
+        if packed and span.end - packed[-1].start <= limit:
+            packed[-1] = _Span(packed[-1].headings, packed[-1].start, span.end)
+        else:
+            packed.append(span)
+    return packed
+
+
+def _strip(body: str, start: int, end: int) -> tuple[int, int] | None:
+    text = body[start:end]
+    stripped = text.strip()
+    if not stripped:
+        return None
+    first = start + (len(text) - len(text.lstrip()))
+    return first, first + len(stripped)
+
+
+class _LineIndex:
+    """Line numbers (1-based) of character offsets in one text."""
+
+    def __init__(self, text: str) -> None:
+        self.starts = [0] + [match.end() for match in re.finditer("\n", text)]
+
+    def line_of(self, offset: int) -> int:
+        return bisect.bisect_right(self.starts, offset)
+
+
+# ------------------------------------------------------------------ what a passage's vector is made from
+
+
+def embed_head(title: str, headings: Sequence[str], props_text: str = "") -> str:
+    """``title > heading > subheading``, then ``props_text`` (the first passage's properties) on
+    the next lines. A heading that repeats the title is left out of the path."""
+    path = [heading for heading in headings if heading != title]
+    head = " > ".join([title, *path])
+    return f"{head}\n{props_text}" if props_text else head
+
+
+def embed_text(head: str, text: str) -> str:
+    """A passage's embedded text: its head, a blank line, its text. A one-passage note without
+    properties embeds ``title\\n\\nbody``, exactly the whole note's text."""
+    return f"{head}\n\n{text}"

@@ -1,0 +1,134 @@
+"""How search turns passage scores into a ranking of notes, and what a hit's score means (pure).
+
+- **A note's score on one side** is its best passage's plus a quarter of its next two
+  (each counted only when positive): a note with several good passages edges out a note
+  with one, but one passage that answers still wins (:func:`note_scores`).
+- **Fusion** (:func:`fuse`): each side's top candidates are standardised over that side's
+  candidates (z-scores); a note a side did not propose gets that side's lowest z — or, when
+  the side matched fewer notes than it could propose, a score of 0 standardised with the
+  rest; fused = 0.6 × vectors + 0.4 × text. Unlike reciprocal ranks, it keeps how far apart the scores
+  are, so a section far ahead on one side is not overruled by middling ranks on the other.
+- **score** (:func:`probability`): the fused value through a logistic calibration, the
+  estimated chance that the hit is what the query is after; it never rises down the list.
+- **match** (:func:`match_kind`): ``both`` when both sides rank the note among their first
+  max(k, 10); else the side that ranks it higher: ``meaning`` (vectors), ``keyword`` (text).
+
+Every constant was chosen by measurement on four evaluation sets (benchmarks/PASSAGES.md,
+adr/0004-hybrid-ranking.md).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+NEXT_SHARE = 0.25  # weight of a note's next passages after its best
+NEXT_PASSAGES = 2
+VECTOR_WEIGHT = 0.6
+TEXT_WEIGHT = 0.4
+MATCH_DEPTH = 10  # a side "matches" a note it ranks among its first max(k, this)
+
+
+@dataclass(frozen=True)
+class SideHit:
+    """A note as one side ranks it: its score and the passage that scored best."""
+
+    label: int  # the note's
+    score: float
+    passage: int  # label of its best passage
+
+
+@dataclass(frozen=True)
+class Fused:
+    """A note in the fused ranking, with where each side put it (1-based; None: not proposed)."""
+
+    label: int
+    value: float  # 0.6 z_vectors + 0.4 z_text
+    vector_rank: int | None
+    text_rank: int | None
+
+
+def note_scores(passages: Iterable[tuple[int, int, float]]) -> list[SideHit]:
+    """(passage, note, score) → one SideHit per note, best first (ties: the note's label).
+
+    best + NEXT_SHARE × (the next NEXT_PASSAGES scores, each only when positive).
+    """
+    ordered = sorted(passages, key=lambda item: (item[1], -item[2], item[0]))  # by note, best passage first
+    hits: list[SideHit] = []
+    note, best, passage, taken, following = None, 0.0, 0, 0, 0.0
+    for label, owner, score in ordered:
+        if owner != note:
+            if note is not None:
+                hits.append(SideHit(note, best + NEXT_SHARE * following, passage))
+            note, best, passage, taken, following = owner, score, label, 0, 0.0
+        elif taken < NEXT_PASSAGES:
+            taken += 1
+            following += max(0.0, score)
+    if note is not None:
+        hits.append(SideHit(note, best + NEXT_SHARE * following, passage))
+    return sorted(hits, key=lambda hit: (-hit.score, hit.label))
+
+
+def zscores(hits: Sequence[SideHit]) -> dict[int, float]:
+    """Each note's score standardised over the side's candidates (a spread of 0 counts as 1)."""
+    if not hits:
+        return {}
+    values = [hit.score for hit in hits]
+    mean = sum(values) / len(values)
+    spread = math.sqrt(sum((value - mean) ** 2 for value in values) / len(values)) or 1.0
+    return {hit.label: (hit.score - mean) / spread for hit in hits}
+
+
+def fuse(vectors: Sequence[SideHit], text: Sequence[SideHit], pool: int) -> list[Fused]:
+    """Both sides' candidates in one ranking, best first (ties broken by the caller).
+
+    A side that proposed fewer than ``pool`` notes listed every note it matches: the other
+    candidates score 0 there and are standardised with its own (:func:`side_zscores`).
+    """
+    vector_rank = {hit.label: rank for rank, hit in enumerate(vectors, start=1)}
+    text_rank = {hit.label: rank for rank, hit in enumerate(text, start=1)}
+    union = list(dict.fromkeys([*vector_rank, *text_rank]))
+    vector_z, vector_missing = _side_z(vectors, union, pool)
+    text_z, text_missing = _side_z(text, union, pool)
+    return [
+        Fused(label, VECTOR_WEIGHT * vector_z.get(label, vector_missing) + TEXT_WEIGHT * text_z.get(label, text_missing),
+              vector_rank.get(label), text_rank.get(label))
+        for label in union
+    ]
+
+
+def _side_z(hits: Sequence[SideHit], union: Sequence[int], pool: int) -> tuple[dict[int, float], float]:
+    """One side's z-scores over the candidates, and the z of a candidate it did not propose.
+
+    A full side (``pool`` notes) may have left out notes that match it a little, so a note
+    it did not propose counts as its lowest. A side with fewer listed every note it matches:
+    the others score 0 there, and are standardised with the rest — without that, a booking
+    code only one note holds (one candidate, a spread of 0) would add nothing to that note.
+    """
+    if len(hits) < pool:
+        known = {hit.label for hit in hits}
+        hits = [*hits, *(SideHit(label, 0.0, -1) for label in union if label not in known)]
+    z = zscores(hits)
+    return z, min(z.values(), default=0.0)
+
+
+def probability(value: float, calibration: tuple[float, float]) -> float:
+    """``1 / (1 + exp(a − b × value))``: the calibrated chance that a hit is what was asked for."""
+    intercept, slope = calibration
+    exponent = intercept - slope * value
+    if exponent > 700:  # exp would overflow: the chance is 0 to every printed digit
+        return 0.0
+    return 1.0 / (1.0 + math.exp(exponent))
+
+
+def match_kind(vector_rank: int | None, text_rank: int | None, k: int) -> str:
+    """``both``, ``meaning`` (the vector side ranks it higher) or ``keyword`` (the text side does)."""
+    depth = max(k, MATCH_DEPTH)
+    in_vectors = vector_rank is not None and vector_rank <= depth
+    in_text = text_rank is not None and text_rank <= depth
+    if in_vectors and in_text:
+        return "both"
+    if in_vectors != in_text:
+        return "meaning" if in_vectors else "keyword"
+    return "meaning" if (vector_rank or math.inf) <= (text_rank or math.inf) else "keyword"

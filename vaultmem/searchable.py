@@ -1,0 +1,127 @@
+"""What the index derives from a note for search, and the note's vectors.
+
+A note becomes passages (passages.py) and searchable fields (fields.py). Each passage has
+a vector made from its head (``title > heading path``, the properties in the first one)
+and its text; the whole note keeps one vector of its own text, ``title`` then the body,
+for consolidation and ``remember``'s similar-note check, so their thresholds keep their
+meaning (adr/0010).
+
+With an embedder whose vector is the mean of its tokens' (WordLlama, the hashing
+embedder) one pass gives both: each passage's embedded text is tokenized once, the sum of
+its tokens is its vector, and the sum of the tokens of its text alone is that passage's
+share of the whole note's vector — which is then the title's sum plus those shares. Any
+other embedder embeds the whole note's text a second time (cut at MAX_EMBED_CHARS).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from .fields import SearchFields, search_fields
+from .passages import Passage, embed_head, embed_text, split_passages
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from .embedders import Embedder
+    from .notes import Note
+
+# Part of every note's embed hash: bump it when what is embedded changes, so the next
+# reconcile of an existing index embeds every note again.
+EMBED_RECIPE = "passages-1000-pack/head+props/1"
+
+
+@dataclass(frozen=True)
+class SearchableNote:
+    """A note as search sees it: its fields, its passages and what each passage embeds."""
+
+    fields: SearchFields
+    passages: tuple[Passage, ...]  # lines are the file's (the body's first line included)
+    heads: tuple[str, ...]  # per passage: what comes before its text in its embedded text
+    note_text: str  # the whole note's embedded text: title, a blank line, the body
+
+    @property
+    def embed_texts(self) -> list[str]:
+        return [embed_text(head, passage.text) for head, passage in zip(self.heads, self.passages, strict=True)]
+
+    @property
+    def embed_hash(self) -> str:
+        """Changes whenever any vector of the note would."""
+        digest = hashlib.sha256(EMBED_RECIPE.encode("utf-8"))
+        for text in (self.note_text, *self.embed_texts):
+            digest.update(b"\0" + text.encode("utf-8"))
+        return digest.hexdigest()
+
+
+def searchable(note: Note) -> SearchableNote:
+    fields = search_fields(note)
+    passages = tuple(_in_file(passage, note.body_line) for passage in split_passages(note.body))
+    props = fields.props_text
+    heads = tuple(embed_head(fields.title, passage.headings, props if passage.number == 0 else "") for passage in passages)
+    return SearchableNote(fields, passages, heads, note.embed_text)
+
+
+def _in_file(passage: Passage, body_line: int) -> Passage:
+    """Body lines → the file's lines (what an editor shows)."""
+    shift = body_line - 1
+    return Passage(passage.number, passage.headings, passage.text, passage.start_line + shift, passage.end_line + shift)
+
+
+@dataclass(frozen=True)
+class NoteVectors:
+    note: np.ndarray  # the whole note's vector (normalised)
+    passages: np.ndarray  # one normalised row per passage
+
+
+def embed_notes(embedder: Embedder, notes: Sequence[SearchableNote]) -> list[NoteVectors]:
+    """Every vector of these notes, in as few embedder calls as the embedder allows."""
+    if embedder.additive:
+        return _by_token_sums(embedder, notes)
+    return _by_embedding(embedder, notes)
+
+
+def _by_token_sums(embedder: Embedder, notes: Sequence[SearchableNote]) -> list[NoteVectors]:
+    import numpy as np
+
+    from .embedders import normalize_rows
+
+    texts: list[str] = []
+    tails: list[int] = []
+    for note in notes:
+        texts.append(f"{note.fields.title}\n\n")  # the start of the whole note's text: all of it counts
+        tails.append(0)
+        for head, passage in zip(note.heads, note.passages, strict=True):
+            texts.append(embed_text(head, passage.text))
+            tails.append(len(head) + 2)  # the passage's own text: its share of the whole note
+    sums = embedder.sums(texts, tails)
+    found: list[NoteVectors] = []
+    row = 0
+    for note in notes:
+        count = len(note.passages)
+        passages = normalize_rows(sums.totals[row + 1 : row + 1 + count])
+        if count == 1 and note.embed_texts[0] == note.note_text:
+            whole = passages[0]  # the passage is the whole note's text: one vector, bit for bit
+        else:
+            total = sums.totals[row] + sums.tail_totals[row + 1 : row + 1 + count].sum(axis=0)
+            whole = normalize_rows(np.asarray(total, dtype=np.float32)[None, :])[0]
+        found.append(NoteVectors(whole, passages))
+        row += 1 + count
+    return found
+
+
+def _by_embedding(embedder: Embedder, notes: Sequence[SearchableNote]) -> list[NoteVectors]:
+    texts = [text for note in notes for text in note.embed_texts]
+    own = [index for index, note in enumerate(notes) if note.embed_texts != [note.note_text]]
+    matrix = embedder.embed([*texts, *(notes[index].note_text for index in own)])
+    whole_rows = dict(zip(own, range(len(texts), len(texts) + len(own)), strict=True))
+    found: list[NoteVectors] = []
+    row = 0
+    for index, note in enumerate(notes):
+        count = len(note.passages)
+        passages = matrix[row : row + count]
+        found.append(NoteVectors(matrix[whole_rows[index]] if index in whole_rows else passages[0], passages))
+        row += count
+    return found

@@ -1,0 +1,183 @@
+"""The ``passages`` table and its full-text index ``passages_fts``: what search ranks.
+
+A passage's label is its FTS rowid and its label in the passage vector space. Every FTS
+row carries its note's fields besides the passage's own headings and text, weighted for
+bm25 by :data:`BM25_WEIGHTS` (measured: benchmarks/PASSAGES.md, adr/0004).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from .connection import Connection, chunks, placeholders
+
+if TYPE_CHECKING:
+    from ..fields import SearchFields
+    from ..passages import Passage
+    from .notes import Eligibility
+
+FTS_COLUMNS = ("name", "title", "aliases", "headings", "props", "tags", "body")
+# bm25() weights in FTS_COLUMNS order: the note's names weigh most, then its headings,
+# properties and tags, then the text.
+BM25_WEIGHTS = "5.0, 5.0, 5.0, 2.0, 2.0, 2.0, 1.0"
+_BM25 = f"bm25(passages_fts, {BM25_WEIGHTS})"
+
+
+@dataclass(frozen=True)
+class PassageRow:
+    label: int
+    note_label: int
+    number: int
+    headings: tuple[str, ...]
+    start_line: int
+    end_line: int
+
+
+@dataclass(frozen=True)
+class TextMatch:
+    """One FTS row that matched: the passage, its note, and its bm25 (negated: higher is better)."""
+
+    label: int
+    note_label: int
+    score: float
+
+
+def _row(row: Sequence[object]) -> PassageRow:
+    return PassageRow(int(row[0]), int(row[1]), int(row[2]), tuple(json.loads(str(row[3]))), int(row[4]), int(row[5]))  # type: ignore[call-overload]
+
+
+_SELECT = "SELECT label, note_label, number, headings, start_line, end_line FROM passages"
+
+
+class PassageStore:
+    """Passages of every note, and their full text."""
+
+    def __init__(self, db: Connection) -> None:
+        self.db = db
+
+    # -- writing (the indexer, inside its transactions)
+
+    def insert(self, note_label: int, passages: Sequence[Passage], fields: SearchFields) -> list[int]:
+        """Add a note's passages (rows and full text); their labels, in order."""
+        labels = []
+        for passage in passages:
+            cursor = self.db.execute(
+                "INSERT INTO passages (note_label, number, headings, start_line, end_line) VALUES (?, ?, ?, ?, ?)",
+                (int(note_label), passage.number, json.dumps(passage.headings, ensure_ascii=False), passage.start_line,
+                 passage.end_line),
+            )
+            labels.append(int(cursor.lastrowid or 0))
+        self._write_fts(labels, passages, fields)
+        return labels
+
+    def rewrite(self, labels: Sequence[int], passages: Sequence[Passage], fields: SearchFields) -> None:
+        """Same passages (same embedded texts), new places or fields: update rows and full text in place."""
+        self.db.executemany(
+            "UPDATE passages SET headings = ?, start_line = ?, end_line = ? WHERE label = ?",
+            [(json.dumps(passage.headings, ensure_ascii=False), passage.start_line, passage.end_line, int(label))
+             for label, passage in zip(labels, passages, strict=True)],
+        )
+        self.db.executemany("DELETE FROM passages_fts WHERE rowid = ?", [(int(label),) for label in labels])
+        self._write_fts(labels, passages, fields)
+
+    def _write_fts(self, labels: Sequence[int], passages: Sequence[Passage], fields: SearchFields) -> None:
+        note_values = (fields.name, fields.title, " \n ".join(fields.aliases))
+        props, tags = fields.props_text, " ".join(fields.tags)
+        self.db.executemany(
+            f"INSERT INTO passages_fts (rowid, {', '.join(FTS_COLUMNS)}) VALUES (?, {placeholders(len(FTS_COLUMNS))})",
+            [(int(label), *note_values, " > ".join(passage.headings), props, tags, passage.text)
+             for label, passage in zip(labels, passages, strict=True)],
+        )
+
+    def delete_for_notes(self, note_labels: Iterable[int]) -> list[int]:
+        """Drop these notes' passages and their full text; the passage labels dropped."""
+        labels = self.labels_of(list(note_labels))
+        params = [(label,) for label in labels]
+        self.db.executemany("DELETE FROM passages WHERE label = ?", params)
+        self.db.executemany("DELETE FROM passages_fts WHERE rowid = ?", params)
+        return labels
+
+    # -- reading
+
+    def labels_of(self, note_labels: Sequence[int]) -> list[int]:
+        """Passage labels of these notes (each note's in order)."""
+        found: list[int] = []
+        for chunk in chunks(int(label) for label in note_labels):
+            query = f"SELECT label FROM passages WHERE note_label IN ({placeholders(len(chunk))}) ORDER BY note_label, number"
+            found.extend(row[0] for row in self.db.execute(query, chunk))
+        return found
+
+    def pairs_of(self, note_labels: Sequence[int]) -> list[tuple[int, int]]:
+        """(passage label, note label) of every passage of these notes."""
+        found: list[tuple[int, int]] = []
+        for chunk in chunks(int(label) for label in note_labels):
+            query = f"SELECT label, note_label FROM passages WHERE note_label IN ({placeholders(len(chunk))})"
+            found.extend((row[0], row[1]) for row in self.db.execute(query, chunk))
+        return found
+
+    def of_notes(self, note_labels: Sequence[int]) -> dict[int, list[PassageRow]]:
+        """Each note's passages, in order."""
+        found: dict[int, list[PassageRow]] = {}
+        for chunk in chunks(int(label) for label in note_labels):
+            query = f"{_SELECT} WHERE note_label IN ({placeholders(len(chunk))}) ORDER BY note_label, number"
+            for row in self.db.execute(query, chunk):
+                passage = _row(row)
+                found.setdefault(passage.note_label, []).append(passage)
+        return found
+
+    def by_labels(self, labels: Sequence[int]) -> dict[int, PassageRow]:
+        found: dict[int, PassageRow] = {}
+        for chunk in chunks(int(label) for label in labels):
+            for row in self.db.execute(f"{_SELECT} WHERE label IN ({placeholders(len(chunk))})", chunk):
+                found[row[0]] = _row(row)
+        return found
+
+    def owners(self, labels: Sequence[int]) -> dict[int, int]:
+        """Passage label → note label, for the labels that exist."""
+        found: dict[int, int] = {}
+        for chunk in chunks(int(label) for label in labels):
+            query = f"SELECT label, note_label FROM passages WHERE label IN ({placeholders(len(chunk))})"
+            found.update((row[0], row[1]) for row in self.db.execute(query, chunk))
+        return found
+
+    def count(self) -> int:
+        return int(self.db.execute("SELECT count(*) FROM passages").fetchone()[0])
+
+    # -- full-text search
+
+    def fts(self, match: str, limit: int) -> list[TextMatch]:
+        """The best ``limit`` rows for ``match``, before any read-time filter.
+
+        The FTS query alone, then the notes of the rows it kept: a join inside it would look
+        up the note of every matching row, not only of the ``limit`` kept.
+        """
+        query = f"SELECT rowid, {_BM25} AS score FROM passages_fts WHERE passages_fts MATCH ? ORDER BY score LIMIT ?"
+        rows = self.db.execute(query, (match, int(limit))).fetchall()
+        owners = self.owners([row[0] for row in rows])
+        return [TextMatch(row[0], owners[row[0]], -row[1]) for row in rows if row[0] in owners]
+
+    def fts_eligible(self, match: str, eligibility: Eligibility, limit: int) -> list[TextMatch]:
+        """The best ``limit`` rows of notes that pass the read-time filters (SQLite filters while ranking)."""
+        where, params = eligibility.where()
+        query = (f"SELECT passages_fts.rowid, passages.note_label, {_BM25} AS score FROM passages_fts "
+                 "JOIN passages ON passages.label = passages_fts.rowid JOIN notes ON notes.label = passages.note_label "
+                 f"WHERE passages_fts MATCH ? AND {where} ORDER BY score LIMIT ?")
+        return [TextMatch(row[0], row[1], -row[2]) for row in self.db.execute(query, [match, *params, int(limit)])]
+
+    def fts_of_note(self, match: str, note_label: int) -> list[TextMatch]:
+        """Every row of one note that matches, best first (``explain``: the note's own text score)."""
+        scores = self.fts_scores(match, self.labels_of([note_label]))
+        return sorted((TextMatch(label, int(note_label), score) for label, score in scores.items()),
+                      key=lambda row: (-row.score, row.label))
+
+    def fts_scores(self, match: str, labels: Sequence[int]) -> dict[int, float]:
+        """Which of these passages' rows match, and their bm25 (negated: higher is better)."""
+        found: dict[int, float] = {}
+        for chunk in chunks(int(label) for label in labels):
+            query = (f"SELECT rowid, {_BM25} FROM passages_fts WHERE passages_fts MATCH ? "
+                     f"AND rowid IN ({placeholders(len(chunk))})")
+            found.update((row[0], -row[1]) for row in self.db.execute(query, [match, *chunk]))
+        return found
