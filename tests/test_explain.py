@@ -75,13 +75,23 @@ def test_a_superseded_note_says_what_replaced_it(vault: Vault) -> None:
         assert explained.reasons[0].startswith(f"superseded by {new.id}") and explained.reasons[1].startswith("expired at")
 
 
-def test_a_note_not_indexed_yet_says_so_and_explain_does_not_index_it(vault: Vault) -> None:
+def test_a_note_a_running_rebuild_has_not_reached_is_not_indexed_yet(vault: Vault) -> None:
+    with vault, Vault(vault.root) as rebuilder, rebuilder.store.meta.rebuilding():
+        rebuilder.derived.drop()  # the rebuild has dropped the index and re-added one note
+        rebuilder.indexer.sync_paths(["preferences/oat-milk.md"])
+        explained = vault.explain("preferences/milk-in-coffee", "oat milk coffee")
+        assert (explained.path, explained.in_answer, explained.rank) == (
+            "preferences/milk-in-coffee.md", False, {"vectors": None, "text": None, "fused": None})
+        assert explained.reasons[0].startswith("not indexed yet: preferences/milk-in-coffee.md is in the vault but not "
+                                               "in the index (the `index --rebuild` running now has not reached it")
+        assert vault.explain("preferences/oat-milk", "oat milk coffee").in_answer  # what it has rebuilt answers
+
+
+def test_a_note_written_by_hand_is_explained_as_search_would_see_it_now(vault: Vault) -> None:
     with vault:
         (vault.root / "inbox-new.md").write_text("Rui's new bike is a green Brompton.\n", encoding="utf-8")
-        explained = vault.explain("inbox-new", "Rui bike")
-        assert (explained.path, explained.in_answer, explained.rank) == ("inbox-new.md", False, {"vectors": None, "text": None, "fused": None})
-        assert explained.reasons[0].startswith("not indexed yet: inbox-new.md is in the vault but not in the index")
-        assert vault.store.notes.by_path("inbox-new.md") is None  # explaining wrote nothing
+        explained = vault.explain("inbox-new", "Rui green Brompton bike")
+        assert explained.in_answer and explained.rank["fused"] == 1  # brought in line with the files first, as search is
 
 
 def test_a_file_vaultmem_never_reads_says_why(vault: Vault) -> None:

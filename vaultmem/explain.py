@@ -65,14 +65,15 @@ def indexed_row(searcher: Searcher, reference: str, now_us: int) -> NoteRow | No
     return None if located is None else located.row
 
 
-def explain_file(paths: VaultPaths, reference: str, query: str, k: int) -> Explanation:
+def explain_file(paths: VaultPaths, reference: str, query: str, k: int, rebuilding: bool) -> Explanation:
     """A NOTE the index does not hold: not a note vaultmem reads, or not indexed yet."""
     relative = next((name for name in (reference, f"{reference}.md") if paths.absolute(name).is_file()), None)
     if relative is None:
         raise NoteNotFound(reference)
     if paths.is_note_path(relative):
-        reason = (f"not indexed yet: {relative} is in the vault but not in the index (written since the index last "
-                  "looked, or an `index --rebuild` has not reached it); `vaultmem index` adds it")
+        why = ("the `index --rebuild` running now has not reached it; search answers from what it has rebuilt so far"
+               if rebuilding else "it changed while the index was being brought in line; search it again")
+        reason = f"not indexed yet: {relative} is in the vault but not in the index ({why})"
     else:
         reason = f"not a note vaultmem reads: {not_a_note(paths, relative)}, so it is never indexed or searched"
     return Explanation(relative, None, None, query, k, False, _ranks(None, None, None), _scores(None, None, None),

@@ -198,7 +198,8 @@ class Vault:
             row = indexed_row(searcher, reference, eligibility.now_us)
             if row is None:
                 self.paths.resolve_inside(reference)  # a path that leaves the vault is refused, not looked at
-                explanation = explain_file(self.paths, reference, query, k)
+                rebuilding = self.store.meta.rebuild_state() == "running"
+                explanation = explain_file(self.paths, reference, query, k, rebuilding)
             else:
                 try:
                     meta = read_note(self.root, row.path).meta
