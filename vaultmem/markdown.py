@@ -29,6 +29,8 @@ _PREFIX = r"[ \t]*(?:>[ \t]*)*"
 _FENCE_OPEN = re.compile(_PREFIX + r"(?:(?:[-*+]|\d{1,9}[.)])[ \t]+)?(`{3,}|~{3,})(.*)")
 _FENCE_CLOSE = re.compile(_PREFIX + r"(`{3,}|~{3,})[ \t]*")
 _BACKTICKS = re.compile(r"`+")
+# An ATX heading line (CommonMark): up to three spaces, 1–6 #, a space, its text, an optional closing run.
+HEADING_LINE = re.compile(r"^[ \t]{0,3}(#{1,6})[ \t]+(.*?)(?:[ \t]+#+)?[ \t]*$")
 
 
 def code_ranges(text: str) -> list[tuple[int, int]]:

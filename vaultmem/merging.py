@@ -29,11 +29,10 @@ import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
-from .markdown import code_ranges
+from .markdown import HEADING_LINE, code_ranges
 from .notes import Note
 
 _MARKERS = re.compile(r"^(?:[ \t]*>)*[ \t]*(?:(?:[-*+]|\d{1,9}[.)])[ \t]+)?(?:\[[ xX]\][ \t]+)?")
-_HEADING = re.compile(r"^[ \t]{0,3}(#{1,6})[ \t]+(.*?)(?:[ \t]+#+)?[ \t]*$")
 _H1 = re.compile(r"^([ \t]{0,3})#(?=[ \t])")
 _WORD = re.compile(r"\w+")
 
@@ -83,7 +82,7 @@ def normalize(text: str) -> str:
 
 
 def _repeats_title(unit: str, title: str) -> bool:
-    heading = _HEADING.match(unit)
+    heading = HEADING_LINE.match(unit)
     return heading is not None and heading.group(2).strip().casefold() == title.strip().casefold()
 
 

@@ -20,10 +20,9 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .markdown import code_ranges
+from .markdown import HEADING_LINE, code_ranges
 
 PASSAGE_CHARS = 1000
-_HEADING_LINE = re.compile(r"^(#{1,6})[ \t]+(.+?)(?:[ \t]+#+)?[ \t]*$")
 _PARAGRAPH_BREAK = re.compile(r"\n[ \t]*\n")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 _WORD = re.compile(r"\S+")
@@ -94,8 +93,8 @@ def sections(body: str) -> list[Section]:
         while code_index < len(code) and code[code_index][1] <= offset:
             code_index += 1
         in_code = code_index < len(code) and code[code_index][0] <= offset < code[code_index][1]
-        heading = None if in_code or not line.startswith("#") else _HEADING_LINE.match(line)
-        if heading:
+        heading = None if in_code or "#" not in line[:4] else HEADING_LINE.match(line)
+        if heading and heading.group(2).strip():
             found.extend(_trimmed(body, current_path, start, offset))
             level = len(heading.group(1))
             path = [(depth, text) for depth, text in path if depth < level] + [(level, heading.group(2).strip())]
