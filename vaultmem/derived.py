@@ -160,7 +160,7 @@ class DerivedIndex:
 
     def drop(self) -> None:
         """Forget everything derived (the first half of a rebuild); usage history stays."""
-        from .vectors import remove_files, snapshot_files
+        from .snapshots import remove_files, snapshot_files
 
         # Only the files that exist before the drop: a snapshot another process publishes
         # right after it must not be deleted under the name SQLite now gives it.

@@ -401,7 +401,7 @@ class Indexer:
         stored = self.store.meta.get("embedder")
         if stored == self.embedder_identity:
             return False
-        from .vectors import remove_files, snapshot_files
+        from .snapshots import remove_files, snapshot_files
 
         stale = snapshot_files(self.store.state_dir)  # see DerivedIndex.drop: only these go
         with self.store.transaction():

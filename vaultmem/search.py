@@ -38,8 +38,9 @@ from .ordered import unique
 from .paths import VaultPaths
 from .ranking import Fused, SideHit, fuse, match_kind, note_scores, probability
 from .results import SimilarNote
+from .snapshots import cosines
 from .storage import PASSAGE_SPACE, Eligibility, NoteRow, PassageRow, Store
-from .vectors import SnapshotMoved, blob_to_vector, cosines
+from .vectors import SnapshotMoved, blob_to_vector
 
 if TYPE_CHECKING:
     from pathlib import Path
