@@ -222,3 +222,28 @@ def test_the_passage_vectors_are_normalised_rows_of_the_passages_texts(long_note
         expected = normalize_rows(wordllama.embed(searchable(note).embed_texts))  # type: ignore[attr-defined]
         matrix = np.vstack([np.frombuffer(stored[passage.label], dtype=np.float32) for passage in passages])
         assert np.allclose(np.sum(matrix * expected, axis=1), 1.0, atol=1e-5)
+
+
+def test_an_index_made_before_passages_is_read_again_and_then_answers_with_passages(sample_vault: Path, wordllama: object) -> None:
+    import sqlite3
+
+    from helpers import NOW
+
+    with Vault(sample_vault, embedder=wordllama) as vault:  # type: ignore[arg-type]
+        vault.index()
+    state = sample_vault / ".vaultmem"
+    # What the previous version left: whole-note full text, no passages, no passage snapshot.
+    with sqlite3.connect(state / "index.db") as db:
+        for table in ("passages", "passages_fts", "passage_vectors", "passage_vector_tombstones"):
+            db.execute(f"DROP TABLE {table}")
+        db.execute("CREATE VIRTUAL TABLE notes_fts USING fts5(title, body, tags)")
+        db.execute("DELETE FROM _migrations WHERE name = '008_passages'")
+        db.execute("DELETE FROM meta WHERE key LIKE 'passage_snapshot_%'")
+    for old in state.glob("passages-*"):
+        old.unlink()
+    with Vault(sample_vault, embedder=wordllama) as vault:  # type: ignore[arg-type]
+        [hit] = vault.search("how does Maya take her coffee", k=1, now=NOW)
+        assert hit.passage is not None and hit.match in ("both", "meaning", "keyword")
+        assert vault.store.passages.count() == vault.store.notes.count() == 39
+        tables = {row[0] for row in vault.store.db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        assert "notes_fts" not in tables
