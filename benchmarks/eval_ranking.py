@@ -20,8 +20,9 @@ Metrics, per set and method, averaged over questions (all at cut-off 10):
 answer note, 0 past 10) and ``recall@10`` (the share of a question's answer notes in the
 first 10: for a question with several evidence turns, the fraction found). ``by_kind``
 gives the same per kind of question. ``checks.offline_fusion_equals_fused`` is the share of
-questions whose fused top 10 the offline ``rrf:k=60`` reproduces from the collected sides:
-it shows the collected sides are the ones vaultmem fuses. Prints one JSON document on
+questions whose fused top 10 the offline ``zscore:vectors=0.6,text=0.4`` reproduces from the
+collected sides: it shows the collected sides are the ones vaultmem fuses (long notes can make
+a pool of ``--depth`` propose notes search's pool of 50 does not). Prints one JSON document on
 stdout, progress on stderr.
 """
 
