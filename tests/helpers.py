@@ -1,4 +1,5 @@
-"""Helpers the tests share: paths, the CLI in-process and as a process, waiting, index state.
+"""Helpers the tests share: paths, the CLI in-process and as a process (memory-capped if
+asked), waiting, index state.
 
 Plain functions and constants, imported as ``from helpers import ...`` (fixtures live in
 conftest.py, which pytest loads itself and which is never imported by a test).
@@ -8,10 +9,11 @@ from __future__ import annotations
 
 import json
 import os
+import resource
 import shutil
 import subprocess
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from click.testing import CliRunner, Result
@@ -20,6 +22,10 @@ REPO = Path(__file__).resolve().parent.parent
 SAMPLE_VAULT = REPO / "sample_vault"
 REAL_VAULTS = REPO / "tests" / "data"  # vendored copies of real vaults (see tests/data/README.md)
 NOW = "2026-11-30T12:00:00+00:00"  # the sample vault is written relative to this day
+# The address space of a vaultmem process a test runs under a cap: the real embedder and an
+# index fit in ~0.8 GB (a search needs ~0.15 GB resident); the bugs the caps guard against
+# (YAML bombs, huge notes, faults read as data) needed 11 GB and more.
+MEMORY_CAP = 1536 * 2**20
 
 
 def run_cli(vault: Path, *args: str) -> Result:
@@ -35,15 +41,41 @@ def run_json(vault: Path, *args: str) -> object:
     return json.loads(result.stdout)
 
 
+def vaultmem_command(vault: Path, *args: str) -> list[str]:
+    """``vaultmem --vault VAULT ARGS`` as a command line (this checkout's package: see process_env)."""
+    return [sys.executable, "-m", "vaultmem", "--vault", str(vault), *args]
+
+
+def process_env() -> dict[str, str]:
+    """The environment of a child process: this checkout first on the path."""
+    return {**os.environ, "PYTHONPATH": str(REPO)}
+
+
 def vaultmem_process(vault: Path, *args: str, timeout: float = 60) -> subprocess.CompletedProcess[str]:
     """The CLI as a separate process, as an agent or a shell would run it."""
-    return subprocess.run(
-        [sys.executable, "-m", "vaultmem", "--vault", str(vault), *args],
-        capture_output=True,
-        text=True,
-        timeout=timeout,
-        env={**os.environ, "PYTHONPATH": str(REPO)},
-    )
+    return subprocess.run(vaultmem_command(vault, *args), capture_output=True, text=True, timeout=timeout, env=process_env())
+
+
+def cap_memory() -> None:
+    """``preexec_fn`` of a capped process: a regression fails the test (MemoryError)
+    instead of taking the machine down."""
+    resource.setrlimit(resource.RLIMIT_AS, (MEMORY_CAP, MEMORY_CAP))
+
+
+def capped_process(command: Sequence[str], timeout: float = 300) -> subprocess.CompletedProcess[str]:
+    """``command`` as a process under :data:`MEMORY_CAP`, its output captured as text."""
+    return subprocess.run(list(command), capture_output=True, text=True, timeout=timeout, preexec_fn=cap_memory,
+                          env=process_env())
+
+
+def vaultmem_capped(vault: Path, *args: str, timeout: float = 300, prefix: Sequence[str] = ()) -> subprocess.CompletedProcess[str]:
+    """The CLI as a memory-capped process; ``prefix`` runs it through another command (``setpriv …``)."""
+    return capped_process([*prefix, *vaultmem_command(vault, *args)], timeout)
+
+
+def python_capped(code: str, *args: str, timeout: float = 300) -> subprocess.CompletedProcess[str]:
+    """``python -c CODE ARGS`` as a memory-capped process."""
+    return capped_process([sys.executable, "-c", code, *args], timeout)
 
 
 def snapshot_files(root: Path) -> dict[str, tuple[bytes, int]]:
@@ -85,13 +117,16 @@ def wait_until(predicate: Callable[[], object], timeout: float = 15.0, interval:
         time.sleep(interval)
 
 
-def vaultmem_popen(vault: Path, *args: str, stdout: object = subprocess.DEVNULL, stderr: object = subprocess.DEVNULL) -> subprocess.Popen[bytes]:
-    """A long-running CLI process (``watch``, or an ``index`` to kill) with its own process group."""
+def vaultmem_popen(vault: Path, *args: str, stdout: object = subprocess.DEVNULL, stderr: object = subprocess.DEVNULL,
+                   capped: bool = False) -> subprocess.Popen[bytes]:
+    """A long-running CLI process (``watch``, or an ``index`` to kill) with its own process
+    group; ``capped``: under :data:`MEMORY_CAP`."""
     return subprocess.Popen(
-        [sys.executable, "-m", "vaultmem", "--vault", str(vault), *args],
+        vaultmem_command(vault, *args),
         stdout=stdout,
         stderr=stderr,
-        env={**os.environ, "PYTHONPATH": str(REPO)},
+        env=process_env(),
+        preexec_fn=cap_memory if capped else None,
         start_new_session=True,  # a Ctrl-C meant for pytest does not reach it; we signal it ourselves
     )
 

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import json
 import os
-import resource
 import shutil
 import sqlite3
 import subprocess
@@ -31,12 +30,21 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import NOW, REPO, SAMPLE_VAULT, index_matches_disk, snapshot_files
+from helpers import (
+    MEMORY_CAP,
+    NOW,
+    SAMPLE_VAULT,
+    index_matches_disk,
+    process_env,
+    python_capped,
+    snapshot_files,
+    vaultmem_capped,
+    vaultmem_popen,
+)
 
 from vaultmem.storage import DB_NAME, Store, UsageBackup
 from vaultmem.storage.damage import DAMAGED_DIR
 
-MEMORY_CAP = 1536 * 2**20  # a search needs ~0.15 GB resident; the faults this guards against needed far more
 NOBODY = 65534
 SETPRIV = shutil.which("setpriv")
 COFFEE_NOTE = "preferences/coffee-order.md"  # what "how does Maya take her coffee" finds first
@@ -46,21 +54,14 @@ USED_ID = "01M1GJZ1X05GQAPENECFSECZP1"
 pytestmark = pytest.mark.slow
 
 
-# ------------------------------------------------------------------ processes under a memory cap
-
-
-def _cap_memory() -> None:
-    resource.setrlimit(resource.RLIMIT_AS, (MEMORY_CAP, MEMORY_CAP))
+# ------------------------------------------------------------------ processes under a memory cap (helpers.py)
 
 
 def run(vault: Path, *args: str, as_nobody: bool = False, timeout: float = 300) -> subprocess.CompletedProcess[str]:
     """``vaultmem --vault VAULT ARGS`` as its own process, memory-capped (as uid 65534 if asked)."""
-    command = [sys.executable, "-m", "vaultmem", "--vault", str(vault), *args]
-    if as_nobody:
-        command = [str(SETPRIV), f"--reuid={NOBODY}", f"--regid={NOBODY}", "--clear-groups",
-                   "--inh-caps=+dac_read_search", "--ambient-caps=+dac_read_search", *command]
-    return subprocess.run(command, capture_output=True, text=True, timeout=timeout, preexec_fn=_cap_memory,
-                          env={**os.environ, "PYTHONPATH": str(REPO)})
+    prefix = [str(SETPRIV), f"--reuid={NOBODY}", f"--regid={NOBODY}", "--clear-groups",
+              "--inh-caps=+dac_read_search", "--ambient-caps=+dac_read_search"] if as_nobody else []
+    return vaultmem_capped(vault, *args, timeout=timeout, prefix=prefix)
 
 
 def ok(result: subprocess.CompletedProcess[str], *codes: int) -> subprocess.CompletedProcess[str]:
@@ -229,11 +230,9 @@ def test_an_index_db_deleted_on_its_own_gets_its_usage_history_back_from_the_bac
 
 def test_two_processes_meeting_the_same_damage_set_it_aside_once(vault: Path) -> None:
     database(vault).write_bytes(os.urandom(8192))
-    command = [sys.executable, "-m", "vaultmem", "--vault", str(vault), "search", "coffee", "--json"]
-    env = {**os.environ, "PYTHONPATH": str(REPO)}
-    processes = [subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
-                                  preexec_fn=_cap_memory) for _ in range(2)]
-    results = [process.communicate(timeout=300) for process in processes]
+    processes = [vaultmem_popen(vault, "search", "coffee", "--json", stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                capped=True) for _ in range(2)]
+    results = [tuple(stream.decode() for stream in process.communicate(timeout=300)) for process in processes]
 
     for process, (stdout, stderr) in zip(processes, results, strict=True):
         assert process.returncode == 0 and "Traceback" not in stderr, stderr
@@ -318,8 +317,7 @@ def test_a_snapshot_cut_short_by_a_file_size_limit_is_never_published(vault: Pat
         "except OSError as error:\n"
         "    print('refused:', error)\n"
     )
-    result = subprocess.run([sys.executable, "-c", code, str(vault)], capture_output=True, text=True, timeout=300,
-                            preexec_fn=_cap_memory, env={**os.environ, "PYTHONPATH": str(REPO)})
+    result = python_capped(code, str(vault))
 
     assert "refused:" in result.stdout and "cut short" in result.stdout, (result.stdout, result.stderr)
     assert note_snapshot(vault) == before  # still the published one; no short file, no temp file left
@@ -577,7 +575,7 @@ def test_mcp_remember_that_fails_after_writing_names_the_note_in_the_tool_error(
                 "from vaultmem.cli import main\n"
                 "main()\n")
     parameters = StdioServerParameters(command=sys.executable, args=["-c", launcher, "--vault", str(vault), "mcp"],
-                                       env={**os.environ, "PYTHONPATH": str(REPO)})
+                                       env=process_env())
     seen: dict[str, Any] = {}
 
     async def scenario() -> None:

@@ -7,20 +7,14 @@ fails the test with a MemoryError instead of taking the machine down.
 from __future__ import annotations
 
 import json
-import os
 import random
-import resource
-import subprocess
-import sys
 import textwrap
 from pathlib import Path
 
 import pytest
 
-from helpers import REPO
+from helpers import python_capped, vaultmem_capped
 from vaultmem.notes import MAX_FRONTMATTER_CHARS, MAX_YAML_DEPTH, parse_note
-
-MEMORY_CAP = 1536 * 2**20  # the real embedder and an index fit in ~0.8 GB; the bugs needed 11 GB and more
 
 BOMB = textwrap.dedent(
     """\
@@ -44,22 +38,6 @@ BOMB = textwrap.dedent(
 )
 
 
-def capped(vault: Path, *args: str, timeout: float = 300) -> subprocess.CompletedProcess[str]:
-    def limit() -> None:
-        resource.setrlimit(resource.RLIMIT_AS, (MEMORY_CAP, MEMORY_CAP))
-
-    return subprocess.run([sys.executable, "-m", "vaultmem", "--vault", str(vault), *args], capture_output=True, text=True,
-                          timeout=timeout, preexec_fn=limit, env={**os.environ, "PYTHONPATH": str(REPO)})
-
-
-def capped_python(code: str, *args: str, timeout: float = 300) -> subprocess.CompletedProcess[str]:
-    def limit() -> None:
-        resource.setrlimit(resource.RLIMIT_AS, (MEMORY_CAP, MEMORY_CAP))
-
-    return subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True, timeout=timeout,
-                          preexec_fn=limit, env={**os.environ, "PYTHONPATH": str(REPO)})
-
-
 # ---------------------------------------------------------------- frontmatter bounds
 
 
@@ -67,17 +45,17 @@ def test_a_yaml_alias_bomb_is_a_frontmatter_problem_and_every_command_survives_i
     bomb = write_note("bomb.md", BOMB)
     write_note("ok.md", "---\nlayer: L3\nexpires_at: 2027-01-01\n---\nAn ordinary note about tea.\n")
     before = bomb.read_bytes()
-    index = capped(vault_dir, "index", "--json")
+    index = vaultmem_capped(vault_dir, "index", "--json")
     assert index.returncode == 0, index.stderr[-2000:]  # was: MemoryError
     problems = json.loads(index.stdout)["problems"]
     assert [problem["path"] for problem in problems if problem["field"] == "frontmatter"] == ["bomb.md"]
     assert "aliases" in problems[0]["message"] and len(json.dumps(problems)) < 2000
-    get = capped(vault_dir, "get", "bomb", "--json")
+    get = vaultmem_capped(vault_dir, "get", "bomb", "--json")
     assert get.returncode == 0, get.stderr[-2000:]  # was: past 11 GB
     assert json.loads(get.stdout)["meta"] == {"layer": "L3"} and len(get.stdout) < 5000  # its lifecycle line, read alone
-    search = capped(vault_dir, "search", "lollipops", "--json")
+    search = vaultmem_capped(vault_dir, "search", "lollipops", "--json")
     assert search.returncode == 0 and json.loads(search.stdout)[0]["path"] == "bomb.md"
-    fix = capped(vault_dir, "check", "--fix", "--json")
+    fix = vaultmem_capped(vault_dir, "check", "--fix", "--json")
     assert fix.returncode == 1 and json.loads(fix.stdout)["fixed"] == []
     assert bomb.read_bytes() == before  # nothing written
 
@@ -126,13 +104,13 @@ def test_a_huge_note_is_indexed_in_bounded_memory_and_found_by_its_last_word(vau
     # 12 MB: WordLlama padded its batch to this note and asked for ~25 GB.
     write_note("big.md", "---\nlayer: L3\nexpires_at: 2027-01-01\n---\n" + huge_text(12) + "thelastwordofthebignote\n")
     write_note("small.md", "---\nlayer: L3\nexpires_at: 2027-01-01\n---\nA small note about tea.\n")
-    index = capped(vault_dir, "index")
+    index = vaultmem_capped(vault_dir, "index")
     assert index.returncode == 0, index.stderr[-2000:]
-    search = capped(vault_dir, "search", "thelastwordofthebignote", "--json")
+    search = vaultmem_capped(vault_dir, "search", "thelastwordofthebignote", "--json")
     assert search.returncode == 0, search.stderr[-2000:]
     assert [hit["path"] for hit in json.loads(search.stdout)][:1] == ["big.md"]  # the full-text side has every word
-    assert capped(vault_dir, "search", "tea", "--json").returncode == 0
-    assert capped(vault_dir, "get", "big", "--json").returncode == 0
+    assert vaultmem_capped(vault_dir, "search", "tea", "--json").returncode == 0
+    assert vaultmem_capped(vault_dir, "get", "big", "--json").returncode == 0
 
 
 REMEMBER_HUGE = textwrap.dedent(
@@ -151,7 +129,7 @@ REMEMBER_HUGE = textwrap.dedent(
 def test_remember_of_a_huge_text_works_in_bounded_memory(vault_dir: Path, tmp_path: Path) -> None:
     source = tmp_path / "huge.txt"
     source.write_text(huge_text(12) + "thelastwordofthebignote\n", encoding="utf-8")
-    result = capped_python(REMEMBER_HUGE, str(vault_dir), str(source))
+    result = python_capped(REMEMBER_HUGE, str(vault_dir), str(source))
     assert result.returncode == 0, result.stderr[-2000:]
     path, found = result.stdout.split()
     assert path == found and (vault_dir / path).stat().st_size > 12 * 2**20
