@@ -11,6 +11,7 @@ import json
 import os
 import resource
 import shutil
+import signal
 import subprocess
 import sys
 from collections.abc import Callable, Sequence
@@ -129,6 +130,40 @@ def vaultmem_popen(vault: Path, *args: str, stdout: object = subprocess.DEVNULL,
         preexec_fn=cap_memory if capped else None,
         start_new_session=True,  # a Ctrl-C meant for pytest does not reach it; we signal it ourselves
     )
+
+
+class WatchProcess:
+    """``vaultmem watch`` as a separate process, its output in files (``capped``: under
+    :data:`MEMORY_CAP`)."""
+
+    def __init__(self, vault: Path, logs: Path, *options: str, capped: bool = False) -> None:
+        self.vault = vault
+        self.stdout_path = logs / f"watch-{os.getpid()}-{id(self)}.out"
+        self.stderr_path = logs / f"watch-{os.getpid()}-{id(self)}.err"
+        self._stdout = self.stdout_path.open("wb")
+        self._stderr = self.stderr_path.open("wb")
+        self.process = vaultmem_popen(vault, "watch", *options, stdout=self._stdout, stderr=self._stderr, capped=capped)
+
+    def output(self) -> str:
+        return self.stdout_path.read_text(encoding="utf-8", errors="replace")
+
+    def errors(self) -> str:
+        return self.stderr_path.read_text(encoding="utf-8", errors="replace")
+
+    def wait_ready(self) -> str:
+        return wait_until(lambda: "watching" in self.output() and self.output(), timeout=30, what="the watch process to start")
+
+    def stop(self, signum: int = signal.SIGINT) -> int:
+        if self.process.poll() is None:
+            self.process.send_signal(signum)
+        try:
+            code = self.process.wait(timeout=30)
+        finally:
+            if self.process.poll() is None:
+                self.process.kill()
+            self._stdout.close()
+            self._stderr.close()
+        return code
 
 
 def index_state(vault: Path) -> dict[str, object]:

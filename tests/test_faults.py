@@ -3,8 +3,9 @@
 Real vaultmem processes, each under an address-space cap (RLIMIT_AS) so a regression
 fails the test instead of the machine:
 
-- a damaged ``index.db`` (random bytes, truncated, bad pages met part-way, a WAL that
-  belongs to another database) and a damaged HNSW snapshot are set aside and rebuilt,
+- a damaged ``index.db`` (random bytes, truncated, bad pages met part-way — by a command
+  or by a running ``watch`` —, a WAL that belongs to another database) and a damaged HNSW
+  snapshot are set aside and rebuilt,
   with a warning; usage history comes back from the damaged file or the usage backup,
   or the warning says it is lost;
 - a vault this user cannot write (run as uid 65534 when the tests run as root; the
@@ -34,12 +35,14 @@ from helpers import (
     MEMORY_CAP,
     NOW,
     SAMPLE_VAULT,
+    WatchProcess,
     index_matches_disk,
     process_env,
     python_capped,
     snapshot_files,
     vaultmem_capped,
     vaultmem_popen,
+    wait_until,
 )
 
 from vaultmem.storage import DB_NAME, Store, UsageBackup
@@ -168,13 +171,19 @@ def fts_root_page(path: Path) -> int:
         return int(conn.execute("SELECT rootpage FROM sqlite_master WHERE name = 'passages_fts_data'").fetchone()[0])
 
 
-def test_bad_pages_met_part_way_through_a_search_heal_and_the_search_answers(vault: Path) -> None:
-    expected = hits(vault)
+def damage_the_full_text_root_page(path: Path) -> None:
+    """Bad bytes on the full-text index's root page: opening still works, the first query
+    that reads or writes passages' text meets the damage."""
     page_size = 4096
-    page = fts_root_page(database(vault))
-    with open(database(vault), "r+b") as handle:  # the full-text index's root page: opening still works
+    page = fts_root_page(path)
+    with open(path, "r+b") as handle:
         handle.seek((page - 1) * page_size)
         handle.write(b"\x0d" + os.urandom(page_size - 1))
+
+
+def test_bad_pages_met_part_way_through_a_search_heal_and_the_search_answers(vault: Path) -> None:
+    expected = hits(vault)
+    damage_the_full_text_root_page(database(vault))
 
     result = ok(run(vault, "search", "how does Maya take her coffee", "-k", "5", "--json"))
 
@@ -182,6 +191,33 @@ def test_bad_pages_met_part_way_through_a_search_heal_and_the_search_answers(vau
     assert "database disk image is malformed" in result.stderr
     # The usage table's pages were intact: it was read back out of the damaged file.
     assert "Usage history of 1 note(s) was read back from the damaged file" in result.stderr
+    assert use_count(vault) == 2
+
+
+def test_a_running_watcher_that_meets_a_damaged_index_heals_it_and_keeps_watching(vault: Path, tmp_path: Path) -> None:
+    watcher = WatchProcess(vault, tmp_path, capped=True)
+    try:
+        watcher.wait_ready()
+        damage_the_full_text_root_page(database(vault))  # under the watcher's open connection
+        # Indexing this note writes its passages' text: the worker meets the damage there.
+        (vault / "people" / "Rui.md").write_text("---\nlayer: L4\n---\nRui now lives in Porto, by the river.\n",
+                                                 encoding="utf-8")
+        wait_until(lambda: "rebuilt from the vault" in watcher.errors(), timeout=120, what="the watcher to heal the index")
+        # Still watching, on the new index: a later note is indexed by the same worker.
+        (vault / "people" / "Ines.md").write_text("---\nlayer: L4\n---\nInes keeps bees on the roof in Alfama.\n",
+                                                  encoding="utf-8")
+        wait_until(lambda: "added people/Ines.md" in watcher.output(), timeout=120, what="the watcher to index a new note")
+        assert watcher.process.poll() is None
+    finally:
+        code = watcher.stop()
+
+    assert code == 0 and "Traceback" not in watcher.errors(), watcher.errors()
+    assert f"the index {database(vault)} was damaged" in watcher.errors()
+    (folder,) = set_aside_folders(vault)  # set aside once, by the watcher
+    assert (folder / DB_NAME).exists()
+    assert "Usage history of 1 note(s) was read back from the damaged file" in watcher.errors()
+    assert index_matches_disk(vault)
+    assert "people/Rui.md" in hits(vault, "who lives in Porto by the river")
     assert use_count(vault) == 2
 
 

@@ -31,7 +31,14 @@ from watchdog.events import (
     FileOpenedEvent,
 )
 
-from helpers import assert_same_as_rebuild, generate_vault, index_matches_disk, vaultmem_popen, vaultmem_process, wait_until
+from helpers import (
+    WatchProcess,
+    assert_same_as_rebuild,
+    generate_vault,
+    index_matches_disk,
+    vaultmem_process,
+    wait_until,
+)
 from vaultmem.config import WatchSettings
 from vaultmem.feed import Debouncer, Target, notes_under, targets_for
 from vaultmem.paths import VaultPaths
@@ -99,39 +106,6 @@ def in_sync(vault: Path, relative: str) -> bool:
 def indexed_paths(vault: Path) -> set[str]:
     with Vault(vault) as opened:
         return set(opened.store.notes.file_states())
-
-
-class WatchProcess:
-    """``vaultmem watch`` as a separate process, its output in files."""
-
-    def __init__(self, vault: Path, logs: Path, *options: str) -> None:
-        self.vault = vault
-        self.stdout_path = logs / f"watch-{os.getpid()}-{id(self)}.out"
-        self.stderr_path = logs / f"watch-{os.getpid()}-{id(self)}.err"
-        self._stdout = self.stdout_path.open("wb")
-        self._stderr = self.stderr_path.open("wb")
-        self.process = vaultmem_popen(vault, "watch", *options, stdout=self._stdout, stderr=self._stderr)
-
-    def output(self) -> str:
-        return self.stdout_path.read_text(encoding="utf-8", errors="replace")
-
-    def errors(self) -> str:
-        return self.stderr_path.read_text(encoding="utf-8", errors="replace")
-
-    def wait_ready(self) -> str:
-        return wait_until(lambda: "watching" in self.output() and self.output(), timeout=30, what="the watch process to start")
-
-    def stop(self, signum: int = signal.SIGINT) -> int:
-        if self.process.poll() is None:
-            self.process.send_signal(signum)
-        try:
-            code = self.process.wait(timeout=30)
-        finally:
-            if self.process.poll() is None:
-                self.process.kill()
-            self._stdout.close()
-            self._stderr.close()
-        return code
 
 
 @pytest.fixture(scope="module")

@@ -260,10 +260,8 @@ class DerivedIndex:
             if self.is_indexed():
                 self.indexer.sync_paths(relatives)
         except (sqlite3.Error, IndexDamaged) as error:
-            damage = self.as_damage(error)
-            if damage is None:
+            if not self.heal_if_damaged(error):
                 raise self.as_error(error) from error
-            self.heal(damage)
 
     # -- faults (healing.py, adr/0022)
 
@@ -307,6 +305,18 @@ class DerivedIndex:
     def _still_read_only(self) -> bool:
         read_only = self._read_only
         return read_only is not None and read_only.still_needed()
+
+    def heal_if_damaged(self, error: BaseException | None) -> bool:
+        """Heal the index when ``error`` reports damage to it (see :meth:`heal`); whether it did.
+
+        The damage is read off the error before this thread's handles are let go: its file
+        identity tells a damage another process healed meanwhile from one still there.
+        """
+        damage = self.as_damage(error)
+        if damage is None:
+            return False
+        self.heal(damage)
+        return True
 
     def heal(self, damage: IndexDamaged) -> None:
         """Set a damaged index aside, start a new one with the usage history that could be

@@ -63,17 +63,13 @@ def heals(method: Callable[Concatenate[V, P], R]) -> Callable[Concatenate[V, P],
         try:
             return method(vault, *args, **kwargs)
         except NoteWritten as written:
-            damage = vault.derived.as_damage(written.cause)
-            if damage is not None:
-                vault.derived.heal(damage)  # the files are there: heal, but never write them twice
+            vault.derived.heal_if_damaged(written.cause)  # the files are there: heal, but never write them twice
             if isinstance(written.cause, sqlite3.Error):
                 raise NoteWritten(written.paths, written.operation, vault.derived.as_error(written.cause)) from written.cause
             raise
         except (sqlite3.Error, IndexDamaged) as error:
-            damage = vault.derived.as_damage(error)
-            if damage is None:
+            if not vault.derived.heal_if_damaged(error):
                 raise vault.derived.as_error(error) from error
-            vault.derived.heal(damage)
         try:
             return method(vault, *args, **kwargs)
         except sqlite3.Error as error:  # damaged again right after a rebuild: say so, no loop

@@ -388,6 +388,7 @@ class Vault:
             indexer=lambda: self.indexer,
             fold=self.derived.fold,
             release=self.derived.release_thread,
+            heal=self.derived.heal_if_damaged,
             polling=polling,
             log_changes=not quiet,
             on_change=on_change,

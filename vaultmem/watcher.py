@@ -9,7 +9,9 @@ delta is large).
 
 Events can be lost — an inotify queue overflow, which watchdog only logs, so a logging
 hook catches it — and so the worker also rescans the whole vault after an overflow, after
-a failed batch and every ``rescan_seconds``. On start the observer is running *before* the
+a failed batch and every ``rescan_seconds``. A damaged index the worker meets part-way is
+healed as every read heals it (``heal``: set aside, rebuilt from the vault, which takes in
+the changes held; adr/0022), and the worker goes on watching with the new one. On start the observer is running *before* the
 first reconcile, so nothing edited meanwhile slips between the two. A change to a file that
 holds the vault's exclusions (``.vaultmem.toml``, Obsidian's settings) is a rescan too: the
 notes of a folder the person just excluded leave the index.
@@ -34,7 +36,7 @@ from dataclasses import dataclass, field
 from types import FrameType
 from typing import TYPE_CHECKING
 
-from .errors import VaultmemError
+from .errors import IndexDamaged, VaultmemError
 from .feed import BULK_PATHS, ChangeFeed, Settled, Target, WatchError, expand_targets
 from .fences import WatchLock, remove_fence, remove_stale_fences, untrusted_file_system
 from .paths import VaultPaths
@@ -110,9 +112,11 @@ class _Work:
 class Watcher(ChangeFeed):
     """Keeps one vault's index live: an observer, a debouncer and one writer thread.
 
-    ``indexer``, ``fold`` and ``release`` are called from the worker thread, so it
+    ``indexer``, ``fold``, ``release`` and ``heal`` are called from the worker thread, so it
     opens (and at the end closes) its own SQLite connection — connections are per thread.
-    Use it as a context manager or call :meth:`start` and :meth:`stop`.
+    ``heal(error)`` heals the index when ``error`` reports it damaged and says whether it did
+    (``DerivedIndex.heal_if_damaged``). Use it as a context manager or call :meth:`start`
+    and :meth:`stop`.
     """
 
     def __init__(
@@ -123,6 +127,7 @@ class Watcher(ChangeFeed):
         indexer: Callable[[], Indexer],
         fold: Callable[[], object],
         release: Callable[[], None] = lambda: None,
+        heal: Callable[[BaseException], bool] = lambda error: False,
         polling: bool = False,
         log_changes: bool = False,
         on_change: Callable[[Change], None] | None = None,
@@ -132,6 +137,7 @@ class Watcher(ChangeFeed):
         self._open_indexer = indexer
         self._fold = fold
         self._release = release
+        self._heal = heal
         self._log_changes = log_changes
         self._on_change = on_change
         self._walk_every = float("inf")  # the worker rescans on its own schedule; readers need not
@@ -291,7 +297,7 @@ class Watcher(ChangeFeed):
     def _work(self) -> None:
         try:
             generation = self._lost
-            self.initial_report = self._reconcile()
+            self.initial_report = self._first_reconcile()
             self._walked(generation)
             self._schedule_periodic_rescan()
             self._advertise()
@@ -387,9 +393,14 @@ class Watcher(ChangeFeed):
             self._rescan_at = periodic if now is not None else min(self._rescan_at, periodic)
 
     def _guarded(self, action: Callable[[], None], what: str) -> bool:
-        """Run one unit of work; a failure that may pass is logged and healed by a later rescan."""
+        """Run one unit of work. A damaged index is healed, and the work with it; a failure
+        that may pass (the heal's too) is logged and made good by a later rescan."""
         try:
-            action()
+            try:
+                action()
+            except (sqlite3.DatabaseError, IndexDamaged) as error:
+                if not self._heal_damage(error):
+                    raise  # an OperationalError passes below; any other is a bug and stops the worker
         except (VaultmemError, sqlite3.OperationalError, OSError) as error:
             delay = self._retry_seconds
             self._retry_seconds = min(2 * delay, self.settings.rescan_seconds)
@@ -398,6 +409,17 @@ class Watcher(ChangeFeed):
                 self._rescan_at = min(self._rescan_at, self._clock() + delay)
             return False
         self._retry_seconds = RETRY_FIRST_SECONDS
+        return True
+
+    def _heal_damage(self, error: BaseException) -> bool:
+        """A damaged index met part-way: set aside and rebuilt from the vault — every change
+        this watcher holds or was applying included — then watched on (adr/0022). Whether
+        ``error`` was such damage."""
+        generation = self._lost
+        if not self._heal(error):
+            return False
+        self._indexer = None  # it wrote to the damaged file: the next use opens the new one
+        self._walked(generation)  # the rebuild reconciled the whole vault
         return True
 
     # -- applying changes
@@ -432,6 +454,16 @@ class Watcher(ChangeFeed):
             return  # the vault itself went: its deletion event stops the watcher
         self._rescan()
         self._advertise()
+
+    def _first_reconcile(self) -> IndexReport:
+        """The start-up reconcile; damage met part-way is healed and the reconcile run on the
+        new index (it finds it in line: the heal indexed the vault)."""
+        try:
+            return self._reconcile()
+        except (sqlite3.DatabaseError, IndexDamaged) as error:
+            if not self._heal_damage(error):
+                raise
+        return self._reconcile()
 
     def _reconcile(self) -> IndexReport:
         report = self._require_indexer().reconcile(progress=self._stop_between_chunks)
