@@ -18,8 +18,8 @@ from hypothesis import strategies as st
 
 from helpers import REPO, SAMPLE_VAULT
 from vaultmem.errors import FrontmatterError, WriteConflict
-from vaultmem.noteio import atomic_write, content_hash, create_exclusive, edit_frontmatter, replace_if_unchanged
-from vaultmem.notes import parse_note
+from vaultmem.noteio import atomic_write, create_exclusive, edit_frontmatter, replace_if_unchanged
+from vaultmem.notes import content_hash, parse_note
 from vaultmem.paths import is_temp_name
 
 UTC = timezone.utc
@@ -552,66 +552,3 @@ def test_renames_exchange_swaps_two_files_atomically_on_this_platform(tmp_path: 
     assert (tmp_path / "a").read_bytes() == b"B" and (tmp_path / "b").read_bytes() == b"A"
     with pytest.raises(FileExistsError):
         renames.rename_noreplace(None, str(tmp_path / "a"), None, str(tmp_path / "b"))
-# ---------------------------------------------------------------- body edits (revise)
-
-
-def head_of(raw: bytes) -> bytes:
-    """Everything up to and including the closing delimiter line."""
-    end = raw.index(b"\n---", 4)
-    return raw[: raw.index(b"\n", end + 1) + 1]
-
-
-@pytest.mark.parametrize("raw", [
-    USER_NOTE.encode("utf-8"),
-    ("\ufeff" + USER_NOTE).encode("utf-8"),
-    USER_NOTE.replace("\n", "\r\n").encode("utf-8"),
-])
-def test_replace_body_keeps_the_frontmatter_bytes(raw: bytes) -> None:
-    from vaultmem.noteio import replace_body
-
-    edited = replace_body(raw, "New text.\nSecond line")
-    assert edited.startswith(head_of(raw))
-    newline = b"\r\n" if b"\r\n" in raw else b"\n"
-    assert edited[len(head_of(raw)):] == b"New text." + newline + b"Second line" + newline
-    assert parse_note("n.md", edited).meta == parse_note("n.md", raw).meta
-
-
-@pytest.mark.parametrize(("body", "appended"), [
-    ("one\n", "one\n\nnew\n"),
-    ("one", "one\n\nnew\n"),
-    ("one\n\n", "one\n\nnew\n"),
-    ("", "new\n"),
-    ("\n", "\nnew\n"),
-])
-def test_append_paragraph_keeps_every_byte_and_adds_one_blank_line(body: str, appended: str) -> None:
-    from vaultmem.noteio import append_paragraph
-
-    raw = ("---\nlayer: L3  # mine\n---\n" + body).encode("utf-8")
-    assert append_paragraph(raw, "new") == ("---\nlayer: L3  # mine\n---\n" + appended).encode("utf-8")
-
-
-def test_a_body_edit_of_a_note_without_frontmatter_replaces_the_whole_text() -> None:
-    from vaultmem.noteio import append_paragraph, replace_body
-
-    assert replace_body(b"# Mine\nold\n", "# Mine\nnew") == b"# Mine\nnew\n"
-    assert append_paragraph(b"---\nnot yaml, a rule\n---\nprose\n", "more") == b"---\nnot yaml, a rule\n---\nprose\n\nmore\n"
-
-
-def test_a_closing_delimiter_without_a_newline_gets_one_before_the_body() -> None:
-    from vaultmem.noteio import replace_body
-
-    assert replace_body(b"---\nlayer: L3\n---", "text") == b"---\nlayer: L3\n---\ntext\n"
-
-
-def test_a_body_that_would_read_as_frontmatter_is_refused() -> None:
-    from vaultmem.noteio import replace_body
-
-    with pytest.raises(FrontmatterError, match="the file was not touched"):
-        replace_body(b"just prose\n", "---\nlayer: L1\n---\nnow metadata")
-
-
-def test_a_body_edit_of_a_file_that_is_not_utf8_is_refused() -> None:
-    from vaultmem.noteio import append_paragraph
-
-    with pytest.raises(FrontmatterError, match="UTF-8"):
-        append_paragraph(b"---\nlayer: L3\n---\ncaf\xe9\n", "more")

@@ -10,8 +10,7 @@ import pytest
 
 from helpers import run_cli, snapshot_files
 from vaultmem import UsageError, Vault, WriteConflict, parse_timestamp
-from vaultmem.noteio import content_hash
-from vaultmem.notes import read_note
+from vaultmem.notes import content_hash, read_note
 from vaultmem.supersede import plan_retirement, retire
 
 NOW = "2026-11-30T12:00:00+00:00"

@@ -13,7 +13,8 @@ import pytest
 
 from vaultmem import GitError, Vault
 from vaultmem.errors import NoteWritten
-from vaultmem.noteio import FileChange, content_hash, replace_if_unchanged
+from vaultmem.noteio import FileChange, replace_if_unchanged
+from vaultmem.notes import content_hash
 from vaultmem.unit_of_work import WritePath
 
 NOTE = "---\nlayer: L3\nexpires_at: 2027-01-01\n---\nThe lighthouse keeper logs the weather at dawn.\n"

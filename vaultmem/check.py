@@ -14,8 +14,8 @@ from datetime import UTC, datetime, timedelta
 
 from .errors import FrontmatterError, InvalidTimestamp, NoteReadError, VaultmemError, WriteConflict
 from .lifecycle import EXPIRING_LAYERS, LayerPolicy, is_absent, resolve_now
-from .noteio import FileChange, content_hash, edit_frontmatter, replace_if_unchanged
-from .notes import Note, Problem, expiry_text, read_note, timestamp_or_none
+from .noteio import FileChange, edit_frontmatter, replace_if_unchanged
+from .notes import Note, Problem, content_hash, expiry_text, read_note, timestamp_or_none
 from .paths import VaultPaths
 
 

@@ -56,20 +56,14 @@ from typing import Any
 
 import numpy as np
 
+from .body_edits import append_paragraph
 from .config import ConsolidateSettings
 from .errors import FrontmatterError, InvalidTimestamp, PathOutsideVault, UsageError, WriteConflict
 from .lifecycle import EXPIRING_LAYERS, format_timestamp, is_absent, parse_timestamp, to_epoch_us
 from .links import LinkRedirects, Rewrite, rewrite_canvas, rewrite_links
 from .merging import additions, appended_text
-from .noteio import (
-    FileChange,
-    append_paragraph,
-    content_hash,
-    edit_frontmatter,
-    move_if_unchanged,
-    replace_if_unchanged,
-)
-from .notes import Note, parse_note, tags_of, timestamp_or_none
+from .noteio import FileChange, edit_frontmatter, move_if_unchanged, replace_if_unchanged
+from .notes import Note, content_hash, parse_note, tags_of, timestamp_or_none
 from .ordered import unique
 from .paths import VaultPaths
 from .storage import Eligibility, PoolNote, Store

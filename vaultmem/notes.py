@@ -138,6 +138,12 @@ class Note:
         return any(problem.field == "frontmatter" for problem in self.problems)
 
 
+def content_hash(raw: bytes) -> str:
+    """The hash of a file's bytes: did it change? (a note's ``version`` is its head; the
+    guarded writes check it before they replace, move or delete a person's file)."""
+    return hashlib.sha256(raw).hexdigest()
+
+
 def version_of(content_hash: str) -> str:
     """A note's ``version``: changes whenever the file's bytes change (``revise --if-version``)."""
     return content_hash[:VERSION_CHARS]
@@ -173,7 +179,7 @@ def parse_note(relative: str, raw: bytes) -> Note:
         body=body,
         title=title_of(meta, relative),
         id=id_of(meta, relative),
-        content_hash=hashlib.sha256(raw).hexdigest(),
+        content_hash=content_hash(raw),
         problems=tuple(problems),
         has_frontmatter=block is not None,
         body_line=text.count("\n", 0, len(text) - len(body)) + 1,

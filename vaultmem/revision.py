@@ -3,7 +3,7 @@
 The note keeps its id, its path (so its usage history and git history), every
 frontmatter key it was not asked to change, and their order; the body changes only when
 asked (``text`` replaces it, ``append`` adds a paragraph at its end), and then the
-frontmatter's bytes stay as they are (noteio).
+frontmatter's bytes stay as they are (body_edits.py).
 
 Pure decisions: :meth:`Revision.of` validates the request before any file is read (a
 contradiction is a usage error and nothing is touched), :func:`revise_note` turns a
@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from .body_edits import append_paragraph, replace_body
 from .errors import FrontmatterError, UsageError, WriteConflict
 from .lifecycle import (
     EXPIRING_LAYERS,
@@ -31,7 +32,7 @@ from .lifecycle import (
     normalize_layer,
     resolve_now,
 )
-from .noteio import FileChange, append_paragraph, edit_frontmatter, replace_body, replace_if_unchanged
+from .noteio import FileChange, edit_frontmatter, replace_if_unchanged
 from .notes import Note, inline_tags, parse_note, tags_of, timestamp_or_none
 from .paths import VaultPaths
 from .writer import clean_tags, explicit_expiry, refuse_contradictions, refuse_past

@@ -24,7 +24,7 @@ import hnswlib
 import numpy as np
 
 from .errors import DerivedIndexError
-from .noteio import fsync_path
+from .folders import fsync_path
 from .storage import NOTE_SPACE, SPACES
 
 GRAPH_SUFFIX = ".hnsw"

@@ -23,8 +23,8 @@ from datetime import datetime
 
 from .errors import UsageError, VaultmemError, WriteConflict
 from .lifecycle import PERMANENT_LAYER
-from .noteio import FileChange, content_hash, edit_frontmatter, replace_if_unchanged
-from .notes import Note, parse_note, text_values, timestamp_or_none
+from .noteio import FileChange, edit_frontmatter, replace_if_unchanged
+from .notes import Note, content_hash, parse_note, text_values, timestamp_or_none
 from .ordered import unique
 from .paths import VaultPaths
 

@@ -424,8 +424,8 @@ class Vault:
         and ``expires_at`` = now) and hidden from recall (supersede.py).
         """
         from .lifecycle import format_timestamp
-        from .noteio import FileChange, content_hash
-        from .notes import parse_note, version_of
+        from .noteio import FileChange
+        from .notes import content_hash, parse_note, version_of
         from .storage import Eligibility
         from .supersede import lineage, plan_retirement, retire
         from .writer import compose_note, delete_note, target_folder, write_new_note

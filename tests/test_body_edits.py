@@ -1,0 +1,74 @@
+"""Body edits (vaultmem/body_edits.py): ``revise --text``/``--append`` and a merge's
+appended lines change what follows the frontmatter and keep every byte before it."""
+
+from __future__ import annotations
+
+import pytest
+
+from vaultmem.body_edits import append_paragraph, replace_body
+from vaultmem.errors import FrontmatterError
+from vaultmem.notes import parse_note
+
+A_NOTE = (
+    "---\n"
+    "title: \"Harbor: the plan\"   # quoted on purpose\n"
+    "layer: L3\n"
+    "# a comment the user keeps between keys\n"
+    "tags: [harbor, work]\n"
+    "---\n"
+    "\n"
+    "Body with trailing spaces   \n"
+    "---\n"
+    "key: value lines in the body are not frontmatter\n"
+    "no final newline"
+)
+
+
+def head_of(raw: bytes) -> bytes:
+    """Everything up to and including the closing delimiter line."""
+    end = raw.index(b"\n---", 4)
+    return raw[: raw.index(b"\n", end + 1) + 1]
+
+
+@pytest.mark.parametrize("raw", [
+    A_NOTE.encode("utf-8"),
+    ("\ufeff" + A_NOTE).encode("utf-8"),
+    A_NOTE.replace("\n", "\r\n").encode("utf-8"),
+])
+def test_replace_body_keeps_the_frontmatter_bytes(raw: bytes) -> None:
+    edited = replace_body(raw, "New text.\nSecond line")
+    assert edited.startswith(head_of(raw))
+    newline = b"\r\n" if b"\r\n" in raw else b"\n"
+    assert edited[len(head_of(raw)):] == b"New text." + newline + b"Second line" + newline
+    assert parse_note("n.md", edited).meta == parse_note("n.md", raw).meta
+
+
+@pytest.mark.parametrize(("body", "appended"), [
+    ("one\n", "one\n\nnew\n"),
+    ("one", "one\n\nnew\n"),
+    ("one\n\n", "one\n\nnew\n"),
+    ("", "new\n"),
+    ("\n", "\nnew\n"),
+])
+def test_append_paragraph_keeps_every_byte_and_adds_one_blank_line(body: str, appended: str) -> None:
+    raw = ("---\nlayer: L3  # mine\n---\n" + body).encode("utf-8")
+    assert append_paragraph(raw, "new") == ("---\nlayer: L3  # mine\n---\n" + appended).encode("utf-8")
+
+
+def test_a_body_edit_of_a_note_without_frontmatter_replaces_the_whole_text() -> None:
+    assert replace_body(b"# Mine\nold\n", "# Mine\nnew") == b"# Mine\nnew\n"
+    assert append_paragraph(b"---\nnot yaml, a rule\n---\nprose\n", "more") == b"---\nnot yaml, a rule\n---\nprose\n\nmore\n"
+
+
+def test_a_closing_delimiter_without_a_newline_gets_one_before_the_body() -> None:
+    assert replace_body(b"---\nlayer: L3\n---", "text") == b"---\nlayer: L3\n---\ntext\n"
+
+
+def test_a_body_that_would_read_as_frontmatter_is_refused() -> None:
+    with pytest.raises(FrontmatterError, match="the file was not touched"):
+        replace_body(b"just prose\n", "---\nlayer: L1\n---\nnow metadata")
+
+
+def test_a_body_edit_of_a_file_that_is_not_utf8_is_refused() -> None:
+    with pytest.raises(FrontmatterError, match="UTF-8"):
+        append_paragraph(b"---\nlayer: L3\n---\ncaf\xe9\n", "more")

@@ -1,0 +1,70 @@
+"""Edits to a note's body for ``revise --text/--append`` and a merge's appended lines.
+
+The frontmatter's bytes (and a BOM) are copied as they are; only what follows them
+changes. Text vaultmem adds takes the file's line ending and ends with one. Each edit is
+verified by parsing the result: the frontmatter still ends where it did and the body is
+exactly the intended one — else :class:`FrontmatterError` and nothing is written (the
+caller writes the bytes through noteio's guarded writes). See adr/0019-memories-change.md.
+"""
+
+from __future__ import annotations
+
+from .errors import FrontmatterError
+from .noteio import original_offset, split_bom
+from .notes import BOM, parse_note, split_frontmatter
+
+
+def replace_body(raw: bytes, body: str) -> bytes:
+    """``raw`` with everything after its frontmatter replaced by ``body``."""
+    head, _, newline = _split_body(raw)
+    edited = head + _as_lines(body, newline).encode("utf-8")
+    _verify_body(raw, edited, _as_lines(body, "\n"))
+    return edited
+
+
+def append_paragraph(raw: bytes, paragraph: str) -> bytes:
+    """``raw`` with ``paragraph`` added at the end of its body, after a blank line; every
+    byte already there stays."""
+    head, body, newline = _split_body(raw)
+    if not body.strip():
+        separator = ""  # an empty body (or only blank lines): the paragraph is the body
+    elif body.endswith((newline * 2, "\n\n")):
+        separator = ""
+    elif body.endswith("\n"):
+        separator = newline
+    else:
+        separator = newline * 2  # the file had no final newline
+    addition = separator + _as_lines(paragraph, newline)
+    edited = head + (body + addition).encode("utf-8")
+    _verify_body(raw, edited, (body + addition).replace("\r\n", "\n"))
+    return edited
+
+
+def _split_body(raw: bytes) -> tuple[bytes, str, str]:
+    """(the bytes up to the body — BOM and frontmatter as they are —, the body, the file's newline)."""
+    has_bom, text = split_bom(raw)
+    newline = "\r\n" if text.split("\n", 1)[0].endswith("\r") else "\n"
+    normalized = text.replace("\r\n", "\n")
+    # The same reading as every other: a leading --- rule followed by prose is body.
+    block = split_frontmatter("", normalized)[2]
+    start = 0 if block is None else original_offset(text, normalized, block.body_start)
+    head = (BOM if has_bom else "") + text[:start]
+    if head and not head.endswith("\n"):
+        head += newline  # the closing --- was the file's last line, without a newline
+    return head.encode("utf-8"), text[start:], newline
+
+
+def _as_lines(text: str, newline: str) -> str:
+    """``text`` with the file's line ending and exactly one final newline."""
+    return text.replace("\r\n", "\n").rstrip("\n").replace("\n", newline) + newline
+
+
+def _verify_body(before: bytes, after: bytes, expected_body: str) -> None:
+    # The head's bytes are copied, so the frontmatter can only read differently if the
+    # body's new text moved where it ends (or made a block appear where there was none).
+    old, new = parse_note("", before), parse_note("", after)
+    if new.has_frontmatter != old.has_frontmatter or new.body != expected_body:
+        raise FrontmatterError(
+            "vaultmem could not change this note's text without changing how its frontmatter reads "
+            "(does the new text start with a --- block?); edit it by hand (the file was not touched)"
+        )
