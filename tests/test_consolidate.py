@@ -435,7 +435,7 @@ def test_a_member_edited_while_its_cluster_is_merged_undoes_the_cluster_whole(
     reaches nothing; the other cluster stands."""
     import shutil
 
-    from vaultmem import consolidate
+    from vaultmem import merge_apply
 
     # What the vault looks like when only the standup cluster is merged.
     expected_root = shutil.copytree(sample_vault, tmp_path / "expected")
@@ -444,7 +444,7 @@ def test_a_member_edited_while_its_cluster_is_merged_undoes_the_cluster_whole(
         only_standup = type(plan)(plan.scope, tuple(c for c in plan.clusters if c.canonical.path == STANDUP[0]), plan.compared, plan.left_out)
         expected_vault.consolidate(apply=True, plan=only_standup, now=NOW)
     edited = sample_vault / TRIO[2]
-    real_archive = consolidate.archive_note
+    real_archive = merge_apply.archive_note
 
     def archive_after_an_edit(paths: object, relative: str, expected_hash: str) -> object:
         if relative == TRIO[2]:
@@ -452,7 +452,7 @@ def test_a_member_edited_while_its_cluster_is_merged_undoes_the_cluster_whole(
                 handle.write("She tried pea milk once.\n")
         return real_archive(paths, relative, expected_hash)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(consolidate, "archive_note", archive_after_an_edit)
+    monkeypatch.setattr(merge_apply, "archive_note", archive_after_an_edit)
     with open_vault(sample_vault, wordllama) as vault:
         report = vault.consolidate(apply=True, now=NOW)
     assert [entry["canonical"] for entry in report.merged] == [STANDUP[0]]

@@ -1,11 +1,12 @@
-"""What a merge adds to the canonical note's text, so that no fact leaves recall (adr/0019).
+"""What a merge adds to the canonical note — the lines only the merged notes held, so that
+no fact leaves recall (adr/0019), and its new frontmatter values (adr/0010).
 
 Consolidation keeps the longest note of a cluster and archives the others. A shorter
 duplicate can still hold a fact the longest one lacks ("ask Dana before upgrading,
 ticket QX-7731"); archived, that fact would be found by nobody. So the canonical's body
 gets, at its end, the lines of each merged note that it does not already contain, under
-a small heading naming the source note. Pure functions over text; consolidate.py shows
-them in its dry run and appends them when it applies.
+a small heading naming the source note. Pure functions over notes; consolidate.py shows
+the lines in its dry run, merge_apply.py writes both when it applies.
 
 Rules:
 - A *unit* is a non-blank line, or a whole fenced code block (keeping half of a fence
@@ -21,16 +22,26 @@ Rules:
 - Kept units keep their own text; a blank line in the source between two kept units is
   kept too. A level-1 heading becomes level 2: the canonical's own ``# heading`` (often
   the title written inline, as Obsidian users do) stays its only one.
+
+The frontmatter (:func:`merged_frontmatter`, only the keys that change): tags unioned, the
+merged notes' titles and aliases become aliases, their ids (and what they had merged or
+superseded) join ``merged_from`` and ``supersedes`` so they keep resolving, and the
+canonical lives as long as the longest-lived member (permanent wins).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
 
+from .errors import FrontmatterError
+from .lifecycle import is_absent, parse_timestamp
 from .markdown import HEADING_LINE, code_ranges
-from .notes import Note
+from .notes import Note, tags_of
+from .ordered import unique
 
 _MARKERS = re.compile(r"^(?:[ \t]*>)*[ \t]*(?:(?:[-*+]|\d{1,9}[.)])[ \t]+)?(?:\[[ xX]\][ \t]+)?")
 _H1 = re.compile(r"^([ \t]{0,3})#(?=[ \t])")
@@ -105,3 +116,77 @@ def _units(body: str) -> Iterator[tuple[str, bool]]:
             blank_before = False
         else:
             blank_before = True
+
+
+# ------------------------------------------------------------------ the merged frontmatter
+
+
+@dataclass(frozen=True)
+class FrontmatterChange:
+    set_values: dict[str, Any]
+    remove: tuple[str, ...] = ()
+
+
+def merged_frontmatter(canonical: Note, merged: Sequence[Note]) -> FrontmatterChange:
+    """The canonical's new frontmatter values — only the keys that change.
+
+    tags: the union; aliases += the merged notes' titles (and their aliases);
+    merged_from += their ids (and what they had merged); expiry: see :func:`expiry_change`.
+    """
+    cluster = [canonical, *merged]
+    changes: dict[str, Any] = {}
+    # The canonical keeps its own inline #tags in its body; the merged notes' inline tags
+    # would leave with their archived bodies, so they join the frontmatter list.
+    tags = unique([*tags_of(canonical.meta), *(tag for note in merged for tag in note.tags)])
+    if tags != tags_of(canonical.meta):
+        changes["tags"] = tags
+    aliases = [alias for note in merged for alias in (note.title, *string_list(note, "aliases")) if alias != canonical.title]
+    _extend(changes, canonical, "aliases", aliases)
+    _extend(changes, canonical, "merged_from", [ident for note in merged for ident in (note.id, *string_list(note, "merged_from"))])
+    # What a merged note had replaced now lives on in the canonical: those ids resolve to it.
+    _extend(changes, canonical, "supersedes", [ident for note in merged for ident in string_list(note, "supersedes")])
+    expiry_set, expiry_remove = expiry_change(cluster)
+    changes.update(expiry_set)
+    return FrontmatterChange(changes, expiry_remove)
+
+
+def expiry_change(cluster: Sequence[Note]) -> tuple[dict[str, Any], tuple[str, ...]]:
+    """(keys to set, keys to remove) so the canonical (first) lives as long as the longest-lived member.
+
+    Permanent wins: any permanent/L4 member removes ``expires_at`` (and marks the canonical
+    ``permanent: true`` unless it already is, or ``check --fix`` would stamp a TTL back).
+    A member without ``expires_at`` never expires, which is later than any date.
+    """
+    canonical = cluster[0]
+    has_expiry = not is_absent(canonical.meta.get("expires_at"))
+    if any(note.permanent for note in cluster):
+        return ({} if canonical.permanent else {"permanent": True}), (("expires_at",) if has_expiry else ())
+    deadlines = [_deadline(note) for note in cluster]
+    if any(deadline is None for deadline in deadlines):
+        return {}, (("expires_at",) if has_expiry else ())
+    latest = max(deadline for deadline in deadlines if deadline is not None)
+    return ({} if latest == deadlines[0] else {"expires_at": latest}), ()
+
+
+def _deadline(note: Note) -> datetime | None:
+    value = note.meta.get("expires_at")
+    return None if is_absent(value) else parse_timestamp(value)
+
+
+def string_list(note: Note, key: str) -> list[str]:
+    """A list-of-text frontmatter value (a lone string counts as one item)."""
+    value = note.meta.get(key)
+    if value is None:
+        return []
+    if isinstance(value, str):
+        return [value] if value.strip() else []
+    if isinstance(value, list) and all(isinstance(item, (str, int, float)) and not isinstance(item, bool) for item in value):
+        return [str(item) for item in value]
+    raise FrontmatterError(f"{note.path}: {key} is {value!r}, not a list of text; write it as a YAML list of strings, then run consolidate again")
+
+
+def _extend(changes: dict[str, Any], canonical: Note, key: str, additions: Iterable[str]) -> None:
+    existing = string_list(canonical, key)
+    combined = unique([*existing, *additions])
+    if combined != existing:
+        changes[key] = combined

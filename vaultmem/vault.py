@@ -586,9 +586,10 @@ class Vault:
         Only notes that carry a ``layer`` (memories) are considered; ``any_note`` widens the
         scope to the person's own notes too. A dry run by default. ``plan`` applies the
         clusters of an earlier dry run (``report.plan``) instead of computing new ones; a
-        cluster any of whose files changed since is skipped. See vaultmem/consolidate.py and adr/0010.
+        cluster any of whose files changed since is skipped. See consolidate.py, merge_apply.py and adr/0010.
         """
-        from .consolidate import apply_plan, make_scope, plan_consolidation
+        from .consolidate import make_scope, plan_consolidation
+        from .merge_apply import apply_plan
 
         scope = make_scope(self.config.consolidate, threshold, window, all, include_expired, resolve_now(now), any_note)
         if not apply:

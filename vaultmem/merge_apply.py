@@ -1,0 +1,281 @@
+"""Applying a consolidation plan (consolidate.py): each cluster becomes its canonical note.
+
+Effects, ordered so that a crash never leaves a dangling link:
+
+1. every file of every cluster is re-read; a cluster whose files changed since the plan
+   was made (content hash) is skipped with a message, the others proceed;
+2. each canonical's frontmatter is edited surgically (tags, aliases, merged_from, expiry),
+   and the lines of the merged notes it does not contain are appended to its body under
+   a heading naming their source (merging.py), so no fact leaves recall;
+3. every ``[[wikilink]]``, ``![[embed]]`` and ``[text](note.md)`` link to a merged note is
+   rewritten to the canonical (links.py finds and rewrites them), only in the files that contain one,
+   each guarded by its hash (adr/0014: swapped in, verified after the swap);
+4. the merged notes move to the archive folder (recoverable; git has the rest), each
+   verified as it moves. A cluster is merged whole or not at all: if a merged note turns
+   out edited, or the canonical was saved over and no longer records the merge, the
+   cluster is undone (notes moved back, the canonical's old text, links pointed back)
+   and reported as skipped — the person's new text is never archived as "merged".
+
+What the canonical gains (frontmatter values, appended lines) is decided by merging.py's
+pure functions; the links are found and rewritten by links.py; each file is written
+through noteio's guarded writes. See adr/0010-consolidation.md and adr/0014-racing-edits.md.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from .body_edits import append_paragraph
+from .consolidate import Cluster, ConsolidationPlan, ConsolidationReport, Member
+from .errors import FrontmatterError, InvalidTimestamp, PathOutsideVault, WriteConflict
+from .links import LinkRedirects, Rewrite, rewrite_canvas, rewrite_links
+from .merging import additions, appended_text, merged_frontmatter, string_list
+from .noteio import FileChange, edit_frontmatter, move_if_unchanged, replace_if_unchanged
+from .notes import Note, content_hash, parse_note
+from .ordered import unique
+from .paths import VaultPaths
+from .writer import archive_note
+
+LINK_WRITE_ATTEMPTS = 3
+CANVAS_SUFFIX = ".canvas"  # Obsidian canvases: JSON whose cards show notes
+
+
+@dataclass(frozen=True)
+class _Prepared:
+    """A cluster whose files are unchanged, with its canonical's new bytes."""
+
+    cluster: Cluster
+    canonical_raw: bytes  # as checked
+    canonical_bytes: bytes  # with the merged frontmatter
+
+
+@dataclass
+class _Written:
+    """A file this run wrote: its bytes before the run, what it holds now, how its links are rewritten."""
+
+    original: bytes
+    current: bytes
+    rewrite: Rewrite | None = None  # None: its links were not rewritten
+    clean: bool = True  # False: the person edited it between two of our writes (no automatic undo)
+
+
+def apply_plan(plan: ConsolidationPlan, paths: VaultPaths) -> ConsolidationReport:
+    """Merge every cluster of ``plan`` whose files did not change since it was made.
+
+    A cluster is merged whole or not at all: when a merged note turns out to have been
+    edited by the time it is archived, its cluster is undone (the canonical gets its old
+    text back, links to that cluster's notes are pointed back at them) and reported as
+    skipped, so the person's new text is never archived as "merged".
+    """
+    return _Application(plan, paths).run()
+
+
+class _Application:
+    def __init__(self, plan: ConsolidationPlan, paths: VaultPaths) -> None:
+        self.paths = paths
+        self.report = ConsolidationReport(plan, applied=True)
+        self.written: dict[str, _Written] = {}
+        self.moves: list[FileChange] = []
+        self.note_paths: list[str] = []
+
+    def run(self) -> ConsolidationReport:
+        report = self.report
+        prepared = [item for cluster in report.plan.clusters if (item := _prepare(cluster, self.paths, report)) is not None]
+        written = [item for item in prepared if self._write_canonical(item)]
+        redirects = _redirects(item.cluster for item in written)
+        if redirects:
+            files, issues = self.paths.scan()
+            self.note_paths = [stat.path for stat in files]
+            report.warnings += [f"{issue.path}: {issue.reason}; links to merged notes there were not checked" for issue in issues]
+            self._rewrite_vault_links(LinkRedirects(self.note_paths, redirects))
+        undone = [item for item in written if not (self._canonical_carries_merge(item) and self._archive(item.cluster))]
+        if undone:
+            self._undo(undone, [item for item in written if item not in undone])
+        report.changes = [FileChange(path, entry.original, entry.current) for path, entry in self.written.items()
+                          if entry.current != entry.original] + self.moves
+        report.touched = unique(change.path for change in report.changes)
+        return report
+
+    def _write_canonical(self, item: _Prepared) -> bool:
+        canonical = item.cluster.canonical
+        try:
+            replace_if_unchanged(self.paths.resolve_inside(canonical.path), item.canonical_bytes, canonical.content_hash,
+                                 canonical.path, self.paths.root)
+        except (WriteConflict, PathOutsideVault) as error:
+            # Edited (or moved out of reach) between the check and the write: the person's
+            # edit wins, this cluster waits.
+            _skip(item.cluster, self.report, f"{canonical.path} changed while consolidating ({error}); run consolidate again to review this cluster")
+            return False
+        self.written[canonical.path] = _Written(item.canonical_raw, item.canonical_bytes)
+        return True
+
+    def _rewrite_vault_links(self, redirects: LinkRedirects, only: Iterable[str] | None = None) -> None:
+        """Rewrite links in every note and canvas that has one to a merged note (the
+        merged notes excepted), or in ``only`` those files."""
+        report = self.report
+        if only is None:
+            notes = sorted({path for group in redirects.by_name.values() for path in group} - set(redirects.redirects))
+            canvases, unreadable = self.paths.files_with_suffix(CANVAS_SUFFIX)
+            report.warnings += [f"{path}: {reason}; links to merged notes there were not checked" for path, reason in unreadable]
+            targets = [*((note, rewrite_links) for note in notes), *((canvas, rewrite_canvas) for canvas in canvases)]
+        else:
+            targets = [(path, rewrite_links) for path in only]
+        for path, rewrite in targets:
+            try:
+                changed, ambiguous = self._rewrite_file(path, redirects, rewrite)
+            except (OSError, WriteConflict, PathOutsideVault, UnicodeError) as error:
+                report.warnings.append(f"{path}: links to merged notes were not rewritten ({error}); point them at the canonical by hand")
+                continue
+            report.warnings += [f"{path}: the link to {target!r} matches several notes; not rewritten" for target in unique(ambiguous)]
+            if changed:
+                report.links_rewritten.append(path)
+
+    def _rewrite_file(self, path: str, redirects: LinkRedirects, rewrite: Rewrite) -> tuple[bool, list[str]]:
+        absolute = self.paths.resolve_inside(path)
+        for _attempt in range(LINK_WRITE_ATTEMPTS):
+            raw = absolute.read_bytes()
+            # surrogateescape: bytes that are not UTF-8 pass through unchanged.
+            text = raw.decode("utf-8", errors="surrogateescape")
+            new_text, ambiguous = rewrite(text, redirects, path)
+            if new_text == text:
+                return False, ambiguous
+            new = new_text.encode("utf-8", errors="surrogateescape")
+            try:
+                replace_if_unchanged(absolute, new, content_hash(raw), path, self.paths.root)
+            except WriteConflict:
+                continue  # edited between our read and our write: rewrite the new text
+            entry = self.written.get(path)
+            if entry is None:
+                self.written[path] = _Written(raw, new, rewrite)
+            else:
+                # A canonical written earlier in this run; edited by the person since if
+                # its bytes are no longer ours, and then it cannot be undone automatically.
+                self.written[path] = _Written(entry.original, new, rewrite, entry.clean and entry.current == raw)
+            return True, ambiguous
+        raise WriteConflict(path)
+
+    def _canonical_carries_merge(self, item: _Prepared) -> bool:
+        """Does the canonical still hold the merge? A save the person made after our
+        write (an editor's buffer read before it) can replace it; then archiving the
+        merged notes would leave their text nowhere but in the archive."""
+        canonical = item.cluster.canonical
+        try:
+            raw = self.paths.resolve_inside(canonical.path).read_bytes()
+        except (OSError, PathOutsideVault):
+            raw = b""
+        if raw == self.written[canonical.path].current:
+            return True
+        try:
+            recorded = set(string_list(parse_note(canonical.path, raw), "merged_from")) if raw else set()
+        except FrontmatterError:
+            recorded = set()
+        if {member.id for member in item.cluster.merged} <= recorded:
+            return True  # edited on top of the merge: it stands
+        self.written[canonical.path].clean = False
+        _skip(item.cluster, self.report, f"{canonical.path} was saved over while consolidating and no longer records the merge; "
+                                         "nothing of this cluster was merged — run consolidate again to review it")
+        return False
+
+    def _archive(self, cluster: Cluster) -> bool:
+        """Move the cluster's merged notes to the archive, each only as checked; on the
+        first that changed, move back those already moved and return False."""
+        moved: list[tuple[Member, str, bytes]] = []
+        for member in cluster.merged:
+            try:
+                archived, changes = archive_note(self.paths, member.path, member.content_hash)
+            except (WriteConflict, PathOutsideVault, OSError) as error:
+                self._unarchive(moved)
+                _skip(cluster, self.report, f"{member.path} changed while it was being merged ({error}); nothing of this "
+                                            "cluster was merged — run consolidate again to review it")
+                return False
+            moved.append((member, archived, changes[0].before or b""))
+            self.moves += changes
+        self.report.merged.append({"canonical": cluster.canonical.path,
+                                   "merged": [{"path": member.path, "archived_to": archived} for member, archived, _ in moved]})
+        return True
+
+    def _unarchive(self, moved: list[tuple[Member, str, bytes]]) -> None:
+        for member, archived, raw in moved:
+            self.moves = [change for change in self.moves if change.path not in (member.path, archived)]
+            try:
+                move_if_unchanged(self.paths.resolve_inside(archived), [(member.path, self.paths.resolve_inside(member.path))],
+                                  content_hash(raw), archived, self.paths.root)
+            except (WriteConflict, PathOutsideVault, OSError) as error:
+                self.report.warnings.append(f"{member.path} stays archived at {archived}: it could not be moved back ({error}); "
+                                            "move it back by hand")
+                self.moves += [FileChange(member.path, raw, None), FileChange(archived, None, raw, moved_from=member.path)]
+
+    def _undo(self, undone: list[_Prepared], kept: list[_Prepared]) -> None:
+        """Give every file this run wrote the text it would have had without ``undone``."""
+        surviving = LinkRedirects(self.note_paths, _redirects(item.cluster for item in kept))
+        edited = {item.cluster.canonical.path: item for item in kept}
+        for path, entry in self.written.items():
+            base = edited[path].canonical_bytes if path in edited else entry.original
+            intended = _rewritten(base, entry.rewrite, surviving, path)
+            if intended == entry.current:
+                continue
+            if not entry.clean:
+                self.report.warnings.append(f"{path}: was edited while consolidating, so vaultmem left it as it is now; "
+                                            "check its links and merged_from by hand")
+                continue
+            try:
+                replace_if_unchanged(self.paths.resolve_inside(path), intended, content_hash(entry.current), path, self.paths.root)
+            except (WriteConflict, PathOutsideVault, OSError):
+                self.report.warnings.append(f"{path}: was edited while consolidating, so vaultmem left it as it is now; "
+                                            "check its links and merged_from by hand")
+                continue
+            entry.current = intended
+            if intended == base and path in self.report.links_rewritten:
+                self.report.links_rewritten.remove(path)
+        # Notes that are live again may link to notes that were merged after all.
+        restored = [member.path for item in undone for member in item.cluster.merged]
+        if surviving.redirects:
+            self._rewrite_vault_links(surviving, only=restored)
+
+
+def _redirects(clusters: Iterable[Cluster]) -> dict[str, str]:
+    return {member.path: cluster.canonical.path for cluster in clusters for member in cluster.merged}
+
+
+def _rewritten(base: bytes, rewrite: Rewrite | None, redirects: LinkRedirects, path: str) -> bytes:
+    if rewrite is None or not redirects.redirects:
+        return base
+    text = base.decode("utf-8", errors="surrogateescape")
+    return rewrite(text, redirects, path)[0].encode("utf-8", errors="surrogateescape")
+
+
+def _prepare(cluster: Cluster, paths: VaultPaths, report: ConsolidationReport) -> _Prepared | None:
+    """Re-read the cluster's files; ``None`` (and a message) if any changed or cannot be merged."""
+    reason = None
+    notes: list[Note] = []
+    raws: list[bytes] = []
+    for member in cluster.members:
+        try:
+            raw = paths.resolve_inside(member.path).read_bytes()
+        except PathOutsideVault as error:
+            reason = f"{member.path}: {error}"
+        except OSError as error:
+            reason = f"{member.path} cannot be read any more ({error.strerror}); run consolidate again"
+        else:
+            if content_hash(raw) != member.content_hash:
+                reason = f"{member.path} changed since the clusters were computed; run consolidate again to review this cluster"
+            notes.append(parse_note(member.path, raw))
+            raws.append(raw)
+        if reason is not None:
+            _skip(cluster, report, reason)
+            return None
+    try:
+        change = merged_frontmatter(notes[0], notes[1:])
+        edited = edit_frontmatter(raws[0], change.set_values, change.remove)
+        found = additions(notes[0], notes[1:])  # the same lines the plan showed: the files are unchanged
+        if found:
+            edited = append_paragraph(edited, appended_text(found))
+    except (FrontmatterError, InvalidTimestamp) as error:
+        _skip(cluster, report, f"{cluster.canonical.path}: {error}")
+        return None
+    return _Prepared(cluster, raws[0], edited)
+
+
+def _skip(cluster: Cluster, report: ConsolidationReport, reason: str) -> None:
+    report.skipped.append({"canonical": cluster.canonical.path, "reason": reason})
