@@ -1,0 +1,154 @@
+"""``expire``, ``consolidate``, ``check``: the lifecycle jobs over the whole vault — a dry
+run (or a lint) by default, ``--apply``/``--fix`` to change files."""
+
+from __future__ import annotations
+
+import sys
+from typing import TYPE_CHECKING
+
+import click
+
+from ..config import DEFAULT_THRESHOLD
+from .shell import Context, emit_json, json_option, library_errors, main, render_commit, render_problems
+
+if TYPE_CHECKING:
+    from ..consolidate import ConsolidationReport
+
+LEFT_OUT_SHOWN = 10  # consolidate's text output lists this many left-out notes (--json: all)
+APPENDED_SHOWN = 5  # and this many of the lines a merged note adds to the canonical
+
+
+@main.command()
+@click.option("--apply", is_flag=True, help="Archive the expired notes (default: only list them).")
+@click.option("--hard", is_flag=True, help="With --apply: delete instead of archiving.")
+@click.option("--as-of", "as_of", metavar="TIME", help="Evaluate expiry at this instant instead of now.")
+@json_option
+@click.pass_obj
+def expire(obj: Context, apply: bool, hard: bool, as_of: str | None, as_json: bool) -> None:
+    """List notes whose expires_at has passed; --apply archives them."""
+    if hard and not apply:
+        raise click.UsageError("--hard only makes sense with --apply")
+    with library_errors(as_json):
+        report = obj.vault.expire(apply=apply, hard=hard, now=as_of)
+    if as_json:
+        emit_json(report.as_dict())
+        return
+    verb = ("deleted" if hard else "archived") if apply else "would archive"
+    skipped = {skip.path for skip in report.skipped}
+    for entry in report.expired:
+        if entry.path not in skipped:
+            click.echo(f"{verb} {entry.path} (expired {entry.expires_at})")
+    for skip in report.skipped:
+        click.echo(f"skipped {skip.path}: {skip.reason}")
+    if not report.expired:
+        click.echo("no expired notes")
+    elif not apply:
+        click.echo(f"{len(report.expired)} expired note(s); run with --apply to archive them")
+    render_commit(report)
+
+
+@main.command()
+@click.option("--threshold", type=click.FloatRange(0, 1, min_open=True), metavar="X",
+              help=f"Cosine similarity that makes two notes near-duplicates (default: [consolidate] threshold, else {DEFAULT_THRESHOLD}).")
+@click.option("--window", type=click.IntRange(min=1), metavar="N",
+              help="Look for duplicates of the N most recently created or modified notes (default 2000).")
+@click.option("--all", "all_notes", is_flag=True, help="Sweep every note of the vault (through the vector index).")
+@click.option("--include-expired", is_flag=True, help="Also merge notes whose expires_at has passed.")
+@click.option("--any-note", is_flag=True, help="Also consider notes without a layer (your own notes), not only memories.")
+@click.option("--apply", is_flag=True, help="Merge the clusters (default: only list them).")
+@json_option
+@click.pass_obj
+def consolidate(obj: Context, threshold: float | None, window: int | None, all_notes: bool, include_expired: bool,
+                any_note: bool, apply: bool, as_json: bool) -> None:
+    """Find near-duplicate memories of one layer; --apply merges each cluster into its longest note.
+
+    Only notes that carry a layer (memories) are considered unless --any-note.
+    Merging unions tags, records the merged notes (aliases, merged_from), appends the
+    lines only they held to the kept note (under a heading naming each), keeps the
+    latest expiry, rewrites [[links]] to them and moves them to the archive folder.
+    """
+    if window is not None and all_notes:
+        raise click.UsageError("--window and --all contradict each other: --all already sweeps every note; give one of them")
+    with library_errors(as_json):
+        report = obj.vault.consolidate(threshold=threshold, window=window, all=all_notes,
+                                       include_expired=include_expired, apply=apply, any_note=any_note)
+    if as_json:
+        emit_json(report.as_dict())
+        return
+    render_clusters(report)
+    render_consolidation_outcome(report)
+
+
+def render_clusters(report: ConsolidationReport) -> None:
+    scope = report.plan.scope
+    kind = "notes" if scope.any_note else "memories"
+    where = f"all {kind}" if scope.window is None else f"the {scope.window} most recent {kind}"
+    expired = "expired notes included" if scope.include_expired else "expired notes left out"
+    click.echo(f"near-duplicates at cosine >= {scope.threshold:g} among {where} "
+               f"({report.plan.compared} compared, {expired})")
+    if scope.any_note:
+        click.echo("scope: every note, with or without a layer (--any-note)")
+    else:
+        click.echo(f"scope: memories (notes with a layer); {report.plan.not_memories} note(s) without a layer "
+                   "not considered (--any-note includes them)")
+    for number, cluster in enumerate(report.clusters, start=1):
+        click.echo(f"\n{number}. layer {cluster.layer or '-'}: {len(cluster.members)} notes, "
+                   f"similarity {cluster.similarity:.3f} (weakest pair {cluster.weakest_pair:.3f})")
+        for position, member in enumerate(cluster.members):
+            role = "keep" if position == 0 else f"merge {member.similarity:.3f}"
+            click.echo(f"   {role:<11}  {member.path}  \"{member.title}\"  {member.chars} chars")
+            render_appended(member.appended)
+
+
+def render_appended(lines: tuple[str, ...]) -> None:
+    """The lines a merged note adds to the canonical (only the first few; --json: all)."""
+    shown = [line for unit in lines for line in unit.split("\n") if line.strip()]
+    for line in shown[:APPENDED_SHOWN]:
+        click.echo(f"                + {line}")
+    if len(shown) > APPENDED_SHOWN:
+        click.echo(f"                + … and {len(shown) - APPENDED_SHOWN} more line(s) (--json lists them all)")
+
+
+def render_consolidation_outcome(report: ConsolidationReport) -> None:
+    left_out = report.plan.left_out
+    if left_out:
+        click.echo(f"\nleft out {len(left_out)} note(s):")
+        for item in left_out[:LEFT_OUT_SHOWN]:
+            click.echo(f"   {item.path}: {item.reason}")
+        if len(left_out) > LEFT_OUT_SHOWN:
+            click.echo(f"   … and {len(left_out) - LEFT_OUT_SHOWN} more (--json lists them all)")
+    for entry in report.merged:
+        for item in entry["merged"]:
+            click.echo(f"merged {item['path']} into {entry['canonical']} (archived to {item['archived_to']})")
+    for path in report.links_rewritten:
+        click.echo(f"rewrote links in {path}")
+    for skip in report.skipped:
+        click.echo(f"skipped the cluster of {skip['canonical']}: {skip['reason']}")
+    for warning in report.warnings:
+        click.echo(f"! {warning}")
+    render_commit(report)
+    merged = sum(len(cluster.merged) for cluster in report.clusters)
+    if not report.clusters:
+        click.echo("\nno near-duplicates found")
+    elif not report.applied:
+        click.echo(f"\n{len(report.clusters)} cluster(s), {merged} note(s) would be merged into the first note of each. "
+                   "Dry run: nothing changed; run again with --apply to merge.")
+
+
+@main.command()
+@click.option("--fix", is_flag=True, help="Stamp missing expiries (created + layer TTL) and remove expiries from permanent notes.")
+@json_option
+@click.pass_obj
+def check(obj: Context, fix: bool, as_json: bool) -> None:
+    """Lint every note; exit 1 when problems remain."""
+    with library_errors(as_json):
+        report = obj.vault.check(fix=fix)
+    if as_json:
+        emit_json(report.as_dict())
+    else:
+        for applied in report.fixed:
+            click.echo(f"fixed {applied.path}: {applied.action}")
+        render_problems(report.problems)
+        click.echo(f"{report.files} notes checked, {len(report.problems)} problem(s)" + (f", {len(report.fixed)} fixed" if fix else ""))
+        render_commit(report)
+    sys.exit(0 if report.ok else 1)

@@ -1,0 +1,191 @@
+"""``index``, ``search``, ``explain``, ``get``, ``stats``: the index and what is read from it."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+import click
+
+from .shell import Context, emit_json, json_option, library_errors, main, render_problems, render_resolution
+
+if TYPE_CHECKING:
+    from ..explain import ExplainedPassage
+    from ..indexer import IndexReport
+    from ..search import HitPassage
+
+PROGRESS_MIN_NOTES = 500  # fewer notes to read: done before a progress bar would help
+MAX_HITS = 100_000  # beyond it SQLite cannot take the number (and no answer needs more)
+
+
+@main.command()
+@click.option("--rebuild", is_flag=True, help="Drop the derived index and build it again (usage history is kept).")
+@json_option
+@click.pass_obj
+def index(obj: Context, rebuild: bool, as_json: bool) -> None:
+    """Bring the derived index in line with the vault's files."""
+    with library_errors(as_json):
+        report = obj.vault.index(rebuild=rebuild, progress=None if as_json else terminal_progress)
+    if as_json:
+        emit_json(report.as_dict())
+        return
+    click.echo(f"indexed {obj.vault.root}: {report.summary()}" + (" (rebuilt)" if report.rebuilt else ""))
+    render_excluded(report)
+    # Files that could not be read (or whose metadata did not load) are listed one by one;
+    # metadata mistakes are `check`'s job, so they are counted here, not repeated.
+    unreadable = [problem for problem in report.problems if problem.field in UNREADABLE_FIELDS]
+    render_problems(unreadable)
+    rest = len(report.problems) - len(unreadable)
+    if rest:
+        click.echo(f"{rest} problem(s) in note metadata: run `vaultmem check` to list them with their fixes")
+
+
+UNREADABLE_FIELDS = frozenset({"file", "encoding", "frontmatter"})
+
+
+def render_excluded(report: IndexReport) -> None:
+    """One line: what the vault's exclusions left out (never a warning per file)."""
+    parts = [f"{path}/ ({rule})" for path, rule in report.excluded_folders]
+    if report.excluded_files:
+        parts.append(f"{report.excluded_files} file(s) matching exclude rules")
+    if parts:
+        click.echo(f"not notes (excluded): {', '.join(parts)}")
+
+
+def terminal_progress(todo: int, total: int) -> Callable[[int], None]:
+    """A progress bar on a terminal for long runs; nothing when piped or short."""
+    if todo < PROGRESS_MIN_NOTES or not sys.stderr.isatty():
+        return lambda done: None
+    bar = click.progressbar(length=todo, label=f"indexing {todo} of {total} notes", file=sys.stderr)
+    bar.__enter__()
+
+    def advance(done: int) -> None:
+        bar.update(done)
+        if bar.pos >= todo:
+            bar.__exit__(None, None, None)
+
+    return advance
+
+
+def search_options(function: Callable[..., Any]) -> Callable[..., Any]:
+    """The options of a search: how many hits, and its filters (``search`` and ``explain`` share them)."""
+    options = (
+        click.option("-k", "k", type=click.IntRange(min=1, max=MAX_HITS), default=10, show_default=True, help="How many hits."),
+        click.option("--layer", "layers", multiple=True, help="Only these layers (L1–L4 or working/episodic/semantic/procedural)."),
+        click.option("--tag", "tags", multiple=True, help="Only notes with this tag (repeat for all of several)."),
+        click.option("--include-expired", is_flag=True, help="Also show notes whose expires_at has passed."),
+        click.option("--as-of", "as_of", metavar="TIME", help="Evaluate expiry at this instant instead of now."),
+        json_option,
+    )
+    for option in reversed(options):
+        function = option(function)
+    return function
+
+
+@main.command()
+@click.argument("query")
+@search_options
+@click.pass_obj
+def search(obj: Context, query: str, k: int, layers: tuple[str, ...], tags: tuple[str, ...], include_expired: bool, as_of: str | None, as_json: bool) -> None:
+    """Recall notes matching QUERY (hybrid: vectors + BM25); expired notes hidden."""
+    with library_errors(as_json):
+        hits = obj.vault.search(query, k=k, layers=layers, tags=tags, include_expired=include_expired, now=as_of)
+    if as_json:
+        emit_json([hit.as_dict() for hit in hits])
+        for warning in hits.warnings:
+            click.echo(f"warning: {warning}", err=True)  # stdout stays one JSON list
+        return
+    for warning in hits.warnings:
+        click.echo(f"! {warning}")
+    if not hits:
+        click.echo("no matching notes")
+    for number, hit in enumerate(hits, start=1):
+        expiry = f"expires {hit.expires_at}" if hit.expires_at else "no expiry"
+        click.echo(f"{number:>2}. {hit.title}  [{hit.layer or '-'}, {expiry}]  {hit.path}")
+        click.echo(f"    score {hit.score:.2f} ({hit.match}){where_words(hit.passage)}")
+        click.echo(f"    {hit.snippet}")
+        for warning in hit.warnings:
+            click.echo(f"    ! {warning}")
+
+
+def where_words(passage: HitPassage | ExplainedPassage | None) -> str:
+    """`` · lines 12–30 · Install > Linux``: where a hit's passage is in its file."""
+    if passage is None:
+        return ""
+    first, last = passage.lines
+    lines = f"line {first}" if first == last else f"lines {first}–{last}"
+    return f" · {lines}" + (f" · {' > '.join(passage.headings)}" if passage.headings else "")
+
+
+@main.command()
+@click.argument("note")
+@click.argument("query")
+@search_options
+@click.pass_obj
+def explain(obj: Context, note: str, query: str, k: int, layers: tuple[str, ...], tags: tuple[str, ...],
+            include_expired: bool, as_of: str | None, as_json: bool) -> None:
+    """Why NOTE is, or is not, among the hits of `search QUERY` with the same options."""
+    with library_errors(as_json):
+        result = obj.vault.explain(note, query, k=k, layers=layers, tags=tags, include_expired=include_expired, now=as_of)
+    if as_json:
+        emit_json(result.as_dict())
+        return
+    click.echo(f"{result.path}" + (f" — {result.title}" if result.title else ""))
+    click.echo(f"query {result.query!r}, k {result.k}: {'in the answer' if result.in_answer else 'not in the answer'}")
+    ranks = ", ".join(f"{side} {rank if rank is not None else '-'}" for side, rank in
+                      (("vectors", result.rank["vectors"]), ("full text", result.rank["text"]), ("fused", result.rank["fused"])))
+    fused = result.score["fused"]
+    click.echo(f"rank: {ranks}" + (f"; score {fused:.2f} ({result.match})" if fused is not None else ""))
+    if result.passage is not None:
+        click.echo(f"best passage:{where_words(result.passage).removeprefix(' ·')}")
+        click.echo(f"    {result.passage.snippet}")
+    for reason in result.reasons:
+        click.echo(f"- {reason}")
+
+
+@main.command()
+@json_option
+@click.pass_obj
+def stats(obj: Context, as_json: bool) -> None:
+    """Notes by layer, expired now, problems, index size, embedder."""
+    with library_errors(as_json):
+        result = obj.vault.stats()
+    if as_json:
+        emit_json(result.as_dict())
+        return
+    layers = ", ".join(f"{layer}: {count}" for layer, count in result.by_layer.items()) or "none"
+    click.echo(f"notes: {result.notes} ({layers})")
+    click.echo(f"expired now: {result.expired}; with problems: {result.with_problems}")
+    click.echo(f"index: {result.index_bytes / 1_048_576:.1f} MiB; embedder: {result.embedder} ({result.dimension} dims)")
+    click.echo(f"passages: {result.passages}; their vectors: {result.passage_vectors_in_snapshot} in the snapshot, "
+               f"{result.passage_vectors_in_delta} in the delta")
+    click.echo(f"note vectors: {result.vectors_in_snapshot} in the HNSW snapshot, {result.vectors_in_delta} in the delta")
+
+
+@main.command()
+@click.argument("note")
+@json_option
+@click.pass_obj
+def get(obj: Context, note: str, as_json: bool) -> None:
+    """Show a note: metadata, body, whether it expired, problems, usage."""
+    with library_errors(as_json):
+        view = obj.vault.get(note)
+    if as_json:
+        emit_json(view.as_dict())
+        return
+    render_resolution(view.resolved_from, view.path)
+    click.echo(f"{view.title}\n  path: {view.path}\n  id: {view.id}  version: {view.version}\n"
+               f"  layer: {view.layer or '-'}  tags: {', '.join(view.tags) or '-'}")
+    if view.expired:
+        click.echo(f"  EXPIRED at {view.expires_at}: hidden from search (vaultmem expire --apply archives it)")
+    else:
+        click.echo(f"  expires: {view.expires_at or ('never (permanent)' if view.permanent else 'never')}")
+    if view.superseded_by is not None:
+        successor = view.superseded_by
+        click.echo(f"  superseded by {successor.id}" + (f" ({successor.path})" if successor.path else " (no longer in the vault)"))
+    click.echo(f"  used: {view.use_count} time(s), last {view.last_used_at or 'never'}")
+    for problem in view.problems:
+        click.echo(f"  ! {problem['field']}: {problem['message']}")
+    click.echo("")
+    click.echo(view.body)

@@ -1,0 +1,166 @@
+"""What every command shares: the ``vaultmem`` group, the opened vault, errors, JSON, and
+the renderings several commands print (a commit, a resolution, problems).
+
+Library errors (``VaultmemError``) and file-system errors (``OSError``) become a one-line
+message on stderr and exit code 1; usage errors exit 2 (click). A command that failed
+after it changed files says which (``NoteWritten``; with ``--json`` also as
+``error.written``). Library warnings go to stderr. With ``--json`` stdout carries exactly
+one JSON document.
+"""
+
+from __future__ import annotations
+
+import errno
+import json
+import logging
+import os
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import IO, TYPE_CHECKING, Any
+
+import click
+
+from ..errors import InvalidDuration, InvalidTimestamp, NoteWritten, UnknownLayer, UsageError, VaultmemError
+
+if TYPE_CHECKING:
+    from ..notes import Problem
+    from ..resolution import Resolution
+    from ..vault import Vault
+
+JSON_HELP = "Print one JSON document on stdout instead of text."
+
+
+class Context:
+    def __init__(self, vault_path: str) -> None:
+        self.vault_path = vault_path
+        self._vault: Vault | None = None
+
+    @property
+    def vault(self) -> Vault:
+        """The vault, opened on first use (a bad --vault fails the command that needs it)."""
+        if self._vault is None:
+            from ..vault import Vault
+
+            self._vault = Vault(self.vault_path)
+        return self._vault
+
+
+def emit_json(document: Any) -> None:
+    click.echo(json.dumps(document, ensure_ascii=False, indent=2, default=str))
+
+
+@contextmanager
+def library_errors(as_json: bool = False) -> Iterator[None]:
+    """Turn library errors into a clear message and exit code (1, or 2 for usage)."""
+    try:
+        yield
+    except (UsageError, UnknownLayer, InvalidTimestamp, InvalidDuration) as error:
+        # A bad option value (--layer L9, --as-of soon, --ttl 3x) is a usage error, as
+        # click's own option checks are: exit 2, not 1 ("could not do its job").
+        _fail(error, as_json, 2)
+    except VaultmemError as error:
+        _fail(error, as_json, 1)
+    except OSError as error:
+        # The file system refused (a name too long, a permission, a full disk): the command
+        # could not do its job. A one-line message, like a library error, not a traceback.
+        _fail(error, as_json, 1, describe_os_error(error))
+
+
+def _fail(error: Exception, as_json: bool, code: int, message: str | None = None) -> None:
+    message = message or str(error)
+    if as_json:
+        detail: dict[str, Any] = {"type": type(error).__name__, "message": message}
+        if isinstance(error, NoteWritten):
+            detail["written"] = error.paths  # on disk although the command failed: do not write them again
+        emit_json({"error": detail})
+    click.echo(f"Error: {message}", err=True)
+    sys.exit(code)
+
+
+def describe_os_error(error: OSError) -> str:
+    """``[Errno 28] No space left on device: '/v/x.md'`` as a sentence that says what to do."""
+    where = f" {error.filename}" if error.filename else ""
+    what = error.strerror or str(error)
+    if error.errno in (errno.ENOSPC, errno.EDQUOT, errno.EFBIG):
+        return f"cannot write{where}: {what}. The disk (or your quota) is full: free some space and run the command again"
+    if error.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
+        return (f"cannot write{where}: {what}. The vault (or that folder) is read-only for this user: run vaultmem "
+                "as a user who can write it, or use only the read commands (search, get, stats, check)")
+    return f"{what}:{where}" if where else str(error)
+
+
+def json_option(function: Callable[..., Any]) -> Callable[..., Any]:
+    return click.option("--json", "as_json", is_flag=True, help=JSON_HELP)(function)
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.option(
+    "--vault",
+    "vault_path",
+    type=click.Path(file_okay=False),
+    default=lambda: os.environ.get("VAULTMEM_VAULT") or os.getcwd(),
+    show_default="$VAULTMEM_VAULT, else the current directory",
+    help="The vault folder.",
+)
+@click.version_option(package_name="vaultmem")
+@click.pass_context
+def main(ctx: click.Context, vault_path: str) -> None:
+    """vaultmem: an agent's memory as an Obsidian-style Markdown vault.
+
+    The Markdown files are the truth; <vault>/.vaultmem/ holds a derived index
+    (SQLite + FTS5 + hnswlib) that `index` can always rebuild.
+    """
+    _log_to_stderr()
+    ctx.obj = Context(vault_path)
+
+
+class _StderrHandler(logging.StreamHandler):  # type: ignore[type-arg]
+    """Writes to whatever ``sys.stderr`` is when a record comes (click's test runner swaps it)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.setFormatter(logging.Formatter("%(levelname)s: %(message)s"))
+
+    @property
+    def stream(self) -> IO[str]:
+        return sys.stderr
+
+    @stream.setter
+    def stream(self, value: IO[str]) -> None:
+        pass  # always the current sys.stderr
+
+
+def _log_to_stderr() -> None:
+    """Library warnings (an index that was damaged and rebuilt, one that is read-only here)
+    go to stderr as ``WARNING: …``; stdout stays the command's output.
+
+    Only when nothing configured logging yet (an embedding library's own ``basicConfig``
+    would otherwise do it later, with its format); INFO as that would have set it.
+    """
+    root = logging.getLogger()
+    if not root.handlers:
+        root.addHandler(_StderrHandler())
+        root.setLevel(logging.INFO)
+
+
+# ------------------------------------------------------------------ renderings several commands share
+
+
+def render_commit(result: Any) -> None:
+    """The auto-commit, and each file left out of it (or committed without the person's edit)."""
+    if result.commit:
+        click.echo(f"committed {result.commit[:10]}")
+    for entry in result.not_committed:
+        click.echo(f"  git: {entry['path']}: {entry['reason']}")
+
+
+def render_resolution(resolved_from: Resolution | None, path: str, err: bool = False) -> None:
+    """Say that NOTE named the note through merged_from, supersedes, an alias or a title."""
+    if resolved_from is not None:
+        click.echo(f"({resolved_from} → {path})", err=err)
+
+
+def render_problems(problems: list[Problem]) -> None:
+    for problem in problems:
+        click.echo(f"! {problem.path}: {problem.field}: {problem.message}\n    fix: {problem.fix}")

@@ -1,0 +1,94 @@
+"""``remember``, ``revise``, ``forget``: the agent's writes to one note (each through the
+library's one write path: git check, act, index, commit)."""
+
+from __future__ import annotations
+
+import click
+
+from .shell import Context, emit_json, json_option, library_errors, main, render_commit, render_resolution
+
+
+@main.command()
+@click.argument("text")
+@click.option("--title", help="Title (default: the text's first words).")
+@click.option("--layer", default="L2", show_default=True, help="L1 working (1d), L2 episodic (7d), L3 semantic (90d), L4 procedural (never).")
+@click.option("--ttl", help="Time to live instead of the layer default: 30m, 12h, 3d, 2w.")
+@click.option("--expires-at", "expires_at", metavar="TIME", help="Explicit expiry (ISO-8601; naive = UTC).")
+@click.option("--permanent", is_flag=True, help="Never expires (no expires_at is written).")
+@click.option("--tag", "tags", multiple=True, help="A tag (repeatable).")
+@click.option("--folder", help="Vault folder for the note (default: remember_dir from .vaultmem.toml, 'memories').")
+@click.option("--supersedes", "supersedes", multiple=True, metavar="NOTE",
+              help="A note this one replaces (repeatable): it expires now and records superseded_by.")
+@json_option
+@click.pass_obj
+def remember(obj: Context, text: str, title: str | None, layer: str, ttl: str | None, expires_at: str | None,
+             permanent: bool, tags: tuple[str, ...], folder: str | None, supersedes: tuple[str, ...], as_json: bool) -> None:
+    """Write TEXT as a new note, with the layer's expiry policy applied."""
+    with library_errors(as_json):
+        result = obj.vault.remember(text, title=title, layer=layer, tags=tags, expires_at=expires_at, ttl=ttl,
+                                    permanent=permanent, folder=folder, supersedes=supersedes)
+    if as_json:
+        emit_json(result.as_dict())
+        return
+    click.echo(f"remembered {result.path} (id {result.id}, {result.layer}, expires {result.expires_at or 'never'}, "
+               f"version {result.version})")
+    for old in result.supersedes:
+        click.echo(f"  superseded {old.path} (id {old.id}): expired now, hidden from search")
+    for other in result.similar:
+        click.echo(f"  similar ({other.similarity:.2f}): {other.path} — {other.title}; "
+                   "if it already says this, `forget` one or run `consolidate`")
+    render_commit(result)
+
+
+@main.command()
+@click.argument("note")
+@click.option("--text", help="Replace the note's text (the body; the frontmatter stays as it is).")
+@click.option("--append", help="Add a paragraph at the end of the note's text.")
+@click.option("--title", help="A new title.")
+@click.option("--layer", help="A new layer; without --ttl/--expires-at its policy applies from now (L4: no expiry).")
+@click.option("--ttl", help="Expire this long from now: 30m, 12h, 3d, 2w.")
+@click.option("--expires-at", "expires_at", metavar="TIME", help="Expire at this instant (ISO-8601; naive = UTC).")
+@click.option("--permanent", is_flag=True, default=None, help="Never expires (expires_at is removed).")
+@click.option("--tag", "add_tags", multiple=True, help="Add a tag (repeatable).")
+@click.option("--untag", "remove_tags", multiple=True, help="Remove a tag (repeatable).")
+@click.option("--if-version", "if_version", metavar="V", help="Only if the note is still at this version (from get/remember/revise/search).")
+@json_option
+@click.pass_obj
+def revise(obj: Context, note: str, text: str | None, append: str | None, title: str | None, layer: str | None,
+           ttl: str | None, expires_at: str | None, permanent: bool | None, add_tags: tuple[str, ...],
+           remove_tags: tuple[str, ...], if_version: str | None, as_json: bool) -> None:
+    """Change NOTE in place: its text, title, layer, expiry or tags.
+
+    The note keeps its id, path, usage history and every other frontmatter key.
+    With --if-version, a note edited since that version is refused (WriteConflict).
+    """
+    with library_errors(as_json):
+        result = obj.vault.revise(note, text=text, append=append, title=title, layer=layer, ttl=ttl, expires_at=expires_at,
+                                  permanent=permanent, add_tags=add_tags, remove_tags=remove_tags, if_version=if_version)
+    if as_json:
+        emit_json(result.as_dict())
+        return
+    render_resolution(result.resolved_from, result.path)
+    if not result.changed:
+        click.echo(f"{result.path} already reads as asked: nothing changed (version {result.version})")
+        return
+    click.echo(f"revised {result.path} ({', '.join(result.changed)}): {result.layer or '-'}, "
+               f"expires {result.expires_at or 'never'}, version {result.version}")
+    render_commit(result)
+
+
+@main.command()
+@click.argument("note")
+@click.option("--hard", is_flag=True, help="Delete the file instead of moving it to the archive folder.")
+@json_option
+@click.pass_obj
+def forget(obj: Context, note: str, hard: bool, as_json: bool) -> None:
+    """Archive NOTE (recoverable), or delete it with --hard."""
+    with library_errors(as_json):
+        result = obj.vault.forget(note, hard=hard)
+    if as_json:
+        emit_json(result.as_dict())
+        return
+    render_resolution(result.resolved_from, result.path)
+    click.echo(f"deleted {result.path}" if hard else f"archived {result.path} → {result.archived_to}")
+    render_commit(result)
