@@ -42,6 +42,10 @@ class CheckReport:
     def ok(self) -> bool:
         return not self.problems
 
+    def commit_message(self) -> str:
+        lines = "\n".join(f"- {applied.path}: {applied.action}" for applied in self.fixed)
+        return f"vaultmem check --fix: {len(self.fixed)} fix(es)\n\n{lines}"
+
     def as_dict(self) -> dict[str, object]:
         return {
             "files": self.files,

@@ -32,6 +32,7 @@ if TYPE_CHECKING:
     from .indexer import Indexer, IndexReport
     from .search import Searcher
     from .storage import Store
+    from .watcher import Change, Watcher
 
 Progress = Callable[[int, int], Callable[[int], None]]
 log = logging.getLogger("vaultmem")
@@ -44,6 +45,7 @@ class DerivedIndex:
                  embedder: Embedder | None = None) -> None:
         self.paths = paths
         self.state_dir = state_dir
+        self._watch = watch
         self._embedder_spec = embedder_spec
         self._embedder = embedder
         self._embedder_lock = threading.Lock()
@@ -133,6 +135,17 @@ class DerivedIndex:
             searcher = Searcher(self.paths, self.store, self.embedder(), self._resync)
             self._local.searcher = searcher
         return searcher
+
+    def watcher(self, *, polling: bool, log_changes: bool, on_change: Callable[[Change], None] | None) -> Watcher:
+        """A watcher (not started) that keeps this index live: its worker thread opens, heals
+        and closes its own handles here, and this process's reads settle it (freshness.py)."""
+        from .watcher import Watcher
+
+        watcher = Watcher(self.paths, self._watch, indexer=lambda: self.indexer, fold=self.fold,
+                          release=self.release_thread, heal=self.heal_if_damaged, polling=polling,
+                          log_changes=log_changes, on_change=on_change)
+        self.freshness.attach(watcher)
+        return watcher
 
     # -- the index's lifecycle
 
@@ -231,6 +244,15 @@ class DerivedIndex:
                 return first
             return self.freshness.ensure_current(self.indexer, self.fold)
 
+    def bring_current(self) -> IndexBusy | None:
+        """:meth:`ensure_current` before a read answers — but when a writer elsewhere holds the
+        lock, the error that says so, for a warning beside the answer given anyway (adr/0021)."""
+        try:
+            self.ensure_current()
+        except IndexBusy as error:
+            return error
+        return None
+
     def _resync(self, relatives: Sequence[str]) -> bool:
         """Hits whose file differs from their row: index those files now; did any note change?"""
         with self._busy_is_reported():
@@ -307,22 +329,19 @@ class DerivedIndex:
         return read_only is not None and read_only.still_needed()
 
     def heal_if_damaged(self, error: BaseException | None) -> bool:
-        """Heal the index when ``error`` reports damage to it (see :meth:`heal`); whether it did.
+        """When ``error`` reports the index damaged: set it aside, start a new one with the
+        usage history that could be recovered, and index the vault into it (see healing.py;
+        warns once). Whether it was damage.
 
         The damage is read off the error before this thread's handles are let go: its file
         identity tells a damage another process healed meanwhile from one still there.
         """
-        damage = self.as_damage(error)
+        damage = self._as_damage(error)
         if damage is None:
             return False
-        self.heal(damage)
-        return True
-
-    def heal(self, damage: IndexDamaged) -> None:
-        """Set a damaged index aside, start a new one with the usage history that could be
-        recovered, and index the vault into it (see healing.py). Warns once."""
         with self._faults_lock:
             self._heal_locked(damage)
+        return True
 
     def _heal_locked(self, damage: IndexDamaged) -> None:
         from .healing import locked_heal
@@ -374,7 +393,7 @@ class DerivedIndex:
             self.fold()  # the set-aside file counts as missing: this builds its replacement
         return warnings
 
-    def as_damage(self, error: BaseException | None) -> IndexDamaged | None:
+    def _as_damage(self, error: BaseException | None) -> IndexDamaged | None:
         """The damage this error reports, if it is one (a SQLite error or ours)."""
         if isinstance(error, IndexDamaged):
             return error

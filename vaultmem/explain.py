@@ -13,16 +13,19 @@ written: the index is brought up to date exactly as a search would.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import asdict, dataclass, replace
 from typing import TYPE_CHECKING, Any
 
-from .errors import NoteNotFound, NoteReadError
+from .errors import NoteNotFound, NoteReadError, UsageError
 from .lifecycle import format_timestamp, from_epoch_us, is_expired_us
+from .notes import read_note, text_values
 from .ranking import SideHit, match_kind, note_scores, probability
-from .resolution import locate_by_names, pick_direct
-from .search import CANDIDATES_MIN, Candidates, passage_snippet, query_terms
+from .resolution import in_index
+from .search import CANDIDATES_MIN, Candidates, passage_snippet, query_terms, search_filters
 
 if TYPE_CHECKING:
+    from .derived import DerivedIndex
     from .paths import VaultPaths
     from .search import Searcher
     from .storage import Eligibility, NoteRow, PassageRow, TextMatch
@@ -53,16 +56,35 @@ class Explanation:
         return asdict(self)
 
 
-def indexed_row(searcher: Searcher, reference: str, now_us: int) -> NoteRow | None:
-    """The note a NOTE argument names in the index as it is (nothing is indexed to find it)."""
-    notes = searcher.store.notes
-    matches = notes.find(reference)
-    if not matches and "/" not in reference:
-        matches = notes.find_by_name(reference)
-    if matches:
-        return pick_direct(reference, matches)
-    located = locate_by_names(notes, reference, now_us)
-    return None if located is None else located.row
+def explain_note(index: DerivedIndex, reference: str, query: str, k: int, *, layers: Iterable[str] | None,
+                 tags: Iterable[str] | None, include_expired: bool, now: object, lock_wait_seconds: float) -> Explanation:
+    """Why ``reference`` is or is not among the hits of search(query, k, same filters):
+    the index is brought up to date as a search would (waiting for another writer's lock at
+    most ``lock_wait_seconds``), then the note is explained from its row — or, when the
+    index does not hold it, from its file."""
+    if not query.strip():
+        raise UsageError("explain needs a QUERY with at least one word: the one search would answer")
+    eligibility = search_filters(layers, tags, include_expired, now)
+    reference = reference.strip()
+    if not reference:
+        raise NoteNotFound(reference)
+    with index.store.waiting_at_most(lock_wait_seconds):
+        busy = index.bring_current()  # as search does before it answers
+        searcher = index.searcher()
+        located = in_index(searcher.store.notes, reference, eligibility.now_us)
+        if located is None:
+            index.paths.resolve_inside(reference)  # a path that leaves the vault is refused, not looked at
+            rebuilding = index.store.meta.rebuild_state() == "running"
+            explanation = explain_file(index.paths, reference, query, k, rebuilding)
+        else:
+            try:
+                meta = read_note(index.paths.root, located.row.path).meta
+            except NoteReadError:
+                meta = {}  # gone since it was indexed: the ranking is the index's, which is what search answers from
+            explanation = explain_row(searcher, located.row, meta, query, k, eligibility)
+    if busy is not None:
+        explanation.reasons.append(f"the index may not hold the latest edits yet: {busy}")
+    return explanation
 
 
 def explain_file(paths: VaultPaths, reference: str, query: str, k: int, rebuilding: bool) -> Explanation:
@@ -128,8 +150,6 @@ def _scores(vectors: float | None, text: float | None, fused: float | None) -> d
 
 def _filter_reasons(row: NoteRow, meta: dict[str, Any], eligibility: Eligibility) -> list[str]:
     """What keeps the note out of the answer whatever it scores."""
-    from .notes import text_values
-
     reasons = []
     successors = text_values(meta, "superseded_by")
     if successors:

@@ -13,17 +13,25 @@ earlier one. Steps 3–5 say how they resolved (:class:`Resolution`), so a calle
 the agent that ``01J…`` now lives in ``people/Dana Reyes.md``. When several notes match
 a step, those alive now win (a note that superseded another is alive, the one it
 superseded is expired); more than one left is :class:`AmbiguousNote`.
+
+:func:`locate` takes the steps against an index it first brings in line with the files
+(or, for a write, takes as it last saw them), indexing a note file written a moment ago;
+:func:`in_index` asks the index as it is (``explain``: nothing is indexed to find it).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from .errors import AmbiguousNote
-from .lifecycle import is_expired_us
+from .errors import AmbiguousNote, ExcludedNote, NoteNotFound, PathOutsideVault
+from .lifecycle import is_expired_us, resolve_now, to_epoch_us
 from .storage import NoteRow, NoteStore
+
+if TYPE_CHECKING:
+    from .derived import DerivedIndex
+    from .paths import VaultPaths
 
 SUCCESSOR_FIELDS = ("merged_from", "supersedes")
 ALIAS_FIELDS = ("aliases",)
@@ -48,6 +56,93 @@ class Resolution:
 class Located:
     row: NoteRow
     resolved_from: Resolution | None = None
+
+
+def locate(index: DerivedIndex, reference: str, now: object = None, *, refresh: bool = True) -> Located:
+    """A NOTE argument → its index row, and how it was found when not by its own name
+    (``Vault.locate``: the steps above, in order).
+
+    ``refresh`` (reads): first bring the index in line with the files (adr/0021); without
+    it (writes that compare against what the index last saw) the index is taken as it is.
+    """
+    reference = reference.strip()
+    if not reference:
+        raise NoteNotFound(reference)
+    indexed = index.is_indexed()
+    if indexed:
+        if refresh:
+            index.ensure_current()  # before the id match too: the row must be the file's as it is now
+        else:
+            index.ensure_indexed()
+        by_id = [row for row in index.store.notes.find(reference) if row.id == reference]
+        if len(by_id) == 1:
+            return Located(by_id[0])
+    moment_us = to_epoch_us(resolve_now(now))
+    try:
+        index.paths.resolve_inside(reference)  # '../x', '/etc/passwd', symlinks out: refused as given
+    except PathOutsideVault:
+        # Not a path in the vault; it may still be a merged id, an alias or a title. Only
+        # the index is asked: nothing is read at the path it spells.
+        located = locate_by_names(index.store.notes, reference, moment_us) if indexed else None
+        if located is None:
+            raise
+        return located
+    if not indexed:
+        index.ensure_indexed()  # a first index: in line with the files as it is made
+    notes = index.store.notes
+    matches = notes.find(reference)
+    if not matches:
+        _index_if_on_disk(index, reference)
+        matches = direct_matches(notes, reference)
+    if matches:
+        return Located(pick_direct(reference, matches))
+    located = locate_by_names(notes, reference, moment_us)
+    if located is None:
+        _refuse_if_excluded(index.paths, reference)
+        raise NoteNotFound(reference, notes.similar_paths(reference.rsplit("/", 1)[-1].removesuffix(".md")))
+    return located
+
+
+def locate_on_disk(index: DerivedIndex, reference: str, *, refresh: bool = True) -> Located:
+    """:func:`locate`, making sure the note's file still exists. ``refresh=False`` (writes):
+    locate in the index as it last saw the files, so a file changed since is refused
+    (WriteConflict) by the write that compares against it."""
+    located = locate(index, reference, refresh=refresh)
+    if not index.paths.absolute(located.row.path).is_file():
+        index.indexer.sync_paths([located.row.path])  # the file moved or vanished a moment ago
+        located = locate(index, reference, refresh=False)
+    return located
+
+
+def in_index(notes: NoteStore, reference: str, now_us: int) -> Located | None:
+    """Steps 1–5 in the index as it is: nothing is indexed or read to find the note."""
+    matches = direct_matches(notes, reference)
+    if matches:
+        return Located(pick_direct(reference, matches))
+    return locate_by_names(notes, reference, now_us)
+
+
+def direct_matches(notes: NoteStore, reference: str) -> list[NoteRow]:
+    """Steps 1–2: the notes whose id or path the reference is, else (no ``/`` in it) whose file name."""
+    matches = notes.find(reference)
+    if not matches and "/" not in reference:
+        matches = notes.find_by_name(reference)  # a bare file name, as in [[name]]
+    return matches
+
+
+def _index_if_on_disk(index: DerivedIndex, reference: str) -> None:
+    """A note file written a moment ago that no read has indexed yet: index it now."""
+    relative = reference if reference.endswith(".md") else reference + ".md"
+    if index.paths.is_note_path(relative) and index.paths.absolute(relative).is_file():
+        index.indexer.sync_paths([relative])
+
+
+def _refuse_if_excluded(paths: VaultPaths, reference: str) -> None:
+    """An excluded file named by its path gets an error that says so (not "no such note")."""
+    relative = reference if reference.endswith(".md") else reference + ".md"
+    rule = paths.exclusion_rule(relative)
+    if rule is not None and paths.absolute(relative).is_file():
+        raise ExcludedNote(reference, relative, rule)
 
 
 def pick_direct(reference: str, matches: Sequence[NoteRow]) -> NoteRow:

@@ -129,6 +129,9 @@ class RevisedNote:
     changed: list[str]
     change: FileChange | None  # what was written (for the commit); None when nothing changed
 
+    def commit_message(self) -> str:
+        return f"vaultmem revise: {self.title_before}\n\n{self.path}: {', '.join(self.changed)}"
+
 
 def write_revision(paths: VaultPaths, relative: str, revision: Revision, policy: LayerPolicy) -> RevisedNote:
     """Read the note, check its version, write its revised bytes over exactly what was read.

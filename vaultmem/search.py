@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import numpy as np
 
 from .errors import DerivedIndexError, IndexBusy, NoteReadError
-from .lifecycle import is_expired_us
+from .lifecycle import is_expired_us, resolve_now, to_epoch_us
 from .notes import read_text, version_of
 from .ordered import unique
 from .paths import VaultPaths
@@ -128,6 +128,12 @@ STOPWORDS = frozenset(
     "there these they this those through to too under until up very was we were what when where "
     "which while who whom why will with would you your yours yourself yourselves".split()
 )
+
+
+def search_filters(layers: Iterable[str] | None, tags: Iterable[str] | None, include_expired: bool,
+                   now: object) -> Eligibility:
+    """The read-time filters of a search, from its arguments (``explain`` takes the same)."""
+    return Eligibility.asked(to_epoch_us(resolve_now(now)), layers=layers, tags=tags, include_expired=include_expired)
 
 
 def query_terms(text: str) -> list[str]:

@@ -9,15 +9,20 @@ deleted because of usage: ``stale`` only lists. See adr/0007-usage-history.md.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .config import MAX_STALE_DAYS
 from .errors import InvalidTimestamp, UsageError, short_repr
 from .lifecycle import format_timestamp, from_epoch_us, is_expired_us, parse_timestamp, to_epoch_us
-from .storage import NoteRow, UsageRow
+from .results import UsedNote
+from .storage import Eligibility, NoteRow, UsageRow
+
+if TYPE_CHECKING:
+    from .resolution import Located
+    from .storage import Store
 
 EXPORT_VERSION = 1
 MICROSECONDS_PER_DAY = 86_400_000_000
@@ -58,6 +63,29 @@ class StaleNotes(list[StaleNote]):
 
     def left_out_list(self) -> list[dict[str, Any]]:
         return [{"reason": reason, "count": count} for reason, count in self.left_out.items()]
+
+
+def record_uses(store: Store, resolved: Sequence[Located], moment: datetime) -> list[UsedNote]:
+    """One use at ``moment`` for each note (named twice — 'Inbox' and 'Inbox.md' — it is one
+    use), in one transaction; each note's usage after it."""
+    located: dict[str, Located] = {}
+    for item in resolved:
+        located.setdefault(item.row.id, item)
+    ids = list(located)
+    with store.transaction():
+        store.usage.record(ids, format_timestamp(moment), to_epoch_us(moment))
+    usage = store.usage.for_ids(ids)
+    return [UsedNote(item.row.id, item.row.path, usage[item.row.id].use_count, usage[item.row.id].last_used_at,
+                     item.resolved_from) for item in located.values()]
+
+
+def stale_notes(store: Store, days: float, layers: Iterable[str] | None, moment: datetime,
+                include_expired: bool = False) -> StaleNotes:
+    """:func:`find_stale` over the indexed notes of ``layers`` (every layer: none given)."""
+    # Expired notes are read too, only to be counted as left out (find_stale).
+    rows = store.notes.eligible(Eligibility.asked(to_epoch_us(moment), layers=layers, include_expired=True))
+    usage = store.usage.for_ids([row.id for row in rows])
+    return find_stale(rows, usage, days, moment, include_expired)
 
 
 def last_activity(row: NoteRow, usage: UsageRow | None) -> tuple[int, str]:

@@ -1,9 +1,13 @@
 """``Vault``: the one object agents, the CLI and the MCP server talk to.
 
 A thin facade: each method resolves its arguments, opens what it needs lazily and
-calls one function of the layer below (indexer, search, check, …). Heavy modules
-(numpy, hnswlib, the embedder) are imported only by the methods that need vectors, so
-``vaultmem check`` or ``vaultmem get`` stay quick in a fresh process.
+calls one function of the layer below — the index's lifecycle (derived.py), search,
+explain, naming a note (resolution.py), ``get``/``history`` (reading.py), ``remember``
+(remembering.py), ``revise`` (revision.py), ``forget`` (writer.py), ``expire``
+(expiring.py), ``consolidate`` (consolidate.py, merge_apply.py), ``check``, usage
+(usage.py). Heavy modules (numpy, hnswlib, the embedder) are imported only by the
+methods that need vectors, so ``vaultmem check`` or ``vaultmem get`` stay quick in a
+fresh process.
 
 Thread use: SQLite connections and hnswlib readers are per thread (derived.py); one
 ``Vault`` may be shared by a watcher thread and request handlers. Every read that answers
@@ -24,30 +28,18 @@ from typing import TYPE_CHECKING, Any
 
 from .config import DEFAULT_STALE_DAYS, STATE_DIR, VaultConfig, load_config
 from .derived import DerivedIndex, Progress
-from .errors import (
-    ExcludedNote,
-    IndexBusy,
-    NoteNotFound,
-    NoteReadError,
-    NoteWritten,
-    PathOutsideVault,
-    UsageError,
-    VaultmemError,
-    WriteConflict,
-)
+from .errors import VaultmemError
 from .healing import heals
-from .lifecycle import normalize_layer, resolve_now, to_epoch_us
+from .lifecycle import resolve_now, to_epoch_us
 from .paths import VaultPaths
 from .results import (
     ExpiredNote,
     ExpireReport,
     Forgotten,
     History,
-    NoteRef,
     NoteView,
     Remembered,
     Revised,
-    Skipped,
     Stats,
     UsedNote,
 )
@@ -61,7 +53,7 @@ if TYPE_CHECKING:
     from .indexer import Indexer, IndexReport
     from .resolution import Located
     from .search import Hits
-    from .storage import Eligibility, NoteRow, Store
+    from .storage import NoteRow, Store
     from .usage import StaleNotes
     from .watcher import Change, Watcher
 
@@ -160,55 +152,26 @@ class Vault:
         says what its file says (adr/0021). ``now`` evaluates expiry at another instant
         (preview what will still be recalled).
         """
-        eligibility = _eligibility(layers, tags, include_expired, now)
+        from .search import search_filters
+
+        eligibility = search_filters(layers, tags, include_expired, now)
         with self.store.waiting_at_most(SEARCH_LOCK_WAIT_SECONDS):
-            busy = self._bring_current()
+            busy = self.derived.bring_current()
             hits = self.derived.searcher().search(query, k, eligibility)
         if busy is not None:
             hits.warn(str(busy))
         hits.warnings.extend(self.derived.after_search())  # read-only here, just healed, a snapshot rebuilt
         return hits
 
-    def _bring_current(self) -> IndexBusy | None:
-        """Bring the index in line with the files before a read answers (adr/0021); when a writer
-        elsewhere holds the lock, the error to say so beside an answer given anyway."""
-        try:
-            self.ensure_current()
-        except IndexBusy as error:
-            return error
-        return None
-
     @heals
     def explain(self, note: str, query: str, k: int = 10, layers: Iterable[str] | None = None,
                 tags: Iterable[str] | None = None, include_expired: bool = False, now: object = None) -> Explanation:
         """Why ``note`` is or is not among the hits of ``search(query, k, …)`` with the same
         options: its rank and score on each side, its best passage, and every reason (explain.py)."""
-        from .explain import explain_file, explain_row, indexed_row
-        from .notes import read_note
+        from .explain import explain_note
 
-        if not query.strip():
-            raise UsageError("explain needs a QUERY with at least one word: the one search would answer")
-        eligibility = _eligibility(layers, tags, include_expired, now)
-        reference = note.strip()
-        if not reference:
-            raise NoteNotFound(reference)
-        with self.store.waiting_at_most(SEARCH_LOCK_WAIT_SECONDS):
-            busy = self._bring_current()  # as search does before it answers
-            searcher = self.derived.searcher()
-            row = indexed_row(searcher, reference, eligibility.now_us)
-            if row is None:
-                self.paths.resolve_inside(reference)  # a path that leaves the vault is refused, not looked at
-                rebuilding = self.store.meta.rebuild_state() == "running"
-                explanation = explain_file(self.paths, reference, query, k, rebuilding)
-            else:
-                try:
-                    meta = read_note(self.root, row.path).meta
-                except NoteReadError:
-                    meta = {}  # gone since it was indexed: the ranking is the index's, which is what search answers from
-                explanation = explain_row(searcher, row, meta, query, k, eligibility)
-        if busy is not None:
-            explanation.reasons.append(f"the index may not hold the latest edits yet: {busy}")
-        return explanation
+        return explain_note(self.derived, note, query, k, layers=layers, tags=tags, include_expired=include_expired,
+                            now=now, lock_wait_seconds=SEARCH_LOCK_WAIT_SECONDS)
 
     # ------------------------------------------------------------ notes
 
@@ -230,110 +193,24 @@ class Vault:
         ``refresh`` (reads): first bring the index in line with the files (adr/0021); without
         it (writes that compare against what the index last saw) the index is taken as it is.
         """
-        from .resolution import Located, locate_by_names, pick_direct
+        from .resolution import locate
 
-        reference = reference.strip()
-        if not reference:
-            raise NoteNotFound(reference)
-        indexed = self.is_indexed()
-        if indexed:
-            if refresh:
-                self.ensure_current()  # before the id match too: the row must be the file's as it is now
-            else:
-                self.ensure_indexed()
-            by_id = [row for row in self.store.notes.find(reference) if row.id == reference]
-            if len(by_id) == 1:
-                return Located(by_id[0])
-        moment_us = to_epoch_us(resolve_now(now))
-        try:
-            self.paths.resolve_inside(reference)  # '../x', '/etc/passwd', symlinks out: refused as given
-        except PathOutsideVault:
-            # Not a path in the vault; it may still be a merged id, an alias or a title. Only
-            # the index is asked: nothing is read at the path it spells.
-            located = locate_by_names(self.store.notes, reference, moment_us) if indexed else None
-            if located is None:
-                raise
-            return located
-        if not indexed:
-            self.ensure_indexed()  # a first index: in line with the files as it is made
-        notes = self.store.notes
-        matches = notes.find(reference)
-        if not matches:
-            self._index_if_on_disk(reference)
-            matches = notes.find(reference)
-        if not matches and "/" not in reference:
-            matches = notes.find_by_name(reference)  # a bare file name, as in [[name]]
-        if matches:
-            return Located(pick_direct(reference, matches))
-        located = locate_by_names(notes, reference, moment_us)
-        if located is None:
-            self._refuse_if_excluded(reference)
-            raise NoteNotFound(reference, notes.similar_paths(reference.rsplit("/", 1)[-1].removesuffix(".md")))
-        return located
-
-    def _refuse_if_excluded(self, reference: str) -> None:
-        """An excluded file named by its path gets an error that says so (not "no such note")."""
-        relative = reference if reference.endswith(".md") else reference + ".md"
-        rule = self.paths.exclusion_rule(relative)
-        if rule is not None and self.paths.absolute(relative).is_file():
-            raise ExcludedNote(reference, relative, rule)
-
-    def _index_if_on_disk(self, reference: str) -> None:
-        relative = reference if reference.endswith(".md") else reference + ".md"
-        if self.paths.is_note_path(relative) and self.paths.absolute(relative).is_file():
-            self.indexer.sync_paths([relative])
-
-    def _locate_on_disk(self, note: str, refresh: bool = True) -> Located:
-        """Locate NOTE, making sure its file still exists. ``refresh=False`` (writes): locate in
-        the index as it last saw the files, so a file changed since is refused (WriteConflict)."""
-        located = self.locate(note, refresh=refresh)
-        if not self.paths.absolute(located.row.path).is_file():
-            self.indexer.sync_paths([located.row.path])  # the file moved or vanished a moment ago
-            located = self.locate(note, refresh=False)
-        return located
+        return locate(self.derived, reference, now, refresh=refresh)
 
     @heals
     def get(self, note: str, now: object = None) -> NoteView:
         """A note as it is on disk now, with whether (and when) it expired, what superseded
-        it, its ``version`` and its usage."""
-        from .notes import read_note, text_values
+        it, its ``version`` and its usage (reading.py)."""
+        from .reading import view_note
 
-        located = self._locate_on_disk(note)
-        row = located.row
-        current = read_note(self.root, row.path)
-        if current.content_hash != row.content_hash:
-            self.indexer.sync_paths([row.path])  # written a moment ago
-            row = self.resolve(row.path, refresh=False)
-        successor = text_values(current.meta, "superseded_by")
-        return NoteView.of(row, current, self.store.usage.for_ids([row.id]).get(row.id), to_epoch_us(resolve_now(now)),
-                           superseded_by=self._note_ref(successor[0]) if successor else None,
-                           resolved_from=located.resolved_from)
-
-    def _note_ref(self, ident: str) -> NoteRef:
-        """An id and, while that note is in the vault, its path."""
-        rows = self.store.notes.find(ident)
-        return NoteRef(ident, rows[0].path if len(rows) == 1 else None)
+        return view_note(self.derived, note, now)
 
     @heals
     def history(self, note: str) -> History:
-        """Commits that touched the note, newest first, following renames."""
-        from .gitops import history, require_repository
+        """Commits that touched the note, newest first, following renames (reading.py)."""
+        from .reading import note_history
 
-        require_repository(self.root)
-        resolved_from = None
-        try:
-            located = self.locate(note)
-            relative, resolved_from = located.row.path, located.resolved_from
-        except NoteNotFound:
-            # A note that is gone (deleted, archived) still has a history under its old path.
-            relative = note if note.endswith(".md") else note + ".md"
-        # Both branches: git must never be asked about a path outside the vault (in a vault
-        # nested in a larger repository that would list the commits of the user's other files).
-        self.paths.resolve_inside(relative)
-        commits = history(self.root, relative)
-        if not commits and not self.paths.absolute(relative).exists():
-            raise NoteNotFound(note)
-        return History(commits, relative, resolved_from)
+        return note_history(self.derived, note)
 
     # ------------------------------------------------------------ check and stats
 
@@ -347,8 +224,7 @@ class Vault:
         with self._writing("check --fix") as write:
             report = check_vault(self.paths, self.config.policy, fix=True, now=now)
             write.record(*report.changes)
-            lines = "\n".join(f"- {applied.path}: {applied.action}" for applied in report.fixed)
-            write.message = f"vaultmem check --fix: {len(report.fixed)} fix(es)\n\n{lines}"
+            write.message = report.commit_message()
         report.commit, report.not_committed = write.commit, write.not_committed
         return report
 
@@ -380,20 +256,7 @@ class Vault:
         closes) its own Store/Indexer. While it runs, this Vault's reads settle it instead
         of walking the vault, and reads in other processes fence it (adr/0021).
         """
-        from .watcher import Watcher
-
-        watcher = Watcher(
-            self.paths,
-            self.config.watch,
-            indexer=lambda: self.indexer,
-            fold=self.derived.fold,
-            release=self.derived.release_thread,
-            heal=self.derived.heal_if_damaged,
-            polling=polling,
-            log_changes=not quiet,
-            on_change=on_change,
-        )
-        self.derived.freshness.attach(watcher)
+        watcher = self.derived.watcher(polling=polling, log_changes=not quiet, on_change=on_change)
         return watcher.start() if start else watcher
 
     # ------------------------------------------------------------ writes to the vault's files
@@ -423,43 +286,14 @@ class Vault:
         ``supersedes``: notes this one replaces; each is retired at once (``superseded_by``
         and ``expires_at`` = now) and hidden from recall (supersede.py).
         """
-        from .lifecycle import format_timestamp
-        from .noteio import FileChange
-        from .notes import content_hash, parse_note, version_of
-        from .storage import Eligibility
-        from .supersede import lineage, plan_retirement, retire
-        from .writer import compose_note, delete_note, target_folder, write_new_note
+        from .remembering import similar_notes, write_memory
 
         with self._writing("remember") as write:
-            self.ensure_indexed()  # before writing: an index that cannot take the note must fail first
-            olds = list({row.path: row for row in (self._locate_on_disk(old, refresh=False).row for old in supersedes)}.values())
-            raws = {row.path: self.paths.resolve_inside(row.path).read_bytes() for row in olds}
-            note = compose_note(text, title=title, layer=layer, tags=list(tags), expires_at=expires_at, ttl=ttl,
-                                permanent=permanent, policy=self.config.policy, now=now,
-                                supersedes=lineage([parse_note(path, raw) for path, raw in raws.items()]))
-            retirements = [plan_retirement(path, raw, note.id, note.meta["created"]) for path, raw in raws.items()]
-            folder = target_folder(self.paths, folder if folder is not None else self.config.remember_dir)
-            relative = write_new_note(self.paths, folder, note)
-            write.record(FileChange(relative, None, note.render()))
-            write.reindex(*raws)  # also when a retirement fails: the index follows the files
-            write.record(*retire(self.paths, retirements, lambda: delete_note(self.paths, relative, content_hash(note.render()))))
-            expires = note.meta.get("expires_at")
-            retired = "".join(f"\nsupersedes {path}" for path in raws)
-            write.message = (f"vaultmem remember: {note.title}\n\nlayer {note.meta['layer']}, "
-                             f"expires {format_timestamp(expires) if expires else 'never'}{retired}")
-        # Live notes of the same layer that say nearly the same (consolidate's threshold):
-        # the writer may have repeated a memory. Named from an index in line with the files.
-        self.ensure_current()
-        alive_in_layer = Eligibility(now_us=to_epoch_us(resolve_now(now)), layers=(note.meta["layer"],))
-        try:
-            similar = self.derived.searcher().similar_notes(relative, self.config.consolidate.threshold, alive_in_layer)
-        except Exception as error:  # the note is written: a retry must not write it again
-            raise NoteWritten([relative], "remember", error) from error
-        return Remembered(id=note.id, path=relative, title=note.title, layer=note.meta["layer"],
-                          expires_at=format_timestamp(expires) if expires else None, tags=list(note.meta["tags"]),
-                          version=version_of(content_hash(note.render())), commit=write.commit, similar=similar,
-                          not_committed=write.not_committed,
-                          supersedes=[NoteRef(item.note.id, item.path) for item in retirements])
+            written = write_memory(self.derived, write, self.config, text, title=title, layer=layer, tags=tags,
+                                   expires_at=expires_at, ttl=ttl, permanent=permanent, folder=folder,
+                                   supersedes=supersedes, now=now)
+        self.ensure_current()  # healed on its own: the note is written, so remember must not run again
+        return written.remembered(write, similar_notes(self.derived, written, self.config.consolidate.threshold, now))
 
     @heals
     def revise(
@@ -485,44 +319,37 @@ class Vault:
         version (a person edited it since the caller read it). Contradictions and an empty
         revision are :class:`UsageError` and change nothing.
         """
+        from .resolution import locate_on_disk
         from .revision import Revision, write_revision
 
         revision = Revision.of(text=text, append=append, title=title, layer=layer, ttl=ttl, expires_at=expires_at,
                                permanent=permanent, add_tags=add_tags, remove_tags=remove_tags, if_version=if_version,
                                now=now)
         with self._writing("revise") as write:
-            located = self._locate_on_disk(note, refresh=False)
+            located = locate_on_disk(self.derived, note, refresh=False)
             write.reindex(located.row.path)  # also when refused: the index learns the file as it is now
             revised = write_revision(self.paths, located.row.path, revision, self.config.policy)
             if revised.change is not None:
                 write.record(revised.change)
-                write.message = f"vaultmem revise: {revised.title_before}\n\n{revised.path}: {', '.join(revised.changed)}"
+                write.message = revised.commit_message()
         return Revised.of(revised.after, revised.changed, write.commit, write.not_committed, located.resolved_from)
 
     @heals
     def forget(self, note: str, hard: bool = False) -> Forgotten:
         """Archive a note (recoverable), or delete it with ``hard``; the index follows at once."""
+        from .resolution import locate_on_disk
+        from .writer import remove_note
+
         with self._writing("forget") as write:
-            located = self._locate_on_disk(note, refresh=False)
+            located = locate_on_disk(self.derived, note, refresh=False)
             row = located.row
             # Indexed again even when the delete is refused (WriteConflict): the person's edit
             # wins this time, and re-running the command acts on the current version, knowingly.
             write.reindex(row.path)
-            archived = self._remove_file(row, hard, write)
+            archived, changes = remove_note(self.paths, row.path, row.content_hash, hard)
+            write.record(*changes)
             write.message = f"vaultmem forget: {row.title}\n\n{row.path} {'deleted' if hard else f'archived to {archived}'}"
         return Forgotten(row.id, row.path, archived, write.commit, write.not_committed, located.resolved_from)
-
-    def _remove_file(self, row: NoteRow, hard: bool, write: VaultWrite) -> str | None:
-        """Archive the note's file (its new path) or, with ``hard``, delete it (``None``) —
-        only if it is still the version indexed (else ``WriteConflict``, the file as it is)."""
-        from .writer import archive_note, delete_note
-
-        if hard:
-            write.record(delete_note(self.paths, row.path, row.content_hash))
-            return None
-        archived, changes = archive_note(self.paths, row.path, row.content_hash)
-        write.record(*changes)
-        return archived
 
     @heals
     def expire(self, apply: bool = False, hard: bool = False, now: object = None) -> ExpireReport:
@@ -530,8 +357,10 @@ class Vault:
 
         Notes without ``expires_at``, permanent/L4 notes and unparseable expiries are never
         touched. Each file is re-read before it is moved: a note a person extended or edited
-        since the index saw it is skipped, not archived.
+        since the index saw it is skipped, not archived (expiring.py).
         """
+        from .expiring import remove_expired
+
         self.derived.index()
         moment = resolve_now(now)
         rows = self.store.notes.expired(to_epoch_us(moment))
@@ -539,35 +368,9 @@ class Vault:
         if not apply:
             return report
         with self._writing("expire") as write:
-            write.reindex(*(row.path for row in rows))
-            for row, entry in zip(rows, report.expired, strict=True):
-                if (reason := self._not_to_expire(row, moment)) is not None:
-                    report.skipped.append(Skipped(row.path, reason))
-                    continue
-                try:
-                    entry.archived_to, entry.removed = self._remove_file(row, hard, write), True
-                except (WriteConflict, PathOutsideVault) as error:
-                    # Edited while being archived: the person's version stays, the others go on.
-                    report.skipped.append(Skipped(row.path, str(error)))
-            write.message = (f"vaultmem expire: {len(rows) - len(report.skipped)} expired note(s) "
-                             f"{'deleted' if hard else 'archived'}\n\nas of {moment.isoformat()}")
+            remove_expired(write, self.paths, rows, report, moment)
         report.commit, report.not_committed = write.commit, write.not_committed
         return report
-
-    def _not_to_expire(self, row: NoteRow, moment: object) -> str | None:
-        """Why this expired note must not be moved now, or ``None``: the file is still the one
-        indexed, still expired (not extended, not made permanent) and its metadata loads."""
-        from .lifecycle import is_expired
-        from .notes import read_note
-
-        current = read_note(self.root, row.path)
-        if current.content_hash != row.content_hash or current.permanent or not is_expired(current.expires_at, moment):
-            return "changed on disk since it was indexed; run expire again"
-        if current.metadata_unloaded:
-            # Its expiry was read line by line from YAML that does not load: enough to hide
-            # it, not enough to act on the file. The person fixes the YAML first.
-            return "its frontmatter does not load (see `vaultmem check`); fix the YAML, then run expire again"
-        return None
 
     @heals
     def consolidate(
@@ -608,20 +411,12 @@ class Vault:
     @heals
     def mark_used(self, notes: Iterable[str], now: object = None) -> list[UsedNote]:
         """Record that these notes were used (appeared in a result the agent acted on)."""
-        from .lifecycle import format_timestamp
+        from .usage import record_uses
 
         self.ensure_current()  # once for all of them
         moment = resolve_now(now)
         resolved = [self.locate(note, moment, refresh=False) for note in notes]  # all before anything is recorded
-        located: dict[str, Located] = {}
-        for item in resolved:
-            located.setdefault(item.row.id, item)  # 'Inbox' and 'Inbox.md' are one use
-        ids = list(located)
-        with self.store.transaction():
-            self.store.usage.record(ids, format_timestamp(moment), to_epoch_us(moment))
-        usage = self.store.usage.for_ids(ids)
-        return [UsedNote(item.row.id, item.row.path, usage[item.row.id].use_count, usage[item.row.id].last_used_at,
-                         item.resolved_from) for item in located.values()]
+        return record_uses(self.store, resolved, moment)
 
     @heals
     def stale(self, days: float = DEFAULT_STALE_DAYS, layers: Iterable[str] | None = None, now: object = None,
@@ -632,16 +427,10 @@ class Vault:
         read path, and ``expire`` is the job that lists them. ``result.left_out`` counts the
         notes not listed, by reason.
         """
-        from .storage import Eligibility
-        from .usage import find_stale
+        from .usage import stale_notes
 
         self.ensure_current()
-        moment = resolve_now(now)
-        wanted = tuple(sorted({normalize_layer(layer) for layer in layers or ()}))
-        # Expired notes are read too, only to be counted as left out (find_stale).
-        rows = self.store.notes.eligible(Eligibility(to_epoch_us(moment), include_expired=True, layers=wanted))
-        usage = self.store.usage.for_ids([row.id for row in rows])
-        return find_stale(rows, usage, days, moment, include_expired)
+        return stale_notes(self.store, days, layers, resolve_now(now), include_expired)
 
     @heals
     def usage_export(self) -> dict[str, Any]:
@@ -658,14 +447,3 @@ class Vault:
             self.store.usage.replace(rows)
         return len(rows)
 
-
-def _eligibility(layers: Iterable[str] | None, tags: Iterable[str] | None, include_expired: bool, now: object) -> Eligibility:
-    """The read-time filters of a search (and of ``explain``, which must agree with it)."""
-    from .storage import Eligibility
-
-    return Eligibility(
-        now_us=to_epoch_us(resolve_now(now)),
-        include_expired=include_expired,
-        layers=tuple(sorted({normalize_layer(layer) for layer in layers or ()})),
-        tags=tuple(tag.lstrip("#") for tag in tags or ()),
-    )

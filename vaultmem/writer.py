@@ -256,6 +256,15 @@ def _archive_names(paths: VaultPaths, relative: str) -> Iterator[tuple[str, Path
     raise UsageError(f"the archive already holds too many copies of {relative}; clean up {paths.archive_dir}/")
 
 
+def remove_note(paths: VaultPaths, relative: str, expected_hash: str, hard: bool) -> tuple[str | None, list[FileChange]]:
+    """Archive the note (its new path) or, with ``hard``, delete it (``None``) — only if it
+    still holds the bytes vaultmem checked (else :class:`WriteConflict`, the file as it is).
+    The changes made, for the commit."""
+    if hard:
+        return None, [delete_note(paths, relative, expected_hash)]
+    return archive_note(paths, relative, expected_hash)
+
+
 def delete_note(paths: VaultPaths, relative: str, expected_hash: str) -> FileChange:
     """Delete a note, unless it changed since vaultmem last read it (the human's edit wins)."""
     removed = delete_if_unchanged(paths.resolve_inside(relative), expected_hash, relative, paths.root)

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..errors import DerivedIndexError
-from ..lifecycle import expiry_sql
+from ..lifecycle import expiry_sql, normalize_layer
 from ..notes import Problem
 from .connection import Connection, chunks, placeholders
 
@@ -96,6 +96,15 @@ class Eligibility:
     include_expired: bool = False
     layers: tuple[str, ...] = ()
     tags: tuple[str, ...] = ()
+
+    @classmethod
+    def asked(cls, now_us: int, *, layers: Iterable[str] | None = None, tags: Iterable[str] | None = None,
+              include_expired: bool = False) -> Eligibility:
+        """The filters as a caller names them: layers by code or alias, any case (each once,
+        in order; an unknown one is :class:`UnknownLayer`), tags with or without ``#``."""
+        return cls(now_us=now_us, include_expired=include_expired,
+                   layers=tuple(sorted({normalize_layer(layer) for layer in layers or ()})),
+                   tags=tuple(tag.lstrip("#") for tag in tags or ()))
 
     @property
     def filters(self) -> bool:

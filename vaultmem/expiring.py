@@ -1,0 +1,60 @@
+"""``expire --apply``: archive (or, ``hard``, delete) the notes expired at an instant.
+
+Which notes are expired is the index's answer (the one rule, lifecycle.py: ``expires_at``
+<= now). Each file is read again right before it is moved: a note a person extended, made
+permanent or edited since the index saw it is skipped and reported, not archived; so is
+one whose YAML does not load (its expiry was read line by line: enough to hide it, not to
+act on the file). A note edited while it is being moved stays, and the others go on.
+Notes without ``expires_at`` and permanent/L4 notes are never listed. See adr/0002.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+from typing import TYPE_CHECKING
+
+from .errors import PathOutsideVault, WriteConflict
+from .lifecycle import is_expired
+from .notes import read_note
+from .results import ExpireReport, Skipped
+from .writer import remove_note
+
+if TYPE_CHECKING:
+    from .paths import VaultPaths
+    from .storage import NoteRow
+    from .unit_of_work import VaultWrite
+
+
+def remove_expired(write: VaultWrite, paths: VaultPaths, rows: Sequence[NoteRow], report: ExpireReport,
+                   moment: datetime) -> None:
+    """Archive (``report.hard``: delete) each expired note still as indexed; the others are
+    ``report.skipped`` with why. Changes are recorded on ``write``."""
+    write.reindex(*(row.path for row in rows))
+    for row, entry in zip(rows, report.expired, strict=True):
+        if (reason := not_to_expire(paths, row, moment)) is not None:
+            report.skipped.append(Skipped(row.path, reason))
+            continue
+        try:
+            entry.archived_to, changes = remove_note(paths, row.path, row.content_hash, report.hard)
+        except (WriteConflict, PathOutsideVault) as error:
+            # Edited while being archived: the person's version stays, the others go on.
+            report.skipped.append(Skipped(row.path, str(error)))
+            continue
+        write.record(*changes)
+        entry.removed = True
+    write.message = (f"vaultmem expire: {len(rows) - len(report.skipped)} expired note(s) "
+                     f"{'deleted' if report.hard else 'archived'}\n\nas of {moment.isoformat()}")
+
+
+def not_to_expire(paths: VaultPaths, row: NoteRow, moment: datetime) -> str | None:
+    """Why this expired note must not be moved now, or ``None``: the file is still the one
+    indexed, still expired (not extended, not made permanent) and its metadata loads."""
+    current = read_note(paths.root, row.path)
+    if current.content_hash != row.content_hash or current.permanent or not is_expired(current.expires_at, moment):
+        return "changed on disk since it was indexed; run expire again"
+    if current.metadata_unloaded:
+        # Its expiry was read line by line from YAML that does not load: enough to hide
+        # it, not enough to act on the file. The person fixes the YAML first.
+        return "its frontmatter does not load (see `vaultmem check`); fix the YAML, then run expire again"
+    return None

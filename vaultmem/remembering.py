@@ -1,0 +1,90 @@
+"""``remember``: a new note with its layer's policy, retiring the notes it supersedes.
+
+Runs inside the write path's unit of work (unit_of_work.py), in this order: the index is
+made if there is none (an index that cannot take the note fails before anything is
+written); the notes to supersede are located as the index last saw them and read once;
+the new note's frontmatter is decided (writer.py) with their lineage, and every
+retirement is planned (supersede.py) before a file is touched; the new note claims its
+file name, then the old notes are retired — all of them, or none and no new note.
+
+After the write, :func:`similar_notes` names the live notes of the same layer that say
+nearly the same (consolidation's threshold): the writer may have repeated a memory. A
+failure there is :class:`NoteWritten`, so a retrying agent does not write it twice.
+See adr/0019-memories-change.md.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from .errors import NoteWritten
+from .lifecycle import format_timestamp, resolve_now, to_epoch_us
+from .noteio import FileChange
+from .notes import content_hash, parse_note, version_of
+from .resolution import locate_on_disk
+from .results import NoteRef, Remembered, SimilarNote
+from .storage import Eligibility
+from .supersede import Retirement, lineage, plan_retirement, retire
+from .writer import NewNote, compose_note, delete_note, target_folder, write_new_note
+
+if TYPE_CHECKING:
+    from .config import VaultConfig
+    from .derived import DerivedIndex
+    from .unit_of_work import VaultWrite
+
+
+@dataclass(frozen=True)
+class Written:
+    """The note ``remember`` wrote, where, and the notes it retired."""
+
+    note: NewNote
+    path: str
+    retirements: list[Retirement]
+
+    @property
+    def expires_at(self) -> str | None:
+        expires = self.note.meta.get("expires_at")
+        return format_timestamp(expires) if expires else None
+
+    def remembered(self, write: VaultWrite, similar: list[SimilarNote]) -> Remembered:
+        note = self.note
+        return Remembered(id=note.id, path=self.path, title=note.title, layer=note.meta["layer"],
+                          expires_at=self.expires_at, tags=list(note.meta["tags"]),
+                          version=version_of(content_hash(note.render())), commit=write.commit, similar=similar,
+                          not_committed=write.not_committed,
+                          supersedes=[NoteRef(item.note.id, item.path) for item in self.retirements])
+
+
+def write_memory(index: DerivedIndex, write: VaultWrite, config: VaultConfig, text: str, *, title: str | None,
+                 layer: str, tags: Iterable[str], expires_at: object, ttl: str | None, permanent: bool,
+                 folder: str | None, supersedes: Iterable[str], now: object) -> Written:
+    """Write the new note and retire the superseded ones, recording each change on ``write``."""
+    paths = index.paths
+    index.ensure_indexed()  # before writing: an index that cannot take the note must fail first
+    olds = list({row.path: row for row in (locate_on_disk(index, old, refresh=False).row for old in supersedes)}.values())
+    raws = {row.path: paths.resolve_inside(row.path).read_bytes() for row in olds}
+    note = compose_note(text, title=title, layer=layer, tags=list(tags), expires_at=expires_at, ttl=ttl,
+                        permanent=permanent, policy=config.policy, now=now,
+                        supersedes=lineage([parse_note(path, raw) for path, raw in raws.items()]))
+    retirements = [plan_retirement(path, raw, note.id, note.meta["created"]) for path, raw in raws.items()]
+    relative = write_new_note(paths, target_folder(paths, folder if folder is not None else config.remember_dir), note)
+    write.record(FileChange(relative, None, note.render()))
+    write.reindex(*raws)  # also when a retirement fails: the index follows the files
+    write.record(*retire(paths, retirements, lambda: delete_note(paths, relative, content_hash(note.render()))))
+    written = Written(note, relative, retirements)
+    retired = "".join(f"\nsupersedes {path}" for path in raws)
+    write.message = (f"vaultmem remember: {note.title}\n\nlayer {note.meta['layer']}, "
+                     f"expires {written.expires_at or 'never'}{retired}")
+    return written
+
+
+def similar_notes(index: DerivedIndex, written: Written, threshold: float, now: object) -> list[SimilarNote]:
+    """Live notes of the new note's layer that say nearly the same, from an index the caller
+    has brought in line with the files."""
+    alive_in_layer = Eligibility(now_us=to_epoch_us(resolve_now(now)), layers=(written.note.meta["layer"],))
+    try:
+        return index.searcher().similar_notes(written.path, threshold, alive_in_layer)
+    except Exception as error:  # the note is written: a retry must not write it again
+        raise NoteWritten([written.path], "remember", error) from error
