@@ -46,6 +46,7 @@ if __package__ in (None, ""):  # run as a script: make `benchmarks` importable
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks.generate import generate_vault, make_queries  # noqa: E402
+from benchmarks.timing import summary_ms  # noqa: E402
 
 REPO_ROOT = Path(os.path.abspath(__file__)).parent.parent
 SEED = 42
@@ -60,19 +61,6 @@ FOUND_WITHIN = 2  # hits; see the module docstring
 def progress(message: str) -> None:
     print(f"[bench_fresh {time.strftime('%H:%M:%S')}] {message}", file=sys.stderr, flush=True)
 
-
-def percentile(values: Sequence[float], share: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, round(share * (len(ordered) - 1)))]
-
-
-def millis(seconds: Sequence[float]) -> dict[str, Any]:
-    return {
-        "n": len(seconds),
-        "p50_ms": round(1000 * percentile(seconds, 0.5), 3),
-        "p95_ms": round(1000 * percentile(seconds, 0.95), 3),
-        "max_ms": round(1000 * max(seconds), 3),
-    }
 
 
 def timed(action: Callable[[], object], runs: int) -> list[float]:
@@ -155,7 +143,7 @@ def walk_components(vault: Path, runs: int) -> dict[str, Any]:
         stats = timed(opened.store.notes.file_stats, runs)
         catch_up = timed(opened.indexer.catch_up, runs)
         folders = len({os.path.dirname(stat.path) for stat in opened.paths.scan()[0]})
-    return {"folders": folders, "scan": millis(scan), "file_stats": millis(stats), "catch_up_nothing_changed": millis(catch_up)}
+    return {"folders": folders, "scan": summary_ms(scan, 3), "file_stats": summary_ms(stats, 3), "catch_up_nothing_changed": summary_ms(catch_up, 3)}
 
 
 def cli_search(vault: Path, query: str, checkout: Path = REPO_ROOT) -> tuple[float, list[dict[str, Any]]]:
@@ -214,9 +202,9 @@ def in_process_phase(vault: Path, edits: Edits, queries: Sequence[str], edit_run
             found += any(hit.path == relative and word in hit.snippet for hit in hits[:FOUND_WITHIN])
         return {
             "feed_live": opened.derived.freshness.has_feed,
-            "search_nothing_changed": millis(searches),
-            "ensure_current_nothing_changed": millis(ensure),
-            "search_after_edit": millis(after_edit),
+            "search_nothing_changed": summary_ms(searches, 3),
+            "ensure_current_nothing_changed": summary_ms(ensure, 3),
+            "search_after_edit": summary_ms(after_edit, 3),
             "after_edit_found": f"{found}/{edit_runs}",
         }
 
@@ -248,7 +236,7 @@ def feed_phase(vault: Path) -> dict[str, Any]:
     start_seconds = time.perf_counter() - started
     fences = timed(lambda: feed.settle(5.0), 200)
     feed.stop()
-    return {"feed_start_seconds": round(start_seconds, 3), "fence_in_process": millis(fences)}
+    return {"feed_start_seconds": round(start_seconds, 3), "fence_in_process": summary_ms(fences, 3)}
 
 
 def remote_fence_ms(vault: Path, runs: int = 100) -> dict[str, Any]:
@@ -264,7 +252,7 @@ def remote_fence_ms(vault: Path, runs: int = 100) -> dict[str, Any]:
         name = fence_name()
         acked += write_fence(state_dir, name) and await_ack(state_dir, name, 5.0)
 
-    result = millis(timed(fence, runs))
+    result = summary_ms(timed(fence, runs), 3)
     result["acknowledged"] = f"{acked}/{runs}"
     return result
 

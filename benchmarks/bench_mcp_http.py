@@ -40,7 +40,6 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -48,6 +47,7 @@ if __package__ in (None, ""):  # run as a script: make `benchmarks` importable
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks.generate import generate_vault, make_queries  # noqa: E402
+from benchmarks.timing import summary_ms  # noqa: E402
 
 REPO_ROOT = Path(os.path.abspath(__file__)).parent.parent
 SEED = 42
@@ -59,17 +59,6 @@ CALL_TIMEOUT_SECONDS = 120.0
 def progress(message: str) -> None:
     print(f"[bench_mcp_http] {message}", file=sys.stderr, flush=True)
 
-
-def percentile(values: Sequence[float], share: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, round(share * (len(ordered) - 1)))]
-
-
-def summary_ms(seconds: Sequence[float]) -> dict[str, Any]:
-    if not seconds:
-        return {"n": 0}
-    return {"n": len(seconds), "p50_ms": round(1000 * percentile(seconds, 0.5), 1),
-            "p95_ms": round(1000 * percentile(seconds, 0.95), 1), "max_ms": round(1000 * max(seconds), 1)}
 
 
 def env(token: str) -> dict[str, str]:

@@ -37,7 +37,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -45,6 +45,7 @@ if __package__ in (None, ""):  # run as a script: make `benchmarks` importable
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks.generate import generate_vault  # noqa: E402
+from benchmarks.timing import summary_ms  # noqa: E402
 from vaultmem.config import VaultConfig  # noqa: E402
 
 REPO_ROOT = Path(os.path.abspath(__file__)).parent.parent
@@ -60,21 +61,6 @@ TARGET_STARTUP_SECONDS = 1.0
 def progress(message: str) -> None:
     print(f"[bench_watch] {message}", file=sys.stderr, flush=True)
 
-
-def percentile(values: Sequence[float], share: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, round(share * (len(ordered) - 1)))]
-
-
-def summary_ms(seconds: Sequence[float]) -> dict[str, Any]:
-    if not seconds:
-        return {"n": 0}
-    return {
-        "n": len(seconds),
-        "p50_ms": round(1000 * percentile(seconds, 0.5), 1),
-        "p95_ms": round(1000 * percentile(seconds, 0.95), 1),
-        "max_ms": round(1000 * max(seconds), 1),
-    }
 
 
 def cli(vault: Path, *args: str) -> list[str]:

@@ -253,14 +253,7 @@ class _Commit:
 
     def _entries(self, paths: Sequence[str]) -> dict[str, _Entry]:
         listed = _git_bytes(self.top, "ls-tree", "-z", "--full-tree", self.head or "", "--", *paths) if paths else b""
-        entries: dict[str, _Entry] = {}
-        for record in listed.split(b"\0"):
-            if record:
-                meta, _, name = record.partition(b"\t")
-                mode, kind, blob = meta.decode().split()
-                if kind == "blob":
-                    entries[os.fsdecode(name)] = _Entry(mode, blob)
-        return entries
+        return {name: _Entry(mode, blob) for (mode, kind, blob), name in _records(listed) if kind == "blob"}
 
     def _commit(self, updates: Mapping[str, _Entry | None]) -> str | None:
         env = {"GIT_INDEX_FILE": str(self.index_file)}
@@ -307,14 +300,17 @@ def _index_info(updates: Mapping[str, _Entry | None], zero: str) -> bytes:
 
 def _index_entries(top: Path, paths: Sequence[str]) -> dict[str, _Entry]:
     listed = _git_bytes(top, "ls-files", "-z", "--stage", "--", *paths) if paths else b""
-    entries: dict[str, _Entry] = {}
+    return {name: _Entry(mode, blob) for (mode, blob, stage), name in _records(listed) if stage == "0"}
+
+
+def _records(listed: bytes) -> Iterator[tuple[tuple[str, str, str], str]]:
+    """The three fields and the path of each ``FIELDS\\tPATH\\0`` record git prints with ``-z``
+    (``ls-tree``: mode, kind, blob; ``ls-files --stage``: mode, blob, stage)."""
     for record in listed.split(b"\0"):
         if record:
             meta, _, name = record.partition(b"\t")
-            mode, blob, stage = meta.decode().split()
-            if stage == "0":
-                entries[os.fsdecode(name)] = _Entry(mode, blob)
-    return entries
+            first, second, third = meta.decode().split()
+            yield (first, second, third), os.fsdecode(name)
 
 
 def _ignored(root: Path, relatives: Sequence[str]) -> set[str]:

@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, Concatenate, ParamSpec, Protocol, TypeVar
 
 from .errors import IndexDamaged, IndexNotWritable, IndexUnavailable, NoteWritten
 from .storage import DB_NAME, REBUILDING, Store, UsageBackup, UsageRow, index_failure, open_read_only, rebuild_lock
-from .storage.connection import creating, disk_nearly_full
+from .storage.connection import creating, disk_nearly_full, file_identity
 from .storage.damage import DB_FILES, Salvage, salvage_usage, set_aside
 
 if TYPE_CHECKING:
@@ -101,7 +101,7 @@ def replace_damaged(state_dir: Path, damage: IndexDamaged, now: datetime | None 
     The caller holds the rebuild lock (``rebuild_lock``) and indexes the vault next.
     """
     database = state_dir / DB_NAME
-    current = _identity(database)
+    current = file_identity(database)
     if damage.identity is not None and current is not None and current != damage.identity:
         return None  # another process set it aside and made a new one while we waited for the lock
     _remove_leftovers(state_dir, NEW_DB_NAME)  # a heal killed half-way left its unfinished database
@@ -183,14 +183,6 @@ def _make_replacement(state_dir: Path, rows: list[UsageRow]) -> None:
 def _remove_leftovers(state_dir: Path, name: str) -> None:
     for suffix in ("", "-wal", "-shm"):
         (state_dir / f"{name}{suffix}").unlink(missing_ok=True)
-
-
-def _identity(path: Path) -> tuple[int, int] | None:
-    try:
-        stat = path.stat()
-    except FileNotFoundError:
-        return None
-    return stat.st_dev, stat.st_ino
 
 
 def locked_heal(state_dir: Path, damage: IndexDamaged, rebuild: Callable[[], None]) -> Healed | None:

@@ -54,7 +54,7 @@ class Connection:
         self.path = path
         self.closed = False
         self._in_transaction = False
-        self._identity = _file_identity(path)
+        self._identity = file_identity(path)
         try:
             self.conn = self._open(create_lock)
         except sqlite3.Error as error:
@@ -72,7 +72,7 @@ class Connection:
         except BaseException:
             conn.close()
             raise
-        self._identity = _file_identity(self.path)  # the file exists now (the WAL pragma created it)
+        self._identity = file_identity(self.path)  # the file exists now (the WAL pragma created it)
         return conn
 
     def _connect(self, create_lock: bool) -> sqlite3.Connection:
@@ -117,7 +117,7 @@ class Connection:
 
     def is_current(self) -> bool:
         """Is ``index.db`` still the file this connection opened? (Not mid-transaction.)"""
-        return self._in_transaction or _file_identity(self.path) == self._identity
+        return self._in_transaction or file_identity(self.path) == self._identity
 
     def change_token(self) -> tuple[int, int]:
         """Changes whenever any connection commits (data_version) or this one writes."""
@@ -291,7 +291,9 @@ def placeholders(count: int) -> str:
     return ", ".join("?" for _ in range(count))
 
 
-def _file_identity(path: Path) -> tuple[int, int] | None:
+def file_identity(path: Path) -> tuple[int, int] | None:
+    """(st_dev, st_ino) of the file at ``path`` now, ``None`` when there is none: which file a
+    connection opened, and whether a damaged one is still the one in place."""
     try:
         stat = path.stat()
     except FileNotFoundError:
