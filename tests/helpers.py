@@ -88,6 +88,14 @@ def snapshot_files(root: Path) -> dict[str, tuple[bytes, int]]:
     return found
 
 
+def write_file(root: Path, relative: str, text: str) -> Path:
+    """``root/relative`` holding ``text`` (UTF-8), its folders made as needed."""
+    path = root / relative
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
 # ---------------------------------------------------------------- shared by the index/search tests
 
 

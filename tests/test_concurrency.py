@@ -14,23 +14,17 @@ from pathlib import Path
 
 import pytest
 
-from helpers import run_cli
+from helpers import run_cli, write_file
 from vaultmem import Vault
 from vaultmem.embedders import HashingEmbedder, TokenSums
 from vaultmem.storage import Store
 from vaultmem.vectors import VectorIndex
 
 
-def write(root: Path, relative: str, text: str) -> None:
-    path = root / relative
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text, encoding="utf-8")
-
-
 @pytest.fixture
 def vault_with_notes(vault_dir: Path) -> Path:
     for number in range(60):
-        write(vault_dir, f"notes/n{number:02}.md", f"# Zebra note {number}\nzebra stripes and churn number {number}\n")
+        write_file(vault_dir, f"notes/n{number:02}.md", f"# Zebra note {number}\nzebra stripes and churn number {number}\n")
     with Vault(vault_dir) as vault:
         vault.index()
     return vault_dir
@@ -63,7 +57,7 @@ def test_search_never_fails_while_another_connection_deletes_and_adds_notes(vaul
             number = 0
             while not stop.is_set():
                 relative = f"churn/c{number % 5}.md"
-                write(vault_with_notes, relative, f"# Churn {number}\nzebra churn {number}\n")
+                write_file(vault_with_notes, relative, f"# Churn {number}\nzebra churn {number}\n")
                 writer.indexer.sync_paths([relative])
                 (vault_with_notes / relative).unlink()
                 writer.indexer.sync_paths([relative])
@@ -96,7 +90,7 @@ def test_a_vault_reopens_its_index_after_vaultmem_dir_is_deleted(vault_with_note
     with Vault(vault_with_notes) as long_lived:
         assert long_lived.search("zebra", k=1)
         shutil.rmtree(vault_with_notes / ".vaultmem")
-        write(vault_with_notes, "quokka.md", "# Quokka\nthe quokka smiles\n")
+        write_file(vault_with_notes, "quokka.md", "# Quokka\nthe quokka smiles\n")
         with Vault(vault_with_notes) as other_process:
             other_process.index()
         # Without reopening, this thread would keep reading the deleted database.
@@ -118,13 +112,13 @@ class EditDuringEmbedding(HashingEmbedder):
 
 
 def test_reconcile_does_not_write_a_version_that_changed_while_it_was_embedding(vault_dir: Path) -> None:
-    write(vault_dir, "f.md", "# F\nversion one\n")
+    write_file(vault_dir, "f.md", "# F\nversion one\n")
     with Vault(vault_dir, embedder=HashingEmbedder()) as vault:
         vault.index()
-    write(vault_dir, "f.md", "# F\nversion two\n")
+    write_file(vault_dir, "f.md", "# F\nversion two\n")
 
     def person_saves_again() -> None:
-        write(vault_dir, "f.md", "# F\nversion three, longer\n")
+        write_file(vault_dir, "f.md", "# F\nversion three, longer\n")
         with Vault(vault_dir, embedder=HashingEmbedder()) as watcher:  # indexes v3 first
             watcher.indexer.sync_paths(["f.md"])
 
@@ -137,16 +131,16 @@ def test_reconcile_does_not_write_a_version_that_changed_while_it_was_embedding(
 
 
 def test_reconcile_does_not_drop_a_note_restored_while_it_was_running(vault_dir: Path) -> None:
-    write(vault_dir, "g.md", "# G\nghost gamma\n")
-    write(vault_dir, "h.md", "# H\nhello\n")
+    write_file(vault_dir, "g.md", "# G\nghost gamma\n")
+    write_file(vault_dir, "h.md", "# H\nhello\n")
     with Vault(vault_dir, embedder=HashingEmbedder()) as vault:
         vault.index()
     kept = (vault_dir / "g.md").read_text(encoding="utf-8")
     (vault_dir / "g.md").unlink()
-    write(vault_dir, "h.md", "# H\nhello again\n")  # gives the reconcile something to embed
+    write_file(vault_dir, "h.md", "# H\nhello again\n")  # gives the reconcile something to embed
 
     def person_restores() -> None:
-        write(vault_dir, "g.md", kept)
+        write_file(vault_dir, "g.md", kept)
 
     with Vault(vault_dir, embedder=EditDuringEmbedding(person_restores)) as slow:
         report = slow.index()

@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from helpers import NOW, SAMPLE_VAULT, run_cli, snapshot_files
+from helpers import NOW, SAMPLE_VAULT, run_cli, snapshot_files, write_file
 from vaultmem import Vault
 from vaultmem.config import DEFAULT_THRESHOLD, ConsolidateSettings
 from vaultmem.consolidate import (
@@ -59,13 +59,6 @@ def sample_text(relative: str) -> str:
     return (SAMPLE_VAULT / relative).read_text(encoding="utf-8")
 
 
-def write(root: Path, relative: str, text: str) -> Path:
-    path = root / relative
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text, encoding="utf-8")
-    return path
-
-
 def trio_vault(root: Path, edits: dict[str, tuple[str, str]] | None = None) -> Path:
     """The sample's three oat-milk paraphrases alone in a vault, with frontmatter edits."""
     for relative in TRIO:
@@ -74,7 +67,7 @@ def trio_vault(root: Path, edits: dict[str, tuple[str, str]] | None = None) -> P
         if old:
             assert old in text, f"{old!r} not in {relative}"
             text = text.replace(old, new)
-        write(root, relative, text)
+        write_file(root, relative, text)
     return root
 
 
@@ -100,13 +93,13 @@ def test_the_same_fact_in_another_layer_and_unrelated_notes_are_not_merged(vault
 
 def test_an_identical_note_in_another_layer_is_not_merged(vault_dir: Path, wordllama: object) -> None:
     body = sample_text("preferences/oat-milk.md").split("---\n", 2)[2]
-    write(vault_dir, "a/semantic.md", f"---\nlayer: L3\nexpires_at: 2027-05-01\n---\n{body}")
-    write(vault_dir, "b/procedural.md", f"---\nlayer: L4\n---\n{body}")
-    write(vault_dir, "c/no-layer.md", body)
+    write_file(vault_dir, "a/semantic.md", f"---\nlayer: L3\nexpires_at: 2027-05-01\n---\n{body}")
+    write_file(vault_dir, "b/procedural.md", f"---\nlayer: L4\n---\n{body}")
+    write_file(vault_dir, "c/no-layer.md", body)
     with open_vault(vault_dir, wordllama) as vault:
         assert vault.consolidate(now=NOW).clusters == ()
-        write(vault_dir, "d/semantic-again.md", f"---\nlayer: semantic\nexpires_at: 2027-06-01\n---\n{body}")
-        write(vault_dir, "e/no-layer-again.md", body)
+        write_file(vault_dir, "d/semantic-again.md", f"---\nlayer: semantic\nexpires_at: 2027-06-01\n---\n{body}")
+        write_file(vault_dir, "e/no-layer-again.md", body)
         memories = member_sets(vault.consolidate(now=NOW))
         found = member_sets(vault.consolidate(now=NOW, any_note=True))
     # Layer-less notes are the person's: left alone unless asked, then paired only with each other.
@@ -122,8 +115,8 @@ def test_the_persons_own_notes_are_consolidated_only_when_asked(vault_dir: Path)
     # Regression (issue 11 §3): two of the person's daily notes (no layer, cosine 0.97)
     # were proposed for merging by default, and MCP consolidate(apply=true) would have done it.
     trio_vault(vault_dir)
-    write(vault_dir, "Daily/2026-11-27.md", DAILY.format("home"))
-    write(vault_dir, "Daily/2026-11-28.md", DAILY.format("back"))
+    write_file(vault_dir, "Daily/2026-11-27.md", DAILY.format("home"))
+    write_file(vault_dir, "Daily/2026-11-28.md", DAILY.format("back"))
     before = snapshot_files(vault_dir)
     result = run_cli(vault_dir, "consolidate", "--json", "--threshold", "0.85")
     report = json.loads(result.stdout)
@@ -154,8 +147,8 @@ def test_expired_notes_are_left_out_unless_asked(vault_dir: Path, wordllama: obj
 
 def test_notes_whose_metadata_cannot_be_trusted_are_left_out_and_reported(vault_dir: Path, wordllama: object) -> None:
     trio_vault(vault_dir, {TRIO[2]: ("layer: L3\n", "layer: L3\nnote: a: b\n")})  # YAML that does not load
-    write(vault_dir, "daily/2026-11-01.md", "## Notes\n\n![[Daily.base]]\n")
-    write(vault_dir, "daily/2026-11-02.md", "## Notes\n\n![[Daily.base]]\n")
+    write_file(vault_dir, "daily/2026-11-01.md", "## Notes\n\n![[Daily.base]]\n")
+    write_file(vault_dir, "daily/2026-11-02.md", "## Notes\n\n![[Daily.base]]\n")
     with open_vault(vault_dir, wordllama) as vault:
         report = vault.consolidate(now=NOW, threshold=0.85, any_note=True)  # the daily notes have no layer
     assert member_sets(report) == {frozenset(TRIO[:2])}
@@ -175,7 +168,7 @@ def test_window_and_all_agree_on_a_small_vault(vault: Vault) -> None:
 def test_a_window_source_finds_duplicates_outside_the_window(vault_dir: Path, wordllama: object) -> None:
     trio_vault(vault_dir)
     for relative in STANDUP:
-        write(vault_dir, relative, sample_text(relative))
+        write_file(vault_dir, relative, sample_text(relative))
     old = 1_577_836_800  # 2020-01-01: recency is then the frontmatter `created` where there is one
     for path in vault_dir.rglob("*.md"):
         os.utime(path, (old, old))
@@ -267,8 +260,8 @@ UPGRADE_SHORT = ("---\nid: upgrade-short\ntitle: Postgres upgrade\nlayer: L3\nex
 
 
 def upgrade_vault(root: Path) -> Path:
-    write(root, "ops/upgrade.md", UPGRADE_LONG)
-    write(root, "ops/upgrade-short.md", UPGRADE_SHORT)
+    write_file(root, "ops/upgrade.md", UPGRADE_LONG)
+    write_file(root, "ops/upgrade-short.md", UPGRADE_SHORT)
     return root
 
 
@@ -331,7 +324,7 @@ def test_apply_rewrites_every_link_form_and_leaves_other_files_alone(vault: Vaul
         "```\n[[oat-milk]] in a fence\n```\n"
         "``[[oat-milk]] ` in a double-backtick span``\n"
     )
-    write(vault.root, "links.md", f"---\ntitle: Links\nrelated: \"[[milk-in-coffee]]\"\n---\n{links}")
+    write_file(vault.root, "links.md", f"---\ntitle: Links\nrelated: \"[[milk-in-coffee]]\"\n---\n{links}")
     vault.index()
     before = snapshot_files(vault.root)
     report = vault.consolidate(apply=True, now=NOW)
@@ -363,7 +356,7 @@ def test_apply_rewrites_markdown_links_relative_rooted_and_by_name(vault: Vault)
         "[path](preferences/oat-milk.md) ![embed](../preferences/oat-milk.md) [angled](<../preferences/oat-milk.md>)\n"
         "[web](https://example.com/oat-milk.md) [image](oat-milk.png) `[code](oat-milk.md)` [other](coffee-order.md)\n"
     )
-    write(vault.root, "journal/links.md", f"# Links\n{links}")
+    write_file(vault.root, "journal/links.md", f"# Links\n{links}")
     vault.index()
     report = vault.consolidate(apply=True, now=NOW)
     assert "journal/links.md" in report.links_rewritten
@@ -384,9 +377,9 @@ def test_apply_rewrites_canvas_cards_and_leaves_ignored_canvases_alone(vault: Va
         '\t\t{"id":"a3","type":"file","file":"preferences/coffee-order.md","x":0,"y":500}\n'
         '\t],\n\t"edges":[{"id":"e1","fromNode":"a1","toNode":"a3"}]\n}'
     )
-    write(vault.root, "boards/coffee.canvas", canvas)
-    write(vault.root, ".obsidian/hidden.canvas", canvas)
-    write(vault.root, "_archive/old.canvas", canvas)
+    write_file(vault.root, "boards/coffee.canvas", canvas)
+    write_file(vault.root, ".obsidian/hidden.canvas", canvas)
+    write_file(vault.root, "_archive/old.canvas", canvas)
     report = vault.consolidate(apply=True, now=NOW)
     assert "boards/coffee.canvas" in report.links_rewritten and "boards/coffee.canvas" in report.touched
     rewritten = (vault.root / "boards/coffee.canvas").read_text(encoding="utf-8")
@@ -399,7 +392,7 @@ def test_apply_rewrites_canvas_cards_and_leaves_ignored_canvases_alone(vault: Va
 
 def test_a_canvas_text_card_with_half_an_emoji_is_rewritten_and_stays_valid_utf8(vault: Vault) -> None:
     canvas = '{"nodes":[{"id":"t","type":"text","text":"\\ud83d [[oat-milk]] \\ud83d\\ude00"}]}'
-    write(vault.root, "boards/half.canvas", canvas)
+    write_file(vault.root, "boards/half.canvas", canvas)
     report = vault.consolidate(apply=True, now=NOW)
     assert "boards/half.canvas" in report.links_rewritten and report.merged
     rewritten = (vault.root / "boards/half.canvas").read_bytes().decode("utf-8")  # strict UTF-8
@@ -482,7 +475,7 @@ def test_a_folder_swapped_for_a_symlink_out_during_apply_is_written_nowhere(vaul
 
 
 def test_auto_commit_makes_one_commit_of_exactly_the_touched_files(sample_vault: Path, wordllama: object) -> None:
-    write(sample_vault, ".vaultmem.toml", "auto_commit = true\n")
+    write_file(sample_vault, ".vaultmem.toml", "auto_commit = true\n")
     git(sample_vault, "init", "-q")
     git(sample_vault, "config", "user.email", "maya@example.com")
     git(sample_vault, "config", "user.name", "Maya")
@@ -539,9 +532,9 @@ def synthetic_vault(root: Path, seed: int = 7) -> None:
         layer = layers[index % len(layers)]
         head = f"---\nlayer: {layer}\n" + ("" if layer == "L4" else "expires_at: 2031-01-01\n") + "---\n" if layer else ""
         body = synthetic_note(rng, topic)
-        write(root, f"{topic}/note-{index:03d}.md", head + body)
+        write_file(root, f"{topic}/note-{index:03d}.md", head + body)
         if index % 12 == 0:
-            write(root, f"{topic}/copy-{index:03d}.md", head + paraphrase(rng, body))
+            write_file(root, f"{topic}/copy-{index:03d}.md", head + paraphrase(rng, body))
 
 
 def exact_clusters(vault: Vault, threshold: float) -> set[frozenset[str]]:
@@ -562,7 +555,7 @@ def test_the_ann_sweep_finds_the_clusters_an_exact_product_finds(vault_dir: Path
         VectorIndex(vault.store, wordllama.dimension).fold(force=True)
         # One more paraphrase after the fold: it lives in the delta, the rest in the HNSW snapshot.
         head, _, body = (vault_dir / "sailing/note-000.md").read_text(encoding="utf-8").rpartition("---\n")
-        write(vault_dir, "sailing/late-copy.md", head + "---\n" + paraphrase(random.Random(1), body))
+        write_file(vault_dir, "sailing/late-copy.md", head + "---\n" + paraphrase(random.Random(1), body))
         vault.index()
         stats = vault.stats()
         assert stats.vectors_in_snapshot >= 250 and stats.vectors_in_delta == 1

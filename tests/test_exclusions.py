@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from helpers import NOW, run_cli, run_json, snapshot_files, wait_until
+from helpers import NOW, run_cli, run_json, snapshot_files, wait_until, write_file
 
 from vaultmem import Vault
 from vaultmem.paths import VaultPaths
@@ -22,24 +22,17 @@ CONFIG = 'embedder = "hashing"\n'
 OAT = "Maya takes oat milk in her coffee, never dairy, and a splash of cold water first."
 
 
-def write(root: Path, relative: str, text: str) -> Path:
-    path = root / relative
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text, encoding="utf-8")
-    return path
-
-
 def memory(body: str, layer: str = "L3", expires_at: str = "2099-01-01") -> str:
     return f"---\nlayer: {layer}\nexpires_at: {expires_at}\n---\n{body}\n"
 
 
 def obsidian_excludes(root: Path, *entries: str) -> None:
-    write(root, ".obsidian/app.json", json.dumps({"alwaysUpdateLinks": True, "userIgnoreFilters": list(entries)}))
+    write_file(root, ".obsidian/app.json", json.dumps({"alwaysUpdateLinks": True, "userIgnoreFilters": list(entries)}))
 
 
 def excluded(root: Path, *relatives: str, config: str = "") -> dict[str, bool]:
     """Which of these paths the vault's exclusions leave out (the scan agrees: see below)."""
-    write(root, ".vaultmem.toml", config)
+    write_file(root, ".vaultmem.toml", config)
     from vaultmem.config import load_config
 
     paths = VaultPaths(root, "_archive", load_config(root).exclude)
@@ -50,11 +43,11 @@ def excluded(root: Path, *relatives: str, config: str = "") -> dict[str, bool]:
 def vault_with_private(vault_dir: Path) -> Path:
     """A memory, and a Private/ folder holding what would otherwise be indexed, warned
     about, merged and expired."""
-    write(vault_dir, ".vaultmem.toml", CONFIG + 'exclude = ["Private/"]\n')
-    write(vault_dir, "memories/oat.md", memory(OAT + " She said so twice in November."))
-    write(vault_dir, "Private/oat-copy.md", memory(OAT))  # a near-duplicate of the memory
-    write(vault_dir, "Private/old-flight.md", memory("Flight to Berlin, seat 14C.", "L1", "2026-11-01"))  # expired
-    write(vault_dir, "Private/broken.md", "---\ntitle: Diary: day one: rain\n---\nA private diary entry about oat milk.\n")
+    write_file(vault_dir, ".vaultmem.toml", CONFIG + 'exclude = ["Private/"]\n')
+    write_file(vault_dir, "memories/oat.md", memory(OAT + " She said so twice in November."))
+    write_file(vault_dir, "Private/oat-copy.md", memory(OAT))  # a near-duplicate of the memory
+    write_file(vault_dir, "Private/old-flight.md", memory("Flight to Berlin, seat 14C.", "L1", "2026-11-01"))  # expired
+    write_file(vault_dir, "Private/broken.md", "---\ntitle: Diary: day one: rain\n---\nA private diary entry about oat milk.\n")
     return vault_dir
 
 
@@ -103,10 +96,10 @@ def test_the_scans_one_regex_decides_as_pathspec_does() -> None:
 
 
 def test_the_scan_skips_what_the_rules_exclude_and_counts_it(vault_dir: Path) -> None:
-    write(vault_dir, ".vaultmem.toml", 'exclude = ["*.excalidraw.md", "Drafts/**", "!Drafts/keep.md"]\n')
-    write(vault_dir, ".obsidian/templates.json", json.dumps({"folder": "Meta/Templates"}))
+    write_file(vault_dir, ".vaultmem.toml", 'exclude = ["*.excalidraw.md", "Drafts/**", "!Drafts/keep.md"]\n')
+    write_file(vault_dir, ".obsidian/templates.json", json.dumps({"folder": "Meta/Templates"}))
     for relative in ("a.md", "b.excalidraw.md", "Drafts/one.md", "Drafts/keep.md", "Meta/Templates/Daily.md", "Meta/other.md"):
-        write(vault_dir, relative, "text\n")
+        write_file(vault_dir, relative, "text\n")
     from vaultmem.config import load_config
 
     scan = VaultPaths(vault_dir, "_archive", load_config(vault_dir).exclude).scan_vault()
@@ -116,8 +109,8 @@ def test_the_scan_skips_what_the_rules_exclude_and_counts_it(vault_dir: Path) ->
 
 
 def test_the_templates_folders_of_both_plugins_are_excluded_and_only_those(vault_dir: Path) -> None:
-    write(vault_dir, ".obsidian/templates.json", json.dumps({"folder": "/Templates/"}))
-    write(vault_dir, ".obsidian/plugins/templater-obsidian/data.json", json.dumps({"templates_folder": "Meta/Templater"}))
+    write_file(vault_dir, ".obsidian/templates.json", json.dumps({"folder": "/Templates/"}))
+    write_file(vault_dir, ".obsidian/plugins/templater-obsidian/data.json", json.dumps({"templates_folder": "Meta/Templater"}))
     assert excluded(vault_dir, "Templates/Daily.md", "Templates/sub/x.md", "Templates-old/y.md", "Meta/Templater/t.md",
                     "Meta/notes.md") == {
         "Templates/Daily.md": True, "Templates/sub/x.md": True, "Templates-old/y.md": False,
@@ -126,24 +119,24 @@ def test_the_templates_folders_of_both_plugins_are_excluded_and_only_those(vault
 
 
 def test_a_templates_folder_that_is_the_vault_root_excludes_nothing(vault_dir: Path) -> None:
-    write(vault_dir, ".obsidian/templates.json", json.dumps({"folder": "/"}))
+    write_file(vault_dir, ".obsidian/templates.json", json.dumps({"folder": "/"}))
     assert excluded(vault_dir, "note.md", "folder/note.md") == {"note.md": False, "folder/note.md": False}
 
 
 @pytest.mark.parametrize(("setting", "named"), [('exclude = "Private/"', "list"), ('exclude = ["!"]', "'!'"), ("exclude = [3]", "list")])
 def test_a_bad_exclude_setting_is_an_error_naming_the_file_and_the_key(vault_dir: Path, setting: str, named: str) -> None:
-    write(vault_dir, ".vaultmem.toml", setting + "\n")
+    write_file(vault_dir, ".vaultmem.toml", setting + "\n")
     result = run_cli(vault_dir, "index")
     assert result.exit_code == 1
     assert ".vaultmem.toml" in result.stderr and "exclude" in result.stderr and named in result.stderr
 
 
 def test_a_regex_or_a_settings_file_vaultmem_cannot_read_is_reported_and_nothing_else_changes(vault_dir: Path) -> None:
-    write(vault_dir, ".vaultmem.toml", CONFIG)
+    write_file(vault_dir, ".vaultmem.toml", CONFIG)
     obsidian_excludes(vault_dir, "/(unclosed/", "Private/")
-    write(vault_dir, ".obsidian/templates.json", "{not json")
-    write(vault_dir, "note.md", memory("A memory about the harbor."))
-    write(vault_dir, "Private/p.md", "private\n")
+    write_file(vault_dir, ".obsidian/templates.json", "{not json")
+    write_file(vault_dir, "note.md", memory("A memory about the harbor."))
+    write_file(vault_dir, "Private/p.md", "private\n")
     report = run_json(vault_dir, "check")
     problems = {(problem["path"], problem["field"]) for problem in report["problems"]}
     assert problems == {(".obsidian/app.json", "userIgnoreFilters"), (".obsidian/templates.json", "file")}
@@ -188,13 +181,13 @@ def test_remember_into_an_excluded_folder_is_refused(vault_with_private: Path) -
 
 
 def test_link_rewriting_never_touches_an_excluded_file(vault_dir: Path) -> None:
-    write(vault_dir, ".vaultmem.toml", CONFIG + 'exclude = ["Private/", "*.canvas"]\n')
-    write(vault_dir, "memories/oat-long.md", memory(OAT + " She repeated it at the standup on Monday."))
-    write(vault_dir, "memories/oat-short.md", memory(OAT))
-    write(vault_dir, "Maya.md", "Her coffee: [[oat-short]].\n")
-    write(vault_dir, "Private/diary.md", "Talked about [[oat-short]] today.\n")
+    write_file(vault_dir, ".vaultmem.toml", CONFIG + 'exclude = ["Private/", "*.canvas"]\n')
+    write_file(vault_dir, "memories/oat-long.md", memory(OAT + " She repeated it at the standup on Monday."))
+    write_file(vault_dir, "memories/oat-short.md", memory(OAT))
+    write_file(vault_dir, "Maya.md", "Her coffee: [[oat-short]].\n")
+    write_file(vault_dir, "Private/diary.md", "Talked about [[oat-short]] today.\n")
     canvas = json.dumps({"nodes": [{"id": "1", "type": "file", "file": "memories/oat-short.md"}], "edges": []})
-    write(vault_dir, "board.canvas", canvas)
+    write_file(vault_dir, "board.canvas", canvas)
     report = run_json(vault_dir, "consolidate", "--apply", "--threshold", "0.8")
     assert [cluster["members"] for cluster in report["clusters"]] == [["memories/oat-long.md", "memories/oat-short.md"]]
     assert report["links_rewritten"] == ["Maya.md"]
@@ -204,9 +197,9 @@ def test_link_rewriting_never_touches_an_excluded_file(vault_dir: Path) -> None:
 
 
 def test_excluding_an_indexed_folder_drops_its_notes_at_the_next_search(vault_dir: Path) -> None:
-    write(vault_dir, ".vaultmem.toml", CONFIG)
-    write(vault_dir, "memories/oat.md", memory(OAT))
-    write(vault_dir, "Private/diary.md", "A private diary entry about oat milk in coffee.\n")
+    write_file(vault_dir, ".vaultmem.toml", CONFIG)
+    write_file(vault_dir, "memories/oat.md", memory(OAT))
+    write_file(vault_dir, "Private/diary.md", "A private diary entry about oat milk in coffee.\n")
     assert run_cli(vault_dir, "index").exit_code == 0
     assert "Private/diary.md" in {hit["path"] for hit in run_json(vault_dir, "search", "oat milk diary")}
     obsidian_excludes(vault_dir, "Private/")  # set in Obsidian: Settings → Files and links → Excluded files
@@ -221,9 +214,9 @@ def test_excluding_an_indexed_folder_drops_its_notes_at_the_next_search(vault_di
 
 @pytest.fixture
 def watched(vault_dir: Path) -> Iterator[Vault]:
-    write(vault_dir, ".vaultmem.toml", CONFIG)
-    write(vault_dir, "memories/oat.md", memory(OAT))
-    write(vault_dir, "Private/diary.md", "A private diary entry about oat milk in coffee.\n")
+    write_file(vault_dir, ".vaultmem.toml", CONFIG)
+    write_file(vault_dir, "memories/oat.md", memory(OAT))
+    write_file(vault_dir, "Private/diary.md", "A private diary entry about oat milk in coffee.\n")
     with Vault(vault_dir) as vault, vault.watch(quiet=True):
         yield vault
 
@@ -237,9 +230,9 @@ def test_a_running_watcher_drops_a_folder_the_person_excludes_and_takes_it_back(
     assert "Private/diary.md" in indexed(watched)
     obsidian_excludes(root, "Private/")
     wait_until(lambda: "Private/diary.md" not in indexed(watched), what="the excluded note to leave the index")
-    write(root, "Private/new.md", "Written while excluded.\n")  # its events are ignored too
+    write_file(root, "Private/new.md", "Written while excluded.\n")  # its events are ignored too
     obsidian_excludes(root)
     wait_until(lambda: {"Private/diary.md", "Private/new.md"} <= indexed(watched), what="the notes to come back")
-    write(root, ".vaultmem.toml", CONFIG + 'exclude = ["Private/**"]\n')
+    write_file(root, ".vaultmem.toml", CONFIG + 'exclude = ["Private/**"]\n')
     wait_until(lambda: not any(path.startswith("Private/") for path in indexed(watched)), what=".vaultmem.toml's exclude")
     assert indexed(watched) == {"memories/oat.md"}

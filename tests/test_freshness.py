@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from helpers import run_cli, vaultmem_popen, vaultmem_process, wait_until
+from helpers import run_cli, vaultmem_popen, vaultmem_process, wait_until, write_file
 from vaultmem.fences import untrusted_file_system, watcher_alive
 from vaultmem.lifecycle import resolve_now, to_epoch_us
 from vaultmem.storage import Eligibility, Store
@@ -37,13 +37,6 @@ def memory(title: str, body: str, layer: str = "L3", expires_at: str = FUTURE) -
     return f"---\ntitle: {title}\nlayer: {layer}\nexpires_at: {expires_at}\n---\n{body}\n"
 
 
-def write(root: Path, relative: str, text: str) -> Path:
-    path = root / relative
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text, encoding="utf-8")
-    return path
-
-
 @pytest.fixture
 def vault(tmp_path: Path) -> Path:
     """Twelve memories about harbors, indexed (each says one unique word: 'word0' …)."""
@@ -51,7 +44,7 @@ def vault(tmp_path: Path) -> Path:
     root.mkdir()
     (root / ".vaultmem.toml").write_text(CONFIG, encoding="utf-8")
     for number in range(12):
-        write(root, f"notes/n{number}.md", memory(f"Harbor note {number}", f"harbor cranes and word{number}"))
+        write_file(root, f"notes/n{number}.md", memory(f"Harbor note {number}", f"harbor cranes and word{number}"))
     with Vault(root) as opened:
         opened.index()
     return root
@@ -89,7 +82,7 @@ def threads_now() -> set[threading.Thread]:
 
 def test_an_expiry_moved_into_the_past_by_hand_hides_the_note_from_the_next_search_process(vault: Path) -> None:
     assert cli_paths(vault, "word3")[0] == "notes/n3.md"
-    write(vault, "notes/n3.md", memory("Harbor note 3", "harbor cranes and word3", expires_at=PAST))
+    write_file(vault, "notes/n3.md", memory("Harbor note 3", "harbor cranes and word3", expires_at=PAST))
     assert "notes/n3.md" not in cli_paths(vault, "word3")
     hidden_but_there = vaultmem_process(vault, "search", "word3", "--include-expired", "--json")
     expired = [hit for hit in json.loads(hidden_but_there.stdout) if hit["path"] == "notes/n3.md"]
@@ -106,7 +99,7 @@ def test_a_sentence_typed_into_a_note_is_found_by_the_next_search_process(vault:
 
 
 def test_new_deleted_and_renamed_notes_are_seen_by_the_next_search_process(vault: Path) -> None:
-    write(vault, "inbox/fresh.md", memory("Fresh arrival", "a narwhal in the harbor"))
+    write_file(vault, "inbox/fresh.md", memory("Fresh arrival", "a narwhal in the harbor"))
     assert cli_paths(vault, "narwhal")[0] == "inbox/fresh.md"
 
     (vault / "notes/n7.md").unlink()
@@ -144,7 +137,7 @@ def test_an_expiry_moved_into_the_past_hides_the_note_from_the_next_search_of_a_
     try:
         assert opened.derived.freshness.has_feed == (reads >= 2)
         assert [hit.path for hit in opened.search("word4", k=3)][0] == "notes/n4.md"
-        write(vault, "notes/n4.md", memory("Harbor note 4", "harbor cranes and word4", expires_at=PAST))
+        write_file(vault, "notes/n4.md", memory("Harbor note 4", "harbor cranes and word4", expires_at=PAST))
         assert "notes/n4.md" not in [hit.path for hit in opened.search("word4", k=12)]
     finally:
         opened.close()
@@ -158,7 +151,7 @@ def test_typed_new_deleted_and_renamed_notes_reach_the_next_search_of_a_long_liv
             handle.write("A quokka waved.\n")
         assert opened.search("quokka", k=3)[0].path == "notes/n1.md"
 
-        write(vault, "new/arrival.md", memory("Arrival", "a pangolin rolled past"))
+        write_file(vault, "new/arrival.md", memory("Arrival", "a pangolin rolled past"))
         assert opened.search("pangolin", k=3)[0].path == "new/arrival.md"
 
         (vault / "notes/n2.md").unlink()
@@ -177,8 +170,8 @@ def test_typed_new_deleted_and_renamed_notes_reach_the_next_search_of_a_long_liv
 def test_stale_stats_get_and_mark_used_answer_from_the_files_as_they_are(vault: Path) -> None:
     with Vault(vault) as opened:
         opened.search("harbor")
-        write(vault, "notes/n0.md", memory("Harbor note 0", "harbor cranes and word0", expires_at=PAST))
-        write(vault, "late/extra.md", memory("Extra", "an ibis"))
+        write_file(vault, "notes/n0.md", memory("Harbor note 0", "harbor cranes and word0", expires_at=PAST))
+        write_file(vault, "late/extra.md", memory("Extra", "an ibis"))
         stats = opened.stats()
         assert stats.notes == 13
         assert stats.expired == 1
@@ -194,7 +187,7 @@ def test_stale_stats_get_and_mark_used_answer_from_the_files_as_they_are(vault: 
 def test_the_similar_notes_remember_names_exist_on_disk(vault: Path) -> None:
     with Vault(vault) as opened:
         opened.search("harbor")
-        write(vault, "dup/twin.md", memory("Twin", "the ferry to the island leaves at nine from pier four", layer="L2"))
+        write_file(vault, "dup/twin.md", memory("Twin", "the ferry to the island leaves at nine from pier four", layer="L2"))
         (vault / "notes/n9.md").unlink()
         remembered = opened.remember("The ferry to the island leaves at nine from pier four", layer="L2")
         assert [similar.path for similar in remembered.similar] == ["dup/twin.md"]
@@ -207,8 +200,8 @@ def test_each_hit_is_checked_against_its_file_and_answered_again_if_it_changed(v
     """The searcher itself, with nothing brought up to date before it: the per-hit check."""
     with Vault(vault) as opened:
         opened.search("harbor")
-        write(vault, "notes/n10.md", memory("Renamed title ten", "harbor cranes and word10, now episodic", layer="L2"))
-        write(vault, "notes/n11.md", memory("Harbor note 11", "harbor cranes and word11", expires_at=PAST))
+        write_file(vault, "notes/n10.md", memory("Renamed title ten", "harbor cranes and word10, now episodic", layer="L2"))
+        write_file(vault, "notes/n11.md", memory("Harbor note 11", "harbor cranes and word11", expires_at=PAST))
         hits = opened.derived.searcher().search("word10 word11", 12, _alive_now())
     by_path = {hit.path: hit for hit in hits}
     assert "notes/n11.md" not in by_path  # expired on disk: hidden although the row said 2099
@@ -224,9 +217,9 @@ def _alive_now() -> Eligibility:
 def test_a_hit_agrees_with_its_file_while_the_watcher_of_this_process_has_not_fired(tmp_path: Path, vault: Path) -> None:
     (vault / ".vaultmem.toml").write_text(SLOW_WATCHER, encoding="utf-8")
     with Vault(vault) as opened, opened.watch(quiet=True):
-        write(vault, "notes/n3.md", memory("Harbor standup moved", "harbor cranes and word3; the standup is at 9:45", layer="L1",
+        write_file(vault, "notes/n3.md", memory("Harbor standup moved", "harbor cranes and word3; the standup is at 9:45", layer="L1",
                                            expires_at="2098-05-05T05:05:05+00:00"))
-        write(vault, "notes/n4.md", memory("Harbor note 4", "harbor cranes and word4", expires_at=PAST))
+        write_file(vault, "notes/n4.md", memory("Harbor note 4", "harbor cranes and word4", expires_at=PAST))
         hits = opened.search("word3 word4 standup", k=12)
     by_path = {hit.path: hit for hit in hits}
     assert "notes/n4.md" not in by_path
@@ -243,8 +236,8 @@ def test_a_hit_agrees_with_its_file_while_a_watch_process_has_not_fired(tmp_path
         try:
             wait_until(lambda: "watching" in out.read_text(encoding="utf-8"), timeout=60, what="vaultmem watch to start")
             wait_until(lambda: watcher_alive(vault / ".vaultmem"), timeout=10, what="the watch lock")
-            write(vault, "notes/n5.md", memory("Harbor ferry times", "harbor cranes and word5; ferries every hour", layer="L2"))
-            write(vault, "notes/n6.md", memory("Harbor note 6", "harbor cranes and word6", expires_at=PAST))
+            write_file(vault, "notes/n5.md", memory("Harbor ferry times", "harbor cranes and word5; ferries every hour", layer="L2"))
+            write_file(vault, "notes/n6.md", memory("Harbor note 6", "harbor cranes and word6", expires_at=PAST))
             hits = {hit["path"]: hit for hit in cli_hits(vault, "word5 word6 ferries")}
             # The watcher applied both edits, a minute before its debounce: it answered our fence.
             wait_until(lambda: "updated notes/n5.md" in out.read_text(encoding="utf-8"), timeout=10)
@@ -361,7 +354,7 @@ def test_a_search_process_beside_a_killed_watcher_walks_instead_of_waiting(tmp_p
         os.killpg(watcher.pid, signal.SIGKILL)
         watcher.wait(timeout=30)
     assert not watcher_alive(vault / ".vaultmem")  # the kernel released it
-    write(vault, "notes/n2.md", memory("Harbor note 2", "harbor cranes and word2 and a wombat"))
+    write_file(vault, "notes/n2.md", memory("Harbor note 2", "harbor cranes and word2 and a wombat"))
     assert cli_paths(vault, "wombat")[0] == "notes/n2.md"
     assert not [name for name in os.listdir(vault / ".vaultmem") if name.startswith("fence-")]
 
@@ -374,7 +367,7 @@ def test_watch_stdout_stays_one_line_per_change(tmp_path: Path, vault: Path) -> 
         watcher = vaultmem_popen(vault, "watch", stdout=stdout)
         try:
             wait_until(lambda: watcher_alive(vault / ".vaultmem"), timeout=60, what="the watch lock")
-            write(vault, "notes/n1.md", memory("Harbor note 1", "harbor cranes and word1 and a civet"))
+            write_file(vault, "notes/n1.md", memory("Harbor note 1", "harbor cranes and word1 and a civet"))
             assert cli_paths(vault, "civet")[0] == "notes/n1.md"
             assert cli_paths(vault, "civet")[0] == "notes/n1.md"
         finally:

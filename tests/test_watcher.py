@@ -38,6 +38,7 @@ from helpers import (
     index_matches_disk,
     vaultmem_process,
     wait_until,
+    write_file,
 )
 from vaultmem.config import WatchSettings
 from vaultmem.feed import Debouncer, Target, notes_under, targets_for
@@ -53,18 +54,11 @@ def note(title: str, body: str, layer: str = "L3") -> str:
     return f"---\nlayer: {layer}\nexpires_at: 2099-01-01\n---\n# {title}\n\n{body}\n"
 
 
-def write(root: Path, relative: str, text: str) -> Path:
-    path = root / relative
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text, encoding="utf-8")
-    return path
-
-
 def make_vault(root: Path, config: str = CONFIG, notes: int = 5) -> Path:
     root.mkdir(parents=True, exist_ok=True)
     (root / ".vaultmem.toml").write_text(config, encoding="utf-8")
     for number in range(notes):
-        write(root, f"base/note-{number}.md", note(f"Base {number}", f"baseline text number{number} about harbors"))
+        write_file(root, f"base/note-{number}.md", note(f"Base {number}", f"baseline text number{number} about harbors"))
     return root
 
 
@@ -190,7 +184,7 @@ def test_events_map_to_note_and_folder_targets(tmp_path: Path) -> None:
 
 def test_notes_under_applies_the_ignore_rules(tmp_path: Path) -> None:
     for relative in ("a/n.md", "a/b/m.md", "a/.obsidian/x.md", "a/x.md~", "a/x.txt", "_archive/o.md"):
-        write(tmp_path, relative, "text")
+        write_file(tmp_path, relative, "text")
     paths = VaultPaths(tmp_path, "_archive")
     assert sorted(notes_under(paths, "a")) == ["a/b/m.md", "a/n.md"]
     assert list(notes_under(paths, "missing")) == []
@@ -201,13 +195,13 @@ def test_notes_under_applies_the_ignore_rules(tmp_path: Path) -> None:
 
 def test_create(watched: tuple[Path, WatchProcess]) -> None:
     vault, _ = watched
-    write(vault, "create/fresh.md", note("Fresh", "a kumquat orchard appeared"))
+    write_file(vault, "create/fresh.md", note("Fresh", "a kumquat orchard appeared"))
     wait_until(lambda: searchable(vault, "kumquat", "create/fresh.md"))
 
 
 def test_modify(watched: tuple[Path, WatchProcess]) -> None:
     vault, _ = watched
-    path = write(vault, "modify/n.md", note("Modify", "the quokka sleeps"))
+    path = write_file(vault, "modify/n.md", note("Modify", "the quokka sleeps"))
     wait_until(lambda: searchable(vault, "quokka", "modify/n.md"))
     path.write_text(note("Modify", "the axolotl swims"), encoding="utf-8")
     wait_until(lambda: searchable(vault, "axolotl", "modify/n.md"))
@@ -216,7 +210,7 @@ def test_modify(watched: tuple[Path, WatchProcess]) -> None:
 
 def test_delete(watched: tuple[Path, WatchProcess]) -> None:
     vault, _ = watched
-    path = write(vault, "delete/n.md", note("Delete", "a narwhal tusk"))
+    path = write_file(vault, "delete/n.md", note("Delete", "a narwhal tusk"))
     wait_until(lambda: searchable(vault, "narwhal", "delete/n.md"))
     path.unlink()
     wait_until(lambda: gone(vault, "narwhal", "delete/n.md"))
@@ -224,7 +218,7 @@ def test_delete(watched: tuple[Path, WatchProcess]) -> None:
 
 def test_rename_file_keeps_the_note(watched: tuple[Path, WatchProcess]) -> None:
     vault, watcher = watched
-    path = write(vault, "rename/before.md", note("Rename", "the pangolin rolls"))
+    path = write_file(vault, "rename/before.md", note("Rename", "the pangolin rolls"))
     wait_until(lambda: searchable(vault, "pangolin", "rename/before.md"))
     path.rename(vault / "rename/after.md")
     wait_until(lambda: searchable(vault, "pangolin", "rename/after.md") and gone(vault, "pangolin", "rename/before.md"))
@@ -233,7 +227,7 @@ def test_rename_file_keeps_the_note(watched: tuple[Path, WatchProcess]) -> None:
 
 def test_move_file_to_another_folder(watched: tuple[Path, WatchProcess]) -> None:
     vault, _ = watched
-    path = write(vault, "movefile/a/n.md", note("Move", "an okapi grazes"))
+    path = write_file(vault, "movefile/a/n.md", note("Move", "an okapi grazes"))
     wait_until(lambda: searchable(vault, "okapi", "movefile/a/n.md"))
     (vault / "movefile/b").mkdir()
     path.rename(vault / "movefile/b/n.md")
@@ -243,7 +237,7 @@ def test_move_file_to_another_folder(watched: tuple[Path, WatchProcess]) -> None
 def test_rename_folder(watched: tuple[Path, WatchProcess]) -> None:
     vault, watcher = watched
     for number in range(3):
-        write(vault, f"renamedir/old/sub/n{number}.md", note(f"Dir {number}", f"tapir{number} wallaby"))
+        write_file(vault, f"renamedir/old/sub/n{number}.md", note(f"Dir {number}", f"tapir{number} wallaby"))
     old = [f"renamedir/old/sub/n{number}.md" for number in range(3)]
     new = [f"renamedir/new/sub/n{number}.md" for number in range(3)]
     wait_until(lambda: set(old) <= set(found_paths(vault, "wallaby")))
@@ -255,7 +249,7 @@ def test_rename_folder(watched: tuple[Path, WatchProcess]) -> None:
 def test_folder_moved_out_of_the_vault_drops_its_notes(watched: tuple[Path, WatchProcess], tmp_path: Path) -> None:
     vault, _ = watched
     for number in range(3):
-        write(vault, f"moveout/deep/n{number}.md", note(f"Out {number}", f"mongoose{number} caracal"))
+        write_file(vault, f"moveout/deep/n{number}.md", note(f"Out {number}", f"mongoose{number} caracal"))
     paths = {f"moveout/deep/n{number}.md" for number in range(3)}
     wait_until(lambda: paths <= set(found_paths(vault, "caracal")))
     shutil.move(str(vault / "moveout/deep"), str(tmp_path / "deep"))  # same filesystem: a rename
@@ -267,7 +261,7 @@ def test_folder_moved_into_the_vault(watched: tuple[Path, WatchProcess], tmp_pat
     vault, _ = watched
     outside = tmp_path / "incoming"
     for number in range(3):
-        write(outside, f"sub/n{number}.md", note(f"In {number}", f"gecko{number} ibis"))
+        write_file(outside, f"sub/n{number}.md", note(f"In {number}", f"gecko{number} ibis"))
     (vault / "movein").mkdir()
     outside.rename(vault / "movein/incoming")
     wait_until(lambda: {f"movein/incoming/sub/n{number}.md" for number in range(3)} <= set(found_paths(vault, "ibis")))
@@ -275,7 +269,7 @@ def test_folder_moved_into_the_vault(watched: tuple[Path, WatchProcess], tmp_pat
 
 def test_atomic_save_temp_file_and_rename(watched: tuple[Path, WatchProcess]) -> None:
     vault, _ = watched
-    path = write(vault, "atomic/n.md", note("Atomic", "a lemur leaps"))
+    path = write_file(vault, "atomic/n.md", note("Atomic", "a lemur leaps"))
     wait_until(lambda: searchable(vault, "lemur", "atomic/n.md"))
     temp = vault / "atomic/.n.md.tmp-1234"
     temp.write_text(note("Atomic", "a marmot whistles"), encoding="utf-8")
@@ -287,7 +281,7 @@ def test_atomic_save_temp_file_and_rename(watched: tuple[Path, WatchProcess]) ->
 
 def test_sed_in_place(watched: tuple[Path, WatchProcess]) -> None:
     vault, _ = watched
-    path = write(vault, "sed/n.md", note("Sed", "a wombat digs"))
+    path = write_file(vault, "sed/n.md", note("Sed", "a wombat digs"))
     wait_until(lambda: searchable(vault, "wombat", "sed/n.md"))
     subprocess.run(["sed", "-i", "s/wombat/platypus/", str(path)], check=True)
     wait_until(lambda: searchable(vault, "platypus", "sed/n.md"))
@@ -299,7 +293,7 @@ def test_sed_in_place(watched: tuple[Path, WatchProcess]) -> None:
 def test_vim_backup_dance(watched: tuple[Path, WatchProcess]) -> None:
     """vim with backupcopy=no: probe 4913, note.md → note.md~, new note.md, drop note.md~."""
     vault, watcher = watched
-    path = write(vault, "vim/note.md", note("Vim", "a capybara bathes"))
+    path = write_file(vault, "vim/note.md", note("Vim", "a capybara bathes"))
     wait_until(lambda: searchable(vault, "capybara", "vim/note.md"))
     probe = vault / "vim/4913"
     probe.write_bytes(b"")
@@ -317,7 +311,7 @@ def test_real_vim_edit(watched: tuple[Path, WatchProcess]) -> None:
     if shutil.which("vim") is None:
         pytest.skip("vim is not installed")
     vault, _ = watched
-    path = write(vault, "realvim/note.md", note("Real vim", "a dugong floats"))
+    path = write_file(vault, "realvim/note.md", note("Real vim", "a dugong floats"))
     wait_until(lambda: searchable(vault, "dugong", "realvim/note.md"))
     subprocess.run(
         ["vim", "-u", "NONE", "-N", "-n", "-e", "-s", "-c", "set backupcopy=no writebackup", "-c", "%s/dugong/manatee/", "-c", "wq", str(path)],
@@ -339,16 +333,16 @@ def test_git_checkout(watched: tuple[Path, WatchProcess]) -> None:
                        check=True, capture_output=True)
 
     git("init", "-q", "-b", "main")
-    write(repo, "keep.md", note("Keep", "heron on main"))
-    write(repo, "drop.md", note("Drop", "heron dropped later"))
-    write(repo, "rename-me.md", note("Renamed", "heron renamed later"))
+    write_file(repo, "keep.md", note("Keep", "heron on main"))
+    write_file(repo, "drop.md", note("Drop", "heron dropped later"))
+    write_file(repo, "rename-me.md", note("Renamed", "heron renamed later"))
     git("add", "-A")
     git("commit", "-q", "-m", "main")
     git("checkout", "-q", "-b", "other")
-    write(repo, "keep.md", note("Keep", "heron on the other branch"))
+    write_file(repo, "keep.md", note("Keep", "heron on the other branch"))
     (repo / "drop.md").unlink()
     (repo / "rename-me.md").rename(repo / "renamed.md")
-    write(repo, "added.md", note("Added", "heron added on other"))
+    write_file(repo, "added.md", note("Added", "heron added on other"))
     git("add", "-A")
     git("commit", "-q", "-m", "other")
     main_paths = {"gitrepo/drop.md", "gitrepo/keep.md", "gitrepo/rename-me.md"}
@@ -369,7 +363,7 @@ def test_git_checkout(watched: tuple[Path, WatchProcess]) -> None:
 def test_touch_updates_the_stat_without_a_change(watched: tuple[Path, WatchProcess]) -> None:
     """touch/utime arrive as watchdog 7 "attrib" events: the stored stat follows, nothing is re-embedded."""
     vault, watcher = watched
-    path = write(vault, "touch/n.md", note("Touch", "an ocelot naps"))
+    path = write_file(vault, "touch/n.md", note("Touch", "an ocelot naps"))
     wait_until(lambda: searchable(vault, "ocelot", "touch/n.md"))
     old = 1_500_000_000_000_000_000  # 2017: well outside the racy window
     os.utime(path, ns=(old, old))
@@ -388,8 +382,8 @@ def test_ignored_folders_and_temp_files_never_appear(watched: tuple[Path, WatchP
     ignored = [".obsidian/i.md", ".git/i.md", ".trash/i.md", ".vaultmem/i.md", "_archive/i.md", "ignored/.hidden.md",
                "ignored/i.md~", "ignored/4913", "ignored/i.tmp", "ignored/.i.md.swp", "ignored/i.txt", "ignored/.cache/i.md"]
     for relative in ignored:
-        write(vault, relative, note("Ignored", "a jackalope sighting"))
-    write(vault, "ignored/sentinel.md", note("Sentinel", "a wolverine sighting"))
+        write_file(vault, relative, note("Ignored", "a jackalope sighting"))
+    write_file(vault, "ignored/sentinel.md", note("Sentinel", "a wolverine sighting"))
     wait_until(lambda: searchable(vault, "wolverine", "ignored/sentinel.md"))
     assert not set(ignored) & set(found_paths(vault, "jackalope"))
     assert not set(ignored) & indexed_paths(vault)
@@ -398,7 +392,7 @@ def test_ignored_folders_and_temp_files_never_appear(watched: tuple[Path, WatchP
 def test_a_burst_of_creates_and_deletes_converges(watched: tuple[Path, WatchProcess]) -> None:
     vault, _ = watched
     for number in range(150):
-        write(vault, f"burst/n{number:03d}.md", note(f"Burst {number}", f"burst{number} quetzal"))
+        write_file(vault, f"burst/n{number:03d}.md", note(f"Burst {number}", f"burst{number} quetzal"))
     for number in range(0, 150, 3):
         (vault / f"burst/n{number:03d}.md").unlink()
     expected = [f"burst/n{number:03d}.md" for number in range(150) if number % 3]
@@ -431,7 +425,7 @@ def test_quiet_prints_nothing_but_still_indexes(tmp_path: Path) -> None:
     vault = make_vault(tmp_path / "vault")
     watcher = WatchProcess(vault, tmp_path, "--quiet")
     wait_until(lambda: (vault / ".vaultmem" / "index.db").exists() and indexed_paths(vault), timeout=30)
-    write(vault, "quiet.md", note("Quiet", "a silent egret"))
+    write_file(vault, "quiet.md", note("Quiet", "a silent egret"))
     wait_until(lambda: searchable(vault, "egret", "quiet.md"))
     assert watcher.stop() == 0
     assert watcher.output() == ""
@@ -441,8 +435,8 @@ def test_quiet_prints_nothing_but_still_indexes(tmp_path: Path) -> None:
 def test_edits_made_while_stopped_are_picked_up_on_start(tmp_path: Path) -> None:
     vault = make_vault(tmp_path / "vault")
     assert vaultmem_process(vault, "index").returncode == 0
-    write(vault, "offline/new.md", note("New", "a lynx arrived offline"))
-    write(vault, "base/note-1.md", note("Base 1", "rewritten offline with a marten"))
+    write_file(vault, "offline/new.md", note("New", "a lynx arrived offline"))
+    write_file(vault, "base/note-1.md", note("Base 1", "rewritten offline with a marten"))
     (vault / "base/note-2.md").unlink()
     watcher = WatchProcess(vault, tmp_path)
     line = watcher.wait_ready()
@@ -457,7 +451,7 @@ def test_polling_observer(tmp_path: Path) -> None:
     vault = make_vault(tmp_path / "vault")
     watcher = WatchProcess(vault, tmp_path, "--polling")
     assert "(polling)" in watcher.wait_ready()
-    write(vault, "poll/n.md", note("Poll", "a toucan calls"))
+    write_file(vault, "poll/n.md", note("Poll", "a toucan calls"))
     wait_until(lambda: searchable(vault, "toucan", "poll/n.md"))
     (vault / "poll").rename(vault / "polled")
     wait_until(lambda: searchable(vault, "toucan", "polled/n.md") and gone(vault, "toucan", "poll/n.md"))
@@ -481,7 +475,7 @@ def test_vault_watch_is_a_context_manager_and_leaks_no_threads(tmp_path: Path) -
         with vault.watch(on_change=changes.append) as watcher:
             assert watcher.running and watcher.initial_report is not None
             assert len(watcher.initial_report.added) == 5
-            write(vault_dir, "api/n.md", note("API", "a serval hunts"))
+            write_file(vault_dir, "api/n.md", note("API", "a serval hunts"))
             wait_until(lambda: [hit.path for hit in vault.search("serval", k=3)][:1] == ["api/n.md"])
             (vault_dir / "api/n.md").rename(vault_dir / "api/m.md")
             wait_until(lambda: Change("moved", "api/m.md", "api/n.md") in changes)
@@ -498,7 +492,7 @@ def test_stop_then_start_a_new_watcher(tmp_path: Path) -> None:
         watcher.stop()  # idempotent
         with pytest.raises(WatchError, match="already started"):
             watcher.start()
-        write(vault_dir, "later.md", note("Later", "a dingo between watchers"))
+        write_file(vault_dir, "later.md", note("Later", "a dingo between watchers"))
         with vault.watch() as second:
             assert second.initial_report is not None and second.initial_report.added == ["later.md"]
 
@@ -553,7 +547,7 @@ def test_deleting_the_index_folder_builds_a_new_index(tmp_path: Path) -> None:
     vault_dir = make_vault(tmp_path / "vault")
     with Vault(vault_dir) as vault, vault.watch():
         shutil.rmtree(vault_dir / ".vaultmem")
-        write(vault_dir, "after-reset.md", note("After", "a puffin after the reset"))
+        write_file(vault_dir, "after-reset.md", note("After", "a puffin after the reset"))
         expected = {f"base/note-{number}.md" for number in range(5)} | {"after-reset.md"}
         wait_until(lambda: (vault_dir / ".vaultmem" / "index.db").exists() and indexed_paths(vault_dir) == expected)
 
