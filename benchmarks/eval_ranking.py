@@ -22,7 +22,8 @@ first 10: for a question with several evidence turns, the fraction found). ``by_
 gives the same per kind of question. ``checks.offline_fusion_equals_fused`` is the share of
 questions whose fused top 10 the offline ``zscore:vectors=0.6,text=0.4`` reproduces from the
 collected sides: it shows the collected sides are the ones vaultmem fuses (long notes can make
-a pool of ``--depth`` propose notes search's pool of 50 does not). Prints one JSON document on
+a pool of ``--depth`` propose notes search's pool of 50 does not). ``by_name`` asks for up to
+200 notes of each set by their titles (``asked_by_name``). Prints one JSON document on
 stdout, progress on stderr.
 """
 
@@ -47,6 +48,7 @@ from .fusion import DEFAULT_FUSIONS, Fusion, FusionSpecError, parse_fusion
 
 K = 10
 DEFAULT_DEPTH = 100
+BY_NAME_MOST = 200  # notes asked for by name per set
 METRICS = ("hit@1", "hit@3", "mrr", "recall@10")
 SIDES = ("vectors", "text")
 SETS: dict[str, Callable[[Path], PreparedSet]] = {
@@ -119,12 +121,14 @@ def run_set(prepared: PreparedSet, depth: int, fusions: Sequence[Fusion], progre
         answered = [answer(vault, question, depth, fusions, prepared.now) for question in prepared.questions]
         asked = time.perf_counter()
         notes = report_notes(vault)
+        by_name = asked_by_name(vault, prepared.now)
     result: dict[str, Any] = {
         "questions": len(prepared.questions),
         "notes": notes,
         "methods": _methods_table(answered, ("vectors", "text", "fused")),
         "by_kind": _by_kind(answered),
         "checks": {"offline_fusion_equals_fused": _sanity(answered)},
+        "by_name": by_name,
         "index_seconds": round(indexed - started, 2),
         "query_seconds": round(asked - indexed, 2),
         "info": prepared.info,
@@ -141,6 +145,23 @@ def answer(vault: Vault, question: Question, depth: int, fusions: Sequence[Fusio
     for fusion in (*fusions, parse_fusion(SANITY_FUSION)):
         rankings.setdefault(fusion.name, fusion.rank(sides["vectors"], sides["text"]))
     return Answered(question, rankings, sides)
+
+
+def asked_by_name(vault: Vault, now: str | None = None, most: int = BY_NAME_MOST) -> dict[str, Any]:
+    """Each note asked for by its title, as a person types a name (at most ``most`` notes,
+    spread evenly over the paths; expired ones too, so that expiry does not hide them):
+    ``fused`` hit@1 and MRR, the answers being every note of that name (title or file name,
+    compared case-folded). A probe of the exact-name rule (ranking.name_bonus), with no
+    question written for it."""
+    rows = sorted(vault.store.notes.all(), key=lambda row: row.path)
+    names: dict[str, set[str]] = {}
+    for row in rows:
+        for name in {row.title, Path(row.path).stem}:
+            names.setdefault(" ".join(name.casefold().split()), set()).add(row.path)
+    asked = rows[:: max(1, -(-len(rows) // most))]
+    found = [question_metrics([hit.path for hit in vault.search(row.title, k=K, now=now, include_expired=True)],
+                              names[" ".join(row.title.casefold().split())]) for row in asked]
+    return {"questions": len(found), "fused": {metric: average(found)[metric] for metric in ("hit@1", "mrr")}}
 
 
 def report_notes(vault: Vault) -> int:

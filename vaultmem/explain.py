@@ -1,7 +1,8 @@
 """Why a note is or is not in the answer to a query (``vaultmem explain NOTE QUERY``).
 
 For one note and one query: where each side of search ranks it and with what score, its
-best passage, where the fused ranking puts it, and every reason it is or is not among
+best passage, where the fused ranking puts it (and whether the query is its name, which
+puts it first: ranking.name_bonus), and every reason it is or is not among
 the hits ``search`` returns with the same options — not a note vaultmem reads, not indexed
 yet, expired (when), superseded, filtered out by layer or tag, or ranked below k. The
 ranks are search's own (search.py's candidates); for a note the filters keep out they are
@@ -15,14 +16,17 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass, replace
+from pathlib import PurePosixPath
 from typing import TYPE_CHECKING, Any
 
 from .errors import NoteNotFound, NoteReadError, UsageError
+from .fields import name_key, string_values
 from .lifecycle import format_timestamp, from_epoch_us, is_expired_us
 from .notes import read_note, text_values
-from .ranking import SideHit, match_kind, note_scores, probability
+from .ranking import NAME_MARGIN, SideHit, match_kind, note_scores, probability
 from .resolution import in_index
-from .search import CANDIDATES_MIN, Candidates, passage_snippet, query_terms, search_filters
+from .search import CANDIDATES_MIN, Candidates, query_terms, search_filters
+from .snippets import passage_snippet
 
 if TYPE_CHECKING:
     from .derived import DerivedIndex
@@ -130,7 +134,8 @@ def explain_row(searcher: Searcher, row: NoteRow, meta: dict[str, Any], query: s
     vector = _vector_score(searcher, query, label, found)
     text = _text_score(searcher, query, label, found)
     in_answer = not blocking and position is not None and position <= k
-    reasons = [*blocking, *_notes(row, eligibility), _ranking_reason(position, k, lifted_words, vector, text, found)]
+    reasons = [*blocking, *_notes(row, eligibility), _ranking_reason(position, k, lifted_words, vector, text, found),
+               *([_name_reason(row, meta, query, fused.name_lift)] if fused is not None and fused.name_lift is not None else [])]
     passage = _best_passage(searcher, row, query, vector, text)
     value = None if fused is None else round(probability(fused.value, searcher.embedder.score_calibration), 4)
     return Explanation(
@@ -138,6 +143,18 @@ def explain_row(searcher: Searcher, row: NoteRow, meta: dict[str, Any], query: s
         _scores(None if vector is None else round(vector.score, 4), None if text is None else round(text.score, 4), value),
         None if fused is None else match_kind(vector_rank, text_rank, k), passage, reasons,
     )
+
+
+def _name_reason(row: NoteRow, meta: dict[str, Any], query: str, lift: float) -> str:
+    """The name bonus, in words: which of the note's names the query is, and what it did."""
+    key = name_key(query)
+    aliases = string_values(meta.get("aliases", meta.get("alias")))
+    names = [("file name", PurePosixPath(row.path).stem), ("title", row.title), *(("alias", alias) for alias in aliases)]
+    which, name = next(((kind, text) for kind, text in names if name_key(text) == key), ("name", row.title))
+    said = f"name match: the query is its {which} ({name!r}), and a note named as asked ranks above every note that is not"
+    if lift > 0:
+        return f"{said}: its fused value was raised by {lift:.2f} to stand {NAME_MARGIN:g} above the best of them"
+    return f"{said}: it already stood at least {NAME_MARGIN:g} above the best of them, so nothing was added"
 
 
 def _ranks(vectors: int | None, text: int | None, fused: int | None) -> dict[str, int | None]:
@@ -257,7 +274,7 @@ def _best_passage(searcher: Searcher, row: NoteRow, query: str, vector: SideHit 
     if passage is None:
         return None
     try:
-        snippet = passage_snippet(searcher.paths.root, row.path, passage, query)
+        snippet = passage_snippet(searcher.paths.root, row.path, passage, query, row.title)
     except NoteReadError as error:
         snippet = f"({error})"
     return ExplainedPassage(list(passage.headings), [passage.start_line, passage.end_line], snippet)

@@ -6,11 +6,16 @@ its title, its aliases, and the values of its properties (``twitter: kepano``,
 except the keys vaultmem and Obsidian keep for bookkeeping (:data:`BOOKKEEPING_KEYS`);
 a ``[[link]]`` counts as the text it shows, a bare URL, a date, a number or a boolean is
 not text a person types. See adr/0004-hybrid-ranking.md.
+
+A note's **name keys** (:func:`name_key`) are its file name, title and aliases as a query is
+compared with them: search ranks a note first when the query *is* one of its names
+(ranking.py's name bonus).
 """
 
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from datetime import date, datetime
@@ -27,6 +32,19 @@ BOOKKEEPING_KEYS = frozenset({
     "aliases", "alias", "title", "superseded_by", "supersedes", "merged_from", "version",
     "cssclasses", "cssclass", "publish",
 })
+# Words so common that matching them scores nearly every note: dropping them from the
+# full-text side keeps BM25 from ranking the whole vault (measured: rankings unchanged,
+# p95 halved at 10k notes), and a snippet does not look for them. Kept when a query has
+# nothing else.
+STOPWORDS = frozenset(
+    "a about above after again all am an and any are as at be because been before being below "
+    "between both but by can could did do does doing down during each few for from further had "
+    "has have having he her here hers herself him himself his how i if in into is it its itself "
+    "just me more most my myself no nor not now of off on once only or other our ours ourselves "
+    "out over own same she should so some such than that the their theirs them themselves then "
+    "there these they this those through to too under until up very was we were what when where "
+    "which while who whom why will with would you your yours yourself yourselves".split()
+)
 _LINK = re.compile(r"!?\[\[([^\]|#^]*)(?:[#^][^\]|]*)?(?:\|([^\]]*))?\]\]")
 _URL = re.compile(r"^[a-z][a-z0-9+.-]*://\S+$", re.IGNORECASE)
 
@@ -40,6 +58,7 @@ class SearchFields:
     aliases: tuple[str, ...]
     props: tuple[tuple[str, str], ...]  # (key, text) of each string property
     tags: tuple[str, ...]
+    name_keys: tuple[str, ...] = ()  # its file name, title and aliases as name_key gives them (each once)
 
     @property
     def props_text(self) -> str:
@@ -50,13 +69,35 @@ class SearchFields:
 def search_fields(note: Note) -> SearchFields:
     folder, _, file_name = note.path.rpartition("/")
     name = file_name.removesuffix(".md")
+    aliases = tuple(string_values(note.meta.get("aliases", note.meta.get("alias"))))
+    keys = (name_key(text) for text in (name, note.title, *aliases))
     return SearchFields(
         name=f"{folder} {name}" if folder else name,
         title=note.title,
-        aliases=tuple(string_values(note.meta.get("aliases", note.meta.get("alias")))),
+        aliases=aliases,
         props=tuple(property_texts(note.meta)),
         tags=tuple(note.tags),
+        name_keys=tuple(dict.fromkeys(key for key in keys if key)),
     )
+
+
+def name_key(text: str) -> str:
+    """A name or a query as they are compared for an exact-name match: Unicode NFC (a file
+    name saved by macOS is decomposed), case folded, white space collapsed, punctuation
+    around it stripped (``"Kevin Kelly?"`` and ``[[Kevin Kelly]]`` are ``kevin kelly``) —
+    except a closing ``#``, which names a language (``C#`` is not ``C``). ``""``: no name."""
+    folded = " ".join(unicodedata.normalize("NFC", text).casefold().split())
+    start, end = 0, len(folded)
+    while start < end and _is_edge(folded[start]):
+        start += 1
+    while end > start and _is_edge(folded[end - 1]) and folded[end - 1] != "#":
+        end -= 1
+    return folded[start:end]
+
+
+def _is_edge(character: str) -> bool:
+    """Punctuation or white space: what surrounds a name in a typed query, not part of it."""
+    return character.isspace() or unicodedata.category(character).startswith("P")
 
 
 def property_texts(meta: Mapping[str, Any]) -> Iterator[tuple[str, str]]:

@@ -315,7 +315,7 @@ class Indexer:
         base = current or source
         if base is not None:
             old = self.store.notes.by_labels([base.label]).get(base.label)
-            self.store.notes.update(base.label, row, lookup_names(item.note))
+            self.store.notes.update(base.label, row, lookup_names(item.note), item.searchable.fields.name_keys)
             label = base.label
             if source is not None and old is not None:
                 self.store.usage.rename(old.id, row.id)
@@ -323,7 +323,7 @@ class Indexer:
             else:
                 report.updated.append(row.path)
         else:
-            label = self.store.notes.insert(row, lookup_names(item.note))
+            label = self.store.notes.insert(row, lookup_names(item.note), item.searchable.fields.name_keys)
             report.added.append(row.path)
         self._write_passages(label, base, item, report)
 

@@ -38,7 +38,8 @@ from .markdown import without_code
 # Bumped whenever what is derived from a file's bytes changes (title, metadata, problems):
 # an index made by an earlier reader reads every file again at its next reconcile.
 # 2: the title is the `title` property or the file name; lifecycle lines of YAML that breaks.
-READER_VERSION = "2"
+# 3: each note's name keys (fields.name_key), for search's exact-name bonus.
+READER_VERSION = "3"
 BOM = "\ufeff"
 _YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 _OPENING = re.compile(r"\A---[ \t]*\r?\n")

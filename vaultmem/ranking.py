@@ -8,6 +8,11 @@
   the side matched fewer notes than it could propose, a score of 0 standardised with the
   rest; fused = 0.6 × vectors + 0.4 × text. Unlike reciprocal ranks, it keeps how far apart the scores
   are, so a section far ahead on one side is not overruled by middling ranks on the other.
+- **The name bonus** (:func:`name_bonus`): a note whose file name, title or alias *is* the
+  query (fields.name_key) is the note asked for by name, whatever the sides make of its
+  text (a person's page holding only embeds). Named notes are lifted, when needed, to
+  :data:`NAME_MARGIN` above the best candidate that is not named so; all by the same
+  amount, so among themselves they keep the sides' order.
 - **score** (:func:`probability`): the fused value through a logistic calibration, the
   estimated chance that the hit is what the query is after; it never rises down the list.
 - **match** (:func:`match_kind`): ``both`` when both sides rank the note among their first
@@ -20,14 +25,18 @@ adr/0004-hybrid-ranking.md).
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Collection, Iterable, Sequence
+from dataclasses import dataclass, replace
 
 NEXT_SHARE = 0.25  # weight of a note's next passages after its best
 NEXT_PASSAGES = 2
 VECTOR_WEIGHT = 0.6
 TEXT_WEIGHT = 0.4
 MATCH_DEPTH = 10  # a side "matches" a note it ranks among its first max(k, this)
+# How far (in fused units: about one standard deviation of a side) a note named as asked
+# stands above the best other candidate: clearly first, and its score says so, without
+# claiming more than the sides' evidence where it already led by that much.
+NAME_MARGIN = 1.0
 
 
 @dataclass(frozen=True)
@@ -44,9 +53,10 @@ class Fused:
     """A note in the fused ranking, with where each side put it (1-based; None: not proposed)."""
 
     label: int
-    value: float  # 0.6 z_vectors + 0.4 z_text
+    value: float  # 0.6 z_vectors + 0.4 z_text, plus name_lift
     vector_rank: int | None
     text_rank: int | None
+    name_lift: float | None = None  # None: not named as asked; else what the name bonus added (0.0: it led anyway)
 
 
 def note_scores(passages: Iterable[tuple[int, int, float]]) -> list[SideHit]:
@@ -80,22 +90,41 @@ def zscores(hits: Sequence[SideHit]) -> dict[int, float]:
     return {hit.label: (hit.score - mean) / spread for hit in hits}
 
 
-def fuse(vectors: Sequence[SideHit], text: Sequence[SideHit], pool: int) -> list[Fused]:
-    """Both sides' candidates in one ranking, best first (ties broken by the caller).
+def fuse(vectors: Sequence[SideHit], text: Sequence[SideHit], pool: int, named: Collection[int] = ()) -> list[Fused]:
+    """Both sides' candidates in one ranking, unordered (the caller sorts and breaks ties),
+    with the name bonus applied to the ``named`` notes (:func:`name_bonus`).
 
     A side that proposed fewer than ``pool`` notes listed every note it matches: the other
-    candidates score 0 there and are standardised with its own (:func:`side_zscores`).
+    candidates score 0 there and are standardised with its own (:func:`_side_z`). A named
+    note neither side proposed joins as each side's lowest, after the standardisation: it
+    changes no other note's value.
     """
     vector_rank = {hit.label: rank for rank, hit in enumerate(vectors, start=1)}
     text_rank = {hit.label: rank for rank, hit in enumerate(text, start=1)}
     union = list(dict.fromkeys([*vector_rank, *text_rank]))
     vector_z, vector_missing = _side_z(vectors, union, pool)
     text_z, text_missing = _side_z(text, union, pool)
-    return [
+    fused = [
         Fused(label, VECTOR_WEIGHT * vector_z.get(label, vector_missing) + TEXT_WEIGHT * text_z.get(label, text_missing),
               vector_rank.get(label), text_rank.get(label))
-        for label in union
+        for label in [*union, *(label for label in named if label not in vector_rank and label not in text_rank)]
     ]
+    return name_bonus(fused, named)
+
+
+def name_bonus(fused: Sequence[Fused], named: Collection[int]) -> list[Fused]:
+    """The ``named`` notes lifted, by one amount, to at least :data:`NAME_MARGIN` above every
+    other candidate; each carries what it was lifted by (0.0 when it led by that much already).
+
+    The lift goes into the fused value itself, so the calibrated score stays monotone in the
+    order: a named note is never first with a lower score than the note below it.
+    """
+    values = [item.value for item in fused if item.label in named]
+    if not values:
+        return list(fused)
+    others = [item.value for item in fused if item.label not in named]
+    lift = max(0.0, max(others) + NAME_MARGIN - min(values)) if others else 0.0
+    return [replace(item, value=item.value + lift, name_lift=lift) if item.label in named else item for item in fused]
 
 
 def _side_z(hits: Sequence[SideHit], union: Sequence[int], pool: int) -> tuple[dict[int, float], float]:
@@ -131,4 +160,6 @@ def match_kind(vector_rank: int | None, text_rank: int | None, k: int) -> str:
         return "both"
     if in_vectors != in_text:
         return "meaning" if in_vectors else "keyword"
+    if vector_rank is None and text_rank is None:
+        return "keyword"  # neither side proposed it: only its name matched (name_bonus)
     return "meaning" if (vector_rank or math.inf) <= (text_rank or math.inf) else "keyword"

@@ -32,19 +32,19 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import numpy as np
 
 from .errors import DerivedIndexError, IndexBusy, NoteReadError
+from .fields import STOPWORDS, name_key
 from .lifecycle import is_expired_us, resolve_now, to_epoch_us
-from .notes import read_text, version_of
+from .notes import version_of
 from .ordered import unique
 from .paths import VaultPaths
 from .ranking import Fused, SideHit, fuse, match_kind, note_scores, probability
 from .results import SimilarNote
 from .snapshots import cosines
+from .snippets import passage_snippet
 from .storage import PASSAGE_SPACE, Eligibility, NoteRow, PassageRow, Store
 from .vectors import SnapshotMoved, blob_to_vector
 
 if TYPE_CHECKING:
-    from pathlib import Path
-
     from .embedders import Embedder
     from .vectors import VectorIndex
 
@@ -53,8 +53,6 @@ CANDIDATES_MIN = 50  # notes per side, before fusion
 PASSAGES_PER_NOTE = 4  # passages (vector side) or rows (text side) asked for per note wanted
 WIDEN_FACTOR = 4
 WIDEN_LIMIT = 4 * WIDEN_FACTOR  # the vector side asks for up to this many times its pool, then goes exact
-SNIPPET_CHARS = 300
-SNIPPET_SOURCE_CHARS = 20_000  # of a passage (one "word" may be megabytes): the window is cut from these
 SIMILAR_MAX = 5  # notes `remember` names as possibly saying the same
 SIMILAR_OVERFETCH = 4  # other layers and expired notes take places among the nearest
 VERIFY_ROUNDS = 3  # answer again at most this often when hits' files changed under them
@@ -114,20 +112,6 @@ class Candidates:
     text: list[SideHit]
     fused: list[Fused]
     paths: dict[int, str]
-
-
-# Words so common that matching them scores nearly every note: dropping them from the
-# full-text side keeps BM25 from ranking the whole vault (measured: rankings unchanged,
-# p95 halved at 10k notes). Kept when a query has nothing else.
-STOPWORDS = frozenset(
-    "a about above after again all am an and any are as at be because been before being below "
-    "between both but by can could did do does doing down during each few for from further had "
-    "has have having he her here hers herself him himself his how i if in into is it its itself "
-    "just me more most my myself no nor not now of off on once only or other our ours ourselves "
-    "out over own same she should so some such than that the their theirs them themselves then "
-    "there these they this those through to too under until up very was we were what when where "
-    "which while who whom why will with would you your yours yourself yourselves".split()
-)
 
 
 def search_filters(layers: Iterable[str] | None, tags: Iterable[str] | None, include_expired: bool,
@@ -291,7 +275,9 @@ class Searcher:
         pool = max(CANDIDATES_MIN, k, pool or 0)
         vectors = self._vector_side(self.embedder.embed([query])[0], pool, eligibility)
         text = self._text_side(query, pool, k, eligibility)
-        fused = fuse(vectors, text, pool)
+        key = name_key(query)
+        named = self.store.notes.labels_named(key, eligibility) if key else []
+        fused = fuse(vectors, text, pool, named)
         paths = self.store.notes.paths_by_labels([item.label for item in fused])
         # Labels come from the same snapshot as `paths`; one missing here is a vector of a
         # note deleted before this query began.
@@ -321,6 +307,10 @@ class Searcher:
                 chosen[note] = by_meaning if by_meaning is not None else by_words
             else:
                 chosen[note] = by_words if own.get(by_words, 0.0) > own.get(by_meaning, 0.0) else by_meaning
+        unproposed = [note for note, passage in chosen.items() if passage is None]
+        if unproposed:  # found by its name alone (ranking.name_bonus): it shows its first passage
+            firsts = self.store.passages.of_notes(unproposed)
+            chosen.update((note, passages[0].label) for note, passages in firsts.items() if passages)
         return chosen
 
     # -- the vector side
@@ -413,50 +403,9 @@ class Searcher:
         )
 
     def _snippet(self, row: NoteRow, passage: PassageRow | None, query: str, warnings: list[str]) -> str:
-        """An excerpt around the first query word in the hit's best passage, from the file on disk now."""
+        """What the hit shows of its note, from the file on disk now (snippets.py)."""
         try:
-            return passage_snippet(self.paths.root, row.path, passage, query)
+            return passage_snippet(self.paths.root, row.path, passage, query, row.title)
         except NoteReadError as error:
             warnings.append(f"file: {error} (run `vaultmem index`)")
             return ""
-
-
-def passage_snippet(root: Path, relative: str, passage: PassageRow | None, query: str) -> str:
-    """A window of the passage's lines around the first query word, read from the file now
-    (only its lines are cut out: a huge note is never split whole)."""
-    text = read_text(root, relative)
-    if passage is not None:
-        text = lines_of(text, passage.start_line, passage.end_line)
-    return make_snippet(text[:SNIPPET_SOURCE_CHARS], query)
-
-
-def lines_of(text: str, first: int, last: int) -> str:
-    """Lines ``first``–``last`` (1-based, inclusive) of ``text``, finding only the line ends up to them."""
-    start = 0
-    for _ in range(first - 1):
-        found = text.find("\n", start)
-        if found < 0:
-            return ""
-        start = found + 1
-    end = start
-    for _ in range(last - first + 1):
-        found = text.find("\n", end)
-        if found < 0:
-            return text[start:]
-        end = found + 1
-    return text[start : end - 1]
-
-
-def make_snippet(body: str, query: str, width: int = SNIPPET_CHARS) -> str:
-    text = " ".join(body.split())
-    if len(text) <= width:
-        return text
-    lowered = text.lower()
-    positions = [lowered.find(word.lower()) for word in _WORD.findall(query) if len(word) > 2]
-    found = [position for position in positions if position >= 0]
-    start = max(0, min(found) - width // 3) if found else 0
-    if start:
-        space = text.find(" ", start)
-        start = space + 1 if 0 <= space < start + 20 else start
-    excerpt = text[start : start + width].rstrip()
-    return ("…" if start else "") + excerpt + ("…" if start + width < len(text) else "")

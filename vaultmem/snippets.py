@@ -1,0 +1,277 @@
+"""What a hit shows of its note: a short excerpt, readable, and true to the file as it is now.
+
+- **Where from.** The hit's best passage — its lines, cut from the file read now (a huge
+  note is never split whole) — as a window of :data:`SNIPPET_CHARS` around the first query
+  word (:func:`passage_snippet`).
+- **Readable** (:func:`readable`). Markup is removed, never a word: heading markers (the
+  heading's words stay), list and task markers, quote and callout markers, emphasis,
+  inline code ticks, fence lines and rules; ``[[a|b]]`` and ``![[a|b]]`` show ``b``,
+  ``[[a]]`` shows ``a``, ``[text](url)`` shows ``text``. Lines of one paragraph are
+  joined by a space; where a block ends (a heading, a list item, a paragraph) without its
+  own punctuation, `` · `` marks the break, so ``## Notes`` over ``- Dentist`` reads
+  ``Notes · Dentist``. Code is shown as written.
+- **Never empty while the file says anything** (:func:`excerpt_of`). A passage that holds
+  no query word while some properties do (a ``References/`` note whose body is empty or
+  only embeds, found by its ``author``) shows those property lines first, as
+  ``author: Kevin Kelly``; an empty passage with no such property shows the note's first
+  property lines; a note with neither shows its title.
+
+Everything here is linear in the passage (regexes whose every repeat stops at the next
+delimiter), and it runs once per hit.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from .fields import BOOKKEEPING_KEYS, STOPWORDS
+from .markdown import HEADING_LINE, code_ranges
+from .notes import find_frontmatter, read_text
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from .storage import PassageRow
+
+SNIPPET_CHARS = 300
+SNIPPET_SOURCE_CHARS = 20_000  # of a passage (one "word" may be megabytes): the window is cut from these
+FIRST_PROPERTIES = 3  # property lines an empty note shows when none holds a query word
+BREAK = " · "  # between blocks that end without punctuation of their own
+_WORD = re.compile(r"\w+", re.UNICODE)
+_SENTENCE_END = ".!?:;,…"
+
+# Properties that say how vaultmem or Obsidian keep a note, not what it is about; its title
+# is the hit's title already. Its aliases and tags stay: a query may have matched them.
+HIDDEN_PROPERTIES = BOOKKEEPING_KEYS - {"aliases", "alias", "tags", "tag"}
+
+# -- line markup (each matched at the start of a line, after indentation)
+_RULE = re.compile(r"^(?:(?:-[ \t]*){3,}|(?:\*[ \t]*){3,}|(?:_[ \t]*){3,})$")
+_TABLE_DIVIDER = re.compile(r"^\|?[ \t]*:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)*\|?$")
+_QUOTE = re.compile(r"^(?:>[ \t]?)+")
+_CALLOUT = re.compile(r"^\[![^\]\n]*\][+-]?[ \t]*")
+_BULLET = re.compile(r"^[-*+](?:[ \t]+|$)")
+_NUMBERED = re.compile(r"^\d{1,9}[.)][ \t]")  # its number is shown, as Obsidian shows it
+_TASK_BOX = re.compile(r"^\[[^\]\n]\][ \t]+")
+_BLOCK_ID = re.compile(r"[ \t]\^[\w-]+$")
+# -- inline markup (every repeat stops at its closing delimiter: no backtracking over a line)
+_WIKILINK = re.compile(r"!?\[\[([^\[\]|\n]*)(?:\|([^\[\]\n]*))?\]\]")
+_IMAGE = re.compile(r"!\[([^\[\]\n]*)\]\([^()\s]*\)")
+_LINK = re.compile(r"\[([^\[\]\n]+)\]\([^()\s]*\)")
+_TOP_LEVEL_KEY = re.compile(r"^([\"']?)([^\"':#\n][^\"':\n]*?)\1[ \t]*:(?:[ \t]+(.*))?$")  # frontmatter
+_BLOCK_SCALAR = re.compile(r"^[|>][+-]?$")
+_CODE_SPAN = re.compile(r"`([^`\n]+)`")
+_STRONG = re.compile(r"(\*\*|__|~~|==)(?=[^\s*_~=])([^*_~=\n]*[^\s*_~=])\1")
+_EMPHASIS = re.compile(r"(?<![\w*])\*([^*\s][^*\n]*)\*(?![\w*])|(?<![\w_])_([^_\s][^_\n]*)_(?![\w_])")
+
+
+def passage_snippet(root: Path, relative: str, passage: PassageRow | None, query: str, title: str) -> str:
+    """The snippet of a hit on ``relative`` whose best passage is ``passage`` (None: the whole
+    body), read from the file now."""
+    text = read_text(root, relative)
+    block = find_frontmatter(text)
+    properties = property_lines(block.yaml_text) if block is not None else []
+    if passage is not None:
+        body = lines_of(text, passage.start_line, passage.end_line)
+    else:
+        body = text[block.body_start :] if block is not None else text
+    return excerpt_of(body[:SNIPPET_SOURCE_CHARS], properties, title, query)
+
+
+def excerpt_of(passage: str, properties: Sequence[str], title: str, query: str, width: int = SNIPPET_CHARS) -> str:
+    """The excerpt a hit shows: the passage around the first query word — or, when only the
+    note's properties hold query words, those properties then the passage; when the passage
+    is empty, its first properties; failing all, the title (see the module's docstring)."""
+    words = query_pattern(query)
+    shown = readable(passage)
+    if words is not None and not words.search(shown):
+        matching = [line for line in properties if words.search(line)]
+        if matching:
+            return window(joined([*matching, shown]), words, width)
+    if shown:
+        return window(shown, words, width)
+    if properties:
+        return window(joined(properties[:FIRST_PROPERTIES]), words, width)
+    return title
+
+
+def query_pattern(query: str) -> re.Pattern[str] | None:
+    """Where a query word starts in a text, case-insensitive: words of four letters or more
+    as prefixes (``tart`` finds ``tarts``), shorter ones whole (``go`` is not ``good``);
+    stopwords only when the query has nothing else. None: the query has no word."""
+    words = list(dict.fromkeys(word.casefold() for word in _WORD.findall(query)))
+    meaningful = [word for word in words if word not in STOPWORDS and len(word) > 1] or words
+    if not meaningful:
+        return None
+    alternatives = sorted((re.escape(word) + ("" if len(word) >= 4 else r"(?!\w)") for word in meaningful), key=len, reverse=True)
+    return re.compile(r"(?<!\w)(?:" + "|".join(alternatives) + ")", re.IGNORECASE)
+
+
+def window(text: str, words: re.Pattern[str] | None, width: int = SNIPPET_CHARS) -> str:
+    """``width`` characters of ``text`` from a little before the first query word (the start
+    when none is there), ``…`` where it was cut."""
+    if len(text) <= width:
+        return text
+    found = words.search(text) if words is not None else None
+    start = max(0, found.start() - width // 3) if found else 0
+    if start:
+        space = text.find(" ", start)
+        start = space + 1 if 0 <= space < start + 20 else start
+    excerpt = text[start : start + width].rstrip()
+    return ("…" if start else "") + excerpt + ("…" if start + width < len(text) else "")
+
+
+# ------------------------------------------------------------------ markup → readable text
+
+
+def readable(text: str) -> str:
+    """``text`` as a person reads it, on one line (see the module's docstring)."""
+    blocks: list[str] = []
+    joins_previous = False  # is the last line a paragraph's, that the next prose line continues?
+    for line, in_code in _lines(text):
+        shown, prose = (" ".join(line.split()), False) if in_code else _line(line)
+        if not shown:
+            joins_previous = False  # a blank line, a rule, a fence: a break between blocks
+            continue
+        if joins_previous and prose:
+            blocks[-1] += " " + shown
+        else:
+            blocks.append(shown)
+        joins_previous = prose
+    return joined(blocks)
+
+
+def joined(blocks: Sequence[str]) -> str:
+    """Blocks on one line: a space after one that ends a sentence, `` · `` after any other."""
+    text = ""
+    for block in blocks:
+        if not block:
+            continue
+        if text:
+            text += " " if text[-1] in _SENTENCE_END else BREAK
+        text += block
+    return text
+
+
+def _lines(text: str) -> list[tuple[str, bool]]:
+    """Each line, and whether it is inside a fenced code block; fence lines left out."""
+    blocks = [(start, end) for start, end in code_ranges(text) if "\n" in text[start:end]]
+    found: list[tuple[str, bool]] = []
+    offset = 0
+    block = 0
+    for line in text.split("\n"):
+        while block < len(blocks) and blocks[block][1] <= offset:
+            block += 1
+        inside = block < len(blocks) and blocks[block][0] <= offset < blocks[block][1]
+        is_fence = inside and (offset == blocks[block][0] or offset + len(line) >= blocks[block][1])
+        if not is_fence:
+            found.append((line, inside))
+        offset += len(line) + 1
+    return found
+
+
+def _line(line: str) -> tuple[str, bool]:
+    """One line outside code without its markup, and whether it is paragraph text (which the
+    next line of the same paragraph continues) rather than a block of its own."""
+    stripped = line.strip()
+    if not stripped or _RULE.match(stripped) or ("-" in stripped and _TABLE_DIVIDER.match(stripped)):
+        return "", False
+    prose = True
+    if stripped.startswith(">"):
+        stripped = _CALLOUT.sub("", _QUOTE.sub("", stripped))
+    heading = HEADING_LINE.match(stripped) if stripped.startswith("#") else None
+    if heading is not None:
+        stripped, prose = heading.group(2), False
+    elif _BULLET.match(stripped):
+        stripped, prose = _TASK_BOX.sub("", _BULLET.sub("", stripped, count=1), count=1), False
+    elif _NUMBERED.match(stripped):
+        prose = False
+    elif stripped.startswith("|"):
+        stripped, prose = stripped.strip("|").strip(), False
+    return " ".join(_inline(_BLOCK_ID.sub("", stripped)).split()), prose
+
+
+def _inline(text: str) -> str:
+    """Inline markup removed; inside a code span only its ticks (code is shown as written)."""
+    if "`" not in text:
+        return _spans(text)
+    parts = _CODE_SPAN.split(text)  # text, code, text, code, …, text
+    return "".join(part if number % 2 else _spans(part) for number, part in enumerate(parts))
+
+
+def _spans(text: str) -> str:
+    if "[" in text:
+        text = _WIKILINK.sub(_link_text, text)
+        text = _LINK.sub(r"\1", _IMAGE.sub(r"\1", text))
+    if any(mark in text for mark in ("**", "__", "~~", "==")):
+        text = _STRONG.sub(r"\2", text)
+    if "*" in text or "_" in text:
+        text = _EMPHASIS.sub(lambda match: match.group(1) or match.group(2), text)
+    return text
+
+
+def _link_text(match: re.Match[str]) -> str:
+    """``[[a|b]]`` → ``b``; ``[[a]]`` → ``a``, as written (embeds alike)."""
+    return match.group(2) if match.group(2) is not None else match.group(1)
+
+
+# ------------------------------------------------------------------ properties as lines
+
+
+def property_lines(yaml_text: str) -> list[str]:
+    """The frontmatter's properties as readable ``key: value`` lines, in file order, read from
+    its lines (not its YAML: a frontmatter that does not load still shows what it says):
+    list items joined by ``, ``, quotes and link brackets dropped; bookkeeping keys and
+    properties without a value left out."""
+    properties: list[tuple[str, str, list[str]]] = []  # key, the value on its line, the lines under it
+    for line in yaml_text.split("\n"):
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        named = _TOP_LEVEL_KEY.match(line) if line[0] not in " \t-" else None
+        if named is not None:
+            properties.append((named.group(2).strip(), (named.group(3) or "").strip(), []))
+        elif properties:
+            properties[-1][2].append(line.strip())
+    lines = []
+    for key, first, under in properties:
+        value = _property_text(first, under)
+        if value and key.casefold() not in HIDDEN_PROPERTIES:
+            lines.append(f"{key}: {value}")
+    return lines
+
+
+def _property_text(first: str, under: Sequence[str]) -> str:
+    """A property's value as text: a block scalar's lines joined by spaces, list items by ``, ``."""
+    if _BLOCK_SCALAR.match(first):
+        return " ".join(" ".join(under).split())
+    items = [first, *(item.removeprefix("-").strip() for item in under)]
+    return ", ".join(text for text in (_scalar_text(item) for item in items) if text)
+
+
+def _scalar_text(raw: str) -> str:
+    """One YAML value as text: quotes, a flow list's brackets and link brackets dropped."""
+    value = raw.strip()
+    if len(value) >= 2 and value[0] == value[-1] and value[0] in "\"'":
+        value = value[1:-1]
+    value = _WIKILINK.sub(_link_text, value)
+    if value.startswith("[") and value.endswith("]"):
+        value = ", ".join(item.strip().strip("\"'") for item in value[1:-1].split(",") if item.strip())
+    return " ".join(value.split())
+
+
+def lines_of(text: str, first: int, last: int) -> str:
+    """Lines ``first``–``last`` (1-based, inclusive) of ``text``, finding only the line ends up to them."""
+    start = 0
+    for _ in range(first - 1):
+        found = text.find("\n", start)
+        if found < 0:
+            return ""
+        start = found + 1
+    end = start
+    for _ in range(last - first + 1):
+        found = text.find("\n", end)
+        if found < 0:
+            return text[start:]
+        end = found + 1
+    return text[start : end - 1]
