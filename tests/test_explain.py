@@ -135,3 +135,21 @@ def test_cli_json_prints_path_in_answer_ranks_and_plain_sentence_reasons(vault: 
     assert text.exit_code == 0 and "not in the answer" in text.stdout and "- expired at 2026-11-13" in text.stdout
     missing = run_cli(vault.root, "explain", "no/such/note", "coffee")
     assert missing.exit_code == 1 and "no note matches" in missing.stderr
+
+
+def test_a_note_asked_for_by_its_name_says_the_name_match_lifted_it(tmp_path: Path, wordllama: object) -> None:
+    import shutil
+
+    from helpers import REAL_VAULTS
+
+    root = shutil.copytree(REAL_VAULTS / "kepano-obsidian", tmp_path / "kepano")
+    with Vault(root, embedder=wordllama) as vault:  # type: ignore[arg-type]
+        vault.index()
+        [hit] = vault.search("Kevin Kelly", k=1)
+        explained = vault.explain("References/Kevin Kelly", "Kevin Kelly", k=1)
+        assert explained.in_answer and explained.rank["fused"] == 1 and explained.score["fused"] == hit.score
+        [named] = [reason for reason in explained.reasons if reason.startswith("name match:")]
+        assert "the query is its file name ('Kevin Kelly')" in named and "raised by" in named
+        assert explained.reasons[-1].startswith("in the answer: ranked 1 of the 1 asked for")
+        partly = vault.explain("References/Kevin Kelly", "Kevin", k=10)
+        assert not any(reason.startswith("name match:") for reason in partly.reasons)

@@ -13,6 +13,7 @@ import pytest
 from helpers import NOW, copy_sample_vault, run_cli
 from vaultmem import Vault
 from vaultmem.paths import VaultPaths
+from vaultmem.search import search_filters
 from vaultmem.vectors import VectorIndex, unpack
 
 EXPIRED_AT_NOW = {
@@ -528,3 +529,115 @@ def test_an_index_made_under_the_heading_rule_is_read_again(tmp_path: Path) -> N
         db.execute("DELETE FROM meta WHERE key = 'reader'")
     hits = json.loads(run_cli(vault, "search", "Kevin Kelly", "-k", "10", "--json").stdout)
     assert {hit["path"]: hit["title"] for hit in hits}.get("References/Kevin Kelly.md") == "Kevin Kelly"
+
+
+# ---------------------------------------------------------------- a note asked for by its name (ranking.name_bonus)
+
+
+@pytest.fixture(scope="module")
+def kepano(tmp_path_factory: pytest.TempPathFactory, wordllama) -> Iterator[Vault]:
+    """The real kepano vault, indexed once (read-only)."""
+    import shutil
+
+    from helpers import REAL_VAULTS
+
+    root = shutil.copytree(REAL_VAULTS / "kepano-obsidian", tmp_path_factory.mktemp("kepano") / "kepano")
+    with Vault(root, embedder=wordllama) as opened:
+        opened.index()
+        yield opened
+
+
+NAMED_NOTES = {
+    # Asked for by name; their text says little: a person's page of embeds, as in real vaults.
+    "people/ada.md": '---\ntitle: Ada Lovelace\ncategories:\n  - "[[People]]"\n---\n## Books\n\n![[Books.base#Author]]\n',
+    "people/countess.md": "---\naliases: [Augusta King]\n---\n![[Letters.base#Author]]\n",
+    "people/Grace Hopper.md": "---\nlayer: L3\nexpires_at: 2020-01-01\n---\n![[Talks.base#Speaker]]\n",
+    # Notes that say the names often, in their titles, text and properties.
+    "notes/Ada Lovelace and the Analytical Engine.md":
+        "Ada Lovelace wrote the first program for the Analytical Engine. Ada Lovelace saw that the engine "
+        "could compose music. Augusta King, as Ada Lovelace was known after her marriage, signed A.A.L.\n",
+    "notes/Letters of Ada Lovelace.md":
+        "---\nauthor: \"[[Ada Lovelace]]\"\n---\nAda Lovelace to Babbage, 1843: the letters of Ada Lovelace and "
+        "Augusta King's notes on the Bernoulli numbers.\n",
+    "notes/Augusta King biography.md":
+        "Augusta King, Countess of Lovelace: Augusta King's life, from Augusta King's childhood to her notes.\n",
+    "notes/Grace Hopper at Harvard.md":
+        "---\nlayer: L3\n---\nGrace Hopper programmed the Mark I. Grace Hopper found the moth; Grace Hopper spoke on nanoseconds.\n",
+    "notes/Grace Hopper's nanosecond.md": "---\nlayer: L3\n---\nGrace Hopper handed out nanoseconds: Grace Hopper's wire.\n",
+}
+
+
+@pytest.fixture(scope="module")
+def named(tmp_path_factory: pytest.TempPathFactory, wordllama) -> Iterator[Vault]:
+    from helpers import write_file
+
+    root = tmp_path_factory.mktemp("named") / "vault"
+    for relative, text in NAMED_NOTES.items():
+        write_file(root, relative, text)
+    with Vault(root, embedder=wordllama) as opened:
+        opened.index()
+        yield opened
+
+
+def test_a_query_that_is_a_notes_file_name_ranks_that_note_first_on_the_real_vault(kepano: Vault) -> None:
+    # Its body holds only embeds; three notes that name Kevin Kelly in their properties ranked above it (4th).
+    for query in ("Kevin Kelly", "kevin  KELLY?", '"Kevin Kelly"'):
+        hits = kepano.search(query, k=5)
+        assert hits[0].path == "References/Kevin Kelly.md", (query, [hit.path for hit in hits])
+        scores = [hit.score for hit in hits]
+        assert scores == sorted(scores, reverse=True)  # the bonus is in the fused value: scores follow the order
+
+
+@pytest.mark.parametrize(("query", "path"), [
+    ("Ada Lovelace", "people/ada.md"),  # its title property (the file is ada.md)
+    ("augusta king", "people/countess.md"),  # an alias
+    ("Lovelace", None),  # part of a name is not the name: no note is lifted
+])
+def test_a_query_that_is_a_notes_title_or_alias_ranks_that_note_first(named: Vault, query: str, path: str | None) -> None:
+    if path is not None:
+        assert named.search(query, k=3, now=NOW)[0].path == path
+    found = named.derived.searcher().candidates(query, 10, search_filters(None, None, False, NOW))
+    lifted = [found.paths[item.label] for item in found.fused if item.name_lift is not None]
+    assert lifted == ([] if path is None else [path])
+
+
+def test_a_note_named_as_asked_that_the_filters_exclude_stays_out(named: Vault) -> None:
+    hidden = [hit.path for hit in named.search("Grace Hopper", k=10, now=NOW)]
+    assert "people/Grace Hopper.md" not in hidden and hidden  # expired: the name does not bring it back
+    assert "people/Grace Hopper.md" not in [hit.path for hit in named.search("Grace Hopper", k=10, layers=["L2"], include_expired=True, now=NOW)]
+    shown = named.search("Grace Hopper", k=10, include_expired=True, now=NOW)
+    assert shown[0].path == "people/Grace Hopper.md" and shown[0].expired
+
+
+def test_an_index_made_before_name_keys_gets_them_at_the_next_search(tmp_path: Path) -> None:
+    import shutil
+    import sqlite3
+
+    from helpers import REAL_VAULTS
+
+    vault = shutil.copytree(REAL_VAULTS / "kepano-obsidian", tmp_path / "kepano")
+    assert run_cli(vault, "index").exit_code == 0
+    # An index.db as the reader before name keys left it: no name key rows, reader 2.
+    with sqlite3.connect(vault / ".vaultmem" / "index.db") as db:
+        db.execute("DELETE FROM note_names WHERE kind = 'name_key'")
+        db.execute("UPDATE meta SET value = '2' WHERE key = 'reader'")
+    hits = json.loads(run_cli(vault, "search", "Kevin Kelly", "-k", "3", "--json").stdout)
+    assert hits[0]["path"] == "References/Kevin Kelly.md"
+
+
+def test_named_notes_are_lifted_together_above_every_other_candidate_in_their_own_order() -> None:
+    from vaultmem.ranking import NAME_MARGIN, Fused, name_bonus
+
+    fused = [Fused(1, 3.0, 1, 1), Fused(2, 1.0, 2, 2), Fused(3, 0.5, 3, None), Fused(4, -1.0, None, 3)]
+    lifted = {item.label: item for item in name_bonus(fused, {3, 4})}
+    assert lifted[4].value == pytest.approx(3.0 + NAME_MARGIN)  # the lowest named note: the margin above the best other
+    assert lifted[3].value > lifted[4].value  # named notes keep the sides' order among themselves
+    assert (lifted[1].value, lifted[2].value, lifted[1].name_lift) == (3.0, 1.0, None)  # others untouched
+    assert lifted[3].name_lift == lifted[4].name_lift == pytest.approx(5.0)
+
+
+def test_a_named_note_already_far_ahead_is_not_lifted() -> None:
+    from vaultmem.ranking import Fused, name_bonus
+
+    [first, second] = name_bonus([Fused(1, 5.0, 1, 1), Fused(2, 1.0, 2, 2)], {1})
+    assert (first.value, first.name_lift, second.value) == (5.0, 0.0, 1.0)

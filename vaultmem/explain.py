@@ -134,8 +134,8 @@ def explain_row(searcher: Searcher, row: NoteRow, meta: dict[str, Any], query: s
     vector = _vector_score(searcher, query, label, found)
     text = _text_score(searcher, query, label, found)
     in_answer = not blocking and position is not None and position <= k
-    reasons = [*blocking, *_notes(row, eligibility), _ranking_reason(position, k, lifted_words, vector, text, found),
-               *([_name_reason(row, meta, query, fused.name_lift)] if fused is not None and fused.name_lift is not None else [])]
+    named = [_name_reason(row, meta, query, fused.name_lift)] if fused is not None and fused.name_lift is not None else []
+    reasons = [*blocking, *_notes(row, eligibility), *named, _ranking_reason(position, k, lifted_words, vector, text, found)]
     passage = _best_passage(searcher, row, query, vector, text)
     value = None if fused is None else round(probability(fused.value, searcher.embedder.score_calibration), 4)
     return Explanation(
