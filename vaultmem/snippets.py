@@ -7,9 +7,9 @@
   heading's words stay), list and task markers, quote and callout markers, emphasis,
   inline code ticks, fence lines and rules; ``[[a|b]]`` and ``![[a|b]]`` show ``b``,
   ``[[a]]`` shows ``a``, ``[text](url)`` shows ``text``. Lines of one paragraph are
-  joined by a space; where a block ends (a heading, a list item, a paragraph) without its
-  own punctuation, `` · `` marks the break, so ``## Notes`` over ``- Dentist`` reads
-  ``Notes · Dentist``. Code is shown as written.
+  joined by a space; where a block ends (a heading, a list item, an embed on its own line,
+  a paragraph) without its own punctuation, `` · `` marks the break, so ``## Notes`` over
+  ``- Dentist`` reads ``Notes · Dentist``. Code is shown as written.
 - **Never empty while the file says anything** (:func:`excerpt_of`). A passage that holds
   no query word while some properties do (a ``References/`` note whose body is empty or
   only embeds, found by its ``author``) shows those property lines first, as
@@ -36,7 +36,7 @@ if TYPE_CHECKING:
     from .storage import PassageRow
 
 SNIPPET_CHARS = 300
-SNIPPET_SOURCE_CHARS = 20_000  # of a passage (one "word" may be megabytes): the window is cut from these
+SNIPPET_SOURCE_CHARS = 20_000  # of a passage or a frontmatter (one "word" may be megabytes): what is read for the snippet
 FIRST_PROPERTIES = 3  # property lines an empty note shows when none holds a query word
 BREAK = " · "  # between blocks that end without punctuation of their own
 _WORD = re.compile(r"\w+", re.UNICODE)
@@ -71,7 +71,7 @@ def passage_snippet(root: Path, relative: str, passage: PassageRow | None, query
     body), read from the file now."""
     text = read_text(root, relative)
     block = find_frontmatter(text)
-    properties = property_lines(block.yaml_text) if block is not None else []
+    properties = property_lines(block.yaml_text[:SNIPPET_SOURCE_CHARS]) if block is not None else []
     if passage is not None:
         body = lines_of(text, passage.start_line, passage.end_line)
     else:
@@ -118,8 +118,12 @@ def window(text: str, words: re.Pattern[str] | None, width: int = SNIPPET_CHARS)
     if start:
         space = text.find(" ", start)
         start = space + 1 if 0 <= space < start + 20 else start
-    excerpt = text[start : start + width].rstrip()
-    return ("…" if start else "") + excerpt + ("…" if start + width < len(text) else "")
+    end = min(len(text), start + width)
+    if end < len(text) and not text[end].isspace():  # not in the middle of a word, unless it is a long one
+        space = text.rfind(" ", start, end)
+        end = space if space > end - 20 else end
+    excerpt = text[start:end].rstrip()
+    return ("…" if start else "") + excerpt + ("…" if end < len(text) else "")
 
 
 # ------------------------------------------------------------------ markup → readable text
@@ -189,6 +193,8 @@ def _line(line: str) -> tuple[str, bool]:
         prose = False
     elif stripped.startswith("|"):
         stripped, prose = stripped.strip("|").strip(), False
+    elif stripped.startswith("![[") and _WIKILINK.fullmatch(stripped):
+        prose = False  # an embed on its own line is shown as a block of its own
     return " ".join(_inline(_BLOCK_ID.sub("", stripped)).split()), prose
 
 

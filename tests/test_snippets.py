@@ -1,0 +1,141 @@
+"""What a hit shows of its note (vaultmem/snippets.py): readable, never empty, true to the file.
+
+Hits come from a real index of real files (the vendored kepano vault and notes written to
+tmp_path) and the real default embedder; the rendering rules are also checked on their own,
+on text whose reading is known.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from helpers import NOW, REAL_VAULTS, write_file
+
+from vaultmem import Vault
+from vaultmem.snippets import excerpt_of, property_lines, readable
+
+
+@pytest.fixture(scope="module")
+def kepano(tmp_path_factory: pytest.TempPathFactory, wordllama: object) -> Iterator[Vault]:
+    """The real kepano vault, indexed once (read-only)."""
+    root = shutil.copytree(REAL_VAULTS / "kepano-obsidian", tmp_path_factory.mktemp("kepano") / "kepano")
+    with Vault(root, embedder=wordllama) as opened:  # type: ignore[arg-type]
+        opened.index()
+        yield opened
+
+
+def hit_on(vault: Vault, query: str, path: str, k: int = 10) -> str:
+    """The snippet of the hit on ``path`` among the first ``k`` of ``query``."""
+    hits = vault.search(query, k=k, now=NOW)
+    [snippet] = [hit.snippet for hit in hits if hit.path == path]
+    return snippet
+
+
+def words_of(text: str) -> set[str]:
+    return {word.casefold() for word in re.findall(r"\w+", text)}
+
+
+# ---------------------------------------------------------------- never empty
+
+
+def test_a_note_whose_body_is_empty_shows_the_property_lines_that_hold_the_query(kepano: Vault) -> None:
+    snippet = hit_on(kepano, "Well Made 145 Kevin Kelly", "References/Well Made 145 Kevin Kelly.md")
+    assert snippet == "show: Well Made · guests: Kevin Kelly · episode: 145"  # was "": the note has no body
+
+
+def test_a_passage_without_the_query_shows_the_matching_properties_before_it(kepano: Vault) -> None:
+    # The clipping's text never says "Kevin Kelly": its `author` property does.
+    snippet = hit_on(kepano, "Kevin Kelly", "Clippings/68 Bits of Unsolicited Advice.md")
+    assert snippet.startswith("author: Kevin Kelly · It’s my birthday. I’m 68.")
+    assert hit_on(kepano, "Kevin Kelly", "References/Out of Control.md") == "author: Kevin Kelly"
+
+
+def test_every_note_of_the_real_vault_asked_for_by_name_shows_something(kepano: Vault) -> None:
+    rows = list(kepano.store.notes.all())
+    assert len(rows) == 51
+    for row in rows:
+        [hit] = kepano.search(row.title, k=1, now=NOW)
+        assert hit.path == row.path and hit.snippet.strip(), (row.path, hit.snippet)
+
+
+def test_an_empty_body_without_a_matching_property_shows_the_first_properties_then_the_title(tmp_path: Path, wordllama: object) -> None:
+    write_file(tmp_path, "Zanzibar trip.md", "---\nlayer: L3\nstatus: planned\ncountry: Tanzania\nnights: 6\nbudget: low\n---\n")
+    write_file(tmp_path, "Blank page.md", "---\n---\n")
+    with Vault(tmp_path, embedder=wordllama) as vault:  # type: ignore[arg-type]
+        vault.index()
+        # The query is its name, not in any property: its first properties (not vaultmem's `layer`), at most three.
+        assert hit_on(vault, "Zanzibar trip", "Zanzibar trip.md", k=1) == "status: planned · country: Tanzania · nights: 6"
+        assert hit_on(vault, "Blank page", "Blank page.md", k=1) == "Blank page"  # nothing in the file but delimiters
+
+
+# ---------------------------------------------------------------- readable, and only markup removed
+
+
+def test_a_snippet_shows_headings_links_embeds_and_lists_as_text(tmp_path: Path, wordllama: object) -> None:
+    write_file(tmp_path, "Errands.md", (
+        "## Notes\n"
+        "\n"
+        "- Dentist on [[2024-05-02|Thursday]] at ten\n"
+        "- [ ] Call [[People/Mum]] about **the keys**\n"
+        "  1. spare set\n"
+        "![[Albums.base]]\n"
+        "\n"
+        "See [the guide](https://example.com/guide) for `vaultmem index`.\n"
+        "> [!tip] Dentist\n"
+        "> bring the _card_\n"
+    ))
+    with Vault(tmp_path, embedder=wordllama) as vault:  # type: ignore[arg-type]
+        vault.index()
+        snippet = hit_on(vault, "dentist errands", "Errands.md", k=1)
+    assert snippet == ("Notes · Dentist on Thursday at ten · Call People/Mum about the keys · 1. spare set · Albums.base · "
+                       "See the guide for vaultmem index. Dentist bring the card")
+
+
+def test_markup_inside_code_is_shown_as_written() -> None:
+    text = "Install it:\n\n```sh\n# the package\npip install **vaultmem**\n```\n\nThen run `[[x]]`.\n"
+    assert readable(text) == "Install it: # the package · pip install **vaultmem** · Then run [[x]]."
+
+
+def test_rules_table_dividers_and_block_ids_are_markup_alone() -> None:
+    text = "| name | role |\n|---|:---:|\n| Rui | pilot |\n\n---\n\nLast line ^block-1\n"
+    assert readable(text) == "name | role · Rui | pilot · Last line"
+
+
+def test_properties_are_read_from_the_frontmatter_lines_even_when_its_yaml_does_not_load() -> None:
+    yaml_text = ('title: Kept out\nid: 01ABC\nauthor:\n  - "[[Kevin Kelly]]"\ntopics: []\n'
+                 "genre: [Futurism, '[[Nonfiction]]']\ncreated: {{date}}\nsummary: >\n  A book about\n  emergence.\n"
+                 "tags:\n  - books\n")
+    assert property_lines(yaml_text) == [
+        "author: Kevin Kelly", "genre: Futurism, Nonfiction", "summary: A book about emergence.", "tags: books",
+    ]
+
+
+@pytest.mark.parametrize("query", [
+    "Kevin Kelly", "Well Made 145 Kevin Kelly", "the ISBN of Kevin Kelly's book", "brown butter nectarine tart oven",
+    "what counts as an evergreen note", "the shrine I visited in Kyoto", "Albums", "map coordinates",
+])
+def test_every_word_a_snippet_shows_is_in_its_file(kepano: Vault, query: str) -> None:
+    # Only markup is removed: a snippet never shows a word its file does not hold.
+    hits = kepano.search(query, k=10, now=NOW)
+    assert hits
+    for hit in hits:
+        text = (kepano.root / hit.path).read_text(encoding="utf-8")
+        assert hit.snippet
+        # A word longer than the window's slack may be cut where "…" is: it is then part of a word of the file.
+        whole = re.sub(r"\w+…|…\w+", lambda cut, text=text: "" if cut.group().strip("…") in text else cut.group(), hit.snippet)
+        assert words_of(whole) <= words_of(text), hit.path
+
+
+def test_the_window_starts_at_a_query_word_not_at_a_stopword() -> None:
+    passage = "The " + "filler words here and there " * 20 + "Zanzibar is where the ferries leave at six."
+    excerpt = excerpt_of(passage, [], "Title", "the ferries to Zanzibar")
+    assert excerpt.startswith("…") and "Zanzibar is where the ferries leave" in excerpt
+
+
+def test_embeds_on_lines_of_their_own_are_blocks_of_their_own() -> None:
+    assert readable("## Places\n\n![[Map.base#Location]]\n![[Places.base#Location]]\n") == (
+        "Places · Map.base#Location · Places.base#Location")
