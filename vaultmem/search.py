@@ -4,9 +4,11 @@ Each side ranks passages and turns them into notes (ranking.py: a note's best pa
 a quarter of its next two): the vector side asks the passage graph for the nearest
 passages, then scores every passage of the notes they belong to exactly; the text side
 asks FTS5 for the best rows (notes with every query term first). Both sides' top 50 notes
-are fused by z-score (vectors 0.6, text 0.4); a hit's ``score`` is the calibrated chance
-that it is what was asked for, its ``match`` says which sides found it, and its snippet is
-cut from its best passage, whose heading path and lines it names.
+are fused by z-score (vectors 0.6, text 0.4), and a note whose name (file name, title,
+alias) is the query is lifted above the rest (ranking.name_bonus); a hit's ``score`` is the
+calibrated chance that it is what was asked for, its ``match`` says which sides found it,
+and its snippet is cut from its best passage, whose heading path and lines it names
+(snippets.py).
 
 Expiry is decided here, at read time, with the same rule as ``is_expired`` applied to
 the epoch-microsecond column, per note, before each side keeps its top 50. Filters never
