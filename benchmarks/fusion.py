@@ -107,23 +107,26 @@ def _minmax(candidates: Candidates) -> dict[str, float]:
 
 def _zscore_mix(vectors: Candidates, text: Candidates, vector_weight: float, text_weight: float, depth: int) -> dict[str, float]:
     union = list(dict.fromkeys(path for path, _ in (*vectors, *text)))
-    vector_z, text_z = _zscores(_completed(vectors, union, depth)), _zscores(_completed(text, union, depth))
+    vector_z, text_z = _zscores(*_completed(vectors, union, depth)), _zscores(*_completed(text, union, depth))
     missing = (min(vector_z.values(), default=0.0), min(text_z.values(), default=0.0))
     return _mix(vector_z, text_z, vector_weight, text_weight, missing)
 
 
-def _completed(candidates: Candidates, union: list[str], depth: int) -> Candidates:
-    """A side shorter than ``depth`` matched nothing else: the other candidates score 0 on it."""
+def _completed(candidates: Candidates, union: list[str], depth: int) -> tuple[Candidates, int]:
+    """A side shorter than ``depth`` matched nothing else: the other candidates score 0 on it,
+    and so do the ``depth`` minus those that never competed (vaultmem.ranking._side_z)."""
     if len(candidates) >= depth:
-        return candidates
+        return candidates, 0
     known = {path for path, _ in candidates}
-    return [*candidates, *((path, 0.0) for path in union if path not in known)]
+    completed = [*candidates, *((path, 0.0) for path in union if path not in known)]
+    return completed, max(0, depth - len(completed))
 
 
-def _zscores(candidates: Candidates) -> dict[str, float]:
+def _zscores(candidates: Candidates, background: int = 0) -> dict[str, float]:
+    """Standardised over the candidates and ``background`` more that score 0."""
     if not candidates:
         return {}
-    values = [score for _, score in candidates]
+    values = [score for _, score in candidates] + [0.0] * background
     mean = statistics.fmean(values)
     spread = statistics.pstdev(values) or 1.0
     return {path: (score - mean) / spread for path, score in candidates}

@@ -6,7 +6,9 @@
 - **Fusion** (:func:`fuse`): each side's top candidates are standardised over that side's
   candidates (z-scores); a note a side did not propose gets that side's lowest z — or, when
   the side matched fewer notes than it could propose, a score of 0 standardised with the
-  rest; fused = 0.6 × vectors + 0.4 × text. Unlike reciprocal ranks, it keeps how far apart the scores
+  rest; a side with fewer candidates than the search's pool (a small vault, a narrow
+  filter) is standardised as if the missing candidates were there and scored 0, so a
+  score means the same whether five notes competed or fifty; fused = 0.6 × vectors + 0.4 × text. Unlike reciprocal ranks, it keeps how far apart the scores
   are, so a section far ahead on one side is not overruled by middling ranks on the other.
 - **The name bonus** (:func:`name_bonus`): a note whose file name, title or alias *is* the
   query (fields.name_key) is the note asked for by name, whatever the sides make of its
@@ -80,13 +82,15 @@ def note_scores(passages: Iterable[tuple[int, int, float]]) -> list[SideHit]:
     return sorted(hits, key=lambda hit: (-hit.score, hit.label))
 
 
-def zscores(hits: Sequence[SideHit]) -> dict[int, float]:
-    """Each note's score standardised over the side's candidates (a spread of 0 counts as 1)."""
+def zscores(hits: Sequence[SideHit], background: int = 0) -> dict[int, float]:
+    """Each note's score standardised over the side's candidates and ``background`` more
+    that score 0 (a spread of 0 counts as 1)."""
     if not hits:
         return {}
     values = [hit.score for hit in hits]
-    mean = sum(values) / len(values)
-    spread = math.sqrt(sum((value - mean) ** 2 for value in values) / len(values)) or 1.0
+    count = len(values) + background
+    mean = sum(values) / count
+    spread = math.sqrt((sum((value - mean) ** 2 for value in values) + background * mean**2) / count) or 1.0
     return {hit.label: (hit.score - mean) / spread for hit in hits}
 
 
@@ -134,11 +138,16 @@ def _side_z(hits: Sequence[SideHit], union: Sequence[int], pool: int) -> tuple[d
     it did not propose counts as its lowest. A side with fewer listed every note it matches:
     the others score 0 there, and are standardised with the rest — without that, a booking
     code only one note holds (one candidate, a spread of 0) would add nothing to that note.
+    When even the union is smaller than ``pool``, the notes that never competed (the vault
+    or the filter has no more) count as ``pool − len`` zeros: five candidates cannot stand
+    far apart, and the calibration was fitted on full pools.
     """
+    background = 0
     if len(hits) < pool:
         known = {hit.label for hit in hits}
         hits = [*hits, *(SideHit(label, 0.0, -1) for label in union if label not in known)]
-    z = zscores(hits)
+        background = max(0, pool - len(hits))
+    z = zscores(hits, background)
     return z, min(z.values(), default=0.0)
 
 

@@ -1,0 +1,68 @@
+"""What a hit's score means does not depend on how many notes competed for it (ranking.py).
+
+The score is a calibrated chance that the hit is what was asked for. It is computed from
+z-scores over the candidates; with fewer candidates than a search's pool (a new agent's
+vault of five memories, a tag filter leaving a handful) the notes that were not there
+count as unrelated ones, so the one memory that answers still reads as an answer.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from helpers import NOW
+from vaultmem import Vault
+from vaultmem.ranking import SideHit, fuse, zscores
+
+MEMORIES = (
+    "Maya prefers aisle seats on flights",
+    "The Harbor standup is at 9:45 Lisbon time",
+    "Lars works on the BI dashboards in Berlin",
+    "Maya is vegetarian and avoids mushrooms",
+    "The quarterly report is due on December 15",
+)
+
+
+def test_background_candidates_that_score_zero_widen_the_standardisation() -> None:
+    hits = [SideHit(1, 0.9, 1), SideHit(2, 0.3, 2), SideHit(3, 0.2, 3)]
+    alone = zscores(hits)
+    among_fifty = zscores(hits, background=47)
+    assert among_fifty[1] > 2 * alone[1]
+    assert among_fifty[1] > among_fifty[2] > among_fifty[3]
+    # Zeros in the background are exactly fifty candidates, 47 of them scoring 0.
+    spelled_out = zscores([*hits, *(SideHit(100 + n, 0.0, -1) for n in range(47))])
+    assert all(abs(among_fifty[label] - spelled_out[label]) < 1e-9 for label in (1, 2, 3))
+
+
+def test_a_full_pool_is_standardised_as_before() -> None:
+    vectors = [SideHit(n, 1.0 - n / 100, n) for n in range(50)]
+    text = [SideHit(n, 5.0 - n / 10, n) for n in range(50)]
+    fused = {item.label: item.value for item in fuse(vectors, text, pool=50)}
+    vector_z, text_z = zscores(vectors), zscores(text)
+    assert all(abs(fused[n] - (0.6 * vector_z[n] + 0.4 * text_z[n])) < 1e-9 for n in range(50))
+
+
+@pytest.fixture
+def five_memories(tmp_path: Path, wordllama: object) -> Path:
+    with Vault(tmp_path) as vault:
+        for text in MEMORIES:
+            vault.remember(text, layer="L3", tags=["trip"] if "seat" in text else [], now=NOW)
+    return tmp_path
+
+
+def test_the_memory_that_answers_reads_as_an_answer_in_a_vault_of_five(five_memories: Path) -> None:
+    with Vault(five_memories) as vault:
+        hits = vault.search("when is the Harbor standup", k=3, now=NOW)
+    assert hits[0].title == "The Harbor standup is at 9:45 Lisbon time"
+    assert hits[0].score >= 0.5  # was 0.17: five candidates cannot stand far apart
+    assert all(hit.score < 0.5 for hit in hits[1:])
+
+
+def test_a_filter_that_leaves_one_note_does_not_lower_its_score(five_memories: Path) -> None:
+    with Vault(five_memories) as vault:
+        unfiltered = vault.search("which seat does Maya like on a plane", k=1, now=NOW)[0]
+        filtered = vault.search("which seat does Maya like on a plane", k=1, tags=["trip"], now=NOW)[0]
+    assert filtered.path == unfiltered.path
+    assert filtered.score >= 0.5
