@@ -72,6 +72,29 @@ def test_an_empty_body_without_a_matching_property_shows_the_first_properties_th
         assert hit_on(vault, "Blank page", "Blank page.md", k=1) == "Blank page"  # nothing in the file but delimiters
 
 
+def test_a_hit_on_a_note_without_a_body_points_at_lines_the_file_has(tmp_path: Path, wordllama: object) -> None:
+    """A file that ends with its frontmatter's ``---`` has no body line: the hit shows its
+    properties, and says they are on the frontmatter's lines, not on line 8 of a 7-line file."""
+    write_file(tmp_path, "Zanzibar trip.md", "---\nlayer: L3\nstatus: planned\ncountry: Tanzania\nnights: 6\nbudget: low\n---\n")
+    with Vault(tmp_path, embedder=wordllama) as vault:  # type: ignore[arg-type]
+        vault.index()
+        [hit] = vault.search("Tanzania", k=1, now=NOW)
+    assert hit.passage is not None and hit.passage.lines == [1, 7]
+    assert "country: Tanzania" in hit.snippet
+
+
+def test_a_query_word_deep_inside_one_very_long_line_is_in_the_snippet(tmp_path: Path, wordllama: object) -> None:
+    """A passage inside a line of a book's length is located by its line: the whole line. The
+    snippet must still show where the word is, not the line's first 300 characters."""
+    filler = " ".join(("river", "stone", "paper", "cloud")[n % 4] for n in range(8_000))
+    write_file(tmp_path, "one-line.md", f"{filler} the quokka smiled at last.\n")
+    with Vault(tmp_path, embedder=wordllama) as vault:  # type: ignore[arg-type]
+        vault.index()
+        snippet = hit_on(vault, "quokka", "one-line.md", k=1)
+    assert "the quokka smiled at last." in snippet
+    assert snippet.startswith("…") and " " + snippet[1:].split(" ", 1)[0] + " " in " " + filler + " "
+
+
 # ---------------------------------------------------------------- readable, and only markup removed
 
 

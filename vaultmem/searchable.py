@@ -65,7 +65,11 @@ def searchable(note: Note) -> SearchableNote:
 
 
 def _in_file(passage: Passage, body_line: int) -> Passage:
-    """Body lines → the file's lines (what an editor shows)."""
+    """Body lines → the file's lines (what an editor shows). An empty body has no line of its
+    own (a file ending with its frontmatter's ``---``): its passage is the frontmatter's lines,
+    where the properties its snippet shows are."""
+    if not passage.text.strip() and body_line > 1:
+        return Passage(passage.number, passage.headings, passage.text, 1, body_line - 1)
     shift = body_line - 1
     return Passage(passage.number, passage.headings, passage.text, passage.start_line + shift, passage.end_line + shift)
 

@@ -37,6 +37,7 @@ if TYPE_CHECKING:
 
 SNIPPET_CHARS = 300
 SNIPPET_SOURCE_CHARS = 20_000  # of a passage or a frontmatter (one "word" may be megabytes): what is read for the snippet
+SNIPPET_SCAN_CHARS = 4_000_000  # how far into a passage's lines a query word is looked for (one line may hold a book)
 FIRST_PROPERTIES = 3  # property lines an empty note shows when none holds a query word
 BREAK = " · "  # between blocks that end without punctuation of their own
 _WORD = re.compile(r"\w+", re.UNICODE)
@@ -72,11 +73,31 @@ def passage_snippet(root: Path, relative: str, passage: PassageRow | None, query
     text = read_text(root, relative)
     block = find_frontmatter(text)
     properties = property_lines(block.yaml_text[:SNIPPET_SOURCE_CHARS]) if block is not None else []
-    if passage is not None:
+    if passage is not None and block is not None and passage.end_line <= text.count("\n", 0, block.body_start):
+        body = ""  # an empty body's passage is the frontmatter's lines (searchable._in_file)
+    elif passage is not None:
         body = lines_of(text, passage.start_line, passage.end_line)
     else:
         body = text[block.body_start :] if block is not None else text
-    return excerpt_of(body[:SNIPPET_SOURCE_CHARS], properties, title, query)
+    return excerpt_of(source_of(body, query), properties, title, query)
+
+
+def source_of(body: str, query: str) -> str:
+    """The part of ``body`` a snippet is cut from: its first :data:`SNIPPET_SOURCE_CHARS`, or,
+    when the first query word lies further in (a passage inside one very long line: its line
+    range is the whole line), that many characters from a little before that word."""
+    if len(body) <= SNIPPET_SOURCE_CHARS:
+        return body
+    words = query_pattern(query)
+    found = words.search(body, 0, SNIPPET_SCAN_CHARS) if words is not None else None
+    if found is None or found.start() < SNIPPET_SOURCE_CHARS - SNIPPET_CHARS:
+        return body[:SNIPPET_SOURCE_CHARS]
+    line_start = body.rfind("\n", 0, found.start()) + 1
+    if found.start() - line_start < SNIPPET_CHARS:  # the word's line is short: from its start
+        return body[line_start : line_start + SNIPPET_SOURCE_CHARS]
+    space = body.find(" ", found.start() - SNIPPET_CHARS // 3, found.start())
+    start = space + 1 if space >= 0 else found.start()
+    return "…" + body[start : start + SNIPPET_SOURCE_CHARS]
 
 
 def excerpt_of(passage: str, properties: Sequence[str], title: str, query: str, width: int = SNIPPET_CHARS) -> str:
