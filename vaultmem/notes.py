@@ -39,7 +39,8 @@ from .markdown import without_code
 # an index made by an earlier reader reads every file again at its next reconcile.
 # 2: the title is the `title` property or the file name; lifecycle lines of YAML that breaks.
 # 3: each note's name keys (fields.name_key), for search's exact-name bonus.
-READER_VERSION = "3"
+# 4: a note without a body has its passage on the frontmatter's lines, not past the file's end.
+READER_VERSION = "4"
 BOM = "\ufeff"
 _YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 _OPENING = re.compile(r"\A---[ \t]*\r?\n")
