@@ -221,6 +221,26 @@ def test_a_foreign_origin_gets_403_even_with_the_token(vault_dir: Path, tmp_path
     assert "refused a request from origin 'https://evil.example' (403)" in server.log.read_text(encoding="utf-8")
 
 
+def test_the_refusals_tell_an_unauthenticated_caller_nothing_about_where_the_vault_is(vault_dir: Path, tmp_path: Path) -> None:
+    """403 and 401 bodies go to whoever knocks: they name the setting, never a path of this
+    machine (the server's own log may)."""
+    with http_server(vault_dir, tmp_path) as server:
+        with httpx2.Client(timeout=30) as client:
+            foreign = client.post(server.url, headers={"Origin": "http://evil.example"}, json={})
+            no_token = client.post(server.url, json={})
+            wrong_token = client.post(server.url, headers={"Authorization": "Bearer wrong-horse-battery-staple-4711"}, json={})
+    assert foreign.status_code == 403, foreign.text
+    assert "allowed_origins under [mcp] in the vault's .vaultmem.toml" in foreign.text
+    assert (no_token.status_code, wrong_token.status_code) == (401, 401)
+    for response in (foreign, no_token, wrong_token):
+        body = response.text + " ".join(response.headers.values())
+        assert str(vault_dir) not in body and str(tmp_path) not in body, body
+        assert os.sep + "vault" not in body and "/tmp" not in body, body
+    logged = server.log.read_text(encoding="utf-8")
+    assert "refused a request from origin 'http://evil.example' (403)" in logged
+    assert str(vault_dir / ".vaultmem.toml") in logged  # the operator learns where to add it
+
+
 # ------------------------------------------------------------------ the tools over HTTP
 
 

@@ -162,10 +162,13 @@ class OriginGuard:
         origin = Headers(scope=scope).get("origin") if scope["type"] == "http" else None
         if origin is not None and not self.allows(origin):
             shown = repr(origin[:100])
-            log.warning("vaultmem: refused a request from origin %s (403)", shown)
+            # The path goes to the log only: the caller is not authenticated, and where the
+            # vault lives on this machine is none of its business.
+            log.warning("vaultmem: refused a request from origin %s (403); to allow it, add it to allowed_origins "
+                        "under [mcp] in %s", shown, self.config_path)
             response = PlainTextResponse(
                 f"Origin {shown} may not use this server. If it is yours, add it to allowed_origins "
-                f"under [mcp] in {self.config_path}.\n", status_code=403)
+                f"under [mcp] in the vault's {CONFIG_FILE}.\n", status_code=403)
             await response(scope, receive, send)
             return
         await self.app(scope, receive, send)
