@@ -552,3 +552,26 @@ def test_renames_exchange_swaps_two_files_atomically_on_this_platform(tmp_path: 
     assert (tmp_path / "a").read_bytes() == b"B" and (tmp_path / "b").read_bytes() == b"A"
     with pytest.raises(FileExistsError):
         renames.rename_noreplace(None, str(tmp_path / "a"), None, str(tmp_path / "b"))
+
+
+def test_on_windows_where_a_folder_cannot_be_opened_every_write_still_succeeds(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Windows refuses ``os.open`` on a folder (a permission error): a write must not fail
+    after it succeeded just because the folder's entry cannot be fsynced there."""
+    from vaultmem import folders
+
+    real_open = os.open
+
+    def open_as_windows_does(path: object, flags: int, *args: object, **kwargs: object) -> int:
+        if kwargs.get("dir_fd") is None and os.path.isdir(os.fspath(path)):  # type: ignore[arg-type]
+            raise PermissionError(13, "Permission denied", os.fspath(path))  # type: ignore[arg-type]
+        return real_open(path, flags, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(folders, "ON_WINDOWS", True, raising=False)
+    monkeypatch.setattr(os, "open", open_as_windows_does)
+    created = tmp_path / "new" / "note.md"
+    create_exclusive(created, CHECKED)
+    replaced = tmp_path / "note.md"
+    atomic_write(replaced, CHECKED)
+    atomic_write(replaced, OURS)
+    assert created.read_bytes() == CHECKED and replaced.read_bytes() == OURS
+    assert only_files(tmp_path) == ["new", "note.md"] and only_files(created.parent) == ["note.md"]  # no temp file left

@@ -27,9 +27,28 @@ from .errors import PathOutsideVault, WriteConflict
 from .notes import content_hash
 
 
-def fsync_path(path: Path) -> None:
-    """Flush a file's or a folder's entry to disk (a folder: so a rename in it survives a crash)."""
-    descriptor = os.open(path, os.O_RDONLY)
+ON_WINDOWS = os.name == "nt"
+
+
+def fsync_file(path: Path) -> None:
+    """Flush a file vaultmem just wrote to disk."""
+    # Windows flushes only through a handle opened for writing (FlushFileBuffers).
+    _fsync(path, os.O_RDWR if ON_WINDOWS else os.O_RDONLY)
+
+
+def fsync_folder(path: Path) -> None:
+    """Flush a folder's entries, so a rename or a new name in it survives a crash.
+
+    Every folder fsync goes through here. Not on Windows: a folder cannot be opened
+    there (``os.open`` fails with a permission error, which would fail the write that
+    already succeeded), and NTFS journals its own entries.
+    """
+    if not ON_WINDOWS:
+        _fsync(path, os.O_RDONLY)
+
+
+def _fsync(path: Path, flags: int) -> None:
+    descriptor = os.open(path, flags)
     try:
         os.fsync(descriptor)
     finally:
@@ -148,8 +167,8 @@ class PinnedFolder:
     def sync(self) -> None:
         if self.fd is not None:
             os.fsync(self.fd)
-        elif os.name != "nt":
-            fsync_path(Path(self.path))
+        else:
+            fsync_folder(Path(self.path))
 
 
 def walk_from_root(root: str, parts: list[str], relative: str, vault_root: Path, create: bool) -> int:

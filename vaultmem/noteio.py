@@ -35,7 +35,7 @@ import yaml
 
 from . import renames
 from .errors import FrontmatterError, WriteConflict
-from .folders import PinnedFolder, fsync_path, keep_beside, rename_private, restore_private
+from .folders import PinnedFolder, fsync_folder, keep_beside, rename_private, restore_private
 from .lifecycle import format_timestamp
 from .notes import BOM, YAML_LOAD_ERRORS, find_frontmatter, load_yaml_mapping
 
@@ -58,7 +58,7 @@ def atomic_write(path: Path, data: bytes) -> None:
         # The rename did not happen: remove the temp file, keep the old note, re-raise.
         Path(temp_name).unlink(missing_ok=True)
         raise
-    fsync_path(path.parent)
+    fsync_folder(path.parent)
 
 
 def _write_temp(path: Path, data: bytes, mode: int | None) -> str:
@@ -107,7 +107,7 @@ def create_exclusive(path: Path, data: bytes) -> None:
         os.link(temp_name, path)  # FileExistsError when the name is taken
     finally:
         Path(temp_name).unlink(missing_ok=True)
-    fsync_path(path.parent)
+    fsync_folder(path.parent)
 
 
 # ---------------------------------------------------------------- rendering YAML values

@@ -24,7 +24,7 @@ import hnswlib
 import numpy as np
 
 from .errors import DerivedIndexError
-from .folders import fsync_path
+from .folders import fsync_file
 from .storage import NOTE_SPACE, SPACES
 
 GRAPH_SUFFIX = ".hnsw"
@@ -103,7 +103,7 @@ class MatrixSnapshot:
     def save(self, path: Path) -> None:
         with open(path, "wb") as handle:
             np.savez(handle, labels=self.order, matrix=self.matrix)
-        fsync_path(path)
+        fsync_file(path)
 
 
 LoadedSnapshot = GraphSnapshot | MatrixSnapshot
@@ -155,7 +155,7 @@ def save_graph(index: hnswlib.Index, path: Path) -> None:
     if written != expected:
         raise OSError(errno.ENOSPC, f"the vector snapshot was cut short ({written} of {expected} bytes written; "
                       "is the disk full?)", str(path))
-    fsync_path(path)
+    fsync_file(path)
 
 
 def verify_snapshot(path: Path) -> None:
