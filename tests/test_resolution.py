@@ -156,3 +156,15 @@ def test_an_index_from_before_names_were_stored_learns_them_on_upgrade(sample_va
 def test_names_survive_a_rebuild(vault: Vault) -> None:
     vault.index(rebuild=True)
     assert vault.locate("Maya Costa").row.path == "Maya.md"
+
+
+def test_an_unknown_note_is_answered_with_advice_that_is_true_now(vault: Vault) -> None:
+    """Reads find a note written a moment ago on their own: the error must not send the
+    person to `vaultmem index`; it says how a note can be named instead."""
+    (vault.root / "people/Rui.md").write_text("Rui keeps the spare keys.\n", encoding="utf-8")
+    assert run_cli(vault.root, "get", "people/Rui").exit_code == 0  # new, found without an index
+    result = run_cli(vault.root, "get", "nope")
+    assert result.exit_code == 1
+    assert "vaultmem index" not in result.stderr and "if it is new" not in result.stderr
+    for way in ("id", "vault-relative path", "file name", "alias", "title"):
+        assert way in result.stderr, (way, result.stderr)

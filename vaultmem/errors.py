@@ -85,9 +85,11 @@ class NoteNotFound(VaultmemError, LookupError):
     def __init__(self, note: str, suggestions: Sequence[str] = ()) -> None:
         self.note = note
         hint = f"; did you mean: {', '.join(suggestions)}" if suggestions else ""
+        # No "run index if it is new": every read finds a note written by hand a moment ago.
         super().__init__(
-            f"no note matches {note!r}{hint}. Give the note's id, its vault-relative "
-            "path, or the path without .md (run `vaultmem index` if it is new)"
+            f"no note matches {note!r}{hint}. Name a note by its id, its vault-relative path (with or "
+            "without .md), its file name, a unique alias or its exact title; files in the archive "
+            "folder or a hidden folder, and files that are not .md, are not notes"
         )
 
 
