@@ -366,7 +366,7 @@ def test_consolidate_is_a_dry_run_unless_applied(vault_dir: Path, write_note: Ca
             swept = await served.call("consolidate", threshold=0.8, all=True, include_expired=True)
             assert [sorted(cluster["members"]) for cluster in swept["clusters"]] == [["a.md", "b.md"]]
             assert swept["all"] is True and swept["window"] is None and swept["include_expired"] is True
-            assert "contradicts all=True" in await served.error("consolidate", window=2, all=True)
+            assert "window 2 contradicts all: it already sweeps every note" in await served.error("consolidate", window=2, all=True)
 
             applied = await served.call("consolidate", threshold=0.8, apply=True)
             assert applied["applied"] is True and [entry["canonical"] for entry in applied["merged"]] == ["b.md"]
@@ -458,7 +458,8 @@ BAD_CALLS: list[tuple[str, dict[str, Any], str]] = [
     ("remember", {"text": "x", "folder": "/etc"}, "outside the vault"),
     ("remember", {"text": "x", "expires_at": "next tuesday"}, "invalid timestamp 'next tuesday'"),
     ("remember", {"text": "x", "ttl": "soon"}, "invalid duration 'soon'"),
-    ("remember", {"text": "x", "permanent": True, "ttl": "3d"}, "contradicts"),
+    ("remember", {"text": "x", "permanent": True, "ttl": "3d"}, "permanent contradicts ttl: a permanent note has no deadline"),
+    ("remember", {"text": "x", "expires_at": "2030-01-01", "ttl": "3d"}, "expires_at contradicts ttl: give the deadline one way only"),
     ("recall", {"query": "x", "k": 0}, "argument 'k' must be at least 1, not 0."),
     ("mark_used", {"notes": []}, "argument 'notes' must not be empty."),
     # Strict: an unknown name is not ignored, a value of another type is not coerced.
@@ -470,15 +471,18 @@ BAD_CALLS: list[tuple[str, dict[str, Any], str]] = [
     ("remember", {"text": "x", "tags": ["ok", 7]}, "argument 'tags[1]' must be a string, not 7."),
     ("remember", {"title": "x"}, "missing required argument 'text'."),
     ("get", {"note": "coffee", "verbose": True, "format": "md"}, "unknown argument 'verbose'; get takes note. Also wrong: format."),
-    ("remember", {"text": "x", "expires_at": "2020-01-01"}, "2020-01-01T00:00:00+00:00 is not in the future"),
+    ("remember", {"text": "x", "expires_at": "2020-01-01"}, "expires_at 2020-01-01T00:00:00+00:00 is not in the future"),
     ("forget", {"note": "coffee", "hard": True}, "allow_hard_delete = true under [mcp]"),
-    ("revise", {"note": "coffee"}, "nothing to revise"),
-    ("revise", {"note": "coffee", "text": "a", "append": "b"}, "contradicts append"),
-    ("revise", {"note": "coffee", "ttl": "3d"}, "layer L4 (procedural, never expires): a deadline contradicts it"),
+    ("revise", {"note": "coffee"}, "nothing to revise: give at least one of text, append, title, layer, ttl, expires_at, "
+                                   "permanent, add_tags, remove_tags"),
+    ("revise", {"note": "coffee", "add_tags": ["x"], "remove_tags": ["x"]}, "both added (add_tags) and removed (remove_tags)"),
+    ("revise", {"note": "coffee", "text": "a", "append": "b"}, "text contradicts append"),
+    ("revise", {"note": "coffee", "ttl": "3d"}, "layer L4 (procedural, never expires): a deadline contradicts it; also give it another layer (layer L3)"),
     ("revise", {"note": "coffee", "add_tag": "x"}, "unknown argument 'add_tag' (did you mean 'add_tags'?)"),
     ("revise", {"note": "coffee", "permanent": "no"}, "argument 'permanent' must be true or false"),
     ("revise", {"note": "coffee", "title": "t", "if_version": "0000000000000000"}, "changed since you read it"),
     ("remember", {"text": "x", "supersedes": ["coffee"]}, "cannot supersede coffee.md: it is layer L4"),
+    ("remember", {"text": "x", "supersedes": ["coffee"]}, "(revise it with layer L3)"),
 ]
 
 
@@ -497,6 +501,7 @@ def test_bad_arguments_are_tool_errors_and_the_server_keeps_serving(vault_dir: P
                 assert expected in message, (tool, arguments, message)
                 # Plain words for a model: one line, no validator URL, no pydantic class names.
                 assert "\n" not in message and "pydantic" not in message and "Arguments" not in message, message
+                assert "--" not in message, message  # an agent passes arguments, not the CLI's flags
                 assert (await served.call("recall", query="coffee"))["hits"][0]["path"] == "coffee.md"
             assert snapshot_files(vault_dir) == before  # a refused call writes nothing
             assert [message for message in served.transport_messages if isinstance(message, Exception)] == []

@@ -111,9 +111,10 @@ def test_remember_in_a_vault_never_indexed_indexes_the_rest_too(vault: Vault, wr
         ({"layer": "L9"}, UnknownLayer, ["L9", "L1", "L4"]),
         ({"ttl": "three days"}, InvalidDuration, ["three days"]),
         ({"expires_at": "next tuesday"}, InvalidTimestamp, ["next tuesday"]),
-        ({"layer": "L4", "ttl": "3d"}, UsageError, ["--layer L4", "--ttl"]),
-        ({"permanent": True, "expires_at": "2027-01-01"}, UsageError, ["--permanent", "--expires-at"]),
-        ({"ttl": "3d", "expires_at": "2027-01-01"}, UsageError, ["--expires-at", "--ttl"]),
+        # The API names its own arguments (the CLI spells them as flags: test_cli_contradictory_options…).
+        ({"layer": "L4", "ttl": "3d"}, UsageError, ["layer L4 (procedural, never expires) contradicts ttl"]),
+        ({"permanent": True, "expires_at": "2027-01-01"}, UsageError, ["permanent contradicts expires_at"]),
+        ({"ttl": "3d", "expires_at": "2027-01-01"}, UsageError, ["expires_at contradicts ttl"]),
         ({"tags": ["two words"]}, UsageError, ["two words"]),
         ({"expires_at": "2026-11-29"}, UsageError, ["2026-11-29T00:00:00+00:00", "not in the future", "hidden at once"]),
         ({"expires_at": NOW}, UsageError, ["not in the future"]),  # expired iff expires_at <= now: the boundary too
@@ -225,14 +226,17 @@ def test_an_expiry_one_second_ahead_is_accepted(vault: Vault) -> None:
 def test_cli_remember_with_a_past_expiry_exits_2_and_writes_nothing(vault_dir: Path) -> None:
     result = run_cli(vault_dir, "remember", "Flight lands at 18:05", "--expires-at", "2020-01-01")
     assert result.exit_code == 2, result.output
-    assert "2020-01-01T00:00:00+00:00 is not in the future" in result.stderr
+    assert "--expires-at 2020-01-01T00:00:00+00:00 is not in the future" in result.stderr and "a --ttl such as 3d" in result.stderr
     assert snapshot_files(vault_dir) == {}
 
 
 def test_cli_contradictory_options_exit_2_naming_both(vault_dir: Path) -> None:
     result = run_cli(vault_dir, "remember", "x", "--permanent", "--ttl", "3d")
     assert result.exit_code == 2
-    assert "--permanent" in result.stderr and "--ttl" in result.stderr
+    assert "--permanent contradicts --ttl" in result.stderr  # the CLI's flags, not the API's argument names
+    result = run_cli(vault_dir, "remember", "x", "--layer", "L4", "--expires-at", "2030-01-01", "--json")
+    assert result.exit_code == 2
+    assert "--layer L4 (procedural, never expires) contradicts --expires-at" in json.loads(result.stdout)["error"]["message"]
     assert snapshot_files(vault_dir) == {}
 
 

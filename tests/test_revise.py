@@ -181,7 +181,7 @@ def test_permanent_false_reapplies_the_layer_policy(vault: Vault) -> None:
 def test_a_deadline_on_an_L4_note_is_refused_until_its_layer_changes(vault: Vault) -> None:
     vault.revise("work/standup", layer="L4", now=NOW)
     before = snapshot_files(vault.root)
-    with pytest.raises(UsageError, match=r"layer L4.*--layer"):
+    with pytest.raises(UsageError, match=r"layer L4.*another layer \(layer L3\)"):  # the API names arguments, not flags
         vault.revise("work/standup", ttl="3d", now=LATER)
     assert snapshot_files(vault.root) == before
 
@@ -257,16 +257,17 @@ def test_cli_if_version_conflict_is_exit_1_with_a_json_error(vault: Vault) -> No
 @pytest.mark.parametrize(
     ("args", "named"),
     [
-        (["--text", "a", "--append", "b"], "--append"),
-        (["--layer", "L4", "--ttl", "3d"], "--ttl"),
-        (["--permanent", "--expires-at", "2027-01-01"], "--expires-at"),
-        (["--ttl", "3d", "--expires-at", "2027-01-01"], "--ttl"),
-        (["--tag", "x", "--untag", "x"], "--untag"),
-        ([], "nothing to revise"),
-        (["--text", "   "], "empty"),
+        (["--text", "a", "--append", "b"], "--text contradicts --append"),
+        (["--layer", "L4", "--ttl", "3d"], "--layer L4 (procedural, never expires) contradicts --ttl"),
+        (["--permanent", "--expires-at", "2027-01-01"], "--permanent contradicts --expires-at"),
+        (["--ttl", "3d", "--expires-at", "2027-01-01"], "--expires-at contradicts --ttl"),
+        (["--tag", "x", "--untag", "x"], "both added (--tag) and removed (--untag)"),
+        ([], "nothing to revise: give at least one of --text, --append, --title, --layer, --ttl, --expires-at, "
+             "--permanent, --tag, --untag"),
+        (["--text", "   "], "--text is empty"),
         (["--layer", "L9"], "unknown layer"),
         (["--ttl", "soon"], "invalid duration"),
-        (["--if-version", "", "--title", "t"], "empty"),
+        (["--if-version", "", "--title", "t"], "--if-version is empty"),
     ],
 )
 def test_cli_usage_errors_exit_2_and_change_nothing(vault: Vault, args: list[str], named: str) -> None:

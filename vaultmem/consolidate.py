@@ -45,7 +45,7 @@ from typing import Any
 import numpy as np
 
 from .config import ConsolidateSettings
-from .errors import UsageError
+from .errors import Argument, UsageError
 from .lifecycle import EXPIRING_LAYERS, format_timestamp, to_epoch_us
 from .merging import additions
 from .noteio import FileChange
@@ -105,7 +105,7 @@ def make_scope(settings: ConsolidateSettings, threshold: float | None, window: i
                include_expired: bool, now: datetime, any_note: bool = False) -> Scope:
     """Validate the arguments against the vault's ``[consolidate]`` defaults."""
     if all_notes and window is not None:
-        raise UsageError(f"window={window} contradicts all=True: --all already sweeps every note; give one of them")
+        raise UsageError(Argument("window", str(window)), " contradicts ", Argument("all"), ": it already sweeps every note; give one of them")
     chosen = settings.threshold if threshold is None else threshold
     if isinstance(chosen, bool) or not isinstance(chosen, (int, float)) or not 0 < chosen <= 1:
         raise UsageError(f"threshold {chosen!r} is not a cosine similarity in (0, 1]; pass e.g. {settings.threshold}")

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import reprlib
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 _SHORT = reprlib.Repr()
 _SHORT.maxstring = _SHORT.maxother = 120
@@ -64,8 +65,41 @@ class ConfigError(VaultmemError, ValueError):
     """The vault's config file is malformed."""
 
 
+@dataclass(frozen=True)
+class Argument:
+    """An argument a :class:`UsageError` names, spelled by the shell that shows the message:
+    as the Python API and MCP name it (``expires_at``) or as the CLI does (``--expires-at``)."""
+
+    name: str
+    value: str | None = None  # shown after the name: "layer L4" / "--layer L4"
+    flag: str | None = None  # the CLI's option when it is not --name-with-dashes (add_tags: --tag)
+
+    def spelled(self, as_flag: bool) -> str:
+        name = (self.flag or "--" + self.name.replace("_", "-")) if as_flag else self.name
+        return name if self.value is None else f"{name} {self.value}"
+
+
 class UsageError(VaultmemError, ValueError):
-    """Arguments that contradict each other or make no sense together."""
+    """Arguments that contradict each other or make no sense together.
+
+    The message is given in parts, text and :class:`Argument`: ``str(error)`` names the
+    arguments as the API and MCP take them; the CLI shows :meth:`spelled` with its flags.
+    """
+
+    def __init__(self, *parts: str | Argument) -> None:
+        self.parts = parts
+        super().__init__(self.spelled(as_flags=False))
+
+    def spelled(self, as_flags: bool) -> str:
+        return "".join(part if isinstance(part, str) else part.spelled(as_flags) for part in self.parts)
+
+
+def listed(*arguments: Argument) -> list[str | Argument]:
+    """``a, b, c`` as message parts (for :class:`UsageError`)."""
+    parts: list[str | Argument] = []
+    for argument in arguments:
+        parts += [", ", argument] if parts else [argument]
+    return parts
 
 
 class PathOutsideVault(VaultmemError, ValueError):

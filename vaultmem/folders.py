@@ -26,7 +26,6 @@ from . import renames
 from .errors import PathOutsideVault, WriteConflict
 from .notes import content_hash
 
-
 ON_WINDOWS = os.name == "nt"
 
 

@@ -22,7 +22,7 @@ from datetime import datetime
 from typing import Any
 
 from .body_edits import append_paragraph, replace_body
-from .errors import FrontmatterError, UsageError, WriteConflict
+from .errors import Argument, FrontmatterError, UsageError, WriteConflict, listed
 from .lifecycle import (
     EXPIRING_LAYERS,
     PERMANENT_LAYER,
@@ -39,7 +39,8 @@ from .writer import clean_tags, explicit_expiry, refuse_contradictions, refuse_p
 
 # `changed` lists fields in this order, whatever order they were asked in.
 FIELDS = ("body", "title", "layer", "expires_at", "permanent", "tags")
-OPTIONS = "text, append, title, layer, ttl, expires_at, permanent, add_tags, remove_tags"
+ADD_TAGS, REMOVE_TAGS = Argument("add_tags", flag="--tag"), Argument("remove_tags", flag="--untag")
+OPTIONS = listed(*map(Argument, ("text", "append", "title", "layer", "ttl", "expires_at", "permanent")), ADD_TAGS, REMOVE_TAGS)
 
 
 @dataclass(frozen=True)
@@ -64,14 +65,14 @@ class Revision:
            now: object = None) -> Revision:
         """Refuse contradictions and an empty revision (:class:`UsageError`) before anything is read."""
         if if_version is not None and (not isinstance(if_version, str) or not if_version.strip()):
-            raise UsageError("if_version (--if-version) is empty; pass the version that get, remember or revise returned")
+            raise UsageError(Argument("if_version"), " is empty; pass the version that get, remember or revise returned")
         if text is not None and append is not None:
-            raise UsageError("text (--text) contradicts append (--append): replace the text or add to it, not both")
-        for name, value in (("text (--text)", text), ("append (--append)", append)):
+            raise UsageError(Argument("text"), " contradicts ", Argument("append"), ": replace the text or add to it, not both")
+        for name, value in (("text", text), ("append", append)):
             if value is not None and (not isinstance(value, str) or not value.strip()):
-                raise UsageError(f"{name} is empty; give the note's new text (to remove a note, use forget)")
+                raise UsageError(Argument(name), " is empty; give the note's new text (to remove a note, use forget)")
         if title is not None and (not isinstance(title, str) or not title.strip()):
-            raise UsageError("title (--title) is empty; give the new title")
+            raise UsageError(Argument("title"), " is empty; give the new title")
         code = normalize_layer(layer) if layer is not None else None
         if permanent is False and code == PERMANENT_LAYER:
             raise UsageError("permanent=false contradicts layer L4 (procedural, never expires); drop one of them")
@@ -79,7 +80,7 @@ class Revision:
         added, removed = clean_tags(list(add_tags)), clean_tags(list(remove_tags))
         both = sorted({tag.lower() for tag in added} & {tag.lower() for tag in removed})
         if both:
-            raise UsageError(f"tag(s) {', '.join(both)} both added (--tag) and removed (--untag); give each once")
+            raise UsageError(f"tag(s) {', '.join(both)} both added (", ADD_TAGS, ") and removed (", REMOVE_TAGS, "); give each once")
         instant = resolve_now(now)
         moment = instant.replace(microsecond=0)
         deadline = explicit_expiry(expires_at, ttl, moment)
@@ -88,7 +89,7 @@ class Revision:
         revision = cls(moment, text, append, title.strip() if title is not None else None, code,
                        deadline, permanent, tuple(added), tuple(removed), if_version.strip() if if_version else None)
         if revision.is_empty():
-            raise UsageError(f"nothing to revise: give at least one of {OPTIONS}")
+            raise UsageError("nothing to revise: give at least one of ", *OPTIONS)
         return revision
 
     def is_empty(self) -> bool:
@@ -190,7 +191,7 @@ def _lifecycle(note: Note, revision: Revision, policy: LayerPolicy, change: _Cha
         change.put("layer", revision.layer)
     if revision.deadline is not None and layer == PERMANENT_LAYER:
         raise UsageError(f"{note.path} is layer L4 (procedural, never expires): a deadline contradicts it; "
-                         "also give it another layer (--layer L3)")
+                         "also give it another layer (", Argument("layer", "L3"), ")")
     flagged = is_permanent(meta)
     if revision.permanent is True and not flagged:
         change.put("permanent", True)
@@ -235,7 +236,7 @@ def _tags(note: Note, revision: Revision, body: str, change: _Change) -> None:
     for tag in revision.remove_tags:
         if tag.lower() in inline:
             raise UsageError(f"tag {tag!r} is written in the text of {note.path} as #{inline[tag.lower()]}; "
-                             "remove it from the text (--text) instead")
+                             "remove it from the text (", Argument("text"), ") instead")
         tags = [known for known in tags if known.lower() != tag.lower()]
     if tags != current:
         change.put("tags", tags)

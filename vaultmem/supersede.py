@@ -21,7 +21,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from .errors import UsageError, VaultmemError, WriteConflict
+from .errors import Argument, UsageError, VaultmemError, WriteConflict
 from .lifecycle import PERMANENT_LAYER
 from .noteio import FileChange, edit_frontmatter, replace_if_unchanged
 from .notes import Note, content_hash, parse_note, text_values, timestamp_or_none
@@ -54,7 +54,7 @@ def plan_retirement(relative: str, raw: bytes, new_id: str, moment: datetime) ->
     if old.permanent:
         why = "layer L4 (procedural)" if old.layer == PERMANENT_LAYER else "permanent: true"
         raise UsageError(f"cannot supersede {relative}: it is {why}, so it never expires; give it a layer that "
-                         f"expires first (`vaultmem revise {relative} --layer L3`) or forget it")
+                         "expires first (revise it with ", Argument("layer", "L3"), ") or forget it")
     successor = text_values(old.meta, "superseded_by")
     if successor:
         raise UsageError(f"{relative} was already superseded by {successor[0]}; supersede that note instead")

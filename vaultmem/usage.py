@@ -15,7 +15,7 @@ from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 from .config import MAX_STALE_DAYS
-from .errors import InvalidTimestamp, UsageError, short_repr
+from .errors import Argument, InvalidTimestamp, UsageError, short_repr
 from .lifecycle import format_timestamp, from_epoch_us, is_expired_us, parse_timestamp, to_epoch_us
 from .results import UsedNote
 from .storage import Eligibility, NoteRow, UsageRow
@@ -103,7 +103,7 @@ def find_stale(rows: Iterable[NoteRow], usage: Mapping[str, UsageRow], days: flo
     others are counted by why they were left out."""
     # Written so that NaN fails too; an unbounded N overflows the date arithmetic below.
     if not 0 <= days <= MAX_STALE_DAYS:
-        raise UsageError(f"--days must be a number from 0 to {MAX_STALE_DAYS}, got {days}")
+        raise UsageError(Argument("days"), f" must be a number from 0 to {MAX_STALE_DAYS}, got {days}")
     cutoff = to_epoch_us(now - timedelta(days=days))
     now_us = to_epoch_us(now)
     stale: list[tuple[int, StaleNote]] = []

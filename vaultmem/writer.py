@@ -19,7 +19,7 @@ from datetime import datetime
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-from .errors import InvalidTimestamp, PathOutsideVault, UsageError
+from .errors import Argument, InvalidTimestamp, PathOutsideVault, UsageError
 from .lifecycle import (
     PERMANENT_LAYER,
     LayerPolicy,
@@ -118,13 +118,13 @@ def compose_note(
 
 
 def refuse_contradictions(code: str | None, expires_at: object, ttl: str | None, permanent: bool) -> None:
-    # Option names are given both ways, as the CLI (--ttl) and the API/MCP (ttl) spell them.
-    deadline = "expires_at (--expires-at)" if expires_at is not None else "ttl (--ttl)" if ttl is not None else None
+    # Arguments, not flags: the shell spells them (the CLI as --ttl, the API and MCP as ttl).
+    deadline = Argument("expires_at") if expires_at is not None else Argument("ttl") if ttl is not None else None
     if deadline and (permanent or code == PERMANENT_LAYER):
-        forever = "permanent (--permanent)" if permanent else f"layer {code} (--layer {code}, procedural, never expires)"
-        raise UsageError(f"{forever} contradicts {deadline}: a permanent note has no deadline; drop one of them")
+        forever = [Argument("permanent")] if permanent else [Argument("layer", code), " (procedural, never expires)"]
+        raise UsageError(*forever, " contradicts ", deadline, ": a permanent note has no deadline; drop one of them")
     if expires_at is not None and ttl is not None:
-        raise UsageError("expires_at (--expires-at) contradicts ttl (--ttl): give the deadline one way only")
+        raise UsageError(Argument("expires_at"), " contradicts ", Argument("ttl"), ": give the deadline one way only")
 
 
 def refuse_past(expires_at: datetime, now: datetime) -> None:
@@ -132,8 +132,9 @@ def refuse_past(expires_at: datetime, now: datetime) -> None:
     # reports success while nothing can ever be recalled (expired iff expires_at <= now).
     if expires_at <= now:
         raise UsageError(
-            f"expires_at (--expires-at) {format_timestamp(expires_at)} is not in the future (now is "
-            f"{format_timestamp(now)}), so the note would be hidden at once; give a later time or a ttl such as 3d"
+            Argument("expires_at"), f" {format_timestamp(expires_at)} is not in the future (now is "
+            f"{format_timestamp(now)}), so the note would be hidden at once; give a later time or a ", Argument("ttl"),
+            " such as 3d"
         )
 
 

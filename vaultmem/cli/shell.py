@@ -58,7 +58,8 @@ def library_errors(as_json: bool = False) -> Iterator[None]:
     except (UsageError, UnknownLayer, InvalidTimestamp, InvalidDuration) as error:
         # A bad option value (--layer L9, --as-of soon, --ttl 3x) is a usage error, as
         # click's own option checks are: exit 2, not 1 ("could not do its job").
-        _fail(error, as_json, 2)
+        # The library names arguments as the API takes them; here they are the CLI's flags.
+        _fail(error, as_json, 2, error.spelled(as_flags=True) if isinstance(error, UsageError) else None)
     except VaultmemError as error:
         _fail(error, as_json, 1)
     except OSError as error:
