@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import json
+
 from datetime import timedelta
 from pathlib import Path
 
 import pytest
 
-from helpers import NOW, run_cli
+from helpers import NOW, run_cli, run_json
 from vaultmem import Vault, expires_at_for, parse_timestamp
 from vaultmem.config import CONFIG_FILE, McpSettings, VaultConfig, load_config
 from vaultmem.errors import ConfigError
@@ -155,19 +157,39 @@ def test_an_unknown_embedder_is_a_config_error(vault_dir: Path) -> None:
         Vault(vault_dir).embedder_identity
 
 
-def test_a_bad_config_reaches_the_cli_as_a_message_not_a_traceback(vault_dir: Path) -> None:
+def test_a_bad_config_reaches_the_cli_as_a_usage_error_not_a_traceback(vault_dir: Path) -> None:
     write_config(vault_dir, '[ttl]\nL4 = "1d"\n')
-    result = run_cli(vault_dir, "check")
-    assert result.exit_code == 1
-    assert "L4" in result.stderr and "Traceback" not in result.stderr + result.stdout
+    result = run_cli(vault_dir, "search", "anything")
+    assert result.exit_code == 2, result.output
+    assert f"{vault_dir / CONFIG_FILE}: [ttl] L4:" in result.stderr and "remove this line" in result.stderr
+    assert "Traceback" not in result.stderr + result.stdout
 
 
-def test_a_ttl_no_date_can_hold_is_a_config_error_naming_it_not_a_traceback(vault_dir: Path) -> None:
-    from helpers import run_cli
-
+def test_a_ttl_no_date_can_hold_is_a_usage_error_naming_the_file_the_key_and_the_fix(vault_dir: Path) -> None:
     write_config(vault_dir, '[ttl]\nL1 = "99999999999d"\n')
     with pytest.raises(ConfigError) as caught:
         load_config(vault_dir)
-    assert "99999999999d" in str(caught.value) and CONFIG_FILE in str(caught.value)
-    result = run_cli(vault_dir, "remember", "x", "--layer", "L1")
-    assert result.exit_code == 1 and "99999999999d" in result.stderr and "Traceback" not in result.stderr
+    assert (caught.value.key, caught.value.source) == ("[ttl] L1", str(vault_dir / CONFIG_FILE))
+    for command in (["remember", "x", "--layer", "L1"], ["index"], ["check", "--fix"]):
+        result = run_cli(vault_dir, *command)
+        assert result.exit_code == 2, (command, result.output)  # a usage error, as a bad option is
+        assert f"{vault_dir / CONFIG_FILE}: [ttl] L1: invalid duration '99999999999d'" in result.stderr
+        assert "give a shorter duration, at most 365000d" in result.stderr and "Traceback" not in result.stderr
+    assert not (vault_dir / ".vaultmem").exists() and not (vault_dir / "memories").exists()
+
+
+def test_check_reports_a_config_that_does_not_load_as_its_problem(vault_dir: Path) -> None:
+    """`check` is where a person looks for what is wrong: the bad setting is its one problem
+    (no note is checked: which files are notes comes from that file), exit 1 like any problem."""
+    write_config(vault_dir, '[ttl]\nL1 = "99999999999d"\n')
+    (vault_dir / "note.md").write_text("---\nlayer: L1\n---\nA memory.\n", encoding="utf-8")
+    result = run_cli(vault_dir, "check", "--json")
+    assert result.exit_code == 1, result.output
+    report = json.loads(result.stdout)
+    assert report["ok"] is False and report["files"] == 0
+    assert [(problem["path"], problem["field"]) for problem in report["problems"]] == [(CONFIG_FILE, "[ttl] L1")]
+    assert "99999999999d" in report["problems"][0]["message"] and "at most 365000d" in report["problems"][0]["fix"]
+    text = run_cli(vault_dir, "check")
+    assert text.exit_code == 1 and f"! {CONFIG_FILE}: [ttl] L1: invalid duration" in text.stdout
+    write_config(vault_dir, '[ttl]\nL1 = "2d"\n')
+    assert run_json(vault_dir, "check")["files"] == 1  # fixed: the notes are checked again

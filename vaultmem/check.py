@@ -12,7 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 
-from .errors import FrontmatterError, InvalidTimestamp, NoteReadError, VaultmemError, WriteConflict
+from .config import CONFIG_FILE
+from .errors import ConfigError, FrontmatterError, InvalidTimestamp, NoteReadError, VaultmemError, WriteConflict
 from .lifecycle import EXPIRING_LAYERS, LayerPolicy, is_absent, resolve_now
 from .noteio import FileChange, edit_frontmatter, replace_if_unchanged
 from .notes import Note, Problem, content_hash, expiry_text, read_note, timestamp_or_none
@@ -55,6 +56,13 @@ class CheckReport:
             "commit": self.commit,
             "not_committed": self.not_committed,
         }
+
+
+def config_report(error: ConfigError) -> CheckReport:
+    """What ``check`` reports when ``.vaultmem.toml`` does not load: that one problem, and no
+    note checked — which files are notes (exclude, archive_dir) comes from that file."""
+    fix = f"{error.fix}; then run check again to check the notes"
+    return CheckReport(problems=[Problem(CONFIG_FILE, error.key or "file", error.problem, fix)])
 
 
 def check_vault(paths: VaultPaths, policy: LayerPolicy, fix: bool = False, now: object = None) -> CheckReport:

@@ -37,8 +37,8 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 from urllib.parse import urlsplit
 
-from .errors import ConfigError, InvalidDuration, UnknownLayer
-from .lifecycle import DEFAULT_TTLS, PERMANENT_LAYER, LayerPolicy, normalize_layer, parse_duration
+from .errors import ConfigError, InvalidDuration, UnknownLayer, short_repr
+from .lifecycle import DEFAULT_TTLS, PERMANENT_LAYER, LayerPolicy, normalize_layer, parse_duration, valid_layer_names
 
 CONFIG_FILE = ".vaultmem.toml"
 STATE_DIR = ".vaultmem"
@@ -93,7 +93,7 @@ def load_config(vault_root: Path) -> VaultConfig:
     try:
         raw = tomllib.loads(path.read_text(encoding="utf-8"))
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as error:
-        raise ConfigError(f"{path}: not valid TOML ({error}); fix the syntax or delete the file") from None
+        raise ConfigError(path, "", f"not valid TOML ({error})", "fix the syntax or delete the file") from None
     return config_from_dict(raw, source=str(path))
 
 
@@ -114,22 +114,20 @@ def config_from_dict(raw: dict[str, Any], source: str = CONFIG_FILE) -> VaultCon
 
 def _reject_unknown(table: Any, known: set[str], source: str, prefix: str) -> None:
     if not isinstance(table, dict):
-        raise ConfigError(f"{source}: [{prefix}] must be a table")
+        raise ConfigError(source, f"[{prefix.rstrip('.')}]", "must be a table", f"write it as [{prefix.rstrip('.')}] with one setting per line")
     unknown = sorted(set(table) - known)
     if unknown:
-        raise ConfigError(
-            f"{source}: unknown setting(s) {', '.join(prefix + key for key in unknown)}; "
-            f"valid: {', '.join(sorted(prefix + key for key in known))}"
-        )
+        raise ConfigError(source, ", ".join(prefix + key for key in unknown), "unknown setting(s)",
+                          f"remove or correct it; valid: {', '.join(sorted(prefix + key for key in known))}")
 
 
 def _folder(value: Any, source: str, key: str, allow_root: bool = False) -> str:
     if not isinstance(value, str):
-        raise ConfigError(f"{source}: {key} must be a string, got {value!r}")
+        raise ConfigError(source, key, f"must be a string, got {short_repr(value)}", 'write a folder such as "_archive"')
     text = value.strip()
     parts = PurePosixPath(text).parts
     if (not parts and not allow_root) or text.startswith("/") or ".." in parts or "\\" in text:
-        raise ConfigError(f"{source}: {key} {value!r} must be a folder inside the vault, e.g. \"_archive\"")
+        raise ConfigError(source, key, f"{short_repr(value)} is not a folder inside the vault", 'write a vault-relative folder such as "_archive"')
     # Normalised ("./_old" → "_old", "a//b" → "a/b"): the scan compares it with
     # vault-relative paths as text, and would otherwise index the archive.
     return "/".join(parts)
@@ -137,7 +135,8 @@ def _folder(value: Any, source: str, key: str, allow_root: bool = False) -> str:
 
 def _globs(value: Any, source: str) -> tuple[str, ...]:
     if not isinstance(value, list) or not all(isinstance(item, str) and item.strip() for item in value):
-        raise ConfigError(f"{source}: exclude must be a list of non-empty strings, e.g. exclude = [\"Templates/**\", \"*.excalidraw.md\"]; got {value!r}")
+        raise ConfigError(source, "exclude", f"must be a list of non-empty strings, got {short_repr(value)}",
+                          'write e.g. exclude = ["Templates/**", "*.excalidraw.md"]')
     globs = tuple(item.strip() for item in value)
     if not globs:
         return globs
@@ -146,26 +145,29 @@ def _globs(value: Any, source: str) -> tuple[str, ...]:
     try:
         compile_globs(globs)
     except ValueError as error:
-        raise ConfigError(f"{source}: exclude: {error}; write gitignore-style patterns such as \"Private/\" or \"*.excalidraw.md\"") from None
+        raise ConfigError(source, "exclude", str(error), 'write gitignore-style patterns such as "Private/" or "*.excalidraw.md"') from None
     return globs
 
 
 def _policy(table: Any, source: str) -> LayerPolicy:
     if not isinstance(table, dict):
-        raise ConfigError(f"{source}: [ttl] must be a table such as L1 = \"1d\"")
+        raise ConfigError(source, "ttl", "must be a table", 'write it as [ttl] with lines such as L1 = "1d"')
     ttls: dict[str, timedelta | None] = dict(DEFAULT_TTLS)
     for layer, value in table.items():
         try:
             code = normalize_layer(layer)
             ttls[code] = _ttl_value(code, value)
-        except (UnknownLayer, InvalidDuration) as error:
-            raise ConfigError(f"{source}: [ttl] {layer}: {error}") from None
+        except UnknownLayer:
+            raise ConfigError(source, f"[ttl] {layer}", f"{short_repr(layer)} is not a layer",
+                              f"name one of {', '.join(valid_layer_names())}") from None
+        except InvalidDuration as error:
+            raise ConfigError(source, f"[ttl] {layer}", error.problem, error.fix) from None
     return LayerPolicy(ttls)
 
 
 def _ttl_value(code: str, value: Any) -> timedelta | None:
     if code == PERMANENT_LAYER:
-        raise InvalidDuration(f"{value!r} (L4 is procedural and never expires; remove this line)")
+        raise InvalidDuration(value, "L4 is procedural and never expires", "remove this line")
     return parse_duration(value)
 
 
@@ -191,7 +193,8 @@ def _mcp(table: Any, source: str) -> McpSettings:
     _reject_unknown(table, _MCP_KEYS, source, "mcp.")
     origins = table.get("allowed_origins", [])
     if not isinstance(origins, list):
-        raise ConfigError(f"{source}: mcp.allowed_origins must be a list such as [\"https://memory.example.com\"], got {origins!r}")
+        raise ConfigError(source, "mcp.allowed_origins", f"must be a list, got {short_repr(origins)}",
+                          'write e.g. allowed_origins = ["https://memory.example.com"]')
     return McpSettings(
         allow_hard_delete=_boolean(table.get("allow_hard_delete", False), source, "mcp.allow_hard_delete"),
         allowed_origins=tuple(_origin(origin, source) for origin in origins),
@@ -202,7 +205,8 @@ def _origin(value: Any, source: str) -> str:
     try:
         return normalize_origin(value)
     except ValueError as error:
-        raise ConfigError(f"{source}: mcp.allowed_origins: {error}") from None
+        problem, _, fix = str(error).partition("; ")
+        raise ConfigError(source, "mcp.allowed_origins", problem, fix or "list each origin as scheme://host[:port]") from None
 
 
 def normalize_origin(value: object) -> str:
@@ -230,17 +234,18 @@ def normalize_origin(value: object) -> str:
 
 def _text(value: Any, source: str, key: str) -> str:
     if not isinstance(value, str) or not value.strip():
-        raise ConfigError(f"{source}: {key} must be a non-empty string, got {value!r}")
+        raise ConfigError(source, key, f"must be a non-empty string, got {short_repr(value)}", 'write e.g. embedder = "wordllama"')
     return value
 
 
 def _boolean(value: Any, source: str, key: str) -> bool:
     if not isinstance(value, bool):
-        raise ConfigError(f"{source}: {key} must be true or false, got {value!r}")
+        raise ConfigError(source, key, f"must be true or false, got {short_repr(value)}", f"write {key.rsplit('.', 1)[-1]} = true or false")
     return value
 
 
 def _number(value: Any, source: str, key: str, low: float, high: float) -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not low <= value <= high:
-        raise ConfigError(f"{source}: {key} must be a number between {low} and {high}, got {value!r}")
+        raise ConfigError(source, key, f"must be a number between {low:g} and {high:g}, got {short_repr(value)}",
+                          "write a number in that range (or remove the line for the default)")
     return float(value)

@@ -17,6 +17,7 @@ from pathlib import Path
 
 import numpy as np
 
+from .config import CONFIG_FILE
 from .errors import ConfigError
 
 BATCH_SIZE = 256
@@ -167,10 +168,8 @@ class SentenceTransformerEmbedder(Embedder):
 
     def __init__(self, model_path: str) -> None:
         if not Path(model_path).is_dir():
-            raise ConfigError(
-                f"sentence-transformers model {model_path!r} is not a local folder; "
-                "vaultmem never downloads models — point embedder at a model directory on disk"
-            )
+            raise ConfigError(CONFIG_FILE, "embedder", f"sentence-transformers model {model_path!r} is not a local folder",
+                              "vaultmem never downloads models: point embedder at a model directory on disk")
         from sentence_transformers import SentenceTransformer
 
         self._model = SentenceTransformer(model_path, local_files_only=True)
@@ -214,6 +213,11 @@ class HashingEmbedder(Embedder):
         return found
 
 
+def unknown_embedder(spec: str) -> ConfigError:
+    return ConfigError(CONFIG_FILE, "embedder", f"{spec!r} is not an embedder",
+                       "use 'wordllama', 'sentence-transformers:<local model dir>' or 'hashing'")
+
+
 def identity_for_spec(spec: str) -> str:
     """The identity an embedder made from ``spec`` will have — known without loading it."""
     kind, _, argument = spec.partition(":")
@@ -223,9 +227,7 @@ def identity_for_spec(spec: str) -> str:
         return f"hashing:{int(argument) if argument.isdigit() else 64}"
     if kind == "sentence-transformers" and argument:
         return spec
-    raise ConfigError(
-        f"unknown embedder {spec!r}: use 'wordllama', 'sentence-transformers:<local model dir>' or 'hashing'"
-    )
+    raise unknown_embedder(spec)
 
 
 def make_embedder(spec: str) -> Embedder:
@@ -237,6 +239,4 @@ def make_embedder(spec: str) -> Embedder:
         return SentenceTransformerEmbedder(argument)
     if kind == "hashing":
         return HashingEmbedder(int(argument) if argument.isdigit() else 64)
-    raise ConfigError(
-        f"unknown embedder {spec!r}: use 'wordllama', 'sentence-transformers:<local model dir>' or 'hashing'"
-    )
+    raise unknown_embedder(spec)

@@ -42,15 +42,15 @@ class InvalidTimestamp(VaultmemError, ValueError):
 
 
 class InvalidDuration(VaultmemError, ValueError):
-    """A TTL such as ``3d`` that does not parse."""
+    """A TTL such as ``3d`` that does not parse (or that no date can hold)."""
 
-    def __init__(self, value: object, reason: str = "") -> None:
+    SPELLING = "use a number and a unit, e.g. 30m, 12h, 3d, 2w (or combined: 1d12h)"
+
+    def __init__(self, value: object, reason: str = "", fix: str = SPELLING) -> None:
         self.value = value
-        detail = f" ({reason})" if reason else ""
-        super().__init__(
-            f"invalid duration {short_repr(value)}{detail}: use a number and a unit, "
-            "e.g. 30m, 12h, 3d, 2w (or combined: 1d12h)"
-        )
+        self.problem = f"invalid duration {short_repr(value)}" + (f" ({reason})" if reason else "")
+        self.fix = fix
+        super().__init__(f"{self.problem}: {fix}")
 
 
 class UnknownLayer(VaultmemError, ValueError):
@@ -62,7 +62,15 @@ class UnknownLayer(VaultmemError, ValueError):
 
 
 class ConfigError(VaultmemError, ValueError):
-    """The vault's config file is malformed."""
+    """A setting in the vault's config file that cannot be used: a usage error (the CLI
+    exits 2), and the one problem ``check`` reports when the file does not load."""
+
+    def __init__(self, source: object, key: str, problem: str, fix: str) -> None:
+        self.source = str(source)  # the file
+        self.key = key  # the setting, e.g. "[ttl] L1" ("" for the whole file)
+        self.problem = problem
+        self.fix = fix
+        super().__init__(f"{source}: {key + ': ' if key else ''}{problem}; {fix}")
 
 
 @dataclass(frozen=True)

@@ -245,6 +245,7 @@ _DURATION = re.compile(r"(?:\d+[smhdw])+")
 _DURATION_PART = re.compile(r"(\d+)([smhdw])")
 _DURATION_UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86_400, "w": 604_800}
 MAX_DURATION_DAYS = 365_000  # a thousand years: longer than any memory, and now + it is still a date
+_SHORTER = f"give a shorter duration, at most {MAX_DURATION_DAYS}d"
 _MAX_DURATION_DIGITS = 12
 
 
@@ -260,12 +261,12 @@ def parse_duration(value: object) -> timedelta:
         raise InvalidDuration(value)
     parts = _DURATION_PART.findall(text)
     if any(len(amount.lstrip("0")) > _MAX_DURATION_DIGITS for amount, _ in parts):
-        raise InvalidDuration(value, f"longer than {MAX_DURATION_DAYS}d, a thousand years")
+        raise InvalidDuration(value, f"longer than {MAX_DURATION_DAYS}d, a thousand years", _SHORTER)
     seconds = sum(int(amount) * _DURATION_UNITS[unit] for amount, unit in parts)
     if seconds <= 0:
         raise InvalidDuration(value)
     if seconds > MAX_DURATION_DAYS * 86_400:
-        raise InvalidDuration(value, f"longer than {MAX_DURATION_DAYS}d, a thousand years")
+        raise InvalidDuration(value, f"longer than {MAX_DURATION_DAYS}d, a thousand years", _SHORTER)
     return timedelta(seconds=seconds)
 
 
@@ -274,7 +275,7 @@ def add_duration(moment: datetime, ttl: timedelta, what: object) -> datetime:
     try:
         return moment + ttl
     except OverflowError:
-        raise InvalidDuration(what, f"{format_timestamp(moment)} plus it lies past year 9999") from None
+        raise InvalidDuration(what, f"{format_timestamp(moment)} plus it lies past year 9999", _SHORTER) from None
 
 
 def format_duration(ttl: timedelta | None) -> str:

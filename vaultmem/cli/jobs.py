@@ -12,6 +12,7 @@ from ..config import DEFAULT_THRESHOLD
 from .shell import Context, emit_json, json_option, library_errors, main, render_commit, render_problems
 
 if TYPE_CHECKING:
+    from ..check import CheckReport
     from ..consolidate import ConsolidationReport
 
 LEFT_OUT_SHOWN = 10  # consolidate's text output lists this many left-out notes (--json: all)
@@ -135,14 +136,29 @@ def render_consolidation_outcome(report: ConsolidationReport) -> None:
                    "Dry run: nothing changed; run again with --apply to merge.")
 
 
+def checked(obj: Context, fix: bool) -> CheckReport:
+    """The vault's check; a .vaultmem.toml that does not load is the one problem reported
+    (every other command refuses it, exit 2 — and so does --fix: it would write under it)."""
+    from ..check import config_report
+    from ..errors import ConfigError
+
+    try:
+        vault = obj.vault
+    except ConfigError as error:
+        if fix:
+            raise
+        return config_report(error)
+    return vault.check(fix=fix)
+
+
 @main.command()
 @click.option("--fix", is_flag=True, help="Stamp missing expiries (created + layer TTL) and remove expiries from permanent notes.")
 @json_option
 @click.pass_obj
 def check(obj: Context, fix: bool, as_json: bool) -> None:
-    """Lint every note; exit 1 when problems remain."""
+    """Lint every note (and .vaultmem.toml); exit 1 when problems remain."""
     with library_errors(as_json):
-        report = obj.vault.check(fix=fix)
+        report = checked(obj, fix)
     if as_json:
         emit_json(report.as_dict())
     else:

@@ -21,7 +21,15 @@ from typing import IO, TYPE_CHECKING, Any
 
 import click
 
-from ..errors import InvalidDuration, InvalidTimestamp, NoteWritten, UnknownLayer, UsageError, VaultmemError
+from ..errors import (
+    ConfigError,
+    InvalidDuration,
+    InvalidTimestamp,
+    NoteWritten,
+    UnknownLayer,
+    UsageError,
+    VaultmemError,
+)
 
 if TYPE_CHECKING:
     from ..notes import Problem
@@ -55,9 +63,10 @@ def library_errors(as_json: bool = False) -> Iterator[None]:
     """Turn library errors into a clear message and exit code (1, or 2 for usage)."""
     try:
         yield
-    except (UsageError, UnknownLayer, InvalidTimestamp, InvalidDuration) as error:
+    except (UsageError, UnknownLayer, InvalidTimestamp, InvalidDuration, ConfigError) as error:
         # A bad option value (--layer L9, --as-of soon, --ttl 3x) is a usage error, as
-        # click's own option checks are: exit 2, not 1 ("could not do its job").
+        # click's own option checks are: exit 2, not 1 ("could not do its job"); so is a
+        # bad value in .vaultmem.toml (the message names the file, the key and the fix).
         # The library names arguments as the API takes them; here they are the CLI's flags.
         _fail(error, as_json, 2, error.spelled(as_flags=True) if isinstance(error, UsageError) else None)
     except VaultmemError as error:
