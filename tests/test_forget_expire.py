@@ -204,6 +204,38 @@ def test_expire_skips_a_note_a_person_extended_after_indexing(vault: Vault) -> N
     assert path.read_text(encoding="utf-8") == text
 
 
+BROKEN_EXPIRED = (
+    "---\n"
+    "title: Boiler service: Tuesday\n"  # the second ':' makes the YAML fail to load
+    "layer: L2\n"
+    "expires_at: 2026-11-01T00:00:00+00:00\n"
+    "---\n"
+    "The boiler technician comes on Tuesday.\n"
+)
+
+
+def test_the_expire_dry_run_skips_what_apply_would_skip_and_says_why(vault: Vault) -> None:
+    """A note whose YAML does not load is expired by its salvaged `expires_at:` line, but
+    `--apply` will not move it: the dry run must not promise that it would."""
+    (vault.root / "memories").mkdir()
+    (vault.root / "memories/boiler.md").write_text(BROKEN_EXPIRED, encoding="utf-8")
+    before = snapshot_files(vault.root)
+    planned = vault.expire(now=NOW)
+    assert [(skip.path, skip.reason) for skip in planned.skipped] == [
+        ("memories/boiler.md", "its frontmatter does not load (see `vaultmem check`); fix the YAML, then run expire again")]
+    assert snapshot_files(vault.root) == before
+
+    text = run_cli(vault.root, "expire", "--as-of", NOW)
+    assert "would archive memories/boiler.md" not in text.stdout
+    assert "would skip memories/boiler.md: its frontmatter does not load" in text.stdout
+    assert f"{len(EXPIRED) + 1} expired note(s), {len(EXPIRED)} to archive, 1 skipped" in text.stdout
+    dry = json.loads(run_cli(vault.root, "expire", "--as-of", NOW, "--json").stdout)
+    applied = json.loads(run_cli(vault.root, "expire", "--apply", "--as-of", NOW, "--json").stdout)
+    assert dry["skipped"] == applied["skipped"] == [planned.skipped[0].as_dict()]
+    assert sorted(entry["path"] for entry in applied["expired"] if "archived_to" in entry) == EXPIRED
+    assert (vault.root / "memories/boiler.md").read_text(encoding="utf-8") == BROKEN_EXPIRED
+
+
 def test_cli_expire_json_shape(sample_vault: Path, vault: Vault) -> None:
     result = run_cli(sample_vault, "expire", "--as-of", NOW, "--json")
     document = json.loads(result.stdout)

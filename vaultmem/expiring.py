@@ -1,11 +1,13 @@
-"""``expire --apply``: archive (or, ``hard``, delete) the notes expired at an instant.
+"""``expire``: which notes expired at an instant, and (``--apply``) archiving them — or,
+``hard``, deleting them.
 
 Which notes are expired is the index's answer (the one rule, lifecycle.py: ``expires_at``
-<= now). Each file is read again right before it is moved: a note a person extended, made
-permanent or edited since the index saw it is skipped and reported, not archived; so is
-one whose YAML does not load (its expiry was read line by line: enough to hide it, not to
-act on the file). A note edited while it is being moved stays, and the others go on.
-Notes without ``expires_at`` and permanent/L4 notes are never listed. See adr/0002.
+<= now). Each file is then read again: a note a person extended, made permanent or edited
+since the index saw it is skipped and reported, not archived; so is one whose YAML does
+not load (its expiry was read line by line: enough to hide it, not to act on the file).
+The dry run makes the same checks and reports the same skips, so it never promises what
+``--apply`` will not do. A note edited while it is being moved stays, and the others go
+on. Notes without ``expires_at`` and permanent/L4 notes are never listed. See adr/0002.
 """
 
 from __future__ import annotations
@@ -26,15 +28,26 @@ if TYPE_CHECKING:
     from .unit_of_work import VaultWrite
 
 
+def plan_expiry(paths: VaultPaths, rows: Sequence[NoteRow], report: ExpireReport, moment: datetime) -> list[NoteRow]:
+    """The expired notes that can be archived now; the others go to ``report.skipped`` with
+    why (the dry run's answer, and the first step of ``--apply``)."""
+    movable = []
+    for row in rows:
+        if (reason := not_to_expire(paths, row, moment)) is not None:
+            report.skipped.append(Skipped(row.path, reason))
+        else:
+            movable.append(row)
+    return movable
+
+
 def remove_expired(write: VaultWrite, paths: VaultPaths, rows: Sequence[NoteRow], report: ExpireReport,
                    moment: datetime) -> None:
     """Archive (``report.hard``: delete) each expired note still as indexed; the others are
     ``report.skipped`` with why. Changes are recorded on ``write``."""
     write.reindex(*(row.path for row in rows))
-    for row, entry in zip(rows, report.expired, strict=True):
-        if (reason := not_to_expire(paths, row, moment)) is not None:
-            report.skipped.append(Skipped(row.path, reason))
-            continue
+    entries = {entry.path: entry for entry in report.expired}
+    for row in plan_expiry(paths, rows, report, moment):
+        entry = entries[row.path]
         try:
             entry.archived_to, changes = remove_note(paths, row.path, row.content_hash, report.hard)
         except (WriteConflict, PathOutsideVault) as error:

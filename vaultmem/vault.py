@@ -357,15 +357,19 @@ class Vault:
 
         Notes without ``expires_at``, permanent/L4 notes and unparseable expiries are never
         touched. Each file is re-read before it is moved: a note a person extended or edited
-        since the index saw it is skipped, not archived (expiring.py).
+        since the index saw it, or whose frontmatter does not load, is skipped, not archived
+        — and the dry run lists the same skips (expiring.py).
         """
-        from .expiring import remove_expired
+        from .expiring import plan_expiry, remove_expired
 
+        if apply:
+            self.derived.require_writable()  # refused before anything is read or reconciled
         self.derived.index()
         moment = resolve_now(now)
         rows = self.store.notes.expired(to_epoch_us(moment))
         report = ExpireReport([ExpiredNote(row.id, row.path, row.title, row.layer, row.expires_at) for row in rows], apply, hard)
         if not apply:
+            plan_expiry(self.paths, rows, report, moment)
             return report
         with self._writing("expire") as write:
             remove_expired(write, self.paths, rows, report, moment)

@@ -40,11 +40,14 @@ def expire(obj: Context, apply: bool, hard: bool, as_of: str | None, as_json: bo
         if entry.path not in skipped:
             click.echo(f"{verb} {entry.path} (expired {entry.expires_at})")
     for skip in report.skipped:
-        click.echo(f"skipped {skip.path}: {skip.reason}")
+        click.echo(f"{'skipped' if apply else 'would skip'} {skip.path}: {skip.reason}")
     if not report.expired:
         click.echo("no expired notes")
     elif not apply:
-        click.echo(f"{len(report.expired)} expired note(s); run with --apply to archive them")
+        movable = len(report.expired) - len(report.skipped)
+        click.echo(f"{len(report.expired)} expired note(s), {movable} to archive"
+                   + (f", {len(report.skipped)} skipped" if report.skipped else "")
+                   + ("; run with --apply to archive them" if movable else ""))
     render_commit(report)
 
 
