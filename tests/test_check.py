@@ -221,6 +221,29 @@ def test_one_created_no_date_can_hold_does_not_stop_check_fix_for_the_rest(vault
     assert bad.read_bytes() == before
 
 
+def test_a_plain_check_reports_the_fixes_check_fix_would_refuse_with_the_same_reason(vault_dir: Path, write_note) -> None:
+    """check suggests `check --fix`; where --fix will not do it (a date past year 9999, a
+    frontmatter that does not load), the plain check says so already, in the same words."""
+    write_note("far.md", "---\nlayer: L3\ncreated: 9999-12-30\n---\nfrom the far future\n")
+    write_note("salvaged.md", "---\ntitle: Boiler: Tuesday\npermanent: true\nexpires_at: 2027-01-01\n---\nbody\n")
+    write_note("ok.md", "---\nlayer: L3\ncreated: 2026-11-01T00:00:00Z\n---\nan ordinary note\n")
+    before = snapshot_files(vault_dir)
+
+    def refused(report: dict) -> dict[str, str]:
+        return {problem["path"]: problem["message"] for problem in report["problems"] if problem["field"] == "fix"}
+
+    planned = run_json(vault_dir, "check")
+    assert snapshot_files(vault_dir) == before
+    assert set(refused(planned)) == {"far.md", "salvaged.md"}
+    assert "past year 9999" in refused(planned)["far.md"]
+    assert "frontmatter does not load, so check --fix leaves it alone" in refused(planned)["salvaged.md"]
+    text = run_cli(vault_dir, "check").stdout
+    assert "! salvaged.md: fix: salvaged.md: its frontmatter does not load" in text
+    fixed = run_json(vault_dir, "check", "--fix")
+    assert refused(fixed) == refused(planned)
+    assert [fix["path"] for fix in fixed["fixed"]] == ["ok.md"]
+
+
 # ---------------------------------------------------------------- the real vault
 
 

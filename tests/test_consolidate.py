@@ -295,6 +295,25 @@ def test_the_dry_run_shows_what_would_be_appended_and_changes_nothing(vault_dir:
     assert snapshot_files(vault_dir) == before
 
 
+def test_the_dry_run_skips_the_cluster_apply_would_skip_and_says_why(vault_dir: Path, wordllama: object) -> None:
+    """A member whose `aliases` is a mapping loads, so it is clustered, but the merge cannot
+    carry it: apply skips the cluster, and the dry run must say so instead of promising it."""
+    trio_vault(vault_dir, {TRIO[2]: ("layer: L3\n", "layer: L3\naliases:\n  nick: oat\n")})
+    with open_vault(vault_dir, wordllama) as vault:
+        planned = vault.consolidate(now=NOW)
+        assert member_sets(planned) == {frozenset(TRIO)}
+        [skip] = planned.skipped
+        assert skip["canonical"] == TRIO[0] and "aliases is {'nick': 'oat'}, not a list of text" in skip["reason"]
+    before = snapshot_files(vault_dir)
+    text = run_cli(vault_dir, "consolidate").stdout
+    assert f"would skip the cluster of {TRIO[0]}: " in text and "aliases is {'nick': 'oat'}" in text
+    assert "0 cluster(s), 0 note(s) would be merged" in text and "1 cluster(s) would be skipped" in text
+    dry = json.loads(run_cli(vault_dir, "consolidate", "--json").stdout)
+    applied = json.loads(run_cli(vault_dir, "consolidate", "--apply", "--json").stdout)
+    assert dry["skipped"] == applied["skipped"] == planned.skipped and applied["merged"] == []
+    assert snapshot_files(vault_dir) == before
+
+
 def test_apply_a_permanent_member_makes_the_canonical_permanent(vault_dir: Path, wordllama: object) -> None:
     trio_vault(vault_dir, {TRIO[1]: ("expires_at: 2027-04-01T00:00:00Z\n", "permanent: true\n")})
     with open_vault(vault_dir, wordllama) as vault:

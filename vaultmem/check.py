@@ -4,11 +4,14 @@ Works on the files alone (no index needed). ``--fix`` does two things and nothin
 stamps ``expires_at = created + layer TTL`` on L1–L3 notes that lack one (created from
 the frontmatter, else the file's modification time), appended after the existing keys;
 and removes ``expires_at`` from L4 / ``permanent: true`` notes. Each fix is a surgical,
-atomic edit that fails if the file changed since it was read.
+atomic edit that fails if the file changed since it was read. A plain ``check`` computes
+the same fixes without writing, so a fix ``--fix`` would refuse (a frontmatter that does
+not load, a date no calendar holds) is reported as a ``fix`` problem either way.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 
@@ -80,6 +83,8 @@ def check_vault(paths: VaultPaths, policy: LayerPolicy, fix: bool = False, now: 
         if fix and (applied := _try_fix(paths, note, policy, now, report)):
             report.fixed.append(applied)
             note = _read(paths, stat.path, report) or note
+        elif not fix:
+            _try_plan(paths, note, policy, now, report)  # what --fix would refuse, said now
         notes.append(note)
         report.problems.extend(note.problems)
     report.problems.extend(duplicate_id_problems(notes))
@@ -93,8 +98,20 @@ def _try_fix(paths: VaultPaths, note: Note, policy: LayerPolicy, now: object, re
         # One note that cannot be fixed safely (changed meanwhile, a date out of range, a
         # file that cannot be written) must not stop the others: it stays a reported
         # problem and its file is untouched.
-        report.problems.append(Problem(note.path, "fix", str(error), "edit this note by hand"))
+        report.problems.append(_unfixable(note, error))
         return None
+
+
+def _try_plan(paths: VaultPaths, note: Note, policy: LayerPolicy, now: object, report: CheckReport) -> None:
+    try:
+        plan_fix(paths, note, policy, now)
+    except (VaultmemError, OSError) as error:
+        report.problems.append(_unfixable(note, error))
+
+
+def _unfixable(note: Note, error: Exception) -> Problem:
+    """The problem ``check`` reports for a fix ``--fix`` cannot make (the same with or without it)."""
+    return Problem(note.path, "fix", str(error), "edit this note by hand")
 
 
 def _read(paths: VaultPaths, relative: str, report: CheckReport) -> Note | None:
@@ -120,27 +137,55 @@ def duplicate_id_problems(notes: list[Note]) -> list[Problem]:
     return problems
 
 
-def fix_note(paths: VaultPaths, note: Note, policy: LayerPolicy, now: object = None,
-             changes: list[FileChange] | None = None) -> Fix | None:
-    """Apply the one safe fix this note needs, if any; returns what was done (and appends
-    the file change to ``changes``)."""
-    changes = [] if changes is None else changes
+@dataclass(frozen=True)
+class PlannedFix:
+    """A fix decided and computed, not yet written: the new bytes of the file as it was read."""
+
+    fix: Fix
+    data: bytes
+
+
+def plan_fix(paths: VaultPaths, note: Note, policy: LayerPolicy, now: object = None) -> PlannedFix | None:
+    """The one safe fix this note needs, if any, computed without writing.
+
+    Raises a :class:`VaultmemError` (or ``OSError``) saying why ``--fix`` cannot make it:
+    ``check`` reports that reason with or without ``--fix``, so a plain check never
+    promises a fix that ``--fix`` then skips.
+    """
     field_names = {problem.field for problem in note.problems}
-    if "frontmatter" in field_names or "expires_at" not in field_names:
+    if "expires_at" not in field_names:
         return None
     if note.permanent and not is_absent(note.expires_at):
-        changes.append(_write(paths, note, remove=["expires_at"]))
-        return Fix(note.path, "expires_at", f"removed expires_at {expiry_text(note.expires_at)} from a permanent note")
-    if note.layer in EXPIRING_LAYERS and is_absent(note.expires_at):
-        ttl = policy.ttl(note.layer)
-        if ttl is None:
-            return None
+        fix, values, remove = (Fix(note.path, "expires_at", f"removed expires_at {expiry_text(note.expires_at)} from a permanent note"),
+                               {}, ["expires_at"])
+    elif note.layer in EXPIRING_LAYERS and is_absent(note.expires_at) and (ttl := policy.ttl(note.layer)) is not None:
         base, source = _created(paths, note)
         expires = _deadline(base, ttl, source)
-        changes.append(_write(paths, note, set_values={"expires_at": expires}))
         state = "already expired" if expires <= resolve_now(now) else "alive"
-        return Fix(note.path, "expires_at", f"stamped expires_at {expires.isoformat()} ({source} + {note.layer} TTL; {state})")
-    return None
+        fix, values, remove = (Fix(note.path, "expires_at", f"stamped expires_at {expires.isoformat()} ({source} + {note.layer} TTL; {state})"),
+                               {"expires_at": expires}, [])
+    else:
+        return None
+    if note.metadata_unloaded:
+        # Its lifecycle lines were read one by one: enough to report, not to edit the block.
+        raise FrontmatterError(f"{note.path}: its frontmatter does not load, so check --fix leaves it alone; "
+                               "fix the YAML (see its frontmatter problem), then run check --fix again")
+    return PlannedFix(fix, _edited(paths, note, values, remove))
+
+
+def fix_note(paths: VaultPaths, note: Note, policy: LayerPolicy, now: object = None,
+             changes: list[FileChange] | None = None) -> Fix | None:
+    """Apply the one safe fix this note needs, if any (:func:`plan_fix`); returns what was
+    done (and appends the file change to ``changes``)."""
+    planned = plan_fix(paths, note, policy, now)
+    if planned is None:
+        return None
+    # Fails with WriteConflict, the person's bytes untouched, unless the edit lands on
+    # exactly the bytes this check read.
+    change = replace_if_unchanged(paths.resolve_inside(note.path), planned.data, note.content_hash, note.path, paths.root)
+    if changes is not None:
+        changes.append(change)
+    return planned.fix
 
 
 def _created(paths: VaultPaths, note: Note) -> tuple[datetime, str]:
@@ -158,15 +203,11 @@ def _deadline(base: datetime, ttl: timedelta, source: str) -> datetime:
         raise InvalidTimestamp(base.isoformat(), f"{source} plus the layer TTL lies past year 9999; correct {source}") from None
 
 
-def _write(paths: VaultPaths, note: Note, set_values: dict[str, object] | None = None, remove: list[str] | None = None) -> FileChange:
-    absolute = paths.resolve_inside(note.path)
-    raw = absolute.read_bytes()
+def _edited(paths: VaultPaths, note: Note, set_values: Mapping[str, object], remove: list[str]) -> bytes:
+    raw = paths.resolve_inside(note.path).read_bytes()
     if content_hash(raw) != note.content_hash:
         raise WriteConflict(note.path)
     try:
-        new = edit_frontmatter(raw, set_values or {}, remove or [])
+        return edit_frontmatter(raw, set_values, remove)
     except FrontmatterError as error:
         raise FrontmatterError(f"{note.path}: {error}") from None
-    # Fails with WriteConflict, the person's bytes untouched, unless the edit lands on
-    # exactly the bytes this check read.
-    return replace_if_unchanged(absolute, new, note.content_hash, note.path, paths.root)

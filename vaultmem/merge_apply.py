@@ -60,6 +60,16 @@ class _Written:
     clean: bool = True  # False: the person edited it between two of our writes (no automatic undo)
 
 
+def preview_plan(plan: ConsolidationPlan, paths: VaultPaths) -> ConsolidationReport:
+    """The dry run: ``plan``, with the clusters ``apply_plan`` would skip in ``skipped`` and the
+    same reason — each cluster's files are re-read and its merge is computed (step 1 and 2
+    above), nothing is written. A dry run never promises a merge that apply refuses."""
+    report = plan.report()
+    for cluster in plan.clusters:
+        _prepare(cluster, paths, report)
+    return report
+
+
 def apply_plan(plan: ConsolidationPlan, paths: VaultPaths) -> ConsolidationReport:
     """Merge every cluster of ``plan`` whose files did not change since it was made.
 

@@ -396,12 +396,13 @@ class Vault:
         cluster any of whose files changed since is skipped. See consolidate.py, merge_apply.py and adr/0010.
         """
         from .consolidate import make_scope, plan_consolidation
-        from .merge_apply import apply_plan
+        from .merge_apply import apply_plan, preview_plan
 
         scope = make_scope(self.config.consolidate, threshold, window, all, include_expired, resolve_now(now), any_note)
         if not apply:
             self.derived.index()
-            return (plan if plan is not None else plan_consolidation(self.store, self.paths, scope)).report()
+            return preview_plan(plan if plan is not None else plan_consolidation(self.store, self.paths, scope), self.paths)
+        self.derived.require_writable()  # refused before anything is reconciled
         with self._writing("consolidate") as write:
             self.derived.index()
             report = apply_plan(plan if plan is not None else plan_consolidation(self.store, self.paths, scope), self.paths)

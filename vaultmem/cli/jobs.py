@@ -127,16 +127,19 @@ def render_consolidation_outcome(report: ConsolidationReport) -> None:
     for path in report.links_rewritten:
         click.echo(f"rewrote links in {path}")
     for skip in report.skipped:
-        click.echo(f"skipped the cluster of {skip['canonical']}: {skip['reason']}")
+        click.echo(f"{'skipped' if report.applied else 'would skip'} the cluster of {skip['canonical']}: {skip['reason']}")
     for warning in report.warnings:
         click.echo(f"! {warning}")
     render_commit(report)
-    merged = sum(len(cluster.merged) for cluster in report.clusters)
+    skipped = {skip["canonical"] for skip in report.skipped}
+    mergeable = [cluster for cluster in report.clusters if cluster.canonical.path not in skipped]
+    merged = sum(len(cluster.merged) for cluster in mergeable)
     if not report.clusters:
         click.echo("\nno near-duplicates found")
     elif not report.applied:
-        click.echo(f"\n{len(report.clusters)} cluster(s), {merged} note(s) would be merged into the first note of each. "
-                   "Dry run: nothing changed; run again with --apply to merge.")
+        click.echo(f"\n{len(mergeable)} cluster(s), {merged} note(s) would be merged into the first note of each"
+                   + (f" ({len(skipped)} cluster(s) would be skipped, see above)" if skipped else "")
+                   + ". Dry run: nothing changed; run again with --apply to merge.")
 
 
 def checked(obj: Context, fix: bool) -> CheckReport:
