@@ -225,8 +225,38 @@ def test_a_link_rewrite_commits_without_the_persons_uncommitted_private_line(rep
     assert git(repo, "status", "--porcelain") == " M people/Maya.md\n"
     added = [line for line in git(repo, "diff", "people/Maya.md").splitlines() if line.startswith("+") and not line.startswith("+++")]
     assert added == ["+PRIVATE: not for the history"]  # the private line alone is left uncommitted
-    assert [entry["path"] for entry in report.not_committed] == ["people/Maya.md"]
-    assert "uncommitted changes in it stay uncommitted" in report.not_committed[0]["reason"]
+    assert report.not_committed == []  # vaultmem's change to it is committed
+    assert report.yours_left_uncommitted == ["people/Maya.md"]
+
+
+def test_a_file_committed_without_the_persons_edit_is_named_apart_from_files_left_out(repo: Path, write_note) -> None:
+    """`not_committed` names files whose vaultmem change is not in git; a file committed with
+    vaultmem's change only (the person's own edit in it stays uncommitted) is named in
+    `yours_left_uncommitted` — in the API, the CLI's --json and its text."""
+    auto_commit_on(repo)
+    write_note("memories/standup.md", "---\ntitle: Standup\nlayer: L3\nexpires_at: 2027-01-01\n---\n"
+                                      "The standup is at 9:30.\n\nRoom Tejo.\n", root=repo)
+    write_note("memories/draft.md", "---\nlayer: L3\nexpires_at: 2027-01-01\n---\nA draft.\n", root=repo)
+    commit_all(repo, "memories")
+    standup, draft = repo / "memories/standup.md", repo / "memories/draft.md"
+    standup.write_text(standup.read_text() + "\nMY OWN LINE\n", encoding="utf-8")
+    draft.write_text(draft.read_text() + "MY DRAFT LINE\n", encoding="utf-8")
+
+    result = run_cli(repo, "revise", "memories/standup", "--title", "Standup at 9:45", "--json")
+    assert result.exit_code == 0, result.output
+    revised = json.loads(result.stdout)
+    assert revised["commit"] is not None and revised["not_committed"] == []  # was: listed as not committed
+    assert revised["yours_left_uncommitted"] == ["memories/standup.md"]
+    assert "Standup at 9:45" in git(repo, "show", "HEAD:memories/standup.md")
+    assert "MY OWN LINE" not in git(repo, "show", "HEAD:memories/standup.md")
+
+    text = run_cli(repo, "forget", "memories/draft")  # moved: the archive copy is committed as it was in HEAD
+    assert text.exit_code == 0, text.output
+    assert ("git: _archive/memories/draft.md: committed with vaultmem's change only; your own edit in it stays "
+            "uncommitted") in text.stdout
+    assert "MY DRAFT LINE" not in git(repo, "show", "HEAD:_archive/memories/draft.md")
+    remembered = Vault(repo).remember("Another memory", now=NOW)
+    assert remembered.not_committed == [] and remembered.yours_left_uncommitted == []
 
 
 def test_a_person_edit_that_overlaps_vaultmems_edit_leaves_that_file_out_of_the_commit(repo: Path, write_note) -> None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import sqlite3
+import subprocess
 import sys
 import time
 from collections.abc import AsyncIterator, Callable
@@ -375,6 +376,32 @@ def test_consolidate_is_a_dry_run_unless_applied(vault_dir: Path, write_note: Ca
             assert [hit["path"] for hit in hits if "milk" in hit["title"].lower()] == ["b.md"]
 
     run(scenario)
+
+
+def test_an_agent_is_told_which_files_were_committed_without_the_persons_own_edit(vault_dir: Path, write_note: Callable[..., Path],
+                                                                                   log: Path) -> None:
+    def git(*args: str) -> str:
+        return subprocess.run(["git", *args], cwd=vault_dir, check=True, capture_output=True, text=True).stdout
+
+    write_note(".vaultmem.toml", "auto_commit = true\n")
+    write_note("work/standup.md", note("Harbor standup", "The Harbor standup is at 9:30.\n\nRoom Tejo.", layer="L3",
+                                       expires_at="2099-01-01T00:00:00+00:00"))
+    git("init", "-q")
+    git("config", "user.email", "maya@example.com")
+    git("config", "user.name", "Maya")
+    git("add", "-A")
+    git("commit", "-qm", "first")
+    path = vault_dir / "work/standup.md"
+    path.write_text(path.read_text(encoding="utf-8") + "\nMY OWN LINE\n", encoding="utf-8")
+
+    async def scenario() -> None:
+        async with serve(vault_dir, log) as served:
+            revised = await served.call("revise", note="work/standup", title="Harbor standup at 9:45")
+            assert revised["commit"] and revised["not_committed"] == []
+            assert revised["yours_left_uncommitted"] == ["work/standup.md"]
+
+    run(scenario)
+    assert "MY OWN LINE" not in git("show", "HEAD:work/standup.md") and "MY OWN LINE" in path.read_text(encoding="utf-8")
 
 
 def test_revise_supersede_and_merged_ids_as_an_agent_sees_them(vault_dir: Path, write_note: Callable[..., Path], log: Path) -> None:

@@ -41,6 +41,7 @@ class CheckReport:
     changes: list[FileChange] = field(default_factory=list)  # what --fix wrote (for the auto-commit)
     commit: str | None = None
     not_committed: list[dict[str, str]] = field(default_factory=list)
+    yours_left_uncommitted: list[str] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -58,6 +59,7 @@ class CheckReport:
             "fixed": [fix.as_dict() for fix in self.fixed],
             "commit": self.commit,
             "not_committed": self.not_committed,
+            "yours_left_uncommitted": self.yours_left_uncommitted,
         }
 
 

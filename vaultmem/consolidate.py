@@ -196,6 +196,7 @@ class ConsolidationReport:
     changes: list[FileChange] = field(default_factory=list)  # what was written, moved or created (for the commit)
     commit: str | None = None
     not_committed: list[dict[str, str]] = field(default_factory=list)
+    yours_left_uncommitted: list[str] = field(default_factory=list)
 
     @property
     def clusters(self) -> tuple[Cluster, ...]:
@@ -215,6 +216,7 @@ class ConsolidationReport:
             "warnings": self.warnings,
             "commit": self.commit,
             "not_committed": self.not_committed,
+            "yours_left_uncommitted": self.yours_left_uncommitted,
         }
 
     def commit_message(self) -> str:

@@ -4,8 +4,9 @@ Two uses: ``history`` (the commits that touched a note, following renames) and t
 optional auto-commit of vaultmem's own writes. An auto-commit holds only vaultmem's
 change: it is built in a private index from HEAD plus, for each file vaultmem touched,
 HEAD's version with vaultmem's edit applied. A person's uncommitted edit in that file
-stays uncommitted in the working tree; their staged changes stay staged; nothing else is
-ever staged. Processes serialise their commits on a lock file under ``.vaultmem/``.
+stays uncommitted in the working tree (the result names the file in
+``yours_left_uncommitted``); their staged changes stay staged; nothing else is ever
+staged. A file whose vaultmem change could not be committed is in ``not_committed``. Processes serialise their commits on a lock file under ``.vaultmem/``.
 
 Every call runs with ``--literal-pathspecs``: a note path is a file name, never a
 pattern. Without it ``:/secret`` names a file at the top of an enclosing repository
@@ -98,10 +99,13 @@ def history(root: Path, relative: str) -> list[Commit]:
 
 @dataclass
 class CommitResult:
-    """The commit vaultmem made (``None``: nothing to commit) and the files it left out."""
+    """The commit vaultmem made (``None``: nothing to commit), the files whose vaultmem change
+    it does not hold, and the files it holds with vaultmem's change only."""
 
     commit: str | None = None
-    not_committed: list[dict[str, str]] = field(default_factory=list)  # {"path", "reason"}
+    not_committed: list[dict[str, str]] = field(default_factory=list)  # {"path", "reason"}: vaultmem's change is not in git
+    # Committed with vaultmem's change only: the person's own uncommitted edit in them stays uncommitted.
+    yours_left_uncommitted: list[str] = field(default_factory=list)
 
 
 COMMIT_ATTEMPTS = 5  # HEAD moved under us (the person committed at that moment): start again
@@ -162,6 +166,7 @@ class _Commit:
         self.zero = "0" * len(self.head or _ZERO)  # 40 for SHA-1 repositories, 64 for SHA-256
         self.index_file = lock_dir / f"git-index-{os.getpid()}-{secrets.token_hex(4)}"
         self.not_committed: list[dict[str, str]] = []
+        self.yours_left_uncommitted: list[str] = []
 
     def make(self, changes: Sequence[FileChange]) -> CommitResult | None:
         """The result, or ``None`` when HEAD moved and the attempt must start again."""
@@ -187,7 +192,7 @@ class _Commit:
         if commit is None:
             return None
         self._sync_index(updates, head_entries)
-        return CommitResult(commit, self.not_committed)
+        return CommitResult(commit, self.not_committed, self.yours_left_uncommitted)
 
     def full(self, relative: str | None) -> str:
         return f"{self.prefix}{relative}"
@@ -205,7 +210,7 @@ class _Commit:
                 return self._leave(change.path, f"moved from {change.moved_from}, which git never tracked; "
                                                 "vaultmem does not commit a file it did not write")
             if self._blob(change.after, path) != source.blob:
-                self._note(change.path, "committed as it was in HEAD; your uncommitted changes in it stay uncommitted")
+                self.yours_left_uncommitted.append(change.path)  # committed as it was in HEAD
             return source
         if change.before is None:
             return _Entry("100644", self._blob(change.after, path, write=True))  # a note vaultmem created
@@ -222,7 +227,7 @@ class _Commit:
         if merged is None:
             return self._leave(relative, "your uncommitted changes in it overlap vaultmem's edit; vaultmem's "
                                             "change is in the file but not committed")
-        self._note(relative, "committed with vaultmem's change only; your own uncommitted changes in it stay uncommitted")
+        self.yours_left_uncommitted.append(relative)
         return _Entry(head.mode, self._blob(merged, path, write=True))
 
     def _leave(self, relative: str, reason: str) -> _LeftOut:

@@ -17,6 +17,7 @@ if TYPE_CHECKING:
     from .notes import Note
     from .resolution import Resolution
     from .storage import NoteRow, Store, UsageRow
+    from .unit_of_work import VaultWrite
 
 
 def resolution_dict(resolved_from: Resolution | None) -> dict[str, Any] | None:
@@ -97,6 +98,7 @@ class Remembered:
     commit: str | None = None
     similar: list[SimilarNote] = field(default_factory=list)  # notes that may say the same
     not_committed: list[dict[str, str]] = field(default_factory=list)  # files left out of the commit, and why
+    yours_left_uncommitted: list[str] = field(default_factory=list)  # committed with vaultmem's change only: your own edit in them stays uncommitted
     supersedes: list[NoteRef] = field(default_factory=list)  # notes this one retired (now expired)
 
     def as_dict(self) -> dict[str, Any]:
@@ -118,17 +120,18 @@ class Revised:
     changed: list[str]  # the fields that changed: body, title, layer, expires_at, permanent, tags
     commit: str | None = None
     not_committed: list[dict[str, str]] = field(default_factory=list)  # files left out of the commit, and why
+    yours_left_uncommitted: list[str] = field(default_factory=list)  # committed with vaultmem's change only: your own edit in them stays uncommitted
     resolved_from: Resolution | None = None
 
     @classmethod
-    def of(cls, after: Note, changed: list[str], commit: str | None, not_committed: list[dict[str, str]],
-           resolved_from: Resolution | None) -> Revised:
+    def of(cls, after: Note, changed: list[str], write: VaultWrite, resolved_from: Resolution | None) -> Revised:
         """The note as revise left it (``after``: parsed from the bytes it wrote, or found)."""
         from .notes import expiry_text
 
         return cls(id=after.id, path=after.path, version=after.version, title=after.title, layer=after.layer,
                    expires_at=None if after.permanent else expiry_text(after.expires_at), tags=after.tags,
-                   changed=changed, commit=commit, not_committed=not_committed, resolved_from=resolved_from)
+                   changed=changed, commit=write.commit, not_committed=write.not_committed,
+                   yours_left_uncommitted=write.yours_left_uncommitted, resolved_from=resolved_from)
 
     def as_dict(self) -> dict[str, Any]:
         return {**self.__dict__, "resolved_from": resolution_dict(self.resolved_from)}
@@ -179,6 +182,7 @@ class Forgotten:
     archived_to: str | None  # None when deleted with hard=True
     commit: str | None = None
     not_committed: list[dict[str, str]] = field(default_factory=list)  # files left out of the commit, and why
+    yours_left_uncommitted: list[str] = field(default_factory=list)  # committed with vaultmem's change only: your own edit in them stays uncommitted
     resolved_from: Resolution | None = None
 
     def as_dict(self) -> dict[str, Any]:
@@ -220,11 +224,12 @@ class ExpireReport:
     skipped: list[Skipped] = field(default_factory=list)
     commit: str | None = None
     not_committed: list[dict[str, str]] = field(default_factory=list)  # files left out of the commit, and why
+    yours_left_uncommitted: list[str] = field(default_factory=list)  # committed with vaultmem's change only: your own edit in them stays uncommitted
 
     def as_dict(self) -> dict[str, Any]:
         return {"expired": [note.as_dict() for note in self.expired], "applied": self.applied, "hard": self.hard,
                 "skipped": [skip.as_dict() for skip in self.skipped], "commit": self.commit,
-                "not_committed": self.not_committed}
+                "not_committed": self.not_committed, "yours_left_uncommitted": self.yours_left_uncommitted}
 
 
 @dataclass(frozen=True)

@@ -25,11 +25,23 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING, Protocol
 
 from .config import STATE_DIR
 from .errors import GitError, NoteWritten
 from .noteio import FileChange
 from .ordered import unique
+
+if TYPE_CHECKING:
+    from .gitops import CommitResult
+
+
+class CommitFields(Protocol):
+    """A result that reports its write's commit (``expire``, ``consolidate``, ``check --fix``)."""
+
+    commit: str | None
+    not_committed: list[dict[str, str]]
+    yours_left_uncommitted: list[str]
 
 
 @dataclass
@@ -42,6 +54,7 @@ class VaultWrite:
     message: str = ""  # the commit message; default "vaultmem <operation>"
     commit: str | None = None
     not_committed: list[dict[str, str]] = field(default_factory=list)  # files left out of the commit, and why
+    yours_left_uncommitted: list[str] = field(default_factory=list)  # committed with vaultmem's change only
 
     @property
     def touched(self) -> list[str]:
@@ -50,6 +63,11 @@ class VaultWrite:
     def record(self, *changes: FileChange) -> None:
         """Record what the guarded writes of noteio/writer did (they return these)."""
         self.changes += changes
+
+    def report_commit(self, report: CommitFields) -> None:
+        """Put the commit and what it left out (or in without the person's edit) on a report."""
+        report.commit, report.not_committed = self.commit, self.not_committed
+        report.yours_left_uncommitted = self.yours_left_uncommitted
 
     def reindex(self, *paths: str) -> None:
         """Record paths the index must read again although this write did not change them."""
@@ -83,7 +101,9 @@ class WritePath:
                 # Files changed before the failure: say which, so a retry does not make them twice.
                 raise NoteWritten(write.touched, operation, error) from error
             raise
-        write.commit, write.not_committed = self.commit(write.changes, write.message or f"vaultmem {operation}")
+        committed = self.commit(write.changes, write.message or f"vaultmem {operation}")
+        write.commit, write.not_committed, write.yours_left_uncommitted = (
+            committed.commit, committed.not_committed, committed.yours_left_uncommitted)
 
     def require_git(self) -> None:
         """Refuse a write up front when auto_commit cannot work, so nothing is half-done."""
@@ -96,12 +116,14 @@ class WritePath:
                     "run `git init` in the vault or set auto_commit = false (nothing was changed)"
                 )
 
-    def commit(self, changes: Sequence[FileChange], message: str) -> tuple[str | None, list[dict[str, str]]]:
+    def commit(self, changes: Sequence[FileChange], message: str) -> CommitResult:
         """Commit vaultmem's own change to these files when the vault's config turns
-        auto_commit on: (the commit, the files left out of it and why)."""
+        auto_commit on: the commit, the files left out of it and why, and the files
+        committed without the person's own edit in them."""
+        from .gitops import CommitResult, commit_changes
+
         if not self.auto_commit or not changes:
-            return None, []
-        from .gitops import commit_changes
+            return CommitResult()
         from .storage import ensure_state_dir
 
         ensure_state_dir(self.state_dir)  # the commit lock lives there, and git must never see it
@@ -110,4 +132,4 @@ class WritePath:
         except GitError as error:
             paths = ", ".join(unique(change.path for change in changes))
             raise GitError(f"the change was made ({paths}) but not committed: {error}") from None
-        return result.commit, result.not_committed
+        return result

@@ -225,7 +225,7 @@ class Vault:
             report = check_vault(self.paths, self.config.policy, fix=True, now=now)
             write.record(*report.changes)
             write.message = report.commit_message()
-        report.commit, report.not_committed = write.commit, write.not_committed
+        write.report_commit(report)
         return report
 
     @heals
@@ -332,7 +332,7 @@ class Vault:
             if revised.change is not None:
                 write.record(revised.change)
                 write.message = revised.commit_message()
-        return Revised.of(revised.after, revised.changed, write.commit, write.not_committed, located.resolved_from)
+        return Revised.of(revised.after, revised.changed, write, located.resolved_from)
 
     @heals
     def forget(self, note: str, hard: bool = False) -> Forgotten:
@@ -349,7 +349,8 @@ class Vault:
             archived, changes = remove_note(self.paths, row.path, row.content_hash, hard)
             write.record(*changes)
             write.message = f"vaultmem forget: {row.title}\n\n{row.path} {'deleted' if hard else f'archived to {archived}'}"
-        return Forgotten(row.id, row.path, archived, write.commit, write.not_committed, located.resolved_from)
+        return Forgotten(row.id, row.path, archived, write.commit, write.not_committed, write.yours_left_uncommitted,
+                         located.resolved_from)
 
     @heals
     def expire(self, apply: bool = False, hard: bool = False, now: object = None) -> ExpireReport:
@@ -373,7 +374,7 @@ class Vault:
             return report
         with self._writing("expire") as write:
             remove_expired(write, self.paths, rows, report, moment)
-        report.commit, report.not_committed = write.commit, write.not_committed
+        write.report_commit(report)
         return report
 
     @heals
@@ -408,7 +409,7 @@ class Vault:
             report = apply_plan(plan if plan is not None else plan_consolidation(self.store, self.paths, scope), self.paths)
             write.record(*report.changes)
             write.message = report.commit_message()
-        report.commit, report.not_committed = write.commit, write.not_committed
+        write.report_commit(report)
         return report
 
     # ------------------------------------------------------------ usage history (usage.py; not a file write)

@@ -163,6 +163,8 @@ def render_commit(result: Any) -> None:
         click.echo(f"committed {result.commit[:10]}")
     for entry in result.not_committed:
         click.echo(f"  git: {entry['path']}: {entry['reason']}")
+    for path in result.yours_left_uncommitted:
+        click.echo(f"  git: {path}: committed with vaultmem's change only; your own edit in it stays uncommitted")
 
 
 def render_resolution(resolved_from: Resolution | None, path: str, err: bool = False) -> None:
