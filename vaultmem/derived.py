@@ -99,6 +99,8 @@ class DerivedIndex:
             self._local.store = store
             with self._stores_lock:
                 self._stores.append(store)
+        if store.private_copy and not getattr(self._local, "writing", False):
+            self._say_read_only()
         return store
 
     @property
@@ -310,9 +312,19 @@ class DerivedIndex:
             except IndexNotWritable as refusal:
                 from .healing import ReadOnlyCopy
 
+                # Said by the first read that answers from it (store), not here: a write
+                # command opens it only to be refused, and must say that alone.
                 self._read_only = ReadOnlyCopy(self.state_dir, refusal)
-                log.warning("%s", self._read_only.warning)
                 return self._read_only.open()
+
+    def _say_read_only(self) -> None:
+        """Warn, once per process, that reads answer from a private copy of the index."""
+        with self._faults_lock:
+            read_only = self._read_only
+            if read_only is None or read_only.said:
+                return
+            read_only.said = True
+        log.warning("%s", read_only.warning)
 
     def _restore_usage(self, store: Store) -> None:
         """A new index.db where the usage backup has history (the file was deleted, or a heal
@@ -370,8 +382,13 @@ class DerivedIndex:
             self._warnings.append(message)
 
     def require_writable(self) -> None:
-        """Refuse a write before it acts when the index cannot be written here."""
-        self.store  # noqa: B018 - opening it is what finds out
+        """Refuse a write before it acts when the index cannot be written here — with that
+        refusal alone, not also the read-only copy's warning (nothing is read from it)."""
+        self._local.writing = True
+        try:
+            self.store  # noqa: B018 - opening it is what finds out
+        finally:
+            self._local.writing = False
         if self._read_only is not None:
             raise self._read_only.refusal
 

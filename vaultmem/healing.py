@@ -218,6 +218,7 @@ class ReadOnlyCopy:
         # A full disk passes (a read-only mount or another user's vault does not): a long-lived
         # process (the MCP server) goes back to the index itself once there is room.
         self.transient = refusal.fix == IndexNotWritable.DISK_FULL
+        self.said = False  # its warning was given (once per process: DerivedIndex)
         self._checked_at = time.monotonic()
         self.folder = Path(tempfile.mkdtemp(prefix="vaultmem-read-only-"))
         self._cleanup = weakref.finalize(self, shutil.rmtree, self.folder, ignore_errors=True)

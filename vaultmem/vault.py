@@ -419,6 +419,7 @@ class Vault:
         """Record that these notes were used (appeared in a result the agent acted on)."""
         from .usage import record_uses
 
+        self.derived.require_writable()  # refused before anything is read: a use could not be kept
         self.ensure_current()  # once for all of them
         moment = resolve_now(now)
         resolved = [self.locate(note, moment, refresh=False) for note in notes]  # all before anything is recorded
@@ -449,6 +450,7 @@ class Vault:
         from .usage import parse_import
 
         rows = parse_import(document)
+        self.derived.require_writable()
         with self.store.transaction():
             self.store.usage.replace(rows)
         return len(rows)
