@@ -154,6 +154,20 @@ def test_an_index_db_of_random_bytes_is_set_aside_and_rebuilt_by_the_next_search
     assert index_matches_disk(vault)
 
 
+def test_a_search_that_healed_the_index_says_so_once(vault: Path) -> None:
+    """Text: one `!` line in the answer and nothing on stderr; --json: one line on stderr
+    (stdout stays the list) — never the same message as a log WARNING too."""
+    database(vault).write_bytes(os.urandom(8192))
+    text = ok(run(vault, "search", "how does Maya take her coffee", "-k", "5"))
+    assert (text.stdout + text.stderr).count("was damaged (file is not a database)") == 1
+    assert text.stdout.startswith(f"! the index {database(vault)} was damaged") and "WARNING" not in text.stderr
+
+    database(vault).write_bytes(os.urandom(8192))
+    as_json = ok(run(vault, "search", "how does Maya take her coffee", "-k", "5", "--json"))
+    assert as_json.stderr.count("was damaged (file is not a database)") == 1 and "WARNING" not in as_json.stderr
+    assert as_json.stderr.startswith("warning: the index") and json.loads(as_json.stdout)
+
+
 def test_a_truncated_index_db_is_recovered_by_index_rebuild(vault: Path) -> None:
     with open(database(vault), "r+b") as handle:
         handle.truncate(50_000)

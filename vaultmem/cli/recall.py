@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from .shell import Context, emit_json, json_option, library_errors, main, render_problems, render_resolution
+from .shell import Context, emit_json, json_option, library_errors, main, render_problems, render_resolution, said_once
 
 if TYPE_CHECKING:
     from ..explain import ExplainedPassage
@@ -89,8 +89,10 @@ def search_options(function: Callable[..., Any]) -> Callable[..., Any]:
 @click.pass_obj
 def search(obj: Context, query: str, k: int, layers: tuple[str, ...], tags: tuple[str, ...], include_expired: bool, as_of: str | None, as_json: bool) -> None:
     """Recall notes matching QUERY (hybrid: vectors + BM25); expired notes hidden."""
-    with library_errors(as_json):
+    carried: list[str] = []
+    with library_errors(as_json), said_once(carried):
         hits = obj.vault.search(query, k=k, layers=layers, tags=tags, include_expired=include_expired, now=as_of)
+        carried += hits.warnings
     if as_json:
         emit_json([hit.as_dict() for hit in hits])
         for warning in hits.warnings:

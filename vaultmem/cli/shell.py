@@ -154,6 +154,38 @@ def _log_to_stderr() -> None:
         root.setLevel(logging.INFO)
 
 
+class _HeldWarnings(logging.Filter):
+    """Holds the library's warnings back while a command whose answer carries them runs."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.records: list[logging.LogRecord] = []
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.levelno != logging.WARNING:
+            return True
+        self.records.append(record)
+        return False
+
+
+@contextmanager
+def said_once(carried: list[str]) -> Iterator[None]:
+    """Run a command whose answer carries its own warnings (``search``: ``!`` lines, or with
+    ``--json`` stderr): a library warning the answer carries (an index healed, read-only
+    here, a snapshot set aside) is not also logged. Fill ``carried`` with the answer's
+    warnings; the others are logged as usual when the block ends."""
+    library = logging.getLogger("vaultmem")  # where the index's faults are said (derived, healing, vectors)
+    held = _HeldWarnings()
+    library.addFilter(held)
+    try:
+        yield
+    finally:
+        library.removeFilter(held)
+        for record in held.records:
+            if record.getMessage() not in carried:
+                library.handle(record)
+
+
 # ------------------------------------------------------------------ renderings several commands share
 
 
