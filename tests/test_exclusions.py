@@ -98,14 +98,17 @@ def test_the_scans_one_regex_decides_as_pathspec_does() -> None:
 def test_the_scan_skips_what_the_rules_exclude_and_counts_it(vault_dir: Path) -> None:
     write_file(vault_dir, ".vaultmem.toml", 'exclude = ["*.excalidraw.md", "Drafts/**", "!Drafts/keep.md"]\n')
     write_file(vault_dir, ".obsidian/templates.json", json.dumps({"folder": "Meta/Templates"}))
-    for relative in ("a.md", "b.excalidraw.md", "Drafts/one.md", "Drafts/keep.md", "Meta/Templates/Daily.md", "Meta/other.md"):
+    for relative in ("a.md", "b.excalidraw.md", "Drafts/one.md", "Drafts/keep.md", "Meta/Templates/Daily.md", "Meta/other.md",
+                     "Meta/Templates/sub/Weekly.md", "Meta/Templates/.hidden/x.md", "Meta/Templates/picture.png"):
         write_file(vault_dir, relative, "text\n")
     from vaultmem.config import load_config
 
     scan = VaultPaths(vault_dir, "_archive", load_config(vault_dir).exclude).scan_vault()
     assert [stat.path for stat in scan.files] == ["Drafts/keep.md", "Meta/other.md", "a.md"]
-    assert [(path, rule.pattern) for path, rule in scan.excluded_folders] == [("Meta/Templates", "Meta/Templates")]
+    # The folder is skipped whole, its notes only counted (a hidden folder in it holds none).
+    assert [(folder.path, folder.rule.pattern, folder.files) for folder in scan.excluded_folders] == [("Meta/Templates", "Meta/Templates", 2)]
     assert scan.excluded_files == 2  # b.excalidraw.md and Drafts/one.md ("!" forbids skipping Drafts/ whole)
+    assert scan.excluded_notes == 4
 
 
 def test_the_templates_folders_of_both_plugins_are_excluded_and_only_those(vault_dir: Path) -> None:
@@ -153,10 +156,13 @@ def test_excluded_files_are_never_indexed_checked_searched_consolidated_or_expir
     private_before = {path: value for path, value in snapshot_files(root).items() if path.startswith("Private/")}
     index = run_cli(root, "index")
     assert index.exit_code == 0
-    assert "Private" in index.stdout.splitlines()[1] and "not notes (excluded)" in index.stdout
+    excluded_line = index.stdout.splitlines()[1]
+    private = sorted(path for path in private_before if path.endswith(".md"))
+    assert excluded_line.startswith(f"not notes (excluded): {len(private)} file(s): Private/ ({len(private)} file(s); ")
     assert "broken.md" not in index.stdout  # never a warning about an excluded file
-    assert run_json(root, "index")["excluded"] == {
-        "folders": [{"path": "Private", "source": ".vaultmem.toml's exclude", "pattern": "Private/"}], "files": 0}
+    assert run_json(root, "index")["excluded"] == {  # "files": 0 before, with the whole folder excluded
+        "folders": [{"path": "Private", "source": ".vaultmem.toml's exclude", "pattern": "Private/", "files": len(private)}],
+        "files": len(private)}
     hits = run_json(root, "search", "oat milk coffee diary", "--include-expired", "-k", "10")
     assert [hit["path"] for hit in hits] == ["memories/oat.md"]
     check = run_json(root, "check")

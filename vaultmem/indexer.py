@@ -19,12 +19,9 @@ from typing import TYPE_CHECKING
 from .errors import DerivedIndexError
 from .lifecycle import is_absent
 from .notes import READER_VERSION, Note, Problem, epoch_us_or_none, expiry_text, lookup_names, parse_note
-from .paths import FileStat, VaultPaths
+from .paths import ExcludedFolder, FileStat, VaultPaths
 from .searchable import SearchableNote, searchable
 from .storage import EXCLUSIONS_KEY, READER_KEY, REBUILDING, SPACES, FileState, NoteRow, Store
-
-if TYPE_CHECKING:
-    from .exclusions import Rule
 
 if TYPE_CHECKING:
     from .embedders import Embedder
@@ -49,8 +46,8 @@ class IndexReport:
     problems: list[Problem] = field(default_factory=list)
     rebuilt: bool = False
     # Not notes at all (exclusions.py): folders skipped whole, and single files.
-    excluded_folders: list[tuple[str, Rule]] = field(default_factory=list)
-    excluded_files: int = 0
+    excluded_folders: list[ExcludedFolder] = field(default_factory=list)
+    excluded_files: int = 0  # every note file excluded: one by one and in those folders
 
     def as_dict(self) -> dict[str, object]:
         return {
@@ -63,7 +60,8 @@ class IndexReport:
             "deferred": self.deferred,
             "rebuilt": self.rebuilt,
             "excluded": {
-                "folders": [{"path": path, "source": rule.source, "pattern": rule.pattern} for path, rule in self.excluded_folders],
+                "folders": [{"path": folder.path, "source": folder.rule.source, "pattern": folder.rule.pattern,
+                             "files": folder.files} for folder in self.excluded_folders],
                 "files": self.excluded_files,
             },
             "problems": [problem.as_dict() for problem in self.problems],
@@ -155,7 +153,7 @@ class Indexer:
                 self.store.notes.mark_all_changed()  # rows made by another reader: read every file again
         scan = self.paths.scan_vault()
         files = scan.files
-        report.excluded_folders, report.excluded_files = scan.excluded_folders, scan.excluded_files
+        report.excluded_folders, report.excluded_files = scan.excluded_folders, scan.excluded_notes
         report.problems.extend(Problem(issue.path, "file", issue.reason, "fix the file or its permissions") for issue in scan.issues)
         known = self.store.notes.file_states()
         seen = {stat.path for stat in files}

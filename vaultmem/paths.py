@@ -16,7 +16,7 @@ import logging
 import os
 import threading
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path, PurePosixPath
 
 from .errors import ConfigError, PathOutsideVault
@@ -43,14 +43,28 @@ class ScanIssue:
     reason: str
 
 
+@dataclass(frozen=True)
+class ExcludedFolder:
+    """A folder the vault excludes whole, and how many note files it holds (by name only)."""
+
+    path: str
+    rule: Rule
+    files: int  # note files under it, counted by scan_vault (0 from a read's scan)
+
+
 @dataclass
 class Scan:
     """One walk of the vault: the note files, what could not be read, what was excluded."""
 
     files: list[FileStat] = field(default_factory=list)
     issues: list[ScanIssue] = field(default_factory=list)
-    excluded_folders: list[tuple[str, Rule]] = field(default_factory=list)  # skipped whole
+    excluded_folders: list[ExcludedFolder] = field(default_factory=list)  # skipped whole (their notes only counted)
     excluded_files: int = 0  # note files excluded one by one (outside those folders)
+
+    @property
+    def excluded_notes(self) -> int:
+        """Every note file the exclusions left out: one by one and in the excluded folders."""
+        return self.excluded_files + sum(folder.files for folder in self.excluded_folders)
 
 
 class VaultPaths:
@@ -136,11 +150,18 @@ class VaultPaths:
 
     def scan(self) -> tuple[list[FileStat], list[ScanIssue]]:
         """Every note file with its (mtime_ns, size), plus files that could not be read."""
-        found = self.scan_vault()
+        found = self._walk()
         return found.files, found.issues
 
     def scan_vault(self) -> Scan:
-        """:meth:`scan`, also telling what the vault's exclusions left out."""
+        """:meth:`scan`, also telling what the vault's exclusions left out — the notes in an
+        excluded folder counted too (the reconcile's walk; a read's walk does not count them)."""
+        found = self._walk()
+        found.excluded_folders = [replace(folder, files=self._count_notes(self.absolute(folder.path), folder.path))
+                                  for folder in found.excluded_folders]
+        return found
+
+    def _walk(self) -> Scan:
         found = Scan()
         self._scan_dir(self.root, "", found)
         found.files.sort(key=lambda item: item.path)
@@ -201,9 +222,28 @@ class VaultPaths:
             return
         rule = self.exclusions.folder_rule(relative)
         if rule is not None:
-            found.excluded_folders.append((relative, rule))
+            found.excluded_folders.append(ExcludedFolder(relative, rule, 0))  # counted by scan_vault
             return
         self._scan_dir(Path(entry.path), relative + "/", found)
+
+    def _count_notes(self, directory: Path, relative: str) -> int:
+        """Note files under an excluded folder — named, never read or stat'ed: one listing per
+        folder (hidden folders and the archive, which hold no notes, are not entered)."""
+        count = 0
+        folders: list[tuple[str | Path, str]] = [(directory, relative)]
+        while folders:
+            folder, prefix = folders.pop()
+            try:
+                entries = list(os.scandir(folder))
+            except OSError:
+                continue  # a count, not a read: a folder that cannot be listed holds no note we know of
+            for entry in entries:
+                if entry.is_dir(follow_symlinks=False):
+                    if not self._is_always_ignored_dir(f"{prefix}/{entry.name}"):
+                        folders.append((entry.path, f"{prefix}/{entry.name}"))
+                elif is_note_name(entry.name):
+                    count += 1
+        return count
 
     def _scan_file(self, entry: os.DirEntry[str], relative: str, found: Scan) -> None:
         try:

@@ -46,11 +46,12 @@ UNREADABLE_FIELDS = frozenset({"file", "encoding", "frontmatter"})
 
 def render_excluded(report: IndexReport) -> None:
     """One line: what the vault's exclusions left out (never a warning per file)."""
-    parts = [f"{path}/ ({rule})" for path, rule in report.excluded_folders]
-    if report.excluded_files:
-        parts.append(f"{report.excluded_files} file(s) matching exclude rules")
+    parts = [f"{folder.path}/ ({folder.files} file(s); {folder.rule})" for folder in report.excluded_folders]
+    one_by_one = report.excluded_files - sum(folder.files for folder in report.excluded_folders)
+    if one_by_one:
+        parts.append(f"{one_by_one} other file(s) matching exclude rules")
     if parts:
-        click.echo(f"not notes (excluded): {', '.join(parts)}")
+        click.echo(f"not notes (excluded): {report.excluded_files} file(s): {', '.join(parts)}")
 
 
 def terminal_progress(todo: int, total: int) -> Callable[[int], None]:
