@@ -291,7 +291,7 @@ def test_a_note_made_from_a_template_outside_the_templates_folder_is_still_check
     assert "{{date}}" in problems[0]["message"]
     index = run_cli(kepano_vault, "index")
     assert "Daily/2026-11-30.md: frontmatter: YAML does not load" in index.stdout  # indexed around, as before
-    assert "Templates/" not in index.stdout.replace("not notes (excluded): Templates/", "")
+    assert "Templates/" not in index.stdout.replace("not notes (excluded): 52 file(s): Templates/", "")
 
 
 def test_check_fix_on_the_real_vault_touches_no_template_and_nothing_without_a_layer(kepano_vault: Path) -> None:
