@@ -210,7 +210,7 @@ def test_excluding_an_indexed_folder_drops_its_notes_at_the_next_search(vault_di
     assert "Private/diary.md" in {hit["path"] for hit in run_json(vault_dir, "search", "oat milk diary")}
     obsidian_excludes(vault_dir, "Private/")  # set in Obsidian: Settings → Files and links → Excluded files
     assert "Private/diary.md" not in {hit["path"] for hit in run_json(vault_dir, "search", "oat milk diary")}
-    assert "Private/diary.md" not in {row["path"] for row in run_json(vault_dir, "stale", "--days", "0")["notes"]}
+    assert "Private/diary.md" not in {row["path"] for row in run_json(vault_dir, "stale", "--days", "0")}
     obsidian_excludes(vault_dir)  # and taken out again
     assert "Private/diary.md" in {hit["path"] for hit in run_json(vault_dir, "search", "oat milk diary")}
 

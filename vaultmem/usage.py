@@ -64,10 +64,6 @@ class StaleNotes(list[StaleNote]):
     def left_out_list(self) -> list[dict[str, Any]]:
         return [{"reason": reason, "count": count} for reason, count in self.left_out.items()]
 
-    def as_dict(self) -> dict[str, Any]:
-        """``stale --json``: the notes, oldest first, and what was left out (adr/0023)."""
-        return {"notes": [note.as_dict() for note in self], "left_out": self.left_out_list()}
-
 
 def record_uses(store: Store, resolved: Sequence[Located], moment: datetime) -> list[UsedNote]:
     """One use at ``moment`` for each note (named twice — 'Inbox' and 'Inbox.md' — it is one

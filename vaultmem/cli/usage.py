@@ -46,7 +46,10 @@ def stale(obj: Context, days: float, layers: tuple[str, ...], include_expired: b
     with library_errors(as_json):
         notes = obj.vault.stale(days=days, layers=layers, include_expired=include_expired)
     if as_json:
-        emit_json(notes.as_dict())
+        emit_json([note.as_dict() for note in notes])
+        # stdout stays the documented list; what was left out goes beside it.
+        for reason, count in notes.left_out.items():
+            click.echo(f"left out {count} note(s): {reason}", err=True)
         return
     for note in notes:
         click.echo(f"{note.path}: idle {note.idle_days:g} days (since {note.basis} {note.since}), used {note.use_count}×")
