@@ -96,9 +96,13 @@ def test_stale_says_how_many_notes_it_left_out_and_why_in_text_and_beside_the_js
     assert "left out 1 note(s): no usage and no `created`" in text.stdout
     assert "left out 1 note(s): already expired" in text.stdout
     as_json = run_cli(vault.root, "stale", "--json")
-    assert "procedure.md" in [note["path"] for note in json.loads(as_json.stdout)]  # stdout: the documented list
-    assert "left out 1 note(s): no usage and no `created`" in as_json.stderr
-    assert "expired" not in run_cli(vault.root, "stale", "--json", "--include-expired").stderr
+    assert "procedure.md" in [note["path"] for note in json.loads(as_json.stdout)]  # stdout: the contracted list
+    beside = json.loads(as_json.stderr)  # stderr: one JSON document, the counts
+    left_out = {entry["reason"]: entry["count"] for entry in beside["left_out"]}
+    assert left_out[next(reason for reason in stale.left_out if reason.startswith("no usage and no `created`"))] == 1
+    assert left_out[next(reason for reason in stale.left_out if reason.startswith("already expired"))] == 1
+    with_expired = json.loads(run_cli(vault.root, "stale", "--json", "--include-expired").stderr)
+    assert not any(entry["reason"].startswith("already expired") for entry in with_expired["left_out"])
 
 
 @pytest.mark.parametrize("days", [float("nan"), float("inf"), 1e12, -1])

@@ -47,9 +47,10 @@ def stale(obj: Context, days: float, layers: tuple[str, ...], include_expired: b
         notes = obj.vault.stale(days=days, layers=layers, include_expired=include_expired)
     if as_json:
         emit_json([note.as_dict() for note in notes])
-        # stdout stays the documented list; what was left out goes beside it.
-        for reason, count in notes.left_out.items():
-            click.echo(f"left out {count} note(s): {reason}", err=True)
+        # stdout stays the contracted list; what was left out goes beside it, as JSON too (adr/0023).
+        if notes.left_out:
+            left_out = [{"reason": reason, "count": count} for reason, count in notes.left_out.items()]
+            click.echo(json.dumps({"left_out": left_out}, ensure_ascii=False), err=True)
         return
     for note in notes:
         click.echo(f"{note.path}: idle {note.idle_days:g} days (since {note.basis} {note.since}), used {note.use_count}×")
