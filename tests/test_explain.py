@@ -59,10 +59,10 @@ def test_an_expired_note_says_when_it_expired_and_where_include_expired_would_ra
 def test_layer_and_tag_filters_are_named_with_what_the_note_carries(vault: Vault) -> None:
     with vault:
         by_layer = vault.explain("preferences/oat-milk", "oat milk coffee", layers=["L4"], now=NOW)
-        assert not by_layer.in_answer and by_layer.reasons[0] == "filtered out by --layer L4: its layer is L3"
+        assert not by_layer.in_answer and by_layer.reasons[0] == "filtered out by --layer (layers) L4: its layer is L3"
         assert by_layer.reasons[-1].startswith("without --layer the same search ranks it")
         by_tag = vault.explain("preferences/oat-milk", "oat milk coffee", tags=["coffee", "travel"], now=NOW)
-        assert by_tag.reasons[0] == "filtered out by --tag travel: it does not carry that tag (its tags: coffee)"
+        assert by_tag.reasons[0] == "filtered out by --tag (tags) travel: it does not carry that tag (its tags: coffee)"
         assert by_tag.reasons[-1].startswith("without --tag travel the same search ranks it")
         assert vault.explain("preferences/oat-milk", "oat milk coffee", tags=["coffee"], now=NOW).in_answer
 

@@ -174,13 +174,13 @@ def _filter_reasons(row: NoteRow, meta: dict[str, Any], eligibility: Eligibility
                        "retired at once, its expires_at set to the moment it was replaced")
     if not eligibility.include_expired and is_expired_us(row.expires_us, eligibility.now_us):
         at = format_timestamp(from_epoch_us(eligibility.now_us))
-        reasons.append(f"expired at {row.expires_at} (asked at {at}): search hides expired notes; --include-expired shows them")
+        reasons.append(f"expired at {row.expires_at} (asked at {at}): search hides expired notes; --include-expired (include_expired) shows them")
     if eligibility.layers and row.layer not in eligibility.layers:
-        reasons.append(f"filtered out by --layer {' '.join(eligibility.layers)}: its layer is {row.layer or 'none (no layer)'}")
+        reasons.append(f"filtered out by --layer (layers) {' '.join(eligibility.layers)}: its layer is {row.layer or 'none (no layer)'}")
     carried = {tag.lower() for tag in row.tags}
     for tag in eligibility.tags:
         if tag.lower() not in carried:
-            reasons.append(f"filtered out by --tag {tag}: it does not carry that tag (its tags: {', '.join(row.tags) or 'none'})")
+            reasons.append(f"filtered out by --tag (tags) {tag}: it does not carry that tag (its tags: {', '.join(row.tags) or 'none'})")
     return reasons
 
 
