@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 from helpers import REPO, SAMPLE_VAULT
 from vaultmem.errors import FrontmatterError, WriteConflict
-from vaultmem.noteio import atomic_write, create_exclusive, edit_frontmatter, replace_if_unchanged
+from vaultmem.noteio import create_exclusive, edit_frontmatter, replace_if_unchanged
 from vaultmem.notes import content_hash, parse_note
 from vaultmem.paths import is_temp_name
 
@@ -181,65 +181,75 @@ def test_values_that_need_quoting_are_quoted() -> None:
 # ---------------------------------------------------------------- atomic writes
 
 
-def test_atomic_write_replaces_the_file_keeps_its_mode_and_leaves_no_temp_file(tmp_path: Path) -> None:
-    note = tmp_path / "note.md"
-    note.write_bytes(b"old")
-    note.chmod(0o600)
-    atomic_write(note, b"new content")
-    assert note.read_bytes() == b"new content"
-    assert note.stat().st_mode & 0o777 == 0o600
-    assert sorted(path.name for path in tmp_path.iterdir()) == ["note.md"]
-
-
 WRITER = textwrap.dedent(
     """
     import resource, signal, sys
     from pathlib import Path
-    from vaultmem.noteio import atomic_write
+    from vaultmem.noteio import create_exclusive, replace_if_unchanged
+    from vaultmem.notes import content_hash
     # The file-size limit cuts the write off after a few bytes: the kernel stops it
     # mid-write, as a full disk or a crash would.
-    if sys.argv[2] == "die":
+    note, how, write = Path(sys.argv[1]), sys.argv[2], sys.argv[3]
+    old = note.read_bytes() if note.exists() else b""
+    if how == "die":
         # The kernel's default for SIGXFSZ kills the process inside write(), like a crash.
         # (CPython ignores it at start-up, so the write would fail with EFBIG instead.)
         signal.signal(signal.SIGXFSZ, signal.SIG_DFL)
     resource.setrlimit(resource.RLIMIT_FSIZE, (64, 64))
     try:
-        atomic_write(Path(sys.argv[1]), b"NEW " * 100_000)
+        if write == "replace":
+            replace_if_unchanged(note, b"NEW " * 100_000, content_hash(old), note.name, note.parent)
+        else:
+            create_exclusive(note, b"NEW " * 100_000)
     except OSError as error:
         print("raised", error.errno)
         sys.exit(3)
     """
 )
 
+# The two ways vaultmem writes a note's bytes: over a person's note, and a new note.
+OLD_NOTE = {"replace": b"---\nlayer: L4\n---\nThe old note, complete.\n", "create": None}
 
-def run_writer(note: Path, mode: str) -> subprocess.CompletedProcess[str]:
+
+def run_writer(note: Path, how: str, write: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-c", WRITER, str(note), mode],
+        [sys.executable, "-c", WRITER, str(note), how, write],
         capture_output=True, text=True, timeout=60, env={**os.environ, "PYTHONPATH": str(REPO)},
     )
 
 
-def test_a_process_killed_mid_write_leaves_the_old_file_intact(tmp_path: Path) -> None:
+def note_for(tmp_path: Path, write: str) -> Path:
     note = tmp_path / "note.md"
-    old = b"---\nlayer: L4\n---\nThe old note, complete.\n"
-    note.write_bytes(old)
-    result = run_writer(note, "die")
+    old = OLD_NOTE[write]
+    if old is not None:
+        note.write_bytes(old)
+    return note
+
+
+def assert_old_state(note: Path, write: str) -> None:
+    old = OLD_NOTE[write]
+    assert note.read_bytes() == old if old is not None else not note.exists()
+
+
+@pytest.mark.parametrize("write", sorted(OLD_NOTE))
+def test_a_process_killed_mid_write_leaves_the_old_file_intact(tmp_path: Path, write: str) -> None:
+    note = note_for(tmp_path, write)
+    result = run_writer(note, "die", write)
     assert result.returncode == -signal.SIGXFSZ  # the writer died inside the write
-    assert note.read_bytes() == old
+    assert_old_state(note, write)
     leftovers = [path.name for path in tmp_path.iterdir() if path.name != "note.md"]
     assert len(leftovers) == 1 and 0 < (tmp_path / leftovers[0]).stat().st_size <= 64  # a partial temp file...
     assert is_temp_name(leftovers[0])  # ...that the scanner never takes for a note
 
 
-def test_a_failed_write_raises_keeps_the_old_file_and_removes_its_temp_file(tmp_path: Path) -> None:
-    note = tmp_path / "note.md"
-    old = b"old bytes\n"
-    note.write_bytes(old)
-    result = run_writer(note, "raise")
+@pytest.mark.parametrize("write", sorted(OLD_NOTE))
+def test_a_failed_write_raises_keeps_the_old_file_and_removes_its_temp_file(tmp_path: Path, write: str) -> None:
+    note = note_for(tmp_path, write)
+    result = run_writer(note, "raise", write)
     assert result.returncode == 3, result.stderr
     assert result.stdout.strip() == "raised 27"  # EFBIG reached the caller: no silent skip
-    assert note.read_bytes() == old
-    assert sorted(path.name for path in tmp_path.iterdir()) == ["note.md"]
+    assert_old_state(note, write)
+    assert sorted(path.name for path in tmp_path.iterdir()) == (["note.md"] if OLD_NOTE[write] else [])
 
 
 def test_replace_if_unchanged_refuses_when_a_human_edited_the_file_meanwhile(tmp_path: Path) -> None:
@@ -567,11 +577,12 @@ def test_on_windows_where_a_folder_cannot_be_opened_every_write_still_succeeds(t
         return real_open(path, flags, *args, **kwargs)  # type: ignore[arg-type]
 
     monkeypatch.setattr(folders, "ON_WINDOWS", True, raising=False)
+    monkeypatch.setattr(folders, "_DIR_FDS", False)  # no descriptor-relative calls there either
     monkeypatch.setattr(os, "open", open_as_windows_does)
     created = tmp_path / "new" / "note.md"
     create_exclusive(created, CHECKED)
     replaced = tmp_path / "note.md"
-    atomic_write(replaced, CHECKED)
-    atomic_write(replaced, OURS)
+    replaced.write_bytes(CHECKED)
+    replace_if_unchanged(replaced, OURS, content_hash(CHECKED), "note.md", tmp_path)
     assert created.read_bytes() == CHECKED and replaced.read_bytes() == OURS
     assert only_files(tmp_path) == ["new", "note.md"] and only_files(created.parent) == ["note.md"]  # no temp file left

@@ -119,7 +119,7 @@ def test_a_custom_archive_folder_is_ignored_instead_of_the_default(vault_dir: Pa
 
 
 def test_temp_names() -> None:
-    assert is_temp_name(".note.md.abc123.tmp")  # what atomic_write leaves if killed
+    assert is_temp_name(".note.md.abc123.tmp")  # what a write killed half-way leaves
     assert not is_temp_name("note.md")
 
 

@@ -43,24 +43,6 @@ NEW_NOTE_MODE = 0o644  # rw-r--r--, as an editor creates a note
 _TOP_LEVEL_KEY = re.compile(r"""^(?:"((?:[^"\\]|\\.)*)"|'((?:[^']|'')*)'|([^\s#'"\-?:][^:]*?|-[^\s:][^:]*?))[ \t]*:(?:[ \t]|$)""")
 
 
-def atomic_write(path: Path, data: bytes) -> None:
-    """Replace ``path`` with ``data`` atomically (same-folder temp file, fsync, rename),
-    whatever it holds now. For a file a person may edit use :func:`replace_if_unchanged`.
-
-    A symlink is written through to its target.
-    """
-    path = _write_target(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    temp_name = _write_temp(path, data, _existing_mode(path))
-    try:
-        os.replace(temp_name, path)
-    except BaseException:
-        # The rename did not happen: remove the temp file, keep the old note, re-raise.
-        Path(temp_name).unlink(missing_ok=True)
-        raise
-    fsync_folder(path.parent)
-
-
 def _write_temp(path: Path, data: bytes, mode: int | None) -> str:
     """``data`` in a new temp file beside ``path``, on disk (fsync) and with ``mode``; its name."""
     handle, temp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
@@ -86,13 +68,6 @@ def _write_target(path: Path) -> Path:
     # Renaming onto the link itself would replace the person's symlink with a regular
     # file, silently splitting one note into two diverging copies.
     return Path(os.path.realpath(path)) if path.is_symlink() else path
-
-
-def _existing_mode(path: Path) -> int | None:
-    try:
-        return path.stat().st_mode & 0o7777
-    except FileNotFoundError:
-        return None
 
 
 def create_exclusive(path: Path, data: bytes) -> None:

@@ -25,7 +25,6 @@ from .exclusions import OBSIDIAN_SETTINGS, Exclusions, Rule, load_exclusions, se
 log = logging.getLogger(__name__)
 
 NOTE_SUFFIX = ".md"
-ALWAYS_IGNORED_DIRS = frozenset({".obsidian", ".git", ".trash", ".vaultmem"})
 TEMP_SUFFIXES = ("~", ".tmp", ".swp", ".swx", ".swo")
 TEMP_NAMES = frozenset({"4913"})
 

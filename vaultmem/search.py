@@ -143,12 +143,6 @@ def query_terms(text: str) -> list[str]:
     return meaningful or terms
 
 
-def fts_query(text: str, all_terms: bool = False) -> str | None:
-    """The FTS5 MATCH expression: terms joined by ``AND`` (``all_terms``) or ``OR``."""
-    terms = query_terms(text)
-    return (" AND " if all_terms else " OR ").join(terms) if terms else None
-
-
 class Searcher:
     """Answers queries for one vault from one thread (owns its vector readers)."""
 

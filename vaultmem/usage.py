@@ -61,9 +61,6 @@ class StaleNotes(list[StaleNote]):
         super().__init__(notes)
         self.left_out = dict(left_out or {})
 
-    def left_out_list(self) -> list[dict[str, Any]]:
-        return [{"reason": reason, "count": count} for reason, count in self.left_out.items()]
-
 
 def record_uses(store: Store, resolved: Sequence[Located], moment: datetime) -> list[UsedNote]:
     """One use at ``moment`` for each note (named twice — 'Inbox' and 'Inbox.md' — it is one
