@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import signal
 import subprocess
 import sys
 import textwrap
@@ -20,7 +19,6 @@ from helpers import REPO, SAMPLE_VAULT
 from vaultmem.errors import FrontmatterError, WriteConflict
 from vaultmem.noteio import create_exclusive, edit_frontmatter, replace_if_unchanged
 from vaultmem.notes import content_hash, parse_note
-from vaultmem.paths import is_temp_name
 
 UTC = timezone.utc
 STAMP = datetime(2026, 12, 4, 20, 30, tzinfo=UTC)
@@ -178,78 +176,8 @@ def test_values_that_need_quoting_are_quoted() -> None:
     assert yaml_of(edited) == {"layer": "L2", "title": "Retro: what went wrong", "tags": ["a b", "c:d"]}
 
 
-# ---------------------------------------------------------------- atomic writes
-
-
-WRITER = textwrap.dedent(
-    """
-    import resource, signal, sys
-    from pathlib import Path
-    from vaultmem.noteio import create_exclusive, replace_if_unchanged
-    from vaultmem.notes import content_hash
-    # The file-size limit cuts the write off after a few bytes: the kernel stops it
-    # mid-write, as a full disk or a crash would.
-    note, how, write = Path(sys.argv[1]), sys.argv[2], sys.argv[3]
-    old = note.read_bytes() if note.exists() else b""
-    if how == "die":
-        # The kernel's default for SIGXFSZ kills the process inside write(), like a crash.
-        # (CPython ignores it at start-up, so the write would fail with EFBIG instead.)
-        signal.signal(signal.SIGXFSZ, signal.SIG_DFL)
-    resource.setrlimit(resource.RLIMIT_FSIZE, (64, 64))
-    try:
-        if write == "replace":
-            replace_if_unchanged(note, b"NEW " * 100_000, content_hash(old), note.name, note.parent)
-        else:
-            create_exclusive(note, b"NEW " * 100_000)
-    except OSError as error:
-        print("raised", error.errno)
-        sys.exit(3)
-    """
-)
-
-# The two ways vaultmem writes a note's bytes: over a person's note, and a new note.
-OLD_NOTE = {"replace": b"---\nlayer: L4\n---\nThe old note, complete.\n", "create": None}
-
-
-def run_writer(note: Path, how: str, write: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-c", WRITER, str(note), how, write],
-        capture_output=True, text=True, timeout=60, env={**os.environ, "PYTHONPATH": str(REPO)},
-    )
-
-
-def note_for(tmp_path: Path, write: str) -> Path:
-    note = tmp_path / "note.md"
-    old = OLD_NOTE[write]
-    if old is not None:
-        note.write_bytes(old)
-    return note
-
-
-def assert_old_state(note: Path, write: str) -> None:
-    old = OLD_NOTE[write]
-    assert note.read_bytes() == old if old is not None else not note.exists()
-
-
-@pytest.mark.parametrize("write", sorted(OLD_NOTE))
-def test_a_process_killed_mid_write_leaves_the_old_file_intact(tmp_path: Path, write: str) -> None:
-    note = note_for(tmp_path, write)
-    result = run_writer(note, "die", write)
-    assert result.returncode == -signal.SIGXFSZ  # the writer died inside the write
-    assert_old_state(note, write)
-    leftovers = [path.name for path in tmp_path.iterdir() if path.name != "note.md"]
-    assert len(leftovers) == 1 and 0 < (tmp_path / leftovers[0]).stat().st_size <= 64  # a partial temp file...
-    assert is_temp_name(leftovers[0])  # ...that the scanner never takes for a note
-
-
-@pytest.mark.parametrize("write", sorted(OLD_NOTE))
-def test_a_failed_write_raises_keeps_the_old_file_and_removes_its_temp_file(tmp_path: Path, write: str) -> None:
-    note = note_for(tmp_path, write)
-    result = run_writer(note, "raise", write)
-    assert result.returncode == 3, result.stderr
-    assert result.stdout.strip() == "raised 27"  # EFBIG reached the caller: no silent skip
-    assert_old_state(note, write)
-    assert sorted(path.name for path in tmp_path.iterdir()) == (["note.md"] if OLD_NOTE[write] else [])
+# ---------------------------------------------------------------- guarded writes
+# (a write killed or failing half-way: tests/test_durable.py)
 
 
 def test_replace_if_unchanged_refuses_when_a_human_edited_the_file_meanwhile(tmp_path: Path) -> None:
@@ -567,7 +495,7 @@ def test_renames_exchange_swaps_two_files_atomically_on_this_platform(tmp_path: 
 def test_on_windows_where_a_folder_cannot_be_opened_every_write_still_succeeds(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Windows refuses ``os.open`` on a folder (a permission error): a write must not fail
     after it succeeded just because the folder's entry cannot be fsynced there."""
-    from vaultmem import folders
+    from vaultmem import durable, folders
 
     real_open = os.open
 
@@ -576,7 +504,7 @@ def test_on_windows_where_a_folder_cannot_be_opened_every_write_still_succeeds(t
             raise PermissionError(13, "Permission denied", os.fspath(path))  # type: ignore[arg-type]
         return real_open(path, flags, *args, **kwargs)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(folders, "ON_WINDOWS", True, raising=False)
+    monkeypatch.setattr(durable, "ON_WINDOWS", True)
     monkeypatch.setattr(folders, "_DIR_FDS", False)  # no descriptor-relative calls there either
     monkeypatch.setattr(os, "open", open_as_windows_does)
     created = tmp_path / "new" / "note.md"

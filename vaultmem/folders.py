@@ -16,44 +16,14 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
-import secrets
 import stat
 import time
 from pathlib import Path, PurePosixPath
 from typing import Self
 
-from . import renames
+from . import durable, renames
 from .errors import PathOutsideVault, WriteConflict
 from .notes import content_hash
-
-ON_WINDOWS = os.name == "nt"
-
-
-def fsync_file(path: Path) -> None:
-    """Flush a file vaultmem just wrote to disk."""
-    # Windows flushes only through a handle opened for writing (FlushFileBuffers).
-    _fsync(path, os.O_RDWR if ON_WINDOWS else os.O_RDONLY)
-
-
-def fsync_folder(path: Path) -> None:
-    """Flush a folder's entries, so a rename or a new name in it survives a crash.
-
-    Every folder fsync goes through here. Not on Windows: a folder cannot be opened
-    there (``os.open`` fails with a permission error, which would fail the write that
-    already succeeded), and NTFS journals its own entries.
-    """
-    if not ON_WINDOWS:
-        _fsync(path, os.O_RDONLY)
-
-
-def _fsync(path: Path, flags: int) -> None:
-    descriptor = os.open(path, flags)
-    try:
-        os.fsync(descriptor)
-    finally:
-        os.close(descriptor)
-
-
 
 _DIR_FDS = os.open in os.supports_dir_fd and os.rename in os.supports_dir_fd and os.unlink in os.supports_dir_fd
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
@@ -98,8 +68,7 @@ class PinnedFolder:
         return name if self.fd is not None else os.path.join(self.path, name)
 
     def temp_name(self, like: str) -> str:
-        # Hidden and *.tmp: the scan and the watcher never take it for a note.
-        return f".{like[:80]}.{secrets.token_hex(4)}.tmp"
+        return durable.temp_name(like)
 
     def regular_file_mode(self, name: str) -> int | None:
         try:
@@ -110,22 +79,7 @@ class PinnedFolder:
 
     def write_temp(self, like: str, data: bytes, mode: int) -> tuple[str, int]:
         """A fully written, fsynced temp file beside ``like``: (its name, its inode)."""
-        name = self.temp_name(like)
-        descriptor = os.open(self.at(name), os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW, 0o600, dir_fd=self.fd)
-        try:
-            with os.fdopen(descriptor, "wb", closefd=False) as temp:
-                temp.write(data)
-                temp.flush()
-            os.fsync(descriptor)
-            if hasattr(os, "fchmod"):
-                os.fchmod(descriptor, mode)
-            inode = os.fstat(descriptor).st_ino
-        except BaseException:
-            os.close(descriptor)
-            self.unlink(name)
-            raise
-        os.close(descriptor)
-        return name, inode
+        return durable.write_temp(self.path, like, data, mode, self.fd)
 
     def holding(self, name: str, expected_hash: str) -> bytes | None:
         """The bytes at ``name`` if they hash to ``expected_hash``, it is a plain file and
@@ -167,7 +121,7 @@ class PinnedFolder:
         if self.fd is not None:
             os.fsync(self.fd)
         else:
-            fsync_folder(Path(self.path))
+            durable.fsync_folder(Path(self.path))
 
 
 def walk_from_root(root: str, parts: list[str], relative: str, vault_root: Path, create: bool) -> int:

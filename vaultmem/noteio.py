@@ -1,7 +1,7 @@
 """Writing note files without hurting the person who also edits them.
 
-- Writes are atomic: a temp file in the same folder, fsync, rename. A crash leaves the
-  old file or the new one, never half of either.
+- Writes are atomic: a temp file in the same folder, fsync, rename (durable.py writes
+  every temp file). A crash leaves the old file or the new one, never half of either.
 - Frontmatter is edited surgically, line by line: the keys vaultmem was asked to change
   are replaced, appended or removed; every other byte of the file — the body, the
   user's keys, their order, comments, quoting, BOM and line endings — stays as it was.
@@ -24,7 +24,6 @@ from __future__ import annotations
 import errno
 import os
 import re
-import tempfile
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import date, datetime
@@ -33,35 +32,14 @@ from typing import Any
 
 import yaml
 
-from . import renames
+from . import durable, renames
 from .errors import FrontmatterError, WriteConflict
-from .folders import PinnedFolder, fsync_folder, keep_beside, rename_private, restore_private
+from .folders import PinnedFolder, keep_beside, rename_private, restore_private
 from .lifecycle import format_timestamp
 from .notes import BOM, YAML_LOAD_ERRORS, find_frontmatter, load_yaml_mapping
 
 NEW_NOTE_MODE = 0o644  # rw-r--r--, as an editor creates a note
 _TOP_LEVEL_KEY = re.compile(r"""^(?:"((?:[^"\\]|\\.)*)"|'((?:[^']|'')*)'|([^\s#'"\-?:][^:]*?|-[^\s:][^:]*?))[ \t]*:(?:[ \t]|$)""")
-
-
-def _write_temp(path: Path, data: bytes, mode: int | None) -> str:
-    """``data`` in a new temp file beside ``path``, on disk (fsync) and with ``mode``; its name."""
-    handle, temp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(handle, "wb") as temp:
-            temp.write(data)
-            temp.flush()
-            os.fsync(temp.fileno())
-        if mode is not None:
-            os.chmod(temp_name, mode)
-    except OSError as error:
-        Path(temp_name).unlink(missing_ok=True)
-        if error.filename is None:  # a failed write (a full disk) names no file: name the note
-            raise OSError(error.errno, error.strerror, str(path)) from error
-        raise
-    except BaseException:
-        Path(temp_name).unlink(missing_ok=True)
-        raise
-    return temp_name
 
 
 def _write_target(path: Path) -> Path:
@@ -77,12 +55,13 @@ def create_exclusive(path: Path, data: bytes) -> None:
     racing for the same name can never both win, and a reader never sees a partial file.
     """
     path.parent.mkdir(parents=True, exist_ok=True)
-    temp_name = _write_temp(path, data, NEW_NOTE_MODE)
+    temp_name, _inode = durable.write_temp(str(path.parent), path.name, data, NEW_NOTE_MODE)
+    temp = path.parent / temp_name
     try:
-        os.link(temp_name, path)  # FileExistsError when the name is taken
+        os.link(temp, path)  # FileExistsError when the name is taken
     finally:
-        Path(temp_name).unlink(missing_ok=True)
-    fsync_folder(path.parent)
+        temp.unlink(missing_ok=True)
+    durable.fsync_folder(path.parent)
 
 
 # ---------------------------------------------------------------- rendering YAML values

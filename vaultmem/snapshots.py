@@ -23,8 +23,8 @@ from pathlib import Path
 import hnswlib
 import numpy as np
 
+from .durable import fsync_file
 from .errors import DerivedIndexError
-from .folders import fsync_file
 from .storage import NOTE_SPACE, SPACES
 
 GRAPH_SUFFIX = ".hnsw"

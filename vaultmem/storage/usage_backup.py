@@ -19,12 +19,12 @@ from __future__ import annotations
 
 import json
 import os
-import tempfile
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..durable import replace_file
 from .usage import UsageRow
 
 BACKUP_NAME = "usage-backup.jsonl"
@@ -74,16 +74,7 @@ class UsageBackup:
         body = "".join(_row_line(row) + "\n" for row in rows)
         header = json.dumps({"vaultmem_usage_backup": FORMAT_VERSION, "rows": len(rows), "bytes": len(body.encode("utf-8"))})
         data = (header + "\n" + body).encode("utf-8")
-        descriptor, temp = tempfile.mkstemp(prefix=f".{BACKUP_NAME}.", suffix=".tmp", dir=self.path.parent)
-        try:
-            with os.fdopen(descriptor, "wb") as handle:
-                handle.write(data)
-                handle.flush()
-                os.fsync(handle.fileno())
-            os.replace(temp, self.path)
-        except BaseException:
-            Path(temp).unlink(missing_ok=True)
-            raise
+        replace_file(self.path, data)
 
     def _append_lines(self, lines: list[str]) -> None:
         data = ("\n".join(lines) + "\n").encode("utf-8")

@@ -1,0 +1,115 @@
+"""Durable file writes, written once: a temp file fully written and flushed to disk (fsync)
+before a rename or link publishes it, and the folder flushed after that, so a crash leaves
+the old file or the new one, never half of either.
+
+Every write of a whole file goes through :func:`write_temp`: a new note
+(``noteio.create_exclusive``), the temp file swapped in over a person's note
+(``folders.PinnedFolder.write_temp``) and the usage backup's compaction
+(:func:`replace_file`). This module imports nothing from vaultmem, so the note writers
+and ``storage/`` above them can all use it (adr/0012's room map).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import os
+import secrets
+from pathlib import Path
+
+TEMP_ATTEMPTS = 100  # names tried before giving up; each has 32 random bits
+_NEW_FILE = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_BINARY", 0)
+
+
+def temp_name(like: str) -> str:
+    """``.like.<hex>.tmp``: hidden and ``*.tmp``, so the scan and the watcher never take it
+    for a note, and a name no person or editor uses."""
+    return f".{like[:80]}.{secrets.token_hex(4)}.tmp"
+
+
+def write_temp(directory: str, like: str, data: bytes, mode: int, dir_fd: int | None = None) -> tuple[str, int]:
+    """A new temp file beside ``like`` holding ``data``, on disk (fsync), with ``mode``:
+    (its name, its inode). ``dir_fd`` (a pinned ``directory``): the name is opened
+    relative to it, never through a symlink. When it fails nothing is left behind, and an
+    error that names no file (a full disk) names ``like``."""
+    for _attempt in range(TEMP_ATTEMPTS):
+        name = temp_name(like)
+        path = name if dir_fd is not None else os.path.join(directory, name)
+        try:
+            descriptor = os.open(path, _NEW_FILE, 0o600, dir_fd=dir_fd)
+        except FileExistsError:
+            continue  # another temp file holds this name: draw another
+        except OSError as error:
+            raise _naming(error, os.path.join(directory, like)) from None
+        return name, _fill(descriptor, path, data, mode, dir_fd, os.path.join(directory, like))
+    raise FileExistsError(errno.EEXIST, f"no free temp file name after {TEMP_ATTEMPTS} tries", os.path.join(directory, like))
+
+
+def _fill(descriptor: int, path: str, data: bytes, mode: int, dir_fd: int | None, target: str) -> int:
+    """Write, flush to disk and chmod the new file; its inode. On failure: no file left."""
+    try:
+        view = memoryview(data)
+        while view:
+            view = view[os.write(descriptor, view):]
+        os.fsync(descriptor)
+        if hasattr(os, "fchmod"):
+            os.fchmod(descriptor, mode)
+        else:  # Windows: no fchmod, and no dir_fd either, so ``path`` is whole
+            os.chmod(path, mode)
+        inode = os.fstat(descriptor).st_ino
+    except BaseException as error:
+        os.close(descriptor)
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(path, dir_fd=dir_fd)
+        if isinstance(error, OSError):
+            raise _naming(error, target) from None
+        raise
+    os.close(descriptor)
+    return inode
+
+
+def _naming(error: OSError, target: str) -> OSError:
+    # A failed write names no file; "No space left on device" alone does not say which.
+    return error if error.filename is not None else OSError(error.errno, error.strerror, target)
+
+
+def replace_file(path: Path, data: bytes, mode: int = 0o600) -> None:
+    """Replace ``path`` with ``data`` atomically, whatever it holds now (temp file, fsync,
+    rename, fsync the folder). Only for files vaultmem alone writes: a person's note goes
+    through noteio's guarded writes, which check what they replace."""
+    name, _inode = write_temp(str(path.parent), path.name, data, mode)
+    temp = path.parent / name
+    try:
+        os.replace(temp, path)
+    except BaseException:
+        temp.unlink(missing_ok=True)  # the rename did not happen: the old file stays
+        raise
+    fsync_folder(path.parent)
+
+
+ON_WINDOWS = os.name == "nt"
+
+
+def fsync_file(path: Path) -> None:
+    """Flush a file vaultmem just wrote (by a library's own writer) to disk."""
+    # Windows flushes only through a handle opened for writing (FlushFileBuffers).
+    _fsync(path, os.O_RDWR if ON_WINDOWS else os.O_RDONLY)
+
+
+def fsync_folder(path: Path) -> None:
+    """Flush a folder's entries to disk, so a rename or a new name in it survives a crash.
+
+    Every folder fsync goes through here. Not on Windows: a folder cannot be opened there
+    (``os.open`` fails with a permission error, which would fail a write that has already
+    landed), and NTFS journals its own entries.
+    """
+    if not ON_WINDOWS:
+        _fsync(path, os.O_RDONLY)
+
+
+def _fsync(path: Path, flags: int) -> None:
+    descriptor = os.open(path, flags)
+    try:
+        os.fsync(descriptor)
+    finally:
+        os.close(descriptor)
