@@ -303,14 +303,15 @@ def test_the_dry_run_skips_the_cluster_apply_would_skip_and_says_why(vault_dir: 
         planned = vault.consolidate(now=NOW)
         assert member_sets(planned) == {frozenset(TRIO)}
         [skip] = planned.skipped
-        assert skip["canonical"] == TRIO[0] and "aliases is {'nick': 'oat'}, not a list of text" in skip["reason"]
+        assert skip.canonical == TRIO[0] and "aliases is {'nick': 'oat'}, not a list of text" in skip.reason
     before = snapshot_files(vault_dir)
     text = run_cli(vault_dir, "consolidate").stdout
     assert f"would skip the cluster of {TRIO[0]}: " in text and "aliases is {'nick': 'oat'}" in text
     assert "0 cluster(s), 0 note(s) would be merged" in text and "1 cluster(s) would be skipped" in text
     dry = json.loads(run_cli(vault_dir, "consolidate", "--json").stdout)
     applied = json.loads(run_cli(vault_dir, "consolidate", "--apply", "--json").stdout)
-    assert dry["skipped"] == applied["skipped"] == planned.skipped and applied["merged"] == []
+    assert dry["skipped"] == applied["skipped"] == [{"canonical": TRIO[0], "reason": skip.reason}]
+    assert applied["merged"] == []
     assert snapshot_files(vault_dir) == before
 
 
@@ -328,8 +329,13 @@ def test_apply_archives_the_merged_notes_out_of_search(vault: Vault) -> None:
     for path, data in originals.items():
         assert not (vault.root / path).exists()
         assert (vault.root / "_archive" / path).read_bytes() == data  # recoverable, untouched
-    merged = {item["path"]: item["archived_to"] for entry in report.merged for item in entry["merged"]}
+    merged = {item.path: item.archived_to for entry in report.merged for item in entry.merged}
     assert merged[TRIO[2]] == "_archive/" + TRIO[2]
+    # The JSON contract (consolidate --json, MCP): the same keys as before they were typed.
+    document = json.loads(json.dumps(report.as_dict()))
+    trio = next(entry for entry in document["merged"] if entry["canonical"] == TRIO[0])
+    assert sorted(trio["merged"], key=lambda item: item["path"]) == [
+        {"path": path, "archived_to": "_archive/" + path} for path in sorted(TRIO[1:])]
     hits = {hit.path for hit in vault.search("Maya oat milk coffee dairy", k=20, now=NOW)}
     assert TRIO[0] in hits and not hits & (set(TRIO[1:]) | {"_archive/" + path for path in TRIO[1:]})
 
@@ -433,11 +439,12 @@ def test_a_file_edited_after_planning_skips_only_its_cluster(vault: Vault) -> No
     edited.write_text(edited.read_text(encoding="utf-8") + "She tried pea milk once.\n", encoding="utf-8")
     edited_bytes, canonical_bytes = edited.read_bytes(), (vault.root / TRIO[0]).read_bytes()
     report = vault.consolidate(apply=True, plan=plan)
-    assert [skip["canonical"] for skip in report.skipped] == [TRIO[0]]
-    assert TRIO[2] in report.skipped[0]["reason"] and "changed" in report.skipped[0]["reason"]
+    assert [skip.canonical for skip in report.skipped] == [TRIO[0]]
+    assert TRIO[2] in report.skipped[0].reason and "changed" in report.skipped[0].reason
+    assert json.loads(json.dumps(report.as_dict()))["skipped"] == [{"canonical": TRIO[0], "reason": report.skipped[0].reason}]
     assert edited.read_bytes() == edited_bytes and (vault.root / TRIO[0]).read_bytes() == canonical_bytes
     assert (vault.root / TRIO[1]).exists()  # not archived either
-    assert [entry["canonical"] for entry in report.merged] == [STANDUP[0]]  # the other cluster proceeded
+    assert [entry.canonical for entry in report.merged] == [STANDUP[0]]  # the other cluster proceeded
 
 
 def test_a_member_edited_while_its_cluster_is_merged_undoes_the_cluster_whole(
@@ -467,8 +474,8 @@ def test_a_member_edited_while_its_cluster_is_merged_undoes_the_cluster_whole(
     monkeypatch.setattr(merge_apply, "archive_note", archive_after_an_edit)
     with open_vault(sample_vault, wordllama) as vault:
         report = vault.consolidate(apply=True, now=NOW)
-    assert [entry["canonical"] for entry in report.merged] == [STANDUP[0]]
-    assert [skip["canonical"] for skip in report.skipped] == [TRIO[0]] and TRIO[2] in report.skipped[0]["reason"]
+    assert [entry.canonical for entry in report.merged] == [STANDUP[0]]
+    assert [skip.canonical for skip in report.skipped] == [TRIO[0]] and TRIO[2] in report.skipped[0].reason
     assert "pea milk" in edited.read_text(encoding="utf-8")
     assert not list((sample_vault / "_archive").rglob("oat-milk.md")) and not list((sample_vault / "_archive").rglob("milk-in-coffee.md"))
     for relative in (*TRIO, *STANDUP, *LINKING):
@@ -489,8 +496,8 @@ def test_a_folder_swapped_for_a_symlink_out_during_apply_is_written_nowhere(vaul
     (vault.root / "preferences").symlink_to(outside)
     report = vault.consolidate(apply=True, plan=plan)
     assert snapshot_files(outside) == before  # was: the canonical rewritten outside the vault
-    assert [skip["canonical"] for skip in report.skipped] == [TRIO[0]] and "outside the vault" in report.skipped[0]["reason"]
-    assert [entry["canonical"] for entry in report.merged] == [STANDUP[0]]
+    assert [skip.canonical for skip in report.skipped] == [TRIO[0]] and "outside the vault" in report.skipped[0].reason
+    assert [entry.canonical for entry in report.merged] == [STANDUP[0]]
 
 
 def test_auto_commit_makes_one_commit_of_exactly_the_touched_files(sample_vault: Path, wordllama: object) -> None:

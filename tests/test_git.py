@@ -146,6 +146,20 @@ def test_forgetting_a_never_committed_note_commits_nothing_of_it_and_says_so(rep
     assert git(repo, "status", "--porcelain") == "?? _archive/\n"  # nothing staged
 
 
+def test_remember_and_revise_say_in_json_and_text_which_files_they_left_out_of_the_commit(repo: Path, write_note) -> None:
+    auto_commit_on(repo)
+    (repo / ".gitignore").write_text("memories/\n", encoding="utf-8")
+    commit_all(repo, "config")
+    remembered = run_cli(repo, "remember", "Parked on level 3, spot 41", "--layer", "L1", "--json")
+    assert remembered.exit_code == 0, remembered.stderr
+    document = json.loads(remembered.stdout)
+    assert document["not_committed"] == [{"path": document["path"], "reason": "ignored by git (.gitignore)"}]
+    write_note("draft.md", "---\nlayer: L3\nexpires_at: 2027-01-01\n---\nnever committed\n", root=repo)
+    revised = run_cli(repo, "revise", "draft", "--append", "Still a draft.")
+    assert revised.exit_code == 0, revised.stderr
+    assert "git: draft.md: git never tracked it" in revised.stdout  # the text output reads the same entries
+
+
 def test_auto_commit_with_an_ignored_archive_commits_the_deletion_and_stages_nothing_else(repo: Path) -> None:
     auto_commit_on(repo)
     (repo / ".gitignore").write_text("_archive/\n", encoding="utf-8")
@@ -268,8 +282,11 @@ def test_a_person_edit_that_overlaps_vaultmems_edit_leaves_that_file_out_of_the_
     changed = git(repo, "show", "--name-only", "--format=", "HEAD").split()
     assert "people/Maya.md" not in changed and "memories/oat-milk.md" in changed
     assert "PRIVATE" not in git(repo, "show", "HEAD:people/Maya.md")
-    assert report.not_committed == [{"path": "people/Maya.md", "reason": report.not_committed[0]["reason"]}]
-    assert "overlap" in report.not_committed[0]["reason"]
+    assert [entry.path for entry in report.not_committed] == ["people/Maya.md"]
+    assert "overlap" in report.not_committed[0].reason
+    # The JSON contract (consolidate --json, MCP) keeps its keys.
+    document = json.loads(json.dumps(report.as_dict()))
+    assert document["not_committed"] == [{"path": "people/Maya.md", "reason": report.not_committed[0].reason}]
     assert git(repo, "diff", "--cached") == ""
     assert "[[oat-milk]]" in maya.read_text()  # vaultmem's change is made, only not committed
 

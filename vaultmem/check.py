@@ -21,6 +21,7 @@ from .lifecycle import EXPIRING_LAYERS, LayerPolicy, is_absent, resolve_now
 from .noteio import FileChange, edit_frontmatter, replace_if_unchanged
 from .notes import Note, Problem, content_hash, expiry_text, read_note, timestamp_or_none
 from .paths import VaultPaths
+from .results import NotCommitted, not_committed_dicts
 
 
 @dataclass(frozen=True)
@@ -40,7 +41,7 @@ class CheckReport:
     fixed: list[Fix] = field(default_factory=list)
     changes: list[FileChange] = field(default_factory=list)  # what --fix wrote (for the auto-commit)
     commit: str | None = None
-    not_committed: list[dict[str, str]] = field(default_factory=list)
+    not_committed: list[NotCommitted] = field(default_factory=list)  # files left out of the commit, and why
     yours_left_uncommitted: list[str] = field(default_factory=list)
 
     @property
@@ -58,7 +59,7 @@ class CheckReport:
             "problems": [problem.as_dict() for problem in self.problems],
             "fixed": [fix.as_dict() for fix in self.fixed],
             "commit": self.commit,
-            "not_committed": self.not_committed,
+            "not_committed": not_committed_dicts(self.not_committed),
             "yours_left_uncommitted": self.yours_left_uncommitted,
         }
 

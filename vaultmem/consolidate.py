@@ -38,7 +38,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from datetime import datetime
 from typing import Any
 
@@ -51,6 +51,7 @@ from .merging import additions
 from .noteio import FileChange
 from .notes import Note, parse_note, timestamp_or_none
 from .paths import VaultPaths
+from .results import NotCommitted, PathReason, not_committed_dicts
 from .storage import Eligibility, PoolNote, Store
 from .vectors import VectorIndex, unpack
 
@@ -161,13 +162,35 @@ class Cluster:
         }
 
 
-@dataclass(frozen=True)
-class LeftOut:
-    path: str
-    reason: str
+class LeftOut(PathReason):
+    """A note the plan did not consider, and why."""
 
-    def as_dict(self) -> dict[str, str]:
-        return {"path": self.path, "reason": self.reason}
+
+@dataclass(frozen=True)
+class ArchivedNote:
+    """A merged note, and where it was moved in the archive folder."""
+
+    path: str
+    archived_to: str
+
+
+@dataclass(frozen=True)
+class MergedCluster:
+    """A cluster ``--apply`` merged: the note kept, and the notes merged into it."""
+
+    canonical: str
+    merged: tuple[ArchivedNote, ...]
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"canonical": self.canonical, "merged": [asdict(note) for note in self.merged]}
+
+
+@dataclass(frozen=True)
+class SkippedCluster:
+    """A cluster ``--apply`` left whole (or the dry run says it would), and why."""
+
+    canonical: str  # the note that would have been kept
+    reason: str
 
 
 @dataclass(frozen=True)
@@ -188,14 +211,14 @@ class ConsolidationReport:
 
     plan: ConsolidationPlan
     applied: bool = False
-    merged: list[dict[str, Any]] = field(default_factory=list)
-    skipped: list[dict[str, str]] = field(default_factory=list)
+    merged: list[MergedCluster] = field(default_factory=list)
+    skipped: list[SkippedCluster] = field(default_factory=list)
     links_rewritten: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     touched: list[str] = field(default_factory=list)  # every vault path written, moved or created
     changes: list[FileChange] = field(default_factory=list)  # what was written, moved or created (for the commit)
     commit: str | None = None
-    not_committed: list[dict[str, str]] = field(default_factory=list)
+    not_committed: list[NotCommitted] = field(default_factory=list)  # files left out of the commit, and why
     yours_left_uncommitted: list[str] = field(default_factory=list)
 
     @property
@@ -210,20 +233,20 @@ class ConsolidationReport:
             "compared": self.plan.compared,
             "not_memories": self.plan.not_memories,
             "left_out": [item.as_dict() for item in self.plan.left_out],
-            "merged": self.merged,
-            "skipped": self.skipped,
+            "merged": [entry.as_dict() for entry in self.merged],
+            "skipped": [asdict(skip) for skip in self.skipped],
             "links_rewritten": self.links_rewritten,
             "warnings": self.warnings,
             "commit": self.commit,
-            "not_committed": self.not_committed,
+            "not_committed": not_committed_dicts(self.not_committed),
             "yours_left_uncommitted": self.yours_left_uncommitted,
         }
 
     def commit_message(self) -> str:
-        count = sum(len(entry["merged"]) for entry in self.merged)
+        count = sum(len(entry.merged) for entry in self.merged)
         lines = [f"vaultmem consolidate: {count} note(s) merged into {len(self.merged)}", ""]
         for entry in self.merged:
-            lines.append(f"- {entry['canonical']} ← {', '.join(item['path'] for item in entry['merged'])}")
+            lines.append(f"- {entry.canonical} ← {', '.join(item.path for item in entry.merged)}")
         if self.links_rewritten:
             lines.append(f"links rewritten in {len(self.links_rewritten)} file(s)")
         return "\n".join(lines)

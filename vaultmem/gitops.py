@@ -28,6 +28,7 @@ from pathlib import Path
 
 from .errors import GitError
 from .noteio import FileChange
+from .results import NotCommitted
 
 if sys.platform != "win32":
     import fcntl
@@ -103,7 +104,7 @@ class CommitResult:
     it does not hold, and the files it holds with vaultmem's change only."""
 
     commit: str | None = None
-    not_committed: list[dict[str, str]] = field(default_factory=list)  # {"path", "reason"}: vaultmem's change is not in git
+    not_committed: list[NotCommitted] = field(default_factory=list)  # vaultmem's change is not in git
     # Committed with vaultmem's change only: the person's own uncommitted edit in them stays uncommitted.
     yours_left_uncommitted: list[str] = field(default_factory=list)
 
@@ -165,7 +166,7 @@ class _Commit:
         self.head = head.stdout.strip() if head.returncode == 0 else None
         self.zero = "0" * len(self.head or _ZERO)  # 40 for SHA-1 repositories, 64 for SHA-256
         self.index_file = lock_dir / f"git-index-{os.getpid()}-{secrets.token_hex(4)}"
-        self.not_committed: list[dict[str, str]] = []
+        self.not_committed: list[NotCommitted] = []
         self.yours_left_uncommitted: list[str] = []
 
     def make(self, changes: Sequence[FileChange]) -> CommitResult | None:
@@ -235,7 +236,7 @@ class _Commit:
         return _LEFT_OUT
 
     def _note(self, relative: str, reason: str) -> None:
-        self.not_committed.append({"path": relative, "reason": reason})
+        self.not_committed.append(NotCommitted(relative, reason))
 
     def _blob(self, data: bytes, path: str, write: bool = False) -> str:
         # --path: git's own clean filters and line-ending rules for that file apply.

@@ -27,7 +27,15 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from .body_edits import append_paragraph
-from .consolidate import Cluster, ConsolidationPlan, ConsolidationReport, Member
+from .consolidate import (
+    ArchivedNote,
+    Cluster,
+    ConsolidationPlan,
+    ConsolidationReport,
+    Member,
+    MergedCluster,
+    SkippedCluster,
+)
 from .errors import FrontmatterError, InvalidTimestamp, PathOutsideVault, WriteConflict
 from .links import LinkRedirects, Rewrite, rewrite_canvas, rewrite_links
 from .merging import additions, appended_text, merged_frontmatter, string_list
@@ -201,8 +209,8 @@ class _Application:
                 return False
             moved.append((member, archived, changes[0].before or b""))
             self.moves += changes
-        self.report.merged.append({"canonical": cluster.canonical.path,
-                                   "merged": [{"path": member.path, "archived_to": archived} for member, archived, _ in moved]})
+        self.report.merged.append(MergedCluster(cluster.canonical.path,
+                                                tuple(ArchivedNote(member.path, archived) for member, archived, _ in moved)))
         return True
 
     def _unarchive(self, moved: list[tuple[Member, str, bytes]]) -> None:
@@ -288,4 +296,4 @@ def _prepare(cluster: Cluster, paths: VaultPaths, report: ConsolidationReport) -
 
 
 def _skip(cluster: Cluster, report: ConsolidationReport, reason: str) -> None:
-    report.skipped.append({"canonical": cluster.canonical.path, "reason": reason})
+    report.skipped.append(SkippedCluster(cluster.canonical.path, reason))

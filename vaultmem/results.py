@@ -25,6 +25,29 @@ def resolution_dict(resolved_from: Resolution | None) -> dict[str, Any] | None:
 
 
 @dataclass(frozen=True)
+class PathReason:
+    """A file (vault-relative path) and why something was, or was not, done to it."""
+
+    path: str
+    reason: str
+
+    def as_dict(self) -> dict[str, str]:
+        return {"path": self.path, "reason": self.reason}
+
+
+class NotCommitted(PathReason):
+    """A file whose vaultmem change is not in git (left out of its auto-commit), and why."""
+
+
+class Skipped(PathReason):
+    """A note a job (``expire``) did not touch, and why."""
+
+
+def not_committed_dicts(items: list[NotCommitted]) -> list[dict[str, str]]:
+    return [item.as_dict() for item in items]
+
+
+@dataclass(frozen=True)
 class Stats:
     notes: int
     by_layer: dict[str, int]
@@ -97,12 +120,13 @@ class Remembered:
     version: str
     commit: str | None = None
     similar: list[SimilarNote] = field(default_factory=list)  # notes that may say the same
-    not_committed: list[dict[str, str]] = field(default_factory=list)  # files left out of the commit, and why
+    not_committed: list[NotCommitted] = field(default_factory=list)  # files left out of the commit, and why
     yours_left_uncommitted: list[str] = field(default_factory=list)  # committed with vaultmem's change only: your own edit in them stays uncommitted
     supersedes: list[NoteRef] = field(default_factory=list)  # notes this one retired (now expired)
 
     def as_dict(self) -> dict[str, Any]:
         return {**self.__dict__, "similar": [other.as_dict() for other in self.similar],
+                "not_committed": not_committed_dicts(self.not_committed),
                 "supersedes": [old.as_dict() for old in self.supersedes]}
 
 
@@ -119,7 +143,7 @@ class Revised:
     tags: list[str]
     changed: list[str]  # the fields that changed: body, title, layer, expires_at, permanent, tags
     commit: str | None = None
-    not_committed: list[dict[str, str]] = field(default_factory=list)  # files left out of the commit, and why
+    not_committed: list[NotCommitted] = field(default_factory=list)  # files left out of the commit, and why
     yours_left_uncommitted: list[str] = field(default_factory=list)  # committed with vaultmem's change only: your own edit in them stays uncommitted
     resolved_from: Resolution | None = None
 
@@ -134,7 +158,8 @@ class Revised:
                    yours_left_uncommitted=write.yours_left_uncommitted, resolved_from=resolved_from)
 
     def as_dict(self) -> dict[str, Any]:
-        return {**self.__dict__, "resolved_from": resolution_dict(self.resolved_from)}
+        return {**self.__dict__, "not_committed": not_committed_dicts(self.not_committed),
+                "resolved_from": resolution_dict(self.resolved_from)}
 
 
 @dataclass(frozen=True)
@@ -181,12 +206,13 @@ class Forgotten:
     path: str
     archived_to: str | None  # None when deleted with hard=True
     commit: str | None = None
-    not_committed: list[dict[str, str]] = field(default_factory=list)  # files left out of the commit, and why
+    not_committed: list[NotCommitted] = field(default_factory=list)  # files left out of the commit, and why
     yours_left_uncommitted: list[str] = field(default_factory=list)  # committed with vaultmem's change only: your own edit in them stays uncommitted
     resolved_from: Resolution | None = None
 
     def as_dict(self) -> dict[str, Any]:
-        return {**self.__dict__, "resolved_from": resolution_dict(self.resolved_from)}
+        return {**self.__dict__, "not_committed": not_committed_dicts(self.not_committed),
+                "resolved_from": resolution_dict(self.resolved_from)}
 
 
 @dataclass
@@ -207,15 +233,6 @@ class ExpiredNote:
         return listed
 
 
-@dataclass(frozen=True)
-class Skipped:
-    path: str
-    reason: str
-
-    def as_dict(self) -> dict[str, str]:
-        return {"path": self.path, "reason": self.reason}
-
-
 @dataclass
 class ExpireReport:
     expired: list[ExpiredNote]
@@ -223,13 +240,14 @@ class ExpireReport:
     hard: bool
     skipped: list[Skipped] = field(default_factory=list)
     commit: str | None = None
-    not_committed: list[dict[str, str]] = field(default_factory=list)  # files left out of the commit, and why
+    not_committed: list[NotCommitted] = field(default_factory=list)  # files left out of the commit, and why
     yours_left_uncommitted: list[str] = field(default_factory=list)  # committed with vaultmem's change only: your own edit in them stays uncommitted
 
     def as_dict(self) -> dict[str, Any]:
         return {"expired": [note.as_dict() for note in self.expired], "applied": self.applied, "hard": self.hard,
                 "skipped": [skip.as_dict() for skip in self.skipped], "commit": self.commit,
-                "not_committed": self.not_committed, "yours_left_uncommitted": self.yours_left_uncommitted}
+                "not_committed": not_committed_dicts(self.not_committed),
+                "yours_left_uncommitted": self.yours_left_uncommitted}
 
 
 @dataclass(frozen=True)

@@ -31,6 +31,7 @@ from .config import STATE_DIR
 from .errors import GitError, NoteWritten
 from .noteio import FileChange
 from .ordered import unique
+from .results import NotCommitted
 
 if TYPE_CHECKING:
     from .gitops import CommitResult
@@ -40,7 +41,7 @@ class CommitFields(Protocol):
     """A result that reports its write's commit (``expire``, ``consolidate``, ``check --fix``)."""
 
     commit: str | None
-    not_committed: list[dict[str, str]]
+    not_committed: list[NotCommitted]
     yours_left_uncommitted: list[str]
 
 
@@ -53,7 +54,7 @@ class VaultWrite:
     reindexed: list[str] = field(default_factory=list)  # read again by the index, not committed
     message: str = ""  # the commit message; default "vaultmem <operation>"
     commit: str | None = None
-    not_committed: list[dict[str, str]] = field(default_factory=list)  # files left out of the commit, and why
+    not_committed: list[NotCommitted] = field(default_factory=list)  # files left out of the commit, and why
     yours_left_uncommitted: list[str] = field(default_factory=list)  # committed with vaultmem's change only
 
     @property

@@ -122,16 +122,16 @@ def render_consolidation_outcome(report: ConsolidationReport) -> None:
         if len(left_out) > LEFT_OUT_SHOWN:
             click.echo(f"   … and {len(left_out) - LEFT_OUT_SHOWN} more (--json lists them all)")
     for entry in report.merged:
-        for item in entry["merged"]:
-            click.echo(f"merged {item['path']} into {entry['canonical']} (archived to {item['archived_to']})")
+        for note in entry.merged:
+            click.echo(f"merged {note.path} into {entry.canonical} (archived to {note.archived_to})")
     for path in report.links_rewritten:
         click.echo(f"rewrote links in {path}")
     for skip in report.skipped:
-        click.echo(f"{'skipped' if report.applied else 'would skip'} the cluster of {skip['canonical']}: {skip['reason']}")
+        click.echo(f"{'skipped' if report.applied else 'would skip'} the cluster of {skip.canonical}: {skip.reason}")
     for warning in report.warnings:
         click.echo(f"! {warning}")
     render_commit(report)
-    skipped = {skip["canonical"] for skip in report.skipped}
+    skipped = {skip.canonical for skip in report.skipped}
     mergeable = [cluster for cluster in report.clusters if cluster.canonical.path not in skipped]
     merged = sum(len(cluster.merged) for cluster in mergeable)
     if not report.clusters:

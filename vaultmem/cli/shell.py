@@ -17,7 +17,7 @@ import os
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import IO, TYPE_CHECKING, Any
+from typing import IO, TYPE_CHECKING, Any, Protocol
 
 import click
 
@@ -34,6 +34,7 @@ from ..errors import (
 if TYPE_CHECKING:
     from ..notes import Problem
     from ..resolution import Resolution
+    from ..results import NotCommitted
     from ..vault import Vault
 
 JSON_HELP = "Print one JSON document on stdout instead of text."
@@ -189,12 +190,25 @@ def said_once(carried: list[str]) -> Iterator[None]:
 # ------------------------------------------------------------------ renderings several commands share
 
 
-def render_commit(result: Any) -> None:
+class Committed(Protocol):
+    """What every write's result says about its auto-commit."""
+
+    @property
+    def commit(self) -> str | None: ...
+
+    @property
+    def not_committed(self) -> list[NotCommitted]: ...
+
+    @property
+    def yours_left_uncommitted(self) -> list[str]: ...
+
+
+def render_commit(result: Committed) -> None:
     """The auto-commit, and each file left out of it (or committed without the person's edit)."""
     if result.commit:
         click.echo(f"committed {result.commit[:10]}")
     for entry in result.not_committed:
-        click.echo(f"  git: {entry['path']}: {entry['reason']}")
+        click.echo(f"  git: {entry.path}: {entry.reason}")
     for path in result.yours_left_uncommitted:
         click.echo(f"  git: {path}: committed with vaultmem's change only; your own edit in it stays uncommitted")
 
