@@ -109,6 +109,14 @@ def test_the_first_passage_embeds_title_heading_path_and_properties_the_others_t
     assert found.passages[0].start_line == 5
 
 
+def test_the_first_passage_embeds_the_aliases_before_the_properties() -> None:
+    note = parse_note("people/Joana.md", b"---\naliases: [Ribeirinha, Jo]\nrole: cheesemonger\n---\nSells cheese.\n")
+    found = searchable(note)
+    # An alias is a name of the note, as its title is: a name only an alias holds is found by meaning too.
+    assert found.heads == ("Joana\naliases: Ribeirinha, Jo\nrole: cheesemonger",)
+    assert found.fields.props_text == "role: cheesemonger"  # the full-text side keeps aliases in their own column
+
+
 def test_a_short_note_without_properties_has_one_vector_the_whole_notes_text() -> None:
     note = parse_note("a.md", b"---\nlayer: L3\n---\nMaya takes oat milk in her coffee.\n")
     found = searchable(note)

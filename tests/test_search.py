@@ -641,3 +641,76 @@ def test_a_named_note_already_far_ahead_is_not_lifted() -> None:
 
     [first, second] = name_bonus([Fused(1, 5.0, 1, 1), Fused(2, 1.0, 2, 2)], {1})
     assert (first.value, first.name_lift, second.value) == (5.0, 0.0, 1.0)
+
+
+# ---------------------------------------------------------------- file name, aliases, properties (issue 11 §4)
+
+# Each word below is written in exactly one place of its note — the file name, an alias,
+# a property — and nowhere in any note's text; the other notes are near misses in meaning.
+NAMED_ONLY_THERE = {
+    "Birds/Quillfeather.md": "A small brown bird seen on the morning walk by the river.\n",
+    "people/Joana.md": "---\naliases:\n  - Ribeirinha\n---\nSells cheese at the Saturday market; ask about the aged one.\n",
+    "Books/Out of Control.md": "---\nauthor: Kevin Kelly\n---\n",  # the property is all there is
+    "Birds/Heron.md": "A grey heron stood in the river shallows all morning.\n",
+    "people/Rui.md": "Rui plays guitar and likes jazz; his sister sells cheese too.\n",
+    "Books/Thinking in Systems.md": "---\nauthor: Donella Meadows\n---\nStocks, flows and feedback loops.\n",
+    "Cheese.md": "The aged cheese from the Saturday market is the best one.\n",
+    "Reading list.md": "Books to read next: something on systems, something on birds.\n",
+}
+FOUND_BY = [  # (query, the note it names); the name alone, then among other words (no exact-name bonus)
+    ("quillfeather", "Birds/Quillfeather.md"),  # the file name alone
+    ("quillfeather sighting", "Birds/Quillfeather.md"),
+    ("Ribeirinha", "people/Joana.md"),  # an alias alone
+    ("call Ribeirinha", "people/Joana.md"),  # was: not in the top 3 (aliases were not embedded)
+    ("Kevin Kelly", "Books/Out of Control.md"),  # a property value alone, empty body
+    ("books by Kevin Kelly", "Books/Out of Control.md"),
+]
+
+
+@pytest.fixture(scope="module")
+def named_vault(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("named") / "vault"
+    for relative, text in NAMED_ONLY_THERE.items():
+        (root / relative).parent.mkdir(parents=True, exist_ok=True)
+        (root / relative).write_text(text, encoding="utf-8")
+    return root
+
+
+def body_of(text: str) -> str:
+    return text.split("---\n", 2)[2] if text.startswith("---\n") else text
+
+
+@pytest.mark.parametrize(("query", "expected"), FOUND_BY)
+def test_a_note_is_found_by_its_file_name_an_alias_or_a_property_alone(named_vault: Path, wordllama: object,
+                                                                     query: str, expected: str) -> None:
+    name = query.split()[-1].lower()  # the name's last word: in no note's text
+    assert not any(name in body_of(text).lower() for text in NAMED_ONLY_THERE.values())
+    with Vault(named_vault, embedder=wordllama) as vault:  # type: ignore[arg-type]
+        hits = vault.search(query, k=3)
+    assert hits[0].path == expected, [hit.path for hit in hits]
+    assert hits[0].match in ("keyword", "both")  # found by its words, not only by a vector's guess
+
+
+@pytest.mark.parametrize(("query", "expected"), FOUND_BY)
+def test_the_cli_finds_a_note_by_its_file_name_an_alias_or_a_property_alone(named_vault: Path, query: str,
+                                                                           expected: str) -> None:
+    result = run_cli(named_vault, "search", query, "-k", "3", "--json")
+    assert result.exit_code == 0, result.stderr
+    hits = json.loads(result.stdout)
+    assert hits[0]["path"] == expected, [hit["path"] for hit in hits]
+    assert hits[0]["match"] in ("keyword", "both")
+
+
+def test_search_kepano_finds_steph_ango_by_the_twitter_property_in_the_real_vault(tmp_path: Path,
+                                                                                 wordllama: object) -> None:
+    import shutil
+
+    from helpers import REAL_VAULTS
+
+    vault_dir = shutil.copytree(REAL_VAULTS / "kepano-obsidian", tmp_path / "kepano")
+    steph = "References/Steph Ango.md"
+    assert "kepano" not in body_of((vault_dir / steph).read_text(encoding="utf-8"))  # only `twitter: kepano`
+    hits = json.loads(run_cli(vault_dir, "search", "kepano", "-k", "3", "--json").stdout)
+    assert steph in [hit["path"] for hit in hits], [hit["path"] for hit in hits]
+    with Vault(vault_dir, embedder=wordllama) as vault:  # type: ignore[arg-type]
+        assert steph in [hit.path for hit in vault.search("kepano", k=3)]

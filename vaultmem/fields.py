@@ -62,8 +62,17 @@ class SearchFields:
 
     @property
     def props_text(self) -> str:
-        """``key: value`` lines: the properties as they are indexed and embedded."""
+        """``key: value`` lines: the properties as they are indexed (and embedded: :attr:`head_text`)."""
         return "\n".join(f"{key}: {value}" for key, value in self.props)
+
+    @property
+    def head_text(self) -> str:
+        """What a note's first passage embeds after its title and heading path: its aliases —
+        other names of the note, as its title is one — then its properties, as ``key: value``
+        lines. Without the aliases a name only an alias holds is found by the words alone,
+        and a vector that happens to sit near the name's subwords outranks it."""
+        aliases = f"aliases: {', '.join(self.aliases)}" if self.aliases else ""
+        return "\n".join(line for line in (aliases, self.props_text) if line)
 
 
 def search_fields(note: Note) -> SearchFields:

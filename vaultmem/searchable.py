@@ -1,8 +1,8 @@
 """What the index derives from a note for search, and the note's vectors.
 
 A note becomes passages (passages.py) and searchable fields (fields.py). Each passage has
-a vector made from its head (``title > heading path``, the properties in the first one)
-and its text; the whole note keeps one vector of its own text, ``title`` then the body,
+a vector made from its head (``title > heading path``, the aliases and properties in the
+first one) and its text; the whole note keeps one vector of its own text, ``title`` then the body,
 for consolidation and ``remember``'s similar-note check, so their thresholds keep their
 meaning (adr/0010).
 
@@ -31,7 +31,7 @@ if TYPE_CHECKING:
 
 # Part of every note's embed hash: bump it when what is embedded changes, so the next
 # reconcile of an existing index embeds every note again.
-EMBED_RECIPE = "passages-1000-pack/head+props/1"
+EMBED_RECIPE = "passages-1000-pack/head+aliases+props/2"
 
 
 @dataclass(frozen=True)
@@ -59,8 +59,8 @@ class SearchableNote:
 def searchable(note: Note) -> SearchableNote:
     fields = search_fields(note)
     passages = tuple(_in_file(passage, note.body_line) for passage in split_passages(note.body))
-    props = fields.props_text
-    heads = tuple(embed_head(fields.title, passage.headings, props if passage.number == 0 else "") for passage in passages)
+    first = fields.head_text
+    heads = tuple(embed_head(fields.title, passage.headings, first if passage.number == 0 else "") for passage in passages)
     return SearchableNote(fields, passages, heads, note.embed_text)
 
 
