@@ -269,6 +269,41 @@ def test_list_remember_recall_over_http_with_a_token_file(vault_dir: Path, tmp_p
     assert "reconciled" in server.log.read_text(encoding="utf-8")
 
 
+def test_hand_edits_are_followed_over_http_as_in_stdio_mode(vault_dir: Path, tmp_path: Path, write_note: Any) -> None:
+    """The HTTP twin of test_mcp.py's test_a_note_edited_by_hand_is_recalled_with_its_new_text:
+    an edit, a new note and a deletion made by hand while the server runs are in the very
+    next recall (adr/0021: every answer is true to the files; no polling)."""
+    coffee = write_note("preferences/coffee.md", note("Coffee order", "Maya orders a flat white with oat milk.", layer="L4"))
+    stale = write_note("scratch/parking.md", note("Parking", "The car is parked on level 3 of the Saldanha garage.", layer="L1",
+                                                  expires_at="2999-01-01"))
+
+    async def scenario(url: str) -> None:
+        async with session(url) as opened:
+            hits = (await call(opened, "recall", query="coffee order"))["hits"]
+            assert hits[0]["path"] == "preferences/coffee.md" and "flat white" in hits[0]["snippet"]
+            assert "scratch/parking.md" in [hit["path"] for hit in (await call(opened, "recall", query="where is the car parked"))["hits"]]
+
+            coffee.write_text(note("Coffee order", "Maya switched to a cortado with almond milk.", layer="L4"), encoding="utf-8")
+            hits = (await call(opened, "recall", query="cortado almond"))["hits"]
+            assert hits[0]["path"] == "preferences/coffee.md" and "cortado with almond milk" in hits[0]["snippet"]
+            assert "flat white" not in hits[0]["snippet"]
+
+            write_note("people/rui.md", note("Rui", "Rui is Maya's partner; he keeps the spare keys.", layer="L3"))
+            hits = (await call(opened, "recall", query="who keeps the spare keys"))["hits"]
+            assert hits[0]["path"] == "people/rui.md"
+
+            stale.unlink()
+            hits = (await call(opened, "recall", query="where is the car parked", k=10))["hits"]
+            assert "scratch/parking.md" not in [hit["path"] for hit in hits]
+        async with session(url) as other:  # another agent's session sees the same vault
+            hits = (await call(other, "recall", query="cortado almond"))["hits"]
+            assert hits[0]["path"] == "preferences/coffee.md" and "cortado" in hits[0]["snippet"]
+
+    with http_server(vault_dir, tmp_path) as server:
+        run(scenario, server.url)
+    assert "Traceback" not in server.log.read_text(encoding="utf-8")
+
+
 def test_eight_sessions_remembering_at_once_lose_nothing(vault_dir: Path, tmp_path: Path) -> None:
     clients, notes_each = 8, 5
 
