@@ -79,6 +79,17 @@ def python_capped(code: str, *args: str, timeout: float = 300) -> subprocess.Com
     return capped_process([sys.executable, "-c", code, *args], timeout)
 
 
+# Sets the cap, then becomes the command (exec keeps the limit): for spawners that take no
+# preexec_fn, such as the MCP SDK's stdio client.
+_CAP_THEN_EXEC = ("import os, resource, sys; cap = int(sys.argv[1]); "
+                  "resource.setrlimit(resource.RLIMIT_AS, (cap, cap)); os.execv(sys.argv[2], sys.argv[2:])")
+
+
+def capped_command(command: Sequence[str]) -> list[str]:
+    """``command`` as a command line that runs it under :data:`MEMORY_CAP`."""
+    return [sys.executable, "-c", _CAP_THEN_EXEC, str(MEMORY_CAP), *command]
+
+
 def snapshot_files(root: Path) -> dict[str, tuple[bytes, int]]:
     """Bytes and mtime of every file outside .vaultmem/: proof that nothing was modified."""
     found = {}

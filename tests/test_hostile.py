@@ -13,7 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from helpers import python_capped, vaultmem_capped
+from helpers import WatchProcess, python_capped, vaultmem_capped, wait_until
+from mcp_client import run, serve
 from vaultmem.notes import MAX_FRONTMATTER_CHARS, MAX_YAML_DEPTH, parse_note
 
 BOMB = textwrap.dedent(
@@ -58,6 +59,60 @@ def test_a_yaml_alias_bomb_is_a_frontmatter_problem_and_every_command_survives_i
     fix = vaultmem_capped(vault_dir, "check", "--fix", "--json")
     assert fix.returncode == 1 and json.loads(fix.stdout)["fixed"] == []
     assert bomb.read_bytes() == before  # nothing written
+
+
+TEA = "---\nlayer: L3\nexpires_at: 2999-01-01\n---\nAn ordinary note about green tea.\n"
+MARMALADE = "---\nlayer: L3\nexpires_at: 2999-01-01\n---\nA later note about bitter orange marmalade.\n"
+
+
+@pytest.mark.slow
+def test_a_watch_process_meets_a_yaml_alias_bomb_reports_it_and_keeps_indexing(vault_dir: Path, write_note,
+                                                                              tmp_path: Path) -> None:
+    write_note("ok.md", TEA)
+    watcher = WatchProcess(vault_dir, tmp_path, capped=True)
+    try:
+        watcher.wait_ready()
+        write_note("bomb.md", BOMB)  # written while it watches: met by the watcher, not the start-up reconcile
+        wait_until(lambda: "added bomb.md" in watcher.output(), timeout=120, what="the watcher to index the bomb")
+        write_note("later.md", MARMALADE)
+        wait_until(lambda: "added later.md" in watcher.output(), timeout=120, what="the watcher to keep indexing")
+        assert watcher.process.poll() is None  # was: MemoryError, and nothing watched any more
+        search = vaultmem_capped(vault_dir, "search", "lollipops", "--json")  # beside the running watcher
+        assert search.returncode == 0, search.stderr[-2000:]
+        assert json.loads(search.stdout)[0]["path"] == "bomb.md"
+    finally:
+        code = watcher.stop()
+    assert code == 0, watcher.errors()[-2000:]
+    assert "Traceback" not in watcher.errors() and "MemoryError" not in watcher.errors()
+    [line] = [line for line in watcher.output().splitlines() if "added bomb.md" in line]
+    assert "! frontmatter:" in line and "aliases" in line and len(line) < 1000  # the problem, said in bounded words
+
+
+@pytest.mark.slow
+def test_the_mcp_server_answers_recall_and_get_with_a_yaml_alias_bomb_in_the_vault(vault_dir: Path, write_note,
+                                                                                 tmp_path: Path) -> None:
+    write_note("bomb.md", BOMB)  # there at start-up: the server's first reconcile reads it
+    write_note("ok.md", TEA)
+    log = tmp_path / "server-stderr.log"
+
+    async def scenario() -> None:
+        async with serve(vault_dir, log, capped=True) as served:
+            hits = (await served.call("recall", query="lollipops"))["hits"]
+            assert hits[0]["path"] == "bomb.md"
+            assert any("frontmatter" in warning for warning in hits[0]["warnings"])
+            got = await served.call("get", note="bomb")
+            assert got["meta"] == {"layer": "L3"} and len(json.dumps(got)) < 5000  # its lifecycle line, read alone
+            assert [problem["field"] for problem in got["problems"]] == ["frontmatter"]
+            # Another bomb written while it serves: met by the server's own watcher or by recall.
+            write_note("bomb2.md", BOMB.replace("lollipops", "marzipan"))
+            hits = (await served.call("recall", query="marzipan"))["hits"]
+            assert hits[0]["path"] == "bomb2.md"
+            hits = (await served.call("recall", query="green tea"))["hits"]
+            assert hits[0]["path"] == "ok.md"  # and every other note is still served
+
+    run(scenario)
+    errors = log.read_text(encoding="utf-8")
+    assert "Traceback" not in errors and "MemoryError" not in errors, errors[-2000:]
 
 
 @pytest.mark.parametrize(

@@ -9,26 +9,22 @@ Sync tests drive the async client with ``anyio.run`` (no pytest async plugin nee
 
 from __future__ import annotations
 
-import os
 import sqlite3
 import subprocess
-import sys
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import Callable
 from datetime import UTC, datetime
-from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
 import anyio
 import pytest
-from mcp import ClientSession, StdioServerParameters
+from mcp import ClientSession
 from mcp.client.stdio import stdio_client
-from mcp.types import CallToolResult
 
-from helpers import REPO, snapshot_files, vaultmem_process
+from helpers import snapshot_files, vaultmem_process
 from vaultmem import parse_timestamp
-from mcp_client import CALL_SECONDS, STARTUP_SECONDS, TOOLS, note, run, text_of
+from mcp_client import CALL_SECONDS, STARTUP_SECONDS, TOOLS, Served, note, run, serve, server_parameters
 
 HIT_FIELDS = {"id", "path", "title", "snippet", "layer", "expires_at", "score", "warnings"}
 WATCH_SECONDS = 20  # the watcher debounces; poll for at most this long
@@ -37,56 +33,6 @@ pytestmark = pytest.mark.slow
 
 
 # ------------------------------------------------------------------ harness
-
-
-class Served:
-    """A live client session plus what the transport saw besides responses."""
-
-    def __init__(self, session: ClientSession, transport_messages: list[object]) -> None:
-        self.session = session
-        self.transport_messages = transport_messages
-
-    async def result(self, tool: str, **arguments: Any) -> CallToolResult:
-        with anyio.fail_after(CALL_SECONDS):
-            return await self.session.call_tool(tool, arguments)
-
-    async def call(self, tool: str, **arguments: Any) -> dict[str, Any]:
-        """A tool call that must succeed; its structured result."""
-        result = await self.result(tool, **arguments)
-        assert not result.is_error, f"{tool}({arguments}) failed: {text_of(result)}"
-        assert isinstance(result.structured_content, dict), result
-        return result.structured_content
-
-    async def error(self, tool: str, **arguments: Any) -> str:
-        """A tool call that must fail as a tool error; its message."""
-        result = await self.result(tool, **arguments)
-        assert result.is_error, f"{tool}({arguments}) should have failed: {result}"
-        return text_of(result)
-
-
-def server_parameters(vault: Path) -> StdioServerParameters:
-    python_path = os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH")]))
-    return StdioServerParameters(
-        command=sys.executable,
-        args=["-m", "vaultmem", "--vault", str(vault), "mcp"],
-        env={**os.environ, "PYTHONPATH": python_path},
-    )
-
-
-@asynccontextmanager
-async def serve(vault: Path, log: Path) -> AsyncIterator[Served]:
-    """`vaultmem mcp` on ``vault``, its stderr written to ``log`` (outside the vault)."""
-    transport_messages: list[object] = []
-
-    async def keep(message: object) -> None:
-        transport_messages.append(message)
-
-    with log.open("w", encoding="utf-8") as errlog:
-        async with stdio_client(server_parameters(vault), errlog=errlog) as (read, write):
-            async with ClientSession(read, write, message_handler=keep) as session:
-                with anyio.fail_after(STARTUP_SECONDS):
-                    await session.initialize()
-                yield Served(session, transport_messages)
 
 
 async def poll_recall(served: Served, query: str, accept: Callable[[dict[str, Any]], bool], **options: Any) -> list[dict[str, Any]]:
