@@ -515,7 +515,9 @@ def test_a_hit_is_named_by_its_file_name_not_its_first_heading(tmp_path: Path) -
     assert json.loads(run_cli(vault, "get", "References/Kevin Kelly.md", "--json").stdout)["title"] == "Kevin Kelly"
 
 
-def test_an_index_made_under_the_heading_rule_is_read_again(tmp_path: Path) -> None:
+def kepano_index_as_left_by(tmp_path: Path, *statements: str) -> Path:
+    """The real kepano vault, indexed, then its index.db changed by ``statements`` into what an
+    earlier vaultmem left."""
     import shutil
     import sqlite3
 
@@ -523,10 +525,16 @@ def test_an_index_made_under_the_heading_rule_is_read_again(tmp_path: Path) -> N
 
     vault = shutil.copytree(REAL_VAULTS / "kepano-obsidian", tmp_path / "kepano")
     assert run_cli(vault, "index").exit_code == 0
-    # An index.db as an earlier vaultmem left it: the heading as title, and no reader version.
     with sqlite3.connect(vault / ".vaultmem" / "index.db") as db:
-        db.execute("UPDATE notes SET title = 'Clippings' WHERE path = 'References/Kevin Kelly.md'")
-        db.execute("DELETE FROM meta WHERE key = 'reader'")
+        for statement in statements:
+            db.execute(statement)
+    return vault
+
+
+def test_an_index_made_under_the_heading_rule_is_read_again(tmp_path: Path) -> None:
+    # An index.db as an earlier vaultmem left it: the heading as title, and no reader version.
+    vault = kepano_index_as_left_by(tmp_path, "UPDATE notes SET title = 'Clippings' WHERE path = 'References/Kevin Kelly.md'",
+                                    "DELETE FROM meta WHERE key = 'reader'")
     hits = json.loads(run_cli(vault, "search", "Kevin Kelly", "-k", "10", "--json").stdout)
     assert {hit["path"]: hit["title"] for hit in hits}.get("References/Kevin Kelly.md") == "Kevin Kelly"
 
@@ -610,17 +618,9 @@ def test_a_note_named_as_asked_that_the_filters_exclude_stays_out(named: Vault) 
 
 
 def test_an_index_made_before_name_keys_gets_them_at_the_next_search(tmp_path: Path) -> None:
-    import shutil
-    import sqlite3
-
-    from helpers import REAL_VAULTS
-
-    vault = shutil.copytree(REAL_VAULTS / "kepano-obsidian", tmp_path / "kepano")
-    assert run_cli(vault, "index").exit_code == 0
     # An index.db as the reader before name keys left it: no name key rows, reader 2.
-    with sqlite3.connect(vault / ".vaultmem" / "index.db") as db:
-        db.execute("DELETE FROM note_names WHERE kind = 'name_key'")
-        db.execute("UPDATE meta SET value = '2' WHERE key = 'reader'")
+    vault = kepano_index_as_left_by(tmp_path, "DELETE FROM note_names WHERE kind = 'name_key'",
+                                    "UPDATE meta SET value = '2' WHERE key = 'reader'")
     hits = json.loads(run_cli(vault, "search", "Kevin Kelly", "-k", "3", "--json").stdout)
     assert hits[0]["path"] == "References/Kevin Kelly.md"
 
