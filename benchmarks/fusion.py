@@ -107,14 +107,15 @@ def _minmax(candidates: Candidates) -> dict[str, float]:
 
 def _zscore_mix(vectors: Candidates, text: Candidates, vector_weight: float, text_weight: float, depth: int) -> dict[str, float]:
     union = list(dict.fromkeys(path for path, _ in (*vectors, *text)))
-    vector_z, text_z = _zscores(*_completed(vectors, union, depth)), _zscores(*_completed(text, union, depth))
+    vector_z, text_z = _zscores(_completed(vectors, union, depth)[0]), _zscores(*_completed(text, union, depth))
     missing = (min(vector_z.values(), default=0.0), min(text_z.values(), default=0.0))
     return _mix(vector_z, text_z, vector_weight, text_weight, missing)
 
 
 def _completed(candidates: Candidates, union: list[str], depth: int) -> tuple[Candidates, int]:
     """A side shorter than ``depth`` matched nothing else: the other candidates score 0 on it,
-    and so do the ``depth`` minus those that never competed (vaultmem.ranking._side_z)."""
+    and so do the ``depth`` minus those that never competed — counted on the text side only
+    (vaultmem.ranking._side_z)."""
     if len(candidates) >= depth:
         return candidates, 0
     known = {path for path, _ in candidates}

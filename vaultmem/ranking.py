@@ -6,9 +6,10 @@
 - **Fusion** (:func:`fuse`): each side's top candidates are standardised over that side's
   candidates (z-scores); a note a side did not propose gets that side's lowest z — or, when
   the side matched fewer notes than it could propose, a score of 0 standardised with the
-  rest; a side with fewer candidates than the search's pool (a small vault, a narrow
-  filter) is standardised as if the missing candidates were there and scored 0, so a
-  score means the same whether five notes competed or fifty; fused = 0.6 × vectors + 0.4 × text. Unlike reciprocal ranks, it keeps how far apart the scores
+  rest; when fewer notes than the search's pool competed (a small vault, a narrow filter),
+  the text side counts the missing ones as the zeros they would score, so a note holding
+  the words asked for reads as an answer whether five notes competed or fifty;
+  fused = 0.6 × vectors + 0.4 × text. Unlike reciprocal ranks, it keeps how far apart the scores
   are, so a section far ahead on one side is not overruled by middling ranks on the other.
 - **The name bonus** (:func:`name_bonus`): a note whose file name, title or alias *is* the
   query (fields.name_key) is the note asked for by name, whatever the sides make of its
@@ -106,8 +107,8 @@ def fuse(vectors: Sequence[SideHit], text: Sequence[SideHit], pool: int, named: 
     vector_rank = {hit.label: rank for rank, hit in enumerate(vectors, start=1)}
     text_rank = {hit.label: rank for rank, hit in enumerate(text, start=1)}
     union = list(dict.fromkeys([*vector_rank, *text_rank]))
-    vector_z, vector_missing = _side_z(vectors, union, pool)
-    text_z, text_missing = _side_z(text, union, pool)
+    vector_z, vector_missing = _side_z(vectors, union, pool, absent_score_zero=False)
+    text_z, text_missing = _side_z(text, union, pool, absent_score_zero=True)
     fused = [
         Fused(label, VECTOR_WEIGHT * vector_z.get(label, vector_missing) + TEXT_WEIGHT * text_z.get(label, text_missing),
               vector_rank.get(label), text_rank.get(label))
@@ -131,22 +132,26 @@ def name_bonus(fused: Sequence[Fused], named: Collection[int]) -> list[Fused]:
     return [replace(item, value=item.value + lift, name_lift=lift) if item.label in named else item for item in fused]
 
 
-def _side_z(hits: Sequence[SideHit], union: Sequence[int], pool: int) -> tuple[dict[int, float], float]:
+def _side_z(hits: Sequence[SideHit], union: Sequence[int], pool: int, absent_score_zero: bool) -> tuple[dict[int, float], float]:
     """One side's z-scores over the candidates, and the z of a candidate it did not propose.
 
     A full side (``pool`` notes) may have left out notes that match it a little, so a note
     it did not propose counts as its lowest. A side with fewer listed every note it matches:
     the others score 0 there, and are standardised with the rest — without that, a booking
     code only one note holds (one candidate, a spread of 0) would add nothing to that note.
-    When even the union is smaller than ``pool``, the notes that never competed (the vault
-    or the filter has no more) count as ``pool − len`` zeros: five candidates cannot stand
-    far apart, and the calibration was fitted on full pools.
+    On the text side (``absent_score_zero``), when even the union is smaller than ``pool``
+    (the vault or the filter has no more notes), the notes that never competed count as
+    ``pool − len`` more zeros — which is what they would score: they hold no query word. Five
+    candidates cannot stand far apart, and the calibration was fitted on full pools, so a
+    note holding the words asked for would otherwise read as a weak hit. The vector side
+    gets no such zeros: an unrelated note's cosine is not 0, and zeros would lift the nearest
+    of a few unrelated notes to a confident score when nothing answers.
     """
     background = 0
     if len(hits) < pool:
         known = {hit.label for hit in hits}
         hits = [*hits, *(SideHit(label, 0.0, -1) for label in union if label not in known)]
-        background = max(0, pool - len(hits))
+        background = max(0, pool - len(hits)) if absent_score_zero else 0
     z = zscores(hits, background)
     return z, min(z.values(), default=0.0)
 
