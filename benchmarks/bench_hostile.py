@@ -19,6 +19,7 @@ from collections.abc import Callable
 from vaultmem.links import LinkRedirects, rewrite_canvas, rewrite_links
 from vaultmem.markdown import code_ranges
 from vaultmem.notes import parse_note
+from vaultmem.snippets import property_lines, readable
 
 REDIRECTS = LinkRedirects(["merged.md", "canonical.md"], {"merged.md": "canonical.md"})
 
@@ -38,6 +39,8 @@ CASES: dict[str, Callable[[int], str]] = {
     # YAML that does not load, read again line by line (notes.salvage_lifecycle):
     "salvage_blank_run": lambda n: "---\ntitle: a: b\nid: a" + " " * n + "b\n---\nbody\n",
     "salvage_many_lines": lambda n: "---\ntitle: a: b\n" + "expires_at: 2026-01-01\n" * (n // 23) + "---\nbody\n",
+    # A frontmatter line of spaces without a colon (snippets.property_lines reads every hit's):
+    "property_blank_run": lambda n: "---\na" + " " * n + "b\n---\nbody\n",
 }
 
 
@@ -77,7 +80,8 @@ def measure(size: int) -> dict[str, dict[str, float]]:
             row[f"code_s_{label}"] = timed(lambda: code_ranges(text))
             row[f"rewrite_s_{label}"] = timed(lambda: rewrite_links(text, REDIRECTS, "x.md"))
             row[f"canvas_s_{label}"] = timed(lambda: rewrite_canvas(canvas, REDIRECTS, "x.canvas"))
-        for step in ("parse", "code", "rewrite", "canvas"):
+            row[f"snippet_s_{label}"] = timed(lambda: (property_lines(text), readable(text)))
+        for step in ("parse", "code", "rewrite", "canvas", "snippet"):
             small, large = row[f"{step}_s_small"], row[f"{step}_s_large"]
             row[f"{step}_growth"] = round(large / small, 2) if small > 1e-4 else 0.0
         results[name] = {key: round(value, 5) for key, value in row.items()}

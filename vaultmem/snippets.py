@@ -60,7 +60,9 @@ _BLOCK_ID = re.compile(r"[ \t]\^[\w-]+$")
 _WIKILINK = re.compile(r"!?\[\[([^\[\]|\n]*)(?:\|([^\[\]\n]*))?\]\]")
 _IMAGE = re.compile(r"!\[([^\[\]\n]*)\]\([^()\s]*\)")
 _LINK = re.compile(r"\[([^\[\]\n]+)\]\([^()\s]*\)")
-_TOP_LEVEL_KEY = re.compile(r"^([\"']?)([^\"':#\n][^\"':\n]*?)\1[ \t]*:(?:[ \t]+(.*))?$")  # frontmatter
+# A frontmatter key: greedy up to its colon (a lazy key followed by ``[ \t]*:`` was quadratic
+# on a long line of spaces without a colon); the key is stripped after.
+_TOP_LEVEL_KEY = re.compile(r"^([\"']?)([^\"':#\n][^\"':\n]*)\1:(?:[ \t]+(.*))?$")
 _BLOCK_SCALAR = re.compile(r"^[|>][+-]?$")
 _CODE_SPAN = re.compile(r"`([^`\n]+)`")
 _STRONG = re.compile(r"(\*\*|__|~~|==)(?=[^\s*_~=])([^*_~=\n]*[^\s*_~=])\1")
