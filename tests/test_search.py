@@ -714,3 +714,24 @@ def test_search_kepano_finds_steph_ango_by_the_twitter_property_in_the_real_vaul
     assert steph in [hit["path"] for hit in hits], [hit["path"] for hit in hits]
     with Vault(vault_dir, embedder=wordllama) as vault:  # type: ignore[arg-type]
         assert steph in [hit.path for hit in vault.search("kepano", k=3)]
+
+
+def test_a_tag_filter_keeps_the_tags_nested_under_it_as_obsidian_does(tmp_path: Path, wordllama: object) -> None:
+    """``--tag project`` is passed by ``project`` and by ``project/harbor`` (frontmatter or inline
+    ``#project/meridian``), in any case — not by ``projector`` or ``proj``; a leading ``#`` or a
+    trailing ``/`` in the filter changes nothing."""
+    from helpers import write_file
+
+    write_file(tmp_path, "a.md", "---\ntags: [Project/Harbor]\n---\nThe harbor migration plan.\n")
+    write_file(tmp_path, "b.md", "The meridian plan, tagged inline #project/meridian here.\n")
+    write_file(tmp_path, "c.md", "---\ntags: project\n---\nThe general project plan.\n")
+    write_file(tmp_path, "d.md", "---\ntags: [projector]\n---\nThe projector plan for the office.\n")
+    write_file(tmp_path, "e.md", "---\ntags: [proj]\n---\nA plan under a shorter tag.\n")
+    with Vault(tmp_path, embedder=wordllama) as vault:  # type: ignore[arg-type]
+        vault.index()
+        for asked in ("project", "#project", "project/", "PROJECT"):
+            assert {hit.path for hit in vault.search("plan", k=10, tags=[asked], now=NOW)} == {"a.md", "b.md", "c.md"}, asked
+        assert {hit.path for hit in vault.search("plan", k=10, tags=["project/harbor"], now=NOW)} == {"a.md"}
+        assert vault.search("plan", k=10, tags=["project/har"], now=NOW) == []
+        explained = vault.explain("a.md", "plan", tags=["project"], now=NOW)
+        assert explained.in_answer and not any("filtered out" in reason for reason in explained.reasons)

@@ -27,6 +27,7 @@ from .ranking import NAME_MARGIN, SideHit, match_kind, note_scores, probability
 from .resolution import in_index
 from .search import CANDIDATES_MIN, Candidates, query_terms, search_filters
 from .snippets import passage_snippet
+from .storage import carries_tag
 
 if TYPE_CHECKING:
     from .derived import DerivedIndex
@@ -177,9 +178,8 @@ def _filter_reasons(row: NoteRow, meta: dict[str, Any], eligibility: Eligibility
         reasons.append(f"expired at {row.expires_at} (asked at {at}): search hides expired notes; --include-expired (include_expired) shows them")
     if eligibility.layers and row.layer not in eligibility.layers:
         reasons.append(f"filtered out by --layer (layers) {' '.join(eligibility.layers)}: its layer is {row.layer or 'none (no layer)'}")
-    carried = {tag.lower() for tag in row.tags}
     for tag in eligibility.tags:
-        if tag.lower() not in carried:
+        if not carries_tag(row.tags, tag):
             reasons.append(f"filtered out by --tag (tags) {tag}: it does not carry that tag (its tags: {', '.join(row.tags) or 'none'})")
     return reasons
 
@@ -188,8 +188,7 @@ def _lifted(row: NoteRow, eligibility: Eligibility) -> tuple[Eligibility, str]:
     """The same filters without those this note fails, and those words (``""``: none failed)."""
     expired = not eligibility.include_expired and is_expired_us(row.expires_us, eligibility.now_us)
     layered = bool(eligibility.layers) and row.layer not in eligibility.layers
-    carried = {tag.lower() for tag in row.tags}
-    kept_tags = tuple(tag for tag in eligibility.tags if tag.lower() in carried)
+    kept_tags = tuple(tag for tag in eligibility.tags if carries_tag(row.tags, tag))
     words = [*(["with --include-expired"] if expired else []), *(["without --layer"] if layered else []),
              *([f"without --tag {' '.join(tag for tag in eligibility.tags if tag not in kept_tags)}"]
                if kept_tags != eligibility.tags else [])]

@@ -368,7 +368,7 @@ class VaultTools:
         query: Annotated[str, Field(min_length=1, description="What you are looking for, in words (matched by meaning and by keywords).")],
         k: Annotated[int, Field(ge=1, le=MAX_HITS, description="How many hits at most.")] = 10,
         layers: Annotated[list[LayerName] | None, Field(description="Only these layers, e.g. [\"L3\", \"procedural\"].")] = None,
-        tags: Annotated[list[Tag] | None, Field(description="Only notes carrying all of these tags.")] = None,
+        tags: Annotated[list[Tag] | None, Field(description="Only notes carrying all of these tags (a tag passes with the tags nested under it: project keeps project/harbor).")] = None,
         include_expired: Annotated[bool, Field(description="Also return expired notes (flagged expired=true). Only for history questions.")] = False,
     ) -> dict[str, Any]:
         hits = await self.service.call(lambda vault: vault.search(

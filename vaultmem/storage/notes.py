@@ -105,7 +105,7 @@ class Eligibility:
         in order; an unknown one is :class:`UnknownLayer`), tags with or without ``#``."""
         return cls(now_us=now_us, include_expired=include_expired,
                    layers=tuple(sorted({normalize_layer(layer) for layer in layers or ()})),
-                   tags=tuple(tag.lstrip("#") for tag in tags or ()))
+                   tags=tuple(tag.strip().lstrip("#").rstrip("/") for tag in tags or ()))
 
     @property
     def filters(self) -> bool:
@@ -122,10 +122,19 @@ class Eligibility:
         if self.layers:
             clauses.append(f"{alias}.layer IN ({placeholders(len(self.layers))})")
             params.extend(self.layers)
-        for tag in self.tags:
-            clauses.append(f"EXISTS (SELECT 1 FROM json_each({alias}.tags) WHERE lower(json_each.value) = lower(?))")
-            params.append(tag)
+        for tag in self.tags:  # the tag or one nested under it (carries_tag)
+            clauses.append(f"EXISTS (SELECT 1 FROM json_each({alias}.tags) WHERE lower(json_each.value) = lower(?)"
+                           " OR substr(lower(json_each.value), 1, length(?) + 1) = lower(?) || '/')")
+            params.extend([tag, tag, tag])
         return (" AND ".join(clauses) or "1"), params
+
+
+def carries_tag(tags: Iterable[str], tag: str) -> bool:
+    """Does a note with ``tags`` pass the filter ``--tag tag``? It carries the tag or one nested
+    under it (``project`` is passed by ``project/harbor``), case-insensitively — as Obsidian's
+    tag search does. The one rule, also applied in SQL by :meth:`Eligibility.where`."""
+    asked = tag.lower()
+    return any(carried.lower() == asked or carried.lower().startswith(asked + "/") for carried in tags)
 
 
 class NoteStore:
