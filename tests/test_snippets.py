@@ -118,6 +118,15 @@ def test_a_snippet_shows_headings_links_embeds_and_lists_as_text(tmp_path: Path,
                        "See the guide for vaultmem index. Dentist bring the card")
 
 
+def test_a_list_item_wrapped_onto_the_next_line_reads_as_one_item() -> None:
+    """A list item's text continued on the next (indented) line is the same item: no `` · ``
+    in the middle of its sentence; the next bullet is a block of its own again."""
+    text = ("* packages are installed into the `{prefix}/lib/node_modules` folder, instead\n"
+            "  of the current working directory.\n* bin files are linked to `{prefix}/bin`\n* man pages\n")
+    assert readable(text) == ("packages are installed into the {prefix}/lib/node_modules folder, instead of the current "
+                              "working directory. bin files are linked to {prefix}/bin · man pages")
+
+
 def test_markup_inside_code_is_shown_as_written() -> None:
     text = "Install it:\n\n```sh\n# the package\npip install **vaultmem**\n```\n\nThen run `[[x]]`.\n"
     assert readable(text) == "Install it: # the package · pip install **vaultmem** · Then run [[x]]."

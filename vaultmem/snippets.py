@@ -40,6 +40,7 @@ SNIPPET_SOURCE_CHARS = 20_000  # of a passage or a frontmatter (one "word" may b
 SNIPPET_SCAN_CHARS = 4_000_000  # how far into a passage's lines a query word is looked for (one line may hold a book)
 FIRST_PROPERTIES = 3  # property lines an empty note shows when none holds a query word
 BREAK = " · "  # between blocks that end without punctuation of their own
+PROSE, ITEM, BLOCK = "prose", "item", "block"  # what a line is to the lines around it (_line)
 _WORD = re.compile(r"\w+", re.UNICODE)
 _SENTENCE_END = ".!?:;,…"
 
@@ -155,17 +156,17 @@ def window(text: str, words: re.Pattern[str] | None, width: int = SNIPPET_CHARS)
 def readable(text: str) -> str:
     """``text`` as a person reads it, on one line (see the module's docstring)."""
     blocks: list[str] = []
-    joins_previous = False  # is the last line a paragraph's, that the next prose line continues?
+    joins_previous = False  # is the last line a paragraph's or a list item's, that the next prose line continues?
     for line, in_code in _lines(text):
-        shown, prose = (" ".join(line.split()), False) if in_code else _line(line)
+        shown, kind = (" ".join(line.split()), BLOCK) if in_code else _line(line)
         if not shown:
             joins_previous = False  # a blank line, a rule, a fence: a break between blocks
             continue
-        if joins_previous and prose:
+        if joins_previous and kind == PROSE:
             blocks[-1] += " " + shown
         else:
             blocks.append(shown)
-        joins_previous = prose
+        joins_previous = kind != BLOCK
     return joined(blocks)
 
 
@@ -198,27 +199,28 @@ def _lines(text: str) -> list[tuple[str, bool]]:
     return found
 
 
-def _line(line: str) -> tuple[str, bool]:
-    """One line outside code without its markup, and whether it is paragraph text (which the
-    next line of the same paragraph continues) rather than a block of its own."""
+def _line(line: str) -> tuple[str, str]:
+    """One line outside code without its markup, and its kind: :data:`PROSE` (paragraph text,
+    which continues a paragraph or list item above it), :data:`ITEM` (a list item: it starts a
+    block, and the prose lines after it continue it) or :data:`BLOCK` (a block of its own)."""
     stripped = line.strip()
     if not stripped or _RULE.match(stripped) or ("-" in stripped and _TABLE_DIVIDER.match(stripped)):
-        return "", False
-    prose = True
+        return "", BLOCK
+    kind = PROSE
     if stripped.startswith(">"):
         stripped = _CALLOUT.sub("", _QUOTE.sub("", stripped))
     heading = HEADING_LINE.match(stripped) if stripped.startswith("#") else None
     if heading is not None:
-        stripped, prose = heading.group(2), False
+        stripped, kind = heading.group(2), BLOCK
     elif _BULLET.match(stripped):
-        stripped, prose = _TASK_BOX.sub("", _BULLET.sub("", stripped, count=1), count=1), False
+        stripped, kind = _TASK_BOX.sub("", _BULLET.sub("", stripped, count=1), count=1), ITEM
     elif _NUMBERED.match(stripped):
-        prose = False
+        kind = ITEM
     elif stripped.startswith("|"):
-        stripped, prose = stripped.strip("|").strip(), False
+        stripped, kind = stripped.strip("|").strip(), BLOCK
     elif stripped.startswith("![[") and _WIKILINK.fullmatch(stripped):
-        prose = False  # an embed on its own line is shown as a block of its own
-    return " ".join(_inline(_BLOCK_ID.sub("", stripped)).split()), prose
+        kind = BLOCK  # an embed on its own line is shown as a block of its own
+    return " ".join(_inline(_BLOCK_ID.sub("", stripped)).split()), kind
 
 
 def _inline(text: str) -> str:
