@@ -193,3 +193,24 @@ def test_check_reports_a_config_that_does_not_load_as_its_problem(vault_dir: Pat
     assert text.exit_code == 1 and f"! {CONFIG_FILE}: [ttl] L1: invalid duration" in text.stdout
     write_config(vault_dir, '[ttl]\nL1 = "2d"\n')
     assert run_json(vault_dir, "check")["files"] == 1  # fixed: the notes are checked again
+
+
+def test_check_reports_an_embedder_that_is_not_one_as_its_problem(vault_dir: Path) -> None:
+    """The embedder's name is read only when vectors are needed; `check` still reports it,
+    as the problem `search` and `remember` refuse to run with (and --fix refuses it too)."""
+    write_config(vault_dir, 'embedder = "bogus"\n')
+    (vault_dir / "note.md").write_text("---\nlayer: L4\n---\nA memory.\n", encoding="utf-8")
+    refused = run_cli(vault_dir, "search", "memory")
+    assert refused.exit_code == 2 and "embedder: 'bogus' is not an embedder" in refused.stderr
+    result = run_cli(vault_dir, "check", "--json")
+    assert result.exit_code == 1, result.output
+    report = json.loads(result.stdout)
+    assert [(problem["path"], problem["field"]) for problem in report["problems"]] == [(CONFIG_FILE, "embedder")]
+    assert "'bogus' is not an embedder" in report["problems"][0]["message"]
+    assert "use 'wordllama'" in report["problems"][0]["fix"]
+    text = run_cli(vault_dir, "check")
+    assert text.exit_code == 1 and f"! {CONFIG_FILE}: embedder: 'bogus' is not an embedder" in text.stdout
+    fixing = run_cli(vault_dir, "check", "--fix")
+    assert fixing.exit_code == 2 and "embedder: 'bogus' is not an embedder" in fixing.stderr
+    write_config(vault_dir, 'embedder = "hashing:32"\n')
+    assert run_json(vault_dir, "check")["ok"] is True  # a valid name passes, with no model loaded

@@ -214,6 +214,13 @@ class Vault:
 
     # ------------------------------------------------------------ check and stats
 
+    def check_settings(self) -> None:
+        """Raise the :class:`ConfigError` another command would raise on a setting read only
+        when it is used (the embedder's name), without using it: no model is loaded."""
+        from .embedders import identity_for_spec
+
+        identity_for_spec(self.config.embedder)
+
     @heals
     def check(self, fix: bool = False, now: object = None) -> CheckReport:
         """Lint every note; ``fix`` applies only the safe, explicit fixes."""
