@@ -249,3 +249,16 @@ def _number(value: Any, source: str, key: str, low: float, high: float) -> float
         raise ConfigError(source, key, f"must be a number between {low:g} and {high:g}, got {short_repr(value)}",
                           "write a number in that range (or remove the line for the default)")
     return float(value)
+
+
+def unknown_embedder(spec: str) -> ConfigError:
+    return ConfigError(CONFIG_FILE, "embedder", f"{spec!r} is not an embedder",
+                       "use 'wordllama', 'sentence-transformers:<local model dir>' or 'hashing'")
+
+
+def check_embedder_name(spec: str) -> None:
+    """Raise what loading the embedder ``spec`` would raise for a name that is none, without
+    loading it (embedders.py, which makes one, imports numpy; ``check`` must stay light)."""
+    kind, _, argument = spec.partition(":")
+    if kind not in ("wordllama", "hashing") and not (kind == "sentence-transformers" and argument):
+        raise unknown_embedder(spec)

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .config import CONFIG_FILE
+from .config import CONFIG_FILE, unknown_embedder
 from .errors import ConfigError
 
 BATCH_SIZE = 256
@@ -211,11 +211,6 @@ class HashingEmbedder(Embedder):
                     found.tail_totals[row, column] += 1.0
                     found.tail_counts[row] += 1
         return found
-
-
-def unknown_embedder(spec: str) -> ConfigError:
-    return ConfigError(CONFIG_FILE, "embedder", f"{spec!r} is not an embedder",
-                       "use 'wordllama', 'sentence-transformers:<local model dir>' or 'hashing'")
 
 
 def identity_for_spec(spec: str) -> str:

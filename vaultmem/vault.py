@@ -217,9 +217,9 @@ class Vault:
     def check_settings(self) -> None:
         """Raise the :class:`ConfigError` another command would raise on a setting read only
         when it is used (the embedder's name), without using it: no model is loaded."""
-        from .embedders import identity_for_spec
+        from .config import check_embedder_name
 
-        identity_for_spec(self.config.embedder)
+        check_embedder_name(self.config.embedder)
 
     @heals
     def check(self, fix: bool = False, now: object = None) -> CheckReport:
