@@ -299,3 +299,25 @@ def test_check_fix_on_the_real_vault_touches_no_template_and_nothing_without_a_l
     report = run_json(kepano_vault, "check", "--fix")
     assert report["fixed"] == []  # its notes have no vaultmem layers: nothing is safe to stamp
     assert snapshot_files(kepano_vault) == before
+
+
+def test_a_fix_check_fix_refuses_is_never_advised_and_says_only_what_to_correct(vault_dir: Path, write_note) -> None:
+    """created + the TTL past year 9999: --fix cannot stamp it, so neither check nor --fix
+    points at --fix for it, and the reason asks for another date, not another spelling
+    (the date is valid ISO)."""
+    write_note("memories/bad6.md", "---\nlayer: L3\ncreated: 9999-12-01\n---\nfrom the far future\n")
+    write_note("forever.md", "---\ntitle: Boiler: Tuesday\npermanent: true\nexpires_at: 2027-01-01\n---\nbody\n")
+    for command in (["check"], ["check", "--fix"]):
+        report = run_json(vault_dir, *command)
+        problems = {(problem["path"], problem["field"]): problem for problem in report["problems"]}
+        stamp = problems[("memories/bad6.md", "expires_at")]
+        assert "check --fix" not in stamp["fix"] and "by hand" in stamp["fix"], (command, stamp)
+        refusal = problems[("memories/bad6.md", "fix")]
+        assert "9999-12-01T00:00:00+00:00 plus the L3 TTL" in refusal["message"], refusal
+        assert "ISO" not in refusal["message"] + refusal["fix"], refusal
+        assert refusal["fix"] == "correct created (or set expires_at by hand)"
+        # the same for a permanent note whose frontmatter does not load: remove it by hand
+        carried = [problem for problem in report["problems"] if problem["path"] == "forever.md" and problem["field"] == "expires_at"]
+        assert carried and all("check --fix" not in problem["fix"] for problem in carried), carried
+    text = run_cli(vault_dir, "check").stdout
+    assert "run `vaultmem check --fix` to stamp" not in text

@@ -16,8 +16,8 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 
 from .config import CONFIG_FILE
-from .errors import ConfigError, FrontmatterError, InvalidTimestamp, NoteReadError, VaultmemError, WriteConflict
-from .lifecycle import EXPIRING_LAYERS, LayerPolicy, is_absent, resolve_now
+from .errors import ConfigError, FixRefused, FrontmatterError, NoteReadError, VaultmemError, WriteConflict
+from .lifecycle import EXPIRING_LAYERS, LayerPolicy, format_duration, is_absent, resolve_now
 from .noteio import FileChange, edit_frontmatter, replace_if_unchanged
 from .notes import Note, Problem, content_hash, expiry_text, read_note, timestamp_or_none
 from .paths import VaultPaths
@@ -83,37 +83,47 @@ def check_vault(paths: VaultPaths, policy: LayerPolicy, fix: bool = False, now: 
         note = _read(paths, stat.path, report)
         if note is None:
             continue
-        if fix and (applied := _try_fix(paths, note, policy, now, report)):
-            report.fixed.append(applied)
-            note = _read(paths, stat.path, report) or note
-        elif not fix:
-            _try_plan(paths, note, policy, now, report)  # what --fix would refuse, said now
+        refused = False
+        if fix:
+            applied, refused = _try_fix(paths, note, policy, now, report)
+            if applied is not None:
+                report.fixed.append(applied)
+                note = _read(paths, stat.path, report) or note
+        else:
+            refused = _try_plan(paths, note, policy, now, report)  # what --fix would refuse, said now
         notes.append(note)
-        report.problems.extend(note.problems)
+        # A fix --fix refused must not be advised: the note's problems then say what to do by hand.
+        report.problems.extend(problem.done_by_hand() if refused else problem for problem in note.problems)
     report.problems.extend(duplicate_id_problems(notes))
     return report
 
 
-def _try_fix(paths: VaultPaths, note: Note, policy: LayerPolicy, now: object, report: CheckReport) -> Fix | None:
+def _try_fix(paths: VaultPaths, note: Note, policy: LayerPolicy, now: object, report: CheckReport) -> tuple[Fix | None, bool]:
+    """The fix made, if any, and whether it was refused."""
     try:
-        return fix_note(paths, note, policy, now, report.changes)
+        return fix_note(paths, note, policy, now, report.changes), False
     except (VaultmemError, OSError) as error:
         # One note that cannot be fixed safely (changed meanwhile, a date out of range, a
         # file that cannot be written) must not stop the others: it stays a reported
         # problem and its file is untouched.
         report.problems.append(_unfixable(note, error))
-        return None
+        return None, True
 
 
-def _try_plan(paths: VaultPaths, note: Note, policy: LayerPolicy, now: object, report: CheckReport) -> None:
+def _try_plan(paths: VaultPaths, note: Note, policy: LayerPolicy, now: object, report: CheckReport) -> bool:
+    """Whether ``--fix`` would refuse this note's fix (the reason is reported)."""
     try:
         plan_fix(paths, note, policy, now)
     except (VaultmemError, OSError) as error:
         report.problems.append(_unfixable(note, error))
+        return True
+    return False
 
 
 def _unfixable(note: Note, error: Exception) -> Problem:
     """The problem ``check`` reports for a fix ``--fix`` cannot make (the same with or without it)."""
+    if isinstance(error, FixRefused):
+        return Problem(note.path, "fix", error.problem, error.fix)
     return Problem(note.path, "fix", str(error), "edit this note by hand")
 
 
@@ -163,7 +173,7 @@ def plan_fix(paths: VaultPaths, note: Note, policy: LayerPolicy, now: object = N
                                {}, ["expires_at"])
     elif note.layer in EXPIRING_LAYERS and is_absent(note.expires_at) and (ttl := policy.ttl(note.layer)) is not None:
         base, source = _created(paths, note)
-        expires = _deadline(base, ttl, source)
+        expires = _deadline(base, ttl, source, note.layer)
         state = "already expired" if expires <= resolve_now(now) else "alive"
         fix, values, remove = (Fix(note.path, "expires_at", f"stamped expires_at {expires.isoformat()} ({source} + {note.layer} TTL; {state})"),
                                {"expires_at": expires}, [])
@@ -199,11 +209,14 @@ def _created(paths: VaultPaths, note: Note) -> tuple[datetime, str]:
     return datetime.fromtimestamp(mtime, tz=UTC).replace(microsecond=0), "file modification time"
 
 
-def _deadline(base: datetime, ttl: timedelta, source: str) -> datetime:
+def _deadline(base: datetime, ttl: timedelta, source: str, layer: str) -> datetime:
     try:
         return base + ttl
     except OverflowError:
-        raise InvalidTimestamp(base.isoformat(), f"{source} plus the layer TTL lies past year 9999; correct {source}") from None
+        # The date itself is valid ISO: the fix is another date, not another spelling.
+        correct = "correct created (or set expires_at by hand)" if source == "created" else "set expires_at by hand"
+        raise FixRefused(f"{source} {base.isoformat()} plus the {layer} TTL ({format_duration(ttl)}) lies past year 9999, "
+                         "so check --fix cannot stamp expires_at", correct) from None
 
 
 def _edited(paths: VaultPaths, note: Note, set_values: Mapping[str, object], remove: list[str]) -> bytes:

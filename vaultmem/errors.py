@@ -41,6 +41,15 @@ class InvalidTimestamp(VaultmemError, ValueError):
         )
 
 
+class FixRefused(VaultmemError):
+    """A fix ``check --fix`` will not make: why, and what to do by hand instead."""
+
+    def __init__(self, problem: str, fix: str) -> None:
+        self.problem = problem
+        self.fix = fix
+        super().__init__(f"{problem}: {fix}")
+
+
 class InvalidDuration(VaultmemError, ValueError):
     """A TTL such as ``3d`` that does not parse (or that no date can hold)."""
 

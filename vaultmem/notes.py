@@ -16,7 +16,7 @@ from __future__ import annotations
 import hashlib
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date, datetime
 from pathlib import Path, PurePosixPath
 from typing import Any
@@ -73,9 +73,16 @@ class Problem:
     field: str
     message: str
     fix: str
+    # The fix to give instead when ``fix`` points at ``check --fix`` and --fix cannot make
+    # it for this note (empty: ``fix`` is already done by hand).
+    fix_by_hand: str = ""
 
     def as_dict(self) -> dict[str, str]:
         return {"path": self.path, "field": self.field, "message": self.message, "fix": self.fix}
+
+    def done_by_hand(self) -> Problem:
+        """This problem once ``check --fix`` refused its fix: its advice no longer points there."""
+        return replace(self, fix=self.fix_by_hand) if self.fix_by_hand else self
 
     def __str__(self) -> str:
         return f"{self.path}: {self.field}: {self.message} — {self.fix}"
@@ -373,7 +380,8 @@ def field_problems(relative: str, meta: Mapping[str, Any], salvaged: bool = Fals
         problems.extend(_expiry_problems(relative, expires, permanent, layer))
     elif layer in EXPIRING_LAYERS and not permanent and not salvaged:
         problems.append(Problem(relative, "expires_at", f"layer {layer} note has no expires_at, so it never expires",
-                                "run `vaultmem check --fix` to stamp created + the layer TTL, or add expires_at / permanent: true"))
+                                "run `vaultmem check --fix` to stamp created + the layer TTL, or add expires_at / permanent: true",
+                                "add expires_at (or permanent: true) by hand; this note's fix problem says why it is not stamped"))
     problems.extend(_scalar_problems(relative, meta))
     return problems
 
@@ -388,7 +396,8 @@ def _expiry_problems(relative: str, expires: Any, permanent: bool, layer: str | 
     if permanent:
         why = "layer L4 (procedural)" if layer == PERMANENT_LAYER else "permanent: true"
         problems.append(Problem(relative, "expires_at", f"{why} note carries expires_at {expiry_text(expires)}",
-                                "remove expires_at (or run `vaultmem check --fix`); permanent notes carry no deadline"))
+                                "remove expires_at (or run `vaultmem check --fix`); permanent notes carry no deadline",
+                                "remove expires_at by hand; permanent notes carry no deadline"))
     return problems
 
 
