@@ -735,3 +735,21 @@ def test_a_tag_filter_keeps_the_tags_nested_under_it_as_obsidian_does(tmp_path: 
         assert vault.search("plan", k=10, tags=["project/har"], now=NOW) == []
         explained = vault.explain("a.md", "plan", tags=["project"], now=NOW)
         assert explained.in_answer and not any("filtered out" in reason for reason in explained.reasons)
+
+
+def test_an_expiry_no_utc_instant_holds_is_shown_as_written_and_warned_about_once(vault_dir: Path) -> None:
+    """YAML reads 9999-12-31T23:59:59-05:00 as a datetime that overflows in UTC: hits and
+    `get` show it in its ISO form (not a Python repr), and the hit says it does not parse once."""
+    (vault_dir / ".vaultmem.toml").write_text('embedder = "hashing"\n', encoding="utf-8")
+    (vault_dir / "far.md").write_text("---\nlayer: L3\nexpires_at: 9999-12-31T23:59:59-05:00\n---\nProject Falcon launches.\n",
+                                      encoding="utf-8")
+    for hits in (json.loads(run_cli(vault_dir, "search", "falcon", "--json").stdout),
+                 json.loads(run_cli(vault_dir, "search", "falcon", "--json", "--as-of", "2999-01-01").stdout)):
+        hit = next(hit for hit in hits if hit["path"] == "far.md")
+        assert hit["expires_at"] == "9999-12-31T23:59:59-05:00", hit
+        about_expiry = [warning for warning in hit["warnings"] if "9999-12-31" in warning]
+        assert about_expiry == ["expires_at '9999-12-31T23:59:59-05:00' does not parse, so this note never expires "
+                                "until it is fixed (see `vaultmem check`)"], hit["warnings"]
+    shown = run_cli(vault_dir, "get", "far.md")
+    assert "expires: 9999-12-31T23:59:59-05:00" in shown.stdout and "datetime" not in shown.stdout, shown.stdout
+    assert json.loads(run_cli(vault_dir, "get", "far.md", "--json").stdout)["expires_at"] == "9999-12-31T23:59:59-05:00"

@@ -32,11 +32,13 @@ class VaultmemError(Exception):
 class InvalidTimestamp(VaultmemError, ValueError):
     """A value that should be a point in time is not one."""
 
+    PREFIX = "invalid timestamp "
+
     def __init__(self, value: object, reason: str = "") -> None:
         self.value = value
         detail = f" ({reason})" if reason else ""
         super().__init__(
-            f"invalid timestamp {short_repr(value)}{detail}: use ISO-8601 such as "
+            f"{self.PREFIX}{short_repr(value)}{detail}: use ISO-8601 such as "
             "2026-12-01, 2026-12-01T10:00:00 (UTC) or 2026-12-01T10:00:00+02:00"
         )
 

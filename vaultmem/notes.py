@@ -40,7 +40,8 @@ from .markdown import without_code
 # 2: the title is the `title` property or the file name; lifecycle lines of YAML that breaks.
 # 3: each note's name keys (fields.name_key), for search's exact-name bonus.
 # 4: a note without a body has its passage on the frontmatter's lines, not past the file's end.
-READER_VERSION = "4"
+# 5: an expires_at that no UTC instant holds is stored in its ISO form, not as a Python repr.
+READER_VERSION = "5"
 BOM = "\ufeff"
 _YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 _OPENING = re.compile(r"\A---[ \t]*\r?\n")
@@ -536,6 +537,17 @@ def epoch_us_or_none(value: Any) -> int | None:
     return None if moment is None else to_epoch_us(moment)
 
 
+def is_unparsed_expiry(problem: Mapping[str, str]) -> bool:
+    """Whether a stored field problem is the one :func:`field_problems` reports for an
+    ``expires_at`` that does not parse."""
+    return problem["field"] == "expires_at" and problem["message"].startswith(InvalidTimestamp.PREFIX)
+
+
+def unparsed_expiry_warning(expires_at: str | None) -> str:
+    """What a hit or a reply says about a note whose ``expires_at`` does not parse."""
+    return f"expires_at {expires_at!r} does not parse, so this note never expires until it is fixed (see `vaultmem check`)"
+
+
 def expiry_text(value: Any) -> str | None:
     """``expires_at`` as text for reports: the ISO form when it parses, else as written."""
     if is_absent(value):
@@ -544,5 +556,9 @@ def expiry_text(value: Any) -> str | None:
     if moment is not None and not isinstance(value, str):
         return moment.isoformat()
     if moment is None:
+        if isinstance(value, date):
+            # A YAML date(time) that no UTC instant holds (9999-12-31T23:59:59-05:00): shown as
+            # written, not as a Python repr.
+            return value.isoformat()
         return value[:200] if isinstance(value, str) else short_repr(value)  # garbage: shown, not stored whole
     return str(value)

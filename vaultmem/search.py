@@ -36,7 +36,7 @@ import numpy as np
 from .errors import DerivedIndexError, IndexBusy, NoteReadError
 from .fields import STOPWORDS, name_key
 from .lifecycle import is_expired_us, resolve_now, to_epoch_us
-from .notes import version_of
+from .notes import is_unparsed_expiry, unparsed_expiry_warning, version_of
 from .ordered import unique
 from .paths import VaultPaths
 from .ranking import Fused, SideHit, fuse, match_kind, note_scores, probability
@@ -384,9 +384,12 @@ class Searcher:
 
     def _hit(self, row: NoteRow, score: float, match: str, passage: PassageRow | None, query: str,
              eligibility: Eligibility) -> Hit:
-        warnings = [f"{problem['field']}: {problem['message']}" for problem in row.problems]
+        # An expiry that does not parse is said once, with what it means for the note; its
+        # field problem says the same fact again (its details are check's and get's).
+        warnings = [f"{problem['field']}: {problem['message']}" for problem in row.problems
+                    if not (row.expiry_invalid and is_unparsed_expiry(problem))]
         if row.expiry_invalid:
-            warnings.insert(0, f"expires_at {row.expires_at!r} does not parse, so this note never expires until it is fixed (see `vaultmem check`)")
+            warnings.insert(0, unparsed_expiry_warning(row.expires_at))
         # Only with include_expired can a hit be expired: marked at the instant asked about (--as-of).
         expired = is_expired_us(row.expires_us, eligibility.now_us)
         if expired:
