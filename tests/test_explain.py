@@ -153,3 +153,20 @@ def test_a_note_asked_for_by_its_name_says_the_name_match_lifted_it(tmp_path: Pa
         assert explained.reasons[-1].startswith("in the answer: ranked 1 of the 1 asked for")
         partly = vault.explain("References/Kevin Kelly", "Kevin", k=10)
         assert not any(reason.startswith("name match:") for reason in partly.reasons)
+
+
+def test_a_filtered_out_note_says_its_rank_is_the_one_without_the_filter_before_giving_it(vault: Vault) -> None:
+    """`not in the answer` followed by `rank: … fused 1` read as if it were in it: the rank
+    line of a note a filter keeps out says first that it is the rank without that filter."""
+    args = ("explain", "preferences/oat-milk", "oat milk coffee", "--as-of", NOW)
+    filtered = run_cli(vault.root, *args, "--layer", "L4")
+    assert filtered.exit_code == 0, filtered.output
+    lines = filtered.stdout.splitlines()
+    assert lines[1].endswith("not in the answer")
+    assert lines[2].startswith("rank without the filters that keep it out: vectors "), lines[2]
+    assert not any(line.startswith("rank: ") for line in lines)
+    document = json.loads(run_cli(vault.root, *args, "--layer", "L4", "--json").stdout)
+    assert document["ranked_without_filters"] is True and document["rank"]["fused"] is not None
+    kept = run_cli(vault.root, *args)
+    assert kept.stdout.splitlines()[2].startswith("rank: vectors "), kept.stdout
+    assert json.loads(run_cli(vault.root, *args, "--json").stdout)["ranked_without_filters"] is False

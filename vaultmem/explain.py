@@ -56,6 +56,9 @@ class Explanation:
     match: str | None
     passage: ExplainedPassage | None
     reasons: list[str]
+    # True when a filter keeps the note out: rank and score are then those of the same search
+    # with the filters it fails lifted (the last reason says which), not of the answer asked for.
+    ranked_without_filters: bool = False
 
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -142,7 +145,7 @@ def explain_row(searcher: Searcher, row: NoteRow, meta: dict[str, Any], query: s
     return Explanation(
         row.path, row.id, row.title, query, k, in_answer, _ranks(vector_rank, text_rank, position),
         _scores(None if vector is None else round(vector.score, 4), None if text is None else round(text.score, 4), value),
-        None if fused is None else match_kind(vector_rank, text_rank, k), passage, reasons,
+        None if fused is None else match_kind(vector_rank, text_rank, k), passage, reasons, bool(lifted_words),
     )
 
 

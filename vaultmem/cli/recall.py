@@ -139,7 +139,9 @@ def explain(obj: Context, note: str, query: str, k: int, layers: tuple[str, ...]
     ranks = ", ".join(f"{side} {rank if rank is not None else '-'}" for side, rank in
                       (("vectors", result.rank["vectors"]), ("full text", result.rank["text"]), ("fused", result.rank["fused"])))
     fused = result.score["fused"]
-    click.echo(f"rank: {ranks}" + (f"; score {fused:.2f} ({result.match})" if fused is not None else ""))
+    # A filtered-out note's figures are a search it is not in: said before them, not only in the last reason.
+    label = "rank without the filters that keep it out" if result.ranked_without_filters else "rank"
+    click.echo(f"{label}: {ranks}" + (f"; score {fused:.2f} ({result.match})" if fused is not None else ""))
     if result.passage is not None:
         click.echo(f"best passage:{where_words(result.passage).removeprefix(' ·')}")
         click.echo(f"    {result.passage.snippet}")
