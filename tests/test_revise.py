@@ -300,3 +300,18 @@ def test_revise_is_auto_committed_alone(vault: Vault, write_note) -> None:
     assert git("show", "--name-only", "--format=%s", commit).split() [:3] == ["vaultmem", "revise:", "Harbor"]
     assert git("show", "--name-only", "--format=", commit).split() == ["work/standup.md"]
     assert "?? unrelated.md" in git("status", "--porcelain")
+
+
+def test_a_reply_never_shows_an_expiry_that_does_not_parse_as_a_deadline(vault: Vault, write_note) -> None:
+    """`revise --append` on a note with `expires_at: tomorrow` said `expires tomorrow`, as if
+    it held; the reply says it does not parse, as get and search do."""
+    write_note("memories/bad1.md", "---\nlayer: L2\nexpires_at: tomorrow\n---\nSomething to keep.\n")
+    result = run_cli(vault.root, "revise", "memories/bad1.md", "--append", "hi")
+    assert result.exit_code == 0, result.output
+    assert "expires tomorrow" not in result.stdout
+    assert "expires_at 'tomorrow' does not parse (never expires until fixed; see vaultmem check)" in result.stdout
+    document = json.loads(run_cli(vault.root, "revise", "memories/bad1.md", "--append", "again", "--json").stdout)
+    assert document["expires_at"] == "tomorrow" and document["expiry_invalid"] is True
+    fine = json.loads(run_cli(vault.root, "revise", "work/standup.md", "--append", "hi", "--json").stdout)
+    assert fine["expiry_invalid"] is False
+    assert "expires 2026-12-01T09:10:00+00:00" in run_cli(vault.root, "revise", "work/standup.md", "--append", "more").stdout

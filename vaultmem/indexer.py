@@ -17,7 +17,6 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from .errors import DerivedIndexError
-from .lifecycle import is_absent
 from .notes import READER_VERSION, Note, Problem, epoch_us_or_none, expiry_text, lookup_names, parse_note
 from .paths import ExcludedFolder, FileStat, VaultPaths
 from .searchable import SearchableNote, searchable
@@ -108,7 +107,7 @@ def note_row(note: Note, stat: FileStat, embed_hash: str) -> NoteRow:
         created_us=epoch_us_or_none(created),
         expires_at=expiry_text(expires),
         expires_us=expires_us,
-        expiry_invalid=not note.permanent and not is_absent(expires) and expires_us is None,
+        expiry_invalid=note.expiry_invalid,
         permanent=note.permanent,
         content_hash=note.content_hash,
         embed_hash=embed_hash,

@@ -139,6 +139,11 @@ class Note:
         return is_permanent(self.meta) or self.layer == PERMANENT_LAYER
 
     @property
+    def expiry_invalid(self) -> bool:
+        """It has an ``expires_at`` that does not parse: it never expires until that is fixed."""
+        return not self.permanent and not is_absent(self.expires_at) and timestamp_or_none(self.expires_at) is None
+
+    @property
     def embed_text(self) -> str:
         return f"{self.title}\n\n{self.body}"
 

@@ -142,6 +142,7 @@ class Revised:
     expires_at: str | None
     tags: list[str]
     changed: list[str]  # the fields that changed: body, title, layer, expires_at, permanent, tags
+    expiry_invalid: bool = False  # expires_at is set but does not parse: the note never expires until fixed
     commit: str | None = None
     not_committed: list[NotCommitted] = field(default_factory=list)  # files left out of the commit, and why
     yours_left_uncommitted: list[str] = field(default_factory=list)  # committed with vaultmem's change only: your own edit in them stays uncommitted
@@ -154,7 +155,7 @@ class Revised:
 
         return cls(id=after.id, path=after.path, version=after.version, title=after.title, layer=after.layer,
                    expires_at=None if after.permanent else expiry_text(after.expires_at), tags=after.tags,
-                   changed=changed, commit=write.commit, not_committed=write.not_committed,
+                   changed=changed, expiry_invalid=after.expiry_invalid, commit=write.commit, not_committed=write.not_committed,
                    yours_left_uncommitted=write.yours_left_uncommitted, resolved_from=resolved_from)
 
     def as_dict(self) -> dict[str, Any]:

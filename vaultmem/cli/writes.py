@@ -73,7 +73,7 @@ def revise(obj: Context, note: str, text: str | None, append: str | None, title:
         click.echo(f"{result.path} already reads as asked: nothing changed (version {result.version})")
         return
     click.echo(f"revised {result.path} ({', '.join(result.changed)}): {result.layer or '-'}, "
-               f"expires {result.expires_at or 'never'}, version {result.version}")
+               f"{expiry_words(result.expires_at, result.expiry_invalid)}, version {result.version}")
     render_commit(result)
 
 
@@ -92,3 +92,10 @@ def forget(obj: Context, note: str, hard: bool, as_json: bool) -> None:
     render_resolution(result.resolved_from, result.path)
     click.echo(f"deleted {result.path}" if hard else f"archived {result.path} → {result.archived_to}")
     render_commit(result)
+
+
+def expiry_words(expires_at: str | None, invalid: bool = False) -> str:
+    """A reply's expiry: an ``expires_at`` that does not parse is never shown as a deadline."""
+    if invalid:
+        return f"expires_at {expires_at!r} does not parse (never expires until fixed; see vaultmem check)"
+    return f"expires {expires_at or 'never'}"
