@@ -17,7 +17,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .config import CONFIG_FILE, unknown_embedder
+from .config import CONFIG_FILE, check_embedder_name, unknown_embedder
 from .errors import ConfigError
 
 BATCH_SIZE = 256
@@ -215,18 +215,18 @@ class HashingEmbedder(Embedder):
 
 def identity_for_spec(spec: str) -> str:
     """The identity an embedder made from ``spec`` will have — known without loading it."""
+    check_embedder_name(spec)  # the one list of names (config.py, which check reads too)
     kind, _, argument = spec.partition(":")
     if kind == "wordllama":
         return f"{WordLlamaEmbedder.name}:{WordLlamaEmbedder.dimension}"
     if kind == "hashing":
         return f"hashing:{int(argument) if argument.isdigit() else 64}"
-    if kind == "sentence-transformers" and argument:
-        return spec
-    raise unknown_embedder(spec)
+    return spec  # sentence-transformers:<model>
 
 
 def make_embedder(spec: str) -> Embedder:
     """``wordllama`` (default), ``sentence-transformers:<path>`` or ``hashing[:dim]``."""
+    check_embedder_name(spec)
     kind, _, argument = spec.partition(":")
     if kind == "wordllama":
         return WordLlamaEmbedder()
