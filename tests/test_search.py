@@ -753,3 +753,28 @@ def test_an_expiry_no_utc_instant_holds_is_shown_as_written_and_warned_about_onc
     shown = run_cli(vault_dir, "get", "far.md")
     assert "expires: 9999-12-31T23:59:59-05:00" in shown.stdout and "datetime" not in shown.stdout, shown.stdout
     assert json.loads(run_cli(vault_dir, "get", "far.md", "--json").stdout)["expires_at"] == "9999-12-31T23:59:59-05:00"
+
+
+def test_a_tag_filter_folds_case_the_same_in_sql_and_in_explain_for_any_letter(tmp_path: Path, wordllama: object) -> None:
+    """Regression: SQLite's lower() folds ASCII only, Python's every letter — ``--tag über``
+    found nothing while explain said the note carried the tag."""
+    from helpers import write_file
+
+    write_file(tmp_path, "other.md", "---\ntags: [Über, café, Projekte/Straße]\n---\nA note.\n")
+    with Vault(tmp_path, embedder=wordllama) as vault:  # type: ignore[arg-type]
+        vault.index()
+        for asked in ("über", "Über", "ÜBER", "CAFÉ", "projekte", "PROJEKTE/STRAẞE"):
+            assert [hit.path for hit in vault.search("note", k=5, tags=[asked], now=NOW)] == ["other.md"], asked
+            explained = vault.explain("other.md", "note", tags=[asked], now=NOW)
+            assert explained.in_answer and not any("filtered out" in reason for reason in explained.reasons), asked
+        assert vault.search("note", k=5, tags=["uber"], now=NOW) == []
+
+
+@pytest.mark.parametrize("asked", ["", "#", "/", "  "])
+def test_a_tag_filter_with_no_name_is_a_usage_error_not_an_empty_answer(vault: Vault, asked: str) -> None:
+    from vaultmem.errors import UsageError
+
+    with pytest.raises(UsageError, match="no name"):
+        vault.search("coffee", tags=[asked], now=NOW)
+    result = run_cli(vault.root, "search", "coffee", "--tag", asked, "--json")
+    assert result.exit_code == 2 and "--tag holds a tag with no name" in result.stderr

@@ -238,7 +238,7 @@ NoteRef = Annotated[str, Field(
                 "note, a unique alias or a unique exact title also work (the result's resolved_from says so).",
 )]
 LayerName = Annotated[str, Field(description="L1/working, L2/episodic, L3/semantic or L4/procedural (case-insensitive).")]
-Tag = Annotated[str, Field(description="One word, without '#'; nested tags use '/', e.g. project/harbor.")]
+Tag = Annotated[str, Field(min_length=1, description="One word, without '#'; nested tags use '/', e.g. project/harbor.")]
 Timestamp = Annotated[str, Field(description="ISO-8601, e.g. 2026-12-24 or 2026-12-24T18:00:00+01:00 (naive = UTC).")]
 Duration = Annotated[str, Field(description="A duration: 30m, 12h, 3d, 2w or combined, 1d12h.")]
 

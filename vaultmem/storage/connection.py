@@ -94,7 +94,8 @@ class Connection:
     def _sqlite(uri: str) -> sqlite3.Connection:
         # check_same_thread=False only so close() may run from any thread at shutdown;
         # each Connection is still used by one thread at a time (Vault keeps one per thread).
-        return sqlite3.connect(uri, uri=True, isolation_level=None, timeout=BUSY_TIMEOUT_SECONDS, check_same_thread=False)
+        return with_functions(sqlite3.connect(uri, uri=True, isolation_level=None, timeout=BUSY_TIMEOUT_SECONDS,
+                                              check_same_thread=False))
 
     @property
     def identity(self) -> tuple[int, int] | None:
@@ -235,6 +236,15 @@ def write_refusal(path: Path) -> str | None:
     return None
 
 
+CASEFOLD = "vm_casefold"  # str.casefold in SQL: SQLite's lower() folds ASCII letters only
+
+
+def with_functions(conn: sqlite3.Connection) -> sqlite3.Connection:
+    """``conn`` with vaultmem's SQL functions registered (:data:`CASEFOLD`)."""
+    conn.create_function(CASEFOLD, 1, lambda value: value.casefold() if isinstance(value, str) else value, deterministic=True)
+    return conn
+
+
 def open_read_only(path: Path) -> sqlite3.Connection:
     """A connection that never writes: ``mode=ro``, or — when SQLite cannot even keep its
     WAL index beside the file (a read-only folder) — ``immutable=1``, which reads the
@@ -242,8 +252,8 @@ def open_read_only(path: Path) -> sqlite3.Connection:
     uri = path.absolute().as_uri()
     last: sqlite3.Error | None = None
     for options in ("mode=ro", "mode=ro&immutable=1"):
-        conn = sqlite3.connect(f"{uri}?{options}", uri=True, isolation_level=None, timeout=BUSY_TIMEOUT_SECONDS,
-                               check_same_thread=False)
+        conn = with_functions(sqlite3.connect(f"{uri}?{options}", uri=True, isolation_level=None, timeout=BUSY_TIMEOUT_SECONDS,
+                                              check_same_thread=False))
         try:
             conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
             conn.execute("PRAGMA query_only = 1")

@@ -8,10 +8,10 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..errors import DerivedIndexError
+from ..errors import Argument, DerivedIndexError, UsageError
 from ..lifecycle import expiry_sql, normalize_layer
 from ..notes import Problem
-from .connection import Connection, chunks, placeholders
+from .connection import CASEFOLD, Connection, chunks, placeholders
 
 SIMILAR_PATHS = 5  # suggestions in a "note not found" message
 NAME_KEY = "name_key"  # the kind of a name key's row in note_names (fields.name_key)
@@ -103,9 +103,11 @@ class Eligibility:
               include_expired: bool = False) -> Eligibility:
         """The filters as a caller names them: layers by code or alias, any case (each once,
         in order; an unknown one is :class:`UnknownLayer`), tags with or without ``#``."""
+        asked = tuple(tag.strip().lstrip("#").rstrip("/") for tag in tags or ())
+        if "" in asked:  # would pass only notes with an empty tag or one starting with "/": nothing asked for
+            raise UsageError(Argument("tags", flag="--tag"), " holds a tag with no name; give a tag such as project or project/harbor")
         return cls(now_us=now_us, include_expired=include_expired,
-                   layers=tuple(sorted({normalize_layer(layer) for layer in layers or ()})),
-                   tags=tuple(tag.strip().lstrip("#").rstrip("/") for tag in tags or ()))
+                   layers=tuple(sorted({normalize_layer(layer) for layer in layers or ()})), tags=asked)
 
     @property
     def filters(self) -> bool:
@@ -122,19 +124,34 @@ class Eligibility:
         if self.layers:
             clauses.append(f"{alias}.layer IN ({placeholders(len(self.layers))})")
             params.extend(self.layers)
-        for tag in self.tags:  # the tag or one nested under it (carries_tag)
-            clauses.append(f"EXISTS (SELECT 1 FROM json_each({alias}.tags) WHERE lower(json_each.value) = lower(?)"
-                           " OR substr(lower(json_each.value), 1, length(?) + 1) = lower(?) || '/')")
-            params.extend([tag, tag, tag])
+        for tag in self.tags:  # the tag or one nested under it: the rule of carries_tag
+            fold = "lower" if tag.isascii() else CASEFOLD
+            folded = fold_tag(tag, tag)
+            clauses.append(f"EXISTS (SELECT 1 FROM json_each({alias}.tags) WHERE {fold}(json_each.value) = ?"
+                           f" OR substr({fold}(json_each.value), 1, ?) = ?)")
+            params.extend([folded, len(folded) + 1, folded + "/"])
         return (" AND ".join(clauses) or "1"), params
+
+
+_ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
+
+
+def fold_tag(value: str, asked: str) -> str:
+    """``value`` case-folded for comparing with the filter ``asked``: an ASCII filter folds
+    ASCII letters only (SQLite's ``lower``, fast: ``Über`` is not ``uber``, and ``Straße`` is
+    found by ``straße``, not ``strasse``), any other filter folds every letter
+    (``str.casefold``, registered in SQLite as ``vm_casefold`` — a Python call per tag, paid
+    only by such a filter). Python and SQL apply the same fold to the same filter."""
+    return value.translate(_ASCII_LOWER) if asked.isascii() else value.casefold()
 
 
 def carries_tag(tags: Iterable[str], tag: str) -> bool:
     """Does a note with ``tags`` pass the filter ``--tag tag``? It carries the tag or one nested
     under it (``project`` is passed by ``project/harbor``), case-insensitively — as Obsidian's
     tag search does. The one rule, also applied in SQL by :meth:`Eligibility.where`."""
-    asked = tag.lower()
-    return any(carried.lower() == asked or carried.lower().startswith(asked + "/") for carried in tags)
+    asked = fold_tag(tag, tag)
+    folded = [fold_tag(carried, tag) for carried in tags]
+    return any(carried == asked or carried.startswith(asked + "/") for carried in folded)
 
 
 class NoteStore:
