@@ -171,3 +171,12 @@ def test_the_window_starts_at_a_query_word_not_at_a_stopword() -> None:
 def test_embeds_on_lines_of_their_own_are_blocks_of_their_own() -> None:
     assert readable("## Places\n\n![[Map.base#Location]]\n![[Places.base#Location]]\n") == (
         "Places · Map.base#Location · Places.base#Location")
+
+
+def test_frontmatter_keys_are_read_as_yaml_writes_them() -> None:
+    """Bare, quoted, and with white space before the colon; a URL's colons stay in its value;
+    ``key:value`` (no space) is not a key in YAML, so it continues the property above."""
+    yaml_text = ('single: v2\n"spaced" : v3\n\'quoted key\': v4\nurl: https://example.com:8080/x\n'
+                 'plain   : v5\nnot:a-key\n' + "a" + " " * 5_000 + 'b"c:\n')
+    assert property_lines(yaml_text) == ["single: v2", "spaced: v3", "quoted key: v4",
+                                         "url: https://example.com:8080/x", 'plain: v5, not:a-key, a b"c:']

@@ -61,9 +61,6 @@ _BLOCK_ID = re.compile(r"[ \t]\^[\w-]+$")
 _WIKILINK = re.compile(r"!?\[\[([^\[\]|\n]*)(?:\|([^\[\]\n]*))?\]\]")
 _IMAGE = re.compile(r"!\[([^\[\]\n]*)\]\([^()\s]*\)")
 _LINK = re.compile(r"\[([^\[\]\n]+)\]\([^()\s]*\)")
-# A frontmatter key: greedy up to its colon (a lazy key followed by ``[ \t]*:`` was quadratic
-# on a long line of spaces without a colon); the key is stripped after.
-_TOP_LEVEL_KEY = re.compile(r"^([\"']?)([^\"':#\n][^\"':\n]*)\1:(?:[ \t]+(.*))?$")
 _BLOCK_SCALAR = re.compile(r"^[|>][+-]?$")
 _CODE_SPAN = re.compile(r"`([^`\n]+)`")
 _STRONG = re.compile(r"(\*\*|__|~~|==)(?=[^\s*_~=])([^*_~=\n]*[^\s*_~=])\1")
@@ -259,9 +256,9 @@ def property_lines(yaml_text: str) -> list[str]:
     for line in yaml_text.split("\n"):
         if not line.strip() or line.lstrip().startswith("#"):
             continue
-        named = _TOP_LEVEL_KEY.match(line) if line[0] not in " \t-" else None
+        named = top_level_key(line) if line[0] not in " \t-" else None
         if named is not None:
-            properties.append((named.group(2).strip(), (named.group(3) or "").strip(), []))
+            properties.append((named[0], named[1], []))
         elif properties:
             properties[-1][2].append(line.strip())
     lines = []
@@ -270,6 +267,22 @@ def property_lines(yaml_text: str) -> list[str]:
         if value and key.casefold() not in HIDDEN_PROPERTIES:
             lines.append(f"{key}: {value}")
     return lines
+
+
+def top_level_key(line: str) -> tuple[str, str] | None:
+    """``(key, value)`` of a frontmatter line ``key: value`` (the key bare or quoted, white
+    space before the colon allowed, the value possibly empty); None for any other line.
+    Split at the first colon, without a regex: a pattern with a key and ``[ \t]*:`` after it
+    backtracks quadratically on a long line of spaces."""
+    colon = line.find(":")
+    if colon <= 0 or (colon + 1 < len(line) and line[colon + 1] not in " \t"):
+        return None
+    key = line[:colon].rstrip(" \t")
+    if len(key) >= 2 and key[0] in "\"'" and key[-1] == key[0]:
+        key = key[1:-1]
+    if not key or key[0] == "#" or any(mark in key for mark in "\"'"):
+        return None
+    return key.strip(), line[colon + 1 :].strip()
 
 
 def _property_text(first: str, under: Sequence[str]) -> str:
