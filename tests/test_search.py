@@ -778,3 +778,17 @@ def test_a_tag_filter_with_no_name_is_a_usage_error_not_an_empty_answer(vault: V
         vault.search("coffee", tags=[asked], now=NOW)
     result = run_cli(vault.root, "search", "coffee", "--tag", asked, "--json")
     assert result.exit_code == 2 and "--tag holds a tag with no name" in result.stderr
+
+
+def test_a_possessive_in_the_question_matches_the_word_it_is_made_of(tmp_path: Path, wordllama: object) -> None:
+    """Regression: "sister's" became the FTS phrase "sister s", which "my sister" does not hold,
+    so the note that answers was found by meaning alone (score 0.04 instead of 0.8)."""
+    from helpers import write_file
+
+    write_file(tmp_path, "orders.md", "My sister always orders a mango lassi.\n")
+    write_file(tmp_path, "other.md", "The quarterly report is due on December 15.\n")
+    with Vault(tmp_path, embedder=wordllama) as vault:  # type: ignore[arg-type]
+        vault.index()
+        for question in ("what is my sister's favourite drink", "what is my sister’s favourite drink"):
+            first = vault.search(question, k=2, now=NOW)[0]
+            assert first.path == "orders.md" and first.match == "both" and first.score >= 0.5, (question, first.score)

@@ -60,6 +60,7 @@ SIMILAR_OVERFETCH = 4  # other layers and expired notes take places among the ne
 VERIFY_ROUNDS = 3  # answer again at most this often when hits' files changed under them
 REBUILD_WARNING = "the index is being rebuilt (`vaultmem index --rebuild` is running): results may be incomplete until it finishes"
 _WORD = re.compile(r"\w+", re.UNICODE)
+_POSSESSIVE = re.compile(r"(?<=\w)['’][sS]?(?=\W*$)")  # "sister's", "James'": the word is "sister", "James"
 T = TypeVar("T")
 
 
@@ -126,12 +127,14 @@ def query_terms(text: str) -> list[str]:
     """User text → FTS5 terms, each a quoted phrase; stopwords dropped unless nothing is left.
 
     Quoting makes ``AND``, ``NEAR(``, ``c++``, a stray ``"`` or ``foo-bar`` plain words;
-    a hyphenated or dotted token stays one phrase, so ``zxqv-4471`` matches exactly.
+    a hyphenated or dotted token stays one phrase, so ``zxqv-4471`` matches exactly; a
+    possessive is its word (``sister's`` is ``sister``: the tokenizer would make it the phrase
+    "sister s", which a note saying "my sister" does not hold).
     """
     terms: list[str] = []
     meaningful: list[str] = []
     for chunk in text.split():
-        words = _WORD.findall(chunk)
+        words = _WORD.findall(_POSSESSIVE.sub("", chunk))  # "sister's" would be the phrase "sister s"
         if not words:
             continue
         phrase = '"' + " ".join(words) + '"'
