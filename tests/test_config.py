@@ -214,3 +214,69 @@ def test_check_reports_an_embedder_that_is_not_one_as_its_problem(vault_dir: Pat
     assert fixing.exit_code == 2 and "embedder: 'bogus' is not an embedder" in fixing.stderr
     write_config(vault_dir, 'embedder = "hashing:32"\n')
     assert run_json(vault_dir, "check")["ok"] is True  # a valid name passes, with no model loaded
+
+
+BAD_EMBEDDERS = [
+    ("hashing:0", "whole number from 8 to 4096"),  # index/search died of ZeroDivisionError
+    ("hashing:abc", "whole number from 8 to 4096"),  # silently fell back to 64
+    ("hashing:99999", "whole number from 8 to 4096"),
+    ("wordllama:xyz", "wordllama takes no argument"),  # the argument was silently ignored
+    ("sentence-transformers", "names no model"),
+    ("sentence-transformers:/nonexistent/model", "is not a local folder"),  # check passed, index refused
+]
+
+
+@pytest.mark.parametrize(("spec", "problem"), BAD_EMBEDDERS)
+def test_check_refuses_every_embedder_setting_the_other_commands_refuse(vault_dir: Path, spec: str, problem: str) -> None:
+    """`check` validates the whole setting — name, argument, model folder — as making the
+    embedder does: it never passes a config `index` then crashes on or refuses."""
+    write_config(vault_dir, f'embedder = "{spec}"\n')
+    (vault_dir / "note.md").write_text("---\nlayer: L4\n---\nA memory.\n", encoding="utf-8")
+    report = run_json(vault_dir, "check")
+    assert report["ok"] is False and report["files"] == 0  # type: ignore[index]
+    assert [(item["path"], item["field"]) for item in report["problems"]] == [(CONFIG_FILE, "embedder")]  # type: ignore[index]
+    assert problem in report["problems"][0]["message"]  # type: ignore[index]
+    for command in (["index"], ["search", "memory"], ["check", "--fix"]):
+        refused = run_cli(vault_dir, *command)
+        assert refused.exit_code == 2, (command, refused.output)
+        assert f"{vault_dir / CONFIG_FILE}: embedder: " in refused.stderr and problem in refused.stderr
+        assert "Traceback" not in refused.stderr + refused.stdout
+
+
+@pytest.mark.parametrize("spec", ["hashing", "hashing:8", "hashing:4096", "wordllama"])
+def test_check_passes_every_embedder_setting_that_works(vault_dir: Path, spec: str) -> None:
+    write_config(vault_dir, f'embedder = "{spec}"\n')
+    assert run_json(vault_dir, "check")["ok"] is True  # type: ignore[index]
+
+
+def test_a_relative_model_folder_is_read_from_the_vault_not_the_working_directory(
+        vault_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The config lives in the vault: `models/mini` there is the same model whichever folder
+    vaultmem is started from (an MCP client starts it from anywhere)."""
+    elsewhere = tmp_path / "elsewhere"
+    (elsewhere / "models" / "mini").mkdir(parents=True)
+    monkeypatch.chdir(elsewhere)
+    write_config(vault_dir, 'embedder = "sentence-transformers:models/mini"\n')
+    report = run_json(vault_dir, "check")
+    assert [item["field"] for item in report["problems"]] == ["embedder"]  # type: ignore[index]
+    assert str(vault_dir / "models" / "mini") in report["problems"][0]["message"]  # type: ignore[index]
+    (vault_dir / "models" / "mini").mkdir(parents=True)
+    assert run_json(vault_dir, "check")["ok"] is True  # type: ignore[index]
+    assert Vault(vault_dir).embedder_identity == "sentence-transformers:models/mini"  # as written: the same on any machine
+
+
+def test_the_python_api_check_reports_the_embedder_setting_as_the_cli_does(vault_dir: Path) -> None:
+    """Vault.check is what the CLI and the MCP check tool call: a setting every other call
+    refuses is its one problem, and check(fix=True) refuses it without writing anything."""
+    write_config(vault_dir, 'embedder = "bogus"\n')
+    note = vault_dir / "note.md"
+    note.write_text("---\nlayer: L1\ncreated: 2026-11-30T10:00:00+00:00\n---\nA memory.\n", encoding="utf-8")
+    before = note.read_bytes()
+    report = Vault(vault_dir).check(now=NOW)
+    assert not report.ok and report.files == 0
+    assert [(problem.path, problem.field) for problem in report.problems] == [(CONFIG_FILE, "embedder")]
+    with pytest.raises(ConfigError, match="'bogus' is not an embedder"):
+        Vault(vault_dir).check(fix=True, now=NOW)
+    assert note.read_bytes() == before  # the missing expires_at was not stamped under a refused config
+    write_config(vault_dir, 'embedder = "hashing"\n')
+    assert [problem.field for problem in Vault(vault_dir).check(now=NOW).problems] == ["expires_at"]  # notes checked again

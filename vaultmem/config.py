@@ -7,7 +7,7 @@ with the vault. Every key is optional::
     archive_dir = "_archive"      # where forget/expire/consolidate move notes
     remember_dir = "memories"     # where `remember` writes new notes ("" = the vault root)
     auto_commit = false           # commit vaultmem's own writes when the vault is a git repo
-    embedder = "wordllama"        # or "sentence-transformers:<local model path>"
+    embedder = "wordllama"        # or "sentence-transformers:<model dir>" (relative: to the vault), "hashing[:N]"
     exclude = ["Private/", "*.excalidraw.md"]  # gitignore-style, vault-relative: not notes at all
 
     [ttl]                         # default time-to-live per layer (L4 never expires)
@@ -30,6 +30,7 @@ with the vault. Every key is optional::
 
 from __future__ import annotations
 
+import re
 import tomllib
 from dataclasses import dataclass, field
 from datetime import timedelta
@@ -251,14 +252,69 @@ def _number(value: Any, source: str, key: str, low: float, high: float) -> float
     return float(value)
 
 
-def unknown_embedder(spec: str) -> ConfigError:
-    return ConfigError(CONFIG_FILE, "embedder", f"{spec!r} is not an embedder",
-                       "use 'wordllama', 'sentence-transformers:<local model dir>' or 'hashing'")
+HASHING_DIMENSIONS = (8, 4096)  # below 8 every word collides; above 4096 is memory, not quality
+DEFAULT_HASHING_DIMENSION = 64
+_EMBEDDER_FIX = "use 'wordllama', 'sentence-transformers:<local model dir>' or 'hashing[:N]'"
 
 
-def check_embedder_name(spec: str) -> None:
-    """Raise what loading the embedder ``spec`` would raise for a name that is none, without
-    loading it (embedders.py, which makes one, imports numpy; ``check`` must stay light)."""
-    kind, _, argument = spec.partition(":")
-    if kind not in ("wordllama", "hashing") and not (kind == "sentence-transformers" and argument):
-        raise unknown_embedder(spec)
+@dataclass(frozen=True)
+class EmbedderSpec:
+    """An ``embedder`` setting, parsed: what :func:`check_embedder_name` accepted."""
+
+    kind: str  # "wordllama", "hashing" or "sentence-transformers"
+    dimension: int | None = None  # hashing's
+    model: str = ""  # sentence-transformers': the folder as written
+
+    def model_dir(self, vault_root: Path) -> Path:
+        """The model's folder. A relative one is read from the vault's root, where the config
+        file lives — not from the working directory, which would give one vault a different
+        model (or none) depending on where vaultmem was started (adr/0024)."""
+        folder = Path(self.model).expanduser()
+        return folder if folder.is_absolute() else vault_root / folder
+
+
+def unknown_embedder(spec: str, source: object = CONFIG_FILE) -> ConfigError:
+    return ConfigError(source, "embedder", f"{spec!r} is not an embedder", _EMBEDDER_FIX)
+
+
+def parse_embedder(spec: str, source: object = CONFIG_FILE) -> EmbedderSpec:
+    """The setting's parts, each checked — the one list of names and their arguments (nothing
+    loaded, nothing on disk looked at). Raises :class:`ConfigError` naming ``source``."""
+    kind, colon, argument = spec.partition(":")
+    if kind == "wordllama":
+        if colon:
+            raise ConfigError(source, "embedder", f"{spec!r}: wordllama takes no argument", 'write embedder = "wordllama"')
+        return EmbedderSpec(kind)
+    if kind == "hashing":
+        return EmbedderSpec(kind, _hashing_dimension(spec, colon, argument, source))
+    if kind == "sentence-transformers":
+        if not argument.strip():
+            raise ConfigError(source, "embedder", f"{spec!r} names no model",
+                              'write embedder = "sentence-transformers:<local model dir>"')
+        return EmbedderSpec(kind, model=argument)
+    raise unknown_embedder(spec, source)
+
+
+def _hashing_dimension(spec: str, colon: str, argument: str, source: object) -> int:
+    if not colon:
+        return DEFAULT_HASHING_DIMENSION
+    low, high = HASHING_DIMENSIONS
+    # ASCII digits only: str.isdigit also takes "²", which int() refuses.
+    if not re.fullmatch(r"[0-9]{1,5}", argument) or not low <= int(argument) <= high:
+        raise ConfigError(source, "embedder", f"{spec!r}: the hashing dimension must be a whole number from {low} to {high}",
+                          f'write e.g. embedder = "hashing:{DEFAULT_HASHING_DIMENSION}" (or "hashing" for {DEFAULT_HASHING_DIMENSION})')
+    return int(argument)
+
+
+def check_embedder_name(spec: str, vault_root: Path) -> EmbedderSpec:
+    """Raise what making the embedder ``spec`` would raise for a setting, without making it
+    (embedders.py, which makes one, imports numpy; ``check`` must stay light): a name that is
+    none, an argument it does not take, or a model folder that is not there."""
+    source = vault_root / CONFIG_FILE
+    parsed = parse_embedder(spec, source)
+    if parsed.kind == "sentence-transformers" and not parsed.model_dir(vault_root).is_dir():
+        raise ConfigError(source, "embedder", f"sentence-transformers model {parsed.model!r} is not a local folder "
+                          f"(looked for {parsed.model_dir(vault_root)})",
+                          "vaultmem never downloads models: point embedder at a model directory on disk "
+                          "(absolute, or relative to the vault)")
+    return parsed

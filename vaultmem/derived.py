@@ -109,14 +109,14 @@ class DerivedIndex:
             return self._embedder.identity
         from .embedders import identity_for_spec
 
-        return identity_for_spec(self._embedder_spec)
+        return identity_for_spec(self._embedder_spec, self.paths.root)
 
     def embedder(self) -> Embedder:
         with self._embedder_lock:
             if self._embedder is None:
                 from .embedders import make_embedder
 
-                self._embedder = make_embedder(self._embedder_spec)
+                self._embedder = make_embedder(self._embedder_spec, self.paths.root)
             return self._embedder
 
     @property

@@ -17,8 +17,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .config import CONFIG_FILE, check_embedder_name, unknown_embedder
-from .errors import ConfigError
+from .config import CONFIG_FILE, DEFAULT_HASHING_DIMENSION, check_embedder_name, parse_embedder
 
 BATCH_SIZE = 256
 # Memory is bounded whatever a note's size: a model pads every text of a batch to the
@@ -166,16 +165,15 @@ class WordLlamaEmbedder(Embedder):
 class SentenceTransformerEmbedder(Embedder):
     """A sentence-transformers model from a local path (``pip install vaultmem[sentence-transformers]``)."""
 
-    def __init__(self, model_path: str) -> None:
-        if not Path(model_path).is_dir():
-            raise ConfigError(CONFIG_FILE, "embedder", f"sentence-transformers model {model_path!r} is not a local folder",
-                              "vaultmem never downloads models: point embedder at a model directory on disk")
+    def __init__(self, model_dir: Path, spec: str) -> None:
+        """``model_dir`` as :func:`make_embedder` resolved and checked it; ``spec`` as the
+        config file writes it (the identity: the same setting on another machine is the same model)."""
         from sentence_transformers import SentenceTransformer
 
-        self._model = SentenceTransformer(model_path, local_files_only=True)
+        self._model = SentenceTransformer(str(model_dir), local_files_only=True)
         self.dimension = int(self._model.get_sentence_embedding_dimension())
         self.name = "sentence-transformers"
-        self._spec = f"sentence-transformers:{model_path}"
+        self._spec = spec
 
     @property
     def identity(self) -> str:
@@ -192,7 +190,7 @@ class HashingEmbedder(Embedder):
     embedder made these vectors, re-embed on change) can be exercised cheaply.
     """
 
-    def __init__(self, dimension: int = 64) -> None:
+    def __init__(self, dimension: int = DEFAULT_HASHING_DIMENSION) -> None:
         self.dimension = dimension
         self.name = "hashing"
 
@@ -213,25 +211,22 @@ class HashingEmbedder(Embedder):
         return found
 
 
-def identity_for_spec(spec: str) -> str:
-    """The identity an embedder made from ``spec`` will have — known without loading it."""
-    check_embedder_name(spec)  # the one list of names (config.py, which check reads too)
-    kind, _, argument = spec.partition(":")
-    if kind == "wordllama":
+def identity_for_spec(spec: str, vault_root: Path) -> str:
+    """The identity an embedder made from ``spec`` will have — known without loading it (nor
+    looking for its model: a reconcile that embeds nothing needs no model)."""
+    parsed = parse_embedder(spec, vault_root / CONFIG_FILE)  # the one list of names (config.py, which check reads too)
+    if parsed.kind == "wordllama":
         return f"{WordLlamaEmbedder.name}:{WordLlamaEmbedder.dimension}"
-    if kind == "hashing":
-        return f"hashing:{int(argument) if argument.isdigit() else 64}"
+    if parsed.kind == "hashing":
+        return f"hashing:{parsed.dimension}"
     return spec  # sentence-transformers:<model>
 
 
-def make_embedder(spec: str) -> Embedder:
-    """``wordllama`` (default), ``sentence-transformers:<path>`` or ``hashing[:dim]``."""
-    check_embedder_name(spec)
-    kind, _, argument = spec.partition(":")
-    if kind == "wordllama":
+def make_embedder(spec: str, vault_root: Path) -> Embedder:
+    """``wordllama`` (default), ``sentence-transformers:<dir>`` (relative: to ``vault_root``) or ``hashing[:N]``."""
+    parsed = check_embedder_name(spec, vault_root)
+    if parsed.kind == "wordllama":
         return WordLlamaEmbedder()
-    if kind == "sentence-transformers" and argument:
-        return SentenceTransformerEmbedder(argument)
-    if kind == "hashing":
-        return HashingEmbedder(int(argument) if argument.isdigit() else 64)
-    raise unknown_embedder(spec)
+    if parsed.kind == "hashing":
+        return HashingEmbedder(parsed.dimension or DEFAULT_HASHING_DIMENSION)
+    return SentenceTransformerEmbedder(parsed.model_dir(vault_root), spec)

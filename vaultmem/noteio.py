@@ -33,7 +33,7 @@ from typing import Any
 import yaml
 
 from . import durable, renames
-from .errors import FrontmatterError, WriteConflict
+from .errors import FrontmatterError, InvalidTimestamp, WriteConflict
 from .folders import PinnedFolder, keep_beside, rename_private, restore_private
 from .lifecycle import format_timestamp
 from .notes import BOM, YAML_LOAD_ERRORS, find_frontmatter, load_yaml_mapping
@@ -167,7 +167,7 @@ def _edit_block(yaml_text: str, set_values: Mapping[str, Any], remove: Iterable[
         out.extend(lines[cursor:start])
         cursor = stop
         if key in pending:
-            out.append(render_value(key, pending.pop(key)))
+            out.append(_render_set(key, pending.pop(key)))
             out.extend(_trailing_blank_or_comment(lines, start + 1, stop))
         elif key in removed:
             # Column-0 comments after a removed entry belong to the next key: keep them.
@@ -175,8 +175,16 @@ def _edit_block(yaml_text: str, set_values: Mapping[str, Any], remove: Iterable[
         else:
             out.extend(lines[start:stop])
     out.extend(lines[cursor:])
-    out.extend(render_value(key, value) for key, value in pending.items())
+    out.extend(_render_set(key, value) for key, value in pending.items())
     return "".join(out)
+
+
+def _render_set(key: str, value: Any) -> str:
+    """A key the edit sets, or :class:`FrontmatterError` naming it (callers add the file)."""
+    try:
+        return render_value(key, value)
+    except InvalidTimestamp as error:
+        raise FrontmatterError(f"{key}: {error}") from None
 
 
 def _entries(lines: list[str]) -> list[tuple[str, int, int]]:
@@ -208,11 +216,14 @@ def _trailing_blank_or_comment(lines: list[str], start: int, stop: int) -> list[
 def _verify(before: Mapping[str, Any], new_yaml: str, set_values: Mapping[str, Any], remove: Iterable[str]) -> None:
     """Load the edited block back: exactly the requested change, keys in the same order."""
     removed = set(remove)
-    expected = {key: value for key, value in before.items() if key not in removed}
-    expected.update(set_values)
     expected_order = [key for key in before if key not in removed] + [key for key in set_values if key not in before]
     after = _load_block(new_yaml)
-    if _normalized(after) != _normalized(expected) or [str(key) for key in after] != expected_order:
+    # A key the edit did not touch is compared as loaded, never normalised: its lines were
+    # copied byte for byte, and normalising a date no UTC instant holds (9999-12-31T23:59-05:00)
+    # would raise — refusing an edit of one key over the value of another.
+    kept_same = all(after.get(key) == value for key, value in before.items() if key not in removed and key not in set_values)
+    set_same = all(_normalized(after.get(key)) == _normalized(value) for key, value in set_values.items())
+    if not (kept_same and set_same) or [str(key) for key in after] != expected_order:
         raise FrontmatterError(
             "vaultmem could not edit this frontmatter without changing other keys; "
             "edit it by hand (the file was not touched)"

@@ -159,12 +159,19 @@ def revise_note(raw: bytes, note: Note, revision: Revision, policy: LayerPolicy)
     _title(note, revision, change)
     _lifecycle(note, revision, policy, change)
     _tags(note, revision, body, change)
-    data = edit_frontmatter(raw, change.set_values, change.remove) if change.set_values or change.remove else raw
+    data = _edited(raw, note, change) if change.set_values or change.remove else raw
     if revision.text is not None and "body" in change.changed:
         data = replace_body(data, revision.text)
     elif revision.append is not None:
         data = append_paragraph(data, revision.append)
     return RevisedBytes(data, [name for name in FIELDS if name in change.changed])
+
+
+def _edited(raw: bytes, note: Note, change: _Change) -> bytes:
+    try:
+        return edit_frontmatter(raw, change.set_values, change.remove)
+    except FrontmatterError as error:
+        raise FrontmatterError(f"{note.path}: {error}") from None  # noteio names the field; the file is ours to name
 
 
 def _new_body(note: Note, revision: Revision) -> str:

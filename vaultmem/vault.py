@@ -216,16 +216,28 @@ class Vault:
 
     def check_settings(self) -> None:
         """Raise the :class:`ConfigError` another command would raise on a setting read only
-        when it is used (the embedder's name), without using it: no model is loaded."""
+        when it is used (the embedder: its name, argument and model folder), without using
+        it: no model is loaded."""
         from .config import check_embedder_name
 
-        check_embedder_name(self.config.embedder)
+        check_embedder_name(self.config.embedder, self.root)
 
     @heals
     def check(self, fix: bool = False, now: object = None) -> CheckReport:
-        """Lint every note; ``fix`` applies only the safe, explicit fixes."""
-        from .check import check_vault
+        """Lint every note; ``fix`` applies only the safe, explicit fixes.
 
+        A setting every other call would refuse (:meth:`check_settings`) is the one problem
+        reported, and no note is checked; ``fix`` raises it instead — it would write under a
+        config the rest of vaultmem refuses."""
+        from .check import check_vault, config_report
+        from .errors import ConfigError
+
+        try:
+            self.check_settings()
+        except ConfigError as error:
+            if fix:
+                raise
+            return config_report(error)
         if not fix:
             return check_vault(self.paths, self.config.policy, fix=False, now=now)
         with self._writing("check --fix") as write:

@@ -143,15 +143,14 @@ def render_consolidation_outcome(report: ConsolidationReport) -> None:
 
 
 def checked(obj: Context, fix: bool) -> CheckReport:
-    """The vault's check; a .vaultmem.toml that does not load, or names no embedder, is the
-    one problem reported (every other command refuses it, exit 2 — and so does --fix: it
-    would write under it)."""
+    """The vault's check; a .vaultmem.toml that does not load is the one problem reported
+    (every other command refuses it, exit 2 — and so does --fix: it would write under it).
+    A setting that loads but cannot be used (the embedder) is Vault.check's to report."""
     from ..check import config_report
     from ..errors import ConfigError
 
     try:
         vault = obj.vault
-        vault.check_settings()
     except ConfigError as error:
         if fix:
             raise
