@@ -298,6 +298,22 @@ def test_check_reports_problems_by_file_and_field(vault_dir: Path, write_note: C
     run(scenario)
 
 
+def test_check_reports_an_embedder_setting_the_server_cannot_use(vault_dir: Path, log: Path) -> None:
+    """The check tool calls Vault.check: a model folder that is not there is its one problem.
+    (An empty vault serves — nothing to embed yet — so check was the place to learn that the
+    first remember would fail; it answered ok.)"""
+    (vault_dir / ".vaultmem.toml").write_text('embedder = "sentence-transformers:/no/such/model"\n', encoding="utf-8")
+
+    async def scenario() -> None:
+        async with serve(vault_dir, log) as served:
+            report = await served.call("check")
+            assert report["ok"] is False
+            assert [(problem["path"], problem["field"]) for problem in report["problems"]] == [(".vaultmem.toml", "embedder")]
+            assert "is not a local folder" in report["problems"][0]["message"]
+
+    run(scenario)
+
+
 def test_consolidate_is_a_dry_run_unless_applied(vault_dir: Path, write_note: Callable[..., Path], log: Path) -> None:
     write_note("a.md", note("Oat milk", "Maya takes oat milk in her coffee.", layer="L4"))
     write_note("b.md", note("Oat milk in coffee", "Maya takes oat milk in her coffee, never cow's milk.", layer="L4"))

@@ -6,7 +6,7 @@ import os
 import subprocess
 import sys
 import textwrap
-from datetime import datetime, timezone
+from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 import frontmatter
@@ -169,6 +169,18 @@ def test_non_utf8_files_are_refused() -> None:
 def test_a_written_datetime_loads_back_as_the_same_aware_instant() -> None:
     edited = edit_frontmatter(b"---\nlayer: L2\n---\n", {"expires_at": STAMP})
     assert yaml_of(edited)["expires_at"] == STAMP
+
+
+def test_a_key_not_edited_is_kept_even_when_no_utc_instant_holds_its_date() -> None:
+    raw = b"---\ntitle: Old\nreviewed: 9999-12-31T23:59:59-05:00\n---\nBody.\n"
+    assert edit_frontmatter(raw, {"title": "New"}) == raw.replace(b"title: Old", b"title: New")
+
+
+def test_a_date_that_cannot_be_written_is_refused_naming_its_key() -> None:
+    raw = b"---\ntitle: Old\n---\nBody.\n"
+    beyond = datetime(9999, 12, 31, 23, 59, 59, tzinfo=timezone(timedelta(hours=-5)))
+    with pytest.raises(FrontmatterError, match="^expires_at: invalid timestamp '9999-12-31T23:59:59-05:00'"):
+        edit_frontmatter(raw, {"expires_at": beyond})
 
 
 def test_values_that_need_quoting_are_quoted() -> None:

@@ -315,3 +315,39 @@ def test_a_reply_never_shows_an_expiry_that_does_not_parse_as_a_deadline(vault: 
     fine = json.loads(run_cli(vault.root, "revise", "work/standup.md", "--append", "hi", "--json").stdout)
     assert fine["expiry_invalid"] is False
     assert "expires 2026-12-01T09:10:00+00:00" in run_cli(vault.root, "revise", "work/standup.md", "--append", "more").stdout
+
+
+FAR_DATES = (
+    "---\ntitle: B\nlayer: L3\nexpires_at: 9999-12-31T23:59:59-05:00  # the user's own\n---\nBody of b.\n",
+    "---\ntitle: C\nlayer: L4\nreviewed: 9999-12-31T23:59:59-05:00\n---\nBody of c.\n",
+)
+
+
+@pytest.mark.parametrize("text", FAR_DATES)
+def test_a_date_no_utc_instant_holds_does_not_block_revising_another_key(vault_dir: Path, write_note, text: str) -> None:
+    """YAML reads 9999-12-31T23:59:59-05:00 as a datetime; in UTC it is past year 9999. A key
+    the revision does not touch is left byte for byte, never normalised (which raised
+    "invalid timestamp", naming neither file nor field, and refused the edit)."""
+    (vault_dir / ".vaultmem.toml").write_text('embedder = "hashing"\n', encoding="utf-8")
+    path = write_note("memories/far.md", text)
+    result = run_cli(vault_dir, "revise", "memories/far.md", "--title", "New title")
+    assert result.exit_code == 0, result.output
+    assert path.read_text(encoding="utf-8") == text.replace("title: B\n", "title: New title\n").replace("title: C\n", "title: New title\n")
+
+
+def test_check_reports_an_expires_at_no_utc_instant_holds(vault_dir: Path, write_note) -> None:
+    (vault_dir / ".vaultmem.toml").write_text('embedder = "hashing"\n', encoding="utf-8")
+    write_note("memories/far.md", FAR_DATES[0])
+    report = json.loads(run_cli(vault_dir, "check", "--json").stdout)
+    assert [(problem["path"], problem["field"]) for problem in report["problems"]] == [("memories/far.md", "expires_at")]
+    assert "outside the range" in report["problems"][0]["message"]
+
+
+def test_a_frontmatter_revise_cannot_edit_is_refused_naming_the_file(vault_dir: Path, write_note) -> None:
+    (vault_dir / ".vaultmem.toml").write_text('embedder = "hashing"\n', encoding="utf-8")
+    text = "---\ntitle: D\nlayer: L3\nfoo: [unclosed\n---\nBody of d.\n"
+    path = write_note("memories/broken.md", text)
+    result = run_cli(vault_dir, "revise", "memories/broken.md", "--title", "New D")
+    assert result.exit_code != 0 and "Traceback" not in result.stderr
+    assert "Error: memories/broken.md: frontmatter does not load" in result.stderr and "fix the YAML by hand" in result.stderr
+    assert path.read_text(encoding="utf-8") == text
