@@ -22,8 +22,9 @@ delimiter), and it runs once per hit.
 
 from __future__ import annotations
 
+import functools
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from .fields import BOOKKEEPING_KEYS, STOPWORDS
@@ -72,7 +73,10 @@ def passage_snippet(root: Path, relative: str, passage: PassageRow | None, query
     body), read from the file now."""
     text = read_text(root, relative)
     block = find_frontmatter(text)
-    properties = property_lines(block.yaml_text[:SNIPPET_SOURCE_CHARS]) if block is not None else []
+
+    def properties() -> list[str]:  # read only when the passage itself cannot answer
+        return property_lines(block.yaml_text[:SNIPPET_SOURCE_CHARS]) if block is not None else []
+
     if passage is not None and block is not None and passage.end_line <= text.count("\n", 0, block.body_start):
         body = ""  # an empty body's passage is the frontmatter's lines (searchable._in_file)
     elif passage is not None:
@@ -100,23 +104,29 @@ def source_of(body: str, query: str) -> str:
     return "…" + body[start : start + SNIPPET_SOURCE_CHARS]
 
 
-def excerpt_of(passage: str, properties: Sequence[str], title: str, query: str, width: int = SNIPPET_CHARS) -> str:
+def excerpt_of(passage: str, properties: Sequence[str] | Callable[[], Sequence[str]], title: str, query: str,
+               width: int = SNIPPET_CHARS) -> str:
     """The excerpt a hit shows: the passage around the first query word — or, when only the
     note's properties hold query words, those properties then the passage; when the passage
-    is empty, its first properties; failing all, the title (see the module's docstring)."""
+    is empty, its first properties; failing all, the title (see the module's docstring).
+    ``properties`` may be a function, called only when the passage does not answer."""
     words = query_pattern(query)
     shown = readable(passage)
-    if words is not None and not words.search(shown):
-        matching = [line for line in properties if words.search(line)]
+    if shown and (words is None or words.search(shown)):
+        return window(shown, words, width)
+    lines = properties() if callable(properties) else properties
+    if words is not None:
+        matching = [line for line in lines if words.search(line)]
         if matching:
             return window(joined([*matching, shown]), words, width)
     if shown:
         return window(shown, words, width)
-    if properties:
-        return window(joined(properties[:FIRST_PROPERTIES]), words, width)
+    if lines:
+        return window(joined(lines[:FIRST_PROPERTIES]), words, width)
     return title
 
 
+@functools.lru_cache(maxsize=64)  # asked once per hit, for the same query
 def query_pattern(query: str) -> re.Pattern[str] | None:
     """Where a query word starts in a text, case-insensitive: words of four letters or more
     as prefixes (``tart`` finds ``tarts``), shorter ones whole (``go`` is not ``good``);
