@@ -17,6 +17,8 @@ import os
 import signal
 import sqlite3
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -228,7 +230,10 @@ def test_a_hit_agrees_with_its_file_while_the_watcher_of_this_process_has_not_fi
     assert "9:45" in three.snippet
 
 
-def test_a_hit_agrees_with_its_file_while_a_watch_process_has_not_fired(tmp_path: Path, vault: Path) -> None:
+@contextmanager
+def slow_watch(tmp_path: Path, vault: Path) -> Iterator[Path]:
+    """A real `vaultmem watch` process whose debounce is a minute, holding the watch lock;
+    yields the file its stdout goes to, and stops it (SIGINT) on the way out."""
     (vault / ".vaultmem.toml").write_text(SLOW_WATCHER, encoding="utf-8")
     out = tmp_path / "watch.out"
     with out.open("wb") as stdout:
@@ -236,14 +241,19 @@ def test_a_hit_agrees_with_its_file_while_a_watch_process_has_not_fired(tmp_path
         try:
             wait_until(lambda: "watching" in out.read_text(encoding="utf-8"), timeout=60, what="vaultmem watch to start")
             wait_until(lambda: watcher_alive(vault / ".vaultmem"), timeout=10, what="the watch lock")
-            write_file(vault, "notes/n5.md", memory("Harbor ferry times", "harbor cranes and word5; ferries every hour", layer="L2"))
-            write_file(vault, "notes/n6.md", memory("Harbor note 6", "harbor cranes and word6", expires_at=PAST))
-            hits = {hit["path"]: hit for hit in cli_hits(vault, "word5 word6 ferries")}
-            # The watcher applied both edits, a minute before its debounce: it answered our fence.
-            wait_until(lambda: "updated notes/n5.md" in out.read_text(encoding="utf-8"), timeout=10)
+            yield out
         finally:
             watcher.send_signal(signal.SIGINT)
             watcher.wait(timeout=30)
+
+
+def test_a_hit_agrees_with_its_file_while_a_watch_process_has_not_fired(tmp_path: Path, vault: Path) -> None:
+    with slow_watch(tmp_path, vault) as out:
+        write_file(vault, "notes/n5.md", memory("Harbor ferry times", "harbor cranes and word5; ferries every hour", layer="L2"))
+        write_file(vault, "notes/n6.md", memory("Harbor note 6", "harbor cranes and word6", expires_at=PAST))
+        hits = {hit["path"]: hit for hit in cli_hits(vault, "word5 word6 ferries")}
+        # The watcher applied both edits, a minute before its debounce: it answered our fence.
+        wait_until(lambda: "updated notes/n5.md" in out.read_text(encoding="utf-8"), timeout=10)
     assert "notes/n6.md" not in hits
     five = hits["notes/n5.md"]
     assert (five["title"], five["layer"]) == ("Harbor ferry times", "L2")
@@ -361,18 +371,10 @@ def test_a_search_process_beside_a_killed_watcher_walks_instead_of_waiting(tmp_p
 
 def test_watch_stdout_stays_one_line_per_change(tmp_path: Path, vault: Path) -> None:
     """A change applied because a reader fenced is still reported once by `vaultmem watch`."""
-    (vault / ".vaultmem.toml").write_text(SLOW_WATCHER, encoding="utf-8")
-    out = tmp_path / "watch.out"
-    with out.open("wb") as stdout:
-        watcher = vaultmem_popen(vault, "watch", stdout=stdout)
-        try:
-            wait_until(lambda: watcher_alive(vault / ".vaultmem"), timeout=60, what="the watch lock")
-            write_file(vault, "notes/n1.md", memory("Harbor note 1", "harbor cranes and word1 and a civet"))
-            assert cli_paths(vault, "civet")[0] == "notes/n1.md"
-            assert cli_paths(vault, "civet")[0] == "notes/n1.md"
-        finally:
-            watcher.send_signal(signal.SIGINT)
-            watcher.wait(timeout=30)
+    with slow_watch(tmp_path, vault) as out:
+        write_file(vault, "notes/n1.md", memory("Harbor note 1", "harbor cranes and word1 and a civet"))
+        assert cli_paths(vault, "civet")[0] == "notes/n1.md"
+        assert cli_paths(vault, "civet")[0] == "notes/n1.md"
     assert out.read_text(encoding="utf-8").count("updated notes/n1.md") == 1
 
 
