@@ -445,7 +445,7 @@ BAD_CALLS: list[tuple[str, dict[str, Any], str]] = [
     ("forget", {"note": "../../etc/passwd"}, "outside the vault"),
     ("remember", {"text": "x", "folder": "../outside"}, "outside the vault"),
     ("remember", {"text": "x", "folder": "/etc"}, "outside the vault"),
-    ("remember", {"text": "x", "expires_at": "next tuesday"}, "invalid timestamp 'next tuesday'"),
+    ("remember", {"text": "x", "expires_at": "next tuesday"}, "expires_at: invalid timestamp 'next tuesday'"),
     ("remember", {"text": "x", "ttl": "soon"}, "invalid duration 'soon'"),
     ("remember", {"text": "x", "permanent": True, "ttl": "3d"}, "permanent contradicts ttl: a permanent note has no deadline"),
     ("remember", {"text": "x", "expires_at": "2030-01-01", "ttl": "3d"}, "expires_at contradicts ttl: give the deadline one way only"),

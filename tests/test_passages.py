@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from vaultmem import Vault
-from vaultmem.embedders import Embedder, HashingEmbedder, normalize_rows
+from vaultmem.embedders import Embedder, HashingEmbedder, length_factors, normalize_rows
 from vaultmem.fields import property_texts, search_fields
 from vaultmem.notes import parse_note
 from vaultmem.passages import PASSAGE_CHARS, embed_head, sections, split_passages
@@ -134,7 +134,22 @@ def test_the_whole_note_vector_is_the_notes_own_text_not_its_passages_heads(word
     assert float(vectors.note @ direct) > 0.995
     assert float(vectors.passages[0] @ direct) < float(vectors.note @ direct)  # a passage is not the note
     each = wordllama.embed(found.embed_texts)  # type: ignore[attr-defined]
-    assert np.allclose(np.sum(each * vectors.passages, axis=1), 1.0, atol=1e-5)  # passages: exactly their texts
+    assert np.allclose(np.sum(each * normalize_rows(vectors.passages), axis=1), 1.0, atol=1e-5)  # passages: their texts
+    assert np.isclose(float(np.linalg.norm(vectors.note)), 1.0, atol=1e-5)  # the length prior is the passages' alone
+
+
+def test_the_length_prior_scales_a_passage_by_how_much_text_it_holds_and_leaves_the_whole_note_unit(wordllama: object) -> None:
+    """A passage's vector is its text's direction times n / sqrt(n² + β²) (n: the norm of its
+    tokens' summed vectors): a ten-word remark keeps less of its cosine than a paragraph."""
+    remark = parse_note("remark.md", b"I'm crying just hearing about it.\n")
+    fact = parse_note("fact.md", ("I just finished Quiet Machines by Lena Fischer. It's about a robot who works as a night "
+                                  "nurse and starts writing poetry, and I cried on the bus.\n").encode())
+    short, long = embed_notes(wordllama, [searchable(remark), searchable(fact)])  # type: ignore[arg-type]
+    sums = wordllama.sums([searchable(remark).embed_texts[0]])  # type: ignore[attr-defined]
+    assert np.isclose(float(np.linalg.norm(short.passages[0])), float(length_factors(sums.totals, wordllama.length_prior)[0]), atol=1e-5)
+    assert 0.5 < float(np.linalg.norm(short.passages[0])) < float(np.linalg.norm(long.passages[0])) < 1.0
+    assert np.isclose(float(np.linalg.norm(short.note)), 1.0, atol=1e-5)  # consolidation compares unit vectors
+    assert np.allclose(length_factors(sums.totals, None), 1.0)  # an embedder without a prior scales nothing
 
 
 class PlainEmbedder(Embedder):
@@ -221,7 +236,7 @@ def test_deleting_a_note_drops_its_passages_rows_and_vectors(long_note_vault: Va
         assert vault.store.passages.fts("pipes", 10) == []
 
 
-def test_the_passage_vectors_are_normalised_rows_of_the_passages_texts(long_note_vault: Vault, wordllama: object) -> None:
+def test_the_passage_vectors_point_where_the_passages_texts_do(long_note_vault: Vault, wordllama: object) -> None:
     with long_note_vault as vault:
         label = vault.store.notes.by_path("formatting.md").label
         passages = vault.store.passages.of_notes([label])[label]
@@ -229,7 +244,9 @@ def test_the_passage_vectors_are_normalised_rows_of_the_passages_texts(long_note
         note = parse_note("formatting.md", (vault.root / "formatting.md").read_bytes())
         expected = normalize_rows(wordllama.embed(searchable(note).embed_texts))  # type: ignore[attr-defined]
         matrix = np.vstack([np.frombuffer(stored[passage.label], dtype=np.float32) for passage in passages])
-        assert np.allclose(np.sum(matrix * expected, axis=1), 1.0, atol=1e-5)
+        assert np.allclose(np.sum(normalize_rows(matrix) * expected, axis=1), 1.0, atol=1e-5)
+        # ... each scaled by the length prior: these passages are long, so by little
+        assert np.all((np.linalg.norm(matrix, axis=1) > 0.99) & (np.linalg.norm(matrix, axis=1) < 1.0))
 
 
 def test_an_index_made_before_passages_is_read_again_and_then_answers_with_passages(sample_vault: Path, wordllama: object) -> None:

@@ -303,3 +303,11 @@ def test_cli_remember_prints_the_similar_notes(sample_vault: Path) -> None:
     result = run_cli(sample_vault, "remember", OAT_MILK, "--layer", "L3")
     assert result.exit_code == 0, result.output
     assert "similar (" in result.stdout and "preferences/oat-milk.md" in result.stdout
+
+
+def test_an_expiry_that_is_not_a_time_is_refused_naming_the_option_it_came_as(vault_dir: Path) -> None:
+    """Was: "invalid timestamp 'next friday'", naming no option; the CLI says --expires-at."""
+    result = run_cli(vault_dir, "remember", "Dentist on Friday", "--expires-at", "next friday")
+    assert result.exit_code == 2
+    assert "--expires-at: invalid timestamp 'next friday'" in result.stderr and "ISO-8601" in result.stderr
+    assert not list(vault_dir.rglob("*.md"))  # nothing written

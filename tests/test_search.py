@@ -792,3 +792,40 @@ def test_a_possessive_in_the_question_matches_the_word_it_is_made_of(tmp_path: P
         for question in ("what is my sister's favourite drink", "what is my sister’s favourite drink"):
             first = vault.search(question, k=2, now=NOW)[0]
             assert first.path == "orders.md" and first.match == "both" and first.score >= 0.5, (question, first.score)
+
+
+# A dialogue, one note per turn (as a chat exported to a vault): the turn that answers is the
+# long one; the question's other words sit in generic replies of a few words.
+TURNS = {
+    "t001.md": ("Ben", "The car died in the supermarket car park. The mechanic says it's the head gasket and it's not worth fixing."),
+    "t002.md": ("Ana", "Oh no, what happened?"),
+    "t003.md": ("Ben", "Oh no, what happened?"),
+    "t004.md": ("Ana", "How's the building work?"),
+    "t005.md": ("Ben", "Nature is brutal."),
+}
+
+
+def vector_order(vault_dir: Path, embedder: object, query: str) -> list[str]:
+    for name, (speaker, text) in TURNS.items():
+        (vault_dir / name).write_text(f"---\nspeaker: {speaker}\nconversation: ana-ben\n---\n{text}\n", encoding="utf-8")
+    with Vault(vault_dir, embedder=embedder) as vault:  # type: ignore[arg-type]
+        vault.index()
+        found = vault.derived.searcher().candidates(query, 5, search_filters(None, None, False, NOW))
+        return [found.paths[hit.label] for hit in found.vectors]
+
+
+def test_a_short_generic_reply_no_longer_outranks_by_meaning_the_turn_that_answers(tmp_path: Path, wordllama: object) -> None:
+    """The length prior (adr/0004): the mean of a few generic words lands near many questions by
+    chance; without it "Oh no, what happened?" is nearer "When did Ben's car break down?" than
+    the turn about the car."""
+    from vaultmem.embedders import WordLlamaEmbedder
+
+    class WithoutPrior(WordLlamaEmbedder):
+        length_prior = None
+
+    (tmp_path / "with").mkdir()
+    (tmp_path / "without").mkdir()
+    query = "When did Ben's car break down?"
+    assert vector_order(tmp_path / "with", wordllama, query)[0] == "t001.md"
+    naive = vector_order(tmp_path / "without", WithoutPrior(), query)
+    assert naive.index("t001.md") > min(naive.index("t002.md"), naive.index("t003.md"))  # what the prior fixes

@@ -43,6 +43,12 @@ class Embedder(ABC):
     # 1 / (1 + exp(a - b * fused)), fitted with WordLlama on four sets (benchmarks/PASSAGES.md);
     # another embedder keeps this fit unless it brings its own.
     score_calibration: tuple[float, float] = (4.873, 1.679)
+    # The length prior (adr/0004): a passage's vector is scaled by n / sqrt(n² + β²), n the
+    # norm of its tokens' summed vectors, so a few generic words ("I'm crying just hearing
+    # about it") no longer outrank by chance the longer passage that says what was asked.
+    # Only an additive embedder has the sum to measure; None: no prior. Changing β changes
+    # every passage vector: bump searchable.EMBED_RECIPE with it.
+    length_prior: float | None = None
 
     @abstractmethod
     def embed_batch(self, texts: Sequence[str]) -> np.ndarray:
@@ -102,6 +108,18 @@ class TokenSums:
         self.tail_totals[rows], self.tail_counts[rows] = batch.tail_totals, batch.tail_counts
 
 
+def length_factors(totals: np.ndarray, prior: float | None) -> np.ndarray:
+    """Per row of token-vector sums: ``n / sqrt(n² + prior²)``, n the row's norm (all 1 without a prior).
+
+    Below 1 for every text, and lower the less there is of it: with WordLlama and β = 25, a
+    ten-word remark (n ≈ 30) keeps 0.77 of its cosine, a two-sentence fact (n ≈ 70) 0.94, a
+    paragraph 0.99 or more."""
+    if prior is None:
+        return np.ones(len(totals), dtype=np.float32)
+    norms = np.linalg.norm(np.asarray(totals, dtype=np.float64), axis=1)
+    return np.asarray(norms / np.sqrt(norms**2 + prior**2), dtype=np.float32)
+
+
 def length_batches(lengths: Sequence[int], budget: int = BATCH_CHARS, most: int = BATCH_SIZE) -> list[list[int]]:
     """Indices grouped shortest first, each group's size × its longest length ≤ ``budget``
     (a text longer than the budget alone), at most ``most`` per group."""
@@ -131,6 +149,7 @@ class WordLlamaEmbedder(Embedder):
 
     name = "wordllama-l2_supercat"
     dimension = 256
+    length_prior = 25.0  # chosen on four sets (benchmarks/PASSAGES.md): the largest β that costs no set anything
 
     def __init__(self) -> None:
         import wordllama

@@ -34,13 +34,17 @@ class InvalidTimestamp(VaultmemError, ValueError):
 
     PREFIX = "invalid timestamp "
 
-    def __init__(self, value: object, reason: str = "") -> None:
+    def __init__(self, value: object, reason: str = "", argument: Argument | None = None) -> None:
         self.value = value
-        detail = f" ({reason})" if reason else ""
-        super().__init__(
-            f"{self.PREFIX}{short_repr(value)}{detail}: use ISO-8601 such as "
-            "2026-12-01, 2026-12-01T10:00:00 (UTC) or 2026-12-01T10:00:00+02:00"
-        )
+        self.reason = reason
+        self.argument = argument  # the argument it came as, named before the message (shells spell it)
+        super().__init__(self.spelled(as_flags=False))
+
+    def spelled(self, as_flags: bool) -> str:
+        named = f"{self.argument.spelled(as_flags)}: " if self.argument is not None else ""
+        detail = f" ({self.reason})" if self.reason else ""
+        return (f"{named}{self.PREFIX}{short_repr(self.value)}{detail}: use ISO-8601 such as "
+                "2026-12-01, 2026-12-01T10:00:00 (UTC) or 2026-12-01T10:00:00+02:00")
 
 
 class FixRefused(VaultmemError):

@@ -52,7 +52,7 @@ class Explanation:
     k: int
     in_answer: bool  # would `search QUERY -k K` (same filters) return it?
     rank: dict[str, int | None]  # vectors, text, fused (1-based; None: not among that side's candidates)
-    score: dict[str, float | None]  # vectors (cosine), text (bm25), fused (the hit's calibrated score)
+    score: dict[str, float | None]  # vectors (passage cosines, length prior: ranking.note_scores), text (bm25), fused (the calibrated score)
     match: str | None
     passage: ExplainedPassage | None
     reasons: list[str]
@@ -253,7 +253,7 @@ def _sides_sentence(vector: SideHit | None, text: SideHit | None, found: Candida
     if vector is None:
         by_meaning = "the vector side has no vector for it"
     elif vector.label in vector_rank:
-        by_meaning = f"vectors rank it {vector_rank[vector.label]} (cosine {vector.score:.3f})"
+        by_meaning = f"vectors rank it {vector_rank[vector.label]} (similarity {vector.score:.3f})"
     else:
         last = found.vectors[-1].score if found.vectors else 0.0
         by_meaning = f"vectors score it {vector.score:.3f}, below the {len(found.vectors)} they propose (the last at {last:.3f})"

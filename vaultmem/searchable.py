@@ -31,7 +31,7 @@ if TYPE_CHECKING:
 
 # Part of every note's embed hash: bump it when what is embedded changes, so the next
 # reconcile of an existing index embeds every note again.
-EMBED_RECIPE = "passages-1000-pack/head+aliases+props/2"
+EMBED_RECIPE = "passages-1000-pack/head+aliases+props/length-prior/3"
 
 
 @dataclass(frozen=True)
@@ -76,8 +76,8 @@ def _in_file(passage: Passage, body_line: int) -> Passage:
 
 @dataclass(frozen=True)
 class NoteVectors:
-    note: np.ndarray  # the whole note's vector (normalised)
-    passages: np.ndarray  # one normalised row per passage
+    note: np.ndarray  # the whole note's vector (normalised: consolidation's thresholds are cosines)
+    passages: np.ndarray  # one row per passage: normalised, then scaled by the embedder's length prior
 
 
 def embed_notes(embedder: Embedder, notes: Sequence[SearchableNote]) -> list[NoteVectors]:
@@ -90,7 +90,7 @@ def embed_notes(embedder: Embedder, notes: Sequence[SearchableNote]) -> list[Not
 def _by_token_sums(embedder: Embedder, notes: Sequence[SearchableNote]) -> list[NoteVectors]:
     import numpy as np
 
-    from .embedders import normalize_rows
+    from .embedders import length_factors, normalize_rows
 
     texts: list[str] = []
     tails: list[int] = []
@@ -105,13 +105,14 @@ def _by_token_sums(embedder: Embedder, notes: Sequence[SearchableNote]) -> list[
     row = 0
     for note in notes:
         count = len(note.passages)
-        passages = normalize_rows(sums.totals[row + 1 : row + 1 + count])
+        totals = sums.totals[row + 1 : row + 1 + count]
+        passages = normalize_rows(totals)
         if count == 1 and note.embed_texts[0] == note.note_text:
-            whole = passages[0]  # the passage is the whole note's text: one vector, bit for bit
+            whole = passages[0].copy()  # the passage is the whole note's text: one vector, bit for bit
         else:
             total = sums.totals[row] + sums.tail_totals[row + 1 : row + 1 + count].sum(axis=0)
             whole = normalize_rows(np.asarray(total, dtype=np.float32)[None, :])[0]
-        found.append(NoteVectors(whole, passages))
+        found.append(NoteVectors(whole, passages * length_factors(totals, embedder.length_prior)[:, None]))
         row += 1 + count
     return found
 

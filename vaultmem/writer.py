@@ -142,9 +142,12 @@ def explicit_expiry(expires_at: object, ttl: str | None, moment: datetime) -> da
     if ttl is not None:
         return add_duration(moment, parse_duration(ttl), ttl)
     if expires_at is not None:
-        if isinstance(expires_at, str) and not expires_at.strip():
-            raise InvalidTimestamp(expires_at, "empty")
-        return parse_timestamp(expires_at)
+        try:
+            if isinstance(expires_at, str) and not expires_at.strip():
+                raise InvalidTimestamp(expires_at, "empty")
+            return parse_timestamp(expires_at)
+        except InvalidTimestamp as error:  # said with the argument it came as: --expires-at, or expires_at
+            raise InvalidTimestamp(expires_at, error.reason, Argument("expires_at")) from None
     return None
 
 

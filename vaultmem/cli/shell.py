@@ -69,7 +69,7 @@ def library_errors(as_json: bool = False) -> Iterator[None]:
         # click's own option checks are: exit 2, not 1 ("could not do its job"); so is a
         # bad value in .vaultmem.toml (the message names the file, the key and the fix).
         # The library names arguments as the API takes them; here they are the CLI's flags.
-        _fail(error, as_json, 2, error.spelled(as_flags=True) if isinstance(error, UsageError) else None)
+        _fail(error, as_json, 2, error.spelled(as_flags=True) if isinstance(error, (UsageError, InvalidTimestamp)) else None)
     except VaultmemError as error:
         _fail(error, as_json, 1)
     except OSError as error:
