@@ -10,12 +10,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from helpers import run_cli
 from vaultmem import Vault
 from vaultmem.embedders import Embedder, HashingEmbedder, length_factors, normalize_rows
 from vaultmem.fields import property_texts, search_fields
 from vaultmem.notes import parse_note
 from vaultmem.passages import PASSAGE_CHARS, embed_head, sections, split_passages
-from vaultmem.searchable import embed_notes, searchable
+from vaultmem.searchable import INDEX_RULES, embed_notes, searchable
 
 LONG_SECTION = "\n\n".join(f"Paragraph {number}: " + "the harbor pipeline moves data every night. " * 6 for number in range(12))
 
@@ -247,6 +248,31 @@ def test_the_passage_vectors_point_where_the_passages_texts_do(long_note_vault: 
         assert np.allclose(np.sum(normalize_rows(matrix) * expected, axis=1), 1.0, atol=1e-5)
         # ... each scaled by the length prior: these passages are long, so by little
         assert np.all((np.linalg.norm(matrix, axis=1) > 0.99) & (np.linalg.norm(matrix, axis=1) < 1.0))
+
+
+def test_an_index_made_under_an_earlier_embed_recipe_embeds_every_note_again(sample_vault: Path, wordllama: object) -> None:
+    """Was: a new recipe (the length prior) changed no file, so no file was read again and the
+    old vectors stayed — until each note happened to be edited. The index keeps the rules it
+    was made under (searchable.INDEX_RULES): a new recipe reads every file again."""
+    import sqlite3
+
+    from vaultmem.notes import READER_VERSION
+
+    with Vault(sample_vault, embedder=wordllama) as vault:  # type: ignore[arg-type]
+        vault.index()
+    # What the previous version left: its reader version alone as the rules, and vectors
+    # made by the previous recipe (unit rows; their embed hash is not today's).
+    with sqlite3.connect(sample_vault / ".vaultmem" / "index.db") as db:
+        db.execute("UPDATE meta SET value = ? WHERE key = 'reader'", (READER_VERSION,))
+        db.execute("UPDATE notes SET embed_hash = 'made-by-an-earlier-recipe'")
+    shown = run_cli(sample_vault, "index")  # the CLI's own embedder: the default, as the fixture's
+    assert shown.exit_code == 0 and "39 updated" in shown.stdout, shown.output
+    assert "every note read again: the index was made by an earlier vaultmem" in shown.stdout
+    with Vault(sample_vault, embedder=wordllama) as vault:  # type: ignore[arg-type]
+        assert vault.store.meta.get("reader") == INDEX_RULES
+        assert {row.embed_hash for row in vault.store.notes.all()} & {"made-by-an-earlier-recipe"} == set()
+        report = vault.index()
+        assert (report.embedded, report.reread) == (0, False)  # once
 
 
 def test_an_index_made_before_passages_is_read_again_and_then_answers_with_passages(sample_vault: Path, wordllama: object) -> None:

@@ -224,14 +224,14 @@ class DerivedIndex:
 
     def made_under_other_rules(self) -> bool:
         """Was the index made under other exclusions or by another reader? (four stats, two lookups)"""
-        from .notes import READER_VERSION
+        from .searchable import INDEX_RULES
         from .storage import EXCLUSIONS_KEY, READER_KEY, REBUILDING
 
         self.paths.refresh()
         meta = self.store.meta
         if meta.get("indexed") == REBUILDING:
             return False  # a rebuild is running: its own reconcile reads every file under today's rules
-        return meta.get(EXCLUSIONS_KEY) != self.paths.exclusions.fingerprint or meta.get(READER_KEY) != READER_VERSION
+        return meta.get(EXCLUSIONS_KEY) != self.paths.exclusions.fingerprint or meta.get(READER_KEY) != INDEX_RULES
 
     def ensure_current(self) -> IndexReport | None:
         """Before a read answers from the index: index it if it never was, else bring it in line

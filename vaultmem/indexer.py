@@ -17,9 +17,9 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from .errors import DerivedIndexError
-from .notes import READER_VERSION, Note, Problem, epoch_us_or_none, expiry_text, lookup_names, parse_note
+from .notes import Note, Problem, epoch_us_or_none, expiry_text, lookup_names, parse_note
 from .paths import ExcludedFolder, FileStat, VaultPaths
-from .searchable import SearchableNote, searchable
+from .searchable import INDEX_RULES, SearchableNote, searchable
 from .storage import EXCLUSIONS_KEY, READER_KEY, REBUILDING, SPACES, FileState, NoteRow, Store
 
 if TYPE_CHECKING:
@@ -44,6 +44,7 @@ class IndexReport:
     deferred: list[str] = field(default_factory=list)  # changed again while being read
     problems: list[Problem] = field(default_factory=list)
     rebuilt: bool = False
+    reread: bool = False  # every file read again: the index was made under earlier rules (searchable.INDEX_RULES)
     # Not notes at all (exclusions.py): folders skipped whole, and single files.
     excluded_folders: list[ExcludedFolder] = field(default_factory=list)
     excluded_files: int = 0  # every note file excluded: one by one and in those folders
@@ -58,6 +59,7 @@ class IndexReport:
             "embedded": self.embedded,
             "deferred": self.deferred,
             "rebuilt": self.rebuilt,
+            "reread": self.reread,
             "excluded": {
                 "folders": [{"path": folder.path, "source": folder.rule.source, "pattern": folder.rule.pattern,
                              "files": folder.files} for folder in self.excluded_folders],
@@ -147,7 +149,9 @@ class Indexer:
         report.rebuilt = self._reset_if_embedder_changed()
         self.paths.refresh()  # a folder excluded since the last run leaves the index now
         exclusions = self.paths.exclusions
-        if self.store.meta.get(READER_KEY) != READER_VERSION:
+        made_under = self.store.meta.get(READER_KEY)
+        if made_under != INDEX_RULES:
+            report.reread = made_under is not None  # None: a new index, every file is read anyway
             with self.store.transaction():
                 self.store.notes.mark_all_changed()  # rows made by another reader: read every file again
         scan = self.paths.scan_vault()
@@ -168,7 +172,7 @@ class Indexer:
         self._embed_missing(report)
         self.store.meta.mark_indexed(completes_rebuild)
         self.store.meta.set(EXCLUSIONS_KEY, exclusions.fingerprint)
-        self.store.meta.set(READER_KEY, READER_VERSION)
+        self.store.meta.set(READER_KEY, INDEX_RULES)
         # Report every problem the vault has now, not only those of files read in this
         # run: a second `index` must not pretend a broken note was fixed.
         read_failures = [problem for problem in report.problems if problem.field == "file"]

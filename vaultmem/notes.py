@@ -36,7 +36,8 @@ from .lifecycle import (
 from .markdown import without_code
 
 # Bumped whenever what is derived from a file's bytes changes (title, metadata, problems):
-# an index made by an earlier reader reads every file again at its next reconcile.
+# an index made by an earlier reader reads every file again at its next reconcile (the index
+# keeps it, with the embed recipe, as searchable.INDEX_RULES).
 # 2: the title is the `title` property or the file name; lifecycle lines of YAML that breaks.
 # 3: each note's name keys (fields.name_key), for search's exact-name bonus.
 # 4: a note without a body has its passage on the frontmatter's lines, not past the file's end.

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from .fields import SearchFields, search_fields
+from .notes import READER_VERSION
 from .passages import Passage, embed_head, embed_text, split_passages
 
 if TYPE_CHECKING:
@@ -32,6 +33,10 @@ if TYPE_CHECKING:
 # Part of every note's embed hash: bump it when what is embedded changes, so the next
 # reconcile of an existing index embeds every note again.
 EMBED_RECIPE = "passages-1000-pack/head+aliases+props/length-prior/3"
+# What an index's rows were made under, kept in its meta (storage READER_KEY): the reader of
+# files and the embed recipe. Either changing makes the next reconcile read every file again —
+# a file's bytes unchanged, its vectors must still be made anew under a new recipe.
+INDEX_RULES = f"reader-{READER_VERSION}/{EMBED_RECIPE}"
 
 
 @dataclass(frozen=True)

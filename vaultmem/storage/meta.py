@@ -25,7 +25,7 @@ except ImportError:  # Windows: no flock; a rebuild in progress cannot be told f
 REBUILD_LOCK = "rebuild.lock"  # held (flock) by the process running `index --rebuild`
 REBUILDING = "rebuilding"  # meta "indexed" while (or if) a rebuild has not finished
 EXCLUSIONS_KEY = "exclusions"  # the fingerprint of the exclusions the index was made under (exclusions.py)
-READER_KEY = "reader"  # the notes.READER_VERSION its rows were made by
+READER_KEY = "reader"  # the rules its rows were made under: searchable.INDEX_RULES (reader and embed recipe)
 LOCK_FILE_MODE = 0o644
 
 

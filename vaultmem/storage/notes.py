@@ -189,7 +189,7 @@ class NoteStore:
 
     def mark_all_changed(self) -> None:
         """Make every row look changed, so the next reconcile reads every file again (the
-        rules that turn a file into a row changed: see notes.READER_VERSION)."""
+        rules that turn a file into a row or its vectors changed: see searchable.INDEX_RULES)."""
         self.db.execute("UPDATE notes SET content_hash = '', mtime_ns = -1")
 
     def touch(self, label: int, mtime_ns: int, size: int) -> None:
