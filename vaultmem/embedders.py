@@ -149,7 +149,7 @@ class WordLlamaEmbedder(Embedder):
 
     name = "wordllama-l2_supercat"
     dimension = 256
-    length_prior = 25.0  # chosen on four sets (benchmarks/PASSAGES.md): the largest β that costs no set anything
+    length_prior = 25.0  # chosen on four sets (benchmarks/PASSAGES.md §7): inside the range (20–30) that costs no set anything
 
     def __init__(self) -> None:
         import wordllama
