@@ -259,7 +259,7 @@ def test_an_index_made_under_an_earlier_embed_recipe_embeds_every_note_again(sam
     from vaultmem.notes import READER_VERSION
 
     with Vault(sample_vault, embedder=wordllama) as vault:  # type: ignore[arg-type]
-        vault.index()
+        assert vault.index().reread is False  # a new index is read whole, and says nothing of rules
     # What the previous version left: its reader version alone as the rules, and vectors
     # made by the previous recipe (unit rows; their embed hash is not today's).
     with sqlite3.connect(sample_vault / ".vaultmem" / "index.db") as db:
@@ -267,12 +267,20 @@ def test_an_index_made_under_an_earlier_embed_recipe_embeds_every_note_again(sam
         db.execute("UPDATE notes SET embed_hash = 'made-by-an-earlier-recipe'")
     shown = run_cli(sample_vault, "index")  # the CLI's own embedder: the default, as the fixture's
     assert shown.exit_code == 0 and "39 updated" in shown.stdout, shown.output
-    assert "every note read again: the index was made by an earlier vaultmem" in shown.stdout
+    assert "every note read again: the index was made by another version of vaultmem" in shown.stdout
     with Vault(sample_vault, embedder=wordllama) as vault:  # type: ignore[arg-type]
         assert vault.store.meta.get("reader") == INDEX_RULES
         assert {row.embed_hash for row in vault.store.notes.all()} & {"made-by-an-earlier-recipe"} == set()
         report = vault.index()
         assert (report.embedded, report.reread) == (0, False)  # once
+        rows = [np.frombuffer(blob, dtype=np.float32) for _label, blob in vault.store.passage_vectors.for_labels(
+            sorted(vault.store.passage_vectors.labels()))]
+        assert len(rows) == 39 and all(float(np.linalg.norm(row)) < 0.9999 for row in rows)  # made by today's recipe
+    # An index from before the rules were kept at all: rows, no rules.
+    with sqlite3.connect(sample_vault / ".vaultmem" / "index.db") as db:
+        db.execute("DELETE FROM meta WHERE key = 'reader'")
+    with Vault(sample_vault, embedder=wordllama) as vault:  # type: ignore[arg-type]
+        assert vault.index().reread is True
 
 
 def test_an_index_made_before_passages_is_read_again_and_then_answers_with_passages(sample_vault: Path, wordllama: object) -> None:

@@ -311,3 +311,7 @@ def test_an_expiry_that_is_not_a_time_is_refused_naming_the_option_it_came_as(va
     assert result.exit_code == 2
     assert "--expires-at: invalid timestamp 'next friday'" in result.stderr and "ISO-8601" in result.stderr
     assert not list(vault_dir.rglob("*.md"))  # nothing written
+    (vault_dir / "dentist.md").write_text("Dentist on Friday.\n", encoding="utf-8")
+    revised = run_cli(vault_dir, "revise", "dentist", "--expires-at", "soon")
+    assert revised.exit_code == 2 and "--expires-at: invalid timestamp 'soon'" in revised.stderr
+    assert (vault_dir / "dentist.md").read_text(encoding="utf-8") == "Dentist on Friday.\n"

@@ -151,7 +151,9 @@ class Indexer:
         exclusions = self.paths.exclusions
         made_under = self.store.meta.get(READER_KEY)
         if made_under != INDEX_RULES:
-            report.reread = made_under is not None  # None: a new index, every file is read anyway
+            # No rules and no rows: a new index, every file is read anyway. Rows without rules: an
+            # index from before the rules were kept.
+            report.reread = made_under is not None or self.store.notes.count() > 0
             with self.store.transaction():
                 self.store.notes.mark_all_changed()  # rows made by another reader: read every file again
         scan = self.paths.scan_vault()

@@ -315,7 +315,8 @@ class Searcher:
     # -- the vector side
 
     def _vector_side(self, vector: np.ndarray, pool: int, eligibility: Eligibility) -> list[SideHit]:
-        """The ``pool`` best eligible notes by their passages' cosine to the query.
+        """The ``pool`` best eligible notes by their passages' similarity to the query (the inner
+        product with a passage's row: its cosine, scaled by the length prior — adr/0004).
 
         The passage snapshot proposes notes (their passages among the nearest, until there
         are ``pool`` eligible ones), then every passage of those notes is scored exactly: a

@@ -113,7 +113,7 @@ def _by_token_sums(embedder: Embedder, notes: Sequence[SearchableNote]) -> list[
         totals = sums.totals[row + 1 : row + 1 + count]
         passages = normalize_rows(totals)
         if count == 1 and note.embed_texts[0] == note.note_text:
-            whole = passages[0].copy()  # the passage is the whole note's text: one vector, bit for bit
+            whole = passages[0]  # the passage is the whole note's text: the same direction, bit for bit (unit; its row is scaled)
         else:
             total = sums.totals[row] + sums.tail_totals[row + 1 : row + 1 + count].sum(axis=0)
             whole = normalize_rows(np.asarray(total, dtype=np.float32)[None, :])[0]

@@ -110,7 +110,8 @@ class VectorIndex:
     # -- reading
 
     def search(self, query: np.ndarray, k: int) -> list[tuple[int, float]]:
-        """Top ``k`` (label, cosine similarity) over snapshot ∪ delta, best first.
+        """Top ``k`` (label, inner product) over snapshot ∪ delta, best first: the cosine for unit
+        rows (note vectors), the cosine scaled by the length prior for passage rows (adr/0004).
 
         Labels may include notes deleted since the snapshot: callers join with the
         notes table (they must, to apply read-time filters anyway).

@@ -31,7 +31,7 @@ def index(obj: Context, rebuild: bool, as_json: bool) -> None:
         emit_json(report.as_dict())
         return
     click.echo(f"indexed {obj.vault.root}: {report.summary()}" + (" (rebuilt)" if report.rebuilt else "")
-               + (" — every note read again: the index was made by an earlier vaultmem" if report.reread and not report.rebuilt else ""))
+               + (" — every note read again: the index was made by another version of vaultmem" if report.reread and not report.rebuilt else ""))
     render_excluded(report)
     # Files that could not be read (or whose metadata did not load) are listed one by one;
     # metadata mistakes are `check`'s job, so they are counted here, not repeated.
