@@ -67,7 +67,7 @@ def side_rankings(vault: Vault, query: str, depth: int, now: str | None = None) 
 
     The only place that knows vaultmem's search internals: when they change, adapt this
     function and nothing else. Scores are the sides' own note scores (ranking.py: the best
-    passage plus a quarter of the next two): cosine for vectors, BM25 negated (higher is
+    passage plus a quarter of the next two): similarity (cosine × length prior) for vectors, BM25 negated (higher is
     better) for text, whose order keeps notes with every term first.
     """
     from vaultmem.lifecycle import resolve_now, to_epoch_us

@@ -1,7 +1,7 @@
 """Fusions computed offline from each side's ranked candidates (pure functions).
 
 The harness collects, once per question, the vector side's and the full-text side's
-candidates with their raw scores (cosine similarity; negated BM25, so higher is better
+candidates with their raw scores (similarity: cosine × length prior; negated BM25, so higher is better
 on both). Any fusion is then a function of those two lists, so trying RRF with another
 k, side weights or a score-normalised mix costs no query:
 
