@@ -13,7 +13,7 @@ k, side weights or a score-normalised mix costs no query:
   side with fewer than ``depth`` candidates listed every note it matches, so there a
   missing note scores 0 and is standardised with the others (vaultmem/ranking.py).
 
-Only the first ``depth`` candidates of each side take part (vaultmem fuses 50 per side).
+Only the first ``depth`` candidates of each side take part (vaultmem fuses 100 per side: ``depth=100``).
 Ties break on the path, as in vaultmem, so every fusion is deterministic.
 
 A fusion is written ``METHOD[:key=value,...]``, e.g. ``rrf:k=10``, ``rrf:k=60,depth=100``,

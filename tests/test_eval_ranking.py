@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from benchmarks.eval_ranking import METRICS, question_metrics
+from benchmarks.eval_ranking import METRICS, SANITY_FUSION, question_metrics
 from benchmarks.fusion import FusionSpecError, parse_fusion
 
 REPO = Path(__file__).resolve().parent.parent
@@ -62,11 +62,11 @@ def test_sample_set_answers_at_least_one_question_with_each_method(sample_run: t
 
 def test_offline_fusion_of_the_collected_sides_reproduces_the_fused_search(sample_run: tuple[dict, list[dict]]) -> None:
     # Every question's dumped rankings: fused is exactly what Vault.search returned, and the
-    # z-score mix (vectors 0.6) over the collected sides gives the same top 10 — the sides
-    # are the real ones.
+    # z-score mix vaultmem uses (SANITY_FUSION: vectors 0.55, pools of 100) over the collected
+    # sides gives the same top 10 — the sides are the real ones.
     result, rows = sample_run
     assert result["sets"]["sample"]["checks"]["offline_fusion_equals_fused"] == 1.0
-    assert all(row["top"]["zscore:vectors=0.6,text=0.4"] == row["top"]["fused"] for row in rows)
+    assert all(row["top"][SANITY_FUSION] == row["top"]["fused"] for row in rows)
 
 
 def test_fused_is_at_least_the_better_side_on_every_metric_of_the_sample_set(sample_run: tuple[dict, list[dict]]) -> None:
@@ -83,7 +83,7 @@ def test_a_side_that_matched_few_notes_still_counts_in_the_z_score_mix() -> None
     vectors = [("decoy.md", 0.37), ("pet.md", 0.15), ("review.md", 0.13), ("locker.md", 0.11)]
     vectors += [(f"n{number}.md", 0.10 - 0.006 * number) for number in range(36)]
     text = [("locker.md", 3.3)]
-    assert parse_fusion("zscore:vectors=0.6,text=0.4").rank(vectors, text)[:2] == ["locker.md", "decoy.md"]
+    assert parse_fusion(SANITY_FUSION).rank(vectors, text)[:2] == ["locker.md", "decoy.md"]
 
 
 def test_unknown_set_is_a_usage_error_naming_the_choices() -> None:
@@ -128,3 +128,30 @@ def test_score_normalised_fusions_use_the_raw_scores() -> None:
 def test_a_bad_fusion_spec_says_what_is_wrong(spec: str, words: str) -> None:
     with pytest.raises(FusionSpecError, match=words):
         parse_fusion(spec)
+
+
+def test_echo_questions_repeat_a_word_of_each_evidence_turn_but_never_the_answer(tmp_path: Path) -> None:
+    # conversations-echo: the text-led regime (adr/0004, "Weights and pool, revisited"). Each
+    # question is the plain one plus words that its evidence turns hold — never the answer's
+    # words nor a person's name, or the set would measure a give-away.
+    from benchmarks.evalsets import conversations
+    from benchmarks.evalsets.conversation_people import PEOPLE
+
+    plain = conversations.prepare(tmp_path / "plain").questions
+    echoed = conversations.prepare_echo(tmp_path / "echo")
+    names = {name.lower() for name in PEOPLE}
+    assert len(echoed.questions) == len(plain) > 100
+    changed = 0
+    for before, after in zip(plain, echoed.questions, strict=True):
+        assert after.answers == before.answers
+        assert after.kind == before.kind
+        if after.text == before.text:
+            continue  # a list question: asked as it is
+        changed += 1
+        assert after.text.startswith(before.text.rstrip("?") + " (")
+        added = after.text[len(before.text.rstrip("?")) + 2 : -2].split()
+        turns = " ".join((echoed.vault / path).read_text(encoding="utf-8").lower() for path in after.answers)
+        assert 1 <= len(added) <= len(after.answers), after.text
+        assert all(word in turns for word in added), after.text
+        assert not set(added) & (names | set(conversations._words(before.answer))), after.text
+    assert changed > 0.9 * len(plain)

@@ -9,7 +9,7 @@
   rest; when fewer notes than the search's pool competed (a small vault, a narrow filter),
   the text side counts the missing ones as the zeros they would score, so a note holding
   the words asked for reads as an answer whether five notes competed or fifty;
-  fused = 0.6 × vectors + 0.4 × text. Unlike reciprocal ranks, it keeps how far apart the scores
+  fused = 0.55 × vectors + 0.45 × text. Unlike reciprocal ranks, it keeps how far apart the scores
   are, so a section far ahead on one side is not overruled by middling ranks on the other.
 - **The name bonus** (:func:`name_bonus`): a note whose file name, title or alias *is* the
   query (fields.name_key) is the note asked for by name, whatever the sides make of its
@@ -21,7 +21,7 @@
 - **match** (:func:`match_kind`): ``both`` when both sides rank the note among their first
   max(k, 10); else the side that ranks it higher: ``meaning`` (vectors), ``keyword`` (text).
 
-Every constant was chosen by measurement on four evaluation sets (benchmarks/PASSAGES.md,
+Every constant was chosen by measurement on five evaluation sets (benchmarks/PASSAGES.md,
 adr/0004-hybrid-ranking.md).
 """
 
@@ -33,8 +33,8 @@ from dataclasses import dataclass, replace
 
 NEXT_SHARE = 0.25  # weight of a note's next passages after its best
 NEXT_PASSAGES = 2
-VECTOR_WEIGHT = 0.6
-TEXT_WEIGHT = 0.4
+VECTOR_WEIGHT = 0.55
+TEXT_WEIGHT = 0.45
 MATCH_DEPTH = 10  # a side "matches" a note it ranks among its first max(k, this)
 # How far (in fused units: about one standard deviation of a side) a note named as asked
 # stands above the best other candidate: clearly first, and its score says so, without
@@ -56,7 +56,7 @@ class Fused:
     """A note in the fused ranking, with where each side put it (1-based; None: not proposed)."""
 
     label: int
-    value: float  # 0.6 z_vectors + 0.4 z_text, plus name_lift
+    value: float  # 0.55 z_vectors + 0.45 z_text, plus name_lift
     vector_rank: int | None
     text_rank: int | None
     name_lift: float | None = None  # None: not named as asked; else what the name bonus added (0.0: it led anyway)

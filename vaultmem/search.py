@@ -3,15 +3,15 @@
 Each side ranks passages and turns them into notes (ranking.py: a note's best passage plus
 a quarter of its next two): the vector side asks the passage graph for the nearest
 passages, then scores every passage of the notes they belong to exactly; the text side
-asks FTS5 for the best rows (notes with every query term first). Both sides' top 50 notes
-are fused by z-score (vectors 0.6, text 0.4), and a note whose name (file name, title,
+asks FTS5 for the best rows (notes with every query term first). Both sides' top 100 notes
+are fused by z-score (vectors 0.55, text 0.45), and a note whose name (file name, title,
 alias) is the query is lifted above the rest (ranking.name_bonus); a hit's ``score`` is the
 calibrated chance that it is what was asked for, its ``match`` says which sides found it,
 and its snippet is cut from its best passage, whose heading path and lines it names
 (snippets.py).
 
 Expiry is decided here, at read time, with the same rule as ``is_expired`` applied to
-the epoch-microsecond column, per note, before each side keeps its top 50. Filters never
+the epoch-microsecond column, per note, before each side keeps its top 100. Filters never
 shrink the answer below ``min(k, eligible)``: the vector side widens its candidate pool,
 then falls back to an exact scan of the eligible notes when filters leave few of them.
 See adr/0004-hybrid-ranking.md.
@@ -51,7 +51,7 @@ if TYPE_CHECKING:
     from .vectors import VectorIndex
 
 SNAPSHOT_RETRIES = 5
-CANDIDATES_MIN = 50  # notes per side, before fusion
+CANDIDATES_MIN = 100  # notes per side, before fusion
 PASSAGES_PER_NOTE = 4  # passages (vector side) or rows (text side) asked for per note wanted
 WIDEN_FACTOR = 4
 WIDEN_LIMIT = 4 * WIDEN_FACTOR  # the vector side asks for up to this many times its pool, then goes exact

@@ -14,12 +14,16 @@ their evidence turns: ``single`` (one turn holds the fact), ``multi`` (two or th
 turns, often sessions apart) and ``temporal`` ("when did ...": the turn that tells it,
 whose note carries the date). They name the person and paraphrase the evidence.
 
+``prepare_echo`` asks the same questions with words of their evidence turns appended
+(``_echoed``): the set where the full-text side leads.
+
 Same ``seed`` → same bytes, on any machine.
 """
 
 from __future__ import annotations
 
 import random
+import re
 import string
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -40,6 +44,7 @@ MAX_STAGES_PER_SESSION = 3
 MIN_TURNS_PER_SESSION = 18
 EXPIRES_AT = "2099-12-31T00:00:00Z"
 LIST_MAX = 3  # evidence turns of a list question
+ECHO_WORDS = 1  # words of each evidence turn an echo question repeats
 
 
 @dataclass
@@ -69,15 +74,20 @@ class ConversationVault:
     pairs: int
 
 
-def generate_conversations(root: Path, seed: int = DEFAULT_SEED, sessions: int = DEFAULT_SESSIONS) -> ConversationVault:
-    """Write the vault into ``root`` (created if needed) and return its questions."""
+def generate_conversations(root: Path, seed: int = DEFAULT_SEED, sessions: int = DEFAULT_SESSIONS, echo: bool = False) -> ConversationVault:
+    """Write the vault into ``root`` (created if needed) and return its questions.
+
+    ``echo``: the same vault, but each question also repeats the evidence's own words
+    (see ``_echoed``) — the regime of benchmarks whose annotators wrote questions
+    while reading the turn, where the full-text side leads.
+    """
     questions: list[Question] = []
     turns = 0
     for pair_index, (first, second, how) in enumerate(PAIRS):
         rng = random.Random(f"conversations/{seed}/{pair_index}")
         pair = _Pair(rng, pair_index, first, second, how, sessions)
         turns += pair.write(root)
-        questions.extend(pair.questions())
+        questions.extend(pair.questions(root) if echo else pair.questions())
     return ConversationVault(questions=questions, turns=turns, sessions=sessions * len(PAIRS), pairs=len(PAIRS))
 
 
@@ -201,9 +211,14 @@ class _Pair:
 
     # -- questions
 
-    def questions(self) -> list[Question]:
+    def questions(self, echo_from: Path | None = None) -> list[Question]:
         found = [question for instance in self.instances for question in self._instance_questions(instance)]
+        if echo_from is not None:
+            found = [_echoed(question, echo_from, self._answer_words(question)) for question in found]
         return found + self._list_questions()
+
+    def _answer_words(self, question: Question) -> set[str]:
+        return set(_words(question.answer)) | {word for person in self.people for word in _words(person)}
 
     def _instance_questions(self, instance: Instance) -> Iterable[Question]:
         owner = PEOPLE[instance.owner]
@@ -231,6 +246,31 @@ class _Pair:
                     text = _fill(self.rng.choice(variants), {**PEOPLE[owner], "Me": owner})
                     questions.append(Question(text=text, answers=tuple(paths[:LIST_MAX]), kind="multi", answer=""))
         return questions
+
+
+def _echoed(question: Question, vault: Path, answer_words: set[str]) -> Question:
+    """The question followed by the evidence turns' rarest content words that do not give its answer away.
+
+    Annotators who read the turn echo some of its words ("When did Caroline go to the
+    LGBTQ support group?"); here ``ECHO_WORDS`` per evidence turn are appended, longest
+    first (a crude stand-in for rarest), never a word of the answer or the pair's names.
+    One word puts the sides about as far apart as the hidden benchmark of issue 13 (text
+    ahead of vectors by ≈ 0.1 recall@10); three made the text side all but perfect.
+    """
+    asked = set(_words(question.text))
+    extra: list[str] = []
+    for path in question.answers:
+        body = (vault / path).read_text(encoding="utf-8").split("---\n", 2)[-1]
+        fresh = [w for w in dict.fromkeys(_words(body)) if len(w) > 3 and w not in asked and w not in answer_words and w not in extra]
+        extra.extend(sorted(fresh, key=len, reverse=True)[:ECHO_WORDS])
+    if not extra:
+        return question  # every word of its turns is asked already, or gives the answer away
+    return Question(text=f"{question.text.rstrip('?')} ({' '.join(extra)})?", answers=question.answers,
+                    kind=question.kind, answer=question.answer)
+
+
+def _words(text: str) -> list[str]:
+    return [word.lower() for word in re.findall(r"[A-Za-z]+", text)]
 
 
 def _session_dates(rng: random.Random, first: date, count: int) -> list[datetime]:
@@ -272,10 +312,15 @@ def _capitalise(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
-def prepare(workdir: Path, seed: int = DEFAULT_SEED) -> PreparedSet:
+def prepare(workdir: Path, seed: int = DEFAULT_SEED, echo: bool = False) -> PreparedSet:
     vault = workdir / "conversations"
-    generated = generate_conversations(vault, seed)
-    return PreparedSet("conversations", vault, generated.questions, {
+    generated = generate_conversations(vault, seed, echo=echo)
+    return PreparedSet("conversations-echo" if echo else "conversations", vault, generated.questions, {
         "seed": seed, "pairs": generated.pairs, "sessions": generated.sessions, "turns": generated.turns,
         "vault_sha256": vault_digest(vault),
     })
+
+
+def prepare_echo(workdir: Path, seed: int = DEFAULT_SEED) -> PreparedSet:
+    """The conversations with questions that repeat their evidence's words: where text leads."""
+    return prepare(workdir, seed, echo=True)
