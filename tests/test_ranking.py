@@ -15,7 +15,7 @@ import pytest
 
 from helpers import NOW
 from vaultmem import Vault
-from vaultmem.ranking import SideHit, fuse, zscores
+from vaultmem.ranking import TEXT_WEIGHT, VECTOR_WEIGHT, SideHit, fuse, zscores
 
 MEMORIES = (
     "Maya prefers aisle seats on flights",
@@ -39,10 +39,12 @@ def test_background_candidates_that_score_zero_widen_the_standardisation() -> No
 
 def test_a_full_pool_is_standardised_as_before() -> None:
     vectors = [SideHit(n, 1.0 - n / 100, n) for n in range(50)]
-    text = [SideHit(n, 5.0 - n / 10, n) for n in range(50)]
+    text = [SideHit(n, 5.0 - (n / 10) ** 2, n) for n in range(50)]  # not a line: the sides' z differ, so the weights show
     fused = {item.label: item.value for item in fuse(vectors, text, pool=50)}
     vector_z, text_z = zscores(vectors), zscores(text)
-    assert all(abs(fused[n] - (0.6 * vector_z[n] + 0.4 * text_z[n])) < 1e-9 for n in range(50))
+    assert abs(vector_z[10] - text_z[10]) > 0.1
+    assert all(abs(fused[n] - (VECTOR_WEIGHT * vector_z[n] + TEXT_WEIGHT * text_z[n])) < 1e-9 for n in range(50))
+    assert (VECTOR_WEIGHT, TEXT_WEIGHT) == (0.55, 0.45)  # adr/0004, "Weights and pool, revisited"
 
 
 @pytest.fixture
