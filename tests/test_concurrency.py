@@ -241,3 +241,18 @@ def test_without_flock_a_plain_index_finishes_a_rebuild_that_was_killed(vault_wi
         assert later.store.meta.rebuild_state() is None
         hits = later.search("zebra stripes", k=5, include_expired=True)
         assert len(hits) == 5 and hits.warnings == []
+
+
+def test_an_index_beside_a_rebuild_does_not_read_the_rebuilds_fresh_rows_again(vault_with_notes: Path) -> None:
+    """Was: the rebuild's drop takes the index's rules with it, so the other process took the
+    rows the rebuild had re-added for an older version's, read them again and said
+    "every note read again: the index was made by another version of vaultmem"."""
+    with Vault(vault_with_notes) as rebuilder, Vault(vault_with_notes) as other:
+        with rebuilder.store.meta.rebuilding():
+            rebuilder.derived.drop()
+            rebuilder.indexer.sync_paths(["notes/n00.md"])
+            report = other.index()
+            assert report.reread is False
+            assert report.updated == []
+            assert "notes/n00.md" not in report.added  # the rebuild's row stands
+            assert report.unchanged == 1
