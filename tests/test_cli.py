@@ -181,6 +181,34 @@ def test_vault_falls_back_to_the_current_directory(sample_vault: Path, monkeypat
     assert json.loads(result.stdout)["files"] == 39
 
 
+def test_a_command_in_a_subfolder_of_a_vault_works_on_the_vault(sample_vault: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Was: the subfolder was taken for a vault of its own, indexed into a second `.vaultmem/`
+    inside the vault, and a search found only the notes under it."""
+    monkeypatch.delenv("VAULTMEM_VAULT", raising=False)
+    monkeypatch.chdir(sample_vault / "people")
+    result = CliRunner().invoke(main, ["check", "--json"])
+    assert json.loads(result.stdout)["files"] == 39
+    found = CliRunner().invoke(main, ["search", "flight to Berlin", "-k", "3", "--include-expired", "--json"])
+    assert "scratch/flight-berlin.md" in [hit["path"] for hit in json.loads(found.stdout)]
+    assert not (sample_vault / "people" / ".vaultmem").exists()
+
+
+def test_a_command_outside_any_vault_refuses_and_writes_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Was: any folder was a vault, so `vaultmem search` typed in a home folder indexed every
+    Markdown file below it into a new `.vaultmem/` there."""
+    monkeypatch.delenv("VAULTMEM_VAULT", raising=False)
+    (tmp_path / "projects").mkdir()
+    (tmp_path / "projects" / "README.md").write_text("# a project\n", encoding="utf-8")
+    monkeypatch.chdir(tmp_path / "projects")
+    result = CliRunner().invoke(main, ["search", "project"])
+    assert result.exit_code == 1
+    assert "no vault in" in result.stderr and "--vault" in result.stderr and "VAULTMEM_VAULT" in result.stderr
+    assert sorted(path.name for path in tmp_path.rglob("*")) == ["README.md", "projects"]
+    # Made a vault on purpose, the folder is found from then on.
+    assert CliRunner().invoke(main, ["--vault", ".", "index"]).exit_code == 0
+    assert CliRunner().invoke(main, ["search", "project", "--json"]).exit_code == 0
+
+
 def test_an_empty_environment_variable_means_the_current_directory(sample_vault: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(sample_vault)
     result = CliRunner(env={"VAULTMEM_VAULT": ""}).invoke(main, ["check", "--json"])

@@ -43,6 +43,7 @@ from .lifecycle import DEFAULT_TTLS, PERMANENT_LAYER, LayerPolicy, normalize_lay
 
 CONFIG_FILE = ".vaultmem.toml"
 STATE_DIR = ".vaultmem"
+OBSIDIAN_DIR = ".obsidian"
 DEFAULT_ARCHIVE_DIR = "_archive"
 DEFAULT_REMEMBER_DIR = "memories"
 DEFAULT_THRESHOLD = 0.88  # measured: see adr/0010-consolidation.md
@@ -84,6 +85,20 @@ class VaultConfig:
     watch: WatchSettings = field(default_factory=WatchSettings)
     consolidate: ConsolidateSettings = field(default_factory=ConsolidateSettings)
     mcp: McpSettings = field(default_factory=McpSettings)
+
+
+def find_vault(start: Path) -> Path | None:
+    """The vault ``start`` is in: the nearest folder, ``start`` or one above it, that holds
+    ``.obsidian/``, ``.vaultmem/`` or ``.vaultmem.toml``; ``None`` when there is none.
+
+    A command run in a vault's subfolder works on the vault (not on the subfolder as a vault
+    of its own, with an index of its own inside the vault), and one run outside any vault
+    does not index whatever folder it was started in — a home folder, say.
+    """
+    for folder in (start, *start.parents):
+        if (folder / OBSIDIAN_DIR).is_dir() or (folder / STATE_DIR).is_dir() or (folder / CONFIG_FILE).is_file():
+            return folder
+    return None
 
 
 def load_config(vault_root: Path) -> VaultConfig:

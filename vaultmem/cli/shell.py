@@ -41,8 +41,8 @@ JSON_HELP = "Print one JSON document on stdout instead of text."
 
 
 class Context:
-    def __init__(self, vault_path: str) -> None:
-        self.vault_path = vault_path
+    def __init__(self, vault_path: str | None) -> None:
+        self.vault_path = vault_path  # --vault, else $VAULTMEM_VAULT; None: the vault the current folder is in
         self._vault: Vault | None = None
 
     @property
@@ -51,8 +51,23 @@ class Context:
         if self._vault is None:
             from ..vault import Vault
 
-            self._vault = Vault(self.vault_path)
+            self._vault = Vault(self.vault_path or _vault_around_here())
         return self._vault
+
+
+def _vault_around_here() -> str:
+    from pathlib import Path
+
+    from ..config import CONFIG_FILE, OBSIDIAN_DIR, STATE_DIR, find_vault
+
+    here = Path.cwd()
+    found = find_vault(here)
+    if found is None:
+        raise VaultmemError(
+            f"no vault in {here} or any folder above it (a vault holds {OBSIDIAN_DIR}/, {STATE_DIR}/ or {CONFIG_FILE}); "
+            "pass --vault PATH or set VAULTMEM_VAULT — `vaultmem --vault . index` makes this folder a vault"
+        )
+    return str(found)
 
 
 def emit_json(document: Any) -> None:
@@ -110,13 +125,14 @@ def json_option(function: Callable[..., Any]) -> Callable[..., Any]:
     "--vault",
     "vault_path",
     type=click.Path(file_okay=False),
-    default=lambda: os.environ.get("VAULTMEM_VAULT") or os.getcwd(),
-    show_default="$VAULTMEM_VAULT, else the current directory",
+    default=lambda: os.environ.get("VAULTMEM_VAULT") or None,
+    show_default="$VAULTMEM_VAULT, else the vault the current folder is in: the nearest folder, here or above, "
+                 "with .obsidian/, .vaultmem/ or .vaultmem.toml",
     help="The vault folder.",
 )
 @click.version_option(package_name="vaultmem")
 @click.pass_context
-def main(ctx: click.Context, vault_path: str) -> None:
+def main(ctx: click.Context, vault_path: str | None) -> None:
     """vaultmem: an agent's memory as an Obsidian-style Markdown vault.
 
     The Markdown files are the truth; <vault>/.vaultmem/ holds a derived index
