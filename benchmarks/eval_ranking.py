@@ -20,7 +20,7 @@ Metrics, per set and method, averaged over questions (all at cut-off 10):
 answer note, 0 past 10) and ``recall@10`` (the share of a question's answer notes in the
 first 10: for a question with several evidence turns, the fraction found). ``by_kind``
 gives the same per kind of question. ``checks.offline_fusion_equals_fused`` is the share of
-questions whose fused top 10 the offline ``zscore:vectors=0.55,text=0.45,depth=100`` reproduces from the
+questions whose fused top 10 the offline ``SANITY_FUSION`` (vaultmem's weights and pool) reproduces from the
 collected sides: it shows the collected sides are the ones vaultmem fuses (long notes can make
 a pool of ``--depth`` propose notes search's pool of 100 does not). ``by_name`` asks for up to
 200 notes of each set by their titles (``asked_by_name``). Prints one JSON document on
@@ -41,6 +41,8 @@ from pathlib import Path
 from typing import Any
 
 from vaultmem import Vault
+from vaultmem.ranking import TEXT_WEIGHT, VECTOR_WEIGHT
+from vaultmem.search import CANDIDATES_MIN
 
 from .evalsets import conversations, docs, kepano, sample
 from .evalsets.model import PreparedSet, Question
@@ -58,7 +60,8 @@ SETS: dict[str, Callable[[Path], PreparedSet]] = {
     "docs": docs.prepare,
     "conversations-echo": conversations.prepare_echo,
 }
-SANITY_FUSION = "zscore:vectors=0.55,text=0.45,depth=100"  # what vaultmem fuses (adr/0004): offline it must give `fused`
+# What vaultmem fuses (adr/0004): offline it must give `fused`.
+SANITY_FUSION = f"zscore:vectors={VECTOR_WEIGHT},text={TEXT_WEIGHT},depth={CANDIDATES_MIN}"
 
 Candidates = list[tuple[str, float]]
 

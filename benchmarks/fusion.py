@@ -13,10 +13,10 @@ k, side weights or a score-normalised mix costs no query:
   side with fewer than ``depth`` candidates listed every note it matches, so there a
   missing note scores 0 and is standardised with the others (vaultmem/ranking.py).
 
-Only the first ``depth`` candidates of each side take part (vaultmem fuses 100 per side: ``depth=100``).
+Only the first ``depth`` candidates of each side take part (by default vaultmem's pool, ``search.CANDIDATES_MIN``).
 Ties break on the path, as in vaultmem, so every fusion is deterministic.
 
-A fusion is written ``METHOD[:key=value,...]``, e.g. ``rrf:k=10``, ``rrf:k=60,depth=100``,
+A fusion is written ``METHOD[:key=value,...]``, e.g. ``rrf:k=10``, ``rrf:k=60,depth=50``,
 ``rrf:k=60,text=2``, ``minmax:vectors=0.3,text=0.7``, ``zscore``.
 """
 
@@ -26,18 +26,22 @@ import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from vaultmem.search import CANDIDATES_MIN
+
 Candidates = Sequence[tuple[str, float]]  # (path, raw score), best first
 
 METHODS = ("rrf", "minmax", "zscore")
-DEFAULT_DEPTH = 50
+DEFAULT_DEPTH = CANDIDATES_MIN  # as vaultmem: each side's top notes that take part
 
-# What `--fusions` tries when given no list: RRF's k, its depth, side weights, and the
-# two score-normalised mixes at a few weights.
+# What `--fusions` tries when given no list: RRF's k, its depth, side weights, the two
+# score-normalised mixes at a few weights, and vaultmem's weights over other pools (0.6 / 0.4
+# over 50: what it fused until adr/0004's "Weights and pool, revisited").
 DEFAULT_FUSIONS = (
-    "rrf:k=10", "rrf:k=30", "rrf:k=60", "rrf:k=10,depth=100", "rrf:k=60,depth=100",
+    "rrf:k=10", "rrf:k=30", "rrf:k=60", "rrf:k=10,depth=50", "rrf:k=60,depth=50",
     "rrf:k=60,text=2", "rrf:k=60,vectors=2", "rrf:k=10,text=2",
     "minmax:vectors=0.3,text=0.7", "minmax", "minmax:vectors=0.7,text=0.3",
-    "zscore:vectors=0.3,text=0.7", "zscore",
+    "zscore:vectors=0.3,text=0.7", "zscore", "zscore:vectors=0.55,text=0.45,depth=75",
+    "zscore:vectors=0.6,text=0.4,depth=50",
 )
 
 

@@ -214,11 +214,15 @@ class _Pair:
     def questions(self, echo_from: Path | None = None) -> list[Question]:
         found = [question for instance in self.instances for question in self._instance_questions(instance)]
         if echo_from is not None:
-            found = [_echoed(question, echo_from, self._answer_words(question)) for question in found]
+            found = [_echoed(question, echo_from, self._names()) for question in found]
         return found + self._list_questions()
 
-    def _answer_words(self, question: Question) -> set[str]:
-        return set(_words(question.answer)) | {word for person in self.people for word in _words(person)}
+    @staticmethod
+    def _names() -> set[str]:
+        """The words of everyone's names and of the names in their fields (partner, colleague, city, company)."""
+        fields = [value for person in PEOPLE.values() for value in person.values() if isinstance(value, str)]
+        names = [*PEOPLE, *(value for value in fields if value[:1].isupper() and len(value.split()) <= 3)]
+        return {word for name in names for word in _words(name)}
 
     def _instance_questions(self, instance: Instance) -> Iterable[Question]:
         owner = PEOPLE[instance.owner]
@@ -248,25 +252,44 @@ class _Pair:
         return questions
 
 
-def _echoed(question: Question, vault: Path, answer_words: set[str]) -> Question:
-    """The question followed by the evidence turns' rarest content words that do not give its answer away.
+def _echoed(question: Question, vault: Path, withheld: set[str]) -> Question:
+    """The question followed by words of its evidence turns that neither it nor its answer holds.
 
     Annotators who read the turn echo some of its words ("When did Caroline go to the
     LGBTQ support group?"); here ``ECHO_WORDS`` per evidence turn are appended, longest
-    first (a crude stand-in for rarest), never a word of the answer or the pair's names.
-    One word puts the sides about as far apart as the hidden benchmark of issue 13 (text
-    ahead of vectors by ≈ 0.1 recall@10); three made the text side all but perfect.
+    first, from the turn's text (not its frontmatter): never a form of a word the question
+    or the answer holds (``_same_word``: "saturday" is withheld when the answer says
+    "Saturdays"), nor of anyone's name (``withheld``: the people and the names in their fields). One word
+    puts the sides about as far apart as the hidden benchmark of issue 13 (text ahead of
+    vectors by ≈ 0.1 recall@10); three made the text side all but perfect.
     """
-    asked = set(_words(question.text))
+    taken = set(_words(question.text)) | set(_words(question.answer)) | withheld
     extra: list[str] = []
     for path in question.answers:
-        body = (vault / path).read_text(encoding="utf-8").split("---\n", 2)[-1]
-        fresh = [w for w in dict.fromkeys(_words(body)) if len(w) > 3 and w not in asked and w not in answer_words and w not in extra]
+        fresh = [word for word in dict.fromkeys(_words(turn_text(vault / path)))
+                 if len(word) > 3 and not any(_same_word(word, other) for other in (*taken, *extra))]
         extra.extend(sorted(fresh, key=len, reverse=True)[:ECHO_WORDS])
     if not extra:
         return question  # every word of its turns is asked already, or gives the answer away
     return Question(text=f"{question.text.rstrip('?')} ({' '.join(extra)})?", answers=question.answers,
                     kind=question.kind, answer=question.answer)
+
+
+def turn_text(note: Path) -> str:
+    """What was said: the note's text after its frontmatter (every turn has one)."""
+    return note.read_text(encoding="utf-8").split("---\n", 2)[2]
+
+
+def _same_word(word: str, other: str) -> bool:
+    """One word in two forms, as a stemmer would see it: equal, or sharing their first five letters or more."""
+    if word == other:
+        return True
+    shared = 0
+    for a, b in zip(word, other, strict=False):
+        if a != b:
+            break
+        shared += 1
+    return shared >= 5
 
 
 def _words(text: str) -> list[str]:
