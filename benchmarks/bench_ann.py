@@ -6,7 +6,7 @@
 Reads every passage vector of a kept index (``.vaultmem/index.db``), builds an hnswlib graph
 for each ``M:ef_construction`` on all cores, and for the generated vault's recall queries
 reports per query-time ``ef``: recall@10 of the graph's passages against the exact inner product (cosine × length prior), the
-recall@10 of the *notes* search would rank from the graph's top ``4 × 50`` passages (the
+recall@10 of the *notes* search would rank from the graph's top ``4 × 100`` passages (the
 proposed notes scored exactly over all their passages, as search.py does) against the
 exact note ranking, and milliseconds per query. Prints one JSON document; progress on stderr.
 """
@@ -23,8 +23,10 @@ from typing import Any
 
 import numpy as np
 
+from vaultmem.search import CANDIDATES_MIN, PASSAGES_PER_NOTE
+
 K = 10
-PROPOSED = 4 * 50  # passages search asks the snapshot for (search.PASSAGES_PER_NOTE × the pool)
+PROPOSED = PASSAGES_PER_NOTE * CANDIDATES_MIN  # passages search asks the snapshot for (400)
 
 
 def log(message: str) -> None:

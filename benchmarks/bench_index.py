@@ -292,11 +292,12 @@ def _query_components(opened: Any, queries: Sequence[str]) -> dict[str, Any]:
 
 def _measure_components(opened: Any, queries: Sequence[str]) -> dict[str, Any]:
     from vaultmem.lifecycle import resolve_now, to_epoch_us
+    from vaultmem.search import CANDIDATES_MIN
     from vaultmem.storage import Eligibility
 
     searcher = opened.derived.searcher()
     eligibility = Eligibility(now_us=to_epoch_us(resolve_now(None)))
-    pool = 50
+    pool = CANDIDATES_MIN  # each side's pool, as search asks for it
     vectors = {query: searcher.embedder.embed([query])[0] for query in queries}
     pieces: dict[str, Callable[[str], object]] = {
         "embed_query": lambda query: searcher.embedder.embed([query]),
@@ -373,12 +374,13 @@ def _note_recall(searcher: Any, everyone: Any, labels: np.ndarray, matrix: np.nd
     """The vector side's top-10 notes against the exact top 10 (every passage scored, best +
     a quarter of the next two, as ranking.py scores a note)."""
     from vaultmem.ranking import note_scores
+    from vaultmem.search import CANDIDATES_MIN
 
     found = 0
     for query in queries:
         scores = matrix @ query
         exact = {hit.label for hit in note_scores(zip(labels.tolist(), note_of.tolist(), scores.tolist(), strict=True))[:K]}
-        found += len(exact & {hit.label for hit in searcher._vector_side(query, 50, everyone)[:K]})
+        found += len(exact & {hit.label for hit in searcher._vector_side(query, CANDIDATES_MIN, everyone)[:K]})
     return round(found / (K * len(queries)), 4)
 
 

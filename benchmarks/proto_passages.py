@@ -61,7 +61,7 @@ from .proto_sides import (
 
 K = 10
 DEPTH = 100
-FUSE_DEPTH = 50  # candidates per side vaultmem fuses today
+FUSE_DEPTH = 50  # candidates per side the prototype fuses (vaultmem fused 50 then, 100 since PASSAGES.md §8)
 
 SPLITS = (
     Split("note", None),

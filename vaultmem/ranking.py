@@ -8,7 +8,7 @@
   the side matched fewer notes than it could propose, a score of 0 standardised with the
   rest; when fewer notes than the search's pool competed (a small vault, a narrow filter),
   the text side counts the missing ones as the zeros they would score, so a note holding
-  the words asked for reads as an answer whether five notes competed or fifty;
+  the words asked for reads as an answer whether five notes competed or a hundred;
   fused = 0.55 × vectors + 0.45 × text. Unlike reciprocal ranks, it keeps how far apart the scores
   are, so a section far ahead on one side is not overruled by middling ranks on the other.
 - **The name bonus** (:func:`name_bonus`): a note whose file name, title or alias *is* the

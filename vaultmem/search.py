@@ -211,7 +211,7 @@ class Searcher:
 
     def candidates(self, query: str, k: int, eligibility: Eligibility, pool: int | None = None) -> Candidates:
         """Both sides' candidates for ``query`` and their fused order, as ``search`` ranks them
-        (``pool``: notes per side, at least max(50, k) — more for the ranking harness)."""
+        (``pool``: notes per side, at least max(CANDIDATES_MIN, k) — more for the ranking harness)."""
         return self._consistent(lambda: self._candidates(query, k, eligibility, pool))
 
     def similar(self, label: int, threshold: float, eligibility: Eligibility, k: int = SIMILAR_MAX) -> list[tuple[NoteRow, float]]:
