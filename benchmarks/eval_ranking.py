@@ -23,8 +23,12 @@ gives the same per kind of question. ``checks.offline_fusion_equals_fused`` is t
 questions whose fused top 10 the offline ``SANITY_FUSION`` (vaultmem's weights and pool) reproduces from the
 collected sides: it shows the collected sides are the ones vaultmem fuses (long notes can make
 a pool of ``--depth`` propose notes search's pool of 100 does not). ``by_name`` asks for up to
-200 notes of each set by their titles (``asked_by_name``). Prints one JSON document on
-stdout, progress on stderr.
+200 notes of each set by their titles (``asked_by_name``). ``scores`` asks each set up to 48
+questions written for another vault (the manuals' for the personal vaults, the kepano owner's
+for the manuals), which nothing there answers, and sets how the first hit's score reads for
+them (``no_answer``) beside how it reads for the set's own questions (``own_questions``): what
+an agent deciding "I don't remember" would see. Prints one JSON document on stdout, progress
+on stderr.
 """
 
 from __future__ import annotations
@@ -32,6 +36,7 @@ from __future__ import annotations
 import argparse
 import json
 import shutil
+import statistics
 import sys
 import tempfile
 import time
@@ -51,6 +56,7 @@ from .fusion import DEFAULT_FUSIONS, Fusion, FusionSpecError, parse_fusion
 K = 10
 DEFAULT_DEPTH = 100
 BY_NAME_MOST = 200  # notes asked for by name per set
+NO_ANSWER_MOST = 48  # questions written for another vault, asked per set
 METRICS = ("hit@1", "hit@3", "mrr", "recall@10")
 SIDES = ("vectors", "text")
 SETS: dict[str, Callable[[Path], PreparedSet]] = {
@@ -114,6 +120,7 @@ class Answered:
     question: Question
     rankings: dict[str, list[str]]
     sides: dict[str, Candidates]
+    top_score: float | None = None  # the first fused hit's score
 
 
 def run_set(prepared: PreparedSet, depth: int, fusions: Sequence[Fusion], progress: Callable[[str], None]) -> tuple[dict[str, Any], list[Answered]]:
@@ -126,6 +133,7 @@ def run_set(prepared: PreparedSet, depth: int, fusions: Sequence[Fusion], progre
         asked = time.perf_counter()
         notes = report_notes(vault)
         by_name = asked_by_name(vault, prepared.now)
+        unanswerable = asked_without_answer(vault, prepared.name, [row.top_score or 0.0 for row in answered], prepared.now)
     result: dict[str, Any] = {
         "questions": len(prepared.questions),
         "notes": notes,
@@ -133,6 +141,7 @@ def run_set(prepared: PreparedSet, depth: int, fusions: Sequence[Fusion], progre
         "by_kind": _by_kind(answered),
         "checks": {"offline_fusion_equals_fused": _sanity(answered)},
         "by_name": by_name,
+        "scores": unanswerable,
         "index_seconds": round(indexed - started, 2),
         "query_seconds": round(asked - indexed, 2),
         "info": prepared.info,
@@ -145,10 +154,11 @@ def run_set(prepared: PreparedSet, depth: int, fusions: Sequence[Fusion], progre
 def answer(vault: Vault, question: Question, depth: int, fusions: Sequence[Fusion], now: str | None = None) -> Answered:
     sides = side_rankings(vault, question.text, depth, now)
     rankings = {side: [path for path, _ in sides[side]] for side in SIDES}
-    rankings["fused"] = [hit.path for hit in vault.search(question.text, k=K, now=now)]
+    hits = vault.search(question.text, k=K, now=now)
+    rankings["fused"] = [hit.path for hit in hits]
     for fusion in (*fusions, parse_fusion(SANITY_FUSION)):
         rankings.setdefault(fusion.name, fusion.rank(sides["vectors"], sides["text"]))
-    return Answered(question, rankings, sides)
+    return Answered(question, rankings, sides, hits[0].score if hits else None)
 
 
 def asked_by_name(vault: Vault, now: str | None = None, most: int = BY_NAME_MOST) -> dict[str, Any]:
@@ -166,6 +176,31 @@ def asked_by_name(vault: Vault, now: str | None = None, most: int = BY_NAME_MOST
     found = [question_metrics([hit.path for hit in vault.search(row.title, k=K, now=now, include_expired=True)],
                               names[" ".join(row.title.casefold().split())]) for row in asked]
     return {"questions": len(found), "fused": {metric: average(found)[metric] for metric in ("hit@1", "mrr")}}
+
+
+def foreign_questions(name: str) -> tuple[str, list[str]]:
+    """Questions written for another vault, which nothing in set ``name`` answers: the manuals'
+    how-to questions for every personal vault, the kepano owner's for the manuals."""
+    source = "kepano" if name == "docs" else "docs"
+    path = Path(__file__).resolve().parent / "evalsets" / f"{source}.json"
+    questions = [item["question"] for item in json.loads(path.read_text(encoding="utf-8"))["questions"]]
+    return source, questions[:NO_ANSWER_MOST]
+
+
+def asked_without_answer(vault: Vault, name: str, answered_top: Sequence[float], now: str | None = None) -> dict[str, Any]:
+    """How high the first hit's score reads when the vault holds no answer, beside how it reads
+    for the set's own questions: what an agent deciding "I don't remember" sees."""
+    source, questions = foreign_questions(name)
+    tops = [hits[0].score if hits else 0.0 for hits in (vault.search(text, k=1, now=now) for text in questions)]
+    return {"asked_from": source, "questions": len(tops), "no_answer": _score_spread(tops), "own_questions": _score_spread(answered_top)}
+
+
+def _score_spread(scores: Sequence[float]) -> dict[str, float]:
+    if not scores:
+        return {}
+    return {"top1_mean": round(statistics.fmean(scores), 3), "top1_median": round(statistics.median(scores), 3),
+            "share_at_least_0.2": round(sum(score >= 0.2 for score in scores) / len(scores), 3),
+            "share_at_least_0.5": round(sum(score >= 0.5 for score in scores) / len(scores), 3)}
 
 
 def report_notes(vault: Vault) -> int:

@@ -829,3 +829,18 @@ def test_a_short_generic_reply_no_longer_outranks_by_meaning_the_turn_that_answe
     assert vector_order(tmp_path / "with", wordllama, query)[0] == "t001.md"
     naive = vector_order(tmp_path / "without", WithoutPrior(), query)
     assert naive.index("t001.md") > min(naive.index("t002.md"), naive.index("t003.md"))  # what the prior fixes
+
+
+@pytest.mark.parametrize("question", [
+    "what milk does Maya take in her coffee", "how do I deploy Harbor to production",
+    "feeding the cat", "when is Rui's birthday",
+])
+def test_asking_for_fewer_hits_gives_the_first_of_the_longer_answer_with_the_same_scores(vault: Vault, question: str) -> None:
+    """Was: the text side added notes holding any query word only when fewer than k held them
+    all, so k=1 and k=10 standardised different candidates: the same first hit read 0.71 asked
+    alone and 0.46 among ten ("what milk does Maya take in her coffee")."""
+    ten = vault.search(question, k=10, now=NOW)
+    for k in (1, 3):
+        fewer = vault.search(question, k=k, now=NOW)
+        assert [hit.path for hit in fewer] == [hit.path for hit in ten[:k]]
+        assert [hit.score for hit in fewer] == [hit.score for hit in ten[:k]]
