@@ -302,7 +302,7 @@ def _measure_components(opened: Any, queries: Sequence[str]) -> dict[str, Any]:
     pieces: dict[str, Callable[[str], object]] = {
         "embed_query": lambda query: searcher.embedder.embed([query]),
         "vector_side": lambda query: searcher._vector_side(vectors[query], pool, eligibility),
-        "text_side": lambda query: searcher._text_side(query, pool, K, eligibility),
+        "text_side": lambda query: searcher._text_side(query, pool, eligibility),
     }
     result: dict[str, Any] = {}
     for name, piece in pieces.items():

@@ -25,7 +25,7 @@ collected sides: it shows the collected sides are the ones vaultmem fuses (long 
 a pool of ``--depth`` propose notes search's pool of 100 does not). ``by_name`` asks for up to
 200 notes of each set by their titles (``asked_by_name``). ``scores`` asks each set up to 48
 questions written for another vault (the manuals' for the personal vaults, the kepano owner's
-for the manuals), which nothing there answers, and sets how the first hit's score reads for
+for the manuals), which nothing there answers, and reports how the first hit's score reads for
 them (``no_answer``) beside how it reads for the set's own questions (``own_questions``): what
 an agent deciding "I don't remember" would see. Prints one JSON document on stdout, progress
 on stderr.

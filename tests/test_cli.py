@@ -209,7 +209,21 @@ def test_a_command_outside_any_vault_refuses_and_writes_nothing(tmp_path: Path, 
     assert CliRunner().invoke(main, ["search", "project", "--json"]).exit_code == 0
 
 
-def test_an_empty_environment_variable_means_the_current_directory(sample_vault: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_stray_index_folder_above_does_not_make_a_vault_of_everything_below(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Older versions left a `.vaultmem/` in any folder a command was typed in (a home folder):
+    above the current folder it does not count; in it, it does (a folder indexed with --vault)."""
+    monkeypatch.delenv("VAULTMEM_VAULT", raising=False)
+    (tmp_path / ".vaultmem").mkdir()
+    (tmp_path / "projects" / "app").mkdir(parents=True)
+    monkeypatch.chdir(tmp_path / "projects" / "app")
+    result = CliRunner().invoke(main, ["check", "--json"])
+    assert result.exit_code == 1
+    assert "no vault in" in json.loads(result.stdout)["error"]["message"]
+    monkeypatch.chdir(tmp_path)
+    assert json.loads(CliRunner().invoke(main, ["check", "--json"]).stdout)["files"] == 0
+
+
+def test_an_empty_environment_variable_means_the_vault_around_the_current_folder(sample_vault: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(sample_vault)
     result = CliRunner(env={"VAULTMEM_VAULT": ""}).invoke(main, ["check", "--json"])
     assert json.loads(result.stdout)["files"] == 39

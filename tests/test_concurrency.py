@@ -17,6 +17,7 @@ import pytest
 from helpers import run_cli, write_file
 from vaultmem import Vault
 from vaultmem.embedders import HashingEmbedder, TokenSums
+from vaultmem.searchable import INDEX_RULES
 from vaultmem.storage import Store
 from vaultmem.vectors import VectorIndex
 
@@ -256,3 +257,23 @@ def test_an_index_beside_a_rebuild_does_not_read_the_rebuilds_fresh_rows_again(v
             assert report.updated == []
             assert "notes/n00.md" not in report.added  # the rebuild's row stands
             assert report.unchanged == 1
+
+
+def test_rows_a_dead_rebuild_of_another_version_left_are_read_again(vault_with_notes: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The rebuild stamps the rules its rows are made under when it drops the tables; a rebuild
+    by a version that stamps none leaves rows of unknown rules, which the next reconcile reads
+    again — even on a platform without flock, where a dead rebuild looks like a running one."""
+    import vaultmem.storage.meta
+    from vaultmem.storage import READER_KEY
+
+    monkeypatch.setattr(vaultmem.storage.meta, "fcntl", None)
+    with Vault(vault_with_notes) as older:  # an older vaultmem's `index --rebuild`, killed part-way
+        with older.store.meta.rebuilding():
+            older.derived.drop()
+            with older.store.transaction():
+                older.store.db.execute("DELETE FROM meta WHERE key = ?", (READER_KEY,))  # it kept no rules
+            older.indexer.sync_paths([f"notes/n{number:02}.md" for number in range(10)])
+    with Vault(vault_with_notes) as newer:
+        report = newer.indexer.reconcile()  # what `watch` runs, or a search's bulk catch-up
+        assert report.reread is True
+        assert newer.store.meta.get(READER_KEY) == INDEX_RULES

@@ -184,3 +184,19 @@ def test_the_calibration_script_fits_the_shipped_kind_of_curve_on_the_sample_set
     assert sample["hits"] == 200  # 20 questions × their first 10 candidates
     assert sample["brier"] <= sample["brier_shipped"] + 1e-9  # fitted on this set: at least as good here
     assert abs(sample["mean_score"] - sample["answer_rate"]) < 0.05
+
+
+def test_the_score_probe_asks_foreign_questions_and_they_read_lower_than_the_sets_own(sample_run: tuple[dict, list[dict]]) -> None:
+    # `scores`: the manuals' how-to questions asked of the sample vault (nothing there answers
+    # them) beside the sample's own. On this vault the first hit's score tells them apart.
+    from benchmarks.eval_ranking import _score_spread, foreign_questions
+
+    scores = sample_run[0]["sets"]["sample"]["scores"]
+    assert scores["asked_from"] == "docs"
+    assert scores["questions"] == len(foreign_questions("sample")[1]) == 48
+    for spread in (scores["no_answer"], scores["own_questions"]):
+        assert all(0.0 <= value <= 1.0 for value in spread.values())
+    assert scores["own_questions"]["top1_mean"] > scores["no_answer"]["top1_mean"] + 0.2
+    assert foreign_questions("docs")[0] == "kepano"
+    assert _score_spread([]) == {}
+    assert _score_spread([0.1, 0.3, 0.6, 0.9]) == {"top1_mean": 0.475, "top1_median": 0.45, "share_at_least_0.2": 0.75, "share_at_least_0.5": 0.5}

@@ -835,7 +835,7 @@ def test_a_short_generic_reply_no_longer_outranks_by_meaning_the_turn_that_answe
     "what milk does Maya take in her coffee", "how do I deploy Harbor to production",
     "feeding the cat", "when is Rui's birthday",
 ])
-def test_asking_for_fewer_hits_gives_the_first_of_the_longer_answer_with_the_same_scores(vault: Vault, question: str) -> None:
+def test_asking_for_fewer_or_more_hits_gives_the_same_first_hits_with_the_same_scores(vault: Vault, question: str) -> None:
     """Was: the text side added notes holding any query word only when fewer than k held them
     all, so k=1 and k=10 standardised different candidates: the same first hit read 0.71 asked
     alone and 0.46 among ten ("what milk does Maya take in her coffee")."""
@@ -844,3 +844,6 @@ def test_asking_for_fewer_hits_gives_the_first_of_the_longer_answer_with_the_sam
         fewer = vault.search(question, k=k, now=NOW)
         assert [hit.path for hit in fewer] == [hit.path for hit in ten[:k]]
         assert [hit.score for hit in fewer] == [hit.score for hit in ten[:k]]
+    twenty = vault.search(question, k=20, now=NOW)  # more hits: the same first ten, scored the same
+    assert len(twenty) == 20
+    assert [(hit.path, hit.score) for hit in twenty[:10]] == [(hit.path, hit.score) for hit in ten]

@@ -52,11 +52,12 @@ def test_dropping_the_derived_tables_keeps_usage_history(tmp_path: Path) -> None
         store.usage.replace([UsageRow("note-a", 3, "2026-11-30T12:00:00+00:00", 1)])
         store.vectors.put([7], [b"\0" * 8])
         store.meta.set("embedder", "hashing")
-    store.drop_derived()
+    store.drop_derived("reader-9/recipe")
     assert store.usage.all() == [UsageRow("note-a", 3, "2026-11-30T12:00:00+00:00", 1)]
     assert store.vectors.max_seq() == 0 and store.notes.count() == 0
     assert store.meta.get("embedder") is None
     assert store.meta.get("indexed") == REBUILDING  # until the rebuild's own pass completes
+    assert store.meta.get("reader") == "reader-9/recipe"  # the rules its rows will be made under
     store.close()
 
 

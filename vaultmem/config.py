@@ -88,15 +88,20 @@ class VaultConfig:
 
 
 def find_vault(start: Path) -> Path | None:
-    """The vault ``start`` is in: the nearest folder, ``start`` or one above it, that holds
-    ``.obsidian/``, ``.vaultmem/`` or ``.vaultmem.toml``; ``None`` when there is none.
+    """The vault ``start`` is in: ``start`` itself if it holds ``.obsidian/``, ``.vaultmem/``
+    or ``.vaultmem.toml``, else the nearest folder above it holding ``.obsidian/`` or
+    ``.vaultmem.toml``; ``None`` when there is none.
 
     A command run in a vault's subfolder works on the vault (not on the subfolder as a vault
     of its own, with an index of its own inside the vault), and one run outside any vault
-    does not index whatever folder it was started in — a home folder, say.
+    does not index whatever folder it was started in — a home folder, say. Above ``start``
+    a bare ``.vaultmem/`` does not count: older versions left one in any folder a command
+    was typed in, and it must not make that folder the vault of everything below it.
     """
+    if (start / STATE_DIR).is_dir():
+        return start
     for folder in (start, *start.parents):
-        if (folder / OBSIDIAN_DIR).is_dir() or (folder / STATE_DIR).is_dir() or (folder / CONFIG_FILE).is_file():
+        if (folder / OBSIDIAN_DIR).is_dir() or (folder / CONFIG_FILE).is_file():
             return folder
     return None
 

@@ -180,7 +180,9 @@ class DerivedIndex:
         # Only the files that exist before the drop: a snapshot another process publishes
         # right after it must not be deleted under the name SQLite now gives it.
         stale = snapshot_files(self.state_dir)
-        self.store.drop_derived()
+        from .searchable import INDEX_RULES
+
+        self.store.drop_derived(INDEX_RULES)
         remove_files(stale)
         self._local.searcher = None
 

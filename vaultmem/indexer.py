@@ -150,10 +150,7 @@ class Indexer:
         self.paths.refresh()  # a folder excluded since the last run leaves the index now
         exclusions = self.paths.exclusions
         made_under = self.store.meta.get(READER_KEY)
-        # A rebuild running in another process dropped the rules with the rows: what it has
-        # re-added so far is made under today's rules, and it reads every file anyway.
-        rebuild_elsewhere = not completes_rebuild and self.store.meta.get("indexed") == REBUILDING
-        if made_under != INDEX_RULES and not rebuild_elsewhere:
+        if made_under != INDEX_RULES:
             # No rules and no rows: a new index, every file is read anyway. Rows without rules: an
             # index from before the rules were kept.
             report.reread = made_under is not None or self.store.notes.count() > 0

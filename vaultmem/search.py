@@ -52,7 +52,7 @@ if TYPE_CHECKING:
 
 SNAPSHOT_RETRIES = 5
 CANDIDATES_MIN = 100  # notes per side, before fusion
-ANY_TERM_BELOW = 10  # the text side adds notes holding any query word when fewer than max(k, this) hold them all
+ANY_TERM_BELOW = 10  # the text side adds notes holding any query word when fewer than this hold them all (any k)
 PASSAGES_PER_NOTE = 4  # passages (vector side) or rows (text side) asked for per note wanted
 WIDEN_FACTOR = 4
 WIDEN_LIMIT = 4 * WIDEN_FACTOR  # the vector side asks for up to this many times its pool, then goes exact
@@ -274,7 +274,7 @@ class Searcher:
     def _candidates(self, query: str, k: int, eligibility: Eligibility, pool: int | None = None) -> Candidates:
         pool = max(CANDIDATES_MIN, k, pool or 0)
         vectors = self._vector_side(self.embedder.embed([query])[0], pool, eligibility)
-        text = self._text_side(query, pool, k, eligibility)
+        text = self._text_side(query, pool, eligibility)
         key = name_key(query)
         named = self.store.notes.labels_named(key, eligibility) if key else []
         fused = fuse(vectors, text, pool, named)
@@ -354,21 +354,22 @@ class Searcher:
 
     # -- the text side
 
-    def _text_side(self, query: str, pool: int, k: int, eligibility: Eligibility) -> list[SideHit]:
+    def _text_side(self, query: str, pool: int, eligibility: Eligibility) -> list[SideHit]:
         """BM25 candidates: notes with a passage holding every query word first, then (if fewer
-        than max(k, ANY_TERM_BELOW)) any word.
+        than ANY_TERM_BELOW) any word.
 
         Requiring all words first keeps FTS5 from scoring most of the vault for a long
         natural-language query (p50 at 100k notes: 30 ms → a few ms); the OR pass keeps
-        recall when no note has them all. Its threshold does not follow a small k: asked for
-        one hit or ten, the text side proposes the same notes, so the first hit and its score
-        are the same (a k of 1 once read 0.71 where a k of 10 read 0.46). See adr/0004.
+        recall when no note has them all. Its threshold does not follow k: asked for one hit
+        or twenty, the text side proposes the same notes, so the first hits and their scores
+        are the same (a k of 1 once read 0.71 where a k of 10 read 0.46); the vector side
+        still makes the answer min(k, eligible) long. See adr/0004.
         """
         terms = query_terms(query)
         if not terms:
             return []
         ranking = self._fts(" AND ".join(terms), pool, eligibility)
-        if len(ranking) < max(k, ANY_TERM_BELOW) and len(terms) > 1:
+        if len(ranking) < ANY_TERM_BELOW and len(terms) > 1:
             seen = {hit.label for hit in ranking}
             extra = self._fts(" OR ".join(terms), pool, eligibility)
             ranking += [hit for hit in extra if hit.label not in seen][: pool - len(ranking)]

@@ -60,11 +60,15 @@ def _vault_around_here() -> str:
 
     from ..config import CONFIG_FILE, OBSIDIAN_DIR, STATE_DIR, find_vault
 
-    here = Path.cwd()
+    try:
+        here = Path.cwd()
+    except FileNotFoundError:
+        raise VaultmemError("the current folder no longer exists: cd into the vault or pass --vault PATH") from None
     found = find_vault(here)
     if found is None:
         raise VaultmemError(
-            f"no vault in {here} or any folder above it (a vault holds {OBSIDIAN_DIR}/, {STATE_DIR}/ or {CONFIG_FILE}); "
+            f"no vault in {here} or any folder above it (a vault holds {OBSIDIAN_DIR}/ or {CONFIG_FILE}; "
+            f"the folder you are in also counts when it holds {STATE_DIR}/); "
             "pass --vault PATH or set VAULTMEM_VAULT — `vaultmem --vault . index` makes this folder a vault"
         )
     return str(found)
@@ -127,7 +131,7 @@ def json_option(function: Callable[..., Any]) -> Callable[..., Any]:
     type=click.Path(file_okay=False),
     default=lambda: os.environ.get("VAULTMEM_VAULT") or None,
     show_default="$VAULTMEM_VAULT, else the vault the current folder is in: the nearest folder, here or above, "
-                 "with .obsidian/, .vaultmem/ or .vaultmem.toml",
+                 "with .obsidian/ or .vaultmem.toml, or this folder if it holds .vaultmem/",
     help="The vault folder.",
 )
 @click.version_option(package_name="vaultmem")

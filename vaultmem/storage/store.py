@@ -8,7 +8,7 @@ from pathlib import Path
 
 from ..errors import IndexNotWritable
 from .connection import DB_NAME, Connection, ensure_state_dir, index_failure, is_disk_full, is_not_writable
-from .meta import REBUILDING, MetaStore
+from .meta import READER_KEY, REBUILDING, MetaStore
 from .migrations import drop_derived, migrate
 from .notes import NoteStore
 from .passages import PassageStore
@@ -90,14 +90,18 @@ class Store:
         """Changes whenever any connection commits (data_version) or this one writes."""
         return self.db.change_token()
 
-    def drop_derived(self) -> None:
+    def drop_derived(self, rules: str) -> None:
         """Forget everything derived (``index --rebuild``); usage history stays.
 
         Dropping and recreating happen in one transaction, so a concurrent reader sees
-        the old tables or the new (empty, then filling) ones — never none.
+        the old tables or the new (empty, then filling) ones — never none. ``rules`` are
+        those the rebuild makes its rows under (searchable.INDEX_RULES), kept in the same
+        transaction: another process reconciling beside the rebuild sees its rows as made
+        under today's rules, and one by another version sees they are not.
         """
         with self.db.transaction():
             drop_derived(self.db)
+            self.meta.set(READER_KEY, rules)
             # Still "indexed" (being rebuilt): a concurrent search answers from what is
             # rebuilt so far, with a warning, instead of starting a second full index of its
             # own. A rebuild that died leaves this mark behind: see `MetaStore.rebuild_state`.
