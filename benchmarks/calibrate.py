@@ -7,7 +7,7 @@ A hit's ``score`` is ``1 / (1 + exp(a − b × fused))``, ``fused`` the value se
 (ranking.fuse: the sides' weighted z-scores, plus the name lift). Every set of
 ``eval_ranking`` is built and indexed as there, and each question's first 10 fused
 candidates are taken with their values and whether each is an answer. The fit is a logistic
-regression of "is an answer" on the value, by Newton's method, **each fitted set weighing the
+regression of "is an answer" on the value (``logistic.py``), **each fitted set weighing the
 same** (the conversations' 541 questions would otherwise outweigh the sample's 20) — the
 fit vaultmem ships (``Embedder.score_calibration``).
 
@@ -34,10 +34,9 @@ from vaultmem.lifecycle import resolve_now, to_epoch_us
 from vaultmem.storage import Eligibility
 
 from .eval_ranking import SETS, K, _fresh
+from .logistic import auc, logistic, reliability, sigmoid
 
 FIT_ON = ("sample", "kepano", "conversations", "docs")  # the sets the shipped fit saw
-BANDS = ((0.0, 0.2), (0.2, 0.4), (0.4, 0.6), (0.6, 0.8), (0.8, 1.0))
-NEWTON_STEPS = 50
 
 Hits = tuple[np.ndarray, np.ndarray]  # fused values, 1.0 where the hit is an answer
 
@@ -64,42 +63,16 @@ def fit(sets: Sequence[Hits]) -> tuple[float, float]:
     values = np.concatenate([hits[0] for hits in sets])
     labels = np.concatenate([hits[1] for hits in sets])
     weights = np.concatenate([np.full(len(hits[0]), 1.0 / max(1, len(hits[0]))) for hits in sets])
-    a, b = 4.0, 1.5
-    for _ in range(NEWTON_STEPS):
-        p = probability(values, a, b)
-        gradient = np.array([np.sum(weights * (labels - p)), np.sum(weights * (p - labels) * values)])
-        r = weights * p * (1 - p)
-        hessian = np.array([[np.sum(r), -np.sum(r * values)], [-np.sum(r * values), np.sum(r * values * values)]])
-        step = np.linalg.solve(hessian, gradient)
-        a, b = a - float(step[0]), b - float(step[1])
-    return a, b
+    intercept, slope = logistic(values[:, None], labels, weights, ridge=0.0)  # one feature: nothing to keep finite
+    return -float(intercept), float(slope)
 
 
 def probability(values: np.ndarray, a: float, b: float) -> np.ndarray:
-    return 1.0 / (1.0 + np.exp(a - b * values))
+    return sigmoid(b * values - a)
 
 
 def brier(hits: Hits, a: float, b: float) -> float:
     return round(float(np.mean((probability(hits[0], a, b) - hits[1]) ** 2)), 4)
-
-
-def auc(hits: Hits, a: float, b: float) -> float | None:
-    scores, labels = probability(hits[0], a, b), hits[1]
-    positive, negative = scores[labels == 1], scores[labels == 0]
-    if not len(positive) or not len(negative):
-        return None
-    wins = (positive[:, None] > negative[None, :]).sum() + 0.5 * (positive[:, None] == negative[None, :]).sum()
-    return round(float(wins / (len(positive) * len(negative))), 3)
-
-
-def bands(hits: Hits, a: float, b: float) -> dict[str, dict[str, Any]]:
-    scores, labels = probability(hits[0], a, b), hits[1]
-    found: dict[str, dict[str, Any]] = {}
-    for low, high in BANDS:
-        inside = (scores >= low) & ((scores < high) | (high == 1.0))
-        found[f"{low:.1f}-{high:.1f}"] = {"hits": int(inside.sum()),
-                                          "answers": round(float(labels[inside].mean()), 2) if inside.any() else None}
-    return found
 
 
 def _left_out(found: Hits, others: Sequence[Hits]) -> dict[str, Any] | None:
@@ -107,8 +80,9 @@ def _left_out(found: Hits, others: Sequence[Hits]) -> dict[str, Any] | None:
     if not others:
         return None
     a, b = fit(others)
-    return {"a": round(a, 3), "b": round(b, 3), "brier": brier(found, a, b), "auc": auc(found, a, b),
-            "bands": bands(found, a, b)}
+    scores, labels = probability(found[0], a, b), found[1]
+    return {"a": round(a, 3), "b": round(b, 3), "brier": brier(found, a, b), "auc": auc(scores, labels == 1),
+            "bands": reliability(scores, labels)}
 
 
 def calibrate(set_names: Sequence[str], fit_on: Sequence[str], workdir: Path | None = None) -> dict[str, Any]:

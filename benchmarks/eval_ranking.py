@@ -182,7 +182,7 @@ def foreign_questions(name: str) -> tuple[str, list[str]]:
     """Questions written for another vault, which nothing in set ``name`` answers: the manuals'
     how-to questions for every personal vault, the kepano owner's for the manuals."""
     source = "kepano" if name == "docs" else "docs"
-    path = Path(__file__).resolve().parent / "evalsets" / f"{source}.json"
+    path = kepano.QUESTIONS if source == "kepano" else docs.QUESTIONS
     questions = [item["question"] for item in json.loads(path.read_text(encoding="utf-8"))["questions"]]
     return source, questions[:NO_ANSWER_MOST]
 

@@ -48,6 +48,10 @@ import numpy as np
 from vaultmem.search import query_terms
 
 from .eval_ranking import SETS, _fresh, average, question_metrics
+from .logistic import auc as _auc
+from .logistic import logistic as _logistic
+from .logistic import reliability as _reliability
+from .logistic import sigmoid as _sigmoid
 from .passages import EMBED_VARIANTS, Doc, Passage, Split, load_docs, split_passages
 from .proto_sides import (
     COLUMNS,
@@ -573,47 +577,6 @@ def _match_kinds(rows: Sequence[dict[str, Any]]) -> dict[str, Any]:
         kinds[kind].append(row["answer"])
     return {kind: {"share": round(len(found) / len(rows), 3), "answer_rate": round(sum(found) / len(found), 3) if found else None}
             for kind, found in kinds.items()}
-
-
-def _auc(scores: np.ndarray, labels: np.ndarray) -> float | None:
-    positives, negatives = scores[labels], scores[~labels]
-    if len(positives) == 0 or len(negatives) == 0:
-        return None
-    order = np.argsort(np.concatenate([positives, negatives]), kind="mergesort")
-    ranks = np.empty(len(order))
-    ranks[order] = np.arange(1, len(order) + 1)
-    combined = np.concatenate([positives, negatives])
-    for value in np.unique(combined):  # average ranks of ties
-        tied = combined == value
-        ranks[tied] = ranks[tied].mean()
-    return round(float((ranks[: len(positives)].sum() - len(positives) * (len(positives) + 1) / 2) / (len(positives) * len(negatives))), 3)
-
-
-def _sigmoid(x: np.ndarray) -> np.ndarray:
-    return 1 / (1 + np.exp(-x))
-
-
-def _logistic(features: np.ndarray, labels: np.ndarray, weights: np.ndarray, steps: int = 50) -> np.ndarray:
-    """Weighted logistic regression by Newton's method (a small ridge keeps it finite)."""
-    design = np.hstack([np.ones((len(features), 1)), features])
-    coefficients = np.zeros(design.shape[1])
-    weights = weights / weights.sum()
-    for _ in range(steps):
-        p = _sigmoid(design @ coefficients)
-        gradient = design.T @ (weights * (labels - p)) - 1e-4 * coefficients
-        hessian = (design * (weights * p * (1 - p))[:, None]).T @ design + 1e-4 * np.eye(design.shape[1])
-        coefficients += np.linalg.solve(hessian, gradient)
-    return coefficients
-
-
-def _reliability(probability: np.ndarray, labels: np.ndarray) -> list[dict[str, Any]]:
-    bins = []
-    for low in (0.0, 0.2, 0.4, 0.6, 0.8):
-        inside = (probability >= low) & (probability < low + 0.2 + (1e-9 if low == 0.8 else 0))
-        if inside.any():
-            bins.append({"from": low, "hits": int(inside.sum()), "answer_rate": round(float(labels[inside].mean()), 3),
-                         "mean_score": round(float(probability[inside].mean()), 3)})
-    return bins
 
 
 # ------------------------------------------------------------------ whole designs, end to end
