@@ -3,18 +3,24 @@
     python -m benchmarks.calibrate                          # fit on the four original sets, ≈ 1 min
     python -m benchmarks.calibrate --fit-on sample,kepano   # fit on others
 
-A hit's ``score`` is ``1 / (1 + exp(a − b × fused))``, ``fused`` the value search ranks by
-(ranking.fuse: the sides' weighted z-scores, plus the name lift). Every set of
-``eval_ranking`` is built and indexed as there, and each question's first 10 fused
-candidates are taken with their values and whether each is an answer. The fit is a logistic
-regression of "is an answer" on the value (``logistic.py``), **each fitted set weighing the
-same** (the conversations' 541 questions would otherwise outweigh the sample's 20) — the
-fit vaultmem ships (``Embedder.score_calibration``).
+A hit's ``score`` is ``1 / (1 + exp(a − b × fused + c × unheld))``: ``fused`` the value search
+ranks by (ranking.fuse: the sides' weighted z-scores, plus the name lift), ``unheld`` the share
+of the query's words that no note of the vault holds (search: the same for every hit of a query).
+Every set of ``eval_ranking`` is built and indexed as there, and asked its own questions and
+the questions written for another vault that nothing in it answers (``foreign_questions``);
+each question's first 10 fused candidates are taken with their values, the query's
+``unheld`` and whether each is an answer (a foreign question's never are). The fit is a
+logistic regression of "is an answer" on (value, unheld) (``logistic.py``), **each fitted set
+weighing the same** (the conversations' 541 questions would otherwise outweigh the sample's
+20) and, within a set, its foreign questions a quarter of its own (:data:`FOREIGN_WEIGHT`) —
+the fit vaultmem ships (``Embedder.score_calibration``).
 
-Prints one JSON document: the fitted ``a, b``; per set, the Brier score of the fit and of the
-calibration vaultmem ships now, the mean score against the rate of answers, and — fitted
-without that set (leave one set out) — its Brier score, ROC AUC and the share of answers in
-each score band (the figures adr/0004 and the README quote).
+Prints one JSON document: the fitted ``a, b, c``; per set, the Brier score of the fit and of
+the calibration vaultmem ships now on the set's own questions, the mean score against the
+rate of answers, the share of first hits that read ≥ 0.5 for its own questions and for the
+foreign ones, and — fitted without that set (leave one set out) — its Brier score, ROC AUC,
+the share of answers in each score band and the foreign questions' first hits ≥ 0.5 (the
+figures adr/0004 and the README quote).
 """
 
 from __future__ import annotations
@@ -24,6 +30,7 @@ import json
 import sys
 import tempfile
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -33,56 +40,92 @@ from vaultmem import Vault
 from vaultmem.lifecycle import resolve_now, to_epoch_us
 from vaultmem.storage import Eligibility
 
-from .eval_ranking import SETS, K, _fresh
+from .eval_ranking import SETS, K, _fresh, foreign_questions
 from .logistic import auc, logistic, reliability, sigmoid
 
 FIT_ON = ("sample", "kepano", "conversations", "docs")  # the sets the shipped fit saw
+# What a set's foreign questions weigh in the fit beside its own: the share of questions an
+# agent asks that its vault cannot answer is unknown; a quarter lowers the score of those
+# without moving the score of answers found (measured at 0.25 / 0.5 / 1: adr/0004).
+FOREIGN_WEIGHT = 0.25
 
-Hits = tuple[np.ndarray, np.ndarray]  # fused values, 1.0 where the hit is an answer
+Calibration = tuple[float, float, float]
 
 
-def collect(name: str, root: Path) -> Hits:
-    """Each question's first K fused candidates: their values and whether each answers."""
+@dataclass(frozen=True)
+class Hits:
+    """Each question's first K fused candidates, one entry per candidate."""
+
+    values: np.ndarray  # fused values
+    unheld: np.ndarray  # the question's share of words no note holds
+    labels: np.ndarray  # 1.0 where the hit is an answer
+    firsts: np.ndarray  # True on each question's first hit
+
+    def scores(self, calibration: Calibration) -> np.ndarray:
+        a, b, c = calibration
+        return sigmoid(b * self.values - a - c * self.unheld)
+
+
+@dataclass(frozen=True)
+class SetHits:
+    own: Hits
+    foreign: Hits
+
+
+def collect(name: str, root: Path) -> SetHits:
+    """The set's own questions and the foreign ones, asked of its vault."""
     prepared = SETS[name](_fresh(root / name))
-    values: list[float] = []
-    labels: list[float] = []
     with Vault(prepared.vault) as vault:
         vault.index()
         searcher = vault.derived.searcher()
         eligibility = Eligibility(now_us=to_epoch_us(resolve_now(prepared.now)))
-        for question in prepared.questions:
-            found = searcher.candidates(question.text, K, eligibility)
-            for item in found.fused[:K]:
-                values.append(item.value)
-                labels.append(1.0 if found.paths.get(item.label) in question.answers else 0.0)
-    return np.asarray(values), np.asarray(labels)
+
+        def asked(questions: Sequence[tuple[str, frozenset[str]]]) -> Hits:
+            rows: list[tuple[float, float, float, bool]] = []
+            for text, answers in questions:
+                found = searcher.candidates(text, K, eligibility)
+                rows.extend((item.value, found.unheld, 1.0 if found.paths.get(item.label) in answers else 0.0, rank == 0)
+                            for rank, item in enumerate(found.fused[:K]))
+            values, unheld, labels, firsts = zip(*rows, strict=True) if rows else ((), (), (), ())
+            return Hits(np.asarray(values, dtype=float), np.asarray(unheld, dtype=float), np.asarray(labels, dtype=float),
+                        np.asarray(firsts, dtype=bool))
+
+        own = asked([(question.text, frozenset(question.answers)) for question in prepared.questions])
+        foreign = asked([(text, frozenset()) for text in foreign_questions(name)[1]])
+    return SetHits(own, foreign)
 
 
-def fit(sets: Sequence[Hits]) -> tuple[float, float]:
-    """``a, b`` of P(answer) = 1 / (1 + exp(a − b·value)), each set weighing the same."""
-    values = np.concatenate([hits[0] for hits in sets])
-    labels = np.concatenate([hits[1] for hits in sets])
-    weights = np.concatenate([np.full(len(hits[0]), 1.0 / max(1, len(hits[0]))) for hits in sets])
-    intercept, slope = logistic(values[:, None], labels, weights, ridge=0.0)  # one feature: nothing to keep finite
-    return -float(intercept), float(slope)
+def fit(sets: Sequence[SetHits]) -> Calibration:
+    """``a, b, c`` of P(answer) = 1 / (1 + exp(a − b·value + c·unheld)), each set weighing the
+    same and its foreign questions FOREIGN_WEIGHT of its own."""
+    parts = [(hits, share) for found in sets for hits, share in ((found.own, 1.0), (found.foreign, FOREIGN_WEIGHT))
+             if len(hits.values)]
+    features = np.vstack([np.column_stack([hits.values, hits.unheld]) for hits, _ in parts])
+    labels = np.concatenate([hits.labels for hits, _ in parts])
+    weights = np.concatenate([np.full(len(hits.values), share / len(hits.values)) for hits, share in parts])
+    intercept, slope, unheld_slope = logistic(features, labels, weights)  # the small ridge: unheld may separate
+    return -float(intercept), float(slope), -float(unheld_slope)
 
 
-def probability(values: np.ndarray, a: float, b: float) -> np.ndarray:
-    return sigmoid(b * values - a)
+def brier(hits: Hits, calibration: Calibration) -> float:
+    return round(float(np.mean((hits.scores(calibration) - hits.labels) ** 2)), 4)
 
 
-def brier(hits: Hits, a: float, b: float) -> float:
-    return round(float(np.mean((probability(hits[0], a, b) - hits[1]) ** 2)), 4)
+def confident_firsts(hits: Hits, calibration: Calibration) -> float | None:
+    """The share of questions whose first hit reads ≥ 0.5."""
+    firsts = hits.scores(calibration)[hits.firsts]
+    return round(float(np.mean(firsts >= 0.5)), 3) if len(firsts) else None
 
 
-def _left_out(found: Hits, others: Sequence[Hits]) -> dict[str, Any] | None:
+def _left_out(found: SetHits, others: Sequence[SetHits]) -> dict[str, Any] | None:
     """This set judged by a fit on the other sets (None when the fit saw no other set)."""
     if not others:
         return None
-    a, b = fit(others)
-    scores, labels = probability(found[0], a, b), found[1]
-    return {"a": round(a, 3), "b": round(b, 3), "brier": brier(found, a, b), "auc": auc(scores, labels == 1),
-            "bands": reliability(scores, labels)}
+    calibration = fit(others)
+    scores, labels = found.own.scores(calibration), found.own.labels
+    return {"a": round(calibration[0], 3), "b": round(calibration[1], 3), "c": round(calibration[2], 3),
+            "brier": brier(found.own, calibration), "auc": auc(scores, labels == 1), "bands": reliability(scores, labels),
+            "foreign_first_at_least_0.5": confident_firsts(found.foreign, calibration)}
 
 
 def calibrate(set_names: Sequence[str], fit_on: Sequence[str], workdir: Path | None = None) -> dict[str, Any]:
@@ -94,17 +137,22 @@ def calibrate(set_names: Sequence[str], fit_on: Sequence[str], workdir: Path | N
         hits = {}
         for name in set_names:
             hits[name] = collect(name, root)
-            print(f"{name}: {len(hits[name][0])} hits", file=sys.stderr, flush=True)
-    a, b = fit([hits[name] for name in fit_on])
+            print(f"{name}: {len(hits[name].own.values)} hits", file=sys.stderr, flush=True)
+    calibration = fit([hits[name] for name in fit_on])
     per_set: dict[str, Any] = {}
     for name, found in hits.items():
         per_set[name] = {
-            "hits": len(found[0]), "answer_rate": round(float(found[1].mean()), 3),
-            "brier": brier(found, a, b), "brier_shipped": brier(found, *shipped),
-            "mean_score": round(float(probability(found[0], a, b).mean()), 3),
+            "hits": len(found.own.values), "answer_rate": round(float(found.own.labels.mean()), 3),
+            "brier": brier(found.own, calibration), "brier_shipped": brier(found.own, shipped),
+            "mean_score": round(float(found.own.scores(calibration).mean()), 3),
+            "own_first_at_least_0.5": confident_firsts(found.own, calibration),
+            "foreign_first_at_least_0.5": confident_firsts(found.foreign, calibration),
+            "foreign_first_at_least_0.5_shipped": confident_firsts(found.foreign, shipped),
             "left_out": _left_out(found, [hits[other] for other in fit_on if other != name]),
         }
-    return {"fit_on": list(fit_on), "a": round(a, 3), "b": round(b, 3), "shipped": list(shipped), "sets": per_set}
+    a, b, c = calibration
+    return {"fit_on": list(fit_on), "a": round(a, 3), "b": round(b, 3), "c": round(c, 3), "shipped": list(shipped),
+            "foreign_weight": FOREIGN_WEIGHT, "sets": per_set}
 
 
 def main(argv: Sequence[str] | None = None) -> None:

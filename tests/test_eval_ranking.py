@@ -171,8 +171,9 @@ def test_echo_questions_repeat_a_word_of_each_evidence_turn_but_never_the_answer
 
 def test_the_calibration_script_fits_the_shipped_kind_of_curve_on_the_sample_set() -> None:
     # benchmarks/calibrate.py refits Embedder.score_calibration; on the sample set alone its
-    # fit must still say what the shipped one says: a higher fused value, a likelier answer,
-    # and scores that are a fair guess of the share of answers.
+    # fit must still say what the shipped one says: a higher fused value, a likelier answer;
+    # more of the question's words in no note, a less likely one; and scores that are a fair
+    # guess of the share of answers.
     completed = subprocess.run(
         [sys.executable, "-m", "benchmarks.calibrate", "--sets", "sample", "--fit-on", "sample"],
         cwd=REPO, capture_output=True, text=True, timeout=300, check=False,
@@ -181,9 +182,11 @@ def test_the_calibration_script_fits_the_shipped_kind_of_curve_on_the_sample_set
     result = json.loads(completed.stdout)
     sample = result["sets"]["sample"]
     assert result["b"] > 0
+    assert result["c"] > 0
     assert sample["hits"] == 200  # 20 questions × their first 10 candidates
     assert sample["brier"] <= sample["brier_shipped"] + 1e-9  # fitted on this set: at least as good here
     assert abs(sample["mean_score"] - sample["answer_rate"]) < 0.05
+    assert sample["foreign_first_at_least_0.5"] < sample["own_first_at_least_0.5"] - 0.5
 
 
 def test_the_score_probe_asks_foreign_questions_and_they_read_lower_than_the_sets_own(sample_run: tuple[dict, list[dict]]) -> None:

@@ -39,10 +39,12 @@ class Embedder(ABC):
 
     name: str
     dimension: int
-    # The calibration of a hit's score (search.py): P(the hit is what was asked for) =
-    # 1 / (1 + exp(a - b * fused)), fitted with WordLlama on four sets (benchmarks/PASSAGES.md);
-    # another embedder keeps this fit unless it brings its own.
-    score_calibration: tuple[float, float] = (5.603, 1.333)
+    # The calibration of a hit's score (search.py, ranking.probability): P(the hit is what was
+    # asked for) = 1 / (1 + exp(a - b * fused + c * unheld)), unheld the share of the query's
+    # words no note of the vault holds; fitted with WordLlama on four sets and questions written
+    # for other vaults (benchmarks/calibrate.py); another embedder keeps this fit unless it
+    # brings its own.
+    score_calibration: tuple[float, float, float] = (5.541, 1.335, 2.405)
     # The length prior (adr/0004): a passage's vector is scaled by n / sqrt(n² + β²), n the
     # norm of its tokens' summed vectors, so a few generic words ("I'm crying just hearing
     # about it") no longer outrank by chance the longer passage that says what was asked.

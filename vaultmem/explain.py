@@ -139,14 +139,24 @@ def explain_row(searcher: Searcher, row: NoteRow, meta: dict[str, Any], query: s
     text = _text_score(searcher, query, label, found)
     in_answer = not blocking and position is not None and position <= k
     named = [_name_reason(row, meta, query, fused.name_lift)] if fused is not None and fused.name_lift is not None else []
-    reasons = [*blocking, *_notes(row, eligibility), *named, _ranking_reason(position, k, lifted_words, vector, text, found)]
+    reasons = [*blocking, *_notes(row, eligibility), *named, _ranking_reason(position, k, lifted_words, vector, text, found),
+               *_unheld_reason(found)]
     passage = _best_passage(searcher, row, query, vector, text)
-    value = None if fused is None else round(probability(fused.value, searcher.embedder.score_calibration), 4)
+    value = None if fused is None else round(probability(fused.value, searcher.embedder.score_calibration, found.unheld), 4)
     return Explanation(
         row.path, row.id, row.title, query, k, in_answer, _ranks(vector_rank, text_rank, position),
         _scores(None if vector is None else round(vector.score, 4), None if text is None else round(text.score, 4), value),
         None if fused is None else match_kind(vector_rank, text_rank, k), passage, reasons, bool(lifted_words),
     )
+
+
+def _unheld_reason(found: Candidates) -> list[str]:
+    """The query's words no note holds, which lower every hit's score alike (ranking.probability)."""
+    if not found.unheld_words:
+        return []
+    words = ", ".join(word.strip('"') for word in found.unheld_words)
+    return [f"{len(found.unheld_words)} of the query's {len(found.words)} words ({words}) are in no note of the vault: "
+            "every hit's score is lowered for it (the order is not changed)"]
 
 
 def _name_reason(row: NoteRow, meta: dict[str, Any], query: str, lift: float) -> str:

@@ -17,7 +17,9 @@
   :data:`NAME_MARGIN` above the best candidate that is not named so; all by the same
   amount, so among themselves they keep the sides' order.
 - **score** (:func:`probability`): the fused value through a logistic calibration, the
-  estimated chance that the hit is what the query is after; it never rises down the list.
+  estimated chance that the hit is what the query is after, lowered by the share of the
+  query's words that no note of the vault holds (a question the vault has no words for is
+  seldom answered by it); it never rises down the list.
 - **match** (:func:`match_kind`): ``both`` when both sides rank the note among their first
   max(k, 10); else the side that ranks it higher: ``meaning`` (vectors), ``keyword`` (text).
 
@@ -156,10 +158,15 @@ def _side_z(hits: Sequence[SideHit], union: Sequence[int], pool: int, absent_sco
     return z, min(z.values(), default=0.0)
 
 
-def probability(value: float, calibration: tuple[float, float]) -> float:
-    """``1 / (1 + exp(a − b × value))``: the calibrated chance that a hit is what was asked for."""
-    intercept, slope = calibration
-    exponent = intercept - slope * value
+def probability(value: float, calibration: tuple[float, float, float], unheld: float = 0.0) -> float:
+    """``1 / (1 + exp(a − b × value + c × unheld))``: the calibrated chance that a hit is what
+    was asked for, ``unheld`` the share of the query's words no note of the vault holds.
+
+    ``unheld`` is the query's, the same for every hit: it lowers them all alike, so the score
+    still never rises down the list and the order is the fused value's.
+    """
+    intercept, slope, unheld_slope = calibration
+    exponent = intercept - slope * value + unheld_slope * unheld
     if exponent > 700:  # exp would overflow: the chance is 0 to every printed digit
         return 0.0
     return 1.0 / (1.0 + math.exp(exponent))

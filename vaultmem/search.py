@@ -116,6 +116,13 @@ class Candidates:
     text: list[SideHit]
     fused: list[Fused]
     paths: dict[int, str]
+    words: tuple[str, ...] = ()  # the query's words as the text side asks for them (query_terms)
+    unheld_words: tuple[str, ...] = ()  # those no note of the vault holds
+
+    @property
+    def unheld(self) -> float:
+        """The share of the query's words no note of the vault holds (ranking.probability)."""
+        return len(self.unheld_words) / len(self.words) if self.words else 0.0
 
 
 def search_filters(layers: Iterable[str] | None, tags: Iterable[str] | None, include_expired: bool,
@@ -263,7 +270,7 @@ class Searcher:
         best = self._best_passages(found, ordered, query)
         calibration = self.embedder.score_calibration
         hits = Hits(
-            self._hit(rows[item.label], probability(item.value, calibration), match_kind(item.vector_rank, item.text_rank, k),
+            self._hit(rows[item.label], probability(item.value, calibration, found.unheld), match_kind(item.vector_rank, item.text_rank, k),
                       best.get(item.label), query, eligibility)
             for item in ordered
         )
@@ -274,7 +281,8 @@ class Searcher:
     def _candidates(self, query: str, k: int, eligibility: Eligibility, pool: int | None = None) -> Candidates:
         pool = max(CANDIDATES_MIN, k, pool or 0)
         vectors = self._vector_side(self.embedder.embed([query])[0], pool, eligibility)
-        text = self._text_side(query, pool, eligibility)
+        words = tuple(query_terms(query))
+        text, unheld = self._text_side(words, pool, eligibility)
         key = name_key(query)
         named = self.store.notes.labels_named(key, eligibility) if key else []
         fused = fuse(vectors, text, pool, named)
@@ -282,7 +290,7 @@ class Searcher:
         # Labels come from the same snapshot as `paths`; one missing here is a vector of a
         # note deleted before this query began.
         alive = sorted((item for item in fused if item.label in paths), key=lambda item: (-item.value, paths[item.label]))
-        return Candidates(vectors, text, alive, paths)
+        return Candidates(vectors, text, alive, paths, words, unheld)
 
     def _best_passages(self, found: Candidates, ordered: Sequence[Fused], query: str) -> dict[int, PassageRow]:
         vector_best = {hit.label: hit.passage for hit in found.vectors}
@@ -354,9 +362,10 @@ class Searcher:
 
     # -- the text side
 
-    def _text_side(self, query: str, pool: int, eligibility: Eligibility) -> list[SideHit]:
-        """BM25 candidates: notes with a passage holding every query word first, then (if fewer
-        than ANY_TERM_BELOW) any word.
+    def _text_side(self, terms: Sequence[str], pool: int, eligibility: Eligibility) -> tuple[list[SideHit], tuple[str, ...]]:
+        """BM25 candidates for the query's ``terms`` (query_terms): notes with a passage holding
+        every term first, then (if fewer than ANY_TERM_BELOW) any; and the terms no note of the
+        vault holds.
 
         Requiring all words first keeps FTS5 from scoring most of the vault for a long
         natural-language query (p50 at 100k notes: 30 ms → a few ms); the OR pass keeps
@@ -364,16 +373,23 @@ class Searcher:
         or twenty, the text side proposes the same notes, so the first hits and their scores
         are the same (a k of 1 once read 0.71 where a k of 10 read 0.46); the vector side
         still makes the answer min(k, eligible) long. See adr/0004.
+
+        The share of terms no note holds lowers every hit's score (ranking.probability): a
+        question about a zoo, asked of a vault that never says "zoo", is not answered by the
+        note that mentions the city. It is the vault's vocabulary, whatever the filters: a
+        filter that leaves one note does not make the words of the others unknown. It costs
+        nothing when an eligible note holds every word (then it is 0), else one query per
+        word that stops at its first row.
         """
-        terms = query_terms(query)
         if not terms:
-            return []
+            return [], ()
         ranking = self._fts(" AND ".join(terms), pool, eligibility)
+        unheld = () if ranking else tuple(term for term in terms if not self.store.passages.any_match(term))
         if len(ranking) < ANY_TERM_BELOW and len(terms) > 1:
             seen = {hit.label for hit in ranking}
             extra = self._fts(" OR ".join(terms), pool, eligibility)
             ranking += [hit for hit in extra if hit.label not in seen][: pool - len(ranking)]
-        return ranking
+        return ranking, unheld
 
     def _fts(self, match: str, pool: int, eligibility: Eligibility) -> list[SideHit]:
         """Top ``pool`` eligible notes by their best rows: filter a page of plain FTS rows, join only if needed."""

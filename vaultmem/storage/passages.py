@@ -167,6 +167,10 @@ class PassageStore:
                  f"WHERE passages_fts MATCH ? AND {where} ORDER BY score LIMIT ?")
         return [TextMatch(row[0], row[1], -row[2]) for row in self.db.execute(query, [match, *params, int(limit)])]
 
+    def any_match(self, match: str) -> bool:
+        """Does any row match? (No ranking: the first row ends the query.)"""
+        return self.db.execute("SELECT 1 FROM passages_fts WHERE passages_fts MATCH ? LIMIT 1", (match,)).fetchone() is not None
+
     def fts_of_note(self, match: str, note_label: int) -> list[TextMatch]:
         """Every row of one note that matches, best first (``explain``: the note's own text score)."""
         scores = self.fts_scores(match, self.labels_of([note_label]))
