@@ -16,7 +16,7 @@ import pytest
 from helpers import NOW, REAL_VAULTS, write_file
 
 from vaultmem import Vault
-from vaultmem.snippets import excerpt_of, property_lines, readable
+from vaultmem.snippets import excerpt_of, property_lines, query_pattern, readable
 
 
 @pytest.fixture(scope="module")
@@ -180,3 +180,17 @@ def test_frontmatter_keys_are_read_as_yaml_writes_them() -> None:
                  'plain   : v5\nnot:a-key\n' + "a" + " " * 5_000 + 'b"c:\n')
     assert property_lines(yaml_text) == ["single: v2", "spaced: v3", "quoted key: v4",
                                          "url: https://example.com:8080/x", 'plain: v5, not:a-key, a b"c:']
+
+
+def test_the_window_finds_a_query_word_in_the_form_the_full_text_side_matched() -> None:
+    """Regression: the full-text side stems ("secrets" matches "secret") but the window looked
+    for the query's own spelling, so a hit found by "secrets" showed the passage's start, cut
+    just before the sentence that held the word."""
+    passage = "Plenty of advice about other things comes first in this list. " * 6 + "The secret to making fine things is in remaking them."
+    excerpt = excerpt_of(passage, [], "Advice", "how do I rotate kubernetes secrets")
+    assert excerpt.startswith("…") and "secret to making" in excerpt
+    assert query_pattern("opening hours").search("The shop opens at nine") is not None
+    assert query_pattern("changes").search("what changed last week") is not None
+    assert query_pattern("glass").search("two glasses") is not None
+    assert query_pattern("glass").search("glad to help") is None  # a word ending in ss keeps it
+    assert query_pattern("bus").search("business as usual") is None  # a short word is matched whole

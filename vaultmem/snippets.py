@@ -129,14 +129,34 @@ def excerpt_of(passage: str, properties: Sequence[str] | Callable[[], Sequence[s
 @functools.lru_cache(maxsize=64)  # asked once per hit, for the same query
 def query_pattern(query: str) -> re.Pattern[str] | None:
     """Where a query word starts in a text, case-insensitive: words of four letters or more
-    as prefixes (``tart`` finds ``tarts``), shorter ones whole (``go`` is not ``good``);
-    stopwords only when the query has nothing else. None: the query has no word."""
+    as prefixes of their stem (``tart`` finds ``tarts``, ``secrets`` finds ``secret`` and
+    ``opening`` finds ``opens``, as the full-text side's stemmer matched them), shorter ones
+    whole (``go`` is not ``good``); stopwords only when the query has nothing else. None: the
+    query has no word."""
     words = list(dict.fromkeys(word.casefold() for word in _WORD.findall(query)))
     meaningful = [word for word in words if word not in STOPWORDS and len(word) > 1] or words
     if not meaningful:
         return None
-    alternatives = sorted((re.escape(word) + ("" if len(word) >= 4 else r"(?!\w)") for word in meaningful), key=len, reverse=True)
+    alternatives = sorted({re.escape(_stem_prefix(word)) + ("" if len(word) >= 4 else r"(?!\w)") for word in meaningful},
+                          key=len, reverse=True)
     return re.compile(r"(?<!\w)(?:" + "|".join(alternatives) + ")", re.IGNORECASE)
+
+
+# English inflections the full-text side's Porter stemmer folds, longest first: cut from a query
+# word, the rest (at least STEM_KEEP letters) is a prefix of the word's other forms.
+_INFLECTIONS = ("ies", "ing", "ed", "es", "ly", "s")
+STEM_KEEP = 4
+
+
+def _stem_prefix(word: str) -> str:
+    """``word`` without its inflection, when at least STEM_KEEP letters remain (``secrets`` →
+    ``secret``, ``changed`` → ``chang``, ``glass`` and ``bus`` unchanged)."""
+    if len(word) < STEM_KEEP or word.endswith("ss"):
+        return word
+    for ending in _INFLECTIONS:
+        if word.endswith(ending) and len(word) - len(ending) >= STEM_KEEP:
+            return word[: -len(ending)]
+    return word
 
 
 def window(text: str, words: re.Pattern[str] | None, width: int = SNIPPET_CHARS) -> str:
