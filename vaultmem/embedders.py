@@ -49,7 +49,7 @@ class Embedder(ABC):
     # norm of its tokens' summed vectors, so a few generic words ("I'm crying just hearing
     # about it") no longer outrank by chance the longer passage that says what was asked.
     # Only an additive embedder has the sum to measure; None: no prior. Changing β changes
-    # every passage vector: bump searchable.EMBED_RECIPE with it.
+    # every passage vector: bump searchable.EMBED_RECIPE with it (tests/test_embedders.py holds the pairs).
     length_prior: float | None = None
 
     @abstractmethod
