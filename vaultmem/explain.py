@@ -19,6 +19,7 @@ from dataclasses import asdict, dataclass, replace
 from pathlib import PurePosixPath
 from typing import TYPE_CHECKING, Any
 
+from .dating import note_date
 from .errors import NoteNotFound, NoteReadError, UsageError
 from .fields import name_key, string_values
 from .lifecycle import format_timestamp, from_epoch_us, is_expired_us
@@ -65,14 +66,15 @@ class Explanation:
 
 
 def explain_note(index: DerivedIndex, reference: str, query: str, k: int, *, layers: Iterable[str] | None,
-                 tags: Iterable[str] | None, include_expired: bool, now: object, lock_wait_seconds: float) -> Explanation:
+                 tags: Iterable[str] | None, include_expired: bool, now: object, lock_wait_seconds: float,
+                 since: str | None = None, until: str | None = None) -> Explanation:
     """Why ``reference`` is or is not among the hits of search(query, k, same filters):
     the index is brought up to date as a search would (waiting for another writer's lock at
     most ``lock_wait_seconds``), then the note is explained from its row — or, when the
     index does not hold it, from its file."""
     if not query.strip():
         raise UsageError("explain needs a QUERY with at least one word: the one search would answer")
-    eligibility = search_filters(layers, tags, include_expired, now)
+    eligibility = search_filters(layers, tags, include_expired, now, since, until)
     reference = reference.strip()
     if not reference:
         raise NoteNotFound(reference)
@@ -194,7 +196,22 @@ def _filter_reasons(row: NoteRow, meta: dict[str, Any], eligibility: Eligibility
     for tag in eligibility.tags:
         if not carries_tag(row.tags, tag):
             reasons.append(f"filtered out by --tag (tags) {tag}: it does not carry that tag (its tags: {', '.join(row.tags) or 'none'})")
+    if not eligibility.in_range(row.dated_us):
+        reasons.append(_date_reason(row, meta, eligibility))
     return reasons
+
+
+def _date_reason(row: NoteRow, meta: dict[str, Any], eligibility: Eligibility) -> str:
+    """Why the note's date keeps it out of the range asked for (dating.py)."""
+    bounds = " and ".join([*([f"--since (since) {format_timestamp(from_epoch_us(eligibility.since_us))}"]
+                             if eligibility.since_us is not None else []),
+                           *([f"--until (until) {format_timestamp(from_epoch_us(eligibility.until_us))}"]
+                             if eligibility.until_us is not None else [])])
+    dated = note_date(meta, row.path)
+    if dated is None:
+        return (f"filtered out by {bounds}: it has no date (no date property, no YYYY-MM-DD in its file name, no created "
+                "property that parses); add one of them to search it by date")
+    return f"filtered out by {bounds}: its date is {format_timestamp(dated.moment)} (from its {dated.source})"
 
 
 def _lifted(row: NoteRow, eligibility: Eligibility) -> tuple[Eligibility, str]:
@@ -202,11 +219,14 @@ def _lifted(row: NoteRow, eligibility: Eligibility) -> tuple[Eligibility, str]:
     expired = not eligibility.include_expired and is_expired_us(row.expires_us, eligibility.now_us)
     layered = bool(eligibility.layers) and row.layer not in eligibility.layers
     kept_tags = tuple(tag for tag in eligibility.tags if carries_tag(row.tags, tag))
+    undated = not eligibility.in_range(row.dated_us)
     words = [*(["with --include-expired"] if expired else []), *(["without --layer"] if layered else []),
              *([f"without --tag {' '.join(tag for tag in eligibility.tags if tag not in kept_tags)}"]
-               if kept_tags != eligibility.tags else [])]
+               if kept_tags != eligibility.tags else []),
+             *(["without --since/--until"] if undated else [])]
     lifted = replace(eligibility, include_expired=eligibility.include_expired or expired,
-                     layers=() if layered else eligibility.layers, tags=kept_tags)
+                     layers=() if layered else eligibility.layers, tags=kept_tags,
+                     since_us=None if undated else eligibility.since_us, until_us=None if undated else eligibility.until_us)
     return lifted, " and ".join(words)
 
 

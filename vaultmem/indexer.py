@@ -16,7 +16,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from .dating import note_date
 from .errors import DerivedIndexError
+from .lifecycle import to_epoch_us
 from .notes import Note, Problem, epoch_us_or_none, expiry_text, lookup_names, parse_note
 from .paths import ExcludedFolder, FileStat, VaultPaths
 from .searchable import INDEX_RULES, SearchableNote, searchable
@@ -99,6 +101,7 @@ def note_row(note: Note, stat: FileStat, embed_hash: str) -> NoteRow:
     # expires_at: `check` reports the contradiction; reads must not drop the note meanwhile.
     expires_us = None if note.permanent else epoch_us_or_none(expires)
     created = note.meta.get("created")
+    dated = note_date(note.meta, note.path)
     return NoteRow(
         id=note.id,
         path=note.path,
@@ -117,6 +120,7 @@ def note_row(note: Note, stat: FileStat, embed_hash: str) -> NoteRow:
         size=stat.size,
         body_chars=len(note.body.strip()),
         problems=[problem.as_dict() for problem in note.problems],
+        dated_us=None if dated is None else to_epoch_us(dated.moment),
     )
 
 

@@ -241,6 +241,8 @@ LayerName = Annotated[str, Field(description="L1/working, L2/episodic, L3/semant
 Tag = Annotated[str, Field(min_length=1, description="One word, without '#'; nested tags use '/', e.g. project/harbor.")]
 Timestamp = Annotated[str, Field(description="ISO-8601, e.g. 2026-12-24 or 2026-12-24T18:00:00+01:00 (naive = UTC).")]
 Duration = Annotated[str, Field(description="A duration: 30m, 12h, 3d, 2w or combined, 1d12h.")]
+DateBound = Annotated[str, Field(max_length=64, description=(
+    "An ISO date or time (2026-11-23, 2026-11-23T09:00:00+01:00; naive = UTC) or a duration back from now (7d, 2w)."))]
 
 
 # ------------------------------------------------------------------ how a tool is declared
@@ -373,17 +375,21 @@ class VaultTools:
         layers: Annotated[list[LayerName] | None, Field(description="Only these layers, e.g. [\"L3\", \"procedural\"].")] = None,
         tags: Annotated[list[Tag] | None, Field(description="Only notes carrying all of these tags (a tag passes with the tags nested under it: project keeps project/harbor).")] = None,
         include_expired: Annotated[bool, Field(description="Also return expired notes (flagged expired=true). Only for history questions.")] = False,
+        since: Annotated[DateBound | None, Field(description=(
+            "Only notes dated at or after this: their date property, a YYYY-MM-DD in the file name (daily notes) or "
+            "their created stamp. For \"what happened last week\" pass since=\"7d\" or a date; notes without a date are left out."))] = None,
+        until: Annotated[DateBound | None, Field(description="Only notes dated at or before this (a date alone: through the end of that day).")] = None,
     ) -> dict[str, Any]:
         hits = await self.service.call(lambda vault: vault.search(
-            query, k=k, layers=layers, tags=tags, include_expired=include_expired))
+            query, k=k, layers=layers, tags=tags, include_expired=include_expired, since=since, until=until))
         return {"hits": [hit.as_dict() for hit in hits], "warnings": hits.warnings}
 
     @vault_tool(READ_ONLY, (
         "Explain why one note is, or is not, among the hits recall returns for a query with the same k, "
-        "layers, tags and include_expired. Use it when the user expected a memory that recall did not "
+        "layers, tags, include_expired, since and until. Use it when the user expected a memory that recall did not "
         "return. Returns {path, in_answer, rank: {vectors, text, fused}, score: {vectors, text, fused}, match, "
         "passage, reasons}: ranks are 1-based (null: not among that side's candidates); reasons are plain "
-        "sentences — expired (when), superseded, filtered out by layer or tag, not a note vaultmem reads, not "
+        "sentences — expired (when), superseded, filtered out by layer, tag or date, not a note vaultmem reads, not "
         "indexed yet, or ranked below k — with the rank it would have without the filters it fails."
     ))
     async def explain(
@@ -394,9 +400,12 @@ class VaultTools:
         layers: Annotated[list[LayerName] | None, Field(description="The layers recall was limited to, if any.")] = None,
         tags: Annotated[list[Tag] | None, Field(description="The tags recall was limited to, if any.")] = None,
         include_expired: Annotated[bool, Field(description="Whether recall included expired notes.")] = False,
+        since: Annotated[DateBound | None, Field(description="The since recall was limited to, if any.")] = None,
+        until: Annotated[DateBound | None, Field(description="The until recall was limited to, if any.")] = None,
     ) -> dict[str, Any]:
         return (await self.service.call(lambda vault: vault.explain(
-            note, query, k=k, layers=layers, tags=tags, include_expired=include_expired))).as_dict()
+            note, query, k=k, layers=layers, tags=tags, include_expired=include_expired, since=since,
+            until=until))).as_dict()
 
     @vault_tool(READ_ONLY, (
         "Read one note in full as it is on disk now: body, frontmatter, layer, tags, expires_at, "

@@ -126,9 +126,10 @@ class Candidates:
 
 
 def search_filters(layers: Iterable[str] | None, tags: Iterable[str] | None, include_expired: bool,
-                   now: object) -> Eligibility:
+                   now: object, since: str | None = None, until: str | None = None) -> Eligibility:
     """The read-time filters of a search, from its arguments (``explain`` takes the same)."""
-    return Eligibility.asked(to_epoch_us(resolve_now(now)), layers=layers, tags=tags, include_expired=include_expired)
+    return Eligibility.asked(to_epoch_us(resolve_now(now)), layers=layers, tags=tags, include_expired=include_expired,
+                             since=since, until=until)
 
 
 def query_terms(text: str) -> list[str]:

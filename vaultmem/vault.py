@@ -145,16 +145,20 @@ class Vault:
         tags: Iterable[str] | None = None,
         include_expired: bool = False,
         now: object = None,
+        since: str | None = None,
+        until: str | None = None,
     ) -> Hits:
         """Hybrid search; expired notes are hidden unless ``include_expired``.
 
         Answers from an index in line with the files at the time of the call, and each hit
         says what its file says (adr/0021). ``now`` evaluates expiry at another instant
-        (preview what will still be recalled).
+        (preview what will still be recalled). ``since`` / ``until`` keep the notes whose
+        date (its ``date``, a date in its file name, or its ``created``: dating.py) is in
+        that range: ISO dates or times, or durations back from now (``7d``).
         """
         from .search import search_filters
 
-        eligibility = search_filters(layers, tags, include_expired, now)
+        eligibility = search_filters(layers, tags, include_expired, now, since, until)
         with self.store.waiting_at_most(SEARCH_LOCK_WAIT_SECONDS):
             busy = self.derived.bring_current()
             hits = self.derived.searcher().search(query, k, eligibility)
@@ -165,13 +169,14 @@ class Vault:
 
     @heals
     def explain(self, note: str, query: str, k: int = 10, layers: Iterable[str] | None = None,
-                tags: Iterable[str] | None = None, include_expired: bool = False, now: object = None) -> Explanation:
+                tags: Iterable[str] | None = None, include_expired: bool = False, now: object = None,
+                since: str | None = None, until: str | None = None) -> Explanation:
         """Why ``note`` is or is not among the hits of ``search(query, k, …)`` with the same
         options: its rank and score on each side, its best passage, and every reason (explain.py)."""
         from .explain import explain_note
 
         return explain_note(self.derived, note, query, k, layers=layers, tags=tags, include_expired=include_expired,
-                            now=now, lock_wait_seconds=SEARCH_LOCK_WAIT_SECONDS)
+                            now=now, since=since, until=until, lock_wait_seconds=SEARCH_LOCK_WAIT_SECONDS)
 
     # ------------------------------------------------------------ notes
 

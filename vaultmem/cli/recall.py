@@ -78,6 +78,10 @@ def search_options(function: Callable[..., Any]) -> Callable[..., Any]:
         click.option("--tag", "tags", multiple=True, help="Only notes with this tag (repeat for all of several)."),
         click.option("--include-expired", is_flag=True, help="Also show notes whose expires_at has passed."),
         click.option("--as-of", "as_of", metavar="TIME", help="Evaluate expiry at this instant instead of now."),
+        click.option("--since", metavar="WHEN", help="Only notes dated at or after WHEN: an ISO date or time, or a "
+                     "duration back from now (7d). A note's date: its date property, a YYYY-MM-DD in its file name, "
+                     "or its created."),
+        click.option("--until", metavar="WHEN", help="Only notes dated at or before WHEN (a date alone: through that day)."),
         json_option,
     )
     for option in reversed(options):
@@ -89,11 +93,13 @@ def search_options(function: Callable[..., Any]) -> Callable[..., Any]:
 @click.argument("query")
 @search_options
 @click.pass_obj
-def search(obj: Context, query: str, k: int, layers: tuple[str, ...], tags: tuple[str, ...], include_expired: bool, as_of: str | None, as_json: bool) -> None:
+def search(obj: Context, query: str, k: int, layers: tuple[str, ...], tags: tuple[str, ...], include_expired: bool, as_of: str | None,
+           since: str | None, until: str | None, as_json: bool) -> None:
     """Recall notes matching QUERY (hybrid: vectors + BM25); expired notes hidden."""
     carried: list[str] = []
     with library_errors(as_json), said_once(carried):
-        hits = obj.vault.search(query, k=k, layers=layers, tags=tags, include_expired=include_expired, now=as_of)
+        hits = obj.vault.search(query, k=k, layers=layers, tags=tags, include_expired=include_expired, now=as_of,
+                                since=since, until=until)
         carried += hits.warnings
     if as_json:
         emit_json([hit.as_dict() for hit in hits])
@@ -128,10 +134,11 @@ def where_words(passage: HitPassage | ExplainedPassage | None) -> str:
 @search_options
 @click.pass_obj
 def explain(obj: Context, note: str, query: str, k: int, layers: tuple[str, ...], tags: tuple[str, ...],
-            include_expired: bool, as_of: str | None, as_json: bool) -> None:
+            include_expired: bool, as_of: str | None, since: str | None, until: str | None, as_json: bool) -> None:
     """Why NOTE is, or is not, among the hits of `search QUERY` with the same options."""
     with library_errors(as_json):
-        result = obj.vault.explain(note, query, k=k, layers=layers, tags=tags, include_expired=include_expired, now=as_of)
+        result = obj.vault.explain(note, query, k=k, layers=layers, tags=tags, include_expired=include_expired, now=as_of,
+                                   since=since, until=until)
     if as_json:
         emit_json(result.as_dict())
         return

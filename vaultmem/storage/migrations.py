@@ -182,6 +182,17 @@ def m008_passages(db: sqlite3.Connection) -> None:
     db.execute("DELETE FROM meta WHERE key = 'indexed'")
 
 
+
+@migration("notes")
+def m009_note_dates(db: sqlite3.Connection) -> None:
+    # Each note's date (dating.py: its `date`, a date in its file name, or its `created`),
+    # for search by date (`--since` / `--until`). Named with `notes`: a rebuild creates the
+    # table anew and adds the column again. An index written before this step has no dates:
+    # the next reconcile reads every note once more (same text: nothing is re-embedded).
+    db.execute("ALTER TABLE notes ADD COLUMN dated_us INTEGER")
+    db.execute("UPDATE notes SET content_hash = '', mtime_ns = 0")
+    db.execute("DELETE FROM meta WHERE key = 'indexed'")
+
 # ------------------------------------------------------------------ applying them
 
 

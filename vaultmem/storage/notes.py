@@ -8,8 +8,9 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ..dating import since_bound, until_bound
 from ..errors import Argument, DerivedIndexError, UsageError
-from ..lifecycle import expiry_sql, normalize_layer
+from ..lifecycle import expiry_sql, from_epoch_us, normalize_layer, to_epoch_us
 from ..notes import Problem
 from .connection import CASEFOLD, Connection, chunks, placeholders
 
@@ -39,19 +40,20 @@ class NoteRow:
     body_chars: int
     problems: list[dict[str, str]]
     label: int | None = None
+    dated_us: int | None = None  # the note's date (dating.py), for search by date
 
     def params(self) -> tuple[Any, ...]:
         return (
             self.id, self.path, self.title, self.layer, json.dumps(self.tags, ensure_ascii=False),
             self.created, self.created_us, self.expires_at, self.expires_us, int(self.expiry_invalid),
             int(self.permanent), self.content_hash, self.embed_hash, int(self.mtime_ns), int(self.size),
-            int(self.body_chars), json.dumps(self.problems, ensure_ascii=False),
+            int(self.body_chars), json.dumps(self.problems, ensure_ascii=False), self.dated_us,
         )
 
 
 _NOTE_COLUMN_NAMES = (
     "id", "path", "title", "layer", "tags", "created", "created_us", "expires_at", "expires_us", "expiry_invalid",
-    "permanent", "content_hash", "embed_hash", "mtime_ns", "size", "body_chars", "problems",
+    "permanent", "content_hash", "embed_hash", "mtime_ns", "size", "body_chars", "problems", "dated_us",
 )
 _NOTE_COLUMNS = ", ".join(_NOTE_COLUMN_NAMES)
 _SELECT_NOTE = f"SELECT label, {_NOTE_COLUMNS} FROM notes"
@@ -63,7 +65,7 @@ def _row_to_note(row: Sequence[Any]) -> NoteRow:
         created=row[6], created_us=row[7], expires_at=row[8], expires_us=row[9],
         expiry_invalid=bool(row[10]), permanent=bool(row[11]), content_hash=row[12],
         embed_hash=row[13], mtime_ns=row[14], size=row[15], body_chars=row[16],
-        problems=json.loads(row[17]),
+        problems=json.loads(row[17]), dated_us=row[18],
     )
 
 
@@ -91,28 +93,52 @@ class PoolNote:
 
 @dataclass(frozen=True)
 class Eligibility:
-    """Read-time filters, applied in SQL: expiry (``lifecycle.expiry_sql``), layers, tags."""
+    """Read-time filters, applied in SQL: expiry (``lifecycle.expiry_sql``), layers, tags, and
+    the note's date (``dating.py``)."""
 
     now_us: int  # the instant expiry is evaluated at (and hits are marked expired at)
     include_expired: bool = False
     layers: tuple[str, ...] = ()
     tags: tuple[str, ...] = ()
+    since_us: int | None = None  # only notes dated at or after this instant
+    until_us: int | None = None  # only notes dated at or before this instant
 
     @classmethod
     def asked(cls, now_us: int, *, layers: Iterable[str] | None = None, tags: Iterable[str] | None = None,
-              include_expired: bool = False) -> Eligibility:
+              include_expired: bool = False, since: str | None = None, until: str | None = None) -> Eligibility:
         """The filters as a caller names them: layers by code or alias, any case (each once,
-        in order; an unknown one is :class:`UnknownLayer`), tags with or without ``#``."""
+        in order; an unknown one is :class:`UnknownLayer`), tags with or without ``#``, the
+        date bounds as ``dating.since_bound`` / ``until_bound`` read them."""
         asked = tuple(tag.strip().lstrip("#").rstrip("/") for tag in tags or ())
         if "" in asked:  # would pass only notes with an empty tag or one starting with "/": nothing asked for
             raise UsageError(Argument("tags", flag="--tag"), " holds a tag with no name; give a tag such as project or project/harbor")
+        now = from_epoch_us(now_us)
+        since_us = None if since is None else to_epoch_us(since_bound(since, now))
+        until_us = None if until is None else to_epoch_us(until_bound(until, now))
+        if since_us is not None and until_us is not None and since_us > until_us:
+            raise UsageError(Argument("since", repr(since)), " is after ", Argument("until", repr(until)),
+                             ": no note's date can be in that range; swap them")
         return cls(now_us=now_us, include_expired=include_expired,
-                   layers=tuple(sorted({normalize_layer(layer) for layer in layers or ()})), tags=asked)
+                   layers=tuple(sorted({normalize_layer(layer) for layer in layers or ()})), tags=asked,
+                   since_us=since_us, until_us=until_us)
+
+    @property
+    def dated(self) -> bool:
+        """Is a date range asked for?"""
+        return self.since_us is not None or self.until_us is not None
+
+    def in_range(self, dated_us: int | None) -> bool:
+        """Does a note with this date pass the date bounds? (No date: only when none is asked.)"""
+        if not self.dated:
+            return True
+        if dated_us is None:
+            return False
+        return (self.since_us is None or dated_us >= self.since_us) and (self.until_us is None or dated_us <= self.until_us)
 
     @property
     def filters(self) -> bool:
         """Does any note fail these filters? (False: every indexed note is eligible.)"""
-        return not self.include_expired or bool(self.layers) or bool(self.tags)
+        return not self.include_expired or bool(self.layers) or bool(self.tags) or self.dated
 
     def where(self, alias: str = "notes") -> tuple[str, list[Any]]:
         clauses: list[str] = []
@@ -130,6 +156,12 @@ class Eligibility:
             clauses.append(f"EXISTS (SELECT 1 FROM json_each({alias}.tags) WHERE {fold}(json_each.value) = ?"
                            f" OR substr({fold}(json_each.value), 1, ?) = ?)")
             params.extend([folded, len(folded) + 1, folded + "/"])
+        if self.since_us is not None:  # a note without a date (NULL) fails both comparisons
+            clauses.append(f"{alias}.dated_us >= ?")
+            params.append(self.since_us)
+        if self.until_us is not None:
+            clauses.append(f"{alias}.dated_us <= ?")
+            params.append(self.until_us)
         return (" AND ".join(clauses) or "1"), params
 
 

@@ -1,0 +1,115 @@
+"""Search by date: a note's date (its date property, a date in its file name, its created) and
+`--since` / `--until` (dating.py), through the API, the CLI, explain and the MCP server."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+
+from helpers import run_cli
+from mcp_client import note, run, serve
+from vaultmem import Vault
+from vaultmem.dating import note_date, since_bound, until_bound
+from vaultmem.errors import UsageError
+
+NOW = "2026-12-01T12:00:00+00:00"
+NOW_TIME = datetime(2026, 12, 1, 12, tzinfo=UTC)
+
+
+def test_a_notes_date_is_its_date_property_then_its_file_name_then_its_created() -> None:
+    both = note_date({"date": "2026-11-20", "created": "2026-11-30T09:00:00Z"}, "Daily/2026-11-25.md")
+    assert both is not None and (both.moment, both.source) == (datetime(2026, 11, 20, tzinfo=UTC), "date")
+    named = note_date({"created": "2026-11-30"}, "Daily/2026-11-25 Standup.md")
+    assert named is not None and (named.moment.day, named.source) == (25, "file name")
+    created = note_date({"created": "2026-11-30T09:00:00+01:00"}, "memories/tea.md")
+    assert created is not None and created.moment == datetime(2026, 11, 30, 8, tzinfo=UTC)
+
+
+def test_a_value_that_is_not_a_date_is_passed_over_not_taken_for_one() -> None:
+    # A template's placeholder, a month that does not exist, a number in a name that only looks like a date.
+    templated = note_date({"date": "{{date}}", "created": "2023-09-12"}, "Notes/Plan 2026-13-45.md")
+    assert templated is not None and (templated.source, templated.moment.year) == ("created", 2023)
+    assert note_date({"date": ["2026-11-20"]}, "notes/20261125.md") is None
+    assert note_date({}, "notes/a note.md") is None
+
+
+def test_bounds_are_dates_times_or_durations_back_from_now_and_a_date_alone_ends_with_its_day() -> None:
+    assert since_bound("7d", NOW_TIME) == datetime(2026, 11, 24, 12, tzinfo=UTC)
+    assert since_bound("2026-11-23", NOW_TIME) == datetime(2026, 11, 23, tzinfo=UTC)
+    assert until_bound("2026-11-29", NOW_TIME) == datetime(2026, 11, 29, 23, 59, 59, 999999, tzinfo=UTC)
+    assert until_bound("2026-11-29T10:00:00+02:00", NOW_TIME) == datetime(2026, 11, 29, 8, tzinfo=UTC)
+    with pytest.raises(UsageError, match="'soon' is neither a date nor a duration: give an ISO date"):
+        since_bound("soon", NOW_TIME)
+
+
+@pytest.fixture
+def diary(vault_dir: Path, write_note: Callable[..., Path], wordllama: object) -> Path:
+    write_note("Daily/2026-11-25.md", "Long run along the river; the left knee was sore after ten km.\n")
+    write_note("Daily/2026-11-28.md", "Physio said the knee needs rest for a week.\n")
+    write_note("journal/retro.md", "---\ndate: 2026-11-02\n---\nThe knee first hurt on the hill repeats.\n")
+    write_note("memories/knee.md", note("Knee", "Ice the knee after every run.", layer="L4", created="2026-11-30T08:00:00Z"))
+    write_note("notes/undated.md", "Knee exercises: squats against the wall.\n")
+    return vault_dir
+
+
+def test_since_and_until_keep_the_notes_dated_in_the_range_and_leave_out_undated_ones(diary: Path) -> None:
+    with Vault(diary) as vault:
+        everything = {hit.path for hit in vault.search("knee", k=10, now=NOW)}
+        last_week = {hit.path for hit in vault.search("knee", k=10, now=NOW, since="7d")}
+        november = {hit.path for hit in vault.search("knee", k=10, now=NOW, since="2026-11-01", until="2026-11-28")}
+        one_day = [hit.path for hit in vault.search("knee", k=10, now=NOW, since="2026-11-28", until="2026-11-28")]
+    assert everything == {"Daily/2026-11-25.md", "Daily/2026-11-28.md", "journal/retro.md", "memories/knee.md", "notes/undated.md"}
+    assert last_week == {"Daily/2026-11-25.md", "Daily/2026-11-28.md", "memories/knee.md"}
+    assert november == {"Daily/2026-11-25.md", "Daily/2026-11-28.md", "journal/retro.md"}  # the 28th counts whole
+    assert one_day == ["Daily/2026-11-28.md"]
+
+
+def test_a_range_that_ends_before_it_starts_is_refused_naming_both(diary: Path) -> None:
+    with Vault(diary) as vault, pytest.raises(UsageError, match="since '2026-12-01' is after until '2026-11-01'"):
+        vault.search("knee", now=NOW, since="2026-12-01", until="2026-11-01")
+    result = run_cli(diary, "search", "knee", "--since", "next week")
+    assert result.exit_code == 2 and "--since 'next week' is neither a date nor a duration" in result.stderr
+
+
+def test_the_cli_searches_by_date_and_explain_says_which_date_kept_a_note_out(diary: Path) -> None:
+    found = run_cli(diary, "search", "knee", "--since", "2026-11-26", "--until", "2026-11-29", "--as-of", NOW)
+    assert found.exit_code == 0, found.stderr
+    assert "Daily/2026-11-28.md" in found.stdout and "Daily/2026-11-25.md" not in found.stdout
+    with Vault(diary) as vault:
+        dated = vault.explain("Daily/2026-11-25.md", "knee", since="2026-11-26", now=NOW)
+        undated = vault.explain("notes/undated.md", "knee", since="2026-11-26", now=NOW)
+    assert not dated.in_answer and dated.ranked_without_filters
+    assert any("its date is 2026-11-25T00:00:00+00:00 (from its file name)" in reason for reason in dated.reasons), dated.reasons
+    assert any("it has no date" in reason for reason in undated.reasons), undated.reasons
+
+
+def test_an_index_made_before_dates_learns_them_without_a_rebuild(diary: Path) -> None:
+    with Vault(diary) as vault:
+        vault.index()
+    # What an index written before the date step looks like: no column, no record of the step.
+    database = sqlite3.connect(diary / ".vaultmem" / "index.db")
+    with database:
+        database.execute("ALTER TABLE notes DROP COLUMN dated_us")
+        database.execute("DELETE FROM _migrations WHERE name = '009_note_dates'")
+    database.close()
+    with Vault(diary) as vault:
+        found = {hit.path for hit in vault.search("knee", k=10, now=NOW, since="7d")}
+    assert found == {"Daily/2026-11-25.md", "Daily/2026-11-28.md", "memories/knee.md"}
+
+
+@pytest.mark.slow
+def test_recall_over_mcp_takes_since_and_until(diary: Path, tmp_path: Path) -> None:
+    async def scenario() -> None:
+        async with serve(diary, tmp_path / "server.log") as served:
+            hits = (await served.call("recall", query="knee", since="2026-11-26", until="2026-11-29"))["hits"]
+            assert [hit["path"] for hit in hits] == ["Daily/2026-11-28.md"]
+            refused = await served.error("recall", query="knee", since="whenever")
+            assert "since 'whenever' is neither a date nor a duration" in refused
+            why = await served.call("explain", note="Daily/2026-11-25", query="knee", since="2026-11-26")
+            assert why["in_answer"] is False and any("from its file name" in reason for reason in why["reasons"])
+
+    run(scenario)
