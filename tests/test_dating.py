@@ -68,6 +68,16 @@ def test_since_and_until_keep_the_notes_dated_in_the_range_and_leave_out_undated
     assert one_day == ["Daily/2026-11-28.md"]
 
 
+def test_each_hit_says_its_notes_date_and_an_undated_one_says_none(diary: Path) -> None:
+    with Vault(diary) as vault:
+        dates = {hit.path: hit.date for hit in vault.search("knee", k=10, now=NOW)}
+    assert dates == {"Daily/2026-11-25.md": "2026-11-25T00:00:00+00:00", "Daily/2026-11-28.md": "2026-11-28T00:00:00+00:00",
+                     "journal/retro.md": "2026-11-02T00:00:00+00:00", "memories/knee.md": "2026-11-30T08:00:00+00:00",
+                     "notes/undated.md": None}
+    shown = run_cli(diary, "search", "physio rest", "-k", "1", "--as-of", NOW)
+    assert "[-, no expiry, dated 2026-11-28]  Daily/2026-11-28.md" in shown.stdout, shown.stdout
+
+
 def test_a_range_that_ends_before_it_starts_is_refused_naming_both(diary: Path) -> None:
     with Vault(diary) as vault, pytest.raises(UsageError, match="since '2026-12-01' is after until '2026-11-01'"):
         vault.search("knee", now=NOW, since="2026-12-01", until="2026-11-01")
@@ -106,7 +116,7 @@ def test_recall_over_mcp_takes_since_and_until(diary: Path, tmp_path: Path) -> N
     async def scenario() -> None:
         async with serve(diary, tmp_path / "server.log") as served:
             hits = (await served.call("recall", query="knee", since="2026-11-26", until="2026-11-29"))["hits"]
-            assert [hit["path"] for hit in hits] == ["Daily/2026-11-28.md"]
+            assert [(hit["path"], hit["date"]) for hit in hits] == [("Daily/2026-11-28.md", "2026-11-28T00:00:00+00:00")]
             refused = await served.error("recall", query="knee", since="whenever")
             assert "since 'whenever' is neither a date nor a duration" in refused
             why = await served.call("explain", note="Daily/2026-11-25", query="knee", since="2026-11-26")

@@ -35,7 +35,7 @@ import numpy as np
 
 from .errors import DerivedIndexError, IndexBusy, NoteReadError
 from .fields import STOPWORDS, name_key
-from .lifecycle import is_expired_us, resolve_now, to_epoch_us
+from .lifecycle import format_timestamp, from_epoch_us, is_expired_us, resolve_now, to_epoch_us
 from .notes import is_unparsed_expiry, unparsed_expiry_warning, version_of
 from .ordered import unique
 from .paths import VaultPaths
@@ -88,6 +88,7 @@ class Hit:
     version: str = ""  # of the file as indexed: pass it to `revise --if-version`
     match: str = "both"  # which sides found it: both, meaning (vectors), keyword (full text)
     passage: HitPassage | None = None
+    date: str | None = None  # the note's date (its date, a date in its file name, or its created: dating.py)
 
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -424,6 +425,7 @@ class Searcher:
             expires_at=row.expires_at, snippet=self._snippet(row, passage, query, warnings), tags=row.tags,
             warnings=unique(warnings), expired=expired, version=version_of(row.content_hash), match=match,
             passage=None if passage is None else HitPassage(list(passage.headings), [passage.start_line, passage.end_line]),
+            date=None if row.dated_us is None else format_timestamp(from_epoch_us(row.dated_us)),
         )
 
     def _snippet(self, row: NoteRow, passage: PassageRow | None, query: str, warnings: list[str]) -> str:

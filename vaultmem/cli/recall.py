@@ -112,7 +112,8 @@ def search(obj: Context, query: str, k: int, layers: tuple[str, ...], tags: tupl
         click.echo("no matching notes")
     for number, hit in enumerate(hits, start=1):
         expiry = f"expires {hit.expires_at}" if hit.expires_at else "no expiry"
-        click.echo(f"{number:>2}. {hit.title}  [{hit.layer or '-'}, {expiry}]  {hit.path}")
+        dated = f", dated {hit.date[:10]}" if hit.date else ""
+        click.echo(f"{number:>2}. {hit.title}  [{hit.layer or '-'}, {expiry}{dated}]  {hit.path}")
         click.echo(f"    score {hit.score:.2f} ({hit.match}){where_words(hit.passage)}")
         click.echo(f"    {hit.snippet}")
         for warning in hit.warnings:
