@@ -378,7 +378,8 @@ class VaultTools:
         include_expired: Annotated[bool, Field(description="Also return expired notes (flagged expired=true). Only for history questions.")] = False,
         since: Annotated[DateBound | None, Field(description=(
             "Only notes dated at or after this: their date property, a YYYY-MM-DD in the file name (daily notes) or "
-            "their created stamp. For \"what happened last week\" pass since=\"7d\" or a date; notes without a date are left out."))] = None,
+            "their created stamp. For \"what happened last week\" pass since=\"7d\" or a date; notes without a date are left out. "
+            "Every hit is then in the range: a low score says only that its words differ from the query's."))] = None,
         until: Annotated[DateBound | None, Field(description="Only notes dated at or before this (a date alone: through the end of that day).")] = None,
     ) -> dict[str, Any]:
         hits = await self.service.call(lambda vault: vault.search(
