@@ -28,6 +28,7 @@ from typing import Any
 
 from .errors import Argument, InvalidDuration, InvalidTimestamp, UsageError
 from .lifecycle import parse_duration, parse_timestamp
+from .notes import timestamp_or_none
 
 _NAME_DATE = re.compile(r"(?<!\d)(\d{4})-(\d{2})-(\d{2})(?!\d)")
 _DATE_ONLY = re.compile(r"\s*\d{4}-\d{2}-\d{2}\s*")
@@ -43,23 +44,14 @@ class NoteDate:
 
 def note_date(meta: Mapping[str, Any], path: str) -> NoteDate | None:
     """The note's date (see the module's docstring), or None."""
-    found = _parsed(meta.get("date"))
+    found = timestamp_or_none(meta.get("date"))
     if found is not None:
         return NoteDate(found, "date")
     named = _name_date(PurePosixPath(path).stem)
     if named is not None:
         return NoteDate(named, "file name")
-    found = _parsed(meta.get("created"))
+    found = timestamp_or_none(meta.get("created"))
     return NoteDate(found, "created") if found is not None else None
-
-
-def _parsed(value: object) -> datetime | None:
-    if value is None or isinstance(value, (list, dict)):
-        return None
-    try:
-        return parse_timestamp(value)
-    except InvalidTimestamp:
-        return None
 
 
 def _name_date(stem: str) -> datetime | None:
