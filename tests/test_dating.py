@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import os
 import sqlite3
 from collections.abc import Callable
 from datetime import UTC, datetime
@@ -38,12 +39,31 @@ def test_a_value_that_is_not_a_date_is_passed_over_not_taken_for_one() -> None:
 
 
 def test_bounds_are_dates_times_or_durations_back_from_now_and_a_date_alone_ends_with_its_day() -> None:
-    assert since_bound("7d", NOW_TIME) == datetime(2026, 11, 24, 12, tzinfo=UTC)
+    # Whole days reach back to the start of that day: at noon, 1d keeps yesterday's daily note (dated midnight).
+    assert since_bound("7d", NOW_TIME) == datetime(2026, 11, 24, tzinfo=UTC)
+    assert since_bound("1d", NOW_TIME) == datetime(2026, 11, 30, tzinfo=UTC)
+    assert since_bound("36h", NOW_TIME) == datetime(2026, 11, 30, tzinfo=UTC)  # hours are exact: noon minus 36 h
+    assert since_bound("30m", NOW_TIME) == datetime(2026, 12, 1, 11, 30, tzinfo=UTC)
     assert since_bound("2026-11-23", NOW_TIME) == datetime(2026, 11, 23, tzinfo=UTC)
-    assert until_bound("2026-11-29", NOW_TIME) == datetime(2026, 11, 29, 23, 59, 59, 999999, tzinfo=UTC)
+    end_of_29th = datetime(2026, 11, 29, 23, 59, 59, 999999, tzinfo=UTC)
+    assert until_bound("2026-11-29", NOW_TIME) == end_of_29th
+    assert until_bound("20261129", NOW_TIME) == until_bound("2026-W48-7", NOW_TIME) == end_of_29th  # every spelling of a day
     assert until_bound("2026-11-29T10:00:00+02:00", NOW_TIME) == datetime(2026, 11, 29, 8, tzinfo=UTC)
+    assert until_bound("9999-12-31", NOW_TIME) == datetime.max.replace(tzinfo=UTC)  # was an OverflowError
     with pytest.raises(UsageError, match="'soon' is neither a date nor a duration: give an ISO date"):
         since_bound("soon", NOW_TIME)
+    with pytest.raises(UsageError, match="longer than 365000d"):
+        since_bound("1000000d", NOW_TIME)
+    with pytest.raises(UsageError, match="reaches back before year 1"):
+        since_bound("3650d", datetime(5, 1, 1, tzinfo=UTC))
+
+
+def test_a_date_property_that_links_a_daily_note_is_that_day() -> None:
+    import yaml
+
+    for written in ('"[[2026-11-20]]"', '"[[2026-11-20|Friday]]"', "[[2026-11-20]]"):  # the last: YAML's list in a list
+        found = note_date(yaml.safe_load(f"date: {written}"), "meetings/retro.md")
+        assert found is not None and found.moment == datetime(2026, 11, 20, tzinfo=UTC), written
 
 
 @pytest.fixture
@@ -97,12 +117,22 @@ def test_the_cli_searches_by_date_and_explain_says_which_date_kept_a_note_out(di
     assert any("it has no date" in reason for reason in undated.reasons), undated.reasons
 
 
+def test_explain_names_a_date_property_that_is_not_a_date(diary: Path, write_note: Callable[..., Path]) -> None:
+    write_note("notes/someday.md", "---\ndate: next spring\n---\nKnee surgery, maybe.\n")
+    with Vault(diary) as vault:
+        why = vault.explain("notes/someday.md", "knee surgery", since="2026-01-01", now=NOW)
+    assert any("it has no date (date: 'next spring' is not a date)" in reason for reason in why.reasons), why.reasons
+
+
 def test_an_index_made_before_dates_learns_them_without_a_rebuild(diary: Path) -> None:
+    # What an index written before the date step looks like: no column, no record of the step.
+    # A file whose mtime is 0 (unpacked with SOURCE_DATE_EPOCH=0) is read again too.
+    os.utime(diary / "Daily/2026-11-25.md", ns=(0, 0))
     with Vault(diary) as vault:
         vault.index()
-    # What an index written before the date step looks like: no column, no record of the step.
     database = sqlite3.connect(diary / ".vaultmem" / "index.db")
     with database:
+        database.execute("DROP INDEX notes_dated")
         database.execute("ALTER TABLE notes DROP COLUMN dated_us")
         database.execute("DELETE FROM _migrations WHERE name = '009_note_dates'")
     database.close()

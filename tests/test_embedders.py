@@ -62,14 +62,18 @@ def test_wordllama_gives_each_text_the_same_vector_in_any_batch(wordllama: objec
 # Every embed recipe shipped, with the length prior its vectors were made under. The prior
 # scales every passage vector, but an index notices a new recipe only by EMBED_RECIPE: a
 # change of β without a new recipe would leave old vectors beside new ones, silently.
-RECIPES_AND_PRIORS = {"passages-1000-pack/head+aliases+props/length-prior/3": 25.0}
+# The factors pin the formula too: norms 30 and 70 (a ten-word remark, a two-sentence fact).
+RECIPES_AND_PRIORS = {"passages-1000-pack/head+aliases+props/length-prior/3": (25.0, (0.7682, 0.9417))}
 
 
 def test_a_change_of_the_length_prior_comes_with_a_new_embed_recipe() -> None:
-    from vaultmem.embedders import WordLlamaEmbedder
+    from vaultmem.embedders import WordLlamaEmbedder, length_factors
     from vaultmem.searchable import EMBED_RECIPE
 
-    assert RECIPES_AND_PRIORS.get(EMBED_RECIPE) == WordLlamaEmbedder.length_prior, (
-        "WordLlamaEmbedder.length_prior changed without a new searchable.EMBED_RECIPE (or the recipe changed): "
-        "bump EMBED_RECIPE so existing indexes embed every note again, then add the pair to RECIPES_AND_PRIORS"
+    prior = WordLlamaEmbedder.length_prior
+    factors = length_factors(np.array([[30.0, 0.0], [0.0, 70.0]]), prior)
+    assert RECIPES_AND_PRIORS.get(EMBED_RECIPE) == (prior, tuple(round(float(factor), 4) for factor in factors)), (
+        "WordLlama's length prior (its β or length_factors' formula) changed without a new searchable.EMBED_RECIPE "
+        "(or the recipe changed): bump EMBED_RECIPE so existing indexes embed every note again, then add the pair "
+        "to RECIPES_AND_PRIORS"
     )

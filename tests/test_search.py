@@ -782,9 +782,8 @@ def test_a_tag_filter_with_no_name_is_a_usage_error_not_an_empty_answer(vault: V
 
 def test_a_possessive_in_the_question_matches_the_word_it_is_made_of(tmp_path: Path, wordllama: object) -> None:
     """Regression: "sister's" became the FTS phrase "sister s", which "my sister" does not hold,
-    so the note that answers was found by meaning alone (score 0.04), and "sister" counted as
-    a word no note holds. Now only "favourite" and "drink" are in neither note, which lowers
-    the score (ranking.probability: 0.39, where a question whose words the vault held read 0.8)."""
+    so the note that answers was found by meaning alone (score 0.04 instead of 0.8), and
+    "sister" counted as a word no note holds."""
     from helpers import write_file
 
     from vaultmem.search import search_filters
@@ -795,7 +794,7 @@ def test_a_possessive_in_the_question_matches_the_word_it_is_made_of(tmp_path: P
         vault.index()
         for question in ("what is my sister's favourite drink", "what is my sister’s favourite drink"):
             first = vault.search(question, k=2, now=NOW)[0]
-            assert first.path == "orders.md" and first.match == "both" and first.score >= 0.3, (question, first.score)
+            assert first.path == "orders.md" and first.match == "both" and first.score >= 0.5, (question, first.score)
             found = vault.derived.searcher().candidates(question, 2, search_filters(None, None, False, NOW))
             assert found.unheld_words == ('"favourite"', '"drink"')
 

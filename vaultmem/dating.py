@@ -31,7 +31,9 @@ from .lifecycle import parse_duration, parse_timestamp
 from .notes import timestamp_or_none
 
 _NAME_DATE = re.compile(r"(?<!\d)(\d{4})-(\d{2})-(\d{2})(?!\d)")
-_DATE_ONLY = re.compile(r"\s*\d{4}-\d{2}-\d{2}\s*")
+_LINKED_DATE = re.compile(r"\s*\[\[\s*(\d{4}-\d{2}-\d{2})\s*(?:\|[^\]]*)?\]\]\s*")  # [[2026-11-20]]: a daily note's link
+_DURATION_SHAPE = re.compile(r"(?:\d+[smhdw])+", re.IGNORECASE)
+_WHOLE_DAY = 86_400
 
 
 @dataclass(frozen=True)
@@ -44,14 +46,29 @@ class NoteDate:
 
 def note_date(meta: Mapping[str, Any], path: str) -> NoteDate | None:
     """The note's date (see the module's docstring), or None."""
-    found = timestamp_or_none(meta.get("date"))
+    found = _property_date(meta.get("date"))
     if found is not None:
         return NoteDate(found, "date")
     named = _name_date(PurePosixPath(path).stem)
     if named is not None:
         return NoteDate(named, "file name")
-    found = timestamp_or_none(meta.get("created"))
+    found = _property_date(meta.get("created"))
     return NoteDate(found, "created") if found is not None else None
+
+
+def _property_date(value: object) -> datetime | None:
+    """A property's date: a timestamp, or a link to a daily note (``[[2026-11-20]]``)."""
+    if isinstance(value, str):
+        linked = _LINKED_DATE.fullmatch(value)
+        if linked:
+            value = linked[1]
+    elif isinstance(value, list) and len(value) == 1 and isinstance(value[0], list):
+        value = _flow_link(value[0])  # YAML reads an unquoted [[2026-11-20]] as a list in a list
+    return timestamp_or_none(value)
+
+
+def _flow_link(inner: list[Any]) -> object:
+    return inner[0] if len(inner) == 1 else None
 
 
 def _name_date(stem: str) -> datetime | None:
@@ -64,7 +81,9 @@ def _name_date(stem: str) -> datetime | None:
 
 
 def since_bound(value: str, now: datetime) -> datetime:
-    """``--since``: the first instant a note's date may have (a duration: that long before now)."""
+    """``--since``: the first instant a note's date may have. A duration of whole days or
+    weeks reaches back to the start of that day (UTC): at noon, ``1d`` keeps yesterday's
+    daily note, dated midnight; a duration with hours or minutes is exact."""
     return _bound(value, now, "since", end_of_day=False)
 
 
@@ -78,11 +97,38 @@ def _bound(value: str, now: datetime, name: str, end_of_day: bool) -> datetime:
     try:
         moment = parse_timestamp(text)
     except InvalidTimestamp:
+        return _back_from(now, text, value, name, whole_days=not end_of_day)
+    if end_of_day and _is_date_alone(text):
         try:
-            return now - parse_duration(text)
-        except (InvalidDuration, OverflowError):
-            raise UsageError(Argument(name, repr(value)), " is neither a date nor a duration: give an ISO date or time "
-                             "such as 2026-11-23 or 2026-11-23T09:00:00+00:00, or a duration back from now such as 7d or 2w") from None
-    if end_of_day and _DATE_ONLY.fullmatch(text):
-        return moment + timedelta(days=1) - timedelta(microseconds=1)
+            return moment + timedelta(days=1) - timedelta(microseconds=1)
+        except OverflowError:  # 9999-12-31: its end is the last instant there is
+            return datetime.max.replace(tzinfo=moment.tzinfo)
+    return moment
+
+
+def _is_date_alone(text: str) -> bool:
+    """Is ``text`` a day without a time (``2026-11-28``, ``20261128``, ``2026-W48-6``)?"""
+    try:
+        date.fromisoformat(text)
+    except ValueError:
+        return False
+    return True
+
+
+def _back_from(now: datetime, text: str, value: object, name: str, whole_days: bool) -> datetime:
+    """``now`` minus the duration ``text`` (see :func:`since_bound` for whole days)."""
+    try:
+        length = parse_duration(text)
+    except InvalidDuration as error:
+        if _DURATION_SHAPE.fullmatch(text.replace(" ", "")):
+            raise UsageError(Argument(name, repr(value)), f": {error}") from None
+        raise UsageError(Argument(name, repr(value)), " is neither a date nor a duration: give an ISO date or time "
+                         "such as 2026-11-23 or 2026-11-23T09:00:00+00:00, or a duration back from now such as 7d or 2w") from None
+    try:
+        moment = now - length
+    except OverflowError:
+        raise UsageError(Argument(name, repr(value)), f" reaches back before year 1 from {now.date().isoformat()}: "
+                         "give a shorter duration or a date") from None
+    if whole_days and length.total_seconds() % _WHOLE_DAY == 0:
+        return moment.replace(hour=0, minute=0, second=0, microsecond=0)
     return moment

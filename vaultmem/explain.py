@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 from .dating import note_date
 from .errors import NoteNotFound, NoteReadError, UsageError
 from .fields import name_key, string_values
-from .lifecycle import format_timestamp, from_epoch_us, is_expired_us
+from .lifecycle import format_timestamp, from_epoch_us, is_expired_us, to_epoch_us
 from .notes import read_note, text_values
 from .ranking import NAME_MARGIN, SideHit, match_kind, note_scores, probability
 from .resolution import in_index
@@ -157,8 +157,10 @@ def _unheld_reason(found: Candidates) -> list[str]:
     if not found.unheld_words:
         return []
     words = ", ".join(word.strip('"') for word in found.unheld_words)
+    weighed = "" if found.vault_weight >= 1.0 else (
+        f", by {found.vault_weight:.0%} of the full amount: a vault this small lacks most words of any question")
     return [f"{len(found.unheld_words)} of the query's {len(found.words)} words ({words}) are in no note of the vault: "
-            "every hit's score is lowered for it (the order is not changed)"]
+            f"every hit's score is lowered for it{weighed} (the order is not changed)"]
 
 
 def _name_reason(row: NoteRow, meta: dict[str, Any], query: str, lift: float) -> str:
@@ -207,11 +209,14 @@ def _date_reason(row: NoteRow, meta: dict[str, Any], eligibility: Eligibility) -
                              if eligibility.since_us is not None else []),
                            *([f"--until (until) {format_timestamp(from_epoch_us(eligibility.until_us))}"]
                              if eligibility.until_us is not None else [])])
+    if row.dated_us is None:
+        unread = [f"{key}: {meta[key]!r}" for key in ("date", "created") if key in meta and meta[key] is not None]
+        found = f" ({' and '.join(unread)} {'is' if len(unread) == 1 else 'are'} not a date)" if unread else ""
+        return (f"filtered out by {bounds}: it has no date{found} — no date property, YYYY-MM-DD in its file name "
+                "or created property that reads as one; add one of them to search it by date")
     dated = note_date(meta, row.path)
-    if dated is None:
-        return (f"filtered out by {bounds}: it has no date (no date property, no YYYY-MM-DD in its file name, no created "
-                "property that parses); add one of them to search it by date")
-    return f"filtered out by {bounds}: its date is {format_timestamp(dated.moment)} (from its {dated.source})"
+    source = f" (from its {dated.source})" if dated is not None and to_epoch_us(dated.moment) == row.dated_us else ""
+    return f"filtered out by {bounds}: its date is {format_timestamp(from_epoch_us(row.dated_us))}{source}"
 
 
 def _lifted(row: NoteRow, eligibility: Eligibility) -> tuple[Eligibility, str]:

@@ -53,6 +53,10 @@ if TYPE_CHECKING:
 SNAPSHOT_RETRIES = 5
 CANDIDATES_MIN = 100  # notes per side, before fusion
 ANY_TERM_BELOW = 10  # the text side adds notes holding any query word when fewer than this hold them all (any k)
+# The calibration of words no note holds was fitted on vaults of 39 notes and more (the sample
+# vault the smallest); in a smaller one most words of any question are missing, answers or
+# not, so a missing word counts for the vault's notes / this (a guess, not a fit: adr/0004).
+UNHELD_FULL_NOTES = 39
 PASSAGES_PER_NOTE = 4  # passages (vector side) or rows (text side) asked for per note wanted
 WIDEN_FACTOR = 4
 WIDEN_LIMIT = 4 * WIDEN_FACTOR  # the vector side asks for up to this many times its pool, then goes exact
@@ -119,11 +123,13 @@ class Candidates:
     paths: dict[int, str]
     words: tuple[str, ...] = ()  # the query's words as the text side asks for them (query_terms)
     unheld_words: tuple[str, ...] = ()  # those no note of the vault holds
+    vault_weight: float = 1.0  # how much the vault's vocabulary says: its notes / UNHELD_FULL_NOTES, at most 1
 
     @property
     def unheld(self) -> float:
-        """The share of the query's words no note of the vault holds (ranking.probability)."""
-        return len(self.unheld_words) / len(self.words) if self.words else 0.0
+        """The share of the query's words no note of the vault holds, weighed by how many notes
+        the vault has (UNHELD_FULL_NOTES): what lowers every hit's score (ranking.probability)."""
+        return self.vault_weight * len(self.unheld_words) / len(self.words) if self.words else 0.0
 
 
 def search_filters(layers: Iterable[str] | None, tags: Iterable[str] | None, include_expired: bool,
@@ -292,7 +298,8 @@ class Searcher:
         # Labels come from the same snapshot as `paths`; one missing here is a vector of a
         # note deleted before this query began.
         alive = sorted((item for item in fused if item.label in paths), key=lambda item: (-item.value, paths[item.label]))
-        return Candidates(vectors, text, alive, paths, words, unheld)
+        weight = min(1.0, self.store.notes.count_at_most(UNHELD_FULL_NOTES) / UNHELD_FULL_NOTES) if unheld else 1.0
+        return Candidates(vectors, text, alive, paths, words, unheld, weight)
 
     def _best_passages(self, found: Candidates, ordered: Sequence[Fused], query: str) -> dict[int, PassageRow]:
         vector_best = {hit.label: hit.passage for hit in found.vectors}

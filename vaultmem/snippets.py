@@ -137,15 +137,25 @@ def query_pattern(query: str) -> re.Pattern[str] | None:
     meaningful = [word for word in words if word not in STOPWORDS and len(word) > 1] or words
     if not meaningful:
         return None
-    alternatives = sorted({re.escape(_stem_prefix(word)) + ("" if len(word) >= 4 else r"(?!\w)") for word in meaningful},
-                          key=len, reverse=True)
+    alternatives = sorted({_word_pattern(word) for word in meaningful}, key=len, reverse=True)
     return re.compile(r"(?<!\w)(?:" + "|".join(alternatives) + ")", re.IGNORECASE)
 
 
 # English inflections the full-text side's Porter stemmer folds, longest first: cut from a query
-# word, the rest (at least STEM_KEEP letters) is a prefix of the word's other forms.
+# word, the rest (at least STEM_KEEP letters) followed by any of them (or by nothing) is one of
+# the word's forms — ``spec`` of "species" finds "specs", not "special".
 _INFLECTIONS = ("ies", "ing", "ed", "es", "ly", "s")
+_FORMS = "(?:ies|ing|ed|es|ly|s|e|y|er|ers)?(?!\\w)"
 STEM_KEEP = 4
+
+
+def _word_pattern(word: str) -> str:
+    """A query word as the window looks for it: a short word whole, a longer one as a prefix,
+    an inflected one as its stem and any inflection (:func:`_stem_prefix`)."""
+    if len(word) < STEM_KEEP:
+        return re.escape(word) + r"(?!\w)"
+    stem = _stem_prefix(word)
+    return re.escape(word) if stem == word else re.escape(stem) + _FORMS
 
 
 def _stem_prefix(word: str) -> str:

@@ -190,7 +190,9 @@ def m009_note_dates(db: sqlite3.Connection) -> None:
     # table anew and adds the column again. An index written before this step has no dates:
     # the next reconcile reads every note once more (same text: nothing is re-embedded).
     db.execute("ALTER TABLE notes ADD COLUMN dated_us INTEGER")
-    db.execute("UPDATE notes SET content_hash = '', mtime_ns = 0")
+    db.execute("CREATE INDEX notes_dated ON notes(dated_us)")
+    # -1, not 0: a file whose mtime is 0 (unpacked with SOURCE_DATE_EPOCH=0) must differ too.
+    db.execute("UPDATE notes SET content_hash = '', mtime_ns = -1")
     db.execute("DELETE FROM meta WHERE key = 'indexed'")
 
 # ------------------------------------------------------------------ applying them

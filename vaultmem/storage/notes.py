@@ -253,6 +253,10 @@ class NoteStore:
     def count(self) -> int:
         return int(self.db.execute("SELECT count(*) FROM notes").fetchone()[0])
 
+    def count_at_most(self, limit: int) -> int:
+        """How many notes the index holds, counted up to ``limit`` (cheap at any size)."""
+        return int(self.db.execute("SELECT count(*) FROM (SELECT 1 FROM notes LIMIT ?)", (int(limit),)).fetchone()[0])
+
     def by_labels(self, labels: Sequence[int]) -> dict[int, NoteRow]:
         found: dict[int, NoteRow] = {}
         for chunk in chunks(int(label) for label in labels):
