@@ -160,7 +160,8 @@ def _side_z(hits: Sequence[SideHit], union: Sequence[int], pool: int, absent_sco
 
 def probability(value: float, calibration: tuple[float, float, float], unheld: float = 0.0) -> float:
     """``1 / (1 + exp(a − b × value + c × unheld))``: the calibrated chance that a hit is what
-    was asked for, ``unheld`` the share of the query's words no note of the vault holds.
+    was asked for, ``unheld`` the share of the query's words no note of the vault holds (in a
+    vault of fewer than 39 notes, search weighs it by the notes it has: search.UNHELD_FULL_NOTES).
 
     ``unheld`` is the query's, the same for every hit: it lowers them all alike, so the score
     still never rises down the list and the order is the fused value's.
