@@ -43,6 +43,7 @@ def test_bounds_are_dates_times_or_durations_back_from_now_and_a_date_alone_ends
     assert since_bound("7d", NOW_TIME) == datetime(2026, 11, 24, tzinfo=UTC)
     assert since_bound("1d", NOW_TIME) == datetime(2026, 11, 30, tzinfo=UTC)
     assert since_bound("36h", NOW_TIME) == datetime(2026, 11, 30, tzinfo=UTC)  # hours are exact: noon minus 36 h
+    assert since_bound("24h", NOW_TIME) == datetime(2026, 11, 30, 12, tzinfo=UTC)  # a day said in hours too
     assert since_bound("30m", NOW_TIME) == datetime(2026, 12, 1, 11, 30, tzinfo=UTC)
     assert since_bound("2026-11-23", NOW_TIME) == datetime(2026, 11, 23, tzinfo=UTC)
     end_of_29th = datetime(2026, 11, 29, 23, 59, 59, 999999, tzinfo=UTC)
@@ -121,7 +122,7 @@ def test_explain_names_a_date_property_that_is_not_a_date(diary: Path, write_not
     write_note("notes/someday.md", "---\ndate: next spring\n---\nKnee surgery, maybe.\n")
     with Vault(diary) as vault:
         why = vault.explain("notes/someday.md", "knee surgery", since="2026-01-01", now=NOW)
-    assert any("it has no date (date: 'next spring' is not a date)" in reason for reason in why.reasons), why.reasons
+    assert any("it has no date (date: \"next spring\" is not a date)" in reason for reason in why.reasons), why.reasons
 
 
 def test_an_index_made_before_dates_learns_them_without_a_rebuild(diary: Path) -> None:

@@ -33,7 +33,7 @@ from .notes import timestamp_or_none
 _NAME_DATE = re.compile(r"(?<!\d)(\d{4})-(\d{2})-(\d{2})(?!\d)")
 _LINKED_DATE = re.compile(r"\s*\[\[\s*(\d{4}-\d{2}-\d{2})\s*(?:\|[^\]]*)?\]\]\s*")  # [[2026-11-20]]: a daily note's link
 _DURATION_SHAPE = re.compile(r"(?:\d+[smhdw])+", re.IGNORECASE)
-_WHOLE_DAY = 86_400
+_DAYS_ONLY = re.compile(r"(?:\d+[dw])+", re.IGNORECASE)  # 7d, 2w, 1w3d: whole days, said as days
 
 
 @dataclass(frozen=True)
@@ -81,7 +81,7 @@ def _name_date(stem: str) -> datetime | None:
 
 
 def since_bound(value: str, now: datetime) -> datetime:
-    """``--since``: the first instant a note's date may have. A duration of whole days or
+    """``--since``: the first instant a note's date may have. A duration in days or
     weeks reaches back to the start of that day (UTC): at noon, ``1d`` keeps yesterday's
     daily note, dated midnight; a duration with hours or minutes is exact."""
     return _bound(value, now, "since", end_of_day=False)
@@ -129,6 +129,6 @@ def _back_from(now: datetime, text: str, value: object, name: str, whole_days: b
     except OverflowError:
         raise UsageError(Argument(name, repr(value)), f" reaches back before year 1 from {now.date().isoformat()}: "
                          "give a shorter duration or a date") from None
-    if whole_days and length.total_seconds() % _WHOLE_DAY == 0:
+    if whole_days and _DAYS_ONLY.fullmatch(text.replace(" ", "")):
         return moment.replace(hour=0, minute=0, second=0, microsecond=0)
     return moment

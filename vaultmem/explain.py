@@ -14,6 +14,7 @@ written: the index is brought up to date exactly as a search would.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass, replace
 from pathlib import PurePosixPath
@@ -210,7 +211,8 @@ def _date_reason(row: NoteRow, meta: dict[str, Any], eligibility: Eligibility) -
                            *([f"--until (until) {format_timestamp(from_epoch_us(eligibility.until_us))}"]
                              if eligibility.until_us is not None else [])])
     if row.dated_us is None:
-        unread = [f"{key}: {meta[key]!r}" for key in ("date", "created") if key in meta and meta[key] is not None]
+        unread = [f"{key}: {json.dumps(meta[key], default=str, ensure_ascii=False)}" for key in ("date", "created")
+                  if key in meta and meta[key] is not None]
         found = f" ({' and '.join(unread)} {'is' if len(unread) == 1 else 'are'} not a date)" if unread else ""
         return (f"filtered out by {bounds}: it has no date{found} — no date property, YYYY-MM-DD in its file name "
                 "or created property that reads as one; add one of them to search it by date")
