@@ -34,7 +34,7 @@ def test_a_value_that_is_not_a_date_is_passed_over_not_taken_for_one() -> None:
     # A template's placeholder, a month that does not exist, a number in a name that only looks like a date.
     templated = note_date({"date": "{{date}}", "created": "2023-09-12"}, "Notes/Plan 2026-13-45.md")
     assert templated is not None and (templated.source, templated.moment.year) == ("created", 2023)
-    assert note_date({"date": ["2026-11-20"]}, "notes/20261125.md") is None
+    assert note_date({"date": ["2026-11-20", "2026-11-21"]}, "notes/20261125.md") is None  # two days: neither
     assert note_date({}, "notes/a note.md") is None
 
 
@@ -62,9 +62,18 @@ def test_bounds_are_dates_times_or_durations_back_from_now_and_a_date_alone_ends
 def test_a_date_property_that_links_a_daily_note_is_that_day() -> None:
     import yaml
 
-    for written in ('"[[2026-11-20]]"', '"[[2026-11-20|Friday]]"', "[[2026-11-20]]"):  # the last: YAML's list in a list
+    for written in ('"[[2026-11-20]]"', '"[[2026-11-20|Friday]]"', "[[2026-11-20]]",  # the last: YAML's list in a list
+                    '"[[Daily/2026-11-20]]"', '"[[Journal/2026/2026-11-20#Evening|that night]]"',
+                    '\n  - "[[2026-11-20]]"', "[2026-11-20]"):  # a list property of one link or one date
         found = note_date(yaml.safe_load(f"date: {written}"), "meetings/retro.md")
         assert found is not None and found.moment == datetime(2026, 11, 20, tzinfo=UTC), written
+
+
+def test_a_date_property_that_names_no_single_day_is_no_date() -> None:
+    import yaml
+
+    for written in ('"[[2026-11-20]] [[2026-11-21]]"', '["2026-11-20", "2026-11-21"]', '"[[Retro 2026-11-20]]"', "[]"):
+        assert note_date(yaml.safe_load(f"date: {written}"), "meetings/retro.md") is None, written
 
 
 @pytest.fixture

@@ -31,7 +31,8 @@ from .lifecycle import parse_duration, parse_timestamp
 from .notes import timestamp_or_none
 
 _NAME_DATE = re.compile(r"(?<!\d)(\d{4})-(\d{2})-(\d{2})(?!\d)")
-_LINKED_DATE = re.compile(r"\s*\[\[\s*(\d{4}-\d{2}-\d{2})\s*(?:\|[^\]]*)?\]\]\s*")  # [[2026-11-20]]: a daily note's link
+# [[2026-11-20]], [[Daily/2026-11-20|Friday]]: a link to a daily note (its folder and label aside)
+_LINKED_DATE = re.compile(r"\s*\[\[\s*(?:[^\[\]|#]*/)?(\d{4}-\d{2}-\d{2})\s*(?:[|#][^\]]*)?\]\]\s*")
 _DURATION_SHAPE = re.compile(r"(?:\d+[smhdw])+", re.IGNORECASE)
 _DAYS_ONLY = re.compile(r"(?:\d+[dw])+", re.IGNORECASE)  # 7d, 2w, 1w3d: whole days, said as days
 
@@ -57,18 +58,16 @@ def note_date(meta: Mapping[str, Any], path: str) -> NoteDate | None:
 
 
 def _property_date(value: object) -> datetime | None:
-    """A property's date: a timestamp, or a link to a daily note (``[[2026-11-20]]``)."""
+    """A property's date: a timestamp, or a link to a daily note (``[[2026-11-20]]``), alone or
+    as the one item of a list (Obsidian's list properties; YAML reads an unquoted
+    ``[[2026-11-20]]`` as a list in a list)."""
+    if isinstance(value, list):
+        return _property_date(value[0]) if len(value) == 1 else None
     if isinstance(value, str):
         linked = _LINKED_DATE.fullmatch(value)
         if linked:
             value = linked[1]
-    elif isinstance(value, list) and len(value) == 1 and isinstance(value[0], list):
-        value = _flow_link(value[0])  # YAML reads an unquoted [[2026-11-20]] as a list in a list
     return timestamp_or_none(value)
-
-
-def _flow_link(inner: list[Any]) -> object:
-    return inner[0] if len(inner) == 1 else None
 
 
 def _name_date(stem: str) -> datetime | None:
