@@ -446,14 +446,14 @@ def tags_of(meta: Mapping[str, Any]) -> list[str]:
         items = raw
     else:
         return []
-    tags: list[str] = []
+    tags: dict[str, None] = {}  # in order, each once (a set beside a list was O(n²) on a huge list)
     for item in items:
         if item is None or isinstance(item, (dict, list)):
             continue
         tag = str(item).strip().lstrip("#").strip()
-        if tag and tag not in tags:
-            tags.append(tag)
-    return tags
+        if tag:
+            tags[tag] = None
+    return list(tags)
 
 
 # Obsidian's inline tag: '#' after a line start or whitespace, then letters, digits, _ - /,
