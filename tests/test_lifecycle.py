@@ -140,11 +140,30 @@ def test_garbage_raises_invalid_timestamp_naming_the_value(value: object) -> Non
     assert repr(value) in str(caught.value) or str(value) in str(caught.value)
 
 
-@pytest.mark.parametrize("value", ["next tuesday", True, 1764504000, "2026-13-45"])
+@pytest.mark.parametrize("value", ["next tuesday", True, 2026, 30, "2026-13-45"])
 def test_is_expired_raises_on_garbage_instead_of_answering(value: object) -> None:
     # Never silently alive (False) nor silently dead (True).
     with pytest.raises(InvalidTimestamp):
         is_expired(value, now=NOW)
+
+
+def test_a_whole_number_is_unix_time_in_seconds_or_milliseconds_from_2001_on() -> None:
+    # Dendron writes created: 1700000000000 (milliseconds); other tools write seconds.
+    assert parse_timestamp(1764504000) == datetime(2025, 11, 30, 12, tzinfo=timezone.utc)
+    assert parse_timestamp(1700000000000) == datetime(2023, 11, 14, 22, 13, 20, tzinfo=timezone.utc)
+    assert parse_timestamp(1700000000123).microsecond == 123000
+    assert is_expired(1764504000, now=NOW) is True  # NOW is 2026-11-30T12:00Z: a year after
+    for small in (2026, 30, 999_999_999, 10**14):  # a year, a count of days, before 2001, past the milliseconds
+        with pytest.raises(InvalidTimestamp, match="Unix time in seconds or milliseconds"):
+            parse_timestamp(small)
+
+
+def test_a_value_that_is_not_a_time_is_named_with_its_article_and_dates_as_written() -> None:
+    with pytest.raises(InvalidTimestamp) as caught:
+        parse_timestamp([date(2026, 11, 30)])
+    assert "invalid timestamp [2026-11-30] (a list is not a time)" in str(caught.value)  # not [datetime.date(2026, 11, 30)]
+    with pytest.raises(InvalidTimestamp, match=r"\(an? float is not a time\)"):
+        parse_timestamp(3.5)
 
 
 @pytest.mark.parametrize("value", [None, "", "   "])

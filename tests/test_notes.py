@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from helpers import SAMPLE_VAULT
+from vaultmem.dating import note_date
 from vaultmem.errors import NoteReadError
 from vaultmem.markdown import code_ranges
 from vaultmem.notes import inline_tags, parse_note, read_note, tags_of, title_of
@@ -305,6 +306,19 @@ def test_title_falls_back_to_the_file_name_with_spaces_and_unicode() -> None:
 def test_a_blank_or_non_text_title_falls_back_to_the_file_name() -> None:
     assert parse("---\ntitle: '  '\n---\n# Heading\n").title == "note"
     assert parse("---\ntitle: [a, b]\n---\n# Heading\n").title == "note"
+
+
+def test_a_title_yaml_reads_as_a_date_is_that_date_as_written() -> None:
+    assert parse("---\ntitle: 2024-01-05\n---\nx\n").title == "2024-01-05"  # was the file name
+    assert parse("---\ntitle: 2024-01-05 10:30:00\n---\nx\n").title == "2024-01-05 10:30:00"
+
+
+def test_a_dendron_note_with_unix_millisecond_stamps_has_no_problem_and_is_dated() -> None:
+    note = parse("---\nid: 8f3k2\ntitle: Kyoto\ncreated: 1700000000000\nupdated: 1700000500000\n---\nTemples.\n",
+                 "travel.kyoto.md")
+    assert not note.problems
+    dated = note_date(note.meta, note.path)
+    assert dated is not None and (dated.moment.date(), dated.source) == (date(2023, 11, 14), "created")
 
 
 def test_id_is_the_frontmatter_id_when_present() -> None:

@@ -9,15 +9,28 @@ from __future__ import annotations
 import reprlib
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import date, datetime
 
-_SHORT = reprlib.Repr()
+
+class _Shown(reprlib.Repr):
+    """``repr`` with dates as YAML and ISO write them (``[2026-11-30]``, not ``[datetime.date(2026, 11, 30)]``)."""
+
+    def repr_date(self, value: date, level: int) -> str:
+        return value.isoformat()
+
+    def repr_datetime(self, value: datetime, level: int) -> str:
+        return value.isoformat()
+
+
+_SHORT = _Shown()
 _SHORT.maxstring = _SHORT.maxother = 120
 _SHORT.maxlevel = 3
 _SHORT.maxlist = _SHORT.maxtuple = _SHORT.maxdict = _SHORT.maxset = _SHORT.maxfrozenset = 6
 
 
 def short_repr(value: object) -> str:
-    """``repr(value)`` cut to a readable length, without walking a huge value whole.
+    """``repr(value)`` cut to a readable length, without walking a huge value whole; dates
+    and times as ISO text.
 
     Values come from notes, which are untrusted input: a 1 MB ``expires_at`` or a list
     repeated by YAML aliases must not become a 1 MB error message, log line or row.

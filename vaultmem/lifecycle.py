@@ -83,7 +83,8 @@ def parse_timestamp(value: object) -> datetime:
     """Everything YAML hands us for a point in time → an aware UTC ``datetime``.
 
     Accepts ISO-8601 strings (offset, ``Z``, ``T`` or space, date only), ``datetime``
-    (naive means UTC) and ``date`` (midnight UTC). Anything else raises
+    (naive means UTC), ``date`` (midnight UTC) and Unix time as a whole number of seconds
+    or milliseconds (see ``_from_unix``). Anything else raises
     :class:`InvalidTimestamp` naming the value.
     """
     # bool is an int subclass and a date-like check would not catch it; refuse first.
@@ -95,7 +96,24 @@ def parse_timestamp(value: object) -> datetime:
         return datetime(value.year, value.month, value.day, tzinfo=UTC)
     if isinstance(value, str):
         return _parse_iso(value)
-    raise InvalidTimestamp(value, f"a {type(value).__name__} is not a time")
+    if isinstance(value, int):
+        return _from_unix(value)
+    kind = type(value).__name__
+    raise InvalidTimestamp(value, f"{'an' if kind[0] in 'aeiou' else 'a'} {kind} is not a time")
+
+
+# Unix time as tools write it (Dendron's created/updated: milliseconds): a whole number from
+# 2001-09-09 on, in seconds below 10¹¹ (year 5138) and in milliseconds from there.
+_UNIX_SECONDS = range(10**9, 10**11)
+_UNIX_MILLISECONDS = range(10**11, 10**14)
+
+
+def _from_unix(value: int) -> datetime:
+    if value in _UNIX_SECONDS:
+        return datetime.fromtimestamp(value, UTC)
+    if value in _UNIX_MILLISECONDS:
+        return datetime.fromtimestamp(value / 1000, UTC)
+    raise InvalidTimestamp(value, "a number is a time only as Unix time in seconds or milliseconds, from 2001 on")
 
 
 def _as_utc(moment: datetime) -> datetime:
