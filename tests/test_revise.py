@@ -13,6 +13,7 @@ import pytest
 
 from helpers import run_cli, snapshot_files
 from vaultmem import UsageError, Vault, WriteConflict, parse_timestamp
+from vaultmem.errors import FrontmatterError
 from vaultmem.notes import read_note
 
 NOW = "2026-11-30T12:00:00+00:00"
@@ -200,6 +201,24 @@ def test_removing_a_tag_written_in_the_text_is_refused(vault: Vault, write_note)
     vault.index()
     with pytest.raises(UsageError, match="#travel"):
         vault.revise("tagged", remove_tags=["travel"], now=NOW)
+
+
+def test_number_tags_and_an_empty_tag_item_are_revised_like_any_other_tags(vault: Vault, write_note) -> None:
+    # get and --tag read tags: [2024, 3.5, ] as ["2024", "3.5"]; revise refused the same list.
+    write_note("numbers.md", "---\nlayer: L3\ntags:\n  - 2024\n  - 3.5\n  -\n---\nyears\n")
+    vault.index()
+    result = vault.revise("numbers", remove_tags=["3.5"], add_tags=["stats"], now=NOW)
+    assert result.tags == ["2024", "stats"]
+    assert read_note(vault.root, "numbers.md").meta["tags"] == ["2024", "stats"]
+
+
+def test_tags_that_are_a_mapping_are_refused_naming_the_value_as_written(vault: Vault, write_note) -> None:
+    write_note("odd.md", "---\nlayer: L3\ntags:\n  - {when: 2026-11-30}\n---\nx\n")
+    vault.index()
+    before = snapshot_files(vault.root)
+    with pytest.raises(FrontmatterError, match=r"tags is \[\{'when': 2026-11-30\}\], not a list of tags"):
+        vault.revise("odd", add_tags=["x"], now=NOW)
+    assert snapshot_files(vault.root) == before
 
 
 # ------------------------------------------------------------------ versions

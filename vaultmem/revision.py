@@ -22,7 +22,7 @@ from datetime import datetime
 from typing import Any
 
 from .body_edits import append_paragraph, replace_body
-from .errors import Argument, FrontmatterError, UsageError, WriteConflict, listed
+from .errors import Argument, FrontmatterError, UsageError, WriteConflict, listed, short_repr
 from .lifecycle import (
     EXPIRING_LAYERS,
     PERMANENT_LAYER,
@@ -232,8 +232,9 @@ def _tags(note: Note, revision: Revision, body: str, change: _Change) -> None:
         return
     raw = note.meta.get("tags")
     if raw is not None and not (isinstance(raw, str) or (isinstance(raw, list) and all(
-            isinstance(item, (str, int, float)) and not isinstance(item, bool) for item in raw))):
-        raise FrontmatterError(f"{note.path}: tags is {raw!r}, not a list of tags; fix it by hand, then revise again")
+            item is None or (isinstance(item, (str, int, float)) and not isinstance(item, bool)) for item in raw))):
+        # An empty item (None) is no tag, as everywhere (tags_of); a mapping or a list in the list is not ours to guess.
+        raise FrontmatterError(f"{note.path}: tags is {short_repr(raw)}, not a list of tags; fix it by hand, then revise again")
     current = tags_of(note.meta)
     inline = {tag.lower(): tag for tag in inline_tags(body)}
     tags = list(current)
