@@ -34,7 +34,7 @@ def test_a_value_that_is_not_a_date_is_passed_over_not_taken_for_one() -> None:
     # A template's placeholder, a month that does not exist, a number in a name that only looks like a date.
     templated = note_date({"date": "{{date}}", "created": "2023-09-12"}, "Notes/Plan 2026-13-45.md")
     assert templated is not None and (templated.source, templated.moment.year) == ("created", 2023)
-    assert note_date({"date": ["2026-11-20", "2026-11-21"]}, "notes/20261125.md") is None  # two days: neither
+    assert note_date({"date": ["2026-11-20", "2026-11-21"]}, "notes/2026112.md") is None  # two days: neither; 7 digits: no day
     assert note_date({}, "notes/a note.md") is None
 
 
@@ -76,6 +76,23 @@ def test_a_date_property_that_names_no_single_day_is_no_date() -> None:
         assert note_date(yaml.safe_load(f"date: {written}"), "meetings/retro.md") is None, written
 
 
+@pytest.mark.parametrize("path", [
+    "journals/2026_11_20.md",  # Logseq
+    "Daily/2026/11/20.md", "Daily/2026/11/2026-11-20.md",  # a folder per year and month
+    "20261120.md", "2026.11.20.md", "202611200930 Fleeting idea.md", "20261120093000.md",  # compact; Zettelkasten ids
+    "November 20, 2026.md", "20th Nov 2026 retro.md", "Fri 20 November 2026.md",  # a month in words
+])
+def test_a_day_in_the_names_daily_note_tools_write_is_the_notes_date(path: str) -> None:
+    found = note_date({}, path)
+    assert found is not None and (found.moment, found.source) == (datetime(2026, 11, 20, tzinfo=UTC), "file name"), path
+
+
+@pytest.mark.parametrize("path", ["20-11-2026.md", "11-20-2026.md",  # which is the day? nobody can say
+                                  "notes/20261345.md", "1234567890123.md", "v2026.11.3.md", "Dec 2026.md", "mayday 12 2026.md"])
+def test_a_number_that_is_no_certain_day_gives_no_date(path: str) -> None:
+    assert note_date({}, path) is None, path
+
+
 @pytest.fixture
 def diary(vault_dir: Path, write_note: Callable[..., Path], wordllama: object) -> Path:
     write_note("Daily/2026-11-25.md", "Long run along the river; the left knee was sore after ten km.\n")
@@ -96,6 +113,20 @@ def test_since_and_until_keep_the_notes_dated_in_the_range_and_leave_out_undated
     assert last_week == {"Daily/2026-11-25.md", "Daily/2026-11-28.md", "memories/knee.md"}
     assert november == {"Daily/2026-11-25.md", "Daily/2026-11-28.md", "journal/retro.md"}  # the 28th counts whole
     assert one_day == ["Daily/2026-11-28.md"]
+
+
+def test_a_search_by_date_says_how_many_notes_it_left_out_for_having_no_date(diary: Path, write_note: Callable[..., Path]) -> None:
+    write_note("notes/undated-too.md", "Knee brace ordered.\n")
+    write_note("notes/old-expired.md", note("Knee", "Old knee advice.", layer="L1", expires_at="2026-01-01"))  # not eligible anyway
+    with Vault(diary) as vault:
+        dated = vault.search("knee", k=10, now=NOW, since="30d")
+        plain = vault.search("knee", k=10, now=NOW)
+    assert [warning for warning in dated.warnings if "have no date" in warning] == [
+        "2 note(s) that pass the other filters have no date, so --since/--until (since/until) left them out: a date "
+        "property, a day in the file name (2026-11-30, 2026_11_30, 20261130) or a created stamp gives a note its date; "
+        "explain NOTE QUERY says what one has"]
+    assert not any("have no date" in warning for warning in plain.warnings)
+    assert all("have no date" not in warning for hit in dated for warning in hit.warnings)  # about the answer, not a hit
 
 
 def test_each_hit_says_its_notes_date_and_an_undated_one_says_none(diary: Path) -> None:

@@ -3,8 +3,9 @@
 A note's **date** is the first of:
 
 1. its ``date`` property (a journal entry's, a meeting's: the day the note is about);
-2. a ``YYYY-MM-DD`` in its file name (a daily note, ``Daily/2026-11-28.md``, or
-   ``2026-11-28 Standup.md``);
+2. a day in its file name (a daily note, ``Daily/2026-11-28.md``, ``2026-11-28 Standup.md``,
+   Logseq's ``journals/2026_11_28.md``, ``20261128.md``, a Zettelkasten id ``202611281030 Idea.md``,
+   ``November 28, 2026.md``) or in its folders (``Daily/2026/11/28.md``);
 3. its ``created`` property (what ``remember`` stamps: the day the memory was written).
 
 A value that does not parse as a date is passed over for the next (a ``date: {{date}}`` left
@@ -30,7 +31,20 @@ from .errors import Argument, InvalidDuration, InvalidTimestamp, UsageError
 from .lifecycle import parse_duration, parse_timestamp
 from .notes import timestamp_or_none
 
-_NAME_DATE = re.compile(r"(?<!\d)(\d{4})-(\d{2})-(\d{2})(?!\d)")
+# A day in a file name, as daily-note tools write it: 2026-11-30 (Obsidian), 2026_11_30
+# (Logseq's journals), 2026.11.30, 20261130 and a Zettelkasten id 202611301200(00).
+_NAME_DATE = re.compile(r"(?<!\d)(\d{4})([-_.]?)(\d{2})\2(\d{2})(?:(?<=\d{8})\d{4}(?:\d{2})?)?(?!\d)")
+# ... or in its folders: Daily/2026/11/30.md.
+_PATH_DATE = re.compile(r"(?:^|/)(\d{4})/(\d{2})/(\d{2})$")
+_MONTHS = {name: number for number, names in enumerate((
+    ("january", "jan"), ("february", "feb"), ("march", "mar"), ("april", "apr"), ("may",), ("june", "jun"),
+    ("july", "jul"), ("august", "aug"), ("september", "sep", "sept"), ("october", "oct"),
+    ("november", "nov"), ("december", "dec")), start=1) for name in names}
+_MONTH = "|".join(sorted(_MONTHS, key=len, reverse=True))
+# November 30, 2026 · Nov 30th 2026 · 30 November 2026 · 30th Nov, 2026 (a month in words is no one's guess)
+_WORDED_DATE = re.compile(
+    rf"(?<![^\W\d])(?:(?P<m1>{_MONTH})\.?\s+(?P<d1>\d{{1,2}})(?:st|nd|rd|th)?,?|(?P<d2>\d{{1,2}})(?:st|nd|rd|th)?\s+"
+    rf"(?P<m2>{_MONTH})\.?,?)\s+(?P<y>\d{{4}})(?!\d)", re.IGNORECASE)
 # [[2026-11-20]], [[Daily/2026-11-20|Friday]]: a link to a daily note (its folder and label aside)
 _LINKED_DATE = re.compile(r"\s*\[\[\s*(?:[^\[\]|#]*/)?(\d{4}-\d{2}-\d{2})\s*(?:[|#][^\]]*)?\]\]\s*")
 _DURATION_SHAPE = re.compile(r"(?:\d+[smhdw])+", re.IGNORECASE)
@@ -50,7 +64,7 @@ def note_date(meta: Mapping[str, Any], path: str) -> NoteDate | None:
     found = _property_date(meta.get("date"))
     if found is not None:
         return NoteDate(found, "date")
-    named = _name_date(PurePosixPath(path).stem)
+    named = _name_date(path)
     if named is not None:
         return NoteDate(named, "file name")
     found = _property_date(meta.get("created"))
@@ -70,11 +84,17 @@ def _property_date(value: object) -> datetime | None:
     return timestamp_or_none(value)
 
 
-def _name_date(stem: str) -> datetime | None:
-    for match in _NAME_DATE.finditer(stem):
+def _name_date(path: str) -> datetime | None:
+    """The first day the file's name (or its last three folders and name) spells."""
+    stem = PurePosixPath(path).stem
+    candidates = [(match[1], match[3], match[4]) for match in _NAME_DATE.finditer(stem)]
+    candidates += [(match[1], match[2], match[3]) for match in _PATH_DATE.finditer(str(PurePosixPath(path).with_suffix("")))]
+    candidates += [(match["y"], str(_MONTHS[(match["m1"] or match["m2"]).lower()]), match["d1"] or match["d2"])
+                   for match in _WORDED_DATE.finditer(stem)]
+    for year, month, day in candidates:
         try:
-            return parse_timestamp(date(int(match[1]), int(match[2]), int(match[3])))
-        except ValueError:  # 2026-13-45: not a day
+            return parse_timestamp(date(int(year), int(month), int(day)))
+        except ValueError:  # 2026-13-45, 20261345: not a day
             continue
     return None
 

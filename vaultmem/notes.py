@@ -42,7 +42,9 @@ from .markdown import without_code
 # 3: each note's name keys (fields.name_key), for search's exact-name bonus.
 # 4: a note without a body has its passage on the frontmatter's lines, not past the file's end.
 # 5: an expires_at that no UTC instant holds is stored in its ISO form, not as a Python repr.
-READER_VERSION = "5"
+# 6: dates from more daily-note names (2026_11_30, 20261130, Daily/2026/11/30), Unix-time stamps,
+#    a title YAML reads as a date.
+READER_VERSION = "6"
 BOM = "\ufeff"
 _YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 _OPENING = re.compile(r"\A---[ \t]*\r?\n")

@@ -28,7 +28,7 @@ import os
 import re
 import stat as stat_module
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import numpy as np
@@ -191,7 +191,20 @@ class Searcher:
         return [self.passage_vectors, *([self._note_vectors] if self._note_vectors is not None else [])]
 
     def search(self, query: str, k: int, eligibility: Eligibility) -> Hits:
-        """The best ``k`` eligible notes; each hit says what its file says now."""
+        """The best ``k`` eligible notes; each hit says what its file says now. A search by
+        date says how many notes it left out for having no date (a filter that leaves out
+        what it cannot judge says so)."""
+        hits = self._verified(query, k, eligibility)
+        if eligibility.dated:
+            undated = self.store.notes.count_undated(replace(eligibility, since_us=None, until_us=None))
+            if undated:
+                hits.warnings.append(
+                    f"{undated} note(s) that pass the other filters have no date, so --since/--until (since/until) left "
+                    "them out: a date property, a day in the file name (2026-11-30, 2026_11_30, 20261130) or a created "
+                    "stamp gives a note its date; explain NOTE QUERY says what one has")
+        return hits
+
+    def _verified(self, query: str, k: int, eligibility: Eligibility) -> Hits:
         if k <= 0 or not query.strip():
             return Hits()
         hits, rows = self._consistent(lambda: self._search(query, k, eligibility))

@@ -370,5 +370,10 @@ class NoteStore:
         expired, params = expiry_sql("expires_us", now_us, expired=True)
         return int(self.db.execute(f"SELECT count(*) FROM notes WHERE {expired}", params).fetchone()[0])
 
+    def count_undated(self, eligibility: Eligibility) -> int:
+        """How many notes that pass ``eligibility`` have no date (dating.py)."""
+        where, params = eligibility.where()
+        return int(self.db.execute(f"SELECT count(*) FROM notes WHERE dated_us IS NULL AND {where}", params).fetchone()[0])
+
     def count_with_problems(self) -> int:
         return int(self.db.execute("SELECT count(*) FROM notes WHERE problems != '[]'").fetchone()[0])
