@@ -41,6 +41,9 @@ CASES: dict[str, Callable[[int], str]] = {
     "salvage_many_lines": lambda n: "---\ntitle: a: b\n" + "expires_at: 2026-01-01\n" * (n // 23) + "---\nbody\n",
     # A frontmatter line of spaces without a colon (snippets.property_lines reads every hit's):
     "property_blank_run": lambda n: "---\na" + " " * n + "b\n---\nbody\n",
+    # Comment openers without closers, and many short comments (markdown.without_comments):
+    "unclosed_comments": lambda n: "<!-- #t " * (n // 8),
+    "many_comments": lambda n: "%%a%% #t " * (n // 9),
     # A frontmatter list of distinct tags (notes.tags_of; was O(n²): 50,000 tags took 18 s):
     "many_frontmatter_tags": lambda n: "---\ntags:\n" + "".join(f"  - t{i}\n" for i in range(n // 10)) + "---\nbody\n",
 }

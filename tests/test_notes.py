@@ -372,6 +372,12 @@ def test_property_parsing_arbitrary_bytes_never_raises(raw: bytes) -> None:
     assert isinstance(note.body, str)
 
 
+def test_a_tag_inside_a_comment_is_no_tag_as_obsidian_ignores_it() -> None:
+    body = "#real %% #commented %%\n<!-- #html\n#comment -->\n%%\n#block\n%%\n#also <!-- #unclosed to the end\n#gone\n"
+    assert inline_tags(body) == ["real", "also"]
+    assert inline_tags("`%%` #after-code-span\n") == ["after-code-span"]  # %% in code opens no comment
+
+
 def test_inline_body_tags_count_as_tags_but_not_in_code_or_headings() -> None:
     from vaultmem.notes import parse_note
 

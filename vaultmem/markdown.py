@@ -88,6 +88,31 @@ def without_code(text: str) -> str:
     return "".join(pieces) + text[position:]
 
 
+# Comments Obsidian hides in reading view: ``%% … %%`` and ``<!-- … -->`` (unclosed: to the end).
+COMMENT_MARKS = (("%%", "%%"), ("<!--", "-->"))
+
+
+def without_comments(text: str) -> str:
+    """``text`` with each comment replaced by a space; linear (``str.find``, no backtracking)."""
+    pieces: list[str] = []
+    position = 0
+    next_at = [text.find(opener) for opener, _ in COMMENT_MARKS]  # each opener's next place (-1: none left)
+    while True:
+        for mark, (opener, _) in enumerate(COMMENT_MARKS):
+            if 0 <= next_at[mark] < position:  # inside the comment just skipped: look again after it
+                next_at[mark] = text.find(opener, position)
+        starts = [(found, mark) for mark, found in enumerate(next_at) if found >= 0]
+        if not starts:
+            return "".join(pieces) + text[position:]
+        start, mark = min(starts)
+        opener, closer = COMMENT_MARKS[mark]
+        end = text.find(closer, start + len(opener))
+        pieces += [text[position:start], " "]
+        if end < 0:
+            return "".join(pieces)
+        position = end + len(closer)
+
+
 def _lines(text: str) -> list[tuple[int, str]]:
     """(offset, content without its line ending) of each line; only ``\\n`` ends a line
     (``str.splitlines`` also splits on form feeds and U+2028, which Markdown does not)."""

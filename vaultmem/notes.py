@@ -33,7 +33,7 @@ from .lifecycle import (
     parse_timestamp,
     to_epoch_us,
 )
-from .markdown import without_code
+from .markdown import without_code, without_comments
 
 # Bumped whenever what is derived from a file's bytes changes (title, metadata, problems):
 # an index made by an earlier reader reads every file again at its next reconcile (the index
@@ -43,7 +43,7 @@ from .markdown import without_code
 # 4: a note without a body has its passage on the frontmatter's lines, not past the file's end.
 # 5: an expires_at that no UTC instant holds is stored in its ISO form, not as a Python repr.
 # 6: dates from more daily-note names (2026_11_30, 20261130, Daily/2026/11/30), Unix-time stamps,
-#    a title YAML reads as a date.
+#    a title YAML reads as a date, no #tags from comments.
 READER_VERSION = "6"
 BOM = "\ufeff"
 _YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
@@ -464,10 +464,11 @@ _INLINE_TAG = re.compile(r"#([\w/-]*[^\W\d][\w/-]*)")
 
 
 def inline_tags(body: str) -> list[str]:
-    """``#tags`` written in the body, outside code, in order of appearance."""
+    """``#tags`` written in the body, outside code and comments (Obsidian ignores both), in
+    order of appearance."""
     if "#" not in body:
         return []
-    text = without_code(body)
+    text = without_comments(without_code(body))
     found: list[str] = []
     seen: set[str] = set()
     for match in _INLINE_TAG.finditer(text):
