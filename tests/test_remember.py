@@ -305,6 +305,24 @@ def test_cli_remember_prints_the_similar_notes(sample_vault: Path) -> None:
     assert "similar (" in result.stdout and "preferences/oat-milk.md" in result.stdout
 
 
+def test_a_memory_titled_like_an_existing_note_says_the_name_is_now_shared(vault_dir: Path) -> None:
+    # A trial: remember --title Kyoto wrote memories/kyoto.md beside References/Kyoto.md without a word.
+    (vault_dir / "References").mkdir()
+    (vault_dir / "References" / "Kyoto.md").write_text("Kyoto: temples, a trip in 2019.\n", encoding="utf-8")
+    (vault_dir / "References" / "Old Kyoto.md").write_text("---\nexpires_at: 2020-01-01\naliases: [kyoto]\n---\nGone.\n",
+                                                           encoding="utf-8")  # expired: no longer answers to the name
+    with Vault(vault_dir) as vault:
+        kyoto = vault.remember("Book the ryokan in Kyoto by March", title="Kyoto", layer="L3", now=NOW)
+        tea = vault.remember("Tea ceremony on Sunday", title="Tea ceremony", layer="L3", now=NOW)
+    assert [(other.id, other.path) for other in kyoto.same_name] == [("References/Kyoto", "References/Kyoto.md")]
+    assert kyoto.as_dict()["same_name"] == [{"id": "References/Kyoto", "path": "References/Kyoto.md"}]
+    assert tea.same_name == []
+    printed = run_cli(vault_dir, "remember", "Kyoto again", "--title", "KYOTO", "--layer", "L3")
+    assert printed.exit_code == 0, printed.output
+    assert "same name: References/Kyoto.md (id References/Kyoto) goes by this name too" in printed.stdout
+    assert kyoto.path in printed.stdout  # and the first memory of that name
+
+
 def test_an_expiry_that_is_not_a_time_is_refused_naming_the_option_it_came_as(vault_dir: Path) -> None:
     """Was: "invalid timestamp 'next friday'", naming no option; the CLI says --expires-at."""
     result = run_cli(vault_dir, "remember", "Dentist on Friday", "--expires-at", "next friday")

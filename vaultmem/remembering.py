@@ -17,9 +17,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from pathlib import PurePosixPath
 from typing import TYPE_CHECKING
 
 from .errors import NoteWritten
+from .fields import name_key
 from .lifecycle import format_timestamp, resolve_now, to_epoch_us
 from .noteio import FileChange
 from .notes import content_hash, parse_note, version_of
@@ -48,13 +50,13 @@ class Written:
         expires = self.note.meta.get("expires_at")
         return format_timestamp(expires) if expires else None
 
-    def remembered(self, write: VaultWrite, similar: list[SimilarNote]) -> Remembered:
+    def remembered(self, write: VaultWrite, similar: list[SimilarNote], same_name: list[NoteRef]) -> Remembered:
         note = self.note
         return Remembered(id=note.id, path=self.path, title=note.title, layer=note.meta["layer"],
                           expires_at=self.expires_at, tags=list(note.meta["tags"]),
                           version=version_of(content_hash(note.render())), commit=write.commit, similar=similar,
                           not_committed=write.not_committed, yours_left_uncommitted=write.yours_left_uncommitted,
-                          supersedes=[NoteRef(item.note.id, item.path) for item in self.retirements])
+                          supersedes=[NoteRef(item.note.id, item.path) for item in self.retirements], same_name=same_name)
 
 
 def write_memory(index: DerivedIndex, write: VaultWrite, config: VaultConfig, text: str, *, title: str | None,
@@ -78,6 +80,20 @@ def write_memory(index: DerivedIndex, write: VaultWrite, config: VaultConfig, te
     write.message = (f"vaultmem remember: {note.title}\n\nlayer {note.meta['layer']}, "
                      f"expires {written.expires_at or 'never'}{retired}")
     return written
+
+
+def same_named(index: DerivedIndex, written: Written, now: object) -> list[NoteRef]:
+    """Live notes that go by the new note's title or file name (case and Unicode form aside,
+    as Obsidian resolves ``[[links]]``): a link by that name, or ``get`` by it, is ambiguous
+    now. From an index the caller has brought in line with the files."""
+    alive = Eligibility(now_us=to_epoch_us(resolve_now(now)))
+    keys = dict.fromkeys(key for key in (name_key(written.note.title), name_key(PurePosixPath(written.path).stem)) if key)
+    try:
+        labels = {label for key in keys for label in index.store.notes.labels_named(key, alive)}
+        rows = sorted(index.store.notes.by_labels(sorted(labels)).values(), key=lambda row: row.path)
+    except Exception as error:  # the note is written: a retry must not write it again
+        raise NoteWritten([written.path], "remember", error) from error
+    return [NoteRef(row.id, row.path) for row in rows if row.path != written.path]
 
 
 def similar_notes(index: DerivedIndex, written: Written, threshold: float, now: object) -> list[SimilarNote]:

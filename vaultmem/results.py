@@ -123,11 +123,13 @@ class Remembered:
     not_committed: list[NotCommitted] = field(default_factory=list)  # files left out of the commit, and why
     yours_left_uncommitted: list[str] = field(default_factory=list)  # committed with vaultmem's change only: your own edit in them stays uncommitted
     supersedes: list[NoteRef] = field(default_factory=list)  # notes this one retired (now expired)
+    same_name: list[NoteRef] = field(default_factory=list)  # live notes going by its title or file name: links are ambiguous
 
     def as_dict(self) -> dict[str, Any]:
         return {**self.__dict__, "similar": [other.as_dict() for other in self.similar],
                 "not_committed": not_committed_dicts(self.not_committed),
-                "supersedes": [old.as_dict() for old in self.supersedes]}
+                "supersedes": [old.as_dict() for old in self.supersedes],
+                "same_name": [other.as_dict() for other in self.same_name]}
 
 
 @dataclass(frozen=True)

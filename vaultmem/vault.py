@@ -310,14 +310,15 @@ class Vault:
         ``supersedes``: notes this one replaces; each is retired at once (``superseded_by``
         and ``expires_at`` = now) and hidden from recall (supersede.py).
         """
-        from .remembering import similar_notes, write_memory
+        from .remembering import same_named, similar_notes, write_memory
 
         with self._writing("remember") as write:
             written = write_memory(self.derived, write, self.config, text, title=title, layer=layer, tags=tags,
                                    expires_at=expires_at, ttl=ttl, permanent=permanent, folder=folder,
                                    supersedes=supersedes, now=now)
         self.ensure_current()  # healed on its own: the note is written, so remember must not run again
-        return written.remembered(write, similar_notes(self.derived, written, self.config.consolidate.threshold, now))
+        return written.remembered(write, similar_notes(self.derived, written, self.config.consolidate.threshold, now),
+                                  same_named(self.derived, written, now))
 
     @heals
     def revise(

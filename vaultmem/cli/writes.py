@@ -37,6 +37,9 @@ def remember(obj: Context, text: str, title: str | None, layer: str, ttl: str | 
     for other in result.similar:
         click.echo(f"  similar ({other.similarity:.2f}): {other.path} — {other.title}; "
                    "if it already says this, `forget` one or run `consolidate`")
+    for namesake in result.same_name:
+        click.echo(f"  same name: {namesake.path} (id {namesake.id}) goes by this name too: `get {result.title}` and "
+                   f"[[{result.title}]] may mean either; name a note by its path to be sure")
     render_commit(result)
 
 
