@@ -212,6 +212,17 @@ def test_number_tags_and_an_empty_tag_item_are_revised_like_any_other_tags(vault
     assert read_note(vault.root, "numbers.md").meta["tags"] == ["2024", "stats"]
 
 
+def test_a_frontmatter_that_does_not_load_is_refused_at_the_line_check_names(vault: Vault, write_note) -> None:
+    write_note("badyaml.md", "---\nlayer: L3\ntitle: a: b: c\n---\nBody.\n")
+    vault.index()
+    [problem] = [problem for problem in vault.check().problems if problem.path == "badyaml.md"]
+    assert "at line 3: mapping values are not allowed in this context" in problem.message
+    with pytest.raises(FrontmatterError) as refused:
+        vault.revise("badyaml", add_tags=["x"], now=NOW)
+    assert str(refused.value) == ("badyaml.md: frontmatter does not load at line 3: mapping values are not allowed in this context; "
+                                  "fix the YAML by hand first")  # was: line 2 of "<unicode string>", over two lines
+
+
 def test_tags_that_are_a_mapping_are_refused_naming_the_value_as_written(vault: Vault, write_note) -> None:
     write_note("odd.md", "---\nlayer: L3\ntags:\n  - {when: 2026-11-30}\n---\nx\n")
     vault.index()

@@ -36,7 +36,7 @@ from . import durable, renames
 from .errors import FrontmatterError, InvalidTimestamp, WriteConflict
 from .folders import PinnedFolder, keep_beside, rename_private, restore_private
 from .lifecycle import format_timestamp
-from .notes import BOM, YAML_LOAD_ERRORS, find_frontmatter, load_yaml_mapping
+from .notes import BOM, YAML_LOAD_ERRORS, find_frontmatter, load_yaml_mapping, yaml_failure
 
 NEW_NOTE_MODE = 0o644  # rw-r--r--, as an editor creates a note
 _TOP_LEVEL_KEY = re.compile(r"""^(?:"((?:[^"\\]|\\.)*)"|'((?:[^']|'')*)'|([^\s#'"\-?:][^:]*?|-[^\s:][^:]*?))[ \t]*:(?:[ \t]|$)""")
@@ -146,7 +146,8 @@ def _load_block(yaml_text: str) -> dict[str, Any]:
     try:
         loaded = load_yaml_mapping(yaml_text)
     except YAML_LOAD_ERRORS as error:
-        raise FrontmatterError(f"frontmatter does not load ({error}); fix the YAML by hand first") from None
+        where, reason = yaml_failure(error)
+        raise FrontmatterError(f"frontmatter does not load{where}: {reason}; fix the YAML by hand first") from None
     if loaded is None:
         return {}
     if not isinstance(loaded, dict):

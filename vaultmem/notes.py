@@ -354,10 +354,16 @@ def _unclosed_problem(relative: str, text: str) -> list[Problem]:
                     "add a line with --- after the last key")]
 
 
-def _yaml_problem(relative: str, error: BaseException, salvaged: Mapping[str, Any]) -> Problem:
+def yaml_failure(error: BaseException) -> tuple[str, str]:
+    """Where in the file (`` at line N``: the file's line, counting the opening ``---``) and why
+    the frontmatter's YAML did not load — one wording for ``check`` and for the writers."""
     mark = getattr(error, "problem_mark", None)
     where = f" at line {mark.line + 2}" if mark is not None else ""  # +1 for 0-based, +1 for the opening ---
-    reason = (getattr(error, "problem", None) or str(error).splitlines()[0])[:300]
+    return where, (getattr(error, "problem", None) or str(error).splitlines()[0])[:300]
+
+
+def _yaml_problem(relative: str, error: BaseException, salvaged: Mapping[str, Any]) -> Problem:
+    where, reason = yaml_failure(error)
     read = ", ".join(key for key in SALVAGED_KEYS if key in salvaged)
     meanwhile = (f"until then only its {read} line(s) are read" if read else "until then it has no metadata") + "; check --fix, expire and consolidate leave it alone"
     if isinstance(error, FrontmatterTooLarge):
