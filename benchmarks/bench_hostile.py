@@ -41,6 +41,14 @@ CASES: dict[str, Callable[[int], str]] = {
     "salvage_many_lines": lambda n: "---\ntitle: a: b\n" + "expires_at: 2026-01-01\n" * (n // 23) + "---\nbody\n",
     # A frontmatter line of spaces without a colon (snippets.property_lines reads every hit's):
     "property_blank_run": lambda n: "---\na" + " " * n + "b\n---\nbody\n",
+    # What a snippet hides or unwraps (snippets.readable): tags, comments and footnotes never closed.
+    "html_tags_unclosed": lambda n: "<a " * (n // 3),
+    "html_tag_endless_attributes": lambda n: "<div " + "x=1 " * (n // 4),
+    "html_comments_unclosed": lambda n: "text <!-- " + "-- > " * (n // 5),
+    "script_closers_unfinished": lambda n: "<script>" + "</script " * (n // 9),
+    "comment_markers_in_code": lambda n: "`%%` `<!--` " * (n // 12),
+    "footnote_openers": lambda n: "[^" * (n // 2),
+    "entity_like_words": lambda n: "&amp" * (n // 4),
 }
 
 
