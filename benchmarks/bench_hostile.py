@@ -46,6 +46,14 @@ CASES: dict[str, Callable[[int], str]] = {
     "many_comments": lambda n: "%%a%% #t " * (n // 9),
     # A frontmatter list of distinct tags (notes.tags_of; was O(n²): 50,000 tags took 18 s):
     "many_frontmatter_tags": lambda n: "---\ntags:\n" + "".join(f"  - t{i}\n" for i in range(n // 10)) + "---\nbody\n",
+    # What a snippet hides or unwraps (snippets.readable): tags, comments and footnotes never closed.
+    "html_tags_unclosed": lambda n: "<a " * (n // 3),
+    "html_tag_endless_attributes": lambda n: "<div " + "x=1 " * (n // 4),
+    "html_comments_unclosed": lambda n: "text <!-- " + "-- > " * (n // 5),
+    "script_closers_unfinished": lambda n: "<script>" + "</script " * (n // 9),
+    "comment_markers_in_code": lambda n: "`%%` `<!--` " * (n // 12),
+    "footnote_openers": lambda n: "[^" * (n // 2),
+    "entity_like_words": lambda n: "&amp" * (n // 4),
 }
 
 

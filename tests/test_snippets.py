@@ -7,6 +7,7 @@ on text whose reading is known.
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
 from collections.abc import Iterator
@@ -16,7 +17,7 @@ import pytest
 from helpers import NOW, REAL_VAULTS, write_file
 
 from vaultmem import Vault
-from vaultmem.snippets import excerpt_of, property_lines, query_pattern, readable
+from vaultmem.snippets import excerpt_of, line_span, property_lines, query_pattern, readable, visible
 
 
 @pytest.fixture(scope="module")
@@ -115,7 +116,7 @@ def test_a_snippet_shows_headings_links_embeds_and_lists_as_text(tmp_path: Path,
         vault.index()
         snippet = hit_on(vault, "dentist errands", "Errands.md", k=1)
     assert snippet == ("Notes · Dentist on Thursday at ten · Call People/Mum about the keys · 1. spare set · Albums.base · "
-                       "See the guide for vaultmem index. Dentist bring the card")
+                       "See the guide for vaultmem index. Dentist · bring the card")  # a callout's title is a block
 
 
 def test_a_list_item_wrapped_onto_the_next_line_reads_as_one_item() -> None:
@@ -169,8 +170,8 @@ def test_the_window_starts_at_a_query_word_not_at_a_stopword() -> None:
 
 
 def test_embeds_on_lines_of_their_own_are_blocks_of_their_own() -> None:
-    assert readable("## Places\n\n![[Map.base#Location]]\n![[Places.base#Location]]\n") == (
-        "Places · Map.base#Location · Places.base#Location")
+    # A base's view after # is how it is displayed, not what it is: the file's name alone.
+    assert readable("## Places\n\n![[Map.base#Location]]\n![[Places.base#Location]]\n") == "Places · Map.base · Places.base"
 
 
 def test_frontmatter_keys_are_read_as_yaml_writes_them() -> None:
@@ -194,3 +195,164 @@ def test_the_window_finds_a_query_word_in_the_form_the_full_text_side_matched() 
     assert query_pattern("glass").search("two glasses") is not None
     assert query_pattern("glass").search("glad to help") is None  # a word ending in ss keeps it
     assert query_pattern("bus").search("business as usual") is None  # a short word is matched whole
+
+
+# ---------------------------------------------------------------- as reading view shows it (the user trial)
+
+
+def test_raw_html_shows_its_text_with_block_tags_as_breaks() -> None:
+    assert readable('<div class="callout-box"> <p>Maintenance window is <b>Tuesday 06:00–07:00 UTC</b>.</p> </div>\n') == (
+        "Maintenance window is Tuesday 06:00–07:00 UTC.")
+    assert readable("<details><summary>Why it failed</summary>The disk was full</details>") == "Why it failed · The disk was full"
+    assert readable("Call Rui<br>then Ana<br/>\nthen lunch") == "Call Rui · then Ana · then lunch"
+    assert readable('Demo: <iframe src="https://www.youtube.com/embed/x" width="560"></iframe>\n') == "Demo:"
+    assert readable("<table><tr><th>name</th><th>role</th></tr><tr><td>Rui</td><td>pilot</td></tr></table>") == (
+        "name role · Rui pilot")
+    assert readable("Fish &amp; chips&nbsp;today, ?a=1&copy=2") == "Fish & chips today, ?a=1&copy=2"
+
+
+def test_html_comments_scripts_and_styles_are_dropped_with_their_contents() -> None:
+    assert readable("Keep this <!-- not this --> and this.\n<!--\na draft\n\nparagraph\n-->\nLast.") == (
+        "Keep this and this. Last.")
+    assert readable("Before <script>alert('x')</script> after <STYLE type='text/css'>p { color: red }</style>.") == (
+        "Before after .")
+
+
+def test_html_and_comments_inside_code_are_shown_as_written() -> None:
+    text = ("Use `<br>` or `%%` in `<!-- x -->`.\n\n```html\n<div class=\"a\"><script>go()</script></div>\n%% kept %%\n```\n"
+            "And <b>bold</b> %% hidden %% here.\n")
+    assert readable(text) == ('Use <br> or %% in <!-- x -->. <div class="a"><script>go()</script></div> · %% kept %% · '
+                              "And bold here.")
+
+
+def test_words_in_angle_brackets_that_html_has_no_tag_for_stay() -> None:
+    assert readable("A List<String> of names; press <Tab> then a <b>bold</b> move") == (
+        "A List<String> of names; press <Tab> then a bold move")
+
+
+def test_obsidian_comments_are_hidden_inline_and_as_blocks() -> None:
+    text = "Ship on Friday %%or Monday?%% at noon.\n\n%%\nTODO: ask Rui\n\nstill hidden\n%%\n\nThen celebrate.\n"
+    assert readable(text) == "Ship on Friday at noon. Then celebrate."
+    assert readable("Shown.\n%% a comment left open\nhides the rest") == "Shown."  # as Obsidian hides it
+
+
+def excalidraw_note(texts: list[str]) -> str:
+    """A drawing as the Excalidraw plugin saves it: its texts under "Text Elements", then the
+    scene's JSON (tab-indented, thousands of characters) inside a ``%%`` comment."""
+    elements: list[dict[str, object]] = []
+    for number, words in enumerate(texts):
+        common = {"angle": 0, "strokeColor": "#1e1e1e", "backgroundColor": "transparent", "fillStyle": "hachure",
+                  "strokeWidth": 1, "strokeStyle": "solid", "roughness": 1, "opacity": 100, "groupIds": [],
+                  "version": 3, "isDeleted": False, "updated": 1700000000000, "link": None, "locked": False}
+        elements.append({"id": f"box{number}", "type": "rectangle", "x": 240 * number, "y": 40, "width": 220,
+                         "height": 80, "seed": 1000 + number, "boundElements": [{"type": "text", "id": f"t{number}"}], **common})
+        elements.append({"id": f"t{number}", "type": "text", "x": 240 * number + 10, "y": 60, "width": 200, "height": 25,
+                         "seed": 2000 + number, "text": words, "rawText": words, "originalText": words, "fontSize": 20,
+                         "fontFamily": 1, "textAlign": "center", "verticalAlign": "middle", "containerId": f"box{number}",
+                         **common})
+    scene = {"type": "excalidraw", "version": 2, "source": "https://github.com/zsviczian/obsidian-excalidraw-plugin",
+             "elements": elements, "appState": {"gridSize": None, "viewBackgroundColor": "#ffffff"}, "files": {}}
+    return ("---\n\nexcalidraw-plugin: parsed\ntags: [excalidraw]\n\n---\n"
+            "==⚠  Switch to EXCALIDRAW VIEW in the MORE OPTIONS menu of this document. ⚠==\n\n\n# Text Elements\n"
+            + "\n\n".join(f"{words} ^t{number}" for number, words in enumerate(texts))
+            + "\n\n%%\n# Drawing\n```json\n" + json.dumps(scene, indent="\t") + "\n```\n%%")
+
+
+def test_an_excalidraw_drawing_shows_its_text_elements_not_its_json(tmp_path: Path, wordllama: object) -> None:
+    """The scene's JSON holds the drawing's texts too, so a query's best passage is often a
+    piece of the JSON — a passage that starts inside the ``%%`` block and shows no ``%%`` of
+    its own. Reading view hides all of it: the snippet is the drawing's text."""
+    texts = ["Build on CI", "Canary release to five percent of traffic", "Promote to production after one hour"]
+    write_file(tmp_path, "Release flow.excalidraw.md", excalidraw_note(texts))
+    with Vault(tmp_path, embedder=wordllama) as vault:  # type: ignore[arg-type]
+        vault.index()
+        for query in ("canary release traffic", "promote to production", "Release flow", "rectangle hachure"):
+            [hit] = vault.search(query, k=1, now=NOW)
+            assert hit.snippet == "⚠ Switch to EXCALIDRAW VIEW in the MORE OPTIONS menu of this document. ⚠ · Text Elements · " + (
+                " · ".join(texts)), (query, hit.passage)
+        assert any(vault.search(query, k=1, now=NOW)[0].passage.headings == ["Drawing"]  # type: ignore[union-attr]
+                   for query in ("canary release traffic", "rectangle hachure"))  # the case this is about
+
+
+def test_a_passage_is_read_in_its_file_for_the_comments_around_it() -> None:
+    """A passage is some lines of its file: one that begins inside a ``%%`` block holds only its
+    closing ``%%``, which read alone would open a comment and hide the passage's real text;
+    a ``%%`` in code above it opens nothing."""
+    text = "Intro.\n\n%%\nprivate one\n\nprivate two\n%%\n\nPublic line.\n"
+    assert readable(visible(text, 0, *line_span(text, 6, 9))) == "Public line."
+    assert readable(text[slice(*line_span(text, 6, 9))]) == "private two"  # the passage alone: inside out
+    assert not visible(text, 0, *line_span(text, 3, 6)).strip()  # all hidden: passage_snippet shows the note's text
+    code_above = "Write `%%` to start a comment.\n\nThe ferry leaves at six.\n"
+    assert visible(code_above, 0, *line_span(code_above, 3, 3)) == "The ferry leaves at six."
+    huge_comment = "%%\n" + "a draft line\n" * 5_000 + "%%\nThe ferry leaves at six.\n"
+    assert visible(huge_comment, 0, 0, len(huge_comment)).strip() == "The ferry leaves at six."
+
+
+def test_an_embedded_file_shows_its_name_without_its_size() -> None:
+    assert readable("![[photo.jpg|300]]\n") == "photo.jpg"
+    assert readable("A view ![[Attachments/photo.jpg|640x480]] of the bay") == "A view Attachments/photo.jpg of the bay"
+    assert readable("![[Bay.png|The bay at dawn|300]]") == "The bay at dawn"  # alt text is a label
+    assert readable("![[Contract.pdf#page=3]]") == "Contract.pdf"
+    assert readable("![Sunset|300](https://example.com/sunset.jpg)") == "Sunset"
+    assert readable("Version ![[v1.2]] notes") == "Version v1.2 notes"  # a note's name, not a file's extension
+
+
+def test_a_link_to_a_heading_reads_note_then_heading() -> None:
+    assert readable("![[Architecture#Data flow]]\n") == "Architecture > Data flow"
+    assert readable("See [[Architecture#Storage#SQLite]] and [[Runbook#^step-3]].") == (
+        "See Architecture > Storage > SQLite and Runbook.")
+    assert readable("See [[Architecture#Data flow|the diagram]] and [[#Risks]].") == "See the diagram and Risks."
+
+
+def test_footnote_references_are_dropped_and_a_definition_shows_its_text() -> None:
+    text = "The release is on Friday.[^1] Rui agreed[^rui-note].\n\n[^1]: After the freeze.\n[^rui-note]: In the standup.\n"
+    assert readable(text) == "The release is on Friday. Rui agreed. After the freeze. In the standup."
+
+
+def test_a_callout_title_is_a_block_of_its_own() -> None:
+    assert readable("> [!warning] Rollbacks are manual\n> There is no automatic rollback.\n") == (
+        "Rollbacks are manual · There is no automatic rollback.")
+    assert readable("> [!tip]- Ask Rui\n> He knows.\n\n> [!note]\n> Untitled callout.\n") == "Ask Rui · He knows. Untitled callout."
+
+
+def test_a_note_read_as_reading_view_shows_it(tmp_path: Path, wordllama: object) -> None:
+    """The trial's note, through a real index and search: no tag, comment, size, footnote mark
+    or run-on callout title reaches the snippet."""
+    write_file(tmp_path, "Ops/Maintenance.md", (
+        "# Maintenance\n\n"
+        '<div class="callout-box"> <p>Maintenance window is <b>Tuesday 06:00–07:00 UTC</b>.</p> </div>\n\n'
+        "%% owner: ask Rui before changing this %%\n"
+        "![[rack-photo.jpg|300]]\n\n"
+        "> [!warning] Rollbacks are manual\n> There is no automatic rollback.[^1]\n\n"
+        "See ![[Architecture#Data flow]].\n<!-- TODO: add the pager number -->\n\n"
+        "[^1]: Decided in the March review.\n"
+    ))
+    with Vault(tmp_path, embedder=wordllama) as vault:  # type: ignore[arg-type]
+        vault.index()
+        snippet = hit_on(vault, "maintenance window rollback", "Ops/Maintenance.md", k=1)
+    assert snippet == ("Maintenance · Maintenance window is Tuesday 06:00–07:00 UTC. rack-photo.jpg · Rollbacks are manual · "
+                       "There is no automatic rollback. See Architecture > Data flow. Decided in the March review.")
+
+
+# ---------------------------------------------------------------- which properties an empty note shows
+
+
+def test_an_empty_note_shows_the_property_a_question_asks_about(kepano: Vault) -> None:
+    # "directed" finds the `director` property; the cover's address is not what was asked.
+    assert hit_on(kepano, "who directed Blade Runner", "References/Blade Runner.md") == "director: Ridley Scott"
+
+
+def test_property_values_that_are_only_addresses_are_shown_after_the_others(kepano: Vault) -> None:
+    # Was "categories: Movies · cover: https://m.media-amazon.com/images/M/MV5BNz…SX300.jpg · genre: Sci-fi".
+    assert hit_on(kepano, "Blade Runner", "References/Blade Runner.md") == "categories: Movies · genre: Sci-fi · director: Ridley Scott"
+    assert excerpt_of("", ["cover: https://example.com/a.jpg", "links: https://a.example, obsidian://open?vault=x"],
+                      "Title", "nothing") == "cover: https://example.com/a.jpg · links: https://a.example, obsidian://open?vault=x"
+
+
+def test_a_query_word_finds_its_agent_noun_but_not_other_words() -> None:
+    pattern = query_pattern("who directed it")
+    assert pattern is not None
+    assert pattern.search("director: Ridley Scott")
+    assert pattern.search("two directors")
+    assert pattern.search("directory listing") is None
+    assert query_pattern("species").search("special offer") is None  # type: ignore[union-attr]

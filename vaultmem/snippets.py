@@ -3,26 +3,38 @@
 - **Where from.** The hit's best passage — its lines, cut from the file read now (a huge
   note is never split whole) — as a window of :data:`SNIPPET_CHARS` around the first query
   word (:func:`passage_snippet`).
-- **Readable** (:func:`readable`). Markup is removed, never a word: heading markers (the
-  heading's words stay), list and task markers, quote and callout markers, emphasis,
-  inline code ticks, fence lines and rules; ``[[a|b]]`` and ``![[a|b]]`` show ``b``,
-  ``[[a]]`` shows ``a``, ``[text](url)`` shows ``text``. Lines of one paragraph are
-  joined by a space; where a block ends (a heading, a list item, an embed on its own line,
-  a paragraph) without its own punctuation, `` · `` marks the break, so ``## Notes`` over
-  ``- Dentist`` reads ``Notes · Dentist``. Code is shown as written.
+- **Readable, as reading view shows it** (:func:`readable`). Markup is removed, never a
+  word the note shows: heading markers (the heading's words stay), list and task markers,
+  quote and callout markers, emphasis, inline code ticks, fence lines and rules, footnote
+  marks (a footnote's definition shows its text), HTML tags (their text stays; a block's
+  tag — ``div``, ``p``, ``br``, ``li``, ``h1``…, ``tr``, ``summary`` — breaks between
+  blocks; ``&amp;`` reads ``&``); ``[[a|b]]`` and ``![[a|b]]`` show ``b``, ``[[a]]`` shows ``a``, ``[[a#b]]``
+  shows ``a > b`` (a block id left out), an embedded file ``![[photo.jpg|300]]`` its name
+  without its size, ``[text](url)`` shows ``text``. What reading view hides is left out
+  with what it holds: ``%% comments %%``, ``<!-- comments -->``, ``<script>`` and
+  ``<style>`` — also when the passage begins inside one (:func:`visible`); a passage all
+  hidden shows the note's visible text instead (an Excalidraw drawing its Text Elements,
+  not its JSON). Lines of one paragraph are joined by a space; where a block ends (a
+  heading, a callout's title, a list item, an embed on its own line, a paragraph) without
+  its own punctuation, `` · `` marks the break, so ``## Notes`` over ``- Dentist`` reads
+  ``Notes · Dentist``. Code is shown as written, tags and comments in it included.
 - **Never empty while the file says anything** (:func:`excerpt_of`). A passage that holds
   no query word while some properties do (a ``References/`` note whose body is empty or
   only embeds, found by its ``author``) shows those property lines first, as
   ``author: Kevin Kelly``; an empty passage with no such property shows the note's first
-  property lines; a note with neither shows its title.
+  property lines, those that are only an address last (:func:`first_properties`); a note
+  with neither shows its title.
 
 Everything here is linear in the passage (regexes whose every repeat stops at the next
-delimiter), and it runs once per hit.
+delimiter; a comment's end is searched for from where the last one ended), and it runs
+once per hit.
 """
 
 from __future__ import annotations
 
+import bisect
 import functools
+import html
 import re
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
@@ -39,10 +51,12 @@ if TYPE_CHECKING:
 SNIPPET_CHARS = 300
 SNIPPET_SOURCE_CHARS = 20_000  # of a passage or a frontmatter (one "word" may be megabytes): what is read for the snippet
 SNIPPET_SCAN_CHARS = 4_000_000  # how far into a passage's lines a query word is looked for (one line may hold a book)
+HIDDEN_SCAN_CHARS = 4_000_000  # how much of a body is read for the comments that hide a passage's lines (visible)
 FIRST_PROPERTIES = 3  # property lines an empty note shows when none holds a query word
 BREAK = " · "  # between blocks that end without punctuation of their own
 PROSE, ITEM, BLOCK = "prose", "item", "block"  # what a line is to the lines around it (_line)
 _WORD = re.compile(r"\w+", re.UNICODE)
+_ADDRESS = re.compile(r"[A-Za-z][A-Za-z0-9+.-]{0,31}://\S*")  # https://…, obsidian://…, file:///…
 _SENTENCE_END = ".!?:;,…"
 
 # Properties that say how vaultmem or Obsidian keep a note, not what it is about; its title
@@ -58,6 +72,7 @@ _BULLET = re.compile(r"^[-*+](?:[ \t]+|$)")
 _NUMBERED = re.compile(r"^\d{1,9}[.)][ \t]")  # its number is shown, as Obsidian shows it
 _TASK_BOX = re.compile(r"^\[[^\]\n]\][ \t]+")
 _BLOCK_ID = re.compile(r"[ \t]\^[\w-]+$")
+_FOOTNOTE_DEFINITION = re.compile(r"^\[\^[^\[\]\n]+\]:[ \t]*")
 # -- inline markup (every repeat stops at its closing delimiter: no backtracking over a line)
 _WIKILINK = re.compile(r"!?\[\[([^\[\]|\n]*)(?:\|([^\[\]\n]*))?\]\]")
 _IMAGE = re.compile(r"!\[([^\[\]\n]*)\]\([^()\s]*\)")
@@ -65,7 +80,32 @@ _LINK = re.compile(r"\[([^\[\]\n]+)\]\([^()\s]*\)")
 _BLOCK_SCALAR = re.compile(r"^[|>][+-]?$")
 _CODE_SPAN = re.compile(r"`([^`\n]+)`")
 _STRONG = re.compile(r"(\*\*|__|~~|==)(?=[^\s*_~=])([^*_~=\n]*[^\s*_~=])\1")
+_FOOTNOTE_REFERENCE = re.compile(r"\[\^[^\[\]\n]+\]")
+_SIZE = re.compile(r"[ \t]*\d{1,5}(?:x\d{1,5})?[ \t]*")  # an embed's width, or width x height: ![[photo.jpg|300]]
+_FILE_EXTENSION = re.compile(r"\.([A-Za-z0-9]{1,10})$")  # of a link target's last name: photo.jpg, Albums.base
 _EMPHASIS = re.compile(r"(?<![\w*])\*([^*\s][^*\n]*)\*(?![\w*])|(?<![\w_])_([^_\s][^_\n]*)_(?![\w_])")
+# -- raw HTML (a tag's attributes stop at the next < or >: a tag never left open scans only to there)
+_HTML_TAG = re.compile(r"<(/?)([A-Za-z][A-Za-z0-9]{0,15})(?:\s[^<>]*)?/?>")
+_HTML_ENTITY = re.compile(r"&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});")
+# Tags whose element is a block of its own: its text is a block between breaks (<p>a</p><p>b</p> reads "a · b").
+_HTML_BLOCKS = frozenset({
+    "address", "article", "aside", "audio", "blockquote", "br", "caption", "center", "dd", "details", "dialog", "div",
+    "dl", "dt", "embed", "fieldset", "figcaption", "figure", "footer", "form", "h1", "h2", "h3", "h4", "h5", "h6",
+    "header", "hr", "iframe", "legend", "li", "main", "nav", "object", "ol", "p", "pre", "section", "summary", "table",
+    "tbody", "tfoot", "thead", "tr", "ul", "video",
+})
+_HTML_CELLS = frozenset({"td", "th"})  # a space between cells of a row
+# Tags removed without a break. Only HTML's own names: ``List<String>`` or ``<Tab>`` in prose is a word, not markup.
+_HTML_INLINE = frozenset({
+    "a", "abbr", "b", "bdi", "bdo", "big", "body", "button", "cite", "code", "col", "colgroup", "data", "del", "dfn",
+    "em", "font", "head", "html", "i", "img", "input", "ins", "kbd", "label", "mark", "meta", "meter", "option",
+    "picture", "progress", "q", "rp", "rt", "ruby", "s", "samp", "select", "small", "source", "span", "strike",
+    "strong", "sub", "sup", "svg", "textarea", "time", "track", "tt", "u", "var", "wbr",
+})
+# -- what reading view hides, with its contents: Obsidian comments, HTML comments, scripts and styles
+_HIDDEN_OPEN = re.compile(r"%%|<!--|<(?:script|style)(?![\w-])", re.IGNORECASE)
+_HIDDEN_CLOSE = {"%%": re.compile("%%"), "<!--": re.compile("-->"),
+                 "<script": re.compile(r"</script\s*>", re.IGNORECASE), "<style": re.compile(r"</style\s*>", re.IGNORECASE)}
 
 
 def passage_snippet(root: Path, relative: str, passage: PassageRow | None, query: str, title: str) -> str:
@@ -73,17 +113,44 @@ def passage_snippet(root: Path, relative: str, passage: PassageRow | None, query
     body), read from the file now."""
     text = read_text(root, relative)
     block = find_frontmatter(text)
+    body_start = block.body_start if block is not None else 0
 
     def properties() -> list[str]:  # read only when the passage itself cannot answer
         return property_lines(block.yaml_text[:SNIPPET_SOURCE_CHARS]) if block is not None else []
 
-    if passage is not None and block is not None and passage.end_line <= text.count("\n", 0, block.body_start):
+    if passage is not None and block is not None and passage.end_line <= text.count("\n", 0, body_start):
         body = ""  # an empty body's passage is the frontmatter's lines (searchable._in_file)
     elif passage is not None:
-        body = lines_of(text, passage.start_line, passage.end_line)
+        start, end = line_span(text, passage.start_line, passage.end_line)
+        body = visible(text, body_start, start, end)
+        if not body.strip() and text[start:end].strip():
+            # All of it is hidden in reading view (an Excalidraw drawing's JSON, inside %%): the
+            # note's text is what a person reads of it, not its properties or its title.
+            body = visible(text, body_start, body_start, len(text))
     else:
-        body = text[block.body_start :] if block is not None else text
+        body = visible(text, body_start, body_start, len(text))
     return excerpt_of(source_of(body, query), properties, title, query)
+
+
+def visible(text: str, body_start: int, start: int, end: int) -> str:
+    """``text[start:end]`` without what reading view hides (:func:`hidden_ranges`), read from
+    the body's start when a comment may open above ``start``: a passage that begins inside a
+    ``%%`` block holds only its closing ``%%``, which read alone would open one. Cut before
+    the snippet's source is chosen, so that a comment of megabytes (an Excalidraw drawing's
+    JSON) cannot fill it and a passage all hidden is seen to be. Past
+    :data:`HIDDEN_SCAN_CHARS`, the characters as they are (:func:`readable` still hides what
+    they hold themselves)."""
+    above = _HIDDEN_OPEN.search(text, body_start, start) is not None
+    if not above and _HIDDEN_OPEN.search(text, start, end) is None:
+        return text[start:end]
+    scan_from = body_start if above else start
+    if end - scan_from > HIDDEN_SCAN_CHARS:
+        return text[start:end]
+    context = text[scan_from:end]
+    offset = start - scan_from
+    hidden = [(max(first, offset) - offset, last - offset)
+              for first, last in hidden_ranges(context, code_ranges(context)) if last > offset]
+    return cut_out(text[start:end], hidden)
 
 
 def source_of(body: str, query: str) -> str:
@@ -122,8 +189,22 @@ def excerpt_of(passage: str, properties: Sequence[str] | Callable[[], Sequence[s
     if shown:
         return window(shown, words, width)
     if lines:
-        return window(joined(lines[:FIRST_PROPERTIES]), words, width)
+        return window(joined(first_properties(lines)), words, width)
     return title
+
+
+def first_properties(lines: Sequence[str]) -> list[str]:
+    """The :data:`FIRST_PROPERTIES` property lines an empty note shows when none holds a query
+    word: in file order, those whose value is only an address (a URL) after the others — a
+    cover image's 150-character address filled the snippet of every Movies note, and its
+    ``director`` was never shown."""
+    return sorted(lines, key=_is_address_only)[:FIRST_PROPERTIES]
+
+
+def _is_address_only(line: str) -> bool:
+    """Is the value of a ``key: value`` line one address or a list of them, nothing else?"""
+    value = line.partition(": ")[2]
+    return bool(value) and all(_ADDRESS.fullmatch(item) for item in value.split(", "))
 
 
 @functools.lru_cache(maxsize=64)  # asked once per hit, for the same query
@@ -143,9 +224,12 @@ def query_pattern(query: str) -> re.Pattern[str] | None:
 
 # English inflections the full-text side's Porter stemmer folds, longest first: cut from a query
 # word, the rest (at least STEM_KEEP letters) followed by any of them (or by nothing) is one of
-# the word's forms — ``spec`` of "species" finds "specs", not "special".
+# the word's forms — ``spec`` of "species" finds "specs", not "special". The forms add the
+# agent nouns in -er and -or, so that "directed" finds a note's ``director`` property ("edited"
+# its ``editor``). The stemmer keeps "director" apart from "direct": this changes only where
+# a snippet looks, never what a search finds.
 _INFLECTIONS = ("ies", "ing", "ed", "es", "ly", "s")
-_FORMS = "(?:ies|ing|ed|es|ly|s|e|y|er|ers)?(?!\\w)"
+_FORMS = "(?:ies|ing|ed|es|ly|s|e|y|er|ers|or|ors)?(?!\\w)"
 STEM_KEEP = 4
 
 
@@ -192,18 +276,24 @@ def window(text: str, words: re.Pattern[str] | None, width: int = SNIPPET_CHARS)
 
 def readable(text: str) -> str:
     """``text`` as a person reads it, on one line (see the module's docstring)."""
+    code = code_ranges(text)
+    hidden = hidden_ranges(text, code)
+    if hidden:
+        text, code = cut_out(text, hidden), _code_after_cut(code, hidden)
     blocks: list[str] = []
     joins_previous = False  # is the last line a paragraph's or a list item's, that the next prose line continues?
-    for line, in_code in _lines(text):
+    for line, in_code in _lines(text, code):
         shown, kind = (" ".join(line.split()), BLOCK) if in_code else _line(line)
-        if not shown:
-            joins_previous = False  # a blank line, a rule, a fence: a break between blocks
-            continue
-        if joins_previous and kind == PROSE:
-            blocks[-1] += " " + shown
-        else:
-            blocks.append(shown)
-        joins_previous = kind != BLOCK
+        for number, piece in enumerate(shown.split("\n")):  # "\n": where a block-level HTML tag breaks the line
+            if number or not piece:
+                joins_previous = False  # a blank line, a rule, a fence, a block tag: a break between blocks
+            if not piece:
+                continue
+            if joins_previous and kind == PROSE:
+                blocks[-1] += " " + piece
+            else:
+                blocks.append(piece)
+            joins_previous = kind != BLOCK
     return joined(blocks)
 
 
@@ -219,9 +309,59 @@ def joined(blocks: Sequence[str]) -> str:
     return text
 
 
-def _lines(text: str) -> list[tuple[str, bool]]:
-    """Each line, and whether it is inside a fenced code block; fence lines left out."""
-    blocks = [(start, end) for start, end in code_ranges(text) if "\n" in text[start:end]]
+def hidden_ranges(text: str, code: Sequence[tuple[int, int]]) -> list[tuple[int, int]]:
+    """(start, end) of what reading view hides in ``text``, in order: ``%%`` comments, HTML
+    comments, ``<script>`` and ``<style>`` elements, each with its contents; one that opens
+    inside ``code`` (:func:`markdown.code_ranges`) is code, shown as written. One left open
+    hides the rest of the text, as Obsidian hides it (a passage may end inside a comment that
+    closes further on). Linear: every search starts where the last one ended."""
+    if "%%" not in text and "<" not in text:
+        return []
+    code_starts = [start for start, _ in code]
+    found: list[tuple[int, int]] = []
+    position = 0
+    while (opener := _HIDDEN_OPEN.search(text, position)) is not None:
+        start = opener.start()
+        containing = bisect.bisect_right(code_starts, start) - 1
+        if containing >= 0 and code[containing][1] > start:
+            position = code[containing][1]
+            continue
+        closer = _HIDDEN_CLOSE[opener.group().casefold()].search(text, opener.end())
+        position = closer.end() if closer is not None else len(text)
+        found.append((start, position))
+    return found
+
+
+def cut_out(text: str, ranges: Sequence[tuple[int, int]]) -> str:
+    """``text`` without the characters of ``ranges`` (in order, not overlapping). A comment on
+    lines of its own leaves its line ends, so the blocks around it stay apart."""
+    pieces = []
+    position = 0
+    for start, end in ranges:
+        pieces.append(text[position:start])
+        position = end
+    pieces.append(text[position:])
+    return "".join(pieces)
+
+
+def _code_after_cut(code: Sequence[tuple[int, int]], hidden: Sequence[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The code ranges that stay when ``hidden`` is cut out, moved to where they are then: what
+    is code is decided once, on the text as written (code inside a comment goes with it)."""
+    kept: list[tuple[int, int]] = []
+    removed = index = 0
+    for start, end in code:
+        while index < len(hidden) and hidden[index][1] <= start:
+            removed += hidden[index][1] - hidden[index][0]
+            index += 1
+        if index < len(hidden) and hidden[index][0] < end:
+            continue  # inside a comment (a code span that starts in one and ends past it goes with it too)
+        kept.append((start - removed, end - removed))
+    return kept
+
+
+def _lines(text: str, code: Sequence[tuple[int, int]]) -> list[tuple[str, bool]]:
+    """Each line, and whether it is inside a fenced code block (of ``code``); fence lines left out."""
+    blocks = [(start, end) for start, end in code if "\n" in text[start:end]]
     found: list[tuple[str, bool]] = []
     offset = 0
     block = 0
@@ -239,13 +379,18 @@ def _lines(text: str) -> list[tuple[str, bool]]:
 def _line(line: str) -> tuple[str, str]:
     """One line outside code without its markup, and its kind: :data:`PROSE` (paragraph text,
     which continues a paragraph or list item above it), :data:`ITEM` (a list item: it starts a
-    block, and the prose lines after it continue it) or :data:`BLOCK` (a block of its own)."""
+    block, and the prose lines after it continue it) or :data:`BLOCK` (a block of its own).
+    Block-level HTML tags in it leave ``\\n`` between the blocks they separate."""
     stripped = line.strip()
     if not stripped or _RULE.match(stripped) or ("-" in stripped and _TABLE_DIVIDER.match(stripped)):
         return "", BLOCK
     kind = PROSE
     if stripped.startswith(">"):
-        stripped = _CALLOUT.sub("", _QUOTE.sub("", stripped))
+        stripped = _QUOTE.sub("", stripped)
+        if stripped.startswith("[!"):
+            titled = _CALLOUT.sub("", stripped, count=1)
+            # A callout's title is its heading: without a block of its own it ran into the body's first sentence.
+            stripped, kind = titled, (BLOCK if titled != stripped else kind)
     heading = HEADING_LINE.match(stripped) if stripped.startswith("#") else None
     if heading is not None:
         stripped, kind = heading.group(2), BLOCK
@@ -257,7 +402,12 @@ def _line(line: str) -> tuple[str, str]:
         stripped, kind = stripped.strip("|").strip(), BLOCK
     elif stripped.startswith("![[") and _WIKILINK.fullmatch(stripped):
         kind = BLOCK  # an embed on its own line is shown as a block of its own
-    return " ".join(_inline(_BLOCK_ID.sub("", stripped)).split()), kind
+    elif stripped.startswith("[^") and (definition := _FOOTNOTE_DEFINITION.match(stripped)) is not None:
+        stripped, kind = stripped[definition.end() :], ITEM  # a footnote's text; its indented lines continue it
+    shown = _inline(_BLOCK_ID.sub("", stripped))
+    if "\n" in shown:
+        return "\n".join(" ".join(piece.split()) for piece in shown.split("\n")), kind
+    return " ".join(shown.split()), kind
 
 
 def _inline(text: str) -> str:
@@ -269,9 +419,15 @@ def _inline(text: str) -> str:
 
 
 def _spans(text: str) -> str:
+    if "<" in text:
+        text = _HTML_TAG.sub(_tag_text, text)
+    if "&" in text:
+        text = _HTML_ENTITY.sub(lambda match: html.unescape(match.group()), text)
     if "[" in text:
         text = _WIKILINK.sub(_link_text, text)
-        text = _LINK.sub(r"\1", _IMAGE.sub(r"\1", text))
+        text = _LINK.sub(r"\1", _IMAGE.sub(_image_text, text))
+        if "[^" in text:
+            text = _FOOTNOTE_REFERENCE.sub("", text)  # a footnote's number: its text is where it is defined
     if any(mark in text for mark in ("**", "__", "~~", "==")):
         text = _STRONG.sub(r"\2", text)
     if "*" in text or "_" in text:
@@ -279,9 +435,49 @@ def _spans(text: str) -> str:
     return text
 
 
+def _tag_text(match: re.Match[str]) -> str:
+    """An HTML tag as it reads: a break (``\\n``) for a block's, a space between cells, nothing
+    for an inline one; a name HTML does not have stays, as a word of the text."""
+    name = match.group(2).casefold()
+    if name in _HTML_BLOCKS:
+        return "\n"
+    if name in _HTML_CELLS:
+        return " "
+    return "" if name in _HTML_INLINE else match.group()
+
+
 def _link_text(match: re.Match[str]) -> str:
-    """``[[a|b]]`` → ``b``; ``[[a]]`` → ``a``, as written (embeds alike)."""
-    return match.group(2) if match.group(2) is not None else match.group(1)
+    """What a wikilink or an embed shows: its label (``[[a|b]]`` → ``b``); else its target as
+    written, a heading in it after `` > `` (``[[a#b]]`` → ``a > b``, a block id left out).
+    An embed of a file that is not a note (an image, a PDF, a base…) shows its name: Obsidian
+    shows the file itself, and its name is all a line of text can say of it — nothing at all
+    would leave a note that is one photo with an empty snippet. Its size (``|300``) and what
+    follows ``#`` (a PDF's page, a base's view) are how it is displayed, not what it is."""
+    target, label = match.group(1, 2)
+    if "." in target and match.string[match.start()] == "!":
+        name = target.partition("#")[0]
+        if _is_attachment(name):
+            label = None if label is None else "|".join(part for part in label.split("|") if not _SIZE.fullmatch(part))
+            return label or name.strip()
+    if label is not None:
+        return label
+    if "#" not in target:
+        return target
+    name, *fragments = (part.strip() for part in target.split("#"))
+    return " > ".join(part for part in (name, *fragments) if part and not part.startswith("^"))
+
+
+def _image_text(match: re.Match[str]) -> str:
+    """``![alt|300](url)`` → ``alt``: its alt text without the size Obsidian reads there."""
+    return "|".join(part for part in match.group(1).split("|") if not _SIZE.fullmatch(part))
+
+
+def _is_attachment(name: str) -> bool:
+    """Is ``name`` (a link target without ``#…``) a file other than a note: an extension, not
+    ``.md``, with a letter in it (``v1.2`` is a note's name)?"""
+    extension = _FILE_EXTENSION.search(name.strip())
+    return (extension is not None and extension.group(1).casefold() != "md"
+            and any(character.isalpha() for character in extension.group(1)))
 
 
 # ------------------------------------------------------------------ properties as lines
@@ -344,18 +540,19 @@ def _scalar_text(raw: str) -> str:
     return " ".join(value.split())
 
 
-def lines_of(text: str, first: int, last: int) -> str:
-    """Lines ``first``–``last`` (1-based, inclusive) of ``text``, finding only the line ends up to them."""
+def line_span(text: str, first: int, last: int) -> tuple[int, int]:
+    """(start, end) of lines ``first``–``last`` (1-based, inclusive) of ``text``, without the
+    last one's line end, finding only the line ends up to them; empty past the text's end."""
     start = 0
     for _ in range(first - 1):
         found = text.find("\n", start)
         if found < 0:
-            return ""
+            return len(text), len(text)
         start = found + 1
     end = start
     for _ in range(last - first + 1):
         found = text.find("\n", end)
         if found < 0:
-            return text[start:]
+            return start, len(text)
         end = found + 1
-    return text[start : end - 1]
+    return start, max(start, end - 1)
