@@ -108,12 +108,14 @@ def test_stale_days_out_of_range_or_nan_is_a_usage_error_not_a_traceback(vault_d
 
 def test_a_file_system_error_is_one_line_and_exit_1_not_a_traceback(vault_dir: Path) -> None:
     name = "n" * 300  # longer than any file name the file system allows (ENAMETOOLONG)
-    result = vaultmem_process(vault_dir, "get", name)
+    result = vaultmem_process(vault_dir, "remember", "a note", "--folder", name)
     assert result.returncode == 1
     assert result.stderr.startswith("Error: ") and "File name too long" in result.stderr
     assert "Traceback" not in result.stderr and len(result.stderr.strip().splitlines()) == 1
-    document = json.loads(vaultmem_process(vault_dir, "get", name, "--json").stdout)
+    document = json.loads(vaultmem_process(vault_dir, "remember", "a note", "--folder", name, "--json").stdout)
     assert document["error"]["type"] == "OSError" and "File name too long" in document["error"]["message"]
+    # Asked for by that name, a note is looked up in the folder's listing: there is none.
+    assert "no note matches" in vaultmem_process(vault_dir, "get", name).stderr
 
 
 def test_a_usage_error_names_the_bad_value(sample_vault: Path) -> None:

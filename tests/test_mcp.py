@@ -12,6 +12,7 @@ from __future__ import annotations
 import sqlite3
 import subprocess
 import time
+import unicodedata
 from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
@@ -279,6 +280,24 @@ def test_recall_hits_carry_a_score_a_match_and_their_passage_and_explain_says_wh
             assert "unknown argument 'layer'" in refused
 
     run(scenario)
+
+
+def test_a_file_macos_named_decomposed_is_named_by_its_typed_name_over_mcp(vault_dir: Path, write_note: Callable[..., Path], log: Path) -> None:
+    """Was: get/explain/forget of "Café résumé" said no note matches `Cafe\u0301 re\u0301sume\u0301.md`."""
+    decomposed = unicodedata.normalize("NFD", "Café résumé")
+    write_note(f"travel/{decomposed}.md", "---\nlayer: L4\n---\nCoffee in Paris, at the counter.\n")
+
+    async def scenario() -> None:
+        async with serve(vault_dir, log) as served:
+            got = await served.call("get", note="Café résumé")
+            assert got["path"] == f"travel/{decomposed}.md"  # the file as the disk spells it
+            explained = await served.call("explain", note="travel/Café résumé.md", query="coffee in Paris")
+            assert explained["path"] == f"travel/{decomposed}.md" and explained["in_answer"] is True
+            forgotten = await served.call("forget", note="Café résumé")
+            assert forgotten["path"] == f"travel/{decomposed}.md"
+
+    run(scenario)
+    assert (vault_dir / "_archive" / "travel" / f"{decomposed}.md").is_file()
 
 
 # ------------------------------------------------------------------ check and consolidate

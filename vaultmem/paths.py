@@ -21,6 +21,7 @@ from pathlib import Path, PurePosixPath
 
 from .errors import ConfigError, PathOutsideVault
 from .exclusions import OBSIDIAN_SETTINGS, Exclusions, Rule, load_exclusions, settings_signature
+from .fields import name_form
 
 log = logging.getLogger(__name__)
 
@@ -276,6 +277,28 @@ class VaultPaths:
             return ScanIssue(relative, f"symlink to {target}, which vaultmem does not index "
                                        "(ignored or excluded, or not a note); not indexed either")
         return None
+
+    def spelled_on_disk(self, relative: str) -> str | None:
+        """``relative`` as the file system spells it: each name as its folder lists it, the
+        one written byte for byte, else the one that is the same name in NFC (a file macOS
+        named decomposed, typed composed). ``None``: no such entry, or two that normalize
+        alike. Only folders inside the vault are listed."""
+        folder = self.root
+        spelled: list[str] = []
+        for part in PurePosixPath(relative).parts:
+            if not self.contains_real(folder):
+                return None
+            try:
+                names = os.listdir(folder)
+            except OSError:
+                return None
+            wanted = name_form(part)
+            same = [part] if part in names else [name for name in names if name_form(name) == wanted]
+            if len(same) != 1:
+                return None
+            spelled.append(same[0])
+            folder = folder / same[0]
+        return "/".join(spelled)
 
     def real_relative(self, path: Path) -> str:
         """Vault-relative POSIX path of ``path`` with every symlink resolved (must be inside)."""
