@@ -163,7 +163,7 @@ class Indexer:
         scan = self.paths.scan_vault()
         files = scan.files
         report.excluded_folders, report.excluded_files = scan.excluded_folders, scan.excluded_notes
-        report.problems.extend(Problem(issue.path, "file", issue.reason, "fix the file or its permissions") for issue in scan.issues)
+        report.problems.extend(Problem(issue.path, "file", issue.reason, issue.fix) for issue in scan.issues)
         known = self.store.notes.file_states()
         seen = {stat.path for stat in files}
         todo = [stat for stat in files if _stat_changed(known.get(stat.path), stat)]
@@ -194,7 +194,12 @@ class Indexer:
         present: list[FileStat] = []
         gone: dict[str, FileState] = {}
         for relative in sorted(set(relatives)):
+            # A path through a linked folder is not a note either (the scan never enters one,
+            # VaultPaths._linked_folder_issue): without this `get linked/note.md` indexed the
+            # note a second time under that path. The scan's own paths need no such check.
             stat = self._stat(relative)
+            if stat is not None and not self.paths.reached_without_links(relative):
+                stat = None
             if stat is None:
                 if relative in known:
                     gone[relative] = known[relative]

@@ -12,8 +12,10 @@ from the vault's settings files and read again when one of them changes (:meth:`
 
 from __future__ import annotations
 
+import json
 import logging
 import os
+import re
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
@@ -37,10 +39,16 @@ class FileStat:
     size: int
 
 
+UNREADABLE_FIX = "fix the file or its permissions"
+
+
 @dataclass(frozen=True)
 class ScanIssue:
+    """A file or folder the scan could not take as notes, why, and how to fix it."""
+
     path: str
     reason: str
+    fix: str = UNREADABLE_FIX
 
 
 @dataclass(frozen=True)
@@ -216,6 +224,10 @@ class VaultPaths:
                     found.excluded_files += 1
                     continue
                 self._scan_file(entry, relative, found)
+            elif entry.is_symlink():
+                issue = self._linked_folder_issue(Path(entry.path), relative)
+                if issue is not None:
+                    found.issues.append(issue)
 
     def _scan_subdir(self, entry: os.DirEntry[str], relative: str, found: Scan) -> None:
         if self._is_always_ignored_dir(relative):
@@ -269,14 +281,44 @@ class VaultPaths:
         (it would make `check` fail forever on a vault that uses links on purpose).
         """
         if not self.contains_real(link):
-            return ScanIssue(relative, "symlink points outside the vault; not indexed")
+            return ScanIssue(relative, "symlink points outside the vault; not indexed", _outside_fix(relative))
         target = self.real_relative(link)
         if not os.path.exists(link):
-            return ScanIssue(relative, f"symlink to {target}, which does not exist; not indexed")
+            return ScanIssue(relative, f"symlink to {target}, which does not exist; not indexed",
+                             f"point the link at a note that exists, remove it, or {_exclude_hint(relative)}")
         if not self.is_note_path(target):
             return ScanIssue(relative, f"symlink to {target}, which vaultmem does not index "
-                                       "(ignored or excluded, or not a note); not indexed either")
+                                       "(ignored or excluded, or not a note); not indexed either",
+                             f"link to a note vaultmem indexes, or {_exclude_hint(relative)}")
         return None
+
+    def _linked_folder_issue(self, link: Path, relative: str) -> ScanIssue | None:
+        """Why a symlinked folder is not read (None: nothing lost, or not a folder).
+
+        The scan never enters a symlinked folder. One pointing inside the vault holds notes
+        the scan reaches at their real path: entering it too would index each of them twice.
+        One pointing outside would read files outside the vault. Only the link's target is
+        looked at (``realpath``, one ``stat``); nothing in it is listed or read.
+        """
+        if self.is_ignored_dir(relative) or (self.exclusions.per_file and self.exclusions.excludes(relative)):
+            return None  # the person left it out: nothing to report
+        if not os.path.isdir(link):
+            return None  # a link to a file that is not named as a note, or to nothing: not a note either way
+        if not self.contains_real(link):
+            return ScanIssue(relative, "symlink to a folder outside the vault; not read", _outside_fix(relative))
+        target = self.real_relative(link)
+        if target != "." and self.is_ignored_dir(target):
+            return ScanIssue(relative, f"symlink to the folder {target}/, which vaultmem does not index "
+                                       "(hidden, the archive, or excluded); not indexed either",
+                             f"link to a folder vaultmem indexes, or {_exclude_hint(relative)}")
+        return None
+
+    def reached_without_links(self, relative: str) -> bool:
+        """Is ``relative`` where it is through no symlink (no linked folder on the way, not a
+        link itself)? A note is indexed at that path only: through a folder linked inside
+        the vault it is the same file as its real path (two notes of one file), through one
+        linked outside it is not the vault's."""
+        return os.path.realpath(self.os_path(relative)) == os.path.join(self.real_root, *relative.split("/"))
 
     def spelled_on_disk(self, relative: str) -> str | None:
         """``relative`` as the file system spells it: each name as its folder lists it, the
@@ -332,6 +374,19 @@ def _is_utf8(name: str) -> bool:
 def is_note_name(name: str) -> bool:
     """A Markdown file name that is not hidden and not an editor's temp or backup file."""
     return name.endswith(NOTE_SUFFIX) and len(name) > len(NOTE_SUFFIX) and not is_temp_name(name)
+
+
+def _outside_fix(relative: str) -> str:
+    return ("vaultmem reads nothing outside the vault: move what the link points to into the vault (a link to a note "
+            f"or folder inside the vault is read at its real path), or {_exclude_hint(relative)}")
+
+
+def _exclude_hint(relative: str) -> str:
+    """How to leave ``relative`` out on purpose: its pattern in ``.vaultmem.toml`` ``exclude``."""
+    from .config import CONFIG_FILE
+
+    literal = re.sub(r"([*?\[\]\\])", r"\\\1", relative)  # a name taken literally, not as a glob
+    return f"add {json.dumps('/' + literal, ensure_ascii=False)} to exclude in {CONFIG_FILE} to leave it out without this report"
 
 
 def is_temp_name(name: str) -> bool:
