@@ -600,6 +600,6 @@ def test_a_startup_failure_is_reported_by_every_call(vault_dir: Path, write_note
 
 def test_a_vault_that_is_not_a_folder_fails_before_serving(tmp_path: Path) -> None:
     result = vaultmem_process(tmp_path / "missing", "mcp")
-    assert result.returncode == 1
+    assert result.returncode == 2  # a --vault that is not a folder: a usage error, as for every command
     assert result.stdout == ""
     assert "is not a folder" in result.stderr
