@@ -282,6 +282,25 @@ def test_recall_hits_carry_a_score_a_match_and_their_passage_and_explain_says_wh
     run(scenario)
 
 
+def test_explain_names_each_argument_as_the_mcp_client_passes_it_too(vault_dir: Path, write_note: Callable[..., Path], log: Path) -> None:
+    """Was: explain(k=1) over MCP said "-k 2 would include it", a flag this client has no use for;
+    the other reasons already named both ("--layer (layers)")."""
+    write_note("travel/berlin.md", note("Flight to Berlin", "Gate B22, seat 14C, flight TP558 to Berlin.", layer="L4"))
+    write_note("travel/porto.md", note("Flight to Porto", "Gate A3, seat 2A, flight TP1940 to Porto.", layer="L4"))
+    write_note("travel/old.md", note("Old flight to Rome", "Gate C1, seat 9F, flight TP830 to Rome.", layer="L1", expires_at="2020-01-01"))
+
+    async def scenario() -> None:
+        async with serve(vault_dir, log) as served:
+            second = (await served.call("recall", query="flight gate seat", k=2))["hits"][1]["path"]
+            below = await served.call("explain", note=second, query="flight gate seat", k=1)
+            assert below["in_answer"] is False
+            assert "ranked 2, below the 1 asked for (-k (k) 2 would include it;" in below["reasons"][-1]
+            expired = await served.call("explain", note="travel/old", query="flight gate seat", k=1)
+            assert expired["reasons"][-1].startswith("with --include-expired (include_expired) the same search ranks it")
+
+    run(scenario)
+
+
 def test_a_file_macos_named_decomposed_is_named_by_its_typed_name_over_mcp(vault_dir: Path, write_note: Callable[..., Path], log: Path) -> None:
     """Was: get/explain/forget of "Café résumé" said no note matches `Cafe\u0301 re\u0301sume\u0301.md`."""
     decomposed = unicodedata.normalize("NFD", "Café résumé")
