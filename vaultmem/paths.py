@@ -60,6 +60,43 @@ class ExcludedFolder:
     files: int  # note files under it, counted by scan_vault (0 from a read's scan)
 
 
+@dataclass(frozen=True)
+class ExcludedFile:
+    """A note file the vault excludes one by one, and the rule that does."""
+
+    path: str
+    rule: Rule
+
+
+@dataclass(frozen=True)
+class ExcludedFiles:
+    """The note files one rule excludes one by one: how many, and the first few by path."""
+
+    rule: Rule
+    files: int
+    named: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class SkippedFile:
+    """A file that looks like a note but is not one (``Note.MD``), and why."""
+
+    path: str
+    reason: str
+
+
+NAMED_FILES = 3  # the files a report names per rule (or skipped), beside the count of all
+
+
+def by_rule(excluded: Sequence[ExcludedFile], named: int = NAMED_FILES) -> list[ExcludedFiles]:
+    """Files excluded one by one, grouped by the rule that excludes them (in the order the
+    rules first exclude a file, by path), each group's first ``named`` paths named."""
+    groups: dict[Rule, list[str]] = {}
+    for item in sorted(excluded, key=lambda item: item.path):
+        groups.setdefault(item.rule, []).append(item.path)
+    return [ExcludedFiles(rule, len(paths), tuple(paths[:named])) for rule, paths in groups.items()]
+
+
 @dataclass
 class Scan:
     """One walk of the vault: the note files, what could not be read, what was excluded."""
@@ -68,6 +105,8 @@ class Scan:
     issues: list[ScanIssue] = field(default_factory=list)
     excluded_folders: list[ExcludedFolder] = field(default_factory=list)  # skipped whole (their notes only counted)
     excluded_files: int = 0  # note files excluded one by one (outside those folders)
+    excluded_one_by_one: list[ExcludedFile] = field(default_factory=list)  # those files, each with its rule
+    skipped: list[SkippedFile] = field(default_factory=list)  # named like a note in another case (Note.MD): not notes
 
     @property
     def excluded_notes(self) -> int:
@@ -173,6 +212,7 @@ class VaultPaths:
         found = Scan()
         self._scan_dir(self.root, "", found)
         found.files.sort(key=lambda item: item.path)
+        found.skipped.sort(key=lambda item: item.path)
         return found
 
     def files_with_suffix(self, suffix: str) -> tuple[list[str], list[tuple[str, str]]]:
@@ -220,14 +260,18 @@ class VaultPaths:
                 # The folder was accepted on the way down, so the name alone decides (checking
                 # the whole path again per file dominated a no-change re-index) — unless the
                 # vault has rules that exclude single files.
-                if exclusions.per_file and exclusions.excludes(relative):
+                rule = exclusions.file_rule(relative) if exclusions.per_file else None
+                if rule is not None:
                     found.excluded_files += 1
+                    found.excluded_one_by_one.append(ExcludedFile(relative, rule))
                     continue
                 self._scan_file(entry, relative, found)
             elif entry.is_symlink():
                 issue = self._linked_folder_issue(Path(entry.path), relative)
                 if issue is not None:
                     found.issues.append(issue)
+            elif is_other_case_note_name(entry.name) and not (exclusions.per_file and exclusions.excludes(relative)):
+                found.skipped.append(SkippedFile(relative, other_case_reason(entry.name)))
 
     def _scan_subdir(self, entry: os.DirEntry[str], relative: str, found: Scan) -> None:
         if self._is_always_ignored_dir(relative):
@@ -374,6 +418,19 @@ def _is_utf8(name: str) -> bool:
 def is_note_name(name: str) -> bool:
     """A Markdown file name that is not hidden and not an editor's temp or backup file."""
     return name.endswith(NOTE_SUFFIX) and len(name) > len(NOTE_SUFFIX) and not is_temp_name(name)
+
+
+def is_other_case_note_name(name: str) -> bool:
+    """``Note.MD``, ``Note.Md``: a note's name with its extension in another case. Not a
+    note (adr/0020), but said so by ``index``: it looks like one to a person."""
+    lowered = name[: -len(NOTE_SUFFIX)] + name[-len(NOTE_SUFFIX):].lower()
+    return lowered != name and is_note_name(lowered)
+
+
+def other_case_reason(name: str) -> str:
+    """Why ``Note.MD`` is not a note, and how to make it one."""
+    return (f"extension {name[-len(NOTE_SUFFIX):]}, not {NOTE_SUFFIX}: only {NOTE_SUFFIX} files are notes (Obsidian's "
+            f"extensions are case-sensitive too); rename it to {name[: -len(NOTE_SUFFIX)]}{NOTE_SUFFIX} to make it one")
 
 
 def _outside_fix(relative: str) -> str:
