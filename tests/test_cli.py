@@ -71,10 +71,38 @@ def test_exit_1_from_check_when_it_finds_problems_and_0_when_clean(sample_vault:
     assert run_cli(vault_dir, "check").exit_code == 0
 
 
-def test_exit_1_when_the_vault_is_not_a_folder(tmp_path: Path) -> None:
-    result = run_cli(tmp_path / "missing", "check")
-    assert result.exit_code == 1
-    assert "not a folder" in result.stderr and "Traceback" not in result.output
+def test_exit_2_when_the_vault_is_missing_or_a_file_as_for_any_bad_option(tmp_path: Path) -> None:
+    """Was: --vault MISSING exited 1 while --vault A-FILE exited 2 (click's check, no JSON)."""
+    (tmp_path / "a-file").write_text("not a vault\n", encoding="utf-8")
+    for vault, said in ((tmp_path / "missing", "is not a folder (it does not exist)"), (tmp_path / "a-file", "is a file, not a folder")):
+        result = run_cli(vault, "check")
+        assert result.exit_code == 2
+        assert said in result.stderr and "--vault PATH" in result.stderr and "Traceback" not in result.output
+        document = run_cli(vault, "search", "x", "--json")
+        assert document.exit_code == 2 and said in json.loads(document.stdout)["error"]["message"]
+
+
+@pytest.mark.parametrize(
+    "arguments",
+    [
+        ["remember", "x", "--folder", "../outside"],
+        ["remember", "x", "--folder", "/etc"],
+        ["remember", "x", "--folder", "a/../../outside"],
+        ["remember", "x", "--folder", ".hidden"],
+        ["remember", "x", "--folder", "_archive"],
+        ["get", "../outside"],
+        ["forget", "/etc/passwd"],
+        ["revise", "notes/../../outside", "--tag", "x"],
+    ],
+    ids=" ".join,
+)
+def test_a_path_outside_the_vault_is_a_usage_error_like_an_ignored_folder(vault_dir: Path, arguments: list[str]) -> None:
+    """Was: --folder ../outside (and a NOTE outside the vault) exited 1, --folder .hidden exited 2."""
+    (vault_dir / "note.md").write_text("a note\n", encoding="utf-8")
+    result = run_cli(vault_dir, *arguments)
+    assert result.exit_code == 2, result.output
+    assert result.stderr.startswith("Error: ") and "Traceback" not in result.output
+    assert not (vault_dir.parent / "outside").exists()
 
 
 @pytest.mark.parametrize(
@@ -108,12 +136,14 @@ def test_stale_days_out_of_range_or_nan_is_a_usage_error_not_a_traceback(vault_d
 
 def test_a_file_system_error_is_one_line_and_exit_1_not_a_traceback(vault_dir: Path) -> None:
     name = "n" * 300  # longer than any file name the file system allows (ENAMETOOLONG)
-    result = vaultmem_process(vault_dir, "get", name)
+    result = vaultmem_process(vault_dir, "remember", "a note", "--folder", name)
     assert result.returncode == 1
     assert result.stderr.startswith("Error: ") and "File name too long" in result.stderr
     assert "Traceback" not in result.stderr and len(result.stderr.strip().splitlines()) == 1
-    document = json.loads(vaultmem_process(vault_dir, "get", name, "--json").stdout)
+    document = json.loads(vaultmem_process(vault_dir, "remember", "a note", "--folder", name, "--json").stdout)
     assert document["error"]["type"] == "OSError" and "File name too long" in document["error"]["message"]
+    # Asked for by that name, a note is looked up in the folder's listing: there is none.
+    assert "no note matches" in vaultmem_process(vault_dir, "get", name).stderr
 
 
 def test_a_usage_error_names_the_bad_value(sample_vault: Path) -> None:
@@ -201,7 +231,7 @@ def test_a_command_outside_any_vault_refuses_and_writes_nothing(tmp_path: Path, 
     (tmp_path / "projects" / "README.md").write_text("# a project\n", encoding="utf-8")
     monkeypatch.chdir(tmp_path / "projects")
     result = CliRunner().invoke(main, ["search", "project"])
-    assert result.exit_code == 1
+    assert result.exit_code == 2  # the vault option is missing: a usage error
     assert "no vault in" in result.stderr and "--vault" in result.stderr and "VAULTMEM_VAULT" in result.stderr
     assert sorted(path.name for path in tmp_path.rglob("*")) == ["README.md", "projects"]
     # Made a vault on purpose, the folder is found from then on.
@@ -217,7 +247,7 @@ def test_a_stray_index_folder_above_does_not_make_a_vault_of_everything_below(tm
     (tmp_path / "projects" / "app").mkdir(parents=True)
     monkeypatch.chdir(tmp_path / "projects" / "app")
     result = CliRunner().invoke(main, ["check", "--json"])
-    assert result.exit_code == 1
+    assert result.exit_code == 2
     assert "no vault in" in json.loads(result.stdout)["error"]["message"]
     monkeypatch.chdir(tmp_path)
     assert json.loads(CliRunner().invoke(main, ["check", "--json"]).stdout)["files"] == 0

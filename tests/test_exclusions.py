@@ -162,7 +162,7 @@ def test_excluded_files_are_never_indexed_checked_searched_consolidated_or_expir
     assert "broken.md" not in index.stdout  # never a warning about an excluded file
     assert run_json(root, "index")["excluded"] == {  # "files": 0 before, with the whole folder excluded
         "folders": [{"path": "Private", "source": ".vaultmem.toml's exclude", "pattern": "Private/", "files": len(private)}],
-        "files": len(private)}
+        "files": len(private), "rules": []}  # no file excluded one by one
     hits = run_json(root, "search", "oat milk coffee diary", "--include-expired", "-k", "10")
     assert [hit["path"] for hit in hits] == ["memories/oat.md"]
     check = run_json(root, "check")
@@ -242,3 +242,42 @@ def test_a_running_watcher_drops_a_folder_the_person_excludes_and_takes_it_back(
     write_file(root, ".vaultmem.toml", CONFIG + 'exclude = ["Private/**"]\n')
     wait_until(lambda: not any(path.startswith("Private/") for path in indexed(watched)), what=".vaultmem.toml's exclude")
     assert indexed(watched) == {"memories/oat.md"}
+
+
+def test_index_names_a_few_files_excluded_one_by_one_with_the_rule_that_excludes_them(vault_dir: Path) -> None:
+    """Was: "1 other file(s) matching exclude rules", naming neither the file nor the rule."""
+    write_file(vault_dir, ".vaultmem.toml", CONFIG + 'exclude = ["*.excalidraw.md", "/Inbox.md"]\n')
+    write_file(vault_dir, "kept.md", memory(OAT))
+    write_file(vault_dir, "Inbox.md", "inbox\n")
+    for name in ("e", "d", "c", "b", "a"):
+        write_file(vault_dir, f"drawings/{name}.excalidraw.md", "drawing\n")
+    document = run_json(vault_dir, "index")
+    assert document["excluded"]["files"] == 6  # type: ignore[index]
+    assert document["excluded"]["rules"] == [  # type: ignore[index]
+        {"source": ".vaultmem.toml's exclude", "pattern": "/Inbox.md", "files": 1, "named": ["Inbox.md"]},
+        {"source": ".vaultmem.toml's exclude", "pattern": "*.excalidraw.md", "files": 5,
+         "named": ["drawings/a.excalidraw.md", "drawings/b.excalidraw.md", "drawings/c.excalidraw.md"]},
+    ]
+    line = next(line for line in run_cli(vault_dir, "index").stdout.splitlines() if line.startswith("not notes (excluded)"))
+    assert line == ("not notes (excluded): 6 file(s): Inbox.md (.vaultmem.toml's exclude '/Inbox.md'), drawings/a.excalidraw.md, "
+                    "drawings/b.excalidraw.md, drawings/c.excalidraw.md and 2 more (.vaultmem.toml's exclude '*.excalidraw.md')")
+
+
+def test_a_note_file_with_an_upper_case_extension_is_not_a_note_and_index_says_so(vault_dir: Path) -> None:
+    """Was: `Note.MD` was skipped without a word and counted nowhere. It stays no note (only
+    .md files are, as in Obsidian; adr/0020), and index names it with how to make it one."""
+    write_file(vault_dir, ".vaultmem.toml", CONFIG + 'exclude = ["/Private.MD"]\n')
+    write_file(vault_dir, "kept.md", memory(OAT))
+    write_file(vault_dir, "Note.MD", memory("An upper-case note about the blue pot."))
+    write_file(vault_dir, "sub/README.Md", "readme\n")
+    write_file(vault_dir, "Private.MD", "excluded on purpose: not said\n")
+    document = run_json(vault_dir, "index")
+    assert document["skipped"]["files"] == 2  # type: ignore[index]
+    assert [entry["path"] for entry in document["skipped"]["named"]] == ["Note.MD", "sub/README.Md"]  # type: ignore[index]
+    assert "rename it to Note.md to make it one" in document["skipped"]["named"][0]["reason"]  # type: ignore[index]
+    text = run_cli(vault_dir, "index").stdout
+    assert "not notes (skipped): 2 file(s):\n  Note.MD: extension .MD, not .md" in text
+    with Vault(vault_dir) as vault:
+        assert [row.path for row in vault.store.notes.all()] == ["kept.md"]
+        assert [hit.path for hit in vault.search("blue pot upper-case note", k=5, now=NOW)] == ["kept.md"]  # never read
+        assert vault.check(now=NOW).ok  # not a note: no problem of the vault's notes

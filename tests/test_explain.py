@@ -42,7 +42,7 @@ def test_a_note_ranked_below_k_says_its_rank_and_the_k_that_would_include_it(vau
         fourth = vault.search(query, k=4, now=NOW)[3].path
         explained = vault.explain(fourth, query, k=3, now=NOW)
         assert not explained.in_answer and explained.rank["fused"] == 4
-        assert explained.reasons == [explained.reasons[-1]] and "ranked 4, below the 3 asked for (-k 4 would include it" in explained.reasons[0]
+        assert explained.reasons == [explained.reasons[-1]] and "ranked 4, below the 3 asked for (-k (k) 4 would include it" in explained.reasons[0]
 
 
 def test_an_expired_note_says_when_it_expired_and_where_include_expired_would_rank_it(vault: Vault) -> None:
@@ -52,7 +52,7 @@ def test_an_expired_note_says_when_it_expired_and_where_include_expired_would_ra
         assert explained.reasons[0].startswith("expired at 2026-11-13T00:00:00+00:00")
         with_expired = [hit.path for hit in vault.search("flight to Berlin gate", k=5, include_expired=True, now=NOW)]
         assert explained.rank["fused"] == with_expired.index("scratch/flight-berlin.md") + 1
-        assert explained.reasons[-1].startswith(f"with --include-expired the same search ranks it {explained.rank['fused']}")
+        assert explained.reasons[-1].startswith(f"with --include-expired (include_expired) the same search ranks it {explained.rank['fused']}")
         assert vault.explain("scratch/flight-berlin", "flight to Berlin gate", k=5, include_expired=True, now=NOW).in_answer
 
 
@@ -60,10 +60,10 @@ def test_layer_and_tag_filters_are_named_with_what_the_note_carries(vault: Vault
     with vault:
         by_layer = vault.explain("preferences/oat-milk", "oat milk coffee", layers=["L4"], now=NOW)
         assert not by_layer.in_answer and by_layer.reasons[0] == "filtered out by --layer (layers) L4: its layer is L3"
-        assert by_layer.reasons[-1].startswith("without --layer the same search ranks it")
+        assert by_layer.reasons[-1].startswith("without --layer (layers) the same search ranks it")
         by_tag = vault.explain("preferences/oat-milk", "oat milk coffee", tags=["coffee", "travel"], now=NOW)
         assert by_tag.reasons[0] == "filtered out by --tag (tags) travel: it does not carry that tag (its tags: coffee)"
-        assert by_tag.reasons[-1].startswith("without --tag travel the same search ranks it")
+        assert by_tag.reasons[-1].startswith("without --tag (tags) travel the same search ranks it")
         assert vault.explain("preferences/oat-milk", "oat milk coffee", tags=["coffee"], now=NOW).in_answer
 
 

@@ -47,19 +47,21 @@ def answers(vault: Vault, include_expired: bool = True) -> list[list[dict[str, o
 
 
 class FileOpens:
-    """Counts files opened under a folder, through Python's audit hooks (no patching)."""
+    """Counts files opened (``events``: or folders listed) under a folder, through Python's
+    audit hooks (no patching)."""
 
     active: FileOpens | None = None
     installed = False
 
-    def __init__(self, root: Path) -> None:
+    def __init__(self, root: Path, events: tuple[str, ...] = ("open",)) -> None:
         self.root = str(root)
+        self.events = events
         self.opened: list[str] = []
 
     @classmethod
     def _hook(cls, event: str, args: tuple[object, ...]) -> None:
         counter = cls.active
-        if counter is not None and event == "open" and isinstance(args[0], (str, os.PathLike)):
+        if counter is not None and event in counter.events and args and isinstance(args[0], (str, os.PathLike)):
             path = os.fspath(args[0])
             if path.startswith(counter.root) and "/.vaultmem/" not in path + "/":
                 counter.opened.append(path)
@@ -214,6 +216,57 @@ def test_a_symlinked_note_is_indexed_once_at_its_real_path_by_index_and_by_sync_
     # The watcher's path (Indexer.sync_paths) follows the same rule as the scan.
     assert vault.indexer.sync_paths(["pimenta-link.md"]).added == []
     assert "pimenta-link.md" not in indexed_paths(vault)
+
+
+def test_links_out_of_the_vault_are_reported_once_with_a_fix_about_the_link_and_never_read(vault_dir: Path, write_note,
+                                                                                          tmp_path: Path) -> None:
+    """Was: a linked file said "fix the file or its permissions" (nothing is wrong with
+    either), and a linked folder was skipped without a word."""
+    outside = tmp_path / "outside"
+    (outside / "deep").mkdir(parents=True)
+    (outside / "secret.md").write_text("---\nlayer: L4\n---\nThe safe code is 4711.\n", encoding="utf-8")
+    (outside / "deep" / "more.md").write_text("more\n", encoding="utf-8")
+    write_note("kept.md", "---\nlayer: L4\n---\nA note.\n")
+    write_note(".vaultmem.toml", 'embedder = "hashing"\n')
+    (vault_dir / "linked-outside.md").symlink_to(outside / "secret.md")
+    (vault_dir / "outside-dir").symlink_to(outside, target_is_directory=True)
+    with Vault(vault_dir) as vault, FileOpens(outside, ("open", "os.scandir", "os.listdir")) as reads:
+        report = vault.index()
+        assert indexed_paths(vault) == ["kept.md"]
+    assert reads.opened == []  # nothing outside the vault opened or listed
+    links = {problem.path: problem for problem in report.problems}
+    assert sorted(links) == ["linked-outside.md", "outside-dir"]  # the folder once, nothing in it
+    assert links["outside-dir"].message == "symlink to a folder outside the vault; not read"
+    for path, problem in links.items():
+        assert "permissions" not in problem.fix and "move what the link points to into the vault" in problem.fix
+        assert f'add "/{path}" to exclude in .vaultmem.toml' in problem.fix
+    checked = run_cli(vault_dir, "check", "--json")
+    assert checked.exit_code == 1  # a folder link is a problem as a file link is
+    assert sorted(problem["path"] for problem in json.loads(checked.stdout)["problems"]) == ["linked-outside.md", "outside-dir"]
+    # The fix given works: excluded, the links are the person's choice and said nothing about.
+    (vault_dir / ".vaultmem.toml").write_text('embedder = "hashing"\nexclude = ["/linked-outside.md", "/outside-dir"]\n', encoding="utf-8")
+    assert run_cli(vault_dir, "check").exit_code == 0
+    assert json.loads(run_cli(vault_dir, "index", "--json").stdout)["problems"] == []
+
+
+def test_a_folder_linked_inside_the_vault_is_indexed_once_at_its_real_path(vault_dir: Path, write_note) -> None:
+    """The scan does not enter it (its notes are the real folder's); naming a note through it
+    does not index the note a second time (was: `revise alias/note.md` added a second row)."""
+    write_note("real/note.md", "---\nlayer: L4\n---\nThe spare key is under the blue pot.\n")
+    write_note(".vaultmem.toml", 'embedder = "hashing"\n')
+    (vault_dir / "alias").symlink_to(vault_dir / "real", target_is_directory=True)
+    (vault_dir / "old").symlink_to(vault_dir / "_archive", target_is_directory=True)
+    (vault_dir / "_archive").mkdir()
+    with Vault(vault_dir) as vault:
+        report = vault.index()
+        assert indexed_paths(vault) == ["real/note.md"]
+        assert [(problem.path, problem.message) for problem in report.problems] == [
+            ("old", "symlink to the folder _archive/, which vaultmem does not index (hidden, the archive, or excluded); not indexed either")]
+    got = run_cli(vault_dir, "revise", "alias/note.md", "--tag", "keys")
+    assert got.exit_code == 1 and "did you mean: real/note.md" in got.stderr
+    with Vault(vault_dir) as vault:
+        assert vault.indexer.sync_paths(["alias/note.md"]).added == []  # the watcher's path too
+        assert indexed_paths(vault) == ["real/note.md"]
 
 
 def test_consolidate_apply_leaves_a_symlinked_note_and_its_link_alone(vault_dir: Path, write_note) -> None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import sqlite3
 import subprocess
 import time
+import unicodedata
 from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
@@ -279,6 +280,43 @@ def test_recall_hits_carry_a_score_a_match_and_their_passage_and_explain_says_wh
             assert "unknown argument 'layer'" in refused
 
     run(scenario)
+
+
+def test_explain_names_each_argument_as_the_mcp_client_passes_it_too(vault_dir: Path, write_note: Callable[..., Path], log: Path) -> None:
+    """Was: explain(k=1) over MCP said "-k 2 would include it", a flag this client has no use for;
+    the other reasons already named both ("--layer (layers)")."""
+    write_note("travel/berlin.md", note("Flight to Berlin", "Gate B22, seat 14C, flight TP558 to Berlin.", layer="L4"))
+    write_note("travel/porto.md", note("Flight to Porto", "Gate A3, seat 2A, flight TP1940 to Porto.", layer="L4"))
+    write_note("travel/old.md", note("Old flight to Rome", "Gate C1, seat 9F, flight TP830 to Rome.", layer="L1", expires_at="2020-01-01"))
+
+    async def scenario() -> None:
+        async with serve(vault_dir, log) as served:
+            second = (await served.call("recall", query="flight gate seat", k=2))["hits"][1]["path"]
+            below = await served.call("explain", note=second, query="flight gate seat", k=1)
+            assert below["in_answer"] is False
+            assert "ranked 2, below the 1 asked for (-k (k) 2 would include it;" in below["reasons"][-1]
+            expired = await served.call("explain", note="travel/old", query="flight gate seat", k=1)
+            assert expired["reasons"][-1].startswith("with --include-expired (include_expired) the same search ranks it")
+
+    run(scenario)
+
+
+def test_a_file_macos_named_decomposed_is_named_by_its_typed_name_over_mcp(vault_dir: Path, write_note: Callable[..., Path], log: Path) -> None:
+    """Was: get/explain/forget of "Café résumé" said no note matches `Cafe\u0301 re\u0301sume\u0301.md`."""
+    decomposed = unicodedata.normalize("NFD", "Café résumé")
+    write_note(f"travel/{decomposed}.md", "---\nlayer: L4\n---\nCoffee in Paris, at the counter.\n")
+
+    async def scenario() -> None:
+        async with serve(vault_dir, log) as served:
+            got = await served.call("get", note="Café résumé")
+            assert got["path"] == f"travel/{decomposed}.md"  # the file as the disk spells it
+            explained = await served.call("explain", note="travel/Café résumé.md", query="coffee in Paris")
+            assert explained["path"] == f"travel/{decomposed}.md" and explained["in_answer"] is True
+            forgotten = await served.call("forget", note="Café résumé")
+            assert forgotten["path"] == f"travel/{decomposed}.md"
+
+    run(scenario)
+    assert (vault_dir / "_archive" / "travel" / f"{decomposed}.md").is_file()
 
 
 # ------------------------------------------------------------------ check and consolidate
@@ -581,6 +619,6 @@ def test_a_startup_failure_is_reported_by_every_call(vault_dir: Path, write_note
 
 def test_a_vault_that_is_not_a_folder_fails_before_serving(tmp_path: Path) -> None:
     result = vaultmem_process(tmp_path / "missing", "mcp")
-    assert result.returncode == 1
+    assert result.returncode == 2  # a --vault that is not a folder: a usage error, as for every command
     assert result.stdout == ""
     assert "is not a folder" in result.stderr

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 import subprocess
+import unicodedata
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -12,6 +14,7 @@ import pytest
 
 from helpers import run_cli
 from vaultmem import AmbiguousNote, NoteNotFound, Vault
+from vaultmem.embedders import HashingEmbedder
 
 NOW = "2026-11-30T12:00:00+00:00"
 CANONICAL = "preferences/coffee-milk-details.md"
@@ -168,3 +171,70 @@ def test_an_unknown_note_is_answered_with_advice_that_is_true_now(vault: Vault) 
     assert "vaultmem index" not in result.stderr and "if it is new" not in result.stderr
     for way in ("id", "vault-relative path", "file name", "alias", "title"):
         assert way in result.stderr, (way, result.stderr)
+
+
+# ---------------------------------------------------------------- names in either Unicode form
+
+COMPOSED = "Café résumé"  # as a person types it (NFC)
+DECOMPOSED = unicodedata.normalize("NFD", COMPOSED)  # as macOS names the file: "Cafe\u0301 re\u0301sume\u0301"
+
+
+def test_a_file_macos_named_decomposed_is_named_by_what_a_person_types(vault_dir: Path, write_note) -> None:
+    """Was: `vaultmem get "Café résumé"` said "no note matches" for `Cafe\\u0301 re\\u0301sume\\u0301.md`,
+    though `search` listed the note; get, explain, revise and forget all refused it."""
+    write_note(f"travel/{DECOMPOSED}.md", "---\nlayer: L4\n---\nCoffee in Paris, at the counter.\n")
+    assert os.listdir(vault_dir / "travel") == [f"{DECOMPOSED}.md"]  # Linux keeps the name's bytes as given
+    on_disk = f"travel/{DECOMPOSED}.md"
+    for reference in (COMPOSED, f"{COMPOSED}.md", f"travel/{COMPOSED}", f"travel/{COMPOSED}.md"):
+        got = run_cli(vault_dir, "get", reference, "--json")
+        assert got.exit_code == 0, got.output
+        assert json.loads(got.stdout)["path"] == on_disk  # the path as the disk spells it: the file opened
+    explained = run_cli(vault_dir, "explain", COMPOSED, "coffee in Paris", "--json")
+    assert explained.exit_code == 0, explained.output
+    assert json.loads(explained.stdout)["path"] == on_disk
+    revised = run_cli(vault_dir, "revise", COMPOSED, "--tag", "paris", "--json")
+    assert revised.exit_code == 0, revised.output
+    assert "paris" in (vault_dir / on_disk).read_text(encoding="utf-8")
+    assert os.listdir(vault_dir / "travel") == [f"{DECOMPOSED}.md"]  # written in place, no composed twin
+    forgotten = run_cli(vault_dir, "forget", COMPOSED, "--json")
+    assert forgotten.exit_code == 0, forgotten.output
+    assert os.listdir(vault_dir / "_archive" / "travel") == [f"{DECOMPOSED}.md"] and not (vault_dir / "travel" / f"{DECOMPOSED}.md").exists()
+
+
+def test_a_composed_name_title_and_alias_are_found_when_typed_decomposed(vault_dir: Path, write_note) -> None:
+    """The other way round: a file, title and alias written composed, asked for decomposed."""
+    write_note(f"{COMPOSED}.md", "---\nlayer: L4\n---\nCoffee in Paris.\n")
+    write_note("dessert.md", "---\ntitle: Crème brûlée\naliases: [Brûlée du dimanche]\nlayer: L4\n---\nBurnt cream.\n")
+    with Vault(vault_dir, embedder=HashingEmbedder()) as vault:
+        assert vault.locate(DECOMPOSED).row.path == f"{COMPOSED}.md"
+        by_title = vault.locate(unicodedata.normalize("NFD", "Crème brûlée"))
+        assert (by_title.row.path, by_title.resolved_from.via) == ("dessert.md", "title")  # type: ignore[union-attr]
+        by_alias = vault.locate(unicodedata.normalize("NFD", "Brûlée du dimanche"))
+        assert (by_alias.row.path, by_alias.resolved_from.via) == ("dessert.md", "aliases")  # type: ignore[union-attr]
+
+
+def test_a_name_spelled_byte_for_byte_wins_over_its_other_unicode_form(vault_dir: Path, write_note) -> None:
+    """Two files whose names differ only in Unicode form (possible on Linux): the exact one is
+    named; a spelling that is neither is ambiguous, never a guess."""
+    write_note(f"{COMPOSED}.md", "composed\n")
+    write_note(f"{DECOMPOSED}.md", "decomposed\n")
+    with Vault(vault_dir, embedder=HashingEmbedder()) as vault:
+        assert vault.locate(COMPOSED).row.path == f"{COMPOSED}.md"
+        assert vault.locate(DECOMPOSED).row.path == f"{DECOMPOSED}.md"
+        mixed = "Café re\u0301sume\u0301"  # composed é first, decomposed after
+        with pytest.raises(AmbiguousNote):
+            vault.locate(mixed)
+
+
+def test_a_decomposed_file_written_after_the_index_is_indexed_once_under_its_own_name(vault_dir: Path, write_note) -> None:
+    """`used` finds a note the index has not seen yet by reading the file it names: the
+    file as the disk spells it, not the typed spelling (on a file system that ignores the
+    Unicode form that would be a second row for the same file)."""
+    write_note("first.md", "---\nlayer: L4\n---\nFirst.\n")
+    assert run_cli(vault_dir, "index").exit_code == 0
+    write_note(f"{DECOMPOSED}.md", "---\nlayer: L4\n---\nCoffee in Paris.\n")
+    used = run_cli(vault_dir, "used", COMPOSED, "--json")
+    assert used.exit_code == 0, used.output
+    assert [entry["path"] for entry in json.loads(used.stdout)] == [f"{DECOMPOSED}.md"]
+    with Vault(vault_dir) as vault:
+        assert sorted(row.path for row in vault.store.notes.all()) == [f"{DECOMPOSED}.md", "first.md"]

@@ -77,7 +77,7 @@ def check_vault(paths: VaultPaths, policy: LayerPolicy, fix: bool = False, now: 
     files, issues = paths.scan()  # excluded files are not notes: never checked, never fixed
     report.files = len(files)
     report.problems.extend(paths.exclusions.problems)
-    report.problems.extend(Problem(issue.path, "file", issue.reason, "fix the file or its permissions") for issue in issues)
+    report.problems.extend(Problem(issue.path, "file", issue.reason, issue.fix) for issue in issues)
     notes: list[Note] = []
     for stat in files:
         note = _read(paths, stat.path, report)

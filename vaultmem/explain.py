@@ -227,10 +227,12 @@ def _lifted(row: NoteRow, eligibility: Eligibility) -> tuple[Eligibility, str]:
     layered = bool(eligibility.layers) and row.layer not in eligibility.layers
     kept_tags = tuple(tag for tag in eligibility.tags if carries_tag(row.tags, tag))
     undated = not eligibility.in_range(row.dated_us)
-    words = [*(["with --include-expired"] if expired else []), *(["without --layer"] if layered else []),
-             *([f"without --tag {' '.join(tag for tag in eligibility.tags if tag not in kept_tags)}"]
+    # Each argument by its CLI flag and, in brackets, its name over MCP and the Python API.
+    words = [*(["with --include-expired (include_expired)"] if expired else []),
+             *(["without --layer (layers)"] if layered else []),
+             *([f"without --tag (tags) {' '.join(tag for tag in eligibility.tags if tag not in kept_tags)}"]
                if kept_tags != eligibility.tags else []),
-             *(["without --since/--until"] if undated else [])]
+             *(["without --since/--until (since/until)"] if undated else [])]
     lifted = replace(eligibility, include_expired=eligibility.include_expired or expired,
                      layers=() if layered else eligibility.layers, tags=kept_tags,
                      since_us=None if undated else eligibility.since_us, until_us=None if undated else eligibility.until_us)
@@ -281,7 +283,7 @@ def _ranking_reason(position: int | None, k: int, lifted: str, vector: SideHit |
         return f"{lifted} the same search ranks it {position} ({sides})"
     if position <= k:
         return f"in the answer: ranked {position} of the {k} asked for ({sides})"
-    return f"ranked {position}, below the {k} asked for (-k {position} would include it; {sides})"
+    return f"ranked {position}, below the {k} asked for (-k (k) {position} would include it; {sides})"
 
 
 def _sides_sentence(vector: SideHit | None, text: SideHit | None, found: Candidates) -> str:

@@ -90,12 +90,20 @@ def search_fields(note: Note) -> SearchFields:
     )
 
 
+def name_form(text: str) -> str:
+    """A name (file name, path, id, title, alias) in the one Unicode form names are compared
+    in: NFC. macOS writes file names decomposed (``e`` + U+0301), a person types ``é``;
+    both are the same name. The only place vaultmem normalizes a name (resolution.py and
+    the store's ``vm_nfc`` SQL function use it)."""
+    return unicodedata.normalize("NFC", text)
+
+
 def name_key(text: str) -> str:
-    """A name or a query as they are compared for an exact-name match: Unicode NFC (a file
-    name saved by macOS is decomposed), case folded, white space collapsed, punctuation
+    """A name or a query as they are compared for an exact-name match: :func:`name_form`,
+    case folded, white space collapsed, punctuation
     around it stripped (``"Kevin Kelly?"`` and ``[[Kevin Kelly]]`` are ``kevin kelly``) —
     except a closing ``#``, which names a language (``C#`` is not ``C``). ``""``: no name."""
-    folded = " ".join(unicodedata.normalize("NFC", text).casefold().split())
+    folded = " ".join(name_form(text).casefold().split())
     start, end = 0, len(folded)
     while start < end and _is_edge(folded[start]):
         start += 1

@@ -20,7 +20,7 @@ from .dating import note_date
 from .errors import DerivedIndexError
 from .lifecycle import to_epoch_us
 from .notes import Note, Problem, epoch_us_or_none, expiry_text, lookup_names, parse_note
-from .paths import ExcludedFolder, FileStat, VaultPaths
+from .paths import NAMED_FILES, ExcludedFiles, ExcludedFolder, FileStat, SkippedFile, VaultPaths, by_rule
 from .searchable import INDEX_RULES, SearchableNote, searchable
 from .storage import EXCLUSIONS_KEY, READER_KEY, REBUILDING, SPACES, FileState, NoteRow, Store
 
@@ -50,6 +50,10 @@ class IndexReport:
     # Not notes at all (exclusions.py): folders skipped whole, and single files.
     excluded_folders: list[ExcludedFolder] = field(default_factory=list)
     excluded_files: int = 0  # every note file excluded: one by one and in those folders
+    excluded_by_rule: list[ExcludedFiles] = field(default_factory=list)  # those excluded one by one, a few named per rule
+    # Named like a note with the extension in another case (Note.MD): not notes, said so.
+    skipped_files: int = 0
+    skipped_named: list[SkippedFile] = field(default_factory=list)  # the first few, with the reason
 
     def as_dict(self) -> dict[str, object]:
         return {
@@ -66,6 +70,12 @@ class IndexReport:
                 "folders": [{"path": folder.path, "source": folder.rule.source, "pattern": folder.rule.pattern,
                              "files": folder.files} for folder in self.excluded_folders],
                 "files": self.excluded_files,
+                "rules": [{"source": group.rule.source, "pattern": group.rule.pattern, "files": group.files,
+                           "named": list(group.named)} for group in self.excluded_by_rule],
+            },
+            "skipped": {
+                "files": self.skipped_files,
+                "named": [{"path": skipped.path, "reason": skipped.reason} for skipped in self.skipped_named],
             },
             "problems": [problem.as_dict() for problem in self.problems],
         }
@@ -163,7 +173,9 @@ class Indexer:
         scan = self.paths.scan_vault()
         files = scan.files
         report.excluded_folders, report.excluded_files = scan.excluded_folders, scan.excluded_notes
-        report.problems.extend(Problem(issue.path, "file", issue.reason, "fix the file or its permissions") for issue in scan.issues)
+        report.excluded_by_rule = by_rule(scan.excluded_one_by_one)
+        report.skipped_files, report.skipped_named = len(scan.skipped), scan.skipped[:NAMED_FILES]
+        report.problems.extend(Problem(issue.path, "file", issue.reason, issue.fix) for issue in scan.issues)
         known = self.store.notes.file_states()
         seen = {stat.path for stat in files}
         todo = [stat for stat in files if _stat_changed(known.get(stat.path), stat)]
@@ -194,7 +206,12 @@ class Indexer:
         present: list[FileStat] = []
         gone: dict[str, FileState] = {}
         for relative in sorted(set(relatives)):
+            # A path through a linked folder is not a note either (the scan never enters one,
+            # VaultPaths._linked_folder_issue): without this `get linked/note.md` indexed the
+            # note a second time under that path. The scan's own paths need no such check.
             stat = self._stat(relative)
+            if stat is not None and not self.paths.reached_without_links(relative):
+                stat = None
             if stat is None:
                 if relative in known:
                     gone[relative] = known[relative]

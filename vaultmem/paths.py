@@ -12,8 +12,10 @@ from the vault's settings files and read again when one of them changes (:meth:`
 
 from __future__ import annotations
 
+import json
 import logging
 import os
+import re
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
@@ -21,6 +23,7 @@ from pathlib import Path, PurePosixPath
 
 from .errors import ConfigError, PathOutsideVault
 from .exclusions import OBSIDIAN_SETTINGS, Exclusions, Rule, load_exclusions, settings_signature
+from .fields import name_form
 
 log = logging.getLogger(__name__)
 
@@ -36,10 +39,16 @@ class FileStat:
     size: int
 
 
+UNREADABLE_FIX = "fix the file or its permissions"
+
+
 @dataclass(frozen=True)
 class ScanIssue:
+    """A file or folder the scan could not take as notes, why, and how to fix it."""
+
     path: str
     reason: str
+    fix: str = UNREADABLE_FIX
 
 
 @dataclass(frozen=True)
@@ -51,6 +60,43 @@ class ExcludedFolder:
     files: int  # note files under it, counted by scan_vault (0 from a read's scan)
 
 
+@dataclass(frozen=True)
+class ExcludedFile:
+    """A note file the vault excludes one by one, and the rule that does."""
+
+    path: str
+    rule: Rule
+
+
+@dataclass(frozen=True)
+class ExcludedFiles:
+    """The note files one rule excludes one by one: how many, and the first few by path."""
+
+    rule: Rule
+    files: int
+    named: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class SkippedFile:
+    """A file that looks like a note but is not one (``Note.MD``), and why."""
+
+    path: str
+    reason: str
+
+
+NAMED_FILES = 3  # the files a report names per rule (or skipped), beside the count of all
+
+
+def by_rule(excluded: Sequence[ExcludedFile], named: int = NAMED_FILES) -> list[ExcludedFiles]:
+    """Files excluded one by one, grouped by the rule that excludes them (in the order the
+    rules first exclude a file, by path), each group's first ``named`` paths named."""
+    groups: dict[Rule, list[str]] = {}
+    for item in sorted(excluded, key=lambda item: item.path):
+        groups.setdefault(item.rule, []).append(item.path)
+    return [ExcludedFiles(rule, len(paths), tuple(paths[:named])) for rule, paths in groups.items()]
+
+
 @dataclass
 class Scan:
     """One walk of the vault: the note files, what could not be read, what was excluded."""
@@ -59,6 +105,8 @@ class Scan:
     issues: list[ScanIssue] = field(default_factory=list)
     excluded_folders: list[ExcludedFolder] = field(default_factory=list)  # skipped whole (their notes only counted)
     excluded_files: int = 0  # note files excluded one by one (outside those folders)
+    excluded_one_by_one: list[ExcludedFile] = field(default_factory=list)  # those files, each with its rule
+    skipped: list[SkippedFile] = field(default_factory=list)  # named like a note in another case (Note.MD): not notes
 
     @property
     def excluded_notes(self) -> int:
@@ -164,6 +212,7 @@ class VaultPaths:
         found = Scan()
         self._scan_dir(self.root, "", found)
         found.files.sort(key=lambda item: item.path)
+        found.skipped.sort(key=lambda item: item.path)
         return found
 
     def files_with_suffix(self, suffix: str) -> tuple[list[str], list[tuple[str, str]]]:
@@ -211,10 +260,18 @@ class VaultPaths:
                 # The folder was accepted on the way down, so the name alone decides (checking
                 # the whole path again per file dominated a no-change re-index) — unless the
                 # vault has rules that exclude single files.
-                if exclusions.per_file and exclusions.excludes(relative):
+                rule = exclusions.file_rule(relative) if exclusions.per_file else None
+                if rule is not None:
                     found.excluded_files += 1
+                    found.excluded_one_by_one.append(ExcludedFile(relative, rule))
                     continue
                 self._scan_file(entry, relative, found)
+            elif entry.is_symlink():
+                issue = self._linked_folder_issue(Path(entry.path), relative)
+                if issue is not None:
+                    found.issues.append(issue)
+            elif is_other_case_note_name(entry.name) and not (exclusions.per_file and exclusions.excludes(relative)):
+                found.skipped.append(SkippedFile(relative, other_case_reason(entry.name)))
 
     def _scan_subdir(self, entry: os.DirEntry[str], relative: str, found: Scan) -> None:
         if self._is_always_ignored_dir(relative):
@@ -268,14 +325,66 @@ class VaultPaths:
         (it would make `check` fail forever on a vault that uses links on purpose).
         """
         if not self.contains_real(link):
-            return ScanIssue(relative, "symlink points outside the vault; not indexed")
+            return ScanIssue(relative, "symlink points outside the vault; not indexed", _outside_fix(relative))
         target = self.real_relative(link)
         if not os.path.exists(link):
-            return ScanIssue(relative, f"symlink to {target}, which does not exist; not indexed")
+            return ScanIssue(relative, f"symlink to {target}, which does not exist; not indexed",
+                             f"point the link at a note that exists, remove it, or {_exclude_hint(relative)}")
         if not self.is_note_path(target):
             return ScanIssue(relative, f"symlink to {target}, which vaultmem does not index "
-                                       "(ignored or excluded, or not a note); not indexed either")
+                                       "(ignored or excluded, or not a note); not indexed either",
+                             f"link to a note vaultmem indexes, or {_exclude_hint(relative)}")
         return None
+
+    def _linked_folder_issue(self, link: Path, relative: str) -> ScanIssue | None:
+        """Why a symlinked folder is not read (None: nothing lost, or not a folder).
+
+        The scan never enters a symlinked folder. One pointing inside the vault holds notes
+        the scan reaches at their real path: entering it too would index each of them twice.
+        One pointing outside would read files outside the vault. Only the link's target is
+        looked at (``realpath``, one ``stat``); nothing in it is listed or read.
+        """
+        if self.is_ignored_dir(relative) or (self.exclusions.per_file and self.exclusions.excludes(relative)):
+            return None  # the person left it out: nothing to report
+        if not os.path.isdir(link):
+            return None  # a link to a file that is not named as a note, or to nothing: not a note either way
+        if not self.contains_real(link):
+            return ScanIssue(relative, "symlink to a folder outside the vault; not read", _outside_fix(relative))
+        target = self.real_relative(link)
+        if target != "." and self.is_ignored_dir(target):
+            return ScanIssue(relative, f"symlink to the folder {target}/, which vaultmem does not index "
+                                       "(hidden, the archive, or excluded); not indexed either",
+                             f"link to a folder vaultmem indexes, or {_exclude_hint(relative)}")
+        return None
+
+    def reached_without_links(self, relative: str) -> bool:
+        """Is ``relative`` where it is through no symlink (no linked folder on the way, not a
+        link itself)? A note is indexed at that path only: through a folder linked inside
+        the vault it is the same file as its real path (two notes of one file), through one
+        linked outside it is not the vault's."""
+        return os.path.realpath(self.os_path(relative)) == os.path.join(self.real_root, *relative.split("/"))
+
+    def spelled_on_disk(self, relative: str) -> str | None:
+        """``relative`` as the file system spells it: each name as its folder lists it, the
+        one written byte for byte, else the one that is the same name in NFC (a file macOS
+        named decomposed, typed composed). ``None``: no such entry, or two that normalize
+        alike. Only folders inside the vault are listed."""
+        folder = self.root
+        spelled: list[str] = []
+        for part in PurePosixPath(relative).parts:
+            if not self.contains_real(folder):
+                return None
+            try:
+                names = os.listdir(folder)
+            except OSError:
+                return None
+            wanted = name_form(part)
+            same = [part] if part in names else [name for name in names if name_form(name) == wanted]
+            if len(same) != 1:
+                return None
+            spelled.append(same[0])
+            folder = folder / same[0]
+        return "/".join(spelled)
 
     def real_relative(self, path: Path) -> str:
         """Vault-relative POSIX path of ``path`` with every symlink resolved (must be inside)."""
@@ -309,6 +418,32 @@ def _is_utf8(name: str) -> bool:
 def is_note_name(name: str) -> bool:
     """A Markdown file name that is not hidden and not an editor's temp or backup file."""
     return name.endswith(NOTE_SUFFIX) and len(name) > len(NOTE_SUFFIX) and not is_temp_name(name)
+
+
+def is_other_case_note_name(name: str) -> bool:
+    """``Note.MD``, ``Note.Md``: a note's name with its extension in another case. Not a
+    note (adr/0020), but said so by ``index``: it looks like one to a person."""
+    lowered = name[: -len(NOTE_SUFFIX)] + name[-len(NOTE_SUFFIX):].lower()
+    return lowered != name and is_note_name(lowered)
+
+
+def other_case_reason(name: str) -> str:
+    """Why ``Note.MD`` is not a note, and how to make it one."""
+    return (f"extension {name[-len(NOTE_SUFFIX):]}, not {NOTE_SUFFIX}: only {NOTE_SUFFIX} files are notes (Obsidian's "
+            f"extensions are case-sensitive too); rename it to {name[: -len(NOTE_SUFFIX)]}{NOTE_SUFFIX} to make it one")
+
+
+def _outside_fix(relative: str) -> str:
+    return ("vaultmem reads nothing outside the vault: move what the link points to into the vault (a link to a note "
+            f"or folder inside the vault is read at its real path), or {_exclude_hint(relative)}")
+
+
+def _exclude_hint(relative: str) -> str:
+    """How to leave ``relative`` out on purpose: its pattern in ``.vaultmem.toml`` ``exclude``."""
+    from .config import CONFIG_FILE
+
+    literal = re.sub(r"([*?\[\]\\])", r"\\\1", relative)  # a name taken literally, not as a glob
+    return f"add {json.dumps('/' + literal, ensure_ascii=False)} to exclude in {CONFIG_FILE} to leave it out without this report"
 
 
 def is_temp_name(name: str) -> bool:

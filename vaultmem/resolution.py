@@ -9,7 +9,11 @@
 5. a note's exact title, unique in the vault (agents often hold a title).
 
 The first step that matches decides: a later step is never asked to break a tie of an
-earlier one. Steps 3–5 say how they resolved (:class:`Resolution`), so a caller can tell
+earlier one. Each step compares the names as written first, then in Unicode NFC
+(``fields.name_form``): macOS names a file ``Cafe\u0301.md`` (decomposed), a person types
+``Café`` — the same name, either way round. A note whose name matches byte for byte wins
+over one that matches only once normalized; the row found carries the path as the file
+system spells it, which is the one opened. Steps 3–5 say how they resolved (:class:`Resolution`), so a caller can tell
 the agent that ``01J…`` now lives in ``people/Dana Reyes.md``. When several notes match
 a step, those alive now win (a note that superseded another is alive, the one it
 superseded is expired); more than one left is :class:`AmbiguousNote`.
@@ -21,11 +25,12 @@ superseded is expired); more than one left is :class:`AmbiguousNote`.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from .errors import AmbiguousNote, ExcludedNote, NoteNotFound, PathOutsideVault
+from .fields import name_form
 from .lifecycle import is_expired_us, resolve_now, to_epoch_us
 from .storage import NoteRow, NoteStore
 
@@ -35,6 +40,8 @@ if TYPE_CHECKING:
 
 SUCCESSOR_FIELDS = ("merged_from", "supersedes")
 ALIAS_FIELDS = ("aliases",)
+
+Found = TypeVar("Found")
 
 
 @dataclass(frozen=True)
@@ -90,7 +97,7 @@ def locate(index: DerivedIndex, reference: str, now: object = None, *, refresh: 
     if not indexed:
         index.ensure_indexed()  # a first index: in line with the files as it is made
     notes = index.store.notes
-    matches = notes.find(reference)
+    matches = as_written_else_nfc(lambda normalized: notes.find(reference, normalized=normalized))
     if not matches:
         _index_if_on_disk(index, reference)
         matches = direct_matches(notes, reference)
@@ -124,17 +131,27 @@ def in_index(notes: NoteStore, reference: str, now_us: int) -> Located | None:
 
 def direct_matches(notes: NoteStore, reference: str) -> list[NoteRow]:
     """Steps 1–2: the notes whose id or path the reference is, else (no ``/`` in it) whose file name."""
-    matches = notes.find(reference)
-    if not matches and "/" not in reference:
-        matches = notes.find_by_name(reference)  # a bare file name, as in [[name]]
+    matches = as_written_else_nfc(lambda normalized: notes.find(reference, normalized=normalized))
+    if not matches and "/" not in reference:  # a bare file name, as in [[name]]
+        matches = as_written_else_nfc(lambda normalized: notes.find_by_name(reference, normalized=normalized))
     return matches
 
 
+def as_written_else_nfc(lookup: Callable[[bool], list[Found]]) -> list[Found]:
+    """One step's matches: the name as written (``lookup(False)``), else the names compared
+    in NFC (``lookup(True)``). Without the second, a note macOS named decomposed could be
+    listed by search and not be named by what a person types."""
+    return lookup(False) or lookup(True)
+
+
 def _index_if_on_disk(index: DerivedIndex, reference: str) -> None:
-    """A note file written a moment ago that no read has indexed yet: index it now."""
+    """A note file written a moment ago that no read has indexed yet: index it now, at
+    the path as the file system spells it (a file system that ignores case or Unicode
+    form would otherwise open it under the typed spelling too: two rows of one file)."""
     relative = reference if reference.endswith(".md") else reference + ".md"
-    if index.paths.is_note_path(relative) and index.paths.absolute(relative).is_file():
-        index.indexer.sync_paths([relative])
+    on_disk = index.paths.spelled_on_disk(relative) if index.paths.is_note_path(relative) else None
+    if on_disk is not None and index.paths.is_note_path(on_disk) and index.paths.absolute(on_disk).is_file():
+        index.indexer.sync_paths([on_disk])
 
 
 def _refuse_if_excluded(paths: VaultPaths, reference: str) -> None:
@@ -149,7 +166,8 @@ def pick_direct(reference: str, matches: Sequence[NoteRow]) -> NoteRow:
     """One of the notes that steps 1–2 found: an exact path wins over an id that looks like one."""
     if len(matches) == 1:
         return matches[0]
-    exact_path = [row for row in matches if row.path in (reference, reference + ".md")]
+    spelled = name_form(reference)
+    exact_path = [row for row in matches if name_form(row.path) in (spelled, spelled + ".md")]
     if len(exact_path) == 1:
         return exact_path[0]
     raise AmbiguousNote(reference, [row.path for row in matches])
@@ -158,15 +176,20 @@ def pick_direct(reference: str, matches: Sequence[NoteRow]) -> NoteRow:
 def locate_by_names(notes: NoteStore, reference: str, now_us: int) -> Located | None:
     """Steps 3–5, once the reference named no note by id, path or file name."""
     for fields in (SUCCESSOR_FIELDS, ALIAS_FIELDS):
-        listed = notes.by_name_entry(reference, fields)
+        listed = _listing(notes, reference, fields)
         if listed:
             row = _one(reference, [row for row, _ in listed], now_us)
             via = next(field for listing, field in listed if listing.label == row.label)
             return Located(row, Resolution(reference, via))
-    titled = notes.by_title(reference)
+    titled = as_written_else_nfc(lambda normalized: notes.by_title(reference, normalized=normalized))
     if titled:
         return Located(_one(reference, titled, now_us), Resolution(reference, "title"))
     return None
+
+
+def _listing(notes: NoteStore, reference: str, fields: Sequence[str]) -> list[tuple[NoteRow, str]]:
+    """The notes that list ``reference`` in one of ``fields``, with the field."""
+    return as_written_else_nfc(lambda normalized: notes.by_name_entry(reference, fields, normalized=normalized))
 
 
 def _one(reference: str, rows: Sequence[NoteRow], now_us: int) -> NoteRow:

@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 
 from .config import DEFAULT_STALE_DAYS, STATE_DIR, VaultConfig, load_config
 from .derived import DerivedIndex, Progress
-from .errors import VaultmemError
+from .errors import UsageError
 from .healing import heals
 from .lifecycle import resolve_now, to_epoch_us
 from .paths import VaultPaths
@@ -70,7 +70,9 @@ class Vault:
     def __init__(self, path: str | os.PathLike[str], *, config: VaultConfig | None = None, embedder: Embedder | None = None) -> None:
         root = Path(path).expanduser()
         if not root.is_dir():
-            raise VaultmemError(f"vault {str(root)!r} is not a folder; pass --vault PATH or set VAULTMEM_VAULT")
+            # The path given for the vault is wrong: a usage error (the CLI exits 2, as for any bad option).
+            what = "is a file, not a folder" if root.exists() else "is not a folder (it does not exist)"
+            raise UsageError(f"vault {str(root)!r} {what}; pass the vault's folder: --vault PATH or VAULTMEM_VAULT")
         self.root = root.absolute()
         self.config = config if config is not None else load_config(self.root)
         self.paths = VaultPaths(self.root, self.config.archive_dir, self.config.exclude)

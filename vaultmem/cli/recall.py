@@ -46,13 +46,20 @@ UNREADABLE_FIELDS = frozenset({"file", "encoding", "frontmatter"})
 
 
 def render_excluded(report: IndexReport) -> None:
-    """One line: what the vault's exclusions left out (never a warning per file)."""
+    """A line each: what the vault's exclusions left out, and the files named like notes
+    that are not (``Note.MD``) — a few of them named, never a warning per file."""
     parts = [f"{folder.path}/ ({folder.files} file(s); {folder.rule})" for folder in report.excluded_folders]
-    one_by_one = report.excluded_files - sum(folder.files for folder in report.excluded_folders)
-    if one_by_one:
-        parts.append(f"{one_by_one} other file(s) matching exclude rules")
+    for group in report.excluded_by_rule:
+        more = f" and {group.files - len(group.named)} more" if group.files > len(group.named) else ""
+        parts.append(f"{', '.join(group.named)}{more} ({group.rule})")
     if parts:
         click.echo(f"not notes (excluded): {report.excluded_files} file(s): {', '.join(parts)}")
+    if report.skipped_files:
+        click.echo(f"not notes (skipped): {report.skipped_files} file(s):")
+        for skipped in report.skipped_named:
+            click.echo(f"  {skipped.path}: {skipped.reason}")
+        if report.skipped_files > len(report.skipped_named):
+            click.echo(f"  and {report.skipped_files - len(report.skipped_named)} more")
 
 
 def terminal_progress(todo: int, total: int) -> Callable[[int], None]:

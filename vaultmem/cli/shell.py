@@ -26,6 +26,7 @@ from ..errors import (
     InvalidDuration,
     InvalidTimestamp,
     NoteWritten,
+    PathOutsideVault,
     UnknownLayer,
     UsageError,
     VaultmemError,
@@ -66,7 +67,8 @@ def _vault_around_here() -> str:
         raise VaultmemError("the current folder no longer exists: cd into the vault or pass --vault PATH") from None
     found = find_vault(here)
     if found is None:
-        raise VaultmemError(
+        # No --vault given and none around here: the option is missing, a usage error (exit 2).
+        raise UsageError(
             f"no vault in {here} or any folder above it (a vault holds {OBSIDIAN_DIR}/ or {CONFIG_FILE}; "
             f"the folder you are in also counts when it holds {STATE_DIR}/); "
             "pass --vault PATH or set VAULTMEM_VAULT — `vaultmem --vault . index` makes this folder a vault"
@@ -83,10 +85,11 @@ def library_errors(as_json: bool = False) -> Iterator[None]:
     """Turn library errors into a clear message and exit code (1, or 2 for usage)."""
     try:
         yield
-    except (UsageError, UnknownLayer, InvalidTimestamp, InvalidDuration, ConfigError) as error:
-        # A bad option value (--layer L9, --as-of soon, --ttl 3x) is a usage error, as
-        # click's own option checks are: exit 2, not 1 ("could not do its job"); so is a
-        # bad value in .vaultmem.toml (the message names the file, the key and the fix).
+    except (UsageError, UnknownLayer, InvalidTimestamp, InvalidDuration, ConfigError, PathOutsideVault) as error:
+        # A bad option value (--layer L9, --as-of soon, --ttl 3x, --vault that is no folder,
+        # a NOTE or --folder that leaves the vault) is a usage error, as click's own option
+        # checks are: exit 2, not 1 ("could not do its job"); so is a bad value in
+        # .vaultmem.toml (the message names the file, the key and the fix).
         # The library names arguments as the API takes them; here they are the CLI's flags.
         _fail(error, as_json, 2, error.spelled(as_flags=True) if isinstance(error, (UsageError, InvalidTimestamp)) else None)
     except VaultmemError as error:
@@ -128,7 +131,7 @@ def json_option(function: Callable[..., Any]) -> Callable[..., Any]:
 @click.option(
     "--vault",
     "vault_path",
-    type=click.Path(file_okay=False),
+    type=click.Path(),  # a file or no folder at all is Vault's usage error: its fix, and JSON with --json
     default=lambda: os.environ.get("VAULTMEM_VAULT") or None,
     show_default="$VAULTMEM_VAULT, else the vault the current folder is in: the nearest folder, here or above, "
                  "with .obsidian/ or .vaultmem.toml, or this folder if it holds .vaultmem/",

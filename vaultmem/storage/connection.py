@@ -22,6 +22,7 @@ from types import ModuleType
 from typing import Any
 
 from ..errors import DerivedIndexError, IndexDamaged, IndexNotWritable, IndexWriteFailed
+from ..fields import name_form
 
 fcntl: ModuleType | None
 try:
@@ -237,11 +238,13 @@ def write_refusal(path: Path) -> str | None:
 
 
 CASEFOLD = "vm_casefold"  # str.casefold in SQL: SQLite's lower() folds ASCII letters only
+NFC = "vm_nfc"  # fields.name_form in SQL: a name in the Unicode form names are compared in
 
 
 def with_functions(conn: sqlite3.Connection) -> sqlite3.Connection:
-    """``conn`` with vaultmem's SQL functions registered (:data:`CASEFOLD`)."""
+    """``conn`` with vaultmem's SQL functions registered (:data:`CASEFOLD`, :data:`NFC`)."""
     conn.create_function(CASEFOLD, 1, lambda value: value.casefold() if isinstance(value, str) else value, deterministic=True)
+    conn.create_function(NFC, 1, lambda value: name_form(value) if isinstance(value, str) else value, deterministic=True)
     return conn
 
 

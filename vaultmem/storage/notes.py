@@ -10,9 +10,10 @@ from typing import Any
 
 from ..dating import since_bound, until_bound
 from ..errors import Argument, DerivedIndexError, UsageError
+from ..fields import name_form
 from ..lifecycle import expiry_sql, from_epoch_us, normalize_layer, to_epoch_us
 from ..notes import Problem
-from .connection import CASEFOLD, Connection, chunks, placeholders
+from .connection import CASEFOLD, NFC, Connection, chunks, placeholders
 
 SIMILAR_PATHS = 5  # suggestions in a "note not found" message
 NAME_KEY = "name_key"  # the kind of a name key's row in note_names (fields.name_key)
@@ -57,6 +58,14 @@ _NOTE_COLUMN_NAMES = (
 )
 _NOTE_COLUMNS = ", ".join(_NOTE_COLUMN_NAMES)
 _SELECT_NOTE = f"SELECT label, {_NOTE_COLUMNS} FROM notes"
+
+
+def _spelled(column: str, normalized: bool) -> str:
+    """``column`` as stored, or (``normalized``) in NFC. An ASCII value is its own NFC: only
+    the others pay for the call into Python (a name lookup scans the notes then)."""
+    if not normalized:
+        return column
+    return f"(CASE WHEN length({column}) = length(CAST({column} AS BLOB)) THEN {column} ELSE {NFC}({column}) END)"
 
 
 def _row_to_note(row: Sequence[Any]) -> NoteRow:
@@ -275,26 +284,34 @@ class NoteStore:
             found.update((row[0], row[1]) for row in self.db.execute(query, chunk))
         return found
 
-    def find(self, reference: str) -> list[NoteRow]:
+    # -- resolving a NOTE argument (resolution.py). ``normalized``: compare the names in NFC
+    # (fields.name_form), a scan; otherwise as stored, byte for byte (indexed where it can be).
+
+    def find(self, reference: str, *, normalized: bool = False) -> list[NoteRow]:
         """Notes whose id, path, or path without ``.md`` is ``reference``."""
-        query = f"{_SELECT_NOTE} WHERE id = ? OR path = ? OR path = ? ORDER BY path"
+        reference = name_form(reference) if normalized else reference
+        id_, path = _spelled("id", normalized), _spelled("path", normalized)
+        query = f"{_SELECT_NOTE} WHERE {id_} = ? OR {path} = ? OR {path} = ? ORDER BY path"
         return [_row_to_note(row) for row in self.db.execute(query, (reference, reference, reference + ".md"))]
 
-    def find_by_name(self, name: str) -> list[NoteRow]:
+    def find_by_name(self, name: str, *, normalized: bool = False) -> list[NoteRow]:
         """Notes whose file name (without .md) is ``name``, in any folder — Obsidian's [[name]]."""
+        name = name_form(name) if normalized else name
         file_name = name if name.endswith(".md") else name + ".md"
         suffix = "/" + file_name
+        path = _spelled("path", normalized)
         # Exact, case-sensitive comparison of the path's tail: no LIKE wildcards or case folding.
-        query = f"{_SELECT_NOTE} WHERE path = ? OR substr(path, -?) = ? ORDER BY path"
+        query = f"{_SELECT_NOTE} WHERE {path} = ? OR substr({path}, -?) = ? ORDER BY path"
         return [_row_to_note(row) for row in self.db.execute(query, (file_name, len(suffix), suffix))]
 
-    def by_name_entry(self, name: str, kinds: Sequence[str]) -> list[tuple[NoteRow, str]]:
+    def by_name_entry(self, name: str, kinds: Sequence[str], *, normalized: bool = False) -> list[tuple[NoteRow, str]]:
         """Notes that list ``name`` in one of the frontmatter fields ``kinds`` (``aliases``,
         ``merged_from``, ``supersedes``), with the field that lists it; by path."""
         query = (f"SELECT DISTINCT {', '.join('notes.' + column for column in ('label', *_NOTE_COLUMN_NAMES))}, "
                  "note_names.kind FROM note_names JOIN notes ON notes.label = note_names.label "
-                 f"WHERE note_names.name = ? AND note_names.kind IN ({placeholders(len(kinds))}) ORDER BY notes.path, note_names.kind")
-        return [(_row_to_note(row), row[-1]) for row in self.db.execute(query, (name, *kinds))]
+                 f"WHERE {_spelled('note_names.name', normalized)} = ? AND note_names.kind IN ({placeholders(len(kinds))}) "
+                 "ORDER BY notes.path, note_names.kind")
+        return [(_row_to_note(row), row[-1]) for row in self.db.execute(query, (name_form(name) if normalized else name, *kinds))]
 
     def labels_named(self, key: str, eligibility: Eligibility) -> list[int]:
         """Eligible notes one of whose name keys (file name, title, alias) is ``key``, by label."""
@@ -303,9 +320,10 @@ class NoteStore:
                  f"WHERE note_names.kind = ? AND note_names.name = ? AND {where} ORDER BY notes.label")
         return [row[0] for row in self.db.execute(query, (NAME_KEY, key, *params))]
 
-    def by_title(self, title: str) -> list[NoteRow]:
+    def by_title(self, title: str, *, normalized: bool = False) -> list[NoteRow]:
         """Notes whose title is exactly ``title``."""
-        return [_row_to_note(row) for row in self.db.execute(f"{_SELECT_NOTE} WHERE title = ? ORDER BY path", (title,))]
+        query = f"{_SELECT_NOTE} WHERE {_spelled('title', normalized)} = ? ORDER BY path"
+        return [_row_to_note(row) for row in self.db.execute(query, (name_form(title) if normalized else title,))]
 
     def similar_paths(self, fragment: str, limit: int = SIMILAR_PATHS) -> list[str]:
         pattern = f"%{fragment.replace('%', '').replace('_', '')}%"
