@@ -84,6 +84,44 @@ def test_a_hit_on_a_note_without_a_body_points_at_lines_the_file_has(tmp_path: P
     assert "country: Tanzania" in hit.snippet
 
 
+DEPLOYING = """# Deploying the service
+
+## Prerequisites
+
+You need sops and age installed; keys live in the team vault.
+
+## Rollout
+
+Run the pipeline and watch the canary for ten minutes.
+
+## Troubleshooting
+
+If pods are OOMKilled, raise the memory limit in values.yaml.
+"""
+
+
+def test_a_hit_says_the_heading_and_lines_of_the_section_its_snippet_comes_from(tmp_path: Path, wordllama: object) -> None:
+    # A trial: OOMKilled is under Troubleshooting, but the hit said "Deploying the service > Rollout",
+    # the first section of the passage its short sections were packed into (or a short note's: none).
+    long_intro = "".join(f"Step {n}: check the dashboards, the alerts and the on-call rota before you start.\n\n"
+                         for n in range(14))
+    write_file(tmp_path, "guides/Deploying.md", DEPLOYING)
+    write_file(tmp_path, "guides/Long.md", "# Long guide\n\n## Before\n\n" + long_intro + DEPLOYING.replace("# Deploying", "## Deploying"))
+    with Vault(tmp_path, embedder=wordllama) as vault:  # type: ignore[arg-type]
+        vault.index()
+        short = {hit.path: hit for hit in vault.search("OOMKilled", k=5, now=NOW)}["guides/Deploying.md"]
+        sops = {hit.path: hit for hit in vault.search("sops", k=5, now=NOW)}["guides/Deploying.md"]
+        long = {hit.path: hit for hit in vault.search("OOMKilled", k=5, now=NOW)}["guides/Long.md"]
+        explained = vault.explain("guides/Deploying", "OOMKilled", now=NOW)
+    assert short.passage is not None and sops.passage is not None and long.passage is not None
+    assert (short.passage.headings, short.passage.lines) == (["Deploying the service", "Troubleshooting"], [11, 13])
+    assert (sops.passage.headings, sops.passage.lines) == (["Deploying the service", "Prerequisites"], [3, 5])
+    assert long.passage.headings == ["Long guide", "Troubleshooting"]  # its ## sections are siblings of ## Deploying
+    lines = (tmp_path / "guides/Long.md").read_text(encoding="utf-8").split("\n")
+    assert lines[long.passage.lines[0] - 1] == "## Troubleshooting" and "OOMKilled" in lines[long.passage.lines[1] - 1]
+    assert explained.passage is not None and explained.passage.headings == ["Deploying the service", "Troubleshooting"]
+
+
 def test_a_query_word_deep_inside_one_very_long_line_is_in_the_snippet(tmp_path: Path, wordllama: object) -> None:
     """A passage inside a line of a book's length is located by its line: the whole line. The
     snippet must still show where the word is, not the line's first 300 characters."""

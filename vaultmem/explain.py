@@ -27,8 +27,8 @@ from .lifecycle import format_timestamp, from_epoch_us, is_expired_us, to_epoch_
 from .notes import read_note, text_values
 from .ranking import NAME_MARGIN, SideHit, match_kind, note_scores, probability
 from .resolution import in_index
-from .search import CANDIDATES_MIN, Candidates, query_terms, search_filters
-from .snippets import passage_snippet
+from .search import CANDIDATES_MIN, Candidates, hit_passage, query_terms, search_filters
+from .snippets import Snippet, passage_snippet
 from .storage import carries_tag
 
 if TYPE_CHECKING:
@@ -317,5 +317,6 @@ def _best_passage(searcher: Searcher, row: NoteRow, query: str, vector: SideHit 
     try:
         snippet = passage_snippet(searcher.paths.root, row.path, passage, query, row.title)
     except NoteReadError as error:
-        snippet = f"({error})"
-    return ExplainedPassage(list(passage.headings), [passage.start_line, passage.end_line], snippet)
+        snippet = Snippet(f"({error})")
+    where = hit_passage(passage, snippet)
+    return ExplainedPassage(where.headings, where.lines, snippet.text)

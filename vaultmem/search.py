@@ -42,7 +42,7 @@ from .paths import VaultPaths
 from .ranking import Fused, SideHit, fuse, match_kind, note_scores, probability
 from .results import SimilarNote
 from .snapshots import cosines
-from .snippets import passage_snippet
+from .snippets import Snippet, passage_snippet
 from .storage import PASSAGE_SPACE, Eligibility, NoteRow, PassageRow, Store
 from .vectors import SnapshotMoved, blob_to_vector
 
@@ -75,6 +75,15 @@ class HitPassage:
 
     headings: list[str]
     lines: list[int]
+
+
+def hit_passage(passage: PassageRow, snippet: Snippet) -> HitPassage:
+    """Where the hit's snippet is: the section of the passage it was cut from, when the passage
+    holds several (snippets.section_of), else the passage."""
+    if snippet.section is not None:
+        headings, first, last = snippet.section
+        return HitPassage(list(headings), [first, last])
+    return HitPassage(list(passage.headings), [passage.start_line, passage.end_line])
 
 
 @dataclass
@@ -440,18 +449,19 @@ class Searcher:
         expired = is_expired_us(row.expires_us, eligibility.now_us)
         if expired:
             warnings.insert(0, f"expired at {row.expires_at}")
+        snippet = self._snippet(row, passage, query, warnings)
         return Hit(
             id=row.id, path=row.path, title=row.title, score=round(score, 4), layer=row.layer,
-            expires_at=row.expires_at, snippet=self._snippet(row, passage, query, warnings), tags=row.tags,
+            expires_at=row.expires_at, snippet=snippet.text, tags=row.tags,
             warnings=unique(warnings), expired=expired, version=version_of(row.content_hash), match=match,
-            passage=None if passage is None else HitPassage(list(passage.headings), [passage.start_line, passage.end_line]),
+            passage=None if passage is None else hit_passage(passage, snippet),
             date=None if row.dated_us is None else format_timestamp(from_epoch_us(row.dated_us)),
         )
 
-    def _snippet(self, row: NoteRow, passage: PassageRow | None, query: str, warnings: list[str]) -> str:
+    def _snippet(self, row: NoteRow, passage: PassageRow | None, query: str, warnings: list[str]) -> Snippet:
         """What the hit shows of its note, from the file on disk now (snippets.py)."""
         try:
             return passage_snippet(self.paths.root, row.path, passage, query, row.title)
         except NoteReadError as error:
             warnings.append(f"file: {error} (run `vaultmem index`)")
-            return ""
+            return Snippet("")

@@ -37,11 +37,13 @@ import functools
 import html
 import re
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from .fields import BOOKKEEPING_KEYS, STOPWORDS
 from .markdown import HEADING_LINE, code_ranges
-from .notes import find_frontmatter, read_text
+from .notes import FrontmatterBlock, find_frontmatter, read_text
+from .passages import sections
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -50,6 +52,8 @@ if TYPE_CHECKING:
 
 SNIPPET_CHARS = 300
 SNIPPET_SOURCE_CHARS = 20_000  # of a passage or a frontmatter (one "word" may be megabytes): what is read for the snippet
+SECTION_SCAN_CHARS = 200_000  # a body longer is not split into sections at query time to place a snippet (section_of)
+_INNER_HEADING = re.compile(r"\n[ \t]{0,3}#{1,6}[ \t]+\S")  # a heading line after a passage's first line
 SNIPPET_SCAN_CHARS = 4_000_000  # how far into a passage's lines a query word is looked for (one line may hold a book)
 HIDDEN_SCAN_CHARS = 4_000_000  # how much of a body is read for the comments that hide a passage's lines (visible)
 FIRST_PROPERTIES = 3  # property lines an empty note shows when none holds a query word
@@ -108,11 +112,57 @@ _HIDDEN_CLOSE = {"%%": re.compile("%%"), "<!--": re.compile("-->"),
                  "<script": re.compile(r"</script\s*>", re.IGNORECASE), "<style": re.compile(r"</style\s*>", re.IGNORECASE)}
 
 
-def passage_snippet(root: Path, relative: str, passage: PassageRow | None, query: str, title: str) -> str:
+@dataclass(frozen=True)
+class Snippet:
+    """What a hit shows of its note, and where in the file that is: the heading path and lines
+    (1-based, inclusive) of the section the snippet is cut from, or None when that is the
+    passage's own (``PassageRow.headings`` and lines)."""
+
+    text: str
+    section: tuple[tuple[str, ...], int, int] | None = None
+
+
+def passage_snippet(root: Path, relative: str, passage: PassageRow | None, query: str, title: str) -> Snippet:
     """The snippet of a hit on ``relative`` whose best passage is ``passage`` (None: the whole
     body), read from the file now."""
     text = read_text(root, relative)
     block = find_frontmatter(text)
+    snippet = _passage_text(text, block, passage, query, title)
+    if passage is None:
+        return Snippet(snippet)
+    return Snippet(snippet, section_of(text, block.body_start if block is not None else 0, passage, query))
+
+
+def section_of(text: str, body_start: int, passage: PassageRow, query: str) -> tuple[tuple[str, ...], int, int] | None:
+    """The heading section, inside the passage, that holds the first query word — when the
+    passage holds more than one (short sections are packed into one passage, and a short note
+    is one passage whatever its headings): its heading path and its lines within the passage.
+    None when the passage's own heading path and lines say it (one section, no query word in
+    it, or a body past :data:`SECTION_SCAN_CHARS`, not read whole for this)."""
+    if len(text) - body_start > SECTION_SCAN_CHARS:
+        return None
+    start, end = line_span(text, passage.start_line, passage.end_line)
+    if start < body_start or _INNER_HEADING.search(text, start, end) is None:
+        return None
+    words = query_pattern(query)
+    found = words.search(text, start, end) if words is not None else None
+    if found is None:
+        return None
+    offset = found.start() - body_start
+    holding = [section for section in sections(text[body_start:]) if section.start <= offset]
+    if not holding:
+        return None
+    section = holding[-1]
+    first = max(start, body_start + section.start)
+    last = min(end, body_start + section.end)
+    first_line = text.count("\n", 0, first) + 1
+    last_line = first_line + text.count("\n", first, max(first, last - 1))
+    if (section.headings, first_line, last_line) == (tuple(passage.headings), passage.start_line, passage.end_line):
+        return None
+    return section.headings, first_line, last_line
+
+
+def _passage_text(text: str, block: FrontmatterBlock | None, passage: PassageRow | None, query: str, title: str) -> str:
     body_start = block.body_start if block is not None else 0
 
     def properties() -> list[str]:  # read only when the passage itself cannot answer
