@@ -106,6 +106,7 @@ def test_a_hit_says_the_heading_and_lines_of_the_section_its_snippet_comes_from(
     long_intro = "".join(f"Step {n}: check the dashboards, the alerts and the on-call rota before you start.\n\n"
                          for n in range(14))
     write_file(tmp_path, "guides/Deploying.md", DEPLOYING)
+    write_file(tmp_path, "Retro.md", "---\ndate: 2026-11-28\n---\n# Retro\n\nThe offsite budget was cut by a third.\n")
     write_file(tmp_path, "guides/Long.md", "# Long guide\n\n## Before\n\n" + long_intro + DEPLOYING.replace("# Deploying", "## Deploying"))
     with Vault(tmp_path, embedder=wordllama) as vault:  # type: ignore[arg-type]
         vault.index()
@@ -113,6 +114,8 @@ def test_a_hit_says_the_heading_and_lines_of_the_section_its_snippet_comes_from(
         sops = {hit.path: hit for hit in vault.search("sops", k=5, now=NOW)}["guides/Deploying.md"]
         long = {hit.path: hit for hit in vault.search("OOMKilled", k=5, now=NOW)}["guides/Long.md"]
         explained = vault.explain("guides/Deploying", "OOMKilled", now=NOW)
+        retro = {hit.path: hit for hit in vault.search("offsite budget", k=5, now=NOW)}["Retro.md"]
+    assert retro.passage is not None and (retro.passage.headings, retro.passage.lines) == (["Retro"], [4, 6])  # one section
     assert short.passage is not None and sops.passage is not None and long.passage is not None
     assert (short.passage.headings, short.passage.lines) == (["Deploying the service", "Troubleshooting"], [11, 13])
     assert (sops.passage.headings, sops.passage.lines) == (["Deploying the service", "Prerequisites"], [3, 5])

@@ -54,6 +54,7 @@ SNIPPET_CHARS = 300
 SNIPPET_SOURCE_CHARS = 20_000  # of a passage or a frontmatter (one "word" may be megabytes): what is read for the snippet
 SECTION_SCAN_CHARS = 200_000  # a body longer is not split into sections at query time to place a snippet (section_of)
 _INNER_HEADING = re.compile(r"\n[ \t]{0,3}#{1,6}[ \t]+\S")  # a heading line after a passage's first line
+_TOP_HEADING = re.compile(r"[ \t]{0,3}#{1,6}[ \t]+\S")  # ... or on it
 SNIPPET_SCAN_CHARS = 4_000_000  # how far into a passage's lines a query word is looked for (one line may hold a book)
 HIDDEN_SCAN_CHARS = 4_000_000  # how much of a body is read for the comments that hide a passage's lines (visible)
 FIRST_PROPERTIES = 3  # property lines an empty note shows when none holds a query word
@@ -142,8 +143,10 @@ def section_of(text: str, body_start: int, passage: PassageRow, query: str) -> t
     if len(text) - body_start > SECTION_SCAN_CHARS:
         return None
     start, end = line_span(text, passage.start_line, passage.end_line)
-    if start < body_start or _INNER_HEADING.search(text, start, end) is None:
+    if start < body_start:
         return None
+    if _INNER_HEADING.search(text, start, end) is None and (passage.headings or _TOP_HEADING.match(text, start) is None):
+        return None  # one section, whose heading path the passage has (a short note's one passage has none)
     words = query_pattern(query)
     found = words.search(text, start, end) if words is not None else None
     if found is None:
