@@ -115,6 +115,8 @@ def test_a_hit_says_the_heading_and_lines_of_the_section_its_snippet_comes_from(
         long = {hit.path: hit for hit in vault.search("OOMKilled", k=5, now=NOW)}["guides/Long.md"]
         explained = vault.explain("guides/Deploying", "OOMKilled", now=NOW)
         retro = {hit.path: hit for hit in vault.search("offsite budget", k=5, now=NOW)}["Retro.md"]
+        by_meaning = vault.explain("Retro", "annual spending reduction", now=NOW)  # no word of it in the note
+    assert by_meaning.passage is not None and (by_meaning.passage.headings, by_meaning.passage.lines) == (["Retro"], [4, 6])
     assert retro.passage is not None and (retro.passage.headings, retro.passage.lines) == (["Retro"], [4, 6])  # one section
     assert short.passage is not None and sops.passage is not None and long.passage is not None
     assert (short.passage.headings, short.passage.lines) == (["Deploying the service", "Troubleshooting"], [11, 13])

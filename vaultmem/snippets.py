@@ -138,8 +138,9 @@ def section_of(text: str, body_start: int, passage: PassageRow, query: str) -> t
     """The heading section, inside the passage, that holds the first query word — when the
     passage holds more than one (short sections are packed into one passage, and a short note
     is one passage whatever its headings): its heading path and its lines within the passage.
-    None when the passage's own heading path and lines say it (one section, no query word in
-    it, or a body past :data:`SECTION_SCAN_CHARS`, not read whole for this)."""
+    Without a query word in it (a hit by meaning), the section the passage opens with. None
+    when the passage's own heading path and lines say it (one section, or a body past
+    :data:`SECTION_SCAN_CHARS`, not read whole for this)."""
     if len(text) - body_start > SECTION_SCAN_CHARS:
         return None
     start, end = line_span(text, passage.start_line, passage.end_line)
@@ -149,13 +150,13 @@ def section_of(text: str, body_start: int, passage: PassageRow, query: str) -> t
         return None  # one section, whose heading path the passage has (a short note's one passage has none)
     words = query_pattern(query)
     found = words.search(text, start, end) if words is not None else None
-    if found is None:
-        return None
-    offset = found.start() - body_start
+    offset = (found.start() if found is not None else start) - body_start  # no query word: the snippet opens the passage
     holding = [section for section in sections(text[body_start:]) if section.start <= offset]
     if not holding:
         return None
     section = holding[-1]
+    if found is None:  # the snippet is the passage as a whole: its lines, under the heading it opens with
+        return None if section.headings == tuple(passage.headings) else (section.headings, passage.start_line, passage.end_line)
     first = max(start, body_start + section.start)
     last = min(end, body_start + section.end)
     first_line = text.count("\n", 0, first) + 1
