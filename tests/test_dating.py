@@ -69,6 +69,12 @@ def test_a_date_property_that_links_a_daily_note_is_that_day() -> None:
         assert found is not None and found.moment == datetime(2026, 11, 20, tzinfo=UTC), written
 
 
+def test_a_number_property_is_a_date_only_as_unix_time_not_as_a_zettelkasten_id() -> None:
+    assert note_date({"created": 202611301030}, "notes/a.md") is None  # was 1976-06-03, without a word
+    dendron = note_date({"created": 1700000000000}, "notes/a.md")
+    assert dendron is not None and dendron.moment.date().isoformat() == "2023-11-14"
+
+
 def test_a_date_property_that_names_no_single_day_is_no_date() -> None:
     import yaml
 
@@ -88,7 +94,9 @@ def test_a_day_in_the_names_daily_note_tools_write_is_the_notes_date(path: str) 
 
 
 @pytest.mark.parametrize("path", ["20-11-2026.md", "11-20-2026.md",  # which is the day? nobody can say
-                                  "notes/20261345.md", "1234567890123.md", "v2026.11.3.md", "Dec 2026.md", "mayday 12 2026.md"])
+                                  "notes/20261345.md", "1234567890123.md", "v2026.11.3.md", "Dec 2026.md", "mayday 12 2026.md",
+                                  "Order 4431 Dec 2025.md", "Room 115 May 2026.md",  # a day is not the tail of a number
+                                  "Zettel 202611301260.md", "Zettel 202611302400.md"])  # no minute 60, no hour 24
 def test_a_number_that_is_no_certain_day_gives_no_date(path: str) -> None:
     assert note_date({}, path) is None, path
 
@@ -121,11 +129,14 @@ def test_a_search_by_date_says_how_many_notes_it_left_out_for_having_no_date(dia
     with Vault(diary) as vault:
         dated = vault.search("knee", k=10, now=NOW, since="30d")
         plain = vault.search("knee", k=10, now=NOW)
+        empty = vault.search("  ", k=10, now=NOW, since="30d")  # no search: nothing was left out of it
     assert [warning for warning in dated.warnings if "have no date" in warning] == [
-        "2 note(s) that pass the other filters have no date, so --since/--until (since/until) left them out: a date "
+        "2 of the vault's notes that pass the other filters have no date, so --since/--until (since/until) left them out, "
+        "whatever they hold: a date "
         "property, a day in the file name (2026-11-30, 2026_11_30, 20261130) or a created stamp gives a note its date; "
         "explain NOTE QUERY says what one has"]
     assert not any("have no date" in warning for warning in plain.warnings)
+    assert not empty.warnings
     assert all("have no date" not in warning for hit in dated for warning in hit.warnings)  # about the answer, not a hit
 
 

@@ -153,9 +153,10 @@ def test_a_whole_number_is_unix_time_in_seconds_or_milliseconds_from_2001_on() -
     assert parse_timestamp(1700000000000) == datetime(2023, 11, 14, 22, 13, 20, tzinfo=timezone.utc)
     assert parse_timestamp(1700000000123).microsecond == 123000
     assert is_expired(1764504000, now=NOW) is True  # NOW is 2026-11-30T12:00Z: a year after
-    for small in (2026, 30, 999_999_999, 10**14):  # a year, a count of days, before 2001, past the milliseconds
-        with pytest.raises(InvalidTimestamp, match="Unix time in seconds or milliseconds"):
-            parse_timestamp(small)
+    # a year, a count of days, before 2001, and Zettelkasten ids (12 and 14 digits): not 1976 or 2612
+    for other in (2026, 30, 999_999_999, 202612011200, 20261201120000, 10**13):
+        with pytest.raises(InvalidTimestamp, match="only as Unix time: 10 digits of seconds or 13 of milliseconds"):
+            parse_timestamp(other)
 
 
 def test_a_value_that_is_not_a_time_is_named_with_its_article_and_dates_as_written() -> None:

@@ -33,7 +33,7 @@ from .notes import timestamp_or_none
 
 # A day in a file name, as daily-note tools write it: 2026-11-30 (Obsidian), 2026_11_30
 # (Logseq's journals), 2026.11.30, 20261130 and a Zettelkasten id 202611301200(00).
-_NAME_DATE = re.compile(r"(?<!\d)(\d{4})([-_.]?)(\d{2})\2(\d{2})(?:(?<=\d{8})\d{4}(?:\d{2})?)?(?!\d)")
+_NAME_DATE = re.compile(r"(?<!\d)(\d{4})([-_.]?)(\d{2})\2(\d{2})(?:(?<=\d{8})([0-2]\d)([0-5]\d)(?:[0-5]\d)?)?(?!\d)")
 # ... or in its folders: Daily/2026/11/30.md.
 _PATH_DATE = re.compile(r"(?:^|/)(\d{4})/(\d{2})/(\d{2})$")
 _MONTHS = {name: number for number, names in enumerate((
@@ -43,10 +43,11 @@ _MONTHS = {name: number for number, names in enumerate((
 _MONTH = "|".join(sorted(_MONTHS, key=len, reverse=True))
 # November 30, 2026 · Nov 30th 2026 · 30 November 2026 · 30th Nov, 2026 (a month in words is no one's guess)
 _WORDED_DATE = re.compile(
-    rf"(?<![^\W\d])(?:(?P<m1>{_MONTH})\.?\s+(?P<d1>\d{{1,2}})(?:st|nd|rd|th)?,?|(?P<d2>\d{{1,2}})(?:st|nd|rd|th)?\s+"
+    rf"(?<![^\W\d])(?:(?P<m1>{_MONTH})\.?\s+(?P<d1>\d{{1,2}})(?:st|nd|rd|th)?,?|(?<!\d)(?P<d2>\d{{1,2}})(?:st|nd|rd|th)?\s+"
     rf"(?P<m2>{_MONTH})\.?,?)\s+(?P<y>\d{{4}})(?!\d)", re.IGNORECASE)
 # [[2026-11-20]], [[Daily/2026-11-20|Friday]]: a link to a daily note (its folder and label aside)
-_LINKED_DATE = re.compile(r"\s*\[\[\s*(?:[^\[\]|#]*/)?(\d{4}-\d{2}-\d{2})\s*(?:[|#][^\]]*)?\]\]\s*")
+_LINKED_DATE = re.compile(r"\[\[\s*(?:[^\[\]|#]*/)?(\d{4}-\d{2}-\d{2})\s*(?:[|#][^\]]*)?\]\]")
+_LINK_CHARS = 300
 _DURATION_SHAPE = re.compile(r"(?:\d+[smhdw])+", re.IGNORECASE)
 _DAYS_ONLY = re.compile(r"(?:\d+[dw])+", re.IGNORECASE)  # 7d, 2w, 1w3d: whole days, said as days
 
@@ -77,8 +78,8 @@ def _property_date(value: object) -> datetime | None:
     ``[[2026-11-20]]`` as a list in a list)."""
     if isinstance(value, list):
         return _property_date(value[0]) if len(value) == 1 else None
-    if isinstance(value, str):
-        linked = _LINKED_DATE.fullmatch(value)
+    if isinstance(value, str) and len(value) <= _LINK_CHARS:  # a link longer is no daily note's, and is not scanned
+        linked = _LINKED_DATE.fullmatch(value.strip())
         if linked:
             value = linked[1]
     return timestamp_or_none(value)
@@ -87,7 +88,7 @@ def _property_date(value: object) -> datetime | None:
 def _name_date(path: str) -> datetime | None:
     """The first day the file's name (or its last three folders and name) spells."""
     stem = PurePosixPath(path).stem
-    candidates = [(match[1], match[3], match[4]) for match in _NAME_DATE.finditer(stem)]
+    candidates = [(match[1], match[3], match[4]) for match in _NAME_DATE.finditer(stem) if not match[5] or int(match[5]) < 24]
     candidates += [(match[1], match[2], match[3]) for match in _PATH_DATE.finditer(str(PurePosixPath(path).with_suffix("")))]
     candidates += [(match["y"], str(_MONTHS[(match["m1"] or match["m2"]).lower()]), match["d1"] or match["d2"])
                    for match in _WORDED_DATE.finditer(stem)]

@@ -102,10 +102,11 @@ def parse_timestamp(value: object) -> datetime:
     raise InvalidTimestamp(value, f"{'an' if kind[0] in 'aeiou' else 'a'} {kind} is not a time")
 
 
-# Unix time as tools write it (Dendron's created/updated: milliseconds): a whole number from
-# 2001-09-09 on, in seconds below 10¹¹ (year 5138) and in milliseconds from there.
-_UNIX_SECONDS = range(10**9, 10**11)
-_UNIX_MILLISECONDS = range(10**11, 10**14)
+# Unix time as tools write it (Dendron's created/updated: milliseconds): ten digits of seconds
+# or thirteen of milliseconds, 2001-09-09 to 2286-11-20. Other lengths stay invalid: twelve or
+# fourteen digits are a Zettelkasten id (202612011200), not a time in 1976 or 2612.
+_UNIX_SECONDS = range(10**9, 10**10)
+_UNIX_MILLISECONDS = range(10**12, 10**13)
 
 
 def _from_unix(value: int) -> datetime:
@@ -113,7 +114,7 @@ def _from_unix(value: int) -> datetime:
         return datetime.fromtimestamp(value, UTC)
     if value in _UNIX_MILLISECONDS:
         return datetime.fromtimestamp(value / 1000, UTC)
-    raise InvalidTimestamp(value, "a number is a time only as Unix time in seconds or milliseconds, from 2001 on")
+    raise InvalidTimestamp(value, "a number is a time only as Unix time: 10 digits of seconds or 13 of milliseconds")
 
 
 def _as_utc(moment: datetime) -> datetime:

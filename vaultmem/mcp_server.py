@@ -299,7 +299,7 @@ class VaultTools:
         "the retired notes) and similar: existing live notes of the same layer that say nearly the same "
         "({id, path, title, similarity}); if one already holds this fact, forget the note you just wrote (or "
         "the outdated one) or run consolidate; same_name: live notes that go by this note's title or file name "
-        "({id, path}), so a [[link]] or get by that name may mean either: name notes by id or path. "
+        "({id, path}), so a [[link]] or get by that name may find one of them instead of this note: name notes by id or path. "
         "Errors name the bad argument (unknown layer, unparseable or "
         "past time, ttl together with permanent, a superseded note that cannot expire) and nothing is written."
     ))

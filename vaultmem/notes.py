@@ -520,7 +520,7 @@ def title_of(meta: Mapping[str, Any], relative: str) -> str:
     person's page), and a note found under a name Obsidian never shows is not found at all.
     """
     title = meta.get("title")
-    if isinstance(title, date):  # title: 2024-01-05, which YAML reads as a date: the text as written
+    if isinstance(title, date):  # title: 2024-01-05, which YAML reads as a date: as text (a time in Python's spelling)
         return str(title)
     if isinstance(title, (str, int, float)) and not isinstance(title, bool) and str(title).strip():
         return str(title).strip()

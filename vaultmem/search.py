@@ -204,12 +204,12 @@ class Searcher:
         date says how many notes it left out for having no date (a filter that leaves out
         what it cannot judge says so)."""
         hits = self._verified(query, k, eligibility)
-        if eligibility.dated:
+        if eligibility.dated and k > 0 and query.strip():
             undated = self.store.notes.count_undated(replace(eligibility, since_us=None, until_us=None))
             if undated:
                 hits.warnings.append(
-                    f"{undated} note(s) that pass the other filters have no date, so --since/--until (since/until) left "
-                    "them out: a date property, a day in the file name (2026-11-30, 2026_11_30, 20261130) or a created "
+                    f"{undated} of the vault's notes that pass the other filters have no date, so --since/--until "
+                    "(since/until) left them out, whatever they hold: a date property, a day in the file name (2026-11-30, 2026_11_30, 20261130) or a created "
                     "stamp gives a note its date; explain NOTE QUERY says what one has")
         return hits
 
