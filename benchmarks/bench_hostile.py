@@ -42,7 +42,7 @@ CASES: dict[str, Callable[[int], str]] = {
     "salvage_many_lines": lambda n: "---\ntitle: a: b\n" + "expires_at: 2026-01-01\n" * (n // 23) + "---\nbody\n",
     # A frontmatter line of spaces without a colon (snippets.property_lines reads every hit's):
     "property_blank_run": lambda n: "---\na" + " " * n + "b\n---\nbody\n",
-    # Comment openers without closers, and many short comments (markdown.without_comments):
+    # Comment openers without closers, and many short comments (markdown.hidden_ranges, for tags and snippets):
     "unclosed_comments": lambda n: "<!-- #t " * (n // 8),
     "many_comments": lambda n: "%%a%% #t " * (n // 9),
     # A date property that opens a link and runs on in spaces (dating._LINKED_DATE; a 200 KB one took 40 s):

@@ -373,8 +373,9 @@ def test_property_parsing_arbitrary_bytes_never_raises(raw: bytes) -> None:
 
 
 def test_a_tag_inside_a_comment_is_no_tag_as_obsidian_ignores_it() -> None:
-    body = "#real %% #commented %%\n<!-- #html\n#comment -->\n%%\n#block\n%%\n#also <!-- #unclosed to the end\n#gone\n"
-    assert inline_tags(body) == ["real", "also"]
+    body = "#real %% #commented %%\n<!-- #html\n#comment -->\n%%\n#block\n%%\n#also <!-- #unclosed mid-line\n#shown\n"
+    assert inline_tags(body) == ["real", "also", "unclosed", "shown"]  # an unclosed <!-- inside a line is text
+    assert inline_tags("#real\n<!-- an HTML block left open\n#gone\n") == ["real"]
     assert inline_tags("`%%` #after-code-span\n") == ["after-code-span"]  # %% in code opens no comment
 
 

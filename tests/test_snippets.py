@@ -17,6 +17,7 @@ import pytest
 from helpers import NOW, REAL_VAULTS, write_file
 
 from vaultmem import Vault
+from vaultmem.notes import inline_tags
 from vaultmem.snippets import excerpt_of, line_span, property_lines, query_pattern, readable, visible
 
 
@@ -125,6 +126,44 @@ def test_a_hit_says_the_heading_and_lines_of_the_section_its_snippet_comes_from(
     lines = (tmp_path / "guides/Long.md").read_text(encoding="utf-8").split("\n")
     assert lines[long.passage.lines[0] - 1] == "## Troubleshooting" and "OOMKilled" in lines[long.passage.lines[1] - 1]
     assert explained.passage is not None and explained.passage.headings == ["Deploying the service", "Troubleshooting"]
+
+
+def test_the_heading_of_a_hit_is_where_a_person_reads_the_word_not_a_comment_or_a_link_address(tmp_path: Path,
+                                                                                                 wordllama: object) -> None:
+    write_file(tmp_path, "a.md", "# Intro\nSome words. %% the lighthouse keeper said so %%\n\n# Harbor\n"
+                                 "The lighthouse stands at the pier end.\n\n# Misc\nNothing else.\n")
+    write_file(tmp_path, "e.md", "# Links\nSee [the site](https://example.com/narwhal) for more.\n\n# Animals\nThe narwhal swims.\n")
+    with Vault(tmp_path, embedder=wordllama) as vault:  # type: ignore[arg-type]
+        vault.index()
+        lighthouse = {hit.path: hit for hit in vault.search("lighthouse", k=5, now=NOW)}["a.md"]
+        narwhal = {hit.path: hit for hit in vault.search("narwhal", k=5, now=NOW)}["e.md"]
+    assert lighthouse.passage is not None and lighthouse.passage.headings == ["Harbor"]
+    assert narwhal.passage is not None and narwhal.passage.headings == ["Animals"]
+
+
+def test_a_passage_that_begins_inside_a_code_block_reads_its_code_as_code(tmp_path: Path, wordllama: object) -> None:
+    # A review: the passage began inside a python fence, its closing fence read as an opening one,
+    # and the %% of a format string hid everything after it: the snippet was 'print("'.
+    code = "".join(f"x{n} = load('survey-{n}.csv')  # the raw counts of site {n}, before cleaning\n\n" for n in range(16))
+    write_file(tmp_path, "Analysis.md", "# Analysis script\n\n```python\n" + code
+               + 'print("%%d pelicans" % count)\nplot(pelican_count, wingspan)\n```\n\nThe plot shows pelican wingspan growing.\n')
+    with Vault(tmp_path, embedder=wordllama) as vault:  # type: ignore[arg-type]
+        vault.index()
+        snippet = hit_on(vault, "wingspan", "Analysis.md", k=1)
+    assert 'print("%%d pelicans" % count)' in snippet and "The plot shows pelican wingspan growing." in snippet
+
+
+def test_an_unclosed_html_comment_or_element_inside_a_line_is_text_not_a_hidden_rest() -> None:
+    assert readable("Follow the <Style Guide> rules.\n\n## Pelicans\nPelicans eat fish.") == (
+        "Follow the <Style Guide> rules. Pelicans · Pelicans eat fish.")  # was "Follow the"
+    assert readable("A comment starts with <!-- and ends later.\n\nMore.") == "A comment starts with <!-- and ends later. More."
+    assert readable("Before.\n\n<!-- an HTML block left open\n\nhidden to the end\n") == "Before."  # opens a line: a block
+    assert inline_tags("In HTML a comment starts with <!-- and ends later. #html\n\nMore about #css here.") == ["html", "css"]
+
+
+def test_entities_html_does_not_have_stay_and_an_image_reads_as_its_description() -> None:
+    assert readable('A &amp; B &notanentity; &#169; <img src="x.png" alt="Pelican photo"> <img src=y.png>end') == (
+        "A & B &notanentity; © Pelican photo end")
 
 
 def test_a_query_word_deep_inside_one_very_long_line_is_in_the_snippet(tmp_path: Path, wordllama: object) -> None:

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import bisect
 import re
+from collections.abc import Sequence
 
 # Indentation, blockquote markers, then at most one list marker.
 _PREFIX = r"[ \t]*(?:>[ \t]*)*"
@@ -80,37 +81,80 @@ def inline_code_spans(line: str) -> list[tuple[int, int]]:
 
 def without_code(text: str) -> str:
     """``text`` with each code block and span replaced by a space."""
+    return blanked(text, code_ranges(text))
+
+
+def without_code_or_hidden(text: str) -> str:
+    """``text`` with each code block and span, and what reading view hides, replaced by a space."""
+    code = code_ranges(text)
+    hidden = hidden_ranges(text, code)
+    if not hidden:
+        return blanked(text, code)
+    merged: list[tuple[int, int]] = []  # a comment may hold code spans, never the other way round
+    for start, end in sorted([*code, *hidden]):
+        if merged and start < merged[-1][1]:
+            merged[-1] = (merged[-1][0], max(merged[-1][1], end))
+        else:
+            merged.append((start, end))
+    return blanked(text, merged)
+
+
+# What reading view hides, with its contents: Obsidian comments, HTML comments, scripts and styles.
+HIDDEN_OPEN = re.compile(r"%%|<!--|<(?:script|style)(?![\w-])", re.IGNORECASE)
+_HIDDEN_CLOSE = {"%%": re.compile("%%"), "<!--": re.compile("-->"),
+                 "<script": re.compile(r"</script\s*>", re.IGNORECASE), "<style": re.compile(r"</style\s*>", re.IGNORECASE)}
+_LINE_OPENING = re.compile(r"[ \t]{0,3}")
+
+
+def hidden_ranges(text: str, code: Sequence[tuple[int, int]]) -> list[tuple[int, int]]:
+    """(start, end) of what reading view hides in ``text``, in order: ``%%`` comments, HTML
+    comments, ``<script>`` and ``<style>`` elements, each with its contents; one that opens
+    inside ``code`` (:func:`code_ranges`) is code, shown as written. One left open: a ``%%``
+    hides the rest of the text, as Obsidian hides it (a passage may end inside a comment that
+    closes further on); an HTML one hides the rest only when it opens a line (an HTML block,
+    as CommonMark reads it) — inside a line it is no comment or element, only text ("a
+    comment starts with <!-- and ends later", "the <Style Guide>"). Linear: every search
+    starts where the last one ended, and a closer not found is not looked for again."""
+    if "%%" not in text and "<" not in text:
+        return []
+    code_starts = [start for start, _ in code]
+    found: list[tuple[int, int]] = []
+    unclosable: set[str] = set()
+    position = 0
+    while (opener := HIDDEN_OPEN.search(text, position)) is not None:
+        start = opener.start()
+        containing = bisect.bisect_right(code_starts, start) - 1
+        if containing >= 0 and code[containing][1] > start:
+            position = code[containing][1]
+            continue
+        mark = opener.group().casefold()
+        closer = None if mark in unclosable else _HIDDEN_CLOSE[mark].search(text, opener.end())
+        if closer is None:
+            unclosable.add(mark)  # none further on: no later opener of this kind closes either
+        if closer is not None:
+            position = closer.end()
+        elif mark == "%%" or _opens_line(text, start):
+            position = len(text)
+        else:  # "<!-- and ends later" in a sentence: not a comment, only words
+            position = opener.end()
+            continue
+        found.append((start, position))
+    return found
+
+
+def _opens_line(text: str, start: int) -> bool:
+    line_start = text.rfind("\n", 0, start) + 1
+    return _LINE_OPENING.fullmatch(text, line_start, start) is not None
+
+
+def blanked(text: str, ranges: Sequence[tuple[int, int]]) -> str:
+    """``text`` with each of ``ranges`` (in order, not overlapping) replaced by one space."""
     pieces: list[str] = []
     position = 0
-    for start, end in code_ranges(text):
+    for start, end in ranges:
         pieces += [text[position:start], " "]
         position = end
     return "".join(pieces) + text[position:]
-
-
-# Comments Obsidian hides in reading view: ``%% … %%`` and ``<!-- … -->`` (unclosed: to the end).
-COMMENT_MARKS = (("%%", "%%"), ("<!--", "-->"))
-
-
-def without_comments(text: str) -> str:
-    """``text`` with each comment replaced by a space; linear (``str.find``, no backtracking)."""
-    pieces: list[str] = []
-    position = 0
-    next_at = [text.find(opener) for opener, _ in COMMENT_MARKS]  # each opener's next place (-1: none left)
-    while True:
-        for mark, (opener, _) in enumerate(COMMENT_MARKS):
-            if 0 <= next_at[mark] < position:  # inside the comment just skipped: look again after it
-                next_at[mark] = text.find(opener, position)
-        starts = [(found, mark) for mark, found in enumerate(next_at) if found >= 0]
-        if not starts:
-            return "".join(pieces) + text[position:]
-        start, mark = min(starts)
-        opener, closer = COMMENT_MARKS[mark]
-        end = text.find(closer, start + len(opener))
-        pieces += [text[position:start], " "]
-        if end < 0:
-            return "".join(pieces)
-        position = end + len(closer)
 
 
 def _lines(text: str) -> list[tuple[int, str]]:

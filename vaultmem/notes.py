@@ -33,7 +33,7 @@ from .lifecycle import (
     parse_timestamp,
     to_epoch_us,
 )
-from .markdown import without_code, without_comments
+from .markdown import without_code_or_hidden
 
 # Bumped whenever what is derived from a file's bytes changes (title, metadata, problems):
 # an index made by an earlier reader reads every file again at its next reconcile (the index
@@ -474,7 +474,7 @@ def inline_tags(body: str) -> list[str]:
     order of appearance."""
     if "#" not in body:
         return []
-    text = without_comments(without_code(body))
+    text = without_code_or_hidden(body)
     found: list[str] = []
     seen: set[str] = set()
     for match in _INLINE_TAG.finditer(text):

@@ -32,16 +32,16 @@ once per hit.
 
 from __future__ import annotations
 
-import bisect
 import functools
 import html
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from html.entities import html5 as html5_entities
 from typing import TYPE_CHECKING
 
 from .fields import BOOKKEEPING_KEYS, STOPWORDS
-from .markdown import HEADING_LINE, code_ranges
+from .markdown import HEADING_LINE, HIDDEN_OPEN, code_ranges, hidden_ranges
 from .notes import FrontmatterBlock, find_frontmatter, read_text
 from .passages import sections
 
@@ -52,6 +52,8 @@ if TYPE_CHECKING:
 
 SNIPPET_CHARS = 300
 SNIPPET_SOURCE_CHARS = 20_000  # of a passage or a frontmatter (one "word" may be megabytes): what is read for the snippet
+_FENCE = re.compile(r"^[ \t]{0,3}(?:```|~~~)", re.MULTILINE)  # a line that may open or close a fenced code block
+SHOWN_TRIES = 50  # query-word matches section_of reads past (in comments, link addresses) before it gives up
 SECTION_SCAN_CHARS = 200_000  # a body longer is not split into sections at query time to place a snippet (section_of)
 _INNER_HEADING = re.compile(r"\n[ \t]{0,3}#{1,6}[ \t]+\S")  # a heading line after a passage's first line
 _TOP_HEADING = re.compile(r"[ \t]{0,3}#{1,6}[ \t]+\S")  # ... or on it
@@ -107,10 +109,6 @@ _HTML_INLINE = frozenset({
     "picture", "progress", "q", "rp", "rt", "ruby", "s", "samp", "select", "small", "source", "span", "strike",
     "strong", "sub", "sup", "svg", "textarea", "time", "track", "tt", "u", "var", "wbr",
 })
-# -- what reading view hides, with its contents: Obsidian comments, HTML comments, scripts and styles
-_HIDDEN_OPEN = re.compile(r"%%|<!--|<(?:script|style)(?![\w-])", re.IGNORECASE)
-_HIDDEN_CLOSE = {"%%": re.compile("%%"), "<!--": re.compile("-->"),
-                 "<script": re.compile(r"</script\s*>", re.IGNORECASE), "<style": re.compile(r"</style\s*>", re.IGNORECASE)}
 
 
 @dataclass(frozen=True)
@@ -148,9 +146,8 @@ def section_of(text: str, body_start: int, passage: PassageRow, query: str) -> t
         return None
     if _INNER_HEADING.search(text, start, end) is None and (passage.headings or _TOP_HEADING.match(text, start) is None):
         return None  # one section, whose heading path the passage has (a short note's one passage has none)
-    words = query_pattern(query)
-    found = words.search(text, start, end) if words is not None else None
-    offset = (found.start() if found is not None else start) - body_start  # no query word: the snippet opens the passage
+    found = _first_shown(text, body_start, start, end, query_pattern(query))
+    offset = (found if found is not None else start) - body_start  # no query word: the snippet opens the passage
     holding = [section for section in sections(text[body_start:]) if section.start <= offset]
     if not holding:
         return None
@@ -164,6 +161,25 @@ def section_of(text: str, body_start: int, passage: PassageRow, query: str) -> t
     if (section.headings, first_line, last_line) == (tuple(passage.headings), passage.start_line, passage.end_line):
         return None
     return section.headings, first_line, last_line
+
+
+def _first_shown(text: str, body_start: int, start: int, end: int, words: re.Pattern[str] | None) -> int | None:
+    """Where the first query word a person reads in ``text[start:end]`` is: not in a comment,
+    nor in what :func:`readable` leaves out of its line (a link's address, an HTML attribute)."""
+    if words is None:
+        return None
+    hidden = hidden_ranges(text[body_start:end], code_ranges(text[body_start:end]))
+    for number, match in enumerate(words.finditer(text, start, end)):
+        if number == SHOWN_TRIES:
+            return None
+        at = match.start() - body_start
+        if any(first <= at < last for first, last in hidden):
+            continue
+        line_start = text.rfind("\n", 0, match.start()) + 1
+        line_end = text.find("\n", match.end())
+        if words.search(readable(text[line_start : line_end if line_end >= 0 else len(text)])):
+            return match.start()
+    return None
 
 
 def _passage_text(text: str, block: FrontmatterBlock | None, passage: PassageRow | None, query: str, title: str) -> str:
@@ -187,24 +203,46 @@ def _passage_text(text: str, block: FrontmatterBlock | None, passage: PassageRow
 
 
 def visible(text: str, body_start: int, start: int, end: int) -> str:
-    """``text[start:end]`` without what reading view hides (:func:`hidden_ranges`), read from
-    the body's start when a comment may open above ``start``: a passage that begins inside a
-    ``%%`` block holds only its closing ``%%``, which read alone would open one. Cut before
-    the snippet's source is chosen, so that a comment of megabytes (an Excalidraw drawing's
-    JSON) cannot fill it and a passage all hidden is seen to be. Past
-    :data:`HIDDEN_SCAN_CHARS`, the characters as they are (:func:`readable` still hides what
-    they hold themselves)."""
-    above = _HIDDEN_OPEN.search(text, body_start, start) is not None
-    if not above and _HIDDEN_OPEN.search(text, start, end) is None:
-        return text[start:end]
-    scan_from = body_start if above else start
-    if end - scan_from > HIDDEN_SCAN_CHARS:
-        return text[start:end]
-    context = text[scan_from:end]
-    offset = start - scan_from
-    hidden = [(max(first, offset) - offset, last - offset)
-              for first, last in hidden_ranges(context, code_ranges(context)) if last > offset]
-    return cut_out(text[start:end], hidden)
+    """``text[start:end]`` as :func:`readable` should read it: without what reading view hides
+    (:func:`markdown.hidden_ranges`), and opened by its code block's fence when it begins
+    inside one — both decided on the body from its start (a passage that begins inside a
+    ``%%`` block holds only its closing ``%%``, which read alone would open one; one that
+    begins inside a fenced block holds only its closing fence, and its code would be read as
+    prose, a ``%%`` in it as a comment). Cut before the snippet's source is chosen, so that a
+    comment of megabytes (an Excalidraw drawing's JSON) cannot fill it and a passage all hidden
+    is seen to be. A body longer than :data:`HIDDEN_SCAN_CHARS` up to the passage's end (for
+    fences, :data:`SECTION_SCAN_CHARS`) is read from the passage's start (``readable`` still
+    hides what it holds itself)."""
+    passage = text[start:end]
+    if end - body_start > HIDDEN_SCAN_CHARS:
+        context_start = start
+    elif start > body_start and (HIDDEN_OPEN.search(text, body_start, end) is not None
+                                 or (end - body_start <= SECTION_SCAN_CHARS and _FENCE.search(text, body_start, end))):
+        context_start = body_start
+    else:
+        context_start = start
+    if context_start == start and HIDDEN_OPEN.search(passage) is None:
+        return passage
+    context = text[context_start:end]
+    offset = start - context_start
+    code = code_ranges(context)
+    hidden_here = hidden_ranges(context, code)
+    hidden = [(max(first, offset) - offset, last - offset) for first, last in hidden_here if last > offset]
+    return _fence_open_at(context, code, hidden_here, offset) + cut_out(passage, hidden)
+
+
+def _fence_open_at(context: str, code: Sequence[tuple[int, int]], hidden: Sequence[tuple[int, int]], offset: int) -> str:
+    """The opening fence line (and its line end) of the fenced code block ``offset`` lies inside
+    (after its opening line), or ``""`` — also for a block inside a comment (hidden with it)."""
+    for first, last in code:
+        if first < offset < last and "\n" in context[first:offset]:
+            if any(start <= first < end for start, end in hidden):
+                return ""
+            line_start = context.rfind("\n", 0, first) + 1
+            return context[line_start : context.index("\n", first) + 1]
+        if first >= offset:
+            break
+    return ""
 
 
 def source_of(body: str, query: str) -> str:
@@ -363,29 +401,6 @@ def joined(blocks: Sequence[str]) -> str:
     return text
 
 
-def hidden_ranges(text: str, code: Sequence[tuple[int, int]]) -> list[tuple[int, int]]:
-    """(start, end) of what reading view hides in ``text``, in order: ``%%`` comments, HTML
-    comments, ``<script>`` and ``<style>`` elements, each with its contents; one that opens
-    inside ``code`` (:func:`markdown.code_ranges`) is code, shown as written. One left open
-    hides the rest of the text, as Obsidian hides it (a passage may end inside a comment that
-    closes further on). Linear: every search starts where the last one ended."""
-    if "%%" not in text and "<" not in text:
-        return []
-    code_starts = [start for start, _ in code]
-    found: list[tuple[int, int]] = []
-    position = 0
-    while (opener := _HIDDEN_OPEN.search(text, position)) is not None:
-        start = opener.start()
-        containing = bisect.bisect_right(code_starts, start) - 1
-        if containing >= 0 and code[containing][1] > start:
-            position = code[containing][1]
-            continue
-        closer = _HIDDEN_CLOSE[opener.group().casefold()].search(text, opener.end())
-        position = closer.end() if closer is not None else len(text)
-        found.append((start, position))
-    return found
-
-
 def cut_out(text: str, ranges: Sequence[tuple[int, int]]) -> str:
     """``text`` without the characters of ``ranges`` (in order, not overlapping). A comment on
     lines of its own leaves its line ends, so the blocks around it stay apart."""
@@ -476,7 +491,7 @@ def _spans(text: str) -> str:
     if "<" in text:
         text = _HTML_TAG.sub(_tag_text, text)
     if "&" in text:
-        text = _HTML_ENTITY.sub(lambda match: html.unescape(match.group()), text)
+        text = _HTML_ENTITY.sub(_entity_text, text)
     if "[" in text:
         text = _WIKILINK.sub(_link_text, text)
         text = _LINK.sub(r"\1", _IMAGE.sub(_image_text, text))
@@ -489,10 +504,25 @@ def _spans(text: str) -> str:
     return text
 
 
+def _entity_text(match: re.Match[str]) -> str:
+    """``&amp;`` → ``&``; a name HTML does not have stays as written (``html.unescape`` would
+    read ``&notanentity;`` as ``¬anentity;``, by a legacy prefix)."""
+    entity = match.group()
+    if entity[1] != "#" and entity[1:] not in html5_entities:
+        return entity
+    return html.unescape(entity)
+
+
+_IMAGE_ALT = re.compile(r"""\salt\s*=\s*(?:"([^"<>]*)"|'([^'<>]*)')""", re.IGNORECASE)
+
+
 def _tag_text(match: re.Match[str]) -> str:
     """An HTML tag as it reads: a break (``\\n``) for a block's, a space between cells, nothing
     for an inline one; a name HTML does not have stays, as a word of the text."""
     name = match.group(2).casefold()
+    if name == "img":  # an image reads as its description, when it has one
+        alt = _IMAGE_ALT.search(match.group())
+        return (alt.group(1) or alt.group(2) or "") if alt is not None else ""
     if name in _HTML_BLOCKS:
         return "\n"
     if name in _HTML_CELLS:
