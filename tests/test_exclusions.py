@@ -281,3 +281,16 @@ def test_a_note_file_with_an_upper_case_extension_is_not_a_note_and_index_says_s
         assert [row.path for row in vault.store.notes.all()] == ["kept.md"]
         assert [hit.path for hit in vault.search("blue pot upper-case note", k=5, now=NOW)] == ["kept.md"]  # never read
         assert vault.check(now=NOW).ok  # not a note: no problem of the vault's notes
+
+
+def test_a_linked_upper_case_note_file_is_skipped_with_a_word_and_a_rule_is_shown_as_written(vault_dir: Path,
+                                                                                           tmp_path: Path) -> None:
+    # A review: Sec.MD linked to a file outside the vault was reported nowhere; a rule with a
+    # glob's escapes was shown as a repr, its backslashes doubled.
+    outside = write_file(tmp_path, "outside/secret.MD", "outside the vault\n")
+    (vault_dir / "Sec.MD").symlink_to(outside)
+    write_file(vault_dir, ".vaultmem.toml", CONFIG + 'exclude = ["/a\\\\[1\\\\].md"]\n')
+    write_file(vault_dir, "a[1].md", memory(OAT))
+    document = run_json(vault_dir, "index")
+    assert [entry["path"] for entry in document["skipped"]["named"]] == ["Sec.MD"]  # type: ignore[index]
+    assert "(.vaultmem.toml's exclude '/a\\[1\\].md')" in run_cli(vault_dir, "index").stdout

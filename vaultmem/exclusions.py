@@ -57,7 +57,7 @@ class Rule:
     pattern: str
 
     def __str__(self) -> str:
-        return f"{self.source} {self.pattern!r}"
+        return f"{self.source} '{self.pattern}'"  # as written: a repr would double a glob's escaping backslashes
 
 
 class Exclusions:

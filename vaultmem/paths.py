@@ -266,10 +266,8 @@ class VaultPaths:
                     found.excluded_one_by_one.append(ExcludedFile(relative, rule))
                     continue
                 self._scan_file(entry, relative, found)
-            elif entry.is_symlink():
-                issue = self._linked_folder_issue(Path(entry.path), relative)
-                if issue is not None:
-                    found.issues.append(issue)
+            elif entry.is_symlink() and (issue := self._linked_folder_issue(Path(entry.path), relative)) is not None:
+                found.issues.append(issue)
             elif is_other_case_note_name(entry.name) and not (exclusions.per_file and exclusions.excludes(relative)):
                 found.skipped.append(SkippedFile(relative, other_case_reason(entry.name)))
 
