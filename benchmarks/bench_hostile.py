@@ -45,6 +45,7 @@ CASES: dict[str, Callable[[int], str]] = {
     # Comment openers without closers, and many short comments (markdown.hidden_ranges, for tags and snippets):
     "unclosed_comments": lambda n: "<!-- #t " * (n // 8),
     "many_comments": lambda n: "%%a%% #t " * (n // 9),
+    "inline_comment_openers_one_line": lambda n: "x" + "<!-- #t <script " * (n // 16),  # where on its line is each?
     # A date property that opens a link and runs on in spaces (dating._LINKED_DATE; a 200 KB one took 40 s):
     "linked_date_spaces": lambda n: '---\ndate: "[[' + " " * n + 'x"\n---\nbody\n',
     # A frontmatter list of distinct tags (notes.tags_of; was O(n²): 50,000 tags took 18 s):

@@ -64,7 +64,8 @@ def test_a_date_property_that_links_a_daily_note_is_that_day() -> None:
 
     for written in ('"[[2026-11-20]]"', '"[[2026-11-20|Friday]]"', "[[2026-11-20]]",  # the last: YAML's list in a list
                     '"[[Daily/2026-11-20]]"', '"[[Journal/2026/2026-11-20#Evening|that night]]"',
-                    '\n  - "[[2026-11-20]]"', "[2026-11-20]"):  # a list property of one link or one date
+                    '\n  - "[[2026-11-20]]"', "[2026-11-20]",  # a list property of one link or one date
+                    '"' + " " * 400 + '[[2026-11-20]]"'):  # padded past the length a link is read to: stripped first
         found = note_date(yaml.safe_load(f"date: {written}"), "meetings/retro.md")
         assert found is not None and found.moment == datetime(2026, 11, 20, tzinfo=UTC), written
 

@@ -283,7 +283,7 @@ def test_a_note_file_with_an_upper_case_extension_is_not_a_note_and_index_says_s
         assert vault.check(now=NOW).ok  # not a note: no problem of the vault's notes
 
 
-def test_a_linked_upper_case_note_file_is_skipped_with_a_word_and_a_rule_is_shown_as_written(vault_dir: Path,
+def test_a_linked_upper_case_note_file_is_judged_as_a_link_and_a_rule_is_shown_as_written(vault_dir: Path,
                                                                                            tmp_path: Path) -> None:
     # A review: Sec.MD linked to a file outside the vault was reported nowhere; a rule with a
     # glob's escapes was shown as a repr, its backslashes doubled.
@@ -291,6 +291,20 @@ def test_a_linked_upper_case_note_file_is_skipped_with_a_word_and_a_rule_is_show
     (vault_dir / "Sec.MD").symlink_to(outside)
     write_file(vault_dir, ".vaultmem.toml", CONFIG + 'exclude = ["/a\\\\[1\\\\].md"]\n')
     write_file(vault_dir, "a[1].md", memory(OAT))
+    (vault_dir / "real").mkdir()
+    write_file(vault_dir, "real/a.md", memory(OAT))
+    (vault_dir / "Archive.MD").symlink_to(vault_dir / "real")  # a linked folder: no upper-case note file
+    (vault_dir / "Link.MD").symlink_to(vault_dir / "real" / "a.md")  # read at its real path: nothing lost
     document = run_json(vault_dir, "index")
-    assert [entry["path"] for entry in document["skipped"]["named"]] == ["Sec.MD"]  # type: ignore[index]
+    assert document["skipped"]["named"] == []  # type: ignore[index]  # renaming none of them makes a note
+    assert [(problem["path"], problem["message"]) for problem in document["problems"]] == [  # type: ignore[union-attr]
+        ("Sec.MD", "symlink points outside the vault; not indexed")]
     assert "(.vaultmem.toml's exclude '/a\\[1\\].md')" in run_cli(vault_dir, "index").stdout
+
+
+def test_a_rule_holding_a_quote_or_a_line_break_is_shown_with_escapes() -> None:
+    from vaultmem.exclusions import Rule
+
+    assert str(Rule(".vaultmem.toml's exclude", "/a\\[1\\].md")) == ".vaultmem.toml's exclude '/a\\[1\\].md'"
+    assert str(Rule(".vaultmem.toml's exclude", "it's/")) == '.vaultmem.toml\'s exclude "it\'s/"'
+    assert str(Rule(".vaultmem.toml's exclude", "a\nb")) == '.vaultmem.toml\'s exclude "a\\nb"'

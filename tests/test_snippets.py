@@ -18,7 +18,8 @@ from helpers import NOW, REAL_VAULTS, write_file
 
 from vaultmem import Vault
 from vaultmem.notes import inline_tags
-from vaultmem.snippets import excerpt_of, line_span, property_lines, query_pattern, readable, visible
+from vaultmem.snippets import excerpt_of, line_span, property_lines, query_pattern, readable, section_of, visible
+from vaultmem.storage import PassageRow
 
 
 @pytest.fixture(scope="module")
@@ -164,6 +165,48 @@ def test_an_unclosed_html_comment_or_element_inside_a_line_is_text_not_a_hidden_
 def test_entities_html_does_not_have_stay_and_an_image_reads_as_its_description() -> None:
     assert readable('A &amp; B &notanentity; &#169; <img src="x.png" alt="Pelican photo"> <img src=y.png>end') == (
         "A & B &notanentity; © Pelican photo end")
+    assert readable("x<img alt=cat src=a.png>y") == "x cat y"  # unquoted, and a word of its own
+
+
+def test_an_inline_html_opener_closes_only_within_its_paragraph_and_a_nested_block_ends_with_its_paragraph() -> None:
+    # A second review: the inline <!-- paired with a later, separate comment and hid the text between.
+    assert readable("An HTML comment starts with <!-- in a page.\n\nBuy milk.\n\n<!-- private note -->\nAfter.") == (
+        "An HTML comment starts with <!-- in a page. Buy milk. After.")
+    assert inline_tags("Read the <style guide first.\n\n#todo fix\n\n<style>p{}</style>\n") == ["todo"]
+    assert inline_tags("> <!-- draft\n> #hidden in quote\n\n#after\n") == ["after"]  # an HTML block in a quote
+
+
+def test_a_comment_that_closes_in_a_later_passage_is_hidden_in_this_one(tmp_path: Path, wordllama: object) -> None:
+    filler = "".join(f"Paragraph {n} about the garden shed and its tools, kept here for length.\n\n" for n in range(19))
+    more = "".join(f"More hidden text {n} about the salary talks, kept here for length.\n\n" for n in range(25))
+    write_file(tmp_path, "Draft.md", filler + "Draft below:\n<!-- private zebra: salary 90k #secret\n\n" + more
+               + "end -->\n\nvisible tail\n")
+    with Vault(tmp_path, embedder=wordllama) as vault:  # type: ignore[arg-type]
+        vault.index()
+        hits = vault.search("garden shed tools draft", k=3, now=NOW)
+        shown = " ".join(hit.snippet for hit in hits if hit.path == "Draft.md")
+        tags = vault.get("Draft").tags
+    assert shown and "zebra" not in shown and "salary" not in shown
+    assert "secret" not in tags  # the index and the snippet agree
+
+
+def test_a_passage_in_the_middle_of_a_long_code_block_reads_as_code_and_its_heading_is_the_codes() -> None:
+    lines = ["# Code", "", "```matlab"] + [f"x{i} = {i};" if i != 55 else "%% section two" for i in range(120)] + ["```", "", "after"]
+    text = "\n".join(lines) + "\n"
+    offsets = [0]
+    for line in text.split("\n"):
+        offsets.append(offsets[-1] + len(line) + 1)
+    middle = readable(visible(text, 0, offsets[59], offsets[90]))  # file lines 60-90: no fence of their own
+    first = readable(visible(text, 0, offsets[0], offsets[30]))
+    assert middle.startswith("x56 = 56;") and "x70 = 70;" in middle  # the %% in the code hid nothing
+    assert first.startswith("Code · x0 = 0;") and "```" not in first
+    code_note = "# A\nintro\n# B\n```matlab\n%% zebra cell\nx = 1\n```\n# C\nzebra here\n"
+    assert section_of(code_note, 0, PassageRow(1, 1, 0, (), 1, 10), "zebra") == (("B",), 3, 7)  # in code: read as written
+
+
+def test_a_query_word_inside_thousands_of_comments_does_not_stop_the_search_for_the_shown_one() -> None:
+    note = "# A\nintro\n# B\n" + "%%zebra%%\n" * 19_000 + "# C\nzebra\n"
+    assert section_of(note, 0, PassageRow(1, 1, 0, (), 1, 19_006), "zebra") == (("C",), 19_004, 19_005)
 
 
 def test_a_query_word_deep_inside_one_very_long_line_is_in_the_snippet(tmp_path: Path, wordllama: object) -> None:

@@ -78,8 +78,8 @@ def _property_date(value: object) -> datetime | None:
     ``[[2026-11-20]]`` as a list in a list)."""
     if isinstance(value, list):
         return _property_date(value[0]) if len(value) == 1 else None
-    if isinstance(value, str) and len(value) <= _LINK_CHARS:  # a link longer is no daily note's, and is not scanned
-        linked = _LINKED_DATE.fullmatch(value.strip())
+    if isinstance(value, str) and len(stripped := value.strip()) <= _LINK_CHARS:  # a longer link is no daily note's: not scanned
+        linked = _LINKED_DATE.fullmatch(stripped)
         if linked:
             value = linked[1]
     return timestamp_or_none(value)

@@ -57,7 +57,10 @@ class Rule:
     pattern: str
 
     def __str__(self) -> str:
-        return f"{self.source} '{self.pattern}'"  # as written: a repr would double a glob's escaping backslashes
+        # As written, between quotes; a pattern holding a quote or a line break is spelled with
+        # escapes (a repr would also double a glob's escaping backslashes, which need none).
+        plain = "'" not in self.pattern and self.pattern.isprintable()
+        return f"{self.source} " + (f"'{self.pattern}'" if plain else json.dumps(self.pattern, ensure_ascii=False))
 
 
 class Exclusions:

@@ -103,23 +103,35 @@ def without_code_or_hidden(text: str) -> str:
 HIDDEN_OPEN = re.compile(r"%%|<!--|<(?:script|style)(?![\w-])", re.IGNORECASE)
 _HIDDEN_CLOSE = {"%%": re.compile("%%"), "<!--": re.compile("-->"),
                  "<script": re.compile(r"</script\s*>", re.IGNORECASE), "<style": re.compile(r"</style\s*>", re.IGNORECASE)}
-_LINE_OPENING = re.compile(r"[ \t]{0,3}")
+_PARAGRAPH_END = re.compile(r"\n[ \t]*(?:\n|$)")
+_LINE_LOOKBACK = 64  # characters looked at before an HTML opener to tell where on its line it is
+_TOP_OPENING = re.compile(r" {0,3}")  # an HTML block of the note itself
+_NESTED_OPENING = re.compile(r"(?: {0,3}(?:>[ \t]?|[-*+][ \t]+|\d{1,9}[.)][ \t]+))+[ \t]*")  # ... in a quote or a list item
+TOP, NESTED, INLINE = "top", "nested", "inline"
 
 
 def hidden_ranges(text: str, code: Sequence[tuple[int, int]]) -> list[tuple[int, int]]:
     """(start, end) of what reading view hides in ``text``, in order: ``%%`` comments, HTML
     comments, ``<script>`` and ``<style>`` elements, each with its contents; one that opens
-    inside ``code`` (:func:`code_ranges`) is code, shown as written. One left open: a ``%%``
-    hides the rest of the text, as Obsidian hides it (a passage may end inside a comment that
-    closes further on); an HTML one hides the rest only when it opens a line (an HTML block,
-    as CommonMark reads it) — inside a line it is no comment or element, only text ("a
-    comment starts with <!-- and ends later", "the <Style Guide>"). Linear: every search
-    starts where the last one ended, and a closer not found is not looked for again."""
+    inside ``code`` (:func:`code_ranges`) is code, shown as written.
+
+    - ``%%`` (Obsidian's) closes at the next ``%%`` anywhere; left open, it hides the rest.
+    - An HTML one that opens a line is an HTML block, as CommonMark reads it: it closes
+      anywhere further on, and left open hides the rest — in a quote or a list item, the rest
+      of its paragraph (the end of its container, near enough).
+    - One inside a line is inline HTML: it closes within its paragraph or is no comment or
+      element at all, only text ("a comment starts with <!-- and ends later", "the <Style
+      Guide>") — a closer past a blank line is another comment's.
+
+    Linear: every search starts where the last one ended, a paragraph's end is found once,
+    and a closer not found is not looked for again over the same stretch."""
     if "%%" not in text and "<" not in text:
         return []
     code_starts = [start for start, _ in code]
     found: list[tuple[int, int]] = []
-    unclosable: set[str] = set()
+    unclosable: set[str] = set()  # no closer of this kind from here to the end of the text
+    unclosed_until: dict[str, int] = {}  # no closer of this kind before this paragraph end
+    paragraph_end = -1
     position = 0
     while (opener := HIDDEN_OPEN.search(text, position)) is not None:
         start = opener.start()
@@ -128,23 +140,42 @@ def hidden_ranges(text: str, code: Sequence[tuple[int, int]]) -> list[tuple[int,
             position = code[containing][1]
             continue
         mark = opener.group().casefold()
-        closer = None if mark in unclosable else _HIDDEN_CLOSE[mark].search(text, opener.end())
-        if closer is None:
-            unclosable.add(mark)  # none further on: no later opener of this kind closes either
+        where = TOP if mark == "%%" else _place_on_line(text, start)
+        if where != TOP and start >= paragraph_end:
+            ending = _PARAGRAPH_END.search(text, opener.end())
+            paragraph_end = ending.start() if ending is not None else len(text)
+        reach = len(text) if where == TOP else paragraph_end
+        closer = None
+        if mark not in unclosable and unclosed_until.get(mark) != reach:
+            closer = _HIDDEN_CLOSE[mark].search(text, opener.end(), reach)
+            if closer is None:
+                if where == TOP:
+                    unclosable.add(mark)
+                else:
+                    unclosed_until[mark] = reach
         if closer is not None:
             position = closer.end()
-        elif mark == "%%" or _opens_line(text, start):
-            position = len(text)
-        else:  # "<!-- and ends later" in a sentence: not a comment, only words
+        elif where == INLINE:
             position = opener.end()
             continue
+        else:
+            position = reach
         found.append((start, position))
     return found
 
 
-def _opens_line(text: str, start: int) -> bool:
-    line_start = text.rfind("\n", 0, start) + 1
-    return _LINE_OPENING.fullmatch(text, line_start, start) is not None
+def _place_on_line(text: str, start: int) -> str:
+    """Where an HTML opener is on its line: opening it (:data:`TOP`), opening it after a quote's
+    ``>`` or a list marker (:data:`NESTED`), or after other text (:data:`INLINE`). Reads at
+    most :data:`_LINE_LOOKBACK` characters back: linear however long the line."""
+    window_start = max(0, start - _LINE_LOOKBACK)
+    newline = text.rfind("\n", window_start, start)
+    if newline < 0 and window_start > 0:
+        return INLINE
+    line_start = newline + 1 if newline >= 0 else 0
+    if _TOP_OPENING.fullmatch(text, line_start, start):
+        return TOP
+    return NESTED if _NESTED_OPENING.fullmatch(text, line_start, start) else INLINE
 
 
 def blanked(text: str, ranges: Sequence[tuple[int, int]]) -> str:

@@ -266,8 +266,14 @@ class VaultPaths:
                     found.excluded_one_by_one.append(ExcludedFile(relative, rule))
                     continue
                 self._scan_file(entry, relative, found)
-            elif entry.is_symlink() and (issue := self._linked_folder_issue(Path(entry.path), relative)) is not None:
-                found.issues.append(issue)
+            elif entry.is_symlink():
+                link = Path(entry.path)
+                # A linked Note.MD is judged as the link it is (outside the vault, to nothing,
+                # to a note read at its real path): renaming it would not make it a note.
+                linked_file = is_other_case_note_name(entry.name) and not os.path.isdir(link)
+                issue = self._symlink_issue(link, relative) if linked_file else self._linked_folder_issue(link, relative)
+                if issue is not None and not (exclusions.per_file and exclusions.excludes(relative)):
+                    found.issues.append(issue)
             elif is_other_case_note_name(entry.name) and not (exclusions.per_file and exclusions.excludes(relative)):
                 found.skipped.append(SkippedFile(relative, other_case_reason(entry.name)))
 

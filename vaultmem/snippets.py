@@ -32,6 +32,7 @@ once per hit.
 
 from __future__ import annotations
 
+import bisect
 import functools
 import html
 import re
@@ -53,6 +54,7 @@ if TYPE_CHECKING:
 SNIPPET_CHARS = 300
 SNIPPET_SOURCE_CHARS = 20_000  # of a passage or a frontmatter (one "word" may be megabytes): what is read for the snippet
 _FENCE = re.compile(r"^[ \t]{0,3}(?:```|~~~)", re.MULTILINE)  # a line that may open or close a fenced code block
+_FENCE_MARK = re.compile(r"`{3,}|~{3,}")
 SHOWN_TRIES = 50  # query-word matches section_of reads past (in comments, link addresses) before it gives up
 SECTION_SCAN_CHARS = 200_000  # a body longer is not split into sections at query time to place a snippet (section_of)
 _INNER_HEADING = re.compile(r"\n[ \t]{0,3}#{1,6}[ \t]+\S")  # a heading line after a passage's first line
@@ -165,20 +167,33 @@ def section_of(text: str, body_start: int, passage: PassageRow, query: str) -> t
 
 def _first_shown(text: str, body_start: int, start: int, end: int, words: re.Pattern[str] | None) -> int | None:
     """Where the first query word a person reads in ``text[start:end]`` is: not in a comment,
-    nor in what :func:`readable` leaves out of its line (a link's address, an HTML attribute)."""
+    nor in what :func:`readable` leaves out of its line (a link's address, an HTML attribute);
+    a word in code is read as written. Words in comments are passed over at no cost; at most
+    :data:`SHOWN_TRIES` lines are rendered to look for the others."""
     if words is None:
         return None
-    hidden = hidden_ranges(text[body_start:end], code_ranges(text[body_start:end]))
-    for number, match in enumerate(words.finditer(text, start, end)):
-        if number == SHOWN_TRIES:
-            return None
-        at = match.start() - body_start
-        if any(first <= at < last for first, last in hidden):
+    code, hidden = _marked(text, body_start, start, end)
+    hidden_starts = [first for first, _ in hidden]
+    code_starts = [first for first, _ in code]
+    tries = 0
+    position = start
+    while (match := words.search(text, position, end)) is not None:
+        at = match.start()
+        covering = bisect.bisect_right(hidden_starts, at) - 1
+        if covering >= 0 and hidden[covering][1] > at:
+            position = hidden[covering][1]  # past the whole comment, not word by word
             continue
-        line_start = text.rfind("\n", 0, match.start()) + 1
+        within = bisect.bisect_right(code_starts, at) - 1
+        if within >= 0 and code[within][1] > at:
+            return at
+        line_start = text.rfind("\n", 0, at) + 1
         line_end = text.find("\n", match.end())
         if words.search(readable(text[line_start : line_end if line_end >= 0 else len(text)])):
-            return match.start()
+            return at
+        tries += 1
+        if tries == SHOWN_TRIES:
+            return None
+        position = match.end()
     return None
 
 
@@ -204,44 +219,57 @@ def _passage_text(text: str, block: FrontmatterBlock | None, passage: PassageRow
 
 def visible(text: str, body_start: int, start: int, end: int) -> str:
     """``text[start:end]`` as :func:`readable` should read it: without what reading view hides
-    (:func:`markdown.hidden_ranges`), and opened by its code block's fence when it begins
-    inside one — both decided on the body from its start (a passage that begins inside a
-    ``%%`` block holds only its closing ``%%``, which read alone would open one; one that
-    begins inside a fenced block holds only its closing fence, and its code would be read as
-    prose, a ``%%`` in it as a comment). Cut before the snippet's source is chosen, so that a
-    comment of megabytes (an Excalidraw drawing's JSON) cannot fill it and a passage all hidden
-    is seen to be. A body longer than :data:`HIDDEN_SCAN_CHARS` up to the passage's end (for
-    fences, :data:`SECTION_SCAN_CHARS`) is read from the passage's start (``readable`` still
-    hides what it holds itself)."""
+    (:func:`markdown.hidden_ranges`), and, when it begins or ends inside a fenced code block,
+    opened or closed by that block's fence — decided on the body around it (:func:`_marked`):
+    a passage that begins inside a ``%%`` block holds only its closing ``%%``, which read alone
+    would open one; one that begins inside a code block holds only its closing fence, and its
+    code would be read as prose, a ``%%`` in it as a comment. Cut before the snippet's source
+    is chosen, so that a comment of megabytes (an Excalidraw drawing's JSON) cannot fill it and
+    a passage all hidden is seen to be."""
     passage = text[start:end]
-    if end - body_start > HIDDEN_SCAN_CHARS:
-        context_start = start
-    elif start > body_start and (HIDDEN_OPEN.search(text, body_start, end) is not None
-                                 or (end - body_start <= SECTION_SCAN_CHARS and _FENCE.search(text, body_start, end))):
-        context_start = body_start
-    else:
-        context_start = start
-    if context_start == start and HIDDEN_OPEN.search(passage) is None:
+    code, hidden = _marked(text, body_start, start, end)
+    if not code and not hidden:
         return passage
-    context = text[context_start:end]
-    offset = start - context_start
+    inside = [(max(first, start) - start, min(last, end) - start) for first, last in hidden if last > start and first < end]
+    return _fence_around(text, code, hidden, start, end) + cut_out(passage, inside) + _fence_around(text, code, hidden, end, start)
+
+
+def _marked(text: str, body_start: int, start: int, end: int) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
+    """The code ranges and what reading view hides (:func:`markdown.hidden_ranges`) around
+    ``text[start:end]``, as offsets in ``text``: read from the body's start (unless that is more
+    than :data:`HIDDEN_SCAN_CHARS` before the end) to :data:`SECTION_SCAN_CHARS` past the end, so
+    that a comment or a code block that opens above the passage or closes below it is one.
+    ``([], [])`` when nothing there is either."""
+    context_start = start if end - body_start > HIDDEN_SCAN_CHARS else body_start
+    context_end = min(len(text), end + SECTION_SCAN_CHARS)
+    fenced = context_end - context_start <= 2 * SECTION_SCAN_CHARS and _FENCE.search(text, context_start, context_end)
+    if not fenced and HIDDEN_OPEN.search(text, context_start, context_end) is None:
+        return [], []
+    context = text[context_start:context_end]
     code = code_ranges(context)
-    hidden_here = hidden_ranges(context, code)
-    hidden = [(max(first, offset) - offset, last - offset) for first, last in hidden_here if last > offset]
-    return _fence_open_at(context, code, hidden_here, offset) + cut_out(passage, hidden)
+    hidden = hidden_ranges(context, code)
+    return ([(first + context_start, last + context_start) for first, last in code],
+            [(first + context_start, last + context_start) for first, last in hidden])
 
 
-def _fence_open_at(context: str, code: Sequence[tuple[int, int]], hidden: Sequence[tuple[int, int]], offset: int) -> str:
-    """The opening fence line (and its line end) of the fenced code block ``offset`` lies inside
-    (after its opening line), or ``""`` — also for a block inside a comment (hidden with it)."""
+def _fence_around(text: str, code: Sequence[tuple[int, int]], hidden: Sequence[tuple[int, int]], at: int, other: int) -> str:
+    """The fence to add where a passage's edge ``at`` falls inside a fenced code block (past its
+    opening line, before its closing one): the block's opening line before a start (``other``
+    after ``at``), a closing fence after an end; ``""`` elsewhere, and for a block that is
+    inside a comment (hidden with it)."""
     for first, last in code:
-        if first < offset < last and "\n" in context[first:offset]:
-            if any(start <= first < end for start, end in hidden):
-                return ""
-            line_start = context.rfind("\n", 0, first) + 1
-            return context[line_start : context.index("\n", first) + 1]
-        if first >= offset:
+        if first >= at:
             break
+        opening_end = text.find("\n", first)
+        if not first < at < last or opening_end < 0 or at <= opening_end or "\n" not in text[at:last]:
+            continue
+        if any(start <= first < end for start, end in hidden):
+            return ""
+        line_start = text.rfind("\n", 0, first) + 1
+        if other > at:  # the passage starts here: open the block as it was opened
+            return text[line_start : opening_end + 1]
+        fence = _FENCE_MARK.search(text, line_start, opening_end)
+        return "\n" + (fence.group() if fence is not None else "```")
     return ""
 
 
@@ -513,7 +541,7 @@ def _entity_text(match: re.Match[str]) -> str:
     return html.unescape(entity)
 
 
-_IMAGE_ALT = re.compile(r"""\salt\s*=\s*(?:"([^"<>]*)"|'([^'<>]*)')""", re.IGNORECASE)
+_IMAGE_ALT = re.compile(r"""\salt\s*=\s*(?:"([^"<>]*)"|'([^'<>]*)'|([^\s"'<>=`]+))""", re.IGNORECASE)
 
 
 def _tag_text(match: re.Match[str]) -> str:
@@ -522,7 +550,8 @@ def _tag_text(match: re.Match[str]) -> str:
     name = match.group(2).casefold()
     if name == "img":  # an image reads as its description, when it has one
         alt = _IMAGE_ALT.search(match.group())
-        return (alt.group(1) or alt.group(2) or "") if alt is not None else ""
+        described = (alt.group(1) or alt.group(2) or alt.group(3) or "").strip() if alt is not None else ""
+        return f" {described} " if described else ""  # a word of its own between the words around it
     if name in _HTML_BLOCKS:
         return "\n"
     if name in _HTML_CELLS:
