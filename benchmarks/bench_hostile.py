@@ -20,7 +20,7 @@ from vaultmem.dating import note_date
 from vaultmem.links import LinkRedirects, rewrite_canvas, rewrite_links
 from vaultmem.markdown import code_ranges
 from vaultmem.notes import parse_note
-from vaultmem.snippets import property_lines, readable
+from vaultmem.snippets import property_lines, readable, visible
 
 REDIRECTS = LinkRedirects(["merged.md", "canonical.md"], {"merged.md": "canonical.md"})
 
@@ -45,6 +45,7 @@ CASES: dict[str, Callable[[int], str]] = {
     # Comment openers without closers, and many short comments (markdown.hidden_ranges, for tags and snippets):
     "unclosed_comments": lambda n: "<!-- #t " * (n // 8),
     "many_comments": lambda n: "%%a%% #t " * (n // 9),
+    "code_spans_after_a_comment": lambda n: "%% c %%\n" + "`x` " * (n // 4),  # snippets._fence_around, per span
     "inline_comment_openers_one_line": lambda n: "x" + "<!-- #t <script " * (n // 16),  # where on its line is each?
     # A date property that opens a link and runs on in spaces (dating._LINKED_DATE; a 200 KB one took 40 s):
     "linked_date_spaces": lambda n: '---\ndate: "[[' + " " * n + 'x"\n---\nbody\n',
@@ -103,7 +104,7 @@ def measure(size: int) -> dict[str, dict[str, float]]:
             row[f"code_s_{label}"] = timed(lambda: code_ranges(text))
             row[f"rewrite_s_{label}"] = timed(lambda: rewrite_links(text, REDIRECTS, "x.md"))
             row[f"canvas_s_{label}"] = timed(lambda: rewrite_canvas(canvas, REDIRECTS, "x.canvas"))
-            row[f"snippet_s_{label}"] = timed(lambda: (property_lines(text), readable(text)))
+            row[f"snippet_s_{label}"] = timed(lambda: (property_lines(text), readable(text), visible(text, 0, len(text) // 2, len(text))))
         for step in ("parse", "code", "rewrite", "canvas", "snippet"):
             small, large = row[f"{step}_s_small"], row[f"{step}_s_large"]
             row[f"{step}_growth"] = round(large / small, 2) if small > 1e-4 else 0.0

@@ -176,6 +176,20 @@ def test_an_inline_html_opener_closes_only_within_its_paragraph_and_a_nested_blo
     assert inline_tags("> <!-- draft\n> #hidden in quote\n\n#after\n") == ["after"]  # an HTML block in a quote
 
 
+def test_an_unclosed_comment_in_a_list_item_ends_with_the_item_in_lf_and_crlf_files_alike() -> None:
+    # A third review: in a CRLF file the paragraph's end was never found, and the rest of the note went.
+    for newline in ("\n", "\r\n"):
+        text = "- <!-- oops\n- next #a\n\nlater #b\n".replace("\n", newline)
+        assert inline_tags(text) == ["a", "b"], repr(newline)
+        assert readable(text.replace("\r\n", "\n")) == "next #a · later #b"
+
+
+def test_a_passage_that_starts_on_a_closing_fence_shows_no_stray_fence() -> None:
+    text = "intro\n\n```python\nx = 1\ny = 2\n```\n\nafter %% c %% end\n"
+    assert readable(visible(text, 0, *line_span(text, 6, 8))) == "after end"
+    assert readable(visible(text, 0, *line_span(text, 6, 6))) == ""
+
+
 def test_a_comment_that_closes_in_a_later_passage_is_hidden_in_this_one(tmp_path: Path, wordllama: object) -> None:
     filler = "".join(f"Paragraph {n} about the garden shed and its tools, kept here for length.\n\n" for n in range(19))
     more = "".join(f"More hidden text {n} about the salary talks, kept here for length.\n\n" for n in range(25))

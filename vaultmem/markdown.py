@@ -103,11 +103,12 @@ def without_code_or_hidden(text: str) -> str:
 HIDDEN_OPEN = re.compile(r"%%|<!--|<(?:script|style)(?![\w-])", re.IGNORECASE)
 _HIDDEN_CLOSE = {"%%": re.compile("%%"), "<!--": re.compile("-->"),
                  "<script": re.compile(r"</script\s*>", re.IGNORECASE), "<style": re.compile(r"</style\s*>", re.IGNORECASE)}
-_PARAGRAPH_END = re.compile(r"\n[ \t]*(?:\n|$)")
+_PARAGRAPH_END = re.compile(r"\r?\n[ \t]*(?:\r?\n|$)")
+_NEXT_ITEM = re.compile(r"\r?\n {0,3}(?:[-*+]|\d{1,9}[.)])(?:[ \t]|\r?$)", re.MULTILINE)  # a list item's sibling starts
 _LINE_LOOKBACK = 64  # characters looked at before an HTML opener to tell where on its line it is
 _TOP_OPENING = re.compile(r" {0,3}")  # an HTML block of the note itself
 _NESTED_OPENING = re.compile(r"(?: {0,3}(?:>[ \t]?|[-*+][ \t]+|\d{1,9}[.)][ \t]+))+[ \t]*")  # ... in a quote or a list item
-TOP, NESTED, INLINE = "top", "nested", "inline"
+TOP, NESTED, IN_ITEM, INLINE = "top", "nested", "in item", "inline"
 
 
 def hidden_ranges(text: str, code: Sequence[tuple[int, int]]) -> list[tuple[int, int]]:
@@ -117,8 +118,9 @@ def hidden_ranges(text: str, code: Sequence[tuple[int, int]]) -> list[tuple[int,
 
     - ``%%`` (Obsidian's) closes at the next ``%%`` anywhere; left open, it hides the rest.
     - An HTML one that opens a line is an HTML block, as CommonMark reads it: it closes
-      anywhere further on, and left open hides the rest — in a quote or a list item, the rest
-      of its paragraph (the end of its container, near enough).
+      anywhere further on, and left open hides the rest — in a quote, the rest of its
+      paragraph; in a list item, up to the next item or the paragraph's end (the end of its
+      container, near enough).
     - One inside a line is inline HTML: it closes within its paragraph or is no comment or
       element at all, only text ("a comment starts with <!-- and ends later", "the <Style
       Guide>") — a closer past a blank line is another comment's.
@@ -131,7 +133,7 @@ def hidden_ranges(text: str, code: Sequence[tuple[int, int]]) -> list[tuple[int,
     found: list[tuple[int, int]] = []
     unclosable: set[str] = set()  # no closer of this kind from here to the end of the text
     unclosed_until: dict[str, int] = {}  # no closer of this kind before this paragraph end
-    paragraph_end = -1
+    paragraph_end = item_end = -1
     position = 0
     while (opener := HIDDEN_OPEN.search(text, position)) is not None:
         start = opener.start()
@@ -144,7 +146,10 @@ def hidden_ranges(text: str, code: Sequence[tuple[int, int]]) -> list[tuple[int,
         if where != TOP and start >= paragraph_end:
             ending = _PARAGRAPH_END.search(text, opener.end())
             paragraph_end = ending.start() if ending is not None else len(text)
-        reach = len(text) if where == TOP else paragraph_end
+        if where == IN_ITEM and start >= item_end:
+            sibling = _NEXT_ITEM.search(text, opener.end())
+            item_end = sibling.start() if sibling is not None else len(text)
+        reach = len(text) if where == TOP else min(paragraph_end, item_end) if where == IN_ITEM else paragraph_end
         closer = None
         if mark not in unclosable and unclosed_until.get(mark) != reach:
             closer = _HIDDEN_CLOSE[mark].search(text, opener.end(), reach)
@@ -175,7 +180,9 @@ def _place_on_line(text: str, start: int) -> str:
     line_start = newline + 1 if newline >= 0 else 0
     if _TOP_OPENING.fullmatch(text, line_start, start):
         return TOP
-    return NESTED if _NESTED_OPENING.fullmatch(text, line_start, start) else INLINE
+    if _NESTED_OPENING.fullmatch(text, line_start, start) is None:
+        return INLINE
+    return NESTED if ">" in text[line_start:start] else IN_ITEM
 
 
 def blanked(text: str, ranges: Sequence[tuple[int, int]]) -> str:

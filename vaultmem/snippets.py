@@ -260,8 +260,11 @@ def _fence_around(text: str, code: Sequence[tuple[int, int]], hidden: Sequence[t
     for first, last in code:
         if first >= at:
             break
-        opening_end = text.find("\n", first)
-        if not first < at < last or opening_end < 0 or at <= opening_end or "\n" not in text[at:last]:
+        if not first < at < last:
+            continue
+        opening_end = text.find("\n", first, at)
+        # past the opening line; an end on the closing fence's line needs no closing fence
+        if opening_end < 0 or (other < at and "\n" not in text[at:last]):
             continue
         if any(start <= first < end for start, end in hidden):
             return ""
