@@ -171,7 +171,8 @@ def hidden_ranges(text: str, code: Sequence[tuple[int, int]]) -> list[tuple[int,
 
 def _place_on_line(text: str, start: int) -> str:
     """Where an HTML opener is on its line: opening it (:data:`TOP`), opening it after a quote's
-    ``>`` or a list marker (:data:`NESTED`), or after other text (:data:`INLINE`). Reads at
+    ``>`` (:data:`NESTED`) or a list marker (:data:`IN_ITEM`), or after other text
+    (:data:`INLINE`). Reads at
     most :data:`_LINE_LOOKBACK` characters back: linear however long the line."""
     window_start = max(0, start - _LINE_LOOKBACK)
     newline = text.rfind("\n", window_start, start)
@@ -185,12 +186,13 @@ def _place_on_line(text: str, start: int) -> str:
     return NESTED if ">" in text[line_start:start] else IN_ITEM
 
 
-def blanked(text: str, ranges: Sequence[tuple[int, int]]) -> str:
-    """``text`` with each of ``ranges`` (in order, not overlapping) replaced by one space."""
+def blanked(text: str, ranges: Sequence[tuple[int, int]], filler: str = " ") -> str:
+    """``text`` with each of ``ranges`` (in order, not overlapping) replaced by ``filler`` (one
+    space, so that the words around one stay apart; ``""`` cuts them out)."""
     pieces: list[str] = []
     position = 0
     for start, end in ranges:
-        pieces += [text[position:start], " "]
+        pieces += [text[position:start], filler]
         position = end
     return "".join(pieces) + text[position:]
 

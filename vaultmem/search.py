@@ -209,8 +209,9 @@ class Searcher:
             if undated:
                 hits.warnings.append(
                     f"{undated} of the vault's notes that pass the other filters have no date, so --since/--until "
-                    "(since/until) left them out, whatever they hold: a date property, a day in the file name (2026-11-30, 2026_11_30, 20261130) or a created "
-                    "stamp gives a note its date; explain NOTE QUERY says what one has")
+                    "(since/until) left them out, whatever they hold: a date property, a day in the file name "
+                    "(2026-11-30, 2026_11_30, 20261130) or a created stamp gives a note its date; "
+                    "explain NOTE QUERY says what one has")
         return hits
 
     def _verified(self, query: str, k: int, eligibility: Eligibility) -> Hits:

@@ -42,7 +42,7 @@ from html.entities import html5 as html5_entities
 from typing import TYPE_CHECKING
 
 from .fields import BOOKKEEPING_KEYS, STOPWORDS
-from .markdown import HEADING_LINE, HIDDEN_OPEN, code_ranges, hidden_ranges
+from .markdown import HEADING_LINE, HIDDEN_OPEN, blanked, code_ranges, hidden_ranges
 from .notes import FrontmatterBlock, find_frontmatter, read_text
 from .passages import sections
 
@@ -113,6 +113,9 @@ _HTML_INLINE = frozenset({
 })
 
 
+Marks = tuple[list[tuple[int, int]], list[tuple[int, int]]]  # code ranges and hidden ranges, as offsets in the file's text
+
+
 @dataclass(frozen=True)
 class Snippet:
     """What a hit shows of its note, and where in the file that is: the heading path and lines
@@ -128,13 +131,15 @@ def passage_snippet(root: Path, relative: str, passage: PassageRow | None, query
     body), read from the file now."""
     text = read_text(root, relative)
     block = find_frontmatter(text)
-    snippet = _passage_text(text, block, passage, query, title)
     if passage is None:
-        return Snippet(snippet)
-    return Snippet(snippet, section_of(text, block.body_start if block is not None else 0, passage, query))
+        return Snippet(_passage_text(text, block, None, query, title, None))
+    body_start = block.body_start if block is not None else 0
+    marks = _marked(text, body_start, *line_span(text, passage.start_line, passage.end_line))  # once, for both
+    return Snippet(_passage_text(text, block, passage, query, title, marks), section_of(text, body_start, passage, query, marks))
 
 
-def section_of(text: str, body_start: int, passage: PassageRow, query: str) -> tuple[tuple[str, ...], int, int] | None:
+def section_of(text: str, body_start: int, passage: PassageRow, query: str,
+               marks: Marks | None = None) -> tuple[tuple[str, ...], int, int] | None:
     """The heading section, inside the passage, that holds the first query word — when the
     passage holds more than one (short sections are packed into one passage, and a short note
     is one passage whatever its headings): its heading path and its lines within the passage.
@@ -148,7 +153,7 @@ def section_of(text: str, body_start: int, passage: PassageRow, query: str) -> t
         return None
     if _INNER_HEADING.search(text, start, end) is None and (passage.headings or _TOP_HEADING.match(text, start) is None):
         return None  # one section, whose heading path the passage has (a short note's one passage has none)
-    found = _first_shown(text, body_start, start, end, query_pattern(query))
+    found = _first_shown(text, start, end, query_pattern(query), marks if marks is not None else _marked(text, body_start, start, end))
     offset = (found if found is not None else start) - body_start  # no query word: the snippet opens the passage
     holding = [section for section in sections(text[body_start:]) if section.start <= offset]
     if not holding:
@@ -165,14 +170,14 @@ def section_of(text: str, body_start: int, passage: PassageRow, query: str) -> t
     return section.headings, first_line, last_line
 
 
-def _first_shown(text: str, body_start: int, start: int, end: int, words: re.Pattern[str] | None) -> int | None:
+def _first_shown(text: str, start: int, end: int, words: re.Pattern[str] | None, marks: Marks) -> int | None:
     """Where the first query word a person reads in ``text[start:end]`` is: not in a comment,
     nor in what :func:`readable` leaves out of its line (a link's address, an HTML attribute);
     a word in code is read as written. Words in comments are passed over at no cost; at most
     :data:`SHOWN_TRIES` lines are rendered to look for the others."""
     if words is None:
         return None
-    code, hidden = _marked(text, body_start, start, end)
+    code, hidden = marks
     hidden_starts = [first for first, _ in hidden]
     code_starts = [first for first, _ in code]
     tries = 0
@@ -197,7 +202,8 @@ def _first_shown(text: str, body_start: int, start: int, end: int, words: re.Pat
     return None
 
 
-def _passage_text(text: str, block: FrontmatterBlock | None, passage: PassageRow | None, query: str, title: str) -> str:
+def _passage_text(text: str, block: FrontmatterBlock | None, passage: PassageRow | None, query: str, title: str,
+                  marks: Marks | None) -> str:
     body_start = block.body_start if block is not None else 0
 
     def properties() -> list[str]:  # read only when the passage itself cannot answer
@@ -207,7 +213,7 @@ def _passage_text(text: str, block: FrontmatterBlock | None, passage: PassageRow
         body = ""  # an empty body's passage is the frontmatter's lines (searchable._in_file)
     elif passage is not None:
         start, end = line_span(text, passage.start_line, passage.end_line)
-        body = visible(text, body_start, start, end)
+        body = visible(text, body_start, start, end, marks)
         if not body.strip() and text[start:end].strip():
             # All of it is hidden in reading view (an Excalidraw drawing's JSON, inside %%): the
             # note's text is what a person reads of it, not its properties or its title.
@@ -217,7 +223,7 @@ def _passage_text(text: str, block: FrontmatterBlock | None, passage: PassageRow
     return excerpt_of(source_of(body, query), properties, title, query)
 
 
-def visible(text: str, body_start: int, start: int, end: int) -> str:
+def visible(text: str, body_start: int, start: int, end: int, marks: Marks | None = None) -> str:
     """``text[start:end]`` as :func:`readable` should read it: without what reading view hides
     (:func:`markdown.hidden_ranges`), and, when it begins or ends inside a fenced code block,
     opened or closed by that block's fence — decided on the body around it (:func:`_marked`):
@@ -225,16 +231,17 @@ def visible(text: str, body_start: int, start: int, end: int) -> str:
     would open one; one that begins inside a code block holds only its closing fence, and its
     code would be read as prose, a ``%%`` in it as a comment. Cut before the snippet's source
     is chosen, so that a comment of megabytes (an Excalidraw drawing's JSON) cannot fill it and
-    a passage all hidden is seen to be."""
+    a passage all hidden is seen to be. ``marks``: :func:`_marked` of this passage, when the
+    caller has them."""
     passage = text[start:end]
-    code, hidden = _marked(text, body_start, start, end)
+    code, hidden = marks if marks is not None else _marked(text, body_start, start, end)
     if not code and not hidden:
         return passage
     inside = [(max(first, start) - start, min(last, end) - start) for first, last in hidden if last > start and first < end]
-    return _fence_around(text, code, hidden, start, end) + cut_out(passage, inside) + _fence_around(text, code, hidden, end, start)
+    return _fence_around(text, code, hidden, start, end) + blanked(passage, inside, "") + _fence_around(text, code, hidden, end, start)
 
 
-def _marked(text: str, body_start: int, start: int, end: int) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
+def _marked(text: str, body_start: int, start: int, end: int) -> Marks:
     """The code ranges and what reading view hides (:func:`markdown.hidden_ranges`) around
     ``text[start:end]``, as offsets in ``text``: read from the body's start (unless that is more
     than :data:`HIDDEN_SCAN_CHARS` before the end) to :data:`SECTION_SCAN_CHARS` past the end, so
@@ -402,7 +409,7 @@ def readable(text: str) -> str:
     code = code_ranges(text)
     hidden = hidden_ranges(text, code)
     if hidden:
-        text, code = cut_out(text, hidden), _code_after_cut(code, hidden)
+        text, code = blanked(text, hidden, ""), _code_after_cut(code, hidden)  # a comment on lines of its own leaves its line ends
     blocks: list[str] = []
     joins_previous = False  # is the last line a paragraph's or a list item's, that the next prose line continues?
     for line, in_code in _lines(text, code):
@@ -430,18 +437,6 @@ def joined(blocks: Sequence[str]) -> str:
             text += " " if text[-1] in _SENTENCE_END else BREAK
         text += block
     return text
-
-
-def cut_out(text: str, ranges: Sequence[tuple[int, int]]) -> str:
-    """``text`` without the characters of ``ranges`` (in order, not overlapping). A comment on
-    lines of its own leaves its line ends, so the blocks around it stay apart."""
-    pieces = []
-    position = 0
-    for start, end in ranges:
-        pieces.append(text[position:start])
-        position = end
-    pieces.append(text[position:])
-    return "".join(pieces)
 
 
 def _code_after_cut(code: Sequence[tuple[int, int]], hidden: Sequence[tuple[int, int]]) -> list[tuple[int, int]]:
