@@ -77,6 +77,7 @@ def check_vault(paths: VaultPaths, policy: LayerPolicy, fix: bool = False, now: 
     files, issues = paths.scan()  # excluded files are not notes: never checked, never fixed
     report.files = len(files)
     report.problems.extend(paths.exclusions.problems)
+    report.problems.extend(paths.daily.problems)  # a daily-note format not used: its notes dated by the other rules
     report.problems.extend(Problem(issue.path, "file", issue.reason, issue.fix) for issue in issues)
     notes: list[Note] = []
     for stat in files:

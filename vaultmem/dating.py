@@ -3,10 +3,12 @@
 A note's **date** is the first of:
 
 1. its ``date`` property (a journal entry's, a meeting's: the day the note is about);
-2. a day in its file name (a daily note, ``Daily/2026-11-28.md``, ``2026-11-28 Standup.md``,
+2. its name as the vault's daily-note format writes it, in the daily notes' folder
+   (``Journal/28-11-2026.md`` under ``DD-MM-YYYY``: daily_format.py, passed in);
+3. a day in its file name (a daily note, ``Daily/2026-11-28.md``, ``2026-11-28 Standup.md``,
    Logseq's ``journals/2026_11_28.md``, ``20261128.md``, a Zettelkasten id ``202611281030 Idea.md``,
    ``November 28, 2026.md``) or in its folders (``Daily/2026/11/28.md``);
-3. its ``created`` property (what ``remember`` stamps: the day the memory was written).
+4. its ``created`` property (what ``remember`` stamps: the day the memory was written).
 
 A value that does not parse as a date is passed over for the next (a ``date: {{date}}`` left
 by a template is not a day); a note with none has no date. Dates without a time are midnight
@@ -25,11 +27,14 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from pathlib import PurePosixPath
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .errors import Argument, InvalidDuration, InvalidTimestamp, UsageError
 from .lifecycle import parse_duration, parse_timestamp
 from .notes import timestamp_or_none
+
+if TYPE_CHECKING:
+    from .daily_format import DailyFormat
 
 # A day in a file name, as daily-note tools write it: 2026-11-30 (Obsidian), 2026_11_30
 # (Logseq's journals), 2026.11.30, 20261130 and a Zettelkasten id 202611301200(00).
@@ -48,23 +53,28 @@ _WORDED_DATE = re.compile(
 # [[2026-11-20]], [[Daily/2026-11-20|Friday]]: a link to a daily note (its folder and label aside)
 _LINKED_DATE = re.compile(r"\[\[\s*(?:[^\[\]|#]*/)?(\d{4}-\d{2}-\d{2})\s*(?:[|#][^\]]*)?\]\]")
 _LINK_CHARS = 300
+DAILY_SOURCE = "daily-note format"  # a NoteDate's source when the vault's daily-note format gave it
 _DURATION_SHAPE = re.compile(r"(?:\d+[smhdw])+", re.IGNORECASE)
 _DAYS_ONLY = re.compile(r"(?:\d+[dw])+", re.IGNORECASE)  # 7d, 2w, 1w3d: whole days, said as days
 
 
 @dataclass(frozen=True)
 class NoteDate:
-    """A note's date and where it was read from (``date``, ``file name`` or ``created``)."""
+    """A note's date and where it was read from (``date``, ``daily-note format``, ``file name`` or ``created``)."""
 
     moment: datetime
     source: str
 
 
-def note_date(meta: Mapping[str, Any], path: str) -> NoteDate | None:
-    """The note's date (see the module's docstring), or None."""
+def note_date(meta: Mapping[str, Any], path: str, daily: DailyFormat | None = None) -> NoteDate | None:
+    """The note's date (see the module's docstring), or None. ``daily``: the vault's daily-note
+    format (read once per command from its settings); without it, names are read by shape alone."""
     found = _property_date(meta.get("date"))
     if found is not None:
         return NoteDate(found, "date")
+    day = daily.day(path) if daily is not None else None
+    if day is not None:
+        return NoteDate(parse_timestamp(day), DAILY_SOURCE)
     named = _name_date(path)
     if named is not None:
         return NoteDate(named, "file name")

@@ -213,8 +213,9 @@ class DerivedIndex:
             # reconcile takes the rebuild lock, so processes that see it at once queue.)
             return self.index()
         if self.made_under_other_rules():
-            # A folder excluded (or no longer excluded) since the index was made, or rows made
-            # by an earlier reader (another title rule): reconcile before anything is answered.
+            # A folder excluded (or no longer excluded) since the index was made, another
+            # daily-note format, or rows made by an earlier reader (another title rule):
+            # reconcile before anything is answered.
             return self.index()
         stored = self.store.meta.get("embedder")
         if stored is not None and stored != self.embedder_identity:
@@ -225,15 +226,19 @@ class DerivedIndex:
         return None
 
     def made_under_other_rules(self) -> bool:
-        """Was the index made under other exclusions or by another reader? (four stats, two lookups)"""
+        """Was the index made under other exclusions, another daily-note format or by another
+        reader? (six stats, three lookups)"""
         from .searchable import INDEX_RULES
-        from .storage import EXCLUSIONS_KEY, READER_KEY, REBUILDING
+        from .storage import DAILY_FORMAT_KEY, EXCLUSIONS_KEY, READER_KEY, REBUILDING
 
         self.paths.refresh()
         meta = self.store.meta
         if meta.get("indexed") == REBUILDING:
             return False  # a rebuild is running: its own reconcile reads every file under today's rules
-        return meta.get(EXCLUSIONS_KEY) != self.paths.exclusions.fingerprint or meta.get(READER_KEY) != INDEX_RULES
+        # No format recorded: the index was made before formats were read, by none.
+        return (meta.get(EXCLUSIONS_KEY) != self.paths.exclusions.fingerprint
+                or (meta.get(DAILY_FORMAT_KEY) or "") != self.paths.daily.fingerprint
+                or meta.get(READER_KEY) != INDEX_RULES)
 
     def ensure_current(self) -> IndexReport | None:
         """Before a read answers from the index: index it if it never was, else bring it in line

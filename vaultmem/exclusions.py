@@ -225,7 +225,7 @@ def settings_signature(root: Path, names: Sequence[str]) -> tuple[tuple[int, int
 
 
 def _user_ignore_filters(root: Path, problems: list[Problem]) -> tuple[list[str], list[tuple[str, re.Pattern[str]]]]:
-    settings = _read_json(root, APP_SETTINGS, problems)
+    settings = read_settings(root, APP_SETTINGS, problems)
     entries = settings.get("userIgnoreFilters") if isinstance(settings, dict) else None
     if entries is None:
         return [], []
@@ -258,7 +258,7 @@ def _regex(source: str, problems: list[Problem]) -> re.Pattern[str] | None:
 
 
 def _template_folder(root: Path, name: str, key: str, source: str, problems: list[Problem]) -> Rule | None:
-    settings = _read_json(root, name, problems)
+    settings = read_settings(root, name, problems)
     value = settings.get(key) if isinstance(settings, dict) else None
     if not isinstance(value, str):
         return None
@@ -270,7 +270,9 @@ def _template_folder(root: Path, name: str, key: str, source: str, problems: lis
     return Rule(source, "/".join(parts))
 
 
-def _read_json(root: Path, name: str, problems: list[Problem]) -> Any:
+def read_settings(root: Path, name: str, problems: list[Problem], unused: str = "its exclusions are not applied") -> Any:
+    """The JSON of one of Obsidian's settings files (``None`` when absent); a file that cannot be
+    read or parsed is a problem naming it, and ``unused`` says what is not applied meanwhile."""
     path = root / name
     try:
         with open(path, "rb") as handle:
@@ -278,7 +280,7 @@ def _read_json(root: Path, name: str, problems: list[Problem]) -> Any:
     except FileNotFoundError:
         return None
     except OSError as error:
-        problems.append(Problem(name, "file", f"cannot read Obsidian's settings ({error.strerror}); its exclusions are not applied",
+        problems.append(Problem(name, "file", f"cannot read Obsidian's settings ({error.strerror}); {unused}",
                                 "fix the file's permissions"))
         return None
     try:
@@ -286,6 +288,6 @@ def _read_json(root: Path, name: str, problems: list[Problem]) -> Any:
             raise ValueError(f"larger than {MAX_SETTINGS_BYTES:,} bytes")
         return json.loads(raw.decode("utf-8"))
     except ValueError as error:
-        problems.append(Problem(name, "file", f"not valid JSON ({error}); its exclusions are not applied",
+        problems.append(Problem(name, "file", f"not valid JSON ({error}); {unused}",
                                 "let Obsidian write the setting again, or fix the JSON"))
         return None

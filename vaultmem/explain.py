@@ -20,7 +20,7 @@ from dataclasses import asdict, dataclass, replace
 from pathlib import PurePosixPath
 from typing import TYPE_CHECKING, Any
 
-from .dating import note_date
+from .dating import DAILY_SOURCE, note_date
 from .errors import NoteNotFound, NoteReadError, UsageError
 from .fields import name_key, string_values
 from .lifecycle import format_timestamp, from_epoch_us, is_expired_us, to_epoch_us
@@ -32,6 +32,7 @@ from .snippets import Snippet, passage_snippet
 from .storage import carries_tag
 
 if TYPE_CHECKING:
+    from .daily_format import DailyFormat
     from .derived import DerivedIndex
     from .paths import VaultPaths
     from .search import Searcher
@@ -132,7 +133,7 @@ def explain_row(searcher: Searcher, row: NoteRow, meta: dict[str, Any], query: s
                 eligibility: Eligibility) -> Explanation:
     """A note the index holds: the filters it fails, and where search ranks it."""
     label = row.label if row.label is not None else -1
-    blocking = _filter_reasons(row, meta, eligibility)
+    blocking = _filter_reasons(row, meta, eligibility, searcher.paths.daily)
     lifted, lifted_words = _lifted(row, eligibility)
     found = searcher.candidates(query, k, lifted)
     position = next((number for number, item in enumerate(found.fused, start=1) if item.label == label), None)
@@ -184,7 +185,7 @@ def _scores(vectors: float | None, text: float | None, fused: float | None) -> d
     return {"vectors": vectors, "text": text, "fused": fused}
 
 
-def _filter_reasons(row: NoteRow, meta: dict[str, Any], eligibility: Eligibility) -> list[str]:
+def _filter_reasons(row: NoteRow, meta: dict[str, Any], eligibility: Eligibility, daily: DailyFormat) -> list[str]:
     """What keeps the note out of the answer whatever it scores."""
     reasons = []
     successors = text_values(meta, "superseded_by")
@@ -200,12 +201,13 @@ def _filter_reasons(row: NoteRow, meta: dict[str, Any], eligibility: Eligibility
         if not carries_tag(row.tags, tag):
             reasons.append(f"filtered out by --tag (tags) {tag}: it does not carry that tag (its tags: {', '.join(row.tags) or 'none'})")
     if not eligibility.in_range(row.dated_us):
-        reasons.append(_date_reason(row, meta, eligibility))
+        reasons.append(_date_reason(row, meta, eligibility, daily))
     return reasons
 
 
-def _date_reason(row: NoteRow, meta: dict[str, Any], eligibility: Eligibility) -> str:
-    """Why the note's date keeps it out of the range asked for (dating.py)."""
+def _date_reason(row: NoteRow, meta: dict[str, Any], eligibility: Eligibility, daily: DailyFormat) -> str:
+    """Why the note's date keeps it out of the range asked for (dating.py), read under the
+    daily-note format search dated it by."""
     bounds = " and ".join([*([f"--since (since) {format_timestamp(from_epoch_us(eligibility.since_us))}"]
                              if eligibility.since_us is not None else []),
                            *([f"--until (until) {format_timestamp(from_epoch_us(eligibility.until_us))}"]
@@ -215,10 +217,25 @@ def _date_reason(row: NoteRow, meta: dict[str, Any], eligibility: Eligibility) -
                   if key in meta and meta[key] is not None]
         found = f" ({' and '.join(unread)} {'is' if len(unread) == 1 else 'are'} not a date)" if unread else ""
         return (f"filtered out by {bounds}: it has no date{found} — no date property, YYYY-MM-DD in its file name "
-                "or created property that reads as one; add one of them to search it by date")
-    dated = note_date(meta, row.path)
-    source = f" (from its {dated.source})" if dated is not None and to_epoch_us(dated.moment) == row.dated_us else ""
+                f"or created property that reads as one{_daily_format_reason(row.path, daily)}; add one of them to search it by date"
+                + "".join(f"; {problem}" for problem in daily.problems))
+    dated = note_date(meta, row.path, daily)
+    source = f" ({_source_words(dated.source, daily)})" if dated is not None and to_epoch_us(dated.moment) == row.dated_us else ""
     return f"filtered out by {bounds}: its date is {format_timestamp(from_epoch_us(row.dated_us))}{source}"
+
+
+def _source_words(source: str, daily: DailyFormat) -> str:
+    """``from its file name``; ``from its name in the daily-note format DD-MM-YYYY in Journal/ (…)``."""
+    if source == DAILY_SOURCE:
+        return f"from its name in the daily-note format {daily.describe()}"
+    return f"from its {source}"
+
+
+def _daily_format_reason(path: str, daily: DailyFormat) -> str:
+    """The daily-note format a note in its folder was not named by (one not used is a problem, said after)."""
+    if daily.in_use and (not daily.folder or path.startswith(daily.folder + "/")):
+        return f", nor a name in the daily-note format {daily.describe()}"
+    return ""
 
 
 def _lifted(row: NoteRow, eligibility: Eligibility) -> tuple[Eligibility, str]:

@@ -16,13 +16,14 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from .daily_format import DailyFormat, dated_folder
 from .dating import note_date
 from .errors import DerivedIndexError
 from .lifecycle import to_epoch_us
 from .notes import Note, Problem, epoch_us_or_none, expiry_text, lookup_names, parse_note
 from .paths import NAMED_FILES, ExcludedFiles, ExcludedFolder, FileStat, SkippedFile, VaultPaths, by_rule
 from .searchable import INDEX_RULES, SearchableNote, searchable
-from .storage import EXCLUSIONS_KEY, READER_KEY, REBUILDING, SPACES, FileState, NoteRow, Store
+from .storage import DAILY_FORMAT_KEY, EXCLUSIONS_KEY, READER_KEY, REBUILDING, SPACES, FileState, NoteRow, Store
 
 if TYPE_CHECKING:
     from .embedders import Embedder
@@ -104,14 +105,15 @@ class _Pending:
     needs_vector: bool = False
 
 
-def note_row(note: Note, stat: FileStat, embed_hash: str) -> NoteRow:
-    """Everything the index stores about a note, derived from the note alone."""
+def note_row(note: Note, stat: FileStat, embed_hash: str, daily: DailyFormat) -> NoteRow:
+    """Everything the index stores about a note, derived from the note alone (and, for its
+    date, the vault's daily-note format)."""
     expires = note.meta.get("expires_at")
     # A permanent (L4 / permanent: true) note never expires even if it wrongly carries an
     # expires_at: `check` reports the contradiction; reads must not drop the note meanwhile.
     expires_us = None if note.permanent else epoch_us_or_none(expires)
     created = note.meta.get("created")
-    dated = note_date(note.meta, note.path)
+    dated = note_date(note.meta, note.path, daily)
     return NoteRow(
         id=note.id,
         path=note.path,
@@ -162,7 +164,8 @@ class Indexer:
         report = IndexReport()
         report.rebuilt = self._reset_if_embedder_changed()
         self.paths.refresh()  # a folder excluded since the last run leaves the index now
-        exclusions = self.paths.exclusions
+        exclusions, daily = self.paths.exclusions, self.paths.daily
+        self._redate_if_format_changed(daily)
         made_under = self.store.meta.get(READER_KEY)
         if made_under != INDEX_RULES:
             # No rules and no rows: a new index, every file is read anyway. Rows without rules: an
@@ -190,12 +193,25 @@ class Indexer:
         self._embed_missing(report)
         self.store.meta.mark_indexed(completes_rebuild)
         self.store.meta.set(EXCLUSIONS_KEY, exclusions.fingerprint)
+        self.store.meta.set(DAILY_FORMAT_KEY, daily.fingerprint)
         self.store.meta.set(READER_KEY, INDEX_RULES)
         # Report every problem the vault has now, not only those of files read in this
         # run: a second `index` must not pretend a broken note was fixed.
         read_failures = [problem for problem in report.problems if problem.field == "file"]
-        report.problems = [*exclusions.problems, *read_failures, *self.store.notes.all_problems()]
+        report.problems = [*exclusions.problems, *daily.problems, *read_failures, *self.store.notes.all_problems()]
         return report
+
+    def _redate_if_format_changed(self, daily: DailyFormat) -> None:
+        """The daily-note format changed since the notes were dated (the person set another in
+        Obsidian): the notes of the old format's folder and of the new one are read again, so
+        each gets the date the format in use gives it — without this they kept the old one
+        until their file changed. (An index from before formats were read dated by none.)"""
+        before = self.store.meta.get(DAILY_FORMAT_KEY) or ""
+        if before == daily.fingerprint:
+            return
+        folders = [folder for folder in (dated_folder(before), dated_folder(daily.fingerprint)) if folder is not None]
+        with self.store.transaction():
+            self.store.notes.mark_changed_in(folders)
 
     # -- a few paths (the watcher, remember, forget)
 
@@ -300,7 +316,7 @@ class Indexer:
         note = parse_note(stat.path, raw)
         report.problems.extend(note.problems)
         found = searchable(note)
-        return _Pending(note, found, note_row(note, settled_stat(stat, read_started_ns), found.embed_hash), existing, read_stat=stat)
+        return _Pending(note, found, note_row(note, settled_stat(stat, read_started_ns), found.embed_hash, self.paths.daily), existing, read_stat=stat)
 
     def _embed(self, pending: Sequence[_Pending], report: IndexReport, force: bool = False) -> None:
         wanted = [item for item in pending if item.needs_vector or force]

@@ -7,7 +7,8 @@ absolute path or a symlink.
 Two kinds of files are not notes: those vaultmem always ignores (hidden folders, the
 archive, temp files) and those the vault excludes (``.vaultmem.toml`` ``exclude``,
 Obsidian's Excluded files and templates folders: exclusions.py). The exclusions are read
-from the vault's settings files and read again when one of them changes (:meth:`VaultPaths.refresh`).
+from the vault's settings files and read again when one of them changes (:meth:`VaultPaths.refresh`),
+and so is the daily-note format, which says which notes are daily notes (daily_format.py).
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path, PurePosixPath
 
+from .daily_format import DAILY_SETTINGS, DailyFormat, load_daily_format
 from .errors import ConfigError, PathOutsideVault
 from .exclusions import OBSIDIAN_SETTINGS, Exclusions, Rule, load_exclusions, settings_signature
 from .fields import name_form
@@ -115,7 +117,8 @@ class Scan:
 
 
 class VaultPaths:
-    """The ignore rules of one vault (its archive folder is configurable) and its exclusions."""
+    """The ignore rules of one vault (its archive folder is configurable), its exclusions and
+    its daily-note format."""
 
     def __init__(self, root: Path, archive_dir: str, exclude: Sequence[str] = ()) -> None:
         self.root = root
@@ -126,19 +129,22 @@ class VaultPaths:
         self._refresh_lock = threading.Lock()
         self._signature = self._settings_signature()
         self.exclusions: Exclusions = load_exclusions(root, self._exclude)
+        self.daily: DailyFormat = load_daily_format(root)
 
-    # -- exclusions (exclusions.py)
+    # -- exclusions (exclusions.py) and the daily-note format (daily_format.py)
 
     def _settings_signature(self) -> tuple[tuple[int, int] | None, ...]:
         from .config import CONFIG_FILE
 
-        return settings_signature(self.root, (CONFIG_FILE, *OBSIDIAN_SETTINGS))
+        return settings_signature(self.root, (CONFIG_FILE, *OBSIDIAN_SETTINGS, *DAILY_SETTINGS))
 
     def refresh(self) -> bool:
-        """Read the exclusions again if a settings file changed; True when the rules changed.
+        """Read the exclusions and the daily-note format again if a settings file changed; True
+        when either changed.
 
-        Cheap (four ``stat`` calls) so that every reconcile can afford it: a folder the person
-        excludes in Obsidian while vaultmem runs leaves the index at the next reconcile.
+        Cheap (six ``stat`` calls) so that every reconcile can afford it: a folder the person
+        excludes in Obsidian while vaultmem runs leaves the index at the next reconcile, and
+        notes a changed daily-note format dates otherwise are dated again.
         ``.vaultmem.toml`` is read again only when it changed since this object read it
         (a ``Vault`` given its config in code keeps that config's ``exclude``).
         """
@@ -149,9 +155,10 @@ class VaultPaths:
             if signature[0] != self._signature[0]:
                 self._exclude = self._config_globs()
             self._signature = signature
-            before = self.exclusions.fingerprint
+            before = (self.exclusions.fingerprint, self.daily.fingerprint)
             self.exclusions = load_exclusions(self.root, self._exclude)
-            return self.exclusions.fingerprint != before
+            self.daily = load_daily_format(self.root)
+            return (self.exclusions.fingerprint, self.daily.fingerprint) != before
 
     def _config_globs(self) -> tuple[str, ...]:
         from .config import load_config

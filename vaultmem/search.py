@@ -47,6 +47,7 @@ from .storage import PASSAGE_SPACE, Eligibility, NoteRow, PassageRow, Store
 from .vectors import SnapshotMoved, blob_to_vector
 
 if TYPE_CHECKING:
+    from .daily_format import DailyFormat
     from .embedders import Embedder
     from .vectors import VectorIndex
 
@@ -148,6 +149,17 @@ def search_filters(layers: Iterable[str] | None, tags: Iterable[str] | None, inc
                              since=since, until=until)
 
 
+def undated_warning(undated: int, daily: DailyFormat) -> str:
+    """A search by date's word on the notes it left out for having no date, and — when the
+    vault's daily-note format could have dated some but is not used — why, with the fix."""
+    named = (f", or as the daily-note format {daily.describe()} writes it" if daily.in_use else "")
+    unused = "".join(f"; {problem}" for problem in daily.problems)  # a format not used: said, with its fix
+    return (f"{undated} of the vault's notes that pass the other filters have no date, so --since/--until "
+            "(since/until) left them out, whatever they hold: a date property, a day in the file name "
+            f"(2026-11-30, 2026_11_30, 20261130{named}) or a created stamp gives a note its date; "
+            f"explain NOTE QUERY says what one has{unused}")
+
+
 def query_terms(text: str) -> list[str]:
     """User text → FTS5 terms, each a quoted phrase; stopwords dropped unless nothing is left.
 
@@ -207,11 +219,7 @@ class Searcher:
         if eligibility.dated and k > 0 and query.strip():
             undated = self.store.notes.count_undated(replace(eligibility, since_us=None, until_us=None))
             if undated:
-                hits.warnings.append(
-                    f"{undated} of the vault's notes that pass the other filters have no date, so --since/--until "
-                    "(since/until) left them out, whatever they hold: a date property, a day in the file name "
-                    "(2026-11-30, 2026_11_30, 20261130) or a created stamp gives a note its date; "
-                    "explain NOTE QUERY says what one has")
+                hits.warnings.append(undated_warning(undated, self.paths.daily))
         return hits
 
     def _verified(self, query: str, k: int, eligibility: Eligibility) -> Hits:

@@ -259,8 +259,9 @@ class Watcher(ChangeFeed):
             self._cond.notify_all()
 
     def settings_changed(self) -> None:
-        """The vault's exclusions may have changed (exclusions.py): the rescan reads them
-        again, drops the notes now excluded and adds those no longer excluded."""
+        """The vault's exclusions or daily-note format may have changed (exclusions.py,
+        daily_format.py): the rescan reads them again, drops the notes now excluded, adds those
+        no longer excluded and dates again the notes another format dates otherwise."""
         self.request_rescan()
 
     def _events_lost(self) -> None:

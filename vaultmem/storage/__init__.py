@@ -14,7 +14,7 @@ discipline they share; :class:`Store` opens one connection and hands out the sto
 from __future__ import annotations
 
 from .connection import DB_NAME, Connection, ensure_state_dir, index_failure, open_read_only
-from .meta import EXCLUSIONS_KEY, READER_KEY, REBUILD_LOCK, REBUILDING, MetaStore, rebuild_lock
+from .meta import DAILY_FORMAT_KEY, EXCLUSIONS_KEY, READER_KEY, REBUILD_LOCK, REBUILDING, MetaStore, rebuild_lock
 from .notes import Eligibility, FileState, NoteRow, NoteStore, PoolNote, carries_tag
 from .passages import PassageRow, PassageStore, TextMatch
 from .store import Store
@@ -23,7 +23,7 @@ from .usage_backup import UsageBackup
 from .vectors import NOTE_SPACE, PASSAGE_SPACE, SPACES, SnapshotMeta, VectorSpace, VectorStore
 
 __all__ = [
-    "DB_NAME", "EXCLUSIONS_KEY", "NOTE_SPACE", "PASSAGE_SPACE", "READER_KEY", "REBUILDING", "REBUILD_LOCK", "SPACES",
+    "DAILY_FORMAT_KEY", "DB_NAME", "EXCLUSIONS_KEY", "NOTE_SPACE", "PASSAGE_SPACE", "READER_KEY", "REBUILDING", "REBUILD_LOCK", "SPACES",
     "Connection", "Eligibility", "FileState", "MetaStore", "NoteRow", "NoteStore", "PassageRow", "PassageStore", "PoolNote",
     "SnapshotMeta", "Store", "TextMatch", "UsageBackup", "UsageRow", "UsageStore", "VectorSpace", "VectorStore",
     "carries_tag", "ensure_state_dir", "index_failure", "open_read_only", "rebuild_lock",

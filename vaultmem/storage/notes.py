@@ -233,6 +233,16 @@ class NoteStore:
         rules that turn a file into a row or its vectors changed: see searchable.INDEX_RULES)."""
         self.db.execute("UPDATE notes SET content_hash = '', mtime_ns = -1")
 
+    def mark_changed_in(self, folders: Iterable[str]) -> None:
+        """Make every row in these folders (``""``: the whole vault) look changed, so the next
+        reconcile reads those files again (the daily-note format that dates them changed)."""
+        for folder in sorted(set(folders)):
+            if not folder:
+                self.mark_all_changed()
+                return
+            prefix = folder + "/"
+            self.db.execute("UPDATE notes SET content_hash = '', mtime_ns = -1 WHERE substr(path, 1, ?) = ?", (len(prefix), prefix))
+
     def touch(self, label: int, mtime_ns: int, size: int) -> None:
         self.db.execute("UPDATE notes SET mtime_ns = ?, size = ? WHERE label = ?", (int(mtime_ns), int(size), int(label)))
 
