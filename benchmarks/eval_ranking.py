@@ -49,7 +49,8 @@ from vaultmem import Vault
 from vaultmem.ranking import TEXT_WEIGHT, VECTOR_WEIGHT
 from vaultmem.search import CANDIDATES_MIN
 
-from .evalsets import conversations, docs, kepano, sample
+from .evalsets import conversations, docs, kepano, obsidian_help, sample
+from .evalsets.docs import DocsSourceMissing
 from .evalsets.model import PreparedSet, Question
 from .fusion import DEFAULT_FUSIONS, Fusion, FusionSpecError, parse_fusion
 
@@ -65,7 +66,11 @@ SETS: dict[str, Callable[[Path], PreparedSet]] = {
     "conversations": conversations.prepare,
     "docs": docs.prepare,
     "conversations-echo": conversations.prepare_echo,
+    "help": obsidian_help.prepare,
 }
+# Run only when asked for by name: their source is not on every machine (help: VAULTMEM_EVAL_HELP).
+ON_REQUEST = ("help",)
+DEFAULT_SETS = tuple(name for name in SETS if name not in ON_REQUEST)
 # What vaultmem fuses (adr/0004): offline it must give `fused`.
 SANITY_FUSION = f"zscore:vectors={VECTOR_WEIGHT},text={TEXT_WEIGHT},depth={CANDIDATES_MIN}"
 
@@ -242,7 +247,9 @@ def _position(ranking: Sequence[str], path: str) -> int | None:
 def parser() -> argparse.ArgumentParser:
     command = argparse.ArgumentParser(prog="python -m benchmarks.eval_ranking", description=__doc__,
                                       formatter_class=argparse.RawDescriptionHelpFormatter)
-    command.add_argument("--sets", default=",".join(SETS), help=f"comma-separated sets to run (default: all of {', '.join(SETS)})")
+    command.add_argument("--sets", default=",".join(DEFAULT_SETS),
+                         help=f"comma-separated sets to run (default: {', '.join(DEFAULT_SETS)}; also {', '.join(ON_REQUEST)}, "
+                              f"whose pages are a local copy named by ${obsidian_help.SOURCE_VARIABLE})")
     command.add_argument("--fusions", nargs="?", const="default", default=None, metavar="SPECS",
                          help="also score fusions computed offline from the collected sides; SPECS is a space-separated list "
                               "like 'rrf:k=10 minmax:vectors=0.3,text=0.7' (without SPECS: a default grid)")
@@ -312,8 +319,11 @@ def main(argv: Sequence[str] | None = None) -> None:
         command.error(str(error))  # exit 2, like any usage error
     if arguments.depth < K:
         command.error(f"--depth must be at least {K} (the cut-off of every metric)")
-    result = evaluate(sets, arguments.depth, fusions, arguments.workdir, arguments.dump,
-                      progress=lambda message: print(message, file=sys.stderr, flush=True))
+    try:
+        result = evaluate(sets, arguments.depth, fusions, arguments.workdir, arguments.dump,
+                          progress=lambda message: print(message, file=sys.stderr, flush=True))
+    except DocsSourceMissing as error:  # a set's source is not on this machine: said, no traceback
+        command.exit(1, f"{command.prog}: {error}\n")
     print(json.dumps(result, indent=2, ensure_ascii=False))
 
 

@@ -8,6 +8,7 @@ checked on rankings whose right answer is known.
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -18,6 +19,10 @@ from benchmarks.eval_ranking import METRICS, SANITY_FUSION, question_metrics
 from benchmarks.fusion import FusionSpecError, parse_fusion
 
 REPO = Path(__file__).resolve().parent.parent
+
+
+def _environment() -> dict[str, str]:
+    return dict(os.environ)
 
 
 def run_harness(*arguments: str) -> subprocess.CompletedProcess[str]:
@@ -91,6 +96,48 @@ def test_unknown_set_is_a_usage_error_naming_the_choices() -> None:
     assert completed.returncode == 2
     assert "nope" in completed.stderr and "kepano" in completed.stderr
     assert completed.stdout == ""
+
+
+def test_the_help_set_runs_only_when_asked_and_says_which_variable_names_its_pages(tmp_path: Path) -> None:
+    listed = run_harness("--help").stdout
+    assert "VAULTMEM_EVAL_HELP" in listed
+    completed = subprocess.run([sys.executable, "-m", "benchmarks.eval_ranking", "--sets", "help"], cwd=REPO, capture_output=True,
+                               text=True, timeout=300, check=False, env={**_environment(), "VAULTMEM_EVAL_HELP": ""})
+    assert completed.returncode == 1
+    assert "VAULTMEM_EVAL_HELP" in completed.stderr and "Traceback" not in completed.stderr
+    assert completed.stdout == ""
+
+
+def test_the_help_set_refuses_a_copy_without_a_page_its_questions_name(tmp_path: Path) -> None:
+    copy = tmp_path / "en"
+    (copy / "Plugins").mkdir(parents=True)
+    (copy / "Plugins" / "Canvas.md").write_text("# Canvas\n", encoding="utf-8")
+    completed = subprocess.run([sys.executable, "-m", "benchmarks.eval_ranking", "--sets", "help", "--workdir", str(tmp_path / "work")],
+                               cwd=REPO, capture_output=True, text=True, timeout=300, check=False,
+                               env={**_environment(), "VAULTMEM_EVAL_HELP": str(copy)})
+    assert completed.returncode == 1
+    assert "does not hold" in completed.stderr and "another version of the help" in completed.stderr
+
+
+def test_the_help_set_copies_every_page_and_keeps_the_questions_whose_pages_and_sections_are_there(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from benchmarks.evalsets import obsidian_help
+
+    copy = tmp_path / "en"
+    questions = json.loads(obsidian_help.QUESTIONS.read_text(encoding="utf-8"))["questions"]
+    for item in questions:
+        for answer in item["answers"]:
+            page = copy / answer
+            page.parent.mkdir(parents=True, exist_ok=True)
+            heading = f"\n## {item['section']}\n" if "section" in item else ""
+            page.write_text((page.read_text(encoding="utf-8") if page.exists() else "Text.\n") + heading, encoding="utf-8")
+    (copy / "Extra page.md").write_text("Not an answer.\n", encoding="utf-8")
+    (copy / "image.png").write_bytes(b"\x89PNG")
+    monkeypatch.setenv("VAULTMEM_EVAL_HELP", str(copy))
+    prepared = obsidian_help.prepare(tmp_path / "work")
+    pages = {path.relative_to(copy).as_posix() for path in copy.rglob("*.md")}
+    assert {path.relative_to(prepared.vault).as_posix() for path in prepared.vault.rglob("*") if path.is_file()} == pages
+    assert len(prepared.questions) == len(questions) and prepared.info["notes"] == len(pages)
 
 
 def test_recall_counts_the_share_of_evidence_in_the_top_10_and_mrr_stops_at_10() -> None:

@@ -98,11 +98,11 @@ def _check_answer(vault: Path, question: Question) -> None:
         note = vault / answer
         if not note.is_file():
             raise DocsSourceMissing(f"{QUESTIONS.name}: {question.text!r} names {answer}, which this machine's manuals do not produce; the installed manual differs from the one the question was written for")
-        if question.section and not _has_heading(note.read_text(encoding="utf-8"), question.section):
+        if question.section and not has_heading(note.read_text(encoding="utf-8"), question.section):
             raise DocsSourceMissing(f"{QUESTIONS.name}: {question.text!r} names the section {question.section!r} of {answer}, which is not there; the installed manual differs from the one the question was written for")
 
 
-def _has_heading(text: str, heading: str) -> bool:
+def has_heading(text: str, heading: str) -> bool:
     return any(line.lstrip("#").strip() == heading for line in text.splitlines() if line.startswith("#"))
 
 
