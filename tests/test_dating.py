@@ -59,6 +59,25 @@ def test_bounds_are_dates_times_or_durations_back_from_now_and_a_date_alone_ends
         since_bound("3650d", datetime(5, 1, 1, tzinfo=UTC))
 
 
+def test_a_bound_that_names_a_year_month_week_or_day_covers_all_of_it() -> None:
+    # Before: 2026-W48 as --until ended on its Monday, and 2026-11, 2026, today were refused.
+    assert (since_bound("2026-11", NOW_TIME), until_bound("2026-11", NOW_TIME)) == (
+        datetime(2026, 11, 1, tzinfo=UTC), datetime(2026, 11, 30, 23, 59, 59, 999999, tzinfo=UTC))
+    assert (since_bound("2026-W48", NOW_TIME), until_bound("2026-w48", NOW_TIME)) == (
+        datetime(2026, 11, 23, tzinfo=UTC), datetime(2026, 11, 29, 23, 59, 59, 999999, tzinfo=UTC))
+    assert (since_bound("2026", NOW_TIME), until_bound("2026", NOW_TIME)) == (
+        datetime(2026, 1, 1, tzinfo=UTC), datetime(2026, 12, 31, 23, 59, 59, 999999, tzinfo=UTC))
+    assert until_bound("2026-12", NOW_TIME) == datetime(2026, 12, 31, 23, 59, 59, 999999, tzinfo=UTC)  # across the year's end
+    assert since_bound("2026-W01", NOW_TIME) == datetime(2025, 12, 29, tzinfo=UTC)  # ISO weeks start on Monday
+    assert (since_bound("today", NOW_TIME), until_bound("Yesterday", NOW_TIME)) == (
+        datetime(2026, 12, 1, tzinfo=UTC), datetime(2026, 11, 30, 23, 59, 59, 999999, tzinfo=UTC))
+    assert until_bound("9999", NOW_TIME) == until_bound("9999-W52", NOW_TIME) == datetime.max.replace(tzinfo=UTC)
+    assert until_bound("2026-W48-3", NOW_TIME) == datetime(2026, 11, 25, 23, 59, 59, 999999, tzinfo=UTC)  # a day of a week: that day
+    for value in ("2026-13", "2026-W54", "0000"):
+        with pytest.raises(UsageError, match=f"'{value}' is neither a date nor a duration: .*a period \\(2026, 2026-11, 2026-W48"):
+            since_bound(value, NOW_TIME)
+
+
 def test_a_date_property_that_links_a_daily_note_is_that_day() -> None:
     import yaml
 
@@ -118,10 +137,12 @@ def test_since_and_until_keep_the_notes_dated_in_the_range_and_leave_out_undated
         last_week = {hit.path for hit in vault.search("knee", k=10, now=NOW, since="7d")}
         november = {hit.path for hit in vault.search("knee", k=10, now=NOW, since="2026-11-01", until="2026-11-28")}
         one_day = [hit.path for hit in vault.search("knee", k=10, now=NOW, since="2026-11-28", until="2026-11-28")]
+        week_48 = {hit.path for hit in vault.search("knee", k=10, now=NOW, since="2026-W48", until="2026-W48")}
     assert everything == {"Daily/2026-11-25.md", "Daily/2026-11-28.md", "journal/retro.md", "memories/knee.md", "notes/undated.md"}
     assert last_week == {"Daily/2026-11-25.md", "Daily/2026-11-28.md", "memories/knee.md"}
     assert november == {"Daily/2026-11-25.md", "Daily/2026-11-28.md", "journal/retro.md"}  # the 28th counts whole
     assert one_day == ["Daily/2026-11-28.md"]
+    assert week_48 == {"Daily/2026-11-25.md", "Daily/2026-11-28.md"}  # Monday 23 to Sunday 29, the 28th included
 
 
 def test_a_search_by_date_says_how_many_notes_it_left_out_for_having_no_date(diary: Path, write_note: Callable[..., Path]) -> None:

@@ -25,7 +25,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
-from datetime import date, datetime, timedelta
+from datetime import UTC, date, datetime, time, timedelta
 from pathlib import PurePosixPath
 from typing import TYPE_CHECKING, Any
 
@@ -56,6 +56,10 @@ _LINK_CHARS = 300
 DAILY_SOURCE = "daily-note format"  # a NoteDate's source when the vault's daily-note format gave it
 _DURATION_SHAPE = re.compile(r"(?:\d+[smhdw])+", re.IGNORECASE)
 _DAYS_ONLY = re.compile(r"(?:\d+[dw])+", re.IGNORECASE)  # 7d, 2w, 1w3d: whole days, said as days
+# A bound that names a period: 2026 (a year), 2026-11 (a month), 2026-W48 (an ISO week).
+_PERIOD = re.compile(r"(?P<year>\d{4})(?:-(?:(?P<month>\d{2})|[Ww](?P<week>\d{2})))?")
+_DAY_WORDS = {"today": 0, "yesterday": 1}
+_END_OF_TIME = datetime.max.replace(tzinfo=UTC)
 
 
 @dataclass(frozen=True)
@@ -124,6 +128,12 @@ def until_bound(value: str, now: datetime) -> datetime:
 
 def _bound(value: str, now: datetime, name: str, end_of_day: bool) -> datetime:
     text = str(value).strip()
+    period = _period(text, now)
+    if period is not None:  # a calendar year, month, ISO week or day named in words: all of it
+        start, after = period
+        if not end_of_day:
+            return start
+        return after if after == _END_OF_TIME else after - timedelta(microseconds=1)
     try:
         moment = parse_timestamp(text)
     except InvalidTimestamp:
@@ -134,6 +144,44 @@ def _bound(value: str, now: datetime, name: str, end_of_day: bool) -> datetime:
         except OverflowError:  # 9999-12-31: its end is the last instant there is
             return datetime.max.replace(tzinfo=moment.tzinfo)
     return moment
+
+
+def _period(text: str, now: datetime) -> tuple[datetime, datetime] | None:
+    """A calendar period ``text`` names — ``2026`` (a year), ``2026-11`` (a month), ``2026-W48``
+    (an ISO week, Monday to Sunday), ``today``, ``yesterday`` (UTC days) — as its first instant
+    and the first instant after it; None for anything else (a date, a time, a duration)."""
+    word = text.casefold()
+    if word in _DAY_WORDS:
+        day = datetime.combine(now.astimezone(UTC).date(), time(), UTC) - timedelta(days=_DAY_WORDS[word])
+        return day, day + timedelta(days=1)
+    shape = _PERIOD.fullmatch(text)
+    if shape is None:
+        return None
+    year = int(shape["year"])
+    try:
+        if shape["week"]:
+            start = datetime.fromisocalendar(year, int(shape["week"]), 1).replace(tzinfo=UTC)
+            return start, _plus(start, timedelta(days=7))
+        if shape["month"]:
+            month = int(shape["month"])
+            start = datetime(year, month, 1, tzinfo=UTC)
+            after = (year + 1, 1) if month == 12 else (year, month + 1)
+            return start, _first_of(*after)
+        return datetime(year, 1, 1, tzinfo=UTC), _first_of(year + 1, 1)
+    except ValueError:  # month 13, week 54, year 0: not a period; said as not a date below
+        return None
+
+
+def _first_of(year: int, month: int) -> datetime:
+    """The first instant of that month; past year 9999, the end of time."""
+    return datetime(year, month, 1, tzinfo=UTC) if year <= datetime.max.year else _END_OF_TIME
+
+
+def _plus(moment: datetime, length: timedelta) -> datetime:
+    try:
+        return moment + length
+    except OverflowError:  # the last week of year 9999
+        return _END_OF_TIME
 
 
 def _is_date_alone(text: str) -> bool:
@@ -153,7 +201,8 @@ def _back_from(now: datetime, text: str, value: object, name: str, whole_days: b
         if _DURATION_SHAPE.fullmatch(text.replace(" ", "")):
             raise UsageError(Argument(name, repr(value)), f": {error}") from None
         raise UsageError(Argument(name, repr(value)), " is neither a date nor a duration: give an ISO date or time "
-                         "such as 2026-11-23 or 2026-11-23T09:00:00+00:00, or a duration back from now such as 7d or 2w") from None
+                         "such as 2026-11-23 or 2026-11-23T09:00:00+00:00, a period (2026, 2026-11, 2026-W48, today, "
+                         "yesterday) or a duration back from now such as 7d or 2w") from None
     try:
         moment = now - length
     except OverflowError:

@@ -242,7 +242,8 @@ Tag = Annotated[str, Field(min_length=1, description="One word, without '#'; nes
 Timestamp = Annotated[str, Field(description="ISO-8601, e.g. 2026-12-24 or 2026-12-24T18:00:00+01:00 (naive = UTC).")]
 Duration = Annotated[str, Field(description="A duration: 30m, 12h, 3d, 2w or combined, 1d12h.")]
 DateBound = Annotated[str, Field(max_length=64, description=(
-    "An ISO date or time (2026-11-23, 2026-11-23T09:00:00+01:00; naive = UTC) or a duration back from now (7d, 2w)."))]
+    "An ISO date or time (2026-11-23, 2026-11-23T09:00:00+01:00; naive = UTC), a period — 2026, 2026-11, 2026-W48, "
+    "today, yesterday: since = its start, until = its end — or a duration back from now (7d, 2w)."))]
 
 
 # ------------------------------------------------------------------ how a tool is declared
