@@ -83,3 +83,22 @@ def test_a_reader_hides_a_deleted_note_without_writing_into_the_shared_graph(sam
         snapshot, _ = after._current()
         assert snapshot is not None and first in snapshot.loaded.labels and snapshot.loaded.live == 39
         assert vault.search("oat milk in coffee", k=1, now=NOW)[0].path != gone
+
+
+def test_exact_scoring_reads_each_passages_current_vector_wherever_it_lives(sample_vault: Path, wordllama: object) -> None:
+    with Vault(sample_vault, embedder=wordllama) as vault:  # type: ignore[arg-type]
+        vault.index()
+        edited = next(sample_vault.rglob("*.md"))
+        edited.write_text(edited.read_text(encoding="utf-8") + "\nA new line about sourdough starters.\n", encoding="utf-8")
+        vault.index()  # the edited note's new passages wait in the delta; the others are in the snapshot
+        labels, matrix = stored_vectors(vault.store, PASSAGE_SPACE.table)
+        current = dict(zip(labels.tolist(), matrix, strict=True))
+        wanted = [*reversed(labels.tolist()), 10**9]  # any order, and a label that has no vector
+        for space in (PASSAGE_SPACE, dataclasses.replace(PASSAGE_SPACE, exact_up_to=10)):  # a matrix, then a graph read via SQLite
+            index = VectorIndex(vault.store, 256, space)
+            if space.exact_up_to == 10:
+                assert index.fold(force=True, num_threads=1, rebuild=True)
+            found, rows = index.matrix_of(wanted)
+            assert sorted(found) == sorted(current) and rows.shape == (len(current), 256)
+            for label, row in zip(found, rows, strict=True):
+                assert np.array_equal(row, current[label])

@@ -392,13 +392,12 @@ class Searcher:
 
     def exact_scores(self, vector: np.ndarray, notes: Sequence[int]) -> list[SideHit]:
         """These notes scored by every passage of theirs, best first."""
-        pairs = self.store.passages.pairs_of(notes)
-        stored = self.passage_vectors.vectors_of([label for label, _ in pairs])
-        known = [(label, note) for label, note in pairs if label in stored]
-        if not known:
+        owners = dict(self.store.passages.pairs_of(notes))
+        labels, matrix = self.passage_vectors.matrix_of(list(owners))
+        if not labels:
             return []
-        scores = cosines(np.vstack([stored[label] for label, _ in known]), vector)
-        return note_scores((label, note, score) for (label, note), score in zip(known, scores.tolist(), strict=True))
+        scores = cosines(matrix, vector)
+        return note_scores((label, owners[label], score) for label, score in zip(labels, scores.tolist(), strict=True))
 
     # -- the text side
 

@@ -127,25 +127,38 @@ class VectorIndex:
                 results.setdefault(label, similarity)
         return sorted(results.items(), key=lambda item: (-item[1], item[0]))[:k]
 
-    def vectors_of(self, labels: Sequence[int]) -> dict[int, np.ndarray]:
-        """The current vector of each label (from the delta, else the snapshot, else SQLite):
-        for scoring a few candidates exactly. Labels without a vector are left out."""
+    def matrix_of(self, labels: Sequence[int]) -> tuple[list[int], np.ndarray]:
+        """The current vectors of these labels (from the delta, else the snapshot, else SQLite)
+        as one matrix, and the label of each of its rows: for scoring a few candidates exactly.
+        Labels without a vector are left out; rows come grouped by where they were found."""
         snapshot, delta = self._current()
-        found: dict[int, np.ndarray] = {}
+        found: list[int] = []
+        parts: list[np.ndarray] = []
+        rest = list(labels)
         if delta.labels.size:
-            found.update((label, delta.matrix[delta.rows[label]]) for label in labels if label in delta.rows)
-        rest = [label for label in labels if label not in found]
+            in_delta = [label for label in rest if label in delta.rows]
+            if in_delta:
+                found.extend(in_delta)
+                parts.append(delta.matrix[[delta.rows[label] for label in in_delta]])
+                rest = [label for label in rest if label not in delta.rows]
         loaded = snapshot.loaded if snapshot is not None else None
         if isinstance(loaded, MatrixSnapshot) and rest:
             hidden = snapshot.superseded if snapshot is not None else set()
             stored, matrix = loaded.items([label for label in rest if label not in hidden])
-            found.update(zip(stored, matrix, strict=True))
-            rest = [label for label in rest if label not in found]
+            if stored:
+                found.extend(stored)
+                parts.append(matrix)
+                taken = set(stored)
+                rest = [label for label in rest if label not in taken]
         # A graph's vectors are read from SQLite: hnswlib's get_items costs ~7 µs a vector, SQLite ~1 µs.
         if rest:
             read, matrix = unpack(self.table.for_labels(rest))
-            found.update((int(label), row) for label, row in zip(read, matrix, strict=True))
-        return found
+            if len(read):
+                found.extend(int(label) for label in read)
+                parts.append(matrix)
+        if not parts:
+            return [], np.zeros((0, self.dimension), dtype=np.float32)
+        return found, parts[0] if len(parts) == 1 else np.vstack(parts)
 
     def neighbours(self, queries: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
         """The nearest notes of many queries at once: (labels, cosines), one row per query, up to
