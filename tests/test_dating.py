@@ -65,6 +65,7 @@ def test_a_bound_that_names_a_year_month_week_or_day_covers_all_of_it() -> None:
         datetime(2026, 11, 1, tzinfo=UTC), datetime(2026, 11, 30, 23, 59, 59, 999999, tzinfo=UTC))
     assert (since_bound("2026-W48", NOW_TIME), until_bound("2026-w48", NOW_TIME)) == (
         datetime(2026, 11, 23, tzinfo=UTC), datetime(2026, 11, 29, 23, 59, 59, 999999, tzinfo=UTC))
+    assert until_bound("2026W48", NOW_TIME) == until_bound("2026w48", NOW_TIME) == until_bound("2026-W48", NOW_TIME)  # compact too
     assert (since_bound("2026", NOW_TIME), until_bound("2026", NOW_TIME)) == (
         datetime(2026, 1, 1, tzinfo=UTC), datetime(2026, 12, 31, 23, 59, 59, 999999, tzinfo=UTC))
     assert until_bound("2026-12", NOW_TIME) == datetime(2026, 12, 31, 23, 59, 59, 999999, tzinfo=UTC)  # across the year's end
@@ -73,7 +74,7 @@ def test_a_bound_that_names_a_year_month_week_or_day_covers_all_of_it() -> None:
         datetime(2026, 12, 1, tzinfo=UTC), datetime(2026, 11, 30, 23, 59, 59, 999999, tzinfo=UTC))
     assert until_bound("9999", NOW_TIME) == until_bound("9999-W52", NOW_TIME) == datetime.max.replace(tzinfo=UTC)
     assert until_bound("2026-W48-3", NOW_TIME) == datetime(2026, 11, 25, 23, 59, 59, 999999, tzinfo=UTC)  # a day of a week: that day
-    for value in ("2026-13", "2026-W54", "0000"):
+    for value in ("2026-13", "2026-W54", "0000", "２０２６"):  # only ASCII digits name a year
         with pytest.raises(UsageError, match=f"'{value}' is neither a date nor a duration: .*a period \\(2026, 2026-11, 2026-W48"):
             since_bound(value, NOW_TIME)
 

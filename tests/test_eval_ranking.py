@@ -21,10 +21,6 @@ from benchmarks.fusion import FusionSpecError, parse_fusion
 REPO = Path(__file__).resolve().parent.parent
 
 
-def _environment() -> dict[str, str]:
-    return dict(os.environ)
-
-
 def run_harness(*arguments: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-m", "benchmarks.eval_ranking", *arguments],
@@ -98,11 +94,11 @@ def test_unknown_set_is_a_usage_error_naming_the_choices() -> None:
     assert completed.stdout == ""
 
 
-def test_the_help_set_runs_only_when_asked_and_says_which_variable_names_its_pages(tmp_path: Path) -> None:
+def test_the_help_set_runs_only_when_asked_and_says_which_variable_names_its_pages() -> None:
     listed = run_harness("--help").stdout
     assert "VAULTMEM_EVAL_HELP" in listed
     completed = subprocess.run([sys.executable, "-m", "benchmarks.eval_ranking", "--sets", "help"], cwd=REPO, capture_output=True,
-                               text=True, timeout=300, check=False, env={**_environment(), "VAULTMEM_EVAL_HELP": ""})
+                               text=True, timeout=300, check=False, env={**os.environ, "VAULTMEM_EVAL_HELP": ""})
     assert completed.returncode == 1
     assert "VAULTMEM_EVAL_HELP" in completed.stderr and "Traceback" not in completed.stderr
     assert completed.stdout == ""
@@ -114,7 +110,7 @@ def test_the_help_set_refuses_a_copy_without_a_page_its_questions_name(tmp_path:
     (copy / "Plugins" / "Canvas.md").write_text("# Canvas\n", encoding="utf-8")
     completed = subprocess.run([sys.executable, "-m", "benchmarks.eval_ranking", "--sets", "help", "--workdir", str(tmp_path / "work")],
                                cwd=REPO, capture_output=True, text=True, timeout=300, check=False,
-                               env={**_environment(), "VAULTMEM_EVAL_HELP": str(copy)})
+                               env={**os.environ, "VAULTMEM_EVAL_HELP": str(copy)})
     assert completed.returncode == 1
     assert "does not hold" in completed.stderr and "another version of the help" in completed.stderr
 

@@ -56,8 +56,8 @@ _LINK_CHARS = 300
 DAILY_SOURCE = "daily-note format"  # a NoteDate's source when the vault's daily-note format gave it
 _DURATION_SHAPE = re.compile(r"(?:\d+[smhdw])+", re.IGNORECASE)
 _DAYS_ONLY = re.compile(r"(?:\d+[dw])+", re.IGNORECASE)  # 7d, 2w, 1w3d: whole days, said as days
-# A bound that names a period: 2026 (a year), 2026-11 (a month), 2026-W48 (an ISO week).
-_PERIOD = re.compile(r"(?P<year>\d{4})(?:-(?:(?P<month>\d{2})|[Ww](?P<week>\d{2})))?")
+# A bound that names a period: 2026 (a year), 2026-11 (a month), 2026-W48 or 2026W48 (an ISO week).
+_PERIOD = re.compile(r"(?P<year>[0-9]{4})(?:-(?P<month>[0-9]{2})|-?[Ww](?P<week>[0-9]{2}))?")
 _DAY_WORDS = {"today": 0, "yesterday": 1}
 _END_OF_TIME = datetime.max.replace(tzinfo=UTC)
 

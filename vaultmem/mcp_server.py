@@ -382,10 +382,14 @@ class VaultTools:
         tags: Annotated[list[Tag] | None, Field(description="Only notes carrying all of these tags (a tag passes with the tags nested under it: project keeps project/harbor).")] = None,
         include_expired: Annotated[bool, Field(description="Also return expired notes (flagged expired=true). Only for history questions.")] = False,
         since: Annotated[DateBound | None, Field(description=(
-            "Only notes dated at or after this: their date property, a YYYY-MM-DD in the file name (daily notes) or "
-            "their created stamp. For \"what happened last week\" pass since=\"7d\" or a date; notes without a date are left out. "
+            "Only notes dated at or after this: their date property, a day in the file name (daily notes, read in the "
+            "vault's daily-note format) or their created stamp. An ISO date or time, a period (2026, 2026-11, 2026-W48, "
+            "today, yesterday: from its start) or a duration back from now (7d). For \"what happened last week\" pass "
+            "since=\"7d\", or since and until the same week; notes without a date are left out. "
             "Every hit is then in the range: a low score says only that its words differ from the query's."))] = None,
-        until: Annotated[DateBound | None, Field(description="Only notes dated at or before this (a date alone: through the end of that day).")] = None,
+        until: Annotated[DateBound | None, Field(description=(
+            "Only notes dated at or before this: an ISO date or time, or a period (2026-11, 2026-W48, yesterday); a date "
+            "or period alone runs through its end."))] = None,
     ) -> dict[str, Any]:
         hits = await self.service.call(lambda vault: vault.search(
             query, k=k, layers=layers, tags=tags, include_expired=include_expired, since=since, until=until))
