@@ -314,6 +314,8 @@ def test_a_memory_titled_like_an_existing_note_says_the_name_is_now_shared(vault
     with Vault(vault_dir) as vault:
         kyoto = vault.remember("Book the ryokan in Kyoto by March", title="Kyoto", layer="L3", now=NOW)
         tea = vault.remember("Tea ceremony on Sunday", title="Tea ceremony", layer="L3", now=NOW)
+        about = vault.remember("Temples to see", title="About Kyoto", layer="L3", now=NOW)  # the same topic, another name
+    assert about.same_name == []  # a link to [[About Kyoto]] names no other note (topic keys are search's alone)
     assert [(other.id, other.path) for other in kyoto.same_name] == [("References/Kyoto", "References/Kyoto.md")]
     assert kyoto.as_dict()["same_name"] == [{"id": "References/Kyoto", "path": "References/Kyoto.md"}]
     assert tea.same_name == []

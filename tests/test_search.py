@@ -609,6 +609,42 @@ def test_a_query_that_is_a_notes_title_or_alias_ranks_that_note_first(named: Vau
     assert lifted == ([] if path is None else [path])
 
 
+def test_a_question_that_only_names_a_note_ranks_that_note_first_on_the_real_vault(kepano: Vault) -> None:
+    # "who is Kevin Kelly" ranked the person's page 3rd, behind a podcast episode named after him.
+    for query in ("who is Kevin Kelly?", "Who's Kevin Kelly", "tell me about kevin kelly"):
+        hits = kepano.search(query, k=5)
+        lifted = lifted_by_name(kepano, query)
+        if query.startswith("tell"):  # "tell" is a word of the question: it is not only a name
+            assert lifted == [], query
+            continue
+        assert hits[0].path == "References/Kevin Kelly.md" and lifted == ["References/Kevin Kelly.md"], (query, [hit.path for hit in hits])
+
+
+@pytest.mark.parametrize(("query", "path"), [
+    ("who was Ada Lovelace", "people/ada.md"),  # its title, in a question's words
+    ("what is Augusta King's", "people/countess.md"),  # an alias, possessive and all
+    ("who is Lovelace", None),  # part of a name, asked about, is still not the name
+])
+def test_a_question_that_is_a_notes_title_or_alias_in_other_words_lifts_only_that_note(named: Vault, query: str, path: str | None) -> None:
+    assert lifted_by_name(named, query) == ([] if path is None else [path])
+
+
+def test_a_name_that_is_mostly_stopwords_is_not_asked_for_by_its_last_word(kepano: Vault) -> None:
+    # "Out of Control" without its stopwords is "control": a question about control does not name the book.
+    assert lifted_by_name(kepano, "what is control") == []
+    assert lifted_by_name(kepano, "Out of Control") == ["References/Out of Control.md"]  # its whole name still does
+
+
+def test_explain_says_a_question_asked_for_the_note_by_its_name(kepano: Vault) -> None:
+    reasons = kepano.explain("References/Kevin Kelly.md", "who is Kevin Kelly").reasons
+    assert any(reason.startswith("name match: the query asks for it by its file name ('Kevin Kelly')") for reason in reasons), reasons
+
+
+def lifted_by_name(vault: Vault, query: str) -> list[str]:
+    found = vault.derived.searcher().candidates(query, 10, search_filters(None, None, False, NOW))
+    return [found.paths[item.label] for item in found.fused if item.name_lift is not None]
+
+
 def test_a_note_named_as_asked_that_the_filters_exclude_stays_out(named: Vault) -> None:
     hidden = [hit.path for hit in named.search("Grace Hopper", k=10, now=NOW)]
     assert "people/Grace Hopper.md" not in hidden and hidden  # expired: the name does not bring it back

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from .dating import DAILY_SOURCE, note_date
 from .errors import NoteNotFound, NoteReadError, UsageError
-from .fields import name_key, string_values
+from .fields import name_key, name_topic, string_values, topic_key
 from .lifecycle import format_timestamp, from_epoch_us, is_expired_us, to_epoch_us
 from .notes import read_note, text_values
 from .ranking import NAME_MARGIN, SideHit, match_kind, note_scores, probability
@@ -167,11 +167,13 @@ def _unheld_reason(found: Candidates) -> list[str]:
 
 def _name_reason(row: NoteRow, meta: dict[str, Any], query: str, lift: float) -> str:
     """The name bonus, in words: which of the note's names the query is, and what it did."""
-    key = name_key(query)
+    key, topic = name_key(query), topic_key(query)
     aliases = string_values(meta.get("aliases", meta.get("alias")))
     names = [("file name", PurePosixPath(row.path).stem), ("title", row.title), *(("alias", alias) for alias in aliases)]
-    which, name = next(((kind, text) for kind, text in names if name_key(text) == key), ("name", row.title))
-    said = f"name match: the query is its {which} ({name!r}), and a note named as asked ranks above every note that is not"
+    exact = next(((kind, text) for kind, text in names if name_key(text) == key), None)
+    which, name = exact or next(((kind, text) for kind, text in names if name_topic(name_key(text)) == topic), ("name", row.title))
+    asked = "the query is its" if exact else "the query asks for it by its"
+    said = f"name match: {asked} {which} ({name!r}), and a note named as asked ranks above every note that is not"
     if lift > 0:
         return f"{said}: its fused value was raised by {lift:.2f} to stand {NAME_MARGIN:g} above the best of them"
     return f"{said}: it already stood at least {NAME_MARGIN:g} above the best of them, so nothing was added"

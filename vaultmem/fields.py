@@ -9,7 +9,9 @@ not text a person types. See adr/0004-hybrid-ranking.md.
 
 A note's **name keys** (:func:`name_key`) are its file name, title and aliases as a query is
 compared with them: search ranks a note first when the query *is* one of its names
-(ranking.py's name bonus).
+(ranking.py's name bonus). Its **topic keys** (:func:`topic_key`) are the same names without
+their stopwords: a question that is only a name in a question's words ("who is Kevin Kelly",
+"what are tags") asks for that note too.
 """
 
 from __future__ import annotations
@@ -45,6 +47,8 @@ STOPWORDS = frozenset(
     "there these they this those through to too under until up very was we were what when where "
     "which while who whom why will with would you your yours yourself yourselves".split()
 )
+_TOPIC_WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)*")  # words, an apostrophe inside one kept (o'brien)
+_POSSESSIVE_END = re.compile(r"['’]s$")
 _LINK = re.compile(r"!?\[\[([^\]|#^]*)(?:[#^][^\]|]*)?(?:\|([^\]]*))?\]\]")
 _URL = re.compile(r"^[a-z][a-z0-9+.-]*://\S+$", re.IGNORECASE)
 
@@ -59,6 +63,7 @@ class SearchFields:
     props: tuple[tuple[str, str], ...]  # (key, text) of each string property
     tags: tuple[str, ...]
     name_keys: tuple[str, ...] = ()  # its file name, title and aliases as name_key gives them (each once)
+    topic_keys: tuple[str, ...] = ()  # the same names as name_topic gives them (each once, none empty)
 
     @property
     def props_text(self) -> str:
@@ -79,7 +84,7 @@ def search_fields(note: Note) -> SearchFields:
     folder, _, file_name = note.path.rpartition("/")
     name = file_name.removesuffix(".md")
     aliases = tuple(string_values(note.meta.get("aliases", note.meta.get("alias"))))
-    keys = (name_key(text) for text in (name, note.title, *aliases))
+    keys = [name_key(text) for text in (name, note.title, *aliases)]
     return SearchFields(
         name=f"{folder} {name}" if folder else name,
         title=note.title,
@@ -87,6 +92,7 @@ def search_fields(note: Note) -> SearchFields:
         props=tuple(property_texts(note.meta)),
         tags=tuple(note.tags),
         name_keys=tuple(dict.fromkeys(key for key in keys if key)),
+        topic_keys=tuple(dict.fromkeys(topic for topic in map(name_topic, keys) if topic)),
     )
 
 
@@ -110,6 +116,22 @@ def name_key(text: str) -> str:
     while end > start and _is_edge(folded[end - 1]) and folded[end - 1] != "#":
         end -= 1
     return folded[start:end]
+
+
+def topic_key(text: str) -> str:
+    """A name or a query without its stopwords (and possessive ``'s``), as a question that
+    only names a note is compared with the note's names: ``"Who is Kevin Kelly?"`` and
+    ``Kevin Kelly`` are both ``kevin kelly``, ``"what are tags"`` is ``tags``. ``""``: nothing
+    but stopwords."""
+    words = (_POSSESSIVE_END.sub("", word) for word in _TOPIC_WORD.findall(name_key(text)))
+    return " ".join(word for word in words if word and word not in STOPWORDS)
+
+
+def name_topic(name_key_text: str) -> str:
+    """A note name's topic key, kept only when it holds at least half of the name's words:
+    ``Out of Control`` is not the topic ``control``, which a question about control would name."""
+    topic = topic_key(name_key_text)
+    return topic if 2 * len(topic.split()) >= len(_TOPIC_WORD.findall(name_key_text)) else ""
 
 
 def _is_edge(character: str) -> bool:

@@ -353,9 +353,10 @@ class Indexer:
             return
         source = item.moved_from if current is None and item.moved_from and self._still_gone(item.moved_from) else None
         base = current or source
+        fields = item.searchable.fields
         if base is not None:
             old = self.store.notes.by_labels([base.label]).get(base.label)
-            self.store.notes.update(base.label, row, lookup_names(item.note), item.searchable.fields.name_keys)
+            self.store.notes.update(base.label, row, lookup_names(item.note), fields.name_keys, fields.topic_keys)
             label = base.label
             if source is not None and old is not None:
                 self.store.usage.rename(old.id, row.id)
@@ -363,7 +364,7 @@ class Indexer:
             else:
                 report.updated.append(row.path)
         else:
-            label = self.store.notes.insert(row, lookup_names(item.note), item.searchable.fields.name_keys)
+            label = self.store.notes.insert(row, lookup_names(item.note), fields.name_keys, fields.topic_keys)
             report.added.append(row.path)
         self._write_passages(label, base, item, report)
 

@@ -44,7 +44,9 @@ from .markdown import without_code_or_hidden
 # 5: an expires_at that no UTC instant holds is stored in its ISO form, not as a Python repr.
 # 6: dates from more daily-note names (2026_11_30, 20261130, Daily/2026/11/30), Unix-time stamps,
 #    a title YAML reads as a date, no #tags from comments.
-READER_VERSION = "6"
+# 7: each note's topic keys (fields.name_topic): its names without stopwords, for a question
+#    that names it ("who is Kevin Kelly").
+READER_VERSION = "7"
 BOM = "\ufeff"
 _YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 _OPENING = re.compile(r"\A---[ \t]*\r?\n")

@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import numpy as np
 
 from .errors import DerivedIndexError, IndexBusy, NoteReadError
-from .fields import STOPWORDS, name_key
+from .fields import STOPWORDS, name_key, topic_key
 from .lifecycle import format_timestamp, from_epoch_us, is_expired_us, resolve_now, to_epoch_us
 from .notes import is_unparsed_expiry, unparsed_expiry_warning, version_of
 from .ordered import unique
@@ -43,7 +43,7 @@ from .ranking import Fused, SideHit, fuse, match_kind, note_scores, probability
 from .results import SimilarNote
 from .snapshots import cosines
 from .snippets import Snippet, passage_snippet
-from .storage import PASSAGE_SPACE, Eligibility, NoteRow, PassageRow, Store
+from .storage import PASSAGE_SPACE, TOPIC_KEY, Eligibility, NoteRow, PassageRow, Store
 from .vectors import SnapshotMoved, blob_to_vector
 
 if TYPE_CHECKING:
@@ -322,15 +322,24 @@ class Searcher:
         vectors = self._vector_side(self.embedder.embed([query])[0], pool, eligibility)
         words = tuple(query_terms(query))
         text, unheld = self._text_side(words, pool, eligibility)
-        key = name_key(query)
-        named = self.store.notes.labels_named(key, eligibility) if key else []
-        fused = fuse(vectors, text, pool, named)
+        fused = fuse(vectors, text, pool, self._named(query, eligibility))
         paths = self.store.notes.paths_by_labels([item.label for item in fused])
         # Labels come from the same snapshot as `paths`; one missing here is a vector of a
         # note deleted before this query began.
         alive = sorted((item for item in fused if item.label in paths), key=lambda item: (-item.value, paths[item.label]))
         weight = min(1.0, self.store.notes.count_at_most(UNHELD_FULL_NOTES) / UNHELD_FULL_NOTES) if unheld else 1.0
         return Candidates(vectors, text, alive, paths, words, unheld, weight)
+
+    def _named(self, query: str, eligibility: Eligibility) -> list[int]:
+        """The notes the query asks for by name (the name bonus): those one of whose names the
+        query is, else those one of whose names it is in a question's words ("who is Kevin
+        Kelly": fields.topic_key)."""
+        key = name_key(query)
+        named = self.store.notes.labels_named(key, eligibility) if key else []
+        topic = topic_key(query)
+        if named or not topic:
+            return named
+        return self.store.notes.labels_named(topic, eligibility, kind=TOPIC_KEY)
 
     def _best_passages(self, found: Candidates, ordered: Sequence[Fused], query: str) -> dict[int, PassageRow]:
         vector_best = {hit.label: hit.passage for hit in found.vectors}

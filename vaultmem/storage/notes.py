@@ -17,6 +17,7 @@ from .connection import CASEFOLD, NFC, Connection, chunks, placeholders
 
 SIMILAR_PATHS = 5  # suggestions in a "note not found" message
 NAME_KEY = "name_key"  # the kind of a name key's row in note_names (fields.name_key)
+TOPIC_KEY = "topic_key"  # the kind of a topic key's row (fields.name_topic): a name in a question's words
 
 
 @dataclass(frozen=True)
@@ -203,30 +204,34 @@ class NoteStore:
 
     # -- writing (the indexer, inside its transactions)
 
-    def insert(self, row: NoteRow, names: Sequence[tuple[str, str]] = (), keys: Sequence[str] = ()) -> int:
+    def insert(self, row: NoteRow, names: Sequence[tuple[str, str]] = (), keys: Sequence[str] = (),
+               topics: Sequence[str] = ()) -> int:
         """Add a note; ``names``: (kind, name) pairs it also answers to (``notes.lookup_names``);
-        ``keys``: its name keys (``fields.name_key``: what an exact-name query is compared with)."""
+        ``keys``: its name keys (``fields.name_key``: what an exact-name query is compared with);
+        ``topics``: its topic keys (``fields.name_topic``: what a question naming it is compared with)."""
         cursor = self.db.execute(
             f"INSERT INTO notes ({_NOTE_COLUMNS}) VALUES ({placeholders(len(_NOTE_COLUMN_NAMES))})", row.params()
         )
         label = cursor.lastrowid
         if label is None:  # SQLite sets it on every INSERT into a rowid table
             raise DerivedIndexError(f"{self.db.path}: inserting {row.path} returned no label; run `vaultmem index --rebuild`")
-        self._write_names(label, names, keys)
+        self._write_names(label, names, keys, topics)
         return label
 
-    def update(self, label: int, row: NoteRow, names: Sequence[tuple[str, str]] = (), keys: Sequence[str] = ()) -> None:
-        """Replace a note's metadata, names and name keys (its passages are the passage store's)."""
+    def update(self, label: int, row: NoteRow, names: Sequence[tuple[str, str]] = (), keys: Sequence[str] = (),
+               topics: Sequence[str] = ()) -> None:
+        """Replace a note's metadata, names, name and topic keys (its passages are the passage store's)."""
         assignments = ", ".join(f"{column} = ?" for column in _NOTE_COLUMN_NAMES)
         self.db.execute(f"UPDATE notes SET {assignments} WHERE label = ?", (*row.params(), int(label)))
         self.db.execute("DELETE FROM note_names WHERE label = ?", (int(label),))
-        self._write_names(label, names, keys)
+        self._write_names(label, names, keys, topics)
 
-    def _write_names(self, label: int, names: Sequence[tuple[str, str]], keys: Sequence[str]) -> None:
-        # Name keys share the table under a kind of their own, which no frontmatter field
-        # (the other kinds) can be: resolving a NOTE never sees them, a query never sees the rest.
+    def _write_names(self, label: int, names: Sequence[tuple[str, str]], keys: Sequence[str], topics: Sequence[str]) -> None:
+        # Name and topic keys share the table under kinds of their own, which no frontmatter
+        # field (the other kinds) can be: resolving a NOTE never sees them, a query never sees the rest.
+        rows = [*names, *((NAME_KEY, key) for key in keys), *((TOPIC_KEY, topic) for topic in topics)]
         self.db.executemany("INSERT INTO note_names (label, kind, name) VALUES (?, ?, ?)",
-                            [(int(label), kind, name) for kind, name in [*names, *((NAME_KEY, key) for key in keys)]])
+                            [(int(label), kind, name) for kind, name in rows])
 
     def mark_all_changed(self) -> None:
         """Make every row look changed, so the next reconcile reads every file again (the
@@ -323,12 +328,13 @@ class NoteStore:
                  "ORDER BY notes.path, note_names.kind")
         return [(_row_to_note(row), row[-1]) for row in self.db.execute(query, (name_form(name) if normalized else name, *kinds))]
 
-    def labels_named(self, key: str, eligibility: Eligibility) -> list[int]:
-        """Eligible notes one of whose name keys (file name, title, alias) is ``key``, by label."""
+    def labels_named(self, key: str, eligibility: Eligibility, kind: str = NAME_KEY) -> list[int]:
+        """Eligible notes one of whose name keys (file name, title, alias) is ``key``, by label
+        (``kind`` TOPIC_KEY: one of whose topic keys is)."""
         where, params = eligibility.where()
         query = ("SELECT DISTINCT notes.label FROM note_names JOIN notes ON notes.label = note_names.label "
                  f"WHERE note_names.kind = ? AND note_names.name = ? AND {where} ORDER BY notes.label")
-        return [row[0] for row in self.db.execute(query, (NAME_KEY, key, *params))]
+        return [row[0] for row in self.db.execute(query, (kind, key, *params))]
 
     def by_title(self, title: str, *, normalized: bool = False) -> list[NoteRow]:
         """Notes whose title is exactly ``title``."""
