@@ -23,6 +23,7 @@ CONFIG = 'embedder = "hashing"\n'
 NOW = "2026-12-01T12:00:00+00:00"
 CORE = ".obsidian/daily-notes.json"
 PERIODIC = ".obsidian/plugins/periodic-notes/data.json"
+COMMUNITY = ".obsidian/community-plugins.json"
 
 
 def daily_notes(root: Path, date_format: str | None = None, folder: str | None = None) -> None:
@@ -53,6 +54,15 @@ def day_of(root: Path, path: str, meta: dict[str, object] | None = None) -> tupl
     ("DD.MM.YYYY", "", "28.11.2026.md"),  # the vault's root
     ("[Daily] YYYY-MM-DD", "Daily/", "Daily/Daily 2026-11-28.md"),  # a literal; the folder as typed, with a slash
     ("ddd D MMM YY", "Log", "Log/Sat 28 Nov 26.md"),  # short names, a two-digit year
+    ("YY-MM-DD", "", "26-11-28.md"),  # a two-digit year alone: 20YY
+    ("YYYY-MM-DD HH:mm", "Log", "Log/2026-11-28 09:30.md"),  # a time of day: matched, not read
+    ("YYYY-MM-DD-DDDD", "Log", "Log/2026-11-28-332.md"),  # the day of the year: matched, not read
+    ("[W]W YYYY-MM-DD", "Log", "Log/W48 2026-11-28.md"),  # an ISO week: matched, not read
+    ("LL", "Log", "Log/November 28, 2026.md"),  # moment's locale formats, in English: MMMM D, YYYY
+    ("LLLL", "Log", "Log/Saturday, November 28, 2026 9:30 PM.md"),
+    ("L", "Log", "Log/11/28/2026.md"),  # MM/DD/YYYY: its slashes are folders, as Obsidian writes them
+    ("/YYYY//MM-DD/", "/Log//", "Log/2026/11-28.md"),  # slashes at the ends and doubled: dropped, as Obsidian does
+    ("DD-MM-YYYY", "Tageb\u00fccher", "Tagebu\u0308cher/28-11-2026.md"),  # the folder typed composed, named decomposed (macOS)
 ])
 def test_a_name_written_in_the_vaults_daily_format_is_that_day(vault_dir: Path, date_format: str, folder: str, path: str) -> None:
     daily_notes(vault_dir, date_format, folder)
@@ -99,17 +109,118 @@ def test_periodic_notes_daily_format_wins_over_the_core_plugins_when_its_daily_n
     assert day_of(vault_dir, "Periodic/Daily/11-28-2026.md") is None
 
 
-@pytest.mark.parametrize(("date_format", "named"), [
-    ("gggg-[W]ww", "its tokens gggg, ww (a week-based year, a week) do not name one day"),
-    ("YYYY-MM-DD HH:mm", "its tokens HH, mm (a time of day) do not name one day"),
-    ("YYYY-[Q]Q", "its tokens Q (a quarter) do not name one day"),
-    ("X", "its tokens X (Unix time) do not name one day"),
-    ("YYYY-MM", "it names no day, so not one day"),
+def calendar_sets(root: Path, *sets: tuple[str, str, str, bool], active: str | None = None) -> None:
+    """What Periodic Notes 1.x writes: calendar sets, each with its own daily notes (its ``day``)."""
+    written: dict[str, object] = {"calendarSets": [
+        {"id": name, "ctime": "2026-11-01T09:00:00+01:00", "day": {"enabled": enabled, "format": date_format, "folder": folder},
+         "week": {"enabled": False, "format": "", "folder": ""}} for name, date_format, folder, enabled in sets]}
+    if active is not None:
+        written["activeCalendarSet"] = active
+    write_file(root, PERIODIC, json.dumps(written))
+
+
+def test_periodic_notes_1x_reads_the_day_of_its_active_calendar_set_else_of_its_first(vault_dir: Path) -> None:
+    daily_notes(vault_dir, "DD-MM-YYYY", "Journal")
+    work, default = ("Work", "DD.MM.YYYY", "Work", True), ("Default", "MM-DD-YYYY", "Periodic", True)
+    calendar_sets(vault_dir, work, default, active="Default")
+    assert day_of(vault_dir, "Periodic/11-28-2026.md") == (date(2026, 11, 28), "daily-note format")
+    assert day_of(vault_dir, "Work/28.11.2026.md") is None and day_of(vault_dir, "Journal/28-11-2026.md") is None
+    for active in (None, "Gone"):  # no active set named, or one that is not there: the first
+        calendar_sets(vault_dir, work, default, active=active)
+        assert day_of(vault_dir, "Work/28.11.2026.md") == (date(2026, 11, 28), "daily-note format")
+    calendar_sets(vault_dir, ("Default", "MM-DD-YYYY", "Periodic", False), active="Default")  # its daily notes off
+    assert day_of(vault_dir, "Journal/28-11-2026.md") == (date(2026, 11, 28), "daily-note format")  # the core plugin's
+    # 0.x's daily, left in the file after 1.x moved it into a set, is not read over the sets; with no set it is.
+    written = {"daily": {"enabled": True, "format": "DD.MM.YYYY", "folder": "Old"}}
+    write_file(vault_dir, PERIODIC, json.dumps({**written, "calendarSets": [{"id": "Default", "day": {"enabled": True, "format": "MM-DD-YYYY"}}]}))
+    assert day_of(vault_dir, "11-28-2026.md") == (date(2026, 11, 28), "daily-note format")  # no folder: the vault's root
+    assert day_of(vault_dir, "Old/28.11.2026.md") is None
+    write_file(vault_dir, PERIODIC, json.dumps({**written, "calendarSets": []}))
+    assert day_of(vault_dir, "Old/28.11.2026.md") == (date(2026, 11, 28), "daily-note format")
+
+
+@pytest.mark.parametrize("plugins", [
+    ["calendar", "periodic-notes"],  # turned on
+    None,  # no list of community plugins: as before lists were read
+    "{not json",  # a list that cannot be read: the same
 ])
-def test_a_format_that_names_no_single_day_dates_nothing_and_says_which_tokens(date_format: str, named: str) -> None:
-    moment = parse_moment_format(date_format)
-    assert not moment.supported and moment.unread == named
-    assert moment.day("2026-W48") is None and moment.day("2026-11") is None
+def test_periodic_notes_settings_are_read_when_the_plugin_is_on_or_its_state_is_unknown(vault_dir: Path, plugins: object) -> None:
+    daily_notes(vault_dir, "DD-MM-YYYY", "Journal")
+    periodic_notes(vault_dir, "MM-DD-YYYY", "Periodic/Daily")
+    if plugins is not None:
+        write_file(vault_dir, COMMUNITY, plugins if isinstance(plugins, str) else json.dumps(plugins))
+    assert day_of(vault_dir, "Periodic/Daily/11-28-2026.md") == (date(2026, 11, 28), "daily-note format")
+    assert load_daily_format(vault_dir).problems == ()  # community-plugins.json's own state is not a daily-note problem
+
+
+def test_periodic_notes_settings_left_behind_by_a_plugin_turned_off_are_not_read(vault_dir: Path) -> None:
+    daily_notes(vault_dir, "DD-MM-YYYY", "Journal")
+    periodic_notes(vault_dir, "MM-DD-YYYY", "Periodic/Daily")
+    write_file(vault_dir, COMMUNITY, json.dumps(["calendar", "dataview"]))  # Periodic Notes turned off, its data.json kept
+    assert day_of(vault_dir, "Journal/28-11-2026.md") == (date(2026, 11, 28), "daily-note format")
+    assert day_of(vault_dir, "Periodic/Daily/11-28-2026.md") is None
+    write_file(vault_dir, PERIODIC, "{not json")  # nor are they checked
+    assert load_daily_format(vault_dir).problems == ()
+    assert day_of(vault_dir, "Journal/28-11-2026.md") == (date(2026, 11, 28), "daily-note format")
+
+
+def test_the_core_plugins_format_is_read_even_when_daily_notes_are_turned_off(vault_dir: Path) -> None:
+    daily_notes(vault_dir, "DD-MM-YYYY", "Journal")
+    write_file(vault_dir, ".obsidian/core-plugins.json", json.dumps({"daily-notes": False, "file-explorer": True}))
+    # The notes it named are still named so.
+    assert day_of(vault_dir, "Journal/28-11-2026.md") == (date(2026, 11, 28), "daily-note format")
+
+
+def test_a_month_is_read_by_the_names_moment_writes() -> None:
+    moment = parse_moment_format("DD MMM YYYY")
+    assert moment.day("28 Sep 2026") == date(2026, 9, 28)  # moment's MMM for September
+    assert moment.day("28 sep 2026") == date(2026, 9, 28)  # a name in another case is still that name
+    assert moment.day("28 Sept 2026") is None  # not what moment writes
+
+
+@pytest.mark.parametrize(("date_format", "written", "named"), [
+    ("gggg-[W]ww", "2026-W48", "it names no year, no month and no day, so not one day "
+     "(gggg, ww: a week-based year, a week, which vaultmem does not read as a day)"),
+    ("YYYY-[Q]Q", "2026-Q4", "it names no month and no day, so not one day (Q: a quarter, which vaultmem does not read as a day)"),
+    ("X", "1795824000", "it names no year, no month and no day, so not one day (X: Unix time, which vaultmem does not read as a day)"),
+    ("YYYY-MM", "2026-11", "it names no day, so not one day"),
+    ("YYYY-DDDD", "2026-332", "it names no month and no day, so not one day "
+     "(DDDD: the day of the year, which vaultmem does not read as a day)"),
+])
+def test_a_format_that_names_no_single_day_dates_nothing_and_says_which_tokens(
+        vault_dir: Path, date_format: str, written: str, named: str) -> None:
+    daily_notes(vault_dir, date_format, "Journal")
+    daily = load_daily_format(vault_dir)
+    assert not daily.in_use and daily.fingerprint == ""  # the index records no format
+    assert [(problem.field, problem.message) for problem in daily.problems] == [
+        ("format", f"{date_format!r}: {named}; its daily-note format is not used: daily notes are dated by the other rules meanwhile")]
+    # A note named as the format writes it gets no date from it (YYYY-MM is no day; 2026-332 is no 332nd of a month).
+    assert day_of(vault_dir, f"Journal/{written}.md") is None
+
+
+@pytest.mark.parametrize(("date_format", "why"), [
+    ("MD" * 20 + "YYYY", "M and D write numbers of varying width with nothing but digits between them"),  # 52 s a name, unbounded
+    ("dddd" * 50_000, "it is 200,000 characters long, and vaultmem reads formats of at most 100"),  # 8 s to compile
+    ("MDYYYY", "M and D write numbers of varying width"),  # 1112026: 1 November or 11 January?
+    ("YYYYMD", "M and D write numbers of varying width"),
+    ("M[1]D YYYY", "M and D write numbers of varying width"),  # digits between them do not part them
+    ("LLLL " * 4 + "LL", "once moment's L… formats are written out"),  # short as written, long once expanded
+])
+def test_a_format_that_cannot_be_read_back_one_way_or_is_too_long_is_refused_and_dates_nothing(
+        vault_dir: Path, date_format: str, why: str) -> None:
+    daily_notes(vault_dir, date_format, "")
+    daily = load_daily_format(vault_dir)
+    assert not daily.in_use and daily.fingerprint == ""
+    [problem] = daily.problems
+    assert problem.field == "format" and why in problem.message and len(problem.message) < 600  # the format itself cut short
+    assert day_of(vault_dir, "1" * 40 + "2026.md") is None and day_of(vault_dir, "1112026.md") is None
+
+
+def test_formats_whose_numbers_are_apart_or_of_one_width_are_read() -> None:
+    assert parse_moment_format("YYYYMMDD").day("20261128") == date(2026, 11, 28)  # all of one width: one way to read
+    assert parse_moment_format("D.M.YYYY").day("1.11.2026") == date(2026, 11, 1)
+    assert parse_moment_format("YYYYMMDD Hmm").day("20261128 930") == date(2026, 11, 28)  # one of varying width in a run
+    assert parse_moment_format("Do MMMM YYYY").day("1st September 2026") == date(2026, 9, 1)
 
 
 # ---------------------------------------------------------------- through the index, search, explain and check
@@ -169,6 +280,46 @@ def test_a_changed_daily_format_reads_again_only_the_notes_of_its_folders(journa
     assert report.unchanged == 2  # the notes outside Journal/ were not read again
 
 
+def test_a_changed_format_for_the_vaults_root_reads_every_note_again(vault_dir: Path) -> None:
+    write_file(vault_dir, ".vaultmem.toml", CONFIG)
+    daily_notes(vault_dir, "DD-MM-YYYY", None)  # no folder: daily notes in the vault's root
+    write_file(vault_dir, "03-04-2026.md", "Knee physio, first session.\n")
+    write_file(vault_dir, "Notes/Knee.md", "Knee brace notes.\n")
+    with Vault(vault_dir) as vault:
+        vault.index()
+    daily_notes(vault_dir, "MM-DD-YYYY", "")
+    with Vault(vault_dir) as vault:
+        report = vault.index()
+    # Any note below the root may be a daily note of the format: all are read again, none re-embedded.
+    assert sorted(report.updated) == ["03-04-2026.md", "Notes/Knee.md"] and report.embedded == 0 and report.unchanged == 0
+    assert dated(vault_dir, "2026-03-04", "2026-03-04") == {"03-04-2026.md": "2026-03-04T00:00:00+00:00"}
+
+
+def test_a_changed_format_reads_again_the_notes_of_a_folder_named_decomposed_on_disk(vault_dir: Path) -> None:
+    write_file(vault_dir, ".vaultmem.toml", CONFIG)
+    daily_notes(vault_dir, "DD-MM-YYYY", "Tageb\u00fccher")  # typed composed in Obsidian
+    write_file(vault_dir, "Tagebu\u0308cher/03-04-2026.md", "Knee physio, first session.\n")  # as macOS names it
+    with Vault(vault_dir) as vault:
+        vault.index()
+    daily_notes(vault_dir, "MM-DD-YYYY", "Tageb\u00fccher")
+    with Vault(vault_dir) as vault:
+        report = vault.index()
+    assert report.updated == ["Tagebu\u0308cher/03-04-2026.md"]
+    assert dated(vault_dir, "2026-03-04", "2026-03-04") == {"Tagebu\u0308cher/03-04-2026.md": "2026-03-04T00:00:00+00:00"}
+
+
+def test_notes_dated_by_a_format_lose_that_date_when_its_settings_break_and_search_says_why(journal: Path) -> None:
+    assert dated(journal, "2026-11-26", "2026-11-29") == {"Journal/28-11-2026.md": "2026-11-28T00:00:00+00:00"}  # indexed
+    write_file(journal, CORE, '{"folder": "Journal", "format": "DD-MM-YYYY",')  # cut off mid-save
+    with Vault(journal) as vault:
+        hits = vault.search("knee", k=10, now=NOW, since="2026-11-26", until="2026-11-29")
+        why = vault.explain("Journal/28-11-2026.md", "knee", since="2026-11-26", now=NOW)
+        row = next(row for row in vault.store.notes.all() if row.path == "Journal/28-11-2026.md")
+    assert [hit.path for hit in hits] == [] and row.dated_us is None  # no stale date left in the index
+    assert any(f"{CORE}: file: not valid JSON" in warning for warning in hits.warnings), hits.warnings
+    assert any("it has no date" in reason and f"{CORE}: file: not valid JSON" in reason for reason in why.reasons), why.reasons
+
+
 @pytest.mark.parametrize(("file", "text", "field"), [
     (CORE, '{"folder": "Journal", "format": "DD-MM-YYYY",', "file"),  # cut off mid-save
     (CORE, '{"folder": "Journal", "format": 20}', "format"),
@@ -176,6 +327,17 @@ def test_a_changed_daily_format_reads_again_only_the_notes_of_its_folders(journa
     (CORE, '["DD-MM-YYYY"]', "file"),
     (PERIODIC, "{not json", "file"),
     (PERIODIC, '{"daily": {"enabled": true, "format": null, "folder": 7}}', "daily.folder"),
+    # Valid JSON of a shape Periodic Notes never writes: the core plugin's format is not used either.
+    (PERIODIC, "[]", "file"),
+    (PERIODIC, '{"daily": [1]}', "daily"),
+    (PERIODIC, '{"daily": {"enabled": "true", "format": "MM-DD-YYYY", "folder": "Journal"}}', "daily.enabled"),
+    (PERIODIC, '{"calendarSets": {"id": "Default"}}', "calendarSets"),
+    (PERIODIC, '{"calendarSets": [{"id": "Default", "day": {"enabled": true}}], "activeCalendarSet": 1}', "activeCalendarSet"),
+    (PERIODIC, '{"calendarSets": ["Default"]}', "calendarSets[0]"),
+    (PERIODIC, '{"calendarSets": [{"id": "Work"}, {"id": "Default", "day": "YYYY"}], "activeCalendarSet": "Default"}',
+     "calendarSets[1].day"),
+    (PERIODIC, '{"calendarSets": [{"id": "Default", "day": {"enabled": true, "format": ["DD-MM-YYYY"]}}]}',
+     "calendarSets[0].day.format"),
 ])
 def test_daily_settings_vaultmem_cannot_read_are_reported_by_check_and_search_still_works(
         journal: Path, file: str, text: str, field: str) -> None:
@@ -198,8 +360,8 @@ def test_an_unsupported_format_is_reported_by_check_and_dates_nothing(journal: P
     write_file(journal, "Journal/2026-W48.md", "Knee: a quiet week.\n")
     result = run_cli(journal, "check")
     assert result.exit_code == 1
-    assert (".obsidian/daily-notes.json: format: 'gggg-[W]ww': its tokens gggg, ww (a week-based year, a week) "
-            "do not name one day") in result.stdout, result.stdout
+    assert (".obsidian/daily-notes.json: format: 'gggg-[W]ww': it names no year, no month and no day, so not one day "
+            "(gggg, ww: a week-based year, a week, which vaultmem does not read as a day)") in result.stdout, result.stdout
     with Vault(journal) as vault:
         hits = vault.search("knee", k=10, now=NOW, since="2026-01-01", until="2026-12-31")
         why = vault.explain("Journal/2026-W48.md", "knee", since="2026-01-01", now=NOW)

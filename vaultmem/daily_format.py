@@ -3,20 +3,29 @@
 Obsidian's Daily notes plugin names each day's note by a moment.js format, in a folder
 (``.obsidian/daily-notes.json``: ``{"folder": "Journal", "format": "DD-MM-YYYY"}``; a
 missing or empty ``format`` is ``YYYY-MM-DD``, a missing ``folder`` the vault's root). The
-Periodic Notes plugin keeps its own (``.obsidian/plugins/periodic-notes/data.json``
-``daily``), which is the one in use when its daily notes are enabled. With that format a
-name no fixed shape can settle is one day: ``Journal/28-11-2026.md`` is 28 November under
-``DD-MM-YYYY`` (dating.py, adr/0026).
+Periodic Notes plugin keeps its own (``.obsidian/plugins/periodic-notes/data.json``: ``daily``,
+or in 1.x the ``day`` of the active calendar set), which is the one in use when the plugin is
+turned on (``.obsidian/community-plugins.json`` lists it, or there is no such list) and its
+daily notes are enabled. With that format a name no fixed shape can settle is one day:
+``Journal/28-11-2026.md`` is 28 November under ``DD-MM-YYYY`` (dating.py, adr/0026).
 
-The format is read as moment.js reads it: ``YYYY`` (and ``Y``), ``YY`` (20YY), ``M``, ``MM``,
-``Mo``, ``MMM``, ``MMMM``, ``D``, ``DD``, ``Do``, weekdays (``d``, ``do``, ``dd``, ``ddd``,
-``dddd``, ``e``, ``E``: matched, not used), ``[literal text]``, ``\\x`` and any other
-character as itself; ``/`` puts notes in subfolders (``YYYY/MM/YYYY-MM-DD``). Month and
-weekday names are English, which is what moment writes unless told another locale. A note's
-path below the folder, without ``.md``, must match the format whole. A format whose tokens
-do not name one day (a week, a quarter, an hour, Unix time …) dates no note and is a problem
-(``vaultmem check``), as is a settings file that does not parse: every command then dates
-notes by the other rules, and says so.
+The format is read as moment.js writes it: the year (``YYYY``, ``Y``, ``YY`` as 20YY,
+``YYYYY``, ``YYYYYY``), the month (``M``, ``MM``, ``Mo``, ``MMM``, ``MMMM``) and the day of
+the month (``D``, ``DD``, ``Do``) are read; every other token (a weekday, a time of day, a
+week, the day of the year, a quarter, a time zone …) is matched by what moment writes for it
+and not read. ``[literal text]``, ``\\x`` and any other character stand for themselves; ``/``
+puts notes in subfolders (``YYYY/MM/YYYY-MM-DD``), doubled and leading or trailing slashes
+dropped, as Obsidian does with the path it makes. moment's locale formats (``L``, ``LL``,
+``LLL``, ``LLLL``, ``l`` …) are read in English, as are month and weekday names: that is what
+moment writes unless told another locale. A note's path below the folder, without ``.md``,
+must match the format whole; names and folder are compared in NFC (fields.name_form).
+
+A format dates no note, and is a problem (``vaultmem check``), when it does not name a year,
+a month and a day of the month (``gggg-[W]ww``, ``YYYY-MM``, ``X``); when two of its numbers
+of varying width have nothing but digits between them (``MD``: is ``111`` 1 November or 11
+January?); or when it is longer than :data:`MAX_FORMAT_CHARS` — the last two also bound
+the time a hostile format costs. So are settings files that do not parse or hold a value of
+the wrong shape. Every command then dates notes by the other rules, and says so.
 
 Parsing the format and matching names is pure; :func:`load_daily_format` reads the settings.
 """
@@ -28,52 +37,112 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 from typing import Any
 
-from .exclusions import read_settings
+from .dating import MONTHS
+from .errors import short_repr
+from .exclusions import read_settings, vault_folder
+from .fields import name_form
 from .notes import Problem
 
 DAILY_NOTES_SETTINGS = ".obsidian/daily-notes.json"
 PERIODIC_NOTES_SETTINGS = ".obsidian/plugins/periodic-notes/data.json"
-DAILY_SETTINGS = (DAILY_NOTES_SETTINGS, PERIODIC_NOTES_SETTINGS)
+COMMUNITY_PLUGINS = ".obsidian/community-plugins.json"  # the ids of the community plugins turned on
+PERIODIC_NOTES_ID = "periodic-notes"
+DAILY_SETTINGS = (DAILY_NOTES_SETTINGS, PERIODIC_NOTES_SETTINGS, COMMUNITY_PLUGINS)
 DEFAULT_FORMAT = "YYYY-MM-DD"  # Obsidian's, and Periodic Notes', when none is set
+# Obsidian's formats are a few dozen characters; a longer one is refused before it is compiled
+# ("dddd" 50,000 times took 8 s to compile, on every command).
+MAX_FORMAT_CHARS = 100
 
 # moment.js's own tokenizer (its ``formattingTokens``): a [literal], an escaped token, a token, one character.
 _TOKENS = re.compile(
     r"(\[[^\[]*\])|(\\)?([Hh]mm(?:ss)?|Mo|MM?M?M?|Do|DDDo|DD?D?D?|ddd?d?|do?|w[o|w]?|W[o|W]?|Qo?|N{1,5}|YYYYYY|YYYYY"
     r"|YYYY|YY|y{2,4}|yo?|gg(?:ggg?)?|GG(?:GGG?)?|e|E|a|A|hh?|HH?|kk?|mm?|ss?|S{1,9}|x|X|zz?|ZZ?|.)", re.DOTALL)
-# The one-character matches moment formats (any longer match is a token): the others are text.
-_ONE_LETTER_TOKENS = frozenset("MDdeEwWQHhkmsSaAXxYzZNy")
+# ... and its locale formats (``localFormattingTokens``), which it expands before formatting: in English (its default).
+_LOCALE_TOKENS = re.compile(r"(\[[^\[]*\])|(\\)?(LTS|LT|LL?L?L?|l{1,4})")
+_ENGLISH = {"LT": "h:mm A", "LTS": "h:mm:ss A", "L": "MM/DD/YYYY", "LL": "MMMM D, YYYY", "LLL": "MMMM D, YYYY h:mm A",
+            "LLLL": "dddd, MMMM D, YYYY h:mm A", "l": "M/D/YYYY", "ll": "MMM D, YYYY", "lll": "MMM D, YYYY h:mm A",
+            "llll": "ddd, MMM D, YYYY h:mm A"}
 
-MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
-          "November", "December")
 WEEKDAYS = ("Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday")
-_MONTH_NUMBERS = {name.lower(): number for number, month in enumerate(MONTHS, start=1) for name in (month, month[:3])}
 _ORDINAL = "(?:st|nd|rd|th)"
-_MONTH = "1[0-2]|[1-9]"
-_DAY = "3[01]|[12][0-9]|[1-9]"
+_ONE_OR_TWO = "[0-9]{1,2}"
 
 
 def _names(names: Sequence[str]) -> str:
     return "(?i:" + "|".join(names) + ")"  # Monday or monday: a name in another case is still that name
 
 
-# What each token moment writes looks like, what it tells (a year, a month, a day, or nothing:
-# a weekday must be there, but the others tell the day) and what follows it (an ordinal's suffix).
-_READ: dict[str, tuple[str, str | None, str]] = {
-    "YYYY": ("[0-9]{4}", "year", ""), "Y": ("[0-9]{4}", "year", ""), "YY": ("[0-9]{2}", "year2", ""),
-    "M": (_MONTH, "month", ""), "MM": ("0[1-9]|1[0-2]", "month", ""), "Mo": (_MONTH, "month", _ORDINAL),
-    "MMM": (_names([month[:3] for month in MONTHS]), "month", ""), "MMMM": (_names(MONTHS), "month", ""),
-    "D": (_DAY, "day", ""), "DD": ("0[1-9]|[12][0-9]|3[01]", "day", ""), "Do": (_DAY, "day", _ORDINAL),
-    "d": ("[0-6]", None, ""), "do": ("[0-6]", None, _ORDINAL), "e": ("[0-6]", None, ""), "E": ("[1-7]", None, ""),
-    "dd": (_names([weekday[:2] for weekday in WEEKDAYS]), None, ""),
-    "ddd": (_names([weekday[:3] for weekday in WEEKDAYS]), None, ""), "dddd": (_names(WEEKDAYS), None, ""),
+@dataclass(frozen=True)
+class _Token:
+    """What moment writes for a token: its shape, what it tells (``year``, ``year2``, ``month``,
+    ``day``, or None: matched, not read), and its outline — ``v`` digits of varying width, ``f``
+    digits of one width, ``o`` anything else, in the order written — to find numbers that run
+    together. ``meaning`` says what a token not read stands for."""
+
+    shape: str
+    role: str | None
+    outline: str
+    meaning: str = ""
+    suffix: str = ""  # what follows the number read (an ordinal's st, nd, rd, th)
+
+
+def _read(shape: str, role: str, outline: str, suffix: str = "") -> _Token:
+    return _Token(shape, role, outline, suffix=suffix)
+
+
+def _ignored(meaning: str, tokens: dict[str, tuple[str, str]]) -> dict[str, _Token]:
+    return {token: _Token(shape, None, outline, meaning) for token, (shape, outline) in tokens.items()}
+
+
+_WEEK = {"": (_ONE_OR_TWO, "v"), "o": (_ONE_OR_TWO + _ORDINAL, "vo")}
+_TIME = dict.fromkeys("Hhkms", (_ONE_OR_TWO, "v")) | {token * 2: ("[0-9]{2}", "f") for token in "Hhkms"}
+_NUMBERS = {"y": ("[0-9]+", "v"), "yy": ("[0-9]{2,}", "v"), "yyy": ("[0-9]{3,}", "v"), "yyyy": ("[0-9]{4,}", "v"),
+            "yo": ("[0-9]+" + _ORDINAL, "vo")}
+_MOMENT: dict[str, _Token] = {
+    "YYYY": _read("[0-9]{4}", "year", "f"), "Y": _read("[0-9]{4}", "year", "f"), "YY": _read("[0-9]{2}", "year2", "f"),
+    "YYYYY": _read("[0-9]{5}", "year", "f"), "YYYYYY": _read("[+-][0-9]{6}", "year", "of"),
+    "M": _read("1[0-2]|[1-9]", "month", "v"), "MM": _read("0[1-9]|1[0-2]", "month", "f"),
+    "Mo": _read("1[0-2]|[1-9]", "month", "vo", _ORDINAL),
+    "MMM": _read(_names([month[:3] for month in MONTHS]), "month", "o"), "MMMM": _read(_names(MONTHS), "month", "o"),
+    "D": _read("3[01]|[12][0-9]|[1-9]", "day", "v"), "DD": _read("0[1-9]|[12][0-9]|3[01]", "day", "f"),
+    "Do": _read("3[01]|[12][0-9]|[1-9]", "day", "vo", _ORDINAL),
+    **_ignored("a weekday", {"d": ("[0-6]", "f"), "do": ("[0-6]" + _ORDINAL, "fo"), "e": ("[0-6]", "f"), "E": ("[1-7]", "f"),
+                             "dd": (_names([day[:2] for day in WEEKDAYS]), "o"),
+                             "ddd": (_names([day[:3] for day in WEEKDAYS]), "o"), "dddd": (_names(WEEKDAYS), "o")}),
+    **_ignored("the day of the year", {"DDD": ("[0-9]{1,3}", "v"), "DDDD": ("[0-9]{3}", "f"),
+                                       "DDDo": ("[0-9]{1,3}" + _ORDINAL, "vo")}),
+    **_ignored("a week", {"w" + end: shape for end, shape in _WEEK.items()} | {"ww": ("[0-9]{2}", "f")}),
+    **_ignored("an ISO week", {"W" + end: shape for end, shape in _WEEK.items()} | {"WW": ("[0-9]{2}", "f")}),
+    **_ignored("a week-based year", {"gg": ("[0-9]{2}", "f"), "gggg": ("[0-9]{4}", "f"), "ggggg": ("[0-9]{5}", "f")}),
+    **_ignored("an ISO week-based year", {"GG": ("[0-9]{2}", "f"), "GGGG": ("[0-9]{4}", "f"), "GGGGG": ("[0-9]{5}", "f")}),
+    **_ignored("a quarter", {"Q": ("[1-4]", "f"), "Qo": ("[1-4]" + _ORDINAL, "fo")}),
+    **_ignored("a time of day", _TIME | {"a": ("(?i:[ap]m)", "o"), "A": ("(?i:[ap]m)", "o"),
+                                         **{"S" * width: (f"[0-9]{{{width}}}", "f") for width in range(1, 10)},
+                                         **{compound: (_ONE_OR_TWO + "[0-9]{2}" * (len(compound) // 2), "vf")
+                                            for compound in ("Hmm", "Hmmss", "hmm", "hmmss")}}),
+    # z is the zone's abbreviation, which moment writes only for UTC dates ("UTC"); Obsidian's are local: "".
+    **_ignored("a time zone", {"Z": ("[+-][0-9]{2}:[0-9]{2}", "ofof"), "ZZ": ("[+-][0-9]{4}", "of"), "z": ("", ""), "zz": ("", "")}),
+    **_ignored("an era", {"N" * width: ("(?i:AD|BC)", "o") for width in (1, 2, 3, 5)} | {"NNNN": ("(?i:Anno Domini|Before Christ)", "o")}),
+    **_ignored("an era's year", _NUMBERS),
+    **_ignored("Unix time", {"X": ("-?[0-9]+", "v"), "x": ("-?[0-9]+", "v")}),
 }
-# Why a token names no day vaultmem can read, by its first letter (DDD… is the day of the year).
-_UNREAD = {"g": "a week-based year", "G": "an ISO week-based year", "w": "a week", "W": "an ISO week", "Q": "a quarter",
-           "X": "Unix time", "x": "Unix time", "N": "an era", "y": "an era's year", "D": "the day of the year"}
-_TIME = "a time of day"
+
+
+@dataclass(frozen=True)
+class _Piece:
+    """One piece of a format: a token of moment's (``token``) or literal text."""
+
+    text: str
+    token: _Token | None = None
+
+    @property
+    def outline(self) -> str:
+        if self.token is not None:
+            return self.token.outline
+        return "".join("f" if character.isdigit() else "o" for character in self.text)
 
 
 @dataclass(frozen=True)
@@ -109,45 +178,114 @@ class MomentFormat:
 def _number(text: str, role: str) -> int:
     if role == "year2":
         return 2000 + int(text)
-    if role == "month" and not text.isdigit():
-        return _MONTH_NUMBERS[text.lower()]
+    if role == "month" and not text[0].isdigit():  # January, jan
+        return next(number for number, month in enumerate(MONTHS, start=1) if month[:3].lower() == text[:3].lower())
     return int(text)
 
 
 def parse_moment_format(text: str) -> MomentFormat:
-    """``text`` (a moment.js format) as a matcher of names; one that names no single day
-    (``gggg-[W]ww``, ``YYYY-MM``, ``YYYY-MM-DD HH:mm``) matches nothing and says why."""
-    pieces: list[str] = []
+    """``text`` (a moment.js format) as a matcher of names; one vaultmem cannot read whole
+    (``gggg-[W]ww``, ``YYYY-MM``, ``MDYYYY``, a format of hundreds of characters) matches
+    nothing and says why."""
+    if len(text) > MAX_FORMAT_CHARS:  # checked before it is expanded (which only lengthens it) or compiled
+        return _refused(text, _too_long(text))
+    expanded = name_form(_expand_locale_formats(text))
+    if len(expanded) > MAX_FORMAT_CHARS:
+        return _refused(text, _too_long(expanded) + " once moment's L… formats are written out")
+    pieces = _normalized_slashes(_pieces(expanded))
+    why = _run_together(pieces) or _no_single_day(pieces)
+    if why:
+        return _refused(text, why)
+    source: list[str] = []
     roles: list[tuple[str, str]] = []
-    unread: list[str] = []
+    for piece in pieces:
+        if piece.token is None:
+            source.append(re.escape(piece.text))
+        elif piece.token.role is None:
+            source.append(f"(?:{piece.token.shape})")
+        else:
+            group = f"g{len(roles)}"
+            roles.append((group, piece.token.role))
+            source.append(f"(?P<{group}>{piece.token.shape}){piece.token.suffix}")
+    return MomentFormat(text, re.compile("".join(source)), tuple(roles))
+
+
+def _refused(text: str, why: str) -> MomentFormat:
+    return MomentFormat(text, None, (), why)
+
+
+def _too_long(text: str) -> str:
+    return f"it is {len(text):,} characters long, and vaultmem reads formats of at most {MAX_FORMAT_CHARS} (Obsidian's are a few dozen)"
+
+
+def _expand_locale_formats(text: str) -> str:
+    """``LL`` as moment writes it in English, ``MMMM D, YYYY`` (``[LL]`` and ``\\LL`` stay as they are)."""
+    return _LOCALE_TOKENS.sub(lambda match: _ENGLISH.get(match[0], match[0]), text)
+
+
+def _pieces(text: str) -> list[_Piece]:
+    """``text`` cut as moment cuts it: its tokens, and literal text as moment writes it (brackets
+    and escaping backslashes dropped; a character that is no token of moment's is itself)."""
+    pieces: list[_Piece] = []
     for match in _TOKENS.finditer(text):
         bracketed, escaped, token = match[1], match[2], match[3]
         if bracketed is not None:
-            pieces.append(re.escape(bracketed[1:-1]))
-        elif escaped is not None or (len(token) == 1 and token not in _ONE_LETTER_TOKENS):
-            pieces.append(re.escape(match[0].replace("\\", "")))  # as moment writes it: backslashes dropped
-        elif token in _READ:
-            shape, role, suffix = _READ[token]
-            if role is None:
-                pieces.append(f"(?:{shape}){suffix}")
-            else:
-                group = f"g{len(roles)}"
-                roles.append((group, role))
-                pieces.append(f"(?P<{group}>{shape}){suffix}")
+            pieces.append(_Piece(bracketed[1:-1]))
+        elif escaped is None and token in _MOMENT:
+            pieces.append(_Piece(token, _MOMENT[token]))
         else:
-            unread.append(token)
-    return _format(text, "".join(pieces), tuple(roles), unread)
+            pieces.append(_Piece(match[0].replace("\\", "")))
+    return pieces
 
 
-def _format(text: str, pattern: str, roles: tuple[tuple[str, str], ...], unread: list[str]) -> MomentFormat:
-    if unread:
-        meanings = list(dict.fromkeys(_UNREAD.get(token[0], _TIME) for token in unread))
-        why = f"its tokens {', '.join(dict.fromkeys(unread))} ({', '.join(meanings)}) do not name one day"
-        return MomentFormat(text, None, (), why)
-    missing = [role for role in ("year", "month", "day") if role not in {"year" if told == "year2" else told for _, told in roles}]
-    if missing:
-        return MomentFormat(text, None, (), f"it names no {' and no '.join(missing)}, so not one day")
-    return MomentFormat(text, re.compile(pattern), roles)
+def _normalized_slashes(pieces: list[_Piece]) -> list[_Piece]:
+    """Literal text joined, ``//`` as ``/`` and no ``/`` at either end: the path Obsidian makes
+    of the name the format writes (its normalizePath), so a format typed ``/YYYY//MM-DD/`` still
+    matches the notes it made."""
+    joined: list[_Piece] = []
+    for piece in pieces:
+        if piece.token is None and joined and joined[-1].token is None:
+            joined[-1] = _Piece(joined[-1].text + piece.text)
+        else:
+            joined.append(piece)
+    cleaned = [piece if piece.token is not None else _Piece(re.sub("/+", "/", piece.text)) for piece in joined]
+    if cleaned and cleaned[0].token is None:
+        cleaned[0] = _Piece(cleaned[0].text.lstrip("/"))
+    if cleaned and cleaned[-1].token is None:
+        cleaned[-1] = _Piece(cleaned[-1].text.rstrip("/"))
+    return [piece for piece in cleaned if piece.token is not None or piece.text]
+
+
+def _run_together(pieces: list[_Piece]) -> str:
+    """Why the format's names cannot be read back one way, if two of its numbers of varying width
+    have nothing but digits between them (``MD``: 111 is 1/11 or 11/1; ``M[1]D``; ``MYYYYD``).
+    Without this rule a name would also cost time exponential in such numbers to match
+    (``MD`` 20 times took 52 s a name); with it, a run of digits holds at most one number of
+    varying width, whose width the run's length then settles."""
+    varying: str | None = None  # the number of varying width in the run of digits so far
+    for piece in pieces:
+        for mark in piece.outline:
+            if mark == "o":
+                varying = None
+            elif mark == "v":
+                if varying is not None:
+                    return (f"{varying} and {piece.text} write numbers of varying width with nothing but digits "
+                            "between them, so one name can be read as more than one day")
+                varying = piece.text
+    return ""
+
+
+def _no_single_day(pieces: list[_Piece]) -> str:
+    """Why the format names no one day, if it lacks a year, a month or a day of the month."""
+    told = {"year" if piece.token.role == "year2" else piece.token.role for piece in pieces if piece.token is not None}
+    missing = [role for role in ("year", "month", "day") if role not in told]
+    if not missing:
+        return ""
+    ignored = {piece.text: piece.token.meaning for piece in pieces if piece.token is not None and piece.token.role is None}
+    others = (f" ({', '.join(ignored)}: {', '.join(dict.fromkeys(ignored.values()))}, which vaultmem does not read as a day)"
+              if ignored else "")
+    named = " and ".join(filter(None, [", ".join(f"no {role}" for role in missing[:-1]), f"no {missing[-1]}"]))
+    return f"it names {named}, so not one day{others}"
 
 
 @dataclass(frozen=True)
@@ -155,21 +293,25 @@ class DailyFormat:
     """Where the vault's daily notes are, how they are named and where that was read; with
     no ``moment`` (no settings, or settings vaultmem cannot use: ``problems``) it dates nothing."""
 
-    folder: str = ""  # vault-relative; "" is the vault's root
+    folder: str = ""  # vault-relative, in NFC; "" is the vault's root
     moment: MomentFormat | None = None
     settings: str = ""  # the settings file it was read from
     problems: tuple[Problem, ...] = ()
 
+    def name_below(self, path: str) -> str | None:
+        """``path`` (vault-relative) below the daily notes' folder, without ``.md``, in NFC;
+        ``None`` when the note is not in that folder (the same name elsewhere is no daily note)."""
+        name = name_form(path.removesuffix(".md"))
+        if not self.folder:
+            return name
+        return name[len(self.folder) + 1:] if name.startswith(self.folder + "/") else None
+
     def day(self, path: str) -> date | None:
         """The day the note at ``path`` (vault-relative) is by the daily-note format, if any."""
-        if self.moment is None or self.moment.pattern is None:
+        if self.moment is None or not self.moment.supported:
             return None
-        name = path.removesuffix(".md")
-        if self.folder:
-            if not name.startswith(self.folder + "/"):
-                return None  # the same name elsewhere is not a daily note
-            name = name[len(self.folder) + 1:]
-        return self.moment.day(name)
+        name = self.name_below(path)
+        return None if name is None else self.moment.day(name)
 
     @property
     def in_use(self) -> bool:
@@ -203,27 +345,93 @@ def dated_folder(fingerprint: str) -> str | None:
 # ------------------------------------------------------------------ Obsidian's settings
 
 _UNUSED = "its daily-note format is not used: daily notes are dated by the other rules meanwhile"
+_CORE_WHERE = "Settings → Daily notes"
+_PERIODIC_WHERE = "Settings → Periodic Notes"
 
 
 def load_daily_format(root: Path) -> DailyFormat:
-    """The daily-note format of the vault at ``root``: Periodic Notes' when its daily notes are
-    enabled, else the Daily notes plugin's, else none. Mistakes are problems, never raised."""
+    """The daily-note format of the vault at ``root``: Periodic Notes' when the plugin is on and
+    its daily notes are enabled, else the Daily notes plugin's, else none. Mistakes are problems,
+    never raised."""
     problems: list[Problem] = []
-    periodic = read_settings(root, PERIODIC_NOTES_SETTINGS, problems, _UNUSED)
-    if problems:
-        # Whether it overrides the core plugin's format cannot be told; the core's, perhaps
-        # stale, could read 03-04 as 3 April where the person meant 4 March: no date is better.
-        return DailyFormat(problems=tuple(problems))
-    daily = periodic.get("daily") if isinstance(periodic, dict) else None
-    if isinstance(daily, dict) and daily.get("enabled") is True:
-        return _from_settings(daily, PERIODIC_NOTES_SETTINGS, "daily.", "Settings → Periodic Notes → Daily Notes")
+    if _periodic_notes_on(root):
+        periodic = read_settings(root, PERIODIC_NOTES_SETTINGS, problems, _UNUSED)
+        # Whether it overrides the core plugin's format cannot be told from a file that does not
+        # parse or has a shape the plugin never writes; the core's, perhaps stale, could read 03-04
+        # as 3 April where the person meant 4 March: no date is better.
+        if problems:
+            return DailyFormat(problems=tuple(problems))
+        daily = _periodic_daily(periodic) if periodic is not None else None
+        if isinstance(daily, Problem):
+            return DailyFormat(problems=(daily,))
+        if daily is not None:
+            return _from_settings(daily[0], PERIODIC_NOTES_SETTINGS, daily[1], _PERIODIC_WHERE)
     core = read_settings(root, DAILY_NOTES_SETTINGS, problems, _UNUSED)
     if core is None or problems:
         return DailyFormat(problems=tuple(problems))
     if not isinstance(core, dict):
-        return DailyFormat(problems=(Problem(DAILY_NOTES_SETTINGS, "file", f"is a JSON {type(core).__name__}, not an object; {_UNUSED}",
-                                             "set the daily notes' settings again in Obsidian (Settings → Daily notes)"),))
-    return _from_settings(core, DAILY_NOTES_SETTINGS, "", "Settings → Daily notes")
+        return DailyFormat(problems=(Problem(DAILY_NOTES_SETTINGS, "file", f"is {_kind(core)}, not an object; {_UNUSED}",
+                                             f"set the daily notes' settings again in Obsidian ({_CORE_WHERE})"),))
+    # Used even when core-plugins.json turns Daily notes off: the notes it named still carry its format.
+    return _from_settings(core, DAILY_NOTES_SETTINGS, "", _CORE_WHERE)
+
+
+def _periodic_notes_on(root: Path) -> bool:
+    """Is Periodic Notes turned on (Settings → Community plugins)? Its settings stay in the vault
+    after it is turned off; read them then and its old format would date notes it no longer names.
+    With no list of plugins, or one that cannot be read, it counts as on, as before lists were read."""
+    plugins = read_settings(root, COMMUNITY_PLUGINS, [])
+    return not isinstance(plugins, list) or PERIODIC_NOTES_ID in plugins
+
+
+def _periodic_daily(settings: object) -> tuple[dict[str, Any], str] | Problem | None:
+    """Periodic Notes' daily-note settings and their keys' path in its file (``daily.``, or in
+    1.x ``calendarSets[0].day.``) when its daily notes are enabled; ``None`` when they are not;
+    a problem when the file holds what the plugin never writes."""
+    if not isinstance(settings, dict):
+        return _periodic_problem("file", f"is {_kind(settings)}, not an object")
+    sets = settings.get("calendarSets")
+    if sets is not None and sets != []:  # 1.x; an empty list: 1.x moves 0.x's daily into a set when it loads
+        chosen = _active_calendar_set(settings, sets)
+        if isinstance(chosen, Problem):
+            return chosen
+        daily, key = chosen
+    else:
+        daily, key = settings.get("daily"), "daily"
+    if daily is None:
+        return None  # the plugin's default: daily notes not enabled
+    if not isinstance(daily, dict):
+        return _periodic_problem(key, f"is {_kind(daily)}, not an object")
+    enabled = daily.get("enabled", False)
+    if not isinstance(enabled, bool):
+        return _periodic_problem(f"{key}.enabled", f"is {_kind(enabled)} ({short_repr(enabled)}), not true or false")
+    return (daily, f"{key}.") if enabled else None
+
+
+def _active_calendar_set(settings: dict[str, Any], sets: object) -> tuple[object, str] | Problem:
+    """The ``day`` of Periodic Notes 1.x's active calendar set (else its first) and its key."""
+    if not isinstance(sets, list):
+        return _periodic_problem("calendarSets", f"is {_kind(sets)}, not a list")
+    active = settings.get("activeCalendarSet")
+    if active is not None and not isinstance(active, str):
+        return _periodic_problem("activeCalendarSet", f"is {_kind(active)}, not text")
+    index = next((number for number, one in enumerate(sets) if isinstance(one, dict) and one.get("id") == active), 0)
+    if not isinstance(sets[index], dict):
+        return _periodic_problem(f"calendarSets[{index}]", f"is {_kind(sets[index])}, not an object")
+    return sets[index].get("day"), f"calendarSets[{index}].day"
+
+
+def _periodic_problem(field: str, message: str) -> Problem:
+    return Problem(PERIODIC_NOTES_SETTINGS, field, f"{message}; {_UNUSED}",
+                   f"set the daily notes again in Obsidian ({_PERIODIC_WHERE}), or fix the JSON")
+
+
+def _kind(value: object) -> str:
+    """What a JSON value is, in words: ``a list``, ``text``, ``a number``."""
+    if isinstance(value, bool):
+        return "a boolean"
+    kinds = {dict: "an object", list: "a list", str: "text", int: "a number", float: "a number", type(None): "null"}
+    return kinds.get(type(value), type(value).__name__)
 
 
 def _from_settings(settings: dict[str, Any], name: str, prefix: str, where: str) -> DailyFormat:
@@ -232,14 +440,14 @@ def _from_settings(settings: dict[str, Any], name: str, prefix: str, where: str)
     text, folder = settings.get("format"), settings.get("folder")
     for key, value in (("format", text), ("folder", folder)):
         if value is not None and not isinstance(value, str):
-            return DailyFormat(problems=(Problem(name, prefix + key, f"is a {type(value).__name__}, not text; {_UNUSED}", fix),))
+            return DailyFormat(problems=(Problem(name, prefix + key, f"is {_kind(value)}, not text; {_UNUSED}", fix),))
+    where_notes = vault_folder(folder or "")
+    if where_notes is None:
+        return DailyFormat(problems=(Problem(name, prefix + "folder", f"{short_repr(folder)} is outside the vault; {_UNUSED}", fix),))
     moment = parse_moment_format(text or DEFAULT_FORMAT)
-    parts = [part for part in PurePosixPath((folder or "").strip().replace("\\", "/")).parts if part not in ("/", ".")]
-    if ".." in parts:
-        return DailyFormat(problems=(Problem(name, prefix + "folder", f"{folder!r} is outside the vault; {_UNUSED}", fix),))
     problems: tuple[Problem, ...] = ()
     if not moment.supported:
-        problems = (Problem(name, prefix + "format", f"{moment.text!r}: {moment.unread}; {_UNUSED}",
-                            "give these notes a date property, or choose a format of days (such as YYYY-MM-DD, "
-                            f"DD.MM.YYYY or dddd, MMMM Do YYYY) in Obsidian ({where})"),)
-    return DailyFormat("/".join(parts), moment, name, problems)
+        problems = (Problem(name, prefix + "format", f"{short_repr(moment.text)}: {moment.unread}; {_UNUSED}",
+                            "give these notes a date property, or choose a format that names the year, the month "
+                            f"and the day, its numbers apart (such as YYYY-MM-DD, DD.MM.YYYY or dddd, MMMM Do YYYY) in Obsidian ({where})"),)
+    return DailyFormat(name_form(where_notes), moment, name, problems)

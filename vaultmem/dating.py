@@ -41,10 +41,12 @@ if TYPE_CHECKING:
 _NAME_DATE = re.compile(r"(?<!\d)(\d{4})([-_.]?)(\d{2})\2(\d{2})(?:(?<=\d{8})([0-2]\d)([0-5]\d)(?:[0-5]\d)?)?(?!\d)")
 # ... or in its folders: Daily/2026/11/30.md.
 _PATH_DATE = re.compile(r"(?:^|/)(\d{4})/(\d{2})/(\d{2})$")
-_MONTHS = {name: number for number, names in enumerate((
-    ("january", "jan"), ("february", "feb"), ("march", "mar"), ("april", "apr"), ("may",), ("june", "jun"),
-    ("july", "jul"), ("august", "aug"), ("september", "sep", "sept"), ("october", "oct"),
-    ("november", "nov"), ("december", "dec")), start=1) for name in names}
+# The months in English, as moment.js writes them (MMMM; MMM is the first three letters): daily_format.py
+# reads the vault's daily-note format with the same names. "sept" is how people shorten September too.
+MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
+          "November", "December")
+_MONTHS = {name: number for number, month in enumerate(MONTHS, start=1)
+           for name in (month.lower(), month[:3].lower())} | {"sept": 9}
 _MONTH = "|".join(sorted(_MONTHS, key=len, reverse=True))
 # November 30, 2026 · Nov 30th 2026 · 30 November 2026 · 30th Nov, 2026 (a month in words is no one's guess)
 _WORDED_DATE = re.compile(

@@ -227,7 +227,7 @@ class DerivedIndex:
 
     def made_under_other_rules(self) -> bool:
         """Was the index made under other exclusions, another daily-note format or by another
-        reader? (six stats, three lookups)"""
+        reader? (seven stats, three lookups)"""
         from .searchable import INDEX_RULES
         from .storage import DAILY_FORMAT_KEY, EXCLUSIONS_KEY, READER_KEY, REBUILDING
 

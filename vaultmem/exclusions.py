@@ -26,7 +26,7 @@ import os
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .notes import Problem
@@ -262,12 +262,20 @@ def _template_folder(root: Path, name: str, key: str, source: str, problems: lis
     value = settings.get(key) if isinstance(settings, dict) else None
     if not isinstance(value, str):
         return None
-    parts = [part for part in PurePosixPath(value.strip().replace("\\", "/")).parts if part not in ("/", ".")]
-    if not parts or ".." in parts:
+    folder = vault_folder(value)
+    if not folder:
         # The vault root (or outside it) as the templates folder: excluding it would exclude
         # every note, so nothing is excluded by it.
         return None
-    return Rule(source, "/".join(parts))
+    return Rule(source, folder)
+
+
+def vault_folder(value: str) -> str | None:
+    """A folder as Obsidian's settings hold it, as the vault-relative path Obsidian makes of it
+    (``/Journal//2026/`` is ``Journal/2026``, ``\\`` is ``/``, ``""`` and ``/`` the vault's root);
+    ``None`` for a folder outside the vault (``..``)."""
+    parts = [part for part in value.strip().replace("\\", "/").split("/") if part not in ("", ".")]
+    return None if ".." in parts else "/".join(parts)
 
 
 def read_settings(root: Path, name: str, problems: list[Problem], unused: str = "its exclusions are not applied") -> Any:

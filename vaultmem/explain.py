@@ -235,7 +235,7 @@ def _source_words(source: str, daily: DailyFormat) -> str:
 
 def _daily_format_reason(path: str, daily: DailyFormat) -> str:
     """The daily-note format a note in its folder was not named by (one not used is a problem, said after)."""
-    if daily.in_use and (not daily.folder or path.startswith(daily.folder + "/")):
+    if daily.in_use and daily.name_below(path) is not None:
         return f", nor a name in the daily-note format {daily.describe()}"
     return ""
 

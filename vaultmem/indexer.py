@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 import stat as stat_module
 import time
+import unicodedata
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -210,6 +211,8 @@ class Indexer:
         if before == daily.fingerprint:
             return
         folders = [folder for folder in (dated_folder(before), dated_folder(daily.fingerprint)) if folder is not None]
+        # The folders are kept in NFC; macOS names files decomposed, and a row's path is the file's.
+        folders += [unicodedata.normalize("NFD", folder) for folder in folders]
         with self.store.transaction():
             self.store.notes.mark_changed_in(folders)
 

@@ -142,7 +142,7 @@ class VaultPaths:
         """Read the exclusions and the daily-note format again if a settings file changed; True
         when either changed.
 
-        Cheap (six ``stat`` calls) so that every reconcile can afford it: a folder the person
+        Cheap (seven ``stat`` calls) so that every reconcile can afford it: a folder the person
         excludes in Obsidian while vaultmem runs leaves the index at the next reconcile, and
         notes a changed daily-note format dates otherwise are dated again.
         ``.vaultmem.toml`` is read again only when it changed since this object read it
