@@ -21,13 +21,12 @@ questions whose answer is not there.
 from __future__ import annotations
 
 import gzip
-import json
 import re
 import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
-from .model import PreparedSet, Question, vault_digest
+from .model import PreparedSet, Question, read_questions, vault_digest
 
 INFO_DIR = Path("/usr/share/info")
 NPM_DOCS = Path("/usr/lib/node_modules/npm/docs/content")
@@ -85,9 +84,7 @@ def build_docs_vault(vault: Path) -> int:
 
 
 def load_questions(vault: Path) -> list[Question]:
-    data = json.loads(QUESTIONS.read_text(encoding="utf-8"))
-    questions = [Question(text=item["question"], answers=tuple(item["answers"]), kind=item["kind"],
-                          section=item.get("section")) for item in data["questions"]]
+    questions = read_questions(QUESTIONS)
     for question in questions:
         _check_answer(vault, question)
     return questions

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import json
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -34,6 +35,13 @@ class PreparedSet:
     questions: list[Question]
     info: dict[str, Any] = field(default_factory=dict)  # how it was made (seed, source, counts)
     now: str | None = None  # the instant expiry is judged at (ISO); None: the wall clock
+
+
+def read_questions(path: Path) -> list[Question]:
+    """The questions of a set's JSON file (``{"questions": [{"question", "answers", "kind", "section"?}]}``)."""
+    data = json.loads(path.read_text(encoding="utf-8"))
+    return [Question(text=item["question"], answers=tuple(item["answers"]), kind=item["kind"], section=item.get("section"))
+            for item in data["questions"]]
 
 
 def vault_digest(vault: Path) -> str:

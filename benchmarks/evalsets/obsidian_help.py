@@ -17,13 +17,12 @@ help), instead of scoring questions whose answer is not there.
 
 from __future__ import annotations
 
-import json
 import os
 import shutil
 from pathlib import Path
 
 from .docs import DocsSourceMissing, has_heading
-from .model import PreparedSet, Question, vault_digest
+from .model import PreparedSet, Question, read_questions, vault_digest
 
 SOURCE_VARIABLE = "VAULTMEM_EVAL_HELP"
 QUESTIONS = Path(__file__).resolve().parent / "help.json"
@@ -58,9 +57,7 @@ def _source() -> Path:
 
 
 def load_questions(vault: Path) -> list[Question]:
-    data = json.loads(QUESTIONS.read_text(encoding="utf-8"))
-    questions = [Question(text=item["question"], answers=tuple(item["answers"]), kind=item["kind"],
-                          section=item.get("section")) for item in data["questions"]]
+    questions = read_questions(QUESTIONS)
     for question in questions:
         for answer in question.answers:
             note = vault / answer
