@@ -125,9 +125,15 @@ def test_periodic_notes_1x_reads_the_day_of_its_active_calendar_set_else_of_its_
     calendar_sets(vault_dir, work, default, active="Default")
     assert day_of(vault_dir, "Periodic/11-28-2026.md") == (date(2026, 11, 28), "daily-note format")
     assert day_of(vault_dir, "Work/28.11.2026.md") is None and day_of(vault_dir, "Journal/28-11-2026.md") is None
-    for active in (None, "Gone"):  # no active set named, or one that is not there: the first
-        calendar_sets(vault_dir, work, default, active=active)
-        assert day_of(vault_dir, "Work/28.11.2026.md") == (date(2026, 11, 28), "daily-note format")
+    calendar_sets(vault_dir, work, default)  # no active set named: the first
+    assert day_of(vault_dir, "Work/28.11.2026.md") == (date(2026, 11, 28), "daily-note format")
+    calendar_sets(vault_dir, ("", "DD.MM.YYYY", "Work", True), ({}, "MM-DD-YYYY", "Periodic", True))  # sets without ids
+    assert day_of(vault_dir, "Work/28.11.2026.md") == (date(2026, 11, 28), "daily-note format")  # still the first
+    calendar_sets(vault_dir, work, default, active="Gone")  # a set that is not there: the plugin itself stops
+    gone = load_daily_format(vault_dir)
+    assert [(problem.field, problem.message.split(";")[0]) for problem in gone.problems] == [
+        ("activeCalendarSet", "names 'Gone', which no calendar set has as its id")]
+    assert day_of(vault_dir, "Work/28.11.2026.md") is None and day_of(vault_dir, "Journal/28-11-2026.md") is None
     calendar_sets(vault_dir, ("Default", "MM-DD-YYYY", "Periodic", False), active="Default")  # its daily notes off
     assert day_of(vault_dir, "Journal/28-11-2026.md") == (date(2026, 11, 28), "daily-note format")  # the core plugin's
     # 0.x's daily, left in the file after 1.x moved it into a set, is not read over the sets; with no set it is.
@@ -142,15 +148,33 @@ def test_periodic_notes_1x_reads_the_day_of_its_active_calendar_set_else_of_its_
 @pytest.mark.parametrize("plugins", [
     ["calendar", "periodic-notes"],  # turned on
     None,  # no list of community plugins: as before lists were read
-    "{not json",  # a list that cannot be read: the same
 ])
-def test_periodic_notes_settings_are_read_when_the_plugin_is_on_or_its_state_is_unknown(vault_dir: Path, plugins: object) -> None:
+def test_periodic_notes_settings_are_read_when_the_plugin_is_on_or_there_is_no_list(vault_dir: Path, plugins: object) -> None:
     daily_notes(vault_dir, "DD-MM-YYYY", "Journal")
     periodic_notes(vault_dir, "MM-DD-YYYY", "Periodic/Daily")
     if plugins is not None:
-        write_file(vault_dir, COMMUNITY, plugins if isinstance(plugins, str) else json.dumps(plugins))
+        write_file(vault_dir, COMMUNITY, json.dumps(plugins))
     assert day_of(vault_dir, "Periodic/Daily/11-28-2026.md") == (date(2026, 11, 28), "daily-note format")
-    assert load_daily_format(vault_dir).problems == ()  # community-plugins.json's own state is not a daily-note problem
+    assert load_daily_format(vault_dir).problems == ()
+
+
+@pytest.mark.parametrize(("plugins", "said"), [
+    ('["dataview",', "not valid JSON"),  # cut short
+    ('{"periodic-notes": true}', "is an object, not a list of plugin ids"),
+])
+def test_a_plugin_list_that_cannot_be_read_beside_periodic_notes_settings_dates_by_no_format_and_says_so(
+        vault_dir: Path, plugins: str, said: str) -> None:
+    # Was: read as "Periodic Notes is on", so 03-04-2026 became 4 March by a format that may be stale.
+    daily_notes(vault_dir, "DD-MM-YYYY", "Journal")
+    periodic_notes(vault_dir, "MM-DD-YYYY", "Journal")
+    write_file(vault_dir, COMMUNITY, plugins)
+    found = load_daily_format(vault_dir)
+    assert [(problem.path, problem.field) for problem in found.problems] == [(COMMUNITY, "file")]
+    assert said in found.problems[0].message and "no daily-note format is used" in found.problems[0].message
+    assert day_of(vault_dir, "Journal/03-04-2026.md") is None
+    Path(vault_dir, PERIODIC).unlink()  # no Periodic Notes settings: the list does not matter to dates
+    assert load_daily_format(vault_dir).problems == ()
+    assert day_of(vault_dir, "Journal/03-04-2026.md") == (date(2026, 4, 3), "daily-note format")
 
 
 def test_periodic_notes_settings_left_behind_by_a_plugin_turned_off_are_not_read(vault_dir: Path) -> None:

@@ -5,8 +5,8 @@ Obsidian's Daily notes plugin names each day's note by a moment.js format, in a 
 missing or empty ``format`` is ``YYYY-MM-DD``, a missing ``folder`` the vault's root). The
 Periodic Notes plugin keeps its own (``.obsidian/plugins/periodic-notes/data.json``: ``daily``,
 or in 1.x the ``day`` of the active calendar set), which is the one in use when the plugin is
-turned on (``.obsidian/community-plugins.json`` lists it, or there is no such list) and its
-daily notes are enabled. With that format a name no fixed shape can settle is one day:
+turned on (``.obsidian/community-plugins.json`` lists it, or there is no such list; a list
+that cannot be read leaves no format in use) and its daily notes are enabled. With that format a name no fixed shape can settle is one day:
 ``Journal/28-11-2026.md`` is 28 November under ``DD-MM-YYYY`` (dating.py, adr/0026).
 
 The format is read as moment.js writes it: the year (``YYYY``, ``Y``, ``YY`` as 20YY,
@@ -354,7 +354,13 @@ def load_daily_format(root: Path) -> DailyFormat:
     its daily notes are enabled, else the Daily notes plugin's, else none. Mistakes are problems,
     never raised."""
     problems: list[Problem] = []
-    if _periodic_notes_on(root):
+    periodic_on = _periodic_notes_on(root, problems)
+    if problems and (root / PERIODIC_NOTES_SETTINGS).exists():
+        # Whether Periodic Notes is on cannot be told, and its settings are there: either format
+        # may be the one in use, and the wrong one dates notes wrongly where no date is said.
+        return DailyFormat(problems=tuple(problems))
+    problems.clear()  # a list of plugins nobody needs (no Periodic Notes settings) is no problem of ours
+    if periodic_on:
         periodic = read_settings(root, PERIODIC_NOTES_SETTINGS, problems, _UNUSED)
         # Whether it overrides the core plugin's format cannot be told from a file that does not
         # parse or has a shape the plugin never writes; the core's, perhaps stale, could read 03-04
@@ -376,12 +382,17 @@ def load_daily_format(root: Path) -> DailyFormat:
     return _from_settings(core, DAILY_NOTES_SETTINGS, "", _CORE_WHERE)
 
 
-def _periodic_notes_on(root: Path) -> bool:
+def _periodic_notes_on(root: Path, problems: list[Problem]) -> bool:
     """Is Periodic Notes turned on (Settings → Community plugins)? Its settings stay in the vault
     after it is turned off; read them then and its old format would date notes it no longer names.
-    With no list of plugins, or one that cannot be read, it counts as on, as before lists were read."""
-    plugins = read_settings(root, COMMUNITY_PLUGINS, [])
-    return not isinstance(plugins, list) or PERIODIC_NOTES_ID in plugins
+    With no list of plugins it counts as on, as before lists were read; a list that cannot be read
+    (or is not a list) is a problem added to ``problems``."""
+    unused = "whether Periodic Notes is on cannot be told, so no daily-note format is used"
+    plugins = read_settings(root, COMMUNITY_PLUGINS, problems, unused)
+    if plugins is not None and not isinstance(plugins, list):
+        problems.append(Problem(COMMUNITY_PLUGINS, "file", f"is {_kind(plugins)}, not a list of plugin ids; {unused}",
+                                "turn the community plugins on again in Obsidian (Settings → Community plugins), or fix the JSON"))
+    return plugins is None or (isinstance(plugins, list) and PERIODIC_NOTES_ID in plugins)
 
 
 def _periodic_daily(settings: object) -> tuple[dict[str, Any], str] | Problem | None:
@@ -415,7 +426,13 @@ def _active_calendar_set(settings: dict[str, Any], sets: object) -> tuple[object
     active = settings.get("activeCalendarSet")
     if active is not None and not isinstance(active, str):
         return _periodic_problem("activeCalendarSet", f"is {_kind(active)}, not text")
-    index = next((number for number, one in enumerate(sets) if isinstance(one, dict) and one.get("id") == active), 0)
+    if active is None:
+        index = 0  # no active set named: the plugin starts on its first
+    else:
+        found = [number for number, one in enumerate(sets) if isinstance(one, dict) and one.get("id") == active]
+        if not found:  # the plugin itself stops here ("No active calendar set found")
+            return _periodic_problem("activeCalendarSet", f"names {short_repr(active)}, which no calendar set has as its id")
+        index = found[0]
     if not isinstance(sets[index], dict):
         return _periodic_problem(f"calendarSets[{index}]", f"is {_kind(sets[index])}, not an object")
     return sets[index].get("day"), f"calendarSets[{index}].day"
