@@ -47,8 +47,7 @@ STOPWORDS = frozenset(
     "there these they this those through to too under until up very was we were what when where "
     "which while who whom why will with would you your yours yourself yourselves".split()
 )
-_TOPIC_WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)*")  # words, an apostrophe inside one kept (o'brien)
-_POSSESSIVE_END = re.compile(r"['’]s$")
+_POSSESSIVE_END = re.compile(r"['’]s$")  # kelly's is kelly, who's is who
 _LINK = re.compile(r"!?\[\[([^\]|#^]*)(?:[#^][^\]|]*)?(?:\|([^\]]*))?\]\]")
 _URL = re.compile(r"^[a-z][a-z0-9+.-]*://\S+$", re.IGNORECASE)
 
@@ -119,19 +118,23 @@ def name_key(text: str) -> str:
 
 
 def topic_key(text: str) -> str:
-    """A name or a query without its stopwords (and possessive ``'s``), as a question that
-    only names a note is compared with the note's names: ``"Who is Kevin Kelly?"`` and
-    ``Kevin Kelly`` are both ``kevin kelly``, ``"what are tags"`` is ``tags``. ``""``: nothing
-    but stopwords."""
-    words = (_POSSESSIVE_END.sub("", word) for word in _TOPIC_WORD.findall(name_key(text)))
+    """A name or a query without its stopwords, as a question that only names a note is
+    compared with the note's names: ``"Who is Kevin Kelly?"`` and ``Kevin Kelly`` are both
+    ``kevin kelly``, ``"what are tags"`` is ``tags``. Each word is :func:`name_key`'s, so
+    ``C#``, ``C++`` and ``C`` stay three names; a word's possessive ``'s`` and a stopword
+    (``who's`` is ``who``) drop out. ``""``: nothing but stopwords."""
+    words = (_POSSESSIVE_END.sub("", name_key(word)) for word in name_key(text).split())
     return " ".join(word for word in words if word and word not in STOPWORDS)
 
 
 def name_topic(name_key_text: str) -> str:
-    """A note name's topic key, kept only when it holds at least half of the name's words:
-    ``Out of Control`` is not the topic ``control``, which a question about control would name."""
+    """A note name's topic key, kept only when dropping the stopwords leaves most of the name:
+    at least half of its words, and more than one word unless the name is one word — ``Out of
+    Control`` is not the topic ``control``, nor ``The Office`` the topic ``office``, which any
+    question about an office would name."""
     topic = topic_key(name_key_text)
-    return topic if 2 * len(topic.split()) >= len(_TOPIC_WORD.findall(name_key_text)) else ""
+    kept, words = len(topic.split()), len(name_key_text.split())
+    return topic if topic and 2 * kept >= words and (kept > 1 or words == 1) else ""
 
 
 def _is_edge(character: str) -> bool:
