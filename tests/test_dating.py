@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import os
 import sqlite3
-import time
 from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
@@ -78,20 +77,6 @@ def test_a_bound_that_names_a_year_month_week_or_day_covers_all_of_it() -> None:
     for value in ("2026-13", "2026-W54", "0000", "２０２６"):  # only ASCII digits name a year
         with pytest.raises(UsageError, match=f"'{value}' is neither a date nor a duration: .*a period \\(2026, 2026-11, 2026-W48"):
             since_bound(value, NOW_TIME)
-
-
-@pytest.mark.skipif(not hasattr(time, "tzset"), reason="needs time.tzset to change the local time zone")
-def test_today_is_the_calendar_day_of_the_machines_clock_not_of_utc(monkeypatch: pytest.MonkeyPatch) -> None:
-    # 20:00 on 30 November in Los Angeles is already 1 December in UTC: the person's today is the 30th.
-    monkeypatch.setenv("TZ", "America/Los_Angeles")
-    time.tzset()
-    try:
-        evening = datetime(2026, 12, 1, 4, tzinfo=UTC)
-        assert since_bound("today", evening) == datetime(2026, 11, 30, tzinfo=UTC)
-        assert until_bound("yesterday", evening) == datetime(2026, 11, 29, 23, 59, 59, 999999, tzinfo=UTC)
-    finally:
-        monkeypatch.delenv("TZ")
-        time.tzset()
 
 
 def test_a_date_property_that_links_a_daily_note_is_that_day() -> None:

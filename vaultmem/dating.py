@@ -150,13 +150,11 @@ def _bound(value: str, now: datetime, name: str, end_of_day: bool) -> datetime:
 
 def _period(text: str, now: datetime) -> tuple[datetime, datetime] | None:
     """A calendar period ``text`` names — ``2026`` (a year), ``2026-11`` (a month), ``2026-W48``
-    (an ISO week, Monday to Sunday), ``today``, ``yesterday`` (this machine's calendar day) — as its first instant
+    (an ISO week, Monday to Sunday), ``today``, ``yesterday`` (UTC days) — as its first instant
     and the first instant after it; None for anything else (a date, a time, a duration)."""
     word = text.casefold()
     if word in _DAY_WORDS:
-        # The calendar day on this machine's clock, as the person says "today"; a note's day
-        # (2026-11-30 in a daily note's name) is that label at midnight UTC, so compare labels.
-        day = datetime.combine(now.astimezone().date(), time(), UTC) - timedelta(days=_DAY_WORDS[word])
+        day = datetime.combine(now.astimezone(UTC).date(), time(), UTC) - timedelta(days=_DAY_WORDS[word])
         return day, day + timedelta(days=1)
     shape = _PERIOD.fullmatch(text)
     if shape is None:
