@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import os
 import sqlite3
-from collections.abc import Callable
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -77,6 +79,32 @@ def test_a_bound_that_names_a_year_month_week_or_day_covers_all_of_it() -> None:
     for value in ("2026-13", "2026-W54", "0000", "２０２６"):  # only ASCII digits name a year
         with pytest.raises(UsageError, match=f"'{value}' is neither a date nor a duration: .*a period \\(2026, 2026-11, 2026-W48"):
             since_bound(value, NOW_TIME)
+
+
+@contextmanager
+def local_zone(name: str) -> Iterator[None]:
+    """This process's local time zone set to ``name`` (and back, with the zone re-read) for a while."""
+    before = os.environ.get("TZ")
+    os.environ["TZ"] = name
+    time.tzset()
+    try:
+        yield
+    finally:
+        if before is None:
+            del os.environ["TZ"]
+        else:
+            os.environ["TZ"] = before
+        time.tzset()
+
+
+@pytest.mark.skipif(not hasattr(time, "tzset"), reason="needs time.tzset to change the local time zone")
+@pytest.mark.parametrize("zone", ["Pacific/Kiritimati", "America/Los_Angeles", "UTC"])
+def test_today_and_yesterday_are_utc_days_whatever_the_machines_zone(zone: str) -> None:
+    # A note's day (2026-12-01 in a daily note's name) is kept as that day's UTC midnight and a
+    # created stamp as an instant: only UTC days hold both the same way (adr/0026).
+    with local_zone(zone):
+        assert (since_bound("today", NOW_TIME), until_bound("yesterday", NOW_TIME)) == (
+            datetime(2026, 12, 1, tzinfo=UTC), datetime(2026, 11, 30, 23, 59, 59, 999999, tzinfo=UTC))
 
 
 def test_a_date_property_that_links_a_daily_note_is_that_day() -> None:
