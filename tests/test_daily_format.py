@@ -273,7 +273,7 @@ def test_search_since_until_finds_a_daily_note_named_by_the_vaults_format(journa
     with Vault(journal) as vault:
         why = vault.explain("Journal/28-11-2026.md", "knee", since="2026-11-29", now=NOW)
         undated = vault.explain("Notes/28-11-2026.md", "knee", since="2026-11-01", now=NOW)
-    assert any("its date is 2026-11-28T00:00:00+00:00 (from its name in the daily-note format DD-MM-YYYY in Journal/ "
+    assert any("its date is the day 2026-11-28 (from its name in the daily-note format DD-MM-YYYY in Journal/ "
                "(.obsidian/daily-notes.json))" in reason for reason in why.reasons), why.reasons
     assert any("it has no date" in reason for reason in undated.reasons), undated.reasons
     result = run_cli(journal, "search", "knee", "--since", "2026-11-26", "--until", "2026-11-29", "--as-of", NOW)

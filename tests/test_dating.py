@@ -8,7 +8,7 @@ import sqlite3
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -16,7 +16,7 @@ import pytest
 from helpers import run_cli
 from mcp_client import note, run, serve
 from vaultmem import Vault
-from vaultmem.dating import note_date, since_bound, until_bound
+from vaultmem.dating import Bound, note_date, since_bound, until_bound
 from vaultmem.errors import UsageError
 
 NOW = "2026-12-01T12:00:00+00:00"
@@ -40,19 +40,25 @@ def test_a_value_that_is_not_a_date_is_passed_over_not_taken_for_one() -> None:
     assert note_date({}, "notes/a note.md") is None
 
 
+def at(year: int, month: int, day: int, hour: int = 0, minute: int = 0, second: int = 0, microsecond: int = 0) -> Bound:
+    """A bound that is one instant for both kinds of date (as every bound is on a UTC machine)."""
+    return Bound.exact(datetime(year, month, day, hour, minute, second, microsecond, tzinfo=UTC))
+
+
 def test_bounds_are_dates_times_or_durations_back_from_now_and_a_date_alone_ends_with_its_day() -> None:
     # Whole days reach back to the start of that day: at noon, 1d keeps yesterday's daily note (dated midnight).
-    assert since_bound("7d", NOW_TIME) == datetime(2026, 11, 24, tzinfo=UTC)
-    assert since_bound("1d", NOW_TIME) == datetime(2026, 11, 30, tzinfo=UTC)
-    assert since_bound("36h", NOW_TIME) == datetime(2026, 11, 30, tzinfo=UTC)  # hours are exact: noon minus 36 h
-    assert since_bound("24h", NOW_TIME) == datetime(2026, 11, 30, 12, tzinfo=UTC)  # a day said in hours too
-    assert since_bound("30m", NOW_TIME) == datetime(2026, 12, 1, 11, 30, tzinfo=UTC)
-    assert since_bound("2026-11-23", NOW_TIME) == datetime(2026, 11, 23, tzinfo=UTC)
-    end_of_29th = datetime(2026, 11, 29, 23, 59, 59, 999999, tzinfo=UTC)
-    assert until_bound("2026-11-29", NOW_TIME) == end_of_29th
-    assert until_bound("20261129", NOW_TIME) == until_bound("2026-W48-7", NOW_TIME) == end_of_29th  # every spelling of a day
-    assert until_bound("2026-11-29T10:00:00+02:00", NOW_TIME) == datetime(2026, 11, 29, 8, tzinfo=UTC)
-    assert until_bound("9999-12-31", NOW_TIME) == datetime.max.replace(tzinfo=UTC)  # was an OverflowError
+    with local_zone("UTC"):
+        assert since_bound("7d", NOW_TIME) == at(2026, 11, 24)
+        assert since_bound("1d", NOW_TIME) == at(2026, 11, 30)
+        assert since_bound("36h", NOW_TIME) == at(2026, 11, 30)  # hours are exact: noon minus 36 h
+        assert since_bound("24h", NOW_TIME) == at(2026, 11, 30, 12)  # a day said in hours too
+        assert since_bound("30m", NOW_TIME) == at(2026, 12, 1, 11, 30)
+        assert since_bound("2026-11-23", NOW_TIME) == at(2026, 11, 23)
+        end_of_29th = at(2026, 11, 29, 23, 59, 59, 999999)
+        assert until_bound("2026-11-29", NOW_TIME) == end_of_29th
+        assert until_bound("20261129", NOW_TIME) == until_bound("2026-W48-7", NOW_TIME) == end_of_29th  # every spelling of a day
+        assert until_bound("2026-11-29T10:00:00+02:00", NOW_TIME) == at(2026, 11, 29, 8)
+        assert until_bound("9999-12-31", NOW_TIME) == Bound.exact(datetime.max.replace(tzinfo=UTC))  # was an OverflowError
     with pytest.raises(UsageError, match="'soon' is neither a date nor a duration: give an ISO date"):
         since_bound("soon", NOW_TIME)
     with pytest.raises(UsageError, match="longer than 365000d"):
@@ -63,19 +69,20 @@ def test_bounds_are_dates_times_or_durations_back_from_now_and_a_date_alone_ends
 
 def test_a_bound_that_names_a_year_month_week_or_day_covers_all_of_it() -> None:
     # Before: 2026-W48 as --until ended on its Monday, and 2026-11, 2026, today were refused.
-    assert (since_bound("2026-11", NOW_TIME), until_bound("2026-11", NOW_TIME)) == (
-        datetime(2026, 11, 1, tzinfo=UTC), datetime(2026, 11, 30, 23, 59, 59, 999999, tzinfo=UTC))
-    assert (since_bound("2026-W48", NOW_TIME), until_bound("2026-w48", NOW_TIME)) == (
-        datetime(2026, 11, 23, tzinfo=UTC), datetime(2026, 11, 29, 23, 59, 59, 999999, tzinfo=UTC))
-    assert until_bound("2026W48", NOW_TIME) == until_bound("2026w48", NOW_TIME) == until_bound("2026-W48", NOW_TIME)  # compact too
-    assert (since_bound("2026", NOW_TIME), until_bound("2026", NOW_TIME)) == (
-        datetime(2026, 1, 1, tzinfo=UTC), datetime(2026, 12, 31, 23, 59, 59, 999999, tzinfo=UTC))
-    assert until_bound("2026-12", NOW_TIME) == datetime(2026, 12, 31, 23, 59, 59, 999999, tzinfo=UTC)  # across the year's end
-    assert since_bound("2026-W01", NOW_TIME) == datetime(2025, 12, 29, tzinfo=UTC)  # ISO weeks start on Monday
-    assert (since_bound("today", NOW_TIME), until_bound("Yesterday", NOW_TIME)) == (
-        datetime(2026, 12, 1, tzinfo=UTC), datetime(2026, 11, 30, 23, 59, 59, 999999, tzinfo=UTC))
-    assert until_bound("9999", NOW_TIME) == until_bound("9999-W52", NOW_TIME) == datetime.max.replace(tzinfo=UTC)
-    assert until_bound("2026-W48-3", NOW_TIME) == datetime(2026, 11, 25, 23, 59, 59, 999999, tzinfo=UTC)  # a day of a week: that day
+    with local_zone("UTC"):
+        assert (since_bound("2026-11", NOW_TIME), until_bound("2026-11", NOW_TIME)) == (
+            at(2026, 11, 1), at(2026, 11, 30, 23, 59, 59, 999999))
+        assert (since_bound("2026-W48", NOW_TIME), until_bound("2026-w48", NOW_TIME)) == (
+            at(2026, 11, 23), at(2026, 11, 29, 23, 59, 59, 999999))
+        assert until_bound("2026W48", NOW_TIME) == until_bound("2026w48", NOW_TIME) == until_bound("2026-W48", NOW_TIME)  # compact too
+        assert (since_bound("2026", NOW_TIME), until_bound("2026", NOW_TIME)) == (at(2026, 1, 1), at(2026, 12, 31, 23, 59, 59, 999999))
+        assert until_bound("2026-12", NOW_TIME) == at(2026, 12, 31, 23, 59, 59, 999999)  # across the year's end
+        assert since_bound("2026-W01", NOW_TIME) == at(2025, 12, 29)  # ISO weeks start on Monday
+        assert (since_bound("today", NOW_TIME), until_bound("Yesterday", NOW_TIME)) == (
+            at(2026, 12, 1), at(2026, 11, 30, 23, 59, 59, 999999))
+        end_of_time = Bound.exact(datetime.max.replace(tzinfo=UTC))
+        assert until_bound("9999", NOW_TIME) == until_bound("9999-W52", NOW_TIME) == end_of_time
+        assert until_bound("2026-W48-3", NOW_TIME) == at(2026, 11, 25, 23, 59, 59, 999999)  # a day of a week: that day
     for value in ("2026-13", "2026-W54", "0000", "２０２６"):  # only ASCII digits name a year
         with pytest.raises(UsageError, match=f"'{value}' is neither a date nor a duration: .*a period \\(2026, 2026-11, 2026-W48"):
             since_bound(value, NOW_TIME)
@@ -97,14 +104,69 @@ def local_zone(name: str) -> Iterator[None]:
         time.tzset()
 
 
-@pytest.mark.skipif(not hasattr(time, "tzset"), reason="needs time.tzset to change the local time zone")
-@pytest.mark.parametrize("zone", ["Pacific/Kiritimati", "America/Los_Angeles", "UTC"])
-def test_today_and_yesterday_are_utc_days_whatever_the_machines_zone(zone: str) -> None:
-    # A note's day (2026-12-01 in a daily note's name) is kept as that day's UTC midnight and a
-    # created stamp as an instant: only UTC days hold both the same way (adr/0026).
+needs_tzset = pytest.mark.skipif(not hasattr(time, "tzset"), reason="needs time.tzset to change the local time zone")
+
+
+@needs_tzset
+@pytest.mark.parametrize(("zone", "today", "today_starts"), [
+    # At 12:00Z on 1 December: 02:00 on the 2nd at Kiritimati (+14), 04:00 on the 1st in Los Angeles (-8).
+    ("Pacific/Kiritimati", datetime(2026, 12, 2, tzinfo=UTC), datetime(2026, 12, 1, 10, tzinfo=UTC)),
+    ("America/Los_Angeles", datetime(2026, 12, 1, tzinfo=UTC), datetime(2026, 12, 1, 8, tzinfo=UTC)),
+    ("UTC", datetime(2026, 12, 1, tzinfo=UTC), datetime(2026, 12, 1, tzinfo=UTC)),
+])
+def test_today_and_yesterday_are_this_machines_calendar_days(zone: str, today: datetime, today_starts: datetime) -> None:
+    # Before: UTC days everywhere, so at 8 pm in Los Angeles `today` was already tomorrow. A day's
+    # label (a daily note's name) is compared with the day's label (today: its midnight UTC), an
+    # instant (a created stamp) with the local midnights (adr/0026).
     with local_zone(zone):
-        assert (since_bound("today", NOW_TIME), until_bound("yesterday", NOW_TIME)) == (
-            datetime(2026, 12, 1, tzinfo=UTC), datetime(2026, 11, 30, 23, 59, 59, 999999, tzinfo=UTC))
+        since, until = since_bound("today", NOW_TIME), until_bound("yesterday", NOW_TIME)
+    just_before = timedelta(microseconds=1)
+    assert since == Bound(day=today, instant=today_starts)
+    assert until == Bound(day=today - just_before, instant=today_starts - just_before)  # yesterday ends where today starts
+
+
+@needs_tzset
+def test_days_a_bound_names_are_local_days_and_a_bound_with_a_time_is_one_instant() -> None:
+    at_night = datetime(2026, 12, 1, 4, tzinfo=UTC)  # 20:00 on 30 November in Los Angeles
+    with local_zone("America/Los_Angeles"):
+        assert since_bound("2026-11-30", at_night) == Bound(datetime(2026, 11, 30, tzinfo=UTC), datetime(2026, 11, 30, 8, tzinfo=UTC))
+        assert until_bound("2026-11-30", at_night) == Bound(datetime(2026, 11, 30, 23, 59, 59, 999999, tzinfo=UTC),
+                                                            datetime(2026, 12, 1, 7, 59, 59, 999999, tzinfo=UTC))
+        assert since_bound("7d", at_night) == Bound(datetime(2026, 11, 23, tzinfo=UTC), datetime(2026, 11, 23, 8, tzinfo=UTC))
+        assert since_bound("2026-11", at_night) == Bound(datetime(2026, 11, 1, tzinfo=UTC), datetime(2026, 11, 1, 7, tzinfo=UTC))  # summer time
+        assert since_bound("36h", at_night) == at(2026, 11, 29, 16)
+        assert until_bound("2026-11-30T20:00:00-08:00", at_night) == at(2026, 12, 1, 4)
+    morning = datetime(2026, 11, 30, 23, tzinfo=UTC)  # 08:00 on 1 December in Tokyo
+    with local_zone("Asia/Tokyo"):
+        assert since_bound("today", morning) == Bound(datetime(2026, 12, 1, tzinfo=UTC), datetime(2026, 11, 30, 15, tzinfo=UTC))
+        assert since_bound("2026-W49", morning) == Bound(datetime(2026, 11, 30, tzinfo=UTC), datetime(2026, 11, 29, 15, tzinfo=UTC))
+        assert until_bound("2026-W49", morning) == Bound(datetime(2026, 12, 6, 23, 59, 59, 999999, tzinfo=UTC),
+                                                         datetime(2026, 12, 6, 14, 59, 59, 999999, tzinfo=UTC))
+        assert since_bound("1d", morning) == Bound(datetime(2026, 11, 30, tzinfo=UTC), datetime(2026, 11, 29, 15, tzinfo=UTC))
+        assert until_bound("9999", morning) == Bound.exact(datetime.max.replace(tzinfo=UTC))
+        assert since_bound("0001-01-01", morning).instant == datetime.min.replace(tzinfo=UTC)  # its local midnight is before year 1
+
+
+def test_a_notes_date_is_a_day_or_an_instant() -> None:
+    import yaml
+
+    from vaultmem.daily_format import DailyFormat, parse_moment_format
+
+    def kind(meta: str, path: str = "notes/a.md", daily: DailyFormat | None = None) -> bool | None:
+        found = note_date(yaml.safe_load(meta) or {}, path, daily)
+        return None if found is None else found.day
+
+    days = [("date: 2026-11-30", "notes/a.md"), ('date: "2026-11-30"', "notes/a.md"), ('date: "[[2026-11-30]]"', "notes/a.md"),
+            ("date: [2026-11-30]", "notes/a.md"), ("created: 2026-11-30", "notes/a.md"), ('created: "20261130"', "notes/a.md"),
+            ("", "Daily/2026-11-30.md"), ("", "202611302130 Late idea.md"),  # a Zettelkasten id's time is part of a name
+            ("created: 2026-11-30T21:30:00-08:00", "Daily/2026-11-30.md")]  # the name comes before created
+    instants = ["date: 2026-11-30 21:30", 'date: "2026-11-30T21:30:00-08:00"', "created: 2026-11-30T00:00:00Z",
+                "created: 1764563400", "created: 1764563400000"]  # Unix time, seconds and milliseconds
+    assert [kind(meta, path) for meta, path in days] == [True] * len(days)
+    assert [kind(meta) for meta in instants] == [False] * len(instants)
+    assert kind("") is None
+    timed = DailyFormat(folder="Journal", moment=parse_moment_format("DD-MM-YYYY HH:mm"))  # its time is matched, not read
+    assert kind("", "Journal/30-11-2026 21:30.md", timed) is True
 
 
 def test_a_date_property_that_links_a_daily_note_is_that_day() -> None:
@@ -216,7 +278,7 @@ def test_the_cli_searches_by_date_and_explain_says_which_date_kept_a_note_out(di
         dated = vault.explain("Daily/2026-11-25.md", "knee", since="2026-11-26", now=NOW)
         undated = vault.explain("notes/undated.md", "knee", since="2026-11-26", now=NOW)
     assert not dated.in_answer and dated.ranked_without_filters
-    assert any("its date is 2026-11-25T00:00:00+00:00 (from its file name)" in reason for reason in dated.reasons), dated.reasons
+    assert any("its date is the day 2026-11-25 (from its file name)" in reason for reason in dated.reasons), dated.reasons
     assert any("it has no date" in reason for reason in undated.reasons), undated.reasons
 
 
@@ -256,3 +318,146 @@ def test_recall_over_mcp_takes_since_and_until(diary: Path, tmp_path: Path) -> N
             assert why["in_answer"] is False and any("from its file name" in reason for reason in why["reasons"])
 
     run(scenario)
+
+
+# -- local days: a day's label and an instant each compared with the bound for its kind (adr/0026)
+
+NIGHT_IN_LOS_ANGELES = "2026-12-01T04:00:00+00:00"  # 20:00 on 30 November there
+MORNING_IN_TOKYO = "2026-11-30T23:00:00+00:00"  # 08:00 on 1 December there
+
+
+@pytest.fixture
+def days(vault_dir: Path, write_note: Callable[..., Path], wordllama: object) -> Path:
+    for day in ("2026-11-22", "2026-11-23", "2026-11-29", "2026-11-30", "2026-12-01"):
+        write_note(f"Daily/{day}.md", f"Walked to the harbour on {day}; the knee held up.\n")
+    return vault_dir
+
+
+def remembered(vault: Vault, title: str, created: str) -> str:
+    """A memory written through ``remember`` at ``created`` (its created stamp): its path."""
+    return vault.remember(f"{title}: the knee, again.", title=title, layer="L3", now=created).path
+
+
+def dated_hits(vault: Vault, now: str, since: str | None = None, until: str | None = None) -> set[str]:
+    return {hit.path for hit in vault.search("knee", k=30, now=now, since=since, until=until)}
+
+
+@needs_tzset
+def test_at_eight_in_the_evening_in_los_angeles_today_is_still_that_day(days: Path) -> None:
+    # Before: UTC days, and at 04:00Z `today` was 1 December: today's daily note was left out,
+    # and `--since 2026-11-30 --until 2026-11-30` left out the memory written a minute ago.
+    now = NIGHT_IN_LOS_ANGELES
+    with local_zone("America/Los_Angeles"), Vault(days) as vault:
+        fresh = remembered(vault, "Evening walk", "2026-12-01T03:59:00+00:00")  # a minute ago
+        late = remembered(vault, "Late on the 29th", "2026-11-30T07:00:00+00:00")  # 23:00 on the 29th there
+        week_start = remembered(vault, "Start of the week", "2026-11-23T09:00:00+00:00")  # 01:00 on the 23rd there
+        before_week = remembered(vault, "Before the week", "2026-11-23T07:30:00+00:00")  # 23:30 on the 22nd there
+        since_today = dated_hits(vault, now, since="today")
+        today = dated_hits(vault, now, since="today", until="today")
+        yesterday = dated_hits(vault, now, since="yesterday", until="yesterday")
+        that_day = dated_hits(vault, now, since="2026-11-30", until="2026-11-30")
+        week = dated_hits(vault, now, since="7d")
+        until_a_time = dated_hits(vault, now, since="2026-11-30", until="2026-11-30T19:59:00-08:00")
+        exact = dated_hits(vault, now, since="2026-11-30T00:00:00Z", until="2026-12-01T03:59:00Z")
+        a_moment_later = dated_hits(vault, now, since="2026-11-30T00:00:00.000001Z", until="2026-12-01T03:58:59.999999Z")
+    assert {"Daily/2026-11-30.md", fresh} <= since_today and "Daily/2026-11-29.md" not in since_today
+    assert today == that_day == {"Daily/2026-11-30.md", fresh}
+    assert yesterday == {"Daily/2026-11-29.md", late}
+    assert week == {"Daily/2026-11-23.md", "Daily/2026-11-29.md", "Daily/2026-11-30.md", "Daily/2026-12-01.md",
+                    fresh, late, week_start}  # from the 23rd's start there: not the 22nd, nor before_week
+    assert before_week not in week
+    # A bound with a time is that instant for both kinds, and a day's label is its midnight UTC:
+    # 1 December's (04:00Z is 20:00 on the 30th there) is before a time at 19:59 on the 30th.
+    assert until_a_time == {"Daily/2026-11-30.md", "Daily/2026-12-01.md", fresh}
+    assert exact == {"Daily/2026-11-30.md", "Daily/2026-12-01.md", late, fresh}
+    assert a_moment_later == {"Daily/2026-12-01.md", late}
+
+
+@needs_tzset
+def test_at_eight_in_the_morning_in_tokyo_today_is_already_the_new_day(days: Path) -> None:
+    # Before: at 23:00Z `today` was still 30 November there, so today's daily note was left out and
+    # yesterday's kept; `--since 2026-11-30 --until 2026-11-30` held a memory written that morning.
+    now = MORNING_IN_TOKYO
+    with local_zone("Asia/Tokyo"), Vault(days) as vault:
+        fresh = remembered(vault, "Morning stretch", "2026-11-30T22:59:00+00:00")  # a minute ago
+        evening = remembered(vault, "Evening of the 30th", "2026-11-30T12:00:00+00:00")  # 21:00 on the 30th there
+        week_start = remembered(vault, "Start of the week", "2026-11-23T16:00:00+00:00")  # 01:00 on the 24th there
+        since_today = dated_hits(vault, now, since="today")
+        today = dated_hits(vault, now, since="today", until="today")
+        yesterday = dated_hits(vault, now, since="yesterday", until="yesterday")
+        that_day = dated_hits(vault, now, since="2026-11-30", until="2026-11-30")
+        week = dated_hits(vault, now, since="7d")
+    assert {"Daily/2026-12-01.md", fresh} <= since_today and "Daily/2026-11-30.md" not in since_today
+    assert today == {"Daily/2026-12-01.md", fresh}
+    assert yesterday == that_day == {"Daily/2026-11-30.md", evening}
+    assert week == {"Daily/2026-11-29.md", "Daily/2026-11-30.md", "Daily/2026-12-01.md", fresh, evening, week_start}  # from the 24th
+
+
+@needs_tzset
+def test_explain_shows_the_bound_that_applied_to_the_notes_kind_of_date(days: Path) -> None:
+    with local_zone("America/Los_Angeles"), Vault(days) as vault:
+        late = remembered(vault, "Late on the 29th", "2026-11-30T07:00:00+00:00")
+        daily = vault.explain("Daily/2026-11-29.md", "knee", since="today", now=NIGHT_IN_LOS_ANGELES)
+        memory = vault.explain(late, "knee", since="today", now=NIGHT_IN_LOS_ANGELES)
+    assert ("filtered out by --since (since) 2026-11-30T00:00:00+00:00: its date is the day 2026-11-29 (from its file name)"
+            in daily.reasons), daily.reasons
+    assert ("filtered out by --since (since) 2026-11-30T08:00:00+00:00: its date is 2026-11-30T07:00:00+00:00 (from its created)"
+            in memory.reasons), memory.reasons
+
+
+@needs_tzset
+def test_an_index_made_before_date_kinds_learns_them_at_the_next_command_without_embedding(days: Path) -> None:
+    with local_zone("America/Los_Angeles"), Vault(days) as vault:
+        fresh = remembered(vault, "Evening walk", "2026-12-01T03:59:00+00:00")
+    # What an index written before the kind step looks like: no column, no record of the step,
+    # rows made by the reader before it.
+    database = sqlite3.connect(days / ".vaultmem" / "index.db")
+    with database:
+        database.execute("ALTER TABLE notes DROP COLUMN dated_day")
+        database.execute("DELETE FROM _migrations WHERE name = '010_note_date_kinds'")
+        database.execute("UPDATE meta SET value = replace(value, 'reader-8/', 'reader-7/') WHERE key = 'reader'")
+        embedded = database.execute("SELECT max(seq) FROM passage_vectors").fetchone()[0]
+    database.close()
+    with local_zone("America/Los_Angeles"), Vault(days) as vault:
+        today = dated_hits(vault, NIGHT_IN_LOS_ANGELES, since="today", until="today")
+    database = sqlite3.connect(days / ".vaultmem" / "index.db")
+    kinds = dict(database.execute("SELECT path, dated_day FROM notes"))
+    assert database.execute("SELECT max(seq) FROM passage_vectors").fetchone()[0] == embedded  # nothing embedded again
+    database.close()
+    assert today == {"Daily/2026-11-30.md", fresh}
+    assert kinds == {**{f"Daily/{day}.md": 1 for day in ("2026-11-22", "2026-11-23", "2026-11-29", "2026-11-30", "2026-12-01")},
+                     fresh: 0}
+
+
+def test_the_date_filter_in_sql_and_in_python_agree_on_every_kind_and_boundary(tmp_path: Path) -> None:
+    from vaultmem.lifecycle import to_epoch_us
+    from vaultmem.storage import Eligibility, EpochBound, NoteRow, Store
+
+    since = EpochBound(day_us=to_epoch_us(datetime(2026, 11, 30, tzinfo=UTC)), instant_us=to_epoch_us(datetime(2026, 11, 30, 8, tzinfo=UTC)))
+    until = EpochBound(day_us=since.day_us + 86_400_000_000 - 1, instant_us=since.instant_us + 86_400_000_000 - 1)
+    moments = sorted({edge + step for edge in (*since, *until) for step in (-1, 0, 1)}
+                     | {since.day_us - 86_400_000_000, until.day_us + 1 + 86_400_000_000})  # midnights outside the labels
+    store = Store(tmp_path / ".vaultmem")
+    rows: dict[int, tuple[int | None, bool | None]] = {}
+    with store.transaction():
+        for number, (dated_us, dated_day) in enumerate([(None, None), *((moment, kind) for moment in moments
+                                                                       for kind in (True, False, None))]):
+            row = NoteRow(id=f"n{number}", path=f"n{number}.md", title="n", layer=None, tags=[], created=None, created_us=None,
+                          expires_at=None, expires_us=None, expiry_invalid=False, permanent=False, content_hash="h",
+                          embed_hash="e", mtime_ns=0, size=0, body_chars=0, problems=[], dated_us=dated_us, dated_day=dated_day)
+            rows[store.notes.insert(row)] = (dated_us, dated_day)
+    try:
+        for bounds in ({"since_us": since}, {"until_us": until}, {"since_us": since, "until_us": until}):
+            eligibility = Eligibility(now_us=0, include_expired=True, **bounds)  # type: ignore[arg-type]
+            in_sql = set(store.notes.all_eligible_labels(eligibility))
+            in_python = {label for label, (dated_us, dated_day) in rows.items() if eligibility.in_range(dated_us, dated_day)}
+            assert in_sql == in_python, bounds
+            assert 0 < len(in_sql) < len(rows)
+            where, params = eligibility.where()
+            plan = " ".join(str(step[-1]) for step in store.db.execute(f"EXPLAIN QUERY PLAN SELECT label FROM notes WHERE {where}", params))
+            assert "notes_dated" in plan, plan  # the index on the date still narrows the rows read
+        # A row of an index made before kinds were kept (NULL): a UTC midnight is a day's label.
+        both = Eligibility(now_us=0, include_expired=True, since_us=since, until_us=until)
+        assert both.in_range(since.day_us, None) and not both.in_range(since.day_us + 1, None)
+    finally:
+        store.close()

@@ -11,13 +11,23 @@ A note's **date** is the first of:
 4. its ``created`` property (what ``remember`` stamps: the day the memory was written).
 
 A value that does not parse as a date is passed over for the next (a ``date: {{date}}`` left
-by a template is not a day); a note with none has no date. Dates without a time are midnight
-UTC, as everywhere in vaultmem (lifecycle.parse_timestamp).
+by a template is not a day); a note with none has no date.
 
-``search --since X --until Y`` keeps the notes whose date is in [X, Y]: each bound is an ISO
-date or time, or a duration counted back from now (``7d``: seven days ago). A date alone as
-``until`` means the end of that day, so ``--since 2026-11-23 --until 2026-11-29`` is those
-seven days. A note without a date has no place in such a range and is left out.
+A date is of one of two kinds (``NoteDate.day``). A **day** is a calendar day's label, with no
+zone: a name's date (a Zettelkasten id's time is part of a name: still a day), a linked date, a
+``date`` or ``created`` without a time. It is kept as that day's midnight UTC, as everywhere in
+vaultmem (lifecycle.parse_timestamp), which is only its label. An **instant** is a moment: a
+value with a time (what ``remember`` stamps), a Unix time.
+
+``search --since X --until Y`` keeps the notes whose date is in [X, Y]. Each bound is a
+:class:`Bound`: one for days, one for instants. A bound that names days — a date alone, a
+period (``2026``, ``2026-11``, ``2026-W48``, ``today``, ``yesterday``), a duration in whole days
+back from now (``7d``: from the start of that day) — names calendar days of this machine's
+zone: a day passes when its label is one of those days, an instant when it falls between the
+first day's local midnight and the last day's end. As ``until`` such a bound runs through the end of its last day, so
+``--since 2026-11-23 --until 2026-11-29`` is those seven days. A bound with a time
+(``2026-11-23T09:00:00+01:00``) or a duration with hours or minutes (``36h``) is one instant,
+for both kinds. A note without a date has no place in such a range and is left out (adr/0026).
 """
 
 from __future__ import annotations
@@ -61,44 +71,71 @@ _DAYS_ONLY = re.compile(r"(?:\d+[dw])+", re.IGNORECASE)  # 7d, 2w, 1w3d: whole d
 # A bound that names a period: 2026 (a year), 2026-11 (a month), 2026-W48 or 2026W48 (an ISO week).
 _PERIOD = re.compile(r"(?P<year>[0-9]{4})(?:-(?P<month>[0-9]{2})|-?[Ww](?P<week>[0-9]{2}))?")
 _DAY_WORDS = {"today": 0, "yesterday": 1}
+_START_OF_TIME = datetime.min.replace(tzinfo=UTC)
 _END_OF_TIME = datetime.max.replace(tzinfo=UTC)
+_ONE_DAY = timedelta(days=1)
+_LAST_INSTANT = timedelta(microseconds=1)  # an until bound is the instant before the next day starts
 
 
 @dataclass(frozen=True)
 class NoteDate:
-    """A note's date and where it was read from (``date``, ``daily-note format``, ``file name`` or ``created``)."""
+    """A note's date, where it was read from (``date``, ``daily-note format``, ``file name`` or
+    ``created``), and whether it is a day's label (kept as that day's midnight UTC) or an instant."""
 
     moment: datetime
     source: str
+    day: bool
+
+
+@dataclass(frozen=True)
+class Bound:
+    """One end of a search by date, for each kind of note date: ``day`` is compared with a day's
+    label (its midnight UTC), ``instant`` with an instant. A bound with a time is both."""
+
+    day: datetime
+    instant: datetime
+
+    @classmethod
+    def exact(cls, moment: datetime) -> Bound:
+        return cls(day=moment, instant=moment)
 
 
 def note_date(meta: Mapping[str, Any], path: str, daily: DailyFormat | None = None) -> NoteDate | None:
     """The note's date (see the module's docstring), or None. ``daily``: the vault's daily-note
     format (read once per command from its settings); without it, names are read by shape alone."""
-    found = _property_date(meta.get("date"))
+    found = _property_date(meta.get("date"), "date")
     if found is not None:
-        return NoteDate(found, "date")
+        return found
     day = daily.day(path) if daily is not None else None
-    if day is not None:
-        return NoteDate(parse_timestamp(day), DAILY_SOURCE)
+    if day is not None:  # a format with a time (YYYY-MM-DD HH:mm) still names a day: its time is matched, not read
+        return NoteDate(parse_timestamp(day), DAILY_SOURCE, day=True)
     named = _name_date(path)
     if named is not None:
-        return NoteDate(named, "file name")
-    found = _property_date(meta.get("created"))
-    return NoteDate(found, "created") if found is not None else None
+        return NoteDate(named, "file name", day=True)
+    return _property_date(meta.get("created"), "created")
 
 
-def _property_date(value: object) -> datetime | None:
+def _property_date(value: object, key: str) -> NoteDate | None:
     """A property's date: a timestamp, or a link to a daily note (``[[2026-11-20]]``), alone or
     as the one item of a list (Obsidian's list properties; YAML reads an unquoted
-    ``[[2026-11-20]]`` as a list in a list)."""
+    ``[[2026-11-20]]`` as a list in a list). A day when it has no time (a YAML date, a date-only
+    text, a linked date), else an instant (a time, a Unix time)."""
     if isinstance(value, list):
-        return _property_date(value[0]) if len(value) == 1 else None
+        return _property_date(value[0], key) if len(value) == 1 else None
     if isinstance(value, str) and len(stripped := value.strip()) <= _LINK_CHARS:  # a longer link is no daily note's: not scanned
         linked = _LINKED_DATE.fullmatch(stripped)
         if linked:
             value = linked[1]
-    return timestamp_or_none(value)
+    found = timestamp_or_none(value)
+    return None if found is None else NoteDate(found, key, day=_without_time(value))
+
+
+def _without_time(value: object) -> bool:
+    """Is a property value that parsed as a timestamp a day without a time (``2026-11-30``
+    unquoted, as YAML reads it, or quoted)? A datetime, an ISO time or a Unix time is not."""
+    if isinstance(value, datetime):
+        return False
+    return isinstance(value, date) or (isinstance(value, str) and _is_date_alone(value.strip()))
 
 
 def _name_date(path: str) -> datetime | None:
@@ -116,74 +153,95 @@ def _name_date(path: str) -> datetime | None:
     return None
 
 
-def since_bound(value: str, now: datetime) -> datetime:
-    """``--since``: the first instant a note's date may have. A duration in days or
-    weeks reaches back to the start of that day (UTC): at noon, ``1d`` keeps yesterday's
-    daily note, dated midnight; a duration with hours or minutes is exact."""
-    return _bound(value, now, "since", end_of_day=False)
+def since_bound(value: str, now: datetime) -> Bound:
+    """``--since``: the first date a note may have, for each kind (see the module's docstring).
+    A duration in days or weeks reaches back to the start of that local day: at noon, ``1d``
+    keeps yesterday's daily note; a duration with hours or minutes is exact."""
+    return _bound(value, now, "since", end=False)
 
 
-def until_bound(value: str, now: datetime) -> datetime:
-    """``--until``: the last instant a note's date may have (a date alone: the end of that day)."""
-    return _bound(value, now, "until", end_of_day=True)
+def until_bound(value: str, now: datetime) -> Bound:
+    """``--until``: the last date a note may have, for each kind (days named: through the last one's end)."""
+    return _bound(value, now, "until", end=True)
 
 
-def _bound(value: str, now: datetime, name: str, end_of_day: bool) -> datetime:
+def _bound(value: str, now: datetime, name: str, end: bool) -> Bound:
     text = str(value).strip()
-    period = _period(text, now)
-    if period is not None:  # a calendar year, month, ISO week or day named in words: all of it
-        start, after = period
-        if not end_of_day:
-            return start
-        return after if after == _END_OF_TIME else after - timedelta(microseconds=1)
+    days = _days_named(text, now)
+    if days is not None:  # a date alone, a year, a month, an ISO week, today, yesterday: all of it
+        first, last = days
+        return _end_of(last) if end else _start_of(first)
     try:
-        moment = parse_timestamp(text)
+        return Bound.exact(parse_timestamp(text))
     except InvalidTimestamp:
-        return _back_from(now, text, value, name, whole_days=not end_of_day)
-    if end_of_day and _is_date_alone(text):
-        try:
-            return moment + timedelta(days=1) - timedelta(microseconds=1)
-        except OverflowError:  # 9999-12-31: its end is the last instant there is
-            return datetime.max.replace(tzinfo=moment.tzinfo)
-    return moment
+        return _back_from(now, text, value, name, whole_days=not end)
 
 
-def _period(text: str, now: datetime) -> tuple[datetime, datetime] | None:
-    """A calendar period ``text`` names — ``2026`` (a year), ``2026-11`` (a month), ``2026-W48``
-    (an ISO week, Monday to Sunday), ``today``, ``yesterday`` (UTC days) — as its first instant
-    and the first instant after it; None for anything else (a date, a time, a duration)."""
+def _days_named(text: str, now: datetime) -> tuple[date, date] | None:
+    """The calendar days ``text`` names, first and last: a date alone (any ISO spelling), ``2026``
+    (a year), ``2026-11`` (a month), ``2026-W48`` (an ISO week, Monday to Sunday), ``today``,
+    ``yesterday`` (this machine's calendar days at ``now``); None for anything else (a time, a duration)."""
     word = text.casefold()
     if word in _DAY_WORDS:
-        day = datetime.combine(now.astimezone(UTC).date(), time(), UTC) - timedelta(days=_DAY_WORDS[word])
-        return day, day + timedelta(days=1)
+        day = _local_date(now) - timedelta(days=_DAY_WORDS[word])
+        return day, day
+    period = _period(text)
+    if period is None and _is_date_alone(text):  # a period first: date.fromisoformat reads 2026-W48 as its Monday
+        day = date.fromisoformat(text)
+        return day, day
+    return period
+
+
+def _period(text: str) -> tuple[date, date] | None:
+    """The first and last day of the year, month or ISO week ``text`` names; None for anything else."""
     shape = _PERIOD.fullmatch(text)
     if shape is None:
         return None
     year = int(shape["year"])
     try:
         if shape["week"]:
-            start = datetime.fromisocalendar(year, int(shape["week"]), 1).replace(tzinfo=UTC)
-            return start, _plus(start, timedelta(days=7))
+            monday = date.fromisocalendar(year, int(shape["week"]), 1)
+            return monday, _days_after(monday, 6)
         if shape["month"]:
-            month = int(shape["month"])
-            start = datetime(year, month, 1, tzinfo=UTC)
-            after = (year + 1, 1) if month == 12 else (year, month + 1)
-            return start, _first_of(*after)
-        return datetime(year, 1, 1, tzinfo=UTC), _first_of(year + 1, 1)
+            first = date(year, int(shape["month"]), 1)
+            return first, first.replace(day=31) if first.month == 12 else first.replace(month=first.month + 1) - _ONE_DAY
+        return date(year, 1, 1), date(year, 12, 31)
     except ValueError:  # month 13, week 54, year 0: not a period; said as not a date below
         return None
 
 
-def _first_of(year: int, month: int) -> datetime:
-    """The first instant of that month; past year 9999, the end of time."""
-    return datetime(year, month, 1, tzinfo=UTC) if year <= datetime.max.year else _END_OF_TIME
-
-
-def _plus(moment: datetime, length: timedelta) -> datetime:
+def _days_after(day: date, days: int) -> date:
     try:
-        return moment + length
+        return day + timedelta(days=days)
     except OverflowError:  # the last week of year 9999
-        return _END_OF_TIME
+        return date.max
+
+
+def _local_date(now: datetime) -> date:
+    """The calendar date on this machine's clock at ``now`` (its zone as the OS says it now)."""
+    return now.astimezone().date()
+
+
+def _start_of(day: date) -> Bound:
+    """The first moment of ``day``: its label (midnight UTC) and its local midnight."""
+    return Bound(day=datetime.combine(day, time(), UTC), instant=_local_midnight(day))
+
+
+def _end_of(day: date) -> Bound:
+    """The last moment of ``day``: the instant before the next day's label and local midnight."""
+    if day == date.max:
+        return Bound.exact(_END_OF_TIME)
+    after = _start_of(day + _ONE_DAY)
+    return Bound(day=after.day - _LAST_INSTANT, instant=after.instant - _LAST_INSTANT)
+
+
+def _local_midnight(day: date) -> datetime:
+    """The instant ``day`` starts on this machine's clock (a naive time's ``astimezone()``: the
+    OS's zone, summer time included; a midnight a clock change skips is read as the OS reads it)."""
+    try:
+        return datetime.combine(day, time()).astimezone().astimezone(UTC)
+    except (OverflowError, ValueError, OSError):  # year 1 (Python cannot look before it), 9999 in a far zone
+        return _START_OF_TIME if day.year < date.max.year // 2 else _END_OF_TIME
 
 
 def _is_date_alone(text: str) -> bool:
@@ -195,7 +253,7 @@ def _is_date_alone(text: str) -> bool:
     return True
 
 
-def _back_from(now: datetime, text: str, value: object, name: str, whole_days: bool) -> datetime:
+def _back_from(now: datetime, text: str, value: object, name: str, whole_days: bool) -> Bound:
     """``now`` minus the duration ``text`` (see :func:`since_bound` for whole days)."""
     try:
         length = parse_duration(text)
@@ -207,9 +265,9 @@ def _back_from(now: datetime, text: str, value: object, name: str, whole_days: b
                          "yesterday) or a duration back from now such as 7d or 2w") from None
     try:
         moment = now - length
+        if whole_days and _DAYS_ONLY.fullmatch(text.replace(" ", "")):  # 7d: from the start of the local day 7 days back
+            return _start_of(_local_date(now) - timedelta(days=length.days))
     except OverflowError:
         raise UsageError(Argument(name, repr(value)), f" reaches back before year 1 from {now.date().isoformat()}: "
                          "give a shorter duration or a date") from None
-    if whole_days and _DAYS_ONLY.fullmatch(text.replace(" ", "")):
-        return moment.replace(hour=0, minute=0, second=0, microsecond=0)
-    return moment
+    return Bound.exact(moment)

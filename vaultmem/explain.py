@@ -29,7 +29,7 @@ from .ranking import NAME_MARGIN, SideHit, match_kind, note_scores, probability
 from .resolution import in_index
 from .search import CANDIDATES_MIN, Candidates, hit_passage, query_terms, search_filters
 from .snippets import Snippet, passage_snippet
-from .storage import carries_tag
+from .storage import carries_tag, is_day_date
 
 if TYPE_CHECKING:
     from .daily_format import DailyFormat
@@ -202,18 +202,19 @@ def _filter_reasons(row: NoteRow, meta: dict[str, Any], eligibility: Eligibility
     for tag in eligibility.tags:
         if not carries_tag(row.tags, tag):
             reasons.append(f"filtered out by --tag (tags) {tag}: it does not carry that tag (its tags: {', '.join(row.tags) or 'none'})")
-    if not eligibility.in_range(row.dated_us):
+    if not eligibility.in_range(row.dated_us, row.dated_day):
         reasons.append(_date_reason(row, meta, eligibility, daily))
     return reasons
 
 
 def _date_reason(row: NoteRow, meta: dict[str, Any], eligibility: Eligibility, daily: DailyFormat) -> str:
     """Why the note's date keeps it out of the range asked for (dating.py), read under the
-    daily-note format search dated it by."""
-    bounds = " and ".join([*([f"--since (since) {format_timestamp(from_epoch_us(eligibility.since_us))}"]
-                             if eligibility.since_us is not None else []),
-                           *([f"--until (until) {format_timestamp(from_epoch_us(eligibility.until_us))}"]
-                             if eligibility.until_us is not None else [])])
+    daily-note format search dated it by: the bounds that apply to its kind of date (a day's
+    label or an instant; an undated note is shown the instants, what the range is on the clock)."""
+    is_day = row.dated_us is not None and is_day_date(row.dated_us, row.dated_day)
+    bounds = " and ".join(f"--{name} ({name}) {format_timestamp(from_epoch_us(bound.applied(is_day)))}"
+                          for name, bound in (("since", eligibility.since_us), ("until", eligibility.until_us))
+                          if bound is not None)
     if row.dated_us is None:
         unread = [f"{key}: {json.dumps(meta[key], default=str, ensure_ascii=False)}" for key in ("date", "created")
                   if key in meta and meta[key] is not None]
@@ -223,7 +224,9 @@ def _date_reason(row: NoteRow, meta: dict[str, Any], eligibility: Eligibility, d
                 + "".join(f"; {problem}" for problem in daily.problems))
     dated = note_date(meta, row.path, daily)
     source = f" ({_source_words(dated.source, daily)})" if dated is not None and to_epoch_us(dated.moment) == row.dated_us else ""
-    return f"filtered out by {bounds}: its date is {format_timestamp(from_epoch_us(row.dated_us))}{source}"
+    moment = from_epoch_us(row.dated_us)
+    shown = f"the day {moment.date().isoformat()}" if is_day else format_timestamp(moment)
+    return f"filtered out by {bounds}: its date is {shown}{source}"
 
 
 def _source_words(source: str, daily: DailyFormat) -> str:
@@ -245,7 +248,7 @@ def _lifted(row: NoteRow, eligibility: Eligibility) -> tuple[Eligibility, str]:
     expired = not eligibility.include_expired and is_expired_us(row.expires_us, eligibility.now_us)
     layered = bool(eligibility.layers) and row.layer not in eligibility.layers
     kept_tags = tuple(tag for tag in eligibility.tags if carries_tag(row.tags, tag))
-    undated = not eligibility.in_range(row.dated_us)
+    undated = not eligibility.in_range(row.dated_us, row.dated_day)
     # Each argument by its CLI flag and, in brackets, its name over MCP and the Python API.
     words = [*(["with --include-expired (include_expired)"] if expired else []),
              *(["without --layer (layers)"] if layered else []),

@@ -134,6 +134,7 @@ def note_row(note: Note, stat: FileStat, embed_hash: str, daily: DailyFormat) ->
         body_chars=len(note.body.strip()),
         problems=[problem.as_dict() for problem in note.problems],
         dated_us=None if dated is None else to_epoch_us(dated.moment),
+        dated_day=None if dated is None else dated.day,
     )
 
 

@@ -385,7 +385,8 @@ class VaultTools:
             "Only notes dated at or after this: their date property, a day in the file name (daily notes, read in the "
             "vault's daily-note format) or their created stamp. An ISO date or time, a period (2026, 2026-11, 2026-W48, "
             "today, yesterday: from its start) or a duration back from now (7d). For \"what happened last week\" pass "
-            "since=\"7d\", or since and until the same week; notes without a date are left out. "
+            "since=\"7d\", or since and until the same week; notes without a date are left out. Days are the calendar "
+            "days of the machine vaultmem runs on (its time zone). "
             "Every hit is then in the range: a low score says only that its words differ from the query's."))] = None,
         until: Annotated[DateBound | None, Field(description=(
             "Only notes dated at or before this: an ISO date or time, or a period (2026-11, 2026-W48, yesterday); a date "

@@ -46,7 +46,8 @@ from .markdown import without_code_or_hidden
 #    a title YAML reads as a date, no #tags from comments.
 # 7: each note's topic keys (fields.name_topic): its names without stopwords, for a question
 #    that names it ("who is Kevin Kelly").
-READER_VERSION = "7"
+# 8: whether each note's date is a day's label or an instant (storage m010), for local days.
+READER_VERSION = "8"
 BOM = "\ufeff"
 _YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 _OPENING = re.compile(r"\A---[ \t]*\r?\n")

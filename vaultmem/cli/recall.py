@@ -88,7 +88,7 @@ def search_options(function: Callable[..., Any]) -> Callable[..., Any]:
         click.option("--since", metavar="WHEN", help="Only notes dated at or after WHEN: an ISO date or time, a period "
                      "(2026, 2026-11, 2026-W48, today, yesterday: from its start) or a duration back from now (7d). "
                      "A note's date: its date property, a day in its file name (read in the vault's daily-note format "
-                     "too), or its created."),
+                     "too), or its created. Days are this machine's calendar days."),
         click.option("--until", metavar="WHEN", help="Only notes dated at or before WHEN (a date or period alone: through its end)."),
         json_option,
     )

@@ -195,6 +195,20 @@ def m009_note_dates(db: sqlite3.Connection) -> None:
     db.execute("UPDATE notes SET content_hash = '', mtime_ns = -1")
     db.execute("DELETE FROM meta WHERE key = 'indexed'")
 
+
+@migration("notes")
+def m010_note_date_kinds(db: sqlite3.Connection) -> None:
+    # Whether each note's date is a day's label (1: a daily note's name, a date without a time,
+    # kept as that day's midnight UTC) or an instant (0: a created stamp), NULL with no date:
+    # search by date compares a day with the local days asked for by their labels, an instant
+    # with their local midnights (adr/0026). Named with `notes`: a rebuild adds it again. An
+    # index written before this step has no kinds: the next reconcile reads every note once
+    # more (same text: nothing is re-embedded); until then storage.notes.is_day_date guesses.
+    db.execute("ALTER TABLE notes ADD COLUMN dated_day INTEGER")
+    db.execute("UPDATE notes SET content_hash = '', mtime_ns = -1")
+    db.execute("DELETE FROM meta WHERE key = 'indexed'")
+
+
 # ------------------------------------------------------------------ applying them
 
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
-from ..dating import since_bound, until_bound
+from ..dating import Bound, since_bound, until_bound
 from ..errors import Argument, DerivedIndexError, UsageError
 from ..fields import name_form
 from ..lifecycle import expiry_sql, from_epoch_us, normalize_layer, to_epoch_us
@@ -43,6 +43,7 @@ class NoteRow:
     problems: list[dict[str, str]]
     label: int | None = None
     dated_us: int | None = None  # the note's date (dating.py), for search by date
+    dated_day: bool | None = None  # is that date a day's label (its midnight UTC) or an instant? None: no date
 
     def params(self) -> tuple[Any, ...]:
         return (
@@ -50,12 +51,14 @@ class NoteRow:
             self.created, self.created_us, self.expires_at, self.expires_us, int(self.expiry_invalid),
             int(self.permanent), self.content_hash, self.embed_hash, int(self.mtime_ns), int(self.size),
             int(self.body_chars), json.dumps(self.problems, ensure_ascii=False), self.dated_us,
+            None if self.dated_day is None else int(self.dated_day),
         )
 
 
 _NOTE_COLUMN_NAMES = (
     "id", "path", "title", "layer", "tags", "created", "created_us", "expires_at", "expires_us", "expiry_invalid",
     "permanent", "content_hash", "embed_hash", "mtime_ns", "size", "body_chars", "problems", "dated_us",
+    "dated_day",
 )
 _NOTE_COLUMNS = ", ".join(_NOTE_COLUMN_NAMES)
 _SELECT_NOTE = f"SELECT label, {_NOTE_COLUMNS} FROM notes"
@@ -75,7 +78,7 @@ def _row_to_note(row: Sequence[Any]) -> NoteRow:
         created=row[6], created_us=row[7], expires_at=row[8], expires_us=row[9],
         expiry_invalid=bool(row[10]), permanent=bool(row[11]), content_hash=row[12],
         embed_hash=row[13], mtime_ns=row[14], size=row[15], body_chars=row[16],
-        problems=json.loads(row[17]), dated_us=row[18],
+        problems=json.loads(row[17]), dated_us=row[18], dated_day=None if row[19] is None else bool(row[19]),
     )
 
 
@@ -101,6 +104,39 @@ class PoolNote:
     no_deadline: bool = False  # neither expires_at nor permanent
 
 
+DAY_US = 86_400_000_000  # microseconds in a UTC day
+
+
+class EpochBound(NamedTuple):
+    """One end of a search by date in epoch microseconds (dating.Bound): the bound a note dated
+    by a day's label is compared with, and the one a note dated by an instant is."""
+
+    day_us: int
+    instant_us: int
+
+    @classmethod
+    def of(cls, bound: Bound) -> EpochBound:
+        return cls(to_epoch_us(bound.day), to_epoch_us(bound.instant))
+
+    def applied(self, is_day: bool) -> int:
+        """The bound a note's date is compared with, by its kind."""
+        return self.day_us if is_day else self.instant_us
+
+
+def is_day_date(dated_us: int, dated_day: bool | None) -> bool:
+    """Is a note's stored date a day's label? Its kind, as the index keeps it; a row of an index
+    made before kinds were kept (NULL, until the re-read its migration asks for fills it): a day
+    if the date is a UTC midnight, as a day's label always is. Without that, a search answered
+    from such an index while another process holds the write lock (a warning says it is behind)
+    would compare every daily note with the instant bounds. ``_DAY_SQL`` is the same rule."""
+    return dated_day if dated_day is not None else dated_us % DAY_US == 0
+
+
+# is_day_date in SQL (a NULL date gives NULL, and the bounds' comparisons fail it anyway).
+# SQLite's % keeps the sign of the date and Python's that of DAY_US, but both are 0 exactly at a midnight.
+_DAY_SQL = "coalesce({alias}.dated_day, {alias}.dated_us % " + str(DAY_US) + " = 0)"
+
+
 @dataclass(frozen=True)
 class Eligibility:
     """Read-time filters, applied in SQL: expiry (``lifecycle.expiry_sql``), layers, tags, and
@@ -110,8 +146,8 @@ class Eligibility:
     include_expired: bool = False
     layers: tuple[str, ...] = ()
     tags: tuple[str, ...] = ()
-    since_us: int | None = None  # only notes dated at or after this instant
-    until_us: int | None = None  # only notes dated at or before this instant
+    since_us: EpochBound | None = None  # only notes dated at or after this (a day's label, an instant)
+    until_us: EpochBound | None = None  # only notes dated at or before this
 
     @classmethod
     def asked(cls, now_us: int, *, layers: Iterable[str] | None = None, tags: Iterable[str] | None = None,
@@ -123,9 +159,13 @@ class Eligibility:
         if "" in asked:  # would pass only notes with an empty tag or one starting with "/": nothing asked for
             raise UsageError(Argument("tags", flag="--tag"), " holds a tag with no name; give a tag such as project or project/harbor")
         now = from_epoch_us(now_us)
-        since_us = None if since is None else to_epoch_us(since_bound(since, now))
-        until_us = None if until is None else to_epoch_us(until_bound(until, now))
-        if since_us is not None and until_us is not None and since_us > until_us:
+        since_us = None if since is None else EpochBound.of(since_bound(since, now))
+        until_us = None if until is None else EpochBound.of(until_bound(until, now))
+        # Refused when the instants are: they are the range as this machine's clock says it. A
+        # bound with a time can leave the days' labels an empty range beside them (in Los Angeles,
+        # since 20:00 on the 30th until the 30th: that label ends at its midnight UTC, 16:00 there),
+        # and the range still holds that evening's memories.
+        if since_us is not None and until_us is not None and since_us.instant_us > until_us.instant_us:
             raise UsageError(Argument("since", repr(since)), " is after ", Argument("until", repr(until)),
                              ": no note's date can be in that range; swap them")
         return cls(now_us=now_us, include_expired=include_expired,
@@ -137,13 +177,16 @@ class Eligibility:
         """Is a date range asked for?"""
         return self.since_us is not None or self.until_us is not None
 
-    def in_range(self, dated_us: int | None) -> bool:
-        """Does a note with this date pass the date bounds? (No date: only when none is asked.)"""
+    def in_range(self, dated_us: int | None, dated_day: bool | None) -> bool:
+        """Does a note with this date (a day's label or an instant) pass the date bounds? (No
+        date: only when none is asked.) The rule :meth:`where` writes in SQL."""
         if not self.dated:
             return True
         if dated_us is None:
             return False
-        return (self.since_us is None or dated_us >= self.since_us) and (self.until_us is None or dated_us <= self.until_us)
+        is_day = is_day_date(dated_us, dated_day)
+        return ((self.since_us is None or dated_us >= self.since_us.applied(is_day))
+                and (self.until_us is None or dated_us <= self.until_us.applied(is_day)))
 
     @property
     def filters(self) -> bool:
@@ -166,12 +209,14 @@ class Eligibility:
             clauses.append(f"EXISTS (SELECT 1 FROM json_each({alias}.tags) WHERE {fold}(json_each.value) = ?"
                            f" OR substr({fold}(json_each.value), 1, ?) = ?)")
             params.extend([folded, len(folded) + 1, folded + "/"])
-        if self.since_us is not None:  # a note without a date (NULL) fails both comparisons
-            clauses.append(f"{alias}.dated_us >= ?")
-            params.append(self.since_us)
-        if self.until_us is not None:
-            clauses.append(f"{alias}.dated_us <= ?")
-            params.append(self.until_us)
+        is_day = _DAY_SQL.format(alias=alias)
+        # A note without a date (NULL) fails every comparison. Each bound is said twice: first the
+        # looser of its two (so the index on dated_us narrows the rows to read), then the one for
+        # the note's kind — in_range's rule.
+        for bound, compare, looser in ((self.since_us, ">=", min), (self.until_us, "<=", max)):
+            if bound is not None:
+                clauses.append(f"{alias}.dated_us {compare} ? AND {alias}.dated_us {compare} CASE WHEN {is_day} THEN ? ELSE ? END")
+                params.extend([looser(bound.day_us, bound.instant_us), bound.day_us, bound.instant_us])
         return (" AND ".join(clauses) or "1"), params
 
 
