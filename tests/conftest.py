@@ -2,13 +2,33 @@
 
 from __future__ import annotations
 
+import os
 import shutil
-from collections.abc import Callable
+import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 
 from helpers import SAMPLE_VAULT
+
+
+@pytest.fixture(scope="session", autouse=True)
+def machine_zone_utc() -> Iterator[None]:
+    """Every test runs as on a machine set to UTC: search by date names this machine's calendar
+    days (adr/0026), so a test's "today" must not depend on where CI runs. Tests of other zones
+    set their own (tests/test_dating.py ``local_zone``); processes the tests start inherit TZ."""
+    before = os.environ.get("TZ")
+    os.environ["TZ"] = "UTC"
+    if hasattr(time, "tzset"):
+        time.tzset()
+    yield
+    if before is None:
+        del os.environ["TZ"]
+    else:
+        os.environ["TZ"] = before
+    if hasattr(time, "tzset"):
+        time.tzset()
 
 
 @pytest.fixture

@@ -268,8 +268,8 @@ def dated(root: Path, since: str, until: str) -> dict[str, str | None]:
 
 
 def test_search_since_until_finds_a_daily_note_named_by_the_vaults_format(journal: Path) -> None:
-    assert dated(journal, "2026-11-26", "2026-11-29") == {"Journal/28-11-2026.md": "2026-11-28T00:00:00+00:00"}
-    assert dated(journal, "2026-04-03", "2026-04-03") == {"Journal/03-04-2026.md": "2026-04-03T00:00:00+00:00"}
+    assert dated(journal, "2026-11-26", "2026-11-29") == {"Journal/28-11-2026.md": "2026-11-28"}
+    assert dated(journal, "2026-04-03", "2026-04-03") == {"Journal/03-04-2026.md": "2026-04-03"}
     with Vault(journal) as vault:
         why = vault.explain("Journal/28-11-2026.md", "knee", since="2026-11-29", now=NOW)
         undated = vault.explain("Notes/28-11-2026.md", "knee", since="2026-11-01", now=NOW)
@@ -286,12 +286,12 @@ def test_a_changed_daily_format_dates_the_notes_again_at_the_next_command(journa
     assert run_cli(journal, "index").exit_code == 0
     assert dated(journal, "2026-11-28", "2026-11-28") == {}  # 28-11-2026: no day anyone can be sure of
     daily_notes(journal, "DD-MM-YYYY", "Journal")  # set in Obsidian: Settings → Daily notes → Date format
-    assert dated(journal, "2026-11-28", "2026-11-28") == {"Journal/28-11-2026.md": "2026-11-28T00:00:00+00:00"}
+    assert dated(journal, "2026-11-28", "2026-11-28") == {"Journal/28-11-2026.md": "2026-11-28"}
     daily_notes(journal, "MM-DD-YYYY", "Journal")  # and changed: 03-04-2026 is now 4 March
-    assert dated(journal, "2026-03-04", "2026-03-04") == {"Journal/03-04-2026.md": "2026-03-04T00:00:00+00:00"}
+    assert dated(journal, "2026-03-04", "2026-03-04") == {"Journal/03-04-2026.md": "2026-03-04"}
     assert dated(journal, "2026-04-03", "2026-04-03") == {}
     daily_notes(journal, "DD-MM-YYYY", "Diary")  # another folder: the old one's notes lose the format's date
-    assert dated(journal, "2026-01-01", "2026-12-31") == {"Notes/2026-11-25 knee.md": "2026-11-25T00:00:00+00:00"}
+    assert dated(journal, "2026-01-01", "2026-12-31") == {"Notes/2026-11-25 knee.md": "2026-11-25"}
 
 
 def test_a_changed_daily_format_reads_again_only_the_notes_of_its_folders(journal: Path) -> None:
@@ -316,7 +316,7 @@ def test_a_changed_format_for_the_vaults_root_reads_every_note_again(vault_dir: 
         report = vault.index()
     # Any note below the root may be a daily note of the format: all are read again, none re-embedded.
     assert sorted(report.updated) == ["03-04-2026.md", "Notes/Knee.md"] and report.embedded == 0 and report.unchanged == 0
-    assert dated(vault_dir, "2026-03-04", "2026-03-04") == {"03-04-2026.md": "2026-03-04T00:00:00+00:00"}
+    assert dated(vault_dir, "2026-03-04", "2026-03-04") == {"03-04-2026.md": "2026-03-04"}
 
 
 def test_a_changed_format_reads_again_the_notes_of_a_folder_named_decomposed_on_disk(vault_dir: Path) -> None:
@@ -329,11 +329,11 @@ def test_a_changed_format_reads_again_the_notes_of_a_folder_named_decomposed_on_
     with Vault(vault_dir) as vault:
         report = vault.index()
     assert report.updated == ["Tagebu\u0308cher/03-04-2026.md"]
-    assert dated(vault_dir, "2026-03-04", "2026-03-04") == {"Tagebu\u0308cher/03-04-2026.md": "2026-03-04T00:00:00+00:00"}
+    assert dated(vault_dir, "2026-03-04", "2026-03-04") == {"Tagebu\u0308cher/03-04-2026.md": "2026-03-04"}
 
 
 def test_notes_dated_by_a_format_lose_that_date_when_its_settings_break_and_search_says_why(journal: Path) -> None:
-    assert dated(journal, "2026-11-26", "2026-11-29") == {"Journal/28-11-2026.md": "2026-11-28T00:00:00+00:00"}  # indexed
+    assert dated(journal, "2026-11-26", "2026-11-29") == {"Journal/28-11-2026.md": "2026-11-28"}  # indexed
     write_file(journal, CORE, '{"folder": "Journal", "format": "DD-MM-YYYY",')  # cut off mid-save
     with Vault(journal) as vault:
         hits = vault.search("knee", k=10, now=NOW, since="2026-11-26", until="2026-11-29")

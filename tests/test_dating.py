@@ -16,7 +16,7 @@ import pytest
 from helpers import run_cli
 from mcp_client import note, run, serve
 from vaultmem import Vault
-from vaultmem.dating import Bound, note_date, since_bound, until_bound
+from vaultmem.dating import Bound, calendar_day, note_date, since_bound, until_bound
 from vaultmem.errors import UsageError
 
 NOW = "2026-12-01T12:00:00+00:00"
@@ -51,13 +51,14 @@ def test_bounds_are_dates_times_or_durations_back_from_now_and_a_date_alone_ends
         assert since_bound("7d", NOW_TIME) == at(2026, 11, 24)
         assert since_bound("1d", NOW_TIME) == at(2026, 11, 30)
         assert since_bound("36h", NOW_TIME) == at(2026, 11, 30)  # hours are exact: noon minus 36 h
-        assert since_bound("24h", NOW_TIME) == at(2026, 11, 30, 12)  # a day said in hours too
-        assert since_bound("30m", NOW_TIME) == at(2026, 12, 1, 11, 30)
+        # A bound that is one instant is exact for instants; a day's note passes when its day holds it.
+        assert since_bound("24h", NOW_TIME) == Bound(at(2026, 11, 30).day, at(2026, 11, 30, 12).instant)  # a day said in hours too
+        assert since_bound("30m", NOW_TIME) == Bound(at(2026, 12, 1).day, at(2026, 12, 1, 11, 30).instant)
         assert since_bound("2026-11-23", NOW_TIME) == at(2026, 11, 23)
         end_of_29th = at(2026, 11, 29, 23, 59, 59, 999999)
         assert until_bound("2026-11-29", NOW_TIME) == end_of_29th
         assert until_bound("20261129", NOW_TIME) == until_bound("2026-W48-7", NOW_TIME) == end_of_29th  # every spelling of a day
-        assert until_bound("2026-11-29T10:00:00+02:00", NOW_TIME) == at(2026, 11, 29, 8)
+        assert until_bound("2026-11-29T10:00:00+02:00", NOW_TIME) == Bound(end_of_29th.day, at(2026, 11, 29, 8).instant)
         assert until_bound("9999-12-31", NOW_TIME) == Bound.exact(datetime.max.replace(tzinfo=UTC))  # was an OverflowError
     with pytest.raises(UsageError, match="'soon' is neither a date nor a duration: give an ISO date"):
         since_bound("soon", NOW_TIME)
@@ -134,8 +135,11 @@ def test_days_a_bound_names_are_local_days_and_a_bound_with_a_time_is_one_instan
                                                             datetime(2026, 12, 1, 7, 59, 59, 999999, tzinfo=UTC))
         assert since_bound("7d", at_night) == Bound(datetime(2026, 11, 23, tzinfo=UTC), datetime(2026, 11, 23, 8, tzinfo=UTC))
         assert since_bound("2026-11", at_night) == Bound(datetime(2026, 11, 1, tzinfo=UTC), datetime(2026, 11, 1, 7, tzinfo=UTC))  # summer time
-        assert since_bound("36h", at_night) == at(2026, 11, 29, 16)
-        assert until_bound("2026-11-30T20:00:00-08:00", at_night) == at(2026, 12, 1, 4)
+        # A bound that is one instant: exact for instants; for days, the local day holding it, whole
+        # (16:00Z on the 29th is 08:00 on the 29th there; 04:00Z on 1 December is 20:00 on the 30th).
+        assert since_bound("36h", at_night) == Bound(datetime(2026, 11, 29, tzinfo=UTC), datetime(2026, 11, 29, 16, tzinfo=UTC))
+        assert until_bound("2026-11-30T20:00:00-08:00", at_night) == Bound(datetime(2026, 11, 30, 23, 59, 59, 999999, tzinfo=UTC),
+                                                                          datetime(2026, 12, 1, 4, tzinfo=UTC))
     morning = datetime(2026, 11, 30, 23, tzinfo=UTC)  # 08:00 on 1 December in Tokyo
     with local_zone("Asia/Tokyo"):
         assert since_bound("today", morning) == Bound(datetime(2026, 12, 1, tzinfo=UTC), datetime(2026, 11, 30, 15, tzinfo=UTC))
@@ -159,8 +163,9 @@ def test_a_notes_date_is_a_day_or_an_instant() -> None:
     days = [("date: 2026-11-30", "notes/a.md"), ('date: "2026-11-30"', "notes/a.md"), ('date: "[[2026-11-30]]"', "notes/a.md"),
             ("date: [2026-11-30]", "notes/a.md"), ("created: 2026-11-30", "notes/a.md"), ('created: "20261130"', "notes/a.md"),
             ("", "Daily/2026-11-30.md"), ("", "202611302130 Late idea.md"),  # a Zettelkasten id's time is part of a name
-            ("created: 2026-11-30T21:30:00-08:00", "Daily/2026-11-30.md")]  # the name comes before created
-    instants = ["date: 2026-11-30 21:30", 'date: "2026-11-30T21:30:00-08:00"', "created: 2026-11-30T00:00:00Z",
+            ("created: 2026-11-30T21:30:00-08:00", "Daily/2026-11-30.md"),  # the name comes before created
+            ("date: 2026-11-30 21:30", "notes/a.md"), ('date: "2026-11-30T21:30"', "notes/a.md")]  # a wall clock's time: its day
+    instants = ['date: "2026-11-30T21:30:00-08:00"', "created: 2026-11-30T00:00:00Z",
                 "created: 1764563400", "created: 1764563400000"]  # Unix time, seconds and milliseconds
     assert [kind(meta, path) for meta, path in days] == [True] * len(days)
     assert [kind(meta) for meta in instants] == [False] * len(instants)
@@ -256,8 +261,9 @@ def test_a_search_by_date_says_how_many_notes_it_left_out_for_having_no_date(dia
 def test_each_hit_says_its_notes_date_and_an_undated_one_says_none(diary: Path) -> None:
     with Vault(diary) as vault:
         dates = {hit.path: hit.date for hit in vault.search("knee", k=10, now=NOW)}
-    assert dates == {"Daily/2026-11-25.md": "2026-11-25T00:00:00+00:00", "Daily/2026-11-28.md": "2026-11-28T00:00:00+00:00",
-                     "journal/retro.md": "2026-11-02T00:00:00+00:00", "memories/knee.md": "2026-11-30T08:00:00+00:00",
+    # A day as the day it names (not an instant at midnight UTC, which another zone reads as another day).
+    assert dates == {"Daily/2026-11-25.md": "2026-11-25", "Daily/2026-11-28.md": "2026-11-28",
+                     "journal/retro.md": "2026-11-02", "memories/knee.md": "2026-11-30T08:00:00+00:00",
                      "notes/undated.md": None}
     shown = run_cli(diary, "search", "physio rest", "-k", "1", "--as-of", NOW)
     assert "[-, no expiry, dated 2026-11-28]  Daily/2026-11-28.md" in shown.stdout, shown.stdout
@@ -311,7 +317,7 @@ def test_recall_over_mcp_takes_since_and_until(diary: Path, tmp_path: Path) -> N
     async def scenario() -> None:
         async with serve(diary, tmp_path / "server.log") as served:
             hits = (await served.call("recall", query="knee", since="2026-11-26", until="2026-11-29"))["hits"]
-            assert [(hit["path"], hit["date"]) for hit in hits] == [("Daily/2026-11-28.md", "2026-11-28T00:00:00+00:00")]
+            assert [(hit["path"], hit["date"]) for hit in hits] == [("Daily/2026-11-28.md", "2026-11-28")]
             refused = await served.error("recall", query="knee", since="whenever")
             assert "since 'whenever' is neither a date nor a duration" in refused
             why = await served.call("explain", note="Daily/2026-11-25", query="knee", since="2026-11-26")
@@ -366,11 +372,45 @@ def test_at_eight_in_the_evening_in_los_angeles_today_is_still_that_day(days: Pa
     assert week == {"Daily/2026-11-23.md", "Daily/2026-11-29.md", "Daily/2026-11-30.md", "Daily/2026-12-01.md",
                     fresh, late, week_start}  # from the 23rd's start there: not the 22nd, nor before_week
     assert before_week not in week
-    # A bound with a time is that instant for both kinds, and a day's label is its midnight UTC:
-    # 1 December's (04:00Z is 20:00 on the 30th there) is before a time at 19:59 on the 30th.
-    assert until_a_time == {"Daily/2026-11-30.md", "Daily/2026-12-01.md", fresh}
-    assert exact == {"Daily/2026-11-30.md", "Daily/2026-12-01.md", late, fresh}
-    assert a_moment_later == {"Daily/2026-12-01.md", late}
+    # A bound with a time is exact for instants; a day's note passes when its local day holds the
+    # bound (was: compared by its midnight UTC, so 19:59 on the 30th there kept 1 December's note).
+    assert until_a_time == {"Daily/2026-11-30.md", fresh}
+    assert exact == {"Daily/2026-11-29.md", "Daily/2026-11-30.md", late, fresh}  # 00:00Z is 16:00 on the 29th there
+    assert a_moment_later == {"Daily/2026-11-29.md", "Daily/2026-11-30.md", late}
+
+
+@needs_tzset
+@pytest.mark.parametrize("zone", ["Asia/Tokyo", "America/Los_Angeles", "UTC"])
+def test_a_time_written_without_a_zone_counts_on_the_day_it_names_in_every_zone(vault_dir: Path, write_note: Callable[..., Path], zone: str) -> None:
+    # Obsidian's Date & time property writes 2026-11-30T21:30: a wall clock's time. Read as a UTC
+    # instant it fell on 1 December in Tokyo and, at 00:30, on the 29th in Los Angeles.
+    write_note("notes/late.md", "---\ndate: 2026-11-30T21:30\n---\nLate call about the knee.\n")
+    write_note("notes/early.md", "---\ndate: 2026-11-30T00:30\n---\nEarly run, knee fine.\n")
+    with local_zone(zone), Vault(vault_dir) as vault:
+        found = {hit.path: hit.date for hit in vault.search("knee", k=10, now=NOW, since="2026-11-30", until="2026-11-30")}
+        assert found == {"notes/late.md": "2026-11-30", "notes/early.md": "2026-11-30"}
+        assert vault.search("knee", k=10, now=NOW, since="2026-12-01") == []
+
+
+@needs_tzset
+def test_a_day_whose_midnight_a_clock_change_skips_starts_after_the_gap() -> None:
+    # Santiago skips 6 September 2026's midnight (00:00 -04 → 01:00 -03): the day starts at 04:00Z,
+    # not at 03:00Z, which is still 23:00 on the 5th there.
+    with local_zone("America/Santiago"):
+        assert since_bound("2026-09-06", NOW_TIME).instant == datetime(2026, 9, 6, 4, tzinfo=UTC)
+        assert until_bound("2026-09-05", NOW_TIME).instant == datetime(2026, 9, 6, 3, 59, 59, 999999, tzinfo=UTC)
+    with local_zone("America/New_York"):  # a midnight it does not skip: as before
+        assert since_bound("2026-11-01", NOW_TIME).instant == datetime(2026, 11, 1, 4, tzinfo=UTC)
+
+
+@needs_tzset
+def test_a_hits_date_is_shown_on_this_machines_calendar_day() -> None:
+    # Was the first ten characters of a UTC time: a memory written at 20:00 in Los Angeles read "dated" the next day.
+    with local_zone("America/Los_Angeles"):
+        assert calendar_day("2026-12-01T04:00:00+00:00") == "2026-11-30"
+        assert calendar_day("2026-12-01") == "2026-12-01"  # a day is the day it names, in every zone
+    with local_zone("Asia/Tokyo"):
+        assert calendar_day("2026-11-30T23:00:00+00:00") == "2026-12-01"
 
 
 @needs_tzset

@@ -40,7 +40,7 @@ from pathlib import PurePosixPath
 from typing import TYPE_CHECKING, Any
 
 from .errors import Argument, InvalidDuration, InvalidTimestamp, UsageError
-from .lifecycle import parse_duration, parse_timestamp
+from .lifecycle import format_timestamp, parse_duration, parse_timestamp
 from .notes import timestamp_or_none
 
 if TYPE_CHECKING:
@@ -131,11 +131,25 @@ def _property_date(value: object, key: str) -> NoteDate | None:
 
 
 def _without_time(value: object) -> bool:
-    """Is a property value that parsed as a timestamp a day without a time (``2026-11-30``
-    unquoted, as YAML reads it, or quoted)? A datetime, an ISO time or a Unix time is not."""
+    """Is a property value that parsed as a timestamp a day (``2026-11-30`` unquoted, as YAML
+    reads it, or quoted) rather than an instant? A time without a zone (``2026-11-30T21:30``, as
+    Obsidian's Date & time property writes it) is a wall clock's: it counts on the day it
+    names, in every zone — kept as that time read as UTC, inside that day's label. A time with
+    a zone and a Unix time are instants."""
     if isinstance(value, datetime):
+        return value.tzinfo is None
+    if isinstance(value, date):
+        return True
+    if not isinstance(value, str):
         return False
-    return isinstance(value, date) or (isinstance(value, str) and _is_date_alone(value.strip()))
+    text = value.strip()
+    if _is_date_alone(text):
+        return True
+    try:
+        written = datetime.fromisoformat(text)
+    except ValueError:
+        return False
+    return written.tzinfo is None
 
 
 def _name_date(path: str) -> datetime | None:
@@ -151,6 +165,22 @@ def _name_date(path: str) -> datetime | None:
         except ValueError:  # 2026-13-45, 20261345: not a day
             continue
     return None
+
+
+def shown_date(moment: datetime, day: bool) -> str:
+    """A note's date as a hit gives it: a day as the day it names (``2026-11-30``: a label, not
+    an instant at midnight UTC, which a reader in another zone would move to another day), an
+    instant as an ISO time in UTC (``2026-12-01T04:00:00+00:00``)."""
+    return moment.date().isoformat() if day else format_timestamp(moment)
+
+
+def calendar_day(shown: str) -> str:
+    """The calendar day a hit's date (:func:`shown_date`) falls on, as this machine's clock
+    reads it: a day as written, an instant in the local zone (a memory written at 8 pm in Los
+    Angeles is that day's, not UTC's next)."""
+    if len(shown) == len("2026-11-30"):
+        return shown
+    return datetime.fromisoformat(shown).astimezone().date().isoformat()
 
 
 def since_bound(value: str, now: datetime) -> Bound:
@@ -172,9 +202,20 @@ def _bound(value: str, now: datetime, name: str, end: bool) -> Bound:
         first, last = days
         return _end_of(last) if end else _start_of(first)
     try:
-        return Bound.exact(parse_timestamp(text))
+        return _at(parse_timestamp(text), end)
     except InvalidTimestamp:
         return _back_from(now, text, value, name, whole_days=not end)
+
+
+def _at(moment: datetime, end: bool) -> Bound:
+    """A bound that is one instant: exact for instants; for days, the local day that holds it,
+    whole — a day's note is about all of its day, so `--since 24h` at 8 pm keeps yesterday's
+    daily note and `--until` a time keeps that day's, never the next day's by its UTC midnight."""
+    if moment in (_START_OF_TIME, _END_OF_TIME):
+        return Bound.exact(moment)
+    day = _local_date(moment)
+    label = (_end_of(day) if end else _start_of(day)).day
+    return Bound(day=label, instant=moment)
 
 
 def _days_named(text: str, now: datetime) -> tuple[date, date] | None:
@@ -236,12 +277,16 @@ def _end_of(day: date) -> Bound:
 
 
 def _local_midnight(day: date) -> datetime:
-    """The instant ``day`` starts on this machine's clock (a naive time's ``astimezone()``: the
-    OS's zone, summer time included; a midnight a clock change skips is read as the OS reads it)."""
+    """The instant ``day`` starts on this machine's clock (the OS's zone, summer time included):
+    its first instant whose local date is ``day`` — a midnight a clock change repeats counts
+    the first time, and where a change skips midnight (Santiago, Havana) the day starts at the
+    instant after the gap, not an hour before it, on the previous day."""
     try:
-        return datetime.combine(day, time()).astimezone().astimezone(UTC)
+        starts = [datetime.combine(day, time()).replace(fold=fold).astimezone().astimezone(UTC) for fold in (0, 1)]
     except (OverflowError, ValueError, OSError):  # year 1 (Python cannot look before it), 9999 in a far zone
         return _START_OF_TIME if day.year < date.max.year // 2 else _END_OF_TIME
+    inside = [start for start in starts if start.astimezone().date() == day]
+    return min(inside or starts)
 
 
 def _is_date_alone(text: str) -> bool:
@@ -270,4 +315,4 @@ def _back_from(now: datetime, text: str, value: object, name: str, whole_days: b
     except OverflowError:
         raise UsageError(Argument(name, repr(value)), f" reaches back before year 1 from {now.date().isoformat()}: "
                          "give a shorter duration or a date") from None
-    return Bound.exact(moment)
+    return _at(moment, end=not whole_days)

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from ..dating import calendar_day
 from .shell import Context, emit_json, json_option, library_errors, main, render_problems, render_resolution, said_once
 
 if TYPE_CHECKING:
@@ -120,7 +121,7 @@ def search(obj: Context, query: str, k: int, layers: tuple[str, ...], tags: tupl
         click.echo("no matching notes")
     for number, hit in enumerate(hits, start=1):
         expiry = f"expires {hit.expires_at}" if hit.expires_at else "no expiry"
-        dated = f", dated {hit.date[:10]}" if hit.date else ""
+        dated = f", dated {calendar_day(hit.date)}" if hit.date else ""
         click.echo(f"{number:>2}. {hit.title}  [{hit.layer or '-'}, {expiry}{dated}]  {hit.path}")
         click.echo(f"    score {hit.score:.2f} ({hit.match}){where_words(hit.passage)}")
         click.echo(f"    {hit.snippet}")
