@@ -204,7 +204,7 @@ def _bound(value: str, now: datetime, name: str, end: bool) -> Bound:
     try:
         return _at(parse_timestamp(text), end)
     except InvalidTimestamp:
-        return _back_from(now, text, value, name, whole_days=not end)
+        return _back_from(now, text, value, name, end)
 
 
 def _at(moment: datetime, end: bool) -> Bound:
@@ -298,8 +298,9 @@ def _is_date_alone(text: str) -> bool:
     return True
 
 
-def _back_from(now: datetime, text: str, value: object, name: str, whole_days: bool) -> Bound:
-    """``now`` minus the duration ``text`` (see :func:`since_bound` for whole days)."""
+def _back_from(now: datetime, text: str, value: object, name: str, end: bool) -> Bound:
+    """``now`` minus the duration ``text``: as a since bound in whole days, the start of that
+    local day (see :func:`since_bound`); else that instant (:func:`_at`)."""
     try:
         length = parse_duration(text)
     except InvalidDuration as error:
@@ -310,9 +311,9 @@ def _back_from(now: datetime, text: str, value: object, name: str, whole_days: b
                          "yesterday) or a duration back from now such as 7d or 2w") from None
     try:
         moment = now - length
-        if whole_days and _DAYS_ONLY.fullmatch(text.replace(" ", "")):  # 7d: from the start of the local day 7 days back
+        if not end and _DAYS_ONLY.fullmatch(text.replace(" ", "")):  # 7d: from the start of the local day 7 days back
             return _start_of(_local_date(now) - timedelta(days=length.days))
     except OverflowError:
         raise UsageError(Argument(name, repr(value)), f" reaches back before year 1 from {now.date().isoformat()}: "
                          "give a shorter duration or a date") from None
-    return _at(moment, end=not whole_days)
+    return _at(moment, end)

@@ -20,7 +20,7 @@ from dataclasses import asdict, dataclass, replace
 from pathlib import PurePosixPath
 from typing import TYPE_CHECKING, Any
 
-from .dating import DAILY_SOURCE, note_date
+from .dating import DAILY_SOURCE, note_date, shown_date
 from .errors import NoteNotFound, NoteReadError, UsageError
 from .fields import name_key, name_topic, string_values, topic_key
 from .lifecycle import format_timestamp, from_epoch_us, is_expired_us, to_epoch_us
@@ -224,8 +224,7 @@ def _date_reason(row: NoteRow, meta: dict[str, Any], eligibility: Eligibility, d
                 + "".join(f"; {problem}" for problem in daily.problems))
     dated = note_date(meta, row.path, daily)
     source = f" ({_source_words(dated.source, daily)})" if dated is not None and to_epoch_us(dated.moment) == row.dated_us else ""
-    moment = from_epoch_us(row.dated_us)
-    shown = f"the day {moment.date().isoformat()}" if is_day else format_timestamp(moment)
+    shown = ("the day " if is_day else "") + shown_date(from_epoch_us(row.dated_us), is_day)
     return f"filtered out by {bounds}: its date is {shown}{source}"
 
 
