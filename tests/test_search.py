@@ -618,6 +618,29 @@ def test_a_question_that_only_names_a_note_ranks_that_note_first_on_the_real_vau
         assert hits[0].path == "References/Kevin Kelly.md" and lifted == ["References/Kevin Kelly.md"], (query, [hit.path for hit in hits])
 
 
+def test_a_request_for_what_the_vault_holds_on_a_named_note_ranks_that_note_first_on_the_real_vault(kepano: Vault) -> None:
+    # "tell me about Kevin Kelly" ranked a podcast episode named after him first: "tell" stayed in the topic.
+    for query in ("tell me about Kevin Kelly", "what do I know about Kevin Kelly?", "show me my notes on Kevin Kelly"):
+        hits = kepano.search(query, k=5)
+        assert hits[0].path == "References/Kevin Kelly.md", (query, [hit.path for hit in hits])
+        assert lifted_by_name(kepano, query) == ["References/Kevin Kelly.md"]
+    assert lifted_by_name(kepano, "tell me about control") == []  # still not "Out of Control" by its last word
+
+
+def test_request_words_leave_a_querys_topic_but_never_a_notes_name(tmp_path: Path) -> None:
+    from helpers import write_file
+
+    root = tmp_path / "vault"
+    for name, text in (("Show Notes", "Links from every episode."), ("Notes", "Where notes go.")):
+        write_file(root, f"topics/{name}.md", f"{text}\n")
+    with Vault(root, embedder=HashingEmbedder()) as vault:
+        vault.index()
+        assert lifted_by_name(vault, "what are show notes") == ["topics/Show Notes.md"]  # the name's own words are tried first
+        assert lifted_by_name(vault, "show notes") == ["topics/Show Notes.md"]
+        assert lifted_by_name(vault, "tell me about show notes") == ["topics/Show Notes.md"]  # the longest name asked for
+        assert lifted_by_name(vault, "tell me about notes") == ["topics/Notes.md"]
+
+
 @pytest.mark.parametrize(("query", "path"), [
     ("who was Ada Lovelace", "people/ada.md"),  # its title, in a question's words
     ("what is Augusta King's", "people/countess.md"),  # an alias, possessive and all

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from .dating import DAILY_SOURCE, note_date, shown_date
 from .errors import NoteNotFound, NoteReadError, UsageError
-from .fields import name_key, name_topic, string_values, topic_key
+from .fields import name_key, name_topic, query_topics, string_values
 from .lifecycle import format_timestamp, from_epoch_us, is_expired_us, to_epoch_us
 from .notes import read_note, text_values
 from .ranking import NAME_MARGIN, SideHit, match_kind, note_scores, probability
@@ -167,11 +167,11 @@ def _unheld_reason(found: Candidates) -> list[str]:
 
 def _name_reason(row: NoteRow, meta: dict[str, Any], query: str, lift: float) -> str:
     """The name bonus, in words: which of the note's names the query is, and what it did."""
-    key, topic = name_key(query), topic_key(query)
+    key, topics = name_key(query), query_topics(query)
     aliases = string_values(meta.get("aliases", meta.get("alias")))
     names = [("file name", PurePosixPath(row.path).stem), ("title", row.title), *(("alias", alias) for alias in aliases)]
     exact = next(((kind, text) for kind, text in names if name_key(text) == key), None)
-    which, name = exact or next(((kind, text) for kind, text in names if name_topic(name_key(text)) == topic), ("name", row.title))
+    which, name = exact or next(((kind, text) for kind, text in names if name_topic(name_key(text)) in topics), ("name", row.title))
     asked = "the query is its" if exact else "the query asks for it by its"
     said = f"name match: {asked} {which} ({name!r}), and a note named as asked ranks above every note that is not"
     if lift > 0:
@@ -212,7 +212,7 @@ def _date_reason(row: NoteRow, meta: dict[str, Any], eligibility: Eligibility, d
     daily-note format search dated it by: the bounds that apply to its kind of date (a day's
     label or an instant; an undated note is shown the instants, what the range is on the clock)."""
     is_day = row.dated_us is not None and is_day_date(row.dated_us, row.dated_day)
-    bounds = " and ".join(f"--{name} ({name}) {format_timestamp(from_epoch_us(bound.applied(is_day)))}"
+    bounds = " and ".join(f"--{name} ({name}) {_date_words(bound.applied(is_day), is_day)}"
                           for name, bound in (("since", eligibility.since_us), ("until", eligibility.until_us))
                           if bound is not None)
     if row.dated_us is None:
@@ -224,8 +224,12 @@ def _date_reason(row: NoteRow, meta: dict[str, Any], eligibility: Eligibility, d
                 + "".join(f"; {problem}" for problem in daily.problems))
     dated = note_date(meta, row.path, daily)
     source = f" ({_source_words(dated.source, daily)})" if dated is not None and to_epoch_us(dated.moment) == row.dated_us else ""
-    shown = ("the day " if is_day else "") + shown_date(from_epoch_us(row.dated_us), is_day)
-    return f"filtered out by {bounds}: its date is {shown}{source}"
+    return f"filtered out by {bounds}: its date is {_date_words(row.dated_us, is_day)}{source}"
+
+
+def _date_words(epoch_us: int, is_day: bool) -> str:
+    """``the day 2026-11-30`` (a day's label or a bound for days), else the instant in UTC."""
+    return ("the day " if is_day else "") + shown_date(from_epoch_us(epoch_us), is_day)
 
 
 def _source_words(source: str, daily: DailyFormat) -> str:

@@ -47,6 +47,13 @@ STOPWORDS = frozenset(
     "there these they this those through to too under until up very was we were what when where "
     "which while who whom why will with would you your yours yourself yourselves".split()
 )
+# Words of a request for what the vault holds on something ("tell me about", "what do I know
+# about", "show my notes on"): left out of a query's topic key with the stopwords, never out
+# of a note's name (a note named "Show Notes" keeps both words).
+REQUEST_WORDS = frozenset(
+    "tell know remember recall show find give look anything everything something info information "
+    "detail details summary summarise summarize note notes page please".split()
+)
 _POSSESSIVE_END = re.compile(r"['’]s$")  # kelly's is kelly, who's is who
 _LINK = re.compile(r"!?\[\[([^\]|#^]*)(?:[#^][^\]|]*)?(?:\|([^\]]*))?\]\]")
 _URL = re.compile(r"^[a-z][a-z0-9+.-]*://\S+$", re.IGNORECASE)
@@ -125,6 +132,16 @@ def topic_key(text: str) -> str:
     (``who's`` is ``who``) drop out. ``""``: nothing but stopwords."""
     words = (_POSSESSIVE_END.sub("", name_key(word)) for word in name_key(text).split())
     return " ".join(word for word in words if word and word not in STOPWORDS)
+
+
+def query_topics(query: str) -> tuple[str, ...]:
+    """The topic keys a query may name a note by, longest first: its :func:`topic_key`, then
+    the same with each longer run of :data:`REQUEST_WORDS` it starts with dropped (``"tell me
+    about Kevin Kelly"`` is ``tell kevin kelly``, then ``kevin kelly``; ``"tell me about show
+    notes"`` tries ``show notes`` before ``notes``)."""
+    words = topic_key(query).split()
+    lead = next((at for at, word in enumerate(words) if word not in REQUEST_WORDS), len(words))
+    return tuple(" ".join(words[start:]) for start in range(min(lead, len(words) - 1) + 1))
 
 
 def name_topic(name_key_text: str) -> str:

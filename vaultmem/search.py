@@ -35,7 +35,7 @@ import numpy as np
 
 from .dating import shown_date
 from .errors import DerivedIndexError, IndexBusy, NoteReadError
-from .fields import STOPWORDS, name_key, topic_key
+from .fields import STOPWORDS, name_key, query_topics
 from .lifecycle import from_epoch_us, is_expired_us, resolve_now, to_epoch_us
 from .notes import is_unparsed_expiry, unparsed_expiry_warning, version_of
 from .ordered import unique
@@ -334,13 +334,14 @@ class Searcher:
     def _named(self, query: str, eligibility: Eligibility) -> list[int]:
         """The notes the query asks for by name (the name bonus): those one of whose names the
         query is, else those one of whose names it is in a question's words ("who is Kevin
-        Kelly": fields.topic_key)."""
+        Kelly", "tell me about Kevin Kelly": fields.query_topics)."""
         key = name_key(query)
         named = self.store.notes.labels_named(key, eligibility) if key else []
-        topic = topic_key(query)
-        if named or not topic:
-            return named
-        return self.store.notes.labels_named(topic, eligibility, kind=TOPIC_KEY)
+        for topic in () if named else query_topics(query):
+            named = self.store.notes.labels_named(topic, eligibility, kind=TOPIC_KEY)
+            if named:
+                break
+        return named
 
     def _best_passages(self, found: Candidates, ordered: Sequence[Fused], query: str) -> dict[int, PassageRow]:
         vector_best = {hit.label: hit.passage for hit in found.vectors}
