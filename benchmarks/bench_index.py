@@ -292,7 +292,7 @@ def _query_components(opened: Any, queries: Sequence[str]) -> dict[str, Any]:
 
 def _measure_components(opened: Any, queries: Sequence[str]) -> dict[str, Any]:
     from vaultmem.lifecycle import resolve_now, to_epoch_us
-    from vaultmem.search import CANDIDATES_MIN, query_terms
+    from vaultmem.search import CANDIDATES_MIN, query_words
     from vaultmem.storage import Eligibility
 
     searcher = opened.derived.searcher()
@@ -302,7 +302,7 @@ def _measure_components(opened: Any, queries: Sequence[str]) -> dict[str, Any]:
     pieces: dict[str, Callable[[str], object]] = {
         "embed_query": lambda query: searcher.embedder.embed([query]),
         "vector_side": lambda query: searcher._vector_side(vectors[query], pool, eligibility),
-        "text_side": lambda query: searcher._text_side(query_terms(query), pool, eligibility),
+        "text_side": lambda query: searcher._text_side(query_words(query), pool, eligibility),
     }
     result: dict[str, Any] = {}
     for name, piece in pieces.items():

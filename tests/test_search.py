@@ -870,7 +870,7 @@ def test_a_possessive_in_the_question_matches_the_word_it_is_made_of(tmp_path: P
             first = vault.search(question, k=2, now=NOW)[0]
             assert first.path == "orders.md" and first.match == "both" and first.score >= 0.5, (question, first.score)
             found = vault.derived.searcher().candidates(question, 2, search_filters(None, None, False, NOW))
-            assert found.unheld_words == ('"favourite"', '"drink"')
+            assert found.unheld_words == ('favourite', 'drink')
 
 
 # A dialogue, one note per turn (as a chat exported to a vault): the turn that answers is the

@@ -158,7 +158,7 @@ def _unheld_reason(found: Candidates) -> list[str]:
     """The query's words no note holds, which lower every hit's score alike (ranking.probability)."""
     if not found.unheld_words:
         return []
-    words = ", ".join(word.strip('"') for word in found.unheld_words)
+    words = ", ".join(found.unheld_words)
     weighed = "" if found.vault_weight >= 1.0 else (
         f", by {found.vault_weight:.0%} of the full amount: a vault this small lacks most words of any question")
     return [f"{len(found.unheld_words)} of the query's {len(found.words)} words ({words}) are in no note of the vault: "

@@ -48,7 +48,8 @@ from .markdown import without_code_or_hidden
 #    that names it ("who is Kevin Kelly").
 # 8: whether each note's date is a day's label or an instant (storage m010), for local days.
 # 9: a date-time written without a zone (date: 2026-11-30T21:30) is a day, the day it names.
-READER_VERSION = "9"
+# 10: each character of Chinese, Japanese and Korean is a token of the full text (cjk.py).
+READER_VERSION = "10"
 BOM = "\ufeff"
 _YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 _OPENING = re.compile(r"\A---[ \t]*\r?\n")

@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import numpy as np
 
+from .cjk import bigrams, pieces
 from .dating import shown_date
 from .errors import DerivedIndexError, IndexBusy, NoteReadError
 from .fields import STOPWORDS, name_key, query_topics
@@ -132,7 +133,7 @@ class Candidates:
     text: list[SideHit]
     fused: list[Fused]
     paths: dict[int, str]
-    words: tuple[str, ...] = ()  # the query's words as the text side asks for them (query_terms)
+    words: tuple[str, ...] = ()  # the query's words as the text side asks for them (QueryWord.shown)
     unheld_words: tuple[str, ...] = ()  # those no note of the vault holds
     vault_weight: float = 1.0  # how much the vault's vocabulary says: its notes / UNHELD_FULL_NOTES, at most 1
 
@@ -161,27 +162,48 @@ def undated_warning(undated: int, daily: DailyFormat) -> str:
             f"explain NOTE QUERY says what one has{unused}")
 
 
-def query_terms(text: str) -> list[str]:
-    """User text → FTS5 terms, each a quoted phrase; stopwords dropped unless nothing is left.
+@dataclass(frozen=True)
+class QueryWord:
+    """One word of a query as the text side asks for it: held by the vault when a note holds
+    any of its ``terms``."""
+
+    shown: str  # as the query has it (a run of Chinese or Japanese, whole)
+    terms: tuple[str, ...]  # FTS5 phrases: the word, or a run's neighbouring pairs (cjk.bigrams)
+
+
+def query_words(text: str) -> list[QueryWord]:
+    """User text → its words as FTS5 phrases; stopwords dropped unless nothing is left.
 
     Quoting makes ``AND``, ``NEAR(``, ``c++``, a stray ``"`` or ``foo-bar`` plain words;
     a hyphenated or dotted token stays one phrase, so ``zxqv-4471`` matches exactly; a
     possessive is its word (``sister's`` is ``sister``: the tokenizer would make it the phrase
-    "sister s", which a note saying "my sister" does not hold).
+    "sister s", which a note saying "my sister" does not hold). A run of a script written
+    without spaces (Chinese, Japanese, Korean: cjk.py) is one word asked for by its
+    neighbouring pairs of characters, as the full text holds each character.
     """
-    terms: list[str] = []
-    meaningful: list[str] = []
+    found: dict[tuple[str, ...], QueryWord] = {}
+    meaningful: list[QueryWord] = []
     for chunk in text.split():
-        words = _WORD.findall(_POSSESSIVE.sub("", chunk))  # "sister's" would be the phrase "sister s"
-        if not words:
-            continue
-        phrase = '"' + " ".join(words) + '"'
-        if phrase in terms:
-            continue
-        terms.append(phrase)
-        if len(words) > 1 or words[0].lower() not in STOPWORDS:
-            meaningful.append(phrase)
-    return meaningful or terms
+        for piece, is_run in pieces(_POSSESSIVE.sub("", chunk)):  # "sister's" would be the phrase "sister s"
+            if is_run:
+                word, counts = QueryWord(piece, tuple(f'"{pair}"' for pair in bigrams(piece))), True
+            else:
+                words = _WORD.findall(piece)
+                if not words:
+                    continue
+                word = QueryWord(" ".join(words), ('"' + " ".join(words) + '"',))
+                counts = len(words) > 1 or words[0].lower() not in STOPWORDS
+            if word.terms in found:
+                continue
+            found[word.terms] = word
+            if counts:
+                meaningful.append(word)
+    return meaningful or list(found.values())
+
+
+def query_terms(text: str) -> list[str]:
+    """The FTS5 phrases of a query's words (:func:`query_words`), each once."""
+    return unique(term for word in query_words(text) for term in word.terms)
 
 
 class Searcher:
@@ -321,7 +343,7 @@ class Searcher:
     def _candidates(self, query: str, k: int, eligibility: Eligibility, pool: int | None = None) -> Candidates:
         pool = max(CANDIDATES_MIN, k, pool or 0)
         vectors = self._vector_side(self.embedder.embed([query])[0], pool, eligibility)
-        words = tuple(query_terms(query))
+        words = query_words(query)
         text, unheld = self._text_side(words, pool, eligibility)
         fused = fuse(vectors, text, pool, self._named(query, eligibility))
         paths = self.store.notes.paths_by_labels([item.label for item in fused])
@@ -329,7 +351,7 @@ class Searcher:
         # note deleted before this query began.
         alive = sorted((item for item in fused if item.label in paths), key=lambda item: (-item.value, paths[item.label]))
         weight = min(1.0, self.store.notes.count_at_most(UNHELD_FULL_NOTES) / UNHELD_FULL_NOTES) if unheld else 1.0
-        return Candidates(vectors, text, alive, paths, words, unheld, weight)
+        return Candidates(vectors, text, alive, paths, tuple(word.shown for word in words), unheld, weight)
 
     def _named(self, query: str, eligibility: Eligibility) -> list[int]:
         """The notes the query asks for by name (the name bonus): those one of whose names the
@@ -412,10 +434,11 @@ class Searcher:
 
     # -- the text side
 
-    def _text_side(self, terms: Sequence[str], pool: int, eligibility: Eligibility) -> tuple[list[SideHit], tuple[str, ...]]:
-        """BM25 candidates for the query's ``terms`` (query_terms): notes with a passage holding
-        every term first, then (if fewer than ANY_TERM_BELOW) any; and the terms no note of the
-        vault holds.
+    def _text_side(self, words: Sequence[QueryWord], pool: int, eligibility: Eligibility) -> tuple[list[SideHit], tuple[str, ...]]:
+        """BM25 candidates for the query's ``words`` (query_words): notes with a passage holding
+        every term first, then (if fewer than ANY_TERM_BELOW) any; and the words no note of the
+        vault holds (a run of Chinese is held when a note holds any pair of it: a question's
+        pairs that straddle two of its words are held by nobody).
 
         Requiring all words first keeps FTS5 from scoring most of the vault for a long
         natural-language query (p50 at 100k notes: 30 ms → a few ms); the OR pass keeps
@@ -431,10 +454,12 @@ class Searcher:
         nothing when an eligible note holds every word (then it is 0), else one query per
         word that stops at its first row.
         """
+        terms = unique(term for word in words for term in word.terms)
         if not terms:
             return [], ()
         ranking = self._fts(" AND ".join(terms), pool, eligibility)
-        unheld = () if ranking else tuple(term for term in terms if not self.store.passages.any_match(term))
+        unheld = () if ranking else tuple(word.shown for word in words
+                                          if not any(self.store.passages.any_match(term) for term in word.terms))
         if len(ranking) < ANY_TERM_BELOW and len(terms) > 1:
             seen = {hit.label for hit in ranking}
             extra = self._fts(" OR ".join(terms), pool, eligibility)

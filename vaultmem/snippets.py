@@ -41,6 +41,7 @@ from dataclasses import dataclass
 from html.entities import html5 as html5_entities
 from typing import TYPE_CHECKING
 
+from .cjk import bigrams, has_run, pieces, spaced
 from .fields import BOOKKEEPING_KEYS, STOPWORDS
 from .markdown import HEADING_LINE, HIDDEN_OPEN, blanked, code_ranges, hidden_ranges
 from .notes import FrontmatterBlock, find_frontmatter, read_text
@@ -342,14 +343,18 @@ def query_pattern(query: str) -> re.Pattern[str] | None:
     """Where a query word starts in a text, case-insensitive: words of four letters or more
     as prefixes of their stem (``tart`` finds ``tarts``, ``secrets`` finds ``secret`` and
     ``opening`` finds ``opens``, as the full-text side's stemmer matched them), shorter ones
-    whole (``go`` is not ``good``); stopwords only when the query has nothing else. None: the
-    query has no word."""
-    words = list(dict.fromkeys(word.casefold() for word in _WORD.findall(query)))
-    meaningful = [word for word in words if word not in STOPWORDS and len(word) > 1] or words
-    if not meaningful:
+    whole (``go`` is not ``good``); stopwords only when the query has nothing else; a run of
+    Chinese, Japanese or Korean by any pair of its neighbouring characters, wherever it stands
+    (cjk.py: the full-text side asks for the same pairs). None: the query has no word."""
+    runs = [run for run, is_run in pieces(query) if is_run]  # Chinese, Japanese, Korean: by neighbouring pairs
+    pairs = sorted({re.escape(pair.replace(" ", "")) for run in runs for pair in bigrams(run)}, key=len, reverse=True)
+    words = list(dict.fromkeys(word.casefold() for word in _WORD.findall(spaced(query)) if not has_run(word)))
+    meaningful = [word for word in words if word not in STOPWORDS and len(word) > 1] or ([] if pairs else words)
+    if not meaningful and not pairs:
         return None
     alternatives = sorted({_word_pattern(word) for word in meaningful}, key=len, reverse=True)
-    return re.compile(r"(?<!\w)(?:" + "|".join(alternatives) + ")", re.IGNORECASE)
+    started = [r"(?<!\w)(?:" + "|".join(alternatives) + ")"] if alternatives else []
+    return re.compile("|".join([*started, *pairs]), re.IGNORECASE)
 
 
 # English inflections the full-text side's Porter stemmer folds, longest first: cut from a query

@@ -12,6 +12,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from ..cjk import spaced
 from .connection import Connection, chunks, placeholders
 
 if TYPE_CHECKING:
@@ -84,11 +85,14 @@ class PassageStore:
         self._write_fts(labels, passages, fields)
 
     def _write_fts(self, labels: Sequence[int], passages: Sequence[Passage], fields: SearchFields) -> None:
-        note_values = (fields.name, fields.title, " \n ".join(fields.aliases))
-        props, tags = fields.props_text, " ".join(fields.tags)
+        """Each passage's full-text row; a character of Chinese, Japanese or Korean is a token
+        of its own (cjk.spaced: a query asks for its neighbouring pairs)."""
+        note_values = tuple(spaced(value) for value in (fields.name, fields.title, " \n ".join(fields.aliases),
+                                                          fields.props_text, " ".join(fields.tags)))
+        name, title, aliases, props, tags = note_values
         self.db.executemany(
             f"INSERT INTO passages_fts (rowid, {', '.join(FTS_COLUMNS)}) VALUES (?, {placeholders(len(FTS_COLUMNS))})",
-            [(int(label), *note_values, " > ".join(passage.headings), props, tags, passage.text)
+            [(int(label), name, title, aliases, spaced(" > ".join(passage.headings)), props, tags, spaced(passage.text))
              for label, passage in zip(labels, passages, strict=True)],
         )
 

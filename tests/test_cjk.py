@@ -1,0 +1,114 @@
+"""Chinese, Japanese and Korean notes on the full-text side (vaultmem/cjk.py): a word written
+without spaces around it is found by its characters, as a person types it."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+from helpers import NOW, write_file
+
+from vaultmem import Vault
+from vaultmem.cjk import bigrams, pieces, spaced
+from vaultmem.embedders import HashingEmbedder
+from vaultmem.search import query_terms, query_words, search_filters
+from vaultmem.snippets import SNIPPET_CHARS, query_pattern, window
+
+NOTES = {
+    "咖啡.md": "# 咖啡\n我每天早上喝一杯手冲咖啡，喜欢埃塞俄比亚的豆子。\n",
+    "旅行计划.md": "---\ntags: [旅行]\n---\n十二月去京都旅行，住在祇园附近的酒店，参观清水寺。\n",
+    "会议记录.md": "和小王讨论了项目的预算问题，下周三之前要交报告。\n",
+    "日本語メモ.md": "東京で新しいラーメン屋を見つけた。味噌ラーメンがとても美味しかった。\n",
+    "한국어.md": "어제 친구와 학교에서 김치찌개를 먹었다.\n",
+    "english.md": "Notes on the budget review, written in English.\n",
+}
+
+
+@pytest.fixture
+def cjk_vault(tmp_path: Path) -> Path:
+    root = tmp_path / "vault"
+    for name, text in NOTES.items():
+        write_file(root, name, text)
+    return root
+
+
+def keyword_side(vault: Vault, query: str) -> list[str]:
+    found = vault.derived.searcher().candidates(query, 10, search_filters(None, None, False, NOW))
+    return [found.paths[hit.label] for hit in found.text if hit.label in found.paths]
+
+
+def test_runs_are_spaced_into_characters_and_asked_for_by_neighbouring_pairs() -> None:
+    assert spaced("喝咖啡 and tea") == " 喝 咖 啡  and tea"
+    assert spaced("plain English, Ελληνικά, русский") == "plain English, Ελληνικά, русский"  # other scripts untouched
+    assert list(pieces("Python教程，入门")) == [("Python", False), ("教程", True), ("，", False), ("入门", True)]
+    assert bigrams("咖啡店") == ["咖 啡", "啡 店"] and bigrams("茶") == ["茶"]
+    assert query_terms("咖啡店") == ['"咖 啡"', '"啡 店"']
+    assert query_terms("Python教程") == ['"Python"', '"教 程"']
+    [word] = query_words("报告什么时候交")
+    assert word.shown == "报告什么时候交" and len(word.terms) == 6
+
+
+@pytest.mark.parametrize(("query", "path"), [
+    ("预算", "会议记录.md"),  # two characters in the middle of a sentence: was one token with the whole sentence
+    ("报告什么时候交", "会议记录.md"),  # a question with no spaces, sharing one word with the note
+    ("清水寺", "旅行计划.md"),
+    ("ラーメン", "日本語メモ.md"),  # katakana
+    ("味噌", "日本語メモ.md"),  # kanji inside a Japanese sentence
+    ("학교", "한국어.md"),  # a Korean word with its particle attached (학교에서)
+    ("旅行", "旅行计划.md"),
+])
+def test_a_word_inside_a_sentence_without_spaces_is_found_by_the_keyword_side(cjk_vault: Path, query: str, path: str) -> None:
+    with Vault(cjk_vault, embedder=HashingEmbedder()) as vault:
+        vault.index()
+        assert keyword_side(vault, query)[:1] == [path], query  # was []: no note's token was the query
+
+
+def test_pairs_no_word_of_the_note_makes_are_not_a_match(cjk_vault: Path) -> None:
+    with Vault(cjk_vault, embedder=HashingEmbedder()) as vault:
+        vault.index()
+        assert keyword_side(vault, "咖京") == []  # 咖 and 京 are both in the vault, never side by side
+        assert keyword_side(vault, "budget") == ["english.md"]  # English is read as before
+
+
+def test_a_chinese_question_is_not_lowered_for_pairs_that_straddle_its_words(cjk_vault: Path) -> None:
+    with Vault(cjk_vault, embedder=HashingEmbedder()) as vault:
+        vault.index()
+        searcher = vault.derived.searcher()
+        asked = searcher.candidates("报告什么时候交", 10, search_filters(None, None, False, NOW))
+        unknown = searcher.candidates("火星基地", 10, search_filters(None, None, False, NOW))
+    assert asked.unheld_words == ()  # 告什, 么时 and 候交 are in no note, but 报告 is: the run is held
+    assert unknown.unheld_words == ("火星基地",)  # no pair of it is in any note: said as written
+
+
+def test_a_chinese_hit_reads_as_a_keyword_match_with_the_default_embedder(cjk_vault: Path) -> None:
+    with Vault(cjk_vault) as vault:
+        vault.index()
+        [first, *_] = vault.search("预算", k=3, now=NOW)
+    assert first.path == "会议记录.md" and first.match == "both" and first.score >= 0.5, (first.match, first.score)  # was meaning, 0.01
+
+
+def test_a_snippet_opens_at_the_chinese_word_asked_for() -> None:
+    text = "这是一段很长的笔记。" * 40 + "最后我们决定把预算提高百分之十。" + "后面还有很多别的内容。" * 20
+    shown = window(text, query_pattern("预算"))
+    assert "预算" in shown and len(shown) <= SNIPPET_CHARS + 2  # was the passage's first characters
+    assert query_pattern("Python教程").search("学习Python的教程") is not None  # each part by its own rule
+
+
+def test_an_index_made_before_characters_were_tokens_learns_them_without_embedding(cjk_vault: Path) -> None:
+    with Vault(cjk_vault, embedder=HashingEmbedder()) as vault:
+        vault.index()
+    database = sqlite3.connect(cjk_vault / ".vaultmem" / "index.db")
+    with database:  # what reader 9 wrote: each sentence one token
+        database.execute("UPDATE meta SET value = replace(value, 'reader-10/', 'reader-9/') WHERE key = 'reader'")
+        database.execute("UPDATE passages_fts SET body = replace(body, ' ', '')")
+        embedded = database.execute("SELECT max(seq) FROM passage_vectors").fetchone()[0]
+    database.close()
+    with Vault(cjk_vault, embedder=HashingEmbedder()) as vault:
+        assert keyword_side(vault, "预算") == []  # as the older index answers, until it is read again
+        report = vault.index()
+        found = keyword_side(vault, "预算")
+    database = sqlite3.connect(cjk_vault / ".vaultmem" / "index.db")
+    assert database.execute("SELECT max(seq) FROM passage_vectors").fetchone()[0] == embedded  # nothing embedded again
+    database.close()
+    assert report.reread and found == ["会议记录.md"]

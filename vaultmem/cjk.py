@@ -1,0 +1,65 @@
+"""Scripts written without spaces between words — Chinese, Japanese, and Korean's syllable
+blocks — as the full-text side reads them (pure).
+
+SQLite FTS5's ``unicode61`` tokenizer takes a run of letters as one token, and a Chinese
+sentence has no spaces: ``我每天早上喝一杯手冲咖啡`` was one token, so no query word ever
+matched a note written in it, and every hit came from the vector side alone. Full-text
+engines index these scripts without a dictionary by neighbouring characters (Lucene's CJK
+bigrams); here:
+
+- the full text holds each such character as a token of its own (:func:`spaced`);
+- a query asks for each pair of neighbouring characters of a run as a phrase
+  (:func:`bigrams`): a two-character word matches where those two stand together, whatever
+  surrounds them, and BM25 weighs each pair by how many passages hold it.
+
+A run is a maximal stretch of these characters; punctuation (``，`` ``。`` ``「``) and
+every other script end it. Latin, Cyrillic and the rest are left exactly as they were.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+# Hangul Jamo, CJK radicals, 々〆〇, kana, bopomofo, compatibility Jamo, kanbun, CJK strokes and
+# katakana extensions, Extension A, unified ideographs, Hangul Jamo extensions and syllables,
+# compatibility ideographs, halfwidth katakana, and the supplementary ideograph planes.
+_CHARACTERS = (
+    "\u1100-\u11ff\u2e80-\u2fdf\u3005-\u3007\u3040-\u30ff\u3100-\u312f\u3130-\u318f\u3190-\u31ff"
+    "\u3400-\u4dbf\u4e00-\u9fff\ua960-\ua97f\uac00-\ud7ff\uf900-\ufaff\uff66-\uff9f\U00020000-\U0003134f"
+)
+_RUN = re.compile(f"[{_CHARACTERS}]+")
+
+
+def has_run(text: str) -> bool:
+    """Does ``text`` hold a character of these scripts?"""
+    return _RUN.search(text) is not None
+
+
+def spaced(text: str) -> str:
+    """``text`` with every character of these scripts a word of its own (``喝咖啡`` →
+    `` 喝 咖 啡 ``); any other text unchanged."""
+    if not has_run(text):
+        return text
+    return _RUN.sub(lambda run: " " + " ".join(run.group()) + " ", text)
+
+
+def pieces(text: str) -> Iterator[tuple[str, bool]]:
+    """``text`` cut into its runs of these scripts and what lies between them, in order:
+    (piece, is a run). Empty pieces are left out."""
+    at = 0
+    for run in _RUN.finditer(text):
+        if run.start() > at:
+            yield text[at : run.start()], False
+        yield run.group(), True
+        at = run.end()
+    if at < len(text):
+        yield text[at:], False
+
+
+def bigrams(run: str) -> list[str]:
+    """A run's neighbouring pairs, each as the phrase the full text holds (``咖啡店`` →
+    ``咖 啡``, ``啡 店``); a run of one character is that character."""
+    if len(run) == 1:
+        return [run]
+    return [f"{run[at]} {run[at + 1]}" for at in range(len(run) - 1)]
