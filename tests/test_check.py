@@ -321,3 +321,32 @@ def test_a_fix_check_fix_refuses_is_never_advised_and_says_only_what_to_correct(
         assert carried and all("check --fix" not in problem["fix"] for problem in carried), carried
     text = run_cli(vault_dir, "check").stdout
     assert "run `vaultmem check --fix` to stamp" not in text
+
+
+def test_a_date_that_is_no_day_costs_the_note_only_that_field(vault_dir: Path, write_note) -> None:
+    # The safe loader raised for the whole block: title, tags and layer were lost with the typo,
+    # and check advised quoting values containing ': '.
+    write_note("trip.md", "---\ntitle: Rome trip\ntags: [travel]\ndate: 2023-02-30\n---\nWe went to Rome.\n")
+    write_note("mem.md", "---\nlayer: L2\nexpires_at: 2026-02-30\ntags: [health]\n---\nA memory.\n")
+    trip, memory = read_note(vault_dir, "trip.md"), read_note(vault_dir, "mem.md")
+    assert trip.title == "Rome trip" and trip.tags == ["travel"] and trip.meta["date"] == "2023-02-30"
+    assert memory.layer == "L2" and memory.tags == ["health"] and memory.expiry_invalid
+    report = run_json(vault_dir, "check")
+    problems = {(problem["path"], problem["field"]): problem for problem in report["problems"]}
+    assert set(problems) == {("trip.md", "date"), ("mem.md", "expires_at")}, problems
+    assert "'2023-02-30', which is not a date" in problems[("trip.md", "date")]["message"]
+    assert "2026-02-30" in problems[("mem.md", "expires_at")]["message"]
+    with Vault(vault_dir) as vault:
+        vault.index()
+        assert [hit.path for hit in vault.search("Rome", k=1, tags=["travel"], now=NOW)] == ["trip.md"]
+
+
+def test_a_date_property_that_is_no_date_is_a_problem_in_check_and_in_the_index(vault_dir: Path, write_note) -> None:
+    # Was silent: the note was dated by its file name and nothing said the property was passed over.
+    write_note("Daily/2026-11-27.md", "---\ndate: last friday\n---\nLunch with Dana.\n")
+    write_note("Daily/2026-11-28.md", "---\ndate: 2026-11-28\n---\nA day with a good date.\n")
+    checked = [(problem["path"], problem["field"]) for problem in run_json(vault_dir, "check")["problems"]]
+    with Vault(vault_dir) as vault:
+        report = vault.index()
+    indexed = [(problem.path, problem.field) for problem in report.problems]
+    assert checked == indexed == [("Daily/2026-11-27.md", "date")]

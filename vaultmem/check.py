@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 
 from .config import CONFIG_FILE
+from .dating import date_problems
 from .errors import ConfigError, FixRefused, FrontmatterError, NoteReadError, VaultmemError, WriteConflict
 from .lifecycle import EXPIRING_LAYERS, LayerPolicy, format_duration, is_absent, resolve_now
 from .noteio import FileChange, edit_frontmatter, replace_if_unchanged
@@ -95,6 +96,7 @@ def check_vault(paths: VaultPaths, policy: LayerPolicy, fix: bool = False, now: 
         notes.append(note)
         # A fix --fix refused must not be advised: the note's problems then say what to do by hand.
         report.problems.extend(problem.done_by_hand() if refused else problem for problem in note.problems)
+        report.problems.extend(date_problems(note.meta, note.path))  # as the index keeps them (indexer.note_row)
     report.problems.extend(duplicate_id_problems(notes))
     return report
 

@@ -39,9 +39,9 @@ from datetime import UTC, date, datetime, time, timedelta
 from pathlib import PurePosixPath
 from typing import TYPE_CHECKING, Any
 
-from .errors import Argument, InvalidDuration, InvalidTimestamp, UsageError
-from .lifecycle import format_timestamp, parse_duration, parse_timestamp
-from .notes import timestamp_or_none
+from .errors import Argument, InvalidDuration, InvalidTimestamp, UsageError, short_repr
+from .lifecycle import format_timestamp, is_absent, parse_duration, parse_timestamp
+from .notes import Problem, timestamp_or_none
 
 if TYPE_CHECKING:
     from .daily_format import DailyFormat
@@ -113,6 +113,17 @@ def note_date(meta: Mapping[str, Any], path: str, daily: DailyFormat | None = No
     if named is not None:
         return NoteDate(named, "file name", day=True)
     return _property_date(meta.get("created"), "created")
+
+
+def date_problems(meta: Mapping[str, Any], path: str) -> list[Problem]:
+    """A ``date`` property that reads as no date (``2023-02-30``, ``last friday``): search by
+    date would pass over it without a word, and date the note by its name or ``created``."""
+    value = meta.get("date")
+    if is_absent(value) or _property_date(value, "date") is not None:
+        return []
+    return [Problem(path, "date", f"date is {short_repr(value)}, which is not a date: --since/--until (since/until) do not read it",
+                    "write it as 2026-11-30, 2026-11-30T09:00 or [[2026-11-30]]; a property that is not the note's date "
+                    "can take another name")]
 
 
 def _property_date(value: object, key: str) -> NoteDate | None:

@@ -48,10 +48,31 @@ from .markdown import without_code_or_hidden
 #    that names it ("who is Kevin Kelly").
 # 8: whether each note's date is a day's label or an instant (storage m010), for local days.
 # 9: a date-time written without a zone (date: 2026-11-30T21:30) is a day, the day it names.
-# 10: each character of Chinese, Japanese and Korean is a token of the full text (cjk.py).
+# 10: each character of Chinese, Japanese and Korean is a token of the full text (cjk.py); a
+#     value shaped like a date that is no day (2023-02-30) is text, not a YAML error; a `date`
+#     that is no date is a problem.
 READER_VERSION = "10"
 BOM = "\ufeff"
-_YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+_SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+class _Loader(_SAFE_LOADER):  # type: ignore[misc,valid-type]
+    """PyYAML's safe loader (the C one when present), except that a value shaped like a date
+    that is no day (``2023-02-30``, ``2026-11-30T25:00``) stays the text it is: the safe
+    loader raises for the whole block, and one typo cost a note its title, tags and every
+    other property. The field that holds it reports it (an expiry that does not parse, a
+    date that is not one)."""
+
+
+def _timestamp_or_text(loader: Any, node: yaml.ScalarNode) -> Any:
+    try:
+        return yaml.SafeLoader.construct_yaml_timestamp(loader, node)
+    except (ValueError, OverflowError):
+        return loader.construct_scalar(node)
+
+
+_Loader.add_constructor("tag:yaml.org,2002:timestamp", _timestamp_or_text)
+_YAML_LOADER = _Loader
 _OPENING = re.compile(r"\A---[ \t]*\r?\n")
 _CLOSING = re.compile(r"^(?:---|\.\.\.)[ \t]*\r?$\n?", re.MULTILINE)
 _YAML_KEY_LINE = re.compile(r"^[\"']?[\w\- ]+[\"']?[ \t]*:(?:[ \t]|$)", re.MULTILINE)
