@@ -363,3 +363,15 @@ def test_eight_remember_processes_at_once_all_commit_and_nothing_is_left_staged(
     assert git(repo, "log", "--format=%s").count("vaultmem remember") == 8
     assert git(repo, "status", "--porcelain") == ""  # nothing staged, nothing left uncommitted
     assert git(repo, "ls-files", "memories").count("\n") == 8
+
+
+def test_a_title_spelling_a_nul_in_yaml_still_commits_vaultmems_change(repo: Path, write_note) -> None:
+    # YAML's "\0" gives a title holding NUL; git refuses NUL in an argument, and the revise was
+    # written but left uncommitted, with an error that named no reason.
+    write_note("odd.md", '---\ntitle: "odd\\0name"\nlayer: L3\nexpires_at: 2027-01-01\ntags: [legacy]\n---\nOld fact.\n')
+    auto_commit_on(repo)
+    commit_all(repo, "config and odd")
+    result = Vault(repo).revise("odd.md", append="New fact.", remove_tags=["legacy"], now=NOW)
+    assert result.commit is not None
+    assert git(repo, "log", "-1", "--format=%s") == "vaultmem revise: odd\ufffdname\n"
+    assert git(repo, "status", "--porcelain") == ""

@@ -116,6 +116,14 @@ def test_remember_in_a_vault_never_indexed_indexes_the_rest_too(vault: Vault, wr
         ({"permanent": True, "expires_at": "2027-01-01"}, UsageError, ["permanent contradicts expires_at"]),
         ({"ttl": "3d", "expires_at": "2027-01-01"}, UsageError, ["expires_at contradicts ttl"]),
         ({"tags": ["two words"]}, UsageError, ["two words"]),
+        # Were written, then the commit failed on the NUL ("embedded null byte") and the agent saw an error: it retried.
+        ({"title": "Kyoto\x00 plan"}, UsageError, ["U+0000", "position 6"]),
+        ({"title": "evil \u202etxt.exe"}, UsageError, ["U+202E", "text-direction"]),  # turns the terminal's text around
+        ({"title": "line one\nline two"}, UsageError, ["U+000A"]),
+        ({"title": "x" * 5000}, UsageError, ["5,000 characters", "at most 200"]),  # was a 5,000-character commit subject
+        ({"tags": ["../x"]}, UsageError, ["'../x'", "letters, digits"]),  # the message said so; the tag was written
+        ({"tags": ["x\x00y"]}, UsageError, ["letters, digits"]),
+        ({"tags": ["t" * 3000]}, UsageError, ["at most 100"]),
         ({"expires_at": "2026-11-29"}, UsageError, ["2026-11-29T00:00:00+00:00", "not in the future", "hidden at once"]),
         ({"expires_at": NOW}, UsageError, ["not in the future"]),  # expired iff expires_at <= now: the boundary too
         ({"expires_at": "2026-11-30T13:00:00+02:00"}, UsageError, ["2026-11-30T11:00:00+00:00", "not in the future"]),
@@ -335,3 +343,15 @@ def test_an_expiry_that_is_not_a_time_is_refused_naming_the_option_it_came_as(va
     revised = run_cli(vault_dir, "revise", "dentist", "--expires-at", "soon")
     assert revised.exit_code == 2 and "--expires-at: invalid timestamp 'soon'" in revised.stderr
     assert (vault_dir / "dentist.md").read_text(encoding="utf-8") == "Dentist on Friday.\n"
+
+
+def test_a_title_made_from_a_long_first_line_says_where_it_was_cut(vault: Vault) -> None:
+    # Was "…re-test due in late": cut at sixteen words, it read as the whole fact, and a wrong one.
+    result = vault.remember("User takes 2000 IU of vitamin D every day since Nov 25; re-test due in late February.", now=NOW)
+    assert result.title == "User takes 2000 IU of vitamin D every day since Nov 25; re-test due in late…"
+    assert vault.remember("Standup is at 9:30.", now=NOW).title == "Standup is at 9:30."  # a whole line is not cut
+
+
+def test_tags_in_other_scripts_and_nested_tags_are_tags(vault: Vault) -> None:
+    result = vault.remember("Tea in Kyoto", tags=["旅行", "project/harbor", "año-2026", "#work"], now=NOW)
+    assert result.tags == ["旅行", "project/harbor", "año-2026", "work"]

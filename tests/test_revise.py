@@ -381,3 +381,13 @@ def test_a_frontmatter_revise_cannot_edit_is_refused_naming_the_file(vault_dir: 
     assert result.exit_code != 0 and "Traceback" not in result.stderr
     assert "Error: memories/broken.md: frontmatter does not load" in result.stderr and "fix the YAML by hand" in result.stderr
     assert path.read_text(encoding="utf-8") == text
+
+
+def test_a_tag_a_person_wrote_that_no_tool_would_can_still_be_removed_but_not_added(vault: Vault, write_note) -> None:
+    write_note("work/release.md", "---\ntags: [v1.2, release]\n---\nShipped.\n")
+    vault.index()
+    with pytest.raises(UsageError, match="letters, digits"):
+        vault.revise("work/release.md", add_tags=["v1.3"], now=NOW)
+    assert vault.revise("work/release.md", remove_tags=["v1.2"], now=NOW).changed == ["tags"]
+    with pytest.raises(UsageError, match="U\\+0000"):
+        vault.revise("work/release.md", title="Release\x00 notes", now=NOW)

@@ -21,6 +21,7 @@ import shutil
 import subprocess
 import sys
 import time
+import unicodedata
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -159,7 +160,10 @@ class _Commit:
 
     def __init__(self, root: Path, lock_dir: Path, message: str) -> None:
         self.root = root
-        self.message = message
+        # A note's title comes from its file, and YAML can spell a NUL ("\0"): git takes no NUL
+        # in an argument, and the note would stay written but uncommitted.
+        self.message = "".join("\ufffd" if unicodedata.category(char) == "Cc" and char not in "\n\t" else char
+                               for char in message)
         self.top = Path(_git(root, "rev-parse", "--show-toplevel").stdout.strip())
         self.prefix = _git(root, "rev-parse", "--show-prefix").stdout.strip()
         head = _git(self.top, "rev-parse", "--verify", "--quiet", "HEAD^{commit}", check=False)

@@ -35,7 +35,7 @@ from .lifecycle import (
 from .noteio import FileChange, edit_frontmatter, replace_if_unchanged
 from .notes import Note, inline_tags, parse_note, tags_of, timestamp_or_none
 from .paths import VaultPaths
-from .writer import clean_tags, explicit_expiry, refuse_contradictions, refuse_past
+from .writer import clean_tags, clean_title, explicit_expiry, refuse_contradictions, refuse_past
 
 # `changed` lists fields in this order, whatever order they were asked in.
 FIELDS = ("body", "title", "layer", "expires_at", "permanent", "tags")
@@ -77,7 +77,7 @@ class Revision:
         if permanent is False and code == PERMANENT_LAYER:
             raise UsageError("permanent=false contradicts layer L4 (procedural, never expires); drop one of them")
         refuse_contradictions(code, expires_at, ttl, permanent is True)
-        added, removed = clean_tags(list(add_tags)), clean_tags(list(remove_tags))
+        added, removed = clean_tags(list(add_tags)), clean_tags(list(remove_tags), removing=True)
         both = sorted({tag.lower() for tag in added} & {tag.lower() for tag in removed})
         if both:
             raise UsageError(f"tag(s) {', '.join(both)} both added (", ADD_TAGS, ") and removed (", REMOVE_TAGS, "); give each once")
@@ -86,7 +86,7 @@ class Revision:
         deadline = explicit_expiry(expires_at, ttl, moment)
         if deadline is not None:
             refuse_past(deadline, instant)  # as remember does: to retire a note, forget or supersede it
-        revision = cls(moment, text, append, title.strip() if title is not None else None, code,
+        revision = cls(moment, text, append, clean_title(title) if title is not None else None, code,
                        deadline, permanent, tuple(added), tuple(removed), if_version.strip() if if_version else None)
         if revision.is_empty():
             raise UsageError("nothing to revise: give at least one of ", *OPTIONS)

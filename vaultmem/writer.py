@@ -19,7 +19,7 @@ from datetime import datetime
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-from .errors import Argument, InvalidTimestamp, PathOutsideVault, UsageError
+from .errors import Argument, InvalidTimestamp, PathOutsideVault, UsageError, short_repr
 from .lifecycle import (
     PERMANENT_LAYER,
     LayerPolicy,
@@ -42,6 +42,11 @@ from .paths import VaultPaths
 
 SLUG_WORDS = 8
 SLUG_CHARS = 60
+DEFAULT_TITLE_CHARS = 80  # a title made from the text's first line
+MAX_TITLE_CHARS = 200  # a title given (Obsidian's file names stop at 255 bytes; a subject line long before)
+MAX_TAG_CHARS = 100
+# Marks that change the direction text is shown in (LRE, RLE, PDF, LRO, RLO, LRI, RLI, FSI, PDI).
+_DIRECTION_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 _CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
 
 
@@ -98,7 +103,7 @@ def compose_note(
     moment = instant.replace(microsecond=0)
     meta: dict[str, Any] = {
         "id": new_ulid(moment),
-        "title": (title or "").strip() or default_title(text),
+        "title": clean_title(title or "") or default_title(text),
         "layer": code,
         "tags": clean_tags(tags),
         "created": moment,
@@ -152,22 +157,56 @@ def explicit_expiry(expires_at: object, ttl: str | None, moment: datetime) -> da
 
 
 def default_title(text: str) -> str:
-    """The first line of the text, or its first words, as a title."""
+    """The first line of the text, or its first words, as a title; ``…`` where it was cut
+    (a title cut after "due in late" reads as the whole fact, and wrong)."""
     first = next((line.strip().lstrip("#").strip() for line in text.splitlines() if line.strip()), "")
+    first = "".join(char for char in first if not _unsafe_in_names(char))
     words = first.split()
     title = " ".join(words[:SLUG_WORDS * 2])
-    return title if len(title) <= 80 else title[:77].rstrip() + "…"
+    if len(title) > DEFAULT_TITLE_CHARS:
+        return title[: DEFAULT_TITLE_CHARS - 3].rstrip() + "…"
+    return title + ("…" if len(words) > SLUG_WORDS * 2 else "")
 
 
-def clean_tags(tags: tuple[str, ...] | list[str]) -> list[str]:
+def clean_title(title: str) -> str:
+    """A title given to ``remember`` or ``revise``, stripped; refused when it is longer than
+    :data:`MAX_TITLE_CHARS` or holds a control character (NUL, a line break, an escape) or a
+    bidirectional override (which turns how a terminal shows it around): a title is one line
+    of text, a file name and a commit's subject."""
+    value = title.strip()
+    if len(value) > MAX_TITLE_CHARS:
+        raise UsageError(Argument("title"), f" is {len(value):,} characters; a title is at most {MAX_TITLE_CHARS}: "
+                         "put the rest in the text")
+    unsafe = next((char for char in value if _unsafe_in_names(char)), None)
+    if unsafe is not None:
+        raise UsageError(Argument("title"), f" holds the character U+{ord(unsafe):04X} at position {value.index(unsafe) + 1} "
+                         "(a control or text-direction character): a title is one line of plain text; remove it")
+    return value
+
+
+def clean_tags(tags: tuple[str, ...] | list[str], removing: bool = False) -> list[str]:
+    """Tags as given (``#`` and space around them dropped), each once. A tag to add is one word
+    of letters, digits, ``-``, ``_`` and ``/`` (symbols such as emoji too), as Obsidian reads
+    tags, at most :data:`MAX_TAG_CHARS`; a tag to remove only needs to be one word: a tag a
+    person wrote by hand can always be taken off."""
     cleaned: list[str] = []
     for tag in tags:
         value = str(tag).strip().lstrip("#").strip()
-        if not value or any(char.isspace() for char in value):
-            raise UsageError(f"invalid tag {tag!r}: a tag is one word (letters, digits, -, _, /)")
+        if not value or any(char.isspace() for char in value) or (not removing and not _is_tag(value)):
+            raise UsageError(f"invalid tag {short_repr(tag)}: a tag is one word of letters, digits, -, _ and / "
+                             f"(at most {MAX_TAG_CHARS} characters), such as project/harbor")
         if value not in cleaned:
             cleaned.append(value)
     return cleaned
+
+
+def _is_tag(value: str) -> bool:
+    return len(value) <= MAX_TAG_CHARS and all(
+        char in "-_/" or char.isalnum() or unicodedata.category(char) in ("So", "Mn", "Mc") for char in value)
+
+
+def _unsafe_in_names(char: str) -> bool:
+    return unicodedata.category(char) == "Cc" or char in _DIRECTION_CONTROLS
 
 
 def slugify(title: str) -> str:
