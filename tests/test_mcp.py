@@ -9,6 +9,7 @@ Sync tests drive the async client with ``anyio.run`` (no pytest async plugin nee
 
 from __future__ import annotations
 
+import re
 import sqlite3
 import subprocess
 import time
@@ -23,7 +24,7 @@ import pytest
 from mcp import ClientSession
 from mcp.client.stdio import stdio_client
 
-from helpers import snapshot_files, vaultmem_process
+from helpers import run_cli, snapshot_files, vaultmem_process
 from vaultmem import parse_timestamp
 from mcp_client import CALL_SECONDS, STARTUP_SECONDS, TOOLS, Served, note, run, serve, server_parameters
 
@@ -59,6 +60,8 @@ def test_tools_are_listed_with_descriptions_an_agent_can_act_on(vault_dir: Path,
         async with serve(vault_dir, log) as served:
             listed = {tool.name: tool for tool in (await served.session.list_tools()).tools}
             assert set(listed) == TOOLS
+            helped = run_cli(vault_dir, "mcp", "--help").stdout.replace("\n", " ")
+            assert all(re.search(rf"\b{name}\b", helped) for name in TOOLS), helped  # revise and explain were left out
             for tool in listed.values():
                 assert tool.description and len(tool.description) > 120, tool.name
                 assert tool.annotations is not None and tool.annotations.open_world_hint is False

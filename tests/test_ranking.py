@@ -153,5 +153,9 @@ def test_explain_says_which_words_of_the_query_no_note_holds(five_memories: Path
         plain = vault.explain(hit.path, "where does Lars work in Berlin", k=1, now=NOW)
     assert explained.score["fused"] == hit.score
     assert any("3 of the query's 4 words (zoo, opening, hours) are in no note of the vault: every hit's score is "
-               "lowered for it, by 13% of the full amount" in reason for reason in explained.reasons), explained.reasons
+               "lowered for them, by 13% of the full amount" in reason for reason in explained.reasons), explained.reasons
     assert not any("in no note of the vault" in reason for reason in plain.reasons), plain.reasons
+    with Vault(five_memories) as vault:
+        single = vault.explain(hit.path, "zeppelin", k=1, now=NOW)
+    assert any(reason.startswith("the query's only word (zeppelin) is in no note of the vault: every hit's score is lowered for it")
+               for reason in single.reasons), single.reasons  # was "1 of the query's 1 words (zeppelin) are"

@@ -161,8 +161,10 @@ def _unheld_reason(found: Candidates) -> list[str]:
     words = ", ".join(found.unheld_words)
     weighed = "" if found.vault_weight >= 1.0 else (
         f", by {found.vault_weight:.0%} of the full amount: a vault this small lacks most words of any question")
-    return [f"{len(found.unheld_words)} of the query's {len(found.words)} words ({words}) are in no note of the vault: "
-            f"every hit's score is lowered for it{weighed} (the order is not changed)"]
+    count = len(found.unheld_words)
+    of = "the query's only word" if len(found.words) == 1 else f"{count} of the query's {len(found.words)} words"
+    return [f"{of} ({words}) {'is' if count == 1 else 'are'} in no note of the vault: "
+            f"every hit's score is lowered for {'it' if count == 1 else 'them'}{weighed} (the order is not changed)"]
 
 
 def _name_reason(row: NoteRow, meta: dict[str, Any], query: str, lift: float) -> str:
