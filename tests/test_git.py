@@ -375,3 +375,13 @@ def test_a_title_spelling_a_nul_in_yaml_still_commits_vaultmems_change(repo: Pat
     assert result.commit is not None
     assert git(repo, "log", "-1", "--format=%s") == "vaultmem revise: odd\ufffdname\n"
     assert git(repo, "status", "--porcelain") == ""
+
+
+def test_history_of_a_note_git_does_not_track_yet_says_so(repo: Path) -> None:
+    # Printed nothing and exited 0 after a note was moved and not yet committed.
+    git(repo, "mv", "people/rui.md", "people/rui-mendes.md")
+    result = run_cli(repo, "history", "people/rui-mendes.md")
+    assert result.exit_code == 0 and result.stdout == ""
+    assert "no commit touches people/rui-mendes.md yet" in result.stderr
+    as_json = run_cli(repo, "history", "people/rui-mendes.md", "--json")
+    assert json.loads(as_json.stdout) == [] and "no commit touches" in as_json.stderr

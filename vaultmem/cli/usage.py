@@ -96,6 +96,9 @@ def history(obj: Context, note: str, as_json: bool) -> None:
     with library_errors(as_json):
         commits = obj.vault.history(note)
     render_resolution(commits.resolved_from, commits.path, err=as_json)  # stdout stays one JSON list
+    if not commits:  # an empty list must not read as "the command did nothing"
+        click.echo(f"no commit touches {commits.path} yet: git does not track it at this path (a new, moved or "
+                   "renamed file not committed); commit it to start its history", err=True)
     if as_json:
         emit_json([commit.as_dict() for commit in commits])
         return
