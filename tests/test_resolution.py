@@ -102,6 +102,20 @@ def test_an_alias_two_notes_share_is_ambiguous(vault: Vault, write_note) -> None
         vault.get("Rui Matos")
 
 
+def test_two_notes_sharing_a_file_name_are_named_with_the_notes_titled_so(vault: Vault) -> None:
+    # An agent's own note titled "Kyoto" (memories/kyoto.md) was left out of the error, so the
+    # agent could not tell that the note it meant was a third one.
+    for path in ("Inbox/Kyoto.md", "References/Kyoto.md"):
+        (vault.root / path).parent.mkdir(parents=True, exist_ok=True)
+        (vault.root / path).write_text("a place\n", encoding="utf-8")
+    vault.remember("Temples to see in Kyoto", title="Kyoto", layer="L3", folder="memories", now=NOW)
+    with pytest.raises(AmbiguousNote) as raised:
+        vault.get("Kyoto")
+    assert raised.value.candidates == ["Inbox/Kyoto.md", "References/Kyoto.md"]
+    assert raised.value.also_named == ["memories/kyoto.md"]
+    assert "memories/kyoto.md goes by it as an alias or title, which a file name outranks" in str(raised.value)
+
+
 def test_a_file_name_wins_over_another_notes_alias_and_an_alias_over_a_title(vault: Vault) -> None:
     (vault.root / "Rui Matos.md").write_text("a note named like Rui's alias\n", encoding="utf-8")
     (vault.root / "other.md").write_text("---\ntitle: the cat\n---\ntitled like Pimenta's alias\n", encoding="utf-8")

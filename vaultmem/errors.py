@@ -178,11 +178,14 @@ class ExcludedNote(NoteNotFound):
 class AmbiguousNote(VaultmemError, LookupError):
     """A NOTE argument that matches more than one note."""
 
-    def __init__(self, note: str, candidates: Sequence[str]) -> None:
+    def __init__(self, note: str, candidates: Sequence[str], also_named: Sequence[str] = ()) -> None:
         self.note = note
         self.candidates = list(candidates)
+        self.also_named = list(also_named)  # notes going by it as an alias or title, which a file name outranks
+        also = (f" ({', '.join(also_named)} {'goes' if len(also_named) == 1 else 'go'} by it as an alias or title, "
+                "which a file name outranks)") if also_named else ""
         super().__init__(
-            f"{note!r} matches {len(candidates)} notes: {', '.join(candidates)}. "
+            f"{note!r} matches {len(candidates)} notes: {', '.join(candidates)}{also}. "
             "Give the full vault-relative path instead"
         )
 

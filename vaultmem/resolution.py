@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from .errors import AmbiguousNote, ExcludedNote, NoteNotFound, PathOutsideVault
 from .fields import name_form
 from .lifecycle import is_expired_us, resolve_now, to_epoch_us
+from .ordered import unique
 from .storage import NoteRow, NoteStore
 
 if TYPE_CHECKING:
@@ -102,7 +103,7 @@ def locate(index: DerivedIndex, reference: str, now: object = None, *, refresh: 
         _index_if_on_disk(index, reference)
         matches = direct_matches(notes, reference)
     if matches:
-        return Located(pick_direct(reference, matches))
+        return Located(pick_direct(reference, matches, notes))
     located = locate_by_names(notes, reference, moment_us)
     if located is None:
         _refuse_if_excluded(index.paths, reference)
@@ -125,7 +126,7 @@ def in_index(notes: NoteStore, reference: str, now_us: int) -> Located | None:
     """Steps 1–5 in the index as it is: nothing is indexed or read to find the note."""
     matches = direct_matches(notes, reference)
     if matches:
-        return Located(pick_direct(reference, matches))
+        return Located(pick_direct(reference, matches, notes))
     return locate_by_names(notes, reference, now_us)
 
 
@@ -162,15 +163,20 @@ def _refuse_if_excluded(paths: VaultPaths, reference: str) -> None:
         raise ExcludedNote(reference, relative, rule)
 
 
-def pick_direct(reference: str, matches: Sequence[NoteRow]) -> NoteRow:
-    """One of the notes that steps 1–2 found: an exact path wins over an id that looks like one."""
+def pick_direct(reference: str, matches: Sequence[NoteRow], notes: NoteStore) -> NoteRow:
+    """One of the notes that steps 1–2 found: an exact path wins over an id that looks like one.
+    When several are left, the error also names the notes that go by the reference as an alias
+    or title: the later steps never decide, but the note the caller meant may be one of them."""
     if len(matches) == 1:
         return matches[0]
     spelled = name_form(reference)
     exact_path = [row for row in matches if name_form(row.path) in (spelled, spelled + ".md")]
     if len(exact_path) == 1:
         return exact_path[0]
-    raise AmbiguousNote(reference, [row.path for row in matches])
+    named = [row for row, _ in _listing(notes, reference, ALIAS_FIELDS)]
+    named += as_written_else_nfc(lambda normalized: notes.by_title(reference, normalized=normalized))
+    listed = {row.path for row in matches}
+    raise AmbiguousNote(reference, [row.path for row in matches], unique(row.path for row in named if row.path not in listed))
 
 
 def locate_by_names(notes: NoteStore, reference: str, now_us: int) -> Located | None:
