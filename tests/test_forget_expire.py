@@ -10,6 +10,7 @@ import pytest
 
 from helpers import NOW, run_cli, snapshot_files
 from vaultmem import AmbiguousNote, NoteNotFound, PathOutsideVault, Vault, WriteConflict
+from vaultmem.errors import ArchivedNote
 
 EXPIRED = [
     "conversations/2026-10-30-harbor-standup.md",
@@ -108,6 +109,24 @@ def test_forget_archives_the_note_recoverably_and_hides_it(vault: Vault) -> None
     assert not (vault.root / "people/Lars Becker.md").exists()
     assert all(hit.path != "people/Lars Becker.md" for hit in vault.search("Lars Becker Berlin data engineer", k=10, now=NOW))
     assert all(not hit.path.startswith("_archive/") for hit in vault.search("Lars Becker", k=40, now=NOW))
+
+
+def test_a_forgotten_note_named_by_its_id_or_old_path_says_where_it_went(vault: Vault) -> None:
+    # Was "no note matches", as for a name nobody ever gave; superseded and merged ids say where they went.
+    note_id = vault.get("people/Lars Becker").id
+    vault.forget("people/Lars Becker")
+    again = vault.remember("Lars Becker, take two", title="Lars Becker", folder="people", now=NOW)
+    vault.forget(again.path)  # the archive's second copy: _archive/people/lars-becker.md
+    for reference in (note_id, "people/Lars Becker", "people/Lars Becker.md"):
+        with pytest.raises(ArchivedNote) as raised:
+            vault.get(reference)
+        assert raised.value.archived == "_archive/people/Lars Becker.md", reference
+        assert "was archived: it is _archive/people/Lars Becker.md now" in str(raised.value)
+    with pytest.raises(ArchivedNote, match="_archive/people/lars-becker.md"):
+        vault.forget(again.id)
+    with pytest.raises(NoteNotFound) as unknown:
+        vault.get("people/Nobody")
+    assert not isinstance(unknown.value, ArchivedNote)
 
 
 def test_archive_is_never_indexed_even_after_rebuild(vault: Vault) -> None:

@@ -163,6 +163,20 @@ class NoteNotFound(VaultmemError, LookupError):
         )
 
 
+class ArchivedNote(NoteNotFound):
+    """A NOTE argument that names a note forget, expire or consolidate moved to the archive."""
+
+    def __init__(self, note: str, archived: str, archive_dir: str) -> None:
+        self.note = note
+        self.archived = archived
+        VaultmemError.__init__(
+            self,
+            f"{note!r} was archived: it is {archived} now (forget, expire and consolidate move notes there). "
+            f"Archived files are not notes: nothing searches or changes them; move it out of {archive_dir}/ "
+            "to make it a note again",
+        )
+
+
 class ExcludedNote(NoteNotFound):
     """A NOTE argument that names a file the vault excludes: it is not a note to vaultmem."""
 

@@ -25,11 +25,13 @@ superseded is expired); more than one left is :class:`AmbiguousNote`.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from .errors import AmbiguousNote, ExcludedNote, NoteNotFound, PathOutsideVault
+from .errors import AmbiguousNote, ArchivedNote, ExcludedNote, NoteNotFound, PathOutsideVault
 from .fields import name_form
 from .lifecycle import is_expired_us, resolve_now, to_epoch_us
 from .ordered import unique
@@ -40,6 +42,8 @@ if TYPE_CHECKING:
     from .paths import VaultPaths
 
 SUCCESSOR_FIELDS = ("merged_from", "supersedes")
+ARCHIVE_SCAN_FILES = 20_000  # archived files a NOTE that matched nothing is looked for among
+ARCHIVE_HEAD_CHARS = 2_000  # of each, where its id line is
 ALIAS_FIELDS = ("aliases",)
 
 Found = TypeVar("Found")
@@ -107,6 +111,7 @@ def locate(index: DerivedIndex, reference: str, now: object = None, *, refresh: 
     located = locate_by_names(notes, reference, moment_us)
     if located is None:
         _refuse_if_excluded(index.paths, reference)
+        _refuse_if_archived(index.paths, reference)
         raise NoteNotFound(reference, notes.similar_paths(reference.rsplit("/", 1)[-1].removesuffix(".md")))
     return located
 
@@ -161,6 +166,38 @@ def _refuse_if_excluded(paths: VaultPaths, reference: str) -> None:
     rule = paths.exclusion_rule(relative)
     if rule is not None and paths.absolute(relative).is_file():
         raise ExcludedNote(reference, relative, rule)
+
+
+def _refuse_if_archived(paths: VaultPaths, reference: str) -> None:
+    """A note forget, expire or consolidate archived, named by its old path or its id, gets an
+    error that says where it went (not "no note matches"). Only asked once nothing matched:
+    the archive is read up to :data:`ARCHIVE_SCAN_FILES` files, a few lines of each."""
+    archive = paths.root / paths.archive_dir
+    if not archive.is_dir():
+        return
+    relative = reference.removesuffix(".md")
+    for attempt, path in enumerate(sorted(archive.rglob("*.md"))):
+        if attempt >= ARCHIVE_SCAN_FILES:
+            return
+        inside = path.relative_to(archive).as_posix().removesuffix(".md")
+        if inside == relative or _archived_copy(inside, relative) or _holds_id(path, reference):
+            raise ArchivedNote(reference, path.relative_to(paths.root).as_posix(), paths.archive_dir)
+
+
+def _archived_copy(inside: str, relative: str) -> bool:
+    """``memories/x-2`` is the second copy of ``memories/x`` the archive took (writer._archive_names)."""
+    stem, _, number = inside.rpartition("-")
+    return stem == relative and number.isdigit()
+
+
+def _holds_id(path: Path, reference: str) -> bool:
+    """Does the archived file's frontmatter say ``id: <reference>``? (Its first few lines.)"""
+    try:
+        with path.open(encoding="utf-8", errors="replace") as file:
+            head = file.read(ARCHIVE_HEAD_CHARS)
+    except OSError:
+        return False
+    return re.search(rf"^id:[ \t]*[\"']?{re.escape(reference)}[\"']?[ \t]*$", head, re.MULTILINE) is not None
 
 
 def pick_direct(reference: str, matches: Sequence[NoteRow], notes: NoteStore) -> NoteRow:
