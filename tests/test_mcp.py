@@ -355,6 +355,25 @@ def test_check_reports_an_embedder_setting_the_server_cannot_use(vault_dir: Path
     run(scenario)
 
 
+def test_check_reports_a_settings_file_changed_while_serving(vault_dir: Path, write_note: Callable[..., Path], log: Path) -> None:
+    """Was: the check tool listed only note problems while the server kept committing under the
+    settings it started with, and the CLI refused every command over the same file."""
+    write_note("ok.md", note("Fine", "A healthy note.", layer="L4"))
+
+    async def scenario() -> None:
+        async with serve(vault_dir, log) as served:
+            assert (await served.call("check"))["ok"] is True
+            (vault_dir / ".vaultmem.toml").write_text('auto_commit = "yes"\n', encoding="utf-8")
+            broken = await served.call("check")
+            assert [(problem["path"], problem["field"]) for problem in broken["problems"]] == [(".vaultmem.toml", "auto_commit")]
+            (vault_dir / ".vaultmem.toml").write_text("auto_commit = true\n", encoding="utf-8")
+            changed = await served.call("check")
+            assert [(problem["path"], problem["field"]) for problem in changed["problems"]] == [(".vaultmem.toml", "file")]
+            assert "restart the process" in changed["problems"][0]["fix"]
+
+    run(scenario)
+
+
 def test_consolidate_is_a_dry_run_unless_applied(vault_dir: Path, write_note: Callable[..., Path], log: Path) -> None:
     write_note("a.md", note("Oat milk", "Maya takes oat milk in her coffee.", layer="L4"))
     write_note("b.md", note("Oat milk in coffee", "Maya takes oat milk in her coffee, never cow's milk.", layer="L4"))

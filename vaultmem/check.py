@@ -72,6 +72,13 @@ def config_report(error: ConfigError) -> CheckReport:
     return CheckReport(problems=[Problem(CONFIG_FILE, error.key or "file", error.problem, fix)])
 
 
+def changed_config_problem() -> Problem:
+    """The settings file changed since this process read it (a server runs on what it read)."""
+    return Problem(CONFIG_FILE, "file", "changed since this process started: it still works under the settings it "
+                   "read then", "restart the process that serves or watches this vault (vaultmem mcp, vaultmem watch) "
+                   "to use the new settings")
+
+
 def check_vault(paths: VaultPaths, policy: LayerPolicy, fix: bool = False, now: object = None) -> CheckReport:
     report = CheckReport()
     paths.refresh()

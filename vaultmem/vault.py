@@ -233,20 +233,27 @@ class Vault:
     def check(self, fix: bool = False, now: object = None) -> CheckReport:
         """Lint every note; ``fix`` applies only the safe, explicit fixes.
 
-        A setting every other call would refuse (:meth:`check_settings`) is the one problem
+        A setting every other call would refuse (:meth:`check_settings`, or a ``.vaultmem.toml``
+        changed since this Vault read it into one that does not load) is the one problem
         reported, and no note is checked; ``fix`` raises it instead — it would write under a
-        config the rest of vaultmem refuses."""
-        from .check import check_vault, config_report
+        config the rest of vaultmem refuses. A valid file changed since is a problem too: this
+        process (an MCP server, ``watch``) still works under the settings it read."""
+        from .check import changed_config_problem, check_vault, config_report
+        from .config import load_config
         from .errors import ConfigError
 
         try:
             self.check_settings()
+            on_disk = load_config(self.root)  # a long-running server read it when it started
         except ConfigError as error:
             if fix:
                 raise
             return config_report(error)
         if not fix:
-            return check_vault(self.paths, self.config.policy, fix=False, now=now)
+            report = check_vault(self.paths, self.config.policy, fix=False, now=now)
+            if on_disk != self.config:
+                report.problems.insert(0, changed_config_problem())
+            return report
         with self._writing("check --fix") as write:
             report = check_vault(self.paths, self.config.policy, fix=True, now=now)
             write.record(*report.changes)
