@@ -350,3 +350,14 @@ def test_a_date_property_that_is_no_date_is_a_problem_in_check_and_in_the_index(
         report = vault.index()
     indexed = [(problem.path, problem.field) for problem in report.problems]
     assert checked == indexed == [("Daily/2026-11-27.md", "date")]
+
+
+def test_a_vault_given_its_settings_is_not_told_its_settings_file_changed(vault_dir: Path, write_note) -> None:
+    # A review found Vault(config=...) reporting ".vaultmem.toml changed" with no such file at all.
+    from vaultmem.config import VaultConfig
+
+    write_note("ok.md", "---\nlayer: L4\n---\nA healthy note.\n")
+    with Vault(vault_dir, config=VaultConfig(auto_commit=True)) as vault:
+        assert vault.check().ok
+        (vault_dir / ".vaultmem.toml").write_text('auto_commit = "yes"\n', encoding="utf-8")  # a file it never reads
+        assert vault.check().ok

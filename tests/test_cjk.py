@@ -10,7 +10,7 @@ import pytest
 from helpers import NOW, write_file
 
 from vaultmem import Vault
-from vaultmem.cjk import bigrams, pieces, spaced
+from vaultmem.cjk import MAX_PAIRS, bigrams, pieces, spaced
 from vaultmem.embedders import HashingEmbedder
 from vaultmem.search import query_terms, query_words, search_filters
 from vaultmem.snippets import SNIPPET_CHARS, query_pattern, window
@@ -47,6 +47,8 @@ def test_runs_are_spaced_into_characters_and_asked_for_by_neighbouring_pairs() -
     assert query_terms("Python教程") == ['"Python"', '"教 程"']
     [word] = query_words("报告什么时候交")
     assert word.shown == "报告什么时候交" and len(word.terms) == 6
+    assert query_terms("Harbor・Maya") == ['"Harbor Maya"']  # ・ is punctuation, as the tokenizer reads it (not a run)
+    assert len(query_terms("报告" * 500)) <= MAX_PAIRS  # a pasted page is not a thousand FTS terms
 
 
 @pytest.mark.parametrize(("query", "path"), [

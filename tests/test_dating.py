@@ -12,6 +12,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
+import yaml
 
 from helpers import run_cli
 from mcp_client import note, run, serve
@@ -505,3 +506,18 @@ def test_the_date_filter_in_sql_and_in_python_agree_on_every_kind_and_boundary(t
         assert both.in_range(since.day_us, None) and not both.in_range(since.day_us + 1, None)
     finally:
         store.close()
+
+
+@pytest.mark.parametrize(("value", "day"), [
+    ("May 4, 2023", "2023-05-04"), ("Thursday, May 4th 2023", "2023-05-04"),  # Templater's dddd, MMMM Do YYYY
+    ("2023-05-04 Thursday", "2023-05-04"), ("'20230504'", "2023-05-04"),
+    ("04/05/2023", None), ("last friday", None),  # day or month first? and no day at all
+])
+def test_a_date_property_written_in_words_dates_the_note(value: str, day: str | None) -> None:
+    # Were check problems ("which is not a date") and left every such note out of a search by date.
+    from vaultmem.dating import date_problems
+
+    meta = yaml.safe_load(f"date: {value}")
+    found = note_date(meta, "Notes/x.md")
+    assert (found.moment.date().isoformat() if found else None) == day
+    assert (date_problems(meta, "Notes/x.md") == []) == (day is not None)

@@ -129,6 +129,20 @@ def test_a_forgotten_note_named_by_its_id_or_old_path_says_where_it_went(vault: 
     assert not isinstance(unknown.value, ArchivedNote)
 
 
+def test_a_name_that_only_begins_an_archived_files_name_is_not_said_to_be_archived(vault: Vault) -> None:
+    # A review found `get memories/sprint` answered "was archived: it is _archive/memories/sprint-12.md".
+    sprint = vault.remember("Retro notes", title="sprint-12", now=NOW)
+    vault.forget(sprint.path)
+    with pytest.raises(NoteNotFound) as raised:
+        vault.get("memories/sprint")
+    assert not isinstance(raised.value, ArchivedNote), str(raised.value)
+    for _ in range(2):  # memories/standup.md archived three times: the newest copy is named
+        vault.forget(vault.remember("Standup at 9:30", title="standup", now=NOW).path)
+    vault.forget(vault.remember("Standup at 10:00", title="standup", now=NOW).path)
+    with pytest.raises(ArchivedNote, match="_archive/memories/standup-3.md now"):
+        vault.get("memories/standup")
+
+
 def test_archive_is_never_indexed_even_after_rebuild(vault: Vault) -> None:
     vault.forget("people/Lars Becker")
     vault.index(rebuild=True)

@@ -382,6 +382,6 @@ def test_history_of_a_note_git_does_not_track_yet_says_so(repo: Path) -> None:
     git(repo, "mv", "people/rui.md", "people/rui-mendes.md")
     result = run_cli(repo, "history", "people/rui-mendes.md")
     assert result.exit_code == 0 and result.stdout == ""
-    assert "no commit touches people/rui-mendes.md yet" in result.stderr
+    assert "no commit holds people/rui-mendes.md yet" in result.stderr
     as_json = run_cli(repo, "history", "people/rui-mendes.md", "--json")
-    assert json.loads(as_json.stdout) == [] and "no commit touches" in as_json.stderr
+    assert json.loads(as_json.stdout) == [] and "no commit holds" in as_json.stderr

@@ -141,7 +141,8 @@ def test_remember_recall_mark_used_get_forget_round_trip(vault_dir: Path, log: P
             assert not (vault_dir / saved["path"]).exists() and (vault_dir / forgotten["archived_to"]).is_file()
             hits = (await served.call("recall", query="dentist appointment"))["hits"]
             assert saved["id"] not in [hit["id"] for hit in hits]
-            assert "no note matches" in await served.error("get", note=saved["id"])
+            assert f"{saved['id']!r} was archived: it is _archive/memories/dentist-appointment.md now" in await served.error(
+                "get", note=saved["id"])
 
             permanent = await served.call("remember", text="Maya takes her coffee with oat milk.", layer="L4")
             assert permanent["expires_at"] is None and permanent["layer"] == "L4"

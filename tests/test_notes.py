@@ -119,12 +119,13 @@ def test_a_date_template_placeholder_is_reported_as_a_template() -> None:
 
 
 def test_an_impossible_yaml_date_is_reported_not_raised() -> None:
-    # PyYAML raises a plain ValueError (not a YAMLError) for 2026-13-45.
+    # PyYAML raises a plain ValueError (not a YAMLError) for 2026-13-45: it is read as the
+    # text it is, and only the field that holds it is reported (was: the whole block).
     note = parse("---\nlayer: L1\nexpires_at: 2026-13-45\n---\nbody\n")
-    problem = note.problems[0]  # then the salvaged expiry that does not parse (below)
-    assert problem.field == "frontmatter"
+    [problem] = note.problems
+    assert problem.field == "expires_at"
     assert "month" in problem.message
-    assert note.body == "body\n"
+    assert note.body == "body\n" and not note.metadata_unloaded
 
 
 # ---------------------------------------------------------------- a frontmatter that does not load (issue 11 §2)
@@ -161,8 +162,8 @@ def test_only_a_plain_scalar_on_one_top_level_line_is_salvaged(line: str, why: s
 
 
 def test_a_salvaged_expiry_that_does_not_parse_is_kept_as_written_and_reported() -> None:
-    # The whole block fails on the impossible date; the line itself is well-formed.
-    note = parse("---\nlayer: L1\nexpires_at: 2026-13-45\n---\nbody\n")
+    # The block fails on the second colon; the expiry line itself is well-formed, an impossible day.
+    note = parse("---\ntitle: Boiler: Friday\nlayer: L1\nexpires_at: 2026-13-45\n---\nbody\n")
     assert note.meta == {"layer": "L1", "expires_at": "2026-13-45"}
     assert [problem.field for problem in note.problems] == ["frontmatter", "expires_at"]
 

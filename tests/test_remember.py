@@ -353,5 +353,5 @@ def test_a_title_made_from_a_long_first_line_says_where_it_was_cut(vault: Vault)
 
 
 def test_tags_in_other_scripts_and_nested_tags_are_tags(vault: Vault) -> None:
-    result = vault.remember("Tea in Kyoto", tags=["旅行", "project/harbor", "año-2026", "#work"], now=NOW)
-    assert result.tags == ["旅行", "project/harbor", "año-2026", "work"]
+    result = vault.remember("Tea in Kyoto", tags=["旅行", "project/harbor", "año-2026", "#work", "👍🏽", "👨\u200d👩\u200d👧"], now=NOW)
+    assert result.tags == ["旅行", "project/harbor", "año-2026", "work", "👍🏽", "👨\u200d👩\u200d👧"]

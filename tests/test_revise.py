@@ -384,10 +384,11 @@ def test_a_frontmatter_revise_cannot_edit_is_refused_naming_the_file(vault_dir: 
 
 
 def test_a_tag_a_person_wrote_that_no_tool_would_can_still_be_removed_but_not_added(vault: Vault, write_note) -> None:
-    write_note("work/release.md", "---\ntags: [v1.2, release]\n---\nShipped.\n")
+    write_note("work/release.md", "---\ntags: [v1.2, release, has space]\n---\nShipped.\n")
     vault.index()
     with pytest.raises(UsageError, match="letters, digits"):
         vault.revise("work/release.md", add_tags=["v1.3"], now=NOW)
-    assert vault.revise("work/release.md", remove_tags=["v1.2"], now=NOW).changed == ["tags"]
+    assert vault.revise("work/release.md", remove_tags=["v1.2", "has space"], now=NOW).changed == ["tags"]
+    assert vault.get("work/release.md").tags == ["release"]
     with pytest.raises(UsageError, match="U\\+0000"):
         vault.revise("work/release.md", title="Release\x00 notes", now=NOW)

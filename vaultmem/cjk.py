@@ -21,11 +21,11 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-# Hangul Jamo, CJK radicals, 々〆〇, kana, bopomofo, compatibility Jamo, kanbun, CJK strokes and
+# Hangul Jamo, CJK radicals, 々〆〇, kana (not the punctuation ゠ and ・ among them), bopomofo, compatibility Jamo, kanbun, CJK strokes and
 # katakana extensions, Extension A, unified ideographs, Hangul Jamo extensions and syllables,
 # compatibility ideographs, halfwidth katakana, and the supplementary ideograph planes.
 _CHARACTERS = (
-    "\u1100-\u11ff\u2e80-\u2fdf\u3005-\u3007\u3040-\u30ff\u3100-\u312f\u3130-\u318f\u3190-\u31ff"
+    "\u1100-\u11ff\u2e80-\u2fdf\u3005-\u3007\u3040-\u309f\u30a1-\u30fa\u30fc-\u30ff\u3100-\u312f\u3130-\u318f\u3190-\u31ff"
     "\u3400-\u4dbf\u4e00-\u9fff\ua960-\ua97f\uac00-\ud7ff\uf900-\ufaff\uff66-\uff9f\U00020000-\U0003134f"
 )
 _RUN = re.compile(f"[{_CHARACTERS}]+")
@@ -55,6 +55,9 @@ def pieces(text: str) -> Iterator[tuple[str, bool]]:
         at = run.end()
     if at < len(text):
         yield text[at:], False
+
+
+MAX_PAIRS = 64  # pairs a query asks for, all runs together: a pasted page of Chinese is not 1,000 FTS terms
 
 
 def bigrams(run: str) -> list[str]:

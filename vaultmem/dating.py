@@ -138,6 +138,9 @@ def _property_date(value: object, key: str) -> NoteDate | None:
         if linked:
             value = linked[1]
     found = timestamp_or_none(value)
+    if found is None and isinstance(value, str) and len(value) <= _LINK_CHARS:
+        worded = _text_date(value)  # as a person writes a day: May 4, 2023 (a day, whatever else the text says)
+        return None if worded is None else NoteDate(worded, key, day=True)
     return None if found is None else NoteDate(found, key, day=_without_time(value))
 
 
@@ -166,10 +169,30 @@ def _without_time(value: object) -> bool:
 def _name_date(path: str) -> datetime | None:
     """The first day the file's name (or its last three folders and name) spells."""
     stem = PurePosixPath(path).stem
-    candidates = [(match[1], match[3], match[4]) for match in _NAME_DATE.finditer(stem) if not match[5] or int(match[5]) < 24]
-    candidates += [(match[1], match[2], match[3]) for match in _PATH_DATE.finditer(str(PurePosixPath(path).with_suffix("")))]
-    candidates += [(match["y"], str(_MONTHS[(match["m1"] or match["m2"]).lower()]), match["d1"] or match["d2"])
-                   for match in _WORDED_DATE.finditer(stem)]
+    folders = [(match[1], match[2], match[3]) for match in _PATH_DATE.finditer(str(PurePosixPath(path).with_suffix("")))]
+    return _first_day(_numbered_days(stem) + folders + _worded_days(stem))
+
+
+def _text_date(text: str) -> datetime | None:
+    """The day a property's text spells as a file name would (``May 4, 2023``, ``2023-05-04
+    Thursday``, ``20230504``), when it spells exactly one. ``04/05/2023`` is none (day or month
+    first?), and so is a link: ``[[Retro 2026-11-20]]`` names a note, not a day."""
+    if "[[" in text:
+        return None
+    days = {day for day in (_first_day([found]) for found in _numbered_days(text) + _worded_days(text)) if day is not None}
+    return days.pop() if len(days) == 1 else None
+
+
+def _numbered_days(text: str) -> list[tuple[str, str, str]]:
+    return [(match[1], match[3], match[4]) for match in _NAME_DATE.finditer(text) if not match[5] or int(match[5]) < 24]
+
+
+def _worded_days(text: str) -> list[tuple[str, str, str]]:
+    return [(match["y"], str(_MONTHS[(match["m1"] or match["m2"]).lower()]), match["d1"] or match["d2"])
+            for match in _WORDED_DATE.finditer(text)]
+
+
+def _first_day(candidates: list[tuple[str, str, str]]) -> datetime | None:
     for year, month, day in candidates:
         try:
             return parse_timestamp(date(int(year), int(month), int(day)))

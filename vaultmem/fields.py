@@ -137,11 +137,15 @@ def topic_key(text: str) -> str:
 def query_topics(query: str) -> tuple[str, ...]:
     """The topic keys a query may name a note by, longest first: its :func:`topic_key`, then
     the same with each longer run of :data:`REQUEST_WORDS` it starts with dropped (``"tell me
-    about Kevin Kelly"`` is ``tell kevin kelly``, then ``kevin kelly``; ``"tell me about show
-    notes"`` tries ``show notes`` before ``notes``)."""
+    about Kevin Kelly"`` is ``tell kevin kelly``, then ``kevin kelly``). A query of request
+    words alone keeps its whole key: ``show me my notes`` does not name a note called ``Notes``
+    (nor ``tell me about show notes`` one called ``Show Notes``: which words are the request
+    is not a rule of words)."""
     words = topic_key(query).split()
     lead = next((at for at, word in enumerate(words) if word not in REQUEST_WORDS), len(words))
-    return tuple(" ".join(words[start:]) for start in range(min(lead, len(words) - 1) + 1))
+    if lead == len(words):  # nothing but request words ("show me my notes"): no note is asked for by one of them
+        return (" ".join(words),) if words else ()
+    return tuple(" ".join(words[start:]) for start in range(lead + 1))
 
 
 def name_topic(name_key_text: str) -> str:

@@ -50,7 +50,7 @@ from .markdown import without_code_or_hidden
 # 9: a date-time written without a zone (date: 2026-11-30T21:30) is a day, the day it names.
 # 10: each character of Chinese, Japanese and Korean is a token of the full text (cjk.py); a
 #     value shaped like a date that is no day (2023-02-30) is text, not a YAML error; a `date`
-#     that is no date is a problem.
+#     that is no date is a problem, and one written in words (date: May 4, 2023) is read.
 READER_VERSION = "10"
 BOM = "\ufeff"
 _SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)

@@ -44,6 +44,7 @@ if TYPE_CHECKING:
 SUCCESSOR_FIELDS = ("merged_from", "supersedes")
 ARCHIVE_SCAN_FILES = 20_000  # archived files a NOTE that matched nothing is looked for among
 ARCHIVE_HEAD_CHARS = 2_000  # of each, where its id line is
+ARCHIVE_COPIES = 999  # the archive keeps name-2.md … name-999.md beside name.md (writer._archive_names)
 ALIAS_FIELDS = ("aliases",)
 
 Found = TypeVar("Found")
@@ -170,24 +171,37 @@ def _refuse_if_excluded(paths: VaultPaths, reference: str) -> None:
 
 def _refuse_if_archived(paths: VaultPaths, reference: str) -> None:
     """A note forget, expire or consolidate archived, named by its old path or its id, gets an
-    error that says where it went (not "no note matches"). Only asked once nothing matched:
-    the archive is read up to :data:`ARCHIVE_SCAN_FILES` files, a few lines of each."""
+    error that says where it went (not "no note matches"). Only asked once nothing matched. A
+    path is looked up where the archive puts it (writer._archive_names: its own path there,
+    then ``-2``, ``-3`` … beside it, the last the newest); an id without ``/`` is looked for in
+    the first few lines of at most :data:`ARCHIVE_SCAN_FILES` archived files."""
     archive = paths.root / paths.archive_dir
     if not archive.is_dir():
         return
     relative = reference.removesuffix(".md")
-    for attempt, path in enumerate(sorted(archive.rglob("*.md"))):
-        if attempt >= ARCHIVE_SCAN_FILES:
+    first = f"{paths.archive_dir}/{relative}.md"
+    if _archived_file(paths, first):
+        newest = first
+        for number in range(2, ARCHIVE_COPIES + 1):
+            copy = f"{paths.archive_dir}/{relative}-{number}.md"
+            if not _archived_file(paths, copy):
+                break
+            newest = copy
+        raise ArchivedNote(reference, newest, paths.archive_dir)
+    if "/" in reference or not reference.strip():
+        return
+    for count, path in enumerate(archive.rglob("*.md")):
+        if count >= ARCHIVE_SCAN_FILES:
             return
-        inside = path.relative_to(archive).as_posix().removesuffix(".md")
-        if inside == relative or _archived_copy(inside, relative) or _holds_id(path, reference):
+        if _holds_id(path, reference):
             raise ArchivedNote(reference, path.relative_to(paths.root).as_posix(), paths.archive_dir)
 
 
-def _archived_copy(inside: str, relative: str) -> bool:
-    """``memories/x-2`` is the second copy of ``memories/x`` the archive took (writer._archive_names)."""
-    stem, _, number = inside.rpartition("-")
-    return stem == relative and number.isdigit()
+def _archived_file(paths: VaultPaths, relative: str) -> bool:
+    try:
+        return paths.resolve_inside(relative).is_file()
+    except PathOutsideVault:
+        return False
 
 
 def _holds_id(path: Path, reference: str) -> bool:

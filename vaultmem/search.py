@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import numpy as np
 
-from .cjk import bigrams, pieces
+from .cjk import MAX_PAIRS, bigrams, pieces
 from .dating import shown_date
 from .errors import DerivedIndexError, IndexBusy, NoteReadError
 from .fields import STOPWORDS, name_key, query_topics
@@ -183,10 +183,15 @@ def query_words(text: str) -> list[QueryWord]:
     """
     found: dict[tuple[str, ...], QueryWord] = {}
     meaningful: list[QueryWord] = []
+    pairs_left = MAX_PAIRS
     for chunk in text.split():
         for piece, is_run in pieces(_POSSESSIVE.sub("", chunk)):  # "sister's" would be the phrase "sister s"
             if is_run:
-                word, counts = QueryWord(piece, tuple(f'"{pair}"' for pair in bigrams(piece))), True
+                pairs = bigrams(piece)[:pairs_left]
+                if not pairs:
+                    continue
+                pairs_left -= len(pairs)
+                word, counts = QueryWord(piece, tuple(f'"{pair}"' for pair in pairs)), True
             else:
                 words = _WORD.findall(piece)
                 if not words:

@@ -75,6 +75,7 @@ class Vault:
             raise UsageError(f"vault {str(root)!r} {what}; pass the vault's folder: --vault PATH or VAULTMEM_VAULT")
         self.root = root.absolute()
         self.config = config if config is not None else load_config(self.root)
+        self.config_from_file = config is None  # check compares the file with it (a long-running server's)
         self.paths = VaultPaths(self.root, self.config.archive_dir, self.config.exclude)
         self.state_dir = self.root / STATE_DIR
         self.derived = DerivedIndex(self.paths, self.state_dir, self.config.embedder, self.config.watch, embedder)
@@ -244,7 +245,7 @@ class Vault:
 
         try:
             self.check_settings()
-            on_disk = load_config(self.root)  # a long-running server read it when it started
+            on_disk = load_config(self.root) if self.config_from_file else self.config  # a server read it when it started
         except ConfigError as error:
             if fix:
                 raise

@@ -187,12 +187,12 @@ def clean_title(title: str) -> str:
 def clean_tags(tags: tuple[str, ...] | list[str], removing: bool = False) -> list[str]:
     """Tags as given (``#`` and space around them dropped), each once. A tag to add is one word
     of letters, digits, ``-``, ``_`` and ``/`` (symbols such as emoji too), as Obsidian reads
-    tags, at most :data:`MAX_TAG_CHARS`; a tag to remove only needs to be one word: a tag a
-    person wrote by hand can always be taken off."""
+    tags, at most :data:`MAX_TAG_CHARS`; a tag to remove only needs to be there: a tag a person
+    wrote by hand (``has space``, ``v1.2``) can always be taken off."""
     cleaned: list[str] = []
     for tag in tags:
         value = str(tag).strip().lstrip("#").strip()
-        if not value or any(char.isspace() for char in value) or (not removing and not _is_tag(value)):
+        if not value or (not removing and (any(char.isspace() for char in value) or not _is_tag(value))):
             raise UsageError(f"invalid tag {short_repr(tag)}: a tag is one word of letters, digits, -, _ and / "
                              f"(at most {MAX_TAG_CHARS} characters), such as project/harbor")
         if value not in cleaned:
@@ -202,7 +202,7 @@ def clean_tags(tags: tuple[str, ...] | list[str], removing: bool = False) -> lis
 
 def _is_tag(value: str) -> bool:
     return len(value) <= MAX_TAG_CHARS and all(
-        char in "-_/" or char.isalnum() or unicodedata.category(char) in ("So", "Mn", "Mc") for char in value)
+        char in "-_/\u200d" or char.isalnum() or unicodedata.category(char) in ("So", "Sk", "Mn", "Mc") for char in value)
 
 
 def _unsafe_in_names(char: str) -> bool:

@@ -97,8 +97,8 @@ def history(obj: Context, note: str, as_json: bool) -> None:
         commits = obj.vault.history(note)
     render_resolution(commits.resolved_from, commits.path, err=as_json)  # stdout stays one JSON list
     if not commits:  # an empty list must not read as "the command did nothing"
-        click.echo(f"no commit touches {commits.path} yet: git does not track it at this path (a new, moved or "
-                   "renamed file not committed); commit it to start its history", err=True)
+        click.echo(f"no commit holds {commits.path} yet: it is new, or moved or renamed since the last commit (or git "
+                   "ignores it); its history starts with the commit that adds it", err=True)
     if as_json:
         emit_json([commit.as_dict() for commit in commits])
         return
