@@ -31,11 +31,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from .errors import AmbiguousNote, ArchivedNote, ExcludedNote, NoteNotFound, PathOutsideVault
+from .errors import AmbiguousNote, ArchivedNote, ExcludedNote, NoteNotFound, PathOutsideVault, UsageError
 from .fields import name_form
 from .lifecycle import is_expired_us, resolve_now, to_epoch_us
 from .ordered import unique
 from .storage import NoteRow, NoteStore
+from .writer import archive_names
 
 if TYPE_CHECKING:
     from .derived import DerivedIndex
@@ -44,7 +45,6 @@ if TYPE_CHECKING:
 SUCCESSOR_FIELDS = ("merged_from", "supersedes")
 ARCHIVE_SCAN_FILES = 20_000  # archived files a NOTE that matched nothing is looked for among
 ARCHIVE_HEAD_CHARS = 2_000  # of each, where its id line is
-ARCHIVE_COPIES = 999  # the archive keeps name-2.md … name-999.md beside name.md (writer._archive_names)
 ALIAS_FIELDS = ("aliases",)
 
 Found = TypeVar("Found")
@@ -172,21 +172,21 @@ def _refuse_if_excluded(paths: VaultPaths, reference: str) -> None:
 def _refuse_if_archived(paths: VaultPaths, reference: str) -> None:
     """A note forget, expire or consolidate archived, named by its old path or its id, gets an
     error that says where it went (not "no note matches"). Only asked once nothing matched. A
-    path is looked up where the archive puts it (writer._archive_names: its own path there,
+    path is looked up where the archive puts it (writer.archive_names: its own path there,
     then ``-2``, ``-3`` … beside it, the last the newest); an id without ``/`` is looked for in
     the first few lines of at most :data:`ARCHIVE_SCAN_FILES` archived files."""
     archive = paths.root / paths.archive_dir
     if not archive.is_dir():
         return
-    relative = reference.removesuffix(".md")
-    first = f"{paths.archive_dir}/{relative}.md"
-    if _archived_file(paths, first):
-        newest = first
-        for number in range(2, ARCHIVE_COPIES + 1):
-            copy = f"{paths.archive_dir}/{relative}-{number}.md"
-            if not _archived_file(paths, copy):
+    newest = None
+    try:
+        for archived, absolute in archive_names(paths, reference if reference.endswith(".md") else reference + ".md"):
+            if not absolute.is_file():
                 break
-            newest = copy
+            newest = archived
+    except (PathOutsideVault, UsageError):
+        pass  # a reference no note could have had, or every copy the archive takes is there
+    if newest is not None:
         raise ArchivedNote(reference, newest, paths.archive_dir)
     if "/" in reference or not reference.strip():
         return
@@ -195,13 +195,6 @@ def _refuse_if_archived(paths: VaultPaths, reference: str) -> None:
             return
         if _holds_id(path, reference):
             raise ArchivedNote(reference, path.relative_to(paths.root).as_posix(), paths.archive_dir)
-
-
-def _archived_file(paths: VaultPaths, relative: str) -> bool:
-    try:
-        return paths.resolve_inside(relative).is_file()
-    except PathOutsideVault:
-        return False
 
 
 def _holds_id(path: Path, reference: str) -> bool:

@@ -285,11 +285,11 @@ def archive_note(paths: VaultPaths, relative: str, expected_hash: str) -> tuple[
     the bytes vaultmem checked (``expected_hash``); else :class:`WriteConflict` and the
     note stays. Returns the archived path and the changes made (for an auto-commit)."""
     source = paths.resolve_inside(relative)
-    archived, moved = move_if_unchanged(source, _archive_names(paths, relative), expected_hash, relative, paths.root)
+    archived, moved = move_if_unchanged(source, archive_names(paths, relative), expected_hash, relative, paths.root)
     return archived, [FileChange(relative, moved, None), FileChange(archived, None, moved, moved_from=relative)]
 
 
-def _archive_names(paths: VaultPaths, relative: str) -> Iterator[tuple[str, Path]]:
+def archive_names(paths: VaultPaths, relative: str) -> Iterator[tuple[str, Path]]:
     """Where a note may go in the archive: its own path there, then ``name-2.md`` …"""
     archive_relative = PurePosixPath(paths.archive_dir) / relative
     stem, suffix = archive_relative.stem, archive_relative.suffix
