@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import os
+import re
 import sqlite3
 import time
 from collections.abc import Callable, Iterator
@@ -85,9 +86,20 @@ def test_a_bound_that_names_a_year_month_week_or_day_covers_all_of_it() -> None:
         end_of_time = Bound.exact(datetime.max.replace(tzinfo=UTC))
         assert until_bound("9999", NOW_TIME) == until_bound("9999-W52", NOW_TIME) == end_of_time
         assert until_bound("2026-W48-3", NOW_TIME) == at(2026, 11, 25, 23, 59, 59, 999999)  # a day of a week: that day
-    for value in ("2026-13", "2026-W54", "0000", "２０２６"):  # only ASCII digits name a year
-        with pytest.raises(UsageError, match=f"'{value}' is neither a date nor a duration: .*a period \\(2026, 2026-11, 2026-W48"):
-            since_bound(value, NOW_TIME)
+    with pytest.raises(UsageError, match="'２０２６' is neither a date nor a duration: .*a period \\(2026, 2026-11, 2026-W48"):
+        since_bound("２０２６", NOW_TIME)  # only ASCII digits name a year
+
+
+@pytest.mark.parametrize(("value", "why"), [
+    ("2025-W53", "2025 has 52 ISO weeks (2025-W01 to 2025-W52)"),  # was: "neither a date nor a duration"
+    ("2026-W54", "2026 has 53 ISO weeks (2026-W01 to 2026-W53)"),
+    ("2026W00", "2026 has 53 ISO weeks"),
+    ("2026-13", "months are 01 to 12 (2026-01 to 2026-12)"),
+    ("0000", "years start at 0001"),
+])
+def test_a_period_that_does_not_exist_is_refused_saying_which_part_is_wrong(value: str, why: str) -> None:
+    with pytest.raises(UsageError, match=f"'{value}' names no period: {re.escape(why)}"):
+        until_bound(value, NOW_TIME)
 
 
 @contextmanager

@@ -627,6 +627,31 @@ def test_a_request_for_what_the_vault_holds_on_a_named_note_ranks_that_note_firs
     assert lifted_by_name(kepano, "tell me about control") == []  # still not "Out of Control" by its last word
 
 
+def test_who_is_and_a_first_name_ranks_the_one_person_whose_name_starts_so_first_on_the_real_vault(kepano: Vault) -> None:
+    # "who is Steph" ranked the meeting note named after her first; her page was not in the top 3.
+    for query, path in (("who is Steph", "References/Steph Ango.md"), ("Who's Kevin?", "References/Kevin Kelly.md")):
+        hits = kepano.search(query, k=5)
+        assert hits[0].path == path and lifted_by_name(kepano, query) == [path], (query, [hit.path for hit in hits])
+        reasons = kepano.explain(path, query).reasons
+        assert any(f"asks who {query.split()[-1].rstrip('?').lower()!r} is" in reason for reason in reasons), reasons
+    assert lifted_by_name(kepano, "Steph") == []  # a first name alone is no question about a person
+
+
+def test_a_first_name_two_notes_start_with_names_neither(tmp_path: Path) -> None:
+    from helpers import write_file
+
+    root = tmp_path / "vault"
+    for name in ("Steph Ango", "Steph Curry", "Ada Lovelace", "Adams"):
+        write_file(root, f"people/{name}.md", f"Notes on {name}.\n")
+    write_file(root, "people/Grace Hopper.md", "---\nexpires_at: 2020-01-01\n---\nCOBOL.\n")
+    with Vault(root, embedder=HashingEmbedder()) as vault:
+        vault.index()
+        assert lifted_by_name(vault, "who is Steph") == []  # which of the two is asked for is not a rule of words
+        assert lifted_by_name(vault, "who is Ada?") == ["people/Ada Lovelace.md"]  # not Adams: words, not letters
+        assert lifted_by_name(vault, "who is Lovelace") == []  # only the first words of a name count
+        assert lifted_by_name(vault, "who is Grace") == []  # expired: the first name does not bring it back
+
+
 def test_request_words_leave_a_querys_topic_but_never_a_notes_name(tmp_path: Path) -> None:
     from helpers import write_file
 

@@ -235,6 +235,9 @@ def _bound(value: str, now: datetime, name: str, end: bool) -> Bound:
     if days is not None:  # a date alone, a year, a month, an ISO week, today, yesterday: all of it
         first, last = days
         return _end_of(last) if end else _start_of(first)
+    shape = _PERIOD.fullmatch(text)
+    if shape is not None:  # the shape of a period, yet no period (2025-W53, 2026-13): say which part is wrong
+        raise UsageError(Argument(name, repr(value)), f" names no period: {_period_problem(shape)}")
     try:
         return _at(parse_timestamp(text), end)
     except InvalidTimestamp:
@@ -283,6 +286,17 @@ def _period(text: str) -> tuple[date, date] | None:
         return date(year, 1, 1), date(year, 12, 31)
     except ValueError:  # month 13, week 54, year 0: not a period; said as not a date below
         return None
+
+
+def _period_problem(shape: re.Match[str]) -> str:
+    """Why a year, month or week spelled as :data:`_PERIOD` spells one is none."""
+    year = int(shape["year"])
+    if year < 1:
+        return "years start at 0001"
+    if shape["week"]:
+        weeks = date(year, 12, 28).isocalendar().week  # the 28th of December is always in the year's last ISO week
+        return f"{year} has {weeks} ISO weeks ({year}-W01 to {year}-W{weeks})"
+    return f"months are 01 to 12 ({year}-01 to {year}-12)"
 
 
 def _days_after(day: date, days: int) -> date:

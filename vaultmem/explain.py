@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from .dating import DAILY_SOURCE, note_date, shown_date
 from .errors import NoteNotFound, NoteReadError, UsageError
-from .fields import name_key, name_topic, query_topics, string_values
+from .fields import name_key, name_topic, person_asked, query_topics, string_values
 from .lifecycle import format_timestamp, from_epoch_us, is_expired_us, to_epoch_us
 from .notes import read_note, text_values
 from .ranking import NAME_MARGIN, SideHit, match_kind, note_scores, probability
@@ -173,9 +173,17 @@ def _name_reason(row: NoteRow, meta: dict[str, Any], query: str, lift: float) ->
     aliases = string_values(meta.get("aliases", meta.get("alias")))
     names = [("file name", PurePosixPath(row.path).stem), ("title", row.title), *(("alias", alias) for alias in aliases)]
     exact = next(((kind, text) for kind, text in names if name_key(text) == key), None)
-    which, name = exact or next(((kind, text) for kind, text in names if name_topic(name_key(text)) in topics), ("name", row.title))
-    asked = "the query is its" if exact else "the query asks for it by its"
-    said = f"name match: {asked} {which} ({name!r}), and a note named as asked ranks above every note that is not"
+    topical = next(((kind, text) for kind, text in names if name_topic(name_key(text)) in topics), None)
+    first_words = person_asked(query)
+    if exact is None and topical is None and first_words:
+        which, name = next(((kind, text) for kind, text in names if name_topic(name_key(text)).startswith(f"{first_words} ")),
+                           ("name", row.title))
+        said = (f"name match: the query asks who {first_words!r} is, and this is the one note whose {which} starts so "
+                f"({name!r}); a note named as asked ranks above every note that is not")
+    else:
+        which, name = exact or topical or ("name", row.title)
+        asked = "the query is its" if exact else "the query asks for it by its"
+        said = f"name match: {asked} {which} ({name!r}), and a note named as asked ranks above every note that is not"
     if lift > 0:
         return f"{said}: its fused value was raised by {lift:.2f} to stand {NAME_MARGIN:g} above the best of them"
     return f"{said}: it already stood at least {NAME_MARGIN:g} above the best of them, so nothing was added"

@@ -148,6 +148,17 @@ def query_topics(query: str) -> tuple[str, ...]:
     return tuple(" ".join(words[start:]) for start in range(lead + 1))
 
 
+def person_asked(query: str) -> str:
+    """The words a "who is …" question names someone by (``"who is Steph?"`` is ``steph``),
+    ``""`` when the query is not a who-question. A person is often asked for by a first name
+    while their note bears the whole name (search: the name bonus for the one note whose name
+    starts with these words)."""
+    words = name_key(query).split()
+    if not words or _POSSESSIVE_END.sub("", words[0]) not in ("who", "whos"):
+        return ""
+    return topic_key(query)
+
+
 def name_topic(name_key_text: str) -> str:
     """A note name's topic key, kept only when dropping the stopwords leaves most of the name:
     at least half of its words, and more than one word unless the name is one word — ``Out of

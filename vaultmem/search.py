@@ -36,7 +36,7 @@ import numpy as np
 from .cjk import MAX_PAIRS, bigrams, pieces
 from .dating import shown_date
 from .errors import DerivedIndexError, IndexBusy, NoteReadError
-from .fields import STOPWORDS, name_key, query_topics
+from .fields import STOPWORDS, name_key, person_asked, query_topics
 from .lifecycle import from_epoch_us, is_expired_us, resolve_now, to_epoch_us
 from .notes import is_unparsed_expiry, unparsed_expiry_warning, version_of
 from .ordered import unique
@@ -368,6 +368,11 @@ class Searcher:
             named = self.store.notes.labels_named(topic, eligibility, kind=TOPIC_KEY)
             if named:
                 break
+        if not named and (first_words := person_asked(query)):
+            # "who is Steph": the one note whose name starts with the words asked ("Steph Ango");
+            # two such notes ("Steph Ango", "Steph Curry") and the query names neither.
+            found = self.store.notes.labels_first_named(first_words, eligibility, limit=2)
+            named = found if len(found) == 1 else []
         return named
 
     def _best_passages(self, found: Candidates, ordered: Sequence[Fused], query: str) -> dict[int, PassageRow]:

@@ -381,6 +381,16 @@ class NoteStore:
                  f"WHERE note_names.kind = ? AND note_names.name = ? AND {where} ORDER BY notes.label")
         return [row[0] for row in self.db.execute(query, (kind, key, *params))]
 
+    def labels_first_named(self, words: str, eligibility: Eligibility, *, limit: int) -> list[int]:
+        """Eligible notes one of whose topic keys starts with the words ``words`` and goes on
+        (``steph`` finds ``steph ango``, not ``stephen king`` nor ``steph``), at most ``limit``."""
+        where, params = eligibility.where()
+        query = ("SELECT DISTINCT notes.label FROM note_names JOIN notes ON notes.label = note_names.label "
+                 f"WHERE note_names.kind = ? AND note_names.name >= ? AND note_names.name < ? AND {where} "
+                 "ORDER BY notes.label LIMIT ?")
+        # Keys are compared as bytes: every key that starts with "steph " sorts in ["steph ", "steph!").
+        return [row[0] for row in self.db.execute(query, (TOPIC_KEY, f"{words} ", f"{words}!", *params, limit))]
+
     def by_title(self, title: str, *, normalized: bool = False) -> list[NoteRow]:
         """Notes whose title is exactly ``title``."""
         query = f"{_SELECT_NOTE} WHERE {_spelled('title', normalized)} = ? ORDER BY path"
