@@ -102,6 +102,9 @@ def test_cli_supersedes_json(vault: Vault) -> None:
         ("---\nlayer: L4\n---\nalways tea\n", "layer L4"),
         ("---\nlayer: L3\npermanent: true\n---\nalways tea\n", "permanent: true"),
         ("---\nlayer: L3\nexpires_at: 2026-12-01\nsuperseded_by: someone-else\n---\nold\n", "already superseded by someone-else"),
+        # A person's page: retiring a daily note for one of its facts hid (and expire archived) the whole day.
+        ("## Notes\n- call with mom\n- Japan flights LIS to HND, 780 euros\n", "it has no layer, so it is a note of yours"),
+        ("---\nlayer: L9\n---\nold\n", "its layer 'L9' is none vaultmem knows"),
     ],
 )
 def test_a_note_that_cannot_be_retired_is_refused_and_nothing_is_written(vault: Vault, write_note, note: str, refusal: str) -> None:

@@ -51,6 +51,15 @@ def lineage(olds: Sequence[Note]) -> list[str]:
 def plan_retirement(relative: str, raw: bytes, new_id: str, moment: datetime) -> Retirement:
     """Decide how ``relative`` is retired; refuse a note that cannot expire or already was."""
     old = parse_note(relative, raw)
+    if old.layer is None:
+        # A person's page (a daily note of many facts) is no memory one newer fact replaces:
+        # retiring it hid, and `expire --apply` archived, a whole day of the person's notes.
+        written = old.meta.get("layer")
+        why = "it has no layer" if written is None else f"its layer {written!r} is none vaultmem knows"
+        raise UsageError(f"cannot supersede {relative}: {why}, so it is a note of yours, not a memory vaultmem keeps, "
+                         "and retiring it would hide all of it; change what it says with ", Argument("text"),
+                         " or ", Argument("append"), " (revise), or give it a layer first (revise it with ",
+                         Argument("layer", "L3"), ")")
     if old.permanent:
         why = "layer L4 (procedural)" if old.layer == PERMANENT_LAYER else "permanent: true"
         raise UsageError(f"cannot supersede {relative}: it is {why}, so it never expires; give it a layer that "
