@@ -376,7 +376,7 @@ def test_daily_settings_vaultmem_cannot_read_are_reported_by_check_and_search_st
     with Vault(journal) as vault:  # the fixed shapes still date what they can, and the search says what is not used
         hits = vault.search("knee", k=10, now=NOW, since="2026-11-01", until="2026-11-30")
     assert [hit.path for hit in hits] == ["Notes/2026-11-25 knee.md"]
-    assert any(f"explain NOTE QUERY says what one has; {file}: {field}:" in warning for warning in hits.warnings), hits.warnings
+    assert any(f"or a created stamp dates a note; {file}: {field}:" in warning for warning in hits.warnings), hits.warnings
 
 
 def test_an_unsupported_format_is_reported_by_check_and_dates_nothing(journal: Path) -> None:

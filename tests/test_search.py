@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from helpers import NOW, copy_sample_vault, run_cli
-from vaultmem import Vault
+from vaultmem import UsageError, Vault
 from vaultmem.embedders import HashingEmbedder
 from vaultmem.paths import VaultPaths
 from vaultmem.search import search_filters
@@ -333,10 +333,6 @@ def test_fts_hostile_queries_through_the_cli_exit_0_with_json(vault: Vault, quer
 def test_hostile_words_still_match_as_words(vault: Vault) -> None:
     assert vault.search("c++ AND Harbor NEAR( deploy", k=5, now=NOW)  # the words still search
     assert vault.search("AND zxqv-4471 OR", k=1, now=NOW)[0].path == "lockers/gym-locker.md"
-
-
-def test_a_blank_query_returns_nothing(vault: Vault) -> None:
-    assert vault.search("   ", now=NOW) == []
 
 
 # ---------------------------------------------------------------- empty and never-indexed vaults
@@ -953,3 +949,18 @@ def test_asking_for_fewer_or_more_hits_gives_the_same_first_hits_with_the_same_s
     twenty = vault.search(question, k=20, now=NOW)  # more hits: the same first ten, scored the same
     assert len(twenty) == 20
     assert [(hit.path, hit.score) for hit in twenty[:10]] == [(hit.path, hit.score) for hit in ten]
+
+
+@pytest.mark.parametrize("query", ["", "   ", "\t\n"])
+def test_a_blank_query_is_a_usage_error_not_an_empty_answer(tmp_path: Path, query: str) -> None:
+    # The CLI printed "no matching notes" (exit 0): read as "the vault knows nothing of it".
+    from helpers import write_file
+
+    root = tmp_path / "vault"
+    write_file(root, "coffee.md", "Flat white with oat milk.\n")
+    with Vault(root, embedder=HashingEmbedder()) as vault:
+        vault.index()
+        with pytest.raises(UsageError, match="search needs a query with at least one word"):
+            vault.search(query)
+    result = run_cli(root, "search", query)
+    assert result.exit_code == 2 and "search needs a query with at least one word" in result.output

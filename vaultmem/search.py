@@ -154,12 +154,11 @@ def search_filters(layers: Iterable[str] | None, tags: Iterable[str] | None, inc
 def undated_warning(undated: int, daily: DailyFormat) -> str:
     """A search by date's word on the notes it left out for having no date, and — when the
     vault's daily-note format could have dated some but is not used — why, with the fix."""
-    named = (f", or as the daily-note format {daily.describe()} writes it" if daily.in_use else "")
+    named = f" (or as the daily-note format {daily.describe()} writes it)" if daily.in_use else ""
     unused = "".join(f"; {problem}" for problem in daily.problems)  # a format not used: said, with its fix
-    return (f"{undated} of the vault's notes that pass the other filters have no date, so --since/--until "
-            "(since/until) left them out, whatever they hold: a date property, a day in the file name "
-            f"(2026-11-30, 2026_11_30, 20261130{named}) or a created stamp gives a note its date; "
-            f"explain NOTE QUERY says what one has{unused}")
+    # Said on every search by date: short (a trial found 400 characters of it on each call).
+    return (f"{undated} {'note' if undated == 1 else 'notes'} without a date left out by --since/--until (since/until): "
+            f"a date property, a day in the file name{named} or a created stamp dates a note{unused}")
 
 
 @dataclass(frozen=True)

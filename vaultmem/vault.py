@@ -161,6 +161,8 @@ class Vault:
         """
         from .search import search_filters
 
+        if not query.strip():  # was: "no matching notes", read as "the vault knows nothing of it"
+            raise UsageError("search needs a query with at least one word: what to look for")
         eligibility = search_filters(layers, tags, include_expired, now, since, until)
         with self.store.waiting_at_most(SEARCH_LOCK_WAIT_SECONDS):
             busy = self.derived.bring_current()
