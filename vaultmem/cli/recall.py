@@ -39,8 +39,9 @@ def index(obj: Context, rebuild: bool, as_json: bool) -> None:
     unreadable = [problem for problem in report.problems if problem.field in UNREADABLE_FIELDS]
     render_problems(unreadable)
     rest = len(report.problems) - len(unreadable)
-    if rest:
-        click.echo(f"{rest} problem(s) in note metadata: run `vaultmem check` to list them with their fixes")
+    if rest:  # after the lines above, a bare count read as their total (a trial: 2 printed, "1 problem(s)")
+        more = f"and {rest} more" if unreadable else str(rest)
+        click.echo(f"{more} problem(s) in note metadata: run `vaultmem check` to list them all with their fixes")
 
 
 UNREADABLE_FIELDS = frozenset({"file", "encoding", "frontmatter"})
