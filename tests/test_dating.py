@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import sqlite3
@@ -276,6 +277,17 @@ def test_each_hit_says_its_notes_date_and_an_undated_one_says_none(diary: Path) 
                      "notes/undated.md": None}
     shown = run_cli(diary, "search", "physio rest", "-k", "1", "--as-of", NOW)
     assert "[-, no expiry, dated 2026-11-28]  Daily/2026-11-28.md" in shown.stdout, shown.stdout
+
+
+def test_get_gives_the_date_a_hit_gives(diary: Path) -> None:
+    # get had no date: an agent answering "when …" after a get could not see the date search uses.
+    with Vault(diary) as vault:
+        dates = {path: vault.get(path).date for path in ("Daily/2026-11-25.md", "journal/retro.md", "memories/knee.md", "notes/undated.md")}
+    assert dates == {"Daily/2026-11-25.md": "2026-11-25", "journal/retro.md": "2026-11-02",
+                     "memories/knee.md": "2026-11-30T08:00:00+00:00", "notes/undated.md": None}
+    shown = run_cli(diary, "get", "Daily/2026-11-25.md")
+    assert "layer: -  tags: -  dated: 2026-11-25" in shown.stdout, shown.stdout
+    assert json.loads(run_cli(diary, "get", "notes/undated", "--json").stdout)["date"] is None
 
 
 def test_a_range_that_ends_before_it_starts_is_refused_naming_both(diary: Path) -> None:

@@ -184,6 +184,7 @@ class NoteView:
     version: str
     superseded_by: NoteRef | None = None  # the note that retired this one (remember --supersedes)
     resolved_from: Resolution | None = None
+    date: str | None = None  # the note's date, as a hit gives it (search by date uses it)
 
     @classmethod
     def of(cls, row: NoteRow, current: Note, usage: UsageRow | None, now_us: int, *,
@@ -195,7 +196,7 @@ class NoteView:
             expired=is_expired_us(row.expires_us, now_us), permanent=row.permanent, meta=json_safe(current.meta),
             body=current.body, problems=row.problems, use_count=usage.use_count if usage else 0,
             last_used_at=usage.last_used_at if usage else None, version=current.version,
-            superseded_by=superseded_by, resolved_from=resolved_from,
+            superseded_by=superseded_by, resolved_from=resolved_from, date=row.date,
         )
 
     def as_dict(self) -> dict[str, Any]:

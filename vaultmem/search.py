@@ -34,10 +34,9 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import numpy as np
 
 from .cjk import MAX_PAIRS, bigrams, pieces
-from .dating import shown_date
 from .errors import DerivedIndexError, IndexBusy, NoteReadError
 from .fields import STOPWORDS, name_key, person_asked, query_topics
-from .lifecycle import from_epoch_us, is_expired_us, resolve_now, to_epoch_us
+from .lifecycle import is_expired_us, resolve_now, to_epoch_us
 from .notes import is_unparsed_expiry, unparsed_expiry_warning, version_of
 from .ordered import unique
 from .paths import VaultPaths
@@ -45,7 +44,7 @@ from .ranking import Fused, SideHit, fuse, match_kind, note_scores, probability
 from .results import SimilarNote
 from .snapshots import cosines
 from .snippets import Snippet, passage_snippet
-from .storage import PASSAGE_SPACE, TOPIC_KEY, Eligibility, NoteRow, PassageRow, Store, is_day_date
+from .storage import PASSAGE_SPACE, TOPIC_KEY, Eligibility, NoteRow, PassageRow, Store
 from .vectors import SnapshotMoved, blob_to_vector
 
 if TYPE_CHECKING:
@@ -508,7 +507,7 @@ class Searcher:
             expires_at=row.expires_at, snippet=snippet.text, tags=row.tags,
             warnings=unique(warnings), expired=expired, version=version_of(row.content_hash), match=match,
             passage=None if passage is None else hit_passage(passage, snippet),
-            date=None if row.dated_us is None else shown_date(from_epoch_us(row.dated_us), is_day_date(row.dated_us, row.dated_day)),
+            date=row.date,
         )
 
     def _snippet(self, row: NoteRow, passage: PassageRow | None, query: str, warnings: list[str]) -> Snippet:

@@ -200,7 +200,8 @@ def get(obj: Context, note: str, as_json: bool) -> None:
         return
     render_resolution(view.resolved_from, view.path)
     click.echo(f"{view.title}\n  path: {view.path}\n  id: {view.id}  version: {view.version}\n"
-               f"  layer: {view.layer or '-'}  tags: {', '.join(view.tags) or '-'}")
+               f"  layer: {view.layer or '-'}  tags: {', '.join(view.tags) or '-'}"
+               + (f"  dated: {view.date}" if view.date else ""))
     if view.expired:
         click.echo(f"  EXPIRED at {view.expires_at}: hidden from search (vaultmem expire --apply archives it)")
     else:

@@ -8,7 +8,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-from ..dating import Bound, since_bound, until_bound
+from ..dating import Bound, shown_date, since_bound, until_bound
 from ..errors import Argument, DerivedIndexError, UsageError
 from ..fields import name_form
 from ..lifecycle import expiry_sql, from_epoch_us, normalize_layer, to_epoch_us
@@ -44,6 +44,13 @@ class NoteRow:
     label: int | None = None
     dated_us: int | None = None  # the note's date (dating.py), for search by date
     dated_day: bool | None = None  # is that date a day's label (its midnight UTC) or an instant? None: no date
+
+    @property
+    def date(self) -> str | None:
+        """The note's date as a hit and ``get`` give it (dating.shown_date); None: it has none."""
+        if self.dated_us is None:
+            return None
+        return shown_date(from_epoch_us(self.dated_us), is_day_date(self.dated_us, self.dated_day))
 
     def params(self) -> tuple[Any, ...]:
         return (
