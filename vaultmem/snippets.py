@@ -37,7 +37,7 @@ import functools
 import html
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from html.entities import html5 as html5_entities
 from typing import TYPE_CHECKING
 
@@ -136,7 +136,11 @@ def passage_snippet(root: Path, relative: str, passage: PassageRow | None, query
         return Snippet(_passage_text(text, block, None, query, title, None))
     body_start = block.body_start if block is not None else 0
     marks = _marked(text, body_start, *line_span(text, passage.start_line, passage.end_line))  # once, for both
-    return Snippet(_passage_text(text, block, passage, query, title, marks), section_of(text, body_start, passage, query, marks))
+    section = section_of(text, body_start, passage, query, marks)
+    # The snippet is cut from the lines the hit names: a short note's one passage holds all its
+    # sections, and a trial's snippet ran on into the next section while naming the first's lines.
+    shown = passage if section is None else replace(passage, headings=section[0], start_line=section[1], end_line=section[2])
+    return Snippet(_passage_text(text, block, shown, query, title, marks), section)
 
 
 def section_of(text: str, body_start: int, passage: PassageRow, query: str,
