@@ -964,3 +964,21 @@ def test_a_blank_query_is_a_usage_error_not_an_empty_answer(tmp_path: Path, quer
             vault.search(query)
     result = run_cli(root, "search", query)
     assert result.exit_code == 2 and "search needs a query with at least one word" in result.output
+
+
+def test_a_sharp_s_and_ss_find_each_other_and_the_snippet_opens_at_the_word(tmp_path: Path) -> None:
+    # A trial: "Leopoldstrasse" (as typed without the ß key) did not find the note saying "Leopoldstraße".
+    from helpers import write_file
+
+    root = tmp_path / "vault"
+    filler = "Wir haben lange über den Umzug gesprochen und alles für die neue Wohnung geplant. " * 6
+    write_file(root, "adresse.md", f"{filler}Die neue Praxis ist in der Leopoldstraße 12, dritter Stock.\n")
+    write_file(root, "hotel.md", "Das Hotel liegt in der Hauptstrasse 4.\n")
+    write_file(root, "other.md", "Nothing about streets here at all.\n")
+    with Vault(root, embedder=HashingEmbedder()) as vault:
+        vault.index()
+        for query, path in (("Leopoldstrasse", "adresse.md"), ("LEOPOLDSTRASSE 12", "adresse.md"), ("Hauptstraße", "hotel.md")):
+            hits = vault.search(query, k=3)
+            assert hits[0].path == path and hits[0].match in ("keyword", "both"), (query, [(hit.path, hit.match) for hit in hits])
+        snippet = vault.search("Leopoldstrasse", k=1)[0].snippet
+        assert "Leopoldstraße 12" in snippet and snippet.startswith("…"), snippet  # opened at the word, not the passage's start

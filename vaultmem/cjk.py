@@ -44,6 +44,19 @@ def spaced(text: str) -> str:
     return _RUN.sub(lambda run: " " + " ".join(run.group()) + " ", text)
 
 
+def fts_form(text: str) -> str:
+    """Text as the full text holds it and a query's words ask for it: :func:`spaced`, and the
+    German sharp s as ``ss``. FTS5's ``unicode61`` folds ``é`` to ``e`` but keeps ``ß``, so
+    ``Strasse``, as Germans type it without the key, missed a note's ``Straße`` (a trial)."""
+    return spaced(text.replace("ß", "ss").replace("ẞ", "SS"))
+
+
+def sharp_s_either(pattern: str) -> str:
+    """A regular expression's ``ss`` and ``ß`` each matching either spelling (snippets look
+    for the word where the full text found it)."""
+    return re.sub("ss|ß|ẞ", "(?:ss|ß)", pattern, flags=re.IGNORECASE)
+
+
 def pieces(text: str) -> Iterator[tuple[str, bool]]:
     """``text`` cut into its runs of these scripts and what lies between them, in order:
     (piece, is a run). Empty pieces are left out."""

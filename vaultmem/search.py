@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import numpy as np
 
-from .cjk import MAX_PAIRS, bigrams, pieces
+from .cjk import MAX_PAIRS, bigrams, fts_form, pieces
 from .errors import DerivedIndexError, IndexBusy, NoteReadError
 from .fields import STOPWORDS, name_key, person_asked, query_topics
 from .lifecycle import is_expired_us, resolve_now, to_epoch_us
@@ -194,7 +194,7 @@ def query_words(text: str) -> list[QueryWord]:
                 words = _WORD.findall(piece)
                 if not words:
                     continue
-                word = QueryWord(" ".join(words), ('"' + " ".join(words) + '"',))
+                word = QueryWord(" ".join(words), ('"' + fts_form(" ".join(words)) + '"',))
                 counts = len(words) > 1 or words[0].lower() not in STOPWORDS
             if word.terms in found:
                 continue

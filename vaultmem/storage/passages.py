@@ -12,7 +12,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from ..cjk import spaced
+from ..cjk import fts_form
 from .connection import Connection, chunks, placeholders
 
 if TYPE_CHECKING:
@@ -86,13 +86,13 @@ class PassageStore:
 
     def _write_fts(self, labels: Sequence[int], passages: Sequence[Passage], fields: SearchFields) -> None:
         """Each passage's full-text row; a character of Chinese, Japanese or Korean is a token
-        of its own (cjk.spaced: a query asks for its neighbouring pairs)."""
-        note_values = tuple(spaced(value) for value in (fields.name, fields.title, " \n ".join(fields.aliases),
+        of its own (cjk.fts_form: a query asks for its neighbouring pairs), ß is ss."""
+        note_values = tuple(fts_form(value) for value in (fields.name, fields.title, " \n ".join(fields.aliases),
                                                           fields.props_text, " ".join(fields.tags)))
         name, title, aliases, props, tags = note_values
         self.db.executemany(
             f"INSERT INTO passages_fts (rowid, {', '.join(FTS_COLUMNS)}) VALUES (?, {placeholders(len(FTS_COLUMNS))})",
-            [(int(label), name, title, aliases, spaced(" > ".join(passage.headings)), props, tags, spaced(passage.text))
+            [(int(label), name, title, aliases, fts_form(" > ".join(passage.headings)), props, tags, fts_form(passage.text))
              for label, passage in zip(labels, passages, strict=True)],
         )
 
