@@ -982,3 +982,24 @@ def test_a_sharp_s_and_ss_find_each_other_and_the_snippet_opens_at_the_word(tmp_
             assert hits[0].path == path and hits[0].match in ("keyword", "both"), (query, [(hit.path, hit.match) for hit in hits])
         snippet = vault.search("Leopoldstrasse", k=1)[0].snippet
         assert "Leopoldstraße 12" in snippet and snippet.startswith("…"), snippet  # opened at the word, not the passage's start
+
+
+@pytest.mark.parametrize("query", ["Wer ist Jürgen?", "Qui est Jürgen ?", "¿Quién es Jürgen?"])
+def test_a_question_in_german_french_or_spanish_is_read_as_its_english_twin(tmp_path: Path, query: str) -> None:
+    # A trial: "Wer ist Jürgen?" ranked a note holding "ist" first and counted "wer" as a word no
+    # note holds; "Qui est Jürgen ?" ranked a French note holding "est" first, by keyword.
+    from helpers import write_file
+
+    root = tmp_path / "vault"
+    write_file(root, "Personen/Jürgen Müller.md", "---\naliases: [Jürgen]\n---\nJürgen ist mein Teamleiter seit 2024.\n")
+    write_file(root, "memories/lena.md", "Lena ist allergisch gegen Haselnüsse.\n")
+    write_file(root, "Voyages/Café Résumé.md", "Le Café Résumé est un petit endroit où il reste une table.\n")
+    write_file(root, "Voyages/Cuenca.md", "Cuenca es una ciudad de casas colgadas.\n")
+    with Vault(root, embedder=HashingEmbedder()) as vault:
+        vault.index()
+        assert lifted_by_name(vault, query) == ["Personen/Jürgen Müller.md"]
+        hits = vault.search(query, k=4)
+        assert hits[0].path == "Personen/Jürgen Müller.md"
+        assert [hit.path for hit in hits[1:] if hit.match != "meaning"] == []  # no other note by "ist", "est" or "es"
+        found = vault.derived.searcher().candidates(query, 10, search_filters(None, None, False, NOW))
+        assert found.unheld_words == ()  # "wer", "qui", "quién" are no words the vault lacks

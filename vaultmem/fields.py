@@ -46,7 +46,25 @@ STOPWORDS = frozenset(
     "out over own same she should so some such than that the their theirs them themselves then "
     "there these they this those through to too under until up very was we were what when where "
     "which while who whom why will with would you your yours yourself yourselves".split()
+) | frozenset(
+    # The same words of German, French and Spanish, as a bilingual vault asks in them: "Wer ist
+    # Jürgen?" ranked a note holding "ist" first, and counted "wer" as a word no note holds (a
+    # trial). Left out: a form that is also an English word a query may be about (die, war,
+    # man, hat, bin, den, mit, son, pour, par, con, era, sin, mon, ton, la, c, d).
+    "aber auch bei bist bitte das dass dein deine dem der des dich dir doch du ein eine einem einen "
+    "einer eines er es euch euer für habe haben hast hatte ich ihm ihn ihr ihre im ist ja kann mein "
+    "meine meinem meinen meiner mich mir nach nicht noch nur ob oder sein seine sich sie sind uns und "
+    "vom von vor wann warum waren wer wie wieso wo woher wohin zu zum zur über "
+    "au aux avec ce ces cette comment dans de des du elle elles est et étaient était êtes il ils je "
+    "le les leur leurs lui mais mes moi même ne nos notre nous on ou où pas pourquoi qu quand que "
+    "quel quelle quelles quels qui quoi sa sans se ses si sommes sont suis sur ta te tes toi tu un "
+    "une vos votre vous j l n "
+    "al algo como cómo cual cuál cuando cuándo del donde dónde el ella ellas ellos en eran esa ese "
+    "eso esta está estaba estas estos están fue las lo los mi mis muy nos o para pero por porque qué "
+    "quien quién quiénes ser sí sobre su sus también tengo tiene tus una unos unas y yo".split()
 )
+# The first word of a question that asks who someone is (fields.person_asked), in those languages.
+WHO_WORDS = frozenset({"who", "whos", "wer", "qui", "quién", "quien"})
 # Words of a request for what the vault holds on something ("tell me about", "what do I know
 # about", "show my notes on"): left out of a query's topic key with the stopwords, never out
 # of a note's name (a note named "Show Notes" keeps both words).
@@ -154,7 +172,7 @@ def person_asked(query: str) -> str:
     while their note bears the whole name (search: the name bonus for the one note whose name
     starts with these words)."""
     words = name_key(query).split()
-    if not words or _POSSESSIVE_END.sub("", words[0]) not in ("who", "whos"):
+    if not words or _POSSESSIVE_END.sub("", words[0]) not in WHO_WORDS:
         return ""
     return topic_key(query)
 

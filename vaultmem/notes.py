@@ -51,7 +51,8 @@ from .markdown import without_code_or_hidden
 # 10: each character of Chinese, Japanese and Korean is a token of the full text (cjk.py); a
 #     value shaped like a date that is no day (2023-02-30) is text, not a YAML error; a `date`
 #     that is no date is a problem, and one written in words (date: May 4, 2023) is read.
-# 11: the full text holds German ß as ss (cjk.fts_form): "Strasse" finds "Straße".
+# 11: the full text holds German ß as ss (cjk.fts_form): "Strasse" finds "Straße"; topic keys
+#     drop German, French and Spanish stopwords too (fields.STOPWORDS).
 READER_VERSION = "11"
 BOM = "\ufeff"
 _SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
