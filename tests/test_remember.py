@@ -355,3 +355,14 @@ def test_a_title_made_from_a_long_first_line_says_where_it_was_cut(vault: Vault)
 def test_tags_in_other_scripts_and_nested_tags_are_tags(vault: Vault) -> None:
     result = vault.remember("Tea in Kyoto", tags=["旅行", "project/harbor", "año-2026", "#work", "👍🏽", "👨\u200d👩\u200d👧"], now=NOW)
     assert result.tags == ["旅行", "project/harbor", "año-2026", "work", "👍🏽", "👨\u200d👩\u200d👧"]
+
+
+def test_ids_are_stamped_to_the_millisecond_so_notes_of_one_second_sort_as_made() -> None:
+    # The id took the created stamp, cut to the second: three notes of one second sorted at random.
+    from vaultmem.config import LayerPolicy
+    from vaultmem.writer import compose_note
+
+    moments = ["2026-12-01T10:00:00.100+00:00", "2026-12-01T10:00:00.450+00:00", "2026-12-01T10:00:00.900+00:00"]
+    ids = [compose_note("a fact", title=None, layer="L3", tags=[], expires_at=None, ttl=None, permanent=False,
+                        policy=LayerPolicy(), now=moment).id for moment in moments]
+    assert ids == sorted(ids) and len({ident[:10] for ident in ids}) == 3  # the time part differs, in order

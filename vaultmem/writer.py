@@ -102,7 +102,7 @@ def compose_note(
     instant = resolve_now(now)
     moment = instant.replace(microsecond=0)
     meta: dict[str, Any] = {
-        "id": new_ulid(moment),
+        "id": new_ulid(instant),  # to the millisecond: notes made in one second sort as they were made
         "title": clean_title(title or "") or default_title(text),
         "layer": code,
         "tags": clean_tags(tags),
