@@ -150,6 +150,15 @@ def test_usage_export_import_roundtrip_into_a_fresh_index(vault: Vault) -> None:
         assert fresh.get("old").use_count == 1
 
 
+def test_usage_export_to_a_file_says_what_it_wrote_and_to_stdout_writes_only_the_json(vault: Vault, tmp_path: Path) -> None:
+    vault.mark_used(["old", "recent"], now=NOW)
+    target = tmp_path / "usage.json"
+    result = run_cli(vault.root, "usage", "export", str(target))
+    assert result.exit_code == 0 and result.stdout == f"exported usage of 2 note(s) to {target}\n"  # was silent
+    assert len(json.loads(target.read_text(encoding="utf-8"))["usage"]) == 2
+    assert len(json.loads(run_cli(vault.root, "usage", "export").stdout)["usage"]) == 2
+
+
 @pytest.mark.parametrize("document", [{}, {"version": 2, "usage": []}, {"version": 1, "usage": [{"note_id": "x", "use_count": 0, "last_used_at": NOW}]},
                                       {"version": 1, "usage": [{"note_id": "x", "use_count": 1, "last_used_at": "yesterday"}]},
                                       {"version": 1, "usage": [{"note_id": "x", "use_count": 10**23, "last_used_at": NOW}]},

@@ -73,6 +73,8 @@ def usage_export(obj: Context, file: IO[str]) -> None:
     with library_errors():
         document = obj.vault.usage_export()
     file.write(json.dumps(document, ensure_ascii=False, indent=2) + "\n")
+    if file.name != "<stdout>":  # the JSON went to a file: say what it holds (on stdout it is the answer)
+        click.echo(f"exported usage of {len(document['usage'])} note(s) to {file.name}")
 
 
 @usage.command("import")
