@@ -195,6 +195,18 @@ def test_check_reports_a_config_that_does_not_load_as_its_problem(vault_dir: Pat
     assert run_json(vault_dir, "check")["files"] == 1  # fixed: the notes are checked again
 
 
+def test_every_bad_setting_is_said_at_once_not_the_first_alone(vault_dir: Path) -> None:
+    # A trial fixed `auto-commit`, ran again, and only then learned that L1 = "2 days" was wrong too.
+    write_config(vault_dir, 'auto-commit = true\narchive_dir = "../out"\n[ttl]\nL1 = "2 days"\n')
+    with pytest.raises(ConfigError) as caught:
+        load_config(vault_dir)
+    assert [each.key for each in caught.value.every] == ["auto-commit", "archive_dir", "[ttl] L1"]
+    refused = run_cli(vault_dir, "search", "anything")
+    assert refused.exit_code == 2 and all(key in refused.stderr for key in ("auto-commit", "archive_dir", "[ttl] L1: invalid duration"))
+    report = run_json(vault_dir, "check")
+    assert [problem["field"] for problem in report["problems"]] == ["auto-commit", "archive_dir", "[ttl] L1"]
+
+
 def test_check_reports_an_embedder_that_is_not_one_as_its_problem(vault_dir: Path) -> None:
     """The embedder's name is read only when vectors are needed; `check` still reports it,
     as the problem `search` and `remember` refuse to run with (and --fix refuses it too)."""

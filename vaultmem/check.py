@@ -66,10 +66,10 @@ class CheckReport:
 
 
 def config_report(error: ConfigError) -> CheckReport:
-    """What ``check`` reports when ``.vaultmem.toml`` does not load: that one problem, and no
+    """What ``check`` reports when ``.vaultmem.toml`` does not load: its problems, and no
     note checked — which files are notes (exclude, archive_dir) comes from that file."""
-    fix = f"{error.fix}; then run check again to check the notes"
-    return CheckReport(problems=[Problem(CONFIG_FILE, error.key or "file", error.problem, fix)])
+    return CheckReport(problems=[Problem(CONFIG_FILE, each.key or "file", each.problem,
+                                         f"{each.fix}; then run check again to check the notes") for each in error.every])
 
 
 def changed_config_problem() -> Problem:

@@ -32,10 +32,11 @@ from __future__ import annotations
 
 import re
 import tomllib
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import timedelta
 from pathlib import Path, PurePosixPath
-from typing import Any
+from typing import Any, TypeVar
 from urllib.parse import urlsplit
 
 from .errors import ConfigError, InvalidDuration, UnknownLayer, short_repr
@@ -51,6 +52,7 @@ DEFAULT_STALE_DAYS = 42  # `stale` with no --days: six weeks unused
 MAX_STALE_DAYS = 365_000  # a thousand years: older than any note, yet "now minus N days" stays a date
 
 _TOP_KEYS = {"archive_dir", "remember_dir", "auto_commit", "embedder", "exclude", "ttl", "watch", "consolidate", "mcp"}
+T = TypeVar("T")
 _WATCH_KEYS = {"debounce_ms", "rescan_seconds"}
 _CONSOLIDATE_KEYS = {"threshold", "window"}
 _MCP_KEYS = {"allow_hard_delete", "allowed_origins"}
@@ -119,18 +121,35 @@ def load_config(vault_root: Path) -> VaultConfig:
 
 
 def config_from_dict(raw: dict[str, Any], source: str = CONFIG_FILE) -> VaultConfig:
-    _reject_unknown(raw, _TOP_KEYS, source, "")
-    return VaultConfig(
-        archive_dir=_folder(raw.get("archive_dir", DEFAULT_ARCHIVE_DIR), source, "archive_dir"),
-        remember_dir=_folder(raw.get("remember_dir", DEFAULT_REMEMBER_DIR), source, "remember_dir", allow_root=True),
-        auto_commit=_boolean(raw.get("auto_commit", False), source, "auto_commit"),
-        embedder=_text(raw.get("embedder", "wordllama"), source, "embedder"),
-        exclude=_globs(raw.get("exclude", []), source),
-        policy=_policy(raw.get("ttl", {}), source),
-        watch=_watch(raw.get("watch", {}), source),
-        consolidate=_consolidate(raw.get("consolidate", {}), source),
-        mcp=_mcp(raw.get("mcp", {}), source),
+    """The settings in ``raw``; every bad one is said in one :class:`ConfigError` (a trial fixed
+    the first, ran again, and only then learned of the second)."""
+    errors: list[ConfigError] = []
+    defaults = VaultConfig()
+
+    def read(parse: Callable[[], T], default: T) -> T:
+        try:
+            return parse()
+        except ConfigError as error:
+            errors.append(error)
+            return default
+
+    read(lambda: _reject_unknown(raw, _TOP_KEYS, source, ""), None)
+    config = VaultConfig(
+        archive_dir=read(lambda: _folder(raw.get("archive_dir", DEFAULT_ARCHIVE_DIR), source, "archive_dir"), defaults.archive_dir),
+        remember_dir=read(lambda: _folder(raw.get("remember_dir", DEFAULT_REMEMBER_DIR), source, "remember_dir", allow_root=True),
+                          defaults.remember_dir),
+        auto_commit=read(lambda: _boolean(raw.get("auto_commit", False), source, "auto_commit"), defaults.auto_commit),
+        embedder=read(lambda: _text(raw.get("embedder", "wordllama"), source, "embedder"), defaults.embedder),
+        exclude=read(lambda: _globs(raw.get("exclude", []), source), defaults.exclude),
+        policy=read(lambda: _policy(raw.get("ttl", {}), source), defaults.policy),
+        watch=read(lambda: _watch(raw.get("watch", {}), source), defaults.watch),
+        consolidate=read(lambda: _consolidate(raw.get("consolidate", {}), source), defaults.consolidate),
+        mcp=read(lambda: _mcp(raw.get("mcp", {}), source), defaults.mcp),
     )
+    if errors:
+        first, *others = errors
+        raise ConfigError(first.source, first.key, first.problem, first.fix, others)
+    return config
 
 
 def _reject_unknown(table: Any, known: set[str], source: str, prefix: str) -> None:

@@ -93,12 +93,19 @@ class ConfigError(VaultmemError, ValueError):
     """A setting in the vault's config file that cannot be used: a usage error (the CLI
     exits 2), and the one problem ``check`` reports when the file does not load."""
 
-    def __init__(self, source: object, key: str, problem: str, fix: str) -> None:
+    def __init__(self, source: object, key: str, problem: str, fix: str, others: Sequence[ConfigError] = ()) -> None:
         self.source = str(source)  # the file
         self.key = key  # the setting, e.g. "[ttl] L1" ("" for the whole file)
         self.problem = problem
         self.fix = fix
-        super().__init__(f"{source}: {key + ': ' if key else ''}{problem}; {fix}")
+        self.others = tuple(others)  # more bad settings of the same file: all are said at once
+        also = "".join(f"; and {other.key + ': ' if other.key else ''}{other.problem}; {other.fix}" for other in self.others)
+        super().__init__(f"{source}: {key + ': ' if key else ''}{problem}; {fix}{also}")
+
+    @property
+    def every(self) -> tuple[ConfigError, ...]:
+        """This problem and the others, one each."""
+        return (ConfigError(self.source, self.key, self.problem, self.fix), *self.others)
 
 
 @dataclass(frozen=True)
