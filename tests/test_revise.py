@@ -232,6 +232,24 @@ def test_tags_that_are_a_mapping_are_refused_naming_the_value_as_written(vault: 
     assert snapshot_files(vault.root) == before
 
 
+def test_tags_keep_the_form_the_person_wrote_them_in(vault: Vault, write_note) -> None:
+    # Both became block lists (a new user's recipe and diary notes).
+    write_note("brot.md", "---\nlayer: L3\ntags: rezept, backen, brot\n---\nSauerteig.\n")
+    write_note("tag.md", "---\nlayer: L2\ntags: [tagebuch, arbeit]\n---\nHeute.\n")
+    write_note("block.md", "---\nlayer: L3\ntags:\n    -   'x'\n    -   y\n---\nBlock.\n")
+    vault.index()
+    for note, before, after in (("brot", "tags: rezept, backen, brot\n", "tags: rezept, backen, brot, favorit\n"),
+                                ("tag", "tags: [tagebuch, arbeit]\n", "tags: [tagebuch, arbeit, favorit]\n"),
+                                ("block", "tags:\n    -   'x'\n    -   y\n", "tags:\n    -   'x'\n    -   y\n    -   favorit\n")):
+        raw = (vault.root / f"{note}.md").read_text(encoding="utf-8")
+        result = run_cli(vault.root, "revise", note, "--tag", "favorit")
+        assert result.exit_code == 0, result.output
+        assert (vault.root / f"{note}.md").read_text(encoding="utf-8") == raw.replace(before, after)
+        assert vault.get(note).tags[-1] == "favorit"
+    vault.revise("brot", remove_tags=["backen"], now=NOW)
+    assert "tags: rezept, brot, favorit\n" in (vault.root / "brot.md").read_text(encoding="utf-8")
+
+
 # ------------------------------------------------------------------ versions
 
 
