@@ -284,6 +284,47 @@ def test_if_version_refuses_after_a_hand_edit_and_writes_nothing(vault: Vault) -
     assert snapshot_files(vault.root) == edited
 
 
+# ------------------------------------------------------------------ a title made from the text
+
+DENTIST = "Dentist appointment with Dr. Ferreira on Thursday Dec 10 at 14:30 (cleaning + cracked molar check)."
+MOVED = "Dentist (Dr. Ferreira) moved to Friday Dec 11 at 09:00."
+
+
+def test_a_new_text_makes_a_generated_title_anew_and_the_reply_says_so(vault: Vault) -> None:
+    # Every hit showed the old title first — Thursday at 14:30 over a text that says Friday at 09:00.
+    written = vault.remember(DENTIST, layer="L3", now=NOW)
+    result = run_cli(vault.root, "revise", written.id, "--text", MOVED)
+    assert result.exit_code == 0, result.output
+    assert (f'  title: "{written.title}" → "{MOVED}" (made from the new text, as remember makes one; '
+            "the file name stays)") in result.stdout
+    view = vault.get(written.id)
+    assert (view.title, view.meta["title"], view.path) == (MOVED, MOVED, written.path)  # not renamed
+    assert vault.search("dentist Friday", k=1, now=LATER)[0].title == MOVED
+    again = vault.revise(written.id, text="Dentist moved again: Monday Dec 14 at 10:00.", now=LATER)
+    assert again.changed == ["body", "title"] and again.previous_title == MOVED
+    assert again.as_dict()["title"] == "Dentist moved again: Monday Dec 14 at 10:00."
+
+
+def test_a_title_someone_chose_is_never_made_anew(vault: Vault) -> None:
+    chosen = vault.remember(DENTIST, title="Dentist", layer="L3", now=NOW)
+    result = vault.revise(chosen.id, text=MOVED, now=LATER)
+    assert (result.changed, result.title, result.previous_title) == (["body"], "Dentist", None)
+    generated = vault.remember("Standup at 9:30 in the Tejo room.", layer="L2", now=NOW)
+    vault.revise(generated.id, title="Standup", now=NOW)  # chosen afterwards: no longer the generated one
+    assert vault.revise(generated.id, text="Standup at 9:45 in the Tejo room.", now=LATER).title == "Standup"
+    # The hand-written note's title is its own too, and a title given with the text wins.
+    assert vault.revise("standup-note", text="The standup moved to 9:45.", now=LATER).title == "Harbor standup"
+    given = vault.revise(vault.remember(DENTIST, layer="L3", now=NOW).id, text=MOVED, title="Dentist on Friday", now=LATER)
+    assert (given.title, given.previous_title) == ("Dentist on Friday", DENTIST[:77].rstrip() + "…")
+
+
+def test_an_append_keeps_a_generated_title(vault: Vault) -> None:
+    # An append adds at the end: the first line the title was made from stays.
+    written = vault.remember(MOVED, layer="L3", now=NOW)
+    result = vault.revise(written.id, append="Bring the X-ray from October.", now=LATER)
+    assert (result.changed, result.title, result.previous_title) == (["body"], MOVED, None)
+
+
 # ------------------------------------------------------------------ the CLI
 
 
