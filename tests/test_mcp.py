@@ -397,6 +397,8 @@ def test_consolidate_is_a_dry_run_unless_applied(vault_dir: Path, write_note: Ca
 
             applied = await served.call("consolidate", threshold=0.8, apply=True)
             assert applied["applied"] is True and [entry["canonical"] for entry in applied["merged"]] == ["b.md"]
+            assert report["clusters"][0]["kept_changes"]["aliases"] == {"added": ["Oat milk"]}  # shown before, said after
+            assert applied["merged"][0]["kept_changes"] == report["clusters"][0]["kept_changes"]
             assert not (vault_dir / "a.md").exists() and (vault_dir / "_archive/a.md").is_file()
             hits = (await served.call("recall", query="oat milk coffee"))["hits"]
             assert [hit["path"] for hit in hits if "milk" in hit["title"].lower()] == ["b.md"]

@@ -467,11 +467,13 @@ class VaultTools:
         "Find near-duplicate memories (same layer, cosine similarity >= threshold) that should be one "
         "note. Only notes that carry a layer are considered unless any_note=true (the result's scope says "
         "which). Dry run by default: returns {clusters: [{canonical, members, similarity, layer, notes}], "
-        "applied: false, scope, ...}; each note lists the lines it would add to the kept note (appended). Show it to "
+        "applied: false, scope, ...}; each note lists the lines it would add to the kept note (appended), and "
+        "kept_changes the kept note's frontmatter changes (expires_at before/after and why, tags, aliases and "
+        "merged_from added). Show it to "
         "the user before merging. apply=true merges each cluster into its longest note (tags unioned, latest "
         "expiry kept, the lines only the others held appended under a heading naming each, links to the "
         "merged notes rewritten; their ids keep resolving to it), moves the others to the archive folder "
-        "(recoverable) and reports merged, skipped and links_rewritten."
+        "(recoverable) and reports merged (each with its kept_changes), skipped and links_rewritten."
     ))
     async def consolidate(
         self,
