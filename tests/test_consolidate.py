@@ -323,6 +323,66 @@ def test_apply_a_permanent_member_makes_the_canonical_permanent(vault_dir: Path,
     assert "expires_at" not in view.meta and view.meta["permanent"] is True and view.expires_at is None
 
 
+KEPT_TAGS = ("tags:\n  - health\n  - dairy\n  - drinks\n", "tags: [health, dairy, drinks]\n")
+ALIASES_ADDED = ["Oat milk, not cow milk — Maya's coffee preference", "Maya prefers oat milk in coffee, never dairy"]
+
+
+def test_the_dry_run_lists_the_kept_notes_frontmatter_changes_and_apply_says_it_made_them(vault_dir: Path, wordllama: object) -> None:
+    # A kept note's own expires_at: 2026-12-20 became 2027-05-01 while the dry run said nothing of it.
+    trio_vault(vault_dir, {TRIO[0]: ("expires_at: 2027-07-15T00:00:00Z", "expires_at: 2026-12-20")})
+    text = (vault_dir / TRIO[0]).read_text(encoding="utf-8")
+    (vault_dir / TRIO[0]).write_text(text.replace(*KEPT_TAGS), encoding="utf-8")
+    with open_vault(vault_dir, wordllama):
+        pass
+    expiry = "expires_at: 2026-12-20 → 2027-05-01T00:00:00+00:00 (the latest in the cluster: preferences/oat-milk.md)"
+    lines = ["   frontmatter of the kept note will change:", f"                {expiry}",
+             "                tags: + food, preferences, coffee",
+             "                aliases: + " + ", ".join(f'"{alias}"' for alias in ALIASES_ADDED),
+             "                merged_from: + preferences/milk-in-coffee, 01M1GJZ1X05GQAPENECFSECZP1"]
+    dry = run_cli(vault_dir, "consolidate")
+    assert "\n".join(lines) in dry.stdout, dry.stdout
+    expected = {"expires_at": {"before": "2026-12-20", "after": "2027-05-01T00:00:00+00:00",
+                               "why": "the latest in the cluster: preferences/oat-milk.md"},
+                "tags": {"added": ["food", "preferences", "coffee"]}, "aliases": {"added": ALIASES_ADDED},
+                "merged_from": {"added": ["preferences/milk-in-coffee", "01M1GJZ1X05GQAPENECFSECZP1"]}}
+    [cluster] = json.loads(run_cli(vault_dir, "consolidate", "--json").stdout)["clusters"]
+    assert cluster["kept_changes"] == expected and cluster["canonical"] == TRIO[0]  # added beside the old keys
+    applied = run_cli(vault_dir, "consolidate", "--apply")
+    assert "\n".join([lines[0].replace("will change", "changed"), *lines[1:]]) in applied.stdout, applied.stdout
+    after = (vault_dir / TRIO[0]).read_text(encoding="utf-8")
+    assert "tags: [health, dairy, drinks, food, preferences, coffee]\n" in after  # the flow list stays one
+    assert "expires_at: 2027-05-01T00:00:00+00:00\n" in after
+
+
+def test_the_dry_run_says_a_permanent_member_removes_the_kept_notes_expiry(vault_dir: Path, wordllama: object) -> None:
+    trio_vault(vault_dir, {TRIO[1]: ("expires_at: 2027-04-01T00:00:00Z\n", "permanent: true\n")})
+    with open_vault(vault_dir, wordllama) as vault:
+        report = vault.consolidate(now=NOW)
+        [cluster] = report.as_dict()["clusters"]
+        assert cluster["kept_changes"]["expires_at"] == {"before": "2027-07-15T00:00:00+00:00", "after": None,
+                                                         "why": f"permanent wins: {TRIO[1]} is permanent: true"}
+        assert cluster["kept_changes"]["permanent"] == {"before": None, "after": "true", "why": f"permanent wins: {TRIO[1]} is permanent: true"}
+        applied = vault.consolidate(apply=True, plan=report.plan, now=NOW).as_dict()
+    assert applied["merged"][0]["kept_changes"] == cluster["kept_changes"]
+
+
+def test_a_kept_notes_own_contradiction_is_named_when_permanence_removes_its_expiry(vault_dir: Path, wordllama: object) -> None:
+    trio_vault(vault_dir, {TRIO[0]: ("expires_at: 2027-07-15T00:00:00Z\n", "permanent: true\nexpires_at: 2027-07-15T00:00:00Z\n")})
+    with open_vault(vault_dir, wordllama):
+        pass
+    text = run_cli(vault_dir, "consolidate").stdout
+    assert "expires_at: 2027-07-15T00:00:00+00:00 → removed (permanent wins: the kept note is permanent: true)" in text
+
+
+def test_a_skipped_cluster_lists_no_frontmatter_changes(vault_dir: Path, wordllama: object) -> None:
+    trio_vault(vault_dir)
+    with open_vault(vault_dir, wordllama) as vault:
+        report = vault.consolidate(now=NOW)
+        (vault_dir / TRIO[2]).write_text(sample_text(TRIO[2]) + "\nEdited.\n", encoding="utf-8")
+        applied = vault.consolidate(apply=True, plan=report.plan, now=NOW).as_dict()
+    assert applied["skipped"] and applied["merged"] == [] and applied["clusters"][0]["kept_changes"] is None
+
+
 def test_apply_archives_the_merged_notes_out_of_search(vault: Vault) -> None:
     originals = {path: (vault.root / path).read_bytes() for path in TRIO[1:]}
     report = vault.consolidate(apply=True, now=NOW)

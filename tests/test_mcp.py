@@ -119,6 +119,9 @@ def test_remember_recall_mark_used_get_forget_round_trip(vault_dir: Path, log: P
             again = await served.call(
                 "remember", text="Maya's dentist appointment is on 9 December at 10:30 with Dr. Sousa.", layer="L2")
             assert [other["path"] for other in again["similar"]] == [saved["path"]]  # told it repeats a memory
+            # Its title was made from the text: a new text makes it anew, and the agent is told.
+            moved = await served.call("revise", note=again["id"], text="Maya's dentist moved to 11 December at 09:00.")
+            assert moved["title"] == "Maya's dentist moved to 11 December at 09:00." and moved["previous_title"] == again["title"]
             await served.call("forget", note=again["id"])
 
             recalled = await served.call("recall", query="when is the dentist appointment", k=3)
@@ -394,6 +397,8 @@ def test_consolidate_is_a_dry_run_unless_applied(vault_dir: Path, write_note: Ca
 
             applied = await served.call("consolidate", threshold=0.8, apply=True)
             assert applied["applied"] is True and [entry["canonical"] for entry in applied["merged"]] == ["b.md"]
+            assert report["clusters"][0]["kept_changes"]["aliases"] == {"added": ["Oat milk"]}  # shown before, said after
+            assert applied["merged"][0]["kept_changes"] == report["clusters"][0]["kept_changes"]
             assert not (vault_dir / "a.md").exists() and (vault_dir / "_archive/a.md").is_file()
             hits = (await served.call("recall", query="oat milk coffee"))["hits"]
             assert [hit["path"] for hit in hits if "milk" in hit["title"].lower()] == ["b.md"]

@@ -188,6 +188,57 @@ def test_values_that_need_quoting_are_quoted() -> None:
     assert yaml_of(edited) == {"layer": "L2", "title": "Retro: what went wrong", "tags": ["a b", "c:d"]}
 
 
+# ---------------------------------------------------------------- a list keeps the form it was written in (list_forms.py)
+
+
+def test_a_flow_list_stays_a_flow_list_with_its_spacing_quotes_and_comment() -> None:
+    # Was a block list: `tags: [tagebuch, arbeit]` came back as `tags:\n  - tagebuch …`.
+    raw = b"---\ntags: [tagebuch, arbeit]\n---\nbody\n"
+    assert edit_frontmatter(raw, {"tags": ["tagebuch", "arbeit", "favorit"]}) == b"---\ntags: [tagebuch, arbeit, favorit]\n---\nbody\n"
+    raw = b"---\naliases: [ 'Harbor',\"Meridian\" ]   # both names\nlayer: L3\n---\nbody\n"
+    edited = edit_frontmatter(raw, {"aliases": ["Meridian", "Harbor: the plan", "a, b"]})
+    # A new item that holds a comma or ': ' is quoted, so it stays one item.
+    assert edited == b"---\naliases: [ \"Meridian\",'Harbor: the plan',\"a, b\" ]   # both names\nlayer: L3\n---\nbody\n"
+    assert yaml_of(edited)["aliases"] == ["Meridian", "Harbor: the plan", "a, b"]
+    assert edit_frontmatter(b"---\ntags: []\n---\n", {"tags": ["x"]}) == b"---\ntags: [x]\n---\n"
+
+
+def test_a_tags_string_stays_a_string_joined_as_the_person_joined_it() -> None:
+    # Was a block list: `tags: rezept, backen, brot` came back as three `  - ` lines.
+    for written, joined in ((b"rezept, backen, brot", b"rezept, backen, brot, favorit"),
+                            (b"rezept backen brot", b"rezept backen brot favorit"),
+                            (b"'rezept,backen,brot'  # mine", b"'rezept,backen,brot,favorit'  # mine"),
+                            (b'"#rezept, backen, brot"', b'"#rezept, backen, brot, favorit"')):
+        raw = b"---\ntags: " + written + b"\nlayer: L3\n---\nbody\n"
+        assert edit_frontmatter(raw, {"tags": ["rezept", "backen", "brot", "favorit"]}) == raw.replace(written, joined)
+    assert edit_frontmatter(b"---\ntags: rezept, backen\n---\n", {"tags": ["backen"]}) == b"---\ntags: backen\n---\n"
+
+
+def test_a_block_list_keeps_its_indentation_dash_spacing_and_quoted_items() -> None:
+    raw = b"---\ntags:\n-   'a b'\n-   c   # kept\n- \"d\"\nlayer: L3\n---\nbody\n"
+    edited = edit_frontmatter(raw, {"tags": ["a b", "d", "e: f"]})
+    assert edited == b"---\ntags:\n-   'a b'\n- \"d\"\n-   'e: f'\nlayer: L3\n---\nbody\n"  # the first item's dash
+    raw = b"---\ntags:\n    - x\n---\n"
+    assert edit_frontmatter(raw, {"tags": ["x", "y"]}) == b"---\ntags:\n    - x\n    - y\n---\n"
+
+
+def test_a_list_form_that_cannot_hold_the_new_value_is_written_in_obsidians_style() -> None:
+    # A tag with a space cannot be one item of a separated string; a comment between items,
+    # a flow list over two lines and an empty block list are not rebuilt.
+    assert edit_frontmatter(b"---\ntags: a, b\n---\n", {"tags": ["a", "c d"]}) == b"---\ntags:\n  - a\n  - c d\n---\n"
+    assert edit_frontmatter(b"---\ntags:\n  - a\n  # why\n  - b\n---\n", {"tags": ["a", "c"]}) == b"---\ntags:\n  - a\n  - c\n---\n"
+    assert edit_frontmatter(b"---\ntags: [a,\n  b]\n---\n", {"tags": ["a", "c"]}) == b"---\ntags:\n  - a\n  - c\n---\n"
+    assert edit_frontmatter(b"---\ntags:\n  - a\n---\n", {"tags": []}) == b"---\ntags: []\n---\n"
+    # `aliases` is not read from a separated string: one alias, then a list of two.
+    assert edit_frontmatter(b"---\naliases: Old name\n---\n", {"aliases": ["Old name", "New"]}) == b"---\naliases:\n  - Old name\n  - New\n---\n"
+
+
+def test_a_list_kept_in_its_form_keeps_the_bom_and_crlf() -> None:
+    raw = "\ufeff---\r\ntags: a, b\r\naliases: [X]\r\n---\r\nbody\r\n".encode()
+    edited = edit_frontmatter(raw, {"tags": ["a", "b", "c"], "aliases": ["X", "Y"]})
+    assert edited == "\ufeff---\r\ntags: a, b, c\r\naliases: [X, Y]\r\n---\r\nbody\r\n".encode()
+
+
 # ---------------------------------------------------------------- guarded writes
 # (a write killed or failing half-way: tests/test_durable.py)
 

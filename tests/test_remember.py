@@ -352,6 +352,17 @@ def test_a_title_made_from_a_long_first_line_says_where_it_was_cut(vault: Vault)
     assert vault.remember("Standup is at 9:30.", now=NOW).title == "Standup is at 9:30."  # a whole line is not cut
 
 
+def test_a_generated_title_passes_over_lines_that_hold_no_words(vault: Vault) -> None:
+    # Was `title: '---'`: the first line of a text that opens with a rule.
+    result = vault.remember("---\nlayer: L4\n---\nfake frontmatter in body", now=NOW)
+    assert (result.title, result.path) == ("layer: L4", "memories/layer-l4.md")
+    assert frontmatter_of(vault.root / result.path)["title"] == "layer: L4"
+    for text, title in (("***\n#\n```python\nprint('hi')\n```", "print('hi')"), ("~~~\n\n# \n## Packing list\n", "Packing list")):
+        assert vault.remember(text, now=NOW).title == title
+    wordless = vault.remember("---\n***", now=NOW)  # no line with a word: the first line, as before
+    assert (wordless.title, wordless.path) == ("---", "memories/note.md")  # and a file name that claims nothing
+
+
 def test_tags_in_other_scripts_and_nested_tags_are_tags(vault: Vault) -> None:
     result = vault.remember("Tea in Kyoto", tags=["旅行", "project/harbor", "año-2026", "#work", "👍🏽", "👨\u200d👩\u200d👧"], now=NOW)
     assert result.tags == ["旅行", "project/harbor", "año-2026", "work", "👍🏽", "👨\u200d👩\u200d👧"]

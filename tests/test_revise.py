@@ -232,6 +232,24 @@ def test_tags_that_are_a_mapping_are_refused_naming_the_value_as_written(vault: 
     assert snapshot_files(vault.root) == before
 
 
+def test_tags_keep_the_form_the_person_wrote_them_in(vault: Vault, write_note) -> None:
+    # Both became block lists (a new user's recipe and diary notes).
+    write_note("brot.md", "---\nlayer: L3\ntags: rezept, backen, brot\n---\nSauerteig.\n")
+    write_note("tag.md", "---\nlayer: L2\ntags: [tagebuch, arbeit]\n---\nHeute.\n")
+    write_note("block.md", "---\nlayer: L3\ntags:\n    -   'x'\n    -   y\n---\nBlock.\n")
+    vault.index()
+    for note, before, after in (("brot", "tags: rezept, backen, brot\n", "tags: rezept, backen, brot, favorit\n"),
+                                ("tag", "tags: [tagebuch, arbeit]\n", "tags: [tagebuch, arbeit, favorit]\n"),
+                                ("block", "tags:\n    -   'x'\n    -   y\n", "tags:\n    -   'x'\n    -   y\n    -   favorit\n")):
+        raw = (vault.root / f"{note}.md").read_text(encoding="utf-8")
+        result = run_cli(vault.root, "revise", note, "--tag", "favorit")
+        assert result.exit_code == 0, result.output
+        assert (vault.root / f"{note}.md").read_text(encoding="utf-8") == raw.replace(before, after)
+        assert vault.get(note).tags[-1] == "favorit"
+    vault.revise("brot", remove_tags=["backen"], now=NOW)
+    assert "tags: rezept, brot, favorit\n" in (vault.root / "brot.md").read_text(encoding="utf-8")
+
+
 # ------------------------------------------------------------------ versions
 
 
@@ -264,6 +282,47 @@ def test_if_version_refuses_after_a_hand_edit_and_writes_nothing(vault: Vault) -
     assert vault.store.notes.by_path("work/standup.md").content_hash.startswith(raised.value.version)
     assert raised.value.version == vault.get("work/standup").version
     assert snapshot_files(vault.root) == edited
+
+
+# ------------------------------------------------------------------ a title made from the text
+
+DENTIST = "Dentist appointment with Dr. Ferreira on Thursday Dec 10 at 14:30 (cleaning + cracked molar check)."
+MOVED = "Dentist (Dr. Ferreira) moved to Friday Dec 11 at 09:00."
+
+
+def test_a_new_text_makes_a_generated_title_anew_and_the_reply_says_so(vault: Vault) -> None:
+    # Every hit showed the old title first — Thursday at 14:30 over a text that says Friday at 09:00.
+    written = vault.remember(DENTIST, layer="L3", now=NOW)
+    result = run_cli(vault.root, "revise", written.id, "--text", MOVED)
+    assert result.exit_code == 0, result.output
+    assert (f'  title: "{written.title}" → "{MOVED}" (made from the new text, as remember makes one; '
+            "the file name stays)") in result.stdout
+    view = vault.get(written.id)
+    assert (view.title, view.meta["title"], view.path) == (MOVED, MOVED, written.path)  # not renamed
+    assert vault.search("dentist Friday", k=1, now=LATER)[0].title == MOVED
+    again = vault.revise(written.id, text="Dentist moved again: Monday Dec 14 at 10:00.", now=LATER)
+    assert again.changed == ["body", "title"] and again.previous_title == MOVED
+    assert again.as_dict()["title"] == "Dentist moved again: Monday Dec 14 at 10:00."
+
+
+def test_a_title_someone_chose_is_never_made_anew(vault: Vault) -> None:
+    chosen = vault.remember(DENTIST, title="Dentist", layer="L3", now=NOW)
+    result = vault.revise(chosen.id, text=MOVED, now=LATER)
+    assert (result.changed, result.title, result.previous_title) == (["body"], "Dentist", None)
+    generated = vault.remember("Standup at 9:30 in the Tejo room.", layer="L2", now=NOW)
+    vault.revise(generated.id, title="Standup", now=NOW)  # chosen afterwards: no longer the generated one
+    assert vault.revise(generated.id, text="Standup at 9:45 in the Tejo room.", now=LATER).title == "Standup"
+    # The hand-written note's title is its own too, and a title given with the text wins.
+    assert vault.revise("standup-note", text="The standup moved to 9:45.", now=LATER).title == "Harbor standup"
+    given = vault.revise(vault.remember(DENTIST, layer="L3", now=NOW).id, text=MOVED, title="Dentist on Friday", now=LATER)
+    assert (given.title, given.previous_title) == ("Dentist on Friday", DENTIST[:77].rstrip() + "…")
+
+
+def test_an_append_keeps_a_generated_title(vault: Vault) -> None:
+    # An append adds at the end: the first line the title was made from stays.
+    written = vault.remember(MOVED, layer="L3", now=NOW)
+    result = vault.revise(written.id, append="Bring the X-ray from October.", now=LATER)
+    assert (result.changed, result.title, result.previous_title) == (["body"], MOVED, None)
 
 
 # ------------------------------------------------------------------ the CLI

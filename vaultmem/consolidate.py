@@ -47,7 +47,7 @@ import numpy as np
 from .config import ConsolidateSettings
 from .errors import Argument, UsageError
 from .lifecycle import EXPIRING_LAYERS, format_timestamp, to_epoch_us
-from .merging import additions
+from .merging import KeptChange, additions
 from .noteio import FileChange
 from .notes import Note, parse_note, timestamp_or_none
 from .paths import VaultPaths
@@ -220,20 +220,36 @@ class ConsolidationReport:
     commit: str | None = None
     not_committed: list[NotCommitted] = field(default_factory=list)  # files left out of the commit, and why
     yours_left_uncommitted: list[str] = field(default_factory=list)
+    # canonical path → what its merge changes in its frontmatter (set when the merge is computed)
+    kept_changes: dict[str, tuple[KeptChange, ...]] = field(default_factory=dict)
 
     @property
     def clusters(self) -> tuple[Cluster, ...]:
         return self.plan.clusters
 
+    def kept_changes_of(self, canonical: str) -> tuple[KeptChange, ...] | None:
+        """What the merge into ``canonical`` changes (dry run) or changed (apply) in its
+        frontmatter; ``None`` for a cluster that is (or would be) skipped."""
+        if canonical in {skip.canonical for skip in self.skipped}:
+            return None
+        if self.applied and canonical not in {entry.canonical for entry in self.merged}:
+            return None
+        return self.kept_changes.get(canonical)
+
+    def _kept_dict(self, canonical: str) -> dict[str, Any] | None:
+        changes = self.kept_changes_of(canonical)
+        return None if changes is None else {change.key: change.as_dict() for change in changes}
+
     def as_dict(self) -> dict[str, Any]:
         return {
-            "clusters": [cluster.as_dict() for cluster in self.plan.clusters],
+            "clusters": [{**cluster.as_dict(), "kept_changes": self._kept_dict(cluster.canonical.path)}
+                         for cluster in self.plan.clusters],
             "applied": self.applied,
             **self.plan.scope.as_dict(),
             "compared": self.plan.compared,
             "not_memories": self.plan.not_memories,
             "left_out": [item.as_dict() for item in self.plan.left_out],
-            "merged": [entry.as_dict() for entry in self.merged],
+            "merged": [{**entry.as_dict(), "kept_changes": self._kept_dict(entry.canonical)} for entry in self.merged],
             "skipped": [asdict(skip) for skip in self.skipped],
             "links_rewritten": self.links_rewritten,
             "warnings": self.warnings,

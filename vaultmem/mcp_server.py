@@ -325,11 +325,13 @@ class VaultTools:
         "Change a memory in place when what it says changed (a time moved, a fact was corrected, an "
         "episode turned out to be a lasting fact): text replaces its body, append adds a paragraph at "
         "its end; title, layer, ttl/expires_at/permanent, add_tags and remove_tags change only those. The "
-        "note keeps its id, path, usage and every other field. A new layer without ttl/expires_at gets "
+        "note keeps its id, path, usage and every other field. A title remember made from the old text "
+        "(none was given) is made anew from a new text, and previous_title says what it was; a title "
+        "someone chose stays. A new layer without ttl/expires_at gets "
         "that layer's expiry from now (L4 never expires).\n$layers\n"
         "Pass if_version (the version get, recall or remember gave you) so that a note the user edited "
         "since you read it is not overwritten: that is refused as WriteConflict, nothing is written — call "
-        "get and decide again. Returns {id, path, version, layer, expires_at, changed: [fields]}; "
+        "get and decide again. Returns {id, path, version, title, layer, expires_at, changed: [fields], previous_title}; "
         "changed=[] means it already read as asked. Contradictions (text with append, L4 or permanent with "
         "a deadline) and an empty revision are errors and change nothing."
     ))
@@ -465,11 +467,13 @@ class VaultTools:
         "Find near-duplicate memories (same layer, cosine similarity >= threshold) that should be one "
         "note. Only notes that carry a layer are considered unless any_note=true (the result's scope says "
         "which). Dry run by default: returns {clusters: [{canonical, members, similarity, layer, notes}], "
-        "applied: false, scope, ...}; each note lists the lines it would add to the kept note (appended). Show it to "
+        "applied: false, scope, ...}; each note lists the lines it would add to the kept note (appended), and "
+        "kept_changes the kept note's frontmatter changes (expires_at before/after and why, tags, aliases and "
+        "merged_from added). Show it to "
         "the user before merging. apply=true merges each cluster into its longest note (tags unioned, latest "
         "expiry kept, the lines only the others held appended under a heading naming each, links to the "
         "merged notes rewritten; their ids keep resolving to it), moves the others to the archive folder "
-        "(recoverable) and reports merged, skipped and links_rewritten."
+        "(recoverable) and reports merged (each with its kept_changes), skipped and links_rewritten."
     ))
     async def consolidate(
         self,

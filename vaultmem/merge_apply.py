@@ -38,7 +38,7 @@ from .consolidate import (
 )
 from .errors import FrontmatterError, InvalidTimestamp, PathOutsideVault, WriteConflict
 from .links import LinkRedirects, Rewrite, rewrite_canvas, rewrite_links
-from .merging import additions, appended_text, merged_frontmatter, string_list
+from .merging import additions, appended_text, kept_changes, merged_frontmatter, string_list
 from .noteio import FileChange, edit_frontmatter, move_if_unchanged, replace_if_unchanged
 from .notes import Note, content_hash, parse_note
 from .ordered import unique
@@ -286,6 +286,7 @@ def _prepare(cluster: Cluster, paths: VaultPaths, report: ConsolidationReport) -
     try:
         change = merged_frontmatter(notes[0], notes[1:])
         edited = edit_frontmatter(raws[0], change.set_values, change.remove)
+        report.kept_changes[cluster.canonical.path] = kept_changes(notes[0], change)
         found = additions(notes[0], notes[1:])  # the same lines the plan showed: the files are unchanged
         if found:
             edited = append_paragraph(edited, appended_text(found))

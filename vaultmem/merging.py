@@ -33,12 +33,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
-from datetime import datetime
+from dataclasses import dataclass, field
+from datetime import date, datetime
 from typing import Any
 
 from .errors import FrontmatterError
-from .lifecycle import is_absent, parse_timestamp
+from .lifecycle import PERMANENT_LAYER, format_timestamp, is_absent, parse_timestamp
 from .markdown import HEADING_LINE, code_ranges
 from .notes import Note, tags_of
 from .ordered import unique
@@ -125,6 +125,7 @@ def _units(body: str) -> Iterator[tuple[str, bool]]:
 class FrontmatterChange:
     set_values: dict[str, Any]
     remove: tuple[str, ...] = ()
+    why: dict[str, str] = field(default_factory=dict)  # key → why it changes (the expiry's rule)
 
 
 def merged_frontmatter(canonical: Note, merged: Sequence[Note]) -> FrontmatterChange:
@@ -145,13 +146,13 @@ def merged_frontmatter(canonical: Note, merged: Sequence[Note]) -> FrontmatterCh
     _extend(changes, canonical, "merged_from", [ident for note in merged for ident in (note.id, *string_list(note, "merged_from"))])
     # What a merged note had replaced now lives on in the canonical: those ids resolve to it.
     _extend(changes, canonical, "supersedes", [ident for note in merged for ident in string_list(note, "supersedes")])
-    expiry_set, expiry_remove = expiry_change(cluster)
+    expiry_set, expiry_remove, why = expiry_change(cluster)
     changes.update(expiry_set)
-    return FrontmatterChange(changes, expiry_remove)
+    return FrontmatterChange(changes, expiry_remove, dict.fromkeys((*expiry_set, *expiry_remove), why))
 
 
-def expiry_change(cluster: Sequence[Note]) -> tuple[dict[str, Any], tuple[str, ...]]:
-    """(keys to set, keys to remove) so the canonical (first) lives as long as the longest-lived member.
+def expiry_change(cluster: Sequence[Note]) -> tuple[dict[str, Any], tuple[str, ...], str]:
+    """(keys to set, keys to remove, why) so the canonical (first) lives as long as the longest-lived member.
 
     Permanent wins: any permanent/L4 member removes ``expires_at`` (and marks the canonical
     ``permanent: true`` unless it already is, or ``check --fix`` would stamp a TTL back).
@@ -159,13 +160,81 @@ def expiry_change(cluster: Sequence[Note]) -> tuple[dict[str, Any], tuple[str, .
     """
     canonical = cluster[0]
     has_expiry = not is_absent(canonical.meta.get("expires_at"))
-    if any(note.permanent for note in cluster):
-        return ({} if canonical.permanent else {"permanent": True}), (("expires_at",) if has_expiry else ())
+    lasting = next((note for note in cluster if note.permanent), None)
+    if lasting is not None:
+        rule = "layer L4" if lasting.layer == PERMANENT_LAYER else "permanent: true"
+        why = f"permanent wins: {'the kept note' if lasting is canonical else lasting.path} is {rule}"
+        return ({} if canonical.permanent else {"permanent": True}), (("expires_at",) if has_expiry else ()), why
     deadlines = [_deadline(note) for note in cluster]
     if any(deadline is None for deadline in deadlines):
-        return {}, (("expires_at",) if has_expiry else ())
+        endless = cluster[deadlines.index(None)]
+        return {}, (("expires_at",) if has_expiry else ()), f"{endless.path} has no expires_at: it never expires, the longest"
     latest = max(deadline for deadline in deadlines if deadline is not None)
-    return ({} if latest == deadlines[0] else {"expires_at": latest}), ()
+    source = cluster[deadlines.index(latest)]
+    return ({} if latest == deadlines[0] else {"expires_at": latest}), (), f"the latest in the cluster: {source.path}"
+
+
+# ------------------------------------------------------------------ said for a person (dry run and apply)
+
+
+CHANGE_ORDER = ("expires_at", "permanent", "tags", "aliases", "merged_from", "supersedes")
+
+
+@dataclass(frozen=True)
+class KeptChange:
+    """One frontmatter key a merge changes in the kept note, as the dry run and apply say it."""
+
+    key: str
+    before: str | None = None  # the value as it reads now; None: no such key
+    after: str | None = None  # as it will read; None: removed
+    added: tuple[str, ...] = ()  # a list: the items it gains
+    why: str = ""
+
+    def as_dict(self) -> dict[str, Any]:
+        if self.added:
+            return {"added": list(self.added)}
+        return {"before": self.before, "after": self.after, "why": self.why}
+
+    def describe(self) -> str:
+        if self.added:
+            return f"{self.key}: + {', '.join(_listed(item) for item in self.added)}"
+        before = "(none)" if self.before is None else self.before
+        after = "removed" if self.after is None else self.after
+        return f"{self.key}: {before} → {after}" + (f" ({self.why})" if self.why else "")
+
+
+def kept_changes(canonical: Note, change: FrontmatterChange) -> tuple[KeptChange, ...]:
+    """What ``change`` does to the canonical's frontmatter, key by key (expiry first)."""
+    said: list[KeptChange] = []
+    for key in sorted({*change.set_values, *change.remove}, key=_change_rank):
+        why = change.why.get(key, "")
+        if key in change.remove:
+            said.append(KeptChange(key, _as_text(canonical.meta.get(key)), None, why=why))
+        elif isinstance(change.set_values[key], list):
+            existing = set(tags_of(canonical.meta) if key == "tags" else string_list(canonical, key))
+            said.append(KeptChange(key, added=tuple(item for item in change.set_values[key] if item not in existing)))
+        else:
+            before = canonical.meta.get(key)
+            said.append(KeptChange(key, None if key not in canonical.meta else _as_text(before),
+                                   _as_text(change.set_values[key]), why=why))
+    return tuple(said)
+
+
+def _listed(item: str) -> str:
+    """An item of a list, readable in a line of them (an alias often holds a comma or spaces)."""
+    return f'"{item}"' if "," in item or " " in item else item
+
+
+def _change_rank(key: str) -> tuple[int, str]:
+    return (CHANGE_ORDER.index(key) if key in CHANGE_ORDER else len(CHANGE_ORDER), key)
+
+
+def _as_text(value: Any) -> str:
+    if isinstance(value, datetime):
+        return format_timestamp(value)
+    if isinstance(value, date):
+        return value.isoformat()
+    return str(value).lower() if isinstance(value, bool) else str(value)
 
 
 def _deadline(note: Note) -> datetime | None:

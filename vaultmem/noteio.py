@@ -6,7 +6,8 @@
   are replaced, appended or removed; every other byte of the file — the body, the
   user's keys, their order, comments, quoting, BOM and line endings — stays as it was.
   python-frontmatter's ``dumps`` is never used on a user's file: it sorts keys, drops
-  comments, rewraps lines and strips the body.
+  comments, rewraps lines and strips the body. A list the person already wrote keeps its
+  form — ``[a, b]``, a block list, a ``tags: a, b`` string (list_forms.py).
 - Every edit is verified by loading the new YAML back; an edit that would not round-trip
   raises instead of writing.
 - A write, move or delete over an existing note ends in one of two states, however
@@ -36,6 +37,7 @@ from . import durable, renames
 from .errors import FrontmatterError, InvalidTimestamp, WriteConflict
 from .folders import PinnedFolder, keep_beside, rename_private, restore_private
 from .lifecycle import format_timestamp
+from .list_forms import Rewritten, in_same_form
 from .notes import BOM, YAML_LOAD_ERRORS, find_frontmatter, load_yaml_mapping, yaml_failure
 
 NEW_NOTE_MODE = 0o644  # rw-r--r--, as an editor creates a note
@@ -114,10 +116,10 @@ def edit_frontmatter(raw: bytes, set_values: Mapping[str, Any] | None = None, re
         before: dict[str, Any] = {}
     else:
         before = _load_block(block.yaml_text)
-        new_yaml = _edit_block(block.yaml_text, set_values, remove)
+        new_yaml, loads_as = _edit_block(block.yaml_text, before, set_values, remove)
         head = normalized[: block.start] + new_yaml + normalized[block.end : block.body_start]
         body_start = original_offset(text, normalized, block.body_start)
-        _verify(before, new_yaml, set_values, remove)
+        _verify(before, new_yaml, {**set_values, **loads_as}, remove)
     if newline == "\r\n":
         head = head.replace("\n", "\r\n")
     # The body is copied from the original text, not from the CRLF-normalised one: a file
@@ -155,29 +157,45 @@ def _load_block(yaml_text: str) -> dict[str, Any]:
     return loaded
 
 
-def _edit_block(yaml_text: str, set_values: Mapping[str, Any], remove: Iterable[str]) -> str:
+def _edit_block(yaml_text: str, before: Mapping[str, Any], set_values: Mapping[str, Any],
+                remove: Iterable[str]) -> tuple[str, dict[str, Any]]:
+    """The edited block, and what each key written in the person's own form loads as
+    (a list of tags kept as a ``a, b`` string loads as that string)."""
     lines = yaml_text.splitlines(keepends=True)
     if lines and not lines[-1].endswith("\n"):
         lines[-1] += "\n"
     entries = _entries(lines)
     pending = dict(set_values)
     removed = set(remove)
+    loads_as: dict[str, Any] = {}
     out: list[str] = []
     cursor = 0
     for key, start, stop in entries:
         out.extend(lines[cursor:start])
         cursor = stop
+        tail = _trailing_blank_or_comment(lines, start + 1, stop)
         if key in pending:
-            out.append(_render_set(key, pending.pop(key)))
-            out.extend(_trailing_blank_or_comment(lines, start + 1, stop))
+            value = pending.pop(key)
+            kept = _in_same_form(key, lines[start : stop - len(tail)], before.get(key), value)
+            out.append(_render_set(key, value) if kept is None else kept.text)
+            if kept is not None:
+                loads_as[key] = kept.loads_as
+            out.extend(tail)
         elif key in removed:
             # Column-0 comments after a removed entry belong to the next key: keep them.
-            out.extend(_trailing_blank_or_comment(lines, start + 1, stop))
+            out.extend(tail)
         else:
             out.extend(lines[start:stop])
     out.extend(lines[cursor:])
     out.extend(_render_set(key, value) for key, value in pending.items())
-    return "".join(out)
+    return "".join(out), loads_as
+
+
+def _in_same_form(key: str, lines: list[str], old: Any, value: Any) -> Rewritten | None:
+    """A list the person wrote as ``[a, b]``, a block or an ``a, b`` string, written back so
+    (list_forms.py); ``None``: written anew in Obsidian's style."""
+    match = _TOP_LEVEL_KEY.match(lines[0])
+    return in_same_form(key, lines, match.end(), old, value, render_scalar) if match else None
 
 
 def _render_set(key: str, value: Any) -> str:

@@ -149,16 +149,19 @@ class Revised:
     not_committed: list[NotCommitted] = field(default_factory=list)  # files left out of the commit, and why
     yours_left_uncommitted: list[str] = field(default_factory=list)  # committed with vaultmem's change only: your own edit in them stays uncommitted
     resolved_from: Resolution | None = None
+    previous_title: str | None = None  # the title before, when it changed (given, or made anew from a new text)
 
     @classmethod
-    def of(cls, after: Note, changed: list[str], write: VaultWrite, resolved_from: Resolution | None) -> Revised:
+    def of(cls, after: Note, changed: list[str], write: VaultWrite, resolved_from: Resolution | None,
+           title_before: str | None = None) -> Revised:
         """The note as revise left it (``after``: parsed from the bytes it wrote, or found)."""
         from .notes import expiry_text
 
         return cls(id=after.id, path=after.path, version=after.version, title=after.title, layer=after.layer,
                    expires_at=None if after.permanent else expiry_text(after.expires_at), tags=after.tags,
                    changed=changed, expiry_invalid=after.expiry_invalid, commit=write.commit, not_committed=write.not_committed,
-                   yours_left_uncommitted=write.yours_left_uncommitted, resolved_from=resolved_from)
+                   yours_left_uncommitted=write.yours_left_uncommitted, resolved_from=resolved_from,
+                   previous_title=title_before if "title" in changed else None)
 
     def as_dict(self) -> dict[str, Any]:
         return {**self.__dict__, "not_committed": not_committed_dicts(self.not_committed),

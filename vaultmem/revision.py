@@ -35,7 +35,7 @@ from .lifecycle import (
 from .noteio import FileChange, edit_frontmatter, replace_if_unchanged
 from .notes import Note, inline_tags, parse_note, tags_of, timestamp_or_none
 from .paths import VaultPaths
-from .writer import clean_tags, clean_title, explicit_expiry, refuse_contradictions, refuse_past
+from .writer import clean_tags, clean_title, default_title, explicit_expiry, refuse_contradictions, refuse_past
 
 # `changed` lists fields in this order, whatever order they were asked in.
 FIELDS = ("body", "title", "layer", "expires_at", "permanent", "tags")
@@ -156,7 +156,7 @@ def revise_note(raw: bytes, note: Note, revision: Revision, policy: LayerPolicy)
     change = _Change()
     if body != note.body:
         change.changed.add("body")
-    _title(note, revision, change)
+    _title(note, revision, body, change)
     _lifecycle(note, revision, policy, change)
     _tags(note, revision, body, change)
     data = _edited(raw, note, change) if change.set_values or change.remove else raw
@@ -183,10 +183,24 @@ def _new_body(note: Note, revision: Revision) -> str:
     return note.body
 
 
-def _title(note: Note, revision: Revision, change: _Change) -> None:
+def _title(note: Note, revision: Revision, body: str, change: _Change) -> None:
     # A note whose title already reads so (from its heading or file name) gets no key.
     if revision.title is not None and revision.title != note.title:
         change.put("title", revision.title)
+    elif revision.title is None and revision.text is not None and is_generated_title(note):
+        # Else every hit goes on showing the old first line — "Thursday at 14:30" above a
+        # body that says Friday at 09:00 — and it weighs most in keyword search.
+        title = default_title(body)
+        if title and title != note.title:
+            change.put("title", title)
+
+
+def is_generated_title(note: Note) -> bool:
+    """Is the note's ``title`` the one ``remember`` makes from its text? Then nobody chose
+    it, and a new text makes a new one; a title a person or agent wrote is never replaced.
+    (``append`` adds at the end: the first line, which the title is made from, stays.)"""
+    title = note.meta.get("title")
+    return isinstance(title, str) and title.strip() == default_title(note.body) != ""
 
 
 def _lifecycle(note: Note, revision: Revision, policy: LayerPolicy, change: _Change) -> None:

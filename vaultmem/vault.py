@@ -350,8 +350,9 @@ class Vault:
     ) -> Revised:
         """Change a note in place, keeping its id, path, usage and other keys (revision.py).
 
-        ``text`` replaces the body, ``append`` adds a paragraph at its end; a layer change
-        without ``ttl``/``expires_at`` re-applies the new layer's policy from ``now``.
+        ``text`` replaces the body, ``append`` adds a paragraph at its end; a title that
+        ``remember`` made from the old text is made anew from a new ``text`` (a chosen one
+        stays; the file name stays either way); a layer change without ``ttl``/``expires_at`` re-applies the new layer's policy from ``now``.
         ``if_version``: refuse with :class:`WriteConflict` unless the file is still at that
         version (a person edited it since the caller read it). Contradictions and an empty
         revision are :class:`UsageError` and change nothing.
@@ -369,7 +370,7 @@ class Vault:
             if revised.change is not None:
                 write.record(revised.change)
                 write.message = revised.commit_message()
-        return Revised.of(revised.after, revised.changed, write, located.resolved_from)
+        return Revised.of(revised.after, revised.changed, write, located.resolved_from, revised.title_before)
 
     @heals
     def forget(self, note: str, hard: bool = False) -> Forgotten:

@@ -157,15 +157,26 @@ def explicit_expiry(expires_at: object, ttl: str | None, moment: datetime) -> da
 
 
 def default_title(text: str) -> str:
-    """The first line of the text, or its first words, as a title; ``…`` where it was cut
-    (a title cut after "due in late" reads as the whole fact, and wrong)."""
-    first = next((line.strip().lstrip("#").strip() for line in text.splitlines() if line.strip()), "")
+    """The first line of the text that holds a word, or its first words, as a title; ``…``
+    where it was cut (a title cut after "due in late" reads as the whole fact, and wrong).
+
+    Lines of markup alone — a rule (``---``, ``***``), a code fence, an empty ``#`` heading —
+    are passed over: a title ``---`` names nothing, in search hits or as the file name.
+    Only a text with no such line at all is titled by its first line, as it reads.
+    """
+    lines = [line.strip().lstrip("#").strip() for line in text.splitlines() if line.strip()]
+    first = next((line for line in lines if _holds_words(line)), lines[0] if lines else "")
     first = "".join(char for char in first if not _unsafe_in_names(char))
     words = first.split()
     title = " ".join(words[:SLUG_WORDS * 2])
     if len(title) > DEFAULT_TITLE_CHARS:
         return title[: DEFAULT_TITLE_CHARS - 3].rstrip() + "…"
     return title + ("…" if len(words) > SLUG_WORDS * 2 else "")
+
+
+def _holds_words(line: str) -> bool:
+    # A fence's info string (```python) names a language, not what the note says.
+    return not line.startswith(("```", "~~~")) and any(char.isalnum() for char in line)
 
 
 def clean_title(title: str) -> str:

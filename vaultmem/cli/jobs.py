@@ -14,6 +14,7 @@ from .shell import Context, emit_json, json_option, library_errors, main, render
 if TYPE_CHECKING:
     from ..check import CheckReport
     from ..consolidate import ConsolidationReport
+    from ..merging import KeptChange
 
 LEFT_OUT_SHOWN = 10  # consolidate's text output lists this many left-out notes (--json: all)
 APPENDED_SHOWN = 5  # and this many of the lines a merged note adds to the canonical
@@ -102,6 +103,15 @@ def render_clusters(report: ConsolidationReport) -> None:
             role = "keep" if position == 0 else f"merge {member.similarity:.3f}"
             click.echo(f"   {role:<11}  {member.path}  \"{member.title}\"  {member.chars} chars")
             render_appended(member.appended)
+        render_kept_changes(report.kept_changes_of(cluster.canonical.path), report.applied)
+
+
+def render_kept_changes(changes: tuple[KeptChange, ...] | None, applied: bool) -> None:
+    """What the merge changes (or changed) in the kept note's frontmatter, key by key."""
+    if changes:
+        click.echo(f"   frontmatter of the kept note {'changed' if applied else 'will change'}:")
+        for change in changes:
+            click.echo(f"                {change.describe()}")
 
 
 def render_appended(lines: tuple[str, ...]) -> None:

@@ -77,6 +77,9 @@ def revise(obj: Context, note: str, text: str | None, append: str | None, title:
         return
     click.echo(f"revised {result.path} ({', '.join(result.changed)}): {result.layer or '-'}, "
                f"{expiry_words(result.expires_at, result.expiry_invalid)}, version {result.version}")
+    if result.previous_title is not None:
+        made = " (made from the new text, as remember makes one; the file name stays)" if title is None else ""
+        click.echo(f"  title: \"{result.previous_title}\" → \"{result.title}\"{made}")
     render_commit(result)
 
 

@@ -1,0 +1,224 @@
+"""A list value written back in the form the person wrote it (adr/0006).
+
+``tags: [a, b]`` stays a flow list, a block list keeps its indentation and dash, and
+``tags: a, b`` (or ``a b``) stays a string separated the same way — tags are read from
+such a string (notes.tags_of), so it holds a list. Items that stay keep their text as
+written (their quotes, a ``#``); new items are written as noteio writes a value.
+
+Pure: :func:`in_same_form` takes the key's lines and what they load as, and returns the
+new lines and what they will load as — or ``None`` when the form cannot hold the new
+value (a multi-line flow list, a comment between items, a tag with a space for a string,
+an empty list for a block list); noteio then writes the key anew, in Obsidian's style.
+Every result is loaded back here and must read as intended, so a form that parses
+differently than it looks falls back instead of writing something else.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from .notes import YAML_LOAD_ERRORS, load_yaml_mapping
+
+# Keys whose text value vaultmem reads as items separated by commas or spaces (notes.tags_of).
+SEPARATED_KEYS = frozenset({"tags"})
+
+_REST = re.compile(r"[ \t]*(?:#.*)?")  # what may follow a value on its line: space, a comment
+_FLOW_ITEM = re.compile(r"""[ \t]*("(?:[^"\\\n]|\\.)*"|'(?:[^'\n]|'')*'|[^,\[\]{}"'\s#][^,\[\]{}\n]*?)[ \t]*([,\]])""")
+_BLOCK_ITEM = re.compile(r"([ \t]*)-(?:([ \t]+)(\S.*?))?[ \t]*")  # `  - item`, or an empty `  -`
+_QUOTED = re.compile(r""""(?:[^"\\]|\\.)*"|'(?:[^']|'')*'""")
+_PLAIN_WITH_COMMENT = re.compile(r"(.*?)([ \t]+#.*)?")
+_SEPARATOR = re.compile(r"[,\s]+")
+_FLOW_INDICATORS = frozenset(",[]{}#")
+_MISSING = object()  # an item text that does not load
+
+
+@dataclass(frozen=True)
+class Rewritten:
+    text: str  # the key's new lines, each ending in a newline
+    loads_as: Any  # what YAML reads from them: the new list, or the string that holds it
+
+
+def in_same_form(key: str, lines: Sequence[str], value_start: int, old: Any, new: Any,
+                 render_item: Callable[[Any], str]) -> Rewritten | None:
+    """``key``'s entry (``lines``; its value starts at ``value_start`` of the first line),
+    which loads as ``old``, rewritten to hold the list ``new`` in the same form."""
+    if not isinstance(new, list) or not lines:
+        return None
+    head, value = lines[0][:value_start], lines[0][value_start:].rstrip("\n")
+    if len(lines) == 1 and isinstance(old, list):
+        rewritten = _flow(head, value, old, new, render_item)
+    elif len(lines) == 1 and isinstance(old, str) and key in SEPARATED_KEYS:
+        rewritten = _separated(head, value, old, new)
+    elif len(lines) > 1 and isinstance(old, list) and _REST.fullmatch(value):
+        rewritten = _block(lines, old, new, render_item)
+    else:
+        return None
+    return rewritten if rewritten is not None and _reads_as(rewritten) else None
+
+
+def _reads_as(rewritten: Rewritten) -> bool:
+    try:
+        loaded = load_yaml_mapping(rewritten.text)
+    except YAML_LOAD_ERRORS:
+        return False
+    return isinstance(loaded, dict) and len(loaded) == 1 and _same(next(iter(loaded.values())), rewritten.loads_as)
+
+
+def _same(left: Any, right: Any) -> bool:
+    """Equal and of the same type (``1 == True`` in Python; not in a note)."""
+    if isinstance(left, list) and isinstance(right, list):
+        return len(left) == len(right) and all(_same(a, b) for a, b in zip(left, right, strict=True))
+    return type(left) is type(right) and left == right
+
+
+def _in_new_order(kept: Sequence[tuple[str, Any]], new: Sequence[Any], fresh: Callable[[Any], str]) -> list[str]:
+    """The texts of ``new``: an item that was there (``kept``: its text, what it loads as)
+    keeps its text as written; another is written by ``fresh``."""
+    unused = list(kept)
+    chosen: list[str] = []
+    for item in new:
+        match = next((pair for pair in unused if _same(pair[1], item)), None)
+        if match is None:
+            chosen.append(fresh(item))
+        else:
+            unused.remove(match)
+            chosen.append(match[0])
+    return chosen
+
+
+def _loaded(wrapped: str) -> Any:
+    """What one item's text loads as, given in the context it stands in (``[text]``, ``- text``)."""
+    try:
+        loaded = load_yaml_mapping(f"item: {wrapped}")
+    except YAML_LOAD_ERRORS:
+        return _MISSING
+    items = loaded.get("item") if isinstance(loaded, dict) else None
+    return items[0] if isinstance(items, list) and len(items) == 1 else _MISSING
+
+
+def _kept(texts: Sequence[str], values: Sequence[Any], wrapper: str) -> list[tuple[str, Any]] | None:
+    """Each text with its value, if the texts load as exactly ``values`` (else the parse was wrong)."""
+    if len(texts) != len(values) or not all(_same(_loaded(wrapper.format(text)), value)
+                                            for text, value in zip(texts, values, strict=True)):
+        return None
+    return list(zip(texts, values, strict=True))
+
+
+# ---------------------------------------------------------------- key: [a, b]
+
+
+def _flow(head: str, value: str, old: list[Any], new: list[Any], render_item: Callable[[Any], str]) -> Rewritten | None:
+    parsed = _flow_parts(value)
+    kept = _kept(parsed.texts, old, "[{}]") if parsed is not None else None
+    if parsed is None or kept is None:
+        return None
+    chosen = _in_new_order(kept, new, lambda item: _flow_item(item, render_item))
+    inside = f"{parsed.pad}{parsed.separator.join(chosen)}{parsed.pad}" if chosen else ""
+    return Rewritten(f"{head}{parsed.lead}[{inside}]{parsed.rest}\n", new)
+
+
+@dataclass(frozen=True)
+class _FlowList:
+    lead: str  # the space between the key and `[`
+    texts: list[str]  # each item as written
+    separator: str  # between items, as written (", " when there were fewer than two)
+    pad: str  # the space inside the brackets: `[ a, b ]`
+    rest: str  # after `]`: space, a comment
+
+
+def _flow_parts(value: str) -> _FlowList | None:
+    """A flow list on one line, or ``None`` for anything else (nested, over several lines,
+    an empty item: the fallback writes those anew)."""
+    stripped = value.lstrip(" \t")
+    if not stripped.startswith("["):
+        return None
+    lead = value[: len(value) - len(stripped)]
+    position = len(lead) + 1
+    inner = value[position:]
+    if inner.lstrip(" \t").startswith("]"):
+        rest = inner.lstrip(" \t")[1:]
+        return _FlowList(lead, [], ", ", "", rest) if _REST.fullmatch(rest) else None
+    pad = inner[: len(inner) - len(inner.lstrip(" \t"))]
+    texts: list[str] = []
+    separators: list[str] = []
+    while (match := _FLOW_ITEM.match(value, position)) is not None:
+        if texts:
+            separators.append(value[position - 1 : match.start(1)])  # the comma and the space after it
+        texts.append(match.group(1))
+        position = match.end()
+        if match.group(2) == "]":
+            rest = value[position:]
+            return _FlowList(lead, texts, separators[0] if separators else ", ", pad, rest) if _REST.fullmatch(rest) else None
+    return None
+
+
+def _flow_item(item: Any, render_item: Callable[[Any], str]) -> str:
+    """A new item inside `[...]`, where a plain `,` `[` `]` `{` `}` would end or open something."""
+    text = render_item(item)
+    if not isinstance(item, str) or text[:1] in "'\"" or not (_FLOW_INDICATORS & set(text)):
+        return text
+    return json.dumps(item, ensure_ascii=False)
+
+
+# ---------------------------------------------------------------- key:\n  - a\n  - b
+
+
+def _block(lines: Sequence[str], old: list[Any], new: list[Any], render_item: Callable[[Any], str]) -> Rewritten | None:
+    if not new:
+        return None  # a block list has no empty form: written anew as `key: []`
+    items = [_BLOCK_ITEM.fullmatch(line.rstrip("\n")) for line in lines[1:]]
+    matches = [match for match in items if match is not None]
+    if len(matches) != len(items) or len({match.group(1) for match in matches}) != 1:
+        return None  # a comment between items, an item over several lines, uneven indents: not ours to rebuild
+    loaded = _kept([match.group(3) or "" for match in matches], old, "\n  - {}")
+    if loaded is None:
+        return None
+    kept = [(match.group(0), value) for match, (_text, value) in zip(matches, loaded, strict=True)]
+    gap = next((match.group(2) for match in matches if match.group(2)), " ")
+    chosen = _in_new_order(kept, new, lambda item: f"{matches[0].group(1)}-{gap}{render_item(item)}")
+    return Rewritten(lines[0] + "".join(f"{line}\n" for line in chosen), new)
+
+
+# ---------------------------------------------------------------- key: a, b
+
+
+def _separated(head: str, value: str, old: str, new: list[Any]) -> Rewritten | None:
+    """A string of tags: the same separator, quotes and comment; kept tags as written."""
+    if not all(isinstance(item, str) and item and not _SEPARATOR.search(item) for item in new) or not new:
+        return None  # a tag with a space or a comma cannot be one item of the string
+    scalar = _scalar_parts(value)
+    if scalar is None:
+        return None
+    lead, quote, rest = scalar
+    tokens = [token for token in _SEPARATOR.split(old.strip()) if token]
+    found = _SEPARATOR.search(old.strip())
+    separator = found.group() if found else ", "
+    kept = [(token, token.strip().lstrip("#").strip()) for token in tokens]
+    text = separator.join(_in_new_order(kept, new, str))
+    # Plain as it was, unless the new text reads otherwise plain (then single-quoted).
+    candidates = (Rewritten(f"{head}{lead}{_quoted(text, style)}{rest}\n", text) for style in (quote, "'"))
+    return next((candidate for candidate in candidates if _reads_as(candidate)), None)
+
+
+def _scalar_parts(value: str) -> tuple[str, str, str] | None:
+    """(space before the value, its quote ('', "'" or '"'), what follows it) of a one-line scalar."""
+    stripped = value.lstrip(" \t")
+    lead = value[: len(value) - len(stripped)]
+    quoted = _QUOTED.match(stripped)
+    if quoted is not None:
+        rest = stripped[quoted.end():]
+        return (lead, stripped[0], rest) if _REST.fullmatch(rest) else None
+    plain = _PLAIN_WITH_COMMENT.fullmatch(stripped)
+    return (lead, "", plain.group(2) or "") if plain is not None and plain.group(1) else None
+
+
+def _quoted(text: str, quote: str) -> str:
+    if quote == "'":
+        return "'" + text.replace("'", "''") + "'"
+    if quote == '"':
+        return json.dumps(text, ensure_ascii=False)
+    return text
