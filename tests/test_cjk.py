@@ -12,6 +12,7 @@ from helpers import NOW, write_file
 from vaultmem import Vault
 from vaultmem.cjk import MAX_PAIRS, bigrams, pieces, spaced
 from vaultmem.embedders import HashingEmbedder
+from vaultmem.notes import READER_VERSION
 from vaultmem.search import query_terms, query_words, search_filters
 from vaultmem.snippets import SNIPPET_CHARS, query_pattern, window
 
@@ -102,7 +103,7 @@ def test_an_index_made_before_characters_were_tokens_learns_them_without_embeddi
         vault.index()
     database = sqlite3.connect(cjk_vault / ".vaultmem" / "index.db")
     with database:  # what reader 9 wrote: each sentence one token
-        database.execute("UPDATE meta SET value = replace(value, 'reader-10/', 'reader-9/') WHERE key = 'reader'")
+        database.execute("UPDATE meta SET value = replace(value, ?, 'reader-9/') WHERE key = 'reader'", (f"reader-{READER_VERSION}/",))
         database.execute("UPDATE passages_fts SET body = replace(body, ' ', '')")
         embedded = database.execute("SELECT max(seq) FROM passage_vectors").fetchone()[0]
     database.close()

@@ -166,12 +166,15 @@ class NoteNotFound(VaultmemError, LookupError):
 class ArchivedNote(NoteNotFound):
     """A NOTE argument that names a note forget, expire or consolidate moved to the archive."""
 
-    def __init__(self, note: str, archived: str, archive_dir: str) -> None:
+    def __init__(self, note: str, archived: str, archive_dir: str, also: Sequence[str] = ()) -> None:
         self.note = note
         self.archived = archived
+        self.also = list(also)  # other archived notes of that file name (a bare name two notes had)
+        others = "" if not also else (f" (another archived note of that name is {also[0]})" if len(also) == 1
+                                      else f" (other archived notes of that name: {', '.join(also)})")
         VaultmemError.__init__(
             self,
-            f"{note!r} was archived: it is {archived} now (forget, expire and consolidate move notes there). "
+            f"{note!r} was archived: it is {archived} now{others} (forget, expire and consolidate move notes there). "
             f"Archived files are not notes: nothing searches or changes them; move it out of {archive_dir}/ "
             "to make it a note again",
         )
