@@ -141,8 +141,15 @@ def listed(*arguments: Argument) -> list[str | Argument]:
 class PathOutsideVault(VaultmemError, ValueError):
     """A path that would resolve outside the vault (``..``, absolute, symlink out)."""
 
-    def __init__(self, path: object, vault: object) -> None:
+    def __init__(self, path: object, vault: object, leads_to: object = None) -> None:
         self.path = path
+        if leads_to is not None:  # a path typed in a shell, read from the current folder (the CLI)
+            where = " is" if str(leads_to) == str(path) else f" is {str(leads_to)!r},"
+            super().__init__(
+                f"path {str(path)!r}{where} outside the vault {str(vault)!r}: name a note "
+                "in the vault, by its path from the vault root or from the current folder"
+            )
+            return
         super().__init__(
             f"path {str(path)!r} resolves outside the vault {str(vault)!r}: "
             "use a path relative to the vault root, without '..' or symlinks out"
