@@ -253,6 +253,40 @@ def test_a_stray_index_folder_above_does_not_make_a_vault_of_everything_below(tm
     assert json.loads(CliRunner().invoke(main, ["check", "--json"]).stdout)["files"] == 0
 
 
+def test_a_note_path_typed_in_a_shell_is_read_from_the_current_folder_by_every_command_that_takes_a_note(
+        vault_dir: Path, write_note, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Was: in the vault's Personen/, `get ./Lena.md` said no note matches, and `get ../Personen/Lena.md`
+    and `get /…/vault/Personen/Lena.md` said the path resolves outside the vault (it does not)."""
+    write_note(".vaultmem.toml", 'embedder = "hashing"\n')
+    write_note("Personen/Lena.md", "---\nlayer: L4\n---\nLena keeps bees.\n")
+    write_note("Personen/Old.md", "---\nlayer: L3\n---\nLena kept one hive.\n")
+    git = ["git", "-c", "user.name=t", "-c", "user.email=t@example.com"]
+    for command in (["init", "-q"], ["add", "-A"], ["commit", "-qm", "notes"]):
+        subprocess.run([*git, *command], cwd=vault_dir, check=True)
+    monkeypatch.delenv("VAULTMEM_VAULT", raising=False)
+    monkeypatch.chdir(vault_dir / "Personen")
+    cli = CliRunner()
+    for typed in ("./Lena.md", "./Lena", "../Personen/Lena.md", str(vault_dir / "Personen" / "Lena.md"),
+                  "Personen/Lena.md", "Lena"):  # the last two: vault-relative and a bare name, as before
+        got = cli.invoke(main, ["get", typed, "--json"])
+        assert got.exit_code == 0, (typed, got.output)
+        assert json.loads(got.stdout)["path"] == "Personen/Lena.md", typed
+    for arguments in (["explain", "./Lena.md", "bees"], ["history", "../Personen/Lena.md"], ["used", "./Lena.md"],
+                      ["revise", str(vault_dir / "Personen" / "Lena.md"), "--tag", "bees"],
+                      ["remember", "Lena keeps two hives", "--supersedes", "./Old.md"], ["forget", "./Lena.md"]):
+        result = cli.invoke(main, [*arguments, "--json"])
+        assert result.exit_code == 0, (arguments, result.output)
+    assert json.loads(result.stdout)["archived_to"] == "_archive/Personen/Lena.md"
+    assert "superseded_by" in (vault_dir / "Personen/Old.md").read_text(encoding="utf-8")
+    # Outside the vault: refused as a usage error that says where the path leads and what the vault is.
+    (vault_dir.parent / "elsewhere.md").write_text("not the vault's\n", encoding="utf-8")
+    for typed in ("../../elsewhere.md", str(vault_dir.parent / "elsewhere.md")):
+        refused = cli.invoke(main, ["get", typed])
+        assert refused.exit_code == 2, (typed, refused.output)
+        assert "outside the vault" in refused.stderr and repr(str(vault_dir)) in refused.stderr, refused.stderr
+        assert repr(str(vault_dir.parent / "elsewhere.md")) in refused.stderr
+
+
 def test_an_empty_environment_variable_means_the_vault_around_the_current_folder(sample_vault: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(sample_vault)
     result = CliRunner(env={"VAULTMEM_VAULT": ""}).invoke(main, ["check", "--json"])

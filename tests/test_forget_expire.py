@@ -143,6 +143,43 @@ def test_a_name_that_only_begins_an_archived_files_name_is_not_said_to_be_archiv
         vault.get("memories/standup")
 
 
+def test_an_archived_note_named_by_its_bare_file_name_or_in_another_unicode_form_says_where_it_went(
+        vault_dir: Path, write_note) -> None:
+    """Were "no note matches": `get "Zettel/Café crème.md"` typed composed once the decomposed file
+    (as macOS names it) was archived, and `get "C# vs Kotlin"` (a bare file name) once
+    Ideas/C# vs Kotlin.md was."""
+    import unicodedata
+
+    decomposed = unicodedata.normalize("NFD", "Café crème")
+    write_note(".vaultmem.toml", 'embedder = "hashing"\n')
+    write_note(f"Zettel/{decomposed}.md", "---\nlayer: L3\n---\nA café crème at the counter.\n")
+    write_note("Ideas/C# vs Kotlin.md", "---\nlayer: L3\n---\nC# has LINQ.\n")
+    with Vault(vault_dir) as vault:
+        vault.forget("Café crème")  # a bare name, typed composed: found (resolution's step 2)
+        vault.forget("Ideas/C# vs Kotlin.md")
+        assert os.listdir(vault_dir / "_archive" / "Zettel") == [f"{decomposed}.md"]
+        for reference in ("Zettel/Café crème.md", "Zettel/Café crème", f"Zettel/{decomposed}.md", "Café crème"):
+            with pytest.raises(ArchivedNote) as raised:
+                vault.get(reference)
+            assert raised.value.archived == f"_archive/Zettel/{decomposed}.md", reference  # as the disk spells it
+        for reference in ("C# vs Kotlin", "c# vs kotlin.md"):
+            with pytest.raises(ArchivedNote, match=r"was archived: it is _archive/Ideas/C# vs Kotlin\.md now"):
+                vault.get(reference)
+        # Two notes of that name were archived: the newest copy of each is named.
+        write_note("Other/C# vs Kotlin.md", "---\nlayer: L3\n---\nKotlin has coroutines.\n")
+        vault.forget("Other/C# vs Kotlin.md")
+        write_note("Ideas/C# vs Kotlin.md", "---\nlayer: L3\n---\nC# has records.\n")
+        vault.forget("Ideas/C# vs Kotlin.md")
+        with pytest.raises(ArchivedNote) as raised:
+            vault.get("C# vs Kotlin")
+        assert (raised.value.archived, raised.value.also) == ("_archive/Ideas/C# vs Kotlin-2.md", ["_archive/Other/C# vs Kotlin.md"])
+        with pytest.raises(NoteNotFound) as unknown:
+            vault.get("C# vs Kotl")
+        assert not isinstance(unknown.value, ArchivedNote)
+    got = run_cli(vault_dir, "get", "C# vs Kotlin")
+    assert got.exit_code == 1 and "was archived: it is _archive/Ideas/C# vs Kotlin-2.md now" in got.stderr
+
+
 def test_archive_is_never_indexed_even_after_rebuild(vault: Vault) -> None:
     vault.forget("people/Lars Becker")
     vault.index(rebuild=True)

@@ -113,3 +113,14 @@ def test_wikilinks_and_embeds_keep_heading_and_label_and_code_is_not_a_link() ->
     redirects = LinkRedirects(["old.md", "dir/canon.md"], {"old.md": "dir/canon.md"})
     text = "[[old#Part|see]] ![[Old.md]] `[[old]]`\n```\n[[old]]\n```\n"
     assert rewrite_links(text, redirects, "x.md") == ("[[canon#Part|see]] ![[canon]] `[[old]]`\n```\n[[old]]\n```\n", [])
+
+
+def test_a_link_names_a_note_in_any_case_and_either_unicode_form_as_resolution_does() -> None:
+    """Was: a link typed composed (``[[Café]]``) to a file macOS named decomposed was not taken for
+    a link to it, so a merge left it pointing at the archived note; resolution names that note."""
+    import unicodedata
+
+    decomposed = unicodedata.normalize("NFD", "Café") + ".md"
+    redirects = LinkRedirects([decomposed, "keep.md"], {decomposed: "keep.md"})
+    assert rewrite_links("[[Café]] and [[CAFÉ|x]] and [c](Café.md)", redirects, "x.md") == (
+        "[[keep]] and [[keep|x]] and [c](keep.md)", [])

@@ -64,3 +64,17 @@ def test_the_appended_text_names_each_source_under_a_small_heading() -> None:
 
 def test_normalize_drops_markers_and_folds_case_and_whitespace() -> None:
     assert normalize("- [x] Done,  it\n> 1. Quoted: QX-7731") == "done it quoted qx 7731"
+
+
+def test_a_merge_adds_aliases_as_obsidian_reads_them_under_the_key_the_canonical_holds_them_in() -> None:
+    """Was: `aliases: Tommy, T-Bone` was carried as the one alias "Tommy, T-Bone", and a canonical's
+    `alias: Kiki` got an `aliases` key beside it (Obsidian reads the first, so one list was hidden)."""
+    from vaultmem.merging import merged_frontmatter
+
+    canonical = parse_note("c.md", b"---\ntitle: Drums\nalias: Kiki\n---\nWe rehearse on Fridays.\n")
+    merged = parse_note("m.md", b"---\ntitle: Percussion\naliases: Tommy, T-Bone\n---\nRehearsal is on Friday.\n")
+    change = merged_frontmatter(canonical, [merged])
+    assert change.set_values["alias"] == ["Kiki", "Percussion", "Tommy", "T-Bone"]
+    assert "aliases" not in change.set_values
+    listed = parse_note("c.md", b"---\ntitle: Drums\naliases: Tommy, T-Bone\n---\nWe rehearse on Fridays.\n")
+    assert merged_frontmatter(listed, [merged]).set_values["aliases"] == ["Tommy", "T-Bone", "Percussion"]

@@ -15,6 +15,8 @@ import pytest
 from helpers import run_cli
 from vaultmem import AmbiguousNote, NoteNotFound, Vault
 from vaultmem.embedders import HashingEmbedder
+from vaultmem.resolution import Resolution
+from vaultmem.searchable import EMBED_RECIPE, INDEX_RULES
 
 NOW = "2026-11-30T12:00:00+00:00"
 CANONICAL = "preferences/coffee-milk-details.md"
@@ -103,17 +105,92 @@ def test_an_alias_two_notes_share_is_ambiguous(vault: Vault, write_note) -> None
 
 
 def test_two_notes_sharing_a_file_name_are_named_with_the_notes_titled_so(vault: Vault) -> None:
-    # An agent's own note titled "Kyoto" (memories/kyoto.md) was left out of the error, so the
+    # An agent's own note titled "Kyoto" (memories/temples.md) was left out of the error, so the
     # agent could not tell that the note it meant was a third one.
     for path in ("Inbox/Kyoto.md", "References/Kyoto.md"):
         (vault.root / path).parent.mkdir(parents=True, exist_ok=True)
         (vault.root / path).write_text("a place\n", encoding="utf-8")
     vault.remember("Temples to see in Kyoto", title="Kyoto", layer="L3", folder="memories", now=NOW)
+    (vault.root / "memories/kyoto.md").rename(vault.root / "memories/temples.md")
     with pytest.raises(AmbiguousNote) as raised:
         vault.get("Kyoto")
     assert raised.value.candidates == ["Inbox/Kyoto.md", "References/Kyoto.md"]
-    assert raised.value.also_named == ["memories/kyoto.md"]
-    assert "memories/kyoto.md goes by it as an alias or title, which a file name outranks" in str(raised.value)
+    assert raised.value.also_named == ["memories/temples.md"]
+    assert "memories/temples.md goes by it as an alias or title, which a file name outranks" in str(raised.value)
+
+
+def test_a_file_name_in_another_case_is_the_same_name_so_a_bare_name_is_ambiguous(vault: Vault) -> None:
+    """Was: `get Kyoto` and MCP `forget(note="Kyoto")` silently took References/Kyoto.md (a
+    person's note) because its name matched case for case, while `get kyoto` took the agent's
+    memories/kyoto.md. Obsidian reads [[Kyoto]] and [[kyoto]] as one name: so does resolution."""
+    (vault.root / "References").mkdir()
+    (vault.root / "References/Kyoto.md").write_text("A person called Kyoto.\n", encoding="utf-8")
+    vault.remember("Temples to see in Kyoto", title="Kyoto", layer="L3", folder="memories", now=NOW)
+    assert (vault.root / "memories/kyoto.md").is_file()
+    for reference in ("Kyoto", "kyoto", "KYOTO", "Kyoto.md"):
+        with pytest.raises(AmbiguousNote) as raised:
+            vault.get(reference)
+        assert raised.value.candidates == ["References/Kyoto.md", "memories/kyoto.md"], reference
+    with pytest.raises(AmbiguousNote):
+        vault.forget("Kyoto")
+    assert (vault.root / "References/Kyoto.md").is_file() and (vault.root / "memories/kyoto.md").is_file()
+    # A path with its folders is exact, as before; a name only one note has, in any case, names it.
+    assert vault.locate("References/Kyoto").row.path == "References/Kyoto.md"
+    assert vault.locate("memories/kyoto.md").row.path == "memories/kyoto.md"
+    assert vault.locate("harbor").row.path == "projects/Harbor.md"
+    assert vault.locate("harbor").resolved_from is None  # by its file name, not a title or alias
+
+
+def test_a_file_name_in_another_case_and_unicode_form_is_still_the_same_name(vault_dir: Path, write_note) -> None:
+    write_note(f"travel/{DECOMPOSED}.md", "---\nlayer: L4\n---\nCoffee in Paris.\n")
+    with Vault(vault_dir, embedder=HashingEmbedder()) as vault:
+        assert vault.locate(COMPOSED.upper()).row.path == f"travel/{DECOMPOSED}.md"
+        assert vault.locate(unicodedata.normalize("NFD", COMPOSED.lower())).row.path == f"travel/{DECOMPOSED}.md"
+
+
+def test_aliases_are_read_as_obsidian_reads_them(vault_dir: Path, write_note) -> None:
+    """Was: `aliases: Tommy, T-Bone` was one alias "Tommy, T-Bone", and `alias: Kiki` (the key
+    Obsidian still reads) none. Obsidian splits a string on commas and reads either key."""
+    write_note("people/Tom.md", "---\naliases: Tommy, T-Bone\n---\nTom plays the drums.\n")
+    write_note("people/Kristin.md", "---\nalias: Kiki\n---\nKristin sings.\n")
+    write_note("people/Zoe.md", "---\nAliases: [Big Z]\n---\nZoe paints.\n")
+    write_note("people/John Smith.md", "---\naliases: [\"Smith, John\"]\n---\nA list item is one alias, commas and all.\n")
+    with Vault(vault_dir, embedder=HashingEmbedder()) as vault:
+        for reference, path in (("Tommy", "people/Tom.md"), ("T-Bone", "people/Tom.md"), ("Kiki", "people/Kristin.md"),
+                                ("Big Z", "people/Zoe.md"), ("Smith, John", "people/John Smith.md")):
+            located = vault.locate(reference)
+            assert (located.row.path, located.resolved_from) == (path, Resolution(reference, "aliases")), reference
+        with pytest.raises(NoteNotFound):
+            vault.locate("Tommy, T-Bone")
+
+
+def test_an_index_made_before_aliases_were_read_as_obsidian_reads_them_learns_them_without_embedding(
+        vault_dir: Path, write_note) -> None:
+    write_note(".vaultmem.toml", 'embedder = "hashing"\n')  # the CLI's embedder too
+    write_note("people/Tom.md", "---\naliases: Tommy, T-Bone\n---\nTom plays the drums.\n")
+    write_note("people/Kristin.md", "---\nalias: Kiki\n---\nKristin sings.\n")
+    with Vault(vault_dir) as vault:
+        vault.index()
+    db = sqlite3.connect(vault_dir / ".vaultmem/index.db")
+    vectors_before = db.execute("SELECT label, seq FROM passage_vectors ORDER BY label").fetchall()
+    with db:  # what reader 10 left: the string as one alias, no alias from `alias`, its rules
+        db.execute("DELETE FROM note_names WHERE kind = 'aliases' OR name IN ('tommy', 't-bone', 'kiki')")
+        db.execute("INSERT INTO note_names (label, kind, name) SELECT label, 'aliases', 'Tommy, T-Bone' FROM notes "
+                   "WHERE path = 'people/Tom.md'")
+        db.execute("UPDATE meta SET value = ? WHERE key = 'reader'", (f"reader-10/{EMBED_RECIPE}",))
+    db.close()
+    # The first command after the upgrade (a get, not an index) reads every note again.
+    for reference, path in (("T-Bone", "people/Tom.md"), ("Kiki", "people/Kristin.md")):
+        result = run_cli(vault_dir, "get", reference, "--json")
+        assert result.exit_code == 0, result.output
+        assert json.loads(result.stdout)["path"] == path
+    with Vault(vault_dir) as vault:
+        assert vault.store.meta.get("reader") == INDEX_RULES
+        assert vault.search("Kiki", k=1)[0].path == "people/Kristin.md"
+    db = sqlite3.connect(vault_dir / ".vaultmem/index.db")
+    assert db.execute("SELECT label, seq FROM passage_vectors ORDER BY label").fetchall() == vectors_before  # nothing re-embedded
+    assert db.execute("SELECT count(*) FROM note_names WHERE name = 'Tommy, T-Bone'").fetchone() == (0,)
+    db.close()
 
 
 def test_a_file_name_wins_over_another_notes_alias_and_an_alias_over_a_title(vault: Vault) -> None:

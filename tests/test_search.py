@@ -673,6 +673,26 @@ def test_a_question_that_is_a_notes_title_or_alias_in_other_words_lifts_only_tha
     assert lifted_by_name(named, query) == ([] if path is None else [path])
 
 
+def test_an_alias_in_a_comma_separated_string_or_under_alias_lifts_its_note_and_explain_names_it(tmp_path: Path) -> None:
+    """Was: `aliases: Tommy, T-Bone` was the one name "tommy, t-bone" and `alias: Kiki` no name:
+    neither query was a name of its note, so neither note was lifted."""
+    from helpers import write_file
+
+    root = tmp_path / "vault"
+    write_file(root, "people/Tom.md", "---\naliases: Tommy, T-Bone\n---\nPlays the drums on Fridays.\n")
+    write_file(root, "people/Kristin.md", "---\nalias: Kiki\n---\nSings in the choir.\n")
+    write_file(root, "notes/Band.md", "T-Bone and Kiki and Tommy: T-Bone drums, Kiki sings, Tommy is T-Bone.\n")
+    with Vault(root, embedder=HashingEmbedder()) as vault:
+        vault.index()
+        for query, path in (("Tommy", "people/Tom.md"), ("t-bone", "people/Tom.md"), ("Kiki", "people/Kristin.md")):
+            assert lifted_by_name(vault, query) == [path], query
+            assert vault.search(query, k=3, now=NOW)[0].path == path, query
+        reasons = vault.explain("people/Tom.md", "T-Bone", now=NOW).reasons
+        assert any(reason.startswith("name match: the query is its alias ('T-Bone')") for reason in reasons), reasons
+        reasons = vault.explain("people/Kristin.md", "Kiki", now=NOW).reasons
+        assert any(reason.startswith("name match: the query is its alias ('Kiki')") for reason in reasons), reasons
+
+
 def test_a_name_that_is_mostly_stopwords_is_not_asked_for_by_its_last_word(kepano: Vault) -> None:
     # "Out of Control" without its stopwords is "control": a question about control does not name the book.
     assert lifted_by_name(kepano, "what is control") == []

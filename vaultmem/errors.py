@@ -148,8 +148,15 @@ def listed(*arguments: Argument) -> list[str | Argument]:
 class PathOutsideVault(VaultmemError, ValueError):
     """A path that would resolve outside the vault (``..``, absolute, symlink out)."""
 
-    def __init__(self, path: object, vault: object) -> None:
+    def __init__(self, path: object, vault: object, leads_to: object = None) -> None:
         self.path = path
+        if leads_to is not None:  # a path typed in a shell, read from the current folder (the CLI)
+            where = " is" if str(leads_to) == str(path) else f" is {str(leads_to)!r},"
+            super().__init__(
+                f"path {str(path)!r}{where} outside the vault {str(vault)!r}: name a note "
+                "in the vault, by its path from the vault root or from the current folder"
+            )
+            return
         super().__init__(
             f"path {str(path)!r} resolves outside the vault {str(vault)!r}: "
             "use a path relative to the vault root, without '..' or symlinks out"
@@ -173,12 +180,15 @@ class NoteNotFound(VaultmemError, LookupError):
 class ArchivedNote(NoteNotFound):
     """A NOTE argument that names a note forget, expire or consolidate moved to the archive."""
 
-    def __init__(self, note: str, archived: str, archive_dir: str) -> None:
+    def __init__(self, note: str, archived: str, archive_dir: str, also: Sequence[str] = ()) -> None:
         self.note = note
         self.archived = archived
+        self.also = list(also)  # other archived notes of that file name (a bare name two notes had)
+        others = "" if not also else (f" (another archived note of that name is {also[0]})" if len(also) == 1
+                                      else f" (other archived notes of that name: {', '.join(also)})")
         VaultmemError.__init__(
             self,
-            f"{note!r} was archived: it is {archived} now (forget, expire and consolidate move notes there). "
+            f"{note!r} was archived: it is {archived} now{others} (forget, expire and consolidate move notes there). "
             f"Archived files are not notes: nothing searches or changes them; move it out of {archive_dir}/ "
             "to make it a note again",
         )

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from .dating import DAILY_SOURCE, note_date, shown_date
 from .errors import NoteNotFound, NoteReadError, UsageError
-from .fields import name_key, name_topic, person_asked, query_topics, string_values
+from .fields import aliases_of, name_key, name_topic, person_asked, query_topics
 from .lifecycle import format_timestamp, from_epoch_us, is_expired_us, to_epoch_us
 from .notes import read_note, text_values
 from .ranking import NAME_MARGIN, SideHit, match_kind, note_scores, probability
@@ -170,7 +170,7 @@ def _unheld_reason(found: Candidates) -> list[str]:
 def _name_reason(row: NoteRow, meta: dict[str, Any], query: str, lift: float) -> str:
     """The name bonus, in words: which of the note's names the query is, and what it did."""
     key, topics = name_key(query), query_topics(query)
-    aliases = string_values(meta.get("aliases", meta.get("alias")))
+    aliases = aliases_of(meta)
     names = [("file name", PurePosixPath(row.path).stem), ("title", row.title), *(("alias", alias) for alias in aliases)]
     exact = next(((kind, text) for kind, text in names if name_key(text) == key), None)
     topical = next(((kind, text) for kind, text in names if name_topic(name_key(text)) in topics), None)

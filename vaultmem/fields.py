@@ -72,6 +72,7 @@ REQUEST_WORDS = frozenset(
     "tell know remember recall show find give look anything everything something info information "
     "detail details summary summarise summarize note notes page please".split()
 )
+ALIAS_KEYS = ("aliases", "alias")  # lower-cased, as Obsidian matches them (/^alias(es)?$/i)
 _POSSESSIVE_END = re.compile(r"['’]s$")  # kelly's is kelly, who's is who
 _LINK = re.compile(r"!?\[\[([^\]|#^]*)(?:[#^][^\]|]*)?(?:\|([^\]]*))?\]\]")
 _URL = re.compile(r"^[a-z][a-z0-9+.-]*://\S+$", re.IGNORECASE)
@@ -107,7 +108,7 @@ class SearchFields:
 def search_fields(note: Note) -> SearchFields:
     folder, _, file_name = note.path.rpartition("/")
     name = file_name.removesuffix(".md")
-    aliases = tuple(string_values(note.meta.get("aliases", note.meta.get("alias"))))
+    aliases = tuple(aliases_of(note.meta))
     keys = [name_key(text) for text in (name, note.title, *aliases)]
     return SearchFields(
         name=f"{folder} {name}" if folder else name,
@@ -120,12 +121,39 @@ def search_fields(note: Note) -> SearchFields:
     )
 
 
+def alias_key(meta: Mapping[str, Any]) -> str | None:
+    """The frontmatter key a note's aliases are read from, as Obsidian picks it: the first key
+    named ``aliases`` or ``alias`` (the legacy key Obsidian still reads), in any case."""
+    return next((key for key in meta if isinstance(key, str) and key.lower() in ALIAS_KEYS), None)
+
+
+def aliases_of(meta: Mapping[str, Any]) -> list[str]:
+    """A note's aliases as Obsidian reads them (its ``parseFrontMatterAliases``): the value of
+    :func:`alias_key`; a list is one alias per item, a string is split on commas
+    (``aliases: Tommy, T-Bone`` is two names). Each trimmed, once, none empty; anything else
+    (a mapping, a nested list, a date) names nothing. The one reader of a note's aliases:
+    resolution, search's name keys, explain and consolidate all ask it."""
+    key = alias_key(meta)
+    value = None if key is None else meta[key]
+    items = value.split(",") if isinstance(value, str) else value if isinstance(value, list) else []
+    texts = (str(item).strip() for item in items if isinstance(item, (str, int, float)) and not isinstance(item, bool))
+    return list(dict.fromkeys(text for text in texts if text))
+
+
 def name_form(text: str) -> str:
     """A name (file name, path, id, title, alias) in the one Unicode form names are compared
     in: NFC. macOS writes file names decomposed (``e`` + U+0301), a person types ``é``;
     both are the same name. The only place vaultmem normalizes a name (resolution.py and
     the store's ``vm_nfc`` SQL function use it)."""
     return unicodedata.normalize("NFC", text)
+
+
+def name_fold(text: str) -> str:
+    """A file name as two are compared to tell whether they name the same note: :func:`name_form`,
+    case folded. Obsidian takes ``[[Kyoto]]`` and ``[[kyoto]]`` for the same link, so
+    ``Kyoto.md`` and ``kyoto.md`` in two folders share one name (resolution's file-name
+    step, links.py)."""
+    return name_form(text).casefold()
 
 
 def name_key(text: str) -> str:

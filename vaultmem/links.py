@@ -21,6 +21,7 @@ from collections.abc import Callable, Iterable, Mapping
 from pathlib import PurePosixPath
 from urllib.parse import unquote
 
+from .fields import name_fold
 from .markdown import code_ranges
 from .notes import path_without_suffix
 
@@ -48,7 +49,8 @@ _URL_SCHEME = re.compile(r"[a-zA-Z][a-zA-Z0-9+.-]*:")
 class LinkRedirects:
     """Which link targets point at a merged note, and the target to write instead.
 
-    A target resolves as Obsidian resolves it: ``name`` by file name (case-insensitive),
+    A target resolves as Obsidian resolves it: ``name`` by file name (case-insensitive:
+    ``fields.name_fold``, as resolution's file-name step compares names),
     ``folder/name`` by the end of the path; ``.md`` is optional in a wikilink. A Markdown
     link's path is tried relative to its note, then from the vault root, then as a name. A
     name that several notes share is ambiguous and is left alone (and reported).
@@ -59,29 +61,29 @@ class LinkRedirects:
         self.by_name: dict[str, list[str]] = {}
         self.by_path: dict[str, list[str]] = {}
         for path in note_paths:
-            self.by_name.setdefault(_stem(path).lower(), []).append(path)
-            self.by_path.setdefault(path.lower(), []).append(path)
+            self.by_name.setdefault(name_fold(_stem(path)), []).append(path)
+            self.by_path.setdefault(name_fold(path), []).append(path)
 
     def candidates(self, target: str) -> list[str]:
         key = target.strip().replace("\\", "/").lstrip("/")
-        key = (key[:-3] if key.lower().endswith(".md") else key).lower()
+        key = name_fold(key[:-3] if key.lower().endswith(".md") else key)
         if not key:
             return []
         paths = self.by_name.get(key.rsplit("/", 1)[-1], [])
         if "/" not in key:
             return paths
-        return [path for path in paths if (bare := path_without_suffix(path).lower()) == key or bare.endswith("/" + key)]
+        return [path for path in paths if (bare := name_fold(path_without_suffix(path))) == key or bare.endswith("/" + key)]
 
     def resolve_path(self, target: str, source: str) -> tuple[list[str], str]:
         """The notes a Markdown link's ``target`` (a ``.md`` path) from ``source`` can mean, and how
         it was written: ``relative`` to the linking note, from the vault ``root``, or a bare ``name``.
         Obsidian's order: relative first, then from the root, then by name."""
         if target.startswith("/"):
-            return self.by_path.get(posixpath.normpath(target.lstrip("/")).lower(), []), "root"
+            return self.by_path.get(name_fold(posixpath.normpath(target.lstrip("/"))), []), "root"
         relative = posixpath.normpath(posixpath.join(posixpath.dirname(source), target))
-        if target.startswith(("./", "../")) or relative.lower() in self.by_path:
-            return self.by_path.get(relative.lower(), []), "relative"
-        if found := self.by_path.get(posixpath.normpath(target).lower()):
+        if target.startswith(("./", "../")) or name_fold(relative) in self.by_path:
+            return self.by_path.get(name_fold(relative), []), "relative"
+        if found := self.by_path.get(name_fold(posixpath.normpath(target))):
             return found, "root"
         return self.candidates(target), "name"
 
@@ -103,7 +105,7 @@ class LinkRedirects:
 
     def new_target(self, canonical: str, with_folder: bool) -> str:
         """The canonical as a link target: its name if unique once the merged notes are gone."""
-        alive = [path for path in self.by_name.get(_stem(canonical).lower(), []) if path not in self.redirects]
+        alive = [path for path in self.by_name.get(name_fold(_stem(canonical)), []) if path not in self.redirects]
         return _stem(canonical) if not with_folder and alive == [canonical] else path_without_suffix(canonical)
 
 

@@ -38,6 +38,7 @@ from datetime import date, datetime
 from typing import Any
 
 from .errors import FrontmatterError
+from .fields import alias_key, aliases_of
 from .lifecycle import PERMANENT_LAYER, format_timestamp, is_absent, parse_timestamp
 from .markdown import HEADING_LINE, code_ranges
 from .notes import Note, tags_of
@@ -141,8 +142,8 @@ def merged_frontmatter(canonical: Note, merged: Sequence[Note]) -> FrontmatterCh
     tags = unique([*tags_of(canonical.meta), *(tag for note in merged for tag in note.tags)])
     if tags != tags_of(canonical.meta):
         changes["tags"] = tags
-    aliases = [alias for note in merged for alias in (note.title, *string_list(note, "aliases")) if alias != canonical.title]
-    _extend(changes, canonical, "aliases", aliases)
+    aliases = [alias for note in merged for alias in (note.title, *alias_list(note)) if alias != canonical.title]
+    _extend_aliases(changes, canonical, aliases)
     _extend(changes, canonical, "merged_from", [ident for note in merged for ident in (note.id, *string_list(note, "merged_from"))])
     # What a merged note had replaced now lives on in the canonical: those ids resolve to it.
     _extend(changes, canonical, "supersedes", [ident for note in merged for ident in string_list(note, "supersedes")])
@@ -211,7 +212,8 @@ def kept_changes(canonical: Note, change: FrontmatterChange) -> tuple[KeptChange
         if key in change.remove:
             said.append(KeptChange(key, _as_text(canonical.meta.get(key)), None, why=why))
         elif isinstance(change.set_values[key], list):
-            existing = set(tags_of(canonical.meta) if key == "tags" else string_list(canonical, key))
+            existing = set(tags_of(canonical.meta) if key == "tags" else alias_list(canonical)
+                           if key == (alias_key(canonical.meta) or "aliases") else string_list(canonical, key))
             said.append(KeptChange(key, added=tuple(item for item in change.set_values[key] if item not in existing)))
         else:
             before = canonical.meta.get(key)
@@ -252,6 +254,25 @@ def string_list(note: Note, key: str) -> list[str]:
     if isinstance(value, list) and all(isinstance(item, (str, int, float)) and not isinstance(item, bool) for item in value):
         return [str(item) for item in value]
     raise FrontmatterError(f"{note.path}: {key} is {value!r}, not a list of text; write it as a YAML list of strings, then run consolidate again")
+
+
+def alias_list(note: Note) -> list[str]:
+    """The note's aliases as Obsidian reads them (fields.aliases_of: ``alias`` too, a string split
+    on commas); a value that is not text is refused, not overwritten (as :func:`string_list`)."""
+    key = alias_key(note.meta)
+    if key is not None:
+        string_list(note, key)
+    return aliases_of(note.meta)
+
+
+def _extend_aliases(changes: dict[str, Any], canonical: Note, additions: Iterable[str]) -> None:
+    """Add to the canonical's aliases under the key it already holds them in: a second key
+    (``aliases`` beside ``alias``) would hide one of them from Obsidian, which reads the first.
+    Written as a list: ``aliases: Tommy, T-Bone`` plus ``Tom`` is ``[Tommy, T-Bone, Tom]``."""
+    existing = alias_list(canonical)
+    combined = unique([*existing, *additions])
+    if combined != existing:
+        changes[alias_key(canonical.meta) or "aliases"] = combined
 
 
 def _extend(changes: dict[str, Any], canonical: Note, key: str, additions: Iterable[str]) -> None:

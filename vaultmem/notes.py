@@ -24,6 +24,7 @@ from typing import Any
 import yaml
 
 from .errors import InvalidTimestamp, NoteReadError, UnknownLayer, short_repr
+from .fields import aliases_of
 from .lifecycle import (
     EXPIRING_LAYERS,
     PERMANENT_LAYER,
@@ -53,7 +54,9 @@ from .markdown import without_code_or_hidden
 #     that is no date is a problem, and one written in words (date: May 4, 2023) is read.
 # 11: the full text holds German ß as ss (cjk.fts_form): "Strasse" finds "Straße"; topic keys
 #     drop German, French and Spanish stopwords too (fields.STOPWORDS).
-READER_VERSION = "11"
+# 12: aliases as Obsidian reads them (fields.aliases_of): `alias` as well as `aliases`, a
+#     string split on commas (`aliases: Tommy, T-Bone` is two names, stored and name-keyed so).
+READER_VERSION = "12"
 BOM = "\ufeff"
 _SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
@@ -516,10 +519,12 @@ def inline_tags(body: str) -> list[str]:
     return found
 
 
-# Frontmatter fields that name a note besides its id and path: a person's `aliases`, and the
-# ids of the notes it absorbed (`merged_from`, written by consolidate) or replaced
-# (`supersedes`, written by `remember --supersedes`). See adr/0019.
-NAME_FIELDS: tuple[str, ...] = ("aliases", "merged_from", "supersedes")
+# Frontmatter fields that name a note besides its id and path: a person's aliases (stored
+# under the kind "aliases", whichever key holds them: fields.aliases_of), and the ids of the
+# notes it absorbed (`merged_from`, written by consolidate) or replaced (`supersedes`,
+# written by `remember --supersedes`). See adr/0019.
+ALIASES = "aliases"
+SUCCESSOR_FIELDS: tuple[str, ...] = ("merged_from", "supersedes")
 
 
 def text_values(meta: Mapping[str, Any], key: str) -> list[str]:
@@ -537,8 +542,10 @@ def text_values(meta: Mapping[str, Any], key: str) -> list[str]:
 
 
 def lookup_names(note: Note) -> list[tuple[str, str]]:
-    """(field, name) for every entry of the note's NAME_FIELDS (what the index stores to resolve them)."""
-    return [(key, name) for key in NAME_FIELDS for name in text_values(note.meta, key)]
+    """(kind, name) for each of the note's aliases and each id in its SUCCESSOR_FIELDS (what the
+    index stores to resolve them)."""
+    aliases = [(ALIASES, alias) for alias in aliases_of(note.meta)]
+    return [*aliases, *((key, name) for key in SUCCESSOR_FIELDS for name in text_values(note.meta, key))]
 
 
 def title_of(meta: Mapping[str, Any], relative: str) -> str:

@@ -406,6 +406,21 @@ class VaultPaths:
         real = Path(os.path.realpath(path))
         return real == self.real_root or self.real_root in real.parents
 
+    def from_shell(self, typed: str, cwd: Path) -> str:
+        """A file-system path a person typed in a shell (absolute, or from ``cwd``) → the
+        vault-relative path of that file (``.``: the vault folder itself); PathOutsideVault,
+        saying where it leads, when that is not in the vault. Its folders are resolved as the
+        file system resolves them (``..``, symlinks, a vault reached through a link); its last
+        name is kept as typed: a note is named where it lies, not where a link in it points."""
+        joined = os.path.join(cwd, typed)
+        folder, name = os.path.split(joined)
+        if name in ("", ".", ".."):
+            folder, name = joined, ""
+        real = Path(os.path.realpath(folder), name)
+        if real != self.real_root and self.real_root not in real.parents:
+            raise PathOutsideVault(typed, self.root, leads_to=os.path.normpath(joined))
+        return PurePosixPath(real.relative_to(self.real_root)).as_posix()
+
     def resolve_inside(self, relative: str | os.PathLike[str]) -> Path:
         """A user- or agent-supplied vault path → absolute path, refused if it leaves the vault."""
         text = os.fspath(relative)

@@ -1,19 +1,22 @@
 """What a NOTE argument names, tried in a fixed order (adr/0019).
 
 1. the note's id, its vault-relative path, or the path without ``.md``;
-2. a bare file name, unique in the vault (how ``[[name]]`` links name notes);
+2. a bare file name in any case, unique in the vault (how ``[[name]]`` links name notes:
+   Obsidian takes ``[[Kyoto]]`` and ``[[kyoto]]`` for one name, so ``References/Kyoto.md``
+   and ``memories/kyoto.md`` are both named by either — ambiguous, never a guess);
 3. an id listed in a note's ``merged_from`` (consolidate merged that note into it) or
    ``supersedes`` (``remember --supersedes`` retired it): the id an agent saved keeps
    working after the note it named was archived;
-4. an entry of a note's ``aliases``, unique in the vault;
+4. one of a note's aliases (``fields.aliases_of``: ``aliases`` or ``alias``, a list or a
+   comma-separated string), unique in the vault;
 5. a note's exact title, unique in the vault (agents often hold a title).
 
 The first step that matches decides: a later step is never asked to break a tie of an
 earlier one. Each step compares the names as written first, then in Unicode NFC
 (``fields.name_form``): macOS names a file ``Cafe\u0301.md`` (decomposed), a person types
 ``Café`` — the same name, either way round. A note whose name matches byte for byte wins
-over one that matches only once normalized; the row found carries the path as the file
-system spells it, which is the one opened. Steps 3–5 say how they resolved (:class:`Resolution`), so a caller can tell
+over one that matches only once normalized (step 2: once both are case folded); the row
+found carries the path as the file system spells it, which is the one opened. Steps 3–5 say how they resolved (:class:`Resolution`), so a caller can tell
 the agent that ``01J…`` now lives in ``people/Dana Reyes.md``. When several notes match
 a step, those alive now win (a note that superseded another is alive, the one it
 superseded is expired); more than one left is :class:`AmbiguousNote`.
@@ -32,8 +35,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from .errors import AmbiguousNote, ArchivedNote, ExcludedNote, NoteNotFound, PathOutsideVault, UsageError
-from .fields import name_form
+from .fields import name_fold, name_form
 from .lifecycle import is_expired_us, resolve_now, to_epoch_us
+from .notes import ALIASES, SUCCESSOR_FIELDS
 from .ordered import unique
 from .storage import NoteRow, NoteStore
 from .writer import archive_names
@@ -42,10 +46,9 @@ if TYPE_CHECKING:
     from .derived import DerivedIndex
     from .paths import VaultPaths
 
-SUCCESSOR_FIELDS = ("merged_from", "supersedes")
 ARCHIVE_SCAN_FILES = 20_000  # archived files a NOTE that matched nothing is looked for among
 ARCHIVE_HEAD_CHARS = 2_000  # of each, where its id line is
-ALIAS_FIELDS = ("aliases",)
+ALIAS_FIELDS = (ALIASES,)  # the kind a note's aliases are stored under (fields.aliases_of reads them)
 
 Found = TypeVar("Found")
 
@@ -137,7 +140,8 @@ def in_index(notes: NoteStore, reference: str, now_us: int) -> Located | None:
 
 
 def direct_matches(notes: NoteStore, reference: str) -> list[NoteRow]:
-    """Steps 1–2: the notes whose id or path the reference is, else (no ``/`` in it) whose file name."""
+    """Steps 1–2: the notes whose id or path the reference is, else (no ``/`` in it) whose file
+    name, in any case (``NoteStore.find_by_name``)."""
     matches = as_written_else_nfc(lambda normalized: notes.find(reference, normalized=normalized))
     if not matches and "/" not in reference:  # a bare file name, as in [[name]]
         matches = as_written_else_nfc(lambda normalized: notes.find_by_name(reference, normalized=normalized))
@@ -170,31 +174,50 @@ def _refuse_if_excluded(paths: VaultPaths, reference: str) -> None:
 
 
 def _refuse_if_archived(paths: VaultPaths, reference: str) -> None:
-    """A note forget, expire or consolidate archived, named by its old path or its id, gets an
-    error that says where it went (not "no note matches"). Only asked once nothing matched. A
-    path is looked up where the archive puts it (writer.archive_names: its own path there,
-    then ``-2``, ``-3`` … beside it, the last the newest); an id without ``/`` is looked for in
-    the first few lines of at most :data:`ARCHIVE_SCAN_FILES` archived files."""
+    """A note forget, expire or consolidate archived, named by its old path, its id or its bare
+    file name, gets an error that says where it went (not "no note matches"). Only asked once
+    nothing matched. A path is looked up where the archive puts it (:func:`_newest_archived`);
+    an id or a file name without ``/`` among at most :data:`ARCHIVE_SCAN_FILES` archived files:
+    an id in the first few lines of each, a file name (in any case and Unicode form, as step 2
+    compares it) by the file's own name — and then the newest copy of that note is named."""
     archive = paths.root / paths.archive_dir
     if not archive.is_dir():
         return
-    newest = None
-    try:
-        for archived, absolute in archive_names(paths, reference if reference.endswith(".md") else reference + ".md"):
-            if not absolute.is_file():
-                break
-            newest = archived
-    except (PathOutsideVault, UsageError):
-        pass  # a reference no note could have had, or every copy the archive takes is there
+    relative = reference if reference.endswith(".md") else reference + ".md"
+    newest = _newest_archived(paths, relative)
     if newest is not None:
         raise ArchivedNote(reference, newest, paths.archive_dir)
     if "/" in reference or not reference.strip():
         return
+    wanted = name_fold(relative)
+    named: set[str] = set()  # the old paths of archived files of that name
     for count, path in enumerate(archive.rglob("*.md")):
         if count >= ARCHIVE_SCAN_FILES:
-            return
+            break
         if _holds_id(path, reference):
             raise ArchivedNote(reference, path.relative_to(paths.root).as_posix(), paths.archive_dir)
+        if name_fold(path.name) == wanted:
+            named.add(path.relative_to(archive).as_posix())
+    found = sorted(filter(None, (_newest_archived(paths, old) for old in sorted(named))))
+    if found:
+        raise ArchivedNote(reference, found[0], paths.archive_dir, also=found[1:])
+
+
+def _newest_archived(paths: VaultPaths, relative: str) -> str | None:
+    """The newest copy the archive holds of the note that was at ``relative``, as the archive's
+    folder spells it: writer.archive_names puts its own path there, then ``-2``, ``-3`` … beside
+    it, the last the newest. Spelled in another Unicode form than the file (``Café`` typed,
+    ``Cafe\u0301`` on disk) it is still found (``VaultPaths.spelled_on_disk``)."""
+    newest = None
+    try:
+        for archived, absolute in archive_names(paths, relative):
+            on_disk = archived if absolute.is_file() else paths.spelled_on_disk(archived)
+            if on_disk is None or not paths.absolute(on_disk).is_file():
+                break
+            newest = on_disk
+    except (PathOutsideVault, UsageError):
+        pass  # a reference no note could have had, or every copy the archive takes is there
+    return newest
 
 
 def _holds_id(path: Path, reference: str) -> bool:

@@ -148,7 +148,7 @@ def explain(obj: Context, note: str, query: str, k: int, layers: tuple[str, ...]
             include_expired: bool, as_of: str | None, since: str | None, until: str | None, as_json: bool) -> None:
     """Why NOTE is, or is not, among the hits of `search QUERY` with the same options."""
     with library_errors(as_json):
-        result = obj.vault.explain(note, query, k=k, layers=layers, tags=tags, include_expired=include_expired, now=as_of,
+        result = obj.vault.explain(obj.note(note), query, k=k, layers=layers, tags=tags, include_expired=include_expired, now=as_of,
                                    since=since, until=until)
     if as_json:
         emit_json(result.as_dict())
@@ -194,7 +194,7 @@ def stats(obj: Context, as_json: bool) -> None:
 def get(obj: Context, note: str, as_json: bool) -> None:
     """Show a note: metadata, body, whether it expired, problems, usage."""
     with library_errors(as_json):
-        view = obj.vault.get(note)
+        view = obj.vault.get(obj.note(note))
     if as_json:
         emit_json(view.as_dict())
         return

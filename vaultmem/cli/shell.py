@@ -15,16 +15,19 @@ import json
 import logging
 import os
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, Protocol
 
 import click
 
 from ..errors import (
+    AmbiguousNote,
     ConfigError,
     InvalidDuration,
     InvalidTimestamp,
+    NoteNotFound,
     NoteWritten,
     PathOutsideVault,
     UnknownLayer,
@@ -56,9 +59,47 @@ class Context:
         return self._vault
 
 
-def _vault_around_here() -> str:
-    from pathlib import Path
+    def note(self, reference: str) -> str:
+        """A NOTE argument as the library takes it: vault-relative. Typed in a shell, a path that
+        is absolute or starts with ``./`` or ``../`` names a file from the current folder, as ``cat``
+        or ``ls`` read it (``get ./Lena.md`` in the vault's ``Personen/``): it becomes that
+        file's vault-relative path, and one outside the vault is refused saying where it leads.
+        Any other reference (``Personen/Lena.md``, ``Lena``, an id) goes as typed; so does one
+        outside the vault that a note answers to (ids are opaque tokens: an id ``/etc/passwd``
+        names its note). The MCP server and the API take vault-relative references only."""
+        if not is_shell_path(reference):
+            return reference
+        vault = self.vault
+        try:
+            return vault.paths.from_shell(reference, Path.cwd())
+        except PathOutsideVault:
+            if _answers_to(vault, reference):
+                return reference
+            raise
 
+    def notes(self, references: Iterable[str]) -> list[str]:
+        return [self.note(reference) for reference in references]
+
+
+def is_shell_path(reference: str) -> bool:
+    """Does a NOTE argument read as a file-system path: absolute, or from the current folder?"""
+    starts = ("./", "../") if os.sep == "/" else ("./", "../", f".{os.sep}", f"..{os.sep}")
+    return reference.startswith(starts) or os.path.isabs(reference)
+
+
+def _answers_to(vault: Vault, reference: str) -> bool:
+    """Does a note answer to ``reference`` (its id, an id it carries, an alias, a title)? Several
+    do: yes, and the command says they are several."""
+    try:
+        vault.locate(reference)
+    except (NoteNotFound, PathOutsideVault):
+        return False
+    except AmbiguousNote:
+        pass  # several do: the command names them
+    return True
+
+
+def _vault_around_here() -> str:
     from ..config import CONFIG_FILE, OBSIDIAN_DIR, STATE_DIR, find_vault
 
     try:

@@ -26,7 +26,7 @@ def _refuse_nan(ctx: click.Context, param: click.Parameter, value: float) -> flo
 def used(obj: Context, notes: tuple[str, ...], as_json: bool) -> None:
     """Record that NOTES were used (they appeared in a result the agent acted on)."""
     with library_errors(as_json):
-        used_notes = obj.vault.mark_used(notes)
+        used_notes = obj.vault.mark_used(obj.notes(notes))
     if as_json:
         emit_json([used_note.as_dict() for used_note in used_notes])
         return
@@ -96,7 +96,7 @@ def usage_import(obj: Context, file: IO[bytes]) -> None:
 def history(obj: Context, note: str, as_json: bool) -> None:
     """Commits that touched NOTE (newest first, following renames)."""
     with library_errors(as_json):
-        commits = obj.vault.history(note)
+        commits = obj.vault.history(obj.note(note))
     render_resolution(commits.resolved_from, commits.path, err=as_json)  # stdout stays one JSON list
     if not commits:  # an empty list must not read as "the command did nothing"
         click.echo(f"no commit holds {commits.path} yet: it is new, or moved or renamed since the last commit (or git "

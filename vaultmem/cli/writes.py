@@ -26,7 +26,7 @@ def remember(obj: Context, text: str, title: str | None, layer: str, ttl: str | 
     """Write TEXT as a new note, with the layer's expiry policy applied."""
     with library_errors(as_json):
         result = obj.vault.remember(text, title=title, layer=layer, tags=tags, expires_at=expires_at, ttl=ttl,
-                                    permanent=permanent, folder=folder, supersedes=supersedes)
+                                    permanent=permanent, folder=folder, supersedes=obj.notes(supersedes))
     if as_json:
         emit_json(result.as_dict())
         return
@@ -66,7 +66,7 @@ def revise(obj: Context, note: str, text: str | None, append: str | None, title:
     With --if-version, a note edited since that version is refused (WriteConflict).
     """
     with library_errors(as_json):
-        result = obj.vault.revise(note, text=text, append=append, title=title, layer=layer, ttl=ttl, expires_at=expires_at,
+        result = obj.vault.revise(obj.note(note), text=text, append=append, title=title, layer=layer, ttl=ttl, expires_at=expires_at,
                                   permanent=permanent, add_tags=add_tags, remove_tags=remove_tags, if_version=if_version)
     if as_json:
         emit_json(result.as_dict())
@@ -91,7 +91,7 @@ def revise(obj: Context, note: str, text: str | None, append: str | None, title:
 def forget(obj: Context, note: str, hard: bool, as_json: bool) -> None:
     """Archive NOTE (recoverable), or delete it with --hard."""
     with library_errors(as_json):
-        result = obj.vault.forget(note, hard=hard)
+        result = obj.vault.forget(obj.note(note), hard=hard)
     if as_json:
         emit_json(result.as_dict())
         return

@@ -79,6 +79,14 @@ def _spelled(column: str, normalized: bool) -> str:
     return f"(CASE WHEN length({column}) = length(CAST({column} AS BLOB)) THEN {column} ELSE {NFC}({column}) END)"
 
 
+def _folded(column: str, normalized: bool) -> str:
+    """``column`` case folded (``str.casefold``), as stored or (``normalized``) in NFC. An ASCII
+    value is folded by SQLite's ``lower()``, which folds ASCII alike: only the others pay for
+    the call into Python."""
+    ascii_only = f"length({column}) = length(CAST({column} AS BLOB))"
+    return f"(CASE WHEN {ascii_only} THEN lower({column}) ELSE {CASEFOLD}({_spelled(column, normalized)}) END)"
+
+
 def _row_to_note(row: Sequence[Any]) -> NoteRow:
     return NoteRow(
         label=row[0], id=row[1], path=row[2], title=row[3], layer=row[4], tags=json.loads(row[5]),
@@ -362,12 +370,14 @@ class NoteStore:
         return [_row_to_note(row) for row in self.db.execute(query, (reference, reference, reference + ".md"))]
 
     def find_by_name(self, name: str, *, normalized: bool = False) -> list[NoteRow]:
-        """Notes whose file name (without .md) is ``name``, in any folder — Obsidian's [[name]]."""
-        name = name_form(name) if normalized else name
+        """Notes whose file name (without .md) is ``name`` in any case, in any folder — as
+        Obsidian resolves [[name]]: ``Kyoto`` names ``References/Kyoto.md`` and ``memories/kyoto.md``."""
+        name = (name_form(name) if normalized else name).casefold()
         file_name = name if name.endswith(".md") else name + ".md"
         suffix = "/" + file_name
-        path = _spelled("path", normalized)
-        # Exact, case-sensitive comparison of the path's tail: no LIKE wildcards or case folding.
+        path = _folded("path", normalized)
+        # The path's tail compared as a string (no LIKE wildcards): case folding works on each
+        # character alone, so the folded path ends in the folded "/name.md" iff its file name is it.
         query = f"{_SELECT_NOTE} WHERE {path} = ? OR substr({path}, -?) = ? ORDER BY path"
         return [_row_to_note(row) for row in self.db.execute(query, (file_name, len(suffix), suffix))]
 
