@@ -648,6 +648,26 @@ def test_a_first_name_two_notes_start_with_names_neither(tmp_path: Path) -> None
         assert lifted_by_name(vault, "who is Grace") == []  # expired: the first name does not bring it back
 
 
+def test_a_who_question_about_a_role_or_a_long_title_lifts_nothing_and_a_name_that_is_a_word_elsewhere_still_lifts(
+        tmp_path: Path) -> None:
+    # A review: "who is our plumber?" lifted a note titled "Plumber invoice from March …" by its first
+    # word, and "who is Ella?" lost its name match while "ella" (Spanish "she") was a stopword.
+    from helpers import write_file
+
+    root = tmp_path / "vault"
+    write_file(root, "memories/Plumber invoice from March was paid by bank transfer.md", "Paid.\n")
+    write_file(root, "memories/Hans the plumber guy.md", "Hans Meier is our plumber.\n")
+    write_file(root, "people/Ella.md", "Works at the bakery in Graz.\n")
+    write_file(root, "people/Al Jarreau.md", "A singer.\n")
+    write_file(root, "events/Birthday planning.md", "Ella said Ella wants cake; who is invited?\n")
+    with Vault(root, embedder=HashingEmbedder()) as vault:
+        vault.index()
+        for query in ("who is our plumber?", "who is my plumber", "who is plumber"):
+            assert lifted_by_name(vault, query) == [], query
+        assert lifted_by_name(vault, "who is Ella?") == ["people/Ella.md"]
+        assert lifted_by_name(vault, "who is Al") == ["people/Al Jarreau.md"]
+
+
 def test_request_words_leave_a_querys_topic_but_never_a_notes_name(tmp_path: Path) -> None:
     from helpers import write_file
 

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from .dating import DAILY_SOURCE, note_date, shown_date
 from .errors import NoteNotFound, NoteReadError, UsageError
-from .fields import aliases_of, name_key, name_topic, person_asked, query_topics
+from .fields import aliases_of, name_key, name_topic, person_asked, query_topics, starts_person_name
 from .lifecycle import format_timestamp, from_epoch_us, is_expired_us, to_epoch_us
 from .notes import read_note, text_values
 from .ranking import NAME_MARGIN, SideHit, match_kind, note_scores, probability
@@ -176,7 +176,7 @@ def _name_reason(row: NoteRow, meta: dict[str, Any], query: str, lift: float) ->
     topical = next(((kind, text) for kind, text in names if name_topic(name_key(text)) in topics), None)
     first_words = person_asked(query)
     if exact is None and topical is None and first_words:
-        which, name = next(((kind, text) for kind, text in names if name_topic(name_key(text)).startswith(f"{first_words} ")),
+        which, name = next(((kind, text) for kind, text in names if starts_person_name(name_topic(name_key(text)), first_words)),
                            ("name", row.title))
         said = (f"name match: the query asks who {first_words!r} is, and this is the one note whose {which} starts so "
                 f"({name!r}); a note named as asked ranks above every note that is not")

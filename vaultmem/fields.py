@@ -50,21 +50,25 @@ STOPWORDS = frozenset(
     # The same words of German, French and Spanish, as a bilingual vault asks in them: "Wer ist
     # Jürgen?" ranked a note holding "ist" first, and counted "wer" as a word no note holds (a
     # trial). Left out: a form that is also an English word a query may be about (die, war,
-    # man, hat, bin, den, mit, son, pour, par, con, era, sin, mon, ton, la, c, d).
+    # man, hat, bin, den, mit, son, pour, par, con, era, sin, mon, ton, la, c, d) or a given
+    # name (Ella, Elle, Al, Una, Su, Del, Les; Como, a lake): "who is Ella?" lost its name match.
     "aber auch bei bist bitte das dass dein deine dem der des dich dir doch du ein eine einem einen "
     "einer eines er es euch euer für habe haben hast hatte ich ihm ihn ihr ihre im ist ja kann mein "
     "meine meinem meinen meiner mich mir nach nicht noch nur ob oder sein seine sich sie sind uns und "
     "vom von vor wann warum waren wer wie wieso wo woher wohin zu zum zur über "
-    "au aux avec ce ces cette comment dans de des du elle elles est et étaient était êtes il ils je "
-    "le les leur leurs lui mais mes moi même ne nos notre nous on ou où pas pourquoi qu quand que "
+    "au aux avec ce ces cette comment dans de des du elles est et étaient était êtes il ils je "
+    "le leur leurs lui mais mes moi même ne nos notre nous on ou où pas pourquoi qu quand que "
     "quel quelle quelles quels qui quoi sa sans se ses si sommes sont suis sur ta te tes toi tu un "
     "une vos votre vous j l n "
-    "al algo como cómo cual cuál cuando cuándo del donde dónde el ella ellas ellos en eran esa ese "
+    "algo cómo cual cuál cuando cuándo donde dónde el ellas ellos en eran esa ese "
     "eso esta está estaba estas estos están fue las lo los mi mis muy nos o para pero por porque qué "
-    "quien quién quiénes ser sí sobre su sus también tengo tiene tus una unos unas y yo".split()
+    "quien quién quiénes ser sí sobre sus también tengo tiene tus unos unas y yo".split()
 )
-# The first word of a question that asks who someone is (fields.person_asked), in those languages.
+# The first word of a question that asks who someone is (fields.person_asked), in those
+# languages, and the verbs that may follow it ("who is", "who's" is "who s" as a name key).
 WHO_WORDS = frozenset({"who", "whos", "wer", "qui", "quién", "quien"})
+COPULAS = frozenset({"is", "was", "s", "ist", "war", "est", "était", "es", "era", "fue"})
+MAX_NAME_WORDS_AFTER = 2  # a person's name: the first name asked, then at most two more words
 # Words of a request for what the vault holds on something ("tell me about", "what do I know
 # about", "show my notes on"): left out of a query's topic key with the stopwords, never out
 # of a note's name (a note named "Show Notes" keeps both words).
@@ -195,14 +199,28 @@ def query_topics(query: str) -> tuple[str, ...]:
 
 
 def person_asked(query: str) -> str:
-    """The words a "who is …" question names someone by (``"who is Steph?"`` is ``steph``),
-    ``""`` when the query is not a who-question. A person is often asked for by a first name
-    while their note bears the whole name (search: the name bonus for the one note whose name
-    starts with these words)."""
+    """The name a "who is …" question asks for (``"who is Steph?"`` is ``steph``): the one or
+    two words after the question word and its verb. ``""`` when the query is no such question,
+    or asks for a role: "who is our plumber" holds a word no name holds (a stopword), and lifted
+    a note titled "Plumber invoice from March …" (a review). A person is often asked for by a
+    first name while their note bears the whole name (search: the name bonus for the one note
+    whose name starts so, :func:`starts_person_name`)."""
     words = name_key(query).split()
     if not words or _POSSESSIVE_END.sub("", words[0]) not in WHO_WORDS:
         return ""
-    return topic_key(query)
+    rest = words[1 + (len(words) > 1 and words[1] in COPULAS):]
+    if not rest or len(rest) > 2 or any(word in STOPWORDS for word in rest):
+        return ""
+    return " ".join(rest)
+
+
+def starts_person_name(name_topic_key: str, first_words: str) -> bool:
+    """Is a note's name (its topic key) ``first_words`` and then at most two more words, as a
+    person's name is (``steph ango`` for ``steph``; not ``steph``, ``stephen king``, nor
+    ``plumber invoice from march was paid`` for ``plumber``)?"""
+    if not name_topic_key.startswith(f"{first_words} "):
+        return False
+    return len(name_topic_key.split()) - len(first_words.split()) <= MAX_NAME_WORDS_AFTER
 
 
 def name_topic(name_key_text: str) -> str:

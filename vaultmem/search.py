@@ -35,7 +35,7 @@ import numpy as np
 
 from .cjk import MAX_PAIRS, bigrams, fts_form, pieces
 from .errors import DerivedIndexError, IndexBusy, NoteReadError
-from .fields import STOPWORDS, name_key, person_asked, query_topics
+from .fields import STOPWORDS, name_key, person_asked, query_topics, starts_person_name
 from .lifecycle import is_expired_us, resolve_now, to_epoch_us
 from .notes import is_unparsed_expiry, unparsed_expiry_warning, version_of
 from .ordered import unique
@@ -55,6 +55,7 @@ if TYPE_CHECKING:
 SNAPSHOT_RETRIES = 5
 CANDIDATES_MIN = 100  # notes per side, before fusion
 ANY_TERM_BELOW = 10  # the text side adds notes holding any query word when fewer than this hold them all (any k)
+FIRST_NAME_ROWS = 200  # names starting with a first name looked at; more and the first name names no one note
 # The calibration of words no note holds was fitted on vaults of 39 notes and more (the sample
 # vault the smallest); in a smaller one most words of any question are missing, answers or
 # not, so a missing word counts for the vault's notes / this (a guess, not a fit: adr/0004).
@@ -367,10 +368,11 @@ class Searcher:
             if named:
                 break
         if not named and (first_words := person_asked(query)):
-            # "who is Steph": the one note whose name starts with the words asked ("Steph Ango");
-            # two such notes ("Steph Ango", "Steph Curry") and the query names neither.
-            found = self.store.notes.labels_first_named(first_words, eligibility, limit=2)
-            named = found if len(found) == 1 else []
+            # "who is Steph": the one note whose name is the words asked and at most two more
+            # ("Steph Ango"); two such notes ("Steph Ango", "Steph Curry") and the query names neither.
+            rows = self.store.notes.topics_starting(first_words, eligibility, limit=FIRST_NAME_ROWS)
+            found = {label for label, topic in rows if starts_person_name(topic, first_words)}
+            named = sorted(found) if len(found) == 1 and len(rows) < FIRST_NAME_ROWS else []
         return named
 
     def _best_passages(self, found: Candidates, ordered: Sequence[Fused], query: str) -> dict[int, PassageRow]:

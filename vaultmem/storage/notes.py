@@ -398,15 +398,16 @@ class NoteStore:
                  f"WHERE note_names.kind = ? AND note_names.name = ? AND {where} ORDER BY notes.label")
         return [row[0] for row in self.db.execute(query, (kind, key, *params))]
 
-    def labels_first_named(self, words: str, eligibility: Eligibility, *, limit: int) -> list[int]:
-        """Eligible notes one of whose topic keys starts with the words ``words`` and goes on
-        (``steph`` finds ``steph ango``, not ``stephen king`` nor ``steph``), at most ``limit``."""
+    def topics_starting(self, words: str, eligibility: Eligibility, *, limit: int) -> list[tuple[int, str]]:
+        """(label, topic key) of eligible notes one of whose topic keys starts with the words
+        ``words`` and goes on (``steph`` finds ``steph ango``, not ``stephen king`` nor ``steph``),
+        at most ``limit`` rows."""
         where, params = eligibility.where()
-        query = ("SELECT DISTINCT notes.label FROM note_names JOIN notes ON notes.label = note_names.label "
+        query = ("SELECT DISTINCT notes.label, note_names.name FROM note_names JOIN notes ON notes.label = note_names.label "
                  f"WHERE note_names.kind = ? AND note_names.name >= ? AND note_names.name < ? AND {where} "
                  "ORDER BY notes.label LIMIT ?")
         # Keys are compared as bytes: every key that starts with "steph " sorts in ["steph ", "steph!").
-        return [row[0] for row in self.db.execute(query, (TOPIC_KEY, f"{words} ", f"{words}!", *params, limit))]
+        return [(row[0], row[1]) for row in self.db.execute(query, (TOPIC_KEY, f"{words} ", f"{words}!", *params, limit))]
 
     def by_title(self, title: str, *, normalized: bool = False) -> list[NoteRow]:
         """Notes whose title is exactly ``title``."""
