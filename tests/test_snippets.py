@@ -17,6 +17,7 @@ import pytest
 from helpers import NOW, REAL_VAULTS, write_file
 
 from vaultmem import Vault
+from vaultmem.embedders import HashingEmbedder
 from vaultmem.notes import inline_tags
 from vaultmem.snippets import excerpt_of, line_span, property_lines, query_pattern, readable, section_of, visible
 from vaultmem.storage import PassageRow
@@ -502,3 +503,16 @@ def test_a_query_word_finds_its_agent_noun_but_not_other_words() -> None:
     assert pattern.search("two directors")
     assert pattern.search("directory listing") is None
     assert query_pattern("species").search("special offer") is None  # type: ignore[union-attr]
+
+
+def test_the_section_shown_is_the_one_holding_most_of_the_query_not_the_first_word(tmp_path: Path) -> None:
+    # A review: cut to the section of the first query word, "Lena birthday" showed "Lena called
+    # about the car" and hid the birthday the agent asked for.
+    write_file(tmp_path, "diary.md", "## Calls\nLena called about the car.\n\n## Birthdays\nLena birthday: May 4, she wants a kite.\n")
+    with Vault(tmp_path, embedder=HashingEmbedder()) as vault:
+        vault.index()
+        [hit] = vault.search("Lena birthday", k=1, now=NOW)
+        [car] = vault.search("Lena car", k=1, now=NOW)
+    assert hit.passage is not None and (hit.passage.headings, hit.passage.lines) == (["Birthdays"], [4, 5])
+    assert hit.snippet == "Birthdays · Lena birthday: May 4, she wants a kite.", hit.snippet
+    assert car.passage is not None and car.passage.headings == ["Calls"] and "May 4" not in car.snippet

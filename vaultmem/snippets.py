@@ -45,7 +45,7 @@ from .cjk import bigrams, has_run, pieces, sharp_s_either, spaced
 from .fields import BOOKKEEPING_KEYS, STOPWORDS
 from .markdown import HEADING_LINE, HIDDEN_OPEN, blanked, code_ranges, hidden_ranges
 from .notes import FrontmatterBlock, find_frontmatter, read_text
-from .passages import sections
+from .passages import Section, sections
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -145,12 +145,14 @@ def passage_snippet(root: Path, relative: str, passage: PassageRow | None, query
 
 def section_of(text: str, body_start: int, passage: PassageRow, query: str,
                marks: Marks | None = None) -> tuple[tuple[str, ...], int, int] | None:
-    """The heading section, inside the passage, that holds the first query word — when the
-    passage holds more than one (short sections are packed into one passage, and a short note
-    is one passage whatever its headings): its heading path and its lines within the passage.
-    Without a query word in it (a hit by meaning), the section the passage opens with. None
-    when the passage's own heading path and lines say it (one section, or a body past
-    :data:`SECTION_SCAN_CHARS`, not read whole for this)."""
+    """The heading section, inside the passage, that holds the most of the query's words (the
+    first such) — when the passage holds more than one (short sections are packed into one
+    passage, and a short note is one passage whatever its headings): its heading path and its
+    lines within the passage. "Lena birthday" over `## Calls` (Lena called) and `## Birthdays`
+    (Lena's birthday, May 4) is the second: the snippet is cut from it. Without a query word
+    in it (a hit by meaning), the section the passage opens with. None when the passage's own
+    heading path and lines say it (one section, or a body past :data:`SECTION_SCAN_CHARS`,
+    not read whole for this)."""
     if len(text) - body_start > SECTION_SCAN_CHARS:
         return None
     start, end = line_span(text, passage.start_line, passage.end_line)
@@ -158,12 +160,25 @@ def section_of(text: str, body_start: int, passage: PassageRow, query: str,
         return None
     if _INNER_HEADING.search(text, start, end) is None and (passage.headings or _TOP_HEADING.match(text, start) is None):
         return None  # one section, whose heading path the passage has (a short note's one passage has none)
-    found = _first_shown(text, start, end, query_pattern(query), marks if marks is not None else _marked(text, body_start, start, end))
-    offset = (found if found is not None else start) - body_start  # no query word: the snippet opens the passage
-    holding = [section for section in sections(text[body_start:]) if section.start <= offset]
-    if not holding:
+    marks = marks if marks is not None else _marked(text, body_start, start, end)
+    inside = [section for section in sections(text[body_start:])
+              if body_start + section.start < end and body_start + section.end > start]
+    if not inside:
         return None
-    section = holding[-1]
+    patterns = query_word_patterns(query)
+
+    def held(section: Section) -> int:
+        first, last = max(start, body_start + section.start), min(end, body_start + section.end)
+        return sum(_first_shown(text, first, last, pattern, marks) is not None for pattern in patterns)
+
+    section = max(inside, key=held) if patterns else inside[0]
+    first_held = max(start, body_start + section.start)
+    found = _first_shown(text, first_held, min(end, body_start + section.end), query_pattern(query), marks)
+    if found is None:  # no query word shown (a hit by meaning): the section the passage opens in
+        opening = [each for each in inside if body_start + each.start <= start]
+        if not opening:
+            return None
+        section = opening[-1]
     if found is None:  # the snippet is the passage as a whole: its lines, under the heading it opens with
         return None if section.headings == tuple(passage.headings) else (section.headings, passage.start_line, passage.end_line)
     first = max(start, body_start + section.start)
@@ -350,15 +365,31 @@ def query_pattern(query: str) -> re.Pattern[str] | None:
     whole (``go`` is not ``good``); stopwords only when the query has nothing else; a run of
     Chinese, Japanese or Korean by any pair of its neighbouring characters, wherever it stands
     (cjk.py: the full-text side asks for the same pairs). None: the query has no word."""
-    runs = [run for run, is_run in pieces(query) if is_run]  # Chinese, Japanese, Korean: by neighbouring pairs
-    pairs = sorted({re.escape(pair.replace(" ", "")) for run in runs for pair in bigrams(run)}, key=len, reverse=True)
-    words = list(dict.fromkeys(word.casefold() for word in _WORD.findall(spaced(query)) if not has_run(word)))
-    meaningful = [word for word in words if word not in STOPWORDS and len(word) > 1] or ([] if pairs else words)
-    if not meaningful and not pairs:
+    words, runs = _query_parts(query)
+    if not words and not runs:
         return None
-    alternatives = sorted({_word_pattern(word) for word in meaningful}, key=len, reverse=True)
+    pairs = sorted({pair for run in runs for pair in run}, key=len, reverse=True)
+    alternatives = sorted(set(words), key=len, reverse=True)
     started = [r"(?<!\w)(?:" + "|".join(alternatives) + ")"] if alternatives else []
     return re.compile("|".join([*started, *pairs]), re.IGNORECASE)
+
+
+def query_word_patterns(query: str) -> list[re.Pattern[str]]:
+    """One pattern per word of the query as :func:`query_pattern` looks for it (a run of
+    Chinese, Japanese or Korean: any of its pairs): how many of the query's words a piece of
+    text holds."""
+    words, runs = _query_parts(query)
+    return [*(re.compile(r"(?<!\w)" + word, re.IGNORECASE) for word in dict.fromkeys(words)),
+            *(re.compile("|".join(run), re.IGNORECASE) for run in runs if run)]
+
+
+def _query_parts(query: str) -> tuple[list[str], list[list[str]]]:
+    """A query's words as :func:`_word_pattern` patterns, and each run's escaped pairs."""
+    runs = [run for run, is_run in pieces(query) if is_run]  # Chinese, Japanese, Korean: by neighbouring pairs
+    pairs = [[re.escape(pair.replace(" ", "")) for pair in bigrams(run)] for run in runs]
+    words = list(dict.fromkeys(word.casefold() for word in _WORD.findall(spaced(query)) if not has_run(word)))
+    meaningful = [word for word in words if word not in STOPWORDS and len(word) > 1] or ([] if any(pairs) else words)
+    return [_word_pattern(word) for word in meaningful], [run for run in pairs if run]
 
 
 # English inflections the full-text side's Porter stemmer folds, longest first: cut from a query
