@@ -287,6 +287,28 @@ def test_a_note_path_typed_in_a_shell_is_read_from_the_current_folder_by_every_c
         assert repr(str(vault_dir.parent / "elsewhere.md")) in refused.stderr
 
 
+def test_a_shell_path_to_a_folder_is_refused_not_read_as_the_note_beside_it(vault_dir: Path, write_note, tmp_path: Path,
+                                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    # A review: in Projekte/, `forget ./` archived Projekte.md, the note beside the folder.
+    write_note(".vaultmem.toml", 'embedder = "hashing"\n')
+    write_note("Projekte.md", "---\nlayer: L3\n---\nAll projects.\n")
+    write_note("Projekte/Alpha.md", "---\nlayer: L3\n---\nAlpha.\n")
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "secret.md").write_text("not the vault's\n", encoding="utf-8")
+    (vault_dir / "linkdir").symlink_to(outside)
+    monkeypatch.delenv("VAULTMEM_VAULT", raising=False)
+    monkeypatch.chdir(vault_dir / "Projekte")
+    cli = CliRunner()
+    for arguments in (["forget", "./"], ["forget", "."], ["get", "../Projekte/"], ["get", "../Projekte"], ["revise", "..", "--tag", "x"]):
+        refused = cli.invoke(main, arguments)
+        assert refused.exit_code == 2 and "is a folder" in refused.stderr, (arguments, refused.output)
+    assert (vault_dir / "Projekte.md").exists() and not (vault_dir / "_archive").exists()
+    # Through a link out of the vault: the message names where it leads, not a path that looks inside.
+    refused = cli.invoke(main, ["get", "../linkdir/secret.md"])
+    assert refused.exit_code == 2 and repr(str((outside / "secret.md").resolve())) in refused.stderr, refused.stderr
+
+
 def test_an_empty_environment_variable_means_the_vault_around_the_current_folder(sample_vault: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(sample_vault)
     result = CliRunner(env={"VAULTMEM_VAULT": ""}).invoke(main, ["check", "--json"])

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path, PurePosixPath
 
 from .daily_format import DAILY_SETTINGS, DailyFormat, load_daily_format
-from .errors import ConfigError, PathOutsideVault
+from .errors import ConfigError, PathOutsideVault, UsageError
 from .exclusions import OBSIDIAN_SETTINGS, Exclusions, Rule, load_exclusions, settings_signature
 from .fields import name_form
 
@@ -408,17 +408,18 @@ class VaultPaths:
 
     def from_shell(self, typed: str, cwd: Path) -> str:
         """A file-system path a person typed in a shell (absolute, or from ``cwd``) → the
-        vault-relative path of that file (``.``: the vault folder itself); PathOutsideVault,
-        saying where it leads, when that is not in the vault. Its folders are resolved as the
+        vault-relative path of that file; a UsageError for a folder, and PathOutsideVault,
+        saying where it leads (symbolic links followed), when that is not in the vault. Its folders are resolved as the
         file system resolves them (``..``, symlinks, a vault reached through a link); its last
         name is kept as typed: a note is named where it lies, not where a link in it points."""
         joined = os.path.join(cwd, typed)
         folder, name = os.path.split(joined)
-        if name in ("", ".", ".."):
-            folder, name = joined, ""
+        if name in ("", ".", "..") or os.path.isdir(joined):
+            # `forget ./` in Projekte/ archived the note Projekte.md beside the folder (a review).
+            raise UsageError(f"{typed!r} is a folder ({os.path.normpath(joined)}), not a note: name a note's file")
         real = Path(os.path.realpath(folder), name)
         if real != self.real_root and self.real_root not in real.parents:
-            raise PathOutsideVault(typed, self.root, leads_to=os.path.normpath(joined))
+            raise PathOutsideVault(typed, self.root, leads_to=str(real))
         return PurePosixPath(real.relative_to(self.real_root)).as_posix()
 
     def resolve_inside(self, relative: str | os.PathLike[str]) -> Path:

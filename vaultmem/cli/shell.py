@@ -84,7 +84,7 @@ class Context:
 def is_shell_path(reference: str) -> bool:
     """Does a NOTE argument read as a file-system path: absolute, or from the current folder?"""
     starts = ("./", "../") if os.sep == "/" else ("./", "../", f".{os.sep}", f"..{os.sep}")
-    return reference.startswith(starts) or os.path.isabs(reference)
+    return reference in (".", "..") or reference.startswith(starts) or os.path.isabs(reference)
 
 
 def _answers_to(vault: Vault, reference: str) -> bool:
