@@ -21,6 +21,7 @@ unless it had changed files (healing.py, adr/0022). Results are the dataclasses 
 from __future__ import annotations
 
 import os
+import unicodedata
 from collections.abc import Callable, Iterable
 from contextlib import AbstractContextManager
 from pathlib import Path
@@ -161,8 +162,10 @@ class Vault:
         """
         from .search import search_filters
 
-        if not query.strip():  # was: "no matching notes", read as "the vault knows nothing of it"
-            raise UsageError("search needs a query with at least one word: what to look for")
+        if not any(character.isalnum() or unicodedata.category(character) == "So" for character in query):
+            # Was: "no matching notes" for a blank query, read as "the vault knows nothing of it",
+            # and hits by nothing for "?!". A symbol (an emoji tag) is something to look for.
+            raise UsageError("a query needs at least one word (a letter or a digit): say what to look for")
         eligibility = search_filters(layers, tags, include_expired, now, since, until)
         with self.store.waiting_at_most(SEARCH_LOCK_WAIT_SECONDS):
             busy = self.derived.bring_current()

@@ -73,8 +73,10 @@ def usage_export(obj: Context, file: IO[str]) -> None:
     with library_errors():
         document = obj.vault.usage_export()
     file.write(json.dumps(document, ensure_ascii=False, indent=2) + "\n")
-    if file.name != "<stdout>":  # the JSON went to a file: say what it holds (on stdout it is the answer)
-        click.echo(f"exported usage of {len(document['usage'])} note(s) to {file.name}")
+    if file.name != "<stdout>":  # the JSON went to a file: say what it holds, once it is closed
+        file.close()  # a write that fails on closing fails the command before any word of success
+        # On stderr: the file may be this process's stdout by another name (/dev/stdout).
+        click.echo(f"exported usage of {len(document['usage'])} note(s) to {file.name}", err=True)
 
 
 @usage.command("import")
