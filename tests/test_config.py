@@ -205,6 +205,13 @@ def test_every_bad_setting_is_said_at_once_not_the_first_alone(vault_dir: Path) 
     assert refused.exit_code == 2 and all(key in refused.stderr for key in ("auto-commit", "archive_dir", "[ttl] L1: invalid duration"))
     report = run_json(vault_dir, "check")
     assert [problem["field"] for problem in report["problems"]] == ["auto-commit", "archive_dir", "[ttl] L1"]
+    # Inside a table too: each bad line, not the table's first (a review).
+    write_config(vault_dir, '[ttl]\nL1 = "x"\nL2 = "y"\n[watch]\ndebounce_ms = -1\nrescan_seconds = "z"\n'
+                            '[mcp]\nallow_hard_delete = "yes"\nallowed_origins = "*"\n')
+    with pytest.raises(ConfigError) as caught:
+        load_config(vault_dir)
+    assert [each.key for each in caught.value.every] == ["[ttl] L1", "[ttl] L2", "watch.debounce_ms", "watch.rescan_seconds",
+                                                         "mcp.allow_hard_delete", "mcp.allowed_origins"]
 
 
 def test_check_reports_an_embedder_that_is_not_one_as_its_problem(vault_dir: Path) -> None:

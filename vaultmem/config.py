@@ -35,6 +35,7 @@ import tomllib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import timedelta
+from functools import partial
 from pathlib import Path, PurePosixPath
 from typing import Any, TypeVar
 from urllib.parse import urlsplit
@@ -120,35 +121,46 @@ def load_config(vault_root: Path) -> VaultConfig:
     return config_from_dict(raw, source=str(path))
 
 
-def config_from_dict(raw: dict[str, Any], source: str = CONFIG_FILE) -> VaultConfig:
-    """The settings in ``raw``; every bad one is said in one :class:`ConfigError` (a trial fixed
-    the first, ran again, and only then learned of the second)."""
-    errors: list[ConfigError] = []
-    defaults = VaultConfig()
+class _Reading:
+    """Settings read one by one, every bad one kept (a trial fixed the first, ran again, and
+    only then learned of the second): :meth:`value` gives the default in a bad one's place,
+    and :meth:`done` raises them all as one :class:`ConfigError`."""
 
-    def read(parse: Callable[[], T], default: T) -> T:
+    def __init__(self) -> None:
+        self.errors: list[ConfigError] = []
+
+    def value(self, parse: Callable[[], T], default: T) -> T:
         try:
             return parse()
         except ConfigError as error:
-            errors.append(error)
+            self.errors.append(error)
             return default
 
-    read(lambda: _reject_unknown(raw, _TOP_KEYS, source, ""), None)
+    def done(self) -> None:
+        if self.errors:
+            first, *others = self.errors
+            raise ConfigError(first.source, first.key, first.problem, first.fix, others)
+
+
+def config_from_dict(raw: dict[str, Any], source: str = CONFIG_FILE) -> VaultConfig:
+    """The settings in ``raw``; every bad one is said in one :class:`ConfigError`."""
+    reading = _Reading()
+    defaults = VaultConfig()
+    reading.value(lambda: _reject_unknown(raw, _TOP_KEYS, source, ""), None)
     config = VaultConfig(
-        archive_dir=read(lambda: _folder(raw.get("archive_dir", DEFAULT_ARCHIVE_DIR), source, "archive_dir"), defaults.archive_dir),
-        remember_dir=read(lambda: _folder(raw.get("remember_dir", DEFAULT_REMEMBER_DIR), source, "remember_dir", allow_root=True),
-                          defaults.remember_dir),
-        auto_commit=read(lambda: _boolean(raw.get("auto_commit", False), source, "auto_commit"), defaults.auto_commit),
-        embedder=read(lambda: _text(raw.get("embedder", "wordllama"), source, "embedder"), defaults.embedder),
-        exclude=read(lambda: _globs(raw.get("exclude", []), source), defaults.exclude),
-        policy=read(lambda: _policy(raw.get("ttl", {}), source), defaults.policy),
-        watch=read(lambda: _watch(raw.get("watch", {}), source), defaults.watch),
-        consolidate=read(lambda: _consolidate(raw.get("consolidate", {}), source), defaults.consolidate),
-        mcp=read(lambda: _mcp(raw.get("mcp", {}), source), defaults.mcp),
+        archive_dir=reading.value(lambda: _folder(raw.get("archive_dir", DEFAULT_ARCHIVE_DIR), source, "archive_dir"),
+                                  defaults.archive_dir),
+        remember_dir=reading.value(lambda: _folder(raw.get("remember_dir", DEFAULT_REMEMBER_DIR), source, "remember_dir",
+                                                   allow_root=True), defaults.remember_dir),
+        auto_commit=reading.value(lambda: _boolean(raw.get("auto_commit", False), source, "auto_commit"), defaults.auto_commit),
+        embedder=reading.value(lambda: _text(raw.get("embedder", "wordllama"), source, "embedder"), defaults.embedder),
+        exclude=reading.value(lambda: _globs(raw.get("exclude", []), source), defaults.exclude),
+        policy=reading.value(lambda: _policy(raw.get("ttl", {}), source, reading), defaults.policy),
+        watch=reading.value(lambda: _watch(raw.get("watch", {}), source, reading), defaults.watch),
+        consolidate=reading.value(lambda: _consolidate(raw.get("consolidate", {}), source, reading), defaults.consolidate),
+        mcp=reading.value(lambda: _mcp(raw.get("mcp", {}), source, reading), defaults.mcp),
     )
-    if errors:
-        first, *others = errors
-        raise ConfigError(first.source, first.key, first.problem, first.fix, others)
+    reading.done()
     return config
 
 
@@ -189,20 +201,27 @@ def _globs(value: Any, source: str) -> tuple[str, ...]:
     return globs
 
 
-def _policy(table: Any, source: str) -> LayerPolicy:
+def _policy(table: Any, source: str, reading: _Reading) -> LayerPolicy:
     if not isinstance(table, dict):
         raise ConfigError(source, "ttl", "must be a table", 'write it as [ttl] with lines such as L1 = "1d"')
     ttls: dict[str, timedelta | None] = dict(DEFAULT_TTLS)
     for layer, value in table.items():
-        try:
-            code = normalize_layer(layer)
-            ttls[code] = _ttl_value(code, value)
-        except UnknownLayer:
-            raise ConfigError(source, f"[ttl] {layer}", f"{short_repr(layer)} is not a layer",
-                              f"name one of {', '.join(valid_layer_names())}") from None
-        except InvalidDuration as error:
-            raise ConfigError(source, f"[ttl] {layer}", error.problem, error.fix) from None
+        parsed: tuple[str, timedelta | None] | None = reading.value(partial(_ttl_line, layer, value, source), None)
+        if parsed is not None:
+            code, ttl = parsed
+            ttls[code] = ttl
     return LayerPolicy(ttls)
+
+
+def _ttl_line(layer: str, value: Any, source: str) -> tuple[str, timedelta | None]:
+    try:
+        code = normalize_layer(layer)
+        return code, _ttl_value(code, value)
+    except UnknownLayer:
+        raise ConfigError(source, f"[ttl] {layer}", f"{short_repr(layer)} is not a layer",
+                          f"name one of {', '.join(valid_layer_names())}") from None
+    except InvalidDuration as error:
+        raise ConfigError(source, f"[ttl] {layer}", error.problem, error.fix) from None
 
 
 def _ttl_value(code: str, value: Any) -> timedelta | None:
@@ -211,34 +230,43 @@ def _ttl_value(code: str, value: Any) -> timedelta | None:
     return parse_duration(value)
 
 
-def _watch(table: Any, source: str) -> WatchSettings:
+def _watch(table: Any, source: str, reading: _Reading) -> WatchSettings:
     _reject_unknown(table, _WATCH_KEYS, source, "watch.")
     defaults = WatchSettings()
     return WatchSettings(
-        debounce_ms=int(_number(table.get("debounce_ms", defaults.debounce_ms), source, "watch.debounce_ms", 0, 60_000)),
-        rescan_seconds=_number(table.get("rescan_seconds", defaults.rescan_seconds), source, "watch.rescan_seconds", 1, 86_400),
+        debounce_ms=reading.value(lambda: int(_number(table.get("debounce_ms", defaults.debounce_ms), source, "watch.debounce_ms",
+                                                      0, 60_000)), defaults.debounce_ms),
+        rescan_seconds=reading.value(lambda: _number(table.get("rescan_seconds", defaults.rescan_seconds), source,
+                                                     "watch.rescan_seconds", 1, 86_400), defaults.rescan_seconds),
     )
 
 
-def _consolidate(table: Any, source: str) -> ConsolidateSettings:
+def _consolidate(table: Any, source: str, reading: _Reading) -> ConsolidateSettings:
     _reject_unknown(table, _CONSOLIDATE_KEYS, source, "consolidate.")
     defaults = ConsolidateSettings()
     return ConsolidateSettings(
-        threshold=_number(table.get("threshold", defaults.threshold), source, "consolidate.threshold", 0.0, 1.0),
-        window=int(_number(table.get("window", defaults.window), source, "consolidate.window", 1, 10_000_000)),
+        threshold=reading.value(lambda: _number(table.get("threshold", defaults.threshold), source, "consolidate.threshold",
+                                                0.0, 1.0), defaults.threshold),
+        window=reading.value(lambda: int(_number(table.get("window", defaults.window), source, "consolidate.window",
+                                                 1, 10_000_000)), defaults.window),
     )
 
 
-def _mcp(table: Any, source: str) -> McpSettings:
+def _mcp(table: Any, source: str, reading: _Reading) -> McpSettings:
     _reject_unknown(table, _MCP_KEYS, source, "mcp.")
-    origins = table.get("allowed_origins", [])
+    defaults = McpSettings()
+    return McpSettings(
+        allow_hard_delete=reading.value(lambda: _boolean(table.get("allow_hard_delete", False), source, "mcp.allow_hard_delete"),
+                                        defaults.allow_hard_delete),
+        allowed_origins=reading.value(lambda: _origins(table.get("allowed_origins", []), source), defaults.allowed_origins),
+    )
+
+
+def _origins(origins: Any, source: str) -> tuple[str, ...]:
     if not isinstance(origins, list):
         raise ConfigError(source, "mcp.allowed_origins", f"must be a list, got {short_repr(origins)}",
                           'write e.g. allowed_origins = ["https://memory.example.com"]')
-    return McpSettings(
-        allow_hard_delete=_boolean(table.get("allow_hard_delete", False), source, "mcp.allow_hard_delete"),
-        allowed_origins=tuple(_origin(origin, source) for origin in origins),
-    )
+    return tuple(_origin(origin, source) for origin in origins)
 
 
 def _origin(value: Any, source: str) -> str:
