@@ -103,6 +103,17 @@ def test_a_period_that_does_not_exist_is_refused_saying_which_part_is_wrong(valu
         until_bound(value, NOW_TIME)
 
 
+@pytest.mark.parametrize(("value", "why"), [
+    ("2025-02-30", "February 2025 has 28 days (2025-02-01 to 2025-02-28)"),  # was: "neither a date nor a duration"
+    ("2024-02-30", "February 2024 has 29 days"),
+    ("2026-04-31", "April 2026 has 30 days"),
+    ("2026-13-01", "months are 01 to 12"),
+])
+def test_a_day_that_does_not_exist_is_refused_saying_why(value: str, why: str) -> None:
+    with pytest.raises(UsageError, match=f"'{value}' names no day: {re.escape(why)}"):
+        since_bound(value, NOW_TIME)
+
+
 @contextmanager
 def local_zone(name: str) -> Iterator[None]:
     """This process's local time zone set to ``name`` (and back, with the zone re-read) for a while."""

@@ -32,6 +32,7 @@ for both kinds. A note without a date has no place in such a range and is left o
 
 from __future__ import annotations
 
+import calendar
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -69,6 +70,7 @@ DAILY_SOURCE = "daily-note format"  # a NoteDate's source when the vault's daily
 _DURATION_SHAPE = re.compile(r"(?:\d+[smhdw])+", re.IGNORECASE)
 _DAYS_ONLY = re.compile(r"(?:\d+[dw])+", re.IGNORECASE)  # 7d, 2w, 1w3d: whole days, said as days
 # A bound that names a period: 2026 (a year), 2026-11 (a month), 2026-W48 or 2026W48 (an ISO week).
+_DAY_SHAPE = re.compile(r"(?P<year>[0-9]{4})-(?P<month>[0-9]{2})-(?P<day>[0-9]{2})")  # a day, as ISO writes one
 _PERIOD = re.compile(r"(?P<year>[0-9]{4})(?:-(?P<month>[0-9]{2})|-?[Ww](?P<week>[0-9]{2}))?")
 _DAY_WORDS = {"today": 0, "yesterday": 1}
 _START_OF_TIME = datetime.min.replace(tzinfo=UTC)
@@ -238,6 +240,9 @@ def _bound(value: str, now: datetime, name: str, end: bool) -> Bound:
     shape = _PERIOD.fullmatch(text)
     if shape is not None:  # the shape of a period, yet no period (2025-W53, 2026-13): say which part is wrong
         raise UsageError(Argument(name, repr(value)), f" names no period: {_period_problem(shape)}")
+    day = _DAY_SHAPE.fullmatch(text)
+    if day is not None:  # the shape of a day, yet no day (2025-02-30)
+        raise UsageError(Argument(name, repr(value)), f" names no day: {_day_problem(day)}")
     try:
         return _at(parse_timestamp(text), end)
     except InvalidTimestamp:
@@ -286,6 +291,15 @@ def _period(text: str) -> tuple[date, date] | None:
         return date(year, 1, 1), date(year, 12, 31)
     except ValueError:  # month 13, week 54, year 0: not a period; said as not a date below
         return None
+
+
+def _day_problem(shape: re.Match[str]) -> str:
+    """Why a date spelled YYYY-MM-DD is none (its period's reason, or its month's length)."""
+    year, month = int(shape["year"]), int(shape["month"])
+    if year < 1 or not 1 <= month <= 12:
+        return _period_problem(_PERIOD.fullmatch(f"{shape['year']}-{shape['month']}") or shape)
+    last = calendar.monthrange(year, month)[1]
+    return f"{date(year, month, 1):%B %Y} has {last} days ({year}-{month:02d}-01 to {year}-{month:02d}-{last})"
 
 
 def _period_problem(shape: re.Match[str]) -> str:
