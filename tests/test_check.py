@@ -357,7 +357,7 @@ def test_a_vault_given_its_settings_is_not_told_its_settings_file_changed(vault_
     from vaultmem.config import VaultConfig
 
     write_note("ok.md", "---\nlayer: L4\n---\nA healthy note.\n")
-    with Vault(vault_dir, config=VaultConfig(auto_commit=True)) as vault:
+    with Vault(vault_dir, config=VaultConfig(remember_dir="inbox")) as vault:
         assert vault.check().ok
         (vault_dir / ".vaultmem.toml").write_text('auto_commit = "yes"\n', encoding="utf-8")  # a file it never reads
         assert vault.check().ok

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import subprocess
 
 from datetime import timedelta
 from pathlib import Path
@@ -212,6 +213,17 @@ def test_every_bad_setting_is_said_at_once_not_the_first_alone(vault_dir: Path) 
         load_config(vault_dir)
     assert [each.key for each in caught.value.every] == ["[ttl] L1", "[ttl] L2", "watch.debounce_ms", "watch.rescan_seconds",
                                                          "mcp.allow_hard_delete", "mcp.allowed_origins"]
+
+
+def test_check_reports_auto_commit_in_a_vault_git_does_not_hold(vault_dir: Path) -> None:
+    # The README audit: only a write found it ("auto_commit is on … not a git repository"); check said nothing.
+    write_config(vault_dir, "auto_commit = true\n")
+    (vault_dir / "note.md").write_text("A note.\n", encoding="utf-8")
+    report = run_json(vault_dir, "check")
+    assert [(problem["path"], problem["field"]) for problem in report["problems"]] == [(CONFIG_FILE, "auto_commit")]
+    assert "git init" in report["problems"][0]["fix"] and report["files"] == 1
+    subprocess.run(["git", "init", "-q"], cwd=vault_dir, check=True)
+    assert run_json(vault_dir, "check")["problems"] == []
 
 
 def test_check_reports_an_embedder_that_is_not_one_as_its_problem(vault_dir: Path) -> None:

@@ -24,7 +24,7 @@ import pytest
 from mcp import ClientSession
 from mcp.client.stdio import stdio_client
 
-from helpers import run_cli, snapshot_files, vaultmem_process
+from helpers import REPO, run_cli, snapshot_files, vaultmem_process
 from vaultmem import parse_timestamp
 from mcp_client import CALL_SECONDS, STARTUP_SECONDS, TOOLS, Served, note, run, serve, server_parameters
 
@@ -84,8 +84,29 @@ def test_tools_are_listed_with_descriptions_an_agent_can_act_on(vault_dir: Path,
             # The schema says what the server enforces: no argument outside the listed ones.
             assert all(tool.input_schema.get("additionalProperties") is False for tool in listed.values())
             assert "refused in this vault" in listed["forget"].description  # hard delete: not allowed by default
+            # The README's table of arguments is the served one (a new user found none listed).
+            documented = readme_tool_arguments()
+            for name, tool in listed.items():
+                served_arguments = {key + ("" if key in tool.input_schema.get("required", []) else "?")
+                                    for key in tool.input_schema["properties"]}
+                assert documented.get(name) == served_arguments, (name, documented.get(name), served_arguments)
 
     run(scenario)
+
+
+def readme_tool_arguments() -> dict[str, set[str]]:
+    """The README's MCP table: tool → its arguments (``x?``: optional), ``recall``'s options expanded."""
+    table = (REPO / "README.md").read_text(encoding="utf-8").split("| tool | arguments |\n|---|---|\n", 1)[1].split("\n\n", 1)[0]
+    found: dict[str, set[str]] = {}
+    for row in table.splitlines():
+        names_cell, arguments_cell = row.strip("|").split("|", 1)
+        names = re.findall(r"`(\w+)`", names_cell)
+        groups = [re.findall(r"`(\w+\??)`", part) for part in arguments_cell.split(" / ")] if len(names) > 1 else [
+            re.findall(r"`(\w+\??)`", arguments_cell.split(" — ")[0])]
+        for name, arguments in zip(names, groups, strict=True):
+            found[name] = set(arguments)
+    found["explain"] = {argument for argument in found["explain"] if argument != "recall"} | (found["recall"] - {"query"})
+    return found
 
 
 def test_server_instructions_explain_the_memory_model(vault_dir: Path, log: Path) -> None:

@@ -317,8 +317,16 @@ FTS_HOSTILE = ["foo-bar", "c++", "AND", "OR", "NOT", '"', '""', "NEAR(", "NEAR(a
                "🙂", "ção", "x" * 300]
 
 
+def has_a_word(query: str) -> bool:
+    return any(character.isalnum() or character == "🙂" for character in query)
+
+
 @pytest.mark.parametrize("query", FTS_HOSTILE)
 def test_fts_hostile_queries_never_error(vault: Vault, query: str) -> None:
+    if not has_a_word(query):  # punctuation alone asks for nothing: said, not answered with hits by nothing
+        with pytest.raises(UsageError, match="a query needs at least one word"):
+            vault.search(query, k=5, now=NOW)
+        return
     hits = vault.search(query, k=5, now=NOW)
     assert len(hits) == 5  # not an error, and not silently empty: the vector side still answers
 
@@ -326,6 +334,9 @@ def test_fts_hostile_queries_never_error(vault: Vault, query: str) -> None:
 @pytest.mark.parametrize("query", ["foo-bar", "c++", "AND", '"', "NEAR(", "*", "^", ":"])
 def test_fts_hostile_queries_through_the_cli_exit_0_with_json(vault: Vault, query: str) -> None:
     result = run_cli(vault.root, "search", "--json", "--as-of", NOW, "--", query)
+    if not has_a_word(query):
+        assert result.exit_code == 2 and json.loads(result.stdout)["error"]["type"] == "UsageError", result.output
+        return
     assert result.exit_code == 0, result.output
     assert isinstance(json.loads(result.stdout), list)
 
@@ -1043,3 +1054,23 @@ def test_a_question_in_german_french_or_spanish_is_read_as_its_english_twin(tmp_
         assert [hit.path for hit in hits[1:] if hit.match != "meaning"] == []  # no other note by "ist", "est" or "es"
         found = vault.derived.searcher().candidates(query, 10, search_filters(None, None, False, NOW))
         assert found.unheld_words == ()  # "wer", "qui", "quién" are no words the vault lacks
+
+
+def test_a_permanent_notes_stray_expires_at_is_not_shown_as_its_deadline(tmp_path: Path) -> None:
+    # The README audit: an L4 note carrying expires_at 2020-01-01 was shown "[L4, expires 2020-01-01 …]"
+    # in every hit and by get, while (as adr/0002 rules) it never expires.
+    from helpers import write_file
+
+    root = tmp_path / "vault"
+    write_file(root, "l4.md", "---\nlayer: L4\nexpires_at: 2020-01-01\n---\nplatypus procedure\n")
+    write_file(root, "perm.md", "---\npermanent: true\nexpires_at: 2020-01-01\n---\nplatypus forever\n")
+    write_file(root, ".vaultmem.toml", 'embedder = "hashing"\n')  # the CLI below uses the same embedder
+    with Vault(root) as vault:
+        vault.index()
+        hits = vault.search("platypus", k=2)
+        views = [vault.get(path) for path in ("l4.md", "perm.md")]
+    assert {hit.path: (hit.expires_at, hit.expired) for hit in hits} == {"l4.md": (None, False), "perm.md": (None, False)}
+    assert all("which is ignored: it never expires" in " ".join(hit.warnings) for hit in hits), [hit.warnings for hit in hits]
+    assert [(view.expires_at, view.expired, view.permanent) for view in views] == [(None, False, True)] * 2
+    shown = run_cli(root, "search", "platypus", "-k", "2")
+    assert "[L4, no expiry]" in shown.stdout and "expires 2020" not in shown.stdout, shown.stdout

@@ -14,10 +14,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 
-from .config import CONFIG_FILE
+from .config import CONFIG_FILE, VaultConfig
 from .dating import date_problems
 from .errors import ConfigError, FixRefused, FrontmatterError, NoteReadError, VaultmemError, WriteConflict
+from .gitops import is_repository
 from .lifecycle import EXPIRING_LAYERS, LayerPolicy, format_duration, is_absent, resolve_now
 from .noteio import FileChange, edit_frontmatter, replace_if_unchanged
 from .notes import Note, Problem, content_hash, expiry_text, read_note, timestamp_or_none
@@ -70,6 +72,14 @@ def config_report(error: ConfigError) -> CheckReport:
     note checked — which files are notes (exclude, archive_dir) comes from that file."""
     return CheckReport(problems=[Problem(CONFIG_FILE, each.key or "file", each.problem,
                                          f"{each.fix}; then run check again to check the notes") for each in error.every])
+
+
+def auto_commit_problem(root: Path, config: VaultConfig) -> Problem | None:
+    """``auto_commit`` on in a vault git does not hold: every write would be refused."""
+    if not config.auto_commit or is_repository(root):
+        return None
+    return Problem(CONFIG_FILE, "auto_commit", "is on, but the vault is not a git repository: every write is refused",
+                   "run `git init` in the vault, or set auto_commit = false")
 
 
 def changed_config_problem() -> Problem:

@@ -441,7 +441,8 @@ def _expiry_problems(relative: str, expires: Any, permanent: bool, layer: str | 
                                 "write an ISO date such as 2026-12-24 or 2026-12-24T18:00:00+01:00; until then the note never expires and search flags it"))
     if permanent:
         why = "layer L4 (procedural)" if layer == PERMANENT_LAYER else "permanent: true"
-        problems.append(Problem(relative, "expires_at", f"{why} note carries expires_at {expiry_text(expires)}",
+        problems.append(Problem(relative, "expires_at", f"{why} note carries expires_at {expiry_text(expires)}, "
+                                "which is ignored: it never expires",
                                 "remove expires_at (or run `vaultmem check --fix`); permanent notes carry no deadline",
                                 "remove expires_at by hand; permanent notes carry no deadline"))
     return problems

@@ -195,7 +195,7 @@ class NoteView:
         """The index's row of a note, its file as read now (``current``) and its usage."""
         return cls(
             id=row.id, path=row.path, title=row.title, layer=row.layer, tags=row.tags, created=row.created,
-            expires_at=None if is_absent(current.expires_at) else row.expires_at,
+            expires_at=None if is_absent(current.expires_at) or row.permanent else row.expires_at,  # a permanent note's is ignored
             expired=is_expired_us(row.expires_us, now_us), permanent=row.permanent, meta=json_safe(current.meta),
             body=current.body, problems=row.problems, use_count=usage.use_count if usage else 0,
             last_used_at=usage.last_used_at if usage else None, version=current.version,

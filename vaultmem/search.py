@@ -506,7 +506,7 @@ class Searcher:
         snippet = self._snippet(row, passage, query, warnings)
         return Hit(
             id=row.id, path=row.path, title=row.title, score=round(score, 4), layer=row.layer,
-            expires_at=row.expires_at, snippet=snippet.text, tags=row.tags,
+            expires_at=None if row.permanent else row.expires_at, snippet=snippet.text, tags=row.tags,  # a permanent note's is ignored
             warnings=unique(warnings), expired=expired, version=version_of(row.content_hash), match=match,
             passage=None if passage is None else hit_passage(passage, snippet),
             date=row.date,

@@ -245,7 +245,7 @@ class Vault:
         reported, and no note is checked; ``fix`` raises it instead — it would write under a
         config the rest of vaultmem refuses. A valid file changed since is a problem too: this
         process (an MCP server, ``watch``) still works under the settings it read."""
-        from .check import changed_config_problem, check_vault, config_report
+        from .check import auto_commit_problem, changed_config_problem, check_vault, config_report
         from .config import load_config
         from .errors import ConfigError
 
@@ -260,6 +260,8 @@ class Vault:
             report = check_vault(self.paths, self.config.policy, fix=False, now=now)
             if on_disk != self.config:
                 report.problems.insert(0, changed_config_problem())
+            if (no_git := auto_commit_problem(self.root, on_disk)) is not None:  # a write would find it; check says it first
+                report.problems.insert(0, no_git)
             return report
         with self._writing("check --fix") as write:
             report = check_vault(self.paths, self.config.policy, fix=True, now=now)
