@@ -205,7 +205,7 @@ def _filter_reasons(row: NoteRow, meta: dict[str, Any], eligibility: Eligibility
         reasons.append(f"superseded by {', '.join(successors)} (its superseded_by): a note another one replaced is "
                        "retired at once, its expires_at set to the moment it was replaced")
     if not eligibility.include_expired and is_expired_us(row.expires_us, eligibility.now_us):
-        at = format_timestamp(from_epoch_us(eligibility.now_us))
+        at = format_timestamp(from_epoch_us(eligibility.now_us).replace(microsecond=0))  # a person reads it: to the second
         reasons.append(f"expired at {row.expires_at} (asked at {at}): search hides expired notes; --include-expired (include_expired) shows them")
     if eligibility.layers and row.layer not in eligibility.layers:
         reasons.append(f"filtered out by --layer (layers) {' '.join(eligibility.layers)}: its layer is {row.layer or 'none (no layer)'}")
