@@ -318,6 +318,21 @@ def test_a_title_someone_chose_is_never_made_anew(vault: Vault) -> None:
     assert (given.title, given.previous_title) == ("Dentist on Friday", DENTIST[:77].rstrip() + "…")
 
 
+def test_a_title_that_equals_a_heading_or_a_first_line_the_person_wrote_is_theirs(vault: Vault, write_note) -> None:
+    # Was replaced by "Budget raised to 20k after the review.": the title equals the one made
+    # from the body's `# Project Alpha`, so it passed for generated.
+    write_note("alpha.md", "---\ntitle: Project Alpha\nlayer: L3\nexpires_at: 2027-06-01\n---\n# Project Alpha\nBudget 10k.\n")
+    write_note("beta.md", "---\nid: beta-plan\ntitle: Beta plan\nlayer: L3\n---\nBeta plan\nShip in May.\n")
+    vault.index()
+    for note, title in (("alpha", "Project Alpha"), ("beta-plan", "Beta plan")):
+        result = vault.revise(note, text="Budget raised to 20k after the review.", now=LATER)
+        assert (result.changed, result.title, result.previous_title) == (["body"], title, None)
+        assert read_note(vault.root, f"{note.split('-')[0]}.md").meta["title"] == title
+    # remember made it, but from a heading the agent wrote: a title it chose.
+    headed = vault.remember("# Packing list\n- socks", layer="L3", now=NOW)
+    assert vault.revise(headed.id, text="Pack socks and a rain jacket.", now=LATER).title == "Packing list"
+
+
 def test_an_append_keeps_a_generated_title(vault: Vault) -> None:
     # An append adds at the end: the first line the title was made from stays.
     written = vault.remember(MOVED, layer="L3", now=NOW)

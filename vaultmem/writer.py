@@ -50,6 +50,7 @@ MAX_TAG_CHARS = 100
 # Marks that change the direction text is shown in (LRE, RLE, PDF, LRO, RLO, LRI, RLI, FSI, PDI).
 _DIRECTION_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 _CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
+_ULID = re.compile(f"[0-7][{_CROCKFORD}]{{25}}")  # 128 bits: the first character holds 3 of them
 # Quote markers, then a list item's marker and a task's checkbox: `> - [x] `, `1. `, `* `.
 _LINE_MARKERS = re.compile(r"(?:>[ \t]*)*(?:(?:[-*+]|\d{1,9}[.)])[ \t]+(?:\[[^\]]\][ \t]+)?)?")
 
@@ -80,6 +81,11 @@ def new_ulid(now: datetime | None = None) -> str:
     millis = int((now.timestamp() if now else time.time()) * 1000)
     value = (millis << 80) | secrets.randbits(80)
     return "".join(_CROCKFORD[(value >> shift) & 31] for shift in range(125, -1, -5))
+
+
+def is_ulid(value: object) -> bool:
+    """Is ``value`` an id as :func:`new_ulid` makes them (26 Crockford base32 characters)?"""
+    return isinstance(value, str) and _ULID.fullmatch(value) is not None
 
 
 def compose_note(
