@@ -209,7 +209,7 @@ def test_number_tags_and_an_empty_tag_item_are_revised_like_any_other_tags(vault
     vault.index()
     result = vault.revise("numbers", remove_tags=["3.5"], add_tags=["stats"], now=NOW)
     assert result.tags == ["2024", "stats"]
-    assert read_note(vault.root, "numbers.md").meta["tags"] == ["2024", "stats"]
+    assert read_note(vault.root, "numbers.md").meta["tags"] == [2024, "stats"]  # the person's number, as written
 
 
 def test_a_frontmatter_that_does_not_load_is_refused_at_the_line_check_names(vault: Vault, write_note) -> None:
@@ -248,6 +248,26 @@ def test_tags_keep_the_form_the_person_wrote_them_in(vault: Vault, write_note) -
         assert vault.get(note).tags[-1] == "favorit"
     vault.revise("brot", remove_tags=["backen"], now=NOW)
     assert "tags: rezept, brot, favorit\n" in (vault.root / "brot.md").read_text(encoding="utf-8")
+
+
+def test_tags_that_stay_keep_their_hash_quotes_and_type_as_written(vault: Vault, write_note) -> None:
+    # Were `tags: [rezept, backen, neu]  # meine` and `- a\n  - '2024'`: the person's `#`, quotes and
+    # number were compared with the tags as read (rezept, "2024"), found gone and written anew.
+    write_note("flow.md", '---\nlayer: L3\ntags: ["#rezept", "#backen"]  # meine\n---\nBrot.\n')
+    write_note("block.md", '---\nlayer: L3\ntags:\n  - "#a"\n  - 2024\n---\nJahr.\n')
+    vault.index()
+    for note, before, after in (("flow", 'tags: ["#rezept", "#backen"]  # meine\n', 'tags: ["#rezept", "#backen", neu]  # meine\n'),
+                                ("block", 'tags:\n  - "#a"\n  - 2024\n', 'tags:\n  - "#a"\n  - 2024\n  - neu\n')):
+        raw = (vault.root / f"{note}.md").read_text(encoding="utf-8")
+        result = run_cli(vault.root, "revise", note, "--tag", "neu")
+        assert result.exit_code == 0, result.output
+        assert (vault.root / f"{note}.md").read_text(encoding="utf-8") == raw.replace(before, after)
+    assert vault.get("block").tags == ["a", "2024", "neu"]
+    # A tag written with its `#` is removed by its name, and the others stay as written.
+    assert vault.revise("flow", remove_tags=["rezept"], now=NOW).tags == ["backen", "neu"]
+    assert 'tags: ["#backen", neu]  # meine\n' in (vault.root / "flow.md").read_text(encoding="utf-8")
+    assert vault.revise("block", remove_tags=["#a"], now=NOW).tags == ["2024", "neu"]
+    assert "tags:\n  - 2024\n  - neu\n---" in (vault.root / "block.md").read_text(encoding="utf-8")
 
 
 # ------------------------------------------------------------------ versions
