@@ -270,6 +270,21 @@ def test_tags_that_stay_keep_their_hash_quotes_and_type_as_written(vault: Vault,
     assert "tags:\n  - 2024\n  - neu\n---" in (vault.root / "block.md").read_text(encoding="utf-8")
 
 
+def test_revise_keeps_the_comments_of_a_block_list_or_refuses_naming_file_and_key(vault: Vault, write_note) -> None:
+    # Was written anew as `tags:\n  - a\n  - b\n  - c`: both comments gone, and the reply said nothing.
+    write_note("commented.md", "---\nlayer: L3\ntags:\n  - a # x\n  # between\n  - b\n---\nNotes.\n")
+    write_note("flow.md", "---\nlayer: L3\ntags: [a,  # the first\n  b]\n---\nNotes.\n")
+    vault.index()
+    result = run_cli(vault.root, "revise", "commented", "--tag", "c")
+    assert result.exit_code == 0, result.output
+    assert (vault.root / "commented.md").read_text(encoding="utf-8") == (
+        "---\nlayer: L3\ntags:\n  - a # x\n  # between\n  - b\n  - c\n---\nNotes.\n")
+    before = snapshot_files(vault.root)
+    with pytest.raises(FrontmatterError, match=r"^flow\.md: tags: the comment '# the first' .* above 'tags:' or remove it"):
+        vault.revise("flow", add_tags=["c"], now=NOW)
+    assert snapshot_files(vault.root) == before
+
+
 # ------------------------------------------------------------------ versions
 
 

@@ -7,10 +7,15 @@ written (their quotes, a ``#``, a number unquoted) and load as they did: a tag i
 as tags_of reads it (``"#rezept"`` is the tag ``rezept``), any other item by its value.
 New items are written as noteio writes a value.
 
+A block list keeps its comments: comment lines stay where they are, an item that stays
+keeps the comment after it, a removed item's own comment goes with it; emptied, it is
+``key: []`` with its comment lines after it.
+
 Pure: :func:`in_same_form` takes the key's lines and what they load as, and returns the
 new lines and what they will load as — or ``None`` when the form cannot hold the new
-value (a multi-line flow list, a comment between items, a tag with a space for a string,
-an empty list for a block list); noteio then writes the key anew, in Obsidian's style.
+value (a multi-line flow list, a tag with a space for a string, a block list whose items
+span lines or change order around a comment line); noteio then writes the key anew, in
+Obsidian's style, or refuses when a comment would be lost.
 Every result is loaded back here and must read as intended, so a form that parses
 differently than it looks falls back instead of writing something else.
 """
@@ -57,7 +62,7 @@ def in_same_form(key: str, lines: Sequence[str], value_start: int, old: Any, new
     elif len(lines) == 1 and isinstance(old, str) and key in SEPARATED_KEYS:
         rewritten = _separated(head, value, old, new)
     elif len(lines) > 1 and isinstance(old, list) and _REST.fullmatch(value):
-        rewritten = _block(lines, old, new, render_item, same)
+        rewritten = _block(head, value, lines, old, new, render_item, same)
     else:
         return None
     return rewritten if rewritten is not None and _reads_as(rewritten) else None
@@ -184,21 +189,60 @@ def _flow_item(item: Any, render_item: Callable[[Any], str]) -> str:
 # ---------------------------------------------------------------- key:\n  - a\n  - b
 
 
-def _block(lines: Sequence[str], old: list[Any], new: list[Any], render_item: Callable[[Any], str],
-           same: Callable[[Any, Any], bool]) -> Rewritten | None:
-    if not new:
-        return None  # a block list has no empty form: written anew as `key: []`
-    items = [_BLOCK_ITEM.fullmatch(line.rstrip("\n")) for line in lines[1:]]
-    matches = [match for match in items if match is not None]
-    if len(matches) != len(items) or len({match.group(1) for match in matches}) != 1:
-        return None  # a comment between items, an item over several lines, uneven indents: not ours to rebuild
+def _block(head: str, value: str, lines: Sequence[str], old: list[Any], new: list[Any],
+           render_item: Callable[[Any], str], same: Callable[[Any, Any], bool]) -> Rewritten | None:
+    """Items that stay keep their lines (a comment after one too), comment lines and blank
+    lines stay where they are, a removed item's line goes with its own comment, and new
+    items follow the last item. ``None`` when that cannot be done: noteio then writes the
+    key anew — or refuses, if a comment would be lost."""
+    body = [line.rstrip("\n") for line in lines[1:]]
+    items = [(number, _BLOCK_ITEM.fullmatch(line)) for number, line in enumerate(body) if not _blank_or_comment(line)]
+    matches = [match for _number, match in items if match is not None]
+    if not matches or len(matches) != len(items) or len({match.group(1) for match in matches}) != 1:
+        return None  # an item over several lines, uneven indents: not ours to rebuild
     loaded = _kept([match.group(3) or "" for match in matches], old, "\n  - {}")
     if loaded is None:
         return None
-    kept = [(match.group(0), value) for match, (_text, value) in zip(matches, loaded, strict=True)]
+    kept = [(match.group(0), item) for match, (_text, item) in zip(matches, loaded, strict=True)]
+    others = len(body) > len(items)
+    if not new:
+        return _emptied(head, value, body)
     gap = next((match.group(2) for match in matches if match.group(2)), " ")
     chosen = _in_new_order(kept, new, lambda item: f"{matches[0].group(1)}-{gap}{render_item(item)}", same)
-    return Rewritten(lines[0] + "".join(f"{line}\n" for line, _value in chosen), [value for _line, value in chosen])
+    position = {id(pair): index for index, pair in enumerate(kept)}  # chosen holds the kept pairs themselves
+    order = [position.get(id(pair)) for pair in chosen]
+    staying = [index for index in order if index is not None]
+    fresh = chosen[len(staying):]
+    if staying != sorted(staying) or any(index is None for index in order[: len(staying)]):
+        # Reordered: a comment line's place among the items is lost. Without one, the new order.
+        return None if others else Rewritten(lines[0] + "".join(f"{line}\n" for line, _item in chosen), _values(chosen))
+    item_lines = {number: index for index, (number, _match) in enumerate(items)}
+    last_item = items[-1][0]
+    out: list[str] = []
+    for number, line in enumerate(body):
+        index = item_lines.get(number)
+        if index is None or index in staying:
+            out.append(line)
+        if number == last_item:
+            out.extend(text for text, _item in fresh)
+    return Rewritten(lines[0] + "".join(f"{line}\n" for line in out), _values(chosen))
+
+
+def _blank_or_comment(line: str) -> bool:
+    stripped = line.strip()
+    return not stripped or stripped.startswith("#")
+
+
+def _emptied(head: str, value: str, body: Sequence[str]) -> Rewritten:
+    """A block list has no empty form: ``key: []``, its comment lines after it."""
+    key = head.rstrip(" \t")
+    after = (head[len(key):] + value) if value.strip() else ""  # the key's own comment, spaced as written
+    comments = [f"{line}\n" for line in body if line.strip().startswith("#")]
+    return Rewritten(f"{key} []{after}\n" + "".join(comments), [])
+
+
+def _values(chosen: Sequence[tuple[str, Any]]) -> list[Any]:
+    return [item for _text, item in chosen]
 
 
 # ---------------------------------------------------------------- key: a, b
