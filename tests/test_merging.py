@@ -78,3 +78,14 @@ def test_a_merge_adds_aliases_as_obsidian_reads_them_under_the_key_the_canonical
     assert "aliases" not in change.set_values
     listed = parse_note("c.md", b"---\ntitle: Drums\naliases: Tommy, T-Bone\n---\nWe rehearse on Fridays.\n")
     assert merged_frontmatter(listed, [merged]).set_values["aliases"] == ["Tommy", "T-Bone", "Percussion"]
+
+
+def test_a_change_to_the_singular_alias_key_is_listed_where_aliases_is() -> None:
+    # Was listed last, after merged_from: CHANGE_ORDER named `aliases` alone.
+    from vaultmem.merging import kept_changes, merged_frontmatter
+
+    merged = parse_note("m.md", b"---\nid: 01M1GJZ1X05GQAPENECFSECZP1\ntitle: Percussion\ntags: [music]\n---\nRehearsal is on Friday.\n")
+    for key in ("alias", "Aliases"):
+        canonical = parse_note("c.md", f"---\ntitle: Drums\n{key}: Kiki\n---\nWe rehearse on Fridays.\n".encode())
+        said = kept_changes(canonical, merged_frontmatter(canonical, [merged]))
+        assert [change.key for change in said] == ["tags", key, "merged_from"]

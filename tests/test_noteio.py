@@ -223,14 +223,48 @@ def test_a_block_list_keeps_its_indentation_dash_spacing_and_quoted_items() -> N
 
 
 def test_a_list_form_that_cannot_hold_the_new_value_is_written_in_obsidians_style() -> None:
-    # A tag with a space cannot be one item of a separated string; a comment between items,
-    # a flow list over two lines and an empty block list are not rebuilt.
+    # A tag with a space cannot be one item of a separated string; a flow list over two lines
+    # and an empty block list are not rebuilt.
     assert edit_frontmatter(b"---\ntags: a, b\n---\n", {"tags": ["a", "c d"]}) == b"---\ntags:\n  - a\n  - c d\n---\n"
-    assert edit_frontmatter(b"---\ntags:\n  - a\n  # why\n  - b\n---\n", {"tags": ["a", "c"]}) == b"---\ntags:\n  - a\n  - c\n---\n"
     assert edit_frontmatter(b"---\ntags: [a,\n  b]\n---\n", {"tags": ["a", "c"]}) == b"---\ntags:\n  - a\n  - c\n---\n"
     assert edit_frontmatter(b"---\ntags:\n  - a\n---\n", {"tags": []}) == b"---\ntags: []\n---\n"
     # `aliases` is not read from a separated string: one alias, then a list of two.
     assert edit_frontmatter(b"---\naliases: Old name\n---\n", {"aliases": ["Old name", "New"]}) == b"---\naliases:\n  - Old name\n  - New\n---\n"
+
+
+def test_a_block_list_keeps_its_comment_lines_and_the_comments_of_items_that_stay() -> None:
+    # Was written anew without them: `tags:\n  - a\n  - b\n  - c`.
+    raw = b"---\ntags:  # mine\n  - a # x\n  # between\n  - b\n# kept with what follows\nlayer: L3\n---\nbody\n"
+    assert edit_frontmatter(raw, {"tags": ["a", "b", "c"]}) == raw.replace(b"  - b\n", b"  - b\n  - c\n")
+    # A removed item's own comment goes with it; a comment line stays where it was.
+    assert edit_frontmatter(raw, {"tags": ["b", "c"]}) == raw.replace(b"  - a # x\n", b"").replace(b"  - b\n", b"  - b\n  - c\n")
+    assert edit_frontmatter(raw, {"tags": ["a"]}) == raw.replace(b"  - b\n", b"")
+    emptied = edit_frontmatter(raw, {"tags": []})
+    assert emptied == b"---\ntags: []  # mine\n  # between\n# kept with what follows\nlayer: L3\n---\nbody\n"
+    assert yaml_of(emptied) == {"tags": [], "layer": "L3"}
+
+
+def test_a_comment_on_the_keys_line_stays_when_the_value_is_written_anew() -> None:
+    # Were dropped: a title, an expiry and a string of tags that became a block list lost the person's note.
+    raw = b"---\ntitle: Harbor  # chosen # twice\nexpires_at: 2026-12-20 # the trip\ntags: a, b   # mine\nnote: |  # why\n  a # b\n---\n"
+    edited = edit_frontmatter(raw, {"title": "Harbor plan", "expires_at": STAMP, "tags": ["a", "c d"], "note": "short"})
+    assert edited == (b"---\ntitle: Harbor plan  # chosen # twice\nexpires_at: 2026-12-04T20:30:00+00:00 # the trip\n"
+                      b"tags:   # mine\n  - a\n  - c d\nnote: short  # why\n---\n")
+    # `#` inside a value is no comment: nothing is added.
+    assert edit_frontmatter(b"---\ntitle: 'a # b'\n---\n", {"title": "c"}) == b"---\ntitle: c\n---\n"
+
+
+@pytest.mark.parametrize(("raw", "value", "comment"), [
+    (b"---\ntags: [a,  # the first\n  b]\n---\n", ["a", "c"], "'# the first' (line 1 of tags)"),  # a flow list over two lines
+    (b"---\ntags:\n  - a\n  # why\n  - b\n---\n", ["b", "a"], "'# why' (line 3 of tags)"),  # reordered around a comment line
+    (b"---\ntags:\n  - a\n    more\n  # why\n---\n", ["x"], "'# why' (line 4 of tags)"),  # an item over two lines
+])
+def test_a_comment_the_new_value_has_no_place_for_is_refused_naming_the_key(raw: bytes, value: list[str], comment: str) -> None:
+    with pytest.raises(FrontmatterError) as refused:
+        edit_frontmatter(raw, {"tags": value})
+    assert str(refused.value) == (f"tags: the comment {comment} has no place in the new value, which vaultmem must write anew; "
+                                  "move the comment to a line of its own above 'tags:' or remove it, then try again "
+                                  "(the file was not touched)")
 
 
 def test_a_list_kept_in_its_form_keeps_the_bom_and_crlf() -> None:

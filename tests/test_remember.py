@@ -354,13 +354,30 @@ def test_a_title_made_from_a_long_first_line_says_where_it_was_cut(vault: Vault)
 
 def test_a_generated_title_passes_over_lines_that_hold_no_words(vault: Vault) -> None:
     # Was `title: '---'`: the first line of a text that opens with a rule.
-    result = vault.remember("---\nlayer: L4\n---\nfake frontmatter in body", now=NOW)
-    assert (result.title, result.path) == ("layer: L4", "memories/layer-l4.md")
-    assert frontmatter_of(vault.root / result.path)["title"] == "layer: L4"
     for text, title in (("***\n#\n```python\nprint('hi')\n```", "print('hi')"), ("~~~\n\n# \n## Packing list\n", "Packing list")):
         assert vault.remember(text, now=NOW).title == title
     wordless = vault.remember("---\n***", now=NOW)  # no line with a word: the first line, as before
     assert (wordless.title, wordless.path) == ("---", "memories/note.md")  # and a file name that claims nothing
+
+
+def test_a_generated_title_passes_over_frontmatter_in_the_text_comments_and_list_markers(vault: Vault) -> None:
+    # Were titled `layer: L4`, `%%hidden%%`, `<!-- draft -->` and `- [ ] buy milk`.
+    for text, title, path in (("---\nlayer: L4\n---\nAlways use metric units.", "Always use metric units.",
+                               "memories/always-use-metric-units.md"),
+                              ("%%hidden%%\nCall the plumber on Monday.", "Call the plumber on Monday.",
+                               "memories/call-the-plumber-on-monday.md"),
+                              ("<!-- draft -->\n\nRui prefers window seats.", "Rui prefers window seats.",
+                               "memories/rui-prefers-window-seats.md"),
+                              ("%%\nnot for the title\n%%\nTrain leaves at 7.", "Train leaves at 7.", "memories/train-leaves-at-7.md"),
+                              ("- [ ] buy milk\n- [x] buy eggs", "buy milk", "memories/buy-milk.md"),
+                              ("> 1. Quoted: pay rent", "Quoted: pay rent", "memories/quoted-pay-rent.md"),
+                              ("* [/] renew passport", "renew passport", "memories/renew-passport.md")):
+        result = vault.remember(text, now=NOW)
+        assert (result.title, result.path) == (title, path)
+        assert frontmatter_of(vault.root / result.path)["title"] == title
+    # A `---` block that is no mapping is text between rules (a setext heading): it stays a title.
+    assert vault.remember("---\nSome text\n---\nmore", now=NOW).title == "Some text"
+    assert vault.remember("%%only hidden%%", now=NOW).title == "%%only hidden%%"  # nothing shown: as it reads
 
 
 def test_tags_in_other_scripts_and_nested_tags_are_tags(vault: Vault) -> None:

@@ -209,7 +209,7 @@ def test_number_tags_and_an_empty_tag_item_are_revised_like_any_other_tags(vault
     vault.index()
     result = vault.revise("numbers", remove_tags=["3.5"], add_tags=["stats"], now=NOW)
     assert result.tags == ["2024", "stats"]
-    assert read_note(vault.root, "numbers.md").meta["tags"] == ["2024", "stats"]
+    assert read_note(vault.root, "numbers.md").meta["tags"] == [2024, "stats"]  # the person's number, as written
 
 
 def test_a_frontmatter_that_does_not_load_is_refused_at_the_line_check_names(vault: Vault, write_note) -> None:
@@ -248,6 +248,41 @@ def test_tags_keep_the_form_the_person_wrote_them_in(vault: Vault, write_note) -
         assert vault.get(note).tags[-1] == "favorit"
     vault.revise("brot", remove_tags=["backen"], now=NOW)
     assert "tags: rezept, brot, favorit\n" in (vault.root / "brot.md").read_text(encoding="utf-8")
+
+
+def test_tags_that_stay_keep_their_hash_quotes_and_type_as_written(vault: Vault, write_note) -> None:
+    # Were `tags: [rezept, backen, neu]  # meine` and `- a\n  - '2024'`: the person's `#`, quotes and
+    # number were compared with the tags as read (rezept, "2024"), found gone and written anew.
+    write_note("flow.md", '---\nlayer: L3\ntags: ["#rezept", "#backen"]  # meine\n---\nBrot.\n')
+    write_note("block.md", '---\nlayer: L3\ntags:\n  - "#a"\n  - 2024\n---\nJahr.\n')
+    vault.index()
+    for note, before, after in (("flow", 'tags: ["#rezept", "#backen"]  # meine\n', 'tags: ["#rezept", "#backen", neu]  # meine\n'),
+                                ("block", 'tags:\n  - "#a"\n  - 2024\n', 'tags:\n  - "#a"\n  - 2024\n  - neu\n')):
+        raw = (vault.root / f"{note}.md").read_text(encoding="utf-8")
+        result = run_cli(vault.root, "revise", note, "--tag", "neu")
+        assert result.exit_code == 0, result.output
+        assert (vault.root / f"{note}.md").read_text(encoding="utf-8") == raw.replace(before, after)
+    assert vault.get("block").tags == ["a", "2024", "neu"]
+    # A tag written with its `#` is removed by its name, and the others stay as written.
+    assert vault.revise("flow", remove_tags=["rezept"], now=NOW).tags == ["backen", "neu"]
+    assert 'tags: ["#backen", neu]  # meine\n' in (vault.root / "flow.md").read_text(encoding="utf-8")
+    assert vault.revise("block", remove_tags=["#a"], now=NOW).tags == ["2024", "neu"]
+    assert "tags:\n  - 2024\n  - neu\n---" in (vault.root / "block.md").read_text(encoding="utf-8")
+
+
+def test_revise_keeps_the_comments_of_a_block_list_or_refuses_naming_file_and_key(vault: Vault, write_note) -> None:
+    # Was written anew as `tags:\n  - a\n  - b\n  - c`: both comments gone, and the reply said nothing.
+    write_note("commented.md", "---\nlayer: L3\ntags:\n  - a # x\n  # between\n  - b\n---\nNotes.\n")
+    write_note("flow.md", "---\nlayer: L3\ntags: [a,  # the first\n  b]\n---\nNotes.\n")
+    vault.index()
+    result = run_cli(vault.root, "revise", "commented", "--tag", "c")
+    assert result.exit_code == 0, result.output
+    assert (vault.root / "commented.md").read_text(encoding="utf-8") == (
+        "---\nlayer: L3\ntags:\n  - a # x\n  # between\n  - b\n  - c\n---\nNotes.\n")
+    before = snapshot_files(vault.root)
+    with pytest.raises(FrontmatterError, match=r"^flow\.md: tags: the comment '# the first' .* above 'tags:' or remove it"):
+        vault.revise("flow", add_tags=["c"], now=NOW)
+    assert snapshot_files(vault.root) == before
 
 
 # ------------------------------------------------------------------ versions
@@ -316,6 +351,21 @@ def test_a_title_someone_chose_is_never_made_anew(vault: Vault) -> None:
     assert vault.revise("standup-note", text="The standup moved to 9:45.", now=LATER).title == "Harbor standup"
     given = vault.revise(vault.remember(DENTIST, layer="L3", now=NOW).id, text=MOVED, title="Dentist on Friday", now=LATER)
     assert (given.title, given.previous_title) == ("Dentist on Friday", DENTIST[:77].rstrip() + "…")
+
+
+def test_a_title_that_equals_a_heading_or_a_first_line_the_person_wrote_is_theirs(vault: Vault, write_note) -> None:
+    # Was replaced by "Budget raised to 20k after the review.": the title equals the one made
+    # from the body's `# Project Alpha`, so it passed for generated.
+    write_note("alpha.md", "---\ntitle: Project Alpha\nlayer: L3\nexpires_at: 2027-06-01\n---\n# Project Alpha\nBudget 10k.\n")
+    write_note("beta.md", "---\nid: beta-plan\ntitle: Beta plan\nlayer: L3\n---\nBeta plan\nShip in May.\n")
+    vault.index()
+    for note, title in (("alpha", "Project Alpha"), ("beta-plan", "Beta plan")):
+        result = vault.revise(note, text="Budget raised to 20k after the review.", now=LATER)
+        assert (result.changed, result.title, result.previous_title) == (["body"], title, None)
+        assert read_note(vault.root, f"{note.split('-')[0]}.md").meta["title"] == title
+    # remember made it, but from a heading the agent wrote: a title it chose.
+    headed = vault.remember("# Packing list\n- socks", layer="L3", now=NOW)
+    assert vault.revise(headed.id, text="Pack socks and a rain jacket.", now=LATER).title == "Packing list"
 
 
 def test_an_append_keeps_a_generated_title(vault: Vault) -> None:

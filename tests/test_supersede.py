@@ -10,6 +10,7 @@ import pytest
 
 from helpers import run_cli, snapshot_files
 from vaultmem import UsageError, Vault, WriteConflict, parse_timestamp
+from vaultmem.errors import FrontmatterError
 from vaultmem.notes import content_hash, read_note
 from vaultmem.supersede import plan_retirement, retire
 
@@ -78,6 +79,19 @@ def test_an_earlier_expiry_is_kept(vault: Vault, write_note) -> None:
     vault.index()
     vault.remember("newer", layer="L1", supersedes=["old"], now=NOW)
     assert read_note(vault.root, "old.md").meta["expires_at"] == parse_timestamp("2026-11-29").date()
+
+
+def test_the_comment_on_the_old_notes_expiry_stays_or_the_supersede_is_refused_naming_the_file(vault: Vault, write_note) -> None:
+    # `expires_at: 2027-02-01  # the trip` lost its comment to the retirement's `expires_at: now`.
+    write_note("trip.md", "---\nlayer: L3\nexpires_at: 2027-02-01  # the trip\n---\nFlight at 7.\n")
+    write_note("hotel.md", "---\nlayer: L3\nexpires_at:\n  # until checkout\n  2027-02-01\n---\nRoom 12.\n")
+    vault.index()
+    vault.remember("Flight moved to 9.", layer="L3", supersedes=["trip"], now=NOW)
+    assert "expires_at: 2026-11-30T12:00:00+00:00  # the trip\n" in (vault.root / "trip.md").read_text(encoding="utf-8")
+    before = snapshot_files(vault.root)
+    with pytest.raises(FrontmatterError, match=r"^hotel\.md: expires_at: the comment '# until checkout' \(line 2 of expires_at\)"):
+        vault.remember("Room 14 now.", layer="L3", supersedes=["hotel"], now=NOW)
+    assert snapshot_files(vault.root) == before  # no new note either
 
 
 def test_supersedes_is_repeatable_and_carries_what_the_old_notes_replaced(vault: Vault, write_note) -> None:

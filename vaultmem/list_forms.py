@@ -3,12 +3,19 @@
 ``tags: [a, b]`` stays a flow list, a block list keeps its indentation and dash, and
 ``tags: a, b`` (or ``a b``) stays a string separated the same way — tags are read from
 such a string (notes.tags_of), so it holds a list. Items that stay keep their text as
-written (their quotes, a ``#``); new items are written as noteio writes a value.
+written (their quotes, a ``#``, a number unquoted) and load as they did: a tag is matched
+as tags_of reads it (``"#rezept"`` is the tag ``rezept``), any other item by its value.
+New items are written as noteio writes a value.
+
+A block list keeps its comments: comment lines stay where they are, an item that stays
+keeps the comment after it, a removed item's own comment goes with it; emptied, it is
+``key: []`` with its comment lines after it.
 
 Pure: :func:`in_same_form` takes the key's lines and what they load as, and returns the
 new lines and what they will load as — or ``None`` when the form cannot hold the new
-value (a multi-line flow list, a comment between items, a tag with a space for a string,
-an empty list for a block list); noteio then writes the key anew, in Obsidian's style.
+value (a multi-line flow list, a tag with a space for a string, a block list whose items
+span lines or change order around a comment line); noteio then writes the key anew, in
+Obsidian's style, or refuses when a comment would be lost.
 Every result is loaded back here and must read as intended, so a form that parses
 differently than it looks falls back instead of writing something else.
 """
@@ -49,12 +56,13 @@ def in_same_form(key: str, lines: Sequence[str], value_start: int, old: Any, new
     if not isinstance(new, list) or not lines:
         return None
     head, value = lines[0][:value_start], lines[0][value_start:].rstrip("\n")
+    same = _same_tag if key in SEPARATED_KEYS else _same
     if len(lines) == 1 and isinstance(old, list):
-        rewritten = _flow(head, value, old, new, render_item)
+        rewritten = _flow(head, value, old, new, render_item, same)
     elif len(lines) == 1 and isinstance(old, str) and key in SEPARATED_KEYS:
         rewritten = _separated(head, value, old, new)
     elif len(lines) > 1 and isinstance(old, list) and _REST.fullmatch(value):
-        rewritten = _block(lines, old, new, render_item)
+        rewritten = _block(head, value, lines, old, new, render_item, same)
     else:
         return None
     return rewritten if rewritten is not None and _reads_as(rewritten) else None
@@ -75,18 +83,30 @@ def _same(left: Any, right: Any) -> bool:
     return type(left) is type(right) and left == right
 
 
-def _in_new_order(kept: Sequence[tuple[str, Any]], new: Sequence[Any], fresh: Callable[[Any], str]) -> list[str]:
-    """The texts of ``new``: an item that was there (``kept``: its text, what it loads as)
-    keeps its text as written; another is written by ``fresh``."""
+def _same_tag(written: Any, wanted: Any) -> bool:
+    """The same tag as notes.tags_of reads it: ``"#rezept"`` and ``2024`` are the tags
+    ``rezept`` and ``2024`` that the new list names, and stay as the person wrote them."""
+    return _tag(written) == _tag(wanted)
+
+
+def _tag(item: Any) -> str:
+    return str(item).strip().lstrip("#").strip()
+
+
+def _in_new_order(kept: Sequence[tuple[str, Any]], new: Sequence[Any], fresh: Callable[[Any], str],
+                  same: Callable[[Any, Any], bool] = _same) -> list[tuple[str, Any]]:
+    """The texts of ``new`` and what each loads as: an item that was there (``kept``: its
+    text, what it loads as; ``same`` as the item of ``new``) keeps its text as written, and
+    loads as it did; another is written by ``fresh``."""
     unused = list(kept)
-    chosen: list[str] = []
+    chosen: list[tuple[str, Any]] = []
     for item in new:
-        match = next((pair for pair in unused if _same(pair[1], item)), None)
+        match = next((pair for pair in unused if same(pair[1], item)), None)
         if match is None:
-            chosen.append(fresh(item))
+            chosen.append((fresh(item), item))
         else:
             unused.remove(match)
-            chosen.append(match[0])
+            chosen.append(match)
     return chosen
 
 
@@ -111,14 +131,16 @@ def _kept(texts: Sequence[str], values: Sequence[Any], wrapper: str) -> list[tup
 # ---------------------------------------------------------------- key: [a, b]
 
 
-def _flow(head: str, value: str, old: list[Any], new: list[Any], render_item: Callable[[Any], str]) -> Rewritten | None:
+def _flow(head: str, value: str, old: list[Any], new: list[Any], render_item: Callable[[Any], str],
+          same: Callable[[Any, Any], bool]) -> Rewritten | None:
     parsed = _flow_parts(value)
     kept = _kept(parsed.texts, old, "[{}]") if parsed is not None else None
     if parsed is None or kept is None:
         return None
-    chosen = _in_new_order(kept, new, lambda item: _flow_item(item, render_item))
-    inside = f"{parsed.pad}{parsed.separator.join(chosen)}{parsed.pad}" if chosen else ""
-    return Rewritten(f"{head}{parsed.lead}[{inside}]{parsed.rest}\n", new)
+    chosen = _in_new_order(kept, new, lambda item: _flow_item(item, render_item), same)
+    texts = [text for text, _value in chosen]
+    inside = f"{parsed.pad}{parsed.separator.join(texts)}{parsed.pad}" if texts else ""
+    return Rewritten(f"{head}{parsed.lead}[{inside}]{parsed.rest}\n", [value for _text, value in chosen])
 
 
 @dataclass(frozen=True)
@@ -167,20 +189,60 @@ def _flow_item(item: Any, render_item: Callable[[Any], str]) -> str:
 # ---------------------------------------------------------------- key:\n  - a\n  - b
 
 
-def _block(lines: Sequence[str], old: list[Any], new: list[Any], render_item: Callable[[Any], str]) -> Rewritten | None:
-    if not new:
-        return None  # a block list has no empty form: written anew as `key: []`
-    items = [_BLOCK_ITEM.fullmatch(line.rstrip("\n")) for line in lines[1:]]
-    matches = [match for match in items if match is not None]
-    if len(matches) != len(items) or len({match.group(1) for match in matches}) != 1:
-        return None  # a comment between items, an item over several lines, uneven indents: not ours to rebuild
+def _block(head: str, value: str, lines: Sequence[str], old: list[Any], new: list[Any],
+           render_item: Callable[[Any], str], same: Callable[[Any, Any], bool]) -> Rewritten | None:
+    """Items that stay keep their lines (a comment after one too), comment lines and blank
+    lines stay where they are, a removed item's line goes with its own comment, and new
+    items follow the last item. ``None`` when that cannot be done: noteio then writes the
+    key anew — or refuses, if a comment would be lost."""
+    body = [line.rstrip("\n") for line in lines[1:]]
+    items = [(number, _BLOCK_ITEM.fullmatch(line)) for number, line in enumerate(body) if not _blank_or_comment(line)]
+    matches = [match for _number, match in items if match is not None]
+    if not matches or len(matches) != len(items) or len({match.group(1) for match in matches}) != 1:
+        return None  # an item over several lines, uneven indents: not ours to rebuild
     loaded = _kept([match.group(3) or "" for match in matches], old, "\n  - {}")
     if loaded is None:
         return None
-    kept = [(match.group(0), value) for match, (_text, value) in zip(matches, loaded, strict=True)]
+    kept = [(match.group(0), item) for match, (_text, item) in zip(matches, loaded, strict=True)]
+    others = len(body) > len(items)
+    if not new:
+        return _emptied(head, value, body)
     gap = next((match.group(2) for match in matches if match.group(2)), " ")
-    chosen = _in_new_order(kept, new, lambda item: f"{matches[0].group(1)}-{gap}{render_item(item)}")
-    return Rewritten(lines[0] + "".join(f"{line}\n" for line in chosen), new)
+    chosen = _in_new_order(kept, new, lambda item: f"{matches[0].group(1)}-{gap}{render_item(item)}", same)
+    position = {id(pair): index for index, pair in enumerate(kept)}  # chosen holds the kept pairs themselves
+    order = [position.get(id(pair)) for pair in chosen]
+    staying = [index for index in order if index is not None]
+    fresh = chosen[len(staying):]
+    if staying != sorted(staying) or any(index is None for index in order[: len(staying)]):
+        # Reordered: a comment line's place among the items is lost. Without one, the new order.
+        return None if others else Rewritten(lines[0] + "".join(f"{line}\n" for line, _item in chosen), _values(chosen))
+    item_lines = {number: index for index, (number, _match) in enumerate(items)}
+    last_item = items[-1][0]
+    out: list[str] = []
+    for number, line in enumerate(body):
+        index = item_lines.get(number)
+        if index is None or index in staying:
+            out.append(line)
+        if number == last_item:
+            out.extend(text for text, _item in fresh)
+    return Rewritten(lines[0] + "".join(f"{line}\n" for line in out), _values(chosen))
+
+
+def _blank_or_comment(line: str) -> bool:
+    stripped = line.strip()
+    return not stripped or stripped.startswith("#")
+
+
+def _emptied(head: str, value: str, body: Sequence[str]) -> Rewritten:
+    """A block list has no empty form: ``key: []``, its comment lines after it."""
+    key = head.rstrip(" \t")
+    after = (head[len(key):] + value) if value.strip() else ""  # the key's own comment, spaced as written
+    comments = [f"{line}\n" for line in body if line.strip().startswith("#")]
+    return Rewritten(f"{key} []{after}\n" + "".join(comments), [])
+
+
+def _values(chosen: Sequence[tuple[str, Any]]) -> list[Any]:
+    return [item for _text, item in chosen]
 
 
 # ---------------------------------------------------------------- key: a, b
@@ -197,8 +259,7 @@ def _separated(head: str, value: str, old: str, new: list[Any]) -> Rewritten | N
     tokens = [token for token in _SEPARATOR.split(old.strip()) if token]
     found = _SEPARATOR.search(old.strip())
     separator = found.group() if found else ", "
-    kept = [(token, token.strip().lstrip("#").strip()) for token in tokens]
-    text = separator.join(_in_new_order(kept, new, str))
+    text = separator.join(token for token, _tag in _in_new_order([(token, token) for token in tokens], new, str, _same_tag))
     # Plain as it was, unless the new text reads otherwise plain (then single-quoted).
     candidates = (Rewritten(f"{head}{lead}{_quoted(text, style)}{rest}\n", text) for style in (quote, "'"))
     return next((candidate for candidate in candidates if _reads_as(candidate)), None)

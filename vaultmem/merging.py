@@ -178,7 +178,9 @@ def expiry_change(cluster: Sequence[Note]) -> tuple[dict[str, Any], tuple[str, .
 # ------------------------------------------------------------------ said for a person (dry run and apply)
 
 
-CHANGE_ORDER = ("expires_at", "permanent", "tags", "aliases", "merged_from", "supersedes")
+# `alias` (the legacy key Obsidian still reads) and `Aliases` rank as `aliases`: a note holding
+# them had its alias change listed last, after merged_from.
+CHANGE_ORDER = ("expires_at", "permanent", "tags", "aliases", "alias", "merged_from", "supersedes")
 
 
 @dataclass(frozen=True)
@@ -228,7 +230,8 @@ def _listed(item: str) -> str:
 
 
 def _change_rank(key: str) -> tuple[int, str]:
-    return (CHANGE_ORDER.index(key) if key in CHANGE_ORDER else len(CHANGE_ORDER), key)
+    folded = key.lower()
+    return (CHANGE_ORDER.index(folded) if folded in CHANGE_ORDER else len(CHANGE_ORDER), key)
 
 
 def _as_text(value: Any) -> str:

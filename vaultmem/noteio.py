@@ -8,6 +8,8 @@
   python-frontmatter's ``dumps`` is never used on a user's file: it sorts keys, drops
   comments, rewraps lines and strips the body. A list the person already wrote keeps its
   form — ``[a, b]``, a block list, a ``tags: a, b`` string (list_forms.py).
+- A comment is never dropped silently: a value written anew keeps the comment on its
+  key's line; one it has no place for refuses the edit, naming the key (adr/0006).
 - Every edit is verified by loading the new YAML back; an edit that would not round-trip
   raises instead of writing.
 - A write, move or delete over an existing note ends in one of two states, however
@@ -41,6 +43,7 @@ from .list_forms import Rewritten, in_same_form
 from .notes import BOM, YAML_LOAD_ERRORS, find_frontmatter, load_yaml_mapping, yaml_failure
 
 NEW_NOTE_MODE = 0o644  # rw-r--r--, as an editor creates a note
+_BLOCK_HEADER = re.compile(r"(?:[|>][-+1-9]{0,2})?")  # nothing, or a block scalar's `|` / `>` and its indicators
 _TOP_LEVEL_KEY = re.compile(r"""^(?:"((?:[^"\\]|\\.)*)"|'((?:[^']|'')*)'|([^\s#'"\-?:][^:]*?|-[^\s:][^:]*?))[ \t]*:(?:[ \t]|$)""")
 
 
@@ -176,8 +179,9 @@ def _edit_block(yaml_text: str, before: Mapping[str, Any], set_values: Mapping[s
         tail = _trailing_blank_or_comment(lines, start + 1, stop)
         if key in pending:
             value = pending.pop(key)
-            kept = _in_same_form(key, lines[start : stop - len(tail)], before.get(key), value)
-            out.append(_render_set(key, value) if kept is None else kept.text)
+            entry = lines[start : stop - len(tail)]
+            kept = _in_same_form(key, entry, before.get(key), value)
+            out.append(_written_anew(key, entry, value) if kept is None else kept.text)
             if kept is not None:
                 loads_as[key] = kept.loads_as
             out.extend(tail)
@@ -196,6 +200,66 @@ def _in_same_form(key: str, lines: list[str], old: Any, value: Any) -> Rewritten
     (list_forms.py); ``None``: written anew in Obsidian's style."""
     match = _TOP_LEVEL_KEY.match(lines[0])
     return in_same_form(key, lines, match.end(), old, value, render_scalar) if match else None
+
+
+def _written_anew(key: str, entry: list[str], value: Any) -> str:
+    """``key`` set to ``value`` in Obsidian's style, keeping the person's comment on the key's
+    line (``title: Y  # chosen``, ``tags:  # mine`` over the new items). Any other comment in
+    the entry has no place in the new lines: :class:`FrontmatterError`, never a silent loss."""
+    rendered = _render_set(key, value)
+    text = "".join(entry)
+    comments = _comment_offsets(text)
+    if not comments:
+        return rendered
+    first_line = entry[0].rstrip("\n")
+    keys_own = comments[0] < len(first_line) and _comments_the_key(first_line, comments[0], len(entry) == 1)
+    if keys_own and len(comments) == 1:
+        line, rest = rendered.split("\n", 1)
+        before = first_line[: comments[0]]
+        spacing = before[len(before.rstrip(" \t")):] or " "  # as written
+        return f"{line}{spacing}{first_line[comments[0]:]}\n{rest}"
+    lost = comments[1] if keys_own else comments[0]
+    comment = text[lost:].split("\n", 1)[0].strip()
+    number = text.count("\n", 0, lost) + 1
+    raise FrontmatterError(
+        f"{key}: the comment {comment!r} (line {number} of {key}) has no place in the new value, which vaultmem "
+        f"must write anew; move the comment to a line of its own above '{key}:' or remove it, then try again "
+        "(the file was not touched)")
+
+
+def _comments_the_key(first_line: str, comment: int, one_line: bool) -> bool:
+    """Is the comment at ``comment`` on the key's line about the whole value? On a line that
+    holds the whole entry, or right after the key (``tags:  # mine``, ``note: |  # why``) —
+    not after the first item of a flow list over several lines: that item's, and it is gone."""
+    match = _TOP_LEVEL_KEY.match(first_line)
+    return match is not None and (one_line or _BLOCK_HEADER.fullmatch(first_line[match.end() : comment].strip()) is not None)
+
+
+def _comment_offsets(text: str) -> list[int]:
+    """Where each YAML comment in ``text`` starts: the first ``#`` on its line outside every
+    token the scanner reads (a quoted or plain value holding ``#`` is one token; a block
+    scalar's is its content, not its ``|`` line). Text the scanner cannot read: every line
+    holding a ``#`` counts."""
+    inside = [False] * len(text)
+    try:
+        tokens = list(yaml.scan(text, Loader=yaml.SafeLoader))
+    except YAML_LOAD_ERRORS:
+        tokens = []
+    for token in tokens:
+        start = token.start_mark.index
+        if isinstance(token, yaml.ScalarToken) and token.style in ("|", ">"):
+            header_end = text.find("\n", start)
+            start = len(text) if header_end < 0 else header_end + 1
+        for index in range(start, token.end_mark.index):
+            inside[index] = True
+    offsets: list[int] = []
+    line_end = -1
+    for index, char in enumerate(text):
+        if char == "#" and not inside[index] and index > line_end:
+            offsets.append(index)
+            found = text.find("\n", index)
+            line_end = len(text) if found < 0 else found  # a comment runs to the end of its line
+    return offsets
 
 
 def _render_set(key: str, value: Any) -> str:

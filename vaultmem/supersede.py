@@ -21,7 +21,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from .errors import Argument, UsageError, VaultmemError, WriteConflict
+from .errors import Argument, FrontmatterError, UsageError, VaultmemError, WriteConflict
 from .lifecycle import PERMANENT_LAYER
 from .noteio import FileChange, edit_frontmatter, replace_if_unchanged
 from .notes import Note, content_hash, parse_note, text_values, timestamp_or_none
@@ -71,7 +71,10 @@ def plan_retirement(relative: str, raw: bytes, new_id: str, moment: datetime) ->
     values: dict[str, object] = {"superseded_by": new_id}
     if current is None or current > moment:
         values["expires_at"] = moment  # retired now; an earlier expiry is kept
-    return Retirement(old, raw, edit_frontmatter(raw, values))
+    try:
+        return Retirement(old, raw, edit_frontmatter(raw, values))
+    except FrontmatterError as error:
+        raise FrontmatterError(f"{relative}: {error}") from None  # noteio names the key; the file is ours to name
 
 
 def retire(paths: VaultPaths, retirements: Sequence[Retirement], remove_new_note: Callable[[], object]) -> list[FileChange]:

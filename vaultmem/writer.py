@@ -31,6 +31,7 @@ from .lifecycle import (
     parse_timestamp,
     resolve_now,
 )
+from .markdown import HEADING_LINE, blanked, code_ranges, hidden_ranges
 from .noteio import (
     FileChange,
     create_exclusive,
@@ -38,6 +39,7 @@ from .noteio import (
     move_if_unchanged,
     render_frontmatter,
 )
+from .notes import YAML_LOAD_ERRORS, load_yaml_mapping
 from .paths import VaultPaths
 
 SLUG_WORDS = 8
@@ -48,6 +50,9 @@ MAX_TAG_CHARS = 100
 # Marks that change the direction text is shown in (LRE, RLE, PDF, LRO, RLO, LRI, RLI, FSI, PDI).
 _DIRECTION_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 _CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
+_ULID = re.compile(f"[0-7][{_CROCKFORD}]{{25}}")  # 128 bits: the first character holds 3 of them
+# Quote markers, then a list item's marker and a task's checkbox: `> - [x] `, `1. `, `* `.
+_LINE_MARKERS = re.compile(r"(?:>[ \t]*)*(?:(?:[-*+]|\d{1,9}[.)])[ \t]+(?:\[[^\]]\][ \t]+)?)?")
 
 
 @dataclass(frozen=True)
@@ -76,6 +81,11 @@ def new_ulid(now: datetime | None = None) -> str:
     millis = int((now.timestamp() if now else time.time()) * 1000)
     value = (millis << 80) | secrets.randbits(80)
     return "".join(_CROCKFORD[(value >> shift) & 31] for shift in range(125, -1, -5))
+
+
+def is_ulid(value: object) -> bool:
+    """Is ``value`` an id as :func:`new_ulid` makes them (26 Crockford base32 characters)?"""
+    return isinstance(value, str) and _ULID.fullmatch(value) is not None
 
 
 def compose_note(
@@ -159,19 +169,59 @@ def explicit_expiry(expires_at: object, ttl: str | None, moment: datetime) -> da
 def default_title(text: str) -> str:
     """The first line of the text that holds a word, or its first words, as a title; ``…``
     where it was cut (a title cut after "due in late" reads as the whole fact, and wrong).
-
-    Lines of markup alone — a rule (``---``, ``***``), a code fence, an empty ``#`` heading —
-    are passed over: a title ``---`` names nothing, in search hits or as the file name.
-    Only a text with no such line at all is titled by its first line, as it reads.
-    """
-    lines = [line.strip().lstrip("#").strip() for line in text.splitlines() if line.strip()]
-    first = next((line for line in lines if _holds_words(line)), lines[0] if lines else "")
-    first = "".join(char for char in first if not _unsafe_in_names(char))
+    Which line, and how it is cleaned: :func:`title_source`."""
+    first = "".join(char for char in title_source(text).line if not _unsafe_in_names(char))
     words = first.split()
     title = " ".join(words[:SLUG_WORDS * 2])
     if len(title) > DEFAULT_TITLE_CHARS:
         return title[: DEFAULT_TITLE_CHARS - 3].rstrip() + "…"
     return title + ("…" if len(words) > SLUG_WORDS * 2 else "")
+
+
+@dataclass(frozen=True)
+class TitleSource:
+    line: str  # the line a title is made from, its markup stripped
+    heading: bool  # it is a Markdown heading: a title the writer chose, not a first line
+
+
+def title_source(text: str) -> TitleSource:
+    """The line of ``text`` a title is made from: the first that holds a word once what names
+    nothing is passed over — a leading ``---`` block shaped like frontmatter (``layer: L4``
+    is no title), what reading view hides (``%%…%%``, ``<!-- … -->``), and lines of markup
+    alone (a rule, a code fence, an empty ``#`` heading). List, task and quote markers
+    (``- ``, ``1. ``, ``- [ ] ``, ``> ``) are stripped: ``- [ ] buy milk`` is about milk, not
+    a checkbox. Only a text with no such line at all is titled by its first line, as it reads."""
+    for source in (_shown(text), text):
+        for line in source.splitlines():
+            found = _cleaned(line)
+            if _holds_words(found.line):
+                return found
+    return next((_cleaned(line) for line in text.splitlines() if line.strip()), TitleSource("", False))
+
+
+def _shown(text: str) -> str:
+    """``text`` without a leading frontmatter-shaped block and what reading view hides."""
+    lines = text.split("\n")
+    start = next((number for number, line in enumerate(lines) if line.strip()), len(lines))
+    if start < len(lines) and lines[start].strip() == "---":
+        end = next((number for number in range(start + 1, len(lines)) if lines[number].strip() == "---"), None)
+        if end is not None and _is_mapping("\n".join(lines[start + 1 : end])):
+            text = "\n".join(lines[end + 1 :])
+    return blanked(text, hidden_ranges(text, code_ranges(text)))
+
+
+def _is_mapping(yaml_text: str) -> bool:
+    try:
+        return isinstance(load_yaml_mapping(yaml_text), dict)
+    except YAML_LOAD_ERRORS:
+        return False
+
+
+def _cleaned(line: str) -> TitleSource:
+    stripped = line.strip()
+    if HEADING_LINE.match(stripped):
+        return TitleSource(stripped.lstrip("#").strip(), True)
+    return TitleSource(_LINE_MARKERS.sub("", stripped, count=1).lstrip("#").strip(), False)
 
 
 def _holds_words(line: str) -> bool:
