@@ -377,6 +377,18 @@ def test_a_title_spelling_a_nul_in_yaml_still_commits_vaultmems_change(repo: Pat
     assert git(repo, "status", "--porcelain") == ""
 
 
+def test_a_revise_that_makes_the_title_anew_commits_under_the_new_title_saying_the_old(repo: Path) -> None:
+    # The subject named the title the note no longer has: a history read "revise: … window seat …"
+    # over a note that now says aisle seat.
+    auto_commit_on(repo)
+    commit_all(repo, "config")
+    with Vault(repo) as vault:
+        made = vault.remember("Mira prefers the window seat.", layer="L3", now=NOW)
+        vault.revise(made.path, text="Mira prefers the aisle seat now.", now=NOW)
+    assert git(repo, "log", "-1", "--format=%s") == "vaultmem revise: Mira prefers the aisle seat now.\n"
+    assert "title was: Mira prefers the window seat." in git(repo, "log", "-1", "--format=%b")
+
+
 def test_history_of_a_note_git_does_not_track_yet_says_so(repo: Path) -> None:
     # Printed nothing and exited 0 after a note was moved and not yet committed.
     git(repo, "mv", "people/rui.md", "people/rui-mendes.md")

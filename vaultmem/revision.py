@@ -140,7 +140,9 @@ class RevisedNote:
     change: FileChange | None  # what was written (for the commit); None when nothing changed
 
     def commit_message(self) -> str:
-        return f"vaultmem revise: {self.title_before}\n\n{self.path}: {', '.join(self.changed)}"
+        """Subject: the note's title as it is now; a title that changed says what it was."""
+        retitled = f"\n\ntitle was: {self.title_before}" if self.after.title != self.title_before else ""
+        return f"vaultmem revise: {self.after.title}\n\n{self.path}: {', '.join(self.changed)}{retitled}"
 
 
 def write_revision(paths: VaultPaths, relative: str, revision: Revision, policy: LayerPolicy) -> RevisedNote:
