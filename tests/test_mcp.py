@@ -391,7 +391,7 @@ def test_check_reports_a_settings_file_changed_while_serving(vault_dir: Path, wr
             (vault_dir / ".vaultmem.toml").write_text('auto_commit = "yes"\n', encoding="utf-8")
             broken = await served.call("check")
             assert [(problem["path"], problem["field"]) for problem in broken["problems"]] == [(".vaultmem.toml", "auto_commit")]
-            (vault_dir / ".vaultmem.toml").write_text("auto_commit = true\n", encoding="utf-8")
+            (vault_dir / ".vaultmem.toml").write_text('remember_dir = "inbox"\n', encoding="utf-8")
             changed = await served.call("check")
             assert [(problem["path"], problem["field"]) for problem in changed["problems"]] == [(".vaultmem.toml", "file")]
             assert "restart the process" in changed["problems"][0]["fix"]

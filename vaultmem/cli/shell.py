@@ -72,7 +72,7 @@ class Context:
         vault = self.vault
         try:
             return vault.paths.from_shell(reference, Path.cwd())
-        except PathOutsideVault:
+        except (PathOutsideVault, UsageError):  # outside the vault, or a folder: unless a note answers to it
             if _answers_to(vault, reference):
                 return reference
             raise
