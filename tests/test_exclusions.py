@@ -95,6 +95,26 @@ def test_the_scans_one_regex_decides_as_pathspec_does() -> None:
     assert [exclusions.excludes(path) for path in paths] == [bool(spec.match_file(path)) for path in paths]
 
 
+def test_a_bang_pattern_keeps_what_obsidians_settings_exclude(vault_dir: Path) -> None:
+    # A trial: Excluded files held "processed/" (a person's 3,400 AI conversations, hidden from
+    # Obsidian's search); `exclude = ["!processed/"]` was accepted and kept nothing.
+    obsidian_excludes(vault_dir, "raw/", "processed/", r"/\.draft\.md$/")
+    write_file(vault_dir, ".obsidian/templates.json", json.dumps({"folder": "Templates"}))
+    config = 'exclude = ["!processed/", "!Templates/Meeting.md", "!keep.draft.md"]\n'
+    assert excluded(vault_dir, "processed/CLAUDE/a.md", "raw/b.md", "Templates/Daily.md", "Templates/Meeting.md",
+                    "notes/x.draft.md", "notes/keep.draft.md", "notes/plain.md", config=config) == {
+        "processed/CLAUDE/a.md": False, "raw/b.md": True, "Templates/Daily.md": True, "Templates/Meeting.md": False,
+        "notes/x.draft.md": True, "notes/keep.draft.md": False, "notes/plain.md": False,
+    }
+    for relative in ("processed/CLAUDE/a.md", "raw/b.md", "notes/plain.md"):
+        write_file(vault_dir, relative, "Wine fixme stub messages in Lutris.\n")
+    write_file(vault_dir, ".vaultmem.toml", CONFIG + config)
+    with Vault(vault_dir) as vault:
+        report = vault.index()
+        assert sorted(report.added) == ["notes/plain.md", "processed/CLAUDE/a.md"]
+        assert {hit.path for hit in vault.search("Wine fixme stub", k=5, now=NOW)} == {"notes/plain.md", "processed/CLAUDE/a.md"}
+
+
 def test_the_scan_skips_what_the_rules_exclude_and_counts_it(vault_dir: Path) -> None:
     write_file(vault_dir, ".vaultmem.toml", 'exclude = ["*.excalidraw.md", "Drafts/**", "!Drafts/keep.md"]\n')
     write_file(vault_dir, ".obsidian/templates.json", json.dumps({"folder": "Meta/Templates"}))

@@ -79,6 +79,11 @@ class Exclusions:
         # A folder may be skipped whole only when no later `!pattern` can re-include a file in it.
         self._globs_prune = self._spec is not None and not any(pattern.include is False for pattern in self._spec.patterns)
         self._glob_regex = _one_regex(self._spec) if self._globs_prune and self._spec is not None else None
+        # `!pattern`s also keep what Obsidian's settings exclude: a person whose Excluded files
+        # hold `processed/` (hidden from Obsidian's search, still his notes) writes `!processed/`
+        # to have his agent remember them; the pattern was accepted and changed nothing (a trial).
+        self._kept_patterns = tuple(glob[1:] for glob in self.globs if glob.startswith("!") and len(glob) > 1)
+        self._kept = _gitignore(self._kept_patterns) if self._kept_patterns else None
         self.prefixes = tuple(prefixes)
         self.regexes = tuple(regexes)
         self.template_folders = tuple(template_folders)
@@ -118,16 +123,23 @@ class Exclusions:
         folder = relative_dir.strip("/")
         if not folder:
             return None
-        for rule in self.template_folders:
-            if folder == rule.pattern or folder.startswith(rule.pattern + "/"):
-                return rule
         if self._globs_prune and self._glob_matches(folder + "/"):
             return self._glob_rule(folder + "/")
-        for prefix in self.prefixes:
-            # Every file below starts with folder + "/": the prefix excludes them all.
-            if (folder + "/").startswith(prefix):
-                return Rule(OBSIDIAN_SOURCE, prefix)
-        return None
+        if self._may_keep_below(folder):
+            return None  # a `!pattern` may keep a file below: each file is decided alone (file_rule)
+        return self._settings_folder_rule(folder)
+
+    def _may_keep_below(self, folder: str) -> bool:
+        """Could a `!pattern` keep a file below ``folder``? Yes, unless each is anchored below
+        another folder, without wildcards (``!Drafts/keep.md`` keeps nothing in ``Meta/``)."""
+        for pattern in self._kept_patterns:
+            path = pattern.lstrip("/")
+            anchored = pattern.startswith("/") or "/" in pattern.rstrip("/")  # gitignore: else it matches at any depth
+            if not anchored or any(character in path for character in "*?[\\"):
+                return True
+            if path.startswith(folder + "/") or (folder + "/").startswith(path.rstrip("/") + "/"):
+                return True
+        return False
 
     def file_rule(self, relative: str) -> Rule | None:
         """The rule that excludes the file ``relative`` (its folders included), if any."""
@@ -137,12 +149,30 @@ class Exclusions:
             return found
         if self._glob_matches(relative):
             return self._glob_rule(relative)
+        if self._kept is not None:
+            if self._kept.match_file(relative):
+                return None  # the person's `!pattern` keeps it, whatever Obsidian's settings say
+            found = self._settings_folder_rule(folder) if folder else None
+            if found is not None:
+                return found
         for prefix in self.prefixes:
             if relative.startswith(prefix):
                 return Rule(OBSIDIAN_SOURCE, prefix)
         for source, regex in self.regexes:
             if regex.search(relative):
                 return Rule(OBSIDIAN_SOURCE, f"/{source}/")
+        return None
+
+    def _settings_folder_rule(self, folder: str) -> Rule | None:
+        """The rule of Obsidian's settings (a templates folder, an Excluded files prefix) that
+        excludes the folder ``folder`` and everything below it, if any."""
+        for rule in self.template_folders:
+            if folder == rule.pattern or folder.startswith(rule.pattern + "/"):
+                return rule
+        for prefix in self.prefixes:
+            # Every file below starts with folder + "/": the prefix excludes them all.
+            if (folder + "/").startswith(prefix):
+                return Rule(OBSIDIAN_SOURCE, prefix)
         return None
 
     def _glob_matches(self, relative: str) -> bool:
