@@ -289,6 +289,8 @@ def test_a_note_made_from_a_template_outside_the_templates_folder_is_still_check
     problems = json.loads(result.stdout)["problems"]
     assert [(problem["path"], problem["field"]) for problem in problems] == [("Daily/2026-11-30.md", "frontmatter")]
     assert "{{date}}" in problems[0]["message"]
+    # The fix says how to mark a template, not only to quote what it means to be filled in (a trial).
+    assert 'add it to exclude in .vaultmem.toml ("Daily/")' in problems[0]["fix"], problems[0]["fix"]
     index = run_cli(kepano_vault, "index")
     assert "Daily/2026-11-30.md: frontmatter: YAML does not load" in index.stdout  # indexed around, as before
     assert "Templates/" not in index.stdout.replace("not notes (excluded): 52 file(s): Templates/", "")

@@ -401,9 +401,20 @@ def _yaml_problem(relative: str, error: BaseException, salvaged: Mapping[str, An
         return Problem(relative, "frontmatter", f"YAML is not loaded: {reason}",
                        f"shorten the frontmatter (or remove the aliases); {meanwhile}")
     if "unhashable key" in str(error):
-        reason = f"{reason} (a template placeholder such as {{{{date}}}}?)"
+        # A template outside the templates folder Obsidian's settings name (or with none named):
+        # the fix is to say it is one, not to quote what the template means to be filled in.
+        return Problem(relative, "frontmatter", f"YAML does not load{where}: {reason} (a template placeholder such as "
+                       "{{date}}?)", "if this note is a template, name its folder as Obsidian's Templates folder or add "
+                       f"it to exclude in .vaultmem.toml (\"{_exclude_pattern(relative)}\"); else quote "
+                       f"the values holding '{{{{'; {meanwhile}")
     return Problem(relative, "frontmatter", f"YAML does not load{where}: {reason}",
                    f"fix the YAML (quote values containing ': ' or '{{{{'); {meanwhile}")
+
+
+def _exclude_pattern(relative: str) -> str:
+    """The ``exclude`` pattern that leaves out the folder of ``relative`` (a note at the root: itself)."""
+    folder = relative.rpartition("/")[0]
+    return f"{folder}/" if folder else f"/{relative}"
 
 
 def field_problems(relative: str, meta: Mapping[str, Any], salvaged: bool = False) -> list[Problem]:
