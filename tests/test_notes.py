@@ -179,6 +179,15 @@ def test_a_template_placeholder_salvages_nothing_it_cannot_read() -> None:
     assert note.id == "folder/note"
 
 
+def test_a_frontmatter_that_runs_on_to_a_rule_further_down_says_it_may_not_be_closed() -> None:
+    # A trial: a daily note never closed its frontmatter; the error named a Markdown line 7 as bad YAML.
+    note = parse("---\ndate: 2026-07-25\nprojects: []\n# 2026-07-25\n\n- did: things\n- more: [x\n\n---\n\nbody\n")
+    [problem] = [problem for problem in note.problems if problem.field == "frontmatter"]
+    assert "is the frontmatter closed? it runs to the --- on line 9, past a blank line on line 5" in problem.message, problem.message
+    closed = parse("---\ndate: 2026-07-25\ntitle: [x\n---\nbody\n")  # a plain YAML mistake: no such hint
+    assert all("is the frontmatter closed" not in problem.message for problem in closed.problems)
+
+
 def test_unclosed_frontmatter_is_reported() -> None:
     note = parse("---\ntitle: Never closed\nlayer: L3\n\nThe body.\n")
     assert [problem.field for problem in note.problems] == ["frontmatter"]

@@ -331,7 +331,7 @@ def split_frontmatter(relative: str, text: str) -> tuple[dict[str, Any], str, Fr
         if not _looks_like_yaml(block.yaml_text):
             return {}, text, None, []  # a horizontal rule and prose, not frontmatter
         salvaged = salvage_lifecycle(block.yaml_text)
-        return salvaged, text[block.body_start:], block, [_yaml_problem(relative, error, salvaged)]
+        return salvaged, text[block.body_start:], block, [_yaml_problem(relative, error, salvaged, block)]
     if loaded is None:
         return {}, text[block.body_start:], block, []
     if not isinstance(loaded, dict):
@@ -393,8 +393,10 @@ def yaml_failure(error: BaseException) -> tuple[str, str]:
     return where, (getattr(error, "problem", None) or str(error).splitlines()[0])[:300]
 
 
-def _yaml_problem(relative: str, error: BaseException, salvaged: Mapping[str, Any]) -> Problem:
+def _yaml_problem(relative: str, error: BaseException, salvaged: Mapping[str, Any],
+                  block: FrontmatterBlock | None = None) -> Problem:
     where, reason = yaml_failure(error)
+    reason += _unclosed_hint(block)
     read = ", ".join(key for key in SALVAGED_KEYS if key in salvaged)
     meanwhile = (f"until then only its {read} line(s) are read" if read else "until then it has no metadata") + "; check --fix, expire and consolidate leave it alone"
     if isinstance(error, FrontmatterTooLarge):
@@ -409,6 +411,20 @@ def _yaml_problem(relative: str, error: BaseException, salvaged: Mapping[str, An
                        f"the values holding '{{{{'; {meanwhile}")
     return Problem(relative, "frontmatter", f"YAML does not load{where}: {reason}",
                    f"fix the YAML (quote values containing ': ' or '{{{{'); {meanwhile}")
+
+
+def _unclosed_hint(block: FrontmatterBlock | None) -> str:
+    """A frontmatter never closed runs to the next ``---`` (a rule further down): a blank line
+    inside it says so more plainly than the YAML error at the Markdown it swallowed (a trial)."""
+    if block is None:
+        return ""
+    lines = block.yaml_text.split("\n")
+    blank = next((number for number, line in enumerate(lines[1:-1], start=1) if not line.strip()), None)
+    if blank is None:
+        return ""
+    closing = len(lines) + 1  # the opening --- is line 1, the block's lines follow it
+    return (f" — is the frontmatter closed? it runs to the --- on line {closing}, past a blank line on line {blank + 2}; "
+            "if it ends earlier, add a --- line after its last key")
 
 
 def _exclude_pattern(relative: str) -> str:
