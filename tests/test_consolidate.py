@@ -429,6 +429,33 @@ def test_the_dry_run_lists_the_kept_notes_frontmatter_changes_and_apply_says_it_
     assert "expires_at: 2027-05-01T00:00:00+00:00\n" in after
 
 
+GARAGE = "For the North Hill garage job on Saturday, bring trailer + heavy gloves; start at 8, the skip comes at 9."
+
+
+def test_a_title_remember_made_from_the_text_is_not_made_an_alias_by_a_merge(vault_dir: Path, wordllama: object) -> None:
+    # Trial on a real vault: the kept note got `aliases: "For the North Hill garage job on
+    # Saturday, bring trailer + heavy gloves; star…"` — the merged note's first line, cut.
+    write_file(vault_dir, "memories/garage.md", "---\ntitle: North Hill garage job\naliases: [garage job]\nlayer: L3\n"
+               "expires_at: 2027-06-01\n---\nNorth Hill garage job on Saturday: bring the trailer and heavy gloves, "
+               "start at 8; the skip arrives at 9.\n")
+    with open_vault(vault_dir, wordllama) as vault:
+        kept = vault.remember("For the North Hill garage job on Saturday, bring the trailer and heavy gloves; start at 8 sharp, "
+                              "because the skip arrives at 9 and the neighbours want the drive clear by noon.", layer="L3", now=NOW)
+        merged = vault.remember(GARAGE, layer="L3", now=NOW)
+        assert merged.title == "For the North Hill garage job on Saturday, bring trailer + heavy gloves; star…"
+        dry = vault.consolidate(now=NOW)
+        assert [cluster.canonical.path for cluster in dry.clusters] == [kept.path]
+        # Still an alias: a title someone chose, and the merged note's own aliases.
+        chosen = ["North Hill garage job", "garage job"]
+        assert dry.as_dict()["clusters"][0]["kept_changes"]["aliases"] == {"added": chosen}
+        assert '                aliases: + "North Hill garage job", "garage job"\n' in run_cli(vault_dir, "consolidate").stdout
+        vault.consolidate(apply=True, now=NOW)
+        view = vault.get(kept.path, now=NOW)
+        assert view.meta["aliases"] == chosen
+        assert vault.get(merged.id, now=NOW).path == kept.path  # through merged_from
+        assert GARAGE in view.body  # its first line, which the title was made from, is appended
+
+
 def test_the_dry_run_says_a_permanent_member_removes_the_kept_notes_expiry(vault_dir: Path, wordllama: object) -> None:
     trio_vault(vault_dir, {TRIO[1]: ("expires_at: 2027-04-01T00:00:00Z\n", "permanent: true\n")})
     with open_vault(vault_dir, wordllama) as vault:

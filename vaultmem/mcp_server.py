@@ -471,7 +471,7 @@ class VaultTools:
         "Dry run by default: returns {clusters: [{canonical, members, similarity, layer, notes}], "
         "applied: false, scope, ...}; each note lists the lines it would add to the kept note (appended), and "
         "kept_changes the kept note's frontmatter changes (expires_at before/after and why, tags, aliases and "
-        "merged_from added). Show it to "
+        "merged_from added; a title remember made from the text is not made an alias). Show it to "
         "the user before merging. apply=true merges each cluster into its longest note (tags unioned, latest "
         "expiry kept, the lines only the others held appended under a heading naming each, links to the "
         "merged notes rewritten; their ids keep resolving to it), moves the others to the archive folder "
