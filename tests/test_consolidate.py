@@ -42,23 +42,10 @@ def open_vault(root: Path, wordllama: object) -> Vault:
     return vault
 
 
-def standups_of_one_day(root: Path) -> Path:
-    """The sample's two standup notes as one day's: the 25th's note confirms the 24th's
-    decision and here says so (``date: 2026-11-24``). As the sample has them — named for the
-    24th and the 25th — they record two days and are never merged (see
-    test_the_samples_standup_notes_of_two_days_are_kept_apart_and_counted); the tests of
-    applying a plan want them as a second cluster."""
-    path = root / STANDUP[0]
-    text = path.read_text(encoding="utf-8")
-    assert "layer: EPISODIC\n" in text
-    path.write_text(text.replace("layer: EPISODIC\n", "layer: EPISODIC\ndate: 2026-11-24\n", 1), encoding="utf-8")
-    return root
-
-
 @pytest.fixture
 def vault(sample_vault: Path, wordllama: object) -> Iterator[Vault]:
-    """The sample vault, its standup notes of one day: two clusters (the oat-milk trio, the standup pair)."""
-    with open_vault(standups_of_one_day(sample_vault), wordllama) as opened:
+    """The sample vault: two clusters (the oat-milk trio, the standup pair)."""
+    with open_vault(sample_vault, wordllama) as opened:
         yield opened
 
 
@@ -199,13 +186,15 @@ def test_notes_of_one_day_and_memories_written_on_different_days_still_merge(vau
     assert report.plan.different_days == 0
 
 
-def test_the_samples_standup_notes_of_two_days_are_kept_apart_and_counted(sample_vault: Path, wordllama: object) -> None:
-    # conversations/2026-11-24-standup-moved.md and 2026-11-25-standup-time-confirmed.md
-    # (cosine 0.910) record two conversations; the oat-milk trio has only `created` days.
+def test_memories_named_for_two_days_still_merge_only_a_persons_dated_pages_are_kept_apart(
+        sample_vault: Path, wordllama: object) -> None:
+    # conversations/2026-11-24-standup-moved.md and 2026-11-25-standup-time-confirmed.md (L2,
+    # cosine 0.910) say one decision twice, on two days: what consolidation is for. The day rule
+    # is for a person's pages (no layer), not for memories.
     with open_vault(sample_vault, wordllama) as vault:
         report = vault.consolidate(now=NOW)
-    assert member_sets(report) == {frozenset(TRIO)}
-    assert report.plan.different_days == report.as_dict()["different_days"] == 1
+    assert member_sets(report) == {frozenset(TRIO), frozenset(STANDUP)}
+    assert report.plan.different_days == 0
 
 
 def test_a_very_high_threshold_merges_nothing(vault: Vault) -> None:
@@ -243,7 +232,6 @@ def test_a_window_source_finds_duplicates_outside_the_window(vault_dir: Path, wo
     trio_vault(vault_dir)
     for relative in STANDUP:
         write_file(vault_dir, relative, sample_text(relative))
-    standups_of_one_day(vault_dir)
     old = 1_577_836_800  # 2020-01-01: recency is then the frontmatter `created` where there is one
     for path in vault_dir.rglob("*.md"):
         os.utime(path, (old, old))
@@ -618,7 +606,6 @@ def test_a_member_edited_while_its_cluster_is_merged_undoes_the_cluster_whole(
 
     from vaultmem import merge_apply
 
-    standups_of_one_day(sample_vault)
     # What the vault looks like when only the standup cluster is merged.
     expected_root = shutil.copytree(sample_vault, tmp_path / "expected")
     with open_vault(expected_root, wordllama) as expected_vault:
@@ -664,7 +651,6 @@ def test_a_folder_swapped_for_a_symlink_out_during_apply_is_written_nowhere(vaul
 
 
 def test_auto_commit_makes_one_commit_of_exactly_the_touched_files(sample_vault: Path, wordllama: object) -> None:
-    standups_of_one_day(sample_vault)
     write_file(sample_vault, ".vaultmem.toml", "auto_commit = true\n")
     git(sample_vault, "init", "-q")
     git(sample_vault, "config", "user.email", "maya@example.com")

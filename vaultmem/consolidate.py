@@ -23,11 +23,12 @@ Finding clusters (reads, then a pure core):
    daily note, a category page) is dropped: its vector is its title plus boilerplate,
    and two such notes look like duplicates without saying anything twice.
 5. Clusters are the connected components of the pairs (union-find), joined strongest pair
-   first — except that two notes that each record their own day (a ``date`` property, or a
-   day in the name: dating.own_day) and whose days differ never end up in one cluster: two
-   weekly reports of one template say alike things of two weeks. A pair that would join
-   them is kept apart and counted (``different_days``). A date from ``created`` only does
-   not count: memories written on different days that say the same thing are what
+   first — except that two notes without a layer (a person's pages, ``--any-note``) that
+   each record their own day (a ``date`` property, or a day in the name: dating.own_day)
+   and whose days differ never end up in one cluster: two weekly reports of one template say
+   alike things of two weeks. A pair that would join them is kept apart and counted
+   (``different_days``). Memories (notes with a layer) are not kept apart by their days,
+   nor is a date from ``created`` a day: a fact said again on another day is what
    consolidation is for. The canonical note is the longest body (ties: the oldest
    ``created``, then the path).
 6. A cluster's ``similarity`` is its weakest *link*: the lowest cosine among member pairs
@@ -291,7 +292,10 @@ def plan_consolidation(store: Store, paths: VaultPaths, scope: Scope) -> Consoli
     notes, vectors, dropped = _read_candidates(store, paths, {label for pair in candidates for label in pair})
     left_out += dropped
     pairs = confirmed_pairs(candidates, vectors, scope.threshold)
-    days = {label: day for label, note in notes.items() if (day := own_day(note.meta, note.path, paths.daily)) is not None}
+    # Your own dated pages only: memories (with a layer) said again on another day are what
+    # consolidation is for, day in their file names or not (the sample's standup notes).
+    days = {label: day for label, note in notes.items()
+            if note.layer is None and (day := own_day(note.meta, note.path, paths.daily)) is not None}
     components, different_days = components_by_day(pairs, days)
     clusters = [build_cluster([notes[label] for label in component], np.stack([vectors[label] for label in component]),
                               scope.threshold) for component in components]

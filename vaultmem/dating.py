@@ -30,7 +30,7 @@ first day's local midnight and the last day's end. As ``until`` such a bound run
 for both kinds. A note without a date has no place in such a range and is left out (adr/0026).
 
 A note's **own day** (:func:`own_day`) is its date when that comes from ``date`` or its name:
-consolidation never merges two notes whose own days differ (adr/0010).
+consolidation never merges two of a person's notes (no layer) whose own days differ (adr/0010).
 """
 
 from __future__ import annotations
@@ -124,7 +124,7 @@ def note_date(meta: Mapping[str, Any], path: str, daily: DailyFormat | None = No
 def own_day(meta: Mapping[str, Any], path: str, daily: DailyFormat | None = None) -> str | None:
     """The calendar day the note says it records (``2026-11-28``) — its date when that comes
     from its ``date`` property or its name — or None: a date from ``created`` only says when it
-    was written, not what day it is about. Consolidation never merges two notes whose own days
+    was written, not what day it is about. Consolidation never merges two layer-less notes whose own days
     differ (adr/0010): two weekly reports of one template record two weeks, however alike."""
     found = note_date(meta, path, daily)
     if found is None or found.source == CREATED_SOURCE:

@@ -466,7 +466,7 @@ class VaultTools:
     @vault_tool(DESTRUCTIVE, (
         "Find near-duplicate memories (same layer, cosine similarity >= threshold) that should be one "
         "note. Only notes that carry a layer are considered unless any_note=true (the result's scope says "
-        "which). Notes that record different days (a date property or a day in their names) are never "
+        "which). Your own notes (no layer) that record different days (a date property or a day in their names) are never "
         "merged; different_days counts the pairs kept apart. "
         "Dry run by default: returns {clusters: [{canonical, members, similarity, layer, notes}], "
         "applied: false, scope, ...}; each note lists the lines it would add to the kept note (appended), and "
