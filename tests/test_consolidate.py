@@ -18,6 +18,7 @@ from vaultmem.config import DEFAULT_THRESHOLD, ConsolidateSettings
 from vaultmem.consolidate import (
     MIN_TEXT_WORDS,
     ConsolidationReport,
+    components_by_day,
     connected_components,
     exact_similar_pairs,
     make_scope,
@@ -43,6 +44,7 @@ def open_vault(root: Path, wordllama: object) -> Vault:
 
 @pytest.fixture
 def vault(sample_vault: Path, wordllama: object) -> Iterator[Vault]:
+    """The sample vault: two clusters (the oat-milk trio, the standup pair)."""
     with open_vault(sample_vault, wordllama) as opened:
         yield opened
 
@@ -114,9 +116,11 @@ DAILY = ("## Notes\n\nCalled the plumber about the leaking kitchen tap; he comes
 def test_the_persons_own_notes_are_consolidated_only_when_asked(vault_dir: Path) -> None:
     # Regression (issue 11 §3): two of the person's daily notes (no layer, cosine 0.97)
     # were proposed for merging by default, and MCP consolidate(apply=true) would have done it.
+    # Named without a day here: daily notes of two days are never merged at all (see
+    # test_notes_that_record_different_days_are_never_merged_however_alike).
     trio_vault(vault_dir)
-    write_file(vault_dir, "Daily/2026-11-27.md", DAILY.format("home"))
-    write_file(vault_dir, "Daily/2026-11-28.md", DAILY.format("back"))
+    write_file(vault_dir, "Notes/Errands.md", DAILY.format("home"))
+    write_file(vault_dir, "Notes/Errands (copy).md", DAILY.format("back"))
     before = snapshot_files(vault_dir)
     result = run_cli(vault_dir, "consolidate", "--json", "--threshold", "0.85")
     report = json.loads(result.stdout)
@@ -126,12 +130,71 @@ def test_the_persons_own_notes_are_consolidated_only_when_asked(vault_dir: Path)
     assert "scope: memories (notes with a layer); 2 note(s) without a layer not considered (--any-note includes them)" in text
     applied = run_cli(vault_dir, "consolidate", "--apply", "--json", "--threshold", "0.85")
     assert applied.exit_code == 0
-    assert {path: value for path, value in snapshot_files(vault_dir).items() if path.startswith("Daily/")} == {
-        path: value for path, value in before.items() if path.startswith("Daily/")}
+    assert {path: value for path, value in snapshot_files(vault_dir).items() if path.startswith("Notes/")} == {
+        path: value for path, value in before.items() if path.startswith("Notes/")}
     widened = json.loads(run_cli(vault_dir, "consolidate", "--any-note", "--json", "--threshold", "0.85").stdout)
-    assert [cluster["members"] for cluster in widened["clusters"]] == [["Daily/2026-11-27.md", "Daily/2026-11-28.md"]]
+    assert [cluster["members"] for cluster in widened["clusters"]] == [["Notes/Errands (copy).md", "Notes/Errands.md"]]
     assert (widened["scope"], widened["any_note"], widened["not_memories"]) == ("every note", True, 0)
     assert "scope: every note" in run_cli(vault_dir, "consolidate", "--any-note").stdout
+
+
+WEEKLY = ("Weekly report of the platform team, written on Sunday evening for the Monday sync.\n\n## Wins\n\n"
+          "- Shipped the {} to the staging cluster; the team demoed it on Friday.\n\n## Blockers\n\n"
+          "- Waiting on {} for the vendor contract review.\n\n## Next week\n\n"
+          "- Plan the {}, book the retro and update the weekly report.\n")
+APRIL, MAY = ("billing export", "legal", "Q2 roadmap"), ("search rewrite", "finance", "offsite")
+
+
+@pytest.mark.parametrize(("first", "second", "heads"), [
+    # A day in the file name (cosine 0.92: one template, two weeks).
+    ("insights/weekly-report/2026-04-12-weekly.md", "insights/weekly-report/2026-05-19-weekly.md", ("", "")),
+    # The vault's daily-note format: DD-MM-YYYY is no day by its shape alone.
+    ("Journal/12-04-2026.md", "Journal/19-05-2026.md", ("", "")),
+    # A date property.
+    ("reports/platform weekly.md", "reports/platform weekly (2).md", ("---\ndate: 2026-04-12\n---\n", "---\ndate: 2026-05-19\n---\n")),
+], ids=["file name", "daily-note format", "date property"])
+def test_notes_that_record_different_days_are_never_merged_however_alike(
+        vault_dir: Path, first: str, second: str, heads: tuple[str, str]) -> None:
+    # Trial on a real vault: --any-note proposed 2026-04-12-weekly.md for merging into
+    # 2026-05-19-weekly.md (0.892), and --apply would have archived a week's report.
+    write_file(vault_dir, ".obsidian/daily-notes.json", json.dumps({"folder": "Journal", "format": "DD-MM-YYYY"}))
+    write_file(vault_dir, first, heads[0] + WEEKLY.format(*APRIL))
+    write_file(vault_dir, second, heads[1] + WEEKLY.format(*MAY))
+    before = snapshot_files(vault_dir)
+    report = json.loads(run_cli(vault_dir, "consolidate", "--any-note", "--json").stdout)
+    assert report["clusters"] == []
+    assert report["different_days"] == 1
+    assert "kept apart: 1 pair(s) at or above the threshold whose notes record different days" in run_cli(
+        vault_dir, "consolidate", "--any-note").stdout
+    assert json.loads(run_cli(vault_dir, "consolidate", "--any-note", "--apply", "--json").stdout)["merged"] == []
+    assert snapshot_files(vault_dir) == before
+
+
+def test_notes_of_one_day_and_memories_written_on_different_days_still_merge(vault_dir: Path, wordllama: object) -> None:
+    # `created` says when a memory was written, not what day it records: the same fact
+    # remembered on two days is what consolidation is for.
+    write_file(vault_dir, "hermes-memories/2026-07-15.md", WEEKLY.format(*APRIL))
+    write_file(vault_dir, "hermes-memories/2026-07-15-futureproof-vault-plan.md", WEEKLY.format(*MAY))
+    write_file(vault_dir, "memories/weekly.md", "---\nlayer: L3\ncreated: 2026-04-12T09:00:00Z\nexpires_at: 2027-04-12\n---\n"
+               + WEEKLY.format(*APRIL))
+    write_file(vault_dir, "memories/weekly again.md", "---\nlayer: L3\ncreated: 2026-05-19T09:00:00Z\nexpires_at: 2027-05-19\n---\n"
+               + WEEKLY.format(*MAY))
+    with open_vault(vault_dir, wordllama) as vault:
+        report = vault.consolidate(any_note=True, now=NOW)
+    assert member_sets(report) == {frozenset({"hermes-memories/2026-07-15.md", "hermes-memories/2026-07-15-futureproof-vault-plan.md"}),
+                                   frozenset({"memories/weekly.md", "memories/weekly again.md"})}
+    assert report.plan.different_days == 0
+
+
+def test_memories_named_for_two_days_still_merge_only_a_persons_dated_pages_are_kept_apart(
+        sample_vault: Path, wordllama: object) -> None:
+    # conversations/2026-11-24-standup-moved.md and 2026-11-25-standup-time-confirmed.md (L2,
+    # cosine 0.910) say one decision twice, on two days: what consolidation is for. The day rule
+    # is for a person's pages (no layer), not for memories.
+    with open_vault(sample_vault, wordllama) as vault:
+        report = vault.consolidate(now=NOW)
+    assert member_sets(report) == {frozenset(TRIO), frozenset(STANDUP)}
+    assert report.plan.different_days == 0
 
 
 def test_a_very_high_threshold_merges_nothing(vault: Vault) -> None:
@@ -352,6 +415,33 @@ def test_the_dry_run_lists_the_kept_notes_frontmatter_changes_and_apply_says_it_
     after = (vault_dir / TRIO[0]).read_text(encoding="utf-8")
     assert "tags: [health, dairy, drinks, food, preferences, coffee]\n" in after  # the flow list stays one
     assert "expires_at: 2027-05-01T00:00:00+00:00\n" in after
+
+
+GARAGE = "For the North Hill garage job on Saturday, bring trailer + heavy gloves; start at 8, the skip comes at 9."
+
+
+def test_a_title_remember_made_from_the_text_is_not_made_an_alias_by_a_merge(vault_dir: Path, wordllama: object) -> None:
+    # Trial on a real vault: the kept note got `aliases: "For the North Hill garage job on
+    # Saturday, bring trailer + heavy gloves; star…"` — the merged note's first line, cut.
+    write_file(vault_dir, "memories/garage.md", "---\ntitle: North Hill garage job\naliases: [garage job]\nlayer: L3\n"
+               "expires_at: 2027-06-01\n---\nNorth Hill garage job on Saturday: bring the trailer and heavy gloves, "
+               "start at 8; the skip arrives at 9.\n")
+    with open_vault(vault_dir, wordllama) as vault:
+        kept = vault.remember("For the North Hill garage job on Saturday, bring the trailer and heavy gloves; start at 8 sharp, "
+                              "because the skip arrives at 9 and the neighbours want the drive clear by noon.", layer="L3", now=NOW)
+        merged = vault.remember(GARAGE, layer="L3", now=NOW)
+        assert merged.title == "For the North Hill garage job on Saturday, bring trailer + heavy gloves; star…"
+        dry = vault.consolidate(now=NOW)
+        assert [cluster.canonical.path for cluster in dry.clusters] == [kept.path]
+        # Still an alias: a title someone chose, and the merged note's own aliases.
+        chosen = ["North Hill garage job", "garage job"]
+        assert dry.as_dict()["clusters"][0]["kept_changes"]["aliases"] == {"added": chosen}
+        assert '                aliases: + "North Hill garage job", "garage job"\n' in run_cli(vault_dir, "consolidate").stdout
+        vault.consolidate(apply=True, now=NOW)
+        view = vault.get(kept.path, now=NOW)
+        assert view.meta["aliases"] == chosen
+        assert vault.get(merged.id, now=NOW).path == kept.path  # through merged_from
+        assert GARAGE in view.body  # its first line, which the title was made from, is appended
 
 
 def test_the_dry_run_says_a_permanent_member_removes_the_kept_notes_expiry(vault_dir: Path, wordllama: object) -> None:
@@ -670,6 +760,17 @@ def test_sources_the_graph_search_loses_are_answered_exactly(vault: Vault, monke
 def test_connected_components_chain_transitively() -> None:
     assert connected_components([(1, 2), (2, 3), (7, 8)]) == [[1, 2, 3], [7, 8]]
     assert connected_components([]) == []
+
+
+def test_a_note_without_a_day_close_to_two_days_joins_the_closer_one() -> None:
+    # 2 and 4 have no day of their own; 1 and 3 record different days. Without the rule the
+    # chain 1–2–3–4 was one cluster, and a merge put the two days in one note.
+    pairs = {(1, 2): 0.95, (2, 3): 0.90, (3, 4): 0.99}
+    assert components_by_day(pairs, {1: "2026-04-12", 3: "2026-05-19"}) == ([[1, 2], [3, 4]], 1)
+    assert components_by_day(pairs, {1: "2026-04-12", 3: "2026-04-12"}) == ([[1, 2, 3, 4]], 0)
+    assert components_by_day(pairs, {}) == (connected_components(pairs), 0)
+    # A note whose every pair is refused is in no cluster.
+    assert components_by_day({(1, 2): 0.9}, {1: "2026-04-12", 2: "2026-05-19"}) == ([], 1)
 
 
 def test_text_words_ignore_headings_and_embeds() -> None:

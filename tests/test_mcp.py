@@ -501,8 +501,9 @@ def test_revise_supersede_and_merged_ids_as_an_agent_sees_them(vault_dir: Path, 
 def test_consolidate_leaves_the_users_own_notes_alone_unless_any_note(vault_dir: Path, write_note: Callable[..., Path], log: Path) -> None:
     # Regression (issue 11 §3): consolidate(apply=true) would have merged two daily notes without a layer.
     daily = "## Notes\n\nCalled the plumber about the leaking kitchen tap; he comes Tuesday at 10. Bought oat milk on the way {}.\n"
-    write_note("Daily/2026-11-27.md", daily.format("home"))
-    write_note("Daily/2026-11-28.md", daily.format("back"))
+    # Named without a day: notes that record two days are never merged at all (test_consolidate.py).
+    write_note("Notes/Errands.md", daily.format("home"))
+    write_note("Notes/Errands (copy).md", daily.format("back"))
 
     async def scenario() -> None:
         async with serve(vault_dir, log) as served:
@@ -511,8 +512,8 @@ def test_consolidate_leaves_the_users_own_notes_alone_unless_any_note(vault_dir:
             assert applied["clusters"] == [] and applied["scope"] == "memories" and applied["not_memories"] == 2
             assert snapshot_files(vault_dir) == before
             widened = await served.call("consolidate", threshold=0.85, any_note=True)
-            assert [cluster["members"] for cluster in widened["clusters"]] == [["Daily/2026-11-27.md", "Daily/2026-11-28.md"]]
-            assert widened["scope"] == "every note" and widened["applied"] is False
+            assert [cluster["members"] for cluster in widened["clusters"]] == [["Notes/Errands (copy).md", "Notes/Errands.md"]]
+            assert widened["scope"] == "every note" and widened["applied"] is False and widened["different_days"] == 0
             assert "must be true or false" in await served.error("consolidate", any_note="yes")
 
     run(scenario)

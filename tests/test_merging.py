@@ -89,3 +89,17 @@ def test_a_change_to_the_singular_alias_key_is_listed_where_aliases_is() -> None
         canonical = parse_note("c.md", f"---\ntitle: Drums\n{key}: Kiki\n---\nWe rehearse on Fridays.\n".encode())
         said = kept_changes(canonical, merged_frontmatter(canonical, [merged]))
         assert [change.key for change in said] == ["tags", key, "merged_from"]
+
+
+def test_a_title_made_from_the_text_is_not_an_alias_but_a_chosen_one_is() -> None:
+    from vaultmem.merging import merged_frontmatter
+    from vaultmem.writer import default_title, new_ulid
+
+    canonical = parse_note("c.md", b"---\ntitle: Drums\n---\nWe rehearse on Fridays at the old mill, from 7 to 10.\n")
+    body = "We rehearse on Friday evenings at the old mill, bring the snare and spare sticks; the key is under the mat.\n"
+    generated = f"---\nid: {new_ulid()}\ntitle: {default_title(body)}\naliases: [mill]\n---\n{body}"
+    assert merged_frontmatter(canonical, [parse_note("m.md", generated.encode())]).set_values["aliases"] == ["mill"]
+    # A heading is a title someone wrote, and so is a title that is not the text's first line.
+    for chosen in (f"---\nid: {new_ulid()}\ntitle: Rehearsals\n---\n# Rehearsals\n{body}",
+                   f"---\nid: {new_ulid()}\ntitle: Rehearsals\n---\n{body}"):
+        assert merged_frontmatter(canonical, [parse_note("m.md", chosen.encode())]).set_values["aliases"] == ["Rehearsals"]

@@ -22,8 +22,15 @@ Finding clusters (reads, then a pure core):
 4. A note with almost no text of its own (only headings and ``![[embeds]]``: an empty
    daily note, a category page) is dropped: its vector is its title plus boilerplate,
    and two such notes look like duplicates without saying anything twice.
-5. Clusters are the connected components of the pairs (union-find). The canonical note
-   is the longest body (ties: the oldest ``created``, then the path).
+5. Clusters are the connected components of the pairs (union-find), joined strongest pair
+   first — except that two notes without a layer (a person's pages, ``--any-note``) that
+   each record their own day (a ``date`` property, or a day in the name: dating.own_day)
+   and whose days differ never end up in one cluster: two weekly reports of one template say
+   alike things of two weeks. A pair that would join them is kept apart and counted
+   (``different_days``). Memories (notes with a layer) are not kept apart by their days,
+   nor is a date from ``created`` a day: a fact said again on another day is what
+   consolidation is for. The canonical note is the longest body (ties: the oldest
+   ``created``, then the path).
 6. A cluster's ``similarity`` is its weakest *link*: the lowest cosine among member pairs
    that reach the threshold, so it is never below the threshold. ``weakest_pair`` is the
    lowest cosine of all member pairs; in a chain (A~B, B~C) it can be lower.
@@ -45,6 +52,7 @@ from typing import Any
 import numpy as np
 
 from .config import ConsolidateSettings
+from .dating import own_day
 from .errors import Argument, UsageError
 from .lifecycle import EXPIRING_LAYERS, format_timestamp, to_epoch_us
 from .merging import KeptChange, additions
@@ -200,6 +208,7 @@ class ConsolidationPlan:
     compared: int  # sources whose neighbours were searched
     left_out: tuple[LeftOut, ...]
     not_memories: int = 0  # notes without a layer the scope left out (0 with any_note)
+    different_days: int = 0  # pairs at or above the threshold kept apart: their notes record different days
 
     def report(self) -> ConsolidationReport:
         return ConsolidationReport(self)
@@ -248,6 +257,7 @@ class ConsolidationReport:
             **self.plan.scope.as_dict(),
             "compared": self.plan.compared,
             "not_memories": self.plan.not_memories,
+            "different_days": self.plan.different_days,
             "left_out": [item.as_dict() for item in self.plan.left_out],
             "merged": [{**entry.as_dict(), "kept_changes": self._kept_dict(entry.canonical)} for entry in self.merged],
             "skipped": [asdict(skip) for skip in self.skipped],
@@ -282,10 +292,16 @@ def plan_consolidation(store: Store, paths: VaultPaths, scope: Scope) -> Consoli
     notes, vectors, dropped = _read_candidates(store, paths, {label for pair in candidates for label in pair})
     left_out += dropped
     pairs = confirmed_pairs(candidates, vectors, scope.threshold)
+    # Your own dated pages only: memories (with a layer) said again on another day are what
+    # consolidation is for, day in their file names or not (the sample's standup notes).
+    days = {label: day for label, note in notes.items()
+            if note.layer is None and (day := own_day(note.meta, note.path, paths.daily)) is not None}
+    components, different_days = components_by_day(pairs, days)
     clusters = [build_cluster([notes[label] for label in component], np.stack([vectors[label] for label in component]),
-                              scope.threshold) for component in connected_components(pairs)]
+                              scope.threshold) for component in components]
     clusters.sort(key=lambda cluster: (-cluster.similarity, cluster.canonical.path))
-    return ConsolidationPlan(scope, tuple(clusters), len(source_labels), tuple(left_out), len(alive) - len(pool))
+    return ConsolidationPlan(scope, tuple(clusters), len(source_labels), tuple(left_out), len(alive) - len(pool),
+                             different_days)
 
 
 def _candidate_pairs(store: Store, sources: list[int], layers: Mapping[int, str | None],
@@ -431,15 +447,19 @@ def exact_similar_pairs(labels: np.ndarray, matrix: np.ndarray, layers: Sequence
     return pairs
 
 
-def confirmed_pairs(candidates: Iterable[tuple[int, int]], vectors: Mapping[int, np.ndarray], threshold: float) -> list[tuple[int, int]]:
-    """The candidate pairs whose exact cosine reaches the threshold (both notes still in)."""
-    return [(a, b) for a, b in candidates
-            if a in vectors and b in vectors and float(np.dot(vectors[a], vectors[b])) >= threshold]
+def confirmed_pairs(candidates: Iterable[tuple[int, int]], vectors: Mapping[int, np.ndarray],
+                    threshold: float) -> dict[tuple[int, int], float]:
+    """The candidate pairs whose exact cosine reaches the threshold (both notes still in), with it."""
+    cosines = {(a, b): float(np.dot(vectors[a], vectors[b])) for a, b in candidates if a in vectors and b in vectors}
+    return {pair: cosine for pair, cosine in cosines.items() if cosine >= threshold}
 
 
 class _UnionFind:
-    def __init__(self) -> None:
+    """Union-find over labels; a label with a day (``days``) never joins a set holding another day."""
+
+    def __init__(self, days: Mapping[int, str] | None = None) -> None:
         self.parent: dict[int, int] = {}
+        self.day: dict[int, str] = dict(days or {})  # root → the one day its set records (if any)
 
     def find(self, node: int) -> int:
         root = node
@@ -449,10 +469,28 @@ class _UnionFind:
             self.parent[node], node = root, self.parent[node]
         return root
 
-    def union(self, a: int, b: int) -> None:
+    def union(self, a: int, b: int) -> bool:
+        """Join the sets of ``a`` and ``b``; False (nothing joined) when they record different days."""
         root_a, root_b = self.find(a), self.find(b)
-        if root_a != root_b:
-            self.parent[max(root_a, root_b)] = min(root_a, root_b)
+        if root_a == root_b:
+            return True
+        day_a, day_b = self.day.get(root_a), self.day.get(root_b)
+        if day_a is not None and day_b is not None and day_a != day_b:
+            return False
+        root, other = min(root_a, root_b), max(root_a, root_b)
+        self.parent[other] = root
+        day = day_a if day_a is not None else day_b
+        if day is not None:
+            self.day[root] = day
+        return True
+
+    def components(self) -> list[list[int]]:
+        """Every set of more than one label, each sorted, in a stable order."""
+        groups: dict[int, list[int]] = {}
+        for node in list(self.parent):
+            groups.setdefault(self.find(node), []).append(node)
+        # A label whose every pair was refused is alone: no cluster.
+        return sorted(sorted(group) for group in groups.values() if len(group) > 1)
 
 
 def connected_components(pairs: Iterable[tuple[int, int]]) -> list[list[int]]:
@@ -460,10 +498,20 @@ def connected_components(pairs: Iterable[tuple[int, int]]) -> list[list[int]]:
     union_find = _UnionFind()
     for a, b in pairs:
         union_find.union(a, b)
-    groups: dict[int, list[int]] = {}
-    for node in list(union_find.parent):
-        groups.setdefault(union_find.find(node), []).append(node)
-    return sorted(sorted(group) for group in groups.values())
+    return union_find.components()
+
+
+def components_by_day(pairs: Mapping[tuple[int, int], float], days: Mapping[int, str]) -> tuple[list[list[int]], int]:
+    """The clusters, and how many pairs were kept apart because their notes record different days.
+
+    Connected components of the pairs, except that a component never holds two notes whose
+    own days (``days``: label → day; undated notes are absent) differ. Pairs are joined
+    strongest first, so when an undated note is close to two notes of different days it
+    joins the one it is closer to. Without days this is :func:`connected_components`.
+    """
+    union_find = _UnionFind(days)
+    refused = sum(not union_find.union(a, b) for a, b in sorted(pairs, key=lambda pair: (-pairs[pair], pair)))
+    return union_find.components(), refused
 
 
 def canonical_key(note: Note) -> tuple[int, float, str]:

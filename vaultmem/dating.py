@@ -28,6 +28,9 @@ first day's local midnight and the last day's end. As ``until`` such a bound run
 ``--since 2026-11-23 --until 2026-11-29`` is those seven days. A bound with a time
 (``2026-11-23T09:00:00+01:00``) or a duration with hours or minutes (``36h``) is one instant,
 for both kinds. A note without a date has no place in such a range and is left out (adr/0026).
+
+A note's **own day** (:func:`own_day`) is its date when that comes from ``date`` or its name:
+consolidation never merges two of a person's notes (no layer) whose own days differ (adr/0010).
 """
 
 from __future__ import annotations
@@ -67,6 +70,7 @@ _WORDED_DATE = re.compile(
 _LINKED_DATE = re.compile(r"\[\[\s*(?:[^\[\]|#]*/)?(\d{4}-\d{2}-\d{2})\s*(?:[|#][^\]]*)?\]\]")
 _LINK_CHARS = 300
 DAILY_SOURCE = "daily-note format"  # a NoteDate's source when the vault's daily-note format gave it
+CREATED_SOURCE = "created"  # a NoteDate's source when only `created` (when it was written) dated it
 _DURATION_SHAPE = re.compile(r"(?:\d+[smhdw])+", re.IGNORECASE)
 _DAYS_ONLY = re.compile(r"(?:\d+[dw])+", re.IGNORECASE)  # 7d, 2w, 1w3d: whole days, said as days
 # A bound that names a period: 2026 (a year), 2026-11 (a month), 2026-W48 or 2026W48 (an ISO week).
@@ -114,7 +118,18 @@ def note_date(meta: Mapping[str, Any], path: str, daily: DailyFormat | None = No
     named = _name_date(path)
     if named is not None:
         return NoteDate(named, "file name", day=True)
-    return _property_date(meta.get("created"), "created")
+    return _property_date(meta.get("created"), CREATED_SOURCE)
+
+
+def own_day(meta: Mapping[str, Any], path: str, daily: DailyFormat | None = None) -> str | None:
+    """The calendar day the note says it records (``2026-11-28``) — its date when that comes
+    from its ``date`` property or its name — or None: a date from ``created`` only says when it
+    was written, not what day it is about. Consolidation never merges two layer-less notes whose own days
+    differ (adr/0010): two weekly reports of one template record two weeks, however alike."""
+    found = note_date(meta, path, daily)
+    if found is None or found.source == CREATED_SOURCE:
+        return None
+    return calendar_day(shown_date(found.moment, found.day))
 
 
 def date_problems(meta: Mapping[str, Any], path: str) -> list[Problem]:

@@ -24,7 +24,7 @@ Rules:
   the title written inline, as Obsidian users do) stays its only one.
 
 The frontmatter (:func:`merged_frontmatter`, only the keys that change): tags unioned, the
-merged notes' titles and aliases become aliases, their ids (and what they had merged or
+merged notes' titles (unless ``remember`` made them from the text) and aliases become aliases, their ids (and what they had merged or
 superseded) join ``merged_from`` and ``supersedes`` so they keep resolving, and the
 canonical lives as long as the longest-lived member (permanent wins).
 """
@@ -43,6 +43,7 @@ from .lifecycle import PERMANENT_LAYER, format_timestamp, is_absent, parse_times
 from .markdown import HEADING_LINE, code_ranges
 from .notes import Note, tags_of
 from .ordered import unique
+from .writer import is_generated_title
 
 _MARKERS = re.compile(r"^(?:[ \t]*>)*[ \t]*(?:(?:[-*+]|\d{1,9}[.)])[ \t]+)?(?:\[[ xX]\][ \t]+)?")
 _H1 = re.compile(r"^([ \t]{0,3})#(?=[ \t])")
@@ -132,7 +133,8 @@ class FrontmatterChange:
 def merged_frontmatter(canonical: Note, merged: Sequence[Note]) -> FrontmatterChange:
     """The canonical's new frontmatter values — only the keys that change.
 
-    tags: the union; aliases += the merged notes' titles (and their aliases);
+    tags: the union; aliases += the merged notes' titles (unless ``remember`` made them from the
+    text: :func:`chosen_title`) and their aliases;
     merged_from += their ids (and what they had merged); expiry: see :func:`expiry_change`.
     """
     cluster = [canonical, *merged]
@@ -142,7 +144,7 @@ def merged_frontmatter(canonical: Note, merged: Sequence[Note]) -> FrontmatterCh
     tags = unique([*tags_of(canonical.meta), *(tag for note in merged for tag in note.tags)])
     if tags != tags_of(canonical.meta):
         changes["tags"] = tags
-    aliases = [alias for note in merged for alias in (note.title, *alias_list(note)) if alias != canonical.title]
+    aliases = [alias for note in merged for alias in (*chosen_title(note), *alias_list(note)) if alias != canonical.title]
     _extend_aliases(changes, canonical, aliases)
     _extend(changes, canonical, "merged_from", [ident for note in merged for ident in (note.id, *string_list(note, "merged_from"))])
     # What a merged note had replaced now lives on in the canonical: those ids resolve to it.
@@ -150,6 +152,14 @@ def merged_frontmatter(canonical: Note, merged: Sequence[Note]) -> FrontmatterCh
     expiry_set, expiry_remove, why = expiry_change(cluster)
     changes.update(expiry_set)
     return FrontmatterChange(changes, expiry_remove, dict.fromkeys((*expiry_set, *expiry_remove), why))
+
+
+def chosen_title(note: Note) -> tuple[str, ...]:
+    """The merged note's title as an alias of the kept note — none when ``remember`` made it
+    from the text's first line (writer.is_generated_title): ``For the North Hill garage job on
+    Saturday, bring trailer + heavy gloves; star…`` is a name nobody types, and the note's id
+    keeps resolving through ``merged_from``."""
+    return () if is_generated_title(note) else (note.title,)
 
 
 def expiry_change(cluster: Sequence[Note]) -> tuple[dict[str, Any], tuple[str, ...], str]:

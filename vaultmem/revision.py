@@ -40,10 +40,9 @@ from .writer import (
     clean_title,
     default_title,
     explicit_expiry,
-    is_ulid,
+    is_generated_title,
     refuse_contradictions,
     refuse_past,
-    title_source,
 )
 
 # `changed` lists fields in this order, whatever order they were asked in.
@@ -204,20 +203,6 @@ def _title(note: Note, revision: Revision, body: str, change: _Change) -> None:
         title = default_title(body)
         if title and title != note.title:
             change.put("title", title)
-
-
-def is_generated_title(note: Note) -> bool:
-    """Is the note's ``title`` the one ``remember`` makes from its text? Then nobody chose
-    it, and a new text makes a new one; a title a person or agent wrote is never replaced.
-    (``append`` adds at the end: the first line, which the title is made from, stays.)
-
-    Only in a note ``remember`` made (its id a ULID as ``writer.new_ulid`` makes them), and
-    only a title made from a plain line: a ``# heading`` is a title someone wrote — a
-    person's ``title: Project Alpha`` over ``# Project Alpha`` was replaced by the new
-    text's first line, since it equals the title made from that body."""
-    title = note.meta.get("title")
-    return (is_ulid(note.meta.get("id")) and isinstance(title, str) and title.strip() == default_title(note.body) != ""
-            and not title_source(note.body).heading)
 
 
 def _lifecycle(note: Note, revision: Revision, policy: LayerPolicy, change: _Change) -> None:

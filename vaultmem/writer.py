@@ -39,7 +39,7 @@ from .noteio import (
     move_if_unchanged,
     render_frontmatter,
 )
-from .notes import YAML_LOAD_ERRORS, load_yaml_mapping
+from .notes import YAML_LOAD_ERRORS, Note, load_yaml_mapping
 from .paths import VaultPaths
 
 SLUG_WORDS = 8
@@ -176,6 +176,22 @@ def default_title(text: str) -> str:
     if len(title) > DEFAULT_TITLE_CHARS:
         return title[: DEFAULT_TITLE_CHARS - 3].rstrip() + "…"
     return title + ("…" if len(words) > SLUG_WORDS * 2 else "")
+
+
+def is_generated_title(note: Note) -> bool:
+    """Is the note's ``title`` the one ``remember`` makes from its text? Then nobody chose
+    it: ``revise`` makes a new one from a new text (a title a person or agent wrote is never
+    replaced; ``append`` adds at the end, so the first line the title is made from stays), and
+    a merge does not keep it as an alias of the kept note — a first line cut at ``…`` is a
+    name nobody types (merging.py).
+
+    Only in a note ``remember`` made (its id a ULID as ``writer.new_ulid`` makes them), and
+    only a title made from a plain line: a ``# heading`` is a title someone wrote — a
+    person's ``title: Project Alpha`` over ``# Project Alpha`` was replaced by the new
+    text's first line, since it equals the title made from that body."""
+    title = note.meta.get("title")
+    return (is_ulid(note.meta.get("id")) and isinstance(title, str) and title.strip() == default_title(note.body) != ""
+            and not title_source(note.body).heading)
 
 
 @dataclass(frozen=True)

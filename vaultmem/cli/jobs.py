@@ -96,6 +96,9 @@ def render_clusters(report: ConsolidationReport) -> None:
     else:
         click.echo(f"scope: memories (notes with a layer); {report.plan.not_memories} note(s) without a layer "
                    "not considered (--any-note includes them)")
+    if report.plan.different_days:
+        click.echo(f"kept apart: {report.plan.different_days} pair(s) at or above the threshold whose notes record "
+                   "different days (a date property or a day in the name): never merged")
     for number, cluster in enumerate(report.clusters, start=1):
         click.echo(f"\n{number}. layer {cluster.layer or '-'}: {len(cluster.members)} notes, "
                    f"similarity {cluster.similarity:.3f} (weakest pair {cluster.weakest_pair:.3f})")
