@@ -235,7 +235,7 @@ NoteRef = Annotated[str, Field(
     min_length=1,
     description="The note's id, its vault-relative path (with or without .md), or its file name (in any "
                 "case) when that is unique in the vault (as in [[wikilinks]]); an id that was merged into or superseded by another "
-                "note, a unique alias or a unique exact title also work (the result's resolved_from says so).",
+                "note, a unique alias or a unique title (in any case) also work (the result's resolved_from says so).",
 )]
 LayerName = Annotated[str, Field(description="L1/working, L2/episodic, L3/semantic or L4/procedural (case-insensitive).")]
 Tag = Annotated[str, Field(min_length=1, description="One word, without '#'; nested tags use '/', e.g. project/harbor.")]
