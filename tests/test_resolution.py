@@ -110,8 +110,8 @@ def test_two_notes_sharing_a_file_name_are_named_with_the_notes_titled_so(vault:
     for path in ("Inbox/Kyoto.md", "References/Kyoto.md"):
         (vault.root / path).parent.mkdir(parents=True, exist_ok=True)
         (vault.root / path).write_text("a place\n", encoding="utf-8")
-    vault.remember("Temples to see in Kyoto", title="Kyoto", layer="L3", folder="memories", now=NOW)
-    (vault.root / "memories/kyoto.md").rename(vault.root / "memories/temples.md")
+    (vault.root / "memories").mkdir()
+    (vault.root / "memories/temples.md").write_text("---\ntitle: Kyoto\nlayer: L3\n---\nTemples to see in Kyoto\n", encoding="utf-8")
     with pytest.raises(AmbiguousNote) as raised:
         vault.get("Kyoto")
     assert raised.value.candidates == ["Inbox/Kyoto.md", "References/Kyoto.md"]
@@ -125,8 +125,9 @@ def test_a_file_name_in_another_case_is_the_same_name_so_a_bare_name_is_ambiguou
     memories/kyoto.md. Obsidian reads [[Kyoto]] and [[kyoto]] as one name: so does resolution."""
     (vault.root / "References").mkdir()
     (vault.root / "References/Kyoto.md").write_text("A person called Kyoto.\n", encoding="utf-8")
-    vault.remember("Temples to see in Kyoto", title="Kyoto", layer="L3", folder="memories", now=NOW)
-    assert (vault.root / "memories/kyoto.md").is_file()
+    # An agent's memory of that name (remember now gives it another file name: tests/test_remember.py).
+    (vault.root / "memories").mkdir()
+    (vault.root / "memories/kyoto.md").write_text("---\ntitle: Kyoto\nlayer: L3\n---\nTemples to see in Kyoto\n", encoding="utf-8")
     for reference in ("Kyoto", "kyoto", "KYOTO", "Kyoto.md"):
         with pytest.raises(AmbiguousNote) as raised:
             vault.get(reference)

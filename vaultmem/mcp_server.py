@@ -296,6 +296,7 @@ class VaultTools:
         "When this fact replaces one you already stored (the standup moved, a plan changed), pass the old "
         "note in supersedes: it is retired at once (expired now, superseded_by this note) and no longer "
         "recalled. To change a note in place instead, use revise.\n"
+        "The file name comes from the title, with -2, -3 … when a note already goes by that name. "
         "Returns id, path, title, layer, expires_at (null = never), tags, version, supersedes ({id, path} of "
         "the retired notes) and similar: existing live notes of the same layer that say nearly the same "
         "({id, path, title, similarity}); if one already holds this fact, forget the note you just wrote (or "

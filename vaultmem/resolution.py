@@ -143,6 +143,14 @@ def in_index(notes: NoteStore, reference: str, now_us: int) -> Located | None:
     return locate_by_names(notes, reference, now_us)
 
 
+def answered(notes: NoteStore, reference: str, now_us: int) -> bool:
+    """Does a note, or several, answer to ``reference`` by steps 1–5, in the index as it is?"""
+    try:
+        return in_index(notes, reference, now_us) is not None
+    except AmbiguousNote:
+        return True
+
+
 def direct_matches(notes: NoteStore, reference: str) -> list[NoteRow]:
     """Steps 1–2: the notes whose id or path the reference is, else (no ``/`` in it) whose file
     name, in any case (``NoteStore.find_by_name``)."""

@@ -334,7 +334,8 @@ class Vault:
             written = write_memory(self.derived, write, self.config, text, title=title, layer=layer, tags=tags,
                                    expires_at=expires_at, ttl=ttl, permanent=permanent, folder=folder,
                                    supersedes=supersedes, now=now)
-        self.ensure_current()  # healed on its own: the note is written, so remember must not run again
+        # No second walk here (a one-shot command pays one, adr/0021): write_memory brought the
+        # index current before it chose the file name, and the write path indexed the new note.
         return written.remembered(write, similar_notes(self.derived, written, self.config.consolidate.threshold, now),
                                   same_named(self.derived, written, now))
 
