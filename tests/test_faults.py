@@ -594,7 +594,13 @@ def test_a_note_written_before_the_index_write_failed_is_named_so_a_retry_does_n
     vault = vault_on_small_disk
     filler = fill(small_disk, leave_pages=3)  # room for the note, not for the index's WAL frames
     text_result = ok(run(vault, "remember", "The plumber comes on Tuesday at ten"), 1)
+    # The next remember brings the index in line with the files before it chooses a file name:
+    # the plumber's note cannot be indexed yet, so it is refused before it writes anything.
+    refused = ok(run(vault, "remember", "The electrician comes on Friday at nine", "--json"), 1)
+    assert json.loads(refused.stdout)["error"]["type"] == "IndexNotWritable"
+    assert len(list((vault / "memories").iterdir())) == 1
     filler.unlink()
+    ok(run(vault, "index"))
     filler = fill(small_disk, leave_pages=3)
     json_result = ok(run(vault, "remember", "The electrician comes on Friday at nine", "--json"), 1)
 

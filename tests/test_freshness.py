@@ -282,6 +282,20 @@ def test_a_vault_that_reads_once_starts_no_thread_and_one_that_reads_again_stops
     wait_until(lambda: threads_now() <= before, timeout=5, what="the feed's threads to end")
 
 
+def test_a_remember_walks_once_and_starts_no_thread_yet_sees_a_note_written_a_moment_before(vault: Path) -> None:
+    """remember brings the index current before it chooses the file name (a note the person
+    wrote a moment ago must not lose its name to the new one) and not again after the write:
+    a one-shot command pays one walk, and a second would start a feed it never uses."""
+    write_file(vault, "people/dad.md", "My father.\n")
+    before = threads_now()
+    with Vault(vault) as once:
+        remembered = once.remember("Dad starts a new job on Monday.", title="Dad", layer="L2")
+        assert remembered.path == "memories/dad-2.md"
+        assert [other.path for other in remembered.same_name] == ["people/dad.md"]
+        assert not once.derived.freshness.has_feed
+        assert threads_now() == before
+
+
 def test_a_vault_dropped_without_close_stops_its_feed(vault: Path) -> None:
     before = threads_now()
     forgotten = warmed(vault, 2)

@@ -333,6 +333,31 @@ def test_a_memory_titled_like_an_existing_note_says_the_name_is_now_shared(vault
     assert kyoto.path in printed.stdout  # and the first memory of that name
 
 
+def test_a_memory_titled_like_a_persons_note_gets_a_file_name_no_note_goes_by(vault: Vault, write_note) -> None:
+    """A trial: `remember --title Dad` wrote memories/dad.md, and from then on the person's
+    `get Dad` (nodes/people/dad.md) failed as ambiguous; a file name also outranks an alias, so
+    a memories/mom.md would have taken `get Mom` from the note whose alias it is, silently.
+    The new note keeps its title (same_name says it is shared) under a file name of its own —
+    also when the person's note was written after the last read, or named in another Unicode form."""
+    write_note("nodes/people/ana.md", "---\nlayer: L4\n---\nAna.\n")
+    vault.index()
+    write_note("nodes/people/dad.md", "My father.\n")  # by hand, after the last read
+    write_note("nodes/people/mother.md", "---\naliases: [Mom]\n---\nMy mother.\n")
+    write_note("nodes/people/Zoe\u0301.md", "My sister, named on a Mac.\n")
+    dad = vault.remember("Dad starts a new job on Monday.", title="Dad", layer="L2", now=NOW)
+    assert (dad.path, dad.title) == ("memories/dad-2.md", "Dad")
+    assert [other.path for other in dad.same_name] == ["nodes/people/dad.md"]
+    assert vault.get("Dad").path == "nodes/people/dad.md"
+    mom = vault.remember("Mom visits in May.", title="Mom", layer="L2", now=NOW)
+    assert mom.path == "memories/mom-2.md"
+    assert vault.locate("Mom").row.path == "nodes/people/mother.md"
+    zoe = vault.remember("Zoé moved to Porto.", title="Zoé", layer="L2", now=NOW)
+    assert zoe.path == "memories/zoé-2.md"
+    assert vault.locate("Zoé").row.path == "nodes/people/Zoe\u0301.md"
+    again = vault.remember("Dad likes his new job.", title="Dad", layer="L2", now=NOW)
+    assert again.path == "memories/dad-3.md"  # dad-2 is the first memory's file name now
+
+
 def test_an_expiry_that_is_not_a_time_is_refused_naming_the_option_it_came_as(vault_dir: Path) -> None:
     """Was: "invalid timestamp 'next friday'", naming no option; the CLI says --expires-at."""
     result = run_cli(vault_dir, "remember", "Dentist on Friday", "--expires-at", "next friday")

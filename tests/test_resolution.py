@@ -110,8 +110,8 @@ def test_two_notes_sharing_a_file_name_are_named_with_the_notes_titled_so(vault:
     for path in ("Inbox/Kyoto.md", "References/Kyoto.md"):
         (vault.root / path).parent.mkdir(parents=True, exist_ok=True)
         (vault.root / path).write_text("a place\n", encoding="utf-8")
-    vault.remember("Temples to see in Kyoto", title="Kyoto", layer="L3", folder="memories", now=NOW)
-    (vault.root / "memories/kyoto.md").rename(vault.root / "memories/temples.md")
+    (vault.root / "memories").mkdir()
+    (vault.root / "memories/temples.md").write_text("---\ntitle: Kyoto\nlayer: L3\n---\nTemples to see in Kyoto\n", encoding="utf-8")
     with pytest.raises(AmbiguousNote) as raised:
         vault.get("Kyoto")
     assert raised.value.candidates == ["Inbox/Kyoto.md", "References/Kyoto.md"]
@@ -125,8 +125,9 @@ def test_a_file_name_in_another_case_is_the_same_name_so_a_bare_name_is_ambiguou
     memories/kyoto.md. Obsidian reads [[Kyoto]] and [[kyoto]] as one name: so does resolution."""
     (vault.root / "References").mkdir()
     (vault.root / "References/Kyoto.md").write_text("A person called Kyoto.\n", encoding="utf-8")
-    vault.remember("Temples to see in Kyoto", title="Kyoto", layer="L3", folder="memories", now=NOW)
-    assert (vault.root / "memories/kyoto.md").is_file()
+    # An agent's memory of that name (remember now gives it another file name: tests/test_remember.py).
+    (vault.root / "memories").mkdir()
+    (vault.root / "memories/kyoto.md").write_text("---\ntitle: Kyoto\nlayer: L3\n---\nTemples to see in Kyoto\n", encoding="utf-8")
     for reference in ("Kyoto", "kyoto", "KYOTO", "Kyoto.md"):
         with pytest.raises(AmbiguousNote) as raised:
             vault.get(reference)
@@ -139,6 +140,58 @@ def test_a_file_name_in_another_case_is_the_same_name_so_a_bare_name_is_ambiguou
     assert vault.locate("memories/kyoto.md").row.path == "memories/kyoto.md"
     assert vault.locate("harbor").row.path == "projects/Harbor.md"
     assert vault.locate("harbor").resolved_from is None  # by its file name, not a title or alias
+
+
+def test_an_alias_in_another_case_is_the_same_name_so_every_note_going_by_it_is_named(
+        vault_dir: Path, write_note, wordllama: object) -> None:
+    """Was (a person's vault): `get "job search"` listed the two notes with the alias in lower
+    case and left out nodes/projects/job-search.md (`aliases: [Job Search]`), and `get "Job
+    Search"` took that one alone. Aliases are one name in any case, as file names are."""
+    write_note("nodes/projects/job-search.md", "---\naliases: [Job Search]\n---\nApplications sent.\n")
+    write_note("nodes/topics/career.md", "---\naliases: [job search]\n---\nWhere my career goes.\n")
+    write_note("nodes/topics/career/career.md", "---\naliases: [job search]\n---\nCareer hub.\n")
+    write_note("nodes/people/ana.md", "---\naliases: [Ana Souza]\n---\nA friend.\n")
+    with Vault(vault_dir, embedder=wordllama) as vault:  # type: ignore[arg-type]
+        for reference in ("job search", "Job Search", "JOB SEARCH"):
+            with pytest.raises(AmbiguousNote) as raised:
+                vault.get(reference)
+            assert raised.value.candidates == ["nodes/projects/job-search.md", "nodes/topics/career.md",
+                                               "nodes/topics/career/career.md"], reference
+        located = vault.locate("ana souza")
+        assert (located.row.path, located.resolved_from) == ("nodes/people/ana.md", Resolution("ana souza", "aliases"))
+    result = run_cli(vault_dir, "get", "job search")
+    assert result.exit_code != 0
+    assert "matches 3 notes: nodes/projects/job-search.md, nodes/topics/career.md, nodes/topics/career/career.md" in result.output
+
+
+def test_a_title_in_another_case_is_the_same_name_and_a_file_name_still_outranks_it(vault_dir: Path, write_note) -> None:
+    """A title resolves in any case, as a file name and an alias do; notes titled alike in two
+    cases are ambiguous together, and an ambiguous file name names them as also going by it."""
+    write_note("trips/a.md", "---\ntitle: Lisbon Weekend\n---\nTrams.\n")
+    write_note("trips/b.md", "---\ntitle: Porto weekend\n---\nBridges.\n")
+    write_note("trips/c.md", "---\ntitle: porto Weekend\n---\nWine.\n")
+    write_note("Inbox/Kyoto.md", "a place\n")
+    write_note("References/kyoto.md", "a place\n")
+    write_note("memories/temples.md", "---\ntitle: KYOTO\n---\nTemples.\n")
+    write_note("memories/gardens.md", "---\naliases: [kyoto]\n---\nGardens.\n")
+    with Vault(vault_dir, embedder=HashingEmbedder()) as vault:
+        located = vault.locate("lisbon weekend")
+        assert (located.row.path, located.resolved_from) == ("trips/a.md", Resolution("lisbon weekend", "title"))
+        with pytest.raises(AmbiguousNote) as raised:
+            vault.locate("Porto weekend")  # the case of trips/b.md's title does not pick it
+        assert raised.value.candidates == ["trips/b.md", "trips/c.md"]
+        with pytest.raises(AmbiguousNote) as raised:
+            vault.locate("Kyoto")
+        assert raised.value.candidates == ["Inbox/Kyoto.md", "References/kyoto.md"]
+        assert raised.value.also_named == ["memories/gardens.md", "memories/temples.md"]
+
+
+def test_ids_listed_in_merged_from_are_still_matched_exactly(vault_dir: Path, write_note) -> None:
+    write_note("canonical.md", "---\nlayer: L3\nmerged_from: [01JABCDEFGHJKMNPQRSTVWXYZ0]\n---\nKept.\n")
+    with Vault(vault_dir, embedder=HashingEmbedder()) as vault:
+        assert vault.locate("01JABCDEFGHJKMNPQRSTVWXYZ0").row.path == "canonical.md"
+        with pytest.raises(NoteNotFound):
+            vault.locate("01jabcdefghjkmnpqrstvwxyz0")
 
 
 def test_a_file_name_in_another_case_and_unicode_form_is_still_the_same_name(vault_dir: Path, write_note) -> None:
@@ -202,12 +255,12 @@ def test_a_file_name_wins_over_another_notes_alias_and_an_alias_over_a_title(vau
     assert vault.locate("the cat").row.path == "people/Pimenta.md"
 
 
-def test_a_unique_exact_title_resolves_as_a_last_resort(vault: Vault) -> None:
+def test_a_unique_title_resolves_as_a_last_resort(vault: Vault) -> None:
     located = vault.locate("Flight to Berlin on Nov 12, seat 14C, gate B22")
     assert located.row.path == "scratch/flight-berlin.md"
     assert located.resolved_from.via == "title"  # type: ignore[union-attr]
     with pytest.raises(NoteNotFound):
-        vault.locate("flight to berlin on nov 12")  # exact only
+        vault.locate("flight to berlin on nov 12")  # the whole title (in any case), not a start of it
 
 
 def test_among_notes_listing_an_id_the_one_alive_now_wins(vault: Vault, write_note) -> None:

@@ -172,7 +172,7 @@ class NoteNotFound(VaultmemError, LookupError):
         # No "run index if it is new": every read finds a note written by hand a moment ago.
         super().__init__(
             f"no note matches {note!r}{hint}. Name a note by its id, its vault-relative path (with or "
-            "without .md), its file name, a unique alias or its exact title; files in the archive "
+            "without .md), its file name, a unique alias or a unique title (in any case); files in the archive "
             "folder or a hidden folder, and files that are not .md, are not notes"
         )
 

@@ -235,7 +235,7 @@ NoteRef = Annotated[str, Field(
     min_length=1,
     description="The note's id, its vault-relative path (with or without .md), or its file name (in any "
                 "case) when that is unique in the vault (as in [[wikilinks]]); an id that was merged into or superseded by another "
-                "note, a unique alias or a unique exact title also work (the result's resolved_from says so).",
+                "note, a unique alias or a unique title (in any case) also work (the result's resolved_from says so).",
 )]
 LayerName = Annotated[str, Field(description="L1/working, L2/episodic, L3/semantic or L4/procedural (case-insensitive).")]
 Tag = Annotated[str, Field(min_length=1, description="One word, without '#'; nested tags use '/', e.g. project/harbor.")]
@@ -296,6 +296,7 @@ class VaultTools:
         "When this fact replaces one you already stored (the standup moved, a plan changed), pass the old "
         "note in supersedes: it is retired at once (expired now, superseded_by this note) and no longer "
         "recalled. To change a note in place instead, use revise.\n"
+        "The file name comes from the title, with -2, -3 … when a note already goes by that name. "
         "Returns id, path, title, layer, expires_at (null = never), tags, version, supersedes ({id, path} of "
         "the retired notes) and similar: existing live notes of the same layer that say nearly the same "
         "({id, path, title, similarity}); if one already holds this fact, forget the note you just wrote (or "

@@ -4,8 +4,10 @@ Runs inside the write path's unit of work (unit_of_work.py), in this order: the 
 made if there is none (an index that cannot take the note fails before anything is
 written); the notes to supersede are located as the index last saw them and read once;
 the new note's frontmatter is decided (writer.py) with their lineage, and every
-retirement is planned (supersede.py) before a file is touched; the new note claims its
-file name, then the old notes are retired — all of them, or none and no new note.
+retirement is planned (supersede.py) before a file is touched; the index is brought in
+line with the files, and the new note claims a file name no note answers to (adr/0019:
+the person's ``get Dad`` keeps naming ``people/dad.md``; ours is ``dad-2.md``); then the old
+notes are retired — all of them, or none and no new note.
 
 After the write, :func:`similar_notes` names the live notes of the same layer that say
 nearly the same (consolidation's threshold): the writer may have repeated a memory. A
@@ -25,7 +27,7 @@ from .fields import name_key
 from .lifecycle import format_timestamp, resolve_now, to_epoch_us
 from .noteio import FileChange
 from .notes import content_hash, parse_note, version_of
-from .resolution import locate_on_disk
+from .resolution import answered, locate_on_disk
 from .results import NoteRef, Remembered, SimilarNote
 from .storage import Eligibility
 from .supersede import Retirement, lineage, plan_retirement, retire
@@ -71,7 +73,15 @@ def write_memory(index: DerivedIndex, write: VaultWrite, config: VaultConfig, te
                         permanent=permanent, policy=config.policy, now=now,
                         supersedes=lineage([parse_note(path, raw) for path, raw in raws.items()]))
     retirements = [plan_retirement(path, raw, note.id, note.meta["created"]) for path, raw in raws.items()]
-    relative = write_new_note(paths, target_folder(paths, folder if folder is not None else config.remember_dir), note)
+    # The names notes answer to now (a note the person wrote a moment ago included): the one
+    # walk a remember pays (adr/0021), before the file name is chosen rather than after the write.
+    # Another writer holding the index (an `index`, a watcher's batch): the names as the index
+    # last saw them — refusing would fail a memory a read would have answered beside, and the
+    # write waits for that writer anyway to index the new note.
+    index.bring_current()
+    moment_us = to_epoch_us(resolve_now(now))
+    relative = write_new_note(paths, target_folder(paths, folder if folder is not None else config.remember_dir), note,
+                              lambda stem: answered(index.store.notes, stem, moment_us))
     write.record(FileChange(relative, None, note.render()))
     write.reindex(*raws)  # also when a retirement fails: the index follows the files
     write.record(*retire(paths, retirements, lambda: delete_note(paths, relative, content_hash(note.render()))))

@@ -8,15 +8,19 @@
    ``supersedes`` (``remember --supersedes`` retired it): the id an agent saved keeps
    working after the note it named was archived;
 4. one of a note's aliases (``fields.aliases_of``: ``aliases`` or ``alias``, a list or a
-   comma-separated string), unique in the vault;
-5. a note's exact title, unique in the vault (agents often hold a title).
+   comma-separated string), in any case, unique in the vault;
+5. a note's title, in any case, unique in the vault (agents often hold a title).
 
 The first step that matches decides: a later step is never asked to break a tie of an
-earlier one. Each step compares the names as written first, then in Unicode NFC
-(``fields.name_form``): macOS names a file ``Cafe\u0301.md`` (decomposed), a person types
-``Café`` — the same name, either way round. A note whose name matches byte for byte wins
-over one that matches only once normalized (step 2: once both are case folded); the row
-found carries the path as the file system spells it, which is the one opened. Steps 3–5 say how they resolved (:class:`Resolution`), so a caller can tell
+earlier one. Steps 2, 4 and 5 compare names case folded (``fields.name_fold``), as Obsidian
+does: ``Job Search`` and ``job search`` are one name, so the notes going by either are
+ambiguous together whichever spelling is asked for (a case that matches one of them does
+not pick it). Ids and paths (steps 1 and 3) are compared exactly. Each step compares the
+names as written first, then in Unicode NFC (``fields.name_form``): macOS names a file
+``Cafe\u0301.md`` (decomposed), a person types ``Café`` — the same name, either way round. A
+note whose name matches byte for byte (steps 2, 4, 5: once case folded) wins over one that
+matches only once normalized; the row found carries the path as the file system spells
+it, which is the one opened. Steps 3–5 say how they resolved (:class:`Resolution`), so a caller can tell
 the agent that ``01J…`` now lives in ``people/Dana Reyes.md``. When several notes match
 a step, those alive now win (a note that superseded another is alive, the one it
 superseded is expired); more than one left is :class:`AmbiguousNote`.
@@ -137,6 +141,14 @@ def in_index(notes: NoteStore, reference: str, now_us: int) -> Located | None:
     if matches:
         return Located(pick_direct(reference, matches, notes))
     return locate_by_names(notes, reference, now_us)
+
+
+def answered(notes: NoteStore, reference: str, now_us: int) -> bool:
+    """Does a note, or several, answer to ``reference`` by steps 1–5, in the index as it is?"""
+    try:
+        return in_index(notes, reference, now_us) is not None
+    except AmbiguousNote:
+        return True
 
 
 def direct_matches(notes: NoteStore, reference: str) -> list[NoteRow]:
@@ -261,8 +273,11 @@ def locate_by_names(notes: NoteStore, reference: str, now_us: int) -> Located | 
 
 
 def _listing(notes: NoteStore, reference: str, fields: Sequence[str]) -> list[tuple[NoteRow, str]]:
-    """The notes that list ``reference`` in one of ``fields``, with the field."""
-    return as_written_else_nfc(lambda normalized: notes.by_name_entry(reference, fields, normalized=normalized))
+    """The notes that list ``reference`` in one of ``fields``, with the field: an alias in any
+    case (as a file name), an id byte for byte (an opaque token: ``01J…`` is not ``01j…``)."""
+    any_case = fields == ALIAS_FIELDS
+    return as_written_else_nfc(lambda normalized: notes.by_name_entry(reference, fields, normalized=normalized,
+                                                                      any_case=any_case))
 
 
 def _one(reference: str, rows: Sequence[NoteRow], now_us: int) -> NoteRow:

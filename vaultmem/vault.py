@@ -200,8 +200,8 @@ class Vault:
         Tried in order (resolution.py, adr/0019): the id, the vault-relative path or the
         path without ``.md``; a bare file name, in any case, unique in the vault (as in
         [[wikilinks]]); an id in a note's ``merged_from`` or ``supersedes``; a unique alias
-        (``aliases`` or ``alias``, a list or a comma-separated string); a
-        unique exact title. An id is an opaque token matched exactly, before anything is
+        (``aliases`` or ``alias``, a list or a comma-separated string), in any case; a
+        unique title, in any case. An id is an opaque token matched exactly, before anything is
         read as a path: a note whose ``id`` is ``../x`` or ``/etc/passwd`` is reachable by
         it, and such a reference that names no note is refused as a path that leaves the vault.
         ``refresh`` (reads): first bring the index in line with the files (adr/0021); without
@@ -334,7 +334,8 @@ class Vault:
             written = write_memory(self.derived, write, self.config, text, title=title, layer=layer, tags=tags,
                                    expires_at=expires_at, ttl=ttl, permanent=permanent, folder=folder,
                                    supersedes=supersedes, now=now)
-        self.ensure_current()  # healed on its own: the note is written, so remember must not run again
+        # No second walk here (a one-shot command pays one, adr/0021): write_memory brought the
+        # index current before it chose the file name, and the write path indexed the new note.
         return written.remembered(write, similar_notes(self.derived, written, self.config.consolidate.threshold, now),
                                   same_named(self.derived, written, now))
 

@@ -13,7 +13,7 @@ import re
 import secrets
 import time
 import unicodedata
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path, PurePosixPath
@@ -317,17 +317,24 @@ def target_folder(paths: VaultPaths, folder: str | None) -> str:
     return relative
 
 
-def write_new_note(paths: VaultPaths, folder: str, note: NewNote) -> str:
-    """Claim a unique file name in ``folder`` atomically and write the note there."""
+def write_new_note(paths: VaultPaths, folder: str, note: NewNote, named_elsewhere: Callable[[str], bool]) -> str:
+    """Claim a unique file name in ``folder`` atomically and write the note there: the title's
+    slug, else ``slug-2``, ``slug-3`` … — the first free in the folder whose stem
+    ``named_elsewhere`` does not say a note already answers to (remembering.py)."""
     directory = _make_folder(paths, folder)
     base = slugify(note.title)
     data = note.render()
     for attempt in range(1, 1000):
-        name = f"{base}.md" if attempt == 1 else f"{base}-{attempt}.md"
+        stem = base if attempt == 1 else f"{base}-{attempt}"
+        name = f"{stem}.md"
         relative = f"{folder}/{name}" if folder else name
         absolute = directory / name
         if os.path.lexists(absolute):
             continue  # taken, by a note or by anything else (a dangling symlink out included)
+        if named_elsewhere(stem):
+            # A bare file name outranks every other name a note goes by (resolution.py): the
+            # new file would take the person's `get Dad` over from people/dad.md, or make it ambiguous.
+            continue
         try:
             create_exclusive(absolute, data)
         except FileExistsError:
@@ -337,7 +344,8 @@ def write_new_note(paths: VaultPaths, folder: str, note: NewNote) -> str:
             absolute.unlink()
             raise PathOutsideVault(relative, paths.root)
         return relative
-    raise UsageError(f"too many notes named {base!r} in {folder or 'the vault root'}; give a different title")
+    raise UsageError(f"no free file name for {base!r} in {folder or 'the vault root'} (up to {base}-999.md each is a file "
+                     "there or a name a note goes by); give a different title")
 
 
 def _make_folder(paths: VaultPaths, folder: str) -> Path:

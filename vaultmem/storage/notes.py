@@ -381,14 +381,20 @@ class NoteStore:
         query = f"{_SELECT_NOTE} WHERE {path} = ? OR substr({path}, -?) = ? ORDER BY path"
         return [_row_to_note(row) for row in self.db.execute(query, (file_name, len(suffix), suffix))]
 
-    def by_name_entry(self, name: str, kinds: Sequence[str], *, normalized: bool = False) -> list[tuple[NoteRow, str]]:
+    def by_name_entry(self, name: str, kinds: Sequence[str], *, normalized: bool = False,
+                      any_case: bool = False) -> list[tuple[NoteRow, str]]:
         """Notes that list ``name`` in one of the frontmatter fields ``kinds`` (``aliases``,
-        ``merged_from``, ``supersedes``), with the field that lists it; by path."""
+        ``merged_from``, ``supersedes``), with the field that lists it; by path. ``any_case``
+        (aliases, as Obsidian matches them): compared case folded, a scan of those fields' rows;
+        otherwise byte for byte (ids: an opaque token), through the index on the name."""
+        spelled = name_form(name) if normalized else name
+        compared = (_folded if any_case else _spelled)("note_names.name", normalized)
         query = (f"SELECT DISTINCT {', '.join('notes.' + column for column in ('label', *_NOTE_COLUMN_NAMES))}, "
                  "note_names.kind FROM note_names JOIN notes ON notes.label = note_names.label "
-                 f"WHERE {_spelled('note_names.name', normalized)} = ? AND note_names.kind IN ({placeholders(len(kinds))}) "
+                 f"WHERE note_names.kind IN ({placeholders(len(kinds))}) AND {compared} = ? "
                  "ORDER BY notes.path, note_names.kind")
-        return [(_row_to_note(row), row[-1]) for row in self.db.execute(query, (name_form(name) if normalized else name, *kinds))]
+        wanted = spelled.casefold() if any_case else spelled
+        return [(_row_to_note(row), row[-1]) for row in self.db.execute(query, (*kinds, wanted))]
 
     def labels_named(self, key: str, eligibility: Eligibility, kind: str = NAME_KEY) -> list[int]:
         """Eligible notes one of whose name keys (file name, title, alias) is ``key``, by label
@@ -410,9 +416,11 @@ class NoteStore:
         return [(row[0], row[1]) for row in self.db.execute(query, (TOPIC_KEY, f"{words} ", f"{words}!", *params, limit))]
 
     def by_title(self, title: str, *, normalized: bool = False) -> list[NoteRow]:
-        """Notes whose title is exactly ``title``."""
-        query = f"{_SELECT_NOTE} WHERE {_spelled('title', normalized)} = ? ORDER BY path"
-        return [_row_to_note(row) for row in self.db.execute(query, (name_form(title) if normalized else title,))]
+        """Notes whose title is ``title`` in any case (as a file name is: :meth:`find_by_name`);
+        a scan of the titles."""
+        wanted = (name_form(title) if normalized else title).casefold()
+        query = f"{_SELECT_NOTE} WHERE {_folded('title', normalized)} = ? ORDER BY path"
+        return [_row_to_note(row) for row in self.db.execute(query, (wanted,))]
 
     def similar_paths(self, fragment: str, limit: int = SIMILAR_PATHS) -> list[str]:
         pattern = f"%{fragment.replace('%', '').replace('_', '')}%"
