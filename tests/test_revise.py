@@ -363,9 +363,10 @@ def test_a_title_that_equals_a_heading_or_a_first_line_the_person_wrote_is_their
         result = vault.revise(note, text="Budget raised to 20k after the review.", now=LATER)
         assert (result.changed, result.title, result.previous_title) == (["body"], title, None)
         assert read_note(vault.root, f"{note.split('-')[0]}.md").meta["title"] == title
-    # remember made it, but from a heading the agent wrote: a title it chose.
-    headed = vault.remember("# Packing list\n- socks", layer="L3", now=NOW)
-    assert vault.revise(headed.id, text="Pack socks and a rain jacket.", now=LATER).title == "Packing list"
+    # remember made it from the text's heading: a new text's heading is its new title (a review:
+    # "Trip to Oslo" stayed over a text about Bergen).
+    headed = vault.remember("# Trip to Oslo\nFlights booked for May.", layer="L3", now=NOW)
+    assert vault.revise(headed.id, text="# Trip to Bergen\nFlights booked for June.", now=LATER).title == "Trip to Bergen"
 
 
 def test_an_append_keeps_a_generated_title(vault: Vault) -> None:

@@ -324,7 +324,7 @@ def has_a_word(query: str) -> bool:
 @pytest.mark.parametrize("query", FTS_HOSTILE)
 def test_fts_hostile_queries_never_error(vault: Vault, query: str) -> None:
     if not has_a_word(query):  # punctuation alone asks for nothing: said, not answered with hits by nothing
-        with pytest.raises(UsageError, match="a query needs at least one word"):
+        with pytest.raises(UsageError, match="needs a query with at least one word"):
             vault.search(query, k=5, now=NOW)
         return
     hits = vault.search(query, k=5, now=NOW)
@@ -1011,10 +1011,12 @@ def test_a_blank_query_is_a_usage_error_not_an_empty_answer(tmp_path: Path, quer
     write_file(root, "coffee.md", "Flat white with oat milk.\n")
     with Vault(root, embedder=HashingEmbedder()) as vault:
         vault.index()
-        with pytest.raises(UsageError, match="a query needs at least one word"):
+        with pytest.raises(UsageError, match="needs a query with at least one word"):
             vault.search(query)
     result = run_cli(root, "search", query)
-    assert result.exit_code == 2 and "a query needs at least one word" in result.output
+    assert result.exit_code == 2 and "needs a query with at least one word" in result.output
+    explained = run_cli(root, "explain", "coffee.md", query)  # a review: it answered for the refused search
+    assert explained.exit_code == 2 and "explain needs a query with at least one word" in explained.output
 
 
 def test_a_sharp_s_and_ss_find_each_other_and_the_snippet_opens_at_the_word(tmp_path: Path) -> None:

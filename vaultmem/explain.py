@@ -21,13 +21,13 @@ from pathlib import PurePosixPath
 from typing import TYPE_CHECKING, Any
 
 from .dating import DAILY_SOURCE, note_date, shown_date
-from .errors import NoteNotFound, NoteReadError, UsageError
+from .errors import NoteNotFound, NoteReadError
 from .fields import aliases_of, name_key, name_topic, person_asked, query_topics, starts_person_name
 from .lifecycle import format_timestamp, from_epoch_us, is_expired_us, to_epoch_us
 from .notes import read_note, text_values
 from .ranking import NAME_MARGIN, SideHit, match_kind, note_scores, probability
 from .resolution import in_index
-from .search import CANDIDATES_MIN, Candidates, hit_passage, query_terms, search_filters
+from .search import CANDIDATES_MIN, Candidates, hit_passage, query_terms, require_query_word, search_filters
 from .snippets import Snippet, passage_snippet
 from .storage import carries_tag, is_day_date
 
@@ -74,8 +74,7 @@ def explain_note(index: DerivedIndex, reference: str, query: str, k: int, *, lay
     the index is brought up to date as a search would (waiting for another writer's lock at
     most ``lock_wait_seconds``), then the note is explained from its row — or, when the
     index does not hold it, from its file."""
-    if not query.strip():
-        raise UsageError("explain needs a QUERY with at least one word: the one search would answer")
+    require_query_word(query, "explain")  # the search it explains would refuse it
     eligibility = search_filters(layers, tags, include_expired, now, since, until)
     reference = reference.strip()
     if not reference:

@@ -43,7 +43,7 @@ from .lifecycle import PERMANENT_LAYER, format_timestamp, is_absent, parse_times
 from .markdown import HEADING_LINE, code_ranges
 from .notes import Note, tags_of
 from .ordered import unique
-from .writer import is_generated_title
+from .writer import is_generated_title, title_source
 
 _MARKERS = re.compile(r"^(?:[ \t]*>)*[ \t]*(?:(?:[-*+]|\d{1,9}[.)])[ \t]+)?(?:\[[ xX]\][ \t]+)?")
 _H1 = re.compile(r"^([ \t]{0,3})#(?=[ \t])")
@@ -159,7 +159,8 @@ def chosen_title(note: Note) -> tuple[str, ...]:
     from the text's first line (writer.is_generated_title): ``For the North Hill garage job on
     Saturday, bring trailer + heavy gloves; star…`` is a name nobody types, and the note's id
     keeps resolving through ``merged_from``."""
-    return () if is_generated_title(note) else (note.title,)
+    # A title made from a `# heading` is still a name a person reads and types ("Rehearsals").
+    return () if is_generated_title(note) and not title_source(note.body).heading else (note.title,)
 
 
 def expiry_change(cluster: Sequence[Note]) -> tuple[dict[str, Any], tuple[str, ...], str]:

@@ -27,6 +27,7 @@ from __future__ import annotations
 import os
 import re
 import stat as stat_module
+import unicodedata
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass, field, replace
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -34,7 +35,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import numpy as np
 
 from .cjk import MAX_PAIRS, bigrams, fts_form, pieces
-from .errors import DerivedIndexError, IndexBusy, NoteReadError
+from .errors import DerivedIndexError, IndexBusy, NoteReadError, UsageError
 from .fields import STOPWORDS, name_key, person_asked, query_topics, starts_person_name
 from .lifecycle import is_expired_us, resolve_now, to_epoch_us
 from .notes import is_unparsed_expiry, unparsed_expiry_warning, version_of
@@ -142,6 +143,15 @@ class Candidates:
         """The share of the query's words no note of the vault holds, weighed by how many notes
         the vault has (UNHELD_FULL_NOTES): what lowers every hit's score (ranking.probability)."""
         return self.vault_weight * len(self.unheld_words) / len(self.words) if self.words else 0.0
+
+
+def require_query_word(query: str, command: str) -> None:
+    """Refuse a query with no letter, digit or symbol (an emoji): blank, or ``"?!"``. Was:
+    "no matching notes" for a blank query, read as "the vault knows nothing of it", and hits by
+    nothing for ``"?!"`` (and ``explain`` answering for a search that is refused)."""
+    if not any(character.isalnum() or unicodedata.category(character) == "So" for character in query):
+        raise UsageError(f"{command} needs a query with at least one word (a letter, a digit or an emoji): "
+                         "say what to look for")
 
 
 def search_filters(layers: Iterable[str] | None, tags: Iterable[str] | None, include_expired: bool,

@@ -21,7 +21,6 @@ unless it had changed files (healing.py, adr/0022). Results are the dataclasses 
 from __future__ import annotations
 
 import os
-import unicodedata
 from collections.abc import Callable, Iterable
 from contextlib import AbstractContextManager
 from pathlib import Path
@@ -160,12 +159,9 @@ class Vault:
         date (its ``date``, a date in its file name, or its ``created``: dating.py) is in
         that range: ISO dates or times, or durations back from now (``7d``).
         """
-        from .search import search_filters
+        from .search import require_query_word, search_filters
 
-        if not any(character.isalnum() or unicodedata.category(character) == "So" for character in query):
-            # Was: "no matching notes" for a blank query, read as "the vault knows nothing of it",
-            # and hits by nothing for "?!". A symbol (an emoji tag) is something to look for.
-            raise UsageError("a query needs at least one word (a letter or a digit): say what to look for")
+        require_query_word(query, "a search")
         eligibility = search_filters(layers, tags, include_expired, now, since, until)
         with self.store.waiting_at_most(SEARCH_LOCK_WAIT_SECONDS):
             busy = self.derived.bring_current()

@@ -185,13 +185,12 @@ def is_generated_title(note: Note) -> bool:
     a merge does not keep it as an alias of the kept note — a first line cut at ``…`` is a
     name nobody types (merging.py).
 
-    Only in a note ``remember`` made (its id a ULID as ``writer.new_ulid`` makes them), and
-    only a title made from a plain line: a ``# heading`` is a title someone wrote — a
-    person's ``title: Project Alpha`` over ``# Project Alpha`` was replaced by the new
-    text's first line, since it equals the title made from that body."""
+    Only in a note ``remember`` made (its id a ULID as ``writer.new_ulid`` makes them): a
+    person's ``title: Project Alpha`` over ``# Project Alpha`` was replaced by the new text's
+    first line, since it equals the title made from that body. A remembered note titled by its
+    ``# heading`` takes the new text's heading (a review: "Trip to Oslo" stayed over Bergen)."""
     title = note.meta.get("title")
-    return (is_ulid(note.meta.get("id")) and isinstance(title, str) and title.strip() == default_title(note.body) != ""
-            and not title_source(note.body).heading)
+    return is_ulid(note.meta.get("id")) and isinstance(title, str) and title.strip() == default_title(note.body) != ""
 
 
 @dataclass(frozen=True)
