@@ -673,7 +673,9 @@ def test_a_who_question_about_a_role_or_a_long_title_lifts_nothing_and_a_name_th
     write_file(root, "events/Birthday planning.md", "Ella said Ella wants cake; who is invited?\n")
     with Vault(root, embedder=HashingEmbedder()) as vault:
         vault.index()
-        for query in ("who is our plumber?", "who is my plumber", "who is plumber"):
+        write_file(root, "memories/Called Mom.md", "Remember to call mom on Sunday.\n")
+        vault.index()
+        for query in ("who is our plumber?", "who is my plumber", "who is plumber", "who called"):  # "who called": a verb
             assert lifted_by_name(vault, query) == [], query
         assert lifted_by_name(vault, "who is Ella?") == ["people/Ella.md"]
         assert lifted_by_name(vault, "who is Al") == ["people/Al Jarreau.md"]

@@ -200,7 +200,8 @@ def query_topics(query: str) -> tuple[str, ...]:
 
 def person_asked(query: str) -> str:
     """The name a "who is …" question asks for (``"who is Steph?"`` is ``steph``): the one or
-    two words after the question word and its verb. ``""`` when the query is no such question,
+    two words after the question word and its verb (``is``, ``was``, ``'s``; ``who called``
+    asks for no name). ``""`` when the query is no such question,
     or asks for a role: "who is our plumber" holds a word no name holds (a stopword), and lifted
     a note titled "Plumber invoice from March …" (a review). A person is often asked for by a
     first name while their note bears the whole name (search: the name bonus for the one note
@@ -208,8 +209,13 @@ def person_asked(query: str) -> str:
     words = name_key(query).split()
     if not words or _POSSESSIVE_END.sub("", words[0]) not in WHO_WORDS:
         return ""
-    rest = words[1 + (len(words) > 1 and words[1] in COPULAS):]
-    if not rest or len(rest) > 2 or any(word in STOPWORDS for word in rest):
+    contracted = words[0] != _POSSESSIVE_END.sub("", words[0]) or words[0] == "whos"  # "who's Kevin"
+    if not contracted and (len(words) < 3 or words[1] not in COPULAS):  # "who called", "who knows": no name
+        return ""
+    rest = words[1:] if contracted else words[2:]
+    if not rest:
+        return ""
+    if len(rest) > 2 or any(word in STOPWORDS for word in rest):
         return ""
     return " ".join(rest)
 
