@@ -213,6 +213,12 @@ def test_every_bad_setting_is_said_at_once_not_the_first_alone(vault_dir: Path) 
         load_config(vault_dir)
     assert [each.key for each in caught.value.every] == ["[ttl] L1", "[ttl] L2", "watch.debounce_ms", "watch.rescan_seconds",
                                                          "mcp.allow_hard_delete", "mcp.allowed_origins"]
+    # An unknown key in a table does not hide its known keys' problems, nor one origin the next (a review).
+    write_config(vault_dir, '[consolidate]\nthreshold = 2\nbogus = 1\n[mcp]\nallowed_origins = ["ftp://x", 5]\n')
+    with pytest.raises(ConfigError) as caught:
+        load_config(vault_dir)
+    assert [each.key for each in caught.value.every] == ["consolidate.bogus", "consolidate.threshold",
+                                                         "mcp.allowed_origins", "mcp.allowed_origins"]
 
 
 def test_check_reports_auto_commit_in_a_vault_git_does_not_hold(vault_dir: Path) -> None:

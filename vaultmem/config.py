@@ -164,6 +164,14 @@ def config_from_dict(raw: dict[str, Any], source: str = CONFIG_FILE) -> VaultCon
     return config
 
 
+def _read_table(table: Any, known: set[str], source: str, prefix: str, reading: _Reading) -> None:
+    """A table of settings: not a table is the one problem said of it (nothing in it can be
+    read); an unknown key is one problem among the others its known keys may have."""
+    if not isinstance(table, dict):
+        _reject_unknown(table, known, source, prefix)
+    reading.value(lambda: _reject_unknown(table, known, source, prefix), None)
+
+
 def _reject_unknown(table: Any, known: set[str], source: str, prefix: str) -> None:
     if not isinstance(table, dict):
         raise ConfigError(source, f"[{prefix.rstrip('.')}]", "must be a table", f"write it as [{prefix.rstrip('.')}] with one setting per line")
@@ -231,7 +239,7 @@ def _ttl_value(code: str, value: Any) -> timedelta | None:
 
 
 def _watch(table: Any, source: str, reading: _Reading) -> WatchSettings:
-    _reject_unknown(table, _WATCH_KEYS, source, "watch.")
+    _read_table(table, _WATCH_KEYS, source, "watch.", reading)
     defaults = WatchSettings()
     return WatchSettings(
         debounce_ms=reading.value(lambda: int(_number(table.get("debounce_ms", defaults.debounce_ms), source, "watch.debounce_ms",
@@ -242,7 +250,7 @@ def _watch(table: Any, source: str, reading: _Reading) -> WatchSettings:
 
 
 def _consolidate(table: Any, source: str, reading: _Reading) -> ConsolidateSettings:
-    _reject_unknown(table, _CONSOLIDATE_KEYS, source, "consolidate.")
+    _read_table(table, _CONSOLIDATE_KEYS, source, "consolidate.", reading)
     defaults = ConsolidateSettings()
     return ConsolidateSettings(
         threshold=reading.value(lambda: _number(table.get("threshold", defaults.threshold), source, "consolidate.threshold",
@@ -253,20 +261,21 @@ def _consolidate(table: Any, source: str, reading: _Reading) -> ConsolidateSetti
 
 
 def _mcp(table: Any, source: str, reading: _Reading) -> McpSettings:
-    _reject_unknown(table, _MCP_KEYS, source, "mcp.")
+    _read_table(table, _MCP_KEYS, source, "mcp.", reading)
     defaults = McpSettings()
     return McpSettings(
         allow_hard_delete=reading.value(lambda: _boolean(table.get("allow_hard_delete", False), source, "mcp.allow_hard_delete"),
                                         defaults.allow_hard_delete),
-        allowed_origins=reading.value(lambda: _origins(table.get("allowed_origins", []), source), defaults.allowed_origins),
+        allowed_origins=reading.value(lambda: _origins(table.get("allowed_origins", []), source, reading), defaults.allowed_origins),
     )
 
 
-def _origins(origins: Any, source: str) -> tuple[str, ...]:
+def _origins(origins: Any, source: str, reading: _Reading) -> tuple[str, ...]:
     if not isinstance(origins, list):
         raise ConfigError(source, "mcp.allowed_origins", f"must be a list, got {short_repr(origins)}",
                           'write e.g. allowed_origins = ["https://memory.example.com"]')
-    return tuple(_origin(origin, source) for origin in origins)
+    read = (reading.value(partial(_origin, origin, source), None) for origin in origins)  # each bad one said
+    return tuple(origin for origin in read if origin is not None)
 
 
 def _origin(value: Any, source: str) -> str:
