@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from helpers import REPO, SAMPLE_VAULT
 from vaultmem.errors import FrontmatterError, WriteConflict
 from vaultmem.noteio import create_exclusive, edit_frontmatter, replace_if_unchanged
-from vaultmem.notes import content_hash, parse_note
+from vaultmem.notes import content_hash, parse_note, tags_of
 
 UTC = timezone.utc
 STAMP = datetime(2026, 12, 4, 20, 30, tzinfo=UTC)
@@ -611,3 +611,13 @@ def test_on_windows_where_a_folder_cannot_be_opened_every_write_still_succeeds(t
     replace_if_unchanged(replaced, OURS, content_hash(CHECKED), "note.md", tmp_path)
     assert created.read_bytes() == CHECKED and replaced.read_bytes() == OURS
     assert only_files(tmp_path) == ["new", "note.md"] and only_files(created.parent) == ["note.md"]  # no temp file left
+
+
+def test_a_quoted_hash_after_a_tab_is_a_tag_not_a_comment(tmp_path: Path) -> None:
+    # A review: the comment scan used the Python loader, which refuses the tab the C loader reads,
+    # and then took every '#' for a comment: the edit was refused ("the comment '#b\"]' … has no place").
+    path = tmp_path / "t.md"
+    path.write_bytes(b'---\ntags: [a,\n\t"#b"]\n---\nBody.\n')
+    path.write_bytes(edit_frontmatter(path.read_bytes(), {"tags": ["a", "#b", "c"]}))
+    text = path.read_text(encoding="utf-8")
+    assert text.endswith("---\nBody.\n") and tags_of(parse_note("t.md", path.read_bytes()).meta) == ["a", "b", "c"], text

@@ -40,7 +40,7 @@ from .errors import FrontmatterError, InvalidTimestamp, WriteConflict
 from .folders import PinnedFolder, keep_beside, rename_private, restore_private
 from .lifecycle import format_timestamp
 from .list_forms import Rewritten, in_same_form
-from .notes import BOM, YAML_LOAD_ERRORS, find_frontmatter, load_yaml_mapping, yaml_failure
+from .notes import BOM, YAML_LOAD_ERRORS, YAML_LOADER, find_frontmatter, load_yaml_mapping, yaml_failure
 
 NEW_NOTE_MODE = 0o644  # rw-r--r--, as an editor creates a note
 _BLOCK_HEADER = re.compile(r"(?:[|>][-+1-9]{0,2})?")  # nothing, or a block scalar's `|` / `>` and its indicators
@@ -242,7 +242,7 @@ def _comment_offsets(text: str) -> list[int]:
     holding a ``#`` counts."""
     inside = [False] * len(text)
     try:
-        tokens = list(yaml.scan(text, Loader=yaml.SafeLoader))
+        tokens = list(yaml.scan(text, Loader=YAML_LOADER))  # the loader notes are read with (a tab: the C one takes it)
     except YAML_LOAD_ERRORS:
         tokens = []
     for token in tokens:

@@ -78,6 +78,7 @@ def _timestamp_or_text(loader: Any, node: yaml.ScalarNode) -> Any:
 
 _Loader.add_constructor("tag:yaml.org,2002:timestamp", _timestamp_or_text)
 _YAML_LOADER = _Loader
+YAML_LOADER = _YAML_LOADER  # what notes are read with: what a writer scans a block with
 _OPENING = re.compile(r"\A---[ \t]*\r?\n")
 _CLOSING = re.compile(r"^(?:---|\.\.\.)[ \t]*\r?$\n?", re.MULTILINE)
 _YAML_KEY_LINE = re.compile(r"^[\"']?[\w\- ]+[\"']?[ \t]*:(?:[ \t]|$)", re.MULTILINE)
