@@ -302,7 +302,7 @@ def test_a_shell_path_to_a_folder_is_refused_not_read_as_the_note_beside_it(vaul
     cli = CliRunner()
     for arguments in (["forget", "./"], ["forget", "."], ["get", "../Projekte/"], ["get", "../Projekte"], ["revise", "..", "--tag", "x"]):
         refused = cli.invoke(main, arguments)
-        assert refused.exit_code == 2 and "is a folder" in refused.stderr, (arguments, refused.output)
+        assert refused.exit_code == 2 and "names a folder" in refused.stderr, (arguments, refused.output)
     assert (vault_dir / "Projekte.md").exists() and not (vault_dir / "_archive").exists()
     # Through a link out of the vault: the message names where it leads, not a path that looks inside.
     refused = cli.invoke(main, ["get", "../linkdir/secret.md"])

@@ -416,7 +416,7 @@ class VaultPaths:
         folder, name = os.path.split(joined)
         if name in ("", ".", "..") or os.path.isdir(joined):
             # `forget ./` in Projekte/ archived the note Projekte.md beside the folder (a review).
-            raise UsageError(f"{typed!r} is a folder ({os.path.normpath(joined)}), not a note: name a note's file")
+            raise UsageError(f"{typed!r} names a folder ({os.path.normpath(joined)}), not a note: name a note's file")
         real = Path(os.path.realpath(folder), name)
         if real != self.real_root and self.real_root not in real.parents:
             raise PathOutsideVault(typed, self.root, leads_to=str(real))
