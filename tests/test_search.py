@@ -5,12 +5,13 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import numpy as np
 import pytest
-
 from helpers import NOW, copy_sample_vault, run_cli
+
 from vaultmem import UsageError, Vault
 from vaultmem.embedders import HashingEmbedder
 from vaultmem.paths import VaultPaths
@@ -663,18 +664,14 @@ def test_a_who_question_about_a_role_or_a_long_title_lifts_nothing_and_a_name_th
         tmp_path: Path) -> None:
     # A review: "who is our plumber?" lifted a note titled "Plumber invoice from March …" by its first
     # word, and "who is Ella?" lost its name match while "ella" (Spanish "she") was a stopword.
-    from helpers import write_file
-
-    root = tmp_path / "vault"
-    write_file(root, "memories/Plumber invoice from March was paid by bank transfer.md", "Paid.\n")
-    write_file(root, "memories/Hans the plumber guy.md", "Hans Meier is our plumber.\n")
-    write_file(root, "people/Ella.md", "Works at the bakery in Graz.\n")
-    write_file(root, "people/Al Jarreau.md", "A singer.\n")
-    write_file(root, "events/Birthday planning.md", "Ella said Ella wants cake; who is invited?\n")
-    with Vault(root, embedder=HashingEmbedder()) as vault:
-        vault.index()
-        write_file(root, "memories/Called Mom.md", "Remember to call mom on Sunday.\n")
-        vault.index()
+    with indexed(tmp_path / "vault", {
+        "memories/Plumber invoice from March was paid by bank transfer.md": "Paid.\n",
+        "memories/Hans the plumber guy.md": "Hans Meier is our plumber.\n",
+        "memories/Called Mom.md": "Remember to call mom on Sunday.\n",
+        "people/Ella.md": "Works at the bakery in Graz.\n",
+        "people/Al Jarreau.md": "A singer.\n",
+        "events/Birthday planning.md": "Ella said Ella wants cake; who is invited?\n",
+    }) as vault:
         for query in ("who is our plumber?", "who is my plumber", "who is plumber", "who called"):  # "who called": a verb
             assert lifted_by_name(vault, query) == [], query
         assert lifted_by_name(vault, "who is Ella?") == ["people/Ella.md"]
@@ -752,6 +749,18 @@ def test_names_that_differ_in_a_symbol_or_shrink_to_one_common_word_are_not_aske
 def test_explain_says_a_question_asked_for_the_note_by_its_name(kepano: Vault) -> None:
     reasons = kepano.explain("References/Kevin Kelly.md", "who is Kevin Kelly").reasons
     assert any(reason.startswith("name match: the query asks for it by its file name ('Kevin Kelly')") for reason in reasons), reasons
+
+
+@contextmanager
+def indexed(root: Path, files: dict[str, str]) -> Iterator[Vault]:
+    """A vault of these files (path → text), indexed with the hashing embedder."""
+    from helpers import write_file
+
+    for relative, text in files.items():
+        write_file(root, relative, text)
+    with Vault(root, embedder=HashingEmbedder()) as vault:
+        vault.index()
+        yield vault
 
 
 def lifted_by_name(vault: Vault, query: str) -> list[str]:
@@ -1043,15 +1052,12 @@ def test_a_sharp_s_and_ss_find_each_other_and_the_snippet_opens_at_the_word(tmp_
 def test_a_question_in_german_french_or_spanish_is_read_as_its_english_twin(tmp_path: Path, query: str) -> None:
     # A trial: "Wer ist Jürgen?" ranked a note holding "ist" first and counted "wer" as a word no
     # note holds; "Qui est Jürgen ?" ranked a French note holding "est" first, by keyword.
-    from helpers import write_file
-
-    root = tmp_path / "vault"
-    write_file(root, "Personen/Jürgen Müller.md", "---\naliases: [Jürgen]\n---\nJürgen ist mein Teamleiter seit 2024.\n")
-    write_file(root, "memories/lena.md", "Lena ist allergisch gegen Haselnüsse.\n")
-    write_file(root, "Voyages/Café Résumé.md", "Le Café Résumé est un petit endroit où il reste une table.\n")
-    write_file(root, "Voyages/Cuenca.md", "Cuenca es una ciudad de casas colgadas.\n")
-    with Vault(root, embedder=HashingEmbedder()) as vault:
-        vault.index()
+    with indexed(tmp_path / "vault", {
+        "Personen/Jürgen Müller.md": "---\naliases: [Jürgen]\n---\nJürgen ist mein Teamleiter seit 2024.\n",
+        "memories/lena.md": "Lena ist allergisch gegen Haselnüsse.\n",
+        "Voyages/Café Résumé.md": "Le Café Résumé est un petit endroit où il reste une table.\n",
+        "Voyages/Cuenca.md": "Cuenca es una ciudad de casas colgadas.\n",
+    }) as vault:
         assert lifted_by_name(vault, query) == ["Personen/Jürgen Müller.md"]
         hits = vault.search(query, k=4)
         assert hits[0].path == "Personen/Jürgen Müller.md"
