@@ -56,7 +56,8 @@ from .markdown import without_code_or_hidden
 #     drop German, French and Spanish stopwords too (fields.STOPWORDS).
 # 12: aliases as Obsidian reads them (fields.aliases_of): `alias` as well as `aliases`, a
 #     string split on commas (`aliases: Tommy, T-Bone` is two names, stored and name-keyed so).
-READER_VERSION = "12"
+# 13: the full text holds the Turkish dotless ı as i (cjk.fts_form): "KADIKÖY" finds "Kadıköy".
+READER_VERSION = "13"
 BOM = "\ufeff"
 _SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
