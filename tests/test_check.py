@@ -290,10 +290,33 @@ def test_a_note_made_from_a_template_outside_the_templates_folder_is_still_check
     assert [(problem["path"], problem["field"]) for problem in problems] == [("Daily/2026-11-30.md", "frontmatter")]
     assert "{{date}}" in problems[0]["message"]
     # The fix says how to mark a template, not only to quote what it means to be filled in (a trial).
-    assert 'add it to exclude in .vaultmem.toml ("Daily/")' in problems[0]["fix"], problems[0]["fix"]
+    # The pattern names the note, not its folder: "Daily/" would take every journal entry out.
+    assert 'add it to exclude in .vaultmem.toml ("/Daily/2026-11-30.md")' in problems[0]["fix"], problems[0]["fix"]
     index = run_cli(kepano_vault, "index")
     assert "Daily/2026-11-30.md: frontmatter: YAML does not load" in index.stdout  # indexed around, as before
     assert "Templates/" not in index.stdout.replace("not notes (excluded): 52 file(s): Templates/", "")
+
+
+TEMPLATE = "---\ndate: {{date}}\ntags: [daily, {{yyyy-mm}}]\n---\n# {{date}}\n"
+
+
+@pytest.mark.parametrize("template_name", ["_template.md", "Daily [template] *copy*.md"])
+def test_following_a_template_notes_exclude_fix_leaves_out_only_the_template(vault_dir: Path, write_note,
+                                                                             template_name: str) -> None:
+    # A trial: a real vault keeps its daily-note template beside the daily notes
+    # (insights/daily-notes/_template.md); the fix said to exclude the folder, which, followed
+    # as given, took every daily note out of the index.
+    write_note(f"Daily/{template_name}", TEMPLATE)
+    write_note("Daily/2026-05-20.md", "---\ndate: 2026-05-20\n---\nFixed the ntfy relay today.\n")
+    problems = run_json(vault_dir, "check")["problems"]  # type: ignore[index]
+    assert [problem["path"] for problem in problems] == [f"Daily/{template_name}"]
+    pattern = problems[0]["fix"].split("add it to exclude in .vaultmem.toml (")[1].split(")")[0]
+    (vault_dir / ".vaultmem.toml").write_text(f"exclude = [{pattern}]\n", encoding="utf-8")
+    after = run_cli(vault_dir, "check", "--json")
+    assert after.exit_code == 0, after.stdout
+    assert json.loads(after.stdout)["files"] == 1  # the daily note is still checked; the template is not a note
+    hits = run_json(vault_dir, "search", "ntfy relay")
+    assert [hit["path"] for hit in hits] == ["Daily/2026-05-20.md"]  # type: ignore[index]
 
 
 def test_check_fix_on_the_real_vault_touches_no_template_and_nothing_without_a_layer(kepano_vault: Path) -> None:

@@ -1084,3 +1084,21 @@ def test_a_permanent_notes_stray_expires_at_is_not_shown_as_its_deadline(tmp_pat
     assert [(view.expires_at, view.expired, view.permanent) for view in views] == [(None, False, True)] * 2
     shown = run_cli(root, "search", "platypus", "-k", "2")
     assert "[L4, no expiry]" in shown.stdout and "expires 2020" not in shown.stdout, shown.stdout
+
+
+def test_a_turkish_dotless_i_is_found_by_capitals_and_by_a_plain_i(tmp_path: Path) -> None:
+    # A trial on a real Turkish vault: "Kadıköy" was found only as written; "KADIKÖY" (capitals
+    # lower to i, not ı) and "Kadikoy" (typed without a Turkish keyboard) found nothing.
+    from helpers import write_file
+
+    root = tmp_path / "vault"
+    write_file(root, "Günlük/03.06.2026.md", "Sabah Zeynep ile Kadıköy'de kahvaltı ettik, staj başvurusunu konuştuk.\n")
+    write_file(root, "kafka.md", "Apache Kafka yüksek performanslı bir olay akış platformudur.\n")
+    write_file(root, "other.md", "Nothing about breakfast here at all.\n")
+    with Vault(root, embedder=HashingEmbedder()) as vault:
+        vault.index()
+        for query in ("Kadıköy kahvaltı", "KADIKÖY", "Kadikoy kahvalti"):
+            hits = vault.search(query, k=3)
+            assert hits[0].path == "Günlük/03.06.2026.md" and hits[0].match in ("keyword", "both"), \
+                (query, [(hit.path, hit.match) for hit in hits])
+            assert "Kadıköy" in hits[0].snippet, hits[0].snippet  # the note's own spelling, from its file

@@ -46,9 +46,11 @@ def spaced(text: str) -> str:
 
 def fts_form(text: str) -> str:
     """Text as the full text holds it and a query's words ask for it: :func:`spaced`, and the
-    German sharp s as ``ss``. FTS5's ``unicode61`` folds ``é`` to ``e`` but keeps ``ß``, so
-    ``Strasse``, as Germans type it without the key, missed a note's ``Straße`` (a trial)."""
-    return spaced(text.replace("ß", "ss").replace("ẞ", "SS"))
+    German sharp s as ``ss``, the Turkish dotless ``ı`` as ``i``. FTS5's ``unicode61`` folds
+    ``é`` to ``e`` but keeps ``ß``, so ``Strasse``, as Germans type it without the key, missed a
+    note's ``Straße`` (a trial); it keeps ``ı`` too, and lowers ``I`` to ``i``, so ``KADIKÖY``
+    (capitals) and ``Kadikoy`` (typed without a Turkish keyboard) missed ``Kadıköy`` (a trial)."""
+    return spaced(text.replace("ß", "ss").replace("ẞ", "SS").replace("ı", "i"))
 
 
 def sharp_s_either(pattern: str) -> str:

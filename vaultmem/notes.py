@@ -56,7 +56,8 @@ from .markdown import without_code_or_hidden
 #     drop German, French and Spanish stopwords too (fields.STOPWORDS).
 # 12: aliases as Obsidian reads them (fields.aliases_of): `alias` as well as `aliases`, a
 #     string split on commas (`aliases: Tommy, T-Bone` is two names, stored and name-keyed so).
-READER_VERSION = "12"
+# 13: the full text holds the Turkish dotless ı as i (cjk.fts_form): "KADIKÖY" finds "Kadıköy".
+READER_VERSION = "13"
 BOM = "\ufeff"
 _SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
@@ -407,8 +408,8 @@ def _yaml_problem(relative: str, error: BaseException, salvaged: Mapping[str, An
         # A template outside the templates folder Obsidian's settings name (or with none named):
         # the fix is to say it is one, not to quote what the template means to be filled in.
         return Problem(relative, "frontmatter", f"YAML does not load{where}: {reason} (a template placeholder such as "
-                       "{{date}}?)", "if this note is a template, name its folder as Obsidian's Templates folder or add "
-                       f"it to exclude in .vaultmem.toml (\"{_exclude_pattern(relative)}\"); else quote "
+                       "{{date}}?)", "if this note is a template, move it into the folder Obsidian's Templates settings "
+                       f"name or add it to exclude in .vaultmem.toml (\"{_exclude_pattern(relative)}\"); else quote "
                        f"the values holding '{{{{'; {meanwhile}")
     return Problem(relative, "frontmatter", f"YAML does not load{where}: {reason}",
                    f"fix the YAML (quote values containing ': ' or '{{{{'); {meanwhile}")
@@ -429,9 +430,13 @@ def _unclosed_hint(block: FrontmatterBlock | None) -> str:
 
 
 def _exclude_pattern(relative: str) -> str:
-    """The ``exclude`` pattern that leaves out the folder of ``relative`` (a note at the root: itself)."""
-    folder = relative.rpartition("/")[0]
-    return f"{folder}/" if folder else f"/{relative}"
+    """The ``exclude`` pattern that leaves out ``relative`` alone, anchored at the vault's root.
+    Not its folder: a template sits beside the notes made from it (``Daily/_template.md``), and
+    the folder's pattern, followed as given, took every daily note out of the index (a trial).
+    Written as it goes between the quotes of a TOML string: a name's ``[``, ``*``, ``?`` escaped
+    for the glob, then backslashes and quotes for TOML."""
+    glob = "/" + re.sub(r"([\\\[\]*?])", r"\\\1", relative)
+    return glob.replace("\\", "\\\\").replace('"', '\\"')
 
 
 def field_problems(relative: str, meta: Mapping[str, Any], salvaged: bool = False) -> list[Problem]:

@@ -86,7 +86,7 @@ class PassageStore:
 
     def _write_fts(self, labels: Sequence[int], passages: Sequence[Passage], fields: SearchFields) -> None:
         """Each passage's full-text row; a character of Chinese, Japanese or Korean is a token
-        of its own (cjk.fts_form: a query asks for its neighbouring pairs), ß is ss."""
+        of its own (cjk.fts_form: a query asks for its neighbouring pairs), ß is ss, ı is i."""
         note_values = tuple(fts_form(value) for value in (fields.name, fields.title, " \n ".join(fields.aliases),
                                                           fields.props_text, " ".join(fields.tags)))
         name, title, aliases, props, tags = note_values
