@@ -1084,3 +1084,27 @@ def test_a_permanent_notes_stray_expires_at_is_not_shown_as_its_deadline(tmp_pat
     assert [(view.expires_at, view.expired, view.permanent) for view in views] == [(None, False, True)] * 2
     shown = run_cli(root, "search", "platypus", "-k", "2")
     assert "[L4, no expiry]" in shown.stdout and "expires 2020" not in shown.stdout, shown.stdout
+
+
+def test_as_of_tomorrow_and_a_signed_duration_preview_expiry_from_the_clock(vault_dir: Path) -> None:
+    # Before: --as-of took ISO-8601 only ("invalid timestamp 'tomorrow'"). A memory expiring in
+    # 36 hours from the real clock: alive tomorrow (24 hours ahead), expired in two days.
+    from datetime import UTC, datetime, timedelta
+
+    expires = (datetime.now(UTC) + timedelta(hours=36)).isoformat()
+    (vault_dir / "permit.md").write_text(f"---\nlayer: L1\nexpires_at: {expires}\n---\nParking permit for the van.\n",
+                                         encoding="utf-8")
+    with Vault(vault_dir) as vault:
+        alive = {when: [hit.path for hit in vault.search("parking permit van", now=when)]
+                 for when in ("now", "today", "tomorrow", "+1d", "-1d", "yesterday", "+2d", "+ 2d", "+1w")}
+    assert alive == {"now": ["permit.md"], "today": ["permit.md"], "tomorrow": ["permit.md"], "+1d": ["permit.md"],
+                     "-1d": ["permit.md"], "yesterday": ["permit.md"], "+2d": [], "+ 2d": [], "+1w": []}
+    shown = run_cli(vault_dir, "search", "parking permit van", "--as-of", "tomorrow", "--json")
+    assert [hit["path"] for hit in json.loads(shown.stdout)] == ["permit.md"]
+    assert "would archive permit.md" in run_cli(vault_dir, "expire", "--as-of", "+2d").stdout
+    assert "permit.md" not in run_cli(vault_dir, "expire", "--as-of", "tomorrow").stdout
+    refused = run_cli(vault_dir, "search", "parking permit", "--as-of", "2d")
+    assert refused.exit_code == 2
+    assert "--as-of: invalid timestamp '2d' (a duration without a direction): give +2d (2d from now) or -2d (2d ago)" in refused.stderr
+    explained = run_cli(vault_dir, "explain", "permit.md", "parking permit van", "--as-of", "+2d")
+    assert explained.exit_code == 0 and "expired" in explained.stdout, explained.stdout
