@@ -176,6 +176,53 @@ def test_days_a_bound_names_are_local_days_and_a_bound_with_a_time_is_one_instan
         assert since_bound("0001-01-01", morning).instant == datetime.min.replace(tzinfo=UTC)  # its local midnight is before year 1
 
 
+@needs_tzset
+@pytest.mark.parametrize(("zone", "now"), [
+    ("UTC", datetime(2026, 12, 1, 12, tzinfo=UTC)),  # a Tuesday
+    ("Asia/Tokyo", datetime(2026, 11, 29, 23, tzinfo=UTC)),  # 08:00 on Monday 30 November there; still Sunday in UTC
+    ("America/Los_Angeles", datetime(2026, 12, 1, 4, tzinfo=UTC)),  # 20:00 on Monday 30 November there
+])
+def test_this_and_last_week_month_and_year_are_periods_of_this_machines_calendar(zone: str, now: datetime) -> None:
+    # Before: refused ("neither a date nor a duration"). Each is the ISO week, calendar month or
+    # year holding today on this machine's calendar, or the one before it, as its number says.
+    with local_zone(zone):
+        today = now.astimezone().date()
+        week = f"{today.isocalendar().year}-W{today.isocalendar().week:02d}"
+        named = {words: (since_bound(words, now), until_bound(words, now)) for words in (
+            "this week", "last week", "this month", "last month", "this year", "last year", "tomorrow")}
+        assert named["this week"] == (since_bound(week, now), until_bound(week, now))
+        assert named["last week"] == (since_bound("2026-W48", now), until_bound("2026-W48", now)) != named["this week"]
+        assert named["this month"][0] == since_bound(f"{today:%Y-%m}", now)
+        month_before = "2026-10" if today.month == 11 else "2026-11"
+        assert named["last month"] == (since_bound(month_before, now), until_bound(month_before, now))
+        assert named["this year"] == (since_bound("2026", now), until_bound("2026", now))
+        assert named["last year"] == (since_bound("2025", now), until_bound("2025", now))
+        tomorrow = (today + timedelta(days=1)).isoformat()
+        assert named["tomorrow"] == (since_bound(tomorrow, now), until_bound(tomorrow, now))
+        for other in ("Last-Week", "last_week", "LAST  WEEK", " last - week "):  # any case; "-", "_" or spaces between
+            assert since_bound(other, now) == named["last week"][0], other
+
+
+@needs_tzset
+def test_last_month_in_january_is_last_years_december() -> None:
+    with local_zone("UTC"):
+        january = datetime(2027, 1, 15, 12, tzinfo=UTC)
+        assert (since_bound("last month", january), until_bound("last-month", january)) == (
+            at(2026, 12, 1), at(2026, 12, 31, 23, 59, 59, 999999))
+        assert since_bound("last week", datetime(2027, 1, 1, 12, tzinfo=UTC)) == at(2026, 12, 21)  # a Friday: the week before its own
+
+
+def test_a_bound_in_words_it_does_not_know_is_refused_listing_every_period_it_takes() -> None:
+    for value in ("next week", "lastweek", "this decade"):
+        with pytest.raises(UsageError, match=re.escape(
+                f"since '{value}' is neither a date nor a duration: give an ISO date or time such as 2026-11-23 or "
+                "2026-11-23T09:00:00+00:00, a period (2026, 2026-11, 2026-W48, today, yesterday, tomorrow, this week, "
+                "last week, this month, last month, this year, last year) or a duration back from now such as 7d or 2w")):
+            since_bound(value, NOW_TIME)
+    with pytest.raises(UsageError, match="since 'yesterday' lies outside the years 1 to 9999 on 0001-01-01: give a date"):
+        since_bound("yesterday", datetime(1, 1, 1, 12, tzinfo=UTC))  # was an OverflowError
+
+
 def test_a_notes_date_is_a_day_or_an_instant() -> None:
     import yaml
 
@@ -273,10 +320,65 @@ def test_a_search_by_date_says_how_many_notes_it_left_out_for_having_no_date(dia
         dated = vault.search("knee", k=10, now=NOW, since="30d")
         plain = vault.search("knee", k=10, now=NOW)
     assert [warning for warning in dated.warnings if "without a date" in warning] == [
-        "2 notes without a date left out by --since/--until (since/until): a date property, a day in the file name "
+        "2 notes without a date left out by since/until: a date property, a day in the file name "
         "or a created stamp dates a note"]
     assert not any("without a date" in warning for warning in plain.warnings)
     assert all("without a date" not in warning for hit in dated for warning in hit.warnings)  # about the answer, not a hit
+
+
+def test_the_cli_names_the_bounds_of_a_search_by_date_as_its_flags_and_the_api_as_its_arguments(diary: Path) -> None:
+    # Before: one text for every surface, "left out by --since/--until (since/until)".
+    with Vault(diary) as vault:
+        said = [warning for warning in vault.search("knee", k=1, now=NOW, since="30d").warnings if "without a date" in warning]
+    assert said == ["1 note without a date left out by since/until: a date property, a day in the file name "
+                    "or a created stamp dates a note"]
+    shown = run_cli(diary, "search", "knee", "-k", "1", "--since", "30d", "--as-of", NOW)
+    assert "! 1 note without a date left out by --since/--until: a date property" in shown.stdout, shown.stdout
+    in_json = run_cli(diary, "search", "knee", "-k", "1", "--since", "30d", "--as-of", NOW, "--json")
+    assert "warning: 1 note without a date left out by --since/--until: a date property" in in_json.stderr, in_json.stderr
+    assert "(since/until)" not in shown.stdout + in_json.stderr
+
+
+@needs_tzset
+def test_a_search_whose_range_holds_no_note_says_how_many_dated_notes_lie_outside_and_the_nearest(diary: Path) -> None:
+    # Before: only the undated notes were counted, then "no matching notes": an empty range could
+    # not be told from a range that missed the notes by a day. Dated: 2 Nov, 25 and 28 Nov (days),
+    # 30 Nov 08:00Z (an instant); the expired and undated notes are not dated notes outside.
+    with local_zone("UTC"), Vault(diary) as vault:
+        empty = vault.search("knee", k=10, now=NOW, since="2026-11-26", until="2026-11-27")
+        after_all = vault.search("knee", k=10, now=NOW, since="tomorrow")
+        few = vault.search("knee", k=10, now=NOW, since="2026-11-25", until="2026-11-28")
+        enough = vault.search("knee", k=2, now=NOW, since="2026-11-25", until="2026-11-28")
+        shown = run_cli(diary, "search", "knee", "--since", "2026-11-26", "--until", "2026-11-27", "--as-of", NOW)
+    assert [hit.path for hit in empty] == []
+    assert empty.warnings[0] == ("no note is dated 2026-11-26 … 2026-11-27; 4 dated notes fall outside it, the nearest on "
+                                 "2026-11-25 (before it) and 2026-11-28 (after it)")
+    assert after_all.warnings[0] == ("no note is dated 2026-12-02 or later; 4 dated notes fall outside it, the nearest on "
+                                     "2026-11-30 (before it)")
+    assert len(few) == 2 and few.warnings[0] == (
+        "only 2 notes are dated 2026-11-25 … 2026-11-28; 2 other dated notes fall outside it, the nearest on "
+        "2026-11-02 (before it) and 2026-11-30 (after it)")
+    assert len(enough) == 2 and not any("outside it" in warning for warning in enough.warnings)  # as many as asked: nothing to say
+    assert shown.stdout.splitlines()[:3] == [
+        "! no note is dated 2026-11-26 … 2026-11-27; 4 dated notes fall outside it, the nearest on 2026-11-25 (before it) "
+        "and 2026-11-28 (after it)",
+        "! 1 note without a date left out by --since/--until: a date property, a day in the file name or a created stamp "
+        "dates a note",
+        "no matching notes"]
+
+
+@needs_tzset
+def test_the_range_a_search_names_is_in_this_machines_days_and_a_bound_with_a_time_keeps_it(diary: Path) -> None:
+    # In Los Angeles the memory stamped 30 Nov 08:00Z is on the 30th at midnight, its first instant;
+    # a bound with a time (36h back from 20:00 on the 30th there: 08:00 on the 29th) is said with it.
+    with local_zone("America/Los_Angeles"), Vault(diary) as vault:
+        timed = vault.search("knee", k=10, now=NIGHT_IN_LOS_ANGELES, since="36h", until="2026-11-29T23:00:00-08:00")
+        week = vault.search("knee", k=10, now=NIGHT_IN_LOS_ANGELES, since="this week")
+    assert timed.warnings[0] == ("no note is dated 2026-11-29 08:00 … 2026-11-29 23:00; 4 dated notes fall outside it, "
+                                 "the nearest on 2026-11-28 (before it) and 2026-11-30 (after it)")
+    assert [hit.path for hit in week] == ["memories/knee.md"]  # Monday 30 November there: this week's first instant
+    assert week.warnings[0] == ("only 1 note is dated 2026-11-30 or later; 3 other dated notes fall outside it, the nearest "
+                                "on 2026-11-28 (before it)")
 
 
 def test_each_hit_says_its_notes_date_and_an_undated_one_says_none(diary: Path) -> None:
@@ -348,8 +450,17 @@ def test_an_index_made_before_dates_learns_them_without_a_rebuild(diary: Path) -
 def test_recall_over_mcp_takes_since_and_until(diary: Path, tmp_path: Path) -> None:
     async def scenario() -> None:
         async with serve(diary, tmp_path / "server.log") as served:
-            hits = (await served.call("recall", query="knee", since="2026-11-26", until="2026-11-29"))["hits"]
-            assert [(hit["path"], hit["date"]) for hit in hits] == [("Daily/2026-11-28.md", "2026-11-28")]
+            answer = await served.call("recall", query="knee", since="2026-11-26", until="2026-11-29")
+            assert [(hit["path"], hit["date"]) for hit in answer["hits"]] == [("Daily/2026-11-28.md", "2026-11-28")]
+            # The bounds named as MCP takes them (was "--since/--until (since/until)"), and the dated notes outside.
+            assert answer["warnings"] == [
+                "only 1 note is dated 2026-11-26 … 2026-11-29; 3 other dated notes fall outside it, the nearest on "
+                "2026-11-25 (before it) and 2026-11-30 (after it)",
+                "1 note without a date left out by since/until: a date property, a day in the file name or a created "
+                "stamp dates a note"]
+            in_words = await served.call("recall", query="knee", since="Last-Year", until="last year")
+            last = datetime.now().astimezone().year - 1  # the server's clock and zone are this process's
+            assert last == 2026 or in_words["warnings"][0].startswith(f"no note is dated {last}-01-01 … {last}-12-31; 4 dated")
             refused = await served.error("recall", query="knee", since="whenever")
             assert "since 'whenever' is neither a date nor a duration" in refused
             why = await served.call("explain", note="Daily/2026-11-25", query="knee", since="2026-11-26")

@@ -9,7 +9,7 @@ boundary instant.
 from __future__ import annotations
 
 import sqlite3
-from datetime import date, datetime, timedelta, timezone
+from datetime import UTC, date, datetime, timedelta, timezone
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -29,7 +29,7 @@ from vaultmem import (
     parse_timestamp,
 )
 from vaultmem.errors import InvalidDuration
-from vaultmem.lifecycle import expiry_sql, format_timestamp, is_expired_us, to_epoch_us
+from vaultmem.lifecycle import expiry_sql, format_timestamp, is_expired_us, resolve_now, to_epoch_us
 from vaultmem.notes import epoch_us_or_none, parse_note
 from vaultmem.storage import Eligibility
 
@@ -622,3 +622,43 @@ def test_parse_duration_refuses_a_ttl_no_date_can_hold_naming_the_value(text: st
 
 def test_parse_duration_accepts_up_to_a_thousand_years() -> None:
     assert parse_duration("365000d") == timedelta(days=365_000)
+
+
+# ---------------------------------------------------------------- the instant to evaluate at, as a person types it
+
+
+@pytest.mark.parametrize(("said", "from_now"), [
+    ("now", timedelta(0)), ("today", timedelta(0)), ("Tomorrow", timedelta(days=1)), ("yesterday", timedelta(days=-1)),
+    ("+7d", timedelta(days=7)), ("-12h", timedelta(hours=-12)), ("+ 1d12h", timedelta(days=1, hours=12)), (" +2w ", timedelta(weeks=2)),
+])
+def test_the_instant_to_evaluate_at_takes_words_and_a_duration_with_its_direction(said: str, from_now: timedelta) -> None:
+    # Before: "invalid timestamp 'tomorrow': use ISO-8601". Tomorrow and yesterday are 24 hours
+    # ahead and back: the same look-ahead at any hour (adr/0002).
+    before = datetime.now(UTC)
+    resolved = resolve_now(said)
+    after = datetime.now(UTC)
+    assert before + from_now <= resolved <= after + from_now
+
+
+@pytest.mark.parametrize(("said", "message"), [
+    ("7d", "now: invalid timestamp '7d' (a duration without a direction): give +7d (7d from now) or -7d (7d ago)"),
+    ("2w", "give +2w (2w from now) or -2w (2w ago)"),
+    ("+3x", "invalid timestamp '+3x' (not a duration after its sign): give + or - and a number with a unit, e.g. +30m"),
+    ("+1000000d", "(a duration longer than 365000d, a thousand years): give a shorter duration"),
+    ("next tuesday", "now: invalid timestamp 'next tuesday': give an ISO-8601 time such as 2026-12-24T18:00:00+01:00 "
+                     "(2026-12-24 alone: its midnight UTC), now or today (this instant), tomorrow or yesterday (24 hours "
+                     "ahead or back), or a duration with its direction: +7d (ahead), -12h (back)"),
+    ("2026-13-01", "invalid timestamp '2026-13-01' (month must be in 1..12): give an ISO-8601 time"),
+])
+def test_an_instant_to_evaluate_at_that_is_none_is_refused_naming_the_forms_it_takes(said: str, message: str) -> None:
+    # A bare 7d is refused: back from now, as --since reads it, or ahead, as a preview of expiry means?
+    with pytest.raises(InvalidTimestamp) as refused:
+        resolve_now(said)
+    assert message in str(refused.value)
+    assert refused.value.spelled(as_flags=True).startswith("--as-of: invalid timestamp")
+
+
+def test_an_instant_given_as_a_time_or_a_date_is_read_as_before() -> None:
+    assert resolve_now("2026-12-24") == datetime(2026, 12, 24, tzinfo=UTC)
+    assert resolve_now("2026-12-24T18:00:00+01:00") == datetime(2026, 12, 24, 17, tzinfo=UTC)
+    assert resolve_now(datetime(2026, 12, 24, 18)) == datetime(2026, 12, 24, 18, tzinfo=UTC)

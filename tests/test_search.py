@@ -1102,3 +1102,27 @@ def test_a_turkish_dotless_i_is_found_by_capitals_and_by_a_plain_i(tmp_path: Pat
             assert hits[0].path == "Günlük/03.06.2026.md" and hits[0].match in ("keyword", "both"), \
                 (query, [(hit.path, hit.match) for hit in hits])
             assert "Kadıköy" in hits[0].snippet, hits[0].snippet  # the note's own spelling, from its file
+
+
+def test_as_of_tomorrow_and_a_signed_duration_preview_expiry_from_the_clock(vault_dir: Path) -> None:
+    # Before: --as-of took ISO-8601 only ("invalid timestamp 'tomorrow'"). A memory expiring in
+    # 36 hours from the real clock: alive tomorrow (24 hours ahead), expired in two days.
+    from datetime import UTC, datetime, timedelta
+
+    expires = (datetime.now(UTC) + timedelta(hours=36)).isoformat()
+    (vault_dir / "permit.md").write_text(f"---\nlayer: L1\nexpires_at: {expires}\n---\nParking permit for the van.\n",
+                                         encoding="utf-8")
+    with Vault(vault_dir) as vault:
+        alive = {when: [hit.path for hit in vault.search("parking permit van", now=when)]
+                 for when in ("now", "today", "tomorrow", "+1d", "-1d", "yesterday", "+2d", "+ 2d", "+1w")}
+    assert alive == {"now": ["permit.md"], "today": ["permit.md"], "tomorrow": ["permit.md"], "+1d": ["permit.md"],
+                     "-1d": ["permit.md"], "yesterday": ["permit.md"], "+2d": [], "+ 2d": [], "+1w": []}
+    shown = run_cli(vault_dir, "search", "parking permit van", "--as-of", "tomorrow", "--json")
+    assert [hit["path"] for hit in json.loads(shown.stdout)] == ["permit.md"]
+    assert "would archive permit.md" in run_cli(vault_dir, "expire", "--as-of", "+2d").stdout
+    assert "permit.md" not in run_cli(vault_dir, "expire", "--as-of", "tomorrow").stdout
+    refused = run_cli(vault_dir, "search", "parking permit", "--as-of", "2d")
+    assert refused.exit_code == 2
+    assert "--as-of: invalid timestamp '2d' (a duration without a direction): give +2d (2d from now) or -2d (2d ago)" in refused.stderr
+    explained = run_cli(vault_dir, "explain", "permit.md", "parking permit van", "--as-of", "+2d")
+    assert explained.exit_code == 0 and "expired" in explained.stdout, explained.stdout

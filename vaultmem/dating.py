@@ -21,7 +21,8 @@ value with a time (what ``remember`` stamps), a Unix time.
 
 ``search --since X --until Y`` keeps the notes whose date is in [X, Y]. Each bound is a
 :class:`Bound`: one for days, one for instants. A bound that names days — a date alone, a
-period (``2026``, ``2026-11``, ``2026-W48``, ``today``, ``yesterday``), a duration in whole days
+period (``2026``, ``2026-11``, ``2026-W48``, ``today``, ``yesterday``, ``tomorrow``, ``this week``,
+``last month``, ``last year`` …), a duration in whole days
 back from now (``7d``: from the start of that day) — names calendar days of this machine's
 zone: a day passes when its label is one of those days, an instant when it falls between the
 first day's local midnight and the last day's end. As ``until`` such a bound runs through the end of its last day, so
@@ -76,7 +77,16 @@ _DAYS_ONLY = re.compile(r"(?:\d+[dw])+", re.IGNORECASE)  # 7d, 2w, 1w3d: whole d
 # A bound that names a period: 2026 (a year), 2026-11 (a month), 2026-W48 or 2026W48 (an ISO week).
 _DAY_SHAPE = re.compile(r"(?P<year>[0-9]{4})-(?P<month>[0-9]{2})-(?P<day>[0-9]{2})")  # a day, as ISO writes one
 _PERIOD = re.compile(r"(?P<year>[0-9]{4})(?:-(?P<month>[0-9]{2})|-?[Ww](?P<week>[0-9]{2}))?")
-_DAY_WORDS = {"today": 0, "yesterday": 1}
+# A period said in words, relative to today on this machine's calendar: a day, or the ISO week,
+# calendar month or year holding today ("this") or the one before it ("last"). Spaces, "-" and
+# "_" between the words are one: last week, last-week, Last_Week.
+_DAY_WORDS = {"today": 0, "yesterday": -1, "tomorrow": 1}
+_PERIOD_UNITS = ("week", "month", "year")
+_WHICH_PERIOD = {"this": 0, "last": 1}
+_WORD_GAP = re.compile(r"[\s_-]+")
+# What a bound may be, as its refusal and the shells' help list it.
+PERIOD_FORMS = ("2026, 2026-11, 2026-W48, today, yesterday, tomorrow, this week, last week, this month, last month, "
+                "this year, last year")
 _START_OF_TIME = datetime.min.replace(tzinfo=UTC)
 _END_OF_TIME = datetime.max.replace(tzinfo=UTC)
 _ONE_DAY = timedelta(days=1)
@@ -234,6 +244,27 @@ def calendar_day(shown: str) -> str:
     return datetime.fromisoformat(shown).astimezone().date().isoformat()
 
 
+def shown_range(since: datetime | None, until: datetime | None) -> str:
+    """A search's date range as this machine's calendar reads its instant bounds (None: open):
+    ``2026-11-23 … 2026-11-29``, ``2026-11-23`` (one day), ``2026-11-23 or later``, ``2026-11-29
+    or earlier``; a bound inside a day with its time (``2026-11-30 14:03``)."""
+    first = None if since is None or since == _START_OF_TIME else _shown_bound(since, end=False)
+    last = None if until is None or until == _END_OF_TIME else _shown_bound(until, end=True)
+    if first is not None and last is not None:
+        return first if first == last else f"{first} … {last}"
+    if first is not None:
+        return f"{first} or later"
+    return f"{last} or earlier" if last is not None else "any day"
+
+
+def _shown_bound(moment: datetime, end: bool) -> str:
+    """A bound as its local day when it is where that day starts (or, as ``until``, ends), else with its time."""
+    local = moment.astimezone()
+    day = local.date()
+    whole = _end_of(day).instant if end else _local_midnight(day)
+    return day.isoformat() if moment == whole else f"{day.isoformat()} {local:%H:%M}"
+
+
 def since_bound(value: str, now: datetime) -> Bound:
     """``--since``: the first date a note may have, for each kind (see the module's docstring).
     A duration in days or weeks reaches back to the start of that local day: at noon, ``1d``
@@ -248,7 +279,11 @@ def until_bound(value: str, now: datetime) -> Bound:
 
 def _bound(value: str, now: datetime, name: str, end: bool) -> Bound:
     text = str(value).strip()
-    days = _days_named(text, now)
+    try:
+        days = _days_named(text, now)
+    except (OverflowError, ValueError):  # a period in words beyond the calendar: yesterday on 1 January of year 1
+        raise UsageError(Argument(name, repr(value)), f" lies outside the years 1 to 9999 on {now.date().isoformat()}: "
+                         "give a date") from None
     if days is not None:  # a date alone, a year, a month, an ISO week, today, yesterday: all of it
         first, last = days
         return _end_of(last) if end else _start_of(first)
@@ -277,17 +312,48 @@ def _at(moment: datetime, end: bool) -> Bound:
 
 def _days_named(text: str, now: datetime) -> tuple[date, date] | None:
     """The calendar days ``text`` names, first and last: a date alone (any ISO spelling), ``2026``
-    (a year), ``2026-11`` (a month), ``2026-W48`` (an ISO week, Monday to Sunday), ``today``,
-    ``yesterday`` (this machine's calendar days at ``now``); None for anything else (a time, a duration)."""
-    word = text.casefold()
-    if word in _DAY_WORDS:
-        day = _local_date(now) - timedelta(days=_DAY_WORDS[word])
-        return day, day
+    (a year), ``2026-11`` (a month), ``2026-W48`` (an ISO week, Monday to Sunday), a period in
+    words (``today``, ``last week``: :func:`_relative_period`, on this machine's calendar at
+    ``now``); None for anything else (a time, a duration)."""
+    words = _period_words(text)
+    if words is not None:
+        return _relative_period(words, _local_date(now))
     period = _period(text)
     if period is None and _is_date_alone(text):  # a period first: date.fromisoformat reads 2026-W48 as its Monday
         day = date.fromisoformat(text)
         return day, day
     return period
+
+
+def _period_words(text: str) -> str | None:
+    """``text`` as the words of a period it says (``Last-Week`` → ``last week``), or None."""
+    words = _WORD_GAP.sub(" ", text.casefold()).strip()
+    which, _, unit = words.partition(" ")
+    return words if words in _DAY_WORDS or (which in _WHICH_PERIOD and unit in _PERIOD_UNITS) else None
+
+
+def _relative_period(words: str, today: date) -> tuple[date, date]:
+    """The first and last day of a period said in words (:func:`_period_words`) when ``today``
+    is today: ``tomorrow`` is one day; ``last week`` the ISO week (Monday to Sunday) before
+    this one, ``last month`` the calendar month before this one (in January: last December),
+    ``last year`` the year before this one."""
+    if words in _DAY_WORDS:
+        day = today + timedelta(days=_DAY_WORDS[words])
+        return day, day
+    which, _, unit = words.partition(" ")
+    back = _WHICH_PERIOD[which]
+    if unit == "week":
+        monday = today - timedelta(days=today.weekday() + 7 * back)
+        return monday, _days_after(monday, 6)
+    if unit == "month":
+        first = today.replace(day=1)
+        return _month((first - timedelta(days=1)).replace(day=1) if back else first)
+    return date(today.year - back, 1, 1), date(today.year - back, 12, 31)
+
+
+def _month(first: date) -> tuple[date, date]:
+    """The first and last day of the month that starts on ``first``."""
+    return first, first.replace(day=calendar.monthrange(first.year, first.month)[1])
 
 
 def _period(text: str) -> tuple[date, date] | None:
@@ -301,8 +367,7 @@ def _period(text: str) -> tuple[date, date] | None:
             monday = date.fromisocalendar(year, int(shape["week"]), 1)
             return monday, _days_after(monday, 6)
         if shape["month"]:
-            first = date(year, int(shape["month"]), 1)
-            return first, first.replace(day=31) if first.month == 12 else first.replace(month=first.month + 1) - _ONE_DAY
+            return _month(date(year, int(shape["month"]), 1))
         return date(year, 1, 1), date(year, 12, 31)
     except ValueError:  # month 13, week 54, year 0: not a period; said as not a date below
         return None
@@ -384,8 +449,8 @@ def _back_from(now: datetime, text: str, value: object, name: str, end: bool) ->
         if _DURATION_SHAPE.fullmatch(text.replace(" ", "")):
             raise UsageError(Argument(name, repr(value)), f": {error}") from None
         raise UsageError(Argument(name, repr(value)), " is neither a date nor a duration: give an ISO date or time "
-                         "such as 2026-11-23 or 2026-11-23T09:00:00+00:00, a period (2026, 2026-11, 2026-W48, today, "
-                         "yesterday) or a duration back from now such as 7d or 2w") from None
+                         f"such as 2026-11-23 or 2026-11-23T09:00:00+00:00, a period ({PERIOD_FORMS}) "
+                         "or a duration back from now such as 7d or 2w") from None
     try:
         moment = now - length
         if not end and _DAYS_ONLY.fullmatch(text.replace(" ", "")):  # 7d: from the start of the local day 7 days back

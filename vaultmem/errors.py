@@ -46,18 +46,19 @@ class InvalidTimestamp(VaultmemError, ValueError):
     """A value that should be a point in time is not one."""
 
     PREFIX = "invalid timestamp "
+    ISO = "use ISO-8601 such as 2026-12-01, 2026-12-01T10:00:00 (UTC) or 2026-12-01T10:00:00+02:00"
 
-    def __init__(self, value: object, reason: str = "", argument: Argument | None = None) -> None:
+    def __init__(self, value: object, reason: str = "", argument: Argument | None = None, fix: str = ISO) -> None:
         self.value = value
         self.reason = reason
         self.argument = argument  # the argument it came as, named before the message (shells spell it)
+        self.fix = fix  # what the argument accepts (a time in a note's frontmatter: ISO-8601)
         super().__init__(self.spelled(as_flags=False))
 
     def spelled(self, as_flags: bool) -> str:
         named = f"{self.argument.spelled(as_flags)}: " if self.argument is not None else ""
         detail = f" ({self.reason})" if self.reason else ""
-        return (f"{named}{self.PREFIX}{short_repr(self.value)}{detail}: use ISO-8601 such as "
-                "2026-12-01, 2026-12-01T10:00:00 (UTC) or 2026-12-01T10:00:00+02:00")
+        return f"{named}{self.PREFIX}{short_repr(self.value)}{detail}: {self.fix}"
 
 
 class FixRefused(VaultmemError):
@@ -76,6 +77,7 @@ class InvalidDuration(VaultmemError, ValueError):
 
     def __init__(self, value: object, reason: str = "", fix: str = SPELLING) -> None:
         self.value = value
+        self.reason = reason
         self.problem = f"invalid duration {short_repr(value)}" + (f" ({reason})" if reason else "")
         self.fix = fix
         super().__init__(f"{self.problem}: {fix}")
@@ -134,7 +136,27 @@ class UsageError(VaultmemError, ValueError):
         super().__init__(self.spelled(as_flags=False))
 
     def spelled(self, as_flags: bool) -> str:
-        return "".join(part if isinstance(part, str) else part.spelled(as_flags) for part in self.parts)
+        return _joined(self.parts, as_flags)
+
+
+class Spelled(str):
+    """A message that names arguments, as a ``str``: its value names them as the Python API and
+    MCP do (``since/until``); a shell with flags shows :meth:`spelled` (``--since/--until``).
+    Given in parts, as :class:`UsageError` is; text made from it is the API's spelling."""
+
+    parts: tuple[str | Argument, ...]
+
+    def __new__(cls, *parts: str | Argument) -> Spelled:
+        said = super().__new__(cls, _joined(parts, as_flags=False))
+        said.parts = parts
+        return said
+
+    def spelled(self, as_flags: bool) -> str:
+        return _joined(self.parts, as_flags)
+
+
+def _joined(parts: Sequence[str | Argument], as_flags: bool) -> str:
+    return "".join(part if isinstance(part, str) else part.spelled(as_flags) for part in parts)
 
 
 def listed(*arguments: Argument) -> list[str | Argument]:

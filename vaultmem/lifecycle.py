@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
-from .errors import InvalidDuration, InvalidTimestamp, UnknownLayer
+from .errors import Argument, InvalidDuration, InvalidTimestamp, UnknownLayer
 
 LAYERS: tuple[str, ...] = ("L1", "L2", "L3", "L4")
 LAYER_ALIASES: dict[str, str] = {
@@ -74,9 +74,62 @@ def utc_now() -> datetime:
     return datetime.now(UTC)
 
 
+# The instant to evaluate at (the API's `now`, the CLI's --as-of) as a person types it: the clock,
+# or the clock a day on or back. A duration says its direction: a bare 7d is back from now as
+# --since, and ahead as a preview of expiry would mean it (adr/0002).
+_NOW_WORDS = {"now": 0, "today": 0, "tomorrow": 1, "yesterday": -1}
+_SIGNED = re.compile(r"([+-])\s*(\d.*)", re.DOTALL)
+AS_OF_ARGUMENT = Argument("now", flag="--as-of")
+AS_OF_FORMS = ("give an ISO-8601 time such as 2026-12-24T18:00:00+01:00 (2026-12-24 alone: its midnight UTC), "
+               "now or today (this instant), tomorrow or yesterday (24 hours ahead or back), "
+               "or a duration with its direction: +7d (ahead), -12h (back)")
+
+
 def resolve_now(now: object = None) -> datetime:
-    """The instant to evaluate at: ``now`` if given (any accepted form), else the clock."""
-    return utc_now() if now is None else parse_timestamp(now)
+    """The instant to evaluate at: the clock when ``now`` is None, else ``now`` in any form
+    :func:`parse_timestamp` reads, or as a person types it (:func:`_said_instant`). A text that
+    is none of these is :class:`InvalidTimestamp` naming the forms."""
+    if now is None:
+        return utc_now()
+    if not isinstance(now, str):
+        return parse_timestamp(now)
+    said = _said_instant(now)
+    if said is not None:
+        return said
+    try:
+        return parse_timestamp(now)
+    except InvalidTimestamp as error:
+        raise InvalidTimestamp(now, error.reason, AS_OF_ARGUMENT, AS_OF_FORMS) from None
+
+
+def _said_instant(text: str) -> datetime | None:
+    """``now`` / ``today`` (the clock), ``tomorrow`` / ``yesterday`` (24 hours ahead or back:
+    the same look-ahead at any hour, as ``+1d``), ``+7d`` / ``-12h`` (a duration ahead or back
+    from the clock); None for anything else. A duration without its sign is refused."""
+    word = text.strip().casefold()
+    if word in _NOW_WORDS:
+        return _shifted(utc_now(), timedelta(days=_NOW_WORDS[word]), text)
+    signed = _SIGNED.fullmatch(word)
+    if signed is not None:
+        try:
+            length = parse_duration(signed[2])
+        except InvalidDuration as error:
+            if error.reason:  # longer than a thousand years
+                raise InvalidTimestamp(text, f"a duration {error.reason}", AS_OF_ARGUMENT, error.fix) from None
+            raise InvalidTimestamp(text, "not a duration after its sign", AS_OF_ARGUMENT,
+                                   "give + or - and a number with a unit, e.g. +30m, -12h, +3d, +2w (or combined: +1d12h)") from None
+        return _shifted(utc_now(), length if signed[1] == "+" else -length, text)
+    if _DURATION.fullmatch(re.sub(r"\s+", "", word)):
+        raise InvalidTimestamp(text, "a duration without a direction", AS_OF_ARGUMENT,
+                               f"give +{word} ({word} from now) or -{word} ({word} ago)")
+    return None
+
+
+def _shifted(moment: datetime, by: timedelta, text: str) -> datetime:
+    try:
+        return moment + by
+    except OverflowError:
+        raise InvalidTimestamp(text, "beyond the years 1 to 9999", AS_OF_ARGUMENT, AS_OF_FORMS) from None
 
 
 def parse_timestamp(value: object) -> datetime:

@@ -243,7 +243,8 @@ Timestamp = Annotated[str, Field(description="ISO-8601, e.g. 2026-12-24 or 2026-
 Duration = Annotated[str, Field(description="A duration: 30m, 12h, 3d, 2w or combined, 1d12h.")]
 DateBound = Annotated[str, Field(max_length=64, description=(
     "An ISO date or time (2026-11-23, 2026-11-23T09:00:00+01:00; naive = UTC), a period — 2026, 2026-11, 2026-W48, "
-    "today, yesterday: since = its start, until = its end — or a duration back from now (7d, 2w)."))]
+    "today, yesterday, tomorrow, this week, last week, this month, last month, this year, last year (ISO weeks, "
+    "Monday to Sunday): since = its start, until = its end — or a duration back from now (7d, 2w)."))]
 
 
 # ------------------------------------------------------------------ how a tool is declared
@@ -387,13 +388,15 @@ class VaultTools:
         since: Annotated[DateBound | None, Field(description=(
             "Only notes dated at or after this: their date property, a day in the file name (daily notes, read in the "
             "vault's daily-note format) or their created stamp. An ISO date or time, a period (2026, 2026-11, 2026-W48, "
-            "today, yesterday: from its start) or a duration back from now (7d). For \"what happened last week\" pass "
-            "since=\"7d\", or since and until the same week; notes without a date are left out. Days are the calendar "
+            "today, yesterday, this week, last week, this month, last month, this year, last year: from its start) or a "
+            "duration back from now (7d). For \"what happened last week\" pass since and until \"last week\" (the "
+            "calendar week) or since=\"7d\" (the last seven days); notes without a date are left out, and a range "
+            "that holds fewer notes than k says in warnings how many dated notes fall outside it. Days are the calendar "
             "days of the machine vaultmem runs on (its time zone). "
             "Every hit is then in the range: a low score says only that its words differ from the query's."))] = None,
         until: Annotated[DateBound | None, Field(description=(
-            "Only notes dated at or before this: an ISO date or time, or a period (2026-11, 2026-W48, yesterday); a date "
-            "or period alone runs through its end."))] = None,
+            "Only notes dated at or before this: an ISO date or time, or a period (2026-11, 2026-W48, yesterday, last "
+            "week); a date or period alone runs through its end."))] = None,
     ) -> dict[str, Any]:
         hits = await self.service.call(lambda vault: vault.search(
             query, k=k, layers=layers, tags=tags, include_expired=include_expired, since=since, until=until))

@@ -29,15 +29,16 @@ import re
 import stat as stat_module
 import unicodedata
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import numpy as np
 
 from .cjk import MAX_PAIRS, bigrams, fts_form, pieces
-from .errors import DerivedIndexError, IndexBusy, NoteReadError, UsageError
+from .dating import calendar_day, shown_date, shown_range
+from .errors import Argument, DerivedIndexError, IndexBusy, NoteReadError, Spelled, UsageError
 from .fields import STOPWORDS, name_key, person_asked, query_topics, starts_person_name
-from .lifecycle import is_expired_us, resolve_now, to_epoch_us
+from .lifecycle import from_epoch_us, is_expired_us, resolve_now, to_epoch_us
 from .notes import is_unparsed_expiry, unparsed_expiry_warning, version_of
 from .ordered import unique
 from .paths import VaultPaths
@@ -45,7 +46,7 @@ from .ranking import Fused, SideHit, fuse, match_kind, note_scores, probability
 from .results import SimilarNote
 from .snapshots import cosines
 from .snippets import Snippet, passage_snippet
-from .storage import PASSAGE_SPACE, TOPIC_KEY, Eligibility, NoteRow, PassageRow, Store
+from .storage import PASSAGE_SPACE, TOPIC_KEY, AroundRange, Eligibility, NoteRow, PassageRow, Store
 from .vectors import SnapshotMoved, blob_to_vector
 
 if TYPE_CHECKING:
@@ -166,9 +167,32 @@ def undated_warning(undated: int, daily: DailyFormat) -> str:
     vault's daily-note format could have dated some but is not used — why, with the fix."""
     named = f" (or as the daily-note format {daily.describe()} writes it)" if daily.in_use else ""
     unused = "".join(f"; {problem}" for problem in daily.problems)  # a format not used: said, with its fix
-    # Said on every search by date: short (a trial found 400 characters of it on each call).
-    return (f"{undated} {'note' if undated == 1 else 'notes'} without a date left out by --since/--until (since/until): "
-            f"a date property, a day in the file name{named} or a created stamp dates a note{unused}")
+    # Said on every search by date: short (a trial found 400 characters of it on each call). Each
+    # shell names the bounds as it takes them: --since/--until on the command line, since/until else.
+    return Spelled(f"{undated} {'note' if undated == 1 else 'notes'} without a date left out by ", Argument("since"), "/",
+                   Argument("until"), f": a date property, a day in the file name{named} or a created stamp dates a note{unused}")
+
+
+def range_warning(around: AroundRange, eligibility: Eligibility) -> str | None:
+    """A search by date that found fewer notes than asked: how many of the dated notes its
+    other filters keep are in its range (``no note is dated 2026-11-23 … 2026-11-29``), how
+    many fall outside, and the nearest date on each side — so an empty answer is told apart
+    from a range that missed the notes by a day. None when no dated note is outside."""
+    if not around.outside:
+        return None
+    since, until = (None if bound is None else from_epoch_us(bound.instant_us) for bound in (eligibility.since_us, eligibility.until_us))
+    span = shown_range(since, until)
+    found = (f"no note is dated {span}" if not around.inside else
+             f"only {around.inside} {'note is' if around.inside == 1 else 'notes are'} dated {span}")
+    outside = f"{around.outside}{' other' if around.inside else ''} dated {'note falls' if around.outside == 1 else 'notes fall'}"
+    nearest = [f"{_calendar_day_of(*dated)} ({side} it)"
+               for side, dated in (("before", around.before), ("after", around.after)) if dated is not None]
+    return f"{found}; {outside} outside it" + (f", the nearest on {' and '.join(nearest)}" if nearest else "")
+
+
+def _calendar_day_of(dated_us: int, day: bool) -> str:
+    """A stored date as the calendar day a hit's ``dated`` shows (dating.calendar_day)."""
+    return calendar_day(shown_date(from_epoch_us(dated_us), day))
 
 
 @dataclass(frozen=True)
@@ -254,7 +278,12 @@ class Searcher:
         what it cannot judge says so)."""
         hits = self._verified(query, k, eligibility)
         if eligibility.dated and k > 0 and query.strip():
-            undated = self.store.notes.count_undated(replace(eligibility, since_us=None, until_us=None))
+            # The range held fewer notes than asked: say where the other dated notes lie (a count
+            # scan, paid only then). Without it an empty week read like a vault that knows nothing.
+            around = range_warning(self.store.notes.around_range(eligibility), eligibility) if len(hits) < k else None
+            if around is not None:
+                hits.warnings.append(around)
+            undated = self.store.notes.count_undated(eligibility.undated)
             if undated:
                 hits.warnings.append(undated_warning(undated, self.paths.daily))
         return hits

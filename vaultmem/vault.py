@@ -155,9 +155,12 @@ class Vault:
 
         Answers from an index in line with the files at the time of the call, and each hit
         says what its file says (adr/0021). ``now`` evaluates expiry at another instant
-        (preview what will still be recalled). ``since`` / ``until`` keep the notes whose
-        date (its ``date``, a date in its file name, or its ``created``: dating.py) is in
-        that range: ISO dates or times, or durations back from now (``7d``).
+        (preview what will still be recalled): a time, or ``tomorrow``, ``+7d``
+        (lifecycle.resolve_now). ``since`` / ``until`` keep the notes whose date (its
+        ``date``, a date in its file name, or its ``created``: dating.py) is in that range:
+        ISO dates or times, periods (``2026-11``, ``last week``), or durations back from now
+        (``7d``). A search by date that comes back short says in its warnings how many dated
+        notes fall outside the range.
         """
         from .search import require_query_word, search_filters
 

@@ -8,8 +8,18 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from ..dating import calendar_day
-from .shell import Context, emit_json, json_option, library_errors, main, render_problems, render_resolution, said_once
+from ..dating import PERIOD_FORMS, calendar_day
+from .shell import (
+    Context,
+    as_typed,
+    emit_json,
+    json_option,
+    library_errors,
+    main,
+    render_problems,
+    render_resolution,
+    said_once,
+)
 
 if TYPE_CHECKING:
     from ..explain import ExplainedPassage
@@ -86,9 +96,9 @@ def search_options(function: Callable[..., Any]) -> Callable[..., Any]:
         click.option("--layer", "layers", multiple=True, help="Only these layers (L1–L4 or working/episodic/semantic/procedural)."),
         click.option("--tag", "tags", multiple=True, help="Only notes with this tag (repeat for all of several)."),
         click.option("--include-expired", is_flag=True, help="Also show notes whose expires_at has passed."),
-        click.option("--as-of", "as_of", metavar="TIME", help="Evaluate expiry at this instant instead of now."),
+        click.option("--as-of", "as_of", metavar="TIME", help="Evaluate expiry at this instant instead of now: an ISO time, now, tomorrow or yesterday (24 hours ahead or back), or +7d / -12h from now."),
         click.option("--since", metavar="WHEN", help="Only notes dated at or after WHEN: an ISO date or time, a period "
-                     "(2026, 2026-11, 2026-W48, today, yesterday: from its start) or a duration back from now (7d). "
+                     f"({PERIOD_FORMS}: from its start) or a duration back from now (7d). "
                      "A note's date: its date property, a day in its file name (read in the vault's daily-note format "
                      "too), or its created. Days are this machine's calendar days."),
         click.option("--until", metavar="WHEN", help="Only notes dated at or before WHEN (a date or period alone: through its end)."),
@@ -114,10 +124,10 @@ def search(obj: Context, query: str, k: int, layers: tuple[str, ...], tags: tupl
     if as_json:
         emit_json([hit.as_dict() for hit in hits])
         for warning in hits.warnings:
-            click.echo(f"warning: {warning}", err=True)  # stdout stays one JSON list
+            click.echo(f"warning: {as_typed(warning)}", err=True)  # stdout stays one JSON list
         return
     for warning in hits.warnings:
-        click.echo(f"! {warning}")
+        click.echo(f"! {as_typed(warning)}")
     if not hits:
         click.echo("no matching notes")
     for number, hit in enumerate(hits, start=1):

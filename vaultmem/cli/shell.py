@@ -30,6 +30,7 @@ from ..errors import (
     NoteNotFound,
     NoteWritten,
     PathOutsideVault,
+    Spelled,
     UnknownLayer,
     UsageError,
     VaultmemError,
@@ -231,6 +232,11 @@ class _HeldWarnings(logging.Filter):
             return True
         self.records.append(record)
         return False
+
+
+def as_typed(message: str) -> str:
+    """A library message naming the arguments as this shell takes them (``--since``, not ``since``)."""
+    return message.spelled(as_flags=True) if isinstance(message, Spelled) else message
 
 
 @contextmanager

@@ -15,7 +15,18 @@ from __future__ import annotations
 
 from .connection import DB_NAME, Connection, ensure_state_dir, index_failure, open_read_only
 from .meta import DAILY_FORMAT_KEY, EXCLUSIONS_KEY, READER_KEY, REBUILD_LOCK, REBUILDING, MetaStore, rebuild_lock
-from .notes import TOPIC_KEY, Eligibility, EpochBound, FileState, NoteRow, NoteStore, PoolNote, carries_tag, is_day_date
+from .notes import (
+    TOPIC_KEY,
+    AroundRange,
+    Eligibility,
+    EpochBound,
+    FileState,
+    NoteRow,
+    NoteStore,
+    PoolNote,
+    carries_tag,
+    is_day_date,
+)
 from .passages import PassageRow, PassageStore, TextMatch
 from .store import Store
 from .usage import UsageRow, UsageStore
@@ -25,7 +36,7 @@ from .vectors import NOTE_SPACE, PASSAGE_SPACE, SPACES, SnapshotMeta, VectorSpac
 __all__ = [
     "DAILY_FORMAT_KEY", "DB_NAME", "EXCLUSIONS_KEY", "NOTE_SPACE", "PASSAGE_SPACE", "READER_KEY", "REBUILDING", "REBUILD_LOCK", "SPACES",
     "TOPIC_KEY",
-    "Connection", "Eligibility", "EpochBound", "FileState", "MetaStore", "NoteRow", "NoteStore", "PassageRow", "PassageStore", "PoolNote",
+    "AroundRange", "Connection", "Eligibility", "EpochBound", "FileState", "MetaStore", "NoteRow", "NoteStore", "PassageRow", "PassageStore", "PoolNote",
     "SnapshotMeta", "Store", "TextMatch", "UsageBackup", "UsageRow", "UsageStore", "VectorSpace", "VectorStore",
     "carries_tag", "ensure_state_dir", "index_failure", "is_day_date", "open_read_only", "rebuild_lock",
 ]

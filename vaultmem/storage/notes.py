@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, NamedTuple
 
 from ..dating import Bound, shown_date, since_bound, until_bound
@@ -138,6 +138,16 @@ class EpochBound(NamedTuple):
         return self.day_us if is_day else self.instant_us
 
 
+class AroundRange(NamedTuple):
+    """How a search's dated notes lie against its date range (``NoteStore.around_range``):
+    each nearest date is its epoch microseconds and whether it is a day's label."""
+
+    inside: int
+    outside: int
+    before: tuple[int, bool] | None  # the latest date before the range
+    after: tuple[int, bool] | None  # the earliest date after it
+
+
 def is_day_date(dated_us: int, dated_day: bool | None) -> bool:
     """Is a note's stored date a day's label? Its kind, as the index keeps it; a row of an index
     made before kinds were kept (NULL, until the re-read its migration asks for fills it): a day
@@ -224,6 +234,16 @@ class Eligibility:
             clauses.append(f"EXISTS (SELECT 1 FROM json_each({alias}.tags) WHERE {fold}(json_each.value) = ?"
                            f" OR substr({fold}(json_each.value), 1, ?) = ?)")
             params.extend([folded, len(folded) + 1, folded + "/"])
+        dated, dated_params = self.date_where(alias)
+        if self.dated:
+            clauses.append(dated)
+            params.extend(dated_params)
+        return (" AND ".join(clauses) or "1"), params
+
+    def date_where(self, alias: str = "notes") -> tuple[str, list[Any]]:
+        """The date bounds alone, in SQL (``1`` when none is asked): in_range's rule."""
+        clauses: list[str] = []
+        params: list[Any] = []
         is_day = _DAY_SQL.format(alias=alias)
         # A note without a date (NULL) fails every comparison. Each bound is said twice: first the
         # looser of its two (so the index on dated_us narrows the rows to read), then the one for
@@ -233,6 +253,11 @@ class Eligibility:
                 clauses.append(f"{alias}.dated_us {compare} ? AND {alias}.dated_us {compare} CASE WHEN {is_day} THEN ? ELSE ? END")
                 params.extend([looser(bound.day_us, bound.instant_us), bound.day_us, bound.instant_us])
         return (" AND ".join(clauses) or "1"), params
+
+    @property
+    def undated(self) -> Eligibility:
+        """These filters without the date bounds."""
+        return replace(self, since_us=None, until_us=None)
 
 
 _ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
@@ -489,6 +514,31 @@ class NoteStore:
         """How many notes that pass ``eligibility`` have no date (dating.py)."""
         where, params = eligibility.where()
         return int(self.db.execute(f"SELECT count(*) FROM notes WHERE dated_us IS NULL AND {where}", params).fetchone()[0])
+
+    def around_range(self, eligibility: Eligibility) -> AroundRange:
+        """How the dated notes that pass ``eligibility``'s other filters lie against its date
+        range: how many are in it, how many outside, and the nearest date before and after it
+        (the index on dated_us finds each: a few rows read, at any size)."""
+        others, params = eligibility.undated.where()
+        in_range, range_params = eligibility.date_where()
+        dated, inside = self.db.execute(
+            f"SELECT count(*), coalesce(sum({in_range}), 0) FROM notes WHERE dated_us IS NOT NULL AND {others}",
+            [*range_params, *params]).fetchone()
+        return AroundRange(int(inside), int(dated) - int(inside), self._nearest(eligibility.since_us, "<", others, params),
+                           self._nearest(eligibility.until_us, ">", others, params))
+
+    def _nearest(self, bound: EpochBound | None, side: str, others: str, params: list[Any]) -> tuple[int, bool] | None:
+        """The date (and whether it is a day's label) of the note nearest ``bound`` on ``side``
+        of it (``<``: before a since bound; ``>``: after an until bound) that passes ``others``."""
+        if bound is None:
+            return None
+        looser, order = (max, "DESC") if side == "<" else (min, "ASC")
+        is_day = _DAY_SQL.format(alias="notes")
+        row = self.db.execute(
+            f"SELECT dated_us, {is_day} FROM notes WHERE dated_us {side} ? AND dated_us {side} CASE WHEN {is_day} "
+            f"THEN ? ELSE ? END AND {others} ORDER BY dated_us {order} LIMIT 1",
+            [looser(bound.day_us, bound.instant_us), bound.day_us, bound.instant_us, *params]).fetchone()
+        return None if row is None else (int(row[0]), bool(row[1]))
 
     def count_with_problems(self) -> int:
         return int(self.db.execute("SELECT count(*) FROM notes WHERE problems != '[]'").fetchone()[0])
