@@ -374,7 +374,7 @@ def test_check_index_and_get_name_a_frontmatter_not_on_line_1_and_leave_the_file
     result = run_cli(vault_dir, "check")
     assert result.exit_code == 1, result.output
     assert ("! gate.md: frontmatter: the frontmatter on lines 2–6 is not read: Obsidian reads a frontmatter only when "
-            "its --- is the file's first line, so its layer, tags, expires_at are ignored") in result.output
+            "its --- is the file's first line, so its properties (layer, tags, expires_at) are ignored") in result.output
     assert "fix: remove the blank line(s) above the --- on line 2, so that --- is the file's first line" in result.output
     fixed = run_cli(vault_dir, "check", "--fix")
     assert fixed.exit_code == 1 and snapshot_files(vault_dir) == before  # the person moves their lines, not vaultmem

@@ -416,7 +416,7 @@ def misplaced_frontmatter(relative: str, text: str) -> list[Problem]:
     fix = (f"remove the blank line(s) above the --- on line {number}" if not above.strip() else
            f"move the line(s) above the --- on line {number} below the --- on line {last} (or remove them)")
     return [Problem(relative, "frontmatter", f"the frontmatter on lines {number}–{last} is not read: Obsidian reads "
-                    f"a frontmatter only when its --- is the file's first line, so its {keys} are ignored (no layer, "
+                    f"a frontmatter only when its --- is the file's first line, so its properties ({keys}) are ignored (no layer, "
                     "tags or expiry) and show as the note's text",
                     f"{fix}, so that --- is the file's first line")]
 
