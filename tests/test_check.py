@@ -386,3 +386,22 @@ def test_a_vault_given_its_settings_is_not_told_its_settings_file_changed(vault_
         assert vault.check().ok
         (vault_dir / ".vaultmem.toml").write_text('auto_commit = "yes"\n', encoding="utf-8")  # a file it never reads
         assert vault.check().ok
+
+
+def test_check_index_and_get_name_a_frontmatter_not_on_line_1_and_leave_the_file_alone(vault_dir: Path, write_note) -> None:
+    # A blank line above `---`: Obsidian shows the block as text, and its layer and expiry were
+    # lost without a word (a user's vault); now each surface that lists problems says so.
+    write_note("gate.md", "\n---\nlayer: L3\ntags: [harbor]\nexpires_at: 2026-01-01\n---\nThe gate code is 4711.\n")
+    write_note("fine.md", "Nothing above.\n")
+    before = snapshot_files(vault_dir)
+    result = run_cli(vault_dir, "check")
+    assert result.exit_code == 1, result.output
+    assert ("! gate.md: frontmatter: the frontmatter on lines 2–6 is not read: Obsidian reads a frontmatter only when "
+            "its --- is the file's first line, so its properties (layer, tags, expires_at) are ignored") in result.output
+    assert "fix: remove the blank line(s) above the --- on line 2, so that --- is the file's first line" in result.output
+    fixed = run_cli(vault_dir, "check", "--fix")
+    assert fixed.exit_code == 1 and snapshot_files(vault_dir) == before  # the person moves their lines, not vaultmem
+    index = run_cli(vault_dir, "index")
+    assert "gate.md: frontmatter: the frontmatter on lines 2–6 is not read" in index.output
+    shown = run_cli(vault_dir, "get", "gate")
+    assert "layer: -" in shown.output and "! frontmatter: the frontmatter on lines 2–6 is not read" in shown.output

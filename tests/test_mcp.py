@@ -559,7 +559,7 @@ BAD_CALLS: list[tuple[str, dict[str, Any], str]] = [
     ("revise", {"note": "coffee", "permanent": "no"}, "argument 'permanent' must be true or false"),
     ("revise", {"note": "coffee", "title": "t", "if_version": "0000000000000000"}, "changed since you read it"),
     ("remember", {"text": "x", "supersedes": ["coffee"]}, "cannot supersede coffee.md: it is layer L4"),
-    ("remember", {"text": "x", "supersedes": ["coffee"]}, "(revise it with layer L3)"),
+    ("remember", {"text": "x", "supersedes": ["coffee"]}, "first revise it with layer L3 (its layer's expiry then applies)"),
     ("recall", {"query": "   "}, "needs a query with at least one word"),  # was: no hits, as if the vault knew nothing
 ]
 

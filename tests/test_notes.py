@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from datetime import date, datetime
 from pathlib import Path
 
@@ -126,6 +127,61 @@ def test_an_impossible_yaml_date_is_reported_not_raised() -> None:
     assert problem.field == "expires_at"
     assert "month" in problem.message
     assert note.body == "body\n" and not note.metadata_unloaded
+
+
+# ---------------------------------------------------------------- a frontmatter not on line 1
+
+
+@pytest.mark.parametrize(
+    ("raw", "opening", "closing", "fix"),
+    [
+        (b"\n---\nlayer: L3\ntags: [harbor]\nexpires_at: 2026-01-01\n---\nThe gate code is 4711.\n", 2, 6,
+         "remove the blank line(s) above the --- on line 2"),
+        (b"\xef\xbb\xbf\r\n---\r\nlayer: L3\r\n---\r\nThe gate code is 4711.\r\n", 2, 4,
+         "remove the blank line(s) above the --- on line 2"),
+        (b"Draft\n\n---\ntags: [harbor]\n---\nThe gate code is 4711.\n", 3, 5,
+         "move the line(s) above the --- on line 3 below the --- on line 5 (or remove them)"),
+    ],
+    ids=["blank line", "BOM and a blank line, CRLF", "stray text"],
+)
+def test_a_frontmatter_below_line_1_stays_text_as_obsidian_reads_it_and_is_a_problem_naming_its_lines(
+        raw: bytes, opening: int, closing: int, fix: str) -> None:
+    note = parse(raw, "gate.md")
+    assert note.meta == {} and not note.has_frontmatter
+    assert note.body == raw.decode("utf-8-sig").replace("\r\n", "\n")  # all of it text, as before
+    [problem] = note.problems
+    assert (problem.path, problem.field) == ("gate.md", "frontmatter")
+    assert f"the frontmatter on lines {opening}–{closing} is not read" in problem.message
+    assert "Obsidian reads a frontmatter only when its --- is the file's first line" in problem.message
+    assert "(no layer, tags or expiry)" in problem.message
+    assert problem.fix == f"{fix}, so that --- is the file's first line"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Intro.\n\n---\nNote: call the landlord back\n---\nMore prose.\n",  # a rule over one line of prose
+        "Intro.\n\n---\n\nlayer: L3\ntags: x\n---\n",  # a blank line under the rule: a paragraph
+        "Intro.\n---\nlayer: L3\ntags: [unclosed\n---\n",  # does not load as YAML
+        "Intro.\n---\n- layer: L3\n- tags: x\n---\n",  # a list, not a mapping
+        "Intro.\n---\nlayer: L3\ntags: x\n",  # never closed
+        "1\n2\n3\n4\n5\n---\nlayer: L3\ntags: x\n---\n",  # a rule further down the note
+    ],
+    ids=["prose", "blank line under the rule", "not YAML", "a list", "not closed", "further down"],
+)
+def test_a_rule_near_the_top_that_does_not_look_like_a_frontmatter_is_no_problem(text: str) -> None:
+    note = parse(text)
+    assert (note.meta, note.body, note.problems) == ({}, text, ())
+
+
+def test_looking_for_a_misplaced_frontmatter_stays_linear_on_a_line_of_blanks() -> None:
+    # The key-line pattern of the frontmatter reader backtracks quadratically on a long
+    # line of spaces: 40,000 took 0.8 s, so a megabyte would take minutes.
+    started = time.perf_counter()
+    for ending in (b"", b":"):
+        note = parse(b"\n---\n" + b" " * 1_000_000 + ending + b"\n---\n")
+        assert note.problems == ()
+    assert time.perf_counter() - started < 1.0
 
 
 # ---------------------------------------------------------------- a frontmatter that does not load (issue 11 §2)

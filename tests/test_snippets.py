@@ -258,7 +258,7 @@ def test_a_snippet_shows_headings_links_embeds_and_lists_as_text(tmp_path: Path,
     with Vault(tmp_path, embedder=wordllama) as vault:  # type: ignore[arg-type]
         vault.index()
         snippet = hit_on(vault, "dentist errands", "Errands.md", k=1)
-    assert snippet == ("Notes · Dentist on Thursday at ten · Call People/Mum about the keys · 1. spare set · Albums.base · "
+    assert snippet == ("Notes · Dentist on Thursday at ten · Call People/Mum about the keys · 1. spare set · "
                        "See the guide for vaultmem index. Dentist · bring the card")  # a callout's title is a block
 
 
@@ -295,7 +295,8 @@ def test_properties_are_read_from_the_frontmatter_lines_even_when_its_yaml_does_
     "what counts as an evergreen note", "the shrine I visited in Kyoto", "Albums", "map coordinates",
 ])
 def test_every_word_a_snippet_shows_is_in_its_file(kepano: Vault, query: str) -> None:
-    # Only markup is removed: a snippet never shows a word its file does not hold.
+    # Only markup is removed: a snippet never shows a word its file does not hold — but the
+    # "embedded" that says an embedded file is one (snippets._embeds_placed).
     hits = kepano.search(query, k=10, now=NOW)
     assert hits
     for hit in hits:
@@ -303,6 +304,7 @@ def test_every_word_a_snippet_shows_is_in_its_file(kepano: Vault, query: str) ->
         assert hit.snippet
         # A word longer than the window's slack may be cut where "…" is: it is then part of a word of the file.
         whole = re.sub(r"\w+…|…\w+", lambda cut, text=text: "" if cut.group().strip("…") in text else cut.group(), hit.snippet)
+        whole = re.sub(r"\(embedded ([^()]+)\)", r"\1", whole)
         assert words_of(whole) <= words_of(text), hit.path
 
 
@@ -314,7 +316,25 @@ def test_the_window_starts_at_a_query_word_not_at_a_stopword() -> None:
 
 def test_embeds_on_lines_of_their_own_are_blocks_of_their_own() -> None:
     # A base's view after # is how it is displayed, not what it is: the file's name alone.
-    assert readable("## Places\n\n![[Map.base#Location]]\n![[Places.base#Location]]\n") == "Places · Map.base · Places.base"
+    assert readable("## Places\n\n![[Map.base#Location]]\n![[Places.base#Location]]\n") == (
+        "Places · (embedded Map.base) · (embedded Places.base)")
+
+
+def test_an_embedded_file_is_left_out_where_the_passage_says_something_else() -> None:
+    # kepano's Categories/Evergreen.md: its snippet ended in "Evergreen.base", read as if the note said it.
+    assert readable("An evergreen note is an idea.\n\n![[Evergreen.base]]\n") == "An evergreen note is an idea."
+    assert readable("Analysis of cost per use, see [[Buy wisely]]\n\n![[Products.base#Cost per use]]") == (
+        "Analysis of cost per use, see Buy wisely")
+    assert readable("## Notes\n\n![[Daily.base]]\n\n- call the dentist\n") == "Notes · call the dentist"
+    assert readable("A view ![[Attachments/photo.jpg|640x480]] of the bay") == "A view of the bay"
+    assert readable("See ![[chart.png]].") == "See."
+
+
+def test_a_passage_of_only_headings_and_embedded_files_says_what_they_are() -> None:
+    # kepano's daily notes are "## Notes" over ![[Daily.base]]: "Notes · Daily.base" named a file as if it were text.
+    assert readable("## Notes\n\n![[Daily.base]]\n") == "Notes · (embedded Daily.base)"
+    assert readable("![[Trips.base]]") == "(embedded Trips.base)"
+    assert readable("\ufdd0x\ufdd1 ![[a.png]]") == "x"  # the marks are noncharacters: a note's own are dropped, never read as an embed
 
 
 def test_frontmatter_keys_are_read_as_yaml_writes_them() -> None:
@@ -436,10 +456,9 @@ def test_a_passage_is_read_in_its_file_for_the_comments_around_it() -> None:
 
 
 def test_an_embedded_file_shows_its_name_without_its_size() -> None:
-    assert readable("![[photo.jpg|300]]\n") == "photo.jpg"
-    assert readable("A view ![[Attachments/photo.jpg|640x480]] of the bay") == "A view Attachments/photo.jpg of the bay"
+    assert readable("![[photo.jpg|300]]\n") == "(embedded photo.jpg)"
     assert readable("![[Bay.png|The bay at dawn|300]]") == "The bay at dawn"  # alt text is a label
-    assert readable("![[Contract.pdf#page=3]]") == "Contract.pdf"
+    assert readable("![[Contract.pdf#page=3]]") == "(embedded Contract.pdf)"
     assert readable("![Sunset|300](https://example.com/sunset.jpg)") == "Sunset"
     assert readable("Version ![[v1.2]] notes") == "Version v1.2 notes"  # a note's name, not a file's extension
 
@@ -477,7 +496,7 @@ def test_a_note_read_as_reading_view_shows_it(tmp_path: Path, wordllama: object)
     with Vault(tmp_path, embedder=wordllama) as vault:  # type: ignore[arg-type]
         vault.index()
         snippet = hit_on(vault, "maintenance window rollback", "Ops/Maintenance.md", k=1)
-    assert snippet == ("Maintenance · Maintenance window is Tuesday 06:00–07:00 UTC. rack-photo.jpg · Rollbacks are manual · "
+    assert snippet == ("Maintenance · Maintenance window is Tuesday 06:00–07:00 UTC. Rollbacks are manual · "
                        "There is no automatic rollback. See Architecture > Data flow. Decided in the March review.")
 
 
@@ -516,3 +535,19 @@ def test_the_section_shown_is_the_one_holding_most_of_the_query_not_the_first_wo
     assert hit.passage is not None and (hit.passage.headings, hit.passage.lines) == (["Birthdays"], [4, 5])
     assert hit.snippet == "Birthdays · Lena birthday: May 4, she wants a kite.", hit.snippet
     assert car.passage is not None and car.passage.headings == ["Calls"] and "May 4" not in car.snippet
+
+
+def test_notes_that_are_bases_show_their_text_or_what_they_embed_never_a_bare_file_name(tmp_path: Path, wordllama: object) -> None:
+    """kepano's category and daily notes, copied into a small vault: each hit showed "Daily.base"
+    or "Evergreen.base" as if the note said it."""
+    kepano = REAL_VAULTS / "kepano-obsidian"
+    for relative in ("Categories/Evergreen.md", "Categories/Trips.md", "Daily/2023-09-12.md", "References/Kyoto.md"):
+        write_file(tmp_path, relative, (kepano / relative).read_text(encoding="utf-8"))
+    with Vault(tmp_path, embedder=wordllama) as vault:  # type: ignore[arg-type]
+        vault.index()
+        evergreen = hit_on(vault, "evergreen", "Categories/Evergreen.md")
+        assert evergreen.startswith("An evergreen note is an idea.")
+        assert evergreen.endswith("every idiom is a kind of evergreen idea.")  # was "… evergreen idea. Evergreen.base"
+        assert hit_on(vault, "daily notes", "Daily/2023-09-12.md") == "Notes · (embedded Daily.base)"  # was "Notes · Daily.base"
+        assert hit_on(vault, "trips", "Categories/Trips.md") == "(embedded Trips.base)"  # was "Trips.base"
+        assert hit_on(vault, "trips", "References/Kyoto.md") == "Trips · (embedded Trips.base)"

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from helpers import run_cli, snapshot_files
+from helpers import run_cli, run_json, snapshot_files
 from vaultmem import UsageError, Vault, WriteConflict, parse_timestamp
 from vaultmem.errors import FrontmatterError
 from vaultmem.notes import content_hash, read_note
@@ -170,3 +170,53 @@ def test_superseding_does_not_take_a_usage_error_for_a_permanent_new_note(vault:
     assert new.expires_at is None
     with pytest.raises(UsageError, match="already superseded"):
         vault.remember("again", layer="L3", supersedes=["work/standup-930.md"], now=NOW)
+
+
+@pytest.mark.parametrize(
+    ("note", "why", "revise"),
+    [
+        ("---\nlayer: L4\n---\nAlways tea in the morning.\n", "layer L4 (procedural)", ["--layer", "L3"]),
+        ("---\nlayer: L3\npermanent: true\n---\nAlways tea in the morning.\n", "permanent: true", ["--no-permanent"]),
+        ("---\nlayer: L4\npermanent: true\n---\nAlways tea in the morning.\n", "layer L4 (procedural) and permanent: true",
+         ["--layer", "L3", "--no-permanent"]),
+    ],
+    ids=["L4", "permanent: true", "both"],
+)
+def test_a_note_that_never_expires_is_refused_with_the_revise_that_lets_it_retire(
+        vault: Vault, write_note, note: str, why: str, revise: list[str]) -> None:
+    """Retiring is expires_at = now, which an L4 or permanent note ignores: written, the old fact
+    would go on answering. The refusal names the one revise after which superseding works; it
+    said "--layer L3" for every case, which leaves a permanent: true note permanent."""
+    write_note("pref.md", note)
+    vault.index()
+    before = snapshot_files(vault.root)
+    refused = run_cli(vault.root, "remember", "Coffee in the morning now.", "--supersedes", "pref")
+    assert refused.exit_code == 2, refused.output
+    assert f"cannot supersede pref.md: it is {why}, so it never expires" in refused.output
+    assert f"first revise it with {' and '.join(_flags(revise))} (its layer's expiry then applies), then supersede it" in refused.output
+    assert snapshot_files(vault.root) == before
+    revised = run_cli(vault.root, "revise", "pref", *revise)
+    assert revised.exit_code == 0, revised.output
+    done = run_json(vault.root, "remember", "Coffee in the morning now.", "--supersedes", "pref")
+    shown = run_json(vault.root, "get", "pref.md")
+    assert (shown["expired"], shown["superseded_by"]["id"]) == (True, done["id"])  # type: ignore[index]
+    assert "pref.md" not in [hit["path"] for hit in run_json(vault.root, "search", "tea in the morning")]  # type: ignore[union-attr,index]
+    assert [problem for problem in run_json(vault.root, "check")["problems"] if problem["path"] == "pref.md"] == []  # type: ignore[index]
+
+
+def _flags(arguments: list[str]) -> list[str]:
+    """``["--layer", "L3", "--no-permanent"]`` as the refusal names them: ``--layer L3``, ``--no-permanent``."""
+    spelled: list[str] = []
+    for argument in arguments:
+        if argument.startswith("--"):
+            spelled.append(argument)
+        else:
+            spelled[-1] += f" {argument}"
+    return spelled
+
+
+def test_the_api_names_the_revise_by_its_arguments(vault: Vault, write_note) -> None:
+    write_note("pref.md", "---\nlayer: L4\npermanent: true\n---\nAlways tea.\n")
+    vault.index()
+    with pytest.raises(UsageError, match="first revise it with layer L3 and permanent false "):
+        vault.remember("Coffee now.", supersedes=["pref"], now=NOW)

@@ -118,10 +118,11 @@ class Argument:
     name: str
     value: str | None = None  # shown after the name: "layer L4" / "--layer L4"
     flag: str | None = None  # the CLI's option when it is not --name-with-dashes (add_tags: --tag)
+    switch: bool = False  # the CLI's flag says the value itself: "permanent false" / "--no-permanent"
 
     def spelled(self, as_flag: bool) -> str:
         name = (self.flag or "--" + self.name.replace("_", "-")) if as_flag else self.name
-        return name if self.value is None else f"{name} {self.value}"
+        return name if self.value is None or (as_flag and self.switch) else f"{name} {self.value}"
 
 
 class UsageError(VaultmemError, ValueError):

@@ -24,7 +24,7 @@ from typing import Any
 import yaml
 
 from .errors import InvalidTimestamp, NoteReadError, UnknownLayer, short_repr
-from .fields import aliases_of
+from .fields import BOOKKEEPING_KEYS, aliases_of
 from .lifecycle import (
     EXPIRING_LAYERS,
     PERMANENT_LAYER,
@@ -57,7 +57,8 @@ from .markdown import without_code_or_hidden
 # 12: aliases as Obsidian reads them (fields.aliases_of): `alias` as well as `aliases`, a
 #     string split on commas (`aliases: Tommy, T-Bone` is two names, stored and name-keyed so).
 # 13: the full text holds the Turkish dotless ı as i (cjk.fts_form): "KADIKÖY" finds "Kadıköy".
-READER_VERSION = "13"
+# 14: a frontmatter block a few lines below line 1 is a problem (misplaced_frontmatter).
+READER_VERSION = "14"
 BOM = "\ufeff"
 _SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
@@ -83,6 +84,11 @@ YAML_LOADER = _YAML_LOADER  # what notes are read with: what a writer scans a bl
 _OPENING = re.compile(r"\A---[ \t]*\r?\n")
 _CLOSING = re.compile(r"^(?:---|\.\.\.)[ \t]*\r?$\n?", re.MULTILINE)
 _YAML_KEY_LINE = re.compile(r"^[\"']?[\w\- ]+[\"']?[ \t]*:(?:[ \t]|$)", re.MULTILINE)
+# A `---` line this many lines below the first (or fewer) may open a frontmatter meant for
+# line 1 (a blank line, a stray word above it); one further down is a rule in the note.
+MISPLACED_LINES_ABOVE = 4
+MISPLACED_SCAN_CHARS = 65_536  # how far past such a `---` its closing `---` is looked for
+_MISPLACED_OPENING = re.compile(r"\ufeff?---[ \t]*")
 # Bounds on what one note's frontmatter may cost (see load_yaml_mapping). Real
 # frontmatter is a few hundred bytes; these are orders of magnitude above it.
 MAX_FRONTMATTER_CHARS = 1_000_000
@@ -326,7 +332,7 @@ def split_frontmatter(relative: str, text: str) -> tuple[dict[str, Any], str, Fr
     """(meta, body, block, problems). A leading ``---`` rule that is not YAML stays body."""
     block = find_frontmatter(text)
     if block is None:
-        return {}, text, None, _unclosed_problem(relative, text)
+        return {}, text, None, _unclosed_problem(relative, text) or misplaced_frontmatter(relative, text)
     try:
         loaded = load_yaml_mapping(block.yaml_text)
     except YAML_LOAD_ERRORS as error:
@@ -377,6 +383,77 @@ def _plain_scalar(text: str) -> Any:
         # written, so it is reported as an expiry that does not parse instead of vanishing.
         return text
     return value if isinstance(value, _SALVAGED_TYPES) else None
+
+
+def misplaced_frontmatter(relative: str, text: str) -> list[Problem]:
+    """A frontmatter block that does not start on line 1 (a blank line, a BOM and a blank
+    line, a stray word above its ``---``): Obsidian reads it as the note's text, and so does
+    vaultmem — but its layer, tags and expiry were lost without a word, so it is a problem.
+
+    Only a block that looks meant: its ``---`` within :data:`MISPLACED_LINES_ABOVE` lines of
+    the top, a ``key: value`` line right under it, a closing ``---``, and between them YAML
+    that loads as a mapping of two keys or more, or of one key Obsidian or vaultmem keep
+    (``tags``, ``layer``…). A rule with a line of prose under it (``Note: call back``) is
+    none. Costs a few line look-ups for a note without frontmatter; YAML is loaded only for
+    a block shaped so."""
+    opening, number = _misplaced_opening(text)
+    if opening is None:
+        return []
+    line_end = text.find("\n", opening, opening + MISPLACED_SCAN_CHARS)
+    if line_end < 0 or not _is_key_line(text[opening:line_end]):
+        return []  # one line, or more than can be looked at: no block with a closing --- under it
+    closing = _CLOSING.search(text, opening, opening + MISPLACED_SCAN_CHARS)
+    if closing is None:
+        return []
+    try:
+        loaded = load_yaml_mapping(text[opening:closing.start()])
+    except YAML_LOAD_ERRORS:
+        return []  # not YAML: a rule over prose, as far as anyone can tell
+    if not isinstance(loaded, dict) or not _looks_meant(loaded):
+        return []
+    last = number + text.count("\n", opening, closing.start()) + 1
+    keys = ", ".join(str(key) for key in list(loaded)[:5]) + (", …" if len(loaded) > 5 else "")
+    above = text[:text.rfind("\n", 0, opening - 1) + 1]
+    fix = (f"remove the blank line(s) above the --- on line {number}" if not above.strip() else
+           f"move the line(s) above the --- on line {number} below the --- on line {last} (or remove them)")
+    return [Problem(relative, "frontmatter", f"the frontmatter on lines {number}–{last} is not read: Obsidian reads "
+                    f"a frontmatter only when its --- is the file's first line, so its properties ({keys}) are ignored (no layer, "
+                    "tags or expiry) and show as the note's text",
+                    f"{fix}, so that --- is the file's first line")]
+
+
+def _misplaced_opening(text: str) -> tuple[int | None, int]:
+    """(offset just past it, line number) of a ``---`` line on lines 2 to
+    1 + :data:`MISPLACED_LINES_ABOVE`; ``(None, 0)`` when there is none."""
+    start = 0
+    for number in range(1, MISPLACED_LINES_ABOVE + 2):
+        end = text.find("\n", start)
+        if end < 0:
+            return None, 0
+        if number > 1 and _MISPLACED_OPENING.fullmatch(text, start, end):
+            return end + 1, number
+        start = end + 1
+    return None, 0
+
+
+def _is_key_line(line: str) -> bool:
+    """Is ``line`` a YAML ``key: value`` line (the key bare or quoted)? Split at its first colon:
+    :data:`_YAML_KEY_LINE` backtracks quadratically on a long line of spaces."""
+    colon = line.find(":")
+    if colon <= 0 or (colon + 1 < len(line) and line[colon + 1] not in " \t\r"):
+        return False
+    return _KEY.fullmatch(line[:colon].rstrip(" \t")) is not None
+
+
+_KEY = re.compile(r"[\"']?[\w\- ]+[\"']?")
+
+
+def _looks_meant(loaded: Mapping[Any, Any]) -> bool:
+    """Two keys or more, or one that Obsidian or vaultmem read from a frontmatter."""
+    return len(loaded) >= 2 or any(str(key).casefold() in FRONTMATTER_KEYS for key in loaded)
+
+
+FRONTMATTER_KEYS = BOOKKEEPING_KEYS | {"date", "categories", "category", "type", "status"}
 
 
 def _unclosed_problem(relative: str, text: str) -> list[Problem]:

@@ -9,8 +9,10 @@
   marks (a footnote's definition shows its text), HTML tags (their text stays; a block's
   tag — ``div``, ``p``, ``br``, ``li``, ``h1``…, ``tr``, ``summary`` — breaks between
   blocks; ``&amp;`` reads ``&``); ``[[a|b]]`` and ``![[a|b]]`` show ``b``, ``[[a]]`` shows ``a``, ``[[a#b]]``
-  shows ``a > b`` (a block id left out), an embedded file ``![[photo.jpg|300]]`` its name
-  without its size, ``[text](url)`` shows ``text``. What reading view hides is left out
+  shows ``a > b`` (a block id left out), ``[text](url)`` shows ``text``. An embedded file that
+  is no note (``![[Daily.base]]``, ``![[photo.jpg|300]]``) is not text: where the passage
+  says something besides headings it is left out; a passage of only headings and such embeds
+  shows each as ``(embedded Daily.base)`` (:func:`_embeds_placed`). What reading view hides is left out
   with what it holds: ``%% comments %%``, ``<!-- comments -->``, ``<script>`` and
   ``<style>`` — also when the passage begins inside one (:func:`visible`); a passage all
   hidden shows the note's visible text instead (an Excalidraw drawing its Text Elements,
@@ -64,7 +66,13 @@ SNIPPET_SCAN_CHARS = 4_000_000  # how far into a passage's lines a query word is
 HIDDEN_SCAN_CHARS = 4_000_000  # how much of a body is read for the comments that hide a passage's lines (visible)
 FIRST_PROPERTIES = 3  # property lines an empty note shows when none holds a query word
 BREAK = " · "  # between blocks that end without punctuation of their own
-PROSE, ITEM, BLOCK = "prose", "item", "block"  # what a line is to the lines around it (_line)
+PROSE, ITEM, BLOCK, HEADING = "prose", "item", "block", "heading"  # what a line is to the lines around it (_line)
+# Around the name of an embedded file while a passage is made readable, until the whole of it
+# says whether it holds text (_embeds_placed): Unicode noncharacters, never text of a note.
+EMBED_OPEN, EMBED_CLOSE = "\ufdd0", "\ufdd1"
+_MARKED_EMBED = re.compile("\ufdd0([^\ufdd0\ufdd1]*)\ufdd1")
+_MARKED_EMBED_LEFT_OUT = re.compile("[ \t]*\ufdd0[^\ufdd0\ufdd1]*\ufdd1")  # with the blank before it: "See ![[x.png]]." reads "See."
+_LETTER_OR_DIGIT = re.compile(r"[^\W_]")
 _WORD = re.compile(r"\w+", re.UNICODE)
 _ADDRESS = re.compile(r"[A-Za-z][A-Za-z0-9+.-]{0,31}://\S*")  # https://…, obsidian://…, file:///…
 _SENTENCE_END = ".!?:;,…"
@@ -446,11 +454,14 @@ def window(text: str, words: re.Pattern[str] | None, width: int = SNIPPET_CHARS)
 
 def readable(text: str) -> str:
     """``text`` as a person reads it, on one line (see the module's docstring)."""
+    if EMBED_OPEN in text or EMBED_CLOSE in text:
+        text = text.replace(EMBED_OPEN, "").replace(EMBED_CLOSE, "")  # noncharacters: nothing a note shows
     code = code_ranges(text)
     hidden = hidden_ranges(text, code)
     if hidden:
         text, code = blanked(text, hidden, ""), _code_after_cut(code, hidden)  # a comment on lines of its own leaves its line ends
     blocks: list[str] = []
+    headings: list[bool] = []  # is blocks[i] a heading? (not what a passage says, only where)
     joins_previous = False  # is the last line a paragraph's or a list item's, that the next prose line continues?
     for line, in_code in _lines(text, code):
         shown, kind = (" ".join(line.split()), BLOCK) if in_code else _line(line)
@@ -463,8 +474,26 @@ def readable(text: str) -> str:
                 blocks[-1] += " " + piece
             else:
                 blocks.append(piece)
-            joins_previous = kind != BLOCK
+                headings.append(kind == HEADING)
+            joins_previous = kind not in (BLOCK, HEADING)
+    if any(EMBED_OPEN in block for block in blocks):
+        blocks = _embeds_placed(blocks, headings)
     return joined(blocks)
+
+
+def _embeds_placed(blocks: Sequence[str], headings: Sequence[bool]) -> list[str]:
+    """``blocks`` with each embedded file's marked name (:func:`_shown_link`) left out when
+    they say something besides headings, else shown as ``(embedded Daily.base)``.
+
+    Obsidian shows the file itself — a base's table, a photo — and its bare name read as if
+    the note said it: "An evergreen note is an idea. … Evergreen.base", "Notes · Daily.base"
+    (kepano's vault). Left out where there is text to show; said as what it is where there is
+    none, so a note that is one photo or one base never shows an empty snippet."""
+    said = any(_LETTER_OR_DIGIT.search(_MARKED_EMBED.sub("", block))
+               for block, heading in zip(blocks, headings, strict=True) if not heading)
+    if said:
+        return [shown for shown in (_MARKED_EMBED_LEFT_OUT.sub("", block).strip() for block in blocks) if shown]
+    return [_MARKED_EMBED.sub(r"(embedded \1)", block) for block in blocks]
 
 
 def joined(blocks: Sequence[str]) -> str:
@@ -528,7 +557,7 @@ def _line(line: str) -> tuple[str, str]:
             stripped, kind = titled, (BLOCK if titled != stripped else kind)
     heading = HEADING_LINE.match(stripped) if stripped.startswith("#") else None
     if heading is not None:
-        stripped, kind = heading.group(2), BLOCK
+        stripped, kind = heading.group(2), HEADING
     elif _BULLET.match(stripped):
         stripped, kind = _TASK_BOX.sub("", _BULLET.sub("", stripped, count=1), count=1), ITEM
     elif _NUMBERED.match(stripped):
@@ -559,7 +588,7 @@ def _spans(text: str) -> str:
     if "&" in text:
         text = _HTML_ENTITY.sub(_entity_text, text)
     if "[" in text:
-        text = _WIKILINK.sub(_link_text, text)
+        text = _WIKILINK.sub(_shown_link, text)
         text = _LINK.sub(r"\1", _IMAGE.sub(_image_text, text))
         if "[^" in text:
             text = _FOOTNOTE_REFERENCE.sub("", text)  # a footnote's number: its text is where it is defined
@@ -597,19 +626,36 @@ def _tag_text(match: re.Match[str]) -> str:
     return "" if name in _HTML_INLINE else match.group()
 
 
+def _shown_link(match: re.Match[str]) -> str:
+    """:func:`_link_text`, with an embedded file shown by its name alone marked as such
+    (:data:`EMBED_OPEN` … :data:`EMBED_CLOSE`): :func:`_embeds_placed` decides how it reads."""
+    shown = _link_text(match)
+    name = _embedded_file(match)
+    return f"{EMBED_OPEN}{shown}{EMBED_CLOSE}" if name is not None and shown == name else shown
+
+
+def _embedded_file(match: re.Match[str]) -> str | None:
+    """The name of the file an embed (``![[…]]``) shows when it is no note (an image, a PDF, a
+    base…), without what follows ``#`` (a PDF's page, a base's view: how it is displayed, not
+    what it is); None for a link or an embedded note."""
+    target = match.group(1)
+    if "." not in target or match.string[match.start()] != "!":
+        return None
+    name = target.partition("#")[0]
+    return name.strip() if _is_attachment(name) else None
+
+
 def _link_text(match: re.Match[str]) -> str:
     """What a wikilink or an embed shows: its label (``[[a|b]]`` → ``b``); else its target as
     written, a heading in it after `` > `` (``[[a#b]]`` → ``a > b``, a block id left out).
-    An embed of a file that is not a note (an image, a PDF, a base…) shows its name: Obsidian
-    shows the file itself, and its name is all a line of text can say of it — nothing at all
-    would leave a note that is one photo with an empty snippet. Its size (``|300``) and what
-    follows ``#`` (a PDF's page, a base's view) are how it is displayed, not what it is."""
+    An embedded file that is no note shows its label without its size (``|300``), else its
+    name (:func:`_embedded_file`; a passage's text decides whether that name is shown:
+    :func:`_embeds_placed`)."""
     target, label = match.group(1, 2)
-    if "." in target and match.string[match.start()] == "!":
-        name = target.partition("#")[0]
-        if _is_attachment(name):
-            label = None if label is None else "|".join(part for part in label.split("|") if not _SIZE.fullmatch(part))
-            return label or name.strip()
+    name = _embedded_file(match)
+    if name is not None:
+        label = None if label is None else "|".join(part for part in label.split("|") if not _SIZE.fullmatch(part))
+        return label or name
     if label is not None:
         return label
     if "#" not in target:

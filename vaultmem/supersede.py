@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from .errors import Argument, FrontmatterError, UsageError, VaultmemError, WriteConflict
-from .lifecycle import PERMANENT_LAYER
+from .lifecycle import PERMANENT_LAYER, is_permanent
 from .noteio import FileChange, edit_frontmatter, replace_if_unchanged
 from .notes import Note, content_hash, parse_note, text_values, timestamp_or_none
 from .ordered import unique
@@ -61,9 +61,7 @@ def plan_retirement(relative: str, raw: bytes, new_id: str, moment: datetime) ->
                          " or ", Argument("append"), " (revise), or give it a layer first (revise it with ",
                          Argument("layer", "L3"), ")")
     if old.permanent:
-        why = "layer L4 (procedural)" if old.layer == PERMANENT_LAYER else "permanent: true"
-        raise UsageError(f"cannot supersede {relative}: it is {why}, so it never expires; give it a layer that "
-                         "expires first (revise it with ", Argument("layer", "L3"), ") or forget it")
+        raise UsageError(*never_expires_refusal(relative, old))
     successor = text_values(old.meta, "superseded_by")
     if successor:
         raise UsageError(f"{relative} was already superseded by {successor[0]}; supersede that note instead")
@@ -75,6 +73,28 @@ def plan_retirement(relative: str, raw: bytes, new_id: str, moment: datetime) ->
         return Retirement(old, raw, edit_frontmatter(raw, values))
     except FrontmatterError as error:
         raise FrontmatterError(f"{relative}: {error}") from None  # noteio names the key; the file is ours to name
+
+
+def never_expires_refusal(relative: str, old: Note) -> tuple[str | Argument, ...]:
+    """Why a note that never expires is not retired, and the one revise after which it can be.
+
+    Retiring is ``expires_at`` = now, which an L4 or ``permanent: true`` note ignores (and
+    ``check --fix`` removes): written anyway, the old fact would go on answering beside the
+    new one. Nor does supersede change the layer or the flag itself: they are what the note
+    asserts (adr/0019), changed by an explicit revise. Both are named when both hold — a
+    layer alone leaves ``permanent: true`` in force."""
+    steps: list[Argument] = []
+    why: list[str] = []
+    if old.layer == PERMANENT_LAYER:
+        steps.append(Argument("layer", "L3"))
+        why.append("layer L4 (procedural)")
+    if is_permanent(old.meta):
+        steps.append(Argument("permanent", "false", flag="--no-permanent", switch=True))
+        why.append("permanent: true")
+    revise: list[str | Argument] = [steps[0]] if len(steps) == 1 else [steps[0], " and ", steps[1]]
+    return (f"cannot supersede {relative}: it is {' and '.join(why)}, so it never expires and retiring it "
+            "(expires_at now) would change nothing: it would go on answering; first revise it with ", *revise,
+            " (its layer's expiry then applies), then supersede it; or forget it")
 
 
 def retire(paths: VaultPaths, retirements: Sequence[Retirement], remove_new_note: Callable[[], object]) -> list[FileChange]:

@@ -51,7 +51,8 @@ def remember(obj: Context, text: str, title: str | None, layer: str, ttl: str | 
 @click.option("--layer", help="A new layer; without --ttl/--expires-at its policy applies from now (L4: no expiry).")
 @click.option("--ttl", help="Expire this long from now: 30m, 12h, 3d, 2w.")
 @click.option("--expires-at", "expires_at", metavar="TIME", help="Expire at this instant (ISO-8601; naive = UTC).")
-@click.option("--permanent", is_flag=True, default=None, help="Never expires (expires_at is removed).")
+@click.option("--permanent/--no-permanent", default=None,
+              help="Never expires (expires_at is removed) / no longer permanent (the layer's expiry applies again).")
 @click.option("--tag", "add_tags", multiple=True, help="Add a tag (repeatable).")
 @click.option("--untag", "remove_tags", multiple=True, help="Remove a tag (repeatable).")
 @click.option("--if-version", "if_version", metavar="V", help="Only if the note is still at this version (from get/remember/revise/search).")
