@@ -405,3 +405,22 @@ def test_check_index_and_get_name_a_frontmatter_not_on_line_1_and_leave_the_file
     assert "gate.md: frontmatter: the frontmatter on lines 2–6 is not read" in index.output
     shown = run_cli(vault_dir, "get", "gate")
     assert "layer: -" in shown.output and "! frontmatter: the frontmatter on lines 2–6 is not read" in shown.output
+
+
+def test_revise_and_supersede_refuse_a_note_whose_frontmatter_is_not_on_line_1_and_leave_it_alone(
+        vault_dir: Path, write_note) -> None:
+    # Before: `revise --layer L2` wrote a second frontmatter on line 1 above the person's own,
+    # which stayed unread below it; supersede said "it has no layer" of a file showing layer: L3.
+    text = "\n---\nlayer: L3\ntags: [harbor]\n---\nThe gate code is 4711.\n"
+    write_note("gate.md", text)
+    run_cli(vault_dir, "index")
+    revised = run_cli(vault_dir, "revise", "gate", "--layer", "L2")
+    assert revised.exit_code == 1, revised.output
+    assert ("the frontmatter on lines 2–5 is not read" in revised.output
+            and "fix it first: remove the blank line(s) above the --- on line 2" in revised.output), revised.output
+    superseding = run_cli(vault_dir, "remember", "The gate code is 4712.", "--supersedes", "gate")
+    assert superseding.exit_code == 1, superseding.output
+    assert "cannot supersede gate.md: the frontmatter on lines 2–5 is not read" in superseding.output
+    assert "it has no layer" not in superseding.output
+    assert (vault_dir / "gate.md").read_text(encoding="utf-8") == text
+    assert not (vault_dir / "memories").exists()  # the refused remember wrote nothing

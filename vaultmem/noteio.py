@@ -40,7 +40,15 @@ from .errors import FrontmatterError, InvalidTimestamp, WriteConflict
 from .folders import PinnedFolder, keep_beside, rename_private, restore_private
 from .lifecycle import format_timestamp
 from .list_forms import Rewritten, in_same_form
-from .notes import BOM, YAML_LOAD_ERRORS, YAML_LOADER, find_frontmatter, load_yaml_mapping, yaml_failure
+from .notes import (
+    BOM,
+    YAML_LOAD_ERRORS,
+    YAML_LOADER,
+    find_frontmatter,
+    load_yaml_mapping,
+    misplaced_frontmatter,
+    yaml_failure,
+)
 
 NEW_NOTE_MODE = 0o644  # rw-r--r--, as an editor creates a note
 _BLOCK_HEADER = re.compile(r"(?:[|>][-+1-9]{0,2})?")  # nothing, or a block scalar's `|` / `>` and its indicators
@@ -104,7 +112,8 @@ def edit_frontmatter(raw: bytes, set_values: Mapping[str, Any] | None = None, re
     """Set and remove top-level keys; every other byte of the file stays as it was.
 
     New keys are appended after the existing ones. A file without frontmatter gets a
-    block in front of its untouched body. Raises :class:`FrontmatterError` if the
+    block in front of its untouched body, unless a block a few lines down looks meant as its
+    frontmatter (:func:`notes.misplaced_frontmatter`). Raises :class:`FrontmatterError` if the
     existing YAML does not load or the edit would not load back as intended.
     """
     set_values = dict(set_values or {})
@@ -115,6 +124,9 @@ def edit_frontmatter(raw: bytes, set_values: Mapping[str, Any] | None = None, re
     normalized = text.replace("\r\n", "\n")
     block = find_frontmatter(normalized)
     if block is None:
+        for problem in misplaced_frontmatter("", normalized):
+            # A second block on line 1 would leave the person's own one below it, still unread.
+            raise FrontmatterError(f"{problem.message}; fix it first: {problem.fix}")
         head, body_start = render_frontmatter(set_values), 0
         before: dict[str, Any] = {}
     else:

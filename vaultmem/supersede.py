@@ -55,6 +55,9 @@ def plan_retirement(relative: str, raw: bytes, new_id: str, moment: datetime) ->
         # A person's page (a daily note of many facts) is no memory one newer fact replaces:
         # retiring it hid, and `expire --apply` archived, a whole day of the person's notes.
         written = old.meta.get("layer")
+        unread = [problem for problem in old.problems if problem.field == "frontmatter"]
+        if unread:  # the layer the person sees in the file may be in a block that is not read
+            raise FrontmatterError(f"cannot supersede {relative}: {unread[0].message}; fix it first: {unread[0].fix}")
         why = "it has no layer" if written is None else f"its layer {written!r} is none vaultmem knows"
         raise UsageError(f"cannot supersede {relative}: {why}, so it is a note of yours, not a memory vaultmem keeps, "
                          "and retiring it would hide all of it; change what it says with ", Argument("text"),
