@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from ..dating import calendar_day
+from ..option_names import Surface
 from .shell import Context, emit_json, json_option, library_errors, main, render_problems, render_resolution, said_once
 
 if TYPE_CHECKING:
@@ -149,7 +150,7 @@ def explain(obj: Context, note: str, query: str, k: int, layers: tuple[str, ...]
     """Why NOTE is, or is not, among the hits of `search QUERY` with the same options."""
     with library_errors(as_json):
         result = obj.vault.explain(obj.note(note), query, k=k, layers=layers, tags=tags, include_expired=include_expired, now=as_of,
-                                   since=since, until=until)
+                                   since=since, until=until, surface=Surface.CLI)  # --json too: what was typed
     if as_json:
         emit_json(result.as_dict())
         return
