@@ -360,6 +360,13 @@ def test_history_never_lists_commits_of_files_outside_a_nested_vault(tmp_path: P
         assert "secret commit" not in result.output
     with pytest.raises(PathOutsideVault):
         Vault(vault).history("../secret.md")
+    (outer / "gone.md").write_text("---\nid: 01M8OUTSIDE\ntitle: Outside\n---\nnot the vault's either\n", encoding="utf-8")
+    commit_all(outer, "outside note")
+    git(outer, "rm", "-q", "gone.md")
+    commit_all(outer, "outside note removed")
+    for reference in ("01M8OUTSIDE", "Outside", "gone"):  # the vault's removals only, never the repository's
+        result = run_cli(vault, "history", reference)
+        assert result.exit_code == 1 and "no note matches" in result.stderr and "outside note" not in result.output
 
 
 # ---------------------------------------------------------------- a commit holds only vaultmem's change

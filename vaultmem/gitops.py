@@ -118,9 +118,10 @@ class Removal:
     moved_to: str | None = None
 
 
-# How far back `history` looks for a note that is no longer in the vault: a few thousand
-# commits take well under a second to scan (tree diffs, no file contents); 20,000 about two.
-REMOVAL_SCAN_COMMITS = 20_000
+# How far back `history` looks for a note that is no longer in the vault. Measured on a
+# generated vault (a flat folder of 2,000 notes, one commit per change): the newest 10,000
+# commits take about 2 s of git's time, the whole 20,000 about 3 s (adr/0009).
+REMOVAL_SCAN_COMMITS = 10_000
 
 
 def removals(root: Path) -> tuple[list[Removal], bool]:
@@ -130,13 +131,16 @@ def removals(root: Path) -> tuple[list[Removal], bool]:
     head = _git(root, "rev-parse", "--verify", "--quiet", "HEAD^{commit}", check=False)
     if head.returncode != 0:
         return [], False  # no commit yet: nothing was ever removed
+    # A vault nested in a larger repository reads only its own folder (the rest is not its
+    # business); one at the top reads everything, without a pathspec: matching "." against
+    # every entry of every commit's tree doubled the scan (6.3 s against 2.9 s, 20,000 commits).
+    nested = ["--relative", "--", "."] if _git(root, "rev-parse", "--show-prefix").stdout.strip() else []
     found = [Removal(path, blob, None) for path, blob, _moved_to in _raw_entries(_git_bytes(
-        root, "diff", "--no-renames", "--diff-filter=D", "--raw", "--no-abbrev", "-z", "--relative", "HEAD", "--", "."))]
+        root, "diff", "--no-renames", "--diff-filter=D", "--raw", "--no-abbrev", "-z", "HEAD", *nested))]
     boundary = _git(root, "rev-list", "--max-count=1", f"--skip={REMOVAL_SCAN_COMMITS}", "HEAD").stdout.strip()
-    # --relative and "." keep it to the vault (nested in a larger repository, the rest is
-    # not its business); --no-follow: a log.follow setting would follow "." as one file.
-    logged = _git_bytes(root, "log", "--no-follow", SAME_FILE, "--diff-filter=DR", "--raw", "--no-abbrev", "-z", "--relative",
-                        f"--format={_RECORD}%H", "HEAD", *([f"^{boundary}"] if boundary else []), "--", ".")
+    # --no-follow: a log.follow setting would follow "." as one file.
+    logged = _git_bytes(root, "log", "--no-follow", SAME_FILE, "--diff-filter=DR", "--raw", "--no-abbrev", "-z",
+                        f"--format={_RECORD}%H", "HEAD", *([f"^{boundary}"] if boundary else []), *nested)
     for record in logged.split(_RECORD.encode()):
         commit, _, changes = record.partition(b"\0")
         found += [Removal(path, blob, commit.decode().strip(), moved_to) for path, blob, moved_to in _raw_entries(changes)]

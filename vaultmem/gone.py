@@ -54,9 +54,6 @@ class Gone:
         when = f" in commit {self.commit[:10]}" if self.commit else ", not committed yet"
         return f"{self.path} is no longer in the vault: {what}{when}"
 
-    def as_dict(self) -> dict[str, object]:
-        return {"path": self.path, "commit": self.commit, "moved_to": self.moved_to, "archived": self.archived}
-
 
 @dataclass(frozen=True)
 class RenamedTo:
@@ -68,7 +65,6 @@ class RenamedTo:
 @dataclass(frozen=True)
 class _Candidate:
     index: int  # in the removals, newest first
-    removal: Removal
     id: str | None
 
 
@@ -90,7 +86,7 @@ def _choose(reference: str, removed: list[Removal], paths: VaultPaths) -> _Candi
     named: list[_Candidate] = []
     for index, removal in notes:
         note_id, title = _identity(removal, contents.get(removal.blob), reference)
-        candidate = _Candidate(index, removal, note_id)
+        candidate = _Candidate(index, note_id)
         if _is_path(removal.path, reference) or note_id in (reference, name_form(reference)):
             exact.append(candidate)
         elif _is_file_name(removal.path, reference) or (title is not None and name_fold(title) == name_fold(reference)):
@@ -110,8 +106,8 @@ def _identity(removal: Removal, content: bytes | None, reference: str) -> tuple[
     YAML load for every removed note would make a long history slow)."""
     if content is None:
         return None, None
-    wanted = name_fold(reference)
-    if wanted not in name_fold(content.decode("utf-8", "replace")) and not _is_path(removal.path, reference):
+    named = _is_path(removal.path, reference) or _is_file_name(removal.path, reference)
+    if not named and name_fold(reference) not in name_fold(content.decode("utf-8", "replace")):
         return None, None
     note = parse_note(removal.path, content)
     return note.id, note.title

@@ -62,7 +62,7 @@ class Resolution:
     """How a reference that is not the note's own id, path or file name found the note."""
 
     reference: str  # what the caller gave
-    via: str  # "merged_from", "supersedes", "aliases" or "title"
+    via: str  # "merged_from", "supersedes", "aliases" or "title"; "old name" (history only: gone.py)
 
     def as_dict(self) -> dict[str, Any]:
         return {"reference": self.reference, "via": self.via}
