@@ -369,6 +369,22 @@ def test_history_never_lists_commits_of_files_outside_a_nested_vault(tmp_path: P
         assert result.exit_code == 1 and "no note matches" in result.stderr and "outside note" not in result.output
 
 
+def test_history_of_a_note_removed_from_a_nested_vault_names_its_vault_path(tmp_path: Path, write_note) -> None:
+    outer = tmp_path / "outer"
+    vault = outer / "vault"
+    write_note("memories/n.md", "---\nid: 01M8NESTED\ntitle: Nested\nlayer: L3\n---\nInside the vault.\n", root=vault)
+    write_note("keep.md", "# Keep\n", root=vault)
+    git(outer, "init", "-q")
+    git(outer, "config", "user.email", "maya@example.com")
+    git(outer, "config", "user.name", "Maya")
+    commit_all(outer, "add")
+    git(outer, "rm", "-q", "vault/memories/n.md")
+    commit_all(outer, "remove n")
+    history = Vault(vault).history("01M8NESTED")
+    assert [commit.message for commit in history] == ["remove n", "add"]
+    assert history.gone is not None and history.gone.path == "memories/n.md"
+
+
 # ---------------------------------------------------------------- a commit holds only vaultmem's change
 
 
