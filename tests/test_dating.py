@@ -587,11 +587,11 @@ def test_explain_shows_the_bound_that_applied_to_the_notes_kind_of_date(days: Pa
         memory = vault.explain(late, "knee", since="today", now=NIGHT_IN_LOS_ANGELES)
         before = vault.explain("Daily/2026-12-01.md", "knee", until="yesterday", now=NIGHT_IN_LOS_ANGELES)
     # A day's bound was shown as its label's UTC midnight (2026-11-30T00:00:00+00:00), a time nobody asked for.
-    assert ("filtered out by --since (since) the day 2026-11-30: its date is the day 2026-11-29 (from its file name)"
+    assert ("filtered out by since the day 2026-11-30: its date is the day 2026-11-29 (from its file name)"
             in daily.reasons), daily.reasons
-    assert ("filtered out by --since (since) 2026-11-30T08:00:00+00:00: its date is 2026-11-30T07:00:00+00:00 (from its created)"
+    assert ("filtered out by since 2026-11-30T08:00:00+00:00: its date is 2026-11-30T07:00:00+00:00 (from its created)"
             in memory.reasons), memory.reasons
-    assert ("filtered out by --until (until) the day 2026-11-29: its date is the day 2026-12-01 (from its file name)"
+    assert ("filtered out by until the day 2026-11-29: its date is the day 2026-12-01 (from its file name)"
             in before.reasons), before.reasons  # through the 29th: the last day, not the next day's midnight
 
 

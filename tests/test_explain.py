@@ -42,7 +42,7 @@ def test_a_note_ranked_below_k_says_its_rank_and_the_k_that_would_include_it(vau
         fourth = vault.search(query, k=4, now=NOW)[3].path
         explained = vault.explain(fourth, query, k=3, now=NOW)
         assert not explained.in_answer and explained.rank["fused"] == 4
-        assert explained.reasons == [explained.reasons[-1]] and "ranked 4, below the 3 asked for (-k (k) 4 would include it" in explained.reasons[0]
+        assert explained.reasons == [explained.reasons[-1]] and "ranked 4, below the 3 asked for (k=4 would include it" in explained.reasons[0]
 
 
 def test_an_expired_note_says_when_it_expired_and_where_include_expired_would_rank_it(vault: Vault) -> None:
@@ -52,18 +52,18 @@ def test_an_expired_note_says_when_it_expired_and_where_include_expired_would_ra
         assert explained.reasons[0].startswith("expired at 2026-11-13T00:00:00+00:00")
         with_expired = [hit.path for hit in vault.search("flight to Berlin gate", k=5, include_expired=True, now=NOW)]
         assert explained.rank["fused"] == with_expired.index("scratch/flight-berlin.md") + 1
-        assert explained.reasons[-1].startswith(f"with --include-expired (include_expired) the same search ranks it {explained.rank['fused']}")
+        assert explained.reasons[-1].startswith(f"with include_expired=True the same search ranks it {explained.rank['fused']}")
         assert vault.explain("scratch/flight-berlin", "flight to Berlin gate", k=5, include_expired=True, now=NOW).in_answer
 
 
 def test_layer_and_tag_filters_are_named_with_what_the_note_carries(vault: Vault) -> None:
     with vault:
         by_layer = vault.explain("preferences/oat-milk", "oat milk coffee", layers=["L4"], now=NOW)
-        assert not by_layer.in_answer and by_layer.reasons[0] == "filtered out by --layer (layers) L4: its layer is L3"
-        assert by_layer.reasons[-1].startswith("without --layer (layers) the same search ranks it")
+        assert not by_layer.in_answer and by_layer.reasons[0] == "filtered out by layers L4: its layer is L3"
+        assert by_layer.reasons[-1].startswith("without layers the same search ranks it")
         by_tag = vault.explain("preferences/oat-milk", "oat milk coffee", tags=["coffee", "travel"], now=NOW)
-        assert by_tag.reasons[0] == "filtered out by --tag (tags) travel: it does not carry that tag (its tags: coffee)"
-        assert by_tag.reasons[-1].startswith("without --tag (tags) travel the same search ranks it")
+        assert by_tag.reasons[0] == "filtered out by tags travel: it does not carry that tag (its tags: coffee)"
+        assert by_tag.reasons[-1].startswith("without tags travel the same search ranks it")
         assert vault.explain("preferences/oat-milk", "oat milk coffee", tags=["coffee"], now=NOW).in_answer
 
 
@@ -170,3 +170,61 @@ def test_a_filtered_out_note_says_its_rank_is_the_one_without_the_filter_before_
     kept = run_cli(vault.root, *args)
     assert kept.stdout.splitlines()[2].startswith("rank: vectors "), kept.stdout
     assert json.loads(run_cli(vault.root, *args, "--json").stdout)["ranked_without_filters"] is False
+
+
+# ---------------------------------------------------------------- each surface names its own options
+
+CLI_FLAGS = ("-k ", "--include-expired", "--layer", "--tag", "--since", "--until", "`vaultmem check`")
+# MCP's and Python's names where a reason would use them (a bare "tags" is also plain English: "its tags: …").
+ARGUMENT_NAMES = ("(k)", "k=", "include_expired", "(layers)", "(tags)", "(since", "by layers", "by tags", "by since",
+                  "by until", "without layers", "without tags", "without since")
+
+
+def test_cli_reasons_name_only_the_flags_a_person_types(vault: Vault) -> None:
+    """Was: "--include-expired (include_expired) shows them", "-k (k) 4 would include it": the
+    shell's reasons also spelled each option as MCP and Python take it."""
+    query = "how does Maya take her coffee"
+    with vault:
+        fourth = vault.search(query, k=4, now=NOW)[3].path
+    runs = {
+        "expired": ("explain", "scratch/flight-berlin", "flight to Berlin gate", "-k", "5", "--as-of", NOW),
+        "below k": ("explain", fourth, query, "-k", "3", "--as-of", NOW),
+        "layer and tag": ("explain", "preferences/oat-milk", "oat milk coffee", "--layer", "L4", "--tag", "travel",
+                          "--since", "2030-01-01", "--as-of", NOW),
+    }
+    said = {}
+    for name, args in runs.items():
+        text = run_cli(vault.root, *args)
+        document = run_cli(vault.root, *args, "--json")
+        assert text.exit_code == 0 and document.exit_code == 0, (text.output, document.output)
+        reasons = json.loads(document.stdout)["reasons"]
+        assert all(f"- {reason}" in text.stdout for reason in reasons)  # --json says what the text says
+        said[name] = " ".join(reasons)
+        assert not any(spelling in said[name] for spelling in ARGUMENT_NAMES), (name, reasons)
+    assert "search hides expired notes; --include-expired shows them" in said["expired"]
+    assert "with --include-expired the same search ranks it" in said["expired"]
+    assert "(-k 4 would include it;" in said["below k"]
+    assert "filtered out by --layer L4: its layer is L3" in said["layer and tag"]
+    assert "filtered out by --tag travel: it does not carry that tag" in said["layer and tag"]
+    assert "filtered out by --since 2030-01-01T00:00:00" in said["layer and tag"]
+    assert "without --layer and without --tag travel and without --since/--until the same search" in said["layer and tag"]
+    (vault.root / "notes").mkdir(exist_ok=True)
+    (vault.root / "notes/someday.md").write_text("---\nlayer: L3\nexpires_at: someday\n---\nOat milk, someday.\n", encoding="utf-8")
+    unparsed = json.loads(run_cli(vault.root, "explain", "notes/someday", "oat milk", "--json").stdout)["reasons"]
+    assert any(reason.endswith("until it is fixed (see `vaultmem check`)") for reason in unparsed), unparsed
+
+
+def test_python_reasons_name_the_keyword_arguments(vault: Vault) -> None:
+    with vault:
+        explained = vault.explain("preferences/oat-milk", "oat milk coffee", layers=["L4"], tags=["travel"],
+                                  since="2030-01-01", now=NOW)
+        expired = vault.explain("scratch/flight-berlin", "flight to Berlin gate", k=5, now=NOW)
+    said = " ".join(explained.reasons + expired.reasons)
+    assert not any(flag in said for flag in CLI_FLAGS), said
+    assert "without layers and without tags travel and without since/until the same search" in said
+    assert "search hides expired notes; include_expired=True shows them" in said
+    (vault.root / "notes").mkdir(exist_ok=True)
+    (vault.root / "notes/someday.md").write_text("---\nlayer: L3\nexpires_at: someday\n---\nOat milk, someday.\n", encoding="utf-8")
+    with vault:
+        unparsed = vault.explain("notes/someday", "oat milk", now=NOW).reasons
+    assert any(reason.endswith("until it is fixed (see Vault.check())") for reason in unparsed), unparsed

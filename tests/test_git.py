@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 
 from helpers import REPO, run_cli
-from vaultmem import GitError, PathOutsideVault, Vault
+from vaultmem import AmbiguousNote, GitError, PathOutsideVault, Vault, gitops
+from vaultmem.errors import NotInRecentHistory
 
 NOW = "2026-11-30T12:00:00+00:00"
 
@@ -70,6 +71,153 @@ def test_history_of_a_deleted_note_still_shows_its_commits(repo: Path) -> None:
     (repo / "mine.md").unlink()
     commit_all(repo, "remove mine")
     assert [commit.message for commit in Vault(repo).history("mine.md")] == ["remove mine", "first"]
+
+
+# ---------------------------------------------------------------- history of a note no longer in the vault
+
+DANA_ID = "01M8DANA0000000000000000AA"
+
+
+def dana(repo: Path, write_note) -> Path:
+    note = write_note("memories/dana-tea.md", f"---\nid: {DANA_ID}\ntitle: Dana's tea\nlayer: L3\n---\n"
+                                              "Dana drinks green tea, never coffee, after lunch.\n")
+    commit_all(repo, "dana")
+    note.write_text(note.read_text() + "Sencha, mostly.\n", encoding="utf-8")
+    commit_all(repo, "dana: sencha")
+    return note
+
+
+def test_history_of_a_note_deleted_by_hand_is_found_by_its_old_id_title_or_path(repo: Path, write_note) -> None:
+    # `history <id>` said "no note matches" once the file was deleted; only the old path worked.
+    dana(repo, write_note)
+    git(repo, "rm", "-q", "memories/dana-tea.md")
+    commit_all(repo, "remove dana")
+    deleting = git(repo, "rev-parse", "HEAD").strip()
+    for reference in (DANA_ID, "dana's TEA", "memories/dana-tea", "memories/dana-tea.md", "dana-tea"):
+        history = Vault(repo).history(reference)
+        assert [commit.message for commit in history] == ["remove dana", "dana: sencha", "dana"], reference
+        assert history.gone is not None and history.gone.commit == deleting and history.gone.moved_to is None
+        result = run_cli(repo, "history", reference)
+        assert result.exit_code == 0, result.output
+        lines = result.stdout.splitlines()
+        assert lines[0] == f"memories/dana-tea.md is no longer in the vault: deleted in commit {deleting[:10]}"
+        assert lines[1].startswith(deleting[:10]) and lines[2] == "    remove dana"
+
+
+def test_history_of_a_note_deleted_and_not_committed_says_so(repo: Path, write_note) -> None:
+    dana(repo, write_note)
+    (repo / "memories/dana-tea.md").unlink()
+    history = Vault(repo).history(DANA_ID)
+    assert [commit.message for commit in history] == ["dana: sencha", "dana"]
+    assert str(history.gone) == "memories/dana-tea.md is no longer in the vault: deleted, not committed yet"
+
+
+def test_history_of_a_forgotten_note_says_where_it_was_archived(repo: Path, write_note) -> None:
+    dana(repo, write_note)
+    auto_commit_on(repo)
+    commit_all(repo, "auto commit on")
+    with Vault(repo) as vault:
+        forgotten = vault.forget(DANA_ID)
+    for reference in (DANA_ID, "Dana's tea", "memories/dana-tea.md"):
+        history = Vault(repo).history(reference)
+        assert [commit.message for commit in history][:2] == ["vaultmem forget: Dana's tea", "dana: sencha"], reference
+        assert history.gone is not None and history.gone.commit == forgotten.commit
+        assert str(history.gone) == ("memories/dana-tea.md is no longer in the vault: archived to "
+                                     f"_archive/memories/dana-tea.md in commit {forgotten.commit[:10]}")
+
+
+def test_history_of_a_note_forget_archived_without_a_commit(repo: Path, write_note) -> None:
+    dana(repo, write_note)
+    with Vault(repo) as vault:
+        vault.forget("memories/dana-tea.md")
+    history = Vault(repo).history(DANA_ID)
+    assert [commit.message for commit in history] == ["dana: sencha", "dana"]
+    assert str(history.gone) == ("memories/dana-tea.md is no longer in the vault: archived to "
+                                 "_archive/memories/dana-tea.md, not committed yet")
+
+
+def test_history_of_a_hard_forgotten_note_then_its_archived_copy_deleted(repo: Path, write_note) -> None:
+    dana(repo, write_note)
+    auto_commit_on(repo)
+    commit_all(repo, "auto commit on")
+    with Vault(repo) as vault:
+        vault.forget(DANA_ID)
+    git(repo, "rm", "-q", "_archive/memories/dana-tea.md")
+    commit_all(repo, "empty the archive")
+    history = Vault(repo).history(DANA_ID)  # followed from the archive, where it was last
+    assert [commit.message for commit in history] == ["empty the archive", "vaultmem forget: Dana's tea", "dana: sencha", "dana"]
+    assert history.gone is not None and history.gone.path == "_archive/memories/dana-tea.md" and history.gone.moved_to is None
+    write_note("memories/kai.md", "---\nid: 01M8KAI\nlayer: L3\n---\nKai brews coffee.\n")
+    commit_all(repo, "kai")
+    with Vault(repo) as vault:
+        deleted = vault.forget("memories/kai.md", hard=True)
+    assert str(Vault(repo).history("01M8KAI").gone) == f"memories/kai.md is no longer in the vault: deleted in commit {deleted.commit[:10]}"
+
+
+def test_history_of_a_removed_note_keeps_stdout_one_json_list(repo: Path, write_note) -> None:
+    dana(repo, write_note)
+    git(repo, "rm", "-q", "memories/dana-tea.md")
+    commit_all(repo, "remove dana")
+    result = run_cli(repo, "history", DANA_ID, "--json")
+    assert [commit["message"] for commit in json.loads(result.stdout)] == ["remove dana", "dana: sencha", "dana"]
+    assert "memories/dana-tea.md is no longer in the vault: deleted in commit" in result.stderr
+
+
+def test_history_of_a_name_no_note_ever_had_is_still_an_error(repo: Path, write_note) -> None:
+    dana(repo, write_note)
+    git(repo, "rm", "-q", "memories/dana-tea.md")
+    commit_all(repo, "remove dana")
+    result = run_cli(repo, "history", "01M8NOBODY")
+    assert result.exit_code == 1 and "no note matches '01M8NOBODY'" in result.stderr and result.stdout == ""
+    with pytest.raises(PathOutsideVault):
+        Vault(repo).history("../dana-tea.md")
+
+
+def test_history_of_a_title_two_removed_notes_had_is_ambiguous(repo: Path, write_note) -> None:
+    write_note("a/tea.md", "---\nid: 01M8A\ntitle: Tea\n---\nOolong in the morning, a note of its own.\n")
+    write_note("b/tea.md", "---\nid: 01M8B\ntitle: Tea\n---\nSomething else entirely: the kettle is broken.\n")
+    commit_all(repo, "two teas")
+    git(repo, "rm", "-q", "a/tea.md", "b/tea.md")
+    commit_all(repo, "no tea")
+    with pytest.raises(AmbiguousNote) as raised:
+        Vault(repo).history("Tea")
+    assert "a/tea.md" in str(raised.value) and "b/tea.md" in str(raised.value)
+    assert [commit.message for commit in Vault(repo).history("01M8B")] == ["no tea", "two teas"]
+
+
+def test_history_of_a_renamed_notes_old_path_follows_it_to_where_it_lives(repo: Path, write_note) -> None:
+    dana(repo, write_note)
+    git(repo, "mv", "memories/dana-tea.md", "people/dana.md")
+    commit_all(repo, "dana moves")
+    history = Vault(repo).history("memories/dana-tea.md")
+    assert history.gone is None and history.path == "people/dana.md"
+    assert [commit.message for commit in history] == ["dana moves", "dana: sencha", "dana"]
+    assert str(history.resolved_from) == "'memories/dana-tea.md' resolved through its old name"
+
+
+def test_history_does_not_take_a_new_note_for_a_copy_of_a_like_one(repo: Path, write_note) -> None:
+    # Git's 50% similarity took a short memory for a copy of another (their frontmatter is most
+    # of them) and listed the other note's commits as its own.
+    with Vault(repo) as vault:
+        vault.remember("Rui plays fado on Fridays", title="Rui fado", layer="L3", now=NOW)
+        commit_all(repo, "rui fado")
+        vault.remember("Office wifi rotates monthly", title="Wifi", layer="L3", now=NOW)
+        commit_all(repo, "wifi")
+    assert [commit.message for commit in Vault(repo).history("Wifi")] == ["wifi"]
+
+
+def test_history_looks_back_a_bounded_number_of_commits_and_says_so(repo: Path, write_note,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    dana(repo, write_note)
+    git(repo, "rm", "-q", "memories/dana-tea.md")
+    commit_all(repo, "remove dana")
+    for number in range(3):
+        write_note(f"later-{number}.md", f"# Later {number}\n")
+        commit_all(repo, f"later {number}")
+    monkeypatch.setattr(gitops, "REMOVAL_SCAN_COMMITS", 3)
+    with pytest.raises(NotInRecentHistory, match="newest 3 commits"):
+        Vault(repo).history(DANA_ID)
+    assert [commit.message for commit in Vault(repo).history("memories/dana-tea.md")] == ["remove dana", "dana: sencha", "dana"]
 
 
 def test_auto_commit_is_off_by_default(repo: Path) -> None:
@@ -212,6 +360,29 @@ def test_history_never_lists_commits_of_files_outside_a_nested_vault(tmp_path: P
         assert "secret commit" not in result.output
     with pytest.raises(PathOutsideVault):
         Vault(vault).history("../secret.md")
+    (outer / "gone.md").write_text("---\nid: 01M8OUTSIDE\ntitle: Outside\n---\nnot the vault's either\n", encoding="utf-8")
+    commit_all(outer, "outside note")
+    git(outer, "rm", "-q", "gone.md")
+    commit_all(outer, "outside note removed")
+    for reference in ("01M8OUTSIDE", "Outside", "gone"):  # the vault's removals only, never the repository's
+        result = run_cli(vault, "history", reference)
+        assert result.exit_code == 1 and "no note matches" in result.stderr and "outside note" not in result.output
+
+
+def test_history_of_a_note_removed_from_a_nested_vault_names_its_vault_path(tmp_path: Path, write_note) -> None:
+    outer = tmp_path / "outer"
+    vault = outer / "vault"
+    write_note("memories/n.md", "---\nid: 01M8NESTED\ntitle: Nested\nlayer: L3\n---\nInside the vault.\n", root=vault)
+    write_note("keep.md", "# Keep\n", root=vault)
+    git(outer, "init", "-q")
+    git(outer, "config", "user.email", "maya@example.com")
+    git(outer, "config", "user.name", "Maya")
+    commit_all(outer, "add")
+    git(outer, "rm", "-q", "vault/memories/n.md")
+    commit_all(outer, "remove n")
+    history = Vault(vault).history("01M8NESTED")
+    assert [commit.message for commit in history] == ["remove n", "add"]
+    assert history.gone is not None and history.gone.path == "memories/n.md"
 
 
 # ---------------------------------------------------------------- a commit holds only vaultmem's change

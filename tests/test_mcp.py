@@ -310,9 +310,9 @@ def test_recall_hits_carry_a_score_a_match_and_their_passage_and_explain_says_wh
     run(scenario)
 
 
-def test_explain_names_each_argument_as_the_mcp_client_passes_it_too(vault_dir: Path, write_note: Callable[..., Path], log: Path) -> None:
-    """Was: explain(k=1) over MCP said "-k 2 would include it", a flag this client has no use for;
-    the other reasons already named both ("--layer (layers)")."""
+def test_explain_names_each_argument_as_the_mcp_client_passes_it_only(vault_dir: Path, write_note: Callable[..., Path], log: Path) -> None:
+    """Was: explain(k=1) over MCP said "-k (k) 2 would include it" and "--include-expired
+    (include_expired)": CLI flags this client has no use for, beside its own names."""
     write_note("travel/berlin.md", note("Flight to Berlin", "Gate B22, seat 14C, flight TP558 to Berlin.", layer="L4"))
     write_note("travel/porto.md", note("Flight to Porto", "Gate A3, seat 2A, flight TP1940 to Porto.", layer="L4"))
     write_note("travel/old.md", note("Old flight to Rome", "Gate C1, seat 9F, flight TP830 to Rome.", layer="L1", expires_at="2020-01-01"))
@@ -322,9 +322,17 @@ def test_explain_names_each_argument_as_the_mcp_client_passes_it_too(vault_dir: 
             second = (await served.call("recall", query="flight gate seat", k=2))["hits"][1]["path"]
             below = await served.call("explain", note=second, query="flight gate seat", k=1)
             assert below["in_answer"] is False
-            assert "ranked 2, below the 1 asked for (-k (k) 2 would include it;" in below["reasons"][-1]
+            assert "ranked 2, below the 1 asked for (k=2 would include it;" in below["reasons"][-1]
             expired = await served.call("explain", note="travel/old", query="flight gate seat", k=1)
-            assert expired["reasons"][-1].startswith("with --include-expired (include_expired) the same search ranks it")
+            assert "search hides expired notes; include_expired=true shows them" in expired["reasons"][0]
+            assert expired["reasons"][-1].startswith("with include_expired=true the same search ranks it")
+            filtered = await served.call("explain", note="travel/berlin", query="flight gate seat", layers=["L1"],
+                                         tags=["rome"], since="2030-01-01")
+            assert filtered["reasons"][0] == "filtered out by layers L1: its layer is L4"
+            assert filtered["reasons"][-1].startswith("without layers and without tags rome and without since/until the same")
+            said = " ".join(below["reasons"] + expired["reasons"] + filtered["reasons"])
+            for flag in ("-k", "--include-expired", "--layer", "--tag", "--since", "--until", "include_expired=True"):
+                assert flag not in said, (flag, said)
 
     run(scenario)
 

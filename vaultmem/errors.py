@@ -217,6 +217,19 @@ class ArchivedNote(NoteNotFound):
         )
 
 
+class NotInRecentHistory(NoteNotFound):
+    """A NOTE argument that names no note, and no removed note in the commits ``history`` reads."""
+
+    def __init__(self, note: str, commits: int) -> None:
+        self.note = note
+        VaultmemError.__init__(
+            self,
+            f"no note matches {note!r}, and no file removed from the vault in its newest {commits} commits was that "
+            "note. A note removed before them is found by its old path: name it as it was in the vault "
+            "(`vaultmem history folder/name.md`)",
+        )
+
+
 class ExcludedNote(NoteNotFound):
     """A NOTE argument that names a file the vault excludes: it is not a note to vaultmem."""
 

@@ -4,7 +4,9 @@ For one note and one query: where each side of search ranks it and with what sco
 best passage, where the fused ranking puts it (and whether the query is its name, which
 puts it first: ranking.name_bonus), and every reason it is or is not among
 the hits ``search`` returns with the same options — not a note vaultmem reads, not indexed
-yet, expired (when), superseded, filtered out by layer or tag, or ranked below k. The
+yet, expired (when), superseded, filtered out by layer or tag, or ranked below k. A reason
+names an option as the caller's surface spells it (option_names.py: ``--include-expired``
+at the shell, ``include_expired=true`` over MCP), never another surface's. The
 ranks are search's own (search.py's candidates); for a note the filters keep out they are
 those of the same search with those filters lifted (``--include-expired``, without the
 ``--layer`` or ``--tag`` it fails), so a filtered or expired note still says where it would
@@ -25,6 +27,7 @@ from .errors import NoteNotFound, NoteReadError
 from .fields import aliases_of, name_key, name_topic, person_asked, query_topics, starts_person_name
 from .lifecycle import format_timestamp, from_epoch_us, is_expired_us, to_epoch_us
 from .notes import read_note, text_values
+from .option_names import OptionNames
 from .ranking import NAME_MARGIN, SideHit, match_kind, note_scores, probability
 from .resolution import in_index
 from .search import CANDIDATES_MIN, Candidates, hit_passage, query_terms, require_query_word, search_filters
@@ -69,11 +72,11 @@ class Explanation:
 
 def explain_note(index: DerivedIndex, reference: str, query: str, k: int, *, layers: Iterable[str] | None,
                  tags: Iterable[str] | None, include_expired: bool, now: object, lock_wait_seconds: float,
-                 since: str | None = None, until: str | None = None) -> Explanation:
+                 names: OptionNames, since: str | None = None, until: str | None = None) -> Explanation:
     """Why ``reference`` is or is not among the hits of search(query, k, same filters):
     the index is brought up to date as a search would (waiting for another writer's lock at
     most ``lock_wait_seconds``), then the note is explained from its row — or, when the
-    index does not hold it, from its file."""
+    index does not hold it, from its file. The reasons spell the options as ``names`` does."""
     require_query_word(query, "explain")  # the search it explains would refuse it
     eligibility = search_filters(layers, tags, include_expired, now, since, until)
     reference = reference.strip()
@@ -92,7 +95,7 @@ def explain_note(index: DerivedIndex, reference: str, query: str, k: int, *, lay
                 meta = read_note(index.paths.root, located.row.path).meta
             except NoteReadError:
                 meta = {}  # gone since it was indexed: the ranking is the index's, which is what search answers from
-            explanation = explain_row(searcher, located.row, meta, query, k, eligibility)
+            explanation = explain_row(searcher, located.row, meta, query, k, eligibility, names)
     if busy is not None:
         explanation.reasons.append(f"the index may not hold the latest edits yet: {busy}")
     return explanation
@@ -129,11 +132,11 @@ def not_a_note(paths: VaultPaths, relative: str) -> str:
 
 
 def explain_row(searcher: Searcher, row: NoteRow, meta: dict[str, Any], query: str, k: int,
-                eligibility: Eligibility) -> Explanation:
+                eligibility: Eligibility, names: OptionNames) -> Explanation:
     """A note the index holds: the filters it fails, and where search ranks it."""
     label = row.label if row.label is not None else -1
-    blocking = _filter_reasons(row, meta, eligibility, searcher.paths.daily)
-    lifted, lifted_words = _lifted(row, eligibility)
+    blocking = _filter_reasons(row, meta, eligibility, searcher.paths.daily, names)
+    lifted, lifted_words = _lifted(row, eligibility, names)
     found = searcher.candidates(query, k, lifted)
     position = next((number for number, item in enumerate(found.fused, start=1) if item.label == label), None)
     fused = found.fused[position - 1] if position is not None else None
@@ -142,7 +145,8 @@ def explain_row(searcher: Searcher, row: NoteRow, meta: dict[str, Any], query: s
     text = _text_score(searcher, query, label, found)
     in_answer = not blocking and position is not None and position <= k
     named = [_name_reason(row, meta, query, fused.name_lift)] if fused is not None and fused.name_lift is not None else []
-    reasons = [*blocking, *_notes(row, eligibility), *named, _ranking_reason(position, k, lifted_words, vector, text, found),
+    reasons = [*blocking, *_notes(row, eligibility, names), *named,
+               _ranking_reason(position, k, lifted_words, vector, text, found, names),
                *_unheld_reason(found)]
     passage = _best_passage(searcher, row, query, vector, text)
     value = None if fused is None else round(probability(fused.value, searcher.embedder.score_calibration, found.unheld), 4)
@@ -196,7 +200,8 @@ def _scores(vectors: float | None, text: float | None, fused: float | None) -> d
     return {"vectors": vectors, "text": text, "fused": fused}
 
 
-def _filter_reasons(row: NoteRow, meta: dict[str, Any], eligibility: Eligibility, daily: DailyFormat) -> list[str]:
+def _filter_reasons(row: NoteRow, meta: dict[str, Any], eligibility: Eligibility, daily: DailyFormat,
+                    names: OptionNames) -> list[str]:
     """What keeps the note out of the answer whatever it scores."""
     reasons = []
     successors = text_values(meta, "superseded_by")
@@ -205,24 +210,24 @@ def _filter_reasons(row: NoteRow, meta: dict[str, Any], eligibility: Eligibility
                        "retired at once, its expires_at set to the moment it was replaced")
     if not eligibility.include_expired and is_expired_us(row.expires_us, eligibility.now_us):
         at = format_timestamp(from_epoch_us(eligibility.now_us).replace(microsecond=0))  # a person reads it: to the second
-        reasons.append(f"expired at {row.expires_at} (asked at {at}): search hides expired notes; --include-expired (include_expired) shows them")
+        reasons.append(f"expired at {row.expires_at} (asked at {at}): search hides expired notes; {names.include_expired} shows them")
     if eligibility.layers and row.layer not in eligibility.layers:
-        reasons.append(f"filtered out by --layer (layers) {' '.join(eligibility.layers)}: its layer is {row.layer or 'none (no layer)'}")
+        reasons.append(f"filtered out by {names.layers} {' '.join(eligibility.layers)}: its layer is {row.layer or 'none (no layer)'}")
     for tag in eligibility.tags:
         if not carries_tag(row.tags, tag):
-            reasons.append(f"filtered out by --tag (tags) {tag}: it does not carry that tag (its tags: {', '.join(row.tags) or 'none'})")
+            reasons.append(f"filtered out by {names.tags} {tag}: it does not carry that tag (its tags: {', '.join(row.tags) or 'none'})")
     if not eligibility.in_range(row.dated_us, row.dated_day):
-        reasons.append(_date_reason(row, meta, eligibility, daily))
+        reasons.append(_date_reason(row, meta, eligibility, daily, names))
     return reasons
 
 
-def _date_reason(row: NoteRow, meta: dict[str, Any], eligibility: Eligibility, daily: DailyFormat) -> str:
+def _date_reason(row: NoteRow, meta: dict[str, Any], eligibility: Eligibility, daily: DailyFormat, names: OptionNames) -> str:
     """Why the note's date keeps it out of the range asked for (dating.py), read under the
     daily-note format search dated it by: the bounds that apply to its kind of date (a day's
     label or an instant; an undated note is shown the instants, what the range is on the clock)."""
     is_day = row.dated_us is not None and is_day_date(row.dated_us, row.dated_day)
-    bounds = " and ".join(f"--{name} ({name}) {_date_words(bound.applied(is_day), is_day)}"
-                          for name, bound in (("since", eligibility.since_us), ("until", eligibility.until_us))
+    bounds = " and ".join(f"{name} {_date_words(bound.applied(is_day), is_day)}"
+                          for name, bound in ((names.since, eligibility.since_us), (names.until, eligibility.until_us))
                           if bound is not None)
     if row.dated_us is None:
         unread = [f"{key}: {json.dumps(meta[key], default=str, ensure_ascii=False)}" for key in ("date", "created")
@@ -255,29 +260,28 @@ def _daily_format_reason(path: str, daily: DailyFormat) -> str:
     return ""
 
 
-def _lifted(row: NoteRow, eligibility: Eligibility) -> tuple[Eligibility, str]:
+def _lifted(row: NoteRow, eligibility: Eligibility, names: OptionNames) -> tuple[Eligibility, str]:
     """The same filters without those this note fails, and those words (``""``: none failed)."""
     expired = not eligibility.include_expired and is_expired_us(row.expires_us, eligibility.now_us)
     layered = bool(eligibility.layers) and row.layer not in eligibility.layers
     kept_tags = tuple(tag for tag in eligibility.tags if carries_tag(row.tags, tag))
     undated = not eligibility.in_range(row.dated_us, row.dated_day)
-    # Each argument by its CLI flag and, in brackets, its name over MCP and the Python API.
-    words = [*(["with --include-expired (include_expired)"] if expired else []),
-             *(["without --layer (layers)"] if layered else []),
-             *([f"without --tag (tags) {' '.join(tag for tag in eligibility.tags if tag not in kept_tags)}"]
+    words = [*([f"with {names.include_expired}"] if expired else []),
+             *([f"without {names.layers}"] if layered else []),
+             *([f"without {names.tags} {' '.join(tag for tag in eligibility.tags if tag not in kept_tags)}"]
                if kept_tags != eligibility.tags else []),
-             *(["without --since/--until (since/until)"] if undated else [])]
+             *([f"without {names.since}/{names.until}"] if undated else [])]
     lifted = replace(eligibility, include_expired=eligibility.include_expired or expired,
                      layers=() if layered else eligibility.layers, tags=kept_tags,
                      since_us=None if undated else eligibility.since_us, until_us=None if undated else eligibility.until_us)
     return lifted, " and ".join(words)
 
 
-def _notes(row: NoteRow, eligibility: Eligibility) -> list[str]:
+def _notes(row: NoteRow, eligibility: Eligibility, names: OptionNames) -> list[str]:
     """What is worth knowing but decides nothing."""
     notes = []
     if row.expiry_invalid:
-        notes.append(f"its expires_at {row.expires_at!r} does not parse, so it never expires until it is fixed (see `vaultmem check`)")
+        notes.append(f"its expires_at {row.expires_at!r} does not parse, so it never expires until it is fixed (see {names.check})")
     if eligibility.include_expired and is_expired_us(row.expires_us, eligibility.now_us):
         notes.append(f"expired at {row.expires_at}, shown only because expired notes were asked for")
     return notes
@@ -308,7 +312,7 @@ def _text_rows(searcher: Searcher, query: str, label: int, all_terms: bool) -> l
 
 
 def _ranking_reason(position: int | None, k: int, lifted: str, vector: SideHit | None, text: SideHit | None,
-                    found: Candidates) -> str:
+                    found: Candidates, names: OptionNames) -> str:
     sides = _sides_sentence(vector, text, found)
     if position is None:
         pool = max(CANDIDATES_MIN, k)
@@ -317,7 +321,7 @@ def _ranking_reason(position: int | None, k: int, lifted: str, vector: SideHit |
         return f"{lifted} the same search ranks it {position} ({sides})"
     if position <= k:
         return f"in the answer: ranked {position} of the {k} asked for ({sides})"
-    return f"ranked {position}, below the {k} asked for (-k (k) {position} would include it; {sides})"
+    return f"ranked {position}, below the {k} asked for ({names.k_of(position)} would include it; {sides})"
 
 
 def _sides_sentence(vector: SideHit | None, text: SideHit | None, found: Candidates) -> str:

@@ -55,6 +55,7 @@ from .config import CONFIG_FILE, DEFAULT_THRESHOLD, McpSettings
 from .errors import VaultmemError
 from .lifecycle import LAYER_NAMES, LAYERS, LayerPolicy, format_duration
 from .mcp_arguments import StrictTool
+from .option_names import Surface
 from .vault import Vault
 
 if TYPE_CHECKING:
@@ -423,7 +424,7 @@ class VaultTools:
     ) -> dict[str, Any]:
         return (await self.service.call(lambda vault: vault.explain(
             note, query, k=k, layers=layers, tags=tags, include_expired=include_expired, since=since,
-            until=until))).as_dict()
+            until=until, surface=Surface.MCP))).as_dict()
 
     @vault_tool(READ_ONLY, (
         "Read one note in full as it is on disk now: body, frontmatter, layer, tags, expires_at, "

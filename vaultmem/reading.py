@@ -4,17 +4,19 @@
 Both name the note as every command does (resolution.py) from an index brought in line
 with the files (adr/0021); ``get`` reads the file itself and, when it changed a moment
 ago, indexes it first, so the view never contradicts the file. A note that is gone still
-has a history under its old path, and git is never asked about a path outside the vault.
+has a history: git is searched for its old id, path or title (gone.py), and is never asked
+about a path outside the vault.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .errors import NoteNotFound
+from .errors import NoteNotFound, NotInRecentHistory
+from .gone import RenamedTo, find_removed
 from .lifecycle import resolve_now, to_epoch_us
 from .notes import read_note, text_values
-from .resolution import locate, locate_on_disk
+from .resolution import Resolution, locate, locate_on_disk
 from .results import History, NoteRef, NoteView
 
 if TYPE_CHECKING:
@@ -45,22 +47,37 @@ def note_ref(notes: NoteStore, ident: str) -> NoteRef:
 
 
 def note_history(index: DerivedIndex, reference: str) -> History:
-    """Commits that touched the note, newest first, following renames."""
+    """Commits that touched the note, newest first, following renames. A note no longer in
+    the vault (deleted, archived: gone.py) is found in git by its old id, path or title; its
+    history starts with the commit that took it out and says where it went."""
     from .gitops import history, require_repository
 
     paths = index.paths
     require_repository(paths.root)
-    resolved_from = None
     try:
         located = locate(index, reference)
-        relative, resolved_from = located.row.path, located.resolved_from
-    except NoteNotFound:
-        # A note that is gone (deleted, archived) still has a history under its old path.
-        relative = reference if reference.endswith(".md") else reference + ".md"
-    # Both branches: git must never be asked about a path outside the vault (in a vault
-    # nested in a larger repository that would list the commits of the user's other files).
+    except NoteNotFound as missing:
+        return _removed_history(index, reference, missing)
+    return History(history(paths.root, located.row.path), located.row.path, located.resolved_from)
+
+
+def _removed_history(index: DerivedIndex, reference: str, missing: NoteNotFound) -> History:
+    from .gitops import REMOVAL_SCAN_COMMITS, history
+
+    paths = index.paths
+    found, truncated = find_removed(paths, index.store.notes, reference)
+    if isinstance(found, RenamedTo):
+        return History(history(paths.root, found.path), found.path, Resolution(reference, "old name"))
+    if found is not None:
+        return History(history(paths.root, found.follow), found.follow, gone=found)
+    # Not a note git saw leave: a path git knows (a file that is not a note, one older than
+    # the scan). Git must never be asked about a path outside the vault (in a vault nested in
+    # a larger repository that would list the commits of the user's other files).
+    relative = reference if reference.endswith(".md") else reference + ".md"
     paths.resolve_inside(relative)
     commits = history(paths.root, relative)
-    if not commits and not paths.absolute(relative).exists():
-        raise NoteNotFound(reference)
-    return History(commits, relative, resolved_from)
+    if commits or paths.absolute(relative).exists():
+        return History(commits, relative)
+    if truncated and type(missing) is NoteNotFound:
+        raise NotInRecentHistory(reference, REMOVAL_SCAN_COMMITS)
+    raise missing

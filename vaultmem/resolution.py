@@ -62,7 +62,7 @@ class Resolution:
     """How a reference that is not the note's own id, path or file name found the note."""
 
     reference: str  # what the caller gave
-    via: str  # "merged_from", "supersedes", "aliases" or "title"
+    via: str  # "merged_from", "supersedes", "aliases" or "title"; "old name" (history only: gone.py)
 
     def as_dict(self) -> dict[str, Any]:
         return {"reference": self.reference, "via": self.via}
@@ -188,7 +188,7 @@ def _refuse_if_excluded(paths: VaultPaths, reference: str) -> None:
 def _refuse_if_archived(paths: VaultPaths, reference: str) -> None:
     """A note forget, expire or consolidate archived, named by its old path, its id or its bare
     file name, gets an error that says where it went (not "no note matches"). Only asked once
-    nothing matched. A path is looked up where the archive puts it (:func:`_newest_archived`);
+    nothing matched. A path is looked up where the archive puts it (:func:`newest_archived`);
     an id or a file name without ``/`` among at most :data:`ARCHIVE_SCAN_FILES` archived files:
     an id in the first few lines of each, a file name (in any case and Unicode form, as step 2
     compares it) by the file's own name — and then the newest copy of that note is named."""
@@ -196,7 +196,7 @@ def _refuse_if_archived(paths: VaultPaths, reference: str) -> None:
     if not archive.is_dir():
         return
     relative = reference if reference.endswith(".md") else reference + ".md"
-    newest = _newest_archived(paths, relative)
+    newest = newest_archived(paths, relative)
     if newest is not None:
         raise ArchivedNote(reference, newest, paths.archive_dir)
     if "/" in reference or not reference.strip():
@@ -210,12 +210,12 @@ def _refuse_if_archived(paths: VaultPaths, reference: str) -> None:
             raise ArchivedNote(reference, path.relative_to(paths.root).as_posix(), paths.archive_dir)
         if name_fold(path.name) == wanted:
             named.add(path.relative_to(archive).as_posix())
-    found = sorted(filter(None, (_newest_archived(paths, old) for old in sorted(named))))
+    found = sorted(filter(None, (newest_archived(paths, old) for old in sorted(named))))
     if found:
         raise ArchivedNote(reference, found[0], paths.archive_dir, also=found[1:])
 
 
-def _newest_archived(paths: VaultPaths, relative: str) -> str | None:
+def newest_archived(paths: VaultPaths, relative: str) -> str | None:
     """The newest copy the archive holds of the note that was at ``relative``, as the archive's
     folder spells it: writer.archive_names puts its own path there, then ``-2``, ``-3`` … beside
     it, the last the newest. Spelled in another Unicode form than the file (``Café`` typed,

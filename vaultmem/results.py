@@ -14,6 +14,7 @@ from .lifecycle import is_absent, is_expired_us
 
 if TYPE_CHECKING:
     from .gitops import Commit
+    from .gone import Gone
     from .notes import Note
     from .resolution import Resolution
     from .storage import NoteRow, Store, UsageRow
@@ -272,13 +273,17 @@ class UsedNote:
 
 
 class History(list["Commit"]):
-    """The commits that touched a note (at ``path``), newest first, and how its NOTE argument
-    resolved (a list, as ``history --json`` prints it; the resolution goes to stderr)."""
+    """The commits that touched a note (at ``path``), newest first, how its NOTE argument
+    resolved, and, for a note no longer in the vault, where it went (``gone``; its history
+    starts with the commit that took it out). A list, as ``history --json`` prints it: the
+    resolution and ``gone`` go to stderr."""
 
-    def __init__(self, commits: list[Commit], path: str, resolved_from: Resolution | None = None) -> None:
+    def __init__(self, commits: list[Commit], path: str, resolved_from: Resolution | None = None,
+                 gone: Gone | None = None) -> None:
         super().__init__(commits)
         self.path = path
         self.resolved_from = resolved_from
+        self.gone = gone
 
 
 def json_safe(value: Any) -> Any:

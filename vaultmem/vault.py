@@ -31,6 +31,7 @@ from .derived import DerivedIndex, Progress
 from .errors import UsageError
 from .healing import heals
 from .lifecycle import resolve_now, to_epoch_us
+from .option_names import Surface, option_names
 from .paths import VaultPaths
 from .results import (
     ExpiredNote,
@@ -177,13 +178,16 @@ class Vault:
     @heals
     def explain(self, note: str, query: str, k: int = 10, layers: Iterable[str] | None = None,
                 tags: Iterable[str] | None = None, include_expired: bool = False, now: object = None,
-                since: str | None = None, until: str | None = None) -> Explanation:
+                since: str | None = None, until: str | None = None, surface: Surface = Surface.API) -> Explanation:
         """Why ``note`` is or is not among the hits of ``search(query, k, …)`` with the same
-        options: its rank and score on each side, its best passage, and every reason (explain.py)."""
+        options: its rank and score on each side, its best passage, and every reason (explain.py).
+        A reason names an option as ``surface`` spells it: these keywords (``include_expired=True``)
+        unless a shell says it is the command line or the MCP server (option_names.py)."""
         from .explain import explain_note
 
         return explain_note(self.derived, note, query, k, layers=layers, tags=tags, include_expired=include_expired,
-                            now=now, since=since, until=until, lock_wait_seconds=SEARCH_LOCK_WAIT_SECONDS)
+                            now=now, since=since, until=until, lock_wait_seconds=SEARCH_LOCK_WAIT_SECONDS,
+                            names=option_names(surface))
 
     # ------------------------------------------------------------ notes
 

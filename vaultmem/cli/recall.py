@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from ..dating import PERIOD_FORMS, calendar_day
+from ..option_names import Surface
 from .shell import (
     Context,
     as_typed,
@@ -159,7 +160,7 @@ def explain(obj: Context, note: str, query: str, k: int, layers: tuple[str, ...]
     """Why NOTE is, or is not, among the hits of `search QUERY` with the same options."""
     with library_errors(as_json):
         result = obj.vault.explain(obj.note(note), query, k=k, layers=layers, tags=tags, include_expired=include_expired, now=as_of,
-                                   since=since, until=until)
+                                   since=since, until=until, surface=Surface.CLI)  # --json too: what was typed
     if as_json:
         emit_json(result.as_dict())
         return

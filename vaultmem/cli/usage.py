@@ -96,10 +96,15 @@ def usage_import(obj: Context, file: IO[bytes]) -> None:
 @json_option
 @click.pass_obj
 def history(obj: Context, note: str, as_json: bool) -> None:
-    """Commits that touched NOTE (newest first, following renames)."""
+    """Commits that touched NOTE (newest first, following renames).
+
+    A note no longer in the vault (deleted, archived) is named by its old id, path or title:
+    its history starts with the commit that took it out, after a line saying where it went."""
     with library_errors(as_json):
         commits = obj.vault.history(obj.note(note))
     render_resolution(commits.resolved_from, commits.path, err=as_json)  # stdout stays one JSON list
+    if commits.gone is not None:
+        click.echo(str(commits.gone), err=as_json)
     if not commits:  # an empty list must not read as "the command did nothing"
         click.echo(f"no commit holds {commits.path} yet: it is new, or moved or renamed since the last commit (or git "
                    "ignores it); its history starts with the commit that adds it", err=True)

@@ -1,0 +1,154 @@
+"""A note that is no longer in the vault, found in git: the ``history`` of a note a person
+deleted (committed or not), or that forget, expire or consolidate archived or deleted
+(adr/0009-git-command-line.md).
+
+Asked only once a NOTE names no note in the vault (resolution.py). The files git saw
+removed from the vault (gitops.removals: the working tree's uncommitted deletions, then the
+newest commits' deletions and moves) are matched against the reference as resolution
+matches a live note, on what each removed file held: first its id (the frontmatter ``id``)
+or its path (with or without ``.md``), exactly — the newest removal wins; else its bare file
+name or its title, in any case — where removed notes that differ answer to it, it is
+ambiguous, never a guess. From the removal that matched, the note is followed through its
+later moves (archived, then deleted from the archive) to where it is now: deleted, in the
+archive, moved to a file that is not a note — or a live note after all (a person renamed
+it: its old path or old title still names it).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from .errors import AmbiguousNote
+from .fields import name_fold, name_form
+from .gitops import Removal, blobs, removals
+from .notes import parse_note
+from .ordered import unique
+from .paths import is_note_name
+from .resolution import newest_archived
+
+if TYPE_CHECKING:
+    from .paths import VaultPaths
+    from .storage import NoteStore
+
+
+@dataclass(frozen=True)
+class Gone:
+    """Where the note that was at ``path`` went: ``commit`` took it out (``None``: not
+    committed yet); ``moved_to`` is where it is now, when it was moved (to the archive:
+    ``archived``) rather than deleted. ``follow`` is the path git follows its commits from."""
+
+    path: str
+    commit: str | None
+    moved_to: str | None
+    archived: bool
+    follow: str
+
+    def __str__(self) -> str:
+        if self.moved_to is None:
+            what = "deleted"
+        elif self.archived:
+            what = f"archived to {self.moved_to}"
+        else:
+            what = f"moved to {self.moved_to}, which is not a note vaultmem reads"
+        when = f" in commit {self.commit[:10]}" if self.commit else ", not committed yet"
+        return f"{self.path} is no longer in the vault: {what}{when}"
+
+
+@dataclass(frozen=True)
+class RenamedTo:
+    """The reference names a note that lives on at ``path`` (a rename git recorded)."""
+
+    path: str
+
+
+@dataclass(frozen=True)
+class _Candidate:
+    index: int  # in the removals, newest first
+    id: str | None
+
+
+def find_removed(paths: VaultPaths, notes: NoteStore, reference: str) -> tuple[Gone | RenamedTo | None, bool]:
+    """The note ``reference`` named before it left the vault (``None``: no removal git saw
+    answers to it), and whether git's older commits were left unread (gitops.REMOVAL_SCAN_COMMITS)."""
+    removed, truncated = removals(paths.root)
+    chosen = _choose(reference, removed, paths)
+    if chosen is None:
+        return None, truncated
+    return _where_now(paths, notes, removed, chosen), truncated
+
+
+def _choose(reference: str, removed: list[Removal], paths: VaultPaths) -> _Candidate | None:
+    reference = reference.strip()
+    notes = [(index, removal) for index, removal in enumerate(removed) if is_note_name(removal.path.rpartition("/")[2])]
+    contents = blobs(paths.root, unique(removal.blob for _, removal in notes))
+    exact: list[_Candidate] = []
+    named: list[_Candidate] = []
+    for index, removal in notes:
+        note_id, title = _identity(removal, contents.get(removal.blob), reference)
+        candidate = _Candidate(index, note_id)
+        if _is_path(removal.path, reference) or note_id in (reference, name_form(reference)):
+            exact.append(candidate)
+        elif _is_file_name(removal.path, reference) or (title is not None and name_fold(title) == name_fold(reference)):
+            named.append(candidate)
+    if exact:
+        return exact[0]  # newest first: the last note that had that id or path
+    if not named:
+        return None
+    ends = unique(_follow(removed, candidate.index).path for candidate in named)
+    if len(ends) > 1:
+        raise AmbiguousNote(reference, ends)
+    return named[0]
+
+
+def _identity(removal: Removal, content: bytes | None, reference: str) -> tuple[str | None, str | None]:
+    """The removed note's id and title; read only when the reference could be one of them (a
+    YAML load for every removed note would make a long history slow)."""
+    if content is None:
+        return None, None
+    named = _is_path(removal.path, reference) or _is_file_name(removal.path, reference)
+    if not named and name_fold(reference) not in name_fold(content.decode("utf-8", "replace")):
+        return None, None
+    note = parse_note(removal.path, content)
+    return note.id, note.title
+
+
+def _is_path(path: str, reference: str) -> bool:
+    return name_form(path) in (name_form(reference), name_form(reference) + ".md")
+
+
+def _is_file_name(path: str, reference: str) -> bool:
+    if "/" in reference:
+        return False
+    wanted = reference if reference.endswith(".md") else reference + ".md"
+    return name_fold(path.rpartition("/")[2]) == name_fold(wanted)
+
+
+def _follow(removed: list[Removal], index: int) -> Removal:
+    """The note's last removal: from ``removed[index]`` through each later removal of the path
+    it moved to (archived by one commit, deleted from the archive by a later one)."""
+    current = removed[index]
+    while current.moved_to is not None:
+        later = next((removal for removal in reversed(removed[:index]) if removal.path == current.moved_to), None)
+        if later is None:
+            break
+        index, current = removed.index(later), later
+    return current
+
+
+def _where_now(paths: VaultPaths, notes: NoteStore, removed: list[Removal], chosen: _Candidate) -> Gone | RenamedTo:
+    last = _follow(removed, chosen.index)
+    if last.moved_to is not None:
+        if any(row.path == last.moved_to for row in notes.find(last.moved_to)):
+            return RenamedTo(last.moved_to)
+        return Gone(last.path, last.commit, last.moved_to, _in_archive(paths, last.moved_to), follow=last.moved_to)
+    alive = [row for row in notes.find(chosen.id) if row.id == chosen.id] if chosen.id else []
+    if len(alive) == 1:
+        return RenamedTo(alive[0].path)  # moved and edited past git's rename detection, or copied and then deleted
+    # Deleted from git's view; forget without auto-commit moves it to the archive on disk.
+    archived = None if _in_archive(paths, last.path) else newest_archived(paths, last.path)
+    return Gone(last.path, last.commit, archived, archived is not None, follow=last.path)
+
+
+def _in_archive(paths: VaultPaths, relative: str) -> bool:
+    return relative == paths.archive_dir or relative.startswith(paths.archive_dir + "/")
