@@ -377,6 +377,25 @@ def test_a_title_made_from_a_long_first_line_says_where_it_was_cut(vault: Vault)
     assert vault.remember("Standup is at 9:30.", now=NOW).title == "Standup is at 9:30."  # a whole line is not cut
 
 
+def test_a_title_made_from_a_long_line_is_cut_between_two_words(vault: Vault) -> None:
+    # A trial: `title: … at 10:00, bring pa…` in the person's file, cut inside "passport".
+    text = "Dentist appointment moved from Tuesday to Thursday, Dec 10 at 10:00, bring passport and insurance card."
+    result = vault.remember(text, now=NOW)
+    assert result.title == "Dentist appointment moved from Tuesday to Thursday, Dec 10 at 10:00, bring…"
+    assert frontmatter_of(vault.root / result.path)["title"] == result.title
+    # One long word (a URL) after a short one is cut inside it: "see…" would name nothing.
+    url = "see https://example.com/" + "a" * 100
+    assert vault.remember(url, now=NOW).title == url[:79] + "…"
+
+
+def test_a_title_in_a_script_without_spaces_is_cut_between_two_characters(vault: Vault) -> None:
+    chinese = "明天下午三点在会议室讨论预算" * 10
+    assert vault.remember(chinese, now=NOW).title == chinese[:79] + "…"
+    # A space early on is no reason to cut back to it: the characters after it are words too.
+    spaced = "会议 " + chinese
+    assert vault.remember(spaced, now=NOW).title == spaced[:79] + "…"
+
+
 def test_a_generated_title_passes_over_lines_that_hold_no_words(vault: Vault) -> None:
     # Was `title: '---'`: the first line of a text that opens with a rule.
     for text, title in (("***\n#\n```python\nprint('hi')\n```", "print('hi')"), ("~~~\n\n# \n## Packing list\n", "Packing list")):
