@@ -185,6 +185,20 @@ def test_stats_json_has_the_documented_fields(sample_vault: Path) -> None:
     assert (stats["notes"], stats["with_problems"], stats["dimension"]) == (39, 4, 256)
 
 
+def test_stats_says_in_words_what_the_json_counts(sample_vault: Path) -> None:
+    # A trial: `notes: 21 (none: 21)` read as "no notes"; the notes have no layer (a person's pages).
+    run_cli(sample_vault, "index")
+    stats = json.loads(run_cli(sample_vault, "stats", "--json").stdout)
+    printed = run_cli(sample_vault, "stats").stdout
+    assert stats["by_layer"]["none"] == 2  # the JSON key stays
+    assert f"no layer: {stats['by_layer']['none']}" in printed and "none" not in printed
+    assert "with problems: 4 (`vaultmem check` lists them with their fixes)" in printed
+    # The vector store's own words (HNSW, snapshot, delta) are said as what they mean to a user.
+    assert not {"HNSW", "snapshot", "delta"} & set(printed.replace(",", " ").replace(";", " ").split())
+    vectors = stats["passage_vectors_in_snapshot"] + stats["vectors_in_snapshot"]
+    assert f"vectors: {vectors} in the saved search graph" in printed
+
+
 def test_search_paths_in_json_are_the_same_strings_as_in_check_and_index(sample_vault: Path) -> None:
     check = json.loads(run_cli(sample_vault, "check", "--json").stdout)
     index = json.loads(run_cli(sample_vault, "index", "--json").stdout)

@@ -172,19 +172,28 @@ def explain(obj: Context, note: str, query: str, k: int, layers: tuple[str, ...]
 @json_option
 @click.pass_obj
 def stats(obj: Context, as_json: bool) -> None:
-    """Notes by layer, expired now, problems, index size, embedder."""
+    """Notes by layer, expired now, problems, index size, embedder, passages and vectors."""
     with library_errors(as_json):
         result = obj.vault.stats()
     if as_json:
         emit_json(result.as_dict())
         return
-    layers = ", ".join(f"{layer}: {count}" for layer, count in result.by_layer.items()) or "none"
-    click.echo(f"notes: {result.notes} ({layers})")
-    click.echo(f"expired now: {result.expired}; with problems: {result.with_problems}")
-    click.echo(f"index: {result.index_bytes / 1_048_576:.1f} MiB; embedder: {result.embedder} ({result.dimension} dims)")
-    click.echo(f"passages: {result.passages}; their vectors: {result.passage_vectors_in_snapshot} in the snapshot, "
-               f"{result.passage_vectors_in_delta} in the delta")
-    click.echo(f"note vectors: {result.vectors_in_snapshot} in the HNSW snapshot, {result.vectors_in_delta} in the delta")
+    click.echo(f"notes: {result.notes}" + (f" ({layer_words(result.by_layer)})" if result.by_layer else ""))
+    problems = " (`vaultmem check` lists them with their fixes)" if result.with_problems else ""
+    click.echo(f"expired now: {result.expired}; with problems: {result.with_problems}{problems}")
+    click.echo(f"index: {result.index_bytes / 1_048_576:.1f} MiB in .vaultmem/; embedder: {result.embedder} ({result.dimension} dims)")
+    click.echo(f"passages (the parts of notes search ranks, a vector each): {result.passages}; "
+               f"whole-note vectors (similar notes, consolidate): {result.vectors_in_snapshot + result.vectors_in_delta}")
+    saved = result.passage_vectors_in_snapshot + result.vectors_in_snapshot
+    newer = result.passage_vectors_in_delta + result.vectors_in_delta
+    click.echo(f"vectors: {saved} in the saved search graph, {newer} added since "
+               "(searched one by one until enough pile up to be folded in)")
+
+
+def layer_words(by_layer: dict[str, int]) -> str:
+    """``L2: 5, L4: 1, no layer: 21``: the JSON's ``none`` (notes without a layer, such as a
+    person's own pages) in words (a trial: ``none: 21`` read as no notes at all)."""
+    return ", ".join(f"{'no layer' if layer == 'none' else layer}: {count}" for layer, count in by_layer.items())
 
 
 @main.command()
