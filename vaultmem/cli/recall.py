@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
@@ -211,6 +212,9 @@ def get(obj: Context, note: str, as_json: bool) -> None:
     click.echo(f"{view.title}\n  path: {view.path}\n  id: {view.id}  version: {view.version}\n"
                f"  layer: {view.layer or '-'}  tags: {', '.join(view.tags) or '-'}"
                + (f"  dated: {view.date}" if view.date else ""))
+    if view.aliases:
+        click.echo(f"  aliases: {', '.join(view.aliases)}")
+    render_properties(view.other_properties())
     if view.expired:
         click.echo(f"  EXPIRED at {view.expires_at}: hidden from search (vaultmem expire --apply archives it)")
     else:
@@ -223,3 +227,31 @@ def get(obj: Context, note: str, as_json: bool) -> None:
         click.echo(f"  ! {problem['field']}: {problem['message']}")
     click.echo("")
     click.echo(view.body)
+
+
+MAX_PROPERTIES_SHOWN = 15  # the rest are in --json: the body stays in sight
+MAX_PROPERTY_CHARS = 100
+
+
+def render_properties(properties: list[tuple[str, Any]]) -> None:
+    """A note's other properties, one line each in file order, long values cut."""
+    if not properties:
+        return
+    click.echo("  properties:")
+    for key, value in properties[:MAX_PROPERTIES_SHOWN]:
+        line = f"{key}: {' '.join(property_text(value).split())}"
+        click.echo(f"    {line[: MAX_PROPERTY_CHARS - 1]}…" if len(line) > MAX_PROPERTY_CHARS else f"    {line}")
+    if len(properties) > MAX_PROPERTIES_SHOWN:
+        click.echo(f"    and {len(properties) - MAX_PROPERTIES_SHOWN} more (--json shows them all)")
+
+
+def property_text(value: Any) -> str:
+    """A frontmatter value (as JSON holds it) the way a person reads it: a list comma-separated,
+    no value empty, true/false as YAML writes them."""
+    if isinstance(value, list):
+        return ", ".join(property_text(item) for item in value)
+    if isinstance(value, dict):
+        return json.dumps(value, ensure_ascii=False)
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return "" if value is None else str(value)
