@@ -313,6 +313,16 @@ def test_cli_remember_prints_the_similar_notes(sample_vault: Path) -> None:
     assert "similar (" in result.stdout and "preferences/oat-milk.md" in result.stdout
 
 
+def test_cli_remember_of_the_same_text_twice_names_the_first_note_the_second_time(vault_dir: Path) -> None:
+    # A trial saw `"similar": []` on MCP; the first call has nothing to compare with, the second must say it.
+    text = "Dentist moved to Thursday at 10:00, bring the insurance card."
+    first = json.loads(run_cli(vault_dir, "remember", text, "--json").stdout)
+    assert first["similar"] == []
+    second = run_cli(vault_dir, "remember", text)
+    assert second.exit_code == 0, second.output
+    assert f"  similar (1.00): {first['path']} — {text}" in second.stdout
+
+
 def test_a_memory_titled_like_an_existing_note_says_the_name_is_now_shared(vault_dir: Path) -> None:
     # A trial: remember --title Kyoto wrote memories/kyoto.md beside References/Kyoto.md without a word.
     (vault_dir / "References").mkdir()

@@ -10,11 +10,20 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from ..dating import calendar_day
-from .shell import Context, emit_json, json_option, library_errors, main, render_problems, render_resolution, said_once
+from .shell import (
+    Context,
+    emit_json,
+    json_option,
+    library_errors,
+    main,
+    render_excluded,
+    render_problems,
+    render_resolution,
+    said_once,
+)
 
 if TYPE_CHECKING:
     from ..explain import ExplainedPassage
-    from ..indexer import IndexReport
     from ..search import HitPassage
 
 PROGRESS_MIN_NOTES = 500  # fewer notes to read: done before a progress bar would help
@@ -34,7 +43,7 @@ def index(obj: Context, rebuild: bool, as_json: bool) -> None:
         return
     click.echo(f"indexed {obj.vault.root}: {report.summary()}" + (" (rebuilt)" if report.rebuilt else "")
                + (" — every note read again: the index was made by another version of vaultmem" if report.reread and not report.rebuilt else ""))
-    render_excluded(report)
+    render_excluded(report.not_notes)
     # Files that could not be read (or whose metadata did not load) are listed one by one;
     # metadata mistakes are `check`'s job, so they are counted here, not repeated.
     unreadable = [problem for problem in report.problems if problem.field in UNREADABLE_FIELDS]
@@ -46,23 +55,6 @@ def index(obj: Context, rebuild: bool, as_json: bool) -> None:
 
 
 UNREADABLE_FIELDS = frozenset({"file", "encoding", "frontmatter"})
-
-
-def render_excluded(report: IndexReport) -> None:
-    """A line each: what the vault's exclusions left out, and the files named like notes
-    that are not (``Note.MD``) — a few of them named, never a warning per file."""
-    parts = [f"{folder.path}/ ({folder.files} file(s); {folder.rule})" for folder in report.excluded_folders]
-    for group in report.excluded_by_rule:
-        more = f" and {group.files - len(group.named)} more" if group.files > len(group.named) else ""
-        parts.append(f"{', '.join(group.named)}{more} ({group.rule})")
-    if parts:
-        click.echo(f"not notes (excluded): {report.excluded_files} file(s): {', '.join(parts)}")
-    if report.skipped_files:
-        click.echo(f"not notes (skipped): {report.skipped_files} file(s):")
-        for skipped in report.skipped_named:
-            click.echo(f"  {skipped.path}: {skipped.reason}")
-        if report.skipped_files > len(report.skipped_named):
-            click.echo(f"  and {report.skipped_files - len(report.skipped_named)} more")
 
 
 def terminal_progress(todo: int, total: int) -> Callable[[int], None]:
