@@ -280,6 +280,19 @@ def test_the_real_kepano_vault_checks_clean_because_its_templates_are_not_notes(
     assert snapshot_files(kepano_vault) == before
 
 
+def test_check_says_what_it_left_out_as_index_does(kepano_vault: Path) -> None:
+    # A trial: `51 notes checked` in a vault of 103 Markdown files, the templates left out without a word.
+    printed = run_cli(kepano_vault, "check")
+    assert printed.exit_code == 0, printed.stdout
+    assert printed.stdout.splitlines()[-2:] == [
+        "51 notes checked, 0 problem(s)",
+        "not notes (excluded): 52 file(s): Templates/ (52 file(s); the Templates plugin's folder 'Templates')"]
+    report = json.loads(run_cli(kepano_vault, "check", "--json").stdout)
+    index = json.loads(run_cli(kepano_vault, "index", "--json").stdout)
+    assert report["excluded"] == index["excluded"] and report["excluded"]["files"] == 52  # one shape in both
+    assert report["skipped"] == index["skipped"]
+
+
 def test_a_note_made_from_a_template_outside_the_templates_folder_is_still_checked(kepano_vault: Path) -> None:
     template = (kepano_vault / "Templates" / "Journal Template.md").read_text(encoding="utf-8")
     assert "{{date}}" in template
@@ -292,6 +305,8 @@ def test_a_note_made_from_a_template_outside_the_templates_folder_is_still_check
     # The fix says how to mark a template, not only to quote what it means to be filled in (a trial).
     # The pattern names the note, not its folder: "Daily/" would take every journal entry out.
     assert 'add it to exclude in .vaultmem.toml ("/Daily/2026-11-30.md")' in problems[0]["fix"], problems[0]["fix"]
+    # And where Obsidian names its templates folder: a vault with no such setting has none to move it to (a trial).
+    assert "Settings → Templates → Template folder location" in problems[0]["fix"]
     index = run_cli(kepano_vault, "index")
     assert "Daily/2026-11-30.md: frontmatter: YAML does not load" in index.stdout  # indexed around, as before
     assert "Templates/" not in index.stdout.replace("not notes (excluded): 52 file(s): Templates/", "")

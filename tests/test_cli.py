@@ -185,6 +185,63 @@ def test_stats_json_has_the_documented_fields(sample_vault: Path) -> None:
     assert (stats["notes"], stats["with_problems"], stats["dimension"]) == (39, 4, 256)
 
 
+def test_stats_says_in_words_what_the_json_counts(sample_vault: Path) -> None:
+    # A trial: `notes: 21 (none: 21)` read as "no notes"; the notes have no layer (a person's pages).
+    run_cli(sample_vault, "index")
+    stats = json.loads(run_cli(sample_vault, "stats", "--json").stdout)
+    printed = run_cli(sample_vault, "stats").stdout
+    assert stats["by_layer"]["none"] == 2  # the JSON key stays
+    assert f"no layer: {stats['by_layer']['none']}" in printed and "none" not in printed
+    assert "with problems: 4 (`vaultmem check` lists them with their fixes)" in printed
+    # The vector store's own words (HNSW, snapshot, delta) are said as what they mean to a user.
+    assert not {"HNSW", "snapshot", "delta"} & set(printed.replace(",", " ").replace(";", " ").split())
+    vectors = stats["passage_vectors_in_snapshot"] + stats["vectors_in_snapshot"]
+    assert f"vectors: {vectors} in the saved search graph" in printed
+
+
+PERSON_PAGE = (
+    "---\n"
+    "type: person\n"
+    "tags: [people, family]\n"
+    "aliases: Dad, Father\n"
+    "layer: L3\n"
+    "birthday: 1961-04-02\n"
+    "phones:\n  - 555-0100\n  - 555-0101\n"
+    "address: {city: Akron, zip: '44301'}\n"
+    "retired: false\n"
+    "bio: " + "word " * 40 + "\n"
+    "---\n"
+    "# Dad\n\nLives in Akron.\n"
+)
+
+
+def test_get_shows_the_aliases_and_the_other_properties_in_file_order(vault_dir: Path, write_note) -> None:
+    # A trial: `get dad` showed neither his aliases nor `type: person`; only the JSON had them.
+    write_note("people/dad.md", PERSON_PAGE)
+    printed = run_cli(vault_dir, "get", "Father")
+    assert printed.exit_code == 0, printed.output
+    head, body = printed.stdout.split("\n\n", 1)
+    lines = head.splitlines()
+    assert "  aliases: Dad, Father" in lines
+    properties = lines[lines.index("  properties:") + 1 :][:5]
+    assert properties == ["    type: person", "    birthday: 1961-04-02", "    phones: 555-0100, 555-0101",
+                          '    address: {"city": "Akron", "zip": "44301"}', "    retired: false"]
+    bio = next(line for line in lines if line.startswith("    bio: "))
+    assert len(bio) == 4 + 100 and bio.endswith("word…")  # a long value is cut: the body stays in sight
+    # What has a line of its own is not said twice.
+    assert not [line for line in lines if line.startswith(("    tags:", "    aliases:", "    layer:"))]
+    assert body.startswith("# Dad\n\nLives in Akron.")
+    assert json.loads(run_cli(vault_dir, "get", "Father", "--json").stdout)["aliases"] == ["Dad", "Father"]
+
+
+def test_get_says_how_many_more_properties_the_json_holds(vault_dir: Path, write_note) -> None:
+    many = "".join(f"p{number}: value {number}\n" for number in range(20))
+    write_note("many.md", f"---\n{many}---\nbody\n")
+    printed = run_cli(vault_dir, "get", "many").stdout
+    assert "    p14: value 14" in printed and "p15" not in printed
+    assert "    and 5 more (--json shows them all)" in printed
+
+
 def test_search_paths_in_json_are_the_same_strings_as_in_check_and_index(sample_vault: Path) -> None:
     check = json.loads(run_cli(sample_vault, "check", "--json").stdout)
     index = json.loads(run_cli(sample_vault, "index", "--json").stdout)

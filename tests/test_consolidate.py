@@ -430,7 +430,7 @@ def test_a_title_remember_made_from_the_text_is_not_made_an_alias_by_a_merge(vau
         kept = vault.remember("For the North Hill garage job on Saturday, bring the trailer and heavy gloves; start at 8 sharp, "
                               "because the skip arrives at 9 and the neighbours want the drive clear by noon.", layer="L3", now=NOW)
         merged = vault.remember(GARAGE, layer="L3", now=NOW)
-        assert merged.title == "For the North Hill garage job on Saturday, bring trailer + heavy gloves; star…"
+        assert merged.title == "For the North Hill garage job on Saturday, bring trailer + heavy gloves; start…"  # cut at a word's end
         dry = vault.consolidate(now=NOW)
         assert [cluster.canonical.path for cluster in dry.clusters] == [kept.path]
         # Still an alias: a title someone chose, and the merged note's own aliases.

@@ -342,8 +342,8 @@ def test_the_real_kepano_vault_indexes_around_its_templates(tmp_path: Path, word
         assert len(report.added) == 51
         assert not any(path.startswith("Templates/") for path in report.added)
         assert [problem for problem in report.problems if problem.field == "frontmatter"] == []
-        assert [(folder.path, folder.rule.pattern, folder.files) for folder in report.excluded_folders] == [("Templates", "Templates", 52)]
-        assert report.excluded_files == 52 and report.as_dict()["excluded"]["files"] == 52  # was 0: only files excluded one by one counted
+        assert [(folder.path, folder.rule.pattern, folder.files) for folder in report.not_notes.excluded_folders] == [("Templates", "Templates", 52)]
+        assert report.not_notes.excluded_files == 52 and report.as_dict()["excluded"]["files"] == 52  # was 0: only files excluded one by one counted
         hits = vault.search("recipe", k=5, now=NOW)
         assert hits and not any(hit.path.startswith("Templates/") for hit in hits)
     assert snapshot_files(target) == before

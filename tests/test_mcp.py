@@ -127,6 +127,23 @@ def test_server_instructions_explain_the_memory_model(vault_dir: Path, log: Path
 # ------------------------------------------------------------------ round trip
 
 
+def test_get_carries_the_aliases_and_the_persons_properties(vault_dir: Path, log: Path) -> None:
+    # The CLI's `get` shows them (a trial: they were in the JSON only); an agent gets the same.
+    (vault_dir / "people").mkdir()
+    (vault_dir / "people" / "dad.md").write_text(
+        "---\ntype: person\naliases: Dad, Father\nbirthday: 1961-04-02\n---\n# Dad\n", encoding="utf-8")
+
+    async def scenario() -> None:
+        async with serve(vault_dir, log) as served:
+            shown = await served.call("get", note="Father")
+            assert shown["aliases"] == ["Dad", "Father"]  # as Obsidian reads the comma-separated string
+            assert list(shown["meta"].items()) == [("type", "person"), ("aliases", "Dad, Father"), ("birthday", "1961-04-02")]
+            listed = {tool.name: tool for tool in (await served.session.list_tools()).tools}
+            assert "aliases" in (listed["get"].description or "")
+
+    run(scenario)
+
+
 def test_remember_recall_mark_used_get_forget_round_trip(vault_dir: Path, log: Path) -> None:
     async def scenario() -> None:
         async with serve(vault_dir, log) as served:

@@ -313,6 +313,16 @@ def test_cli_remember_prints_the_similar_notes(sample_vault: Path) -> None:
     assert "similar (" in result.stdout and "preferences/oat-milk.md" in result.stdout
 
 
+def test_cli_remember_of_the_same_text_twice_names_the_first_note_the_second_time(vault_dir: Path) -> None:
+    # A trial saw `"similar": []` on MCP; the first call has nothing to compare with, the second must say it.
+    text = "Dentist moved to Thursday at 10:00, bring the insurance card."
+    first = json.loads(run_cli(vault_dir, "remember", text, "--json").stdout)
+    assert first["similar"] == []
+    second = run_cli(vault_dir, "remember", text)
+    assert second.exit_code == 0, second.output
+    assert f"  similar (1.00): {first['path']} — {text}" in second.stdout
+
+
 def test_a_memory_titled_like_an_existing_note_says_the_name_is_now_shared(vault_dir: Path) -> None:
     # A trial: remember --title Kyoto wrote memories/kyoto.md beside References/Kyoto.md without a word.
     (vault_dir / "References").mkdir()
@@ -375,6 +385,25 @@ def test_a_title_made_from_a_long_first_line_says_where_it_was_cut(vault: Vault)
     result = vault.remember("User takes 2000 IU of vitamin D every day since Nov 25; re-test due in late February.", now=NOW)
     assert result.title == "User takes 2000 IU of vitamin D every day since Nov 25; re-test due in late…"
     assert vault.remember("Standup is at 9:30.", now=NOW).title == "Standup is at 9:30."  # a whole line is not cut
+
+
+def test_a_title_made_from_a_long_line_is_cut_between_two_words(vault: Vault) -> None:
+    # A trial: `title: … at 10:00, bring pa…` in the person's file, cut inside "passport".
+    text = "Dentist appointment moved from Tuesday to Thursday, Dec 10 at 10:00, bring passport and insurance card."
+    result = vault.remember(text, now=NOW)
+    assert result.title == "Dentist appointment moved from Tuesday to Thursday, Dec 10 at 10:00, bring…"
+    assert frontmatter_of(vault.root / result.path)["title"] == result.title
+    # One long word (a URL) after a short one is cut inside it: "see…" would name nothing.
+    url = "see https://example.com/" + "a" * 100
+    assert vault.remember(url, now=NOW).title == url[:79] + "…"
+
+
+def test_a_title_in_a_script_without_spaces_is_cut_between_two_characters(vault: Vault) -> None:
+    chinese = "明天下午三点在会议室讨论预算" * 10
+    assert vault.remember(chinese, now=NOW).title == chinese[:79] + "…"
+    # A space early on is no reason to cut back to it: the characters after it are words too.
+    spaced = "会议 " + chinese
+    assert vault.remember(spaced, now=NOW).title == spaced[:79] + "…"
 
 
 def test_a_generated_title_passes_over_lines_that_hold_no_words(vault: Vault) -> None:

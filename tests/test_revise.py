@@ -369,6 +369,30 @@ def test_a_title_that_equals_a_heading_or_a_first_line_the_person_wrote_is_their
     assert vault.revise(headed.id, text="# Trip to Bergen\nFlights booked for June.", now=LATER).title == "Trip to Bergen"
 
 
+LONG_FIRST_LINE = "Dentist appointment moved from Tuesday to Thursday, Dec 10 at 10:00, bring passport and insurance card."
+
+
+def test_a_title_cut_between_words_is_made_anew_from_a_new_text(vault: Vault) -> None:
+    written = vault.remember(LONG_FIRST_LINE, layer="L3", now=NOW)
+    assert written.title.endswith(" bring…")
+    result = vault.revise(written.id, text=MOVED, now=LATER)
+    assert (result.title, result.previous_title) == (MOVED, written.title)
+
+
+def test_a_title_cut_mid_word_by_an_older_remember_is_still_made_anew(vault: Vault, write_note) -> None:
+    # Notes remembered before titles were cut at a word's end carry the old cut (`bring pa…`):
+    # it is still a title nobody chose, and a new text replaces it.
+    from vaultmem.writer import new_ulid
+
+    note_id, old_cut = new_ulid(), LONG_FIRST_LINE[:77].rstrip() + "…"
+    assert old_cut.endswith(" bring pa…")
+    write_note("memories/dentist.md", f"---\nid: {note_id}\ntitle: '{old_cut}'\nlayer: L3\n---\n{LONG_FIRST_LINE}\n")
+    vault.index()
+    result = vault.revise(note_id, text=MOVED, now=LATER)
+    assert (result.changed, result.title, result.previous_title) == (["body", "title"], MOVED, old_cut)
+    assert read_note(vault.root, "memories/dentist.md").meta["title"] == MOVED
+
+
 def test_an_append_keeps_a_generated_title(vault: Vault) -> None:
     # An append adds at the end: the first line the title was made from stays.
     written = vault.remember(MOVED, layer="L3", now=NOW)

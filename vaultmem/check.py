@@ -23,7 +23,7 @@ from .gitops import is_repository
 from .lifecycle import EXPIRING_LAYERS, LayerPolicy, format_duration, is_absent, resolve_now
 from .noteio import FileChange, edit_frontmatter, replace_if_unchanged
 from .notes import Note, Problem, content_hash, expiry_text, read_note, timestamp_or_none
-from .paths import VaultPaths
+from .paths import NotNotes, VaultPaths
 from .results import NotCommitted, not_committed_dicts
 
 
@@ -40,6 +40,7 @@ class Fix:
 @dataclass
 class CheckReport:
     files: int = 0
+    not_notes: NotNotes = field(default_factory=NotNotes)  # not checked: excluded (templates…), Note.MD
     problems: list[Problem] = field(default_factory=list)
     fixed: list[Fix] = field(default_factory=list)
     changes: list[FileChange] = field(default_factory=list)  # what --fix wrote (for the auto-commit)
@@ -58,6 +59,7 @@ class CheckReport:
     def as_dict(self) -> dict[str, object]:
         return {
             "files": self.files,
+            **self.not_notes.as_dict(),
             "ok": self.ok,
             "problems": [problem.as_dict() for problem in self.problems],
             "fixed": [fix.as_dict() for fix in self.fixed],
@@ -92,8 +94,9 @@ def changed_config_problem() -> Problem:
 def check_vault(paths: VaultPaths, policy: LayerPolicy, fix: bool = False, now: object = None) -> CheckReport:
     report = CheckReport()
     paths.refresh()
-    files, issues = paths.scan()  # excluded files are not notes: never checked, never fixed
-    report.files = len(files)
+    scan = paths.scan_vault()  # excluded files are not notes: never checked, never fixed (but counted)
+    files, issues = scan.files, scan.issues
+    report.files, report.not_notes = len(files), NotNotes.of(scan)
     report.problems.extend(paths.exclusions.problems)
     report.problems.extend(paths.daily.problems)  # a daily-note format not used: its notes dated by the other rules
     report.problems.extend(Problem(issue.path, "file", issue.reason, issue.fix) for issue in issues)

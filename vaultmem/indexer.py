@@ -22,7 +22,7 @@ from .dating import date_problems, note_date
 from .errors import DerivedIndexError
 from .lifecycle import to_epoch_us
 from .notes import Note, Problem, epoch_us_or_none, expiry_text, lookup_names, parse_note
-from .paths import NAMED_FILES, ExcludedFiles, ExcludedFolder, FileStat, SkippedFile, VaultPaths, by_rule
+from .paths import FileStat, NotNotes, VaultPaths
 from .searchable import INDEX_RULES, SearchableNote, searchable
 from .storage import DAILY_FORMAT_KEY, EXCLUSIONS_KEY, READER_KEY, REBUILDING, SPACES, FileState, NoteRow, Store
 
@@ -49,13 +49,7 @@ class IndexReport:
     problems: list[Problem] = field(default_factory=list)
     rebuilt: bool = False
     reread: bool = False  # every file read again: the index was made under earlier rules (searchable.INDEX_RULES)
-    # Not notes at all (exclusions.py): folders skipped whole, and single files.
-    excluded_folders: list[ExcludedFolder] = field(default_factory=list)
-    excluded_files: int = 0  # every note file excluded: one by one and in those folders
-    excluded_by_rule: list[ExcludedFiles] = field(default_factory=list)  # those excluded one by one, a few named per rule
-    # Named like a note with the extension in another case (Note.MD): not notes, said so.
-    skipped_files: int = 0
-    skipped_named: list[SkippedFile] = field(default_factory=list)  # the first few, with the reason
+    not_notes: NotNotes = field(default_factory=NotNotes)  # excluded (exclusions.py), and Note.MD skipped
 
     def as_dict(self) -> dict[str, object]:
         return {
@@ -68,17 +62,7 @@ class IndexReport:
             "deferred": self.deferred,
             "rebuilt": self.rebuilt,
             "reread": self.reread,
-            "excluded": {
-                "folders": [{"path": folder.path, "source": folder.rule.source, "pattern": folder.rule.pattern,
-                             "files": folder.files} for folder in self.excluded_folders],
-                "files": self.excluded_files,
-                "rules": [{"source": group.rule.source, "pattern": group.rule.pattern, "files": group.files,
-                           "named": list(group.named)} for group in self.excluded_by_rule],
-            },
-            "skipped": {
-                "files": self.skipped_files,
-                "named": [{"path": skipped.path, "reason": skipped.reason} for skipped in self.skipped_named],
-            },
+            **self.not_notes.as_dict(),
             "problems": [problem.as_dict() for problem in self.problems],
         }
 
@@ -177,9 +161,7 @@ class Indexer:
                 self.store.notes.mark_all_changed()  # rows made by another reader: read every file again
         scan = self.paths.scan_vault()
         files = scan.files
-        report.excluded_folders, report.excluded_files = scan.excluded_folders, scan.excluded_notes
-        report.excluded_by_rule = by_rule(scan.excluded_one_by_one)
-        report.skipped_files, report.skipped_named = len(scan.skipped), scan.skipped[:NAMED_FILES]
+        report.not_notes = NotNotes.of(scan)
         report.problems.extend(Problem(issue.path, "file", issue.reason, issue.fix) for issue in scan.issues)
         known = self.store.notes.file_states()
         seen = {stat.path for stat in files}

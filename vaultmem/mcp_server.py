@@ -427,7 +427,8 @@ class VaultTools:
             until=until, surface=Surface.MCP))).as_dict()
 
     @vault_tool(READ_ONLY, (
-        "Read one note in full as it is on disk now: body, frontmatter, layer, tags, expires_at, "
+        "Read one note in full as it is on disk now: body, frontmatter (meta: every property, in file order), "
+        "layer, tags, aliases (the other names the note goes by), expires_at, "
         "whether it has expired (expired=true plus a notice), superseded_by (the note that replaced it), "
         "problems, how often it was used, and its version (pass it to revise as if_version). "
         "Use it after recall when the snippet is not enough, or to read a note the user names."

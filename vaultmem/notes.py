@@ -486,8 +486,9 @@ def _yaml_problem(relative: str, error: BaseException, salvaged: Mapping[str, An
         # A template outside the templates folder Obsidian's settings name (or with none named):
         # the fix is to say it is one, not to quote what the template means to be filled in.
         return Problem(relative, "frontmatter", f"YAML does not load{where}: {reason} (a template placeholder such as "
-                       "{{date}}?)", "if this note is a template, move it into the folder Obsidian's Templates settings "
-                       f"name or add it to exclude in .vaultmem.toml (\"{_exclude_pattern(relative)}\"); else quote "
+                       "{{date}}?)", f"if this note is a template, add it to exclude in .vaultmem.toml "
+                       f"(\"{_exclude_pattern(relative)}\") or move it into the folder Obsidian's Settings → Templates "
+                       f"→ Template folder location names (a vault may name none yet); else quote "
                        f"the values holding '{{{{'; {meanwhile}")
     return Problem(relative, "frontmatter", f"YAML does not load{where}: {reason}",
                    f"fix the YAML (quote values containing ': ' or '{{{{'); {meanwhile}")

@@ -99,6 +99,42 @@ def by_rule(excluded: Sequence[ExcludedFile], named: int = NAMED_FILES) -> list[
     return [ExcludedFiles(rule, len(paths), tuple(paths[:named])) for rule, paths in groups.items()]
 
 
+@dataclass(frozen=True)
+class NotNotes:
+    """What a walk of the vault found that is not a note, as ``index`` and ``check`` report it:
+    what the exclusions left out (folders whole, files one by one), and files named like a
+    note in another case (``Note.MD``). A person counting their Markdown files learns where
+    the rest went (a trial: ``check`` said ``51 notes checked`` in a vault of 103, its
+    templates left out without a word)."""
+
+    excluded_folders: tuple[ExcludedFolder, ...] = ()
+    excluded_files: int = 0  # every note file excluded: one by one and in those folders
+    excluded_by_rule: tuple[ExcludedFiles, ...] = ()  # those excluded one by one, a few named per rule
+    skipped_files: int = 0
+    skipped_named: tuple[SkippedFile, ...] = ()  # the first few, with the reason
+
+    @classmethod
+    def of(cls, scan: Scan) -> NotNotes:
+        """From :meth:`VaultPaths.scan_vault`'s walk (a read's walk does not count excluded folders)."""
+        return cls(tuple(scan.excluded_folders), scan.excluded_notes, tuple(by_rule(scan.excluded_one_by_one)),
+                   len(scan.skipped), tuple(scan.skipped[:NAMED_FILES]))
+
+    def as_dict(self) -> dict[str, object]:
+        return {
+            "excluded": {
+                "folders": [{"path": folder.path, "source": folder.rule.source, "pattern": folder.rule.pattern,
+                             "files": folder.files} for folder in self.excluded_folders],
+                "files": self.excluded_files,
+                "rules": [{"source": group.rule.source, "pattern": group.rule.pattern, "files": group.files,
+                           "named": list(group.named)} for group in self.excluded_by_rule],
+            },
+            "skipped": {
+                "files": self.skipped_files,
+                "named": [{"path": skipped.path, "reason": skipped.reason} for skipped in self.skipped_named],
+            },
+        }
+
+
 @dataclass
 class Scan:
     """One walk of the vault: the note files, what could not be read, what was excluded."""

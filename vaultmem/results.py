@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from datetime import date, datetime
 from typing import TYPE_CHECKING, Any
 
+from .fields import alias_key, aliases_of
 from .lifecycle import is_absent, is_expired_us
 
 if TYPE_CHECKING:
@@ -169,6 +170,11 @@ class Revised:
                 "resolved_from": resolution_dict(self.resolved_from)}
 
 
+# The frontmatter keys a NoteView has a field of its own for (the aliases' key is the one
+# fields.alias_key picks: a second ``alias`` key Obsidian ignores is another property).
+SHOWN_ON_THEIR_OWN = frozenset({"id", "title", "layer", "tags", "expires_at", "permanent", "superseded_by"})
+
+
 @dataclass(frozen=True)
 class NoteView:
     id: str
@@ -189,6 +195,7 @@ class NoteView:
     superseded_by: NoteRef | None = None  # the note that retired this one (remember --supersedes)
     resolved_from: Resolution | None = None
     date: str | None = None  # the note's date, as a hit gives it (search by date uses it)
+    aliases: list[str] = field(default_factory=list)  # as Obsidian reads them (fields.aliases_of): a NOTE may name it by one
 
     @classmethod
     def of(cls, row: NoteRow, current: Note, usage: UsageRow | None, now_us: int, *,
@@ -200,8 +207,15 @@ class NoteView:
             expired=is_expired_us(row.expires_us, now_us), permanent=row.permanent, meta=json_safe(current.meta),
             body=current.body, problems=row.problems, use_count=usage.use_count if usage else 0,
             last_used_at=usage.last_used_at if usage else None, version=current.version,
-            superseded_by=superseded_by, resolved_from=resolved_from, date=row.date,
+            superseded_by=superseded_by, resolved_from=resolved_from, date=row.date, aliases=aliases_of(current.meta),
         )
+
+    def other_properties(self) -> list[tuple[str, Any]]:
+        """The frontmatter a person wrote besides what the view names on its own (id, title,
+        layer, tags, aliases, expiry, superseded_by), in file order: ``get`` shows them under
+        those (a trial: a person's ``type``, ``url`` and aliases were in the JSON only)."""
+        named = {*SHOWN_ON_THEIR_OWN, alias_key(self.meta)}
+        return [(key, value) for key, value in self.meta.items() if key not in named]
 
     def as_dict(self) -> dict[str, Any]:
         return {**self.__dict__, "superseded_by": None if self.superseded_by is None else self.superseded_by.as_dict(),

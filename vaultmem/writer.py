@@ -19,6 +19,7 @@ from datetime import datetime
 from pathlib import Path, PurePosixPath
 from typing import Any
 
+from .cjk import has_run
 from .errors import Argument, InvalidTimestamp, PathOutsideVault, UsageError, short_repr
 from .lifecycle import (
     PERMANENT_LAYER,
@@ -169,13 +170,42 @@ def explicit_expiry(expires_at: object, ttl: str | None, moment: datetime) -> da
 def default_title(text: str) -> str:
     """The first line of the text that holds a word, or its first words, as a title; ``…``
     where it was cut (a title cut after "due in late" reads as the whole fact, and wrong).
-    Which line, and how it is cleaned: :func:`title_source`."""
+    A line longer than :data:`DEFAULT_TITLE_CHARS` is cut between two words (it was cut
+    mid-word: ``…at 10:00, bring p…``), or between two characters of a script written
+    without spaces (cjk.py). Which line, and how it is cleaned: :func:`title_source`."""
+    title, more = _title_words(text)
+    if len(title) > DEFAULT_TITLE_CHARS:
+        return _cut_at_word(title, DEFAULT_TITLE_CHARS - 1) + "…"
+    return title + ("…" if more else "")
+
+
+def _title_words(text: str) -> tuple[str, bool]:
+    """The title's first words, one space apart, and whether the line holds more of them."""
     first = "".join(char for char in title_source(text).line if not _unsafe_in_names(char))
     words = first.split()
-    title = " ".join(words[:SLUG_WORDS * 2])
+    return " ".join(words[:SLUG_WORDS * 2]), len(words) > SLUG_WORDS * 2
+
+
+def _cut_at_word(title: str, limit: int) -> str:
+    """``title``'s first ``limit`` characters at most, ending at a word's end: at the last
+    space before the limit, unless the cut falls between two characters of a script written
+    without spaces, or the only space would keep less than half (one long word, a URL: cut
+    inside it, as a title must end somewhere). Punctuation left dangling (``10:00,``) goes."""
+    if title[limit].isspace() or has_run(title[limit - 1 : limit + 1]):
+        kept = title[:limit]
+    else:
+        space = title.rfind(" ", 0, limit)
+        kept = title[:space] if space >= limit // 2 else title[:limit]
+    return kept.rstrip().rstrip(",;:").rstrip()
+
+
+def _default_title_cut_mid_word(text: str) -> str:
+    """The title ``remember`` made before titles were cut at a word's end: notes written
+    then carry it, and it is still theirs to replace (:func:`is_generated_title`)."""
+    title, more = _title_words(text)
     if len(title) > DEFAULT_TITLE_CHARS:
         return title[: DEFAULT_TITLE_CHARS - 3].rstrip() + "…"
-    return title + ("…" if len(words) > SLUG_WORDS * 2 else "")
+    return title + ("…" if more else "")
 
 
 def is_generated_title(note: Note) -> bool:
@@ -190,7 +220,10 @@ def is_generated_title(note: Note) -> bool:
     first line, since it equals the title made from that body. A remembered note titled by its
     ``# heading`` takes the new text's heading (a review: "Trip to Oslo" stayed over Bergen)."""
     title = note.meta.get("title")
-    return is_ulid(note.meta.get("id")) and isinstance(title, str) and title.strip() == default_title(note.body) != ""
+    if not (is_ulid(note.meta.get("id")) and isinstance(title, str)) or not title.strip():
+        return False
+    # Either cut: a note remembered before the cut moved to a word's end keeps its old title.
+    return title.strip() in (default_title(note.body), _default_title_cut_mid_word(note.body))
 
 
 @dataclass(frozen=True)

@@ -9,7 +9,16 @@ from typing import TYPE_CHECKING
 import click
 
 from ..config import DEFAULT_THRESHOLD
-from .shell import Context, emit_json, json_option, library_errors, main, render_commit, render_problems
+from .shell import (
+    Context,
+    emit_json,
+    json_option,
+    library_errors,
+    main,
+    render_commit,
+    render_excluded,
+    render_problems,
+)
 
 if TYPE_CHECKING:
     from ..check import CheckReport
@@ -186,5 +195,6 @@ def check(obj: Context, fix: bool, as_json: bool) -> None:
             click.echo(f"fixed {applied.path}: {applied.action}")
         render_problems(report.problems)
         click.echo(f"{report.files} notes checked, {len(report.problems)} problem(s)" + (f", {len(report.fixed)} fixed" if fix else ""))
+        render_excluded(report.not_notes)
         render_commit(report)
     sys.exit(0 if report.ok else 1)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
@@ -17,6 +18,7 @@ from .shell import (
     json_option,
     library_errors,
     main,
+    render_excluded,
     render_problems,
     render_resolution,
     said_once,
@@ -24,7 +26,6 @@ from .shell import (
 
 if TYPE_CHECKING:
     from ..explain import ExplainedPassage
-    from ..indexer import IndexReport
     from ..search import HitPassage
 
 PROGRESS_MIN_NOTES = 500  # fewer notes to read: done before a progress bar would help
@@ -44,7 +45,7 @@ def index(obj: Context, rebuild: bool, as_json: bool) -> None:
         return
     click.echo(f"indexed {obj.vault.root}: {report.summary()}" + (" (rebuilt)" if report.rebuilt else "")
                + (" — every note read again: the index was made by another version of vaultmem" if report.reread and not report.rebuilt else ""))
-    render_excluded(report)
+    render_excluded(report.not_notes)
     # Files that could not be read (or whose metadata did not load) are listed one by one;
     # metadata mistakes are `check`'s job, so they are counted here, not repeated.
     unreadable = [problem for problem in report.problems if problem.field in UNREADABLE_FIELDS]
@@ -56,23 +57,6 @@ def index(obj: Context, rebuild: bool, as_json: bool) -> None:
 
 
 UNREADABLE_FIELDS = frozenset({"file", "encoding", "frontmatter"})
-
-
-def render_excluded(report: IndexReport) -> None:
-    """A line each: what the vault's exclusions left out, and the files named like notes
-    that are not (``Note.MD``) — a few of them named, never a warning per file."""
-    parts = [f"{folder.path}/ ({folder.files} file(s); {folder.rule})" for folder in report.excluded_folders]
-    for group in report.excluded_by_rule:
-        more = f" and {group.files - len(group.named)} more" if group.files > len(group.named) else ""
-        parts.append(f"{', '.join(group.named)}{more} ({group.rule})")
-    if parts:
-        click.echo(f"not notes (excluded): {report.excluded_files} file(s): {', '.join(parts)}")
-    if report.skipped_files:
-        click.echo(f"not notes (skipped): {report.skipped_files} file(s):")
-        for skipped in report.skipped_named:
-            click.echo(f"  {skipped.path}: {skipped.reason}")
-        if report.skipped_files > len(report.skipped_named):
-            click.echo(f"  and {report.skipped_files - len(report.skipped_named)} more")
 
 
 def terminal_progress(todo: int, total: int) -> Callable[[int], None]:
@@ -183,19 +167,28 @@ def explain(obj: Context, note: str, query: str, k: int, layers: tuple[str, ...]
 @json_option
 @click.pass_obj
 def stats(obj: Context, as_json: bool) -> None:
-    """Notes by layer, expired now, problems, index size, embedder."""
+    """Notes by layer, expired now, problems, index size, embedder, passages and vectors."""
     with library_errors(as_json):
         result = obj.vault.stats()
     if as_json:
         emit_json(result.as_dict())
         return
-    layers = ", ".join(f"{layer}: {count}" for layer, count in result.by_layer.items()) or "none"
-    click.echo(f"notes: {result.notes} ({layers})")
-    click.echo(f"expired now: {result.expired}; with problems: {result.with_problems}")
-    click.echo(f"index: {result.index_bytes / 1_048_576:.1f} MiB; embedder: {result.embedder} ({result.dimension} dims)")
-    click.echo(f"passages: {result.passages}; their vectors: {result.passage_vectors_in_snapshot} in the snapshot, "
-               f"{result.passage_vectors_in_delta} in the delta")
-    click.echo(f"note vectors: {result.vectors_in_snapshot} in the HNSW snapshot, {result.vectors_in_delta} in the delta")
+    click.echo(f"notes: {result.notes}" + (f" ({layer_words(result.by_layer)})" if result.by_layer else ""))
+    problems = " (`vaultmem check` lists them with their fixes)" if result.with_problems else ""
+    click.echo(f"expired now: {result.expired}; with problems: {result.with_problems}{problems}")
+    click.echo(f"index: {result.index_bytes / 1_048_576:.1f} MiB in .vaultmem/; embedder: {result.embedder} ({result.dimension} dims)")
+    click.echo(f"passages (the parts of notes search ranks, a vector each): {result.passages}; "
+               f"whole-note vectors (similar notes, consolidate): {result.vectors_in_snapshot + result.vectors_in_delta}")
+    saved = result.passage_vectors_in_snapshot + result.vectors_in_snapshot
+    newer = result.passage_vectors_in_delta + result.vectors_in_delta
+    click.echo(f"vectors: {saved} in the saved search graph, {newer} added since "
+               "(searched one by one until enough pile up to be folded in)")
+
+
+def layer_words(by_layer: dict[str, int]) -> str:
+    """``L2: 5, L4: 1, no layer: 21``: the JSON's ``none`` (notes without a layer, such as a
+    person's own pages) in words (a trial: ``none: 21`` read as no notes at all)."""
+    return ", ".join(f"{'no layer' if layer == 'none' else layer}: {count}" for layer, count in by_layer.items())
 
 
 @main.command()
@@ -213,6 +206,9 @@ def get(obj: Context, note: str, as_json: bool) -> None:
     click.echo(f"{view.title}\n  path: {view.path}\n  id: {view.id}  version: {view.version}\n"
                f"  layer: {view.layer or '-'}  tags: {', '.join(view.tags) or '-'}"
                + (f"  dated: {view.date}" if view.date else ""))
+    if view.aliases:
+        click.echo(f"  aliases: {', '.join(view.aliases)}")
+    render_properties(view.other_properties())
     if view.expired:
         click.echo(f"  EXPIRED at {view.expires_at}: hidden from search (vaultmem expire --apply archives it)")
     else:
@@ -225,3 +221,31 @@ def get(obj: Context, note: str, as_json: bool) -> None:
         click.echo(f"  ! {problem['field']}: {problem['message']}")
     click.echo("")
     click.echo(view.body)
+
+
+MAX_PROPERTIES_SHOWN = 15  # the rest are in --json: the body stays in sight
+MAX_PROPERTY_CHARS = 100
+
+
+def render_properties(properties: list[tuple[str, Any]]) -> None:
+    """A note's other properties, one line each in file order, long values cut."""
+    if not properties:
+        return
+    click.echo("  properties:")
+    for key, value in properties[:MAX_PROPERTIES_SHOWN]:
+        line = f"{key}: {' '.join(property_text(value).split())}"
+        click.echo(f"    {line[: MAX_PROPERTY_CHARS - 1]}…" if len(line) > MAX_PROPERTY_CHARS else f"    {line}")
+    if len(properties) > MAX_PROPERTIES_SHOWN:
+        click.echo(f"    and {len(properties) - MAX_PROPERTIES_SHOWN} more (--json shows them all)")
+
+
+def property_text(value: Any) -> str:
+    """A frontmatter value (as JSON holds it) the way a person reads it: a list comma-separated,
+    no value empty, true/false as YAML writes them."""
+    if isinstance(value, list):
+        return ", ".join(property_text(item) for item in value)
+    if isinstance(value, dict):
+        return json.dumps(value, ensure_ascii=False)
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return "" if value is None else str(value)

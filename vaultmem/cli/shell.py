@@ -38,6 +38,7 @@ from ..errors import (
 
 if TYPE_CHECKING:
     from ..notes import Problem
+    from ..paths import NotNotes
     from ..resolution import Resolution
     from ..results import NotCommitted
     from ..vault import Vault
@@ -292,3 +293,20 @@ def render_resolution(resolved_from: Resolution | None, path: str, err: bool = F
 def render_problems(problems: list[Problem]) -> None:
     for problem in problems:
         click.echo(f"! {problem.path}: {problem.field}: {problem.message}\n    fix: {problem.fix}")
+
+
+def render_excluded(not_notes: NotNotes) -> None:
+    """A line each: what the vault's exclusions left out, and the files named like notes
+    that are not (``Note.MD``) — a few of them named, never a warning per file."""
+    parts = [f"{folder.path}/ ({folder.files} file(s); {folder.rule})" for folder in not_notes.excluded_folders]
+    for group in not_notes.excluded_by_rule:
+        more = f" and {group.files - len(group.named)} more" if group.files > len(group.named) else ""
+        parts.append(f"{', '.join(group.named)}{more} ({group.rule})")
+    if parts:
+        click.echo(f"not notes (excluded): {not_notes.excluded_files} file(s): {', '.join(parts)}")
+    if not_notes.skipped_files:
+        click.echo(f"not notes (skipped): {not_notes.skipped_files} file(s):")
+        for skipped in not_notes.skipped_named:
+            click.echo(f"  {skipped.path}: {skipped.reason}")
+        if not_notes.skipped_files > len(not_notes.skipped_named):
+            click.echo(f"  and {not_notes.skipped_files - len(not_notes.skipped_named)} more")
