@@ -178,7 +178,8 @@ def test_excluded_files_are_never_indexed_checked_searched_consolidated_or_expir
     assert index.exit_code == 0
     excluded_line = index.stdout.splitlines()[1]
     private = sorted(path for path in private_before if path.endswith(".md"))
-    assert excluded_line.startswith(f"not notes (excluded): {len(private)} file(s): Private/ ({len(private)} file(s); ")
+    # The one folder holds every excluded file: the count is said once, not again beside it.
+    assert excluded_line.startswith(f"not notes (excluded): {len(private)} file(s): Private/ (.vaultmem.toml's exclude")
     assert "broken.md" not in index.stdout  # never a warning about an excluded file
     assert run_json(root, "index")["excluded"] == {  # "files": 0 before, with the whole folder excluded
         "folders": [{"path": "Private", "source": ".vaultmem.toml's exclude", "pattern": "Private/", "files": len(private)}],
@@ -328,3 +329,14 @@ def test_a_rule_holding_a_quote_or_a_line_break_is_shown_with_escapes() -> None:
     assert str(Rule(".vaultmem.toml's exclude", "/a\\[1\\].md")) == ".vaultmem.toml's exclude '/a\\[1\\].md'"
     assert str(Rule(".vaultmem.toml's exclude", "it's/")) == '.vaultmem.toml\'s exclude "it\'s/"'
     assert str(Rule(".vaultmem.toml's exclude", "a\nb")) == '.vaultmem.toml\'s exclude "a\\nb"'
+
+
+def test_the_excluded_line_counts_each_folder_only_when_there_are_several(vault_dir: Path) -> None:
+    write_file(vault_dir, ".vaultmem.toml", CONFIG + 'exclude = ["Private/", "Drafts/"]\n')
+    write_file(vault_dir, "note.md", "A note.\n")
+    for name in ("a", "b"):
+        write_file(vault_dir, f"Private/{name}.md", "private\n")
+    write_file(vault_dir, "Drafts/c.md", "draft\n")
+    line = next(line for line in run_cli(vault_dir, "index").stdout.splitlines() if line.startswith("not notes"))
+    assert line.startswith("not notes (excluded): 3 file(s): ") and "Private/ (2 file(s); " in line, line
+    assert "Drafts/ (1 file(s); " in line, line
