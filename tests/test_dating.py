@@ -666,3 +666,28 @@ def test_a_date_property_written_in_words_dates_the_note(value: str, day: str | 
     found = note_date(meta, "Notes/x.md")
     assert (found.moment.date().isoformat() if found else None) == day
     assert (date_problems(meta, "Notes/x.md") == []) == (day is not None)
+
+
+def test_a_date_or_bound_at_the_calendars_end_is_shown_in_a_zone_east_of_utc(vault_dir: Path,
+                                                                               write_note: Callable[..., Path]) -> None:
+    # East of UTC, 23:30Z on 31 December 9999 is a day Python cannot write: search crashed with
+    # OverflowError naming a far note's day (calendar_day) or a range's bound (shown_range).
+    from vaultmem.embedders import HashingEmbedder
+
+    write_note("far.md", "---\ndate: 9999-12-31T23:30:00Z\n---\nThe time capsule opens.\n")
+    write_note("near.md", "---\ndate: 2026-11-20\n---\nThe time capsule was buried.\n")
+    write_note(".vaultmem.toml", 'embedder = "hashing"\n')  # the CLI below uses the same embedder
+    with local_zone("Europe/Berlin"), Vault(vault_dir, embedder=HashingEmbedder()) as vault:
+        vault.index()
+        december = vault.search("time capsule", k=5, now=NOW, since="2026-12-01", until="2026-12-31")
+        late = vault.search("time capsule", k=5, now=NOW, since="9999-12-31T23:00:00Z")
+        shown = run_cli(vault_dir, "search", "time capsule", "--as-of", NOW)
+    assert december.warnings[0] == ("no note is dated 2026-12-01 … 2026-12-31; 2 dated notes fall outside it, "
+                                    "the nearest on 2026-11-20 (before it) and 9999-12-31 (after it)")
+    assert [hit.path for hit in late] == ["far.md"]
+    assert late.warnings[0] == ("only 1 note is dated 9999-12-31 23:00 or later; 1 other dated note falls outside it, "
+                                "the nearest on 2026-11-20 (before it)")
+    assert shown.exit_code == 0 and "dated 9999-12-31]  far.md" in shown.stdout, shown.output
+    with local_zone("Pacific/Kiritimati"), Vault(vault_dir, embedder=HashingEmbedder()) as vault:
+        latest = vault.search("time capsule", k=5, now=NOW, since="9999-12-31")  # its local midnight: past the calendar
+    assert latest.warnings[0].startswith("no note is dated 9999-12-31 or later; 2 dated notes fall outside it"), latest.warnings

@@ -241,7 +241,17 @@ def calendar_day(shown: str) -> str:
     Angeles is that day's, not UTC's next)."""
     if len(shown) == len("2026-11-30"):
         return shown
-    return datetime.fromisoformat(shown).astimezone().date().isoformat()
+    return _on_local_clock(datetime.fromisoformat(shown)).date().isoformat()
+
+
+def _on_local_clock(moment: datetime) -> datetime:
+    """``moment`` in this machine's zone; as it is (UTC) where that zone's reading lies past
+    year 9999 (23:30Z on 31 December 9999, east of UTC): Python cannot write that day, and a
+    search with such a bound, or naming such a note's day, crashed with OverflowError."""
+    try:
+        return moment.astimezone()
+    except OverflowError:
+        return moment
 
 
 def shown_range(since: datetime | None, until: datetime | None) -> str:
@@ -259,7 +269,7 @@ def shown_range(since: datetime | None, until: datetime | None) -> str:
 
 def _shown_bound(moment: datetime, end: bool) -> str:
     """A bound as its local day when it is where that day starts (or, as ``until``, ends), else with its time."""
-    local = moment.astimezone()
+    local = _on_local_clock(moment)
     day = local.date()
     whole = _end_of(day).instant if end else _local_midnight(day)
     return day.isoformat() if moment == whole else f"{day.isoformat()} {local:%H:%M}"
@@ -402,7 +412,7 @@ def _days_after(day: date, days: int) -> date:
 
 def _local_date(now: datetime) -> date:
     """The calendar date on this machine's clock at ``now`` (its zone as the OS says it now)."""
-    return now.astimezone().date()
+    return _on_local_clock(now).date()
 
 
 def _start_of(day: date) -> Bound:
