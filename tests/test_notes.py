@@ -12,6 +12,7 @@ from helpers import SAMPLE_VAULT
 from vaultmem.dating import note_date
 from vaultmem.errors import NoteReadError
 from vaultmem.markdown import code_ranges
+from vaultmem.noteio import edit_frontmatter
 from vaultmem.notes import inline_tags, parse_note, read_note, tags_of, title_of
 
 
@@ -172,6 +173,26 @@ def test_a_frontmatter_below_line_1_stays_text_as_obsidian_reads_it_and_is_a_pro
 def test_a_rule_near_the_top_that_does_not_look_like_a_frontmatter_is_no_problem(text: str) -> None:
     note = parse(text)
     assert (note.meta, note.body, note.problems) == ({}, text, ())
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "# Pancakes\n---\nServes: 4\nTime: 20 min\n---\nMix flour, eggs and milk.\n",  # a recipe card
+        "# Quiz\n\n---\nQ: What is the capital of France?\nA: Paris\n---\n",  # a question and its answer
+        "Phone call\n\n---\nMe: are you coming?\nHer: at six\n---\n",  # a dialogue
+    ],
+    ids=["recipe under a heading", "question and answer", "dialogue"],
+)
+def test_key_value_lines_between_rules_under_the_notes_own_text_are_no_frontmatter(text: str) -> None:
+    # Was: two `key: value` lines between rules under a heading were "a frontmatter not on line 1":
+    # check failed, every hit warned, revise --tag was refused, and the fix said to move the
+    # heading below them. Under text of the note, only a block with a key a frontmatter is for
+    # (tags, layer, date…) is one meant (a stray word above it); under blank lines, any two keys.
+    note = parse(text)
+    assert (note.meta, note.body, note.problems) == ({}, text, ())
+    edited = edit_frontmatter(text.encode("utf-8"), {"tags": ["kitchen"]})  # what revise --tag writes
+    assert edited.decode("utf-8").endswith("---\n" + text) and parse(edited).meta == {"tags": ["kitchen"]}
 
 
 def test_looking_for_a_misplaced_frontmatter_stays_linear_on_a_line_of_blanks() -> None:

@@ -58,7 +58,9 @@ from .markdown import without_code_or_hidden
 #     string split on commas (`aliases: Tommy, T-Bone` is two names, stored and name-keyed so).
 # 13: the full text holds the Turkish dotless ı as i (cjk.fts_form): "KADIKÖY" finds "Kadıköy".
 # 14: a frontmatter block a few lines below line 1 is a problem (misplaced_frontmatter).
-READER_VERSION = "14"
+# 15: ... but under the note's own text only with a key a frontmatter is for (a recipe's
+#     `Serves: 4` / `Time: 20 min` between rules under its heading is the note's text).
+READER_VERSION = "15"
 BOM = "\ufeff"
 _SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
@@ -394,9 +396,9 @@ def misplaced_frontmatter(relative: str, text: str) -> list[Problem]:
 
     Only a block that looks meant: its ``---`` within :data:`MISPLACED_LINES_ABOVE` lines of
     the top, a ``key: value`` line right under it, a closing ``---``, and between them YAML
-    that loads as a mapping of two keys or more, or of one key Obsidian or vaultmem keep
-    (``tags``, ``layer``…). A rule with a line of prose under it (``Note: call back``) is
-    none. Costs a few line look-ups for a note without frontmatter; YAML is loaded only for
+    that loads as a mapping holding a key Obsidian or vaultmem keep (``tags``, ``layer``…) or,
+    under nothing but blank lines, of two keys or more (:func:`_looks_meant`). A rule with a
+    line of prose under it (``Note: call back``) is none. Costs a few line look-ups for a note without frontmatter; YAML is loaded only for
     a block shaped so."""
     opening, number = _misplaced_opening(text)
     if opening is None:
@@ -411,11 +413,11 @@ def misplaced_frontmatter(relative: str, text: str) -> list[Problem]:
         loaded = load_yaml_mapping(text[opening:closing.start()])
     except YAML_LOAD_ERRORS:
         return []  # not YAML: a rule over prose, as far as anyone can tell
-    if not isinstance(loaded, dict) or not _looks_meant(loaded):
+    above = text[:text.rfind("\n", 0, opening - 1) + 1]
+    if not isinstance(loaded, dict) or not _looks_meant(loaded, under_text=bool(above.strip(BOM + " \t\r\n"))):
         return []
     last = number + text.count("\n", opening, closing.start()) + 1
     keys = ", ".join(str(key) for key in list(loaded)[:5]) + (", …" if len(loaded) > 5 else "")
-    above = text[:text.rfind("\n", 0, opening - 1) + 1]
     fix = (f"remove the blank line(s) above the --- on line {number}" if not above.strip() else
            f"move the line(s) above the --- on line {number} below the --- on line {last} (or remove them)")
     return [Problem(relative, "frontmatter", f"the frontmatter on lines {number}–{last} is not read: Obsidian reads "
@@ -449,9 +451,15 @@ def _is_key_line(line: str) -> bool:
 _KEY = re.compile(r"[\"']?[\w\- ]+[\"']?")
 
 
-def _looks_meant(loaded: Mapping[Any, Any]) -> bool:
-    """Two keys or more, or one that Obsidian or vaultmem read from a frontmatter."""
-    return len(loaded) >= 2 or any(str(key).casefold() in FRONTMATTER_KEYS for key in loaded)
+def _looks_meant(loaded: Mapping[Any, Any], under_text: bool) -> bool:
+    """A key that Obsidian or vaultmem read from a frontmatter; or, under nothing but blank
+    lines, two keys or more. Under the note's own text (a heading, a line of prose), two
+    keys of the person's own are the note's: a recipe's ``Serves: 4`` and ``Time: 20 min``,
+    a quiz's ``Q:`` and ``A:`` between two rules (said a problem, they failed check, warned
+    on every hit, and revise was refused with a fix to move the heading below them)."""
+    if any(str(key).casefold() in FRONTMATTER_KEYS for key in loaded):
+        return True
+    return len(loaded) >= 2 and not under_text
 
 
 FRONTMATTER_KEYS = BOOKKEEPING_KEYS | {"date", "categories", "category", "type", "status"}
