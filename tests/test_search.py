@@ -1104,6 +1104,27 @@ def test_a_turkish_dotless_i_is_found_by_capitals_and_by_a_plain_i(tmp_path: Pat
             assert "Kadıköy" in hits[0].snippet, hits[0].snippet  # the note's own spelling, from its file
 
 
+def test_a_name_with_accents_or_a_dotless_i_is_named_as_typed_without_them(tmp_path: Path) -> None:
+    # The review: the full text folded ı and accents but the name did not, so "Kadikoy" ranked
+    # a diary entry saying "Kadikoy" above the note named Kadıköy (no exact-name match).
+    from helpers import write_file
+
+    root = tmp_path / "vault"
+    write_file(root, "Yerler/Kadıköy.md", "Vapur iskelesi, çarşı, Moda sahili. Akşamları sahilde yürüyüş, hafta sonu "
+               "pazar kurulur, kitapçılar ve kafeler.\n")
+    write_file(root, "Orte/München.md", "Viktualienmarkt, Englischer Garten, die Isar im Sommer.\n")
+    write_file(root, "Günlük/2026-06-03.md", "Kadikoy. Kadikoy yerine Besiktas'a gittik. Munchen? Munchen nie.\n")
+    write_file(root, "日記/かがみ.md", "鏡の話。\n")
+    write_file(root, "日記/かかみ.md", "別の話。\n")
+    with Vault(root, embedder=HashingEmbedder()) as vault:
+        vault.index()
+        for query, named in (("Kadikoy", "Yerler/Kadıköy.md"), ("KADIKÖY", "Yerler/Kadıköy.md"),
+                             ("Munchen", "Orte/München.md"), ("münchen", "Orte/München.md"),
+                             ("かがみ", "日記/かがみ.md"), ("かかみ", "日記/かかみ.md")):  # a Japanese mark is no accent
+            hits = vault.search(query, k=2)
+            assert hits[0].path == named, (query, [hit.path for hit in hits])
+
+
 def test_as_of_tomorrow_and_a_signed_duration_preview_expiry_from_the_clock(vault_dir: Path) -> None:
     # Before: --as-of took ISO-8601 only ("invalid timestamp 'tomorrow'"). A memory expiring in
     # 36 hours from the real clock: alive tomorrow (24 hours ahead), expired in two days.
