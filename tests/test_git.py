@@ -67,6 +67,18 @@ def test_history_outside_git_is_a_clear_error_exit_1(vault_dir: Path, write_note
         Vault(vault_dir).history("a")
 
 
+def test_history_in_a_repository_without_a_commit_says_the_note_has_none_yet(vault_dir: Path, write_note) -> None:
+    # Before: git's own "fatal: your current branch 'master' does not have any commits yet".
+    git(vault_dir, "init", "-q")
+    write_note("a.md", "# A\n")
+    result = run_cli(vault_dir, "history", "a")
+    assert result.exit_code == 0, result.output
+    assert "no commit holds a.md yet" in result.stderr and "fatal" not in result.output
+    assert Vault(vault_dir).history("a") == []
+    unknown = run_cli(vault_dir, "history", "zzz")
+    assert unknown.exit_code == 1 and "no note matches 'zzz'" in unknown.stderr and "fatal" not in unknown.stderr
+
+
 def test_history_of_a_deleted_note_still_shows_its_commits(repo: Path) -> None:
     (repo / "mine.md").unlink()
     commit_all(repo, "remove mine")

@@ -86,6 +86,11 @@ def require_repository(root: Path) -> None:
         raise GitError(f"the vault {root} is not a git repository, so it has no history; run `git init` there to start one")
 
 
+def has_commits(root: Path) -> bool:
+    """Whether the repository's current branch has a commit yet (``git init`` alone: none)."""
+    return _git(root, "rev-parse", "--verify", "--quiet", "HEAD^{commit}", check=False).returncode == 0
+
+
 # How alike two files must be for git to take one for the other moved or copied. Git's 50%
 # suits code; two short memories share most of their frontmatter (a trial: 55%), and at 50%
 # `--follow` took a new note for a copy of another and listed that note's commits as its own.
@@ -93,8 +98,11 @@ SAME_FILE = "-M75%"
 
 
 def history(root: Path, relative: str) -> list[Commit]:
-    """Commits that touched ``relative`` (following renames), newest first."""
+    """Commits that touched ``relative`` (following renames), newest first; none in a
+    repository without a commit yet (git's log fails there)."""
     require_repository(root)
+    if not has_commits(root):
+        return []
     output = _git(
         root, "log", "--follow", SAME_FILE, f"--format={_RECORD}%H{_FIELD}%aI{_FIELD}%an <%ae>{_FIELD}%s", "--", relative
     ).stdout
@@ -128,9 +136,8 @@ def removals(root: Path) -> tuple[list[Removal], bool]:
     """Files in the vault deleted or moved away, newest first: those deleted in the working
     tree and not committed, then those of the newest :data:`REMOVAL_SCAN_COMMITS` commits
     (merges' own changes are not read); and whether older commits were left unread."""
-    head = _git(root, "rev-parse", "--verify", "--quiet", "HEAD^{commit}", check=False)
-    if head.returncode != 0:
-        return [], False  # no commit yet: nothing was ever removed
+    if not has_commits(root):
+        return [], False  # nothing was ever removed
     # A vault nested in a larger repository reads only its own folder (the rest is not its
     # business); one at the top reads everything, without a pathspec: matching "." against
     # every entry of every commit's tree doubled the scan (6.3 s against 2.9 s, 20,000 commits).

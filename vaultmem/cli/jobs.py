@@ -10,6 +10,7 @@ import click
 
 from ..config import DEFAULT_THRESHOLD
 from .shell import (
+    AS_OF_HELP,
     Context,
     emit_json,
     json_option,
@@ -32,7 +33,7 @@ APPENDED_SHOWN = 5  # and this many of the lines a merged note adds to the canon
 @main.command()
 @click.option("--apply", is_flag=True, help="Archive the expired notes (default: only list them).")
 @click.option("--hard", is_flag=True, help="With --apply: delete instead of archiving.")
-@click.option("--as-of", "as_of", metavar="TIME", help="Evaluate expiry at this instant instead of now: an ISO time, now, tomorrow or yesterday (24 hours ahead or back), or +7d / -12h from now.")
+@click.option("--as-of", "as_of", metavar="TIME", help=AS_OF_HELP)
 @json_option
 @click.pass_obj
 def expire(obj: Context, apply: bool, hard: bool, as_of: str | None, as_json: bool) -> None:

@@ -12,6 +12,7 @@ import click
 from ..dating import PERIOD_FORMS, calendar_day
 from ..option_names import Surface
 from .shell import (
+    AS_OF_HELP,
     Context,
     as_typed,
     emit_json,
@@ -81,7 +82,7 @@ def search_options(function: Callable[..., Any]) -> Callable[..., Any]:
         click.option("--layer", "layers", multiple=True, help="Only these layers (L1–L4 or working/episodic/semantic/procedural)."),
         click.option("--tag", "tags", multiple=True, help="Only notes with this tag (repeat for all of several)."),
         click.option("--include-expired", is_flag=True, help="Also show notes whose expires_at has passed."),
-        click.option("--as-of", "as_of", metavar="TIME", help="Evaluate expiry at this instant instead of now: an ISO time, now, tomorrow or yesterday (24 hours ahead or back), or +7d / -12h from now."),
+        click.option("--as-of", "as_of", metavar="TIME", help=AS_OF_HELP),
         click.option("--since", metavar="WHEN", help="Only notes dated at or after WHEN: an ISO date or time, a period "
                      f"({PERIOD_FORMS}: from its start) or a duration back from now (7d). "
                      "A note's date: its date property, a day in its file name (read in the vault's daily-note format "

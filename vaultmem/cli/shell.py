@@ -235,6 +235,10 @@ class _HeldWarnings(logging.Filter):
         return False
 
 
+AS_OF_HELP = ("Evaluate expiry at this instant instead of now: an ISO time, now, tomorrow or yesterday (24 hours "
+              "ahead or back), or +7d / -12h from now.")
+
+
 def as_typed(message: str) -> str:
     """A library message naming the arguments as this shell takes them (``--since``, not ``since``)."""
     return message.spelled(as_flags=True) if isinstance(message, Spelled) else message
