@@ -6,12 +6,17 @@ import json
 import os
 import subprocess
 import sys
+import threading
+from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
+import numpy as np
 import pytest
 
 from helpers import REPO, run_cli
 from vaultmem import AmbiguousNote, GitError, PathOutsideVault, Vault, gitops
+from vaultmem.embedders import HashingEmbedder, TokenSums
 from vaultmem.errors import NotInRecentHistory
 
 NOW = "2026-11-30T12:00:00+00:00"
@@ -546,6 +551,56 @@ def test_eight_remember_processes_at_once_all_commit_and_nothing_is_left_staged(
     assert git(repo, "log", "--format=%s").count("vaultmem remember") == 8
     assert git(repo, "status", "--porcelain") == ""  # nothing staged, nothing left uncommitted
     assert git(repo, "ls-files", "memories").count("\n") == 8
+
+
+class PausingEmbedder(HashingEmbedder):
+    """The hashing embedder, holding its first embedding once ``armed`` until ``release``
+    (at most 3 s): a write that pauses between writing its file and committing it."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.armed, self.paused, self.release = threading.Event(), threading.Event(), threading.Event()
+
+    def pause(self) -> None:
+        if self.armed.is_set():
+            self.armed.clear()
+            self.paused.set()
+            self.release.wait(3)
+
+    def embed_batch(self, texts: Sequence[str]) -> np.ndarray:
+        self.pause()
+        return super().embed_batch(texts)
+
+    def sum_batch(self, texts: Sequence[str], tails_from: Sequence[int]) -> TokenSums:
+        self.pause()
+        return super().sum_batch(texts, tails_from)
+
+
+def test_a_revise_landing_between_anothers_write_and_commit_leaves_nothing_out_of_git(repo: Path) -> None:
+    # The commit lock was taken only for the commit: B appended while A indexed its append,
+    # B committed first, its merge met A's line beside its own and left the note out of git
+    # — and every later append of either, beside that uncommitted line, too (two agents,
+    # two processes; here two Vaults in two threads, which take the lock as processes do).
+    (repo / ".vaultmem.toml").write_text('auto_commit = true\nembedder = "hashing"\n', encoding="utf-8")
+    commit_all(repo, "config")
+    pausing = PausingEmbedder()
+    with Vault(repo, embedder=pausing) as first, Vault(repo, embedder=HashingEmbedder()) as second:
+        first.index()
+        results: dict[str, Any] = {}
+        pausing.armed.set()
+        writer_a = threading.Thread(target=lambda: results.update(A=first.revise("people/rui", append="A was here.")))
+        writer_a.start()
+        assert pausing.paused.wait(30)  # A's line is in the file, its commit not made
+        writer_b = threading.Thread(target=lambda: results.update(B=second.revise("people/rui", append="B was here.")))
+        writer_b.start()
+        writer_b.join(1.5)  # before the fix B wrote and committed here; now it waits its turn
+        pausing.release.set()
+        writer_a.join(30)
+        writer_b.join(30)
+    assert [results[name].not_committed for name in "AB"] == [[], []]
+    assert git(repo, "status", "--porcelain") == ""
+    assert git(repo, "log", "--format=%s").count("vaultmem revise") == 2
+    assert (repo / "people/rui.md").read_text(encoding="utf-8").endswith("A was here.\n\nB was here.\n")
 
 
 def test_a_title_spelling_a_nul_in_yaml_still_commits_vaultmems_change(repo: Path, write_note) -> None:

@@ -127,6 +127,9 @@ def test_remember_in_a_vault_never_indexed_indexes_the_rest_too(vault: Vault, wr
         ({"expires_at": "2026-11-29"}, UsageError, ["2026-11-29T00:00:00+00:00", "not in the future", "hidden at once"]),
         ({"expires_at": NOW}, UsageError, ["not in the future"]),  # expired iff expires_at <= now: the boundary too
         ({"expires_at": "2026-11-30T13:00:00+02:00"}, UsageError, ["2026-11-30T11:00:00+00:00", "not in the future"]),
+        # A str is an iterable of strings: the note was written with the tags t, r, a, v, e, l.
+        ({"tags": "travel"}, UsageError, ["tags takes a list of strings", "tags=['travel']"]),
+        ({"supersedes": "old-note"}, UsageError, ["supersedes takes a list of strings", "supersedes=['old-note']"]),
     ],
 )
 def test_bad_input_writes_nothing_and_says_why(vault: Vault, kwargs: dict, error: type, words: list[str]) -> None:

@@ -42,6 +42,23 @@ def vault(vault_dir: Path, write_note, wordllama: object) -> Iterator[Vault]:
         yield opened
 
 
+@pytest.mark.parametrize("argument", ["add_tags", "remove_tags"])
+def test_revise_refuses_one_string_for_a_list_of_tags_and_writes_nothing(vault: Vault, argument: str) -> None:
+    before = snapshot_files(vault.root)
+    with pytest.raises(UsageError, match=f"{argument} takes a list of strings, not the string 'harbor'"):
+        vault.revise("standup-note", now=LATER, **{argument: "harbor"})
+    assert snapshot_files(vault.root) == before
+
+
+@pytest.mark.parametrize("argument", ["layers", "tags"])
+def test_search_and_explain_refuse_one_string_for_a_list(vault: Vault, argument: str) -> None:
+    # layers="L3" was refused as "unknown layer 'L'"; tags="work" kept notes tagged w, o, r and k.
+    with pytest.raises(UsageError, match=f"{argument} takes a list of strings"):
+        vault.search("standup", now=LATER, **{argument: "L3"})
+    with pytest.raises(UsageError, match=f"{argument} takes a list of strings"):
+        vault.explain("standup-note", "standup", now=LATER, **{argument: "L3"})
+
+
 def frontmatter_lines(raw: bytes) -> list[bytes]:
     return raw.split(b"\n---\n", 1)[0].split(b"\n")
 

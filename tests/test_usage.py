@@ -38,6 +38,19 @@ def test_mark_used_with_an_unknown_note_records_nothing(vault: Vault) -> None:
     assert vault.store.usage.all() == []
 
 
+def test_mark_used_refuses_one_string_for_its_list_of_notes(vault: Vault) -> None:
+    # It was read letter by letter: "no note matches 'o'", or a one-letter note marked used.
+    with pytest.raises(UsageError, match=r"notes takes a list of strings, not the string 'old': pass notes=\['old'\]"):
+        vault.mark_used("old", now=NOW)
+    assert vault.store.usage.all() == []
+
+
+@pytest.mark.parametrize("layers", ["L3", "semantic"])
+def test_stale_refuses_one_string_for_its_list_of_layers(vault: Vault, layers: str) -> None:
+    with pytest.raises(UsageError, match="layers takes a list of strings"):
+        vault.stale(days=42, layers=layers, now=NOW)
+
+
 def test_stale_lists_old_unused_notes_oldest_first_and_not_used_ones(vault: Vault) -> None:
     vault.mark_used(["recent"], now="2026-11-29T00:00:00Z")
     stale = vault.stale(days=42, now=NOW)

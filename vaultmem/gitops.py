@@ -24,7 +24,7 @@ import sys
 import time
 import unicodedata
 from collections.abc import Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -202,15 +202,26 @@ LOCK_NAME = "git.lock"
 _ZERO = "0" * 40
 
 
-def commit_changes(root: Path, changes: Sequence[FileChange], message: str, lock_dir: Path) -> CommitResult:
+def commit_lock(lock_dir: Path) -> AbstractContextManager[None]:
+    """The lock vaultmem's writes and commits take turns on, across processes and threads
+    (``lock_dir/git.lock``). A write that will be committed holds it from before it reads
+    the file until its commit is made (unit_of_work.py): otherwise a second process writes
+    the file between the first one's write and commit, the first commit's merge finds the
+    second edit beside its own, and the file is left out of git from then on (adr/0017)."""
+    return _exclusive_lock(lock_dir / LOCK_NAME)
+
+
+def commit_changes(root: Path, changes: Sequence[FileChange], message: str, lock_dir: Path, *,
+                   lock_held: bool = False) -> CommitResult:
     """Commit vaultmem's own ``changes`` (vault-relative) and nothing else.
 
     For each changed file the commit holds HEAD's version with vaultmem's edit applied;
     a file whose uncommitted changes by the person overlap that edit, or that git never
     tracked, is left out and named in the result (vaultmem's change is on disk either
-    way). Serialised across processes by ``lock_dir/git.lock``.
+    way). Serialised across processes by :func:`commit_lock`, taken here unless the caller
+    holds it (``lock_held``).
     """
-    with _exclusive_lock(lock_dir / LOCK_NAME):
+    with nullcontext() if lock_held else commit_lock(lock_dir):
         for _attempt in range(COMMIT_ATTEMPTS):
             result = _Commit(root, lock_dir, message).make(_collapse(changes))
             if result is not None:

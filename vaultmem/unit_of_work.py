@@ -14,7 +14,8 @@ and any write command to come — do the same four steps, in this order:
 4. when the vault's config asks for it, commit exactly vaultmem's change to them, and
    nothing of the person's (adr/0017).
 
-A write command opens ``with vault._writing("name") as write:`` and cannot skip a step.
+A write command opens ``with vault._writing("name") as write:`` and cannot skip a step. With
+auto_commit, steps 2–4 hold the commit lock (gitops.commit_lock): writes of one vault take turns.
 Writes to usage history (``mark_used``, ``usage import``) touch no file and do not
 come this way.
 """
@@ -22,7 +23,7 @@ come this way.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
@@ -91,20 +92,35 @@ class WritePath:
     @contextmanager
     def begin(self, operation: str) -> Iterator[VaultWrite]:
         self.require_git()
-        write = VaultWrite(operation)
-        try:
+        with self._taking_turns():
+            write = VaultWrite(operation)
             try:
-                yield write
-            finally:
-                self.sync_index(write.paths_to_index())
-        except Exception as error:
-            if write.touched and not isinstance(error, NoteWritten):
-                # Files changed before the failure: say which, so a retry does not make them twice.
-                raise NoteWritten(write.touched, operation, error) from error
-            raise
-        committed = self.commit(write.changes, write.message or f"vaultmem {operation}")
-        write.commit, write.not_committed, write.yours_left_uncommitted = (
-            committed.commit, committed.not_committed, committed.yours_left_uncommitted)
+                try:
+                    yield write
+                finally:
+                    self.sync_index(write.paths_to_index())
+            except Exception as error:
+                if write.touched and not isinstance(error, NoteWritten):
+                    # Files changed before the failure: say which, so a retry does not make them twice.
+                    raise NoteWritten(write.touched, operation, error) from error
+                raise
+            committed = self.commit(write.changes, write.message or f"vaultmem {operation}", lock_held=self.auto_commit)
+            write.commit, write.not_committed, write.yours_left_uncommitted = (
+                committed.commit, committed.not_committed, committed.yours_left_uncommitted)
+
+    def _taking_turns(self) -> AbstractContextManager[None]:
+        """With auto_commit, the commit lock from before the act until the commit is made:
+        two processes revising one note would otherwise write it in turn and commit in the
+        other order, and the second edit, beside the first in the file, made the first
+        commit's merge overlap — the note was left out of git, and every later edit of it
+        too, next to the one left out (adr/0017)."""
+        if not self.auto_commit:
+            return nullcontext()
+        from .gitops import commit_lock
+        from .storage import ensure_state_dir
+
+        ensure_state_dir(self.state_dir)  # the commit lock lives there, and git must never see it
+        return commit_lock(self.state_dir)
 
     def require_git(self) -> None:
         """Refuse a write up front when auto_commit cannot work, so nothing is half-done."""
@@ -117,10 +133,11 @@ class WritePath:
                     "run `git init` in the vault or set auto_commit = false (nothing was changed)"
                 )
 
-    def commit(self, changes: Sequence[FileChange], message: str) -> CommitResult:
+    def commit(self, changes: Sequence[FileChange], message: str, *, lock_held: bool = False) -> CommitResult:
         """Commit vaultmem's own change to these files when the vault's config turns
         auto_commit on: the commit, the files left out of it and why, and the files
-        committed without the person's own edit in them."""
+        committed without the person's own edit in them (``lock_held``: the caller holds
+        gitops.commit_lock)."""
         from .gitops import CommitResult, commit_changes
 
         if not self.auto_commit or not changes:
@@ -129,7 +146,7 @@ class WritePath:
 
         ensure_state_dir(self.state_dir)  # the commit lock lives there, and git must never see it
         try:
-            result = commit_changes(self.root, changes, message, self.state_dir)
+            result = commit_changes(self.root, changes, message, self.state_dir, lock_held=lock_held)
         except GitError as error:
             paths = ", ".join(unique(change.path for change in changes))
             raise GitError(f"the change was made ({paths}) but not committed: {error}") from None

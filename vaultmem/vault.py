@@ -24,7 +24,7 @@ import os
 from collections.abc import Callable, Iterable
 from contextlib import AbstractContextManager
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from .config import DEFAULT_STALE_DAYS, STATE_DIR, VaultConfig, load_config
 from .derived import DerivedIndex, Progress
@@ -166,7 +166,7 @@ class Vault:
         from .search import require_query_word, search_filters
 
         require_query_word(query, "a search")
-        eligibility = search_filters(layers, tags, include_expired, now, since, until)
+        eligibility = search_filters(_names("layers", layers), _names("tags", tags), include_expired, now, since, until)
         with self.store.waiting_at_most(SEARCH_LOCK_WAIT_SECONDS):
             busy = self.derived.bring_current()
             hits = self.derived.searcher().search(query, k, eligibility)
@@ -185,7 +185,8 @@ class Vault:
         unless a shell says it is the command line or the MCP server (option_names.py)."""
         from .explain import explain_note
 
-        return explain_note(self.derived, note, query, k, layers=layers, tags=tags, include_expired=include_expired,
+        return explain_note(self.derived, note, query, k, layers=_names("layers", layers), tags=_names("tags", tags),
+                            include_expired=include_expired,
                             now=now, since=since, until=until, lock_wait_seconds=SEARCH_LOCK_WAIT_SECONDS,
                             names=option_names(surface))
 
@@ -334,9 +335,9 @@ class Vault:
         from .remembering import same_named, similar_notes, write_memory
 
         with self._writing("remember") as write:
-            written = write_memory(self.derived, write, self.config, text, title=title, layer=layer, tags=tags,
-                                   expires_at=expires_at, ttl=ttl, permanent=permanent, folder=folder,
-                                   supersedes=supersedes, now=now)
+            written = write_memory(self.derived, write, self.config, text, title=title, layer=layer,
+                                   tags=_names("tags", tags), expires_at=expires_at, ttl=ttl, permanent=permanent,
+                                   folder=folder, supersedes=_names("supersedes", supersedes), now=now)
         # No second walk here (a one-shot command pays one, adr/0021): write_memory brought the
         # index current before it chose the file name, and the write path indexed the new note.
         return written.remembered(write, similar_notes(self.derived, written, self.config.consolidate.threshold, now),
@@ -371,7 +372,8 @@ class Vault:
         from .revision import Revision, write_revision
 
         revision = Revision.of(text=text, append=append, title=title, layer=layer, ttl=ttl, expires_at=expires_at,
-                               permanent=permanent, add_tags=add_tags, remove_tags=remove_tags, if_version=if_version,
+                               permanent=permanent, add_tags=_names("add_tags", add_tags),
+                               remove_tags=_names("remove_tags", remove_tags), if_version=if_version,
                                now=now)
         with self._writing("revise") as write:
             located = locate_on_disk(self.derived, note, refresh=False)
@@ -470,7 +472,7 @@ class Vault:
         self.derived.require_writable()  # refused before anything is read: a use could not be kept
         self.ensure_current()  # once for all of them
         moment = resolve_now(now)
-        resolved = [self.locate(note, moment, refresh=False) for note in notes]  # all before anything is recorded
+        resolved = [self.locate(note, moment, refresh=False) for note in _names("notes", notes)]  # all before anything is recorded
         return record_uses(self.store, resolved, moment)
 
     @heals
@@ -485,7 +487,7 @@ class Vault:
         from .usage import stale_notes
 
         self.ensure_current()
-        return stale_notes(self.store, days, layers, resolve_now(now), include_expired)
+        return stale_notes(self.store, days, _names("layers", layers), resolve_now(now), include_expired)
 
     @heals
     def usage_export(self) -> dict[str, Any]:
@@ -503,3 +505,16 @@ class Vault:
             self.store.usage.replace(rows)
         return len(rows)
 
+
+
+_Names = TypeVar("_Names", bound="Iterable[str] | None")
+
+
+def _names(argument: str, value: _Names) -> _Names:
+    """``value`` itself, once it is known not to be one string: a ``str`` is an iterable of
+    strings too, so ``tags="travel"`` would otherwise be read one letter at a time — a note
+    written with the tags t, r, a, v, e, l, or ``layers="L3"`` refused as the layer 'L'."""
+    if isinstance(value, str | bytes):
+        raise UsageError(f"{argument} takes a list of strings, not the string {value!r}: "
+                         f"pass {argument}=[{value!r}]")
+    return value
