@@ -673,8 +673,12 @@ def test_library_messages_reach_the_client_whole(vault_dir: Path, log: Path) -> 
     async def scenario() -> None:
         async with serve(vault_dir, log) as served:
             message = await served.error("remember", text="x", layer="L9")
-            assert message == ("Error executing tool remember: unknown layer 'L9': use one of "
+            # The error's kind leads (a trial: an agent could not tell a WriteConflict to retry
+            # from a fatal error without parsing the prose).
+            assert message == ("Error executing tool remember: UnknownLayer: unknown layer 'L9': use one of "
                                "L1 (working), L2 (episodic), L3 (semantic), L4 (procedural)")
+            stale = await served.error("revise", note="notes/none.md", append="x", if_version="0" * 16)
+            assert stale.startswith("Error executing tool revise: NoteNotFound: "), stale
 
     run(scenario)
 

@@ -1147,3 +1147,26 @@ def test_as_of_tomorrow_and_a_signed_duration_preview_expiry_from_the_clock(vaul
     assert "--as-of: invalid timestamp '2d' (a duration without a direction): give +2d (2d from now) or -2d (2d ago)" in refused.stderr
     explained = run_cli(vault_dir, "explain", "permit.md", "parking permit van", "--as-of", "+2d")
     assert explained.exit_code == 0 and "expired" in explained.stdout, explained.stdout
+
+
+def test_a_hits_score_does_not_depend_on_how_many_hits_were_asked_for(sample_vault: Path) -> None:
+    # A trial: "knee" scored 0.726 for k up to 100, 0.874 for k=150 and 1.0 for k=1000 — a
+    # wider pool added zeros to the keyword side's standardisation. Scores are comparable
+    # across queries only if they do not move with k.
+    with Vault(sample_vault) as vault:
+        vault.index()
+        for query in ("knee", "flight to Berlin", "what does Rui like"):
+            few = [(hit.path, hit.score) for hit in vault.search(query, k=5, now=NOW)]
+            for k in (150, 1000):
+                many = [(hit.path, hit.score) for hit in vault.search(query, k=k, now=NOW)][:5]
+                assert many == few, (query, k, few, many)
+
+
+@pytest.mark.parametrize("k", [0, -1, True, 2.5])
+def test_the_api_refuses_a_hit_count_that_is_no_whole_number_from_1(sample_vault: Path, k: object) -> None:
+    # A trial: search(k=0) and k=-1 answered no hits, as if nothing matched.
+    with Vault(sample_vault) as vault:
+        with pytest.raises(UsageError, match=f"k is how many hits to give: a whole number from 1 up, not {k!r}"):
+            vault.search("flight", k=k)  # type: ignore[arg-type]
+        with pytest.raises(UsageError, match="a whole number from 1 up"):
+            vault.explain("flight", "flight", k=k)  # type: ignore[arg-type]

@@ -30,7 +30,15 @@ from .notes import read_note, text_values
 from .option_names import OptionNames
 from .ranking import NAME_MARGIN, SideHit, match_kind, note_scores, probability
 from .resolution import in_index
-from .search import CANDIDATES_MIN, Candidates, hit_passage, query_terms, require_query_word, search_filters
+from .search import (
+    CANDIDATES_MIN,
+    Candidates,
+    hit_passage,
+    query_terms,
+    require_hit_count,
+    require_query_word,
+    search_filters,
+)
 from .snippets import Snippet, passage_snippet
 from .storage import carries_tag, is_day_date
 
@@ -78,6 +86,7 @@ def explain_note(index: DerivedIndex, reference: str, query: str, k: int, *, lay
     most ``lock_wait_seconds``), then the note is explained from its row — or, when the
     index does not hold it, from its file. The reasons spell the options as ``names`` does."""
     require_query_word(query, "explain")  # the search it explains would refuse it
+    require_hit_count(k)
     eligibility = search_filters(layers, tags, include_expired, now, since, until)
     reference = reference.strip()
     if not reference:

@@ -17,8 +17,8 @@ What the shell does own (see adr/0011-mcp-server.md and adr/0015-mcp-over-http.m
   side, writes are serialised by SQLite, and a slow call does not hold up the others.
 - **Policy for agents.** ``forget(hard=true)`` needs ``[mcp] allow_hard_delete = true``.
 - **Errors.** In SDK v2 only a ``ToolError`` reaches the client with its message, so
-  every ``VaultmemError`` becomes one, carrying the library's message (which names the
-  value and the fix). Anything else is a bug: the client sees the SDK's generic
+  every ``VaultmemError`` becomes one, carrying the error's kind and the library's message
+  (``WriteConflict: …``; the message names the value and the fix). Anything else is a bug: the client sees the SDK's generic
   "Error executing tool …" and the traceback goes to stderr.
 
 Over stdio, stdout carries only the protocol: the SDK's stdio transport points fd 1 at
@@ -157,7 +157,9 @@ class VaultService:
                 self._watcher.raise_if_failed()  # a dead watcher means a stale index: say so
             return operation(self.vault)
         except VaultmemError as error:
-            raise ToolError(str(error)) from error
+            # The error's kind first (WriteConflict: read the note again and retry; NoteNotFound;
+            # UsageError: fix the arguments), so an agent can tell what to do without parsing prose.
+            raise ToolError(f"{type(error).__name__}: {error}") from error
         except OSError as error:
             # A disk full, a permission denied: say which, rather than the SDK's bare
             # "Error executing tool" (only ToolError keeps its message in SDK v2).

@@ -97,7 +97,8 @@ def zscores(hits: Sequence[SideHit], background: int = 0) -> dict[int, float]:
     return {hit.label: (hit.score - mean) / spread for hit in hits}
 
 
-def fuse(vectors: Sequence[SideHit], text: Sequence[SideHit], pool: int, named: Collection[int] = ()) -> list[Fused]:
+def fuse(vectors: Sequence[SideHit], text: Sequence[SideHit], pool: int, named: Collection[int] = (),
+         standard: int | None = None) -> list[Fused]:
     """Both sides' candidates in one ranking, unordered (the caller sorts and breaks ties),
     with the name bonus applied to the ``named`` notes (:func:`name_bonus`).
 
@@ -105,12 +106,19 @@ def fuse(vectors: Sequence[SideHit], text: Sequence[SideHit], pool: int, named: 
     candidates score 0 there and are standardised with its own (:func:`_side_z`). A named
     note neither side proposed joins as each side's lowest, after the standardisation: it
     changes no other note's value.
+
+    ``standard`` (at most ``pool``): the standardisation is taken over each side's first
+    ``standard`` notes only, and a note ranked below them counts as the lowest of them. A
+    wider pool (``search -k 1000``) then adds candidates without changing any value the
+    standard pool gives: the score of a hit does not depend on how many hits were asked for.
     """
+    standard = min(pool, standard or pool)
     vector_rank = {hit.label: rank for rank, hit in enumerate(vectors, start=1)}
     text_rank = {hit.label: rank for rank, hit in enumerate(text, start=1)}
     union = list(dict.fromkeys([*vector_rank, *text_rank]))
-    vector_z, vector_missing = _side_z(vectors, union, pool, absent_score_zero=False)
-    text_z, text_missing = _side_z(text, union, pool, absent_score_zero=True)
+    top_union = list(dict.fromkeys(hit.label for hit in [*vectors[:standard], *text[:standard]]))
+    vector_z, vector_missing = _side_z(vectors[:standard], top_union, standard, absent_score_zero=False)
+    text_z, text_missing = _side_z(text[:standard], top_union, standard, absent_score_zero=True)
     fused = [
         Fused(label, VECTOR_WEIGHT * vector_z.get(label, vector_missing) + TEXT_WEIGHT * text_z.get(label, text_missing),
               vector_rank.get(label), text_rank.get(label))

@@ -155,6 +155,13 @@ def require_query_word(query: str, command: str) -> None:
                          "say what to look for")
 
 
+def require_hit_count(k: object) -> None:
+    """Refuse a ``k`` that is no whole number of hits from 1 up: the Python API took 0 or -1
+    and answered no hits, as if nothing matched (the CLI and MCP bound theirs already)."""
+    if isinstance(k, bool) or not isinstance(k, int) or k < 1:
+        raise UsageError(Argument("k", flag="-k"), f" is how many hits to give: a whole number from 1 up, not {k!r}")
+
+
 def search_filters(layers: Iterable[str] | None, tags: Iterable[str] | None, include_expired: bool,
                    now: object, since: str | None = None, until: str | None = None) -> Eligibility:
     """The read-time filters of a search, from its arguments (``explain`` takes the same)."""
@@ -388,7 +395,7 @@ class Searcher:
         vectors = self._vector_side(self.embedder.embed([query])[0], pool, eligibility)
         words = query_words(query)
         text, unheld = self._text_side(words, pool, eligibility)
-        fused = fuse(vectors, text, pool, self._named(query, eligibility))
+        fused = fuse(vectors, text, pool, self._named(query, eligibility), standard=CANDIDATES_MIN)
         paths = self.store.notes.paths_by_labels([item.label for item in fused])
         # Labels come from the same snapshot as `paths`; one missing here is a vector of a
         # note deleted before this query began.
