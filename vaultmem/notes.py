@@ -57,7 +57,9 @@ from .markdown import without_code_or_hidden
 # 12: aliases as Obsidian reads them (fields.aliases_of): `alias` as well as `aliases`, a
 #     string split on commas (`aliases: Tommy, T-Bone` is two names, stored and name-keyed so).
 # 13: the full text holds the Turkish dotless ı as i (cjk.fts_form): "KADIKÖY" finds "Kadıköy".
-READER_VERSION = "13"
+# 14: a query block (```dataview, ```dataviewjs, ```query, ```base, ```tasks) is left out of the
+#     passages and vectors (searchable.searchable): it renders other notes.
+READER_VERSION = "14"
 BOM = "\ufeff"
 _SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
