@@ -167,15 +167,19 @@ def explain_row(searcher: Searcher, row: NoteRow, meta: dict[str, Any], query: s
 
 
 def _unheld_reason(found: Candidates) -> list[str]:
-    """The query's words no note holds, which lower every hit's score alike (ranking.probability)."""
+    """The query's words no note holds, which lower every hit's score alike (ranking.probability),
+    and those no note holds as written, asked for by their first letters (search.query_words)."""
+    prefixed = [f"{', '.join(found.prefix_words)}: in no note as written, so asked for by "
+                f"{'its' if len(found.prefix_words) == 1 else 'their'} first letters (a word with an ending)"] \
+        if found.prefix_words else []
     if not found.unheld_words:
-        return []
+        return prefixed
     words = ", ".join(found.unheld_words)
     weighed = "" if found.vault_weight >= 1.0 else (
         f", by {found.vault_weight:.0%} of the full amount: a vault this small lacks most words of any question")
     count = len(found.unheld_words)
     of = "the query's only word" if len(found.words) == 1 else f"{count} of the query's {len(found.words)} words"
-    return [f"{of} ({words}) {'is' if count == 1 else 'are'} in no note of the vault: "
+    return [*prefixed, f"{of} ({words}) {'is' if count == 1 else 'are'} in no note of the vault: "
             f"every hit's score is lowered for {'it' if count == 1 else 'them'}{weighed} (the order is not changed)"]
 
 

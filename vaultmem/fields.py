@@ -37,8 +37,9 @@ BOOKKEEPING_KEYS = frozenset({
 # Words so common that matching them scores nearly every note: dropping them from the
 # full-text side keeps BM25 from ranking the whole vault (measured: rankings unchanged,
 # p95 halved at 10k notes), and a snippet does not look for them. Kept when a query has
-# nothing else.
-STOPWORDS = frozenset(
+# nothing else. The English ones also tell an English query (search.query_words: its endings
+# are the stemmer's).
+ENGLISH_STOPWORDS = frozenset(
     "a about above after again all am an and any are as at be because been before being below "
     "between both but by can could did do does doing down during each few for from further had "
     "has have having he her here hers herself him himself his how i if in into is it its itself "
@@ -46,7 +47,8 @@ STOPWORDS = frozenset(
     "out over own same she should so some such than that the their theirs them themselves then "
     "there these they this those through to too under until up very was we were what when where "
     "which while who whom why will with would you your yours yourself yourselves".split()
-) | frozenset(
+)
+STOPWORDS = ENGLISH_STOPWORDS | frozenset(
     # The same words of German, French and Spanish, as a bilingual vault asks in them: "Wer ist
     # Jürgen?" ranked a note holding "ist" first, and counted "wer" as a word no note holds (a
     # trial). Left out: a form that is also an English word a query may be about (die, war,

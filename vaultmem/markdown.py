@@ -79,6 +79,43 @@ def inline_code_spans(line: str) -> list[tuple[int, int]]:
     return spans
 
 
+# Fenced blocks that are queries a plugin renders as other notes' content, not this note's:
+# Dataview's (``dataview``, ``dataviewjs``), Obsidian's embedded search (``query``) and Bases
+# (``base``), the Tasks plugin's (``tasks``). `TABLE title AS "Title", date AS "Date"` was a
+# note's second-best hit for "... start date" (a trial).
+QUERY_BLOCK_LANGUAGES = frozenset({"dataview", "dataviewjs", "query", "base", "tasks"})
+_QUERY_FENCE = re.compile(r"(?:`{3,}|~{3,})[ \t]*(?:dataview|query|base|tasks)", re.IGNORECASE)  # a note may hold one
+
+
+def query_block_ranges(text: str, code: Sequence[tuple[int, int]] | None = None) -> list[tuple[int, int]]:
+    """(start, end) of the fenced blocks of ``text`` whose language is a query's
+    (:data:`QUERY_BLOCK_LANGUAGES`), fences included, in order; ``code``: :func:`code_ranges`
+    of ``text``, when the caller has them."""
+    found: list[tuple[int, int]] = []
+    for start, end in code_ranges(text) if code is None else code:
+        line_end = text.find("\n", start, end)
+        if line_end < 0:
+            continue  # an inline span: one line
+        opening = _FENCE_OPEN.fullmatch(text[start:line_end].rstrip("\r"))
+        language = opening.group(2).split(maxsplit=1) if opening is not None else []
+        if language and language[0].lower() in QUERY_BLOCK_LANGUAGES:
+            found.append((start, end))
+    return found
+
+
+def without_query_blocks(text: str) -> str:
+    """``text`` with each query block (:func:`query_block_ranges`) reduced to its line breaks:
+    its lines stay where they were, empty."""
+    if _QUERY_FENCE.search(text) is None:
+        return text
+    pieces: list[str] = []
+    position = 0
+    for start, end in query_block_ranges(text):
+        pieces += [text[position:start], "\n" * text.count("\n", start, end)]
+        position = end
+    return "".join(pieces) + text[position:]
+
+
 def without_code(text: str) -> str:
     """``text`` with each code block and span replaced by a space."""
     return blanked(text, code_ranges(text))
@@ -90,13 +127,18 @@ def without_code_or_hidden(text: str) -> str:
     hidden = hidden_ranges(text, code)
     if not hidden:
         return blanked(text, code)
-    merged: list[tuple[int, int]] = []  # a comment may hold code spans, never the other way round
-    for start, end in sorted([*code, *hidden]):
+    return blanked(text, merged_ranges([*code, *hidden]))  # a comment may hold code spans, never the other way round
+
+
+def merged_ranges(ranges: Sequence[tuple[int, int]]) -> list[tuple[int, int]]:
+    """``ranges`` in order, those that overlap made one."""
+    merged: list[tuple[int, int]] = []
+    for start, end in sorted(ranges):
         if merged and start < merged[-1][1]:
             merged[-1] = (merged[-1][0], max(merged[-1][1], end))
         else:
             merged.append((start, end))
-    return blanked(text, merged)
+    return merged
 
 
 # What reading view hides, with its contents: Obsidian comments, HTML comments, scripts and styles.

@@ -60,8 +60,10 @@ from .markdown import without_code_or_hidden
 # 14: a frontmatter block a few lines below line 1 is a problem (misplaced_frontmatter).
 # 15: ... but under the note's own text only with a key a frontmatter is for (a recipe's
 #     `Serves: 4` / `Time: 20 min` between rules under its heading is the note's text).
-# 16: names hold the Turkish dotless ı as i too (fields.name_key): "Kadikoy" names "Kadıköy".
-READER_VERSION = "16"
+# 16: names fold as the full text does (fields.name_key): accents of Latin letters dropped, ı is i.
+# 17: a query block (```dataview, ```dataviewjs, ```query, ```base, ```tasks) is left out of the
+#     passages and vectors (searchable.searchable): it renders other notes.
+READER_VERSION = "17"
 BOM = "\ufeff"
 _SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 

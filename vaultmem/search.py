@@ -29,15 +29,16 @@ import re
 import stat as stat_module
 import unicodedata
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import numpy as np
 
 from .cjk import MAX_PAIRS, bigrams, fts_form, pieces
 from .dating import calendar_day, shown_date, shown_range
+from .endings import apostrophe_stem, folded, prefix_of
 from .errors import Argument, DerivedIndexError, IndexBusy, NoteReadError, Spelled, UsageError
-from .fields import STOPWORDS, name_key, person_asked, query_topics, starts_person_name
+from .fields import ENGLISH_STOPWORDS, STOPWORDS, name_key, person_asked, query_topics, starts_person_name
 from .lifecycle import from_epoch_us, is_expired_us, resolve_now, to_epoch_us
 from .notes import is_unparsed_expiry, unparsed_expiry_warning, version_of
 from .ordered import unique
@@ -71,6 +72,7 @@ VERIFY_ROUNDS = 3  # answer again at most this often when hits' files changed un
 REBUILD_WARNING = "the index is being rebuilt (`vaultmem index --rebuild` is running): results may be incomplete until it finishes"
 _WORD = re.compile(r"\w+", re.UNICODE)
 _POSSESSIVE = re.compile(r"(?<=\w)['’][sS]?(?=\W*$)")  # "sister's", "James'": the word is "sister", "James"
+_EDGE_PUNCTUATION = "\"“”„«»‹›()[]{}.,;:!?¿¡"  # around a query word: "(S3'e)," is the word S3'e
 T = TypeVar("T")
 
 
@@ -138,11 +140,14 @@ class Candidates:
     words: tuple[str, ...] = ()  # the query's words as the text side asks for them (QueryWord.shown)
     unheld_words: tuple[str, ...] = ()  # those no note of the vault holds
     vault_weight: float = 1.0  # how much the vault's vocabulary says: its notes / UNHELD_FULL_NOTES, at most 1
+    prefix_words: tuple[str, ...] = ()  # those no note holds whole, held by their first letters (endings.prefix_of)
 
     @property
     def unheld(self) -> float:
         """The share of the query's words no note of the vault holds, weighed by how many notes
-        the vault has (UNHELD_FULL_NOTES): what lowers every hit's score (ranking.probability)."""
+        the vault has (UNHELD_FULL_NOTES): what lowers every hit's score (ranking.probability). A
+        word held by its first letters only (``prefix_words``) counts as held: a note holds a
+        form of it ("annemin ilacı" of a note saying "annemi", "ilacını"; adr/0004)."""
         return self.vault_weight * len(self.unheld_words) / len(self.words) if self.words else 0.0
 
 
@@ -209,6 +214,11 @@ class QueryWord:
 
     shown: str  # as the query has it (a run of Chinese or Japanese, whole)
     terms: tuple[str, ...]  # FTS5 phrases: the word, or a run's neighbouring pairs (cjk.bigrams)
+    prefix: str | None = None  # an FTS5 prefix term asked instead when no note holds the word (endings.prefix_of)
+
+    def by_prefix(self) -> QueryWord:
+        """The word asked for by its first letters (only a word with a ``prefix``)."""
+        return replace(self, terms=(self.prefix,) if self.prefix is not None else self.terms, prefix=None)
 
 
 def query_words(text: str) -> list[QueryWord]:
@@ -217,13 +227,21 @@ def query_words(text: str) -> list[QueryWord]:
     Quoting makes ``AND``, ``NEAR(``, ``c++``, a stray ``"`` or ``foo-bar`` plain words;
     a hyphenated or dotted token stays one phrase, so ``zxqv-4471`` matches exactly; a
     possessive is its word (``sister's`` is ``sister``: the tokenizer would make it the phrase
-    "sister s", which a note saying "my sister" does not hold). A run of a script written
-    without spaces (Chinese, Japanese, Korean: cjk.py) is one word asked for by its
-    neighbouring pairs of characters, as the full text holds each character.
+    "sister s", which a note saying "my sister" does not hold), and a word with another ending
+    or an elided word by an apostrophe is its whole form or its stem (``S3'e``, ``l'équipe``:
+    :func:`_either_form`). A run of a script written without spaces (Chinese, Japanese,
+    Korean: cjk.py) is one word asked for by its neighbouring pairs of characters, as the full
+    text holds each character. A word of a query with no English function word carries the
+    prefix it is asked for by when no note holds it (endings.prefix_of; Searcher._text_side).
     """
     found: dict[tuple[str, ...], QueryWord] = {}
     meaningful: list[QueryWord] = []
     pairs_left = MAX_PAIRS
+    # An English question's endings are the stemmer's: a word of it no note holds is not in the
+    # vault, and its first letters only find other words ("comedy": "comedian"; measured,
+    # benchmarks/PASSAGES.md §12). A question in a language whose words take endings the
+    # stemmer does not know ("kira ne kadar", "annemin ilacı") holds no English function word.
+    prefixes = not any(word.lower() in ENGLISH_STOPWORDS for word in _WORD.findall(text))
     for chunk in text.split():
         for piece, is_run in pieces(_POSSESSIVE.sub("", chunk)):  # "sister's" would be the phrase "sister s"
             if is_run:
@@ -236,7 +254,8 @@ def query_words(text: str) -> list[QueryWord]:
                 words = _WORD.findall(piece)
                 if not words:
                     continue
-                word = QueryWord(" ".join(words), ('"' + fts_form(" ".join(words)) + '"',))
+                start = prefix_of(folded(words[0])) if prefixes and len(words) == 1 else None
+                word = QueryWord(" ".join(words), (_either_form(piece, words),), None if start is None else f'"{start}"*')
                 counts = len(words) > 1 or words[0].lower() not in STOPWORDS
             if word.terms in found:
                 continue
@@ -244,6 +263,19 @@ def query_words(text: str) -> list[QueryWord]:
             if counts:
                 meaningful.append(word)
     return meaningful or list(found.values())
+
+
+def _either_form(piece: str, words: Sequence[str]) -> str:
+    """A query word's FTS5 term: the phrase of its ``words``, or — for a word cut by an
+    apostrophe into a stem and an ending or an elided word (endings.apostrophe_stem: ``S3'e``,
+    ``Zeynep'in``, ``l'équipe``) — that phrase or the stem alone. Was the phrase only: "s3 e",
+    which a note saying "S3" does not hold (a trial on a Turkish vault). A note holding the
+    whole form matches both and ranks above one holding the stem alone (``O'Brien``)."""
+    phrase = '"' + fts_form(" ".join(words)) + '"'
+    stem = apostrophe_stem(piece.strip(_EDGE_PUNCTUATION)) if len(words) == 2 else None
+    if stem is None or stem.lower() in STOPWORDS:  # "qu'il" is not "qu"
+        return phrase
+    return f'({phrase} OR "{fts_form(stem)}")'
 
 
 def query_terms(text: str) -> list[str]:
@@ -394,14 +426,14 @@ class Searcher:
         pool = max(CANDIDATES_MIN, k, pool or 0)
         vectors = self._vector_side(self.embedder.embed([query])[0], pool, eligibility)
         words = query_words(query)
-        text, unheld = self._text_side(words, pool, eligibility)
+        text, unheld, by_prefix = self._text_side(words, pool, eligibility)
         fused = fuse(vectors, text, pool, self._named(query, eligibility), standard=CANDIDATES_MIN)
         paths = self.store.notes.paths_by_labels([item.label for item in fused])
         # Labels come from the same snapshot as `paths`; one missing here is a vector of a
         # note deleted before this query began.
         alive = sorted((item for item in fused if item.label in paths), key=lambda item: (-item.value, paths[item.label]))
         weight = min(1.0, self.store.notes.count_at_most(UNHELD_FULL_NOTES) / UNHELD_FULL_NOTES) if unheld else 1.0
-        return Candidates(vectors, text, alive, paths, tuple(word.shown for word in words), unheld, weight)
+        return Candidates(vectors, text, alive, paths, tuple(word.shown for word in words), unheld, weight, by_prefix)
 
     def _named(self, query: str, eligibility: Eligibility) -> list[int]:
         """The notes the query asks for by name (the name bonus): those one of whose names the
@@ -490,7 +522,8 @@ class Searcher:
 
     # -- the text side
 
-    def _text_side(self, words: Sequence[QueryWord], pool: int, eligibility: Eligibility) -> tuple[list[SideHit], tuple[str, ...]]:
+    def _text_side(self, words: Sequence[QueryWord], pool: int,
+                   eligibility: Eligibility) -> tuple[list[SideHit], tuple[str, ...], tuple[str, ...]]:
         """BM25 candidates for the query's ``words`` (query_words): notes with a passage holding
         every term first, then (if fewer than ANY_TERM_BELOW) any; and the words no note of the
         vault holds (a run of Chinese is held when a note holds any pair of it: a question's
@@ -509,18 +542,34 @@ class Searcher:
         filter that leaves one note does not make the words of the others unknown. It costs
         nothing when an eligible note holds every word (then it is 0), else one query per
         word that stops at its first row.
+
+        A word no note holds that carries a prefix (QueryWord.prefix: a query in a language
+        whose endings the stemmer does not know) is asked for by it when a note holds it —
+        ``kira`` as ``kira*``, which holds the note's ``kirayı`` — in both passes; one more
+        query per such word, only when no note holds the query whole.
         """
         terms = unique(term for word in words for term in word.terms)
         if not terms:
-            return [], ()
+            return [], (), ()
         ranking = self._fts(" AND ".join(terms), pool, eligibility)
-        unheld = () if ranking else tuple(word.shown for word in words
-                                          if not any(self.store.passages.any_match(term) for term in word.terms))
+        unheld: tuple[str, ...] = ()
+        by_prefix: tuple[str, ...] = ()
+        if not ranking:
+            missing = [word for word in words if not any(self.store.passages.any_match(term) for term in word.terms)]
+            unheld = tuple(word.shown for word in missing)
+            held = {word.shown: word.by_prefix() for word in missing
+                    if word.prefix is not None and self.store.passages.any_match(word.prefix)}
+            if held:  # words no note holds, asked for by their first letters: the query as the vault can hold it
+                unheld = tuple(shown for shown in unheld if shown not in held)
+                by_prefix = tuple(held)
+                terms = unique(term for word in words for term in held.get(word.shown, word).terms)
+                if not unheld:
+                    ranking = self._fts(" AND ".join(terms), pool, eligibility)
         if len(ranking) < ANY_TERM_BELOW and len(terms) > 1:
             seen = {hit.label for hit in ranking}
             extra = self._fts(" OR ".join(terms), pool, eligibility)
             ranking += [hit for hit in extra if hit.label not in seen][: pool - len(ranking)]
-        return ranking, unheld
+        return ranking, unheld, by_prefix
 
     def _fts(self, match: str, pool: int, eligibility: Eligibility) -> list[SideHit]:
         """Top ``pool`` eligible notes by their best rows: filter a page of plain FTS rows, join only if needed."""

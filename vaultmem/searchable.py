@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from .fields import SearchFields, search_fields
+from .markdown import without_query_blocks
 from .notes import READER_VERSION
 from .passages import Passage, embed_head, embed_text, split_passages
 
@@ -62,11 +63,16 @@ class SearchableNote:
 
 
 def searchable(note: Note) -> SearchableNote:
+    """What search holds of a note. A query block (a ``dataview``, ``query`` or ``base`` fence:
+    markdown.query_block_ranges) is left out of its passages and vectors, its lines kept empty:
+    it renders other notes, and its words ("TABLE title AS "Title", date AS "Date"") made a
+    note a hit for questions about dates. The file is not changed."""
     fields = search_fields(note)
-    passages = tuple(_in_file(passage, note.body_line) for passage in split_passages(note.body))
+    body = without_query_blocks(note.body)
+    passages = tuple(_in_file(passage, note.body_line) for passage in split_passages(body))
     first = fields.head_text
     heads = tuple(embed_head(fields.title, passage.headings, first if passage.number == 0 else "") for passage in passages)
-    return SearchableNote(fields, passages, heads, note.embed_text)
+    return SearchableNote(fields, passages, heads, note.embed_text if body is note.body else f"{note.title}\n\n{body}")
 
 
 def _in_file(passage: Passage, body_line: int) -> Passage:

@@ -45,7 +45,7 @@ from typing import TYPE_CHECKING
 
 from .cjk import bigrams, has_run, pieces, sharp_s_either, spaced
 from .fields import BOOKKEEPING_KEYS, STOPWORDS
-from .markdown import HEADING_LINE, HIDDEN_OPEN, blanked, code_ranges, hidden_ranges
+from .markdown import HEADING_LINE, HIDDEN_OPEN, blanked, code_ranges, hidden_ranges, merged_ranges, query_block_ranges
 from .notes import FrontmatterBlock, find_frontmatter, read_text
 from .passages import Section, sections
 
@@ -282,7 +282,8 @@ def _marked(text: str, body_start: int, start: int, end: int) -> Marks:
         return [], []
     context = text[context_start:context_end]
     code = code_ranges(context)
-    hidden = hidden_ranges(context, code)
+    # A query block (a dataview or base fence) renders other notes: no snippet shows its query.
+    hidden = merged_ranges([*hidden_ranges(context, code), *query_block_ranges(context, code)])
     return ([(first + context_start, last + context_start) for first, last in code],
             [(first + context_start, last + context_start) for first, last in hidden])
 

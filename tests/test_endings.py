@@ -1,0 +1,120 @@
+"""Words with endings the full text's English stemmer does not know (vaultmem/endings.py): a
+Turkish case ending or a French elision by an apostrophe, and a Turkish word whose ending
+differs from the note's."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from helpers import NOW, write_file
+
+from vaultmem import Vault
+from vaultmem.embedders import HashingEmbedder
+from vaultmem.endings import apostrophe_stem, prefix_of
+from vaultmem.search import Candidates, query_words, search_filters
+
+NOTES = {
+    "Cloud/AWS - S3 ile Veri Depolama.md": "# S3\nAmazon S3, AWS'nin nesne depolama servisidir. Veri gölü olarak kullanılır.\n",
+    "Kişiler/Zeynep Arslan.md": "---\naliases: [Zeynep]\n---\n- Kahveyi sütsüz içer, fıstığa alerjisi var.\n",
+    "Günlük/17.06.2026.md": "## Bugün\n- Ev sahibi kirayı Temmuz'dan itibaren 18.000 TL'ye çıkaracağını söyledi.\n",
+    "Günlük/03.06.2026.md": "## Bugün\n- Akşam annemi aradım: tansiyon ilacını eczaneden almam gerekiyor.\n",
+    "Sport/Football.md": "Notre équipe de football gagne souvent le samedi.\n",
+    "People/Conan.md": "Conan O'Brien hosts a late-night talk show.\n",
+    "Places/Brien.md": "Brien is a small village by the river.\n",
+    "Prizes/Award.md": "She won the science prize in 2019.\n",
+    "Shows/Comedians.md": "A list of stand-up comedians I saw live.\n",
+}
+
+
+@pytest.fixture
+def endings_vault(tmp_path: Path) -> Path:
+    root = tmp_path / "vault"
+    for name, text in NOTES.items():
+        write_file(root, name, text)
+    return root
+
+
+def candidates(vault: Vault, query: str) -> Candidates:
+    return vault.derived.searcher().candidates(query, 10, search_filters(None, None, False, NOW))
+
+
+def keyword_side(vault: Vault, query: str) -> list[str]:
+    found = candidates(vault, query)
+    return [found.paths[hit.label] for hit in found.text if hit.label in found.paths]
+
+
+@pytest.mark.parametrize(("word", "stem"), [
+    ("S3'e", "S3"), ("Zeynep’in", "Zeynep"), ("Mert'le", "Mert"),  # Turkish case endings, straight and typographic
+    ("AWS'nin", "AWS"), ("TL'ye", "TL"),  # after an acronym: both sides short, the left is the stem
+    ("l'équipe", "équipe"), ("d'accord", "accord"), ("O'Brien", "Brien"),  # an elided word or a prefix before it
+    ("don't", None), ("won't", None), ("we're", None),  # English contractions keep their phrase
+    ("j'ai", None), ("rock'n'roll", None), ("Bell'Italia", None), ("S3", None),
+])
+def test_a_word_cut_by_an_apostrophe_has_the_longer_side_as_its_stem(word: str, stem: str | None) -> None:
+    assert apostrophe_stem(word) == stem
+
+
+@pytest.mark.parametrize(("query", "path"), [
+    ("S3'e dosya", "Cloud/AWS - S3 ile Veri Depolama.md"),  # was the phrase "s3 e": no note holds it
+    ("Zeynep’in", "Kişiler/Zeynep Arslan.md"),  # typographic apostrophe; was the phrase "zeynep in"
+    ("l'équipe", "Sport/Football.md"),  # the note says "notre équipe"
+])
+def test_a_word_with_an_ending_after_an_apostrophe_finds_a_note_holding_its_stem(endings_vault: Path, query: str,
+                                                                                   path: str) -> None:
+    with Vault(endings_vault, embedder=HashingEmbedder()) as vault:
+        vault.index()
+        assert keyword_side(vault, query)[:1] == [path], query
+
+
+def test_a_name_with_an_apostrophe_ranks_its_whole_form_above_its_stem(endings_vault: Path) -> None:
+    with Vault(endings_vault, embedder=HashingEmbedder()) as vault:
+        vault.index()
+        assert keyword_side(vault, "O'Brien") == ["People/Conan.md", "Places/Brien.md"]  # was the first alone
+
+
+def test_an_english_contraction_is_not_asked_for_by_its_first_part(endings_vault: Path) -> None:
+    with Vault(endings_vault, embedder=HashingEmbedder()) as vault:
+        vault.index()
+        assert "Prizes/Award.md" not in keyword_side(vault, "won't")  # "won't" is not "won"
+
+
+@pytest.mark.parametrize(("query", "path"), [
+    ("kira", "Günlük/17.06.2026.md"),  # the note says "kirayı"
+    ("annemin ilacı", "Günlük/03.06.2026.md"),  # the note says "annemi", "ilacını"
+])
+def test_a_word_no_note_holds_is_found_by_its_first_letters(endings_vault: Path, query: str, path: str) -> None:
+    with Vault(endings_vault, embedder=HashingEmbedder()) as vault:
+        vault.index()
+        assert keyword_side(vault, query)[:1] == [path], query  # was []
+
+
+def test_a_word_held_by_its_first_letters_counts_as_held(endings_vault: Path) -> None:
+    with Vault(endings_vault, embedder=HashingEmbedder()) as vault:
+        vault.index()
+        found = candidates(vault, "annemin ilacı neydi")
+    assert found.unheld_words == ("neydi",)  # was all three: every hit's score lowered as for a foreign question
+    assert found.prefix_words == ("annemin", "ilacı")
+
+
+def test_an_english_query_is_not_asked_for_by_first_letters(endings_vault: Path) -> None:
+    assert [word.prefix for word in query_words("kira ne kadar")] == ['"kira"*', '"kadar"*']
+    assert [word.prefix for word in query_words("the comedy I saw")] == [None, None]  # "comedy" is not "comedian"
+    with Vault(endings_vault, embedder=HashingEmbedder()) as vault:
+        vault.index()
+        assert keyword_side(vault, "the comedy") == []
+        assert candidates(vault, "the comedy").prefix_words == ()
+
+
+def test_a_prefix_drops_the_last_third_of_a_word_and_keeps_at_least_five_letters() -> None:
+    assert [prefix_of(word) for word in ("kira", "ilaci", "annemin", "projesinin", "s3", "abc")] == [
+        "kira", "ilaci", "annem", "projesi", None, None]
+
+
+def test_explain_names_the_words_asked_for_by_their_first_letters(endings_vault: Path) -> None:
+    with Vault(endings_vault, embedder=HashingEmbedder()) as vault:
+        vault.index()
+        explained = vault.explain("Günlük/03.06.2026.md", "annemin ilacı neydi", now=NOW)
+    assert any(reason.startswith("annemin, ilacı: in no note as written, so asked for by their first letters")
+               for reason in explained.reasons), explained.reasons
+    assert any("(neydi) is in no note of the vault" in reason for reason in explained.reasons), explained.reasons

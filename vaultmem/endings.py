@@ -1,0 +1,68 @@
+"""Word forms the full text's stemmer does not know: endings after an apostrophe, and the
+endings of languages that add them to a word (pure). See adr/0027.
+
+The full text stems English only (FTS5's ``porter``). Two cases where a query's word then
+matches no note although the note holds the word:
+
+- **After an apostrophe.** Turkish writes a proper noun's case ending after one (``S3'e``,
+  ``Zeynep'in``, ``Mert'le``: "to S3", "Zeynep's", "with Mert"); French elides a short word
+  before one (``l'équipe``, ``d'accord``). The tokenizer cuts at the apostrophe, so the query
+  word is the phrase "s3 e", which a note saying "S3" or "S3'ten" does not hold. Such a word
+  is asked for as its whole form or its stem (:func:`apostrophe_stem`).
+- **Endings without one.** ``kira`` (rent) is ``kirayı`` as an object, ``ilacı`` (her
+  medicine) ``ilacını``; ``annemin`` (my mother's) is ``annemi`` (my mother, object). A word
+  no note holds is asked for by its first letters instead (:func:`prefix_of`); search.py
+  decides when.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+from .cjk import fts_form
+
+APOSTROPHES = "'’"  # straight and typographic (U+2019); ʼ (U+02BC) is a letter to the tokenizer
+ENDING_MAX = 3  # letters of the short side of an apostrophe that is an ending or an elided word
+# English contractions' endings: "don't" is not "don", "won't" not "won" (the phrase stays).
+_CONTRACTIONS = frozenset({"t", "s", "d", "m", "re", "ve", "ll"})
+_APOSTROPHE_WORD = re.compile(rf"(\w+)[{APOSTROPHES}](\w+)")
+PREFIX_MIN = 4  # letters a word must have to be asked for by its first letters
+PREFIX_KEEP = 5  # the fewest letters kept (a shorter word: all of it): four made "comedy" "come"
+
+
+def apostrophe_stem(word: str) -> str | None:
+    """The stem of a word cut by one apostrophe: the longer side when the other has at most
+    :data:`ENDING_MAX` letters (``S3'e`` → ``S3``, ``Zeynep'in`` → ``Zeynep``, ``l'équipe`` →
+    ``équipe``, ``O'Brien`` → ``Brien``); the left one when both are that short (``AWS'nin``,
+    ``TL'ye``: a Turkish ending after an acronym), unless that is one letter (``j'ai``, ``c'est``:
+    an elided word before another short one). None for an English contraction (``don't``), a
+    word without exactly one apostrophe, or two long sides (``rock'n'roll``, ``Bell'Italia``)."""
+    found = _APOSTROPHE_WORD.fullmatch(word)
+    if found is None:
+        return None
+    left, right = found.groups()
+    if right.lower() in _CONTRACTIONS:
+        return None
+    if len(left) <= ENDING_MAX and len(right) <= ENDING_MAX:
+        return left if len(left) > 1 else None
+    if min(len(left), len(right)) > ENDING_MAX:
+        return None
+    return left if len(left) > len(right) else right
+
+
+def prefix_of(word: str) -> str | None:
+    """The first letters a word is asked for by when no note holds it: its last third dropped,
+    at least two letters and at most all but :data:`PREFIX_MIN` (``kira`` → ``kira``,
+    ``annemin`` → ``annem``, ``projesinin`` → ``projesi``). None for a shorter word or one that
+    is not all letters (``s3``, ``2026``)."""
+    if len(word) < PREFIX_MIN or not word.isalpha():
+        return None
+    return word[: max(min(len(word), PREFIX_KEEP), len(word) - max(2, len(word) // 3))]
+
+
+def folded(word: str) -> str:
+    """A word as the full text compares it: lower case, without accents or other marks
+    (``İlacı`` → ``ilaci``; FTS5's ``remove_diacritics`` and cjk.fts_form)."""
+    decomposed = unicodedata.normalize("NFD", fts_form(word).lower())
+    return "".join(character for character in decomposed if not unicodedata.combining(character))
