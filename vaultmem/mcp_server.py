@@ -447,8 +447,9 @@ class VaultTools:
 
     @vault_tool(DESTRUCTIVE, (
         "Remove a memory that is wrong, obsolete or that the user asks you to forget. The note moves to "
-        "the vault's archive folder (recoverable, no longer recalled). $hard_delete Returns the note's id, "
-        "path and where it was archived."
+        "the vault's archive folder (recoverable, no longer recalled). A note with no layer is the user's own "
+        "page (a daily note, a project page, a person): archive it only when the user asks you to; to take one "
+        "fact out of it, revise its text instead. $hard_delete Returns the note's id, path and where it was archived."
     ))
     async def forget(
         self,
