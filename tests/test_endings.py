@@ -117,4 +117,4 @@ def test_explain_names_the_words_asked_for_by_their_first_letters(endings_vault:
         explained = vault.explain("Günlük/03.06.2026.md", "annemin ilacı neydi", now=NOW)
     assert any(reason.startswith("annemin, ilacı: in no note as written, so asked for by their first letters")
                for reason in explained.reasons), explained.reasons
-    assert any("(neydi) is in no note of the vault" in reason for reason in explained.reasons), explained.reasons
+    assert any("(neydi) is in no unexpired note of the vault" in reason for reason in explained.reasons), explained.reasons

@@ -146,16 +146,39 @@ def test_a_word_only_a_filtered_out_note_holds_is_still_the_vaults(five_memories
     assert unknown.unheld_words == ('zeppelin',)
 
 
+def test_the_words_only_an_expired_note_holds_are_unheld(five_memories: Path) -> None:
+    """An expired memory no longer knows anything: a trial's expired "parking spot" note made
+    its question look answered, and an unrelated note came first at 0.72. Its words count
+    again when expired notes are asked for."""
+    with Vault(five_memories) as vault:
+        parked = vault.remember("The car is parked on level 3 of the Alvalade garage.", layer="L1", ttl="1h", now=NOW)
+        searcher = vault.derived.searcher()
+        later = "2026-12-31T00:00:00+00:00"
+        while_alive = searcher.candidates("parked garage Maya", 1, search_filters(None, None, False, NOW))
+        expired = searcher.candidates("parked garage Maya", 1, search_filters(None, None, False, later))
+        asked_for = searcher.candidates("parked garage Maya", 1, search_filters(None, None, True, later))
+        lowered = vault.search("parked garage Maya", k=1, now=later)[0]
+        shown = vault.search("parked garage Maya", k=1, now=later, include_expired=True)[0]
+        why = vault.explain(lowered.path, "parked garage Maya", k=1, now=later)
+    assert while_alive.unheld_words == ()
+    assert expired.unheld_words == ("parked", "garage")
+    assert asked_for.unheld_words == ()
+    assert shown.path == parked.path and lowered.path != parked.path
+    assert why.score["fused"] == lowered.score
+    assert any("2 of the query's 3 words (parked, garage) are in no unexpired note of the vault" in reason
+               for reason in why.reasons), why.reasons
+
+
 def test_explain_says_which_words_of_the_query_no_note_holds(five_memories: Path) -> None:
     with Vault(five_memories) as vault:
         [hit] = vault.search("Berlin zoo opening hours", k=1, now=NOW)
         explained = vault.explain(hit.path, "Berlin zoo opening hours", k=1, now=NOW)
         plain = vault.explain(hit.path, "where does Lars work in Berlin", k=1, now=NOW)
     assert explained.score["fused"] == hit.score
-    assert any("3 of the query's 4 words (zoo, opening, hours) are in no note of the vault: every hit's score is "
+    assert any("3 of the query's 4 words (zoo, opening, hours) are in no unexpired note of the vault: every hit's score is "
                "lowered for them, by 13% of the full amount" in reason for reason in explained.reasons), explained.reasons
-    assert not any("in no note of the vault" in reason for reason in plain.reasons), plain.reasons
+    assert not any("in no unexpired note of the vault" in reason for reason in plain.reasons), plain.reasons
     with Vault(five_memories) as vault:
         single = vault.explain(hit.path, "zeppelin", k=1, now=NOW)
-    assert any(reason.startswith("the query's only word (zeppelin) is in no note of the vault: every hit's score is lowered for it")
+    assert any(reason.startswith("the query's only word (zeppelin) is in no unexpired note of the vault: every hit's score is lowered for it")
                for reason in single.reasons), single.reasons  # was "1 of the query's 1 words (zeppelin) are"

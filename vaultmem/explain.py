@@ -179,7 +179,7 @@ def _unheld_reason(found: Candidates) -> list[str]:
         f", by {found.vault_weight:.0%} of the full amount: a vault this small lacks most words of any question")
     count = len(found.unheld_words)
     of = "the query's only word" if len(found.words) == 1 else f"{count} of the query's {len(found.words)} words"
-    return [*prefixed, f"{of} ({words}) {'is' if count == 1 else 'are'} in no note of the vault: "
+    return [*prefixed, f"{of} ({words}) {'is' if count == 1 else 'are'} in no unexpired note of the vault: "
             f"every hit's score is lowered for {'it' if count == 1 else 'them'}{weighed} (the order is not changed)"]
 
 

@@ -538,10 +538,12 @@ class Searcher:
 
         The share of terms no note holds lowers every hit's score (ranking.probability): a
         question about a zoo, asked of a vault that never says "zoo", is not answered by the
-        note that mentions the city. It is the vault's vocabulary, whatever the filters: a
-        filter that leaves one note does not make the words of the others unknown. It costs
-        nothing when an eligible note holds every word (then it is 0), else one query per
-        word that stops at its first row.
+        note that mentions the city. It is the vocabulary of the vault's live notes, whatever
+        the other filters: a filter that leaves one note does not make the words of the others
+        unknown, but an expired memory no longer knows anything — a trial's expired "parking
+        spot" note made the question look answered, and a shrine tagged "Parks" came first at
+        0.72. It costs nothing when an eligible note holds every word (then it is 0), else one
+        query per word that stops at its first live row.
 
         A word no note holds that carries a prefix (QueryWord.prefix: a query in a language
         whose endings the stemmer does not know) is asked for by it when a note holds it —
@@ -555,10 +557,11 @@ class Searcher:
         unheld: tuple[str, ...] = ()
         by_prefix: tuple[str, ...] = ()
         if not ranking:
-            missing = [word for word in words if not any(self.store.passages.any_match(term) for term in word.terms)]
+            alive = eligibility.alive
+            missing = [word for word in words if not any(self.store.passages.any_match(term, alive) for term in word.terms)]
             unheld = tuple(word.shown for word in missing)
             held = {word.shown: word.by_prefix() for word in missing
-                    if word.prefix is not None and self.store.passages.any_match(word.prefix)}
+                    if word.prefix is not None and self.store.passages.any_match(word.prefix, alive)}
             if held:  # words no note holds, asked for by their first letters: the query as the vault can hold it
                 unheld = tuple(shown for shown in unheld if shown not in held)
                 by_prefix = tuple(held)

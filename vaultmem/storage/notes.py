@@ -255,6 +255,12 @@ class Eligibility:
         return (" AND ".join(clauses) or "1"), params
 
     @property
+    def alive(self) -> Eligibility:
+        """These filters' expiry alone: the notes that count at this instant, whatever layers,
+        tags and dates are asked for."""
+        return Eligibility(now_us=self.now_us, include_expired=self.include_expired)
+
+    @property
     def undated(self) -> Eligibility:
         """These filters without the date bounds."""
         return replace(self, since_us=None, until_us=None)

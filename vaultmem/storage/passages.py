@@ -171,9 +171,17 @@ class PassageStore:
                  f"WHERE passages_fts MATCH ? AND {where} ORDER BY score LIMIT ?")
         return [TextMatch(row[0], row[1], -row[2]) for row in self.db.execute(query, [match, *params, int(limit)])]
 
-    def any_match(self, match: str) -> bool:
-        """Does any row match? (No ranking: the first row ends the query.)"""
-        return self.db.execute("SELECT 1 FROM passages_fts WHERE passages_fts MATCH ? LIMIT 1", (match,)).fetchone() is not None
+    def any_match(self, match: str, among: Eligibility | None = None) -> bool:
+        """Does any row match — of a note that passes ``among``, when given? (No ranking: the
+        first such row ends the query.)"""
+        if among is None or not among.filters:
+            query, params = "SELECT 1 FROM passages_fts WHERE passages_fts MATCH ? LIMIT 1", [match]
+        else:
+            where, filters = among.where()
+            query = ("SELECT 1 FROM passages_fts JOIN passages ON passages.label = passages_fts.rowid "
+                     f"JOIN notes ON notes.label = passages.note_label WHERE passages_fts MATCH ? AND {where} LIMIT 1")
+            params = [match, *filters]
+        return self.db.execute(query, params).fetchone() is not None
 
     def fts_of_note(self, match: str, note_label: int) -> list[TextMatch]:
         """Every row of one note that matches, best first (``explain``: the note's own text score)."""
