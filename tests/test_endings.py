@@ -118,3 +118,13 @@ def test_explain_names_the_words_asked_for_by_their_first_letters(endings_vault:
     assert any(reason.startswith("annemin, ilacı: in no note as written, so asked for by their first letters")
                for reason in explained.reasons), explained.reasons
     assert any("(neydi) is in no unexpired note of the vault" in reason for reason in explained.reasons), explained.reasons
+
+
+def test_a_word_of_another_script_keeps_its_marks_when_folded() -> None:
+    # The full text keeps the marks of scripts other than Latin (a Hindi virama, a Japanese
+    # voicing mark): a fold that dropped them asked for first letters no note could hold.
+    from vaultmem.endings import folded
+
+    assert folded("İlacı") == "ilaci" and folded("Ürün") == "urun"
+    assert folded("किताब्") == "किताब्"
+    assert folded("かがみ").split() == ["か", "が", "み"]  # fts_form spaces the characters; が stays が

@@ -19,6 +19,7 @@ every other script end it. Latin, Cyrillic and the rest are left exactly as they
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Iterator
 
 # Hangul Jamo, CJK radicals, 々〆〇, kana (not the punctuation ゠ and ・ among them), bopomofo, compatibility Jamo, kanbun, CJK strokes and
@@ -81,3 +82,22 @@ def bigrams(run: str) -> list[str]:
     if len(run) == 1:
         return [run]
     return [f"{run[at]} {run[at + 1]}" for at in range(len(run) - 1)]
+
+
+def latin_unmarked(text: str) -> str:
+    """``text`` with the accents of Latin letters dropped (``ö`` is ``o``), in NFC; the marks
+    of other scripts stay (Japanese ``が`` is not ``か``)."""
+    if text.isascii():
+        return text
+    kept: list[str] = []
+    for char in unicodedata.normalize("NFD", text):
+        if unicodedata.combining(char) and kept and _is_latin(kept[-1]):
+            continue
+        kept.append(char)
+    return unicodedata.normalize("NFC", "".join(kept))
+
+
+def _is_latin(char: str) -> bool:
+    """A letter of the Latin blocks (Basic Latin to IPA Extensions, Latin Extended Additional)."""
+    code = ord(char)
+    return code < 0x0250 or 0x1E00 <= code < 0x1F00

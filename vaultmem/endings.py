@@ -18,9 +18,8 @@ matches no note although the note holds the word:
 from __future__ import annotations
 
 import re
-import unicodedata
 
-from .cjk import fts_form
+from .cjk import fts_form, latin_unmarked
 
 APOSTROPHES = "'’"  # straight and typographic (U+2019); ʼ (U+02BC) is a letter to the tokenizer
 ENDING_MAX = 3  # letters of the short side of an apostrophe that is an ending or an elided word
@@ -62,7 +61,7 @@ def prefix_of(word: str) -> str | None:
 
 
 def folded(word: str) -> str:
-    """A word as the full text compares it: lower case, without accents or other marks
-    (``İlacı`` → ``ilaci``; FTS5's ``remove_diacritics`` and cjk.fts_form)."""
-    decomposed = unicodedata.normalize("NFD", fts_form(word).lower())
-    return "".join(character for character in decomposed if not unicodedata.combining(character))
+    """A word as the full text compares it: lower case, Latin letters without accents
+    (``İlacı`` → ``ilaci``; FTS5's ``remove_diacritics`` and cjk.fts_form). The marks of other
+    scripts stay, as the full text keeps them: a Hindi word's virama is part of its letters."""
+    return latin_unmarked(fts_form(word).lower())

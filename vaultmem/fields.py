@@ -24,6 +24,8 @@ from datetime import date, datetime
 from pathlib import PurePosixPath
 from typing import TYPE_CHECKING, Any
 
+from .cjk import latin_unmarked
+
 if TYPE_CHECKING:
     from .notes import Note
 
@@ -162,25 +164,6 @@ def name_fold(text: str) -> str:
     return name_form(text).casefold()
 
 
-def _latin_unmarked(text: str) -> str:
-    """``text`` with the accents of Latin letters dropped (``ö`` is ``o``), in NFC; the marks
-    of other scripts stay (Japanese ``が`` is not ``か``)."""
-    if text.isascii():
-        return text
-    kept: list[str] = []
-    for char in unicodedata.normalize("NFD", text):
-        if unicodedata.combining(char) and kept and _is_latin(kept[-1]):
-            continue
-        kept.append(char)
-    return unicodedata.normalize("NFC", "".join(kept))
-
-
-def _is_latin(char: str) -> bool:
-    """A letter of the Latin blocks (Basic Latin to IPA Extensions, Latin Extended Additional)."""
-    code = ord(char)
-    return code < 0x0250 or 0x1E00 <= code < 0x1F00
-
-
 def name_key(text: str) -> str:
     """A name or a query as they are compared for an exact-name match: :func:`name_form`,
     case folded, white space collapsed, punctuation
@@ -189,7 +172,7 @@ def name_key(text: str) -> str:
     Latin letters lose their accents and the Turkish dotless ``ı`` is ``i``, as the full text
     holds them (``remove_diacritics``, cjk.fts_form): ``Kadikoy`` and ``Munchen``, typed
     without those keys, name ``Kadıköy`` and ``München``."""
-    folded = " ".join(_latin_unmarked(name_form(text).casefold()).replace("ı", "i").split())
+    folded = " ".join(latin_unmarked(name_form(text).casefold()).replace("ı", "i").split())
     start, end = 0, len(folded)
     while start < end and _is_edge(folded[start]):
         start += 1
