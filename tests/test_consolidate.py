@@ -344,6 +344,30 @@ def test_a_fact_only_a_shorter_duplicate_held_is_found_in_the_canonical_after_th
     assert (vault_dir / "_archive/ops/upgrade-short.md").read_text(encoding="utf-8") == UPGRADE_SHORT
 
 
+@pytest.mark.parametrize("copy", ["preferences/oat-milk (conflicted copy 2024-05-01).md", "preferences/oat-milk 2.md"])
+def test_an_identical_sync_copy_merges_into_the_original_not_the_original_into_it(vault_dir: Path, wordllama: object, copy: str) -> None:
+    """A copy named ``Note (conflicted copy …).md`` or ``Note 2.md`` sorts before ``Note.md``:
+    on equal length the path decided, and the note the person links to was archived."""
+    text = sample_text(TRIO[2])
+    write_file(vault_dir, TRIO[2], text)
+    write_file(vault_dir, copy, text)
+    with open_vault(vault_dir, wordllama) as vault:
+        [cluster] = vault.consolidate(now=NOW).clusters
+    assert cluster.canonical.path == TRIO[2] and [member.path for member in cluster.merged] == [copy]
+
+
+def test_a_longer_syncthing_copy_merges_its_extra_line_into_the_original(vault_dir: Path, wordllama: object) -> None:
+    text = sample_text(TRIO[2])
+    copy = "preferences/oat-milk.sync-conflict-20240501-123456-ABCDEFG.md"
+    write_file(vault_dir, TRIO[2], text)
+    write_file(vault_dir, copy, text + "Sometimes a cortado with oat milk.\n")
+    with open_vault(vault_dir, wordllama) as vault:
+        report = vault.consolidate(apply=True, now=NOW)
+    assert [cluster.canonical.path for cluster in report.clusters] == [TRIO[2]]
+    assert "Sometimes a cortado with oat milk." in (vault_dir / TRIO[2]).read_text(encoding="utf-8")
+    assert not (vault_dir / copy).exists() and (vault_dir / "_archive" / copy).exists()
+
+
 def test_the_dry_run_shows_what_would_be_appended_and_changes_nothing(vault_dir: Path, wordllama: object) -> None:
     upgrade_vault(vault_dir)
     with open_vault(vault_dir, wordllama):

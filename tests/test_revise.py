@@ -131,6 +131,18 @@ def test_text_that_would_read_as_frontmatter_is_refused_and_nothing_is_written(v
     assert snapshot_files(vault.root) == before
 
 
+@pytest.mark.parametrize("change", [{"append": "Ajouter du sucre."}, {"text": "Nouveau texte."}])
+def test_a_body_edit_refused_on_a_latin1_note_names_the_note_and_writes_nothing(vault: Vault, change: dict[str, str]) -> None:
+    """The frontmatter edits named the file; the body edits said only "file is not valid UTF-8"."""
+    (vault.root / "imports").mkdir()
+    (vault.root / "imports/recette.md").write_bytes("Le café crème de grand-mère.\n".encode("latin-1"))
+    vault.index()
+    before = snapshot_files(vault.root)
+    with pytest.raises(FrontmatterError, match=r"^imports/recette\.md: file is not valid UTF-8 at byte 6"):
+        vault.revise("imports/recette.md", now=NOW, **change)  # type: ignore[arg-type]
+    assert snapshot_files(vault.root) == before
+
+
 def test_nothing_to_change_writes_nothing(vault: Vault) -> None:
     before = snapshot_files(vault.root)
     result = vault.revise("work/standup", title="Harbor standup", add_tags=["HARBOR"], now=LATER)

@@ -30,7 +30,8 @@ Finding clusters (reads, then a pure core):
    (``different_days``). Memories (notes with a layer) are not kept apart by their days,
    nor is a date from ``created`` a day: a fact said again on another day is what
    consolidation is for. The canonical note is the longest body (ties: the oldest
-   ``created``, then the path).
+   ``created``, then the path) — never a sync tool's copy of another member
+   (``Note (conflicted copy …).md``, ``Note 2.md``: sync_copies.py), which merges into it.
 6. A cluster's ``similarity`` is its weakest *link*: the lowest cosine among member pairs
    that reach the threshold, so it is never below the threshold. ``weakest_pair`` is the
    lowest cosine of all member pairs; in a chain (A~B, B~C) it can be lower.
@@ -44,7 +45,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from datetime import datetime
 from typing import Any
@@ -61,6 +62,7 @@ from .notes import Note, parse_note, timestamp_or_none
 from .paths import VaultPaths
 from .results import NotCommitted, PathReason, not_committed_dicts
 from .storage import Eligibility, PoolNote, Store
+from .sync_copies import is_copy_among
 from .vectors import VectorIndex, unpack
 
 NEIGHBOURS = 16  # per source; a duplicate is among the very nearest, other layers take slots too
@@ -514,15 +516,23 @@ def components_by_day(pairs: Mapping[tuple[int, int], float], days: Mapping[int,
     return union_find.components(), refused
 
 
-def canonical_key(note: Note) -> tuple[int, float, str]:
-    """Sort key: the longest body first; ties: the oldest ``created`` (none: last), then the path."""
+def canonical_key(note: Note, cluster_paths: Collection[str] = ()) -> tuple[bool, int, float, str]:
+    """Sort key: a sync tool's copy of another member last, then the longest body first;
+    ties: the oldest ``created`` (none: last), then the path.
+
+    Without the first rule a conflict copy one line longer than its original — or identical
+    to it, as ``Note (conflicted copy …).md`` sorts before ``Note.md`` — was kept, and the
+    note the person links to was archived into it.
+    """
     created = timestamp_or_none(note.meta.get("created"))
-    return (-len(note.body.strip()), created.timestamp() if created else math.inf, note.path)
+    return (is_copy_among(note.path, cluster_paths), -len(note.body.strip()),
+            created.timestamp() if created else math.inf, note.path)
 
 
 def build_cluster(notes: Sequence[Note], matrix: np.ndarray, threshold: float) -> Cluster:
     """A cluster from its notes and their vectors (same order)."""
-    by_key = sorted(range(len(notes)), key=lambda index: canonical_key(notes[index]))
+    paths = {note.path for note in notes}
+    by_key = sorted(range(len(notes)), key=lambda index: canonical_key(notes[index], paths))
     order = [by_key[0], *sorted(by_key[1:], key=lambda index: notes[index].path)]
     similarity = matrix[order] @ matrix[order].T
     upper = similarity[np.triu_indices(len(order), 1)]

@@ -170,11 +170,18 @@ def revise_note(raw: bytes, note: Note, revision: Revision, policy: LayerPolicy)
     _lifecycle(note, revision, policy, change)
     _tags(note, revision, body, change)
     data = _edited(raw, note, change) if change.set_values or change.remove else raw
-    if revision.text is not None and "body" in change.changed:
-        data = replace_body(data, revision.text)
-    elif revision.append is not None:
-        data = append_paragraph(data, revision.append)
-    return RevisedBytes(data, [name for name in FIELDS if name in change.changed])
+    return RevisedBytes(_with_body(data, note, revision, change), [name for name in FIELDS if name in change.changed])
+
+
+def _with_body(data: bytes, note: Note, revision: Revision, change: _Change) -> bytes:
+    try:
+        if revision.text is not None and "body" in change.changed:
+            return replace_body(data, revision.text)
+        if revision.append is not None:
+            return append_paragraph(data, revision.append)
+    except FrontmatterError as error:
+        raise FrontmatterError(f"{note.path}: {error}") from None  # body_edits names the problem; the file is ours to name
+    return data
 
 
 def _edited(raw: bytes, note: Note, change: _Change) -> bytes:
