@@ -81,3 +81,42 @@ def test_a_hit_s_snippet_leaves_out_its_query_block_and_names_its_own_lines(data
         assert hit.passage is not None
         assert hit.passage.lines == [1, 15]  # the file's lines: the blocks' kept
     assert (dataview_vault / "Projects.md").read_text(encoding="utf-8") == PROJECTS  # the file is not touched
+
+
+DRAWING = ("---\nexcalidraw-plugin: parsed\ntags: [excalidraw]\n---\n"
+           "==⚠  Switch to EXCALIDRAW VIEW in the MORE OPTIONS menu of this document. ⚠==\n\n"
+           "# Text Elements\nHarbor ingest queue ^a1b2c3\n\n"
+           "%%\n# Drawing\n```json\n"
+           + '{"type": "excalidraw", "elements": [' + ", ".join(
+               f'{{"id": "el{n}", "type": "rectangle", "strokeColor": "#1e1e1e", "seed": {n * 7919}}}' for n in range(300))
+           + "]}\n```\n%%\n")
+KANBAN = ("---\nkanban-plugin: basic\n---\n\n## Todo\n\n- [ ] paint the fence\n\n"
+          "%% kanban:settings\n```\n{\"kanban-plugin\":\"basic\",\"lane-width\":272}\n```\n%%\n")
+REMINDER = "Visible text.\n\n%%\nmy private reminder: the spare key is under the blue pot\n%%\n"
+PACKED = "# Sketch\nA sketch of the garden.\n\n```compressed-json\nN4KAkARALgngDgUwgLgAQQQDwMYEMA2AlgCYBOuA7hADTgQBuCpAzoQPYB2KqATLZMzYBXUtiRoIACyhQ4zZAHoFAc0JRJQgEYA6bGwC2CgF7N6hbEOUxrZ\n```\n"
+
+
+def test_a_plugins_data_in_a_comment_or_compressed_json_is_not_searched_and_a_comments_words_are() -> None:
+    for text in (DRAWING, KANBAN, PACKED):
+        blocks = [text[start:end] for start, end in query_block_ranges(text)]
+        assert len(blocks) == 1 and blocks[0].startswith("```") and blocks[0].endswith("```"), blocks
+        kept = without_query_blocks(text)
+        assert kept.count("\n") == text.count("\n")
+    assert query_block_ranges(REMINDER) == [] and without_query_blocks(REMINDER) == REMINDER
+
+
+def test_a_drawing_is_one_passage_of_its_words_not_hundreds_of_its_json(tmp_path: Path) -> None:
+    # A trial: one Excalidraw drawing became 463 passages of JSON, first for
+    # "rectangle strokeColor seed" and filling the low slots of unrelated searches.
+    root = tmp_path / "vault"
+    for name, text in (("Drawings/Harbor.excalidraw.md", DRAWING), ("Board.md", KANBAN), ("Reminder.md", REMINDER),
+                       ("Sketch.md", PACKED), ("other.md", "A note about the harbor and its ingest queue.\n")):
+        write_file(root, name, text)
+    with Vault(root, embedder=HashingEmbedder()) as vault:
+        vault.index()
+        assert vault.stats().passages <= 8  # one or two a note, not hundreds
+        assert "Drawings/Harbor.excalidraw.md" not in keyword_side(vault, "rectangle strokeColor seed")
+        assert "Board.md" not in keyword_side(vault, "lane width")
+        assert "Sketch.md" not in keyword_side(vault, "N4KAkARALgngDgUwgLgAQQQDwMYEMA2AlgCYBOuA7hADTgQBuCpAzoQPYB2KqATLZMzYBXUtiRoIACyhQ4zZAHoFAc0JRJQgEYA6bGwC2CgF7N6hbEOUxrZ")
+        assert keyword_side(vault, "spare key blue pot") == ["Reminder.md"]  # a comment's own words are found
+        assert "Drawings/Harbor.excalidraw.md" in keyword_side(vault, "harbor ingest queue")

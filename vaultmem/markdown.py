@@ -82,17 +82,23 @@ def inline_code_spans(line: str) -> list[tuple[int, int]]:
 # Fenced blocks that are queries a plugin renders as other notes' content, not this note's:
 # Dataview's (``dataview``, ``dataviewjs``), Obsidian's embedded search (``query``) and Bases
 # (``base``), the Tasks plugin's (``tasks``). `TABLE title AS "Title", date AS "Date"` was a
-# note's second-best hit for "... start date" (a trial).
-QUERY_BLOCK_LANGUAGES = frozenset({"dataview", "dataviewjs", "query", "base", "tasks"})
-_QUERY_FENCE = re.compile(r"(?:`{3,}|~{3,})[ \t]*(?:dataview|query|base|tasks)", re.IGNORECASE)  # a note may hold one
+# note's second-best hit for "... start date" (a trial). ``compressed-json`` is a plugin's data
+# (Excalidraw's drawing, base64), never anyone's words.
+QUERY_BLOCK_LANGUAGES = frozenset({"dataview", "dataviewjs", "query", "base", "tasks", "compressed-json"})
+_QUERY_FENCE = re.compile(r"(?:`{3,}|~{3,})[ \t]*(?:dataview|query|base|tasks|compressed-json)", re.IGNORECASE)
 
 
 def query_block_ranges(text: str, code: Sequence[tuple[int, int]] | None = None) -> list[tuple[int, int]]:
-    """(start, end) of the fenced blocks of ``text`` whose language is a query's
-    (:data:`QUERY_BLOCK_LANGUAGES`), fences included, in order; ``code``: :func:`code_ranges`
-    of ``text``, when the caller has them."""
+    """(start, end) of the fenced blocks of ``text`` that are not its words, fences included,
+    in order: those whose language is a query's or a plugin's data (:data:`QUERY_BLOCK_LANGUAGES`),
+    and those inside what reading view hides (:func:`hidden_ranges`) — a plugin keeps its data
+    there: Excalidraw's drawing as ``%%`` ``# Drawing`` and a json block ``%%`` (464 passages of
+    JSON for one drawing in a trial), Kanban's settings. A comment's own words stay text.
+    ``code``: :func:`code_ranges` of ``text``, when the caller has them."""
+    code = code_ranges(text) if code is None else code
     found: list[tuple[int, int]] = []
-    for start, end in code_ranges(text) if code is None else code:
+    hidden: list[tuple[int, int]] | None = None
+    for start, end in code:
         line_end = text.find("\n", start, end)
         if line_end < 0:
             continue  # an inline span: one line
@@ -100,13 +106,18 @@ def query_block_ranges(text: str, code: Sequence[tuple[int, int]] | None = None)
         language = opening.group(2).split(maxsplit=1) if opening is not None else []
         if language and language[0].lower() in QUERY_BLOCK_LANGUAGES:
             found.append((start, end))
+            continue
+        if hidden is None:
+            hidden = hidden_ranges(text, code) if _MAY_HIDE.search(text) else []
+        if any(outer_start <= start and end <= outer_end for outer_start, outer_end in hidden):
+            found.append((start, end))
     return found
 
 
 def without_query_blocks(text: str) -> str:
-    """``text`` with each query block (:func:`query_block_ranges`) reduced to its line breaks:
-    its lines stay where they were, empty."""
-    if _QUERY_FENCE.search(text) is None:
+    """``text`` with each block that is not its words (:func:`query_block_ranges`) reduced to
+    its line breaks: its lines stay where they were, empty."""
+    if _QUERY_FENCE.search(text) is None and _MAY_HIDE.search(text) is None:
         return text
     pieces: list[str] = []
     position = 0
@@ -143,6 +154,7 @@ def merged_ranges(ranges: Sequence[tuple[int, int]]) -> list[tuple[int, int]]:
 
 # What reading view hides, with its contents: Obsidian comments, HTML comments, scripts and styles.
 HIDDEN_OPEN = re.compile(r"%%|<!--|<(?:script|style)(?![\w-])", re.IGNORECASE)
+_MAY_HIDE = re.compile(r"%%|<!--")  # where a plugin's data block may be hidden (query_block_ranges)
 _HIDDEN_CLOSE = {"%%": re.compile("%%"), "<!--": re.compile("-->"),
                  "<script": re.compile(r"</script\s*>", re.IGNORECASE), "<style": re.compile(r"</style\s*>", re.IGNORECASE)}
 _PARAGRAPH_END = re.compile(r"\r?\n[ \t]*(?:\r?\n|$)")

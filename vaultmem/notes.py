@@ -63,7 +63,9 @@ from .markdown import without_code_or_hidden
 # 16: names fold as the full text does (fields.name_key): accents of Latin letters dropped, ı is i.
 # 17: a query block (```dataview, ```dataviewjs, ```query, ```base, ```tasks) is left out of the
 #     passages and vectors (searchable.searchable): it renders other notes.
-READER_VERSION = "17"
+# 18: ... and a fenced block inside a comment (Excalidraw's drawing, Kanban's settings) or in
+#     compressed-json is a plugin's data, left out the same way (markdown.query_block_ranges).
+READER_VERSION = "18"
 BOM = "\ufeff"
 _SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
