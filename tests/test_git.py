@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 import threading
@@ -15,7 +16,7 @@ import numpy as np
 import pytest
 
 from helpers import REPO, run_cli
-from vaultmem import AmbiguousNote, GitError, PathOutsideVault, Vault, gitops
+from vaultmem import AmbiguousNote, GitError, PathOutsideVault, Vault, gitops, merge_markers
 from vaultmem.embedders import HashingEmbedder, TokenSums
 from vaultmem.errors import NotInRecentHistory
 
@@ -635,3 +636,116 @@ def test_history_of_a_note_git_does_not_track_yet_says_so(repo: Path) -> None:
     assert "no commit holds people/rui-mendes.md yet" in result.stderr
     as_json = run_cli(repo, "history", "people/rui-mendes.md", "--json")
     assert json.loads(as_json.stdout) == [] and "no commit holds" in as_json.stderr
+
+
+def test_a_memory_remembered_mid_rebase_is_left_uncommitted_and_survives_rebase_abort(repo: Path) -> None:
+    # A trial: the commit landed on the rebase's detached HEAD, and `git rebase --abort`
+    # deleted the note vaultmem had just reported "remembered … committed".
+    auto_commit_on(repo)
+    commit_all(repo, "config")
+    git(repo, "checkout", "-q", "-b", "side")
+    (repo / "mine.md").write_text("# Maya's own note\nside\n")
+    commit_all(repo, "side edit")
+    git(repo, "checkout", "-q", "-")
+    (repo / "mine.md").write_text("# Maya's own note\nmain\n")
+    commit_all(repo, "main edit")
+    git(repo, "checkout", "-q", "side")
+    assert subprocess.run(["git", "rebase", "-q", "-"], cwd=repo, capture_output=True).returncode != 0  # stops on mine.md
+    result = Vault(repo).remember("The car's service is due in March", layer="L3", now=NOW)
+    assert result.commit is None
+    assert [(item.path, "HEAD is detached" in item.reason) for item in result.not_committed] == [(result.path, True)]
+    git(repo, "rebase", "--abort")
+    assert (repo / result.path).read_text(encoding="utf-8").endswith("The car's service is due in March\n")
+    assert git(repo, "log", "-1", "--format=%s") == "side edit\n"
+
+
+def test_auto_commit_on_a_checked_out_commit_commits_nothing_and_says_why_in_the_cli(repo: Path) -> None:
+    auto_commit_on(repo)
+    commit_all(repo, "config")
+    git(repo, "checkout", "-q", "--detach")
+    result = run_cli(repo, "remember", "--layer", "L3", "Passport renewal is due in May")
+    assert result.exit_code == 0, result.output
+    assert "committed" not in result.output.replace("not committed", "")
+    assert "HEAD is detached" in result.output
+    git(repo, "checkout", "-q", "-")  # back on the branch: the new note is still there, for the person to commit
+    assert "?? memories/" in git(repo, "status", "--porcelain")
+
+
+def test_history_lists_the_merge_that_resolved_a_conflict_in_the_note(repo: Path) -> None:
+    note = repo / "people/rui.md"
+    git(repo, "checkout", "-q", "-b", "desktop")
+    note.write_text(note.read_text().replace("jazz", "fado"))
+    commit_all(repo, "desktop: fado")
+    git(repo, "checkout", "-q", "-")
+    note.write_text(note.read_text().replace("jazz", "bossa nova"))
+    commit_all(repo, "laptop: bossa nova")
+    assert subprocess.run(["git", "merge", "-q", "desktop"], cwd=repo, capture_output=True).returncode != 0
+    note.write_text(note.read_text().split("<<<<<<<")[0] + "Rui likes fado and bossa nova.\n")
+    commit_all(repo, "merge desktop: both kept")
+    git(repo, "mv", "people/rui.md", "people/rui-mendes.md")
+    commit_all(repo, "rename")
+    messages = [commit.message for commit in Vault(repo).history("people/rui-mendes")]
+    assert messages[:2] == ["rename", "merge desktop: both kept"]
+    assert set(messages[2:]) == {"desktop: fado", "laptop: bossa nova", "first"}
+
+
+def signing_with_a_new_ssh_key(repo: Path, tmp_path: Path) -> None:
+    key = tmp_path / "signing-key"
+    subprocess.run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-C", "maya", "-f", str(key)], check=True)
+    git(repo, "config", "gpg.format", "ssh")
+    git(repo, "config", "user.signingKey", f"{key}.pub")
+    git(repo, "config", "commit.gpgSign", "true")
+
+
+@pytest.mark.skipif(shutil.which("ssh-keygen") is None, reason="ssh-keygen signs the commits here")
+def test_auto_commit_signs_its_commit_when_the_person_sets_commit_gpgsign(repo: Path, tmp_path: Path) -> None:
+    auto_commit_on(repo)
+    commit_all(repo, "config")
+    signing_with_a_new_ssh_key(repo, tmp_path)
+    result = Vault(repo).remember("Rui's birthday dinner at Taberna", layer="L2", now=NOW)
+    assert result.commit is not None
+    assert "-----BEGIN SSH SIGNATURE-----" in git(repo, "cat-file", "-p", result.commit)
+
+
+@pytest.mark.skipif(shutil.which("ssh-keygen") is None, reason="ssh-keygen signs the commits here")
+def test_auto_commit_with_commit_gpgsign_and_no_usable_key_fails_naming_the_written_note(repo: Path, tmp_path: Path) -> None:
+    auto_commit_on(repo)
+    commit_all(repo, "config")
+    signing_with_a_new_ssh_key(repo, tmp_path)
+    (tmp_path / "signing-key").unlink()
+    with pytest.raises(GitError, match=r"made \(memories/.*\.md\) but not committed"):
+        Vault(repo).remember("Rui's birthday dinner at Taberna", layer="L2", now=NOW)
+    assert git(repo, "log", "-1", "--format=%s") == "config\n"
+
+
+def conflicted_memory(repo: Path) -> Path:
+    """A memory whose merge conflict spans its frontmatter's closing line, as a pull left one."""
+    note = repo / "people/rui.md"
+    git(repo, "checkout", "-q", "-b", "desktop")
+    note.write_text("---\ntitle: Rui\nlayer: L3\ntags: [work]\nexpires_at: 2027-01-01\n---\nRui likes fado.\n")
+    commit_all(repo, "desktop")
+    git(repo, "checkout", "-q", "-")
+    note.write_text("---\ntitle: Rui\nlayer: L3\ntags: [team]\nexpires_at: 2027-01-01\n---\nRui likes jazz.\n\nAnd bossa nova.\n")
+    commit_all(repo, "laptop")
+    assert subprocess.run(["git", "merge", "-q", "desktop"], cwd=repo, capture_output=True).returncode != 0
+    assert "<<<<<<<" in note.read_text().split("---\n")[1]  # the conflict starts inside the frontmatter
+    return note
+
+
+@pytest.mark.parametrize("change", [["--text", "Rui likes choro."], ["--append", "Rui plays cavaquinho."]])
+def test_revise_refuses_a_note_in_an_unresolved_merge_and_keeps_both_sides(repo: Path, change: list[str]) -> None:
+    # A trial: --text replaced the "body" after the first ---, inside the conflict, and
+    # the desktop's side and the closing markers went with it.
+    note = conflicted_memory(repo)
+    before = note.read_bytes()
+    result = run_cli(repo, "revise", "people/rui.md", *change)
+    assert result.exit_code == 1
+    assert "people/rui.md holds an unresolved git merge conflict (<<<<<<< at line 4, >>>>>>> at line 16)" in result.output
+    assert "git add people/rui.md" in result.output
+    assert note.read_bytes() == before
+
+
+def test_a_setext_heading_or_a_lone_marker_is_no_merge_conflict() -> None:
+    assert merge_markers.first_conflict("Title\n=======\n\ntext\n") is None
+    assert merge_markers.first_conflict("<<<<<<< HEAD\nonly an opening\n>>>>>>> x\n") is None
+    assert merge_markers.first_conflict("a\n<<<<<<< HEAD\nx\n=======\ny\n>>>>>>> 1234abc\n") == merge_markers.ConflictSpan(2, 6)

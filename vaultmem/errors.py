@@ -265,6 +265,18 @@ class FrontmatterError(VaultmemError, ValueError):
     """A note's frontmatter cannot be loaded or edited safely."""
 
 
+class UnresolvedConflict(FrontmatterError):
+    """A note holds git's merge-conflict markers: the person resolves it before vaultmem edits it."""
+
+    def __init__(self, path: str, opening: int, closing: int) -> None:
+        self.path = path
+        super().__init__(
+            f"{path} holds an unresolved git merge conflict (<<<<<<< at line {opening}, >>>>>>> at line {closing}); "
+            "nothing was written. Resolve it first: keep the lines you want, delete the marker lines, "
+            f"then `git add {path}`"
+        )
+
+
 class WriteConflict(VaultmemError):
     """The file changed on disk since vaultmem read it; the human's edit wins."""
 

@@ -103,8 +103,12 @@ def history(root: Path, relative: str) -> list[Commit]:
     require_repository(root)
     if not has_commits(root):
         return []
+    # --cc -s: a merge whose result differs from every parent (where the person resolved a
+    # conflict in the note) is listed; `--follow` alone never lists a merge, so the commit
+    # that decided the note's text went missing. -s keeps the diff that --cc reads unprinted.
     output = _git(
-        root, "log", "--follow", SAME_FILE, f"--format={_RECORD}%H{_FIELD}%aI{_FIELD}%an <%ae>{_FIELD}%s", "--", relative
+        root, "log", "--follow", SAME_FILE, "--cc", "-s",
+        f"--format={_RECORD}%H{_FIELD}%aI{_FIELD}%an <%ae>{_FIELD}%s", "--", relative,
     ).stdout
     commits = []
     for record in output.split(_RECORD):
@@ -197,6 +201,8 @@ class CommitResult:
     yours_left_uncommitted: list[str] = field(default_factory=list)
 
 
+DETACHED_REASON = ("HEAD is detached (a rebase, bisect or checked-out commit), so a commit would be on no branch and "
+                   "`git rebase --abort` or a checkout would drop it; commit it yourself once HEAD is on a branch")
 COMMIT_ATTEMPTS = 5  # HEAD moved under us (the person committed at that moment): start again
 LOCK_NAME = "git.lock"
 _ZERO = "0" * 40
@@ -267,6 +273,7 @@ class _Commit:
         head = _git(self.top, "rev-parse", "--verify", "--quiet", "HEAD^{commit}", check=False)
         self.head = head.stdout.strip() if head.returncode == 0 else None
         self.zero = "0" * len(self.head or _ZERO)  # 40 for SHA-1 repositories, 64 for SHA-256
+        self.detached = _git(self.top, "symbolic-ref", "--quiet", "HEAD", check=False).returncode != 0
         self.index_file = lock_dir / f"git-index-{os.getpid()}-{secrets.token_hex(4)}"
         self.not_committed: list[NotCommitted] = []
         self.yours_left_uncommitted: list[str] = []
@@ -280,6 +287,14 @@ class _Commit:
                 leftover.unlink(missing_ok=True)
 
     def _make(self, changes: Sequence[FileChange]) -> CommitResult | None:
+        if self.detached:
+            # A commit on a detached HEAD belongs to no branch: `git rebase --abort`, or the
+            # checkout of a branch, drops it, and with it a note vaultmem created (a trial:
+            # "remembered … committed", then gone from the vault after a rebase --abort).
+            # Left uncommitted, a new note survives both and the person commits it.
+            for change in changes:
+                self._note(change.path, DETACHED_REASON)
+            return CommitResult(None, self.not_committed)
         paths = [self.full(change.path) for change in changes] + [self.full(change.moved_from) for change in changes if change.moved_from]
         head_entries = self._entries(paths) if self.head else {}
         ignored = _ignored(self.top, [self.full(change.path) for change in changes if change.after is not None])
@@ -372,7 +387,8 @@ class _Commit:
         _git_bytes(self.top, "update-index", "-z", "--index-info", env=env, stdin=_index_info(updates, self.zero))
         tree = _git(self.top, "write-tree", env=env).stdout.strip()
         parents = ["-p", self.head] if self.head else []
-        commit = _git(self.top, "commit-tree", tree, *parents, "-m", self.message).stdout.strip()
+        signing = ["-S"] if _signs_commits(self.top) else []
+        commit = _git(self.top, "commit-tree", tree, *parents, *signing, "-m", self.message).stdout.strip()
         # Only if HEAD is still the commit this one was built on: otherwise a commit made
         # meanwhile would be silently reverted by our tree. Then the caller starts again.
         moved = _git(self.top, "update-ref", "-m", f"commit: {self.message.splitlines()[0]}", "HEAD", commit,
@@ -396,6 +412,16 @@ class _Commit:
         paths = " ".join(sorted(unchanged))
         raise GitError(f"committed, but git's index could not be updated ({result.stderr.decode('utf-8', 'replace').strip()}); "
                        f"run `git reset -q -- {paths}` in {self.top} so `git status` shows the commit as it is")
+
+
+def _signs_commits(top: Path) -> bool:
+    """Whether the person's ``commit.gpgSign`` asks for signed commits. ``commit-tree``
+    ignores that setting (git reads it only in ``commit``), so vaultmem's commits went
+    unsigned into a history the person signs; a bad value fails as their own commit would."""
+    setting = _git(top, "config", "--bool", "commit.gpgSign", check=False)
+    if setting.returncode == 1 and not setting.stderr.strip():
+        return False  # not set
+    return _git(top, "config", "--bool", "commit.gpgSign").stdout.strip() == "true"
 
 
 def _index_info(updates: Mapping[str, _Entry | None], zero: str) -> bytes:
