@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from helpers import REPO, run_cli
+from helpers import REPO, run_cli, run_json
 from vaultmem import AmbiguousNote, GitError, PathOutsideVault, Vault, gitops, merge_markers
 from vaultmem.embedders import HashingEmbedder, TokenSums
 from vaultmem.errors import NotInRecentHistory
@@ -749,3 +749,50 @@ def test_a_setext_heading_or_a_lone_marker_is_no_merge_conflict() -> None:
     assert merge_markers.first_conflict("Title\n=======\n\ntext\n") is None
     assert merge_markers.first_conflict("<<<<<<< HEAD\nonly an opening\n>>>>>>> x\n") is None
     assert merge_markers.first_conflict("a\n<<<<<<< HEAD\nx\n=======\ny\n>>>>>>> 1234abc\n") == merge_markers.ConflictSpan(2, 6)
+
+
+def test_a_note_in_an_unresolved_merge_is_a_problem_check_get_and_search_name(repo: Path) -> None:
+    # A trial: check exited 0, search showed "<<<<<<< HEAD" in snippets without a word, and a
+    # conflict in the frontmatter was reported as "quote values containing ': '".
+    conflicted_memory(repo)
+    checked = run_cli(repo, "check")
+    assert checked.exit_code == 1, checked.output
+    assert ("people/rui.md: conflict: an unresolved git merge conflict (<<<<<<< at line 4, >>>>>>> at line 16)"
+            in checked.output), checked.output
+    assert "fix: keep the lines you want, delete the marker lines, then `git add people/rui.md`" in checked.output
+    shown = run_cli(repo, "get", "people/rui.md")
+    assert "! conflict: an unresolved git merge conflict" in shown.output, shown.output
+    found = run_json(repo, "search", "Rui jazz")
+    assert any(hit["path"] == "people/rui.md" for hit in found), found  # still found: both sides are its text
+
+
+@pytest.mark.parametrize("command", [["forget", "people/rui.md"], ["forget", "people/rui.md", "--hard"],
+                                     ["remember", "Rui likes choro now.", "--supersedes", "people/rui.md"]])
+def test_forget_and_supersede_leave_a_note_in_an_unresolved_merge_where_git_expects_it(repo: Path, command: list[str]) -> None:
+    # Moved or deleted mid-merge, git's conflict names a file that is gone (status UU).
+    note = conflicted_memory(repo)
+    before = note.read_bytes()
+    result = run_cli(repo, *command)
+    assert result.exit_code == 1, result.output
+    assert "people/rui.md holds an unresolved git merge conflict" in result.output
+    assert note.read_bytes() == before
+    assert not (repo / "_archive").exists() and not (repo / "memories").exists()
+
+
+def test_expire_skips_a_note_in_an_unresolved_merge_and_says_why(repo: Path) -> None:
+    note = conflicted_memory(repo)
+    before = note.read_bytes()
+    report = run_json(repo, "expire", "--apply", "--as-of", "2027-06-01")
+    skipped = {entry["path"]: entry["reason"] for entry in report["skipped"]}
+    assert "an unresolved git merge conflict" in skipped.get("people/rui.md", ""), report
+    assert note.read_bytes() == before
+
+
+def test_consolidate_leaves_out_a_note_in_an_unresolved_merge_and_says_why(repo: Path) -> None:
+    conflicted_memory(repo)
+    (repo / "people/rui-2.md").write_text("---\ntitle: Rui\nlayer: L3\ntags: [team]\nexpires_at: 2027-01-01\n---\n"
+                                          "Rui likes jazz.\n\nAnd bossa nova.\n")
+    report = run_json(repo, "consolidate")
+    reasons = {item["path"]: item["reason"] for item in report["left_out"]}
+    assert "unresolved git merge conflict" in reasons.get("people/rui.md", ""), report
+    assert all("people/rui.md" not in json.dumps(cluster) for cluster in report["clusters"]), report["clusters"]

@@ -78,6 +78,7 @@ UNRELIABLE_FIELDS = {
     "encoding": "it is not valid UTF-8, so it cannot be edited safely",
     "permanent": "its permanent flag is not true/false",
     "tags": "its tags are not a list",
+    "conflict": "it holds an unresolved git merge conflict, so which of its two versions it says is unknown",
 }
 
 _EMBED = re.compile(r"!\[\[[^\[\]\r\n]*\]\]")

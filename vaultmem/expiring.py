@@ -66,6 +66,9 @@ def not_to_expire(paths: VaultPaths, row: NoteRow, moment: datetime) -> str | No
     current = read_note(paths.root, row.path)
     if current.content_hash != row.content_hash or current.permanent or not is_expired(current.expires_at, moment):
         return "changed on disk since it was indexed; run expire again"
+    conflicted = [problem for problem in current.problems if problem.field == "conflict"]
+    if conflicted:
+        return f"{conflicted[0].message}; {conflicted[0].fix}, then run expire again"
     if current.metadata_unloaded:
         # Its expiry was read line by line from YAML that does not load: enough to hide
         # it, not enough to act on the file. The person fixes the YAML first.

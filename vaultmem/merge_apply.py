@@ -36,8 +36,9 @@ from .consolidate import (
     MergedCluster,
     SkippedCluster,
 )
-from .errors import FrontmatterError, InvalidTimestamp, PathOutsideVault, WriteConflict
+from .errors import FrontmatterError, InvalidTimestamp, PathOutsideVault, UnresolvedConflict, WriteConflict
 from .links import LinkRedirects, Rewrite, rewrite_canvas, rewrite_links
+from .merge_markers import require_resolved
 from .merging import additions, appended_text, kept_changes, merged_frontmatter, string_list
 from .noteio import FileChange, edit_frontmatter, move_if_unchanged, replace_if_unchanged
 from .notes import Note, content_hash, parse_note
@@ -142,7 +143,7 @@ class _Application:
         for path, rewrite in targets:
             try:
                 changed, ambiguous = self._rewrite_file(path, redirects, rewrite)
-            except (OSError, WriteConflict, PathOutsideVault, UnicodeError) as error:
+            except (OSError, WriteConflict, PathOutsideVault, UnicodeError, UnresolvedConflict) as error:
                 report.warnings.append(f"{path}: links to merged notes were not rewritten ({error}); point them at the canonical by hand")
                 continue
             report.warnings += [f"{path}: the link to {target!r} matches several notes; not rewritten" for target in unique(ambiguous)]
@@ -155,6 +156,7 @@ class _Application:
             raw = absolute.read_bytes()
             # surrogateescape: bytes that are not UTF-8 pass through unchanged.
             text = raw.decode("utf-8", errors="surrogateescape")
+            require_resolved(path, text)  # the person's merge in progress: not ours to edit
             new_text, ambiguous = rewrite(text, redirects, path)
             if new_text == text:
                 return False, ambiguous

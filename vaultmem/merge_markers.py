@@ -12,6 +12,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from .errors import UnresolvedConflict
+
 _OPENING = re.compile(r"<{7}(?: |$)")
 _MIDDLE = re.compile(r"={7}$")
 _CLOSING = re.compile(r">{7}(?: |$)")
@@ -38,3 +40,12 @@ def first_conflict(text: str) -> ConflictSpan | None:
         elif middle is not None and opening is not None and _CLOSING.match(line):
             return ConflictSpan(opening, number)
     return None
+
+
+def require_resolved(relative: str, content: str | bytes) -> None:
+    """Raise :class:`UnresolvedConflict` when ``content`` (a note's text or bytes) holds a
+    conflict: every write, move and merge of a note asks first (adr/0006)."""
+    text = content.decode("utf-8", "replace") if isinstance(content, bytes) else content
+    conflict = first_conflict(text) if "<<<<<<<" in text else None
+    if conflict is not None:
+        raise UnresolvedConflict(relative, conflict.opening, conflict.closing)

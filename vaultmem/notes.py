@@ -35,6 +35,7 @@ from .lifecycle import (
     to_epoch_us,
 )
 from .markdown import without_code_or_hidden
+from .merge_markers import first_conflict
 
 # Bumped whenever what is derived from a file's bytes changes (title, metadata, problems):
 # an index made by an earlier reader reads every file again at its next reconcile (the index
@@ -65,7 +66,8 @@ from .markdown import without_code_or_hidden
 #     passages and vectors (searchable.searchable): it renders other notes.
 # 18: ... and a fenced block inside a comment (Excalidraw's drawing, Kanban's settings) or in
 #     compressed-json is a plugin's data, left out the same way (markdown.query_block_ranges).
-READER_VERSION = "18"
+# 19: git's merge-conflict markers left in a note are a problem (conflict_problems).
+READER_VERSION = "19"
 BOM = "\ufeff"
 _SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
@@ -238,7 +240,7 @@ def parse_note(relative: str, raw: bytes) -> Note:
     text, decode_problems = decode(relative, raw)
     meta, body, block, fm_problems = split_frontmatter(relative, text)
     fields = field_problems(relative, meta, salvaged=bool(fm_problems))
-    problems = [*decode_problems, *fm_problems, *fields]
+    problems = [*decode_problems, *conflict_problems(relative, text), *fm_problems, *fields]
     return Note(
         path=relative,
         meta=meta,
@@ -250,6 +252,22 @@ def parse_note(relative: str, raw: bytes) -> Note:
         has_frontmatter=block is not None,
         body_line=text.count("\n", 0, len(text) - len(body)) + 1,
     )
+
+
+def conflict_problems(relative: str, text: str) -> list[Problem]:
+    """Git's merge-conflict markers left in the note (merge_markers.py): both sides are read as
+    one note — a conflict across the frontmatter's closing ``---`` loses its properties — and
+    vaultmem edits, moves and merges none of it until the person resolves it. Looked for only
+    in a note holding ``<<<<<<<``."""
+    if "<<<<<<<" not in text:
+        return []
+    conflict = first_conflict(text)
+    if conflict is None:
+        return []
+    return [Problem(relative, "conflict", f"an unresolved git merge conflict (<<<<<<< at line {conflict.opening}, "
+                    f">>>>>>> at line {conflict.closing}): both sides are read as the note, and vaultmem changes "
+                    "nothing in it until it is resolved", "keep the lines you want, delete the marker lines, then "
+                    f"`git add {relative}`")]
 
 
 def decode(relative: str, raw: bytes) -> tuple[str, list[Problem]]:

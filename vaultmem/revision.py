@@ -22,7 +22,7 @@ from datetime import datetime
 from typing import Any
 
 from .body_edits import append_paragraph, replace_body
-from .errors import Argument, FrontmatterError, UnresolvedConflict, UsageError, WriteConflict, listed, short_repr
+from .errors import Argument, FrontmatterError, UsageError, WriteConflict, listed, short_repr
 from .lifecycle import (
     EXPIRING_LAYERS,
     PERMANENT_LAYER,
@@ -32,7 +32,7 @@ from .lifecycle import (
     normalize_layer,
     resolve_now,
 )
-from .merge_markers import first_conflict
+from .merge_markers import require_resolved
 from .noteio import FileChange, edit_frontmatter, replace_if_unchanged
 from .notes import Note, inline_tags, parse_note, tags_of, timestamp_or_none
 from .paths import VaultPaths
@@ -164,9 +164,7 @@ def write_revision(paths: VaultPaths, relative: str, revision: Revision, policy:
 def revise_note(raw: bytes, note: Note, revision: Revision, policy: LayerPolicy) -> RevisedBytes:
     """The note's new bytes; raises :class:`UsageError`/:class:`FrontmatterError`, writing nothing
     (:class:`UnresolvedConflict` for a note in the middle of the person's git merge)."""
-    conflict = first_conflict(raw.decode("utf-8", "replace"))
-    if conflict is not None:
-        raise UnresolvedConflict(note.path, conflict.opening, conflict.closing)
+    require_resolved(note.path, raw)
     body = _new_body(note, revision)
     change = _Change()
     if body != note.body:

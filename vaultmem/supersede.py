@@ -23,6 +23,7 @@ from datetime import datetime
 
 from .errors import Argument, FrontmatterError, UsageError, VaultmemError, WriteConflict
 from .lifecycle import PERMANENT_LAYER, is_permanent
+from .merge_markers import require_resolved
 from .noteio import FileChange, edit_frontmatter, replace_if_unchanged
 from .notes import Note, content_hash, parse_note, text_values, timestamp_or_none
 from .ordered import unique
@@ -51,6 +52,7 @@ def lineage(olds: Sequence[Note]) -> list[str]:
 def plan_retirement(relative: str, raw: bytes, new_id: str, moment: datetime) -> Retirement:
     """Decide how ``relative`` is retired; refuse a note that cannot expire or already was."""
     old = parse_note(relative, raw)
+    require_resolved(relative, raw)  # retiring one of its two versions is the person's call
     if old.layer is None:
         # A person's page (a daily note of many facts) is no memory one newer fact replaces:
         # retiring it hid, and `expire --apply` archived, a whole day of the person's notes.

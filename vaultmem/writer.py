@@ -33,6 +33,7 @@ from .lifecycle import (
     resolve_now,
 )
 from .markdown import HEADING_LINE, blanked, code_ranges, hidden_ranges
+from .merge_markers import require_resolved
 from .noteio import (
     FileChange,
     create_exclusive,
@@ -419,10 +420,21 @@ def archive_names(paths: VaultPaths, relative: str) -> Iterator[tuple[str, Path]
 def remove_note(paths: VaultPaths, relative: str, expected_hash: str, hard: bool) -> tuple[str | None, list[FileChange]]:
     """Archive the note (its new path) or, with ``hard``, delete it (``None``) — only if it
     still holds the bytes vaultmem checked (else :class:`WriteConflict`, the file as it is).
-    The changes made, for the commit."""
+    The changes made, for the commit. A note in the middle of the person's git merge is
+    neither (:class:`UnresolvedConflict`): moved, git's conflict would name a file that is gone."""
+    refuse_conflicted(paths, relative)
     if hard:
         return None, [delete_note(paths, relative, expected_hash)]
     return archive_note(paths, relative, expected_hash)
+
+
+def refuse_conflicted(paths: VaultPaths, relative: str) -> None:
+    """Raise :class:`UnresolvedConflict` when the note's file holds git's merge-conflict markers."""
+    try:
+        raw = paths.resolve_inside(relative).read_bytes()
+    except OSError:
+        return  # gone or unreadable: the move or delete that follows says so, as it did
+    require_resolved(relative, raw)
 
 
 def delete_note(paths: VaultPaths, relative: str, expected_hash: str) -> FileChange:
