@@ -163,6 +163,26 @@ def test_usage_export_import_roundtrip_into_a_fresh_index(vault: Vault) -> None:
         assert fresh.get("old").use_count == 1
 
 
+def test_usage_import_merges_an_older_export_without_setting_newer_use_back(vault: Vault) -> None:
+    # A two-machine trial: desktop used a note after laptop exported; importing laptop's
+    # export set desktop back to one use at the export's time. Now the larger count and the
+    # later use win, and importing the same export again changes nothing.
+    later = "2026-12-01T09:00:00+00:00"
+    vault.mark_used(["old"], now=NOW)
+    document = vault.usage_export()
+    vault.mark_used(["old"], now=later)
+    vault.mark_used(["old"], now=later)
+    assert vault.usage_import(document) == 1
+    kept = vault.get("old")
+    assert kept.use_count == 3 and kept.last_used_at == later
+    assert vault.usage_import(document) == 1
+    assert vault.get("old").use_count == 3
+    newer = vault.usage_export()
+    newer["usage"] = [{**row, "use_count": 5, "last_used_at": "2026-12-02T10:00:00+00:00"} for row in newer["usage"]]
+    vault.usage_import(newer)
+    assert vault.get("old").use_count == 5 and vault.get("old").last_used_at == "2026-12-02T10:00:00+00:00"
+
+
 def test_usage_export_to_a_file_says_what_it_wrote_and_to_stdout_writes_only_the_json(vault: Vault, tmp_path: Path) -> None:
     vault.mark_used(["old", "recent"], now=NOW)
     target = tmp_path / "usage.json"

@@ -503,7 +503,7 @@ class Vault:
         rows = parse_import(document)
         self.derived.require_writable()
         with self.store.transaction():
-            self.store.usage.replace(rows)
+            self.store.usage.merge(rows)
         return len(rows)
 
 

@@ -69,6 +69,20 @@ class UsageStore:
         )
         self._back_up(list(rows))
 
+    def merge(self, rows: Sequence[UsageRow]) -> None:
+        """Take in an export (``usage import``): each note keeps the larger of its count and
+        the imported one, and the later of the two last uses. Replacing them set a note used
+        here since the export back to the export's count (a two-machine trial); and an
+        import repeated changes nothing."""
+        self._writable()
+        self.db.executemany(
+            _UPSERT + "use_count = max(usage.use_count, excluded.use_count), "
+            "last_used_at = CASE WHEN excluded.last_used_us > usage.last_used_us THEN excluded.last_used_at "
+            "ELSE usage.last_used_at END, last_used_us = max(usage.last_used_us, excluded.last_used_us)",
+            [(row.note_id, int(row.use_count), row.last_used_at, int(row.last_used_us)) for row in rows],
+        )
+        self._back_up(list(self.for_ids([row.note_id for row in rows]).values()))
+
     def rename(self, old_id: str, new_id: str) -> None:
         """Carry a note's history to its new id (a moved note without a frontmatter id)."""
         if old_id == new_id or not self.for_ids([old_id]):
