@@ -597,3 +597,16 @@ def test_the_command_reports_a_failure_with_exit_1_and_no_traceback(tmp_path: Pa
     watcher.stop()
     assert "no-such-embedder" in watcher.errors()
     assert "Traceback" not in watcher.errors()
+
+
+def test_watchdogs_stopped_emitter_error_is_not_printed_and_its_other_errors_are(caplog: pytest.LogCaptureFixture) -> None:
+    # A script that used the API on a real vault and closed its Vault printed
+    # "ERROR:watchdog.observers.inotify:InotifyEmitter.queue_events() called when the thread is
+    # inactive" as it ended: watchdog's read returning after its observer was stopped.
+    import vaultmem.feed  # noqa: F401  (installs the filter)
+
+    inotify_log = logging.getLogger("watchdog.observers.inotify")
+    with caplog.at_level(logging.ERROR, logger="watchdog.observers.inotify"):
+        inotify_log.error("InotifyEmitter.queue_events() called when the thread is inactive")
+        inotify_log.error("some other inotify failure")
+    assert [record.getMessage() for record in caplog.records] == ["some other inotify failure"]
