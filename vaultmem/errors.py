@@ -283,6 +283,19 @@ class UnresolvedConflict(FrontmatterError):
         )
 
 
+class NotUtf8Note(FrontmatterError):
+    """A note saved in UTF-16: vaultmem reads it, but writes only UTF-8 (as Obsidian reads)."""
+
+    def __init__(self, path: str, encoding: str) -> None:
+        self.path = path
+        self.encoding = encoding
+        super().__init__(
+            f"{path} is saved as {encoding}, not UTF-8; nothing was written: vaultmem writes notes only as UTF-8, "
+            "and Obsidian reads only UTF-8. Re-save it as UTF-8 (in the editor that saved it: Save As, encoding "
+            "UTF-8), then try again"
+        )
+
+
 class WriteConflict(VaultmemError):
     """The file changed on disk since vaultmem read it; the human's edit wins."""
 
