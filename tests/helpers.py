@@ -7,6 +7,7 @@ conftest.py, which pytest loads itself and which is never imported by a test).
 
 from __future__ import annotations
 
+import codecs
 import json
 import os
 import resource
@@ -105,6 +106,11 @@ def write_file(root: Path, relative: str, text: str) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(text, encoding="utf-8")
     return path
+
+
+def utf16_bytes(text: str, big_endian: bool = False) -> bytes:
+    """``text`` as a Windows editor saves "Unicode": a UTF-16 byte-order mark, then UTF-16."""
+    return codecs.BOM_UTF16_BE + text.encode("utf-16-be") if big_endian else codecs.BOM_UTF16_LE + text.encode("utf-16-le")
 
 
 # ---------------------------------------------------------------- shared by the index/search tests

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from helpers import NOW, REAL_VAULTS, run_cli, run_json, snapshot_files
+from helpers import NOW, REAL_VAULTS, run_cli, run_json, snapshot_files, utf16_bytes
 from vaultmem import Vault, parse_timestamp
 from vaultmem.notes import read_note
 
@@ -147,6 +147,20 @@ def test_check_fix_keeps_bom_and_crlf(vault_dir: Path) -> None:
     assert note.read_bytes() == (
         b"\xef\xbb\xbf---\r\nlayer: L1\r\ncreated: 2026-11-29T10:00:00Z\r\nexpires_at: 2026-11-30T10:00:00+00:00\r\n---\r\nBody\r\n"
     )
+
+
+def test_check_says_a_utf16_note_is_not_utf8_and_check_fix_writes_nothing_to_it(vault_dir: Path) -> None:
+    # An L1 note without expires_at: read as UTF-8 it had no layer, so nothing was said of that at all.
+    note = vault_dir / "win.md"
+    note.write_bytes(utf16_bytes("---\r\nlayer: L1\r\ncreated: 2026-11-29T10:00:00Z\r\n---\r\nBody\r\n"))
+    before = snapshot_files(vault_dir)
+    report = Vault(vault_dir).check(fix=True, now=NOW)
+    problems = {problem.field: problem for problem in report.problems}
+    assert problems["encoding"].message.startswith("saved as UTF-16 LE, not UTF-8")
+    assert problems["encoding"].fix.startswith("re-save the file as UTF-8")
+    assert problems["fix"].message == ("win.md: file is saved as UTF-16 LE, not UTF-8, and vaultmem writes only UTF-8; "
+                                       "re-save it as UTF-8 first")
+    assert report.fixed == [] and snapshot_files(vault_dir) == before
 
 
 def test_check_fix_leaves_notes_it_cannot_fix_safely_untouched(vault_dir: Path, write_note) -> None:

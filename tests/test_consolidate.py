@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from helpers import NOW, SAMPLE_VAULT, run_cli, snapshot_files, write_file
+from helpers import NOW, SAMPLE_VAULT, run_cli, snapshot_files, utf16_bytes, write_file
 from vaultmem import Vault
 from vaultmem.config import DEFAULT_THRESHOLD, ConsolidateSettings
 from vaultmem.consolidate import (
@@ -547,6 +547,23 @@ def test_apply_rewrites_every_link_form_and_leaves_other_files_alone(vault: Vaul
     for path, state in before.items():
         if path not in expected_changes:
             assert after[path] == state, f"{path} was modified"
+
+
+def test_apply_leaves_a_link_in_a_utf16_note_as_it_is_and_says_so(vault: Vault) -> None:
+    # Its [[oat-milk]] is indexed now (read as UTF-16), but the rewrite reads UTF-8: it found no
+    # link between the NUL bytes and left it dangling without a word.
+    windows = vault.root / "imports/windows.md"
+    windows.parent.mkdir()
+    windows.write_bytes(utf16_bytes("Maya's milk: see [[oat-milk]].\r\n"))
+    vault.index()
+    before = windows.read_bytes()
+    report = vault.consolidate(apply=True, now=NOW)
+    assert "preferences/oat-milk.md" in {item.path for merged in report.merged for item in merged.merged}
+    assert windows.read_bytes() == before and "imports/windows.md" not in report.links_rewritten
+    assert [warning for warning in report.warnings if warning.startswith("imports/windows.md")] == [
+        "imports/windows.md: links to merged notes were not rewritten (imports/windows.md is saved as UTF-16 LE, not "
+        "UTF-8; nothing was written: vaultmem writes notes only as UTF-8, and Obsidian reads only UTF-8. Re-save it as "
+        "UTF-8 (in the editor that saved it: Save As, encoding UTF-8), then try again); point them at the canonical by hand"]
 
 
 def test_apply_rewrites_markdown_links_relative_rooted_and_by_name(vault: Vault) -> None:

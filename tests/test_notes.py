@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from helpers import SAMPLE_VAULT
+from helpers import SAMPLE_VAULT, utf16_bytes
 from vaultmem.dating import note_date
 from vaultmem.errors import NoteReadError
 from vaultmem.markdown import code_ranges
@@ -58,6 +58,34 @@ def test_non_utf8_bytes_are_a_reported_problem_not_a_crash() -> None:
 
 
 # ---------------------------------------------------------------- frontmatter edge cases
+
+
+WINDOWS_NOTE = "---\r\ntitle: Windows notes\r\nlayer: L3\r\n---\r\nThe router admin password hint is the cat's birthday.\r\n"
+
+
+@pytest.mark.parametrize(("big_endian", "name"), [(False, "UTF-16 LE"), (True, "UTF-16 BE")])
+def test_a_note_saved_as_utf16_with_a_bom_is_read_as_its_text_and_reported_as_not_utf8(big_endian: bool, name: str) -> None:
+    # Read as UTF-8 it was a BOM and a NUL between every two letters: no title, no layer, no word search could find.
+    note = parse_note("Imports/Windows notes.md", utf16_bytes(WINDOWS_NOTE, big_endian))
+    assert note.meta == {"title": "Windows notes", "layer": "L3"}
+    assert note.body == "The router admin password hint is the cat's birthday.\n"
+    assert [(problem.field, problem.message, problem.fix) for problem in note.problems if problem.field == "encoding"] == [
+        ("encoding", f"saved as {name}, not UTF-8: it is read for search, but Obsidian shows it garbled and vaultmem "
+                     "changes nothing in it", "re-save the file as UTF-8 (in the editor that saved it: Save As, encoding UTF-8)")]
+
+
+def test_a_utf16_note_saved_with_its_bom_twice_keeps_its_frontmatter() -> None:
+    # The trial's file began FF FE FF FE: an editor saved a BOM in front of a text that held one.
+    note = parse_note("Imports/Windows notes.md", utf16_bytes("\ufeff" + WINDOWS_NOTE))
+    assert note.title == "Windows notes" and note.layer == "L3"
+    assert note.body == "The router admin password hint is the cat's birthday.\n"
+
+
+def test_read_text_gives_a_utf16_note_the_text_its_passages_were_cut_from(tmp_path: Path) -> None:
+    from vaultmem.notes import read_text
+
+    (tmp_path / "win.md").write_bytes(utf16_bytes(WINDOWS_NOTE))
+    assert read_text(tmp_path, "win.md") == WINDOWS_NOTE.replace("\r\n", "\n")
 
 
 def test_a_note_without_frontmatter_is_all_body() -> None:

@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from helpers import run_cli, snapshot_files
+from helpers import run_cli, snapshot_files, utf16_bytes
 from vaultmem import UsageError, Vault, WriteConflict, parse_timestamp
-from vaultmem.errors import FrontmatterError
+from vaultmem.errors import FrontmatterError, NotUtf8Note
 from vaultmem.notes import read_note
 
 NOW = "2026-11-30T12:00:00+00:00"
@@ -140,6 +140,20 @@ def test_a_body_edit_refused_on_a_latin1_note_names_the_note_and_writes_nothing(
     before = snapshot_files(vault.root)
     with pytest.raises(FrontmatterError, match=r"^imports/recette\.md: file is not valid UTF-8 at byte 6"):
         vault.revise("imports/recette.md", now=NOW, **change)  # type: ignore[arg-type]
+    assert snapshot_files(vault.root) == before
+
+
+@pytest.mark.parametrize("change", [{"append": "And the wifi name."}, {"text": "New text."}, {"add_tags": ["home"]},
+                                    {"title": "Router"}])
+def test_revise_refuses_a_utf16_note_naming_its_encoding_and_writes_nothing(vault: Vault, change: dict[str, object]) -> None:
+    # Read as UTF-16 for search, it is not written: as UTF-8 it is no longer the file the person's
+    # editor saved, and the edit paths split and rewrite UTF-8 only.
+    (vault.root / "imports").mkdir()
+    (vault.root / "imports/windows.md").write_bytes(utf16_bytes("---\r\ntitle: Windows notes\r\n---\r\nThe router hint.\r\n"))
+    vault.index()
+    before = snapshot_files(vault.root)
+    with pytest.raises(NotUtf8Note, match=r"^imports/windows\.md is saved as UTF-16 LE, not UTF-8; nothing was written"):
+        vault.revise("imports/windows.md", now=NOW, **change)  # type: ignore[arg-type]
     assert snapshot_files(vault.root) == before
 
 

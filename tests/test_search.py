@@ -10,7 +10,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from helpers import NOW, copy_sample_vault, run_cli
+from helpers import NOW, copy_sample_vault, run_cli, utf16_bytes
 
 from vaultmem import UsageError, Vault
 from vaultmem.embedders import HashingEmbedder
@@ -122,6 +122,19 @@ def test_the_snippet_is_an_excerpt_around_the_match(vault: Vault) -> None:
     [hit] = vault.search("zxqv-4471", k=1, now=NOW)
     assert "zxqv-4471" in hit.snippet
     assert len(hit.snippet) < len(GYM_LOCKER)
+
+
+def test_a_utf16_note_is_found_by_its_words_with_its_own_text_as_snippet(vault_dir: Path) -> None:
+    # A Windows editor's "Unicode" note: read as UTF-8, no word of it matched and its snippet was NULs.
+    (vault_dir / "Windows notes.md").write_bytes(utf16_bytes("---\r\ntitle: Windows notes\r\n---\r\n"
+                                                             "The router admin password hint is the cat's birthday.\r\n"))
+    (vault_dir / "other.md").write_text("Maya takes oat milk.\n", encoding="utf-8")
+    with Vault(vault_dir, embedder=HashingEmbedder()) as vault:
+        vault.index()
+        hits = vault.search("router password hint", k=2, now=NOW)
+    assert hits[0].path == "Windows notes.md" and hits[0].title == "Windows notes"
+    assert hits[0].snippet == "The router admin password hint is the cat's birthday."
+    assert any(warning.startswith("encoding: saved as UTF-16 LE, not UTF-8") for warning in hits[0].warnings)
 
 
 def test_the_snippet_comes_from_the_current_body(sample_vault: Path, wordllama) -> None:

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from helpers import run_cli, run_json, snapshot_files
+from helpers import run_cli, run_json, snapshot_files, utf16_bytes
 from vaultmem import UsageError, Vault, WriteConflict, parse_timestamp
 from vaultmem.errors import FrontmatterError
 from vaultmem.notes import content_hash, read_note
@@ -128,6 +128,16 @@ def test_a_note_that_cannot_be_retired_is_refused_and_nothing_is_written(vault: 
     result = run_cli(vault.root, "remember", "now coffee", "--supersedes", "pref")
     assert result.exit_code == 2, result.output
     assert refusal in result.output
+    assert snapshot_files(vault.root) == before
+
+
+def test_superseding_a_utf16_note_is_refused_naming_its_encoding_and_nothing_is_written(vault: Vault) -> None:
+    (vault.root / "pref.md").write_bytes(utf16_bytes("---\nlayer: L3\nexpires_at: 2027-02-01\n---\nalways tea\n", big_endian=True))
+    vault.index()
+    before = snapshot_files(vault.root)
+    result = run_cli(vault.root, "remember", "now coffee", "--supersedes", "pref")
+    assert result.exit_code == 1, result.output
+    assert "pref.md is saved as UTF-16 BE, not UTF-8; nothing was written" in result.output
     assert snapshot_files(vault.root) == before
 
 

@@ -1,10 +1,17 @@
-"""sync_copies: the names sync tools give the copies of a note they could not merge."""
+"""sync_copies: the names sync tools give the copies of a note they could not merge, and what
+``check``, ``get`` and ``search`` say about such a copy beside its original."""
 
 from __future__ import annotations
 
-import pytest
+from collections.abc import Callable
+from pathlib import Path
 
-from vaultmem.sync_copies import is_copy_among, original_name
+import pytest
+from helpers import NOW
+
+from vaultmem import AmbiguousNote, Vault
+from vaultmem.embedders import HashingEmbedder
+from vaultmem.sync_copies import SyncCopy, is_copy_among, named_copy, original_name
 
 
 @pytest.mark.parametrize("copy", [
@@ -25,3 +32,93 @@ def test_a_numbered_name_is_a_copy_only_when_its_original_is_among_the_notes() -
     assert not is_copy_among("book/Chapter 2.md", {"book/Chapter 2.md", "book/Chapter 3.md"})
     assert not is_copy_among("other/Coffee order 2.md", {"other/Coffee order 2.md", "prefs/Coffee order.md"})
     assert original_name("prefs/Coffee order.md") is None
+
+
+@pytest.mark.parametrize(("copy", "tool"), [
+    ("Coffee order (conflicted copy 2024-05-01).md", "Dropbox, Nextcloud or Obsidian Sync"),
+    ("Coffee order.sync-conflict-20240501-123456-ABCDEFG.md", "Syncthing"),
+    ("Coffee order 2.md", "iCloud"),
+    ("Coffee order (1).md", "Google Drive"),
+])
+def test_a_copys_name_says_which_sync_tool_made_it(copy: str, tool: str) -> None:
+    assert named_copy(copy) == SyncCopy(copy, "Coffee order.md", tool)
+    assert named_copy(copy).describe() == f"looks like a copy {tool} made of Coffee order.md"  # type: ignore[union-attr]
+
+
+# ------------------------------------------------------------ what the person is told
+
+ORIGINAL = "---\ntitle: Coffee order\nlayer: L4\n---\nMaya's coffee order: flat white with oat milk, single shot after 15:00.\n"
+EDITED = "---\ntitle: Coffee order\nlayer: L4\n---\nMaya's coffee order: flat white with oat milk, double shot before noon.\n"
+SYNCTHING_COPY = "prefs/coffee-order.sync-conflict-20240501-123456-ABCDEFG.md"
+
+
+@pytest.fixture
+def synced(vault_dir: Path, write_note: Callable[..., Path]) -> Path:
+    """A vault where Syncthing left a copy of a note both devices changed."""
+    write_note("prefs/coffee-order.md", ORIGINAL)  # named by its title, as an agent's notes are
+    write_note(SYNCTHING_COPY, EDITED)
+    return vault_dir
+
+
+def test_check_reports_a_sync_copy_beside_its_original_with_what_to_do(synced: Path) -> None:
+    report = Vault(synced).check(now=NOW)
+    assert [(problem.path, problem.field) for problem in report.problems] == [(SYNCTHING_COPY, "copy")]
+    problem = report.problems[0]
+    assert problem.message == "looks like a copy Syncthing made of coffee-order.md when both changed"
+    assert problem.fix == ("compare them, keep what you want in one, delete the other — "
+                           "`vaultmem consolidate` can merge them")
+    assert not report.ok
+
+
+def test_check_says_an_identical_copy_can_simply_go_and_a_personal_notes_merge_needs_any_note(
+        vault_dir: Path, write_note: Callable[..., Path]) -> None:
+    write_note("Notes/Japan Trip.md", "Kyoto in April\n")
+    write_note("Notes/Japan Trip 2.md", "Kyoto in April\n")
+    write_note("Daily/2023-09-12.md", "Met Steph\n")
+    write_note("Daily/2023-09-12 (conflicted copy 2024-05-01).md", "Met Steph about the harbor\n")
+    fixes = {problem.path: problem.fix for problem in Vault(vault_dir).check(now=NOW).problems}
+    assert fixes == {
+        "Notes/Japan Trip 2.md": "it holds the same bytes as Japan Trip.md: delete it",
+        "Daily/2023-09-12 (conflicted copy 2024-05-01).md": "compare them, keep what you want in one, delete the "
+                                                            "other — `vaultmem consolidate --any-note` can merge them",
+    }
+
+
+def test_check_takes_a_numbered_name_without_its_original_for_a_note(vault_dir: Path, write_note: Callable[..., Path]) -> None:
+    write_note("book/Chapter 2.md", "The harbor at dawn\n")
+    write_note("book/Chapter 3.md", "The harbor at dusk\n")
+    write_note("other/Coffee order (1).md", "oat milk\n")
+    write_note("prefs/Coffee order.md", "oat milk\n")  # another folder: not the copy's original
+    report = Vault(vault_dir).check(now=NOW)
+    assert report.problems == []
+
+
+def test_get_by_a_title_a_copy_shares_says_which_candidate_is_the_copy(synced: Path) -> None:
+    with Vault(synced, embedder=HashingEmbedder()) as vault:
+        vault.index()
+        with pytest.raises(AmbiguousNote) as raised:
+            vault.get("Coffee order")
+    assert raised.value.sync_copies == {SYNCTHING_COPY: "looks like a copy Syncthing made of coffee-order.md"}
+    assert (f"({SYNCTHING_COPY} looks like a copy Syncthing made of coffee-order.md: keep what you want in one, "
+            "delete the other; `vaultmem consolidate` can merge them)") in str(raised.value)
+
+
+def test_an_ambiguous_title_names_no_copy_when_no_candidate_is_one(vault_dir: Path, write_note: Callable[..., Path]) -> None:
+    write_note("book/Chapter 2.md", "---\ntitle: Harbor\n---\nat dawn\n")
+    write_note("book/Chapter 3.md", "---\ntitle: Harbor\n---\nat dusk\n")
+    with Vault(vault_dir, embedder=HashingEmbedder()) as vault:
+        vault.index()
+        with pytest.raises(AmbiguousNote) as raised:
+            vault.get("Harbor")
+    assert raised.value.sync_copies == {}
+    assert "copy" not in str(raised.value)
+
+
+def test_a_search_hit_on_a_sync_copy_says_so_and_keeps_its_rank(synced: Path) -> None:
+    with Vault(synced, embedder=HashingEmbedder()) as vault:
+        vault.index()
+        hits = {hit.path: hit for hit in vault.search("Maya's coffee order", k=5, now=NOW)}
+    assert set(hits) == {"prefs/coffee-order.md", SYNCTHING_COPY}
+    assert hits[SYNCTHING_COPY].warnings == ["copy: looks like a copy Syncthing made of coffee-order.md "
+                                             "(`vaultmem check` says what to do)"]
+    assert hits["prefs/coffee-order.md"].warnings == []

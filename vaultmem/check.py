@@ -25,6 +25,7 @@ from .noteio import FileChange, edit_frontmatter, replace_if_unchanged
 from .notes import Note, Problem, content_hash, expiry_text, read_note, timestamp_or_none
 from .paths import NotNotes, VaultPaths
 from .results import NotCommitted, not_committed_dicts
+from .sync_copies import copy_among
 
 
 @dataclass(frozen=True)
@@ -118,6 +119,7 @@ def check_vault(paths: VaultPaths, policy: LayerPolicy, fix: bool = False, now: 
         report.problems.extend(problem.done_by_hand() if refused else problem for problem in note.problems)
         report.problems.extend(date_problems(note.meta, note.path))  # as the index keeps them (indexer.note_row)
     report.problems.extend(duplicate_id_problems(notes))
+    report.problems.extend(sync_copy_problems(notes))
     return report
 
 
@@ -171,6 +173,30 @@ def duplicate_id_problems(notes: list[Note]) -> list[Problem]:
                 problems.append(Problem(path, "id", f"id {note_id!r} is also used by {others}",
                                         "give each note its own id (or remove the id line to use the path)"))
     return problems
+
+
+def sync_copy_problems(notes: list[Note]) -> list[Problem]:
+    """A copy a sync tool left beside a note both devices changed (sync_copies.py): search
+    answers with both and ``get`` by their shared title cannot choose, so the person decides
+    which text stays. Only a copy whose original is a note of the vault: ``Chapter 2.md``
+    beside no ``Chapter.md`` is a chapter."""
+    by_path = {note.path: note for note in notes}
+    problems = []
+    for note in notes:
+        copy = copy_among(note.path, by_path)
+        if copy is not None:
+            problems.append(Problem(note.path, "copy", f"{copy.describe()} when both changed",
+                                    _copy_fix(note, by_path[copy.original])))
+    return problems
+
+
+def _copy_fix(copy: Note, original: Note) -> str:
+    name = original.path.rsplit("/", 1)[-1]
+    if copy.content_hash == original.content_hash:
+        return f"it holds the same bytes as {name}: delete it"
+    # consolidate pools memories only; two notes of the person's own need --any-note.
+    command = "vaultmem consolidate" if copy.layer and original.layer else "vaultmem consolidate --any-note"
+    return f"compare them, keep what you want in one, delete the other — `{command}` can merge them"
 
 
 @dataclass(frozen=True)

@@ -7,7 +7,7 @@ fix it, so a CLI user or an MCP client can act on it without reading a traceback
 from __future__ import annotations
 
 import reprlib
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
 
@@ -245,14 +245,20 @@ class ExcludedNote(NoteNotFound):
 class AmbiguousNote(VaultmemError, LookupError):
     """A NOTE argument that matches more than one note."""
 
-    def __init__(self, note: str, candidates: Sequence[str], also_named: Sequence[str] = ()) -> None:
+    def __init__(self, note: str, candidates: Sequence[str], also_named: Sequence[str] = (),
+                 sync_copies: Mapping[str, str] | None = None) -> None:
         self.note = note
         self.candidates = list(candidates)
         self.also_named = list(also_named)  # notes going by it as an alias or title, which a file name outranks
+        # candidate → what its name says it is ("looks like a copy Syncthing made of Note.md"):
+        # without it, a person saw four notes of one title and no reason why.
+        self.sync_copies = dict(sync_copies or {})
         also = (f" ({', '.join(also_named)} {'goes' if len(also_named) == 1 else 'go'} by it as an alias or title, "
                 "which a file name outranks)") if also_named else ""
+        copies = (f" ({'; '.join(f'{path} {what}' for path, what in self.sync_copies.items())}: keep what you want in "
+                  "one, delete the other; `vaultmem consolidate` can merge them)") if self.sync_copies else ""
         super().__init__(
-            f"{note!r} matches {len(candidates)} notes: {', '.join(candidates)}{also}. "
+            f"{note!r} matches {len(candidates)} notes: {', '.join(candidates)}{also}{copies}. "
             "Give the full vault-relative path instead"
         )
 
@@ -274,6 +280,19 @@ class UnresolvedConflict(FrontmatterError):
             f"{path} holds an unresolved git merge conflict (<<<<<<< at line {opening}, >>>>>>> at line {closing}); "
             "nothing was written. Resolve it first: keep the lines you want, delete the marker lines, "
             f"then `git add {path}`"
+        )
+
+
+class NotUtf8Note(FrontmatterError):
+    """A note saved in UTF-16: vaultmem reads it, but writes only UTF-8 (as Obsidian reads)."""
+
+    def __init__(self, path: str, encoding: str) -> None:
+        self.path = path
+        self.encoding = encoding
+        super().__init__(
+            f"{path} is saved as {encoding}, not UTF-8; nothing was written: vaultmem writes notes only as UTF-8, "
+            "and Obsidian reads only UTF-8. Re-save it as UTF-8 (in the editor that saved it: Save As, encoding "
+            "UTF-8), then try again"
         )
 
 

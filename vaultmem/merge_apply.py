@@ -36,11 +36,11 @@ from .consolidate import (
     MergedCluster,
     SkippedCluster,
 )
-from .errors import FrontmatterError, InvalidTimestamp, PathOutsideVault, UnresolvedConflict, WriteConflict
+from .errors import FrontmatterError, InvalidTimestamp, NotUtf8Note, PathOutsideVault, UnresolvedConflict, WriteConflict
 from .links import LinkRedirects, Rewrite, rewrite_canvas, rewrite_links
 from .merge_markers import require_resolved
 from .merging import additions, appended_text, kept_changes, merged_frontmatter, string_list
-from .noteio import FileChange, edit_frontmatter, move_if_unchanged, replace_if_unchanged
+from .noteio import FileChange, edit_frontmatter, move_if_unchanged, replace_if_unchanged, require_utf8
 from .notes import Note, content_hash, parse_note
 from .ordered import unique
 from .paths import VaultPaths
@@ -143,7 +143,7 @@ class _Application:
         for path, rewrite in targets:
             try:
                 changed, ambiguous = self._rewrite_file(path, redirects, rewrite)
-            except (OSError, WriteConflict, PathOutsideVault, UnicodeError, UnresolvedConflict) as error:
+            except (OSError, WriteConflict, PathOutsideVault, UnicodeError, UnresolvedConflict, NotUtf8Note) as error:
                 report.warnings.append(f"{path}: links to merged notes were not rewritten ({error}); point them at the canonical by hand")
                 continue
             report.warnings += [f"{path}: the link to {target!r} matches several notes; not rewritten" for target in unique(ambiguous)]
@@ -154,6 +154,9 @@ class _Application:
         absolute = self.paths.resolve_inside(path)
         for _attempt in range(LINK_WRITE_ATTEMPTS):
             raw = absolute.read_bytes()
+            # A UTF-16 note's links are indexed (notes.decode), but read as UTF-8 below its
+            # [[link]] is not found: without this the link stayed dangling and nobody was told.
+            require_utf8(path, raw)
             # surrogateescape: bytes that are not UTF-8 pass through unchanged.
             text = raw.decode("utf-8", errors="surrogateescape")
             require_resolved(path, text)  # the person's merge in progress: not ours to edit

@@ -36,7 +36,7 @@ from typing import Any
 import yaml
 
 from . import durable, renames
-from .errors import FrontmatterError, InvalidTimestamp, WriteConflict
+from .errors import FrontmatterError, InvalidTimestamp, NotUtf8Note, WriteConflict
 from .folders import PinnedFolder, keep_beside, rename_private, restore_private
 from .lifecycle import format_timestamp
 from .list_forms import Rewritten, in_same_form
@@ -47,6 +47,7 @@ from .notes import (
     find_frontmatter,
     load_yaml_mapping,
     misplaced_frontmatter,
+    utf16_encoding,
     yaml_failure,
 )
 
@@ -151,7 +152,21 @@ def original_offset(text: str, normalized: str, offset: int) -> int:
     return position + (offset - (normalized.rfind("\n", 0, offset) + 1))
 
 
+def require_utf8(relative: str, raw: bytes) -> None:
+    """Raise :class:`NotUtf8Note` for a note saved as UTF-16: every write, edit and link rewrite
+    asks first. Written back as UTF-8 it would no longer be the file the person's editor saved;
+    written as UTF-16 it would be a second encoding every edit path must keep (and the
+    surrogateescape rewrite of links would not even find ``[[`` between its NUL bytes)."""
+    encoding = utf16_encoding(raw)
+    if encoding is not None:
+        raise NotUtf8Note(relative, encoding)
+
+
 def split_bom(raw: bytes) -> tuple[bool, str]:
+    encoding = utf16_encoding(raw)
+    if encoding is not None:
+        raise FrontmatterError(f"file is saved as {encoding}, not UTF-8, and vaultmem writes only UTF-8; "
+                               "re-save it as UTF-8 first")
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as error:

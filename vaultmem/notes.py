@@ -13,6 +13,7 @@ name (adr/0020-excluded-files-and-titles.md).
 
 from __future__ import annotations
 
+import codecs
 import hashlib
 import re
 from collections.abc import Mapping
@@ -67,8 +68,12 @@ from .merge_markers import first_conflict
 # 18: ... and a fenced block inside a comment (Excalidraw's drawing, Kanban's settings) or in
 #     compressed-json is a plugin's data, left out the same way (markdown.query_block_ranges).
 # 19: git's merge-conflict markers left in a note are a problem (conflict_problems).
-READER_VERSION = "19"
+# 21: a file that starts with a UTF-16 byte-order mark is read as UTF-16 (decode), not as
+#     UTF-8 garbage; it stays an `encoding` problem.
+READER_VERSION = "21"
 BOM = "\ufeff"
+# A Windows editor ("Unicode" in Notepad, PowerShell's Out-File) saves UTF-16 behind one of these.
+UTF16_BOMS = ((codecs.BOM_UTF16_LE, "utf-16-le", "UTF-16 LE"), (codecs.BOM_UTF16_BE, "utf-16-be", "UTF-16 BE"))
 _SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
@@ -271,15 +276,42 @@ def conflict_problems(relative: str, text: str) -> list[Problem]:
 
 
 def decode(relative: str, raw: bytes) -> tuple[str, list[Problem]]:
-    """UTF-8 (a BOM is dropped, CRLF becomes LF); bad bytes are replaced and reported."""
+    """UTF-8 (a BOM is dropped, CRLF becomes LF); bad bytes are replaced and reported. A file
+    that starts with a UTF-16 byte-order mark is read as UTF-16 (:func:`utf16_encoding`)."""
+    utf16 = utf16_encoding(raw)
+    if utf16 is not None:
+        text, problems = _decode_utf16(relative, raw, utf16)
+        return text.replace("\r\n", "\n"), problems
     try:
         text = raw.decode("utf-8-sig")
-        problems: list[Problem] = []
+        problems = []
     except UnicodeDecodeError as error:
         text = raw.decode("utf-8-sig", errors="replace")
         problems = [Problem(relative, "encoding", f"not valid UTF-8 at byte {error.start}",
                             "re-save the file as UTF-8; bad bytes show as \ufffd meanwhile")]
     return text.replace("\r\n", "\n"), problems
+
+
+def utf16_encoding(raw: bytes) -> str | None:
+    """``"UTF-16 LE"`` or ``"UTF-16 BE"`` when ``raw`` starts with that byte-order mark, else None."""
+    return next((name for bom, _, name in UTF16_BOMS if raw.startswith(bom)), None)
+
+
+def _decode_utf16(relative: str, raw: bytes, name: str) -> tuple[str, list[Problem]]:
+    """A UTF-16 note's text. Read as UTF-8 it was a byte-order mark and a NUL between every two
+    letters: no search found it. Obsidian reads notes as UTF-8 only and shows it garbled, and
+    vaultmem writes UTF-8 only, so it stays a problem until re-saved; every BOM in front is
+    dropped (an editor that saves one over a text holding one leaves two, which hid the
+    frontmatter)."""
+    bom, codec, _ = next(entry for entry in UTF16_BOMS if entry[2] == name)
+    try:
+        text, bad = raw[len(bom):].decode(codec), ""
+    except UnicodeDecodeError as error:
+        text, bad = raw[len(bom):].decode(codec, errors="replace"), f" (and not valid {name} at byte {error.start + len(bom)})"
+    message = (f"saved as {name}, not UTF-8{bad}: it is read for search, but Obsidian shows it garbled and "
+               "vaultmem changes nothing in it")
+    return text.lstrip(BOM), [Problem(relative, "encoding", message,
+                                      "re-save the file as UTF-8 (in the editor that saved it: Save As, encoding UTF-8)")]
 
 
 def find_frontmatter(text: str) -> FrontmatterBlock | None:

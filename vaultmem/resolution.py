@@ -44,6 +44,7 @@ from .lifecycle import is_expired_us, resolve_now, to_epoch_us
 from .notes import ALIASES, SUCCESSOR_FIELDS
 from .ordered import unique
 from .storage import NoteRow, NoteStore
+from .sync_copies import named_copy
 from .writer import archive_names
 
 if TYPE_CHECKING:
@@ -255,7 +256,8 @@ def pick_direct(reference: str, matches: Sequence[NoteRow], notes: NoteStore) ->
     named = [row for row, _ in _listing(notes, reference, ALIAS_FIELDS)]
     named += as_written_else_nfc(lambda normalized: notes.by_title(reference, normalized=normalized))
     listed = {row.path for row in matches}
-    raise AmbiguousNote(reference, [row.path for row in matches], unique(row.path for row in named if row.path not in listed))
+    raise AmbiguousNote(reference, [row.path for row in matches], unique(row.path for row in named if row.path not in listed),
+                        sync_copies(notes, [row.path for row in matches]))
 
 
 def locate_by_names(notes: NoteStore, reference: str, now_us: int) -> Located | None:
@@ -263,12 +265,12 @@ def locate_by_names(notes: NoteStore, reference: str, now_us: int) -> Located | 
     for fields in (SUCCESSOR_FIELDS, ALIAS_FIELDS):
         listed = _listing(notes, reference, fields)
         if listed:
-            row = _one(reference, [row for row, _ in listed], now_us)
+            row = _one(notes, reference, [row for row, _ in listed], now_us)
             via = next(field for listing, field in listed if listing.label == row.label)
             return Located(row, Resolution(reference, via))
     titled = as_written_else_nfc(lambda normalized: notes.by_title(reference, normalized=normalized))
     if titled:
-        return Located(_one(reference, titled, now_us), Resolution(reference, "title"))
+        return Located(_one(notes, reference, titled, now_us), Resolution(reference, "title"))
     return None
 
 
@@ -280,10 +282,21 @@ def _listing(notes: NoteStore, reference: str, fields: Sequence[str]) -> list[tu
                                                                       any_case=any_case))
 
 
-def _one(reference: str, rows: Sequence[NoteRow], now_us: int) -> NoteRow:
+def _one(notes: NoteStore, reference: str, rows: Sequence[NoteRow], now_us: int) -> NoteRow:
     distinct = list({row.label: row for row in rows}.values())
     alive = [row for row in distinct if not is_expired_us(row.expires_us, now_us)]
     chosen = alive if alive else distinct
     if len(chosen) > 1:
-        raise AmbiguousNote(reference, [row.path for row in chosen])
+        raise AmbiguousNote(reference, [row.path for row in chosen], sync_copies=sync_copies(notes, [row.path for row in chosen]))
     return chosen[0]
+
+
+def sync_copies(notes: NoteStore, candidates: Sequence[str]) -> dict[str, str]:
+    """The candidates named as a sync tool's copy of a note the index holds (sync_copies.py),
+    each with what its name says: a title four files share is then no riddle."""
+    found = {}
+    for path in candidates:
+        copy = named_copy(path)
+        if copy is not None and (copy.original in candidates or notes.by_path(copy.original) is not None):
+            found[path] = copy.describe()
+    return found

@@ -33,7 +33,7 @@ from .lifecycle import (
     resolve_now,
 )
 from .merge_markers import require_resolved
-from .noteio import FileChange, edit_frontmatter, replace_if_unchanged
+from .noteio import FileChange, edit_frontmatter, replace_if_unchanged, require_utf8
 from .notes import Note, inline_tags, parse_note, tags_of, timestamp_or_none
 from .paths import VaultPaths
 from .writer import (
@@ -164,6 +164,7 @@ def write_revision(paths: VaultPaths, relative: str, revision: Revision, policy:
 def revise_note(raw: bytes, note: Note, revision: Revision, policy: LayerPolicy) -> RevisedBytes:
     """The note's new bytes; raises :class:`UsageError`/:class:`FrontmatterError`, writing nothing
     (:class:`UnresolvedConflict` for a note in the middle of the person's git merge)."""
+    require_utf8(note.path, raw)  # a UTF-16 note: read, never written (NotUtf8Note)
     require_resolved(note.path, raw)
     body = _new_body(note, revision)
     change = _Change()

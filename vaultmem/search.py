@@ -48,6 +48,7 @@ from .results import SimilarNote
 from .snapshots import cosines
 from .snippets import Snippet, passage_snippet
 from .storage import PASSAGE_SPACE, TOPIC_KEY, AroundRange, Eligibility, NoteRow, PassageRow, Store
+from .sync_copies import named_copy
 from .vectors import SnapshotMoved, blob_to_vector
 
 if TYPE_CHECKING:
@@ -601,6 +602,7 @@ class Searcher:
         expired = is_expired_us(row.expires_us, eligibility.now_us)
         if expired:
             warnings.insert(0, f"expired at {row.expires_at}")
+        warnings += self._copy_warning(row.path)
         snippet = self._snippet(row, passage, query, warnings)
         return Hit(
             id=row.id, path=row.path, title=row.title, score=round(score, 4), layer=row.layer,
@@ -609,6 +611,15 @@ class Searcher:
             passage=None if passage is None else hit_passage(passage, snippet),
             date=row.date,
         )
+
+    def _copy_warning(self, path: str) -> list[str]:
+        """A hit named as a sync tool's copy of an indexed note (sync_copies.py). It is ranked as any
+        note: an identical copy ties with its original, and which text is the right one is the
+        person's call (``check`` asks them); the warning tells the reader the two are one note."""
+        copy = named_copy(path)
+        if copy is None or self.store.notes.by_path(copy.original) is None:
+            return []
+        return [f"copy: {copy.describe()} (`vaultmem check` says what to do)"]
 
     def _snippet(self, row: NoteRow, passage: PassageRow | None, query: str, warnings: list[str]) -> Snippet:
         """What the hit shows of its note, from the file on disk now (snippets.py)."""

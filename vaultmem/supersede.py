@@ -24,7 +24,7 @@ from datetime import datetime
 from .errors import Argument, FrontmatterError, UsageError, VaultmemError, WriteConflict
 from .lifecycle import PERMANENT_LAYER, is_permanent
 from .merge_markers import require_resolved
-from .noteio import FileChange, edit_frontmatter, replace_if_unchanged
+from .noteio import FileChange, edit_frontmatter, replace_if_unchanged, require_utf8
 from .notes import Note, content_hash, parse_note, text_values, timestamp_or_none
 from .ordered import unique
 from .paths import VaultPaths
@@ -53,6 +53,7 @@ def plan_retirement(relative: str, raw: bytes, new_id: str, moment: datetime) ->
     """Decide how ``relative`` is retired; refuse a note that cannot expire or already was."""
     old = parse_note(relative, raw)
     require_resolved(relative, raw)  # retiring one of its two versions is the person's call
+    require_utf8(relative, raw)  # its superseded_by line would be written into a UTF-16 file
     if old.layer is None:
         # A person's page (a daily note of many facts) is no memory one newer fact replaces:
         # retiring it hid, and `expire --apply` archived, a whole day of the person's notes.

@@ -12,34 +12,62 @@ from __future__ import annotations
 
 import re
 from collections.abc import Collection
+from dataclasses import dataclass
 from posixpath import dirname, join
 
-# The name (without .md) of a copy, with the original's name as the group "name".
+# The name (without .md) of a copy, with the original's name as the group "name", and the
+# tools that name a copy so (one pattern can be several tools' spelling).
 _COPY_NAMES = (
-    re.compile(r"(?P<name>.+?) \([^()]*conflict[^()]*(?:\(\d+\)[^()]*)?\)", re.IGNORECASE),
-    re.compile(r"(?P<name>.+?)\.sync-conflict-\d{8}-\d{6}(?:-[A-Z0-9]{7})?"),
-    re.compile(r"(?P<name>.+?) \d{1,3}"),
-    re.compile(r"(?P<name>.+?) \(\d{1,3}\)"),
+    (re.compile(r"(?P<name>.+?) \([^()]*conflict[^()]*(?:\(\d+\)[^()]*)?\)", re.IGNORECASE),
+     "Dropbox, Nextcloud or Obsidian Sync"),
+    (re.compile(r"(?P<name>.+?)\.sync-conflict-\d{8}-\d{6}(?:-[A-Z0-9]{7})?"), "Syncthing"),
+    (re.compile(r"(?P<name>.+?) \d{1,3}"), "iCloud"),
+    (re.compile(r"(?P<name>.+?) \(\d{1,3}\)"), "Google Drive"),
 )
 
 
-def original_name(path: str) -> str | None:
-    """The path of the note ``path``'s name marks it a sync copy of, or None."""
+@dataclass(frozen=True)
+class SyncCopy:
+    """What a copy's name says: the note it is a copy of, and which sync tool names copies so."""
+
+    path: str
+    original: str
+    tool: str
+
+    def describe(self) -> str:
+        """``looks like a copy Syncthing made of Coffee order.md`` (the original is beside it)."""
+        return f"looks like a copy {self.tool} made of {self.original.rsplit('/', 1)[-1]}"
+
+
+def named_copy(path: str) -> SyncCopy | None:
+    """What ``path``'s name marks it a sync copy of, or None (whether that note exists is not asked)."""
     folder, file_name = dirname(path), path.rsplit("/", 1)[-1]
     if not file_name.endswith(".md"):
         return None
     stem = file_name[: -len(".md")]
-    for pattern in _COPY_NAMES:
+    for pattern, tool in _COPY_NAMES:
         matched = pattern.fullmatch(stem)
         if matched:
-            return join(folder, matched.group("name") + ".md")
+            original = join(folder, matched.group("name") + ".md")
+            return SyncCopy(path, original, tool) if original != path else None
     return None
 
 
-def is_copy_among(path: str, paths: Collection[str]) -> bool:
-    """Whether ``path`` is named as a sync copy of another of ``paths``.
+def original_name(path: str) -> str | None:
+    """The path of the note ``path``'s name marks it a sync copy of, or None."""
+    copy = named_copy(path)
+    return None if copy is None else copy.original
+
+
+def copy_among(path: str, paths: Collection[str]) -> SyncCopy | None:
+    """``path`` as a sync copy of another of ``paths``, or None.
 
     Only a copy whose original is there counts: ``Chapter 2.md`` alone is a chapter.
     """
-    original = original_name(path)
-    return original is not None and original != path and original in paths
+    copy = named_copy(path)
+    return copy if copy is not None and copy.original in paths else None
+
+
+def is_copy_among(path: str, paths: Collection[str]) -> bool:
+    """Whether ``path`` is named as a sync copy of another of ``paths`` (:func:`copy_among`)."""
+    return copy_among(path, paths) is not None
