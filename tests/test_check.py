@@ -453,3 +453,47 @@ def test_revise_and_supersede_refuse_a_note_whose_frontmatter_is_not_on_line_1_a
     assert "it has no layer" not in superseding.output
     assert (vault_dir / "gate.md").read_text(encoding="utf-8") == text
     assert not (vault_dir / "memories").exists()  # the refused remember wrote nothing
+
+
+def test_check_index_get_and_search_name_frontmatter_read_otherwise_than_meant(vault_dir: Path, write_note) -> None:
+    # A messy real vault: a title set twice, tags typed as in the body, a list where keys
+    # belong, keys without a space after the colon. Each was read silently otherwise than
+    # meant; now each is a problem naming the file, the line and the fix — read as before.
+    write_note("twice.md", "---\ntitle: Crane A\ntags: [harbor]\ntitle: Crane B\n---\nThe crane is booked for Monday.\n")
+    write_note("hashed.md", "---\ntags: #harbor #crane\n---\nThe crane inspection passed.\n")
+    write_note("listed.md", "---\n- harbor\n- crane\n---\nThe crane operator is Rui.\n")
+    write_note("colons.md", "---\ntitle:Crane hire\nlayer:L3\n---\nThe crane hire costs 400 a day.\n")
+    write_note("fine.md", "---\ntags: [harbor]\n---\nThe crane is yellow.\n")
+    before = snapshot_files(vault_dir)
+    result = run_cli(vault_dir, "check", "--json")
+    assert result.exit_code == 1, result.output
+    problems = {problem["path"]: problem for problem in json.loads(result.stdout)["problems"]}
+    assert set(problems) == {"twice.md", "hashed.md", "listed.md", "colons.md"}
+    assert (problems["twice.md"]["field"], problems["twice.md"]["fix"]) == ("title", "remove one of them")
+    assert problems["twice.md"]["message"].startswith("title is set twice (lines 2 and 4): Crane B is read, Crane A is ignored")
+    assert problems["hashed.md"]["message"] == "tags: '#harbor #crane' (line 2) is a YAML comment, so tags is empty"
+    assert problems["hashed.md"]["fix"] == "write tags: [harbor, crane]"
+    assert "is a YAML list, not properties" in problems["listed.md"]["message"]
+    assert "'title:Crane hire' has no space after its colon" in problems["colons.md"]["message"]
+    index = run_cli(vault_dir, "index")
+    assert "listed.md: frontmatter: the frontmatter on lines 1–4 is a YAML list" in index.output
+    assert "2 more problem(s) in note metadata: run `vaultmem check`" in index.output
+    shown = run_json(vault_dir, "get", "twice")
+    assert shown["title"] == "Crane B" and any("title is set twice" in problem["message"] for problem in shown["problems"])
+    hits = {hit["path"]: hit for hit in run_json(vault_dir, "search", "crane inspection passed")}
+    assert hits["hashed.md"]["tags"] == [] and any("is a YAML comment" in warning for warning in hits["hashed.md"]["warnings"])
+    assert snapshot_files(vault_dir) == before  # none of it touched the person's files
+
+
+def test_revise_of_a_key_set_twice_is_refused_naming_the_key_its_lines_and_the_fix(vault_dir: Path, write_note) -> None:
+    # Before: "vaultmem could not edit this frontmatter without changing other keys" — which key, and why?
+    text = "---\ntags: [harbor]\ntitle: Crane\ntags:\n  - crane\n---\nThe crane is booked.\n"
+    write_note("twice.md", text)
+    revised = run_cli(vault_dir, "revise", "twice", "--tag", "work")
+    assert revised.exit_code == 1, revised.output
+    assert ("tags is set twice (lines 2 and 4) in this frontmatter, so vaultmem cannot tell which to change; "
+            "remove one of them, then try again (the file was not touched)") in revised.output
+    assert (vault_dir / "twice.md").read_text(encoding="utf-8") == text
+    # A key set once is edited as before, the repeated one kept byte for byte.
+    assert run_cli(vault_dir, "revise", "twice", "--title", "Crane hire").exit_code == 0
+    assert (vault_dir / "twice.md").read_text(encoding="utf-8") == text.replace("title: Crane\n", "title: Crane hire\n")

@@ -587,3 +587,112 @@ def test_a_second_colon_in_the_title_of_an_expired_memory_does_not_resurrect_it(
     assert [entry["path"] for entry in expire["expired"]] == [made["path"]]
     assert "frontmatter does not load" in expire["skipped"][0]["reason"]
     assert snapshot_files(vault_dir) == before  # nothing was written to it, nor moved
+
+
+# ---------------------------------------------------------------- frontmatter read otherwise than meant (reader 20)
+
+
+def test_a_key_set_twice_is_a_problem_naming_both_lines_the_value_read_and_the_one_ignored() -> None:
+    # PyYAML keeps the last `title` without a word; Obsidian's reader refuses the block.
+    note = parse("---\ntitle: A\ntags: [harbor]\nlayer: L4\ntitle: B\n---\nBody.\n")
+    assert note.meta == {"title": "B", "tags": ["harbor"], "layer": "L4"}  # read as before
+    assert note.title == "B" and note.has_frontmatter and not note.metadata_unloaded
+    [problem] = note.problems
+    assert problem.field == "title"
+    assert problem.message.startswith("title is set twice (lines 2 and 5): B is read, A is ignored")
+    assert problem.fix == "remove one of them"
+
+
+def test_a_list_set_twice_shows_each_list_and_a_key_set_three_times_names_every_line() -> None:
+    twice = parse("---\ntags: [a, b]\ntags:\n  - c\n---\n")
+    assert twice.meta == {"tags": ["c"]}
+    assert [problem.message.split(" (and Obsidian")[0] for problem in twice.problems] == [
+        "tags is set twice (lines 2 and 3): [c] is read, [a, b] is ignored"]
+    thrice = parse("---\nstatus: x\nstatus:\nstatus: 'z'\n---\n")
+    [problem] = thrice.problems
+    assert problem.message.startswith("status is set 3 times (lines 2, 3 and 4): z is read, x and (empty) are ignored")
+    assert problem.fix == "keep one status line, remove the others"
+
+
+def test_a_key_set_thousands_of_times_is_one_short_problem_read_in_linear_time() -> None:
+    started = time.perf_counter()
+    note = parse("---\n" + "".join(f"k: v{number}\n" for number in range(20_000)) + "---\n")
+    [problem] = note.problems
+    assert problem.message.startswith("k is set 20000 times (lines 2, 3, 4, 5, …, 20001): v19999 is read, "
+                                      "v0, v1, v2, v3 and 19995 more are ignored")
+    assert time.perf_counter() - started < 2.0
+
+
+@pytest.mark.parametrize("text", [
+    "---\ntitle: A\nTitle: B\n---\n",  # two keys (case counts in YAML and in Obsidian)
+    "---\nbase: &base\n  a: 1\n<<: *base\na: 2\n---\n",  # a key a merge brings in, overridden on purpose
+    "---\nouter:\n  a: 1\nlist:\n  - a: 1\n  - a: 2\n---\n",  # the same key in two different mappings
+])
+def test_keys_that_only_look_repeated_are_no_problem(text: str) -> None:
+    assert parse(text).problems == ()
+
+
+@pytest.mark.parametrize(("line", "key", "shown", "fix"), [
+    ("tags: #tag1 #tag2", "tags", "#tag1 #tag2", "write tags: [tag1, tag2]"),
+    ("tags:   #work, #harbor/crane", "tags", "#work, #harbor/crane", "write tags: [work, harbor/crane]"),
+    ("aliases: #Tommy", "aliases", "#Tommy", "write aliases: '#Tommy' (quoted, YAML keeps the #)"),
+    ("status:\t#draft", "status", "#draft", "write status: '#draft' (quoted, YAML keeps the #)"),
+    ("color: #ff0000 it's red", "color", "#ff0000 it's red", "write color: '#ff0000 it''s red' (quoted, YAML keeps the #)"),
+])
+def test_a_value_yaml_reads_as_a_comment_is_a_problem_with_the_line_meant(line: str, key: str, shown: str, fix: str) -> None:
+    # ` #` starts a YAML comment: tags typed as in the body load as `tags: null`, silently.
+    note = parse(f"---\ntitle: Crane\n{line}\n---\nBody.\n")
+    assert note.meta == {"title": "Crane", key: None}  # read as before
+    assert note.tags == []
+    [problem] = note.problems
+    assert (problem.field, problem.message, problem.fix) == (key, f"{key}: '{shown}' (line 3) is a YAML comment, so {key} is empty", fix)
+
+
+@pytest.mark.parametrize("text", [
+    "---\ntags: # none yet\n---\n",  # a comment, meant: a space after the #
+    "---\ntags: #mine\n  - harbor\n---\n",  # a comment on the key's line, the list below it
+    "---\ntags: [a] #mine\n---\n",  # a comment after the value
+    "---\ntitle: 'Issue #4'\n---\n",  # a # inside a value
+    "---\nouter:\n  tags: #a\n---\n",  # not a top-level key
+    "---\ntags:\n---\n",  # empty, and no # at all
+])
+def test_a_comment_that_eats_no_meant_value_is_no_problem(text: str) -> None:
+    assert parse(text).problems == ()
+
+
+def test_many_values_read_as_comments_are_each_said_with_their_line_in_linear_time() -> None:
+    started = time.perf_counter()
+    note = parse("---\n" + "".join(f"k{number}: #v\n" for number in range(20_000)) + "---\n")
+    assert len(note.problems) == 20_000
+    assert note.problems[-1].message == "k19999: '#v' (line 20001) is a YAML comment, so k19999 is empty"
+    assert time.perf_counter() - started < 2.0
+
+
+def test_a_frontmatter_that_is_a_yaml_list_stays_text_and_is_a_problem() -> None:
+    text = "---\n- harbor\n- work\n---\nThe crane is booked.\n"
+    note = parse(text)
+    assert (note.meta, note.body, note.has_frontmatter) == ({}, text, False)  # read as before
+    [problem] = note.problems
+    assert problem.field == "frontmatter" and note.metadata_unloaded
+    assert problem.message.startswith("the frontmatter on lines 1–4 is a YAML list, not properties: nothing in it is read")
+    assert "`key: value`" in problem.fix and "blank line above the first ---" in problem.fix
+
+
+def test_keys_without_a_space_after_the_colon_are_one_piece_of_text_and_a_problem() -> None:
+    text = "---\ntitle:Crane booking\nlayer:L3\n---\nThe crane is booked.\n"
+    note = parse(text)
+    assert (note.meta, note.body) == ({}, text)  # read as before
+    [problem] = note.problems
+    assert problem.field == "frontmatter"
+    assert problem.message.startswith("line 2 'title:Crane booking' has no space after its colon, so YAML reads the "
+                                      "frontmatter on lines 1–4 as one piece of text, not properties")
+    assert problem.fix == "put a space after each key's colon (title: Crane booking)"
+
+
+@pytest.mark.parametrize("text", [
+    "---\nJust a paragraph between two rules.\n---\n",
+    "---\n10:30 standup, then https://example.com\n---\n",  # a time and a link are no key
+])
+def test_a_rule_over_prose_is_still_no_problem(text: str) -> None:
+    note = parse(text)
+    assert note.problems == () and note.body == text

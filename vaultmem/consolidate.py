@@ -76,8 +76,8 @@ UNRELIABLE_FIELDS = {
     "frontmatter": "its frontmatter does not load, so its layer, tags and expiry are unknown",
     "layer": "its layer is unknown (an unknown layer is not the same as no layer)",
     "encoding": "it is not UTF-8 (UTF-16, or bytes that are not valid UTF-8), so it cannot be edited safely",
-    "permanent": "its permanent flag is not true/false",
-    "tags": "its tags are not a list",
+    "permanent": "whether it is permanent is unknown",  # not true/false, or set twice
+    "tags": "its tags are unknown",  # not a list, set twice, or `tags: #a #b` (a YAML comment)
     "conflict": "it holds an unresolved git merge conflict, so which of its two versions it says is unknown",
 }
 

@@ -47,6 +47,7 @@ from .notes import (
     find_frontmatter,
     load_yaml_mapping,
     misplaced_frontmatter,
+    times_on_lines,
     utf16_encoding,
     yaml_failure,
 )
@@ -132,6 +133,7 @@ def edit_frontmatter(raw: bytes, set_values: Mapping[str, Any] | None = None, re
         before: dict[str, Any] = {}
     else:
         before = _load_block(block.yaml_text)
+        _refuse_repeated(block.yaml_text, set_values)
         new_yaml, loads_as = _edit_block(block.yaml_text, before, set_values, remove)
         head = normalized[: block.start] + new_yaml + normalized[block.end : block.body_start]
         body_start = original_offset(text, normalized, block.body_start)
@@ -185,6 +187,19 @@ def _load_block(yaml_text: str) -> dict[str, Any]:
     if not isinstance(loaded, dict):
         raise FrontmatterError("frontmatter is not a mapping of keys to values; fix it by hand first")
     return loaded
+
+
+def _refuse_repeated(yaml_text: str, set_values: Mapping[str, Any]) -> None:
+    """A key to set that the block holds twice: which line to change is the person's call (YAML
+    reads the last; Obsidian neither), and changing one left the other to decide what loads —
+    refused with only "could not edit this frontmatter without changing other keys"."""
+    lines: dict[str, list[int]] = {}
+    for key, start, _stop in _entries(yaml_text.splitlines(keepends=True)):
+        lines.setdefault(key, []).append(start + 2)  # the opening --- is line 1
+    for key in set_values:
+        if len(lines.get(key, ())) > 1:
+            raise FrontmatterError(f"{key} is set {times_on_lines(lines[key])} in this frontmatter, so vaultmem "
+                                   f"cannot tell which to change; remove one of them, then try again (the file was not touched)")
 
 
 def _edit_block(yaml_text: str, before: Mapping[str, Any], set_values: Mapping[str, Any],

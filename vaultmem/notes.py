@@ -68,6 +68,8 @@ from .merge_markers import first_conflict
 # 18: ... and a fenced block inside a comment (Excalidraw's drawing, Kanban's settings) or in
 #     compressed-json is a plugin's data, left out the same way (markdown.query_block_ranges).
 # 19: git's merge-conflict markers left in a note are a problem (conflict_problems).
+# 20: frontmatter read otherwise than meant is a problem: a key set twice, a `key: #…` value
+#     YAML reads as a comment, a block that is a list or `key:value` text (not a mapping).
 # 21: a file that starts with a UTF-16 byte-order mark is read as UTF-16 (decode), not as
 #     UTF-8 garbage; it stays an `encoding` problem.
 READER_VERSION = "21"
@@ -338,6 +340,16 @@ def load_yaml_mapping(yaml_text: str) -> Any:
     first — its size with every alias expanded, its depth, cycles — and a block past a
     bound raises :class:`FrontmatterTooLarge` before a single value is constructed.
     """
+    return _load_with_keys(yaml_text)[0]
+
+
+KeyNodes = list[tuple[yaml.Node, yaml.Node]]
+
+
+def _load_with_keys(yaml_text: str) -> tuple[Any, KeyNodes]:
+    """(what the block loads as, its top-level (key, value) nodes as written): the nodes keep
+    each key's line, which the loaded dict has lost (:func:`repeated_key_problems`). Taken
+    before construction, which puts the keys a ``<<`` merge brings in among them."""
     if len(yaml_text) > MAX_FRONTMATTER_CHARS:
         raise FrontmatterTooLarge(f"the frontmatter block is {len(yaml_text):,} characters, more than the "
                                   f"{MAX_FRONTMATTER_CHARS:,} vaultmem reads")
@@ -345,9 +357,10 @@ def load_yaml_mapping(yaml_text: str) -> Any:
     try:
         node = loader.get_single_node()
         if node is None:
-            return None
+            return None, []
         _measure(node, 1, {}, set())
-        return loader.construct_document(node)
+        pairs = list(node.value) if isinstance(node, yaml.MappingNode) else []
+        return loader.construct_document(node), pairs
     finally:
         loader.dispose()
 
@@ -393,7 +406,7 @@ def split_frontmatter(relative: str, text: str) -> tuple[dict[str, Any], str, Fr
     if block is None:
         return {}, text, None, _unclosed_problem(relative, text) or misplaced_frontmatter(relative, text)
     try:
-        loaded = load_yaml_mapping(block.yaml_text)
+        loaded, pairs = _load_with_keys(block.yaml_text)
     except YAML_LOAD_ERRORS as error:
         if not _looks_like_yaml(block.yaml_text):
             return {}, text, None, []  # a horizontal rule and prose, not frontmatter
@@ -402,8 +415,129 @@ def split_frontmatter(relative: str, text: str) -> tuple[dict[str, Any], str, Fr
     if loaded is None:
         return {}, text[block.body_start:], block, []
     if not isinstance(loaded, dict):
-        return {}, text, None, []  # e.g. "---\nJust a paragraph\n---": a rule, not metadata
-    return {str(key): value for key, value in loaded.items()}, text[block.body_start:], block, []
+        # "---\nJust a paragraph\n---" is a rule, not metadata: read as the note's text, as
+        # before; but a list, or keys without a space after their colon, was meant as properties.
+        return {}, text, None, not_a_mapping_problems(relative, block.yaml_text, loaded)
+    meta = {str(key): value for key, value in loaded.items()}
+    problems = [*repeated_key_problems(relative, block.yaml_text, pairs, loaded),
+                *comment_value_problems(relative, block.yaml_text, meta)]
+    return meta, text[block.body_start:], block, problems
+
+
+# A top-level key whose value YAML reads as a comment: ` #` after the colon starts one, so
+# `tags: #work #harbor`, typed as tags are in the body, is `tags: null`. Only a `#` right
+# before a word: `tags: # none yet` is a comment the person meant.
+_COMMENT_VALUE = re.compile(r"^([\"']?)([\w\-]+(?: +[\w\-]+)*)\1[ \t]*:[ \t]+(#[^\s#].*)$", re.MULTILINE)
+_TAG_KEYS = frozenset({"tags", "tag"})
+# A line of a block that YAML read as one piece of text: `key:value`, no space after the
+# colon (YAML's key needs one); a word first, so `10:30` and `https://…` are not keys.
+_KEY_WITHOUT_SPACE = re.compile(r"^[\"']?([^\W\d][\w\-]*)[\"']?:([^\s/:].*)$", re.MULTILINE)
+_SHOWN_CHARS = 60  # of a value quoted in a problem
+SHOWN_REPEATS = 4  # lines and values of a key set more often than this: the first ones, then a count
+
+
+def repeated_key_problems(relative: str, yaml_text: str, pairs: KeyNodes, loaded: Mapping[Any, Any]) -> list[Problem]:
+    """A top-level key written twice or more (``title: A`` … ``title: B``): YAML keeps the
+    last without a word, so the person's first value is silently not read — and Obsidian's
+    reader refuses the block, showing none of its properties. Found on the key nodes as
+    written (each key's line)."""
+    if len(loaded) == len(pairs) and "<<" not in yaml_text:
+        return []  # as many keys loaded as written, and no merge adding some: none repeated (no cost)
+    lines: dict[str, list[tuple[int, yaml.Node]]] = {}
+    repeated: list[str] = []
+    for key, value in pairs:
+        if not isinstance(key, yaml.ScalarNode) or key.tag == "tag:yaml.org,2002:merge":
+            continue  # `<<: *base` merges keys: one written after it overrides it on purpose
+        seen = lines.setdefault(key.value, [])
+        if len(seen) == 1:
+            repeated.append(key.value)
+        seen.append((key.start_mark.line + 2, value))  # +1 for 0-based, +1 for the opening ---
+    return [_repeated_key_problem(relative, key, lines[key]) for key in repeated]
+
+
+def _repeated_key_problem(relative: str, key: str, places: list[tuple[int, yaml.Node]]) -> Problem:
+    ignored = [_shown(value) for _line, value in places[:SHOWN_REPEATS]]
+    if len(places) - 1 > SHOWN_REPEATS:
+        ignored.append(f"{len(places) - 1 - SHOWN_REPEATS} more")
+    else:
+        ignored = ignored[:len(places) - 1]
+    return Problem(relative, key, f"{key} is set {times_on_lines([line for line, _value in places])}: "
+                   f"{_shown(places[-1][1])} is read, {_and(ignored)} {'is' if len(places) == 2 else 'are'} ignored "
+                   "(and Obsidian, which refuses a key set twice, shows none of this note's properties)",
+                   "remove one of them" if len(places) == 2 else f"keep one {key} line, remove the others")
+
+
+def times_on_lines(lines: list[int]) -> str:
+    """``twice (lines 2 and 5)``, ``3 times (lines 2, 5 and 7)``: where a key is repeated."""
+    times = "twice" if len(lines) == 2 else f"{len(lines)} times"
+    if len(lines) > SHOWN_REPEATS + 1:
+        return f"{times} (lines {', '.join(str(line) for line in lines[:SHOWN_REPEATS])}, …, {lines[-1]})"
+    return f"{times} (lines {_and([str(line) for line in lines])})"
+
+
+def _and(items: list[str]) -> str:
+    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"
+
+
+def _shown(node: yaml.Node) -> str:
+    """A value as written, short: ``B``, ``[a, b]``, ``(empty)``."""
+    if isinstance(node, yaml.ScalarNode):
+        text = node.value if node.value or node.style else "(empty)"
+    elif isinstance(node, yaml.SequenceNode):
+        text = "[" + ", ".join(_shown(item) for item in node.value[:8]) + (", …" if len(node.value) > 8 else "") + "]"
+    else:
+        text = "{…}"
+    text = " ".join(text.split())
+    return text if len(text) <= _SHOWN_CHARS else text[:_SHOWN_CHARS - 1] + "…"
+
+
+def comment_value_problems(relative: str, yaml_text: str, meta: Mapping[str, Any]) -> list[Problem]:
+    """A top-level ``key: #…`` line that loaded as an empty value: the person's ``#tag1 #tag2``
+    is a YAML comment, so the note silently has no tags (or aliases, or status). Obsidian reads
+    it so too. Costs one ``in`` for a block without a ``#``."""
+    if "#" not in yaml_text:
+        return []
+    problems: list[Problem] = []
+    line, counted = 2, 0  # lines counted on from the last match: a block of many is not read again per match
+    for match in _COMMENT_VALUE.finditer(yaml_text):
+        key, value = match.group(2), match.group(3).rstrip(" \t")
+        if key not in meta or meta[key] is not None:
+            continue  # a comment above a value on the lines below (`tags: #mine` then `  - a`)
+        line, counted = line + yaml_text.count("\n", counted, match.start()), match.start()
+        problems.append(Problem(relative, key, f"{key}: '{value}' (line {line}) is a YAML comment, so {key} is empty",
+                                f"write {_written_without_comment(key, value)}"))
+    return problems
+
+
+def _written_without_comment(key: str, value: str) -> str:
+    """The line meant: tags as a list without their ``#``, any other value in quotes."""
+    if key.casefold() in _TAG_KEYS:
+        words = [word.lstrip("#") for word in re.split(r"[,\s]+", value)]
+        return f"{key}: [{', '.join(word for word in words if word)}]"
+    return f"{key}: '{value.replace(chr(39), chr(39) * 2)}' (quoted, YAML keeps the #)"
+
+
+def not_a_mapping_problems(relative: str, yaml_text: str, loaded: Any) -> list[Problem]:
+    """A block on line 1 that loads, but not as keys and values: Obsidian reads no properties
+    from it either (it keeps none for a top-level list or a lone text), and vaultmem reads it
+    as the note's text. A list, or text whose lines are ``key:value`` without the space YAML
+    needs after the colon, was meant as properties: said, with the fix. Text of another shape
+    is a rule over a paragraph, the note's own: nothing to say."""
+    last = yaml_text.count("\n") + 2  # the closing ---
+    if isinstance(loaded, list) and loaded:
+        return [Problem(relative, "frontmatter", f"the frontmatter on lines 1–{last} is a YAML list, not properties: "
+                        "nothing in it is read (no layer, tags or expiry), and it is read as the note's text",
+                        "write each property as `key: value` (a list under its key: tags: [a, b]); if these lines are "
+                        "the note's text, add a blank line above the first ---")]
+    match = _KEY_WITHOUT_SPACE.search(yaml_text) if isinstance(loaded, str) else None
+    if match is None:
+        return []
+    line = yaml_text.count("\n", 0, match.start()) + 2
+    written = match.group(0).rstrip(" \t")
+    return [Problem(relative, "frontmatter", f"line {line} '{written[:_SHOWN_CHARS]}' has no space after its colon, so "
+                    f"YAML reads the frontmatter on lines 1–{last} as one piece of text, not properties: nothing in it "
+                    "is read (no layer, tags or expiry), and it is read as the note's text",
+                    f"put a space after each key's colon ({match.group(1)}: {match.group(2)[:_SHOWN_CHARS]})")]
 
 
 def _looks_like_yaml(yaml_text: str) -> bool:
