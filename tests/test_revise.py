@@ -569,3 +569,19 @@ def test_a_tag_a_person_wrote_that_no_tool_would_can_still_be_removed_but_not_ad
     assert vault.get("work/release.md").tags == ["release"]
     with pytest.raises(UsageError, match="U\\+0000"):
         vault.revise("work/release.md", title="Release\x00 notes", now=NOW)
+
+
+def test_revise_of_tags_yaml_reads_as_a_comment_is_refused_and_other_keys_still_change(tmp_path: Path) -> None:
+    # The YAML-traps helper: `revise --tag` kept the person's `tags: #work #harbor` as a comment and
+    # added a list under it — the tags meant stayed lost, and the problem naming them vanished.
+    from helpers import run_cli, write_file
+
+    text = "---\nlayer: L3\ntags: #work #harbor\n---\nThe harbor budget is due Friday.\n"
+    write_file(tmp_path, "a.md", text)
+    refused = run_cli(tmp_path, "revise", "a", "--tag", "urgent")
+    assert refused.exit_code == 1, refused.output
+    assert "tags: '#work #harbor' (line 3) is a YAML comment, so tags is empty; write tags: [work, harbor] first" in refused.output
+    assert (tmp_path / "a.md").read_text(encoding="utf-8") == text
+    layered = run_cli(tmp_path, "revise", "a", "--layer", "L2")
+    assert layered.exit_code == 0, layered.output
+    assert "tags: #work #harbor\n" in (tmp_path / "a.md").read_text(encoding="utf-8")

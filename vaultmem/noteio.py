@@ -44,6 +44,7 @@ from .notes import (
     BOM,
     YAML_LOAD_ERRORS,
     YAML_LOADER,
+    comment_value_problems,
     find_frontmatter,
     load_yaml_mapping,
     misplaced_frontmatter,
@@ -134,6 +135,10 @@ def edit_frontmatter(raw: bytes, set_values: Mapping[str, Any] | None = None, re
     else:
         before = _load_block(block.yaml_text)
         _refuse_repeated(block.yaml_text, set_values)
+        for problem in comment_value_problems("", block.yaml_text, before):
+            if problem.field in set_values or problem.field in remove:
+                # Written under the comment, the new value would hide what the person meant.
+                raise FrontmatterError(f"{problem.message}; {problem.fix} first, then try again (the file was not touched)")
         new_yaml, loads_as = _edit_block(block.yaml_text, before, set_values, remove)
         head = normalized[: block.start] + new_yaml + normalized[block.end : block.body_start]
         body_start = original_offset(text, normalized, block.body_start)
