@@ -17,6 +17,7 @@ import subprocess
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 from click.testing import CliRunner, Result
 
@@ -106,6 +107,21 @@ def write_file(root: Path, relative: str, text: str) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(text, encoding="utf-8")
     return path
+
+
+def write_vault(root: Path, notes: dict[str, str]) -> Path:
+    """A vault at ``root`` holding ``notes`` (vault-relative name → text)."""
+    for relative, text in notes.items():
+        write_file(root, relative, text)
+    return root
+
+
+def keyword_side(vault: Any, query: str) -> list[str]:
+    """The paths the full-text side proposes for ``query`` (no filter but expiry at NOW), best first."""
+    from vaultmem.search import search_filters
+
+    found = vault.derived.searcher().candidates(query, 10, search_filters(None, None, False, NOW))
+    return [found.paths[hit.label] for hit in found.text if hit.label in found.paths]
 
 
 def utf16_bytes(text: str, big_endian: bool = False) -> bytes:

@@ -7,7 +7,7 @@ import sqlite3
 from pathlib import Path
 
 import pytest
-from helpers import NOW, write_file
+from helpers import NOW, keyword_side, write_vault
 
 from vaultmem import Vault
 from vaultmem.cjk import MAX_PAIRS, bigrams, pieces, spaced
@@ -28,15 +28,8 @@ NOTES = {
 
 @pytest.fixture
 def cjk_vault(tmp_path: Path) -> Path:
-    root = tmp_path / "vault"
-    for name, text in NOTES.items():
-        write_file(root, name, text)
-    return root
+    return write_vault(tmp_path / "vault", NOTES)
 
-
-def keyword_side(vault: Vault, query: str) -> list[str]:
-    found = vault.derived.searcher().candidates(query, 10, search_filters(None, None, False, NOW))
-    return [found.paths[hit.label] for hit in found.text if hit.label in found.paths]
 
 
 def test_runs_are_spaced_into_characters_and_asked_for_by_neighbouring_pairs() -> None:

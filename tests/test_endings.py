@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from helpers import NOW, write_file
+from helpers import NOW, keyword_side, write_vault
 
 from vaultmem import Vault
 from vaultmem.embedders import HashingEmbedder
@@ -29,19 +29,12 @@ NOTES = {
 
 @pytest.fixture
 def endings_vault(tmp_path: Path) -> Path:
-    root = tmp_path / "vault"
-    for name, text in NOTES.items():
-        write_file(root, name, text)
-    return root
+    return write_vault(tmp_path / "vault", NOTES)
 
 
 def candidates(vault: Vault, query: str) -> Candidates:
     return vault.derived.searcher().candidates(query, 10, search_filters(None, None, False, NOW))
 
-
-def keyword_side(vault: Vault, query: str) -> list[str]:
-    found = candidates(vault, query)
-    return [found.paths[hit.label] for hit in found.text if hit.label in found.paths]
 
 
 @pytest.mark.parametrize(("word", "stem"), [

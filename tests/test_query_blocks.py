@@ -7,12 +7,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from helpers import NOW, write_file
+from helpers import NOW, keyword_side, write_file, write_vault
 
 from vaultmem import Vault
 from vaultmem.embedders import HashingEmbedder
 from vaultmem.markdown import query_block_ranges, without_query_blocks
-from vaultmem.search import search_filters
 
 PROJECTS = ("# Projects\n"
             "Everything we are building this year.\n"
@@ -38,15 +37,8 @@ NOTES = {
 
 @pytest.fixture
 def dataview_vault(tmp_path: Path) -> Path:
-    root = tmp_path / "vault"
-    for name, text in NOTES.items():
-        write_file(root, name, text)
-    return root
+    return write_vault(tmp_path / "vault", NOTES)
 
-
-def keyword_side(vault: Vault, query: str) -> list[str]:
-    found = vault.derived.searcher().candidates(query, 10, search_filters(None, None, False, NOW))
-    return [found.paths[hit.label] for hit in found.text if hit.label in found.paths]
 
 
 def test_the_blocks_that_are_queries_are_found_by_their_language() -> None:
