@@ -485,6 +485,21 @@ def test_check_index_get_and_search_name_frontmatter_read_otherwise_than_meant(v
     assert snapshot_files(vault_dir) == before  # none of it touched the person's files
 
 
+def test_a_memory_with_a_key_set_twice_or_tags_read_as_a_comment_still_has_its_missing_expiry_reported(
+        vault_dir: Path, write_note) -> None:
+    # Reader 20 took these loaded blocks for ones that did not load: the L3 memory's missing
+    # expires_at (it never expires) went unreported, by check and by every hit's warnings.
+    write_note("twice.md", "---\ntitle: Crane A\nlayer: L3\ntitle: Crane B\n---\nThe crane is booked for Monday.\n")
+    write_note("hashed.md", "---\nlayer: L3\ntags: #harbor #crane\n---\nThe crane inspection passed.\n")
+    result = run_cli(vault_dir, "check", "--json")
+    assert result.exit_code == 1, result.output
+    fields = {(problem["path"], problem["field"]) for problem in json.loads(result.stdout)["problems"]}
+    assert fields == {("twice.md", "title"), ("twice.md", "expires_at"), ("hashed.md", "tags"), ("hashed.md", "expires_at")}
+    fixed = run_json(vault_dir, "check", "--fix")
+    assert sorted(entry["path"] for entry in fixed["fixed"]) == ["hashed.md", "twice.md"]
+    assert read_note(vault_dir, "twice.md").meta["expires_at"] is not None  # stamped: it expires now
+
+
 def test_revise_of_a_key_set_twice_is_refused_naming_the_key_its_lines_and_the_fix(vault_dir: Path, write_note) -> None:
     # Before: "vaultmem could not edit this frontmatter without changing other keys" — which key, and why?
     text = "---\ntags: [harbor]\ntitle: Crane\ntags:\n  - crane\n---\nThe crane is booked.\n"

@@ -796,3 +796,27 @@ def test_consolidate_leaves_out_a_note_in_an_unresolved_merge_and_says_why(repo:
     reasons = {item["path"]: item["reason"] for item in report["left_out"]}
     assert "unresolved git merge conflict" in reasons.get("people/rui.md", ""), report
     assert all("people/rui.md" not in json.dumps(cluster) for cluster in report["clusters"]), report["clusters"]
+
+
+def test_check_fix_stamps_nothing_into_a_note_in_an_unresolved_merge_and_says_why(repo: Path) -> None:
+    # The conflict in the body, the frontmatter loads: --fix stamped expires_at into the file
+    # git waits on the person to resolve, though its conflict problem says "vaultmem changes
+    # nothing in it" — and with auto_commit committed the stamp in the middle of the merge.
+    auto_commit_on(repo)
+    note = repo / "people/rui.md"
+    git(repo, "checkout", "-q", "-b", "desktop")
+    note.write_text("---\ntitle: Rui\nlayer: L3\n---\nRui likes fado.\n")
+    commit_all(repo, "desktop")
+    git(repo, "checkout", "-q", "-")
+    note.write_text("---\ntitle: Rui\nlayer: L3\n---\nRui likes bossa nova.\n")
+    commit_all(repo, "laptop")
+    assert subprocess.run(["git", "merge", "-q", "desktop"], cwd=repo, capture_output=True).returncode != 0
+    before = note.read_bytes()
+    report = run_json(repo, "check", "--fix")
+    assert report["fixed"] == [], report
+    refusal = [problem for problem in report["problems"] if problem["path"] == "people/rui.md" and problem["field"] == "fix"]
+    assert [problem["message"] for problem in refusal] == [
+        "it holds an unresolved git merge conflict, so check --fix leaves it alone"], report["problems"]
+    assert note.read_bytes() == before
+    status = subprocess.run(["git", "status", "--porcelain", "people/rui.md"], cwd=repo, capture_output=True, text=True)
+    assert status.stdout.startswith("UU "), status.stdout  # still the person's merge to resolve

@@ -18,9 +18,18 @@ from pathlib import Path
 
 from .config import CONFIG_FILE, VaultConfig
 from .dating import date_problems
-from .errors import ConfigError, FixRefused, FrontmatterError, NoteReadError, VaultmemError, WriteConflict
+from .errors import (
+    ConfigError,
+    FixRefused,
+    FrontmatterError,
+    NoteReadError,
+    UnresolvedConflict,
+    VaultmemError,
+    WriteConflict,
+)
 from .gitops import is_repository
 from .lifecycle import EXPIRING_LAYERS, LayerPolicy, format_duration, is_absent, resolve_now
+from .merge_markers import require_resolved
 from .noteio import FileChange, edit_frontmatter, replace_if_unchanged
 from .notes import Note, Problem, content_hash, expiry_text, read_note, timestamp_or_none
 from .paths import NotNotes, VaultPaths
@@ -272,6 +281,13 @@ def _edited(paths: VaultPaths, note: Note, set_values: Mapping[str, object], rem
     raw = paths.resolve_inside(note.path).read_bytes()
     if content_hash(raw) != note.content_hash:
         raise WriteConflict(note.path)
+    try:
+        # The person's merge in progress: a stamp would land in a file git waits on them to
+        # resolve (and auto_commit would commit it in the middle of their merge).
+        require_resolved(note.path, raw)
+    except UnresolvedConflict:
+        raise FixRefused("it holds an unresolved git merge conflict, so check --fix leaves it alone",
+                         "resolve the conflict (see its conflict problem), then run check --fix again") from None
     try:
         return edit_frontmatter(raw, set_values, remove)
     except FrontmatterError as error:

@@ -72,7 +72,9 @@ from .merge_markers import first_conflict
 #     YAML reads as a comment, a block that is a list or `key:value` text (not a mapping).
 # 21: a file that starts with a UTF-16 byte-order mark is read as UTF-16 (decode), not as
 #     UTF-8 garbage; it stays an `encoding` problem.
-READER_VERSION = "21"
+# 22: a note whose frontmatter loads with a key set twice or a `key: #…` value still has its
+#     missing expires_at reported (20 took any frontmatter problem for a block that did not load).
+READER_VERSION = "22"
 BOM = "\ufeff"
 # A Windows editor ("Unicode" in Notepad, PowerShell's Out-File) saves UTF-16 behind one of these.
 UTF16_BOMS = ((codecs.BOM_UTF16_LE, "utf-16-le", "UTF-16 LE"), (codecs.BOM_UTF16_BE, "utf-16-be", "UTF-16 BE"))
@@ -246,7 +248,9 @@ def read_text(root: Path, relative: str) -> str:
 def parse_note(relative: str, raw: bytes) -> Note:
     text, decode_problems = decode(relative, raw)
     meta, body, block, fm_problems = split_frontmatter(relative, text)
-    fields = field_problems(relative, meta, salvaged=bool(fm_problems))
+    # Only a block that did not load leaves meta salvaged; a key set twice or a `tags: #a` value
+    # loaded it all, and its missing expiry is a problem like any other note's.
+    fields = field_problems(relative, meta, salvaged=any(problem.field == "frontmatter" for problem in fm_problems))
     problems = [*decode_problems, *conflict_problems(relative, text), *fm_problems, *fields]
     return Note(
         path=relative,
