@@ -158,7 +158,8 @@ def test_check_says_a_utf16_note_is_not_utf8_and_check_fix_writes_nothing_to_it(
     problems = {problem.field: problem for problem in report.problems}
     assert problems["encoding"].message.startswith("saved as UTF-16 LE, not UTF-8")
     assert problems["encoding"].fix.startswith("re-save the file as UTF-8")
-    assert problems["fix"].message == ("win.md: file is saved as UTF-16 LE, not UTF-8, and vaultmem writes only UTF-8; "
+    # The problem names its note once ("win.md: fix: win.md: file is saved ..." said it twice).
+    assert problems["fix"].message == ("file is saved as UTF-16 LE, not UTF-8, and vaultmem writes only UTF-8; "
                                        "re-save it as UTF-8 first")
     assert report.fixed == [] and snapshot_files(vault_dir) == before
 
@@ -252,7 +253,7 @@ def test_a_plain_check_reports_the_fixes_check_fix_would_refuse_with_the_same_re
     assert "past year 9999" in refused(planned)["far.md"]
     assert "frontmatter does not load, so check --fix leaves it alone" in refused(planned)["salvaged.md"]
     text = run_cli(vault_dir, "check").stdout
-    assert "! salvaged.md: fix: salvaged.md: its frontmatter does not load" in text
+    assert "! salvaged.md: fix: its frontmatter does not load" in text  # the note named once
     fixed = run_json(vault_dir, "check", "--fix")
     assert refused(fixed) == refused(planned)
     assert [fix["path"] for fix in fixed["fixed"]] == ["ok.md"]

@@ -158,7 +158,8 @@ def _unfixable(note: Note, error: Exception) -> Problem:
     """The problem ``check`` reports for a fix ``--fix`` cannot make (the same with or without it)."""
     if isinstance(error, FixRefused):
         return Problem(note.path, "fix", error.problem, error.fix)
-    return Problem(note.path, "fix", str(error), "edit this note by hand")
+    # The problem names its note already: "win.md: fix: win.md: file is saved as UTF-16" said it twice.
+    return Problem(note.path, "fix", str(error).removeprefix(f"{note.path}: "), "edit this note by hand")
 
 
 def _read(paths: VaultPaths, relative: str, report: CheckReport) -> Note | None:
