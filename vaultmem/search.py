@@ -242,7 +242,7 @@ def query_words(text: str) -> list[QueryWord]:
     # vault, and its first letters only find other words ("comedy": "comedian"; measured,
     # benchmarks/PASSAGES.md §12). A question in a language whose words take endings the
     # stemmer does not know ("kira ne kadar", "annemin ilacı") holds no English function word.
-    prefixes = not any(word.lower() in ENGLISH_STOPWORDS for word in _WORD.findall(text))
+    prefixes = not _says_english(text)
     for chunk in text.split():
         for piece, is_run in pieces(_POSSESSIVE.sub("", chunk)):  # "sister's" would be the phrase "sister s"
             if is_run:
@@ -264,6 +264,17 @@ def query_words(text: str) -> list[QueryWord]:
             if counts:
                 meaningful.append(word)
     return meaningful or list(found.values())
+
+
+def _says_english(text: str) -> bool:
+    """Whether ``text`` holds an English function word. The ending after an apostrophe is not
+    one: "Zeynep'in" (Zeynep's) and "İstanbul'a" (to Istanbul) hold no "in" or "a", and read so
+    they turned first letters off for the query's other words (endings.apostrophe_stem)."""
+    for chunk in text.split():
+        stem = apostrophe_stem(chunk.strip(_EDGE_PUNCTUATION))
+        if any(word.lower() in ENGLISH_STOPWORDS for word in _WORD.findall(chunk if stem is None else stem)):
+            return True
+    return False
 
 
 def _either_form(piece: str, words: Sequence[str]) -> str:
