@@ -497,17 +497,3 @@ def test_revise_of_a_key_set_twice_is_refused_naming_the_key_its_lines_and_the_f
     # A key set once is edited as before, the repeated one kept byte for byte.
     assert run_cli(vault_dir, "revise", "twice", "--title", "Crane hire").exit_code == 0
     assert (vault_dir / "twice.md").read_text(encoding="utf-8") == text.replace("title: Crane\n", "title: Crane hire\n")
-
-
-def test_check_fix_writes_nothing_to_a_note_left_in_a_git_merge(vault_dir: Path, write_note) -> None:
-    # The conflict problem says vaultmem changes nothing in the note until it is resolved; --fix
-    # stamped expires_at into it all the same (an L2 memory without one, conflicted in its body).
-    write_note("rui.md", "---\nlayer: L2\ncreated: 2026-11-01T00:00:00Z\n---\n"
-                         "<<<<<<< HEAD\nRui works at the harbor.\n=======\nRui works at the port.\n>>>>>>> laptop\n")
-    before = snapshot_files(vault_dir)
-    for fix in (False, True):
-        report = Vault(vault_dir).check(fix=fix, now=NOW)
-        problems = {problem.field: problem for problem in report.problems}
-        assert problems["fix"].message.startswith("rui.md holds an unresolved git merge conflict (<<<<<<< at line 5"), report
-        assert "check --fix" not in problems["expires_at"].fix  # not advised: --fix refuses it
-        assert report.fixed == [] and snapshot_files(vault_dir) == before

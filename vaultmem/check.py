@@ -21,7 +21,6 @@ from .dating import date_problems
 from .errors import ConfigError, FixRefused, FrontmatterError, NoteReadError, VaultmemError, WriteConflict
 from .gitops import is_repository
 from .lifecycle import EXPIRING_LAYERS, LayerPolicy, format_duration, is_absent, resolve_now
-from .merge_markers import require_resolved
 from .noteio import FileChange, edit_frontmatter, replace_if_unchanged
 from .notes import Note, Problem, content_hash, expiry_text, read_note, timestamp_or_none
 from .paths import NotNotes, VaultPaths
@@ -273,9 +272,6 @@ def _edited(paths: VaultPaths, note: Note, set_values: Mapping[str, object], rem
     raw = paths.resolve_inside(note.path).read_bytes()
     if content_hash(raw) != note.content_hash:
         raise WriteConflict(note.path)
-    # A note in the middle of the person's git merge: stamping its expiry edits one of its two
-    # versions' files while git waits for the person to resolve it (UnresolvedConflict).
-    require_resolved(note.path, raw)
     try:
         return edit_frontmatter(raw, set_values, remove)
     except FrontmatterError as error:
