@@ -121,3 +121,19 @@ def test_a_word_of_another_script_keeps_its_marks_when_folded() -> None:
     assert folded("İlacı") == "ilaci" and folded("Ürün") == "urun"
     assert folded("किताब्") == "किताब्"
     assert folded("かがみ").split() == ["か", "が", "み"]  # fts_form spaces the characters; が stays が
+
+
+def test_an_ending_after_an_apostrophe_is_no_english_function_word() -> None:
+    # "Zeynep'in" (Zeynep's) and "İstanbul'a" (to Istanbul) end in "in" and "a": read as the
+    # English words, they turned first letters off for the query's other words.
+    assert [word.prefix for word in query_words("Zeynep'in kirası")] == [None, '"kiras"*']
+    assert [word.prefix for word in query_words("İstanbul'a kira")][1:] == ['"kira"*']
+    assert [word.prefix for word in query_words("it's the kira")] == [None]  # an English contraction still says English
+
+
+def test_a_word_beside_one_with_an_apostrophe_ending_is_found_by_its_first_letters(endings_vault: Path) -> None:
+    with Vault(endings_vault, embedder=HashingEmbedder()) as vault:
+        vault.index()
+        found = candidates(vault, "Temmuz'a kira")  # "to July": the "a" was the English article
+        assert found.prefix_words == ("kira",)
+        assert [found.paths[hit.label] for hit in found.text][:1] == ["Günlük/17.06.2026.md"]

@@ -122,3 +122,25 @@ def test_a_search_hit_on_a_sync_copy_says_so_and_keeps_its_rank(synced: Path) ->
     assert hits[SYNCTHING_COPY].warnings == ["copy: looks like a copy Syncthing made of coffee-order.md "
                                              "(`vaultmem check` says what to do)"]
     assert hits["prefs/coffee-order.md"].warnings == []
+
+
+def test_a_numbered_note_of_its_own_text_beside_its_namesake_is_no_sync_copy(vault_dir: Path,
+                                                                           write_note: Callable[..., Path]) -> None:
+    # Obsidian names a new note "Untitled 1.md" beside "Untitled.md", and people number a series
+    # ("Sprint 2.md" beside "Sprint.md"): check failed, told the person to delete one of the two,
+    # and every hit on one warned it was iCloud's copy. A number alone says little; the text does.
+    write_note("Sprint.md", "Goals of the sprint process and who runs the review.\n")
+    write_note("Sprint 2.md", "Sprint two: ship the importer before the holidays.\n")
+    write_note("Untitled.md", "Call the plumber about the boiler.\n")
+    write_note("Untitled 1.md", "Buy oat milk and coffee beans.\n")
+    write_note("prefs/Coffee order.md", "Maya's coffee order: flat white with oat milk, single shot after 15:00.\n")
+    write_note("prefs/Coffee order 2.md", "Maya's coffee order: flat white with oat milk, double shot before noon.\n")
+    report = Vault(vault_dir).check(now=NOW)
+    assert [(problem.path, problem.field) for problem in report.problems] == [("prefs/Coffee order 2.md", "copy")]
+    with Vault(vault_dir, embedder=HashingEmbedder()) as vault:
+        vault.index()
+        hits = {hit.path: hit.warnings for hit in vault.search("ship the importer", k=10, now=NOW)}
+        assert hits["Sprint 2.md"] == []
+        coffee = {hit.path: hit.warnings for hit in vault.search("Maya's coffee order", k=10, now=NOW)}
+        assert coffee["prefs/Coffee order 2.md"] == ["copy: looks like a copy iCloud made of Coffee order.md "
+                                                    "(`vaultmem check` says what to do)"]

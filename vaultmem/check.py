@@ -194,7 +194,7 @@ def sync_copy_problems(notes: list[Note]) -> list[Problem]:
     problems = []
     for note in notes:
         copy = copy_among(note.path, by_path)
-        if copy is not None:
+        if copy is not None and copy.of_text(note.body, by_path[copy.original].body):
             problems.append(Problem(note.path, "copy", f"{copy.describe()} when both changed",
                                     _copy_fix(note, by_path[copy.original])))
     return problems

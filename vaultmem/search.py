@@ -40,7 +40,7 @@ from .endings import apostrophe_stem, folded, prefix_of
 from .errors import Argument, DerivedIndexError, IndexBusy, NoteReadError, Spelled, UsageError
 from .fields import ENGLISH_STOPWORDS, STOPWORDS, name_key, person_asked, query_topics, starts_person_name
 from .lifecycle import from_epoch_us, is_expired_us, resolve_now, to_epoch_us
-from .notes import is_unparsed_expiry, unparsed_expiry_warning, version_of
+from .notes import is_unparsed_expiry, read_text, unparsed_expiry_warning, version_of
 from .ordered import unique
 from .paths import VaultPaths
 from .ranking import Fused, SideHit, fuse, match_kind, note_scores, probability
@@ -48,7 +48,7 @@ from .results import SimilarNote
 from .snapshots import cosines
 from .snippets import Snippet, passage_snippet
 from .storage import PASSAGE_SPACE, TOPIC_KEY, AroundRange, Eligibility, NoteRow, PassageRow, Store
-from .sync_copies import named_copy
+from .sync_copies import SyncCopy, named_copy
 from .vectors import SnapshotMoved, blob_to_vector
 
 if TYPE_CHECKING:
@@ -242,7 +242,7 @@ def query_words(text: str) -> list[QueryWord]:
     # vault, and its first letters only find other words ("comedy": "comedian"; measured,
     # benchmarks/PASSAGES.md §12). A question in a language whose words take endings the
     # stemmer does not know ("kira ne kadar", "annemin ilacı") holds no English function word.
-    prefixes = not any(word.lower() in ENGLISH_STOPWORDS for word in _WORD.findall(text))
+    prefixes = not _says_english(text)
     for chunk in text.split():
         for piece, is_run in pieces(_POSSESSIVE.sub("", chunk)):  # "sister's" would be the phrase "sister s"
             if is_run:
@@ -264,6 +264,17 @@ def query_words(text: str) -> list[QueryWord]:
             if counts:
                 meaningful.append(word)
     return meaningful or list(found.values())
+
+
+def _says_english(text: str) -> bool:
+    """Whether ``text`` holds an English function word. The ending after an apostrophe is not
+    one: "Zeynep'in" (Zeynep's) and "İstanbul'a" (to Istanbul) hold no "in" or "a", and read so
+    they turned first letters off for the query's other words (endings.apostrophe_stem)."""
+    for chunk in text.split():
+        stem = apostrophe_stem(chunk.strip(_EDGE_PUNCTUATION))
+        if any(word.lower() in ENGLISH_STOPWORDS for word in _WORD.findall(chunk if stem is None else stem)):
+            return True
+    return False
 
 
 def _either_form(piece: str, words: Sequence[str]) -> str:
@@ -617,9 +628,19 @@ class Searcher:
         note: an identical copy ties with its original, and which text is the right one is the
         person's call (``check`` asks them); the warning tells the reader the two are one note."""
         copy = named_copy(path)
-        if copy is None or self.store.notes.by_path(copy.original) is None:
+        if copy is None or self.store.notes.by_path(copy.original) is None or not self._copy_of_text(copy):
             return []
         return [f"copy: {copy.describe()} (`vaultmem check` says what to do)"]
+
+    def _copy_of_text(self, copy: SyncCopy) -> bool:
+        """Whether a copy named by a number alone holds a version of its original's text (check's
+        rule, sync_copies.resembles); read from the files, as the snippets are."""
+        if not copy.numbered:
+            return True
+        try:
+            return copy.of_text(read_text(self.paths.root, copy.path), read_text(self.paths.root, copy.original))
+        except NoteReadError:
+            return False  # gone since: the snippet of the hit says so
 
     def _snippet(self, row: NoteRow, passage: PassageRow | None, query: str, warnings: list[str]) -> Snippet:
         """What the hit shows of its note, from the file on disk now (snippets.py)."""

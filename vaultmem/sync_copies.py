@@ -15,15 +15,22 @@ from collections.abc import Collection
 from dataclasses import dataclass
 from posixpath import dirname, join
 
+from .notes import find_frontmatter
+
+ICLOUD, GOOGLE_DRIVE = "iCloud", "Google Drive"
 # The name (without .md) of a copy, with the original's name as the group "name", and the
 # tools that name a copy so (one pattern can be several tools' spelling).
 _COPY_NAMES = (
     (re.compile(r"(?P<name>.+?) \([^()]*conflict[^()]*(?:\(\d+\)[^()]*)?\)", re.IGNORECASE),
      "Dropbox, Nextcloud or Obsidian Sync"),
     (re.compile(r"(?P<name>.+?)\.sync-conflict-\d{8}-\d{6}(?:-[A-Z0-9]{7})?"), "Syncthing"),
-    (re.compile(r"(?P<name>.+?) \d{1,3}"), "iCloud"),
-    (re.compile(r"(?P<name>.+?) \(\d{1,3}\)"), "Google Drive"),
+    (re.compile(r"(?P<name>.+?) \d{1,3}"), ICLOUD),
+    (re.compile(r"(?P<name>.+?) \(\d{1,3}\)"), GOOGLE_DRIVE),
 )
+# A number is also how Obsidian names a new note beside one of the same name ("Untitled 1.md")
+# and how people number a series ("Sprint 2.md"): a copy so named counts only when its text is
+# a version of the original's (:func:`resembles`).
+RESEMBLING = 0.5  # the share of the two texts' words both hold (Jaccard), at least
 
 
 @dataclass(frozen=True)
@@ -33,6 +40,15 @@ class SyncCopy:
     path: str
     original: str
     tool: str
+
+    @property
+    def numbered(self) -> bool:
+        """Named by a number alone (``Note 2.md``, ``Note (1).md``), as notes of the person's own are too."""
+        return self.tool in (ICLOUD, GOOGLE_DRIVE)
+
+    def of_text(self, copy_text: str, original_text: str) -> bool:
+        """Whether the notes' texts agree with what the name says (:data:`RESEMBLING`)."""
+        return not self.numbered or resembles(copy_text, original_text)
 
     def describe(self) -> str:
         """``looks like a copy Syncthing made of Coffee order.md`` (the original is beside it)."""
@@ -71,3 +87,19 @@ def copy_among(path: str, paths: Collection[str]) -> SyncCopy | None:
 def is_copy_among(path: str, paths: Collection[str]) -> bool:
     """Whether ``path`` is named as a sync copy of another of ``paths`` (:func:`copy_among`)."""
     return copy_among(path, paths) is not None
+
+
+def resembles(first: str, second: str) -> bool:
+    """Whether two notes' bodies (their frontmatter left out) are versions of one text: the
+    same, or at least :data:`RESEMBLING` of their words in common."""
+    words = [set(_WORDS.findall(_body(text).casefold())) for text in (first, second)]
+    union = words[0] | words[1]
+    return not union or len(words[0] & words[1]) >= RESEMBLING * len(union)
+
+
+_WORDS = re.compile(r"\w+")
+
+
+def _body(text: str) -> str:
+    block = find_frontmatter(text)
+    return text if block is None else text[block.body_start:]
