@@ -820,3 +820,18 @@ def test_check_fix_stamps_nothing_into_a_note_in_an_unresolved_merge_and_says_wh
     assert note.read_bytes() == before
     status = subprocess.run(["git", "status", "--porcelain", "people/rui.md"], cwd=repo, capture_output=True, text=True)
     assert status.stdout.startswith("UU "), status.stdout  # still the person's merge to resolve
+
+
+def test_a_conflict_shown_inside_a_code_block_is_no_merge_in_progress(repo: Path) -> None:
+    # A review: a note about git showing the markers in a code block failed check and was
+    # refused every edit for good ("delete the marker lines").
+    example = ("# Resolving a conflict\n\nGit leaves this in the file:\n\n```\n<<<<<<< HEAD\nours\n=======\ntheirs\n"
+               ">>>>>>> feature\n```\n\nKeep one side and delete the marker lines.\n")
+    assert merge_markers.first_conflict(example) is None
+    (repo / "git-howto.md").write_text(example, encoding="utf-8")
+    checked = run_json(repo, "check")
+    assert not [problem for problem in checked["problems"] if problem["path"] == "git-howto.md"], checked
+    appended = run_cli(repo, "revise", "git-howto.md", "--append", "Then git add the file.")
+    assert appended.exit_code == 0, appended.output
+    real = example + "<<<<<<< HEAD\nmine\n=======\nyours\n>>>>>>> other\n"
+    assert merge_markers.first_conflict(real) == merge_markers.ConflictSpan(14, 18)  # one outside the block still counts

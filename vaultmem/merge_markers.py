@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass
 
 from .errors import UnresolvedConflict
+from .markdown import code_ranges
 
 _OPENING = re.compile(r"<{7}(?: |$)")
 _MIDDLE = re.compile(r"={7}$")
@@ -29,16 +30,28 @@ class ConflictSpan:
 
 def first_conflict(text: str) -> ConflictSpan | None:
     """The first ``<<<<<<<`` … ``=======`` … ``>>>>>>>`` run of marker lines, in this order
-    at line starts (git's default marker size); ``None`` when there is none."""
+    at line starts (git's default marker size), that is not inside one fenced code block;
+    ``None`` when there is none.
+
+    A run inside a code block is a note showing what a conflict looks like (a vault's notes
+    on git): taken for the person's merge, the note failed ``check`` and was refused every
+    edit for good (a review). A real conflict whose two sides both fall inside one code
+    block is missed so — rarer, and ``git status`` still names the file."""
     opening = middle = None
-    for number, line in enumerate(text.splitlines(), start=1):
-        line = line.rstrip("\r")
+    opening_at = offset = 0
+    code: list[tuple[int, int]] | None = None
+    for number, line in enumerate(text.splitlines(keepends=True), start=1):
+        start, offset = offset, offset + len(line)
+        line = line.rstrip("\r\n")
         if _OPENING.match(line):
-            opening, middle = number, None
+            opening, middle, opening_at = number, None, start
         elif opening is not None and _MIDDLE.match(line):
             middle = number
         elif middle is not None and opening is not None and _CLOSING.match(line):
-            return ConflictSpan(opening, number)
+            code = code_ranges(text) if code is None else code
+            if not any(block_start <= opening_at and offset <= block_end for block_start, block_end in code):
+                return ConflictSpan(opening, number)
+            opening = middle = None
     return None
 
 
