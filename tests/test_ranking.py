@@ -182,3 +182,7 @@ def test_explain_says_which_words_of_the_query_no_note_holds(five_memories: Path
         single = vault.explain(hit.path, "zeppelin", k=1, now=NOW)
     assert any(reason.startswith("the query's only word (zeppelin) is in no unexpired note of the vault: every hit's score is lowered for it")
                for reason in single.reasons), single.reasons  # was "1 of the query's 1 words (zeppelin) are"
+    with Vault(five_memories) as vault:
+        expired_too = vault.explain(hit.path, "zeppelin", k=1, now=NOW, include_expired=True)
+    assert any(reason.startswith("the query's only word (zeppelin) is in no note of the vault:")  # expired ones asked for too
+               for reason in expired_too.reasons), expired_too.reasons

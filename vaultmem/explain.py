@@ -156,7 +156,7 @@ def explain_row(searcher: Searcher, row: NoteRow, meta: dict[str, Any], query: s
     named = [_name_reason(row, meta, query, fused.name_lift)] if fused is not None and fused.name_lift is not None else []
     reasons = [*blocking, *_notes(row, eligibility, names), *named,
                _ranking_reason(position, k, lifted_words, vector, text, found, names),
-               *_unheld_reason(found)]
+               *_unheld_reason(found, lifted.include_expired)]
     passage = _best_passage(searcher, row, query, vector, text)
     value = None if fused is None else round(probability(fused.value, searcher.embedder.score_calibration, found.unheld), 4)
     return Explanation(
@@ -166,7 +166,7 @@ def explain_row(searcher: Searcher, row: NoteRow, meta: dict[str, Any], query: s
     )
 
 
-def _unheld_reason(found: Candidates) -> list[str]:
+def _unheld_reason(found: Candidates, expired_too: bool) -> list[str]:
     """The query's words no note holds, which lower every hit's score alike (ranking.probability),
     and those no note holds as written, asked for by their first letters (search.query_words)."""
     prefixed = [f"{', '.join(found.prefix_words)}: in no note as written, so asked for by "
@@ -179,7 +179,7 @@ def _unheld_reason(found: Candidates) -> list[str]:
         f", by {found.vault_weight:.0%} of the full amount: a vault this small lacks most words of any question")
     count = len(found.unheld_words)
     of = "the query's only word" if len(found.words) == 1 else f"{count} of the query's {len(found.words)} words"
-    return [*prefixed, f"{of} ({words}) {'is' if count == 1 else 'are'} in no unexpired note of the vault: "
+    return [*prefixed, f"{of} ({words}) {'is' if count == 1 else 'are'} in no {'' if expired_too else 'unexpired '}note of the vault: "
             f"every hit's score is lowered for {'it' if count == 1 else 'them'}{weighed} (the order is not changed)"]
 
 

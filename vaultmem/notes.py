@@ -74,7 +74,8 @@ from .merge_markers import first_conflict
 #     UTF-8 garbage; it stays an `encoding` problem.
 # 22: a note whose frontmatter loads with a key set twice or a `key: #…` value still has its
 #     missing expires_at reported (20 took any frontmatter problem for a block that did not load).
-READER_VERSION = "22"
+# 23: markers inside one fenced code block are no merge conflict (merge_markers.first_conflict).
+READER_VERSION = "23"
 BOM = "\ufeff"
 # A Windows editor ("Unicode" in Notepad, PowerShell's Out-File) saves UTF-16 behind one of these.
 UTF16_BOMS = ((codecs.BOM_UTF16_LE, "utf-16-le", "UTF-16 LE"), (codecs.BOM_UTF16_BE, "utf-16-be", "UTF-16 BE"))
