@@ -21,6 +21,7 @@ from .dating import date_problems
 from .errors import ConfigError, FixRefused, FrontmatterError, NoteReadError, VaultmemError, WriteConflict
 from .gitops import is_repository
 from .lifecycle import EXPIRING_LAYERS, LayerPolicy, format_duration, is_absent, resolve_now
+from .name_clashes import name_clash_problems
 from .noteio import FileChange, edit_frontmatter, replace_if_unchanged
 from .notes import Note, Problem, content_hash, expiry_text, read_note, timestamp_or_none
 from .paths import NotNotes, VaultPaths
@@ -120,6 +121,7 @@ def check_vault(paths: VaultPaths, policy: LayerPolicy, fix: bool = False, now: 
         report.problems.extend(date_problems(note.meta, note.path))  # as the index keeps them (indexer.note_row)
     report.problems.extend(duplicate_id_problems(notes))
     report.problems.extend(sync_copy_problems(notes))
+    report.problems.extend(name_clash_problems(stat.path for stat in files))  # every file: one unread is still lost
     return report
 
 
