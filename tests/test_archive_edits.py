@@ -152,3 +152,40 @@ def test_a_name_with_a_space_is_quoted_and_a_path_taken_again_is_said(machines: 
     assert [problem["path"] for problem in found] == ["_archive/memories/shed door.md"]
     # moved inside the archive: back to where its name says, not to its earlier archive path
     assert "`git mv '_archive/memories/shed door.md' 'memories/shed door.md'`" in found[0]["fix"]
+
+
+def test_a_vault_nested_in_a_larger_repository_is_compared_from_its_own_folder(tmp_path: Path) -> None:
+    """Found by hand: `hash-object --stdin-paths` reads paths from the repository's top, so a
+    nested vault's check failed ("could not open '_archive/…'") instead of comparing."""
+    top = tmp_path / "home"
+    vault = top / "vault"
+    (vault / "memories").mkdir(parents=True)
+    (vault / "memories" / "door.md").write_text(NOTE.format(code="4471"), encoding="utf-8")
+    (vault / ".vaultmem.toml").write_text('embedder = "hashing"\n', encoding="utf-8")
+    (top / "other.md").write_text("not the vault's\n", encoding="utf-8")
+    git(top, "init", "-q")
+    git(top, "config", "user.email", "maya@example.com")
+    git(top, "config", "user.name", "Maya")
+    git(top, "add", "vault/memories", "other.md")
+    git(top, "commit", "-qm", "first")
+    assert run_cli(vault, "forget", "memories/door.md").exit_code == 0
+    git(top, "add", "-A", "vault/memories", "vault/_archive")
+    git(top, "commit", "-qm", "archive")
+    assert run_cli(vault, "check").exit_code == 0
+    archived = vault / "_archive" / "memories" / "door.md"
+    archived.write_text(archived.read_text(encoding="utf-8").replace("4471", "9902"), encoding="utf-8")
+    found = archive_problems(vault, "check")
+    assert [problem["path"] for problem in found] == ["_archive/memories/door.md"]
+    assert "`git mv _archive/memories/door.md memories/door.md`" in found[0]["fix"]
+
+
+def test_a_checkout_with_crlf_line_endings_is_not_a_change(machines: tuple[Path, Path], tmp_path: Path) -> None:
+    """Compared as git would hash the file (its clean filter applied), not byte for byte: a
+    Windows clone with core.autocrlf holds CRLF where the commit holds LF."""
+    laptop, _desktop = machines
+    assert run_cli(laptop, "forget", "memories/door.md").exit_code == 0
+    git(laptop, "push", "-q")
+    windows = tmp_path / "windows"
+    git(tmp_path, "clone", "-q", "-c", "core.autocrlf=true", str(tmp_path / "hub.git"), str(windows))
+    assert b"\r\n" in (windows / "_archive" / "memories" / "door.md").read_bytes()
+    assert archive_problems(windows, "check") == []

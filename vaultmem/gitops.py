@@ -221,8 +221,11 @@ def working_blobs(root: Path, relatives: Sequence[str]) -> dict[str, str]:
     listed = [relative for relative in relatives if "\n" not in relative]
     found: dict[str, str] = {}
     if listed:
-        output = _git_bytes(root, "hash-object", "--stdin-paths", stdin="".join(f"{name}\n" for name in listed).encode(
-            "utf-8", "surrogateescape")).decode().split()
+        # --stdin-paths reads paths from the repository's top, not from the vault's folder
+        # (a vault nested in a larger repository: "could not open '_archive/x.md'").
+        prefix = _git(root, "rev-parse", "--show-prefix").stdout.strip()
+        names = "".join(f"{prefix}{name}\n" for name in listed).encode("utf-8", "surrogateescape")
+        output = _git_bytes(root, "hash-object", "--stdin-paths", stdin=names).decode().split()
         found.update(zip(listed, output, strict=True))
     for relative in relatives:
         if "\n" in relative:
