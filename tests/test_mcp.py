@@ -702,3 +702,16 @@ def test_a_vault_that_is_not_a_folder_fails_before_serving(tmp_path: Path) -> No
     assert result.returncode == 2  # a --vault that is not a folder: a usage error, as for every command
     assert result.stdout == ""
     assert "is not a folder" in result.stderr
+
+
+def test_get_names_a_note_with_a_leading_space_as_written(vault_dir: Path, log: Path) -> None:
+    """Was: the reference was stripped, so `get(note=" leading space")` returned `leading space.md`."""
+    (vault_dir / " leading space.md").write_text("---\nlayer: L4\n---\nWith the space.\n", encoding="utf-8")
+    (vault_dir / "leading space.md").write_text("---\nlayer: L4\n---\nWithout the space.\n", encoding="utf-8")
+
+    async def scenario() -> None:
+        async with serve(vault_dir, log) as served:
+            assert (await served.call("get", note=" leading space"))["path"] == " leading space.md"
+            assert (await served.call("get", note="leading space "))["path"] == "leading space.md"  # stripped: the fallback
+
+    run(scenario)

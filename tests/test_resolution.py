@@ -382,3 +382,50 @@ def test_a_decomposed_file_written_after_the_index_is_indexed_once_under_its_own
     assert [entry["path"] for entry in json.loads(used.stdout)] == [f"{DECOMPOSED}.md"]
     with Vault(vault_dir) as vault:
         assert sorted(row.path for row in vault.store.notes.all()) == [f"{DECOMPOSED}.md", "first.md"]
+
+
+# ---------------------------------------------------------------- names with spaces around them
+
+
+def test_a_name_with_a_leading_or_trailing_space_is_named_as_written_before_stripped(vault_dir: Path, write_note) -> None:
+    """Was: every surface stripped the NOTE argument first, so `get ' leading space'` (and even
+    `get ' leading space.md'`) opened `leading space.md`, and `get 'trail '` said no note matches."""
+    write_note(" leading space.md", "---\nlayer: L4\n---\nThe note whose name starts with a space.\n")
+    write_note("leading space.md", "---\nlayer: L4\n---\nThe note without the space.\n")
+    write_note("trail .md", "---\nlayer: L4\n---\nThe note whose name ends with a space.\n")
+    for reference, path in ((" leading space", " leading space.md"), (" leading space.md", " leading space.md"),
+                            ("leading space", "leading space.md"), ("trail ", "trail .md"), ("trail .md", "trail .md")):
+        got = run_cli(vault_dir, "get", reference, "--json")
+        assert got.exit_code == 0, got.output
+        assert json.loads(got.stdout)["path"] == path, reference
+    explained = run_cli(vault_dir, "explain", " leading space", "note whose name starts", "--json")
+    assert explained.exit_code == 0, explained.output
+    assert json.loads(explained.stdout)["path"] == " leading space.md"
+    with Vault(vault_dir) as vault:
+        assert vault.get("trail ").path == "trail .md"
+        assert vault.get(" leading space").path == " leading space.md"
+
+
+def test_a_name_with_a_stray_space_still_names_the_note_when_nothing_is_spelled_so(vault_dir: Path, write_note) -> None:
+    """The stripped spelling is the fallback: a name pasted with a space or a newline around it works."""
+    write_note("people/dana.md", "---\ntitle: Dana Reyes\nlayer: L4\n---\nDana plays cello.\n")
+    for reference in (" people/dana.md", "people/dana \n", "  Dana Reyes  ", "dana\t"):
+        got = run_cli(vault_dir, "get", reference, "--json")
+        assert got.exit_code == 0, got.output
+        assert json.loads(got.stdout)["path"] == "people/dana.md", reference
+    blank = run_cli(vault_dir, "get", "   ", "--json")
+    assert blank.exit_code == 1 and "no note matches" in blank.stdout
+
+
+def test_writes_name_the_note_with_the_space_in_its_name(vault_dir: Path, write_note) -> None:
+    """revise and forget act on the note spelled as written, not on its neighbour without the space."""
+    write_note(" leading space.md", "---\nlayer: L4\n---\nWith the space.\n")
+    write_note("leading space.md", "---\nlayer: L4\n---\nWithout the space.\n")
+    revised = run_cli(vault_dir, "revise", " leading space", "--tag", "spaced", "--json")
+    assert revised.exit_code == 0, revised.output
+    assert "spaced" in (vault_dir / " leading space.md").read_text(encoding="utf-8")
+    assert "spaced" not in (vault_dir / "leading space.md").read_text(encoding="utf-8")
+    forgotten = run_cli(vault_dir, "forget", " leading space", "--json")
+    assert forgotten.exit_code == 0, forgotten.output
+    assert (vault_dir / "_archive" / " leading space.md").is_file()
+    assert (vault_dir / "leading space.md").is_file() and not (vault_dir / " leading space.md").exists()

@@ -1,6 +1,7 @@
 """``vaultmem check``: lint every note, and with ``--fix`` do only what is safe and explicit.
 
-Works on the files alone (no index needed). ``--fix`` does two things and nothing else:
+Works on the files alone (no index needed) — and, in a git repository, on git: an archived
+note whose file changed since the commit that archived it (archive_edits.py). ``--fix`` does two things and nothing else:
 stamps ``expires_at = created + layer TTL`` on L1–L3 notes that lack one (created from
 the frontmatter, else the file's modification time), appended after the existing keys;
 and removes ``expires_at`` from L4 / ``permanent: true`` notes. Each fix is a surgical,
@@ -16,6 +17,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+from .archive_edits import archive_edit_problems
 from .config import CONFIG_FILE, VaultConfig
 from .dating import date_problems
 from .errors import (
@@ -30,6 +32,7 @@ from .errors import (
 from .gitops import is_repository
 from .lifecycle import EXPIRING_LAYERS, LayerPolicy, format_duration, is_absent, resolve_now
 from .merge_markers import require_resolved
+from .name_clashes import name_clash_problems
 from .noteio import FileChange, edit_frontmatter, replace_if_unchanged
 from .notes import Note, Problem, content_hash, expiry_text, read_note, timestamp_or_none
 from .paths import NotNotes, VaultPaths
@@ -129,6 +132,8 @@ def check_vault(paths: VaultPaths, policy: LayerPolicy, fix: bool = False, now: 
         report.problems.extend(date_problems(note.meta, note.path))  # as the index keeps them (indexer.note_row)
     report.problems.extend(duplicate_id_problems(notes))
     report.problems.extend(sync_copy_problems(notes))
+    report.problems.extend(name_clash_problems(stat.path for stat in files))  # every file: one unread is still lost
+    report.problems.extend(archive_edit_problems(paths))  # a change git merged into an archived note
     return report
 
 

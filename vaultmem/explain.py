@@ -29,7 +29,7 @@ from .lifecycle import format_timestamp, from_epoch_us, is_expired_us, to_epoch_
 from .notes import read_note, text_values
 from .option_names import OptionNames
 from .ranking import NAME_MARGIN, SideHit, match_kind, note_scores, probability
-from .resolution import in_index
+from .resolution import in_index, spellings
 from .search import (
     CANDIDATES_MIN,
     Candidates,
@@ -88,17 +88,16 @@ def explain_note(index: DerivedIndex, reference: str, query: str, k: int, *, lay
     require_query_word(query, "explain")  # the search it explains would refuse it
     require_hit_count(k)
     eligibility = search_filters(layers, tags, include_expired, now, since, until)
-    reference = reference.strip()
-    if not reference:
-        raise NoteNotFound(reference)
+    spelled = spellings(reference)  # as written, then stripped (a blank one names nothing)
     with index.store.waiting_at_most(lock_wait_seconds):
         busy = index.bring_current()  # as search does before it answers
         searcher = index.searcher()
         located = in_index(searcher.store.notes, reference, eligibility.now_us)
         if located is None:
-            index.paths.resolve_inside(reference)  # a path that leaves the vault is refused, not looked at
+            for spelling in spelled:
+                index.paths.resolve_inside(spelling)  # a path that leaves the vault is refused, not looked at
             rebuilding = index.store.meta.rebuild_state() == "running"
-            explanation = explain_file(index.paths, reference, query, k, rebuilding)
+            explanation = explain_file(index.paths, spelled, query, k, rebuilding)
         else:
             try:
                 meta = read_note(index.paths.root, located.row.path).meta
@@ -110,11 +109,13 @@ def explain_note(index: DerivedIndex, reference: str, query: str, k: int, *, lay
     return explanation
 
 
-def explain_file(paths: VaultPaths, reference: str, query: str, k: int, rebuilding: bool) -> Explanation:
-    """A NOTE the index does not hold: not a note vaultmem reads, or not indexed yet."""
-    relative = next((name for name in (reference, f"{reference}.md") if paths.absolute(name).is_file()), None)
+def explain_file(paths: VaultPaths, spelled: list[str], query: str, k: int, rebuilding: bool) -> Explanation:
+    """A NOTE the index does not hold: not a note vaultmem reads, or not indexed yet. ``spelled``:
+    the reference's spellings, as written first (resolution.spellings)."""
+    relative = next((name for spelling in spelled for name in (spelling, f"{spelling}.md") if paths.absolute(name).is_file()),
+                    None)
     if relative is None:
-        raise NoteNotFound(reference)
+        raise NoteNotFound(spelled[-1])
     if paths.is_note_path(relative):
         why = ("the `index --rebuild` running now has not reached it; search answers from what it has rebuilt so far"
                if rebuilding else "it changed while the index was being brought in line; search it again")

@@ -172,6 +172,74 @@ def _raw_entries(raw: bytes) -> Iterator[tuple[str, str, str | None]]:
             yield path, fields[2], moved_to
 
 
+@dataclass(frozen=True)
+class Addition:
+    """The newest commit that added the file at ``path`` (``git log --diff-filter=A``, renames
+    not followed), and the blob it put there."""
+
+    path: str
+    blob: str
+    commit: str
+    date: str  # the commit's date, ISO 8601
+
+
+def additions(root: Path, folder: str) -> tuple[dict[str, Addition], bool]:
+    """Each file under ``folder`` (vault-relative) that a commit of HEAD's history added, with
+    the newest such commit, read from the newest :data:`REMOVAL_SCAN_COMMITS` commits (merges'
+    own changes are not read: a merge that changed a file added it nowhere); and whether older
+    commits were left unread. One ``git log`` limited to the folder."""
+    if not has_commits(root):
+        return {}, False
+    boundary = _git(root, "rev-list", "--max-count=1", f"--skip={REMOVAL_SCAN_COMMITS}", "HEAD").stdout.strip()
+    logged = _git_bytes(root, "log", "--no-follow", "--no-renames", "--diff-filter=A", "--raw", "--no-abbrev", "-z",
+                        "--relative", f"--format={_RECORD}%H{_FIELD}%cI", "HEAD",
+                        *([f"^{boundary}"] if boundary else []), "--", folder)
+    found: dict[str, Addition] = {}
+    for record in logged.split(_RECORD.encode()):
+        header, _, changes = record.partition(b"\0")
+        commit, _, date = header.decode().strip().partition(_FIELD)
+        for path, blob in _added_entries(changes):
+            found.setdefault(path, Addition(path, blob, commit, date))  # newest first: the first seen is the newest
+    return found, bool(boundary)
+
+
+def _added_entries(raw: bytes) -> Iterator[tuple[str, str]]:
+    """(path, the blob it was added with) of each ``--raw -z`` entry of status A."""
+    tokens = iter(raw.lstrip(b"\n").split(b"\0"))
+    for meta in tokens:
+        if meta.startswith(b":"):
+            fields = meta.decode().split()
+            path = os.fsdecode(next(tokens))
+            if fields[-1] == "A":
+                yield path, fields[3]
+
+
+def working_blobs(root: Path, relatives: Sequence[str]) -> dict[str, str]:
+    """The blob id git would give each file as it is now in the working tree (its clean filters
+    applied, as ``git add`` would: a CRLF checkout hashes as committed). One ``hash-object
+    --stdin-paths`` for all; a name holding a line break, which that cannot read, on its own."""
+    listed = [relative for relative in relatives if "\n" not in relative]
+    found: dict[str, str] = {}
+    if listed:
+        # --stdin-paths reads paths from the repository's top, not from the vault's folder
+        # (a vault nested in a larger repository: "could not open '_archive/x.md'").
+        prefix = _git(root, "rev-parse", "--show-prefix").stdout.strip()
+        names = "".join(f"{prefix}{name}\n" for name in listed).encode("utf-8", "surrogateescape")
+        output = _git_bytes(root, "hash-object", "--stdin-paths", stdin=names).decode().split()
+        found.update(zip(listed, output, strict=True))
+    for relative in relatives:
+        if "\n" in relative:
+            found[relative] = _git(root, "hash-object", "--", relative).stdout.strip()
+    return found
+
+
+def moves(root: Path, commit: str) -> dict[str, str]:
+    """The files ``commit`` moved, as git's rename detection sees them (:data:`SAME_FILE`):
+    new path → old path, both vault-relative (a move from outside the vault is left out)."""
+    shown = _git_bytes(root, "show", SAME_FILE, "--raw", "-z", "--relative", "--format=", commit)
+    return {moved_to: path for path, _blob, moved_to in _raw_entries(shown) if moved_to is not None}
+
+
 def blobs(root: Path, names: Sequence[str]) -> dict[str, bytes]:
     """The content of each blob (one ``cat-file --batch`` for all); a blob git no longer has is left out."""
     if not names:

@@ -25,7 +25,7 @@ from .gitops import Removal, blobs, removals
 from .notes import parse_note
 from .ordered import unique
 from .paths import is_note_name
-from .resolution import newest_archived
+from .resolution import newest_archived, spellings
 
 if TYPE_CHECKING:
     from .paths import VaultPaths
@@ -72,14 +72,14 @@ def find_removed(paths: VaultPaths, notes: NoteStore, reference: str) -> tuple[G
     """The note ``reference`` named before it left the vault (``None``: no removal git saw
     answers to it), and whether git's older commits were left unread (gitops.REMOVAL_SCAN_COMMITS)."""
     removed, truncated = removals(paths.root)
-    chosen = _choose(reference, removed, paths)
+    # As written first, then stripped (resolution.spellings): a removed ` x.md` is its own note.
+    chosen = next(filter(None, (_choose(spelling, removed, paths) for spelling in spellings(reference))), None)
     if chosen is None:
         return None, truncated
     return _where_now(paths, notes, removed, chosen), truncated
 
 
 def _choose(reference: str, removed: list[Removal], paths: VaultPaths) -> _Candidate | None:
-    reference = reference.strip()
     notes = [(index, removal) for index, removal in enumerate(removed) if is_note_name(removal.path.rpartition("/")[2])]
     contents = blobs(paths.root, unique(removal.blob for _, removal in notes))
     exact: list[_Candidate] = []

@@ -12,7 +12,10 @@
 5. a note's title, in any case, unique in the vault (agents often hold a title).
 
 The first step that matches decides: a later step is never asked to break a tie of an
-earlier one. Steps 2, 4 and 5 compare names case folded (``fields.name_fold``), as Obsidian
+earlier one. A reference with white space around it is first taken as written (a file
+`` leading space.md`` is a note of its own, which only that spelling names), and only when
+nothing answers to it, stripped (:func:`spellings`, adr/0020): a name pasted with a stray space still
+works, and the note with the space in its name is never shadowed by the one without. Steps 2, 4 and 5 compare names case folded (``fields.name_fold``), as Obsidian
 does: ``Job Search`` and ``job search`` are one name, so the notes going by either are
 ambiguous together whichever spelling is asked for (a case that matches one of them does
 not pick it). Ids and paths (steps 1 and 3) are compared exactly. Each step compares the
@@ -86,9 +89,29 @@ def locate(index: DerivedIndex, reference: str, now: object = None, *, refresh: 
     ``refresh`` (reads): first bring the index in line with the files (adr/0021); without
     it (writes that compare against what the index last saw) the index is taken as it is.
     """
-    reference = reference.strip()
-    if not reference:
-        raise NoteNotFound(reference)
+    *as_written, stripped = spellings(reference)
+    for spelling in as_written:
+        try:
+            return _locate(index, spelling, now, refresh)
+        except NoteNotFound:
+            continue  # nothing answers to it with its spaces: the stripped spelling is asked next
+    return _locate(index, stripped, now, refresh)
+
+
+def spellings(reference: str) -> list[str]:
+    """The spellings of a NOTE argument to try, in order: as written when white space surrounds
+    it, then stripped. Without the first, `` leading space.md`` could never be named (every
+    surface stripped it, and ``leading space.md`` answered instead); without the second, a
+    name pasted with a trailing space or newline would name nothing. An empty or blank
+    reference names nothing (:class:`NoteNotFound`)."""
+    stripped = reference.strip()
+    if not stripped:
+        raise NoteNotFound(stripped)
+    return [reference, stripped] if reference != stripped else [stripped]
+
+
+def _locate(index: DerivedIndex, reference: str, now: object, refresh: bool) -> Located:
+    """:func:`locate` for one spelling of the reference."""
     indexed = index.is_indexed()
     if indexed:
         if refresh:
@@ -137,7 +160,16 @@ def locate_on_disk(index: DerivedIndex, reference: str, *, refresh: bool = True)
 
 
 def in_index(notes: NoteStore, reference: str, now_us: int) -> Located | None:
-    """Steps 1–5 in the index as it is: nothing is indexed or read to find the note."""
+    """Steps 1–5 in the index as it is: nothing is indexed or read to find the note. Each
+    of :func:`spellings` in turn: as written, then stripped."""
+    for spelling in spellings(reference):
+        located = _in_index(notes, spelling, now_us)
+        if located is not None:
+            return located
+    return None
+
+
+def _in_index(notes: NoteStore, reference: str, now_us: int) -> Located | None:
     matches = direct_matches(notes, reference)
     if matches:
         return Located(pick_direct(reference, matches, notes))

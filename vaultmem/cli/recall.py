@@ -47,17 +47,18 @@ def index(obj: Context, rebuild: bool, as_json: bool) -> None:
     click.echo(f"indexed {obj.vault.root}: {report.summary()}" + (" (rebuilt)" if report.rebuilt else "")
                + (" — every note read again: the index was made by another version of vaultmem" if report.reread and not report.rebuilt else ""))
     render_excluded(report.not_notes)
-    # Files that could not be read (or whose metadata did not load) are listed one by one;
-    # metadata mistakes are `check`'s job, so they are counted here, not repeated.
-    unreadable = [problem for problem in report.problems if problem.field in UNREADABLE_FIELDS]
-    render_problems(unreadable)
-    rest = len(report.problems) - len(unreadable)
+    # Files that could not be read (or whose metadata did not load), and a change git merged
+    # into an archived note (search never finds it), are listed one by one; metadata mistakes
+    # are `check`'s job, so they are counted here, not repeated.
+    listed = [problem for problem in report.problems if problem.field in LISTED_FIELDS]
+    render_problems(listed)
+    rest = len(report.problems) - len(listed)
     if rest:  # after the lines above, a bare count read as their total (a trial: 2 printed, "1 problem(s)")
-        more = f"and {rest} more" if unreadable else str(rest)
+        more = f"and {rest} more" if listed else str(rest)
         click.echo(f"{more} problem(s) in note metadata: run `vaultmem check` to list them all with their fixes")
 
 
-UNREADABLE_FIELDS = frozenset({"file", "encoding", "frontmatter"})
+LISTED_FIELDS = frozenset({"file", "encoding", "frontmatter", "archive"})
 
 
 def terminal_progress(todo: int, total: int) -> Callable[[int], None]:

@@ -1,0 +1,191 @@
+"""A change git merged into an archived note is said by ``check`` and ``index`` (archive_edits.py,
+adr/0009): two clones of one bare repository, real git, real vaultmem commands."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from helpers import run_cli, run_json
+
+NOTE = "---\ntitle: Door code\nlayer: L3\nexpires_at: 2027-06-01\n---\nThe door code of the garden shed is {code}.\n"
+SETTINGS = 'embedder = "hashing"\nauto_commit = true\n'
+
+
+def git(root: Path, *args: str) -> str:
+    return subprocess.run(["git", *args], cwd=root, check=True, capture_output=True, text=True).stdout
+
+
+def clone(hub: Path, where: Path, name: str) -> Path:
+    git(hub.parent, "clone", "-q", str(hub), str(where))
+    git(where, "config", "user.email", f"{name}@example.com")
+    git(where, "config", "user.name", name)
+    git(where, "config", "pull.rebase", "false")  # git's default: a merge (Obsidian Git's default too)
+    return where
+
+
+@pytest.fixture
+def machines(tmp_path: Path) -> tuple[Path, Path]:
+    """A laptop and a desktop sharing one vault through a bare repository."""
+    hub = tmp_path / "hub.git"
+    git(tmp_path, "init", "-q", "--bare", str(hub))
+    laptop = clone(hub, tmp_path / "laptop", "Laptop")
+    (laptop / "memories").mkdir()
+    (laptop / "memories" / "door.md").write_text(NOTE.format(code="4471"), encoding="utf-8")
+    (laptop / "memories" / "milk.md").write_text("---\nlayer: L4\n---\nOat milk, never dairy.\n", encoding="utf-8")
+    (laptop / ".vaultmem.toml").write_text(SETTINGS, encoding="utf-8")
+    (laptop / ".gitignore").write_text(".vaultmem/\n", encoding="utf-8")
+    git(laptop, "add", "memories", ".vaultmem.toml", ".gitignore")
+    git(laptop, "commit", "-qm", "first")
+    git(laptop, "push", "-q", "origin", "HEAD")
+    return laptop, clone(hub, tmp_path / "desktop", "Desktop")
+
+
+def archive_problems(vault: Path, *command: str) -> list[dict[str, str]]:
+    result = run_cli(vault, *command, "--json")
+    return [problem for problem in json.loads(result.stdout)["problems"] if problem["field"] == "archive"]
+
+
+def edit_elsewhere_while_archived(laptop: Path, desktop: Path) -> None:
+    """The laptop forgets the note (vaultmem commits the move); the desktop, not pulled yet,
+    changes its code and pushes; the laptop pushes its archive after `git pull`."""
+    forgotten = run_cli(laptop, "forget", "memories/door.md", "--json")
+    assert forgotten.exit_code == 0, forgotten.output
+    assert json.loads(forgotten.stdout)["commit"]
+    door = desktop / "memories" / "door.md"
+    door.write_text(door.read_text(encoding="utf-8").replace("4471", "9902"), encoding="utf-8")
+    git(desktop, "commit", "-qam", "new door code")
+    git(desktop, "push", "-q")
+    git(laptop, "pull", "-q")
+    git(laptop, "push", "-q")
+
+
+def test_an_edit_git_merged_into_an_archived_note_is_a_check_problem_with_the_fix(machines: tuple[Path, Path]) -> None:
+    """Was: git applied the desktop's edit to _archive/memories/door.md without a conflict;
+    search never found 9902 and check said nothing."""
+    laptop, desktop = machines
+    edit_elsewhere_while_archived(laptop, desktop)
+    archived = laptop / "_archive" / "memories" / "door.md"
+    assert "9902" in archived.read_text(encoding="utf-8")  # git's merge, silent: the premise
+    assert not (laptop / "memories" / "door.md").exists()
+    result = run_cli(laptop, "check", "--json")
+    assert result.exit_code == 1
+    found = [problem for problem in json.loads(result.stdout)["problems"] if problem["field"] == "archive"]
+    assert len(found) == 1
+    assert found[0]["path"] == "_archive/memories/door.md"
+    assert "put it in the archive" in found[0]["message"]
+    assert "search does not read the archive" in found[0]["message"]
+    assert "`git mv _archive/memories/door.md memories/door.md`" in found[0]["fix"]
+    assert "git checkout " in found[0]["fix"]
+    assert "git diff " in found[0]["fix"]
+    # index says it too, one by one in its text output
+    assert [problem["path"] for problem in archive_problems(laptop, "index")] == ["_archive/memories/door.md"]
+    assert "_archive/memories/door.md: archive: changed since commit" in run_cli(laptop, "index").stdout
+
+
+def test_the_machine_that_did_not_archive_sees_it_too(machines: tuple[Path, Path]) -> None:
+    """The record is git's, not one machine's index: the desktop, after its pull, is told the same."""
+    laptop, desktop = machines
+    edit_elsewhere_while_archived(laptop, desktop)
+    git(desktop, "pull", "-q")
+    assert "9902" in (desktop / "_archive" / "memories" / "door.md").read_text(encoding="utf-8")
+    assert [problem["path"] for problem in archive_problems(desktop, "check")] == ["_archive/memories/door.md"]
+
+
+def test_following_the_fix_brings_the_change_back_to_search_and_clears_the_problem(machines: tuple[Path, Path]) -> None:
+    laptop, desktop = machines
+    edit_elsewhere_while_archived(laptop, desktop)
+    assert all("door" not in hit["path"] for hit in run_json(laptop, "search", "door code 9902"))  # type: ignore[index, union-attr]
+    assert [problem["path"] for problem in archive_problems(laptop, "check")] == ["_archive/memories/door.md"]
+    git(laptop, "mv", "_archive/memories/door.md", "memories/door.md")
+    assert archive_problems(laptop, "check") == []
+    hits = run_json(laptop, "search", "door code 9902")
+    assert [hit["path"] for hit in hits][:1] == ["memories/door.md"]  # type: ignore[index]
+
+
+def test_dropping_the_change_as_the_fix_says_clears_the_problem(machines: tuple[Path, Path]) -> None:
+    laptop, desktop = machines
+    edit_elsewhere_while_archived(laptop, desktop)
+    fix = archive_problems(laptop, "check")[0]["fix"]
+    commit = fix.split("`git checkout ", 1)[1].split(" ", 1)[0]
+    git(laptop, "checkout", commit, "--", "_archive/memories/door.md")
+    assert "4471" in (laptop / "_archive" / "memories" / "door.md").read_text(encoding="utf-8")
+    assert archive_problems(laptop, "check") == []
+
+
+def test_an_archive_nobody_changed_is_no_problem_and_an_uncommitted_edit_is_one(machines: tuple[Path, Path]) -> None:
+    laptop, _desktop = machines
+    assert run_cli(laptop, "forget", "memories/door.md").exit_code == 0
+    assert run_cli(laptop, "check").exit_code == 0
+    archived = laptop / "_archive" / "memories" / "door.md"
+    archived.write_text(archived.read_text(encoding="utf-8") + "Edited in the archive.\n", encoding="utf-8")
+    assert [problem["path"] for problem in archive_problems(laptop, "check")] == ["_archive/memories/door.md"]
+
+
+def test_a_vault_outside_git_is_checked_as_before(tmp_path: Path) -> None:
+    vault = tmp_path / "vault"
+    (vault / "_archive" / "memories").mkdir(parents=True)
+    (vault / "_archive" / "memories" / "door.md").write_text(NOTE.format(code="9902"), encoding="utf-8")
+    (vault / ".vaultmem.toml").write_text('embedder = "hashing"\n', encoding="utf-8")
+    assert run_cli(vault, "check").exit_code == 0
+
+
+def test_a_name_with_a_space_is_quoted_and_a_path_taken_again_is_said(machines: tuple[Path, Path]) -> None:
+    """The commands in the fix run as given in a shell; when a note is at the old path again,
+    moving back would fail: the fix says to carry the change over by hand."""
+    laptop, desktop = machines
+    edit_elsewhere_while_archived(laptop, desktop)
+    fix = archive_problems(laptop, "check")[0]["fix"]
+    assert "`git mv _archive/memories/door.md memories/door.md`" in fix
+    (laptop / "memories" / "door.md").write_text("---\nlayer: L3\n---\nA new door note.\n", encoding="utf-8")
+    fix = archive_problems(laptop, "check")[0]["fix"]
+    assert fix.startswith("memories/door.md is a note again: copy the change into it by hand")
+    git(laptop, "mv", "_archive/memories/door.md", "_archive/memories/shed door.md")
+    git(laptop, "commit", "-qm", "a person moves the archived copy")
+    git(laptop, "commit", "-q", "--allow-empty", "-m", "later")
+    archived = laptop / "_archive" / "memories" / "shed door.md"
+    archived.write_text(archived.read_text(encoding="utf-8") + "More.\n", encoding="utf-8")
+    found = archive_problems(laptop, "check")
+    assert [problem["path"] for problem in found] == ["_archive/memories/shed door.md"]
+    # moved inside the archive: back to where its name says, not to its earlier archive path
+    assert "`git mv '_archive/memories/shed door.md' 'memories/shed door.md'`" in found[0]["fix"]
+
+
+def test_a_vault_nested_in_a_larger_repository_is_compared_from_its_own_folder(tmp_path: Path) -> None:
+    """Found by hand: `hash-object --stdin-paths` reads paths from the repository's top, so a
+    nested vault's check failed ("could not open '_archive/…'") instead of comparing."""
+    top = tmp_path / "home"
+    vault = top / "vault"
+    (vault / "memories").mkdir(parents=True)
+    (vault / "memories" / "door.md").write_text(NOTE.format(code="4471"), encoding="utf-8")
+    (vault / ".vaultmem.toml").write_text('embedder = "hashing"\n', encoding="utf-8")
+    (top / "other.md").write_text("not the vault's\n", encoding="utf-8")
+    git(top, "init", "-q")
+    git(top, "config", "user.email", "maya@example.com")
+    git(top, "config", "user.name", "Maya")
+    git(top, "add", "vault/memories", "other.md")
+    git(top, "commit", "-qm", "first")
+    assert run_cli(vault, "forget", "memories/door.md").exit_code == 0
+    git(top, "add", "-A", "vault/memories", "vault/_archive")
+    git(top, "commit", "-qm", "archive")
+    assert run_cli(vault, "check").exit_code == 0
+    archived = vault / "_archive" / "memories" / "door.md"
+    archived.write_text(archived.read_text(encoding="utf-8").replace("4471", "9902"), encoding="utf-8")
+    found = archive_problems(vault, "check")
+    assert [problem["path"] for problem in found] == ["_archive/memories/door.md"]
+    assert "`git mv _archive/memories/door.md memories/door.md`" in found[0]["fix"]
+
+
+def test_a_checkout_with_crlf_line_endings_is_not_a_change(machines: tuple[Path, Path], tmp_path: Path) -> None:
+    """Compared as git would hash the file (its clean filter applied), not byte for byte: a
+    Windows clone with core.autocrlf holds CRLF where the commit holds LF."""
+    laptop, _desktop = machines
+    assert run_cli(laptop, "forget", "memories/door.md").exit_code == 0
+    git(laptop, "push", "-q")
+    windows = tmp_path / "windows"
+    git(tmp_path, "clone", "-q", "-c", "core.autocrlf=true", str(tmp_path / "hub.git"), str(windows))
+    assert b"\r\n" in (windows / "_archive" / "memories" / "door.md").read_bytes()
+    assert archive_problems(windows, "check") == []

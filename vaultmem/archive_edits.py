@@ -1,0 +1,81 @@
+"""Archived notes whose file changed after it went to the archive (``check``, ``index``; adr/0009).
+
+Two machines share a vault through git. One archives a note (``forget``, ``expire --apply``,
+``consolidate --apply`` move it to the archive folder); the other edits the note before it
+pulls that. Git takes the move for a rename and merges the edit into the archived file, with
+no conflict: the change is in the vault, yet search never reads the archive, so it is lost
+to recall, and nothing said so.
+
+What vaultmem archived is in git: the commit that added the archived file holds its bytes
+then. Every file under the archive folder whose bytes now (working tree, as git would hash
+it) are not the blob the newest commit that added it put there is a problem naming that
+commit, how to see the change, how to bring the note back to search (``git mv``: there is no
+restore command; the note is a file, and a move keeps its history) and how to drop the
+change. One ``git log`` limited to the archive folder and one ``hash-object`` for the files
+it names, whatever vaultmem's index holds: the machine that did not archive sees it too.
+
+Not seen: an archive no commit holds yet (nothing to compare with), older than
+``gitops.REMOVAL_SCAN_COMMITS`` commits, and a ``git pull --rebase`` on the machine that
+archived: the rebase rewrites the archiving commit itself to add the edited bytes.
+"""
+
+from __future__ import annotations
+
+import shlex
+from collections.abc import Mapping
+
+from .errors import GitError
+from .gitops import Addition, additions, is_repository, moves, working_blobs
+from .notes import Problem
+from .paths import VaultPaths
+
+
+def archive_edit_problems(paths: VaultPaths) -> list[Problem]:
+    """One problem per archived file changed since the commit that put it in the archive; a
+    git that fails to answer is one problem saying so (not a clean archive)."""
+    if not (paths.root / paths.archive_dir).is_dir() or not is_repository(paths.root):
+        return []
+    try:
+        return _edited(paths)
+    except GitError as error:
+        return [Problem(paths.archive_dir, "archive", f"could not compare the archive with git: {error}",
+                        "fix what git says, then run the command again")]
+
+
+def _edited(paths: VaultPaths) -> list[Problem]:
+    added, _older_unread = additions(paths.root, paths.archive_dir)
+    present = sorted(path for path in added if paths.absolute(path).is_file())
+    now = working_blobs(paths.root, present)
+    changed = [added[path] for path in present if now[path] != added[path].blob]
+    origins = _origins(paths, changed)
+    return [_problem(paths, addition, origins[addition.path]) for addition in changed]
+
+
+def _origins(paths: VaultPaths, changed: list[Addition]) -> Mapping[str, str]:
+    """Where each changed archived file was before it was archived: the move git sees in the
+    commit that added it (one ``git show`` per commit), else its path inside the archive."""
+    prefix = paths.archive_dir.rstrip("/") + "/"
+    moved: dict[str, dict[str, str]] = {}
+    origins = {}
+    for addition in changed:
+        if addition.commit not in moved:
+            moved[addition.commit] = moves(paths.root, addition.commit)
+        source = moved[addition.commit].get(addition.path)
+        # A move within the archive (a person tidying it) is not where the note lived.
+        origins[addition.path] = source if source and not source.startswith(prefix) else addition.path.removeprefix(prefix)
+    return origins
+
+
+def _problem(paths: VaultPaths, addition: Addition, origin: str) -> Problem:
+    archived, commit = shlex.quote(addition.path), addition.commit[:10]
+    shown = f"`git diff {commit} -- {archived}` shows the change"
+    drop = f"to drop the change, `git checkout {commit} -- {archived}`"
+    if paths.absolute(origin).exists():
+        back = (f"{origin} is a note again: copy the change into it by hand ({shown}), then {drop}")
+    else:
+        back = (f"to keep the change where search finds it, move the note back: `git mv {archived} {shlex.quote(origin)}` "
+                f"(then `vaultmem index`); {drop}; {shown}")
+    return Problem(addition.path, "archive",
+                   f"changed since commit {commit} ({addition.date[:10]}) put it in the archive: search does not read "
+                   f"the archive, so this change is never found (git merges an edit made elsewhere to {origin} into the "
+                   "archived copy when one machine archived the note and another edited it)", back)
