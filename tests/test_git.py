@@ -18,7 +18,8 @@ import pytest
 from helpers import REPO, run_cli, run_json
 from vaultmem import AmbiguousNote, GitError, PathOutsideVault, Vault, gitops, merge_markers
 from vaultmem.embedders import HashingEmbedder, TokenSums
-from vaultmem.errors import NotInRecentHistory
+from vaultmem.errors import NotInRecentHistory, WriteLockBusy
+from vaultmem.unit_of_work import WritePath
 
 NOW = "2026-11-30T12:00:00+00:00"
 
@@ -602,6 +603,102 @@ def test_a_revise_landing_between_anothers_write_and_commit_leaves_nothing_out_o
     assert git(repo, "status", "--porcelain") == ""
     assert git(repo, "log", "--format=%s").count("vaultmem revise") == 2
     assert (repo / "people/rui.md").read_text(encoding="utf-8").endswith("A was here.\n\nB was here.\n")
+
+
+# A process holding the commit lock, as a long write does (consolidate --apply, a gpg prompt):
+# argv[1] the state folder, argv[2] how: "vaultmem" takes it as vaultmem does (naming itself in
+# the file), "bare" flocks it as an older vaultmem did (the file says nothing), then it says
+# "held" and sleeps argv[3] seconds.
+HOLD_LOCK = """import fcntl, os, sys, time
+from pathlib import Path
+from vaultmem import gitops
+state, how, seconds = Path(sys.argv[1]), sys.argv[2], float(sys.argv[3])
+if how == "vaultmem":
+    with gitops.commit_lock(state):
+        print("held", flush=True)
+        time.sleep(seconds)
+else:
+    descriptor = os.open(state / gitops.LOCK_NAME, os.O_RDWR | os.O_CREAT)
+    fcntl.flock(descriptor, fcntl.LOCK_EX)
+    print("held", flush=True)
+    time.sleep(seconds)
+"""
+
+
+def hold_commit_lock(repo: Path, seconds: float, how: str = "vaultmem") -> subprocess.Popen[str]:
+    """Another process holding the vault's commit lock for ``seconds`` (returns once it holds it)."""
+    script = repo.parent / "hold_lock.py"
+    script.write_text(HOLD_LOCK, encoding="utf-8")
+    (repo / ".vaultmem").mkdir(exist_ok=True)
+    holder = subprocess.Popen([sys.executable, str(script), str(repo / ".vaultmem"), how, str(seconds)],
+                              stdout=subprocess.PIPE, text=True, env={**os.environ, "PYTHONPATH": str(REPO)})
+    assert holder.stdout is not None and holder.stdout.readline() == "held\n"
+    return holder
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="the holder flocks the file")
+def test_a_write_kept_waiting_by_another_process_says_so_once_on_stderr_naming_it(repo: Path) -> None:
+    # A trial: the CLI waited silently behind an MCP server's consolidate --apply, for as long as it ran.
+    (repo / ".vaultmem.toml").write_text('auto_commit = true\nembedder = "hashing"\n', encoding="utf-8")
+    commit_all(repo, "config")
+    holder = hold_commit_lock(repo, 4)
+    try:
+        writer = subprocess.run([*REMEMBER, "--vault", str(repo), "remember", "Waited for its turn", "--layer", "L3"],
+                                capture_output=True, text=True, timeout=60, env={**os.environ, "PYTHONPATH": str(REPO)})
+    finally:
+        holder.wait(30)
+    assert writer.returncode == 0, writer.stderr
+    waits = [line for line in writer.stderr.splitlines() if "waiting for another vaultmem write" in line]
+    assert len(waits) == 1, writer.stderr
+    assert f"pid {holder.pid} (`hold_lock.py " in waits[0] and "git.lock" in waits[0] and "refused after 300 s" in waits[0]
+    assert git(repo, "log", "-1", "--format=%s").startswith("vaultmem remember")
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="the holder flocks the file")
+def test_a_write_waiting_past_its_bound_is_refused_before_it_acts(repo: Path, caplog: pytest.LogCaptureFixture) -> None:
+    auto_commit_on(repo)
+    holder = hold_commit_lock(repo, 60)
+    acted = []
+    try:
+        writes = WritePath(repo, True, lambda paths: None, lock_wait=gitops.LockWait(at_most=1.5, say_after=0.5))
+        with pytest.raises(WriteLockBusy) as refused, writes.begin("remember"):
+            acted.append("the write ran")
+    finally:
+        holder.kill()
+        holder.wait(30)
+    assert acted == []
+    message = str(refused.value)
+    assert f"pid {holder.pid} (`hold_lock.py " in message and "held" in message and "for 1.5 s" in message
+    assert "nothing was written" in message and "Run it again" in message and "git.lock" in message
+    assert [record.getMessage() for record in caplog.records if "waiting for another" in record.getMessage()] != []
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="the holder flocks the file")
+def test_a_killed_holders_name_is_not_given_to_whoever_holds_the_lock_after_it(repo: Path) -> None:
+    # A holder killed mid-write leaves its line in git.lock (the lock itself goes with it): a
+    # waiter must not name that dead process as the one keeping it waiting.
+    auto_commit_on(repo)
+    killed = hold_commit_lock(repo, 60)
+    killed.kill()
+    killed.wait(30)
+    assert str(killed.pid) in (repo / ".vaultmem" / gitops.LOCK_NAME).read_text()  # its line is still there
+    older = hold_commit_lock(repo, 60, how="bare")  # an older vaultmem: takes the lock, names no one
+    try:
+        writes = WritePath(repo, True, lambda paths: None, lock_wait=gitops.LockWait(at_most=0.5, say_after=0.2))
+        with pytest.raises(WriteLockBusy) as refused, writes.begin("remember"):
+            pass
+    finally:
+        older.kill()
+        older.wait(30)
+    assert refused.value.holder == "another process"
+    assert str(killed.pid) not in str(refused.value)
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="the holder flocks the file")
+def test_a_write_that_did_not_wait_leaves_no_name_in_the_lock_file(repo: Path) -> None:
+    (repo / ".vaultmem.toml").write_text('auto_commit = true\nembedder = "hashing"\n', encoding="utf-8")
+    Vault(repo).remember("Quick one", layer="L3", now=NOW)
+    assert (repo / ".vaultmem" / gitops.LOCK_NAME).read_bytes() == b""  # emptied when released
 
 
 def test_a_title_spelling_a_nul_in_yaml_still_commits_vaultmems_change(repo: Path, write_note) -> None:

@@ -25,6 +25,7 @@ from .errors import (
     UsageError,
     VaultmemError,
     WriteConflict,
+    WriteLockBusy,
 )
 from .lifecycle import (
     LayerPolicy,
@@ -61,6 +62,7 @@ __all__ = [
     "Vault",
     "VaultmemError",
     "WriteConflict",
+    "WriteLockBusy",
     "apply_layer_ttl",
     "build_expiry_filter",
     "expires_at_for",

@@ -332,6 +332,21 @@ class GitError(VaultmemError):
     """A git operation failed or the vault is not a git repository."""
 
 
+class WriteLockBusy(GitError):
+    """Another write held the commit lock (``.vaultmem/git.lock``, auto_commit) longer than a
+    write waits for it; this one was refused before it read or wrote anything (adr/0017)."""
+
+    def __init__(self, path: object, waited: float, holder: str) -> None:
+        self.path = path
+        self.waited = waited
+        self.holder = holder  # "pid 123 (`vaultmem consolidate --apply`)", or "another process"
+        super().__init__(
+            f"another vaultmem write ({holder}) held {path} for {waited:g} s, so this write was refused; nothing "
+            "was written. Run it again once that write has finished; if none should be running, see which process "
+            f"holds the file (`lsof {path}` or `fuser {path}`) and end it"
+        )
+
+
 class IndexDamaged(DerivedIndexError):
     """``index.db`` (or a file beside it) cannot be read as what vaultmem wrote: corrupt,
     truncated, not a database. Everything in it but usage history is derived, so the

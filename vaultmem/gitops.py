@@ -16,9 +16,11 @@ pattern. Without it ``:/secret`` names a file at the top of an enclosing reposit
 
 from __future__ import annotations
 
+import logging
 import os
 import secrets
 import shutil
+import socket
 import subprocess
 import sys
 import time
@@ -28,11 +30,13 @@ from contextlib import AbstractContextManager, contextmanager, nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .errors import GitError
+from .errors import GitError, WriteLockBusy
 from .noteio import FileChange
 from .results import NotCommitted
 
-if sys.platform != "win32":
+if sys.platform == "win32":
+    import msvcrt
+else:
     import fcntl
 
 _FIELD = "\x1f"
@@ -273,16 +277,32 @@ DETACHED_REASON = ("HEAD is detached (a rebase, bisect or checked-out commit), s
                    "`git rebase --abort` or a checkout would drop it; commit it yourself once HEAD is on a branch")
 COMMIT_ATTEMPTS = 5  # HEAD moved under us (the person committed at that moment): start again
 LOCK_NAME = "git.lock"
+LOCK_POLL_SECONDS = 0.05
+HOLDER_COMMAND_CHARS = 200
 _ZERO = "0" * 40
 
+log = logging.getLogger("vaultmem")
 
-def commit_lock(lock_dir: Path) -> AbstractContextManager[None]:
+
+@dataclass(frozen=True)
+class LockWait:
+    """How a write waits for another holding the commit lock: it says so once after
+    ``say_after`` seconds, and is refused after ``at_most`` (adr/0017: the bound is a few
+    times the longest write measured, a ``consolidate --apply`` of a 10k vault)."""
+
+    at_most: float = 300.0
+    say_after: float = 2.0
+
+
+def commit_lock(lock_dir: Path, wait: LockWait = LockWait()) -> AbstractContextManager[None]:
     """The lock vaultmem's writes and commits take turns on, across processes and threads
     (``lock_dir/git.lock``). A write that will be committed holds it from before it reads
     the file until its commit is made (unit_of_work.py): otherwise a second process writes
     the file between the first one's write and commit, the first commit's merge finds the
-    second edit beside its own, and the file is left out of git from then on (adr/0017)."""
-    return _exclusive_lock(lock_dir / LOCK_NAME)
+    second edit beside its own, and the file is left out of git from then on (adr/0017).
+    A write that waits long says so, naming the holder, and is refused after ``wait.at_most``
+    (:class:`WriteLockBusy`: nothing was written)."""
+    return _exclusive_lock(lock_dir / LOCK_NAME, wait)
 
 
 def commit_changes(root: Path, changes: Sequence[FileChange], message: str, lock_dir: Path, *,
@@ -528,28 +548,92 @@ def _ignored(root: Path, relatives: Sequence[str]) -> set[str]:
 
 
 @contextmanager
-def _exclusive_lock(path: Path) -> Iterator[None]:
-    """Hold an OS file lock on ``path`` (released however the process ends)."""
+def _exclusive_lock(path: Path, wait: LockWait) -> Iterator[None]:
+    """Hold an OS file lock on ``path`` (released however the process ends), waiting for
+    another holder as ``wait`` says; the holder's pid and command are in the file meanwhile."""
     path.parent.mkdir(parents=True, exist_ok=True)
     descriptor = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
     try:
-        if sys.platform == "win32":
-            _windows_lock(descriptor)
-        else:
-            fcntl.flock(descriptor, fcntl.LOCK_EX)
-        yield
+        _wait_for_lock(descriptor, path, wait)
+        _write_holder(descriptor)
+        try:
+            yield
+        finally:
+            os.ftruncate(descriptor, 0)  # released: no name is left behind for a waiter to read
     finally:
         os.close(descriptor)  # closing releases the lock
 
 
-if sys.platform == "win32":
-    import msvcrt
+def _wait_for_lock(descriptor: int, path: Path, wait: LockWait) -> None:
+    """Take the lock, polling; say once when the wait passes ``wait.say_after`` seconds, and
+    refuse with :class:`WriteLockBusy` after ``wait.at_most``."""
+    started = time.monotonic()
+    said = False
+    while not _try_lock(descriptor):
+        waited = time.monotonic() - started
+        if waited >= wait.at_most:
+            raise WriteLockBusy(path, wait.at_most, _holder(path))
+        if not said and waited >= wait.say_after:
+            log.warning(
+                "waiting for another vaultmem write to finish: %s holds %s; this write goes ahead when it is done, "
+                "or is refused after %g s", _holder(path), path, wait.at_most)
+            said = True
+        time.sleep(LOCK_POLL_SECONDS)
 
-    def _windows_lock(descriptor: int) -> None:
-        """msvcrt's byte-range lock, retried: it has no blocking form that waits for long."""
-        while True:
-            try:
-                msvcrt.locking(descriptor, msvcrt.LK_NBLCK, 1)
-                return
-            except OSError:
-                time.sleep(0.05)
+
+def _write_holder(descriptor: int) -> None:
+    """Put this process's pid and command in the lock file it now holds (read by a waiter:
+    :func:`_holder`). A process that dies leaves its line behind, but its lock goes with it:
+    the next holder writes over it, and a waiter checks the pid is alive before naming it."""
+    program = Path(sys.argv[0]) if sys.argv and sys.argv[0] else Path("python")
+    # `python -m vaultmem` runs vaultmem/__main__.py: name the package, as the person typed it.
+    name = program.parent.name if program.name == "__main__.py" else "python -c" if program.name == "-c" else program.name
+    command = " ".join([name, *sys.argv[1:]])
+    line = f"{os.getpid()} {socket.gethostname()} {command[:HOLDER_COMMAND_CHARS]}\n".encode(errors="replace")
+    os.ftruncate(descriptor, 0)
+    os.lseek(descriptor, 0, os.SEEK_SET)
+    os.write(descriptor, line)
+
+
+def _holder(path: Path) -> str:
+    """Who holds the lock, as the lock file says: ``pid 123 (`vaultmem consolidate --apply`)``,
+    or "another process" when it cannot say (not written yet, an older vaultmem, a dead pid,
+    another machine, or Windows, where the locked byte cannot be read)."""
+    if sys.platform == "win32":
+        return "another process"  # and os.kill(pid, 0) would end the holder there: it is TerminateProcess
+    try:
+        pid_text, host, command = path.read_bytes().decode(errors="replace").rstrip("\n").split(" ", 2)
+        pid = int(pid_text)
+    except (OSError, ValueError):
+        return "another process"
+    if host != socket.gethostname():
+        return f"pid {pid} on {host} (`{command}`)"
+    if not _alive(pid):
+        return "another process"  # the line of a process that died; its successor has not written yet
+    return f"pid {pid} (`{command}`)" + (" in this process" if pid == os.getpid() else "")
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OSError):
+        return True  # another user's process, or a platform where the signal cannot ask: say what the file says
+    return True
+
+
+def _try_lock(descriptor: int) -> bool:
+    if sys.platform == "win32":
+        try:
+            msvcrt.locking(descriptor, msvcrt.LK_NBLCK, 1)
+        except OSError:
+            return False
+        return True
+    try:
+        fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return False
+    return True
+
+

@@ -15,7 +15,9 @@ and any write command to come — do the same four steps, in this order:
    nothing of the person's (adr/0017).
 
 A write command opens ``with vault._writing("name") as write:`` and cannot skip a step. With
-auto_commit, steps 2–4 hold the commit lock (gitops.commit_lock): writes of one vault take turns.
+auto_commit, steps 2–4 hold the commit lock (gitops.commit_lock): writes of one vault take turns;
+one kept waiting says so after a couple of seconds and is refused, nothing written, after five
+minutes (gitops.LockWait, adr/0017).
 Writes to usage history (``mark_used``, ``usage import``) touch no file and do not
 come this way.
 """
@@ -35,7 +37,7 @@ from .ordered import unique
 from .results import NotCommitted
 
 if TYPE_CHECKING:
-    from .gitops import CommitResult
+    from .gitops import CommitResult, LockWait
 
 
 class CommitFields(Protocol):
@@ -83,11 +85,12 @@ class WritePath:
     """Opens :class:`VaultWrite` units for one vault (see the module's docstring)."""
 
     def __init__(self, root: Path, auto_commit: bool, sync_index: Callable[[Sequence[str]], None],
-                 state_dir: Path | None = None) -> None:
+                 state_dir: Path | None = None, lock_wait: LockWait | None = None) -> None:
         self.root = root
         self.auto_commit = auto_commit
         self.sync_index = sync_index
         self.state_dir = state_dir if state_dir is not None else root / STATE_DIR
+        self.lock_wait = lock_wait  # how long a write waits for another's turn (None: gitops.LockWait())
 
     @contextmanager
     def begin(self, operation: str) -> Iterator[VaultWrite]:
@@ -113,14 +116,15 @@ class WritePath:
         two processes revising one note would otherwise write it in turn and commit in the
         other order, and the second edit, beside the first in the file, made the first
         commit's merge overlap — the note was left out of git, and every later edit of it
-        too, next to the one left out (adr/0017)."""
+        too, next to the one left out (adr/0017). A write kept waiting says so after a couple of
+        seconds and is refused, before it acts, after ``lock_wait.at_most``."""
         if not self.auto_commit:
             return nullcontext()
-        from .gitops import commit_lock
+        from .gitops import LockWait, commit_lock
         from .storage import ensure_state_dir
 
         ensure_state_dir(self.state_dir)  # the commit lock lives there, and git must never see it
-        return commit_lock(self.state_dir)
+        return commit_lock(self.state_dir, self.lock_wait or LockWait())
 
     def require_git(self) -> None:
         """Refuse a write up front when auto_commit cannot work, so nothing is half-done."""
