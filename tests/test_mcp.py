@@ -715,3 +715,20 @@ def test_get_names_a_note_with_a_leading_space_as_written(vault_dir: Path, log: 
             assert (await served.call("get", note="leading space "))["path"] == "leading space.md"  # stripped: the fallback
 
     run(scenario)
+
+
+def test_a_name_without_its_accents_gets_an_error_naming_the_accented_note(vault_dir: Path, write_note: Callable[..., Path],
+                                                                           log: Path) -> None:
+    text = note("Kadıköy", "The ferry leaves at nine.", layer="L3")
+    written = write_note("Yerler/Kadıköy.md", text)
+
+    async def scenario() -> None:
+        async with serve(vault_dir, log) as served:
+            message = await served.error("get", note="Kadikoy")
+            assert message.startswith("Error executing tool get: NoteNotFound: no note matches 'Kadikoy'; "
+                                      "did you mean 'Yerler/Kadıköy.md' (Kadıköy)?"), message
+            message = await served.error("revise", note="Kadikoy", append="Also at ten.")
+            assert "did you mean 'Yerler/Kadıköy.md' (Kadıköy)?" in message
+
+    run(scenario)
+    assert written.read_text(encoding="utf-8") == text  # the write acted on no guess

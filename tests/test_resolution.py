@@ -429,3 +429,41 @@ def test_writes_name_the_note_with_the_space_in_its_name(vault_dir: Path, write_
     assert forgotten.exit_code == 0, forgotten.output
     assert (vault_dir / "_archive" / " leading space.md").is_file()
     assert (vault_dir / "leading space.md").is_file() and not (vault_dir / " leading space.md").exists()
+
+
+KADIKOY = "---\nlayer: L3\n---\nThe ferry to Kadıköy leaves at nine.\n"
+
+
+def test_a_name_typed_without_its_accents_names_the_note_it_may_mean_and_resolves_to_none(vault_dir: Path, write_note) -> None:
+    # A trial: `search Kadikoy` named Yerler/Kadıköy.md (search folds accents), `get Kadikoy` found
+    # nothing and said nothing of it. Obsidian's [[Kadikoy]] does not open Kadıköy.md either.
+    write_note("Yerler/Kadıköy.md", KADIKOY)
+    with Vault(vault_dir, embedder=HashingEmbedder()) as vault, pytest.raises(NoteNotFound) as refused:
+        vault.get("Kadikoy")
+    assert refused.value.unaccented == [("Yerler/Kadıköy.md", "Kadıköy")]
+    assert str(refused.value).startswith("no note matches 'Kadikoy'; did you mean 'Yerler/Kadıköy.md' (Kadıköy)? "
+                                         "A name is matched as the note spells it, accents too")
+
+
+def test_an_alias_or_title_without_its_accents_is_named_by_the_name_it_matched(vault_dir: Path, write_note) -> None:
+    write_note("contacts/hans.md", "---\nlayer: L3\naliases: [Hans Müller]\n---\nHans.\n")
+    write_note("places/cafe.md", "---\ntitle: Café Central\nlayer: L3\n---\nCoffee.\n")
+    with Vault(vault_dir, embedder=HashingEmbedder()) as vault:
+        with pytest.raises(NoteNotFound) as by_alias:
+            vault.get("hans muller")
+        with pytest.raises(NoteNotFound) as by_title:
+            vault.get("Cafe Central")
+    assert by_alias.value.unaccented == [("contacts/hans.md", "Hans Müller")]
+    assert by_title.value.unaccented == [("places/cafe.md", "Café Central")]
+
+
+def test_the_cli_names_the_accented_note_and_a_write_to_the_unaccented_name_changes_nothing(vault_dir: Path, write_note) -> None:
+    (vault_dir / ".vaultmem.toml").write_text('embedder = "hashing"\n', encoding="utf-8")
+    note = write_note("Yerler/Kadıköy.md", KADIKOY)
+    got = run_cli(vault_dir, "get", "Kadikoy")
+    assert got.exit_code == 1
+    assert "did you mean 'Yerler/Kadıköy.md' (Kadıköy)?" in got.stderr
+    revised = run_cli(vault_dir, "revise", "Kadikoy", "--append", "Also at ten.")
+    assert revised.exit_code == 1 and "did you mean 'Yerler/Kadıköy.md' (Kadıköy)?" in revised.stderr
+    assert note.read_text(encoding="utf-8") == KADIKOY
+    assert run_cli(vault_dir, "get", "Kadıköy").exit_code == 0  # as the note spells it, it resolves

@@ -189,9 +189,19 @@ class PathOutsideVault(VaultmemError, ValueError):
 class NoteNotFound(VaultmemError, LookupError):
     """A NOTE argument that matches no note."""
 
-    def __init__(self, note: str, suggestions: Sequence[str] = ()) -> None:
+    def __init__(self, note: str, suggestions: Sequence[str] = (), unaccented: Sequence[tuple[str, str]] = ()) -> None:
         self.note = note
-        hint = f"; did you mean: {', '.join(suggestions)}" if suggestions else ""
+        self.suggestions = list(suggestions)  # paths or titles holding it
+        # (path, name) of notes whose name it is once accents are dropped: Kadikoy for Kadıköy.
+        self.unaccented = list(unaccented)
+        similar = f"did you mean: {', '.join(suggestions)}" if suggestions else ""
+        if unaccented:
+            meant = " or ".join(f"{path!r} ({name})" for path, name in unaccented)
+            similar = f" (or: {', '.join(suggestions)})" if suggestions else ""
+            hint = (f"; did you mean {meant}?{similar} A name is matched as the note spells it, accents too (in "
+                    "any case), as Obsidian's links match it: give it so, or give the path")
+        else:
+            hint = f"; {similar}" if similar else ""
         # No "run index if it is new": every read finds a note written by hand a moment ago.
         super().__init__(
             f"no note matches {note!r}{hint}. Name a note by its id, its vault-relative path (with or "

@@ -42,7 +42,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from .errors import AmbiguousNote, ArchivedNote, ExcludedNote, NoteNotFound, PathOutsideVault, UsageError
-from .fields import name_fold, name_form
+from .fields import name_fold, name_form, name_key
 from .lifecycle import is_expired_us, resolve_now, to_epoch_us
 from .notes import ALIASES, SUCCESSOR_FIELDS
 from .ordered import unique
@@ -144,8 +144,31 @@ def _locate(index: DerivedIndex, reference: str, now: object, refresh: bool) -> 
     if located is None:
         _refuse_if_excluded(index.paths, reference)
         _refuse_if_archived(index.paths, reference)
-        raise NoteNotFound(reference, notes.similar_paths(reference.rsplit("/", 1)[-1].removesuffix(".md")))
+        raise not_found(notes, reference)
     return located
+
+
+def not_found(notes: NoteStore, reference: str) -> NoteNotFound:
+    """The error for a reference that names no note, naming the notes it may have meant: first
+    those whose name it is once accents are dropped (``Kadikoy`` for ``Kadıköy``: search finds
+    that note by name, a NOTE argument does not — Obsidian's links keep accents, and a write
+    must never act on a guess), then those whose path or title holds it."""
+    name = reference.rsplit("/", 1)[-1].removesuffix(".md")
+    key = name_key(name)
+    matching = [(path, _name_matching(key, path, title, aliases))
+                for path, title, aliases in (notes.named_by_key(key) if key else [])]
+    # Not a note whose name is the one typed (in its case): that name is not what kept it from
+    # matching (`alias/note.md` for `real/note.md`: the folder did).
+    unaccented = [(path, matched) for path, matched in matching if name_fold(matched) != name_fold(name)]
+    named = {path for path, _ in unaccented}
+    similar = [path for path in notes.similar_paths(name) if path not in named]
+    return NoteNotFound(reference, similar, unaccented)
+
+
+def _name_matching(key: str, path: str, title: str, aliases: Sequence[str]) -> str:
+    """Which of a note's names (file name, title, aliases) has the name key ``key``."""
+    names = (Path(path).stem, title, *aliases)
+    return next((name for name in names if name_key(name) == key), names[0])
 
 
 def locate_on_disk(index: DerivedIndex, reference: str, *, refresh: bool = True) -> Located:

@@ -12,7 +12,7 @@ from ..dating import Bound, shown_date, since_bound, until_bound
 from ..errors import Argument, DerivedIndexError, UsageError
 from ..fields import name_form
 from ..lifecycle import expiry_sql, from_epoch_us, normalize_layer, to_epoch_us
-from ..notes import Problem
+from ..notes import ALIASES, Problem
 from .connection import CASEFOLD, NFC, Connection, chunks, placeholders
 
 SIMILAR_PATHS = 5  # suggestions in a "note not found" message
@@ -459,6 +459,21 @@ class NoteStore:
             "SELECT path FROM notes WHERE path LIKE ? OR title LIKE ? ORDER BY path LIMIT ?", (pattern, pattern, limit)
         )
         return [row[0] for row in rows]
+
+    def named_by_key(self, key: str, limit: int = SIMILAR_PATHS) -> list[tuple[str, str, list[str]]]:
+        """(path, title, aliases) of the notes, expired or not, one of whose name keys (file name,
+        title, alias: ``fields.name_key``) is ``key``; by path, at most ``limit``."""
+        rows = self.db.execute(
+            "SELECT DISTINCT notes.label, notes.path, notes.title FROM note_names JOIN notes ON notes.label = note_names.label "
+            "WHERE note_names.kind = ? AND note_names.name = ? ORDER BY notes.path LIMIT ?", (NAME_KEY, key, limit))
+        found = [(label, path, title) for label, path, title in rows]
+        aliases: dict[int, list[str]] = {label: [] for label, _, _ in found}
+        if found:
+            query = (f"SELECT label, name FROM note_names WHERE kind = ? AND label IN ({placeholders(len(found))}) "
+                     "ORDER BY label, rowid")
+            for label, name in self.db.execute(query, (ALIASES, *aliases)):
+                aliases[label].append(name)
+        return [(path, title, aliases[label]) for label, path, title in found]
 
     def all(self) -> Iterator[NoteRow]:
         for row in self.db.execute(f"{_SELECT_NOTE} ORDER BY path"):
