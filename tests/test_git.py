@@ -650,7 +650,8 @@ def test_a_write_kept_waiting_by_another_process_says_so_once_on_stderr_naming_i
     assert writer.returncode == 0, writer.stderr
     waits = [line for line in writer.stderr.splitlines() if "waiting for another vaultmem write" in line]
     assert len(waits) == 1, writer.stderr
-    assert f"pid {holder.pid} (`hold_lock.py " in waits[0] and "git.lock" in waits[0] and "refused after 300 s" in waits[0]
+    # The holder's command words only, never its values (a remember's text, a path, "4").
+    assert f"pid {holder.pid} (`hold_lock.py vaultmem`)" in waits[0] and "git.lock" in waits[0] and "refused after 300 s" in waits[0]
     assert git(repo, "log", "-1", "--format=%s").startswith("vaultmem remember")
 
 

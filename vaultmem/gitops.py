@@ -278,7 +278,7 @@ DETACHED_REASON = ("HEAD is detached (a rebase, bisect or checked-out commit), s
 COMMIT_ATTEMPTS = 5  # HEAD moved under us (the person committed at that moment): start again
 LOCK_NAME = "git.lock"
 LOCK_POLL_SECONDS = 0.05
-HOLDER_COMMAND_CHARS = 200
+HOLDER_COMMAND_CHARS = 200  # a program name and two command words fit
 _ZERO = "0" * 40
 
 log = logging.getLogger("vaultmem")
@@ -588,7 +588,9 @@ def _write_holder(descriptor: int) -> None:
     program = Path(sys.argv[0]) if sys.argv and sys.argv[0] else Path("python")
     # `python -m vaultmem` runs vaultmem/__main__.py: name the package, as the person typed it.
     name = program.parent.name if program.name == "__main__.py" else "python -c" if program.name == "-c" else program.name
-    command = " ".join([name, *sys.argv[1:]])
+    # The command's words only (`vaultmem consolidate`), never its values: a remember's text
+    # or a path would be copied into the file and into another process's log.
+    command = " ".join([name, *[word for word in sys.argv[1:] if word.isalpha()][:2]])
     line = f"{os.getpid()} {socket.gethostname()} {command[:HOLDER_COMMAND_CHARS]}\n".encode(errors="replace")
     os.ftruncate(descriptor, 0)
     os.lseek(descriptor, 0, os.SEEK_SET)
