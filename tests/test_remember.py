@@ -321,6 +321,13 @@ def test_remember_names_a_paraphrase_below_the_merge_threshold_that_consolidate_
         assert len(vault.consolidate(all=True, threshold=0.87, now=NOW).clusters) == 1  # …only by the threshold
 
 
+def test_cli_remember_shows_a_similarity_below_the_merge_threshold_as_below_it(vault_dir: Path) -> None:
+    assert run_cli(vault_dir, "remember", "User prefers window seats on flights.", "--layer", "L4").exit_code == 0
+    again = run_cli(vault_dir, "remember", "User prefers a window seat when flying.", "--layer", "L4")
+    assert again.exit_code == 0, again.output
+    assert "  similar (0.876): memories/user-prefers-window-seats-on-flights.md" in again.stdout
+
+
 def test_remember_does_not_name_a_different_memory_on_the_same_topic(vault_dir: Path) -> None:
     with Vault(vault_dir) as vault:
         vault.remember("Maya's dentist is Dr. Sousa.", layer="L3", now=NOW)
@@ -349,7 +356,7 @@ def test_cli_remember_of_the_same_text_twice_names_the_first_note_the_second_tim
     assert first["similar"] == []
     second = run_cli(vault_dir, "remember", text)
     assert second.exit_code == 0, second.output
-    assert f"  similar (1.00): {first['path']} — {text}" in second.stdout
+    assert f"  similar (1.000): {first['path']} — {text}" in second.stdout
 
 
 def test_a_memory_titled_like_an_existing_note_says_the_name_is_now_shared(vault_dir: Path) -> None:
