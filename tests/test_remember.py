@@ -288,7 +288,7 @@ def test_remember_names_live_notes_of_its_layer_that_say_nearly_the_same(sample_
         result = vault.remember(OAT_MILK, title="Oat milk again", layer="L3", now=NOW)
         similar = {other.path: other.similarity for other in result.similar}
         assert "preferences/oat-milk.md" in similar and result.path not in similar
-        assert all(score >= 0.88 for score in similar.values())
+        assert all(score >= 0.83 for score in similar.values())
         assert [other.similarity for other in result.similar] == sorted(similar.values(), reverse=True)
         assert json.loads(json.dumps(result.as_dict()))["similar"] == [other.as_dict() for other in result.similar]
 
@@ -310,6 +310,39 @@ def test_remember_does_not_name_a_note_that_has_expired(sample_vault: Path) -> N
         assert "preferences/oat-milk.md" in [other.path for other in again.similar]
 
 
+def test_remember_names_a_paraphrase_below_the_merge_threshold_that_consolidate_keeps(vault_dir: Path) -> None:
+    # An agent developer's trial: these two L4 notes (cosine 0.876) never expire, and `similar`
+    # came back empty at merging's 0.88. Listing is advice: 0.83 (adr/0010); merging stays at 0.88.
+    with Vault(vault_dir) as vault:
+        first = vault.remember("User prefers window seats on flights.", layer="L4", now=NOW)
+        again = vault.remember("User prefers a window seat when flying.", layer="L4", now=NOW)
+        assert [(other.path, other.similarity) for other in again.similar] == [(first.path, 0.876)]
+        assert vault.consolidate(all=True, now=NOW).clusters == ()  # merging's threshold: kept apart
+        assert len(vault.consolidate(all=True, threshold=0.87, now=NOW).clusters) == 1  # …only by the threshold
+
+
+def test_cli_remember_shows_a_similarity_below_the_merge_threshold_as_below_it(vault_dir: Path) -> None:
+    assert run_cli(vault_dir, "remember", "User prefers window seats on flights.", "--layer", "L4").exit_code == 0
+    again = run_cli(vault_dir, "remember", "User prefers a window seat when flying.", "--layer", "L4")
+    assert again.exit_code == 0, again.output
+    assert "  similar (0.876): memories/user-prefers-window-seats-on-flights.md" in again.stdout
+
+
+def test_remember_does_not_name_a_different_memory_on_the_same_topic(vault_dir: Path) -> None:
+    with Vault(vault_dir) as vault:
+        vault.remember("Maya's dentist is Dr. Sousa.", layer="L3", now=NOW)
+        vault.remember("User prefers window seats on flights.", layer="L3", now=NOW)
+        other = vault.remember("Maya's dentist appointment is Friday.", layer="L3", now=NOW)
+        assert other.similar == []
+
+
+def test_remember_lists_similar_notes_at_the_vaults_similar_threshold(vault_dir: Path) -> None:
+    (vault_dir / ".vaultmem.toml").write_text("[consolidate]\nsimilar_threshold = 0.88\n", encoding="utf-8")
+    with Vault(vault_dir) as vault:
+        vault.remember("User prefers window seats on flights.", layer="L4", now=NOW)
+        assert vault.remember("User prefers a window seat when flying.", layer="L4", now=NOW).similar == []
+
+
 def test_cli_remember_prints_the_similar_notes(sample_vault: Path) -> None:
     result = run_cli(sample_vault, "remember", OAT_MILK, "--layer", "L3")
     assert result.exit_code == 0, result.output
@@ -323,7 +356,7 @@ def test_cli_remember_of_the_same_text_twice_names_the_first_note_the_second_tim
     assert first["similar"] == []
     second = run_cli(vault_dir, "remember", text)
     assert second.exit_code == 0, second.output
-    assert f"  similar (1.00): {first['path']} — {text}" in second.stdout
+    assert f"  similar (1.000): {first['path']} — {text}" in second.stdout
 
 
 def test_a_memory_titled_like_an_existing_note_says_the_name_is_now_shared(vault_dir: Path) -> None:

@@ -22,6 +22,7 @@ with the vault. Every key is optional::
     [consolidate]
     threshold = 0.88
     window = 2000
+    similar_threshold = 0.83      # `remember`'s `similar` list (advice, nothing merged); unset: min(0.83, threshold)
 
     [mcp]                         # what an agent may do over MCP (``vaultmem mcp``)
     allow_hard_delete = false     # forget(hard=true) deletes files for good only when true
@@ -49,13 +50,14 @@ OBSIDIAN_DIR = ".obsidian"
 DEFAULT_ARCHIVE_DIR = "_archive"
 DEFAULT_REMEMBER_DIR = "memories"
 DEFAULT_THRESHOLD = 0.88  # measured: see adr/0010-consolidation.md
+DEFAULT_SIMILAR_THRESHOLD = 0.83  # `remember`'s similar notes, measured: adr/0010 "The threshold of similar"
 DEFAULT_STALE_DAYS = 42  # `stale` with no --days: six weeks unused
 MAX_STALE_DAYS = 365_000  # a thousand years: older than any note, yet "now minus N days" stays a date
 
 _TOP_KEYS = {"archive_dir", "remember_dir", "auto_commit", "embedder", "exclude", "ttl", "watch", "consolidate", "mcp"}
 T = TypeVar("T")
 _WATCH_KEYS = {"debounce_ms", "rescan_seconds"}
-_CONSOLIDATE_KEYS = {"threshold", "window"}
+_CONSOLIDATE_KEYS = {"threshold", "window", "similar_threshold"}
 _MCP_KEYS = {"allow_hard_delete", "allowed_origins"}
 
 
@@ -69,6 +71,7 @@ class WatchSettings:
 class ConsolidateSettings:
     threshold: float = DEFAULT_THRESHOLD
     window: int = 2000
+    similar_threshold: float = DEFAULT_SIMILAR_THRESHOLD  # what `remember` lists as saying nearly the same
 
 
 @dataclass(frozen=True)
@@ -252,11 +255,17 @@ def _watch(table: Any, source: str, reading: _Reading) -> WatchSettings:
 def _consolidate(table: Any, source: str, reading: _Reading) -> ConsolidateSettings:
     _read_table(table, _CONSOLIDATE_KEYS, source, "consolidate.", reading)
     defaults = ConsolidateSettings()
+    threshold = reading.value(lambda: _number(table.get("threshold", defaults.threshold), source, "consolidate.threshold",
+                                              0.0, 1.0), defaults.threshold)
+    # Unset, `similar` lists at least what consolidate would merge: with a vault's threshold
+    # below 0.83, an agent told of no similar note would otherwise see its note merged later.
+    similar_default = min(defaults.similar_threshold, threshold)
     return ConsolidateSettings(
-        threshold=reading.value(lambda: _number(table.get("threshold", defaults.threshold), source, "consolidate.threshold",
-                                                0.0, 1.0), defaults.threshold),
+        threshold=threshold,
         window=reading.value(lambda: int(_number(table.get("window", defaults.window), source, "consolidate.window",
                                                  1, 10_000_000)), defaults.window),
+        similar_threshold=reading.value(lambda: _number(table["similar_threshold"], source, "consolidate.similar_threshold",
+                                                        0.01, 1.0), similar_default) if "similar_threshold" in table else similar_default,
     )
 
 

@@ -303,7 +303,7 @@ class VaultTools:
         "The file name comes from the title, with -2, -3 … when a note already goes by that name. "
         "Returns id, path, title, layer, expires_at (null = never), tags, version, supersedes ({id, path} of "
         "the retired notes) and similar: existing live notes of the same layer that say nearly the same "
-        "({id, path, title, similarity}); if one already holds this fact, forget the note you just wrote (or "
+        "({id, path, title, similarity}; cosine >= the vault's [consolidate] similar_threshold, 0.83 unless configured); if one already holds this fact, forget the note you just wrote (or "
         "the outdated one) or run consolidate; same_name: live notes that go by this note's title or file name "
         "({id, path}), so a [[link]] or get by that name may find one of them instead of this note: name notes by id or path. "
         "Errors name the bad argument (unknown layer, unparseable or "

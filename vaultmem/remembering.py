@@ -10,7 +10,8 @@ the person's ``get Dad`` keeps naming ``people/dad.md``; ours is ``dad-2.md``); 
 notes are retired — all of them, or none and no new note.
 
 After the write, :func:`similar_notes` names the live notes of the same layer that say
-nearly the same (consolidation's threshold): the writer may have repeated a memory. A
+nearly the same (``[consolidate] similar_threshold``, 0.83: lower than merging's 0.88, as a
+list is advice and a merge is not — adr/0010): the writer may have repeated a memory. A
 failure there is :class:`NoteWritten`, so a retrying agent does not write it twice.
 See adr/0019-memories-change.md.
 """

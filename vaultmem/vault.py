@@ -347,7 +347,7 @@ class Vault:
                                    folder=folder, supersedes=_names("supersedes", supersedes), now=now)
         # No second walk here (a one-shot command pays one, adr/0021): write_memory brought the
         # index current before it chose the file name, and the write path indexed the new note.
-        return written.remembered(write, similar_notes(self.derived, written, self.config.consolidate.threshold, now),
+        return written.remembered(write, similar_notes(self.derived, written, self.config.consolidate.similar_threshold, now),
                                   same_named(self.derived, written, now))
 
     @heals

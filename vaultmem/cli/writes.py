@@ -35,7 +35,9 @@ def remember(obj: Context, text: str, title: str | None, layer: str, ttl: str | 
     for old in result.supersedes:
         click.echo(f"  superseded {old.path} (id {old.id}): expired now, hidden from search")
     for other in result.similar:
-        click.echo(f"  similar ({other.similarity:.2f}): {other.path} — {other.title}; "
+        # Three decimals, as in JSON: listed from 0.83, a 0.876 shown as "0.88" read as one
+        # consolidate (merging at >= 0.88) would merge, and it does not.
+        click.echo(f"  similar ({other.similarity:.3f}): {other.path} — {other.title}; "
                    "if it already says this, `forget` one or run `consolidate`")
     for namesake in result.same_name:
         click.echo(f"  same name: {namesake.path} (id {namesake.id}) goes by this name too: `get {result.title}` and "
