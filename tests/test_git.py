@@ -816,16 +816,25 @@ def test_auto_commit_with_commit_gpgsign_and_no_usable_key_fails_naming_the_writ
     assert git(repo, "log", "-1", "--format=%s") == "config\n"
 
 
-def conflicted_memory(repo: Path) -> Path:
-    """A memory whose merge conflict spans its frontmatter's closing line, as a pull left one."""
+def merge_in_conflict(repo: Path, desktop: str, laptop: str) -> Path:
+    """people/rui.md written as ``desktop`` on a branch and as ``laptop`` on this one, then the
+    branch merged here: a merge stopped on the note's conflict, as a pull leaves one."""
     note = repo / "people/rui.md"
     git(repo, "checkout", "-q", "-b", "desktop")
-    note.write_text("---\ntitle: Rui\nlayer: L3\ntags: [work]\nexpires_at: 2027-01-01\n---\nRui likes fado.\n")
+    note.write_text(desktop)
     commit_all(repo, "desktop")
     git(repo, "checkout", "-q", "-")
-    note.write_text("---\ntitle: Rui\nlayer: L3\ntags: [team]\nexpires_at: 2027-01-01\n---\nRui likes jazz.\n\nAnd bossa nova.\n")
+    note.write_text(laptop)
     commit_all(repo, "laptop")
     assert subprocess.run(["git", "merge", "-q", "desktop"], cwd=repo, capture_output=True).returncode != 0
+    return note
+
+
+def conflicted_memory(repo: Path) -> Path:
+    """A memory whose merge conflict spans its frontmatter's closing line, as a pull left one."""
+    note = merge_in_conflict(repo, "---\ntitle: Rui\nlayer: L3\ntags: [work]\nexpires_at: 2027-01-01\n---\nRui likes fado.\n",
+                             "---\ntitle: Rui\nlayer: L3\ntags: [team]\nexpires_at: 2027-01-01\n---\nRui likes jazz.\n\n"
+                             "And bossa nova.\n")
     assert "<<<<<<<" in note.read_text().split("---\n")[1]  # the conflict starts inside the frontmatter
     return note
 
@@ -901,14 +910,8 @@ def test_check_fix_stamps_nothing_into_a_note_in_an_unresolved_merge_and_says_wh
     # git waits on the person to resolve, though its conflict problem says "vaultmem changes
     # nothing in it" — and with auto_commit committed the stamp in the middle of the merge.
     auto_commit_on(repo)
-    note = repo / "people/rui.md"
-    git(repo, "checkout", "-q", "-b", "desktop")
-    note.write_text("---\ntitle: Rui\nlayer: L3\n---\nRui likes fado.\n")
-    commit_all(repo, "desktop")
-    git(repo, "checkout", "-q", "-")
-    note.write_text("---\ntitle: Rui\nlayer: L3\n---\nRui likes bossa nova.\n")
-    commit_all(repo, "laptop")
-    assert subprocess.run(["git", "merge", "-q", "desktop"], cwd=repo, capture_output=True).returncode != 0
+    note = merge_in_conflict(repo, "---\ntitle: Rui\nlayer: L3\n---\nRui likes fado.\n",
+                             "---\ntitle: Rui\nlayer: L3\n---\nRui likes bossa nova.\n")
     before = note.read_bytes()
     report = run_json(repo, "check", "--fix")
     assert report["fixed"] == [], report

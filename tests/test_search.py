@@ -10,7 +10,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from helpers import NOW, copy_sample_vault, run_cli, utf16_bytes
+from helpers import NOW, copy_sample_vault, run_cli, utf16_bytes, write_vault
 
 from vaultmem import UsageError, Vault
 from vaultmem.embedders import HashingEmbedder
@@ -719,12 +719,11 @@ def test_a_question_that_is_a_notes_title_or_alias_in_other_words_lifts_only_tha
 def test_an_alias_in_a_comma_separated_string_or_under_alias_lifts_its_note_and_explain_names_it(tmp_path: Path) -> None:
     """Was: `aliases: Tommy, T-Bone` was the one name "tommy, t-bone" and `alias: Kiki` no name:
     neither query was a name of its note, so neither note was lifted."""
-    from helpers import write_file
-
-    root = tmp_path / "vault"
-    write_file(root, "people/Tom.md", "---\naliases: Tommy, T-Bone\n---\nPlays the drums on Fridays.\n")
-    write_file(root, "people/Kristin.md", "---\nalias: Kiki\n---\nSings in the choir.\n")
-    write_file(root, "notes/Band.md", "T-Bone and Kiki and Tommy: T-Bone drums, Kiki sings, Tommy is T-Bone.\n")
+    root = write_vault(tmp_path / "vault", {
+        "people/Tom.md": "---\naliases: Tommy, T-Bone\n---\nPlays the drums on Fridays.\n",
+        "people/Kristin.md": "---\nalias: Kiki\n---\nSings in the choir.\n",
+        "notes/Band.md": "T-Bone and Kiki and Tommy: T-Bone drums, Kiki sings, Tommy is T-Bone.\n",
+    })
     with Vault(root, embedder=HashingEmbedder()) as vault:
         vault.index()
         for query, path in (("Tommy", "people/Tom.md"), ("t-bone", "people/Tom.md"), ("Kiki", "people/Kristin.md")):
@@ -1082,12 +1081,11 @@ def test_a_question_in_german_french_or_spanish_is_read_as_its_english_twin(tmp_
 def test_a_permanent_notes_stray_expires_at_is_not_shown_as_its_deadline(tmp_path: Path) -> None:
     # The README audit: an L4 note carrying expires_at 2020-01-01 was shown "[L4, expires 2020-01-01 …]"
     # in every hit and by get, while (as adr/0002 rules) it never expires.
-    from helpers import write_file
-
-    root = tmp_path / "vault"
-    write_file(root, "l4.md", "---\nlayer: L4\nexpires_at: 2020-01-01\n---\nplatypus procedure\n")
-    write_file(root, "perm.md", "---\npermanent: true\nexpires_at: 2020-01-01\n---\nplatypus forever\n")
-    write_file(root, ".vaultmem.toml", 'embedder = "hashing"\n')  # the CLI below uses the same embedder
+    root = write_vault(tmp_path / "vault", {
+        "l4.md": "---\nlayer: L4\nexpires_at: 2020-01-01\n---\nplatypus procedure\n",
+        "perm.md": "---\npermanent: true\nexpires_at: 2020-01-01\n---\nplatypus forever\n",
+        ".vaultmem.toml": 'embedder = "hashing"\n',  # the CLI below uses the same embedder
+    })
     with Vault(root) as vault:
         vault.index()
         hits = vault.search("platypus", k=2)
@@ -1102,12 +1100,11 @@ def test_a_permanent_notes_stray_expires_at_is_not_shown_as_its_deadline(tmp_pat
 def test_a_turkish_dotless_i_is_found_by_capitals_and_by_a_plain_i(tmp_path: Path) -> None:
     # A trial on a real Turkish vault: "Kadıköy" was found only as written; "KADIKÖY" (capitals
     # lower to i, not ı) and "Kadikoy" (typed without a Turkish keyboard) found nothing.
-    from helpers import write_file
-
-    root = tmp_path / "vault"
-    write_file(root, "Günlük/03.06.2026.md", "Sabah Zeynep ile Kadıköy'de kahvaltı ettik, staj başvurusunu konuştuk.\n")
-    write_file(root, "kafka.md", "Apache Kafka yüksek performanslı bir olay akış platformudur.\n")
-    write_file(root, "other.md", "Nothing about breakfast here at all.\n")
+    root = write_vault(tmp_path / "vault", {
+        "Günlük/03.06.2026.md": "Sabah Zeynep ile Kadıköy'de kahvaltı ettik, staj başvurusunu konuştuk.\n",
+        "kafka.md": "Apache Kafka yüksek performanslı bir olay akış platformudur.\n",
+        "other.md": "Nothing about breakfast here at all.\n",
+    })
     with Vault(root, embedder=HashingEmbedder()) as vault:
         vault.index()
         for query in ("Kadıköy kahvaltı", "KADIKÖY", "Kadikoy kahvalti"):

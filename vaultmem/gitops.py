@@ -152,28 +152,43 @@ def removals(root: Path) -> tuple[list[Removal], bool]:
     nested = ["--relative", "--", "."] if _git(root, "rev-parse", "--show-prefix").stdout.strip() else []
     found = [Removal(path, blob, None) for path, blob, _moved_to in _raw_entries(_git_bytes(
         root, "diff", "--no-renames", "--diff-filter=D", "--raw", "--no-abbrev", "-z", "HEAD", *nested))]
-    boundary = _git(root, "rev-list", "--max-count=1", f"--skip={REMOVAL_SCAN_COMMITS}", "HEAD").stdout.strip()
+    recent, truncated = _recent_commits(root)
     # --no-follow: a log.follow setting would follow "." as one file.
     logged = _git_bytes(root, "log", "--no-follow", SAME_FILE, "--diff-filter=DR", "--raw", "--no-abbrev", "-z",
-                        f"--format={_RECORD}%H", "HEAD", *([f"^{boundary}"] if boundary else []), *nested)
+                        f"--format={_RECORD}%H", *recent, *nested)
     for record in logged.split(_RECORD.encode()):
         commit, _, changes = record.partition(b"\0")
         found += [Removal(path, blob, commit.decode().strip(), moved_to) for path, blob, moved_to in _raw_entries(changes)]
-    return found, bool(boundary)
+    return found, truncated
+
+
+def _recent_commits(root: Path) -> tuple[list[str], bool]:
+    """The revisions a scan of HEAD's newest :data:`REMOVAL_SCAN_COMMITS` commits names to
+    ``git log``, and whether older commits are left out."""
+    boundary = _git(root, "rev-list", "--max-count=1", f"--skip={REMOVAL_SCAN_COMMITS}", "HEAD").stdout.strip()
+    return ["HEAD", *([f"^{boundary}"] if boundary else [])], bool(boundary)
 
 
 def _raw_entries(raw: bytes) -> Iterator[tuple[str, str, str | None]]:
-    """(path, its blob before, the path it moved to) of each ``--raw -z`` entry: ``:META\0PATH\0``,
-    or ``:META\0OLD\0NEW\0`` for a rename (status R…) or a copy (C…)."""
+    """(path, its blob before, the path it moved to) of each ``--raw -z`` entry but a copy's
+    (a copy leaves the file where it was)."""
+    for status, path, before, _after, moved_to in _raw_changes(raw):
+        if status != "C":
+            yield path, before, moved_to
+
+
+def _raw_changes(raw: bytes) -> Iterator[tuple[str, str, str, str, str | None]]:
+    """(status letter, path, blob before, blob after, the path it moved to) of each ``--raw -z``
+    entry: ``:META\0PATH\0``, or ``:META\0OLD\0NEW\0`` for a rename (status R…) or a copy (C…)."""
     tokens = iter(raw.lstrip(b"\n").split(b"\0"))
     for meta in tokens:
         if not meta.startswith(b":"):
             continue
         fields = meta.decode().split()
+        status = fields[-1][:1]
         path = os.fsdecode(next(tokens))
-        moved_to = os.fsdecode(next(tokens)) if fields[-1][:1] in ("R", "C") else None
-        if fields[-1][:1] != "C":  # a copy leaves the file where it was
-            yield path, fields[2], moved_to
+        moved_to = os.fsdecode(next(tokens)) if status in ("R", "C") else None
+        yield status, path, fields[2], fields[3], moved_to
 
 
 @dataclass(frozen=True)
@@ -194,28 +209,17 @@ def additions(root: Path, folder: str) -> tuple[dict[str, Addition], bool]:
     commits were left unread. One ``git log`` limited to the folder."""
     if not has_commits(root):
         return {}, False
-    boundary = _git(root, "rev-list", "--max-count=1", f"--skip={REMOVAL_SCAN_COMMITS}", "HEAD").stdout.strip()
+    recent, truncated = _recent_commits(root)
     logged = _git_bytes(root, "log", "--no-follow", "--no-renames", "--diff-filter=A", "--raw", "--no-abbrev", "-z",
-                        "--relative", f"--format={_RECORD}%H{_FIELD}%cI", "HEAD",
-                        *([f"^{boundary}"] if boundary else []), "--", folder)
+                        "--relative", f"--format={_RECORD}%H{_FIELD}%cI", *recent, "--", folder)
     found: dict[str, Addition] = {}
     for record in logged.split(_RECORD.encode()):
         header, _, changes = record.partition(b"\0")
         commit, _, date = header.decode().strip().partition(_FIELD)
-        for path, blob in _added_entries(changes):
-            found.setdefault(path, Addition(path, blob, commit, date))  # newest first: the first seen is the newest
-    return found, bool(boundary)
-
-
-def _added_entries(raw: bytes) -> Iterator[tuple[str, str]]:
-    """(path, the blob it was added with) of each ``--raw -z`` entry of status A."""
-    tokens = iter(raw.lstrip(b"\n").split(b"\0"))
-    for meta in tokens:
-        if meta.startswith(b":"):
-            fields = meta.decode().split()
-            path = os.fsdecode(next(tokens))
-            if fields[-1] == "A":
-                yield path, fields[3]
+        for status, path, _before, blob, _moved_to in _raw_changes(changes):
+            if status == "A":  # newest first: the first seen is the newest
+                found.setdefault(path, Addition(path, blob, commit, date))
+    return found, truncated
 
 
 def working_blobs(root: Path, relatives: Sequence[str]) -> dict[str, str]:

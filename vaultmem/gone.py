@@ -141,14 +141,10 @@ def _where_now(paths: VaultPaths, notes: NoteStore, removed: list[Removal], chos
     if last.moved_to is not None:
         if any(row.path == last.moved_to for row in notes.find(last.moved_to)):
             return RenamedTo(last.moved_to)
-        return Gone(last.path, last.commit, last.moved_to, _in_archive(paths, last.moved_to), follow=last.moved_to)
+        return Gone(last.path, last.commit, last.moved_to, paths.in_archive(last.moved_to), follow=last.moved_to)
     alive = [row for row in notes.find(chosen.id) if row.id == chosen.id] if chosen.id else []
     if len(alive) == 1:
         return RenamedTo(alive[0].path)  # moved and edited past git's rename detection, or copied and then deleted
     # Deleted from git's view; forget without auto-commit moves it to the archive on disk.
-    archived = None if _in_archive(paths, last.path) else newest_archived(paths, last.path)
+    archived = None if paths.in_archive(last.path) else newest_archived(paths, last.path)
     return Gone(last.path, last.commit, archived, archived is not None, follow=last.path)
-
-
-def _in_archive(paths: VaultPaths, relative: str) -> bool:
-    return relative == paths.archive_dir or relative.startswith(paths.archive_dir + "/")

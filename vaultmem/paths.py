@@ -231,7 +231,11 @@ class VaultPaths:
             return False
         if any(part.startswith(".") for part in parts):
             return True  # covers .obsidian/.git/.trash/.vaultmem and every hidden folder
-        return relative_dir == self.archive_dir or relative_dir.startswith(self.archive_dir + "/")
+        return self.in_archive(relative_dir)
+
+    def in_archive(self, relative: str) -> bool:
+        """Is ``relative`` (a file or folder) the archive folder or inside it?"""
+        return relative == self.archive_dir or relative.startswith(self.archive_dir + "/")
 
     def is_note_path(self, relative: str) -> bool:
         """True for a Markdown file vaultmem indexes (not hidden, not temp, not ignored, not excluded)."""
