@@ -769,6 +769,78 @@ def test_auto_commit_on_a_checked_out_commit_commits_nothing_and_says_why_in_the
     assert "?? memories/" in git(repo, "status", "--porcelain")
 
 
+def test_auto_commit_mid_merge_leaves_the_memory_uncommitted_and_the_merge_as_it_was(repo: Path) -> None:
+    # A trial: with a pull stopped on a conflict in another note, vaultmem committed on the
+    # branch; the merge's commit, made from git's index, then undid vaultmem's change to a
+    # note the merge had also changed — after the CLI had said "committed".
+    auto_commit_on(repo)
+    commit_all(repo, "config")
+    merge_in_conflict(repo, "---\ntitle: Rui\nlayer: L3\n---\nRui likes fado.\n",
+                      "---\ntitle: Rui\nlayer: L3\n---\nRui likes bossa nova.\n")
+    head = git(repo, "rev-parse", "HEAD")
+    result = Vault(repo).remember("The car's service is due in March", layer="L3", now=NOW)
+    assert result.commit is None
+    assert (repo / result.path).read_text(encoding="utf-8").endswith("The car's service is due in March\n")
+    [left] = result.not_committed
+    assert left.path == result.path
+    assert left.reason.startswith("a merge is in progress: ") and "`git merge --abort`" in left.reason, left.reason
+    shown = run_cli(repo, "remember", "--layer", "L3", "Passport renewal is due in May")
+    assert shown.exit_code == 0, shown.output
+    assert "a merge is in progress" in shown.output and "committed " not in shown.output, shown.output
+    assert git(repo, "rev-parse", "HEAD") == head
+    assert Path(repo, git(repo, "rev-parse", "--git-path", "MERGE_HEAD").strip()).is_file()
+    assert git(repo, "status", "--porcelain", "people/rui.md").startswith("UU ")  # still the person's merge to resolve
+
+
+def stopped_on_rui(repo: Path, *command: str) -> None:
+    """people/rui.md changed on a branch `desktop` and, otherwise, here; then ``git COMMAND``
+    (a cherry-pick, revert or `am` of one of them), which stops on the note's conflict."""
+    note = repo / "people/rui.md"
+    git(repo, "checkout", "-q", "-b", "desktop")
+    note.write_text(note.read_text().replace("jazz", "fado"))
+    commit_all(repo, "desktop: fado")
+    git(repo, "checkout", "-q", "-")
+    note.write_text(note.read_text().replace("jazz", "bossa nova"))
+    commit_all(repo, "laptop: bossa nova")
+    note.write_text(note.read_text().replace("bossa nova", "choro"))
+    commit_all(repo, "laptop: choro")
+    patch = git(repo, "format-patch", "-1", "--stdout", "desktop") if command[0] == "am" else None
+    stopped = subprocess.run(["git", *command], cwd=repo, input=patch, capture_output=True, text=True)
+    assert stopped.returncode != 0, stopped.stdout
+
+
+@pytest.mark.parametrize(("command", "named"), [
+    (["cherry-pick", "desktop"], "a cherry-pick is in progress"),
+    (["revert", "--no-edit", "HEAD~1"], "a revert is in progress"),
+    (["am", "--3way"], "a `git am` is in progress"),
+])
+def test_auto_commit_mid_cherry_pick_revert_or_am_commits_nothing_and_names_it(repo: Path, command: list[str],
+                                                                                named: str) -> None:
+    auto_commit_on(repo)
+    commit_all(repo, "config")
+    stopped_on_rui(repo, *command)
+    head = git(repo, "rev-parse", "HEAD")
+    result = Vault(repo).remember("The car's service is due in March", layer="L3", now=NOW)
+    assert result.commit is None
+    assert [(item.path, item.reason.split(":")[0]) for item in result.not_committed] == [(result.path, named)]
+    assert git(repo, "rev-parse", "HEAD") == head
+
+
+def test_auto_commit_in_a_linked_worktree_mid_merge_commits_nothing(repo: Path, tmp_path: Path) -> None:
+    # A linked worktree keeps its MERGE_HEAD in .git/worktrees/<name>/, not in its own .git (a file).
+    auto_commit_on(repo)
+    commit_all(repo, "config")
+    linked = tmp_path / "linked"
+    git(repo, "worktree", "add", "-q", "-b", "linked", str(linked))
+    merge_in_conflict(linked, "---\ntitle: Rui\nlayer: L3\n---\nRui likes fado.\n",
+                      "---\ntitle: Rui\nlayer: L3\n---\nRui likes bossa nova.\n")
+    head = git(linked, "rev-parse", "HEAD")
+    result = Vault(linked).remember("The car's service is due in March", layer="L3", now=NOW)
+    assert result.commit is None
+    assert [item.reason.split(":")[0] for item in result.not_committed] == ["a merge is in progress"]
+    assert git(linked, "rev-parse", "HEAD") == head
+
+
 def test_history_lists_the_merge_that_resolved_a_conflict_in_the_note(repo: Path) -> None:
     note = repo / "people/rui.md"
     git(repo, "checkout", "-q", "-b", "desktop")

@@ -279,6 +279,60 @@ class CommitResult:
 
 DETACHED_REASON = ("HEAD is detached (a rebase, bisect or checked-out commit), so a commit would be on no branch and "
                    "`git rebase --abort` or a checkout would drop it; commit it yourself once HEAD is on a branch")
+
+
+@dataclass(frozen=True)
+class _Operation:
+    """An operation git stops in the middle of (on a conflict), as ``git status`` tells it: the
+    file or folder of the git directory that marks it, its name, and how to finish or abort it."""
+
+    marker: str
+    name: str
+    finish: str
+    abort: str
+    detaches_head: bool = False
+
+
+# Checked in this order: a rebase's own stops can leave MERGE_HEAD (`rebase -r`), and `git am`
+# shares rebase-apply with `rebase --apply` (its `applying` file tells them apart). A bisect is
+# not here: HEAD is detached at each of its steps (DETACHED_REASON), and before its first step
+# nothing is staged and `git bisect reset` checks the branch out again, commits and all. Nor is
+# `sequencer/` alone: a cherry-pick of several commits between two picks holds nothing half
+# done, and git leaves that folder behind at times, which would refuse every commit for good.
+_IN_PROGRESS = (
+    _Operation("rebase-merge", "a rebase", "git rebase --continue", "git rebase --abort", detaches_head=True),
+    _Operation("rebase-apply/applying", "a `git am`", "git am --continue", "git am --abort"),
+    _Operation("rebase-apply", "a rebase", "git rebase --continue", "git rebase --abort", detaches_head=True),
+    _Operation("MERGE_HEAD", "a merge", "git commit", "git merge --abort"),
+    _Operation("CHERRY_PICK_HEAD", "a cherry-pick", "git cherry-pick --continue", "git cherry-pick --abort"),
+    _Operation("REVERT_HEAD", "a revert", "git revert --continue", "git revert --abort"),
+)
+
+
+def _in_progress_reason(top: Path) -> str | None:
+    """Why no commit can be made while a merge, rebase, ``git am``, cherry-pick or revert is
+    in progress (``None``: none is). Their markers are found with ``rev-parse --git-path``,
+    which knows where a linked worktree's or a submodule's git directory is."""
+    found = _git(top, "rev-parse", *[arg for operation in _IN_PROGRESS for arg in ("--git-path", operation.marker)])
+    for operation, marker in zip(_IN_PROGRESS, found.stdout.splitlines(), strict=True):
+        if (top / marker).exists():
+            return _in_progress_text(operation)
+    return None
+
+
+def _in_progress_text(operation: _Operation) -> str:
+    # The commit that finishes the operation is made from git's index, which holds its
+    # changes and not vaultmem's: it reverted vaultmem's change to a file both changed (a
+    # trial: a note a merge had changed lost vaultmem's append in the merge commit, while
+    # the CLI had said "committed"). A rebase's HEAD is detached, and its abort drops it too.
+    undone = ("the commit that finishes it is made from git's index, which holds its changes and not vaultmem's, "
+              "so it would undo vaultmem's change to any file both changed")
+    if operation.detaches_head:
+        undone = f"HEAD is detached, so `{operation.abort}` would drop a commit made now, and {undone}"
+    return (f"{operation.name} is in progress: {undone}; finish it (`{operation.finish}`) or abort it "
+            f"(`{operation.abort}`), then commit this file yourself")
+
+
 COMMIT_ATTEMPTS = 5  # HEAD moved under us (the person committed at that moment): start again
 LOCK_NAME = "git.lock"
 LOCK_POLL_SECONDS = 0.05
@@ -365,7 +419,8 @@ class _Commit:
         head = _git(self.top, "rev-parse", "--verify", "--quiet", "HEAD^{commit}", check=False)
         self.head = head.stdout.strip() if head.returncode == 0 else None
         self.zero = "0" * len(self.head or _ZERO)  # 40 for SHA-1 repositories, 64 for SHA-256
-        self.detached = _git(self.top, "symbolic-ref", "--quiet", "HEAD", check=False).returncode != 0
+        detached = _git(self.top, "symbolic-ref", "--quiet", "HEAD", check=False).returncode != 0
+        self.refusal = _in_progress_reason(self.top) or (DETACHED_REASON if detached else None)
         self.index_file = lock_dir / f"git-index-{os.getpid()}-{secrets.token_hex(4)}"
         self.not_committed: list[NotCommitted] = []
         self.yours_left_uncommitted: list[str] = []
@@ -379,13 +434,14 @@ class _Commit:
                 leftover.unlink(missing_ok=True)
 
     def _make(self, changes: Sequence[FileChange]) -> CommitResult | None:
-        if self.detached:
+        if self.refusal is not None:
             # A commit on a detached HEAD belongs to no branch: `git rebase --abort`, or the
             # checkout of a branch, drops it, and with it a note vaultmem created (a trial:
             # "remembered … committed", then gone from the vault after a rebase --abort).
-            # Left uncommitted, a new note survives both and the person commits it.
+            # A merge or cherry-pick in progress undoes it too (_in_progress_text). Left
+            # uncommitted, a new note survives all of them and the person commits it.
             for change in changes:
-                self._note(change.path, DETACHED_REASON)
+                self._note(change.path, self.refusal)
             return CommitResult(None, self.not_committed)
         paths = [self.full(change.path) for change in changes] + [self.full(change.moved_from) for change in changes if change.moved_from]
         head_entries = self._entries(paths) if self.head else {}
