@@ -189,3 +189,51 @@ def test_a_checkout_with_crlf_line_endings_is_not_a_change(machines: tuple[Path,
     git(tmp_path, "clone", "-q", "-c", "core.autocrlf=true", str(tmp_path / "hub.git"), str(windows))
     assert b"\r\n" in (windows / "_archive" / "memories" / "door.md").read_bytes()
     assert archive_problems(windows, "check") == []
+
+
+def archive_then_pull_rebase(laptop: Path, desktop: Path, edited: str) -> None:
+    """The laptop forgets memories/door.md (vaultmem commits the move); the desktop, not
+    pulled yet, edits ``edited`` and pushes; the laptop runs `git pull --rebase`, which
+    replays its archiving commit on top of the desktop's."""
+    assert run_cli(laptop, "forget", "memories/door.md").exit_code == 0
+    note = desktop / edited
+    note.write_text(note.read_text(encoding="utf-8").replace("4471", "9902").replace("Oat", "Soy"), encoding="utf-8")
+    git(desktop, "commit", "-qam", "an edit on the desktop")
+    git(desktop, "push", "-q")
+    git(laptop, "pull", "-q", "--rebase")
+
+
+def test_an_edit_a_pull_rebase_carried_into_the_archiving_commit_is_said_on_both_machines(machines: tuple[Path, Path]) -> None:
+    """Was: the replayed archiving commit itself added the edited bytes, so its blob matched
+    the file and check said nothing; the blob vaultmem's commit message names does not."""
+    laptop, desktop = machines
+    archive_then_pull_rebase(laptop, desktop, "memories/door.md")
+    archived = laptop / "_archive" / "memories" / "door.md"
+    assert "9902" in archived.read_text(encoding="utf-8")  # the premise: the rebase took the edit in
+    assert git(laptop, "status", "--porcelain") == ""
+    found = archive_problems(laptop, "check")
+    assert [problem["path"] for problem in found] == ["_archive/memories/door.md"]
+    assert "a `git pull --rebase` replayed that commit on top of an edit made elsewhere to memories/door.md" in found[0]["message"]
+    assert "`git mv _archive/memories/door.md memories/door.md`" in found[0]["fix"]
+    git(laptop, "push", "-q")
+    git(desktop, "pull", "-q")
+    assert [problem["path"] for problem in archive_problems(desktop, "check")] == ["_archive/memories/door.md"]
+
+
+def test_dropping_a_rebased_edit_as_the_fix_says_brings_back_what_was_archived(machines: tuple[Path, Path]) -> None:
+    laptop, desktop = machines
+    archive_then_pull_rebase(laptop, desktop, "memories/door.md")
+    fix = archive_problems(laptop, "check")[0]["fix"]
+    drop = fix.split("to drop the change, `", 1)[1].split("`", 1)[0]
+    assert drop.startswith("git show ")
+    subprocess.run(drop, shell=True, cwd=laptop, check=True)
+    assert "4471" in (laptop / "_archive" / "memories" / "door.md").read_text(encoding="utf-8")
+    assert archive_problems(laptop, "check") == []
+
+
+def test_a_pull_rebase_that_brought_only_other_notes_leaves_the_archive_clean(machines: tuple[Path, Path]) -> None:
+    laptop, desktop = machines
+    archive_then_pull_rebase(laptop, desktop, "memories/milk.md")
+    assert "Soy milk" in (laptop / "memories" / "milk.md").read_text(encoding="utf-8")
+    assert "Vaultmem-Archived: " in git(laptop, "log", "-1", "--format=%B")
+    assert archive_problems(laptop, "check") == []

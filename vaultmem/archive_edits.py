@@ -14,9 +14,14 @@ restore command; the note is a file, and a move keeps its history) and how to dr
 change. One ``git log`` limited to the archive folder and one ``hash-object`` for the files
 it names, whatever vaultmem's index holds: the machine that did not archive sees it too.
 
+A ``git pull --rebase`` on the machine that archived replays the archiving commit onto the
+other machine's edit, so that commit itself adds the edited bytes. vaultmem's commit names
+the blob it archived in its message (``gitops.ARCHIVED_TRAILER``), which a rebase keeps: a file
+whose bytes are not that blob is reported too, and the fix restores the blob, not the commit.
+
 Not seen: an archive no commit holds yet (nothing to compare with), older than
-``gitops.REMOVAL_SCAN_COMMITS`` commits, and a ``git pull --rebase`` on the machine that
-archived: the rebase rewrites the archiving commit itself to add the edited bytes.
+``gitops.REMOVAL_SCAN_COMMITS`` commits, and a rebase of an archiving commit that is not
+vaultmem's (``auto_commit`` off: the person committed the move, with no trailer).
 """
 
 from __future__ import annotations
@@ -46,9 +51,14 @@ def _edited(paths: VaultPaths) -> list[Problem]:
     added, _older_unread = additions(paths.root, paths.archive_dir)
     present = sorted(path for path in added if paths.absolute(path).is_file())
     now = working_blobs(paths.root, present)
-    changed = [added[path] for path in present if now[path] != added[path].blob]
+    changed = [added[path] for path in present if now[path] != _archived(added[path])]
     origins = _origins(paths, changed)
     return [_problem(paths, addition, origins[addition.path]) for addition in changed]
+
+
+def _archived(addition: Addition) -> str:
+    """The blob vaultmem archived: the one its commit names, else the one the commit added."""
+    return addition.archived or addition.blob
 
 
 def _origins(paths: VaultPaths, changed: list[Addition]) -> Mapping[str, str]:
@@ -68,8 +78,19 @@ def _origins(paths: VaultPaths, changed: list[Addition]) -> Mapping[str, str]:
 
 def _problem(paths: VaultPaths, addition: Addition, origin: str) -> Problem:
     archived, commit = shlex.quote(addition.path), addition.commit[:10]
-    shown = f"`git diff {commit} -- {archived}` shows the change"
-    drop = f"to drop the change, `git checkout {commit} -- {archived}`"
+    if _archived(addition) == addition.blob:
+        shown = f"`git diff {commit} -- {archived}` shows the change"
+        drop = f"to drop the change, `git checkout {commit} -- {archived}`"
+        how = (f"git merges an edit made elsewhere to {origin} into the archived copy when one machine archived the "
+               "note and another edited it")
+    else:
+        # The commit itself holds the edit: checking it out again would keep it; the blob
+        # the commit's message names is what vaultmem archived.
+        blob = _archived(addition)
+        shown = f"`git diff {blob} {addition.blob}` shows the change"
+        drop = f"to drop the change, `git show {blob} > {archived}`"
+        how = (f"a `git pull --rebase` replayed that commit on top of an edit made elsewhere to {origin}, so the "
+               f"commit holds the edit instead of the bytes vaultmem archived, blob {blob[:10]}")
     if paths.absolute(origin).exists():
         back = (f"{origin} is a note again: copy the change into it by hand ({shown}), then {drop}")
     else:
@@ -77,5 +98,4 @@ def _problem(paths: VaultPaths, addition: Addition, origin: str) -> Problem:
                 f"(then `vaultmem index`); {drop}; {shown}")
     return Problem(addition.path, "archive",
                    f"changed since commit {commit} ({addition.date[:10]}) put it in the archive: search does not read "
-                   f"the archive, so this change is never found (git merges an edit made elsewhere to {origin} into the "
-                   "archived copy when one machine archived the note and another edited it)", back)
+                   f"the archive, so this change is never found ({how})", back)

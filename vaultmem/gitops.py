@@ -194,12 +194,21 @@ def _raw_changes(raw: bytes) -> Iterator[tuple[str, str, str, str, str | None]]:
 @dataclass(frozen=True)
 class Addition:
     """The newest commit that added the file at ``path`` (``git log --diff-filter=A``, renames
-    not followed), and the blob it put there."""
+    not followed), and the blob it put there; ``archived``: the blob the commit's message says
+    vaultmem archived there (its :data:`ARCHIVED_TRAILER`), ``None`` when it says none. The two
+    differ when ``git pull --rebase`` replayed vaultmem's commit onto an edit made elsewhere."""
 
     path: str
     blob: str
     commit: str
     date: str  # the commit's date, ISO 8601
+    archived: str | None = None
+
+
+# The trailer vaultmem's commit gives each file it moved to the archive: `<blob> <path>`. A
+# rebase keeps a commit's message but rewrites its tree: replayed onto another machine's edit of
+# the note, the commit adds the edited bytes, and only this line still says what was archived.
+ARCHIVED_TRAILER = "Vaultmem-Archived"
 
 
 def additions(root: Path, folder: str) -> tuple[dict[str, Addition], bool]:
@@ -211,15 +220,31 @@ def additions(root: Path, folder: str) -> tuple[dict[str, Addition], bool]:
         return {}, False
     recent, truncated = _recent_commits(root)
     logged = _git_bytes(root, "log", "--no-follow", "--no-renames", "--diff-filter=A", "--raw", "--no-abbrev", "-z",
-                        "--relative", f"--format={_RECORD}%H{_FIELD}%cI", *recent, "--", folder)
+                        "--relative", f"--format={_RECORD}%H{_FIELD}%cI{_FIELD}%(trailers:key={ARCHIVED_TRAILER},valueonly)",
+                        *recent, "--", folder)
     found: dict[str, Addition] = {}
     for record in logged.split(_RECORD.encode()):
         header, _, changes = record.partition(b"\0")
-        commit, _, date = header.decode().strip().partition(_FIELD)
+        if not header.strip():
+            continue  # before the first record
+        commit, date, trailers = header.decode("utf-8", "surrogateescape").strip("\n").split(_FIELD, 2)
+        archived = _archived_blobs(trailers)
         for status, path, _before, blob, _moved_to in _raw_changes(changes):
             if status == "A":  # newest first: the first seen is the newest
-                found.setdefault(path, Addition(path, blob, commit, date))
+                found.setdefault(path, Addition(path, blob, commit, date, archived.get(path)))
     return found, truncated
+
+
+def _archived_blobs(trailers: str) -> dict[str, str]:
+    """Path → blob of each :data:`ARCHIVED_TRAILER` value (``<blob> <path>``, one a line). A
+    line of another shape (a person's own trailer of that name) names nothing: its file is
+    compared with the blob its commit added, as one without a trailer."""
+    found = {}
+    for line in trailers.splitlines():
+        blob, _, path = line.strip().partition(" ")
+        if path and all(char in "0123456789abcdef" for char in blob) and len(blob) in (40, 64):
+            found[path] = blob
+    return found
 
 
 def working_blobs(root: Path, relatives: Sequence[str]) -> dict[str, str]:
@@ -454,7 +479,7 @@ class _Commit:
         updates = {path: entry for path, entry in updates.items() if entry != head_entries.get(path)}
         if not updates:
             return CommitResult(None, self.not_committed)
-        commit = self._commit(updates)
+        commit = self._commit(updates, self._archived_trailers(changes, updates))
         if commit is None:
             return None
         self._sync_index(updates, head_entries)
@@ -462,6 +487,19 @@ class _Commit:
 
     def full(self, relative: str | None) -> str:
         return f"{self.prefix}{relative}"
+
+    def _archived_trailers(self, changes: Sequence[FileChange], updates: Mapping[str, _Entry | None]) -> list[str]:
+        """An :data:`ARCHIVED_TRAILER` line for each file this commit moves (to the archive), read
+        by archive_edits.py. A name a trailer line cannot hold (a line break, a control
+        character, spaces at an end) gets none: its file is compared as one without."""
+        lines = []
+        for change in changes:
+            entry = updates.get(self.full(change.path))
+            name = change.path
+            if (change.moved_from is not None and entry is not None and name == name.strip()
+                    and not any(unicodedata.category(char) == "Cc" for char in name)):
+                lines.append(f"{ARCHIVED_TRAILER}: {entry.blob} {name}")
+        return lines
 
     def _decide(self, change: FileChange, head: Mapping[str, _Entry], ignored: set[str]) -> _Entry | _LeftOut | None:
         """The entry to commit for one path, ``None`` to remove it, or left out."""
@@ -526,7 +564,7 @@ class _Commit:
         listed = _git_bytes(self.top, "ls-tree", "-z", "--full-tree", self.head or "", "--", *paths) if paths else b""
         return {name: _Entry(mode, blob) for (mode, kind, blob), name in _records(listed) if kind == "blob"}
 
-    def _commit(self, updates: Mapping[str, _Entry | None]) -> str | None:
+    def _commit(self, updates: Mapping[str, _Entry | None], trailers: Sequence[str]) -> str | None:
         env = {"GIT_INDEX_FILE": str(self.index_file)}
         if self.head:
             _git(self.top, "read-tree", self.head, env=env)
@@ -536,7 +574,8 @@ class _Commit:
         tree = _git(self.top, "write-tree", env=env).stdout.strip()
         parents = ["-p", self.head] if self.head else []
         signing = ["-S"] if _signs_commits(self.top) else []
-        commit = _git(self.top, "commit-tree", tree, *parents, *signing, "-m", self.message).stdout.strip()
+        message = "\n\n".join([self.message, "\n".join(trailers)]) if trailers else self.message
+        commit = _git(self.top, "commit-tree", tree, *parents, *signing, "-m", message).stdout.strip()
         # Only if HEAD is still the commit this one was built on: otherwise a commit made
         # meanwhile would be silently reverted by our tree. Then the caller starts again.
         moved = _git(self.top, "update-ref", "-m", f"commit: {self.message.splitlines()[0]}", "HEAD", commit,
