@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import codecs
 import json
 import os
 import shutil
@@ -1008,3 +1009,87 @@ def test_a_conflict_shown_inside_a_code_block_is_no_merge_in_progress(repo: Path
     assert appended.exit_code == 0, appended.output
     real = example + "<<<<<<< HEAD\nmine\n=======\nyours\n>>>>>>> other\n"
     assert merge_markers.first_conflict(real) == merge_markers.ConflictSpan(14, 18)  # one outside the block still counts
+
+
+RUI_UTF16 = "---\ntitle: Rui\nlayer: L3\nexpires_at: 2027-01-01\n---\nRui likes {music}.\n\nHe plays on Fridays 🎷.\n"
+
+
+def utf16(text: str, codec: str = "utf-16-le", newline: str = "\n") -> bytes:
+    """``text`` as a Windows editor saves it as UTF-16: a byte-order mark, then the text."""
+    bom = codecs.BOM_UTF16_LE if codec == "utf-16-le" else codecs.BOM_UTF16_BE
+    return bom + text.replace("\n", newline).encode(codec)
+
+
+def utf16_merge_in_conflict(repo: Path, attributes: str | None) -> Path:
+    """people/rui.md saved as UTF-16 on two branches with two musics, then merged: git's real
+    merge of it, with ``attributes`` as .gitattributes (none: git's default)."""
+    if attributes is not None:
+        (repo / ".gitattributes").write_text(attributes, encoding="utf-8")
+    note = repo / "people/rui.md"
+    note.write_bytes(utf16(RUI_UTF16.format(music="jazz")))
+    commit_all(repo, "rui in UTF-16")
+    git(repo, "checkout", "-q", "-b", "desktop")
+    note.write_bytes(utf16(RUI_UTF16.format(music="fado")))
+    commit_all(repo, "desktop")
+    git(repo, "checkout", "-q", "-")
+    note.write_bytes(utf16(RUI_UTF16.format(music="bossa nova")))
+    commit_all(repo, "laptop")
+    assert subprocess.run(["git", "merge", "-q", "desktop"], cwd=repo, capture_output=True).returncode != 0
+    assert git(repo, "status", "--porcelain", "people/rui.md").startswith("UU ")
+    return note
+
+
+def conflict_messages(repo: Path, relative: str) -> list[str]:
+    checked = run_cli(repo, "check", "--json")
+    assert checked.exit_code == 1, checked.output
+    problems = json.loads(checked.stdout)["problems"]
+    return [problem["message"] + " | " + problem["fix"] for problem in problems
+            if problem["path"] == relative and problem["field"] == "conflict"]
+
+
+def test_a_utf16_note_git_merged_as_binary_is_a_conflict_check_names_with_where_the_other_side_is(repo: Path) -> None:
+    # A trial: git merges a UTF-16 note as binary, writes no markers and leaves one side in the
+    # file; check named only its encoding, and search read that side as the note.
+    note = utf16_merge_in_conflict(repo, None)
+    assert "bossa nova" in note.read_bytes().decode("utf-16") and b"<<<<<<<" not in note.read_bytes()  # git's doing
+    [message] = conflict_messages(repo, "people/rui.md")
+    assert "git merges a UTF-16 file as binary" in message
+    assert "`git show :2:./people/rui.md` is your side, `:3:` the other" in message
+    shown = subprocess.run(["git", "show", ":3:./people/rui.md"], cwd=repo, capture_output=True, check=True).stdout
+    assert "fado" in shown.decode("utf-16")  # the fix's command shows the other side
+    git(repo, "add", "people/rui.md")
+    assert conflict_messages(repo, "people/rui.md") == []
+
+
+def test_a_utf16_note_merged_through_working_tree_encoding_is_a_conflict_with_its_markers(repo: Path) -> None:
+    # With working-tree-encoding git merges the text and writes the markers in UTF-16 too.
+    note = utf16_merge_in_conflict(repo, "people/rui.md working-tree-encoding=UTF-16\n")
+    assert "<<<<<<< HEAD" in note.read_bytes().decode("utf-16")
+    [message] = conflict_messages(repo, "people/rui.md")
+    assert message.startswith("an unresolved git merge conflict (<<<<<<< at line 6, >>>>>>> at line 10)"), message
+
+
+@pytest.mark.skipif(shutil.which("diff3") is None, reason="GNU diff3 merges the notes' bytes here")
+@pytest.mark.parametrize(("codec", "newline"), [("utf-16-le", "\n"), ("utf-16-be", "\n"), ("utf-16-le", "\r\n")])
+def test_utf8_markers_a_byte_merge_wrote_into_a_utf16_note_are_a_conflict_and_its_text_reads_right(
+        repo: Path, codec: str, newline: str) -> None:
+    # `diff3 -a` (as a merge driver or a merge tool might) merges lines of bytes and writes its
+    # markers as UTF-8: read as UTF-16, they were CJK letters and, in a little-endian file,
+    # every letter after them was off by a byte — indexed as garbage, no conflict said.
+    sides = {}
+    for side, music in (("base", "jazz"), ("ours", "bossa nova"), ("theirs", "fado")):
+        sides[side] = repo / f"{side}.bin"
+        sides[side].write_bytes(utf16(RUI_UTF16.format(music=music), codec, newline))
+    merged = subprocess.run(["diff3", "-m", "-a", *map(str, (sides["ours"], sides["base"], sides["theirs"]))],
+                            capture_output=True, check=False).stdout
+    assert b"\n<<<<<<< " in merged and b"\n=======\n" in merged  # UTF-8 markers in UTF-16 bytes: the premise
+    for path in sides.values():
+        path.unlink()
+    (repo / "people/rui.md").write_bytes(merged)
+    [message] = conflict_messages(repo, "people/rui.md")
+    assert message.startswith("an unresolved git merge conflict (<<<<<<< at line 6, >>>>>>> at line 12)"), message
+    shown = run_cli(repo, "get", "people/rui.md")
+    assert "! conflict: an unresolved git merge conflict" in shown.output
+    assert "Rui likes fado.\n>>>>>>> " in shown.output and "He plays on Fridays 🎷." in shown.output, shown.output
+    hits = run_json(repo, "search", "Rui fado Fridays")
+    assert [hit["path"] for hit in hits][:1] == ["people/rui.md"], hits  # type: ignore[index]

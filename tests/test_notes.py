@@ -74,6 +74,18 @@ def test_a_note_saved_as_utf16_with_a_bom_is_read_as_its_text_and_reported_as_no
                      "changes nothing in it", "re-save the file as UTF-8 (in the editor that saved it: Save As, encoding UTF-8)")]
 
 
+@pytest.mark.parametrize("codec", ["utf-16-le", "utf-16-be"])
+def test_a_utf16_text_of_markers_in_utf16_or_of_cjk_letters_is_no_byte_merge(codec: str) -> None:
+    from vaultmem.merge_markers import utf16_with_byte_markers
+
+    # Markers in UTF-16 (a working-tree-encoding merge) are read by the plain decode; and
+    # U+3C0A U+3C3C … are the letters a UTF-8 marker would be read as, but in their own bytes.
+    in_utf16 = "a\n<<<<<<< HEAD\nb\n=======\nc\n>>>>>>> x\n"
+    letters = "a\n\u3c0a\u3c3c\u3c3c\u3c3c\u3c20x\n\u3d0a\u3d3d\u3d3d\u3d3d\u3e0a\u3e3e\u3e3e\u3e3e\n"
+    assert utf16_with_byte_markers(in_utf16.encode(codec), codec) is None
+    assert utf16_with_byte_markers(letters.encode(codec), codec) is None
+
+
 def test_a_utf16_note_saved_with_its_bom_twice_keeps_its_frontmatter() -> None:
     # The trial's file began FF FE FF FE: an editor saved a BOM in front of a text that held one.
     note = parse_note("Imports/Windows notes.md", utf16_bytes("\ufeff" + WINDOWS_NOTE))

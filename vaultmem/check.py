@@ -12,6 +12,7 @@ not load, a date no calendar holds) is reported as a ``fix`` problem either way.
 
 from __future__ import annotations
 
+import shlex
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
@@ -24,12 +25,13 @@ from .errors import (
     ConfigError,
     FixRefused,
     FrontmatterError,
+    GitError,
     NoteReadError,
     UnresolvedConflict,
     VaultmemError,
     WriteConflict,
 )
-from .gitops import is_repository
+from .gitops import is_repository, unmerged
 from .lifecycle import EXPIRING_LAYERS, LayerPolicy, format_duration, is_absent, resolve_now
 from .merge_markers import require_resolved
 from .name_clashes import name_clash_problems
@@ -134,7 +136,35 @@ def check_vault(paths: VaultPaths, policy: LayerPolicy, fix: bool = False, now: 
     report.problems.extend(sync_copy_problems(notes))
     report.problems.extend(name_clash_problems(stat.path for stat in files))  # every file: one unread is still lost
     report.problems.extend(archive_edit_problems(paths))  # a change git merged into an archived note
+    report.problems.extend(unmarked_conflict_problems(paths, notes))
     return report
+
+
+def unmarked_conflict_problems(paths: VaultPaths, notes: list[Note]) -> list[Problem]:
+    """A note git's index holds unmerged whose file shows no conflict markers. Git merges a
+    UTF-16 note as binary: it writes no markers and leaves your side in the file, the other
+    only in its index; nothing said so, and search read one side as the note (a trial). The
+    same for a note one side deleted and the other changed. A git that fails to answer is one
+    problem saying so."""
+    if not is_repository(paths.root):
+        return []
+    try:
+        listed = unmerged(paths.root)
+    except GitError as error:
+        return [Problem(".", "conflict", f"could not ask git which notes are in a merge conflict: {error}",
+                        "fix what git says, then run check again")]
+    marked = {note.path for note in notes if any(problem.field == "conflict" for problem in note.problems)}
+    return [_unmarked_conflict(note.path) for note in notes if note.path in listed and note.path not in marked]
+
+
+def _unmarked_conflict(relative: str) -> Problem:
+    quoted = shlex.quote(relative)
+    return Problem(relative, "conflict", "git's merge of it stopped on a conflict it could not mark in the file (git "
+                   "merges a UTF-16 file as binary; or one side deleted it): the file holds one side only, the other is "
+                   "in git's index, and search reads this one as the note",
+                   f"`git show {shlex.quote(f':2:./{relative}')}` is your side, `:3:` the other (`git status` says how they "
+                   f"conflict); keep one (`git checkout --ours -- {quoted}` or `--theirs`), copy in what you want from "
+                   f"the other (a UTF-16 note re-saved as UTF-8), then `git add {quoted}`")
 
 
 def _try_fix(paths: VaultPaths, note: Note, policy: LayerPolicy, now: object, report: CheckReport) -> tuple[Fix | None, bool]:

@@ -247,6 +247,13 @@ def _archived_blobs(trailers: str) -> dict[str, str]:
     return found
 
 
+def unmerged(root: Path) -> set[str]:
+    """The files of the vault (vault-relative) git's index holds unmerged: a merge, rebase,
+    cherry-pick or ``am`` stopped on their conflict and they are not ``git add``-ed yet."""
+    listed = _git_bytes(root, "ls-files", "-z", "--unmerged", "--", ".")
+    return {name for _fields, name in _records(listed)}
+
+
 def working_blobs(root: Path, relatives: Sequence[str]) -> dict[str, str]:
     """The blob id git would give each file as it is now in the working tree (its clean filters
     applied, as ``git add`` would: a CRLF checkout hashes as committed). One ``hash-object

@@ -5,6 +5,11 @@ lines (``<<<<<<< ours`` … ``=======`` … ``>>>>>>> theirs``), and a conflict 
 frontmatter's closing ``---``. Such a file is not vaultmem's to edit: replacing its body
 replaced one side and the ``=======``/``>>>>>>>`` lines with it, leaving the other side
 gone from the file and an opening marker dangling (a two-machine trial). See adr/0006.
+
+A UTF-16 note is merged by git as binary: no markers, the file keeps one side (the conflict
+is in git's index only, gitops.unmerged). A tool that merges its bytes as lines (GNU ``diff3
+-a``, a byte-level merge driver) writes the markers as single bytes (UTF-8) into the UTF-16
+text: :func:`utf16_with_byte_markers` reads such a file with its markers as lines.
 """
 
 from __future__ import annotations
@@ -18,6 +23,10 @@ from .markdown import code_ranges
 _OPENING = re.compile(r"<{7}(?: |$)")
 _MIDDLE = re.compile(r"={7}$")
 _CLOSING = re.compile(r">{7}(?: |$)")
+# A marker line written as single bytes, at a line start (after a 0x0A byte), with its line
+# break: in UTF-16 text a 0x0A byte followed by seven 0x3C bytes would be the letters U+3C0A
+# U+3C3C U+3C3C U+3C3C, rare CJK (and they must be followed by a marker's space or line break).
+_BYTE_MARKER = re.compile(rb"(?<=\n)(?:<{7}|\|{7}|={7}|>{7})(?: [^\n\x00]*)?\n")
 
 
 @dataclass(frozen=True)
@@ -62,3 +71,32 @@ def require_resolved(relative: str, content: str | bytes) -> None:
     conflict = first_conflict(text) if "<<<<<<<" in text else None
     if conflict is not None:
         raise UnresolvedConflict(relative, conflict.opening, conflict.closing)
+
+
+def utf16_with_byte_markers(body: bytes, codec: str) -> str | None:
+    """The text of a UTF-16 ``body`` (``codec``: utf-16-le or -be, the BOM cut off) holding
+    conflict marker lines written as single bytes, the markers as lines of it; ``None`` when
+    it holds no ``<<<<<<<`` … ``=======`` … ``>>>>>>>`` run of them.
+
+    Read as UTF-16 whole, each marker was three or four CJK letters and, a marker line being
+    an odd number of bytes in a little-endian file, every letter after it was off by one
+    byte: the note was indexed as garbage, its conflict unseen. Without the marker lines the
+    bytes are the two sides' UTF-16 again; each marker goes back between them at the next
+    whole letter (a little-endian line break's second byte follows the marker)."""
+    markers = list(_BYTE_MARKER.finditer(body))
+    kinds = bytes(marker.group()[0] for marker in markers)
+    opening = kinds.find(b"<")
+    middle = kinds.find(b"=", opening + 1) if opening >= 0 else -1
+    if middle < 0 or kinds.find(b">", middle + 1) < 0:
+        return None
+    cleaned, cuts, last = bytearray(), [], 0
+    for marker in markers:
+        cleaned += body[last:marker.start()]
+        cuts.append(len(cleaned) + len(cleaned) % 2)
+        last = marker.end()
+    cleaned += body[last:]
+    parts, start = [], 0
+    for cut, marker in zip(cuts, markers, strict=True):
+        parts += [bytes(cleaned[start:cut]).decode(codec, errors="replace"), marker.group().decode("utf-8", "replace")]
+        start = max(start, cut)
+    return "".join([*parts, bytes(cleaned[start:]).decode(codec, errors="replace")])

@@ -36,7 +36,7 @@ from .lifecycle import (
     to_epoch_us,
 )
 from .markdown import without_code_or_hidden
-from .merge_markers import first_conflict
+from .merge_markers import first_conflict, utf16_with_byte_markers
 
 # Bumped whenever what is derived from a file's bytes changes (title, metadata, problems):
 # an index made by an earlier reader reads every file again at its next reconcile (the index
@@ -75,7 +75,9 @@ from .merge_markers import first_conflict
 # 22: a note whose frontmatter loads with a key set twice or a `key: #…` value still has its
 #     missing expires_at reported (20 took any frontmatter problem for a block that did not load).
 # 23: markers inside one fenced code block are no merge conflict (merge_markers.first_conflict).
-READER_VERSION = "23"
+# 24: a UTF-16 note a byte-level merge wrote UTF-8 conflict markers into is read with them as
+#     lines (merge_markers.utf16_with_byte_markers): a conflict, not garbage.
+READER_VERSION = "24"
 BOM = "\ufeff"
 # A Windows editor ("Unicode" in Notepad, PowerShell's Out-File) saves UTF-16 behind one of these.
 UTF16_BOMS = ((codecs.BOM_UTF16_LE, "utf-16-le", "UTF-16 LE"), (codecs.BOM_UTF16_BE, "utf-16-be", "UTF-16 BE"))
@@ -311,6 +313,14 @@ def _decode_utf16(relative: str, raw: bytes, name: str) -> tuple[str, list[Probl
     dropped (an editor that saves one over a text holding one leaves two, which hid the
     frontmatter)."""
     bom, codec, _ = next(entry for entry in UTF16_BOMS if entry[2] == name)
+    merged = utf16_with_byte_markers(raw[len(bom):], codec)
+    if merged is not None:
+        return merged.lstrip(BOM), [Problem(
+            relative, "encoding", f"saved as {name}, with conflict markers written into it as UTF-8 by a merge of its "
+            "bytes, not its text (`diff3 -a`, a merge driver): read with them as lines, but an editor shows them "
+            "garbled, and vaultmem changes nothing in it",
+            "take one side whole (during the merge: `git checkout --ours -- FILE` or `--theirs`), re-save it as "
+            "UTF-8 and copy in what you want from the other, then `git add FILE`".replace("FILE", relative))]
     try:
         text, bad = raw[len(bom):].decode(codec), ""
     except UnicodeDecodeError as error:
