@@ -202,6 +202,34 @@ def test_a_month_is_read_by_the_names_moment_writes() -> None:
     assert moment.day("28 Sept 2026") is None  # not what moment writes
 
 
+@pytest.mark.parametrize(("date_format", "folder", "path", "day"), [
+    ("YYYY-MM-DD-dddd", "Journal", "Journal/2023-10-12-Donnerstag.md", date(2023, 10, 12)),  # a real German journal's
+    ("dddd, D. MMMM YYYY", "Tagebuch", "Tagebuch/Freitag, 15. März 2024.md", date(2024, 3, 15)),
+    ("dddd, D. MMMM YYYY", "Tagebuch", "Tagebuch/Freitag, 15. Ma\u0308rz 2024.md", date(2024, 3, 15)),  # named decomposed (macOS)
+    ("DD MMM YYYY ddd", "Log", "Log/12 Okt. 2023 Do..md", date(2023, 10, 12)),  # moment's German short names keep their dot
+    ("dddd D MMMM YYYY", "Journal", "Journal/lundi 4 mars 2024.md", date(2024, 3, 4)),
+    ("ddd D MMM YYYY", "Journal", "Journal/jeu. 1 févr. 2024.md", date(2024, 2, 1)),
+    ("dddd D [de] MMMM [de] YYYY", "Diario", "Diario/jueves 12 de octubre de 2023.md", date(2023, 10, 12)),
+    ("DD-MMM-YYYY", "Diario", "Diario/12-oct-2023.md", date(2023, 10, 12)),  # Spanish short months in -MMM- lose the dot
+])
+def test_month_and_weekday_names_obsidian_writes_in_german_french_or_spanish_date_the_note(
+        vault_dir: Path, date_format: str, folder: str, path: str, day: date) -> None:
+    # Were read in English only: an Obsidian set to German matched none of its own daily notes.
+    daily_notes(vault_dir, date_format, folder)
+    assert day_of(vault_dir, path) == (day, "daily-note format")
+
+
+def test_no_month_name_read_means_two_different_months_in_the_languages_read() -> None:
+    from vaultmem.month_names import month_spellings
+
+    for part in (0, 1):
+        months: dict[str, set[int]] = {}
+        for name, number in month_spellings(part):
+            months.setdefault(name.casefold().rstrip("."), set()).add(number)
+        assert {name: numbers for name, numbers in months.items() if len(numbers) > 1} == {}
+    assert parse_moment_format("DD MMM YYYY").day("28 Sept 2026") is None  # what no language here writes (sept. is French)
+
+
 @pytest.mark.parametrize(("date_format", "written", "named"), [
     ("gggg-[W]ww", "2026-W48", "it names no year, no month and no day, so not one day "
      "(gggg, ww: a week-based year, a week, which vaultmem does not read as a day)"),

@@ -75,7 +75,9 @@ from .merge_markers import first_conflict
 # 22: a note whose frontmatter loads with a key set twice or a `key: #…` value still has its
 #     missing expires_at reported (20 took any frontmatter problem for a block that did not load).
 # 23: markers inside one fenced code block are no merge conflict (merge_markers.first_conflict).
-READER_VERSION = "23"
+# 24: a month in German, French or Spanish dates a note by its name or `date` (month_names.py):
+#     `15. März 2024.md`, `date: jeudi 4 mai 2023`.
+READER_VERSION = "24"
 BOM = "\ufeff"
 # A Windows editor ("Unicode" in Notepad, PowerShell's Out-File) saves UTF-16 behind one of these.
 UTF16_BOMS = ((codecs.BOM_UTF16_LE, "utf-16-le", "UTF-16 LE"), (codecs.BOM_UTF16_BE, "utf-16-be", "UTF-16 BE"))
