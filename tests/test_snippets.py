@@ -539,6 +539,22 @@ def test_the_section_shown_is_the_one_holding_most_of_the_query_not_the_first_wo
     assert car.passage is not None and car.passage.headings == ["Calls"] and "May 4" not in car.snippet
 
 
+def test_a_section_holds_the_query_words_of_the_headings_above_it_and_a_bare_title_line_is_not_shown(tmp_path: Path) -> None:
+    # A trial on a German vault: "Tagesnotiz Kalender" showed only "Tagesnotiz 05.09.2026", the
+    # note's bare title line, over the section under it that held "Kalender".
+    write_file(tmp_path, "05 Journal/2026-09-05.md",
+               "# Tagesnotiz 05.09.2026\n\n## Was heute passiert ist\n\n**Kalender eingerichtet**\n"
+               "- Google Kalender mit Claude verbunden\n\n## Offene Punkte\n- Schichtplan einpflegen\n")
+    with Vault(tmp_path, embedder=HashingEmbedder()) as vault:
+        vault.index()
+        [both] = vault.search("Tagesnotiz Kalender", k=1, now=NOW)
+        [title] = vault.search("Tagesnotiz", k=1, now=NOW)
+    assert both.passage is not None
+    assert (both.passage.headings, both.passage.lines) == (["Tagesnotiz 05.09.2026", "Was heute passiert ist"], [3, 6])
+    assert both.snippet.startswith("Was heute passiert ist · Kalender eingerichtet"), both.snippet
+    assert "Kalender" in title.snippet, title.snippet  # the title's word alone: the note from its start, not its title line
+
+
 def test_notes_that_are_bases_show_their_text_or_what_they_embed_never_a_bare_file_name(tmp_path: Path, wordllama: object) -> None:
     """kepano's category and daily notes, copied into a small vault: each hit showed "Daily.base"
     or "Evergreen.base" as if the note said it."""
