@@ -407,6 +407,29 @@ def test_daily_settings_vaultmem_cannot_read_are_reported_by_check_and_search_st
     assert any(f"or a created stamp dates a note; {file}: {field}:" in warning for warning in hits.warnings), hits.warnings
 
 
+def test_a_daily_notes_date_property_of_another_day_than_its_name_is_reported_by_check_and_in_its_hits(vault_dir: Path) -> None:
+    # A real German journal: 2023-10-12-Donnerstag.md holds `date: 2024-02-04T16:13`, the day
+    # Templater filled in its creation date. The property wins, so a search for 12 October left
+    # that day's own note out without a word.
+    write_file(vault_dir, ".vaultmem.toml", CONFIG)
+    daily_notes(vault_dir, "YYYY-MM-DD-dddd", "journal")
+    write_file(vault_dir, "journal/2023-10-12-Donnerstag.md", "---\ndate: 2024-02-04T16:13\n---\nOKD bootstrap debugged.\n")
+    write_file(vault_dir, "journal/2023-10-13-Freitag.md", "---\ndate: 2023-10-13\n---\nOKD cluster up.\n")  # agrees
+    write_file(vault_dir, "journal/2023-10-14-Samstag.md", "---\ndate: 2023-10-15T08:00:00+02:00\n---\nOKD upgrade.\n")  # an instant
+    report = run_json(vault_dir, "check")
+    assert isinstance(report, dict)
+    assert [(problem["path"], problem["field"]) for problem in report["problems"]] == [("journal/2023-10-12-Donnerstag.md", "date")]
+    [problem] = report["problems"]
+    assert problem["message"] == ("date is '2024-02-04T16:13', the day 2024-02-04, but the note's name is 2023-10-12 in the "
+                                  "daily-note format YYYY-MM-DD-dddd in journal/ (.obsidian/daily-notes.json): "
+                                  "--since/--until (since/until) date it by the property")
+    assert "set date: 2023-10-12 or remove it" in problem["fix"]
+    with Vault(vault_dir) as vault:
+        [hit] = vault.search("OKD bootstrap", k=1, now=NOW)
+    assert hit.date == "2024-02-04"  # still the property's: the rule is unchanged, and now it is said
+    assert any("the note's name is 2023-10-12" in warning for warning in hit.warnings), hit.warnings
+
+
 def test_an_unsupported_format_is_reported_by_check_and_dates_nothing(journal: Path) -> None:
     daily_notes(journal, "gggg-[W]ww", "Journal")
     write_file(journal, "Journal/2026-W48.md", "Knee: a quiet week.\n")

@@ -143,15 +143,35 @@ def own_day(meta: Mapping[str, Any], path: str, daily: DailyFormat | None = None
     return calendar_day(shown_date(found.moment, found.day))
 
 
-def date_problems(meta: Mapping[str, Any], path: str) -> list[Problem]:
+def date_problems(meta: Mapping[str, Any], path: str, daily: DailyFormat | None = None) -> list[Problem]:
     """A ``date`` property that reads as no date (``2023-02-30``, ``last friday``): search by
-    date would pass over it without a word, and date the note by its name or ``created``."""
+    date would pass over it without a word, and date the note by its name or ``created``. Or
+    one that is another day than the daily note's name says (:func:`_other_day_problem`)."""
     value = meta.get("date")
-    if is_absent(value) or _property_date(value, "date") is not None:
+    if is_absent(value):
         return []
+    found = _property_date(value, "date")
+    if found is not None:
+        return _other_day_problem(value, found, path, daily)
     return [Problem(path, "date", f"date is {short_repr(value)}, which is not a date: --since/--until (since/until) do not read it",
                     "write it as 2026-11-30, 2026-11-30T09:00 or [[2026-11-30]]; a property that is not the note's date "
                     "can take another name")]
+
+
+def _other_day_problem(value: object, found: NoteDate, path: str, daily: DailyFormat | None) -> list[Problem]:
+    """A daily note whose ``date`` is another day than its name in the vault's daily-note format
+    (a real German journal: ``2023-10-12-Donnerstag.md`` with ``date: 2024-02-04T16:13``, the
+    day Templater's ``tp.file.creation_date()`` filled it in). The property wins, so a search for
+    that day's note leaves it out without a word; an instant (a time with a zone) is a moment,
+    not a day, and is not compared."""
+    named = daily.day(path) if daily is not None else None
+    if named is None or not found.day or found.moment.date() == named:
+        return []
+    return [Problem(path, "date", f"date is {short_repr(value)}, the day {found.moment.date().isoformat()}, but the note's "
+                    f"name is {named.isoformat()} in the daily-note format {daily.describe() if daily else ''}: "
+                    "--since/--until (since/until) date it by the property",
+                    f"if the note is about the day its name says, set date: {named.isoformat()} or remove it; "
+                    "a day it was written on can take another name, such as created")]
 
 
 def _property_date(value: object, key: str) -> NoteDate | None:

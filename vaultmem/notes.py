@@ -76,7 +76,8 @@ from .merge_markers import first_conflict
 #     missing expires_at reported (20 took any frontmatter problem for a block that did not load).
 # 23: markers inside one fenced code block are no merge conflict (merge_markers.first_conflict).
 # 24: a month in German, French or Spanish dates a note by its name or `date` (month_names.py):
-#     `15. März 2024.md`, `date: jeudi 4 mai 2023`.
+#     `15. März 2024.md`, `date: jeudi 4 mai 2023`; a daily note's `date` of another day than its
+#     name is a problem (dating.date_problems).
 READER_VERSION = "24"
 BOM = "\ufeff"
 # A Windows editor ("Unicode" in Notepad, PowerShell's Out-File) saves UTF-16 behind one of these.
