@@ -202,6 +202,34 @@ def test_a_month_is_read_by_the_names_moment_writes() -> None:
     assert moment.day("28 Sept 2026") is None  # not what moment writes
 
 
+@pytest.mark.parametrize(("date_format", "folder", "path", "day"), [
+    ("YYYY-MM-DD-dddd", "Journal", "Journal/2023-10-12-Donnerstag.md", date(2023, 10, 12)),  # a real German journal's
+    ("dddd, D. MMMM YYYY", "Tagebuch", "Tagebuch/Freitag, 15. März 2024.md", date(2024, 3, 15)),
+    ("dddd, D. MMMM YYYY", "Tagebuch", "Tagebuch/Freitag, 15. Ma\u0308rz 2024.md", date(2024, 3, 15)),  # named decomposed (macOS)
+    ("DD MMM YYYY ddd", "Log", "Log/12 Okt. 2023 Do..md", date(2023, 10, 12)),  # moment's German short names keep their dot
+    ("dddd D MMMM YYYY", "Journal", "Journal/lundi 4 mars 2024.md", date(2024, 3, 4)),
+    ("ddd D MMM YYYY", "Journal", "Journal/jeu. 1 févr. 2024.md", date(2024, 2, 1)),
+    ("dddd D [de] MMMM [de] YYYY", "Diario", "Diario/jueves 12 de octubre de 2023.md", date(2023, 10, 12)),
+    ("DD-MMM-YYYY", "Diario", "Diario/12-oct-2023.md", date(2023, 10, 12)),  # Spanish short months in -MMM- lose the dot
+])
+def test_month_and_weekday_names_obsidian_writes_in_german_french_or_spanish_date_the_note(
+        vault_dir: Path, date_format: str, folder: str, path: str, day: date) -> None:
+    # Were read in English only: an Obsidian set to German matched none of its own daily notes.
+    daily_notes(vault_dir, date_format, folder)
+    assert day_of(vault_dir, path) == (day, "daily-note format")
+
+
+def test_no_month_name_read_means_two_different_months_in_the_languages_read() -> None:
+    from vaultmem.month_names import month_spellings
+
+    for part in (0, 1):
+        months: dict[str, set[int]] = {}
+        for name, number in month_spellings(part):
+            months.setdefault(name.casefold().rstrip("."), set()).add(number)
+        assert {name: numbers for name, numbers in months.items() if len(numbers) > 1} == {}
+    assert parse_moment_format("DD MMM YYYY").day("28 Sept 2026") is None  # what no language here writes (sept. is French)
+
+
 @pytest.mark.parametrize(("date_format", "written", "named"), [
     ("gggg-[W]ww", "2026-W48", "it names no year, no month and no day, so not one day "
      "(gggg, ww: a week-based year, a week, which vaultmem does not read as a day)"),
@@ -377,6 +405,29 @@ def test_daily_settings_vaultmem_cannot_read_are_reported_by_check_and_search_st
         hits = vault.search("knee", k=10, now=NOW, since="2026-11-01", until="2026-11-30")
     assert [hit.path for hit in hits] == ["Notes/2026-11-25 knee.md"]
     assert any(f"or a created stamp dates a note; {file}: {field}:" in warning for warning in hits.warnings), hits.warnings
+
+
+def test_a_daily_notes_date_property_of_another_day_than_its_name_is_reported_by_check_and_in_its_hits(vault_dir: Path) -> None:
+    # A real German journal: 2023-10-12-Donnerstag.md holds `date: 2024-02-04T16:13`, the day
+    # Templater filled in its creation date. The property wins, so a search for 12 October left
+    # that day's own note out without a word.
+    write_file(vault_dir, ".vaultmem.toml", CONFIG)
+    daily_notes(vault_dir, "YYYY-MM-DD-dddd", "journal")
+    write_file(vault_dir, "journal/2023-10-12-Donnerstag.md", "---\ndate: 2024-02-04T16:13\n---\nOKD bootstrap debugged.\n")
+    write_file(vault_dir, "journal/2023-10-13-Freitag.md", "---\ndate: 2023-10-13\n---\nOKD cluster up.\n")  # agrees
+    write_file(vault_dir, "journal/2023-10-14-Samstag.md", "---\ndate: 2023-10-15T08:00:00+02:00\n---\nOKD upgrade.\n")  # an instant
+    report = run_json(vault_dir, "check")
+    assert isinstance(report, dict)
+    assert [(problem["path"], problem["field"]) for problem in report["problems"]] == [("journal/2023-10-12-Donnerstag.md", "date")]
+    [problem] = report["problems"]
+    assert problem["message"] == ("date is '2024-02-04T16:13', the day 2024-02-04, but the note's name is 2023-10-12 in the "
+                                  "daily-note format YYYY-MM-DD-dddd in journal/ (.obsidian/daily-notes.json): "
+                                  "--since/--until (since/until) date it by the property")
+    assert "set date: 2023-10-12 or remove it" in problem["fix"]
+    with Vault(vault_dir) as vault:
+        [hit] = vault.search("OKD bootstrap", k=1, now=NOW)
+    assert hit.date == "2024-02-04"  # still the property's: the rule is unchanged, and now it is said
+    assert any("the note's name is 2023-10-12" in warning for warning in hit.warnings), hit.warnings
 
 
 def test_an_unsupported_format_is_reported_by_check_and_dates_nothing(journal: Path) -> None:

@@ -275,6 +275,8 @@ def test_a_date_property_that_names_no_single_day_is_no_date() -> None:
     "Daily/2026/11/20.md", "Daily/2026/11/2026-11-20.md",  # a folder per year and month
     "20261120.md", "2026.11.20.md", "202611200930 Fleeting idea.md", "20261120093000.md",  # compact; Zettelkasten ids
     "November 20, 2026.md", "20th Nov 2026 retro.md", "Fri 20 November 2026.md",  # a month in words
+    "20. November 2026.md", "Freitag, 20. Nov. 2026.md", "vendredi 20 novembre 2026.md",  # in German, French
+    "viernes 20 de noviembre de 2026.md", "Reunión 20 nov 2026.md",  # and Spanish (moment's names)
 ])
 def test_a_day_in_the_names_daily_note_tools_write_is_the_notes_date(path: str) -> None:
     found = note_date({}, path)
@@ -287,6 +289,11 @@ def test_a_day_in_the_names_daily_note_tools_write_is_the_notes_date(path: str) 
                                   "Zettel 202611301260.md", "Zettel 202611302400.md"])  # no minute 60, no hour 24
 def test_a_number_that_is_no_certain_day_gives_no_date(path: str) -> None:
     assert note_date({}, path) is None, path
+
+
+def test_a_month_named_in_german_on_macos_decomposed_is_still_that_month() -> None:
+    found = note_date({}, "Journal/15. Ma\u0308rz 2024.md")  # a + U+0308, as macOS names files
+    assert found is not None and found.moment.date().isoformat() == "2024-03-15"
 
 
 @pytest.fixture
@@ -657,6 +664,7 @@ def test_the_date_filter_in_sql_and_in_python_agree_on_every_kind_and_boundary(t
     ("May 4, 2023", "2023-05-04"), ("Thursday, May 4th 2023", "2023-05-04"),  # Templater's dddd, MMMM Do YYYY
     ("2023-05-04 Thursday", "2023-05-04"), ("'20230504'", "2023-05-04"),
     ("04/05/2023", None), ("last friday", None),  # day or month first? and no day at all
+    ("Donnerstag, 4. Mai 2023", "2023-05-04"), ("jeudi 4 mai 2023", "2023-05-04"), ("4 de mayo de 2023", "2023-05-04"),
 ])
 def test_a_date_property_written_in_words_dates_the_note(value: str, day: str | None) -> None:
     # Were check problems ("which is not a date") and left every such note out of a search by date.

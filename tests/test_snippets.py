@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from helpers import NOW, REAL_VAULTS, write_file
+from helpers import NOW, REAL_VAULTS, run_cli, run_json, write_file
 
 from vaultmem import Vault
 from vaultmem.embedders import HashingEmbedder
@@ -537,6 +537,36 @@ def test_the_section_shown_is_the_one_holding_most_of_the_query_not_the_first_wo
     assert hit.passage is not None and (hit.passage.headings, hit.passage.lines) == (["Birthdays"], [4, 5])
     assert hit.snippet == "Birthdays · Lena birthday: May 4, she wants a kite.", hit.snippet
     assert car.passage is not None and car.passage.headings == ["Calls"] and "May 4" not in car.snippet
+
+
+def test_a_section_holds_the_query_words_of_the_headings_above_it_and_a_bare_title_line_is_not_shown(tmp_path: Path) -> None:
+    # A trial on a German vault: "Tagesnotiz Kalender" showed only "Tagesnotiz 05.09.2026", the
+    # note's bare title line, over the section under it that held "Kalender".
+    write_file(tmp_path, "05 Journal/2026-09-05.md",
+               "# Tagesnotiz 05.09.2026\n\n## Was heute passiert ist\n\n**Kalender eingerichtet**\n"
+               "- Google Kalender mit Claude verbunden\n\n## Offene Punkte\n- Schichtplan einpflegen\n")
+    with Vault(tmp_path, embedder=HashingEmbedder()) as vault:
+        vault.index()
+        [both] = vault.search("Tagesnotiz Kalender", k=1, now=NOW)
+        [title] = vault.search("Tagesnotiz", k=1, now=NOW)
+    assert both.passage is not None
+    assert (both.passage.headings, both.passage.lines) == (["Tagesnotiz 05.09.2026", "Was heute passiert ist"], [3, 6])
+    assert both.snippet.startswith("Was heute passiert ist · Kalender eingerichtet"), both.snippet
+    assert "Kalender" in title.snippet, title.snippet  # the title's word alone: the note from its start, not its title line
+
+
+def test_the_cli_shows_a_hits_headings_as_they_read_and_json_as_written(tmp_path: Path) -> None:
+    # A trial on a German journal: `lines 12–25 · [[2023-10-12-Donnerstag|10-12 Donnerstag]]`
+    # beside a snippet that read "10-12 Donnerstag".
+    write_file(tmp_path, ".vaultmem.toml", 'embedder = "hashing"\n')
+    write_file(tmp_path, "journal/2023-10-12-Donnerstag.md",
+               "# [[2023-10-12-Donnerstag|10-12 Donnerstag]]\n\nOKD bootstrap debugged on **pve-01**.\n")
+    shown = run_cli(tmp_path, "search", "OKD bootstrap", "-k", "1")
+    assert shown.exit_code == 0, shown.output
+    assert "score 0.61 (both) · lines 1–3 · 10-12 Donnerstag\n" in shown.stdout, shown.stdout
+    data = run_json(tmp_path, "search", "OKD bootstrap", "-k", "1")
+    assert isinstance(data, list)
+    assert data[0]["passage"]["headings"] == ["[[2023-10-12-Donnerstag|10-12 Donnerstag]]"]
 
 
 def test_notes_that_are_bases_show_their_text_or_what_they_embed_never_a_bare_file_name(tmp_path: Path, wordllama: object) -> None:

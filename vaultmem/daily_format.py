@@ -16,8 +16,10 @@ week, the day of the year, a quarter, a time zone …) is matched by what moment
 and not read. ``[literal text]``, ``\\x`` and any other character stand for themselves; ``/``
 puts notes in subfolders (``YYYY/MM/YYYY-MM-DD``), doubled and leading or trailing slashes
 dropped, as Obsidian does with the path it makes. moment's locale formats (``L``, ``LL``,
-``LLL``, ``LLLL``, ``l`` …) are read in English, as are month and weekday names: that is what
-moment writes unless told another locale. A note's path below the folder, without ``.md``,
+``LLL``, ``LLLL``, ``l`` …) are read in English, moment's default. Month and weekday names
+are read in English, German, French and Spanish at once (month_names.py: the language Obsidian
+writes them in is kept outside the vault), so ``dddd, D. MMMM YYYY`` dates ``Freitag, 15. März
+2024``; an ordinal day (``Do``) only in English. A note's path below the folder, without ``.md``,
 must match the format whole; names and folder are compared in NFC (fields.name_form).
 
 A format dates no note, and is a problem (``vaultmem check``), when it does not name a year,
@@ -40,10 +42,17 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
-from .dating import MONTHS
 from .errors import short_repr
 from .exclusions import read_settings, vault_folder
 from .fields import name_form
+from .month_names import (
+    MONTH_NAMES,
+    SHORT_MONTH_NAMES,
+    SHORT_WEEKDAY_NAMES,
+    SHORTEST_WEEKDAY_NAMES,
+    WEEKDAY_NAMES,
+    month_number,
+)
 from .notes import Problem
 
 DAILY_NOTES_SETTINGS = ".obsidian/daily-notes.json"
@@ -66,13 +75,13 @@ _ENGLISH = {"LT": "h:mm A", "LTS": "h:mm:ss A", "L": "MM/DD/YYYY", "LL": "MMMM D
             "LLLL": "dddd, MMMM D, YYYY h:mm A", "l": "M/D/YYYY", "ll": "MMM D, YYYY", "lll": "MMM D, YYYY h:mm A",
             "llll": "ddd, MMM D, YYYY h:mm A"}
 
-WEEKDAYS = ("Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday")
 _ORDINAL = "(?:st|nd|rd|th)"
 _ONE_OR_TWO = "[0-9]{1,2}"
 
 
 def _names(names: Sequence[str]) -> str:
-    return "(?i:" + "|".join(names) + ")"  # Monday or monday: a name in another case is still that name
+    """Any of ``names`` (escaped: ``Okt.``), longest first; Monday or monday: a name in another case is still that name."""
+    return "(?i:" + "|".join(re.escape(name) for name in sorted(names, key=len, reverse=True)) + ")"
 
 
 @dataclass(frozen=True)
@@ -106,12 +115,12 @@ _MOMENT: dict[str, _Token] = {
     "YYYYY": _read("[0-9]{5}", "year", "f"), "YYYYYY": _read("[+-][0-9]{6}", "year", "of"),
     "M": _read("1[0-2]|[1-9]", "month", "v"), "MM": _read("0[1-9]|1[0-2]", "month", "f"),
     "Mo": _read("1[0-2]|[1-9]", "month", "vo", _ORDINAL),
-    "MMM": _read(_names([month[:3] for month in MONTHS]), "month", "o"), "MMMM": _read(_names(MONTHS), "month", "o"),
+    "MMM": _read(_names(list(SHORT_MONTH_NAMES)), "month", "o"), "MMMM": _read(_names(list(MONTH_NAMES)), "month", "o"),
     "D": _read("3[01]|[12][0-9]|[1-9]", "day", "v"), "DD": _read("0[1-9]|[12][0-9]|3[01]", "day", "f"),
     "Do": _read("3[01]|[12][0-9]|[1-9]", "day", "vo", _ORDINAL),
     **_ignored("a weekday", {"d": ("[0-6]", "f"), "do": ("[0-6]" + _ORDINAL, "fo"), "e": ("[0-6]", "f"), "E": ("[1-7]", "f"),
-                             "dd": (_names([day[:2] for day in WEEKDAYS]), "o"),
-                             "ddd": (_names([day[:3] for day in WEEKDAYS]), "o"), "dddd": (_names(WEEKDAYS), "o")}),
+                             "dd": (_names(SHORTEST_WEEKDAY_NAMES), "o"),
+                             "ddd": (_names(SHORT_WEEKDAY_NAMES), "o"), "dddd": (_names(WEEKDAY_NAMES), "o")}),
     **_ignored("the day of the year", {"DDD": ("[0-9]{1,3}", "v"), "DDDD": ("[0-9]{3}", "f"),
                                        "DDDo": ("[0-9]{1,3}" + _ORDINAL, "vo")}),
     **_ignored("a week", {"w" + end: shape for end, shape in _WEEK.items()} | {"ww": ("[0-9]{2}", "f")}),
@@ -178,8 +187,11 @@ class MomentFormat:
 def _number(text: str, role: str) -> int:
     if role == "year2":
         return 2000 + int(text)
-    if role == "month" and not text[0].isdigit():  # January, jan
-        return next(number for number, month in enumerate(MONTHS, start=1) if month[:3].lower() == text[:3].lower())
+    if role == "month" and not text[0].isdigit():  # January, jan, März, okt.
+        number = month_number(text)
+        if number is None:  # the pattern matched a name the table does not hold: the two disagree
+            raise ValueError(f"{text!r} matched a month name vaultmem does not know")
+        return number
     return int(text)
 
 

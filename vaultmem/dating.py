@@ -7,7 +7,7 @@ A note's **date** is the first of:
    (``Journal/28-11-2026.md`` under ``DD-MM-YYYY``: daily_format.py, passed in);
 3. a day in its file name (a daily note, ``Daily/2026-11-28.md``, ``2026-11-28 Standup.md``,
    Logseq's ``journals/2026_11_28.md``, ``20261128.md``, a Zettelkasten id ``202611281030 Idea.md``,
-   ``November 28, 2026.md``) or in its folders (``Daily/2026/11/28.md``);
+   ``November 28, 2026.md``, ``28. November 2026.md``, ``lundi 4 mars 2024.md``) or in its folders (``Daily/2026/11/28.md``);
 4. its ``created`` property (what ``remember`` stamps: the day the memory was written).
 
 A value that does not parse as a date is passed over for the next (a ``date: {{date}}`` left
@@ -45,7 +45,9 @@ from pathlib import PurePosixPath
 from typing import TYPE_CHECKING, Any
 
 from .errors import Argument, InvalidDuration, InvalidTimestamp, UsageError, short_repr
+from .fields import name_form
 from .lifecycle import format_timestamp, is_absent, parse_duration, parse_timestamp
+from .month_names import month_spellings
 from .notes import Problem, timestamp_or_none
 
 if TYPE_CHECKING:
@@ -56,17 +58,16 @@ if TYPE_CHECKING:
 _NAME_DATE = re.compile(r"(?<!\d)(\d{4})([-_.]?)(\d{2})\2(\d{2})(?:(?<=\d{8})([0-2]\d)([0-5]\d)(?:[0-5]\d)?)?(?!\d)")
 # ... or in its folders: Daily/2026/11/30.md.
 _PATH_DATE = re.compile(r"(?:^|/)(\d{4})/(\d{2})/(\d{2})$")
-# The months in English, as moment.js writes them (MMMM; MMM is the first three letters): daily_format.py
-# reads the vault's daily-note format with the same names. "sept" is how people shorten September too.
-MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
-          "November", "December")
-_MONTHS = {name: number for number, month in enumerate(MONTHS, start=1)
-           for name in (month.lower(), month[:3].lower())} | {"sept": 9}
-_MONTH = "|".join(sorted(_MONTHS, key=len, reverse=True))
-# November 30, 2026 · Nov 30th 2026 · 30 November 2026 · 30th Nov, 2026 (a month in words is no one's guess)
+# Months in words, full and short, as moment.js writes them in English, German, French and Spanish
+# (month_names.py: daily_format.py reads the vault's daily-note format with the same names), a short
+# one with or without its dot; "sept" is how people shorten September too.
+_MONTHS = {name.casefold().rstrip("."): number for part in (0, 1) for name, number in month_spellings(part)} | {"sept": 9}
+_MONTH = "|".join(re.escape(name) for name in sorted(_MONTHS, key=len, reverse=True))
+# November 30, 2026 · Nov 30th 2026 · 30 November 2026 · 30th Nov, 2026 · 30. November 2026 (German)
+# · 30 novembre 2026 · 30 de noviembre de 2026 (a month in words is no one's guess)
 _WORDED_DATE = re.compile(
-    rf"(?<![^\W\d])(?:(?P<m1>{_MONTH})\.?\s+(?P<d1>\d{{1,2}})(?:st|nd|rd|th)?,?|(?<!\d)(?P<d2>\d{{1,2}})(?:st|nd|rd|th)?\s+"
-    rf"(?P<m2>{_MONTH})\.?,?)\s+(?P<y>\d{{4}})(?!\d)", re.IGNORECASE)
+    rf"(?<![^\W\d])(?:(?P<m1>{_MONTH})\.?\s+(?P<d1>\d{{1,2}})(?:st|nd|rd|th)?,?|(?<!\d)(?P<d2>\d{{1,2}})(?:st|nd|rd|th|\.)?\s+"
+    rf"(?:de\s+)?(?P<m2>{_MONTH})\.?,?(?:\s+de)?)\s+(?P<y>\d{{4}})(?!\d)", re.IGNORECASE)
 # [[2026-11-20]], [[Daily/2026-11-20|Friday]]: a link to a daily note (its folder and label aside)
 _LINKED_DATE = re.compile(r"\[\[\s*(?:[^\[\]|#]*/)?(\d{4}-\d{2}-\d{2})\s*(?:[|#][^\]]*)?\]\]")
 _LINK_CHARS = 300
@@ -142,15 +143,35 @@ def own_day(meta: Mapping[str, Any], path: str, daily: DailyFormat | None = None
     return calendar_day(shown_date(found.moment, found.day))
 
 
-def date_problems(meta: Mapping[str, Any], path: str) -> list[Problem]:
+def date_problems(meta: Mapping[str, Any], path: str, daily: DailyFormat | None = None) -> list[Problem]:
     """A ``date`` property that reads as no date (``2023-02-30``, ``last friday``): search by
-    date would pass over it without a word, and date the note by its name or ``created``."""
+    date would pass over it without a word, and date the note by its name or ``created``. Or
+    one that is another day than the daily note's name says (:func:`_other_day_problem`)."""
     value = meta.get("date")
-    if is_absent(value) or _property_date(value, "date") is not None:
+    if is_absent(value):
         return []
+    found = _property_date(value, "date")
+    if found is not None:
+        return _other_day_problem(value, found, path, daily)
     return [Problem(path, "date", f"date is {short_repr(value)}, which is not a date: --since/--until (since/until) do not read it",
                     "write it as 2026-11-30, 2026-11-30T09:00 or [[2026-11-30]]; a property that is not the note's date "
                     "can take another name")]
+
+
+def _other_day_problem(value: object, found: NoteDate, path: str, daily: DailyFormat | None) -> list[Problem]:
+    """A daily note whose ``date`` is another day than its name in the vault's daily-note format
+    (a real German journal: ``2023-10-12-Donnerstag.md`` with ``date: 2024-02-04T16:13``, the
+    day Templater's ``tp.file.creation_date()`` filled it in). The property wins, so a search for
+    that day's note leaves it out without a word; an instant (a time with a zone) is a moment,
+    not a day, and is not compared."""
+    named = daily.day(path) if daily is not None else None
+    if named is None or not found.day or found.moment.date() == named:
+        return []
+    return [Problem(path, "date", f"date is {short_repr(value)}, the day {found.moment.date().isoformat()}, but the note's "
+                    f"name is {named.isoformat()} in the daily-note format {daily.describe() if daily else ''}: "
+                    "--since/--until (since/until) date it by the property",
+                    f"if the note is about the day its name says, set date: {named.isoformat()} or remove it; "
+                    "a day it was written on can take another name, such as created")]
 
 
 def _property_date(value: object, key: str) -> NoteDate | None:
@@ -215,7 +236,8 @@ def _numbered_days(text: str) -> list[tuple[str, str, str]]:
 
 
 def _worded_days(text: str) -> list[tuple[str, str, str]]:
-    return [(match["y"], str(_MONTHS[(match["m1"] or match["m2"]).lower()]), match["d1"] or match["d2"])
+    text = name_form(text)  # März as macOS names it (a + U+0308) is März
+    return [(match["y"], str(_MONTHS[(match["m1"] or match["m2"]).casefold()]), match["d1"] or match["d2"])
             for match in _WORDED_DATE.finditer(text)]
 
 

@@ -116,7 +116,7 @@ def note_row(note: Note, stat: FileStat, embed_hash: str, daily: DailyFormat) ->
         mtime_ns=stat.mtime_ns,
         size=stat.size,
         body_chars=len(note.body.strip()),
-        problems=[problem.as_dict() for problem in [*note.problems, *date_problems(note.meta, note.path)]],
+        problems=[problem.as_dict() for problem in [*note.problems, *date_problems(note.meta, note.path, daily)]],
         dated_us=None if dated is None else to_epoch_us(dated.moment),
         dated_day=None if dated is None else dated.day,
     )

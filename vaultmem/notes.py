@@ -77,7 +77,10 @@ from .merge_markers import first_conflict, utf16_with_byte_markers
 # 23: markers inside one fenced code block are no merge conflict (merge_markers.first_conflict).
 # 24: a UTF-16 note a byte-level merge wrote UTF-8 conflict markers into is read with them as
 #     lines (merge_markers.utf16_with_byte_markers): a conflict, not garbage.
-READER_VERSION = "24"
+# 25: a month in German, French or Spanish dates a note by its name or `date` (month_names.py):
+#     `15. März 2024.md`, `date: jeudi 4 mai 2023`; a daily note's `date` of another day than its
+#     name is a problem (dating.date_problems).
+READER_VERSION = "25"
 BOM = "\ufeff"
 # A Windows editor ("Unicode" in Notepad, PowerShell's Out-File) saves UTF-16 behind one of these.
 UTF16_BOMS = ((codecs.BOM_UTF16_LE, "utf-16-le", "UTF-16 LE"), (codecs.BOM_UTF16_BE, "utf-16-be", "UTF-16 BE"))

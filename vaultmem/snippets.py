@@ -175,9 +175,17 @@ def section_of(text: str, body_start: int, passage: PassageRow, query: str,
         return None
     patterns = query_word_patterns(query)
 
-    def held(section: Section) -> int:
+    def held(section: Section) -> tuple[int, bool]:
+        """How many query words the section holds — in its text or in the headings above it, which
+        are its own too ("Tagesnotiz Kalender": `## Was heute passiert ist` under `# Tagesnotiz …`
+        holds both) — and whether it says anything under its heading. A trial's daily note showed
+        its bare `# Tagesnotiz 05.09.2026` line for that query: the title alone held one word, as
+        did the section that answered, and the first of a tie won."""
         first, last = max(start, body_start + section.start), min(end, body_start + section.end)
-        return sum(_first_shown(text, first, last, pattern, marks) is not None for pattern in patterns)
+        above = " ".join(section.headings[:-1])
+        words = sum(_first_shown(text, first, last, pattern, marks) is not None or pattern.search(above) is not None
+                    for pattern in patterns)
+        return words, not section.headings or "\n" in text[first:last].strip()
 
     section = max(inside, key=held) if patterns else inside[0]
     first_held = max(start, body_start + section.start)

@@ -11,6 +11,7 @@ import click
 
 from ..dating import PERIOD_FORMS, calendar_day
 from ..option_names import Surface
+from ..snippets import readable
 from .shell import (
     AS_OF_HELP,
     Context,
@@ -128,12 +129,14 @@ def search(obj: Context, query: str, k: int, layers: tuple[str, ...], tags: tupl
 
 
 def where_words(passage: HitPassage | ExplainedPassage | None) -> str:
-    """`` · lines 12–30 · Install > Linux``: where a hit's passage is in its file."""
+    """`` · lines 12–30 · Install > Linux``: where a hit's passage is in its file, its headings as
+    they read (``# [[2023-10-12-Donnerstag|10-12 Donnerstag]]`` is ``10-12 Donnerstag``, as the
+    snippet shows it; ``--json`` keeps them as written, to find them in the file)."""
     if passage is None:
         return ""
     first, last = passage.lines
     lines = f"line {first}" if first == last else f"lines {first}–{last}"
-    return f" · {lines}" + (f" · {' > '.join(passage.headings)}" if passage.headings else "")
+    return f" · {lines}" + (f" · {' > '.join(readable(heading) for heading in passage.headings)}" if passage.headings else "")
 
 
 @main.command()

@@ -1,0 +1,81 @@
+"""Month and weekday names as moment.js writes them, in English and three other languages (pure).
+
+Obsidian names daily notes with moment.js in the language Obsidian is set to (Settings →
+General → Language), which it keeps outside the vault: a German Obsidian writes ``dddd,
+D. MMMM YYYY`` as ``Freitag, 15. März 2024``. vaultmem cannot tell which language wrote a
+vault, so it reads the names of every language below at once. That is safe because no
+name means two different months in two of them (``mar`` is March in English and Spanish,
+``mai`` May in German and French), and weekdays are matched, never read as a day.
+
+The names are moment's own locale data (``moment/locale/de.js``, ``fr.js``, ``es.js``),
+exactly as written: ``Okt.`` with its dot, French ``sept.``; Spanish writes its short months
+without the dot in formats such as ``DD-MMM-YYYY``, so both are listed. Only these three
+languages besides English, each checked against moment's files: a language added here is a
+promise that its names date notes (adr/0026).
+"""
+
+from __future__ import annotations
+
+import unicodedata
+
+# Each language: (months, short months, weekdays, short weekdays, shortest weekdays), Sunday first.
+_LOCALES: dict[str, tuple[tuple[str, ...], ...]] = {
+    "en": (("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
+            "November", "December"),
+           ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"),
+           ("Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"),
+           ("Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"),
+           ("Su", "Mo", "Tu", "We", "Th", "Fr", "Sa")),
+    "de": (("Januar", "Februar", "März", "April", "Mai", "Juni", "Juli", "August", "September", "Oktober",
+            "November", "Dezember"),
+           ("Jan.", "Feb.", "März", "Apr.", "Mai", "Juni", "Juli", "Aug.", "Sep.", "Okt.", "Nov.", "Dez."),
+           ("Sonntag", "Montag", "Dienstag", "Mittwoch", "Donnerstag", "Freitag", "Samstag"),
+           ("So.", "Mo.", "Di.", "Mi.", "Do.", "Fr.", "Sa."),
+           ("So", "Mo", "Di", "Mi", "Do", "Fr", "Sa")),
+    "fr": (("janvier", "février", "mars", "avril", "mai", "juin", "juillet", "août", "septembre", "octobre",
+            "novembre", "décembre"),
+           ("janv.", "févr.", "mars", "avr.", "mai", "juin", "juil.", "août", "sept.", "oct.", "nov.", "déc."),
+           ("dimanche", "lundi", "mardi", "mercredi", "jeudi", "vendredi", "samedi"),
+           ("dim.", "lun.", "mar.", "mer.", "jeu.", "ven.", "sam."),
+           ("di", "lu", "ma", "me", "je", "ve", "sa")),
+    "es": (("enero", "febrero", "marzo", "abril", "mayo", "junio", "julio", "agosto", "septiembre", "octubre",
+            "noviembre", "diciembre"),
+           ("ene.", "feb.", "mar.", "abr.", "may.", "jun.", "jul.", "ago.", "sep.", "oct.", "nov.", "dic.",
+            "ene", "feb", "mar", "abr", "may", "jun", "jul", "ago", "sep", "oct", "nov", "dic"),
+           ("domingo", "lunes", "martes", "miércoles", "jueves", "viernes", "sábado"),
+           ("dom.", "lun.", "mar.", "mié.", "jue.", "vie.", "sáb."),
+           ("do", "lu", "ma", "mi", "ju", "vi", "sá")),
+}
+
+
+def _key(name: str) -> str:
+    return unicodedata.normalize("NFC", name).casefold()
+
+
+def month_spellings(part: int) -> list[tuple[str, int]]:
+    """Each month name of that part (0: full, 1: short) in every language, with its number."""
+    return [(name, index % 12 + 1) for locale in _LOCALES.values() for index, name in enumerate(locale[part])]
+
+
+def _months(part: int) -> dict[str, int]:
+    return {_key(name): number for name, number in month_spellings(part)}
+
+
+MONTH_NAMES = _months(0)  # "märz" → 3: what MMMM writes, in any case
+SHORT_MONTH_NAMES = _months(1)  # "okt." → 10: what MMM writes
+
+
+def _weekdays(part: int) -> tuple[str, ...]:
+    return tuple(dict.fromkeys(name for locale in _LOCALES.values() for name in locale[part]))
+
+
+WEEKDAY_NAMES = _weekdays(2)  # what dddd writes
+SHORT_WEEKDAY_NAMES = _weekdays(3)  # ddd
+SHORTEST_WEEKDAY_NAMES = _weekdays(4)  # dd
+
+
+def month_number(name: str) -> int | None:
+    """The month a name written by MMMM or MMM is (``Oktober``, ``okt.``, ``mars``), if any."""
+    key = _key(name)
+    return MONTH_NAMES.get(key) or SHORT_MONTH_NAMES.get(key)
+
