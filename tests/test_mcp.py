@@ -389,6 +389,41 @@ def test_check_reports_problems_by_file_and_field(vault_dir: Path, write_note: C
     run(scenario)
 
 
+def test_an_agent_is_told_the_tools_it_can_call_not_a_command_to_run(vault_dir: Path, write_note: Callable[..., Path], log: Path) -> None:
+    """Was: hit warnings, check's fixes, get's problems and errors told an agent over MCP to run
+    `vaultmem check --fix` or `vaultmem consolidate`, commands it may have no shell for (and
+    Vault.check() is Python's). They name the tool now, and where no tool does it (check has no fix
+    over MCP) what the agent can do itself and what to ask the person."""
+    write_note("meeting.md", "---\nlayer: L2\n---\nThe harbor meeting moved to Thursday.\n")
+    write_note("crane.md", "---\nlayer: L3\nexpires_at: next tuesday\n---\nThe harbor crane is booked for the refit.\n")
+    write_note("prefs/coffee-order.md", "---\nlayer: L4\ntitle: Coffee order\n---\nFlat white with oat milk.\n")
+    write_note("prefs/coffee-order.sync-conflict-20240501-123456-ABCDEFG.md",
+               "---\nlayer: L4\ntitle: Coffee order\n---\nFlat white with oat milk, double shot.\n")
+    no_deadline_fix = ("revise it with ttl or expires_at (or ask the person to run `vaultmem check --fix`, which stamps "
+                       "created + the layer TTL), or add expires_at / permanent: true")
+
+    async def scenario() -> None:
+        async with serve(vault_dir, log) as served:
+            hits = (await served.call("recall", query="harbor crane refit"))["hits"]
+            crane = next(hit for hit in hits if hit["path"] == "crane.md")
+            assert crane["warnings"][0].endswith("never expires until it is fixed (see the check tool)"), crane
+            copy = next(hit for hit in (await served.call("recall", query="flat white oat milk"))["hits"]
+                        if "sync-conflict" in hit["path"])
+            assert copy["warnings"] == ["copy: looks like a copy Syncthing made of coffee-order.md (the check tool says "
+                                        "what to do)"], copy
+            fixes = {(problem["path"], problem["field"]): problem["fix"] for problem in (await served.call("check"))["problems"]}
+            assert fixes[("meeting.md", "expires_at")] == no_deadline_fix, fixes
+            assert fixes[("prefs/coffee-order.sync-conflict-20240501-123456-ABCDEFG.md", "copy")].endswith(
+                "the consolidate tool can merge them"), fixes
+            assert [problem["fix"] for problem in (await served.call("get", note="meeting.md"))["problems"]] == [no_deadline_fix]
+            ambiguous = await served.error("get", note="Coffee order")
+            assert "delete the other; the consolidate tool can merge them)" in ambiguous, ambiguous
+            said = repr([hits, fixes, ambiguous])
+            assert "`vaultmem check`" not in said and "Vault." not in said and "`vaultmem consolidate`" not in said
+
+    run(scenario)
+
+
 def test_check_reports_an_embedder_setting_the_server_cannot_use(vault_dir: Path, log: Path) -> None:
     """The check tool calls Vault.check: a model folder that is not there is its one problem.
     (An empty vault serves — nothing to embed yet — so check was the place to learn that the

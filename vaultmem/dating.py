@@ -46,7 +46,7 @@ from typing import TYPE_CHECKING, Any
 
 from .errors import Argument, InvalidDuration, InvalidTimestamp, UsageError, short_repr
 from .lifecycle import format_timestamp, is_absent, parse_duration, parse_timestamp
-from .notes import Problem, timestamp_or_none
+from .notes import Note, Problem, timestamp_or_none
 
 if TYPE_CHECKING:
     from .daily_format import DailyFormat
@@ -140,6 +140,11 @@ def own_day(meta: Mapping[str, Any], path: str, daily: DailyFormat | None = None
     if found is None or found.source == CREATED_SOURCE:
         return None
     return calendar_day(shown_date(found.moment, found.day))
+
+
+def note_problems(note: Note) -> list[Problem]:
+    """Every problem of one note, as the index keeps them and ``get`` shows them."""
+    return [*note.problems, *date_problems(note.meta, note.path)]
 
 
 def date_problems(meta: Mapping[str, Any], path: str) -> list[Problem]:

@@ -52,7 +52,7 @@ from pydantic import Field
 
 from . import __version__
 from .config import CONFIG_FILE, DEFAULT_THRESHOLD, McpSettings
-from .errors import VaultmemError
+from .errors import VaultmemError, respelled
 from .lifecycle import LAYER_NAMES, LAYERS, LayerPolicy, format_duration
 from .mcp_arguments import StrictTool
 from .option_names import Surface
@@ -143,7 +143,11 @@ class VaultService:
         self._resources = ExitStack()
 
     async def call(self, operation: Callable[[Vault], Result]) -> Result:
-        """Run one library call on a vault thread; the event loop stays free meanwhile."""
+        """Run one library call on a vault thread; the event loop stays free meanwhile.
+
+        ``operation`` returns the answer as JSON-ready data: the library's messages in it name
+        operations as Python does (``Vault.check()``), and are said here as an agent can act
+        on them (the check tool)."""
         future = self._threads.submit(functools.partial(self._run, operation))
         # Awaited, not waited on in a worker: a client that cancels, or a server that
         # stops, does not have to wait for the call to end.
@@ -155,11 +159,11 @@ class VaultService:
         try:
             if self._watcher is not None:
                 self._watcher.raise_if_failed()  # a dead watcher means a stale index: say so
-            return operation(self.vault)
+            return respelled(operation(self.vault), Surface.MCP)
         except VaultmemError as error:
             # The error's kind first (WriteConflict: read the note again and retry; NoteNotFound;
             # UsageError: fix the arguments), so an agent can tell what to do without parsing prose.
-            raise ToolError(f"{type(error).__name__}: {error}") from error
+            raise ToolError(f"{type(error).__name__}: {error.spelled(Surface.MCP)}") from error
         except OSError as error:
             # A disk full, a permission denied: say which, rather than the SDK's bare
             # "Error executing tool" (only ToolError keeps its message in SDK v2).
@@ -169,7 +173,7 @@ class VaultService:
     def _raise_if_startup_failed(self) -> None:
         error = self._startup_error
         if isinstance(error, VaultmemError):
-            raise ToolError(f"vaultmem is not serving {self.vault.root}: {error}")
+            raise ToolError(f"vaultmem is not serving {self.vault.root}: {error.spelled(Surface.MCP)}")
         if error is not None:
             raise ToolError(f"vaultmem is not serving {self.vault.root}: startup failed "
                             f"({type(error).__name__}); the traceback is in the server's log (stderr)")
@@ -321,10 +325,9 @@ class VaultTools:
         folder: Annotated[str | None, Field(description="Vault-relative folder for the note (default: the vault's memories folder).")] = None,
         supersedes: Annotated[list[NoteRef] | None, Field(description="Notes this memory replaces: each expires now and records superseded_by.")] = None,
     ) -> dict[str, Any]:
-        result = await self.service.call(lambda vault: vault.remember(
+        return await self.service.call(lambda vault: vault.remember(
             text, title=title, layer=layer, tags=tags or (), ttl=ttl, expires_at=expires_at,
-            permanent=permanent, folder=folder, supersedes=supersedes or ()))
-        return result.as_dict()
+            permanent=permanent, folder=folder, supersedes=supersedes or ()).as_dict())
 
     @vault_tool(DESTRUCTIVE, (
         "Change a memory in place when what it says changed (a time moved, a fact was corrected, an "
@@ -354,10 +357,9 @@ class VaultTools:
         remove_tags: Annotated[list[Tag] | None, Field(description="Tags to remove.")] = None,
         if_version: Annotated[str | None, Field(min_length=1, description="Only if the note is still at this version (from get, recall or remember).")] = None,
     ) -> dict[str, Any]:
-        result = await self.service.call(lambda vault: vault.revise(
+        return await self.service.call(lambda vault: vault.revise(
             note, text=text, append=append, title=title, layer=layer, ttl=ttl, expires_at=expires_at,
-            permanent=permanent, add_tags=add_tags or (), remove_tags=remove_tags or (), if_version=if_version))
-        return result.as_dict()
+            permanent=permanent, add_tags=add_tags or (), remove_tags=remove_tags or (), if_version=if_version).as_dict())
 
     @vault_tool(READ_ONLY, (
         "Search memory by meaning and keywords (hybrid vectors + BM25). Call it before answering "
@@ -401,9 +403,11 @@ class VaultTools:
             "Only notes dated at or before this: an ISO date or time, or a period (2026-11, 2026-W48, yesterday, last "
             "week); a date or period alone runs through its end."))] = None,
     ) -> dict[str, Any]:
-        hits = await self.service.call(lambda vault: vault.search(
-            query, k=k, layers=layers, tags=tags, include_expired=include_expired, since=since, until=until))
-        return {"hits": [hit.as_dict() for hit in hits], "warnings": hits.warnings}
+        def found(vault: Vault) -> dict[str, Any]:
+            hits = vault.search(query, k=k, layers=layers, tags=tags, include_expired=include_expired, since=since, until=until)
+            return {"hits": [hit.as_dict() for hit in hits], "warnings": hits.warnings}
+
+        return await self.service.call(found)
 
     @vault_tool(READ_ONLY, (
         "Explain why one note is, or is not, among the hits recall returns for a query with the same k, "
@@ -424,9 +428,9 @@ class VaultTools:
         since: Annotated[DateBound | None, Field(description="The since recall was limited to, if any.")] = None,
         until: Annotated[DateBound | None, Field(description="The until recall was limited to, if any.")] = None,
     ) -> dict[str, Any]:
-        return (await self.service.call(lambda vault: vault.explain(
+        return await self.service.call(lambda vault: vault.explain(
             note, query, k=k, layers=layers, tags=tags, include_expired=include_expired, since=since,
-            until=until, surface=Surface.MCP))).as_dict()
+            until=until, surface=Surface.MCP).as_dict())
 
     @vault_tool(READ_ONLY, (
         "Read one note in full as it is on disk now: body, frontmatter (meta: every property, in file order), "
@@ -436,7 +440,7 @@ class VaultTools:
         "Use it after recall when the snippet is not enough, or to read a note the user names."
     ))
     async def get(self, note: NoteRef) -> dict[str, Any]:
-        view = (await self.service.call(lambda vault: vault.get(note))).as_dict()
+        view = await self.service.call(lambda vault: vault.get(note).as_dict())
         if view["expired"]:
             # Say it in words too: a model skimming the body would otherwise treat it as current.
             successor = view["superseded_by"]
@@ -458,7 +462,7 @@ class VaultTools:
     ) -> dict[str, Any]:
         if hard and not self.settings.allow_hard_delete:
             raise ToolError(hard_delete_refusal(self.service.vault))
-        return (await self.service.call(lambda vault: vault.forget(note, hard=hard))).as_dict()
+        return await self.service.call(lambda vault: vault.forget(note, hard=hard).as_dict())
 
     @vault_tool(ADDITIVE, (
         "Record that recalled notes were actually used in your answer or action. Call it once per "
@@ -470,7 +474,7 @@ class VaultTools:
         self,
         notes: Annotated[list[NoteRef], Field(min_length=1, description="Ids or paths of the recalled notes you actually used.")],
     ) -> dict[str, Any]:
-        return {"used": [used.as_dict() for used in await self.service.call(lambda vault: vault.mark_used(notes))]}
+        return await self.service.call(lambda vault: {"used": [used.as_dict() for used in vault.mark_used(notes)]})
 
     @vault_tool(DESTRUCTIVE, (
         "Find near-duplicate memories (same layer, cosine similarity >= threshold) that should be one "
@@ -495,9 +499,9 @@ class VaultTools:
         include_expired: Annotated[bool, Field(description="Also merge expired notes (normally left out).")] = False,
         any_note: Annotated[bool, Field(description="Also consider the user's own notes, those without a layer (normally only memories are). Ask the user first.")] = False,
     ) -> dict[str, Any]:
-        return (await self.service.call(lambda vault: vault.consolidate(
+        return await self.service.call(lambda vault: vault.consolidate(
             threshold=threshold, window=window, all=all, apply=apply, include_expired=include_expired,
-            any_note=any_note))).as_dict()
+            any_note=any_note).as_dict())
 
     @vault_tool(DESTRUCTIVE, (
         "List memories whose expires_at has passed. They are already hidden from recall; this tidies the "
@@ -508,7 +512,7 @@ class VaultTools:
         self,
         apply: Annotated[bool, Field(description="Move the expired notes to the archive folder (default: only list them).")] = False,
     ) -> dict[str, Any]:
-        return (await self.service.call(lambda vault: vault.expire(apply=apply))).as_dict()
+        return await self.service.call(lambda vault: vault.expire(apply=apply).as_dict())
 
     @vault_tool(READ_ONLY, (
         "Lint every note in the vault: frontmatter that does not load, unknown layers, unparseable or "
@@ -516,7 +520,7 @@ class VaultTools:
         "{files, ok, problems: [{path, field, message, fix}]}; tell the user about problems and the fix."
     ))
     async def check(self) -> dict[str, Any]:
-        return (await self.service.call(lambda vault: vault.check())).as_dict()
+        return await self.service.call(lambda vault: vault.check().as_dict())
 
 
 def hard_delete_refusal(vault: Vault) -> str:
