@@ -35,7 +35,7 @@ import threading
 import time
 from collections.abc import AsyncIterator, Callable
 from concurrent.futures import Future
-from contextlib import ExitStack, asynccontextmanager
+from contextlib import ExitStack, asynccontextmanager, nullcontext
 from dataclasses import dataclass
 from datetime import timedelta
 from string import Template
@@ -44,7 +44,7 @@ from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 import anyio
 from mcp.server.auth.provider import TokenVerifier
 from mcp.server.auth.settings import AuthSettings
-from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp.server.mcpserver.tools import Tool
 from mcp.types import ToolAnnotations
@@ -53,6 +53,7 @@ from pydantic import Field
 from . import __version__
 from .config import CONFIG_FILE, DEFAULT_THRESHOLD, McpSettings
 from .errors import VaultmemError, respelled
+from .gitops import LockWaiting, lock_waits_told_to
 from .lifecycle import LAYER_NAMES, LAYERS, LayerPolicy, format_duration
 from .mcp_arguments import StrictTool
 from .option_names import Surface
@@ -125,6 +126,37 @@ class VaultThreads:
         return not any(thread.is_alive() for thread in self._threads)
 
 
+class WaitsTold:
+    """Tells an MCP client that its write waits for another's turn on the commit lock.
+
+    The wait is said by gitops (who holds the lock, when this write is refused) on the vault
+    thread; here it becomes a progress notification of the call (progress: seconds waited, of
+    the 300 after which the write is refused), at once and then every few seconds. Progress,
+    not a log message: MCP's logging is deprecated (SEP-2577), and a client may restart its
+    request timeout on progress (the TypeScript SDK's resetTimeoutOnProgress), so a write
+    waiting its turn is not abandoned at the client's 60 s while the server still makes it.
+    Only a client that asked for progress (a progressToken) hears it; the server's log says
+    it either way.
+    """
+
+    def __init__(self, context: Context[Any, Any], loop: asyncio.AbstractEventLoop) -> None:
+        self._context = context
+        self._loop = loop
+        self._sent: list[Future[None]] = []
+
+    def __call__(self, waiting: LockWaiting) -> None:
+        """On the vault thread: hand the notification to the event loop, without waiting for it."""
+        self._sent.append(asyncio.run_coroutine_threadsafe(
+            self._context.report_progress(waiting.waited, waiting.at_most, waiting.message), self._loop))
+
+    async def delivered(self) -> None:
+        for sent in self._sent:
+            try:
+                await asyncio.wrap_future(sent)
+            except Exception:  # a client gone mid-call: its answer fails anyway, and the write stands
+                log.warning("vaultmem: could not tell the client that a write was waiting", exc_info=True)
+
+
 class VaultService:
     """The served Vault: started once, then called from the vault threads.
 
@@ -142,24 +174,31 @@ class VaultService:
         self._watcher: Watcher | None = None
         self._resources = ExitStack()
 
-    async def call(self, operation: Callable[[Vault], Result]) -> Result:
+    async def call(self, operation: Callable[[Vault], Result], progress: Context[Any, Any] | None = None) -> Result:
         """Run one library call on a vault thread; the event loop stays free meanwhile.
 
         ``operation`` returns the answer as JSON-ready data: the library's messages in it name
         operations as Python does (``Vault.check()``), and are said here as an agent can act
-        on them (the check tool)."""
-        future = self._threads.submit(functools.partial(self._run, operation))
-        # Awaited, not waited on in a worker: a client that cancels, or a server that
-        # stops, does not have to wait for the call to end.
-        return await asyncio.wrap_future(future)
+        on them (the check tool). ``progress``: the call's context, told when its write waits
+        for another's turn (:class:`WaitsTold`)."""
+        told = None if progress is None else WaitsTold(progress, asyncio.get_running_loop())
+        future = self._threads.submit(functools.partial(self._run, operation, told))
+        try:
+            # Awaited, not waited on in a worker: a client that cancels, or a server that
+            # stops, does not have to wait for the call to end.
+            return await asyncio.wrap_future(future)
+        finally:
+            if told is not None:
+                await told.delivered()  # before the answer: a notification after it names a finished request
 
-    def _run(self, operation: Callable[[Vault], Result]) -> Result:
+    def _run(self, operation: Callable[[Vault], Result], told: WaitsTold | None = None) -> Result:
         self._ready.wait()
         self._raise_if_startup_failed()
         try:
             if self._watcher is not None:
                 self._watcher.raise_if_failed()  # a dead watcher means a stale index: say so
-            return respelled(operation(self.vault), Surface.MCP)
+            with nullcontext() if told is None else lock_waits_told_to(told):
+                return respelled(operation(self.vault), Surface.MCP)
         except VaultmemError as error:
             # The error's kind first (WriteConflict: read the note again and retry; NoteNotFound;
             # UsageError: fix the arguments), so an agent can tell what to do without parsing prose.
@@ -315,6 +354,7 @@ class VaultTools:
     ))
     async def remember(
         self,
+        context: Context[Any, Any],  # told when the write waits for another's turn
         text: Annotated[str, Field(min_length=1, description="The memory, in Markdown. Written as the note's body, byte for byte.")],
         title: Annotated[str | None, Field(description="Title (default: the text's first words).")] = None,
         layer: Annotated[str, Field(description="L1/working, L2/episodic (default), L3/semantic or L4/procedural.")] = "L2",
@@ -327,7 +367,7 @@ class VaultTools:
     ) -> dict[str, Any]:
         return await self.service.call(lambda vault: vault.remember(
             text, title=title, layer=layer, tags=tags or (), ttl=ttl, expires_at=expires_at,
-            permanent=permanent, folder=folder, supersedes=supersedes or ()).as_dict())
+            permanent=permanent, folder=folder, supersedes=supersedes or ()).as_dict(), progress=context)
 
     @vault_tool(DESTRUCTIVE, (
         "Change a memory in place when what it says changed (a time moved, a fact was corrected, an "
@@ -345,6 +385,7 @@ class VaultTools:
     ))
     async def revise(
         self,
+        context: Context[Any, Any],  # told when the write waits for another's turn
         note: NoteRef,
         text: Annotated[str | None, Field(min_length=1, description="The note's new body, in Markdown (replaces the old one).")] = None,
         append: Annotated[str | None, Field(min_length=1, description="A paragraph to add at the end of the body.")] = None,
@@ -359,7 +400,8 @@ class VaultTools:
     ) -> dict[str, Any]:
         return await self.service.call(lambda vault: vault.revise(
             note, text=text, append=append, title=title, layer=layer, ttl=ttl, expires_at=expires_at,
-            permanent=permanent, add_tags=add_tags or (), remove_tags=remove_tags or (), if_version=if_version).as_dict())
+            permanent=permanent, add_tags=add_tags or (), remove_tags=remove_tags or (), if_version=if_version).as_dict(),
+            progress=context)
 
     @vault_tool(READ_ONLY, (
         "Search memory by meaning and keywords (hybrid vectors + BM25). Call it before answering "
@@ -457,12 +499,13 @@ class VaultTools:
     ))
     async def forget(
         self,
+        context: Context[Any, Any],  # told when the write waits for another's turn
         note: NoteRef,
         hard: Annotated[bool, Field(description="Delete the file for good instead of archiving it (only where the vault allows it).")] = False,
     ) -> dict[str, Any]:
         if hard and not self.settings.allow_hard_delete:
             raise ToolError(hard_delete_refusal(self.service.vault))
-        return await self.service.call(lambda vault: vault.forget(note, hard=hard).as_dict())
+        return await self.service.call(lambda vault: vault.forget(note, hard=hard).as_dict(), progress=context)
 
     @vault_tool(ADDITIVE, (
         "Record that recalled notes were actually used in your answer or action. Call it once per "
@@ -492,6 +535,7 @@ class VaultTools:
     ))
     async def consolidate(
         self,
+        context: Context[Any, Any],  # told when the write waits for another's turn
         threshold: Annotated[float | None, Field(gt=0, le=1, description=f"Cosine similarity that makes two notes near-duplicates (default: the vault's [consolidate] threshold, {DEFAULT_THRESHOLD} unless configured).")] = None,
         apply: Annotated[bool, Field(description="Merge the clusters (default: only list them).")] = False,
         window: Annotated[int | None, Field(ge=1, description="Look for duplicates of the N most recently created or modified notes (default: the vault's [consolidate] window, 2000 unless configured).")] = None,
@@ -501,7 +545,7 @@ class VaultTools:
     ) -> dict[str, Any]:
         return await self.service.call(lambda vault: vault.consolidate(
             threshold=threshold, window=window, all=all, apply=apply, include_expired=include_expired,
-            any_note=any_note).as_dict())
+            any_note=any_note).as_dict(), progress=context)
 
     @vault_tool(DESTRUCTIVE, (
         "List memories whose expires_at has passed. They are already hidden from recall; this tidies the "
@@ -510,9 +554,10 @@ class VaultTools:
     ))
     async def expire(
         self,
+        context: Context[Any, Any],  # told when the write waits for another's turn
         apply: Annotated[bool, Field(description="Move the expired notes to the archive folder (default: only list them).")] = False,
     ) -> dict[str, Any]:
-        return await self.service.call(lambda vault: vault.expire(apply=apply).as_dict())
+        return await self.service.call(lambda vault: vault.expire(apply=apply).as_dict(), progress=context)
 
     @vault_tool(READ_ONLY, (
         "Lint every note in the vault: frontmatter that does not load, unknown layers, unparseable or "
