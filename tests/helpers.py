@@ -289,3 +289,34 @@ def search_hits(vault: Path, query: str) -> list[tuple[str, float]]:
     result = vaultmem_process(vault, "search", query, "-k", "10", "--json")
     assert result.returncode == 0, result.stderr
     return [(hit["path"], hit["score"]) for hit in json.loads(result.stdout)]
+
+
+# A process holding the commit lock, as a long write does (consolidate --apply, a gpg prompt):
+# argv[1] the state folder, argv[2] how: "vaultmem" takes it as vaultmem does (naming itself in
+# the file), "bare" flocks it as an older vaultmem did (the file says nothing), then it says
+# "held" and sleeps argv[3] seconds.
+HOLD_LOCK = """import fcntl, os, sys, time
+from pathlib import Path
+from vaultmem import gitops
+state, how, seconds = Path(sys.argv[1]), sys.argv[2], float(sys.argv[3])
+if how == "vaultmem":
+    with gitops.commit_lock(state):
+        print("held", flush=True)
+        time.sleep(seconds)
+else:
+    descriptor = os.open(state / gitops.LOCK_NAME, os.O_RDWR | os.O_CREAT)
+    fcntl.flock(descriptor, fcntl.LOCK_EX)
+    print("held", flush=True)
+    time.sleep(seconds)
+"""
+
+
+def hold_commit_lock(repo: Path, seconds: float, how: str = "vaultmem") -> subprocess.Popen[str]:
+    """Another process holding the vault's commit lock for ``seconds`` (returns once it holds it)."""
+    script = repo.parent / "hold_lock.py"
+    script.write_text(HOLD_LOCK, encoding="utf-8")
+    (repo / ".vaultmem").mkdir(exist_ok=True)
+    holder = subprocess.Popen([sys.executable, str(script), str(repo / ".vaultmem"), how, str(seconds)],
+                              stdout=subprocess.PIPE, text=True, env={**os.environ, "PYTHONPATH": str(REPO)})
+    assert holder.stdout is not None and holder.stdout.readline() == "held\n"
+    return holder

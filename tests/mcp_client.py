@@ -11,6 +11,7 @@ import functools
 import os
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -49,6 +50,15 @@ def note(title: str, body: str, **meta: str) -> str:
     return "---\n" + "\n".join(lines) + "\n---\n" + body + "\n"
 
 
+@dataclass(frozen=True)
+class Progress:
+    """One progress notification a call received."""
+
+    progress: float
+    total: float | None
+    message: str | None
+
+
 class Served:
     """A live client session plus what the transport saw besides responses."""
 
@@ -56,13 +66,19 @@ class Served:
         self.session = session
         self.transport_messages = transport_messages
 
-    async def result(self, tool: str, **arguments: Any) -> CallToolResult:
-        with anyio.fail_after(CALL_SECONDS):
-            return await self.session.call_tool(tool, arguments)
+    async def result(self, tool: str, progress: list[Progress] | None = None, **arguments: Any) -> CallToolResult:
+        """The call's result; with ``progress``, the call asks for progress notifications and
+        collects them there (the SDK then sends a progressToken)."""
+        async def heard(value: float, total: float | None, message: str | None) -> None:
+            assert progress is not None
+            progress.append(Progress(value, total, message))
 
-    async def call(self, tool: str, **arguments: Any) -> dict[str, Any]:
+        with anyio.fail_after(CALL_SECONDS):
+            return await self.session.call_tool(tool, arguments, progress_callback=None if progress is None else heard)
+
+    async def call(self, tool: str, progress: list[Progress] | None = None, **arguments: Any) -> dict[str, Any]:
         """A tool call that must succeed; its structured result."""
-        result = await self.result(tool, **arguments)
+        result = await self.result(tool, progress, **arguments)
         assert not result.is_error, f"{tool}({arguments}) failed: {text_of(result)}"
         assert isinstance(result.structured_content, dict), result
         return result.structured_content

@@ -513,3 +513,32 @@ def test_revise_of_a_key_set_twice_is_refused_naming_the_key_its_lines_and_the_f
     # A key set once is edited as before, the repeated one kept byte for byte.
     assert run_cli(vault_dir, "revise", "twice", "--title", "Crane hire").exit_code == 0
     assert (vault_dir / "twice.md").read_text(encoding="utf-8") == text.replace("title: Crane\n", "title: Crane hire\n")
+
+
+# ------------------------------------------------------------------ messages name what the caller can run
+
+NO_DEADLINE = "---\nlayer: L2\n---\nThe harbor meeting moved to Thursday.\n"
+UNPARSED = "---\nlayer: L3\nexpires_at: next tuesday\n---\nThe harbor crane is booked for the refit.\n"
+
+
+def test_a_python_caller_is_told_the_method_and_the_shell_the_command(vault_dir: Path, write_note) -> None:
+    """Was: Vault.check(), Vault.search() and Vault.get() told a Python caller to run `vaultmem check --fix`,
+    a command of another surface. Each now names what its caller runs: Vault.check(fix=True) in Python,
+    `vaultmem check --fix` at the shell (in its JSON too)."""
+    (vault_dir / ".vaultmem.toml").write_text('embedder = "hashing"\n', encoding="utf-8")
+    write_note("meeting.md", NO_DEADLINE)
+    write_note("crane.md", UNPARSED)
+    with Vault(vault_dir) as vault:
+        fixes = {problem.path: problem.fix for problem in vault.check(now=NOW).problems if problem.field == "expires_at"}
+        assert fixes["meeting.md"] == ("run Vault.check(fix=True) to stamp created + the layer TTL, "
+                                       "or add expires_at / permanent: true")
+        assert [problem["fix"] for problem in vault.get("meeting.md").problems] == [fixes["meeting.md"]]
+        hit = next(hit for hit in vault.search("harbor crane refit", now=NOW) if hit.path == "crane.md")
+        assert hit.warnings[0] == ("expires_at 'next tuesday' does not parse, so this note never expires until it "
+                                   "is fixed (see Vault.check())")
+    shell = "run `vaultmem check --fix` to stamp created + the layer TTL, or add expires_at / permanent: true"
+    assert f"fix: {shell}" in run_cli(vault_dir, "check").stdout
+    assert shell in [problem["fix"] for problem in json.loads(run_cli(vault_dir, "check", "--json").stdout)["problems"]]
+    assert [problem["fix"] for problem in json.loads(run_cli(vault_dir, "get", "meeting.md", "--json").stdout)["problems"]] == [shell]
+    hits = json.loads(run_cli(vault_dir, "search", "harbor crane refit", "--json").stdout)
+    assert next(hit for hit in hits if hit["path"] == "crane.md")["warnings"][0].endswith("(see `vaultmem check`)")

@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from helpers import REPO, run_cli, run_json
+from helpers import REPO, hold_commit_lock, run_cli, run_json
 from vaultmem import AmbiguousNote, GitError, PathOutsideVault, Vault, gitops, merge_markers
 from vaultmem.embedders import HashingEmbedder, TokenSums
 from vaultmem.errors import NotInRecentHistory, WriteLockBusy
@@ -604,37 +604,6 @@ def test_a_revise_landing_between_anothers_write_and_commit_leaves_nothing_out_o
     assert git(repo, "status", "--porcelain") == ""
     assert git(repo, "log", "--format=%s").count("vaultmem revise") == 2
     assert (repo / "people/rui.md").read_text(encoding="utf-8").endswith("A was here.\n\nB was here.\n")
-
-
-# A process holding the commit lock, as a long write does (consolidate --apply, a gpg prompt):
-# argv[1] the state folder, argv[2] how: "vaultmem" takes it as vaultmem does (naming itself in
-# the file), "bare" flocks it as an older vaultmem did (the file says nothing), then it says
-# "held" and sleeps argv[3] seconds.
-HOLD_LOCK = """import fcntl, os, sys, time
-from pathlib import Path
-from vaultmem import gitops
-state, how, seconds = Path(sys.argv[1]), sys.argv[2], float(sys.argv[3])
-if how == "vaultmem":
-    with gitops.commit_lock(state):
-        print("held", flush=True)
-        time.sleep(seconds)
-else:
-    descriptor = os.open(state / gitops.LOCK_NAME, os.O_RDWR | os.O_CREAT)
-    fcntl.flock(descriptor, fcntl.LOCK_EX)
-    print("held", flush=True)
-    time.sleep(seconds)
-"""
-
-
-def hold_commit_lock(repo: Path, seconds: float, how: str = "vaultmem") -> subprocess.Popen[str]:
-    """Another process holding the vault's commit lock for ``seconds`` (returns once it holds it)."""
-    script = repo.parent / "hold_lock.py"
-    script.write_text(HOLD_LOCK, encoding="utf-8")
-    (repo / ".vaultmem").mkdir(exist_ok=True)
-    holder = subprocess.Popen([sys.executable, str(script), str(repo / ".vaultmem"), how, str(seconds)],
-                              stdout=subprocess.PIPE, text=True, env={**os.environ, "PYTHONPATH": str(REPO)})
-    assert holder.stdout is not None and holder.stdout.readline() == "held\n"
-    return holder
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="the holder flocks the file")

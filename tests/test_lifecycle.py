@@ -31,6 +31,7 @@ from vaultmem import (
 from vaultmem.errors import InvalidDuration
 from vaultmem.lifecycle import expiry_sql, format_timestamp, is_expired_us, resolve_now, to_epoch_us
 from vaultmem.notes import epoch_us_or_none, parse_note
+from vaultmem.option_names import Surface
 from vaultmem.storage import Eligibility
 
 UTC = timezone.utc
@@ -655,7 +656,7 @@ def test_an_instant_to_evaluate_at_that_is_none_is_refused_naming_the_forms_it_t
     with pytest.raises(InvalidTimestamp) as refused:
         resolve_now(said)
     assert message in str(refused.value)
-    assert refused.value.spelled(as_flags=True).startswith("--as-of: invalid timestamp")
+    assert refused.value.spelled(Surface.CLI).startswith("--as-of: invalid timestamp")
 
 
 def test_an_instant_given_as_a_time_or_a_date_is_read_as_before() -> None:

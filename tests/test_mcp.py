@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 import sqlite3
 import subprocess
+import sys
 import time
 import unicodedata
 from collections.abc import Callable
@@ -24,9 +25,9 @@ import pytest
 from mcp import ClientSession
 from mcp.client.stdio import stdio_client
 
-from helpers import REPO, run_cli, snapshot_files, vaultmem_process
+from helpers import REPO, hold_commit_lock, run_cli, snapshot_files, vaultmem_process
 from vaultmem import parse_timestamp
-from mcp_client import CALL_SECONDS, STARTUP_SECONDS, TOOLS, Served, note, run, serve, server_parameters
+from mcp_client import CALL_SECONDS, STARTUP_SECONDS, TOOLS, Progress, Served, note, run, serve, server_parameters
 
 HIT_FIELDS = {"id", "path", "title", "snippet", "layer", "expires_at", "score", "warnings"}
 WATCH_SECONDS = 20  # the watcher debounces; poll for at most this long
@@ -389,6 +390,41 @@ def test_check_reports_problems_by_file_and_field(vault_dir: Path, write_note: C
     run(scenario)
 
 
+def test_an_agent_is_told_the_tools_it_can_call_not_a_command_to_run(vault_dir: Path, write_note: Callable[..., Path], log: Path) -> None:
+    """Was: hit warnings, check's fixes, get's problems and errors told an agent over MCP to run
+    `vaultmem check --fix` or `vaultmem consolidate`, commands it may have no shell for (and
+    Vault.check() is Python's). They name the tool now, and where no tool does it (check has no fix
+    over MCP) what the agent can do itself and what to ask the person."""
+    write_note("meeting.md", "---\nlayer: L2\n---\nThe harbor meeting moved to Thursday.\n")
+    write_note("crane.md", "---\nlayer: L3\nexpires_at: next tuesday\n---\nThe harbor crane is booked for the refit.\n")
+    write_note("prefs/coffee-order.md", "---\nlayer: L4\ntitle: Coffee order\n---\nFlat white with oat milk.\n")
+    write_note("prefs/coffee-order.sync-conflict-20240501-123456-ABCDEFG.md",
+               "---\nlayer: L4\ntitle: Coffee order\n---\nFlat white with oat milk, double shot.\n")
+    no_deadline_fix = ("revise it with ttl or expires_at (or ask the person to run `vaultmem check --fix`, which stamps "
+                       "created + the layer TTL), or add expires_at / permanent: true")
+
+    async def scenario() -> None:
+        async with serve(vault_dir, log) as served:
+            hits = (await served.call("recall", query="harbor crane refit"))["hits"]
+            crane = next(hit for hit in hits if hit["path"] == "crane.md")
+            assert crane["warnings"][0].endswith("never expires until it is fixed (see the check tool)"), crane
+            copy = next(hit for hit in (await served.call("recall", query="flat white oat milk"))["hits"]
+                        if "sync-conflict" in hit["path"])
+            assert copy["warnings"] == ["copy: looks like a copy Syncthing made of coffee-order.md (the check tool says "
+                                        "what to do)"], copy
+            fixes = {(problem["path"], problem["field"]): problem["fix"] for problem in (await served.call("check"))["problems"]}
+            assert fixes[("meeting.md", "expires_at")] == no_deadline_fix, fixes
+            assert fixes[("prefs/coffee-order.sync-conflict-20240501-123456-ABCDEFG.md", "copy")].endswith(
+                "the consolidate tool can merge them"), fixes
+            assert [problem["fix"] for problem in (await served.call("get", note="meeting.md"))["problems"]] == [no_deadline_fix]
+            ambiguous = await served.error("get", note="Coffee order")
+            assert "delete the other; the consolidate tool can merge them)" in ambiguous, ambiguous
+            said = repr([hits, fixes, ambiguous])
+            assert "`vaultmem check`" not in said and "Vault." not in said and "`vaultmem consolidate`" not in said
+
+    run(scenario)
+
+
 def test_check_reports_an_embedder_setting_the_server_cannot_use(vault_dir: Path, log: Path) -> None:
     """The check tool calls Vault.check: a model folder that is not there is its one problem.
     (An empty vault serves — nothing to embed yet — so check was the place to learn that the
@@ -667,6 +703,37 @@ def test_a_call_stuck_behind_another_writer_does_not_hold_up_the_others(vault_di
             assert hits[0]["id"] == remembered[0]["id"]
 
     run(scenario)
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="the holder flocks the file")
+def test_a_write_kept_waiting_for_the_commit_lock_tells_the_client_as_progress(vault_dir: Path, write_note: Callable[..., Path],
+                                                                              log: Path) -> None:
+    """Was: only the server's stderr said a write waited for another's commit (for up to 300 s); the
+    client heard nothing and could give up first. The call now sends progress notifications: who
+    holds the lock, at once after 2 s and again every 5 s (seconds waited, of 300)."""
+    write_note(".vaultmem.toml", "auto_commit = true\n")
+    write_note("coffee.md", note("Coffee", "Flat white with oat milk.", layer="L4"))
+    for args in (["init", "-q"], ["config", "user.email", "maya@example.com"], ["config", "user.name", "Maya"],
+                 ["add", "-A"], ["commit", "-qm", "first"]):
+        subprocess.run(["git", *args], cwd=vault_dir, check=True, capture_output=True)
+    heard: list[Progress] = []
+
+    async def scenario() -> None:
+        async with serve(vault_dir, log) as served:
+            await served.call("recall", query="coffee")  # started: the wait below is the lock's alone
+            holder = hold_commit_lock(vault_dir, 8)
+            try:
+                remembered = await served.call("remember", progress=heard, text="The plumber comes on Friday.", layer="L2")
+            finally:
+                holder.wait(30)
+            assert remembered["commit"], remembered
+            assert len(heard) >= 2, heard
+            assert all(f"pid {holder.pid} (`hold_lock.py vaultmem`)" in (each.message or "") for each in heard), heard
+            assert "refused after 300 s" in (heard[0].message or "") and heard[0].total == 300, heard
+            assert 2 <= heard[0].progress < heard[1].progress and heard[1].progress - heard[0].progress >= 5, heard
+
+    run(scenario)
+    assert "waiting for another vaultmem write to finish" in log.read_text(encoding="utf-8")  # and the log, as before
 
 
 def test_library_messages_reach_the_client_whole(vault_dir: Path, log: Path) -> None:

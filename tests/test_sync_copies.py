@@ -66,7 +66,7 @@ def test_check_reports_a_sync_copy_beside_its_original_with_what_to_do(synced: P
     problem = report.problems[0]
     assert problem.message == "looks like a copy Syncthing made of coffee-order.md when both changed"
     assert problem.fix == ("compare them, keep what you want in one, delete the other — "
-                           "`vaultmem consolidate` can merge them")
+                           "Vault.consolidate() can merge them")
     assert not report.ok
 
 
@@ -80,7 +80,7 @@ def test_check_says_an_identical_copy_can_simply_go_and_a_personal_notes_merge_n
     assert fixes == {
         "Notes/Japan Trip 2.md": "it holds the same bytes as Japan Trip.md: delete it",
         "Daily/2023-09-12 (conflicted copy 2024-05-01).md": "compare them, keep what you want in one, delete the "
-                                                            "other — `vaultmem consolidate --any-note` can merge them",
+                                                            "other — Vault.consolidate(any_note=True) can merge them",
     }
 
 
@@ -100,7 +100,7 @@ def test_get_by_a_title_a_copy_shares_says_which_candidate_is_the_copy(synced: P
             vault.get("Coffee order")
     assert raised.value.sync_copies == {SYNCTHING_COPY: "looks like a copy Syncthing made of coffee-order.md"}
     assert (f"({SYNCTHING_COPY} looks like a copy Syncthing made of coffee-order.md: keep what you want in one, "
-            "delete the other; `vaultmem consolidate` can merge them)") in str(raised.value)
+            "delete the other; Vault.consolidate() can merge them)") in str(raised.value)
 
 
 def test_an_ambiguous_title_names_no_copy_when_no_candidate_is_one(vault_dir: Path, write_note: Callable[..., Path]) -> None:
@@ -120,7 +120,7 @@ def test_a_search_hit_on_a_sync_copy_says_so_and_keeps_its_rank(synced: Path) ->
         hits = {hit.path: hit for hit in vault.search("Maya's coffee order", k=5, now=NOW)}
     assert set(hits) == {"prefs/coffee-order.md", SYNCTHING_COPY}
     assert hits[SYNCTHING_COPY].warnings == ["copy: looks like a copy Syncthing made of coffee-order.md "
-                                             "(`vaultmem check` says what to do)"]
+                                             "(Vault.check() says what to do)"]
     assert hits["prefs/coffee-order.md"].warnings == []
 
 
@@ -143,4 +143,4 @@ def test_a_numbered_note_of_its_own_text_beside_its_namesake_is_no_sync_copy(vau
         assert hits["Sprint 2.md"] == []
         coffee = {hit.path: hit.warnings for hit in vault.search("Maya's coffee order", k=10, now=NOW)}
         assert coffee["prefs/Coffee order 2.md"] == ["copy: looks like a copy iCloud made of Coffee order.md "
-                                                    "(`vaultmem check` says what to do)"]
+                                                    "(Vault.check() says what to do)"]

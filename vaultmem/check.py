@@ -22,11 +22,14 @@ from .archive_edits import archive_edit_problems
 from .config import CONFIG_FILE, VaultConfig
 from .dating import date_problems
 from .errors import (
+    CONSOLIDATE,
     ConfigError,
     FixRefused,
     FrontmatterError,
     GitError,
     NoteReadError,
+    Operation,
+    Spelled,
     UnresolvedConflict,
     VaultmemError,
     WriteConflict,
@@ -240,8 +243,12 @@ def _copy_fix(copy: Note, original: Note) -> str:
     if copy.content_hash == original.content_hash:
         return f"it holds the same bytes as {name}: delete it"
     # consolidate pools memories only; two notes of the person's own need --any-note.
-    command = "vaultmem consolidate" if copy.layer and original.layer else "vaultmem consolidate --any-note"
-    return f"compare them, keep what you want in one, delete the other — `{command}` can merge them"
+    command = CONSOLIDATE if copy.layer and original.layer else CONSOLIDATE_ANY_NOTE
+    return Spelled("compare them, keep what you want in one, delete the other — ", command, " can merge them")
+
+
+CONSOLIDATE_ANY_NOTE = Operation("`vaultmem consolidate --any-note`", "Vault.consolidate(any_note=True)",
+                                 "the consolidate tool with any_note=true")
 
 
 @dataclass(frozen=True)

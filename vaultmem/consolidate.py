@@ -54,7 +54,7 @@ import numpy as np
 
 from .config import ConsolidateSettings
 from .dating import own_day
-from .errors import Argument, UsageError
+from .errors import CHECK, INDEX, Argument, Operation, Spelled, UsageError
 from .lifecycle import EXPIRING_LAYERS, format_timestamp, to_epoch_us
 from .merging import KeptChange, additions
 from .noteio import FileChange
@@ -291,7 +291,7 @@ def plan_consolidation(store: Store, paths: VaultPaths, scope: Scope) -> Consoli
     layers = {note.label: note.layer for note in pool if note.label not in reasons}
     source_labels = [note.label for note in sources if note.label in layers]
     candidates, missing = _candidate_pairs(store, source_labels, layers, scope.threshold - ANN_TOLERANCE)
-    left_out += [LeftOut(path, "it has no vector yet; run `vaultmem index`") for path in missing]
+    left_out += [LeftOut(path, Spelled("it has no vector yet; ", INDEX)) for path in missing]
     notes, vectors, dropped = _read_candidates(store, paths, {label for pair in candidates for label in pair})
     left_out += dropped
     pairs = confirmed_pairs(candidates, vectors, scope.threshold)
@@ -393,14 +393,16 @@ def unreliable_reason(note: PoolNote) -> str | None:
     for problem in note.problems:
         why = UNRELIABLE_FIELDS.get(problem["field"])
         if why:
-            return f"{why}: {problem['message']}; fix it (see `vaultmem check`) to include it"
+            return Spelled(f"{why}: {problem['message']}; fix it (see ", CHECK, ") to include it")
     if note.expiry_invalid:
-        return "its expires_at does not parse, so the latest expiry of a cluster would be unknown; fix it (see `vaultmem check`)"
+        return Spelled("its expires_at does not parse, so the latest expiry of a cluster would be unknown; fix it (see ",
+                       CHECK, ")")
     if note.no_deadline and note.layer in EXPIRING_LAYERS:
         # Merging would have to drop the canonical's deadline ("never" is the latest) and
         # leave it with the same `check` problem; its real deadline comes from check --fix.
-        return (f"it is a {note.layer} note without expires_at, so the cluster's latest expiry is unknown; "
-                "run `vaultmem check --fix` to stamp it, then consolidate again")
+        return Spelled(f"it is a {note.layer} note without expires_at, so the cluster's latest expiry is unknown; ",
+                       Operation("run `vaultmem check --fix` to stamp it", "run Vault.check(fix=True) to stamp it",
+                                 "give it an expiry (revise with ttl or expires_at)"), ", then consolidate again")
     return None
 
 

@@ -48,7 +48,7 @@ from .errors import Argument, InvalidDuration, InvalidTimestamp, UsageError, sho
 from .fields import name_form
 from .lifecycle import format_timestamp, is_absent, parse_duration, parse_timestamp
 from .month_names import month_spellings
-from .notes import Problem, timestamp_or_none
+from .notes import Note, Problem, timestamp_or_none
 
 if TYPE_CHECKING:
     from .daily_format import DailyFormat
@@ -141,6 +141,11 @@ def own_day(meta: Mapping[str, Any], path: str, daily: DailyFormat | None = None
     if found is None or found.source == CREATED_SOURCE:
         return None
     return calendar_day(shown_date(found.moment, found.day))
+
+
+def note_problems(note: Note, daily: DailyFormat | None = None) -> list[Problem]:
+    """Every problem of one note, as the index keeps them and ``get`` shows them."""
+    return [*note.problems, *date_problems(note.meta, note.path, daily)]
 
 
 def date_problems(meta: Mapping[str, Any], path: str, daily: DailyFormat | None = None) -> list[Problem]:

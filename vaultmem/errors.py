@@ -10,6 +10,11 @@ import reprlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
+from typing import Any, TypeVar
+
+from .option_names import Surface
+
+Document = TypeVar("Document")
 
 
 class _Shown(reprlib.Repr):
@@ -41,6 +46,14 @@ def short_repr(value: object) -> str:
 class VaultmemError(Exception):
     """Root of every error vaultmem raises on purpose."""
 
+    # The message in parts, when it names arguments or operations (:class:`Spelled`).
+    parts: tuple[Part, ...] = ()
+
+    def spelled(self, surface: Surface) -> str:
+        """The message as ``surface`` names arguments and operations; ``str(self)`` names
+        them as the Python API does."""
+        return _joined(self.parts, surface) if self.parts else str(self)
+
 
 class InvalidTimestamp(VaultmemError, ValueError):
     """A value that should be a point in time is not one."""
@@ -53,10 +66,10 @@ class InvalidTimestamp(VaultmemError, ValueError):
         self.reason = reason
         self.argument = argument  # the argument it came as, named before the message (shells spell it)
         self.fix = fix  # what the argument accepts (a time in a note's frontmatter: ISO-8601)
-        super().__init__(self.spelled(as_flags=False))
+        super().__init__(self.spelled(Surface.API))
 
-    def spelled(self, as_flags: bool) -> str:
-        named = f"{self.argument.spelled(as_flags)}: " if self.argument is not None else ""
+    def spelled(self, surface: Surface) -> str:
+        named = f"{self.argument.spelled(surface is Surface.CLI)}: " if self.argument is not None else ""
         detail = f" ({self.reason})" if self.reason else ""
         return f"{named}{self.PREFIX}{short_repr(self.value)}{detail}: {self.fix}"
 
@@ -125,6 +138,31 @@ class Argument:
         return name if self.value is None or (as_flag and self.switch) else f"{name} {self.value}"
 
 
+@dataclass(frozen=True)
+class Operation:
+    """A vault operation a message tells the caller to run, as the surface that shows the
+    message offers it: a command at the shell, a method in Python, a tool over MCP — or, where
+    MCP has no such tool (``check --fix``, ``index``), what an agent can do instead. An agent
+    told to run ``vaultmem check`` may have no shell to run it in."""
+
+    cli: str  # `vaultmem check --fix`
+    api: str  # Vault.check(fix=True)
+    mcp: str  # the check tool
+
+    def spelled(self, surface: Surface) -> str:
+        return {Surface.CLI: self.cli, Surface.API: self.api, Surface.MCP: self.mcp}[surface]
+
+
+CHECK = Operation("`vaultmem check`", "Vault.check()", "the check tool")
+CONSOLIDATE = Operation("`vaultmem consolidate`", "Vault.consolidate()", "the consolidate tool")
+EXPIRE = Operation("`vaultmem expire`", "Vault.expire()", "the expire tool")
+# The MCP server has no index tool: its watcher reconciles the index with the files as it starts.
+INDEX = Operation("run `vaultmem index`", "run Vault.index()", "ask the person to run `vaultmem index` (or to restart "
+                  "the MCP server: it reconciles the index with the files as it starts)")
+
+Part = str | Argument | Operation
+
+
 class UsageError(VaultmemError, ValueError):
     """Arguments that contradict each other or make no sense together.
 
@@ -132,32 +170,49 @@ class UsageError(VaultmemError, ValueError):
     arguments as the API and MCP take them; the CLI shows :meth:`spelled` with its flags.
     """
 
-    def __init__(self, *parts: str | Argument) -> None:
+    def __init__(self, *parts: Part) -> None:
         self.parts = parts
-        super().__init__(self.spelled(as_flags=False))
-
-    def spelled(self, as_flags: bool) -> str:
-        return _joined(self.parts, as_flags)
+        super().__init__(self.spelled(Surface.API))
 
 
 class Spelled(str):
-    """A message that names arguments, as a ``str``: its value names them as the Python API and
-    MCP do (``since/until``); a shell with flags shows :meth:`spelled` (``--since/--until``).
-    Given in parts, as :class:`UsageError` is; text made from it is the API's spelling."""
+    """A message that names arguments or operations, as a ``str``: its value names them as the
+    Python API does (``since/until``, ``Vault.check()``); a shell shows :meth:`spelled` for its
+    surface (``--since/--until`` and `vaultmem check` on the command line, the check tool over
+    MCP; :func:`respelled` does a whole answer). Given in parts, as :class:`UsageError` is;
+    text made from it is the API's spelling."""
 
-    parts: tuple[str | Argument, ...]
+    parts: tuple[Part, ...]
 
-    def __new__(cls, *parts: str | Argument) -> Spelled:
-        said = super().__new__(cls, _joined(parts, as_flags=False))
+    def __new__(cls, *parts: Part) -> Spelled:
+        said = super().__new__(cls, _joined(parts, Surface.API))
         said.parts = parts
         return said
 
-    def spelled(self, as_flags: bool) -> str:
-        return _joined(self.parts, as_flags)
+    def spelled(self, surface: Surface) -> str:
+        return _joined(self.parts, surface)
 
 
-def _joined(parts: Sequence[str | Argument], as_flags: bool) -> str:
-    return "".join(part if isinstance(part, str) else part.spelled(as_flags) for part in parts)
+def _joined(parts: Sequence[Part], surface: Surface) -> str:
+    return "".join(part if isinstance(part, str) else
+                   part.spelled(surface is Surface.CLI) if isinstance(part, Argument) else part.spelled(surface)
+                   for part in parts)
+
+
+def respelled(document: Document, surface: Surface) -> Document:
+    """``document`` (a JSON-ready answer: dicts, lists, strings) with every :class:`Spelled`
+    in it, key or value, as ``surface`` says it; the rest as it is."""
+    return _respelled(document, surface)  # type: ignore[no-any-return]
+
+
+def _respelled(value: Any, surface: Surface) -> Any:
+    if isinstance(value, Spelled):
+        return value.spelled(surface)
+    if isinstance(value, dict):
+        return {_respelled(key, surface): _respelled(item, surface) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [_respelled(item, surface) for item in value]
+    return value
 
 
 def listed(*arguments: Argument) -> list[str | Argument]:
@@ -265,12 +320,12 @@ class AmbiguousNote(VaultmemError, LookupError):
         self.sync_copies = dict(sync_copies or {})
         also = (f" ({', '.join(also_named)} {'goes' if len(also_named) == 1 else 'go'} by it as an alias or title, "
                 "which a file name outranks)") if also_named else ""
-        copies = (f" ({'; '.join(f'{path} {what}' for path, what in self.sync_copies.items())}: keep what you want in "
-                  "one, delete the other; `vaultmem consolidate` can merge them)") if self.sync_copies else ""
-        super().__init__(
-            f"{note!r} matches {len(candidates)} notes: {', '.join(candidates)}{also}{copies}. "
-            "Give the full vault-relative path instead"
-        )
+        copies: tuple[Part, ...] = (f" ({'; '.join(f'{path} {what}' for path, what in self.sync_copies.items())}: "
+                                    "keep what you want in one, delete the other; ", CONSOLIDATE, " can merge them)"
+                                    ) if self.sync_copies else ()
+        self.parts = (f"{note!r} matches {len(candidates)} notes: {', '.join(candidates)}{also}", *copies,
+                      ". Give the full vault-relative path instead")
+        super().__init__(self.spelled(Surface.API))
 
 
 class NoteReadError(VaultmemError, OSError):
@@ -412,7 +467,6 @@ class NoteWritten(VaultmemError):
         else:
             done = f"{operation} changed {', '.join(self.paths)}: those changes are on disk now"
             advice = f"Do not repeat the {operation} blindly: look at those files first"
-        super().__init__(
-            f"{done}, but then it failed: {cause}. {advice}; once the cause is fixed, "
-            "`vaultmem index` brings the index up to date"
-        )
+        self.parts = (f"{done}, but then it failed: {cause}. {advice}; once the cause is fixed, ",
+                      INDEX, " to bring the index up to date")
+        super().__init__(self.spelled(Surface.API))

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING
 
-from .errors import PathOutsideVault, WriteConflict
+from .errors import CHECK, PathOutsideVault, Spelled, WriteConflict
 from .lifecycle import is_expired
 from .notes import read_note
 from .results import ExpireReport, Skipped
@@ -72,5 +72,5 @@ def not_to_expire(paths: VaultPaths, row: NoteRow, moment: datetime) -> str | No
     if current.metadata_unloaded:
         # Its expiry was read line by line from YAML that does not load: enough to hide
         # it, not enough to act on the file. The person fixes the YAML first.
-        return "its frontmatter does not load (see `vaultmem check`); fix the YAML, then run expire again"
+        return Spelled("its frontmatter does not load (see ", CHECK, "); fix the YAML, then run expire again")
     return None

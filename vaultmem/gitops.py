@@ -25,8 +25,9 @@ import subprocess
 import sys
 import time
 import unicodedata
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager, contextmanager, nullcontext
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -382,6 +383,35 @@ class LockWait:
 
     at_most: float = 300.0
     say_after: float = 2.0
+    # A listener (lock_waits_told_to) hears it again this often: an MCP client that restarts its
+    # timeout on progress keeps waiting; one that hears nothing gives up long before at_most.
+    tell_every: float = 5.0
+
+
+@dataclass(frozen=True)
+class LockWaiting:
+    """A write kept waiting for the commit lock, as a listener hears it (an MCP client: the
+    log the person reads is on the server's stderr, which the agent never sees)."""
+
+    message: str  # who holds it, and when this write is refused
+    waited: float  # seconds so far; grows with each telling
+    at_most: float  # refused after this many
+
+
+# Who else hears that a write of this thread (context) waits: set by lock_waits_told_to.
+_wait_listener: ContextVar[Callable[[LockWaiting], None] | None] = ContextVar("vaultmem_lock_wait_listener", default=None)
+
+
+@contextmanager
+def lock_waits_told_to(listener: Callable[[LockWaiting], None]) -> Iterator[None]:
+    """While this block runs, a write it makes that waits for the commit lock tells
+    ``listener`` too: once it has waited ``say_after`` seconds (when the log says it), then
+    every ``tell_every`` seconds, so a caller that gives up on silence hears the write is alive."""
+    token = _wait_listener.set(listener)
+    try:
+        yield
+    finally:
+        _wait_listener.reset(token)
 
 
 def commit_lock(lock_dir: Path, wait: LockWait = LockWait()) -> AbstractContextManager[None]:
@@ -674,17 +704,27 @@ def _wait_for_lock(descriptor: int, path: Path, wait: LockWait) -> None:
     """Take the lock, polling; say once when the wait passes ``wait.say_after`` seconds, and
     refuse with :class:`WriteLockBusy` after ``wait.at_most``."""
     started = time.monotonic()
-    said = False
+    told_at: float | None = None
+    listener = _wait_listener.get()
     while not _try_lock(descriptor):
         waited = time.monotonic() - started
         if waited >= wait.at_most:
             raise WriteLockBusy(path, wait.at_most, _holder(path))
-        if not said and waited >= wait.say_after:
-            log.warning(
-                "waiting for another vaultmem write to finish: %s holds %s; this write goes ahead when it is done, "
-                "or is refused after %g s", _holder(path), path, wait.at_most)
-            said = True
+        if told_at is None and waited >= wait.say_after:
+            message = _waiting_message(path, wait)
+            log.warning("%s", message)
+            told_at = waited
+            if listener is not None:
+                listener(LockWaiting(message, waited, wait.at_most))
+        elif told_at is not None and listener is not None and waited - told_at >= wait.tell_every:
+            told_at = waited
+            listener(LockWaiting(_waiting_message(path, wait), waited, wait.at_most))
         time.sleep(LOCK_POLL_SECONDS)
+
+
+def _waiting_message(path: Path, wait: LockWait) -> str:
+    return (f"waiting for another vaultmem write to finish: {_holder(path)} holds {path}; this write goes ahead when "
+            f"it is done, or is refused after {wait.at_most:g} s")
 
 
 def _write_holder(descriptor: int) -> None:

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from .daily_format import DailyFormat, dated_folder
-from .dating import date_problems, note_date
+from .dating import note_date, note_problems
 from .errors import DerivedIndexError
 from .lifecycle import to_epoch_us
 from .notes import Note, Problem, epoch_us_or_none, expiry_text, lookup_names, parse_note
@@ -116,7 +116,7 @@ def note_row(note: Note, stat: FileStat, embed_hash: str, daily: DailyFormat) ->
         mtime_ns=stat.mtime_ns,
         size=stat.size,
         body_chars=len(note.body.strip()),
-        problems=[problem.as_dict() for problem in [*note.problems, *date_problems(note.meta, note.path, daily)]],
+        problems=[problem.as_dict() for problem in note_problems(note, daily)],
         dated_us=None if dated is None else to_epoch_us(dated.moment),
         dated_day=None if dated is None else dated.day,
     )

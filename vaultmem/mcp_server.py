@@ -35,7 +35,7 @@ import threading
 import time
 from collections.abc import AsyncIterator, Callable
 from concurrent.futures import Future
-from contextlib import ExitStack, asynccontextmanager
+from contextlib import ExitStack, asynccontextmanager, nullcontext
 from dataclasses import dataclass
 from datetime import timedelta
 from string import Template
@@ -44,7 +44,7 @@ from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 import anyio
 from mcp.server.auth.provider import TokenVerifier
 from mcp.server.auth.settings import AuthSettings
-from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp.server.mcpserver.tools import Tool
 from mcp.types import ToolAnnotations
@@ -52,7 +52,8 @@ from pydantic import Field
 
 from . import __version__
 from .config import CONFIG_FILE, DEFAULT_THRESHOLD, McpSettings
-from .errors import VaultmemError
+from .errors import VaultmemError, respelled
+from .gitops import LockWaiting, lock_waits_told_to
 from .lifecycle import LAYER_NAMES, LAYERS, LayerPolicy, format_duration
 from .mcp_arguments import StrictTool
 from .option_names import Surface
@@ -125,6 +126,37 @@ class VaultThreads:
         return not any(thread.is_alive() for thread in self._threads)
 
 
+class WaitsTold:
+    """Tells an MCP client that its write waits for another's turn on the commit lock.
+
+    The wait is said by gitops (who holds the lock, when this write is refused) on the vault
+    thread; here it becomes a progress notification of the call (progress: seconds waited, of
+    the 300 after which the write is refused), at once and then every few seconds. Progress,
+    not a log message: MCP's logging is deprecated (SEP-2577), and a client may restart its
+    request timeout on progress (the TypeScript SDK's resetTimeoutOnProgress), so a write
+    waiting its turn is not abandoned at the client's 60 s while the server still makes it.
+    Only a client that asked for progress (a progressToken) hears it; the server's log says
+    it either way.
+    """
+
+    def __init__(self, context: Context[Any, Any], loop: asyncio.AbstractEventLoop) -> None:
+        self._context = context
+        self._loop = loop
+        self._sent: list[Future[None]] = []
+
+    def __call__(self, waiting: LockWaiting) -> None:
+        """On the vault thread: hand the notification to the event loop, without waiting for it."""
+        self._sent.append(asyncio.run_coroutine_threadsafe(
+            self._context.report_progress(waiting.waited, waiting.at_most, waiting.message), self._loop))
+
+    async def delivered(self) -> None:
+        for sent in self._sent:
+            try:
+                await asyncio.wrap_future(sent)
+            except Exception:  # a client gone mid-call: its answer fails anyway, and the write stands
+                log.warning("vaultmem: could not tell the client that a write was waiting", exc_info=True)
+
+
 class VaultService:
     """The served Vault: started once, then called from the vault threads.
 
@@ -142,24 +174,35 @@ class VaultService:
         self._watcher: Watcher | None = None
         self._resources = ExitStack()
 
-    async def call(self, operation: Callable[[Vault], Result]) -> Result:
-        """Run one library call on a vault thread; the event loop stays free meanwhile."""
-        future = self._threads.submit(functools.partial(self._run, operation))
-        # Awaited, not waited on in a worker: a client that cancels, or a server that
-        # stops, does not have to wait for the call to end.
-        return await asyncio.wrap_future(future)
+    async def call(self, operation: Callable[[Vault], Result], progress: Context[Any, Any] | None = None) -> Result:
+        """Run one library call on a vault thread; the event loop stays free meanwhile.
 
-    def _run(self, operation: Callable[[Vault], Result]) -> Result:
+        ``operation`` returns the answer as JSON-ready data: the library's messages in it name
+        operations as Python does (``Vault.check()``), and are said here as an agent can act
+        on them (the check tool). ``progress``: the call's context, told when its write waits
+        for another's turn (:class:`WaitsTold`)."""
+        told = None if progress is None else WaitsTold(progress, asyncio.get_running_loop())
+        future = self._threads.submit(functools.partial(self._run, operation, told))
+        try:
+            # Awaited, not waited on in a worker: a client that cancels, or a server that
+            # stops, does not have to wait for the call to end.
+            return await asyncio.wrap_future(future)
+        finally:
+            if told is not None:
+                await told.delivered()  # before the answer: a notification after it names a finished request
+
+    def _run(self, operation: Callable[[Vault], Result], told: WaitsTold | None = None) -> Result:
         self._ready.wait()
         self._raise_if_startup_failed()
         try:
             if self._watcher is not None:
                 self._watcher.raise_if_failed()  # a dead watcher means a stale index: say so
-            return operation(self.vault)
+            with nullcontext() if told is None else lock_waits_told_to(told):
+                return respelled(operation(self.vault), Surface.MCP)
         except VaultmemError as error:
             # The error's kind first (WriteConflict: read the note again and retry; NoteNotFound;
             # UsageError: fix the arguments), so an agent can tell what to do without parsing prose.
-            raise ToolError(f"{type(error).__name__}: {error}") from error
+            raise ToolError(f"{type(error).__name__}: {error.spelled(Surface.MCP)}") from error
         except OSError as error:
             # A disk full, a permission denied: say which, rather than the SDK's bare
             # "Error executing tool" (only ToolError keeps its message in SDK v2).
@@ -169,7 +212,7 @@ class VaultService:
     def _raise_if_startup_failed(self) -> None:
         error = self._startup_error
         if isinstance(error, VaultmemError):
-            raise ToolError(f"vaultmem is not serving {self.vault.root}: {error}")
+            raise ToolError(f"vaultmem is not serving {self.vault.root}: {error.spelled(Surface.MCP)}")
         if error is not None:
             raise ToolError(f"vaultmem is not serving {self.vault.root}: startup failed "
                             f"({type(error).__name__}); the traceback is in the server's log (stderr)")
@@ -311,6 +354,7 @@ class VaultTools:
     ))
     async def remember(
         self,
+        context: Context[Any, Any],  # told when the write waits for another's turn
         text: Annotated[str, Field(min_length=1, description="The memory, in Markdown. Written as the note's body, byte for byte.")],
         title: Annotated[str | None, Field(description="Title (default: the text's first words).")] = None,
         layer: Annotated[str, Field(description="L1/working, L2/episodic (default), L3/semantic or L4/procedural.")] = "L2",
@@ -321,10 +365,9 @@ class VaultTools:
         folder: Annotated[str | None, Field(description="Vault-relative folder for the note (default: the vault's memories folder).")] = None,
         supersedes: Annotated[list[NoteRef] | None, Field(description="Notes this memory replaces: each expires now and records superseded_by.")] = None,
     ) -> dict[str, Any]:
-        result = await self.service.call(lambda vault: vault.remember(
+        return await self.service.call(lambda vault: vault.remember(
             text, title=title, layer=layer, tags=tags or (), ttl=ttl, expires_at=expires_at,
-            permanent=permanent, folder=folder, supersedes=supersedes or ()))
-        return result.as_dict()
+            permanent=permanent, folder=folder, supersedes=supersedes or ()).as_dict(), progress=context)
 
     @vault_tool(DESTRUCTIVE, (
         "Change a memory in place when what it says changed (a time moved, a fact was corrected, an "
@@ -342,6 +385,7 @@ class VaultTools:
     ))
     async def revise(
         self,
+        context: Context[Any, Any],  # told when the write waits for another's turn
         note: NoteRef,
         text: Annotated[str | None, Field(min_length=1, description="The note's new body, in Markdown (replaces the old one).")] = None,
         append: Annotated[str | None, Field(min_length=1, description="A paragraph to add at the end of the body.")] = None,
@@ -354,10 +398,10 @@ class VaultTools:
         remove_tags: Annotated[list[Tag] | None, Field(description="Tags to remove.")] = None,
         if_version: Annotated[str | None, Field(min_length=1, description="Only if the note is still at this version (from get, recall or remember).")] = None,
     ) -> dict[str, Any]:
-        result = await self.service.call(lambda vault: vault.revise(
+        return await self.service.call(lambda vault: vault.revise(
             note, text=text, append=append, title=title, layer=layer, ttl=ttl, expires_at=expires_at,
-            permanent=permanent, add_tags=add_tags or (), remove_tags=remove_tags or (), if_version=if_version))
-        return result.as_dict()
+            permanent=permanent, add_tags=add_tags or (), remove_tags=remove_tags or (), if_version=if_version).as_dict(),
+            progress=context)
 
     @vault_tool(READ_ONLY, (
         "Search memory by meaning and keywords (hybrid vectors + BM25). Call it before answering "
@@ -401,9 +445,11 @@ class VaultTools:
             "Only notes dated at or before this: an ISO date or time, or a period (2026-11, 2026-W48, yesterday, last "
             "week); a date or period alone runs through its end."))] = None,
     ) -> dict[str, Any]:
-        hits = await self.service.call(lambda vault: vault.search(
-            query, k=k, layers=layers, tags=tags, include_expired=include_expired, since=since, until=until))
-        return {"hits": [hit.as_dict() for hit in hits], "warnings": hits.warnings}
+        def found(vault: Vault) -> dict[str, Any]:
+            hits = vault.search(query, k=k, layers=layers, tags=tags, include_expired=include_expired, since=since, until=until)
+            return {"hits": [hit.as_dict() for hit in hits], "warnings": hits.warnings}
+
+        return await self.service.call(found)
 
     @vault_tool(READ_ONLY, (
         "Explain why one note is, or is not, among the hits recall returns for a query with the same k, "
@@ -424,9 +470,9 @@ class VaultTools:
         since: Annotated[DateBound | None, Field(description="The since recall was limited to, if any.")] = None,
         until: Annotated[DateBound | None, Field(description="The until recall was limited to, if any.")] = None,
     ) -> dict[str, Any]:
-        return (await self.service.call(lambda vault: vault.explain(
+        return await self.service.call(lambda vault: vault.explain(
             note, query, k=k, layers=layers, tags=tags, include_expired=include_expired, since=since,
-            until=until, surface=Surface.MCP))).as_dict()
+            until=until, surface=Surface.MCP).as_dict())
 
     @vault_tool(READ_ONLY, (
         "Read one note in full as it is on disk now: body, frontmatter (meta: every property, in file order), "
@@ -436,7 +482,7 @@ class VaultTools:
         "Use it after recall when the snippet is not enough, or to read a note the user names."
     ))
     async def get(self, note: NoteRef) -> dict[str, Any]:
-        view = (await self.service.call(lambda vault: vault.get(note))).as_dict()
+        view = await self.service.call(lambda vault: vault.get(note).as_dict())
         if view["expired"]:
             # Say it in words too: a model skimming the body would otherwise treat it as current.
             successor = view["superseded_by"]
@@ -453,12 +499,13 @@ class VaultTools:
     ))
     async def forget(
         self,
+        context: Context[Any, Any],  # told when the write waits for another's turn
         note: NoteRef,
         hard: Annotated[bool, Field(description="Delete the file for good instead of archiving it (only where the vault allows it).")] = False,
     ) -> dict[str, Any]:
         if hard and not self.settings.allow_hard_delete:
             raise ToolError(hard_delete_refusal(self.service.vault))
-        return (await self.service.call(lambda vault: vault.forget(note, hard=hard))).as_dict()
+        return await self.service.call(lambda vault: vault.forget(note, hard=hard).as_dict(), progress=context)
 
     @vault_tool(ADDITIVE, (
         "Record that recalled notes were actually used in your answer or action. Call it once per "
@@ -470,7 +517,7 @@ class VaultTools:
         self,
         notes: Annotated[list[NoteRef], Field(min_length=1, description="Ids or paths of the recalled notes you actually used.")],
     ) -> dict[str, Any]:
-        return {"used": [used.as_dict() for used in await self.service.call(lambda vault: vault.mark_used(notes))]}
+        return await self.service.call(lambda vault: {"used": [used.as_dict() for used in vault.mark_used(notes)]})
 
     @vault_tool(DESTRUCTIVE, (
         "Find near-duplicate memories (same layer, cosine similarity >= threshold) that should be one "
@@ -488,6 +535,7 @@ class VaultTools:
     ))
     async def consolidate(
         self,
+        context: Context[Any, Any],  # told when the write waits for another's turn
         threshold: Annotated[float | None, Field(gt=0, le=1, description=f"Cosine similarity that makes two notes near-duplicates (default: the vault's [consolidate] threshold, {DEFAULT_THRESHOLD} unless configured).")] = None,
         apply: Annotated[bool, Field(description="Merge the clusters (default: only list them).")] = False,
         window: Annotated[int | None, Field(ge=1, description="Look for duplicates of the N most recently created or modified notes (default: the vault's [consolidate] window, 2000 unless configured).")] = None,
@@ -495,9 +543,9 @@ class VaultTools:
         include_expired: Annotated[bool, Field(description="Also merge expired notes (normally left out).")] = False,
         any_note: Annotated[bool, Field(description="Also consider the user's own notes, those without a layer (normally only memories are). Ask the user first.")] = False,
     ) -> dict[str, Any]:
-        return (await self.service.call(lambda vault: vault.consolidate(
+        return await self.service.call(lambda vault: vault.consolidate(
             threshold=threshold, window=window, all=all, apply=apply, include_expired=include_expired,
-            any_note=any_note))).as_dict()
+            any_note=any_note).as_dict(), progress=context)
 
     @vault_tool(DESTRUCTIVE, (
         "List memories whose expires_at has passed. They are already hidden from recall; this tidies the "
@@ -506,9 +554,10 @@ class VaultTools:
     ))
     async def expire(
         self,
+        context: Context[Any, Any],  # told when the write waits for another's turn
         apply: Annotated[bool, Field(description="Move the expired notes to the archive folder (default: only list them).")] = False,
     ) -> dict[str, Any]:
-        return (await self.service.call(lambda vault: vault.expire(apply=apply))).as_dict()
+        return await self.service.call(lambda vault: vault.expire(apply=apply).as_dict(), progress=context)
 
     @vault_tool(READ_ONLY, (
         "Lint every note in the vault: frontmatter that does not load, unknown layers, unparseable or "
@@ -516,7 +565,7 @@ class VaultTools:
         "{files, ok, problems: [{path, field, message, fix}]}; tell the user about problems and the fix."
     ))
     async def check(self) -> dict[str, Any]:
-        return (await self.service.call(lambda vault: vault.check())).as_dict()
+        return await self.service.call(lambda vault: vault.check().as_dict())
 
 
 def hard_delete_refusal(vault: Vault) -> str:

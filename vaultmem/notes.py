@@ -24,7 +24,7 @@ from typing import Any
 
 import yaml
 
-from .errors import InvalidTimestamp, NoteReadError, UnknownLayer, short_repr
+from .errors import CHECK, InvalidTimestamp, NoteReadError, Operation, Spelled, UnknownLayer, short_repr
 from .fields import BOOKKEEPING_KEYS, aliases_of
 from .lifecycle import (
     EXPIRING_LAYERS,
@@ -733,6 +733,15 @@ def _exclude_pattern(relative: str) -> str:
     return glob.replace("\\", "\\\\").replace('"', '\\"')
 
 
+# check --fix is not an MCP tool (adr/0011): an agent is told what it can do itself, and what the person can.
+STAMP_EXPIRY = Operation("run `vaultmem check --fix` to stamp created + the layer TTL",
+                         "run Vault.check(fix=True) to stamp created + the layer TTL",
+                         "revise it with ttl or expires_at (or ask the person to run `vaultmem check --fix`, "
+                         "which stamps created + the layer TTL)")
+DROP_EXPIRY = Operation("or run `vaultmem check --fix`", "or run Vault.check(fix=True)",
+                        "or ask the person to run `vaultmem check --fix`")
+
+
 def field_problems(relative: str, meta: Mapping[str, Any], salvaged: bool = False) -> list[Problem]:
     """What ``check`` reports about one note's fields (duplicate ids need the whole vault).
 
@@ -753,7 +762,7 @@ def field_problems(relative: str, meta: Mapping[str, Any], salvaged: bool = Fals
         problems.extend(_expiry_problems(relative, expires, permanent, layer))
     elif layer in EXPIRING_LAYERS and not permanent and not salvaged:
         problems.append(Problem(relative, "expires_at", f"layer {layer} note has no expires_at, so it never expires",
-                                "run `vaultmem check --fix` to stamp created + the layer TTL, or add expires_at / permanent: true",
+                                Spelled(STAMP_EXPIRY, ", or add expires_at / permanent: true"),
                                 "add expires_at (or permanent: true) by hand; this note's fix problem says why it is not stamped"))
     problems.extend(_scalar_problems(relative, meta))
     return problems
@@ -770,7 +779,7 @@ def _expiry_problems(relative: str, expires: Any, permanent: bool, layer: str | 
         why = "layer L4 (procedural)" if layer == PERMANENT_LAYER else "permanent: true"
         problems.append(Problem(relative, "expires_at", f"{why} note carries expires_at {expiry_text(expires)}, "
                                 "which is ignored: it never expires",
-                                "remove expires_at (or run `vaultmem check --fix`); permanent notes carry no deadline",
+                                Spelled("remove expires_at (", DROP_EXPIRY, "); permanent notes carry no deadline"),
                                 "remove expires_at by hand; permanent notes carry no deadline"))
     return problems
 
@@ -925,7 +934,7 @@ def is_unparsed_expiry(problem: Mapping[str, str]) -> bool:
 
 def unparsed_expiry_warning(expires_at: str | None) -> str:
     """What a hit or a reply says about a note whose ``expires_at`` does not parse."""
-    return f"expires_at {expires_at!r} does not parse, so this note never expires until it is fixed (see `vaultmem check`)"
+    return Spelled(f"expires_at {expires_at!r} does not parse, so this note never expires until it is fixed (see ", CHECK, ")")
 
 
 def expiry_text(value: Any) -> str | None:

@@ -8,10 +8,11 @@ spelling of the surface that asked: an agent over MCP has no use for ``-k``, and
 the shell none for ``include_expired``. The shell says which surface it is (:class:`Surface`);
 the library picks the names here, once, rather than each sentence being rewritten after.
 
-The other way a message names arguments is :class:`errors.Argument`, in a refusal or warning
-the library raises or returns without knowing who will show it (:class:`errors.UsageError`,
-:class:`errors.Spelled`): the shell spells it as it prints it. Use this module where the
-caller's surface is passed in anyway (explain); use ``Argument`` everywhere else.
+The other way a message names arguments is :class:`errors.Argument` (and an operation to run,
+:class:`errors.Operation`: `vaultmem check`, ``Vault.check()``, the check tool), in a refusal or
+warning the library raises or returns without knowing who will show it
+(:class:`errors.UsageError`, :class:`errors.Spelled`): the shell spells it as it prints it. Use
+this module where the caller's surface is passed in anyway (explain); use those everywhere else.
 """
 
 from __future__ import annotations

@@ -37,7 +37,7 @@ def view_note(index: DerivedIndex, reference: str, now: object = None) -> NoteVi
     store = index.store
     return NoteView.of(row, current, store.usage.for_ids([row.id]).get(row.id), to_epoch_us(resolve_now(now)),
                        superseded_by=note_ref(store.notes, successor[0]) if successor else None,
-                       resolved_from=located.resolved_from)
+                       resolved_from=located.resolved_from, daily=index.paths.daily)
 
 
 def note_ref(notes: NoteStore, ident: str) -> NoteRef:

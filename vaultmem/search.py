@@ -37,7 +37,7 @@ import numpy as np
 from .cjk import MAX_PAIRS, bigrams, fts_form, pieces
 from .dating import calendar_day, shown_date, shown_range
 from .endings import apostrophe_stem, folded, prefix_of
-from .errors import Argument, DerivedIndexError, IndexBusy, NoteReadError, Spelled, UsageError
+from .errors import CHECK, INDEX, Argument, DerivedIndexError, IndexBusy, NoteReadError, Spelled, UsageError
 from .fields import ENGLISH_STOPWORDS, STOPWORDS, name_key, person_asked, query_topics, starts_person_name
 from .lifecycle import from_epoch_us, is_expired_us, resolve_now, to_epoch_us
 from .notes import is_unparsed_expiry, read_text, unparsed_expiry_warning, version_of
@@ -630,7 +630,7 @@ class Searcher:
         copy = named_copy(path)
         if copy is None or self.store.notes.by_path(copy.original) is None or not self._copy_of_text(copy):
             return []
-        return [f"copy: {copy.describe()} (`vaultmem check` says what to do)"]
+        return [Spelled(f"copy: {copy.describe()} (", CHECK, " says what to do)")]
 
     def _copy_of_text(self, copy: SyncCopy) -> bool:
         """Whether a copy named by a number alone holds a version of its original's text (check's
@@ -647,5 +647,5 @@ class Searcher:
         try:
             return passage_snippet(self.paths.root, row.path, passage, query, row.title)
         except NoteReadError as error:
-            warnings.append(f"file: {error} (run `vaultmem index`)")
+            warnings.append(Spelled(f"file: {error} (", INDEX, ")"))
             return Snippet("")

@@ -15,7 +15,7 @@ from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 from .config import MAX_STALE_DAYS
-from .errors import Argument, InvalidTimestamp, UsageError, short_repr
+from .errors import EXPIRE, Argument, InvalidTimestamp, Operation, Spelled, UsageError, short_repr
 from .lifecycle import format_timestamp, from_epoch_us, is_expired_us, parse_timestamp, to_epoch_us
 from .results import UsedNote
 from .storage import Eligibility, NoteRow, UsageRow
@@ -51,7 +51,9 @@ RECENT_REASONS = {
     "file modified": "no usage and no `created`: their file was modified within the last {days} days "
                      "(a copy or a git checkout resets that; add `created` to judge them by it)",
 }
-EXPIRED_REASON = "already expired: hidden on every read path; `vaultmem expire` lists them (or stale --include-expired)"
+# Stale is not an MCP tool: its words for MCP are never shown.
+EXPIRED_REASON = Spelled("already expired: hidden on every read path; ", EXPIRE, " lists them (or ", Operation(
+    "`vaultmem stale --include-expired`", "Vault.stale(include_expired=True)", "`vaultmem stale --include-expired`"), ")")
 
 
 class StaleNotes(list[StaleNote]):

@@ -12,6 +12,7 @@ from ..config import DEFAULT_THRESHOLD
 from .shell import (
     AS_OF_HELP,
     Context,
+    as_typed,
     emit_json,
     json_option,
     library_errors,
@@ -51,7 +52,7 @@ def expire(obj: Context, apply: bool, hard: bool, as_of: str | None, as_json: bo
         if entry.path not in skipped:
             click.echo(f"{verb} {entry.path} (expired {entry.expires_at})")
     for skip in report.skipped:
-        click.echo(f"{'skipped' if apply else 'would skip'} {skip.path}: {skip.reason}")
+        click.echo(f"{'skipped' if apply else 'would skip'} {skip.path}: {as_typed(skip.reason)}")
     if not report.expired:
         click.echo("no expired notes")
     elif not apply:
@@ -141,7 +142,7 @@ def render_consolidation_outcome(report: ConsolidationReport) -> None:
     if left_out:
         click.echo(f"\nleft out {len(left_out)} note(s):")
         for item in left_out[:LEFT_OUT_SHOWN]:
-            click.echo(f"   {item.path}: {item.reason}")
+            click.echo(f"   {item.path}: {as_typed(item.reason)}")
         if len(left_out) > LEFT_OUT_SHOWN:
             click.echo(f"   … and {len(left_out) - LEFT_OUT_SHOWN} more (--json lists them all)")
     for entry in report.merged:

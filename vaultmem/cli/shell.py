@@ -34,7 +34,9 @@ from ..errors import (
     UnknownLayer,
     UsageError,
     VaultmemError,
+    respelled,
 )
+from ..option_names import Surface
 
 if TYPE_CHECKING:
     from ..notes import Problem
@@ -120,7 +122,9 @@ def _vault_around_here() -> str:
 
 
 def emit_json(document: Any) -> None:
-    click.echo(json.dumps(document, ensure_ascii=False, indent=2, default=str))
+    # The library's messages name operations and arguments as Python does (Vault.check(), since);
+    # here they are the shell's (`vaultmem check`, --since), in JSON as in text.
+    click.echo(json.dumps(respelled(document, Surface.CLI), ensure_ascii=False, indent=2, default=str))
 
 
 @contextmanager
@@ -134,9 +138,9 @@ def library_errors(as_json: bool = False) -> Iterator[None]:
         # checks are: exit 2, not 1 ("could not do its job"); so is a bad value in
         # .vaultmem.toml (the message names the file, the key and the fix).
         # The library names arguments as the API takes them; here they are the CLI's flags.
-        _fail(error, as_json, 2, error.spelled(as_flags=True) if isinstance(error, (UsageError, InvalidTimestamp)) else None)
+        _fail(error, as_json, 2, error.spelled(Surface.CLI))
     except VaultmemError as error:
-        _fail(error, as_json, 1)
+        _fail(error, as_json, 1, error.spelled(Surface.CLI))
     except OSError as error:
         # The file system refused (a name too long, a permission, a full disk): the command
         # could not do its job. A one-line message, like a library error, not a traceback.
@@ -241,7 +245,7 @@ AS_OF_HELP = ("Evaluate expiry at this instant instead of now: an ISO time, now,
 
 def as_typed(message: str) -> str:
     """A library message naming the arguments as this shell takes them (``--since``, not ``since``)."""
-    return message.spelled(as_flags=True) if isinstance(message, Spelled) else message
+    return message.spelled(Surface.CLI) if isinstance(message, Spelled) else message
 
 
 @contextmanager
@@ -296,7 +300,7 @@ def render_resolution(resolved_from: Resolution | None, path: str, err: bool = F
 
 def render_problems(problems: list[Problem]) -> None:
     for problem in problems:
-        click.echo(f"! {problem.path}: {problem.field}: {problem.message}\n    fix: {problem.fix}")
+        click.echo(f"! {problem.path}: {problem.field}: {problem.message}\n    fix: {as_typed(problem.fix)}")
 
 
 def render_excluded(not_notes: NotNotes) -> None:

@@ -9,7 +9,7 @@ from typing import IO
 import click
 
 from ..config import DEFAULT_STALE_DAYS, MAX_STALE_DAYS
-from .shell import Context, emit_json, json_option, library_errors, main, render_resolution
+from .shell import Context, as_typed, emit_json, json_option, library_errors, main, render_resolution
 
 
 def _refuse_nan(ctx: click.Context, param: click.Parameter, value: float) -> float:
@@ -49,7 +49,7 @@ def stale(obj: Context, days: float, layers: tuple[str, ...], include_expired: b
         emit_json([note.as_dict() for note in notes])
         # stdout stays the contracted list; what was left out goes beside it, as JSON too (adr/0023).
         if notes.left_out:
-            left_out = [{"reason": reason, "count": count} for reason, count in notes.left_out.items()]
+            left_out = [{"reason": as_typed(reason), "count": count} for reason, count in notes.left_out.items()]
             click.echo(json.dumps({"left_out": left_out}, ensure_ascii=False), err=True)
         return
     for note in notes:
@@ -57,7 +57,7 @@ def stale(obj: Context, days: float, layers: tuple[str, ...], include_expired: b
     if not notes:
         click.echo(f"no note idle for more than {days:g} days")
     for reason, count in notes.left_out.items():
-        click.echo(f"left out {count} note(s): {reason}")
+        click.echo(f"left out {count} note(s): {as_typed(reason)}")
 
 
 @main.group()
