@@ -67,6 +67,21 @@ def test_unknown_settings_are_refused_with_the_valid_ones(vault_dir: Path) -> No
     assert "embeder" in str(caught.value) and "embedder" in str(caught.value)
 
 
+@pytest.mark.parametrize(("text", "said"), [
+    ("[git]\nauto_commit = true\n", "auto_commit belongs at the top of the file, above the first [table] line, not in [git]"),
+    ("[consolidate]\nthreshold = 0.9\nauto_commit = true\n", "auto_commit belongs at the top of the file"),
+    ("similar_threshold = 0.8\n", "similar_threshold belongs in [consolidate]"),
+    ("[watch]\nallow_hard_delete = true\n", "allow_hard_delete belongs in [mcp]"),
+])
+def test_a_setting_written_in_the_wrong_place_is_refused_saying_where_it_belongs(vault_dir: Path, text: str, said: str) -> None:
+    # TOML puts every line after a [table] header into that table: `auto_commit = true` under
+    # [consolidate] is consolidate.auto_commit, which the bare list of valid keys never explains.
+    write_config(vault_dir, text)
+    with pytest.raises(ConfigError) as caught:
+        load_config(vault_dir)
+    assert said in str(caught.value)
+
+
 def test_invalid_toml_is_an_error_naming_the_file(vault_dir: Path) -> None:
     write_config(vault_dir, "[ttl\nL1 = \n")
     with pytest.raises(ConfigError, match="not valid TOML"):

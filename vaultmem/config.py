@@ -59,6 +59,9 @@ T = TypeVar("T")
 _WATCH_KEYS = {"debounce_ms", "rescan_seconds"}
 _CONSOLIDATE_KEYS = {"threshold", "window", "similar_threshold"}
 _MCP_KEYS = {"allow_hard_delete", "allowed_origins"}
+_TABLES = {"ttl", "watch", "consolidate", "mcp"}
+# Where each setting lives ("": the top of the file): to say where an unknown one belongs.
+_HOMES = {"": _TOP_KEYS - _TABLES, "watch.": _WATCH_KEYS, "consolidate.": _CONSOLIDATE_KEYS, "mcp.": _MCP_KEYS}
 
 
 @dataclass(frozen=True)
@@ -180,8 +183,26 @@ def _reject_unknown(table: Any, known: set[str], source: str, prefix: str) -> No
         raise ConfigError(source, f"[{prefix.rstrip('.')}]", "must be a table", f"write it as [{prefix.rstrip('.')}] with one setting per line")
     unknown = sorted(set(table) - known)
     if unknown:
-        raise ConfigError(source, ", ".join(prefix + key for key in unknown), "unknown setting(s)",
-                          f"remove or correct it; valid: {', '.join(sorted(prefix + key for key in known))}")
+        moves = [move for key in unknown for move in _misplaced(key, table[key], prefix)]
+        fix = "; ".join(moves) if moves else f"remove or correct it; valid: {', '.join(sorted(prefix + key for key in known))}"
+        raise ConfigError(source, ", ".join(prefix + key for key in unknown), "unknown setting(s)", fix)
+
+
+def _misplaced(key: str, value: Any, prefix: str) -> list[str]:
+    """Where a setting unknown here is known: ``similar_threshold`` written at the top belongs
+    in [consolidate], and ``[git] auto_commit = true`` is the top-level ``auto_commit`` under
+    a table of its own (TOML reads every line after a [table] header into that table)."""
+    homes = [home for home, keys in _HOMES.items() if key in keys and home != prefix]
+    if homes:
+        return [f"{key} belongs {_home_words(home)}" for home in homes]
+    if prefix or not isinstance(value, dict):
+        return []
+    return [f"{inner} belongs {_home_words(home)}, not in [{key}]"
+            for inner in value for home, keys in _HOMES.items() if inner in keys]
+
+
+def _home_words(home: str) -> str:
+    return f"in [{home.rstrip('.')}]" if home else "at the top of the file, above the first [table] line"
 
 
 def _folder(value: Any, source: str, key: str, allow_root: bool = False) -> str:

@@ -452,6 +452,31 @@ class VaultTools:
         return await self.service.call(found)
 
     @vault_tool(READ_ONLY, (
+        "List memories by date, newest first, without a query: for \"what happened last week\", \"what do I "
+        "have in L3\", or a look over recent notes before recall. Takes recall's filters; notes with no date come "
+        "after the dated ones (and are left out when since or until is given). Expired memories are hidden unless "
+        "include_expired=true.\n"
+        "Returns {notes: [{id, path, title, layer, expires_at, date, tags, snippet, warnings, expired, version}], more, "
+        "warnings}: snippet is the opening of the note's text; more counts the notes past k that pass the filters. "
+        "Call get(id) for a note's full text."
+    ))
+    async def list_notes(
+        self,
+        k: Annotated[int, Field(ge=1, le=MAX_HITS, description="How many notes at most.")] = 20,
+        layers: Annotated[list[LayerName] | None, Field(description="Only these layers, e.g. [\"L3\", \"procedural\"].")] = None,
+        tags: Annotated[list[Tag] | None, Field(description="Only notes carrying all of these tags (a tag passes with the tags nested under it).")] = None,
+        include_expired: Annotated[bool, Field(description="Also list expired notes (flagged expired=true).")] = False,
+        since: Annotated[DateBound | None, Field(description=(
+            "Only notes dated at or after this (as in recall): an ISO date or time, a period (2026-11, 2026-W48, "
+            "today, yesterday, this week, last week, this month, last month) or a duration back from now (7d)."))] = None,
+        until: Annotated[DateBound | None, Field(description=(
+            "Only notes dated at or before this; a date or period alone runs through its end."))] = None,
+    ) -> dict[str, Any]:
+        listing = await self.service.call(lambda vault: vault.list_notes(
+            k=k, layers=layers, tags=tags, include_expired=include_expired, since=since, until=until))
+        return listing.as_dict()
+
+    @vault_tool(READ_ONLY, (
         "Explain why one note is, or is not, among the hits recall returns for a query with the same k, "
         "layers, tags, include_expired, since and until. Use it when the user expected a memory that recall did not "
         "return. Returns {path, in_answer, rank: {vectors, text, fused}, score: {vectors, text, fused}, match, "
@@ -598,7 +623,8 @@ def instructions(policy: LayerPolicy) -> str:
     return (
         "vaultmem is your long-term memory: a folder of Markdown notes (an Obsidian vault) that the "
         "user also reads and edits by hand. Before answering about the user, their people, projects, "
-        "preferences or past conversations, call recall. When you learn something worth keeping, call "
+        "preferences or past conversations, call recall (for \"what happened last week\", list_notes with "
+        "since and until lists the notes of those days by date). When you learn something worth keeping, call "
         "remember, in the layer that says how long it stays true; when a stored fact changes, revise that "
         "note (or remember the new fact with supersedes=[the old note]). After a recalled note actually "
         "shaped your answer, call mark_used with its id. Memories have deadlines: once a note's "

@@ -130,6 +130,40 @@ class Hits(list[Hit]):
             hit.warnings.append(message)
 
 
+@dataclass
+class Listed:
+    """One note of a listing (``list``): what a hit says of its note, without a query's
+    score, match or passage; ``snippet`` is the opening of its text."""
+
+    id: str
+    path: str
+    title: str
+    layer: str | None
+    expires_at: str | None
+    date: str | None
+    tags: list[str]
+    snippet: str
+    warnings: list[str] = field(default_factory=list)
+    expired: bool = False
+    version: str = ""
+
+    def as_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+class Listing(list[Listed]):
+    """Notes by date, newest first (undated ones last, most recently modified first), the
+    warnings about the listing as a whole, and how many more notes passed its filters."""
+
+    def __init__(self, notes: Iterable[Listed] = (), warnings: Iterable[str] = (), more: int = 0) -> None:
+        super().__init__(notes)
+        self.warnings = list(warnings)
+        self.more = more
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"notes": [note.as_dict() for note in self], "more": self.more, "warnings": self.warnings}
+
+
 @dataclass(frozen=True)
 class Candidates:
     """One query's candidates: each side's top notes, and the fused order (paths known, best first)."""
@@ -328,16 +362,41 @@ class Searcher:
         date says how many notes it left out for having no date (a filter that leaves out
         what it cannot judge says so)."""
         hits = self._verified(query, k, eligibility)
-        if eligibility.dated and k > 0 and query.strip():
-            # The range held fewer notes than asked: say where the other dated notes lie (a count
-            # scan, paid only then). Without it an empty week read like a vault that knows nothing.
-            around = range_warning(self.store.notes.around_range(eligibility), eligibility) if len(hits) < k else None
-            if around is not None:
-                hits.warnings.append(around)
-            undated = self.store.notes.count_undated(eligibility.undated)
-            if undated:
-                hits.warnings.append(undated_warning(undated, self.paths.daily))
+        if k > 0 and query.strip():
+            hits.warnings.extend(self._date_warnings(len(hits), k, eligibility))
         return hits
+
+    def listing(self, k: int, eligibility: Eligibility) -> Listing:
+        """The first ``k`` eligible notes by date, newest first (Listing), each as its file says
+        now: the caller brought the index in line with the files first."""
+        rows, total = self.store.notes.by_date(eligibility, k)
+        firsts = self.store.passages.of_notes([row.label for row in rows if row.label is not None])
+        listed = []
+        for row in rows:
+            warnings, expired = self._row_warnings(row, eligibility)
+            passages = firsts.get(row.label) if row.label is not None else None
+            snippet = self._snippet(row, passages[0] if passages else None, "", warnings)
+            listed.append(Listed(id=row.id, path=row.path, title=row.title, layer=row.layer,
+                                 expires_at=None if row.permanent else row.expires_at, date=row.date, tags=row.tags,
+                                 snippet=snippet.text, warnings=unique(warnings), expired=expired,
+                                 version=version_of(row.content_hash)))
+        # The listing shows its range whole: where the other dated notes lie is said only when it is empty.
+        return Listing(listed, self._date_warnings(len(listed), 1, eligibility), more=total - len(listed))
+
+    def _date_warnings(self, found: int, k: int, eligibility: Eligibility) -> list[str]:
+        """A read by date's word on what it left out: where the other dated notes lie when the
+        range held fewer than ``k`` (a count scan, paid only then: without it an empty week read
+        like a vault that knows nothing), and how many notes have no date."""
+        if not eligibility.dated:
+            return []
+        warnings = []
+        around = range_warning(self.store.notes.around_range(eligibility), eligibility) if found < k else None
+        if around is not None:
+            warnings.append(around)
+        undated = self.store.notes.count_undated(eligibility.undated)
+        if undated:
+            warnings.append(undated_warning(undated, self.paths.daily))
+        return warnings
 
     def _verified(self, query: str, k: int, eligibility: Eligibility) -> Hits:
         if k <= 0 or not query.strip():
@@ -603,17 +662,7 @@ class Searcher:
 
     def _hit(self, row: NoteRow, score: float, match: str, passage: PassageRow | None, query: str,
              eligibility: Eligibility) -> Hit:
-        # An expiry that does not parse is said once, with what it means for the note; its
-        # field problem says the same fact again (its details are check's and get's).
-        warnings = [f"{problem['field']}: {problem['message']}" for problem in row.problems
-                    if not (row.expiry_invalid and is_unparsed_expiry(problem))]
-        if row.expiry_invalid:
-            warnings.insert(0, unparsed_expiry_warning(row.expires_at))
-        # Only with include_expired can a hit be expired: marked at the instant asked about (--as-of).
-        expired = is_expired_us(row.expires_us, eligibility.now_us)
-        if expired:
-            warnings.insert(0, f"expired at {row.expires_at}")
-        warnings += self._copy_warning(row.path)
+        warnings, expired = self._row_warnings(row, eligibility)
         snippet = self._snippet(row, passage, query, warnings)
         return Hit(
             id=row.id, path=row.path, title=row.title, score=round(score, 4), layer=row.layer,
@@ -622,6 +671,20 @@ class Searcher:
             passage=None if passage is None else hit_passage(passage, snippet),
             date=row.date,
         )
+
+    def _row_warnings(self, row: NoteRow, eligibility: Eligibility) -> tuple[list[str], bool]:
+        """What a hit or a listed note warns of its note, and whether it is expired."""
+        # An expiry that does not parse is said once, with what it means for the note; its
+        # field problem says the same fact again (its details are check's and get's).
+        warnings = [f"{problem['field']}: {problem['message']}" for problem in row.problems
+                    if not (row.expiry_invalid and is_unparsed_expiry(problem))]
+        if row.expiry_invalid:
+            warnings.insert(0, unparsed_expiry_warning(row.expires_at))
+        # Only with include_expired can a note be expired: marked at the instant asked about (--as-of).
+        expired = is_expired_us(row.expires_us, eligibility.now_us)
+        if expired:
+            warnings.insert(0, f"expired at {row.expires_at}")
+        return warnings + self._copy_warning(row.path), expired
 
     def _copy_warning(self, path: str) -> list[str]:
         """A hit named as a sync tool's copy of an indexed note (sync_copies.py). It is ranked as any

@@ -53,7 +53,7 @@ if TYPE_CHECKING:
     from .explain import Explanation
     from .indexer import Indexer, IndexReport
     from .resolution import Located
-    from .search import Hits
+    from .search import Hits, Listing
     from .storage import NoteRow, Store
     from .usage import StaleNotes
     from .watcher import Change, Watcher
@@ -181,6 +181,26 @@ class Vault:
             hits.warn(str(busy))
         hits.warnings.extend(self.derived.after_search())  # read-only here, just healed, a snapshot rebuilt
         return hits
+
+    @heals
+    def list_notes(self, k: int = 20, layers: Iterable[str] | None = None, tags: Iterable[str] | None = None,
+                   include_expired: bool = False, now: object = None, since: str | None = None,
+                   until: str | None = None) -> Listing:
+        """The notes that pass the filters of :meth:`search` (the same arguments, without a
+        query), by date: newest first, then the notes with no date, most recently modified
+        first. ``k`` notes at most; ``listing.more`` says how many more passed. Expired notes
+        are hidden unless ``include_expired``, as on every read path."""
+        from .search import require_hit_count, search_filters
+
+        require_hit_count(k)
+        eligibility = search_filters(_names("layers", layers), _names("tags", tags), include_expired, now, since, until)
+        with self.store.waiting_at_most(SEARCH_LOCK_WAIT_SECONDS):
+            busy = self.derived.bring_current()
+            listing = self.derived.searcher().listing(k, eligibility)
+        if busy is not None:
+            listing.warnings.append(str(busy))
+        listing.warnings.extend(self.derived.after_search())
+        return listing
 
     @heals
     def explain(self, note: str, query: str, k: int = 10, layers: Iterable[str] | None = None,

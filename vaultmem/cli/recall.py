@@ -1,4 +1,4 @@
-"""``index``, ``search``, ``explain``, ``get``, ``stats``: the index and what is read from it."""
+"""``index``, ``search``, ``list``, ``explain``, ``get``, ``stats``: the index and what is read from it."""
 
 from __future__ import annotations
 
@@ -79,8 +79,13 @@ def terminal_progress(todo: int, total: int) -> Callable[[int], None]:
 
 def search_options(function: Callable[..., Any]) -> Callable[..., Any]:
     """The options of a search: how many hits, and its filters (``search`` and ``explain`` share them)."""
+    count = click.option("-k", "k", type=click.IntRange(min=1, max=MAX_HITS), default=10, show_default=True, help="How many hits.")
+    return count(filter_options(function))
+
+
+def filter_options(function: Callable[..., Any]) -> Callable[..., Any]:
+    """The read-time filters of a search, which ``list`` takes too."""
     options = (
-        click.option("-k", "k", type=click.IntRange(min=1, max=MAX_HITS), default=10, show_default=True, help="How many hits."),
         click.option("--layer", "layers", multiple=True, help="Only these layers (L1–L4 or working/episodic/semantic/procedural)."),
         click.option("--tag", "tags", multiple=True, help="Only notes with this tag (repeat for all of several)."),
         click.option("--include-expired", is_flag=True, help="Also show notes whose expires_at has passed."),
@@ -126,6 +131,40 @@ def search(obj: Context, query: str, k: int, layers: tuple[str, ...], tags: tupl
         click.echo(f"    {hit.snippet}")
         for warning in hit.warnings:
             click.echo(f"    ! {warning}")
+
+
+@main.command("list")
+@click.option("-k", "k", type=click.IntRange(min=1, max=MAX_HITS), default=20, show_default=True, help="How many notes.")
+@filter_options
+@click.pass_obj
+def list_command(obj: Context, k: int, layers: tuple[str, ...], tags: tuple[str, ...], include_expired: bool, as_of: str | None,
+                 since: str | None, until: str | None, as_json: bool) -> None:
+    """List notes by date, newest first (notes with no date last); expired notes hidden.
+
+    Takes the filters of `search`: `list --since "last week"`, `list --layer L3 --tag people`."""
+    carried: list[str] = []
+    with library_errors(as_json), said_once(carried):
+        listing = obj.vault.list_notes(k=k, layers=layers, tags=tags, include_expired=include_expired, now=as_of,
+                                       since=since, until=until)
+        carried += listing.warnings
+    if as_json:
+        emit_json({**listing.as_dict(), "warnings": [as_typed(warning) for warning in listing.warnings]})
+        return
+    for warning in listing.warnings:
+        click.echo(f"! {as_typed(warning)}")
+    if not listing:
+        click.echo("no notes")
+    for listed in listing:
+        expiry = f"expires {listed.expires_at}" if listed.expires_at else "no expiry"
+        day = calendar_day(listed.date) if listed.date else "undated"
+        title = "" if listed.title == day else f"{listed.title}  "  # a daily note's title is its day
+        click.echo(f"{day:<10}  {title}[{listed.layer or '-'}, {expiry}]  {listed.path}")
+        if listed.snippet:
+            click.echo(f"    {listed.snippet}")
+        for warning in listed.warnings:
+            click.echo(f"    ! {warning}")
+    if listing.more:
+        click.echo(f"… and {listing.more} more (raise -k to see them)")
 
 
 def where_words(passage: HitPassage | ExplainedPassage | None) -> str:

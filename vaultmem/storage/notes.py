@@ -507,6 +507,16 @@ class NoteStore:
         expired, params = expiry_sql("expires_us", now_us, expired=True)
         return [_row_to_note(row) for row in self.db.execute(f"{_SELECT_NOTE} WHERE {expired} ORDER BY path", params)]
 
+    def by_date(self, eligibility: Eligibility, limit: int) -> tuple[list[NoteRow], int]:
+        """The first ``limit`` eligible notes by their date, newest first, then the notes with
+        no date, most recently modified first; and how many notes are eligible in all."""
+        where, params = eligibility.where()
+        rows = self.db.execute(f"{_SELECT_NOTE} WHERE {where} ORDER BY dated_us IS NULL, dated_us DESC, mtime_ns DESC, path LIMIT ?",
+                               [*params, limit])
+        listed = [_row_to_note(row) for row in rows]
+        total = int(self.db.execute(f"SELECT count(*) FROM notes WHERE {where}", params).fetchone()[0])
+        return listed, total
+
     def recent(self, eligibility: Eligibility) -> list[PoolNote]:
         """Eligible notes, most recently created or modified first (consolidation's pool).
 

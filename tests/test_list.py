@@ -1,0 +1,118 @@
+"""`list` (API `Vault.list_notes`, MCP `list_notes`): the notes that pass search's filters, by
+date, newest first, without a query; expired notes hidden as on every read path."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from helpers import run_cli, write_vault
+from mcp_client import run, serve
+from vaultmem import Vault
+from vaultmem.errors import UsageError
+
+NOW = "2026-12-01T12:00:00+00:00"
+
+
+@pytest.fixture
+def diary(tmp_path: Path) -> Path:
+    root = write_vault(tmp_path / "vault", {
+        "Daily/2026-11-25.md": "Knee sore after the run.\n",
+        "Daily/2026-11-30.md": "Budget review with Tomás.\n",
+        "memories/tea.md": "---\nlayer: L3\ncreated: 2026-11-28T09:00:00Z\nexpires_at: 2027-02-01T00:00:00Z\ntags: [people]\n---\nMira drinks oolong.\n",
+        "memories/old-desk.md": "---\nlayer: L1\ncreated: 2026-11-20T09:00:00Z\nexpires_at: 2026-11-21T09:00:00Z\n---\nDesk 4B this week.\n",
+        "References/Futurama.md": "---\ngenre: Sci-fi\n---\nAn animated series.\n",
+        "References/Dune.md": "A novel by Frank Herbert.\n",
+    })
+    # Undated notes come after the dated ones, the most recently modified first.
+    os.utime(root / "References/Dune.md", ns=(1_700_000_000_000_000_000, 1_700_000_000_000_000_000))
+    os.utime(root / "References/Futurama.md", ns=(1_600_000_000_000_000_000, 1_600_000_000_000_000_000))
+    return root
+
+
+def test_notes_are_listed_newest_first_then_the_undated_by_modification_and_expired_ones_hidden(diary: Path) -> None:
+    with Vault(diary) as vault:
+        listing = vault.list_notes(now=NOW)
+        assert [(note.path, note.date) for note in listing] == [
+            ("Daily/2026-11-30.md", "2026-11-30"),
+            ("memories/tea.md", "2026-11-28T09:00:00+00:00"),
+            ("Daily/2026-11-25.md", "2026-11-25"),
+            ("References/Dune.md", None),
+            ("References/Futurama.md", None),
+        ]
+        assert listing.more == 0
+        assert listing[1].snippet == "Mira drinks oolong."
+        assert (listing[1].layer, listing[1].tags, listing[1].expired) == ("L3", ["people"], False)
+        shown = vault.list_notes(now=NOW, include_expired=True)
+        expired = [note for note in shown if note.expired]
+        assert [(note.path, note.warnings[0]) for note in expired] == [("memories/old-desk.md", "expired at 2026-11-21T09:00:00+00:00")]
+
+
+def test_k_cuts_the_listing_and_more_counts_the_notes_past_it(diary: Path) -> None:
+    with Vault(diary) as vault:
+        listing = vault.list_notes(k=2, now=NOW)
+    assert [note.path for note in listing] == ["Daily/2026-11-30.md", "memories/tea.md"]
+    assert listing.more == 3
+
+
+def test_since_leaves_out_the_undated_notes_and_says_so(diary: Path) -> None:
+    with Vault(diary) as vault:
+        listing = vault.list_notes(now=NOW, since="2026-11-26")
+        assert [note.path for note in listing] == ["Daily/2026-11-30.md", "memories/tea.md"]
+        assert listing.warnings == ["2 notes without a date left out by since/until: a date property, a day in the "
+                                    "file name or a created stamp dates a note"]
+        empty = vault.list_notes(now=NOW, since="2026-10-01", until="2026-10-31")
+    assert list(empty) == []
+    assert empty.warnings[0] == ("no note is dated 2026-10-01 … 2026-10-31; 3 dated notes fall outside it, the nearest "
+                                 "on 2026-11-25 (after it)")
+
+
+def test_layer_and_tag_filters_are_searchs(diary: Path) -> None:
+    with Vault(diary) as vault:
+        assert [note.path for note in vault.list_notes(layers=["semantic"], now=NOW)] == ["memories/tea.md"]
+        assert [note.path for note in vault.list_notes(tags=["people"], now=NOW)] == ["memories/tea.md"]
+        with pytest.raises(UsageError, match="layers takes a list of strings"):
+            vault.list_notes(layers="L3", now=NOW)  # type: ignore[arg-type]
+        with pytest.raises(UsageError, match="k"):
+            vault.list_notes(k=0)
+
+
+def test_a_note_written_by_hand_after_indexing_is_listed_as_its_file_says(diary: Path) -> None:
+    with Vault(diary) as vault:
+        vault.index()
+        (diary / "Daily/2026-12-01.md").write_text("Ran 8 km along the canal.\n", encoding="utf-8")
+        (diary / "Daily/2026-11-30.md").unlink()
+        listing = vault.list_notes(now=NOW, k=2)
+    assert [(note.path, note.snippet) for note in listing] == [
+        ("Daily/2026-12-01.md", "Ran 8 km along the canal."), ("memories/tea.md", "Mira drinks oolong.")]
+
+
+def test_the_cli_lists_by_day_and_prints_json(diary: Path) -> None:
+    shown = run_cli(diary, "list", "-k", "2", "--as-of", NOW)
+    assert shown.exit_code == 0, shown.output
+    lines = shown.stdout.splitlines()
+    assert lines[0] == "2026-11-30  [-, no expiry]  Daily/2026-11-30.md"  # a daily note's title is its day: said once
+    assert lines[2].startswith("2026-11-28  tea  [L3, expires 2027-02-01T00:00:00+00:00]  memories/tea.md")
+    assert lines[-1] == "… and 3 more (raise -k to see them)"
+    dated = run_cli(diary, "list", "--since", "2026-11-26", "--as-of", NOW, "--json")
+    assert dated.exit_code == 0, dated.output
+    document = json.loads(dated.stdout)
+    assert [note["path"] for note in document["notes"]] == ["Daily/2026-11-30.md", "memories/tea.md"]
+    assert document["more"] == 0
+    assert document["warnings"][0].startswith("2 notes without a date left out by --since/--until")
+
+
+@pytest.mark.slow
+def test_list_notes_over_mcp(diary: Path, tmp_path: Path) -> None:
+    async def scenario() -> None:
+        async with serve(diary, tmp_path / "server.log") as served:
+            answer = await served.call("list_notes", layers=["L3"])
+            assert [note["path"] for note in answer["notes"]] == ["memories/tea.md"]
+            assert answer["more"] == 0
+            refused = await served.error("list_notes", since="whenever")
+            assert "since 'whenever' is neither a date nor a duration" in refused
+
+    run(scenario)
