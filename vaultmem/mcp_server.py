@@ -472,9 +472,8 @@ class VaultTools:
         until: Annotated[DateBound | None, Field(description=(
             "Only notes dated at or before this; a date or period alone runs through its end."))] = None,
     ) -> dict[str, Any]:
-        listing = await self.service.call(lambda vault: vault.list_notes(
-            k=k, layers=layers, tags=tags, include_expired=include_expired, since=since, until=until))
-        return listing.as_dict()
+        return await self.service.call(lambda vault: vault.list_notes(
+            k=k, layers=layers, tags=tags, include_expired=include_expired, since=since, until=until).as_dict())
 
     @vault_tool(READ_ONLY, (
         "Explain why one note is, or is not, among the hits recall returns for a query with the same k, "
