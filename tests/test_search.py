@@ -10,7 +10,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from helpers import NOW, copy_sample_vault, run_cli, utf16_bytes, write_vault
+from helpers import NOW, copy_sample_vault, keyword_side, run_cli, utf16_bytes, write_vault
 
 from vaultmem import UsageError, Vault
 from vaultmem.embedders import HashingEmbedder
@@ -1180,3 +1180,62 @@ def test_the_api_refuses_a_hit_count_that_is_no_whole_number_from_1(sample_vault
             vault.search("flight", k=k)  # type: ignore[arg-type]
         with pytest.raises(UsageError, match="a whole number from 1 up"):
             vault.explain("flight", "flight", k=k)  # type: ignore[arg-type]
+
+
+def _pasted_log(lines: int) -> str:
+    """A chat log pasted into one note: one passage a paragraph of about 900 characters, every
+    one saying "harbor" again and again (the word the vault's ordinary notes hold once)."""
+    words = ["crane", "tide", "ferry", "rope", "dock", "gull", "pier", "cargo", "buoy", "mast"]
+    paragraphs = [f"Log {number}: " + " ".join(f"harbor {words[(number + shift) % 10]}" for shift in range(70)) + "."
+                  for number in range(lines)]
+    return "# Pasted chat log\n\n" + "\n\n".join(paragraphs) + "\n"
+
+
+@pytest.fixture(scope="module")
+def crowded_vault(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Vault]:
+    """Six short notes about the harbor, one note of 600 passages that all say it, and 120
+    garden notes (enough notes for the vector side's first page to propose a full pool)."""
+    notes = {f"port/{topic}.md": f"The harbor {topic} note: {detail}.\n" for topic, detail in (
+        ("budget", "Mira owns the budget for next year"), ("cranes", "two cranes are serviced in March"),
+        ("ferry", "the ferry leaves at seven"), ("pilots", "pilots are booked a day ahead"),
+        ("dredging", "dredging starts after the storms"), ("fees", "berth fees rise in April"))}
+    gardens = {f"garden/bed-{number}.md": f"Garden bed {number}: tomatoes, basil and beans, watered at dawn.\n"
+               for number in range(120)}
+    pasted = _pasted_log(600) + "".join(f"\nGarden chat {number}: " + "tomatoes basil beans garden watered dawn " * 22 + "\n"
+                                        for number in range(3))
+    root = write_vault(tmp_path_factory.mktemp("crowded") / "vault", {**notes, **gardens, "Pasted log.md": pasted})
+    with Vault(root, embedder=HashingEmbedder()) as opened:
+        opened.index()
+        yield opened
+
+
+def test_a_note_whose_rows_fill_the_keyword_page_leaves_room_for_every_other_note_holding_the_word(crowded_vault: Vault) -> None:
+    # A trial: a 5 MB note (a pasted log) held "use" in thousands of passages; the keyword
+    # side's page of 400 rows was all its own, and 5 of the 6 other notes holding the word
+    # were never ranked on that side. Was: ["Pasted log.md"] alone.
+    proposed = keyword_side(crowded_vault, "harbor")
+    assert set(proposed) == {"Pasted log.md", *(f"port/{topic}.md" for topic in ("budget", "cranes", "ferry", "pilots",
+                                                                                   "dredging", "fees"))}, proposed
+
+
+def test_a_note_whose_rows_fill_the_keyword_page_leaves_room_for_the_others_without_filters_too(crowded_vault: Vault) -> None:
+    # Without any filter (expired notes asked for too) the plain page is all there was: the
+    # same cap per note applies when it falls short. Was: the pasted log alone.
+    found = crowded_vault.derived.searcher().candidates("harbor", 10, search_filters(None, None, True, NOW))
+    proposed = {found.paths[hit.label] for hit in found.text}
+    assert proposed == {"Pasted log.md", *(f"port/{topic}.md" for topic in ("budget", "cranes", "ferry", "pilots", "dredging", "fees"))}
+
+
+def test_a_note_of_more_passages_than_the_vector_page_scores_what_all_its_passages_would(crowded_vault: Vault) -> None:
+    # The vector side scores a note of more passages than the snapshot was asked for by the
+    # passages of it the snapshot returned (its nearest), not all of them (a 5 MB note cost
+    # 10 ms a query to score whole): the score is the one all its passages give, since its
+    # best three are among the nearest. (A guard of the shortcut: the old code scored all.)
+    searcher = crowded_vault.derived.searcher()
+    vector = searcher.embedder.embed(["garden tomatoes"])[0]
+    label = crowded_vault.store.notes.by_path("Pasted log.md").label
+    with crowded_vault.store.read_snapshot():
+        proposed = {hit.label: hit.score for hit in searcher._vector_side(vector, 100, search_filters(None, None, False, NOW))}
+        exact = searcher.exact_scores(vector, [label])
+    assert crowded_vault.store.passages.counts([label])[label] > 400  # more than the page of 4 × 100
+    assert len(proposed) == 100 and proposed[label] == pytest.approx(exact[0].score, abs=1e-6)

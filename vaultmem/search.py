@@ -562,6 +562,12 @@ class Searcher:
         The passage snapshot proposes notes (their passages among the nearest, until there
         are ``pool`` eligible ones), then every passage of those notes is scored exactly: a
         note's second and third passages count even when the snapshot did not return them.
+        A note of more passages than the snapshot was asked for (a book or a chat log pasted
+        into one note: thousands) is scored by those of its passages the snapshot returned,
+        its nearest: scoring all of them cost more than the rest of the query (a 5 MB note
+        took the vector side from 3 ms to 13 ms at 10k notes), for passages past its best
+        three, which do not count. (One the snapshot returned none of — an exact scan of the
+        eligible notes — is scored by all.)
         """
         wanted = PASSAGES_PER_NOTE * pool
         while True:
@@ -580,11 +586,16 @@ class Searcher:
                 notes = self.store.notes.all_eligible_labels(eligibility)
                 break
             wanted *= WIDEN_FACTOR
-        return self.exact_scores(vector, notes)[:pool]
+        counts = self.store.passages.counts(notes)
+        returned = {owners[label] for label, _ in found if label in owners}
+        longer = {note for note in notes if counts.get(note, 0) > wanted and note in returned}
+        nearest = [(label, owners[label]) for label, _ in found if owners.get(label) in longer]
+        return self.exact_scores(vector, [note for note in notes if note not in longer], nearest)[:pool]
 
-    def exact_scores(self, vector: np.ndarray, notes: Sequence[int]) -> list[SideHit]:
-        """These notes scored by every passage of theirs, best first."""
-        owners = dict(self.store.passages.pairs_of(notes))
+    def exact_scores(self, vector: np.ndarray, notes: Sequence[int], passages: Sequence[tuple[int, int]] = ()) -> list[SideHit]:
+        """These notes scored by every passage of theirs, best first; and the notes of
+        ``passages`` ((passage, note) pairs) by those passages only."""
+        owners = dict([*self.store.passages.pairs_of(notes), *passages])
         labels, matrix = self.passage_vectors.matrix_of(list(owners))
         if not labels:
             return []
@@ -646,17 +657,30 @@ class Searcher:
         return ranking, unheld, by_prefix
 
     def _fts(self, match: str, pool: int, eligibility: Eligibility) -> list[SideHit]:
-        """Top ``pool`` eligible notes by their best rows: filter a page of plain FTS rows, join only if needed."""
+        """Top ``pool`` eligible notes by their best rows: filter a page of plain FTS rows; when
+        the page is full yet holds fewer than ``pool`` eligible notes, let SQLite rank the
+        eligible notes' rows, at most ``pool`` of each (complete for the filters).
+
+        The page falls short when filters are selective for the query, or when a few notes'
+        rows fill it: a book or a chat log pasted into one note holds a common word in
+        thousands of rows, and the page of its rows alone left every other note holding the
+        word out of the text side (a trial: "use", asked of a vault with a 5 MB note, found 1
+        other note of the 6 that hold it). At most ``pool`` rows a note — a quarter of the
+        page — leaves the others three quarters. A cap at the three rows a note's score counts
+        (ranking.NEXT_PASSAGES) changes no note's score either, but it let more of the manuals'
+        chapters in, and their text side is tuned on pages a few long chapters fill (up to 95
+        rows of one): docs hit@3 0.583 → 0.562 (benchmarks/PASSAGES.md §13).
+        """
         page = PASSAGES_PER_NOTE * pool
         rows = self.store.passages.fts(match, page)
         if eligibility.filters:
             eligible = self.store.notes.eligible_labels(list({row.note_label for row in rows}), eligibility)
-            kept = [row for row in rows if row.note_label in eligible]
-            if len({row.note_label for row in kept}) < pool and len(rows) >= page:
-                # Filters are selective for this query: let SQLite filter while ranking (complete).
-                kept = self.store.passages.fts_eligible(match, eligibility, page)
-            rows = kept
-        return note_scores((row.label, row.note_label, row.score) for row in rows)[:pool]
+            rows_kept = [row for row in rows if row.note_label in eligible]
+        else:
+            rows_kept = rows
+        if len({row.note_label for row in rows_kept}) < pool and len(rows) >= page:
+            rows_kept = self.store.passages.fts_by_note(match, eligibility, page, per_note=pool)
+        return note_scores((row.label, row.note_label, row.score) for row in rows_kept)[:pool]
 
     # -- hits
 

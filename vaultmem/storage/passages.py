@@ -122,6 +122,14 @@ class PassageStore:
             found.extend((row[0], row[1]) for row in self.db.execute(query, chunk))
         return found
 
+    def counts(self, note_labels: Sequence[int]) -> dict[int, int]:
+        """How many passages each of these notes has (a note without any is left out)."""
+        found: dict[int, int] = {}
+        for chunk in chunks(int(label) for label in note_labels):
+            query = f"SELECT note_label, count(*) FROM passages WHERE note_label IN ({placeholders(len(chunk))}) GROUP BY note_label"
+            found.update((row[0], row[1]) for row in self.db.execute(query, chunk))
+        return found
+
     def of_notes(self, note_labels: Sequence[int]) -> dict[int, list[PassageRow]]:
         """Each note's passages, in order."""
         found: dict[int, list[PassageRow]] = {}
@@ -163,13 +171,22 @@ class PassageStore:
         owners = self.owners([row[0] for row in rows])
         return [TextMatch(row[0], owners[row[0]], -row[1]) for row in rows if row[0] in owners]
 
-    def fts_eligible(self, match: str, eligibility: Eligibility, limit: int) -> list[TextMatch]:
-        """The best ``limit`` rows of notes that pass the read-time filters (SQLite filters while ranking)."""
-        where, params = eligibility.where()
-        query = (f"SELECT passages_fts.rowid, passages.note_label, {_BM25} AS score FROM passages_fts "
-                 "JOIN passages ON passages.label = passages_fts.rowid JOIN notes ON notes.label = passages.note_label "
-                 f"WHERE passages_fts MATCH ? AND {where} ORDER BY score LIMIT ?")
-        return [TextMatch(row[0], row[1], -row[2]) for row in self.db.execute(query, [match, *params, int(limit)])]
+    def fts_by_note(self, match: str, eligibility: Eligibility, limit: int, per_note: int) -> list[TextMatch]:
+        """The best ``limit`` rows of notes that pass the read-time filters, at most ``per_note``
+        of each note (its best): SQLite filters and ranks every matching row (complete).
+
+        Without the cap a note that holds a word in thousands of rows (a book or a chat log
+        pasted into one note) fills the ``limit`` alone, and no other note holding the word is
+        ranked at all (search.Searcher._fts).
+        """
+        where, params = eligibility.where() if eligibility.filters else ("1", [])
+        notes = "JOIN notes ON notes.label = passages.note_label " if eligibility.filters else ""
+        # bm25() is usable only in the full-text query itself: scored there, joined and counted around it.
+        query = ("SELECT label, note_label, score FROM (SELECT matched.label AS label, passages.note_label AS note_label, "
+                 "matched.score AS score, row_number() OVER (PARTITION BY passages.note_label ORDER BY matched.score, matched.label) AS nth "
+                 f"FROM (SELECT rowid AS label, {_BM25} AS score FROM passages_fts WHERE passages_fts MATCH ?) AS matched "
+                 f"JOIN passages ON passages.label = matched.label {notes}WHERE {where}) WHERE nth <= ? ORDER BY score, label LIMIT ?")
+        return [TextMatch(row[0], row[1], -row[2]) for row in self.db.execute(query, [match, *params, int(per_note), int(limit)])]
 
     def any_match(self, match: str, among: Eligibility | None = None) -> bool:
         """Does any row match — of a note that passes ``among``, when given? (No ranking: the
