@@ -11,7 +11,7 @@ from helpers import NOW, keyword_side, write_vault
 
 from vaultmem import Vault
 from vaultmem.embedders import HashingEmbedder
-from vaultmem.endings import apostrophe_stem, prefix_of
+from vaultmem.endings import apostrophe_stem, prefix_of, umlauts_unwritten
 from vaultmem.search import Candidates, query_words, search_filters
 
 NOTES = {
@@ -24,6 +24,7 @@ NOTES = {
     "Places/Brien.md": "Brien is a small village by the river.\n",
     "Prizes/Award.md": "She won the science prize in 2019.\n",
     "Shows/Comedians.md": "A list of stand-up comedians I saw live.\n",
+    "Über mich.md": "Ich wohne in München und arbeite als Übersetzerin.\n",
 }
 
 
@@ -137,3 +138,24 @@ def test_a_word_beside_one_with_an_apostrophe_ending_is_found_by_its_first_lette
         found = candidates(vault, "Temmuz'a kira")  # "to July": the "a" was the English article
         assert found.prefix_words == ("kira",)
         assert [found.paths[hit.label] for hit in found.text][:1] == ["Günlük/17.06.2026.md"]
+
+
+@pytest.mark.parametrize(("word", "unwritten"), [
+    ("ueber", "uber"), ("muenchen", "munchen"), ("haeuser", "hauser"), ("groesse", "grosse"),
+    ("steuer", None), ("neue", None), ("frauen", None),  # "eu", "eue", "au": no umlaut typed as a pair
+])
+def test_umlauts_typed_as_pairs_are_read_as_the_full_text_folds_them(word: str, unwritten: str | None) -> None:
+    assert umlauts_unwritten(word) == unwritten
+
+
+@pytest.mark.parametrize("query", ["ueber mich", "Muenchen", "Uebersetzerin"])
+def test_a_german_word_typed_without_its_umlaut_finds_the_note_holding_it(endings_vault: Path, query: str) -> None:
+    # A German keyboard-less spelling: no note holds "ueber", the note's "Über" folds to "uber".
+    with Vault(endings_vault, embedder=HashingEmbedder()) as vault:
+        vault.index()
+        assert keyword_side(vault, query)[:1] == ["Über mich.md"], query  # was []
+        assert candidates(vault, query).unheld_words == ()
+
+
+def test_a_pair_that_is_no_umlaut_still_asks_for_the_words_own_first_letters() -> None:
+    assert [word.prefix for word in query_words("fuego grande")] == ['("fuego"* OR "fugo"*)', '"grand"*']

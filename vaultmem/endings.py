@@ -12,7 +12,8 @@ matches no note although the note holds the word:
 - **Endings without one.** ``kira`` (rent) is ``kirayı`` as an object, ``ilacı`` (her
   medicine) ``ilacını``; ``annemin`` (my mother's) is ``annemi`` (my mother, object). A word
   no note holds is asked for by its first letters instead (:func:`prefix_of`); search.py
-  decides when.
+  decides when. A German word typed without its umlaut (``ueber`` for ``über``) is asked for by
+  the umlaut's first letters too (:func:`umlauts_unwritten`).
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ _CONTRACTIONS = frozenset({"t", "s", "d", "m", "re", "ve", "ll"})
 _APOSTROPHE_WORD = re.compile(rf"(\w+)[{APOSTROPHES}](\w+)")
 PREFIX_MIN = 4  # letters a word must have to be asked for by its first letters
 PREFIX_KEEP = 5  # the fewest letters kept (a shorter word: all of it): four made "comedy" "come"
+_UMLAUT_PAIR = re.compile("(?<![aeiouy])([aou])e")  # "ue" for ü, not the "eue" of "neue" or "steuer"
 
 
 def apostrophe_stem(word: str) -> str | None:
@@ -58,6 +60,16 @@ def prefix_of(word: str) -> str | None:
     if len(word) < PREFIX_MIN or not word.isalpha():
         return None
     return word[: max(min(len(word), PREFIX_KEEP), len(word) - max(2, len(word) // 3))]
+
+
+def umlauts_unwritten(word: str) -> str | None:
+    """A word typed with ``ae``, ``oe``, ``ue`` for ä, ö, ü (German on a keyboard without them:
+    ``ueber``, ``Muenchen``, ``koennen``) as the full text holds the umlaut's word, which it
+    folds to a, o, u (``uber``, ``munchen``, ``konnen``); None for a word without such a pair.
+    Only ever asked for beside the word's own first letters, when no note holds the word: the
+    pair is often no umlaut (``fuego``, ``poema``)."""
+    unwritten = _UMLAUT_PAIR.sub(r"\1", word)
+    return unwritten if unwritten != word else None
 
 
 def folded(word: str) -> str:

@@ -36,7 +36,7 @@ import numpy as np
 
 from .cjk import MAX_PAIRS, bigrams, fts_form, pieces
 from .dating import calendar_day, shown_date, shown_range
-from .endings import apostrophe_stem, folded, prefix_of
+from .endings import apostrophe_stem, folded, prefix_of, umlauts_unwritten
 from .errors import CHECK, INDEX, Argument, DerivedIndexError, IndexBusy, NoteReadError, Spelled, UsageError
 from .fields import ENGLISH_STOPWORDS, STOPWORDS, name_key, person_asked, query_topics, starts_person_name
 from .lifecycle import from_epoch_us, is_expired_us, resolve_now, to_epoch_us
@@ -289,8 +289,8 @@ def query_words(text: str) -> list[QueryWord]:
                 words = _WORD.findall(piece)
                 if not words:
                     continue
-                start = prefix_of(folded(words[0])) if prefixes and len(words) == 1 else None
-                word = QueryWord(" ".join(words), (_either_form(piece, words),), None if start is None else f'"{start}"*')
+                start = _prefix_term(folded(words[0])) if prefixes and len(words) == 1 else None
+                word = QueryWord(" ".join(words), (_either_form(piece, words),), start)
                 counts = len(words) > 1 or words[0].lower() not in STOPWORDS
             if word.terms in found:
                 continue
@@ -298,6 +298,16 @@ def query_words(text: str) -> list[QueryWord]:
             if counts:
                 meaningful.append(word)
     return meaningful or list(found.values())
+
+
+def _prefix_term(word: str) -> str | None:
+    """The FTS5 term a word no note holds is asked for by: its first letters (endings.prefix_of),
+    or those of the word with its umlauts written as typed without them (``ueber``: ``uber*``,
+    which holds the note's ``über``; endings.umlauts_unwritten)."""
+    starts = unique(start for spelled in (word, umlauts_unwritten(word)) if spelled is not None
+                    and (start := prefix_of(spelled)) is not None)
+    terms = [f'"{start}"*' for start in starts]
+    return None if not terms else terms[0] if len(terms) == 1 else f"({' OR '.join(terms)})"
 
 
 def _says_english(text: str) -> bool:
