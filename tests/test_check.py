@@ -542,3 +542,20 @@ def test_a_python_caller_is_told_the_method_and_the_shell_the_command(vault_dir:
     assert [problem["fix"] for problem in json.loads(run_cli(vault_dir, "get", "meeting.md", "--json").stdout)["problems"]] == [shell]
     hits = json.loads(run_cli(vault_dir, "search", "harbor crane refit", "--json").stdout)
     assert next(hit for hit in hits if hit["path"] == "crane.md")["warnings"][0].endswith("(see `vaultmem check`)")
+
+
+def test_the_shell_s_search_and_list_text_name_the_command_a_hit_s_warning_points_to(vault_dir: Path, write_note) -> None:
+    """Was: `vaultmem search` and `vaultmem list` printed a hit's warnings as Python names them —
+    "(see Vault.check())", "Vault.check() says what to do" — at the shell, where the JSON and
+    the answer's own warnings said `vaultmem check`."""
+    (vault_dir / ".vaultmem.toml").write_text('embedder = "hashing"\n', encoding="utf-8")
+    write_note("crane.md", UNPARSED)
+    write_note("coffee-order.md", "Flat white with oat milk.\n")
+    write_note("coffee-order.sync-conflict-20240501-123456-ABCDEFG.md", "Flat white with oat milk, double shot.\n")
+    shown = run_cli(vault_dir, "search", "harbor crane refit", "--as-of", NOW).stdout
+    assert "    ! expires_at 'next tuesday' does not parse, so this note never expires until it is fixed (see `vaultmem check`)" in shown
+    copies = run_cli(vault_dir, "search", "flat white oat milk", "--as-of", NOW).stdout
+    assert "(`vaultmem check` says what to do)" in copies
+    listed = run_cli(vault_dir, "list", "--as-of", NOW).stdout
+    assert "(see `vaultmem check`)" in listed and "(`vaultmem check` says what to do)" in listed
+    assert "Vault." not in shown + copies + listed

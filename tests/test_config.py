@@ -72,6 +72,12 @@ def test_unknown_settings_are_refused_with_the_valid_ones(vault_dir: Path) -> No
     ("[consolidate]\nthreshold = 0.9\nauto_commit = true\n", "auto_commit belongs at the top of the file"),
     ("similar_threshold = 0.8\n", "similar_threshold belongs in [consolidate]"),
     ("[watch]\nallow_hard_delete = true\n", "allow_hard_delete belongs in [mcp]"),
+    # Was: "'auto_commit' is not a layer; name one of L1 …", the line under [ttl] not placed.
+    ('[ttl]\nL1 = "1d"\nauto_commit = true\n', "auto_commit belongs at the top of the file, above the first [table] "
+                                                 "line, not in [ttl]"),
+    # Was: only the move said, the typo beside it named with no fix.
+    ("similar_threshold = 0.8\nembeder = \"hashing\"\n", "similar_threshold belongs in [consolidate]; remove or correct "
+                                                          "embeder; valid: archive_dir, auto_commit"),
 ])
 def test_a_setting_written_in_the_wrong_place_is_refused_saying_where_it_belongs(vault_dir: Path, text: str, said: str) -> None:
     # TOML puts every line after a [table] header into that table: `auto_commit = true` under

@@ -219,6 +219,13 @@ def test_month_and_weekday_names_obsidian_writes_in_german_french_or_spanish_dat
     assert day_of(vault_dir, path) == (day, "daily-note format")
 
 
+@pytest.mark.parametrize(("name", "day"), [("04. Julı 2024", date(2024, 7, 4)), ("04. JUNİ 2024", date(2024, 6, 4))])
+def test_a_month_name_the_format_matches_with_a_dotless_or_dotted_i_is_that_month(name: str, day: date) -> None:
+    # Was: ValueError ("matched a month name vaultmem does not know") out of every command
+    # that dated the vault's notes: the format's pattern pairs ı and İ with i, casefold does not.
+    assert parse_moment_format("DD. MMMM YYYY").day(name) == day
+
+
 def test_no_month_name_read_means_two_different_months_in_the_languages_read() -> None:
     from vaultmem.month_names import month_spellings
 

@@ -296,6 +296,24 @@ def test_a_month_named_in_german_on_macos_decomposed_is_still_that_month() -> No
     assert found is not None and found.moment.date().isoformat() == "2024-03-15"
 
 
+@pytest.mark.parametrize(("path", "day"), [("4 Julı 2024.md", "2024-07-04"), ("4 MAİ 2024.md", "2024-05-04"),
+                                         ("4 Aprıl 2024.md", "2024-04-04")])
+def test_a_month_the_pattern_matches_in_a_case_casefold_does_not_fold_is_that_month(path: str, day: str) -> None:
+    # Was: KeyError out of every command that read the file (index, search, list: a traceback).
+    # Python's case-insensitive patterns pair a dotless ı and an İ with i; casefold does not.
+    found = note_date({}, path)
+    assert found is not None
+    assert found.moment.date().isoformat() == day
+
+
+def test_a_vault_with_a_file_named_with_a_dotless_i_month_lists_and_searches(vault_dir: Path, write_note: Callable[..., Path]) -> None:
+    write_note(".vaultmem.toml", 'embedder = "hashing"\n')
+    write_note("4 Julı 2024.md", "Harbor crane booked.\n")
+    listed = run_cli(vault_dir, "list")
+    assert listed.exit_code == 0, listed.output
+    assert listed.stdout.startswith("2024-07-04  4 Julı 2024  ")
+
+
 @pytest.fixture
 def diary(vault_dir: Path, write_note: Callable[..., Path], wordllama: object) -> Path:
     write_note("Daily/2026-11-25.md", "Long run along the river; the left knee was sore after ten km.\n")

@@ -183,9 +183,15 @@ def _reject_unknown(table: Any, known: set[str], source: str, prefix: str) -> No
         raise ConfigError(source, f"[{prefix.rstrip('.')}]", "must be a table", f"write it as [{prefix.rstrip('.')}] with one setting per line")
     unknown = sorted(set(table) - known)
     if unknown:
-        moves = [move for key in unknown for move in _misplaced(key, table[key], prefix)]
-        fix = "; ".join(moves) if moves else f"remove or correct it; valid: {', '.join(sorted(prefix + key for key in known))}"
-        raise ConfigError(source, ", ".join(prefix + key for key in unknown), "unknown setting(s)", fix)
+        moves = {key: _misplaced(key, table[key], prefix) for key in unknown}
+        # A misplaced setting is said where it belongs; any other unknown one still gets the
+        # valid list (with only the moves said, a typo beside them was named with no fix).
+        wrong = [prefix + key for key, found in moves.items() if not found]
+        fixes = [move for found in moves.values() for move in found]
+        if wrong:
+            fixes.append(f"remove or correct {'it' if not fixes else ', '.join(wrong)}; valid: "
+                         f"{', '.join(sorted(prefix + key for key in known))}")
+        raise ConfigError(source, ", ".join(prefix + key for key in unknown), "unknown setting(s)", "; ".join(fixes))
 
 
 def _misplaced(key: str, value: Any, prefix: str) -> list[str]:
@@ -250,8 +256,10 @@ def _ttl_line(layer: str, value: Any, source: str) -> tuple[str, timedelta | Non
         code = normalize_layer(layer)
         return code, _ttl_value(code, value)
     except UnknownLayer:
+        # `auto_commit = true` below the [ttl] lines is TOML's [ttl] auto_commit: say where it belongs.
+        homes = [f"{layer} belongs {_home_words(home)}, not in [ttl]" for home, keys in _HOMES.items() if layer in keys]
         raise ConfigError(source, f"[ttl] {layer}", f"{short_repr(layer)} is not a layer",
-                          f"name one of {', '.join(valid_layer_names())}") from None
+                          "; ".join(homes) if homes else f"name one of {', '.join(valid_layer_names())}") from None
     except InvalidDuration as error:
         raise ConfigError(source, f"[ttl] {layer}", error.problem, error.fix) from None
 

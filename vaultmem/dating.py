@@ -47,7 +47,7 @@ from typing import TYPE_CHECKING, Any
 from .errors import Argument, InvalidDuration, InvalidTimestamp, UsageError, short_repr
 from .fields import name_form
 from .lifecycle import format_timestamp, is_absent, parse_duration, parse_timestamp
-from .month_names import month_spellings
+from .month_names import month_spellings, named_month
 from .notes import Note, Problem, timestamp_or_none
 
 if TYPE_CHECKING:
@@ -242,7 +242,7 @@ def _numbered_days(text: str) -> list[tuple[str, str, str]]:
 
 def _worded_days(text: str) -> list[tuple[str, str, str]]:
     text = name_form(text)  # März as macOS names it (a + U+0308) is März
-    return [(match["y"], str(_MONTHS[(match["m1"] or match["m2"]).casefold()]), match["d1"] or match["d2"])
+    return [(match["y"], str(named_month(match["m1"] or match["m2"], _MONTHS)), match["d1"] or match["d2"])
             for match in _WORDED_DATE.finditer(text)]
 
 

@@ -16,7 +16,9 @@ promise that its names date notes (adr/0026).
 
 from __future__ import annotations
 
+import re
 import unicodedata
+from collections.abc import Mapping
 
 # Each language: (months, short months, weekdays, short weekdays, shortest weekdays), Sunday first.
 _LOCALES: dict[str, tuple[tuple[str, ...], ...]] = {
@@ -76,6 +78,17 @@ SHORTEST_WEEKDAY_NAMES = _weekdays(4)  # dd
 
 def month_number(name: str) -> int | None:
     """The month a name written by MMMM or MMM is (``Oktober``, ``okt.``, ``mars``), if any."""
-    key = _key(name)
-    return MONTH_NAMES.get(key) or SHORT_MONTH_NAMES.get(key)
+    return named_month(name, MONTH_NAMES) or named_month(name, SHORT_MONTH_NAMES)
+
+
+def named_month(text: str, names: Mapping[str, int]) -> int | None:
+    """The month of ``names`` (casefolded name → number) that ``text`` is in any case, as a
+    case-insensitive pattern of those names matches it. Python's patterns pair letters that
+    casefold does not (a dotless ``ı`` or ``İ`` with ``i``): a file named ``4 Julı 2024.md``
+    matched the month pattern, missed the table, and every command that read it stopped
+    with a traceback (KeyError)."""
+    found = names.get(_key(text))
+    if found is None:
+        found = next((number for name, number in names.items() if re.fullmatch(re.escape(name), text, re.IGNORECASE)), None)
+    return found
 

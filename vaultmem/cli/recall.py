@@ -130,7 +130,7 @@ def search(obj: Context, query: str, k: int, layers: tuple[str, ...], tags: tupl
         click.echo(f"    score {hit.score:.2f} ({hit.match}){where_words(hit.passage)}")
         click.echo(f"    {hit.snippet}")
         for warning in hit.warnings:
-            click.echo(f"    ! {warning}")
+            click.echo(f"    ! {as_typed(warning)}")
 
 
 @main.command("list")
@@ -162,7 +162,7 @@ def list_command(obj: Context, k: int, layers: tuple[str, ...], tags: tuple[str,
         if listed.snippet:
             click.echo(f"    {listed.snippet}")
         for warning in listed.warnings:
-            click.echo(f"    ! {warning}")
+            click.echo(f"    ! {as_typed(warning)}")
     if listing.more:
         click.echo(f"… and {listing.more} more (raise -k to see them)")
 
