@@ -11,6 +11,7 @@ import pytest
 
 from helpers import run_cli, write_vault
 from mcp_client import run, serve
+from test_dating import local_zone, needs_tzset
 from vaultmem import Vault
 from vaultmem.errors import UsageError
 
@@ -116,3 +117,16 @@ def test_list_notes_over_mcp(diary: Path, tmp_path: Path) -> None:
             assert "since 'whenever' is neither a date nor a duration" in refused
 
     run(scenario)
+
+
+@needs_tzset
+def test_a_days_note_stands_for_the_whole_local_day_so_an_evening_memory_west_of_utc_is_listed_in_its_day(tmp_path: Path) -> None:
+    # 22:00 in New York on the 30th is 03:00 UTC on the 1st: it was listed above the 1st's daily note.
+    root = write_vault(tmp_path / "vault", {
+        "Daily/2026-12-01.md": "Ran along the canal.\n",
+        "Daily/2026-11-30.md": "Budget review.\n",
+        "memories/late.md": "---\nlayer: L3\ncreated: 2026-12-01T03:00:00Z\n---\nMira called late.\n",
+    })
+    with local_zone("America/New_York"), Vault(root) as vault:
+        listed = [note.path for note in vault.list_notes(now=NOW)]
+    assert listed == ["Daily/2026-12-01.md", "Daily/2026-11-30.md", "memories/late.md"]

@@ -507,12 +507,18 @@ class NoteStore:
         expired, params = expiry_sql("expires_us", now_us, expired=True)
         return [_row_to_note(row) for row in self.db.execute(f"{_SELECT_NOTE} WHERE {expired} ORDER BY path", params)]
 
-    def by_date(self, eligibility: Eligibility, limit: int) -> tuple[list[NoteRow], int]:
+    def by_date(self, eligibility: Eligibility, limit: int, utc_offset_us: int = 0) -> tuple[list[NoteRow], int]:
         """The first ``limit`` eligible notes by their date, newest first, then the notes with
-        no date, most recently modified first; and how many notes are eligible in all."""
+        no date, most recently modified first; and how many notes are eligible in all.
+
+        A day's label (its midnight UTC) stands for the whole local day (``utc_offset_us``: the
+        local zone's offset from UTC), ordered as its last instant: west of UTC a memory made on
+        the evening of the 30th (past midnight UTC) comes below the daily note of the 1st, not above it."""
         where, params = eligibility.where()
-        rows = self.db.execute(f"{_SELECT_NOTE} WHERE {where} ORDER BY dated_us IS NULL, dated_us DESC, mtime_ns DESC, path LIMIT ?",
-                               [*params, limit])
+        is_day = _DAY_SQL.format(alias="notes")
+        order = f"CASE WHEN {is_day} THEN dated_us + ? ELSE dated_us END"
+        rows = self.db.execute(f"{_SELECT_NOTE} WHERE {where} ORDER BY dated_us IS NULL, {order} DESC, mtime_ns DESC, path LIMIT ?",
+                               [*params, DAY_US - 1 - utc_offset_us, limit])
         listed = [_row_to_note(row) for row in rows]
         total = int(self.db.execute(f"SELECT count(*) FROM notes WHERE {where}", params).fetchone()[0])
         return listed, total
