@@ -72,6 +72,13 @@ def test_unknown_settings_are_refused_with_the_valid_ones(vault_dir: Path) -> No
     ("[consolidate]\nthreshold = 0.9\nauto_commit = true\n", "auto_commit belongs at the top of the file"),
     ("similar_threshold = 0.8\n", "similar_threshold belongs in [consolidate]"),
     ("[watch]\nallow_hard_delete = true\n", "allow_hard_delete belongs in [mcp]"),
+    # appended at the end of a file whose last table is [ttl]: read as a layer's line
+    ('[ttl]\nL1 = "1d"\nauto_commit = true\n', "auto_commit belongs at the top of the file"),
+    ("[ttl]\nthreshold = 0.9\n", "threshold belongs in [consolidate]"),
+    # a layer's TTL anywhere but [ttl]
+    ('L1 = "2d"\n', "L1 belongs in [ttl]"),
+    ('[mcp]\nL2 = "3d"\n', "L2 belongs in [ttl]"),
+    ('[layers]\nworking = "2d"\n', "working belongs in [ttl], not in [layers]"),
 ])
 def test_a_setting_written_in_the_wrong_place_is_refused_saying_where_it_belongs(vault_dir: Path, text: str, said: str) -> None:
     # TOML puts every line after a [table] header into that table: `auto_commit = true` under
