@@ -78,6 +78,11 @@ def test_unknown_settings_are_refused_with_the_valid_ones(vault_dir: Path) -> No
     # Was: only the move said, the typo beside it named with no fix.
     ("similar_threshold = 0.8\nembeder = \"hashing\"\n", "similar_threshold belongs in [consolidate]; remove or correct "
                                                           "embeder; valid: archive_dir, auto_commit"),
+    ("[ttl]\nthreshold = 0.9\n", "threshold belongs in [consolidate]"),
+    # a layer's TTL anywhere but [ttl]
+    ('L1 = "2d"\n', "L1 belongs in [ttl]"),
+    ('[mcp]\nL2 = "3d"\n', "L2 belongs in [ttl]"),
+    ('[layers]\nworking = "2d"\n', "working belongs in [ttl], not in [layers]"),
 ])
 def test_a_setting_written_in_the_wrong_place_is_refused_saying_where_it_belongs(vault_dir: Path, text: str, said: str) -> None:
     # TOML puts every line after a [table] header into that table: `auto_commit = true` under

@@ -277,6 +277,7 @@ def test_a_date_property_that_names_no_single_day_is_no_date() -> None:
     "November 20, 2026.md", "20th Nov 2026 retro.md", "Fri 20 November 2026.md",  # a month in words
     "20. November 2026.md", "Freitag, 20. Nov. 2026.md", "vendredi 20 novembre 2026.md",  # in German, French
     "viernes 20 de noviembre de 2026.md", "Reunión 20 nov 2026.md",  # and Spanish (moment's names)
+    "20 de noviembre del 2026.md", "20-nov-2026.md", "Retro 20-Nov-2026.md",  # "del"; moment's DD-MMM-YYYY
 ])
 def test_a_day_in_the_names_daily_note_tools_write_is_the_notes_date(path: str) -> None:
     found = note_date({}, path)
@@ -286,6 +287,7 @@ def test_a_day_in_the_names_daily_note_tools_write_is_the_notes_date(path: str) 
 @pytest.mark.parametrize("path", ["20-11-2026.md", "11-20-2026.md",  # which is the day? nobody can say
                                   "notes/20261345.md", "1234567890123.md", "v2026.11.3.md", "Dec 2026.md", "mayday 12 2026.md",
                                   "Order 4431 Dec 2025.md", "Room 115 May 2026.md",  # a day is not the tail of a number
+                                  "Order-4431-Dec-2025.md", "v2-nov-2026.md",  # nor joined by hyphens
                                   "Zettel 202611301260.md", "Zettel 202611302400.md"])  # no minute 60, no hour 24
 def test_a_number_that_is_no_certain_day_gives_no_date(path: str) -> None:
     assert note_date({}, path) is None, path
@@ -683,6 +685,7 @@ def test_the_date_filter_in_sql_and_in_python_agree_on_every_kind_and_boundary(t
     ("2023-05-04 Thursday", "2023-05-04"), ("'20230504'", "2023-05-04"),
     ("04/05/2023", None), ("last friday", None),  # day or month first? and no day at all
     ("Donnerstag, 4. Mai 2023", "2023-05-04"), ("jeudi 4 mai 2023", "2023-05-04"), ("4 de mayo de 2023", "2023-05-04"),
+    ("4 de mayo del 2023", "2023-05-04"), ("04-may-2023", "2023-05-04"), ("4-May-2023", "2023-05-04"),  # del; DD-MMM-YYYY
 ])
 def test_a_date_property_written_in_words_dates_the_note(value: str, day: str | None) -> None:
     # Were check problems ("which is not a date") and left every such note out of a search by date.

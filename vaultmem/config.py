@@ -198,13 +198,24 @@ def _misplaced(key: str, value: Any, prefix: str) -> list[str]:
     """Where a setting unknown here is known: ``similar_threshold`` written at the top belongs
     in [consolidate], and ``[git] auto_commit = true`` is the top-level ``auto_commit`` under
     a table of its own (TOML reads every line after a [table] header into that table)."""
-    homes = [home for home, keys in _HOMES.items() if key in keys and home != prefix]
+    homes = [home for home in _homes(key) if home != prefix]
     if homes:
-        return [f"{key} belongs {_home_words(home)}" for home in homes]
+        here = f", not in [{prefix.rstrip('.')}]" if prefix else ""
+        return [f"{key} belongs {_home_words(home)}{here}" for home in homes]
     if prefix or not isinstance(value, dict):
         return []
-    return [f"{inner} belongs {_home_words(home)}, not in [{key}]"
-            for inner in value for home, keys in _HOMES.items() if inner in keys]
+    return [f"{inner} belongs {_home_words(home)}, not in [{key}]" for inner in value for home in _homes(inner)]
+
+
+def _homes(key: str) -> list[str]:
+    """Where a setting named ``key`` is known: a layer's name (``L1``, ``working``) is a line
+    of [ttl], so ``L1 = "2d"`` above the first table is told to move there."""
+    homes = [home for home, keys in _HOMES.items() if key in keys]
+    try:
+        normalize_layer(key)
+    except UnknownLayer:
+        return homes
+    return [*homes, "ttl."]
 
 
 def _home_words(home: str) -> str:
@@ -256,10 +267,10 @@ def _ttl_line(layer: str, value: Any, source: str) -> tuple[str, timedelta | Non
         code = normalize_layer(layer)
         return code, _ttl_value(code, value)
     except UnknownLayer:
-        # `auto_commit = true` below the [ttl] lines is TOML's [ttl] auto_commit: say where it belongs.
-        homes = [f"{layer} belongs {_home_words(home)}, not in [ttl]" for home, keys in _HOMES.items() if layer in keys]
+        # `auto_commit = true` written below [ttl] is read into it (TOML): say where it belongs.
+        moves = _misplaced(layer, value, "ttl.")
         raise ConfigError(source, f"[ttl] {layer}", f"{short_repr(layer)} is not a layer",
-                          "; ".join(homes) if homes else f"name one of {', '.join(valid_layer_names())}") from None
+                          "; ".join(moves) or f"name one of {', '.join(valid_layer_names())}") from None
     except InvalidDuration as error:
         raise ConfigError(source, f"[ttl] {layer}", error.problem, error.fix) from None
 

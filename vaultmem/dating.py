@@ -64,10 +64,12 @@ _PATH_DATE = re.compile(r"(?:^|/)(\d{4})/(\d{2})/(\d{2})$")
 _MONTHS = {name.casefold().rstrip("."): number for part in (0, 1) for name, number in month_spellings(part)} | {"sept": 9}
 _MONTH = "|".join(re.escape(name) for name in sorted(_MONTHS, key=len, reverse=True))
 # November 30, 2026 · Nov 30th 2026 · 30 November 2026 · 30th Nov, 2026 · 30. November 2026 (German)
-# · 30 novembre 2026 · 30 de noviembre de 2026 (a month in words is no one's guess)
+# · 30 novembre 2026 · 30 de noviembre de 2026 (or "del 2026") · 30-nov-2026, as moment's DD-MMM-YYYY
+# writes it (a month in words is no one's guess)
 _WORDED_DATE = re.compile(
-    rf"(?<![^\W\d])(?:(?P<m1>{_MONTH})\.?\s+(?P<d1>\d{{1,2}})(?:st|nd|rd|th)?,?|(?<!\d)(?P<d2>\d{{1,2}})(?:st|nd|rd|th|\.)?\s+"
-    rf"(?:de\s+)?(?P<m2>{_MONTH})\.?,?(?:\s+de)?)\s+(?P<y>\d{{4}})(?!\d)", re.IGNORECASE)
+    rf"(?<![^\W\d])(?:(?P<m1>{_MONTH})\.?\s+(?P<d1>\d{{1,2}})(?:st|nd|rd|th)?,?\s+|(?<!\d)(?P<d2>\d{{1,2}})"
+    rf"(?:(?:st|nd|rd|th|\.)?\s+(?:de\s+)?(?P<m2>{_MONTH})\.?,?(?:\s+del?)?\s+|-(?P<m3>{_MONTH})\.?-))"
+    rf"(?P<y>\d{{4}})(?!\d)", re.IGNORECASE)
 # [[2026-11-20]], [[Daily/2026-11-20|Friday]]: a link to a daily note (its folder and label aside)
 _LINKED_DATE = re.compile(r"\[\[\s*(?:[^\[\]|#]*/)?(\d{4}-\d{2}-\d{2})\s*(?:[|#][^\]]*)?\]\]")
 _LINK_CHARS = 300
@@ -242,7 +244,7 @@ def _numbered_days(text: str) -> list[tuple[str, str, str]]:
 
 def _worded_days(text: str) -> list[tuple[str, str, str]]:
     text = name_form(text)  # März as macOS names it (a + U+0308) is März
-    return [(match["y"], str(named_month(match["m1"] or match["m2"], _MONTHS)), match["d1"] or match["d2"])
+    return [(match["y"], str(named_month(match["m1"] or match["m2"] or match["m3"], _MONTHS)), match["d1"] or match["d2"])
             for match in _WORDED_DATE.finditer(text)]
 
 
