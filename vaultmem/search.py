@@ -218,7 +218,7 @@ def undated_warning(undated: int, daily: DailyFormat) -> str:
     # Said on every search by date: short (a trial found 400 characters of it on each call). Each
     # shell names the bounds as it takes them: --since/--until on the command line, since/until else.
     return Spelled(f"{undated} {'note' if undated == 1 else 'notes'} without a date left out by ", Argument("since"), "/",
-                   Argument("until"), f": a date property, a day in the file name{named} or a created stamp dates a note{unused}")
+                   Argument("until"), f": a `date:` property, a day in the file name{named} or a `created:` stamp dates a note{unused}")
 
 
 def range_warning(around: AroundRange, eligibility: Eligibility) -> str | None:
