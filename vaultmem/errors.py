@@ -348,6 +348,18 @@ class UnresolvedConflict(FrontmatterError):
         )
 
 
+class UnmergedNote(UnresolvedConflict):
+    """Git's index holds the note unmerged though its file shows no conflict markers (a UTF-16
+    note git merged as binary, one side deleted it, ``git checkout --ours``, a rerere replay):
+    still the person's merge to finish before vaultmem edits, moves or merges it (adr/0006)."""
+
+    def __init__(self, path: str, fix: str) -> None:
+        self.path = path
+        FrontmatterError.__init__(
+            self, f"{path} is in an unfinished git merge: git's index holds it unmerged, though the file shows no "
+            f"conflict markers; nothing was written. Finish the merge of it first: {fix}")
+
+
 class NotUtf8Note(FrontmatterError):
     """A note saved in UTF-16: vaultmem reads it, but writes only UTF-8 (as Obsidian reads)."""
 
