@@ -542,3 +542,15 @@ def test_a_python_caller_is_told_the_method_and_the_shell_the_command(vault_dir:
     assert [problem["fix"] for problem in json.loads(run_cli(vault_dir, "get", "meeting.md", "--json").stdout)["problems"]] == [shell]
     hits = json.loads(run_cli(vault_dir, "search", "harbor crane refit", "--json").stdout)
     assert next(hit for hit in hits if hit["path"] == "crane.md")["warnings"][0].endswith("(see `vaultmem check`)")
+
+
+def test_a_fix_check_refuses_names_check_fix_as_each_surface_runs_it(vault_dir: Path, write_note) -> None:
+    # Was: "check --fix leaves it alone … run check --fix again" in Python too, and over MCP
+    # (the check tool), where no tool makes check's fixes (test_mcp asks the person there).
+    write_note("salvaged.md", "---\ntitle: Boiler: Tuesday\npermanent: true\nexpires_at: 2027-01-01\n---\nbody\n")
+    [refused] = [problem for problem in Vault(vault_dir).check(now=NOW).problems if problem.field == "fix"]
+    assert refused.message == "its frontmatter does not load, so Vault.check(fix=True) leaves it alone"
+    assert refused.fix == "fix the YAML (see its frontmatter problem), then run Vault.check(fix=True) again"
+    text = run_cli(vault_dir, "check").stdout
+    assert ("! salvaged.md: fix: its frontmatter does not load, so check --fix leaves it alone\n"
+            "    fix: fix the YAML (see its frontmatter problem), then run check --fix again") in text, text

@@ -21,6 +21,8 @@ from .archive_edits import archive_edit_problems
 from .config import CONFIG_FILE, VaultConfig
 from .dating import date_problems
 from .errors import (
+    CHECK_FIX,
+    CHECK_FIX_AGAIN,
     CONSOLIDATE,
     ConfigError,
     FixRefused,
@@ -284,8 +286,8 @@ def plan_fix(paths: VaultPaths, note: Note, policy: LayerPolicy, now: object = N
         return None
     if note.metadata_unloaded:
         # Its lifecycle lines were read one by one: enough to report, not to edit the block.
-        raise FrontmatterError(f"{note.path}: its frontmatter does not load, so check --fix leaves it alone; "
-                               "fix the YAML (see its frontmatter problem), then run check --fix again")
+        raise FixRefused(Spelled("its frontmatter does not load, so ", CHECK_FIX, " leaves it alone"),
+                         Spelled("fix the YAML (see its frontmatter problem), then ", CHECK_FIX_AGAIN))
     return PlannedFix(fix, _edited(paths, note, values, remove, unmerged))
 
 
@@ -318,8 +320,8 @@ def _deadline(base: datetime, ttl: timedelta, source: str, layer: str) -> dateti
     except OverflowError:
         # The date itself is valid ISO: the fix is another date, not another spelling.
         correct = "correct created (or set expires_at by hand)" if source == "created" else "set expires_at by hand"
-        raise FixRefused(f"{source} {base.isoformat()} plus the {layer} TTL ({format_duration(ttl)}) lies past year 9999, "
-                         "so check --fix cannot stamp expires_at", correct) from None
+        raise FixRefused(Spelled(f"{source} {base.isoformat()} plus the {layer} TTL ({format_duration(ttl)}) lies past "
+                                 "year 9999, so ", CHECK_FIX, " cannot stamp expires_at"), correct) from None
 
 
 def _edited(paths: VaultPaths, note: Note, set_values: Mapping[str, object], remove: list[str],
@@ -333,8 +335,8 @@ def _edited(paths: VaultPaths, note: Note, set_values: Mapping[str, object], rem
         require_resolved(note.path, raw)
         require_merged(paths.root, [note.path], unmerged)
     except UnresolvedConflict:
-        raise FixRefused("it holds an unresolved git merge conflict, so check --fix leaves it alone",
-                         "resolve the conflict (see its conflict problem), then run check --fix again") from None
+        raise FixRefused(Spelled("it holds an unresolved git merge conflict, so ", CHECK_FIX, " leaves it alone"),
+                         Spelled("resolve the conflict (see its conflict problem), then ", CHECK_FIX_AGAIN)) from None
     try:
         return edit_frontmatter(raw, set_values, remove)
     except FrontmatterError as error:
