@@ -559,3 +559,15 @@ def test_the_shell_s_search_and_list_text_name_the_command_a_hit_s_warning_point
     listed = run_cli(vault_dir, "list", "--as-of", NOW).stdout
     assert "(see `vaultmem check`)" in listed and "(`vaultmem check` says what to do)" in listed
     assert "Vault." not in shown + copies + listed
+
+
+def test_a_fix_check_refuses_names_check_fix_as_each_surface_runs_it(vault_dir: Path, write_note) -> None:
+    # Was: "check --fix leaves it alone … run check --fix again" in Python too, and over MCP
+    # (the check tool), where no tool makes check's fixes (test_mcp asks the person there).
+    write_note("salvaged.md", "---\ntitle: Boiler: Tuesday\npermanent: true\nexpires_at: 2027-01-01\n---\nbody\n")
+    [refused] = [problem for problem in Vault(vault_dir).check(now=NOW).problems if problem.field == "fix"]
+    assert refused.message == "its frontmatter does not load, so Vault.check(fix=True) leaves it alone"
+    assert refused.fix == "fix the YAML (see its frontmatter problem), then run Vault.check(fix=True) again"
+    text = run_cli(vault_dir, "check").stdout
+    assert ("! salvaged.md: fix: its frontmatter does not load, so check --fix leaves it alone\n"
+            "    fix: fix the YAML (see its frontmatter problem), then run check --fix again") in text, text

@@ -704,3 +704,17 @@ def test_usage_lost_without_a_backup_is_said_to_be_lost(tmp_path: Path) -> None:
     (state / "usage-backup.jsonl").unlink()
     rows, sentence = recover_usage(state / DB_NAME, UsageBackup(state))
     assert rows == [] and "no usage backup" in sentence and "lost" in sentence
+
+
+def test_a_write_that_failed_after_writing_says_its_causes_advice_as_the_surface_runs_it() -> None:
+    # Was: the cause inside NoteWritten was its Python text on every surface ("run Vault.index(...)" over MCP).
+    from vaultmem.errors import REBUILD, DerivedIndexError, NoteWritten, Spelled
+    from vaultmem.option_names import Surface
+
+    written = NoteWritten(["memories/x.md"], "remember", DerivedIndexError(Spelled("the snapshot is gone; ", REBUILD)))
+    said = written.spelled(Surface.MCP)
+    assert said.startswith("the note was written to memories/x.md and exists now, but then it failed: the snapshot is "
+                           "gone; ask the person to run `vaultmem index --rebuild` (no MCP tool rebuilds the index). "
+                           "Do not remember it again"), said
+    assert "run `vaultmem index --rebuild`. Do not remember it again" in written.spelled(Surface.CLI)
+    assert "run Vault.index(rebuild=True). Do not remember it again" in str(written)

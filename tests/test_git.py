@@ -1062,3 +1062,125 @@ def test_utf8_markers_a_byte_merge_wrote_into_a_utf16_note_are_a_conflict_and_it
     assert "Rui likes fado.\n>>>>>>> " in shown.output and "He plays on Fridays 🎷." in shown.output, shown.output
     hits = run_json(repo, "search", "Rui fado Fridays")
     assert [hit["path"] for hit in hits][:1] == ["people/rui.md"], hits  # type: ignore[index]
+
+
+RUI_MEMORY = "---\ntitle: Rui\nlayer: L3\nexpires_at: 2027-01-01\n---\nRui likes {music}.\n\nHe plays on Fridays.\n"
+
+
+def ours_checked_out(repo: Path) -> Path:
+    """A merge stopped on people/rui.md's conflict, then `git checkout --ours` on it: the file
+    is one side whole, no markers, and git's index still holds it unmerged."""
+    note = merge_in_conflict(repo, RUI_MEMORY.format(music="fado"), RUI_MEMORY.format(music="bossa nova"))
+    git(repo, "checkout", "--ours", "--", "people/rui.md")
+    assert b"<<<<<<<" not in note.read_bytes() and "bossa nova" in note.read_text()
+    assert git(repo, "status", "--porcelain", "people/rui.md").startswith("UU ")  # git's premise
+    return note
+
+
+def still_unmerged(repo: Path, note: Path, before: bytes) -> None:
+    assert note.read_bytes() == before
+    assert git(repo, "status", "--porcelain", "people/rui.md").startswith("UU ")
+    assert not (repo / "_archive").exists() and not (repo / "memories").exists()
+
+
+@pytest.mark.parametrize("command", [["revise", "people/rui.md", "--append", "Rui plays cavaquinho."],
+                                     ["forget", "people/rui.md"], ["forget", "people/rui.md", "--hard"],
+                                     ["remember", "Rui likes choro now.", "--supersedes", "people/rui.md"]])
+def test_a_note_git_holds_unmerged_without_markers_is_refused_every_write(repo: Path, command: list[str]) -> None:
+    # `git checkout --ours` during a merge leaves the file clean and the index unmerged: revise
+    # wrote into the person's merge, forget moved it away and left git's conflict on a missing path.
+    note = ours_checked_out(repo)
+    before = note.read_bytes()
+    result = run_cli(repo, *command)
+    assert result.exit_code == 1, result.output
+    assert "people/rui.md is in an unfinished git merge: git's index holds it unmerged" in result.output
+    assert "nothing was written" in result.output
+    assert "`git show :2:./people/rui.md` is your side, `:3:` the other" in result.output
+    assert "then `git add people/rui.md`" in result.output
+    still_unmerged(repo, note, before)
+
+
+def test_forget_leaves_a_utf16_note_git_merged_as_binary_where_git_expects_it(repo: Path) -> None:
+    # The two-machine trial: git merged the UTF-16 note as binary (no markers) and `forget`
+    # moved it into the archive, git's conflict left on a path that no longer existed.
+    note = utf16_merge_in_conflict(repo, None)
+    before = note.read_bytes()
+    result = run_cli(repo, "forget", "people/rui.md")
+    assert result.exit_code == 1, result.output
+    assert "people/rui.md is in an unfinished git merge" in result.output
+    still_unmerged(repo, note, before)
+
+
+def test_the_api_refuses_a_note_git_holds_unmerged_as_an_unresolved_conflict(repo: Path) -> None:
+    from vaultmem import UnmergedNote, UnresolvedConflict
+
+    note = ours_checked_out(repo)
+    before = note.read_bytes()
+    with Vault(repo) as vault:
+        with pytest.raises(UnmergedNote) as refused:
+            vault.revise("people/rui.md", append="Rui plays cavaquinho.")
+        assert isinstance(refused.value, UnresolvedConflict) and refused.value.path == "people/rui.md"
+        git(repo, "add", "people/rui.md")  # the person finishes the merge: the same revise goes through
+        assert vault.revise("people/rui.md", append="Rui plays cavaquinho.").changed == ["body"]
+    assert note.read_bytes() != before
+
+
+def test_forget_refuses_a_note_one_side_deleted_and_the_other_changed(repo: Path) -> None:
+    # A modify/delete conflict: git leaves the changed side in the file, no markers (status DU).
+    note = repo / "people/rui.md"
+    git(repo, "checkout", "-q", "-b", "desktop")
+    note.write_text(RUI_MEMORY.format(music="fado"))
+    commit_all(repo, "desktop")
+    git(repo, "checkout", "-q", "-")
+    git(repo, "rm", "-q", "people/rui.md")
+    commit_all(repo, "laptop deleted rui")
+    assert subprocess.run(["git", "merge", "-q", "desktop"], cwd=repo, capture_output=True).returncode != 0
+    assert git(repo, "status", "--porcelain", "people/rui.md").startswith("DU ")
+    result = run_cli(repo, "forget", "people/rui.md")
+    assert result.exit_code == 1, result.output
+    assert "people/rui.md is in an unfinished git merge" in result.output
+    assert note.exists() and not (repo / "_archive").exists()
+
+
+def test_expire_skips_a_note_git_holds_unmerged_in_the_dry_run_and_with_apply(repo: Path) -> None:
+    note = ours_checked_out(repo)
+    before = note.read_bytes()
+    for apply in ([], ["--apply"]):
+        report = run_json(repo, "expire", *apply, "--as-of", "2027-06-01")
+        skipped = {entry["path"]: entry["reason"] for entry in report["skipped"]}
+        assert skipped.get("people/rui.md", "").startswith("git's merge of it stopped on a conflict"), report
+        assert "then run expire again" in skipped["people/rui.md"]
+    assert git(repo, "status", "--porcelain", "people/rui.md").startswith("UU ")
+    assert note.read_bytes() == before and not (repo / "_archive").exists()
+
+
+def test_consolidate_leaves_out_a_note_git_holds_unmerged(repo: Path) -> None:
+    note = ours_checked_out(repo)
+    before = note.read_bytes()
+    (repo / "people/rui-2.md").write_text(RUI_MEMORY.format(music="bossa nova"))
+    for apply in ([], ["--apply"]):
+        report = run_json(repo, "consolidate", *apply)
+        reasons = {item["path"]: item["reason"] for item in report["left_out"]}
+        assert reasons.get("people/rui.md", "").startswith("git's merge of it is unfinished"), report
+        assert all("people/rui.md" not in json.dumps(cluster) for cluster in report["clusters"]), report["clusters"]
+    assert note.read_bytes() == before and (repo / "people/rui-2.md").exists()
+
+
+def test_check_fix_stamps_nothing_into_a_note_git_holds_unmerged_and_get_says_why(repo: Path) -> None:
+    auto_commit_on(repo)
+    note = merge_in_conflict(repo, "---\ntitle: Rui\nlayer: L3\n---\nRui likes fado.\n",
+                             "---\ntitle: Rui\nlayer: L3\n---\nRui likes bossa nova.\n")
+    git(repo, "checkout", "--ours", "--", "people/rui.md")
+    before = note.read_bytes()
+    report = run_json(repo, "check", "--fix")
+    assert report["fixed"] == [], report
+    fields = {problem["field"]: problem["message"] for problem in report["problems"] if problem["path"] == "people/rui.md"}
+    assert fields["fix"] == "it holds an unresolved git merge conflict, so check --fix leaves it alone", report
+    assert fields["conflict"].startswith("git's merge of it stopped on a conflict it could not mark"), report
+    assert note.read_bytes() == before
+    assert git(repo, "status", "--porcelain", "people/rui.md").startswith("UU ")
+    shown = run_json(repo, "get", "people/rui.md")
+    [conflict] = [problem for problem in shown["problems"] if problem["field"] == "conflict"]
+    assert "`git show :2:./people/rui.md` is your side" in conflict["fix"], shown
+    git(repo, "add", "people/rui.md")
+    assert not [problem for problem in run_json(repo, "get", "people/rui.md")["problems"] if problem["field"] == "conflict"]

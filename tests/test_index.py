@@ -383,7 +383,23 @@ def test_searching_with_another_embedder_before_reindexing_is_refused_not_mixed(
         with pytest.raises(DerivedIndexError) as caught:
             hashing.search("oat milk", now=NOW)
     message = str(caught.value)
-    assert "wordllama" in message and "hashing:32" in message and "vaultmem index" in message
+    assert "wordllama" in message and "hashing:32" in message and "run Vault.index() to re-embed" in message
+
+
+def test_the_embedder_refusal_says_what_each_surface_can_run(vault: Vault) -> None:
+    # Was: "run `vaultmem index`" in Python and over MCP too, where the agent has no shell and
+    # a server that read another embedder as it started would not be helped by it anyway.
+    from vaultmem.option_names import Surface
+
+    vault.index()
+    with Vault(vault.root, embedder=HashingEmbedder(32)) as hashing:
+        with pytest.raises(DerivedIndexError) as caught:
+            hashing.search("oat milk", now=NOW)
+    said = {surface: caught.value.spelled(surface) for surface in Surface}
+    assert "; run `vaultmem index` to re-embed (vectors are never mixed)" in said[Surface.CLI]
+    assert "; run Vault.index() to re-embed with this Vault's (a Vault keeps the embedder it read" in said[Surface.API]
+    assert "; ask the person to restart the MCP server: it reads .vaultmem.toml again" in said[Surface.MCP]
+    assert "`vaultmem" not in said[Surface.API] and "Vault." not in said[Surface.MCP]
 
 
 # ---------------------------------------------------------------- reports

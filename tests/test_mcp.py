@@ -425,6 +425,42 @@ def test_an_agent_is_told_the_tools_it_can_call_not_a_command_to_run(vault_dir: 
     run(scenario)
 
 
+def test_an_index_of_another_embedder_asks_the_agent_for_a_restart_not_a_command(vault_dir: Path,
+                                                                                  write_note: Callable[..., Path],
+                                                                                  log: Path) -> None:
+    """Was: "run `vaultmem index` to re-embed" reached the agent, a command it may have no shell
+    for — and beside this server, which read another embedder from .vaultmem.toml as it started,
+    `vaultmem index` would not even help. What helps is what the message says now: a restart
+    (it re-embeds as it starts). check's refusals over MCP name the person's command too."""
+    from vaultmem import Vault
+    from vaultmem.embedders import HashingEmbedder
+
+    (vault_dir / ".vaultmem.toml").write_text('embedder = "hashing:64"\n', encoding="utf-8")
+    write_note("rui.md", "---\nlayer: L3\nexpires_at: 2030-01-01\n---\nRui likes jazz and fado.\n")
+    write_note("salvaged.md", "---\ntitle: Boiler: Tuesday\npermanent: true\nexpires_at: 2027-01-01\n---\nbody\n")
+
+    async def scenario() -> None:
+        async with serve(vault_dir, log) as served:
+            assert [hit["path"] for hit in (await served.call("recall", query="jazz fado"))["hits"]][:1] == ["rui.md"]
+            with Vault(vault_dir, embedder=HashingEmbedder(128)) as other:  # e.g. a script with its own embedder
+                other.index()
+            refused = await served.error("recall", query="jazz fado")
+            assert refused.endswith("DerivedIndexError: the index holds vectors from hashing:128, but this vault now "
+                                    "uses hashing:64; ask the person to restart the MCP server: it reads .vaultmem.toml "
+                                    "again and re-embeds the vault with the embedder named there as it starts (vectors "
+                                    "are never mixed)"), refused
+            problems = {problem["field"]: problem for problem in (await served.call("check"))["problems"]
+                        if problem["path"] == "salvaged.md"}
+            assert problems["fix"]["message"] == "its frontmatter does not load, so `vaultmem check --fix` leaves it alone"
+            assert problems["fix"]["fix"] == ("fix the YAML (see its frontmatter problem), then ask the person to run "
+                                              "`vaultmem check --fix` (no MCP tool makes check's fixes)")
+            assert "Vault." not in repr([refused, problems])
+        async with serve(vault_dir, log) as served:  # the restart the message asks for
+            assert [hit["path"] for hit in (await served.call("recall", query="jazz fado"))["hits"]][:1] == ["rui.md"]
+
+    run(scenario)
+
+
 def test_check_reports_an_embedder_setting_the_server_cannot_use(vault_dir: Path, log: Path) -> None:
     """The check tool calls Vault.check: a model folder that is not there is its one problem.
     (An empty vault serves — nothing to embed yet — so check was the place to learn that the

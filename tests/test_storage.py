@@ -42,8 +42,27 @@ def test_an_index_written_by_a_newer_vaultmem_is_refused_with_the_fix(tmp_path: 
     store = Store(tmp_path / ".vaultmem")
     store.db.execute("INSERT INTO _migrations (name, applied_at) VALUES ('999_future', 'later')")
     store.close()
-    with pytest.raises(DerivedIndexError, match=r"newer vaultmem.*999_future.*index --rebuild"):
+    with pytest.raises(DerivedIndexError, match=r"newer vaultmem.*999_future.*upgrade vaultmem"):
         Store(tmp_path / ".vaultmem")
+
+
+def test_a_newer_index_is_not_sent_to_a_rebuild_that_is_refused_the_same_way(tmp_path: Path) -> None:
+    # Was: "upgrade vaultmem or run `vaultmem index --rebuild`" — and the rebuild opens the index
+    # through the same check, so it failed with those very words: the advice went in a circle.
+    from vaultmem import Vault
+    from vaultmem.embedders import HashingEmbedder
+    from vaultmem.option_names import Surface
+
+    store = Store(tmp_path / ".vaultmem")
+    store.db.execute("INSERT INTO _migrations (name, applied_at) VALUES ('999_future', 'later')")
+    store.close()
+    with Vault(tmp_path, embedder=HashingEmbedder()) as vault, pytest.raises(DerivedIndexError) as caught:
+        vault.index(rebuild=True)
+    said = {surface: caught.value.spelled(surface) for surface in Surface}
+    assert all("newer vaultmem" in text and "--rebuild" not in text for text in said.values()), said
+    assert "which this one cannot read, nor rebuild; upgrade vaultmem (`pip install -U vaultmem`)." in said[Surface.CLI]
+    assert "ask the person to upgrade vaultmem and restart the MCP server" in said[Surface.MCP]
+    assert "save the usage history with the newer one (`vaultmem usage export`)" in said[Surface.CLI]
 
 
 def test_dropping_the_derived_tables_keeps_usage_history(tmp_path: Path) -> None:

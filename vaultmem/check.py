@@ -12,8 +12,7 @@ not load, a date no calendar holds) is reported as a ``fix`` problem either way.
 
 from __future__ import annotations
 
-import shlex
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -22,6 +21,8 @@ from .archive_edits import archive_edit_problems
 from .config import CONFIG_FILE, VaultConfig
 from .dating import date_problems
 from .errors import (
+    CHECK_FIX,
+    CHECK_FIX_AGAIN,
     CONSOLIDATE,
     ConfigError,
     FixRefused,
@@ -34,9 +35,9 @@ from .errors import (
     VaultmemError,
     WriteConflict,
 )
-from .gitops import is_repository, unmerged
+from .gitops import is_repository
 from .lifecycle import EXPIRING_LAYERS, LayerPolicy, format_duration, is_absent, resolve_now
-from .merge_markers import require_resolved
+from .merge_markers import UNMERGED_WHY, require_merged, require_resolved, unmerged_fix, unmerged_notes
 from .name_clashes import name_clash_problems
 from .noteio import FileChange, edit_frontmatter, replace_if_unchanged
 from .notes import Note, Problem, content_hash, expiry_text, read_note, timestamp_or_none
@@ -118,6 +119,7 @@ def check_vault(paths: VaultPaths, policy: LayerPolicy, fix: bool = False, now: 
     report.problems.extend(paths.exclusions.problems)
     report.problems.extend(paths.daily.problems)  # a daily-note format not used: its notes dated by the other rules
     report.problems.extend(Problem(issue.path, "file", issue.reason, issue.fix) for issue in issues)
+    unmerged, git_problem = ask_unmerged(paths.root)  # asked once, before any fix: --fix leaves these alone
     notes: list[Note] = []
     for stat in files:
         note = _read(paths, stat.path, report)
@@ -125,12 +127,12 @@ def check_vault(paths: VaultPaths, policy: LayerPolicy, fix: bool = False, now: 
             continue
         refused = False
         if fix:
-            applied, refused = _try_fix(paths, note, policy, now, report)
+            applied, refused = _try_fix(paths, note, policy, now, report, unmerged)
             if applied is not None:
                 report.fixed.append(applied)
                 note = _read(paths, stat.path, report) or note
         else:
-            refused = _try_plan(paths, note, policy, now, report)  # what --fix would refuse, said now
+            refused = _try_plan(paths, note, policy, now, report, unmerged)  # what --fix would refuse, said now
         notes.append(note)
         # A fix --fix refused must not be advised: the note's problems then say what to do by hand.
         report.problems.extend(problem.done_by_hand() if refused else problem for problem in note.problems)
@@ -139,41 +141,40 @@ def check_vault(paths: VaultPaths, policy: LayerPolicy, fix: bool = False, now: 
     report.problems.extend(sync_copy_problems(notes))
     report.problems.extend(name_clash_problems(stat.path for stat in files))  # every file: one unread is still lost
     report.problems.extend(archive_edit_problems(paths))  # a change git merged into an archived note
-    report.problems.extend(unmarked_conflict_problems(paths, notes))
+    report.problems.extend([git_problem] if git_problem is not None else unmarked_conflict_problems(notes, unmerged))
     return report
 
 
-def unmarked_conflict_problems(paths: VaultPaths, notes: list[Note]) -> list[Problem]:
+def ask_unmerged(root: Path, relatives: Sequence[str] = (".",)) -> tuple[set[str], Problem | None]:
+    """The notes (of ``relatives``, ``"."``: all) git's index holds unmerged; a git that fails
+    to answer is one problem saying so."""
+    try:
+        return unmerged_notes(root, relatives), None
+    except GitError as error:
+        where = relatives[0] if len(relatives) == 1 else "."
+        return set(), Problem(where, "conflict", f"could not ask git which notes are in a merge conflict: {error}",
+                              "fix what git says, then ask again")
+
+
+def unmarked_conflict_problems(notes: list[Note], unmerged: set[str]) -> list[Problem]:
     """A note git's index holds unmerged whose file shows no conflict markers. Git merges a
     UTF-16 note as binary: it writes no markers and leaves your side in the file, the other
     only in its index; nothing said so, and search read one side as the note (a trial). The
-    same for a note one side deleted and the other changed. A git that fails to answer is one
-    problem saying so."""
-    if not is_repository(paths.root):
-        return []
-    try:
-        listed = unmerged(paths.root)
-    except GitError as error:
-        return [Problem(".", "conflict", f"could not ask git which notes are in a merge conflict: {error}",
-                        "fix what git says, then run check again")]
-    marked = {note.path for note in notes if any(problem.field == "conflict" for problem in note.problems)}
-    return [_unmarked_conflict(note.path) for note in notes if note.path in listed and note.path not in marked]
+    same for a note one side deleted and the other changed."""
+    return [unmarked_conflict(note.path) for note in notes if note.path in unmerged
+            and not any(problem.field == "conflict" for problem in note.problems)]
 
 
-def _unmarked_conflict(relative: str) -> Problem:
-    quoted = shlex.quote(relative)
-    return Problem(relative, "conflict", "git's merge of it stopped on a conflict it could not mark in the file (git "
-                   "merges a UTF-16 file as binary; or one side deleted it): the file holds one side only, the other is "
-                   "in git's index, and search reads this one as the note",
-                   f"`git show {shlex.quote(f':2:./{relative}')}` is your side, `:3:` the other (`git status` says how they "
-                   f"conflict); keep one (`git checkout --ours -- {quoted}` or `--theirs`), copy in what you want from "
-                   f"the other (a UTF-16 note re-saved as UTF-8), then `git add {quoted}`")
+def unmarked_conflict(relative: str) -> Problem:
+    """The conflict problem of a note git holds unmerged without markers in its file (check, get)."""
+    return Problem(relative, "conflict", f"{UNMERGED_WHY}, and search reads this one as the note", unmerged_fix(relative))
 
 
-def _try_fix(paths: VaultPaths, note: Note, policy: LayerPolicy, now: object, report: CheckReport) -> tuple[Fix | None, bool]:
+def _try_fix(paths: VaultPaths, note: Note, policy: LayerPolicy, now: object, report: CheckReport,
+             unmerged: set[str]) -> tuple[Fix | None, bool]:
     """The fix made, if any, and whether it was refused."""
     try:
-        return fix_note(paths, note, policy, now, report.changes), False
+        return fix_note(paths, note, policy, now, report.changes, unmerged), False
     except (VaultmemError, OSError) as error:
         # One note that cannot be fixed safely (changed meanwhile, a date out of range, a
         # file that cannot be written) must not stop the others: it stays a reported
@@ -182,10 +183,11 @@ def _try_fix(paths: VaultPaths, note: Note, policy: LayerPolicy, now: object, re
         return None, True
 
 
-def _try_plan(paths: VaultPaths, note: Note, policy: LayerPolicy, now: object, report: CheckReport) -> bool:
+def _try_plan(paths: VaultPaths, note: Note, policy: LayerPolicy, now: object, report: CheckReport,
+              unmerged: set[str]) -> bool:
     """Whether ``--fix`` would refuse this note's fix (the reason is reported)."""
     try:
-        plan_fix(paths, note, policy, now)
+        plan_fix(paths, note, policy, now, unmerged)
     except (VaultmemError, OSError) as error:
         report.problems.append(_unfixable(note, error))
         return True
@@ -259,12 +261,14 @@ class PlannedFix:
     data: bytes
 
 
-def plan_fix(paths: VaultPaths, note: Note, policy: LayerPolicy, now: object = None) -> PlannedFix | None:
+def plan_fix(paths: VaultPaths, note: Note, policy: LayerPolicy, now: object = None,
+             unmerged: set[str] | None = None) -> PlannedFix | None:
     """The one safe fix this note needs, if any, computed without writing.
 
     Raises a :class:`VaultmemError` (or ``OSError``) saying why ``--fix`` cannot make it:
     ``check`` reports that reason with or without ``--fix``, so a plain check never
-    promises a fix that ``--fix`` then skips.
+    promises a fix that ``--fix`` then skips. ``unmerged``: the notes git's index holds
+    unmerged, when the caller asked git for the whole vault (else git is asked for this one).
     """
     field_names = {problem.field for problem in note.problems}
     if "expires_at" not in field_names:
@@ -282,16 +286,16 @@ def plan_fix(paths: VaultPaths, note: Note, policy: LayerPolicy, now: object = N
         return None
     if note.metadata_unloaded:
         # Its lifecycle lines were read one by one: enough to report, not to edit the block.
-        raise FrontmatterError(f"{note.path}: its frontmatter does not load, so check --fix leaves it alone; "
-                               "fix the YAML (see its frontmatter problem), then run check --fix again")
-    return PlannedFix(fix, _edited(paths, note, values, remove))
+        raise FixRefused(Spelled("its frontmatter does not load, so ", CHECK_FIX, " leaves it alone"),
+                         Spelled("fix the YAML (see its frontmatter problem), then ", CHECK_FIX_AGAIN))
+    return PlannedFix(fix, _edited(paths, note, values, remove, unmerged))
 
 
 def fix_note(paths: VaultPaths, note: Note, policy: LayerPolicy, now: object = None,
-             changes: list[FileChange] | None = None) -> Fix | None:
+             changes: list[FileChange] | None = None, unmerged: set[str] | None = None) -> Fix | None:
     """Apply the one safe fix this note needs, if any (:func:`plan_fix`); returns what was
     done (and appends the file change to ``changes``)."""
-    planned = plan_fix(paths, note, policy, now)
+    planned = plan_fix(paths, note, policy, now, unmerged)
     if planned is None:
         return None
     # Fails with WriteConflict, the person's bytes untouched, unless the edit lands on
@@ -316,11 +320,12 @@ def _deadline(base: datetime, ttl: timedelta, source: str, layer: str) -> dateti
     except OverflowError:
         # The date itself is valid ISO: the fix is another date, not another spelling.
         correct = "correct created (or set expires_at by hand)" if source == "created" else "set expires_at by hand"
-        raise FixRefused(f"{source} {base.isoformat()} plus the {layer} TTL ({format_duration(ttl)}) lies past year 9999, "
-                         "so check --fix cannot stamp expires_at", correct) from None
+        raise FixRefused(Spelled(f"{source} {base.isoformat()} plus the {layer} TTL ({format_duration(ttl)}) lies past "
+                                 "year 9999, so ", CHECK_FIX, " cannot stamp expires_at"), correct) from None
 
 
-def _edited(paths: VaultPaths, note: Note, set_values: Mapping[str, object], remove: list[str]) -> bytes:
+def _edited(paths: VaultPaths, note: Note, set_values: Mapping[str, object], remove: list[str],
+            unmerged: set[str] | None) -> bytes:
     raw = paths.resolve_inside(note.path).read_bytes()
     if content_hash(raw) != note.content_hash:
         raise WriteConflict(note.path)
@@ -328,9 +333,10 @@ def _edited(paths: VaultPaths, note: Note, set_values: Mapping[str, object], rem
         # The person's merge in progress: a stamp would land in a file git waits on them to
         # resolve (and auto_commit would commit it in the middle of their merge).
         require_resolved(note.path, raw)
+        require_merged(paths.root, [note.path], unmerged)
     except UnresolvedConflict:
-        raise FixRefused("it holds an unresolved git merge conflict, so check --fix leaves it alone",
-                         "resolve the conflict (see its conflict problem), then run check --fix again") from None
+        raise FixRefused(Spelled("it holds an unresolved git merge conflict, so ", CHECK_FIX, " leaves it alone"),
+                         Spelled("resolve the conflict (see its conflict problem), then ", CHECK_FIX_AGAIN)) from None
     try:
         return edit_frontmatter(raw, set_values, remove)
     except FrontmatterError as error:

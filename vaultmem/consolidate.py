@@ -56,6 +56,7 @@ from .config import ConsolidateSettings
 from .dating import own_day
 from .errors import CHECK, INDEX, Argument, Operation, Spelled, UsageError
 from .lifecycle import EXPIRING_LAYERS, format_timestamp, to_epoch_us
+from .merge_markers import UNMERGED_WHY, unmerged_fix, unmerged_notes
 from .merging import KeptChange, additions
 from .noteio import FileChange
 from .notes import Note, parse_note, timestamp_or_none
@@ -286,6 +287,8 @@ def plan_consolidation(store: Store, paths: VaultPaths, scope: Scope) -> Consoli
     alive = store.notes.recent(Eligibility(now_us=to_epoch_us(scope.now), include_expired=scope.include_expired))
     pool = alive if scope.any_note else [note for note in alive if is_memory(note)]
     reasons = {note.label: reason for note in pool if (reason := unreliable_reason(note)) is not None}
+    unmerged = unmerged_notes(paths.root)  # the whole vault's, one question to git: the index does not keep it
+    reasons.update({note.label: unmerged_reason(note.path) for note in pool if note.path in unmerged and note.label not in reasons})
     sources = pool if scope.window is None else pool[: scope.window]
     left_out = [LeftOut(note.path, reasons[note.label]) for note in sources if note.label in reasons]
     layers = {note.label: note.layer for note in pool if note.label not in reasons}
@@ -404,6 +407,11 @@ def unreliable_reason(note: PoolNote) -> str | None:
                        Operation("run `vaultmem check --fix` to stamp it", "run Vault.check(fix=True) to stamp it",
                                  "give it an expiry (revise with ttl or expires_at)"), ", then consolidate again")
     return None
+
+
+def unmerged_reason(relative: str) -> str:
+    """Why a note git's index holds unmerged (no markers in its file) is left out of merging."""
+    return f"git's merge of it is unfinished, so which of its two versions it says is unknown: {UNMERGED_WHY}; {unmerged_fix(relative)}"
 
 
 def text_words(body: str) -> int:

@@ -21,7 +21,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from .errors import DerivedIndexError, IndexBusy, IndexDamaged, IndexNotWritable, VaultmemError
+from .errors import RE_EMBED, DerivedIndexError, IndexBusy, IndexDamaged, IndexNotWritable, Spelled, VaultmemError
 from .freshness import Freshness
 from .paths import VaultPaths
 
@@ -219,10 +219,9 @@ class DerivedIndex:
             return self.index()
         stored = self.store.meta.get("embedder")
         if stored is not None and stored != self.embedder_identity:
-            raise DerivedIndexError(
-                f"the index holds vectors from {stored}, but this vault now uses {self.embedder_identity}; "
-                "run `vaultmem index` to re-embed (vectors are never mixed)"
-            )
+            raise DerivedIndexError(Spelled(
+                f"the index holds vectors from {stored}, but this vault now uses {self.embedder_identity}; ", RE_EMBED,
+                " (vectors are never mixed)"))
         return None
 
     def made_under_other_rules(self) -> bool:
@@ -370,7 +369,7 @@ class DerivedIndex:
         # closed here — a frame further out in this call may still hold them (close() does).
         self._local.store = self._local.indexer = self._local.searcher = None
         if self._read_only is not None:
-            raise DerivedIndexError(f"{damage}; this process cannot write there: {self._read_only.refusal.reason}")
+            raise DerivedIndexError(Spelled(*damage.parts, f"; this process cannot write there: {self._read_only.refusal.reason}"))
 
         def rebuild() -> None:
             store = Store(self.state_dir)

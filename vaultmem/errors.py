@@ -49,6 +49,13 @@ class VaultmemError(Exception):
     # The message in parts, when it names arguments or operations (:class:`Spelled`).
     parts: tuple[Part, ...] = ()
 
+    def __init__(self, *args: object) -> None:
+        super().__init__(*args)
+        if len(args) == 1 and isinstance(args[0], Spelled):
+            # Given as a Spelled message: each surface says its operations its own way (over
+            # MCP "ask the person to run `vaultmem index --rebuild`", not a command it cannot run).
+            self.parts = args[0].parts
+
     def spelled(self, surface: Surface) -> str:
         """The message as ``surface`` names arguments and operations; ``str(self)`` names
         them as the Python API does."""
@@ -78,9 +85,9 @@ class FixRefused(VaultmemError):
     """A fix ``check --fix`` will not make: why, and what to do by hand instead."""
 
     def __init__(self, problem: str, fix: str) -> None:
-        self.problem = problem
+        self.problem = problem  # either may be Spelled: check shows them as its caller's surface says them
         self.fix = fix
-        super().__init__(f"{problem}: {fix}")
+        super().__init__(Spelled(*_parts_of(problem), ": ", *_parts_of(fix)))
 
 
 class InvalidDuration(VaultmemError, ValueError):
@@ -159,6 +166,24 @@ EXPIRE = Operation("`vaultmem expire`", "Vault.expire()", "the expire tool")
 # The MCP server has no index tool: its watcher reconciles the index with the files as it starts.
 INDEX = Operation("run `vaultmem index`", "run Vault.index()", "ask the person to run `vaultmem index` (or to restart "
                   "the MCP server: it reconciles the index with the files as it starts)")
+# Nor one that rebuilds it: a restart reconciles, it does not rebuild (adr/0011).
+REBUILD = Operation("run `vaultmem index --rebuild`", "run Vault.index(rebuild=True)",
+                    "ask the person to run `vaultmem index --rebuild` (no MCP tool rebuilds the index)")
+# A server reads .vaultmem.toml once, as it starts: `vaultmem index` run beside one that read another
+# embedder re-embeds for the file's, and the server's next reconcile would re-embed back. Its restart
+# reads the file again and re-embeds as it starts.
+RE_EMBED = Operation("run `vaultmem index` to re-embed", "run Vault.index() to re-embed with this Vault's (a Vault "
+                     "keeps the embedder it read from .vaultmem.toml when it was made: make a new one to use the file's)",
+                     "ask the person to restart the MCP server: it reads .vaultmem.toml again and re-embeds the vault "
+                     "with the embedder named there as it starts")
+UPGRADE = Operation("upgrade vaultmem (`pip install -U vaultmem`)", "upgrade vaultmem (`pip install -U vaultmem`) and "
+                    "make a new Vault", "ask the person to upgrade vaultmem and restart the MCP server")
+# For an index this process cannot write: the person runs it as a user who can.
+INDEX_AS_WRITER = Operation("Run `vaultmem index`", "Run Vault.index()", "Ask the person to run `vaultmem index`")
+# check --fix is no MCP tool (adr/0011): over MCP the person runs it.
+CHECK_FIX = Operation("check --fix", "Vault.check(fix=True)", "`vaultmem check --fix`")
+CHECK_FIX_AGAIN = Operation("run check --fix again", "run Vault.check(fix=True) again",
+                            "ask the person to run `vaultmem check --fix` (no MCP tool makes check's fixes)")
 
 Part = str | Argument | Operation
 
@@ -191,6 +216,10 @@ class Spelled(str):
 
     def spelled(self, surface: Surface) -> str:
         return _joined(self.parts, surface)
+
+
+def _parts_of(message: str) -> tuple[Part, ...]:
+    return message.parts if isinstance(message, Spelled) else (message,)
 
 
 def _joined(parts: Sequence[Part], surface: Surface) -> str:
@@ -348,6 +377,18 @@ class UnresolvedConflict(FrontmatterError):
         )
 
 
+class UnmergedNote(UnresolvedConflict):
+    """Git's index holds the note unmerged though its file shows no conflict markers (a UTF-16
+    note git merged as binary, one side deleted it, ``git checkout --ours``, a rerere replay):
+    still the person's merge to finish before vaultmem edits, moves or merges it (adr/0006)."""
+
+    def __init__(self, path: str, fix: str) -> None:
+        self.path = path
+        FrontmatterError.__init__(
+            self, f"{path} is in an unfinished git merge: git's index holds it unmerged, though the file shows no "
+            f"conflict markers; nothing was written. Finish the merge of it first: {fix}")
+
+
 class NotUtf8Note(FrontmatterError):
     """A note saved in UTF-16: vaultmem reads it, but writes only UTF-8 (as Obsidian reads)."""
 
@@ -421,10 +462,9 @@ class IndexDamaged(DerivedIndexError):
         self.path = path
         self.detail = detail
         self.identity = identity  # (st_dev, st_ino) of the damaged file: who heals it first, heals it once
-        super().__init__(
-            f"the index {path} is damaged ({detail}); everything in it but usage history is rebuilt "
-            "from the vault by `vaultmem index --rebuild` (vaultmem does this itself where it can write)"
-        )
+        super().__init__(Spelled(
+            f"the index {path} is damaged ({detail}); everything in it but usage history is derived, and vaultmem "
+            "sets it aside and rebuilds it from the vault itself wherever it can write; if this comes back, ", REBUILD))
 
 
 class IndexNotWritable(DerivedIndexError):
@@ -467,6 +507,8 @@ class NoteWritten(VaultmemError):
         else:
             done = f"{operation} changed {', '.join(self.paths)}: those changes are on disk now"
             advice = f"Do not repeat the {operation} blindly: look at those files first"
-        self.parts = (f"{done}, but then it failed: {cause}. {advice}; once the cause is fixed, ",
+        # The cause in its parts: its own advice is said as the caller's surface offers it too.
+        said = cause.parts if isinstance(cause, VaultmemError) and cause.parts else (str(cause),)
+        self.parts = (f"{done}, but then it failed: ", *said, f". {advice}; once the cause is fixed, ",
                       INDEX, " to bring the index up to date")
         super().__init__(self.spelled(Surface.API))

@@ -12,12 +12,13 @@ on. Notes without ``expires_at`` and permanent/L4 notes are never listed. See ad
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING
 
 from .errors import CHECK, PathOutsideVault, Spelled, WriteConflict
 from .lifecycle import is_expired
+from .merge_markers import UNMERGED_WHY, unmerged_fix, unmerged_notes
 from .notes import read_note
 from .results import ExpireReport, Skipped
 from .writer import remove_note
@@ -32,8 +33,9 @@ def plan_expiry(paths: VaultPaths, rows: Sequence[NoteRow], report: ExpireReport
     """The expired notes that can be archived now; the others go to ``report.skipped`` with
     why (the dry run's answer, and the first step of ``--apply``)."""
     movable = []
+    unmerged = unmerged_notes(paths.root, [row.path for row in rows])  # one question to git for all of them
     for row in rows:
-        if (reason := not_to_expire(paths, row, moment)) is not None:
+        if (reason := not_to_expire(paths, row, moment, unmerged)) is not None:
             report.skipped.append(Skipped(row.path, reason))
         else:
             movable.append(row)
@@ -46,10 +48,12 @@ def remove_expired(write: VaultWrite, paths: VaultPaths, rows: Sequence[NoteRow]
     ``report.skipped`` with why. Changes are recorded on ``write``."""
     write.reindex(*(row.path for row in rows))
     entries = {entry.path: entry for entry in report.expired}
-    for row in plan_expiry(paths, rows, report, moment):
+    movable = plan_expiry(paths, rows, report, moment)
+    for row in movable:
         entry = entries[row.path]
         try:
-            entry.archived_to, changes = remove_note(paths, row.path, row.content_hash, report.hard)
+            # Each was asked of git's index a moment ago (plan_expiry): not once more per note.
+            entry.archived_to, changes = remove_note(paths, row.path, row.content_hash, report.hard, unmerged=())
         except (WriteConflict, PathOutsideVault) as error:
             # Edited while being archived: the person's version stays, the others go on.
             report.skipped.append(Skipped(row.path, str(error)))
@@ -60,15 +64,18 @@ def remove_expired(write: VaultWrite, paths: VaultPaths, rows: Sequence[NoteRow]
                      f"{'deleted' if report.hard else 'archived'}\n\nas of {moment.isoformat()}")
 
 
-def not_to_expire(paths: VaultPaths, row: NoteRow, moment: datetime) -> str | None:
+def not_to_expire(paths: VaultPaths, row: NoteRow, moment: datetime, unmerged: Collection[str]) -> str | None:
     """Why this expired note must not be moved now, or ``None``: the file is still the one
-    indexed, still expired (not extended, not made permanent) and its metadata loads."""
+    indexed, still expired (not extended, not made permanent), not in an unfinished git merge
+    (``unmerged``: the notes git's index holds unmerged) and its metadata loads."""
     current = read_note(paths.root, row.path)
     if current.content_hash != row.content_hash or current.permanent or not is_expired(current.expires_at, moment):
         return "changed on disk since it was indexed; run expire again"
     conflicted = [problem for problem in current.problems if problem.field == "conflict"]
     if conflicted:
         return f"{conflicted[0].message}; {conflicted[0].fix}, then run expire again"
+    if row.path in unmerged:  # moved, git's conflict would name a file that is gone
+        return f"{UNMERGED_WHY}; {unmerged_fix(row.path)}, then run expire again"
     if current.metadata_unloaded:
         # Its expiry was read line by line from YAML that does not load: enough to hide
         # it, not enough to act on the file. The person fixes the YAML first.

@@ -248,10 +248,14 @@ def _archived_blobs(trailers: str) -> dict[str, str]:
     return found
 
 
-def unmerged(root: Path) -> set[str]:
-    """The files of the vault (vault-relative) git's index holds unmerged: a merge, rebase,
-    cherry-pick or ``am`` stopped on their conflict and they are not ``git add``-ed yet."""
-    listed = _git_bytes(root, "ls-files", "-z", "--unmerged", "--", ".")
+def unmerged(root: Path, relatives: Sequence[str] = (".",)) -> set[str]:
+    """The files of the vault (vault-relative; of ``relatives`` only, ``"."``: all) git's index
+    holds unmerged: a merge, rebase, cherry-pick or ``am`` stopped on their conflict and they
+    are not ``git add``-ed yet. One ``ls-files``, which reads the index whole either way
+    (10,000 notes: about 5 ms, adr/0006)."""
+    if not relatives:
+        return set()
+    listed = _git_bytes(root, "ls-files", "-z", "--unmerged", "--", *relatives)
     return {name for _fields, name in _records(listed)}
 
 

@@ -30,7 +30,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Concatenate, ParamSpec, Protocol, TypeVar
 
-from .errors import IndexDamaged, IndexNotWritable, IndexUnavailable, NoteWritten
+from .errors import INDEX_AS_WRITER, IndexDamaged, IndexNotWritable, IndexUnavailable, NoteWritten, Spelled
 from .storage import DB_NAME, REBUILDING, Store, UsageBackup, UsageRow, index_failure, open_read_only, rebuild_lock
 from .storage.connection import creating, disk_nearly_full, file_identity
 from .storage.damage import DB_FILES, Salvage, salvage_usage, set_aside
@@ -111,10 +111,10 @@ def replace_damaged(state_dir: Path, damage: IndexDamaged, now: datetime | None 
         try:
             folder = set_aside(state_dir, DB_FILES, now)
         except OSError as error:
-            raise IndexUnavailable(
+            raise IndexUnavailable(Spelled(
                 f"the index {database} is damaged ({damage.detail}) and cannot be set aside here: "
-                f"{error.strerror or error}. Run `vaultmem index` as a user who can write the vault's .vaultmem/ folder"
-            ) from None
+                f"{error.strerror or error}. ", INDEX_AS_WRITER, " as a user who can write the vault's .vaultmem/ folder"
+            )) from None
         rows, usage = recover_usage(folder / DB_NAME, UsageBackup(state_dir))
         _make_replacement(state_dir, rows)
         # A process that had the damaged file open may have made a WAL for it by name since.
@@ -209,10 +209,10 @@ class ReadOnlyCopy:
     def __init__(self, state_dir: Path, refusal: IndexNotWritable) -> None:
         database = state_dir / DB_NAME
         if not database.exists():
-            raise IndexUnavailable(
+            raise IndexUnavailable(Spelled(
                 f"the vault {state_dir.parent} has no index yet ({database} does not exist) and this process "
-                f"cannot make one: {refusal.reason}. Run `vaultmem index` once as a user who can write the vault"
-            )
+                f"cannot make one: {refusal.reason}. ", INDEX_AS_WRITER, " once as a user who can write the vault"
+            ))
         self.state_dir = state_dir
         self.refusal = IndexNotWritable(database, refusal.reason, refusal.fix)
         # A full disk passes (a read-only mount or another user's vault does not): a long-lived
@@ -267,8 +267,7 @@ def _copy_database(source_path: Path, target_path: Path) -> None:
 def _unreadable(path: Path, error: sqlite3.Error) -> IndexUnavailable:
     failure = index_failure(error, path)
     why = f"it is damaged ({failure.detail})" if isinstance(failure, IndexDamaged) else f"SQLite cannot read it ({error})"
-    return IndexUnavailable(
-        f"the index {path} cannot be written here and {why}, so there is nothing to answer from. "
-        "Run `vaultmem index` as a user who can write the vault's .vaultmem/ folder: it sets a damaged index "
-        "aside and rebuilds it"
-    )
+    return IndexUnavailable(Spelled(
+        f"the index {path} cannot be written here and {why}, so there is nothing to answer from. ", INDEX_AS_WRITER,
+        " as a user who can write the vault's .vaultmem/ folder: it sets a damaged index aside and rebuilds it"
+    ))

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 
 from .daily_format import DailyFormat, dated_folder
 from .dating import note_date, note_problems
-from .errors import DerivedIndexError
+from .errors import INDEX, DerivedIndexError, Spelled
 from .lifecycle import to_epoch_us
 from .notes import Note, Problem, epoch_us_or_none, expiry_text, lookup_names, parse_note
 from .paths import FileStat, NotNotes, VaultPaths
@@ -384,7 +384,7 @@ class Indexer:
         if item.vectors is None:
             self._embed([item], report, force=True)
         if item.vectors is None:  # _embed gives every item vectors or raises
-            raise DerivedIndexError(f"the embedder returned no vector for {item.row.path}; run `vaultmem index`")
+            raise DerivedIndexError(Spelled(f"the embedder returned no vector for {item.row.path}; ", INDEX))
         return item.vectors
 
     def _remove(self, vanished: _Vanished, report: IndexReport) -> None:

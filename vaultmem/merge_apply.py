@@ -35,10 +35,11 @@ from .consolidate import (
     Member,
     MergedCluster,
     SkippedCluster,
+    unmerged_reason,
 )
 from .errors import FrontmatterError, InvalidTimestamp, NotUtf8Note, PathOutsideVault, UnresolvedConflict, WriteConflict
 from .links import LinkRedirects, Rewrite, rewrite_canvas, rewrite_links
-from .merge_markers import require_resolved
+from .merge_markers import require_merged, require_resolved, unmerged_notes
 from .merging import additions, appended_text, kept_changes, merged_frontmatter, string_list
 from .noteio import FileChange, edit_frontmatter, move_if_unchanged, replace_if_unchanged, require_utf8
 from .notes import Note, content_hash, parse_note
@@ -74,8 +75,9 @@ def preview_plan(plan: ConsolidationPlan, paths: VaultPaths) -> ConsolidationRep
     same reason — each cluster's files are re-read and its merge is computed (step 1 and 2
     above), nothing is written. A dry run never promises a merge that apply refuses."""
     report = plan.report()
+    unmerged = unmerged_notes(paths.root)
     for cluster in plan.clusters:
-        _prepare(cluster, paths, report)
+        _prepare(cluster, paths, report, unmerged)
     return report
 
 
@@ -97,10 +99,13 @@ class _Application:
         self.written: dict[str, _Written] = {}
         self.moves: list[FileChange] = []
         self.note_paths: list[str] = []
+        # Git's unfinished merges (no markers in the file), asked once: no cluster note nor link is written in one.
+        self.unmerged = unmerged_notes(paths.root)
 
     def run(self) -> ConsolidationReport:
         report = self.report
-        prepared = [item for cluster in report.plan.clusters if (item := _prepare(cluster, self.paths, report)) is not None]
+        prepared = [item for cluster in report.plan.clusters
+                    if (item := _prepare(cluster, self.paths, report, self.unmerged)) is not None]
         written = [item for item in prepared if self._write_canonical(item)]
         redirects = _redirects(item.cluster for item in written)
         if redirects:
@@ -160,6 +165,7 @@ class _Application:
             # surrogateescape: bytes that are not UTF-8 pass through unchanged.
             text = raw.decode("utf-8", errors="surrogateescape")
             require_resolved(path, text)  # the person's merge in progress: not ours to edit
+            require_merged(self.paths.root, [path], self.unmerged)
             new_text, ambiguous = rewrite(text, redirects, path)
             if new_text == text:
                 return False, ambiguous
@@ -268,12 +274,16 @@ def _rewritten(base: bytes, rewrite: Rewrite | None, redirects: LinkRedirects, p
     return rewrite(text, redirects, path)[0].encode("utf-8", errors="surrogateescape")
 
 
-def _prepare(cluster: Cluster, paths: VaultPaths, report: ConsolidationReport) -> _Prepared | None:
-    """Re-read the cluster's files; ``None`` (and a message) if any changed or cannot be merged."""
+def _prepare(cluster: Cluster, paths: VaultPaths, report: ConsolidationReport, unmerged: set[str]) -> _Prepared | None:
+    """Re-read the cluster's files; ``None`` (and a message) if any changed or cannot be merged
+    (``unmerged``: the notes git's index holds unmerged)."""
     reason = None
     notes: list[Note] = []
     raws: list[bytes] = []
     for member in cluster.members:
+        if member.path in unmerged:  # a git merge stopped on it since the plan was made
+            _skip(cluster, report, f"{member.path}: {unmerged_reason(member.path)}")
+            return None
         try:
             raw = paths.resolve_inside(member.path).read_bytes()
         except PathOutsideVault as error:

@@ -10,12 +10,13 @@ about a path outside the vault.
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .errors import NoteNotFound, NotInRecentHistory
 from .gone import RenamedTo, find_removed
 from .lifecycle import resolve_now, to_epoch_us
-from .notes import read_note, text_values
+from .notes import Note, Problem, read_note, text_values
 from .resolution import Resolution, locate, locate_on_disk
 from .results import History, NoteRef, NoteView
 
@@ -37,7 +38,17 @@ def view_note(index: DerivedIndex, reference: str, now: object = None) -> NoteVi
     store = index.store
     return NoteView.of(row, current, store.usage.for_ids([row.id]).get(row.id), to_epoch_us(resolve_now(now)),
                        superseded_by=note_ref(store.notes, successor[0]) if successor else None,
-                       resolved_from=located.resolved_from, daily=index.paths.daily)
+                       resolved_from=located.resolved_from, daily=index.paths.daily,
+                       git_problems=_unfinished_merge(index.paths.root, current))
+
+
+def _unfinished_merge(root: Path, current: Note) -> list[Problem]:
+    """The note's conflict when git's index holds it unmerged with no markers in the file (a
+    UTF-16 note git merged as binary reads as one side, whole): one question to git per get."""
+    from .check import ask_unmerged, unmarked_conflict_problems
+
+    unmerged, git_problem = ask_unmerged(root, [current.path])
+    return [git_problem] if git_problem is not None else unmarked_conflict_problems([current], unmerged)
 
 
 def note_ref(notes: NoteStore, ident: str) -> NoteRef:

@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING
 from .errors import NoteWritten
 from .fields import name_key
 from .lifecycle import format_timestamp, resolve_now, to_epoch_us
+from .merge_markers import require_merged
 from .noteio import FileChange
 from .notes import content_hash, parse_note, version_of
 from .resolution import answered, locate_on_disk
@@ -74,6 +75,7 @@ def write_memory(index: DerivedIndex, write: VaultWrite, config: VaultConfig, te
                         permanent=permanent, policy=config.policy, now=now,
                         supersedes=lineage([parse_note(path, raw) for path, raw in raws.items()]))
     retirements = [plan_retirement(path, raw, note.id, note.meta["created"]) for path, raw in raws.items()]
+    require_merged(paths.root, list(raws))  # retiring one side of an unfinished git merge is the person's call
     # The names notes answer to now (a note the person wrote a moment ago included): the one
     # walk a remember pays (adr/0021), before the file name is chosen rather than after the write.
     # Another writer holding the index (an `index`, a watcher's batch): the names as the index

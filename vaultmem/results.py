@@ -6,6 +6,7 @@ The CLI and the MCP server read these by attribute; ``as_dict()`` is the JSON co
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime
 from typing import TYPE_CHECKING, Any
@@ -18,7 +19,7 @@ if TYPE_CHECKING:
     from .daily_format import DailyFormat
     from .gitops import Commit
     from .gone import Gone
-    from .notes import Note
+    from .notes import Note, Problem
     from .resolution import Resolution
     from .storage import NoteRow, Store, UsageRow
     from .unit_of_work import VaultWrite
@@ -202,16 +203,17 @@ class NoteView:
     @classmethod
     def of(cls, row: NoteRow, current: Note, usage: UsageRow | None, now_us: int, *,
            superseded_by: NoteRef | None = None, resolved_from: Resolution | None = None,
-           daily: DailyFormat | None = None) -> NoteView:
+           daily: DailyFormat | None = None, git_problems: Sequence[Problem] = ()) -> NoteView:
         """The index's row of a note, its file as read now (``current``) and its usage.
 
         Its problems are read from ``current`` (the row holds the same, stored as plain text):
-        a fix that names an operation is then said as the caller's surface offers it."""
+        a fix that names an operation is then said as the caller's surface offers it; then
+        ``git_problems`` (a merge git's index holds unfinished, which the file does not show)."""
         return cls(
             id=row.id, path=row.path, title=row.title, layer=row.layer, tags=row.tags, created=row.created,
             expires_at=None if is_absent(current.expires_at) or row.permanent else row.expires_at,  # a permanent note's is ignored
             expired=is_expired_us(row.expires_us, now_us), permanent=row.permanent, meta=json_safe(current.meta),
-            body=current.body, problems=[problem.as_dict() for problem in note_problems(current, daily)], use_count=usage.use_count if usage else 0,
+            body=current.body, problems=[problem.as_dict() for problem in [*note_problems(current, daily), *git_problems]], use_count=usage.use_count if usage else 0,
             last_used_at=usage.last_used_at if usage else None, version=current.version,
             superseded_by=superseded_by, resolved_from=resolved_from, date=row.date, aliases=aliases_of(current.meta),
         )

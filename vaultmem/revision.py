@@ -32,7 +32,7 @@ from .lifecycle import (
     normalize_layer,
     resolve_now,
 )
-from .merge_markers import require_resolved
+from .merge_markers import require_merged, require_resolved
 from .noteio import FileChange, edit_frontmatter, replace_if_unchanged, require_utf8
 from .notes import Note, inline_tags, parse_note, tags_of, timestamp_or_none
 from .paths import VaultPaths
@@ -149,7 +149,8 @@ def write_revision(paths: VaultPaths, relative: str, revision: Revision, policy:
     """Read the note, check its version, write its revised bytes over exactly what was read.
 
     :class:`WriteConflict` when it is not at ``revision.if_version``, or when it changes
-    between this read and the write (a person's save wins); nothing is written then.
+    between this read and the write (a person's save wins); :class:`UnmergedNote` when git's
+    index holds it unmerged (a UTF-16 note git merged as binary); nothing is written then.
     """
     path = paths.resolve_inside(relative)
     raw = path.read_bytes()
@@ -157,6 +158,7 @@ def write_revision(paths: VaultPaths, relative: str, revision: Revision, policy:
     if revision.if_version is not None and current.version != revision.if_version:
         raise WriteConflict(relative, expected_version=revision.if_version, version=current.version)
     revised = revise_note(raw, current, revision, policy)
+    require_merged(paths.root, [relative])  # git's merge of it unfinished, markers or none: the person's call
     change = replace_if_unchanged(path, revised.data, current.content_hash, relative, paths.root) if revised.changed else None
     return RevisedNote(relative, current.title, parse_note(relative, revised.data), revised.changed, change)
 

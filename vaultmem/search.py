@@ -471,10 +471,9 @@ class Searcher:
                     return read()
             except SnapshotMoved:
                 continue  # a fold or rebuild replaced the vector file mid-query: start again
-        raise DerivedIndexError(
-            f"the vector snapshot in {self.store.state_dir} kept changing during the search; "
-            "try again, or run `vaultmem index` if it persists"
-        )
+        raise DerivedIndexError(Spelled(
+            f"the vector snapshot in {self.store.state_dir} kept changing during the search; try again, or, if it "
+            "persists, ", INDEX))
 
     def _similar(self, label: int, threshold: float, eligibility: Eligibility, k: int) -> list[tuple[NoteRow, float]]:
         stored = self.store.vectors.for_labels([label])

@@ -24,7 +24,7 @@ import hnswlib
 import numpy as np
 
 from .durable import fsync_file
-from .errors import DerivedIndexError
+from .errors import REBUILD, DerivedIndexError, Spelled
 from .storage import NOTE_SPACE, SPACES
 
 GRAPH_SUFFIX = ".hnsw"
@@ -192,7 +192,7 @@ def _graph_neighbours(index: hnswlib.Index, queries: np.ndarray, k: int) -> tupl
     # Fewer than k per row is fine here: a duplicate is among the very nearest.
     found = _knn_query(index, queries, k)
     if found is None:
-        raise DerivedIndexError("the vector snapshot returns no neighbours at all; run `vaultmem index --rebuild`")
+        raise DerivedIndexError(Spelled("the vector snapshot returns no neighbours at all; ", REBUILD))
     return found
 
 

@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 import hnswlib
 import numpy as np
 
-from .errors import DerivedIndexError
+from .errors import INDEX, REBUILD, DerivedIndexError, Spelled
 from .snapshots import (
     GRAPH_SUFFIX,
     MATRIX_SUFFIX,
@@ -205,10 +205,9 @@ class VectorIndex:
                     self._hide_superseded(deleted_labels, snapshot_seq)
             self._seen_token = token
             return self._snapshot, self._delta
-        raise DerivedIndexError(
-            f"the vector snapshot in {self.store.state_dir} keeps changing or is missing; "
-            "run `vaultmem index` (or `--rebuild`)"
-        )
+        raise DerivedIndexError(Spelled(
+            f"the vector snapshot in {self.store.state_dir} keeps changing or is missing; ", INDEX,
+            "; if that does not help, ", REBUILD))
 
     def _use_snapshot(self, name: str | None, deleted: int, snapshot_seq: int, nested: bool) -> int:
         """Load the snapshot SQLite names (if not loaded yet); returns the delta's base seq."""

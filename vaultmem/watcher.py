@@ -36,7 +36,7 @@ from dataclasses import dataclass, field
 from types import FrameType
 from typing import TYPE_CHECKING
 
-from .errors import IndexDamaged, VaultmemError
+from .errors import IndexDamaged, Spelled, VaultmemError
 from .feed import BULK_PATHS, ChangeFeed, Settled, Target, WatchError, expand_targets
 from .fences import WatchLock, remove_fence, remove_stale_fences, untrusted_file_system
 from .paths import VaultPaths
@@ -199,7 +199,9 @@ class Watcher(ChangeFeed):
 
     def raise_if_failed(self) -> None:
         if self.error is not None:
-            raise WatchError(f"watching {self.paths.root} stopped: {self.error}") from self.error
+            # The cause in its parts: over MCP its advice names what the agent can do.
+            cause = self.error.parts if isinstance(self.error, VaultmemError) and self.error.parts else (str(self.error),)
+            raise WatchError(Spelled(f"watching {self.paths.root} stopped: ", *cause)) from self.error
 
     def run_until_signalled(self, on_ready: Callable[[Watcher], None] | None = None) -> None:
         """Run in the foreground until SIGINT or SIGTERM, then stop cleanly (call from the main thread).

@@ -13,7 +13,7 @@ import re
 import secrets
 import time
 import unicodedata
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Collection, Iterator
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path, PurePosixPath
@@ -33,7 +33,7 @@ from .lifecycle import (
     resolve_now,
 )
 from .markdown import HEADING_LINE, blanked, code_ranges, hidden_ranges
-from .merge_markers import require_resolved
+from .merge_markers import require_merged, require_resolved
 from .noteio import (
     FileChange,
     create_exclusive,
@@ -417,24 +417,29 @@ def archive_names(paths: VaultPaths, relative: str) -> Iterator[tuple[str, Path]
     raise UsageError(f"the archive already holds too many copies of {relative}; clean up {paths.archive_dir}/")
 
 
-def remove_note(paths: VaultPaths, relative: str, expected_hash: str, hard: bool) -> tuple[str | None, list[FileChange]]:
+def remove_note(paths: VaultPaths, relative: str, expected_hash: str, hard: bool,
+                unmerged: Collection[str] | None = None) -> tuple[str | None, list[FileChange]]:
     """Archive the note (its new path) or, with ``hard``, delete it (``None``) — only if it
     still holds the bytes vaultmem checked (else :class:`WriteConflict`, the file as it is).
     The changes made, for the commit. A note in the middle of the person's git merge is
-    neither (:class:`UnresolvedConflict`): moved, git's conflict would name a file that is gone."""
-    refuse_conflicted(paths, relative)
+    neither (:class:`UnresolvedConflict`): moved, git's conflict would name a file that is gone.
+    ``unmerged``: the notes git's index holds unmerged, when the caller asked for a batch."""
+    refuse_conflicted(paths, relative, unmerged)
     if hard:
         return None, [delete_note(paths, relative, expected_hash)]
     return archive_note(paths, relative, expected_hash)
 
 
-def refuse_conflicted(paths: VaultPaths, relative: str) -> None:
-    """Raise :class:`UnresolvedConflict` when the note's file holds git's merge-conflict markers."""
+def refuse_conflicted(paths: VaultPaths, relative: str, unmerged: Collection[str] | None = None) -> None:
+    """Raise :class:`UnresolvedConflict` when the note's file holds git's merge-conflict markers,
+    or :class:`UnmergedNote` when git's index holds it unmerged without them (a UTF-16 note git
+    merged as binary: forgotten, it went to the archive and git's conflict named a missing file)."""
     try:
         raw = paths.resolve_inside(relative).read_bytes()
     except OSError:
         return  # gone or unreadable: the move or delete that follows says so, as it did
     require_resolved(relative, raw)
+    require_merged(paths.root, [relative], unmerged)
 
 
 def delete_note(paths: VaultPaths, relative: str, expected_hash: str) -> FileChange:

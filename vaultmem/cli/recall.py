@@ -262,7 +262,7 @@ def get(obj: Context, note: str, as_json: bool) -> None:
         click.echo(f"  superseded by {successor.id}" + (f" ({successor.path})" if successor.path else " (no longer in the vault)"))
     click.echo(f"  used: {view.use_count} time(s), last {view.last_used_at or 'never'}")
     for problem in view.problems:
-        click.echo(f"  ! {problem['field']}: {problem['message']}")
+        click.echo(f"  ! {problem['field']}: {as_typed(problem['message'])}")
     click.echo("")
     click.echo(view.body)
 

@@ -300,7 +300,7 @@ def render_resolution(resolved_from: Resolution | None, path: str, err: bool = F
 
 def render_problems(problems: list[Problem]) -> None:
     for problem in problems:
-        click.echo(f"! {problem.path}: {problem.field}: {problem.message}\n    fix: {as_typed(problem.fix)}")
+        click.echo(f"! {problem.path}: {problem.field}: {as_typed(problem.message)}\n    fix: {as_typed(problem.fix)}")
 
 
 def render_excluded(not_notes: NotNotes) -> None:

@@ -21,7 +21,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from ..errors import DerivedIndexError, IndexDamaged, IndexNotWritable, IndexWriteFailed
+from ..errors import INDEX, REBUILD, DerivedIndexError, IndexDamaged, IndexNotWritable, IndexWriteFailed, Spelled
 from ..fields import name_form
 
 fcntl: ModuleType | None
@@ -190,16 +190,15 @@ def index_failure(error: sqlite3.Error, path: Path, identity: tuple[int, int] | 
     if code in _NOT_WRITABLE_CODES:
         return IndexNotWritable(path, str(error))
     if code == SQLITE_IOERR:
-        return IndexWriteFailed(
-            f"an I/O error on {path} ({error}); the index is as it was before this write. Check the disk, "
-            "then run `vaultmem index` (vaultmem sets a damaged index aside and rebuilds it)"
-        )
+        return IndexWriteFailed(Spelled(
+            f"an I/O error on {path} ({error}); the index is as it was before this write. Check the disk, then ",
+            INDEX, " (vaultmem sets a damaged index aside and rebuilds it)"))
     if code == SQLITE_BUSY:
         return DerivedIndexError(
             f"{path} stayed locked by another process for {BUSY_TIMEOUT_SECONDS:g} s ({error}); "
             "run the command again once the other vaultmem command has finished"
         )
-    return DerivedIndexError(f"SQLite failed on {path}: {error}; run `vaultmem index --rebuild` if it persists")
+    return DerivedIndexError(Spelled(f"SQLite failed on {path}: {error}; if it persists, ", REBUILD))
 
 
 def disk_nearly_full(folder: Path) -> bool:

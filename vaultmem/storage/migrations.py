@@ -17,7 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 
-from ..errors import DerivedIndexError
+from ..errors import UPGRADE, DerivedIndexError, Spelled
 from .connection import Connection
 
 Step = Callable[[sqlite3.Connection], None]
@@ -221,10 +221,13 @@ def migrate(db: Connection) -> None:
         applied = _applied(db)
         unknown = applied - {known.name for known in MIGRATIONS}
         if unknown:
-            raise DerivedIndexError(
-                f"{db.path} was written by a newer vaultmem (migrations {sorted(unknown)}); "
-                "upgrade vaultmem or run `vaultmem index --rebuild`"
-            )
+            # Not "run index --rebuild": a rebuild opens the index through this same check and
+            # was refused with the same words (checked by hand), so that advice went in a circle.
+            raise DerivedIndexError(Spelled(
+                f"{db.path} was written by a newer vaultmem (migrations {sorted(unknown)}), which this one cannot "
+                "read, nor rebuild; ", UPGRADE, ". To go back to this version instead, save the usage history with "
+                "the newer one (`vaultmem usage export`), delete the .vaultmem folder, index the vault with this "
+                "one and `vaultmem usage import` it"))
         for pending in MIGRATIONS:
             if pending.name not in applied:
                 pending.step(db.conn)

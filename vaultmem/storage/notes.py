@@ -9,7 +9,7 @@ from dataclasses import dataclass, replace
 from typing import Any, NamedTuple
 
 from ..dating import Bound, shown_date, since_bound, until_bound
-from ..errors import Argument, DerivedIndexError, UsageError
+from ..errors import REBUILD, Argument, DerivedIndexError, Spelled, UsageError
 from ..fields import name_form
 from ..lifecycle import expiry_sql, from_epoch_us, normalize_layer, to_epoch_us
 from ..notes import ALIASES, Problem
@@ -305,7 +305,7 @@ class NoteStore:
         )
         label = cursor.lastrowid
         if label is None:  # SQLite sets it on every INSERT into a rowid table
-            raise DerivedIndexError(f"{self.db.path}: inserting {row.path} returned no label; run `vaultmem index --rebuild`")
+            raise DerivedIndexError(Spelled(f"{self.db.path}: inserting {row.path} returned no label; ", REBUILD))
         self._write_names(label, names, keys, topics)
         return label
 
