@@ -402,6 +402,43 @@ def test_the_embedder_refusal_says_what_each_surface_can_run(vault: Vault) -> No
     assert "`vaultmem" not in said[Surface.API] and "Vault." not in said[Surface.MCP]
 
 
+def test_a_process_started_under_another_embedder_setting_does_not_re_embed_the_vault_back(vault: Vault) -> None:
+    # A `watch` or MCP server reads .vaultmem.toml once. The person then named another embedder
+    # and ran `vaultmem index`; the server's next reconcile found those vectors and re-embedded
+    # the whole vault back with the old embedder, and the next command refused the index.
+    (vault.root / ".vaultmem.toml").write_text('embedder = "hashing:32"\n', encoding="utf-8")
+    with Vault(vault.root) as running:
+        running.index()
+        (vault.root / ".vaultmem.toml").write_text('embedder = "hashing:48"\n', encoding="utf-8")
+        assert run_cli(vault.root, "index").exit_code == 0  # a new process: re-embeds under the new setting
+        with pytest.raises(DerivedIndexError) as caught:
+            running.index()
+    message = str(caught.value)
+    assert ".vaultmem.toml now names the embedder 'hashing:48'" in message
+    assert "restart it" in message
+    assert "nothing was re-embedded" in message
+    searched = run_cli(vault.root, "search", "oat milk", "--as-of", NOW)
+    assert searched.exit_code == 0, searched.output  # the index is still the new embedder's
+    with Vault(vault.root) as fresh:
+        assert fresh.store.meta.get("embedder") == "hashing:48"
+
+
+def test_a_note_synced_alone_by_a_process_of_another_embedder_is_refused_not_mixed_in(vault: Vault) -> None:
+    # The server's watcher indexed one new note with its old embedder into the re-embedded
+    # index: 32 numbers among 48, and every later search died in numpy with a traceback.
+    (vault.root / ".vaultmem.toml").write_text('embedder = "hashing:32"\n', encoding="utf-8")
+    with Vault(vault.root) as running:
+        running.index()
+        (vault.root / ".vaultmem.toml").write_text('embedder = "hashing:48"\n', encoding="utf-8")
+        assert run_cli(vault.root, "index").exit_code == 0
+        (vault.root / "tea.md").write_text("Mira drinks oolong.\n", encoding="utf-8")
+        with pytest.raises(DerivedIndexError, match="vectors are never mixed; nothing was written"):
+            running.derived.indexer.sync_paths(["tea.md"])
+    searched = run_cli(vault.root, "search", "oolong", "--as-of", NOW)
+    assert searched.exit_code == 0, searched.output
+    assert "tea.md" in searched.stdout
+
+
 # ---------------------------------------------------------------- reports
 
 

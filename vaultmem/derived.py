@@ -48,6 +48,7 @@ class DerivedIndex:
         self._watch = watch
         self._embedder_spec = embedder_spec
         self._embedder = embedder
+        self._embedder_given = embedder is not None  # the caller's choice, not the settings'
         self._embedder_lock = threading.Lock()
         self._local = threading.local()
         self._stores: list[Store] = []
@@ -125,7 +126,7 @@ class DerivedIndex:
         if indexer is None:
             from .indexer import Indexer
 
-            indexer = Indexer(self.paths, self.store, self.embedder, self.embedder_identity)
+            indexer = Indexer(self.paths, self.store, self.embedder, self.embedder_identity, self._require_still_configured)
             self._local.indexer = indexer
         return indexer
 
@@ -197,6 +198,23 @@ class DerivedIndex:
         if self._read_only is not None:
             return  # a private copy's delta is searched exactly; the snapshot's folder is read-only
         _fold(store)
+
+    def _require_still_configured(self, stored: str) -> None:
+        """Refuse to re-embed the vault under an embedder its settings no longer name. A
+        long-lived process (``watch``, the MCP server, a Python program) read ``.vaultmem.toml``
+        when it started: after the person named another embedder there and ran ``vaultmem
+        index``, its next reconcile found the new vectors and re-embedded the whole vault back
+        with the old one — and the next command refused the index, in turn (adr/0024)."""
+        if self._embedder_given:
+            return
+        from .config import CONFIG_FILE, load_config
+
+        named = load_config(self.paths.root).embedder
+        if named != self._embedder_spec:
+            raise DerivedIndexError(
+                f"{CONFIG_FILE} now names the embedder {named!r}, and the index holds vectors from {stored}, but this "
+                f"process started with {self._embedder_spec!r}: restart it (the `vaultmem watch`, the MCP server or the "
+                "program) to use the new setting; nothing was re-embedded")
 
     def is_indexed(self) -> bool:
         from .storage import DB_NAME

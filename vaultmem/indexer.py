@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 
 from .daily_format import DailyFormat, dated_folder
 from .dating import note_date, note_problems
-from .errors import INDEX, DerivedIndexError, Spelled
+from .errors import INDEX, RE_EMBED, DerivedIndexError, Spelled
 from .lifecycle import to_epoch_us
 from .notes import Note, Problem, epoch_us_or_none, expiry_text, lookup_names, parse_note
 from .paths import FileStat, NotNotes, VaultPaths
@@ -125,11 +125,15 @@ def note_row(note: Note, stat: FileStat, embed_hash: str, daily: DailyFormat) ->
 class Indexer:
     """Writes the derived index of one vault (one Indexer per thread)."""
 
-    def __init__(self, paths: VaultPaths, store: Store, embedder: Callable[[], Embedder], embedder_identity: str) -> None:
+    def __init__(self, paths: VaultPaths, store: Store, embedder: Callable[[], Embedder], embedder_identity: str,
+                 before_reembedding: Callable[[str], None] | None = None) -> None:
         self.paths = paths
         self.store = store
         self._embedder = embedder
         self.embedder_identity = embedder_identity
+        # Called with the stored embedder's identity before the vectors of another are dropped:
+        # raises when this process's embedder is no longer the vault's (DerivedIndex).
+        self._before_reembedding = before_reembedding
 
     # -- whole-vault reconcile
 
@@ -284,6 +288,8 @@ class Indexer:
             pending.append(item)
         self._embed(pending, report)
         with self.store.transaction():
+            if pending:
+                self._require_own_vectors()
             for state, row in touched:
                 self.store.notes.touch(state.label, row.mtime_ns, row.size)  # the settled stat
             for item in pending:
@@ -424,10 +430,24 @@ class Indexer:
             self._sync_chunk(stats[start : start + CHUNK], known, _Vanished({}), report)
         report.unchanged = unchanged
 
+    def _require_own_vectors(self) -> None:
+        """Refuse to write this embedder's vectors into an index of another's (checked in the
+        write's transaction). A reconcile switches the whole index first; a note synced alone
+        (``watch``, a read that indexes a changed file) does not: a server started before the
+        person named another embedder and ran `vaultmem index` wrote one note's 32 numbers
+        among 48-number vectors, and every later search failed inside numpy."""
+        stored = self.store.meta.get("embedder")
+        if stored is not None and stored != self.embedder_identity:
+            raise DerivedIndexError(Spelled(
+                f"the index holds vectors from {stored}, but this process embeds with {self.embedder_identity}; ", RE_EMBED,
+                " (vectors are never mixed; nothing was written)"))
+
     def _reset_if_embedder_changed(self) -> bool:
         stored = self.store.meta.get("embedder")
         if stored == self.embedder_identity:
             return False
+        if stored is not None and self._before_reembedding is not None:
+            self._before_reembedding(stored)
         from .snapshots import remove_files, snapshot_files
 
         stale = snapshot_files(self.store.state_dir)  # see DerivedIndex.drop: only these go
