@@ -136,7 +136,7 @@ def check_vault(paths: VaultPaths, policy: LayerPolicy, fix: bool = False, now: 
         notes.append(note)
         # A fix --fix refused must not be advised: the note's problems then say what to do by hand.
         report.problems.extend(problem.done_by_hand() if refused else problem for problem in note.problems)
-        report.problems.extend(date_problems(note.meta, note.path, paths.daily))  # as the index keeps them (indexer.note_row)
+        report.problems.extend(date_problems(note.meta, note.path, paths.daily, paths.dates))  # as the index keeps them (indexer.note_row)
     report.problems.extend(duplicate_id_problems(notes))
     report.problems.extend(sync_copy_problems(notes))
     report.problems.extend(name_clash_problems(stat.path for stat in files))  # every file: one unread is still lost

@@ -27,10 +27,15 @@ with the vault. Every key is optional::
     [mcp]                         # what an agent may do over MCP (``vaultmem mcp``)
     allow_hard_delete = false     # forget(hard=true) deletes files for good only when true
     allowed_origins = []          # browser origins besides the server's own, e.g. "https://memory.example.com"
+
+    [dates]                       # the properties that date a note, each list read in order (dating.py)
+    date = ["date"]               # what day a note is about, e.g. ["date", "fecha"]
+    created = ["created"]         # when it was written, read last; must keep "created" (remember stamps it)
 """
 
 from __future__ import annotations
 
+import json
 import re
 import tomllib
 from collections.abc import Callable
@@ -41,6 +46,7 @@ from pathlib import Path, PurePosixPath
 from typing import Any, TypeVar
 from urllib.parse import urlsplit
 
+from .dating import DEFAULT_DATE_PROPERTIES, DateProperties
 from .errors import ConfigError, InvalidDuration, UnknownLayer, short_repr
 from .lifecycle import DEFAULT_TTLS, PERMANENT_LAYER, LayerPolicy, normalize_layer, parse_duration, valid_layer_names
 
@@ -54,14 +60,16 @@ DEFAULT_SIMILAR_THRESHOLD = 0.83  # `remember`'s similar notes, measured: adr/00
 DEFAULT_STALE_DAYS = 42  # `stale` with no --days: six weeks unused
 MAX_STALE_DAYS = 365_000  # a thousand years: older than any note, yet "now minus N days" stays a date
 
-_TOP_KEYS = {"archive_dir", "remember_dir", "auto_commit", "embedder", "exclude", "ttl", "watch", "consolidate", "mcp"}
+_TOP_KEYS = {"archive_dir", "remember_dir", "auto_commit", "embedder", "exclude", "ttl", "watch", "consolidate", "mcp", "dates"}
 T = TypeVar("T")
 _WATCH_KEYS = {"debounce_ms", "rescan_seconds"}
 _CONSOLIDATE_KEYS = {"threshold", "window", "similar_threshold"}
 _MCP_KEYS = {"allow_hard_delete", "allowed_origins"}
-_TABLES = {"ttl", "watch", "consolidate", "mcp"}
+_DATES_KEYS = {"date", "created"}
+_TABLES = {"ttl", "watch", "consolidate", "mcp", "dates"}
 # Where each setting lives ("": the top of the file): to say where an unknown one belongs.
-_HOMES = {"": _TOP_KEYS - _TABLES, "watch.": _WATCH_KEYS, "consolidate.": _CONSOLIDATE_KEYS, "mcp.": _MCP_KEYS}
+_HOMES = {"": _TOP_KEYS - _TABLES, "watch.": _WATCH_KEYS, "consolidate.": _CONSOLIDATE_KEYS, "mcp.": _MCP_KEYS,
+          "dates.": _DATES_KEYS}
 
 
 @dataclass(frozen=True)
@@ -94,6 +102,7 @@ class VaultConfig:
     watch: WatchSettings = field(default_factory=WatchSettings)
     consolidate: ConsolidateSettings = field(default_factory=ConsolidateSettings)
     mcp: McpSettings = field(default_factory=McpSettings)
+    dates: DateProperties = DEFAULT_DATE_PROPERTIES
 
 
 def find_vault(start: Path) -> Path | None:
@@ -165,6 +174,7 @@ def config_from_dict(raw: dict[str, Any], source: str = CONFIG_FILE) -> VaultCon
         watch=reading.value(lambda: _watch(raw.get("watch", {}), source, reading), defaults.watch),
         consolidate=reading.value(lambda: _consolidate(raw.get("consolidate", {}), source, reading), defaults.consolidate),
         mcp=reading.value(lambda: _mcp(raw.get("mcp", {}), source, reading), defaults.mcp),
+        dates=reading.value(lambda: _dates(raw.get("dates", {}), source, reading), defaults.dates),
     )
     reading.done()
     return config
@@ -317,6 +327,50 @@ def _mcp(table: Any, source: str, reading: _Reading) -> McpSettings:
                                         defaults.allow_hard_delete),
         allowed_origins=reading.value(lambda: _origins(table.get("allowed_origins", []), source, reading), defaults.allowed_origins),
     )
+
+
+def _dates(table: Any, source: str, reading: _Reading) -> DateProperties:
+    """The properties that date a note (dating.DateProperties). No built-in list of other
+    languages' names: ``datum`` or ``day`` may mean something else in another vault, and a
+    guessed date moves a note in or out of every search by date without a word (adr/0026)."""
+    _read_table(table, _DATES_KEYS, source, "dates.", reading)
+    defaults = DateProperties()
+    date = reading.value(lambda: _property_names(table.get("date", list(defaults.date)), source, "dates.date"), defaults.date)
+    created = reading.value(lambda: _created_names(table.get("created", list(defaults.created)), source), defaults.created)
+    both = [name for name in date if name in created]
+    if both:
+        # Read first as a day the note is about, or last as when it was written? Each answer
+        # dates some notes wrongly (and consolidation keeps apart, or merges, by it).
+        reading.value(partial(_refuse_both, both, source), None)
+        return defaults
+    return DateProperties(date, created)
+
+
+def _property_names(value: Any, source: str, key: str) -> tuple[str, ...]:
+    example = '["date", "fecha"]' if key == "dates.date" else '["created", "creado"]'
+    if not isinstance(value, list) or not value or not all(isinstance(name, str) and name.strip() for name in value):
+        raise ConfigError(source, key, f"must be a list of one property name or more, got {short_repr(value)}",
+                          f"write e.g. {key.rsplit('.', 1)[-1]} = {example} (read in that order)")
+    names = tuple(name.strip() for name in value)  # a frontmatter key never starts or ends with a space
+    twice = sorted({name for name in names if names.count(name) > 1})
+    if twice:
+        raise ConfigError(source, key, f"names {', '.join(twice)} twice", "name each property once")
+    return names
+
+
+def _created_names(value: Any, source: str) -> tuple[str, ...]:
+    names = _property_names(value, source, "dates.created")
+    if "created" not in names:
+        # `remember` stamps `created` on every memory: without it they would all be undated.
+        raise ConfigError(source, "dates.created", f"{short_repr(value)} leaves out created, which remember stamps on every "
+                          "memory: a search by date would leave them all out",
+                          f'keep it in the list, e.g. created = {json.dumps([*names, "created"], ensure_ascii=False)}')
+    return names
+
+
+def _refuse_both(names: list[str], source: str) -> None:
+    raise ConfigError(source, "dates.date, dates.created", f"both name {', '.join(names)}: is it the day a note is "
+                      "about (date, read first) or when it was written (created, read last)?", "name it in one of the two")
 
 
 def _origins(origins: Any, source: str, reading: _Reading) -> tuple[str, ...]:

@@ -301,7 +301,7 @@ def plan_consolidation(store: Store, paths: VaultPaths, scope: Scope) -> Consoli
     # Your own dated pages only: memories (with a layer) said again on another day are what
     # consolidation is for, day in their file names or not (the sample's standup notes).
     days = {label: day for label, note in notes.items()
-            if note.layer is None and (day := own_day(note.meta, note.path, paths.daily)) is not None}
+            if note.layer is None and (day := own_day(note.meta, note.path, paths.daily, paths.dates)) is not None}
     components, different_days = components_by_day(pairs, days)
     clusters = [build_cluster([notes[label] for label in component], np.stack([vectors[label] for label in component]),
                               scope.threshold) for component in components]

@@ -10,6 +10,10 @@ A note's **date** is the first of:
    ``November 28, 2026.md``, ``28. November 2026.md``, ``lundi 4 mars 2024.md``) or in its folders (``Daily/2026/11/28.md``);
 4. its ``created`` property (what ``remember`` stamps: the day the memory was written).
 
+A vault may name the properties of rules 1 and 4 itself (:class:`DateProperties`, read from
+``.vaultmem.toml`` ``[dates]``: ``date = ["date", "fecha"]``), each list read in its order;
+unset, they are ``date`` and ``created`` alone (adr/0026).
+
 A value that does not parse as a date is passed over for the next (a ``date: {{date}}`` left
 by a template is not a day); a note with none has no date.
 
@@ -37,9 +41,10 @@ consolidation never merges two of a person's notes (no layer) whose own days dif
 from __future__ import annotations
 
 import calendar
+import json
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, date, datetime, time, timedelta
 from pathlib import PurePosixPath
 from typing import TYPE_CHECKING, Any
@@ -74,7 +79,7 @@ _WORDED_DATE = re.compile(
 _LINKED_DATE = re.compile(r"\[\[\s*(?:[^\[\]|#]*/)?(\d{4}-\d{2}-\d{2})\s*(?:[|#][^\]]*)?\]\]")
 _LINK_CHARS = 300
 DAILY_SOURCE = "daily-note format"  # a NoteDate's source when the vault's daily-note format gave it
-CREATED_SOURCE = "created"  # a NoteDate's source when only `created` (when it was written) dated it
+NAME_SOURCE = "file name"  # ... when a day in its file name or folders gave it
 _DURATION_SHAPE = re.compile(r"(?:\d+[smhdw])+", re.IGNORECASE)
 _DAYS_ONLY = re.compile(r"(?:\d+[dw])+", re.IGNORECASE)  # 7d, 2w, 1w3d: whole days, said as days
 # A bound that names a period: 2026 (a year), 2026-11 (a month), 2026-W48 or 2026W48 (an ISO week).
@@ -98,12 +103,56 @@ _LAST_INSTANT = timedelta(microseconds=1)  # an until bound is the instant befor
 
 @dataclass(frozen=True)
 class NoteDate:
-    """A note's date, where it was read from (``date``, ``daily-note format``, ``file name`` or
-    ``created``), and whether it is a day's label (kept as that day's midnight UTC) or an instant."""
+    """A note's date, where it was read from (the property's name, ``date`` or ``fecha``;
+    ``daily-note format``; ``file name``), whether it is a day's label (kept as that day's
+    midnight UTC) or an instant, and whether a property of when the note was written
+    (``created``) gave it rather than one of what day it is about."""
 
     moment: datetime
     source: str
     day: bool
+    written: bool = False
+
+
+@dataclass(frozen=True)
+class DateProperties:
+    """The properties that date a vault's notes, each list in the order they are read: ``date``,
+    what day a note is about (read first), and ``created``, when it was written (read last).
+    The default is vaultmem's own names; a vault names its own in ``.vaultmem.toml`` ``[dates]``
+    (config.py checks them: names, none in both lists, ``created`` kept)."""
+
+    date: tuple[str, ...] = ("date",)
+    created: tuple[str, ...] = ("created",)
+
+    @property
+    def named(self) -> bool:
+        """Does the vault name properties of its own (not only ``date`` and ``created``)?"""
+        return self != DateProperties()
+
+    @property
+    def fingerprint(self) -> str:
+        """What the index keeps to tell that the names changed (``""``: the default, as an
+        index made before they could be named was dated by)."""
+        if not self.named:
+            return ""
+        return json.dumps({"date": list(self.date), "created": list(self.created)}, ensure_ascii=False)
+
+    @property
+    def date_said(self) -> str:
+        """``a `date:` property``, or as the vault names them: ``a `date:` or `fecha:` property``."""
+        return f"a {_listed(self.date)} property"
+
+    @property
+    def created_said(self) -> str:
+        """``a `created:` stamp``, or ``a `created:` or `creado:` stamp``."""
+        return f"a {_listed(self.created)} stamp"
+
+
+def _listed(names: tuple[str, ...]) -> str:
+    return " or ".join(f"`{name}:`" for name in names)
+
+
+DEFAULT_DATE_PROPERTIES = DateProperties()
 
 
 @dataclass(frozen=True)
@@ -119,10 +168,12 @@ class Bound:
         return cls(day=moment, instant=moment)
 
 
-def note_date(meta: Mapping[str, Any], path: str, daily: DailyFormat | None = None) -> NoteDate | None:
+def note_date(meta: Mapping[str, Any], path: str, daily: DailyFormat | None = None,
+              properties: DateProperties = DEFAULT_DATE_PROPERTIES) -> NoteDate | None:
     """The note's date (see the module's docstring), or None. ``daily``: the vault's daily-note
-    format (read once per command from its settings); without it, names are read by shape alone."""
-    found = _property_date(meta.get("date"), "date")
+    format (read once per command from its settings); without it, names are read by shape alone.
+    ``properties``: the vault's date properties (its settings); without them, ``date`` and ``created``."""
+    found = _first_property_date(meta, properties.date)
     if found is not None:
         return found
     day = daily.day(path) if daily is not None else None
@@ -130,39 +181,58 @@ def note_date(meta: Mapping[str, Any], path: str, daily: DailyFormat | None = No
         return NoteDate(parse_timestamp(day), DAILY_SOURCE, day=True)
     named = _name_date(path)
     if named is not None:
-        return NoteDate(named, "file name", day=True)
-    return _property_date(meta.get("created"), CREATED_SOURCE)
+        return NoteDate(named, NAME_SOURCE, day=True)
+    found = _first_property_date(meta, properties.created)
+    return None if found is None else replace(found, written=True)
 
 
-def own_day(meta: Mapping[str, Any], path: str, daily: DailyFormat | None = None) -> str | None:
+def _first_property_date(meta: Mapping[str, Any], keys: tuple[str, ...]) -> NoteDate | None:
+    """The date of the first of ``keys`` whose value reads as one."""
+    for key in keys:
+        found = _property_date(meta.get(key), key)
+        if found is not None:
+            return found
+    return None
+
+
+def own_day(meta: Mapping[str, Any], path: str, daily: DailyFormat | None = None,
+            properties: DateProperties = DEFAULT_DATE_PROPERTIES) -> str | None:
     """The calendar day the note says it records (``2026-11-28``) — its date when that comes
     from its ``date`` property or its name — or None: a date from ``created`` only says when it
     was written, not what day it is about. Consolidation never merges two layer-less notes whose own days
     differ (adr/0010): two weekly reports of one template record two weeks, however alike."""
-    found = note_date(meta, path, daily)
-    if found is None or found.source == CREATED_SOURCE:
+    found = note_date(meta, path, daily, properties)
+    if found is None or found.written:
         return None
     return calendar_day(shown_date(found.moment, found.day))
 
 
-def note_problems(note: Note, daily: DailyFormat | None = None) -> list[Problem]:
+def note_problems(note: Note, daily: DailyFormat | None = None,
+                  properties: DateProperties = DEFAULT_DATE_PROPERTIES) -> list[Problem]:
     """Every problem of one note, as the index keeps them and ``get`` shows them."""
-    return [*note.problems, *date_problems(note.meta, note.path, daily)]
+    return [*note.problems, *date_problems(note.meta, note.path, daily, properties)]
 
 
-def date_problems(meta: Mapping[str, Any], path: str, daily: DailyFormat | None = None) -> list[Problem]:
-    """A ``date`` property that reads as no date (``2023-02-30``, ``last friday``): search by
-    date would pass over it without a word, and date the note by its name or ``created``. Or
-    one that is another day than the daily note's name says (:func:`_other_day_problem`)."""
-    value = meta.get("date")
-    if is_absent(value):
-        return []
-    found = _property_date(value, "date")
+def date_problems(meta: Mapping[str, Any], path: str, daily: DailyFormat | None = None,
+                  properties: DateProperties = DEFAULT_DATE_PROPERTIES) -> list[Problem]:
+    """A date property (``date``, or one the vault names) that reads as no date (``2023-02-30``,
+    ``last friday``): search by date would pass over it without a word, and date the note by
+    the next rule. Or the one that dates the note being another day than the daily note's name
+    says (:func:`_other_day_problem`). (``created`` itself is vaultmem's field: notes.py checks it.)"""
+    keys = [*properties.date, *(key for key in properties.created if key != "created")]
+    problems = [_not_a_date(key, meta[key], path, properties) for key in keys
+                if not is_absent(meta.get(key)) and _property_date(meta[key], key) is None]
+    found = _first_property_date(meta, properties.date)
     if found is not None:
-        return _other_day_problem(value, found, path, daily)
-    return [Problem(path, "date", f"date is {short_repr(value)}, which is not a date: --since/--until (since/until) do not read it",
-                    "write it as 2026-11-30, 2026-11-30T09:00 or [[2026-11-30]]; a property that is not the note's date "
-                    "can take another name")]
+        problems += _other_day_problem(meta[found.source], found, path, daily)
+    return problems
+
+
+def _not_a_date(key: str, value: object, path: str, properties: DateProperties) -> Problem:
+    named = (f", or leave {key} out of [dates] in .vaultmem.toml" if properties.named else "")
+    return Problem(path, key, f"{key} is {short_repr(value)}, which is not a date: --since/--until (since/until) do not read it",
+                   "write it as 2026-11-30, 2026-11-30T09:00 or [[2026-11-30]]; a property that is not the note's date "
+                   f"can take another name{named}")
 
 
 def _other_day_problem(value: object, found: NoteDate, path: str, daily: DailyFormat | None) -> list[Problem]:
@@ -174,10 +244,11 @@ def _other_day_problem(value: object, found: NoteDate, path: str, daily: DailyFo
     named = daily.day(path) if daily is not None else None
     if named is None or not found.day or found.moment.date() == named:
         return []
-    return [Problem(path, "date", f"date is {short_repr(value)}, the day {found.moment.date().isoformat()}, but the note's "
+    key = found.source
+    return [Problem(path, key, f"{key} is {short_repr(value)}, the day {found.moment.date().isoformat()}, but the note's "
                     f"name is {named.isoformat()} in the daily-note format {daily.describe() if daily else ''}: "
                     "--since/--until (since/until) date it by the property",
-                    f"if the note is about the day its name says, set date: {named.isoformat()} or remove it; "
+                    f"if the note is about the day its name says, set {key}: {named.isoformat()} or remove it; "
                     "a day it was written on can take another name, such as created")]
 
 

@@ -232,7 +232,7 @@ class DerivedIndex:
             return self.index()
         if self.made_under_other_rules():
             # A folder excluded (or no longer excluded) since the index was made, another
-            # daily-note format, or rows made by an earlier reader (another title rule):
+            # daily-note format or date properties, or rows made by an earlier reader (another title rule):
             # reconcile before anything is answered.
             return self.index()
         stored = self.store.meta.get("embedder")
@@ -243,10 +243,10 @@ class DerivedIndex:
         return None
 
     def made_under_other_rules(self) -> bool:
-        """Was the index made under other exclusions, another daily-note format or by another
-        reader? (seven stats, three lookups)"""
+        """Was the index made under other exclusions, another daily-note format, other date
+        properties or by another reader? (seven stats, four lookups)"""
         from .searchable import INDEX_RULES
-        from .storage import DAILY_FORMAT_KEY, EXCLUSIONS_KEY, READER_KEY, REBUILDING
+        from .storage import DAILY_FORMAT_KEY, DATE_PROPERTIES_KEY, EXCLUSIONS_KEY, READER_KEY, REBUILDING
 
         self.paths.refresh()
         meta = self.store.meta
@@ -255,6 +255,7 @@ class DerivedIndex:
         # No format recorded: the index was made before formats were read, by none.
         return (meta.get(EXCLUSIONS_KEY) != self.paths.exclusions.fingerprint
                 or (meta.get(DAILY_FORMAT_KEY) or "") != self.paths.daily.fingerprint
+                or (meta.get(DATE_PROPERTIES_KEY) or "") != self.paths.dates.fingerprint
                 or meta.get(READER_KEY) != INDEX_RULES)
 
     def ensure_current(self) -> IndexReport | None:

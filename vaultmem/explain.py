@@ -145,7 +145,7 @@ def explain_row(searcher: Searcher, row: NoteRow, meta: dict[str, Any], query: s
                 eligibility: Eligibility, names: OptionNames) -> Explanation:
     """A note the index holds: the filters it fails, and where search ranks it."""
     label = row.label if row.label is not None else -1
-    blocking = _filter_reasons(row, meta, eligibility, searcher.paths.daily, names)
+    blocking = _filter_reasons(row, meta, eligibility, searcher.paths, names)
     lifted, lifted_words = _lifted(row, eligibility, names)
     found = searcher.candidates(query, k, lifted)
     position = next((number for number, item in enumerate(found.fused, start=1) if item.label == label), None)
@@ -214,7 +214,7 @@ def _scores(vectors: float | None, text: float | None, fused: float | None) -> d
     return {"vectors": vectors, "text": text, "fused": fused}
 
 
-def _filter_reasons(row: NoteRow, meta: dict[str, Any], eligibility: Eligibility, daily: DailyFormat,
+def _filter_reasons(row: NoteRow, meta: dict[str, Any], eligibility: Eligibility, paths: VaultPaths,
                     names: OptionNames) -> list[str]:
     """What keeps the note out of the answer whatever it scores."""
     reasons = []
@@ -231,28 +231,35 @@ def _filter_reasons(row: NoteRow, meta: dict[str, Any], eligibility: Eligibility
         if not carries_tag(row.tags, tag):
             reasons.append(f"filtered out by {names.tags} {tag}: it does not carry that tag (its tags: {', '.join(row.tags) or 'none'})")
     if not eligibility.in_range(row.dated_us, row.dated_day):
-        reasons.append(_date_reason(row, meta, eligibility, daily, names))
+        reasons.append(_date_reason(row, meta, eligibility, paths, names))
     return reasons
 
 
-def _date_reason(row: NoteRow, meta: dict[str, Any], eligibility: Eligibility, daily: DailyFormat, names: OptionNames) -> str:
+def _date_reason(row: NoteRow, meta: dict[str, Any], eligibility: Eligibility, paths: VaultPaths, names: OptionNames) -> str:
     """Why the note's date keeps it out of the range asked for (dating.py), read under the
-    daily-note format search dated it by: the bounds that apply to its kind of date (a day's
-    label or an instant; an undated note is shown the instants, what the range is on the clock)."""
+    daily-note format and date properties search dated it by: the bounds that apply to its kind
+    of date (a day's label or an instant; an undated note is shown the instants, what the range
+    is on the clock)."""
+    daily, dates = paths.daily, paths.dates
     is_day = row.dated_us is not None and is_day_date(row.dated_us, row.dated_day)
     bounds = " and ".join(f"{name} {_date_words(bound.applied(is_day), is_day)}"
                           for name, bound in ((names.since, eligibility.since_us), (names.until, eligibility.until_us))
                           if bound is not None)
     if row.dated_us is None:
-        unread = [f"{key}: {json.dumps(meta[key], default=str, ensure_ascii=False)}" for key in ("date", "created")
+        unread = [f"{key}: {json.dumps(meta[key], default=str, ensure_ascii=False)}" for key in (*dates.date, *dates.created)
                   if key in meta and meta[key] is not None]
         found = f" ({' and '.join(unread)} {'is' if len(unread) == 1 else 'are'} not a date)" if unread else ""
-        return (f"filtered out by {bounds}: it has no date{found} — no date property, YYYY-MM-DD in its file name "
-                f"or created property that reads as one{_daily_format_reason(row.path, daily)}; add one of them to search it by date"
-                + "".join(f"; {problem}" for problem in daily.problems))
-    dated = note_date(meta, row.path, daily)
+        return (f"filtered out by {bounds}: it has no date{found} — no {_named(dates.date)} property, YYYY-MM-DD in its file name "
+                f"or {_named(dates.created)} property that reads as one{_daily_format_reason(row.path, daily)}; add one of them "
+                "to search it by date" + "".join(f"; {problem}" for problem in daily.problems))
+    dated = note_date(meta, row.path, daily, dates)
     source = f" ({_source_words(dated.source, daily)})" if dated is not None and to_epoch_us(dated.moment) == row.dated_us else ""
     return f"filtered out by {bounds}: its date is {_date_words(row.dated_us, is_day)}{source}"
+
+
+def _named(keys: tuple[str, ...]) -> str:
+    """``date``, or the vault's names for it: ``date or fecha``."""
+    return " or ".join(keys)
 
 
 def _date_words(epoch_us: int, is_day: bool) -> str:

@@ -18,13 +18,23 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from .daily_format import DailyFormat, dated_folder
-from .dating import note_date, note_problems
+from .dating import DateProperties, note_date, note_problems
 from .errors import INDEX, RE_EMBED, DerivedIndexError, Spelled
 from .lifecycle import to_epoch_us
 from .notes import Note, Problem, epoch_us_or_none, expiry_text, lookup_names, parse_note
 from .paths import FileStat, NotNotes, VaultPaths
 from .searchable import INDEX_RULES, SearchableNote, searchable
-from .storage import DAILY_FORMAT_KEY, EXCLUSIONS_KEY, READER_KEY, REBUILDING, SPACES, FileState, NoteRow, Store
+from .storage import (
+    DAILY_FORMAT_KEY,
+    DATE_PROPERTIES_KEY,
+    EXCLUSIONS_KEY,
+    READER_KEY,
+    REBUILDING,
+    SPACES,
+    FileState,
+    NoteRow,
+    Store,
+)
 
 if TYPE_CHECKING:
     from .embedders import Embedder
@@ -90,15 +100,15 @@ class _Pending:
     needs_vector: bool = False
 
 
-def note_row(note: Note, stat: FileStat, embed_hash: str, daily: DailyFormat) -> NoteRow:
+def note_row(note: Note, stat: FileStat, embed_hash: str, daily: DailyFormat, dates: DateProperties) -> NoteRow:
     """Everything the index stores about a note, derived from the note alone (and, for its
-    date, the vault's daily-note format)."""
+    date, the vault's daily-note format and date properties)."""
     expires = note.meta.get("expires_at")
     # A permanent (L4 / permanent: true) note never expires even if it wrongly carries an
     # expires_at: `check` reports the contradiction; reads must not drop the note meanwhile.
     expires_us = None if note.permanent else epoch_us_or_none(expires)
     created = note.meta.get("created")
-    dated = note_date(note.meta, note.path, daily)
+    dated = note_date(note.meta, note.path, daily, dates)
     return NoteRow(
         id=note.id,
         path=note.path,
@@ -116,7 +126,7 @@ def note_row(note: Note, stat: FileStat, embed_hash: str, daily: DailyFormat) ->
         mtime_ns=stat.mtime_ns,
         size=stat.size,
         body_chars=len(note.body.strip()),
-        problems=[problem.as_dict() for problem in note_problems(note, daily)],
+        problems=[problem.as_dict() for problem in note_problems(note, daily, dates)],
         dated_us=None if dated is None else to_epoch_us(dated.moment),
         dated_day=None if dated is None else dated.day,
     )
@@ -156,6 +166,7 @@ class Indexer:
         self.paths.refresh()  # a folder excluded since the last run leaves the index now
         exclusions, daily = self.paths.exclusions, self.paths.daily
         self._redate_if_format_changed(daily)
+        self._redate_if_properties_changed(self.paths.dates)
         made_under = self.store.meta.get(READER_KEY)
         if made_under != INDEX_RULES:
             # No rules and no rows: a new index, every file is read anyway. Rows without rules: an
@@ -182,6 +193,7 @@ class Indexer:
         self.store.meta.mark_indexed(completes_rebuild)
         self.store.meta.set(EXCLUSIONS_KEY, exclusions.fingerprint)
         self.store.meta.set(DAILY_FORMAT_KEY, daily.fingerprint)
+        self.store.meta.set(DATE_PROPERTIES_KEY, self.paths.dates.fingerprint)
         self.store.meta.set(READER_KEY, INDEX_RULES)
         # Report every problem the vault has now, not only those of files read in this
         # run: a second `index` must not pretend a broken note was fixed.
@@ -202,6 +214,17 @@ class Indexer:
         folders += [unicodedata.normalize("NFD", folder) for folder in folders]
         with self.store.transaction():
             self.store.notes.mark_changed_in(folders)
+
+    def _redate_if_properties_changed(self, dates: DateProperties) -> None:
+        """The properties that date a note changed since the notes were dated (``[dates]`` in
+        .vaultmem.toml): every note is read again, since any may carry an old or a new one, and
+        gets the date they give it — without this a note kept its old date until its file
+        changed. Its vectors stay: what is embedded did not change. (An index from before the
+        setting was read by ``date`` and ``created``: the default, whose fingerprint is ``""``.)"""
+        if (self.store.meta.get(DATE_PROPERTIES_KEY) or "") == dates.fingerprint:
+            return
+        with self.store.transaction():
+            self.store.notes.mark_all_changed()
 
     # -- a few paths (the watcher, remember, forget)
 
@@ -308,7 +331,8 @@ class Indexer:
         note = parse_note(stat.path, raw)
         report.problems.extend(note.problems)
         found = searchable(note)
-        return _Pending(note, found, note_row(note, settled_stat(stat, read_started_ns), found.embed_hash, self.paths.daily), existing, read_stat=stat)
+        return _Pending(note, found, note_row(note, settled_stat(stat, read_started_ns), found.embed_hash, self.paths.daily,
+                                                self.paths.dates), existing, read_stat=stat)
 
     def _embed(self, pending: Sequence[_Pending], report: IndexReport, force: bool = False) -> None:
         wanted = [item for item in pending if item.needs_vector or force]

@@ -8,7 +8,8 @@ Two kinds of files are not notes: those vaultmem always ignores (hidden folders,
 archive, temp files) and those the vault excludes (``.vaultmem.toml`` ``exclude``,
 Obsidian's Excluded files and templates folders: exclusions.py). The exclusions are read
 from the vault's settings files and read again when one of them changes (:meth:`VaultPaths.refresh`),
-and so is the daily-note format, which says which notes are daily notes (daily_format.py).
+and so are the daily-note format, which says which notes are daily notes (daily_format.py), and
+the properties that date a note (``.vaultmem.toml`` ``[dates]``: dating.DateProperties).
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path, PurePosixPath
 
 from .daily_format import DAILY_SETTINGS, DailyFormat, load_daily_format
+from .dating import DEFAULT_DATE_PROPERTIES, DateProperties
 from .errors import ConfigError, PathOutsideVault, UsageError
 from .exclusions import OBSIDIAN_SETTINGS, Exclusions, Rule, load_exclusions, settings_signature
 from .fields import name_form
@@ -153,10 +155,11 @@ class Scan:
 
 
 class VaultPaths:
-    """The ignore rules of one vault (its archive folder is configurable), its exclusions and
-    its daily-note format."""
+    """The ignore rules of one vault (its archive folder is configurable), its exclusions, its
+    daily-note format and the properties that date its notes."""
 
-    def __init__(self, root: Path, archive_dir: str, exclude: Sequence[str] = ()) -> None:
+    def __init__(self, root: Path, archive_dir: str, exclude: Sequence[str] = (),
+                 dates: DateProperties = DEFAULT_DATE_PROPERTIES) -> None:
         self.root = root
         self.real_root = Path(os.path.realpath(root))
         self._root_text = os.fspath(root)
@@ -166,6 +169,7 @@ class VaultPaths:
         self._signature = self._settings_signature()
         self.exclusions: Exclusions = load_exclusions(root, self._exclude)
         self.daily: DailyFormat = load_daily_format(root)
+        self.dates: DateProperties = dates
 
     # -- exclusions (exclusions.py) and the daily-note format (daily_format.py)
 
@@ -175,36 +179,40 @@ class VaultPaths:
         return settings_signature(self.root, (CONFIG_FILE, *OBSIDIAN_SETTINGS, *DAILY_SETTINGS))
 
     def refresh(self) -> bool:
-        """Read the exclusions and the daily-note format again if a settings file changed; True
-        when either changed.
+        """Read the exclusions, the daily-note format and the date properties again if a
+        settings file changed; True when any of them changed.
 
         Cheap (seven ``stat`` calls) so that every reconcile can afford it: a folder the person
         excludes in Obsidian while vaultmem runs leaves the index at the next reconcile, and
-        notes a changed daily-note format dates otherwise are dated again.
+        notes a changed daily-note format or ``[dates]`` dates otherwise are dated again.
         ``.vaultmem.toml`` is read again only when it changed since this object read it
-        (a ``Vault`` given its config in code keeps that config's ``exclude``).
+        (a ``Vault`` given its config in code keeps that config's ``exclude`` and ``dates``).
         """
         with self._refresh_lock:
             signature = self._settings_signature()
             if signature == self._signature:
                 return False
             if signature[0] != self._signature[0]:
-                self._exclude = self._config_globs()
+                self._exclude, self.dates = self._config_settings()
             self._signature = signature
-            before = (self.exclusions.fingerprint, self.daily.fingerprint)
+            before = self._fingerprints()
             self.exclusions = load_exclusions(self.root, self._exclude)
             self.daily = load_daily_format(self.root)
-            return (self.exclusions.fingerprint, self.daily.fingerprint) != before
+            return self._fingerprints() != before
 
-    def _config_globs(self) -> tuple[str, ...]:
+    def _fingerprints(self) -> tuple[str, str, str]:
+        return self.exclusions.fingerprint, self.daily.fingerprint, self.dates.fingerprint
+
+    def _config_settings(self) -> tuple[tuple[str, ...], DateProperties]:
         from .config import load_config
 
         try:
-            return load_config(self.root).exclude
+            config = load_config(self.root)
         except ConfigError as error:
-            # Mid-edit, or a mistake: the exclusions in force stay; the next command says it loudly.
-            log.warning("%s; the exclusions read before stay in force", error)
-            return self._exclude
+            # Mid-edit, or a mistake: the settings in force stay; the next command says it loudly.
+            log.warning("%s; the exclusions and date properties read before stay in force", error)
+            return self._exclude, self.dates
+        return config.exclude, config.dates
 
     def exclusion_rule(self, relative: str) -> Rule | None:
         """Why the vault excludes ``relative`` (a file), or ``None``."""

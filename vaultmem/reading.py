@@ -38,7 +38,7 @@ def view_note(index: DerivedIndex, reference: str, now: object = None) -> NoteVi
     store = index.store
     return NoteView.of(row, current, store.usage.for_ids([row.id]).get(row.id), to_epoch_us(resolve_now(now)),
                        superseded_by=note_ref(store.notes, successor[0]) if successor else None,
-                       resolved_from=located.resolved_from, daily=index.paths.daily,
+                       resolved_from=located.resolved_from, daily=index.paths.daily, dates=index.paths.dates,
                        git_problems=_unfinished_merge(index.paths.root, current))
 
 

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from datetime import date, datetime
 from typing import TYPE_CHECKING, Any
 
-from .dating import note_problems
+from .dating import DEFAULT_DATE_PROPERTIES, DateProperties, note_problems
 from .fields import alias_key, aliases_of
 from .lifecycle import is_absent, is_expired_us
 
@@ -203,7 +203,8 @@ class NoteView:
     @classmethod
     def of(cls, row: NoteRow, current: Note, usage: UsageRow | None, now_us: int, *,
            superseded_by: NoteRef | None = None, resolved_from: Resolution | None = None,
-           daily: DailyFormat | None = None, git_problems: Sequence[Problem] = ()) -> NoteView:
+           daily: DailyFormat | None = None, dates: DateProperties = DEFAULT_DATE_PROPERTIES,
+           git_problems: Sequence[Problem] = ()) -> NoteView:
         """The index's row of a note, its file as read now (``current``) and its usage.
 
         Its problems are read from ``current`` (the row holds the same, stored as plain text):
@@ -213,7 +214,7 @@ class NoteView:
             id=row.id, path=row.path, title=row.title, layer=row.layer, tags=row.tags, created=row.created,
             expires_at=None if is_absent(current.expires_at) or row.permanent else row.expires_at,  # a permanent note's is ignored
             expired=is_expired_us(row.expires_us, now_us), permanent=row.permanent, meta=json_safe(current.meta),
-            body=current.body, problems=[problem.as_dict() for problem in [*note_problems(current, daily), *git_problems]], use_count=usage.use_count if usage else 0,
+            body=current.body, problems=[problem.as_dict() for problem in [*note_problems(current, daily, dates), *git_problems]], use_count=usage.use_count if usage else 0,
             last_used_at=usage.last_used_at if usage else None, version=current.version,
             superseded_by=superseded_by, resolved_from=resolved_from, date=row.date, aliases=aliases_of(current.meta),
         )

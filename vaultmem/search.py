@@ -36,7 +36,8 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import numpy as np
 
 from .cjk import MAX_PAIRS, bigrams, fts_form, pieces
-from .dating import calendar_day, shown_date, shown_range
+from .config import CONFIG_FILE
+from .dating import DEFAULT_DATE_PROPERTIES, DateProperties, calendar_day, shown_date, shown_range
 from .endings import apostrophe_stem, folded, prefix_of, umlauts_unwritten
 from .errors import CHECK, INDEX, Argument, DerivedIndexError, IndexBusy, NoteReadError, Spelled, UsageError
 from .fields import ENGLISH_STOPWORDS, STOPWORDS, name_key, person_asked, query_topics, starts_person_name
@@ -210,15 +211,18 @@ def search_filters(layers: Iterable[str] | None, tags: Iterable[str] | None, inc
                              since=since, until=until)
 
 
-def undated_warning(undated: int, daily: DailyFormat) -> str:
-    """A search by date's word on the notes it left out for having no date, and — when the
-    vault's daily-note format could have dated some but is not used — why, with the fix."""
+def undated_warning(undated: int, daily: DailyFormat, dates: DateProperties = DEFAULT_DATE_PROPERTIES) -> str:
+    """A search by date's word on the notes it left out for having no date: the properties
+    that date a note in this vault (and where to name others: trials found Spanish and German
+    vaults dated by ``fecha:`` and ``datum:``, told only of ``date:``), and — when the vault's
+    daily-note format could have dated some but is not used — why, with the fix."""
     named = f" (or as the daily-note format {daily.describe()} writes it)" if daily.in_use else ""
     unused = "".join(f"; {problem}" for problem in daily.problems)  # a format not used: said, with its fix
     # Said on every search by date: short (a trial found 400 characters of it on each call). Each
     # shell names the bounds as it takes them: --since/--until on the command line, since/until else.
     return Spelled(f"{undated} {'note' if undated == 1 else 'notes'} without a date left out by ", Argument("since"), "/",
-                   Argument("until"), f": a `date:` property, a day in the file name{named} or a `created:` stamp dates a note{unused}")
+                   Argument("until"), f": {dates.date_said}, a day in the file name{named} or {dates.created_said} "
+                   f"dates a note ({CONFIG_FILE} [dates] names others){unused}")
 
 
 def range_warning(around: AroundRange, eligibility: Eligibility) -> str | None:
@@ -407,7 +411,7 @@ class Searcher:
             warnings.append(around)
         undated = self.store.notes.count_undated(eligibility.undated)
         if undated:
-            warnings.append(undated_warning(undated, self.paths.daily))
+            warnings.append(undated_warning(undated, self.paths.daily, self.paths.dates))
         return warnings
 
     def _verified(self, query: str, k: int, eligibility: Eligibility) -> Hits:

@@ -77,7 +77,7 @@ class Vault:
         self.root = root.absolute()
         self.config = config if config is not None else load_config(self.root)
         self.config_from_file = config is None  # check compares the file with it (a long-running server's)
-        self.paths = VaultPaths(self.root, self.config.archive_dir, self.config.exclude)
+        self.paths = VaultPaths(self.root, self.config.archive_dir, self.config.exclude, self.config.dates)
         self.state_dir = self.root / STATE_DIR
         self.derived = DerivedIndex(self.paths, self.state_dir, self.config.embedder, self.config.watch, embedder)
         self._writes = WritePath(self.root, self.config.auto_commit, self.derived.sync, self.state_dir)

@@ -14,7 +14,16 @@ discipline they share; :class:`Store` opens one connection and hands out the sto
 from __future__ import annotations
 
 from .connection import DB_NAME, Connection, ensure_state_dir, index_failure, open_read_only
-from .meta import DAILY_FORMAT_KEY, EXCLUSIONS_KEY, READER_KEY, REBUILD_LOCK, REBUILDING, MetaStore, rebuild_lock
+from .meta import (
+    DAILY_FORMAT_KEY,
+    DATE_PROPERTIES_KEY,
+    EXCLUSIONS_KEY,
+    READER_KEY,
+    REBUILD_LOCK,
+    REBUILDING,
+    MetaStore,
+    rebuild_lock,
+)
 from .notes import (
     TOPIC_KEY,
     AroundRange,
@@ -34,7 +43,7 @@ from .usage_backup import UsageBackup
 from .vectors import NOTE_SPACE, PASSAGE_SPACE, SPACES, SnapshotMeta, VectorSpace, VectorStore
 
 __all__ = [
-    "DAILY_FORMAT_KEY", "DB_NAME", "EXCLUSIONS_KEY", "NOTE_SPACE", "PASSAGE_SPACE", "READER_KEY", "REBUILDING", "REBUILD_LOCK", "SPACES",
+    "DAILY_FORMAT_KEY", "DATE_PROPERTIES_KEY", "DB_NAME", "EXCLUSIONS_KEY", "NOTE_SPACE", "PASSAGE_SPACE", "READER_KEY", "REBUILDING", "REBUILD_LOCK", "SPACES",
     "TOPIC_KEY",
     "AroundRange", "Connection", "Eligibility", "EpochBound", "FileState", "MetaStore", "NoteRow", "NoteStore", "PassageRow", "PassageStore", "PoolNote",
     "SnapshotMeta", "Store", "TextMatch", "UsageBackup", "UsageRow", "UsageStore", "VectorSpace", "VectorStore",

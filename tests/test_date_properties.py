@@ -1,0 +1,215 @@
+"""A vault names the properties that date its notes: ``.vaultmem.toml`` ``[dates]`` (dating.py,
+adr/0026). Trials found a Spanish vault dated by ``fecha:`` and ``creado:``, a German one by
+``datum:``: undated notes to vaultmem, told only of ``date:``. Real files, the real index.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from helpers import run_cli, run_json, wait_until, write_file
+
+from vaultmem import Vault
+from vaultmem.config import CONFIG_FILE, VaultConfig, load_config
+from vaultmem.dating import DateProperties, note_date, own_day
+from vaultmem.errors import ConfigError
+from vaultmem.lifecycle import from_epoch_us
+
+NOW = "2026-12-01T12:00:00+00:00"
+SPANISH = '[dates]\ndate = ["date", "fecha"]\ncreated = ["created", "creado"]\n'
+
+
+def configure(root: Path, dates: str = "") -> None:
+    write_file(root, CONFIG_FILE, 'embedder = "hashing"\n' + dates)
+
+
+@pytest.fixture
+def diario(vault_dir: Path) -> Path:
+    """A Spanish vault: its own names for the day a note is about and when it was written."""
+    configure(vault_dir, SPANISH)
+    write_file(vault_dir, "Diario/Rodilla.md", "---\nfecha: 2026-11-28\n---\nKnee held up on the long run.\n")
+    write_file(vault_dir, "Notas/Fisio.md", "---\ncreado: 2026-11-20T09:00:00+00:00\n---\nKnee physio, first session.\n")
+    write_file(vault_dir, "Notas/Sin fecha.md", "Knee brace notes, no day anywhere.\n")
+    return vault_dir
+
+
+def dated(root: Path, since: str, until: str) -> dict[str, str | None]:
+    """A search by date in a fresh Vault (each one a command): the hits and their dates."""
+    with Vault(root) as vault:
+        return {hit.path: hit.date for hit in vault.search("knee", k=10, now=NOW, since=since, until=until)}
+
+
+# ---------------------------------------------------------------- the setting
+
+
+def test_unset_the_properties_are_date_and_created_as_before(vault_dir: Path) -> None:
+    assert load_config(vault_dir).dates == VaultConfig().dates == DateProperties(("date",), ("created",))
+    assert DateProperties().fingerprint == ""  # an index made before the setting was dated by these: not read again
+
+
+def test_the_dates_table_names_the_properties_in_the_order_they_are_read(vault_dir: Path) -> None:
+    configure(vault_dir, SPANISH)
+    assert load_config(vault_dir).dates == DateProperties(("date", "fecha"), ("created", "creado"))
+
+
+@pytest.mark.parametrize(("dates", "field", "said"), [
+    ('[dates]\ndate = "fecha"\n', "dates.date", 'write e.g. date = ["date", "fecha"]'),
+    ("[dates]\ndate = []\n", "dates.date", "one property name or more"),
+    ('[dates]\ndate = ["fecha", 3]\n', "dates.date", "one property name or more"),
+    ('[dates]\ndate = ["fecha", " "]\n', "dates.date", "one property name or more"),
+    ('[dates]\ndate = ["fecha", "fecha"]\n', "dates.date", "names fecha twice"),
+    ('[dates]\ncreated = ["creado"]\n', "dates.created", 'keep it in the list, e.g. created = ["creado", "created"]'),
+    ('[dates]\ndate = ["date", "creado"]\ncreated = ["creado", "created"]\n', "dates.date, dates.created", "both name creado"),
+    ('[dates]\ndatum = ["datum"]\n', "dates.datum", "valid: dates.created, dates.date"),
+    ('dates = ["fecha"]\n', "[dates]", "must be a table"),
+])
+def test_a_dates_setting_vaultmem_cannot_use_is_refused_naming_the_file_the_field_and_the_fix(
+        vault_dir: Path, dates: str, field: str, said: str) -> None:
+    configure(vault_dir, dates)
+    with pytest.raises(ConfigError) as raised:
+        load_config(vault_dir)
+    assert raised.value.key == field and said in str(raised.value) and CONFIG_FILE in str(raised.value), str(raised.value)
+
+
+def test_a_date_setting_written_above_the_tables_is_told_it_belongs_in_dates(vault_dir: Path) -> None:
+    write_file(vault_dir, CONFIG_FILE, 'date = ["fecha"]\n')
+    with pytest.raises(ConfigError, match=r"date belongs in \[dates\]"):
+        load_config(vault_dir)
+
+
+def test_check_reports_a_bad_dates_setting_as_its_problem(vault_dir: Path) -> None:
+    configure(vault_dir, '[dates]\ncreated = ["creado"]\n')
+    report = run_json(vault_dir, "check")
+    assert [(problem["path"], problem["field"]) for problem in report["problems"]] == [(CONFIG_FILE, "dates.created")]
+    assert run_cli(vault_dir, "search", "knee", "--since", "7d").exit_code == 2  # every other command refuses it
+
+
+# ---------------------------------------------------------------- dating by the named properties
+
+
+def test_a_named_property_dates_the_note_in_its_order_and_created_ones_come_last() -> None:
+    spanish = DateProperties(("date", "fecha"), ("created", "creado"))
+    assert note_date({"fecha": "2026-11-28"}, "Rodilla.md") is None  # unnamed: not read
+    found = note_date({"fecha": "2026-11-28"}, "Rodilla.md", properties=spanish)
+    assert found is not None and (found.moment.date().isoformat(), found.source, found.written) == ("2026-11-28", "fecha", False)
+    both = note_date({"fecha": "2026-11-28", "date": "2026-11-27"}, "x.md", properties=spanish)
+    assert both is not None and both.source == "date"  # the list's order
+    passed_over = note_date({"date": "{{date}}", "fecha": "2026-11-28"}, "x.md", properties=spanish)
+    assert passed_over is not None and passed_over.source == "fecha"  # a value that is no date is passed over
+    by_name = note_date({"creado": "2026-11-20"}, "Diario/2026-11-28.md", properties=spanish)
+    assert by_name is not None and by_name.source == "file name"  # when written: after the name
+    written = note_date({"creado": "2026-11-20"}, "x.md", properties=spanish)
+    assert written is not None and (written.source, written.written) == ("creado", True)
+
+
+def test_a_date_from_a_named_created_property_is_no_day_the_note_records_for_consolidation() -> None:
+    spanish = DateProperties(("date", "fecha"), ("created", "creado"))
+    assert own_day({"fecha": "2026-11-28"}, "a.md", properties=spanish) == "2026-11-28"
+    assert own_day({"creado": "2026-11-28"}, "b.md", properties=spanish) is None  # when it was written, as `created`
+
+
+def test_search_and_list_by_date_find_notes_dated_by_the_vaults_own_properties(diario: Path) -> None:
+    assert dated(diario, "2026-11-26", "2026-11-29") == {"Diario/Rodilla.md": "2026-11-28"}
+    assert dated(diario, "2026-11-20", "2026-11-20") == {"Notas/Fisio.md": "2026-11-20T09:00:00+00:00"}
+    with Vault(diario) as vault:
+        listing = vault.list_notes(now=NOW, since="2026-11")
+    assert [note.path for note in listing] == ["Diario/Rodilla.md", "Notas/Fisio.md"]
+    result = run_cli(diario, "search", "knee", "--since", "2026-11-26", "--until", "2026-11-29", "--as-of", NOW)
+    assert result.exit_code == 0 and "Diario/Rodilla.md" in result.stdout and "Notas/Fisio.md" not in result.stdout
+
+
+def test_the_undated_warning_names_the_vaults_date_properties_and_the_setting(diario: Path) -> None:
+    with Vault(diario) as vault:
+        hits = vault.search("knee", k=10, now=NOW, since="2026-11")
+    assert [warning for warning in hits.warnings if "without a date" in warning] == [
+        "1 note without a date left out by since/until: a `date:` or `fecha:` property, a day in the file name or a "
+        "`created:` or `creado:` stamp dates a note (.vaultmem.toml [dates] names others)"]
+    configure(diario)  # unset: the person is told where to name theirs
+    with Vault(diario) as vault:
+        hits = vault.search("knee", k=10, now=NOW, since="2026-11")
+    assert any("a `date:` property, a day in the file name or a `created:` stamp dates a note (.vaultmem.toml [dates] "
+               "names others)" in warning for warning in hits.warnings), hits.warnings
+
+
+def test_explain_says_which_property_dated_the_note_or_which_named_ones_are_no_date(diario: Path) -> None:
+    write_file(diario, "Notas/Plantilla.md", "---\nfecha: '{{date}}'\n---\nKnee template.\n")
+    with Vault(diario) as vault:
+        out = vault.explain("Diario/Rodilla.md", "knee", since="2026-11-29", now=NOW)
+        undated = vault.explain("Notas/Plantilla.md", "knee", since="2026-11-01", now=NOW)
+    assert any("its date is the day 2026-11-28 (from its fecha)" in reason for reason in out.reasons), out.reasons
+    assert any('it has no date (fecha: "{{date}}" is not a date) — no date or fecha property, YYYY-MM-DD in its file name '
+               "or created or creado property that reads as one" in reason for reason in undated.reasons), undated.reasons
+
+
+# ---------------------------------------------------------------- changing the setting
+
+
+def test_naming_the_properties_dates_the_notes_again_at_the_next_command_without_re_embedding(diario: Path) -> None:
+    configure(diario)  # indexed as an older vaultmem, or before the setting was written
+    with Vault(diario) as vault:
+        vault.index()
+    assert dated(diario, "2026-11-01", "2026-11-30") == {}
+    configure(diario, SPANISH)
+    with Vault(diario) as vault:
+        assert vault.derived.made_under_other_rules()
+        report = vault.index()
+    # Any note may carry an old or a new name: every one is read again; no text changed, none re-embedded.
+    assert sorted(report.updated) == ["Diario/Rodilla.md", "Notas/Fisio.md", "Notas/Sin fecha.md"] and report.embedded == 0
+    assert dated(diario, "2026-11-01", "2026-11-30") == {"Diario/Rodilla.md": "2026-11-28",
+                                                          "Notas/Fisio.md": "2026-11-20T09:00:00+00:00"}
+    configure(diario, '[dates]\ndate = ["date", "fecha"]\n')  # creado no longer named: that note loses its date
+    assert dated(diario, "2026-11-01", "2026-11-30") == {"Diario/Rodilla.md": "2026-11-28"}
+
+
+def test_a_vault_open_when_the_setting_changes_dates_its_notes_by_the_new_one(diario: Path) -> None:
+    """A long-lived process (the MCP server, ``watch``, a program) reads .vaultmem.toml again
+    when it changes, as it does for ``exclude``: its answers follow the file."""
+    configure(diario)
+    with Vault(diario) as vault:
+        assert [hit.path for hit in vault.search("knee", k=10, now=NOW, since="2026-11-28", until="2026-11-28")] == []
+        configure(diario, SPANISH)
+        assert [hit.path for hit in vault.search("knee", k=10, now=NOW, since="2026-11-28", until="2026-11-28")] == [
+            "Diario/Rodilla.md"]
+
+
+# ---------------------------------------------------------------- check
+
+
+def test_check_reports_a_named_date_property_that_is_not_a_date(diario: Path) -> None:
+    write_file(diario, "Notas/Roto.md", "---\nfecha: el martes\ncreado: ayer\n---\nKnee.\n")
+    report = run_json(diario, "check")
+    problems = {(problem["path"], problem["field"]): problem for problem in report["problems"]}
+    assert set(problems) == {("Notas/Roto.md", "fecha"), ("Notas/Roto.md", "creado")}, problems
+    said = problems[("Notas/Roto.md", "fecha")]
+    assert said["message"].startswith("fecha is 'el martes', which is not a date: --since/--until")
+    assert "or leave fecha out of [dates] in .vaultmem.toml" in said["fix"]
+    assert problems[("Notas/Roto.md", "creado")]["message"].startswith("creado is 'ayer', which is not a date")
+    with Vault(diario) as vault:  # as the index keeps them: the note's hits and get say it too
+        assert [problem["field"] for problem in vault.get("Notas/Roto.md").problems] == ["fecha", "creado"]
+    configure(diario)  # unnamed: a property like any other, nobody's date
+    assert run_json(diario, "check")["problems"] == []
+
+
+def test_a_named_date_property_of_another_day_than_the_daily_notes_name_is_reported_under_its_name(vault_dir: Path) -> None:
+    configure(vault_dir, '[dates]\ndate = ["datum"]\n')
+    write_file(vault_dir, ".obsidian/daily-notes.json", json.dumps({"folder": "Journal", "format": "DD.MM.YYYY"}))
+    write_file(vault_dir, "Journal/12.10.2023.md", "---\ndatum: 2024-02-04\n---\nDonnerstag.\n")
+    problems = run_json(vault_dir, "check")["problems"]
+    assert [(problem["path"], problem["field"]) for problem in problems] == [("Journal/12.10.2023.md", "datum")], problems
+    assert problems[0]["message"].startswith("datum is 2024-02-04, the day 2024-02-04, but the note's name is 2023-10-12")
+    assert "set datum: 2023-10-12 or remove it" in problems[0]["fix"]
+
+
+def test_a_running_watcher_dates_the_notes_again_when_the_setting_changes(diario: Path) -> None:
+    configure(diario)
+
+    def day(vault: Vault, path: str) -> str | None:
+        row = next(row for row in vault.store.notes.all() if row.path == path)
+        return None if row.dated_us is None else from_epoch_us(row.dated_us).date().isoformat()
+
+    with Vault(diario) as vault, vault.watch(quiet=True):
+        assert day(vault, "Diario/Rodilla.md") is None
+        configure(diario, SPANISH)  # no command run: the watcher hears the settings file
+        wait_until(lambda: day(vault, "Diario/Rodilla.md") == "2026-11-28", what="the note to be dated by its fecha")
