@@ -15,7 +15,9 @@ from helpers import NOW, copy_sample_vault, keyword_side, run_cli, utf16_bytes, 
 from vaultmem import UsageError, Vault
 from vaultmem.embedders import HashingEmbedder
 from vaultmem.paths import VaultPaths
-from vaultmem.search import search_filters
+from vaultmem.ranking import note_scores
+from vaultmem.search import PASSAGES_PER_NOTE, search_filters
+from vaultmem.snapshots import cosines
 from vaultmem.vectors import VectorIndex, unpack
 
 EXPIRED_AT_NOW = {
@@ -1193,17 +1195,22 @@ def _pasted_log(lines: int) -> str:
 
 @pytest.fixture(scope="module")
 def crowded_vault(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Vault]:
-    """Six short notes about the harbor, one note of 600 passages that all say it, and 120
-    garden notes (enough notes for the vector side's first page to propose a full pool)."""
+    """Six short notes about the harbor, one note of 600 passages that all say it (and a few
+    about gardens and apples), 120 garden notes (enough notes for the vector side's first page
+    to propose a full pool) and 60 orchard notes."""
     notes = {f"port/{topic}.md": f"The harbor {topic} note: {detail}.\n" for topic, detail in (
         ("budget", "Mira owns the budget for next year"), ("cranes", "two cranes are serviced in March"),
         ("ferry", "the ferry leaves at seven"), ("pilots", "pilots are booked a day ahead"),
         ("dredging", "dredging starts after the storms"), ("fees", "berth fees rise in April"))}
     gardens = {f"garden/bed-{number}.md": f"Garden bed {number}: tomatoes, basil and beans, watered at dawn.\n"
                for number in range(120)}
-    pasted = _pasted_log(600) + "".join(f"\nGarden chat {number}: " + "tomatoes basil beans garden watered dawn " * 22 + "\n"
-                                        for number in range(3))
-    root = write_vault(tmp_path_factory.mktemp("crowded") / "vault", {**notes, **gardens, "Pasted log.md": pasted})
+    orchards = {f"orchard/row-{number}.md": f"Orchard row {number}: apples pressed for cider in October.\n" for number in range(60)}
+    pasted = (_pasted_log(600) + "".join(f"\nGarden chat {number}: " + "tomatoes basil beans garden watered dawn " * 22 + "\n"
+                                         for number in range(3))
+              + "\nOrchard chat: " + "orchard apples cider " * 40 + "\n"  # the one passage near "orchard apples cider"
+              + "".join(f"\nAside {number}: " + "apples cider " * 10 + "crane tide rope dock gull pier cargo buoy mast " * 15 + "\n"
+                        for number in range(2)))  # two far from it, yet nearer than nothing: its next two
+    root = write_vault(tmp_path_factory.mktemp("crowded") / "vault", {**notes, **gardens, **orchards, "Pasted log.md": pasted})
     with Vault(root, embedder=HashingEmbedder()) as opened:
         opened.index()
         yield opened
@@ -1226,6 +1233,25 @@ def test_a_note_whose_rows_fill_the_keyword_page_leaves_room_for_the_others_with
     assert proposed == {"Pasted log.md", *(f"port/{topic}.md" for topic in ("budget", "cranes", "ferry", "pilots", "dredging", "fees"))}
 
 
+def _scored_by_every_passage(vault: Vault, vector: np.ndarray, label: int) -> tuple[float, float]:
+    """A note's vector-side score by every passage of it, straight from ranking.note_scores,
+    and its best passage's score alone."""
+    searcher = vault.derived.searcher()
+    owners = dict(vault.store.passages.pairs_of([label]))
+    labels, matrix = searcher.passage_vectors.matrix_of(list(owners))
+    scores = cosines(matrix, vector).tolist()
+    [hit] = note_scores((passage, owners[passage], score) for passage, score in zip(labels, scores, strict=True))
+    return hit.score, max(scores)
+
+
+def _nearest_of(vault: Vault, vector: np.ndarray, label: int, wanted: int) -> int:
+    """How many of the snapshot's nearest ``wanted`` passages are the note's."""
+    found = vault.derived.searcher().passage_vectors.search(vector, wanted)
+    owners = vault.store.passages.owners([passage for passage, _ in found])
+    assert len(found) == wanted
+    return sum(1 for passage, _ in found if owners.get(passage) == label)
+
+
 def test_a_note_of_more_passages_than_the_vector_page_scores_what_all_its_passages_would(crowded_vault: Vault) -> None:
     # The vector side scores a note of more passages than the snapshot was asked for by the
     # passages of it the snapshot returned (its nearest), not all of them (a 5 MB note cost
@@ -1236,6 +1262,25 @@ def test_a_note_of_more_passages_than_the_vector_page_scores_what_all_its_passag
     label = crowded_vault.store.notes.by_path("Pasted log.md").label
     with crowded_vault.store.read_snapshot():
         proposed = {hit.label: hit.score for hit in searcher._vector_side(vector, 100, search_filters(None, None, False, NOW))}
-        exact = searcher.exact_scores(vector, [label])
+        every, _ = _scored_by_every_passage(crowded_vault, vector, label)
+        assert _nearest_of(crowded_vault, vector, label, PASSAGES_PER_NOTE * 100) >= 3
     assert crowded_vault.store.passages.counts([label])[label] > 400  # more than the page of 4 × 100
-    assert len(proposed) == 100 and proposed[label] == pytest.approx(exact[0].score, abs=1e-6)
+    assert len(proposed) == 100 and proposed[label] == pytest.approx(every, abs=1e-6)
+
+
+def test_a_note_of_more_passages_than_the_vector_page_with_one_of_them_among_the_nearest_scores_what_all_would(
+        crowded_vault: Vault) -> None:
+    # A review: when the snapshot returned one passage of such a note, the shortcut scored it
+    # by that one, without a quarter of each of its next two: on 10k notes + a 5 MB note,
+    # "think" put the 5 MB note out of the vector side's 100 where its passages place it 11th.
+    # Was: its best passage's score alone. The page here: 4 × a pool of 10.
+    searcher = crowded_vault.derived.searcher()
+    vector = searcher.embedder.embed(["orchard apples cider"])[0]
+    label = crowded_vault.store.notes.by_path("Pasted log.md").label
+    with crowded_vault.store.read_snapshot():
+        assert _nearest_of(crowded_vault, vector, label, PASSAGES_PER_NOTE * 10) == 1
+        proposed = {hit.label: hit.score for hit in searcher._vector_side(vector, 10, search_filters(None, None, False, NOW))}
+        every, best = _scored_by_every_passage(crowded_vault, vector, label)
+    assert crowded_vault.store.passages.counts([label])[label] > PASSAGES_PER_NOTE * 10
+    assert every > best + 0.01  # its next two count
+    assert proposed[label] == pytest.approx(every, abs=1e-6)

@@ -33,6 +33,8 @@ import math
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, replace
 
+import numpy as np
+
 NEXT_SHARE = 0.25  # weight of a note's next passages after its best
 NEXT_PASSAGES = 2
 VECTOR_WEIGHT = 0.55
@@ -83,6 +85,19 @@ def note_scores(passages: Iterable[tuple[int, int, float]]) -> list[SideHit]:
     if note is not None:
         hits.append(SideHit(note, best + NEXT_SHARE * following, passage))
     return sorted(hits, key=lambda hit: (-hit.score, hit.label))
+
+
+def counted_passages(labels: np.ndarray, notes: np.ndarray, scores: np.ndarray) -> list[tuple[int, int, float]]:
+    """(passage, note, score) of the rows :func:`note_scores` counts, of parallel arrays: each
+    note's best 1 + NEXT_PASSAGES (ties: the lower passage label, as note_scores breaks them),
+    so it gives the same scores as over every row. A 5 MB note's 6,000 passages took 4 ms a
+    query to sort in Python; numpy sorts them in a fraction of that."""
+    order = np.lexsort((labels, -scores, notes))  # by note, best first, ties by label
+    grouped = notes[order]
+    starts = np.flatnonzero(np.r_[True, grouped[1:] != grouped[:-1]])
+    place = np.arange(len(order)) - np.repeat(starts, np.diff(np.r_[starts, len(order)]))
+    kept = order[place <= NEXT_PASSAGES]
+    return list(zip(labels[kept].tolist(), notes[kept].tolist(), scores[kept].tolist(), strict=True))
 
 
 def zscores(hits: Sequence[SideHit], background: int = 0) -> dict[int, float]:

@@ -45,7 +45,7 @@ from .lifecycle import from_epoch_us, is_expired_us, resolve_now, to_epoch_us
 from .notes import is_unparsed_expiry, read_text, unparsed_expiry_warning, version_of
 from .ordered import unique
 from .paths import VaultPaths
-from .ranking import Fused, SideHit, fuse, match_kind, note_scores, probability
+from .ranking import NEXT_PASSAGES, Fused, SideHit, counted_passages, fuse, match_kind, note_scores, probability
 from .results import SimilarNote
 from .snapshots import cosines
 from .snippets import Snippet, passage_snippet
@@ -578,11 +578,16 @@ class Searcher:
         are ``pool`` eligible ones), then every passage of those notes is scored exactly: a
         note's second and third passages count even when the snapshot did not return them.
         A note of more passages than the snapshot was asked for (a book or a chat log pasted
-        into one note: thousands) is scored by those of its passages the snapshot returned,
-        its nearest: scoring all of them cost more than the rest of the query (a 5 MB note
-        took the vector side from 3 ms to 13 ms at 10k notes), for passages past its best
-        three, which do not count. (One the snapshot returned none of — an exact scan of the
-        eligible notes — is scored by all.)
+        into one note: thousands) is scored by those of its passages the snapshot returned
+        when it returned at least the 1 + NEXT_PASSAGES a note's score counts: they are its
+        nearest, so they hold its best three and the rest do not count. Scoring all of them
+        cost more than the rest of the query (a 5 MB note took the vector side from 3 ms to
+        13 ms at 10k notes). One of which the snapshot returned only one or two passages (a
+        question near one paragraph of it) is scored by all: by those returned alone its next
+        two were missing, and it fell from 11th to out of the side's 100 ("think", 10k notes +
+        a 5 MB note). So is one the snapshot returned none of (an exact scan of the eligible
+        notes). As exact as the snapshot's nearest are: an exact matrix below 50,000 passages,
+        a graph's recall above (adr/0004).
         """
         wanted = PASSAGES_PER_NOTE * pool
         while True:
@@ -601,11 +606,22 @@ class Searcher:
                 notes = self.store.notes.all_eligible_labels(eligibility)
                 break
             wanted *= WIDEN_FACTOR
-        counts = self.store.passages.counts(notes)
-        returned = {owners[label] for label, _ in found if label in owners}
-        longer = {note for note in notes if counts.get(note, 0) > wanted and note in returned}
-        nearest = [(label, owners[label]) for label, _ in found if owners.get(label) in longer]
-        return self.exact_scores(vector, [note for note in notes if note not in longer], nearest)[:pool]
+        nearest = self._counted_nearest(found, owners, notes, wanted)
+        scored_whole = [note for note in notes if note not in nearest]
+        return self.exact_scores(vector, scored_whole, [pair for pairs in nearest.values() for pair in pairs])[:pool]
+
+    def _counted_nearest(self, found: Sequence[tuple[int, float]], owners: dict[int, int], notes: Sequence[int],
+                         wanted: int) -> dict[int, list[tuple[int, int]]]:
+        """The notes of more than ``wanted`` passages that the snapshot's answer ``found`` holds
+        enough of to score them exactly (1 + NEXT_PASSAGES of each: ranking.note_scores),
+        each with those (passage, note) pairs — its nearest. Without the count, a note with one
+        passage returned was scored by its best alone, short of the quarter of its next two."""
+        returned: dict[int, list[tuple[int, int]]] = {}
+        for label, _ in found:
+            if label in owners:
+                returned.setdefault(owners[label], []).append((label, owners[label]))
+        counts = self.store.passages.counts([note for note in notes if len(returned.get(note, ())) > NEXT_PASSAGES])
+        return {note: returned[note] for note, count in counts.items() if count > wanted}
 
     def exact_scores(self, vector: np.ndarray, notes: Sequence[int], passages: Sequence[tuple[int, int]] = ()) -> list[SideHit]:
         """These notes scored by every passage of theirs, best first; and the notes of
@@ -615,7 +631,8 @@ class Searcher:
         if not labels:
             return []
         scores = cosines(matrix, vector)
-        return note_scores((label, owners[label], score) for label, score in zip(labels, scores.tolist(), strict=True))
+        return note_scores(counted_passages(np.asarray(labels, dtype=np.int64),
+                                            np.fromiter((owners[label] for label in labels), dtype=np.int64, count=len(labels)), scores))
 
     # -- the text side
 
