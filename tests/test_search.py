@@ -1284,3 +1284,23 @@ def test_a_note_of_more_passages_than_the_vector_page_with_one_of_them_among_the
     assert crowded_vault.store.passages.counts([label])[label] > PASSAGES_PER_NOTE * 10
     assert every > best + 0.01  # its next two count
     assert proposed[label] == pytest.approx(every, abs=1e-6)
+
+
+def test_the_vector_side_of_a_vault_of_fewer_notes_than_the_pool_is_every_note_scored_exactly(tmp_path: Path) -> None:
+    # Every note is a candidate then; the snapshot was asked, widened and asked again before the
+    # exact scan all the same. The scan alone must give what the snapshot's path gave.
+    root = tmp_path / "vault"
+    root.mkdir()
+    for number in range(12):
+        (root / f"note-{number}.md").write_text(f"Note {number} about harbor cranes and tide tables, part {number}.\n"
+                                                 + "\n\n".join(f"## Part {part}\nParagraph {part} on boats." for part in range(number)),
+                                                 encoding="utf-8")
+    with Vault(root, embedder=HashingEmbedder()) as vault:
+        vault.index()
+        searcher = vault.derived.searcher()
+        vector = searcher.embedder.embed(["harbor cranes"])[0]
+        eligibility = search_filters(None, None, False, NOW)
+        every = searcher.exact_scores(vector, vault.store.notes.all_eligible_labels(eligibility))
+        side = searcher._vector_side(vector, 100, eligibility)
+    assert [(hit.label, round(hit.score, 9)) for hit in side] == [(hit.label, round(hit.score, 9)) for hit in every]
+    assert len(side) == 12

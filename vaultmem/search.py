@@ -589,6 +589,11 @@ class Searcher:
         notes). As exact as the snapshot's nearest are: an exact matrix below 50,000 passages,
         a graph's recall above (adr/0004).
         """
+        if self.store.notes.count_at_most(pool) < pool:
+            # Fewer notes than the pool: every eligible note is a candidate, and asking the
+            # snapshot first only widened it round after round to that end (a 5 MB note among
+            # 50: 25 ms instead of the exact scan's few).
+            return self.exact_scores(vector, self.store.notes.all_eligible_labels(eligibility))[:pool]
         wanted = PASSAGES_PER_NOTE * pool
         while True:
             found = self.passage_vectors.search(vector, wanted)
