@@ -432,11 +432,32 @@ def test_a_note_synced_alone_by_a_process_of_another_embedder_is_refused_not_mix
         (vault.root / ".vaultmem.toml").write_text('embedder = "hashing:48"\n', encoding="utf-8")
         assert run_cli(vault.root, "index").exit_code == 0
         (vault.root / "tea.md").write_text("Mira drinks oolong.\n", encoding="utf-8")
-        with pytest.raises(DerivedIndexError, match="vectors are never mixed; nothing was written"):
+        with pytest.raises(DerivedIndexError, match="nothing was re-embedded"):
             running.derived.indexer.sync_paths(["tea.md"])
     searched = run_cli(vault.root, "search", "oolong", "--as-of", NOW)
     assert searched.exit_code == 0, searched.output
     assert "tea.md" in searched.stdout
+
+
+def test_a_note_synced_alone_after_the_embedder_setting_changed_says_to_restart_the_process(vault: Vault) -> None:
+    # The refusal said "run Vault.index() to re-embed" (`vaultmem index` at the shell): in the
+    # running `watch` that index is refused in turn, and a new `vaultmem index` finds nothing to
+    # do, so the watcher failed on every edit with advice that could not help. A restart does.
+    from vaultmem.option_names import Surface
+
+    (vault.root / ".vaultmem.toml").write_text('embedder = "hashing:32"\n', encoding="utf-8")
+    with Vault(vault.root) as running:
+        running.index()
+        (vault.root / ".vaultmem.toml").write_text('embedder = "hashing:48"\n', encoding="utf-8")
+        assert run_cli(vault.root, "index").exit_code == 0
+        (vault.root / "tea.md").write_text("Mira drinks oolong.\n", encoding="utf-8")
+        with pytest.raises(DerivedIndexError) as caught:
+            running.derived.indexer.sync_paths(["tea.md"])
+    said = {surface: caught.value.spelled(surface) for surface in Surface}
+    for message in said.values():
+        assert ".vaultmem.toml now names the embedder 'hashing:48'" in message
+        assert "restart it" in message
+        assert "re-embed with this Vault's" not in message and "`vaultmem index` to re-embed" not in message
 
 
 # ---------------------------------------------------------------- reports

@@ -95,6 +95,15 @@ def test_tools_are_listed_with_descriptions_an_agent_can_act_on(vault_dir: Path,
     run(scenario)
 
 
+def test_the_readme_names_every_served_tool_in_its_tools_line() -> None:
+    # The README audit: list_notes was served and in the arguments table, but the line a
+    # reader skims ("Tools: remember, revise, recall, explain, …") left it out.
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    line = readme.split("\nTools: ", 1)[1].split("Their arguments", 1)[0]
+    named = set(re.findall(r"`(\w+)`", re.sub(r"\([^)]*\)", "", line)))
+    assert named == TOOLS
+
+
 def readme_tool_arguments() -> dict[str, set[str]]:
     """The README's MCP table: tool → its arguments (``x?``: optional), ``recall``'s options expanded."""
     table = (REPO / "README.md").read_text(encoding="utf-8").split("| tool | arguments |\n|---|---|\n", 1)[1].split("\n\n", 1)[0]

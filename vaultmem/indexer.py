@@ -462,6 +462,11 @@ class Indexer:
         among 48-number vectors, and every later search failed inside numpy."""
         stored = self.store.meta.get("embedder")
         if stored is not None and stored != self.embedder_identity:
+            if self._before_reembedding is not None:
+                # The settings name another embedder than this process started with: only a
+                # restart helps (it says so). Re-embedding here, as RE_EMBED advises, would be
+                # refused the same way, and `vaultmem index` finds nothing to do.
+                self._before_reembedding(stored)
             raise DerivedIndexError(Spelled(
                 f"the index holds vectors from {stored}, but this process embeds with {self.embedder_identity}; ", RE_EMBED,
                 " (vectors are never mixed; nothing was written)"))
