@@ -413,6 +413,11 @@ def test_a_process_started_under_another_embedder_setting_does_not_re_embed_the_
         assert run_cli(vault.root, "index").exit_code == 0  # a new process: re-embeds under the new setting
         with pytest.raises(DerivedIndexError) as caught:
             running.index()
+        with pytest.raises(DerivedIndexError) as searched_here:
+            running.search("oat milk", now=NOW)
+    # Was: "…but this vault now uses hashing:32": the vault's settings name hashing:48 now.
+    assert "now names the embedder 'hashing:48'" in str(searched_here.value)
+    assert "restart it" in str(searched_here.value)
     message = str(caught.value)
     assert ".vaultmem.toml now names the embedder 'hashing:48'" in message
     assert "restart it" in message

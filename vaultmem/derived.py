@@ -237,6 +237,7 @@ class DerivedIndex:
             return self.index()
         stored = self.store.meta.get("embedder")
         if stored is not None and stored != self.embedder_identity:
+            self._require_still_configured(stored)  # a process started under another setting: restart it
             raise DerivedIndexError(Spelled(
                 f"the index holds vectors from {stored}, but this vault now uses {self.embedder_identity}; ", RE_EMBED,
                 " (vectors are never mixed)"))
