@@ -658,9 +658,9 @@ def test_crlf_and_utf16_huge_notes_show_the_snippets_their_lf_utf8_text_does(tmp
 
 
 def test_a_snippet_near_the_end_of_a_3_mb_note_costs_its_passage_not_the_lines_above_it(tmp_path: Path) -> None:
-    """Every line above the passage was parsed for fences and comments: 60 ms and more a hit on
-    this note (a pasted log), where the file's read and a C-speed search for fence and comment
-    marks are a few."""
+    """Every line above the passage was parsed for fences and comments: ~95 ms a hit on this
+    note (a pasted log). Its fence and comment lines alone are read now: ~20 ms, most of it
+    the file's read and searches in C."""
     text = _fence_opened_far_above()
     write_file(tmp_path, "Log.md", text)
     first = _line_of(text, "after the code")
