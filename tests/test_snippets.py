@@ -8,8 +8,10 @@ on text whose reading is known.
 from __future__ import annotations
 
 import json
+import random
 import re
 import shutil
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -18,8 +20,28 @@ from helpers import NOW, REAL_VAULTS, run_cli, run_json, write_file
 
 from vaultmem import Vault
 from vaultmem.embedders import HashingEmbedder
+from vaultmem.markdown import (
+    code_ranges,
+    data_holders,
+    fenced_blocks,
+    hidden_ranges,
+    hidden_ranges_by_blocks,
+    merged_ranges,
+    query_block_ranges,
+)
 from vaultmem.notes import inline_tags
-from vaultmem.snippets import excerpt_of, line_span, property_lines, query_pattern, readable, section_of, visible
+from vaultmem.snippets import (
+    HIDDEN_SCAN_CHARS,
+    SECTION_SCAN_CHARS,
+    excerpt_of,
+    line_span,
+    passage_snippet,
+    property_lines,
+    query_pattern,
+    readable,
+    section_of,
+    visible,
+)
 from vaultmem.storage import PassageRow
 
 
@@ -583,3 +605,136 @@ def test_notes_that_are_bases_show_their_text_or_what_they_embed_never_a_bare_fi
         assert hit_on(vault, "daily notes", "Daily/2023-09-12.md") == "Notes · (embedded Daily.base)"  # was "Notes · Daily.base"
         assert hit_on(vault, "trips", "Categories/Trips.md") == "(embedded Trips.base)"  # was "Trips.base"
         assert hit_on(vault, "trips", "References/Kyoto.md") == "Trips · (embedded Trips.base)"
+
+
+# ---------------------------------------------------------------- a huge note: cost of the passage, same snippet
+
+
+HUGE_LOG_LINES = 110_000  # "filler line of the pasted log\n": about 3.3 MB (HIDDEN_SCAN_CHARS is 4 MB)
+
+
+def _fence_opened_far_above(newline: str = "\n") -> str:
+    """A pasted log: a code block opened more than 3 MB above the passage that shows its end."""
+    text = ("---\ntitle: Log\n---\n# Log\n\nintro text\n\n```text\n" + "filler line of the pasted log\n" * HUGE_LOG_LINES
+            + "%% zebra in the code\n## zebra heading in the code\n```\n\nafter the code\n")
+    return text.replace("\n", newline)
+
+
+def _comment_across_the_passage_start() -> str:
+    """A ``%%`` comment of a megabyte, closing inside the passage."""
+    return "Intro.\n\n%%\n" + "private draft line\n" * 60_000 + "private zebra\n%%\nzebra public line\n"
+
+
+def _line_of(text: str, line: str) -> int:
+    return text.replace("\r\n", "\n").split("\n").index(line) + 1
+
+
+def test_a_passage_inside_a_fence_opened_megabytes_above_reads_as_code(tmp_path: Path) -> None:
+    text = _fence_opened_far_above()
+    write_file(tmp_path, "Log.md", text)
+    first = _line_of(text, "%% zebra in the code")
+    snippet = passage_snippet(tmp_path, "Log.md", PassageRow(1, 1, 9, ("Log",), first, first + 1), "zebra", "Log")
+    assert snippet.text == "%% zebra in the code · ## zebra heading in the code"  # not hidden, not a heading
+
+
+def test_a_comment_open_at_the_passage_start_hides_its_part_of_the_passage(tmp_path: Path) -> None:
+    text = _comment_across_the_passage_start()
+    write_file(tmp_path, "Draft.md", text)
+    first = _line_of(text, "private zebra")
+    snippet = passage_snippet(tmp_path, "Draft.md", PassageRow(1, 1, 9, (), first, first + 2), "zebra", "Draft")
+    assert snippet.text == "zebra public line"
+
+
+def test_crlf_and_utf16_huge_notes_show_the_snippets_their_lf_utf8_text_does(tmp_path: Path) -> None:
+    fenced = _fence_opened_far_above("\r\n")
+    (tmp_path / "Log.md").write_bytes(fenced.encode("utf-8"))
+    first = _line_of(fenced, "%% zebra in the code")
+    in_code = passage_snippet(tmp_path, "Log.md", PassageRow(1, 1, 9, ("Log",), first, first + 1), "zebra", "Log")
+    commented = _comment_across_the_passage_start()
+    (tmp_path / "Draft.md").write_bytes(b"\xff\xfe" + commented.replace("\n", "\r\n").encode("utf-16-le"))
+    first = _line_of(commented, "private zebra")
+    hidden = passage_snippet(tmp_path, "Draft.md", PassageRow(1, 1, 9, (), first, first + 2), "zebra", "Draft")
+    assert (in_code.text, hidden.text) == ("%% zebra in the code · ## zebra heading in the code", "zebra public line")
+
+
+def test_a_snippet_near_the_end_of_a_3_mb_note_costs_its_passage_not_the_lines_above_it(tmp_path: Path) -> None:
+    """Every line above the passage was parsed for fences and comments: ~95 ms a hit on this
+    note (a pasted log). Its fence and comment lines alone are read now: ~20 ms, most of it
+    the file's read and searches in C."""
+    text = _fence_opened_far_above()
+    write_file(tmp_path, "Log.md", text)
+    first = _line_of(text, "after the code")
+    row = PassageRow(1, 1, 9, ("Log",), first, first)
+    costs = []
+    for _ in range(3):
+        started = time.perf_counter()
+        snippet = passage_snippet(tmp_path, "Log.md", row, "code", "Log")
+        costs.append(time.perf_counter() - started)
+    assert snippet.text == "after the code"
+    assert min(costs) < 0.050, costs  # ~25 ms here; it was ~95 ms
+
+
+def _whole_markup_marks(text: str, body_start: int, start: int, end: int) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
+    """The marks snippets read around a passage as they were found before a huge note was read
+    by its fence and comment lines only: every line of the context parsed (code_ranges)."""
+    context_start = start if end - body_start > HIDDEN_SCAN_CHARS else body_start
+    context_end = min(len(text), end + SECTION_SCAN_CHARS)
+    context = text[context_start:context_end]
+    code = code_ranges(context)
+    hidden = merged_ranges([*hidden_ranges(context, code), *query_block_ranges(context, code)])
+    return ([(first + context_start, last + context_start) for first, last in code],
+            [(first + context_start, last + context_start) for first, last in hidden])
+
+
+_TRICKY_BLOCKS = (
+    "Plain words about the deploy table.\n", "## Heading zebra\n", "- item `code zebra` and `%%` in a span\n",
+    "```sh\nzebra run\n%% not a comment\n## not a heading\n```\n", "~~~~\nzebra\n~~~\nstill code\n~~~~~\n",
+    "- ```python\n  zebra = 1\n  ```\n", "> ```\n> zebra quoted code\n> ```\n", "```js `bad info`\nzebra\n",
+    "%% hidden zebra\nstill hidden %%\n", "shown %% inline zebra %% shown\n", "<!--\nzebra in html\n-->\n",
+    "a <!-- inline zebra --> b\n", "- item <!-- in item\n  zebra\n- next item\n", "> quote <!-- zebra\n> more\n\n",
+    "<script>\nvar zebra = 1;\n</script>\n", "```dataview\nTABLE zebra\n```\n",
+    "%%\n# Drawing\n```json\n{\"zebra\": 1}\n```\n%%\n", "```\n", "%%\n", "`` zebra ``` x ``\n", "\n",
+)
+
+
+def _tricky_note(newline: str, blocks: int = 1_500) -> str:
+    chooser = random.Random(11)
+    text = "---\ntitle: T\n---\n" + "".join(chooser.choice(_TRICKY_BLOCKS) + "\n" for _ in range(blocks))
+    return text.replace("\n", newline)
+
+
+@pytest.mark.parametrize("newline", ["\n", "\r\n"])
+def test_the_fence_and_comment_lines_alone_give_the_blocks_and_comments_of_a_line_by_line_parse(newline: str) -> None:
+    text = _tricky_note(newline)
+    code = code_ranges(text)
+    blocks = fenced_blocks(text)
+    hidden = hidden_ranges(text, code)
+    assert blocks == [(start, end) for start, end in code if "\n" in text[start:end]]
+    assert len(blocks) > 100
+    assert hidden_ranges_by_blocks(text, blocks) == hidden
+    assert len(hidden) > 100
+    assert query_block_ranges(text, blocks, data_holders(text, hidden)) == query_block_ranges(text)
+    lines = text.split("\n")
+    for first in (1, 2, 700, len(lines) - 1, len(lines), len(lines) + 3):  # counted a chunk at a time: the same lines
+        start = sum(len(line) + 1 for line in lines[: first - 1])
+        expected = (start, start + len(lines[first - 1])) if first <= len(lines) else (len(text), len(text))
+        assert line_span(text, first, first) == expected, first
+
+
+@pytest.mark.parametrize("newline", ["\n", "\r\n"])
+def test_marks_read_from_fence_and_comment_lines_are_those_of_every_line(newline: str) -> None:
+    """Each passage of a note of every kind of code block and comment, stray fences and ``%%``
+    included, reads as it did with the whole of its context parsed line by line."""
+    text = _tricky_note(newline)
+    body_start = text.index("---", 3) + 4 + (newline == "\r\n")
+    lines = text.count("\n") + 1
+    compared = 0
+    for first in range(5, lines, 7):
+        start, end = line_span(text, first, min(lines, first + first % 13))
+        expected = _whole_markup_marks(text, body_start, start, end)
+        assert visible(text, body_start, start, end) == visible(text, body_start, start, end, expected), first
+        last = min(lines, first + 40)
+        row, whole = PassageRow(1, 1, 0, (), first, last), _whole_markup_marks(text, body_start, *line_span(text, first, last))
+        assert section_of(text, body_start, row, "zebra") == section_of(text, body_start, row, "zebra", whole), first
+        compared += 1
+    assert compared > 500

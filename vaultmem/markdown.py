@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import bisect
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 # Indentation, blockquote markers, then at most one list marker.
 _PREFIX = r"[ \t]*(?:>[ \t]*)*"
@@ -58,6 +58,76 @@ def code_ranges(text: str) -> list[tuple[int, int]]:
     return ranges
 
 
+def fenced_blocks(text: str) -> list[tuple[int, int]]:
+    """The fenced code blocks of ``text``, exactly those :func:`code_ranges` finds (without its
+    inline spans), read from the lines holding three backticks or tildes only: the text is
+    searched in C, and Python looks at those lines alone — a 5 MB pasted log is a few
+    milliseconds, not a tenth of a second (snippets._marked)."""
+    lines = _fence_lines(text)
+    closers = _Closers(lines)  # numbered by their place among the fence lines: the same order
+    blocks: list[tuple[int, int]] = []
+    number = 0
+    while number < len(lines):
+        start, content = lines[number]
+        opening = _FENCE_OPEN.fullmatch(content)
+        if opening and not (opening.group(1)[0] == "`" and "`" in opening.group(2)):
+            closing = closers.next_closer(opening.group(1)[0], len(opening.group(1)), number)
+            if closing is not None:
+                end_start, end_content = lines[closing]
+                blocks.append((start, end_start + len(end_content)))
+                number = closing + 1
+                continue
+        number += 1
+    return blocks
+
+
+def _fence_lines(text: str) -> list[tuple[int, str]]:
+    """(offset, content without its line ending) of each line holding ````` ``` ````` or ``~~~``, in
+    order: the only lines that can open or close a fence (:data:`_FENCE_OPEN`, :data:`_FENCE_CLOSE`)."""
+    starts: set[int] = set()
+    for mark in ("```", "~~~"):
+        position = text.find(mark)
+        while position >= 0:
+            starts.add(text.rfind("\n", 0, position) + 1)
+            line_end = text.find("\n", position)
+            if line_end < 0:
+                break
+            position = text.find(mark, line_end)
+    lines = []
+    for start in sorted(starts):
+        line_end = text.find("\n", start)
+        line = text[start:] if line_end < 0 else text[start:line_end]
+        lines.append((start, line[:-1] if line.endswith("\r") else line))
+    return lines
+
+
+def inline_spans_between(text: str, blocks: Sequence[tuple[int, int]], start: int, end: int) -> list[tuple[int, int]]:
+    """The inline code spans :func:`code_ranges` finds on the lines of ``text`` that ``[start,
+    end]`` touches, those lines inside ``blocks`` (:func:`fenced_blocks`) left out, in order."""
+    return _spans_between(text, blocks, [first for first, _ in blocks], start, end)
+
+
+def _spans_between(text: str, blocks: Sequence[tuple[int, int]], block_starts: Sequence[int], start: int,
+                   end: int) -> list[tuple[int, int]]:
+    spans: list[tuple[int, int]] = []
+    line_start = text.rfind("\n", 0, start) + 1
+    while line_start <= end:
+        line_end = text.find("\n", line_start)
+        line_end = len(text) if line_end < 0 else line_end
+        within = bisect.bisect_right(block_starts, line_start) - 1
+        if within >= 0 and blocks[within][1] > line_start:
+            line_start = blocks[within][1]  # past the block: its closing line ends there
+            continue
+        line = text[line_start:line_end]
+        if "`" in line:
+            content = line[:-1] if line.endswith("\r") else line
+            spans.extend((line_start + left, line_start + right) for left, right in inline_code_spans(content))
+        if line_end == len(text):
+            break
+        line_start = line_end + 1
+    return spans
+
+
 def inline_code_spans(line: str) -> list[tuple[int, int]]:
     """Inline code spans of one line: each backtick run pairs with the next run of its length."""
     runs = [(match.start(), match.end()) for match in _BACKTICKS.finditer(line)]
@@ -88,16 +158,19 @@ QUERY_BLOCK_LANGUAGES = frozenset({"dataview", "dataviewjs", "query", "base", "t
 _QUERY_FENCE = re.compile(r"(?:`{3,}|~{3,})[ \t]*(?:dataview|query|base|tasks|compressed-json)", re.IGNORECASE)
 
 
-def query_block_ranges(text: str, code: Sequence[tuple[int, int]] | None = None) -> list[tuple[int, int]]:
+def query_block_ranges(text: str, code: Sequence[tuple[int, int]] | None = None,
+                       holders: Sequence[tuple[int, int]] | None = None) -> list[tuple[int, int]]:
     """(start, end) of the fenced blocks of ``text`` that are not its words, fences included,
     in order: those whose language is a query's or a plugin's data (:data:`QUERY_BLOCK_LANGUAGES`),
     and those inside what reading view hides (:func:`hidden_ranges`) — a plugin keeps its data
     there: Excalidraw's drawing as ``%%`` ``# Drawing`` and a json block ``%%`` (464 passages of
     JSON for one drawing in a trial), Kanban's settings. A comment's own words stay text.
-    ``code``: :func:`code_ranges` of ``text``, when the caller has them."""
+    ``code``: :func:`code_ranges` of ``text`` (its fenced blocks are enough), and ``holders``:
+    :func:`data_holders`, when the caller has them."""
     code = code_ranges(text) if code is None else code
     found: list[tuple[int, int]] = []
-    hidden: list[tuple[int, int]] | None = None
+    hidden_starts: list[int] | None = None
+    holding: Sequence[tuple[int, int]] = ()
     for start, end in code:
         line_end = text.find("\n", start, end)
         if line_end < 0:
@@ -107,11 +180,21 @@ def query_block_ranges(text: str, code: Sequence[tuple[int, int]] | None = None)
         if language and language[0].lower() in QUERY_BLOCK_LANGUAGES:
             found.append((start, end))
             continue
-        if hidden is None:
-            hidden = hidden_ranges(text, code) if _MAY_HIDE.search(text) else []
-        if any(outer_start <= start and end <= outer_end for outer_start, outer_end in hidden):
+        if hidden_starts is None:
+            holding = data_holders(text, hidden_ranges(text, code)) if holders is None else holders
+            hidden_starts = [outer_start for outer_start, _ in holding]
+        # The one that can hold the block is the last to open before it (they are in order, apart).
+        outer = bisect.bisect_right(hidden_starts, start) - 1
+        if outer >= 0 and end <= holding[outer][1]:
             found.append((start, end))
     return found
+
+
+def data_holders(text: str, hidden: Sequence[tuple[int, int]], first_opener: int = 0) -> Sequence[tuple[int, int]]:
+    """What of ``hidden`` (:func:`hidden_ranges` of ``text``) may hold a plugin's data block: all
+    of it where a ``%%`` or ``<!--`` is in the text, none where only scripts and styles are.
+    ``first_opener``: no :data:`HIDDEN_OPEN` before it (one is, or ``hidden`` is empty)."""
+    return hidden if hidden and _MAY_HIDE.search(text, first_opener) else []
 
 
 def without_query_blocks(text: str) -> str:
@@ -184,16 +267,48 @@ def hidden_ranges(text: str, code: Sequence[tuple[int, int]]) -> list[tuple[int,
     if "%%" not in text and "<" not in text:
         return []
     code_starts = [start for start, _ in code]
+
+    def code_end(position: int) -> int | None:
+        containing = bisect.bisect_right(code_starts, position) - 1
+        return code[containing][1] if containing >= 0 and code[containing][1] > position else None
+
+    return _hidden(text, code_end)
+
+
+def hidden_ranges_by_blocks(text: str, blocks: Sequence[tuple[int, int]], first_opener: int = 0) -> list[tuple[int, int]]:
+    """:func:`hidden_ranges` of ``text`` and all of its code, knowing only its fenced blocks
+    (:func:`fenced_blocks`): of the code, hidden_ranges asks only whether an opener is in it,
+    and an inline span is on its opener's line — read for its spans when an opener is there.
+    ``first_opener``: where the first :data:`HIDDEN_OPEN` is, when the caller has found it."""
+    if not first_opener and "%%" not in text and "<" not in text:
+        return []
+    block_starts = [start for start, _ in blocks]
+    line_spans: dict[int, list[tuple[int, int]]] = {}
+
+    def code_end(position: int) -> int | None:
+        containing = bisect.bisect_right(block_starts, position) - 1
+        if containing >= 0 and blocks[containing][1] > position:
+            return blocks[containing][1]
+        line_start = text.rfind("\n", 0, position) + 1
+        if line_start not in line_spans:
+            line_spans[line_start] = _spans_between(text, blocks, block_starts, line_start, line_start)
+        return next((end for start, end in line_spans[line_start] if start <= position < end), None)
+
+    return _hidden(text, code_end, first_opener)
+
+
+def _hidden(text: str, code_end: Callable[[int], int | None], position: int = 0) -> list[tuple[int, int]]:
+    """:func:`hidden_ranges` from ``position`` (no opener before it), ``code_end`` saying where the
+    code holding a position ends (None: in none)."""
     found: list[tuple[int, int]] = []
     unclosable: set[str] = set()  # no closer of this kind from here to the end of the text
     unclosed_until: dict[str, int] = {}  # no closer of this kind before this paragraph end
     paragraph_end = item_end = -1
-    position = 0
     while (opener := HIDDEN_OPEN.search(text, position)) is not None:
         start = opener.start()
-        containing = bisect.bisect_right(code_starts, start) - 1
-        if containing >= 0 and code[containing][1] > start:
-            position = code[containing][1]
+        in_code = code_end(start)
+        if in_code is not None:
+            position = in_code
             continue
         mark = opener.group().casefold()
         where = TOP if mark == "%%" else _place_on_line(text, start)

@@ -45,7 +45,19 @@ from typing import TYPE_CHECKING
 
 from .cjk import bigrams, has_run, pieces, sharp_s_either, spaced
 from .fields import BOOKKEEPING_KEYS, STOPWORDS
-from .markdown import HEADING_LINE, HIDDEN_OPEN, blanked, code_ranges, hidden_ranges, merged_ranges, query_block_ranges
+from .markdown import (
+    HEADING_LINE,
+    HIDDEN_OPEN,
+    blanked,
+    code_ranges,
+    data_holders,
+    fenced_blocks,
+    hidden_ranges,
+    hidden_ranges_by_blocks,
+    inline_spans_between,
+    merged_ranges,
+    query_block_ranges,
+)
 from .notes import FrontmatterBlock, find_frontmatter, read_text
 from .passages import Section, sections
 
@@ -253,9 +265,9 @@ def _passage_text(text: str, block: FrontmatterBlock | None, passage: PassageRow
         if not body.strip() and text[start:end].strip():
             # All of it is hidden in reading view (an Excalidraw drawing's JSON, inside %%): the
             # note's text is what a person reads of it, not its properties or its title.
-            body = visible(text, body_start, body_start, len(text))
+            body = _visible_body(text, body_start)
     else:
-        body = visible(text, body_start, body_start, len(text))
+        body = _visible_body(text, body_start)
     return excerpt_of(source_of(body, query), properties, title, query)
 
 
@@ -277,21 +289,39 @@ def visible(text: str, body_start: int, start: int, end: int, marks: Marks | Non
     return _fence_around(text, code, hidden, start, end) + blanked(passage, inside, "") + _fence_around(text, code, hidden, end, start)
 
 
-def _marked(text: str, body_start: int, start: int, end: int) -> Marks:
-    """The code ranges and what reading view hides (:func:`markdown.hidden_ranges`) around
+def _visible_body(text: str, body_start: int) -> str:
+    """The whole body as :func:`visible` reads it. Its edges are the body's: no inline span there
+    to know of (:func:`_marked`'s ``spans_within``), and none of its lines asked to place a word."""
+    return visible(text, body_start, body_start, len(text), _marked(text, body_start, body_start, len(text), spans_within=False))
+
+
+def _marked(text: str, body_start: int, start: int, end: int, spans_within: bool = True) -> Marks:
+    """The code and what reading view hides (:func:`markdown.hidden_ranges`) around
     ``text[start:end]``, as offsets in ``text``: read from the body's start (unless that is more
     than :data:`HIDDEN_SCAN_CHARS` before the end) to :data:`SECTION_SCAN_CHARS` past the end, so
     that a comment or a code block that opens above the passage or closes below it is one.
-    ``([], [])`` when nothing there is either."""
+    ``([], [])`` when nothing there is either.
+
+    The code is the context's fenced blocks and, with ``spans_within``, the inline spans on the
+    passage's lines (:func:`_first_shown` reads a word in one as written): what the callers
+    look at. Finding them costs the passage and the context's fence and comment lines, not
+    the context's every line (:func:`markdown.fenced_blocks`, :func:`markdown.hidden_ranges_by_blocks`):
+    a hit on a 5 MB pasted log took 35 ms to 100 ms here, parsing every line above it."""
     context_start = start if end - body_start > HIDDEN_SCAN_CHARS else body_start
     context_end = min(len(text), end + SECTION_SCAN_CHARS)
     fenced = context_end - context_start <= 2 * SECTION_SCAN_CHARS and _FENCE.search(text, context_start, context_end)
-    if not fenced and HIDDEN_OPEN.search(text, context_start, context_end) is None:
+    opener = HIDDEN_OPEN.search(text, context_start, context_end)
+    if not fenced and opener is None:
         return [], []
     context = text[context_start:context_end]
-    code = code_ranges(context)
+    blocks = fenced_blocks(context)
+    first_opener = 0 if opener is None else opener.start() - context_start
+    comments = [] if opener is None else hidden_ranges_by_blocks(context, blocks, first_opener)
     # A query block (a dataview or base fence) renders other notes: no snippet shows its query.
-    hidden = merged_ranges([*hidden_ranges(context, code), *query_block_ranges(context, code)])
+    holders = data_holders(context, comments, first_opener)
+    hidden = merged_ranges([*comments, *query_block_ranges(context, blocks, holders)])
+    spans = inline_spans_between(context, blocks, start - context_start, end - context_start) if spans_within else []
+    code = sorted({*blocks, *spans})
     return ([(first + context_start, last + context_start) for first, last in code],
             [(first + context_start, last + context_start) for first, last in hidden])
 
@@ -749,16 +779,32 @@ def _scalar_text(raw: str) -> str:
 def line_span(text: str, first: int, last: int) -> tuple[int, int]:
     """(start, end) of lines ``first``–``last`` (1-based, inclusive) of ``text``, without the
     last one's line end, finding only the line ends up to them; empty past the text's end."""
-    start = 0
-    for _ in range(first - 1):
-        found = text.find("\n", start)
-        if found < 0:
-            return len(text), len(text)
-        start = found + 1
-    end = start
-    for _ in range(last - first + 1):
-        found = text.find("\n", end)
-        if found < 0:
-            return start, len(text)
-        end = found + 1
+    start = _past_line_ends(text, 0, first - 1)
+    if start is None:
+        return len(text), len(text)
+    end = _past_line_ends(text, start, last - first + 1)
+    if end is None:
+        return start, len(text)
     return start, max(start, end - 1)
+
+
+LINE_COUNT_CHUNK = 4096  # characters whose line ends are counted at once (line_span)
+
+
+def _past_line_ends(text: str, position: int, count: int) -> int | None:
+    """The offset just past the ``count``-th line end at or after ``position`` (``position``
+    itself for none); None when the text has fewer. Line ends are counted a chunk at a time
+    and only the last chunk's are found one by one: line 100,000 of a pasted log was 100,000
+    look-ups, 10 ms for every hit on it."""
+    while count > 0 and position + LINE_COUNT_CHUNK < len(text):
+        in_chunk = text.count("\n", position, position + LINE_COUNT_CHUNK)
+        if in_chunk >= count:
+            break
+        count -= in_chunk
+        position += LINE_COUNT_CHUNK
+    for _ in range(count):
+        found = text.find("\n", position)
+        if found < 0:
+            return None
+        position = found + 1
+    return position
