@@ -11,7 +11,6 @@ import json
 import random
 import re
 import shutil
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -657,21 +656,15 @@ def test_crlf_and_utf16_huge_notes_show_the_snippets_their_lf_utf8_text_does(tmp
     assert (in_code.text, hidden.text) == ("%% zebra in the code · ## zebra heading in the code", "zebra public line")
 
 
-def test_a_snippet_near_the_end_of_a_3_mb_note_costs_its_passage_not_the_lines_above_it(tmp_path: Path) -> None:
-    """Every line above the passage was parsed for fences and comments: ~95 ms a hit on this
-    note (a pasted log). Its fence and comment lines alone are read now: ~20 ms, most of it
-    the file's read and searches in C."""
+def test_a_snippet_after_a_fence_closed_megabytes_below_its_opening_reads_the_text_after_it(tmp_path: Path) -> None:
+    """A pasted log: the passage after a fence that spans megabytes is text, not code, now that
+    only the fence and comment lines above it are read (its cost is measured, not asserted:
+    benchmarks/PASSAGES.md §15)."""
     text = _fence_opened_far_above()
     write_file(tmp_path, "Log.md", text)
     first = _line_of(text, "after the code")
     row = PassageRow(1, 1, 9, ("Log",), first, first)
-    costs = []
-    for _ in range(3):
-        started = time.perf_counter()
-        snippet = passage_snippet(tmp_path, "Log.md", row, "code", "Log")
-        costs.append(time.perf_counter() - started)
-    assert snippet.text == "after the code"
-    assert min(costs) < 0.050, costs  # ~25 ms here; it was ~95 ms
+    assert passage_snippet(tmp_path, "Log.md", row, "code", "Log").text == "after the code"
 
 
 def _whole_markup_marks(text: str, body_start: int, start: int, end: int) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
