@@ -585,3 +585,40 @@ def test_revise_of_tags_yaml_reads_as_a_comment_is_refused_and_other_keys_still_
     layered = run_cli(tmp_path, "revise", "a", "--layer", "L2")
     assert layered.exit_code == 0, layered.output
     assert "tags: #work #harbor\n" in (tmp_path / "a.md").read_text(encoding="utf-8")
+
+
+# ------------------------------------------------------------------ a note a person renamed a moment ago
+
+
+def test_revise_by_id_finds_a_note_a_person_renamed_since_the_index_saw_it(vault: Vault) -> None:
+    # Obsidian's rename: the file moves, its id stays. The index still had the old path; the
+    # write found no file there, dropped the row and answered NoteNotFound for a live note, so
+    # an agent concluded its memory was gone (and wrote it again).
+    os.rename(vault.root / "work" / "standup.md", vault.root / "work" / "Harbor standup.md")
+    revised = vault.revise("standup-note", append="Fridays are async.", now=LATER)
+    assert revised.path == "work/Harbor standup.md"
+    assert (vault.root / "work" / "Harbor standup.md").read_text(encoding="utf-8").endswith("Fridays are async.\n")
+
+
+def test_revise_by_id_of_a_renamed_note_honours_the_version_read_before_the_rename(vault: Vault) -> None:
+    version = vault.get("standup-note", now=NOW).version
+    os.rename(vault.root / "work" / "standup.md", vault.root / "work" / "Harbor standup.md")
+    assert vault.revise("standup-note", append="Fridays are async.", if_version=version, now=LATER).changed == ["body"]
+
+
+def test_forget_by_id_of_a_note_renamed_and_edited_since_is_refused_not_archived(vault: Vault) -> None:
+    # The rename is found; the edit made with it still wins, as an edit in place does.
+    moved = vault.root / "work" / "Harbor standup.md"
+    os.rename(vault.root / "work" / "standup.md", moved)
+    moved.write_text(HAND_WRITTEN.replace("9:30", "9:45"), encoding="utf-8")
+    with pytest.raises(WriteConflict, match="work/Harbor standup.md"):
+        vault.forget("standup-note")
+    assert "9:45" in moved.read_text(encoding="utf-8")
+    assert vault.forget("standup-note").archived_to == "_archive/work/Harbor standup.md"
+
+
+def test_remember_supersedes_a_note_a_person_renamed_since_the_index_saw_it(vault: Vault) -> None:
+    os.rename(vault.root / "work" / "standup.md", vault.root / "work" / "Harbor standup.md")
+    written = vault.remember("The Harbor standup moved to 9:45.", layer="L3", supersedes=["standup-note"], now=NOW)
+    assert [old.path for old in written.supersedes] == ["work/Harbor standup.md"]
+    assert read_note(vault.root, "work/Harbor standup.md").meta["superseded_by"] == written.id

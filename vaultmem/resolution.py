@@ -37,7 +37,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -176,10 +176,27 @@ def locate_on_disk(index: DerivedIndex, reference: str, *, refresh: bool = True)
     locate in the index as it last saw the files, so a file changed since is refused
     (WriteConflict) by the write that compares against it."""
     located = locate(index, reference, refresh=refresh)
-    if not index.paths.absolute(located.row.path).is_file():
-        index.indexer.sync_paths([located.row.path])  # the file moved or vanished a moment ago
-        located = locate(index, reference, refresh=False)
-    return located
+    if index.paths.absolute(located.row.path).is_file():
+        return located
+    gone = located.row
+    index.indexer.sync_paths([gone.path])  # the file moved or vanished a moment ago
+    try:
+        return locate(index, reference, refresh=False)
+    except NoteNotFound:
+        # Renamed or moved by a person (Obsidian keeps the id) since the index saw it: find
+        # where it went. Without this a write by id answered "no note matches" for a live
+        # note, and an agent took its memory for gone and wrote it again.
+        index.ensure_current()
+        return _as_known_before(locate(index, reference, refresh=False), gone)
+
+
+def _as_known_before(moved: Located, gone: NoteRow) -> Located:
+    """The note found at its new path, with the bytes the index knew at its old one: a write
+    that compares against them (forget) refuses a note edited as it moved, as it refuses one
+    edited in place; a note only renamed has the same bytes and passes."""
+    if moved.row.id != gone.id:
+        return moved
+    return replace(moved, row=replace(moved.row, content_hash=gone.content_hash))
 
 
 def in_index(notes: NoteStore, reference: str, now_us: int) -> Located | None:
