@@ -622,3 +622,29 @@ def test_remember_supersedes_a_note_a_person_renamed_since_the_index_saw_it(vaul
     written = vault.remember("The Harbor standup moved to 9:45.", layer="L3", supersedes=["standup-note"], now=NOW)
     assert [old.path for old in written.supersedes] == ["work/Harbor standup.md"]
     assert read_note(vault.root, "work/Harbor standup.md").meta["superseded_by"] == written.id
+
+
+# ------------------------------------------------------------------ revising a note whose expiry passed
+
+
+def test_revise_of_a_note_whose_expiry_passed_says_it_stays_expired(vault: Vault) -> None:
+    # A person let the note expire by hand; the agent appended a current fact to it and was told
+    # nothing, so it expected to recall what it wrote: the note stays hidden from search.
+    appended = vault.revise("standup-note", append="Fridays are async.", now=LATER)
+    assert appended.expired is True and appended.as_dict()["expired"] is True
+    assert vault.search("Fridays async", now=LATER) == []
+    extended = vault.revise("standup-note", ttl="7d", now=LATER)
+    assert extended.expired is False
+    assert [hit.id for hit in vault.search("Fridays async", now=LATER)] == ["standup-note"]
+
+
+def test_revise_of_a_live_note_is_not_expired(vault: Vault) -> None:
+    assert vault.revise("standup-note", append="Fridays are async.", now=NOW).expired is False
+
+
+def test_cli_revise_of_an_expired_note_says_how_to_make_it_current(vault: Vault, write_note) -> None:
+    write_note("scratch/gate.md", "---\nlayer: L1\nexpires_at: 2020-01-01\n---\nGate B22.\n")
+    result = run_cli(vault.root, "revise", "scratch/gate", "--append", "Seat 14C.")
+    assert result.exit_code == 0, result.output
+    assert ("! expired at 2020-01-01T00:00:00+00:00: hidden from search, with this change; "
+            "give --ttl, --expires-at or --permanent to make it current") in result.stdout

@@ -379,8 +379,9 @@ class VaultTools:
         "that layer's expiry from now (L4 never expires).\n$layers\n"
         "Pass if_version (the version get, recall or remember gave you) so that a note the user edited "
         "since you read it is not overwritten: that is refused as WriteConflict, nothing is written — call "
-        "get and decide again. Returns {id, path, version, title, layer, expires_at, changed: [fields], previous_title}; "
-        "changed=[] means it already read as asked. Contradictions (text with append, L4 or permanent with "
+        "get and decide again. Returns {id, path, version, title, layer, expires_at, expired, changed: [fields], previous_title}; "
+        "changed=[] means it already read as asked; expired=true (with a notice) means its expires_at has passed, so "
+        "it stays hidden from recall until you give it a later one. Contradictions (text with append, L4 or permanent with "
         "a deadline) and an empty revision are errors and change nothing."
     ))
     async def revise(
@@ -398,10 +399,15 @@ class VaultTools:
         remove_tags: Annotated[list[Tag] | None, Field(description="Tags to remove.")] = None,
         if_version: Annotated[str | None, Field(min_length=1, description="Only if the note is still at this version (from get, recall or remember).")] = None,
     ) -> dict[str, Any]:
-        return await self.service.call(lambda vault: vault.revise(
+        revised = await self.service.call(lambda vault: vault.revise(
             note, text=text, append=append, title=title, layer=layer, ttl=ttl, expires_at=expires_at,
             permanent=permanent, add_tags=add_tags or (), remove_tags=remove_tags or (), if_version=if_version).as_dict(),
             progress=context)
+        if revised["expired"]:
+            # Said in words: an agent that appended a current fact would otherwise expect to recall it.
+            revised["notice"] = (f"EXPIRED at {revised['expires_at']}: this note is hidden from recall, with what you "
+                                 "just wrote; to keep it current, revise it with ttl, expires_at or permanent=true")
+        return revised
 
     @vault_tool(READ_ONLY, (
         "Search memory by meaning and keywords (hybrid vectors + BM25). Call it before answering "

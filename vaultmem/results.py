@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from .dating import DEFAULT_DATE_PROPERTIES, DateProperties, note_problems
 from .fields import alias_key, aliases_of
-from .lifecycle import is_absent, is_expired_us
+from .lifecycle import is_absent, is_expired_us, resolve_now
 
 if TYPE_CHECKING:
     from .daily_format import DailyFormat
@@ -155,15 +155,21 @@ class Revised:
     yours_left_uncommitted: list[str] = field(default_factory=list)  # committed with vaultmem's change only: your own edit in them stays uncommitted
     resolved_from: Resolution | None = None
     previous_title: str | None = None  # the title before, when it changed (given, or made anew from a new text)
+    # Its expires_at had passed when it was revised: what was written is hidden from search until a
+    # later expiry is given. Without it a caller that appended a current fact to a note a person had
+    # let expire took it for recalled.
+    expired: bool = False
 
     @classmethod
     def of(cls, after: Note, changed: list[str], write: VaultWrite, resolved_from: Resolution | None,
-           title_before: str | None = None) -> Revised:
-        """The note as revise left it (``after``: parsed from the bytes it wrote, or found)."""
-        from .notes import expiry_text
+           title_before: str | None = None, now: datetime | None = None) -> Revised:
+        """The note as revise left it (``after``: parsed from the bytes it wrote, or found), at ``now``."""
+        from .notes import expiry_text, timestamp_or_none
 
+        deadline = None if after.permanent else timestamp_or_none(after.expires_at)
         return cls(id=after.id, path=after.path, version=after.version, title=after.title, layer=after.layer,
                    expires_at=None if after.permanent else expiry_text(after.expires_at), tags=after.tags,
+                   expired=deadline is not None and deadline <= resolve_now(now),
                    changed=changed, expiry_invalid=after.expiry_invalid, commit=write.commit, not_committed=write.not_committed,
                    yours_left_uncommitted=write.yours_left_uncommitted, resolved_from=resolved_from,
                    previous_title=title_before if "title" in changed else None)

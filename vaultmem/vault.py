@@ -409,7 +409,7 @@ class Vault:
             if revised.change is not None:
                 write.record(revised.change)
                 write.message = revised.commit_message()
-        return Revised.of(revised.after, revised.changed, write, located.resolved_from, revised.title_before)
+        return Revised.of(revised.after, revised.changed, write, located.resolved_from, revised.title_before, revision.moment)
 
     @heals
     def forget(self, note: str, hard: bool = False) -> Forgotten:
