@@ -434,6 +434,26 @@ def test_an_agent_is_told_the_tools_it_can_call_not_a_command_to_run(vault_dir: 
     run(scenario)
 
 
+def test_a_note_whose_yaml_does_not_load_names_the_tools_that_leave_it_alone(vault_dir: Path, write_note: Callable[..., Path],
+                                                                          log: Path) -> None:
+    """Was: check's and get's fix for such a note told an agent over MCP that "check --fix, expire
+    and consolidate leave it alone": a flag of a command it has no shell for."""
+    write_note("dana.md", "---\ntitle: Dana: prefers async\nlayer: L3\n---\nDana prefers async updates.\n")
+    fix = ("fix the YAML (quote values containing ': ' or '{{'); until then only its layer line(s) are read; "
+           "the expire and consolidate tools (and the person's `vaultmem check --fix`) leave it alone")
+
+    async def scenario() -> None:
+        async with serve(vault_dir, log) as served:
+            checked = [problem["fix"] for problem in (await served.call("check"))["problems"] if problem["field"] == "frontmatter"]
+            assert checked == [fix]
+            assert [problem["fix"] for problem in (await served.call("get", note="dana.md"))["problems"]] == [fix]
+
+    run(scenario)
+
+    said = run_cli(vault_dir, "check").stdout
+    assert "until then only its layer line(s) are read; check --fix, expire and consolidate leave it alone" in said, said
+
+
 def test_an_index_of_another_embedder_asks_the_agent_for_a_restart_not_a_command(vault_dir: Path,
                                                                                   write_note: Callable[..., Path],
                                                                                   log: Path) -> None:
@@ -844,3 +864,21 @@ def test_a_name_without_its_accents_gets_an_error_naming_the_accented_note(vault
 
     run(scenario)
     assert written.read_text(encoding="utf-8") == text  # the write acted on no guess
+
+
+def test_revise_of_an_expired_note_says_so_and_how_to_make_it_current(vault_dir: Path, write_note: Callable[..., Path], log: Path) -> None:
+    # A person let the note expire by hand; an agent that appended a current fact to it heard
+    # nothing of it and expected to recall what it wrote.
+    write_note("work/db.md", note("Harbor database", "Postgres 16 on RDS.", layer="L3", expires_at="2020-01-01"))
+
+    async def scenario() -> None:
+        async with serve(vault_dir, log) as served:
+            appended = await served.call("revise", note="work/db", append="Replica promoted in November.")
+            assert appended["expired"] is True
+            assert appended["notice"] == ("EXPIRED at 2020-01-01T00:00:00+00:00: this note is hidden from recall, with what "
+                                          "you just wrote; to keep it current, revise it with ttl, expires_at or permanent=true")
+            extended = await served.call("revise", note="work/db", ttl="30d")
+            assert extended["expired"] is False and "notice" not in extended
+            assert [hit["path"] for hit in (await served.call("recall", query="replica promoted"))["hits"]] == ["work/db.md"]
+
+    run(scenario)

@@ -693,20 +693,21 @@ def _yaml_problem(relative: str, error: BaseException, salvaged: Mapping[str, An
     where, reason = yaml_failure(error)
     reason += _unclosed_hint(block)
     read = ", ".join(key for key in SALVAGED_KEYS if key in salvaged)
-    meanwhile = (f"until then only its {read} line(s) are read" if read else "until then it has no metadata") + "; check --fix, expire and consolidate leave it alone"
+    meanwhile = Spelled(f"until then only its {read} line(s) are read; " if read else "until then it has no metadata; ",
+                        JOBS_LEAVE_IT_ALONE)
     if isinstance(error, FrontmatterTooLarge):
         return Problem(relative, "frontmatter", f"YAML is not loaded: {reason}",
-                       f"shorten the frontmatter (or remove the aliases); {meanwhile}")
+                       Spelled("shorten the frontmatter (or remove the aliases); ", *meanwhile.parts))
     if "unhashable key" in str(error):
         # A template outside the templates folder Obsidian's settings name (or with none named):
         # the fix is to say it is one, not to quote what the template means to be filled in.
         return Problem(relative, "frontmatter", f"YAML does not load{where}: {reason} (a template placeholder such as "
-                       "{{date}}?)", f"if this note is a template, add it to exclude in .vaultmem.toml "
+                       "{{date}}?)", Spelled(f"if this note is a template, add it to exclude in .vaultmem.toml "
                        f"(\"{_exclude_pattern(relative)}\") or move it into the folder Obsidian's Settings → Templates "
                        f"→ Template folder location names (a vault may name none yet); else quote "
-                       f"the values holding '{{{{'; {meanwhile}")
+                       f"the values holding '{{{{'; ", *meanwhile.parts))
     return Problem(relative, "frontmatter", f"YAML does not load{where}: {reason}",
-                   f"fix the YAML (quote values containing ': ' or '{{{{'); {meanwhile}")
+                   Spelled("fix the YAML (quote values containing ': ' or '{{'); ", *meanwhile.parts))
 
 
 def _unclosed_hint(block: FrontmatterBlock | None) -> str:
@@ -734,6 +735,10 @@ def _exclude_pattern(relative: str) -> str:
 
 
 # check --fix is not an MCP tool (adr/0011): an agent is told what it can do itself, and what the person can.
+# Which of vaultmem's own jobs leave a note whose YAML does not load alone: an agent hears its tools.
+JOBS_LEAVE_IT_ALONE = Operation("check --fix, expire and consolidate leave it alone",
+                                "Vault.check(fix=True), Vault.expire() and Vault.consolidate() leave it alone",
+                                "the expire and consolidate tools (and the person's `vaultmem check --fix`) leave it alone")
 STAMP_EXPIRY = Operation("run `vaultmem check --fix` to stamp created + the layer TTL",
                          "run Vault.check(fix=True) to stamp created + the layer TTL",
                          "revise it with ttl or expires_at (or ask the person to run `vaultmem check --fix`, "
