@@ -19,7 +19,7 @@ import pytest
 from helpers import REPO, hold_commit_lock, run_cli, run_json
 from vaultmem import AmbiguousNote, GitError, PathOutsideVault, Vault, gitops, merge_markers
 from vaultmem.embedders import HashingEmbedder, TokenSums
-from vaultmem.errors import NotInRecentHistory, WriteLockBusy
+from vaultmem.errors import NoteNotFound, NotInRecentHistory, WriteLockBusy
 from vaultmem.unit_of_work import WritePath
 
 NOW = "2026-11-30T12:00:00+00:00"
@@ -1184,3 +1184,39 @@ def test_check_fix_stamps_nothing_into_a_note_git_holds_unmerged_and_get_says_wh
     assert "`git show :2:./people/rui.md` is your side" in conflict["fix"], shown
     git(repo, "add", "people/rui.md")
     assert not [problem for problem in run_json(repo, "get", "people/rui.md")["problems"] if problem["field"] == "conflict"]
+
+
+# ---------------------------------------------------------------- a NOTE that left the vault, asked of get and revise
+
+
+def test_get_of_a_note_a_person_deleted_says_it_left_the_vault_and_in_which_commit(repo: Path, write_note) -> None:
+    # Was "no note matches '01M8DANA…'. Name a note by its id, …": an agent that named it by the
+    # id it was given took its id for wrong, not the memory for deleted.
+    dana(repo, write_note)
+    git(repo, "rm", "-q", "memories/dana-tea.md")
+    commit_all(repo, "remove dana")
+    deleting = git(repo, "rev-parse", "HEAD").strip()
+    with pytest.raises(NoteNotFound) as raised:
+        Vault(repo).get(DANA_ID)
+    assert str(raised.value).startswith(f"no note matches '{DANA_ID}' now: memories/dana-tea.md is no longer in the vault: "
+                                        f"deleted in commit {deleting[:10]}")
+    result = run_cli(repo, "get", DANA_ID)
+    assert result.exit_code == 1 and f"deleted in commit {deleting[:10]}" in result.stderr, result.output
+    assert "`vaultmem history " in result.stderr, result.stderr
+
+
+def test_get_and_revise_by_the_old_path_of_a_note_a_person_renamed_find_it_where_it_lives(repo: Path, write_note) -> None:
+    dana(repo, write_note)
+    os.makedirs(repo / "people", exist_ok=True)
+    os.rename(repo / "memories/dana-tea.md", repo / "people/dana.md")  # not committed: Obsidian's rename
+    vault = Vault(repo)
+    shown = vault.get("memories/dana-tea.md")
+    assert (shown.path, shown.id) == ("people/dana.md", DANA_ID)
+    assert str(shown.resolved_from) == "'memories/dana-tea.md' resolved through its old name"
+    assert vault.revise("memories/dana-tea.md", append="Hojicha in winter.").path == "people/dana.md"
+
+
+def test_a_name_no_live_note_and_no_removed_note_had_is_still_plainly_not_found(repo: Path) -> None:
+    with pytest.raises(NoteNotFound) as raised:
+        Vault(repo).get("memories/never-was")
+    assert type(raised.value) is NoteNotFound and str(raised.value).startswith("no note matches 'memories/never-was'.")

@@ -882,3 +882,35 @@ def test_revise_of_an_expired_note_says_so_and_how_to_make_it_current(vault_dir:
             assert [hit["path"] for hit in (await served.call("recall", query="replica promoted"))["hits"]] == ["work/db.md"]
 
     run(scenario)
+
+
+def test_an_agent_is_told_a_memory_left_the_vault_and_finds_a_renamed_one_by_its_old_path(vault_dir: Path, write_note: Callable[..., Path],
+                                                                                          log: Path) -> None:
+    """Was: "no note matches" for the id the agent was given (a person deleted the note) and for
+    the path it kept (a person renamed the note in Obsidian)."""
+    def git(*args: str) -> str:
+        return subprocess.run(["git", *args], cwd=vault_dir, check=True, capture_output=True, text=True).stdout
+
+    git("init", "-q")
+    git("config", "user.email", "maya@example.com")
+    git("config", "user.name", "Maya")
+    write_note("memories/parking.md", "---\nid: 01M8PARK\nlayer: L3\n---\nParking code 4471.\n")
+    write_note("memories/db.md", "---\nid: 01M8DB\nlayer: L3\n---\nPostgres 16 on RDS.\n")
+    git("add", "-A")
+    git("commit", "-qm", "first")
+    git("rm", "-q", "memories/parking.md")
+    git("commit", "-qm", "not needed any more")
+    deleting = git("rev-parse", "HEAD").strip()
+    (vault_dir / "memories/db.md").rename(vault_dir / "memories/Harbor DB.md")
+
+    async def scenario() -> None:
+        async with serve(vault_dir, log) as served:
+            said = await served.error("get", note="01M8PARK")
+            assert said.endswith(f"RemovedNote: no note matches '01M8PARK' now: memories/parking.md is no longer in the vault: "
+                                 f"deleted in commit {deleting[:10]}; its last text is kept in git (the person's `vaultmem "
+                                 "history 01M8PARK` lists its commits), so it can be restored if it is wanted back"), said
+            shown = await served.call("get", note="memories/db.md")
+            assert shown["path"] == "memories/Harbor DB.md"
+            assert shown["resolved_from"] == {"reference": "memories/db.md", "via": "old name"}
+
+    run(scenario)

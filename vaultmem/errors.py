@@ -311,6 +311,23 @@ class ArchivedNote(NoteNotFound):
         )
 
 
+class RemovedNote(NoteNotFound):
+    """A NOTE argument that names no live note, but a note git saw leave the vault (gone.py):
+    deleted or moved away by a person, or by vaultmem, committed or not."""
+
+    def __init__(self, note: str, gone: object) -> None:
+        self.note = note
+        self.gone = gone  # a gone.Gone: where the note went, and in which commit
+        VaultmemError.__init__(self, Spelled(
+            f"no note matches {note!r} now: {gone}; its last text is kept in git (", _history_of(note),
+            " lists its commits), so it can be restored if it is wanted back"))
+
+
+def _history_of(note: str) -> Operation:
+    command = f"`vaultmem history {note}`"
+    return Operation(command, f"Vault.history({note!r})", f"the person's {command}")
+
+
 class NotInRecentHistory(NoteNotFound):
     """A NOTE argument that names no note, and no removed note in the commits ``history`` reads."""
 

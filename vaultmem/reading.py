@@ -13,8 +13,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from .errors import NoteNotFound, NotInRecentHistory
-from .gone import RenamedTo, find_removed
+from .errors import NoteNotFound, NotInRecentHistory, RemovedNote
+from .gone import Gone, RenamedTo, find_removed
 from .lifecycle import resolve_now, to_epoch_us
 from .notes import Note, Problem, read_note, text_values
 from .resolution import Resolution, locate, locate_on_disk
@@ -76,7 +76,11 @@ def _removed_history(index: DerivedIndex, reference: str, missing: NoteNotFound)
     from .gitops import REMOVAL_SCAN_COMMITS, history
 
     paths = index.paths
-    found, truncated = find_removed(paths, index.store.notes, reference)
+    if isinstance(missing, RemovedNote) and isinstance(missing.gone, Gone):
+        found: Gone | RenamedTo | None = missing.gone  # locate asked git already
+        truncated = False
+    else:
+        found, truncated = find_removed(paths, index.store.notes, reference)
     if isinstance(found, RenamedTo):
         return History(history(paths.root, found.path), found.path, Resolution(reference, "old name"))
     if found is not None:

@@ -41,7 +41,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from .errors import AmbiguousNote, ArchivedNote, ExcludedNote, NoteNotFound, PathOutsideVault, UsageError
+from .errors import AmbiguousNote, ArchivedNote, ExcludedNote, NoteNotFound, PathOutsideVault, RemovedNote, UsageError
 from .fields import name_fold, name_form, name_key
 from .lifecycle import is_expired_us, resolve_now, to_epoch_us
 from .notes import ALIASES, SUCCESSOR_FIELDS
@@ -66,7 +66,7 @@ class Resolution:
     """How a reference that is not the note's own id, path or file name found the note."""
 
     reference: str  # what the caller gave
-    via: str  # "merged_from", "supersedes", "aliases" or "title"; "old name" (history only: gone.py)
+    via: str  # "merged_from", "supersedes", "aliases" or "title"; "old name" (a renamed note's, from git: gone.py)
 
     def as_dict(self) -> dict[str, Any]:
         return {"reference": self.reference, "via": self.via}
@@ -95,7 +95,38 @@ def locate(index: DerivedIndex, reference: str, now: object = None, *, refresh: 
             return _locate(index, spelling, now, refresh)
         except NoteNotFound:
             continue  # nothing answers to it with its spaces: the stripped spelling is asked next
-    return _locate(index, stripped, now, refresh)
+    try:
+        return _locate(index, stripped, now, refresh)
+    except NoteNotFound as missing:
+        if type(missing) is not NoteNotFound:
+            raise  # archived, excluded: already says where it is
+        return _left_the_vault(index, reference, missing)
+
+
+def _left_the_vault(index: DerivedIndex, reference: str, missing: NoteNotFound) -> Located:
+    """A reference no live note answers to, asked of git (gone.py, as ``history`` asks it): the
+    old path or name of a note a person renamed names it where it lives now (via "old name"),
+    and one that was deleted or moved away raises :class:`RemovedNote`, saying where and in
+    which commit. Without it an agent told "no note matches" for the id it was given took the
+    id for wrong, not the memory for deleted; and a path it kept stopped working at a rename."""
+    from .gitops import is_repository
+    from .gone import RenamedTo, find_removed
+
+    if not is_repository(index.paths.root):
+        raise missing
+    try:
+        found, _older_unread = find_removed(index.paths, index.store.notes, reference)
+    except AmbiguousNote:
+        # Several removed notes had that name: no live note answers to it, and a write must
+        # not act on a guess; "no note matches" stays the truth (history lists them).
+        raise missing from None
+    if isinstance(found, RenamedTo):
+        row = next((row for row in index.store.notes.find(found.path) if row.path == found.path), None)
+        if row is not None:
+            return Located(row, Resolution(reference, "old name"))
+    if found is None or isinstance(found, RenamedTo):
+        raise missing
+    raise RemovedNote(reference, found) from None
 
 
 def spellings(reference: str) -> list[str]:
