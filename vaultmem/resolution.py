@@ -209,16 +209,13 @@ def locate_on_disk(index: DerivedIndex, reference: str, *, refresh: bool = True)
     located = locate(index, reference, refresh=refresh)
     if index.paths.absolute(located.row.path).is_file():
         return located
+    # The file moved or vanished a moment ago: bring the index in line with the files and look
+    # again. Syncing its old path alone dropped the row, and a note a person had just renamed
+    # or moved (Obsidian keeps its id) was answered "no note matches" by a write by id: an
+    # agent took its memory for gone and wrote it again.
     gone = located.row
-    index.indexer.sync_paths([gone.path])  # the file moved or vanished a moment ago
-    try:
-        return locate(index, reference, refresh=False)
-    except NoteNotFound:
-        # Renamed or moved by a person (Obsidian keeps the id) since the index saw it: find
-        # where it went. Without this a write by id answered "no note matches" for a live
-        # note, and an agent took its memory for gone and wrote it again.
-        index.ensure_current()
-        return _as_known_before(locate(index, reference, refresh=False), gone)
+    index.ensure_current()
+    return _as_known_before(locate(index, reference, refresh=False), gone)
 
 
 def _as_known_before(moved: Located, gone: NoteRow) -> Located:
