@@ -4,45 +4,13 @@ from __future__ import annotations
 
 import codecs
 import random
-import re
 
 import pytest
+from line_by_line import first_conflict as first_conflict_line_by_line
+from line_by_line import first_conflict_walk
 
-from vaultmem.markdown import code_ranges
 from vaultmem.merge_markers import ConflictSpan, first_conflict, utf16_with_byte_markers
 from vaultmem.notes import decode
-
-_OPENING = re.compile(r"<{7}(?: |$)")
-_MIDDLE = re.compile(r"={7}$")
-_CLOSING = re.compile(r">{7}(?: |$)")
-
-
-def first_conflict_line_by_line(text: str) -> ConflictSpan | None:
-    """first_conflict as it was until 2026-12-01: every line of ``text`` walked in Python."""
-    return _walk(text)[0]
-
-
-def _walk(text: str) -> tuple[ConflictSpan | None, int]:
-    """(first_conflict_line_by_line, how many runs it passed as inside code before)."""
-    in_code = 0
-    opening = middle = None
-    opening_at = offset = 0
-    code: list[tuple[int, int]] | None = None
-    for number, line in enumerate(text.splitlines(keepends=True), start=1):
-        start, offset = offset, offset + len(line)
-        line = line.rstrip("\r\n")
-        if _OPENING.match(line):
-            opening, middle, opening_at = number, None, start
-        elif opening is not None and _MIDDLE.match(line):
-            middle = number
-        elif middle is not None and opening is not None and _CLOSING.match(line):
-            code = code_ranges(text) if code is None else code
-            if not any(block_start <= opening_at and offset <= block_end for block_start, block_end in code):
-                return ConflictSpan(opening, number), in_code
-            opening = middle = None
-            in_code += 1
-    return None, in_code
-
 
 _MARKER_LINES = (
     "<<<<<<<", "<<<<<<< HEAD", "<<<<<<< ours:notes.md", "<<<<<<<<", "<<<<<<", " <<<<<<< HEAD", "<<<<<<<\t", "<<<<<<< ",
@@ -104,7 +72,7 @@ def test_first_conflict_finds_on_generated_texts_what_the_line_by_line_walk_foun
     outcomes: dict[str, int] = {}
     for round_ in range(30_000):
         text = _generated(chooser)
-        expected, passed_in_code = _walk(text)
+        expected, passed_in_code = first_conflict_walk(text)
         assert first_conflict(text) == expected, (round_, text)
         outcome = "conflict" if expected is not None else "none"
         outcomes[outcome] = outcomes.get(outcome, 0) + 1
