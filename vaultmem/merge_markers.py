@@ -19,7 +19,7 @@ from __future__ import annotations
 import bisect
 import re
 import shlex
-from collections.abc import Collection, Iterator, Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -55,39 +55,56 @@ def first_conflict(text: str) -> ConflictSpan | None:
     Only the marker lines are read in Python: they are found with ``str.find``, and the code
     blocks from the lines holding a fence (:func:`markdown.fenced_blocks`). Walking every line
     cost a 5 MB pasted log that shows the markers ~110 ms on each read of it (adr/0018)."""
-    opening: int | None = None
-    middle: int | None = None
+    lines = _MarkerLines(text)
     blocks: list[tuple[int, int]] | None = None
-    for mark, start in _marker_lines(text):
-        if mark == "<":
-            opening, middle = start, None
-        elif mark == "=" and opening is not None:
-            middle = start
-        elif mark == ">" and middle is not None and opening is not None:
-            blocks = fenced_blocks(text) if blocks is None else blocks
-            if not _inside_code(text, blocks, opening, _line_end(text, start)):
-                return ConflictSpan(_line_number(text, opening), _line_number(text, start))
-            opening = middle = None
+    opening = lines.following("<", 0)
+    while opening < len(text):
+        # After an opening, the next opening starts over and ``>>>>>>>`` lines are nothing yet.
+        middle, reopening = lines.following("=", opening + 1), lines.following("<", opening + 1)
+        if reopening < middle:
+            opening = reopening
+            continue
+        # After a middle, the next opening starts over and more ``=======`` lines change nothing.
+        closing, reopening = lines.following(">", middle + 1), lines.following("<", middle + 1)
+        if reopening < closing:
+            opening = reopening
+            continue
+        if closing >= len(text):
+            return None
+        blocks = fenced_blocks(text) if blocks is None else blocks
+        if not _inside_code(text, blocks, opening, _line_end(text, closing)):
+            return ConflictSpan(_line_number(text, opening), _line_number(text, closing))
+        opening = lines.following("<", closing + 1)
     return None
 
 
 # What ``str.splitlines`` ends a line at (``\r\n`` is one break), and a line's break.
 _LINE_BREAKS = "\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"
 _LINE_BREAK = re.compile("\r\n|[" + _LINE_BREAKS + "]")
-_MARKS = ("<" * 7, "=" * 7, ">" * 7)
+_MARK_RUN = re.compile("<+|=+|>+")
 # What may follow a marker's seven marks on its line: its line break (\r or \n: another break
 # stays part of the line, and so the line is no marker), the text's end, or a space and a label.
 _AFTER_MARKS = {"<": ("", "\r", "\n", " "), "=": ("", "\r", "\n"), ">": ("", "\r", "\n", " ")}
 
 
-def _marker_lines(text: str) -> Iterator[tuple[str, int]]:
-    """(``<``, ``=`` or ``>``, offset) of each marker line of ``text`` (:func:`first_conflict`), in order."""
-    following = {mark: _next_marker_line(text, mark, 0) for mark in _MARKS}
-    while any(start >= 0 for start in following.values()):
-        mark = min((mark for mark, start in following.items() if start >= 0), key=following.__getitem__)
-        start = following[mark]
-        yield mark[0], start
-        following[mark] = _next_marker_line(text, mark, start + len(mark))
+class _MarkerLines:
+    """The marker lines of one text by kind, each kind looked for from where it was last found
+    on: :func:`first_conflict` asks for each kind further on each time, so the text is searched
+    about once per kind, however many marker lines it holds."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.found: dict[str, tuple[int, int]] = {}  # kind: (looked for from, found at)
+
+    def following(self, kind: str, position: int) -> int:
+        """Where the first ``kind`` (``<``, ``=``, ``>``) marker line at or after ``position``
+        starts; the text's length when there is none."""
+        looked_from, found = self.found.get(kind, (len(self.text), -1))
+        if not looked_from <= position <= found:
+            start = _next_marker_line(self.text, kind * 7, position)
+            found = len(self.text) if start < 0 else start
+            self.found[kind] = (position, found)
+        return found
 
 
 def _next_marker_line(text: str, mark: str, position: int) -> int:
@@ -97,8 +114,9 @@ def _next_marker_line(text: str, mark: str, position: int) -> int:
         after = text[start + len(mark):start + len(mark) + 1]
         if (start == 0 or text[start - 1] in _LINE_BREAKS) and after in _AFTER_MARKS[mark[0]]:
             return start
-        # The marks up to start + 7 follow a mark: no line starts among them.
-        start = text.find(mark, start + len(mark))
+        # No line starts inside a run of marks: past it (one find per mark in a line of a million).
+        run = _MARK_RUN.match(text, start)
+        start = text.find(mark, run.end() if run else start + len(mark))
     return -1
 
 
