@@ -16,6 +16,7 @@ text: :func:`utf16_with_byte_markers` reads such a file with its markers as line
 
 from __future__ import annotations
 
+import bisect
 import re
 import shlex
 from collections.abc import Collection, Sequence
@@ -23,11 +24,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .errors import UnmergedNote, UnresolvedConflict
-from .markdown import code_ranges
+from .markdown import fenced_blocks, inline_code_spans
 
-_OPENING = re.compile(r"<{7}(?: |$)")
-_MIDDLE = re.compile(r"={7}$")
-_CLOSING = re.compile(r">{7}(?: |$)")
 # A marker line written as single bytes, at a line start (after a 0x0A byte), with its line
 # break: in UTF-16 text a 0x0A byte followed by seven 0x3C bytes would be the letters U+3C0A
 # U+3C3C U+3C3C U+3C3C, rare CJK (and they must be followed by a marker's space or line break).
@@ -45,28 +43,111 @@ class ConflictSpan:
 def first_conflict(text: str) -> ConflictSpan | None:
     """The first ``<<<<<<<`` … ``=======`` … ``>>>>>>>`` run of marker lines, in this order
     at line starts (git's default marker size), that is not inside one fenced code block;
-    ``None`` when there is none.
+    ``None`` when there is none. Lines are those of ``str.splitlines`` (a form feed or U+2028
+    ends one too), and a marker line is one that, without its ``\\r``/``\\n`` line break, is
+    seven marks alone or (``<``, ``>``) seven marks, a space and a label.
 
     A run inside a code block is a note showing what a conflict looks like (a vault's notes
     on git): taken for the person's merge, the note failed ``check`` and was refused every
     edit for good (a review). A real conflict whose two sides both fall inside one code
-    block is missed so — rarer, and ``git status`` still names the file."""
-    opening = middle = None
-    opening_at = offset = 0
-    code: list[tuple[int, int]] | None = None
-    for number, line in enumerate(text.splitlines(keepends=True), start=1):
-        start, offset = offset, offset + len(line)
-        line = line.rstrip("\r\n")
-        if _OPENING.match(line):
-            opening, middle, opening_at = number, None, start
-        elif opening is not None and _MIDDLE.match(line):
-            middle = number
-        elif middle is not None and opening is not None and _CLOSING.match(line):
-            code = code_ranges(text) if code is None else code
-            if not any(block_start <= opening_at and offset <= block_end for block_start, block_end in code):
-                return ConflictSpan(opening, number)
-            opening = middle = None
+    block is missed so — rarer, and ``git status`` still names the file.
+
+    Only the marker lines are read in Python: they are found with ``str.find``, and the code
+    blocks from the lines holding a fence (:func:`markdown.fenced_blocks`). Walking every line
+    cost a 5 MB pasted log that shows the markers ~110 ms on each read of it (adr/0018)."""
+    lines = _MarkerLines(text)
+    blocks: list[tuple[int, int]] | None = None
+    opening = lines.following("<", 0)
+    while opening < len(text):
+        # After an opening, the next opening starts over and ``>>>>>>>`` lines are nothing yet.
+        middle, reopening = lines.following("=", opening + 1), lines.following("<", opening + 1)
+        if reopening < middle:
+            opening = reopening
+            continue
+        # After a middle, the next opening starts over and more ``=======`` lines change nothing.
+        closing, reopening = lines.following(">", middle + 1), lines.following("<", middle + 1)
+        if reopening < closing:
+            opening = reopening
+            continue
+        if closing >= len(text):
+            return None
+        blocks = fenced_blocks(text) if blocks is None else blocks
+        if not _inside_code(text, blocks, opening, _line_end(text, closing)):
+            return ConflictSpan(_line_number(text, opening), _line_number(text, closing))
+        opening = lines.following("<", closing + 1)
     return None
+
+
+# What ``str.splitlines`` ends a line at (``\r\n`` is one break), and a line's break.
+_LINE_BREAKS = "\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"
+_LINE_BREAK = re.compile("\r\n|[" + _LINE_BREAKS + "]")
+_MARK_RUN = re.compile("<+|=+|>+")
+# What may follow a marker's seven marks on its line: its line break (\r or \n: another break
+# stays part of the line, and so the line is no marker), the text's end, or a space and a label.
+_AFTER_MARKS = {"<": ("", "\r", "\n", " "), "=": ("", "\r", "\n"), ">": ("", "\r", "\n", " ")}
+
+
+class _MarkerLines:
+    """The marker lines of one text by kind, each kind looked for from where it was last found
+    on: :func:`first_conflict` asks for each kind further on each time, so the text is searched
+    about once per kind, however many marker lines it holds."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.found: dict[str, tuple[int, int]] = {}  # kind: (looked for from, found at)
+
+    def following(self, kind: str, position: int) -> int:
+        """Where the first ``kind`` (``<``, ``=``, ``>``) marker line at or after ``position``
+        starts; the text's length when there is none."""
+        looked_from, found = self.found.get(kind, (len(self.text), -1))
+        if not looked_from <= position <= found:
+            start = _next_marker_line(self.text, kind * 7, position)
+            found = len(self.text) if start < 0 else start
+            self.found[kind] = (position, found)
+        return found
+
+
+def _next_marker_line(text: str, mark: str, position: int) -> int:
+    """Where the first line from ``position`` on that is a ``mark`` marker line starts; -1: none."""
+    start = text.find(mark, position)
+    while start >= 0:
+        after = text[start + len(mark):start + len(mark) + 1]
+        if (start == 0 or text[start - 1] in _LINE_BREAKS) and after in _AFTER_MARKS[mark[0]]:
+            return start
+        # No line starts inside a run of marks: past it (one find per mark in a line of a million).
+        run = _MARK_RUN.match(text, start)
+        start = text.find(mark, run.end() if run else start + len(mark))
+    return -1
+
+
+def _line_end(text: str, start: int) -> int:
+    """The end of the line starting at ``start``, after its line break (as splitlines keeps it)."""
+    found = _LINE_BREAK.search(text, start)
+    return len(text) if found is None else found.end()
+
+
+def _line_number(text: str, start: int) -> int:
+    """The 1-based number, as splitlines counts, of the line starting at ``start``: no
+    ``\\r\\n`` is cut in two there."""
+    breaks = text.count("\n", 0, start)
+    if "\r" in text:
+        breaks += text.count("\r", 0, start) - text.count("\r\n", 0, start)
+    return 1 + breaks + sum(text.count(other, 0, start) for other in _LINE_BREAKS[2:] if other in text)
+
+
+def _inside_code(text: str, blocks: Sequence[tuple[int, int]], start: int, end: int) -> bool:
+    """Whether ``text[start:end]`` is inside one of the code ranges :func:`markdown.code_ranges`
+    finds: a fenced block of ``blocks`` (:func:`markdown.fenced_blocks`), or an inline span —
+    which lies on one ``\\n`` line, so only a run without a ``\\n`` (lone ``\\r`` breaks) is in one."""
+    holder = bisect.bisect_right(blocks, (start, len(text) + 1)) - 1
+    if holder >= 0 and end <= blocks[holder][1]:
+        return True  # ranges do not overlap: only the last to open before start can hold it
+    if text.find("\n", start, end) >= 0:
+        return False
+    line_start = text.rfind("\n", 0, start) + 1
+    line_end = text.find("\n", start)
+    line = text[line_start:] if line_end < 0 else text[line_start:line_end]  # a \r at its end is in no span
+    return any(line_start + left <= start and end <= line_start + right for left, right in inline_code_spans(line))
 
 
 def require_resolved(relative: str, content: str | bytes) -> None:

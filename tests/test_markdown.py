@@ -1,0 +1,95 @@
+"""markdown.code_ranges reads only the fence lines and the lines holding a backtick, and finds
+what a parse of every line found."""
+
+from __future__ import annotations
+
+import random
+import time
+
+import line_by_line
+
+from vaultmem.markdown import code_ranges, without_query_blocks
+from vaultmem.passages import sections
+
+_PIECES = (
+    "```", "```sh", "```js `bad info`", "````", "`````markdown", "~~~", "~~~~", "~~~ python", "- ```python", "1. ```",
+    "> ```", "> > ~~~", "  ```", "    ```", "\t~~~", "``", "~~", "```  ", "~~~`", "``` ```",
+    "plain words", "", "# Heading", "a `span` b", "`unpaired", "``two`` and `one`", "`` a ` b ``", "x ``` y",
+    "`a` `b` `c`", "```inline``` text", "~~~~~~", "- item", "> quote `q`", "`", "``", "```\t", "%% `x` %%",
+    "# Heading one", "## Two ##", "   ### three", "    # four (code)", "\t# tab", "#no space", "#", "# ", "####### seven",
+    "x # not", "```dataview", "~~~ Query", "````  tasks", "```base", "``` compressed-json", "```dataviewjs x", "%%",
+    "<!-- c -->", "``dataview",
+)
+_ENDINGS = ("\n", "\r\n", "\r", "\n\n")
+
+
+def _generated(chooser: random.Random) -> str:
+    """Fence, backtick and plain lines in any order (so fences close, nest, or never close),
+    ended by LF, CRLF, a lone CR (no line end to Markdown) or a blank line; the text may end
+    without a line end, or in the middle of a CRLF."""
+    style = chooser.choice(["lf", "crlf", "mixed"])
+    pieces = []
+    for _ in range(chooser.randint(0, 30)):
+        ending = {"lf": "\n", "crlf": "\r\n"}.get(style) or chooser.choice(_ENDINGS)
+        pieces.append(chooser.choice(_PIECES) + ending)
+    text = "".join(pieces)
+    return text[:-1] if text and chooser.random() < 0.3 else text
+
+
+def test_code_ranges_finds_on_generated_texts_what_a_parse_of_every_line_found() -> None:
+    chooser = random.Random(12_01)
+    blocks = spans = 0
+    for round_ in range(20_000):
+        text = _generated(chooser)
+        expected = line_by_line.code_ranges(text)
+        assert code_ranges(text) == expected, (round_, text)
+        blocks += sum("\n" in text[start:end] for start, end in expected)
+        spans += sum("\n" not in text[start:end] for start, end in expected)
+    assert blocks > 10_000, blocks
+    assert spans > 10_000, spans
+
+
+def test_code_ranges_of_a_long_log_with_stray_fences_are_those_of_a_parse_of_every_line() -> None:
+    # A pasted log: far-apart fences, one that never closes megabytes above its end, and
+    # backticks on many lines, some inside the blocks.
+    chooser = random.Random(3)
+    lines = ["A line of the log, `code` here and there, ``a`b`` too.", "plain words of the log", "```", "~~~~",
+             "```sh", "~~~", "x ` y", "````"]
+    for ending in ("\n", "\r\n"):
+        text = ending.join(chooser.choice(lines) if chooser.random() < 0.2 else lines[1] for _ in range(60_000))
+        text = "`````never closed" + ending + text
+        expected = line_by_line.code_ranges(text)
+        assert code_ranges(text) == expected
+        assert len(expected) > 2_000
+        assert expected[0][0] > 0
+
+
+def test_sections_on_generated_texts_are_those_of_a_look_at_every_line() -> None:
+    chooser = random.Random(84)
+    headed = 0
+    for round_ in range(10_000):
+        body = _generated(chooser)
+        expected = line_by_line.sections(body)
+        assert sections(body) == expected, (round_, body)
+        headed += sum(bool(section.headings) for section in expected)
+    assert headed > 5_000, headed
+
+
+def test_without_query_blocks_on_generated_texts_is_what_one_search_for_a_query_fence_gave() -> None:
+    chooser = random.Random(208)
+    changed = 0
+    for round_ in range(10_000):
+        text = _generated(chooser)
+        expected = line_by_line.without_query_blocks(text)
+        assert without_query_blocks(text) == expected, (round_, text)
+        changed += expected != text
+    assert changed > 1_000, changed
+
+
+def test_a_line_of_backticks_or_tildes_is_looked_at_for_a_query_fence_in_linear_time() -> None:
+    # The query fence's regex, searched for, tried every backtick of a run to the run's end:
+    # 20,000 backticks took 9 s, 40,000 took 36 s (a pasted minified file, a drawn line).
+    started = time.perf_counter()
+    for text in ("a\n" + "`" * 200_000 + "\n", "~" * 200_000, ("`" * 50_000 + "dataview\n") * 2):
+        assert without_query_blocks(text) == text  # no block (the last two fences of 50,000 never close)
+    assert time.perf_counter() - started < 1.0
