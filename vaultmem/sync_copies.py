@@ -17,7 +17,8 @@ from posixpath import dirname, join
 
 from .notes import find_frontmatter
 
-ICLOUD, GOOGLE_DRIVE = "iCloud", "Google Drive"
+# Obsidian's "Duplicate file" names its copy as iCloud does ("Note 1.md"): either made it.
+ICLOUD, GOOGLE_DRIVE = "iCloud or Obsidian's Duplicate file", "Google Drive"
 # The name (without .md) of a copy, with the original's name as the group "name", and the
 # tools that name a copy so (one pattern can be several tools' spelling).
 _COPY_NAMES = (
