@@ -1205,6 +1205,22 @@ def test_get_of_a_note_a_person_deleted_says_it_left_the_vault_and_in_which_comm
     assert "`vaultmem history " in result.stderr, result.stderr
 
 
+def test_explain_of_a_removed_note_says_where_it_went_and_of_a_renamed_one_explains_it_where_it_lives(repo: Path, write_note) -> None:
+    # Was "no note matches …" for both, where get and the writes already said where it went.
+    dana(repo, write_note)
+    os.makedirs(repo / "people", exist_ok=True)
+    os.rename(repo / "memories/dana-tea.md", repo / "people/dana.md")  # not committed: Obsidian's rename
+    explained = Vault(repo).explain("memories/dana-tea.md", "tea")
+    assert explained.path == "people/dana.md"
+    commit_all(repo, "rename dana")
+    git(repo, "rm", "-q", "people/dana.md")
+    commit_all(repo, "remove dana")
+    deleting = git(repo, "rev-parse", "HEAD").strip()
+    with pytest.raises(NoteNotFound) as raised:
+        Vault(repo).explain(DANA_ID, "tea")
+    assert f"deleted in commit {deleting[:10]}" in str(raised.value)
+
+
 def test_get_and_revise_by_the_old_path_of_a_note_a_person_renamed_find_it_where_it_lives(repo: Path, write_note) -> None:
     dana(repo, write_note)
     os.makedirs(repo / "people", exist_ok=True)

@@ -29,7 +29,7 @@ from .lifecycle import format_timestamp, from_epoch_us, is_expired_us, to_epoch_
 from .notes import read_note, text_values
 from .option_names import OptionNames
 from .ranking import NAME_MARGIN, SideHit, match_kind, note_scores, probability
-from .resolution import in_index, spellings
+from .resolution import in_index, left_the_vault, spellings
 from .search import (
     CANDIDATES_MIN,
     Candidates,
@@ -97,8 +97,13 @@ def explain_note(index: DerivedIndex, reference: str, query: str, k: int, *, lay
             for spelling in spelled:
                 index.paths.resolve_inside(spelling)  # a path that leaves the vault is refused, not looked at
             rebuilding = index.store.meta.rebuild_state() == "running"
-            explanation = explain_file(index.paths, spelled, query, k, rebuilding)
-        else:
+            try:
+                explanation = explain_file(index.paths, spelled, query, k, rebuilding)
+            except NoteNotFound as missing:
+                # As get and the writes do: a renamed note's old name explains the note where it
+                # lives now, and a removed one says where it went (resolution.left_the_vault).
+                located = left_the_vault(index, reference, missing)
+        if located is not None:
             try:
                 meta = read_note(index.paths.root, located.row.path).meta
             except NoteReadError:

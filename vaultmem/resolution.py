@@ -100,10 +100,10 @@ def locate(index: DerivedIndex, reference: str, now: object = None, *, refresh: 
     except NoteNotFound as missing:
         if type(missing) is not NoteNotFound:
             raise  # archived, excluded: already says where it is
-        return _left_the_vault(index, reference, missing)
+        return left_the_vault(index, reference, missing)
 
 
-def _left_the_vault(index: DerivedIndex, reference: str, missing: NoteNotFound) -> Located:
+def left_the_vault(index: DerivedIndex, reference: str, missing: NoteNotFound) -> Located:
     """A reference no live note answers to, asked of git (gone.py, as ``history`` asks it): the
     old path or name of a note a person renamed names it where it lives now (via "old name"),
     and one that was deleted or moved away raises :class:`RemovedNote`, saying where and in
