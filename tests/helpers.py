@@ -320,3 +320,15 @@ def hold_commit_lock(repo: Path, seconds: float, how: str = "vaultmem") -> subpr
                               stdout=subprocess.PIPE, text=True, env={**os.environ, "PYTHONPATH": str(REPO)})
     assert holder.stdout is not None and holder.stdout.readline() == "held\n"
     return holder
+
+
+def git(root: Path, *args: str) -> str:
+    """``git *args`` in ``root``, its stdout; a failure raises."""
+    return subprocess.run(["git", *args], cwd=root, check=True, capture_output=True, text=True).stdout
+
+
+def init_repo(root: Path) -> None:
+    """``root`` made a git repository with an author to commit as."""
+    git(root, "init", "-q")
+    git(root, "config", "user.email", "maya@example.com")
+    git(root, "config", "user.name", "Maya")

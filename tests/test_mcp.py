@@ -25,7 +25,7 @@ import pytest
 from mcp import ClientSession
 from mcp.client.stdio import stdio_client
 
-from helpers import REPO, hold_commit_lock, run_cli, snapshot_files, vaultmem_process
+from helpers import REPO, git, hold_commit_lock, init_repo, run_cli, snapshot_files, vaultmem_process
 from vaultmem import parse_timestamp
 from mcp_client import CALL_SECONDS, STARTUP_SECONDS, TOOLS, Progress, Served, note, run, serve, server_parameters
 
@@ -555,17 +555,12 @@ def test_consolidate_is_a_dry_run_unless_applied(vault_dir: Path, write_note: Ca
 
 def test_an_agent_is_told_which_files_were_committed_without_the_persons_own_edit(vault_dir: Path, write_note: Callable[..., Path],
                                                                                    log: Path) -> None:
-    def git(*args: str) -> str:
-        return subprocess.run(["git", *args], cwd=vault_dir, check=True, capture_output=True, text=True).stdout
-
     write_note(".vaultmem.toml", "auto_commit = true\n")
     write_note("work/standup.md", note("Harbor standup", "The Harbor standup is at 9:30.\n\nRoom Tejo.", layer="L3",
                                        expires_at="2099-01-01T00:00:00+00:00"))
-    git("init", "-q")
-    git("config", "user.email", "maya@example.com")
-    git("config", "user.name", "Maya")
-    git("add", "-A")
-    git("commit", "-qm", "first")
+    init_repo(vault_dir)
+    git(vault_dir, "add", "-A")
+    git(vault_dir, "commit", "-qm", "first")
     path = vault_dir / "work/standup.md"
     path.write_text(path.read_text(encoding="utf-8") + "\nMY OWN LINE\n", encoding="utf-8")
 
@@ -576,7 +571,7 @@ def test_an_agent_is_told_which_files_were_committed_without_the_persons_own_edi
             assert revised["yours_left_uncommitted"] == ["work/standup.md"]
 
     run(scenario)
-    assert "MY OWN LINE" not in git("show", "HEAD:work/standup.md") and "MY OWN LINE" in path.read_text(encoding="utf-8")
+    assert "MY OWN LINE" not in git(vault_dir, "show", "HEAD:work/standup.md") and "MY OWN LINE" in path.read_text(encoding="utf-8")
 
 
 def test_revise_supersede_and_merged_ids_as_an_agent_sees_them(vault_dir: Path, write_note: Callable[..., Path], log: Path) -> None:
@@ -888,19 +883,14 @@ def test_an_agent_is_told_a_memory_left_the_vault_and_finds_a_renamed_one_by_its
                                                                                           log: Path) -> None:
     """Was: "no note matches" for the id the agent was given (a person deleted the note) and for
     the path it kept (a person renamed the note in Obsidian)."""
-    def git(*args: str) -> str:
-        return subprocess.run(["git", *args], cwd=vault_dir, check=True, capture_output=True, text=True).stdout
-
-    git("init", "-q")
-    git("config", "user.email", "maya@example.com")
-    git("config", "user.name", "Maya")
+    init_repo(vault_dir)
     write_note("memories/parking.md", "---\nid: 01M8PARK\nlayer: L3\n---\nParking code 4471.\n")
     write_note("memories/db.md", "---\nid: 01M8DB\nlayer: L3\n---\nPostgres 16 on RDS.\n")
-    git("add", "-A")
-    git("commit", "-qm", "first")
-    git("rm", "-q", "memories/parking.md")
-    git("commit", "-qm", "not needed any more")
-    deleting = git("rev-parse", "HEAD").strip()
+    git(vault_dir, "add", "-A")
+    git(vault_dir, "commit", "-qm", "first")
+    git(vault_dir, "rm", "-q", "memories/parking.md")
+    git(vault_dir, "commit", "-qm", "not needed any more")
+    deleting = git(vault_dir, "rev-parse", "HEAD").strip()
     (vault_dir / "memories/db.md").rename(vault_dir / "memories/Harbor DB.md")
 
     async def scenario() -> None:

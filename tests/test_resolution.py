@@ -5,14 +5,13 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
-import subprocess
 import unicodedata
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from helpers import run_cli
+from helpers import git, init_repo, run_cli
 from vaultmem import AmbiguousNote, NoteNotFound, Vault
 from vaultmem.embedders import HashingEmbedder
 from vaultmem.resolution import Resolution
@@ -70,14 +69,9 @@ def test_forget_by_a_merged_id_archives_the_canonical_and_says_so(merged: Vault)
 
 
 def test_history_by_a_merged_id_follows_the_canonical(sample_vault: Path, wordllama: object) -> None:
-    def git(*args: str) -> str:
-        return subprocess.run(["git", *args], cwd=sample_vault, check=True, capture_output=True, text=True).stdout
-
-    git("init", "-q")
-    git("config", "user.email", "maya@example.com")
-    git("config", "user.name", "Maya")
-    git("add", "-A")
-    git("commit", "-qm", "first")
+    init_repo(sample_vault)
+    git(sample_vault, "add", "-A")
+    git(sample_vault, "commit", "-qm", "first")
     (sample_vault / ".vaultmem.toml").write_text("auto_commit = true\n", encoding="utf-8")
     with Vault(sample_vault, embedder=wordllama) as vault:  # type: ignore[arg-type]
         report = vault.consolidate(apply=True, now=NOW)

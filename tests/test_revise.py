@@ -4,14 +4,13 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
 from collections.abc import Iterator
 from datetime import timedelta
 from pathlib import Path
 
 import pytest
 
-from helpers import run_cli, snapshot_files, utf16_bytes
+from helpers import git, init_repo, run_cli, snapshot_files, utf16_bytes
 from vaultmem import UsageError, Vault, WriteConflict, parse_timestamp
 from vaultmem.errors import FrontmatterError, NotUtf8Note
 from vaultmem.notes import read_note
@@ -491,22 +490,17 @@ def test_cli_unknown_note_is_exit_1(vault: Vault) -> None:
 
 
 def test_revise_is_auto_committed_alone(vault: Vault, write_note) -> None:
-    def git(*args: str) -> str:
-        return subprocess.run(["git", *args], cwd=vault.root, check=True, capture_output=True, text=True).stdout
-
-    git("init", "-q")
-    git("config", "user.email", "maya@example.com")
-    git("config", "user.name", "Maya")
-    git("add", "-A")
-    git("commit", "-qm", "first")
+    init_repo(vault.root)
+    git(vault.root, "add", "-A")
+    git(vault.root, "commit", "-qm", "first")
     (vault.root / ".vaultmem.toml").write_text("auto_commit = true\n", encoding="utf-8")
     write_note("unrelated.md", "a person's draft\n")  # not vaultmem's to commit
     result = run_cli(vault.root, "revise", "work/standup", "--append", "Bring the release notes.", "--json")
     assert result.exit_code == 0, result.output
     commit = json.loads(result.stdout)["commit"]
-    assert git("show", "--name-only", "--format=%s", commit).split() [:3] == ["vaultmem", "revise:", "Harbor"]
-    assert git("show", "--name-only", "--format=", commit).split() == ["work/standup.md"]
-    assert "?? unrelated.md" in git("status", "--porcelain")
+    assert git(vault.root, "show", "--name-only", "--format=%s", commit).split() [:3] == ["vaultmem", "revise:", "Harbor"]
+    assert git(vault.root, "show", "--name-only", "--format=", commit).split() == ["work/standup.md"]
+    assert "?? unrelated.md" in git(vault.root, "status", "--porcelain")
 
 
 def test_a_reply_never_shows_an_expiry_that_does_not_parse_as_a_deadline(vault: Vault, write_note) -> None:
