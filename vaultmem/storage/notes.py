@@ -481,7 +481,7 @@ class NoteStore:
 
     def all_problems(self) -> list[Problem]:
         rows = self.db.execute("SELECT problems FROM notes WHERE problems != '[]' ORDER BY path")
-        return [Problem(**problem) for row in rows for problem in json.loads(row[0])]
+        return [Problem.from_stored(problem) for row in rows for problem in json.loads(row[0])]
 
     # -- read-time filters (expiry, layers, tags)
 
