@@ -733,7 +733,8 @@ def _yaml_problem(relative: str, error: BaseException, salvaged: Mapping[str, An
         # the fix is to say it is one, not to quote what the template means to be filled in.
         return Problem(relative, "frontmatter", f"YAML does not load{where}: {reason} (a template placeholder such as "
                        "{{date}}?)", Spelled(f"if this note is a template, add it to exclude in .vaultmem.toml "
-                       f"(\"{_exclude_pattern(relative)}\") or move it into the folder Obsidian's Settings → Templates "
+                       f"(\"{_exclude_pattern(relative)}\"{_templates_folder_pattern(relative)}) or move it into the "
+                       f"folder Obsidian's Settings → Templates "
                        f"→ Template folder location names (a vault may name none yet); else quote "
                        f"the values holding '{{{{'; ", *meanwhile.parts))
     return Problem(relative, "frontmatter", f"YAML does not load{where}: {reason}",
@@ -762,6 +763,20 @@ def _exclude_pattern(relative: str) -> str:
     for the glob, then backslashes and quotes for TOML."""
     glob = "/" + re.sub(r"([\\\[\]*?])", r"\\\1", relative)
     return glob.replace("\\", "\\\\").replace('"', '\\"')
+
+
+_TEMPLATES_FOLDERS = frozenset({"templates", "template", "_templates"})
+
+
+def _templates_folder_pattern(relative: str) -> str:
+    """For a note in a folder named for templates (``templates/daily.md``), its folder's pattern
+    too: the vault's other templates there load (``templates/person.md``: a "First Last" person)
+    and were searched as notes, ranking first for "who are my friends" (a trial); one pattern
+    per broken file left them in. Any other folder is not offered (see :func:`_exclude_pattern`)."""
+    folder = PurePosixPath(relative).parent
+    if folder.name.casefold() not in _TEMPLATES_FOLDERS:
+        return ""
+    return f', or the whole folder if it holds only templates: "{_exclude_pattern(folder.as_posix())}/"'
 
 
 # check --fix is not an MCP tool (adr/0011): an agent is told what it can do itself, and what the person can.
