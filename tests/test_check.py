@@ -571,3 +571,26 @@ def test_a_fix_check_refuses_names_check_fix_as_each_surface_runs_it(vault_dir: 
     text = run_cli(vault_dir, "check").stdout
     assert ("! salvaged.md: fix: its frontmatter does not load, so check --fix leaves it alone\n"
             "    fix: fix the YAML (see its frontmatter problem), then run check --fix again") in text, text
+
+
+def test_a_template_in_a_templates_folder_is_offered_that_folders_pattern_too(vault_dir: Path, write_note) -> None:
+    """Was (an agent trial on a vault whose templates/ Obsidian's settings did not name): each
+    template with {{date}} was told to exclude itself alone, and templates/person.md, whose YAML
+    loads, stayed a note — the first hit for "who are my mentors and friends". A note in a folder
+    named for templates is offered the folder's pattern as well; following it leaves every template
+    out. A template elsewhere is still offered only its own file (Daily/ holds the journal)."""
+    (vault_dir / ".vaultmem.toml").write_text('embedder = "hashing"\n', encoding="utf-8")
+    write_note("templates/daily.md", TEMPLATE)
+    write_note("templates/person.md", '---\nname: "First Last"\nrelationship: [partner|family|friend|mentor]\n---\n'
+                                      "# First Last\n\n## Who They Are\n_friends, mentors, family_\n")
+    write_note("Daily/_template.md", TEMPLATE)
+    write_note("people/emil.md", "# Emil\n\nFriend from university; we ski together.\n")
+    fixes = {problem["path"]: problem["fix"] for problem in run_json(vault_dir, "check")["problems"]}
+    assert ('add it to exclude in .vaultmem.toml ("/templates/daily.md", or the whole folder if it holds only '
+            'templates: "/templates/")') in fixes["templates/daily.md"], fixes
+    assert 'add it to exclude in .vaultmem.toml ("/Daily/_template.md") or move it' in fixes["Daily/_template.md"], fixes
+    (vault_dir / ".vaultmem.toml").write_text('embedder = "hashing"\nexclude = ["/templates/"]\n', encoding="utf-8")
+    assert [problem["path"] for problem in run_json(vault_dir, "check")["problems"]] == ["Daily/_template.md"]
+    with Vault(vault_dir) as vault:
+        vault.index()
+        assert "templates/person.md" not in [hit.path for hit in vault.search("friends and mentors", k=10, now=NOW)]

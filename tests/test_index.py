@@ -557,3 +557,22 @@ def test_an_embedder_switch_with_a_metadata_only_edit_still_stores_every_vector(
         assert report.updated == ["projects/Lantern.md"] and report.embedded == 39
         assert len(hashing.store.vectors.labels()) == 39
         assert hashing.store.vectors.missing_labels() == []
+
+
+def test_index_tells_a_shell_user_the_commands_not_the_python_methods_on_every_run(tmp_path: Path) -> None:
+    """Was (an agent trial on a personal vault): `vaultmem index` listed a template's YAML problem with
+    "Vault.check(fix=True), Vault.expire() and Vault.consolidate() leave it alone" — the Python API's
+    names at the shell — because the problems it lists are read back from the index, which kept only
+    the API's wording. `check` said `check --fix, expire and consolidate` for the same note."""
+    (tmp_path / ".vaultmem.toml").write_text('embedder = "hashing"\n', encoding="utf-8")
+    (tmp_path / "templates").mkdir()
+    (tmp_path / "templates" / "daily.md").write_text("---\ndate: {{date}}\ntags: [daily]\n---\n# {{date}}\n", encoding="utf-8")
+    shell = "until then it has no metadata; check --fix, expire and consolidate leave it alone"
+    for run in ("first", "unchanged"):
+        text = run_cli(tmp_path, "index").stdout
+        assert shell in text and "Vault." not in text, (run, text)
+        [problem] = json.loads(run_cli(tmp_path, "index", "--json").stdout)["problems"]
+        assert problem["fix"].endswith(shell), (run, problem)
+    with Vault(tmp_path) as vault:  # a Python caller is still told the methods
+        [problem] = vault.index().problems
+        assert problem.fix.endswith("Vault.check(fix=True), Vault.expire() and Vault.consolidate() leave it alone")

@@ -461,3 +461,24 @@ def test_the_cli_names_the_accented_note_and_a_write_to_the_unaccented_name_chan
     assert revised.exit_code == 1 and "did you mean 'Yerler/Kadıköy.md' (Kadıköy)?" in revised.stderr
     assert note.read_text(encoding="utf-8") == KADIKOY
     assert run_cli(vault_dir, "get", "Kadıköy").exit_code == 0  # as the note spells it, it resolves
+
+
+def test_a_name_typed_with_spaces_suggests_the_note_its_file_names_with_dashes(tmp_path: Path) -> None:
+    """Was (an agent trial on a personal CRM vault, one `firstname-lastname.md` per person): get
+    "Todd Hartley" said only "no note matches", though people/todd-hartley.md was the note meant; and
+    "daily_lo" suggested nothing for daily_log.md (the "_" was dropped from what was looked for).
+    A space, "-" or "_" now stands for any of them in the suggestions (a write still acts on no guess)."""
+    (tmp_path / ".vaultmem.toml").write_text('embedder = "hashing"\n', encoding="utf-8")
+    (tmp_path / "people").mkdir()
+    (tmp_path / "people" / "todd-hartley.md").write_text("# Todd Hartley\n\nFounder of Clarity.video.\n", encoding="utf-8")
+    (tmp_path / "daily_log.md").write_text("Ran 5 km.\n", encoding="utf-8")
+    with Vault(tmp_path) as vault:
+        vault.index()
+        for typed, meant in [("Todd Hartley", "people/todd-hartley.md"), ("todd_hartley", "people/todd-hartley.md"),
+                             ("daily lo", "daily_log.md"), ("daily_lo", "daily_log.md")]:
+            with pytest.raises(NoteNotFound) as caught:
+                vault.get(typed)
+            assert f"did you mean: {meant}" in str(caught.value), typed
+    got = run_cli(tmp_path, "get", "Todd Hartley")
+    assert got.exit_code == 1
+    assert "did you mean: people/todd-hartley.md" in got.stderr

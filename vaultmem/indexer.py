@@ -126,7 +126,7 @@ def note_row(note: Note, stat: FileStat, embed_hash: str, daily: DailyFormat, da
         mtime_ns=stat.mtime_ns,
         size=stat.size,
         body_chars=len(note.body.strip()),
-        problems=[problem.as_dict() for problem in note_problems(note, daily, dates)],
+        problems=[problem.as_stored() for problem in note_problems(note, daily, dates)],
         dated_us=None if dated is None else to_epoch_us(dated.moment),
         dated_day=None if dated is None else dated.day,
     )

@@ -37,6 +37,7 @@ from .lifecycle import (
 )
 from .markdown import without_code_or_hidden
 from .merge_markers import first_conflict, utf16_with_byte_markers
+from .option_names import Surface
 
 # Bumped whenever what is derived from a file's bytes changes (title, metadata, problems):
 # an index made by an earlier reader reads every file again at its next reconcile (the index
@@ -149,12 +150,41 @@ class Problem:
     def as_dict(self) -> dict[str, str]:
         return {"path": self.path, "field": self.field, "message": self.message, "fix": self.fix}
 
+    def as_stored(self) -> dict[str, str]:
+        """As the index keeps it: :meth:`as_dict`, and how the command line and MCP spell a
+        message or fix that names operations or arguments (``message_cli``, ``fix_mcp`` …).
+        Without them a problem read back from the index (``index`` lists every note's, an
+        unchanged note's too) told a shell user to run ``Vault.check(fix=True)``."""
+        stored = self.as_dict()
+        for key in ("message", "fix"):
+            said = stored[key]
+            if isinstance(said, Spelled):
+                stored |= {f"{key}_{surface.value}": said.spelled(surface) for surface in _SHELLS}
+        return stored
+
+    @classmethod
+    def from_stored(cls, stored: Mapping[str, str]) -> Problem:
+        """The problem :meth:`as_stored` kept, saying itself on each surface as it did (an
+        index written before the spellings were kept has the API's alone)."""
+        said = {key: _respelled(stored, key) for key in ("message", "fix")}
+        return cls(stored["path"], stored["field"], said["message"], said["fix"])
+
     def done_by_hand(self) -> Problem:
         """This problem once ``check --fix`` refused its fix: its advice no longer points there."""
         return replace(self, fix=self.fix_by_hand) if self.fix_by_hand else self
 
     def __str__(self) -> str:
         return f"{self.path}: {self.field}: {self.message} — {self.fix}"
+
+
+_SHELLS = (Surface.CLI, Surface.MCP)  # the surfaces that spell a message otherwise than the API
+
+
+def _respelled(stored: Mapping[str, str], key: str) -> str:
+    spellings = [stored.get(f"{key}_{surface.value}") for surface in _SHELLS]
+    if spellings[0] is None or spellings[1] is None:
+        return stored[key]
+    return Spelled(Operation(cli=spellings[0], api=stored[key], mcp=spellings[1]))
 
 
 @dataclass(frozen=True)
@@ -703,7 +733,8 @@ def _yaml_problem(relative: str, error: BaseException, salvaged: Mapping[str, An
         # the fix is to say it is one, not to quote what the template means to be filled in.
         return Problem(relative, "frontmatter", f"YAML does not load{where}: {reason} (a template placeholder such as "
                        "{{date}}?)", Spelled(f"if this note is a template, add it to exclude in .vaultmem.toml "
-                       f"(\"{_exclude_pattern(relative)}\") or move it into the folder Obsidian's Settings → Templates "
+                       f"(\"{_exclude_pattern(relative)}\"{_templates_folder_pattern(relative)}) or move it into the "
+                       f"folder Obsidian's Settings → Templates "
                        f"→ Template folder location names (a vault may name none yet); else quote "
                        f"the values holding '{{{{'; ", *meanwhile.parts))
     return Problem(relative, "frontmatter", f"YAML does not load{where}: {reason}",
@@ -732,6 +763,20 @@ def _exclude_pattern(relative: str) -> str:
     for the glob, then backslashes and quotes for TOML."""
     glob = "/" + re.sub(r"([\\\[\]*?])", r"\\\1", relative)
     return glob.replace("\\", "\\\\").replace('"', '\\"')
+
+
+_TEMPLATES_FOLDERS = frozenset({"templates", "template", "_templates"})
+
+
+def _templates_folder_pattern(relative: str) -> str:
+    """For a note in a folder named for templates (``templates/daily.md``), its folder's pattern
+    too: the vault's other templates there load (``templates/person.md``: a "First Last" person)
+    and were searched as notes, ranking first for "who are my friends" (a trial); one pattern
+    per broken file left them in. Any other folder is not offered (see :func:`_exclude_pattern`)."""
+    folder = PurePosixPath(relative).parent
+    if folder.name.casefold() not in _TEMPLATES_FOLDERS:
+        return ""
+    return f', or the whole folder if it holds only templates: "{_exclude_pattern(folder.as_posix())}/"'
 
 
 # check --fix is not an MCP tool (adr/0011): an agent is told what it can do itself, and what the person can.

@@ -4,6 +4,7 @@ and the read-time filters applied to them (the full text is the passages': passa
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, NamedTuple
@@ -19,6 +20,8 @@ SIMILAR_PATHS = 5  # suggestions in a "note not found" message
 NAME_KEY = "name_key"  # the kind of a name key's row in note_names (fields.name_key)
 TOPIC_KEY = "topic_key"  # the kind of a topic key's row (fields.name_topic): a name in a question's words
 
+
+_SEPARATORS = re.compile(r"[\s_-]+")  # between words of a name: LIKE's '_' (any one character) stands for them
 
 @dataclass(frozen=True)
 class NoteRow:
@@ -454,7 +457,10 @@ class NoteStore:
         return [_row_to_note(row) for row in self.db.execute(query, (wanted,))]
 
     def similar_paths(self, fragment: str, limit: int = SIMILAR_PATHS) -> list[str]:
-        pattern = f"%{fragment.replace('%', '').replace('_', '')}%"
+        """Paths or titles holding ``fragment``, a space, ``-`` or ``_`` in it standing for any one
+        of them: a person asks for ``Todd Hartley``, the file is ``todd-hartley.md`` (a trial's
+        vault named every note so, and the error suggested nothing)."""
+        pattern = f"%{_SEPARATORS.sub('_', fragment.replace('%', ''))}%"
         rows = self.db.execute(
             "SELECT path FROM notes WHERE path LIKE ? OR title LIKE ? ORDER BY path LIMIT ?", (pattern, pattern, limit)
         )
@@ -481,7 +487,7 @@ class NoteStore:
 
     def all_problems(self) -> list[Problem]:
         rows = self.db.execute("SELECT problems FROM notes WHERE problems != '[]' ORDER BY path")
-        return [Problem(**problem) for row in rows for problem in json.loads(row[0])]
+        return [Problem.from_stored(problem) for row in rows for problem in json.loads(row[0])]
 
     # -- read-time filters (expiry, layers, tags)
 
