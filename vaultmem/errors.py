@@ -228,6 +228,14 @@ def _joined(parts: Sequence[Part], surface: Surface) -> str:
                    for part in parts)
 
 
+def said_by(value: object, surface: Surface) -> object:
+    """``value`` as ``surface`` says it when it is a message that names arguments or operations
+    (a :class:`Spelled`, a :class:`VaultmemError`): a log line's message or argument; else ``value``."""
+    if isinstance(value, Spelled | VaultmemError):
+        return value.spelled(surface)
+    return value
+
+
 def respelled(document: Document, surface: Surface) -> Document:
     """``document`` (a JSON-ready answer: dicts, lists, strings) with every :class:`Spelled`
     in it, key or value, as ``surface`` says it; the rest as it is."""
