@@ -1247,6 +1247,7 @@ def archived_by_hand(repo: Path, reference: str, where: str) -> list[str]:
     assert result.exit_code == 1, result.output
     said.append(result.stderr)
     assert (repo / "_archive/dana-tea.md").read_bytes() == before
+    assert str(vault.history(reference).gone).endswith(f"archived to _archive/dana-tea.md{where}")
     for text in said:
         assert f"is no longer in the vault: archived to _archive/dana-tea.md{where}" in text, text
         assert "move it out of _archive/ to make it a note again" in text, text
