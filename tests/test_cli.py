@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import sqlite3
 import subprocess
 import sys
 from pathlib import Path
@@ -13,6 +14,7 @@ import pytest
 from click.testing import CliRunner
 
 from helpers import NOW, REPO, run_cli, vaultmem_process
+from mcp_client import run, serve
 from vaultmem.cli import main
 
 ISSUE_COMMANDS = {"index", "search", "check", "stats"}
@@ -447,3 +449,38 @@ def test_index_is_silent_on_stderr_when_piped_even_for_a_long_run(vault_dir: Pat
     assert result.returncode == 0
     assert result.stderr == ""
     assert "520 added" in result.stdout
+
+
+def newer_index(vault: Path) -> Path:
+    """``vault`` indexed, then its index marked as written by a newer vaultmem (a step this one
+    does not know): every process refuses it, saying to upgrade — in its own surface's words."""
+    assert vaultmem_process(vault, "index").returncode == 0
+    with sqlite3.connect(vault / ".vaultmem" / "index.db") as db:
+        db.execute("INSERT INTO _migrations (name, applied_at) VALUES ('m999_from_the_future', '2027-01-01')")
+    db.close()
+    return vault
+
+
+def test_watch_logs_what_to_do_in_the_command_lines_words(sample_vault: Path) -> None:
+    # Its log said "upgrade vaultmem (`pip install -U vaultmem`) and make a new Vault": the
+    # Python API's advice, to a person at a shell.
+    result = vaultmem_process(newer_index(sample_vault), "watch")
+    assert result.returncode == 1, result.stderr
+    logged = [line for line in result.stderr.splitlines() if line.startswith("ERROR: watching ")]
+    assert logged and "written by a newer vaultmem" in logged[0], result.stderr
+    assert "upgrade vaultmem (`pip install -U vaultmem`). To go back" in logged[0], result.stderr
+    assert "Vault" not in result.stderr.replace(str(sample_vault), ""), result.stderr
+
+
+def test_the_mcp_servers_log_says_what_to_do_in_the_command_lines_words(sample_vault: Path, tmp_path: Path) -> None:
+    # The person reads the server's log (the client keeps its stderr in a file), at a shell:
+    # the command line's words, not the Python API's (adr/0011).
+    async def scenario() -> None:
+        async with serve(newer_index(sample_vault), tmp_path / "server.log") as served:
+            refused = await served.error("list_notes")
+            assert "written by a newer vaultmem" in refused
+
+    run(scenario)
+    log = (tmp_path / "server.log").read_text(encoding="utf-8")
+    assert "written by a newer vaultmem" in log and "upgrade vaultmem (`pip install -U vaultmem`). To go back" in log, log
+    assert "Vault" not in log.replace(str(sample_vault), ""), log

@@ -1232,6 +1232,57 @@ def test_get_and_revise_by_the_old_path_of_a_note_a_person_renamed_find_it_where
     assert vault.revise("memories/dana-tea.md", append="Hojicha in winter.").path == "people/dana.md"
 
 
+def archived_by_hand(repo: Path, reference: str, where: str) -> list[str]:
+    """What get, revise, explain (API) and `vaultmem get` say of ``reference``, a note a person
+    moved into the archive; and that the archived file was left as it was."""
+    before = (repo / "_archive/dana-tea.md").read_bytes()
+    vault = Vault(repo)
+    said = []
+    for ask in (lambda: vault.get(reference), lambda: vault.revise(reference, append="Hojicha in winter."),
+                lambda: vault.explain(reference, "tea")):
+        with pytest.raises(NoteNotFound) as raised:
+            ask()
+        said.append(str(raised.value))
+    result = run_cli(repo, "get", reference)
+    assert result.exit_code == 1, result.output
+    said.append(result.stderr)
+    assert (repo / "_archive/dana-tea.md").read_bytes() == before
+    assert str(vault.history(reference).gone).endswith(f"archived to _archive/dana-tea.md{where}")
+    for text in said:
+        assert f"is no longer in the vault: archived to _archive/dana-tea.md{where}" in text, text
+        assert "move it out of _archive/ to make it a note again" in text, text
+        assert "deleted" not in text, text
+    return said
+
+
+def test_a_note_a_person_dragged_into_the_archive_is_said_archived_there_not_deleted(repo: Path, write_note) -> None:
+    # Obsidian drops a dragged note at the archive's top, a move git does not see while the new
+    # file is untracked: get, revise and explain of its old path or title said it was deleted.
+    dana(repo, write_note)
+    os.makedirs(repo / "_archive", exist_ok=True)
+    os.rename(repo / "memories/dana-tea.md", repo / "_archive/dana-tea.md")
+    for reference in ("memories/dana-tea.md", "Dana's tea"):
+        archived_by_hand(repo, reference, ", not committed yet")
+
+
+def test_a_note_a_person_edited_then_moved_into_the_archive_is_found_there_by_its_id(repo: Path, write_note) -> None:
+    dana(repo, write_note)
+    os.makedirs(repo / "_archive", exist_ok=True)
+    note = repo / "memories/dana-tea.md"
+    (repo / "_archive/dana-tea.md").write_text(note.read_text() + "Moved to the archive: she drinks coffee now.\n")
+    note.unlink()
+    archived_by_hand(repo, "memories/dana-tea.md", ", not committed yet")
+
+
+def test_a_note_a_person_moved_into_the_archive_and_committed_says_how_to_bring_it_back(repo: Path, write_note) -> None:
+    dana(repo, write_note)
+    os.makedirs(repo / "_archive", exist_ok=True)
+    git(repo, "mv", "memories/dana-tea.md", "_archive/dana-tea.md")
+    commit_all(repo, "archive dana")
+    moving = git(repo, "rev-parse", "HEAD").strip()
+    archived_by_hand(repo, "memories/dana-tea.md", f" in commit {moving[:10]}")
+
+
 def test_a_name_no_live_note_and_no_removed_note_had_is_still_plainly_not_found(repo: Path) -> None:
     with pytest.raises(NoteNotFound) as raised:
         Vault(repo).get("memories/never-was")

@@ -130,3 +130,49 @@ def test_a_days_note_stands_for_the_whole_local_day_so_an_evening_memory_west_of
     with local_zone("America/New_York"), Vault(root) as vault:
         listed = [note.path for note in vault.list_notes(now=NOW)]
     assert listed == ["Daily/2026-12-01.md", "Daily/2026-11-30.md", "memories/late.md"]
+
+
+@needs_tzset
+@pytest.mark.parametrize(("zone", "made"), [
+    ("America/New_York", "2026-01-16T04:30:00Z"),  # 23:30 on the 15th there (EST, UTC-5)
+    ("Europe/Berlin", "2026-01-15T22:30:00Z"),  # 23:30 on the 15th there (CET, UTC+1)
+])
+def test_a_winter_day_listed_in_summer_ends_at_its_own_winter_midnight(tmp_path: Path, zone: str, made: str) -> None:
+    # Each day's note stands for its local day at that day's offset: with the summer offset of
+    # the day the list is asked (an hour more), a memory made at 23:30 was listed in the next day.
+    root = write_vault(tmp_path / "vault", {
+        "Daily/2026-01-16.md": "Snow on the canal.\n",
+        "Daily/2026-01-15.md": "Budget review.\n",
+        "memories/late.md": f"---\nlayer: L3\ncreated: {made}\n---\nMira called late.\n",
+    })
+    with local_zone(zone), Vault(root) as vault:
+        listed = [note.path for note in vault.list_notes(now="2026-07-01T12:00:00+00:00")]
+    assert listed == ["Daily/2026-01-16.md", "Daily/2026-01-15.md", "memories/late.md"]
+
+
+@needs_tzset
+def test_a_listing_cut_short_still_orders_each_day_at_its_own_offset(tmp_path: Path) -> None:
+    # k cuts the list: a note SQL ranks just below the cut (by the day's end in UTC) can belong
+    # above it once each day's local end is known, and is read again to be placed.
+    root = write_vault(tmp_path / "vault", {
+        "Daily/2026-01-15.md": "Budget review.\n",
+        "memories/late.md": "---\nlayer: L3\ncreated: 2026-01-15T23:30:00Z\n---\nMira called late.\n",
+        "memories/later.md": "---\nlayer: L3\ncreated: 2026-01-16T02:00:00Z\n---\nTomás wrote back.\n",
+    })
+    with local_zone("Asia/Tokyo"), Vault(root) as vault:  # UTC+9: the 15th ended at 14:59:59 UTC
+        listed = vault.list_notes(k=2, now="2026-07-01T12:00:00+00:00")
+    assert [note.path for note in listed] == ["memories/later.md", "memories/late.md"]
+    assert listed.more == 1
+
+
+@needs_tzset
+def test_since_and_until_a_winter_day_asked_in_summer_hold_that_days_evening_and_not_the_next_morning(tmp_path: Path) -> None:
+    root = write_vault(tmp_path / "vault", {
+        "memories/late.md": "---\nlayer: L3\ncreated: 2026-01-16T04:30:00Z\n---\nMira called late.\n",  # 23:30 on the 15th
+        "memories/early.md": "---\nlayer: L3\ncreated: 2026-01-16T05:30:00Z\n---\nTomás wrote early.\n",  # 00:30 on the 16th
+    })
+    with local_zone("America/New_York"), Vault(root) as vault:
+        listed = vault.list_notes(since="2026-01-15", until="2026-01-15", now="2026-07-01T12:00:00+00:00")
+        found = vault.search("Mira Tomás", since="2026-01-16", now="2026-07-01T12:00:00+00:00")
+    assert [note.path for note in listed] == ["memories/late.md"]
+    assert [hit.path for hit in found] == ["memories/early.md"]

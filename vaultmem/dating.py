@@ -528,6 +528,12 @@ def _end_of(day: date) -> Bound:
     return Bound(day=after.day - _LAST_INSTANT, instant=after.instant - _LAST_INSTANT)
 
 
+def local_day_end(day: date) -> datetime:
+    """The last instant of ``day`` on this machine's clock, at that day's own offset (summer
+    time included, as the OS's zone says it): what a day's note stands for in a listing by date."""
+    return _end_of(day).instant
+
+
 def _local_midnight(day: date) -> datetime:
     """The instant ``day`` starts on this machine's clock (the OS's zone, summer time included):
     its first instant whose local date is ``day`` — a midnight a clock change repeats counts

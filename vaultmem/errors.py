@@ -228,6 +228,14 @@ def _joined(parts: Sequence[Part], surface: Surface) -> str:
                    for part in parts)
 
 
+def said_by(value: object, surface: Surface) -> object:
+    """``value`` as ``surface`` says it when it is a message that names arguments or operations
+    (a :class:`Spelled`, a :class:`VaultmemError`): a log line's message or argument; else ``value``."""
+    if isinstance(value, Spelled | VaultmemError):
+        return value.spelled(surface)
+    return value
+
+
 def respelled(document: Document, surface: Surface) -> Document:
     """``document`` (a JSON-ready answer: dicts, lists, strings) with every :class:`Spelled`
     in it, key or value, as ``surface`` says it; the rest as it is."""
@@ -315,9 +323,14 @@ class RemovedNote(NoteNotFound):
     """A NOTE argument that names no live note, but a note git saw leave the vault (gone.py):
     deleted or moved away by a person, or by vaultmem, committed or not."""
 
-    def __init__(self, note: str, gone: object) -> None:
+    def __init__(self, note: str, gone: object, archive_dir: str | None = None) -> None:
         self.note = note
         self.gone = gone  # a gone.Gone: where the note went, and in which commit
+        if archive_dir is not None:  # its file is in the archive now: moving it back is the way, as for ArchivedNote
+            VaultmemError.__init__(self, Spelled(
+                f"no note matches {note!r} now: {gone}. Archived files are not notes: nothing searches or changes "
+                f"them; move it out of {archive_dir}/ to make it a note again (", _history_of(note), " lists its commits)"))
+            return
         VaultmemError.__init__(self, Spelled(
             f"no note matches {note!r} now: {gone}; its last text is kept in git (", _history_of(note),
             " lists its commits), so it can be restored if it is wanted back"))

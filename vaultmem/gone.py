@@ -25,9 +25,11 @@ from .gitops import Removal, blobs, removals
 from .notes import parse_note
 from .ordered import unique
 from .paths import is_note_name
-from .resolution import newest_archived, spellings
+from .resolution import ARCHIVE_SCAN_FILES, holds_id, newest_archived, spellings
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from .paths import VaultPaths
     from .storage import NoteStore
 
@@ -145,6 +147,39 @@ def _where_now(paths: VaultPaths, notes: NoteStore, removed: list[Removal], chos
     alive = [row for row in notes.find(chosen.id) if row.id == chosen.id] if chosen.id else []
     if len(alive) == 1:
         return RenamedTo(alive[0].path)  # moved and edited past git's rename detection, or copied and then deleted
-    # Deleted from git's view; forget without auto-commit moves it to the archive on disk.
-    archived = None if paths.in_archive(last.path) else newest_archived(paths, last.path)
+    # Deleted from git's view; forget without auto-commit moves it to the archive on disk, and
+    # a person drags it there (Obsidian puts it at the archive's top, a move git has not seen
+    # while the new file is untracked): without looking, that note was called deleted.
+    archived = None if paths.in_archive(last.path) else newest_archived(paths, last.path) or _moved_to_archive(paths, last, chosen.id)
     return Gone(last.path, last.commit, archived, archived is not None, follow=last.path)
+
+
+def _moved_to_archive(paths: VaultPaths, removal: Removal, note_id: str | None) -> str | None:
+    """The archived file that is the note ``removal`` took away, moved there by hand: among at
+    most ARCHIVE_SCAN_FILES of the archive's files, one that holds the removed bytes, else one
+    whose frontmatter has the note's id (edited before or after the move); of several, the one
+    with the note's file name, else the first by path. None: the archive holds no such file."""
+    archive = paths.root / paths.archive_dir
+    if not archive.is_dir():
+        return None
+    content = blobs(paths.root, [removal.blob]).get(removal.blob)
+    same: list[str] = []
+    with_id: list[str] = []
+    for count, path in enumerate(sorted(archive.rglob("*.md"))):
+        if count >= ARCHIVE_SCAN_FILES:
+            break
+        if content is not None and _holds(path, content):
+            same.append(path.relative_to(paths.root).as_posix())
+        elif note_id is not None and holds_id(path, note_id):
+            with_id.append(path.relative_to(paths.root).as_posix())
+    found = same or with_id
+    name = removal.path.rpartition("/")[2]
+    return next((path for path in found if path.rpartition("/")[2] == name), found[0] if found else None)
+
+
+def _holds(path: Path, content: bytes) -> bool:
+    """Does the file at ``path`` hold exactly ``content``? (Its size first: most files differ there.)"""
+    try:
+        return path.stat().st_size == len(content) and path.read_bytes() == content
+    except OSError:
+        return False  # unreadable or gone while looked at: not the file that can be named

@@ -126,7 +126,8 @@ def left_the_vault(index: DerivedIndex, reference: str, missing: NoteNotFound) -
             return Located(row, Resolution(reference, "old name"))
     if found is None or isinstance(found, RenamedTo):
         raise missing
-    raise RemovedNote(reference, found) from None
+    in_archive = found.archived and found.moved_to is not None and index.paths.absolute(found.moved_to).is_file()
+    raise RemovedNote(reference, found, index.paths.archive_dir if in_archive else None) from None
 
 
 def spellings(reference: str) -> list[str]:
@@ -307,7 +308,7 @@ def _refuse_if_archived(paths: VaultPaths, reference: str) -> None:
     for count, path in enumerate(archive.rglob("*.md")):
         if count >= ARCHIVE_SCAN_FILES:
             break
-        if _holds_id(path, reference):
+        if holds_id(path, reference):
             raise ArchivedNote(reference, path.relative_to(paths.root).as_posix(), paths.archive_dir)
         if name_fold(path.name) == wanted:
             named.add(path.relative_to(archive).as_posix())
@@ -333,7 +334,7 @@ def newest_archived(paths: VaultPaths, relative: str) -> str | None:
     return newest
 
 
-def _holds_id(path: Path, reference: str) -> bool:
+def holds_id(path: Path, reference: str) -> bool:
     """Does the archived file's frontmatter say ``id: <reference>``? (Its first few lines.)"""
     try:
         with path.open(encoding="utf-8", errors="replace") as file:

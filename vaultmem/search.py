@@ -30,7 +30,6 @@ import stat as stat_module
 import unicodedata
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass, field, replace
-from datetime import timedelta
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import numpy as np
@@ -384,8 +383,7 @@ class Searcher:
     def listing(self, k: int, eligibility: Eligibility) -> Listing:
         """The first ``k`` eligible notes by date, newest first (Listing), each as its file says
         now: the caller brought the index in line with the files first."""
-        offset = from_epoch_us(eligibility.now_us).astimezone().utcoffset()
-        rows, total = self.store.notes.by_date(eligibility, k, 0 if offset is None else offset // timedelta(microseconds=1))
+        rows, total = self.store.notes.by_date(eligibility, k)
         firsts = self.store.passages.of_notes([row.label for row in rows if row.label is not None])
         listed = []
         for row in rows:

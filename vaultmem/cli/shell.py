@@ -35,6 +35,7 @@ from ..errors import (
     UsageError,
     VaultmemError,
     respelled,
+    said_by,
 )
 from ..option_names import Surface
 
@@ -201,7 +202,34 @@ class _StderrHandler(logging.StreamHandler):  # type: ignore[type-arg]
 
     def __init__(self) -> None:
         super().__init__()
-        self.setFormatter(logging.Formatter("%(levelname)s: %(message)s"))
+        self.setFormatter(_AsTyped("%(levelname)s: %(message)s"))
+
+
+class _AsTyped(logging.Formatter):
+    """Says the operations and arguments a library message names as the command line does
+    (`vaultmem index --rebuild`, not ``Vault.index(rebuild=True)``). The MCP server's log is
+    this one too, in the same words: a person reads it, at a shell (adr/0011). The record is
+    left as logged: another handler, and said_once's comparison with an answer's warnings, see
+    the library's own words."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        typed = logging.makeLogRecord(record.__dict__)
+        typed.msg = said_by(record.msg, Surface.CLI)
+        if isinstance(record.args, tuple):
+            typed.args = tuple(said_by(argument, Surface.CLI) for argument in record.args)
+        return super().format(typed)
+
+    def formatException(self, ei: Any) -> str:
+        """The traceback, each vaultmem error in it (and those it came from) said as here."""
+        text = super().formatException(ei)
+        error: BaseException | None = ei[1]
+        seen: set[int] = set()
+        while error is not None and id(error) not in seen:  # a chain can loop back on itself
+            seen.add(id(error))
+            if isinstance(error, VaultmemError):
+                text = text.replace(str(error), error.spelled(Surface.CLI))
+            error = error.__cause__ or error.__context__
+        return text
 
     @property
     def stream(self) -> IO[str]:

@@ -9,7 +9,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, NamedTuple
 
-from ..dating import Bound, shown_date, since_bound, until_bound
+from ..dating import Bound, local_day_end, shown_date, since_bound, until_bound
 from ..errors import REBUILD, Argument, DerivedIndexError, Spelled, UsageError
 from ..fields import name_form
 from ..lifecycle import expiry_sql, from_epoch_us, normalize_layer, to_epoch_us
@@ -158,6 +158,27 @@ def is_day_date(dated_us: int, dated_day: bool | None) -> bool:
     from such an index while another process holds the write lock (a warning says it is behind)
     would compare every daily note with the instant bounds. ``_DAY_SQL`` is the same rule."""
     return dated_day if dated_day is not None else dated_us % DAY_US == 0
+
+
+def _rough_key(row: NoteRow) -> int:
+    """Where SQL orders a note in a listing: an instant as itself, a day's label as that day's
+    last instant in UTC (a note without a date is never asked: those come after the dated)."""
+    dated_us = row.dated_us or 0
+    return dated_us + DAY_US - 1 if is_day_date(dated_us, row.dated_day) else dated_us
+
+
+def _local_key(row: NoteRow, ends: dict[int, int]) -> int:
+    """Where a dated note belongs in a listing: an instant as itself, a day's label as that
+    local day's last instant (``ends``: those already worked out, by label). Kept within a day of
+    the rough key, as a real offset is: a day the OS cannot place (year 1, 9999) falls back to it."""
+    rough = _rough_key(row)
+    label = row.dated_us or 0
+    if rough == label:
+        return rough
+    if label not in ends:
+        end = to_epoch_us(local_day_end(from_epoch_us(label).date()))
+        ends[label] = min(max(end, rough - DAY_US + 1), rough + DAY_US - 1)
+    return ends[label]
 
 
 # is_day_date in SQL (a NULL date gives NULL, and the bounds' comparisons fail it anyway).
@@ -513,21 +534,37 @@ class NoteStore:
         expired, params = expiry_sql("expires_us", now_us, expired=True)
         return [_row_to_note(row) for row in self.db.execute(f"{_SELECT_NOTE} WHERE {expired} ORDER BY path", params)]
 
-    def by_date(self, eligibility: Eligibility, limit: int, utc_offset_us: int = 0) -> tuple[list[NoteRow], int]:
+    def by_date(self, eligibility: Eligibility, limit: int) -> tuple[list[NoteRow], int]:
         """The first ``limit`` eligible notes by their date, newest first, then the notes with
         no date, most recently modified first; and how many notes are eligible in all.
 
-        A day's label (its midnight UTC) stands for the whole local day (``utc_offset_us``: the
-        local zone's offset from UTC), ordered as its last instant: west of UTC a memory made on
-        the evening of the 30th (past midnight UTC) comes below the daily note of the 1st, not above it."""
+        A day's label (its midnight UTC) stands for the whole local day, ordered as its last
+        instant at that day's own offset (dating.local_day_end): west of UTC a memory made on the
+        evening of the 30th (past midnight UTC) comes below the daily note of the 1st, not above
+        it; and a winter day listed in summer keeps its winter hour. SQL does not know the zone:
+        it orders by each day's last instant in UTC (:func:`_rough_key`), which is within a day of
+        the local one (no offset reaches 24 hours); the notes it may have misplaced against the
+        ``limit``-th are read again by the index on dated_us, and all are ordered in Python."""
         where, params = eligibility.where()
-        is_day = _DAY_SQL.format(alias="notes")
-        order = f"CASE WHEN {is_day} THEN dated_us + ? ELSE dated_us END"
-        rows = self.db.execute(f"{_SELECT_NOTE} WHERE {where} ORDER BY dated_us IS NULL, {order} DESC, mtime_ns DESC, path LIMIT ?",
-                               [*params, DAY_US - 1 - utc_offset_us, limit])
-        listed = [_row_to_note(row) for row in rows]
+        rough = f"CASE WHEN {_DAY_SQL.format(alias='notes')} THEN dated_us + {DAY_US - 1} ELSE dated_us END"
+        rows = [_row_to_note(row) for row in self.db.execute(
+            f"{_SELECT_NOTE} WHERE {where} ORDER BY dated_us IS NULL, {rough} DESC, mtime_ns DESC, path LIMIT ?",
+            [*params, limit])]
         total = int(self.db.execute(f"SELECT count(*) FROM notes WHERE {where}", params).fetchone()[0])
-        return listed, total
+        dated = [row for row in rows if row.dated_us is not None]
+        undated = rows[len(dated):]
+        if len(dated) == limit > 0:
+            # A note up to two days below the last one read may belong above it: a day's local
+            # end is within a day of its rough key either way.
+            last = _rough_key(dated[-1])
+            read = {row.label for row in dated}
+            window = self.db.execute(
+                f"{_SELECT_NOTE} WHERE dated_us BETWEEN ? AND ? AND {rough} BETWEEN ? AND ? AND {where}",
+                [last - 3 * DAY_US, last, last - 2 * DAY_US, last, *params])
+            dated.extend(row for row in map(_row_to_note, window) if row.label not in read)
+        ends: dict[int, int] = {}
+        dated.sort(key=lambda row: (-_local_key(row, ends), -row.mtime_ns, row.path))
+        return (dated + undated)[:limit], total
 
     def recent(self, eligibility: Eligibility) -> list[PoolNote]:
         """Eligible notes, most recently created or modified first (consolidation's pool).
