@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import sqlite3
 import subprocess
 import sys
@@ -484,3 +485,16 @@ def test_the_mcp_servers_log_says_what_to_do_in_the_command_lines_words(sample_v
     log = (tmp_path / "server.log").read_text(encoding="utf-8")
     assert "written by a newer vaultmem" in log and "upgrade vaultmem (`pip install -U vaultmem`). To go back" in log, log
     assert "Vault" not in log.replace(str(sample_vault), ""), log
+
+
+def test_the_mcp_servers_log_lines_say_when_each_thing_happened(sample_vault: Path, tmp_path: Path) -> None:
+    # A server runs for days and its log is read afterwards: a line without its time cannot be
+    # matched to what the agent saw. (Its logging.basicConfig did nothing: logging was set up.)
+    async def scenario() -> None:
+        async with serve(sample_vault, tmp_path / "server.log") as served:
+            await served.call("list_notes")
+
+    run(scenario)
+    lines = [line for line in (tmp_path / "server.log").read_text(encoding="utf-8").splitlines() if "INFO" in line]
+    assert any("reconciled" in line for line in lines), lines
+    assert all(re.match(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d INFO: ", line) for line in lines), lines

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from .shell import Context, library_errors, main
+from .shell import Context, library_errors, log_with_times, main
 
 if TYPE_CHECKING:
     from ..watcher import Change, Watcher
@@ -40,7 +40,7 @@ def mcp(obj: Context, http_bind: str | None, token_file: Path | None) -> None:
     """
     if token_file is not None and http_bind is None:
         raise click.UsageError("--token-file only applies with --http HOST:PORT")
-    logging.basicConfig(stream=sys.stderr, level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    log_with_times()
     with library_errors():
         if http_bind is not None:
             serve_over_http(obj, http_bind, token_file)

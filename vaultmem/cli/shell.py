@@ -240,6 +240,16 @@ class _AsTyped(logging.Formatter):
         pass  # always the current sys.stderr
 
 
+def log_with_times() -> None:
+    """A long-running command's log (``mcp``): each line starts with its local time, as
+    ``watch``'s own lines do, so a person reading the log afterwards knows when each thing
+    happened. The stderr handler set up for every command is the one changed (a
+    ``logging.basicConfig`` would do nothing: logging is configured already)."""
+    for handler in logging.getLogger().handlers:
+        if isinstance(handler, _StderrHandler):
+            handler.setFormatter(_AsTyped("%(asctime)s %(levelname)s: %(message)s", datefmt="%Y-%m-%d %H:%M:%S"))
+
+
 def _log_to_stderr() -> None:
     """Library warnings (an index that was damaged and rebuilt, one that is read-only here)
     go to stderr as ``WARNING: …``; stdout stays the command's output.
