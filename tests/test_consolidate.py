@@ -817,3 +817,20 @@ def test_a_note_without_a_day_close_to_two_days_joins_the_closer_one() -> None:
 def test_text_words_ignore_headings_and_embeds() -> None:
     assert text_words("## Notes\n\n![[Daily.base]]\n") == 0
     assert text_words("# Title\nOat milk, never dairy.\n") >= MIN_TEXT_WORDS
+
+
+def test_a_superseded_note_is_never_merged_even_with_expired_notes_included(vault_dir: Path, wordllama: object) -> None:
+    # Trial (s28-life): with --include-expired the retired "14th" appointment clustered with the
+    # note that replaced it (cosine 0.90) and the plan appended the old date to the current note;
+    # when the retired note was the longer one, it was the canonical: the current note archived.
+    with open_vault(vault_dir, wordllama) as vault:
+        old = vault.remember("Maya's dentist appointment is on the 14th at 10:00 with Dr. Sousa at the Alvalade clinic.",
+                             layer="L2", now="2026-09-01T09:00:00Z")
+        new = vault.remember("Maya's dentist appointment moved to the 21st at 11:30 with Dr. Sousa.",
+                             layer="L2", supersedes=[old.id], now="2026-09-05T09:00:00Z")
+        assert vault.consolidate(now="2026-09-06", include_expired=True, threshold=0.85).clusters == ()
+        report = vault.consolidate(now="2026-09-06", include_expired=True, threshold=0.85, apply=True)
+        reasons = {item.path: item.reason for item in report.plan.left_out}
+        assert f"superseded by {new.id}" in reasons[old.path]
+        assert (vault_dir / new.path).read_text(encoding="utf-8").count("14th") == 0
+        assert (vault_dir / old.path).is_file()

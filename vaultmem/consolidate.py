@@ -59,7 +59,7 @@ from .lifecycle import EXPIRING_LAYERS, format_timestamp, to_epoch_us
 from .merge_markers import UNMERGED_WHY, unmerged_fix, unmerged_notes
 from .merging import KeptChange, additions
 from .noteio import FileChange
-from .notes import Note, parse_note, timestamp_or_none
+from .notes import Note, parse_note, text_values, timestamp_or_none
 from .paths import VaultPaths
 from .results import NotCommitted, PathReason, not_committed_dicts
 from .storage import Eligibility, PoolNote, Store
@@ -375,6 +375,13 @@ def _read_candidates(store: Store, paths: VaultPaths, labels: set[int]) -> tuple
 def _not_a_duplicate_reason(note: Note, indexed_hash: str) -> str | None:
     if note.content_hash != indexed_hash:
         return "it changed while consolidate was reading the vault; run consolidate again"
+    successors = text_values(note.meta, "superseded_by")
+    if successors:
+        # Retired on purpose (remember --supersedes): merged into its successor it would append
+        # the old fact to the current one ("the 14th" beside "the 21st"), and as the longest
+        # member it would absorb the current note and come back alive (adr/0019).
+        return (f"it was superseded by {', '.join(successors)} (its superseded_by): a retired fact is merged "
+                "into nothing; expire archives it")
     words = text_words(note.body)
     if words < MIN_TEXT_WORDS:
         return (f"it has too little text of its own ({words} word(s) outside headings and embeds) "
