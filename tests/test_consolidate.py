@@ -19,6 +19,7 @@ from vaultmem.consolidate import (
     MIN_TEXT_WORDS,
     ConsolidationReport,
     components_by_day,
+    components_kept_apart,
     connected_components,
     exact_similar_pairs,
     make_scope,
@@ -834,3 +835,29 @@ def test_a_superseded_note_is_never_merged_even_with_expired_notes_included(vaul
         assert f"superseded by {new.id}" in reasons[old.path]
         assert (vault_dir / new.path).read_text(encoding="utf-8").count("14th") == 0
         assert (vault_dir / old.path).is_file()
+
+
+def test_memories_that_each_hold_a_number_the_other_does_not_are_never_merged(vault_dir: Path, wordllama: object) -> None:
+    # Trial (s28-life): the agent remembered the new locker without --supersedes; the two notes
+    # (cosine 0.968) were one cluster, the older one kept (equal length), so recall's first hit
+    # said "locker is number 14" with the current 27 under a "Merged from" heading below it.
+    with open_vault(vault_dir, wordllama) as vault:
+        old = vault.remember("Maya's gym locker is number 14 at the Fitness Hut in Alvalade.", layer="L3", ttl="3650d",
+                              now="2026-09-01")
+        new = vault.remember("Maya's gym locker is number 27 at the Fitness Hut in Alvalade.", layer="L3", ttl="3650d",
+                              now="2026-09-02")
+        said_again = vault.remember("Maya's gym locker, number 27, is at the Fitness Hut in Alvalade.", layer="L3",
+                                    ttl="3650d", now="2026-09-03")
+        report = vault.consolidate(now="2026-09-04")
+        assert member_sets(report) == {frozenset({new.path, said_again.path})}  # the same number said twice still merges
+        assert report.plan.different_numbers >= 1
+        assert json.loads(run_cli(vault_dir, "consolidate", "--json").stdout)["different_numbers"] >= 1
+        vault.consolidate(now="2026-09-04", apply=True)
+        assert "27" not in (vault_dir / old.path).read_text(encoding="utf-8")
+
+
+def test_a_note_that_only_adds_a_number_joins_and_no_chain_carries_one_number_into_another() -> None:
+    numbers = {1: frozenset({"14"}), 2: frozenset(), 3: frozenset({"27"}), 4: frozenset({"27", "3"})}
+    pairs = {(1, 2): 0.95, (2, 3): 0.90, (3, 4): 0.99}
+    assert components_kept_apart(pairs, {}, numbers) == ([[1, 2], [3, 4]], 0, 1)
+    assert components_kept_apart(pairs, {}, {}) == ([[1, 2, 3, 4]], 0, 0)
