@@ -517,8 +517,9 @@ class VaultTools:
             # Say it in words too: a model skimming the body would otherwise treat it as current.
             successor = view["superseded_by"]
             replaced = f"; superseded by {successor['id']} ({successor['path'] or 'no longer in the vault'})" if successor else ""
+            keep = "" if successor else "; if the user wants it kept, revise it with a later ttl or expires_at (or permanent)"
             view["notice"] = (f"EXPIRED at {view['expires_at']}: no longer current and hidden from recall{replaced}; "
-                              "expire(apply=true) archives it")
+                              f"expire(apply=true) archives it{keep}")
         return view
 
     @vault_tool(DESTRUCTIVE, (
