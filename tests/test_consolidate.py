@@ -861,3 +861,21 @@ def test_a_note_that_only_adds_a_number_joins_and_no_chain_carries_one_number_in
     pairs = {(1, 2): 0.95, (2, 3): 0.90, (3, 4): 0.99}
     assert components_kept_apart(pairs, {}, numbers) == ([[1, 2], [3, 4]], 0, 1)
     assert components_kept_apart(pairs, {}, {}) == ([[1, 2, 3, 4]], 0, 0)
+
+
+def test_a_merged_notes_uses_become_its_canonicals(vault_dir: Path, wordllama: object) -> None:
+    # Trial (s28-life): the memory the agent had used was merged into a longer paraphrase, and
+    # the canonical read "used 0×" — stale listed it as a memory nobody used.
+    with open_vault(vault_dir, wordllama) as vault:
+        used = vault.remember("Maya takes her coffee with oat milk, never dairy, and no sugar.", layer="L3",
+                              ttl="3650d", now="2026-09-01")
+        kept = vault.remember("Maya drinks coffee with oat milk, no dairy and no sugar. She is lactose intolerant.",
+                              layer="L3", ttl="3650d", now="2026-09-02")
+        vault.mark_used([kept.id], now="2026-09-02T12:00:00Z")
+        vault.mark_used([used.id], now="2026-09-03")
+        vault.mark_used([used.id], now="2026-09-04")
+        report = vault.consolidate(now="2026-09-05", apply=True)
+        assert member_sets(report) == {frozenset({used.path, kept.path})}
+        shown = vault.get(kept.id)
+        assert (shown.use_count, shown.last_used_at) == (3, "2026-09-04T00:00:00+00:00")
+        assert [note.path for note in vault.stale(days=3, now="2026-09-06")] == []
