@@ -19,6 +19,7 @@ from vaultmem.consolidate import (
     MIN_TEXT_WORDS,
     ConsolidationReport,
     components_by_day,
+    components_kept_apart,
     connected_components,
     exact_similar_pairs,
     make_scope,
@@ -817,3 +818,64 @@ def test_a_note_without_a_day_close_to_two_days_joins_the_closer_one() -> None:
 def test_text_words_ignore_headings_and_embeds() -> None:
     assert text_words("## Notes\n\n![[Daily.base]]\n") == 0
     assert text_words("# Title\nOat milk, never dairy.\n") >= MIN_TEXT_WORDS
+
+
+def test_a_superseded_note_is_never_merged_even_with_expired_notes_included(vault_dir: Path, wordllama: object) -> None:
+    # Trial (s28-life): with --include-expired the retired "14th" appointment clustered with the
+    # note that replaced it (cosine 0.90) and the plan appended the old date to the current note;
+    # when the retired note was the longer one, it was the canonical: the current note archived.
+    with open_vault(vault_dir, wordllama) as vault:
+        old = vault.remember("Maya's dentist appointment is on the 14th at 10:00 with Dr. Sousa at the Alvalade clinic.",
+                             layer="L2", now="2026-09-01T09:00:00Z")
+        new = vault.remember("Maya's dentist appointment moved to the 21st at 11:30 with Dr. Sousa.",
+                             layer="L2", supersedes=[old.id], now="2026-09-05T09:00:00Z")
+        assert vault.consolidate(now="2026-09-06", include_expired=True, threshold=0.85).clusters == ()
+        report = vault.consolidate(now="2026-09-06", include_expired=True, threshold=0.85, apply=True)
+        reasons = {item.path: item.reason for item in report.plan.left_out}
+        assert f"superseded by {new.id}" in reasons[old.path]
+        assert (vault_dir / new.path).read_text(encoding="utf-8").count("14th") == 0
+        assert (vault_dir / old.path).is_file()
+
+
+def test_memories_that_each_hold_a_number_the_other_does_not_are_never_merged(vault_dir: Path, wordllama: object) -> None:
+    # Trial (s28-life): the agent remembered the new locker without --supersedes; the two notes
+    # (cosine 0.968) were one cluster, the older one kept (equal length), so recall's first hit
+    # said "locker is number 14" with the current 27 under a "Merged from" heading below it.
+    with open_vault(vault_dir, wordllama) as vault:
+        old = vault.remember("Maya's gym locker is number 14 at the Fitness Hut in Alvalade.", layer="L3", ttl="3650d",
+                              now="2026-09-01")
+        new = vault.remember("Maya's gym locker is number 27 at the Fitness Hut in Alvalade.", layer="L3", ttl="3650d",
+                              now="2026-09-02")
+        said_again = vault.remember("Maya's gym locker, number 27, is at the Fitness Hut in Alvalade.", layer="L3",
+                                    ttl="3650d", now="2026-09-03")
+        report = vault.consolidate(now="2026-09-04")
+        assert member_sets(report) == {frozenset({new.path, said_again.path})}  # the same number said twice still merges
+        assert report.plan.different_numbers >= 1
+        assert json.loads(run_cli(vault_dir, "consolidate", "--json").stdout)["different_numbers"] >= 1
+        vault.consolidate(now="2026-09-04", apply=True)
+        assert "27" not in (vault_dir / old.path).read_text(encoding="utf-8")
+
+
+def test_a_note_that_only_adds_a_number_joins_and_no_chain_carries_one_number_into_another() -> None:
+    numbers = {1: frozenset({"14"}), 2: frozenset(), 3: frozenset({"27"}), 4: frozenset({"27", "3"})}
+    pairs = {(1, 2): 0.95, (2, 3): 0.90, (3, 4): 0.99}
+    assert components_kept_apart(pairs, {}, numbers) == ([[1, 2], [3, 4]], 0, 1)
+    assert components_kept_apart(pairs, {}, {}) == ([[1, 2, 3, 4]], 0, 0)
+
+
+def test_a_merged_notes_uses_become_its_canonicals(vault_dir: Path, wordllama: object) -> None:
+    # Trial (s28-life): the memory the agent had used was merged into a longer paraphrase, and
+    # the canonical read "used 0×" — stale listed it as a memory nobody used.
+    with open_vault(vault_dir, wordllama) as vault:
+        used = vault.remember("Maya takes her coffee with oat milk, never dairy, and no sugar.", layer="L3",
+                              ttl="3650d", now="2026-09-01")
+        kept = vault.remember("Maya drinks coffee with oat milk, no dairy and no sugar. She is lactose intolerant.",
+                              layer="L3", ttl="3650d", now="2026-09-02")
+        vault.mark_used([kept.id], now="2026-09-02T12:00:00Z")
+        vault.mark_used([used.id], now="2026-09-03")
+        vault.mark_used([used.id], now="2026-09-04")
+        report = vault.consolidate(now="2026-09-05", apply=True)
+        assert member_sets(report) == {frozenset({used.path, kept.path})}
+        shown = vault.get(kept.id)
+        assert (shown.use_count, shown.last_used_at) == (3, "2026-09-04T00:00:00+00:00")
+        assert [note.path for note in vault.stale(days=3, now="2026-09-06")] == []

@@ -318,3 +318,18 @@ def test_cli_expire_json_shape(sample_vault: Path, vault: Vault) -> None:
 
 def test_cli_expire_hard_without_apply_is_a_usage_error(sample_vault: Path) -> None:
     assert run_cli(sample_vault, "expire", "--hard").exit_code == 2
+
+
+def test_get_of_a_note_moved_back_from_the_archive_says_how_to_keep_it(vault_dir: Path) -> None:
+    # Trial (s28-life): the person moved an expired memory back out of the archive; it stayed
+    # hidden, and `get` only said that `expire --apply` archives it — again.
+    note = vault_dir / "memories/blood-type.md"
+    note.parent.mkdir(parents=True)
+    note.write_text("---\ntitle: Blood type\nlayer: L3\nexpires_at: 2020-01-01\n---\nMaya's blood type is O negative.\n",
+                    encoding="utf-8")
+    assert run_cli(vault_dir, "expire", "--apply").exit_code == 0
+    (vault_dir / "_archive/memories/blood-type.md").rename(note)  # the person restores it by hand
+    shown = run_cli(vault_dir, "get", "memories/blood-type.md").stdout
+    assert "EXPIRED at 2020-01-01" in shown and "vaultmem revise memories/blood-type.md --ttl 90d" in shown
+    assert run_cli(vault_dir, "revise", "memories/blood-type.md", "--ttl", "90d").exit_code == 0
+    assert "memories/blood-type.md" in run_cli(vault_dir, "search", "blood type").stdout

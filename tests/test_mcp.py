@@ -303,6 +303,7 @@ def test_expired_notes_are_not_recalled_unless_asked(vault_dir: Path, write_note
 
             shown = await served.call("get", note="scratch/flight")
             assert shown["expired"] is True and shown["notice"].startswith("EXPIRED at 2020-01-01")
+            assert "revise it with a later ttl or expires_at" in shown["notice"]  # a note moved back from the archive
 
             listed = await served.call("expire")
             assert [entry["path"] for entry in listed["expired"]] == ["scratch/flight.md"] and listed["applied"] is False

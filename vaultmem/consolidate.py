@@ -59,7 +59,7 @@ from .lifecycle import EXPIRING_LAYERS, format_timestamp, to_epoch_us
 from .merge_markers import UNMERGED_WHY, unmerged_fix, unmerged_notes
 from .merging import KeptChange, additions
 from .noteio import FileChange
-from .notes import Note, parse_note, timestamp_or_none
+from .notes import Note, parse_note, text_values, timestamp_or_none
 from .paths import VaultPaths
 from .results import NotCommitted, PathReason, not_committed_dicts
 from .storage import Eligibility, PoolNote, Store
@@ -85,6 +85,7 @@ UNRELIABLE_FIELDS = {
 _EMBED = re.compile(r"!\[\[[^\[\]\r\n]*\]\]")
 _HEADING_LINE = re.compile(r"^[ \t]{0,3}#{1,6}(?:[ \t].*)?$", re.MULTILINE)
 _WORD = re.compile(r"[^\W\d_]{2,}")
+_NUMBER = re.compile(r"\d+")
 
 
 # ------------------------------------------------------------------ scope
@@ -213,6 +214,7 @@ class ConsolidationPlan:
     left_out: tuple[LeftOut, ...]
     not_memories: int = 0  # notes without a layer the scope left out (0 with any_note)
     different_days: int = 0  # pairs at or above the threshold kept apart: their notes record different days
+    different_numbers: int = 0  # pairs at or above the threshold kept apart: each holds a number the other does not
 
     def report(self) -> ConsolidationReport:
         return ConsolidationReport(self)
@@ -262,6 +264,7 @@ class ConsolidationReport:
             "compared": self.plan.compared,
             "not_memories": self.plan.not_memories,
             "different_days": self.plan.different_days,
+            "different_numbers": self.plan.different_numbers,
             "left_out": [item.as_dict() for item in self.plan.left_out],
             "merged": [{**entry.as_dict(), "kept_changes": self._kept_dict(entry.canonical)} for entry in self.merged],
             "skipped": [asdict(skip) for skip in self.skipped],
@@ -302,12 +305,13 @@ def plan_consolidation(store: Store, paths: VaultPaths, scope: Scope) -> Consoli
     # consolidation is for, day in their file names or not (the sample's standup notes).
     days = {label: day for label, note in notes.items()
             if note.layer is None and (day := own_day(note.meta, note.path, paths.daily, paths.dates)) is not None}
-    components, different_days = components_by_day(pairs, days)
+    numbers = {label: text_numbers(note.body) for label, note in notes.items()}
+    components, different_days, different_numbers = components_kept_apart(pairs, days, numbers)
     clusters = [build_cluster([notes[label] for label in component], np.stack([vectors[label] for label in component]),
                               scope.threshold) for component in components]
     clusters.sort(key=lambda cluster: (-cluster.similarity, cluster.canonical.path))
     return ConsolidationPlan(scope, tuple(clusters), len(source_labels), tuple(left_out), len(alive) - len(pool),
-                             different_days)
+                             different_days, different_numbers)
 
 
 def _candidate_pairs(store: Store, sources: list[int], layers: Mapping[int, str | None],
@@ -375,6 +379,13 @@ def _read_candidates(store: Store, paths: VaultPaths, labels: set[int]) -> tuple
 def _not_a_duplicate_reason(note: Note, indexed_hash: str) -> str | None:
     if note.content_hash != indexed_hash:
         return "it changed while consolidate was reading the vault; run consolidate again"
+    successors = text_values(note.meta, "superseded_by")
+    if successors:
+        # Retired on purpose (remember --supersedes): merged into its successor it would append
+        # the old fact to the current one ("the 14th" beside "the 21st"), and as the longest
+        # member it would absorb the current note and come back alive (adr/0019).
+        return (f"it was superseded by {', '.join(successors)} (its superseded_by): a retired fact is merged "
+                "into nothing; expire archives it")
     words = text_words(note.body)
     if words < MIN_TEXT_WORDS:
         return (f"it has too little text of its own ({words} word(s) outside headings and embeds) "
@@ -412,6 +423,13 @@ def unreliable_reason(note: PoolNote) -> str | None:
 def unmerged_reason(relative: str) -> str:
     """Why a note git's index holds unmerged (no markers in its file) is left out of merging."""
     return f"git's merge of it is unfinished, so which of its two versions it says is unknown: {UNMERGED_WHY}; {unmerged_fix(relative)}"
+
+
+def text_numbers(body: str) -> frozenset[str]:
+    """The numbers a note's own text holds (headings and embeds left out, as for its words):
+    a door, a phone, a time, a day of the month. Two notes that each hold one the other does
+    not (locker 14 / locker 27) say two different things, however alike their words."""
+    return frozenset(_NUMBER.findall(_HEADING_LINE.sub(" ", _EMBED.sub(" ", body))))
 
 
 def text_words(body: str) -> int:
@@ -468,11 +486,13 @@ def confirmed_pairs(candidates: Iterable[tuple[int, int]], vectors: Mapping[int,
 
 
 class _UnionFind:
-    """Union-find over labels; a label with a day (``days``) never joins a set holding another day."""
+    """Union-find over labels; a label with a day (``days``) never joins a set holding another
+    day, and two sets join only when the numbers of one (``numbers``) are all in the other's."""
 
-    def __init__(self, days: Mapping[int, str] | None = None) -> None:
+    def __init__(self, days: Mapping[int, str] | None = None, numbers: Mapping[int, frozenset[str]] | None = None) -> None:
         self.parent: dict[int, int] = {}
         self.day: dict[int, str] = dict(days or {})  # root → the one day its set records (if any)
+        self.numbers: dict[int, frozenset[str]] = dict(numbers or {})  # root → every number its set holds
 
     def find(self, node: int) -> int:
         root = node
@@ -484,18 +504,28 @@ class _UnionFind:
 
     def union(self, a: int, b: int) -> bool:
         """Join the sets of ``a`` and ``b``; False (nothing joined) when they record different days."""
+        return self.join(a, b) is None
+
+    def join(self, a: int, b: int) -> str | None:
+        """Join the sets of ``a`` and ``b``, or say why not: ``"days"`` (they record different
+        days) or ``"numbers"`` (each holds a number the other does not)."""
         root_a, root_b = self.find(a), self.find(b)
         if root_a == root_b:
-            return True
+            return None
         day_a, day_b = self.day.get(root_a), self.day.get(root_b)
         if day_a is not None and day_b is not None and day_a != day_b:
-            return False
+            return "days"
+        numbers_a, numbers_b = self.numbers.get(root_a, frozenset()), self.numbers.get(root_b, frozenset())
+        if not (numbers_a <= numbers_b or numbers_b <= numbers_a):
+            return "numbers"
         root, other = min(root_a, root_b), max(root_a, root_b)
         self.parent[other] = root
         day = day_a if day_a is not None else day_b
         if day is not None:
             self.day[root] = day
-        return True
+        if numbers_a | numbers_b:
+            self.numbers[root] = numbers_a | numbers_b
+        return None
 
     def components(self) -> list[list[int]]:
         """Every set of more than one label, each sorted, in a stable order."""
@@ -522,9 +552,25 @@ def components_by_day(pairs: Mapping[tuple[int, int], float], days: Mapping[int,
     strongest first, so when an undated note is close to two notes of different days it
     joins the one it is closer to. Without days this is :func:`connected_components`.
     """
-    union_find = _UnionFind(days)
-    refused = sum(not union_find.union(a, b) for a, b in sorted(pairs, key=lambda pair: (-pairs[pair], pair)))
-    return union_find.components(), refused
+    components, different_days, _ = components_kept_apart(pairs, days, {})
+    return components, different_days
+
+
+def components_kept_apart(pairs: Mapping[tuple[int, int], float], days: Mapping[int, str],
+                          numbers: Mapping[int, frozenset[str]]) -> tuple[list[list[int]], int, int]:
+    """The clusters, and how many pairs were kept apart for recording different days and for
+    holding different numbers.
+
+    As :func:`components_by_day`, and a component never holds two notes that each hold a
+    number the other does not (``numbers``: label → the numbers of its text): "locker 14" and
+    "locker 27", "the 14th at 10:00" and "the 21st at 11:30" are one fact that changed, not one
+    said twice — merged, the kept note would say both. A note that only adds a number ("9:45"
+    beside "9:45 Lisbon time, 10:45 in Berlin") still joins. Strongest pairs first, and a
+    set's numbers are all of its members', so no chain carries 14 into 27's cluster.
+    """
+    union_find = _UnionFind(days, numbers)
+    refusals = [union_find.join(a, b) for a, b in sorted(pairs, key=lambda pair: (-pairs[pair], pair))]
+    return union_find.components(), refusals.count("days"), refusals.count("numbers")
 
 
 def canonical_key(note: Note, cluster_paths: Collection[str] = ()) -> tuple[bool, int, float, str]:

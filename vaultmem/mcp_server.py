@@ -517,8 +517,9 @@ class VaultTools:
             # Say it in words too: a model skimming the body would otherwise treat it as current.
             successor = view["superseded_by"]
             replaced = f"; superseded by {successor['id']} ({successor['path'] or 'no longer in the vault'})" if successor else ""
+            keep = "" if successor else "; if the user wants it kept, revise it with a later ttl or expires_at (or permanent)"
             view["notice"] = (f"EXPIRED at {view['expires_at']}: no longer current and hidden from recall{replaced}; "
-                              "expire(apply=true) archives it")
+                              f"expire(apply=true) archives it{keep}")
         return view
 
     @vault_tool(DESTRUCTIVE, (
@@ -553,7 +554,8 @@ class VaultTools:
         "Find near-duplicate memories (same layer, cosine similarity >= threshold) that should be one "
         "note. Only notes that carry a layer are considered unless any_note=true (the result's scope says "
         "which). Your own notes (no layer) that record different days (a date property or a day in their names) are never "
-        "merged; different_days counts the pairs kept apart. "
+        "merged; different_days counts the pairs kept apart. Notes that each hold a number the other does not "
+        "(locker 14 / locker 27: a fact that changed) are never merged either; different_numbers counts them. "
         "Dry run by default: returns {clusters: [{canonical, members, similarity, layer, notes}], "
         "applied: false, scope, ...}; each note lists the lines it would add to the kept note (appended), and "
         "kept_changes the kept note's frontmatter changes (expires_at before/after and why, tags, aliases and "

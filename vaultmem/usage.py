@@ -21,6 +21,7 @@ from .results import UsedNote
 from .storage import Eligibility, NoteRow, UsageRow
 
 if TYPE_CHECKING:
+    from .consolidate import ConsolidationReport
     from .resolution import Located
     from .storage import Store
 
@@ -76,6 +77,21 @@ def record_uses(store: Store, resolved: Sequence[Located], moment: datetime) -> 
     usage = store.usage.for_ids(ids)
     return [UsedNote(item.row.id, item.row.path, usage[item.row.id].use_count, usage[item.row.id].last_used_at,
                      item.resolved_from) for item in located.values()]
+
+
+def carry_merged_uses(store: Store, report: ConsolidationReport) -> None:
+    """Each merged note's uses become its canonical's (counts added, the later last use): the
+    merged id resolves to the canonical (its ``merged_from``), and a memory the agent used
+    before it was merged is the same memory after it. Left behind, ``stale`` called the
+    canonical unused (s28-life trial)."""
+    clusters = {cluster.canonical.path: cluster for cluster in report.clusters}
+    with store.transaction():
+        for merged in report.merged:
+            cluster = clusters[merged.canonical]
+            archived = {note.path for note in merged.merged}
+            for member in cluster.merged:
+                if member.path in archived:
+                    store.usage.rename(member.id, cluster.canonical.id)
 
 
 def stale_notes(store: Store, days: float, layers: Iterable[str] | None, moment: datetime,

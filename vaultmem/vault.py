@@ -475,6 +475,7 @@ class Vault:
         """
         from .consolidate import make_scope, plan_consolidation
         from .merge_apply import apply_plan, preview_plan
+        from .usage import carry_merged_uses
 
         scope = make_scope(self.config.consolidate, threshold, window, all, include_expired, resolve_now(now), any_note)
         if not apply:
@@ -484,6 +485,7 @@ class Vault:
         with self._writing("consolidate") as write:
             self.derived.index()
             report = apply_plan(plan if plan is not None else plan_consolidation(self.store, self.paths, scope), self.paths)
+            carry_merged_uses(self.store, report)
             write.record(*report.changes)
             write.message = report.commit_message()
         write.report_commit(report)

@@ -110,6 +110,9 @@ def render_clusters(report: ConsolidationReport) -> None:
     if report.plan.different_days:
         click.echo(f"kept apart: {report.plan.different_days} pair(s) at or above the threshold whose notes record "
                    "different days (a date property or a day in the name): never merged")
+    if report.plan.different_numbers:
+        click.echo(f"kept apart: {report.plan.different_numbers} pair(s) at or above the threshold whose notes each hold "
+                   "a number the other does not (a changed phone, time or address, not one fact said twice): never merged")
     for number, cluster in enumerate(report.clusters, start=1):
         click.echo(f"\n{number}. layer {cluster.layer or '-'}: {len(cluster.members)} notes, "
                    f"similarity {cluster.similarity:.3f} (weakest pair {cluster.weakest_pair:.3f})")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shlex
 import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
@@ -255,7 +256,11 @@ def get(obj: Context, note: str, as_json: bool) -> None:
         click.echo(f"  aliases: {', '.join(view.aliases)}")
     render_properties(view.other_properties())
     if view.expired:
-        click.echo(f"  EXPIRED at {view.expires_at}: hidden from search (vaultmem expire --apply archives it)")
+        # A person who moved a note back from the archive reads this: it stays hidden until its
+        # expiry moves, and the next expire --apply archives it again (s28-life trial).
+        keep = "" if view.superseded_by is not None else (
+            f"; to keep it, give it a later expiry: vaultmem revise {shlex.quote(view.path)} --ttl 90d (or --permanent)")
+        click.echo(f"  EXPIRED at {view.expires_at}: hidden from search (vaultmem expire --apply archives it){keep}")
     else:
         click.echo(f"  expires: {view.expires_at or ('never (permanent)' if view.permanent else 'never')}")
     if view.superseded_by is not None:
