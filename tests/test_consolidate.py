@@ -707,7 +707,7 @@ def test_auto_commit_makes_one_commit_of_exactly_the_touched_files(sample_vault:
     archived = {"_archive/" + path for path in (*TRIO[1:], *STANDUP[1:])}
     assert changed == {*TRIO, *STANDUP, *archived, *LINKING}
     assert git(sample_vault, "status", "--porcelain") == ""
-    assert "vaultmem consolidate: 3 note(s) merged into 2" in git(sample_vault, "log", "-1", "--format=%B")
+    assert "vaultmem consolidate: merged 3 notes into 2 notes" in git(sample_vault, "log", "-1", "--format=%B")
 
 
 # ------------------------------------------------------------------ ANN against exact

@@ -277,7 +277,9 @@ class ConsolidationReport:
 
     def commit_message(self) -> str:
         count = sum(len(entry.merged) for entry in self.merged)
-        lines = [f"vaultmem consolidate: {count} note(s) merged into {len(self.merged)}", ""]
+        notes = "1 note" if count == 1 else f"{count} notes"
+        into = self.merged[0].canonical if len(self.merged) == 1 else f"{len(self.merged)} notes"
+        lines = [f"vaultmem consolidate: merged {notes} into {into}", ""]
         for entry in self.merged:
             lines.append(f"- {entry.canonical} ← {', '.join(item.path for item in entry.merged)}")
         if self.links_rewritten:
