@@ -237,3 +237,19 @@ def test_a_pull_rebase_that_brought_only_other_notes_leaves_the_archive_clean(ma
     assert "Soy milk" in (laptop / "memories" / "milk.md").read_text(encoding="utf-8")
     assert "Vaultmem-Archived: " in git(laptop, "log", "-1", "--format=%B")
     assert archive_problems(laptop, "check") == []
+
+
+def test_an_archived_note_edited_here_and_not_committed_is_said_to_be_this_machines_edit(machines: tuple[Path, Path]) -> None:
+    """Was: the problem explained a change saved into the archive by an editor still open on the
+    note (uncommitted, this machine's) as git merging another machine's edit."""
+    laptop, _desktop = machines
+    forgotten = run_cli(laptop, "forget", "memories/door.md", "--json")
+    assert forgotten.exit_code == 0, forgotten.output
+    archived = laptop / "_archive" / "memories" / "door.md"
+    archived.write_text(archived.read_text(encoding="utf-8").replace("4471", "5580"), encoding="utf-8")
+    [problem] = archive_problems(laptop, "check")
+    assert "edited in the archive folder on this machine" in problem["message"]
+    assert "another edited it" not in problem["message"]
+    assert "`git checkout HEAD -- _archive/memories/door.md`" in problem["fix"]
+    git(laptop, "checkout", "HEAD", "--", "_archive/memories/door.md")  # the fix it names drops the change
+    assert archive_problems(laptop, "check") == []

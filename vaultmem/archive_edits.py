@@ -19,6 +19,10 @@ other machine's edit, so that commit itself adds the edited bytes. vaultmem's co
 the blob it archived in its message (``gitops.ARCHIVED_TRAILER``), which a rebase keeps: a file
 whose bytes are not that blob is reported too, and the fix restores the blob, not the commit.
 
+A change not committed yet (``git diff HEAD`` names the file) was made here, not merged: an
+editor still open on the note when it was archived saves it into the archive. The problem
+says so, and how to drop it is a checkout of HEAD's bytes.
+
 Not seen: an archive no commit holds yet (nothing to compare with), older than
 ``gitops.REMOVAL_SCAN_COMMITS`` commits, and a rebase of an archiving commit that is not
 vaultmem's (``auto_commit`` off: the person committed the move, with no trailer).
@@ -30,7 +34,7 @@ import shlex
 from collections.abc import Mapping
 
 from .errors import GitError
-from .gitops import Addition, additions, is_repository, moves, working_blobs
+from .gitops import Addition, additions, is_repository, moves, uncommitted, working_blobs
 from .notes import Problem
 from .paths import VaultPaths
 
@@ -53,7 +57,8 @@ def _edited(paths: VaultPaths) -> list[Problem]:
     now = working_blobs(paths.root, present)
     changed = [added[path] for path in present if now[path] != _archived(added[path])]
     origins = _origins(paths, changed)
-    return [_problem(paths, addition, origins[addition.path]) for addition in changed]
+    by_hand = uncommitted(paths.root, [addition.path for addition in changed])
+    return [_problem(paths, addition, origins[addition.path], addition.path in by_hand) for addition in changed]
 
 
 def _archived(addition: Addition) -> str:
@@ -76,9 +81,16 @@ def _origins(paths: VaultPaths, changed: list[Addition]) -> Mapping[str, str]:
     return origins
 
 
-def _problem(paths: VaultPaths, addition: Addition, origin: str) -> Problem:
+def _problem(paths: VaultPaths, addition: Addition, origin: str, by_hand: bool) -> Problem:
+    """``by_hand``: the change is not committed, so it was made on this machine (an editor still
+    open on the note when it was archived, or an edit in the archive folder), not merged by git."""
     archived, commit = shlex.quote(addition.path), addition.commit[:10]
-    if _archived(addition) == addition.blob:
+    if by_hand:
+        shown = f"`git diff HEAD -- {archived}` shows the change"
+        drop = f"to drop the change, `git checkout HEAD -- {archived}`"
+        how = ("the file was edited in the archive folder on this machine and the edit is not committed: an editor "
+               "still open on the note when it was archived saves it there")
+    elif _archived(addition) == addition.blob:
         shown = f"`git diff {commit} -- {archived}` shows the change"
         drop = f"to drop the change, `git checkout {commit} -- {archived}`"
         how = (f"git merges an edit made elsewhere to {origin} into the archived copy when one machine archived the "

@@ -278,6 +278,15 @@ def working_blobs(root: Path, relatives: Sequence[str]) -> dict[str, str]:
     return found
 
 
+def uncommitted(root: Path, relatives: Sequence[str]) -> set[str]:
+    """The files of ``relatives`` (vault-relative) whose working tree or staged bytes differ from
+    HEAD's: changed and not committed (one ``git diff``)."""
+    if not relatives:
+        return set()
+    listed = _git_bytes(root, "diff", "--name-only", "-z", "--relative", "--no-renames", "HEAD", "--", *relatives)
+    return {name for name in listed.decode("utf-8", "surrogateescape").split("\0") if name}
+
+
 def moves(root: Path, commit: str) -> dict[str, str]:
     """The files ``commit`` moved, as git's rename detection sees them (:data:`SAME_FILE`):
     new path → old path, both vault-relative (a move from outside the vault is left out)."""
