@@ -1281,6 +1281,33 @@ def test_recall_list_and_explain_over_mcp_say_a_note_is_unmerged_until_the_perso
     run(scenario)
 
 
+def test_a_vault_in_a_folder_of_a_linked_worktree_warns_from_that_worktree_s_own_index(tmp_path: Path) -> None:
+    # A linked worktree's .git is a file and its index is in the main repository's
+    # .git/worktrees/<name>/: an index looked for at <vault>/.git/index would never change.
+    main, linked = tmp_path / "main", tmp_path / "linked"
+    (main / "memories").mkdir(parents=True)
+    git(main, "init", "-q")
+    git(main, "config", "user.email", "maya@example.com")
+    git(main, "config", "user.name", "Maya")
+    note = main / "memories/rui.md"
+    note.write_text(RUI_MEMORY.format(music="jazz"))
+    commit_all(main, "first")
+    git(main, "worktree", "add", "-q", str(linked))
+    vault, note = linked / "memories", linked / "memories/rui.md"
+    git(linked, "checkout", "-q", "-b", "desktop")
+    note.write_text(RUI_MEMORY.format(music="fado"))
+    commit_all(linked, "desktop")
+    git(linked, "checkout", "-q", "linked")
+    note.write_text(RUI_MEMORY.format(music="bossa nova"))
+    commit_all(linked, "laptop")
+    with Vault(vault) as reader:
+        assert not unmerged_warnings(reader.search("Rui music", now=NOW)[0].warnings)
+        assert subprocess.run(["git", "merge", "-q", "desktop"], cwd=linked, capture_output=True).returncode != 0
+        git(linked, "checkout", "--ours", "--", "memories/rui.md")
+        [hit] = [hit for hit in reader.search("Rui music", now=NOW) if hit.path == "rui.md"]
+        assert unmerged_warnings(hit.warnings), hit.warnings
+
+
 def test_a_search_says_when_git_cannot_tell_which_notes_are_unmerged(repo: Path) -> None:
     # "Could not ask" must not read as "none unmerged": a damaged index fails git's ls-files.
     with Vault(repo) as vault:

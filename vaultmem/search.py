@@ -19,7 +19,9 @@ See adr/0004-hybrid-ranking.md.
 Before a hit is handed out its file is looked at (one ``lstat``): a file whose size or
 mtime is not what its row says was changed since it was indexed, so those files are
 indexed again and the query answered again — no hit contradicts the file it names, even
-when a change has not reached the index yet (adr/0021).
+when a change has not reached the index yet (adr/0021). A hit of a note git's index holds
+unmerged says it is one side of an unfinished merge; git is asked only when its index file
+changed (git_index.py, adr/0006).
 """
 
 from __future__ import annotations
