@@ -23,9 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from . import gitops
-from .errors import CHECK, GitError, Operation, Spelled
-
-GET = Operation("`vaultmem get`", "Vault.get()", "the get tool")
+from .errors import CHECK, GET, GitError, Spelled
 
 
 @dataclass(frozen=True)
