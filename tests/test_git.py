@@ -1186,6 +1186,138 @@ def test_check_fix_stamps_nothing_into_a_note_git_holds_unmerged_and_get_says_wh
     assert not [problem for problem in run_json(repo, "get", "people/rui.md")["problems"] if problem["field"] == "conflict"]
 
 
+# ---------------------------------------------------------------- reads of a note git holds unmerged (git_index.py)
+
+UNMERGED_HIT = "conflict: an unfinished git merge (git's index holds it unmerged, the file shows no markers)"
+
+
+def unmerged_warnings(warnings: Sequence[str]) -> list[str]:
+    return [warning for warning in warnings if warning.startswith(UNMERGED_HIT)]
+
+
+def rui_hit(vault: Vault) -> Any:
+    [hit] = [hit for hit in vault.search("Rui music", now=NOW) if hit.path == "people/rui.md"]
+    return hit
+
+
+def test_a_hit_and_a_listed_note_git_holds_unmerged_say_so_until_the_person_adds_it(repo: Path) -> None:
+    # Was: the hit read one side of the person's merge as the note, no warning (only check and
+    # get asked git). The same Vault is asked again after `git add`: the answer kept must notice.
+    ours_checked_out(repo)
+    with Vault(repo) as vault:
+        [warning] = unmerged_warnings(rui_hit(vault).warnings)
+        assert warning.endswith("(Vault.get() says how to finish it)"), warning
+        listed = {note.path: note.warnings for note in vault.list_notes(now=NOW)}
+        assert unmerged_warnings(listed["people/rui.md"]) and not unmerged_warnings(listed["mine.md"]), listed
+        git(repo, "add", "people/rui.md")
+        assert unmerged_warnings(rui_hit(vault).warnings) == []
+        assert unmerged_warnings(next(note for note in vault.list_notes(now=NOW) if note.path == "people/rui.md").warnings) == []
+
+
+def test_a_hit_of_a_utf16_note_git_merged_as_binary_says_it_is_one_side_of_a_merge(repo: Path) -> None:
+    note = utf16_merge_in_conflict(repo, None)
+    assert b"<<<<<<<" not in note.read_bytes()  # git's doing: nothing in the file tells
+    hits = run_json(repo, "search", "Rui bossa nova", "--as-of", NOW)
+    [hit] = [hit for hit in hits if hit["path"] == "people/rui.md"]  # type: ignore[index]
+    [warning] = unmerged_warnings(hit["warnings"])
+    assert warning.endswith("(`vaultmem get` says how to finish it)"), warning  # spelled for the shell
+
+
+def test_a_note_with_markers_carries_its_marker_warning_only(repo: Path) -> None:
+    conflicted_memory(repo)
+    with Vault(repo) as vault:
+        warnings = rui_hit(vault).warnings
+    assert [warning for warning in warnings if warning.startswith("conflict: ")] == [
+        next(warning for warning in warnings if warning.startswith("conflict: an unresolved git merge conflict (<<<<<<<"))]
+
+
+def test_a_stash_pop_that_conflicts_leaves_no_merge_head_and_the_hit_still_says_so(repo: Path) -> None:
+    # The operation files cannot tell: `git stash pop` stopped on a conflict leaves the index
+    # unmerged and no MERGE_HEAD (git 2.39) — so the answer is keyed on the index file.
+    note = repo / "people/rui.md"
+    with Vault(repo) as vault:
+        assert unmerged_warnings(rui_hit(vault).warnings) == []  # asked once, nothing unmerged
+        note.write_text(RUI_MEMORY.format(music="fado"))
+        git(repo, "stash", "-q")  # this test's own repository's stash
+        note.write_text(RUI_MEMORY.format(music="bossa nova"))
+        commit_all(repo, "laptop")
+        assert subprocess.run(["git", "stash", "pop"], cwd=repo, capture_output=True).returncode != 0
+        git(repo, "checkout", "--ours", "--", "people/rui.md")
+        assert git(repo, "status", "--porcelain", "people/rui.md").startswith("UU ")  # git's premise
+        assert not any((repo / ".git" / name).exists() for name in ("MERGE_HEAD", "rebase-merge", "rebase-apply",
+                                                                   "CHERRY_PICK_HEAD", "REVERT_HEAD"))
+        assert unmerged_warnings(rui_hit(vault).warnings)
+
+
+def test_explain_of_a_note_git_holds_unmerged_says_so_as_the_surface_spells_it(repo: Path) -> None:
+    ours_checked_out(repo)
+    explained = run_json(repo, "explain", "people/rui.md", "Rui music", "--as-of", NOW)
+    [reason] = unmerged_warnings(explained["reasons"])  # type: ignore[index]
+    assert reason.endswith("(`vaultmem get` says how to finish it)"), reason
+    git(repo, "add", "people/rui.md")
+    assert unmerged_warnings(run_json(repo, "explain", "people/rui.md", "Rui music", "--as-of", NOW)["reasons"]) == []  # type: ignore[index]
+
+
+def test_recall_list_and_explain_over_mcp_say_a_note_is_unmerged_until_the_person_adds_it(repo: Path, tmp_path: Path) -> None:
+    from mcp_client import run, serve
+
+    ours_checked_out(repo)
+    fix = "(the get tool says how to finish it)"  # an agent has the get tool, maybe no shell
+    # include_expired: Rui's memory expires 2027-01-01, and the server's clock is the real one.
+
+    async def scenario() -> None:
+        async with serve(repo, tmp_path / "server-stderr.log") as served:
+            hits = (await served.call("recall", query="Rui music", include_expired=True))["hits"]
+            [warning] = unmerged_warnings(next(hit for hit in hits if hit["path"] == "people/rui.md")["warnings"])
+            assert warning.endswith(fix), warning
+            listed = (await served.call("list_notes", include_expired=True))["notes"]
+            assert unmerged_warnings(next(note for note in listed if note["path"] == "people/rui.md")["warnings"])
+            explained = await served.call("explain", note="people/rui.md", query="Rui music", include_expired=True)
+            assert [reason for reason in explained["reasons"] if reason.endswith(fix)], explained
+            git(repo, "add", "people/rui.md")  # the server, still running, must notice
+            hits = (await served.call("recall", query="Rui music", include_expired=True))["hits"]
+            assert not unmerged_warnings(next(hit for hit in hits if hit["path"] == "people/rui.md")["warnings"])
+
+    run(scenario)
+
+
+def test_a_vault_in_a_folder_of_a_linked_worktree_warns_from_that_worktree_s_own_index(tmp_path: Path) -> None:
+    # A linked worktree's .git is a file and its index is in the main repository's
+    # .git/worktrees/<name>/: an index looked for at <vault>/.git/index would never change.
+    main, linked = tmp_path / "main", tmp_path / "linked"
+    (main / "memories").mkdir(parents=True)
+    git(main, "init", "-q")
+    git(main, "config", "user.email", "maya@example.com")
+    git(main, "config", "user.name", "Maya")
+    note = main / "memories/rui.md"
+    note.write_text(RUI_MEMORY.format(music="jazz"))
+    commit_all(main, "first")
+    git(main, "worktree", "add", "-q", str(linked))
+    vault, note = linked / "memories", linked / "memories/rui.md"
+    git(linked, "checkout", "-q", "-b", "desktop")
+    note.write_text(RUI_MEMORY.format(music="fado"))
+    commit_all(linked, "desktop")
+    git(linked, "checkout", "-q", "linked")
+    note.write_text(RUI_MEMORY.format(music="bossa nova"))
+    commit_all(linked, "laptop")
+    with Vault(vault) as reader:
+        assert not unmerged_warnings(reader.search("Rui music", now=NOW)[0].warnings)
+        assert subprocess.run(["git", "merge", "-q", "desktop"], cwd=linked, capture_output=True).returncode != 0
+        git(linked, "checkout", "--ours", "--", "memories/rui.md")
+        [hit] = [hit for hit in reader.search("Rui music", now=NOW) if hit.path == "rui.md"]
+        assert unmerged_warnings(hit.warnings), hit.warnings
+
+
+def test_a_search_says_when_git_cannot_tell_which_notes_are_unmerged(repo: Path) -> None:
+    # "Could not ask" must not read as "none unmerged": a damaged index fails git's ls-files.
+    with Vault(repo) as vault:
+        assert rui_hit(vault).warnings == []
+        (repo / ".git" / "index").write_bytes(b"not an index")
+        hits = vault.search("Rui music", now=NOW)
+    [said] = [warning for warning in hits.warnings if warning.startswith("could not ask git which notes are in an unfinished merge")]
+    assert "index file" in said and said.endswith("(Vault.check() names them once git answers)"), said
+
+
 # ---------------------------------------------------------------- a NOTE that left the vault, asked of get and revise
 
 

@@ -163,6 +163,7 @@ class Operation:
 CHECK = Operation("`vaultmem check`", "Vault.check()", "the check tool")
 CONSOLIDATE = Operation("`vaultmem consolidate`", "Vault.consolidate()", "the consolidate tool")
 EXPIRE = Operation("`vaultmem expire`", "Vault.expire()", "the expire tool")
+GET = Operation("`vaultmem get`", "Vault.get()", "the get tool")
 # The MCP server has no index tool: its watcher reconciles the index with the files as it starts.
 INDEX = Operation("run `vaultmem index`", "run Vault.index()", "ask the person to run `vaultmem index` (or to restart "
                   "the MCP server: it reconciles the index with the files as it starts)")

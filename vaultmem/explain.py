@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 from .dating import DAILY_SOURCE, note_date, shown_date
 from .errors import NoteNotFound, NoteReadError
 from .fields import aliases_of, name_key, name_topic, person_asked, query_topics, starts_person_name
+from .git_index import unmerged_warning
 from .lifecycle import format_timestamp, from_epoch_us, is_expired_us, to_epoch_us
 from .notes import read_note, text_values
 from .option_names import OptionNames
@@ -160,7 +161,7 @@ def explain_row(searcher: Searcher, row: NoteRow, meta: dict[str, Any], query: s
     text = _text_score(searcher, query, label, found)
     in_answer = not blocking and position is not None and position <= k
     named = [_name_reason(row, meta, query, fused.name_lift)] if fused is not None and fused.name_lift is not None else []
-    reasons = [*blocking, *_notes(row, eligibility, names), *named,
+    reasons = [*blocking, *_notes(row, eligibility, names), *_unmerged_notes(searcher, row, names), *named,
                _ranking_reason(position, k, lifted_words, vector, text, found, names),
                *_unheld_reason(found, lifted.include_expired)]
     passage = _best_passage(searcher, row, query, vector, text)
@@ -311,6 +312,17 @@ def _notes(row: NoteRow, eligibility: Eligibility, names: OptionNames) -> list[s
     if eligibility.include_expired and is_expired_us(row.expires_us, eligibility.now_us):
         notes.append(f"expired at {row.expires_at}, shown only because expired notes were asked for")
     return notes
+
+
+def _unmerged_notes(searcher: Searcher, row: NoteRow, names: OptionNames) -> list[str]:
+    """That git's index holds the note unmerged (its file shows no markers): what search is found
+    by is one side of the person's merge, as a hit of it warns (search.Searcher._mark_unmerged)."""
+    unmerged = searcher.unmerged.now()
+    if unmerged.problem is not None:
+        return [unmerged.problem.spelled(names.surface)]
+    if row.path not in unmerged.paths or any(problem["field"] == "conflict" for problem in row.problems):
+        return []
+    return [unmerged_warning().spelled(names.surface)]
 
 
 def _vector_score(searcher: Searcher, query: str, label: int, found: Candidates) -> SideHit | None:

@@ -86,6 +86,13 @@ def is_repository(root: Path) -> bool:
     return result.returncode == 0 and result.stdout.strip() == "true"
 
 
+def git_path(root: Path, name: str) -> str:
+    """Where the repository ``root`` is in keeps ``name`` (``index``, ``MERGE_HEAD``), as git
+    says: a linked worktree's own folder, ``$GIT_DIR``, ``$GIT_INDEX_FILE``; relative to ``root``
+    or absolute."""
+    return _git(root, "rev-parse", "--git-path", name).stdout.strip()
+
+
 def require_repository(root: Path) -> None:
     if not is_repository(root):
         raise GitError(f"the vault {root} is not a git repository, so it has no history; run `git init` there to start one")

@@ -41,6 +41,7 @@ class OptionNames:
     include_expired: str  # the option turned on, as it is written
     assign: str  # between an option and its value: ``-k 4``, ``k=4``
     check: str  # where the notes' problems are listed
+    surface: Surface  # whose names these are: a Spelled message (errors.py) says itself as it does
 
     def k_of(self, value: int) -> str:
         return f"{self.k}{self.assign}{value}"
@@ -50,9 +51,12 @@ _ARGUMENTS = {"k": "k", "layers": "layers", "tags": "tags", "since": "since", "u
 
 OPTION_NAMES = {
     Surface.CLI: OptionNames(k="-k", layers="--layer", tags="--tag", since="--since", until="--until",
-                             include_expired="--include-expired", assign=" ", check="`vaultmem check`"),
-    Surface.MCP: OptionNames(**_ARGUMENTS, include_expired="include_expired=true", check="the check tool"),
-    Surface.API: OptionNames(**_ARGUMENTS, include_expired="include_expired=True", check="Vault.check()"),
+                             include_expired="--include-expired", assign=" ", check="`vaultmem check`",
+                             surface=Surface.CLI),
+    Surface.MCP: OptionNames(**_ARGUMENTS, include_expired="include_expired=true", check="the check tool",
+                             surface=Surface.MCP),
+    Surface.API: OptionNames(**_ARGUMENTS, include_expired="include_expired=True", check="Vault.check()",
+                             surface=Surface.API),
 }
 
 

@@ -19,7 +19,9 @@ See adr/0004-hybrid-ranking.md.
 Before a hit is handed out its file is looked at (one ``lstat``): a file whose size or
 mtime is not what its row says was changed since it was indexed, so those files are
 indexed again and the query answered again — no hit contradicts the file it names, even
-when a change has not reached the index yet (adr/0021).
+when a change has not reached the index yet (adr/0021). A hit of a note git's index holds
+unmerged says it is one side of an unfinished merge; git is asked only when its index file
+changed (git_index.py, adr/0006).
 """
 
 from __future__ import annotations
@@ -40,6 +42,7 @@ from .dating import DEFAULT_DATE_PROPERTIES, DateProperties, calendar_day, shown
 from .endings import apostrophe_stem, folded, prefix_of, umlauts_unwritten
 from .errors import CHECK, INDEX, Argument, DerivedIndexError, IndexBusy, NoteReadError, Spelled, UsageError
 from .fields import ENGLISH_STOPWORDS, STOPWORDS, name_key, person_asked, query_topics, starts_person_name
+from .git_index import UnmergedWatch, unmerged_warning
 from .lifecycle import from_epoch_us, is_expired_us, resolve_now, to_epoch_us
 from .notes import is_unparsed_expiry, read_text, unparsed_expiry_warning, version_of
 from .ordered import unique
@@ -356,6 +359,7 @@ class Searcher:
         self.resync = resync  # index these paths again; True if a note changed
         self.passage_vectors = VectorIndex(store, embedder.dimension, PASSAGE_SPACE)
         self._note_vectors: VectorIndex | None = None  # loaded only for the similar-note check
+        self.unmerged = UnmergedWatch(paths.root)  # asks git again only when its index changed
 
     @property
     def note_vectors(self) -> VectorIndex:
@@ -378,6 +382,7 @@ class Searcher:
         hits = self._verified(query, k, eligibility)
         if k > 0 and query.strip():
             hits.warnings.extend(self._date_warnings(len(hits), k, eligibility))
+        self._mark_unmerged(hits, hits.warnings)
         return hits
 
     def listing(self, k: int, eligibility: Eligibility) -> Listing:
@@ -395,7 +400,23 @@ class Searcher:
                                  snippet=snippet.text, warnings=unique(warnings), expired=expired,
                                  version=version_of(row.content_hash)))
         # The listing shows its range whole: where the other dated notes lie is said only when it is empty.
-        return Listing(listed, self._date_warnings(len(listed), 1, eligibility), more=total - len(listed))
+        listing = Listing(listed, self._date_warnings(len(listed), 1, eligibility), more=total - len(listed))
+        self._mark_unmerged(listing, listing.warnings)
+        return listing
+
+    def _mark_unmerged(self, found: Sequence[Hit | Listed], warnings: list[str]) -> None:
+        """Warn on each of ``found`` git's index holds unmerged without markers in its file (a
+        marker conflict is said already, by its ``conflict`` problem): it is one side of the
+        person's merge, read as the note. Git is asked only when its index changed (git_index.py).
+        A git that cannot answer is said in ``warnings``: "could not ask" is not "none"."""
+        if not found:
+            return
+        unmerged = self.unmerged.now()
+        if unmerged.problem is not None:
+            warnings.append(unmerged.problem)
+        for item in found:
+            if item.path in unmerged.paths and not any(warning.startswith("conflict: ") for warning in item.warnings):
+                item.warnings.append(unmerged_warning())
 
     def _date_warnings(self, found: int, k: int, eligibility: Eligibility) -> list[str]:
         """A read by date's word on what it left out: where the other dated notes lie when the
