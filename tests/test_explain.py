@@ -228,3 +228,22 @@ def test_python_reasons_name_the_keyword_arguments(vault: Vault) -> None:
     with vault:
         unparsed = vault.explain("notes/someday", "oat milk", now=NOW).reasons
     assert any(reason.endswith("until it is fixed (see Vault.check())") for reason in unparsed), unparsed
+
+
+def test_a_note_whose_file_shows_conflict_markers_says_so_as_its_hits_do(tmp_path: Path, wordllama: object) -> None:
+    # Was: its hits warned that both sides of a merge are read as one note, and explain, where a
+    # person asks why the agent answered what it did, said nothing of it.
+    root = tmp_path / "vault"
+    root.mkdir()
+    (root / "wifi.md").write_text("---\ntitle: Wifi\n---\n<<<<<<< HEAD\nThe wifi password is tulip-42.\n=======\n"
+                                  "The wifi password is orchid-77.\n>>>>>>> other\n", encoding="utf-8")
+    (root / "milk.md").write_text("Oat milk, never dairy.\n", encoding="utf-8")
+    with Vault(root, embedder=wordllama) as vault:  # type: ignore[arg-type]
+        vault.index()
+        [hit] = vault.search("wifi password", k=1, now=NOW)
+        [warning] = hit.warnings
+        assert warning.startswith("conflict: an unresolved git merge conflict")
+        explained = vault.explain("wifi.md", "wifi password", k=1, now=NOW)
+        assert explained.in_answer and f"its hits warn: {warning}" in explained.reasons
+    result = run_cli(root, "explain", "wifi.md", "wifi password", "--json")
+    assert any(reason.startswith("its hits warn: conflict:") for reason in json.loads(result.stdout)["reasons"]), result.output

@@ -23,7 +23,7 @@ from pathlib import PurePosixPath
 from typing import TYPE_CHECKING, Any
 
 from .dating import DAILY_SOURCE, note_date, shown_date
-from .errors import NoteNotFound, NoteReadError
+from .errors import NoteNotFound, NoteReadError, said_by
 from .fields import aliases_of, name_key, name_topic, person_asked, query_topics, starts_person_name
 from .git_index import unmerged_warning
 from .lifecycle import format_timestamp, from_epoch_us, is_expired_us, to_epoch_us
@@ -161,7 +161,8 @@ def explain_row(searcher: Searcher, row: NoteRow, meta: dict[str, Any], query: s
     text = _text_score(searcher, query, label, found)
     in_answer = not blocking and position is not None and position <= k
     named = [_name_reason(row, meta, query, fused.name_lift)] if fused is not None and fused.name_lift is not None else []
-    reasons = [*blocking, *_notes(row, eligibility, names), *_unmerged_notes(searcher, row, names), *named,
+    reasons = [*blocking, *_notes(row, eligibility, names), *_file_notes(searcher, row, names),
+               *_unmerged_notes(searcher, row, names), *named,
                _ranking_reason(position, k, lifted_words, vector, text, found, names),
                *_unheld_reason(found, lifted.include_expired)]
     passage = _best_passage(searcher, row, query, vector, text)
@@ -312,6 +313,13 @@ def _notes(row: NoteRow, eligibility: Eligibility, names: OptionNames) -> list[s
     if eligibility.include_expired and is_expired_us(row.expires_us, eligibility.now_us):
         notes.append(f"expired at {row.expires_at}, shown only because expired notes were asked for")
     return notes
+
+
+def _file_notes(searcher: Searcher, row: NoteRow, names: OptionNames) -> list[str]:
+    """What its hits warn of the note's file (a conflict's markers, a copy a sync tool made …):
+    an answer drawn from a note whose both sides of a merge are read as one is no answer to
+    trust, and the person debugging a recall needs to hear it here too."""
+    return [f"its hits warn: {said_by(warning, names.surface)}" for warning in searcher.file_warnings(row)]
 
 
 def _unmerged_notes(searcher: Searcher, row: NoteRow, names: OptionNames) -> list[str]:

@@ -756,15 +756,22 @@ class Searcher:
         """What a hit or a listed note warns of its note, and whether it is expired."""
         # An expiry that does not parse is said once, with what it means for the note; its
         # field problem says the same fact again (its details are check's and get's).
-        warnings = [f"{problem['field']}: {problem['message']}" for problem in row.problems
-                    if not (row.expiry_invalid and is_unparsed_expiry(problem))]
+        warnings = self.file_warnings(row)
         if row.expiry_invalid:
             warnings.insert(0, unparsed_expiry_warning(row.expires_at))
         # Only with include_expired can a note be expired: marked at the instant asked about (--as-of).
         expired = is_expired_us(row.expires_us, eligibility.now_us)
         if expired:
             warnings.insert(0, f"expired at {row.expires_at}")
-        return warnings + self._copy_warning(row.path), expired
+        return warnings, expired
+
+    def file_warnings(self, row: NoteRow) -> list[str]:
+        """What a hit of the note warns of its file, whatever the query and the time: its problems
+        (a conflict, a date its name contradicts …) and that it is a sync tool's copy. An expiry
+        that does not parse is left to the caller, which says what it means for the note once."""
+        warnings = [f"{problem['field']}: {problem['message']}" for problem in row.problems
+                    if not (row.expiry_invalid and is_unparsed_expiry(problem))]
+        return warnings + self._copy_warning(row.path)
 
     def _copy_warning(self, path: str) -> list[str]:
         """A hit named as a sync tool's copy of an indexed note (sync_copies.py). It is ranked as any
