@@ -9,11 +9,12 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, NamedTuple
 
-from ..dating import Bound, shown_date, since_bound, until_bound
+from ..dating import Bound, shown_date, shown_span, since_bound, until_bound
 from ..errors import REBUILD, Argument, DerivedIndexError, Spelled, UsageError
 from ..fields import name_form
 from ..lifecycle import expiry_sql, from_epoch_us, normalize_layer, to_epoch_us
 from ..notes import ALIASES, Problem
+from ..periods import MAX_SPAN_DAYS
 from .connection import CASEFOLD, NFC, Connection, chunks, placeholders
 
 SIMILAR_PATHS = 5  # suggestions in a "note not found" message
@@ -47,12 +48,16 @@ class NoteRow:
     label: int | None = None
     dated_us: int | None = None  # the note's date (dating.py), for search by date
     dated_day: bool | None = None  # is that date a day's label (its midnight UTC) or an instant? None: no date
+    dated_end_us: int | None = None  # a periodic note's last day's label (dated_us: its first's); None: one date
 
     @property
     def date(self) -> str | None:
-        """The note's date as a hit and ``get`` give it (dating.shown_date); None: it has none."""
+        """The note's date as a hit and ``get`` give it (dating.shown_date; a periodic note's
+        period as ISO names it, ``2026-W09``); None: it has none."""
         if self.dated_us is None:
             return None
+        if self.dated_end_us is not None:
+            return shown_span(from_epoch_us(self.dated_us), from_epoch_us(self.dated_end_us))
         return shown_date(from_epoch_us(self.dated_us), is_day_date(self.dated_us, self.dated_day))
 
     def params(self) -> tuple[Any, ...]:
@@ -61,14 +66,14 @@ class NoteRow:
             self.created, self.created_us, self.expires_at, self.expires_us, int(self.expiry_invalid),
             int(self.permanent), self.content_hash, self.embed_hash, int(self.mtime_ns), int(self.size),
             int(self.body_chars), json.dumps(self.problems, ensure_ascii=False), self.dated_us,
-            None if self.dated_day is None else int(self.dated_day),
+            None if self.dated_day is None else int(self.dated_day), self.dated_end_us,
         )
 
 
 _NOTE_COLUMN_NAMES = (
     "id", "path", "title", "layer", "tags", "created", "created_us", "expires_at", "expires_us", "expiry_invalid",
     "permanent", "content_hash", "embed_hash", "mtime_ns", "size", "body_chars", "problems", "dated_us",
-    "dated_day",
+    "dated_day", "dated_end_us",
 )
 _NOTE_COLUMNS = ", ".join(_NOTE_COLUMN_NAMES)
 _SELECT_NOTE = f"SELECT label, {_NOTE_COLUMNS} FROM notes"
@@ -97,6 +102,7 @@ def _row_to_note(row: Sequence[Any]) -> NoteRow:
         expiry_invalid=bool(row[10]), permanent=bool(row[11]), content_hash=row[12],
         embed_hash=row[13], mtime_ns=row[14], size=row[15], body_chars=row[16],
         problems=json.loads(row[17]), dated_us=row[18], dated_day=None if row[19] is None else bool(row[19]),
+        dated_end_us=row[20],
     )
 
 
@@ -123,6 +129,10 @@ class PoolNote:
 
 
 DAY_US = 86_400_000_000  # microseconds in a UTC day
+# A periodic note's span is at most this long (periods.py), so a note whose span reaches a since
+# bound starts at most this much before it: what lets the index on dated_us narrow an overlap test.
+MAX_SPAN_US = MAX_SPAN_DAYS * DAY_US
+
 
 
 class EpochBound(NamedTuple):
@@ -147,8 +157,8 @@ class AroundRange(NamedTuple):
 
     inside: int
     outside: int
-    before: tuple[int, bool] | None  # the latest date before the range
-    after: tuple[int, bool] | None  # the earliest date after it
+    before: tuple[int, bool, int | None] | None  # the latest date before the range (and a span's last day)
+    after: tuple[int, bool, int | None] | None  # the earliest date after it
 
 
 def is_day_date(dated_us: int, dated_day: bool | None) -> bool:
@@ -205,15 +215,17 @@ class Eligibility:
         """Is a date range asked for?"""
         return self.since_us is not None or self.until_us is not None
 
-    def in_range(self, dated_us: int | None, dated_day: bool | None) -> bool:
-        """Does a note with this date (a day's label or an instant) pass the date bounds? (No
-        date: only when none is asked.) The rule :meth:`where` writes in SQL."""
+    def in_range(self, dated_us: int | None, dated_day: bool | None, dated_end_us: int | None = None) -> bool:
+        """Does a note with this date (a day's label or an instant; a periodic note's span, its
+        first and last days' labels) pass the date bounds? A span passes when it overlaps the
+        range. (No date: only when none is asked.) The rule :meth:`where` writes in SQL."""
         if not self.dated:
             return True
         if dated_us is None:
             return False
         is_day = is_day_date(dated_us, dated_day)
-        return ((self.since_us is None or dated_us >= self.since_us.applied(is_day))
+        last = dated_us if dated_end_us is None else dated_end_us
+        return ((self.since_us is None or last >= self.since_us.applied(is_day))
                 and (self.until_us is None or dated_us <= self.until_us.applied(is_day)))
 
     @property
@@ -250,11 +262,17 @@ class Eligibility:
         is_day = _DAY_SQL.format(alias=alias)
         # A note without a date (NULL) fails every comparison. Each bound is said twice: first the
         # looser of its two (so the index on dated_us narrows the rows to read), then the one for
-        # the note's kind — in_range's rule.
-        for bound, compare, looser in ((self.since_us, ">=", min), (self.until_us, "<=", max)):
-            if bound is not None:
-                clauses.append(f"{alias}.dated_us {compare} ? AND {alias}.dated_us {compare} CASE WHEN {is_day} THEN ? ELSE ? END")
-                params.extend([looser(bound.day_us, bound.instant_us), bound.day_us, bound.instant_us])
+        # the note's kind — in_range's rule. A periodic note passes since by its span's last day:
+        # its first (dated_us) is at most MAX_SPAN_US before that, so the index still narrows.
+        last = f"coalesce({alias}.dated_end_us, {alias}.dated_us)"
+        if self.since_us is not None:
+            bound = self.since_us
+            clauses.append(f"{alias}.dated_us >= ? AND {last} >= CASE WHEN {is_day} THEN ? ELSE ? END")
+            params.extend([min(bound.day_us, bound.instant_us) - MAX_SPAN_US, bound.day_us, bound.instant_us])
+        if self.until_us is not None:
+            bound = self.until_us
+            clauses.append(f"{alias}.dated_us <= ? AND {alias}.dated_us <= CASE WHEN {is_day} THEN ? ELSE ? END")
+            params.extend([max(bound.day_us, bound.instant_us), bound.day_us, bound.instant_us])
         return (" AND ".join(clauses) or "1"), params
 
     @property
@@ -519,11 +537,14 @@ class NoteStore:
 
         A day's label (its midnight UTC) stands for the whole local day (``utc_offset_us``: the
         local zone's offset from UTC), ordered as its last instant: west of UTC a memory made on
-        the evening of the 30th (past midnight UTC) comes below the daily note of the 1st, not above it."""
+        the evening of the 30th (past midnight UTC) comes below the daily note of the 1st, not above it.
+        A periodic note is ordered by its span's last day, and above the notes of that day (the
+        longer span first): November's note sits above 30 November's daily note (adr/0026)."""
         where, params = eligibility.where()
         is_day = _DAY_SQL.format(alias="notes")
-        order = f"CASE WHEN {is_day} THEN dated_us + ? ELSE dated_us END"
-        rows = self.db.execute(f"{_SELECT_NOTE} WHERE {where} ORDER BY dated_us IS NULL, {order} DESC, mtime_ns DESC, path LIMIT ?",
+        order = f"CASE WHEN {is_day} THEN coalesce(dated_end_us, dated_us) + ? ELSE dated_us END"
+        rows = self.db.execute(f"{_SELECT_NOTE} WHERE {where} ORDER BY dated_us IS NULL, {order} DESC, dated_us, mtime_ns DESC, "
+                               "path LIMIT ?",
                                [*params, DAY_US - 1 - utc_offset_us, limit])
         listed = [_row_to_note(row) for row in rows]
         total = int(self.db.execute(f"SELECT count(*) FROM notes WHERE {where}", params).fetchone()[0])
@@ -570,18 +591,35 @@ class NoteStore:
         return AroundRange(int(inside), int(dated) - int(inside), self._nearest(eligibility.since_us, "<", others, params),
                            self._nearest(eligibility.until_us, ">", others, params))
 
-    def _nearest(self, bound: EpochBound | None, side: str, others: str, params: list[Any]) -> tuple[int, bool] | None:
-        """The date (and whether it is a day's label) of the note nearest ``bound`` on ``side``
-        of it (``<``: before a since bound; ``>``: after an until bound) that passes ``others``."""
+    def _nearest(self, bound: EpochBound | None, side: str, others: str,
+                 params: list[Any]) -> tuple[int, bool, int | None] | None:
+        """The date (whether it is a day's label, and a span's last day) of the note nearest
+        ``bound`` on ``side`` of it (``<``: before a since bound, by where its date ends; ``>``:
+        after an until bound, by where it starts) that passes ``others``."""
         if bound is None:
             return None
-        looser, order = (max, "DESC") if side == "<" else (min, "ASC")
         is_day = _DAY_SQL.format(alias="notes")
-        row = self.db.execute(
-            f"SELECT dated_us, {is_day} FROM notes WHERE dated_us {side} ? AND dated_us {side} CASE WHEN {is_day} "
-            f"THEN ? ELSE ? END AND {others} ORDER BY dated_us {order} LIMIT 1",
-            [looser(bound.day_us, bound.instant_us), bound.day_us, bound.instant_us, *params]).fetchone()
-        return None if row is None else (int(row[0]), bool(row[1]))
+        columns = f"dated_us, {is_day}, dated_end_us"
+        if side == ">":
+            row = self.db.execute(
+                f"SELECT {columns} FROM notes WHERE dated_us > ? AND dated_us > CASE WHEN {is_day} "
+                f"THEN ? ELSE ? END AND {others} ORDER BY dated_us LIMIT 1",
+                [min(bound.day_us, bound.instant_us), bound.day_us, bound.instant_us, *params]).fetchone()
+            return None if row is None else (int(row[0]), bool(row[1]), row[2])
+        # Before: the latest start among the notes that end before the bound, then any span that
+        # starts up to MAX_SPAN_US before that start and ends later (both walk the index).
+        last = "coalesce(dated_end_us, dated_us)"
+        ends_before = f"dated_us < ? AND {last} < CASE WHEN {is_day} THEN ? ELSE ? END AND {others}"
+        ends_params = [max(bound.day_us, bound.instant_us), bound.day_us, bound.instant_us, *params]
+        latest = self.db.execute(f"SELECT {columns} FROM notes WHERE {ends_before} ORDER BY dated_us DESC LIMIT 1",
+                                 ends_params).fetchone()
+        if latest is None:
+            return None
+        spanning = self.db.execute(
+            f"SELECT {columns} FROM notes WHERE dated_us >= ? AND dated_end_us > ? AND {ends_before} "
+            "ORDER BY dated_end_us DESC LIMIT 1", [latest[0] - MAX_SPAN_US, latest[0], *ends_params]).fetchone()
+        row = spanning if spanning is not None and spanning[2] > (latest[2] or latest[0]) else latest
+        return int(row[0]), bool(row[1]), row[2]
 
     def count_with_problems(self) -> int:
         return int(self.db.execute("SELECT count(*) FROM notes WHERE problems != '[]'").fetchone()[0])
