@@ -36,8 +36,8 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
 from datetime import date
 from pathlib import Path
 from typing import Any
@@ -54,6 +54,7 @@ from .month_names import (
     month_number,
 )
 from .notes import Problem
+from .periods import MONTH, QUARTER, WEEK, YEAR, Span, span_of
 
 DAILY_NOTES_SETTINGS = ".obsidian/daily-notes.json"
 PERIODIC_NOTES_SETTINGS = ".obsidian/plugins/periodic-notes/data.json"
@@ -76,6 +77,7 @@ _ENGLISH = {"LT": "h:mm A", "LTS": "h:mm:ss A", "L": "MM/DD/YYYY", "LL": "MMMM D
             "llll": "ddd, MMM D, YYYY h:mm A"}
 
 _ORDINAL = "(?:st|nd|rd|th)"
+_LEADING_DIGITS = re.compile("[0-9]+")
 _ONE_OR_TWO = "[0-9]{1,2}"
 
 
@@ -167,9 +169,9 @@ class MomentFormat:
     def supported(self) -> bool:
         return self.pattern is not None
 
-    def day(self, name: str) -> date | None:
-        """The day ``name`` (a note's path below the daily folder, without ``.md``) is, if it
-        matches the format whole and is a day the calendar holds."""
+    def values(self, name: str) -> dict[str, int] | None:
+        """What ``name`` says of each part the format reads (``year``, ``month``, ``day``,
+        ``week``, ``quarter``), if it matches the format whole and says each part once."""
         found = self.pattern.fullmatch(name) if self.pattern is not None else None
         if found is None:
             return None
@@ -178,8 +180,16 @@ class MomentFormat:
             told.setdefault("year" if role == "year2" else role, set()).add(_number(found[group], role))
         if any(len(values) != 1 for values in told.values()):
             return None  # YYYY/MM/YYYY-MM-DD with two different years: which one?
+        return {role: next(iter(values)) for role, values in told.items()}
+
+    def day(self, name: str) -> date | None:
+        """The day ``name`` (a note's path below the daily folder, without ``.md``) is, if it
+        matches the format whole and is a day the calendar holds."""
+        told = self.values(name)
+        if told is None:
+            return None
         try:
-            return date(*(next(iter(told[role])) for role in ("year", "month", "day")))
+            return date(told["year"], told["month"], told["day"])
         except ValueError:  # 31-02-2026: not a day
             return None
 
@@ -187,6 +197,8 @@ class MomentFormat:
 def _number(text: str, role: str) -> int:
     if role == "year2":
         return 2000 + int(text)
+    if role in ("week", "quarter"):  # 9th, 1st: the number before its ordinal
+        return int(_LEADING_DIGITS.match(text)[0])  # type: ignore[index]  # every shape of these starts with digits
     if role == "month" and not text[0].isdigit():  # January, jan, März, okt.
         number = month_number(text)
         if number is None:  # the pattern matched a name the table does not hold: the two disagree
@@ -208,18 +220,65 @@ def parse_moment_format(text: str) -> MomentFormat:
     why = _run_together(pieces) or _no_single_day(pieces)
     if why:
         return _refused(text, why)
+    return _compiled(text, pieces, lambda piece: piece.token.role if piece.token is not None else None)
+
+
+def _compiled(text: str, pieces: list[_Piece], role_of: Callable[[_Piece], str | None]) -> MomentFormat:
+    """The matcher of ``pieces``: a token whose role ``role_of`` gives is read, every other matched."""
     source: list[str] = []
     roles: list[tuple[str, str]] = []
     for piece in pieces:
+        role = role_of(piece)
         if piece.token is None:
             source.append(re.escape(piece.text))
-        elif piece.token.role is None:
+        elif role is None:
             source.append(f"(?:{piece.token.shape})")
         else:
             group = f"g{len(roles)}"
-            roles.append((group, piece.token.role))
+            roles.append((group, role))
             source.append(f"(?P<{group}>{piece.token.shape}){piece.token.suffix}")
     return MomentFormat(text, re.compile("".join(source)), tuple(roles))
+
+
+# What a periodic note's format reads, by the kind of note (periods.py): a week's week-based
+# year (gggg, GGGG) and week (ww, WW: both read as ISO weeks, adr/0026), else a calendar year;
+# a month, a quarter (Q). Every other token is matched, not read.
+_PERIOD_ROLES = {**dict.fromkeys(("w", "ww", "wo", "W", "WW", "Wo"), "week"), "Q": "quarter", "Qo": "quarter",
+                 **dict.fromkeys(("gggg", "GGGG", "ggggg", "GGGGG"), "week year"), "gg": "week year2", "GG": "week year2"}
+_PERIOD_NEEDS = {WEEK: ("year", "week"), MONTH: ("year", "month"), QUARTER: ("year", "quarter"), YEAR: ("year",)}
+
+
+def parse_period_format(text: str, kind: str) -> MomentFormat:
+    """``text`` (a moment.js format of Periodic Notes' ``kind`` of note: ``gggg-[W]ww``,
+    ``YYYY-MM``, ``YYYY-[Q]Q``, ``YYYY``) as a matcher of names whose :meth:`MomentFormat.values`
+    hold what the kind needs (a year, and its week, month or quarter); one that lacks them, or
+    whose numbers run together, matches nothing and says why."""
+    if len(text) > MAX_FORMAT_CHARS:
+        return _refused(text, _too_long(text))
+    expanded = name_form(_expand_locale_formats(text))
+    if len(expanded) > MAX_FORMAT_CHARS:
+        return _refused(text, _too_long(expanded) + " once moment's L… formats are written out")
+    pieces = _normalized_slashes(_pieces(expanded))
+    week_years = kind == WEEK and any(_PERIOD_ROLES.get(piece.text, "").startswith("week year")
+                                      for piece in pieces if piece.token is not None)
+    needs = _PERIOD_NEEDS[kind]
+
+    def role_of(piece: _Piece) -> str | None:
+        if piece.token is None:
+            return None
+        role = _PERIOD_ROLES.get(piece.text, piece.token.role or "")
+        if role.startswith("week year"):  # the year of a week: read for a week note only
+            role = role.removeprefix("week ") if kind == WEEK else ""
+        elif week_years and role in ("year", "year2"):  # YYYY beside gggg: the week's year is gggg's
+            role = ""
+        return role if (role == "year2" and "year" in needs) or role in needs else None
+
+    read = {"year" if role == "year2" else role for role in map(role_of, pieces)}
+    missing = [role for role in needs if role not in read]
+    why = _run_together(pieces) or (f"it names no {' and no '.join(missing)}, so no {kind}" if missing else "")
+    if why:
+        return _refused(text, why)
+    return _compiled(text, pieces, role_of)
 
 
 def _refused(text: str, why: str) -> MomentFormat:
@@ -300,23 +359,69 @@ def _no_single_day(pieces: list[_Piece]) -> str:
     return f"it names {named}, so not one day{others}"
 
 
+def _name_below(folder: str, path: str) -> str | None:
+    """``path`` (vault-relative) below ``folder``, without ``.md``, in NFC; ``None`` when the
+    note is not in that folder."""
+    name = name_form(path.removesuffix(".md"))
+    if not folder:
+        return name
+    return name[len(folder) + 1:] if name.startswith(folder + "/") else None
+
+
+@dataclass(frozen=True)
+class PeriodFormat:
+    """Where Periodic Notes keeps one kind of periodic note (``week``, ``month``, ``quarter``,
+    ``year``: periods.py) and how it names them (a format vaultmem reads: parse_period_format)."""
+
+    kind: str
+    folder: str  # vault-relative, in NFC; "" is the vault's root
+    moment: MomentFormat
+    settings: str  # the settings file and its key: .obsidian/plugins/periodic-notes/data.json weekly
+
+    def span(self, path: str) -> Span | str | None:
+        """The period the note at ``path`` is named for in this format; or why a name the format
+        matches is none (``2026-W54``: a ``check`` problem); None when it does not match."""
+        name = _name_below(self.folder, path)
+        told = None if name is None else self.moment.values(name)
+        if told is None:
+            return None
+        try:
+            return span_of(self.kind, told["year"], told.get(self.kind, 1))
+        except ValueError as why:
+            return f"{name!r} matches the {self.kind}ly-note format {self.describe()}, but {why}"
+
+    def describe(self) -> str:
+        """``gggg-[W]ww in Weekly/ (.obsidian/plugins/periodic-notes/data.json weekly)``."""
+        where = f"{self.folder}/" if self.folder else "the vault's root"
+        return f"{self.moment.text} in {where} ({self.settings})"
+
+
 @dataclass(frozen=True)
 class DailyFormat:
     """Where the vault's daily notes are, how they are named and where that was read; with
-    no ``moment`` (no settings, or settings vaultmem cannot use: ``problems``) it dates nothing."""
+    no ``moment`` (no settings, or settings vaultmem cannot use: ``problems``) it dates nothing.
+    ``periods``: Periodic Notes' weekly, monthly, quarterly and yearly formats in use (read from
+    the same settings: adr/0026 "Periodic notes")."""
 
     folder: str = ""  # vault-relative, in NFC; "" is the vault's root
     moment: MomentFormat | None = None
     settings: str = ""  # the settings file it was read from
     problems: tuple[Problem, ...] = ()
+    periods: tuple[PeriodFormat, ...] = ()
 
     def name_below(self, path: str) -> str | None:
         """``path`` (vault-relative) below the daily notes' folder, without ``.md``, in NFC;
         ``None`` when the note is not in that folder (the same name elsewhere is no daily note)."""
-        name = name_form(path.removesuffix(".md"))
-        if not self.folder:
-            return name
-        return name[len(self.folder) + 1:] if name.startswith(self.folder + "/") else None
+        return _name_below(self.folder, path)
+
+    def period(self, path: str) -> tuple[Span | str, PeriodFormat] | None:
+        """The period the note at ``path`` is named for by one of Periodic Notes' formats (or why
+        its name, matching one, is none), with that format; None when no format names it."""
+        for period in self.periods:
+            found = period.span(path)
+            if found is not None:
+                return found, period
+        return None
 
     def day(self, path: str) -> date | None:
         """The day the note at ``path`` (vault-relative) is by the daily-note format, if any."""
@@ -331,11 +436,14 @@ class DailyFormat:
 
     @property
     def fingerprint(self) -> str:
-        """What the index keeps to tell that the format changed (``""``: none in use); it
-        names the folder, so the notes the old format dated can be dated again."""
-        if not self.in_use or self.moment is None:
-            return ""
-        return json.dumps({"folder": self.folder, "format": self.moment.text}, ensure_ascii=False, sort_keys=True)
+        """What the index keeps to tell that the formats changed (``""``: none in use); it
+        names the folders, so the notes the old formats dated can be dated again."""
+        parts: dict[str, Any] = {}
+        if self.in_use and self.moment is not None:
+            parts = {"folder": self.folder, "format": self.moment.text}
+        if self.periods:
+            parts["periods"] = [[period.kind, period.folder, period.moment.text] for period in self.periods]
+        return json.dumps(parts, ensure_ascii=False, sort_keys=True) if parts else ""
 
     def describe(self) -> str:
         """``DD-MM-YYYY in Journal/ (.obsidian/daily-notes.json)``."""
@@ -343,15 +451,18 @@ class DailyFormat:
         return f"{self.moment.text if self.moment else ''} in {where} ({self.settings})"
 
 
-def dated_folder(fingerprint: str) -> str | None:
-    """The folder whose notes the format of ``fingerprint`` dated (``None``: no format)."""
+def dated_folders(fingerprint: str) -> list[str]:
+    """The folders whose notes the formats of ``fingerprint`` dated (none: no format; ``""``:
+    the vault's root, every note)."""
     if not fingerprint:
-        return None
+        return []
     try:
-        folder = json.loads(fingerprint).get("folder")
-    except (ValueError, AttributeError):
-        return ""  # not one this version wrote: every note may have been dated by it
-    return folder if isinstance(folder, str) else ""
+        parts = json.loads(fingerprint)
+        folders = [parts["folder"]] if "folder" in parts else []
+        folders += [period[1] for period in parts.get("periods", [])]
+    except (ValueError, AttributeError, TypeError, KeyError, IndexError):
+        return [""]  # not one this version wrote: every note may have been dated by it
+    return [folder if isinstance(folder, str) else "" for folder in folders]
 
 
 # ------------------------------------------------------------------ Obsidian's settings
@@ -363,8 +474,14 @@ _PERIODIC_WHERE = "Settings → Periodic Notes"
 
 def load_daily_format(root: Path) -> DailyFormat:
     """The daily-note format of the vault at ``root``: Periodic Notes' when the plugin is on and
-    its daily notes are enabled, else the Daily notes plugin's, else none. Mistakes are problems,
-    never raised."""
+    its daily notes are enabled, else the Daily notes plugin's, else none; and Periodic Notes'
+    weekly, monthly, quarterly and yearly formats in use. Mistakes are problems, never raised."""
+    daily = _load_daily(root)
+    periods, problems = _load_periods(root)
+    return replace(daily, periods=periods, problems=(*daily.problems, *problems)) if periods or problems else daily
+
+
+def _load_daily(root: Path) -> DailyFormat:
     problems: list[Problem] = []
     periodic_on = _periodic_notes_on(root, problems)
     if problems and (root / PERIODIC_NOTES_SETTINGS).exists():
@@ -448,6 +565,80 @@ def _active_calendar_set(settings: dict[str, Any], sets: object) -> tuple[object
     if not isinstance(sets[index], dict):
         return _periodic_problem(f"calendarSets[{index}]", f"is {_kind(sets[index])}, not an object")
     return sets[index].get("day"), f"calendarSets[{index}].day"
+
+
+# Periodic Notes' keys for each kind of periodic note (0.x, and 1.x's calendar set) and its
+# default format for each, as the plugin writes them.
+_PERIOD_KEYS = {WEEK: ("weekly", "week"), MONTH: ("monthly", "month"), QUARTER: ("quarterly", "quarter"),
+                YEAR: ("yearly", "year")}
+DEFAULT_PERIOD_FORMATS = {WEEK: "gggg-[W]ww", MONTH: "YYYY-MM", QUARTER: "YYYY-[Q]Q", YEAR: "YYYY"}
+
+
+def _load_periods(root: Path) -> tuple[tuple[PeriodFormat, ...], tuple[Problem, ...]]:
+    """Periodic Notes' weekly, monthly, quarterly and yearly formats in use, and the problems of
+    their entries. Lenient: a settings file that cannot be read, or is no object, dates nothing
+    here and is said once, by the daily-note format's problems (:func:`_load_daily`); an entry
+    of a shape the plugin never writes is a problem, and the other kinds are still read."""
+    unreadable: list[Problem] = []
+    if not _periodic_notes_on(root, unreadable) or unreadable:
+        return (), ()
+    settings = read_settings(root, PERIODIC_NOTES_SETTINGS, unreadable)
+    if unreadable or not isinstance(settings, dict):
+        return (), ()
+    sets = settings.get("calendarSets")
+    if sets is not None and sets != []:  # 1.x: the active calendar set's week, month, quarter, year
+        chosen = _active_calendar_set(settings, sets)
+        if isinstance(chosen, Problem):
+            return (), ()  # said by the daily-note format's problems
+        prefix = chosen[1].removesuffix(".day")
+        container, keys = _calendar_set(settings, sets, prefix), {kind: f"{prefix}.{key[1]}" for kind, key in _PERIOD_KEYS.items()}
+    else:
+        container, keys = settings, {kind: key[0] for kind, key in _PERIOD_KEYS.items()}
+    periods: list[PeriodFormat] = []
+    problems: list[Problem] = []
+    for kind, key in keys.items():
+        found = _period_format(kind, container.get(key.rpartition(".")[2]), key)
+        if isinstance(found, Problem):
+            problems.append(found)
+        elif found is not None:
+            periods.append(found)
+    return tuple(periods), tuple(problems)
+
+
+def _calendar_set(settings: dict[str, Any], sets: list[Any], prefix: str) -> dict[str, Any]:
+    """The calendar set ``calendarSets[N]`` (``prefix``) names, checked by :func:`_active_calendar_set`."""
+    chosen = sets[int(prefix.removeprefix("calendarSets[").removesuffix("]"))]
+    return chosen if isinstance(chosen, dict) else {}
+
+
+def _period_format(kind: str, entry: object, key: str) -> PeriodFormat | Problem | None:
+    """One kind's entry (``weekly``: ``{"enabled": true, "format": "gggg-[W]ww", "folder": "Weekly"}``)
+    as the format in use; None when the entry is absent or not enabled."""
+    unused = f"its {kind}ly notes are dated by the other rules meanwhile"
+    fix = f"set the {kind}ly notes again in Obsidian ({_PERIODIC_WHERE}), or fix the JSON"
+    if entry is None:
+        return None
+    if not isinstance(entry, dict):
+        return Problem(PERIODIC_NOTES_SETTINGS, key, f"is {_kind(entry)}, not an object; {unused}", fix)
+    enabled = entry.get("enabled", False)
+    if not isinstance(enabled, bool):
+        return Problem(PERIODIC_NOTES_SETTINGS, f"{key}.enabled", f"is {_kind(enabled)} ({short_repr(enabled)}), "
+                       f"not true or false; {unused}", fix)
+    if not enabled:
+        return None
+    text, folder = entry.get("format"), entry.get("folder")
+    for field, value in (("format", text), ("folder", folder)):
+        if value is not None and not isinstance(value, str):
+            return Problem(PERIODIC_NOTES_SETTINGS, f"{key}.{field}", f"is {_kind(value)}, not text; {unused}", fix)
+    where = vault_folder(folder or "")
+    if where is None:
+        return Problem(PERIODIC_NOTES_SETTINGS, f"{key}.folder", f"{short_repr(folder)} is outside the vault; {unused}", fix)
+    moment = parse_period_format(text or DEFAULT_PERIOD_FORMATS[kind], kind)
+    if not moment.supported:
+        return Problem(PERIODIC_NOTES_SETTINGS, f"{key}.format", f"{short_repr(moment.text)}: {moment.unread}; {unused}",
+                       f"choose a format that names the {kind} (such as {DEFAULT_PERIOD_FORMATS[kind]}) in Obsidian "
+                       f"({_PERIODIC_WHERE}), or give these notes a date property")
+    return PeriodFormat(kind, name_form(where), moment, f"{PERIODIC_NOTES_SETTINGS} {key}")
 
 
 def _periodic_problem(field: str, message: str) -> Problem:

@@ -5,12 +5,15 @@ A note's **date** is the first of:
 1. its ``date`` property (a journal entry's, a meeting's: the day the note is about);
 2. its name as the vault's daily-note format writes it, in the daily notes' folder
    (``Journal/28-11-2026.md`` under ``DD-MM-YYYY``: daily_format.py, passed in);
-3. a day in its file name (a daily note, ``Daily/2026-11-28.md``, ``2026-11-28 Standup.md``,
+3. a period its name is (a weekly, monthly, quarterly or yearly note: ``2026-W09``, ``2026-03``,
+   ``2026-Q1``, or as the Periodic Notes plugin's formats name them, in their folders): a span of
+   days, its first to its last (periods.py);
+4. a day in its file name (a daily note, ``Daily/2026-11-28.md``, ``2026-11-28 Standup.md``,
    Logseq's ``journals/2026_11_28.md``, ``20261128.md``, a Zettelkasten id ``202611281030 Idea.md``,
    ``November 28, 2026.md``, ``28. November 2026.md``, ``lundi 4 mars 2024.md``) or in its folders (``Daily/2026/11/28.md``);
-4. its ``created`` property (what ``remember`` stamps: the day the memory was written).
+5. its ``created`` property (what ``remember`` stamps: the day the memory was written).
 
-A vault may name the properties of rules 1 and 4 itself (:class:`DateProperties`, read from
+A vault may name the properties of rules 1 and 5 itself (:class:`DateProperties`, read from
 ``.vaultmem.toml`` ``[dates]``: ``date = ["date", "fecha"]``), each list read in its order;
 unset, they are ``date`` and ``created`` alone (adr/0026).
 
@@ -32,7 +35,8 @@ zone: a day passes when its label is one of those days, an instant when it falls
 first day's local midnight and the last day's end. As ``until`` such a bound runs through the end of its last day, so
 ``--since 2026-11-23 --until 2026-11-29`` is those seven days. A bound with a time
 (``2026-11-23T09:00:00+01:00``) or a duration with hours or minutes (``36h``) is one instant,
-for both kinds. A note without a date has no place in such a range and is left out (adr/0026).
+for both kinds. A note dated by a period is kept when its span overlaps the range. A note
+without a date has no place in such a range and is left out (adr/0026).
 
 A note's **own day** (:func:`own_day`) is its date when that comes from ``date`` or its name:
 consolidation never merges two of a person's notes (no layer) whose own days differ (adr/0010).
@@ -54,6 +58,7 @@ from .fields import name_form
 from .lifecycle import format_timestamp, is_absent, parse_duration, parse_timestamp
 from .month_names import month_spellings, named_month
 from .notes import Note, Problem, timestamp_or_none
+from .periods import Span, is_period_name, iso_span, span_between
 
 if TYPE_CHECKING:
     from .daily_format import DailyFormat
@@ -79,7 +84,8 @@ _WORDED_DATE = re.compile(
 _LINKED_DATE = re.compile(r"\[\[\s*(?:[^\[\]|#]*/)?(\d{4}-\d{2}-\d{2})\s*(?:[|#][^\]]*)?\]\]")
 _LINK_CHARS = 300
 DAILY_SOURCE = "daily-note format"  # a NoteDate's source when the vault's daily-note format gave it
-NAME_SOURCE = "file name"  # ... when a day in its file name or folders gave it
+NAME_SOURCE = "file name"  # ... when a day in its file name or folders gave it (or a period's ISO name)
+PERIODIC_SOURCE = "periodic-note format"  # ... when a name in one of Periodic Notes' formats gave it
 _DURATION_SHAPE = re.compile(r"(?:\d+[smhdw])+", re.IGNORECASE)
 _DAYS_ONLY = re.compile(r"(?:\d+[dw])+", re.IGNORECASE)  # 7d, 2w, 1w3d: whole days, said as days
 # A bound that names a period: 2026 (a year), 2026-11 (a month), 2026-W48 or 2026W48 (an ISO week).
@@ -112,6 +118,12 @@ class NoteDate:
     source: str
     day: bool
     written: bool = False
+    span: Span | None = None  # a periodic note's period: ``moment`` is its first day's label
+
+    @property
+    def last(self) -> datetime | None:
+        """A period's last day's label (midnight UTC, as ``moment`` is its first's); None for one date."""
+        return None if self.span is None else parse_timestamp(self.span.last)
 
 
 @dataclass(frozen=True)
@@ -179,11 +191,35 @@ def note_date(meta: Mapping[str, Any], path: str, daily: DailyFormat | None = No
     day = daily.day(path) if daily is not None else None
     if day is not None:  # a format with a time (YYYY-MM-DD HH:mm) still names a day: its time is matched, not read
         return NoteDate(parse_timestamp(day), DAILY_SOURCE, day=True)
+    period = _period_date(path, daily)
+    if period is not None:
+        return period
     named = _name_date(path)
     if named is not None:
         return NoteDate(named, NAME_SOURCE, day=True)
     found = _first_property_date(meta, properties.created)
     return None if found is None else replace(found, written=True)
+
+
+def _period_date(path: str, daily: DailyFormat | None) -> NoteDate | None:
+    """The period a note's name is (periods.py): by one of Periodic Notes' formats, in its folder,
+    else by an ISO shape (``2026-W09``, ``2026-03``, ``2026-Q1``) in any folder."""
+    named = daily.period(path) if daily is not None else None
+    found: Span | str | None = iso_span(PurePosixPath(path).stem) if named is None else named[0]
+    source = NAME_SOURCE if named is None else PERIODIC_SOURCE
+    return NoteDate(parse_timestamp(found.first), source, day=True, span=found) if isinstance(found, Span) else None
+
+
+def _period_name_problem(path: str, daily: DailyFormat | None) -> list[Problem]:
+    """A name shaped as a periodic note's that is no period (``2026-W54.md``, a ``Weekly/``
+    note past the year's last week): search by date passes it over without a word."""
+    named = daily.period(path) if daily is not None else None
+    found = named[0] if named is not None else iso_span(PurePosixPath(path).stem)
+    if not isinstance(found, str):
+        return []
+    return [Problem(path, "file name", f"{found}: --since/--until (since/until) do not date it",
+                    "rename it to the period it is about (as Obsidian's Periodic Notes would name it), "
+                    "or give it a date property")]
 
 
 def _first_property_date(meta: Mapping[str, Any], keys: tuple[str, ...]) -> NoteDate | None:
@@ -204,6 +240,8 @@ def own_day(meta: Mapping[str, Any], path: str, daily: DailyFormat | None = None
     found = note_date(meta, path, daily, properties)
     if found is None or found.written:
         return None
+    if found.span is not None:  # a week's note records the week, not its Monday: never one with a daily note
+        return found.span.name
     return calendar_day(shown_date(found.moment, found.day))
 
 
@@ -218,14 +256,15 @@ def date_problems(meta: Mapping[str, Any], path: str, daily: DailyFormat | None 
     """A date property (``date``, or one the vault names) that reads as no date (``2023-02-30``,
     ``last friday``): search by date would pass over it without a word, and date the note by
     the next rule. Or the one that dates the note being another day than the daily note's name
-    says (:func:`_other_day_problem`). (``created`` itself is vaultmem's field: notes.py checks it.)"""
+    says (:func:`_other_day_problem`). Or a name shaped as a periodic note's that is no period
+    (``2026-W54``: :func:`_period_name_problem`). (``created`` itself is vaultmem's field: notes.py checks it.)"""
     keys = [*properties.date, *(key for key in properties.created if key != "created")]
     problems = [_not_a_date(key, meta[key], path, properties) for key in keys
                 if not is_absent(meta.get(key)) and _property_date(meta[key], key) is None]
     found = _first_property_date(meta, properties.date)
     if found is not None:
         problems += _other_day_problem(meta[found.source], found, path, daily)
-    return problems
+    return problems + _period_name_problem(path, daily)
 
 
 def _not_a_date(key: str, value: object, path: str, properties: DateProperties) -> Problem:
@@ -335,11 +374,19 @@ def shown_date(moment: datetime, day: bool) -> str:
     return moment.date().isoformat() if day else format_timestamp(moment)
 
 
+def shown_span(first: datetime, last: datetime) -> str:
+    """A periodic note's date as a hit gives it (its first and last days' labels): its period as
+    ISO names it (``2026-W09``, ``2026-03``, ``2026-Q1``, ``2026``), which ``--since`` and
+    ``--until`` read back as the same days; ``2026-02-23/2026-03-01`` for a span no period is."""
+    span = span_between(first.date(), last.date())
+    return span.name if span is not None else f"{first.date().isoformat()}/{last.date().isoformat()}"
+
+
 def calendar_day(shown: str) -> str:
     """The calendar day a hit's date (:func:`shown_date`) falls on, as this machine's clock
-    reads it: a day as written, an instant in the local zone (a memory written at 8 pm in Los
-    Angeles is that day's, not UTC's next)."""
-    if len(shown) == len("2026-11-30"):
+    reads it: a day (or a period: ``2026-W09``) as written, an instant in the local zone (a
+    memory written at 8 pm in Los Angeles is that day's, not UTC's next)."""
+    if len(shown) == len("2026-11-30") or is_period_name(shown):
         return shown
     return _on_local_clock(datetime.fromisoformat(shown)).date().isoformat()
 

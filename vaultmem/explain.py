@@ -22,13 +22,14 @@ from dataclasses import asdict, dataclass, replace
 from pathlib import PurePosixPath
 from typing import TYPE_CHECKING, Any
 
-from .dating import DAILY_SOURCE, note_date, shown_date
+from .dating import DAILY_SOURCE, PERIODIC_SOURCE, note_date, shown_date
 from .errors import NoteNotFound, NoteReadError, said_by
 from .fields import aliases_of, name_key, name_topic, person_asked, query_topics, starts_person_name
 from .git_index import unmerged_warning
 from .lifecycle import format_timestamp, from_epoch_us, is_expired_us, to_epoch_us
 from .notes import read_note, text_values
 from .option_names import OptionNames
+from .periods import Span, span_between
 from .ranking import NAME_MARGIN, SideHit, match_kind, note_scores, probability
 from .resolution import in_index, left_the_vault, spellings
 from .search import (
@@ -237,7 +238,7 @@ def _filter_reasons(row: NoteRow, meta: dict[str, Any], eligibility: Eligibility
     for tag in eligibility.tags:
         if not carries_tag(row.tags, tag):
             reasons.append(f"filtered out by {names.tags} {tag}: it does not carry that tag (its tags: {', '.join(row.tags) or 'none'})")
-    if not eligibility.in_range(row.dated_us, row.dated_day):
+    if not eligibility.in_range(row.dated_us, row.dated_day, row.dated_end_us):
         reasons.append(_date_reason(row, meta, eligibility, paths, names))
     return reasons
 
@@ -249,9 +250,7 @@ def _date_reason(row: NoteRow, meta: dict[str, Any], eligibility: Eligibility, p
     is on the clock)."""
     daily, dates = paths.daily, paths.dates
     is_day = row.dated_us is not None and is_day_date(row.dated_us, row.dated_day)
-    bounds = " and ".join(f"{name} {_date_words(bound.applied(is_day), is_day)}"
-                          for name, bound in ((names.since, eligibility.since_us), (names.until, eligibility.until_us))
-                          if bound is not None)
+    bounds = _bounds_words(eligibility, is_day, names)
     if row.dated_us is None:
         unread = [f"{key}: {json.dumps(meta[key], default=str, ensure_ascii=False)}" for key in (*dates.date, *dates.created)
                   if key in meta and meta[key] is not None]
@@ -260,8 +259,35 @@ def _date_reason(row: NoteRow, meta: dict[str, Any], eligibility: Eligibility, p
                 f"or {_named(dates.created)} property that reads as one{_daily_format_reason(row.path, daily)}; add one of them "
                 "to search it by date" + "".join(f"; {problem}" for problem in daily.problems))
     dated = note_date(meta, row.path, daily, dates)
-    source = f" ({_source_words(dated.source, daily)})" if dated is not None and to_epoch_us(dated.moment) == row.dated_us else ""
+    source = (f" ({_source_words(dated.source, row.path, daily)})" if dated is not None and to_epoch_us(dated.moment) == row.dated_us
+              else "")
+    span = _span_of(row)
+    if span is not None:
+        return f"filtered out by {bounds}: its date is {span.said()}{source}, and no day of it is in the range"
     return f"filtered out by {bounds}: its date is {_date_words(row.dated_us, is_day)}{source}"
+
+
+def _bounds_words(eligibility: Eligibility, is_day: bool, names: OptionNames) -> str:
+    """``--since the day 2026-03-02 and --until …``: the bounds that apply to a note's kind of date."""
+    return " and ".join(f"{name} {_date_words(bound.applied(is_day), is_day)}"
+                        for name, bound in ((names.since, eligibility.since_us), (names.until, eligibility.until_us))
+                        if bound is not None)
+
+
+def _span_of(row: NoteRow) -> Span | None:
+    """A periodic note's period, as the index keeps its span (None: the note has one date, or none)."""
+    if row.dated_us is None or row.dated_end_us is None:
+        return None
+    return span_between(from_epoch_us(row.dated_us).date(), from_epoch_us(row.dated_end_us).date())
+
+
+def _kept_span_reason(row: NoteRow, eligibility: Eligibility, names: OptionNames) -> list[str]:
+    """Why a range keeps a periodic note whose period starts before it or ends after it."""
+    span = _span_of(row)
+    if span is None or not eligibility.dated or not eligibility.in_range(row.dated_us, row.dated_day, row.dated_end_us):
+        return []
+    return [f"kept by {_bounds_words(eligibility, True, names)}: its date is {span.said()}, and a periodic note is kept "
+            "when any day of its period is in the range"]
 
 
 def _named(keys: tuple[str, ...]) -> str:
@@ -274,10 +300,14 @@ def _date_words(epoch_us: int, is_day: bool) -> str:
     return ("the day " if is_day else "") + shown_date(from_epoch_us(epoch_us), is_day)
 
 
-def _source_words(source: str, daily: DailyFormat) -> str:
-    """``from its file name``; ``from its name in the daily-note format DD-MM-YYYY in Journal/ (…)``."""
+def _source_words(source: str, path: str, daily: DailyFormat) -> str:
+    """``from its file name``; ``from its name in the daily-note format DD-MM-YYYY in Journal/ (…)``;
+    ``from its name in the weekly-note format gggg-[W]ww in Weekly/ (…)``."""
     if source == DAILY_SOURCE:
         return f"from its name in the daily-note format {daily.describe()}"
+    named = daily.period(path) if source == PERIODIC_SOURCE else None
+    if named is not None:
+        return f"from its name in the {named[1].kind}ly-note format {named[1].describe()}"
     return f"from its {source}"
 
 
@@ -293,7 +323,7 @@ def _lifted(row: NoteRow, eligibility: Eligibility, names: OptionNames) -> tuple
     expired = not eligibility.include_expired and is_expired_us(row.expires_us, eligibility.now_us)
     layered = bool(eligibility.layers) and row.layer not in eligibility.layers
     kept_tags = tuple(tag for tag in eligibility.tags if carries_tag(row.tags, tag))
-    undated = not eligibility.in_range(row.dated_us, row.dated_day)
+    undated = not eligibility.in_range(row.dated_us, row.dated_day, row.dated_end_us)
     words = [*([f"with {names.include_expired}"] if expired else []),
              *([f"without {names.layers}"] if layered else []),
              *([f"without {names.tags} {' '.join(tag for tag in eligibility.tags if tag not in kept_tags)}"]
@@ -307,7 +337,7 @@ def _lifted(row: NoteRow, eligibility: Eligibility, names: OptionNames) -> tuple
 
 def _notes(row: NoteRow, eligibility: Eligibility, names: OptionNames) -> list[str]:
     """What is worth knowing but decides nothing."""
-    notes = []
+    notes = _kept_span_reason(row, eligibility, names)
     if row.expiry_invalid:
         notes.append(f"its expires_at {row.expires_at!r} does not parse, so it never expires until it is fixed (see {names.check})")
     if eligibility.include_expired and is_expired_us(row.expires_us, eligibility.now_us):

@@ -17,7 +17,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from .daily_format import DailyFormat, dated_folder
+from .daily_format import DailyFormat, dated_folders
 from .dating import DateProperties, note_date, note_problems
 from .errors import INDEX, RE_EMBED, DerivedIndexError, Spelled
 from .lifecycle import to_epoch_us
@@ -129,6 +129,7 @@ def note_row(note: Note, stat: FileStat, embed_hash: str, daily: DailyFormat, da
         problems=[problem.as_stored() for problem in note_problems(note, daily, dates)],
         dated_us=None if dated is None else to_epoch_us(dated.moment),
         dated_day=None if dated is None else dated.day,
+        dated_end_us=None if dated is None or dated.last is None else to_epoch_us(dated.last),
     )
 
 
@@ -209,7 +210,7 @@ class Indexer:
         before = self.store.meta.get(DAILY_FORMAT_KEY) or ""
         if before == daily.fingerprint:
             return
-        folders = [folder for folder in (dated_folder(before), dated_folder(daily.fingerprint)) if folder is not None]
+        folders = [*dated_folders(before), *dated_folders(daily.fingerprint)]
         # The folders are kept in NFC; macOS names files decomposed, and a row's path is the file's.
         folders += [unicodedata.normalize("NFD", folder) for folder in folders]
         with self.store.transaction():

@@ -81,7 +81,10 @@ from .option_names import Surface
 # 25: a month in German, French or Spanish dates a note by its name or `date` (month_names.py):
 #     `15. März 2024.md`, `date: jeudi 4 mai 2023`; a daily note's `date` of another day than its
 #     name is a problem (dating.date_problems).
-READER_VERSION = "25"
+# 26: a periodic note (2026-W09, 2026-03, 2026-Q1, or as Periodic Notes' formats name them) is
+#     dated by its span (dating.note_date, notes.dated_end_us); a name shaped as one that is no
+#     period (2026-W54) is a problem.
+READER_VERSION = "26"
 BOM = "\ufeff"
 # A Windows editor ("Unicode" in Notepad, PowerShell's Out-File) saves UTF-16 behind one of these.
 UTF16_BOMS = ((codecs.BOM_UTF16_LE, "utf-16-le", "UTF-16 LE"), (codecs.BOM_UTF16_BE, "utf-16-be", "UTF-16 BE"))

@@ -38,7 +38,7 @@ import numpy as np
 
 from .cjk import MAX_PAIRS, bigrams, fts_form, pieces
 from .config import CONFIG_FILE
-from .dating import DEFAULT_DATE_PROPERTIES, DateProperties, calendar_day, shown_date, shown_range
+from .dating import DEFAULT_DATE_PROPERTIES, DateProperties, calendar_day, shown_date, shown_range, shown_span
 from .endings import apostrophe_stem, folded, prefix_of, umlauts_unwritten
 from .errors import CHECK, INDEX, Argument, DerivedIndexError, IndexBusy, NoteReadError, Spelled, UsageError
 from .fields import ENGLISH_STOPWORDS, STOPWORDS, name_key, person_asked, query_topics, starts_person_name
@@ -244,8 +244,11 @@ def range_warning(around: AroundRange, eligibility: Eligibility) -> str | None:
     return f"{found}; {outside} outside it" + (f", the nearest on {' and '.join(nearest)}" if nearest else "")
 
 
-def _calendar_day_of(dated_us: int, day: bool) -> str:
-    """A stored date as the calendar day a hit's ``dated`` shows (dating.calendar_day)."""
+def _calendar_day_of(dated_us: int, day: bool, end_us: int | None) -> str:
+    """A stored date as the calendar day a hit's ``dated`` shows (dating.calendar_day; a periodic
+    note's period, ``2026-W09``)."""
+    if end_us is not None:
+        return shown_span(from_epoch_us(dated_us), from_epoch_us(end_us))
     return calendar_day(shown_date(from_epoch_us(dated_us), day))
 
 

@@ -209,6 +209,16 @@ def m010_note_date_kinds(db: sqlite3.Connection) -> None:
     db.execute("DELETE FROM meta WHERE key = 'indexed'")
 
 
+@migration("notes")
+def m011_note_date_spans(db: sqlite3.Connection) -> None:
+    # A periodic note's span (a week, month, quarter or year note: periods.py): dated_us keeps
+    # its first day's label, this its last's (NULL for a note of one date), so a range keeps the
+    # note when the span overlaps it (adr/0026 "Periodic notes"). Named with `notes`: a rebuild
+    # adds it again. The reader version that came with it (notes.READER_VERSION 26) makes the
+    # next reconcile read every note once (nothing is re-embedded); until then every row is one date.
+    db.execute("ALTER TABLE notes ADD COLUMN dated_end_us INTEGER")
+
+
 # ------------------------------------------------------------------ applying them
 
 

@@ -9,11 +9,12 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, NamedTuple
 
-from ..dating import Bound, local_day_end, shown_date, since_bound, until_bound
+from ..dating import Bound, local_day_end, shown_date, shown_span, since_bound, until_bound
 from ..errors import REBUILD, Argument, DerivedIndexError, Spelled, UsageError
 from ..fields import name_form
 from ..lifecycle import expiry_sql, from_epoch_us, normalize_layer, to_epoch_us
 from ..notes import ALIASES, Problem
+from ..periods import MAX_SPAN_DAYS
 from .connection import CASEFOLD, NFC, Connection, chunks, placeholders
 
 SIMILAR_PATHS = 5  # suggestions in a "note not found" message
@@ -47,12 +48,16 @@ class NoteRow:
     label: int | None = None
     dated_us: int | None = None  # the note's date (dating.py), for search by date
     dated_day: bool | None = None  # is that date a day's label (its midnight UTC) or an instant? None: no date
+    dated_end_us: int | None = None  # a periodic note's last day's label (dated_us: its first's); None: one date
 
     @property
     def date(self) -> str | None:
-        """The note's date as a hit and ``get`` give it (dating.shown_date); None: it has none."""
+        """The note's date as a hit and ``get`` give it (dating.shown_date; a periodic note's
+        period as ISO names it, ``2026-W09``); None: it has none."""
         if self.dated_us is None:
             return None
+        if self.dated_end_us is not None:
+            return shown_span(from_epoch_us(self.dated_us), from_epoch_us(self.dated_end_us))
         return shown_date(from_epoch_us(self.dated_us), is_day_date(self.dated_us, self.dated_day))
 
     def params(self) -> tuple[Any, ...]:
@@ -61,14 +66,14 @@ class NoteRow:
             self.created, self.created_us, self.expires_at, self.expires_us, int(self.expiry_invalid),
             int(self.permanent), self.content_hash, self.embed_hash, int(self.mtime_ns), int(self.size),
             int(self.body_chars), json.dumps(self.problems, ensure_ascii=False), self.dated_us,
-            None if self.dated_day is None else int(self.dated_day),
+            None if self.dated_day is None else int(self.dated_day), self.dated_end_us,
         )
 
 
 _NOTE_COLUMN_NAMES = (
     "id", "path", "title", "layer", "tags", "created", "created_us", "expires_at", "expires_us", "expiry_invalid",
     "permanent", "content_hash", "embed_hash", "mtime_ns", "size", "body_chars", "problems", "dated_us",
-    "dated_day",
+    "dated_day", "dated_end_us",
 )
 _NOTE_COLUMNS = ", ".join(_NOTE_COLUMN_NAMES)
 _SELECT_NOTE = f"SELECT label, {_NOTE_COLUMNS} FROM notes"
@@ -97,6 +102,7 @@ def _row_to_note(row: Sequence[Any]) -> NoteRow:
         expiry_invalid=bool(row[10]), permanent=bool(row[11]), content_hash=row[12],
         embed_hash=row[13], mtime_ns=row[14], size=row[15], body_chars=row[16],
         problems=json.loads(row[17]), dated_us=row[18], dated_day=None if row[19] is None else bool(row[19]),
+        dated_end_us=row[20],
     )
 
 
@@ -123,6 +129,10 @@ class PoolNote:
 
 
 DAY_US = 86_400_000_000  # microseconds in a UTC day
+# A periodic note's span is at most this long (periods.py), so a note whose span reaches a since
+# bound starts at most this much before it: what lets the index on dated_us narrow an overlap test.
+MAX_SPAN_US = MAX_SPAN_DAYS * DAY_US
+
 
 
 class EpochBound(NamedTuple):
@@ -147,8 +157,8 @@ class AroundRange(NamedTuple):
 
     inside: int
     outside: int
-    before: tuple[int, bool] | None  # the latest date before the range
-    after: tuple[int, bool] | None  # the earliest date after it
+    before: tuple[int, bool, int | None] | None  # the latest date before the range (and a span's last day)
+    after: tuple[int, bool, int | None] | None  # the earliest date after it
 
 
 def is_day_date(dated_us: int, dated_day: bool | None) -> bool:
@@ -164,7 +174,9 @@ def _rough_key(row: NoteRow) -> int:
     """Where SQL orders a note in a listing: an instant as itself, a day's label as that day's
     last instant in UTC (a note without a date is never asked: those come after the dated)."""
     dated_us = row.dated_us or 0
-    return dated_us + DAY_US - 1 if is_day_date(dated_us, row.dated_day) else dated_us
+    if not is_day_date(dated_us, row.dated_day):
+        return dated_us
+    return (dated_us if row.dated_end_us is None else row.dated_end_us) + DAY_US - 1  # a period: its last day
 
 
 def _local_key(row: NoteRow, ends: dict[int, int]) -> int:
@@ -172,9 +184,9 @@ def _local_key(row: NoteRow, ends: dict[int, int]) -> int:
     local day's last instant (``ends``: those already worked out, by label). Kept within a day of
     the rough key, as a real offset is: a day the OS cannot place (year 1, 9999) falls back to it."""
     rough = _rough_key(row)
-    label = row.dated_us or 0
-    if rough == label:
+    if rough == (row.dated_us or 0):
         return rough
+    label = rough - DAY_US + 1  # the label of the day it is listed by (a period's last)
     if label not in ends:
         end = to_epoch_us(local_day_end(from_epoch_us(label).date()))
         ends[label] = min(max(end, rough - DAY_US + 1), rough + DAY_US - 1)
@@ -226,15 +238,17 @@ class Eligibility:
         """Is a date range asked for?"""
         return self.since_us is not None or self.until_us is not None
 
-    def in_range(self, dated_us: int | None, dated_day: bool | None) -> bool:
-        """Does a note with this date (a day's label or an instant) pass the date bounds? (No
-        date: only when none is asked.) The rule :meth:`where` writes in SQL."""
+    def in_range(self, dated_us: int | None, dated_day: bool | None, dated_end_us: int | None = None) -> bool:
+        """Does a note with this date (a day's label or an instant; a periodic note's span, its
+        first and last days' labels) pass the date bounds? A span passes when it overlaps the
+        range. (No date: only when none is asked.) The rule :meth:`where` writes in SQL."""
         if not self.dated:
             return True
         if dated_us is None:
             return False
         is_day = is_day_date(dated_us, dated_day)
-        return ((self.since_us is None or dated_us >= self.since_us.applied(is_day))
+        last = dated_us if dated_end_us is None else dated_end_us
+        return ((self.since_us is None or last >= self.since_us.applied(is_day))
                 and (self.until_us is None or dated_us <= self.until_us.applied(is_day)))
 
     @property
@@ -271,11 +285,17 @@ class Eligibility:
         is_day = _DAY_SQL.format(alias=alias)
         # A note without a date (NULL) fails every comparison. Each bound is said twice: first the
         # looser of its two (so the index on dated_us narrows the rows to read), then the one for
-        # the note's kind — in_range's rule.
-        for bound, compare, looser in ((self.since_us, ">=", min), (self.until_us, "<=", max)):
-            if bound is not None:
-                clauses.append(f"{alias}.dated_us {compare} ? AND {alias}.dated_us {compare} CASE WHEN {is_day} THEN ? ELSE ? END")
-                params.extend([looser(bound.day_us, bound.instant_us), bound.day_us, bound.instant_us])
+        # the note's kind — in_range's rule. A periodic note passes since by its span's last day:
+        # its first (dated_us) is at most MAX_SPAN_US before that, so the index still narrows.
+        last = f"coalesce({alias}.dated_end_us, {alias}.dated_us)"
+        if self.since_us is not None:
+            bound = self.since_us
+            clauses.append(f"{alias}.dated_us >= ? AND {last} >= CASE WHEN {is_day} THEN ? ELSE ? END")
+            params.extend([min(bound.day_us, bound.instant_us) - MAX_SPAN_US, bound.day_us, bound.instant_us])
+        if self.until_us is not None:
+            bound = self.until_us
+            clauses.append(f"{alias}.dated_us <= ? AND {alias}.dated_us <= CASE WHEN {is_day} THEN ? ELSE ? END")
+            params.extend([max(bound.day_us, bound.instant_us), bound.day_us, bound.instant_us])
         return (" AND ".join(clauses) or "1"), params
 
     @property
@@ -541,14 +561,16 @@ class NoteStore:
         A day's label (its midnight UTC) stands for the whole local day, ordered as its last
         instant at that day's own offset (dating.local_day_end): west of UTC a memory made on the
         evening of the 30th (past midnight UTC) comes below the daily note of the 1st, not above
-        it; and a winter day listed in summer keeps its winter hour. SQL does not know the zone:
-        it orders by each day's last instant in UTC (:func:`_rough_key`), which is within a day of
+        it; and a winter day listed in summer keeps its winter hour. A periodic note is ordered by
+        its span's last day, and above the notes of that day (the longer span first): November's
+        note sits above 30 November's daily note (adr/0026). SQL does not know the zone: it
+        orders by each day's last instant in UTC (:func:`_rough_key`), which is within a day of
         the local one (no offset reaches 24 hours); the notes it may have misplaced against the
         ``limit``-th are read again by the index on dated_us, and all are ordered in Python."""
         where, params = eligibility.where()
-        rough = f"CASE WHEN {_DAY_SQL.format(alias='notes')} THEN dated_us + {DAY_US - 1} ELSE dated_us END"
+        rough = f"CASE WHEN {_DAY_SQL.format(alias='notes')} THEN coalesce(dated_end_us, dated_us) + {DAY_US - 1} ELSE dated_us END"
         rows = [_row_to_note(row) for row in self.db.execute(
-            f"{_SELECT_NOTE} WHERE {where} ORDER BY dated_us IS NULL, {rough} DESC, mtime_ns DESC, path LIMIT ?",
+            f"{_SELECT_NOTE} WHERE {where} ORDER BY dated_us IS NULL, {rough} DESC, dated_us, mtime_ns DESC, path LIMIT ?",
             [*params, limit])]
         total = int(self.db.execute(f"SELECT count(*) FROM notes WHERE {where}", params).fetchone()[0])
         dated = [row for row in rows if row.dated_us is not None]
@@ -560,10 +582,10 @@ class NoteStore:
             read = {row.label for row in dated}
             window = self.db.execute(
                 f"{_SELECT_NOTE} WHERE dated_us BETWEEN ? AND ? AND {rough} BETWEEN ? AND ? AND {where}",
-                [last - 3 * DAY_US, last, last - 2 * DAY_US, last, *params])
+                [last - 3 * DAY_US - MAX_SPAN_US, last, last - 2 * DAY_US, last, *params])  # a period starts earlier
             dated.extend(row for row in map(_row_to_note, window) if row.label not in read)
         ends: dict[int, int] = {}
-        dated.sort(key=lambda row: (-_local_key(row, ends), -row.mtime_ns, row.path))
+        dated.sort(key=lambda row: (-_local_key(row, ends), row.dated_us or 0, -row.mtime_ns, row.path))
         return (dated + undated)[:limit], total
 
     def recent(self, eligibility: Eligibility) -> list[PoolNote]:
@@ -607,18 +629,35 @@ class NoteStore:
         return AroundRange(int(inside), int(dated) - int(inside), self._nearest(eligibility.since_us, "<", others, params),
                            self._nearest(eligibility.until_us, ">", others, params))
 
-    def _nearest(self, bound: EpochBound | None, side: str, others: str, params: list[Any]) -> tuple[int, bool] | None:
-        """The date (and whether it is a day's label) of the note nearest ``bound`` on ``side``
-        of it (``<``: before a since bound; ``>``: after an until bound) that passes ``others``."""
+    def _nearest(self, bound: EpochBound | None, side: str, others: str,
+                 params: list[Any]) -> tuple[int, bool, int | None] | None:
+        """The date (whether it is a day's label, and a span's last day) of the note nearest
+        ``bound`` on ``side`` of it (``<``: before a since bound, by where its date ends; ``>``:
+        after an until bound, by where it starts) that passes ``others``."""
         if bound is None:
             return None
-        looser, order = (max, "DESC") if side == "<" else (min, "ASC")
         is_day = _DAY_SQL.format(alias="notes")
-        row = self.db.execute(
-            f"SELECT dated_us, {is_day} FROM notes WHERE dated_us {side} ? AND dated_us {side} CASE WHEN {is_day} "
-            f"THEN ? ELSE ? END AND {others} ORDER BY dated_us {order} LIMIT 1",
-            [looser(bound.day_us, bound.instant_us), bound.day_us, bound.instant_us, *params]).fetchone()
-        return None if row is None else (int(row[0]), bool(row[1]))
+        columns = f"dated_us, {is_day}, dated_end_us"
+        if side == ">":
+            row = self.db.execute(
+                f"SELECT {columns} FROM notes WHERE dated_us > ? AND dated_us > CASE WHEN {is_day} "
+                f"THEN ? ELSE ? END AND {others} ORDER BY dated_us LIMIT 1",
+                [min(bound.day_us, bound.instant_us), bound.day_us, bound.instant_us, *params]).fetchone()
+            return None if row is None else (int(row[0]), bool(row[1]), row[2])
+        # Before: the latest start among the notes that end before the bound, then any span that
+        # starts up to MAX_SPAN_US before that start and ends later (both walk the index).
+        last = "coalesce(dated_end_us, dated_us)"
+        ends_before = f"dated_us < ? AND {last} < CASE WHEN {is_day} THEN ? ELSE ? END AND {others}"
+        ends_params = [max(bound.day_us, bound.instant_us), bound.day_us, bound.instant_us, *params]
+        latest = self.db.execute(f"SELECT {columns} FROM notes WHERE {ends_before} ORDER BY dated_us DESC LIMIT 1",
+                                 ends_params).fetchone()
+        if latest is None:
+            return None
+        spanning = self.db.execute(
+            f"SELECT {columns} FROM notes WHERE dated_us >= ? AND dated_end_us > ? AND {ends_before} "
+            "ORDER BY dated_end_us DESC LIMIT 1", [latest[0] - MAX_SPAN_US, latest[0], *ends_params]).fetchone()
+        row = spanning if spanning is not None and spanning[2] > (latest[2] or latest[0]) else latest
+        return int(row[0]), bool(row[1]), row[2]
 
     def count_with_problems(self) -> int:
         return int(self.db.execute("SELECT count(*) FROM notes WHERE problems != '[]'").fetchone()[0])
