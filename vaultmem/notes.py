@@ -81,7 +81,9 @@ from .option_names import Surface
 # 25: a month in German, French or Spanish dates a note by its name or `date` (month_names.py):
 #     `15. März 2024.md`, `date: jeudi 4 mai 2023`; a daily note's `date` of another day than its
 #     name is a problem (dating.date_problems).
-READER_VERSION = "25"
+# 26: a problem is stored with how the command line and MCP say it (Problem.as_stored), and a
+#     template in a folder named for templates is offered that folder's exclude pattern.
+READER_VERSION = "26"
 BOM = "\ufeff"
 # A Windows editor ("Unicode" in Notepad, PowerShell's Out-File) saves UTF-16 behind one of these.
 UTF16_BOMS = ((codecs.BOM_UTF16_LE, "utf-16-le", "UTF-16 LE"), (codecs.BOM_UTF16_BE, "utf-16-be", "UTF-16 BE"))
