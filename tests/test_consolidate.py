@@ -887,7 +887,7 @@ def test_a_merged_notes_uses_become_its_canonicals(vault_dir: Path, wordllama: o
     ("Standup every Monday at 09:30 in room B.", "Standup every Monday at 9:30 in room B."),
     ("The grocery budget is 1,000 euros a month.", "The grocery budget is 1000 euros a month."),
     ("Pick up at 7:00 p.m. on the 3rd.", "Pick up on 03 at 19:00."),
-    ("Lunch at 12:00pm, call at 12:15 a.m.", "Lunch at 12:00, call at 00:15."),
+    ("Call at 12:15 a.m., lunch at 12:30pm.", "Call at 0:15, lunch at 12:30."),
 ])
 def test_one_number_written_two_ways_is_the_same_number(one: str, other: str) -> None:
     # "09:30" and "9:30", "1,000" and "1000", "2:30pm" and "14:30" are one number each: held as
