@@ -598,5 +598,6 @@ def test_an_index_made_before_problems_kept_their_spellings_reads_the_files_agai
         database.execute("UPDATE meta SET value = 'reader-25/' || substr(value, instr(value, '/') + 1) WHERE key = 'reader'")
     database.close()
     text = run_cli(tmp_path, "index").stdout
-    assert "Vault." not in text and "check --fix, expire and consolidate leave it alone" in text, text
+    assert "Vault." not in text, text
+    assert "check --fix, expire and consolidate leave it alone" in text, text
     assert '"/templates/"' in text, text
