@@ -23,6 +23,7 @@ from vaultmem.consolidate import (
     connected_components,
     exact_similar_pairs,
     make_scope,
+    text_numbers,
     text_words,
     unreliable_reason,
 )
@@ -879,3 +880,34 @@ def test_a_merged_notes_uses_become_its_canonicals(vault_dir: Path, wordllama: o
         shown = vault.get(kept.id)
         assert (shown.use_count, shown.last_used_at) == (3, "2026-09-04T00:00:00+00:00")
         assert [note.path for note in vault.stale(days=3, now="2026-09-06")] == []
+
+
+@pytest.mark.parametrize(("one", "other"), [
+    ("Dentist on Dec 9 at 14:30 with Dr. Sousa.", "Dentist appointment: 9 December, 2:30pm, with Dr. Sousa."),
+    ("Standup every Monday at 09:30 in room B.", "Standup every Monday at 9:30 in room B."),
+    ("The grocery budget is 1,000 euros a month.", "The grocery budget is 1000 euros a month."),
+    ("Pick up at 7:00 p.m. on the 3rd.", "Pick up on 03 at 19:00."),
+    ("Call at 12:15 a.m., lunch at 12:30pm.", "Call at 0:15, lunch at 12:30."),
+])
+def test_one_number_written_two_ways_is_the_same_number(one: str, other: str) -> None:
+    # "09:30" and "9:30", "1,000" and "1000", "2:30pm" and "14:30" are one number each: held as
+    # different digits, two notes saying one fact twice were kept apart as different numbers.
+    assert text_numbers(one) == text_numbers(other)
+
+
+def test_numbers_that_differ_still_differ_however_they_are_written() -> None:
+    assert text_numbers("at 2:30pm") != text_numbers("at 2:30am")
+    assert text_numbers("locker 14") != text_numbers("locker 27")
+    assert text_numbers("10,000 steps") != text_numbers("1,000 steps")
+    assert text_numbers("5 amps") == frozenset({"5"})  # no "am" in "amps"
+
+
+def test_two_memories_of_one_appointment_with_its_time_written_two_ways_merge(vault_dir: Path, wordllama: object) -> None:
+    with open_vault(vault_dir, wordllama) as vault:
+        one = vault.remember("Maya's dentist appointment is on Dec 9 at 14:30 with Dr. Sousa at the Alvalade clinic.",
+                             layer="L3", ttl="3650d", now="2026-09-01")
+        other = vault.remember("Maya's dentist appointment: 9 December, 2:30pm, with Dr. Sousa at the Alvalade clinic.",
+                               layer="L3", ttl="3650d", now="2026-09-02")
+        report = vault.consolidate(now="2026-09-04")
+        assert member_sets(report) == {frozenset({one.path, other.path})}
+        assert report.plan.different_numbers == 0

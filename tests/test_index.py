@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import sqlite3
 import sys
 import time
 from collections.abc import Iterator
@@ -576,3 +577,27 @@ def test_index_tells_a_shell_user_the_commands_not_the_python_methods_on_every_r
     with Vault(tmp_path) as vault:  # a Python caller is still told the methods
         [problem] = vault.index().problems
         assert problem.fix.endswith("Vault.check(fix=True), Vault.expire() and Vault.consolidate() leave it alone")
+
+
+def test_an_index_made_before_problems_kept_their_spellings_reads_the_files_again(tmp_path: Path) -> None:
+    """An index reader 25 made kept each problem in the API's words alone: without reading the
+    files again, `vaultmem index` went on telling a shell user to run Vault.check(fix=True) for
+    every unchanged note, and the template folder's exclude pattern was never offered."""
+    (tmp_path / ".vaultmem.toml").write_text('embedder = "hashing"\n', encoding="utf-8")
+    (tmp_path / "templates").mkdir()
+    (tmp_path / "templates" / "daily.md").write_text("---\ndate: {{date}}\ntags: [daily]\n---\n# {{date}}\n", encoding="utf-8")
+    with Vault(tmp_path) as vault:
+        vault.index()
+    database = sqlite3.connect(tmp_path / ".vaultmem" / "index.db")
+    with database:  # what reader 25 wrote: the API's words, no folder pattern
+        [(stored,)] = database.execute("SELECT problems FROM notes WHERE problems != '[]'").fetchall()
+        old = [{key: problem[key].replace(', or the whole folder if it holds only templates: "/templates/"', "")
+                .replace("check --fix, expire and consolidate", "Vault.check(fix=True), Vault.expire() and Vault.consolidate()")
+                for key in ("path", "field", "message", "fix")} for problem in json.loads(stored)]
+        database.execute("UPDATE notes SET problems = ?", (json.dumps(old),))
+        database.execute("UPDATE meta SET value = 'reader-25/' || substr(value, instr(value, '/') + 1) WHERE key = 'reader'")
+    database.close()
+    text = run_cli(tmp_path, "index").stdout
+    assert "Vault." not in text, text
+    assert "check --fix, expire and consolidate leave it alone" in text, text
+    assert '"/templates/"' in text, text

@@ -176,3 +176,18 @@ def test_since_and_until_a_winter_day_asked_in_summer_hold_that_days_evening_and
         found = vault.search("Mira Tomás", since="2026-01-16", now="2026-07-01T12:00:00+00:00")
     assert [note.path for note in listed] == ["memories/late.md"]
     assert [hit.path for hit in found] == ["memories/early.md"]
+
+
+@needs_tzset
+@pytest.mark.parametrize("zone", ["UTC", "America/Los_Angeles", "Asia/Tokyo"])
+def test_a_day_the_clock_cannot_place_is_ordered_as_its_day_in_utc_not_a_day_later(tmp_path: Path, zone: str) -> None:
+    # The OS cannot say where 9999-12-31 starts (past its last year): the 30th's end was put a
+    # whole day late, above a memory made on the 31st, in every zone (UTC too).
+    root = write_vault(tmp_path / "vault", {
+        "Daily/9999-12-30.md": "The last but one day.\n",
+        "memories/m.md": "---\nlayer: L3\ncreated: 9999-12-31T10:00:00Z\npermanent: true\n---\nMade on the last day.\n",
+    })
+    with local_zone(zone), Vault(root) as vault:
+        for k in (1, 2):
+            assert [note.path for note in vault.list_notes(k=k, now="2026-07-01T12:00:00+00:00")] == [
+                "memories/m.md", "Daily/9999-12-30.md"][:k], k

@@ -86,6 +86,8 @@ _EMBED = re.compile(r"!\[\[[^\[\]\r\n]*\]\]")
 _HEADING_LINE = re.compile(r"^[ \t]{0,3}#{1,6}(?:[ \t].*)?$", re.MULTILINE)
 _WORD = re.compile(r"[^\W\d_]{2,}")
 _NUMBER = re.compile(r"\d+")
+_THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}(?!\d))")  # 1,000 is 1000
+_TWELVE_HOUR = re.compile(r"\b(\d{1,2})(?::(\d{2}))?\s*([ap])\.?m\b\.?", re.IGNORECASE)  # 2:30pm is 14:30
 
 
 # ------------------------------------------------------------------ scope
@@ -431,7 +433,18 @@ def text_numbers(body: str) -> frozenset[str]:
     """The numbers a note's own text holds (headings and embeds left out, as for its words):
     a door, a phone, a time, a day of the month. Two notes that each hold one the other does
     not (locker 14 / locker 27) say two different things, however alike their words."""
-    return frozenset(_NUMBER.findall(_HEADING_LINE.sub(" ", _EMBED.sub(" ", body))))
+    text = _TWELVE_HOUR.sub(_on_24_hour_clock, _THOUSANDS.sub("", _HEADING_LINE.sub(" ", _EMBED.sub(" ", body))))
+    # One number however it is written: 09:30 and 9:30, 1,000 and 1000, 2:30pm and 14:30 (held
+    # as digits, two notes saying one time twice were kept apart as holding different numbers).
+    return frozenset(number.lstrip("0") or "0" for number in _NUMBER.findall(text))
+
+
+def _on_24_hour_clock(time: re.Match[str]) -> str:
+    hour = int(time[1])
+    if not 1 <= hour <= 12:
+        return time[0]  # "14pm", "0am": not a 12-hour time, left as written
+    hour = hour % 12 + (12 if time[3].casefold() == "p" else 0)
+    return f"{hour}:{time[2]}" if time[2] else str(hour)
 
 
 def text_words(body: str) -> int:

@@ -577,8 +577,15 @@ def _end_of(day: date) -> Bound:
 
 def local_day_end(day: date) -> datetime:
     """The last instant of ``day`` on this machine's clock, at that day's own offset (summer
-    time included, as the OS's zone says it): what a day's note stands for in a listing by date."""
-    return _end_of(day).instant
+    time included, as the OS's zone says it): what a day's note stands for in a listing by date.
+    A day whose end the OS cannot place (9999-12-30 in any zone) ends as it does in UTC: the edge
+    of time :func:`_local_midnight` puts there instead listed that day above the next one's notes."""
+    if day == date.max:
+        return _END_OF_TIME
+    midnight = _local_midnight(day + _ONE_DAY)
+    if midnight in (_START_OF_TIME, _END_OF_TIME):
+        return datetime.combine(day + _ONE_DAY, time(), UTC) - _LAST_INSTANT
+    return midnight - _LAST_INSTANT
 
 
 def _local_midnight(day: date) -> datetime:

@@ -84,6 +84,8 @@ from .option_names import Surface
 # 26: a periodic note (2026-W09, 2026-03, 2026-Q1, or as Periodic Notes' formats name them) is
 #     dated by its span (dating.note_date, notes.dated_end_us); a name shaped as one that is no
 #     period (2026-W54) is a problem.
+# 26: a problem is stored with how the command line and MCP say it (Problem.as_stored), and a
+#     template in a folder named for templates is offered that folder's exclude pattern.
 READER_VERSION = "26"
 BOM = "\ufeff"
 # A Windows editor ("Unicode" in Notepad, PowerShell's Out-File) saves UTF-16 behind one of these.
