@@ -23,7 +23,10 @@ from vaultmem.consolidate import (
     connected_components,
     exact_similar_pairs,
     make_scope,
+    name_numbers,
+    pairs_sharing_words,
     text_numbers,
+    text_vocabulary,
     text_words,
     unreliable_reason,
 )
@@ -765,7 +768,10 @@ def exact_clusters(vault: Vault, threshold: float) -> set[frozenset[str]]:
     matrix = np.stack([np.frombuffer(vectors[note.label], dtype=np.float32) for note in keep])
     pairs = exact_similar_pairs(labels, matrix, [note.layer for note in keep], threshold, block=64)
     paths = {note.label: note.path for note in keep}
-    return {frozenset(paths[label] for label in component) for component in connected_components(pairs)}
+    # The same rule as consolidate: your own notes numbered apart by their names (note-019 / note-119) stay apart.
+    numbers = {note.label: name_numbers(note.path, set(paths.values())) for note in keep if note.layer is None}
+    components, _, _ = components_kept_apart(pairs, {}, numbers)
+    return {frozenset(paths[label] for label in component) for component in components}
 
 
 def test_the_ann_sweep_finds_the_clusters_an_exact_product_finds(vault_dir: Path, wordllama: object) -> None:
@@ -911,3 +917,69 @@ def test_two_memories_of_one_appointment_with_its_time_written_two_ways_merge(va
         report = vault.consolidate(now="2026-09-04")
         assert member_sets(report) == {frozenset({one.path, other.path})}
         assert report.plan.different_numbers == 0
+
+
+ESC2_TEXT = ("---\ntags:\n  - windows\n  - security\n---\n"
+             "An attack against [[Active Directory Certificate Services]] that can cause [[Privilege Escalation]].\n")
+ESC7_TEXT = ("---\ntags:\n  - windows\n  - security\n---\n"
+             "An attack against [[Active Directory Certificate Services]] that can cause [[Privilege Escalation]].\n")
+
+
+def test_your_own_notes_numbered_apart_by_their_names_are_never_merged(vault_dir: Path, wordllama: object) -> None:
+    # Trial (s28-trial2, a Zettelkasten of AD CS attacks): ESC2, ESC6 and ESC7 — stubs saying
+    # "an attack against ADCS that can cause privilege escalation" — were planned into ESC5.
+    write_file(vault_dir, "content/ESC2.md", ESC2_TEXT)
+    write_file(vault_dir, "content/ESC7.md", ESC7_TEXT)
+    with open_vault(vault_dir, wordllama) as vault:
+        report = vault.consolidate(now=NOW, any_note=True)
+        assert report.clusters == ()
+        assert report.plan.different_numbers == 1
+        assert "in their names too" in run_cli(vault_dir, "consolidate", "--any-note").stdout
+
+
+def test_a_sync_copy_of_a_numbered_note_still_merges_into_it(vault_dir: Path, wordllama: object) -> None:
+    write_file(vault_dir, "content/ESC2.md", ESC2_TEXT)
+    write_file(vault_dir, "content/ESC2 (conflicted copy 2024-05-01).md", ESC2_TEXT)
+    write_file(vault_dir, "content/ESC2 1.md", ESC2_TEXT)
+    with open_vault(vault_dir, wordllama) as vault:
+        report = vault.consolidate(now=NOW, any_note=True)
+    assert member_sets(report) == {frozenset({"content/ESC2.md", "content/ESC2 (conflicted copy 2024-05-01).md",
+                                              "content/ESC2 1.md"})}
+    assert report.clusters[0].canonical.path == "content/ESC2.md"
+
+
+def test_the_numbers_of_a_name_are_never_the_numbers_of_a_text() -> None:
+    # ESC8's attack steps "1." to "5." held ESC5's 5: as one set, ESC5 joined ESC8's cluster.
+    paths = {"content/ESC5.md", "content/ESC8.md", "Note.md", "Note 2.md"}
+    assert name_numbers("content/ESC5.md", paths) == frozenset({"name 5"})
+    assert name_numbers("Note 2.md", paths) == frozenset()  # a sync copy's number is the tool's, not the note's
+    assert name_numbers("Chapter 2.md", paths) == frozenset({"name 2"})  # no Chapter.md: a chapter
+    esc5, esc8 = name_numbers("content/ESC5.md", paths), text_numbers("1. Coerce\n2. Relay\n5. Authenticate\n")
+    assert components_kept_apart({(1, 2): 0.9}, {}, {1: esc5, 2: esc8 | name_numbers("content/ESC8.md", paths)}) == ([], 0, 1)
+
+
+ACTIVE_DIRECTORY_SECURITY = (
+    "---\ntags:\n  - security\n---\n# Auth\n- [[Kerberoasting Attack]]\n- [[NTLMv1 Downgrade Attack]]\n# Escalation\n"
+    + "".join(f" - [[ESC{number}]]\n" for number in range(1, 17)) + "# [[Domain Controller]]\n- [[DCSync]]")
+ARM_ASSEMBLY_REGISTERS = "---\ntags:\n  - programming\n  - ARM\n---\n- [[r7]]\n- [[rsp|sp]]\n- [[lr]]\n- [[pc]]\n- [[cpsr]]\n- [[spsr]]\n"
+
+
+def test_two_lists_of_links_that_share_no_word_are_never_merged(vault_dir: Path, wordllama: object) -> None:
+    # Trial (s28-trial2): a Zettelkasten's index of AD attacks (ESC1…ESC16) stood at cosine 0.904
+    # to the list of ARM registers, and consolidate --any-note planned the registers into it.
+    write_file(vault_dir, "content/Active Directory Security.md", ACTIVE_DIRECTORY_SECURITY)
+    write_file(vault_dir, "content/ARM Assembly Registers.md", ARM_ASSEMBLY_REGISTERS)
+    with open_vault(vault_dir, wordllama) as vault:
+        report = vault.consolidate(now=NOW, any_note=True, threshold=0.85)
+        assert report.clusters == ()
+        assert report.plan.no_common_words == 1
+        assert json.loads(run_cli(vault_dir, "consolidate", "--any-note", "--threshold", "0.85",
+                                  "--json").stdout)["no_common_words"] == 1
+
+
+def test_notes_share_a_word_when_their_texts_do_not_count_stopwords_numbers_or_headings() -> None:
+    assert text_vocabulary("# Oat\nMaya takes her coffee with oat milk, 2 sugars.\n") == frozenset(
+        {"maya", "takes", "coffee", "oat", "milk", "sugars"})
+    assert text_vocabulary("我明天去北京") & text_vocabulary("明天我去北京")  # a character each
+    vocabularies = {1: frozenset({"oat", "milk"}), 2: frozenset({"milk"}), 3: frozenset({"r7", "lr"})}
+    assert pairs_sharing_words({(1, 2): 0.95, (1, 3): 0.9}, vocabularies) == ({(1, 2): 0.95}, 1)

@@ -52,9 +52,11 @@ from typing import Any
 
 import numpy as np
 
+from .cjk import spaced
 from .config import ConsolidateSettings
 from .dating import own_day
 from .errors import CHECK, INDEX, Argument, Operation, Spelled, UsageError
+from .fields import STOPWORDS
 from .lifecycle import EXPIRING_LAYERS, format_timestamp, to_epoch_us
 from .merge_markers import UNMERGED_WHY, unmerged_fix, unmerged_notes
 from .merging import KeptChange, additions
@@ -63,7 +65,7 @@ from .notes import Note, parse_note, text_values, timestamp_or_none
 from .paths import VaultPaths
 from .results import NotCommitted, PathReason, not_committed_dicts
 from .storage import Eligibility, PoolNote, Store
-from .sync_copies import is_copy_among
+from .sync_copies import copy_among, is_copy_among
 from .vectors import VectorIndex, unpack
 
 NEIGHBOURS = 16  # per source; a duplicate is among the very nearest, other layers take slots too
@@ -86,6 +88,7 @@ _EMBED = re.compile(r"!\[\[[^\[\]\r\n]*\]\]")
 _HEADING_LINE = re.compile(r"^[ \t]{0,3}#{1,6}(?:[ \t].*)?$", re.MULTILINE)
 _WORD = re.compile(r"[^\W\d_]{2,}")
 _NUMBER = re.compile(r"\d+")
+_VOCABULARY_WORD = re.compile(r"\w+")
 _THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}(?!\d))")  # 1,000 is 1000
 _TWELVE_HOUR = re.compile(r"\b(\d{1,2})(?::(\d{2}))?\s*([ap])\.?m\b\.?", re.IGNORECASE)  # 2:30pm is 14:30
 
@@ -217,6 +220,7 @@ class ConsolidationPlan:
     not_memories: int = 0  # notes without a layer the scope left out (0 with any_note)
     different_days: int = 0  # pairs at or above the threshold kept apart: their notes record different days
     different_numbers: int = 0  # pairs at or above the threshold kept apart: each holds a number the other does not
+    no_common_words: int = 0  # pairs at or above the threshold kept apart: their texts share no word
 
     def report(self) -> ConsolidationReport:
         return ConsolidationReport(self)
@@ -267,6 +271,7 @@ class ConsolidationReport:
             "not_memories": self.plan.not_memories,
             "different_days": self.plan.different_days,
             "different_numbers": self.plan.different_numbers,
+            "no_common_words": self.plan.no_common_words,
             "left_out": [item.as_dict() for item in self.plan.left_out],
             "merged": [{**entry.as_dict(), "kept_changes": self._kept_dict(entry.canonical)} for entry in self.merged],
             "skipped": [asdict(skip) for skip in self.skipped],
@@ -304,18 +309,25 @@ def plan_consolidation(store: Store, paths: VaultPaths, scope: Scope) -> Consoli
     left_out += [LeftOut(path, Spelled("it has no vector yet; ", INDEX)) for path in missing]
     notes, vectors, dropped = _read_candidates(store, paths, {label for pair in candidates for label in pair})
     left_out += dropped
-    pairs = confirmed_pairs(candidates, vectors, scope.threshold)
+    pairs, no_common_words = pairs_sharing_words(confirmed_pairs(candidates, vectors, scope.threshold),
+                                                 {label: text_vocabulary(note.body) for label, note in notes.items()})
     # Your own dated pages only: memories (with a layer) said again on another day are what
     # consolidation is for, day in their file names or not (the sample's standup notes).
     days = {label: day for label, note in notes.items()
             if note.layer is None and (day := own_day(note.meta, note.path, paths.daily, paths.dates)) is not None}
-    numbers = {label: text_numbers(note.body) for label, note in notes.items()}
+    candidate_paths = {note.path for note in notes.values()}
+    # Your own notes are also told apart by the numbers of their names (ESC2 / ESC7, THEFT1 /
+    # THEFT2, 2-to-1 MUX / 8-to-1 MUX): a Zettelkasten's numbered notes, however alike their
+    # text. Held apart from the text's numbers: ESC8's steps "1." to "5." held ESC5's 5, and
+    # the two merged. A memory's name is its first line or a day it was said on (said again: merged).
+    numbers = {label: text_numbers(note.body) | (name_numbers(note.path, candidate_paths) if note.layer is None
+                                                 else frozenset()) for label, note in notes.items()}
     components, different_days, different_numbers = components_kept_apart(pairs, days, numbers)
     clusters = [build_cluster([notes[label] for label in component], np.stack([vectors[label] for label in component]),
                               scope.threshold) for component in components]
     clusters.sort(key=lambda cluster: (-cluster.similarity, cluster.canonical.path))
     return ConsolidationPlan(scope, tuple(clusters), len(source_labels), tuple(left_out), len(alive) - len(pool),
-                             different_days, different_numbers)
+                             different_days, different_numbers, no_common_words)
 
 
 def _candidate_pairs(store: Store, sources: list[int], layers: Mapping[int, str | None],
@@ -437,6 +449,34 @@ def text_numbers(body: str) -> frozenset[str]:
     # One number however it is written: 09:30 and 9:30, 1,000 and 1000, 2:30pm and 14:30 (held
     # as digits, two notes saying one time twice were kept apart as holding different numbers).
     return frozenset(number.lstrip("0") or "0" for number in _NUMBER.findall(text))
+
+
+def name_numbers(path: str, paths: Collection[str]) -> frozenset[str]:
+    """The numbers a note's file name holds (``ESC2.md``, ``Chapter 3.md``), each as ``name 2``
+    so that it is never one of the text's numbers — its original's, when the name marks it a
+    sync tool's copy of one of ``paths`` (``Note 2.md`` and ``Note (conflicted copy
+    2024-05-01).md`` hold none of their own beside ``Note.md``)."""
+    copy = copy_among(path, paths)
+    stem = (copy.original if copy is not None else path).rsplit("/", 1)[-1].removesuffix(".md")
+    return frozenset(f"name {number}" for number in text_numbers(stem))
+
+
+def text_vocabulary(body: str) -> frozenset[str]:
+    """The words of a note's own text (headings and embeds left out, as for :func:`text_words`),
+    casefolded, stopwords and bare numbers left out; Chinese, Japanese and Korean a character each."""
+    text = spaced(_HEADING_LINE.sub(" ", _EMBED.sub(" ", body))).casefold()
+    return frozenset(word for word in _VOCABULARY_WORD.findall(text) if word not in STOPWORDS and not word.isdigit())
+
+
+def pairs_sharing_words(pairs: Mapping[tuple[int, int], float],
+                        vocabularies: Mapping[int, frozenset[str]]) -> tuple[dict[tuple[int, int], float], int]:
+    """The pairs whose notes' texts (``vocabularies``: label → :func:`text_vocabulary`) share
+    a word, and how many shared none. One fact said twice shares its words; two notes alike
+    only to the vectors do not: a Zettelkasten's list of links to ESC1…ESC16 stood at cosine
+    0.90 to one listing the ARM registers r7, sp, lr, pc (a trial), and merging them was the plan."""
+    kept = {pair: cosine for pair, cosine in pairs.items()
+            if vocabularies.get(pair[0], frozenset()) & vocabularies.get(pair[1], frozenset())}
+    return kept, len(pairs) - len(kept)
 
 
 def _on_24_hour_clock(time: re.Match[str]) -> str:

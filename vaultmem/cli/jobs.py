@@ -112,7 +112,11 @@ def render_clusters(report: ConsolidationReport) -> None:
                    "different days (a date property or a day in the name): never merged")
     if report.plan.different_numbers:
         click.echo(f"kept apart: {report.plan.different_numbers} pair(s) at or above the threshold whose notes each hold "
-                   "a number the other does not (a changed phone, time or address, not one fact said twice): never merged")
+                   "a number the other does not (a changed phone, time or address, not one fact said twice; "
+                   "for your own notes, in their names too: ESC2 / ESC7): never merged")
+    if report.plan.no_common_words:
+        click.echo(f"kept apart: {report.plan.no_common_words} pair(s) at or above the threshold whose texts share no "
+                   "word (alike only to the vectors, as two lists of links can be): never merged")
     for number, cluster in enumerate(report.clusters, start=1):
         click.echo(f"\n{number}. layer {cluster.layer or '-'}: {len(cluster.members)} notes, "
                    f"similarity {cluster.similarity:.3f} (weakest pair {cluster.weakest_pair:.3f})")
