@@ -1304,3 +1304,31 @@ def test_the_vector_side_of_a_vault_of_fewer_notes_than_the_pool_is_every_note_s
         side = searcher._vector_side(vector, 100, eligibility)
     assert [(hit.label, round(hit.score, 9)) for hit in side] == [(hit.label, round(hit.score, 9)) for hit in every]
     assert len(side) == 12
+
+
+def test_the_request_a_query_opens_with_is_not_searched_for(tmp_path: Path) -> None:
+    # Trial (s28-trial2, a Zettelkasten): "notes about mimikatz" asked the keyword side for
+    # "notes" too, and three notes with a "# Notes" heading outranked DCSync, which says
+    # "Used by [[mimikatz]] to extract password hashes" (8th on the keyword side).
+    notes = {f"talk-{number}.md": f"---\ntags:\n  - security\n---\nA talk at TASK {number}.\n# Notes\n- \n"
+             for number in range(3)}
+    root = write_vault(tmp_path / "vault", {
+        **notes, "mimikatz.md": "A tool to exploit Active Directory: DCSync, DCShadow, dumping LSASS.\n",
+        "DCSync.md": ("An attack against [[Active Directory]] wherein an attacker simulates a domain controller "
+                      "to replicate the domain and extract password hashes.\nUsed by [[mimikatz]] to extract password "
+                      "hashes.\nCan lead to a [[Golden Ticket Attack]].\n")})
+    with Vault(root, embedder=HashingEmbedder()) as vault:
+        vault.index()
+        # Was: the three talks proposed too, on a word the question asked nothing about.
+        assert keyword_side(vault, "notes about mimikatz") == ["mimikatz.md", "DCSync.md"]
+        assert set(keyword_side(vault, "show me my notes")) == set(notes)  # nothing but the request: it is searched for
+
+
+def test_a_request_word_after_what_the_query_asks_about_is_searched_for() -> None:
+    from vaultmem.search import query_words
+
+    assert [word.shown for word in query_words("tell me everything about Kerberos")] == ["tell", "Kerberos"]
+    assert [word.shown for word in query_words("find every file larger than 100 MB")][:2] == ["find", "every"]
+    assert [word.shown for word in query_words("Kerberos notes")] == ["Kerberos", "notes"]
+    assert [word.shown for word in query_words("notes 喝咖啡")] == ["喝咖啡"]
+    assert [word.shown for word in query_words("show me my notes")] == ["show", "notes"]  # nothing but the request

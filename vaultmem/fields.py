@@ -80,6 +80,11 @@ REQUEST_WORDS = frozenset(
     "tell know remember recall show find give look anything everything something info information "
     "detail details summary summarise summarize note notes page please".split()
 )
+# Of those, the words that name what the vault holds rather than what to do: a query opening
+# with them ("notes about mimikatz", "tell me everything about Kerberos") does not ask for them
+# on the keyword side (search.query_words). The verbs stay: "find every file larger than
+# 100 MB", "show the lines around each hit" ask how to find and show (the docs set fell).
+REQUESTED_HOLDINGS = frozenset("anything everything something info information note notes".split())
 ALIAS_KEYS = ("aliases", "alias")  # lower-cased, as Obsidian matches them (/^alias(es)?$/i)
 _POSSESSIVE_END = re.compile(r"['’]s$")  # kelly's is kelly, who's is who
 _LINK = re.compile(r"!?\[\[([^\]|#^]*)(?:[#^][^\]|]*)?(?:\|([^\]]*))?\]\]")

@@ -41,7 +41,16 @@ from .config import CONFIG_FILE
 from .dating import DEFAULT_DATE_PROPERTIES, DateProperties, calendar_day, shown_date, shown_range, shown_span
 from .endings import apostrophe_stem, folded, prefix_of, umlauts_unwritten
 from .errors import CHECK, INDEX, Argument, DerivedIndexError, IndexBusy, NoteReadError, Spelled, UsageError
-from .fields import ENGLISH_STOPWORDS, STOPWORDS, name_key, person_asked, query_topics, starts_person_name
+from .fields import (
+    ENGLISH_STOPWORDS,
+    REQUEST_WORDS,
+    REQUESTED_HOLDINGS,
+    STOPWORDS,
+    name_key,
+    person_asked,
+    query_topics,
+    starts_person_name,
+)
 from .git_index import UnmergedWatch, unmerged_warning
 from .lifecycle import from_epoch_us, is_expired_us, resolve_now, to_epoch_us
 from .notes import is_unparsed_expiry, read_text, unparsed_expiry_warning, version_of
@@ -267,7 +276,9 @@ class QueryWord:
 
 
 def query_words(text: str) -> list[QueryWord]:
-    """User text → its words as FTS5 phrases; stopwords dropped unless nothing is left.
+    """User text → its words as FTS5 phrases; stopwords, and the words of the request a query
+    opens with that name what the vault holds (``notes about``, ``tell me everything about``:
+    fields.REQUESTED_HOLDINGS), dropped unless nothing is left.
 
     Quoting makes ``AND``, ``NEAR(``, ``c++``, a stray ``"`` or ``foo-bar`` plain words;
     a hyphenated or dotted token stays one phrase, so ``zxqv-4471`` matches exactly; a
@@ -281,15 +292,22 @@ def query_words(text: str) -> list[QueryWord]:
     """
     found: dict[tuple[str, ...], QueryWord] = {}
     meaningful: list[QueryWord] = []
+    holdings: list[QueryWord] = []  # "notes" of "notes about X": asked for only when the query asks nothing else
     pairs_left = MAX_PAIRS
     # An English question's endings are the stemmer's: a word of it no note holds is not in the
     # vault, and its first letters only find other words ("comedy": "comedian"; measured,
     # benchmarks/PASSAGES.md §12). A question in a language whose words take endings the
     # stemmer does not know ("kira ne kadar", "annemin ilacı") holds no English function word.
     prefixes = not _says_english(text)
+    # The request a query opens with ("notes about", "tell me everything about", "my info on")
+    # is not what it asks about: its words naming what the vault holds count as stopwords do.
+    # "notes about mimikatz" ranked notes with a "# Notes" heading above DCSync, which names
+    # mimikatz (a trial). Its verbs still count (fields.REQUESTED_HOLDINGS).
+    requesting = True
     for chunk in text.split():
         for piece, is_run in pieces(_POSSESSIVE.sub("", chunk)):  # "sister's" would be the phrase "sister s"
             if is_run:
+                requesting = False
                 pairs = bigrams(piece)[:pairs_left]
                 if not pairs:
                     continue
@@ -301,12 +319,18 @@ def query_words(text: str) -> list[QueryWord]:
                     continue
                 start = _prefix_term(folded(words[0])) if prefixes and len(words) == 1 else None
                 word = QueryWord(" ".join(words), (_either_form(piece, words),), start)
-                counts = len(words) > 1 or words[0].lower() not in STOPWORDS
+                lowered = words[0].lower()
+                requesting = requesting and len(words) == 1 and (lowered in STOPWORDS or lowered in REQUEST_WORDS)
+                if requesting and lowered in REQUESTED_HOLDINGS:
+                    holdings.append(word)
+                counts = (len(words) > 1 or lowered not in STOPWORDS) and word not in holdings
             if word.terms in found:
                 continue
             found[word.terms] = word
             if counts:
                 meaningful.append(word)
+    if all(word.shown.lower() in REQUEST_WORDS for word in meaningful):  # "show me my notes": all request
+        meaningful = [word for word in found.values() if word in meaningful or word in holdings]
     return meaningful or list(found.values())
 
 
