@@ -26,6 +26,7 @@ changed (git_index.py, adr/0006).
 
 from __future__ import annotations
 
+import itertools
 import os
 import re
 import stat as stat_module
@@ -331,7 +332,38 @@ def query_words(text: str) -> list[QueryWord]:
                 meaningful.append(word)
     if all(word.shown.lower() in REQUEST_WORDS for word in meaningful):  # "show me my notes": all request
         meaningful = [word for word in found.values() if word in meaningful or word in holdings]
-    return meaningful or list(found.values())
+    return _codes_either_way(meaningful or list(found.values()))
+
+
+_LETTERS = re.compile(r"[^\W\d_]{2,12}")
+_DIGITS = re.compile(r"\d{1,4}")
+_CODE = re.compile(r"([^\W\d_]{2,12})(\d{1,4})")
+
+
+def _codes_either_way(words: list[QueryWord]) -> list[QueryWord]:
+    """A code of letters and a number (``ESC1``, ``B12``, ``iOS17``) asked for as it is typed
+    with a space or a hyphen between them too, and the other way round: ``ESC 1`` and ``esc-4``
+    found nothing in notes named ``ESC1`` and ``ESC4`` (the tokenizer keeps ``esc1`` one word;
+    a Zettelkasten trial), and a note saying ``ESC 1`` holds no ``esc1``. Each word keeps its
+    own term and gains the other spelling as an alternative, so a note holding the two words
+    apart still holds both."""
+    joined: dict[int, list[str]] = {}
+    for number, (first, second) in enumerate(itertools.pairwise(words)):
+        if (_LETTERS.fullmatch(first.shown) and first.shown.lower() not in STOPWORDS and _DIGITS.fullmatch(second.shown)
+                and len(first.terms) == len(second.terms) == 1):
+            code = f'"{fts_form(first.shown + second.shown)}"'
+            joined.setdefault(number, []).append(code)
+            joined.setdefault(number + 1, []).append(code)
+    found = []
+    for number, word in enumerate(words):
+        others = list(joined.get(number, ()))
+        parts = word.shown.split(" ")
+        if len(word.terms) == 1 and len(parts) == 2 and _LETTERS.fullmatch(parts[0]) and _DIGITS.fullmatch(parts[1]):
+            others.append(f'"{fts_form("".join(parts))}"')  # esc-4: the phrase "esc 4", or esc4
+        elif len(word.terms) == 1 and (spelled := _CODE.fullmatch(word.shown)) is not None:
+            others.append(f'"{fts_form(" ".join(spelled.groups()))}"')  # ESC1: esc1, or the phrase "esc 1"
+        found.append(word if not others else replace(word, terms=(f"({' OR '.join([*word.terms, *others])})",)))
+    return found
 
 
 def _prefix_term(word: str) -> str | None:
