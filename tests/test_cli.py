@@ -498,3 +498,17 @@ def test_the_mcp_servers_log_lines_say_when_each_thing_happened(sample_vault: Pa
     lines = [line for line in (tmp_path / "server.log").read_text(encoding="utf-8").splitlines() if "INFO" in line]
     assert any("reconciled" in line for line in lines), lines
     assert all(re.match(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d INFO: ", line) for line in lines), lines
+
+
+def test_a_header_says_an_expiry_that_does_not_parse_is_unreadable_not_when_it_expires(tmp_path: Path) -> None:
+    # Was: `[-, expires tomorrow]` for `expires_at: tomorrow`, a note that never expires until
+    # it is fixed: the header read as a real expiry, the warning below it said otherwise.
+    (tmp_path / ".vaultmem.toml").write_text('embedder = "hashing"\n', encoding="utf-8")
+    (tmp_path / "call.md").write_text("---\nexpires_at: tomorrow\n---\nCalled mom about the Christmas flights.\n",
+                                      encoding="utf-8")
+    (tmp_path / "milk.md").write_text("---\nexpires_at: 2099-01-01\n---\nOat milk, never dairy.\n", encoding="utf-8")
+    for command in (["list"], ["search", "Christmas flights mom milk"]):
+        result = run_cli(tmp_path, *command)
+        assert result.exit_code == 0, result.output
+        assert "[-, expires_at 'tomorrow' unreadable" in result.output and "expires tomorrow" not in result.output
+        assert "[-, expires 2099-01-01T00:00:00+00:00" in result.output, result.output

@@ -11,6 +11,8 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from ..dating import PERIOD_FORMS, calendar_day
+from ..errors import InvalidTimestamp
+from ..lifecycle import parse_timestamp
 from ..option_names import Surface
 from ..snippets import readable
 from .shell import (
@@ -126,13 +128,26 @@ def search(obj: Context, query: str, k: int, layers: tuple[str, ...], tags: tupl
     if not hits:
         click.echo("no matching notes")
     for number, hit in enumerate(hits, start=1):
-        expiry = f"expires {hit.expires_at}" if hit.expires_at else "no expiry"
+        expiry = expiry_words(hit.expires_at)
         dated = f", dated {calendar_day(hit.date)}" if hit.date else ""
         click.echo(f"{number:>2}. {hit.title}  [{hit.layer or '-'}, {expiry}{dated}]  {hit.path}")
         click.echo(f"    score {hit.score:.2f} ({hit.match}){where_words(hit.passage)}")
         click.echo(f"    {hit.snippet}")
         for warning in hit.warnings:
             click.echo(f"    ! {as_typed(warning)}")
+
+
+def expiry_words(expires_at: str | None) -> str:
+    """A hit's or a listed note's expiry in its header: ``expires <when>``, ``no expiry``, or,
+    for a value that does not parse (``expires_at: tomorrow``), that it is unreadable: the
+    header read ``expires tomorrow`` for a note that never expires until it is fixed."""
+    if not expires_at:
+        return "no expiry"
+    try:
+        parse_timestamp(expires_at)
+    except InvalidTimestamp:
+        return f"expires_at {expires_at!r} unreadable"
+    return f"expires {expires_at}"
 
 
 @main.command("list")
@@ -157,7 +172,7 @@ def list_command(obj: Context, k: int, layers: tuple[str, ...], tags: tuple[str,
     if not listing:
         click.echo("no notes")
     for listed in listing:
-        expiry = f"expires {listed.expires_at}" if listed.expires_at else "no expiry"
+        expiry = expiry_words(listed.expires_at)
         day = calendar_day(listed.date) if listed.date else "undated"
         title = "" if listed.title == day else f"{listed.title}  "  # a daily note's title is its day
         click.echo(f"{day:<10}  {title}[{listed.layer or '-'}, {expiry}]  {listed.path}")
