@@ -10,7 +10,7 @@ import pytest
 from helpers import NOW, keyword_side, write_vault
 
 from vaultmem import Vault
-from vaultmem.cjk import MAX_PAIRS, bigrams, pieces, spaced
+from vaultmem.cjk import MAX_PAIRS, bigrams, content_pairs, pieces, spaced
 from vaultmem.embedders import HashingEmbedder
 from vaultmem.notes import READER_VERSION
 from vaultmem.search import query_terms, query_words, search_filters
@@ -40,7 +40,7 @@ def test_runs_are_spaced_into_characters_and_asked_for_by_neighbouring_pairs() -
     assert query_terms("咖啡店") == ['"咖 啡"', '"啡 店"']
     assert query_terms("Python教程") == ['"Python"', '"教 程"']
     [word] = query_words("报告什么时候交")
-    assert word.shown == "报告什么时候交" and len(word.terms) == 6
+    assert word.shown == "报告什么时候交" and word.terms == ('"报 告"',)  # 什么时候 only asks; 交 alone says little
     assert query_terms("Harbor・Maya") == ['"Harbor Maya"']  # ・ is punctuation, as the tokenizer reads it (not a run)
     assert len(query_terms("报告" * 500)) <= MAX_PAIRS  # a pasted page is not a thousand FTS terms
 
@@ -108,3 +108,28 @@ def test_an_index_made_before_characters_were_tokens_learns_them_without_embeddi
     assert database.execute("SELECT max(seq) FROM passage_vectors").fetchone()[0] == embedded  # nothing embedded again
     database.close()
     assert report.reread and found == ["会议记录.md"]
+
+
+def test_the_pairs_of_a_chinese_question_word_are_left_out_as_english_question_words_are() -> None:
+    assert content_pairs("收下巴的时候最常见的错误是什么") == ["收 下", "下 巴", "最 常", "常 见", "见 的", "的 错", "错 误"]
+    assert content_pairs("预算") == ["预 算"] and content_pairs("茶") == ["茶"]  # a run that does not ask: as before
+    assert content_pairs("為什麼") == [] and content_pairs("什么") == []  # traditional too; a run that only asks
+    [word] = query_words("什么")  # ... is still asked for when the query holds nothing else
+    assert word.terms == ('"什 么"',)
+    assert [word.shown for word in query_words("什么 预算")] == ["预算"]
+    text = "什么时候开会？下周三交报告。"  # a snippet opens where the note says what was asked, not at its 什么时候
+    assert query_pattern("什么时候交报告").search(text).start() == text.index("交报告")
+
+
+def test_a_note_saying_when_many_times_does_not_outrank_the_one_the_chinese_question_is_about(tmp_path: Path) -> None:
+    # A trial on a Chinese vault: "the most common mistake when tucking the chin" ranked first a
+    # note on giving gifts, which says 的时候 ("when") seven times and 收下 ("accept") twice.
+    vault_dir = write_vault(tmp_path / "vault", {
+        "靠墙收下巴.md": "# 靠墙收下巴\n下巴水平后收。常见错误：低头代替平移，耸肩代偿。收下巴练的是颈深屈肌。\n",
+        "一厢情愿.md": "给的时候是热的，等的时候是苦的。收下的时候他没说什么，走的时候也没说什么。"
+                     "难受的时候不说，想起来的时候才说，说的时候已经晚了。对方收下了。\n",
+        "番茄.md": "番茄要去皮，炒出红油。\n",
+    })
+    with Vault(vault_dir, embedder=HashingEmbedder()) as vault:
+        vault.index()
+        assert keyword_side(vault, "收下巴的时候最常见的错误是什么")[:1] == ["靠墙收下巴.md"]

@@ -720,3 +720,26 @@ def test_a_date_or_bound_at_the_calendars_end_is_shown_in_a_zone_east_of_utc(vau
     with local_zone("Pacific/Kiritimati"), Vault(vault_dir, embedder=HashingEmbedder()) as vault:
         latest = vault.search("time capsule", k=5, now=NOW, since="9999-12-31")  # its local midnight: past the calendar
     assert latest.warnings[0].startswith("no note is dated 9999-12-31 or later; 2 dated notes fall outside it"), latest.warnings
+
+
+@pytest.mark.parametrize("path", [
+    "2026年11月20日.md", "日记/2026年11月20日 星期五.md", "周会 2026年11月20日.md",  # Chinese (moment's zh-cn LL)
+    "2026年 11月 20日.md", "2026년 11월 20일.md",  # spaced, as Korean writes it
+    "２０２６年１１月２０日.md", "2026年11月20号.md", "2026年11月20號.md",  # full-width digits; 号 for the day
+])
+def test_a_day_written_with_year_month_and_day_characters_is_the_notes_date(path: str) -> None:
+    # A Chinese vault's daily notes are often named 2026年11月20日 (a trial): they were undated.
+    found = note_date({}, path)
+    assert found is not None and (found.moment, found.source) == (datetime(2026, 11, 20, tzinfo=UTC), "file name"), path
+
+
+@pytest.mark.parametrize("path", ["2026年11月.md", "2026年11月45日.md", "12026年11月20日.md", "2026年11月201日.md"])
+def test_year_and_month_characters_without_a_real_day_give_no_date(path: str) -> None:
+    assert note_date({}, path) is None, path
+
+
+def test_a_date_property_written_with_year_month_and_day_characters_dates_the_note() -> None:
+    import yaml
+
+    found = note_date(yaml.safe_load("date: 2026年11月20日"), "notes/乙.md")
+    assert found is not None and (found.moment, found.day) == (datetime(2026, 11, 20, tzinfo=UTC), True)

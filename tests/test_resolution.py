@@ -436,7 +436,7 @@ def test_a_name_typed_without_its_accents_names_the_note_it_may_mean_and_resolve
         vault.get("Kadikoy")
     assert refused.value.unaccented == [("Yerler/Kadıköy.md", "Kadıköy")]
     assert str(refused.value).startswith("no note matches 'Kadikoy'; did you mean 'Yerler/Kadıköy.md' (Kadıköy)? "
-                                         "A name is matched as the note spells it, accents too")
+                                         "A name is matched as the note spells it, accents and full-width marks too")
 
 
 def test_an_alias_or_title_without_its_accents_is_named_by_the_name_it_matched(vault_dir: Path, write_note) -> None:
@@ -482,3 +482,19 @@ def test_a_name_typed_with_spaces_suggests_the_note_its_file_names_with_dashes(t
     got = run_cli(tmp_path, "get", "Todd Hartley")
     assert got.exit_code == 1
     assert "did you mean: people/todd-hartley.md" in got.stderr
+
+
+def test_a_name_typed_with_ascii_marks_for_full_width_ones_names_the_note_and_resolves_to_none(vault_dir: Path, write_note) -> None:
+    # A trial on a Chinese vault: `get 見字如晤:中秋書` (the colon typed in English mode) said only
+    # "no note matches" beside 見字如晤：中秋書.md; `靠墙收下巴(Chin Tuck)` the same for a title.
+    write_note("情書/見字如晤：中秋書.md", "---\nlayer: L3\n---\n展信佳。\n")
+    write_note("健身/靠墙收下巴.md", "---\ntitle: 靠墙收下巴（Chin Tuck）\nlayer: L3\n---\n下巴水平后收。\n")
+    with Vault(vault_dir, embedder=HashingEmbedder()) as vault:
+        with pytest.raises(NoteNotFound) as by_name:
+            vault.get("見字如晤:中秋書")
+        with pytest.raises(NoteNotFound) as by_title:
+            vault.get("靠墙收下巴(chin tuck)")
+        assert vault.get("見字如晤：中秋書").path == "情書/見字如晤：中秋書.md"  # as the note spells it, it resolves
+    assert by_name.value.unaccented == [("情書/見字如晤：中秋書.md", "見字如晤：中秋書")]
+    assert by_title.value.unaccented == [("健身/靠墙收下巴.md", "靠墙收下巴（Chin Tuck）")]
+    assert "did you mean '情書/見字如晤：中秋書.md' (見字如晤：中秋書)?" in str(by_name.value)

@@ -84,6 +84,34 @@ def bigrams(run: str) -> list[str]:
     return [f"{run[at]} {run[at + 1]}" for at in range(len(run) - 1)]
 
 
+# Pairs of a Chinese question that ask rather than say (what, why, how, which, where, how
+# many or long, what time, when: 什么, 为什么, 怎么, 哪些, 多少, 几点, 什么时候 / 的时候), in
+# simplified and traditional characters. They are left out of a query as English "what" and
+# "when" are (fields.STOPWORDS): a note's text holds them too, and in a vault where few notes
+# do, BM25 weighed them high — 收下巴的时候最常见的错误是什么 ("the most common mistake when
+# tucking the chin") ranked first a note saying 时候 seven times (a trial on a Chinese vault).
+# Only pairs no content word is made of: 如何 and 是不 also begin words.
+QUESTION_PAIRS = frozenset(
+    "什么 是什 为什 怎么 怎样 怎麼 哪些 哪个 哪個 哪里 哪裡 哪儿 哪兒 哪天 哪位 多少 多久 几点 幾點 几个 幾個 几天 幾天 "
+    "的时 时候 的時 時候 什麼 為什".split()
+)
+
+
+def content_pairs(run: str) -> list[str]:
+    """:func:`bigrams` of what a run says once its question words (:data:`QUESTION_PAIRS`) are
+    cut out, each stretch between them on its own, a lone character left out:
+    ``收下巴的时候最常见的错误是什么`` → the pairs of ``收下巴`` and ``最常见的错误``;
+    ``[]`` when the run only asks (``什么``)."""
+    asked = [False] * len(run)
+    for at in range(len(run) - 1):
+        if run[at : at + 2] in QUESTION_PAIRS:
+            asked[at] = asked[at + 1] = True
+    if not any(asked):
+        return bigrams(run)
+    said = "".join(" " if is_asked else char for char, is_asked in zip(run, asked, strict=True))
+    return [pair for stretch in said.split() if len(stretch) > 1 for pair in bigrams(stretch)]
+
+
 def latin_unmarked(text: str) -> str:
     """``text`` with the accents of Latin letters dropped (``ö`` is ``o``), in NFC; the marks
     of other scripts stay (Japanese ``が`` is not ``か``)."""

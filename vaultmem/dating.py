@@ -10,7 +10,7 @@ A note's **date** is the first of:
    days, its first to its last (periods.py);
 4. a day in its file name (a daily note, ``Daily/2026-11-28.md``, ``2026-11-28 Standup.md``,
    Logseq's ``journals/2026_11_28.md``, ``20261128.md``, a Zettelkasten id ``202611281030 Idea.md``,
-   ``November 28, 2026.md``, ``28. November 2026.md``, ``lundi 4 mars 2024.md``) or in its folders (``Daily/2026/11/28.md``);
+   ``November 28, 2026.md``, ``28. November 2026.md``, ``lundi 4 mars 2024.md``, ``2026年11月28日.md``) or in its folders (``Daily/2026/11/28.md``);
 5. its ``created`` property (what ``remember`` stamps: the day the memory was written).
 
 A vault may name the properties of rules 1 and 5 itself (:class:`DateProperties`, read from
@@ -80,6 +80,10 @@ _WORDED_DATE = re.compile(
     rf"(?<![^\W\d])(?:(?P<m1>{_MONTH})\.?\s+(?P<d1>\d{{1,2}})(?:st|nd|rd|th)?,?\s+|(?<!\d)(?P<d2>\d{{1,2}})"
     rf"(?:(?:st|nd|rd|th|\.)?\s+(?:de\s+)?(?P<m2>{_MONTH})\.?,?(?:\s+del?)?\s+|-(?P<m3>{_MONTH})\.?-))"
     rf"(?P<y>\d{{4}})(?!\d)", re.IGNORECASE)
+# 2026年11月30日 as Chinese and Japanese write a day in numbers (moment's zh-cn and ja write LL so),
+# 2026년 11월 30일 as Korean does, and Chinese 30号/號 for the day: each number followed by the
+# character that says what it is, so no order is guessed (a trial on a Chinese vault)
+_CJK_DATE = re.compile(r"(?<!\d)(\d{4})\s*[年년]\s*(\d{1,2})\s*[月월]\s*(\d{1,2})\s*[日일号號](?!\d)")
 # [[2026-11-20]], [[Daily/2026-11-20|Friday]]: a link to a daily note (its folder and label aside)
 _LINKED_DATE = re.compile(r"\[\[\s*(?:[^\[\]|#]*/)?(\d{4}-\d{2}-\d{2})\s*(?:[|#][^\]]*)?\]\]")
 _LINK_CHARS = 300
@@ -335,16 +339,17 @@ def _name_date(path: str) -> datetime | None:
     """The first day the file's name (or its last three folders and name) spells."""
     stem = PurePosixPath(path).stem
     folders = [(match[1], match[2], match[3]) for match in _PATH_DATE.finditer(str(PurePosixPath(path).with_suffix("")))]
-    return _first_day(_numbered_days(stem) + folders + _worded_days(stem))
+    return _first_day(_numbered_days(stem) + folders + _worded_days(stem) + _cjk_days(stem))
 
 
 def _text_date(text: str) -> datetime | None:
-    """The day a property's text spells as a file name would (``May 4, 2023``, ``2023-05-04
+    """The day a property's text spells as a file name would (``May 4, 2023``, ``2023年5月4日``, ``2023-05-04
     Thursday``, ``20230504``), when it spells exactly one. ``04/05/2023`` is none (day or month
     first?), and so is a link: ``[[Retro 2026-11-20]]`` names a note, not a day."""
     if "[[" in text:
         return None
-    days = {day for day in (_first_day([found]) for found in _numbered_days(text) + _worded_days(text)) if day is not None}
+    spelled = _numbered_days(text) + _worded_days(text) + _cjk_days(text)
+    days = {day for day in (_first_day([found]) for found in spelled) if day is not None}
     return days.pop() if len(days) == 1 else None
 
 
@@ -356,6 +361,10 @@ def _worded_days(text: str) -> list[tuple[str, str, str]]:
     text = name_form(text)  # März as macOS names it (a + U+0308) is März
     return [(match["y"], str(named_month(match["m1"] or match["m2"] or match["m3"], _MONTHS)), match["d1"] or match["d2"])
             for match in _WORDED_DATE.finditer(text)]
+
+
+def _cjk_days(text: str) -> list[tuple[str, str, str]]:
+    return [(match[1], match[2], match[3]) for match in _CJK_DATE.finditer(text)]
 
 
 def _first_day(candidates: list[tuple[str, str, str]]) -> datetime | None:

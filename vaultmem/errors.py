@@ -285,14 +285,15 @@ class NoteNotFound(VaultmemError, LookupError):
     def __init__(self, note: str, suggestions: Sequence[str] = (), unaccented: Sequence[tuple[str, str]] = ()) -> None:
         self.note = note
         self.suggestions = list(suggestions)  # paths or titles holding it
-        # (path, name) of notes whose name it is once accents are dropped: Kadikoy for Kadıköy.
+        # (path, name) of notes whose name it is once accents are dropped (Kadikoy for Kadıköy) or
+        # full-width forms read as ASCII (見字如晤:中秋書 for 見字如晤：中秋書).
         self.unaccented = list(unaccented)
         similar = f"did you mean: {', '.join(suggestions)}" if suggestions else ""
         if unaccented:
             meant = " or ".join(f"{path!r} ({name})" for path, name in unaccented)
             similar = f" (or: {', '.join(suggestions)})" if suggestions else ""
-            hint = (f"; did you mean {meant}?{similar} A name is matched as the note spells it, accents too (in "
-                    "any case), as Obsidian's links match it: give it so, or give the path")
+            hint = (f"; did you mean {meant}?{similar} A name is matched as the note spells it, accents and full-width marks too "
+                    "(in any case), as Obsidian's links match it: give it so, or give the path")
         else:
             hint = f"; {similar}" if similar else ""
         # No "run index if it is new": every read finds a note written by hand a moment ago.

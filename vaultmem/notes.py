@@ -86,7 +86,11 @@ from .option_names import Surface
 #     period (2026-W54) is a problem.
 # 26: a problem is stored with how the command line and MCP say it (Problem.as_stored), and a
 #     template in a folder named for templates is offered that folder's exclude pattern.
-READER_VERSION = "26"
+# 27: a day written with year, month and day characters dates a note by its name or `date`
+#     (dating._CJK_DATE): `2026年11月20日.md`, `date: 2026年11月20日`, Korean `2026년 11월 20일`.
+# 28: name keys read full-width forms as ASCII (fields.name_key, NFKC): `見字如晤:中秋書` is
+#     suggested for `見字如晤：中秋書.md`, `(Chin Tuck)` is `（Chin Tuck）`.
+READER_VERSION = "28"
 BOM = "\ufeff"
 # A Windows editor ("Unicode" in Notepad, PowerShell's Out-File) saves UTF-16 behind one of these.
 UTF16_BOMS = ((codecs.BOM_UTF16_LE, "utf-16-le", "UTF-16 LE"), (codecs.BOM_UTF16_BE, "utf-16-be", "UTF-16 BE"))
