@@ -121,6 +121,15 @@ def test_the_pairs_of_a_chinese_question_word_are_left_out_as_english_question_w
     assert query_pattern("什么时候交报告").search(text).start() == text.index("交报告")
 
 
+def test_a_chinese_question_keeps_the_words_its_question_characters_are_part_of() -> None:
+    # 的时 was cut as the start of 的时候 ("when") wherever it stood, and 时候 in 小时候
+    # ("childhood"): 我的时间管理方法 ("my time management method") was asked without 时间 ("time").
+    assert "时 间" in content_pairs("我的时间管理方法") and "時 間" in content_pairs("我的時間管理")
+    assert {"小 时", "时 候"} <= set(content_pairs("我小时候的照片是什么"))
+    assert '"时 间"' in query_words("我的时间管理方法")[0].terms
+    assert content_pairs("收下巴的时候最常见的错误是什么") == ["收 下", "下 巴", "最 常", "常 见", "见 的", "的 错", "错 误"]
+
+
 def test_a_note_saying_when_many_times_does_not_outrank_the_one_the_chinese_question_is_about(tmp_path: Path) -> None:
     # A trial on a Chinese vault: "the most common mistake when tucking the chin" ranked first a
     # note on giving gifts, which says 的时候 ("when") seven times and 收下 ("accept") twice.

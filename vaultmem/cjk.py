@@ -90,11 +90,15 @@ def bigrams(run: str) -> list[str]:
 # "when" are (fields.STOPWORDS): a note's text holds them too, and in a vault where few notes
 # do, BM25 weighed them high — 收下巴的时候最常见的错误是什么 ("the most common mistake when
 # tucking the chin") ranked first a note saying 时候 seven times (a trial on a Chinese vault).
-# Only pairs no content word is made of: 如何 and 是不 also begin words.
+# Only pairs no content word is made of: 如何 and 是不 also begin words. 的 goes with 时候 only
+# when the three stand together (的时间, "the time of", asks nothing), and 时候 is no question
+# word in 小时候 ("childhood").
 QUESTION_PAIRS = frozenset(
     "什么 是什 为什 怎么 怎样 怎麼 哪些 哪个 哪個 哪里 哪裡 哪儿 哪兒 哪天 哪位 多少 多久 几点 幾點 几个 幾個 几天 幾天 "
-    "的时 时候 的時 時候 什麼 為什".split()
+    "时候 時候 什麼 為什".split()
 )
+_QUESTION_TRIPLES = frozenset(("的时候", "的時候"))
+_CONTENT_WORDS = ("小时候", "小時候")  # words a question pair is part of: never cut
 
 
 def content_pairs(run: str) -> list[str]:
@@ -103,9 +107,14 @@ def content_pairs(run: str) -> list[str]:
     ``收下巴的时候最常见的错误是什么`` → the pairs of ``收下巴`` and ``最常见的错误``;
     ``[]`` when the run only asks (``什么``)."""
     asked = [False] * len(run)
+    kept = [False] * len(run)
+    for word in _CONTENT_WORDS:
+        for found in re.finditer(word, run):
+            kept[found.start() : found.end()] = [True] * len(word)
     for at in range(len(run) - 1):
-        if run[at : at + 2] in QUESTION_PAIRS:
-            asked[at] = asked[at + 1] = True
+        width = 3 if run[at : at + 3] in _QUESTION_TRIPLES else 2 if run[at : at + 2] in QUESTION_PAIRS else 0
+        if width and not any(kept[at : at + width]):
+            asked[at : at + width] = [True] * width
     if not any(asked):
         return bigrams(run)
     said = "".join(" " if is_asked else char for char, is_asked in zip(run, asked, strict=True))
