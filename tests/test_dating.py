@@ -733,6 +733,14 @@ def test_a_day_written_with_year_month_and_day_characters_is_the_notes_date(path
     assert found is not None and (found.moment, found.source) == (datetime(2026, 11, 20, tzinfo=UTC), "file name"), path
 
 
+@pytest.mark.parametrize("path", ["2026年11月20日10点组会.md", "2026年11月20日10:00 周会.md", "2026년 11월 20일14시.md"])
+def test_a_day_written_with_year_month_and_day_characters_dates_the_note_when_a_time_follows_it(path: str) -> None:
+    # The day's character ends the day: the time a meeting's note names after it, with no space, was
+    # read as a longer number and left the note undated.
+    found = note_date({}, path)
+    assert found is not None and found.moment == datetime(2026, 11, 20, tzinfo=UTC), path
+
+
 @pytest.mark.parametrize("path", ["2026年11月.md", "2026年11月45日.md", "12026年11月20日.md", "2026年11月201日.md"])
 def test_year_and_month_characters_without_a_real_day_give_no_date(path: str) -> None:
     assert note_date({}, path) is None, path

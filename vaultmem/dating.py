@@ -82,8 +82,9 @@ _WORDED_DATE = re.compile(
     rf"(?P<y>\d{{4}})(?!\d)", re.IGNORECASE)
 # 2026年11月30日 as Chinese and Japanese write a day in numbers (moment's zh-cn and ja write LL so),
 # 2026년 11월 30일 as Korean does, and Chinese 30号/號 for the day: each number followed by the
-# character that says what it is, so no order is guessed (a trial on a Chinese vault)
-_CJK_DATE = re.compile(r"(?<!\d)(\d{4})\s*[年년]\s*(\d{1,2})\s*[月월]\s*(\d{1,2})\s*[日일号號](?!\d)")
+# character that says what it is, so no order is guessed (a trial on a Chinese vault). The day's
+# character ends it: a time may follow with no space (2026年11月20日10点组会).
+_CJK_DATE = re.compile(r"(?<!\d)(\d{4})\s*[年년]\s*(\d{1,2})\s*[月월]\s*(\d{1,2})\s*[日일号號]")
 # [[2026-11-20]], [[Daily/2026-11-20|Friday]]: a link to a daily note (its folder and label aside)
 _LINKED_DATE = re.compile(r"\[\[\s*(?:[^\[\]|#]*/)?(\d{4}-\d{2}-\d{2})\s*(?:[|#][^\]]*)?\]\]")
 _LINK_CHARS = 300
