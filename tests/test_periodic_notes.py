@@ -173,6 +173,19 @@ def test_check_names_a_periodic_name_that_is_no_period(planning: Path) -> None:
     assert "2024-25" not in result.output
 
 
+def test_check_names_a_periodic_notes_date_property_outside_its_period(planning: Path) -> None:
+    # The property wins (adr/0026): a weekly note stamped with a day of another week is left out of
+    # its own week's range. A daily note so contradicted was named; a periodic one was not.
+    write_file(planning, "planning/weekly/2026-W10.md", "---\ndate: 2026-02-25\n---\nWeek 10 plan.\n")
+    write_file(planning, "planning/weekly/2026-W11.md", "---\ndate: 2026-03-09\n---\nWeek 11 plan.\n")  # its Monday: kept
+    result = run_cli(planning, "check")
+    assert result.exit_code == 1
+    assert ("planning/weekly/2026-W10.md: date: date is 2026-02-25, the day 2026-02-25, outside the week 2026-W10 "
+            "(2 Mar … 8 Mar 2026) the note's name is") in result.output, result.output
+    assert "2026-W11" not in result.output
+    assert "planning/weekly/2026-W10.md" not in listed(planning, since="2026-W10", until="2026-W10")
+
+
 def test_the_undated_count_leaves_periodic_notes_out(planning: Path) -> None:
     with Vault(planning) as vault:
         listing = vault.list_notes(now=NOW, since="2026-03-01")

@@ -269,6 +269,7 @@ def date_problems(meta: Mapping[str, Any], path: str, daily: DailyFormat | None 
     found = _first_property_date(meta, properties.date)
     if found is not None:
         problems += _other_day_problem(meta[found.source], found, path, daily)
+        problems += _outside_period_problem(meta[found.source], found, path, daily)
     return problems + _period_name_problem(path, daily)
 
 
@@ -294,6 +295,23 @@ def _other_day_problem(value: object, found: NoteDate, path: str, daily: DailyFo
                     "--since/--until (since/until) date it by the property",
                     f"if the note is about the day its name says, set {key}: {named.isoformat()} or remove it; "
                     "a day it was written on can take another name, such as created")]
+
+
+def _outside_period_problem(value: object, found: NoteDate, path: str, daily: DailyFormat | None) -> list[Problem]:
+    """A periodic note whose ``date`` is a day outside the period its name is (``2026-W10.md``
+    with ``date: 2026-02-25``, a day of the week before): the property wins, so a search for that
+    week leaves out its own weekly note without a word, as :func:`_other_day_problem` says of a
+    daily note. A day inside the period (a template's stamp of the day it was made) is the
+    person's choice (adr/0026); an instant is a moment, not compared."""
+    named = _period_date(path, daily)
+    span = named.span if named is not None else None
+    if span is None or not found.day or span.first <= found.moment.date() <= span.last:
+        return []
+    key = found.source
+    return [Problem(path, key, f"{key} is {short_repr(value)}, the day {found.moment.date().isoformat()}, outside "
+                    f"{span.said()} the note's name is: --since/--until (since/until) date it by the property",
+                    f"if the note is about the {span.kind} its name says, remove {key} or set it to a day of that "
+                    f"{span.kind}; a day it was written on can take another name, such as created")]
 
 
 def _property_date(value: object, key: str) -> NoteDate | None:

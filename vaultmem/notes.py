@@ -90,7 +90,8 @@ from .option_names import Surface
 #     (dating._CJK_DATE): `2026年11月20日.md`, `date: 2026年11月20日`, Korean `2026년 11월 20일`.
 # 28: name keys read full-width forms as ASCII (fields.name_key, NFKC): `見字如晤:中秋書` is
 #     suggested for `見字如晤：中秋書.md`, `(Chin Tuck)` is `（Chin Tuck）`.
-# 29: such a day is read with a time right after its day character (`2026年11月20日10点组会.md`).
+# 29: such a day is read with a time right after its day character (`2026年11月20日10点组会.md`);
+#     a periodic note's `date` outside its period is a problem (dating._outside_period_problem).
 READER_VERSION = "29"
 BOM = "\ufeff"
 # A Windows editor ("Unicode" in Notepad, PowerShell's Out-File) saves UTF-16 behind one of these.
