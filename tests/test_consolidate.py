@@ -983,3 +983,16 @@ def test_notes_share_a_word_when_their_texts_do_not_count_stopwords_numbers_or_h
     assert text_vocabulary("我明天去北京") & text_vocabulary("明天我去北京")  # a character each
     vocabularies = {1: frozenset({"oat", "milk"}), 2: frozenset({"milk"}), 3: frozenset({"r7", "lr"})}
     assert pairs_sharing_words({(1, 2): 0.95, (1, 3): 0.9}, vocabularies) == ({(1, 2): 0.95}, 1)
+
+
+def test_notes_without_a_word_of_their_own_are_not_kept_apart_for_sharing_none(vault_dir: Path, wordllama: object) -> None:
+    # A saying written twice, all of it stopwords: the same text, yet "their texts share no word" kept it apart.
+    assert text_vocabulary("It is what it is.") == frozenset()
+    assert pairs_sharing_words({(1, 2): 1.0}, {1: frozenset(), 2: frozenset()}) == ({(1, 2): 1.0}, 0)
+    write_file(vault_dir, "memories/motto.md", "---\nlayer: L3\nexpires_at: 2027-05-01\n---\nIt is what it is.\n")
+    write_file(vault_dir, "memories/motto again.md", "---\nlayer: L3\nexpires_at: 2027-05-01\n---\nIt is what it is.\n")
+    with open_vault(vault_dir, wordllama) as vault:
+        report = vault.consolidate(now=NOW)
+    assert report.plan.no_common_words == 0
+    assert [sorted(note.path for note in cluster.members) for cluster in report.clusters] == [
+        ["memories/motto again.md", "memories/motto.md"]]

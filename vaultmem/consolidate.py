@@ -473,9 +473,14 @@ def pairs_sharing_words(pairs: Mapping[tuple[int, int], float],
     """The pairs whose notes' texts (``vocabularies``: label → :func:`text_vocabulary`) share
     a word, and how many shared none. One fact said twice shares its words; two notes alike
     only to the vectors do not: a Zettelkasten's list of links to ESC1…ESC16 stood at cosine
-    0.90 to one listing the ARM registers r7, sp, lr, pc (a trial), and merging them was the plan."""
+    0.90 to one listing the ARM registers r7, sp, lr, pc (a trial), and merging them was the plan.
+    A note with no word of its own (``+1 555 0100``, ``it is what it is``) has nothing to compare:
+    its pairs are left to the other rules (two such identical memories were said to share no word)."""
+    def shares(first: frozenset[str], second: frozenset[str]) -> bool:
+        return not first or not second or bool(first & second)
+
     kept = {pair: cosine for pair, cosine in pairs.items()
-            if vocabularies.get(pair[0], frozenset()) & vocabularies.get(pair[1], frozenset())}
+            if shares(vocabularies.get(pair[0], frozenset()), vocabularies.get(pair[1], frozenset()))}
     return kept, len(pairs) - len(kept)
 
 
