@@ -253,3 +253,24 @@ def test_an_archived_note_edited_here_and_not_committed_is_said_to_be_this_machi
     assert "`git checkout HEAD -- _archive/memories/door.md`" in problem["fix"]
     git(laptop, "checkout", "HEAD", "--", "_archive/memories/door.md")  # the fix it names drops the change
     assert archive_problems(laptop, "check") == []
+
+
+def test_an_edit_a_stopped_merge_staged_into_an_archived_note_is_said_to_be_gits_merge(machines: tuple[Path, Path]) -> None:
+    """Was: while the merge stopped on a conflict in another note, its edit to the archived copy
+    (staged, not committed) was explained as an edit made on this machine."""
+    laptop, desktop = machines
+    assert run_cli(laptop, "forget", "memories/door.md").exit_code == 0
+    milk = "memories/milk.md"
+    (laptop / milk).write_text("---\nlayer: L4\n---\nSoy milk, never dairy.\n", encoding="utf-8")
+    git(laptop, "commit", "-qam", "soy")
+    door = desktop / "memories" / "door.md"
+    door.write_text(door.read_text(encoding="utf-8").replace("4471", "9902"), encoding="utf-8")
+    (desktop / milk).write_text("---\nlayer: L4\n---\nRice milk, never dairy.\n", encoding="utf-8")
+    git(desktop, "commit", "-qam", "new door code, rice milk")
+    git(desktop, "push", "-q")
+    pulled = subprocess.run(["git", "pull", "-q"], cwd=laptop, capture_output=True, text=True)
+    assert pulled.returncode != 0 and (laptop / ".git" / "MERGE_HEAD").exists()  # stopped on milk.md: the premise
+    assert "9902" in (laptop / "_archive" / "memories" / "door.md").read_text(encoding="utf-8")
+    [problem] = archive_problems(laptop, "check")
+    assert "on this machine" not in problem["message"]
+    assert "one machine archived the note and another edited it" in problem["message"]

@@ -34,7 +34,7 @@ import shlex
 from collections.abc import Mapping
 
 from .errors import GitError
-from .gitops import Addition, additions, is_repository, moves, uncommitted, working_blobs
+from .gitops import Addition, additions, in_progress, is_repository, moves, uncommitted, working_blobs
 from .notes import Problem
 from .paths import VaultPaths
 
@@ -57,7 +57,9 @@ def _edited(paths: VaultPaths) -> list[Problem]:
     now = working_blobs(paths.root, present)
     changed = [added[path] for path in present if now[path] != _archived(added[path])]
     origins = _origins(paths, changed)
-    by_hand = uncommitted(paths.root, [addition.path for addition in changed])
+    # A merge stopped on a conflict elsewhere has staged its own change to the archived copy,
+    # uncommitted too: that one is git's merge, not this machine's edit.
+    by_hand = set() if in_progress(paths.root) else uncommitted(paths.root, [addition.path for addition in changed])
     return [_problem(paths, addition, origins[addition.path], addition.path in by_hand) for addition in changed]
 
 

@@ -373,6 +373,12 @@ def _in_progress_reason(top: Path) -> str | None:
     return None
 
 
+def in_progress(root: Path) -> str | None:
+    """The merge, rebase, ``git am``, cherry-pick or revert stopped in the middle in the vault's
+    repository, said as a refused commit says it (``None``: none is)."""
+    return _in_progress_reason(root)
+
+
 def _in_progress_text(operation: _Operation) -> str:
     # The commit that finishes the operation is made from git's index, which holds its
     # changes and not vaultmem's: it reverted vaultmem's change to a file both changed (a
