@@ -383,6 +383,29 @@ def test_a_file_macos_named_decomposed_is_named_by_its_typed_name_over_mcp(vault
     assert (vault_dir / "_archive" / "travel" / f"{decomposed}.md").is_file()
 
 
+def test_forget_by_a_name_the_persons_file_and_the_agents_memory_share_is_refused_and_get_says_so_over_mcp(
+        vault_dir: Path, write_note: Callable[..., Path], log: Path) -> None:
+    """Was (a trial on a Chinese vault): remember(title="靠墙天使") wrote memories/靠墙天使-2.md, and
+    forget(note="靠墙天使") archived the person's 靠墙天使.md, whose file name matched first."""
+    person = write_note("靠墙天使.md", "---\ntags: [exercise]\n---\n靠墙站立，双臂上举。\n")
+
+    async def scenario() -> None:
+        async with serve(vault_dir, log) as served:
+            memory = await served.call("remember", text="每天做三组靠墙天使。", title="靠墙天使")
+            refused = await served.error("forget", note="靠墙天使")
+            assert (f"AmbiguousNote: '靠墙天使' matches 2 notes: {memory['path']} (its title; id {memory['id']}), "
+                    "靠墙天使.md (its file name); nothing was changed") in refused
+            got = await served.call("get", note="靠墙天使")
+            assert got["path"] == "靠墙天使.md"
+            assert got["resolved_from"]["others"] == [{"path": memory["path"], "id": memory["id"], "by": ["title"]}]
+            assert got["resolved_from"]["notice"].startswith(f"another note answers to '靠墙天使' by its title: {memory['path']}")
+            forgotten = await served.call("forget", note=memory["id"])
+            assert forgotten["path"] == memory["path"]
+
+    run(scenario)
+    assert person.read_text(encoding="utf-8") == "---\ntags: [exercise]\n---\n靠墙站立，双臂上举。\n"
+
+
 # ------------------------------------------------------------------ check and consolidate
 
 

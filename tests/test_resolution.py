@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from helpers import git, init_repo, run_cli
+from helpers import git, init_repo, run_cli, snapshot_files
 from vaultmem import AmbiguousNote, NoteNotFound, Vault
 from vaultmem.embedders import HashingEmbedder
 from vaultmem.resolution import Resolution
@@ -240,13 +240,18 @@ def test_an_index_made_before_aliases_were_read_as_obsidian_reads_them_learns_th
     db.close()
 
 
-def test_a_file_name_wins_over_another_notes_alias_and_an_alias_over_a_title(vault: Vault) -> None:
+def test_a_read_takes_a_file_name_over_another_notes_alias_and_an_alias_over_a_title_and_names_the_other(vault: Vault) -> None:
     (vault.root / "Rui Matos.md").write_text("a note named like Rui's alias\n", encoding="utf-8")
     (vault.root / "other.md").write_text("---\ntitle: the cat\n---\ntitled like Pimenta's alias\n", encoding="utf-8")
     vault.index()
-    assert vault.locate("Rui Matos").row.path == "Rui Matos.md"
-    assert vault.locate("Rui Matos").resolved_from is None
-    assert vault.locate("the cat").row.path == "people/Pimenta.md"
+    by_file_name = vault.locate("Rui Matos")
+    assert by_file_name.row.path == "Rui Matos.md"
+    assert by_file_name.resolved_from is not None and by_file_name.resolved_from.via == "file name"
+    assert [(other.path, other.by) for other in by_file_name.resolved_from.others] == [("people/Rui.md", ("aliases",))]
+    by_alias = vault.locate("the cat")
+    assert by_alias.row.path == "people/Pimenta.md"
+    assert by_alias.resolved_from is not None and by_alias.resolved_from.via == "aliases"
+    assert [(other.path, other.by) for other in by_alias.resolved_from.others] == [("other.md", ("title",))]
 
 
 def test_a_unique_title_resolves_as_a_last_resort(vault: Vault) -> None:
@@ -498,3 +503,150 @@ def test_a_name_typed_with_ascii_marks_for_full_width_ones_names_the_note_and_re
     assert by_name.value.unaccented == [("情書/見字如晤：中秋書.md", "見字如晤：中秋書")]
     assert by_title.value.unaccented == [("健身/靠墙收下巴.md", "靠墙收下巴（Chin Tuck）")]
     assert "did you mean '情書/見字如晤：中秋書.md' (見字如晤：中秋書)?" in str(by_name.value)
+
+
+# ------------------------------------------------------------------ a write never acts on a name two notes answer to
+# adr/0019, 2026-12-01: the first step that matches decides what a read opens, but a write (forget,
+# revise, remember --supersedes, used) is refused when another note answers to the same name by a
+# later step's name (an alias, a title), naming each and how; a read says so beside the note.
+
+def hashing_vault(vault_dir: Path, write_note, notes: dict[str, str]) -> None:
+    write_note(".vaultmem.toml", 'embedder = "hashing"\n')  # the CLI's embedder too
+    for relative, text in notes.items():
+        write_note(relative, text)
+
+
+def test_forget_by_a_name_that_is_one_notes_file_name_and_another_notes_title_is_refused_naming_both(
+        vault_dir: Path, write_note) -> None:
+    """Was (a trial on a Chinese vault): `remember --title 靠墙天使` wrote memories/靠墙天使-2.md,
+    and `forget 靠墙天使`, meant for it, archived the person's 靠墙天使.md (its file name matched
+    first; the memory's title only would have at the last step)."""
+    person = "---\ntags: [exercise]\n---\n靠墙站立，双臂上举，肘和手背贴墙。\n"
+    hashing_vault(vault_dir, write_note, {"靠墙天使.md": person})
+    remembered = run_cli(vault_dir, "remember", "每天做三组靠墙天使，每组十次。", "--title", "靠墙天使", "--json")
+    assert remembered.exit_code == 0, remembered.output
+    memory = json.loads(remembered.stdout)
+    assert memory["path"] == "memories/靠墙天使-2.md"
+    before = snapshot_files(vault_dir)
+    for args in (("forget", "靠墙天使"), ("forget", "靠墙天使", "--hard"), ("revise", "靠墙天使", "--tag", "x")):
+        refused = run_cli(vault_dir, *args)
+        assert refused.exit_code == 1, (args, refused.output)
+        assert (f"'靠墙天使' matches 2 notes: memories/靠墙天使-2.md (its title; id {memory['id']}), "
+                "靠墙天使.md (its file name); nothing was changed") in refused.stderr, args
+        assert "give the one you mean by its vault-relative path or its id" in refused.stderr
+    assert snapshot_files(vault_dir) == before
+    forgotten = run_cli(vault_dir, "forget", memory["path"])
+    assert forgotten.exit_code == 0, forgotten.output
+    assert (vault_dir / "靠墙天使.md").read_text(encoding="utf-8") == person
+    assert not (vault_dir / memory["path"]).exists()
+
+
+def test_a_name_one_file_and_another_notes_title_share_is_read_from_the_file_with_a_notice_and_refused_for_every_write(
+        vault_dir: Path, write_note) -> None:
+    hashing_vault(vault_dir, write_note, {"Mom.md": "Mom calls on Sundays.\n"})
+    with Vault(vault_dir) as vault:
+        memory = vault.remember("Mom's birthday dinner is at the Thai place.", title="Mom")
+        assert memory.path == "memories/mom-2.md"
+        for write in (lambda: vault.forget("Mom"), lambda: vault.forget("mom", hard=True),
+                      lambda: vault.revise("Mom", append="Bring flowers."), lambda: vault.mark_used(["Mom"]),
+                      lambda: vault.remember("Mom's dinner moved to Friday.", supersedes=["Mom"])):
+            with pytest.raises(AmbiguousNote) as refused:
+                write()
+            assert refused.value.candidates == ["Mom.md", "memories/mom-2.md"]
+            assert refused.value.answers == {"Mom.md": "its file name", "memories/mom-2.md": f"its title; id {memory.id}"}
+        assert sorted(path.name for path in (vault_dir / "memories").iterdir()) == ["mom-2.md"]  # the supersede wrote nothing
+        view = vault.get("Mom")
+        assert (view.path, view.use_count, vault.get(memory.path).use_count) == ("Mom.md", 0, 0)  # no use recorded
+        assert view.as_dict()["resolved_from"] == {
+            "reference": "Mom", "via": "file name",
+            "others": [{"path": "memories/mom-2.md", "id": memory.id, "by": ["title"]}],
+            "notice": "another note answers to 'Mom' by its title: memories/mom-2.md; a write by that name is refused: "
+                      "name the note by its path or id"}
+        assert vault.explain("Mom", "Sundays").reasons[0] == (
+            "'Mom' names Mom.md by its file name, and another note answers to 'Mom' by its title: memories/mom-2.md; "
+            "a write by that name is refused: name the note by its path or id")
+        assert vault.forget(memory.path).path == memory.path
+        assert vault.get("Mom").resolved_from is None  # the name is Mom.md's alone again
+    assert (vault_dir / "Mom.md").read_text(encoding="utf-8") == "Mom calls on Sundays.\n"
+    shown = run_cli(vault_dir, "get", "Mom")
+    assert shown.exit_code == 0 and "resolved through" not in shown.output
+
+
+def test_get_on_the_command_line_says_which_other_note_answers_to_the_name(vault_dir: Path, write_note) -> None:
+    hashing_vault(vault_dir, write_note, {"Mom.md": "Mom calls on Sundays.\n",
+                                          "memories/birthday.md": "---\ntitle: Mom\nlayer: L2\n---\nDinner.\n"})
+    shown = run_cli(vault_dir, "get", "Mom")
+    assert shown.exit_code == 0, shown.output
+    assert shown.stdout.splitlines()[0] == (
+        "('Mom' resolved through its file name → Mom.md; another note answers to 'Mom' by its title: "
+        "memories/birthday.md; a write by that name is refused: name the note by its path or id)")
+    used = run_cli(vault_dir, "used", "Mom")
+    assert used.exit_code == 1 and "'Mom' matches 2 notes" in used.stderr
+    assert run_cli(vault_dir, "used", "Mom.md").exit_code == 0  # its path names it exactly
+
+
+def test_a_write_by_a_name_that_is_one_notes_file_name_and_another_notes_alias_is_refused(vault_dir: Path, write_note) -> None:
+    hashing_vault(vault_dir, write_note, {"Bob.md": "Bob from the climbing gym.\n",
+                                          "people/robert.md": "---\naliases: [Bob, Rob]\n---\nMy uncle Robert.\n"})
+    with Vault(vault_dir) as vault:
+        with pytest.raises(AmbiguousNote) as refused:
+            vault.forget("bob")
+        assert refused.value.answers == {"Bob.md": "its file name", "people/robert.md": "an alias"}
+        assert vault.get("Bob").path == "Bob.md"
+        assert vault.forget("Rob").path == "people/robert.md"  # an alias only one note has: as before
+    assert (vault_dir / "Bob.md").is_file()
+
+
+def test_a_write_by_a_name_that_is_one_notes_alias_and_another_notes_title_is_refused(vault_dir: Path, write_note) -> None:
+    hashing_vault(vault_dir, write_note, {"places/lx.md": "---\naliases: [Lisbon]\n---\nThe city.\n",
+                                          "memories/trip.md": "---\ntitle: lisbon\nlayer: L2\n---\nFlight on Friday.\n"})
+    with Vault(vault_dir) as vault:
+        with pytest.raises(AmbiguousNote) as refused:
+            vault.revise("Lisbon", append="Trams.")
+        assert refused.value.answers == {"memories/trip.md": "its title", "places/lx.md": "an alias"}
+        found = vault.get("Lisbon").resolved_from
+        assert found is not None and (found.via, [other.path for other in found.others]) == ("aliases", ["memories/trip.md"])
+    assert "Trams" not in (vault_dir / "places/lx.md").read_text(encoding="utf-8")
+
+
+def test_names_that_differ_only_in_case_are_one_name_so_the_write_is_refused(vault_dir: Path, write_note) -> None:
+    hashing_vault(vault_dir, write_note, {"notes/mom.md": "Mom calls on Sundays.\n",
+                                          "memories/m.md": "---\ntitle: MOM\nlayer: L2\n---\nBirthday in May.\n"})
+    with Vault(vault_dir) as vault:
+        for reference in ("mom", "MOM", "Mom"):
+            with pytest.raises(AmbiguousNote) as refused:
+                vault.forget(reference)
+            assert refused.value.candidates == ["memories/m.md", "notes/mom.md"], reference
+    assert (vault_dir / "notes/mom.md").is_file() and (vault_dir / "memories/m.md").is_file()
+
+
+def test_a_name_only_one_note_answers_to_still_resolves_as_before_for_reads_and_writes(vault_dir: Path, write_note) -> None:
+    hashing_vault(vault_dir, write_note, {"Mom.md": "---\ntitle: Mom\n---\nMom calls on Sundays.\n",
+                                          "memories/dinner.md": "---\ntitle: Birthday dinner\nlayer: L2\n---\nThai.\n",
+                                          "Dad.md": "Dad fixes bikes.\n"})
+    with Vault(vault_dir) as vault:
+        assert vault.get("mom").resolved_from is None  # its own file name and title: one note
+        revised = vault.revise("birthday dinner", append="At seven.")
+        assert revised.as_dict()["resolved_from"] == {"reference": "birthday dinner", "via": "title"}
+        assert vault.forget("Dad").path == "Dad.md"
+
+
+def test_a_name_an_expired_note_also_has_leaves_the_live_one_and_a_superseded_file_name_is_refused(
+        vault_dir: Path, write_note) -> None:
+    """As within a step, the note alive now wins across steps: a memory retired under the
+    person's page's name does not block writes to the page. But the name's first file being
+    the superseded note (remember wrote it there) no longer sends a write to it: was, `revise
+    standup` after a supersede appended to the retired memories/standup.md."""
+    hashing_vault(vault_dir, write_note, {"Dentist.md": "Dr. Alves, Rua Augusta.\n"})
+    with Vault(vault_dir) as vault:
+        old = vault.remember("Dentist on Tuesday.", title="Dentist")
+        vault.remember("Dentist moved to Thursday.", title="Dentist appointment", supersedes=[old.path])
+        assert vault.revise("Dentist", append="Bring the x-rays.").path == "Dentist.md"
+        first = vault.remember("Standup at 9:30.", title="Standup")
+        second = vault.remember("Standup at 9:45.", title="Standup", supersedes=[first.path])
+        with pytest.raises(AmbiguousNote) as refused:
+            vault.revise("standup", append="In the Tejo room.")
+        assert (first.path, second.path) == ("memories/standup.md", "memories/standup-2.md")
+        assert refused.value.candidates == [second.path, first.path]  # by path
+        assert vault.revise(second.id, append="In the Tejo room.").path == second.path
+    assert "Tejo" not in (vault_dir / first.path).read_text(encoding="utf-8")

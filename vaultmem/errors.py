@@ -372,20 +372,25 @@ class AmbiguousNote(VaultmemError, LookupError):
     """A NOTE argument that matches more than one note."""
 
     def __init__(self, note: str, candidates: Sequence[str], also_named: Sequence[str] = (),
-                 sync_copies: Mapping[str, str] | None = None) -> None:
+                 sync_copies: Mapping[str, str] | None = None, answers: Mapping[str, str] | None = None) -> None:
         self.note = note
         self.candidates = list(candidates)
         self.also_named = list(also_named)  # notes going by it as an alias or title, which a file name outranks
         # candidate → what its name says it is ("looks like a copy Syncthing made of Note.md"):
         # without it, a person saw four notes of one title and no reason why.
         self.sync_copies = dict(sync_copies or {})
+        # candidate → how it answers ("its title; id 01J…"): a write refused because notes answer
+        # to the name by different names (resolution.sole) says which name each has, and its id.
+        self.answers = dict(answers or {})
         also = (f" ({', '.join(also_named)} {'goes' if len(also_named) == 1 else 'go'} by it as an alias or title, "
                 "which a file name outranks)") if also_named else ""
         copies: tuple[Part, ...] = (f" ({'; '.join(f'{path} {what}' for path, what in self.sync_copies.items())}: "
                                     "keep what you want in one, delete the other; ", CONSOLIDATE, " can merge them)"
                                     ) if self.sync_copies else ()
-        self.parts = (f"{note!r} matches {len(candidates)} notes: {', '.join(candidates)}{also}", *copies,
-                      ". Give the full vault-relative path instead")
+        listed = ", ".join(f"{path} ({self.answers[path]})" if path in self.answers else path for path in candidates)
+        fix = ("; nothing was changed (a write never picks among them): give the one you mean by its vault-relative "
+               "path or its id") if self.answers else ". Give the full vault-relative path instead"
+        self.parts = (f"{note!r} matches {len(candidates)} notes: {listed}{also}", *copies, fix)
         super().__init__(self.spelled(Surface.API))
 
 

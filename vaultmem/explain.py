@@ -31,7 +31,7 @@ from .notes import read_note, text_values
 from .option_names import OptionNames
 from .periods import Span, span_between
 from .ranking import NAME_MARGIN, SideHit, match_kind, note_scores, probability
-from .resolution import in_index, left_the_vault, spellings
+from .resolution import WAYS, in_index, left_the_vault, spellings
 from .search import (
     CANDIDATES_MIN,
     Candidates,
@@ -111,6 +111,10 @@ def explain_note(index: DerivedIndex, reference: str, query: str, k: int, *, lay
             except NoteReadError:
                 meta = {}  # gone since it was indexed: the ranking is the index's, which is what search answers from
             explanation = explain_row(searcher, located.row, meta, query, k, eligibility, names)
+            found = located.resolved_from
+            if found is not None and found.others:  # the first step's note is explained; the others named, as get names them
+                explanation.reasons.insert(0, f"{found.reference!r} names {located.row.path} by {WAYS[found.via]}, "
+                                              f"and {found.notice()}")
     if busy is not None:
         explanation.reasons.append(f"the index may not hold the latest edits yet: {busy}")
     return explanation

@@ -281,7 +281,11 @@ NoteRef = Annotated[str, Field(
     min_length=1,
     description="The note's id, its vault-relative path (with or without .md), or its file name (in any "
                 "case) when that is unique in the vault (as in [[wikilinks]]); an id that was merged into or superseded by another "
-                "note, a unique alias or a unique title (in any case) also work (the result's resolved_from says so).",
+                "note, a unique alias or a unique title (in any case) also work (the result's resolved_from says so). "
+                "When one note has the name as its file name and another as its title or an alias, get and explain "
+                "take the first (file name, then alias, then title) and say the rest (get: resolved_from.others and "
+                "notice; explain: its first reason); forget, revise, remember's supersedes and mark_used refuse "
+                "(AmbiguousNote, naming each note and how it answers): pass the path or id.",
 )]
 LayerName = Annotated[str, Field(description="L1/working, L2/episodic, L3/semantic or L4/procedural (case-insensitive).")]
 Tag = Annotated[str, Field(min_length=1, description="One word, without '#'; nested tags use '/', e.g. project/harbor.")]
@@ -348,7 +352,8 @@ class VaultTools:
         "the retired notes) and similar: existing live notes of the same layer that say nearly the same "
         "({id, path, title, similarity}; cosine >= the vault's [consolidate] similar_threshold, 0.83 unless configured); if one already holds this fact, forget the note you just wrote (or "
         "the outdated one) or run consolidate; same_name: live notes that go by this note's title or file name "
-        "({id, path}), so a [[link]] or get by that name may find one of them instead of this note: name notes by id or path. "
+        "({id, path}), so a [[link]] or get by that name may find one of them instead of this note, and a forget or "
+        "revise by that name may be refused as naming both: name notes by id or path. "
         "Errors name the bad argument (unknown layer, unparseable or "
         "past time, ttl together with permanent, a superseded note that cannot expire) and nothing is written."
     ))
@@ -509,7 +514,9 @@ class VaultTools:
         "Read one note in full as it is on disk now: body, frontmatter (meta: every property, in file order), "
         "layer, tags, aliases (the other names the note goes by), expires_at, "
         "whether it has expired (expired=true plus a notice), superseded_by (the note that replaced it), "
-        "problems, how often it was used, and its version (pass it to revise as if_version). "
+        "problems, how often it was used, its version (pass it to revise as if_version), and resolved_from "
+        "when note named it by a merged or superseded id, an alias or a title, or when other notes answer to the "
+        "same name (resolved_from.others and its notice: a write by that name is refused). "
         "Use it after recall when the snippet is not enough, or to read a note the user names."
     ))
     async def get(self, note: NoteRef) -> dict[str, Any]:

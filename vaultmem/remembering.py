@@ -29,7 +29,7 @@ from .lifecycle import format_timestamp, resolve_now, to_epoch_us
 from .merge_markers import require_merged
 from .noteio import FileChange
 from .notes import content_hash, parse_note, version_of
-from .resolution import answered, locate_on_disk
+from .resolution import answered, locate_to_write
 from .results import NoteRef, Remembered, SimilarNote
 from .storage import Eligibility
 from .supersede import Retirement, lineage, plan_retirement, retire
@@ -69,7 +69,7 @@ def write_memory(index: DerivedIndex, write: VaultWrite, config: VaultConfig, te
     """Write the new note and retire the superseded ones, recording each change on ``write``."""
     paths = index.paths
     index.ensure_indexed()  # before writing: an index that cannot take the note must fail first
-    olds = list({row.path: row for row in (locate_on_disk(index, old, refresh=False).row for old in supersedes)}.values())
+    olds = list({row.path: row for row in (locate_to_write(index, old).row for old in supersedes)}.values())
     raws = {row.path: paths.resolve_inside(row.path).read_bytes() for row in olds}
     note = compose_note(text, title=title, layer=layer, tags=list(tags), expires_at=expires_at, ttl=ttl,
                         permanent=permanent, policy=config.policy, now=now,

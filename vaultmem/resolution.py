@@ -12,7 +12,12 @@
 5. a note's title, in any case, unique in the vault (agents often hold a title).
 
 The first step that matches decides: a later step is never asked to break a tie of an
-earlier one. A reference with white space around it is first taken as written (a file
+earlier one. But a reference that is not an id or path given exactly is also compared with the
+other notes' file names, aliases and titles (:func:`with_others`, one indexed lookup): a read
+takes the first step's note and names the others in its ``resolved_from``; a write refuses
+(:func:`sole`, :class:`AmbiguousNote`) — ``forget 靠墙天使`` archived the person's
+``靠墙天使.md`` when the agent meant its memory titled so (adr/0019, 2026-12-01).
+A reference with white space around it is first taken as written (a file
 `` leading space.md`` is a note of its own, which only that spelling names), and only when
 nothing answers to it, stripped (:func:`spellings`, adr/0020): a name pasted with a stray space still
 works, and the note with the space in its name is never shadowed by the one without. Steps 2, 4 and 5 compare names case folded (``fields.name_fold``), as Obsidian
@@ -61,15 +66,54 @@ ALIAS_FIELDS = (ALIASES,)  # the kind a note's aliases are stored under (fields.
 Found = TypeVar("Found")
 
 
-@dataclass(frozen=True)
-class Resolution:
-    """How a reference that is not the note's own id, path or file name found the note."""
+FILE_NAME = "file name"  # a Resolution's via when a bare file name found the note and other notes answer too
+WAYS = {FILE_NAME: "its file name", ALIASES: "an alias", "title": "its title", "merged_from": "an id in its merged_from",
+        "supersedes": "an id in its supersedes", "old name": "its old name"}
 
-    reference: str  # what the caller gave
-    via: str  # "merged_from", "supersedes", "aliases" or "title"; "old name" (a renamed note's, from git: gone.py)
+
+@dataclass(frozen=True)
+class Answering:
+    """A note besides the one found that answers to the same reference, and by which of its
+    names (``file name``, ``aliases``, ``title``)."""
+
+    path: str
+    id: str
+    by: tuple[str, ...]
 
     def as_dict(self) -> dict[str, Any]:
-        return {"reference": self.reference, "via": self.via}
+        return {"path": self.path, "id": self.id, "by": list(self.by)}
+
+    def how(self) -> str:
+        return " and ".join(WAYS[way] for way in self.by)
+
+
+@dataclass(frozen=True)
+class Resolution:
+    """How a reference that is not the note's own id, path or file name found the note; or,
+    ``others`` (via "file name" when its file name found it): the notes that answer to the
+    reference too, by a name a later step would have compared (adr/0019, 2026-12-01)."""
+
+    reference: str  # what the caller gave
+    via: str  # "file name", "merged_from", "supersedes", "aliases" or "title"; "old name" (a renamed note's, from git: gone.py)
+    others: tuple[Answering, ...] = ()
+
+    def as_dict(self) -> dict[str, Any]:
+        found: dict[str, Any] = {"reference": self.reference, "via": self.via}
+        if self.others:  # only then: a resolution without them keeps the shape it always had
+            found.update(others=[other.as_dict() for other in self.others], notice=self.notice())
+        return found
+
+    def notice(self) -> str:
+        """What a read says when other notes answer to the reference too ("" when none do)."""
+        if not self.others:
+            return ""
+        if len(self.others) == 1:
+            other = self.others[0]
+            said = f"another note answers to {self.reference!r} by {other.how()}: {other.path}"
+        else:
+            said = (f"other notes answer to {self.reference!r} too: "
+                    + ", ".join(f"{other.path} ({other.how()})" for other in self.others))
+        return f"{said}; a write by that name is refused: name the note by its path or id"
 
     def __str__(self) -> str:
         field = "its title" if self.via == "title" else f"its {self.via}"
@@ -143,7 +187,13 @@ def spellings(reference: str) -> list[str]:
 
 
 def _locate(index: DerivedIndex, reference: str, now: object, refresh: bool) -> Located:
-    """:func:`locate` for one spelling of the reference."""
+    """:func:`locate` for one spelling of the reference: the first step that matches, with the
+    other notes that answer to it too (:func:`with_others`)."""
+    located = _first_step(index, reference, now, refresh)
+    return with_others(index.store.notes, reference, located, to_epoch_us(resolve_now(now)))
+
+
+def _first_step(index: DerivedIndex, reference: str, now: object, refresh: bool) -> Located:
     indexed = index.is_indexed()
     if indexed:
         if refresh:
@@ -219,6 +269,13 @@ def locate_on_disk(index: DerivedIndex, reference: str, *, refresh: bool = True)
     return _as_known_before(locate(index, reference, refresh=False), gone)
 
 
+def locate_to_write(index: DerivedIndex, reference: str) -> Located:
+    """:func:`locate_on_disk` for a write (``forget``, ``revise``, ``remember --supersedes``):
+    in the index as it last saw the files, and refused when another note answers to the
+    reference too (:func:`sole`)."""
+    return sole(locate_on_disk(index, reference, refresh=False))
+
+
 def _as_known_before(moved: Located, gone: NoteRow) -> Located:
     """The note found at its new path, with the bytes the index knew at its old one: a write
     that compares against them (forget) refuses a note edited as it moved, as it refuses one
@@ -240,9 +297,92 @@ def in_index(notes: NoteStore, reference: str, now_us: int) -> Located | None:
 
 def _in_index(notes: NoteStore, reference: str, now_us: int) -> Located | None:
     matches = direct_matches(notes, reference)
-    if matches:
-        return Located(pick_direct(reference, matches, notes))
-    return locate_by_names(notes, reference, now_us)
+    located = Located(pick_direct(reference, matches, notes)) if matches else locate_by_names(notes, reference, now_us)
+    return None if located is None else with_others(notes, reference, located, now_us)
+
+
+def with_others(notes: NoteStore, reference: str, located: Located, now_us: int) -> Located:
+    """``located`` with the notes besides it that answer to ``reference`` too — by their file
+    name, an alias or their title, compared as the steps compare them (case folded, in NFC) —
+    in its ``resolved_from`` (via "file name" when its file name found it). The first step still
+    decides (a read opens that note, as Obsidian's [[links]] do); a write refuses (:func:`sole`).
+    Among them, as within a step, those alive now win: a note found alive is not shared with
+    the expired note it superseded. An id or a path given exactly is never shared."""
+    if named_exactly(located.row, reference):
+        return located
+    others = also_answering(notes, reference, located.row, now_us)
+    if not others:
+        return located
+    found = located.resolved_from or Resolution(reference, FILE_NAME)
+    return replace(located, resolved_from=replace(found, others=others))
+
+
+def named_exactly(row: NoteRow, reference: str) -> bool:
+    """Is ``reference`` the note's vault-relative path (with ``.md``; without it when it has
+    folders) or its id? A bare ``Mom`` is the path of a ``Mom.md`` at the vault's top (and the
+    id of one without an ``id``), but also a file name other notes' names are compared with."""
+    spelled, path = name_form(reference), name_form(row.path)
+    if path == spelled:
+        return True
+    if path == spelled + ".md":
+        return "/" in spelled
+    return name_form(row.id) == spelled
+
+
+def also_answering(notes: NoteStore, reference: str, found: NoteRow, now_us: int) -> tuple[Answering, ...]:
+    """The notes besides ``found`` that answer to ``reference`` by a file name, alias or title
+    (any case, NFC); only the alive ones when ``found`` is alive. One indexed lookup of the
+    reference's name key (``fields.name_key``: every such name has that key, and more names
+    do, so the rows found are compared again), and one of their aliases when there are any."""
+    wanted = name_fold(reference)
+    key = name_key(reference)
+    named = ([(row, _answers_by(row, aliases, wanted)) for row, aliases in notes.keyed_besides(key, found.label)]
+             if key else _answering_without_key(notes, reference, found))
+    answering = [(row, by) for row, by in named if by]
+    if not is_expired_us(found.expires_us, now_us):
+        answering = [(row, by) for row, by in answering if not is_expired_us(row.expires_us, now_us)]
+    return tuple(Answering(row.path, row.id, by) for row, by in answering)
+
+
+def _answers_by(row: NoteRow, aliases: Sequence[str], wanted: str) -> tuple[str, ...]:
+    """Which of the note's names are ``wanted`` (a name case folded): a name key is looser
+    (accents, punctuation around it, full-width marks), the steps compare only this."""
+    file_name = row.path.rsplit("/", 1)[-1]
+    named = {FILE_NAME: name_fold(file_name) in (wanted, wanted + ".md"),
+             ALIASES: any(name_fold(alias) == wanted for alias in aliases),
+             "title": name_fold(row.title) == wanted}
+    return tuple(way for way, answers in named.items() if answers)
+
+
+def _answering_without_key(notes: NoteStore, reference: str, found: NoteRow) -> list[tuple[NoteRow, tuple[str, ...]]]:
+    """A name of punctuation alone (``???``) has no name key: each step's own lookup is asked
+    (scans, as steps 4–5 are), so even such a name is never shared unseen."""
+    by_way = {FILE_NAME: direct_matches(notes, reference) if "/" not in reference else [],
+              ALIASES: [row for row, _ in _listing(notes, reference, ALIAS_FIELDS)],
+              "title": as_written_else_nfc(lambda normalized: notes.by_title(reference, normalized=normalized))}
+    rows = {row.label: row for found_rows in by_way.values() for row in found_rows if row.label != found.label}
+    return [(row, tuple(way for way, found_rows in by_way.items() if any(item.label == label for item in found_rows)))
+            for label, row in sorted(rows.items(), key=lambda item: item[1].path)]
+
+
+def sole(located: Located) -> Located:
+    """For a write: ``located`` when no other note answers to its reference, else
+    :class:`AmbiguousNote` naming every note and how each answers. A write must not act on the
+    note the first step happened to find: an agent that ran ``remember --title 靠墙天使`` (the
+    file became ``靠墙天使-2.md``) and then ``forget 靠墙天使`` archived the person's
+    ``靠墙天使.md``, whose file name outranked its memory's title."""
+    found = located.resolved_from
+    if found is None or not found.others:
+        return located
+    answers = {located.row.path: _described(located.row, WAYS[found.via])}
+    answers.update((other.path, _described(other, other.how())) for other in found.others)
+    raise AmbiguousNote(found.reference, sorted(answers), answers=answers)
+
+
+def _described(note: NoteRow | Answering, how: str) -> str:
+    """How a note answers, and its id when it has one of its own (not its path)."""
+    own_id = note.id != note.path.removesuffix(".md")
+    return f"{how}; id {note.id}" if own_id else how
 
 
 def answered(notes: NoteStore, reference: str, now_us: int) -> bool:

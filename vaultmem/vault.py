@@ -232,7 +232,9 @@ class Vault:
         path without ``.md``; a bare file name, in any case, unique in the vault (as in
         [[wikilinks]]); an id in a note's ``merged_from`` or ``supersedes``; a unique alias
         (``aliases`` or ``alias``, a list or a comma-separated string), in any case; a
-        unique title, in any case. An id is an opaque token matched exactly, before anything is
+        unique title, in any case. When other notes answer to the reference too (by a file name,
+        alias or title; not to an id or path given exactly), ``resolved_from.others`` names them:
+        a read takes the first step's note, the writes refuse (``resolution.sole``). An id is an opaque token matched exactly, before anything is
         read as a path: a note whose ``id`` is ``../x`` or ``/etc/passwd`` is reachable by
         it, and such a reference that names no note is refused as a path that leaves the vault.
         ``refresh`` (reads): first bring the index in line with the files (adr/0021); without
@@ -395,7 +397,7 @@ class Vault:
         version (a person edited it since the caller read it). Contradictions and an empty
         revision are :class:`UsageError` and change nothing.
         """
-        from .resolution import locate_on_disk
+        from .resolution import locate_to_write
         from .revision import Revision, write_revision
 
         revision = Revision.of(text=text, append=append, title=title, layer=layer, ttl=ttl, expires_at=expires_at,
@@ -403,7 +405,7 @@ class Vault:
                                remove_tags=_names("remove_tags", remove_tags), if_version=if_version,
                                now=now)
         with self._writing("revise") as write:
-            located = locate_on_disk(self.derived, note, refresh=False)
+            located = locate_to_write(self.derived, note)
             write.reindex(located.row.path)  # also when refused: the index learns the file as it is now
             revised = write_revision(self.paths, located.row.path, revision, self.config.policy)
             if revised.change is not None:
@@ -414,11 +416,11 @@ class Vault:
     @heals
     def forget(self, note: str, hard: bool = False) -> Forgotten:
         """Archive a note (recoverable), or delete it with ``hard``; the index follows at once."""
-        from .resolution import locate_on_disk
+        from .resolution import locate_to_write
         from .writer import remove_note
 
         with self._writing("forget") as write:
-            located = locate_on_disk(self.derived, note, refresh=False)
+            located = locate_to_write(self.derived, note)
             row = located.row
             # Indexed again even when the delete is refused (WriteConflict): the person's edit
             # wins this time, and re-running the command acts on the current version, knowingly.
@@ -496,12 +498,15 @@ class Vault:
     @heals
     def mark_used(self, notes: Iterable[str], now: object = None) -> list[UsedNote]:
         """Record that these notes were used (appeared in a result the agent acted on)."""
+        from .resolution import sole
         from .usage import record_uses
 
         self.derived.require_writable()  # refused before anything is read: a use could not be kept
         self.ensure_current()  # once for all of them
         moment = resolve_now(now)
-        resolved = [self.locate(note, moment, refresh=False) for note in _names("notes", notes)]  # all before anything is recorded
+        # All before anything is recorded; a name other notes answer to too is refused, as a
+        # write's is: a use kept on the wrong note cannot be rebuilt from the files.
+        resolved = [sole(self.locate(note, moment, refresh=False)) for note in _names("notes", notes)]
         return record_uses(self.store, resolved, moment)
 
     @heals

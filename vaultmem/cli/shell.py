@@ -331,9 +331,11 @@ def render_commit(result: Committed) -> None:
 
 
 def render_resolution(resolved_from: Resolution | None, path: str, err: bool = False) -> None:
-    """Say that NOTE named the note through merged_from, supersedes, an alias or a title."""
+    """Say that NOTE named the note through merged_from, supersedes, an alias or a title, and
+    which other notes answer to it too (a read took the first step's note)."""
     if resolved_from is not None:
-        click.echo(f"({resolved_from} → {path})", err=err)
+        notice = resolved_from.notice()
+        click.echo(f"({resolved_from} → {path}{'; ' + notice if notice else ''})", err=err)
 
 
 def render_problems(problems: list[Problem]) -> None:

@@ -41,7 +41,8 @@ def remember(obj: Context, text: str, title: str | None, layer: str, ttl: str | 
                    "if it already says this, `forget` one or run `consolidate`")
     for namesake in result.same_name:
         click.echo(f"  same name: {namesake.path} (id {namesake.id}) goes by this name too: `get {result.title}` and "
-                   f"[[{result.title}]] may find it instead of this note; name a note by its path to be sure")
+                   f"[[{result.title}]] may find it instead of this note, and a write by that name refuses to pick; "
+                   "name a note by its path to be sure")
     render_commit(result)
 
 

@@ -522,6 +522,23 @@ class NoteStore:
                 aliases[label].append(name)
         return [(path, title, aliases[label]) for label, path, title in found]
 
+    def keyed_besides(self, key: str, label: int | None) -> list[tuple[NoteRow, list[str]]]:
+        """The notes other than ``label``, expired or not, one of whose name keys (file name,
+        title, alias: ``fields.name_key``) is ``key``, each with its aliases; by path. Through
+        the index on the name: a NOTE's other answers are asked for on every resolution, and a
+        name only its own note has costs this one lookup."""
+        rows = self.db.execute(
+            f"{_SELECT_NOTE} WHERE label IN (SELECT label FROM note_names WHERE kind = ? AND name = ?) "
+            "AND label IS NOT ? ORDER BY path", (NAME_KEY, key, label))
+        found = [_row_to_note(row) for row in rows]
+        aliases: dict[int | None, list[str]] = {row.label: [] for row in found}
+        if found:
+            query = (f"SELECT label, name FROM note_names WHERE kind = ? AND label IN ({placeholders(len(found))}) "
+                     "ORDER BY label, rowid")
+            for owner, name in self.db.execute(query, (ALIASES, *aliases)):
+                aliases[owner].append(name)
+        return [(row, aliases[row.label]) for row in found]
+
     def all(self) -> Iterator[NoteRow]:
         for row in self.db.execute(f"{_SELECT_NOTE} ORDER BY path"):
             yield _row_to_note(row)
