@@ -594,3 +594,34 @@ def test_a_template_in_a_templates_folder_is_offered_that_folders_pattern_too(va
     with Vault(vault_dir) as vault:
         vault.index()
         assert "templates/person.md" not in [hit.path for hit in vault.search("friends and mentors", k=10, now=NOW)]
+
+
+# adambalm/basic-memory's decisions/Multi-Model Write Access Governance.md, shortened: the block
+# basic-memory's write_note was given as content, under the frontmatter it wrote itself.
+DUPLICATE_FRONTMATTER = ("---\ntitle: Multi-Model Write Access Governance\ntype: note\n"
+                         "permalink: decisions/multi-model-write-access-governance\ntags:\n- decision\n---\n\n"
+                         "# Multi-Model Write Access Governance\n\n---\ntype: decision\nstatus: canonical\n"
+                         "temporal_type: dynamic\nsuperseded_by: null\n---\n\n## Summary\n\nNo write access yet.\n")
+
+
+def test_a_second_frontmatter_at_the_top_of_the_body_is_a_body_problem_naming_its_lines(vault_dir: Path, write_note) -> None:
+    write_note("decisions/governance.md", DUPLICATE_FRONTMATTER)
+    # Not one: a rule over prose, a person's own keys between rules under the frontmatter, a
+    # block further down than the top of the body.
+    write_note("rule.md", "---\ntitle: Rule\n---\n---\nNote: call back\n---\n")
+    write_note("recipe.md", "---\ntitle: Soup\n---\n# Soup\n\n---\nServes: 4\nTime: 20 min\n---\n")
+    write_note("later.md", "---\ntitle: Later\n---\none\n\ntwo\n\nthree\n\n---\ntype: x\n---\n")
+    write_note("fenced.md", "---\ntitle: Fenced\n---\nConfig:\n```yaml\n---\nlayer: L4\n---\n```\n")
+    write_note("fenced-alone.md", "Config:\n```yaml\n---\nlayer: L4\n---\n```\n")  # was a misplaced frontmatter
+    result = run_cli(vault_dir, "check", "--json")
+    assert result.exit_code == 1
+    problems = json.loads(result.stdout)["problems"]
+    assert [(problem["path"], problem["field"]) for problem in problems] == [("decisions/governance.md", "body")]
+    assert problems[0]["message"].startswith("a second frontmatter on lines 11–16 is not read: a note has one frontmatter, "
+                                             "the block on line 1, so these properties (type, status, temporal_type, "
+                                             "superseded_by) are ignored")
+    assert problems[0]["fix"].endswith("delete lines 11–16")
+    lines = DUPLICATE_FRONTMATTER.split("\n")
+    assert lines[10] == lines[15] == "---"  # lines 11 and 16, counted from 1
+    # The note's own frontmatter is read as ever.
+    assert read_note(vault_dir, "decisions/governance.md").meta["type"] == "note"

@@ -452,9 +452,7 @@ def test_a_generated_title_passes_over_lines_that_hold_no_words(vault: Vault) ->
 
 def test_a_generated_title_passes_over_frontmatter_in_the_text_comments_and_list_markers(vault: Vault) -> None:
     # Were titled `layer: L4`, `%%hidden%%`, `<!-- draft -->` and `- [ ] buy milk`.
-    for text, title, path in (("---\nlayer: L4\n---\nAlways use metric units.", "Always use metric units.",
-                               "memories/always-use-metric-units.md"),
-                              ("%%hidden%%\nCall the plumber on Monday.", "Call the plumber on Monday.",
+    for text, title, path in (("%%hidden%%\nCall the plumber on Monday.", "Call the plumber on Monday.",
                                "memories/call-the-plumber-on-monday.md"),
                               ("<!-- draft -->\n\nRui prefers window seats.", "Rui prefers window seats.",
                                "memories/rui-prefers-window-seats.md"),
@@ -484,3 +482,27 @@ def test_ids_are_stamped_to_the_millisecond_so_notes_of_one_second_sort_as_made(
     ids = [compose_note("a fact", title=None, layer="L3", tags=[], expires_at=None, ttl=None, permanent=False,
                         policy=LayerPolicy(), now=moment).id for moment in moments]
     assert ids == sorted(ids) and len({ident[:10] for ident in ids}) == 3  # the time part differs, in order
+
+
+# basic-memory's shape: a heading, then the block its write_note was given as content.
+BASIC_MEMORY_TEXT = ("# Caddy TLS decision\n\n---\ntype: decision\nstatus: canonical\ntags:\n- tls\n---\n\n"
+                     "- [decision] Caddy with tls internal fronts port 8765 #tls\n")
+
+
+@pytest.mark.parametrize("text", ["---\nlayer: L4\n---\nAlways use metric units.", BASIC_MEMORY_TEXT])
+def test_remember_refuses_a_text_that_opens_with_a_frontmatter_block_and_writes_nothing(vault: Vault, text: str) -> None:
+    # Was written under vaultmem's own frontmatter as a second block that nobody reads:
+    # `layer: L4` left the memory L2 (gone in a week), `type`/`status` showed as text.
+    before = snapshot_files(vault.root)
+    with pytest.raises(UsageError, match=r"the text opens with a frontmatter block \(its lines \d–\d+: .*\).*title, layer, tags"):
+        vault.remember(text, now=NOW)
+    assert snapshot_files(vault.root) == before
+
+
+def test_remember_keeps_a_text_whose_rule_holds_prose_or_a_code_block_of_yaml(vault: Vault) -> None:
+    # Only a block a frontmatter is for is refused: a rule over prose, YAML in a code fence and
+    # a rule later in the text are the memory's own words, written byte for byte.
+    for text in ("---\nSome text\n---\nmore", "Config:\n\n```yaml\n---\nlayer: L4\n---\n```\n",
+                 "Intro line\n\nmore\n\nand more\n\nstill more\n\n---\ntags: x\n---\n"):
+        result = vault.remember(text, now=NOW)
+        assert (vault.root / result.path).read_text(encoding="utf-8").endswith(text if text.endswith("\n") else text + "\n")

@@ -642,3 +642,24 @@ def test_cli_revise_of_an_expired_note_says_how_to_make_it_current(vault: Vault,
     assert result.exit_code == 0, result.output
     assert ("! expired at 2020-01-01T00:00:00+00:00: hidden from search, with this change; "
             "give --ttl, --expires-at or --permanent to make it current") in result.stdout
+
+
+def test_revise_text_that_would_put_a_second_frontmatter_under_the_notes_own_is_refused(vault: Vault, write_note) -> None:
+    # A basic-memory note: its text replaced by one that opens with a block of its own was
+    # written, a second block Obsidian shows as text (`status: superseded` read by nobody).
+    write_note("protocols/Black Flag Protocol.md", "---\ntitle: Black Flag Protocol\ntype: note\npermalink: black-flag-protocol\n"
+               "status: canonical\n---\n\n# Black Flag Protocol\n\nA framework.\n")
+    vault.index()
+    before = snapshot_files(vault.root)
+    with pytest.raises(FrontmatterError, match=r"opens with a frontmatter block of its own: a second frontmatter on lines "
+                       r"7–9 is not read.*\(status\)"):
+        vault.revise("Black Flag Protocol", text="---\nstatus: superseded\n---\nReplaced.", now=NOW)
+    assert snapshot_files(vault.root) == before
+
+
+def test_revise_append_to_a_note_that_already_holds_a_second_frontmatter_still_appends(vault: Vault, write_note) -> None:
+    # The block was there before (the person's to fix, `check` says so): appending adds none.
+    write_note("gov.md", "---\ntitle: Gov\n---\n\n# Gov\n\n---\ntype: decision\nstatus: canonical\n---\n\nGates.\n")
+    vault.index()
+    vault.revise("gov", append="Gate 5 blocked.", now=NOW)
+    assert (vault.root / "gov.md").read_text(encoding="utf-8").endswith("Gates.\n\nGate 5 blocked.\n")

@@ -63,6 +63,14 @@ def _verify_body(before: bytes, after: bytes, expected_body: str) -> None:
     # The head's bytes are copied, so the frontmatter can only read differently if the
     # body's new text moved where it ends (or made a block appear where there was none).
     old, new = parse_note("", before), parse_note("", after)
+    added = [problem for problem in new.problems if problem.field == "body" and problem not in old.problems]
+    if added:
+        # A text that opens with a --- block of its own, under the note's: basic-memory's
+        # duplicate frontmatter, whose properties Obsidian shows as text and nobody reads.
+        raise FrontmatterError(
+            f"the new text opens with a frontmatter block of its own: {added[0].message}; give the title, layer "
+            "and tags with revise's own options and leave the block out of the text (the file was not touched)"
+        )
     if new.has_frontmatter != old.has_frontmatter or new.body != expected_body:
         raise FrontmatterError(
             "vaultmem could not change this note's text without changing how its frontmatter reads "

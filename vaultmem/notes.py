@@ -92,7 +92,8 @@ from .option_names import Surface
 #     suggested for `見字如晤：中秋書.md`, `(Chin Tuck)` is `（Chin Tuck）`.
 # 29: such a day is read with a time right after its day character (`2026年11月20日10点组会.md`);
 #     a periodic note's `date` outside its period is a problem (dating._outside_period_problem).
-READER_VERSION = "29"
+# 30: a second frontmatter block at the top of the body is a problem (second_frontmatter).
+READER_VERSION = "30"
 BOM = "\ufeff"
 # A Windows editor ("Unicode" in Notepad, PowerShell's Out-File) saves UTF-16 behind one of these.
 UTF16_BOMS = ((codecs.BOM_UTF16_LE, "utf-16-le", "UTF-16 LE"), (codecs.BOM_UTF16_BE, "utf-16-be", "UTF-16 BE"))
@@ -478,9 +479,11 @@ def split_frontmatter(relative: str, text: str) -> tuple[dict[str, Any], str, Fr
         # before; but a list, or keys without a space after their colon, was meant as properties.
         return {}, text, None, not_a_mapping_problems(relative, block.yaml_text, loaded)
     meta = {str(key): value for key, value in loaded.items()}
+    body = text[block.body_start:]
     problems = [*repeated_key_problems(relative, block.yaml_text, pairs, loaded),
-                *comment_value_problems(relative, block.yaml_text, meta)]
-    return meta, text[block.body_start:], block, problems
+                *comment_value_problems(relative, block.yaml_text, meta),
+                *second_frontmatter(relative, body, text.count("\n", 0, block.body_start) + 1)]
+    return meta, body, block, problems
 
 
 # A top-level key whose value YAML reads as a comment: ` #` after the colon starts one, so
@@ -648,30 +651,71 @@ def misplaced_frontmatter(relative: str, text: str) -> list[Problem]:
     under nothing but blank lines, of two keys or more (:func:`_looks_meant`). A rule with a
     line of prose under it (``Note: call back``) is none. Costs a few line look-ups for a note without frontmatter; YAML is loaded only for
     a block shaped so."""
-    opening, number = _misplaced_opening(text)
-    if opening is None:
+    found = _meant_block(text, always_under_text=False)
+    if found is None:
         return []
-    line_end = text.find("\n", opening, opening + MISPLACED_SCAN_CHARS)
-    if line_end < 0 or not _is_key_line(text[opening:line_end]):
-        return []  # one line, or more than can be looked at: no block with a closing --- under it
-    closing = _CLOSING.search(text, opening, opening + MISPLACED_SCAN_CHARS)
-    if closing is None:
-        return []
-    try:
-        loaded = load_yaml_mapping(text[opening:closing.start()])
-    except YAML_LOAD_ERRORS:
-        return []  # not YAML: a rule over prose, as far as anyone can tell
-    above = text[:text.rfind("\n", 0, opening - 1) + 1]
-    if not isinstance(loaded, dict) or not _looks_meant(loaded, under_text=bool(above.strip(BOM + " \t\r\n"))):
-        return []
-    last = number + text.count("\n", opening, closing.start()) + 1
-    keys = ", ".join(str(key) for key in list(loaded)[:5]) + (", …" if len(loaded) > 5 else "")
+    number, last, keys, above = found
     fix = (f"remove the blank line(s) above the --- on line {number}" if not above.strip() else
            f"move the line(s) above the --- on line {number} below the --- on line {last} (or remove them)")
     return [Problem(relative, "frontmatter", f"the frontmatter on lines {number}–{last} is not read: Obsidian reads "
                     f"a frontmatter only when its --- is the file's first line, so its properties ({keys}) are ignored (no layer, "
                     "tags or expiry) and show as the note's text",
                     f"{fix}, so that --- is the file's first line")]
+
+
+def second_frontmatter(relative: str, body: str, body_line: int) -> list[Problem]:
+    """A second frontmatter block at the top of the body, under the note's own (``body_line``
+    is the file's line the body starts on): what a tool writes when it puts its frontmatter in
+    front of a text that held one already — basic-memory's ``write_note`` given content with
+    its own ``---`` block, an agent passing such a text to ``remember``. Obsidian reads only
+    the block on line 1 and shows this one as text, so its properties (``type: decision``,
+    ``status: canonical``) are lost without a word. Found as :func:`misplaced_frontmatter`
+    finds a block, within :data:`MISPLACED_LINES_ABOVE` lines of the body's top (a heading
+    may stand above it), and only with a key a frontmatter is for: under a frontmatter, two
+    keys of the person's own between rules are the note's text."""
+    found = opening_frontmatter(body)
+    if found is None:
+        return []
+    first, last, keys = found[0] + body_line - 1, found[1] + body_line - 1, found[2]
+    return [Problem(relative, "body", f"a second frontmatter on lines {first}–{last} is not read: a note has one "
+                    f"frontmatter, the block on line 1, so these properties ({keys}) are ignored and show as the note's text",
+                    f"move the keys you want into the frontmatter on line 1 (a key both blocks set: keep one value) and "
+                    f"delete lines {first}–{last}")]
+
+
+def opening_frontmatter(text: str) -> tuple[int, int, str] | None:
+    """(its first line, its last line, its first keys) of a block at the top of ``text`` that
+    looks meant as a frontmatter (:func:`second_frontmatter`), lines counted in ``text``."""
+    found = _meant_block("\n" + text, always_under_text=True)
+    return None if found is None else (found[0] - 1, found[1] - 1, found[2])
+
+
+def _meant_block(text: str, always_under_text: bool) -> tuple[int, int, str, str] | None:
+    """(its ``---`` line, its closing line, its first keys, the text above it) of a block on
+    lines 2 to 1 + :data:`MISPLACED_LINES_ABOVE` of ``text`` that looks meant as a frontmatter
+    (:func:`misplaced_frontmatter`); ``None`` when there is none."""
+    opening, number = _misplaced_opening(text)
+    if opening is None:
+        return None
+    line_end = text.find("\n", opening, opening + MISPLACED_SCAN_CHARS)
+    if line_end < 0 or not _is_key_line(text[opening:line_end]):
+        return None  # one line, or more than can be looked at: no block with a closing --- under it
+    closing = _CLOSING.search(text, opening, opening + MISPLACED_SCAN_CHARS)
+    if closing is None:
+        return None
+    try:
+        loaded = load_yaml_mapping(text[opening:closing.start()])
+    except YAML_LOAD_ERRORS:
+        return None  # not YAML: a rule over prose, as far as anyone can tell
+    above = text[:text.rfind("\n", 0, opening - 1) + 1]
+    if sum(line.lstrip().startswith(("```", "~~~")) for line in above.split("\n")) % 2:
+        return None  # inside a code block opened above it: YAML shown as code, not a frontmatter
+    under_text = always_under_text or bool(above.strip(BOM + " \t\r\n"))
+    if not isinstance(loaded, dict) or not _looks_meant(loaded, under_text=under_text):
+        return None
+    last = number + text.count("\n", opening, closing.start()) + 1
+    keys = ", ".join(str(key) for key in list(loaded)[:5]) + (", …" if len(loaded) > 5 else "")
+    return number, last, keys, above
 
 
 def _misplaced_opening(text: str) -> tuple[int | None, int]:

@@ -41,7 +41,7 @@ from .noteio import (
     move_if_unchanged,
     render_frontmatter,
 )
-from .notes import YAML_LOAD_ERRORS, Note, load_yaml_mapping
+from .notes import YAML_LOAD_ERRORS, Note, load_yaml_mapping, opening_frontmatter
 from .paths import VaultPaths
 
 SLUG_WORDS = 8
@@ -109,6 +109,7 @@ def compose_note(
     """
     if not isinstance(text, str) or not text.strip():
         raise UsageError("nothing to remember: the text is empty; pass the memory's text")
+    refuse_frontmatter_in_text(text)
     code = normalize_layer(layer)
     refuse_contradictions(code, expires_at, ttl, permanent)
     instant = resolve_now(now)
@@ -231,6 +232,20 @@ def is_generated_title(note: Note) -> bool:
 class TitleSource:
     line: str  # the line a title is made from, its markup stripped
     heading: bool  # it is a Markdown heading: a title the writer chose, not a first line
+
+
+def refuse_frontmatter_in_text(text: str) -> None:
+    """``remember`` writes a note's frontmatter itself: a text that opens with one of its own
+    (basic-memory's habit, an agent copying a note) would be a second block under it, which
+    Obsidian shows as text and reads no property of — ``layer: L4`` in it left the memory L2,
+    gone in a week. Refused before anything is written, naming the block and the fix."""
+    found = opening_frontmatter(text)
+    if found is not None:
+        first, last, keys = found
+        raise UsageError(f"the text opens with a frontmatter block (its lines {first}–{last}: {keys}); vaultmem writes "
+                         "the note's frontmatter itself, so this block would be a second one, shown as text and not "
+                         "read: give the title, layer and tags as their own arguments (", Argument("title"), ", ",
+                         Argument("layer"), ", ", Argument("tags", flag="--tag"), ") and leave the block out of the text")
 
 
 def title_source(text: str) -> TitleSource:
