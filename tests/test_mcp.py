@@ -406,6 +406,24 @@ def test_forget_by_a_name_the_persons_file_and_the_agents_memory_share_is_refuse
     assert person.read_text(encoding="utf-8") == "---\ntags: [exercise]\n---\n靠墙站立，双臂上举。\n"
 
 
+def test_get_by_a_basic_memory_url_opens_the_note_whose_permalink_it_is_over_mcp(
+        vault_dir: Path, write_note: Callable[..., Path], log: Path) -> None:
+    """Was (a trial with a basic-memory vault): get(note="memory://decisions/lanesborough-protocol")
+    found nothing; the agent addresses notes by the `permalink` in their frontmatter."""
+    write_note("decisions/Lanesborough Protocol.md", "---\ntitle: Lanesborough Protocol\n"
+               "permalink: decisions/lanesborough-protocol\n---\nTwo agents review every write.\n")
+
+    async def scenario() -> None:
+        async with serve(vault_dir, log) as served:
+            got = await served.call("get", note="memory://decisions/lanesborough-protocol")
+            assert got["path"] == "decisions/Lanesborough Protocol.md"
+            assert got["resolved_from"] == {"reference": "memory://decisions/lanesborough-protocol", "via": "permalink"}
+            listed = {tool.name: tool for tool in (await served.session.list_tools()).tools}
+            assert "permalink" in listed["get"].input_schema["properties"]["note"]["description"]
+
+    run(scenario)
+
+
 # ------------------------------------------------------------------ check and consolidate
 
 

@@ -110,7 +110,7 @@ def test_two_notes_sharing_a_file_name_are_named_with_the_notes_titled_so(vault:
         vault.get("Kyoto")
     assert raised.value.candidates == ["Inbox/Kyoto.md", "References/Kyoto.md"]
     assert raised.value.also_named == ["memories/temples.md"]
-    assert "memories/temples.md goes by it as an alias or title, which a file name outranks" in str(raised.value)
+    assert "memories/temples.md goes by it as an alias, permalink or title, which a file name outranks" in str(raised.value)
 
 
 def test_a_file_name_in_another_case_is_the_same_name_so_a_bare_name_is_ambiguous(vault: Vault) -> None:
@@ -650,3 +650,109 @@ def test_a_name_an_expired_note_also_has_leaves_the_live_one_and_a_superseded_fi
         assert refused.value.candidates == [second.path, first.path]  # by path
         assert vault.revise(second.id, append="In the Tejo room.").path == second.path
     assert "Tejo" not in (vault_dir / first.path).read_text(encoding="utf-8")
+
+
+# ------------------------------------------------------------------ a note answers to its permalink
+# adr/0019, 2026-12-01 (permalinks): basic-memory and Obsidian Publish give a note its address in
+# `permalink:`; it is a name of step 4 (with the aliases), compared case folded, as written or as
+# `memory://…`, whole or by its last part, with or without `.md`. A real path is a path first.
+
+PROTOCOL = "decisions/Lanesborough Protocol.md"
+PROTOCOL_NOTE = ("---\ntitle: Lanesborough Protocol\ntype: note\npermalink: decisions/lanesborough-protocol\n"
+                 "tags:\n- decision\n---\n\n# Lanesborough Protocol\n\nTwo agents review every cross-machine write.\n")
+
+
+@pytest.mark.parametrize("reference", ["decisions/lanesborough-protocol", "lanesborough-protocol",
+                                       "memory://decisions/lanesborough-protocol", "memory://lanesborough-protocol",
+                                       "Decisions/Lanesborough-Protocol", "decisions/lanesborough-protocol.md"])
+def test_get_by_a_permalink_whole_by_its_last_part_or_as_a_memory_url_opens_the_note_and_says_so(
+        vault_dir: Path, write_note, reference: str) -> None:
+    """Was (a trial with a basic-memory vault): `get lanesborough-protocol` and `get
+    decisions/lanesborough-protocol` found nothing (only a did-you-mean)."""
+    hashing_vault(vault_dir, write_note, {PROTOCOL: PROTOCOL_NOTE, "decisions/other.md": "Other decision.\n"})
+    with Vault(vault_dir) as vault:
+        view = vault.get(reference)
+        assert view.path == PROTOCOL
+        assert view.as_dict()["resolved_from"] == {"reference": reference, "via": "permalink"}
+    shown = run_cli(vault_dir, "get", reference)
+    assert shown.exit_code == 0, shown.output
+    assert shown.stdout.splitlines()[0] == f"({reference!r} resolved through its permalink → {PROTOCOL})"
+
+
+def test_revise_and_forget_by_a_permalink_act_on_its_note(vault_dir: Path, write_note) -> None:
+    hashing_vault(vault_dir, write_note, {PROTOCOL: PROTOCOL_NOTE})
+    revised = run_cli(vault_dir, "revise", "memory://decisions/lanesborough-protocol", "--append", "Since June.", "--json")
+    assert revised.exit_code == 0, revised.output
+    assert json.loads(revised.stdout)["resolved_from"] == {"reference": "memory://decisions/lanesborough-protocol",
+                                                           "via": "permalink"}
+    assert (vault_dir / PROTOCOL).read_text(encoding="utf-8").endswith("cross-machine write.\n\nSince June.\n")
+    with Vault(vault_dir) as vault:
+        forgotten = vault.forget("Lanesborough-Protocol")
+        assert (forgotten.path, forgotten.as_dict()["resolved_from"]["via"]) == (PROTOCOL, "permalink")
+    assert not (vault_dir / PROTOCOL).exists() and (vault_dir / "_archive" / PROTOCOL).is_file()
+
+
+def test_no_note_matches_says_a_permalink_names_a_note(vault_dir: Path, write_note) -> None:
+    hashing_vault(vault_dir, write_note, {PROTOCOL: PROTOCOL_NOTE})
+    with Vault(vault_dir) as vault, pytest.raises(NoteNotFound) as missing:
+        vault.get("decisions/black-flag-protocol")
+    assert "a unique alias, its permalink (as basic-memory and Obsidian Publish write it)" in str(missing.value)
+
+
+@pytest.mark.parametrize(("other", "how"), [("memories/standup-notes.md", "its title"), ("Standup.md", "its file name")])
+def test_a_write_by_a_name_that_is_one_notes_permalink_and_another_notes_title_or_file_name_is_refused_naming_both(
+        vault_dir: Path, write_note, other: str, how: str) -> None:
+    team = "team/weekly.md"
+    hashing_vault(vault_dir, write_note, {team: "---\npermalink: team/standup\n---\nStandup at 9:45.\n",
+                                          other: "---\ntitle: Standup\n---\nStandup notes.\n"})
+    before = snapshot_files(vault_dir)
+    with Vault(vault_dir) as vault:
+        for write in (lambda: vault.forget("standup"), lambda: vault.revise("Standup", append="Moved."),
+                      lambda: vault.mark_used(["standup"])):
+            with pytest.raises(AmbiguousNote) as refused:
+                write()
+            assert refused.value.answers == {team: "its permalink", other: how}
+        # A read takes the first step (a file name before a permalink, a permalink before a title) and names the other.
+        read, named = (other, (team, "permalink")) if how == "its file name" else (team, (other, "title"))
+        view = vault.get("standup")
+        assert view.path == read
+        assert [(found.path, found.by) for found in view.resolved_from.others] == [(named[0], (named[1],))]  # type: ignore[union-attr]
+    refused_cli = run_cli(vault_dir, "forget", "standup")
+    assert refused_cli.exit_code == 1 and f"{team} (its permalink)" in refused_cli.stderr
+    assert snapshot_files(vault_dir) == before
+
+
+def test_a_permalink_that_is_another_notes_path_leaves_the_path_to_that_note_and_a_read_names_the_other(
+        vault_dir: Path, write_note) -> None:
+    """Step 1 compares paths exactly: `decisions/x` names the file decisions/x.md, not the note whose
+    permalink it is — but that note answers to it too, so a write by it is refused; with `.md` the
+    path names one note alone."""
+    hashing_vault(vault_dir, write_note, {"decisions/x.md": "The file at the path.\n",
+                                          "notes/Imported.md": "---\npermalink: decisions/x\n---\nThe imported note.\n"})
+    with Vault(vault_dir) as vault:
+        view = vault.get("decisions/x")
+        assert view.path == "decisions/x.md"
+        assert view.as_dict()["resolved_from"] == {
+            "reference": "decisions/x", "via": "path",
+            "others": [{"path": "notes/Imported.md", "id": "notes/Imported", "by": ["permalink"]}],
+            "notice": "another note answers to 'decisions/x' by its permalink: notes/Imported.md; a write by that name "
+                      "is refused: name the note by its path with .md or id"}
+        with pytest.raises(AmbiguousNote) as refused:
+            vault.forget("decisions/x")
+        assert refused.value.answers == {"decisions/x.md": "its path", "notes/Imported.md": "its permalink"}
+        assert vault.get("decisions/x.md").resolved_from is None
+        assert vault.get("memory://decisions/x").path == "notes/Imported.md"  # not a path: only a permalink
+        assert vault.forget("decisions/x.md").path == "decisions/x.md"
+        assert vault.get("decisions/x").path == "notes/Imported.md"  # the path is gone: the permalink answers
+
+
+def test_a_permalink_moves_no_search_result(vault_dir: Path, write_note) -> None:
+    """Guard (passes on the old code too, by design): a permalink is a name for NOTE resolution
+    only: search gives the note no name match for it (the eval's rankings stay where they were)."""
+    hashing_vault(vault_dir, write_note, {PROTOCOL: PROTOCOL_NOTE,
+                                          "notes/review.md": "Lanesborough protocol review: two agents, one writer.\n"})
+    with Vault(vault_dir) as vault:
+        reasons = vault.explain(PROTOCOL, "lanesborough-protocol").reasons
+        hits = vault.search("lanesborough-protocol", k=5)
+    assert not any(reason.startswith("name match") for reason in reasons)  # its name keys: file name, title, aliases
+    assert {hit.path for hit in hits} == {PROTOCOL, "notes/review.md"}

@@ -299,7 +299,8 @@ class NoteNotFound(VaultmemError, LookupError):
         # No "run index if it is new": every read finds a note written by hand a moment ago.
         super().__init__(
             f"no note matches {note!r}{hint}. Name a note by its id, its vault-relative path (with or "
-            "without .md), its file name, a unique alias or a unique title (in any case); files in the archive "
+            "without .md), its file name, a unique alias, its permalink (as basic-memory and Obsidian Publish "
+            "write it) or a unique title (in any case); files in the archive "
             "folder or a hidden folder, and files that are not .md, are not notes"
         )
 
@@ -375,14 +376,14 @@ class AmbiguousNote(VaultmemError, LookupError):
                  sync_copies: Mapping[str, str] | None = None, answers: Mapping[str, str] | None = None) -> None:
         self.note = note
         self.candidates = list(candidates)
-        self.also_named = list(also_named)  # notes going by it as an alias or title, which a file name outranks
+        self.also_named = list(also_named)  # notes going by it as an alias, permalink or title, which a file name outranks
         # candidate → what its name says it is ("looks like a copy Syncthing made of Note.md"):
         # without it, a person saw four notes of one title and no reason why.
         self.sync_copies = dict(sync_copies or {})
         # candidate → how it answers ("its title; id 01J…"): a write refused because notes answer
         # to the name by different names (resolution.sole) says which name each has, and its id.
         self.answers = dict(answers or {})
-        also = (f" ({', '.join(also_named)} {'goes' if len(also_named) == 1 else 'go'} by it as an alias or title, "
+        also = (f" ({', '.join(also_named)} {'goes' if len(also_named) == 1 else 'go'} by it as an alias, permalink or title, "
                 "which a file name outranks)") if also_named else ""
         copies: tuple[Part, ...] = (f" ({'; '.join(f'{path} {what}' for path, what in self.sync_copies.items())}: "
                                     "keep what you want in one, delete the other; ", CONSOLIDATE, " can merge them)"

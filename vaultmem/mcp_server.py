@@ -281,9 +281,12 @@ NoteRef = Annotated[str, Field(
     min_length=1,
     description="The note's id, its vault-relative path (with or without .md), or its file name (in any "
                 "case) when that is unique in the vault (as in [[wikilinks]]); an id that was merged into or superseded by another "
-                "note, a unique alias or a unique title (in any case) also work (the result's resolved_from says so). "
-                "When one note has the name as its file name and another as its title or an alias, get and explain "
-                "take the first (file name, then alias, then title) and say the rest (get: resolved_from.others and "
+                "note, a unique alias or permalink (frontmatter `permalink`, as basic-memory and Obsidian "
+                "Publish write it: decisions/x, its last part x, or memory://decisions/x) or a unique title (in any "
+                "case) also work (the result's resolved_from says so). "
+                "When one note has the name as its file name and another as its title, an alias or its permalink, get "
+                "and explain take the first (file name, then alias or permalink, then title) and say the rest "
+                "(get: resolved_from.others and "
                 "notice; explain: its first reason); forget, revise, remember's supersedes and mark_used refuse "
                 "(AmbiguousNote, naming each note and how it answers): pass the path or id.",
 )]
@@ -515,7 +518,8 @@ class VaultTools:
         "layer, tags, aliases (the other names the note goes by), expires_at, "
         "whether it has expired (expired=true plus a notice), superseded_by (the note that replaced it), "
         "problems, how often it was used, its version (pass it to revise as if_version), and resolved_from "
-        "when note named it by a merged or superseded id, an alias or a title, or when other notes answer to the "
+        "when note named it by a merged or superseded id, an alias, its permalink or a title, or when other notes "
+        "answer to the "
         "same name (resolved_from.others and its notice: a write by that name is refused). "
         "Use it after recall when the snippet is not enough, or to read a note the user names."
     ))

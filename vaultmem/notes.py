@@ -25,7 +25,7 @@ from typing import Any
 import yaml
 
 from .errors import CHECK, InvalidTimestamp, NoteReadError, Operation, Spelled, UnknownLayer, short_repr
-from .fields import BOOKKEEPING_KEYS, aliases_of
+from .fields import BOOKKEEPING_KEYS, aliases_of, name_fold
 from .lifecycle import (
     EXPIRING_LAYERS,
     PERMANENT_LAYER,
@@ -93,7 +93,9 @@ from .option_names import Surface
 # 29: such a day is read with a time right after its day character (`2026年11月20日10点组会.md`);
 #     a periodic note's `date` outside its period is a problem (dating._outside_period_problem).
 # 30: a second frontmatter block at the top of the body is a problem (second_frontmatter).
-READER_VERSION = "30"
+# 31: a note's `permalink` (basic-memory, Obsidian Publish) is stored as a name it answers to
+#     (lookup_names, permalink_names): nothing is embedded again, no search field changes.
+READER_VERSION = "31"
 BOM = "\ufeff"
 # A Windows editor ("Unicode" in Notepad, PowerShell's Out-File) saves UTF-16 behind one of these.
 UTF16_BOMS = ((codecs.BOM_UTF16_LE, "utf-16-le", "UTF-16 LE"), (codecs.BOM_UTF16_BE, "utf-16-be", "UTF-16 BE"))
@@ -967,6 +969,10 @@ def inline_tags(body: str) -> list[str]:
 # written by `remember --supersedes`). See adr/0019.
 ALIASES = "aliases"
 SUCCESSOR_FIELDS: tuple[str, ...] = ("merged_from", "supersedes")
+# The frontmatter key basic-memory and Obsidian Publish give a note's address in (its URL slug,
+# `memory://decisions/lanesborough-protocol`), and the kind its names are stored under.
+PERMALINK = "permalink"
+MEMORY_URL = "memory://"  # basic-memory's scheme for a permalink: `memory://decisions/x`
 
 
 def text_values(meta: Mapping[str, Any], key: str) -> list[str]:
@@ -984,10 +990,34 @@ def text_values(meta: Mapping[str, Any], key: str) -> list[str]:
 
 
 def lookup_names(note: Note) -> list[tuple[str, str]]:
-    """(kind, name) for each of the note's aliases and each id in its SUCCESSOR_FIELDS (what the
-    index stores to resolve them)."""
+    """(kind, name) for each of the note's aliases, each id in its SUCCESSOR_FIELDS and each name
+    its permalink gives it (:func:`permalink_names`): what the index stores to resolve them."""
     aliases = [(ALIASES, alias) for alias in aliases_of(note.meta)]
-    return [*aliases, *((key, name) for key in SUCCESSOR_FIELDS for name in text_values(note.meta, key))]
+    permalinks = [(PERMALINK, name) for permalink in text_values(note.meta, PERMALINK) for name in permalink_names(permalink)]
+    return [*aliases, *((key, name) for key in SUCCESSOR_FIELDS for name in text_values(note.meta, key)), *permalinks]
+
+
+def permalink_form(text: str) -> str:
+    """A permalink, or a NOTE compared with permalinks, as the two are compared: without
+    basic-memory's ``memory://``, the slashes around it and a trailing ``.md`` (an agent that
+    holds ``decisions/x`` as a path adds it), case folded in NFC (``fields.name_fold``), as
+    aliases are compared. ``""``: no permalink. Stored so, a lookup is one indexed equality."""
+    text = text.strip()
+    if text[:len(MEMORY_URL)].lower() == MEMORY_URL:
+        text = text[len(MEMORY_URL):]
+    text = text.strip("/")
+    if text[-3:].lower() == ".md":
+        text = text[:-3]
+    return name_fold(text.strip("/").strip())
+
+
+def permalink_names(permalink: str) -> list[str]:
+    """The names a note answers to by its permalink: the whole (``decisions/lanesborough-protocol``)
+    and, when it has folders, its last part (``lanesborough-protocol``: how basic-memory's
+    agents write it in links and calls, as a bare file name names a note in a folder)."""
+    whole = permalink_form(permalink)
+    last = whole.rsplit("/", 1)[-1]
+    return [name for name in dict.fromkeys((whole, last)) if name]
 
 
 def title_of(meta: Mapping[str, Any], relative: str) -> str:

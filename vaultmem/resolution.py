@@ -8,12 +8,16 @@
    ``supersedes`` (``remember --supersedes`` retired it): the id an agent saved keeps
    working after the note it named was archived;
 4. one of a note's aliases (``fields.aliases_of``: ``aliases`` or ``alias``, a list or a
-   comma-separated string), in any case, unique in the vault;
+   comma-separated string), in any case, unique in the vault; or its ``permalink``
+   (basic-memory's and Obsidian Publish's address of the note, ``notes.permalink_names``): the
+   whole (``decisions/lanesborough-protocol``, also as ``memory://decisions/…``) or, with
+   folders, its last part (``lanesborough-protocol``), in any case, with or without ``.md``;
 5. a note's title, in any case, unique in the vault (agents often hold a title).
 
 The first step that matches decides: a later step is never asked to break a tie of an
 earlier one. But a reference that is not an id or path given exactly is also compared with the
-other notes' file names, aliases and titles (:func:`with_others`, one indexed lookup): a read
+other notes' file names, aliases, permalinks and titles (:func:`with_others`, two indexed lookups;
+a path without ``.md`` with their permalinks alone, adr/0019 "permalink"): a read
 takes the first step's note and names the others in its ``resolved_from``; a write refuses
 (:func:`sole`, :class:`AmbiguousNote`) — ``forget 靠墙天使`` archived the person's
 ``靠墙天使.md`` when the agent meant its memory titled so (adr/0019, 2026-12-01).
@@ -49,7 +53,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from .errors import AmbiguousNote, ArchivedNote, ExcludedNote, NoteNotFound, PathOutsideVault, RemovedNote, UsageError
 from .fields import name_fold, name_form, name_key
 from .lifecycle import is_expired_us, resolve_now, to_epoch_us
-from .notes import ALIASES, SUCCESSOR_FIELDS
+from .notes import ALIASES, PERMALINK, SUCCESSOR_FIELDS, permalink_form
 from .ordered import unique
 from .storage import NoteRow, NoteStore
 from .sync_copies import named_copy
@@ -67,14 +71,15 @@ Found = TypeVar("Found")
 
 
 FILE_NAME = "file name"  # a Resolution's via when a bare file name found the note and other notes answer too
-WAYS = {FILE_NAME: "its file name", ALIASES: "an alias", "title": "its title", "merged_from": "an id in its merged_from",
-        "supersedes": "an id in its supersedes", "old name": "its old name"}
+PATH = "path"  # ... when its path without .md found it and another note has that as its permalink
+WAYS = {FILE_NAME: "its file name", PATH: "its path", ALIASES: "an alias", PERMALINK: "its permalink", "title": "its title",
+        "merged_from": "an id in its merged_from", "supersedes": "an id in its supersedes", "old name": "its old name"}
 
 
 @dataclass(frozen=True)
 class Answering:
     """A note besides the one found that answers to the same reference, and by which of its
-    names (``file name``, ``aliases``, ``title``)."""
+    names (``file name``, ``aliases``, ``permalink``, ``title``)."""
 
     path: str
     id: str
@@ -94,7 +99,9 @@ class Resolution:
     reference too, by a name a later step would have compared (adr/0019, 2026-12-01)."""
 
     reference: str  # what the caller gave
-    via: str  # "file name", "merged_from", "supersedes", "aliases" or "title"; "old name" (a renamed note's, from git: gone.py)
+    # "file name", "path", "merged_from", "supersedes", "aliases", "permalink" or "title"; "old name"
+    # (a renamed note's, from git: gone.py)
+    via: str
     others: tuple[Answering, ...] = ()
 
     def as_dict(self) -> dict[str, Any]:
@@ -113,11 +120,11 @@ class Resolution:
         else:
             said = (f"other notes answer to {self.reference!r} too: "
                     + ", ".join(f"{other.path} ({other.how()})" for other in self.others))
-        return f"{said}; a write by that name is refused: name the note by its path or id"
+        path = "path with .md" if self.via == PATH else "path"  # without it, the path is the name refused
+        return f"{said}; a write by that name is refused: name the note by its {path} or id"
 
     def __str__(self) -> str:
-        field = "its title" if self.via == "title" else f"its {self.via}"
-        return f"{self.reference!r} resolved through {field}"
+        return f"{self.reference!r} resolved through its {self.via}"
 
 
 @dataclass(frozen=True)
@@ -307,13 +314,16 @@ def with_others(notes: NoteStore, reference: str, located: Located, now_us: int)
     in its ``resolved_from`` (via "file name" when its file name found it). The first step still
     decides (a read opens that note, as Obsidian's [[links]] do); a write refuses (:func:`sole`).
     Among them, as within a step, those alive now win: a note found alive is not shared with
-    the expired note it superseded. An id or a path given exactly is never shared."""
-    if named_exactly(located.row, reference):
+    the expired note it superseded. An id or a path given exactly is never shared — but a path
+    without ``.md`` is shared with another note's permalink (``decisions/x``: the address an
+    agent of basic-memory holds for the other note), which only the path with ``.md`` never is."""
+    exact = named_exactly(located.row, reference)
+    if exact and not _path_without_md(located.row, reference):
         return located
-    others = also_answering(notes, reference, located.row, now_us)
+    others = also_answering(notes, reference, located.row, now_us, permalinks_only=exact)
     if not others:
         return located
-    found = located.resolved_from or Resolution(reference, FILE_NAME)
+    found = located.resolved_from or Resolution(reference, PATH if exact else FILE_NAME)
     return replace(located, resolved_from=replace(found, others=others))
 
 
@@ -329,19 +339,44 @@ def named_exactly(row: NoteRow, reference: str) -> bool:
     return name_form(row.id) == spelled
 
 
-def also_answering(notes: NoteStore, reference: str, found: NoteRow, now_us: int) -> tuple[Answering, ...]:
-    """The notes besides ``found`` that answer to ``reference`` by a file name, alias or title
-    (any case, NFC); only the alive ones when ``found`` is alive. One indexed lookup of the
-    reference's name key (``fields.name_key``: every such name has that key, and more names
-    do, so the rows found are compared again), and one of their aliases when there are any."""
+def _path_without_md(row: NoteRow, reference: str) -> bool:
+    return name_form(row.path) == name_form(reference) + ".md"
+
+
+def also_answering(notes: NoteStore, reference: str, found: NoteRow, now_us: int, *,
+                   permalinks_only: bool = False) -> tuple[Answering, ...]:
+    """The notes besides ``found`` that answer to ``reference`` by a file name, alias, permalink or
+    title (any case, NFC); only the alive ones when ``found`` is alive; ``permalinks_only``: by
+    a permalink alone (``reference`` is ``found``'s path without ``.md``). One indexed lookup of
+    the reference's name key (``fields.name_key``: every such name but a permalink has that key,
+    and more names do, so the rows found are compared again), one of their aliases when there
+    are any, and one of the permalinks (stored as compared: ``notes.permalink_form``)."""
     wanted = name_fold(reference)
     key = name_key(reference)
-    named = ([(row, _answers_by(row, aliases, wanted)) for row, aliases in notes.keyed_besides(key, found.label)]
-             if key else _answering_without_key(notes, reference, found))
-    answering = [(row, by) for row, by in named if by]
+    if permalinks_only:
+        named = []
+    elif key:
+        named = [(row, _answers_by(row, aliases, wanted)) for row, aliases in notes.keyed_besides(key, found.label)]
+    else:
+        named = _answering_without_key(notes, reference, found)
+    answering = _with_permalinks(named, [row for row in _by_permalink(notes, reference) if row.label != found.label])
+    answering = [(row, by) for row, by in answering if by]
     if not is_expired_us(found.expires_us, now_us):
         answering = [(row, by) for row, by in answering if not is_expired_us(row.expires_us, now_us)]
     return tuple(Answering(row.path, row.id, by) for row, by in answering)
+
+
+def _with_permalinks(named: Sequence[tuple[NoteRow, tuple[str, ...]]],
+                     permalinked: Sequence[NoteRow]) -> list[tuple[NoteRow, tuple[str, ...]]]:
+    """``named`` (notes with the ways they answer), each note whose permalink answers too
+    given that way besides its others (after an alias: step 4 holds both), by path."""
+    ways = {row.label: (row, by) for row, by in named}
+    for row in permalinked:
+        _, by = ways.get(row.label, (row, ()))
+        if PERMALINK not in by:
+            by = tuple(way for way in WAYS if way in (*by, PERMALINK))  # in the order of the steps
+        ways[row.label] = (row, by)
+    return sorted(ways.values(), key=lambda item: item[0].path)
 
 
 def _answers_by(row: NoteRow, aliases: Sequence[str], wanted: str) -> tuple[str, ...]:
@@ -358,7 +393,7 @@ def _answering_without_key(notes: NoteStore, reference: str, found: NoteRow) -> 
     """A name of punctuation alone (``???``) has no name key: each step's own lookup is asked
     (scans, as steps 4–5 are), so even such a name is never shared unseen."""
     by_way = {FILE_NAME: direct_matches(notes, reference) if "/" not in reference else [],
-              ALIASES: [row for row, _ in _listing(notes, reference, ALIAS_FIELDS)],
+              ALIASES: [row for row, _ in _listing(notes, reference, ALIAS_FIELDS)],  # permalinks: also_answering
               "title": as_written_else_nfc(lambda normalized: notes.by_title(reference, normalized=normalized))}
     rows = {row.label: row for found_rows in by_way.values() for row in found_rows if row.label != found.label}
     return [(row, tuple(way for way, found_rows in by_way.items() if any(item.label == label for item in found_rows)))
@@ -494,7 +529,7 @@ def pick_direct(reference: str, matches: Sequence[NoteRow], notes: NoteStore) ->
     exact_path = [row for row in matches if name_form(row.path) in (spelled, spelled + ".md")]
     if len(exact_path) == 1:
         return exact_path[0]
-    named = [row for row, _ in _listing(notes, reference, ALIAS_FIELDS)]
+    named = [row for row, _ in _owners_names(notes, reference)]
     named += as_written_else_nfc(lambda normalized: notes.by_title(reference, normalized=normalized))
     listed = {row.path for row in matches}
     raise AmbiguousNote(reference, [row.path for row in matches], unique(row.path for row in named if row.path not in listed),
@@ -503,8 +538,10 @@ def pick_direct(reference: str, matches: Sequence[NoteRow], notes: NoteStore) ->
 
 def locate_by_names(notes: NoteStore, reference: str, now_us: int) -> Located | None:
     """Steps 3–5, once the reference named no note by id, path or file name."""
-    for fields in (SUCCESSOR_FIELDS, ALIAS_FIELDS):
-        listed = _listing(notes, reference, fields)
+    steps: tuple[Callable[[], list[tuple[NoteRow, str]]], ...] = (
+        lambda: _listing(notes, reference, SUCCESSOR_FIELDS), lambda: _owners_names(notes, reference))
+    for step in steps:
+        listed = step()
         if listed:
             row = _one(notes, reference, [row for row, _ in listed], now_us)
             via = next(field for listing, field in listed if listing.label == row.label)
@@ -513,6 +550,20 @@ def locate_by_names(notes: NoteStore, reference: str, now_us: int) -> Located | 
     if titled:
         return Located(_one(notes, reference, titled, now_us), Resolution(reference, "title"))
     return None
+
+
+def _owners_names(notes: NoteStore, reference: str) -> list[tuple[NoteRow, str]]:
+    """Step 4: the notes that go by ``reference`` as an alias or by their permalink, each with
+    the kind (``aliases``, ``permalink``). One step, as both are names the note's owner gave it:
+    one note's alias and another's permalink are ambiguous together."""
+    return [*_listing(notes, reference, ALIAS_FIELDS), *((row, PERMALINK) for row in _by_permalink(notes, reference))]
+
+
+def _by_permalink(notes: NoteStore, reference: str) -> list[NoteRow]:
+    """The notes that answer to ``reference`` by their permalink (``notes.permalink_names``: the
+    whole, or its last part), compared as stored (``notes.permalink_form``): one indexed lookup."""
+    wanted = permalink_form(reference)
+    return [row for row, _ in notes.by_name_entry(wanted, (PERMALINK,))] if wanted else []
 
 
 def _listing(notes: NoteStore, reference: str, fields: Sequence[str]) -> list[tuple[NoteRow, str]]:
