@@ -112,3 +112,27 @@ def test_a_drawing_is_one_passage_of_its_words_not_hundreds_of_its_json(tmp_path
         assert "Sketch.md" not in keyword_side(vault, "N4KAkARALgngDgUwgLgAQQQDwMYEMA2AlgCYBOuA7hADTgQBuCpAzoQPYB2KqATLZMzYBXUtiRoIACyhQ4zZAHoFAc0JRJQgEYA6bGwC2CgF7N6hbEOUxrZ")
         assert keyword_side(vault, "spare key blue pot") == ["Reminder.md"]  # a comment's own words are found
         assert "Drawings/Harbor.excalidraw.md" in keyword_side(vault, "harbor ingest queue")
+
+
+# A weekly note as Periodic Notes' template writes it (a trial on a real journal): the Tasks
+# query sits in a callout, every line behind "> ".
+WEEKLY = ("---\ncreated-date: 2026-03-08\ntags: \"#type/note/weekly\"\n---\n\n## Task\n\n> [!NOTE] \n> ```tasks\n"
+          "> not done\n> limit 50\n> sort by due\n> ```\n\n\n### Logs\n\n- **Monday**\n"
+          "\t- Model fine-tuning and other LLM research\n- **Tuesday**\n")
+LISTED = "# Errands\n\n- ```tasks\n  not done\n  sort by due\n  ```\n- bought the winter tyres\n"
+
+
+def test_a_query_block_in_a_callout_or_a_list_item_is_left_out_of_snippets(tmp_path: Path) -> None:
+    # list and search showed "Task · > not done · > limit 50 · > sort by due" as every weekly
+    # note's opening: the snippet's quick look for a fence took only a fence at a line's start.
+    root = write_vault(tmp_path / "vault", {"Journal/Weekly/2026-10.md": WEEKLY, "Errands.md": LISTED})
+    with Vault(root, embedder=HashingEmbedder()) as vault:
+        vault.index()
+        listed = {note.path: note.snippet for note in vault.list_notes(k=5, now=NOW)}
+        [weekly] = [hit for hit in vault.search("fine-tuning", k=5, now=NOW) if hit.path == "Journal/Weekly/2026-10.md"]
+        [errands] = [hit for hit in vault.search("winter tyres", k=5, now=NOW) if hit.path == "Errands.md"]
+    for snippet in (listed["Journal/Weekly/2026-10.md"], listed["Errands.md"], weekly.snippet, errands.snippet):
+        assert "not done" not in snippet, snippet
+        assert "sort by due" not in snippet, snippet
+    assert "Model fine-tuning" in listed["Journal/Weekly/2026-10.md"]
+    assert "winter tyres" in listed["Errands.md"]

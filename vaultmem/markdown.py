@@ -29,6 +29,9 @@ from collections.abc import Callable, Sequence
 _PREFIX = r"[ \t]*(?:>[ \t]*)*"
 _FENCE_OPEN = re.compile(_PREFIX + r"(?:(?:[-*+]|\d{1,9}[.)])[ \t]+)?(`{3,}|~{3,})(.*)")
 _FENCE_CLOSE = re.compile(_PREFIX + r"(`{3,}|~{3,})[ \t]*")
+# A line that may open or close a fenced code block, as the two above begin: a quick look before
+# the lines are read. A fence behind "> " (a callout's Tasks query) or a list marker is one too.
+FENCE_LINE = re.compile("^" + _PREFIX + r"(?:(?:[-*+]|\d{1,9}[.)])[ \t]+)?(?:```|~~~)", re.MULTILINE)
 _BACKTICKS = re.compile(r"`+")
 # An ATX heading line (CommonMark): up to three spaces, 1–6 #, a space, its text, an optional closing run.
 HEADING_LINE = re.compile(r"^[ \t]{0,3}(#{1,6})[ \t]+(.*?)(?:[ \t]+#+)?[ \t]*$")

@@ -46,6 +46,7 @@ from typing import TYPE_CHECKING
 from .cjk import bigrams, content_pairs, has_run, pieces, sharp_s_either, spaced
 from .fields import BOOKKEEPING_KEYS, STOPWORDS
 from .markdown import (
+    FENCE_LINE,
     HEADING_LINE,
     HIDDEN_OPEN,
     blanked,
@@ -68,7 +69,6 @@ if TYPE_CHECKING:
 
 SNIPPET_CHARS = 300
 SNIPPET_SOURCE_CHARS = 20_000  # of a passage or a frontmatter (one "word" may be megabytes): what is read for the snippet
-_FENCE = re.compile(r"^[ \t]{0,3}(?:```|~~~)", re.MULTILINE)  # a line that may open or close a fenced code block
 _FENCE_MARK = re.compile(r"`{3,}|~{3,}")
 SHOWN_TRIES = 50  # query-word matches section_of reads past (in comments, link addresses) before it gives up
 SECTION_SCAN_CHARS = 200_000  # a body longer is not split into sections at query time to place a snippet (section_of)
@@ -309,7 +309,7 @@ def _marked(text: str, body_start: int, start: int, end: int, spans_within: bool
     a hit on a 5 MB pasted log took 35 ms to 100 ms here, parsing every line above it."""
     context_start = start if end - body_start > HIDDEN_SCAN_CHARS else body_start
     context_end = min(len(text), end + SECTION_SCAN_CHARS)
-    fenced = context_end - context_start <= 2 * SECTION_SCAN_CHARS and _FENCE.search(text, context_start, context_end)
+    fenced = context_end - context_start <= 2 * SECTION_SCAN_CHARS and FENCE_LINE.search(text, context_start, context_end)
     opener = HIDDEN_OPEN.search(text, context_start, context_end)
     if not fenced and opener is None:
         return [], []
