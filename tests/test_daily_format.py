@@ -469,3 +469,22 @@ def test_a_running_watcher_dates_the_notes_again_when_the_daily_format_changes(j
         assert day(vault, "Journal/03-04-2026.md") == "2026-04-03"
         daily_notes(journal, "MM-DD-YYYY", "Journal")  # no command run: the watcher hears the settings file
         wait_until(lambda: day(vault, "Journal/03-04-2026.md") == "2026-03-04", what="the note to be dated by the new format")
+
+
+def test_explain_gives_the_date_property_for_a_day_and_month_name_outside_the_daily_format(vault_dir: Path) -> None:
+    # A trial's journal: 17 daily notes of 2021-23 kept in Journal/Archive/ as 16-02-2021.md,
+    # while the format (YYYY-MM-DD in Journal/Daily/) names today's. Each was explained only as
+    # having "no YYYY-MM-DD in its file name"; its owner saw a day in every name.
+    daily_notes(vault_dir, "YYYY-MM-DD", "Journal/Daily")
+    write_file(vault_dir, "Journal/Daily/2025-01-08.md", "Camera bug discussions.\n")
+    write_file(vault_dir, "Journal/Archive/16-02-2021.md", "Today I started reading Atomic Habits.\n")
+    write_file(vault_dir, "Journal/Archive/12-05-2023.md", "Ant colony optimization, read Atomic Habits again.\n")
+    write_file(vault_dir, "Journal/Archive/07-07-2023.md", "Goa plan; Atomic Habits on the train.\n")
+    with Vault(vault_dir) as vault:
+        said = {name: " ".join(vault.explain(f"Journal/Archive/{name}.md", "Atomic Habits", since="2021", now=NOW).reasons)
+                for name in ("16-02-2021", "12-05-2023", "07-07-2023")}
+    assert "its name's 16-02-2021 can only be 2021-02-16" in said["16-02-2021"], said
+    assert "`date: 2021-02-16` dates it" in said["16-02-2021"], said
+    assert "its name's 07-07-2023 can only be 2023-07-07" in said["07-07-2023"], said  # either order: one day
+    assert "its name's 12-05-2023 is 2023-05-12 or 2023-12-05 (day or month first?)" in said["12-05-2023"], said
+    assert "`date:` property says which" in said["12-05-2023"], said

@@ -45,6 +45,7 @@ consolidation never merges two of a person's notes (no layer) whose own days dif
 from __future__ import annotations
 
 import calendar
+import contextlib
 import json
 import re
 from collections.abc import Mapping
@@ -85,6 +86,9 @@ _WORDED_DATE = re.compile(
 # character that says what it is, so no order is guessed (a trial on a Chinese vault). The day's
 # character ends it: a time may follow with no space (2026年11月20日10点组会).
 _CJK_DATE = re.compile(r"(?<!\d)(\d{4})\s*[年년]\s*(\d{1,2})\s*[月월]\s*(\d{1,2})\s*[日일号號]")
+# 16-02-2021, 05.12.2023: a day and a month in an order no shape tells, never a date by itself
+# (adr/0026); explain says which days such a name could be, so that a date property can say which.
+_UNORDERED_DAY = re.compile(r"(?<!\d)(\d{1,2})([-_.])(\d{1,2})\2(\d{4})(?!\d)")
 # [[2026-11-20]], [[Daily/2026-11-20|Friday]]: a link to a daily note (its folder and label aside)
 _LINKED_DATE = re.compile(r"\[\[\s*(?:[^\[\]|#]*/)?(\d{4}-\d{2}-\d{2})\s*(?:[|#][^\]]*)?\]\]")
 _LINK_CHARS = 300
@@ -359,6 +363,22 @@ def _name_date(path: str) -> datetime | None:
     stem = PurePosixPath(path).stem
     folders = [(match[1], match[2], match[3]) for match in _PATH_DATE.finditer(str(PurePosixPath(path).with_suffix("")))]
     return _first_day(_numbered_days(stem) + folders + _worded_days(stem) + _cjk_days(stem))
+
+
+def unordered_name_days(path: str) -> tuple[str, list[date]]:
+    """A file name's day written with its day and month in either order (``16-02-2021``), as
+    written, and the days it can be, in order: one when only one order is a calendar day (16 is
+    no month) or both orders give the same day (``07-07-2023``), two when either could be
+    (``12-05-2023``); ``("", [])`` when the name has no such day."""
+    match = _UNORDERED_DAY.search(PurePosixPath(path).stem)
+    if match is None:
+        return "", []
+    first, second, year = int(match[1]), int(match[3]), int(match[4])
+    days: set[date] = set()
+    for month, day in ((second, first), (first, second)):
+        with contextlib.suppress(ValueError):  # 31-02-2021, 13-13-2021: that order is no day
+            days.add(date(year, month, day))
+    return match[0], sorted(days)
 
 
 def _text_date(text: str) -> datetime | None:

@@ -22,7 +22,7 @@ from dataclasses import asdict, dataclass, replace
 from pathlib import PurePosixPath
 from typing import TYPE_CHECKING, Any
 
-from .dating import DAILY_SOURCE, PERIODIC_SOURCE, note_date, shown_date
+from .dating import DAILY_SOURCE, PERIODIC_SOURCE, note_date, shown_date, unordered_name_days
 from .errors import NoteNotFound, NoteReadError, said_by
 from .fields import aliases_of, name_key, name_topic, person_asked, query_topics, starts_person_name
 from .git_index import unmerged_warning
@@ -261,7 +261,8 @@ def _date_reason(row: NoteRow, meta: dict[str, Any], eligibility: Eligibility, p
         found = f" ({' and '.join(unread)} {'is' if len(unread) == 1 else 'are'} not a date)" if unread else ""
         return (f"filtered out by {bounds}: it has no date{found} — no {_named(dates.date)} property, YYYY-MM-DD in its file name "
                 f"or {_named(dates.created)} property that reads as one{_daily_format_reason(row.path, daily)}; add one of them "
-                "to search it by date" + "".join(f"; {problem}" for problem in daily.problems))
+                "to search it by date" + _unordered_name_reason(row.path, dates.date[0])
+                + "".join(f"; {problem}" for problem in daily.problems))
     dated = note_date(meta, row.path, daily, dates)
     source = (f" ({_source_words(dated.source, row.path, daily)})" if dated is not None and to_epoch_us(dated.moment) == row.dated_us
               else "")
@@ -313,6 +314,22 @@ def _source_words(source: str, path: str, daily: DailyFormat) -> str:
     if named is not None:
         return f"from its name in the {named[1].kind}ly-note format {named[1].describe()}"
     return f"from its {source}"
+
+
+def _unordered_name_reason(path: str, key: str) -> str:
+    """What day a name written day and month in either order (``16-02-2021``) is, when it is not
+    read (outside the daily-note format's folder): the property that dates it. A trial's journal
+    kept 17 such daily notes in an archive folder, all undated, each explained only as having
+    "no YYYY-MM-DD in its file name" — its owner saw a day in every name."""
+    written, days = unordered_name_days(path)
+    if not days:
+        return ""
+    if len(days) == 1:
+        return (f"; its name's {written} can only be {days[0].isoformat()}, but a day written so is read only as the "
+                f"vault's daily-note format (Obsidian's Settings → Daily notes) names its notes: `{key}: {days[0].isoformat()}` "
+                "dates it")
+    return (f"; its name's {written} is {days[0].isoformat()} or {days[1].isoformat()} (day or month first?): "
+            f"a `{key}:` property says which")
 
 
 def _daily_format_reason(path: str, daily: DailyFormat) -> str:
