@@ -946,3 +946,17 @@ def test_an_agent_is_told_a_memory_left_the_vault_and_finds_a_renamed_one_by_its
             assert shown["resolved_from"] == {"reference": "memories/db.md", "via": "old name"}
 
     run(scenario)
+
+
+def test_recall_tells_an_agent_how_to_answer_the_first_or_the_last_time(vault_dir: Path, log: Path) -> None:
+    # A trial on a real journal: "the first time I worked on gcov" was the 8th hit by relevance,
+    # "the last time I worked on Zephyr" the 3rd; nothing told the agent that hits are not in date order.
+    async def scenario() -> None:
+        async with serve(vault_dir, log) as served:
+            listed = {tool.name: tool for tool in (await served.session.list_tools()).tools}
+            described = listed["recall"].description or ""
+            assert "order of relevance, not of date" in described
+            assert "\"the first time\" or \"the last time\"" in described
+            assert "earliest or latest date" in described
+
+    run(scenario)
