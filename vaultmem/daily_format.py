@@ -43,7 +43,7 @@ from pathlib import Path
 from typing import Any
 
 from .errors import short_repr
-from .exclusions import read_settings, vault_folder
+from .exclusions import DAILY_NOTES_SETTINGS, PERIODIC_NOTES_SETTINGS, read_settings, vault_folder
 from .fields import name_form
 from .month_names import (
     MONTH_NAMES,
@@ -56,8 +56,6 @@ from .month_names import (
 from .notes import Problem
 from .periods import MONTH, QUARTER, WEEK, YEAR, Span, span_of
 
-DAILY_NOTES_SETTINGS = ".obsidian/daily-notes.json"
-PERIODIC_NOTES_SETTINGS = ".obsidian/plugins/periodic-notes/data.json"
 COMMUNITY_PLUGINS = ".obsidian/community-plugins.json"  # the ids of the community plugins turned on
 PERIODIC_NOTES_ID = "periodic-notes"
 DAILY_SETTINGS = (DAILY_NOTES_SETTINGS, PERIODIC_NOTES_SETTINGS, COMMUNITY_PLUGINS)

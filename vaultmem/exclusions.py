@@ -11,6 +11,9 @@ Three sources, all read from the vault itself (adr/0020-excluded-files-and-title
 3. The templates folder of the core Templates plugin (``.obsidian/templates.json``
    ``folder``) and of Templater (``.obsidian/plugins/templater-obsidian/data.json``
    ``templates_folder``): a template is not a memory, and its ``{{date}}`` is not YAML.
+   So is the template file the Daily notes plugin (``.obsidian/daily-notes.json``
+   ``template``) or Periodic Notes (each period's ``template`` or ``templatePath``) makes
+   new notes from, wherever it is kept.
 
 An excluded file is never indexed, checked, searched, consolidated, expired or touched by
 link rewriting. Mistakes in Obsidian's settings (a JSON file that does not parse, a regular
@@ -37,6 +40,8 @@ if TYPE_CHECKING:
 APP_SETTINGS = ".obsidian/app.json"
 TEMPLATES_SETTINGS = ".obsidian/templates.json"
 TEMPLATER_SETTINGS = ".obsidian/plugins/templater-obsidian/data.json"
+DAILY_NOTES_SETTINGS = ".obsidian/daily-notes.json"
+PERIODIC_NOTES_SETTINGS = ".obsidian/plugins/periodic-notes/data.json"
 OBSIDIAN_SETTINGS = (APP_SETTINGS, TEMPLATES_SETTINGS, TEMPLATER_SETTINGS)
 MAX_SETTINGS_BYTES = 1_000_000  # Obsidian's settings files are a few hundred bytes
 _NAMED_GROUP = re.compile(r"\(\?P<[^>]+>")
@@ -47,6 +52,10 @@ CONFIG_SOURCE = ".vaultmem.toml's exclude"
 OBSIDIAN_SOURCE = "Obsidian's Excluded files"
 TEMPLATES_SOURCE = "the Templates plugin's folder"
 TEMPLATER_SOURCE = "Templater's templates folder"
+DAILY_TEMPLATE_SOURCE = "the Daily notes plugin's template"
+PERIODIC_TEMPLATE_SOURCE = "Periodic Notes' template"
+_PERIODS = ("daily", "weekly", "monthly", "quarterly", "yearly")  # Periodic Notes 0.x
+_CALENDAR_PERIODS = ("day", "week", "month", "quarter", "year")  # its 1.x calendar sets
 
 
 @dataclass(frozen=True)
@@ -73,6 +82,7 @@ class Exclusions:
         regexes: Sequence[tuple[str, re.Pattern[str]]] = (),
         template_folders: Sequence[Rule] = (),
         problems: Sequence[Problem] = (),
+        template_files: Sequence[Rule] = (),
     ) -> None:
         self.globs = tuple(globs)
         self._spec = _gitignore(self.globs) if self.globs else None
@@ -87,10 +97,11 @@ class Exclusions:
         self.prefixes = tuple(prefixes)
         self.regexes = tuple(regexes)
         self.template_folders = tuple(template_folders)
+        self.template_files = {rule.pattern: rule for rule in template_files}
         self.problems = tuple(problems)
         # Rules that can exclude a file in a folder that is not excluded whole: only then
         # does the scan pay a check per file (a vault without such rules pays nothing).
-        self.per_file = bool(self.globs or self.prefixes or self.regexes)
+        self.per_file = bool(self.globs or self.prefixes or self.regexes or self.template_files)
 
     def __bool__(self) -> bool:
         return bool(self.per_file or self.template_folders)
@@ -102,6 +113,7 @@ class Exclusions:
             *(Rule(OBSIDIAN_SOURCE, prefix) for prefix in self.prefixes),
             *(Rule(OBSIDIAN_SOURCE, f"/{source}/") for source, _ in self.regexes),
             *self.template_folders,
+            *self.template_files.values(),
         ]
 
     @property
@@ -161,7 +173,7 @@ class Exclusions:
         for source, regex in self.regexes:
             if regex.search(relative):
                 return Rule(OBSIDIAN_SOURCE, f"/{source}/")
-        return None
+        return self.template_files.get(relative)
 
     def _settings_folder_rule(self, folder: str) -> Rule | None:
         """The rule of Obsidian's settings (a templates folder, an Excluded files prefix) that
@@ -198,7 +210,7 @@ def load_exclusions(root: Path, globs: Sequence[str]) -> Exclusions:
             _template_folder(root, TEMPLATER_SETTINGS, "templates_folder", TEMPLATER_SOURCE, problems),
         ) if rule is not None
     ]
-    return Exclusions(globs, prefixes, regexes, folders, problems)
+    return Exclusions(globs, prefixes, regexes, folders, problems, _template_files(root))
 
 
 def compile_globs(globs: Sequence[str]) -> None:
@@ -298,6 +310,31 @@ def _template_folder(root: Path, name: str, key: str, source: str, problems: lis
         # every note, so nothing is excluded by it.
         return None
     return Rule(source, folder)
+
+
+def _template_files(root: Path) -> list[Rule]:
+    """The template files new daily and periodic notes are made from, as their plugins name
+    them (``Templates/Daily``: a vault-relative path, ``.md`` implied). A settings file that
+    does not parse is reported where its format is read (daily_format.py), not twice here."""
+    unreported: list[Problem] = []  # daily_format.read_daily_format reports these files' problems
+    named: list[tuple[str, object]] = []
+    daily = read_settings(root, DAILY_NOTES_SETTINGS, unreported)
+    if isinstance(daily, dict):
+        named.append((DAILY_TEMPLATE_SOURCE, daily.get("template")))
+    periodic = read_settings(root, PERIODIC_NOTES_SETTINGS, unreported)
+    if isinstance(periodic, dict):
+        sets = periodic.get("calendarSets")
+        periods = [periodic.get(key) for key in _PERIODS] + [
+            calendar.get(key) for calendar in (sets if isinstance(sets, list) else []) if isinstance(calendar, dict)
+            for key in _CALENDAR_PERIODS]
+        named += [(PERIODIC_TEMPLATE_SOURCE, period.get(key)) for period in periods if isinstance(period, dict)
+                  for key in ("template", "templatePath")]
+    rules = []
+    for source, value in named:
+        path = vault_folder(value) if isinstance(value, str) else None
+        if path:
+            rules.append(Rule(source, path if path.lower().endswith(".md") else path + ".md"))
+    return rules
 
 
 def vault_folder(value: str) -> str | None:
