@@ -199,6 +199,24 @@ def query_block_ranges(text: str, code: Sequence[tuple[int, int]] | None = None,
     return found
 
 
+def plugin_footer_start(text: str) -> int | None:
+    """Where ``text`` ends with a plugin's data block, or None: a ``%%`` comment that opens a
+    line, holds a fenced block and has nothing but blank lines after it — Kanban's ``%%
+    kanban:settings`` and Excalidraw's ``%%`` ``## Drawing``, which each plugin keeps as its
+    file's last lines. Kanban reads its settings from the end of the file and finds none when
+    any text follows them (its ``extractSettingsFooter``): a card added below them cost the board
+    its settings."""
+    code = code_ranges(text)
+    hidden = [(start, end) for start, end in hidden_ranges(text, code) if text.startswith("%%", start)]
+    if not hidden:
+        return None
+    start, end = hidden[-1]
+    if text[end:].strip() or (start > 0 and text[start - 1] != "\n"):
+        return None
+    holds_block = any(start <= first and last <= end for first, last in fenced_blocks(text))
+    return start if holds_block else None
+
+
 def data_holders(text: str, hidden: Sequence[tuple[int, int]], first_opener: int = 0) -> Sequence[tuple[int, int]]:
     """What of ``hidden`` (:func:`hidden_ranges` of ``text``) may hold a plugin's data block: all
     of it where a ``%%`` or ``<!--`` is in the text, none where only scripts and styles are.
