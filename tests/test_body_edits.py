@@ -72,3 +72,50 @@ def test_a_body_that_would_read_as_frontmatter_is_refused() -> None:
 def test_a_body_edit_of_a_file_that_is_not_utf8_is_refused() -> None:
     with pytest.raises(FrontmatterError, match="UTF-8"):
         append_paragraph(b"---\nlayer: L3\n---\ncaf\xe9\n", "more")
+
+
+KANBAN_BOARD = (
+    "---\n\nkanban-plugin: basic\n\n---\n\n"
+    "## To Do\n\n- [ ] 筛选数据模块 @{2026-03-02}\n\n\n"
+    "## Bin\n\n- [ ] 文件重命名模块\n\n\n\n\n"
+    "%% kanban:settings\n```\n{\"kanban-plugin\":\"basic\",\"new-note-folder\":\"Projects\"}\n```\n%%"
+)
+
+
+def kanban_settings_footer(text: str) -> str:
+    """What the Kanban plugin reads as the board's settings (its ``extractSettingsFooter``, in
+    Python): scanning back from the end past backticks, ``%`` and line breaks only, up to the
+    closing fence, then the JSON after the opening one — ``""`` when any other character comes
+    first."""
+    ticks, position = 0, len(text) - 1
+    while ticks < 3:
+        if position < 0 or text[position] not in "`%\r\n":
+            return ""
+        ticks += text[position] == "`"
+        position -= 1
+    settings_end = position + 1
+    opening = text.rindex("\n```", 0, settings_end) + 4
+    return text[opening:settings_end].strip()
+
+
+@pytest.mark.parametrize("newline", ["\n", "\r\n"])
+def test_an_append_to_a_kanban_board_goes_above_its_settings_which_stay_the_last_lines(newline: str) -> None:
+    raw = KANBAN_BOARD.replace("\n", newline).encode("utf-8")
+    edited = append_paragraph(raw, "- [ ] 拼接模板测试 @{2026-03-05}").decode("utf-8")
+    assert kanban_settings_footer(edited) == '{"kanban-plugin":"basic","new-note-folder":"Projects"}'
+    card = edited.index("- [ ] 拼接模板测试 @{2026-03-05}")
+    assert edited.index("- [ ] 文件重命名模块") < card < edited.index("%% kanban:settings")
+    # every byte of the board is kept, the card and one blank line are all that is new
+    before_footer = KANBAN_BOARD.index("%% kanban:settings")
+    expected = KANBAN_BOARD[:before_footer] + "- [ ] 拼接模板测试 @{2026-03-05}\n\n" + KANBAN_BOARD[before_footer:]
+    assert edited == expected.replace("\n", newline)
+
+
+def test_an_append_below_a_comment_that_holds_no_block_still_goes_at_the_end() -> None:
+    raw = b"Text.\n\n%% a note to myself %%\n"
+    assert append_paragraph(raw, "More.") == b"Text.\n\n%% a note to myself %%\n\nMore.\n"
+
+
+def test_an_append_to_a_body_with_a_settings_block_followed_by_text_goes_at_the_end() -> None:
+    raw = b"%% kanban:settings\n```\n{}\n```\n%%\n\nMy own words.\n"
+    assert append_paragraph(raw, "More.") == b"%% kanban:settings\n```\n{}\n```\n%%\n\nMy own words.\n\nMore.\n"

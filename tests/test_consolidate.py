@@ -996,3 +996,42 @@ def test_notes_without_a_word_of_their_own_are_not_kept_apart_for_sharing_none(v
     assert report.plan.no_common_words == 0
     assert [sorted(note.path for note in cluster.members) for cluster in report.clusters] == [
         ["memories/motto again.md", "memories/motto.md"]]
+
+
+READING_TEMPLATE = ("---\ntype:\nuid: <% tp.user.uuidv4() %>\ntags:\nsource:\n---\n# <% tp.file.title %>\n\n"
+                    "## The gist\n> Write the one sentence your future self needs, so it reads in a second.\n- \n---\n"
+                    "## Context\n* What problem were you facing, or what made you think of this?\n- \n---\n"
+                    "## Thought and analysis\n> Tips: how it makes you think matters more than what it says; use your own words.\n"
+                    "> Ask why it holds, where it stops holding, and what you would do differently tomorrow because of it.\n- \n\n"
+                    "---\n## Next steps\n> What will you try this week, and how will you know it worked?\n---\n\n"
+                    "## Connections\n> Link the notes this one argues with, extends or depends on.\n---\n- \n")
+FROM_THE_TEMPLATE = {
+    "Reading/Easy tasks first.md": "Easy items win.",
+    "Reading/Systems beat goals.md": "Systems beat goals.",
+    "Reading/Sorting a sheet.md": "Sort by two columns.",
+}
+
+
+def templated_note(title: str, own: str) -> str:
+    """A note Templater made from READING_TEMPLATE, with one line of its owner's under Context
+    (the prompt quoted with ``>``, as an older version of the template wrote it)."""
+    body = READING_TEMPLATE.split("---\n", 2)[2].replace("<% tp.file.title %>", title)
+    body = body.replace("* What problem", "> What problem").replace("## Context\n> What problem were you facing, or what made you think of this?\n- \n",
+                                                                 f"## Context\n> What problem were you facing, or what made you think of this?\n- {own}\n")
+    return f"---\ntype:\nuid: {abs(hash(title)) % 10**8}\ntags:\nsource:\n---\n{body}"
+
+
+def test_notes_alike_only_by_their_template_s_lines_are_not_merged(vault_dir: Path, wordllama: object) -> None:
+    # A trial: seven notes of one Templater template on seven topics clustered at 0.89-0.96 by
+    # the template's headings and prompts, and --any-note would have merged six into the seventh.
+    write_file(vault_dir, ".obsidian/plugins/templater-obsidian/data.json", '{"templates_folder": "Meta/Templates"}')
+    write_file(vault_dir, "Meta/Templates/Reading note.md", READING_TEMPLATE)
+    for path, own in FROM_THE_TEMPLATE.items():
+        write_file(vault_dir, path, templated_note(path.rsplit("/", 1)[1].removesuffix(".md"), own))
+    write_file(vault_dir, "Reading/Systems beat goals (copy).md",
+               templated_note("Systems beat goals", "Systems beat goals!"))
+    with open_vault(vault_dir, wordllama) as vault:
+        report = vault.consolidate(now=NOW, any_note=True)
+    assert member_sets(report) == {frozenset({"Reading/Systems beat goals.md", "Reading/Systems beat goals (copy).md"})}
+    assert report.plan.template_alike >= 3  # the three topics' pairs, alike by the template alone
+    assert report.as_dict()["template_alike"] == report.plan.template_alike

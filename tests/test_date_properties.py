@@ -213,3 +213,16 @@ def test_a_running_watcher_dates_the_notes_again_when_the_setting_changes(diario
         assert day(vault, "Diario/Rodilla.md") is None
         configure(diario, SPANISH)  # no command run: the watcher hears the settings file
         wait_until(lambda: day(vault, "Diario/Rodilla.md") == "2026-11-28", what="the note to be dated by its fecha")
+
+
+def test_check_says_a_date_property_holding_a_template_command_is_one_that_never_ran(diario: Path) -> None:
+    # A trial: `Date-creation: <% tp.file.creation_date() %>` in a GTD note made from a Templater
+    # template without Templater; check said only "write it as 2026-11-30".
+    write_file(diario, ".vaultmem.toml", 'embedder = "hashing"\n[dates]\ndate = ["date", "fecha"]\n'
+               'created = ["created", "creado", "Date-creation"]\n')
+    write_file(diario, "Notas/GTD.md", "---\nDate-creation: <% tp.file.creation_date() %>\n---\nGTD, \n")
+    write_file(diario, "Notas/Otro.md", "---\nfecha: \"{{date}}\"\n---\nKnee.\n")
+    problems = {(problem["path"], problem["field"]): problem for problem in run_json(diario, "check")["problems"]}
+    for said in (problems[("Notas/GTD.md", "Date-creation")], problems[("Notas/Otro.md", "fecha")]):
+        assert "a template's command that never ran" in said["message"], said
+        assert said["fix"].startswith("write the day it was made"), said

@@ -200,6 +200,20 @@ def test_a_note_named_by_an_excluded_path_is_refused_with_the_rule(vault_with_pr
     assert "Private/oat-copy.md is excluded by .vaultmem.toml's exclude 'Private/'" in result.stderr
 
 
+def test_a_template_named_by_its_file_name_alone_is_refused_with_its_folder(vault_dir: Path) -> None:
+    # A trial: `get "TPL-Evergreen Note"` said "no note matches" of a template in Templater's
+    # folder: named by its path it said why, by the name Obsidian's template picker shows, not.
+    write_file(vault_dir, ".vaultmem.toml", CONFIG)
+    write_file(vault_dir, ".obsidian/plugins/templater-obsidian/data.json", '{"templates_folder": "00. System FILE/Template"}')
+    write_file(vault_dir, "00. System FILE/Template/Notes/TPL-Evergreen Note.md", "# <% tp.file.title %>\n")
+    write_file(vault_dir, "Evergreen/Systems beat goals.md", "Systems beat goals.\n")
+    result = run_cli(vault_dir, "get", "tpl-evergreen note")
+    assert result.exit_code == 1
+    assert ("00. System FILE/Template/Notes/TPL-Evergreen Note.md is excluded by Templater's templates folder "
+            "'00. System FILE/Template'") in result.stderr, result.stderr
+    assert "no note matches 'Nothing here'" in run_cli(vault_dir, "get", "Nothing here").stderr
+
+
 def test_remember_into_an_excluded_folder_is_refused(vault_with_private: Path) -> None:
     result = run_cli(vault_with_private, "remember", "A note that would never be found.", "--folder", "Private")
     assert result.exit_code == 2

@@ -244,3 +244,19 @@ def test_an_empty_range_names_the_nearest_period_before_it_by_where_it_ends(tmp_
     with Vault(root) as vault:
         empty = vault.list_notes(now=NOW, since="2026-01-05", until="2026-01-09")
     assert empty.warnings[0] == "no note is dated 2026-01-05 … 2026-01-09; 2 dated notes fall outside it, the nearest on 2025 (before it)"
+
+
+def test_a_week_or_quarter_that_opens_a_name_before_a_title_dates_the_note(tmp_path: Path) -> None:
+    # A trial: "30. Tasks/2026-W09 本周任务.md" (the week's tasks) was undated, while
+    # "2026-11-28 Standup.md" is its day's: `list --since 2026-W09` left the week's own note out.
+    root = write_vault(tmp_path / "vault", {
+        ".vaultmem.toml": CONFIG,
+        "Tasks/2026-W09 本周任务.md": "# 2026-W09\n\n- [ ] Harbor ferry booking 📅 2026-02-27\n",
+        "Reviews/2026-Q1 OKR review.md": "# Q1\n\nHarbor goals met.\n",
+        "Plans/2026-03 Budget.md": "Harbor budget.\n",  # a month before a title: not read (a plan made in March?)
+        "Drafts/2026-W09notes.md": "Harbor draft.\n",  # no space: not a week before a title
+    })
+    dates = listed(root, since="2026-W09", until="2026-W09")
+    assert dates == {"Tasks/2026-W09 本周任务.md": "2026-W09", "Reviews/2026-Q1 OKR review.md": "2026-Q1"}
+    assert listed(root)["Plans/2026-03 Budget.md"] is None
+    assert listed(root)["Drafts/2026-W09notes.md"] is None

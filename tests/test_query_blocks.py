@@ -90,8 +90,9 @@ PACKED = "# Sketch\nA sketch of the garden.\n\n```compressed-json\nN4KAkARALgngD
 
 def test_a_plugins_data_in_a_comment_or_compressed_json_is_not_searched_and_a_comments_words_are() -> None:
     for text in (DRAWING, KANBAN, PACKED):
-        blocks = [text[start:end] for start, end in query_block_ranges(text)]
-        assert len(blocks) == 1 and blocks[0].startswith("```") and blocks[0].endswith("```"), blocks
+        blocks = [text[start:end] for start, end in query_block_ranges(text) if text.startswith("```", start)]
+        assert len(blocks) == 1, blocks
+        assert blocks[0].endswith("```"), blocks
         kept = without_query_blocks(text)
         assert kept.count("\n") == text.count("\n")
     assert query_block_ranges(REMINDER) == [] and without_query_blocks(REMINDER) == REMINDER
@@ -136,3 +137,35 @@ def test_a_query_block_in_a_callout_or_a_list_item_is_left_out_of_snippets(tmp_p
         assert "sort by due" not in snippet, snippet
     assert "Model fine-tuning" in listed["Journal/Weekly/2026-10.md"]
     assert "winter tyres" in listed["Errands.md"]
+
+
+COMPRESSED_BANNER = ("==⚠  Switch to EXCALIDRAW VIEW in the MORE OPTIONS menu of this document. ⚠== You can decompress "
+                     "Drawing data with the command palette: 'Decompress current Excalidraw file'. For more info check in "
+                     "plugin settings under 'Saving'")
+GTD = ("---\n\nexcalidraw-plugin: parsed\ntags: [excalidraw]\n\n---\n" + COMPRESSED_BANNER + "\n\n\n# Excalidraw Data\n\n"
+       "## Text Elements\nGTD ^ZfBIsUPy\n\nTrusted System ^R2vbwKZh\n\n%%\n## Drawing\n```compressed-json\n"
+       "N4KAkARALgngDgUwgLgAQQQDwMYEMA2AlgCYBOuA7hADTgQBuCpAzoQPYB2KqATLZMzYBXUtiRoIACyhQ4zZAHoFAc0JRJQgEYA6bGwC2CgF7N6hbEcK4OCtp\n```\n%%")
+PLUGIN_HOWTO = ("# Excalidraw tips\nEvery drawing file opens with this line:\n\n```\n"
+                "==⚠  Switch to EXCALIDRAW VIEW in the MORE OPTIONS menu of this document. ⚠==\n```\n")
+
+
+def test_excalidraw_s_banner_is_not_searched_nor_shown_and_a_note_quoting_it_in_code_keeps_it(tmp_path: Path) -> None:
+    # A trial: "decompress current file command palette" found a drawing of four labels at 0.87
+    # by the line Excalidraw writes in every drawing, and `list` showed it as the drawing's text.
+    root = tmp_path / "vault"
+    for name, text in (("Drawings/GTD.excalidraw.md", GTD), ("Excalidraw tips.md", PLUGIN_HOWTO),
+                       ("Palette.md", "The command palette opens with Ctrl+P; decompress nothing by hand.\n")):
+        write_file(root, name, text)
+    with Vault(root, embedder=HashingEmbedder()) as vault:
+        vault.index()
+        assert "Drawings/GTD.excalidraw.md" not in keyword_side(vault, "decompress command palette saving")
+        assert "Drawings/GTD.excalidraw.md" not in keyword_side(vault, "switch view more options menu")
+        assert keyword_side(vault, "switch view more options menu") == ["Excalidraw tips.md"]  # quoted in code
+        assert "Drawings/GTD.excalidraw.md" in keyword_side(vault, "trusted system")
+        [listed] = [note for note in vault.list_notes(k=10, now=NOW) if note.path == "Drawings/GTD.excalidraw.md"]
+        assert "Switch" not in listed.snippet, listed.snippet
+        assert "Trusted System" in listed.snippet, listed.snippet
+        [hit] = [hit for hit in vault.search("GTD trusted system", k=3, now=NOW) if hit.path == "Drawings/GTD.excalidraw.md"]
+        assert "Switch" not in hit.snippet, hit.snippet
+        assert "decompress" not in hit.snippet, hit.snippet
+    assert (root / "Drawings/GTD.excalidraw.md").read_text(encoding="utf-8") == GTD  # the file is not touched

@@ -10,6 +10,7 @@ caller writes the bytes through noteio's guarded writes). See adr/0019-memories-
 from __future__ import annotations
 
 from .errors import FrontmatterError
+from .markdown import plugin_footer_start
 from .noteio import original_offset, split_bom
 from .notes import BOM, parse_note, split_frontmatter
 
@@ -24,19 +25,23 @@ def replace_body(raw: bytes, body: str) -> bytes:
 
 def append_paragraph(raw: bytes, paragraph: str) -> bytes:
     """``raw`` with ``paragraph`` added at the end of its body, after a blank line; every
-    byte already there stays."""
+    byte already there stays. A plugin's data block that ends the body (Kanban's settings,
+    Excalidraw's drawing: markdown.plugin_footer_start) stays its end: the paragraph goes
+    above it, a blank line between — below it, Kanban no longer found the board's settings."""
     head, body, newline = _split_body(raw)
-    if not body.strip():
+    footer_at = plugin_footer_start(body)
+    words, footer = (body, "") if footer_at is None else (body[:footer_at], body[footer_at:])
+    if not words.strip():
         separator = ""  # an empty body (or only blank lines): the paragraph is the body
-    elif body.endswith((newline * 2, "\n\n")):
+    elif words.endswith((newline * 2, "\n\n")):
         separator = ""
-    elif body.endswith("\n"):
+    elif words.endswith("\n"):
         separator = newline
     else:
         separator = newline * 2  # the file had no final newline
-    addition = separator + _as_lines(paragraph, newline)
-    edited = head + (body + addition).encode("utf-8")
-    _verify_body(raw, edited, (body + addition).replace("\r\n", "\n"))
+    addition = separator + _as_lines(paragraph, newline) + (newline if footer else "")
+    edited = head + (words + addition + footer).encode("utf-8")
+    _verify_body(raw, edited, (words + addition + footer).replace("\r\n", "\n"))
     return edited
 
 

@@ -277,11 +277,23 @@ def date_problems(meta: Mapping[str, Any], path: str, daily: DailyFormat | None 
     return problems + _period_name_problem(path, daily)
 
 
+# A template's command left as written: Templater's `<% tp.file.creation_date() %>`, the core
+# Templates plugin's `{{date}}`. The note was made from the template without the plugin running it.
+_TEMPLATE_COMMAND = re.compile(r"<%.*%>|\{\{[^{}]*\}\}", re.DOTALL)
+
+
 def _not_a_date(key: str, value: object, path: str, properties: DateProperties) -> Problem:
     named = (f", or leave {key} out of [dates] in .vaultmem.toml" if properties.named else "")
-    return Problem(path, key, f"{key} is {short_repr(value)}, which is not a date: --since/--until (since/until) do not read it",
-                   "write it as 2026-11-30, 2026-11-30T09:00 or [[2026-11-30]]; a property that is not the note's date "
-                   f"can take another name{named}")
+    command = isinstance(value, str) and _TEMPLATE_COMMAND.search(value) is not None
+    # Told only "write it as 2026-11-30", a person with many such notes (a trial: a GTD note
+    # with `Date-creation: <% tp.file.creation_date() %>`) does not learn why they hold it.
+    why = (" (a template's command that never ran: the note was made from the template without "
+           "Templater or the Templates plugin filling it in)" if command else "")
+    return Problem(path, key, f"{key} is {short_repr(value)}, which is not a date{why}: --since/--until (since/until) do not read it",
+                   ("write the day it was made, as 2026-11-30 or 2026-11-30T09:00 (Templater's \"Replace templates in the "
+                    "active file\" fills in the time you run it, not the day the note was made)" if command else
+                    "write it as 2026-11-30, 2026-11-30T09:00 or [[2026-11-30]]")
+                   + f"; a property that is not the note's date can take another name{named}")
 
 
 def _other_day_problem(value: object, found: NoteDate, path: str, daily: DailyFormat | None) -> list[Problem]:

@@ -172,11 +172,12 @@ _QUERY_FENCE = re.compile(r"(?:`{3,}|~{3,})[ \t]*(?:dataview|query|base|tasks|co
 
 def query_block_ranges(text: str, code: Sequence[tuple[int, int]] | None = None,
                        holders: Sequence[tuple[int, int]] | None = None) -> list[tuple[int, int]]:
-    """(start, end) of the fenced blocks of ``text`` that are not its words, fences included,
-    in order: those whose language is a query's or a plugin's data (:data:`QUERY_BLOCK_LANGUAGES`),
-    and those inside what reading view hides (:func:`hidden_ranges`) — a plugin keeps its data
+    """(start, end) of what of ``text`` is not its words, in order: the fenced blocks (fences
+    included) whose language is a query's or a plugin's data (:data:`QUERY_BLOCK_LANGUAGES`),
+    those inside what reading view hides (:func:`hidden_ranges`) — a plugin keeps its data
     there: Excalidraw's drawing as ``%%`` ``# Drawing`` and a json block ``%%`` (464 passages of
-    JSON for one drawing in a trial), Kanban's settings. A comment's own words stay text.
+    JSON for one drawing in a trial), Kanban's settings — and Excalidraw's banner line
+    (:data:`_EXCALIDRAW_BANNER`). A comment's own words stay text.
     ``code``: :func:`code_ranges` of ``text`` (its fenced blocks are enough), and ``holders``:
     :func:`data_holders`, when the caller has them."""
     code = code_ranges(text) if code is None else code
@@ -199,7 +200,47 @@ def query_block_ranges(text: str, code: Sequence[tuple[int, int]] | None = None,
         outer = bisect.bisect_right(hidden_starts, start) - 1
         if outer >= 0 and end <= holding[outer][1]:
             found.append((start, end))
-    return found
+    return _with_banners(text, code, found)
+
+
+# The line Excalidraw writes under every drawing's frontmatter (with a second sentence when the
+# drawing is compressed): "==⚠  Switch to EXCALIDRAW VIEW in the MORE OPTIONS menu of this
+# document. ⚠== You can decompress Drawing data with the command palette …". The plugin's words,
+# the same in each drawing: indexed, "command palette" or "plugin settings" found every drawing
+# of a vault (0.87 for a drawing of four labels, a trial), and `list` showed it as each one's opening.
+_EXCALIDRAW_BANNER = re.compile(r"^==⚠[ \t]+Switch to EXCALIDRAW VIEW\b[^\n]*", re.MULTILINE)
+
+
+def _with_banners(text: str, code: Sequence[tuple[int, int]], found: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """``found`` with each Excalidraw banner line of ``text`` outside ``code`` (a note quoting
+    one in a code block shows it), in order."""
+    if "EXCALIDRAW VIEW" not in text:
+        return found
+    starts = [start for start, _ in code]
+    banners = []
+    for line in _EXCALIDRAW_BANNER.finditer(text):
+        inside = bisect.bisect_right(starts, line.start()) - 1
+        if inside < 0 or code[inside][1] <= line.start():
+            banners.append(line.span())
+    return sorted([*found, *banners]) if banners else found
+
+
+def plugin_footer_start(text: str) -> int | None:
+    """Where ``text`` ends with a plugin's data block, or None: a ``%%`` comment that opens a
+    line, holds a fenced block and has nothing but blank lines after it — Kanban's ``%%
+    kanban:settings`` and Excalidraw's ``%%`` ``## Drawing``, which each plugin keeps as its
+    file's last lines. Kanban reads its settings from the end of the file and finds none when
+    any text follows them (its ``extractSettingsFooter``): a card added below them cost the board
+    its settings."""
+    code = code_ranges(text)
+    hidden = [(start, end) for start, end in hidden_ranges(text, code) if text.startswith("%%", start)]
+    if not hidden:
+        return None
+    start, end = hidden[-1]
+    if text[end:].strip() or (start > 0 and text[start - 1] != "\n"):
+        return None
+    holds_block = any(start <= first and last <= end for first, last in fenced_blocks(text))
+    return start if holds_block else None
 
 
 def data_holders(text: str, hidden: Sequence[tuple[int, int]], first_opener: int = 0) -> Sequence[tuple[int, int]]:
@@ -212,7 +253,7 @@ def data_holders(text: str, hidden: Sequence[tuple[int, int]], first_opener: int
 def without_query_blocks(text: str) -> str:
     """``text`` with each block that is not its words (:func:`query_block_ranges`) reduced to
     its line breaks: its lines stay where they were, empty."""
-    if not _holds_query_fence(text) and _MAY_HIDE.search(text) is None:
+    if not _holds_query_fence(text) and _MAY_HIDE.search(text) is None and "EXCALIDRAW VIEW" not in text:
         return text
     pieces: list[str] = []
     position = 0

@@ -95,7 +95,11 @@ from .option_names import Surface
 # 30: a second frontmatter block at the top of the body is a problem (second_frontmatter).
 # 31: a note's `permalink` (basic-memory, Obsidian Publish) is stored as a name it answers to
 #     (lookup_names, permalink_names): nothing is embedded again, no search field changes.
-READER_VERSION = "31"
+# 32: Excalidraw's banner line ("==⚠  Switch to EXCALIDRAW VIEW …") is left out of the passages
+#     and vectors like a query block (markdown.query_block_ranges): the plugin's words.
+# 33: a week or quarter that opens a name before a title ("2026-W09 Weekly review") dates the
+#     note as that period (periods.iso_span), as a day before a title always did.
+READER_VERSION = "33"
 BOM = "\ufeff"
 # A Windows editor ("Unicode" in Notepad, PowerShell's Out-File) saves UTF-16 behind one of these.
 UTF16_BOMS = ((codecs.BOM_UTF16_LE, "utf-16-le", "UTF-16 LE"), (codecs.BOM_UTF16_BE, "utf-16-be", "UTF-16 BE"))

@@ -29,6 +29,10 @@ MAX_SPAN_DAYS = 366
 _ISO_WEEK = re.compile(r"([0-9]{4})-[Ww]([0-9]{2})")
 _ISO_MONTH = re.compile(r"([0-9]{4})-([0-9]{2})")
 _ISO_QUARTER = re.compile(r"([0-9]{4})-[Qq]([0-9])")
+# ... and a week or a quarter that opens a name, a title after it: "2026-W09 Weekly review",
+# as "2026-11-28 Standup" is a day's. (A month is not read so: "2024-25 Season" is no month, and
+# "2026-03 Budget" may be a plan made in March as often as March's note.)
+_TITLED = re.compile(r"[ \t]+\S")
 
 
 @dataclass(frozen=True)
@@ -85,12 +89,16 @@ def span_of(kind: str, year: int, number: int) -> Span:
 
 
 def iso_span(stem: str) -> Span | str | None:
-    """The period a note's whole name (``stem``, without folders or ``.md``) is in an ISO shape:
+    """The period a note's whole name (``stem``, without folders or ``.md``) is in an ISO shape,
+    or a week or quarter that opens it before a title (``2026-W09 Weekly review``):
     a Span; or why a name shaped as a week or a quarter is none (``2026-W54``: a ``check``
     problem); None for any other name. A ``YYYY-MM`` whose month is no month (``2024-25``, a
     school year) is any other name, not a mistake."""
     for shape, kind in ((_ISO_WEEK, WEEK), (_ISO_QUARTER, QUARTER), (_ISO_MONTH, MONTH)):
         found = shape.fullmatch(stem)
+        if found is None and kind != MONTH:
+            found = shape.match(stem)
+            found = found if found is not None and _TITLED.match(stem, found.end()) else None
         if found is None:
             continue
         try:

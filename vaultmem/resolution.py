@@ -51,6 +51,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from .errors import AmbiguousNote, ArchivedNote, ExcludedNote, NoteNotFound, PathOutsideVault, RemovedNote, UsageError
+from .exclusions import Rule
 from .fields import name_fold, name_form, name_key
 from .lifecycle import is_expired_us, resolve_now, to_epoch_us
 from .notes import ALIASES, PERMALINK, SUCCESSOR_FIELDS, permalink_form
@@ -64,6 +65,7 @@ if TYPE_CHECKING:
     from .paths import VaultPaths
 
 ARCHIVE_SCAN_FILES = 20_000  # archived files a NOTE that matched nothing is looked for among
+TEMPLATE_SCAN_FILES = 2_000  # template files a bare name that matched nothing is looked for among
 ARCHIVE_HEAD_CHARS = 2_000  # of each, where its id line is
 ALIAS_FIELDS = (ALIASES,)  # the kind a note's aliases are stored under (fields.aliases_of reads them)
 
@@ -455,11 +457,34 @@ def _index_if_on_disk(index: DerivedIndex, reference: str) -> None:
 
 
 def _refuse_if_excluded(paths: VaultPaths, reference: str) -> None:
-    """An excluded file named by its path gets an error that says so (not "no such note")."""
+    """An excluded file named by its path — or a template named by its file name alone, as
+    Obsidian's template pickers show it — gets an error that says so (not "no such note")."""
     relative = reference if reference.endswith(".md") else reference + ".md"
     rule = paths.exclusion_rule(relative)
     if rule is not None and paths.absolute(relative).is_file():
         raise ExcludedNote(reference, relative, rule)
+    if "/" not in relative:
+        # A trial: `get "TPL-Evergreen Note"` said "no note matches" of a template in Templater's
+        # folder, and the person took it for a note vaultmem had lost.
+        template = _template_named(paths, relative)
+        if template is not None:
+            raise ExcludedNote(reference, *template)
+
+
+def _template_named(paths: VaultPaths, name: str) -> tuple[str, Rule] | None:
+    """The first file of the vault's templates folders whose name is ``name`` (in any case),
+    with the rule that excludes it; at most :data:`TEMPLATE_SCAN_FILES` files are looked at."""
+    wanted = name.casefold()
+    for rule in paths.exclusions.template_folders:
+        folder = paths.absolute(rule.pattern)
+        if not folder.is_dir():
+            continue
+        for count, found in enumerate(folder.rglob("*.md")):
+            if count >= TEMPLATE_SCAN_FILES:
+                break
+            if found.name.casefold() == wanted:
+                return found.relative_to(paths.root).as_posix(), rule
+    return None
 
 
 def _refuse_if_archived(paths: VaultPaths, reference: str) -> None:

@@ -482,11 +482,13 @@ class Vault:
         scope = make_scope(self.config.consolidate, threshold, window, all, include_expired, resolve_now(now), any_note)
         if not apply:
             self.derived.index()
-            return preview_plan(plan if plan is not None else plan_consolidation(self.store, self.paths, scope), self.paths)
+            return preview_plan(plan if plan is not None else plan_consolidation(self.store, self.paths, scope, self.derived.embedder().embed),
+                                self.paths)
         self.derived.require_writable()  # refused before anything is reconciled
         with self._writing("consolidate") as write:
             self.derived.index()
-            report = apply_plan(plan if plan is not None else plan_consolidation(self.store, self.paths, scope), self.paths)
+            report = apply_plan(plan if plan is not None else plan_consolidation(self.store, self.paths, scope, self.derived.embedder().embed),
+                                self.paths)
             carry_merged_uses(self.store, report)
             write.record(*report.changes)
             write.message = report.commit_message()

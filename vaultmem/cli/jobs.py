@@ -117,6 +117,9 @@ def render_clusters(report: ConsolidationReport) -> None:
     if report.plan.no_common_words:
         click.echo(f"kept apart: {report.plan.no_common_words} pair(s) at or above the threshold whose texts share no "
                    "word (alike only to the vectors, as two lists of links can be): never merged")
+    if report.plan.template_alike:
+        click.echo(f"kept apart: {report.plan.template_alike} pair(s) at or above the threshold alike only by the lines "
+                   "of one of your templates (measured without them, below the threshold): never merged")
     for number, cluster in enumerate(report.clusters, start=1):
         click.echo(f"\n{number}. layer {cluster.layer or '-'}: {len(cluster.members)} notes, "
                    f"similarity {cluster.similarity:.3f} (weakest pair {cluster.weakest_pair:.3f})")
