@@ -14,12 +14,14 @@ Reading the templates is the only effect here (:func:`read_template_lines`); the
 
 from __future__ import annotations
 
+import logging
 import re
 from collections.abc import Collection
 from pathlib import Path
 
 from .exclusions import TEMPLATER_SOURCE, TEMPLATES_SOURCE, Exclusions
 
+log = logging.getLogger(__name__)
 MAX_TEMPLATES = 500  # template files read: a templates folder is a few dozen
 MAX_TEMPLATE_BYTES = 256 * 1024  # a template larger than this is read no further
 # What opens a line and is markup, not words: quote, list and task markers, heading marks.
@@ -50,18 +52,20 @@ def holds_template_lines(body: str, keys: frozenset[str]) -> bool:
 
 def read_template_lines(root: Path, exclusions: Exclusions) -> frozenset[str]:
     """:func:`template_keys` of the Markdown files in the vault's templates folders (as
-    Obsidian's Templates and Templater settings name them); a file that cannot be read or
-    decoded adds nothing — it is no note, and no merge is decided on it alone."""
+    Obsidian's Templates and Templater settings name them). A file that cannot be read adds
+    nothing, and a warning names it: notes alike only by its lines are then measured whole, as
+    before templates were read (no merge is decided on a template alone)."""
     texts: list[str] = []
     folders = [rule.pattern for rule in exclusions.template_folders if rule.source in (TEMPLATES_SOURCE, TEMPLATER_SOURCE)]
     for folder in folders:
         base = root / folder
         if not base.is_dir():
             continue
-        for path in sorted(base.rglob("*.md"))[:MAX_TEMPLATES - len(texts)]:
+        for path in sorted(found for found in base.rglob("*.md") if found.is_file())[:MAX_TEMPLATES - len(texts)]:
             try:
                 with path.open("rb") as handle:
                     texts.append(handle.read(MAX_TEMPLATE_BYTES).decode("utf-8", errors="replace"))
-            except OSError:
-                continue  # unreadable: its lines are not known, so none count as a template's
+            except OSError as error:
+                log.warning("template %s could not be read (%s): notes made from it are compared with its lines "
+                            "counted as theirs", path.relative_to(root).as_posix(), error.strerror or error)
     return template_keys(texts)
