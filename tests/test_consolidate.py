@@ -1035,3 +1035,19 @@ def test_notes_alike_only_by_their_template_s_lines_are_not_merged(vault_dir: Pa
     assert member_sets(report) == {frozenset({"Reading/Systems beat goals.md", "Reading/Systems beat goals (copy).md"})}
     assert report.plan.template_alike >= 3  # the three topics' pairs, alike by the template alone
     assert report.as_dict()["template_alike"] == report.plan.template_alike
+
+
+def test_chinese_notes_alike_only_to_the_vectors_are_never_merged_and_one_fact_said_twice_is(vault_dir: Path,
+                                                                                               wordllama: object) -> None:
+    # Trial (s28-trial5, a Chinese LifeOS vault): the English vectors put unrelated Chinese essays
+    # at 0.89–0.96, and any two Chinese texts share a character, so "share a word" kept nothing
+    # apart: consolidate --any-note planned five Evergreen notes into the vault's map.
+    write_file(vault_dir, "Evergreen/模糊.md", "当目标模糊的时候，我们很难开始行动。把大任务拆成小步骤，可以减少拖延，也更容易坚持下去。\n")
+    write_file(vault_dir, "Evergreen/CORE.md", "收集、整理、提炼和表达是知识管理的四个步骤，它帮助我们把零散的信息变成可以复用的知识。\n")
+    write_file(vault_dir, "memories/咖啡.md", "---\nlayer: L3\nexpires_at: 2027-05-01\n---\n我喜欢喝燕麦奶咖啡，不要牛奶。\n")
+    write_file(vault_dir, "memories/咖啡-2.md", "---\nlayer: L3\nexpires_at: 2027-05-01\n---\n我的咖啡要加燕麦奶，从不喝牛奶。\n")
+    with open_vault(vault_dir, wordllama) as vault:
+        report = vault.consolidate(now=NOW, any_note=True, threshold=0.75)  # the essays stand at 0.78
+    assert [sorted(member.path for member in cluster.members) for cluster in report.clusters] == [
+        ["memories/咖啡-2.md", "memories/咖啡.md"]]
+    assert report.plan.no_common_words >= 1

@@ -29,12 +29,17 @@ _CHARACTERS = (
     "\u1100-\u11ff\u2e80-\u2fdf\u3005-\u3007\u3040-\u309f\u30a1-\u30fa\u30fc-\u30ff\u3100-\u312f\u3130-\u318f\u3190-\u31ff"
     "\u3400-\u4dbf\u4e00-\u9fff\ua960-\ua97f\uac00-\ud7ff\uf900-\ufaff\uff66-\uff9f\U00020000-\U0003134f"
 )
-_RUN = re.compile(f"[{_CHARACTERS}]+")
+RUN = re.compile(f"[{_CHARACTERS}]+")  # a run written without spaces
 
 
 def has_run(text: str) -> bool:
     """Does ``text`` hold a character of these scripts?"""
-    return _RUN.search(text) is not None
+    return RUN.search(text) is not None
+
+
+def cjk_runs(text: str) -> list[str]:
+    """The runs of ``text`` written without spaces (Chinese, Japanese, Korean characters)."""
+    return RUN.findall(text)
 
 
 def spaced(text: str) -> str:
@@ -42,7 +47,7 @@ def spaced(text: str) -> str:
     `` 喝 咖 啡 ``); any other text unchanged."""
     if not has_run(text):
         return text
-    return _RUN.sub(lambda run: " " + " ".join(run.group()) + " ", text)
+    return RUN.sub(lambda run: " " + " ".join(run.group()) + " ", text)
 
 
 def fts_form(text: str) -> str:
@@ -64,7 +69,7 @@ def pieces(text: str) -> Iterator[tuple[str, bool]]:
     """``text`` cut into its runs of these scripts and what lies between them, in order:
     (piece, is a run). Empty pieces are left out."""
     at = 0
-    for run in _RUN.finditer(text):
+    for run in RUN.finditer(text):
         if run.start() > at:
             yield text[at : run.start()], False
         yield run.group(), True

@@ -52,7 +52,7 @@ from typing import Any
 
 import numpy as np
 
-from .cjk import spaced
+from .cjk import RUN, bigrams, cjk_runs, spaced
 from .config import ConsolidateSettings
 from .dating import own_day
 from .errors import CHECK, INDEX, Argument, Operation, Spelled, UsageError
@@ -90,6 +90,9 @@ _HEADING_LINE = re.compile(r"^[ \t]{0,3}#{1,6}(?:[ \t].*)?$", re.MULTILINE)
 _WORD = re.compile(r"[^\W\d_]{2,}")
 _NUMBER = re.compile(r"\d+")
 _VOCABULARY_WORD = re.compile(r"\w+")
+_LETTER = re.compile(r"[^\W\d_]")
+_PAIR_MARK = "\x00"  # a vocabulary entry that is a pair of Chinese or Japanese characters
+CJK_SHARED_PAIRS = 0.2  # the share of two such texts' pairs they must have in common (Jaccard)
 _THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}(?!\d))")  # 1,000 is 1000
 _TWELVE_HOUR = re.compile(r"\b(\d{1,2})(?::(\d{2}))?\s*([ap])\.?m\b\.?", re.IGNORECASE)  # 2:30pm is 14:30
 
@@ -493,8 +496,14 @@ def name_numbers(path: str, paths: Collection[str]) -> frozenset[str]:
 
 def text_vocabulary(body: str) -> frozenset[str]:
     """The words of a note's own text (headings and embeds left out, as for :func:`text_words`),
-    casefolded, stopwords and bare numbers left out; Chinese, Japanese and Korean a character each."""
-    text = spaced(_HEADING_LINE.sub(" ", _EMBED.sub(" ", body))).casefold()
+    casefolded, stopwords and bare numbers left out. A text written mostly without spaces
+    (Chinese, Japanese: more characters in such runs than in other words) is its neighbouring
+    pairs of characters instead, each marked (:data:`_PAIR_MARK`), as the full text holds it."""
+    own = _HEADING_LINE.sub(" ", _EMBED.sub(" ", body))
+    runs = cjk_runs(own)
+    if 2 * sum(map(len, runs)) > len(_LETTER.findall(own)):
+        return frozenset(_PAIR_MARK + pair for run in runs for pair in bigrams(run))
+    text = spaced(own).casefold()
     return frozenset(word for word in _VOCABULARY_WORD.findall(text) if word not in STOPWORDS and not word.isdigit())
 
 
@@ -507,7 +516,14 @@ def pairs_sharing_words(pairs: Mapping[tuple[int, int], float],
     A note with no word of its own (``+1 555 0100``, ``it is what it is``) has nothing to compare:
     its pairs are left to the other rules (two such identical memories were said to share no word)."""
     def shares(first: frozenset[str], second: frozenset[str]) -> bool:
-        return not first or not second or bool(first & second)
+        if not first or not second:
+            return True
+        if _PAIR_MARK in next(iter(first)) or _PAIR_MARK in next(iter(second)):
+            # Chinese or Japanese text: the English vectors barely tell two such notes apart
+            # (unrelated essays stood at 0.89–0.96), and any two share a character; one fact
+            # said twice shares a fifth of its pairs of characters, unrelated notes a tenth.
+            return len(first & second) >= CJK_SHARED_PAIRS * len(first | second)
+        return bool(first & second)
 
     kept = {pair: cosine for pair, cosine in pairs.items()
             if shares(vocabularies.get(pair[0], frozenset()), vocabularies.get(pair[1], frozenset()))}
@@ -523,8 +539,12 @@ def _on_24_hour_clock(time: re.Match[str]) -> str:
 
 
 def text_words(body: str) -> int:
-    """Words of a note's own text: headings and ``![[embeds]]`` are structure, not content."""
-    return len(_WORD.findall(_HEADING_LINE.sub(" ", _EMBED.sub(" ", body))))
+    """Words of a note's own text: headings and ``![[embeds]]`` are structure, not content. A
+    run of Chinese or Japanese counts a word for every two characters (a sentence of fifteen
+    was two "words", one per run between commas, and its note was left out as too short)."""
+    own = _HEADING_LINE.sub(" ", _EMBED.sub(" ", body))
+    runs = cjk_runs(own)
+    return len(_WORD.findall(RUN.sub(" ", own))) + sum((len(run) + 1) // 2 for run in runs)
 
 
 def similar_pairs(sources: np.ndarray, neighbours: np.ndarray, similarities: np.ndarray, threshold: float,
