@@ -1350,3 +1350,25 @@ def test_a_code_of_letters_and_a_number_is_found_however_it_is_spaced(tmp_path: 
         assert keyword_side(vault, "esc-4") == ["ESC4.md"]
         assert keyword_side(vault, "ESC1") == ["ESC1.md", "review.md"]
         assert keyword_side(vault, "flight 447") == ["flight.md"]  # the words apart still hold both
+
+
+def test_a_russian_yo_and_ye_find_each_other_in_text_names_and_snippets(tmp_path: Path) -> None:
+    # A trial on a real Russian vault: its notes write "жилье", the owner asked "жильё" and the
+    # word counted as in no note; "елку" missed "Купить ёлку", and "Елка: покупка" was no exact-name
+    # match for the note titled "Ёлка: покупка?". Russian writes ё as е at will: either spelling is the other's.
+    root = write_vault(tmp_path / "vault", {
+        "Объявление.md": "Жилье для районного старейшины на территории Зала Царства оплачивает собрание.\n",
+        "memories/ёлка-покупка.md": "---\ntitle: 'Ёлка: покупка?'\n---\nКупить ёлку до Нового года.\n",
+        "other.md": "Nothing about housing or trees here at all.\n",
+        "Дневник/2026-12-01.md": "Елка. Елка, покупка елки и покупка гирлянды: елка покупка, покупка, елка.\n",
+    })
+    with Vault(root, embedder=HashingEmbedder()) as vault:
+        vault.index()
+        for query, found, said in (("жильё старейшины", "Объявление.md", "Жилье"), ("ЖИЛЬЁ", "Объявление.md", "Жилье"),
+                                   ("елку", "memories/ёлка-покупка.md", "ёлку"), ("ЕЛКУ", "memories/ёлка-покупка.md", "ёлку")):
+            hits = vault.search(query, k=2)
+            assert hits[0].path == found and hits[0].match in ("keyword", "both"), (query, [(hit.path, hit.match) for hit in hits])
+            assert said in hits[0].snippet, (query, hits[0].snippet)  # the note's own spelling, from its file
+        for query in ("Елка: покупка", "ёлка: покупка"):  # the title as typed with е: an exact-name match still
+            hits = vault.search(query, k=2)
+            assert hits[0].path == "memories/ёлка-покупка.md", (query, [hit.path for hit in hits])

@@ -52,17 +52,20 @@ def spaced(text: str) -> str:
 
 def fts_form(text: str) -> str:
     """Text as the full text holds it and a query's words ask for it: :func:`spaced`, and the
-    German sharp s as ``ss``, the Turkish dotless ``ı`` as ``i``. FTS5's ``unicode61`` folds
-    ``é`` to ``e`` but keeps ``ß``, so ``Strasse``, as Germans type it without the key, missed a
-    note's ``Straße`` (a trial); it keeps ``ı`` too, and lowers ``I`` to ``i``, so ``KADIKÖY``
-    (capitals) and ``Kadikoy`` (typed without a Turkish keyboard) missed ``Kadıköy`` (a trial)."""
-    return spaced(text.replace("ß", "ss").replace("ẞ", "SS").replace("ı", "i"))
+    German sharp s as ``ss``, the Turkish dotless ``ı`` as ``i``, the Russian ``ё`` as ``е``.
+    FTS5's ``unicode61`` folds ``é`` to ``e`` but keeps ``ß``, so ``Strasse``, as Germans type it
+    without the key, missed a note's ``Straße`` (a trial); it keeps ``ı`` too, and lowers ``I``
+    to ``i``, so ``KADIKÖY`` (capitals) and ``Kadikoy`` (typed without a Turkish keyboard)
+    missed ``Kadıköy`` (a trial); and it keeps ``ё``, which Russian writes as ``е`` at will:
+    a question's ``жильё`` was in no note of a vault that wrote ``жилье`` (a trial)."""
+    return spaced(text.replace("ß", "ss").replace("ẞ", "SS").replace("ı", "i").replace("ё", "е").replace("Ё", "Е"))
 
 
-def sharp_s_either(pattern: str) -> str:
-    """A regular expression's ``ss`` and ``ß`` each matching either spelling (snippets look
-    for the word where the full text found it)."""
-    return re.sub("ss|ß|ẞ", "(?:ss|ß)", pattern, flags=re.IGNORECASE)
+def spellings_either(pattern: str) -> str:
+    """A regular expression's ``ss`` and ``ß``, and its ``е`` and ``ё``, each matching either
+    spelling, as the full text holds them alike (:func:`fts_form`; snippets look for the word
+    where the full text found it)."""
+    return re.sub("[еёЕЁ]", "[её]", re.sub("ss|ß|ẞ", "(?:ss|ß)", pattern, flags=re.IGNORECASE))
 
 
 def pieces(text: str) -> Iterator[tuple[str, bool]]:

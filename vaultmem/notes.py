@@ -99,7 +99,10 @@ from .option_names import Surface
 #     and vectors like a query block (markdown.query_block_ranges): the plugin's words.
 # 33: a week or quarter that opens a name before a title ("2026-W09 Weekly review") dates the
 #     note as that period (periods.iso_span), as a day before a title always did.
-READER_VERSION = "33"
+# 34: the full text and name keys hold the Russian ё as е (cjk.fts_form, fields.name_key):
+#     "жильё" finds "жилье", "Елка: покупка" is the exact name of "Ёлка: покупка?"; a month in
+#     Russian dates a note by its name or `date` (month_names.py): `15 марта 2024.md`.
+READER_VERSION = "34"
 BOM = "\ufeff"
 # A Windows editor ("Unicode" in Notepad, PowerShell's Out-File) saves UTF-16 behind one of these.
 UTF16_BOMS = ((codecs.BOM_UTF16_LE, "utf-16-le", "UTF-16 LE"), (codecs.BOM_UTF16_BE, "utf-16-be", "UTF-16 BE"))

@@ -43,7 +43,7 @@ from dataclasses import dataclass, replace
 from html.entities import html5 as html5_entities
 from typing import TYPE_CHECKING
 
-from .cjk import bigrams, content_pairs, has_run, pieces, sharp_s_either, spaced
+from .cjk import bigrams, content_pairs, has_run, pieces, spaced, spellings_either
 from .fields import BOOKKEEPING_KEYS, STOPWORDS
 from .markdown import (
     FENCE_LINE,
@@ -454,9 +454,9 @@ def _word_pattern(word: str) -> str:
     """A query word as the window looks for it: a short word whole, a longer one as a prefix,
     an inflected one as its stem and any inflection (:func:`_stem_prefix`)."""
     if len(word) < STEM_KEEP:
-        return sharp_s_either(re.escape(word)) + r"(?!\w)"
+        return spellings_either(re.escape(word)) + r"(?!\w)"
     stem = _stem_prefix(word)
-    return sharp_s_either(re.escape(word)) if stem == word else sharp_s_either(re.escape(stem)) + _FORMS
+    return spellings_either(re.escape(word)) if stem == word else spellings_either(re.escape(stem)) + _FORMS
 
 
 def _stem_prefix(word: str) -> str:
