@@ -488,3 +488,18 @@ def test_explain_gives_the_date_property_for_a_day_and_month_name_outside_the_da
     assert "its name's 07-07-2023 can only be 2023-07-07" in said["07-07-2023"], said  # either order: one day
     assert "its name's 12-05-2023 is 2023-05-12 or 2023-12-05 (day or month first?)" in said["12-05-2023"], said
     assert "`date:` property says which" in said["12-05-2023"], said
+
+
+@pytest.mark.parametrize(("date_format", "folder", "path", "day"), [
+    ("D MMMM YYYY", "Дневник", "Дневник/15 марта 2024.md", date(2024, 3, 15)),  # MMMM after a day: the genitive
+    ("dddd, D MMMM YYYY", "Дневник", "Дневник/пятница, 15 марта 2024.md", date(2024, 3, 15)),
+    ("MMMM YYYY/D", "Дневник", "Дневник/март 2024/15.md", date(2024, 3, 15)),  # MMMM alone: the nominative
+    ("DD MMM YYYY, ddd", "Дневник", "Дневник/15 мар. 2024, пт.md", date(2024, 3, 15)),
+    ("DD MMM YYYY", "Дневник", "Дневник/02 мая 2024.md", date(2024, 5, 2)),  # May is not cut: "мая", no dot
+])
+def test_month_and_weekday_names_obsidian_writes_in_russian_date_the_note(
+        vault_dir: Path, date_format: str, folder: str, path: str, day: date) -> None:
+    # Were read in English, German, French and Spanish only: an Obsidian set to Russian matched
+    # none of its own daily notes.
+    daily_notes(vault_dir, date_format, folder)
+    assert day_of(vault_dir, path) == (day, "daily-note format")

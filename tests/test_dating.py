@@ -751,3 +751,20 @@ def test_a_date_property_written_with_year_month_and_day_characters_dates_the_no
 
     found = note_date(yaml.safe_load("date: 2026年11月20日"), "notes/乙.md")
     assert found is not None and (found.moment, found.day) == (datetime(2026, 11, 20, tzinfo=UTC), True)
+
+
+@pytest.mark.parametrize(("path", "meta", "day"), [
+    ("Дневник/15 марта 2024.md", {}, "2024-03-15"),  # moment's D MMMM YYYY: the month in the genitive
+    ("Встречи/Планёрка 2 мая 2024 г.md", {}, "2024-05-02"),  # LL: "D MMMM YYYY г."
+    ("Дневник/пятница, 15 марта 2024.md", {}, "2024-03-15"),
+    ("Дневник/15 МАРТА 2024.md", {}, "2024-03-15"),
+    ("Дневник/1 февр. 2024.md", {}, "2024-02-01"),  # MMM, the dot moment writes after a cut name
+    ("Дневник/1 фев 2024.md", {}, "2024-02-01"),  # ... and as older moment wrote it
+    ("Встречи/Планёрка.md", {"date": "29 июля 2025"}, "2025-07-29"),
+    ("Встречи/Планёрка.md", {"date": "29 Июля 2025 года"}, "2025-07-29"),  # as a Russian letter heads its date
+])
+def test_a_month_named_in_russian_dates_the_note(path: str, meta: dict[str, str], day: str) -> None:
+    # A trial on a real Russian vault: "29 Июля 2025 года" and names such as "15 марта 2024" were
+    # no date; month_names knew English, German, French and Spanish only.
+    found = note_date(meta, path)
+    assert found is not None and found.moment.date().isoformat() == day, (path, meta, found)

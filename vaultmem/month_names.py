@@ -1,4 +1,4 @@
-"""Month and weekday names as moment.js writes them, in English and three other languages (pure).
+"""Month and weekday names as moment.js writes them, in English and four other languages (pure).
 
 Obsidian names daily notes with moment.js in the language Obsidian is set to (Settings →
 General → Language), which it keeps outside the vault: a German Obsidian writes ``dddd,
@@ -7,11 +7,12 @@ vault, so it reads the names of every language below at once. That is safe becau
 name means two different months in two of them (``mar`` is March in English and Spanish,
 ``mai`` May in German and French), and weekdays are matched, never read as a day.
 
-The names are moment's own locale data (``moment/locale/de.js``, ``fr.js``, ``es.js``),
-exactly as written: ``Okt.`` with its dot, French ``sept.``; Spanish writes its short months
-without the dot in formats such as ``DD-MMM-YYYY``, so both are listed. Only these three
-languages besides English, each checked against moment's files: a language added here is a
-promise that its names date notes (adr/0026).
+The names are moment's own locale data (``moment/locale/de.js``, ``fr.js``, ``es.js``,
+``ru.js``), exactly as written: ``Okt.`` with its dot, French ``sept.``; Spanish writes its short
+months without the dot in formats such as ``DD-MMM-YYYY``, so both are listed; Russian writes a
+month after a day in the genitive (``15 марта``) and alone in the nominative (``март``), so both
+are listed too. Only these four languages besides English, each checked against moment's files:
+a language added here is a promise that its names date notes (adr/0026).
 """
 
 from __future__ import annotations
@@ -47,6 +48,22 @@ _LOCALES: dict[str, tuple[tuple[str, ...], ...]] = {
            ("domingo", "lunes", "martes", "miércoles", "jueves", "viernes", "sábado"),
            ("dom.", "lun.", "mar.", "mié.", "jue.", "vie.", "sáb."),
            ("do", "lu", "ma", "mi", "ju", "vi", "sá")),
+    # moment's ru.js writes a month in the genitive after a day ("format": 15 марта 2024) and in the
+    # nominative alone ("standalone": март 2024), a weekday in the accusative after "в" (format).
+    # Its short months are written with dots (февр., сент.) by the moment Obsidian ships; older
+    # releases wrote them without (фев, сен), and vaults keep the notes those named.
+    "ru": (("января", "февраля", "марта", "апреля", "мая", "июня", "июля", "августа", "сентября", "октября",
+            "ноября", "декабря",
+            "январь", "февраль", "март", "апрель", "май", "июнь", "июль", "август", "сентябрь", "октябрь",
+            "ноябрь", "декабрь"),
+           ("янв.", "февр.", "мар.", "апр.", "мая", "июня", "июля", "авг.", "сент.", "окт.", "нояб.", "дек.",
+            "янв.", "февр.", "март", "апр.", "май", "июнь", "июль", "авг.", "сент.", "окт.", "нояб.", "дек.",
+            "янв", "фев", "мар", "апр", "мая", "июня", "июля", "авг", "сен", "окт", "ноя", "дек",
+            "янв", "фев", "март", "апр", "май", "июнь", "июль", "авг", "сен", "окт", "ноя", "дек"),
+           ("воскресенье", "понедельник", "вторник", "среда", "четверг", "пятница", "суббота",
+            "воскресенье", "понедельник", "вторник", "среду", "четверг", "пятницу", "субботу"),
+           ("вс", "пн", "вт", "ср", "чт", "пт", "сб"),
+           ("вс", "пн", "вт", "ср", "чт", "пт", "сб")),
 }
 
 
