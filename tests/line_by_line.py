@@ -10,6 +10,7 @@ from vaultmem.markdown import (
     _MAY_HIDE,
     _QUERY_FENCE,
     HEADING_LINE,
+    QUERY_BLOCK_LANGUAGES,
     _Closers,
     inline_code_spans,
     query_block_ranges,
@@ -36,6 +37,10 @@ def code_ranges(text: str) -> list[tuple[int, int]]:
                 ranges.append((start, end_start + len(end_content)))
                 number = closing + 1
                 continue
+            language = opening.group(2).split(maxsplit=1)
+            if language and language[0].lower() in QUERY_BLOCK_LANGUAGES:
+                ranges.append((start, len(text)))  # a query left open runs to the end
+                break
         if "`" in content:
             ranges.extend((start + left, start + right) for left, right in inline_code_spans(content))
         number += 1

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 import time
+from pathlib import Path
 
 import line_by_line
 
@@ -90,6 +91,38 @@ def test_a_line_of_backticks_or_tildes_is_looked_at_for_a_query_fence_in_linear_
     # The query fence's regex, searched for, tried every backtick of a run to the run's end:
     # 20,000 backticks took 9 s, 40,000 took 36 s (a pasted minified file, a drawn line).
     started = time.perf_counter()
-    for text in ("a\n" + "`" * 200_000 + "\n", "~" * 200_000, ("`" * 50_000 + "dataview\n") * 2):
-        assert without_query_blocks(text) == text  # no block (the last two fences of 50,000 never close)
+    for text in ("a\n" + "`" * 200_000 + "\n", "~" * 200_000):
+        assert without_query_blocks(text) == text  # no block
+    query_left_open = ("`" * 50_000 + "dataview\n") * 2  # the first fence of 50,000 never closes: a query to the end
+    assert without_query_blocks(query_left_open).strip() == ""
     assert time.perf_counter() - started < 1.0
+
+
+def test_a_query_block_left_open_at_a_notes_end_is_code_and_a_stray_fence_is_not() -> None:
+    # A trial on a real Russian vault: six of its 32 notes end in a ```dataview block with no
+    # closing fence (Obsidian runs it to the end); its "from #Руководство" was read as a tag.
+    query = "[[S 147]]\n\n```dataview \ntable file.mtime as \"Изменение\"\nfrom #Руководство \nsort file.mtime desc"
+    assert code_ranges(query) == [(len("[[S 147]]\n\n"), len(query))]
+    assert "#Руководство" not in without_query_blocks(query)
+    assert "[[S 147]]" in without_query_blocks(query)
+    stray = "```\nnot closed: #tag and [[link]] stay text\n"
+    assert code_ranges(stray) == []
+
+
+def test_a_note_ending_in_an_open_query_has_no_tag_or_text_from_the_query(tmp_path: Path) -> None:
+    from helpers import write_vault
+
+    from vaultmem import Vault
+    from vaultmem.embedders import HashingEmbedder
+
+    root = write_vault(tmp_path / "vault", {
+        "Руководство.md": "[[Апрель]]\n\n```dataview \ntable file.mtime as \"Изменение\", comment as \"Комментарий\"\n"
+                          "from #Руководство \nsort file.mtime desc",
+        "Апрель.md": "---\ntags:\n  - Руководство\n---\nОбъявления и напоминания, апрель.\n",
+    })
+    with Vault(root, embedder=HashingEmbedder()) as vault:
+        vault.index()
+        assert vault.get("Руководство").tags == []
+        assert [hit.path for hit in vault.search("Объявления", k=5, tags=["Руководство"])] == ["Апрель.md"]
+        by_words = {hit.path: hit.match for hit in vault.search("Комментарий mtime", k=5)}
+        assert by_words.get("Руководство.md") in (None, "meaning"), by_words  # the query's words are not its text

@@ -14,7 +14,10 @@ Rules, close to CommonMark and to what Obsidian renders:
 - a fence that never closes is *not* treated as code: CommonMark would run it to the end
   of the note, but one stray fence line would then hide every later tag and link (a
   consolidation would leave those links dangling); rewriting a link inside a truly
-  unclosed block is the smaller harm;
+  unclosed block is the smaller harm — unless its language is a query's (``dataview``,
+  ``tasks`` …): a query is no stray line, people leave the last one of a note open, and
+  Obsidian runs it to the end (a Russian vault's dashboards ended so, six notes of 32:
+  each query's ``from #tag`` was read as the note's own tag, its words as the note's text);
 - an inline span runs from a run of backticks to the next run of the same length on the
   same line; a run with no partner is literal text.
 """
@@ -88,8 +91,18 @@ def fenced_blocks(text: str) -> list[tuple[int, int]]:
                 blocks.append((start, end_start + len(end_content)))
                 number = closing + 1
                 continue
+            if is_query_opening(opening.group(2)):
+                blocks.append((start, len(text)))  # a query left open runs to the end, as Obsidian renders it
+                break
         number += 1
     return blocks
+
+
+def is_query_opening(info: str) -> bool:
+    """Whether a fence's info string names a query's or a plugin's language
+    (:data:`QUERY_BLOCK_LANGUAGES`: ``dataview``, ``tasks`` …)."""
+    language = info.split(maxsplit=1)
+    return bool(language) and language[0].lower() in QUERY_BLOCK_LANGUAGES
 
 
 def _fence_lines(text: str) -> list[tuple[int, str]]:

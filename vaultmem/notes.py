@@ -102,7 +102,9 @@ from .option_names import Surface
 # 34: the full text and name keys hold the Russian ё as е (cjk.fts_form, fields.name_key):
 #     "жильё" finds "жилье", "Елка: покупка" is the exact name of "Ёлка: покупка?"; a month in
 #     Russian dates a note by its name or `date` (month_names.py): `15 марта 2024.md`.
-READER_VERSION = "34"
+# 35: a query block left open (```dataview with no closing fence) runs to the note's end
+#     (markdown.fenced_blocks): its `from #tag` is no tag of the note, its words no text.
+READER_VERSION = "35"
 BOM = "\ufeff"
 # A Windows editor ("Unicode" in Notepad, PowerShell's Out-File) saves UTF-16 behind one of these.
 UTF16_BOMS = ((codecs.BOM_UTF16_LE, "utf-16-le", "UTF-16 LE"), (codecs.BOM_UTF16_BE, "utf-16-be", "UTF-16 BE"))
