@@ -25,6 +25,7 @@ from typing import Any
 import yaml
 
 from .errors import CHECK, InvalidTimestamp, NoteReadError, Operation, Spelled, UnknownLayer, short_repr
+from .escapes import SwallowedEscape, single_quoted, swallowed_escapes
 from .fields import BOOKKEEPING_KEYS, aliases_of, name_fold
 from .lifecycle import (
     EXPIRING_LAYERS,
@@ -99,7 +100,12 @@ from .option_names import Surface
 #     and vectors like a query block (markdown.query_block_ranges): the plugin's words.
 # 33: a week or quarter that opens a name before a title ("2026-W09 Weekly review") dates the
 #     note as that period (periods.iso_span), as a day before a title always did.
-READER_VERSION = "33"
+# 34: LaTeX in a double-quoted value that YAML read as its escapes (``"$\\beta$"``: a backspace)
+#     is a problem (escapes.py); a date property holding a period (``date: 2011``, ``2026-03``)
+#     dates the note as that span (dating._property_span), where it was "not a date"; a note's
+#     citekey is a name it answers to (lookup_names); a mapping in a property is searchable text
+#     (fields.string_values: CSL authors, `{family: Higgins, given: Irina}`).
+READER_VERSION = "34"
 BOM = "\ufeff"
 # A Windows editor ("Unicode" in Notepad, PowerShell's Out-File) saves UTF-16 behind one of these.
 UTF16_BOMS = ((codecs.BOM_UTF16_LE, "utf-16-le", "UTF-16 LE"), (codecs.BOM_UTF16_BE, "utf-16-be", "UTF-16 BE"))
@@ -488,6 +494,7 @@ def split_frontmatter(relative: str, text: str) -> tuple[dict[str, Any], str, Fr
     body = text[block.body_start:]
     problems = [*repeated_key_problems(relative, block.yaml_text, pairs, loaded),
                 *comment_value_problems(relative, block.yaml_text, meta),
+                *(_escape_problem(relative, found) for found in swallowed_escapes(block.yaml_text, pairs)),
                 *second_frontmatter(relative, body, text.count("\n", 0, block.body_start) + 1)]
     return meta, body, block, problems
 
@@ -575,6 +582,17 @@ def comment_value_problems(relative: str, yaml_text: str, meta: Mapping[str, Any
         problems.append(Problem(relative, key, f"{key}: '{value}' (line {line}) is a YAML comment, so {key} is empty",
                                 f"write {_written_without_comment(key, value)}"))
     return problems
+
+
+def _escape_problem(relative: str, found: SwallowedEscape) -> Problem:
+    """LaTeX in a double-quoted value that YAML read as its escapes (escapes.py): the title of
+    ``title: "$\\beta$-VAE"`` is ``$``, a backspace, ``eta$-VAE`` — shown, searched and linked so."""
+    more = f" (and {found.count - 1} more such escape{'s' if found.count > 2 else ''})" if found.count > 1 else ""
+    return Problem(relative, found.key,
+                   f"YAML reads {found.escape} in the double-quoted {found.key} (line {found.line}) as {found.meaning}, "
+                   f"not as the LaTeX command written{more}: {found.key} holds that character, and is shown and searched so",
+                   f"write the value in single quotes, where YAML keeps a backslash as it is: {found.key}: "
+                   f"{single_quoted(found.written)} (or double each backslash inside the double quotes)")
 
 
 def _written_without_comment(key: str, value: str) -> str:
@@ -798,6 +816,13 @@ def _yaml_problem(relative: str, error: BaseException, salvaged: Mapping[str, An
                        f"folder Obsidian's Settings → Templates "
                        f"→ Template folder location names (a vault may name none yet); else quote "
                        f"the values holding '{{{{'; ", *meanwhile.parts))
+    if "escape" in reason:
+        # `title: "$\mathcal{L}_1$ bounds"`: the value is quoted already, so "quote values"
+        # sent the person looking for the wrong mistake (a trial with a Zotero-imported vault).
+        return Problem(relative, "frontmatter", f"YAML does not load{where}: {reason} (a backslash inside double "
+                       "quotes starts a YAML escape, and LaTeX's \\mathcal, \\sum or \\u… is none)",
+                       Spelled("write that value in single quotes ('$\\mathcal{L}_1$ …'), where YAML keeps a "
+                               "backslash as it is, or double each backslash; ", *meanwhile.parts))
     return Problem(relative, "frontmatter", f"YAML does not load{where}: {reason}",
                    Spelled("fix the YAML (quote values containing ': ' or '{{'); ", *meanwhile.parts))
 
