@@ -1002,6 +1002,12 @@ SUCCESSOR_FIELDS: tuple[str, ...] = ("merged_from", "supersedes")
 # `memory://decisions/lanesborough-protocol`), and the kind its names are stored under.
 PERMALINK = "permalink"
 MEMORY_URL = "memory://"  # basic-memory's scheme for a permalink: `memory://decisions/x`
+# The kind a paper's citation key is stored under, and the frontmatter keys it is read from
+# (compared lower-cased): `citekey` as Zotero Integration, Citations and Better BibTeX's
+# templates write it (`citekey: Koszegi2006b`), and CSL's and Zotero 7's names for it. A
+# researcher and their agent cite a paper so — `[@Koszegi2006b]` in pandoc — and name it so.
+CITEKEY = "citekey"
+CITEKEY_KEYS = frozenset({"citekey", "citationkey", "citation-key", "citation_key"})
 
 
 def text_values(meta: Mapping[str, Any], key: str) -> list[str]:
@@ -1023,7 +1029,25 @@ def lookup_names(note: Note) -> list[tuple[str, str]]:
     its permalink gives it (:func:`permalink_names`): what the index stores to resolve them."""
     aliases = [(ALIASES, alias) for alias in aliases_of(note.meta)]
     permalinks = [(PERMALINK, name) for permalink in text_values(note.meta, PERMALINK) for name in permalink_names(permalink)]
-    return [*aliases, *((key, name) for key in SUCCESSOR_FIELDS for name in text_values(note.meta, key)), *permalinks]
+    citekeys = [(CITEKEY, name) for name in dict.fromkeys(map(citekey_form, citekeys_of(note.meta))) if name]
+    return [*aliases, *((key, name) for key in SUCCESSOR_FIELDS for name in text_values(note.meta, key)), *permalinks,
+            *citekeys]
+
+
+def citekeys_of(meta: Mapping[str, Any]) -> list[str]:
+    """The note's citation keys as written (:data:`CITEKEY_KEYS`; ``citekey: 2006`` is one too)."""
+    return [text for key in meta if key.lower() in CITEKEY_KEYS for text in text_values(meta, key)]
+
+
+def citekey_form(text: str) -> str:
+    """A citation key, or a NOTE compared with them, as the two are compared: without the ``@``
+    a citation writes before it and the brackets around one (``[@Koszegi2006b]``), case folded in
+    NFC as aliases are (``fields.name_fold``). ``""``: no key. Stored so, a lookup is one indexed
+    equality."""
+    text = text.strip()
+    if text.startswith("[") and text.endswith("]"):
+        text = text[1:-1].strip()
+    return name_fold(text.removeprefix("@").strip())
 
 
 def permalink_form(text: str) -> str:
