@@ -1350,3 +1350,16 @@ def test_a_code_of_letters_and_a_number_is_found_however_it_is_spaced(tmp_path: 
         assert keyword_side(vault, "esc-4") == ["ESC4.md"]
         assert keyword_side(vault, "ESC1") == ["ESC1.md", "review.md"]
         assert keyword_side(vault, "flight 447") == ["flight.md"]  # the words apart still hold both
+
+
+def test_authors_written_as_mappings_are_searched_by_their_names(vault_dir: Path) -> None:
+    """Was (a trial with a researcher's vault): CSL-style authors, `- {family: Higgins, given:
+    Irina}`, were no text of the note: "Higgins" found the paper by its vector alone, if at all."""
+    files = {"papers/beta-vae.md": "---\ntitle: 'Learning basic visual concepts'\nauthor:\n  - family: Higgins\n"
+                                   "    given: Irina\n  - {literal: 'Matthey, Loic'}\n---\nThe KL term is weighted.\n",
+             "papers/other.md": "---\nauthor: [{family: Kingma, given: Diederik}]\n---\nAuto-encoding variational Bayes.\n"}
+    with indexed(vault_dir, files) as vault:
+        for query in ("Higgins", "Irina Higgins", "Loic Matthey"):
+            hits = vault.search(query, k=2, now=NOW)
+            assert hits and hits[0].path == "papers/beta-vae.md", (query, [hit.path for hit in hits])
+            assert hits[0].match in ("both", "words"), (query, hits[0].match)
