@@ -226,3 +226,60 @@ def test_check_says_a_date_property_holding_a_template_command_is_one_that_never
     for said in (problems[("Notas/GTD.md", "Date-creation")], problems[("Notas/Otro.md", "fecha")]):
         assert "a template's command that never ran" in said["message"], said
         assert said["fix"].startswith("write the day it was made"), said
+
+
+# ---------------------------------------------------------------- a property that holds a year
+# adr/0026 "A date property that holds a year": a trial with a researcher's Zotero-imported
+# vault, whose papers say `date: 2011` (or `year: 2011`, with [dates] date = ["year"]).
+
+PAPERS = {
+    "literature/@Bell1985.md": "---\ncitekey: Bell1985\nyear: 1985\nadded: 2026-05-29\n---\nDisappointment in decisions.\n",
+    "literature/@Gul1991.md": "---\ncitekey: Gul1991\nyear: '1991'\nadded: 2026-05-30\n---\nDisappointment aversion.\n",
+    "literature/@Koszegi2006b.md": "---\ncitekey: Koszegi2006b\nyear: 2006\nadded: 2026-05-30\n---\nDisappointment and expectations.\n",
+}
+
+
+@pytest.mark.parametrize(("value", "period", "first"), [(2011, "2011", "2011-01-01"), ("'2011'", "2011", "2011-01-01"),
+                                                        ("2011-03", "2011-03", "2011-03-01"),
+                                                        ("2026-W09", "2026-W09", "2026-02-23"),
+                                                        ("2026-Q1", "2026-Q1", "2026-01-01")])
+def test_a_date_property_holding_a_year_or_another_period_dates_the_note_as_that_span(
+        value: object, period: str, first: str) -> None:
+    """Was: `date: 2011` "is 2011, which is not a date" — a problem on every imported paper, and
+    the paper out of every search by date, though --since 2011 reads that year."""
+    import yaml
+
+    found = note_date(yaml.safe_load(f"date: {value}"), "papers/Some paper.md")
+    assert found is not None and found.span is not None
+    assert (found.span.name, found.moment.date().isoformat(), found.source) == (period, first, "date")
+
+
+@pytest.mark.parametrize("value", ["20110101", "'2026-W54'", "'2026-03 Budget'", "2026.5", "'0000'", "true"])
+def test_a_date_property_holding_no_period_is_still_not_a_date(value: str) -> None:
+    import yaml
+
+    assert note_date(yaml.safe_load(f"date: {value}"), "papers/Some paper.md") is None
+
+
+def test_papers_dated_by_their_year_are_listed_and_searched_by_year_and_check_is_quiet(vault_dir: Path) -> None:
+    configure(vault_dir, '[dates]\ndate = ["year"]\ncreated = ["added", "created"]\n')
+    for relative, text in PAPERS.items():
+        write_file(vault_dir, relative, text)
+    assert run_json(vault_dir, "check")["problems"] == []  # was: "year is 1985, which is not a date" on each
+    with Vault(vault_dir) as vault:
+        listing = vault.list_notes(now=NOW, since="1985", until="1992")
+        assert [(note.path, note.date) for note in listing] == [("literature/@Gul1991.md", "1991"),
+                                                                 ("literature/@Bell1985.md", "1985")]
+        hits = vault.search("disappointment", k=5, now=NOW, since="2006", until="2006")
+    assert [hit.path for hit in hits] == ["literature/@Koszegi2006b.md"]
+    listed = run_cli(vault_dir, "list", "--since", "1985", "--until", "1992", "--as-of", NOW)
+    assert listed.exit_code == 0 and listed.stdout.startswith("1991        ")
+
+
+def test_year_is_no_date_property_until_the_vault_names_it(vault_dir: Path) -> None:
+    """Guard: a paper's year is not the day its note was written; vaultmem guesses no names."""
+    configure(vault_dir)
+    for relative, text in PAPERS.items():
+        write_file(vault_dir, relative, text)
+    with Vault(vault_dir) as vault:
+        assert vault.list_notes(now=NOW, since="1985", until="1992") == []

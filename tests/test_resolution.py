@@ -756,3 +756,71 @@ def test_a_permalink_moves_no_search_result(vault_dir: Path, write_note) -> None
         hits = vault.search("lanesborough-protocol", k=5)
     assert not any(reason.startswith("name match") for reason in reasons)  # its name keys: file name, title, aliases
     assert {hit.path for hit in hits} == {PROTOCOL, "notes/review.md"}
+
+
+# ------------------------------------------------------------------ a paper answers to its citekey
+# adr/0019, 2026-12-01 (citekeys): a reference manager's import gives each paper's note its
+# citation key (`citekey: Koszegi2006b`); notes cite it as pandoc does (`[@Koszegi2006b]`), and an
+# agent asks for the paper by it. A name of step 4, compared without its @, in any case.
+
+PAPER = "papers/A Model of Reference-Dependent Preferences.md"
+PAPER_NOTE = ('---\ncitekey: Koszegi2006b\ntitle: A Model of Reference-Dependent Preferences\n'
+              'authors: ["Kőszegi, Botond", "Rabin, Matthew"]\nyear: 2006\n---\n\nThe reference point is '
+              'recent rational expectations.\n')
+CITING = "projects/chapter-3.md"
+
+
+@pytest.mark.parametrize("reference", ["Koszegi2006b", "@Koszegi2006b", "[@Koszegi2006b]", "koszegi2006B"])
+def test_get_by_a_citekey_with_or_without_its_at_opens_the_paper_and_says_so(
+        vault_dir: Path, write_note, reference: str) -> None:
+    """Was (a trial with a Zotero-imported vault): `get Koszegi2006b` found nothing but a did-you-mean."""
+    hashing_vault(vault_dir, write_note, {PAPER: PAPER_NOTE, CITING: "As argued in [@Koszegi2006b], expectations.\n"})
+    with Vault(vault_dir) as vault:
+        view = vault.get(reference)
+        assert view.path == PAPER
+        assert view.as_dict()["resolved_from"] == {"reference": reference, "via": "citekey"}
+    shown = run_cli(vault_dir, "get", reference)
+    assert shown.exit_code == 0, shown.output
+    assert shown.stdout.splitlines()[0] == f"({reference!r} resolved through its citekey → {PAPER})"
+
+
+@pytest.mark.parametrize("key", ["citationKey", "citation-key"])
+def test_a_citation_key_under_csls_names_answers_too_and_a_numeric_one(vault_dir: Path, write_note, key: str) -> None:
+    hashing_vault(vault_dir, write_note, {"papers/Kahneman.md": f"---\n{key}: Kahneman1979\n---\nProspect theory.\n",
+                                          "papers/Lehn.md": "---\ncitekey: 2006\n---\nEinführung in die Statistik.\n"})
+    with Vault(vault_dir) as vault:
+        assert vault.get("@Kahneman1979").path == "papers/Kahneman.md"
+        assert vault.get("2006").path == "papers/Lehn.md"
+
+
+def test_revise_by_a_citekey_acts_on_the_paper_and_remember_takes_another_file_name(vault_dir: Path, write_note) -> None:
+    hashing_vault(vault_dir, write_note, {PAPER: PAPER_NOTE})
+    revised = run_cli(vault_dir, "revise", "@Koszegi2006b", "--append", "Read for chapter 3.", "--json")
+    assert revised.exit_code == 0, revised.output
+    assert json.loads(revised.stdout)["resolved_from"] == {"reference": "@Koszegi2006b", "via": "citekey"}
+    assert (vault_dir / PAPER).read_text(encoding="utf-8").endswith("expectations.\n\nRead for chapter 3.\n")
+    with Vault(vault_dir) as vault:
+        written = vault.remember("My own summary of the paper.", title="Koszegi2006b", now=NOW)
+    assert written.path == "memories/koszegi2006b-2.md"  # a file named koszegi2006b would share the paper's name
+
+
+def test_a_write_by_a_name_that_is_one_papers_citekey_and_another_notes_title_is_refused_naming_both(
+        vault_dir: Path, write_note) -> None:
+    hashing_vault(vault_dir, write_note, {PAPER: PAPER_NOTE,
+                                          "memories/k.md": "---\ntitle: Koszegi2006b\n---\nReading-group notes.\n"})
+    before = snapshot_files(vault_dir)
+    with Vault(vault_dir) as vault:
+        with pytest.raises(AmbiguousNote) as refused:
+            vault.forget("Koszegi2006b")
+        assert refused.value.answers == {PAPER: "its citekey", "memories/k.md": "its title"}
+        view = vault.get("Koszegi2006b")  # a read takes step 4 (the citekey) before step 5 (a title) and names it
+        assert view.path == PAPER
+        assert [(found.path, found.by) for found in view.resolved_from.others] == [("memories/k.md", ("title",))]  # type: ignore[union-attr]
+    assert snapshot_files(vault_dir) == before
+
+
+def test_no_note_matches_says_a_citekey_names_a_note(vault_dir: Path, write_note) -> None:
+    hashing_vault(vault_dir, write_note, {PAPER: PAPER_NOTE})
+    with Vault(vault_dir) as vault, pytest.raises(NoteNotFound) as missing:
+        vault.get("Koszegi2007")
+    assert "its citekey (with or without @)" in str(missing.value)

@@ -1372,3 +1372,35 @@ def test_a_russian_yo_and_ye_find_each_other_in_text_names_and_snippets(tmp_path
         for query in ("Елка: покупка", "ёлка: покупка"):  # the title as typed with е: an exact-name match still
             hits = vault.search(query, k=2)
             assert hits[0].path == "memories/ёлка-покупка.md", (query, [hit.path for hit in hits])
+
+
+def test_authors_written_as_mappings_are_searched_by_their_names(vault_dir: Path) -> None:
+    """Was (a trial with a researcher's vault): CSL-style authors, `- {family: Higgins, given:
+    Irina}`, were no text of the note: "Higgins" found the paper by its vector alone, if at all."""
+    files = {"papers/beta-vae.md": "---\ntitle: 'Learning basic visual concepts'\nauthor:\n  - family: Higgins\n"
+                                   "    given: Irina\n  - {literal: 'Matthey, Loic'}\n---\nThe KL term is weighted.\n",
+             "papers/other.md": "---\nauthor: [{family: Kingma, given: Diederik}]\n---\nAuto-encoding variational Bayes.\n"}
+    with indexed(vault_dir, files) as vault:
+        for query in ("Higgins", "Irina Higgins", "Loic Matthey"):
+            hits = vault.search(query, k=2, now=NOW)
+            assert hits and hits[0].path == "papers/beta-vae.md", (query, [hit.path for hit in hits])
+            assert hits[0].match in ("both", "words"), (query, hits[0].match)
+
+
+def test_a_note_holding_only_some_of_the_words_never_outscores_on_the_text_side_one_holding_them_all(
+        vault_dir: Path) -> None:
+    """Was (a trial with a researcher's vault): the text side ranks the notes with a passage holding
+    every word first, but fusion reads its scores — and a topic note repeating "Abeler 2011"
+    scored above the paper holding "Abeler", "2011" and "effort", which explain called "full text
+    ranks it 1" while the paper came second."""
+    files = {"papers/abeler.md": "Reference points and effort provision: subjects worked longer when their expectations "
+                                 "were high, in a real-effort experiment of 2011 by Abeler and coauthors, counting zeros "
+                                 "for money over a long session in the laboratory, with a fixed payment drawn from one of "
+                                 "two sealed envelopes after the subject stopped, and a questionnaire on loss aversion.\n",
+             "topics/reference.md": "Abeler 2011. Abeler 2011. Abeler 2011. Abeler 2011. Abeler 2011.\n",
+             **{f"misc/n{number}.md": f"Filler note {number} about tomatoes, basil and watering.\n" for number in range(30)}}
+    with indexed(vault_dir, files) as vault:
+        found = vault.derived.searcher().candidates("Abeler 2011 effort", 10, search_filters(None, None, False, NOW))
+        side = [(found.paths[hit.label], hit.score) for hit in found.text]
+    assert [path for path, _ in side] == ["papers/abeler.md", "topics/reference.md"]
+    assert side[1][1] <= side[0][1], side  # its rank and its score say the same

@@ -2,7 +2,9 @@
 
 A note's **date** is the first of:
 
-1. its ``date`` property (a journal entry's, a meeting's: the day the note is about);
+1. its ``date`` property (a journal entry's, a meeting's: the day the note is about); one that
+   holds a period (``date: 2011``, a paper's year as Zotero imports write it; ``2026-03``,
+   ``2026-W09``, ``2026-Q1``) dates the note as that span, as a periodic note's name does;
 2. its name as the vault's daily-note format writes it, in the daily notes' folder
    (``Journal/28-11-2026.md`` under ``DD-MM-YYYY``: daily_format.py, passed in);
 3. a period its name is (a weekly, monthly, quarterly or yearly note: ``2026-W09``, ``2026-03``,
@@ -59,7 +61,7 @@ from .fields import name_form
 from .lifecycle import format_timestamp, is_absent, parse_duration, parse_timestamp
 from .month_names import month_spellings, named_month
 from .notes import Note, Problem, timestamp_or_none
-from .periods import Span, is_period_name, iso_span, span_between
+from .periods import YEAR, Span, is_period_name, iso_span, span_between, span_of
 
 if TYPE_CHECKING:
     from .daily_format import DailyFormat
@@ -92,6 +94,8 @@ _UNORDERED_DAY = re.compile(r"(?<!\d)(\d{1,2})([-_.])(\d{1,2})\2(\d{4})(?!\d)")
 # [[2026-11-20]], [[Daily/2026-11-20|Friday]]: a link to a daily note (its folder and label aside)
 _LINKED_DATE = re.compile(r"\[\[\s*(?:[^\[\]|#]*/)?(\d{4}-\d{2}-\d{2})\s*(?:[|#][^\]]*)?\]\]")
 _LINK_CHARS = 300
+_YEAR = re.compile(r"[0-9]{4}")  # a year a date property holds (_property_span)
+_PERIOD_CHARS = 8  # 2026-W09: the longest period _property_span reads
 DAILY_SOURCE = "daily-note format"  # a NoteDate's source when the vault's daily-note format gave it
 NAME_SOURCE = "file name"  # ... when a day in its file name or folders gave it (or a period's ISO name)
 PERIODIC_SOURCE = "periodic-note format"  # ... when a name in one of Periodic Notes' formats gave it
@@ -303,7 +307,7 @@ def _other_day_problem(value: object, found: NoteDate, path: str, daily: DailyFo
     that day's note leaves it out without a word; an instant (a time with a zone) is a moment,
     not a day, and is not compared."""
     named = daily.day(path) if daily is not None else None
-    if named is None or not found.day or found.moment.date() == named:
+    if named is None or not found.day or found.moment.date() == named or _holds(found, named, named):
         return []
     key = found.source
     return [Problem(path, key, f"{key} is {short_repr(value)}, the day {found.moment.date().isoformat()}, but the note's "
@@ -321,7 +325,7 @@ def _outside_period_problem(value: object, found: NoteDate, path: str, daily: Da
     person's choice (adr/0026); an instant is a moment, not compared."""
     named = _period_date(path, daily)
     span = named.span if named is not None else None
-    if span is None or not found.day or span.first <= found.moment.date() <= span.last:
+    if span is None or not found.day or span.first <= found.moment.date() <= span.last or _holds(found, span.first, span.last):
         return []
     key = found.source
     return [Problem(path, key, f"{key} is {short_repr(value)}, the day {found.moment.date().isoformat()}, outside "
@@ -330,22 +334,51 @@ def _outside_period_problem(value: object, found: NoteDate, path: str, daily: Da
                     f"{span.kind}; a day it was written on can take another name, such as created")]
 
 
+def _holds(found: NoteDate, first: date, last: date) -> bool:
+    """Is ``found`` a period (``date: 2026``) holding the days ``first`` to ``last``? A daily or
+    weekly note whose date property is its year is not dated otherwise than its name says."""
+    return found.span is not None and found.span.first <= first and last <= found.span.last
+
+
 def _property_date(value: object, key: str) -> NoteDate | None:
     """A property's date: a timestamp, or a link to a daily note (``[[2026-11-20]]``), alone or
     as the one item of a list (Obsidian's list properties; YAML reads an unquoted
     ``[[2026-11-20]]`` as a list in a list). A day when it has no time (a YAML date, a date-only
-    text, a linked date), else an instant (a time, a Unix time)."""
+    text, a linked date), else an instant (a time, a Unix time). A period (:func:`_property_span`)
+    is its span of days."""
     if isinstance(value, list):
         return _property_date(value[0], key) if len(value) == 1 else None
     if isinstance(value, str) and len(stripped := value.strip()) <= _LINK_CHARS:  # a longer link is no daily note's: not scanned
         linked = _LINKED_DATE.fullmatch(stripped)
         if linked:
             value = linked[1]
+    span = _property_span(value)
+    if span is not None:
+        return NoteDate(parse_timestamp(span.first), key, day=True, span=span)
     found = timestamp_or_none(value)
     if found is None and isinstance(value, str) and len(value) <= _LINK_CHARS:
         worded = _text_date(value)  # as a person writes a day: May 4, 2023 (a day, whatever else the text says)
         return None if worded is None else NoteDate(worded, key, day=True)
     return None if found is None else NoteDate(found, key, day=_without_time(value))
+
+
+def _property_span(value: object) -> Span | None:
+    """The period a date property holds whole: a year (``2011``, a number or text of four digits:
+    a paper's year, as a Zotero import writes ``date``), or a month, week or quarter as ISO
+    writes it (``2026-03``, ``2026-W09``, ``2026-Q1``). Without it ``date: 2011`` was "not a
+    date" and the note fell out of every search by date, though ``--since 2011`` names that
+    year. The person named the property a date, so a bare year is one here (a file named
+    ``1984.md`` is not read so: periods.py)."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        text = str(value)
+    elif isinstance(value, str):
+        text = value.strip()
+    else:
+        return None
+    if _YEAR.fullmatch(text):
+        return span_of(YEAR, int(text), 0) if int(text) >= 1 else None
+    found = iso_span(text) if len(text) <= _PERIOD_CHARS else None
+    return found if isinstance(found, Span) and found.name == text.upper() else None
 
 
 def _without_time(value: object) -> bool:

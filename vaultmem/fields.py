@@ -270,12 +270,18 @@ def property_texts(meta: Mapping[str, Any]) -> Iterator[tuple[str, str]]:
 
 
 def string_values(value: Any) -> list[str]:
-    """A property's text: strings, and strings inside lists; links become their text, URLs drop out."""
+    """A property's text: strings, and strings inside lists; links become their text, URLs drop out.
+    A mapping is one text, its strings joined: a paper's authors as a reference manager (CSL)
+    writes them, ``- {family: Higgins, given: Irina}``, are "Higgins Irina" — without it "papers
+    by Higgins" found the note by its vector alone (a trial with a researcher's vault)."""
     if isinstance(value, str):
         text = link_text(value).strip()
         return [text] if text and not _URL.match(text) else []
     if isinstance(value, list):
         return [text for item in value for text in string_values(item)]
+    if isinstance(value, Mapping):
+        joined = " ".join(text for item in value.values() for text in string_values(item))
+        return [joined] if joined else []
     return []
 
 

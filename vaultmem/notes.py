@@ -25,6 +25,7 @@ from typing import Any
 import yaml
 
 from .errors import CHECK, InvalidTimestamp, NoteReadError, Operation, Spelled, UnknownLayer, short_repr
+from .escapes import SwallowedEscape, single_quoted, swallowed_escapes
 from .fields import BOOKKEEPING_KEYS, aliases_of, name_fold
 from .lifecycle import (
     EXPIRING_LAYERS,
@@ -104,7 +105,12 @@ from .option_names import Surface
 #     Russian dates a note by its name or `date` (month_names.py): `15 марта 2024.md`.
 # 35: a query block left open (```dataview with no closing fence) runs to the note's end
 #     (markdown.fenced_blocks): its `from #tag` is no tag of the note, its words no text.
-READER_VERSION = "35"
+# 36: LaTeX in a double-quoted value that YAML read as its escapes (``"$\\beta$"``: a backspace)
+#     is a problem (escapes.py); a date property holding a period (``date: 2011``, ``2026-03``)
+#     dates the note as that span (dating._property_span), where it was "not a date"; a note's
+#     citekey is a name it answers to (lookup_names); a mapping in a property is searchable text
+#     (fields.string_values: CSL authors, `{family: Higgins, given: Irina}`).
+READER_VERSION = "36"
 BOM = "\ufeff"
 # A Windows editor ("Unicode" in Notepad, PowerShell's Out-File) saves UTF-16 behind one of these.
 UTF16_BOMS = ((codecs.BOM_UTF16_LE, "utf-16-le", "UTF-16 LE"), (codecs.BOM_UTF16_BE, "utf-16-be", "UTF-16 BE"))
@@ -493,6 +499,7 @@ def split_frontmatter(relative: str, text: str) -> tuple[dict[str, Any], str, Fr
     body = text[block.body_start:]
     problems = [*repeated_key_problems(relative, block.yaml_text, pairs, loaded),
                 *comment_value_problems(relative, block.yaml_text, meta),
+                *(_escape_problem(relative, found) for found in swallowed_escapes(block.yaml_text, pairs)),
                 *second_frontmatter(relative, body, text.count("\n", 0, block.body_start) + 1)]
     return meta, body, block, problems
 
@@ -580,6 +587,17 @@ def comment_value_problems(relative: str, yaml_text: str, meta: Mapping[str, Any
         problems.append(Problem(relative, key, f"{key}: '{value}' (line {line}) is a YAML comment, so {key} is empty",
                                 f"write {_written_without_comment(key, value)}"))
     return problems
+
+
+def _escape_problem(relative: str, found: SwallowedEscape) -> Problem:
+    """LaTeX in a double-quoted value that YAML read as its escapes (escapes.py): the title of
+    ``title: "$\\beta$-VAE"`` is ``$``, a backspace, ``eta$-VAE`` — shown, searched and linked so."""
+    more = f" (and {found.count - 1} more such escape{'s' if found.count > 2 else ''})" if found.count > 1 else ""
+    return Problem(relative, found.key,
+                   f"YAML reads {found.escape} in the double-quoted {found.key} (line {found.line}) as {found.meaning}, "
+                   f"not as the LaTeX command written{more}: {found.key} holds that character, and is shown and searched so",
+                   f"write the value in single quotes, where YAML keeps a backslash as it is: {found.key}: "
+                   f"{single_quoted(found.written)} (or double each backslash inside the double quotes)")
 
 
 def _written_without_comment(key: str, value: str) -> str:
@@ -803,6 +821,13 @@ def _yaml_problem(relative: str, error: BaseException, salvaged: Mapping[str, An
                        f"folder Obsidian's Settings → Templates "
                        f"→ Template folder location names (a vault may name none yet); else quote "
                        f"the values holding '{{{{'; ", *meanwhile.parts))
+    if "escape" in reason:
+        # `title: "$\mathcal{L}_1$ bounds"`: the value is quoted already, so "quote values"
+        # sent the person looking for the wrong mistake (a trial with a Zotero-imported vault).
+        return Problem(relative, "frontmatter", f"YAML does not load{where}: {reason} (a backslash inside double "
+                       "quotes starts a YAML escape, and LaTeX's \\mathcal, \\sum or \\u… is none)",
+                       Spelled("write that value in single quotes ('$\\mathcal{L}_1$ …'), where YAML keeps a "
+                               "backslash as it is, or double each backslash; ", *meanwhile.parts))
     return Problem(relative, "frontmatter", f"YAML does not load{where}: {reason}",
                    Spelled("fix the YAML (quote values containing ': ' or '{{'); ", *meanwhile.parts))
 
@@ -982,6 +1007,12 @@ SUCCESSOR_FIELDS: tuple[str, ...] = ("merged_from", "supersedes")
 # `memory://decisions/lanesborough-protocol`), and the kind its names are stored under.
 PERMALINK = "permalink"
 MEMORY_URL = "memory://"  # basic-memory's scheme for a permalink: `memory://decisions/x`
+# The kind a paper's citation key is stored under, and the frontmatter keys it is read from
+# (compared lower-cased): `citekey` as Zotero Integration, Citations and Better BibTeX's
+# templates write it (`citekey: Koszegi2006b`), and CSL's and Zotero 7's names for it. A
+# researcher and their agent cite a paper so — `[@Koszegi2006b]` in pandoc — and name it so.
+CITEKEY = "citekey"
+CITEKEY_KEYS = frozenset({"citekey", "citationkey", "citation-key", "citation_key"})
 
 
 def text_values(meta: Mapping[str, Any], key: str) -> list[str]:
@@ -1003,7 +1034,25 @@ def lookup_names(note: Note) -> list[tuple[str, str]]:
     its permalink gives it (:func:`permalink_names`): what the index stores to resolve them."""
     aliases = [(ALIASES, alias) for alias in aliases_of(note.meta)]
     permalinks = [(PERMALINK, name) for permalink in text_values(note.meta, PERMALINK) for name in permalink_names(permalink)]
-    return [*aliases, *((key, name) for key in SUCCESSOR_FIELDS for name in text_values(note.meta, key)), *permalinks]
+    citekeys = [(CITEKEY, name) for name in dict.fromkeys(map(citekey_form, citekeys_of(note.meta))) if name]
+    return [*aliases, *((key, name) for key in SUCCESSOR_FIELDS for name in text_values(note.meta, key)), *permalinks,
+            *citekeys]
+
+
+def citekeys_of(meta: Mapping[str, Any]) -> list[str]:
+    """The note's citation keys as written (:data:`CITEKEY_KEYS`; ``citekey: 2006`` is one too)."""
+    return [text for key in meta if key.lower() in CITEKEY_KEYS for text in text_values(meta, key)]
+
+
+def citekey_form(text: str) -> str:
+    """A citation key, or a NOTE compared with them, as the two are compared: without the ``@``
+    a citation writes before it and the brackets around one (``[@Koszegi2006b]``), case folded in
+    NFC as aliases are (``fields.name_fold``). ``""``: no key. Stored so, a lookup is one indexed
+    equality."""
+    text = text.strip()
+    if text.startswith("[") and text.endswith("]"):
+        text = text[1:-1].strip()
+    return name_fold(text.removeprefix("@").strip())
 
 
 def permalink_form(text: str) -> str:

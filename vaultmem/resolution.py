@@ -11,7 +11,9 @@
    comma-separated string), in any case, unique in the vault; or its ``permalink``
    (basic-memory's and Obsidian Publish's address of the note, ``notes.permalink_names``): the
    whole (``decisions/lanesborough-protocol``, also as ``memory://decisions/…``) or, with
-   folders, its last part (``lanesborough-protocol``), in any case, with or without ``.md``;
+   folders, its last part (``lanesborough-protocol``), in any case, with or without ``.md``; or
+   its citation key (``citekey: Koszegi2006b``, as a reference manager's import writes it:
+   ``notes.CITEKEY_KEYS``), in any case, with or without the ``@`` of ``[@Koszegi2006b]``;
 5. a note's title, in any case, unique in the vault (agents often hold a title).
 
 The first step that matches decides: a later step is never asked to break a tie of an
@@ -54,7 +56,7 @@ from .errors import AmbiguousNote, ArchivedNote, ExcludedNote, NoteNotFound, Pat
 from .exclusions import Rule
 from .fields import name_fold, name_form, name_key
 from .lifecycle import is_expired_us, resolve_now, to_epoch_us
-from .notes import ALIASES, PERMALINK, SUCCESSOR_FIELDS, permalink_form
+from .notes import ALIASES, CITEKEY, PERMALINK, SUCCESSOR_FIELDS, citekey_form, permalink_form
 from .ordered import unique
 from .storage import NoteRow, NoteStore
 from .sync_copies import named_copy
@@ -74,7 +76,8 @@ Found = TypeVar("Found")
 
 FILE_NAME = "file name"  # a Resolution's via when a bare file name found the note and other notes answer too
 PATH = "path"  # ... when its path without .md found it and another note has that as its permalink
-WAYS = {FILE_NAME: "its file name", PATH: "its path", ALIASES: "an alias", PERMALINK: "its permalink", "title": "its title",
+WAYS = {FILE_NAME: "its file name", PATH: "its path", ALIASES: "an alias", PERMALINK: "its permalink",
+        CITEKEY: "its citekey", "title": "its title",
         "merged_from": "an id in its merged_from", "supersedes": "an id in its supersedes", "old name": "its old name"}
 
 
@@ -101,7 +104,7 @@ class Resolution:
     reference too, by a name a later step would have compared (adr/0019, 2026-12-01)."""
 
     reference: str  # what the caller gave
-    # "file name", "path", "merged_from", "supersedes", "aliases", "permalink" or "title"; "old name"
+    # "file name", "path", "merged_from", "supersedes", "aliases", "permalink", "citekey" or "title"; "old name"
     # (a renamed note's, from git: gone.py)
     via: str
     others: tuple[Answering, ...] = ()
@@ -362,21 +365,24 @@ def also_answering(notes: NoteStore, reference: str, found: NoteRow, now_us: int
     else:
         named = _answering_without_key(notes, reference, found)
     answering = _with_permalinks(named, [row for row in _by_permalink(notes, reference) if row.label != found.label])
+    if not permalinks_only:
+        answering = _with_permalinks(answering, [row for row in _by_citekey(notes, reference) if row.label != found.label],
+                                     CITEKEY)
     answering = [(row, by) for row, by in answering if by]
     if not is_expired_us(found.expires_us, now_us):
         answering = [(row, by) for row, by in answering if not is_expired_us(row.expires_us, now_us)]
     return tuple(Answering(row.path, row.id, by) for row, by in answering)
 
 
-def _with_permalinks(named: Sequence[tuple[NoteRow, tuple[str, ...]]],
-                     permalinked: Sequence[NoteRow]) -> list[tuple[NoteRow, tuple[str, ...]]]:
-    """``named`` (notes with the ways they answer), each note whose permalink answers too
-    given that way besides its others (after an alias: step 4 holds both), by path."""
+def _with_permalinks(named: Sequence[tuple[NoteRow, tuple[str, ...]]], permalinked: Sequence[NoteRow],
+                     way: str = PERMALINK) -> list[tuple[NoteRow, tuple[str, ...]]]:
+    """``named`` (notes with the ways they answer), each note whose permalink (or ``way``: its
+    citekey) answers too given that way besides its others (after an alias: step 4 holds them), by path."""
     ways = {row.label: (row, by) for row, by in named}
     for row in permalinked:
         _, by = ways.get(row.label, (row, ()))
-        if PERMALINK not in by:
-            by = tuple(way for way in WAYS if way in (*by, PERMALINK))  # in the order of the steps
+        if way not in by:
+            by = tuple(each for each in WAYS if each in (*by, way))  # in the order of the steps
         ways[row.label] = (row, by)
     return sorted(ways.values(), key=lambda item: item[0].path)
 
@@ -578,10 +584,18 @@ def locate_by_names(notes: NoteStore, reference: str, now_us: int) -> Located | 
 
 
 def _owners_names(notes: NoteStore, reference: str) -> list[tuple[NoteRow, str]]:
-    """Step 4: the notes that go by ``reference`` as an alias or by their permalink, each with
-    the kind (``aliases``, ``permalink``). One step, as both are names the note's owner gave it:
-    one note's alias and another's permalink are ambiguous together."""
-    return [*_listing(notes, reference, ALIAS_FIELDS), *((row, PERMALINK) for row in _by_permalink(notes, reference))]
+    """Step 4: the notes that go by ``reference`` as an alias, by their permalink or by their
+    citekey, each with the kind (``aliases``, ``permalink``, ``citekey``). One step, as all are
+    names the note's owner gave it: one note's alias and another's citekey are ambiguous together."""
+    return [*_listing(notes, reference, ALIAS_FIELDS), *((row, PERMALINK) for row in _by_permalink(notes, reference)),
+            *((row, CITEKEY) for row in _by_citekey(notes, reference))]
+
+
+def _by_citekey(notes: NoteStore, reference: str) -> list[NoteRow]:
+    """The notes whose citation key ``reference`` is (``notes.citekey_form``: without an ``@``,
+    any case), compared as stored: one indexed lookup."""
+    wanted = citekey_form(reference)
+    return [row for row, _ in notes.by_name_entry(wanted, (CITEKEY,))] if wanted else []
 
 
 def _by_permalink(notes: NoteStore, reference: str) -> list[NoteRow]:

@@ -768,8 +768,8 @@ class Searcher:
                     ranking = self._fts(" AND ".join(terms), pool, eligibility)
         if len(ranking) < ANY_TERM_BELOW and len(terms) > 1:
             seen = {hit.label for hit in ranking}
-            extra = self._fts(" OR ".join(terms), pool, eligibility)
-            ranking += [hit for hit in extra if hit.label not in seen][: pool - len(ranking)]
+            extra = [hit for hit in self._fts(" OR ".join(terms), pool, eligibility) if hit.label not in seen]
+            ranking += _below(ranking, extra[: pool - len(ranking)])
         return ranking, unheld, by_prefix
 
     def _fts(self, match: str, pool: int, eligibility: Eligibility) -> list[SideHit]:
@@ -859,3 +859,15 @@ class Searcher:
         except NoteReadError as error:
             warnings.append(Spelled(f"file: {error} (", INDEX, ")"))
             return Snippet("")
+
+
+def _below(holding_all: Sequence[SideHit], holding_some: Sequence[SideHit]) -> list[SideHit]:
+    """The notes holding only some of the query's words, scored no higher than the last note
+    holding them all: the text side ranks those first, and fusion reads its scores, not its
+    order. Without it a topic note that says "Abeler" and "2011" often outscored the paper
+    whose passage holds every word asked for ("what did Abeler 2011 find about effort"), and
+    explain said "full text ranks it 1" of the paper it ranked second (a trial)."""
+    if not holding_all:
+        return list(holding_some)
+    ceiling = min(hit.score for hit in holding_all)
+    return [hit if hit.score <= ceiling else replace(hit, score=ceiling) for hit in holding_some]

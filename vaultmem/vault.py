@@ -231,7 +231,8 @@ class Vault:
         Tried in order (resolution.py, adr/0019): the id, the vault-relative path or the
         path without ``.md``; a bare file name, in any case, unique in the vault (as in
         [[wikilinks]]); an id in a note's ``merged_from`` or ``supersedes``; a unique alias
-        (``aliases`` or ``alias``, a list or a comma-separated string), in any case; a
+        (``aliases`` or ``alias``, a list or a comma-separated string), in any case, a
+        permalink or a citekey (``notes.CITEKEY_KEYS``, with or without its ``@``); a
         unique title, in any case. When other notes answer to the reference too (by a file name,
         alias or title; not to an id or path given exactly), ``resolved_from.others`` names them:
         a read takes the first step's note, the writes refuse (``resolution.sole``). An id is an opaque token matched exactly, before anything is
