@@ -82,7 +82,10 @@ def describe(detail: ErrorDetails, tool: str, parameters: Sequence[str]) -> str:
     if kind == "missing":
         return f"missing required argument '{where}'."
     if kind in EXPECTED:
-        return f"argument '{where}' must be {EXPECTED[kind]}, not {shown(detail.get('input'))}."
+        given = detail.get("input")
+        # One note or tag sent bare: say the list it goes in, which the agent can send as it is.
+        wrapped = f" (a list of one: [{shown(given)}])" if kind == "list_type" and isinstance(given, str) else ""
+        return f"argument '{where}' must be {EXPECTED[kind]}, not {shown(given)}{wrapped}."
     bound = next((key for key in BOUNDS if key in context), None)
     if bound is not None:
         return f"argument '{where}' must be {BOUNDS[bound]} {context[bound]}, not {shown(detail.get('input'))}."
