@@ -113,7 +113,10 @@ def fts_form(text: str) -> str:
     to ``i``, so ``KADIKÖY`` (capitals) and ``Kadikoy`` (typed without a Turkish keyboard)
     missed ``Kadıköy`` (a trial); and it keeps ``ё``, which Russian writes as ``е`` at will:
     a question's ``жильё`` was in no note of a vault that wrote ``жилье`` (a trial)."""
-    return spaced(han_folded(text.replace("ß", "ss").replace("ẞ", "SS").replace("ı", "i").replace("ё", "е").replace("Ё", "Е")))
+    folded = text.replace("ß", "ss").replace("ẞ", "SS").replace("ı", "i").replace("ё", "е").replace("Ё", "Е")
+    if not has_run(folded):
+        return folded
+    return RUN.sub(lambda run: " " + " ".join(run.group()) + " ", folded.translate(_simplified_table()))
 
 
 def spellings_either(pattern: str) -> str:
