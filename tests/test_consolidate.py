@@ -985,6 +985,14 @@ def test_notes_share_a_word_when_their_texts_do_not_count_stopwords_numbers_or_h
     assert pairs_sharing_words({(1, 2): 0.95, (1, 3): 0.9}, vocabularies) == ({(1, 2): 0.95}, 1)
 
 
+def test_one_fact_in_traditional_and_in_simplified_chinese_shares_its_words() -> None:
+    # 頭髮 and 头发 are one word: without folding the two forms, the same fact written by a
+    # person in Taiwan and by an agent in simplified characters shared no pair, and was kept apart.
+    traditional, simplified = text_vocabulary("每兩個月去理髮店剪一次頭髮"), text_vocabulary("每两个月去理发店剪一次头发")
+    assert traditional == simplified
+    assert pairs_sharing_words({(1, 2): 0.97}, {1: traditional, 2: simplified}) == ({(1, 2): 0.97}, 0)
+
+
 def test_notes_without_a_word_of_their_own_are_not_kept_apart_for_sharing_none(vault_dir: Path, wordllama: object) -> None:
     # A saying written twice, all of it stopwords: the same text, yet "their texts share no word" kept it apart.
     assert text_vocabulary("It is what it is.") == frozenset()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -13,6 +14,7 @@ import pytest
 from helpers import NOW, copy_sample_vault, keyword_side, run_cli, utf16_bytes, write_vault
 
 from vaultmem import UsageError, Vault
+from vaultmem.errors import NoteNotFound
 from vaultmem.embedders import HashingEmbedder
 from vaultmem.paths import VaultPaths
 from vaultmem.ranking import note_scores
@@ -1372,6 +1374,29 @@ def test_a_russian_yo_and_ye_find_each_other_in_text_names_and_snippets(tmp_path
         for query in ("Елка: покупка", "ёлка: покупка"):  # the title as typed with е: an exact-name match still
             hits = vault.search(query, k=2)
             assert hits[0].path == "memories/ёлка-покупка.md", (query, [hit.path for hit in hits])
+
+
+def test_traditional_and_simplified_chinese_find_each_other_in_text_names_and_snippets(tmp_path: Path) -> None:
+    # A trial on a real Chinese vault writing both: its note said 經期 (traditional, as Taiwan
+    # and Hong Kong write), the question 经期 (simplified, as the mainland and most agents write),
+    # and the keyword side found nothing; 頭髮 and 头发 were two names.
+    root = write_vault(tmp_path / "vault", {
+        "健康/經期記錄.md": "經期第一天腹痛，喝了紅糖薑茶。\n",
+        "memories/头发.md": "---\ntitle: 剪头发\n---\n每两个月去理发店剪一次头发。\n",
+        "other.md": "今天天气很好，我们去公园散步。\n",
+    })
+    with Vault(root, embedder=HashingEmbedder()) as vault:
+        vault.index()
+        for query, found, said in (("经期", "健康/經期記錄.md", "經期"), ("經期腹痛", "健康/經期記錄.md", "經期"),
+                                   ("剪頭髮", "memories/头发.md", "头发"), ("红糖姜茶", "健康/經期記錄.md", "紅糖薑茶")):
+            assert keyword_side(vault, query)[:1] == [found], query
+            hits = vault.search(query, k=2)
+            assert hits[0].path == found and hits[0].match in ("keyword", "both"), (query, [(hit.path, hit.match) for hit in hits])
+            assert said in hits[0].snippet, (query, hits[0].snippet)  # the note's own characters, from its file
+        for name, found in (("经期记录", "健康/經期記錄.md"), ("剪頭髮", "memories/头发.md")):  # a name in the other form
+            assert vault.search(name, k=1)[0].path == found  # the exact-name match of search
+            with pytest.raises(NoteNotFound, match=re.escape(f"did you mean '{found}'")):
+                vault.get(name)  # a name is opened as the note spells it, as Obsidian's links: suggested
 
 
 def test_authors_written_as_mappings_are_searched_by_their_names(vault_dir: Path) -> None:

@@ -18,9 +18,12 @@ every other script end it. Latin, Cyrillic and the rest are left exactly as they
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from collections.abc import Iterator
+
+import opencc
 
 # Hangul Jamo, CJK radicals, 々〆〇, kana (not the punctuation ゠ and ・ among them), bopomofo, compatibility Jamo, kanbun, CJK strokes and
 # katakana extensions, Extension A, unified ideographs, Hangul Jamo extensions and syllables,
@@ -50,15 +53,70 @@ def spaced(text: str) -> str:
     return RUN.sub(lambda run: " " + " ".join(run.group()) + " ", text)
 
 
+# The blocks of Chinese characters a traditional form is found in: Extension A, the unified
+# ideographs, the compatibility ideographs, Extension B.
+_HAN_BLOCKS = ((0x3400, 0x4DC0), (0x4E00, 0xA000), (0xF900, 0xFB00), (0x20000, 0x2A6E0))
+
+
+@functools.cache
+def _simplified_table() -> dict[int, str]:
+    """Each traditional Chinese character that has a simplified form → that form, as OpenCC's
+    ``t2s`` writes the character standing alone (經 → 经, 髮 and 發 → 发). Built once, on the
+    first text holding such characters (about 15 ms)."""
+    converter = opencc.OpenCC("t2s.json")
+    characters = [chr(code) for start, end in _HAN_BLOCKS for code in range(start, end)]
+    converted = str(converter.convert("\n".join(characters))).split("\n")
+    if len(converted) != len(characters):
+        raise RuntimeError(f"OpenCC's t2s gave {len(converted)} characters for {len(characters)}: "
+                           "reinstall the opencc package (pip install --force-reinstall opencc)")
+    return {ord(char): simple for char, simple in zip(characters, converted, strict=True)
+            if simple != char and len(simple) == 1}
+
+
+@functools.cache
+def _traditional_forms() -> dict[str, str]:
+    """A simplified character → it and every traditional character written so (发 → 发發髮)."""
+    forms: dict[str, str] = {}
+    for code, simple in _simplified_table().items():
+        forms[simple] = forms.get(simple, simple) + chr(code)
+    return forms
+
+
+def han_folded(text: str) -> str:
+    """``text`` with traditional Chinese characters in their simplified forms (``經期`` →
+    ``经期``): the full text, a query's words and the names hold one form, so a question in
+    either finds a note in the other. Taiwan and Hong Kong write traditional characters, the
+    mainland and most agents simplified ones: ``经期`` found nothing in a vault writing ``經期``
+    (a trial). Japanese kanji fold alike on both sides (時間 and 时间 find each other)."""
+    if not has_run(text):
+        return text
+    return text.translate(_simplified_table())
+
+
+def han_either(pair: str) -> str:
+    """A regular expression for the characters of ``pair`` in either form (``经期`` →
+    ``[经經]期``): where a snippet finds the words the folded full text matched."""
+    forms = _traditional_forms()
+    parts: list[str] = []
+    for char in pair:
+        spellings = forms.get(han_folded(char), char)
+        parts.append(f"[{spellings}]" if len(spellings) > 1 else re.escape(char))
+    return "".join(parts)
+
+
 def fts_form(text: str) -> str:
-    """Text as the full text holds it and a query's words ask for it: :func:`spaced`, and the
+    """Text as the full text holds it and a query's words ask for it: :func:`spaced`,
+    traditional Chinese characters as simplified (:func:`han_folded`), the
     German sharp s as ``ss``, the Turkish dotless ``ı`` as ``i``, the Russian ``ё`` as ``е``.
     FTS5's ``unicode61`` folds ``é`` to ``e`` but keeps ``ß``, so ``Strasse``, as Germans type it
     without the key, missed a note's ``Straße`` (a trial); it keeps ``ı`` too, and lowers ``I``
     to ``i``, so ``KADIKÖY`` (capitals) and ``Kadikoy`` (typed without a Turkish keyboard)
     missed ``Kadıköy`` (a trial); and it keeps ``ё``, which Russian writes as ``е`` at will:
     a question's ``жильё`` was in no note of a vault that wrote ``жилье`` (a trial)."""
-    return spaced(text.replace("ß", "ss").replace("ẞ", "SS").replace("ı", "i").replace("ё", "е").replace("Ё", "Е"))
+    folded = text.replace("ß", "ss").replace("ẞ", "SS").replace("ı", "i").replace("ё", "е").replace("Ё", "Е")
+    if not has_run(folded):
+        return folded
+    return RUN.sub(lambda run: " " + " ".join(run.group()) + " ", folded.translate(_simplified_table()))
 
 
 def spellings_either(pattern: str) -> str:

@@ -52,7 +52,7 @@ from typing import Any
 
 import numpy as np
 
-from .cjk import RUN, bigrams, cjk_runs, spaced
+from .cjk import RUN, bigrams, cjk_runs, han_folded, spaced
 from .config import ConsolidateSettings
 from .dating import own_day
 from .errors import CHECK, INDEX, Argument, Operation, Spelled, UsageError
@@ -502,7 +502,7 @@ def text_vocabulary(body: str) -> frozenset[str]:
     own = _HEADING_LINE.sub(" ", _EMBED.sub(" ", body))
     runs = cjk_runs(own)
     if 2 * sum(map(len, runs)) > len(_LETTER.findall(own)):
-        return frozenset(_PAIR_MARK + pair for run in runs for pair in bigrams(run))
+        return frozenset(_PAIR_MARK + pair for run in runs for pair in bigrams(han_folded(run)))
     text = spaced(own).casefold()
     return frozenset(word for word in _VOCABULARY_WORD.findall(text) if word not in STOPWORDS and not word.isdigit())
 

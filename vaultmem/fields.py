@@ -24,7 +24,7 @@ from datetime import date, datetime
 from pathlib import PurePosixPath
 from typing import TYPE_CHECKING, Any
 
-from .cjk import latin_unmarked
+from .cjk import han_folded, latin_unmarked
 
 if TYPE_CHECKING:
     from .notes import Note
@@ -176,11 +176,11 @@ def name_key(text: str) -> str:
     except a closing ``#``, which names a language (``C#`` is not ``C``). ``""``: no name.
     Latin letters lose their accents and the Turkish dotless ``ı`` is ``i``, as the full text
     holds them (``remove_diacritics``, cjk.fts_form): ``Kadikoy`` and ``Munchen``, typed
-    without those keys, name ``Kadıköy`` and ``München``; ``ё`` is ``е`` (``елка`` names ``Ёлка``). Full-width forms are their ASCII
+    without those keys, name ``Kadıköy`` and ``München``; ``ё`` is ``е`` (``елка`` names ``Ёлка``); traditional Chinese characters are simplified (cjk.han_folded: ``經期`` names ``经期``). Full-width forms are their ASCII
     ones (NFKC): a Chinese keyboard types ``：`` and ``（``, in English mode ``:`` and ``(``, so
     ``見字如晤:中秋書`` and ``靠墙收下巴(Chin Tuck)`` name the notes spelled with the full-width
     marks (a trial on a Chinese vault)."""
-    folded = " ".join(latin_unmarked(unicodedata.normalize("NFKC", text).casefold()).replace("ı", "i").replace("ё", "е").split())
+    folded = " ".join(han_folded(latin_unmarked(unicodedata.normalize("NFKC", text).casefold())).replace("ı", "i").replace("ё", "е").split())
     start, end = 0, len(folded)
     while start < end and _is_edge(folded[start]):
         start += 1

@@ -37,7 +37,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import numpy as np
 
-from .cjk import MAX_PAIRS, bigrams, content_pairs, fts_form, pieces
+from .cjk import MAX_PAIRS, bigrams, content_pairs, fts_form, han_folded, pieces
 from .config import CONFIG_FILE
 from .dating import DEFAULT_DATE_PROPERTIES, DateProperties, calendar_day, shown_date, shown_range, shown_span
 from .endings import apostrophe_stem, folded, prefix_of, umlauts_unwritten
@@ -309,8 +309,9 @@ def query_words(text: str) -> list[QueryWord]:
         for piece, is_run in pieces(_POSSESSIVE.sub("", chunk)):  # "sister's" would be the phrase "sister s"
             if is_run:
                 requesting = False
-                said = content_pairs(piece)  # a run that only asks (什么) counts as a stopword does
-                pairs = (said or bigrams(piece))[:pairs_left]
+                simplified = han_folded(piece)  # as the full text holds it (經期 asks for 经期)
+                said = content_pairs(simplified)  # a run that only asks (什么) counts as a stopword does
+                pairs = (said or bigrams(simplified))[:pairs_left]
                 if not pairs:
                     continue
                 pairs_left -= len(pairs)

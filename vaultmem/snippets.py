@@ -43,7 +43,7 @@ from dataclasses import dataclass, replace
 from html.entities import html5 as html5_entities
 from typing import TYPE_CHECKING
 
-from .cjk import bigrams, content_pairs, has_run, pieces, spaced, spellings_either
+from .cjk import bigrams, content_pairs, han_either, has_run, pieces, spaced, spellings_either
 from .fields import BOOKKEEPING_KEYS, STOPWORDS
 from .markdown import (
     FENCE_LINE,
@@ -433,7 +433,7 @@ def query_word_patterns(query: str) -> list[re.Pattern[str]]:
 def _query_parts(query: str) -> tuple[list[str], list[list[str]]]:
     """A query's words as :func:`_word_pattern` patterns, and each run's escaped pairs."""
     runs = [run for run, is_run in pieces(query) if is_run]  # Chinese, Japanese, Korean: by neighbouring pairs
-    pairs = [[re.escape(pair.replace(" ", "")) for pair in content_pairs(run) or bigrams(run)] for run in runs]
+    pairs = [[han_either(pair.replace(" ", "")) for pair in content_pairs(run) or bigrams(run)] for run in runs]
     words = list(dict.fromkeys(word.casefold() for word in _WORD.findall(spaced(query)) if not has_run(word)))
     meaningful = [word for word in words if word not in STOPWORDS and len(word) > 1] or ([] if any(pairs) else words)
     return [_word_pattern(word) for word in meaningful], [run for run in pairs if run]
