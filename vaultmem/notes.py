@@ -36,6 +36,7 @@ from .lifecycle import (
     parse_timestamp,
     to_epoch_us,
 )
+from .logseq import naming_meta
 from .markdown import without_code_or_hidden
 from .merge_markers import first_conflict, utf16_with_byte_markers
 from .option_names import Surface
@@ -110,7 +111,9 @@ from .option_names import Surface
 #     dates the note as that span (dating._property_span), where it was "not a date"; a note's
 #     citekey is a name it answers to (lookup_names); a mapping in a property is searchable text
 #     (fields.string_values: CSL authors, `{family: Higgins, given: Irina}`).
-READER_VERSION = "36"
+# 37: a note without frontmatter takes its title, aliases and tags from the Logseq page
+#     properties it opens with (logseq.naming_meta: `title:: Apache Flink/SQL`, `alias:: [[Flink SQL]]`).
+READER_VERSION = "37"
 BOM = "\ufeff"
 # A Windows editor ("Unicode" in Notepad, PowerShell's Out-File) saves UTF-16 behind one of these.
 UTF16_BOMS = ((codecs.BOM_UTF16_LE, "utf-16-le", "UTF-16 LE"), (codecs.BOM_UTF16_BE, "utf-16-be", "UTF-16 BE"))
@@ -313,6 +316,9 @@ def read_text(root: Path, relative: str) -> str:
 def parse_note(relative: str, raw: bytes) -> Note:
     text, decode_problems = decode(relative, raw)
     meta, body, block, fm_problems = split_frontmatter(relative, text)
+    if block is None:
+        # A Logseq page keeps its title, aliases and tags in `key:: value` lines instead.
+        meta = {**naming_meta(body), **meta}
     # Only a block that did not load leaves meta salvaged; a key set twice or a `tags: #a` value
     # loaded it all, and its missing expiry is a problem like any other note's.
     fields = field_problems(relative, meta, salvaged=any(problem.field == "frontmatter" for problem in fm_problems))
