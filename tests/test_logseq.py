@@ -104,3 +104,14 @@ def test_snippets_leave_out_logseqs_block_ids_and_uuid_references(vault_dir: Pat
     assert "ask for more from the compiler, see" in hit["snippet"]
     for noise in ("id::", "collapsed::", "((", "621b05d", "{{embed"):
         assert noise not in hit["snippet"], noise
+
+
+def test_a_tag_revised_onto_a_page_leaves_it_its_logseq_title_and_aliases(vault_dir: Path) -> None:
+    root = graph(vault_dir)
+    run_cli(root, "index")
+    assert run_cli(root, "revise", "Flink SQL", "--tag", "flink").exit_code == 0
+    text = (root / "pages/Apache Flink%2FSQL.md").read_text(encoding="utf-8")
+    assert text.endswith(FLINK)  # the page's own lines kept byte for byte under the block written
+    page = run_json(root, "get", "Flink SQL")
+    assert (page["path"], page["title"]) == ("pages/Apache Flink%2FSQL.md", "Apache Flink/SQL")
+    assert page["tags"] == ["stream processing", "database", "flink"]

@@ -2,8 +2,8 @@
 
 Logseq keeps a page's properties in its file's first lines, before the first ``- `` bullet,
 instead of YAML frontmatter (``title:: Apache Flink/SQL``, ``alias:: [[Flink SQL]]``,
-``tags:: rust, [[async io]]``). A note without YAML frontmatter takes its title, aliases and
-tags from them as it would from frontmatter (notes.parse_note), so a Logseq page is named and
+``tags:: rust, [[async io]]``). A note takes its title, aliases and tags from them where its
+YAML frontmatter has none (notes.parse_note), so a Logseq page is named and
 found as Logseq names it: ``Apache Flink%2FSQL.md`` is "Apache Flink/SQL" and answers to
 "Flink SQL" (adr/0028-logseq-graphs.md). Pure functions over text; the file is never changed.
 """

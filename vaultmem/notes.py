@@ -111,8 +111,8 @@ from .option_names import Surface
 #     dates the note as that span (dating._property_span), where it was "not a date"; a note's
 #     citekey is a name it answers to (lookup_names); a mapping in a property is searchable text
 #     (fields.string_values: CSL authors, `{family: Higgins, given: Irina}`).
-# 37: a note without frontmatter takes its title, aliases and tags from the Logseq page
-#     properties it opens with (logseq.naming_meta: `title:: Apache Flink/SQL`, `alias:: [[Flink SQL]]`).
+# 37: a note takes its title, aliases and tags from the Logseq page properties its body opens
+#     with, where its frontmatter has none (logseq.naming_meta: `title:: Apache Flink/SQL`, `alias:: [[Flink SQL]]`).
 READER_VERSION = "37"
 BOM = "\ufeff"
 # A Windows editor ("Unicode" in Notepad, PowerShell's Out-File) saves UTF-16 behind one of these.
@@ -316,9 +316,12 @@ def read_text(root: Path, relative: str) -> str:
 def parse_note(relative: str, raw: bytes) -> Note:
     text, decode_problems = decode(relative, raw)
     meta, body, block, fm_problems = split_frontmatter(relative, text)
-    if block is None:
-        # A Logseq page keeps its title, aliases and tags in `key:: value` lines instead.
-        meta = {**naming_meta(body), **meta}
+    # A Logseq page keeps its title, aliases and tags in the `key:: value` lines it opens with;
+    # frontmatter, when it has some, wins key by key. Also under a block vaultmem wrote (revise
+    # --tag on a page): else one tag written there cost the page its title and aliases.
+    logseq_names = naming_meta(body)
+    if logseq_names:
+        meta = {**logseq_names, **meta}
     # Only a block that did not load leaves meta salvaged; a key set twice or a `tags: #a` value
     # loaded it all, and its missing expiry is a problem like any other note's.
     fields = field_problems(relative, meta, salvaged=any(problem.field == "frontmatter" for problem in fm_problems))
