@@ -53,6 +53,7 @@ from .lifecycle import DEFAULT_TTLS, PERMANENT_LAYER, LayerPolicy, normalize_lay
 CONFIG_FILE = ".vaultmem.toml"
 STATE_DIR = ".vaultmem"
 OBSIDIAN_DIR = ".obsidian"
+LOGSEQ_SETTINGS = "logseq/config.edn"  # a Logseq graph's mark, as .obsidian/ is a vault's
 DEFAULT_ARCHIVE_DIR = "_archive"
 DEFAULT_REMEMBER_DIR = "memories"
 DEFAULT_THRESHOLD = 0.88  # measured: see adr/0010-consolidation.md
@@ -107,8 +108,8 @@ class VaultConfig:
 
 def find_vault(start: Path) -> Path | None:
     """The vault ``start`` is in: ``start`` itself if it holds ``.obsidian/``, ``.vaultmem/``
-    or ``.vaultmem.toml``, else the nearest folder above it holding ``.obsidian/`` or
-    ``.vaultmem.toml``; ``None`` when there is none.
+    or ``.vaultmem.toml``, else the nearest folder above it holding ``.obsidian/``,
+    ``.vaultmem.toml`` or a Logseq graph's ``logseq/config.edn``; ``None`` when there is none.
 
     A command run in a vault's subfolder works on the vault (not on the subfolder as a vault
     of its own, with an index of its own inside the vault), and one run outside any vault
@@ -119,7 +120,7 @@ def find_vault(start: Path) -> Path | None:
     if (start / STATE_DIR).is_dir():
         return start
     for folder in (start, *start.parents):
-        if (folder / OBSIDIAN_DIR).is_dir() or (folder / CONFIG_FILE).is_file():
+        if (folder / OBSIDIAN_DIR).is_dir() or (folder / CONFIG_FILE).is_file() or (folder / LOGSEQ_SETTINGS).is_file():
             return folder
     return None
 

@@ -365,7 +365,7 @@ class ExcludedNote(NoteNotFound):
         VaultmemError.__init__(
             self,
             f"{path} is excluded by {rule}: vaultmem does not read, index or change excluded files. "
-            "Remove that rule if it should be a note",
+            + (getattr(rule, "fix", None) or "Remove that rule if it should be a note"),
         )
 
 

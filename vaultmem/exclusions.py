@@ -14,6 +14,11 @@ Three sources, all read from the vault itself (adr/0020-excluded-files-and-title
    So is the template file the Daily notes plugin (``.obsidian/daily-notes.json``
    ``template``) or Periodic Notes (each period's ``template`` or ``templatePath``) makes
    new notes from, wherever it is kept.
+4. Logseq's own folder ``logseq/`` in a Logseq graph (one holding ``logseq/config.edn``): its
+   ``bak/`` keeps an old copy of a page each time Logseq saves over an edit made elsewhere,
+   and ``version-files/`` one per synced version. They are Logseq's files, never pages in
+   Logseq; indexed, each stale copy answered beside the page it copies (a trial on a Logseq
+   graph), dated by its backup time.
 
 An excluded file is never indexed, checked, searched, consolidated, expired or touched by
 link rewriting. Mistakes in Obsidian's settings (a JSON file that does not parse, a regular
@@ -42,7 +47,9 @@ TEMPLATES_SETTINGS = ".obsidian/templates.json"
 TEMPLATER_SETTINGS = ".obsidian/plugins/templater-obsidian/data.json"
 DAILY_NOTES_SETTINGS = ".obsidian/daily-notes.json"
 PERIODIC_NOTES_SETTINGS = ".obsidian/plugins/periodic-notes/data.json"
-OBSIDIAN_SETTINGS = (APP_SETTINGS, TEMPLATES_SETTINGS, TEMPLATER_SETTINGS)
+LOGSEQ_DIR = "logseq"
+LOGSEQ_SETTINGS = f"{LOGSEQ_DIR}/config.edn"  # its presence makes the folder a Logseq graph
+OBSIDIAN_SETTINGS = (APP_SETTINGS, TEMPLATES_SETTINGS, TEMPLATER_SETTINGS, LOGSEQ_SETTINGS)
 MAX_SETTINGS_BYTES = 1_000_000  # Obsidian's settings files are a few hundred bytes
 _NAMED_GROUP = re.compile(r"\(\?P<[^>]+>")
 # JavaScript's named group (?<name>…) is Python's (?P<name>…); lookbehinds (?<= (?<! are the same.
@@ -54,6 +61,7 @@ TEMPLATES_SOURCE = "the Templates plugin's folder"
 TEMPLATER_SOURCE = "Templater's templates folder"
 DAILY_TEMPLATE_SOURCE = "the Daily notes plugin's template"
 PERIODIC_TEMPLATE_SOURCE = "Periodic Notes' template"
+LOGSEQ_SOURCE = "Logseq's own folder"
 _PERIODS = ("daily", "weekly", "monthly", "quarterly", "yearly")  # Periodic Notes 0.x
 _CALENDAR_PERIODS = ("day", "week", "month", "quarter", "year")  # its 1.x calendar sets
 
@@ -64,6 +72,13 @@ class Rule:
 
     source: str
     pattern: str
+
+    @property
+    def fix(self) -> str | None:
+        """What to do about a file this rule excludes, when it is not "remove the rule"."""
+        if self.source == LOGSEQ_SOURCE:
+            return "It is Logseq's (its settings, or a backup copy of a page); the page itself is in pages/ or journals/"
+        return None
 
     def __str__(self) -> str:
         # As written, between quotes; a pattern holding a quote or a line break is spelled with
@@ -208,6 +223,7 @@ def load_exclusions(root: Path, globs: Sequence[str]) -> Exclusions:
         rule for rule in (
             _template_folder(root, TEMPLATES_SETTINGS, "folder", TEMPLATES_SOURCE, problems),
             _template_folder(root, TEMPLATER_SETTINGS, "templates_folder", TEMPLATER_SOURCE, problems),
+            _logseq_folder(root),
         ) if rule is not None
     ]
     return Exclusions(globs, prefixes, regexes, folders, problems, _template_files(root))
@@ -310,6 +326,12 @@ def _template_folder(root: Path, name: str, key: str, source: str, problems: lis
         # every note, so nothing is excluded by it.
         return None
     return Rule(source, folder)
+
+
+def _logseq_folder(root: Path) -> Rule | None:
+    """``logseq/`` when the vault is a Logseq graph: Logseq's settings and its backups of pages
+    (``logseq/bak/``), never a page. Its hidden ``.recycle/`` is left out as every hidden folder is."""
+    return Rule(LOGSEQ_SOURCE, LOGSEQ_DIR) if (root / LOGSEQ_SETTINGS).is_file() else None
 
 
 def _template_files(root: Path) -> list[Rule]:

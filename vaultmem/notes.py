@@ -36,6 +36,7 @@ from .lifecycle import (
     parse_timestamp,
     to_epoch_us,
 )
+from .logseq import naming_meta
 from .markdown import without_code_or_hidden
 from .merge_markers import first_conflict, utf16_with_byte_markers
 from .option_names import Surface
@@ -112,7 +113,9 @@ from .option_names import Surface
 #     (fields.string_values: CSL authors, `{family: Higgins, given: Irina}`).
 # 37: the full text and name keys hold traditional Chinese characters as simplified
 #     (cjk.han_folded, OpenCC's t2s table): "经期" finds and names a note writing "經期".
-READER_VERSION = "37"
+# 38: a note takes its title, aliases and tags from the Logseq page properties its body opens
+#     with, where its frontmatter has none (logseq.naming_meta: `title:: Apache Flink/SQL`, `alias:: [[Flink SQL]]`).
+READER_VERSION = "38"
 BOM = "\ufeff"
 # A Windows editor ("Unicode" in Notepad, PowerShell's Out-File) saves UTF-16 behind one of these.
 UTF16_BOMS = ((codecs.BOM_UTF16_LE, "utf-16-le", "UTF-16 LE"), (codecs.BOM_UTF16_BE, "utf-16-be", "UTF-16 BE"))
@@ -315,6 +318,12 @@ def read_text(root: Path, relative: str) -> str:
 def parse_note(relative: str, raw: bytes) -> Note:
     text, decode_problems = decode(relative, raw)
     meta, body, block, fm_problems = split_frontmatter(relative, text)
+    # A Logseq page keeps its title, aliases and tags in the `key:: value` lines it opens with;
+    # frontmatter, when it has some, wins key by key. Also under a block vaultmem wrote (revise
+    # --tag on a page): else one tag written there cost the page its title and aliases.
+    logseq_names = naming_meta(body)
+    if logseq_names:
+        meta = {**logseq_names, **meta}
     # Only a block that did not load leaves meta salvaged; a key set twice or a `tags: #a` value
     # loaded it all, and its missing expiry is a problem like any other note's.
     fields = field_problems(relative, meta, salvaged=any(problem.field == "frontmatter" for problem in fm_problems))

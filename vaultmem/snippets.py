@@ -9,7 +9,9 @@
   marks (a footnote's definition shows its text), HTML tags (their text stays; a block's
   tag — ``div``, ``p``, ``br``, ``li``, ``h1``…, ``tr``, ``summary`` — breaks between
   blocks; ``&amp;`` reads ``&``); ``[[a|b]]`` and ``![[a|b]]`` show ``b``, ``[[a]]`` shows ``a``, ``[[a#b]]``
-  shows ``a > b`` (a block id left out), ``[text](url)`` shows ``text``. An embedded file that
+  shows ``a > b`` (a block id left out), ``[text](url)`` shows ``text``; Logseq's block
+  references ``((uuid))`` (and ``{{embed ((uuid))}}``) and the properties it never shows
+  (``id:: uuid``, ``collapsed:: true``: logseq.HIDDEN_PROPERTIES) are left out. An embedded file that
   is no note (``![[Daily.base]]``, ``![[photo.jpg|300]]``) is not text: where the passage
   says something besides headings it is left out; a passage of only headings and such embeds
   shows each as ``(embedded Daily.base)`` (:func:`_embeds_placed`). What reading view hides is left out
@@ -45,6 +47,7 @@ from typing import TYPE_CHECKING
 
 from .cjk import bigrams, content_pairs, han_either, has_run, pieces, spaced, spellings_either
 from .fields import BOOKKEEPING_KEYS, STOPWORDS
+from .logseq import BLOCK_REFERENCE, is_hidden_property
 from .markdown import (
     FENCE_LINE,
     HEADING_LINE,
@@ -587,6 +590,8 @@ def _line(line: str) -> tuple[str, str]:
     stripped = line.strip()
     if not stripped or _RULE.match(stripped) or ("-" in stripped and _TABLE_DIVIDER.match(stripped)):
         return "", BLOCK
+    if "::" in stripped and is_hidden_property(stripped):
+        return "", BLOCK  # Logseq's `id:: 621b05d0-…` or `collapsed:: true` under a block: Logseq never shows it
     kind = PROSE
     if stripped.startswith(">"):
         stripped = _QUOTE.sub("", stripped)
@@ -622,6 +627,8 @@ def _inline(text: str) -> str:
 
 
 def _spans(text: str) -> str:
+    if "((" in text:
+        text = BLOCK_REFERENCE.sub("", text)  # Logseq's ((uuid)): it shows the block referred to, never the uuid
     if "<" in text:
         text = _HTML_TAG.sub(_tag_text, text)
     if "&" in text:

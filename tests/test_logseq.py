@@ -1,0 +1,117 @@
+"""A Logseq graph as a vault (vaultmem/logseq.py, exclusions.py, config.find_vault; adr/0028).
+
+Logseq keeps pages in ``pages/`` and ``journals/``, its settings and backups of pages in
+``logseq/`` (``logseq/config.edn``, ``logseq/bak/``), a page's properties as ``key:: value``
+lines at its top instead of YAML, and a block's uuid as an ``id::`` line that ``((uuid))``
+refers to. Found on a trial with a real graph. Real files, the real CLI.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from helpers import run_cli, run_json, snapshot_files, write_vault
+
+from vaultmem.logseq import naming_meta, property_items
+
+CONFIG_EDN = '{:meta/version 1\n :journal/page-title-format "yyyy-MM-dd"}\n'
+FLINK = "title:: Apache Flink/SQL\nalias:: [[Flink SQL]], Blink\ntags:: [[stream processing]], #database\n\n- Flink SQL runs continuous queries over Kafka topics\n-"
+CARGO = "- cargo 是 [[Rust]] 的官方构建工具\n- mold makes linking fast\n"
+JOURNAL = ("- [Dare to ask for more](https://example.com) #read\n  id:: 621b05d0-c3c1-405b-9ad8-bb072008bb98\n"
+           "  collapsed:: true\n\t- ask for more from the compiler, see ((620226b4-d591-4b2e-8736-859107643564))\n"
+           "- {{embed ((621b05d1-578c-4311-b8bd-c34ec4448123))}}\n")
+
+
+def graph(root: Path) -> Path:
+    return write_vault(root, {
+        ".vaultmem.toml": 'embedder = "hashing"\n',
+        "logseq/config.edn": CONFIG_EDN,
+        "logseq/custom.css": "body {}\n",
+        "logseq/bak/pages/Cargo/2022-05-01T10_11_12.345Z.Desktop.md": "- cargo old draft: mold makes linking fast\n",
+        "pages/Apache Flink%2FSQL.md": FLINK,
+        "pages/Cargo.md": CARGO,
+        "journals/2022_02_27.md": JOURNAL,
+    })
+
+
+def test_logseqs_own_folder_in_a_graph_holds_no_notes(vault_dir: Path) -> None:
+    root = graph(vault_dir)
+    index = run_json(root, "index")
+    assert index["excluded"]["folders"] == [
+        {"path": "logseq", "source": "Logseq's own folder", "pattern": "logseq", "files": 1}]
+    hits = run_json(root, "search", "mold makes linking fast", "-k", "5")
+    paths = [hit["path"] for hit in hits]
+    assert paths[0] == "pages/Cargo.md"
+    assert not any(path.startswith("logseq/") for path in paths)
+    refused = run_cli(root, "get", "logseq/bak/pages/Cargo/2022-05-01T10_11_12.345Z.Desktop.md")
+    assert refused.exit_code == 1
+    assert "excluded by Logseq's own folder 'logseq'" in refused.stderr
+    assert "the page itself is in pages/" in refused.stderr
+
+
+def test_a_folder_named_logseq_outside_a_logseq_graph_still_holds_notes(vault_dir: Path) -> None:
+    root = write_vault(vault_dir, {".vaultmem.toml": 'embedder = "hashing"\n',
+                                   "logseq/evaluation.md": "Logseq versus Obsidian: outliner first"})
+    run_cli(root, "index")
+    assert [hit["path"] for hit in run_json(root, "search", "outliner first")] == ["logseq/evaluation.md"]
+
+
+def test_a_command_in_a_graphs_journals_folder_works_on_the_graph(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from vaultmem.cli import main
+
+    root = graph(tmp_path / "graph")
+    (root / ".vaultmem.toml").unlink()  # only Logseq's own mark of the graph is left
+    monkeypatch.delenv("VAULTMEM_VAULT", raising=False)
+    monkeypatch.chdir(root / "journals")
+    result = CliRunner().invoke(main, ["check", "--json"])
+    assert result.exit_code == 0, result.output
+    assert result.stdout.startswith("{")
+    assert '"files": 3' in result.stdout
+    assert not (root / "journals" / ".vaultmem").exists()
+
+
+def test_page_properties_name_the_page_as_logseq_names_it(vault_dir: Path) -> None:
+    root = graph(vault_dir)
+    before = snapshot_files(root)
+    run_cli(root, "index")
+    for name in ("Flink SQL", "Blink", "Apache Flink/SQL"):
+        assert run_json(root, "get", name)["path"] == "pages/Apache Flink%2FSQL.md", name
+    hits = run_json(root, "search", "continuous queries over Kafka", "--tag", "database")
+    assert [(hit["path"], hit["title"], hit["tags"]) for hit in hits] == [
+        ("pages/Apache Flink%2FSQL.md", "Apache Flink/SQL", ["stream processing", "database"])]
+    assert {path: value for path, value in snapshot_files(root).items() if not path.startswith(".vaultmem/")} == {
+        path: value for path, value in before.items() if not path.startswith(".vaultmem/")}  # no page rewritten
+
+
+def test_only_a_leading_property_block_names_a_page_and_yaml_wins() -> None:
+    assert naming_meta("title:: A/B\nid:: 621b05d0-c3c1-405b-9ad8-bb072008bb98\n\n- text") == {"title": "A/B"}
+    # under a bullet it is that block's property, not the page's (Logseq's OpenDAL.md)
+    assert naming_meta("- https://github.com/datafuselabs/opendal\n  title:: OpenDAL\n-") == {}
+    assert property_items("[[Flink SQL]], Blink, #[[a, b]], #rust") == ["Flink SQL", "Blink", "a, b", "rust"]
+    from vaultmem.notes import parse_note
+
+    note = parse_note("pages/x.md", b"---\ntitle: From YAML\n---\ntitle:: From Logseq\n")
+    assert note.title == "From YAML"
+
+
+def test_snippets_leave_out_logseqs_block_ids_and_uuid_references(vault_dir: Path) -> None:
+    root = graph(vault_dir)
+    run_cli(root, "index")
+    [hit] = run_json(root, "search", "dare to ask for more from the compiler", "-k", "1")
+    assert hit["path"] == "journals/2022_02_27.md"
+    assert "ask for more from the compiler, see" in hit["snippet"]
+    for noise in ("id::", "collapsed::", "((", "621b05d", "{{embed"):
+        assert noise not in hit["snippet"], noise
+
+
+def test_a_tag_revised_onto_a_page_leaves_it_its_logseq_title_and_aliases(vault_dir: Path) -> None:
+    root = graph(vault_dir)
+    run_cli(root, "index")
+    assert run_cli(root, "revise", "Flink SQL", "--tag", "flink").exit_code == 0
+    text = (root / "pages/Apache Flink%2FSQL.md").read_text(encoding="utf-8")
+    assert text.endswith(FLINK)  # the page's own lines kept byte for byte under the block written
+    page = run_json(root, "get", "Flink SQL")
+    assert (page["path"], page["title"]) == ("pages/Apache Flink%2FSQL.md", "Apache Flink/SQL")
+    assert page["tags"] == ["stream processing", "database", "flink"]
