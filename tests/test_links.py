@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from vaultmem.links import LinkRedirects, labels_first, rewrite_canvas, rewrite_links, split_link
+from vaultmem.links import LinkRedirects, labels_first, labels_last, rewrite_canvas, rewrite_links, split_link
 
 
 
@@ -144,3 +144,10 @@ def test_a_vault_is_dendrons_when_it_or_the_workspace_around_it_holds_dendron_ym
     assert not labels_first(vault) and not labels_first(workspace)
     (workspace / "dendron.yml").write_text("version: 5\n", encoding="utf-8")
     assert labels_first(workspace) and labels_first(vault)
+
+
+def test_dendron_links_written_obsidians_way_keep_their_length_and_leave_code_alone() -> None:
+    text = "[[undo|tools.git#restore]] [[tools.git]] `[[x|y]]` [[a|b|c]]\n```\n[[p|q]]\n```\n"
+    swapped = labels_last(text)
+    assert swapped == "[[tools.git#restore|undo]] [[tools.git]] `[[x|y]]` [[c|a|b]]\n```\n[[p|q]]\n```\n"
+    assert len(swapped) == len(text)

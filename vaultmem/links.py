@@ -123,6 +123,26 @@ def labels_first(root: Path) -> bool:
     return any((folder / DENDRON_SETTINGS).is_file() for folder in (root, root.parent))
 
 
+def labels_last(text: str) -> str:
+    """Dendron's labelled wikilinks in ``text`` written Obsidian's way, ``[[label|name]]`` →
+    ``[[name|label]]``, code left alone. Each link keeps its length, so every offset and line
+    of ``text`` still holds: a snippet reads the result as it reads an Obsidian note, and
+    shows a link by its label, as Dendron does (it showed the link's target)."""
+    if "[[" not in text:
+        return text
+    code = code_ranges(text)
+    starts = [start for start, _ in code]
+
+    def swap(match: re.Match[str]) -> str:
+        at = bisect.bisect_right(starts, match.start()) - 1
+        label, bar, link = match.group(1).rpartition("|")
+        if not bar or label.endswith("\\") or (at >= 0 and match.start() < code[at][1]):
+            return match.group(0)
+        return f"[[{link}|{label}]]"
+
+    return _WIKILINK.sub(swap, text)
+
+
 def _stem(path: str) -> str:
     return PurePosixPath(path).stem  # note paths always end in .md
 

@@ -45,6 +45,7 @@ from typing import TYPE_CHECKING
 
 from .cjk import bigrams, content_pairs, has_run, pieces, spaced, spellings_either
 from .fields import BOOKKEEPING_KEYS, STOPWORDS
+from .links import labels_first, labels_last
 from .markdown import (
     FENCE_LINE,
     HEADING_LINE,
@@ -151,6 +152,8 @@ def passage_snippet(root: Path, relative: str, passage: PassageRow | None, query
     """The snippet of a hit on ``relative`` whose best passage is ``passage`` (None: the whole
     body), read from the file now."""
     text = read_text(root, relative)
+    if labels_first(root):
+        text = labels_last(text)  # Dendron's [[label|name]]: same length, so passage lines hold
     block = find_frontmatter(text)
     if passage is None:
         return Snippet(_passage_text(text, block, None, query, title, None))
