@@ -1059,3 +1059,16 @@ def test_chinese_notes_alike_only_to_the_vectors_are_never_merged_and_one_fact_s
     assert [sorted(member.path for member in cluster.members) for cluster in report.clusters] == [
         ["memories/咖啡-2.md", "memories/咖啡.md"]]
     assert report.plan.no_common_words >= 1
+
+
+def test_apply_in_a_dendron_vault_rewrites_a_link_written_label_first(vault_dir: Path, wordllama: object) -> None:
+    # Dendron's [[label|target]]: read as Obsidian's [[target|label]], the link was left
+    # pointing at the merged (archived) note, broken in Dendron.
+    trio_vault(vault_dir)
+    write_file(vault_dir, "dendron.yml", "version: 5\n")
+    write_file(vault_dir, "links.md", "---\ntitle: Links\n---\n[[Maya's milk|oat-milk]] [[oat-milk#Heading]] [[oat-milk]]\n")
+    with open_vault(vault_dir, wordllama) as vault:
+        report = vault.consolidate(apply=True, now=NOW)
+    assert "preferences/oat-milk.md" in {item.path for merged in report.merged for item in merged.merged}
+    assert (vault_dir / "links.md").read_text(encoding="utf-8") == (
+        "---\ntitle: Links\n---\n[[Maya's milk|coffee-milk-details]] [[coffee-milk-details#Heading]] [[coffee-milk-details]]\n")

@@ -6,7 +6,9 @@ real vault (tests/test_consolidate.py).
 
 from __future__ import annotations
 
-from vaultmem.links import LinkRedirects, rewrite_canvas, rewrite_links, split_link
+from pathlib import Path
+
+from vaultmem.links import LinkRedirects, labels_first, labels_last, rewrite_canvas, rewrite_links, split_link
 
 
 
@@ -124,3 +126,28 @@ def test_a_link_names_a_note_in_any_case_and_either_unicode_form_as_resolution_d
     redirects = LinkRedirects([decomposed, "keep.md"], {decomposed: "keep.md"})
     assert rewrite_links("[[Café]] and [[CAFÉ|x]] and [c](Café.md)", redirects, "x.md") == (
         "[[keep]] and [[keep|x]] and [c](keep.md)", [])
+
+
+def test_a_dendron_vault_reads_a_labelled_wikilink_label_first() -> None:
+    # Dendron writes [[label|target]]: read Obsidian's way, "Variant" was the target and the
+    # link to the merged note was left pointing at the archive.
+    redirects = LinkRedirects(["lang.cpp.std.variant.md", "lang.cpp.std.any.md", "Variant.md"],
+                              {"lang.cpp.std.variant.md": "lang.cpp.std.any.md"}, label_first=True)
+    text = "[[Variant|lang.cpp.std.variant]] [[lang.cpp.std.variant#summary]] [[a|b|lang.cpp.std.variant#x]] [[lang.cpp.std.variant|Variant]]"
+    assert rewrite_links(text, redirects) == (
+        "[[Variant|lang.cpp.std.any]] [[lang.cpp.std.any#summary]] [[a|b|lang.cpp.std.any#x]] [[lang.cpp.std.variant|Variant]]", [])
+
+
+def test_a_vault_is_dendrons_when_it_or_the_workspace_around_it_holds_dendron_yml(tmp_path: Path) -> None:
+    workspace, vault = tmp_path / "workspace", tmp_path / "workspace" / "vault"
+    vault.mkdir(parents=True)
+    assert not labels_first(vault) and not labels_first(workspace)
+    (workspace / "dendron.yml").write_text("version: 5\n", encoding="utf-8")
+    assert labels_first(workspace) and labels_first(vault)
+
+
+def test_dendron_links_written_obsidians_way_keep_their_length_and_leave_code_alone() -> None:
+    text = "[[undo|tools.git#restore]] [[tools.git]] `[[x|y]]` [[a|b|c]]\n```\n[[p|q]]\n```\n"
+    swapped = labels_last(text)
+    assert swapped == "[[tools.git#restore|undo]] [[tools.git]] `[[x|y]]` [[c|a|b]]\n```\n[[p|q]]\n```\n"
+    assert len(swapped) == len(text)

@@ -283,6 +283,20 @@ def test_a_snippet_shows_headings_links_embeds_and_lists_as_text(tmp_path: Path,
                        "See the guide for vaultmem index. Dentist · bring the card")  # a callout's title is a block
 
 
+def test_a_snippet_in_a_dendron_vault_shows_a_link_by_its_label_written_first(tmp_path: Path, wordllama: object) -> None:
+    # Dendron writes [[label|name]] and shows the label; read Obsidian's way the snippet
+    # showed the note's dotted name instead ("See tools.git for gitflow notes").
+    write_file(tmp_path, "dendron.yml", "version: 5\n")
+    write_file(tmp_path, "notes/tools.git.md", "---\nid: a1\ntitle: Git\n---\nundo with git restore\n")
+    write_file(tmp_path, "notes/demo.md", (
+        "---\nid: d1\ntitle: Demo\ndesc: ''\nupdated: 1710000000000\ncreated: 1710000000000\n---\n\n"
+        "See [[how to undo things|tools.git#restore]] for gitflow notes, not `[[x|y]]`.\n"))
+    with Vault(tmp_path, embedder=wordllama) as vault:  # type: ignore[arg-type]
+        vault.index()
+        snippet = hit_on(vault, "gitflow notes", "notes/demo.md", k=2)
+    assert snippet == "See how to undo things for gitflow notes, not [[x|y]]."
+
+
 def test_a_list_item_wrapped_onto_the_next_line_reads_as_one_item() -> None:
     """A list item's text continued on the next (indented) line is the same item: no `` · ``
     in the middle of its sentence; the next bullet is a block of its own again."""

@@ -146,6 +146,27 @@ def test_usage_follows_a_renamed_note_without_an_id(vault: Vault) -> None:
     assert vault.get("renamed").use_count == 1
 
 
+def test_usage_follows_a_note_that_gains_an_id_line(vault: Vault) -> None:
+    # Dendron writes an id into a note made outside it: the history stayed under the old
+    # path id, and the note read "used 0 time(s)" from then on.
+    vault.mark_used(["no-created"], now=NOW)
+    note = vault.root / "no-created.md"
+    note.write_text("---\nid: k3j4h5g6f7d8s9a0q1w2e3r\ntitle: No Created\ndesc: ''\nupdated: 1705400000000\n"
+                    "created: 1705372800000\n---\n" + note.read_text(encoding="utf-8"), encoding="utf-8")
+    vault.index()
+    assert vault.get("k3j4h5g6f7d8s9a0q1w2e3r").use_count == 1
+    assert vault.get("no-created.md").id == "k3j4h5g6f7d8s9a0q1w2e3r"
+
+
+def test_usage_stays_with_its_id_when_an_id_line_is_changed_by_hand(vault: Vault, write_note) -> None:
+    write_note("with-id.md", "---\nid: first-id\n---\nstable\n")
+    vault.index()
+    vault.mark_used(["first-id"], now=NOW)
+    write_note("with-id.md", "---\nid: second-id\n---\nstable\n")
+    vault.index()
+    assert vault.get("second-id").use_count == 0
+
+
 def test_usage_of_a_note_with_an_id_survives_moving_folders(vault: Vault, write_note) -> None:
     write_note("a/with-id.md", "---\nid: 01ABCDEF\nlayer: L4\n---\nstable\n")
     vault.index()

@@ -21,7 +21,7 @@ from .daily_format import DailyFormat, dated_folders
 from .dating import DateProperties, note_date, note_problems
 from .errors import INDEX, RE_EMBED, DerivedIndexError, Spelled
 from .lifecycle import to_epoch_us
-from .notes import Note, Problem, epoch_us_or_none, expiry_text, lookup_names, parse_note
+from .notes import Note, Problem, epoch_us_or_none, expiry_text, lookup_names, parse_note, path_without_suffix
 from .paths import FileStat, NotNotes, VaultPaths
 from .searchable import INDEX_RULES, SearchableNote, searchable
 from .storage import (
@@ -379,6 +379,10 @@ class Indexer:
                 self.store.usage.rename(old.id, row.id)
                 report.moved.append((source.path, row.path))
             else:
+                if old is not None and old.id == path_without_suffix(old.path) != row.id:
+                    # The file gained an id line (Dendron writes one into a note made outside it;
+                    # so do Obsidian plugins): the same note, so its history follows, as on a move.
+                    self.store.usage.rename(old.id, row.id)
                 report.updated.append(row.path)
         else:
             label = self.store.notes.insert(row, lookup_names(item.note), fields.name_keys, fields.topic_keys)

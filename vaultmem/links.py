@@ -18,7 +18,7 @@ import json
 import posixpath
 import re
 from collections.abc import Callable, Iterable, Mapping
-from pathlib import PurePosixPath
+from pathlib import Path, PurePosixPath
 from urllib.parse import unquote
 
 from .fields import name_fold
@@ -56,8 +56,9 @@ class LinkRedirects:
     name that several notes share is ambiguous and is left alone (and reported).
     """
 
-    def __init__(self, note_paths: Iterable[str], redirects: Mapping[str, str]) -> None:
+    def __init__(self, note_paths: Iterable[str], redirects: Mapping[str, str], label_first: bool = False) -> None:
         self.redirects = dict(redirects)  # merged path → canonical path
+        self.label_first = label_first  # a Dendron vault: [[label|target]] (see labels_first)
         self.by_name: dict[str, list[str]] = {}
         self.by_path: dict[str, list[str]] = {}
         for path in note_paths:
@@ -109,6 +110,39 @@ class LinkRedirects:
         return _stem(canonical) if not with_folder and alive == [canonical] else path_without_suffix(canonical)
 
 
+# Dendron writes a labelled wikilink label first, [[label|target]], where Obsidian writes
+# [[target|label]]; its vault (or the workspace holding it) has this file.
+DENDRON_SETTINGS = "dendron.yml"
+
+
+def labels_first(root: Path) -> bool:
+    """Whether the vault at ``root`` is Dendron's: its wikilinks then read ``[[label|target]]``.
+
+    Without this, consolidating a Dendron vault left ``[[Variant|lang.cpp.std.variant]]``
+    pointing at the archived note (it read "Variant" as the target)."""
+    return any((folder / DENDRON_SETTINGS).is_file() for folder in (root, root.parent))
+
+
+def labels_last(text: str) -> str:
+    """Dendron's labelled wikilinks in ``text`` written Obsidian's way, ``[[label|name]]`` →
+    ``[[name|label]]``, code left alone. Each link keeps its length, so every offset and line
+    of ``text`` still holds: a snippet reads the result as it reads an Obsidian note, and
+    shows a link by its label, as Dendron does (it showed the link's target)."""
+    if "[[" not in text:
+        return text
+    code = code_ranges(text)
+    starts = [start for start, _ in code]
+
+    def swap(match: re.Match[str]) -> str:
+        at = bisect.bisect_right(starts, match.start()) - 1
+        label, bar, link = match.group(1).rpartition("|")
+        if not bar or label.endswith("\\") or (at >= 0 and match.start() < code[at][1]):
+            return match.group(0)
+        return f"[[{link}|{label}]]"
+
+    return _WIKILINK.sub(swap, text)
+
+
 def _stem(path: str) -> str:
     return PurePosixPath(path).stem  # note paths always end in .md
 
@@ -120,6 +154,16 @@ def split_link(inner: str) -> tuple[str, str]:
     if target.endswith("\\") and rest.startswith("|"):
         target, rest = target[:-1], "\\" + rest
     return target, rest
+
+
+def _wikilink_parts(inner: str, label_first: bool) -> tuple[str, str, str]:
+    """A wikilink's inside as (what comes before its target, target, what follows it):
+    Obsidian's ``name#heading|label`` → ("", name, "#heading|label"); Dendron's
+    ``label|name#heading`` → ("label|", name, "#heading")."""
+    if not label_first:
+        return ("", *split_link(inner))
+    label, bar, link = inner.rpartition("|")
+    return (label + bar, *split_link(link))
 
 
 def rewrite_links(text: str, redirects: LinkRedirects, source: str = "") -> tuple[str, list[str]]:
@@ -142,13 +186,13 @@ def rewrite_links(text: str, redirects: LinkRedirects, source: str = "") -> tupl
             if not _may_start_definition(text, match.start()):
                 return match.group(0)  # inside a paragraph: prose that looks like a definition
             return _rewrite_markdown_link(match, 3, redirects, source, ambiguous)
-        target, rest = split_link(match.group(1))
+        label, target, rest = _wikilink_parts(match.group(1), redirects.label_first)
         found = redirects.candidates(target)
         if len(found) > 1 and any(path in redirects.redirects for path in found):
             ambiguous.append(target)
         if len(found) != 1 or found[0] not in redirects.redirects:
             return match.group(0)
-        return f"[[{redirects.new_target(redirects.redirects[found[0]], '/' in target)}{rest}]]"
+        return f"[[{label}{redirects.new_target(redirects.redirects[found[0]], '/' in target)}{rest}]]"
 
     return _LINK.sub(replace, text), ambiguous
 

@@ -38,7 +38,7 @@ from .consolidate import (
     unmerged_reason,
 )
 from .errors import FrontmatterError, InvalidTimestamp, NotUtf8Note, PathOutsideVault, UnresolvedConflict, WriteConflict
-from .links import LinkRedirects, Rewrite, rewrite_canvas, rewrite_links
+from .links import LinkRedirects, Rewrite, labels_first, rewrite_canvas, rewrite_links
 from .merge_markers import require_merged, require_resolved, unmerged_notes
 from .merging import additions, appended_text, kept_changes, merged_frontmatter, string_list
 from .noteio import FileChange, edit_frontmatter, move_if_unchanged, replace_if_unchanged, require_utf8
@@ -112,7 +112,7 @@ class _Application:
             files, issues = self.paths.scan()
             self.note_paths = [stat.path for stat in files]
             report.warnings += [f"{issue.path}: {issue.reason}; links to merged notes there were not checked" for issue in issues]
-            self._rewrite_vault_links(LinkRedirects(self.note_paths, redirects))
+            self._rewrite_vault_links(LinkRedirects(self.note_paths, redirects, labels_first(self.paths.root)))
         undone = [item for item in written if not (self._canonical_carries_merge(item) and self._archive(item.cluster))]
         if undone:
             self._undo(undone, [item for item in written if item not in undone])
@@ -237,7 +237,7 @@ class _Application:
 
     def _undo(self, undone: list[_Prepared], kept: list[_Prepared]) -> None:
         """Give every file this run wrote the text it would have had without ``undone``."""
-        surviving = LinkRedirects(self.note_paths, _redirects(item.cluster for item in kept))
+        surviving = LinkRedirects(self.note_paths, _redirects(item.cluster for item in kept), labels_first(self.paths.root))
         edited = {item.cluster.canonical.path: item for item in kept}
         for path, entry in self.written.items():
             base = edited[path].canonical_bytes if path in edited else entry.original

@@ -47,6 +47,7 @@ from typing import TYPE_CHECKING
 
 from .cjk import bigrams, content_pairs, han_either, has_run, pieces, spaced, spellings_either
 from .fields import BOOKKEEPING_KEYS, STOPWORDS
+from .links import labels_first, labels_last
 from .logseq import BLOCK_REFERENCE, is_hidden_property
 from .markdown import (
     FENCE_LINE,
@@ -154,6 +155,8 @@ def passage_snippet(root: Path, relative: str, passage: PassageRow | None, query
     """The snippet of a hit on ``relative`` whose best passage is ``passage`` (None: the whole
     body), read from the file now."""
     text = read_text(root, relative)
+    if labels_first(root):
+        text = labels_last(text)  # Dendron's [[label|name]]: same length, so passage lines hold
     block = find_frontmatter(text)
     if passage is None:
         return Snippet(_passage_text(text, block, None, query, title, None))
