@@ -142,3 +142,51 @@ def test_a_note_saying_when_many_times_does_not_outrank_the_one_the_chinese_ques
     with Vault(vault_dir, embedder=HashingEmbedder()) as vault:
         vault.index()
         assert keyword_side(vault, "收下巴的时候最常见的错误是什么")[:1] == ["靠墙收下巴.md"]
+
+
+def test_full_width_and_half_width_forms_are_the_characters_they_stand_for(tmp_path: Path) -> None:
+    # A trial on a Japanese vault: ﾐﾙｸ (half-width katakana), ＳＱＬ and Ｃｏｌｕｍｎ２Ｖｅｃ (full-width,
+    # as a Japanese keyboard types them) found no note by keyword, and a note's １２日 was not 12日.
+    vault_dir = write_vault(tmp_path / "vault", {
+        "バザール.md": "素材は砂糖とミルク。\n",
+        "研究.md": "SQLクエリからスキーマを推定する。Column2Vecを読む。\n",
+        "予定.md": "１２日に個別面談。\n",
+        "english.md": "Notes on the budget review.\n",
+    })
+    with Vault(vault_dir, embedder=HashingEmbedder()) as vault:
+        vault.index()
+        assert keyword_side(vault, "ﾐﾙｸ")[:1] == ["バザール.md"]
+        assert keyword_side(vault, "ＳＱＬ")[:1] == ["研究.md"]
+        assert keyword_side(vault, "Ｃｏｌｕｍｎ２Ｖｅｃ")[:1] == ["研究.md"]
+        assert keyword_side(vault, "12日")[:1] == ["予定.md"]
+        assert keyword_side(vault, "ｽｷｰﾏ")[:1] == ["研究.md"]  # ｰ is the long vowel ー
+    assert query_pattern("ＳＱＬ").search("SQLクエリ") is not None  # the snippet looks where the full text found it
+    assert query_pattern("ChatGPT").search("終わったらChatGPTに突っ込む") is not None  # a word beside Japanese is a word
+    assert query_pattern("go").search("good") is None  # still a word, not a prefix
+
+
+def test_a_japanese_question_asks_for_its_words_and_not_its_particles_or_question_words() -> None:
+    assert content_pairs("兄の名前") == ["兄", "名 前"]  # a lone kanji is a word; 兄の and の名 straddle a particle
+    assert content_pairs("赤き血って何") == ["赤", "血"]  # 何 asks; って is a particle
+    assert content_pairs("ハードコミットがしんどかった") == ["ハ ー", "ー ド", "ド コ", "コ ミ", "ミ ッ", "ッ ト", "が し",
+                                                         "し ん", "ん ど", "ど か", "か っ", "っ た"]  # a word in hiragana stays
+    assert content_pairs("独房からどうやって復帰する") == ["独 房", "復 帰"]
+    assert content_pairs("何ですか") == []  # a run that only asks
+    assert content_pairs("しんどかった") == bigrams("しんどかった")  # all hiragana: as before
+    assert [word.terms for word in query_words("何ですか")] == [('"何 で"', '"で す"', '"す か"')]  # asked whole when nothing else is
+    assert [word.shown for word in query_words("何ですか 偏差祭")] == ["偏差祭"]  # ... and not beside a word that says something
+
+
+def test_a_note_saying_aru_many_times_does_not_outrank_the_one_a_japanese_question_is_about(tmp_path: Path) -> None:
+    # The trial: 8/31に何がある？ ("what is on 8/31?") ranked first a note holding ある ("there
+    # is") eleven times, and 兄の名前 ("the brother's name") a note saying 名前 by its meaning alone.
+    vault_dir = write_vault(tmp_path / "vault", {
+        "スケジュール.md": "8/31 双峰祭 先行版 10セット完成\n",
+        "背景.md": "問題がある。課題がある。例がある。理由がある。差がある。意味がある。\n",
+        "登場人物.md": "ユウ：アオイの兄。かつては天才。\n",
+        "設計.md": "カラムの名前から意味を推定する。名前の類似度。\n",
+    })
+    with Vault(vault_dir, embedder=HashingEmbedder()) as vault:
+        vault.index()
+        assert keyword_side(vault, "8/31に何がある？")[:1] == ["スケジュール.md"]
+        assert "登場人物.md" in keyword_side(vault, "兄の名前")  # was found by meaning only: 兄の, の名 are in no note

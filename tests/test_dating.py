@@ -114,6 +114,21 @@ def test_a_day_that_does_not_exist_is_refused_saying_why(value: str, why: str) -
         since_bound(value, NOW_TIME)
 
 
+def test_a_bound_written_as_chinese_japanese_and_korean_write_a_date_is_that_day_month_or_year() -> None:
+    # A trial on a Japanese vault: --since 2025年4月20日 was "neither a date nor a duration",
+    # though a note named or dated 2025年4月20日 is dated so (as an agent passes on what was said).
+    with local_zone("UTC"):
+        assert since_bound("2025年4月20日", NOW_TIME) == since_bound("2025-04-20", NOW_TIME)
+        assert since_bound("２０２５年４月２０日", NOW_TIME) == since_bound("2025-04-20", NOW_TIME)  # as a Japanese keyboard types it
+        assert until_bound("2025年4月", NOW_TIME) == until_bound("2025-04", NOW_TIME)  # the whole month
+        assert until_bound("2025년 4월 20일", NOW_TIME) == until_bound("2025-04-20", NOW_TIME)
+        assert since_bound("2025年", NOW_TIME) == since_bound("2025", NOW_TIME)
+    with pytest.raises(UsageError, match="'2025年2月30日' names no day: February 2025 has 28 days"):
+        since_bound("2025年2月30日", NOW_TIME)
+    with pytest.raises(UsageError, match="is neither a date nor a duration"):
+        since_bound("4月20日", NOW_TIME)  # no year: which one is not guessed
+
+
 @contextmanager
 def local_zone(name: str) -> Iterator[None]:
     """This process's local time zone set to ``name`` (and back, with the zone re-read) for a while."""

@@ -528,7 +528,7 @@ def until_bound(value: str, now: datetime) -> Bound:
 
 
 def _bound(value: str, now: datetime, name: str, end: bool) -> Bound:
-    text = str(value).strip()
+    text = _iso_spelling(str(value).strip())
     try:
         days = _days_named(text, now)
     except (OverflowError, ValueError):  # a period in words beyond the calendar: yesterday on 1 January of year 1
@@ -558,6 +558,21 @@ def _at(moment: datetime, end: bool) -> Bound:
     day = _local_date(moment)
     label = (_end_of(day) if end else _start_of(day)).day
     return Bound(day=label, instant=moment)
+
+
+# A day, month or year as Chinese, Japanese and Korean write it (2025年4月20日, 2025年4月, 2025年),
+# whole: a bound a person says so, and an agent passes on, as notes are dated by it (_CJK_DATE).
+_CJK_PERIOD = re.compile(r"(\d{4})\s*[年년](?:\s*(\d{1,2})\s*[月월](?:\s*(\d{1,2})\s*[日일号號])?)?")
+
+
+def _iso_spelling(text: str) -> str:
+    """``text`` in ISO when it is a day, month or year written in CJK numbers (``2025年4月20日``
+    → ``2025-04-20``, ``2025年4月`` → ``2025-04``); else as it is. It was refused as "neither a date
+    nor a duration" (a trial on a Japanese vault), though a note's ``2025年4月20日`` dates it."""
+    found = _CJK_PERIOD.fullmatch(text)
+    if found is None:
+        return text
+    return "-".join(f"{int(part):0{width}d}" for part, width in zip(found.groups(), (4, 2, 2), strict=True) if part is not None)
 
 
 def _days_named(text: str, now: datetime) -> tuple[date, date] | None:

@@ -115,7 +115,9 @@ from .option_names import Surface
 #     (cjk.han_folded, OpenCC's t2s table): "经期" finds and names a note writing "經期".
 # 38: a note takes its title, aliases and tags from the Logseq page properties its body opens
 #     with, where its frontmatter has none (logseq.naming_meta: `title:: Apache Flink/SQL`, `alias:: [[Flink SQL]]`).
-READER_VERSION = "38"
+# 39: the full text holds full-width and half-width forms as their plain characters
+#     (cjk.width_folded): "ﾐﾙｸ" finds "ミルク", "ＳＱＬ" finds "SQL", "12日" finds "１２日".
+READER_VERSION = "39"
 BOM = "\ufeff"
 # A Windows editor ("Unicode" in Notepad, PowerShell's Out-File) saves UTF-16 behind one of these.
 UTF16_BOMS = ((codecs.BOM_UTF16_LE, "utf-16-le", "UTF-16 LE"), (codecs.BOM_UTF16_BE, "utf-16-be", "UTF-16 BE"))

@@ -37,7 +37,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import numpy as np
 
-from .cjk import MAX_PAIRS, bigrams, content_pairs, fts_form, han_folded, pieces
+from .cjk import MAX_PAIRS, bigrams, content_pairs, fts_form, han_folded, pieces, width_folded
 from .config import CONFIG_FILE
 from .dating import DEFAULT_DATE_PROPERTIES, DateProperties, calendar_day, shown_date, shown_range, shown_span
 from .endings import apostrophe_stem, folded, prefix_of, umlauts_unwritten
@@ -291,6 +291,7 @@ def query_words(text: str) -> list[QueryWord]:
     text holds each character. A word of a query with no English function word carries the
     prefix it is asked for by when no note holds it (endings.prefix_of; Searcher._text_side).
     """
+    text = width_folded(text)  # ﾐﾙｸ, ＳＱＬ: as the full text holds them (cjk.fts_form)
     found: dict[tuple[str, ...], QueryWord] = {}
     meaningful: list[QueryWord] = []
     holdings: list[QueryWord] = []  # "notes" of "notes about X": asked for only when the query asks nothing else

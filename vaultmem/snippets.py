@@ -45,7 +45,18 @@ from dataclasses import dataclass, replace
 from html.entities import html5 as html5_entities
 from typing import TYPE_CHECKING
 
-from .cjk import bigrams, content_pairs, han_either, has_run, pieces, spaced, spellings_either
+from .cjk import (
+    WORD_END,
+    WORD_START,
+    bigrams,
+    content_pairs,
+    han_either,
+    has_run,
+    pieces,
+    spaced,
+    spellings_either,
+    width_folded,
+)
 from .fields import BOOKKEEPING_KEYS, STOPWORDS
 from .links import labels_first, labels_last
 from .logseq import BLOCK_REFERENCE, is_hidden_property
@@ -423,7 +434,7 @@ def query_pattern(query: str) -> re.Pattern[str] | None:
         return None
     pairs = sorted({pair for run in runs for pair in run}, key=len, reverse=True)
     alternatives = sorted(set(words), key=len, reverse=True)
-    started = [r"(?<!\w)(?:" + "|".join(alternatives) + ")"] if alternatives else []
+    started = [WORD_START + "(?:" + "|".join(alternatives) + ")"] if alternatives else []
     return re.compile("|".join([*started, *pairs]), re.IGNORECASE)
 
 
@@ -432,12 +443,13 @@ def query_word_patterns(query: str) -> list[re.Pattern[str]]:
     Chinese, Japanese or Korean: any of its pairs): how many of the query's words a piece of
     text holds."""
     words, runs = _query_parts(query)
-    return [*(re.compile(r"(?<!\w)" + word, re.IGNORECASE) for word in dict.fromkeys(words)),
+    return [*(re.compile(WORD_START + word, re.IGNORECASE) for word in dict.fromkeys(words)),
             *(re.compile("|".join(run), re.IGNORECASE) for run in runs if run)]
 
 
 def _query_parts(query: str) -> tuple[list[str], list[list[str]]]:
     """A query's words as :func:`_word_pattern` patterns, and each run's escaped pairs."""
+    query = width_folded(query)  # ＳＱＬ looks for the SQL a note writes, as the full text found it
     runs = [run for run, is_run in pieces(query) if is_run]  # Chinese, Japanese, Korean: by neighbouring pairs
     pairs = [[han_either(pair.replace(" ", "")) for pair in content_pairs(run) or bigrams(run)] for run in runs]
     words = list(dict.fromkeys(word.casefold() for word in _WORD.findall(spaced(query)) if not has_run(word)))
@@ -452,7 +464,7 @@ def _query_parts(query: str) -> tuple[list[str], list[list[str]]]:
 # its ``editor``). The stemmer keeps "director" apart from "direct": this changes only where
 # a snippet looks, never what a search finds.
 _INFLECTIONS = ("ies", "ing", "ed", "es", "ly", "s")
-_FORMS = "(?:ies|ing|ed|es|ly|s|e|y|er|ers|or|ors)?(?!\\w)"
+_FORMS = "(?:ies|ing|ed|es|ly|s|e|y|er|ers|or|ors)?" + WORD_END
 STEM_KEEP = 4
 
 
@@ -460,7 +472,7 @@ def _word_pattern(word: str) -> str:
     """A query word as the window looks for it: a short word whole, a longer one as a prefix,
     an inflected one as its stem and any inflection (:func:`_stem_prefix`)."""
     if len(word) < STEM_KEEP:
-        return spellings_either(re.escape(word)) + r"(?!\w)"
+        return spellings_either(re.escape(word)) + WORD_END
     stem = _stem_prefix(word)
     return spellings_either(re.escape(word)) if stem == word else spellings_either(re.escape(stem)) + _FORMS
 
