@@ -824,3 +824,39 @@ def test_no_note_matches_says_a_citekey_names_a_note(vault_dir: Path, write_note
     with Vault(vault_dir) as vault, pytest.raises(NoteNotFound) as missing:
         vault.get("Koszegi2007")
     assert "its citekey (with or without @)" in str(missing.value)
+
+
+def test_a_day_written_as_iso_names_the_daily_note_the_vaults_format_named_for_it(vault_dir: Path, write_note) -> None:
+    """Was (a trial on a Logseq graph): `get 2022-05-16` found nothing where the daily note of that
+    day is `journals/2022_05_16.md`, or `Journal/16.05.2022.md` under a DD.MM.YYYY format; an
+    agent holds a day as ISO writes it."""
+    write_note(".obsidian/daily-notes.json", '{"format": "DD.MM.YYYY", "folder": "Journal"}')
+    hashing_vault(vault_dir, write_note, {"Journal/16.05.2022.md": "Met Anna at the bakery.\n",
+                                          "2022-05-16 Meeting.md": "Budget meeting notes.\n",  # spells the day too
+                                          "Journal/17.05.2022.md": "Rain all day.\n"})
+    with Vault(vault_dir) as vault:
+        view = vault.get("2022-05-16")
+        assert view.path == "Journal/16.05.2022.md"  # the daily-note format's note before a name that spells the day
+        assert view.as_dict()["resolved_from"] == {"reference": "2022-05-16", "via": "day"}
+        with pytest.raises(NoteNotFound):
+            vault.get("2022-05-18")  # no note is named for it
+        with pytest.raises(NoteNotFound):
+            vault.get("2022-02-30")  # no day
+    revised = run_cli(vault_dir, "revise", "2022-05-17", "--append", "Bought rye bread.")
+    assert revised.exit_code == 0, revised.output
+    assert revised.stdout.splitlines()[0] == "('2022-05-17' is the day its name is → Journal/17.05.2022.md)"
+    assert (vault_dir / "Journal/17.05.2022.md").read_text(encoding="utf-8") == "Rain all day.\n\nBought rye bread.\n"
+
+
+def test_a_day_two_file_names_spell_is_ambiguous_and_a_note_named_by_it_comes_first(vault_dir: Path, write_note) -> None:
+    hashing_vault(vault_dir, write_note, {"journals/2022_05_16.md": "- Met Anna\n",
+                                          "meetings/16 May 2022 budget.md": "Budget meeting notes.\n",
+                                          "journals/2022_05_17.md": "- Rain\n",
+                                          "notes/2022-05-17.md": "A note whose file name is the day.\n"})
+    with Vault(vault_dir) as vault:
+        with pytest.raises(AmbiguousNote) as ambiguous:
+            vault.get("2022-05-16")  # no daily-note format: two names spell the day, never a guess
+        assert sorted(ambiguous.value.candidates) == ["journals/2022_05_16.md", "meetings/16 May 2022 budget.md"]
+        view = vault.get("2022-05-17")  # a file name is step 2: the day step is never asked
+        assert view.path == "notes/2022-05-17.md"
+        assert view.resolved_from is None

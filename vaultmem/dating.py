@@ -410,6 +410,13 @@ def _name_date(path: str) -> datetime | None:
     return _first_day(_numbered_days(stem) + folders + _worded_days(stem) + _cjk_days(stem))
 
 
+def name_day(path: str) -> date | None:
+    """The day the file's name spells (as it dates a note by shape, whatever the daily-note
+    format), or None."""
+    named = _name_date(path)
+    return None if named is None else named.date()
+
+
 def unordered_name_days(path: str) -> tuple[str, list[date]]:
     """A file name's day written with its day and month in either order (``16-02-2021``), as
     written, and the days it can be, in order: one when only one order is a calendar day (16 is

@@ -14,7 +14,11 @@
    folders, its last part (``lanesborough-protocol``), in any case, with or without ``.md``; or
    its citation key (``citekey: Koszegi2006b``, as a reference manager's import writes it:
    ``notes.CITEKEY_KEYS``), in any case, with or without the ``@`` of ``[@Koszegi2006b]``;
-5. a note's title, in any case, unique in the vault (agents often hold a title).
+5. a note's title, in any case, unique in the vault (agents often hold a title);
+6. a day written as ISO writes it (``2022-05-16``): the note named for that day, by the vault's
+   daily-note format (``Journal/16.05.2022.md``, Logseq's ``journals/2022_05_16.md``) or by a
+   day its file name spells; several are ambiguous. ``get 2022-05-16`` opened a daily note only
+   where its file was named so (a trial on a Logseq graph).
 
 The first step that matches decides: a later step is never asked to break a tie of an
 earlier one. But a reference that is not an id or path given exactly is also compared with the
@@ -49,9 +53,11 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
+from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from .dating import name_day
 from .errors import AmbiguousNote, ArchivedNote, ExcludedNote, NoteNotFound, PathOutsideVault, RemovedNote, UsageError
 from .exclusions import Rule
 from .fields import name_fold, name_form, name_key
@@ -77,7 +83,7 @@ Found = TypeVar("Found")
 FILE_NAME = "file name"  # a Resolution's via when a bare file name found the note and other notes answer too
 PATH = "path"  # ... when its path without .md found it and another note has that as its permalink
 WAYS = {FILE_NAME: "its file name", PATH: "its path", ALIASES: "an alias", PERMALINK: "its permalink",
-        CITEKEY: "its citekey", "title": "its title",
+        CITEKEY: "its citekey", "title": "its title", "day": "the day its name is",
         "merged_from": "an id in its merged_from", "supersedes": "an id in its supersedes", "old name": "its old name"}
 
 
@@ -104,7 +110,7 @@ class Resolution:
     reference too, by a name a later step would have compared (adr/0019, 2026-12-01)."""
 
     reference: str  # what the caller gave
-    # "file name", "path", "merged_from", "supersedes", "aliases", "permalink", "citekey" or "title"; "old name"
+    # "file name", "path", "merged_from", "supersedes", "aliases", "permalink", "citekey", "title" or "day"; "old name"
     # (a renamed note's, from git: gone.py)
     via: str
     others: tuple[Answering, ...] = ()
@@ -129,6 +135,8 @@ class Resolution:
         return f"{said}; a write by that name is refused: name the note by its {path} or id"
 
     def __str__(self) -> str:
+        if self.via == "day":
+            return f"{self.reference!r} is the day its name is"
         return f"{self.reference!r} resolved through its {self.via}"
 
 
@@ -234,7 +242,7 @@ def _first_step(index: DerivedIndex, reference: str, now: object, refresh: bool)
         matches = direct_matches(notes, reference)
     if matches:
         return Located(pick_direct(reference, matches, notes))
-    located = locate_by_names(notes, reference, moment_us)
+    located = locate_by_names(notes, reference, moment_us) or _named_for_day(index, reference, moment_us)
     if located is None:
         _refuse_if_excluded(index.paths, reference)
         _refuse_if_archived(index.paths, reference)
@@ -581,6 +589,29 @@ def locate_by_names(notes: NoteStore, reference: str, now_us: int) -> Located | 
     if titled:
         return Located(_one(notes, reference, titled, now_us), Resolution(reference, "title"))
     return None
+
+
+_ISO_DAY = re.compile(r"(\d{4})-(\d{2})-(\d{2})")
+
+
+def _named_for_day(index: DerivedIndex, reference: str, now_us: int) -> Located | None:
+    """Step 6: a day written as ISO writes it names the note whose name is that day — by the
+    vault's daily-note format (``16.05.2022`` in its folder), else by the day its file name spells
+    (:func:`dating.name_day`) — once no name matched. None: not such a day, or no note is named for it."""
+    shape = _ISO_DAY.fullmatch(reference)
+    if shape is None:
+        return None
+    try:
+        day = date(int(shape[1]), int(shape[2]), int(shape[3]))
+    except ValueError:  # 2022-02-30: no day, so no note is named for it
+        return None
+    label = to_epoch_us(datetime(day.year, day.month, day.day, tzinfo=UTC))
+    dated = index.store.notes.dated_on(label)
+    daily = index.paths.daily
+    named = [row for row in dated if daily.day(row.path) == day] or [row for row in dated if name_day(row.path) == day]
+    if not named:
+        return None
+    return Located(_one(index.store.notes, reference, named, now_us), Resolution(reference, "day"))
 
 
 def _owners_names(notes: NoteStore, reference: str) -> list[tuple[NoteRow, str]]:

@@ -497,6 +497,12 @@ class NoteStore:
         query = f"{_SELECT_NOTE} WHERE {_folded('title', normalized)} = ? ORDER BY path"
         return [_row_to_note(row) for row in self.db.execute(query, (wanted,))]
 
+    def dated_on(self, label_us: int) -> list[NoteRow]:
+        """Notes whose date is the day labelled ``label_us`` (its midnight UTC), not a period:
+        one indexed lookup (the index on dated_us)."""
+        query = f"{_SELECT_NOTE} WHERE dated_us = ? AND dated_end_us IS NULL ORDER BY path"
+        return [_row_to_note(row) for row in self.db.execute(query, (label_us,))]
+
     def similar_paths(self, fragment: str, limit: int = SIMILAR_PATHS) -> list[str]:
         """Paths or titles holding ``fragment``, a space, ``-`` or ``_`` in it standing for any one
         of them: a person asks for ``Todd Hartley``, the file is ``todd-hartley.md`` (a trial's
