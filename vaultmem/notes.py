@@ -110,7 +110,9 @@ from .option_names import Surface
 #     dates the note as that span (dating._property_span), where it was "not a date"; a note's
 #     citekey is a name it answers to (lookup_names); a mapping in a property is searchable text
 #     (fields.string_values: CSL authors, `{family: Higgins, given: Irina}`).
-READER_VERSION = "36"
+# 37: a month in Turkish dates a note by its name or `date` (month_names.py): `15 Mart 2024 Cuma.md`
+#     under the daily-note format `DD MMMM YYYY dddd`, `date: 4 Şubat 2026`.
+READER_VERSION = "37"
 BOM = "\ufeff"
 # A Windows editor ("Unicode" in Notepad, PowerShell's Out-File) saves UTF-16 behind one of these.
 UTF16_BOMS = ((codecs.BOM_UTF16_LE, "utf-16-le", "UTF-16 LE"), (codecs.BOM_UTF16_BE, "utf-16-be", "UTF-16 BE"))
