@@ -111,7 +111,8 @@ from .option_names import Surface
 #     citekey is a name it answers to (lookup_names); a mapping in a property is searchable text
 #     (fields.string_values: CSL authors, `{family: Higgins, given: Irina}`).
 # 37: a month in Turkish dates a note by its name or `date` (month_names.py): `15 Mart 2024 Cuma.md`
-#     under the daily-note format `DD MMMM YYYY dddd`, `date: 4 Şubat 2026`.
+#     under the daily-note format `DD MMMM YYYY dddd`, `date: 4 Şubat 2026`; a citekey's and a
+#     permalink's stored keys are case folded with Turkish İ and ı as i (fields.case_fold).
 READER_VERSION = "37"
 BOM = "\ufeff"
 # A Windows editor ("Unicode" in Notepad, PowerShell's Out-File) saves UTF-16 behind one of these.

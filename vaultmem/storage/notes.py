@@ -11,7 +11,7 @@ from typing import Any, NamedTuple
 
 from ..dating import Bound, local_day_end, shown_date, shown_span, since_bound, until_bound
 from ..errors import REBUILD, Argument, DerivedIndexError, Spelled, UsageError
-from ..fields import name_form
+from ..fields import ANY_I, case_fold, name_form
 from ..lifecycle import expiry_sql, from_epoch_us, normalize_layer, to_epoch_us
 from ..notes import ALIASES, Problem
 from ..periods import MAX_SPAN_DAYS
@@ -269,7 +269,7 @@ class Eligibility:
         for tag in self.tags:  # the tag or one nested under it: the rule of carries_tag
             fold = "lower" if _plain_tag(tag) else CASEFOLD
             folded = fold_tag(tag, tag)
-            carried = f"{fold}(replace(replace(json_each.value, 'İ', 'i'), 'ı', 'i'))"  # fold_tag's _ANY_I
+            carried = f"{fold}(replace(replace(json_each.value, 'İ', 'i'), 'ı', 'i'))"  # fold_tag's ANY_I
             clauses.append(f"EXISTS (SELECT 1 FROM json_each({alias}.tags) WHERE {carried} = ?"
                            f" OR substr({carried}, 1, ?) = ?)")
             params.extend([folded, len(folded) + 1, folded + "/"])
@@ -312,28 +312,21 @@ class Eligibility:
 
 
 _ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
-# Turkish writes i/İ and ı/I as two pairs of cases; casefold knows the other languages' pair (I/i)
-# alone and makes İ a dotted "i̇". Without this a Turkish vault's #İş was not found by --tag iş,
-# #İstanbul not by --tag istanbul, #ısparta not by --tag ISPARTA. All four are one letter here,
-# as in the search's full text (cjk.fts_form reads ı as i), and as Python's case-insensitive
-# patterns pair them.
-_ANY_I = str.maketrans({"İ": "i", "ı": "i"})
 
 
 def _plain_tag(asked: str) -> bool:
     """Does the filter ``asked`` fold with ASCII letters alone (SQLite's fast ``lower``)?"""
-    return asked.translate(_ANY_I).isascii()
+    return asked.translate(ANY_I).isascii()
 
 
 def fold_tag(value: str, asked: str) -> str:
     """``value`` case-folded for comparing with the filter ``asked``: Turkish ``İ`` and ``ı``
-    are ``i`` first (``_ANY_I``); then an ASCII filter folds ASCII letters only (SQLite's
-    ``lower``, fast: ``Über`` is not ``uber``, and ``Straße`` is found by ``straße``, not
-    ``strasse``), any other filter folds every letter (``str.casefold``, registered in SQLite as
-    ``vm_casefold`` — a Python call per tag, paid only by such a filter). Python and SQL apply
-    the same fold to the same filter."""
-    value = value.translate(_ANY_I)
-    return value.translate(_ASCII_LOWER) if _plain_tag(asked) else value.casefold()
+    are ``i`` first (``fields.ANY_I``: #İş is --tag iş, #ısparta --tag ISPARTA); then an ASCII
+    filter folds ASCII letters only (SQLite's ``lower``, fast: ``Über`` is not ``uber``, and
+    ``Straße`` is found by ``straße``, not ``strasse``), any other filter folds every letter
+    (``fields.case_fold``, registered in SQLite as ``vm_casefold`` — a Python call per tag, paid
+    only by such a filter). Python and SQL apply the same fold to the same filter."""
+    return value.translate(ANY_I).translate(_ASCII_LOWER) if _plain_tag(asked) else case_fold(value)
 
 
 def carries_tag(tags: Iterable[str], tag: str) -> bool:
@@ -461,7 +454,7 @@ class NoteStore:
     def find_by_name(self, name: str, *, normalized: bool = False) -> list[NoteRow]:
         """Notes whose file name (without .md) is ``name`` in any case, in any folder — as
         Obsidian resolves [[name]]: ``Kyoto`` names ``References/Kyoto.md`` and ``memories/kyoto.md``."""
-        name = (name_form(name) if normalized else name).casefold()
+        name = case_fold(name_form(name) if normalized else name)
         file_name = name if name.endswith(".md") else name + ".md"
         suffix = "/" + file_name
         path = _folded("path", normalized)
@@ -482,7 +475,7 @@ class NoteStore:
                  "note_names.kind FROM note_names JOIN notes ON notes.label = note_names.label "
                  f"WHERE note_names.kind IN ({placeholders(len(kinds))}) AND {compared} = ? "
                  "ORDER BY notes.path, note_names.kind")
-        wanted = spelled.casefold() if any_case else spelled
+        wanted = case_fold(spelled) if any_case else spelled
         return [(_row_to_note(row), row[-1]) for row in self.db.execute(query, (*kinds, wanted))]
 
     def labels_named(self, key: str, eligibility: Eligibility, kind: str = NAME_KEY) -> list[int]:
@@ -507,7 +500,7 @@ class NoteStore:
     def by_title(self, title: str, *, normalized: bool = False) -> list[NoteRow]:
         """Notes whose title is ``title`` in any case (as a file name is: :meth:`find_by_name`);
         a scan of the titles."""
-        wanted = (name_form(title) if normalized else title).casefold()
+        wanted = case_fold(name_form(title) if normalized else title)
         query = f"{_SELECT_NOTE} WHERE {_folded('title', normalized)} = ? ORDER BY path"
         return [_row_to_note(row) for row in self.db.execute(query, (wanted,))]
 
