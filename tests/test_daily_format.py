@@ -503,3 +503,20 @@ def test_month_and_weekday_names_obsidian_writes_in_russian_date_the_note(
     # none of its own daily notes.
     daily_notes(vault_dir, date_format, folder)
     assert day_of(vault_dir, path) == (day, "daily-note format")
+
+
+@pytest.mark.parametrize(("date_format", "folder", "path", "day"), [
+    ("DD MMMM YYYY dddd", "Günlük", "Günlük/15 Mart 2024 Cuma.md", date(2024, 3, 15)),
+    ("DD MMMM YYYY dddd", "Günlük", "Günlük/04 Şubat 2026 Çarşamba.md", date(2026, 2, 4)),  # Ş, ç, ş
+    ("D MMMM YYYY", "Günlük", "Günlük/30 Kasım 2026.md", date(2026, 11, 30)),  # moment's tr LL; dotless ı
+    ("YYYY-MM-DD dddd", "Günlük", "Günlük/2026-12-01 Salı.md", date(2026, 12, 1)),
+    ("DD MMM YYYY ddd", "Günlük", "Günlük/29 Eki 2026 Per.md", date(2026, 10, 29)),
+    ("DD.MM.YYYY dd", "Günlük", "Günlük/31.08.2026 Pt.md", date(2026, 8, 31)),
+])
+def test_month_and_weekday_names_obsidian_writes_in_turkish_date_the_note(
+        vault_dir: Path, date_format: str, folder: str, path: str, day: date) -> None:
+    # A trial on a Turkish "ikinci beyin" vault: an Obsidian set to Turkish names its daily
+    # notes "15 Mart 2024 Cuma"; read in English, German, French, Spanish and Russian only,
+    # the format matched none of them and every search by date left the journal out.
+    daily_notes(vault_dir, date_format, folder)
+    assert day_of(vault_dir, path) == (day, "daily-note format")

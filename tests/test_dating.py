@@ -783,3 +783,18 @@ def test_a_month_named_in_russian_dates_the_note(path: str, meta: dict[str, str]
     # no date; month_names knew English, German, French and Spanish only.
     found = note_date(meta, path)
     assert found is not None and found.moment.date().isoformat() == day, (path, meta, found)
+
+
+@pytest.mark.parametrize(("path", "meta", "day"), [
+    ("Günlük/15 Mart 2024 Cuma.md", {}, "2024-03-15"),  # outside any daily-note format: a day in words
+    ("Toplantılar/Kickoff 4 Şubat 2026.md", {}, "2026-02-04"),
+    ("Günlük/30 KASIM 2026.md", {}, "2026-11-30"),  # upper case: KASIM casefolds to "kasim", not "kasım"
+    ("Günlük/1 Ağustos 2026.md", {}, "2026-08-01"),
+    ("Toplantılar/Retro.md", {"date": "29 Ekim 2026"}, "2026-10-29"),
+    ("Toplantılar/Retro.md", {"date": "9 Ara 2026"}, "2026-12-09"),  # MMM
+])
+def test_a_month_named_in_turkish_dates_the_note(path: str, meta: dict[str, str], day: str) -> None:
+    # A trial on a real Turkish "ikinci beyin" vault: its journal's names ("15 Mart 2024 Cuma")
+    # and a date written "29 Ekim 2026" were no date; month_names knew no Turkish.
+    found = note_date(meta, path)
+    assert found is not None and found.moment.date().isoformat() == day, (path, meta, found)

@@ -527,6 +527,15 @@ def test_inline_body_tags_count_as_tags_but_not_in_code_or_headings() -> None:
     assert parse_note("n.md", raw).tags == ["work", "errands", "2026-plan"]
 
 
+def test_a_tag_in_the_text_in_turkish_case_is_the_frontmatter_tag_listed_once() -> None:
+    # A trial on a Turkish vault: `tags: [iş]` with `#İş` in the text listed both (str.lower
+    # makes İ a dotted "i̇"), and #ISPARTA beside #ısparta twice.
+    from vaultmem.notes import parse_note
+
+    raw = "---\ntags: [iş]\n---\nBugün #İş toplantısı, #ısparta ve #ISPARTA.\n".encode()
+    assert parse_note("n.md", raw).tags == ["iş", "ısparta"]
+
+
 def test_a_fence_that_never_closes_does_not_hide_the_rest_of_the_note() -> None:
     # Lines like "```python" open fences and none closes them: one stray fence line must
     # not make every later tag (and link) vanish into "code".

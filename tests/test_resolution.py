@@ -180,6 +180,29 @@ def test_a_title_in_another_case_is_the_same_name_and_a_file_name_still_outranks
         assert raised.value.also_named == ["memories/gardens.md", "memories/temples.md"]
 
 
+def test_a_name_in_turkish_case_names_the_note_by_its_file_name_alias_and_title(vault_dir: Path, write_note) -> None:
+    """A trial on a Turkish vault: ``get "ibrahim çelik"`` and ``get "ışıl öztürk"`` were no
+    note, and the error offered the very note saying names match "in any case": casefold
+    makes İ a dotted i and leaves ı alone, while Turkish cases İ/i and I/ı."""
+    write_note("Kişiler/İbrahim Çelik.md", "---\naliases: [İbrahim abi]\n---\nMentorum, İstanbul'da.\n")
+    write_note("Kişiler/Işıl Öztürk.md", "---\naliases: [Dr. Işıl]\n---\nDiş hekimim.\n")
+    write_note("Toplantılar/a.md", "---\ntitle: İŞ GÖRÜŞMESİ\n---\nCuma.\n")
+    with Vault(vault_dir, embedder=HashingEmbedder()) as vault:
+        for reference, path, kind in (("ibrahim çelik", "Kişiler/İbrahim Çelik.md", None),
+                                      ("İBRAHİM ÇELİK", "Kişiler/İbrahim Çelik.md", None),
+                                      ("ışıl öztürk", "Kişiler/Işıl Öztürk.md", None),
+                                      ("IŞIL ÖZTÜRK", "Kişiler/Işıl Öztürk.md", None),
+                                      ("ibrahim abi", "Kişiler/İbrahim Çelik.md", "aliases"),
+                                      ("DR. IŞIL", "Kişiler/Işıl Öztürk.md", "aliases"),
+                                      ("iş görüşmesi", "Toplantılar/a.md", "title")):
+            located = vault.locate(reference)
+            assert located.row.path == path, reference
+            if kind is not None:
+                assert located.resolved_from is not None and located.resolved_from.via == kind, reference
+        with pytest.raises(NoteNotFound):
+            vault.locate("isil ozturk")  # accents still count: a case is folded, not a letter dropped
+
+
 def test_ids_listed_in_merged_from_are_still_matched_exactly(vault_dir: Path, write_note) -> None:
     write_note("canonical.md", "---\nlayer: L3\nmerged_from: [01JABCDEFGHJKMNPQRSTVWXYZ0]\n---\nKept.\n")
     with Vault(vault_dir, embedder=HashingEmbedder()) as vault:

@@ -238,6 +238,18 @@ def test_tags_are_added_and_removed_case_insensitively(vault: Vault) -> None:
     assert read_note(vault.root, "work/standup.md").meta["tags"] == ["work", "meetings"]
 
 
+def test_tags_are_added_and_removed_in_any_case_turkish_included(vault: Vault, write_note) -> None:
+    # A trial on a Turkish vault: --untag iş left İş ("already reads as asked") and --tag KİŞİ
+    # added a second kişi: str.lower makes İ a dotted "i̇", while Turkish cases İ/i and I/ı.
+    write_note("kisiler.md", "---\nlayer: L3\ntags: [İş, kişi, ısparta]\n---\nAbout #İzmir trips.\n")
+    vault.index()
+    result = vault.revise("kisiler", add_tags=["KİŞİ", "Isparta"], remove_tags=["iş"], now=NOW)
+    assert result.tags == ["kişi", "ısparta", "İzmir"]  # the text's #İzmir too
+    assert read_note(vault.root, "kisiler.md").meta["tags"] == ["kişi", "ısparta"]
+    with pytest.raises(UsageError, match="#İzmir"):
+        vault.revise("kisiler", remove_tags=["izmir"], now=NOW)
+
+
 def test_removing_a_tag_written_in_the_text_is_refused(vault: Vault, write_note) -> None:
     write_note("tagged.md", "---\nlayer: L3\ntags: [a]\n---\nabout #travel plans\n")
     vault.index()

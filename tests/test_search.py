@@ -945,6 +945,27 @@ def test_a_tag_filter_folds_case_the_same_in_sql_and_in_explain_for_any_letter(t
         assert vault.search("note", k=5, tags=["uber"], now=NOW) == []
 
 
+def test_a_tag_filter_pairs_turkish_dotted_and_dotless_i_with_i_in_sql_and_in_explain(tmp_path: Path, wordllama: object) -> None:
+    """A trial on a Turkish vault: ``--tag iş`` missed the note tagged ``#İş`` (casefold makes
+    İ a dotted "i̇"), ``--tag istanbul`` missed ``İstanbul`` and ``--tag ISPARTA`` missed
+    ``ısparta``: in Turkish İ is i's capital and ı is I's lower case."""
+    from helpers import write_file
+
+    write_file(tmp_path, "capital.md", "---\ntags: [İş, İstanbul]\n---\nA note.\n")
+    write_file(tmp_path, "lower.md", "---\ntags: [iş/proje, ısparta]\n---\nA note.\n")
+    with Vault(tmp_path, embedder=wordllama) as vault:  # type: ignore[arg-type]
+        vault.index()
+        for asked, paths in (("iş", ["capital.md", "lower.md"]), ("İŞ", ["capital.md", "lower.md"]),
+                             ("IŞ", ["capital.md", "lower.md"]), ("istanbul", ["capital.md"]),
+                             ("İSTANBUL", ["capital.md"]), ("ISPARTA", ["lower.md"]), ("Isparta", ["lower.md"])):
+            found = sorted(hit.path for hit in vault.search("note", k=5, tags=[asked], now=NOW))
+            assert found == paths, asked
+            for path in paths:
+                explained = vault.explain(path, "note", tags=[asked], now=NOW)
+                assert explained.in_answer and not any("filtered out" in reason for reason in explained.reasons), (asked, path)
+        assert vault.search("note", k=5, tags=["is"], now=NOW) == []  # ş is no s: a case is folded, not an accent
+
+
 @pytest.mark.parametrize("asked", ["", "#", "/", "  "])
 def test_a_tag_filter_with_no_name_is_a_usage_error_not_an_empty_answer(vault: Vault, asked: str) -> None:
     from vaultmem.errors import UsageError

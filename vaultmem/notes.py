@@ -26,7 +26,7 @@ import yaml
 
 from .errors import CHECK, InvalidTimestamp, NoteReadError, Operation, Spelled, UnknownLayer, short_repr
 from .escapes import SwallowedEscape, single_quoted, swallowed_escapes
-from .fields import BOOKKEEPING_KEYS, aliases_of, name_fold
+from .fields import BOOKKEEPING_KEYS, aliases_of, case_fold, name_fold
 from .lifecycle import (
     EXPIRING_LAYERS,
     PERMANENT_LAYER,
@@ -117,7 +117,11 @@ from .option_names import Surface
 #     with, where its frontmatter has none (logseq.naming_meta: `title:: Apache Flink/SQL`, `alias:: [[Flink SQL]]`).
 # 39: the full text holds full-width and half-width forms as their plain characters
 #     (cjk.width_folded): "ﾐﾙｸ" finds "ミルク", "ＳＱＬ" finds "SQL", "12日" finds "１２日".
-READER_VERSION = "39"
+# 40: a month in Turkish dates a note by its name or `date` (month_names.py): `15 Mart 2024 Cuma.md`
+#     under the daily-note format `DD MMMM YYYY dddd`, `date: 4 Şubat 2026`; a citekey's and a
+#     permalink's stored keys are case folded with Turkish İ and ı as i (fields.case_fold), and so
+#     is a note's tag list read: `tags: [iş]` and `#İş` in its text are one tag, listed once.
+READER_VERSION = "40"
 BOM = "\ufeff"
 # A Windows editor ("Unicode" in Notepad, PowerShell's Out-File) saves UTF-16 behind one of these.
 UTF16_BOMS = ((codecs.BOM_UTF16_LE, "utf-16-le", "UTF-16 LE"), (codecs.BOM_UTF16_BE, "utf-16-be", "UTF-16 BE"))
@@ -261,8 +265,8 @@ class Note:
     def tags(self) -> list[str]:
         """Frontmatter tags, then inline ``#tags`` from the body (Obsidian counts both)."""
         tags = tags_of(self.meta)
-        lowered = {tag.lower() for tag in tags}
-        return tags + [tag for tag in inline_tags(self.body) if tag.lower() not in lowered]
+        folded = {case_fold(tag) for tag in tags}  # in any case, Turkish's too: #İş is the tag iş
+        return tags + [tag for tag in inline_tags(self.body) if case_fold(tag) not in folded]
 
     @property
     def expires_at(self) -> Any:
@@ -1004,8 +1008,8 @@ def inline_tags(body: str) -> list[str]:
         if start and not text[start - 1].isspace():
             continue  # a#b, http://x/#frag, ## headings
         tag = match.group(1).rstrip("/")
-        if tag and tag.lower() not in seen:
-            seen.add(tag.lower())
+        if tag and case_fold(tag) not in seen:
+            seen.add(case_fold(tag))
             found.append(tag)
     return found
 

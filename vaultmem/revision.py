@@ -23,6 +23,7 @@ from typing import Any
 
 from .body_edits import append_paragraph, replace_body
 from .errors import Argument, FrontmatterError, UsageError, WriteConflict, listed, short_repr
+from .fields import case_fold
 from .lifecycle import (
     EXPIRING_LAYERS,
     PERMANENT_LAYER,
@@ -265,15 +266,16 @@ def _tags(note: Note, revision: Revision, body: str, change: _Change) -> None:
         # An empty item (None) is no tag, as everywhere (tags_of); a mapping or a list in the list is not ours to guess.
         raise FrontmatterError(f"{note.path}: tags is {short_repr(raw)}, not a list of tags; fix it by hand, then revise again")
     current = tags_of(note.meta)
-    inline = {tag.lower(): tag for tag in inline_tags(body)}
+    # Compared in any case, Turkish's too (fields.case_fold): --untag iş removes İş, --tag KİŞİ adds no second kişi.
+    inline = {case_fold(tag): tag for tag in inline_tags(body)}
     tags = list(current)
     for tag in revision.add_tags:
-        if tag.lower() not in {known.lower() for known in tags} | set(inline):
+        if case_fold(tag) not in {case_fold(known) for known in tags} | set(inline):
             tags.append(tag)
     for tag in revision.remove_tags:
-        if tag.lower() in inline:
-            raise UsageError(f"tag {tag!r} is written in the text of {note.path} as #{inline[tag.lower()]}; "
+        if case_fold(tag) in inline:
+            raise UsageError(f"tag {tag!r} is written in the text of {note.path} as #{inline[case_fold(tag)]}; "
                              "remove it from the text (", Argument("text"), ") instead")
-        tags = [known for known in tags if known.lower() != tag.lower()]
+        tags = [known for known in tags if case_fold(known) != case_fold(tag)]
     if tags != current:
         change.put("tags", tags)

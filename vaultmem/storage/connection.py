@@ -22,7 +22,7 @@ from types import ModuleType
 from typing import Any
 
 from ..errors import INDEX, REBUILD, DerivedIndexError, IndexDamaged, IndexNotWritable, IndexWriteFailed, Spelled
-from ..fields import name_form
+from ..fields import case_fold, name_form
 
 fcntl: ModuleType | None
 try:
@@ -236,13 +236,13 @@ def write_refusal(path: Path) -> str | None:
     return None
 
 
-CASEFOLD = "vm_casefold"  # str.casefold in SQL: SQLite's lower() folds ASCII letters only
+CASEFOLD = "vm_casefold"  # fields.case_fold in SQL: SQLite's lower() folds ASCII letters only
 NFC = "vm_nfc"  # fields.name_form in SQL: a name in the Unicode form names are compared in
 
 
 def with_functions(conn: sqlite3.Connection) -> sqlite3.Connection:
     """``conn`` with vaultmem's SQL functions registered (:data:`CASEFOLD`, :data:`NFC`)."""
-    conn.create_function(CASEFOLD, 1, lambda value: value.casefold() if isinstance(value, str) else value, deterministic=True)
+    conn.create_function(CASEFOLD, 1, lambda value: case_fold(value) if isinstance(value, str) else value, deterministic=True)
     conn.create_function(NFC, 1, lambda value: name_form(value) if isinstance(value, str) else value, deterministic=True)
     return conn
 

@@ -11,7 +11,7 @@ from typing import Any, NamedTuple
 
 from ..dating import Bound, local_day_end, shown_date, shown_span, since_bound, until_bound
 from ..errors import REBUILD, Argument, DerivedIndexError, Spelled, UsageError
-from ..fields import name_form
+from ..fields import ANY_I, case_fold, name_form
 from ..lifecycle import expiry_sql, from_epoch_us, normalize_layer, to_epoch_us
 from ..notes import ALIASES, Problem
 from ..periods import MAX_SPAN_DAYS
@@ -267,10 +267,11 @@ class Eligibility:
             clauses.append(f"{alias}.layer IN ({placeholders(len(self.layers))})")
             params.extend(self.layers)
         for tag in self.tags:  # the tag or one nested under it: the rule of carries_tag
-            fold = "lower" if tag.isascii() else CASEFOLD
+            fold = "lower" if _plain_tag(tag) else CASEFOLD
             folded = fold_tag(tag, tag)
-            clauses.append(f"EXISTS (SELECT 1 FROM json_each({alias}.tags) WHERE {fold}(json_each.value) = ?"
-                           f" OR substr({fold}(json_each.value), 1, ?) = ?)")
+            carried = f"{fold}(replace(replace(json_each.value, 'İ', 'i'), 'ı', 'i'))"  # fold_tag's ANY_I
+            clauses.append(f"EXISTS (SELECT 1 FROM json_each({alias}.tags) WHERE {carried} = ?"
+                           f" OR substr({carried}, 1, ?) = ?)")
             params.extend([folded, len(folded) + 1, folded + "/"])
         dated, dated_params = self.date_where(alias)
         if self.dated:
@@ -313,13 +314,19 @@ class Eligibility:
 _ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
 
 
+def _plain_tag(asked: str) -> bool:
+    """Does the filter ``asked`` fold with ASCII letters alone (SQLite's fast ``lower``)?"""
+    return asked.translate(ANY_I).isascii()
+
+
 def fold_tag(value: str, asked: str) -> str:
-    """``value`` case-folded for comparing with the filter ``asked``: an ASCII filter folds
-    ASCII letters only (SQLite's ``lower``, fast: ``Über`` is not ``uber``, and ``Straße`` is
-    found by ``straße``, not ``strasse``), any other filter folds every letter
-    (``str.casefold``, registered in SQLite as ``vm_casefold`` — a Python call per tag, paid
+    """``value`` case-folded for comparing with the filter ``asked``: Turkish ``İ`` and ``ı``
+    are ``i`` first (``fields.ANY_I``: #İş is --tag iş, #ısparta --tag ISPARTA); then an ASCII
+    filter folds ASCII letters only (SQLite's ``lower``, fast: ``Über`` is not ``uber``, and
+    ``Straße`` is found by ``straße``, not ``strasse``), any other filter folds every letter
+    (``fields.case_fold``, registered in SQLite as ``vm_casefold`` — a Python call per tag, paid
     only by such a filter). Python and SQL apply the same fold to the same filter."""
-    return value.translate(_ASCII_LOWER) if asked.isascii() else value.casefold()
+    return value.translate(ANY_I).translate(_ASCII_LOWER) if _plain_tag(asked) else case_fold(value)
 
 
 def carries_tag(tags: Iterable[str], tag: str) -> bool:
@@ -447,7 +454,7 @@ class NoteStore:
     def find_by_name(self, name: str, *, normalized: bool = False) -> list[NoteRow]:
         """Notes whose file name (without .md) is ``name`` in any case, in any folder — as
         Obsidian resolves [[name]]: ``Kyoto`` names ``References/Kyoto.md`` and ``memories/kyoto.md``."""
-        name = (name_form(name) if normalized else name).casefold()
+        name = case_fold(name_form(name) if normalized else name)
         file_name = name if name.endswith(".md") else name + ".md"
         suffix = "/" + file_name
         path = _folded("path", normalized)
@@ -468,7 +475,7 @@ class NoteStore:
                  "note_names.kind FROM note_names JOIN notes ON notes.label = note_names.label "
                  f"WHERE note_names.kind IN ({placeholders(len(kinds))}) AND {compared} = ? "
                  "ORDER BY notes.path, note_names.kind")
-        wanted = spelled.casefold() if any_case else spelled
+        wanted = case_fold(spelled) if any_case else spelled
         return [(_row_to_note(row), row[-1]) for row in self.db.execute(query, (*kinds, wanted))]
 
     def labels_named(self, key: str, eligibility: Eligibility, kind: str = NAME_KEY) -> list[int]:
@@ -493,7 +500,7 @@ class NoteStore:
     def by_title(self, title: str, *, normalized: bool = False) -> list[NoteRow]:
         """Notes whose title is ``title`` in any case (as a file name is: :meth:`find_by_name`);
         a scan of the titles."""
-        wanted = (name_form(title) if normalized else title).casefold()
+        wanted = case_fold(name_form(title) if normalized else title)
         query = f"{_SELECT_NOTE} WHERE {_folded('title', normalized)} = ? ORDER BY path"
         return [_row_to_note(row) for row in self.db.execute(query, (wanted,))]
 
