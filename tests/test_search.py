@@ -1450,3 +1450,29 @@ def test_a_note_holding_only_some_of_the_words_never_outscores_on_the_text_side_
         side = [(found.paths[hit.label], hit.score) for hit in found.text]
     assert [path for path, _ in side] == ["papers/abeler.md", "topics/reference.md"]
     assert side[1][1] <= side[0][1], side  # its rank and its score say the same
+
+
+def test_a_language_named_by_a_letter_and_a_sign_is_its_own_word_on_the_keyword_side(tmp_path: Path) -> None:
+    # Trial (s29-tr5, an engineer's study vault): "C++" asked the keyword side for "c", so a note
+    # on C structs (`char c;`) and one on Python (`c = Counter()`) ranked above "Differences
+    # Between C++ and Java", the one note that says C++. C++, C# and C are three words now.
+    root = write_vault(tmp_path / "vault", {
+        "Differences Between C++ and Java.md": "| C++ | Java |\n| allows pointers | doesnt |\n",
+        "Byte Alignment.md": "```c\nstruct BadOrder {\n    char a;\n    int b;\n    char c;\n};\n```\n",
+        "Counter.md": "```python\nc = Counter()\nprint(c.count)\n```\n",
+        "LINQ.md": "C# has LINQ; F# has pipelines. We moved to C++17 last year.\n",
+    })
+    with Vault(root, embedder=HashingEmbedder()) as vault:
+        vault.index()
+        assert keyword_side(vault, "C++") == ["Differences Between C++ and Java.md", "LINQ.md"]
+        assert keyword_side(vault, "c++ vs java")[0] == "Differences Between C++ and Java.md"
+        assert keyword_side(vault, "C#") == keyword_side(vault, "csharp") == ["LINQ.md"]
+        assert keyword_side(vault, "C++17") == ["LINQ.md"]
+        assert set(keyword_side(vault, "C")) == {"Byte Alignment.md", "Counter.md"}  # C alone is not C++
+        assert [hit.path for hit in vault.search("C++", k=1, now=NOW)] == ["Differences Between C++ and Java.md"]
+
+
+def test_a_query_word_spelled_out_from_a_sign_is_shown_as_typed() -> None:
+    from vaultmem.search import query_words
+    assert [(word.shown, word.terms) for word in query_words("C++ or C#?")] == [("C++", ('"Cpp"',)), ("C#", ('"Csharp"',))]
+    assert [word.shown for word in query_words("a+b and #tags")] == ["a b", "tags"]  # no sign after one letter: as before

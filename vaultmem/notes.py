@@ -122,7 +122,9 @@ from .option_names import Surface
 #     permalink's stored keys are case folded with Turkish İ and ı as i (fields.case_fold), and so
 #     is a note's tag list read: `tags: [iş]` and `#İş` in its text are one tag, listed once.
 # 41: a key that dates a note (`Modified:`) holding prose is no frontmatter key, so a block of
-#     such lines between rules under the note's text is no misplaced frontmatter (_frontmatter_key).
+#     such lines between rules under the note's text is no misplaced frontmatter (_frontmatter_key);
+#     the full text holds a language named by a letter and a sign as a word (`C++` is `cpp`,
+#     `C#` is `csharp`: cjk.signs_spelled), where it held the letter alone.
 READER_VERSION = "41"
 BOM = "\ufeff"
 # A Windows editor ("Unicode" in Notepad, PowerShell's Out-File) saves UTF-16 behind one of these.

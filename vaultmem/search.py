@@ -37,7 +37,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import numpy as np
 
-from .cjk import MAX_PAIRS, bigrams, content_pairs, fts_form, han_folded, pieces, width_folded
+from .cjk import MAX_PAIRS, bigrams, content_pairs, fts_form, han_folded, pieces, signs_spelled, width_folded
 from .config import CONFIG_FILE
 from .dating import DEFAULT_DATE_PROPERTIES, DateProperties, calendar_day, shown_date, shown_range, shown_span
 from .endings import apostrophe_stem, folded, prefix_of, umlauts_unwritten
@@ -318,11 +318,13 @@ def query_words(text: str) -> list[QueryWord]:
                 pairs_left -= len(pairs)
                 word, counts = QueryWord(piece, tuple(f'"{pair}"' for pair in pairs)), bool(said)
             else:
-                words = _WORD.findall(piece)
+                spelled = signs_spelled(piece)  # C++ is `cpp`, as the full text holds it (cjk.fts_form)
+                words = _WORD.findall(spelled)
                 if not words:
                     continue
-                start = _prefix_term(folded(words[0])) if prefixes and len(words) == 1 else None
-                word = QueryWord(" ".join(words), (_either_form(piece, words),), start)
+                signed = spelled != piece  # shown as typed (explain names "C++", not "Cpp"); no prefix of it
+                start = _prefix_term(folded(words[0])) if prefixes and len(words) == 1 and not signed else None
+                word = QueryWord(piece.strip(_EDGE_PUNCTUATION) if signed else " ".join(words), (_either_form(spelled, words),), start)
                 lowered = words[0].lower()
                 requesting = requesting and len(words) == 1 and (lowered in STOPWORDS or lowered in REQUEST_WORDS)
                 if requesting and lowered in REQUESTED_HOLDINGS:
