@@ -1476,3 +1476,25 @@ def test_a_query_word_spelled_out_from_a_sign_is_shown_as_typed() -> None:
     from vaultmem.search import query_words
     assert [(word.shown, word.terms) for word in query_words("C++ or C#?")] == [("C++", ('"Cpp"',)), ("C#", ('"Csharp"',))]
     assert [word.shown for word in query_words("a+b and #tags")] == ["a b", "tags"]  # no sign after one letter: as before
+
+
+@pytest.mark.parametrize("query", ["GIL.md", "Main Notes/GIL.md", "what is in GIL.md?", "gil.MD"])
+def test_a_note_asked_for_by_its_file_name_with_md_or_its_path_comes_first(tmp_path: Path, query: str) -> None:
+    # Trial (s29-tr5): "GIL.md" asked the keyword side for the phrase "gil md", which no note
+    # holds (the full text holds the file name without .md), and matched no name: the note
+    # named so was not among the hits at all, under notes that only mention the GIL.
+    root = write_vault(tmp_path / "vault", {
+        "Main Notes/GIL.md": "Global Interpreter Lock: a mutex in CPython that lets one thread run bytecode.\n",
+        "Interview Notes/Python.md": "## GIL\nThe GIL: multithreading does not help CPU-bound work in Python.\n",
+        "Main Notes/Docs.md": "Every repository needs a README.md at its root.\n",
+    })
+    with Vault(root, embedder=HashingEmbedder()) as vault:
+        vault.index()
+        hits = vault.search(query, k=3, now=NOW)
+        assert hits[0].path == "Main Notes/GIL.md"
+        assert "Main Notes/GIL.md" in keyword_side(vault, query)
+        assert vault.search("README.md", k=1, now=NOW)[0].path == "Main Notes/Docs.md"  # a file a note mentions
+        if query == "Main Notes/GIL.md":
+            [named] = [reason for reason in vault.explain("Main Notes/GIL", query, k=3, now=NOW).reasons
+                       if reason.startswith("name match:")]
+            assert "the query is its path ('Main Notes/GIL.md')" in named

@@ -124,7 +124,8 @@ from .option_names import Surface
 # 41: a key that dates a note (`Modified:`) holding prose is no frontmatter key, so a block of
 #     such lines between rules under the note's text is no misplaced frontmatter (_frontmatter_key);
 #     the full text holds a language named by a letter and a sign as a word (`C++` is `cpp`,
-#     `C#` is `csharp`: cjk.signs_spelled), where it held the letter alone.
+#     `C#` is `csharp`: cjk.signs_spelled), where it held the letter alone; a note's file name
+#     with `.md` and its vault path are names of it (fields.file_names).
 READER_VERSION = "41"
 BOM = "\ufeff"
 # A Windows editor ("Unicode" in Notepad, PowerShell's Out-File) saves UTF-16 behind one of these.

@@ -86,6 +86,7 @@ SIMILAR_OVERFETCH = 4  # other layers and expired notes take places among the ne
 VERIFY_ROUNDS = 3  # answer again at most this often when hits' files changed under them
 REBUILD_WARNING = "the index is being rebuilt (`vaultmem index --rebuild` is running): results may be incomplete until it finishes"
 _WORD = re.compile(r"\w+", re.UNICODE)
+_MARKDOWN_FILE = re.compile(r"(?<=\w)\.md(?=\W*$)", re.IGNORECASE)  # the extension of a file name asked for
 _POSSESSIVE = re.compile(r"(?<=\w)['’][sS]?(?=\W*$)")  # "sister's", "James'": the word is "sister", "James"
 _EDGE_PUNCTUATION = "\"“”„«»‹›()[]{}.,;:!?¿¡"  # around a query word: "(S3'e)," is the word S3'e
 T = TypeVar("T")
@@ -318,7 +319,9 @@ def query_words(text: str) -> list[QueryWord]:
                 pairs_left -= len(pairs)
                 word, counts = QueryWord(piece, tuple(f'"{pair}"' for pair in pairs)), bool(said)
             else:
-                spelled = signs_spelled(piece)  # C++ is `cpp`, as the full text holds it (cjk.fts_form)
+                # C++ is `cpp`, as the full text holds it (cjk.fts_form); a note's file named with its
+                # .md (`GIL.md`, `Main Notes/GIL.md`) is its name, which the full text holds without it.
+                spelled = signs_spelled(_MARKDOWN_FILE.sub("", piece))
                 words = _WORD.findall(spelled)
                 if not words:
                     continue
