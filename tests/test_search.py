@@ -1475,7 +1475,8 @@ def test_a_language_named_by_a_letter_and_a_sign_is_its_own_word_on_the_keyword_
 def test_a_query_word_spelled_out_from_a_sign_is_shown_as_typed() -> None:
     from vaultmem.search import query_words
     assert [(word.shown, word.terms) for word in query_words("C++ or C#?")] == [("C++", ('"Cpp"',)), ("C#", ('"Csharp"',))]
-    assert [word.shown for word in query_words("a+b and #tags")] == ["a b", "tags"]  # no sign after one letter: as before
+    # No sign after a letter standing alone: asked for as before (the phrase "a b"), shown as typed.
+    assert [(word.shown, word.terms) for word in query_words("a+b and #tags")] == [("a+b", ('"a b"',)), ("tags", ('"tags"',))]
 
 
 @pytest.mark.parametrize("query", ["GIL.md", "Main Notes/GIL.md", "what is in GIL.md?", "gil.MD"])

@@ -325,9 +325,11 @@ def query_words(text: str) -> list[QueryWord]:
                 words = _WORD.findall(spelled)
                 if not words:
                     continue
-                signed = spelled != piece  # shown as typed (explain names "C++", not "Cpp"); no prefix of it
+                # Shown as typed: explain names "C++", not "Cpp", and "src/main.rs", not "src main rs".
+                signed = spelled != piece  # no prefix of it either
                 start = _prefix_term(folded(words[0])) if prefixes and len(words) == 1 and not signed else None
-                word = QueryWord(piece.strip(_EDGE_PUNCTUATION) if signed else " ".join(words), (_either_form(spelled, words),), start)
+                typed = piece.strip(_EDGE_PUNCTUATION) if signed or len(words) > 1 else words[0]
+                word = QueryWord(typed, (_either_form(spelled, words),), start)
                 lowered = words[0].lower()
                 requesting = requesting and len(words) == 1 and (lowered in STOPWORDS or lowered in REQUEST_WORDS)
                 if requesting and lowered in REQUESTED_HOLDINGS:
@@ -365,7 +367,7 @@ def _codes_either_way(words: list[QueryWord]) -> list[QueryWord]:
     found = []
     for number, word in enumerate(words):
         others = list(joined.get(number, ()))
-        parts = word.shown.split(" ")
+        parts = _WORD.findall(word.shown)  # esc-4 as typed: esc, 4
         if len(word.terms) == 1 and len(parts) == 2 and _LETTERS.fullmatch(parts[0]) and _DIGITS.fullmatch(parts[1]):
             others.append(f'"{fts_form("".join(parts))}"')  # esc-4: the phrase "esc 4", or esc4
         elif len(word.terms) == 1 and (spelled := _CODE.fullmatch(word.shown)) is not None:
