@@ -247,3 +247,17 @@ def test_a_note_whose_file_shows_conflict_markers_says_so_as_its_hits_do(tmp_pat
         assert explained.in_answer and f"its hits warn: {warning}" in explained.reasons
     result = run_cli(root, "explain", "wifi.md", "wifi password", "--json")
     assert any(reason.startswith("its hits warn: conflict:") for reason in json.loads(result.stdout)["reasons"]), result.output
+
+
+def test_the_query_words_no_note_holds_are_named_as_typed(tmp_path: Path) -> None:
+    # Trial (s29-tr5): "the query's only word (src main rs) is in no note" named a word nobody
+    # typed; a path, a dotted name or a language with a sign is named as the query has it.
+    from helpers import write_vault
+
+    from vaultmem.embedders import HashingEmbedder
+
+    root = write_vault(tmp_path / "vault", {"GIL.md": "Global Interpreter Lock: one thread runs bytecode.\n"})
+    with Vault(root, embedder=HashingEmbedder()) as vault:
+        vault.index()
+        reasons = vault.explain("GIL", "open src/main.rs and node.js in C#", k=1, now=NOW).reasons
+    assert any("(open, src/main.rs, node.js, C#) are in no unexpired note of the vault" in reason for reason in reasons), reasons

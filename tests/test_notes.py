@@ -235,6 +235,25 @@ def test_key_value_lines_between_rules_under_the_notes_own_text_are_no_frontmatt
     assert edited.decode("utf-8").endswith("---\n" + text) and parse(edited).meta == {"tags": ["kitchen"]}
 
 
+def test_prose_under_a_dating_key_between_rules_under_the_notes_own_text_is_no_frontmatter() -> None:
+    # A study note of git's three states, in a vault whose notes open with a "Tags:" list and a
+    # rule: "Modified: when you modify a file" named a key that dates a note, so the block was a
+    # frontmatter not on line 1 — check failed, revise was refused, and the fix said to move the
+    # "Tags:" lines below it, which would have made the note's text its properties.
+    text = ("Tags:\n- [[Tags/Git|Git]]\n---\nModified: when you modify a file\n\n"
+            "Staged: when Git is informed of the change (git add)\n\nCommitted: self-explanatory\n\n---\n## References\n- ")
+    note = parse(text, "Git States.md")
+    assert (note.meta, note.body, note.problems) == ({}, text, ())
+    edited = edit_frontmatter(text.encode("utf-8"), {"tags": ["git"]})  # what revise --tag writes
+    assert edited.decode("utf-8").endswith("---\n" + text) and parse(edited).meta == {"tags": ["git"]}
+
+
+@pytest.mark.parametrize("value", ["2024-05-01", "2024-05-01T10:00", "May 4, 2023", "1700000000", ""])
+def test_a_dating_key_holding_a_time_between_rules_under_text_is_still_a_misplaced_frontmatter(value: str) -> None:
+    [problem] = parse(f"Draft\n---\nmodified: {value}\n---\nThe gate code is 4711.\n", "gate.md").problems
+    assert problem.field == "frontmatter" and "the frontmatter on lines 2–4 is not read" in problem.message
+
+
 def test_looking_for_a_misplaced_frontmatter_stays_linear_on_a_line_of_blanks() -> None:
     # The key-line pattern of the frontmatter reader backtracks quadratically on a long
     # line of spaces: 40,000 took 0.8 s, so a megabyte would take minutes.

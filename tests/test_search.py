@@ -1450,3 +1450,52 @@ def test_a_note_holding_only_some_of_the_words_never_outscores_on_the_text_side_
         side = [(found.paths[hit.label], hit.score) for hit in found.text]
     assert [path for path, _ in side] == ["papers/abeler.md", "topics/reference.md"]
     assert side[1][1] <= side[0][1], side  # its rank and its score say the same
+
+
+def test_a_language_named_by_a_letter_and_a_sign_is_its_own_word_on_the_keyword_side(tmp_path: Path) -> None:
+    # Trial (s29-tr5, an engineer's study vault): "C++" asked the keyword side for "c", so a note
+    # on C structs (`char c;`) and one on Python (`c = Counter()`) ranked above "Differences
+    # Between C++ and Java", the one note that says C++. C++, C# and C are three words now.
+    root = write_vault(tmp_path / "vault", {
+        "Differences Between C++ and Java.md": "| C++ | Java |\n| allows pointers | doesnt |\n",
+        "Byte Alignment.md": "```c\nstruct BadOrder {\n    char a;\n    int b;\n    char c;\n};\n```\n",
+        "Counter.md": "```python\nc = Counter()\nprint(c.count)\n```\n",
+        "LINQ.md": "C# has LINQ; F# has pipelines. We moved to C++17 last year.\n",
+    })
+    with Vault(root, embedder=HashingEmbedder()) as vault:
+        vault.index()
+        assert keyword_side(vault, "C++") == ["Differences Between C++ and Java.md", "LINQ.md"]
+        assert keyword_side(vault, "c++ vs java")[0] == "Differences Between C++ and Java.md"
+        assert keyword_side(vault, "C#") == keyword_side(vault, "csharp") == ["LINQ.md"]
+        assert keyword_side(vault, "C++17") == ["LINQ.md"]
+        assert set(keyword_side(vault, "C")) == {"Byte Alignment.md", "Counter.md"}  # C alone is not C++
+        assert [hit.path for hit in vault.search("C++", k=1, now=NOW)] == ["Differences Between C++ and Java.md"]
+
+
+def test_a_query_word_spelled_out_from_a_sign_is_shown_as_typed() -> None:
+    from vaultmem.search import query_words
+    assert [(word.shown, word.terms) for word in query_words("C++ or C#?")] == [("C++", ('"Cpp"',)), ("C#", ('"Csharp"',))]
+    # No sign after a letter standing alone: asked for as before (the phrase "a b"), shown as typed.
+    assert [(word.shown, word.terms) for word in query_words("a+b and #tags")] == [("a+b", ('"a b"',)), ("tags", ('"tags"',))]
+
+
+@pytest.mark.parametrize("query", ["GIL.md", "Main Notes/GIL.md", "what is in GIL.md?", "gil.MD"])
+def test_a_note_asked_for_by_its_file_name_with_md_or_its_path_comes_first(tmp_path: Path, query: str) -> None:
+    # Trial (s29-tr5): "GIL.md" asked the keyword side for the phrase "gil md", which no note
+    # holds (the full text holds the file name without .md), and matched no name: the note
+    # named so was not among the hits at all, under notes that only mention the GIL.
+    root = write_vault(tmp_path / "vault", {
+        "Main Notes/GIL.md": "Global Interpreter Lock: a mutex in CPython that lets one thread run bytecode.\n",
+        "Interview Notes/Python.md": "## GIL\nThe GIL: multithreading does not help CPU-bound work in Python.\n",
+        "Main Notes/Docs.md": "Every repository needs a README.md at its root.\n",
+    })
+    with Vault(root, embedder=HashingEmbedder()) as vault:
+        vault.index()
+        hits = vault.search(query, k=3, now=NOW)
+        assert hits[0].path == "Main Notes/GIL.md"
+        assert "Main Notes/GIL.md" in keyword_side(vault, query)
+        assert vault.search("README.md", k=1, now=NOW)[0].path == "Main Notes/Docs.md"  # a file a note mentions
+        if query == "Main Notes/GIL.md":
+            [named] = [reason for reason in vault.explain("Main Notes/GIL", query, k=3, now=NOW).reasons
+                       if reason.startswith("name match:")]
+            assert "the query is its path ('Main Notes/GIL.md')" in named

@@ -136,9 +136,30 @@ def fts_form(text: str) -> str:
     missed ``Kadıköy`` (a trial); and it keeps ``ё``, which Russian writes as ``е`` at will:
     a question's ``жильё`` was in no note of a vault that wrote ``жилье`` (a trial)."""
     folded = width_folded(text).replace("ß", "ss").replace("ẞ", "SS").replace("ı", "i").replace("ё", "е").replace("Ё", "Е")
+    folded = signs_spelled(folded)
     if not has_run(folded):
         return folded
     return RUN.sub(lambda run: " " + " ".join(run.group()) + " ", folded.translate(_simplified_table()))
+
+
+# A language named by one letter and a sign: C++, C#, F#, g++ (and C++17). The tokenizer drops
+# the sign, so `C++`, `C#` and `C` were one word `c`: asked "C++", a note on C structs (`char c`)
+# outranked the one note that says C++ (a trial). Spelled out, both sides hold `cpp`, `csharp`.
+_SIGNED_LETTER = re.compile(r"(?<![\w+#])([^\W\d_])(\+\+|#)(?![+#\w])|(?<![\w+#])([^\W\d_])(\+\+|#)(?=\d)")
+
+
+def signs_spelled(text: str) -> str:
+    """``text`` with a language named by one letter and ``++`` or ``#`` as one word of letters
+    (``C++`` → ``Cpp``, ``C#`` → ``Csharp``, ``C++17`` → ``Cpp 17``), as the full text holds it
+    and a query asks for it: FTS5's tokenizer would keep only the letter."""
+    if "+" not in text and "#" not in text:
+        return text
+    return _SIGNED_LETTER.sub(_spelled, text)
+
+
+def _spelled(found: re.Match[str]) -> str:
+    letter, sign = (found.group(1), found.group(2)) if found.group(1) else (found.group(3), found.group(4))
+    return letter + ("pp" if sign == "++" else "sharp") + ("" if found.group(1) else " ")
 
 
 def spellings_either(pattern: str) -> str:

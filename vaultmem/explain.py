@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 from .dating import DAILY_SOURCE, PERIODIC_SOURCE, note_date, shown_date, unordered_name_days
 from .errors import NoteNotFound, NoteReadError, said_by
-from .fields import aliases_of, name_key, name_topic, person_asked, query_topics, starts_person_name
+from .fields import aliases_of, file_names, name_key, name_topic, person_asked, query_topics, starts_person_name
 from .git_index import unmerged_warning
 from .lifecycle import format_timestamp, from_epoch_us, is_expired_us, to_epoch_us
 from .notes import read_note, text_values
@@ -200,7 +200,8 @@ def _name_reason(row: NoteRow, meta: dict[str, Any], query: str, lift: float) ->
     """The name bonus, in words: which of the note's names the query is, and what it did."""
     key, topics = name_key(query), query_topics(query)
     aliases = aliases_of(meta)
-    names = [("file name", PurePosixPath(row.path).stem), ("title", row.title), *(("alias", alias) for alias in aliases)]
+    names = [("file name", PurePosixPath(row.path).stem), ("title", row.title), *(("alias", alias) for alias in aliases),
+             *(("file name" if "/" not in text else "path", text) for text in file_names(row.path))]
     exact = next(((kind, text) for kind, text in names if name_key(text) == key), None)
     topical = next(((kind, text) for kind, text in names if name_topic(name_key(text)) in topics), None)
     first_words = person_asked(query)

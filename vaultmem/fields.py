@@ -122,7 +122,7 @@ def search_fields(note: Note) -> SearchFields:
     folder, _, file_name = note.path.rpartition("/")
     name = file_name.removesuffix(".md")
     aliases = tuple(aliases_of(note.meta))
-    keys = [name_key(text) for text in (name, note.title, *aliases)]
+    keys = [name_key(text) for text in (name, note.title, *aliases, *file_names(note.path))]
     return SearchFields(
         name=f"{folder} {name}" if folder else name,
         title=note.title,
@@ -132,6 +132,14 @@ def search_fields(note: Note) -> SearchFields:
         name_keys=tuple(dict.fromkeys(key for key in keys if key)),
         topic_keys=tuple(dict.fromkeys(topic for topic in map(name_topic, keys) if topic)),
     )
+
+
+def file_names(path: str) -> tuple[str, ...]:
+    """The note's file as a query may name it: its file name with ``.md``, its vault path, and
+    that path without ``.md`` (``GIL.md``, ``Main Notes/GIL.md``, ``Main Notes/GIL``). Asked
+    "GIL.md", the keyword side looks for the phrase "gil md", which no note holds: the note
+    named so was not even among the hits (a trial); "what is in GIL.md" asks for it too."""
+    return tuple(dict.fromkeys((PurePosixPath(path).name, path, path.removesuffix(".md"))))
 
 
 def alias_key(meta: Mapping[str, Any]) -> str | None:

@@ -121,7 +121,12 @@ from .option_names import Surface
 #     under the daily-note format `DD MMMM YYYY dddd`, `date: 4 Şubat 2026`; a citekey's and a
 #     permalink's stored keys are case folded with Turkish İ and ı as i (fields.case_fold), and so
 #     is a note's tag list read: `tags: [iş]` and `#İş` in its text are one tag, listed once.
-READER_VERSION = "40"
+# 41: a key that dates a note (`Modified:`) holding prose is no frontmatter key, so a block of
+#     such lines between rules under the note's text is no misplaced frontmatter (_frontmatter_key);
+#     the full text holds a language named by a letter and a sign as a word (`C++` is `cpp`,
+#     `C#` is `csharp`: cjk.signs_spelled), where it held the letter alone; a note's file name
+#     with `.md` and its vault path are names of it (fields.file_names).
+READER_VERSION = "41"
 BOM = "\ufeff"
 # A Windows editor ("Unicode" in Notepad, PowerShell's Out-File) saves UTF-16 behind one of these.
 UTF16_BOMS = ((codecs.BOM_UTF16_LE, "utf-16-le", "UTF-16 LE"), (codecs.BOM_UTF16_BE, "utf-16-be", "UTF-16 BE"))
@@ -795,12 +800,27 @@ def _looks_meant(loaded: Mapping[Any, Any], under_text: bool) -> bool:
     keys of the person's own are the note's: a recipe's ``Serves: 4`` and ``Time: 20 min``,
     a quiz's ``Q:`` and ``A:`` between two rules (said a problem, they failed check, warned
     on every hit, and revise was refused with a fix to move the heading below them)."""
-    if any(str(key).casefold() in FRONTMATTER_KEYS for key in loaded):
+    if any(_frontmatter_key(str(key), value) for key, value in loaded.items()):
         return True
     return len(loaded) >= 2 and not under_text
 
 
+def _frontmatter_key(key: str, value: Any) -> bool:
+    """Is ``key: value`` what a frontmatter holds? A key of :data:`FRONTMATTER_KEYS` — but a key
+    that dates a note (``created``, ``modified``, ``date``…) only with a value a time could be
+    (empty, a date, a time, or text holding a digit: ``May 4, 2023``). Without this, study notes
+    between two rules (``Modified: when you modify a file`` / ``Staged: …`` / ``Committed: …``, git's
+    three states) were a frontmatter not on line 1: check failed, revise was refused, and the fix
+    said to move the note's first lines below them, which would make its text properties."""
+    if key.casefold() not in FRONTMATTER_KEYS:
+        return False
+    if key.casefold() not in DATING_KEYS or value is None or isinstance(value, (date, int, float)):
+        return True
+    return isinstance(value, str) and any(character.isdigit() for character in value)
+
+
 FRONTMATTER_KEYS = BOOKKEEPING_KEYS | {"date", "categories", "category", "type", "status"}
+DATING_KEYS = frozenset({"created", "updated", "modified", "date", "expires_at"})
 
 
 def _unclosed_problem(relative: str, text: str) -> list[Problem]:

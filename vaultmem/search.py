@@ -37,7 +37,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import numpy as np
 
-from .cjk import MAX_PAIRS, bigrams, content_pairs, fts_form, han_folded, pieces, width_folded
+from .cjk import MAX_PAIRS, bigrams, content_pairs, fts_form, han_folded, pieces, signs_spelled, width_folded
 from .config import CONFIG_FILE
 from .dating import DEFAULT_DATE_PROPERTIES, DateProperties, calendar_day, shown_date, shown_range, shown_span
 from .endings import apostrophe_stem, folded, prefix_of, umlauts_unwritten
@@ -86,6 +86,7 @@ SIMILAR_OVERFETCH = 4  # other layers and expired notes take places among the ne
 VERIFY_ROUNDS = 3  # answer again at most this often when hits' files changed under them
 REBUILD_WARNING = "the index is being rebuilt (`vaultmem index --rebuild` is running): results may be incomplete until it finishes"
 _WORD = re.compile(r"\w+", re.UNICODE)
+_MARKDOWN_FILE = re.compile(r"(?<=\w)\.md(?=\W*$)", re.IGNORECASE)  # the extension of a file name asked for
 _POSSESSIVE = re.compile(r"(?<=\w)['’][sS]?(?=\W*$)")  # "sister's", "James'": the word is "sister", "James"
 _EDGE_PUNCTUATION = "\"“”„«»‹›()[]{}.,;:!?¿¡"  # around a query word: "(S3'e)," is the word S3'e
 T = TypeVar("T")
@@ -318,11 +319,17 @@ def query_words(text: str) -> list[QueryWord]:
                 pairs_left -= len(pairs)
                 word, counts = QueryWord(piece, tuple(f'"{pair}"' for pair in pairs)), bool(said)
             else:
-                words = _WORD.findall(piece)
+                # C++ is `cpp`, as the full text holds it (cjk.fts_form); a note's file named with its
+                # .md (`GIL.md`, `Main Notes/GIL.md`) is its name, which the full text holds without it.
+                spelled = signs_spelled(_MARKDOWN_FILE.sub("", piece))
+                words = _WORD.findall(spelled)
                 if not words:
                     continue
-                start = _prefix_term(folded(words[0])) if prefixes and len(words) == 1 else None
-                word = QueryWord(" ".join(words), (_either_form(piece, words),), start)
+                # Shown as typed: explain names "C++", not "Cpp", and "src/main.rs", not "src main rs".
+                signed = spelled != piece  # no prefix of it either
+                start = _prefix_term(folded(words[0])) if prefixes and len(words) == 1 and not signed else None
+                typed = piece.strip(_EDGE_PUNCTUATION) if signed or len(words) > 1 else words[0]
+                word = QueryWord(typed, (_either_form(spelled, words),), start)
                 lowered = words[0].lower()
                 requesting = requesting and len(words) == 1 and (lowered in STOPWORDS or lowered in REQUEST_WORDS)
                 if requesting and lowered in REQUESTED_HOLDINGS:
@@ -360,7 +367,7 @@ def _codes_either_way(words: list[QueryWord]) -> list[QueryWord]:
     found = []
     for number, word in enumerate(words):
         others = list(joined.get(number, ()))
-        parts = word.shown.split(" ")
+        parts = _WORD.findall(word.shown)  # esc-4 as typed: esc, 4
         if len(word.terms) == 1 and len(parts) == 2 and _LETTERS.fullmatch(parts[0]) and _DIGITS.fullmatch(parts[1]):
             others.append(f'"{fts_form("".join(parts))}"')  # esc-4: the phrase "esc 4", or esc4
         elif len(word.terms) == 1 and (spelled := _CODE.fullmatch(word.shown)) is not None:
