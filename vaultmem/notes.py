@@ -121,7 +121,9 @@ from .option_names import Surface
 #     under the daily-note format `DD MMMM YYYY dddd`, `date: 4 Şubat 2026`; a citekey's and a
 #     permalink's stored keys are case folded with Turkish İ and ı as i (fields.case_fold), and so
 #     is a note's tag list read: `tags: [iş]` and `#İş` in its text are one tag, listed once.
-READER_VERSION = "40"
+# 41: a Logseq page's `tags:: #rust #async` is two tags, as Logseq reads it (logseq.property_items),
+#     not the one tag "rust #async".
+READER_VERSION = "41"
 BOM = "\ufeff"
 # A Windows editor ("Unicode" in Notepad, PowerShell's Out-File) saves UTF-16 behind one of these.
 UTF16_BOMS = ((codecs.BOM_UTF16_LE, "utf-16-le", "UTF-16 LE"), (codecs.BOM_UTF16_BE, "utf-16-be", "UTF-16 BE"))
