@@ -190,3 +190,16 @@ def test_a_note_saying_aru_many_times_does_not_outrank_the_one_a_japanese_questi
         vault.index()
         assert keyword_side(vault, "8/31に何がある？")[:1] == ["スケジュール.md"]
         assert "登場人物.md" in keyword_side(vault, "兄の名前")  # was found by meaning only: 兄の, の名 are in no note
+
+
+def test_a_snippet_shows_where_a_note_writes_the_words_full_width(tmp_path: Path) -> None:
+    # Found in review: SQL found a note writing ＳＱＬ (the full text folds widths), but the
+    # snippet looked for SQL alone and showed the passage's start, far from the word.
+    filler = " ".join(f"Sentence {number} about gardening, tomatoes and compost in spring." for number in range(30))
+    vault_dir = write_vault(tmp_path / "vault", {"long.md": f"{filler} We migrated the ＳＱＬ database. {filler}\n"})
+    with Vault(vault_dir, embedder=HashingEmbedder()) as vault:
+        vault.index()
+        [hit] = vault.search("SQL", k=1, now=NOW)
+    assert "We migrated the ＳＱＬ database." in hit.snippet
+    assert query_pattern("sql 12").search("ＳＱＬ") is not None
+    assert query_pattern("12").search("１２日") is not None

@@ -141,11 +141,16 @@ def fts_form(text: str) -> str:
     return RUN.sub(lambda run: " " + " ".join(run.group()) + " ", folded.translate(_simplified_table()))
 
 
+_ASCII_LETTER_OR_DIGIT = re.compile("[A-Za-z0-9]")
+
+
 def spellings_either(pattern: str) -> str:
-    """A regular expression's ``ss`` and ``ß``, and its ``е`` and ``ё``, each matching either
-    spelling, as the full text holds them alike (:func:`fts_form`; snippets look for the word
-    where the full text found it)."""
-    return re.sub("[еёЕЁ]", "[её]", re.sub("ss|ß|ẞ", "(?:ss|ß)", pattern, flags=re.IGNORECASE))
+    """A regular expression's ``ss`` and ``ß``, its ``е`` and ``ё``, and each ASCII letter and
+    digit and its full-width form (``S`` and ``Ｓ``), each matching either spelling, as the full
+    text holds them alike (:func:`fts_form`; snippets look for the word where the full text
+    found it: ``SQL`` found a note writing ``ＳＱＬ`` and its snippet showed another part)."""
+    either = re.sub("[еёЕЁ]", "[её]", re.sub("ss|ß|ẞ", "(?:ss|ß)", pattern, flags=re.IGNORECASE))
+    return _ASCII_LETTER_OR_DIGIT.sub(lambda plain: f"[{plain.group()}{chr(ord(plain.group()) + 0xFEE0)}]", either)
 
 
 def pieces(text: str) -> Iterator[tuple[str, bool]]:
