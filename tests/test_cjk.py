@@ -203,3 +203,23 @@ def test_a_snippet_shows_where_a_note_writes_the_words_full_width(tmp_path: Path
     assert "We migrated the ＳＱＬ database." in hit.snippet
     assert query_pattern("sql 12").search("ＳＱＬ") is not None
     assert query_pattern("12").search("１２日") is not None
+
+
+def test_a_particle_written_against_english_words_asks_for_nothing(tmp_path: Path) -> None:
+    # Found in review: Reactのhooks asked for の as a word, and the full text ranked two notes
+    # saying の (one of them about Vue) above the note saying "React hooks"; one saying only の
+    # was a keyword hit at all.
+    vault_dir = write_vault(tmp_path / "vault", {
+        "react.md": "React hooks let function components keep state.\n",
+        "vue.md": "hooksの使い方のメモ。Reactではなく、Vueのcomposition APIの話。\n",
+        "neko.md": "今日の天気の話の続きの話。猫の名前の由来の話。\n",
+    })
+    with Vault(vault_dir, embedder=HashingEmbedder()) as vault:
+        vault.index()
+        assert keyword_side(vault, "Reactのhooks")[:1] == ["react.md"]
+        assert "neko.md" not in keyword_side(vault, "Reactのhooks")
+    assert [word.shown for word in query_words("Reactのhooks")] == ["React", "hooks"]
+    assert [word.shown for word in query_words("React すし")] == ["React", "すし"]  # a word of its own stays
+    assert [word.terms for word in query_words("の")] == [('"の"',)]  # asked whole when nothing else is
+    pattern = query_pattern("Reactのhooks")
+    assert pattern is not None and pattern.search("猫の名前") is None

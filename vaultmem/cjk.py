@@ -227,6 +227,18 @@ _JAPANESE_QUESTIONS = re.compile("何|誰|どうやって|どうして|どうす
 _PARTICLE_KANA = 3
 
 
+def particle_beside(text: str, start: int, end: int) -> bool:
+    """Is the run ``text[start:end]`` a particle written against a word of another script: one
+    to three hiragana (:data:`_PARTICLE_KANA`) with no space on a side (``の`` in ``Reactのhooks``,
+    ``を`` in ``SQLを``)? Such a run says nothing of its own, as a particle inside a Japanese run
+    does not (:func:`japanese_terms`): asked for, ``Reactのhooks`` ranked a note saying の five
+    times above the note saying "React hooks" (found in review)."""
+    run = text[start:end]
+    if len(run) > _PARTICLE_KANA or not _HIRAGANA.fullmatch(run):
+        return False
+    return (start > 0 and not text[start - 1].isspace()) or (end < len(text) and not text[end].isspace())
+
+
 def japanese_terms(run: str) -> list[str]:
     """What a Japanese query run asks for: the pairs of each stretch of kanji or katakana, a
     lone kanji as itself, the pairs inside a stretch of four hiragana or more; question words
