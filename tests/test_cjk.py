@@ -190,3 +190,36 @@ def test_a_note_saying_aru_many_times_does_not_outrank_the_one_a_japanese_questi
         vault.index()
         assert keyword_side(vault, "8/31に何がある？")[:1] == ["スケジュール.md"]
         assert "登場人物.md" in keyword_side(vault, "兄の名前")  # was found by meaning only: 兄の, の名 are in no note
+
+
+def test_a_snippet_shows_where_a_note_writes_the_words_full_width(tmp_path: Path) -> None:
+    # Found in review: SQL found a note writing ＳＱＬ (the full text folds widths), but the
+    # snippet looked for SQL alone and showed the passage's start, far from the word.
+    filler = " ".join(f"Sentence {number} about gardening, tomatoes and compost in spring." for number in range(30))
+    vault_dir = write_vault(tmp_path / "vault", {"long.md": f"{filler} We migrated the ＳＱＬ database. {filler}\n"})
+    with Vault(vault_dir, embedder=HashingEmbedder()) as vault:
+        vault.index()
+        [hit] = vault.search("SQL", k=1, now=NOW)
+    assert "We migrated the ＳＱＬ database." in hit.snippet
+    assert query_pattern("sql 12").search("ＳＱＬ") is not None
+    assert query_pattern("12").search("１２日") is not None
+
+
+def test_a_particle_written_against_english_words_asks_for_nothing(tmp_path: Path) -> None:
+    # Found in review: Reactのhooks asked for の as a word, and the full text ranked two notes
+    # saying の (one of them about Vue) above the note saying "React hooks"; one saying only の
+    # was a keyword hit at all.
+    vault_dir = write_vault(tmp_path / "vault", {
+        "react.md": "React hooks let function components keep state.\n",
+        "vue.md": "hooksの使い方のメモ。Reactではなく、Vueのcomposition APIの話。\n",
+        "neko.md": "今日の天気の話の続きの話。猫の名前の由来の話。\n",
+    })
+    with Vault(vault_dir, embedder=HashingEmbedder()) as vault:
+        vault.index()
+        assert keyword_side(vault, "Reactのhooks")[:1] == ["react.md"]
+        assert "neko.md" not in keyword_side(vault, "Reactのhooks")
+    assert [word.shown for word in query_words("Reactのhooks")] == ["React", "hooks"]
+    assert [word.shown for word in query_words("React すし")] == ["React", "すし"]  # a word of its own stays
+    assert [word.terms for word in query_words("の")] == [('"の"',)]  # asked whole when nothing else is
+    pattern = query_pattern("Reactのhooks")
+    assert pattern is not None and pattern.search("猫の名前") is None

@@ -115,3 +115,29 @@ def test_a_tag_revised_onto_a_page_leaves_it_its_logseq_title_and_aliases(vault_
     page = run_json(root, "get", "Flink SQL")
     assert (page["path"], page["title"]) == ("pages/Apache Flink%2FSQL.md", "Apache Flink/SQL")
     assert page["tags"] == ["stream processing", "database", "flink"]
+
+
+def test_tags_written_as_hashtags_without_commas_are_each_a_tag(vault_dir: Path) -> None:
+    """Was: ``tags:: #alpha #beta`` (Logseq reads two tags) made one tag "alpha #beta"."""
+    assert property_items("#alpha #beta") == ["alpha", "beta"]
+    assert property_items("rust #async, #c #[[d e]], C# notes") == ["rust", "async", "c", "d e", "C# notes"]
+    root = write_vault(vault_dir, {".vaultmem.toml": 'embedder = "hashing"\n', "logseq/config.edn": CONFIG_EDN,
+                                   "pages/Tokio.md": "tags:: #rust #async\n\n- a runtime for async Rust\n"})
+    run_cli(root, "index")
+    assert run_json(root, "get", "Tokio")["tags"] == ["rust", "async"]
+    assert [hit["path"] for hit in run_json(root, "search", "runtime", "--tag", "async")] == ["pages/Tokio.md"]
+
+
+def test_untagging_a_tag_the_pages_tags_line_holds_is_refused_and_the_page_kept(vault_dir: Path) -> None:
+    """Was: ``revise --untag "stream processing"`` said "revised" and wrote ``tags: [database]``
+    above the page's lines, which still say ``[[stream processing]]``: Logseq kept the tag, and
+    only vaultmem stopped seeing it. As a ``#tag`` in the text, it is removed from the text or not at all."""
+    root = graph(vault_dir)
+    run_cli(root, "index")
+    before = (root / "pages/Apache Flink%2FSQL.md").read_bytes()
+    refused = run_cli(root, "revise", "Flink SQL", "--untag", "Stream Processing")
+    assert refused.exit_code == 2, refused.output
+    assert "on its line 'tags:: [[stream processing]], #database'" in refused.output
+    assert "remove it from that line" in refused.output
+    assert (root / "pages/Apache Flink%2FSQL.md").read_bytes() == before
+    assert run_json(root, "get", "Flink SQL")["tags"] == ["stream processing", "database"]

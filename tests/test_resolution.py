@@ -883,3 +883,18 @@ def test_a_day_two_file_names_spell_is_ambiguous_and_a_note_named_by_it_comes_fi
         view = vault.get("2022-05-17")  # a file name is step 2: the day step is never asked
         assert view.path == "notes/2022-05-17.md"
         assert view.resolved_from is None
+
+
+def test_a_day_with_no_daily_note_in_the_vaults_format_names_no_other_note_named_with_it(vault_dir: Path, write_note) -> None:
+    """Found in review: under a daily-note format (DD.MM.YYYY in Journal/), `revise 2022-05-16
+    --append` on a day without its daily note appended to `Meetings/2022-05-16 Budget.md`, a note
+    the format says is no daily note: a write to a file nobody named."""
+    write_note(".obsidian/daily-notes.json", '{"format": "DD.MM.YYYY", "folder": "Journal"}')
+    hashing_vault(vault_dir, write_note, {"Journal/17.05.2022.md": "Rain all day.\n",
+                                          "Meetings/2022-05-16 Budget.md": "Budget with Bob.\n"})
+    refused = run_cli(vault_dir, "revise", "2022-05-16", "--append", "Bought rye bread.")
+    assert refused.exit_code != 0, refused.output
+    assert "no note matches '2022-05-16'" in refused.output
+    assert (vault_dir / "Meetings/2022-05-16 Budget.md").read_text(encoding="utf-8") == "Budget with Bob.\n"
+    with Vault(vault_dir) as vault:
+        assert vault.get("2022-05-17").path == "Journal/17.05.2022.md"

@@ -162,11 +162,16 @@ def _spelled(found: re.Match[str]) -> str:
     return letter + ("pp" if sign == "++" else "sharp") + ("" if found.group(1) else " ")
 
 
+_ASCII_LETTER_OR_DIGIT = re.compile("[A-Za-z0-9]")
+
+
 def spellings_either(pattern: str) -> str:
-    """A regular expression's ``ss`` and ``ß``, and its ``е`` and ``ё``, each matching either
-    spelling, as the full text holds them alike (:func:`fts_form`; snippets look for the word
-    where the full text found it)."""
-    return re.sub("[еёЕЁ]", "[её]", re.sub("ss|ß|ẞ", "(?:ss|ß)", pattern, flags=re.IGNORECASE))
+    """A regular expression's ``ss`` and ``ß``, its ``е`` and ``ё``, and each ASCII letter and
+    digit and its full-width form (``S`` and ``Ｓ``), each matching either spelling, as the full
+    text holds them alike (:func:`fts_form`; snippets look for the word where the full text
+    found it: ``SQL`` found a note writing ``ＳＱＬ`` and its snippet showed another part)."""
+    either = re.sub("[еёЕЁ]", "[её]", re.sub("ss|ß|ẞ", "(?:ss|ß)", pattern, flags=re.IGNORECASE))
+    return _ASCII_LETTER_OR_DIGIT.sub(lambda plain: f"[{plain.group()}{chr(ord(plain.group()) + 0xFEE0)}]", either)
 
 
 def pieces(text: str) -> Iterator[tuple[str, bool]]:
@@ -241,6 +246,18 @@ _JAPANESE_QUESTIONS = re.compile("何|誰|どうやって|どうして|どうす
 # one or two first-hit 11 → 14, up to three 15, every stretch 14 (しんどかった, "was tough", is a
 # word of its own and was lost).
 _PARTICLE_KANA = 3
+
+
+def particle_beside(text: str, start: int, end: int) -> bool:
+    """Is the run ``text[start:end]`` a particle written against a word of another script: one
+    to three hiragana (:data:`_PARTICLE_KANA`) with no space on a side (``の`` in ``Reactのhooks``,
+    ``を`` in ``SQLを``)? Such a run says nothing of its own, as a particle inside a Japanese run
+    does not (:func:`japanese_terms`): asked for, ``Reactのhooks`` ranked a note saying の five
+    times above the note saying "React hooks" (found in review)."""
+    run = text[start:end]
+    if len(run) > _PARTICLE_KANA or not _HIRAGANA.fullmatch(run):
+        return False
+    return (start > 0 and not text[start - 1].isspace()) or (end < len(text) and not text[end].isspace())
 
 
 def japanese_terms(run: str) -> list[str]:

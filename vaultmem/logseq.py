@@ -18,6 +18,9 @@ _PROPERTY_LINE = re.compile(r"([A-Za-z][\w\-.]*)::(?:[ \t]+(.*?))?[ \t]*")
 # One item of a list-valued property: `[[a page, with a comma]]` (tagged with # or not), else
 # the text up to the next comma.
 _ITEM = re.compile(r"[ \t]*#?\[\[(.+?)\]\]|([^,]+)")
+# Where an item written without commas holds another tag: the space before its ``#``
+# (``#rust #async``; ``C#`` has none).
+_BEFORE_TAG = re.compile(r"[ \t]+(?=#[^\s#,])")
 # Properties Logseq keeps for itself and never shows: a block's uuid (what `((uuid))` refers
 # to), whether it is folded, a query's table settings, a PDF highlight's bookkeeping.
 HIDDEN_PROPERTIES = frozenset({"id", "collapsed", "heading", "query-table", "query-properties", "query-sort-by",
@@ -45,13 +48,18 @@ def page_properties(body: str) -> dict[str, str]:
 
 
 def property_items(value: str) -> list[str]:
-    """A list-valued property's items as Logseq splits them: on commas outside ``[[…]]``,
-    each without its brackets and ``#`` (``[[Flink SQL]], #rust`` is ``Flink SQL``, ``rust``)."""
+    """A list-valued property's items as Logseq splits them: on commas outside ``[[…]]``, and
+    before each ``#tag`` (``tags:: #rust #async`` is two tags, as Logseq reads it), each without
+    its brackets and ``#`` (``[[Flink SQL]], #rust`` is ``Flink SQL``, ``rust``)."""
     items: list[str] = []
     for matched in _ITEM.finditer(value):
-        text = (matched.group(1) if matched.group(1) is not None else matched.group(2)).strip().lstrip("#").strip()
-        if text and text not in items:
-            items.append(text)
+        parts = [matched.group(1)] if matched.group(1) is not None else _BEFORE_TAG.split(matched.group(2))
+        for part in parts:
+            text = part.strip().lstrip("#").strip()
+            if text.startswith("[[") and text.endswith("]]"):
+                text = text[2:-2].strip()  # `#c #[[d e]]`: the second tag is in brackets
+            if text and text not in items:
+                items.append(text)
     return items
 
 

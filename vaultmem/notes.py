@@ -126,7 +126,9 @@ from .option_names import Surface
 #     the full text holds a language named by a letter and a sign as a word (`C++` is `cpp`,
 #     `C#` is `csharp`: cjk.signs_spelled), where it held the letter alone; a note's file name
 #     with `.md` and its vault path are names of it (fields.file_names).
-READER_VERSION = "41"
+# 42: a Logseq page's `tags:: #rust #async` is two tags, as Logseq reads it (logseq.property_items),
+#     not the one tag "rust #async".
+READER_VERSION = "42"
 BOM = "\ufeff"
 # A Windows editor ("Unicode" in Notepad, PowerShell's Out-File) saves UTF-16 behind one of these.
 UTF16_BOMS = ((codecs.BOM_UTF16_LE, "utf-16-le", "UTF-16 LE"), (codecs.BOM_UTF16_BE, "utf-16-be", "UTF-16 BE"))

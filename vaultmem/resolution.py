@@ -16,8 +16,8 @@
    ``notes.CITEKEY_KEYS``), in any case, with or without the ``@`` of ``[@Koszegi2006b]``;
 5. a note's title, in any case, unique in the vault (agents often hold a title);
 6. a day written as ISO writes it (``2022-05-16``): the note named for that day, by the vault's
-   daily-note format (``Journal/16.05.2022.md``, Logseq's ``journals/2022_05_16.md``) or by a
-   day its file name spells; several are ambiguous. ``get 2022-05-16`` opened a daily note only
+   daily-note format (``Journal/16.05.2022.md``) where it has one, else by a day its file name
+   spells (Logseq's ``journals/2022_05_16.md``); several are ambiguous. ``get 2022-05-16`` opened a daily note only
    where its file was named so (a trial on a Logseq graph).
 
 The first step that matches decides: a later step is never asked to break a tie of an
@@ -596,8 +596,8 @@ _ISO_DAY = re.compile(r"(\d{4})-(\d{2})-(\d{2})")
 
 def _named_for_day(index: DerivedIndex, reference: str, now_us: int) -> Located | None:
     """Step 6: a day written as ISO writes it names the note whose name is that day — by the
-    vault's daily-note format (``16.05.2022`` in its folder), else by the day its file name spells
-    (:func:`dating.name_day`) — once no name matched. None: not such a day, or no note is named for it."""
+    vault's daily-note format (``16.05.2022`` in its folder) where it has one in use, else by the
+    day its file name spells (:func:`dating.name_day`) — once no name matched. None: not such a day, or no note is named for it."""
     shape = _ISO_DAY.fullmatch(reference)
     if shape is None:
         return None
@@ -608,7 +608,12 @@ def _named_for_day(index: DerivedIndex, reference: str, now_us: int) -> Located 
     label = to_epoch_us(datetime(day.year, day.month, day.day, tzinfo=UTC))
     dated = index.store.notes.dated_on(label)
     daily = index.paths.daily
-    named = [row for row in dated if daily.day(row.path) == day] or [row for row in dated if name_day(row.path) == day]
+    if daily.in_use:
+        # The vault says which notes are its daily notes: a meeting note named "2022-05-16 Budget" is
+        # none, and `revise 2022-05-16 --append` on a day without a daily note appended to it.
+        named = [row for row in dated if daily.day(row.path) == day]
+    else:
+        named = [row for row in dated if name_day(row.path) == day]
     if not named:
         return None
     return Located(_one(index.store.notes, reference, named, now_us), Resolution(reference, "day"))

@@ -33,6 +33,7 @@ from .lifecycle import (
     normalize_layer,
     resolve_now,
 )
+from .logseq import page_properties, property_items
 from .merge_markers import require_merged, require_resolved
 from .noteio import FileChange, edit_frontmatter, replace_if_unchanged, require_utf8
 from .notes import Note, inline_tags, parse_note, tags_of, timestamp_or_none
@@ -268,6 +269,8 @@ def _tags(note: Note, revision: Revision, body: str, change: _Change) -> None:
     current = tags_of(note.meta)
     # Compared in any case, Turkish's too (fields.case_fold): --untag iş removes İş, --tag KİŞİ adds no second kişi.
     inline = {case_fold(tag): tag for tag in inline_tags(body)}
+    page_line = page_properties(body).get("tags", "")
+    page_tags = {case_fold(tag): page_line for tag in property_items(page_line)}
     tags = list(current)
     for tag in revision.add_tags:
         if case_fold(tag) not in {case_fold(known) for known in tags} | set(inline):
@@ -276,6 +279,11 @@ def _tags(note: Note, revision: Revision, body: str, change: _Change) -> None:
         if case_fold(tag) in inline:
             raise UsageError(f"tag {tag!r} is written in the text of {note.path} as #{inline[case_fold(tag)]}; "
                              "remove it from the text (", Argument("text"), ") instead")
+        if case_fold(tag) in page_tags:
+            # A Logseq page's `tags::` line (notes.parse_note reads it as tags): a frontmatter list
+            # written without the tag would only hide it from vaultmem, the file would still say it.
+            raise UsageError(f"tag {tag!r} is written in the text of {note.path} on its line 'tags:: {page_tags[case_fold(tag)]}'; "
+                             "remove it from that line (", Argument("text"), ") instead")
         tags = [known for known in tags if case_fold(known) != case_fold(tag)]
     if tags != current:
         change.put("tags", tags)

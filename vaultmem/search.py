@@ -37,7 +37,17 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import numpy as np
 
-from .cjk import MAX_PAIRS, bigrams, content_pairs, fts_form, han_folded, pieces, signs_spelled, width_folded
+from .cjk import (
+    MAX_PAIRS,
+    bigrams,
+    content_pairs,
+    fts_form,
+    han_folded,
+    particle_beside,
+    pieces,
+    signs_spelled,
+    width_folded,
+)
 from .config import CONFIG_FILE
 from .dating import DEFAULT_DATE_PROPERTIES, DateProperties, calendar_day, shown_date, shown_range, shown_span
 from .endings import apostrophe_stem, folded, prefix_of, umlauts_unwritten
@@ -308,11 +318,16 @@ def query_words(text: str) -> list[QueryWord]:
     # mimikatz (a trial). Its verbs still count (fields.REQUESTED_HOLDINGS).
     requesting = True
     for chunk in text.split():
-        for piece, is_run in pieces(_POSSESSIVE.sub("", chunk)):  # "sister's" would be the phrase "sister s"
+        said_chunk = _POSSESSIVE.sub("", chunk)  # "sister's" would be the phrase "sister s"
+        at = 0
+        for piece, is_run in pieces(said_chunk):
+            begins, at = at, at + len(piece)
             if is_run:
                 requesting = False
                 simplified = han_folded(piece)  # as the full text holds it (經期 asks for 经期)
-                said = content_pairs(simplified)  # a run that only asks (什么) counts as a stopword does
+                # A run that only asks (什么), or a particle against a word (の of Reactのhooks),
+                # counts as a stopword does.
+                said = [] if particle_beside(said_chunk, begins, at) else content_pairs(simplified)
                 pairs = (said or bigrams(simplified))[:pairs_left]
                 if not pairs:
                     continue

@@ -46,13 +46,14 @@ from html.entities import html5 as html5_entities
 from typing import TYPE_CHECKING
 
 from .cjk import (
+    RUN,
     WORD_END,
     WORD_START,
     bigrams,
     content_pairs,
     han_either,
     has_run,
-    pieces,
+    particle_beside,
     spaced,
     spellings_either,
     width_folded,
@@ -450,7 +451,8 @@ def query_word_patterns(query: str) -> list[re.Pattern[str]]:
 def _query_parts(query: str) -> tuple[list[str], list[list[str]]]:
     """A query's words as :func:`_word_pattern` patterns, and each run's escaped pairs."""
     query = width_folded(query)  # ＳＱＬ looks for the SQL a note writes, as the full text found it
-    runs = [run for run, is_run in pieces(query) if is_run]  # Chinese, Japanese, Korean: by neighbouring pairs
+    # Chinese, Japanese, Korean: by neighbouring pairs; a particle against a word asks nothing (の of Reactのhooks)
+    runs = [run.group() for run in RUN.finditer(query) if not particle_beside(query, run.start(), run.end())]
     pairs = [[han_either(pair.replace(" ", "")) for pair in content_pairs(run) or bigrams(run)] for run in runs]
     words = list(dict.fromkeys(word.casefold() for word in _WORD.findall(spaced(query)) if not has_run(word)))
     meaningful = [word for word in words if word not in STOPWORDS and len(word) > 1] or ([] if any(pairs) else words)
