@@ -871,18 +871,35 @@ def test_a_day_written_as_iso_names_the_daily_note_the_vaults_format_named_for_i
     assert (vault_dir / "Journal/17.05.2022.md").read_text(encoding="utf-8") == "Rain all day.\n\nBought rye bread.\n"
 
 
-def test_a_day_two_file_names_spell_is_ambiguous_and_a_note_named_by_it_comes_first(vault_dir: Path, write_note) -> None:
+def test_a_day_two_file_names_are_is_ambiguous_and_a_note_named_by_it_comes_first(vault_dir: Path, write_note) -> None:
     hashing_vault(vault_dir, write_note, {"journals/2022_05_16.md": "- Met Anna\n",
-                                          "meetings/16 May 2022 budget.md": "Budget meeting notes.\n",
+                                          "Daily/May 16th, 2022.md": "Met Anna, wrote it twice.\n",
                                           "journals/2022_05_17.md": "- Rain\n",
                                           "notes/2022-05-17.md": "A note whose file name is the day.\n"})
     with Vault(vault_dir) as vault:
         with pytest.raises(AmbiguousNote) as ambiguous:
-            vault.get("2022-05-16")  # no daily-note format: two names spell the day, never a guess
-        assert sorted(ambiguous.value.candidates) == ["journals/2022_05_16.md", "meetings/16 May 2022 budget.md"]
+            vault.get("2022-05-16")  # no daily-note format: two names are the day, never a guess
+        assert sorted(ambiguous.value.candidates) == ["Daily/May 16th, 2022.md", "journals/2022_05_16.md"]
         view = vault.get("2022-05-17")  # a file name is step 2: the day step is never asked
         assert view.path == "notes/2022-05-17.md"
         assert view.resolved_from is None
+
+
+def test_without_a_daily_note_format_a_name_holding_the_day_and_more_is_not_named_by_the_day(
+        vault_dir: Path, write_note) -> None:
+    """Was (a review): `revise 2022-05-16 --append` appended to `2022-05-16 Budget meeting.md`,
+    the one note whose name held that day, in a vault without daily-note settings."""
+    hashing_vault(vault_dir, write_note, {"meetings/2022-05-16 Budget meeting.md": "Budget notes.\n",
+                                          "journals/2022_05_17.md": "- Rain\n",
+                                          "Monday, May 16th 2022.md": "The day's own note.\n"})
+    before = (vault_dir / "meetings/2022-05-16 Budget meeting.md").read_bytes()
+    with Vault(vault_dir) as vault:
+        assert vault.get("2022-05-16").path == "Monday, May 16th 2022.md"
+    (vault_dir / "Monday, May 16th 2022.md").unlink()
+    refused = run_cli(vault_dir, "revise", "2022-05-16", "--append", "Late entry.")
+    assert refused.exit_code != 0
+    assert "no note matches '2022-05-16'" in refused.output
+    assert (vault_dir / "meetings/2022-05-16 Budget meeting.md").read_bytes() == before
 
 
 def test_a_day_with_no_daily_note_in_the_vaults_format_names_no_other_note_named_with_it(vault_dir: Path, write_note) -> None:

@@ -11,6 +11,7 @@ found as Logseq names it: ``Apache Flink%2FSQL.md`` is "Apache Flink/SQL" and an
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from typing import Any
 
 # `key:: value` as Logseq writes a property: a word-like key, two colons, a space or the line end.
@@ -39,12 +40,25 @@ def page_properties(body: str) -> dict[str, str]:
     property written under a bullet (``- text`` then ``  title:: X``) belongs to that block,
     not to the page."""
     found: dict[str, str] = {}
-    for line in body.split("\n"):
+    for line in _lines(body):
         matched = _PROPERTY_LINE.fullmatch(line.rstrip("\r"))
         if matched is None:
             break
         found.setdefault(matched.group(1).lower(), (matched.group(2) or "").strip())
     return found
+
+
+def _lines(text: str) -> Iterator[str]:
+    """The lines of ``text``, one at a time: a page's properties are its first few lines, and a
+    note of megabytes is not split whole to read them."""
+    start = 0
+    while start <= len(text):
+        end = text.find("\n", start)
+        if end == -1:
+            yield text[start:]
+            return
+        yield text[start:end]
+        start = end + 1
 
 
 def property_items(value: str) -> list[str]:

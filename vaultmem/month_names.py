@@ -118,3 +118,15 @@ def named_month(text: str, names: Mapping[str, int]) -> int | None:
         found = next((number for name, number in names.items() if re.fullmatch(re.escape(name), text, re.IGNORECASE)), None)
     return found
 
+
+_CALENDAR_WORDS = frozenset({*MONTH_NAMES, *(name.rstrip(".") for name in SHORT_MONTH_NAMES),
+                             *(_key(name).rstrip(".") for name in (*WEEKDAY_NAMES, *SHORT_WEEKDAY_NAMES)),
+                             "st", "nd", "rd", "th", "er", "年", "月", "日", "년", "월", "일"})
+
+
+def only_calendar_words(text: str) -> bool:
+    """Are the words of ``text`` (its runs of letters) all names of months or weekdays, or a
+    day's ordinal ending (``May 16th, 2022``, ``Montag, 16. Mai 2022``, ``2022年5月16日``)? A name
+    such as ``2022-05-16 Budget`` holds a word of its own."""
+    return all(_key(word) in _CALENDAR_WORDS for word in re.findall(r"[^\W\d_]+", text))
+

@@ -54,7 +54,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, date, datetime
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from .dating import name_day
@@ -62,6 +62,7 @@ from .errors import AmbiguousNote, ArchivedNote, ExcludedNote, NoteNotFound, Pat
 from .exclusions import Rule
 from .fields import name_fold, name_form, name_key
 from .lifecycle import is_expired_us, resolve_now, to_epoch_us
+from .month_names import only_calendar_words
 from .notes import ALIASES, CITEKEY, PERMALINK, SUCCESSOR_FIELDS, citekey_form, permalink_form
 from .ordered import unique
 from .storage import NoteRow, NoteStore
@@ -596,8 +597,8 @@ _ISO_DAY = re.compile(r"(\d{4})-(\d{2})-(\d{2})")
 
 def _named_for_day(index: DerivedIndex, reference: str, now_us: int) -> Located | None:
     """Step 6: a day written as ISO writes it names the note whose name is that day — by the
-    vault's daily-note format (``16.05.2022`` in its folder) where it has one in use, else by the
-    day its file name spells (:func:`dating.name_day`) — once no name matched. None: not such a day, or no note is named for it."""
+    vault's daily-note format (``16.05.2022`` in its folder) where it has one in use, else by a
+    file name that spells the day and nothing else (:func:`dating.name_day`) — once no name matched. None: not such a day, or no note is named for it."""
     shape = _ISO_DAY.fullmatch(reference)
     if shape is None:
         return None
@@ -613,7 +614,11 @@ def _named_for_day(index: DerivedIndex, reference: str, now_us: int) -> Located 
         # none, and `revise 2022-05-16 --append` on a day without a daily note appended to it.
         named = [row for row in dated if daily.day(row.path) == day]
     else:
-        named = [row for row in dated if name_day(row.path) == day]
+        # No daily-note format (a Logseq graph, a vault without the setting): a file whose name is
+        # the day and nothing else (`2022_05_16`, `May 16th, 2022`), never a meeting note named
+        # "2022-05-16 Budget", which a write by the day would have appended to.
+        named = [row for row in dated
+                 if name_day(row.path) == day and only_calendar_words(PurePosixPath(row.path).stem)]
     if not named:
         return None
     return Located(_one(index.store.notes, reference, named, now_us), Resolution(reference, "day"))
