@@ -1072,3 +1072,24 @@ def test_apply_in_a_dendron_vault_rewrites_a_link_written_label_first(vault_dir:
     assert "preferences/oat-milk.md" in {item.path for merged in report.merged for item in merged.merged}
     assert (vault_dir / "links.md").read_text(encoding="utf-8") == (
         "---\ntitle: Links\n---\n[[Maya's milk|coffee-milk-details]] [[coffee-milk-details#Heading]] [[coffee-milk-details]]\n")
+
+
+def test_dry_run_is_accepted_as_the_default_and_refused_beside_apply(tmp_path: Path) -> None:
+    """``consolidate --dry-run --any-note`` (and ``expire --dry-run``), as people and agents type
+    them, were refused as unknown options (a trial); they report and change nothing, and
+    ``--dry-run --apply`` is a usage error that names both."""
+    write_file(tmp_path, ".vaultmem.toml", 'embedder = "hashing"\n')
+    write_file(tmp_path, "a.md", "---\nlayer: L2\n---\nThe standup moved to 9:45 on Tuesdays.\n")
+    write_file(tmp_path, "b.md", "---\nlayer: L2\n---\nThe standup moved to 9:45 on Tuesdays.\n")
+    before = snapshot_files(tmp_path)
+    dry = run_cli(tmp_path, "consolidate", "--dry-run", "--any-note")
+    assert dry.exit_code == 0, dry.output
+    assert "a.md" in dry.output
+    assert "b.md" in dry.output
+    assert run_cli(tmp_path, "expire", "--dry-run").exit_code == 0
+    both = run_cli(tmp_path, "consolidate", "--dry-run", "--apply")
+    assert both.exit_code == 2
+    assert "--dry-run and --apply contradict each other" in both.output
+    assert run_cli(tmp_path, "expire", "--dry-run", "--apply").exit_code == 2
+    after = {path: state for path, state in snapshot_files(tmp_path).items() if not path.startswith(".vaultmem/")}
+    assert after == {path: state for path, state in before.items() if not path.startswith(".vaultmem/")}

@@ -283,3 +283,33 @@ def test_year_is_no_date_property_until_the_vault_names_it(vault_dir: Path) -> N
         write_file(vault_dir, relative, text)
     with Vault(vault_dir) as vault:
         assert vault.list_notes(now=NOW, since="1985", until="1992") == []
+
+
+KINDLE_BOOK = ("---\nkindle-sync:\n  bookId: '18394'\n  title: Man's Search for Meaning\n  author: Viktor E. Frankl\n"
+               "  lastAnnotatedDate: '{day}'\n  highlightsCount: 21\n---\n# {title}\n\n## Highlight\n\n{text}\n")
+
+
+def test_a_dotted_name_reaches_a_date_inside_a_mapping_property(vault_dir: Path) -> None:
+    """The Kindle Highlights plugin keeps a book's only date inside its ``kindle-sync:`` block
+    (a trial): ``date = ["kindle-sync.lastAnnotatedDate"]`` dates the notes by it, for list and
+    explain; a top-level property of the whole dotted name still wins."""
+    configure(vault_dir, '[dates]\ndate = ["kindle-sync.lastAnnotatedDate"]\n')
+    write_file(vault_dir, "Books/Frankl.md", KINDLE_BOOK.format(day="2019-05-21", title="Man's Search", text="Suffering and meaning."))
+    write_file(vault_dir, "Books/Walden.md", KINDLE_BOOK.format(day="2022-07-02", title="Walden", text="Quiet desperation."))
+    listed = run_json(vault_dir, "list", "--since", "2019", "--until", "2019", "--json")
+    assert [note["path"] for note in listed["notes"]] == ["Books/Frankl.md"]  # type: ignore[index]
+    explained = run_cli(vault_dir, "explain", "Books/Walden", "desperation", "--since", "2019", "--until", "2019").output
+    assert "its date is the day 2022-07-02 (from its kindle-sync.lastAnnotatedDate)" in explained
+    properties = DateProperties(date=("kindle-sync.lastAnnotatedDate",))
+    both = {"kindle-sync.lastAnnotatedDate": "2020-01-01", "kindle-sync": {"lastAnnotatedDate": "2019-05-21"}}
+    found = note_date(both, "Books/x.md", properties=properties)
+    assert found is not None
+    assert found.moment.date().isoformat() == "2020-01-01"
+    assert note_date({"kindle-sync": "2019-05-21"}, "Books/x.md", properties=properties) is None  # no mapping: no path
+
+
+def test_check_reports_a_dotted_date_property_that_is_not_a_date(vault_dir: Path) -> None:
+    configure(vault_dir, '[dates]\ndate = ["kindle-sync.lastAnnotatedDate"]\n')
+    write_file(vault_dir, "Books/Frankl.md", KINDLE_BOOK.format(day="someday", title="Man's Search", text="Meaning."))
+    output = run_cli(vault_dir, "check").output
+    assert "kindle-sync.lastAnnotatedDate is 'someday', which is not a date" in output

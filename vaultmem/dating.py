@@ -17,7 +17,10 @@ A note's **date** is the first of:
 
 A vault may name the properties of rules 1 and 5 itself (:class:`DateProperties`, read from
 ``.vaultmem.toml`` ``[dates]``: ``date = ["date", "fecha"]``), each list read in its order;
-unset, they are ``date`` and ``created`` alone (adr/0026).
+unset, they are ``date`` and ``created`` alone (adr/0026). A name with dots reaches into a
+property that is a mapping, when the note has no property of that whole name
+(``kindle-sync.lastAnnotatedDate``: the Kindle Highlights plugin keeps a book's dates inside its
+``kindle-sync:`` block, the only date such a note holds: :func:`property_value`).
 
 A value that does not parse as a date is passed over for the next (a ``date: {{date}}`` left
 by a template is not a day); a note with none has no date.
@@ -235,10 +238,23 @@ def _period_name_problem(path: str, daily: DailyFormat | None) -> list[Problem]:
                     "or give it a date property")]
 
 
+def property_value(meta: Mapping[str, Any], key: str) -> Any:
+    """The value of the property ``key`` names, or None: the property of that whole name, else,
+    for a dotted name, the value at that path through nested mappings (``kindle-sync.lastAnnotatedDate``)."""
+    if key in meta or "." not in key:
+        return meta.get(key)
+    value: Any = meta
+    for part in key.split("."):
+        if not isinstance(value, Mapping):
+            return None
+        value = value.get(part)
+    return value
+
+
 def _first_property_date(meta: Mapping[str, Any], keys: tuple[str, ...]) -> NoteDate | None:
     """The date of the first of ``keys`` whose value reads as one."""
     for key in keys:
-        found = _property_date(meta.get(key), key)
+        found = _property_date(property_value(meta, key), key)
         if found is not None:
             return found
     return None
@@ -272,12 +288,12 @@ def date_problems(meta: Mapping[str, Any], path: str, daily: DailyFormat | None 
     says (:func:`_other_day_problem`). Or a name shaped as a periodic note's that is no period
     (``2026-W54``: :func:`_period_name_problem`). (``created`` itself is vaultmem's field: notes.py checks it.)"""
     keys = [*properties.date, *(key for key in properties.created if key != "created")]
-    problems = [_not_a_date(key, meta[key], path, properties) for key in keys
-                if not is_absent(meta.get(key)) and _property_date(meta[key], key) is None]
+    problems = [_not_a_date(key, property_value(meta, key), path, properties) for key in keys
+                if not is_absent(property_value(meta, key)) and _property_date(property_value(meta, key), key) is None]
     found = _first_property_date(meta, properties.date)
     if found is not None:
-        problems += _other_day_problem(meta[found.source], found, path, daily)
-        problems += _outside_period_problem(meta[found.source], found, path, daily)
+        problems += _other_day_problem(property_value(meta, found.source), found, path, daily)
+        problems += _outside_period_problem(property_value(meta, found.source), found, path, daily)
     return problems + _period_name_problem(path, daily)
 
 

@@ -22,7 +22,7 @@ from dataclasses import asdict, dataclass, replace
 from pathlib import PurePosixPath
 from typing import TYPE_CHECKING, Any
 
-from .dating import DAILY_SOURCE, PERIODIC_SOURCE, note_date, shown_date, unordered_name_days
+from .dating import DAILY_SOURCE, PERIODIC_SOURCE, note_date, property_value, shown_date, unordered_name_days
 from .errors import NoteNotFound, NoteReadError, said_by
 from .fields import aliases_of, file_names, name_key, name_topic, person_asked, query_topics, starts_person_name
 from .git_index import unmerged_warning
@@ -257,8 +257,8 @@ def _date_reason(row: NoteRow, meta: dict[str, Any], eligibility: Eligibility, p
     is_day = row.dated_us is not None and is_day_date(row.dated_us, row.dated_day)
     bounds = _bounds_words(eligibility, is_day, names)
     if row.dated_us is None:
-        unread = [f"{key}: {json.dumps(meta[key], default=str, ensure_ascii=False)}" for key in (*dates.date, *dates.created)
-                  if key in meta and meta[key] is not None]
+        unread = [f"{key}: {json.dumps(property_value(meta, key), default=str, ensure_ascii=False)}"
+                  for key in (*dates.date, *dates.created) if property_value(meta, key) is not None]
         found = f" ({' and '.join(unread)} {'is' if len(unread) == 1 else 'are'} not a date)" if unread else ""
         return (f"filtered out by {bounds}: it has no date{found} — no {_named(dates.date)} property, YYYY-MM-DD in its file name "
                 f"or {_named(dates.created)} property that reads as one{_daily_format_reason(row.path, daily)}; add one of them "

@@ -85,6 +85,13 @@ REQUEST_WORDS = frozenset(
 # on the keyword side (search.query_words). The verbs stay: "find every file larger than
 # 100 MB", "show the lines around each hit" ask how to find and show (the docs set fell).
 REQUESTED_HOLDINGS = frozenset("anything everything something info information note notes".split())
+# Verbs a question asks what a source or its reader said with ("what did Kahneman say about
+# anchoring", "what did I think of Deep Work"): not what the question is about, so they never
+# choose which passage of a named note a hit shows (search.Searcher.best_passages).
+REPORTING_VERBS = frozenset(
+    "say says said saying think thinks thought write writes wrote written mean means meant argue argues "
+    "argued claim claims claimed feel felt".split()
+)
 ALIAS_KEYS = ("aliases", "alias")  # lower-cased, as Obsidian matches them (/^alias(es)?$/i)
 _POSSESSIVE_END = re.compile(r"['’]s$")  # kelly's is kelly, who's is who
 _LINK = re.compile(r"!?\[\[([^\]|#^]*)(?:[#^][^\]|]*)?(?:\|([^\]]*))?\]\]")

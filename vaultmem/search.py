@@ -54,6 +54,7 @@ from .endings import apostrophe_stem, folded, prefix_of, umlauts_unwritten
 from .errors import CHECK, INDEX, Argument, DerivedIndexError, IndexBusy, NoteReadError, Spelled, UsageError
 from .fields import (
     ENGLISH_STOPWORDS,
+    REPORTING_VERBS,
     REQUEST_WORDS,
     REQUESTED_HOLDINGS,
     STOPWORDS,
@@ -669,7 +670,32 @@ class Searcher:
         if unproposed:  # found by its name alone (ranking.name_bonus): it shows its first passage
             firsts = self.store.passages.of_notes(unproposed)
             chosen.update((note, passages[0].label) for note, passages in firsts.items() if passages)
+        self._past_the_name(chosen, query)
         return chosen
+
+    def _past_the_name(self, chosen: dict[int, int | None], query: str) -> None:
+        """A query that names a note and asks about something in it ("Jordan Peterson on
+        posture", "what did Kahneman say about anchoring") shows the passage about that
+        something. Both sides pick the passage holding the name — a book note's metadata
+        table or list — when the name is also one of the note's properties (``author:``, a
+        sync plugin's block) or names, as every row of the note carries those: the words the
+        note does not carry that way choose the passage instead, unless the one chosen holds
+        one of them. A trial with a Kindle highlights vault showed the metadata table for 9
+        of 12 "<author> on <topic>" questions; the highlight was a passage further down."""
+        words = [word.terms for word in query_words(query) if word.shown.lower() not in REPORTING_VERBS]
+        shown = [passage for passage in chosen.values() if passage is not None]
+        if len(words) < 2 or not shown:
+            return
+        naming = [set(self.store.passages.fts_scores(f"{{name title aliases props tags}} : ({' OR '.join(terms)})", shown))
+                  for terms in words]
+        for note, passage in chosen.items():
+            topics = [term for terms, named in zip(words, naming, strict=True) if passage not in named for term in terms]
+            if passage is None or not topics or len(topics) == sum(map(len, words)):
+                continue
+            own = self.store.passages.fts_scores(f"{{headings body}} : ({' OR '.join(topics)})",
+                                                 self.store.passages.labels_of([note]))
+            if own and passage not in own:
+                chosen[note] = max(own, key=lambda label: (own[label], -label))
 
     # -- the vector side
 

@@ -58,7 +58,7 @@ from .cjk import (
     spellings_either,
     width_folded,
 )
-from .fields import BOOKKEEPING_KEYS, STOPWORDS
+from .fields import BOOKKEEPING_KEYS, REPORTING_VERBS, STOPWORDS
 from .links import labels_first, labels_last
 from .logseq import BLOCK_REFERENCE, is_hidden_property
 from .markdown import (
@@ -174,20 +174,31 @@ def passage_snippet(root: Path, relative: str, passage: PassageRow | None, query
         return Snippet(_passage_text(text, block, None, query, title, None))
     body_start = block.body_start if block is not None else 0
     marks = _marked(text, body_start, *line_span(text, passage.start_line, passage.end_line))  # once, for both
-    section = section_of(text, body_start, passage, query, marks)
+    naming = _naming_text(relative, title, block)
+    section = section_of(text, body_start, passage, query, marks, naming)
     # The snippet is cut from the lines the hit names: a short note's one passage holds all its
     # sections, and a trial's snippet ran on into the next section while naming the first's lines.
     shown = passage if section is None else replace(passage, headings=section[0], start_line=section[1], end_line=section[2])
     return Snippet(_passage_text(text, block, shown, query, title, marks), section)
 
 
+def _naming_text(relative: str, title: str, block: FrontmatterBlock | None) -> str:
+    """What names the note rather than says something in it: its file name, its title and its
+    property lines (``author: Ryan Holiday``, a sync plugin's block of them)."""
+    properties = property_lines(block.yaml_text[:SNIPPET_SOURCE_CHARS]) if block is not None else []
+    return "\n".join([relative.rpartition("/")[2].removesuffix(".md"), title, *properties])
+
+
 def section_of(text: str, body_start: int, passage: PassageRow, query: str,
-               marks: Marks | None = None) -> tuple[tuple[str, ...], int, int] | None:
+               marks: Marks | None = None, naming: str = "") -> tuple[tuple[str, ...], int, int] | None:
     """The heading section, inside the passage, that holds the most of the query's words (the
     first such) — when the passage holds more than one (short sections are packed into one
     passage, and a short note is one passage whatever its headings): its heading path and its
     lines within the passage. "Lena birthday" over `## Calls` (Lena called) and `## Birthdays`
-    (Lena's birthday, May 4) is the second: the snippet is cut from it. Without a query word
+    (Lena's birthday, May 4) is the second: the snippet is cut from it. Words that name the note
+    (``naming``: its file name, title and properties) and the verbs a question asks with
+    (fields.REPORTING_VERBS) count only after the others: "Jordan Peterson on posture" is the
+    highlight about posture, not the metadata table that names the book's author twice. Without a query word
     in it (a hit by meaning), the section the passage opens with. None when the passage's own
     heading path and lines say it (one section, or a body past :data:`SECTION_SCAN_CHARS`,
     not read whole for this)."""
@@ -204,8 +215,9 @@ def section_of(text: str, body_start: int, passage: PassageRow, query: str,
     if not inside:
         return None
     patterns = query_word_patterns(query)
+    asked = topic_patterns(query, patterns, naming)
 
-    def held(section: Section) -> tuple[int, bool]:
+    def held(section: Section) -> tuple[int, int, bool]:
         """How many query words the section holds — in its text or in the headings above it, which
         are its own too ("Tagesnotiz Kalender": `## Was heute passiert ist` under `# Tagesnotiz …`
         holds both) — and whether it says anything under its heading. A trial's daily note showed
@@ -213,9 +225,10 @@ def section_of(text: str, body_start: int, passage: PassageRow, query: str,
         did the section that answered, and the first of a tie won."""
         first, last = max(start, body_start + section.start), min(end, body_start + section.end)
         above = " ".join(section.headings[:-1])
-        words = sum(_first_shown(text, first, last, pattern, marks) is not None or pattern.search(above) is not None
-                    for pattern in patterns)
-        return words, not section.headings or "\n" in text[first:last].strip()
+        holds = [_first_shown(text, first, last, pattern, marks) is not None or pattern.search(above) is not None
+                 for pattern in patterns]
+        topics = sum(held for held, pattern in zip(holds, patterns, strict=True) if pattern in asked)
+        return topics, sum(holds), not section.headings or "\n" in text[first:last].strip()
 
     section = max(inside, key=held) if patterns else inside[0]
     first_held = max(start, body_start + section.start)
@@ -446,6 +459,15 @@ def query_word_patterns(query: str) -> list[re.Pattern[str]]:
     words, runs = _query_parts(query)
     return [*(re.compile(WORD_START + word, re.IGNORECASE) for word in dict.fromkeys(words)),
             *(re.compile("|".join(run), re.IGNORECASE) for run in runs if run)]
+
+
+def topic_patterns(query: str, patterns: Sequence[re.Pattern[str]], naming: str) -> list[re.Pattern[str]]:
+    """Those of a query's word ``patterns`` that ask what it is about: not a word of ``naming``
+    (the note's names and properties, which say which note, not where in it), nor a verb it
+    asks with ("say", "think": fields.REPORTING_VERBS)."""
+    asking = {WORD_START + _word_pattern(word) for word in (each.casefold() for each in _WORD.findall(query))
+              if word in REPORTING_VERBS}
+    return [pattern for pattern in patterns if pattern.pattern not in asking and not pattern.search(naming)]
 
 
 def _query_parts(query: str) -> tuple[list[str], list[list[str]]]:
@@ -756,7 +778,7 @@ def property_lines(yaml_text: str) -> list[str]:
         if named is not None:
             properties.append((named[0], named[1], []))
         elif properties:
-            properties[-1][2].append(line.strip())
+            properties[-1][2].append(line.rstrip())
     lines = []
     for key, first, under in properties:
         value = _property_text(first, under)
@@ -782,11 +804,31 @@ def top_level_key(line: str) -> tuple[str, str] | None:
 
 
 def _property_text(first: str, under: Sequence[str]) -> str:
-    """A property's value as text: a block scalar's lines joined by spaces, list items by ``, ``."""
+    """A property's value as text: a block scalar's lines joined by spaces, list items by ``, ``,
+    a mapping's entries as ``key: value`` (:func:`_mapping_text`). ``under``: its lines below, as written."""
     if _BLOCK_SCALAR.match(first):
         return " ".join(" ".join(under).split())
-    items = [first, *(item.removeprefix("-").strip() for item in under)]
+    if not first and under and not under[0].lstrip().startswith("-") and top_level_key(under[0].strip()) is not None:
+        return _mapping_text(under)
+    items = [first, *(item.strip().removeprefix("-").strip() for item in under)]
     return ", ".join(text for text in (_scalar_text(item) for item in items) if text)
+
+
+def _mapping_text(lines: Sequence[str]) -> str:
+    """A nested mapping's entries as ``key: value``, joined by ``, ``: each value as a property's
+    (quotes dropped, a folded ``>-`` title's lines joined), one that is only an address left out, as
+    the full text leaves it out. The Kindle plugin's ``kindle-sync:`` block showed as
+    ``bookId: '33351', title: >-, …, bookImageUrl: 'https://…'`` (a trial)."""
+    indent = len(lines[0]) - len(lines[0].lstrip())
+    entries: list[tuple[str, str, list[str]]] = []
+    for line in lines:
+        named = top_level_key(line.strip()) if len(line) - len(line.lstrip()) <= indent else None
+        if named is not None:
+            entries.append((named[0], named[1], []))
+        elif entries:
+            entries[-1][2].append(line)
+    shown = ((key, _property_text(first, under)) for key, first, under in entries)
+    return ", ".join(f"{key}: {text}" for key, text in shown if text and not _ADDRESS.fullmatch(text))
 
 
 def _scalar_text(raw: str) -> str:

@@ -4,7 +4,8 @@ run (or a lint) by default, ``--apply``/``--fix`` to change files."""
 from __future__ import annotations
 
 import sys
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -27,6 +28,20 @@ if TYPE_CHECKING:
     from ..consolidate import ConsolidationReport
     from ..merging import KeptChange
 
+def dry_run_option(function: Callable[..., Any]) -> Callable[..., Any]:
+    """``--dry-run``: what the command does without ``--apply`` anyway, accepted because people
+    and agents type it (a trial's ``consolidate --dry-run --any-note`` was refused as an unknown
+    option, with no word that a dry run is the default)."""
+    return click.option("--dry-run", "dry_run", is_flag=True,
+                        help="Only report what --apply would do (the default; accepted for clarity).")(function)
+
+
+def refuse_dry_run_with_apply(dry_run: bool, apply: bool) -> None:
+    if dry_run and apply:
+        raise click.UsageError("--dry-run and --apply contradict each other: without --apply the command only reports; "
+                               "give one of them")
+
+
 LEFT_OUT_SHOWN = 10  # consolidate's text output lists this many left-out notes (--json: all)
 APPENDED_SHOWN = 5  # and this many of the lines a merged note adds to the canonical
 
@@ -35,10 +50,12 @@ APPENDED_SHOWN = 5  # and this many of the lines a merged note adds to the canon
 @click.option("--apply", is_flag=True, help="Archive the expired notes (default: only list them).")
 @click.option("--hard", is_flag=True, help="With --apply: delete instead of archiving.")
 @click.option("--as-of", "as_of", metavar="TIME", help=AS_OF_HELP)
+@dry_run_option
 @json_option
 @click.pass_obj
-def expire(obj: Context, apply: bool, hard: bool, as_of: str | None, as_json: bool) -> None:
+def expire(obj: Context, apply: bool, hard: bool, as_of: str | None, dry_run: bool, as_json: bool) -> None:
     """List notes whose expires_at has passed; --apply archives them."""
+    refuse_dry_run_with_apply(dry_run, apply)
     if hard and not apply:
         raise click.UsageError("--hard only makes sense with --apply")
     with library_errors(as_json):
@@ -72,10 +89,11 @@ def expire(obj: Context, apply: bool, hard: bool, as_of: str | None, as_json: bo
 @click.option("--include-expired", is_flag=True, help="Also merge notes whose expires_at has passed.")
 @click.option("--any-note", is_flag=True, help="Also consider notes without a layer (your own notes), not only memories.")
 @click.option("--apply", is_flag=True, help="Merge the clusters (default: only list them).")
+@dry_run_option
 @json_option
 @click.pass_obj
 def consolidate(obj: Context, threshold: float | None, window: int | None, all_notes: bool, include_expired: bool,
-                any_note: bool, apply: bool, as_json: bool) -> None:
+                any_note: bool, apply: bool, dry_run: bool, as_json: bool) -> None:
     """Find near-duplicate memories of one layer; --apply merges each cluster into its longest note.
 
     Only notes that carry a layer (memories) are considered unless --any-note.
@@ -83,6 +101,7 @@ def consolidate(obj: Context, threshold: float | None, window: int | None, all_n
     lines only they held to the kept note (under a heading naming each), keeps the
     latest expiry, rewrites [[links]] to them and moves them to the archive folder.
     """
+    refuse_dry_run_with_apply(dry_run, apply)
     if window is not None and all_notes:
         raise click.UsageError("--window and --all contradict each other: --all already sweeps every note; give one of them")
     with library_errors(as_json):
