@@ -128,7 +128,9 @@ from .option_names import Surface
 #     with `.md` and its vault path are names of it (fields.file_names).
 # 42: a Logseq page's `tags:: #rust #async` is two tags, as Logseq reads it (logseq.property_items),
 #     not the one tag "rust #async".
-READER_VERSION = "42"
+# 43: a dotted name in [dates] reaches a date inside a mapping property (dating.property_value:
+#     `kindle-sync.lastAnnotatedDate`): an index that dated nothing by it dates those notes.
+READER_VERSION = "43"
 BOM = "\ufeff"
 # A Windows editor ("Unicode" in Notepad, PowerShell's Out-File) saves UTF-16 behind one of these.
 UTF16_BOMS = ((codecs.BOM_UTF16_LE, "utf-16-le", "UTF-16 LE"), (codecs.BOM_UTF16_BE, "utf-16-be", "UTF-16 BE"))
