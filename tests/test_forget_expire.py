@@ -129,6 +129,20 @@ def test_a_forgotten_note_named_by_its_id_or_old_path_says_where_it_went(vault: 
     assert not isinstance(unknown.value, ArchivedNote)
 
 
+def test_a_forgotten_memory_named_by_its_title_says_where_it_went(vault: Vault) -> None:
+    # Was (a trial): `forget "Cabin wifi"` then `get "Cabin wifi"` said "no note matches", as if
+    # the memory had never been; an agent holds a memory's title more often than its path.
+    cabin = vault.remember("The wifi password at the cabin is larch-42.", title="Cabin wifi", layer="L3", now=NOW)
+    vault.forget("Cabin wifi")
+    for reference in ("Cabin wifi", "cabin WIFI"):
+        with pytest.raises(ArchivedNote) as raised:
+            vault.get(reference)
+        assert raised.value.archived == f"_archive/{cabin.path}", reference
+    with pytest.raises(NoteNotFound) as unknown:
+        vault.get("Cabin")  # a title's first word names nothing archived
+    assert not isinstance(unknown.value, ArchivedNote)
+
+
 def test_a_name_that_only_begins_an_archived_files_name_is_not_said_to_be_archived(vault: Vault) -> None:
     # A review found `get memories/sprint` answered "was archived: it is _archive/memories/sprint-12.md".
     sprint = vault.remember("Retro notes", title="sprint-12", now=NOW)

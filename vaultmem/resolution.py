@@ -50,6 +50,7 @@ superseded is expired); more than one left is :class:`AmbiguousNote`.
 
 from __future__ import annotations
 
+import logging
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
@@ -72,6 +73,8 @@ from .writer import archive_names
 if TYPE_CHECKING:
     from .derived import DerivedIndex
     from .paths import VaultPaths
+
+logger = logging.getLogger(__name__)
 
 ARCHIVE_SCAN_FILES = 20_000  # archived files a NOTE that matched nothing is looked for among
 TEMPLATE_SCAN_FILES = 2_000  # template files a bare name that matched nothing is looked for among
@@ -503,11 +506,11 @@ def _template_named(paths: VaultPaths, name: str) -> tuple[str, Rule] | None:
 
 
 def _refuse_if_archived(paths: VaultPaths, reference: str) -> None:
-    """A note forget, expire or consolidate archived, named by its old path, its id or its bare
-    file name, gets an error that says where it went (not "no note matches"). Only asked once
+    """A note forget, expire or consolidate archived, named by its old path, its id, its title or
+    its bare file name, gets an error that says where it went (not "no note matches"). Only asked once
     nothing matched. A path is looked up where the archive puts it (:func:`newest_archived`);
-    an id or a file name without ``/`` among at most :data:`ARCHIVE_SCAN_FILES` archived files:
-    an id in the first few lines of each, a file name (in any case and Unicode form, as step 2
+    an id, a title or a file name without ``/`` among at most :data:`ARCHIVE_SCAN_FILES` archived
+    files: an id or a title in the first few lines of each, a file name (in any case and Unicode form, as step 2
     compares it) by the file's own name — and then the newest copy of that note is named."""
     archive = paths.root / paths.archive_dir
     if not archive.is_dir():
@@ -523,7 +526,7 @@ def _refuse_if_archived(paths: VaultPaths, reference: str) -> None:
     for count, path in enumerate(archive.rglob("*.md")):
         if count >= ARCHIVE_SCAN_FILES:
             break
-        if holds_id(path, reference):
+        if holds_id(path, reference) or holds_title(path, reference):
             raise ArchivedNote(reference, path.relative_to(paths.root).as_posix(), paths.archive_dir)
         if name_fold(path.name) == wanted:
             named.add(path.relative_to(archive).as_posix())
@@ -551,12 +554,28 @@ def newest_archived(paths: VaultPaths, relative: str) -> str | None:
 
 def holds_id(path: Path, reference: str) -> bool:
     """Does the archived file's frontmatter say ``id: <reference>``? (Its first few lines.)"""
+    return re.search(rf"^id:[ \t]*[\"']?{re.escape(reference)}[\"']?[ \t]*$", _head(path), re.MULTILINE) is not None
+
+
+def holds_title(path: Path, reference: str) -> bool:
+    """Does the archived file's frontmatter say ``title: <reference>``, in any case (as step 5
+    compares titles)? An agent holds a memory's title: ``get "Cabin wifi"`` after ``forget
+    "Cabin wifi"`` said "no note matches", as if it had never been (a trial)."""
+    wanted = name_fold(reference)
+    return any(name_fold(found[2]) == wanted
+               for found in re.finditer(r"^title:[ \t]*([\"']?)(.*?)\1[ \t]*$", _head(path), re.MULTILINE))
+
+
+def _head(path: Path) -> str:
+    """An archived file's first :data:`ARCHIVE_HEAD_CHARS` characters, where its frontmatter
+    is; ``""`` (logged) for a file that cannot be read, which then names nothing."""
     try:
         with path.open(encoding="utf-8", errors="replace") as file:
-            head = file.read(ARCHIVE_HEAD_CHARS)
-    except OSError:
-        return False
-    return re.search(rf"^id:[ \t]*[\"']?{re.escape(reference)}[\"']?[ \t]*$", head, re.MULTILINE) is not None
+            return file.read(ARCHIVE_HEAD_CHARS)
+    except OSError as error:
+        logger.warning("could not read the archived file %s (%s): a NOTE naming it by id or title gets 'no note "
+                       "matches'", path, error)
+        return ""
 
 
 def pick_direct(reference: str, matches: Sequence[NoteRow], notes: NoteStore) -> NoteRow:
