@@ -18,12 +18,15 @@ from vaultmem.config import DEFAULT_THRESHOLD, ConsolidateSettings
 from vaultmem.consolidate import (
     MIN_TEXT_WORDS,
     ConsolidationReport,
+    OwnWords,
     components_by_day,
     components_kept_apart,
     connected_components,
     exact_similar_pairs,
     make_scope,
     name_numbers,
+    name_vocabulary,
+    own_pairs_alike_in_words,
     pairs_sharing_words,
     text_numbers,
     text_vocabulary,
@@ -925,16 +928,23 @@ ESC7_TEXT = ("---\ntags:\n  - windows\n  - security\n---\n"
              "An attack against [[Active Directory Certificate Services]] that can cause [[Privilege Escalation]].\n")
 
 
-def test_your_own_notes_numbered_apart_by_their_names_are_never_merged(vault_dir: Path, wordllama: object) -> None:
+@pytest.mark.parametrize(("first", "second", "rule"), [
+    ("content/ESC2.md", "content/ESC7.md", "different_names"),  # names that share no word: that rule comes first
+    ("content/2-to-1 MUX.md", "content/8-to-1 MUX.md", "different_numbers"),
+], ids=["ESC2 / ESC7", "2-to-1 MUX / 8-to-1 MUX"])
+def test_your_own_notes_numbered_apart_by_their_names_are_never_merged(vault_dir: Path, wordllama: object, first: str,
+                                                                       second: str, rule: str) -> None:
     # Trial (s28-trial2, a Zettelkasten of AD CS attacks): ESC2, ESC6 and ESC7 — stubs saying
     # "an attack against ADCS that can cause privilege escalation" — were planned into ESC5.
-    write_file(vault_dir, "content/ESC2.md", ESC2_TEXT)
-    write_file(vault_dir, "content/ESC7.md", ESC7_TEXT)
+    write_file(vault_dir, first, ESC2_TEXT)
+    write_file(vault_dir, second, ESC7_TEXT)
     with open_vault(vault_dir, wordllama) as vault:
         report = vault.consolidate(now=NOW, any_note=True)
         assert report.clusters == ()
-        assert report.plan.different_numbers == 1
-        assert "in their names too" in run_cli(vault_dir, "consolidate", "--any-note").stdout
+        counts = {key: report.as_dict()[key] for key in ("different_numbers", "different_names", "few_common_words")}
+        assert counts == {"different_numbers": 0, "different_names": 0, "few_common_words": 0, rule: 1}
+        if rule == "different_numbers":
+            assert "in their names too" in run_cli(vault_dir, "consolidate", "--any-note").stdout
 
 
 def test_a_sync_copy_of_a_numbered_note_still_merges_into_it(vault_dir: Path, wordllama: object) -> None:
@@ -1059,6 +1069,89 @@ def test_chinese_notes_alike_only_to_the_vectors_are_never_merged_and_one_fact_s
     assert [sorted(member.path for member in cluster.members) for cluster in report.clusters] == [
         ["memories/咖啡-2.md", "memories/咖啡.md"]]
     assert report.plan.no_common_words >= 1
+
+
+CNN_NOTE = ("Konvolüsyonel sinir ağları (CNN), görüntü gibi ızgara yapısındaki verileri işlemek için tasarlanmış derin "
+            "öğrenme modelleridir. Evrişim katmanları küçük filtreleri görüntü üzerinde kaydırarak kenar, köşe ve doku gibi "
+            "yerel özellikleri öğrenir. Havuzlama (pooling) katmanları öznitelik haritalarının boyutunu küçülterek hesaplama "
+            "maliyetini azaltır ve modele küçük kaymalara karşı dayanıklılık kazandırır. Son katmanlarda tam bağlantılı "
+            "katmanlar, öğrenilen özellikleri sınıflandırma için kullanır. Nesne tanıma, yüz tanıma ve tıbbi görüntü analizi "
+            "en yaygın kullanım alanlarıdır.\n")
+RNN_NOTE = ("Yinelemeli sinir ağları (RNN), metin, ses ve zaman serileri gibi sıralı verileri işlemek için tasarlanmış derin "
+            "öğrenme modelleridir. Her adımda önceki adımların bilgisini gizli durum (hidden state) içinde taşıyarak bağlamı "
+            "hatırlarlar. Standart RNN'ler uzun dizilerde kaybolan gradyan sorunu nedeniyle uzak bağımlılıkları öğrenmekte "
+            "zorlanır. LSTM ve GRU mimarileri, kapı mekanizmalarıyla hangi bilginin saklanacağını ve hangisinin unutulacağını "
+            "kontrol ederek bu sorunu aşar. Makine çevirisi, konuşma tanıma ve duygu analizi en yaygın kullanım alanlarıdır.\n")
+TEACHER_NOTE = ("Ayşe Hoca istatistik dersimizi veriyor. Ofis saatleri salı öğleden sonra, sorular için e-posta yerine ofise "
+                "gitmek daha iyi sonuç veriyor. Final projesinde hipotez testlerini gerçek bir veri setine uygulamamızı istiyor.\n")
+
+
+def test_two_turkish_study_notes_on_two_subjects_are_never_merged_and_a_sync_copy_still_is(vault_dir: Path,
+                                                                                           wordllama: object) -> None:
+    # Trial (s29, a Turkish student's vault): the English embedder put the CNN note and the RNN/LSTM
+    # note at 0.891 (these two: 0.912), sharing a ninth of their words, and --any-note planned one
+    # into the other; nine more pairs of subjects stood at the threshold.
+    write_file(vault_dir, "Derin Öğrenme/DL - Konvolüsyonel Sinir Ağları.md", CNN_NOTE)
+    write_file(vault_dir, "Derin Öğrenme/DL - Yinelemeli Sinir Ağları ve LSTM.md", RNN_NOTE)
+    write_file(vault_dir, "Kişiler/Ayşe Hoca.md", TEACHER_NOTE)
+    write_file(vault_dir, "Kişiler/Ayşe Hoca (conflicted copy 2026-03-02).md", TEACHER_NOTE + "Proje teslimi dönem sonunda.\n")
+    with open_vault(vault_dir, wordllama) as vault:
+        report = vault.consolidate(now=NOW, any_note=True)
+    assert member_sets(report) == {frozenset({"Kişiler/Ayşe Hoca.md", "Kişiler/Ayşe Hoca (conflicted copy 2026-03-02).md"})}
+    assert report.clusters[0].canonical.path == "Kişiler/Ayşe Hoca.md"
+    assert (report.plan.few_common_words, report.as_dict()["few_common_words"]) == (1, 1)
+    assert "kept apart: 1 pair(s) of your own notes at or above the threshold whose texts share under half their words" in (
+        run_cli(vault_dir, "consolidate", "--any-note").stdout)
+
+
+JAPANESE_SPEC = ("## SQLクエリ解析と機械学習によるスキーマ推定ツール\nユーザーがクエリや条件を順に追加していく過程で、その都度スキーマの"
+                 "構造推定結果が変化し補完されていくような対話的な推定を行う。入力はユーザーが段階的に入力するクエリ群で、"
+                 "結合条件や集約の書き方から表どうしの関係を推定する。\n")
+JAPANESE_SURVEY = "利用者五人に週次ダッシュボードを使ってもらい、迷った場面と欲しかった機能を聞き取る。録画は残さず、メモだけを共有フォルダに置く。\n"
+
+
+def test_a_japanese_diary_day_copied_into_a_page_and_two_notes_of_one_game_are_never_merged(vault_dir: Path,
+                                                                                             wordllama: object) -> None:
+    # Trial (s29, a Japanese student's vault): a diary day whose text the student had copied into
+    # the spec page (cosine 1.000) was planned into that page, archiving the day from the diary.
+    # And two notes of one game, its rules and its plan, share a fifth of their pairs of characters.
+    write_file(vault_dir, "01_diary/2025-04-07.md", "---\ntags:\n  - diary\n---\n> 雑な思いつきを書いていこう\n\n" + JAPANESE_SPEC)
+    write_file(vault_dir, "01_diary/2025-04-07 (conflicted copy 2025-04-09).md",
+               "---\ntags:\n  - diary\n---\n> 雑な思いつきを書いていこう\n\n" + JAPANESE_SPEC)
+    write_file(vault_dir, "02_notes/卒研_仕様まとめ.md", "---\ntags:\n  - note\n---\n> 企画書の書き方を参照の下、企画書を書くこと。\n\n" + JAPANESE_SPEC)
+    write_file(vault_dir, "02_notes/HC ゲームルール.md",
+               "プレイヤーは列車の車掌となり、乗客を目的地まで安全に届ける。各駅で乗客の要望カードを引き、手札の行動カードを使って車内の"
+               "トラブルを解決する。トラブルを解決すると信頼ポイントが得られ、終点に着いた時点で信頼ポイントが最も多いプレイヤーが勝利する。\n")
+    write_file(vault_dir, "02_notes/Hello, Conductor 企画書.md",
+               "列車の車掌となって乗客を目的地まで届ける協力型のカードゲーム。対象は十代後半から二十代のボードゲーム初心者。プレイヤーは"
+               "乗客の要望カードに応えて信頼ポイントを集める。制作は三人で、夏のイベントでの頒布を目標とし、試遊会で難易度を調整する。\n")
+    # The same note kept in two folders: one note, to merge.
+    write_file(vault_dir, "02_notes/定性調査.md", "---\ntags:\n  - note\n---\n" + JAPANESE_SURVEY)
+    write_file(vault_dir, "03_project/zz/定性調査.md", "---\ntags:\n  - note\n  - pjt/zz\n---\n" + JAPANESE_SURVEY)
+    with open_vault(vault_dir, wordllama) as vault:
+        report = vault.consolidate(now=NOW, any_note=True)
+    assert member_sets(report) == {frozenset({"02_notes/定性調査.md", "03_project/zz/定性調査.md"}),
+                                   frozenset({"01_diary/2025-04-07.md", "01_diary/2025-04-07 (conflicted copy 2025-04-09).md"})}
+    assert report.plan.few_common_words >= 1  # the game's rules and its plan (0.926, a fifth of their pairs)
+    assert report.plan.different_names == 2  # the day and its copy, each beside the spec page
+    text = run_cli(vault_dir, "consolidate", "--any-note").stdout
+    assert "kept apart: 2 pair(s) of your own notes at or above the threshold whose names share no word" in text
+
+
+def test_your_own_notes_must_share_half_their_words_and_a_word_of_their_names_memories_need_not() -> None:
+    assert name_vocabulary("HC ゲームルール") >= {"hc"}
+    assert name_vocabulary("2025-04-07") == frozenset({"2025", "04", "07"})  # a day's name is its day
+    assert not name_vocabulary("2025-04-07") & name_vocabulary("卒研_仕様まとめ")
+    assert name_vocabulary("卒研_仕様まとめ") <= name_vocabulary("卒研_仕様まとめ (conflicted copy 2025-04-09)")
+    page = OwnWords(frozenset({"oat", "milk", "coffee", "maya"}), frozenset({"coffee"}))
+    copy = OwnWords(frozenset({"oat", "milk", "coffee", "maya", "sugar"}), frozenset({"coffee", "copy"}))
+    subject = OwnWords(frozenset({"oat", "tea", "green", "maya"}), frozenset({"tea"}))
+    renamed = OwnWords(page.text, frozenset({"2025", "04", "07"}))
+    pairs = {(1, 2): 0.95, (1, 3): 0.9, (1, 4): 0.99, (5, 6): 0.9}
+    # 5 and 6 are memories (not in ``own``): one fact said again shares a fifth of its words.
+    assert own_pairs_alike_in_words(pairs, {1: page, 2: copy, 3: subject, 4: renamed}) == ({(1, 2): 0.95, (5, 6): 0.9}, 1, 1)
+    nameless = OwnWords(frozenset({"it"}), frozenset())
+    assert own_pairs_alike_in_words({(1, 2): 1.0}, {1: nameless, 2: nameless}) == ({(1, 2): 1.0}, 0, 0)
 
 
 def test_apply_in_a_dendron_vault_rewrites_a_link_written_label_first(vault_dir: Path, wordllama: object) -> None:

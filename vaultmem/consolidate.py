@@ -32,6 +32,13 @@ Finding clusters (reads, then a pure core):
    consolidation is for. The canonical note is the longest body (ties: the oldest
    ``created``, then the path) — never a sync tool's copy of another member
    (``Note (conflicted copy …).md``, ``Note 2.md``: sync_copies.py), which merges into it.
+   Before the clusters, a pair is kept apart and counted when its texts share no word
+   (``no_common_words``; Chinese or Japanese: under CJK_SHARED_PAIRS of their pairs of
+   characters), when it is alike only by a template's lines (``template_alike``), and — two
+   of your own notes only — when their texts share under OWN_SHARED_WORDS of their words
+   (``few_common_words``) or their names share no word (``different_names``): the English
+   embedder put two Turkish study notes at 0.891, and a Japanese diary day copied into a spec
+   page would have been archived into it (:func:`own_pairs_alike_in_words`).
 6. A cluster's ``similarity`` is its weakest *link*: the lowest cosine among member pairs
    that reach the threshold, so it is never below the threshold. ``weakest_pair`` is the
    lowest cosine of all member pairs; in a chain (A~B, B~C) it can be lower.
@@ -93,6 +100,10 @@ _VOCABULARY_WORD = re.compile(r"\w+")
 _LETTER = re.compile(r"[^\W\d_]")
 _PAIR_MARK = "\x00"  # a vocabulary entry that is a pair of Chinese or Japanese characters
 CJK_SHARED_PAIRS = 0.2  # the share of two such texts' pairs they must have in common (Jaccard)
+# The share of their words two of your own notes (no layer) must have in common (Jaccard), as
+# sync_copies.RESEMBLING: a page and its copy share most of theirs (0.71–1.0 measured), two pages on
+# one subject a fifth at most (0.04–0.25 in a Turkish and a Japanese vault: adr/0010).
+OWN_SHARED_WORDS = 0.5
 _THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}(?!\d))")  # 1,000 is 1000
 _TWELVE_HOUR = re.compile(r"\b(\d{1,2})(?::(\d{2}))?\s*([ap])\.?m\b\.?", re.IGNORECASE)  # 2:30pm is 14:30
 
@@ -226,6 +237,8 @@ class ConsolidationPlan:
     different_numbers: int = 0  # pairs at or above the threshold kept apart: each holds a number the other does not
     no_common_words: int = 0  # pairs at or above the threshold kept apart: their texts share no word
     template_alike: int = 0  # pairs at or above the threshold kept apart: alike only by their template's lines
+    few_common_words: int = 0  # pairs of your own notes kept apart: their texts share under half their words
+    different_names: int = 0  # pairs of your own notes kept apart: their names share no word
 
     def report(self) -> ConsolidationReport:
         return ConsolidationReport(self)
@@ -278,6 +291,8 @@ class ConsolidationReport:
             "different_numbers": self.plan.different_numbers,
             "no_common_words": self.plan.no_common_words,
             "template_alike": self.plan.template_alike,
+            "few_common_words": self.plan.few_common_words,
+            "different_names": self.plan.different_names,
             "left_out": [item.as_dict() for item in self.plan.left_out],
             "merged": [{**entry.as_dict(), "kept_changes": self._kept_dict(entry.canonical)} for entry in self.merged],
             "skipped": [asdict(skip) for skip in self.skipped],
@@ -322,7 +337,10 @@ def plan_consolidation(store: Store, paths: VaultPaths, scope: Scope, embed: Emb
     left_out += dropped
     confirmed = confirmed_pairs(candidates, vectors, scope.threshold)
     confirmed, template_alike = pairs_alike_beyond_templates(confirmed, notes, vectors, paths, embed, scope.threshold)
-    pairs, no_common_words = pairs_sharing_words(confirmed, {label: text_vocabulary(note.body) for label, note in notes.items()})
+    vocabularies = {label: text_vocabulary(note.body) for label, note in notes.items()}
+    pairs, no_common_words = pairs_sharing_words(confirmed, vocabularies)
+    own = {label: OwnWords(vocabularies[label], name_vocabulary(note.title)) for label, note in notes.items() if note.layer is None}
+    pairs, few_common_words, different_names = own_pairs_alike_in_words(pairs, own)
     # Your own dated pages only: memories (with a layer) said again on another day are what
     # consolidation is for, day in their file names or not (the sample's standup notes).
     days = {label: day for label, note in notes.items()
@@ -339,7 +357,8 @@ def plan_consolidation(store: Store, paths: VaultPaths, scope: Scope, embed: Emb
                               scope.threshold) for component in components]
     clusters.sort(key=lambda cluster: (-cluster.similarity, cluster.canonical.path))
     return ConsolidationPlan(scope, tuple(clusters), len(source_labels), tuple(left_out), len(alive) - len(pool),
-                             different_days, different_numbers, no_common_words, template_alike)
+                             different_days, different_numbers, no_common_words, template_alike,
+                             few_common_words, different_names)
 
 
 def pairs_alike_beyond_templates(pairs: dict[tuple[int, int], float], notes: Mapping[int, Note],
@@ -528,6 +547,52 @@ def pairs_sharing_words(pairs: Mapping[tuple[int, int], float],
     kept = {pair: cosine for pair, cosine in pairs.items()
             if shares(vocabularies.get(pair[0], frozenset()), vocabularies.get(pair[1], frozenset()))}
     return kept, len(pairs) - len(kept)
+
+
+@dataclass(frozen=True)
+class OwnWords:
+    """What one of your own notes (no layer) is compared by in words: its text's
+    (:func:`text_vocabulary`) and its name's (:func:`name_vocabulary`)."""
+
+    text: frozenset[str]
+    name: frozenset[str]
+
+
+def name_vocabulary(title: str) -> frozenset[str]:
+    """The words of a note's name, casefolded, stopwords left out — numbers kept (a name
+    ``2025-04-07`` is its day) — and each pair of neighbouring Chinese or Japanese characters
+    (:data:`_PAIR_MARK`; a lone one as itself): ``HC ゲームルール`` → hc, ゲー, ーム, ムル, …"""
+    pairs = {_PAIR_MARK + pair for run in cjk_runs(title) for pair in bigrams(han_folded(run))}
+    words = {word for word in _VOCABULARY_WORD.findall(RUN.sub(" ", title).casefold()) if word not in STOPWORDS}
+    return frozenset(pairs | words)
+
+
+def own_pairs_alike_in_words(pairs: Mapping[tuple[int, int], float],
+                             own: Mapping[int, OwnWords]) -> tuple[dict[tuple[int, int], float], int, int]:
+    """The pairs left after two rules for two of your own notes (both in ``own``: no layer), and
+    how many each kept apart: their texts must share at least :data:`OWN_SHARED_WORDS` of their
+    words (Jaccard; pairs of characters in Chinese or Japanese), and their names a word.
+
+    The default embedder is English: two Turkish study notes (CNN / RNN and LSTM) stood at 0.891
+    sharing a ninth of their words, and --any-note planned one into the other; a Japanese diary
+    day whose text had been copied into a spec page (0.944 of its pairs) was planned into that
+    page, archiving the day. A page and its copy — a sync tool's, ``Note (copy)``, the same note
+    in two folders — share most words and a name. Memories are not held to either: one fact said
+    again in other words shares a fifth of its words (the sample's oat-milk trio 0.18–0.26), and
+    its name is its first line. A note with no word in its text or name leaves that test to the others."""
+    kept: dict[tuple[int, int], float] = {}
+    few_common_words = different_names = 0
+    for pair, cosine in pairs.items():
+        first, second = own.get(pair[0]), own.get(pair[1])
+        if first is None or second is None:
+            kept[pair] = cosine
+        elif first.text and second.text and len(first.text & second.text) < OWN_SHARED_WORDS * len(first.text | second.text):
+            few_common_words += 1
+        elif first.name and second.name and not first.name & second.name:
+            different_names += 1
+        else:
+            kept[pair] = cosine
+    return kept, few_common_words, different_names
 
 
 def _on_24_hour_clock(time: re.Match[str]) -> str:

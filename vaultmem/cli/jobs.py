@@ -140,6 +140,13 @@ def render_clusters(report: ConsolidationReport) -> None:
     if report.plan.template_alike:
         click.echo(f"kept apart: {report.plan.template_alike} pair(s) at or above the threshold alike only by the lines "
                    "of one of your templates (measured without them, below the threshold): never merged")
+    if report.plan.few_common_words:
+        click.echo(f"kept apart: {report.plan.few_common_words} pair(s) of your own notes at or above the threshold whose "
+                   "texts share under half their words (two pages on one subject, not a page and its copy): never merged")
+    if report.plan.different_names:
+        click.echo(f"kept apart: {report.plan.different_names} pair(s) of your own notes at or above the threshold whose "
+                   "names share no word (a text copied into a page of another name, as a day's note into a project's): "
+                   "never merged")
     for number, cluster in enumerate(report.clusters, start=1):
         click.echo(f"\n{number}. layer {cluster.layer or '-'}: {len(cluster.members)} notes, "
                    f"similarity {cluster.similarity:.3f} (weakest pair {cluster.weakest_pair:.3f})")
