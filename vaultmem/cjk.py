@@ -141,11 +141,17 @@ def fts_form(text: str) -> str:
     return RUN.sub(lambda run: " " + " ".join(run.group()) + " ", folded.translate(_simplified_table()))
 
 
+_UMLAUT_WRITTEN = {"ä": "ae", "ö": "oe", "ü": "ue"}
+
+
 def spellings_either(pattern: str) -> str:
     """A regular expression's ``ss`` and ``ß``, and its ``е`` and ``ё``, each matching either
     spelling, as the full text holds them alike (:func:`fts_form`; snippets look for the word
-    where the full text found it)."""
-    return re.sub("[еёЕЁ]", "[её]", re.sub("ss|ß|ẞ", "(?:ss|ß)", pattern, flags=re.IGNORECASE))
+    where the full text found it); and its ``ä``, ``ö``, ``ü`` as written out too (``ae``: a
+    query's ``Händler`` finds a note's ``Haendler``, search.query_words)."""
+    either = re.sub("[еёЕЁ]", "[её]", re.sub("ss|ß|ẞ", "(?:ss|ß)", pattern, flags=re.IGNORECASE))
+    return re.sub("[äöü]", lambda umlaut: f"(?:{umlaut.group()}|{_UMLAUT_WRITTEN[umlaut.group()]})", either,
+                  flags=re.IGNORECASE)
 
 
 def pieces(text: str) -> Iterator[tuple[str, bool]]:
