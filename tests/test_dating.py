@@ -129,6 +129,28 @@ def test_a_bound_written_as_chinese_japanese_and_korean_write_a_date_is_that_day
         since_bound("4月20日", NOW_TIME)  # no year: which one is not guessed
 
 
+def test_a_bound_with_its_month_in_words_or_its_day_first_by_its_number_is_that_day_or_month() -> None:
+    # A trial on a German vault whose daily notes are 14.09.2026.md: --since 14.09.2026 and
+    # --since "14. September 2026" were "neither a date nor a duration", though notes named so are dated so.
+    with local_zone("UTC"):
+        assert since_bound("14.09.2026", NOW_TIME) == since_bound("2026-09-14", NOW_TIME)
+        assert since_bound("14. September 2026", NOW_TIME) == since_bound("2026-09-14", NOW_TIME)
+        assert since_bound("14 septembre 2026", NOW_TIME) == since_bound("2026-09-14", NOW_TIME)
+        assert until_bound("September 14, 2026", NOW_TIME) == until_bound("2026-09-14", NOW_TIME)
+        assert until_bound("März 2026", NOW_TIME) == until_bound("2026-03", NOW_TIME)  # the whole month
+        assert since_bound("Sept. 2026", NOW_TIME) == since_bound("2026-09", NOW_TIME)
+
+
+@pytest.mark.parametrize(("value", "why"), [
+    ("05.09.2026", "is a day and a month in an order no shape tells: give 2026-09-05 or 2026-05-09"),
+    ("31.02.2026", "names no day in either order"),
+    ("31. Februar 2026", "names no day: February 2026 has 28 days"),
+])
+def test_a_bound_in_numbers_whose_order_is_open_or_that_is_no_day_is_refused_saying_so(value: str, why: str) -> None:
+    with pytest.raises(UsageError, match=f"'{re.escape(value)}' {re.escape(why)}"):
+        since_bound(value, NOW_TIME)
+
+
 @contextmanager
 def local_zone(name: str) -> Iterator[None]:
     """This process's local time zone set to ``name`` (and back, with the zone re-read) for a while."""

@@ -11,7 +11,7 @@ from helpers import NOW, keyword_side, write_vault
 
 from vaultmem import Vault
 from vaultmem.embedders import HashingEmbedder
-from vaultmem.endings import apostrophe_stem, prefix_of, umlauts_unwritten
+from vaultmem.endings import apostrophe_stem, prefix_of, umlauts_unwritten, umlauts_written_out
 from vaultmem.search import Candidates, query_words, search_filters
 
 NOTES = {
@@ -155,6 +155,32 @@ def test_a_german_word_typed_without_its_umlaut_finds_the_note_holding_it(ending
         vault.index()
         assert keyword_side(vault, query)[:1] == ["Über mich.md"], query  # was []
         assert candidates(vault, query).unheld_words == ()
+
+
+@pytest.mark.parametrize(("word", "written"), [
+    ("Händler", "Haendler"), ("prüfen", "pruefen"), ("Öl", "Oel"), ("unverändert", "unveraendert"),
+    ("Ha\u0308ndler", "Haendler"),  # as macOS decomposes it
+    ("Straße", None), ("Haendler", None),
+])
+def test_umlauts_are_written_out_as_german_writes_them_without_the_keys(word: str, written: str | None) -> None:
+    assert umlauts_written_out(word) == written
+
+
+GERMAN_NOTES = {
+    "IB/Kunden.md": "# Kundenstamm\n\nPU Prime: 1 Kunde total, 0 aktive Haendler, Stand unveraendert.\n",
+    "Sport/Laufplan.md": "# Laufplan\n\nDie Belastungsspitze in Woche 9 bleibt unverändert.\n",
+    "Trading/Heikin-Ashi.md": "# Heikin-Ashi\n\nErfunden vom japanischen Reishändler Munehisa Homma.\n",
+}
+
+
+def test_a_word_with_an_umlaut_finds_the_note_that_writes_it_out(tmp_path: Path) -> None:
+    # A note typed without the keys says "Haendler": the query's "Händler" folds to "handler",
+    # which it does not hold; it was in no note at all (a trial on a German vault).
+    with Vault(write_vault(tmp_path / "vault", GERMAN_NOTES), embedder=HashingEmbedder()) as vault:
+        vault.index()
+        assert keyword_side(vault, "Händler") == ["IB/Kunden.md"]  # was []
+        assert candidates(vault, "Händler").unheld_words == ()
+        assert sorted(keyword_side(vault, "unverändert")) == ["IB/Kunden.md", "Sport/Laufplan.md"]  # was the Laufplan alone
 
 
 def test_a_pair_that_is_no_umlaut_still_asks_for_the_words_own_first_letters() -> None:

@@ -1103,6 +1103,20 @@ def test_a_question_in_german_french_or_spanish_is_read_as_its_english_twin(tmp_
         assert found.unheld_words == ()  # "wer", "qui", "quién" are no words the vault lacks
 
 
+def test_a_german_question_opening_with_welche_ranks_the_note_about_its_words_not_the_one_saying_welche(tmp_path: Path) -> None:
+    # A trial on a German vault: "Welche Frist gilt für die Steuererklärung" ranked a checklist
+    # asking "Welche Frist läuft?" above the journal entry on the tax return's deadline.
+    with indexed(tmp_path / "vault", {
+        "Finanzen/Rechnungen.md": "Ist alles bezahlt? Welche Frist läuft? Welche Posten fehlen? Frist in weniger als 7 Tagen: sofort bezahlen.\n",
+        "Journal/15.09.2026.md": "Steuererklärung 2025 angefangen: Fahrtkosten und Kurse als Werbungskosten sammeln. "
+                                 "Die Frist beim Finanzamt war der 31.07.\n",
+        "Sport/Laufplan.md": "Die ersten 5 km bewusst langsam, die letzten zwei Kilometer tragen die Zuschauer.\n",
+    }) as vault:
+        assert keyword_side(vault, "Welche Frist gilt für die Steuererklärung?")[:1] == ["Journal/15.09.2026.md"]  # was Rechnungen
+        found = vault.derived.searcher().candidates("Welches Finanzamt?", 10, search_filters(None, None, False, NOW))
+        assert found.unheld_words == ()  # "welches" is no word the vault lacks
+
+
 def test_a_permanent_notes_stray_expires_at_is_not_shown_as_its_deadline(tmp_path: Path) -> None:
     # The README audit: an L4 note carrying expires_at 2020-01-01 was shown "[L4, expires 2020-01-01 …]"
     # in every hit and by get, while (as adr/0002 rules) it never expires.

@@ -297,6 +297,21 @@ def test_a_snippet_in_a_dendron_vault_shows_a_link_by_its_label_written_first(tm
     assert snippet == "See how to undo things for gitflow notes, not [[x|y]]."
 
 
+def test_bold_strike_and_highlight_holding_another_marks_character_read_without_their_marks() -> None:
+    # One pattern for all four stopped at any of their characters: "**1 R = 200 €**" and
+    # "**~33 Credits/Tag**" were shown with their stars (a trial on a German vault).
+    text = "- **Maximal 1 R = 200 €** am Tag, **~33 Credits/Tag**, **PUPRIME_ENABLED**, ==a_b== und ~~x = y~~\n"
+    assert readable(text) == "Maximal 1 R = 200 € am Tag, ~33 Credits/Tag, PUPRIME_ENABLED, a_b und x = y"
+    assert readable("a == b, **x** **y** and c == d\n") == "a == b, x y and c == d"
+
+
+def test_a_snippet_opens_at_a_word_asked_for_with_umlauts_that_the_note_writes_out() -> None:
+    pattern = query_pattern("Händler")
+    assert pattern is not None
+    assert pattern.search("1 Kunde total, 0 aktive Haendler") is not None  # was None
+    assert pattern.search("ein Händler") is not None
+
+
 def test_a_list_item_wrapped_onto_the_next_line_reads_as_one_item() -> None:
     """A list item's text continued on the next (indented) line is the same item: no `` · ``
     in the middle of its sentence; the next bullet is a block of its own again."""

@@ -165,12 +165,19 @@ def _spelled(found: re.Match[str]) -> str:
 _ASCII_LETTER_OR_DIGIT = re.compile("[A-Za-z0-9]")
 
 
+_UMLAUT_WRITTEN = {"ä": "ae", "ö": "oe", "ü": "ue"}
+
+
 def spellings_either(pattern: str) -> str:
     """A regular expression's ``ss`` and ``ß``, its ``е`` and ``ё``, and each ASCII letter and
     digit and its full-width form (``S`` and ``Ｓ``), each matching either spelling, as the full
     text holds them alike (:func:`fts_form`; snippets look for the word where the full text
-    found it: ``SQL`` found a note writing ``ＳＱＬ`` and its snippet showed another part)."""
+    found it: ``SQL`` found a note writing ``ＳＱＬ`` and its snippet showed another part); and
+    its ``ä``, ``ö``, ``ü`` as written out too (``ae``: a query's ``Händler`` finds a note's
+    ``Haendler``, search.query_words)."""
     either = re.sub("[еёЕЁ]", "[её]", re.sub("ss|ß|ẞ", "(?:ss|ß)", pattern, flags=re.IGNORECASE))
+    either = re.sub("[äöü]", lambda umlaut: f"(?:{umlaut.group()}|{_UMLAUT_WRITTEN[umlaut.group().lower()]})", either,
+                    flags=re.IGNORECASE)
     return _ASCII_LETTER_OR_DIGIT.sub(lambda plain: f"[{plain.group()}{chr(ord(plain.group()) + 0xFEE0)}]", either)
 
 

@@ -551,7 +551,15 @@ def until_bound(value: str, now: datetime) -> Bound:
 
 
 def _bound(value: str, now: datetime, name: str, end: bool) -> Bound:
-    text = _iso_spelling(str(value).strip())
+    text = str(value).strip()
+    orders = _numbered_orders(text)
+    if len(orders) > 1:  # 05.09.2026: the 5th of September or the 9th of May
+        raise UsageError(Argument(name, repr(value)), " is a day and a month in an order no shape tells: give "
+                         f"{' or '.join(day.isoformat() for day in orders)}")
+    if not orders and _UNORDERED_DAY.fullmatch(text):  # 31.02.2026
+        raise UsageError(Argument(name, repr(value)), " names no day in either order (day.month.year or "
+                         "month.day.year): give an ISO date such as 2026-11-23")
+    text = orders[0].isoformat() if orders else _iso_spelling(text)
     try:
         days = _days_named(text, now)
     except (OverflowError, ValueError):  # a period in words beyond the calendar: yesterday on 1 January of year 1
@@ -588,14 +596,44 @@ def _at(moment: datetime, end: bool) -> Bound:
 _CJK_PERIOD = re.compile(r"(\d{4})\s*[年년](?:\s*(\d{1,2})\s*[月월](?:\s*(\d{1,2})\s*[日일号號])?)?")
 
 
+# A month in words and a year: September 2026, Sept. 2026, März 2026, mars 2026 (_MONTHS' languages).
+_WORDED_MONTH = re.compile(rf"(?P<m>{_MONTH})\.?,?\s+(?P<y>\d{{4}})", re.IGNORECASE)
+
+
 def _iso_spelling(text: str) -> str:
     """``text`` in ISO when it is a day, month or year written in CJK numbers (``2025年4月20日``
-    → ``2025-04-20``, ``2025年4月`` → ``2025-04``); else as it is. It was refused as "neither a date
-    nor a duration" (a trial on a Japanese vault), though a note's ``2025年4月20日`` dates it."""
+    → ``2025-04-20``, ``2025年4月`` → ``2025-04``), or a day or month with the month in words
+    (``14. September 2026`` → ``2026-09-14``, ``März 2026`` → ``2026-03``); else as it is. Each
+    was refused as "neither a date nor a duration" (trials on a Japanese and a German vault),
+    though a note named so is dated by it."""
     found = _CJK_PERIOD.fullmatch(text)
+    if found is not None:
+        return "-".join(f"{int(part):0{width}d}" for part, width in zip(found.groups(), (4, 2, 2), strict=True) if part is not None)
+    worded = name_form(text)
+    if _WORDED_DATE.fullmatch(worded) is not None:
+        [(year, month, day)] = _worded_days(worded)
+        return f"{int(year):04d}-{int(month):02d}-{int(day):02d}"
+    named = _WORDED_MONTH.fullmatch(worded)
+    number = named_month(named["m"], _MONTHS) if named is not None else None
+    return f"{int(named['y']):04d}-{number:02d}" if named is not None and number is not None else text
+
+
+def _numbered_orders(text: str) -> list[date]:
+    """The days a day, a month and a year in numbers (``14.09.2026``, ``16-02-2021``: day or month
+    first, no shape tells) can be, when ``text`` is one: both orders read as a calendar has them.
+    ``14.09.2026`` is only the 14th of September; ``05.09.2026`` is the 5th of September or the 9th
+    of May, and a bound must not guess (adr/0026). Empty for any other text."""
+    found = _UNORDERED_DAY.fullmatch(text)
     if found is None:
-        return text
-    return "-".join(f"{int(part):0{width}d}" for part, width in zip(found.groups(), (4, 2, 2), strict=True) if part is not None)
+        return []
+    first, second, year = int(found[1]), int(found[3]), int(found[4])
+    days = []
+    for day, month in dict.fromkeys(((first, second), (second, first))):
+        try:
+            days.append(date(year, month, day))
+        except ValueError:  # the 14th month
+            continue
+    return days
 
 
 def _days_named(text: str, now: datetime) -> tuple[date, date] | None:

@@ -14,11 +14,16 @@ matches no note although the note holds the word:
   no note holds is asked for by its first letters instead (:func:`prefix_of`); search.py
   decides when. A German word typed without its umlaut (``ueber`` for ``über``) is asked for by
   the umlaut's first letters too (:func:`umlauts_unwritten`).
+- **Umlauts written out in the note.** A note typed without the keys, or by a tool that avoids
+  them, says ``Haendler`` and ``pruefen``; the full text folds a query's ``Händler`` to
+  ``handler``, which such a note does not hold. A word with an umlaut is asked for as written
+  out too (:func:`umlauts_written_out`), always: both spellings are German.
 """
 
 from __future__ import annotations
 
 import re
+import unicodedata
 
 from .cjk import fts_form, latin_unmarked
 
@@ -70,6 +75,18 @@ def umlauts_unwritten(word: str) -> str | None:
     pair is often no umlaut (``fuego``, ``poema``)."""
     unwritten = _UMLAUT_PAIR.sub(r"\1", word)
     return unwritten if unwritten != word else None
+
+
+_UMLAUTS_SPELLED = str.maketrans({"ä": "ae", "ö": "oe", "ü": "ue", "Ä": "Ae", "Ö": "Oe", "Ü": "Ue"})
+
+
+def umlauts_written_out(word: str) -> str | None:
+    """A word's umlauts as German writes them without the keys (``Händler`` → ``Haendler``,
+    ``prüfen`` → ``pruefen``; DIN 5007-2): how a note typed so holds the word a query spells
+    with them. None for a word without ä, ö or ü (composed or not: macOS decomposes them)."""
+    composed = unicodedata.normalize("NFC", word)
+    written = composed.translate(_UMLAUTS_SPELLED)
+    return written if written != composed else None
 
 
 def folded(word: str) -> str:

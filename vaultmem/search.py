@@ -50,7 +50,7 @@ from .cjk import (
 )
 from .config import CONFIG_FILE
 from .dating import DEFAULT_DATE_PROPERTIES, DateProperties, calendar_day, shown_date, shown_range, shown_span
-from .endings import apostrophe_stem, folded, prefix_of, umlauts_unwritten
+from .endings import apostrophe_stem, folded, prefix_of, umlauts_unwritten, umlauts_written_out
 from .errors import CHECK, INDEX, Argument, DerivedIndexError, IndexBusy, NoteReadError, Spelled, UsageError
 from .fields import (
     ENGLISH_STOPWORDS,
@@ -418,12 +418,19 @@ def _either_form(piece: str, words: Sequence[str]) -> str:
     apostrophe into a stem and an ending or an elided word (endings.apostrophe_stem: ``S3'e``,
     ``Zeynep'in``, ``l'équipe``) — that phrase or the stem alone. Was the phrase only: "s3 e",
     which a note saying "S3" does not hold (a trial on a Turkish vault). A note holding the
-    whole form matches both and ranks above one holding the stem alone (``O'Brien``)."""
+    whole form matches both and ranks above one holding the stem alone (``O'Brien``).
+
+    A word with an umlaut is also its phrase with them written out (endings.umlauts_written_out):
+    ``Händler`` found nothing in a note saying ``Haendler`` (a trial on a German vault)."""
     phrase = '"' + fts_form(" ".join(words)) + '"'
+    forms = [phrase]
+    written = umlauts_written_out(" ".join(words))
+    if written is not None:
+        forms.append('"' + fts_form(written) + '"')
     stem = apostrophe_stem(piece.strip(_EDGE_PUNCTUATION)) if len(words) == 2 else None
-    if stem is None or stem.lower() in STOPWORDS:  # "qu'il" is not "qu"
-        return phrase
-    return f'({phrase} OR "{fts_form(stem)}")'
+    if stem is not None and stem.lower() not in STOPWORDS:  # "qu'il" is not "qu"
+        forms.append(f'"{fts_form(stem)}"')
+    return forms[0] if len(forms) == 1 else f"({' OR '.join(forms)})"
 
 
 def query_terms(text: str) -> list[str]:

@@ -125,7 +125,11 @@ _IMAGE = re.compile(r"!\[([^\[\]\n]*)\]\([^()\s]*\)")
 _LINK = re.compile(r"\[([^\[\]\n]+)\]\([^()\s]*\)")
 _BLOCK_SCALAR = re.compile(r"^[|>][+-]?$")
 _CODE_SPAN = re.compile(r"`([^`\n]+)`")
-_STRONG = re.compile(r"(\*\*|__|~~|==)(?=[^\s*_~=])([^*_~=\n]*[^\s*_~=])\1")
+# Bold, bold, strike, highlight: each stops only at its own closing mark, so one may hold the
+# others' characters — "**1 R = 200 €**" and "**~33 Credits/Tag**" were shown with their stars
+# (a trial on a German vault), as one pattern for all four stopped at any of them.
+_STRONG = tuple((mark, re.compile(rf"{re.escape(mark)}(?=[^\s{mark[0]}])([^{mark[0]}\n]*[^\s{mark[0]}]){re.escape(mark)}"))
+                for mark in ("**", "__", "~~", "=="))
 _FOOTNOTE_REFERENCE = re.compile(r"\[\^[^\[\]\n]+\]")
 _SIZE = re.compile(r"[ \t]*\d{1,5}(?:x\d{1,5})?[ \t]*")  # an embed's width, or width x height: ![[photo.jpg|300]]
 _FILE_EXTENSION = re.compile(r"\.([A-Za-z0-9]{1,10})$")  # of a link target's last name: photo.jpg, Albums.base
@@ -677,8 +681,9 @@ def _spans(text: str) -> str:
         text = _LINK.sub(r"\1", _IMAGE.sub(_image_text, text))
         if "[^" in text:
             text = _FOOTNOTE_REFERENCE.sub("", text)  # a footnote's number: its text is where it is defined
-    if any(mark in text for mark in ("**", "__", "~~", "==")):
-        text = _STRONG.sub(r"\2", text)
+    for mark, strong in _STRONG:
+        if mark in text:
+            text = strong.sub(r"\1", text)
     if "*" in text or "_" in text:
         text = _EMPHASIS.sub(lambda match: match.group(1) or match.group(2), text)
     return text
