@@ -117,7 +117,9 @@ from .option_names import Surface
 #     with, where its frontmatter has none (logseq.naming_meta: `title:: Apache Flink/SQL`, `alias:: [[Flink SQL]]`).
 # 39: the full text holds full-width and half-width forms as their plain characters
 #     (cjk.width_folded): "ﾐﾙｸ" finds "ミルク", "ＳＱＬ" finds "SQL", "12日" finds "１２日".
-READER_VERSION = "39"
+# 40: name keys read typographic apostrophes and quotes as typed ones (fields.name_key):
+#     `Vel'Sharoon` is the exact name of `Vel’Sharoon`, and is suggested for it.
+READER_VERSION = "40"
 BOM = "\ufeff"
 # A Windows editor ("Unicode" in Notepad, PowerShell's Out-File) saves UTF-16 behind one of these.
 UTF16_BOMS = ((codecs.BOM_UTF16_LE, "utf-16-le", "UTF-16 LE"), (codecs.BOM_UTF16_BE, "utf-16-be", "UTF-16 BE"))
