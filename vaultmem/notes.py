@@ -874,13 +874,18 @@ def _exclude_pattern(relative: str) -> str:
 _TEMPLATES_FOLDERS = frozenset({"templates", "template", "_templates"})
 
 
+def in_templates_folder(relative: str) -> bool:
+    """Is ``relative`` in a folder named for templates (``templates/``, ``[assets]/Templates/``)?"""
+    return PurePosixPath(relative).parent.name.casefold() in _TEMPLATES_FOLDERS
+
+
 def _templates_folder_pattern(relative: str) -> str:
     """For a note in a folder named for templates (``templates/daily.md``), its folder's pattern
     too: the vault's other templates there load (``templates/person.md``: a "First Last" person)
     and were searched as notes, ranking first for "who are my friends" (a trial); one pattern
     per broken file left them in. Any other folder is not offered (see :func:`_exclude_pattern`)."""
     folder = PurePosixPath(relative).parent
-    if folder.name.casefold() not in _TEMPLATES_FOLDERS:
+    if not in_templates_folder(relative):
         return ""
     return f', or the whole folder if it holds only templates: "{_exclude_pattern(folder.as_posix())}/"'
 
