@@ -1055,6 +1055,38 @@ def test_notes_alike_only_by_their_template_s_lines_are_not_merged(vault_dir: Pa
     assert report.as_dict()["template_alike"] == report.plan.template_alike
 
 
+NPC_TEMPLATE = ("---\ntype: npc\nxtags:\n- npc/alive\n- iff/neutral\n---\n# {{Name}}\n"
+                "*{{gender}} {{race}} {{role/occupation}}, {{alignment}}*  \n*{{location}}*  \n\n"
+                "TL;DR description / personality / motivation\n\n"
+                "[Details](#Details) | [Relationships](#Relationships) | [Secrets](#Secrets) | [History](#History)\n\n"
+                "## Details\n*{{Background}}*, Commoner\n\n* **Ideals**\n* **Bonds**\n* **Flaws**\n* **Motivation**\n\n"
+                "## Relationships\n\n**Organization or Faction**\n\n## Secrets\n\n## History\n\n")
+
+
+def npc_note(name: str, line: str, relation: str) -> str:
+    """A note made from NPC_TEMPLATE: its name, one line of its own, one relationship."""
+    body = NPC_TEMPLATE.split("---\n", 2)[2].replace("{{Name}}", name).replace("*{{location}}*", f"*{line}*")
+    body = body.replace("**Organization or Faction**", relation)
+    return f"---\ntype: npc\ntags:\n- npc/alive\n---\n{body}"
+
+
+def test_notes_alike_only_by_a_template_in_a_folder_named_for_templates_are_not_merged(vault_dir: Path,
+                                                                                      wordllama: object) -> None:
+    # A trial on a D&D campaign vault: its NPC notes came from `[assets]/templates/NPC.md` while the
+    # Templates plugin named a newer folder; `consolidate --any-note --threshold 0.8` planned the
+    # blacksmith into the shopkeeper (0.813) and the logging-camp overseer into the template itself.
+    write_file(vault_dir, ".obsidian/templates.json", '{"folder":"Meta/Templates"}')
+    write_file(vault_dir, "Meta/Templates/folder-npc.md", "---\ntype: npc\n---\n# <% title %>\n- **Trait**\n")
+    write_file(vault_dir, "[assets]/templates/NPC.md", NPC_TEMPLATE)
+    write_file(vault_dir, "Phandalin/Maccus Strongarm.md", npc_note("Maccus Strongarm", "Blacksmith, Phandalin", "Seamus is his apprentice"))
+    write_file(vault_dir, "Phandalin/Elmar Barthen.md", npc_note("Elmar Barthen", "Shopkeeper, Barthen's Provisions", "Friends with Daran"))
+    write_file(vault_dir, "Phandalin/Tibor Wester.md", npc_note("Tibor Wester", "Overseer, Logger's Camp", "Harbin is his brother"))
+    with open_vault(vault_dir, wordllama) as vault:
+        report = vault.consolidate(now=NOW, any_note=True, threshold=0.75)
+    assert member_sets(report) == set()
+    assert report.plan.template_alike >= 3
+
+
 def test_chinese_notes_alike_only_to_the_vectors_are_never_merged_and_one_fact_said_twice_is(vault_dir: Path,
                                                                                                wordllama: object) -> None:
     # Trial (s28-trial5, a Chinese LifeOS vault): the English vectors put unrelated Chinese essays

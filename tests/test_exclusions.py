@@ -354,3 +354,27 @@ def test_the_excluded_line_counts_each_folder_only_when_there_are_several(vault_
     line = next(line for line in run_cli(vault_dir, "index").stdout.splitlines() if line.startswith("not notes"))
     assert line.startswith("not notes (excluded): 3 file(s): ") and "Private/ (2 file(s); " in line, line
     assert "Drafts/ (1 file(s); " in line, line
+
+
+def test_check_names_an_exclude_pattern_whose_brackets_kept_it_from_excluding_the_folder_so_named(tmp_path: Path) -> None:
+    # A trial on a campaign vault: exclude = ["[assets]/"] excluded nothing (gitignore reads `[assets]`
+    # as one of the letters a, s, e, t) and neither index nor check said a word.
+    root = tmp_path / "vault"
+    write_file(root, "[assets]/templates/NPC.md", "# {{Name}}\n")
+    write_file(root, "Draft1.md", "A draft.\n")
+    write_file(root, "NPCs/Seamus.md", "An apprentice.\n")
+    write_file(root, ".vaultmem.toml", 'embedder = "hashing"\nexclude = ["[assets]/", "Draft[0-9].md", "[Oo]ld/"]\n')
+    checked = run_cli(root, "check", "--json")
+    problems = json.loads(checked.stdout)["problems"]
+    assert checked.exit_code == 1
+    # Only the pattern a folder of the vault is spelled like: Draft[0-9].md excludes Draft1.md, and
+    # [Oo]ld/ names no folder there is (a pattern written ahead of its files is no mistake).
+    assert [(problem["path"], problem["field"]) for problem in problems] == [(".vaultmem.toml", "exclude")]
+    assert "'[assets]/' excludes no file" in problems[0]["message"]
+    assert "[assets]/templates/NPC.md" in problems[0]["message"]
+    assert "exclude = ['\\[assets]/']" in problems[0]["fix"]
+    write_file(root, ".vaultmem.toml", "embedder = \"hashing\"\nexclude = ['\\[assets]/', \"Draft[0-9].md\"]\n")
+    fixed = run_cli(root, "check", "--json")
+    assert fixed.exit_code == 0, fixed.stdout
+    assert excluded(root, "[assets]/templates/NPC.md", "NPCs/Seamus.md", config="exclude = ['\\[assets]/']") == {
+        "[assets]/templates/NPC.md": True, "NPCs/Seamus.md": False}

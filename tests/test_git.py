@@ -1364,6 +1364,27 @@ def test_get_and_revise_by_the_old_path_of_a_note_a_person_renamed_find_it_where
     assert vault.revise("memories/dana-tea.md", append="Hojicha in winter.").path == "people/dana.md"
 
 
+def test_a_persons_note_without_an_id_renamed_by_hand_is_found_by_its_old_name_not_called_deleted(repo: Path,
+                                                                                                   write_note) -> None:
+    # A trial on a campaign vault: `Drusz.md` renamed in Obsidian to `Drusz (Droop).md`, not committed;
+    # `get Drusz` said "no longer in the vault: deleted", though watch had logged the move. Without an
+    # `id`, git's view (a deletion beside an untracked file) was all there was to go by.
+    npc = "---\ntype: npc\ntags:\n- npc/alive\n---\n# Drusz\nA goblin the bugbears called Droop.\n"
+    write_note("npcs/Drusz.md", npc)
+    write_note("npcs/Seamus.md", "# Seamus\nAn apprentice blacksmith.\n")
+    commit_all(repo, "npcs")
+    os.rename(repo / "npcs/Drusz.md", repo / "npcs/Drusz (Droop).md")
+    (repo / "npcs/Seamus.md").unlink()
+    vault = Vault(repo, embedder=HashingEmbedder())
+    for reference in ("Drusz", "npcs/Drusz.md"):
+        shown = vault.get(reference)
+        assert shown.path == "npcs/Drusz (Droop).md"
+        assert str(shown.resolved_from) == f"{reference!r} resolved through its old name"
+    with pytest.raises(NoteNotFound) as deleted:  # deleted, not renamed: still said so
+        vault.get("Seamus")
+    assert "deleted, not committed yet" in str(deleted.value)
+
+
 def archived_by_hand(repo: Path, reference: str, where: str) -> list[str]:
     """What get, revise, explain (API) and `vaultmem get` say of ``reference``, a note a person
     moved into the archive; and that the archived file was left as it was."""

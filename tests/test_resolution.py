@@ -464,7 +464,24 @@ def test_a_name_typed_without_its_accents_names_the_note_it_may_mean_and_resolve
         vault.get("Kadikoy")
     assert refused.value.unaccented == [("Yerler/Kadıköy.md", "Kadıköy")]
     assert str(refused.value).startswith("no note matches 'Kadikoy'; did you mean 'Yerler/Kadıköy.md' (Kadıköy)? "
-                                         "A name is matched as the note spells it, accents and full-width marks too")
+                                         "A name is matched as the note spells it, accents, full-width marks and curly quotes too")
+
+
+def test_a_name_typed_with_a_straight_apostrophe_names_the_note_spelled_with_a_curly_one(vault_dir: Path, write_note) -> None:
+    # A trial on a campaign vault: `remember --title "Vel’Sharoon"` (an editor's smart quote), then
+    # `get "Vel'Sharoon"` said only "no note matches", naming nothing. As with accents, the note is
+    # named (a write never acts on the guess: Obsidian's [[Vel'Sharoon]] does not open it either).
+    write_note("npcs/Vel’Sharoon.md", "---\nlayer: L3\n---\nA drow envoy.\n")
+    write_note("places/barthen.md", "---\ntitle: Barthen’s Provisions\n---\nA shop.\n")
+    with Vault(vault_dir, embedder=HashingEmbedder()) as vault:
+        with pytest.raises(NoteNotFound) as by_file_name:
+            vault.get("Vel'Sharoon")
+        with pytest.raises(NoteNotFound) as by_title:
+            vault.get("barthen's provisions")
+        assert vault.get("Vel’Sharoon").path == "npcs/Vel’Sharoon.md"  # as the note spells it, it resolves
+    assert by_file_name.value.unaccented == [("npcs/Vel’Sharoon.md", "Vel’Sharoon")]
+    assert by_title.value.unaccented == [("places/barthen.md", "Barthen’s Provisions")]
+    assert "did you mean 'npcs/Vel’Sharoon.md' (Vel’Sharoon)?" in str(by_file_name.value)
 
 
 def test_an_alias_or_title_without_its_accents_is_named_by_the_name_it_matched(vault_dir: Path, write_note) -> None:

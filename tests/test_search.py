@@ -695,6 +695,20 @@ def test_a_who_question_about_a_role_or_a_long_title_lifts_nothing_and_a_name_th
         assert lifted_by_name(vault, "who is Al") == ["people/Al Jarreau.md"]
 
 
+def test_a_name_asked_with_a_straight_apostrophe_lifts_the_note_spelled_with_a_curly_one(tmp_path: Path) -> None:
+    # A trial on a campaign vault: notes named by an editor's smart quotes (`Barthen’s Provisions`,
+    # `Drizzt Do’Urden`) got no name bonus when the question was typed with a keyboard's `'`.
+    with indexed(tmp_path / "vault", {
+        "places/Barthen’s Provisions.md": "Sells rope and rations.\n",
+        "people/drizzt.md": "---\ntitle: Drizzt Do’Urden\n---\nA ranger.\n",
+        "people/Vel'Sharoon.md": "An envoy.\n",
+        "places/Barthen Farm.md": "Barthen's provisions come from here.\n",
+    }) as vault:
+        assert lifted_by_name(vault, "Barthen's Provisions") == ["places/Barthen’s Provisions.md"]
+        assert lifted_by_name(vault, "who is Drizzt Do'Urden?") == ["people/drizzt.md"]
+        assert lifted_by_name(vault, "Vel’Sharoon") == ["people/Vel'Sharoon.md"]  # and the other way round
+
+
 def test_request_words_leave_a_querys_topic_but_never_a_notes_name(tmp_path: Path) -> None:
     from helpers import write_file
 

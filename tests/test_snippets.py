@@ -515,6 +515,16 @@ def test_an_embedded_file_shows_its_name_without_its_size() -> None:
     assert readable("Version ![[v1.2]] notes") == "Version v1.2 notes"  # a note's name, not a file's extension
 
 
+def test_a_markdown_link_with_parentheses_spaces_or_a_title_in_its_address_shows_its_text() -> None:
+    # A trial on a campaign vault: "Home to [Hot-dog (Nothic)](Hot-dog%20(Nothic).md)." was shown as written.
+    assert readable("Home to [Hot-dog (Nothic)](Hot-dog%20(Nothic).md).") == "Home to Hot-dog (Nothic)."
+    assert readable("See [the map](<maps/Phandalin map.md>) and [rules](https://example.com/rules \"Rules\").") == (
+        "See the map and rules.")
+    assert readable("![Phandalin](<[assets]/phandalin map.png>)") == "Phandalin"
+    assert readable("A note (see [Seamus](Seamus.md)) and [brackets] (not a link).") == (
+        "A note (see Seamus) and [brackets] (not a link).")
+
+
 def test_a_link_to_a_heading_reads_note_then_heading() -> None:
     assert readable("![[Architecture#Data flow]]\n") == "Architecture > Data flow"
     assert readable("See [[Architecture#Storage#SQLite]] and [[Runbook#^step-3]].") == (

@@ -35,6 +35,7 @@ from .errors import (
     VaultmemError,
     WriteConflict,
 )
+from .exclusions import CONFIG_SOURCE, bracket_glob_problems
 from .gitops import is_repository
 from .lifecycle import EXPIRING_LAYERS, LayerPolicy, format_duration, is_absent, resolve_now
 from .merge_markers import UNMERGED_WHY, require_merged, require_resolved, unmerged_fix, unmerged_notes
@@ -117,6 +118,9 @@ def check_vault(paths: VaultPaths, policy: LayerPolicy, fix: bool = False, now: 
     files, issues = scan.files, scan.issues
     report.files, report.not_notes = len(files), NotNotes.of(scan)
     report.problems.extend(paths.exclusions.problems)
+    rules = [*(folder.rule for folder in scan.excluded_folders), *(file.rule for file in scan.excluded_one_by_one)]
+    used = {rule.pattern for rule in rules if rule.source == CONFIG_SOURCE}
+    report.problems.extend(bracket_glob_problems(paths.exclusions.globs, used, (stat.path for stat in files)))
     report.problems.extend(paths.daily.problems)  # a daily-note format not used: its notes dated by the other rules
     report.problems.extend(Problem(issue.path, "file", issue.reason, issue.fix) for issue in issues)
     unmerged, git_problem = ask_unmerged(paths.root)  # asked once, before any fix: --fix leaves these alone

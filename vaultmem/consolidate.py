@@ -68,7 +68,7 @@ from .lifecycle import EXPIRING_LAYERS, format_timestamp, to_epoch_us
 from .merge_markers import UNMERGED_WHY, unmerged_fix, unmerged_notes
 from .merging import KeptChange, additions
 from .noteio import FileChange
-from .notes import Note, parse_note, text_values, timestamp_or_none
+from .notes import Note, in_templates_folder, parse_note, text_values, timestamp_or_none
 from .paths import VaultPaths
 from .results import NotCommitted, PathReason, not_committed_dicts
 from .storage import Eligibility, PoolNote, Store
@@ -336,7 +336,9 @@ def plan_consolidation(store: Store, paths: VaultPaths, scope: Scope, embed: Emb
     notes, vectors, dropped = _read_candidates(store, paths, {label for pair in candidates for label in pair})
     left_out += dropped
     confirmed = confirmed_pairs(candidates, vectors, scope.threshold)
-    confirmed, template_alike = pairs_alike_beyond_templates(confirmed, notes, vectors, paths, embed, scope.threshold)
+    named_templates = [note.path for note in alive if in_templates_folder(note.path)]
+    confirmed, template_alike = pairs_alike_beyond_templates(confirmed, notes, vectors, paths, embed, scope.threshold,
+                                                             named_templates)
     vocabularies = {label: text_vocabulary(note.body) for label, note in notes.items()}
     pairs, no_common_words = pairs_sharing_words(confirmed, vocabularies)
     own = {label: OwnWords(vocabularies[label], name_vocabulary(note.title)) for label, note in notes.items() if note.layer is None}
@@ -363,14 +365,14 @@ def plan_consolidation(store: Store, paths: VaultPaths, scope: Scope, embed: Emb
 
 def pairs_alike_beyond_templates(pairs: dict[tuple[int, int], float], notes: Mapping[int, Note],
                                  vectors: Mapping[int, np.ndarray], paths: VaultPaths, embed: Embed | None,
-                                 threshold: float) -> tuple[dict[tuple[int, int], float], int]:
+                                 threshold: float, named_templates: Sequence[str] = ()) -> tuple[dict[tuple[int, int], float], int]:
     """The pairs still at or above ``threshold`` when each note that holds lines of one of the
     vault's templates (template_lines.py) is measured by its title and its other lines, and how
     many fell below: seven notes of one template on seven topics stood at 0.89–0.96 by the
     template's headings and prompts (a trial). A pair of notes without template lines keeps its cosine."""
     if embed is None or not pairs:
         return pairs, 0
-    keys = read_template_lines(paths.root, paths.exclusions)
+    keys = read_template_lines(paths.root, paths.exclusions, named_templates)
     templated = sorted({label for pair in pairs for label in pair if holds_template_lines(notes[label].body, keys)})
     if not templated:
         return pairs, 0

@@ -292,7 +292,7 @@ class NoteNotFound(VaultmemError, LookupError):
         if unaccented:
             meant = " or ".join(f"{path!r} ({name})" for path, name in unaccented)
             similar = f" (or: {', '.join(suggestions)})" if suggestions else ""
-            hint = (f"; did you mean {meant}?{similar} A name is matched as the note spells it, accents and full-width marks too "
+            hint = (f"; did you mean {meant}?{similar} A name is matched as the note spells it, accents, full-width marks and curly quotes too "
                     "(in any case), as Obsidian's links match it: give it so, or give the path")
         else:
             hint = f"; {similar}" if similar else ""

@@ -32,11 +32,12 @@ import hashlib
 import json
 import os
 import re
-from collections.abc import Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from .config import CONFIG_FILE
 from .notes import Problem
 
 if TYPE_CHECKING:
@@ -55,7 +56,7 @@ _NAMED_GROUP = re.compile(r"\(\?P<[^>]+>")
 # JavaScript's named group (?<name>…) is Python's (?P<name>…); lookbehinds (?<= (?<! are the same.
 _JS_NAMED_GROUP = re.compile(r"\(\?<(?![=!])")
 
-CONFIG_SOURCE = ".vaultmem.toml's exclude"
+CONFIG_SOURCE = f"{CONFIG_FILE}'s exclude"
 OBSIDIAN_SOURCE = "Obsidian's Excluded files"
 TEMPLATES_SOURCE = "the Templates plugin's folder"
 TEMPLATER_SOURCE = "Templater's templates folder"
@@ -227,6 +228,30 @@ def load_exclusions(root: Path, globs: Sequence[str]) -> Exclusions:
         ) if rule is not None
     ]
     return Exclusions(globs, prefixes, regexes, folders, problems, _template_files(root))
+
+
+def bracket_glob_problems(globs: Sequence[str], used: Collection[str], note_paths: Iterable[str]) -> list[Problem]:
+    """The ``exclude`` patterns that excluded no file (not in ``used``) because a ``[…]`` in them is a
+    set of characters, where a folder or file of the vault is spelled with the brackets: a trial's
+    ``exclude = ["[assets]/"]`` left ``[assets]/`` indexed without a word (gitignore, like git, reads
+    ``[assets]`` as one of the letters a, s, e, t). Pure: ``note_paths`` are the scan's."""
+    suspects = {glob: glob.replace("[", "\\[") for glob in globs
+                if "[" in glob and not glob.startswith("!") and glob not in used}
+    if not suspects:
+        return []
+    paths = list(note_paths)
+    problems = []
+    for glob, literal in suspects.items():
+        spec = _gitignore([literal])
+        named = next((path for path in paths if spec.match_file(path)), None)
+        if named is not None:
+            problems.append(Problem(
+                CONFIG_FILE, "exclude",
+                f"{glob!r} excludes no file: in a gitignore pattern […] is a set of characters, one of which is "
+                f"matched, not the brackets themselves (it does not exclude {named})",
+                f"put a backslash before '[' to exclude what it names: exclude = ['{literal}'] (in single quotes "
+                f"TOML keeps the backslash as written; in double quotes write it twice)"))
+    return problems
 
 
 def compile_globs(globs: Sequence[str]) -> None:

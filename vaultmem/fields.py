@@ -95,6 +95,8 @@ REPORTING_VERBS = frozenset(
 )
 ALIAS_KEYS = ("aliases", "alias")  # lower-cased, as Obsidian matches them (/^alias(es)?$/i)
 _POSSESSIVE_END = re.compile(r"['’]s$")  # kelly's is kelly, who's is who
+# Smart quotes as a keyboard types them (name_key): ’ ‘ ʼ are ', “ ” are ".
+_TYPED_QUOTES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u02bc": "'", "\u201c": '"', "\u201d": '"'})
 _LINK = re.compile(r"!?\[\[([^\]|#^]*)(?:[#^][^\]|]*)?(?:\|([^\]]*))?\]\]")
 _URL = re.compile(r"^[a-z][a-z0-9+.-]*://\S+$", re.IGNORECASE)
 
@@ -209,8 +211,11 @@ def name_key(text: str) -> str:
     without those keys, name ``Kadıköy`` and ``München``; ``ё`` is ``е`` (``елка`` names ``Ёлка``); traditional Chinese characters are simplified (cjk.han_folded: ``經期`` names ``经期``). Full-width forms are their ASCII
     ones (NFKC): a Chinese keyboard types ``：`` and ``（``, in English mode ``:`` and ``(``, so
     ``見字如晤:中秋書`` and ``靠墙收下巴(Chin Tuck)`` name the notes spelled with the full-width
-    marks (a trial on a Chinese vault)."""
-    folded = " ".join(han_folded(latin_unmarked(unicodedata.normalize("NFKC", text).casefold())).replace("ı", "i").replace("ё", "е").split())
+    marks (a trial on a Chinese vault). A typographic apostrophe is the typed one (``’``, ``‘``,
+    ``ʼ`` are ``'``), as are curly double quotes (``“ ”`` are ``"``): an editor's smart quotes
+    write ``Vel’Sharoon``, a keyboard types ``Vel'Sharoon`` (a trial on a campaign vault)."""
+    folded = " ".join(han_folded(latin_unmarked(unicodedata.normalize("NFKC", text).casefold()))
+                      .replace("ı", "i").replace("ё", "е").translate(_TYPED_QUOTES).split())
     start, end = 0, len(folded)
     while start < end and _is_edge(folded[start]):
         start += 1

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 from .errors import AmbiguousNote
 from .fields import name_fold, name_form
 from .gitops import Removal, blobs, removals
-from .notes import parse_note
+from .notes import content_hash, parse_note
 from .ordered import unique
 from .paths import is_note_name
 from .resolution import ARCHIVE_SCAN_FILES, holds_id, newest_archived, spellings
@@ -147,11 +147,25 @@ def _where_now(paths: VaultPaths, notes: NoteStore, removed: list[Removal], chos
     alive = [row for row in notes.find(chosen.id) if row.id == chosen.id] if chosen.id else []
     if len(alive) == 1:
         return RenamedTo(alive[0].path)  # moved and edited past git's rename detection, or copied and then deleted
+    holding = _live_copies(paths, notes, last)
+    if len(holding) == 1:
+        # Renamed by hand and not committed yet: git sees a deletion beside an untracked file and
+        # pairs them only once both are staged; the index holds the new file's bytes. Without this
+        # a note renamed in Obsidian (`Drusz.md` → `Drusz (Droop).md`) was called deleted (a trial).
+        return RenamedTo(holding[0])
     # Deleted from git's view; forget without auto-commit moves it to the archive on disk, and
     # a person drags it there (Obsidian puts it at the archive's top, a move git has not seen
     # while the new file is untracked): without looking, that note was called deleted.
     archived = None if paths.in_archive(last.path) else newest_archived(paths, last.path) or _moved_to_archive(paths, last, chosen.id)
     return Gone(last.path, last.commit, archived, archived is not None, follow=last.path)
+
+
+def _live_copies(paths: VaultPaths, notes: NoteStore, removal: Removal) -> list[str]:
+    """The live notes whose file holds exactly the bytes ``removal`` took away (outside the archive)."""
+    content = blobs(paths.root, [removal.blob]).get(removal.blob)
+    if content is None:
+        return []
+    return [path for path in notes.paths_holding(content_hash(content)) if not paths.in_archive(path)]
 
 
 def _moved_to_archive(paths: VaultPaths, removal: Removal, note_id: str | None) -> str | None:

@@ -130,7 +130,9 @@ from .option_names import Surface
 #     not the one tag "rust #async".
 # 43: a dotted name in [dates] reaches a date inside a mapping property (dating.property_value:
 #     `kindle-sync.lastAnnotatedDate`): an index that dated nothing by it dates those notes.
-READER_VERSION = "43"
+# 44: name keys read typographic apostrophes and quotes as typed ones (fields.name_key):
+#     `Vel'Sharoon` is the exact name of `Vel’Sharoon`, and is suggested for it.
+READER_VERSION = "44"
 BOM = "\ufeff"
 # A Windows editor ("Unicode" in Notepad, PowerShell's Out-File) saves UTF-16 behind one of these.
 UTF16_BOMS = ((codecs.BOM_UTF16_LE, "utf-16-le", "UTF-16 LE"), (codecs.BOM_UTF16_BE, "utf-16-be", "UTF-16 BE"))
@@ -900,13 +902,18 @@ def _exclude_pattern(relative: str) -> str:
 _TEMPLATES_FOLDERS = frozenset({"templates", "template", "_templates"})
 
 
+def in_templates_folder(relative: str) -> bool:
+    """Is ``relative`` in a folder named for templates (``templates/``, ``[assets]/Templates/``)?"""
+    return PurePosixPath(relative).parent.name.casefold() in _TEMPLATES_FOLDERS
+
+
 def _templates_folder_pattern(relative: str) -> str:
     """For a note in a folder named for templates (``templates/daily.md``), its folder's pattern
     too: the vault's other templates there load (``templates/person.md``: a "First Last" person)
     and were searched as notes, ranking first for "who are my friends" (a trial); one pattern
     per broken file left them in. Any other folder is not offered (see :func:`_exclude_pattern`)."""
     folder = PurePosixPath(relative).parent
-    if folder.name.casefold() not in _TEMPLATES_FOLDERS:
+    if not in_templates_folder(relative):
         return ""
     return f', or the whole folder if it holds only templates: "{_exclude_pattern(folder.as_posix())}/"'
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 from pathlib import Path
 
 from .exclusions import TEMPLATER_SOURCE, TEMPLATES_SOURCE, Exclusions
@@ -50,22 +50,28 @@ def holds_template_lines(body: str, keys: frozenset[str]) -> bool:
     return bool(keys) and any(line_key(line) in keys for line in body.splitlines())
 
 
-def read_template_lines(root: Path, exclusions: Exclusions) -> frozenset[str]:
+def read_template_lines(root: Path, exclusions: Exclusions, named_notes: Sequence[str] = ()) -> frozenset[str]:
     """:func:`template_keys` of the Markdown files in the vault's templates folders (as
-    Obsidian's Templates and Templater settings name them). A file that cannot be read adds
-    nothing, and a warning names it: notes alike only by its lines are then measured whole, as
-    before templates were read (no merge is decided on a template alone)."""
-    texts: list[str] = []
+    Obsidian's Templates and Templater settings name them), and of ``named_notes``: notes in a
+    folder named for templates (notes.in_templates_folder) that no setting names — a trial's
+    NPC notes, made from ``[assets]/templates/NPC.md`` while the Templates plugin pointed at a
+    newer folder, stood at 0.81 by its prompts, and one of them clustered with the template
+    itself. A file that cannot be read adds nothing, and a warning names it: notes alike only by
+    its lines are then measured whole, as before templates were read (no merge is decided on a
+    template alone)."""
+    found: list[Path] = []
     folders = [rule.pattern for rule in exclusions.template_folders if rule.source in (TEMPLATES_SOURCE, TEMPLATER_SOURCE)]
     for folder in folders:
         base = root / folder
-        if not base.is_dir():
-            continue
-        for path in sorted(found for found in base.rglob("*.md") if found.is_file())[:MAX_TEMPLATES - len(texts)]:
-            try:
-                with path.open("rb") as handle:
-                    texts.append(handle.read(MAX_TEMPLATE_BYTES).decode("utf-8", errors="replace"))
-            except OSError as error:
-                log.warning("template %s could not be read (%s): notes made from it are compared with its lines "
-                            "counted as theirs", path.relative_to(root).as_posix(), error.strerror or error)
+        if base.is_dir():
+            found += sorted(path for path in base.rglob("*.md") if path.is_file())
+    found += [root / relative for relative in sorted(named_notes)]
+    texts: list[str] = []
+    for path in found[:MAX_TEMPLATES]:
+        try:
+            with path.open("rb") as handle:
+                texts.append(handle.read(MAX_TEMPLATE_BYTES).decode("utf-8", errors="replace"))
+        except OSError as error:
+            log.warning("template %s could not be read (%s): notes made from it are compared with its lines "
+                        "counted as theirs", path.relative_to(root).as_posix(), error.strerror or error)
     return template_keys(texts)

@@ -410,6 +410,10 @@ class NoteStore:
         """path → (mtime_ns, size) of every note: what a walk of the vault compares against."""
         return {row[0]: (row[1], row[2]) for row in self.db.execute("SELECT path, mtime_ns, size FROM notes")}
 
+    def paths_holding(self, content_hash: str) -> list[str]:
+        """The paths of the notes whose file's bytes hash to ``content_hash`` (notes.content_hash)."""
+        return [row[0] for row in self.db.execute("SELECT path FROM notes WHERE content_hash = ? ORDER BY path", (content_hash,))]
+
     def file_states(self) -> dict[str, FileState]:
         rows = self.db.execute("SELECT label, path, mtime_ns, size, content_hash, embed_hash FROM notes")
         return {row[1]: FileState(*row) for row in rows}
