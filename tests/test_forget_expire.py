@@ -141,6 +141,12 @@ def test_a_forgotten_memory_named_by_its_title_says_where_it_went(vault: Vault) 
     with pytest.raises(NoteNotFound) as unknown:
         vault.get("Cabin")  # a title's first word names nothing archived
     assert not isinstance(unknown.value, ArchivedNote)
+    again = vault.remember("The cabin's wifi password is now spruce-7.", title="Cabin wifi", layer="L3", now=NOW)
+    vault.forget(again.id)
+    with pytest.raises(ArchivedNote) as raised:
+        vault.get("Cabin wifi")
+    assert raised.value.archived == "_archive/memories/cabin-wifi-2.md"  # the one archived last
+    assert raised.value.also == [f"_archive/{cabin.path}"]
 
 
 def test_a_name_that_only_begins_an_archived_files_name_is_not_said_to_be_archived(vault: Vault) -> None:

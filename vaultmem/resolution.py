@@ -50,6 +50,7 @@ superseded is expired); more than one left is :class:`AmbiguousNote`.
 
 from __future__ import annotations
 
+import itertools
 import logging
 import re
 from collections.abc import Callable, Sequence
@@ -181,6 +182,7 @@ def left_the_vault(index: DerivedIndex, reference: str, missing: NoteNotFound) -
     from .gone import RenamedTo, find_removed
 
     if not is_repository(index.paths.root):
+        _refuse_if_titled_in_archive(index.paths, reference)
         raise missing
     try:
         found, _older_unread = find_removed(index.paths, index.store.notes, reference)
@@ -193,6 +195,7 @@ def left_the_vault(index: DerivedIndex, reference: str, missing: NoteNotFound) -
         if row is not None:
             return Located(row, Resolution(reference, "old name"))
     if found is None or isinstance(found, RenamedTo):
+        _refuse_if_titled_in_archive(index.paths, reference)
         raise missing
     in_archive = found.archived and found.moved_to is not None and index.paths.absolute(found.moved_to).is_file()
     raise RemovedNote(reference, found, index.paths.archive_dir if in_archive else None) from None
@@ -506,11 +509,11 @@ def _template_named(paths: VaultPaths, name: str) -> tuple[str, Rule] | None:
 
 
 def _refuse_if_archived(paths: VaultPaths, reference: str) -> None:
-    """A note forget, expire or consolidate archived, named by its old path, its id, its title or
-    its bare file name, gets an error that says where it went (not "no note matches"). Only asked once
+    """A note forget, expire or consolidate archived, named by its old path, its id or its bare
+    file name, gets an error that says where it went (not "no note matches"). Only asked once
     nothing matched. A path is looked up where the archive puts it (:func:`newest_archived`);
-    an id, a title or a file name without ``/`` among at most :data:`ARCHIVE_SCAN_FILES` archived
-    files: an id or a title in the first few lines of each, a file name (in any case and Unicode form, as step 2
+    an id or a file name without ``/`` among at most :data:`ARCHIVE_SCAN_FILES` archived files:
+    an id in the first few lines of each, a file name (in any case and Unicode form, as step 2
     compares it) by the file's own name — and then the newest copy of that note is named."""
     archive = paths.root / paths.archive_dir
     if not archive.is_dir():
@@ -526,13 +529,38 @@ def _refuse_if_archived(paths: VaultPaths, reference: str) -> None:
     for count, path in enumerate(archive.rglob("*.md")):
         if count >= ARCHIVE_SCAN_FILES:
             break
-        if holds_id(path, reference) or holds_title(path, reference):
+        if holds_id(path, reference):
             raise ArchivedNote(reference, path.relative_to(paths.root).as_posix(), paths.archive_dir)
         if name_fold(path.name) == wanted:
             named.add(path.relative_to(archive).as_posix())
     found = sorted(filter(None, (newest_archived(paths, old) for old in sorted(named))))
     if found:
         raise ArchivedNote(reference, found[0], paths.archive_dir, also=found[1:])
+
+
+def _refuse_if_titled_in_archive(paths: VaultPaths, reference: str) -> None:
+    """A memory archived by forget, expire or consolidate, named by its title (``title:`` in its
+    frontmatter, any case), gets an error that says where it went — once nothing else, git's
+    history included (which says more: who moved it, and when), knew the name. An agent holds
+    a memory's title: ``get "Cabin wifi"`` after ``forget "Cabin wifi"`` said "no note matches",
+    as if it had never been (a trial). Among at most :data:`ARCHIVE_SCAN_FILES` archived files."""
+    archive = paths.root / paths.archive_dir
+    if "/" in reference or not archive.is_dir():
+        return
+    titled = [path for path in itertools.islice(archive.rglob("*.md"), ARCHIVE_SCAN_FILES) if holds_title(path, reference)]
+    # The one archived last first (forget twice: memories/x.md, then memories/x-2.md).
+    found = [path.relative_to(paths.root).as_posix() for path in sorted(titled, key=_archived_when, reverse=True)]
+    if found:
+        raise ArchivedNote(reference, found[0], paths.archive_dir, also=found[1:])
+
+
+def _archived_when(path: Path) -> float:
+    """When the archived file last changed (its move into the archive keeps its mtime; a file
+    that cannot be asked sorts last)."""
+    try:
+        return path.stat().st_mtime
+    except OSError:
+        return 0.0
 
 
 def newest_archived(paths: VaultPaths, relative: str) -> str | None:
