@@ -5,6 +5,8 @@ from __future__ import annotations
 import codecs
 import json
 import os
+import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -1335,6 +1337,21 @@ def test_get_of_a_note_a_person_deleted_says_it_left_the_vault_and_in_which_comm
     result = run_cli(repo, "get", DANA_ID)
     assert result.exit_code == 1 and f"deleted in commit {deleting[:10]}" in result.stderr, result.output
     assert "`vaultmem history " in result.stderr, result.stderr
+
+
+def test_the_history_command_a_removed_notes_error_names_is_one_a_shell_runs(repo: Path, write_note) -> None:
+    # Was (my trial): "the person's `vaultmem history Dana's tea` lists its commits" — pasted into a
+    # shell, a name with spaces is three arguments, and its apostrophe opens a quote.
+    dana(repo, write_note)
+    git(repo, "rm", "-q", "memories/dana-tea.md")
+    commit_all(repo, "remove dana")
+    result = run_cli(repo, "get", "Dana's tea")
+    assert result.exit_code == 1, result.output
+    named = re.search(r"`vaultmem (history [^`]+)`", result.stderr)
+    assert named is not None, result.stderr
+    again = run_cli(repo, *shlex.split(named[1]))
+    assert again.exit_code == 0, again.output
+    assert "memories/dana-tea.md" in again.stdout
 
 
 def test_explain_of_a_removed_note_says_where_it_went_and_of_a_renamed_one_explains_it_where_it_lives(repo: Path, write_note) -> None:

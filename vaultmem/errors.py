@@ -7,6 +7,7 @@ fix it, so a CLI user or an MCP client can act on it without reading a traceback
 from __future__ import annotations
 
 import reprlib
+import shlex
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
@@ -341,7 +342,7 @@ class RemovedNote(NoteNotFound):
 
 
 def _history_of(note: str) -> Operation:
-    command = f"`vaultmem history {note}`"
+    command = f"`vaultmem history {shlex.quote(note)}`"  # a name with spaces, as a shell takes it
     return Operation(command, f"Vault.history({note!r})", f"the person's {command}")
 
 
