@@ -13,7 +13,9 @@ each question's first 10 fused candidates are taken with their values, the query
 logistic regression of "is an answer" on (value, unheld) (``logistic.py``), **each fitted set
 weighing the same** (the conversations' 541 questions would otherwise outweigh the sample's
 20) and, within a set, its foreign questions a quarter of its own (:data:`FOREIGN_WEIGHT`) —
-the fit vaultmem ships (``Embedder.score_calibration``).
+the fit vaultmem ships (``Embedder.score_calibration``). A note named as asked reads at least
+``ranking.NAMED_PRECISION`` shared among the notes so named (``ranking.hit_score``): that floor
+is not fitted here, but every score and Brier score below includes it, as search gives it.
 
 Prints one JSON document: the fitted ``a, b, c``; per set, the Brier score of the fit and of
 the calibration vaultmem ships now on the set's own questions, the mean score against the
@@ -38,6 +40,7 @@ import numpy as np
 
 from vaultmem import Vault
 from vaultmem.lifecycle import resolve_now, to_epoch_us
+from vaultmem.ranking import NAMED_PRECISION
 from vaultmem.storage import Eligibility
 
 from .eval_ranking import SETS, K, _fresh, foreign_questions
@@ -60,10 +63,11 @@ class Hits:
     unheld: np.ndarray  # the question's share of words no note holds
     labels: np.ndarray  # 1.0 where the hit is an answer
     firsts: np.ndarray  # True on each question's first hit
+    floors: np.ndarray  # a named hit's least score (ranking.hit_score), else 0
 
     def scores(self, calibration: Calibration) -> np.ndarray:
         a, b, c = calibration
-        return sigmoid(b * self.values - a - c * self.unheld)
+        return np.maximum(sigmoid(b * self.values - a - c * self.unheld), self.floors)
 
 
 @dataclass(frozen=True)
@@ -81,14 +85,16 @@ def collect(name: str, root: Path) -> SetHits:
         eligibility = Eligibility(now_us=to_epoch_us(resolve_now(prepared.now)))
 
         def asked(questions: Sequence[tuple[str, frozenset[str]]]) -> Hits:
-            rows: list[tuple[float, float, float, bool]] = []
+            rows: list[tuple[float, float, float, bool, float]] = []
             for text, answers in questions:
                 found = searcher.candidates(text, K, eligibility)
-                rows.extend((item.value, found.unheld, 1.0 if found.paths.get(item.label) in answers else 0.0, rank == 0)
+                floor = NAMED_PRECISION / found.named if found.named else 0.0
+                rows.extend((item.value, found.unheld, 1.0 if found.paths.get(item.label) in answers else 0.0, rank == 0,
+                             floor if item.name_lift is not None else 0.0)
                             for rank, item in enumerate(found.fused[:K]))
-            values, unheld, labels, firsts = zip(*rows, strict=True) if rows else ((), (), (), ())
+            values, unheld, labels, firsts, floors = zip(*rows, strict=True) if rows else ((), (), (), (), ())
             return Hits(np.asarray(values, dtype=float), np.asarray(unheld, dtype=float), np.asarray(labels, dtype=float),
-                        np.asarray(firsts, dtype=bool))
+                        np.asarray(firsts, dtype=bool), np.asarray(floors, dtype=float))
 
         own = asked([(question.text, frozenset(question.answers)) for question in prepared.questions])
         foreign = asked([(text, frozenset()) for text in foreign_questions(name)[1]])

@@ -171,16 +171,22 @@ def asked_by_name(vault: Vault, now: str | None = None, most: int = BY_NAME_MOST
     spread evenly over the paths; expired ones too, so that expiry does not hide them):
     ``fused`` hit@1 and MRR, the answers being every note of that name (title or file name,
     compared case-folded). A probe of the exact-name rule (ranking.name_bonus), with no
-    question written for it."""
+    question written for it; ``first_score_one_of_that_name``: how the first hit's score reads
+    when one note bears the name (ranking.hit_score)."""
     rows = sorted(vault.store.notes.all(), key=lambda row: row.path)
     names: dict[str, set[str]] = {}
     for row in rows:
         for name in {row.title, Path(row.path).stem}:
             names.setdefault(" ".join(name.casefold().split()), set()).add(row.path)
     asked = rows[:: max(1, -(-len(rows) // most))]
-    found = [question_metrics([hit.path for hit in vault.search(row.title, k=K, now=now, include_expired=True)],
-                              names[" ".join(row.title.casefold().split())]) for row in asked]
-    return {"questions": len(found), "fused": {metric: average(found)[metric] for metric in ("hit@1", "mrr")}}
+    found, tops = [], []
+    for row in asked:
+        hits = vault.search(row.title, k=K, now=now, include_expired=True)
+        found.append(question_metrics([hit.path for hit in hits], names[" ".join(row.title.casefold().split())]))
+        if len(names[" ".join(row.title.casefold().split())]) == 1:  # one note of that name: its score alone
+            tops.append(hits[0].score if hits else 0.0)
+    return {"questions": len(found), "fused": {metric: average(found)[metric] for metric in ("hit@1", "mrr")},
+            "first_score_one_of_that_name": _score_spread(tops)}
 
 
 def foreign_questions(name: str) -> tuple[str, list[str]]:

@@ -14,9 +14,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from helpers import NOW, copy_sample_vault
+from helpers import NOW, copy_sample_vault, write_vault
 from vaultmem import Vault
-from vaultmem.ranking import TEXT_WEIGHT, VECTOR_WEIGHT, SideHit, counted_passages, fuse, note_scores, probability, zscores
+from vaultmem.ranking import NAMED_PRECISION, TEXT_WEIGHT, VECTOR_WEIGHT, SideHit, counted_passages, fuse, hit_score, note_scores, probability, zscores
 from vaultmem.search import search_filters
 
 MEMORIES = (
@@ -203,3 +203,65 @@ def test_the_passages_a_note_score_counts_give_the_score_every_passage_gives() -
     assert note_scores(counted) == every
     assert len(counted) == sum(min(3, count) for count in np.unique(notes, return_counts=True)[1].tolist()) < 3000
     assert any(hit.label == 99 for hit in every) and min(hit.score for hit in every) < 0
+
+
+# A campaign vault where every note says Phandalin (a trial): the town's own note stood out
+# little by its text, and read 0.20 first for "where is Phandalin".
+CAMPAIGN = {
+    "Phandalin.md": "# Phandalin\n\nA frontier town in the foothills. The Stonehill Inn, Barthen's Provisions, "
+                    "the shrine of luck. The Redbrands hold the old manor.\n",
+    **{f"Sessions/Session {number:02d}.md": f"# Session {number}\n\nThe party rode back to Phandalin {detail}. In Phandalin they "
+       f"met {person} at the {place}, and left Phandalin at dawn.\n"
+       for number, (detail, person, place) in enumerate([
+           ("after the goblin ambush", "Sildar", "Stonehill Inn"), ("with the wagon of supplies", "Gundren", "general store"),
+           ("in the rain", "Toblen", "inn"), ("at night", "Sister Garaele", "shrine"), ("carrying the map", "Halia", "miners' exchange"),
+           ("with a prisoner", "Daran Edermath", "orchard"), ("wounded", "Qelline", "farm"), ("by the old road", "Linene", "trading post"),
+           ("after Cragmaw", "Harbin Wester", "townmaster's hall"), ("before the storm", "Elsa", "Sleeping Giant"),
+           ("with the dwarf", "Nundro", "mine office"), ("by cart", "Pip", "orchard")], start=1)},
+    **{f"NPCs/{person}.md": f"# {person}\n\n{person} lives in Phandalin and {what} in Phandalin since the war.\n"
+       for person, what in [("Sildar Hallwinter", "has kept the peace"), ("Toblen Stonehill", "has run the inn"),
+                            ("Halia Thornton", "has run the miners' exchange"), ("Linene Graywind", "has kept the trading post"),
+                            ("Harbin Wester", "has been townmaster"), ("Daran Edermath", "has tended the orchard")]},
+}
+
+
+@pytest.fixture
+def campaign(tmp_path: Path) -> Path:
+    return write_vault(tmp_path / "campaign", CAMPAIGN)
+
+
+@pytest.mark.parametrize("query", ["where is Phandalin", "Phandalin", "phandalin", "who is Phandalin"])
+def test_a_note_named_as_asked_reads_as_the_answer_though_every_note_holds_its_name(campaign: Path, query: str) -> None:
+    """Every note says Phandalin: the town's note stands out little by its text (0.20 first
+    before), but a note named as asked was the one asked for in every case measured, so it
+    reads at least NAMED_PRECISION (ranking.hit_score); the notes below keep their scores."""
+    with Vault(campaign) as vault:
+        vault.index()
+        hits = vault.search(query, k=5, now=NOW)
+        found = vault.derived.searcher().candidates(query, 5, search_filters(None, None, False, NOW))
+        calibration = vault.embedder().score_calibration
+    assert hits[0].path == "Phandalin.md"
+    assert found.fused[0].name_lift is not None
+    assert found.named == 1
+    assert probability(found.fused[0].value, calibration, found.unheld) < 0.5  # what the text says: little
+    assert hits[0].score >= NAMED_PRECISION
+    assert [hit.score for hit in hits[1:]] == [round(probability(item.value, calibration, found.unheld), 4) for item in found.fused[1:5]]
+    assert [hit.score for hit in hits] == sorted((hit.score for hit in hits), reverse=True)
+
+
+def test_notes_sharing_the_name_asked_share_its_floor_and_keep_their_order(tmp_path: Path) -> None:
+    """Two notes bear the name asked: each was the one asked for half the time at best, so the
+    floor is halved, and the order between them stays the fused value's."""
+    vault_path = write_vault(tmp_path / "campaign", {**CAMPAIGN, "Maps/Phandalin.md": "# Phandalin\n\nThe map of Phandalin, with the manor.\n"})
+    with Vault(vault_path) as vault:
+        vault.index()
+        hits = vault.search("Phandalin", k=5, now=NOW)
+        found = vault.derived.searcher().candidates("Phandalin", 5, search_filters(None, None, False, NOW))
+        calibration = vault.embedder().score_calibration
+    assert {hit.path for hit in hits[:2]} == {"Phandalin.md", "Maps/Phandalin.md"}
+    assert found.named == 2
+    for hit, item in zip(hits[:2], found.fused[:2], strict=True):
+        assert hit.score == round(max(probability(item.value, calibration, found.unheld), NAMED_PRECISION / 2), 4)
+        assert hit.score == round(hit_score(item, calibration, found.unheld, found.named), 4)
+    assert min(hit.score for hit in hits[:2]) >= NAMED_PRECISION / 2
+    assert [hit.score for hit in hits] == sorted((hit.score for hit in hits), reverse=True)

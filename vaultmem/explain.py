@@ -30,7 +30,7 @@ from .lifecycle import format_timestamp, from_epoch_us, is_expired_us, to_epoch_
 from .notes import read_note, text_values
 from .option_names import OptionNames
 from .periods import Span, span_between
-from .ranking import NAME_MARGIN, SideHit, match_kind, note_scores, probability
+from .ranking import NAME_MARGIN, SideHit, match_kind, note_scores
 from .resolution import WAYS, in_index, left_the_vault, spellings
 from .search import (
     CANDIDATES_MIN,
@@ -171,7 +171,7 @@ def explain_row(searcher: Searcher, row: NoteRow, meta: dict[str, Any], query: s
                _ranking_reason(position, k, lifted_words, vector, text, found, names),
                *_unheld_reason(found, lifted.include_expired)]
     passage = _best_passage(searcher, row, query, vector, text)
-    value = None if fused is None else round(probability(fused.value, searcher.embedder.score_calibration, found.unheld), 4)
+    value = None if fused is None else round(found.score(fused, searcher.embedder.score_calibration), 4)
     return Explanation(
         row.path, row.id, row.title, query, k, in_answer, _ranks(vector_rank, text_rank, position),
         _scores(None if vector is None else round(vector.score, 4), None if text is None else round(text.score, 4), value),

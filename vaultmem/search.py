@@ -68,7 +68,7 @@ from .lifecycle import from_epoch_us, is_expired_us, resolve_now, to_epoch_us
 from .notes import is_unparsed_expiry, read_text, unparsed_expiry_warning, version_of
 from .ordered import unique
 from .paths import VaultPaths
-from .ranking import NEXT_PASSAGES, Fused, SideHit, counted_passages, fuse, match_kind, note_scores, probability
+from .ranking import NEXT_PASSAGES, Fused, SideHit, counted_passages, fuse, hit_score, match_kind, note_scores
 from .results import SimilarNote
 from .snapshots import cosines
 from .snippets import Snippet, passage_snippet
@@ -210,6 +210,16 @@ class Candidates:
         word held by its first letters only (``prefix_words``) counts as held: a note holds a
         form of it ("annemin ilacı" of a note saying "annemi", "ilacını"; adr/0004)."""
         return self.vault_weight * len(self.unheld_words) / len(self.words) if self.words else 0.0
+
+    @property
+    def named(self) -> int:
+        """How many candidates the query names (ranking.name_bonus): they share the floor of
+        a named hit's score (ranking.hit_score)."""
+        return sum(1 for item in self.fused if item.name_lift is not None)
+
+    def score(self, item: Fused, calibration: tuple[float, float, float]) -> float:
+        """The calibrated score of one of these candidates (ranking.hit_score)."""
+        return hit_score(item, calibration, self.unheld, self.named)
 
 
 def require_query_word(query: str, command: str) -> None:
@@ -611,7 +621,7 @@ class Searcher:
         best = self._best_passages(found, ordered, query)
         calibration = self.embedder.score_calibration
         hits = Hits(
-            self._hit(rows[item.label], probability(item.value, calibration, found.unheld), match_kind(item.vector_rank, item.text_rank, k),
+            self._hit(rows[item.label], found.score(item, calibration), match_kind(item.vector_rank, item.text_rank, k),
                       best.get(item.label), query, eligibility)
             for item in ordered
         )
