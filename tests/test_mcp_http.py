@@ -332,6 +332,35 @@ def test_eight_sessions_remembering_at_once_lose_nothing(vault_dir: Path, tmp_pa
     assert len(files) == clients * notes_each and len(set(ids)) == len(ids)  # no lost note, no duplicate id
 
 
+def test_a_note_too_large_for_one_answer_is_read_in_parts_that_add_up_to_its_body(vault_dir: Path, tmp_path: Path, write_note: Any) -> None:
+    """A 700 KB export (or a memory that large): one get of it was an answer over the SDK
+    client's 1 MiB event limit (the body goes out twice, structured and as text), so the agent
+    got "SSE stream failed" and could not read the note at all. Now each get brings a part,
+    cut at a line end, and next_offset says where the next one starts."""
+    lines = [f"line {number}: Kyoto ryokan booking Ωμέγα 京都 {'x' * 40}" for number in range(10_000)]
+    write_note("Clippings/Export.md", note("Export", "\n".join(lines) + "\nThe last line: zebra-quartz-77."))
+    body = "\n".join(lines) + "\nThe last line: zebra-quartz-77.\n"  # as the file holds it
+
+    async def scenario(url: str) -> None:
+        async with session(url) as opened:
+            parts, offset, versions = [], 0, set()
+            while offset is not None:
+                part = await call(opened, "get", note="Clippings/Export.md", **({"offset": offset} if offset else {}))
+                assert part["body_chars"] == len(body) and len(part["body"]) <= 100_000
+                assert part["next_offset"] is None or (part["body"].endswith("\n") and "offset=" in part["notice"])
+                parts.append(part["body"])
+                versions.add(part["version"])
+                offset = part["next_offset"]
+            assert "".join(parts) == body and len(parts) >= 6 and len(versions) == 1
+            small = await call(opened, "get", note="Clippings/Export.md", offset=len(body) - 10)
+            assert small["body"] == body[-10:] and small["next_offset"] is None and "notice" not in small
+            past = await opened.call_tool("get", {"note": "Clippings/Export.md", "offset": len(body) + 1})
+            assert past.is_error and f"past the end of Clippings/Export.md's body ({len(body)} characters)" in text_of(past)
+
+    with http_server(vault_dir, tmp_path) as server:
+        run(scenario, server.url)
+
+
 # ------------------------------------------------------------------ stopping
 
 
