@@ -241,6 +241,20 @@ def test_the_refusals_tell_an_unauthenticated_caller_nothing_about_where_the_vau
     assert str(vault_dir / ".vaultmem.toml") in logged  # the operator learns where to add it
 
 
+def test_a_null_origin_is_not_told_to_add_itself_to_allowed_origins(vault_dir: Path, tmp_path: Path) -> None:
+    """A sandboxed frame or a file:// page sends Origin: null. The 403 said "If it is yours, add it
+    to allowed_origins" — and the config refuses null, so following it broke every command."""
+    with http_server(vault_dir, tmp_path) as server:
+        with httpx2.Client(timeout=30) as client:
+            responses = {origin: client.post(server.url, headers={"Origin": origin, "Authorization": f"Bearer {TOKEN}"}, json={})
+                         for origin in ("null", "not an origin", "https://evil.example")}
+    assert {response.status_code for response in responses.values()} == {403}
+    for origin in ("null", "not an origin"):
+        assert "If it is yours" not in responses[origin].text, responses[origin].text
+        assert "only scheme://host[:port] origins can be allowed" in responses[origin].text
+    assert "If it is yours, add it to allowed_origins" in responses["https://evil.example"].text
+
+
 # ------------------------------------------------------------------ the tools over HTTP
 
 
