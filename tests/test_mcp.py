@@ -711,7 +711,7 @@ BAD_CALLS: list[tuple[str, dict[str, Any], str]] = [
     ("remember", {"text": "x", "supersedes": "coffee"}, "argument 'supersedes' must be a list, not \"coffee\" (a list of one: [\"coffee\"])."),
     ("remember", {"text": "x", "tags": ["ok", 7]}, "argument 'tags[1]' must be a string, not 7."),
     ("remember", {"title": "x"}, "missing required argument 'text'."),
-    ("get", {"note": "coffee", "verbose": True, "format": "md"}, "unknown argument 'verbose'; get takes note. Also wrong: format."),
+    ("get", {"note": "coffee", "verbose": True, "format": "md"}, "unknown argument 'verbose'; get takes note, offset. Also wrong: format."),
     ("remember", {"text": "x", "expires_at": "2020-01-01"}, "expires_at 2020-01-01T00:00:00+00:00 is not in the future"),
     ("forget", {"note": "coffee", "hard": True}, "allow_hard_delete = true under [mcp]"),
     ("revise", {"note": "coffee"}, "nothing to revise: give at least one of text, append, title, layer, ttl, expires_at, "

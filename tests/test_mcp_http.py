@@ -241,6 +241,20 @@ def test_the_refusals_tell_an_unauthenticated_caller_nothing_about_where_the_vau
     assert str(vault_dir / ".vaultmem.toml") in logged  # the operator learns where to add it
 
 
+def test_a_null_origin_is_not_told_to_add_itself_to_allowed_origins(vault_dir: Path, tmp_path: Path) -> None:
+    """A sandboxed frame or a file:// page sends Origin: null. The 403 said "If it is yours, add it
+    to allowed_origins" — and the config refuses null, so following it broke every command."""
+    with http_server(vault_dir, tmp_path) as server:
+        with httpx2.Client(timeout=30) as client:
+            responses = {origin: client.post(server.url, headers={"Origin": origin, "Authorization": f"Bearer {TOKEN}"}, json={})
+                         for origin in ("null", "not an origin", "https://evil.example")}
+    assert {response.status_code for response in responses.values()} == {403}
+    for origin in ("null", "not an origin"):
+        assert "If it is yours" not in responses[origin].text, responses[origin].text
+        assert "only scheme://host[:port] origins can be allowed" in responses[origin].text
+    assert "If it is yours, add it to allowed_origins" in responses["https://evil.example"].text
+
+
 # ------------------------------------------------------------------ the tools over HTTP
 
 
@@ -330,6 +344,35 @@ def test_eight_sessions_remembering_at_once_lose_nothing(vault_dir: Path, tmp_pa
     files = sorted(vault_dir.glob("memories/*.md"))
     ids = [re.search(r"^id: (\S+)$", path.read_text(encoding="utf-8"), re.MULTILINE).group(1) for path in files]  # type: ignore[union-attr]
     assert len(files) == clients * notes_each and len(set(ids)) == len(ids)  # no lost note, no duplicate id
+
+
+def test_a_note_too_large_for_one_answer_is_read_in_parts_that_add_up_to_its_body(vault_dir: Path, tmp_path: Path, write_note: Any) -> None:
+    """A 700 KB export (or a memory that large): one get of it was an answer over the SDK
+    client's 1 MiB event limit (the body goes out twice, structured and as text), so the agent
+    got "SSE stream failed" and could not read the note at all. Now each get brings a part,
+    cut at a line end, and next_offset says where the next one starts."""
+    lines = [f"line {number}: Kyoto ryokan booking Ωμέγα 京都 {'x' * 40}" for number in range(10_000)]
+    write_note("Clippings/Export.md", note("Export", "\n".join(lines) + "\nThe last line: zebra-quartz-77."))
+    body = "\n".join(lines) + "\nThe last line: zebra-quartz-77.\n"  # as the file holds it
+
+    async def scenario(url: str) -> None:
+        async with session(url) as opened:
+            parts, offset, versions = [], 0, set()
+            while offset is not None:
+                part = await call(opened, "get", note="Clippings/Export.md", **({"offset": offset} if offset else {}))
+                assert part["body_chars"] == len(body) and len(part["body"]) <= 100_000
+                assert part["next_offset"] is None or (part["body"].endswith("\n") and "offset=" in part["notice"])
+                parts.append(part["body"])
+                versions.add(part["version"])
+                offset = part["next_offset"]
+            assert "".join(parts) == body and len(parts) >= 6 and len(versions) == 1
+            small = await call(opened, "get", note="Clippings/Export.md", offset=len(body) - 10)
+            assert small["body"] == body[-10:] and small["next_offset"] is None and "notice" not in small
+            past = await opened.call_tool("get", {"note": "Clippings/Export.md", "offset": len(body) + 1})
+            assert past.is_error and f"past the end of Clippings/Export.md's body ({len(body)} characters)" in text_of(past)
+
+    with http_server(vault_dir, tmp_path) as server:
+        run(scenario, server.url)
 
 
 # ------------------------------------------------------------------ stopping

@@ -38,6 +38,23 @@ def test_an_absolute_path_inside_the_vault_is_still_refused(paths: VaultPaths, v
         paths.resolve_inside(str(vault_dir / "note.md"))
 
 
+def test_an_absolute_path_inside_the_vault_is_refused_naming_its_vault_path_not_as_outside(
+        paths: VaultPaths, vault_dir: Path, tmp_path: Path) -> None:
+    """A trial over MCP: get('/…/vault/Daily/2026-11-24.md') said the path "resolves outside the
+    vault '/…/vault'" — a path inside that very folder. It names the path to use instead; one
+    that leads out (itself or through a link) is still said to lead out."""
+    (vault_dir / "Daily").mkdir()
+    (tmp_path / "secrets").mkdir()
+    (vault_dir / "linked").symlink_to(tmp_path / "secrets", target_is_directory=True)
+    with pytest.raises(PathOutsideVault) as caught:
+        paths.resolve_inside(str(vault_dir / "Daily" / "2026-11-24.md"))
+    assert str(caught.value) == (f"path {str(vault_dir / 'Daily' / '2026-11-24.md')!r} is absolute: give its path "
+                                 "from the vault root instead, 'Daily/2026-11-24.md'")
+    for leading_out in (str(tmp_path / "secrets" / "keys.md"), str(vault_dir / "linked" / "keys.md"), str(vault_dir)):
+        with pytest.raises(PathOutsideVault, match="resolves outside the vault"):
+            paths.resolve_inside(leading_out)
+
+
 def test_a_symlinked_folder_pointing_out_of_the_vault_is_refused(paths: VaultPaths, vault_dir: Path, tmp_path: Path) -> None:
     outside = tmp_path / "secrets"
     outside.mkdir()

@@ -360,6 +360,16 @@ def test_remember_get_and_revise_agree_on_the_version(vault: Vault) -> None:
     assert revised.version != remembered.version and vault.get(remembered.id).version == revised.version
 
 
+@pytest.mark.parametrize("given", ["garbage", "01M8SNDN4K5XD5N4FZPMQ8H4YX", "2026-11-30", "ea05c990762257b", "EA05C990762257BA"])
+def test_an_if_version_that_is_no_version_is_a_usage_error_not_a_conflict(vault: Vault, given: str) -> None:
+    """Over HTTP an agent passed a made-up if_version (and one the note's id): it was told the
+    note "changed since you read it (a person or another agent edited it)" — nobody had."""
+    before = snapshot_files(vault.root)
+    with pytest.raises(UsageError, match=f"if_version '{given}' is not a version: a version is 16 hex digits"):
+        vault.revise("work/standup", text="The standup is at 9:45.", if_version=given, now=LATER)
+    assert snapshot_files(vault.root) == before
+
+
 def test_if_version_refuses_after_a_hand_edit_and_writes_nothing(vault: Vault) -> None:
     version = vault.get("work/standup").version
     path = vault.root / "work/standup.md"

@@ -265,8 +265,11 @@ def listed(*arguments: Argument) -> list[str | Argument]:
 class PathOutsideVault(VaultmemError, ValueError):
     """A path that would resolve outside the vault (``..``, absolute, symlink out)."""
 
-    def __init__(self, path: object, vault: object, leads_to: object = None) -> None:
+    def __init__(self, path: object, vault: object, leads_to: object = None, inside: str | None = None) -> None:
         self.path = path
+        if inside is not None:  # an absolute path into the vault: refused as a name, but not outside
+            super().__init__(f"path {str(path)!r} is absolute: give its path from the vault root instead, {inside!r}")
+            return
         if leads_to is not None:  # a path typed in a shell, read from the current folder (the CLI)
             where = " is" if str(leads_to) == str(path) else f" is {str(leads_to)!r},"
             super().__init__(

@@ -166,9 +166,7 @@ class OriginGuard:
             # vault lives on this machine is none of its business.
             log.warning("vaultmem: refused a request from origin %s (403); to allow it, add it to allowed_origins "
                         "under [mcp] in %s", shown, self.config_path)
-            response = PlainTextResponse(
-                f"Origin {shown} may not use this server. If it is yours, add it to allowed_origins "
-                f"under [mcp] in the vault's {CONFIG_FILE}.\n", status_code=403)
+            response = PlainTextResponse(refusal(origin), status_code=403)
             await response(scope, receive, send)
             return
         await self.app(scope, receive, send)
@@ -178,6 +176,21 @@ class OriginGuard:
             return normalize_origin(origin) in self.allowed
         except ValueError:
             return False  # "null" (a sandboxed page, a file://) or garbage: no origin we could have allowed
+
+
+def refusal(origin: str) -> str:
+    """The 403's body: what to change, and only where a change can help."""
+    shown = repr(origin[:100])
+    try:
+        normalize_origin(origin)
+    except ValueError:
+        # "null" or garbage cannot be listed (the config refuses it), so "add it" would send
+        # the person to a setting that then refuses to load.
+        return (f"Origin {shown} may not use this server: it names no page's origin (a sandboxed frame or a file:// "
+                f"page sends null), and only scheme://host[:port] origins can be allowed. Serve the page from an "
+                f"origin of its own and add that to allowed_origins under [mcp] in the vault's {CONFIG_FILE}.\n")
+    return (f"Origin {shown} may not use this server. If it is yours, add it to allowed_origins "
+            f"under [mcp] in the vault's {CONFIG_FILE}.\n")
 
 
 # ------------------------------------------------------------------ serving

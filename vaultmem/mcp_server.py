@@ -67,6 +67,11 @@ log = logging.getLogger("vaultmem.mcp")
 Result = TypeVar("Result")
 
 MAX_HITS = 100  # a recall is read by a model: a larger answer only floods its context
+# The most of a note's body one get returns; the rest comes by offset. A whole 600 KB note in
+# one answer failed over HTTP: the SDK's client refuses an event over 1 MiB, and the answer
+# carries the body twice (structured and as text), escaped. 100,000 characters of any script
+# stay under that, and are already a quarter of a large model's context.
+GET_BODY_CHARS = 100_000
 # Threads that run tool calls. Each keeps its own SQLite connection and its own copy of
 # the vector snapshot (about 1.2 KB per note), so more threads cost memory; on a machine
 # with a few cores more would only queue on the GIL and on SQLite's single writer.
@@ -526,17 +531,25 @@ class VaultTools:
         "when note named it by a merged or superseded id, an alias, its permalink, its citekey or a title, or when other notes "
         "answer to the "
         "same name (resolved_from.others and its notice: a write by that name is refused). "
-        "Use it after recall when the snippet is not enough, or to read a note the user names."
+        "Use it after recall when the snippet is not enough, or to read a note the user names. "
+        f"A body longer than {GET_BODY_CHARS:,} characters comes in parts, cut at a line end: body_chars is its "
+        "whole length and next_offset, when not null, is the offset to pass to get for the next part (a notice "
+        "says so); check that version stays the same from part to part."
     ))
-    async def get(self, note: NoteRef) -> dict[str, Any]:
+    async def get(
+        self,
+        note: NoteRef,
+        offset: Annotated[int, Field(ge=0, description="Where in the body to start, in characters (a next_offset get gave).")] = 0,
+    ) -> dict[str, Any]:
         view = await self.service.call(lambda vault: vault.get(note).as_dict())
+        body_part(view, offset)
         if view["expired"]:
             # Say it in words too: a model skimming the body would otherwise treat it as current.
             successor = view["superseded_by"]
             replaced = f"; superseded by {successor['id']} ({successor['path'] or 'no longer in the vault'})" if successor else ""
             keep = "" if successor else "; if the user wants it kept, revise it with a later ttl or expires_at (or permanent)"
-            view["notice"] = (f"EXPIRED at {view['expires_at']}: no longer current and hidden from recall{replaced}; "
-                              f"expire(apply=true) archives it{keep}")
+            add_notice(view, f"EXPIRED at {view['expires_at']}: no longer current and hidden from recall{replaced}; "
+                             f"expire(apply=true) archives it{keep}")
         return view
 
     @vault_tool(DESTRUCTIVE, (
@@ -619,6 +632,27 @@ class VaultTools:
     ))
     async def check(self) -> dict[str, Any]:
         return await self.service.call(lambda vault: vault.check().as_dict())
+
+
+def body_part(view: dict[str, Any], offset: int) -> None:
+    """Cut ``view``'s body to the part from ``offset`` (at most GET_BODY_CHARS, ending at a line
+    end when one lies in its second half), with ``body_chars`` and ``next_offset`` beside it."""
+    body: str = view["body"]
+    if offset > len(body):
+        raise ToolError(f"UsageError: offset {offset} is past the end of {view['path']}'s body ({len(body)} characters); "
+                        "pass a next_offset get gave, or 0 for the start")
+    end = min(len(body), offset + GET_BODY_CHARS)
+    if end < len(body):
+        line_end = body.rfind("\n", offset + GET_BODY_CHARS // 2, end)
+        end = end if line_end < 0 else line_end + 1
+    view["body"], view["body_chars"] = body[offset:end], len(body)
+    view["next_offset"] = end if end < len(body) else None
+    if end < len(body):
+        add_notice(view, f"BODY CUT: characters {offset}-{end} of {len(body)} shown; call get with offset={end} for the rest")
+
+
+def add_notice(view: dict[str, Any], words: str) -> None:
+    view["notice"] = f"{view['notice']}; {words}" if view.get("notice") else words
 
 
 def hard_delete_refusal(vault: Vault) -> str:

@@ -454,6 +454,14 @@ class VaultPaths:
         real = Path(os.path.realpath(path))
         return real == self.real_root or self.real_root in real.parents
 
+    def _inside_relative(self, absolute: str) -> str | None:
+        """The vault-relative path of an absolute path that leads into the vault (links
+        followed), or None: outside, or the vault's root itself."""
+        real = Path(os.path.realpath(absolute))
+        if self.real_root not in real.parents:
+            return None
+        return PurePosixPath(real.relative_to(self.real_root)).as_posix()
+
     def from_shell(self, typed: str, cwd: Path) -> str:
         """A file-system path a person typed in a shell (absolute, or from ``cwd``) → the
         vault-relative path of that file; a UsageError for a folder, and PathOutsideVault,
@@ -474,7 +482,11 @@ class VaultPaths:
         """A user- or agent-supplied vault path → absolute path, refused if it leaves the vault."""
         text = os.fspath(relative)
         candidate = PurePosixPath(text.replace("\\", "/"))
-        if not text.strip() or candidate.is_absolute() or ".." in candidate.parts or "\x00" in text:
+        if candidate.is_absolute() and "\x00" not in text:
+            # Not read as a file path here (only the CLI reads NOTE as a shell path), but an agent
+            # given one that is in the vault was told it "resolves outside the vault" (a trial).
+            raise PathOutsideVault(text, self.root, inside=self._inside_relative(candidate.as_posix()))
+        if not text.strip() or ".." in candidate.parts or "\x00" in text:
             raise PathOutsideVault(text, self.root)
         absolute = self.root / candidate
         if not self.contains_real(absolute):

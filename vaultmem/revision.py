@@ -16,6 +16,7 @@ layer's TTL from now (L2 → L3: now + the L3 TTL; → L4: no ``expires_at``).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -36,7 +37,7 @@ from .lifecycle import (
 from .logseq import page_properties, property_items
 from .merge_markers import require_merged, require_resolved
 from .noteio import FileChange, edit_frontmatter, replace_if_unchanged, require_utf8
-from .notes import Note, inline_tags, parse_note, tags_of, timestamp_or_none
+from .notes import VERSION_CHARS, Note, inline_tags, parse_note, tags_of, timestamp_or_none
 from .paths import VaultPaths
 from .writer import (
     clean_tags,
@@ -52,6 +53,9 @@ from .writer import (
 FIELDS = ("body", "title", "layer", "expires_at", "permanent", "tags")
 ADD_TAGS, REMOVE_TAGS = Argument("add_tags", flag="--tag"), Argument("remove_tags", flag="--untag")
 OPTIONS = listed(*map(Argument, ("text", "append", "title", "layer", "ttl", "expires_at", "permanent")), ADD_TAGS, REMOVE_TAGS)
+
+
+VERSION = re.compile(f"[0-9a-f]{{{VERSION_CHARS}}}")
 
 
 @dataclass(frozen=True)
@@ -77,6 +81,12 @@ class Revision:
         """Refuse contradictions and an empty revision (:class:`UsageError`) before anything is read."""
         if if_version is not None and (not isinstance(if_version, str) or not if_version.strip()):
             raise UsageError(Argument("if_version"), " is empty; pass the version that get, remember or revise returned")
+        if if_version is not None and not VERSION.fullmatch(if_version.strip()):
+            # Compared as it was, anything else (an id, a date, a made-up value) was a WriteConflict
+            # saying the note "changed since you read it" — sending the agent to re-read a note
+            # nobody had touched.
+            raise UsageError(Argument("if_version"), f" {short_repr(if_version)} is not a version: a version is "
+                             f"{VERSION_CHARS} hex digits, as get, recall, remember or revise return it")
         if text is not None and append is not None:
             raise UsageError(Argument("text"), " contradicts ", Argument("append"), ": replace the text or add to it, not both")
         for name, value in (("text", text), ("append", append)):
