@@ -14,7 +14,7 @@ import click
 import pytest
 from click.testing import CliRunner
 
-from helpers import NOW, REPO, run_cli, vaultmem_process
+from helpers import NOW, REPO, process_env, run_cli, vaultmem_command, vaultmem_process
 from mcp_client import run, serve
 from vaultmem.cli import main
 
@@ -450,6 +450,38 @@ def test_index_is_silent_on_stderr_when_piped_even_for_a_long_run(vault_dir: Pat
     assert result.returncode == 0
     assert result.stderr == ""
     assert "520 added" in result.stdout
+
+
+def test_index_on_a_terminal_shows_how_many_notes_are_done_and_no_eta(vault_dir: Path) -> None:
+    # A trial: the bar showed only a percentage and an ETA by note count; while a few huge
+    # notes were embedded it read "69%  00:00:01" for 19 s, as if hung.
+    for number in range(520):  # past the progress-bar threshold
+        (vault_dir / f"n{number:03d}.md").write_text(f"note {number}\n", encoding="utf-8")
+    shown = output_on_a_terminal(vaultmem_command(vault_dir, "index"))
+    assert "520/520" in shown
+    assert "520 added" in shown
+    assert not re.search(r"\d\d:\d\d:\d\d", shown)  # no ETA
+
+
+def output_on_a_terminal(command: list[str]) -> str:
+    """What ``command`` writes when its stdout and stderr are a terminal (a pseudo-terminal)."""
+    import pty
+
+    leader, follower = pty.openpty()
+    process = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=follower, stderr=follower, env=process_env())
+    os.close(follower)
+    shown = bytearray()
+    while True:
+        try:
+            data = os.read(leader, 65536)
+        except OSError:  # the process ended: the terminal is closed
+            break
+        if not data:
+            break
+        shown += data
+    os.close(leader)
+    assert process.wait(timeout=60) == 0
+    return shown.decode("utf-8", "replace")
 
 
 def newer_index(vault: Path) -> Path:

@@ -8,7 +8,7 @@ import shutil
 import sqlite3
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -601,3 +601,37 @@ def test_an_index_made_before_problems_kept_their_spellings_reads_the_files_agai
     assert "Vault." not in text, text
     assert "check --fix, expire and consolidate leave it alone" in text, text
     assert '"/templates/"' in text, text
+
+
+def big_note(megabytes: float) -> str:
+    paragraph = "A pasted changelog line about streams, buffers and a fixed regression in the parser.\n\n"
+    return paragraph * int(megabytes * (1 << 20) / len(paragraph))
+
+
+def test_a_huge_note_is_read_and_embedded_in_a_chunk_of_its_own_and_progress_hears_each(vault_dir: Path, write_note) -> None:
+    # A trial vault: 22 pasted changelogs (10 MB, 44% of the passages) fell in one chunk of 512
+    # notes; the progress bar stood at 69% for 19 s with its ETA at 1 s.
+    for number in range(3):
+        write_note(f"small-{number}.md", f"a small note {number}\n")
+    write_note("huge-a.md", big_note(1.2))
+    write_note("huge-b.md", big_note(1.2))
+    ticks: list[int] = []
+
+    def progress(todo: int, total: int) -> Callable[[int], None]:
+        assert (todo, total) == (5, 5)
+        return ticks.append
+
+    with Vault(vault_dir, embedder=HashingEmbedder()) as vault:
+        report = vault.index(progress=progress)
+    assert len(report.added) == 5
+    assert ticks == [1, 1, 3]  # huge-a, huge-b, then the three small notes together (path order)
+
+
+def test_chunks_end_at_the_file_count_or_the_byte_budget_whichever_comes_first() -> None:
+    from vaultmem.indexer import chunks
+    from vaultmem.paths import FileStat
+
+    stats = [FileStat(f"n{number}.md", 0, size) for number, size in enumerate([10, 10, 10, 50, 200, 10])]
+    assert [[stat.path for stat in run] for run in chunks(stats, most=2, most_bytes=100)] == [
+        ["n0.md", "n1.md"], ["n2.md", "n3.md"], ["n4.md"], ["n5.md"]]
+    assert list(chunks([], most=2, most_bytes=100)) == []

@@ -610,3 +610,20 @@ def test_watchdogs_stopped_emitter_error_is_not_printed_and_its_other_errors_are
         inotify_log.error("InotifyEmitter.queue_events() called when the thread is inactive")
         inotify_log.error("some other inotify failure")
     assert [record.getMessage() for record in caplog.records] == ["some other inotify failure"]
+
+
+def test_a_long_start_up_reconcile_logs_how_many_notes_it_reads(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    # A trial: an MCP server on a new vault of 2,223 notes made its first call wait 38 s, and
+    # its log said nothing until the index was done; `watch` was as silent.
+    vault_dir = make_vault(tmp_path / "vault", notes=520)
+    with caplog.at_level(logging.INFO, logger="vaultmem.watcher"), Vault(vault_dir) as vault, vault.watch():
+        pass
+    said = [record.getMessage() for record in caplog.records if record.name == "vaultmem.watcher"]
+    assert "indexing 520 of 520 notes (a first index of a large vault takes a while)" in said
+
+
+def test_a_short_start_up_reconcile_logs_no_progress(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    vault_dir = make_vault(tmp_path / "vault", notes=5)
+    with caplog.at_level(logging.INFO, logger="vaultmem.watcher"), Vault(vault_dir) as vault, vault.watch():
+        pass
+    assert not [record for record in caplog.records if record.getMessage().startswith("indexing ")]

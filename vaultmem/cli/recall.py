@@ -69,7 +69,10 @@ def terminal_progress(todo: int, total: int) -> Callable[[int], None]:
     """A progress bar on a terminal for long runs; nothing when piped or short."""
     if todo < PROGRESS_MIN_NOTES or not sys.stderr.isatty():
         return lambda done: None
-    bar = click.progressbar(length=todo, label=f"indexing {todo} of {total} notes", file=sys.stderr)
+    # The count shows: a run of huge notes moves the percentage little but the count still
+    # climbs, so a long stretch is not taken for a hang.
+    bar = click.progressbar(length=todo, label=f"indexing {todo} of {total} notes", file=sys.stderr, show_pos=True,
+                            show_eta=False)  # by count, an ETA is wrong by minutes when a few notes are huge
     bar.__enter__()
 
     def advance(done: int) -> None:

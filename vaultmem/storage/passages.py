@@ -8,7 +8,7 @@ bm25 by :data:`BM25_WEIGHTS` (measured: benchmarks/PASSAGES.md, adr/0004).
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -207,10 +207,34 @@ class PassageStore:
                       key=lambda row: (-row.score, row.label))
 
     def fts_scores(self, match: str, labels: Sequence[int]) -> dict[int, float]:
-        """Which of these passages' rows match, and their bm25 (negated: higher is better)."""
+        """Which of these passages' rows match, and their bm25 (negated: higher is better).
+
+        Asked run by run of near-consecutive labels (``rowid BETWEEN``), never ``rowid IN
+        (…)``: SQLite hands FTS5 an IN list one value at a time, and each value evaluated the
+        MATCH anew — the 1,027 passages of one pasted changelog took 0.75 s, and a search
+        whose hits were such notes 12 s. A range is one evaluation; a note's passages are
+        written together, so they are one run. Rows of a range that were not asked for are
+        dropped here."""
+        wanted = {int(label) for label in labels}
         found: dict[int, float] = {}
-        for chunk in chunks(int(label) for label in labels):
-            query = (f"SELECT rowid, {_BM25} FROM passages_fts WHERE passages_fts MATCH ? "
-                     f"AND rowid IN ({placeholders(len(chunk))})")
-            found.update((row[0], -row[1]) for row in self.db.execute(query, [match, *chunk]))
+        query = f"SELECT rowid, {_BM25} FROM passages_fts WHERE passages_fts MATCH ? AND rowid BETWEEN ? AND ?"
+        for first, last in label_runs(sorted(wanted)):
+            found.update((row[0], -row[1]) for row in self.db.execute(query, [match, first, last]) if row[0] in wanted)
         return found
+
+
+RUN_GAP = 64  # labels apart that one range still spans: a few stray rows cost less than another query
+
+
+def label_runs(labels: Sequence[int], gap: int = RUN_GAP) -> Iterator[tuple[int, int]]:
+    """Sorted ``labels`` as (first, last) ranges, a range ending where the next label is more
+    than ``gap`` past the one before."""
+    if not labels:
+        return
+    first = last = labels[0]
+    for label in labels[1:]:
+        if label - last > gap:
+            yield first, last
+            first = label
+        last = label
+    yield first, last
