@@ -235,6 +235,7 @@ def test_a_korean_question_asks_for_its_words_without_their_particles_and_questi
     assert [word.shown for word in query_words("윈도우에서 CSS가 안 먹던 이유는?")] == ["윈도우에서", "CSS", "먹던", "이유는"]
     assert [word.shown for word in query_words("무엇을 했나요 뭐였어 누구랑 어디서")] == ["무엇을", "했나요", "뭐였어", "누구랑", "어디서"]  # only asks: all kept
     assert content_pairs("회의를") == ["회 의"]
+    assert content_pairs("기록하기로") == ["기 록"]  # 하기 and 로, one after the other
     assert content_pairs("회의") == ["회 의"]  # 의 of 회의 is no particle: two syllables stay
     assert content_pairs("집에") == ["집 에"]  # a one-syllable stem is asked as written
     assert content_pairs("도로") == ["도 로"]

@@ -304,19 +304,20 @@ KOREAN_STOPWORDS = frozenset(
 
 
 def korean_terms(run: str) -> list[str]:
-    """What a Korean query word asks for: the pairs of its stem, the particle or ending after it
-    cut (:data:`KOREAN_PARTICLES`: ``모던플러스에는`` → 모던플러스, ``설치했어`` → 설치), or ``[]``
-    for a question word (``언제``, ``무엇을``, ``뭐였어``), a word that only asks (``했나요``,
-    ``알려줘``) or a particle standing alone (``에`` after a day: :func:`days_said`). The stem's pairs are some of the word's, so a note holding the whole word is
-    found as before; what goes is the pairs only the particle makes (스에, 에는). A particle is
-    cut only when two syllables or more are left: a one-syllable stem (``집에``) is asked for as
-    written, since one syllable matches inside any word."""
+    """What a Korean query word asks for: the pairs of its stem, the particles and endings after
+    it cut (:data:`KOREAN_PARTICLES`: ``모던플러스에는`` → 모던플러스, ``설치했어`` → 설치), or
+    ``[]`` for a question word (``언제``, ``무엇을``, ``뭐였어``), a word that only asks
+    (``했나요``, ``알려줘``) or a particle standing alone (``에`` after a day: :func:`days_said`).
+    The stem's pairs are some of the word's, so a note holding the whole word is found as before;
+    what goes is the pairs only the particle makes (스에, 에는). Endings are cut one after another
+    (``기록하기로`` → 기록), each only when two syllables or more are left: a one-syllable stem
+    (``집에``) is asked for as written, since one syllable matches inside any word."""
     if run in KOREAN_STOPWORDS or run in KOREAN_PARTICLES or _KOREAN_QUESTION.fullmatch(run):
         return []
-    for cut in _KOREAN_CUTS:
-        if run.endswith(cut) and len(run) - len(cut) >= 2:
-            return bigrams(run[: -len(cut)])
-    return bigrams(run)
+    stem = run
+    while cut := next((cut for cut in _KOREAN_CUTS if stem.endswith(cut) and len(stem) - len(cut) >= 2), ""):
+        stem = stem[: -len(cut)]  # one after another: 기록하기로 is 기록 + 하기 + 로
+    return bigrams(stem)
 
 
 def japanese_terms(run: str) -> list[str]:
