@@ -559,6 +559,11 @@ def _bound(value: str, now: datetime, name: str, end: bool) -> Bound:
     if not orders and _UNORDERED_DAY.fullmatch(text):  # 31.02.2026
         raise UsageError(Argument(name, repr(value)), " names no day in either order (day.month.year or "
                          "month.day.year): give an ISO date such as 2026-11-23")
+    yearless = _YEARLESS_CJK_DAY.fullmatch(text)
+    if yearless is not None:  # 4월 15일: which year is not guessed, but the person is told how to say it
+        said = f"{now.year}년 {text}" if "월" in text else f"{now.year}年{text}"
+        raise UsageError(Argument(name, repr(value)), f" is a day without its year: give the year too, such as "
+                         f"{said!r} or {now.year}-{int(yearless[1]):02d}-{int(yearless[2]):02d}")
     text = orders[0].isoformat() if orders else iso_spelling(text)
     try:
         days = _days_named(text, now)
@@ -600,6 +605,8 @@ _CJK_PERIOD = re.compile(r"(\d{4})\s*[年년](?:\s*(\d{1,2})\s*[月월](?:\s*(\d
 _WORDED_MONTH = re.compile(rf"(?P<m>{_MONTH})\.?,?\s+(?P<y>\d{{4}})", re.IGNORECASE)
 
 
+# A day in CJK numbers without its year (4월 15일, 4月15日): refused, saying how to give the year.
+_YEARLESS_CJK_DAY = re.compile(r"(\d{1,2})\s*[月월]\s*(\d{1,2})\s*[日일号號]")
 # A day written year first with dots or slashes, as Korean (2026.04.15, 2026. 4. 15.), Chinese
 # and Japanese (2026/4/15) write it: year, month, day in that order, whatever the separator.
 _YEAR_FIRST_DAY = re.compile(r"(\d{4})\s*([./])\s*(\d{1,2})\s*\2\s*(\d{1,2})\.?")
