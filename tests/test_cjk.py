@@ -223,3 +223,54 @@ def test_a_particle_written_against_english_words_asks_for_nothing(tmp_path: Pat
     assert [word.terms for word in query_words("の")] == [('"の"',)]  # asked whole when nothing else is
     pattern = query_pattern("Reactのhooks")
     assert pattern is not None and pattern.search("猫の名前") is None
+
+
+def test_a_korean_question_asks_for_its_words_without_their_particles_and_question_words() -> None:
+    # A trial on a Korean vault: 모던플러스에는 ("in Modern Plus") was asked for by the pairs 스에
+    # and 에는 too, which no note holds, and 어떤 ("which"), 써 ("use") as words of their own.
+    words = query_words("모던플러스에는 어떤 색상 코드를 써?")
+    assert [(word.shown, word.terms) for word in words] == [
+        ("모던플러스에는", ('"모 던"', '"던 플"', '"플 러"', '"러 스"')), ("색상", ('"색 상"',)), ("코드를", ('"코 드"',))]
+    assert [word.terms for word in query_words("Hermes-agent는 언제 설치했어?")] == [('"Hermes agent"',), ('"설 치"',)]
+    assert [word.shown for word in query_words("윈도우에서 CSS가 안 먹던 이유는?")] == ["윈도우에서", "CSS", "먹던", "이유는"]
+    assert [word.shown for word in query_words("무엇을 했나요 뭐였어 누구랑 어디서")] == ["무엇을", "했나요", "뭐였어", "누구랑", "어디서"]  # only asks: all kept
+    assert content_pairs("회의를") == ["회 의"]
+    assert content_pairs("기록하기로") == ["기 록"]  # 하기 and 로, one after the other
+    assert content_pairs("회의") == ["회 의"]  # 의 of 회의 is no particle: two syllables stay
+    assert content_pairs("집에") == ["집 에"]  # a one-syllable stem is asked as written
+    assert content_pairs("도로") == ["도 로"]
+    assert content_pairs("왜곡") == ["왜 곡"]  # a word that begins as a question word does is a word
+
+
+def test_a_note_saying_korean_particles_many_times_does_not_outrank_the_one_a_question_is_about(tmp_path: Path) -> None:
+    vault_dir = write_vault(tmp_path / "vault", {
+        "색상.md": "# 색상 기준\n모던플러스 아이보리 색상은 IVORY 5516-2 코드를 쓴다.\n",
+        "잡담.md": "회의에는 어떤 사람이 오는지, 점심에는 어떤 메뉴를 먹을지, 저녁에는 어떤 책을 읽을지, 주말에는 어떤 영화를 볼지 몰랐다.\n",
+        "서랍.md": "모던플러스 서랍을 기계 4번에서 생산.\n",
+    })
+    with Vault(vault_dir, embedder=HashingEmbedder()) as vault:
+        vault.index()
+        assert keyword_side(vault, "모던플러스에는 어떤 색상 코드를 써?")[:1] == ["색상.md"]
+        assert "잡담.md" not in keyword_side(vault, "모던플러스에는 어떤 색상 코드를 써?")  # it says 에는, 어떤 and nothing asked
+
+
+def test_a_day_written_as_korean_writes_it_in_a_question_is_asked_for_as_that_day(tmp_path: Path) -> None:
+    # The trial: "2026년 4월 12일에 무엇을 했나요?" asked for 2026, 년, 4, 월, 12, 일 one by one,
+    # and the keyword side ranked first a production table whose rows say "| 12 |"; `search
+    # 2026-04-12` found the day's session log.
+    rows = "".join(f"| 2026-04-18 | 12 | 40 | 로코스 L | {number} BOX |\n" for number in range(30))
+    vault_dir = write_vault(tmp_path / "vault", {
+        "생산계획-2026-04-18.md": f"# 생산 계획 - 2026년 4월 18일\n\n| 일자 | 기계 | 금형 | 제품 | 단위 |\n|--|--|--|--|--|\n{rows}",
+        "세션로그.md": "# 2026-04-12 VF 프로젝트 세션로그\n\n재고 확인 탭을 추가했다.\n",
+        "회의.md": "# 회의\n2026년 4월 13일 회의에서 서버 이전을 결정했다.\n",
+    })
+    with Vault(vault_dir, embedder=HashingEmbedder()) as vault:
+        vault.index()
+        assert keyword_side(vault, "2026년 4월 12일에 무엇을 했나요?") == ["세션로그.md"]
+        assert keyword_side(vault, "4월 12일")[:1] == ["세션로그.md"]  # without its year
+        assert keyword_side(vault, "2026年4月12日做了什么")[:1] == ["세션로그.md"]  # as Chinese writes it
+        assert keyword_side(vault, "2026년 4월 13일 결정")[:1] == ["회의.md"]  # a note writing the day so
+    [day] = query_words("2026년 4월 12일에 무엇을 했나요?")
+    assert day.shown == "2026년 4월 12일"
+    assert day.terms == ('("2026 04 12" OR "2026 년 4 월 12 일")',)
+    assert [word.shown for word in query_words("13월 40일")] == ["13", "월", "40", "일"]  # no month 13: words as before

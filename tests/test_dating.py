@@ -125,8 +125,24 @@ def test_a_bound_written_as_chinese_japanese_and_korean_write_a_date_is_that_day
         assert since_bound("2025年", NOW_TIME) == since_bound("2025", NOW_TIME)
     with pytest.raises(UsageError, match="'2025年2月30日' names no day: February 2025 has 28 days"):
         since_bound("2025年2月30日", NOW_TIME)
+    with pytest.raises(UsageError, match=f"is a day without its year: give the year too, such as '{NOW_TIME.year}年4月20日' "
+                       f"or {NOW_TIME.year}-04-20"):
+        since_bound("4月20日", NOW_TIME)  # no year: which one is not guessed (was "neither a date nor a duration")
+    with pytest.raises(UsageError, match=f"such as '{NOW_TIME.year}년 4월 15일'"):
+        until_bound("4월 15일", NOW_TIME)  # a trial on a Korean vault
+
+
+@pytest.mark.parametrize("value", ["2025.04.20", "2025.4.20", "2025. 4. 20.", "2025/04/20", "2025/4/20"])
+def test_a_bound_written_year_first_with_dots_or_slashes_is_that_day(value: str) -> None:
+    # A trial on a Korean vault: --since 2026.04.15, as Korean writes a day (and names daily notes:
+    # 2026.04.15.md is dated), was "neither a date nor a duration". Year first, no order is guessed.
+    with local_zone("UTC"):
+        assert since_bound(value, NOW_TIME) == since_bound("2025-04-20", NOW_TIME)
+        assert until_bound(value, NOW_TIME) == until_bound("2025-04-20", NOW_TIME)
+    with pytest.raises(UsageError, match="names no day: February 2025 has 28 days"):
+        since_bound("2025.02.30", NOW_TIME)
     with pytest.raises(UsageError, match="is neither a date nor a duration"):
-        since_bound("4月20日", NOW_TIME)  # no year: which one is not guessed
+        since_bound("2025.04/20", NOW_TIME)  # two separators: no shape
 
 
 def test_a_bound_with_its_month_in_words_or_its_day_first_by_its_number_is_that_day_or_month() -> None:

@@ -888,6 +888,28 @@ def test_a_day_written_as_iso_names_the_daily_note_the_vaults_format_named_for_i
     assert (vault_dir / "Journal/17.05.2022.md").read_text(encoding="utf-8") == "Rain all day.\n\nBought rye bread.\n"
 
 
+def test_a_day_written_as_korean_chinese_and_japanese_write_it_names_the_note_named_for_it(
+        vault_dir: Path, write_note) -> None:
+    """Was (a trial on a Korean vault): `get 2026년 4월 17일`, `get 2026.04.17` said only "no note
+    matches" beside `01-일일-메모/2026-04-17.md`, which `get 2026-04-17` opened; an agent asked in
+    Korean passes the day on as the user said it."""
+    hashing_vault(vault_dir, write_note, {"01-일일-메모/2026-04-17.md": "서버 정리.\n",
+                                          "01-일일-메모/2026-04-17-자동완료체크시스템.md": "모니터링.\n"})
+    with Vault(vault_dir) as vault:
+        for said in ("2026년 4월 17일", "2026年4月17日", "2026.04.17", "2026. 4. 17.", "2026/4/17"):
+            view = vault.get(said)
+            assert view.path == "01-일일-메모/2026-04-17.md", said
+            assert view.as_dict()["resolved_from"] == {"reference": said, "via": "day"}
+        with pytest.raises(NoteNotFound):
+            vault.get("2026년 4월 18일")  # no note is named for it
+        with pytest.raises(NoteNotFound):
+            vault.get("2026년 2월 30일")  # no day
+    revised = run_cli(vault_dir, "revise", "2026년 4월 17일", "--append", "금형 교체.")
+    assert revised.exit_code == 0, revised.output
+    assert (vault_dir / "01-일일-메모/2026-04-17.md").read_text(encoding="utf-8") == "서버 정리.\n\n금형 교체.\n"
+    assert (vault_dir / "01-일일-메모/2026-04-17-자동완료체크시스템.md").read_text(encoding="utf-8") == "모니터링.\n"
+
+
 def test_a_day_two_file_names_are_is_ambiguous_and_a_note_named_by_it_comes_first(vault_dir: Path, write_note) -> None:
     hashing_vault(vault_dir, write_note, {"journals/2022_05_16.md": "- Met Anna\n",
                                           "Daily/May 16th, 2022.md": "Met Anna, wrote it twice.\n",

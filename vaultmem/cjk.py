@@ -226,9 +226,12 @@ def content_pairs(run: str) -> list[str]:
     """:func:`bigrams` of what a run says once its question words (:data:`QUESTION_PAIRS`) are
     cut out, each stretch between them on its own, a lone character left out:
     ``收下巴的时候最常见的错误是什么`` → the pairs of ``收下巴`` and ``最常见的错误``;
-    ``[]`` when the run only asks (``什么``). A Japanese run: :func:`japanese_terms`."""
+    ``[]`` when the run only asks (``什么``). A Japanese run: :func:`japanese_terms`; a Korean
+    one: :func:`korean_terms`."""
     if _HIRAGANA.search(run) and not _HIRAGANA.fullmatch(run):
         return japanese_terms(run)
+    if _HANGUL.search(run):
+        return korean_terms(run)
     asked = [False] * len(run)
     kept = [False] * len(run)
     for word in _CONTENT_WORDS:
@@ -258,13 +261,63 @@ _PARTICLE_KANA = 3
 def particle_beside(text: str, start: int, end: int) -> bool:
     """Is the run ``text[start:end]`` a particle written against a word of another script: one
     to three hiragana (:data:`_PARTICLE_KANA`) with no space on a side (``の`` in ``Reactのhooks``,
-    ``を`` in ``SQLを``)? Such a run says nothing of its own, as a particle inside a Japanese run
-    does not (:func:`japanese_terms`): asked for, ``Reactのhooks`` ranked a note saying の five
-    times above the note saying "React hooks" (found in review)."""
+    ``を`` in ``SQLを``), or a Korean particle after one (``가`` of ``CSS가``, ``에서`` of
+    ``GitHub에서``: :data:`KOREAN_PARTICLES`)? Such a run says nothing of its own, as a particle
+    inside a Japanese run does not (:func:`japanese_terms`): asked for, ``Reactのhooks`` ranked a
+    note saying の five times above the note saying "React hooks" (found in review)."""
     run = text[start:end]
+    if run in KOREAN_PARTICLES:
+        return start > 0 and not text[start - 1].isspace()
     if len(run) > _PARTICLE_KANA or not _HIRAGANA.fullmatch(run):
         return False
     return (start > 0 and not text[start - 1].isspace()) or (end < len(text) and not text[end].isspace())
+
+
+_HANGUL = re.compile("[\uac00-\ud7a3]")
+# Korean writes a space between words, but a word carries its particles and endings: 모던플러스에는
+# ("in Modern Plus"), 회의를, 설치했어 ("did install"). Asked for by all its pairs, a question's
+# word asked for pairs no note holds (스에, 에는), and BM25 weighed the particles' pairs as words:
+# `모던플러스에는 어떤 색상 코드를 써?` ranked the colour table fourth (a trial on a Korean vault).
+# The particles and the endings of a 하다/되다 verb after a noun, longest first; cut from a query
+# word only when two syllables or more are left (회의 keeps its 의, 도로 its 로, 가을 its 을).
+KOREAN_PARTICLES = frozenset(
+    "은 는 이 가 을 를 에 의 와 과 도 로 으로 만 랑 이랑 에서 에게 한테 께 께서 까지 부터 처럼 보다 하고 "
+    "에는 에도 에서는 에서도 에서의 에게는 으로는 로는 으로도 로도 까지는 부터는 만의 이나 나 이라는 라는 "
+    "이란 란 의는 과는 와는 이며 이고".split()
+)
+_KOREAN_ENDINGS = (
+    "했었어 했어요 했나요 했는지 했는데 했어 했니 했지 했다 했던 했을 했음 합니다 했습니다 하나요 하는지 하는 하고 해서 하기 "
+    "하면 하려면 할까 해요 해야 한 할 해 됐어 됐나요 되었나요 되나요 되는 된 돼 됨 함 인가요 인지 이야 이에요 예요 였어 였나요 이었어 입니다 이다"
+).split()
+_KOREAN_CUTS = sorted(set(KOREAN_PARTICLES) | set(_KOREAN_ENDINGS), key=len, reverse=True)
+# Korean question words (뭐/무엇 what, 무슨/어떤/어느 which, 언제 when, 어디 where, 누구/누가 who,
+# 어떻게 how, 왜 why, 몇/얼마 how many), whole or with a particle or an ending after them
+# (무엇을, 뭐였어, 어디서, 누구랑): cut out as the Chinese and Japanese ones are.
+_KOREAN_QUESTION = re.compile("(?:뭐|뭘|무엇|무슨|어떤|어느|언제|어디|누구|누가|어떻게|왜|몇|얼마나|얼마|어때|어땠)"
+                              "[은는이가을를에서의도야요지였어나까랑와과로으든니냐죠인데고라]*")
+# Words of a Korean question that say no more than that it asks (did, is it, tell me): stopwords.
+KOREAN_STOPWORDS = frozenset(
+    "했어 했나요 했니 했지 했었어 했어요 했던 했을까 해 해야 해줘 해요 돼 됐어 되나요 있어 있었어 있나요 있니 없어 없나요 "
+    "인가요 이야 야 줘 알려줘 알려 하나요 할까 써 봐 거야 건가요 거 것 수 때 좀 더 안 못 잘 다 및 그 저 이 "
+    "그리고 그런데 나 내 제 우리 대해 대해서 대한 관해 관한 한 할 된 될 하는 되는 있는 없는 같은".split()
+)
+
+
+def korean_terms(run: str) -> list[str]:
+    """What a Korean query word asks for: the pairs of its stem, the particles and endings after
+    it cut (:data:`KOREAN_PARTICLES`: ``모던플러스에는`` → 모던플러스, ``설치했어`` → 설치), or
+    ``[]`` for a question word (``언제``, ``무엇을``, ``뭐였어``), a word that only asks
+    (``했나요``, ``알려줘``) or a particle standing alone (``에`` after a day: :func:`days_said`).
+    The stem's pairs are some of the word's, so a note holding the whole word is found as before;
+    what goes is the pairs only the particle makes (스에, 에는). Endings are cut one after another
+    (``기록하기로`` → 기록), each only when two syllables or more are left: a one-syllable stem
+    (``집에``) is asked for as written, since one syllable matches inside any word."""
+    if run in KOREAN_STOPWORDS or run in KOREAN_PARTICLES or _KOREAN_QUESTION.fullmatch(run):
+        return []
+    stem = run
+    while cut := next((cut for cut in _KOREAN_CUTS if stem.endswith(cut) and len(stem) - len(cut) >= 2), ""):
+        stem = stem[: -len(cut)]  # one after another: 기록하기로 is 기록 + 하기 + 로
+    return bigrams(stem)
 
 
 def japanese_terms(run: str) -> list[str]:
@@ -303,3 +356,31 @@ def _is_latin(char: str) -> bool:
     """A letter of the Latin blocks (Basic Latin to IPA Extensions, Latin Extended Additional)."""
     code = ord(char)
     return code < 0x0250 or 0x1E00 <= code < 0x1F00
+
+
+# A day as Chinese, Japanese and Korean write it in a question, with or without its year:
+# 2026년 4월 12일, 2026年4月12日, 4월 12일, 12号. The full text holds it as its characters
+# (2026 년 4 월 12 일), and a note written as ISO writes 2026-04-12: asked for as digits and
+# characters, `2026년 4월 12일에 뭐 했어?` asked for 2026, 4, 12, 년, 월 and 일 one by one, and
+# ranked first a production table whose rows say "| 12 |" (a trial on a Korean vault).
+_CJK_DAY = re.compile(r"(?<!\d)(?:(\d{4})\s*[年년]\s*)?(\d{1,2})\s*[月월]\s*(\d{1,2})\s*[日일号號](?!\d)")
+
+
+def days_said(text: str) -> tuple[str, list[tuple[str, str]]]:
+    """``text`` with each day written in CJK numbers (``2026년 4월 12일``, ``4月12日``) taken out,
+    and each such day as it was written with its FTS5 term: the phrase of its ISO spelling
+    (``"2026 04 12"``, or ``"04 12"`` without a year) or of the characters the full text holds
+    (``"2026 년 4 월 12 일"``). A month or a day no calendar has (13월) is left as it is."""
+    days: list[tuple[str, str]] = []
+
+    def taken(found: re.Match[str]) -> str:
+        year, month, day = found.group(1), int(found.group(2)), int(found.group(3))
+        if not (1 <= month <= 12 and 1 <= day <= 31):
+            return found.group()
+        iso = f"{month:02d} {day:02d}" if year is None else f"{year} {month:02d} {day:02d}"
+        written = " ".join(fts_form(found.group()).split())
+        phrases = " OR ".join(f'"{phrase}"' for phrase in dict.fromkeys((iso, written)))
+        days.append((found.group(), f"({phrases})"))
+        return " "
+
+    return _CJK_DAY.sub(taken, text), days

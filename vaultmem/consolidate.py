@@ -573,7 +573,7 @@ def own_pairs_alike_in_words(pairs: Mapping[tuple[int, int], float],
                              own: Mapping[int, OwnWords]) -> tuple[dict[tuple[int, int], float], int, int]:
     """The pairs left after two rules for two of your own notes (both in ``own``: no layer), and
     how many each kept apart: their texts must share at least :data:`OWN_SHARED_WORDS` of their
-    words (Jaccard; pairs of characters in Chinese or Japanese), and their names a word.
+    words (Jaccard; pairs of characters in Chinese, Japanese or Korean), and their names a word.
 
     The default embedder is English: two Turkish study notes (CNN / RNN and LSTM) stood at 0.891
     sharing a ninth of their words, and --any-note planned one into the other; a Japanese diary

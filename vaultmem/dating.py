@@ -559,7 +559,12 @@ def _bound(value: str, now: datetime, name: str, end: bool) -> Bound:
     if not orders and _UNORDERED_DAY.fullmatch(text):  # 31.02.2026
         raise UsageError(Argument(name, repr(value)), " names no day in either order (day.month.year or "
                          "month.day.year): give an ISO date such as 2026-11-23")
-    text = orders[0].isoformat() if orders else _iso_spelling(text)
+    yearless = _YEARLESS_CJK_DAY.fullmatch(text)
+    if yearless is not None:  # 4월 15일: which year is not guessed, but the person is told how to say it
+        said = f"{now.year}년 {text}" if "월" in text else f"{now.year}年{text}"
+        raise UsageError(Argument(name, repr(value)), f" is a day without its year: give the year too, such as "
+                         f"{said!r} or {now.year}-{int(yearless[1]):02d}-{int(yearless[2]):02d}")
+    text = orders[0].isoformat() if orders else iso_spelling(text)
     try:
         days = _days_named(text, now)
     except (OverflowError, ValueError):  # a period in words beyond the calendar: yesterday on 1 January of year 1
@@ -600,12 +605,23 @@ _CJK_PERIOD = re.compile(r"(\d{4})\s*[年년](?:\s*(\d{1,2})\s*[月월](?:\s*(\d
 _WORDED_MONTH = re.compile(rf"(?P<m>{_MONTH})\.?,?\s+(?P<y>\d{{4}})", re.IGNORECASE)
 
 
-def _iso_spelling(text: str) -> str:
+# A day in CJK numbers without its year (4월 15일, 4月15日): refused, saying how to give the year.
+_YEARLESS_CJK_DAY = re.compile(r"(\d{1,2})\s*[月월]\s*(\d{1,2})\s*[日일号號]")
+# A day written year first with dots or slashes, as Korean (2026.04.15, 2026. 4. 15.), Chinese
+# and Japanese (2026/4/15) write it: year, month, day in that order, whatever the separator.
+_YEAR_FIRST_DAY = re.compile(r"(\d{4})\s*([./])\s*(\d{1,2})\s*\2\s*(\d{1,2})\.?")
+
+
+def iso_spelling(text: str) -> str:
     """``text`` in ISO when it is a day, month or year written in CJK numbers (``2025年4月20日``
-    → ``2025-04-20``, ``2025年4月`` → ``2025-04``), or a day or month with the month in words
-    (``14. September 2026`` → ``2026-09-14``, ``März 2026`` → ``2026-03``); else as it is. Each
-    was refused as "neither a date nor a duration" (trials on a Japanese and a German vault),
-    though a note named so is dated by it."""
+    → ``2025-04-20``, ``2025년 4월`` → ``2025-04``), a day written year first with dots or
+    slashes (``2026.04.15``, ``2026. 4. 15.``, ``2026/4/15`` → ``2026-04-15``), or a day or month
+    with the month in words (``14. September 2026`` → ``2026-09-14``, ``März 2026`` →
+    ``2026-03``); else as it is. Each was refused as "neither a date nor a duration" (trials on
+    a Japanese, a German and a Korean vault), though a note named so is dated by it."""
+    year_first = _YEAR_FIRST_DAY.fullmatch(text)
+    if year_first is not None:
+        return f"{int(year_first[1]):04d}-{int(year_first[3]):02d}-{int(year_first[4]):02d}"
     found = _CJK_PERIOD.fullmatch(text)
     if found is not None:
         return "-".join(f"{int(part):0{width}d}" for part, width in zip(found.groups(), (4, 2, 2), strict=True) if part is not None)

@@ -59,7 +59,7 @@ from datetime import UTC, date, datetime
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from .dating import name_day
+from .dating import iso_spelling, name_day
 from .errors import AmbiguousNote, ArchivedNote, ExcludedNote, NoteNotFound, PathOutsideVault, RemovedNote, UsageError
 from .exclusions import Rule
 from .fields import name_fold, name_form, name_key
@@ -645,8 +645,11 @@ _ISO_DAY = re.compile(r"(\d{4})-(\d{2})-(\d{2})")
 def _named_for_day(index: DerivedIndex, reference: str, now_us: int) -> Located | None:
     """Step 6: a day written as ISO writes it names the note whose name is that day — by the
     vault's daily-note format (``16.05.2022`` in its folder) where it has one in use, else by a
-    file name that spells the day and nothing else (:func:`dating.name_day`) — once no name matched. None: not such a day, or no note is named for it."""
-    shape = _ISO_DAY.fullmatch(reference)
+    file name that spells the day and nothing else (:func:`dating.name_day`) — once no name matched.
+    A day written as Korean, Chinese and Japanese write it (``2026년 4월 17일``, ``2026年4月17日``,
+    ``2026.04.17``) is that day too: no order is guessed (dating.iso_spelling), and an agent asked
+    in Korean passes the day on as the user said it. None: not such a day, or no note is named for it."""
+    shape = _ISO_DAY.fullmatch(iso_spelling(reference.strip()))
     if shape is None:
         return None
     try:

@@ -41,6 +41,7 @@ from .cjk import (
     MAX_PAIRS,
     bigrams,
     content_pairs,
+    days_said,
     fts_form,
     han_folded,
     particle_beside,
@@ -314,8 +315,12 @@ def query_words(text: str) -> list[QueryWord]:
     prefix it is asked for by when no note holds it (endings.prefix_of; Searcher._text_side).
     """
     text = width_folded(text)  # ﾐﾙｸ, ＳＱＬ: as the full text holds them (cjk.fts_form)
+    # 2026년 4월 12일: one word, its ISO spelling or its characters, not 2026, 년, 4, 월, 12, 일
+    text, days = days_said(text)
     found: dict[tuple[str, ...], QueryWord] = {}
-    meaningful: list[QueryWord] = []
+    for shown, term in days:
+        found.setdefault((term,), QueryWord(shown, (term,)))
+    meaningful: list[QueryWord] = list(found.values())
     holdings: list[QueryWord] = []  # "notes" of "notes about X": asked for only when the query asks nothing else
     pairs_left = MAX_PAIRS
     # An English question's endings are the stemmer's: a word of it no note holds is not in the

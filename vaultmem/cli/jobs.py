@@ -135,7 +135,7 @@ def render_clusters(report: ConsolidationReport) -> None:
                    "for your own notes, in their names too: ESC2 / ESC7): never merged")
     if report.plan.no_common_words:
         click.echo(f"kept apart: {report.plan.no_common_words} pair(s) at or above the threshold whose texts share no "
-                   "word — in Chinese or Japanese, under a fifth of their pairs of characters — (alike only to the vectors, as two "
+                   "word — in Chinese, Japanese or Korean, under a fifth of their pairs of characters — (alike only to the vectors, as two "
                    "lists of links can be): never merged")
     if report.plan.template_alike:
         click.echo(f"kept apart: {report.plan.template_alike} pair(s) at or above the threshold alike only by the lines "
