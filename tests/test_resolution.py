@@ -508,6 +508,31 @@ def test_the_cli_names_the_accented_note_and_a_write_to_the_unaccented_name_chan
     assert run_cli(vault_dir, "get", "Kadıköy").exit_code == 0  # as the note spells it, it resolves
 
 
+def test_a_lecture_number_typed_with_or_without_its_zero_suggests_the_note(tmp_path: Path) -> None:
+    """Was (a trial on a student's math vault): get "Lecture 05" said only "no note matches",
+    though `Lecture 5.md` was the lecture meant — nor did "Week 3" name `Week 03 - Eigenvalues.md`.
+    Numbers are now compared by value in the suggestions only (never `Lecture 50`, never
+    `v1.5` for `v1.05`), and nothing is resolved by such a guess."""
+    (tmp_path / ".vaultmem.toml").write_text('embedder = "hashing"\n', encoding="utf-8")
+    (tmp_path / "Course").mkdir()
+    for name in ("Lecture 5", "Lecture 50", "Week 03 - Eigenvalues", "v1.5 notes"):
+        (tmp_path / "Course" / f"{name}.md").write_text(f"# {name}\n\nText.\n", encoding="utf-8")
+    with Vault(tmp_path) as vault:
+        vault.index()
+        for typed, meant, not_meant in [("Lecture 05", "Course/Lecture 5.md", "Course/Lecture 50.md"),
+                                        ("lecture 005", "Course/Lecture 5.md", "Course/Lecture 50.md"),
+                                        ("Week 3", "Course/Week 03 - Eigenvalues.md", None)]:
+            with pytest.raises(NoteNotFound) as caught:
+                vault.get(typed)
+            assert f"did you mean: {meant}" in str(caught.value), typed
+            assert not_meant is None or not_meant not in str(caught.value), typed
+        with pytest.raises(NoteNotFound) as decimal:
+            vault.get("v1.05 notes")
+        assert "v1.5 notes" not in str(decimal.value)
+    got = run_cli(tmp_path, "get", "Lecture 05")
+    assert got.exit_code == 1 and "did you mean: Course/Lecture 5.md" in got.stderr
+
+
 def test_a_name_typed_with_spaces_suggests_the_note_its_file_names_with_dashes(tmp_path: Path) -> None:
     """Was (an agent trial on a personal CRM vault, one `firstname-lastname.md` per person): get
     "Todd Hartley" said only "no note matches", though people/todd-hartley.md was the note meant; and

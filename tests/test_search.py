@@ -709,6 +709,26 @@ def test_a_name_asked_with_a_straight_apostrophe_lifts_the_note_spelled_with_a_c
         assert lifted_by_name(vault, "Vel’Sharoon") == ["people/Vel'Sharoon.md"]  # and the other way round
 
 
+def test_a_greek_letter_typed_by_its_name_lifts_the_note_named_with_the_letter(tmp_path: Path) -> None:
+    # A trial on a math vault: "what is a pi-system" ranked Dynkin's theorem (it writes
+    # `$\pi$-system` five times) first at 0.91, and the note `π-system.md` second at 0.11.
+    dynkin = "If $\\pi$ is a $\\pi$-system and $\\lambda$ a $\\lambda$-system with $\\pi \\subseteq \\lambda$ then " * 5
+    with indexed(tmp_path / "vault", {
+        "Measure theory/π-system.md": "# Definition: π-system\n\nA collection of sets closed under finite intersections.\n",
+        "Measure theory/λ-system.md": "# Definition: λ-system\n\nContains X, closed under complements and disjoint unions.\n",
+        "Measure theory/σ-algebra.md": "# Definition\n\nClosed under complements and countable unions.\n",
+        "Measure theory/Dynkin's theorem.md": f"# Theorem: Dynkin's theorem\n\n{dynkin}\n",
+        "Recipes/Pi day pie.md": "Bake on March 14.\n",
+    }) as vault:
+        assert lifted_by_name(vault, "what is a pi-system") == ["Measure theory/π-system.md"]
+        assert lifted_by_name(vault, "lambda system") == ["Measure theory/λ-system.md"]  # the space read as math's "-"
+        assert lifted_by_name(vault, "Sigma-Algebra") == ["Measure theory/σ-algebra.md"]
+        assert lifted_by_name(vault, "pi day pie") == ["Recipes/Pi day pie.md"]  # a name as typed is tried first
+        assert lifted_by_name(vault, "alphabet system") == []
+        first = vault.search("what is a pi-system", k=3, now=NOW)[0]
+        assert first.path == "Measure theory/π-system.md" and first.score >= 0.9
+
+
 def test_request_words_leave_a_querys_topic_but_never_a_notes_name(tmp_path: Path) -> None:
     from helpers import write_file
 

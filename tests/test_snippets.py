@@ -543,6 +543,56 @@ def test_a_callout_title_is_a_block_of_its_own() -> None:
     assert readable("> [!tip]- Ask Rui\n> He knows.\n\n> [!note]\n> Untitled callout.\n") == "Ask Rui · He knows. Untitled callout."
 
 
+# ---------------------------------------------------------------- math (a trial on a math vault)
+
+
+def test_subscripts_in_inline_and_display_math_are_not_read_as_emphasis() -> None:
+    text = "Then for all $f \\in L^{p}, g\\in L^{q}$: $$\\int|fg|d\\mu\\leq ||f||_{p}||g||_{q} $$ and _this_ is *it*."
+    assert readable(text) == (  # was ||f||{p}||g||{q}: the two underscores read as one emphasis
+        "Then for all $f \\in L^{p}, g\\in L^{q}$: $$\\int|fg|d\\mu\\leq ||f||_{p}||g||_{q} $$ and this is it.")
+    assert readable("a function $u \\in L^1_{loc}(\\Omega)$ has $v \\in L^{1}_{loc}(\\Omega)$") == (
+        "a function $u \\in L^1_{loc}(\\Omega)$ has $v \\in L^{1}_{loc}(\\Omega)$")
+
+
+def test_a_display_math_line_is_no_list_item_heading_or_rule() -> None:
+    text = "then\n$$\n\\mathcal E(u,v)\n=\n\\mathcal E^{(c)}(u,v)\n+\n\\int_X u v\\,dK,\n- x\n# y\n---\n$$\nwhere"
+    assert readable(text) == (  # the `+` line was a list item: "E^{(c)}(u,v) · \\int_X…"
+        "then $$ \\mathcal E(u,v) = \\mathcal E^{(c)}(u,v) + \\int_X u v\\,dK, - x # y --- $$ where")
+
+
+def test_math_in_a_callout_keeps_its_lines_and_the_callout_its_markup() -> None:
+    text = "> [!theorem] Fatou\n> $$\n> + f_n\n> $$\n> for _every_ $n_k$\n"
+    assert readable(text) == "Fatou · $$ + f_n $$ for every $n_k$"
+
+
+def test_dollars_that_are_no_math_leave_the_markup_rules_as_they_were() -> None:
+    assert readable("It costs $5 and _only_ $10 now.") == "It costs $5 and only $10 now."
+    assert readable("A \\$ sign, `$x_y$` in code, and _emphasis_.") == "A \\$ sign, $x_y$ in code, and emphasis."
+
+
+def test_an_excerpt_does_not_begin_or_end_inside_a_formula() -> None:
+    lead = "word " * 40
+    formula = "$$\\int_{\\Omega}|u|^{2}\\leq \\frac{1}{\\lambda_{1}}\\int_{\\Omega}|\\nabla u|^{2},$$"
+    text = lead + formula + " where $\\lambda_{1}$ is the first Dirichlet eigenvalue of the Laplacian " + "tail " * 60
+    excerpt = excerpt_of(text, [], "", "Dirichlet eigenvalue")
+    assert excerpt.startswith("…" + formula)  # was "…_{\\Omega}|u|^{2}\\leq …": cut inside the formula
+    ending = lead + "the eigenvalue is " + "x " * 84 + "$\\lambda_{1} = \\inf_{u} \\mathcal E(u)$ and more " + "y " * 80
+    cut = excerpt_of(ending, [], "", "eigenvalue")
+    assert "$\\lambda_{1} = \\inf_{u} \\mathcal E(u)$" in cut  # its end ran on to the formula's close
+
+
+def test_a_hit_on_a_math_note_shows_its_formula_as_written(tmp_path: Path) -> None:
+    write_file(tmp_path, "Real analysis/Hölder's inequality.md", (
+        "\n# Theorem: Hölder's inequality\n\n**Type:** #theorem  \n\n## Statement\n"
+        "- Then for all $f \\in L^{p}, g\\in L^{q}$: $$\\int|fg|d\\mu\\leq ||f||_{p}||g||_{q} $$\n"
+        "- i.e., the integral of a product is bounded by the product of the [[Norm]] of $g$ and of $f$\n"
+    ))
+    with Vault(tmp_path, embedder=HashingEmbedder()) as vault:
+        vault.index()
+        snippet = hit_on(vault, "Hölder inequality integral of a product", "Real analysis/Hölder's inequality.md", k=1)
+    assert "||f||_{p}||g||_{q}" in snippet
+
+
 def test_a_note_read_as_reading_view_shows_it(tmp_path: Path, wordllama: object) -> None:
     """The trial's note, through a real index and search: no tag, comment, size, footnote mark
     or run-on callout title reaches the snippet."""

@@ -173,6 +173,46 @@ def inline_code_spans(line: str) -> list[tuple[int, int]]:
     return spans
 
 
+# LaTeX math as Obsidian renders it (MathJax): ``$$`` opens and closes a display block, which may
+# span lines; an inline ``$…$`` opens on a ``$`` before a non-blank and closes on the next ``$``
+# after a non-blank that no digit follows (Pandoc's rule: "costs $5 and $10" is no math). A ``\$``
+# is a dollar sign, and a ``$`` inside a code span is code.
+_MATH_MARK = re.compile(r"\\.|`+|\$\$|\$")
+_INLINE_MATH = re.compile(r"\$(?=[^\s$])(?:\\.|[^$\\\n])*?(?<=[^\s\\])\$(?!\d)|\$[^\s$\\]\$(?!\d)")
+
+
+def math_spans(line: str, in_display: bool = False) -> tuple[list[tuple[int, int]], bool]:
+    """The spans of ``line`` that are math (``$…$``, ``$$…$$``, with their dollar signs), and
+    whether a ``$$`` display block is still open at its end. ``in_display``: the line starts
+    inside one, opened on a line above (its first span then starts at 0)."""
+    spans: list[tuple[int, int]] = []
+    opened = 0 if in_display else -1
+    code = dict(inline_code_spans(line)) if "`" in line and not in_display else {}
+    position = 0
+    while (mark := _MATH_MARK.search(line, position)) is not None:
+        token, position = mark.group(), mark.end()
+        if token[0] == "\\":
+            continue
+        if token[0] == "`":
+            position = code.get(mark.start(), position)  # a code span: its dollars are code
+            continue
+        if opened >= 0:
+            if token == "$$":
+                spans.append((opened, mark.end()))
+                opened = -1
+            continue
+        if token == "$$":
+            opened = mark.start()
+            continue
+        inline = _INLINE_MATH.match(line, mark.start())
+        if inline is not None:
+            spans.append(inline.span())
+            position = inline.end()
+    if opened >= 0:
+        spans.append((opened, len(line)))
+    return spans, opened >= 0
+
+
 # Fenced blocks that are queries a plugin renders as other notes' content, not this note's:
 # Dataview's (``dataview``, ``dataviewjs``), Obsidian's embedded search (``query``) and Bases
 # (``base``), the Tasks plugin's (``tasks``). `TABLE title AS "Title", date AS "Date"` was a

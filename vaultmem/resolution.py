@@ -271,7 +271,27 @@ def not_found(notes: NoteStore, reference: str) -> NoteNotFound:
     unaccented = [(path, matched) for path, matched in matching if name_fold(matched) != name_fold(name)]
     named = {path for path, _ in unaccented}
     similar = [path for path in notes.similar_paths(name) if path not in named]
+    similar += [path for path in _numbered_alike(notes, name) if path not in named and path not in similar]
     return NoteNotFound(reference, similar, unaccented)
+
+
+# A number's leading zeros, not a decimal's (`1.05` is not `1.5`), and a lone digit to pad.
+_LEADING_ZEROS = re.compile(r"(?<![\d.,])0+(?=\d)")
+_ONE_DIGIT = re.compile(r"(?<![\d.,])(\d)(?!\d)")
+
+
+def _numbered_alike(notes: NoteStore, name: str) -> list[str]:
+    """Paths that hold ``name`` once numbers are read by their value: ``Lecture 05``
+    for ``Lecture 5.md``, ``Week 3`` for ``Week 03 - Eigenvalues.md`` (a trial on a student's
+    math vault: "no note matches 'Lecture 05'" named nothing). Only suggested: a note is never
+    resolved by such a guess."""
+    unpadded = _LEADING_ZEROS.sub("", name)
+    padded = _ONE_DIGIT.sub(r"0\1", unpadded)
+    if unpadded == padded:
+        return []  # no number in it
+    holds = re.compile(re.escape(unpadded.casefold()) + r"(?!\d)")
+    return [path for spelling in unique([unpadded, padded]) if spelling != name
+            for path in notes.similar_paths(spelling) if holds.search(_LEADING_ZEROS.sub("", path.casefold()))]
 
 
 def _name_matching(key: str, path: str, title: str, aliases: Sequence[str]) -> str:

@@ -59,6 +59,7 @@ from .fields import (
     REQUEST_WORDS,
     REQUESTED_HOLDINGS,
     STOPWORDS,
+    greek_spellings,
     name_key,
     person_asked,
     query_topics,
@@ -657,6 +658,8 @@ class Searcher:
             named = self.store.notes.labels_named(topic, eligibility, kind=TOPIC_KEY)
             if named:
                 break
+        if not named and key:
+            named = self._named_in_greek(key, query, eligibility)
         if not named and (first_words := person_asked(query)):
             # "who is Steph": the one note whose name is the words asked and at most two more
             # ("Steph Ango"); two such notes ("Steph Ango", "Steph Curry") and the query names neither.
@@ -664,6 +667,20 @@ class Searcher:
             found = {label for label, topic in rows if starts_person_name(topic, first_words)}
             named = sorted(found) if len(found) == 1 and len(rows) < FIRST_NAME_ROWS else []
         return named
+
+    def _named_in_greek(self, key: str, query: str, eligibility: Eligibility) -> list[int]:
+        """The notes the query names once the Greek letters it spells out are written as letters
+        ("pi-system" names `π-system.md`, "lambda system" `λ-system.md`: fields.greek_spellings);
+        asked only when the query as typed names no note."""
+        for each in greek_spellings(key):
+            named = self.store.notes.labels_named(each, eligibility)
+            if named:
+                return named
+        for each in (each for topic in query_topics(query) for each in greek_spellings(topic)):
+            named = self.store.notes.labels_named(each, eligibility, kind=TOPIC_KEY)
+            if named:
+                return named
+        return []
 
     def _best_passages(self, found: Candidates, ordered: Sequence[Fused], query: str) -> dict[int, PassageRow]:
         vector_best = {hit.label: hit.passage for hit in found.vectors}

@@ -72,6 +72,7 @@ from .markdown import (
     hidden_ranges,
     hidden_ranges_by_blocks,
     inline_spans_between,
+    math_spans,
     merged_ranges,
     query_block_ranges,
 )
@@ -534,8 +535,31 @@ def window(text: str, words: re.Pattern[str] | None, width: int = SNIPPET_CHARS)
     if end < len(text) and not text[end].isspace():  # not in the middle of a word, unless it is a long one
         space = text.rfind(" ", start, end)
         end = space if space > end - 20 else end
+    if "$" in text:
+        start, end = _math_kept_whole(text, start, end, found.end() if found else 0, width)
     excerpt = text[start:end].rstrip()
     return ("…" if start else "") + excerpt + ("…" if end < len(text) else "")
+
+
+MATH_STRETCH = 40  # characters an excerpt may run past its width to end a formula rather than cut it
+
+
+def _math_kept_whole(text: str, start: int, end: int, needed: int, width: int) -> tuple[int, int]:
+    """``start`` and ``end`` of an excerpt of ``text`` moved off the inside of a formula: a
+    formula cut in two reads as another one (``…_{\\Omega}|u|^{2}\\leq`` began a trial's
+    snippet). The start moves back to the formula's ``$`` while the excerpt still reaches
+    ``needed`` (the query word's end); the end moves on to its closing ``$`` when that is at
+    most :data:`MATH_STRETCH` further, or back to before the formula when it starts in the
+    excerpt's second half. A formula longer than that is cut as any long word is."""
+    for first, last in math_spans(text)[0]:
+        if first < start < last and needed - first <= width - MATH_STRETCH:
+            start = first
+        if first < end < last:
+            if last - end <= MATH_STRETCH:
+                end = last
+            elif first > start + width // 2:
+                end = first
+    return start, end
 
 
 # ------------------------------------------------------------------ markup → readable text
@@ -552,8 +576,12 @@ def readable(text: str) -> str:
     blocks: list[str] = []
     headings: list[bool] = []  # is blocks[i] a heading? (not what a passage says, only where)
     joins_previous = False  # is the last line a paragraph's or a list item's, that the next prose line continues?
+    in_math = False  # inside a $$ display block opened on a line above
     for line, in_code in _lines(text, code):
-        shown, kind = (" ".join(line.split()), BLOCK) if in_code else _line(line)
+        if in_code:
+            shown, kind = " ".join(line.split()), BLOCK
+        else:
+            shown, kind, in_math = _line(line, in_math)
         for number, piece in enumerate(shown.split("\n")):  # "\n": where a block-level HTML tag breaks the line
             if number or not piece:
                 joins_previous = False  # a blank line, a rule, a fence, a block tag: a break between blocks
@@ -629,25 +657,35 @@ def _lines(text: str, code: Sequence[tuple[int, int]]) -> list[tuple[str, bool]]
     return found
 
 
-def _line(line: str) -> tuple[str, str]:
-    """One line outside code without its markup, and its kind: :data:`PROSE` (paragraph text,
+def _line(line: str, in_math: bool = False) -> tuple[str, str, bool]:
+    """One line outside code without its markup, its kind — :data:`PROSE` (paragraph text,
     which continues a paragraph or list item above it), :data:`ITEM` (a list item: it starts a
-    block, and the prose lines after it continue it) or :data:`BLOCK` (a block of its own).
-    Block-level HTML tags in it leave ``\\n`` between the blocks they separate."""
+    block, and the prose lines after it continue it) or :data:`BLOCK` (a block of its own) —
+    and whether a ``$$`` math block is open at its end. Block-level HTML tags in it leave
+    ``\\n`` between the blocks they separate.
+
+    Math is shown as written (``in_math``: the line starts inside a ``$$`` block): a line
+    ``+`` between two terms is no list item, nor ``_{p}`` … ``_{q}`` emphasis — Hölder's
+    inequality read ``||f||{p}||g||{q}``, a decomposition ``E = E^{(c)} · ∬…`` (a trial on a
+    math vault)."""
     stripped = line.strip()
-    if not stripped or _RULE.match(stripped) or ("-" in stripped and _TABLE_DIVIDER.match(stripped)):
-        return "", BLOCK
+    if not stripped:
+        return "", BLOCK, in_math
+    if not in_math and (_RULE.match(stripped) or ("-" in stripped and _TABLE_DIVIDER.match(stripped))):
+        return "", BLOCK, in_math
     if "::" in stripped and is_hidden_property(stripped):
-        return "", BLOCK  # Logseq's `id:: 621b05d0-…` or `collapsed:: true` under a block: Logseq never shows it
+        return "", BLOCK, in_math  # Logseq's `id:: 621b05d0-…` or `collapsed:: true` under a block: Logseq never shows it
     kind = PROSE
     if stripped.startswith(">"):
-        stripped = _QUOTE.sub("", stripped)
-        if stripped.startswith("[!"):
+        stripped = _QUOTE.sub("", stripped)  # a callout's math block is quoted too
+        if stripped.startswith("[!") and not in_math:
             titled = _CALLOUT.sub("", stripped, count=1)
             # A callout's title is its heading: without a block of its own it ran into the body's first sentence.
             stripped, kind = titled, (BLOCK if titled != stripped else kind)
     heading = HEADING_LINE.match(stripped) if stripped.startswith("#") else None
-    if heading is not None:
+    if in_math:
+        kind = PROSE  # inside a $$ block: no heading, list item or table
+    elif heading is not None:
         stripped, kind = heading.group(2), HEADING
     elif _BULLET.match(stripped):
         stripped, kind = _TASK_BOX.sub("", _BULLET.sub("", stripped, count=1), count=1), ITEM
@@ -659,14 +697,30 @@ def _line(line: str) -> tuple[str, str]:
         kind = BLOCK  # an embed on its own line is shown as a block of its own
     elif stripped.startswith("[^") and (definition := _FOOTNOTE_DEFINITION.match(stripped)) is not None:
         stripped, kind = stripped[definition.end() :], ITEM  # a footnote's text; its indented lines continue it
-    shown = _inline(_BLOCK_ID.sub("", stripped))
+    math, math_after = math_spans(stripped, in_math) if "$" in stripped or in_math else ([], False)
+    if not math_after:
+        stripped = _BLOCK_ID.sub("", stripped)
+    shown = _outside_math(stripped, math)
     if "\n" in shown:
-        return "\n".join(" ".join(piece.split()) for piece in shown.split("\n")), kind
-    return " ".join(shown.split()), kind
+        return "\n".join(" ".join(piece.split()) for piece in shown.split("\n")), kind, math_after
+    return " ".join(shown.split()), kind, math_after
+
+
+def _outside_math(text: str, math: Sequence[tuple[int, int]]) -> str:
+    """``text`` with the inline markup outside its ``math`` spans removed; the math as written."""
+    shown: list[str] = []
+    position = 0
+    for start, end in math:
+        shown += [_inline(text[position:start]), text[start:end]]
+        position = end
+    shown.append(_inline(text[position:]))
+    return "".join(shown)
 
 
 def _inline(text: str) -> str:
     """Inline markup removed; inside a code span only its ticks (code is shown as written)."""
+    if not text:
+        return text
     if "`" not in text:
         return _spans(text)
     parts = _CODE_SPAN.split(text)  # text, code, text, code, …, text
