@@ -10,7 +10,7 @@ import pytest
 from helpers import NOW, keyword_side, write_vault
 
 from vaultmem import Vault
-from vaultmem.cjk import MAX_PAIRS, bigrams, content_pairs, pieces, spaced
+from vaultmem.cjk import MAX_PAIRS, bigrams, content_pairs, pieces, spaced, text_forms
 from vaultmem.embedders import HashingEmbedder
 from vaultmem.notes import READER_VERSION
 from vaultmem.search import query_terms, query_words, search_filters
@@ -88,7 +88,7 @@ def test_a_snippet_opens_at_the_chinese_word_asked_for() -> None:
     text = "这是一段很长的笔记。" * 40 + "最后我们决定把预算提高百分之十。" + "后面还有很多别的内容。" * 20
     shown = window(text, query_pattern("预算"))
     assert "预算" in shown and len(shown) <= SNIPPET_CHARS + 2  # was the passage's first characters
-    assert query_pattern("Python教程").search("学习Python的教程") is not None  # each part by its own rule
+    assert query_pattern("Python教程", text_forms("学习Python的教程")).search("学习Python的教程") is not None  # each part by its own rule
 
 
 def test_an_index_made_before_characters_were_tokens_learns_them_without_embedding(cjk_vault: Path) -> None:
@@ -160,8 +160,8 @@ def test_full_width_and_half_width_forms_are_the_characters_they_stand_for(tmp_p
         assert keyword_side(vault, "Ｃｏｌｕｍｎ２Ｖｅｃ")[:1] == ["研究.md"]
         assert keyword_side(vault, "12日")[:1] == ["予定.md"]
         assert keyword_side(vault, "ｽｷｰﾏ")[:1] == ["研究.md"]  # ｰ is the long vowel ー
-    assert query_pattern("ＳＱＬ").search("SQLクエリ") is not None  # the snippet looks where the full text found it
-    assert query_pattern("ChatGPT").search("終わったらChatGPTに突っ込む") is not None  # a word beside Japanese is a word
+    assert query_pattern("ＳＱＬ", text_forms("SQLクエリ")).search("SQLクエリ") is not None  # the snippet looks where the full text found it
+    assert query_pattern("ChatGPT", text_forms("終わったらChatGPTに突っ込む")).search("終わったらChatGPTに突っ込む") is not None  # a word beside Japanese is a word
     assert query_pattern("go").search("good") is None  # still a word, not a prefix
 
 
@@ -201,8 +201,9 @@ def test_a_snippet_shows_where_a_note_writes_the_words_full_width(tmp_path: Path
         vault.index()
         [hit] = vault.search("SQL", k=1, now=NOW)
     assert "We migrated the ＳＱＬ database." in hit.snippet
-    assert query_pattern("sql 12").search("ＳＱＬ") is not None
-    assert query_pattern("12").search("１２日") is not None
+    assert query_pattern("sql 12", text_forms("ＳＱＬ")).search("ＳＱＬ") is not None  # patterns for the text they look in
+    assert query_pattern("12", text_forms("１２日")).search("１２日") is not None
+    assert query_pattern("sql 12").search("ＳＱＬ") is None  # a plain text's pattern (the costly classes only where needed)
 
 
 def test_a_particle_written_against_english_words_asks_for_nothing(tmp_path: Path) -> None:
@@ -221,7 +222,7 @@ def test_a_particle_written_against_english_words_asks_for_nothing(tmp_path: Pat
     assert [word.shown for word in query_words("Reactのhooks")] == ["React", "hooks"]
     assert [word.shown for word in query_words("React すし")] == ["React", "すし"]  # a word of its own stays
     assert [word.terms for word in query_words("の")] == [('"の"',)]  # asked whole when nothing else is
-    pattern = query_pattern("Reactのhooks")
+    pattern = query_pattern("Reactのhooks", text_forms("猫の名前"))
     assert pattern is not None and pattern.search("猫の名前") is None
 
 

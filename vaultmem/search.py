@@ -67,6 +67,7 @@ from .fields import (
 )
 from .git_index import UnmergedWatch, unmerged_warning
 from .lifecycle import from_epoch_us, is_expired_us, resolve_now, to_epoch_us
+from .links import labels_first
 from .notes import is_unparsed_expiry, read_text, unparsed_expiry_warning, version_of
 from .ordered import unique
 from .paths import VaultPaths
@@ -499,10 +500,11 @@ class Searcher:
         rows, total = self.store.notes.by_date(eligibility, k)
         firsts = self.store.passages.of_notes([row.label for row in rows if row.label is not None])
         listed = []
+        dendron = labels_first(self.paths.root)
         for row in rows:
             warnings, expired = self._row_warnings(row, eligibility)
             passages = firsts.get(row.label) if row.label is not None else None
-            snippet = self._snippet(row, passages[0] if passages else None, "", warnings)
+            snippet = self._snippet(row, passages[0] if passages else None, "", warnings, dendron)
             listed.append(Listed(id=row.id, path=row.path, title=row.title, layer=row.layer,
                                  expires_at=None if row.permanent else row.expires_at, date=row.date, tags=row.tags,
                                  snippet=snippet.text, warnings=unique(warnings), expired=expired,
@@ -626,9 +628,10 @@ class Searcher:
         rows = self.store.notes.by_labels([item.label for item in ordered])
         best = self._best_passages(found, ordered, query)
         calibration = self.embedder.score_calibration
+        dendron = labels_first(self.paths.root)  # asked once for the hits, not once a hit
         hits = Hits(
             self._hit(rows[item.label], found.score(item, calibration), match_kind(item.vector_rank, item.text_rank, k),
-                      best.get(item.label), query, eligibility)
+                      best.get(item.label), query, eligibility, dendron)
             for item in ordered
         )
         if self.store.meta.rebuild_state() == "running":
@@ -890,9 +893,9 @@ class Searcher:
     # -- hits
 
     def _hit(self, row: NoteRow, score: float, match: str, passage: PassageRow | None, query: str,
-             eligibility: Eligibility) -> Hit:
+             eligibility: Eligibility, dendron: bool) -> Hit:
         warnings, expired = self._row_warnings(row, eligibility)
-        snippet = self._snippet(row, passage, query, warnings)
+        snippet = self._snippet(row, passage, query, warnings, dendron)
         return Hit(
             id=row.id, path=row.path, title=row.title, score=round(score, 4), layer=row.layer,
             expires_at=None if row.permanent else row.expires_at, snippet=snippet.text, tags=row.tags,  # a permanent note's is ignored
@@ -941,10 +944,11 @@ class Searcher:
         except NoteReadError:
             return False  # gone since: the snippet of the hit says so
 
-    def _snippet(self, row: NoteRow, passage: PassageRow | None, query: str, warnings: list[str]) -> Snippet:
+    def _snippet(self, row: NoteRow, passage: PassageRow | None, query: str, warnings: list[str],
+                 dendron: bool) -> Snippet:
         """What the hit shows of its note, from the file on disk now (snippets.py)."""
         try:
-            return passage_snippet(self.paths.root, row.path, passage, query, row.title)
+            return passage_snippet(self.paths.root, row.path, passage, query, row.title, dendron)
         except NoteReadError as error:
             warnings.append(Spelled(f"file: {error} (", INDEX, ")"))
             return Snippet("")

@@ -46,9 +46,9 @@ from html.entities import html5 as html5_entities
 from typing import TYPE_CHECKING
 
 from .cjk import (
+    PLAIN,
     RUN,
-    WORD_END,
-    WORD_START,
+    TextForms,
     bigrams,
     content_pairs,
     han_either,
@@ -56,6 +56,7 @@ from .cjk import (
     particle_beside,
     spaced,
     spellings_either,
+    text_forms,
     width_folded,
 )
 from .fields import BOOKKEEPING_KEYS, REPORTING_VERBS, STOPWORDS
@@ -172,19 +173,20 @@ class Snippet:
     section: tuple[tuple[str, ...], int, int] | None = None
 
 
-def passage_snippet(root: Path, relative: str, passage: PassageRow | None, query: str, title: str) -> Snippet:
+def passage_snippet(root: Path, relative: str, passage: PassageRow | None, query: str, title: str,
+                    dendron: bool | None = None) -> Snippet:
     """The snippet of a hit on ``relative`` whose best passage is ``passage`` (None: the whole
-    body), read from the file now."""
+    body), read from the file now. ``dendron``: whether the vault is Dendron's (links.labels_first),
+    when the caller asked it once for all its hits."""
     text = read_text(root, relative)
-    if labels_first(root):
+    if labels_first(root) if dendron is None else dendron:
         text = labels_last(text)  # Dendron's [[label|name]]: same length, so passage lines hold
     block = find_frontmatter(text)
     if passage is None:
         return Snippet(_passage_text(text, block, None, query, title, None))
     body_start = block.body_start if block is not None else 0
     marks = _marked(text, body_start, *line_span(text, passage.start_line, passage.end_line))  # once, for both
-    naming = _naming_text(relative, title, block)
-    section = section_of(text, body_start, passage, query, marks, naming)
+    section = section_of(text, body_start, passage, query, marks, lambda: _naming_text(relative, title, block))
     # The snippet is cut from the lines the hit names: a short note's one passage holds all its
     # sections, and a trial's snippet ran on into the next section while naming the first's lines.
     shown = passage if section is None else replace(passage, headings=section[0], start_line=section[1], end_line=section[2])
@@ -199,7 +201,7 @@ def _naming_text(relative: str, title: str, block: FrontmatterBlock | None) -> s
 
 
 def section_of(text: str, body_start: int, passage: PassageRow, query: str,
-               marks: Marks | None = None, naming: str = "") -> tuple[tuple[str, ...], int, int] | None:
+               marks: Marks | None = None, naming: str | Callable[[], str] = "") -> tuple[tuple[str, ...], int, int] | None:
     """The heading section, inside the passage, that holds the most of the query's words (the
     first such) — when the passage holds more than one (short sections are packed into one
     passage, and a short note is one passage whatever its headings): its heading path and its
@@ -223,8 +225,9 @@ def section_of(text: str, body_start: int, passage: PassageRow, query: str,
               if body_start + section.start < end and body_start + section.end > start]
     if not inside:
         return None
-    patterns = query_word_patterns(query)
-    asked = topic_patterns(query, patterns, naming)
+    forms = text_forms(text[start:end])
+    patterns = query_word_patterns(query, forms)
+    asked = topic_patterns(query, patterns, naming() if callable(naming) else naming, forms)
 
     def held(section: Section) -> tuple[int, int, bool]:
         """How many query words the section holds — in its text or in the headings above it, which
@@ -241,7 +244,7 @@ def section_of(text: str, body_start: int, passage: PassageRow, query: str,
 
     section = max(inside, key=held) if patterns else inside[0]
     first_held = max(start, body_start + section.start)
-    found = _first_shown(text, first_held, min(end, body_start + section.end), query_pattern(query), marks)
+    found = _first_shown(text, first_held, min(end, body_start + section.end), query_pattern(query, forms), marks)
     if found is None:  # no query word shown (a hit by meaning): the section the passage opens in
         opening = [each for each in inside if body_start + each.start <= start]
         if not opening:
@@ -396,7 +399,7 @@ def source_of(body: str, query: str) -> str:
     range is the whole line), that many characters from a little before that word."""
     if len(body) <= SNIPPET_SOURCE_CHARS:
         return body
-    words = query_pattern(query)
+    words = query_pattern(query, text_forms(body[:SNIPPET_SCAN_CHARS]))
     found = words.search(body, 0, SNIPPET_SCAN_CHARS) if words is not None else None
     if found is None or found.start() < SNIPPET_SOURCE_CHARS - SNIPPET_CHARS:
         return body[:SNIPPET_SOURCE_CHARS]
@@ -414,7 +417,7 @@ def excerpt_of(passage: str, properties: Sequence[str] | Callable[[], Sequence[s
     note's properties hold query words, those properties then the passage; when the passage
     is empty, its first properties; failing all, the title (see the module's docstring).
     ``properties`` may be a function, called only when the passage does not answer."""
-    words = query_pattern(query)
+    words = query_pattern(query, text_forms(passage))
     shown = readable(passage)
     if shown and (words is None or words.search(shown)):
         return window(shown, words, width)
@@ -445,41 +448,45 @@ def _is_address_only(line: str) -> bool:
 
 
 @functools.lru_cache(maxsize=64)  # asked once per hit, for the same query
-def query_pattern(query: str) -> re.Pattern[str] | None:
+def query_pattern(query: str, forms: TextForms = PLAIN) -> re.Pattern[str] | None:
     """Where a query word starts in a text, case-insensitive: words of four letters or more
     as prefixes of their stem (``tart`` finds ``tarts``, ``secrets`` finds ``secret`` and
     ``opening`` finds ``opens``, as the full-text side's stemmer matched them), shorter ones
     whole (``go`` is not ``good``); stopwords only when the query has nothing else; a run of
     Chinese, Japanese or Korean by any pair of its neighbouring characters, wherever it stands
-    (cjk.py: the full-text side asks for the same pairs). None: the query has no word."""
-    words, runs = _query_parts(query)
+    (cjk.py: the full-text side asks for the same pairs). ``forms``: what the text the pattern
+    looks in holds (cjk.text_forms: full-width letters, runs written without spaces), which its
+    words then allow for. None: the query has no word."""
+    words, runs = _query_parts(query, forms)
     if not words and not runs:
         return None
     pairs = sorted({pair for run in runs for pair in run}, key=len, reverse=True)
     alternatives = sorted(set(words), key=len, reverse=True)
-    started = [WORD_START + "(?:" + "|".join(alternatives) + ")"] if alternatives else []
+    started = [forms.word_start + "(?:" + "|".join(alternatives) + ")"] if alternatives else []
     return re.compile("|".join([*started, *pairs]), re.IGNORECASE)
 
 
-def query_word_patterns(query: str) -> list[re.Pattern[str]]:
+@functools.lru_cache(maxsize=64)  # asked once per hit, for the same query
+def query_word_patterns(query: str, forms: TextForms = PLAIN) -> tuple[re.Pattern[str], ...]:
     """One pattern per word of the query as :func:`query_pattern` looks for it (a run of
     Chinese, Japanese or Korean: any of its pairs): how many of the query's words a piece of
     text holds."""
-    words, runs = _query_parts(query)
-    return [*(re.compile(WORD_START + word, re.IGNORECASE) for word in dict.fromkeys(words)),
-            *(re.compile("|".join(run), re.IGNORECASE) for run in runs if run)]
+    words, runs = _query_parts(query, forms)
+    return (*(re.compile(forms.word_start + word, re.IGNORECASE) for word in dict.fromkeys(words)),
+            *(re.compile("|".join(run), re.IGNORECASE) for run in runs if run))
 
 
-def topic_patterns(query: str, patterns: Sequence[re.Pattern[str]], naming: str) -> list[re.Pattern[str]]:
+def topic_patterns(query: str, patterns: Sequence[re.Pattern[str]], naming: str,
+                   forms: TextForms = PLAIN) -> list[re.Pattern[str]]:
     """Those of a query's word ``patterns`` that ask what it is about: not a word of ``naming``
     (the note's names and properties, which say which note, not where in it), nor a verb it
     asks with ("say", "think": fields.REPORTING_VERBS)."""
-    asking = {WORD_START + _word_pattern(word) for word in (each.casefold() for each in _WORD.findall(query))
+    asking = {forms.word_start + _word_pattern(word, forms) for word in (each.casefold() for each in _WORD.findall(query))
               if word in REPORTING_VERBS}
     return [pattern for pattern in patterns if pattern.pattern not in asking and not pattern.search(naming)]
 
 
-def _query_parts(query: str) -> tuple[list[str], list[list[str]]]:
+def _query_parts(query: str, forms: TextForms = PLAIN) -> tuple[list[str], list[list[str]]]:
     """A query's words as :func:`_word_pattern` patterns, and each run's escaped pairs."""
     query = width_folded(query)  # ＳＱＬ looks for the SQL a note writes, as the full text found it
     # Chinese, Japanese, Korean: by neighbouring pairs; a particle against a word asks nothing (の of Reactのhooks)
@@ -487,7 +494,7 @@ def _query_parts(query: str) -> tuple[list[str], list[list[str]]]:
     pairs = [[han_either(pair.replace(" ", "")) for pair in content_pairs(run) or bigrams(run)] for run in runs]
     words = list(dict.fromkeys(word.casefold() for word in _WORD.findall(spaced(query)) if not has_run(word)))
     meaningful = [word for word in words if word not in STOPWORDS and len(word) > 1] or ([] if any(pairs) else words)
-    return [_word_pattern(word) for word in meaningful], [run for run in pairs if run]
+    return [_word_pattern(word, forms) for word in meaningful], [run for run in pairs if run]
 
 
 # English inflections the full-text side's Porter stemmer folds, longest first: cut from a query
@@ -497,17 +504,19 @@ def _query_parts(query: str) -> tuple[list[str], list[list[str]]]:
 # its ``editor``). The stemmer keeps "director" apart from "direct": this changes only where
 # a snippet looks, never what a search finds.
 _INFLECTIONS = ("ies", "ing", "ed", "es", "ly", "s")
-_FORMS = "(?:ies|ing|ed|es|ly|s|e|y|er|ers|or|ors)?" + WORD_END
+_FORMS = "(?:ies|ing|ed|es|ly|s|e|y|er|ers|or|ors)?"
 STEM_KEEP = 4
 
 
-def _word_pattern(word: str) -> str:
+def _word_pattern(word: str, forms: TextForms = PLAIN) -> str:
     """A query word as the window looks for it: a short word whole, a longer one as a prefix,
     an inflected one as its stem and any inflection (:func:`_stem_prefix`)."""
     if len(word) < STEM_KEEP:
-        return spellings_either(re.escape(word)) + WORD_END
+        return spellings_either(re.escape(word), forms.wide) + forms.word_end
     stem = _stem_prefix(word)
-    return spellings_either(re.escape(word)) if stem == word else spellings_either(re.escape(stem)) + _FORMS
+    if stem == word:
+        return spellings_either(re.escape(word), forms.wide)
+    return spellings_either(re.escape(stem), forms.wide) + _FORMS + forms.word_end
 
 
 def _stem_prefix(word: str) -> str:
