@@ -11,6 +11,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from helpers import NOW, copy_sample_vault, keyword_side, run_cli, utf16_bytes, write_vault
 
 from vaultmem import UsageError, Vault
@@ -1547,3 +1549,29 @@ def test_a_note_asked_for_by_its_file_name_with_md_or_its_path_comes_first(tmp_p
             [named] = [reason for reason in vault.explain("Main Notes/GIL", query, k=3, now=NOW).reasons
                        if reason.startswith("name match:")]
             assert "the query is its path ('Main Notes/GIL.md')" in named
+
+
+@settings(max_examples=2_000, deadline=None)
+@given(st.text(alphabet=st.characters(max_codepoint=127)))
+def test_a_names_key_in_ascii_is_the_whole_folds_key(text: str) -> None:
+    # name_key skips the Unicode folds for ASCII text (most names: 2 s of a 10,000-note index).
+    # It must give what every fold gives: NFKC, case folding, accents, ı and ё, quotes, CJK.
+    from vaultmem.fields import name_key
+
+    assert name_key(text) == _name_key_by_every_fold(text)
+
+
+def _name_key_by_every_fold(text: str) -> str:
+    import unicodedata
+
+    from vaultmem.cjk import han_folded, latin_unmarked
+    from vaultmem.fields import _TYPED_QUOTES, _is_edge
+
+    folded = " ".join(han_folded(latin_unmarked(unicodedata.normalize("NFKC", text).casefold()))
+                      .replace("ı", "i").replace("ё", "е").translate(_TYPED_QUOTES).split())
+    start, end = 0, len(folded)
+    while start < end and _is_edge(folded[start]):
+        start += 1
+    while end > start and _is_edge(folded[end - 1]) and folded[end - 1] != "#":
+        end -= 1
+    return folded[start:end]
