@@ -132,7 +132,8 @@ def search_fields(note: Note) -> SearchFields:
     folder, _, file_name = note.path.rpartition("/")
     name = file_name.removesuffix(".md")
     aliases = tuple(aliases_of(note.meta))
-    keys = [name_key(text) for text in (name, note.title, *aliases, *file_names(note.path))]
+    names = list(dict.fromkeys(name_key(text) for text in (name, note.title, *aliases)))
+    keys = [*names, *(name_key(text) for text in file_names(note.path))]  # a path is a name, not a topic
     return SearchFields(
         name=f"{folder} {name}" if folder else name,
         title=note.title,
@@ -140,7 +141,7 @@ def search_fields(note: Note) -> SearchFields:
         props=tuple(property_texts(note.meta)),
         tags=tuple(note.tags),
         name_keys=tuple(dict.fromkeys(key for key in keys if key)),
-        topic_keys=tuple(dict.fromkeys(topic for topic in map(name_topic, keys) if topic)),
+        topic_keys=tuple(dict.fromkeys(topic for topic in map(name_topic, names) if topic)),
     )
 
 

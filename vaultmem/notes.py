@@ -132,7 +132,9 @@ from .option_names import Surface
 #     `kindle-sync.lastAnnotatedDate`): an index that dated nothing by it dates those notes.
 # 44: name keys read typographic apostrophes and quotes as typed ones (fields.name_key):
 #     `Vel'Sharoon` is the exact name of `Vel’Sharoon`, and is suggested for it.
-READER_VERSION = "44"
+# 45: a note's topic keys come from its names (file name, title, aliases), not its path: the
+#     keys of `Main Notes/GIL.md` as a path stay name keys only (fields.search_fields).
+READER_VERSION = "45"
 BOM = "\ufeff"
 # A Windows editor ("Unicode" in Notepad, PowerShell's Out-File) saves UTF-16 behind one of these.
 UTF16_BOMS = ((codecs.BOM_UTF16_LE, "utf-16-le", "UTF-16 LE"), (codecs.BOM_UTF16_BE, "utf-16-be", "UTF-16 BE"))
