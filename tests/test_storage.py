@@ -125,6 +125,33 @@ def test_a_notes_full_text_scores_are_asked_by_one_range_not_one_value_per_passa
     assert scores == {label: -everywhere[label] for label in labels}  # the scores one evaluation of the whole table gives
 
 
+def test_full_text_scores_of_a_few_scattered_passages_are_asked_in_one_statement(tmp_path: Path) -> None:
+    # A search asks the scores of each hit's best passages, a label here and there: a statement a
+    # label (one range each) cost a search at 10,000 notes 2 ms more than one statement for all.
+    from vaultmem import Vault
+    from vaultmem.embedders import HashingEmbedder
+
+    for number in range(300):
+        (tmp_path / f"note-{number}.md").write_text(f"# Note {number}\n\nThe parser fixed regression {number}.\n",
+                                                    encoding="utf-8")
+    match = "{headings body} : (parser OR regression)"
+    with Vault(tmp_path, embedder=HashingEmbedder()) as vault:
+        vault.index()
+        passages = vault.store.passages
+        every = sorted(label for row in vault.store.notes.all() if row.label is not None
+                       for label in passages.labels_of([row.label]))
+        scattered = every[::80]  # each more than RUN_GAP labels from the next: runs of one
+        assert len(scattered) >= 3
+        asked: list[str] = []
+        vault.store.db.conn.set_trace_callback(asked.append)
+        try:
+            scores = passages.fts_scores(match, scattered)
+        finally:
+            vault.store.db.conn.set_trace_callback(None)
+    assert len([statement for statement in asked if "MATCH" in statement]) == 1, asked
+    assert set(scores) == set(scattered)
+
+
 def test_full_text_scores_are_asked_by_runs_of_near_labels_and_keep_only_those_asked() -> None:
     from vaultmem.storage.passages import label_runs
 
