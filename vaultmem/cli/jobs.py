@@ -126,27 +126,26 @@ def render_clusters(report: ConsolidationReport) -> None:
     else:
         click.echo(f"scope: memories (notes with a layer); {report.plan.not_memories} note(s) without a layer "
                    "not considered (--any-note includes them)")
-    if report.plan.different_days:
-        click.echo(f"kept apart: {report.plan.different_days} pair(s) at or above the threshold whose notes record "
-                   "different days (a date property or a day in the name): never merged")
-    if report.plan.different_numbers:
-        click.echo(f"kept apart: {report.plan.different_numbers} pair(s) at or above the threshold whose notes each hold "
-                   "a number the other does not (a changed phone, time or address, not one fact said twice; "
-                   "for your own notes, in their names too: ESC2 / ESC7): never merged")
-    if report.plan.no_common_words:
-        click.echo(f"kept apart: {report.plan.no_common_words} pair(s) at or above the threshold whose texts share no "
-                   "word — in Chinese, Japanese or Korean, under a fifth of their pairs of characters — (alike only to the vectors, as two "
-                   "lists of links can be): never merged")
-    if report.plan.template_alike:
-        click.echo(f"kept apart: {report.plan.template_alike} pair(s) at or above the threshold alike only by the lines "
-                   "of one of your templates (measured without them, below the threshold): never merged")
-    if report.plan.few_common_words:
-        click.echo(f"kept apart: {report.plan.few_common_words} pair(s) of your own notes at or above the threshold whose "
-                   "texts share under half their words (two pages on one subject, not a page and its copy): never merged")
-    if report.plan.different_names:
-        click.echo(f"kept apart: {report.plan.different_names} pair(s) of your own notes at or above the threshold whose "
-                   "names share no word (a text copied into a page of another name, as a day's note into a project's): "
-                   "never merged")
+    plan = report.plan
+    kept_apart = (  # pairs at or above the threshold a rule keeps apart (consolidate.py), and what they are
+        (plan.different_days, "whose notes record different days (a date property or a day in the name)"),
+        (plan.different_numbers, "whose notes each hold a number the other does not (a changed phone, time or "
+                                 "address, not one fact said twice; for your own notes, in their names too: ESC2 / ESC7)"),
+        (plan.no_common_words, "whose texts share no word — in Chinese, Japanese or Korean, under a fifth of their pairs "
+                               "of characters — (alike only to the vectors, as two lists of links can be)"),
+        (plan.template_alike, "alike only by the lines of one of your templates (measured without them, below the "
+                              "threshold)"),
+        (plan.few_common_words, "of your own notes whose texts share under half their words (two pages on one subject, "
+                                "not a page and its copy)"),
+        (plan.different_names, "of your own notes whose names share no word (a text copied into a page of another "
+                               "name, as a day's note into a project's)"),
+    )
+    for count, what in kept_apart:
+        if count:
+            own = what.startswith("of your own notes ")
+            which = what.removeprefix("of your own notes ") if own else what
+            click.echo(f"kept apart: {count} pair(s) {'of your own notes ' if own else ''}at or above the threshold "
+                       f"{which}: never merged")
     for number, cluster in enumerate(report.clusters, start=1):
         click.echo(f"\n{number}. layer {cluster.layer or '-'}: {len(cluster.members)} notes, "
                    f"similarity {cluster.similarity:.3f} (weakest pair {cluster.weakest_pair:.3f})")
