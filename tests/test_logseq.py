@@ -141,3 +141,18 @@ def test_untagging_a_tag_the_pages_tags_line_holds_is_refused_and_the_page_kept(
     assert "remove it from that line" in refused.output
     assert (root / "pages/Apache Flink%2FSQL.md").read_bytes() == before
     assert run_json(root, "get", "Flink SQL")["tags"] == ["stream processing", "database"]
+
+
+def test_retitling_a_page_its_title_line_names_is_refused_and_the_page_kept(vault_dir: Path) -> None:
+    """Was (my review of the trial): ``revise --title`` on a page whose ``title::`` line names it
+    wrote a YAML title above that line: vaultmem then read the new title, the file's own line
+    still said the old one, and Logseq was left with two."""
+    root = graph(vault_dir)
+    run_cli(root, "index")
+    before = (root / "pages/Apache Flink%2FSQL.md").read_bytes()
+    refused = run_cli(root, "revise", "Flink SQL", "--title", "Flink SQL notes")
+    assert refused.exit_code == 2, refused.output
+    assert "on its line 'title:: Apache Flink/SQL'" in refused.output
+    assert "change that line" in refused.output
+    assert (root / "pages/Apache Flink%2FSQL.md").read_bytes() == before
+    assert run_json(root, "get", "Flink SQL")["title"] == "Apache Flink/SQL"

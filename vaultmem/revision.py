@@ -221,6 +221,12 @@ def _new_body(note: Note, revision: Revision) -> str:
 def _title(note: Note, revision: Revision, body: str, change: _Change) -> None:
     # A note whose title already reads so (from its heading or file name) gets no key.
     if revision.title is not None and revision.title != note.title:
+        page_title = page_properties(body).get("title")
+        if page_title is not None:
+            # A Logseq page's `title::` line (notes.parse_note reads it as the title): a frontmatter
+            # title beside it would name the page one way to vaultmem and another in the file.
+            raise UsageError(f"the title of {note.path} is written in its text on its line 'title:: {page_title}'; "
+                             "change that line (", Argument("text"), ") instead")
         change.put("title", revision.title)
     elif revision.title is None and revision.text is not None and is_generated_title(note):
         # Else every hit goes on showing the old first line — "Thursday at 14:30" above a
