@@ -696,12 +696,14 @@ def test_a_name_only_one_note_answers_to_still_resolves_as_before_for_reads_and_
         assert vault.forget("Dad").path == "Dad.md"
 
 
-def test_a_name_an_expired_note_also_has_leaves_the_live_one_and_a_superseded_file_name_is_refused(
+def test_a_name_an_expired_note_also_has_leaves_the_live_one_and_a_superseded_file_name_writes_to_its_successor(
         vault_dir: Path, write_note) -> None:
     """As within a step, the note alive now wins across steps: a memory retired under the
-    person's page's name does not block writes to the page. But the name's first file being
-    the superseded note (remember wrote it there) no longer sends a write to it: was, `revise
-    standup` after a supersede appended to the retired memories/standup.md."""
+    person's page's name does not block writes to the page. And a memory superseded under the
+    title it kept names its successor in `superseded_by`: a write by that name goes to the alive
+    end of that chain. Was: `revise standup` after a supersede was refused as ambiguous between
+    the retired memories/standup.md (its file name) and memories/standup-2.md (its title) — and
+    before that, appended to the retired note."""
     hashing_vault(vault_dir, write_note, {"Dentist.md": "Dr. Alves, Rua Augusta.\n"})
     with Vault(vault_dir) as vault:
         old = vault.remember("Dentist on Tuesday.", title="Dentist")
@@ -709,12 +711,34 @@ def test_a_name_an_expired_note_also_has_leaves_the_live_one_and_a_superseded_fi
         assert vault.revise("Dentist", append="Bring the x-rays.").path == "Dentist.md"
         first = vault.remember("Standup at 9:30.", title="Standup")
         second = vault.remember("Standup at 9:45.", title="Standup", supersedes=[first.path])
+        assert (first.path, second.path) == ("memories/standup.md", "memories/standup-2.md")
+        revised = vault.revise("standup", append="In the Tejo room.")
+        assert (revised.path, revised.as_dict()["resolved_from"]) == (second.path, {"reference": "standup", "via": "title"})
+        third = vault.remember("Standup at 10:00.", title="Standup", supersedes=["standup"])
+        assert third.path == "memories/standup-3.md"
+        view = vault.get("standup")  # a read still opens the note its file name names, and says where writes go
+        assert view.path == first.path
+        assert view.as_dict()["resolved_from"]["writes_to"] == third.path
+        assert "a write by that name goes to memories/standup-3.md" in view.as_dict()["resolved_from"]["notice"]
+        assert vault.forget("standup").path == third.path
+    assert "Tejo" not in (vault_dir / first.path).read_text(encoding="utf-8")
+    assert "Tejo" in (vault_dir / second.path).read_text(encoding="utf-8")
+
+
+def test_a_superseded_file_name_another_note_off_its_chain_answers_to_still_refuses_a_write(
+        vault_dir: Path, write_note) -> None:
+    """The successor is followed only when every other note answering to the name is on the
+    retired note's `superseded_by` chain: a person's page titled Standup is not the memory's
+    successor, and a write never picks between them."""
+    hashing_vault(vault_dir, write_note, {"Team/rituals.md": "---\ntitle: Standup\n---\nDaily, short.\n"})
+    with Vault(vault_dir) as vault:
+        first = vault.remember("Standup at 9:30.", title="Standup")
+        second = vault.remember("Standup at 9:45.", title="Standup", supersedes=[first.path])
         with pytest.raises(AmbiguousNote) as refused:
             vault.revise("standup", append="In the Tejo room.")
-        assert (first.path, second.path) == ("memories/standup.md", "memories/standup-2.md")
-        assert refused.value.candidates == [second.path, first.path]  # by path
-        assert vault.revise(second.id, append="In the Tejo room.").path == second.path
-    assert "Tejo" not in (vault_dir / first.path).read_text(encoding="utf-8")
+        assert refused.value.candidates == ["Team/rituals.md", second.path]  # the retired one: not alive
+    for path in ("Team/rituals.md", first.path, second.path):
+        assert "Tejo" not in (vault_dir / path).read_text(encoding="utf-8")
 
 
 # ------------------------------------------------------------------ a note answers to its permalink

@@ -65,7 +65,7 @@ from .exclusions import Rule
 from .fields import name_fold, name_form, name_key
 from .lifecycle import is_expired_us, resolve_now, to_epoch_us
 from .month_names import only_calendar_words
-from .notes import ALIASES, CITEKEY, PERMALINK, SUCCESSOR_FIELDS, citekey_form, permalink_form
+from .notes import ALIASES, CITEKEY, PERMALINK, SUCCESSOR_FIELDS, citekey_form, permalink_form, read_note, text_values
 from .ordered import unique
 from .storage import NoteRow, NoteStore
 from .sync_copies import named_copy
@@ -119,11 +119,17 @@ class Resolution:
     # (a renamed note's, from git: gone.py)
     via: str
     others: tuple[Answering, ...] = ()
+    # the note found is retired and the others are its successors: a write by the reference goes
+    # to the last of them (resolution._with_successor), which answers to it by ``writes_by``
+    writes_to: NoteRow | None = None
+    writes_by: str = ""
 
     def as_dict(self) -> dict[str, Any]:
         found: dict[str, Any] = {"reference": self.reference, "via": self.via}
         if self.others:  # only then: a resolution without them keeps the shape it always had
             found.update(others=[other.as_dict() for other in self.others], notice=self.notice())
+        if self.writes_to is not None:
+            found.update(writes_to=self.writes_to.path)
         return found
 
     def notice(self) -> str:
@@ -136,6 +142,8 @@ class Resolution:
         else:
             said = (f"other notes answer to {self.reference!r} too: "
                     + ", ".join(f"{other.path} ({other.how()})" for other in self.others))
+        if self.writes_to is not None:
+            return f"{said}; it was superseded, and a write by that name goes to {self.writes_to.path}"
         path = "path with .md" if self.via == PATH else "path"  # without it, the path is the name refused
         return f"{said}; a write by that name is refused: name the note by its {path} or id"
 
@@ -217,7 +225,8 @@ def _locate(index: DerivedIndex, reference: str, now: object, refresh: bool) -> 
     """:func:`locate` for one spelling of the reference: the first step that matches, with the
     other notes that answer to it too (:func:`with_others`)."""
     located = _first_step(index, reference, now, refresh)
-    return with_others(index.store.notes, reference, located, to_epoch_us(resolve_now(now)))
+    now_us = to_epoch_us(resolve_now(now))
+    return _with_successor(index, with_others(index.store.notes, reference, located, now_us), now_us)
 
 
 def _first_step(index: DerivedIndex, reference: str, now: object, refresh: bool) -> Located:
@@ -319,8 +328,54 @@ def locate_on_disk(index: DerivedIndex, reference: str, *, refresh: bool = True)
 def locate_to_write(index: DerivedIndex, reference: str) -> Located:
     """:func:`locate_on_disk` for a write (``forget``, ``revise``, ``remember --supersedes``):
     in the index as it last saw the files, and refused when another note answers to the
-    reference too (:func:`sole`)."""
-    return sole(locate_on_disk(index, reference, refresh=False))
+    reference too (:func:`sole`) — unless the note found is retired and the others answering
+    are its successors (:func:`_to_successor`)."""
+    located = locate_on_disk(index, reference, refresh=False)
+    found = located.resolved_from
+    if found is not None and found.writes_to is not None:
+        return Located(found.writes_to, Resolution(found.reference, found.writes_by))
+    return sole(located)
+
+
+def _with_successor(index: DerivedIndex, located: Located, now_us: int) -> Located:
+    """``located``, its ``resolved_from`` naming where a write by the same name goes
+    (``writes_to``) when the note found was retired by ``remember --supersedes`` that kept its
+    title and every other note answering to the reference is on its ``superseded_by`` chain,
+    whose end is alive and answers too. ``revise standup`` after the standup memory was
+    superseded was refused as ambiguous between ``standup.md`` (its file name, retired) and
+    ``standup-2.md`` (its title): the retired note names its successor itself, so nothing is
+    guessed. A read still opens the note found (and says where writes go); a chain that forks
+    (a ``superseded_by`` of several ids), leaves the vault or ends in an expired note is not
+    followed, and a write is refused as before. Files are read only for a note found expired
+    that others share a name with."""
+    found = located.resolved_from
+    if found is None or not found.others or not is_expired_us(located.row.expires_us, now_us):
+        return located
+    chain = _successors(index, located.row, now_us)
+    if not chain or is_expired_us(chain[-1].expires_us, now_us):
+        return located
+    on_chain = {row.id for row in chain}
+    last = next((other for other in found.others if other.id == chain[-1].id), None)
+    if last is None or not all(other.id in on_chain for other in found.others):
+        return located
+    return replace(located, resolved_from=replace(found, writes_to=chain[-1], writes_by=last.by[0]))
+
+
+def _successors(index: DerivedIndex, retired: NoteRow, now_us: int) -> list[NoteRow]:
+    """The notes ``retired``'s ``superseded_by`` leads to, in order, while each names exactly
+    one note the index holds once, up to the first alive; [] when the first step already fails."""
+    chain: list[NoteRow] = []
+    seen = {retired.id}
+    current = retired
+    while is_expired_us(current.expires_us, now_us):
+        successors = text_values(read_note(index.paths.root, current.path).meta, "superseded_by")
+        rows = index.store.notes.find(successors[0]) if len(successors) == 1 else []
+        if len(rows) != 1 or rows[0].id in seen:
+            return chain
+        current = rows[0]
+        seen.add(current.id)
+        chain.append(current)
+    return chain
 
 
 def _as_known_before(moved: Located, gone: NoteRow) -> Located:
