@@ -958,10 +958,36 @@ def test_a_sync_copy_of_a_numbered_note_still_merges_into_it(vault_dir: Path, wo
     assert report.clusters[0].canonical.path == "content/ESC2.md"
 
 
+LUHMANN_IDEA = "Spaced repetition beats massed practice for long-term retention of vocabulary, per the study"
+
+
+def test_luhmann_addressed_zettels_are_never_merged_however_alike(vault_dir: Path, wordllama: object) -> None:
+    # Trial (s30, a Zettelkasten): 1a, its continuation 1a1 and its sibling 1b on one idea were
+    # planned into 1b — their names' digits (1, 1 1, 1) were one in the other.
+    write_file(vault_dir, "zettel/1a Spaced repetition.md", LUHMANN_IDEA + ".\n")
+    write_file(vault_dir, "zettel/1a1 Spaced repetition.md", LUHMANN_IDEA + ". But only for adults.\n")
+    write_file(vault_dir, "zettel/1b Spaced repetition.md", LUHMANN_IDEA + ", though not for grammar.\n")
+    with open_vault(vault_dir, wordllama) as vault:
+        report = vault.consolidate(now=NOW, any_note=True)
+        assert report.clusters == ()
+        assert report.plan.different_numbers == 3
+    assert "1a / 1b" in run_cli(vault_dir, "consolidate", "--any-note").stdout
+
+
+def test_a_name_s_codes_of_letters_and_digits_count_beside_its_numbers() -> None:
+    paths = {"1a Idea.md", "1a1 Idea.md", "ESC2.md", "COVID19 notes.md", "COVID-19 notes.md"}
+    assert name_numbers("1a1 Idea.md", paths) == frozenset({"name 1", "name code 1a1"})
+    assert name_numbers("ESC2.md", paths) == frozenset({"name 2", "name code esc2"})
+    # One-sided, as numbers are: the code's note holds more, the other nothing it lacks — they may merge.
+    covid, spaced = name_numbers("COVID19 notes.md", paths), name_numbers("COVID-19 notes.md", paths)
+    assert spaced < covid
+    assert components_kept_apart({(1, 2): 0.95}, {}, {1: covid, 2: spaced}) == ([[1, 2]], 0, 0)
+
+
 def test_the_numbers_of_a_name_are_never_the_numbers_of_a_text() -> None:
     # ESC8's attack steps "1." to "5." held ESC5's 5: as one set, ESC5 joined ESC8's cluster.
     paths = {"content/ESC5.md", "content/ESC8.md", "Note.md", "Note 2.md"}
-    assert name_numbers("content/ESC5.md", paths) == frozenset({"name 5"})
+    assert name_numbers("content/ESC5.md", paths) == frozenset({"name 5", "name code esc5"})
     assert name_numbers("Note 2.md", paths) == frozenset()  # a sync copy's number is the tool's, not the note's
     assert name_numbers("Chapter 2.md", paths) == frozenset({"name 2"})  # no Chapter.md: a chapter
     esc5, esc8 = name_numbers("content/ESC5.md", paths), text_numbers("1. Coerce\n2. Relay\n5. Authenticate\n")

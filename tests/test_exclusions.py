@@ -141,6 +141,29 @@ def test_the_templates_folders_of_both_plugins_are_excluded_and_only_those(vault
     }
 
 
+def test_the_unique_note_creator_s_template_is_no_note_from_the_next_command_on(vault_dir: Path) -> None:
+    # Trial (s30, a public Zettelkasten): the core Unique note creator (once Zettelkasten
+    # prefixer) makes each zettel from "Templates/Zettelkasken Note Template"; that template
+    # was indexed, searched and listed as one of the vault's notes.
+    write_file(vault_dir, "Templates/Zettel.md", "## Reflections\n\n\nSource: ")
+    write_file(vault_dir, "202103131641 - An idea.md", "An idea, with its reflections and its source.\n")
+    assert "2 added" in run_cli(vault_dir, "index").stdout
+    write_file(vault_dir, ".obsidian/zk-prefixer.json", json.dumps({"template": "Templates/Zettel"}))
+    indexed = run_cli(vault_dir, "index").stdout
+    assert "1 removed" in indexed
+    assert "Templates/Zettel.md (the Unique note creator's template 'Templates/Zettel.md')" in indexed
+    assert excluded(vault_dir, "Templates/Zettel.md", "202103131641 - An idea.md") == {
+        "Templates/Zettel.md": True, "202103131641 - An idea.md": False}
+
+
+def test_a_unique_note_creator_setting_that_is_not_json_is_reported(vault_dir: Path) -> None:
+    write_file(vault_dir, "Templates/Zettel.md", "## Reflections\n")
+    write_file(vault_dir, ".obsidian/zk-prefixer.json", "{not json")
+    result = run_cli(vault_dir, "check")
+    assert result.exit_code == 1
+    assert ".obsidian/zk-prefixer.json" in result.stdout and "its template is indexed as a note meanwhile" in result.stdout
+
+
 def test_a_templates_folder_that_is_the_vault_root_excludes_nothing(vault_dir: Path) -> None:
     write_file(vault_dir, ".obsidian/templates.json", json.dumps({"folder": "/"}))
     assert excluded(vault_dir, "note.md", "folder/note.md") == {"note.md": False, "folder/note.md": False}

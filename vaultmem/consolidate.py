@@ -96,6 +96,8 @@ _EMBED = re.compile(r"!\[\[[^\[\]\r\n]*\]\]")
 _HEADING_LINE = re.compile(r"^[ \t]{0,3}#{1,6}(?:[ \t].*)?$", re.MULTILINE)
 _WORD = re.compile(r"[^\W\d_]{2,}")
 _NUMBER = re.compile(r"\d+")
+# A run of letters and digits in a file name (no `_`: `ESC_2` is `ESC` and `2`).
+_NAME_TOKEN = re.compile(r"[^\W_]+")
 _VOCABULARY_WORD = re.compile(r"\w+")
 _LETTER = re.compile(r"[^\W\d_]")
 _PAIR_MARK = "\x00"  # a vocabulary entry that is a pair of Chinese or Japanese characters
@@ -509,10 +511,14 @@ def name_numbers(path: str, paths: Collection[str]) -> frozenset[str]:
     """The numbers a note's file name holds (``ESC2.md``, ``Chapter 3.md``), each as ``name 2``
     so that it is never one of the text's numbers — its original's, when the name marks it a
     sync tool's copy of one of ``paths`` (``Note 2.md`` and ``Note (conflicted copy
-    2024-05-01).md`` hold none of their own beside ``Note.md``)."""
+    2024-05-01).md`` hold none of their own beside ``Note.md``) — and its codes of letters and
+    digits, each as ``name code 1a1``: a Luhmann address (``1a``, ``1a1``, ``1b``, ``21/3a``'s
+    ``3a``) is the note's place in the Zettelkasten, and its digits alone (1, 1 1, 1) told the
+    three apart by nothing (a trial: ``1a``, ``1a1`` and ``1b`` on one idea were planned into one)."""
     copy = copy_among(path, paths)
     stem = (copy.original if copy is not None else path).rsplit("/", 1)[-1].removesuffix(".md")
-    return frozenset(f"name {number}" for number in text_numbers(stem))
+    codes = (token.casefold() for token in _NAME_TOKEN.findall(stem) if not token.isdigit() and not token.isalpha())
+    return frozenset({*(f"name {number}" for number in text_numbers(stem)), *(f"name code {code}" for code in codes)})
 
 
 def text_vocabulary(body: str) -> frozenset[str]:

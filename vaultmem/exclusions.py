@@ -12,8 +12,10 @@ Three sources, all read from the vault itself (adr/0020-excluded-files-and-title
    ``folder``) and of Templater (``.obsidian/plugins/templater-obsidian/data.json``
    ``templates_folder``): a template is not a memory, and its ``{{date}}`` is not YAML.
    So is the template file the Daily notes plugin (``.obsidian/daily-notes.json``
-   ``template``) or Periodic Notes (each period's ``template`` or ``templatePath``) makes
-   new notes from, wherever it is kept.
+   ``template``), the Unique note creator (``.obsidian/zk-prefixer.json`` ``template``: the
+   core plugin once named Zettelkasten prefixer, which a Zettelkasten's new zettels are made
+   from) or Periodic Notes (each period's ``template`` or ``templatePath``) makes new notes
+   from, wherever it is kept.
 4. Logseq's own folder ``logseq/`` in a Logseq graph (one holding ``logseq/config.edn``): its
    ``bak/`` keeps an old copy of a page each time Logseq saves over an edit made elsewhere,
    and ``version-files/`` one per synced version. They are Logseq's files, never pages in
@@ -47,10 +49,11 @@ APP_SETTINGS = ".obsidian/app.json"
 TEMPLATES_SETTINGS = ".obsidian/templates.json"
 TEMPLATER_SETTINGS = ".obsidian/plugins/templater-obsidian/data.json"
 DAILY_NOTES_SETTINGS = ".obsidian/daily-notes.json"
+UNIQUE_NOTE_SETTINGS = ".obsidian/zk-prefixer.json"  # the Unique note creator, once Zettelkasten prefixer
 PERIODIC_NOTES_SETTINGS = ".obsidian/plugins/periodic-notes/data.json"
 LOGSEQ_DIR = "logseq"
 LOGSEQ_SETTINGS = f"{LOGSEQ_DIR}/config.edn"  # its presence makes the folder a Logseq graph
-OBSIDIAN_SETTINGS = (APP_SETTINGS, TEMPLATES_SETTINGS, TEMPLATER_SETTINGS, LOGSEQ_SETTINGS)
+OBSIDIAN_SETTINGS = (APP_SETTINGS, TEMPLATES_SETTINGS, TEMPLATER_SETTINGS, LOGSEQ_SETTINGS, UNIQUE_NOTE_SETTINGS)
 MAX_SETTINGS_BYTES = 1_000_000  # Obsidian's settings files are a few hundred bytes
 _NAMED_GROUP = re.compile(r"\(\?P<[^>]+>")
 # JavaScript's named group (?<name>…) is Python's (?P<name>…); lookbehinds (?<= (?<! are the same.
@@ -61,6 +64,7 @@ OBSIDIAN_SOURCE = "Obsidian's Excluded files"
 TEMPLATES_SOURCE = "the Templates plugin's folder"
 TEMPLATER_SOURCE = "Templater's templates folder"
 DAILY_TEMPLATE_SOURCE = "the Daily notes plugin's template"
+UNIQUE_NOTE_TEMPLATE_SOURCE = "the Unique note creator's template"
 PERIODIC_TEMPLATE_SOURCE = "Periodic Notes' template"
 LOGSEQ_SOURCE = "Logseq's own folder"
 _PERIODS = ("daily", "weekly", "monthly", "quarterly", "yearly")  # Periodic Notes 0.x
@@ -227,7 +231,7 @@ def load_exclusions(root: Path, globs: Sequence[str]) -> Exclusions:
             _logseq_folder(root),
         ) if rule is not None
     ]
-    return Exclusions(globs, prefixes, regexes, folders, problems, _template_files(root))
+    return Exclusions(globs, prefixes, regexes, folders, problems, _template_files(root, problems))
 
 
 def bracket_glob_problems(globs: Sequence[str], used: Collection[str], note_paths: Iterable[str]) -> list[Problem]:
@@ -359,15 +363,21 @@ def _logseq_folder(root: Path) -> Rule | None:
     return Rule(LOGSEQ_SOURCE, LOGSEQ_DIR) if (root / LOGSEQ_SETTINGS).is_file() else None
 
 
-def _template_files(root: Path) -> list[Rule]:
-    """The template files new daily and periodic notes are made from, as their plugins name
-    them (``Templates/Daily``: a vault-relative path, ``.md`` implied). A settings file that
-    does not parse is reported where its format is read (daily_format.py), not twice here."""
+def _template_files(root: Path, problems: list[Problem]) -> list[Rule]:
+    """The template files new daily, unique and periodic notes are made from, as their plugins
+    name them (``Templates/Daily``: a vault-relative path, ``.md`` implied). A daily or periodic
+    settings file that does not parse is reported where its format is read (daily_format.py), not
+    twice here; the Unique note creator's here, as nothing else reads it."""
     unreported: list[Problem] = []  # daily_format.read_daily_format reports these files' problems
     named: list[tuple[str, object]] = []
     daily = read_settings(root, DAILY_NOTES_SETTINGS, unreported)
     if isinstance(daily, dict):
         named.append((DAILY_TEMPLATE_SOURCE, daily.get("template")))
+    # Without this, a Zettelkasten's zettel template ("## Reflections / Source:") was indexed,
+    # searched and listed as one of its notes (a trial on a public Zettelkasten, s30).
+    unique = read_settings(root, UNIQUE_NOTE_SETTINGS, problems, "its template is indexed as a note meanwhile")
+    if isinstance(unique, dict):
+        named.append((UNIQUE_NOTE_TEMPLATE_SOURCE, unique.get("template")))
     periodic = read_settings(root, PERIODIC_NOTES_SETTINGS, unreported)
     if isinstance(periodic, dict):
         sets = periodic.get("calendarSets")

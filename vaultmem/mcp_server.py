@@ -586,7 +586,7 @@ class VaultTools:
         "note. Only notes that carry a layer are considered unless any_note=true (the result's scope says "
         "which). Your own notes (no layer) that record different days (a date property or a day in their names) are never "
         "merged; different_days counts the pairs kept apart. Notes that each hold a number the other does not "
-        "(locker 14 / locker 27: a fact that changed; your own notes by their names too: ESC2 / ESC7) are never merged "
+        "(locker 14 / locker 27: a fact that changed; your own notes by their names too: ESC2 / ESC7, 1a / 1b) are never merged "
         "either; different_numbers counts them. Notes whose texts share no word (Chinese or Japanese texts: under a "
         "fifth of their pairs of characters) are never merged; no_common_words counts them. Notes made from one of the vault's templates are measured without its lines; template_alike "
         "counts the pairs that were alike only by them. Your own notes are merged only when their texts share at least "

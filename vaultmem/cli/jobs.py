@@ -130,7 +130,7 @@ def render_clusters(report: ConsolidationReport) -> None:
     kept_apart = (  # pairs at or above the threshold a rule keeps apart (consolidate.py), and what they are
         (plan.different_days, "whose notes record different days (a date property or a day in the name)"),
         (plan.different_numbers, "whose notes each hold a number the other does not (a changed phone, time or "
-                                 "address, not one fact said twice; for your own notes, in their names too: ESC2 / ESC7)"),
+                                 "address, not one fact said twice; for your own notes, in their names too: ESC2 / ESC7, 1a / 1b)"),
         (plan.no_common_words, "whose texts share no word — in Chinese, Japanese or Korean, under a fifth of their pairs "
                                "of characters — (alike only to the vectors, as two lists of links can be)"),
         (plan.template_alike, "alike only by the lines of one of your templates (measured without them, below the "
