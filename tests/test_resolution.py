@@ -741,6 +741,32 @@ def test_a_superseded_file_name_another_note_off_its_chain_answers_to_still_refu
         assert "Tejo" not in (vault_dir / path).read_text(encoding="utf-8")
 
 
+@pytest.mark.parametrize("command", ["get", "revise"])
+def test_a_timestamp_id_names_the_note_whose_file_name_begins_with_it(vault_dir: Path, write_note, command: str) -> None:
+    """Was (a trial on a Zettelkasten): `get 202103131641` found nothing but a did-you-mean,
+    where Zettlr's and The Archive's `[[202103131641]]` open `202103131641 - The US South….md`.
+    A longer id that begins with the same digits is another note, and two notes that begin
+    with the id are ambiguous."""
+    hashing_vault(vault_dir, write_note, {
+        "zettel/202103131641 - The US South was an independent nation.md": "The Confederacy.\n",
+        "zettel/20210313164155 Seconds.md": "Fourteen digits.\n",
+        "zettel/202103131643.md": "# Eleven nations\n\nWoodard.\n",
+        "202103131650 a.md": "One.\n", "202103131650 b.md": "Two.\n"})
+    arguments = ["--append", "More."] if command == "revise" else []
+    shown = run_cli(vault_dir, command, "202103131641", *arguments, "--json")
+    assert shown.exit_code == 0, shown.output
+    answer = json.loads(shown.stdout)
+    assert answer["path"] == "zettel/202103131641 - The US South was an independent nation.md"
+    assert answer["resolved_from"] == {"reference": "202103131641", "via": "timestamp id"}
+    with Vault(vault_dir) as vault:
+        assert vault.get("202103131643").path == "zettel/202103131643.md"  # its file name: step 2
+        assert vault.get("20210313164155").path == "zettel/20210313164155 Seconds.md"
+        with pytest.raises(AmbiguousNote):
+            vault.get("202103131650")
+        with pytest.raises(NoteNotFound):
+            vault.get("2021031316")  # ten digits: not an id, never a prefix
+
+
 # ------------------------------------------------------------------ a note answers to its permalink
 # adr/0019, 2026-12-01 (permalinks): basic-memory and Obsidian Publish give a note its address in
 # `permalink:`; it is a name of step 4 (with the aliases), compared case folded, as written or as

@@ -304,8 +304,9 @@ class NoteNotFound(VaultmemError, LookupError):
         super().__init__(
             f"no note matches {note!r}{hint}. Name a note by its id, its vault-relative path (with or "
             "without .md), its file name, a unique alias, its permalink (as basic-memory and Obsidian Publish "
-            "write it), its citekey (with or without @), a unique title (in any case) or a day (2026-11-20, for "
-            "the note named for it, as the daily-note format names it); files in the archive "
+            "write it), its citekey (with or without @), a unique title (in any case), a day (2026-11-20, for "
+            "the note named for it, as the daily-note format names it) or a timestamp id (202103131641, for the "
+            "note whose file name begins with it); files in the archive "
             "folder or a hidden folder, and files that are not .md, are not notes"
         )
 

@@ -18,7 +18,9 @@
 6. a day written as ISO writes it (``2022-05-16``): the note named for that day, by the vault's
    daily-note format (``Journal/16.05.2022.md``) where it has one, else by a day its file name
    spells (Logseq's ``journals/2022_05_16.md``); several are ambiguous. ``get 2022-05-16`` opened a daily note only
-   where its file was named so (a trial on a Logseq graph).
+   where its file was named so (a trial on a Logseq graph);
+7. a Zettelkasten's timestamp id (``202103131641``, 12 or 14 digits): the note whose file name
+   begins with it and no further digit, as Zettlr's ``[[202103131641]]`` links name it.
 
 The first step that matches decides: a later step is never asked to break a tie of an
 earlier one. But a reference that is not an id or path given exactly is also compared with the
@@ -89,7 +91,7 @@ FILE_NAME = "file name"  # a Resolution's via when a bare file name found the no
 PATH = "path"  # ... when its path without .md found it and another note has that as its permalink
 WAYS = {FILE_NAME: "its file name", PATH: "its path", ALIASES: "an alias", PERMALINK: "its permalink",
         CITEKEY: "its citekey", "title": "its title", "day": "the day its name is",
-        "merged_from": "an id in its merged_from", "supersedes": "an id in its supersedes", "old name": "its old name"}
+        "merged_from": "an id in its merged_from", "timestamp id": "the timestamp id its file name begins with", "supersedes": "an id in its supersedes", "old name": "its old name"}
 
 
 @dataclass(frozen=True)
@@ -258,7 +260,8 @@ def _first_step(index: DerivedIndex, reference: str, now: object, refresh: bool)
         matches = direct_matches(notes, reference)
     if matches:
         return Located(pick_direct(reference, matches, notes))
-    located = locate_by_names(notes, reference, moment_us) or _named_for_day(index, reference, moment_us)
+    located = (locate_by_names(notes, reference, moment_us) or _named_for_day(index, reference, moment_us)
+               or _by_timestamp_id(notes, reference, moment_us))
     if located is None:
         _refuse_if_excluded(index.paths, reference)
         _refuse_if_archived(index.paths, reference)
@@ -715,6 +718,21 @@ def locate_by_names(notes: NoteStore, reference: str, now_us: int) -> Located | 
 
 
 _ISO_DAY = re.compile(r"(\d{4})-(\d{2})-(\d{2})")
+_TIMESTAMP_ID = re.compile(r"\d{12}|\d{14}")  # YYYYMMDDHHmm(ss): Obsidian's unique note creator, Zettlr, The Archive
+
+
+def _by_timestamp_id(notes: NoteStore, reference: str, now_us: int) -> Located | None:
+    """Step 7: a Zettelkasten's timestamp id (12 or 14 digits) names the note whose file name
+    begins with it (``202103131641 - The US South was an independent nation.md``), as Zettlr's
+    and The Archive's ``[[202103131641]]`` links do; several are ambiguous. Was (a trial on a
+    Zettelkasten): ``get 202103131641`` found nothing, only a did-you-mean."""
+    wanted = reference.strip()
+    if _TIMESTAMP_ID.fullmatch(wanted) is None:
+        return None
+    rows = notes.file_names_starting(wanted)
+    return Located(_one(notes, reference, rows, now_us), Resolution(reference, "timestamp id")) if rows else None
+
+
 
 
 def _named_for_day(index: DerivedIndex, reference: str, now_us: int) -> Located | None:

@@ -467,6 +467,14 @@ class NoteStore:
         query = f"{_SELECT_NOTE} WHERE {path} = ? OR substr({path}, -?) = ? ORDER BY path"
         return [_row_to_note(row) for row in self.db.execute(query, (file_name, len(suffix), suffix))]
 
+    def file_names_starting(self, digits: str) -> list[NoteRow]:
+        """Notes whose file name begins with ``digits`` (digits alone: no LIKE wildcard) and
+        no further digit: ``202103131641 - The US South….md`` for ``202103131641``; a scan of the paths."""
+        query = f"{_SELECT_NOTE} WHERE path LIKE ? OR path LIKE ? ORDER BY path"
+        rows = [_row_to_note(row) for row in self.db.execute(query, (f"{digits}%", f"%/{digits}%"))]
+        return [row for row in rows if not row.path.rsplit("/", 1)[-1][len(digits):][:1].isdigit()
+                and row.path.rsplit("/", 1)[-1].startswith(digits)]
+
     def by_name_entry(self, name: str, kinds: Sequence[str], *, normalized: bool = False,
                       any_case: bool = False) -> list[tuple[NoteRow, str]]:
         """Notes that list ``name`` in one of the frontmatter fields ``kinds`` (``aliases``,
