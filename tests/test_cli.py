@@ -369,6 +369,24 @@ def test_a_shell_path_to_a_folder_is_refused_not_read_as_the_note_beside_it(vaul
     assert refused.exit_code == 2 and repr(str((outside / "secret.md").resolve())) in refused.stderr, refused.stderr
 
 
+def test_a_url_path_with_a_trailing_slash_that_is_no_folder_is_not_called_a_folder(vault_dir: Path, write_note,
+                                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    # A trial on a Hugo site: `get /old/path/` (an alias as Hugo writes it, which no note had)
+    # said "names a folder (/old/path)" — a folder that does not exist.
+    write_note(".vaultmem.toml", 'embedder = "hashing"\n')
+    write_note("content/posts/moving.md", "---\naliases:\n  - /old/path/\n---\nMoved.\n")
+    monkeypatch.delenv("VAULTMEM_VAULT", raising=False)
+    monkeypatch.chdir(vault_dir)
+    cli = CliRunner()
+    assert cli.invoke(main, ["index"]).exit_code == 0
+    assert "content/posts/moving.md" in cli.invoke(main, ["get", "/old/path/"]).stdout  # the alias still answers
+    refused = cli.invoke(main, ["get", "/no/such/"])
+    assert refused.exit_code == 2 and "outside the vault" in refused.stderr, refused.output
+    assert "names a folder" not in refused.stderr
+    missing = cli.invoke(main, ["get", "./content/nothing/"])
+    assert missing.exit_code != 0 and "names a folder" not in missing.stderr, missing.output
+
+
 def test_an_empty_environment_variable_means_the_vault_around_the_current_folder(sample_vault: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(sample_vault)
     result = CliRunner(env={"VAULTMEM_VAULT": ""}).invoke(main, ["check", "--json"])

@@ -736,3 +736,51 @@ def test_keys_without_a_space_after_the_colon_are_one_piece_of_text_and_a_proble
 def test_a_rule_over_prose_is_still_no_problem(text: str) -> None:
     note = parse(text)
     assert note.problems == () and note.body == text
+
+
+# ---------------------------------------------------------------- Hugo's TOML front matter
+
+
+HUGO_TOML = (
+    "+++\n"
+    'title = "Atomic Habits"\n'
+    "date = 2020-11-01\n"
+    "lastmod = 2021-03-04T10:00:00+01:00\n"
+    'tags = ["productivity", "book"]\n'
+    'aliases = ["/old/path/"]\n'
+    "draft = false\n"
+    "+++\n"
+    "\n"
+    "## Atomic Habits {#atomic-habits}\n"
+)
+
+
+def test_hugo_toml_front_matter_is_read_as_the_notes_properties_not_its_text() -> None:
+    note = parse(HUGO_TOML, "content/books/atomic_habits.md")
+    assert note.title == "Atomic Habits"
+    assert note.tags == ["productivity", "book"]
+    assert note.meta["date"] == date(2020, 11, 1)
+    assert note.meta["lastmod"] == datetime.fromisoformat("2021-03-04T10:00:00+01:00")
+    assert note.meta["aliases"] == ["/old/path/"]
+    assert note.has_frontmatter
+    assert note.body == "\n## Atomic Habits {#atomic-habits}\n"
+    assert note.body_line == 9
+    assert note.problems == ()
+
+
+def test_a_toml_title_that_is_a_bare_date_or_number_names_the_note_as_written() -> None:
+    assert parse("+++\ntitle = 2020-09-14\ndate = 2020-09-14\n+++\nbody\n", "content/journal/x.md").title == "2020-09-14"
+    assert parse("+++\ntitle = 1984\n+++\nbody\n", "content/books/nineteen.md").title == "1984"
+
+
+def test_toml_front_matter_that_does_not_load_is_a_problem_naming_toml_and_its_body_stays_apart() -> None:
+    note = parse('+++\ntitle = "unclosed\n+++\nBody.\n', "content/broken.md")
+    assert note.body == "Body.\n"
+    assert note.metadata_unloaded
+    [problem] = note.problems
+    assert problem.field == "frontmatter" and "TOML" in problem.message and "+++" in problem.message
+
+
+def test_a_plus_rule_that_is_never_closed_is_the_notes_text() -> None:
+    note = parse("+++\nnot a block\n", "plain.md")
+    assert not note.has_frontmatter and note.body == "+++\nnot a block\n" and note.problems == ()

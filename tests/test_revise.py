@@ -685,3 +685,38 @@ def test_revise_append_to_a_note_that_already_holds_a_second_frontmatter_still_a
     vault.index()
     vault.revise("gov", append="Gate 5 blocked.", now=NOW)
     assert (vault.root / "gov.md").read_text(encoding="utf-8").endswith("Gates.\n\nGate 5 blocked.\n")
+
+
+HUGO_PAGE = (
+    "+++\n"
+    'title = "Glukose"\n'
+    'tags = ["nutrition"]\n'
+    "draft = false\n"
+    "+++\n"
+    "\n"
+    "-   Leber versorgt das Gehirn mit Glukose\n"
+)
+
+
+def test_revise_refuses_to_set_a_property_of_a_hugo_toml_page_and_leaves_it_byte_for_byte(vault: Vault, write_note) -> None:
+    path = write_note("content/topics/glukose.md", HUGO_PAGE)
+    vault.index()
+    with pytest.raises(FrontmatterError, match=r"TOML.*\+\+\+.*by hand"):
+        vault.revise("content/topics/glukose.md", add_tags=["health"])
+    assert path.read_text(encoding="utf-8") == HUGO_PAGE  # no YAML block above the TOML one
+    assert vault.get("content/topics/glukose.md").tags == ["nutrition"]
+
+
+def test_revise_append_on_a_hugo_toml_page_keeps_its_front_matter_bytes(vault: Vault, write_note) -> None:
+    path = write_note("content/topics/glukose.md", HUGO_PAGE)
+    vault.index()
+    vault.revise("content/topics/glukose.md", append="Fruktose ist etwas anderes.")
+    assert path.read_text(encoding="utf-8") == HUGO_PAGE + "\nFruktose ist etwas anderes.\n"
+    assert read_note(vault.root, "content/topics/glukose.md").title == "Glukose"
+
+
+def test_cli_revise_tag_on_a_hugo_toml_page_fails_naming_the_file_and_toml(vault: Vault, write_note) -> None:
+    write_note("content/topics/glukose.md", HUGO_PAGE)
+    result = run_cli(vault.root, "revise", "content/topics/glukose.md", "--tag", "health")
+    assert result.exit_code == 1
+    assert "content/topics/glukose.md" in result.stderr and "TOML" in result.stderr

@@ -126,6 +126,11 @@ def edit_frontmatter(raw: bytes, set_values: Mapping[str, Any] | None = None, re
     newline = "\r\n" if first_line.endswith("\r") else "\n"
     normalized = text.replace("\r\n", "\n")
     block = find_frontmatter(normalized)
+    if block is not None and block.toml:
+        # A YAML block written above it would be the one Hugo reads, and the page would lose
+        # every TOML property; rewriting the TOML keeps neither its layout nor its comments.
+        raise FrontmatterError("its frontmatter is TOML (between +++ lines, as Hugo writes it) and vaultmem edits "
+                               "only YAML frontmatter; change the property by hand (the file was not touched)")
     if block is None:
         for problem in misplaced_frontmatter("", normalized):
             # A second block on line 1 would leave the person's own one below it, still unread.

@@ -16,9 +16,10 @@ from __future__ import annotations
 import codecs
 import hashlib
 import re
+import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
-from datetime import date, datetime
+from datetime import date, datetime, time
 from pathlib import Path, PurePosixPath
 from typing import Any
 
@@ -134,7 +135,8 @@ from .option_names import Surface
 #     `Vel'Sharoon` is the exact name of `Vel’Sharoon`, and is suggested for it.
 # 45: a note's topic keys come from its names (file name, title, aliases), not its path: the
 #     keys of `Main Notes/GIL.md` as a path stay name keys only (fields.search_fields).
-READER_VERSION = "45"
+# 46: Hugo's TOML front matter (`+++` … `+++`) is read as the note's properties, not its text.
+READER_VERSION = "46"
 BOM = "\ufeff"
 # A Windows editor ("Unicode" in Notepad, PowerShell's Out-File) saves UTF-16 behind one of these.
 UTF16_BOMS = ((codecs.BOM_UTF16_LE, "utf-16-le", "UTF-16 LE"), (codecs.BOM_UTF16_BE, "utf-16-be", "UTF-16 BE"))
@@ -161,6 +163,9 @@ _YAML_LOADER = _Loader
 YAML_LOADER = _YAML_LOADER  # what notes are read with: what a writer scans a block with
 _OPENING = re.compile(r"\A---[ \t]*\r?\n")
 _CLOSING = re.compile(r"^(?:---|\.\.\.)[ \t]*\r?$\n?", re.MULTILINE)
+# Hugo's TOML front matter (ox-hugo writes it, as do many Hugo and Zola sites): `+++` lines.
+_TOML_OPENING = re.compile(r"\A\+\+\+[ \t]*\r?\n")
+_TOML_CLOSING = re.compile(r"^\+\+\+[ \t]*\r?$\n?", re.MULTILINE)
 # The key's words, then its spaces, each matched by one part only: `[\w\- ]+[ \t]*` backtracked
 # quadratically on a long line of spaces (160,000 of them took 20 s to read).
 _YAML_KEY_LINE = re.compile(r"^ *[\"']?[\w\-]+(?: +[\w\-]+)*[\"']?[ \t]*:(?:[ \t]|$)", re.MULTILINE)
@@ -244,10 +249,11 @@ def _respelled(stored: Mapping[str, str], key: str) -> str:
 class FrontmatterBlock:
     """Where the frontmatter sits in the text (character offsets), if anywhere."""
 
-    yaml_text: str
+    yaml_text: str  # the block's text between its delimiter lines (TOML's, when ``toml``)
     start: int  # first character of the YAML (after the opening ---)
     end: int  # first character of the closing delimiter line
     body_start: int  # first character after the closing delimiter line
+    toml: bool = False  # a Hugo ``+++`` block: read with tomllib, never edited (noteio refuses)
 
 
 @dataclass(frozen=True)
@@ -424,14 +430,18 @@ def _decode_utf16(relative: str, raw: bytes, name: str) -> tuple[str, list[Probl
 
 
 def find_frontmatter(text: str) -> FrontmatterBlock | None:
-    """Locate a ``---`` … ``---`` block at the very start of ``text`` (BOM already dropped)."""
-    opening = _OPENING.match(text)
-    if opening is None:
-        return None
-    closing = _CLOSING.search(text, opening.end())
-    if closing is None:
-        return None
-    return FrontmatterBlock(text[opening.end():closing.start()], opening.end(), closing.start(), closing.end())
+    """Locate a ``---`` … ``---`` block (or Hugo's TOML ``+++`` … ``+++``) at the very start
+    of ``text`` (BOM already dropped)."""
+    for opening_rule, closing_rule in ((_OPENING, _CLOSING), (_TOML_OPENING, _TOML_CLOSING)):
+        opening = opening_rule.match(text)
+        if opening is None:
+            continue
+        closing = closing_rule.search(text, opening.end())
+        if closing is None:
+            return None
+        return FrontmatterBlock(text[opening.end():closing.start()], opening.end(), closing.start(), closing.end(),
+                                toml=opening_rule is _TOML_OPENING)
+    return None
 
 
 class FrontmatterTooLarge(yaml.YAMLError):
@@ -512,6 +522,8 @@ def split_frontmatter(relative: str, text: str) -> tuple[dict[str, Any], str, Fr
     block = find_frontmatter(text)
     if block is None:
         return {}, text, None, _unclosed_problem(relative, text) or misplaced_frontmatter(relative, text)
+    if block.toml:
+        return _split_toml(relative, text, block)
     try:
         loaded, pairs = _load_with_keys(block.yaml_text)
     except YAML_LOAD_ERRORS as error:
@@ -532,6 +544,36 @@ def split_frontmatter(relative: str, text: str) -> tuple[dict[str, Any], str, Fr
                 *(_escape_problem(relative, found) for found in swallowed_escapes(block.yaml_text, pairs)),
                 *second_frontmatter(relative, body, text.count("\n", 0, block.body_start) + 1)]
     return meta, body, block, problems
+
+
+def _split_toml(relative: str, text: str, block: FrontmatterBlock) -> tuple[dict[str, Any], str, FrontmatterBlock, list[Problem]]:
+    """A Hugo ``+++`` block, read as Hugo reads it. Without this the block was the note's text:
+    no title, date or tags, ``+++ title = …`` in every snippet — and ``revise --tag`` put a YAML
+    block above it, which Hugo then read instead (the page lost its TOML properties)."""
+    try:
+        if len(block.yaml_text) > MAX_FRONTMATTER_CHARS:
+            raise ValueError(f"the block is longer than {MAX_FRONTMATTER_CHARS:,} characters")
+        loaded = tomllib.loads(block.yaml_text)
+    except (tomllib.TOMLDecodeError, ValueError, RecursionError) as error:
+        # No salvage of lifecycle lines: vaultmem writes no TOML, so no memory of its own is here.
+        return {}, text[block.body_start:], block, [Problem(
+            relative, "frontmatter", f"TOML frontmatter (between the +++ lines) does not load: {error}",
+            "fix the TOML by hand (Hugo will not build this page either)")]
+    meta = {key: _toml_value(value) for key, value in loaded.items()}
+    return meta, text[block.body_start:], block, second_frontmatter(relative, text[block.body_start:],
+                                                                    text.count("\n", 0, block.body_start) + 1)
+
+
+def _toml_value(value: Any) -> Any:
+    """A TOML value as YAML's loader would give it: a local time (``07:30:00``), which YAML has
+    no type for, as its text; dates and date-times (aware when written with an offset) as they are."""
+    if isinstance(value, time):
+        return value.isoformat()
+    if isinstance(value, list):
+        return [_toml_value(item) for item in value]
+    if isinstance(value, dict):
+        return {key: _toml_value(item) for key, item in value.items()}
+    return value
 
 
 # A top-level key whose value YAML reads as a comment: ` #` after the colon starts one, so

@@ -469,6 +469,10 @@ class VaultPaths:
         file system resolves them (``..``, symlinks, a vault reached through a link); its last
         name is kept as typed: a note is named where it lies, not where a link in it points."""
         joined = os.path.join(cwd, typed)
+        if not os.path.isdir(joined):
+            # `/old/path/` (a Hugo alias no note has) was "a folder" that does not exist: said as
+            # the path it is, outside the vault or a note that is not there.
+            joined = joined.rstrip("/") or joined
         folder, name = os.path.split(joined)
         if name in ("", ".", "..") or os.path.isdir(joined):
             # `forget ./` in Projekte/ archived the note Projekte.md beside the folder (a review).
