@@ -174,7 +174,10 @@ def test_a_page_remembered_into_a_graph_is_read_back_with_its_layer_and_expiry(v
     assert (page["path"], page["layer"], page["expires_at"]) == (one_day["path"], "L1", one_day["expires_at"])
     assert page["problems"] == []
     assert [note["path"] for note in run_json(root, "list", "--layer", "L4")["notes"]] == [kept["path"]]
-    assert [hit["path"] for hit in run_json(root, "search", "postgres port", "--layer", "L1")] == [one_day["path"]]
+    [hit] = run_json(root, "search", "postgres port", "--layer", "L1")
+    assert hit["path"] == one_day["path"]
+    for field in ("vaultmem-id::", "layer::", "expires-at::", "created::"):  # the hit carries them as fields
+        assert field not in hit["snippet"], hit["snippet"]
     expired = run_json(root, "expire", "--as-of", "+2d")
     assert [note["path"] for note in expired["expired"]] == [one_day["path"]]
     assert run_cli(root, "check").exit_code == 0
