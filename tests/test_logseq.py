@@ -106,15 +106,111 @@ def test_snippets_leave_out_logseqs_block_ids_and_uuid_references(vault_dir: Pat
         assert noise not in hit["snippet"], noise
 
 
-def test_a_tag_revised_onto_a_page_leaves_it_its_logseq_title_and_aliases(vault_dir: Path) -> None:
+def test_a_tag_revised_onto_a_page_goes_on_its_tags_line_and_the_page_keeps_its_title_and_aliases(vault_dir: Path) -> None:
+    """Was: ``revise --tag flink`` wrote a YAML block above the page's ``key::`` lines; Logseq
+    then showed the YAML as text and the page had two property blocks (adr/0028)."""
     root = graph(vault_dir)
     run_cli(root, "index")
     assert run_cli(root, "revise", "Flink SQL", "--tag", "flink").exit_code == 0
     text = (root / "pages/Apache Flink%2FSQL.md").read_text(encoding="utf-8")
-    assert text.endswith(FLINK)  # the page's own lines kept byte for byte under the block written
+    assert text == FLINK.replace("#database\n", "#database, flink\n")  # that line, in its own form; nothing else
     page = run_json(root, "get", "Flink SQL")
     assert (page["path"], page["title"]) == ("pages/Apache Flink%2FSQL.md", "Apache Flink/SQL")
     assert page["tags"] == ["stream processing", "database", "flink"]
+
+
+def test_a_tag_revised_onto_a_line_of_hashtags_is_one_more_hashtag(vault_dir: Path) -> None:
+    root = write_vault(vault_dir, {".vaultmem.toml": 'embedder = "hashing"\n', "logseq/config.edn": CONFIG_EDN,
+                                   "pages/Tokio.md": "tags:: #rust #async\n\n- a runtime for async Rust\n"})
+    run_cli(root, "index")
+    assert run_cli(root, "revise", "Tokio", "--tag", "runtime", "--tag", "io-uring").exit_code == 0
+    assert (root / "pages/Tokio.md").read_text(encoding="utf-8") == "tags:: #rust #async #runtime #io-uring\n\n- a runtime for async Rust\n"
+    assert run_json(root, "get", "Tokio")["tags"] == ["rust", "async", "runtime", "io-uring"]
+
+
+def test_a_tag_revised_onto_a_journal_without_properties_opens_it_with_a_tags_line(vault_dir: Path) -> None:
+    """A page without property lines gets one, as Logseq writes page properties: no YAML."""
+    root = graph(vault_dir)
+    run_cli(root, "index")
+    assert run_cli(root, "revise", "journals/2022_02_27", "--tag", "reading").exit_code == 0
+    assert (root / "journals/2022_02_27.md").read_text(encoding="utf-8") == "tags:: reading\n" + JOURNAL
+    assert run_json(root, "get", "journals/2022_02_27")["tags"] == ["reading", "read"]  # the page's, then its text's #read
+
+
+def test_a_pages_yaml_frontmatter_is_still_where_its_fields_are_written(vault_dir: Path) -> None:
+    """Logseq reads a page's YAML frontmatter as its properties too: a page that has one keeps its
+    fields there (a second block of `key::` lines would be the two blocks this avoids)."""
+    root = write_vault(vault_dir, {".vaultmem.toml": 'embedder = "hashing"\n', "logseq/config.edn": CONFIG_EDN,
+                                   "pages/Inbox.md": "---\ntitle: Inbox\ntags: system\n---\n\n- ## Unsorted\n"})
+    run_cli(root, "index")
+    assert run_cli(root, "revise", "Inbox", "--tag", "triage").exit_code == 0
+    assert (root / "pages/Inbox.md").read_text(encoding="utf-8").startswith("---\ntitle: Inbox\ntags: system, triage\n---\n")
+
+
+def test_remember_in_a_graph_writes_a_page_with_its_fields_as_page_properties(vault_dir: Path) -> None:
+    """Was: ``memories/<slug>.md`` with YAML frontmatter: outside ``pages/``, and its fields
+    shown by Logseq as the text of its first block."""
+    root = graph(vault_dir)
+    remembered = run_json(root, "remember", "Staging Postgres listens on port 5433", "--layer", "L1", "--tag", "db",
+                          "--tag", "infra/pg")
+    assert remembered["path"] == "pages/staging-postgres-listens-on-port-5433.md"
+    text = (root / remembered["path"]).read_text(encoding="utf-8")
+    assert not text.startswith("---")
+    assert text == (f"title:: Staging Postgres listens on port 5433\nlayer:: L1\ntags:: db, infra/pg\n"
+                    f"created:: {text.split('created:: ')[1].split(chr(10))[0]}\nexpires-at:: {remembered['expires_at']}\n"
+                    f"vaultmem-id:: {remembered['id']}\n\nStaging Postgres listens on port 5433\n")
+    assert naming_meta(text) == {"title": "Staging Postgres listens on port 5433", "tags": ["db", "infra/pg"]}
+
+
+def test_a_page_remembered_into_a_graph_is_read_back_with_its_layer_and_expiry(vault_dir: Path) -> None:
+    """The round trip: remember → index → get, list, search and expire honour the layer and
+    expires_at the page's property lines hold."""
+    root = graph(vault_dir)
+    one_day = run_json(root, "remember", "Staging Postgres listens on port 5433", "--layer", "L1")
+    kept = run_json(root, "remember", "Deploys go out on Tuesdays", "--layer", "L4")
+    assert not (root / one_day["path"]).read_text(encoding="utf-8").startswith("---")  # read from its property lines
+    assert run_cli(root, "index", "--rebuild").exit_code == 0  # what the index holds, it read from the files
+    page = run_json(root, "get", one_day["id"])
+    assert (page["path"], page["layer"], page["expires_at"]) == (one_day["path"], "L1", one_day["expires_at"])
+    assert page["problems"] == []
+    assert [note["path"] for note in run_json(root, "list", "--layer", "L4")["notes"]] == [kept["path"]]
+    [hit] = run_json(root, "search", "postgres port", "--layer", "L1")
+    assert hit["path"] == one_day["path"]
+    for field in ("vaultmem-id::", "layer::", "expires-at::", "created::"):  # the hit carries them as fields
+        assert field not in hit["snippet"], hit["snippet"]
+    expired = run_json(root, "expire", "--as-of", "+2d")
+    assert [note["path"] for note in expired["expired"]] == [one_day["path"]]
+    assert run_cli(root, "check").exit_code == 0
+
+
+def test_revising_a_remembered_page_keeps_its_fields_in_its_property_lines(vault_dir: Path) -> None:
+    root = graph(vault_dir)
+    remembered = run_json(root, "remember", "Staging Postgres listens on port 5433", "--layer", "L1")
+    path = root / remembered["path"]
+    assert run_cli(root, "revise", remembered["id"], "--text", "Staging Postgres moved to port 6432").exit_code == 0
+    assert run_cli(root, "revise", remembered["id"], "--layer", "L4", "--tag", "db").exit_code == 0
+    text = path.read_text(encoding="utf-8")
+    assert text == (f"title:: Staging Postgres moved to port 6432\nlayer:: L4\n"  # the L1 deadline gone with L1
+                    f"created:: {text.split('created:: ')[1].split(chr(10))[0]}\n"
+                    f"vaultmem-id:: {remembered['id']}\ntags:: db\n\nStaging Postgres moved to port 6432\n")
+    page = run_json(root, "get", remembered["id"])
+    assert (page["title"], page["layer"], page["expires_at"], page["tags"]) == (
+        "Staging Postgres moved to port 6432", "L4", None, ["db"])
+
+
+def test_a_persons_created_property_that_is_no_time_stays_theirs(vault_dir: Path) -> None:
+    """Logseq users write ``created:: [[May 1st, 2022]]``: not vaultmem's ``created``, no problem."""
+    root = write_vault(vault_dir, {".vaultmem.toml": 'embedder = "hashing"\n', "logseq/config.edn": CONFIG_EDN,
+                                   "pages/Mold.md": "created:: [[May 1st, 2022]]\n\n- mold makes linking fast\n"})
+    assert run_cli(root, "index").exit_code == 0
+    page = run_json(root, "get", "Mold")
+    assert "created" not in page["meta"] and page["problems"] == []
+
+
+def test_remember_dir_written_in_the_settings_wins_in_a_graph(vault_dir: Path) -> None:
+    root = graph(vault_dir)
+    (root / ".vaultmem.toml").write_text('embedder = "hashing"\nremember_dir = "agent"\n', encoding="utf-8")
+    assert run_json(root, "remember", "Staging Postgres listens on port 5433")["path"].startswith("agent/")
 
 
 def test_tags_written_as_hashtags_without_commas_are_each_a_tag(vault_dir: Path) -> None:
@@ -156,3 +252,41 @@ def test_retitling_a_page_its_title_line_names_is_refused_and_the_page_kept(vaul
     assert "change that line" in refused.output
     assert (root / "pages/Apache Flink%2FSQL.md").read_bytes() == before
     assert run_json(root, "get", "Flink SQL")["title"] == "Apache Flink/SQL"
+
+
+@pytest.mark.parametrize(("config_edn", "title"), [
+    ("{:meta/version 1}\n", "May 16th, 2022"),  # Logseq's default :journal/page-title-format, MMM do, yyyy
+    ('{:meta/version 1\n ;; :journal/page-title-format "EEE do, MMM yyyy"\n :journal/page-title-format "E, dd.MM.yyyy"}\n',
+     "Mon, 16.05.2022"),  # the one in force, not the commented example
+])
+def test_a_journal_is_titled_and_found_as_logseq_titles_it(vault_dir: Path, config_edn: str, title: str) -> None:
+    """Was: ``journals/2022_05_16.md`` was titled "2022_05_16" and ``get "May 16th, 2022"``, the
+    page's name in Logseq, found nothing."""
+    root = write_vault(vault_dir, {".vaultmem.toml": 'embedder = "hashing"\n', "logseq/config.edn": config_edn,
+                                   "journals/2022_05_16.md": "- met the [[Cargo]] team about mold linking\n",
+                                   "journals/2022_05_17.md": "title:: Release day\n\n- shipped 0.3\n"})
+    run_cli(root, "index")
+    page = run_json(root, "get", title)
+    assert (page["path"], page["title"]) == ("journals/2022_05_16.md", title)
+    assert run_json(root, "get", "2022-05-16")["path"] == "journals/2022_05_16.md"  # the day names it too
+    assert run_json(root, "get", "2022_05_16")["path"] == "journals/2022_05_16.md"  # and its file name still
+    [hit] = run_json(root, "search", "mold linking", "-k", "1")
+    assert hit["title"] == title
+    assert run_json(root, "get", "journals/2022_05_17")["title"] == "Release day"  # its own title:: wins
+
+
+def test_a_new_text_written_as_a_whole_page_must_keep_the_pages_vaultmem_id(vault_dir: Path) -> None:
+    """A text opening with property lines replaces the page's lines (how a `tags::` line is
+    changed); one that drops ``vaultmem-id::`` would cost the memory its id, and is refused."""
+    root = graph(vault_dir)
+    remembered = run_json(root, "remember", "Staging Postgres listens on port 5433", "--tag", "db")
+    path = root / remembered["path"]
+    before = path.read_bytes()
+    refused = run_cli(root, "revise", remembered["id"], "--text", "tags:: infra\n\nStaging Postgres moved")
+    assert refused.exit_code == 2, refused.output
+    assert f"'vaultmem-id:: {remembered['id']}'" in refused.output
+    assert path.read_bytes() == before
+    whole = before.decode("utf-8").replace("tags:: db\n", "tags:: infra\n").replace("port 5433", "port 6432")
+    assert run_cli(root, "revise", remembered["id"], "--text", whole).exit_code == 0
+    page = run_json(root, "get", remembered["id"])
+    assert (page["tags"], page["body"].endswith("port 6432\n")) == (["infra"], True)

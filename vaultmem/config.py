@@ -96,6 +96,7 @@ class McpSettings:
 class VaultConfig:
     archive_dir: str = DEFAULT_ARCHIVE_DIR
     remember_dir: str = DEFAULT_REMEMBER_DIR
+    remember_dir_set: bool = False  # written in .vaultmem.toml: then it wins over a Logseq or Dendron default (note_styles.py)
     auto_commit: bool = False
     embedder: str = "wordllama"
     exclude: tuple[str, ...] = ()  # gitignore-style globs (see exclusions.py)
@@ -104,6 +105,12 @@ class VaultConfig:
     consolidate: ConsolidateSettings = field(default_factory=ConsolidateSettings)
     mcp: McpSettings = field(default_factory=McpSettings)
     dates: DateProperties = DEFAULT_DATE_PROPERTIES
+
+
+def is_logseq_graph(root: Path) -> bool:
+    """Is the vault at ``root`` a Logseq graph (it holds ``logseq/config.edn``)? Then a page's
+    fields are its ``key:: value`` lines, and remember writes pages (adr/0028)."""
+    return (root / LOGSEQ_SETTINGS).is_file()
 
 
 def find_vault(start: Path) -> Path | None:
@@ -168,6 +175,7 @@ def config_from_dict(raw: dict[str, Any], source: str = CONFIG_FILE) -> VaultCon
                                   defaults.archive_dir),
         remember_dir=reading.value(lambda: _folder(raw.get("remember_dir", DEFAULT_REMEMBER_DIR), source, "remember_dir",
                                                    allow_root=True), defaults.remember_dir),
+        remember_dir_set="remember_dir" in raw,
         auto_commit=reading.value(lambda: _boolean(raw.get("auto_commit", False), source, "auto_commit"), defaults.auto_commit),
         embedder=reading.value(lambda: _text(raw.get("embedder", "wordllama"), source, "embedder"), defaults.embedder),
         exclude=reading.value(lambda: _globs(raw.get("exclude", []), source), defaults.exclude),

@@ -42,9 +42,19 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
+from .config import LOGSEQ_SETTINGS, is_logseq_graph
 from .errors import short_repr
 from .exclusions import DAILY_NOTES_SETTINGS, PERIODIC_NOTES_SETTINGS, read_settings, vault_folder
 from .fields import name_form
+from .logseq_journals import (
+    DEFAULT_FILE_NAME_FORMAT,
+    DEFAULT_JOURNALS,
+    DEFAULT_TITLE_FORMAT,
+    journal_title,
+    moment_pattern,
+    read_config,
+    read_setting,
+)
 from .month_names import (
     MONTH_NAMES,
     SHORT_MONTH_NAMES,
@@ -53,7 +63,7 @@ from .month_names import (
     WEEKDAY_NAMES,
     month_number,
 )
-from .notes import Problem
+from .notes import Note, Problem
 from .periods import MONTH, QUARTER, WEEK, YEAR, Span, span_of
 
 COMMUNITY_PLUGINS = ".obsidian/community-plugins.json"  # the ids of the community plugins turned on
@@ -406,6 +416,12 @@ class DailyFormat:
     settings: str = ""  # the settings file it was read from
     problems: tuple[Problem, ...] = ()
     periods: tuple[PeriodFormat, ...] = ()
+    title_format: str = ""  # a Logseq graph's :journal/page-title-format (date-fns): the title a journal shows
+
+    def title(self, path: str) -> str | None:
+        """The title Logseq shows for the journal at ``path`` ("May 16th, 2022"), if it is one."""
+        day = self.day(path) if self.title_format else None
+        return None if day is None else journal_title(day, self.title_format)
 
     def name_below(self, path: str) -> str | None:
         """``path`` (vault-relative) below the daily notes' folder, without ``.md``, in NFC;
@@ -439,6 +455,8 @@ class DailyFormat:
         parts: dict[str, Any] = {}
         if self.in_use and self.moment is not None:
             parts = {"folder": self.folder, "format": self.moment.text}
+            if self.title_format:
+                parts["title"] = self.title_format  # a new one titles the journals anew
         if self.periods:
             parts["periods"] = [[period.kind, period.folder, period.moment.text] for period in self.periods]
         return json.dumps(parts, ensure_ascii=False, sort_keys=True) if parts else ""
@@ -447,6 +465,16 @@ class DailyFormat:
         """``DD-MM-YYYY in Journal/ (.obsidian/daily-notes.json)``."""
         where = f"{self.folder}/" if self.folder else "the vault's root"
         return f"{self.moment.text if self.moment else ''} in {where} ({self.settings})"
+
+
+def titled_as_journal(note: Note, daily: DailyFormat) -> Note:
+    """``note`` titled as Logseq shows it when it is a journal of the graph without a title of
+    its own ("May 16th, 2022" for ``journals/2022_05_16.md``); else as it is. Its file name
+    stays a name of it."""
+    if not daily.title_format or "title" in note.meta:
+        return note
+    title = daily.title(note.path)
+    return note if title is None else replace(note, title=title)
 
 
 def dated_folders(fingerprint: str) -> list[str]:
@@ -500,6 +528,8 @@ def _load_daily(root: Path) -> DailyFormat:
         if daily is not None:
             return _from_settings(daily[0], PERIODIC_NOTES_SETTINGS, daily[1], _PERIODIC_WHERE)
     core = read_settings(root, DAILY_NOTES_SETTINGS, problems, _UNUSED)
+    if core is None and not problems and is_logseq_graph(root):
+        return _logseq_journals(root)
     if core is None or problems:
         return DailyFormat(problems=tuple(problems))
     if not isinstance(core, dict):
@@ -507,6 +537,31 @@ def _load_daily(root: Path) -> DailyFormat:
                                              f"set the daily notes' settings again in Obsidian ({_CORE_WHERE})"),))
     # Used even when core-plugins.json turns Daily notes off: the notes it named still carry its format.
     return _from_settings(core, DAILY_NOTES_SETTINGS, "", _CORE_WHERE)
+
+
+def _logseq_journals(root: Path) -> DailyFormat:
+    """A Logseq graph's journals as its daily notes (logseq_journals.py): ``:journals-directory``,
+    ``:journal/file-name-format`` read as the daily-note format, ``:journal/page-title-format`` as
+    their title; Logseq's defaults where config.edn sets none."""
+    edn = read_config(root) or ""
+    folder = vault_folder(read_setting(edn, ":journals-directory") or DEFAULT_JOURNALS) or DEFAULT_JOURNALS
+    file_name = read_setting(edn, ":journal/file-name-format") or DEFAULT_FILE_NAME_FORMAT
+    pattern = moment_pattern(file_name)
+    if pattern is None:
+        return DailyFormat(problems=(Problem(LOGSEQ_SETTINGS, ":journal/file-name-format",
+                                             f"{short_repr(file_name)} holds a letter vaultmem does not read; journals are dated "
+                                             "by the other rules meanwhile", "use yyyy, MM, dd (Logseq's default is yyyy_MM_dd)"),))
+    title = read_setting(edn, ":journal/page-title-format") or DEFAULT_TITLE_FORMAT
+    return replace(_from_moment(folder, pattern), title_format=title)
+
+
+def _from_moment(folder: str, pattern: str) -> DailyFormat:
+    moment = parse_moment_format(pattern)
+    problems: tuple[Problem, ...] = ()
+    if not moment.supported:
+        problems = (Problem(LOGSEQ_SETTINGS, ":journal/file-name-format", f"{short_repr(moment.text)}: {moment.unread}; "
+                            "journals are dated by the other rules meanwhile", "use Logseq's default, yyyy_MM_dd"),)
+    return DailyFormat(name_form(folder), moment, LOGSEQ_SETTINGS, problems)
 
 
 def _periodic_notes_on(root: Path, problems: list[Problem]) -> bool:

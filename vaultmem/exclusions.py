@@ -21,6 +21,10 @@ Three sources, all read from the vault itself (adr/0020-excluded-files-and-title
    and ``version-files/`` one per synced version. They are Logseq's files, never pages in
    Logseq; indexed, each stale copy answered beside the page it copies (a trial on a Logseq
    graph), dated by its backup time.
+5. Dendron's templates in a Dendron vault (``dendron.yml`` in the vault or the workspace folder
+   around it): the notes of the ``templates`` hierarchy (``templates.daily.md``, also
+   ``template.*``), Dendron's home for the notes new notes are made from, as Obsidian's
+   templates folder is. Indexed, a template's "{{ title }}" answered as a memory.
 
 An excluded file is never indexed, checked, searched, consolidated, expired or touched by
 link rewriting. Mistakes in Obsidian's settings (a JSON file that does not parse, a regular
@@ -53,7 +57,9 @@ UNIQUE_NOTE_SETTINGS = ".obsidian/zk-prefixer.json"  # the Unique note creator, 
 PERIODIC_NOTES_SETTINGS = ".obsidian/plugins/periodic-notes/data.json"
 LOGSEQ_DIR = "logseq"
 LOGSEQ_SETTINGS = f"{LOGSEQ_DIR}/config.edn"  # its presence makes the folder a Logseq graph
-OBSIDIAN_SETTINGS = (APP_SETTINGS, TEMPLATES_SETTINGS, TEMPLATER_SETTINGS, LOGSEQ_SETTINGS, UNIQUE_NOTE_SETTINGS)
+DENDRON_SETTINGS = "dendron.yml"  # in the vault or the workspace folder around it: a Dendron vault
+OBSIDIAN_SETTINGS = (APP_SETTINGS, TEMPLATES_SETTINGS, TEMPLATER_SETTINGS, LOGSEQ_SETTINGS, UNIQUE_NOTE_SETTINGS,
+                     DENDRON_SETTINGS)
 MAX_SETTINGS_BYTES = 1_000_000  # Obsidian's settings files are a few hundred bytes
 _NAMED_GROUP = re.compile(r"\(\?P<[^>]+>")
 # JavaScript's named group (?<name>…) is Python's (?P<name>…); lookbehinds (?<= (?<! are the same.
@@ -67,6 +73,10 @@ DAILY_TEMPLATE_SOURCE = "the Daily notes plugin's template"
 UNIQUE_NOTE_TEMPLATE_SOURCE = "the Unique note creator's template"
 PERIODIC_TEMPLATE_SOURCE = "Periodic Notes' template"
 LOGSEQ_SOURCE = "Logseq's own folder"
+DENDRON_SOURCE = "Dendron's templates"
+# A Dendron template: a note whose hierarchy starts `templates.` (Dendron's convention) or `template.`.
+_DENDRON_TEMPLATE = re.compile(r"(?:^|/)templates?\.[^/]*$", re.IGNORECASE)
+DENDRON_TEMPLATE_RULE_PATTERN = "templates.*"
 _PERIODS = ("daily", "weekly", "monthly", "quarterly", "yearly")  # Periodic Notes 0.x
 _CALENDAR_PERIODS = ("day", "week", "month", "quarter", "year")  # its 1.x calendar sets
 
@@ -103,6 +113,7 @@ class Exclusions:
         template_folders: Sequence[Rule] = (),
         problems: Sequence[Problem] = (),
         template_files: Sequence[Rule] = (),
+        dendron_templates: bool = False,
     ) -> None:
         self.globs = tuple(globs)
         self._spec = _gitignore(self.globs) if self.globs else None
@@ -119,9 +130,10 @@ class Exclusions:
         self.template_folders = tuple(template_folders)
         self.template_files = {rule.pattern: rule for rule in template_files}
         self.problems = tuple(problems)
+        self.dendron_templates = Rule(DENDRON_SOURCE, DENDRON_TEMPLATE_RULE_PATTERN) if dendron_templates else None
         # Rules that can exclude a file in a folder that is not excluded whole: only then
         # does the scan pay a check per file (a vault without such rules pays nothing).
-        self.per_file = bool(self.globs or self.prefixes or self.regexes or self.template_files)
+        self.per_file = bool(self.globs or self.prefixes or self.regexes or self.template_files or dendron_templates)
 
     def __bool__(self) -> bool:
         return bool(self.per_file or self.template_folders)
@@ -134,6 +146,7 @@ class Exclusions:
             *(Rule(OBSIDIAN_SOURCE, f"/{source}/") for source, _ in self.regexes),
             *self.template_folders,
             *self.template_files.values(),
+            *([self.dendron_templates] if self.dendron_templates else []),
         ]
 
     @property
@@ -193,6 +206,8 @@ class Exclusions:
         for source, regex in self.regexes:
             if regex.search(relative):
                 return Rule(OBSIDIAN_SOURCE, f"/{source}/")
+        if self.dendron_templates is not None and _DENDRON_TEMPLATE.search(relative):
+            return self.dendron_templates
         return self.template_files.get(relative)
 
     def _settings_folder_rule(self, folder: str) -> Rule | None:
@@ -231,7 +246,13 @@ def load_exclusions(root: Path, globs: Sequence[str]) -> Exclusions:
             _logseq_folder(root),
         ) if rule is not None
     ]
-    return Exclusions(globs, prefixes, regexes, folders, problems, _template_files(root, problems))
+    return Exclusions(globs, prefixes, regexes, folders, problems, _template_files(root, problems), is_dendron_vault(root))
+
+
+def is_dendron_vault(root: Path) -> bool:
+    """Is the vault at ``root`` Dendron's: ``dendron.yml`` in it (a workspace holding its vaults)
+    or in the workspace folder around it (``root`` is one of those vaults)?"""
+    return any((folder / DENDRON_SETTINGS).is_file() for folder in (root, root.parent))
 
 
 def bracket_glob_problems(globs: Sequence[str], used: Collection[str], note_paths: Iterable[str]) -> list[Problem]:

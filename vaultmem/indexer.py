@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from .daily_format import DailyFormat, dated_folders
+from .daily_format import DailyFormat, dated_folders, titled_as_journal
 from .dating import DateProperties, note_date, note_problems
 from .errors import INDEX, RE_EMBED, DerivedIndexError, Spelled
 from .lifecycle import to_epoch_us
@@ -350,7 +350,7 @@ class Indexer:
         except OSError as error:
             report.problems.append(Problem(stat.path, "file", f"cannot read: {error.strerror}", "fix the file's permissions"))
             return None
-        note = parse_note(stat.path, raw)
+        note = titled_as_journal(parse_note(stat.path, raw), self.paths.daily)
         report.problems.extend(note.problems)
         found = searchable(note)
         return _Pending(note, found, note_row(note, settled_stat(stat, read_started_ns), found.embed_hash, self.paths.daily,

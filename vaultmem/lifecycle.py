@@ -159,7 +159,7 @@ def parse_timestamp(value: object) -> datetime:
 # or thirteen of milliseconds, 2001-09-09 to 2286-11-20. Other lengths stay invalid: twelve or
 # fourteen digits are a Zettelkasten id (202612011200), not a time in 1976 or 2612.
 _UNIX_SECONDS = range(10**9, 10**10)
-_UNIX_MILLISECONDS = range(10**12, 10**13)
+_UNIX_MILLISECONDS = DENDRON_MILLISECONDS = range(10**12, 10**13)
 
 
 def _from_unix(value: int) -> datetime:

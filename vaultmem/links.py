@@ -21,6 +21,7 @@ from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path, PurePosixPath
 from urllib.parse import unquote
 
+from .exclusions import is_dendron_vault
 from .fields import name_fold
 from .markdown import code_ranges
 from .notes import path_without_suffix
@@ -110,17 +111,13 @@ class LinkRedirects:
         return _stem(canonical) if not with_folder and alive == [canonical] else path_without_suffix(canonical)
 
 
-# Dendron writes a labelled wikilink label first, [[label|target]], where Obsidian writes
-# [[target|label]]; its vault (or the workspace holding it) has this file.
-DENDRON_SETTINGS = "dendron.yml"
-
-
 def labels_first(root: Path) -> bool:
     """Whether the vault at ``root`` is Dendron's: its wikilinks then read ``[[label|target]]``.
 
     Without this, consolidating a Dendron vault left ``[[Variant|lang.cpp.std.variant]]``
-    pointing at the archived note (it read "Variant" as the target)."""
-    return any((folder / DENDRON_SETTINGS).is_file() for folder in (root, root.parent))
+    pointing at the archived note (it read "Variant" as the target). Dendron writes a labelled
+    wikilink label first, where Obsidian writes ``[[target|label]]``."""
+    return is_dendron_vault(root)
 
 
 def labels_last(text: str) -> str:

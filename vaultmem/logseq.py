@@ -11,8 +11,12 @@ found as Logseq names it: ``Apache Flink%2FSQL.md`` is "Apache Flink/SQL" and an
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator, Mapping
+from datetime import datetime
 from typing import Any
+
+from .errors import InvalidTimestamp
+from .lifecycle import format_timestamp, parse_timestamp
 
 # `key:: value` as Logseq writes a property: a word-like key, two colons, a space or the line end.
 _PROPERTY_LINE = re.compile(r"([A-Za-z][\w\-.]*)::(?:[ \t]+(.*?))?[ \t]*")
@@ -92,9 +96,147 @@ def naming_meta(body: str) -> dict[str, Any]:
 
 def is_hidden_property(line: str) -> bool:
     """Is ``line`` (without its indent) one of the properties Logseq never shows
-    (:data:`HIDDEN_PROPERTIES`, or a ``logseq.…`` one), as ``id:: 621b05d0-…`` under a block?"""
+    (:data:`HIDDEN_PROPERTIES`, or a ``logseq.…`` one), as ``id:: 621b05d0-…`` under a block, or
+    one of vaultmem's fields a hit carries as fields (``layer:: L2``)?"""
     matched = _PROPERTY_LINE.fullmatch(line)
     if matched is None:
         return False
     key = matched.group(1).lower()
-    return key in HIDDEN_PROPERTIES or key.startswith("logseq.")
+    return key in HIDDEN_PROPERTIES or key.startswith("logseq.") or key in _FIELD_KEYS_SHOWN_ELSEWHERE
+
+
+# vaultmem's own fields written as properties (FIELD_PROPERTIES): a hit says its layer, expiry and
+# id as fields already; in its snippet they read `vaultmem-id:: 01M8SW…` before the memory's text.
+_FIELD_KEYS_SHOWN_ELSEWHERE = frozenset({"vaultmem-id", "layer", "created", "expires-at", "expires_at", "permanent",
+                                         "supersedes", "superseded-by"})
+
+
+# ---------------------------------------------------------------- vaultmem's fields as page properties
+#
+# In a Logseq graph vaultmem keeps a memory's fields where Logseq keeps a page's: as `key:: value`
+# lines (adr/0028). Logseq's own spelling: keys in lower case with `-` (its queries read
+# `expires_at` as `expires-at`), and `id::` is Logseq's block uuid, so vaultmem's id is `vaultmem-id::`.
+ID_PROPERTY = "vaultmem-id"
+FIELD_PROPERTIES = {"id": ID_PROPERTY, "layer": "layer", "expires_at": "expires-at", "created": "created",
+                    "permanent": "permanent", "supersedes": "supersedes", "superseded_by": "superseded-by"}
+_PROPERTY_FIELDS = {key: field for field, key in FIELD_PROPERTIES.items()} | {"expires_at": "expires_at"}
+_LIST_FIELDS = frozenset({"supersedes", "tags", "aliases"})
+_BOOLEANS = {"true": True, "false": False}
+
+
+def field_meta(body: str) -> dict[str, Any]:
+    """vaultmem's fields the page's properties hold (:data:`FIELD_PROPERTIES`), as frontmatter
+    would hold them: ``layer:: L2`` is ``layer: L2``, ``permanent:: true`` the boolean. A
+    ``created::`` that is no time (``created:: [[May 1st, 2022]]``, a person's own property) is
+    the person's and stays text; a vaultmem key holding a bad value is read, so ``check`` says so."""
+    meta: dict[str, Any] = {}
+    for key, value in page_properties(body).items():
+        target = _PROPERTY_FIELDS.get(key)
+        if target is None or target in meta or not value:
+            continue
+        if target == "created" and not _is_time(value):
+            continue
+        if target in _LIST_FIELDS:
+            meta[target] = property_items(value)
+        elif target == "permanent":
+            meta[target] = _BOOLEANS.get(value.lower(), value)
+        else:
+            meta[target] = value
+    return meta
+
+
+def _is_time(value: str) -> bool:
+    try:
+        parse_timestamp(value)
+    except InvalidTimestamp:
+        return False
+    return True
+
+
+def property_key(field: str) -> str:
+    """The page property that holds frontmatter key ``field`` (``expires_at`` → ``expires-at``)."""
+    return FIELD_PROPERTIES.get(field, field.replace("_", "-").lower())
+
+
+def render_value(value: Any) -> str:
+    """A value as a property line holds it: a list as Logseq's comma-separated items (an item
+    holding a comma in ``[[…]]``), a boolean ``true``/``false``, a time in vaultmem's ISO form."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, datetime):
+        return format_timestamp(value)
+    if isinstance(value, (list, tuple)):
+        return ", ".join(f"[[{item}]]" if "," in str(item) else str(item) for item in value)
+    return str(value)
+
+
+def render_properties(meta: Mapping[str, Any]) -> str:
+    """A new page's property lines, one per key, in ``meta``'s order (for notes vaultmem creates)."""
+    lines = []
+    for field, value in meta.items():
+        if isinstance(value, (list, tuple)) and not value:
+            continue  # `tags::` with nothing after it is no property at all to Logseq
+        lines.append(f"{property_key(field)}:: {render_value(value)}\n")
+    return "".join(lines)
+
+
+def property_block_end(text: str) -> int:
+    """Where the property lines ``text`` opens with end (0 when it opens with none)."""
+    offset = 0
+    for line in _lines(text):
+        if _PROPERTY_LINE.fullmatch(line.rstrip("\r")) is None:
+            break
+        offset = min(len(text), offset + len(line) + 1)
+    return offset
+
+
+def edit_properties(text: str, set_values: Mapping[str, str], remove: Iterable[str] = ()) -> str:
+    """``text`` with its page properties set and removed, every other byte kept: a key's line is
+    rewritten in place (its key spelled as the person wrote it), a new key is added after the
+    last property line. Values are written as given (:func:`render_value` them first). A page
+    that opens with no property lines gets them at its top, then a blank line when its first
+    line is text: Logseq reads a line right under the properties as part of that first block."""
+    end = property_block_end(text)
+    newline = "\r\n" if "\r\n" in text[: max(end, text.find("\n") + 1)] else "\n"
+    lines = text[:end].splitlines(keepends=True)
+    if lines and not lines[-1].endswith("\n"):
+        lines[-1] += newline  # a page of properties only, without a last newline
+    dropped = {property_key(key) for key in remove}
+    kept = [line for line in lines if _line_key(line) not in dropped]
+    for field, value in set_values.items():
+        key = property_key(field)
+        at = next((index for index, line in enumerate(kept) if _line_key(line) == key), None)
+        if at is None:
+            kept.append(f"{key}:: {value}{newline}")
+        else:
+            written = _PROPERTY_LINE.fullmatch(kept[at].rstrip("\r\n"))
+            kept[at] = f"{written.group(1) if written else key}:: {value}{newline}"
+    rest = text[end:]
+    if end == 0 and kept and rest.strip() and not rest.startswith(("\n", "\r\n", "- ", "-\n")):
+        kept.append(newline)
+    return "".join(kept) + rest
+
+
+def _line_key(line: str) -> str | None:
+    matched = _PROPERTY_LINE.fullmatch(line.rstrip("\r\n"))
+    return matched.group(1).lower() if matched else None
+
+
+def added_to_line(value: str, tags: Iterable[str]) -> str:
+    """A ``tags::`` line's value with ``tags`` added in the line's own form: ``#rust #async``
+    gains `` #tag`` (``#[[two words]]``), a comma-separated line ``, tag``."""
+    hashtags = "," not in value and value.strip().startswith("#")
+    written = value.rstrip()
+    for tag in tags:
+        if hashtags:
+            written += f" #[[{tag}]]" if any(char in tag for char in " ,") else f" #{tag}"
+        else:
+            item = f"[[{tag}]]" if "," in tag else tag
+            written = f"{written}, {item}" if written else item
+    return written
+
+
+def page_text(body: str) -> str:
+    """The page below its property lines (and the blank line after them): what a memory
+    remembered into a graph says, without the fields vaultmem keeps above it."""
+    return body[property_block_end(body):].lstrip("\r\n")

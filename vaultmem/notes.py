@@ -37,7 +37,7 @@ from .lifecycle import (
     parse_timestamp,
     to_epoch_us,
 )
-from .logseq import naming_meta
+from .logseq import field_meta, naming_meta
 from .markdown import without_code_or_hidden
 from .merge_markers import first_conflict, utf16_with_byte_markers
 from .option_names import Surface
@@ -136,7 +136,10 @@ from .option_names import Surface
 # 45: a note's topic keys come from its names (file name, title, aliases), not its path: the
 #     keys of `Main Notes/GIL.md` as a path stay name keys only (fields.search_fields).
 # 46: Hugo's TOML front matter (`+++` … `+++`) is read as the note's properties, not its text.
-READER_VERSION = "46"
+# 47: a page's properties also hold vaultmem's own fields in a Logseq graph (logseq.field_meta:
+#     `vaultmem-id::`, `layer::`, `expires-at::`, `created::` when it is a time, `permanent::`,
+#     `supersedes::`), where its frontmatter has none: a memory remembered into a graph is one.
+READER_VERSION = "47"
 BOM = "\ufeff"
 # A Windows editor ("Unicode" in Notepad, PowerShell's Out-File) saves UTF-16 behind one of these.
 UTF16_BOMS = ((codecs.BOM_UTF16_LE, "utf-16-le", "UTF-16 LE"), (codecs.BOM_UTF16_BE, "utf-16-be", "UTF-16 BE"))
@@ -345,8 +348,9 @@ def parse_note(relative: str, raw: bytes) -> Note:
     meta, body, block, fm_problems = split_frontmatter(relative, text)
     # A Logseq page keeps its title, aliases and tags in the `key:: value` lines it opens with;
     # frontmatter, when it has some, wins key by key. Also under a block vaultmem wrote (revise
-    # --tag on a page): else one tag written there cost the page its title and aliases.
-    logseq_names = naming_meta(body)
+    # --tag on a page): else one tag written there cost the page its title and aliases. So are
+    # vaultmem's own fields, as remember writes them into a graph (logseq.field_meta).
+    logseq_names = naming_meta(body) | field_meta(body)
     if logseq_names:
         meta = {**logseq_names, **meta}
     # Only a block that did not load leaves meta salvaged; a key set twice or a `tags: #a` value

@@ -27,6 +27,7 @@ from .errors import NoteWritten
 from .fields import name_key
 from .lifecycle import format_timestamp, resolve_now, to_epoch_us
 from .merge_markers import require_merged
+from .note_styles import placement
 from .noteio import FileChange
 from .notes import content_hash, parse_note, version_of
 from .resolution import answered, locate_to_write
@@ -71,9 +72,10 @@ def write_memory(index: DerivedIndex, write: VaultWrite, config: VaultConfig, te
     index.ensure_indexed()  # before writing: an index that cannot take the note must fail first
     olds = list({row.path: row for row in (locate_to_write(index, old).row for old in supersedes)}.values())
     raws = {row.path: paths.resolve_inside(row.path).read_bytes() for row in olds}
+    place = placement(paths.root, config.remember_dir, config.remember_dir_set, folder)
     note = compose_note(text, title=title, layer=layer, tags=list(tags), expires_at=expires_at, ttl=ttl,
                         permanent=permanent, policy=config.policy, now=now,
-                        supersedes=lineage([parse_note(path, raw) for path, raw in raws.items()]))
+                        supersedes=lineage([parse_note(path, raw) for path, raw in raws.items()]), app=place.app)
     retirements = [plan_retirement(path, raw, note.id, note.meta["created"]) for path, raw in raws.items()]
     require_merged(paths.root, list(raws))  # retiring one side of an unfinished git merge is the person's call
     # The names notes answer to now (a note the person wrote a moment ago included): the one
@@ -83,8 +85,8 @@ def write_memory(index: DerivedIndex, write: VaultWrite, config: VaultConfig, te
     # write waits for that writer anyway to index the new note.
     index.bring_current()
     moment_us = to_epoch_us(resolve_now(now))
-    relative = write_new_note(paths, target_folder(paths, folder if folder is not None else config.remember_dir), note,
-                              lambda stem: answered(index.store.notes, stem, moment_us))
+    relative = write_new_note(paths, target_folder(paths, place.folder), note,
+                              lambda stem: answered(index.store.notes, stem, moment_us), place.name_prefix)
     write.record(FileChange(relative, None, note.render()))
     write.reindex(*raws)  # also when a retirement fails: the index follows the files
     write.record(*retire(paths, retirements, lambda: delete_note(paths, relative, content_hash(note.render()))))

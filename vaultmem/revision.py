@@ -23,9 +23,11 @@ from datetime import datetime
 from typing import Any
 
 from .body_edits import append_paragraph, replace_body
+from .config import is_logseq_graph
 from .errors import Argument, FrontmatterError, UsageError, WriteConflict, listed, short_repr
 from .fields import case_fold
 from .lifecycle import (
+    DENDRON_MILLISECONDS,
     EXPIRING_LAYERS,
     PERMANENT_LAYER,
     LayerPolicy,
@@ -34,9 +36,18 @@ from .lifecycle import (
     normalize_layer,
     resolve_now,
 )
-from .logseq import page_properties, property_items
+from .logseq import (
+    ID_PROPERTY,
+    added_to_line,
+    edit_properties,
+    page_properties,
+    page_text,
+    property_block_end,
+    property_items,
+    render_value,
+)
 from .merge_markers import require_merged, require_resolved
-from .noteio import FileChange, edit_frontmatter, replace_if_unchanged, require_utf8
+from .noteio import FileChange, edit_frontmatter, replace_if_unchanged, require_utf8, split_bom
 from .notes import VERSION_CHARS, Note, inline_tags, parse_note, tags_of, timestamp_or_none
 from .paths import VaultPaths
 from .writer import (
@@ -169,32 +180,68 @@ def write_revision(paths: VaultPaths, relative: str, revision: Revision, policy:
     current = parse_note(relative, raw)
     if revision.if_version is not None and current.version != revision.if_version:
         raise WriteConflict(relative, expected_version=revision.if_version, version=current.version)
-    revised = revise_note(raw, current, revision, policy)
+    revised = revise_note(raw, current, revision, policy, in_properties=is_logseq_graph(paths.root) and not current.has_frontmatter)
     require_merged(paths.root, [relative])  # git's merge of it unfinished, markers or none: the person's call
     change = replace_if_unchanged(path, revised.data, current.content_hash, relative, paths.root) if revised.changed else None
     return RevisedNote(relative, current.title, parse_note(relative, revised.data), revised.changed, change)
 
 
-def revise_note(raw: bytes, note: Note, revision: Revision, policy: LayerPolicy) -> RevisedBytes:
+def revise_note(raw: bytes, note: Note, revision: Revision, policy: LayerPolicy, *,
+                in_properties: bool = False) -> RevisedBytes:
     """The note's new bytes; raises :class:`UsageError`/:class:`FrontmatterError`, writing nothing
-    (:class:`UnresolvedConflict` for a note in the middle of the person's git merge)."""
+    (:class:`UnresolvedConflict` for a note in the middle of the person's git merge).
+
+    ``in_properties``: the note is a page of a Logseq graph without frontmatter; its fields
+    are its ``key:: value`` lines (adr/0028), and a new text goes below them."""
     require_utf8(note.path, raw)  # a UTF-16 note: read, never written (NotUtf8Note)
     require_resolved(note.path, raw)
-    body = _new_body(note, revision)
+    body = _new_body(note, revision, in_properties)
     change = _Change()
     if body != note.body:
         change.changed.add("body")
     _title(note, revision, body, change)
     _lifecycle(note, revision, policy, change)
     _tags(note, revision, body, change)
-    data = _edited(raw, note, change) if change.set_values or change.remove else raw
-    return RevisedBytes(_with_body(data, note, revision, change), [name for name in FIELDS if name in change.changed])
+    _updated(note, revision, change)
+    data = raw
+    if change.set_values or change.remove:
+        data = _in_properties(raw, note, change) if in_properties else _edited(raw, note, change)
+    return RevisedBytes(_with_body(data, note, revision, change, in_properties),
+                        [name for name in FIELDS if name in change.changed])
 
 
-def _with_body(data: bytes, note: Note, revision: Revision, change: _Change) -> bytes:
+def _updated(note: Note, revision: Revision, change: _Change) -> None:
+    """A note that says when it was last changed in Dendron's way (``updated: 1669241920793``,
+    epoch milliseconds) says it again; not listed as a change asked for. Without it Dendron
+    sorts and publishes the note as last changed before vaultmem's revision."""
+    updated = note.meta.get("updated")
+    dendron_style = isinstance(updated, int) and not isinstance(updated, bool) and updated in DENDRON_MILLISECONDS
+    if dendron_style and (change.set_values or change.remove or change.changed):
+        change.set_values["updated"] = int(revision.moment.timestamp() * 1000)
+
+
+def _in_properties(raw: bytes, note: Note, change: _Change) -> bytes:
+    """The page with its ``key:: value`` lines edited (logseq.edit_properties), every other byte kept."""
+    bom, text = split_bom(raw)
+    line = page_properties(text).get("tags")
+    values = {key: _property_value(key, value, line) for key, value in change.set_values.items()}
+    edited = edit_properties(text, values, change.remove)
+    return ("\ufeff" if bom else "").encode("utf-8") + edited.encode("utf-8")
+
+
+def _property_value(key: str, value: Any, tags_line: str | None) -> str:
+    if key == "tags" and tags_line is not None:
+        # --untag of a tag on the line is refused (_tags): the line keeps its items, in its own form.
+        written = {case_fold(tag) for tag in property_items(tags_line)}
+        return added_to_line(tags_line, [tag for tag in value if case_fold(tag) not in written])
+    return render_value(value)
+
+
+def _with_body(data: bytes, note: Note, revision: Revision, change: _Change, in_properties: bool) -> bytes:
     try:
         if revision.text is not None and "body" in change.changed:
-            return replace_body(data, revision.text)
+            text = _below_properties(data.decode("utf-8-sig"), revision.text) if in_properties else revision.text
+            return replace_body(data, text)
         if revision.append is not None:
             return append_paragraph(data, revision.append)
     except FrontmatterError as error:
@@ -209,13 +256,32 @@ def _edited(raw: bytes, note: Note, change: _Change) -> bytes:
         raise FrontmatterError(f"{note.path}: {error}") from None  # noteio names the field; the file is ours to name
 
 
-def _new_body(note: Note, revision: Revision) -> str:
+def _new_body(note: Note, revision: Revision, in_properties: bool) -> str:
     """The body as it will read (LF line endings, as ``Note.body``)."""
     if revision.text is not None:
-        return revision.text.replace("\r\n", "\n").rstrip("\n") + "\n"
+        text = _below_properties(note.body, revision.text) if in_properties else revision.text
+        return text.replace("\r\n", "\n").rstrip("\n") + "\n"
     if revision.append is not None:
         return note.body + revision.append  # only compared: an append always changes the body
     return note.body
+
+
+def _below_properties(page: str, text: str) -> str:
+    """A new text for a page whose fields are its property lines: below those lines, a blank
+    line apart (Logseq reads a line right under them as part of them). A text that opens with
+    property lines itself is the whole page (an agent sending back the page ``get`` showed it,
+    or changing a ``tags::`` line as an --untag refusal tells it to) — but it must keep the
+    page's ``vaultmem-id::``: without it the memory would lose its id (and its usage history)."""
+    if page_properties(text):
+        kept_id = page_properties(page).get(ID_PROPERTY)
+        if kept_id is not None and page_properties(text).get(ID_PROPERTY) != kept_id:
+            raise UsageError(f"the new text opens with page properties but not the page's line '{ID_PROPERTY}:: {kept_id}', "
+                             "its id; keep that line, or give the text without property lines (they stay as they are)")
+        return text
+    block = page[:property_block_end(page)]
+    if not block:
+        return text
+    return block + ("" if block.endswith("\n") else "\n") + "\n" + text
 
 
 def _title(note: Note, revision: Revision, body: str, change: _Change) -> None:
@@ -231,7 +297,7 @@ def _title(note: Note, revision: Revision, body: str, change: _Change) -> None:
     elif revision.title is None and revision.text is not None and is_generated_title(note):
         # Else every hit goes on showing the old first line — "Thursday at 14:30" above a
         # body that says Friday at 09:00 — and it weighs most in keyword search.
-        title = default_title(body)
+        title = default_title(body if note.has_frontmatter else page_text(body))
         if title and title != note.title:
             change.put("title", title)
 

@@ -32,14 +32,15 @@ from .lifecycle import (
     parse_timestamp,
     resolve_now,
 )
+from .logseq import page_text
 from .markdown import HEADING_LINE, blanked, code_ranges, hidden_ranges
 from .merge_markers import require_merged, require_resolved
+from .note_styles import App, render_note
 from .noteio import (
     FileChange,
     create_exclusive,
     delete_if_unchanged,
     move_if_unchanged,
-    render_frontmatter,
 )
 from .notes import YAML_LOAD_ERRORS, Note, load_yaml_mapping, opening_frontmatter
 from .paths import VaultPaths
@@ -63,6 +64,7 @@ class NewNote:
 
     meta: dict[str, Any]
     body: str
+    app: App = App.OBSIDIAN  # how it is written: YAML, a Logseq page's properties, Dendron's fields (note_styles.py)
 
     @property
     def id(self) -> str:
@@ -73,9 +75,7 @@ class NewNote:
         return str(self.meta["title"])
 
     def render(self) -> bytes:
-        # A text file ends with a newline (git would say "No newline at end of file").
-        body = self.body if self.body.endswith("\n") else self.body + "\n"
-        return (render_frontmatter(self.meta) + body).encode("utf-8")
+        return render_note(self.app, self.meta, self.body)
 
 
 def new_ulid(now: datetime | None = None) -> str:
@@ -102,6 +102,7 @@ def compose_note(
     policy: LayerPolicy,
     now: object = None,
     supersedes: list[str] | None = None,
+    app: App = App.OBSIDIAN,
 ) -> NewNote:
     """Validate the arguments of ``remember`` and decide the note's frontmatter.
 
@@ -132,7 +133,7 @@ def compose_note(
         meta["expires_at"] = parse_timestamp(meta["expires_at"])  # written plain, as an aware time
     if supersedes:
         meta["supersedes"] = list(supersedes)
-    return NewNote(meta, text)
+    return NewNote(meta, text, app)
 
 
 def refuse_contradictions(code: str | None, expires_at: object, ttl: str | None, permanent: bool) -> None:
@@ -225,7 +226,10 @@ def is_generated_title(note: Note) -> bool:
     if not (is_ulid(note.meta.get("id")) and isinstance(title, str)) or not title.strip():
         return False
     # Either cut: a note remembered before the cut moved to a word's end keeps its old title.
-    return title.strip() in (default_title(note.body), _default_title_cut_mid_word(note.body))
+    # A page remembered into a Logseq graph opens with its fields as `key:: value` lines: its
+    # title was made from the text below them.
+    text = note.body if note.has_frontmatter else page_text(note.body)
+    return title.strip() in (default_title(text), _default_title_cut_mid_word(text))
 
 
 @dataclass(frozen=True)
@@ -365,12 +369,14 @@ def target_folder(paths: VaultPaths, folder: str | None) -> str:
     return relative
 
 
-def write_new_note(paths: VaultPaths, folder: str, note: NewNote, named_elsewhere: Callable[[str], bool]) -> str:
+def write_new_note(paths: VaultPaths, folder: str, note: NewNote, named_elsewhere: Callable[[str], bool],
+                   name_prefix: str = "") -> str:
     """Claim a unique file name in ``folder`` atomically and write the note there: the title's
     slug, else ``slug-2``, ``slug-3`` … — the first free in the folder whose stem
-    ``named_elsewhere`` does not say a note already answers to (remembering.py)."""
+    ``named_elsewhere`` does not say a note already answers to (remembering.py). ``name_prefix``:
+    Dendron's hierarchy before the slug (``memories.``, note_styles.py)."""
     directory = _make_folder(paths, folder)
-    base = slugify(note.title)
+    base = name_prefix + slugify(note.title)
     data = note.render()
     for attempt in range(1, 1000):
         stem = base if attempt == 1 else f"{base}-{attempt}"

@@ -16,7 +16,7 @@ from .shell import Context, emit_json, json_option, library_errors, main, render
 @click.option("--expires-at", "expires_at", metavar="TIME", help="Explicit expiry (ISO-8601; naive = UTC).")
 @click.option("--permanent", is_flag=True, help="Never expires (no expires_at is written).")
 @click.option("--tag", "tags", multiple=True, help="A tag (repeatable).")
-@click.option("--folder", help="Vault folder for the note (default: remember_dir from .vaultmem.toml, 'memories').")
+@click.option("--folder", help="Vault folder for the note (default: remember_dir from .vaultmem.toml, 'memories'; unset, a Logseq graph's pages/ or a Dendron vault's folder).")
 @click.option("--supersedes", "supersedes", multiple=True, metavar="NOTE",
               help="A note this one replaces (repeatable): it expires now and records superseded_by.")
 @json_option
