@@ -258,3 +258,19 @@ def test_a_path_out_that_is_no_notes_id_is_still_refused(vault_dir: Path, write_
 
 def json_quote(text: str) -> str:
     return json.dumps(text)
+
+
+def test_a_gardens_node_modules_readmes_are_never_notes_and_explain_says_why(vault_dir: Path, write_note) -> None:
+    """Was (a trial on a Hugo/Quartz garden): after `npm install`, node_modules/*/README.md
+    were indexed and searched as the person's notes."""
+    from helpers import run_cli
+
+    write_note(".vaultmem.toml", 'embedder = "hashing"\n')
+    write_note("content/tocbot.md", "I use tocbot for the table of contents.\n")
+    write_note("node_modules/tocbot/README.md", "# Tocbot\n\nBuilds a table of contents.\n")
+    write_note("quartz/node_modules/x/docs/guide.md", "A guide.\n")
+    found, _ = VaultPaths(vault_dir, "_archive").scan()
+    assert [stat.path for stat in found] == ["content/tocbot.md"]
+    explained = run_cli(vault_dir, "explain", "node_modules/tocbot/README.md", "tocbot", "--json")
+    assert explained.exit_code == 0, explained.output
+    assert "node_modules/" in json.loads(explained.stdout)["reasons"][0]

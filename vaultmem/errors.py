@@ -307,7 +307,7 @@ class NoteNotFound(VaultmemError, LookupError):
             "write it), its citekey (with or without @), a unique title (in any case), a day (2026-11-20, for "
             "the note named for it, as the daily-note format names it) or a timestamp id (202103131641, for the "
             "note whose file name begins with it); files in the archive "
-            "folder or a hidden folder, and files that are not .md, are not notes"
+            "folder, a hidden folder or node_modules/, and files that are not .md, are not notes"
         )
 
 

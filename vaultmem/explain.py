@@ -29,6 +29,7 @@ from .git_index import unmerged_warning
 from .lifecycle import format_timestamp, from_epoch_us, is_expired_us, to_epoch_us
 from .notes import read_note, text_values
 from .option_names import OptionNames
+from .paths import PACKAGE_FOLDERS
 from .periods import Span, span_between
 from .ranking import NAME_MARGIN, SideHit, match_kind, note_scores
 from .resolution import WAYS, in_index, left_the_vault, spellings
@@ -145,6 +146,8 @@ def not_a_note(paths: VaultPaths, relative: str) -> str:
     folder, _, name = relative.rpartition("/")
     if any(part.startswith(".") for part in folder.split("/") if part):
         return f"it is in a hidden folder ({folder}/)"
+    if any(part in PACKAGE_FOLDERS for part in folder.split("/")):
+        return f"it is in a package folder ({folder}/): node_modules/ holds other projects' files, never notes"
     if paths.is_ignored_dir(folder):
         return f"it is in the archive folder ({paths.archive_dir}/), where forget, expire and consolidate move notes"
     if not name.endswith(".md"):

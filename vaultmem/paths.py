@@ -5,7 +5,7 @@ byte is read or written, so nothing can reach outside the vault through ``..``, 
 absolute path or a symlink.
 
 Two kinds of files are not notes: those vaultmem always ignores (hidden folders, the
-archive, temp files) and those the vault excludes (``.vaultmem.toml`` ``exclude``,
+archive, ``node_modules/``, temp files) and those the vault excludes (``.vaultmem.toml`` ``exclude``,
 Obsidian's Excluded files and templates folders: exclusions.py). The exclusions are read
 from the vault's settings files and read again when one of them changes (:meth:`VaultPaths.refresh`),
 and so are the daily-note format, which says which notes are daily notes (daily_format.py), and
@@ -34,6 +34,10 @@ log = logging.getLogger(__name__)
 NOTE_SUFFIX = ".md"
 TEMP_SUFFIXES = ("~", ".tmp", ".swp", ".swx", ".swo")
 TEMP_NAMES = frozenset({"4913"})
+# A package manager's copies of other projects' files: a Quartz or Eleventy garden's
+# `node_modules/` holds hundreds of READMEs after `npm install` (a trial on a Hugo garden
+# found them searched as the person's notes). Nobody keeps notes there.
+PACKAGE_FOLDERS = frozenset({"node_modules"})
 
 
 @dataclass(frozen=True)
@@ -237,8 +241,8 @@ class VaultPaths:
         parts = PurePosixPath(relative_dir).parts
         if not parts:
             return False
-        if any(part.startswith(".") for part in parts):
-            return True  # covers .obsidian/.git/.trash/.vaultmem and every hidden folder
+        if any(part.startswith(".") or part in PACKAGE_FOLDERS for part in parts):
+            return True  # covers .obsidian/.git/.trash/.vaultmem, every hidden folder and node_modules/
         return self.in_archive(relative_dir)
 
     def in_archive(self, relative: str) -> bool:
