@@ -134,7 +134,9 @@ from .option_names import Surface
 #     `Vel'Sharoon` is the exact name of `Vel’Sharoon`, and is suggested for it.
 # 45: a note's topic keys come from its names (file name, title, aliases), not its path: the
 #     keys of `Main Notes/GIL.md` as a path stay name keys only (fields.search_fields).
-READER_VERSION = "45"
+# 46: topic keys drop Russian and Ukrainian stopwords too (fields.STOPWORDS): "Что такое DORA"
+#     is a name "DORA" asks for, as "What is DORA" is.
+READER_VERSION = "46"
 BOM = "\ufeff"
 # A Windows editor ("Unicode" in Notepad, PowerShell's Out-File) saves UTF-16 behind one of these.
 UTF16_BOMS = ((codecs.BOM_UTF16_LE, "utf-16-le", "UTF-16 LE"), (codecs.BOM_UTF16_BE, "utf-16-be", "UTF-16 BE"))
