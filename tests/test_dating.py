@@ -824,6 +824,19 @@ def test_a_month_named_in_russian_dates_the_note(path: str, meta: dict[str, str]
 
 
 @pytest.mark.parametrize(("path", "meta", "day"), [
+    ("Щоденник/1 травня 2024.md", {}, "2024-05-01"),  # moment's uk D MMMM YYYY: the month in the genitive
+    ("Щоденник/середа, 1 травня 2024.md", {}, "2024-05-01"),
+    ("Щоденник/20 ЛИСТОПАДА 2024.md", {}, "2024-11-20"),  # November, though Russian листопад is "leaf fall"
+    ("Зустрічі/Планування.md", {"date": "3 квіт 2024"}, "2024-04-03"),  # MMM
+])
+def test_a_month_named_in_ukrainian_dates_the_note(path: str, meta: dict[str, str], day: str) -> None:
+    # A trial on a Russian vault with Ukrainian entries: "1 травня 2024.md" (as an Obsidian set to
+    # Ukrainian names a daily note) was undated; month_names knew Russian but not Ukrainian.
+    found = note_date(meta, path)
+    assert found is not None and found.moment.date().isoformat() == day, (path, meta, found)
+
+
+@pytest.mark.parametrize(("path", "meta", "day"), [
     ("Günlük/15 Mart 2024 Cuma.md", {}, "2024-03-15"),  # outside any daily-note format: a day in words
     ("Toplantılar/Kickoff 4 Şubat 2026.md", {}, "2026-02-04"),
     ("Günlük/30 KASIM 2026.md", {}, "2026-11-30"),  # upper case: KASIM casefolds to "kasim", not "kasım"

@@ -74,7 +74,7 @@ if TYPE_CHECKING:
 _NAME_DATE = re.compile(r"(?<!\d)(\d{4})([-_.]?)(\d{2})\2(\d{2})(?:(?<=\d{8})([0-2]\d)([0-5]\d)(?:[0-5]\d)?)?(?!\d)")
 # ... or in its folders: Daily/2026/11/30.md.
 _PATH_DATE = re.compile(r"(?:^|/)(\d{4})/(\d{2})/(\d{2})$")
-# Months in words, full and short, as moment.js writes them in English, German, French, Spanish, Russian and Turkish
+# Months in words, full and short, as moment.js writes them in English, German, French, Spanish, Russian, Ukrainian and Turkish
 # (month_names.py: daily_format.py reads the vault's daily-note format with the same names), a short
 # one with or without its dot; "sept" is how people shorten September too.
 _MONTHS = {name.casefold().rstrip("."): number for part in (0, 1) for name, number in month_spellings(part)} | {"sept": 9}

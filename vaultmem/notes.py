@@ -136,7 +136,8 @@ from .option_names import Surface
 #     keys of `Main Notes/GIL.md` as a path stay name keys only (fields.search_fields).
 # 46: topic keys drop Russian and Ukrainian stopwords too (fields.STOPWORDS): "Что такое DORA"
 #     is a name "DORA" asks for, as "What is DORA" is.
-READER_VERSION = "46"
+# 47: a month in Ukrainian dates a note by its name or `date` (month_names.py): `1 травня 2024.md`.
+READER_VERSION = "47"
 BOM = "\ufeff"
 # A Windows editor ("Unicode" in Notepad, PowerShell's Out-File) saves UTF-16 behind one of these.
 UTF16_BOMS = ((codecs.BOM_UTF16_LE, "utf-16-le", "UTF-16 LE"), (codecs.BOM_UTF16_BE, "utf-16-be", "UTF-16 BE"))
