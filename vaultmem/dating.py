@@ -601,6 +601,9 @@ def _at(moment: datetime, end: bool) -> Bound:
 _CJK_PERIOD = re.compile(r"(\d{4})\s*[年년](?:\s*(\d{1,2})\s*[月월](?:\s*(\d{1,2})\s*[日일号號])?)?")
 
 
+# How a refused bound is told the days and months in words it may be (the forms _WORDED_DATE and
+# _WORDED_MONTH read): "в марте 2024" and "in March 2024" were refused without a word on them.
+WORDED_FORMS = "14 September 2026, September 2026, 15 марта 2024, март 2024"
 # A month in words and a year: September 2026, Sept. 2026, März 2026, mars 2026 (_MONTHS' languages).
 _WORDED_MONTH = re.compile(rf"(?P<m>{_MONTH})\.?,?\s+(?P<y>\d{{4}})", re.IGNORECASE)
 
@@ -804,7 +807,8 @@ def _back_from(now: datetime, text: str, value: object, name: str, end: bool) ->
         if _DURATION_SHAPE.fullmatch(text.replace(" ", "")):
             raise UsageError(Argument(name, repr(value)), f": {error}") from None
         raise UsageError(Argument(name, repr(value)), " is neither a date nor a duration: give an ISO date or time "
-                         f"such as 2026-11-23 or 2026-11-23T09:00:00+00:00, a period ({PERIOD_FORMS}) "
+                         f"such as 2026-11-23 or 2026-11-23T09:00:00+00:00, a period ({PERIOD_FORMS}), "
+                         f"a day or month in words with its year, as a daily note's name writes it ({WORDED_FORMS}), "
                          "or a duration back from now such as 7d or 2w") from None
     try:
         moment = now - length
