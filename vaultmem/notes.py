@@ -134,8 +134,8 @@ from .option_names import Surface
 #     `Vel'Sharoon` is the exact name of `Vel’Sharoon`, and is suggested for it.
 # 45: a note's topic keys come from its names (file name, title, aliases), not its path: the
 #     keys of `Main Notes/GIL.md` as a path stay name keys only (fields.search_fields).
-# 46: topic keys drop Russian and Ukrainian stopwords too (fields.STOPWORDS): "Что такое DORA"
-#     is a name "DORA" asks for, as "What is DORA" is.
+# 46: topic keys drop Russian and Ukrainian stopwords too (fields.STOPWORDS), as they drop
+#     German, French and Spanish ones (11).
 # 47: a month in Ukrainian dates a note by its name or `date` (month_names.py): `1 травня 2024.md`.
 READER_VERSION = "47"
 BOM = "\ufeff"
