@@ -506,6 +506,21 @@ def test_month_and_weekday_names_obsidian_writes_in_russian_date_the_note(
 
 
 @pytest.mark.parametrize(("date_format", "folder", "path", "day"), [
+    ("D MMMM YYYY", "Щоденник", "Щоденник/1 травня 2024.md", date(2024, 5, 1)),  # after a day: the genitive
+    ("dddd, D MMMM YYYY", "Щоденник", "Щоденник/п’ятниця, 15 березня 2024.md", date(2024, 3, 15)),
+    ("MMMM YYYY/D", "Щоденник", "Щоденник/березень 2024/15.md", date(2024, 3, 15)),  # alone: the nominative
+    ("DD MMM YYYY, dd", "Щоденник", "Щоденник/15 бер 2024, пт.md", date(2024, 3, 15)),
+])
+def test_month_and_weekday_names_obsidian_writes_in_ukrainian_date_the_note(
+        vault_dir: Path, date_format: str, folder: str, path: str, day: date) -> None:
+    # A trial on a Russian vault with Ukrainian entries: an Obsidian set to Ukrainian names its
+    # daily notes "1 травня 2024"; read in English, German, French, Spanish, Russian and Turkish
+    # only, the format matched none of them.
+    daily_notes(vault_dir, date_format, folder)
+    assert day_of(vault_dir, path) == (day, "daily-note format")
+
+
+@pytest.mark.parametrize(("date_format", "folder", "path", "day"), [
     ("DD MMMM YYYY dddd", "Günlük", "Günlük/15 Mart 2024 Cuma.md", date(2024, 3, 15)),
     ("DD MMMM YYYY dddd", "Günlük", "Günlük/04 Şubat 2026 Çarşamba.md", date(2026, 2, 4)),  # Ş, ç, ş
     ("D MMMM YYYY", "Günlük", "Günlük/30 Kasım 2026.md", date(2026, 11, 30)),  # moment's tr LL; dotless ı

@@ -270,7 +270,9 @@ def test_a_bound_in_words_it_does_not_know_is_refused_listing_every_period_it_ta
         with pytest.raises(UsageError, match=re.escape(
                 f"since '{value}' is neither a date nor a duration: give an ISO date or time such as 2026-11-23 or "
                 "2026-11-23T09:00:00+00:00, a period (2026, 2026-11, 2026-W48, today, yesterday, tomorrow, this week, "
-                "last week, this month, last month, this year, last year) or a duration back from now such as 7d or 2w")):
+                "last week, this month, last month, this year, last year), a day or month in words with its year, as a "
+                "daily note's name writes it (14 September 2026, September 2026, 15 марта 2024, март 2024), "
+                "or a duration back from now such as 7d or 2w")):
             since_bound(value, NOW_TIME)
     with pytest.raises(UsageError, match="since 'yesterday' lies outside the years 1 to 9999 on 0001-01-01: give a date"):
         since_bound("yesterday", datetime(1, 1, 1, 12, tzinfo=UTC))  # was an OverflowError
@@ -819,6 +821,32 @@ def test_a_date_property_written_with_year_month_and_day_characters_dates_the_no
 def test_a_month_named_in_russian_dates_the_note(path: str, meta: dict[str, str], day: str) -> None:
     # A trial on a real Russian vault: "29 Июля 2025 года" and names such as "15 марта 2024" were
     # no date; month_names knew English, German, French and Spanish only.
+    found = note_date(meta, path)
+    assert found is not None and found.moment.date().isoformat() == day, (path, meta, found)
+
+
+def test_a_refused_bound_names_the_days_and_months_in_words_it_could_be() -> None:
+    # A trial on a Russian vault: "в марте 2024" (in March 2024, as a Russian says it) was refused
+    # with ISO dates and English periods only, though "март 2024" and "15 марта 2024" are read.
+    with pytest.raises(UsageError) as refused:
+        since_bound("в марте 2024", NOW_TIME)
+    said = str(refused.value)
+    assert "a day or month in words with its year" in said and "15 марта 2024, март 2024" in said, said
+    examples = re.search(r"writes it \(([^)]*)\)", said)
+    assert examples is not None
+    for example in examples[1].split(", "):  # every example it gives is read
+        assert since_bound(example, NOW_TIME).instant < NOW_TIME, example
+
+
+@pytest.mark.parametrize(("path", "meta", "day"), [
+    ("Щоденник/1 травня 2024.md", {}, "2024-05-01"),  # moment's uk D MMMM YYYY: the month in the genitive
+    ("Щоденник/середа, 1 травня 2024.md", {}, "2024-05-01"),
+    ("Щоденник/20 ЛИСТОПАДА 2024.md", {}, "2024-11-20"),  # November, though Russian листопад is "leaf fall"
+    ("Зустрічі/Планування.md", {"date": "3 квіт 2024"}, "2024-04-03"),  # MMM
+])
+def test_a_month_named_in_ukrainian_dates_the_note(path: str, meta: dict[str, str], day: str) -> None:
+    # A trial on a Russian vault with Ukrainian entries: "1 травня 2024.md" (as an Obsidian set to
+    # Ukrainian names a daily note) was undated; month_names knew Russian but not Ukrainian.
     found = note_date(meta, path)
     assert found is not None and found.moment.date().isoformat() == day, (path, meta, found)
 

@@ -1139,6 +1139,22 @@ def test_a_question_in_german_french_or_spanish_is_read_as_its_english_twin(tmp_
         assert found.unheld_words == ()  # "wer", "qui", "quién" are no words the vault lacks
 
 
+def test_a_russian_questions_words_rank_no_note_that_only_holds_them(tmp_path: Path) -> None:
+    # A trial on a Russian vault: "какой IP у малинки" ranked a DNS note asking "Какой домен у IP?"
+    # above the diary entry naming the Pi's address, and "когда я сдал экзамен" ranked memories
+    # saying "Я не люблю, когда…" second and third: "какой", "у", "когда" and "я" counted as words.
+    with indexed(tmp_path / "vault", {
+        "Дневник/2 апреля 2024.md": "Поднял SSH на Raspberry Pi. IP малинки в домашней сети — 192.168.1.42, ключ ed25519.\n",
+        "Сети/DNS.md": "Обратный запрос: «Какой домен у IP 123.45.67.89?» Какой сервер отвечает? Какой порт у DNS — 53.\n",
+        "memories/эмодзи.md": "---\nlayer: L4\n---\nЯ не люблю, когда в заметках много эмодзи.\n",
+        "Дневник/24 апреля 2024.md": "Сдал экзамен по сетям на «отлично».\n",
+    }) as vault:
+        assert keyword_side(vault, "какой IP у малинки")[:1] == ["Дневник/2 апреля 2024.md"]  # was Сети/DNS.md
+        assert keyword_side(vault, "Когда я сдал экзамен?") == ["Дневник/24 апреля 2024.md"]  # no note by "когда" or "я"
+        found = vault.derived.searcher().candidates("Что советовал Серёжа?", 10, search_filters(None, None, False, NOW))
+        assert found.unheld_words == ("советовал", "Серёжа")  # "что" is no word the vault lacks
+
+
 def test_a_german_question_opening_with_welche_ranks_the_note_about_its_words_not_the_one_saying_welche(tmp_path: Path) -> None:
     # A trial on a German vault: "Welche Frist gilt für die Steuererklärung" ranked a checklist
     # asking "Welche Frist läuft?" above the journal entry on the tax return's deadline.

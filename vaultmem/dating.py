@@ -74,7 +74,7 @@ if TYPE_CHECKING:
 _NAME_DATE = re.compile(r"(?<!\d)(\d{4})([-_.]?)(\d{2})\2(\d{2})(?:(?<=\d{8})([0-2]\d)([0-5]\d)(?:[0-5]\d)?)?(?!\d)")
 # ... or in its folders: Daily/2026/11/30.md.
 _PATH_DATE = re.compile(r"(?:^|/)(\d{4})/(\d{2})/(\d{2})$")
-# Months in words, full and short, as moment.js writes them in English, German, French, Spanish, Russian and Turkish
+# Months in words, full and short, as moment.js writes them in English, German, French, Spanish, Russian, Ukrainian and Turkish
 # (month_names.py: daily_format.py reads the vault's daily-note format with the same names), a short
 # one with or without its dot; "sept" is how people shorten September too.
 _MONTHS = {name.casefold().rstrip("."): number for part in (0, 1) for name, number in month_spellings(part)} | {"sept": 9}
@@ -601,6 +601,9 @@ def _at(moment: datetime, end: bool) -> Bound:
 _CJK_PERIOD = re.compile(r"(\d{4})\s*[年년](?:\s*(\d{1,2})\s*[月월](?:\s*(\d{1,2})\s*[日일号號])?)?")
 
 
+# How a refused bound is told the days and months in words it may be (the forms _WORDED_DATE and
+# _WORDED_MONTH read): "в марте 2024" and "in March 2024" were refused without a word on them.
+WORDED_FORMS = "14 September 2026, September 2026, 15 марта 2024, март 2024"
 # A month in words and a year: September 2026, Sept. 2026, März 2026, mars 2026 (_MONTHS' languages).
 _WORDED_MONTH = re.compile(rf"(?P<m>{_MONTH})\.?,?\s+(?P<y>\d{{4}})", re.IGNORECASE)
 
@@ -804,7 +807,8 @@ def _back_from(now: datetime, text: str, value: object, name: str, end: bool) ->
         if _DURATION_SHAPE.fullmatch(text.replace(" ", "")):
             raise UsageError(Argument(name, repr(value)), f": {error}") from None
         raise UsageError(Argument(name, repr(value)), " is neither a date nor a duration: give an ISO date or time "
-                         f"such as 2026-11-23 or 2026-11-23T09:00:00+00:00, a period ({PERIOD_FORMS}) "
+                         f"such as 2026-11-23 or 2026-11-23T09:00:00+00:00, a period ({PERIOD_FORMS}), "
+                         f"a day or month in words with its year, as a daily note's name writes it ({WORDED_FORMS}), "
                          "or a duration back from now such as 7d or 2w") from None
     try:
         moment = now - length

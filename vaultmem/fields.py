@@ -67,7 +67,21 @@ STOPWORDS = ENGLISH_STOPWORDS | frozenset(
     "une vos votre vous j l n "
     "algo cómo cual cuál cuando cuándo donde dónde el ellas ellos en eran esa ese "
     "eso esta está estaba estas estos están fue las lo los mi mis muy nos o para pero por porque qué "
-    "quien quién quiénes ser sí sobre sus también tengo tiene tus unos unas y yo".split()
+    "quien quién quiénes ser sí sobre sus también tengo tiene tus unos unas y yo "
+    # Russian and Ukrainian: question words, pronouns, prepositions, conjunctions and "to be",
+    # in the forms a question takes ("какой IP у малинки" ranked a note asking "Какой домен у
+    # IP?" first by "какой" and "у", a trial). Both spellings of ё, which Russian writes as е at
+    # will. Left out: a form that is also a name (Ли, Том) and counting words (два, много), which
+    # a note's facts are made of.
+    "а без был была были было быть в вам вас вами во вот вы где да для до его ее её ей ему если "
+    "есть еще ещё же за зачем и из или им их к как какая какие каким какими каких каков какого какое "
+    "какой каком какую когда ко кого кому кто куда меня мне мной мое моё мои мой моя мы на над нам "
+    "нас не него нее неё ней нем нём ни них но о об обо он она они оно от откуда перед по под почему "
+    "при про с свой своя свое своё свои со сколько так также там тебе тебя то тоже ты тут у уже "
+    "чего чем чему что чтобы эта эти это этого этой этом этот я "
+    "або але бо був була були було вже він вона вони воно де є з зі із її їй їх йому коли мені мене "
+    "ми мій моє мої мою ні про скільки також та ти ту тут це цей ці ця чи чому що як яка яке які "
+    "якого який якій яку і й".split()
 )
 # The first word of a question that asks who someone is (fields.person_asked), in those
 # languages, and the verbs that may follow it ("who is", "who's" is "who s" as a name key).

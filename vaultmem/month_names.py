@@ -1,4 +1,4 @@
-"""Month and weekday names as moment.js writes them, in English and five other languages (pure).
+"""Month and weekday names as moment.js writes them, in English and six other languages (pure).
 
 Obsidian names daily notes with moment.js in the language Obsidian is set to (Settings →
 General → Language), which it keeps outside the vault: a German Obsidian writes ``dddd,
@@ -8,11 +8,11 @@ name means two different months in two of them (``mar`` is March in English and 
 ``mai`` May in German and French), and weekdays are matched, never read as a day.
 
 The names are moment's own locale data (``moment/locale/de.js``, ``fr.js``, ``es.js``,
-``ru.js``, ``tr.js``), exactly as written: ``Okt.`` with its dot, French ``sept.``; Spanish writes its short
+``ru.js``, ``uk.js``, ``tr.js``), exactly as written: ``Okt.`` with its dot, French ``sept.``; Spanish writes its short
 months without the dot in formats such as ``DD-MMM-YYYY``, so both are listed; Russian writes a
 month after a day in the genitive (``15 марта``) and alone in the nominative (``март``), so both
-are listed too; Turkish ``Mar`` and ``May`` are March and May, as in English. Only these five
-languages besides English, each checked against moment's files:
+are listed too, and so does Ukrainian (``1 травня``, ``травень``); Turkish ``Mar`` and ``May`` are
+March and May, as in English. Only these six languages besides English, each checked against moment's files:
 a language added here is a promise that its names date notes (adr/0026).
 """
 
@@ -65,6 +65,19 @@ _LOCALES: dict[str, tuple[tuple[str, ...], ...]] = {
             "воскресенье", "понедельник", "вторник", "среду", "четверг", "пятницу", "субботу"),
            ("вс", "пн", "вт", "ср", "чт", "пт", "сб"),
            ("вс", "пн", "вт", "ср", "чт", "пт", "сб")),
+    # moment's uk.js, as the ru entry: a month in the genitive after a day (1 травня 2024), in the
+    # nominative alone (травень 2024); a weekday in the nominative, accusative or genitive. No
+    # name is a Russian month's (листопад is November, not "leaf fall"), so reading both is safe.
+    "uk": (("січня", "лютого", "березня", "квітня", "травня", "червня", "липня", "серпня", "вересня", "жовтня",
+            "листопада", "грудня",
+            "січень", "лютий", "березень", "квітень", "травень", "червень", "липень", "серпень", "вересень",
+            "жовтень", "листопад", "грудень"),
+           ("січ", "лют", "бер", "квіт", "трав", "черв", "лип", "серп", "вер", "жовт", "лист", "груд"),
+           ("неділя", "понеділок", "вівторок", "середа", "четвер", "п’ятниця", "субота",
+            "неділю", "понеділок", "вівторок", "середу", "четвер", "п’ятницю", "суботу",
+            "неділі", "понеділка", "вівторка", "середи", "четверга", "п’ятниці", "суботи"),
+           ("нд", "пн", "вт", "ср", "чт", "пт", "сб"),
+           ("нд", "пн", "вт", "ср", "чт", "пт", "сб")),
     # moment's tr.js. Its dotless ı stays as written: a file named KASIM or Kasim is matched by the
     # case-insensitive pattern named_month falls back to (Python pairs ı, I, i and İ there).
     "tr": (("Ocak", "Şubat", "Mart", "Nisan", "Mayıs", "Haziran", "Temmuz", "Ağustos", "Eylül", "Ekim", "Kasım",
