@@ -316,6 +316,35 @@ def test_expired_notes_are_not_recalled_unless_asked(vault_dir: Path, write_note
     run(scenario)
 
 
+def test_an_agent_is_told_that_expire_apply_ends_recall_of_superseded_facts(vault_dir: Path, log: Path) -> None:
+    # Found in a four-week agent trial: the agent superseded Dana's address, ran expire(apply=true)
+    # as the tool said ("they are already hidden from recall; this tidies the vault"), and every
+    # later "what was her old address" came back empty, include_expired=true or not. The
+    # descriptions now say so where the agent decides; the scenario proves what they say.
+    async def scenario() -> None:
+        async with serve(vault_dir, log) as served:
+            listed = {tool.name: tool for tool in (await served.session.list_tools()).tools}
+            expire_told = (listed["expire"].description or "").replace("\n", " ")
+            assert "include_expired=true included" in expire_told and "supersedes" in expire_told
+            assert "questions about the past" in expire_told
+            for tool in ("recall", "list_notes"):
+                assert "not archived" in listed[tool].input_schema["properties"]["include_expired"]["description"], tool
+            assert "only while they are still in the vault" in (listed["recall"].description or "")
+
+            old = await served.call("remember", text="Dana lives at Rua das Flores 14, Lisbon.", title="Dana's address", layer="L3")
+            await served.call("remember", text="Dana moved to Calle Mayor 22, Madrid.", title="Dana's address", layer="L3",
+                              supersedes=[old["id"]])
+            past = (await served.call("recall", query="Dana old address Lisbon", include_expired=True))["hits"]
+            assert old["path"] in [hit["path"] for hit in past]  # the past answers while the note is in the vault
+            applied = await served.call("expire", apply=True)
+            assert [entry["path"] for entry in applied["expired"]] == [old["path"]]
+            past = (await served.call("recall", query="Dana old address Lisbon", include_expired=True))["hits"]
+            assert old["path"] not in [hit["path"] for hit in past]
+            assert all("Rua das Flores" not in hit["snippet"] for hit in past)  # as the descriptions now say
+
+    run(scenario)
+
+
 def test_recall_hits_carry_a_score_a_match_and_their_passage_and_explain_says_why(vault_dir: Path, write_note: Callable[..., Path], log: Path) -> None:
     write_note("scratch/flight.md", note("Flight to Berlin", "Gate B22, seat 14C, flight TP558 to Berlin.", layer="L1", expires_at="2020-01-01"))
     write_note("travel/next-flight.md", note("Flight to Porto", "Gate A3, seat 2A, flight TP1940 to Porto.", layer="L2", expires_at="2999-01-01T00:00:00Z"))

@@ -428,7 +428,9 @@ class VaultTools:
         "Search memory by meaning and keywords (hybrid vectors + BM25). Call it before answering "
         "anything that may depend on what you know about the user or their work. Expired memories "
         "(expires_at in the past) are hidden, so every hit is current; include_expired=true shows "
-        "them too, flagged expired=true — only for questions about the past.\n$layers\n"
+        "them too, flagged expired=true — only for questions about the past (the old address, the manager "
+        "before), and only while they are still in the vault: expire(apply=true), forget and consolidate move "
+        "notes to the archive, where nothing finds them.\n$layers\n"
         "Returns {hits: [{id, path, title, snippet, layer, expires_at, score, match, passage, tags, warnings, "
         "expired, version, date}], warnings}, best first; date is the note's date (its date property, a "
         "YYYY-MM-DD in its file name, or when it was created; a weekly, monthly or quarterly note's period, 2026-W09, "
@@ -456,7 +458,7 @@ class VaultTools:
         k: Annotated[int, Field(ge=1, le=MAX_HITS, description="How many hits at most.")] = 10,
         layers: Annotated[list[LayerName] | None, Field(description="Only these layers, e.g. [\"L3\", \"procedural\"].")] = None,
         tags: Annotated[list[Tag] | None, Field(description="Only notes carrying all of these tags (a tag passes with the tags nested under it: project keeps project/harbor).")] = None,
-        include_expired: Annotated[bool, Field(description="Also return expired notes (flagged expired=true). Only for history questions.")] = False,
+        include_expired: Annotated[bool, Field(description="Also return expired notes (flagged expired=true) that are still in the vault: retired and superseded facts, not archived ones. Only for history questions.")] = False,
         since: Annotated[DateBound | None, Field(description=(
             "Only notes dated at or after this: their date property, a day in the file name (daily notes, read in the "
             "vault's daily-note format) or their created stamp. An ISO date or time, a period (2026, 2026-11, 2026-W48, "
@@ -490,7 +492,7 @@ class VaultTools:
         k: Annotated[int, Field(ge=1, le=MAX_HITS, description="How many notes at most.")] = 20,
         layers: Annotated[list[LayerName] | None, Field(description="Only these layers, e.g. [\"L3\", \"procedural\"].")] = None,
         tags: Annotated[list[Tag] | None, Field(description="Only notes carrying all of these tags (a tag passes with the tags nested under it).")] = None,
-        include_expired: Annotated[bool, Field(description="Also list expired notes (flagged expired=true).")] = False,
+        include_expired: Annotated[bool, Field(description="Also list expired notes (flagged expired=true) that are still in the vault (not archived).")] = False,
         since: Annotated[DateBound | None, Field(description=(
             "Only notes dated at or after this (as in recall): an ISO date or time, a period (2026-11, 2026-W48, "
             "today, yesterday, this week, last week, this month, last month) or a duration back from now (7d)."))] = None,
@@ -616,7 +618,10 @@ class VaultTools:
 
     @vault_tool(DESTRUCTIVE, (
         "List memories whose expires_at has passed. They are already hidden from recall; this tidies the "
-        "vault. Dry run by default; apply=true moves them to the archive folder (recoverable). A note "
+        "vault. Dry run by default; apply=true moves them to the archive folder (recoverable by the person, "
+        "not by you): an archived note is found by nothing, recall with include_expired=true included, so the "
+        "old versions of facts that remember(supersedes=...) retired (expired at once) can no longer answer "
+        "questions about the past (\"what was my old address\"); the person's git history keeps them. A note "
         "edited since it was indexed is skipped and reported. Returns {expired: [...], applied, skipped}."
     ))
     async def expire(

@@ -54,7 +54,11 @@ APPENDED_SHOWN = 5  # and this many of the lines a merged note adds to the canon
 @json_option
 @click.pass_obj
 def expire(obj: Context, apply: bool, hard: bool, as_of: str | None, dry_run: bool, as_json: bool) -> None:
-    """List notes whose expires_at has passed; --apply archives them."""
+    """List notes whose expires_at has passed; --apply archives them.
+
+    An archived note is found by nothing, `search --include-expired` included: the old
+    versions of facts `remember --supersedes` retired stop answering questions about the
+    past (git keeps them: `vaultmem history`)."""
     refuse_dry_run_with_apply(dry_run, apply)
     if hard and not apply:
         raise click.UsageError("--hard only makes sense with --apply")
