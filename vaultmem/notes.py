@@ -139,7 +139,9 @@ from .option_names import Surface
 # 47: a page's properties also hold vaultmem's own fields in a Logseq graph (logseq.field_meta:
 #     `vaultmem-id::`, `layer::`, `expires-at::`, `created::` when it is a time, `permanent::`,
 #     `supersedes::`), where its frontmatter has none: a memory remembered into a graph is one.
-READER_VERSION = "47"
+# 48: … and `merged-from::`, which consolidate --apply now writes on a graph's page it keeps: the
+#     merged notes' ids resolve to it (resolution step 3).
+READER_VERSION = "48"
 BOM = "\ufeff"
 # A Windows editor ("Unicode" in Notepad, PowerShell's Out-File) saves UTF-16 behind one of these.
 UTF16_BOMS = ((codecs.BOM_UTF16_LE, "utf-16-le", "UTF-16 LE"), (codecs.BOM_UTF16_BE, "utf-16-be", "UTF-16 BE"))
