@@ -224,34 +224,69 @@ def test_tags_written_as_hashtags_without_commas_are_each_a_tag(vault_dir: Path)
     assert [hit["path"] for hit in run_json(root, "search", "runtime", "--tag", "async")] == ["pages/Tokio.md"]
 
 
-def test_untagging_a_tag_the_pages_tags_line_holds_is_refused_and_the_page_kept(vault_dir: Path) -> None:
-    """Was: ``revise --untag "stream processing"`` said "revised" and wrote ``tags: [database]``
-    above the page's lines, which still say ``[[stream processing]]``: Logseq kept the tag, and
-    only vaultmem stopped seeing it. As a ``#tag`` in the text, it is removed from the text or not at all."""
+def test_untagging_a_tag_the_pages_tags_line_holds_takes_it_off_that_line_in_its_own_form(vault_dir: Path) -> None:
+    """Was: refused ("remove it from that line"), and before that a YAML ``tags: [database]``
+    written above the page's lines, which still said ``[[stream processing]]``. Now the line itself
+    loses the tag, in its own form; every other byte of the page stays (adr/0028)."""
     root = graph(vault_dir)
     run_cli(root, "index")
-    before = (root / "pages/Apache Flink%2FSQL.md").read_bytes()
-    refused = run_cli(root, "revise", "Flink SQL", "--untag", "Stream Processing")
+    assert run_cli(root, "revise", "Flink SQL", "--untag", "Stream Processing").exit_code == 0
+    assert (root / "pages/Apache Flink%2FSQL.md").read_text(encoding="utf-8") == FLINK.replace(
+        "tags:: [[stream processing]], #database\n", "tags:: #database\n")
+    page = run_json(root, "get", "Flink SQL")
+    assert (page["title"], page["tags"]) == ("Apache Flink/SQL", ["database"])
+
+
+@pytest.mark.parametrize(("line", "untag", "after"), [
+    ("tags:: #rust #async #[[two words]]", "async", "tags:: #rust #[[two words]]\n"),
+    ("tags:: #rust #async", "rust", "tags:: #async\n"),
+    ("tags:: a, b, [[c, d]]", "c, d", "tags:: a, b\n"),
+    ("tags:: a, b, [[c, d]]", "a", "tags:: b, [[c, d]]\n"),
+    ("tags:: solo", "solo", ""),  # `tags::` with nothing after it is no property: the line goes
+])
+def test_untagging_a_line_of_any_form_keeps_the_rest_of_the_page(vault_dir: Path, line: str, untag: str, after: str) -> None:
+    rest = "alias:: Tokio runtime\n\n- a runtime for async Rust #io\n"
+    root = write_vault(vault_dir, {".vaultmem.toml": 'embedder = "hashing"\n', "logseq/config.edn": CONFIG_EDN,
+                                   "pages/Tokio.md": f"title:: Tokio\n{line}\n{rest}"})
+    run_cli(root, "index")
+    result = run_cli(root, "revise", "Tokio", "--untag", untag)
+    assert result.exit_code == 0, result.output
+    assert (root / "pages/Tokio.md").read_text(encoding="utf-8") == f"title:: Tokio\n{after}{rest}"
+    assert untag not in run_json(root, "get", "Tokio runtime")["tags"]
+
+
+def test_untagging_a_tag_written_in_the_pages_text_is_still_refused(vault_dir: Path) -> None:
+    root = write_vault(vault_dir, {".vaultmem.toml": 'embedder = "hashing"\n', "logseq/config.edn": CONFIG_EDN,
+                                   "pages/Tokio.md": "tags:: #rust\n\n- a runtime for async Rust #rust\n"})
+    run_cli(root, "index")
+    refused = run_cli(root, "revise", "Tokio", "--untag", "rust")
+    assert refused.exit_code == 2
+    assert "as #rust; remove it from the text" in refused.output
+    assert (root / "pages/Tokio.md").read_text(encoding="utf-8") == "tags:: #rust\n\n- a runtime for async Rust #rust\n"
+
+
+def test_a_tags_line_under_yaml_frontmatter_is_still_refused_and_the_page_kept(vault_dir: Path) -> None:
+    """A page with YAML keeps its fields in the YAML: a list written there without the tag would
+    only hide it from vaultmem while the page's line still says it."""
+    page = "---\nlayer: L3\n---\ntags:: [[stream processing]], #database\n\n- Flink\n"
+    root = write_vault(vault_dir, {".vaultmem.toml": 'embedder = "hashing"\n', "logseq/config.edn": CONFIG_EDN,
+                                   "pages/Flink.md": page})
+    run_cli(root, "index")
+    refused = run_cli(root, "revise", "pages/Flink.md", "--untag", "stream processing")
     assert refused.exit_code == 2, refused.output
-    assert "on its line 'tags:: [[stream processing]], #database'" in refused.output
     assert "remove it from that line" in refused.output
-    assert (root / "pages/Apache Flink%2FSQL.md").read_bytes() == before
-    assert run_json(root, "get", "Flink SQL")["tags"] == ["stream processing", "database"]
+    assert (root / "pages/Flink.md").read_text(encoding="utf-8") == page
 
 
-def test_retitling_a_page_its_title_line_names_is_refused_and_the_page_kept(vault_dir: Path) -> None:
-    """Was (my review of the trial): ``revise --title`` on a page whose ``title::`` line names it
-    wrote a YAML title above that line: vaultmem then read the new title, the file's own line
-    still said the old one, and Logseq was left with two."""
+def test_retitling_a_page_its_title_line_names_rewrites_that_line(vault_dir: Path) -> None:
+    """Was: refused ("change that line"), and before that a YAML title written above the line,
+    which still said the old one. Now the ``title::`` line is rewritten; nothing else changes."""
     root = graph(vault_dir)
     run_cli(root, "index")
-    before = (root / "pages/Apache Flink%2FSQL.md").read_bytes()
-    refused = run_cli(root, "revise", "Flink SQL", "--title", "Flink SQL notes")
-    assert refused.exit_code == 2, refused.output
-    assert "on its line 'title:: Apache Flink/SQL'" in refused.output
-    assert "change that line" in refused.output
-    assert (root / "pages/Apache Flink%2FSQL.md").read_bytes() == before
-    assert run_json(root, "get", "Flink SQL")["title"] == "Apache Flink/SQL"
+    assert run_cli(root, "revise", "Flink SQL", "--title", "Flink SQL notes").exit_code == 0
+    assert (root / "pages/Apache Flink%2FSQL.md").read_text(encoding="utf-8") == FLINK.replace(
+        "title:: Apache Flink/SQL\n", "title:: Flink SQL notes\n")
+    assert run_json(root, "get", "Flink SQL notes")["path"] == "pages/Apache Flink%2FSQL.md"
 
 
 @pytest.mark.parametrize(("config_edn", "title"), [

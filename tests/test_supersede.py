@@ -164,8 +164,8 @@ def test_a_conflict_while_retiring_undoes_the_retirements_and_the_new_note(vault
     second_raw = (vault.root / "second.md").read_bytes()
     write_note("new.md", "---\nid: NEW\n---\nnew\n")
     moment = parse_timestamp(NOW)
-    retirements = [plan_retirement("work/standup-930.md", first_raw, "NEW", moment),
-                   plan_retirement("second.md", second_raw, "NEW", moment)]
+    retirements = [plan_retirement("work/standup-930.md", first_raw, "NEW", moment, graph=False),
+                   plan_retirement("second.md", second_raw, "NEW", moment, graph=False)]
     write_note("second.md", "---\nlayer: L3\nexpires_at: 2027-01-01\n---\nsecond, edited by hand\n")  # the race
     with pytest.raises(WriteConflict):
         retire(vault.paths, retirements, lambda: (vault.root / "new.md").unlink())

@@ -36,11 +36,12 @@ from .errors import (
     WriteConflict,
 )
 from .exclusions import CONFIG_SOURCE, bracket_glob_problems
+from .field_edits import edit_fields, writes_properties
 from .gitops import is_repository
 from .lifecycle import EXPIRING_LAYERS, LayerPolicy, format_duration, is_absent, resolve_now
 from .merge_markers import UNMERGED_WHY, require_merged, require_resolved, unmerged_fix, unmerged_notes
 from .name_clashes import name_clash_problems
-from .noteio import FileChange, edit_frontmatter, replace_if_unchanged
+from .noteio import FileChange, replace_if_unchanged
 from .notes import Note, Problem, content_hash, expiry_text, read_note, timestamp_or_none
 from .paths import NotNotes, VaultPaths
 from .results import NotCommitted, not_committed_dicts
@@ -342,6 +343,8 @@ def _edited(paths: VaultPaths, note: Note, set_values: Mapping[str, object], rem
         raise FixRefused(Spelled("it holds an unresolved git merge conflict, so ", CHECK_FIX, " leaves it alone"),
                          Spelled("resolve the conflict (see its conflict problem), then ", CHECK_FIX_AGAIN)) from None
     try:
-        return edit_frontmatter(raw, set_values, remove)
+        # A Logseq page's expiry goes on its `expires-at::` line: a YAML block stamped above its
+        # property lines would be a second block, shown by Logseq as text.
+        return edit_fields(raw, set_values, remove, in_properties=writes_properties(paths.root, note))
     except FrontmatterError as error:
         raise FrontmatterError(f"{note.path}: {error}") from None

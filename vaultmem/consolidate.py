@@ -65,6 +65,7 @@ from .dating import own_day
 from .errors import CHECK, INDEX, Argument, Operation, Spelled, UsageError
 from .fields import STOPWORDS
 from .lifecycle import EXPIRING_LAYERS, format_timestamp, to_epoch_us
+from .logseq import without_field_lines
 from .merge_markers import UNMERGED_WHY, unmerged_fix, unmerged_notes
 from .merging import KeptChange, additions
 from .noteio import FileChange
@@ -341,7 +342,7 @@ def plan_consolidation(store: Store, paths: VaultPaths, scope: Scope, embed: Emb
     named_templates = [note.path for note in alive if in_templates_folder(note.path)]
     confirmed, template_alike = pairs_alike_beyond_templates(confirmed, notes, vectors, paths, embed, scope.threshold,
                                                              named_templates)
-    vocabularies = {label: text_vocabulary(note.body) for label, note in notes.items()}
+    vocabularies = {label: text_vocabulary(without_field_lines(note.body)) for label, note in notes.items()}
     pairs, no_common_words = pairs_sharing_words(confirmed, vocabularies)
     own = {label: OwnWords(vocabularies[label], name_vocabulary(note.title)) for label, note in notes.items() if note.layer is None}
     pairs, few_common_words, different_names = own_pairs_alike_in_words(pairs, own)
@@ -354,7 +355,7 @@ def plan_consolidation(store: Store, paths: VaultPaths, scope: Scope, embed: Emb
     # THEFT2, 2-to-1 MUX / 8-to-1 MUX): a Zettelkasten's numbered notes, however alike their
     # text. Held apart from the text's numbers: ESC8's steps "1." to "5." held ESC5's 5, and
     # the two merged. A memory's name is its first line or a day it was said on (said again: merged).
-    numbers = {label: text_numbers(note.body) | (name_numbers(note.path, candidate_paths) if note.layer is None
+    numbers = {label: text_numbers(without_field_lines(note.body)) | (name_numbers(note.path, candidate_paths) if note.layer is None
                                                  else frozenset()) for label, note in notes.items()}
     components, different_days, different_numbers = components_kept_apart(pairs, days, numbers)
     clusters = [build_cluster([notes[label] for label in component], np.stack([vectors[label] for label in component]),
@@ -458,7 +459,7 @@ def _not_a_duplicate_reason(note: Note, indexed_hash: str) -> str | None:
         # member it would absorb the current note and come back alive (adr/0019).
         return (f"it was superseded by {', '.join(successors)} (its superseded_by): a retired fact is merged "
                 "into nothing; expire archives it")
-    words = text_words(note.body)
+    words = text_words(without_field_lines(note.body))
     if words < MIN_TEXT_WORDS:
         return (f"it has too little text of its own ({words} word(s) outside headings and embeds) "
                 "for its vector to say it repeats another note")

@@ -5,7 +5,8 @@ instead of YAML frontmatter (``title:: Apache Flink/SQL``, ``alias:: [[Flink SQL
 ``tags:: rust, [[async io]]``). A note takes its title, aliases and tags from them where its
 YAML frontmatter has none (notes.parse_note), so a Logseq page is named and
 found as Logseq names it: ``Apache Flink%2FSQL.md`` is "Apache Flink/SQL" and answers to
-"Flink SQL" (adr/0028-logseq-graphs.md). Pure functions over text; the file is never changed.
+"Flink SQL" (adr/0028-logseq-graphs.md). In a graph vaultmem's own fields are page properties
+too, read (:func:`field_meta`) and edited (:func:`edit_fields`) here. Pure functions over text.
 """
 
 from __future__ import annotations
@@ -16,7 +17,9 @@ from datetime import datetime
 from typing import Any
 
 from .errors import InvalidTimestamp
+from .fields import case_fold
 from .lifecycle import format_timestamp, parse_timestamp
+from .ordered import unique
 
 # `key:: value` as Logseq writes a property: a word-like key, two colons, a space or the line end.
 _PROPERTY_LINE = re.compile(r"([A-Za-z][\w\-.]*)::(?:[ \t]+(.*?))?[ \t]*")
@@ -69,16 +72,58 @@ def property_items(value: str) -> list[str]:
     """A list-valued property's items as Logseq splits them: on commas outside ``[[…]]``, and
     before each ``#tag`` (``tags:: #rust #async`` is two tags, as Logseq reads it), each without
     its brackets and ``#`` (``[[Flink SQL]], #rust`` is ``Flink SQL``, ``rust``)."""
-    items: list[str] = []
+    return unique(item for _start, _end, item in _item_spans(value) if item)
+
+
+def _item_spans(value: str) -> list[tuple[int, int, str]]:
+    """Where each item of a list-valued property is written in ``value`` (start, end) and the
+    item it reads as: what :func:`property_items` reads and :func:`holding_items` rewrites."""
+    spans: list[tuple[int, int, str]] = []
     for matched in _ITEM.finditer(value):
-        parts = [matched.group(1)] if matched.group(1) is not None else _BEFORE_TAG.split(matched.group(2))
-        for part in parts:
-            text = part.strip().lstrip("#").strip()
-            if text.startswith("[[") and text.endswith("]]"):
-                text = text[2:-2].strip()  # `#c #[[d e]]`: the second tag is in brackets
-            if text and text not in items:
-                items.append(text)
-    return items
+        if matched.group(1) is not None:
+            written = matched.group(0)
+            start = matched.start() + len(written) - len(written.lstrip(" \t"))
+            spans.append((start, matched.end(), matched.group(1).strip()))
+            continue
+        chunk, offset, cut = matched.group(2), matched.start(2), 0
+        bounds = []
+        for before_tag in _BEFORE_TAG.finditer(chunk):
+            bounds.append((cut, before_tag.start()))
+            cut = before_tag.end()
+        bounds.append((cut, len(chunk)))
+        for low, high in bounds:
+            part = chunk[low:high]
+            if part.strip():
+                start = offset + low + len(part) - len(part.lstrip())
+                spans.append((start, start + len(part.strip()), _item_text(part.strip())))
+    return spans
+
+
+def _item_text(written: str) -> str:
+    text = written.lstrip("#").strip()
+    if text.startswith("[[") and text.endswith("]]"):
+        text = text[2:-2].strip()  # `#c #[[d e]]`: the second tag is in brackets
+    return text
+
+
+def holding_items(value: str, items: Iterable[str]) -> str:
+    """A list-valued property line's value rewritten to hold ``items``, in the line's own form:
+    an item no longer there leaves with the separator before it (``a, b, [[c d]]`` without
+    ``b`` is ``a, [[c d]]``; ``#rust #async`` without ``rust`` is ``#async``), a new one is
+    added as :func:`added_to_line` adds it; the items kept stay as written. Compared in any case."""
+    wanted = list(items)
+    keep = {case_fold(item) for item in wanted}
+    spans = _item_spans(value)
+    kept = [index for index, span in enumerate(spans) if span[2] and case_fold(span[2]) in keep]
+    if not kept:
+        written = ""
+    else:
+        pieces = [value[spans[kept[0]][0]:spans[kept[0]][1]]]
+        for index in kept[1:]:
+            pieces.append(value[spans[index - 1][1]:spans[index][1]])  # the separator before it, and it
+        written = "".join(pieces)
+    on_line = {case_fold(spans[index][2]) for index in kept}
+    return added_to_line(written, [item for item in wanted if case_fold(item) not in on_line])
 
 
 def naming_meta(body: str) -> dict[str, Any]:
@@ -108,7 +153,7 @@ def is_hidden_property(line: str) -> bool:
 # vaultmem's own fields written as properties (FIELD_PROPERTIES): a hit says its layer, expiry and
 # id as fields already; in its snippet they read `vaultmem-id:: 01M8SW…` before the memory's text.
 _FIELD_KEYS_SHOWN_ELSEWHERE = frozenset({"vaultmem-id", "layer", "created", "expires-at", "expires_at", "permanent",
-                                         "supersedes", "superseded-by"})
+                                         "supersedes", "superseded-by", "merged-from"})
 
 
 # ---------------------------------------------------------------- vaultmem's fields as page properties
@@ -118,15 +163,17 @@ _FIELD_KEYS_SHOWN_ELSEWHERE = frozenset({"vaultmem-id", "layer", "created", "exp
 # `expires_at` as `expires-at`), and `id::` is Logseq's block uuid, so vaultmem's id is `vaultmem-id::`.
 ID_PROPERTY = "vaultmem-id"
 FIELD_PROPERTIES = {"id": ID_PROPERTY, "layer": "layer", "expires_at": "expires-at", "created": "created",
-                    "permanent": "permanent", "supersedes": "supersedes", "superseded_by": "superseded-by"}
+                    "permanent": "permanent", "supersedes": "supersedes", "superseded_by": "superseded-by",
+                    "merged_from": "merged-from"}
 _PROPERTY_FIELDS = {key: field for field, key in FIELD_PROPERTIES.items()} | {"expires_at": "expires_at"}
-_LIST_FIELDS = frozenset({"supersedes", "tags", "aliases"})
+_LIST_FIELDS = frozenset({"supersedes", "merged_from", "tags", "aliases"})
 _BOOLEANS = {"true": True, "false": False}
 
 
 def field_meta(body: str) -> dict[str, Any]:
     """vaultmem's fields the page's properties hold (:data:`FIELD_PROPERTIES`), as frontmatter
-    would hold them: ``layer:: L2`` is ``layer: L2``, ``permanent:: true`` the boolean. A
+    would hold them: ``layer:: L2`` is ``layer: L2``, ``permanent:: true`` the boolean,
+    ``superseded-by:: 01…`` the successor, ``merged-from:: 01A…, 01B…`` a list of ids. A
     ``created::`` that is no time (``created:: [[May 1st, 2022]]``, a person's own property) is
     the person's and stays text; a vaultmem key holding a bad value is read, so ``check`` says so."""
     meta: dict[str, Any] = {}
@@ -190,21 +237,57 @@ def property_block_end(text: str) -> int:
     return offset
 
 
+def edit_fields(text: str, set_values: Mapping[str, Any], remove: Iterable[str] = ()) -> str:
+    """``text`` with vaultmem's fields (frontmatter keys: ``expires_at``, ``tags``, ``merged_from``…)
+    set and removed in its page properties, every other byte kept: each field on the line it is
+    read from (:func:`field_meta`, :func:`naming_meta`: ``expires-at::`` or ``expires_at::``,
+    ``alias::`` or ``aliases::``), else a new line spelled as Logseq spells it
+    (:func:`property_key`; ``alias::`` for aliases). A list set on a line that holds one is
+    rewritten in the line's own form (:func:`holding_items`); a list set empty removes the line
+    (``tags::`` with nothing after it is no property to Logseq). A field removed loses every
+    line it is read from: one left behind would still be read."""
+    written = page_properties(text)
+    lines: dict[str, str] = {}
+    dropped = [key for field in remove for key in _spellings(field) if key in written]
+    for field, value in set_values.items():
+        key = next((key for key in _spellings(field) if key in written), _new_key(field))
+        if isinstance(value, (list, tuple)):
+            line = holding_items(written[key], value) if key in written else render_value(value)
+            if not line:
+                dropped.append(key)
+                continue
+            lines[key] = line
+        else:
+            lines[key] = render_value(value)
+    return edit_properties(text, lines, dropped)
+
+
+def _spellings(field: str) -> list[str]:
+    """The property keys ``field`` is read from, in the order a page is searched for its line."""
+    read_as = [key for key, target in (*_PROPERTY_FIELDS.items(), *_NAMING_KEYS.items()) if target == field]
+    return unique([property_key(field), *read_as]) if field not in _NAMING_KEYS.values() else read_as
+
+
+def _new_key(field: str) -> str:
+    return "alias" if field == "aliases" else property_key(field)  # Logseq's alias property is `alias::`
+
+
 def edit_properties(text: str, set_values: Mapping[str, str], remove: Iterable[str] = ()) -> str:
-    """``text`` with its page properties set and removed, every other byte kept: a key's line is
-    rewritten in place (its key spelled as the person wrote it), a new key is added after the
-    last property line. Values are written as given (:func:`render_value` them first). A page
-    that opens with no property lines gets them at its top, then a blank line when its first
-    line is text: Logseq reads a line right under the properties as part of that first block."""
+    """``text`` with its page properties set and removed (keys as property keys, compared in
+    lower case), every other byte kept: a key's line is rewritten in place (its key spelled as
+    the person wrote it), a new key is added after the last property line. Values are written
+    as given (:func:`render_value` them first; :func:`edit_fields` does). A page that opens
+    with no property lines gets them at its top, then a blank line when its first line is text:
+    Logseq reads a line right under the properties as part of that first block."""
     end = property_block_end(text)
     newline = "\r\n" if "\r\n" in text[: max(end, text.find("\n") + 1)] else "\n"
     lines = text[:end].splitlines(keepends=True)
     if lines and not lines[-1].endswith("\n"):
         lines[-1] += newline  # a page of properties only, without a last newline
-    dropped = {property_key(key) for key in remove}
+    dropped = {key.lower() for key in remove} - {key.lower() for key in set_values}
     kept = [line for line in lines if _line_key(line) not in dropped]
-    for field, value in set_values.items():
-        key = property_key(field)
+    for given, value in set_values.items():
+        key = given.lower()
         at = next((index for index, line in enumerate(kept) if _line_key(line) == key), None)
         if at is None:
             kept.append(f"{key}:: {value}{newline}")
@@ -240,3 +323,18 @@ def page_text(body: str) -> str:
     """The page below its property lines (and the blank line after them): what a memory
     remembered into a graph says, without the fields vaultmem keeps above it."""
     return body[property_block_end(body):].lstrip("\r\n")
+
+
+def without_field_lines(body: str) -> str:
+    """``body`` without the leading property lines that hold what vaultmem carries as the
+    note's fields (its names, tags, id, layer, times, lineage) or Logseq hides (``id::``): what
+    consolidate compares and carries over of a page. Else two memories remembered into a graph
+    hold different numbers (``created:: 2026-…``) and are never merged, and a merged page's
+    ``vaultmem-id::`` line would be appended to the kept page as text. A person's other
+    properties (``type:: book``) stay: they are what the page says."""
+    end = property_block_end(body)
+    if end == 0:
+        return body
+    kept = [line for line in body[:end].splitlines(keepends=True)
+            if not (is_hidden_property(line.rstrip("\r\n")) or _line_key(line) in _NAMING_KEYS)]
+    return "".join(kept) + body[end:]

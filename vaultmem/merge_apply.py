@@ -38,10 +38,11 @@ from .consolidate import (
     unmerged_reason,
 )
 from .errors import FrontmatterError, InvalidTimestamp, NotUtf8Note, PathOutsideVault, UnresolvedConflict, WriteConflict
+from .field_edits import edit_fields, writes_properties
 from .links import LinkRedirects, Rewrite, labels_first, rewrite_canvas, rewrite_links
 from .merge_markers import require_merged, require_resolved, unmerged_notes
 from .merging import additions, appended_text, kept_changes, merged_frontmatter, string_list
-from .noteio import FileChange, edit_frontmatter, move_if_unchanged, replace_if_unchanged, require_utf8
+from .noteio import FileChange, move_if_unchanged, replace_if_unchanged, require_utf8
 from .notes import Note, content_hash, parse_note
 from .ordered import unique
 from .paths import VaultPaths
@@ -300,7 +301,8 @@ def _prepare(cluster: Cluster, paths: VaultPaths, report: ConsolidationReport, u
             return None
     try:
         change = merged_frontmatter(notes[0], notes[1:])
-        edited = edit_frontmatter(raws[0], change.set_values, change.remove)
+        # A Logseq page kept gets `merged-from::`, `tags::`, `alias::` … on its property lines.
+        edited = edit_fields(raws[0], change.set_values, change.remove, in_properties=writes_properties(paths.root, notes[0]))
         report.kept_changes[cluster.canonical.path] = kept_changes(notes[0], change)
         found = additions(notes[0], notes[1:])  # the same lines the plan showed: the files are unchanged
         if found:

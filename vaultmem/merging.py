@@ -40,6 +40,7 @@ from typing import Any
 from .errors import FrontmatterError
 from .fields import alias_key, aliases_of
 from .lifecycle import PERMANENT_LAYER, format_timestamp, is_absent, parse_timestamp
+from .logseq import without_field_lines
 from .markdown import HEADING_LINE, code_ranges
 from .notes import Note, tags_of
 from .ordered import unique
@@ -69,7 +70,8 @@ def additions(canonical: Note, merged: Sequence[Note]) -> list[Addition]:
     for note in merged:
         lines: list[str] = []
         gap = False
-        for unit, blank_before in _units(note.body):
+        # Its property lines of vaultmem's fields are merged as fields (merged_frontmatter), not as text.
+        for unit, blank_before in _units(without_field_lines(note.body)):
             key = normalize(unit)
             if not key or f" {key} " in known or _repeats_title(unit, note.title):
                 gap = gap or blank_before

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from pathlib import PurePosixPath
 from typing import TYPE_CHECKING
 
+from .config import is_logseq_graph
 from .errors import NoteWritten
 from .fields import name_key
 from .lifecycle import format_timestamp, resolve_now, to_epoch_us
@@ -76,7 +77,8 @@ def write_memory(index: DerivedIndex, write: VaultWrite, config: VaultConfig, te
     note = compose_note(text, title=title, layer=layer, tags=list(tags), expires_at=expires_at, ttl=ttl,
                         permanent=permanent, policy=config.policy, now=now,
                         supersedes=lineage([parse_note(path, raw) for path, raw in raws.items()]), app=place.app)
-    retirements = [plan_retirement(path, raw, note.id, note.meta["created"]) for path, raw in raws.items()]
+    graph = is_logseq_graph(paths.root)
+    retirements = [plan_retirement(path, raw, note.id, note.meta["created"], graph=graph) for path, raw in raws.items()]
     require_merged(paths.root, list(raws))  # retiring one side of an unfinished git merge is the person's call
     # The names notes answer to now (a note the person wrote a moment ago included): the one
     # walk a remember pays (adr/0021), before the file name is chosen rather than after the write.

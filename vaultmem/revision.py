@@ -23,8 +23,8 @@ from datetime import datetime
 from typing import Any
 
 from .body_edits import append_paragraph, replace_body
-from .config import is_logseq_graph
 from .errors import Argument, FrontmatterError, UsageError, WriteConflict, listed, short_repr
+from .field_edits import edit_fields, writes_properties
 from .fields import case_fold
 from .lifecycle import (
     DENDRON_MILLISECONDS,
@@ -36,18 +36,9 @@ from .lifecycle import (
     normalize_layer,
     resolve_now,
 )
-from .logseq import (
-    ID_PROPERTY,
-    added_to_line,
-    edit_properties,
-    page_properties,
-    page_text,
-    property_block_end,
-    property_items,
-    render_value,
-)
+from .logseq import ID_PROPERTY, page_properties, page_text, property_block_end, property_items
 from .merge_markers import require_merged, require_resolved
-from .noteio import FileChange, edit_frontmatter, replace_if_unchanged, require_utf8, split_bom
+from .noteio import FileChange, replace_if_unchanged, require_utf8
 from .notes import VERSION_CHARS, Note, inline_tags, parse_note, tags_of, timestamp_or_none
 from .paths import VaultPaths
 from .writer import (
@@ -180,7 +171,7 @@ def write_revision(paths: VaultPaths, relative: str, revision: Revision, policy:
     current = parse_note(relative, raw)
     if revision.if_version is not None and current.version != revision.if_version:
         raise WriteConflict(relative, expected_version=revision.if_version, version=current.version)
-    revised = revise_note(raw, current, revision, policy, in_properties=is_logseq_graph(paths.root) and not current.has_frontmatter)
+    revised = revise_note(raw, current, revision, policy, in_properties=writes_properties(paths.root, current))
     require_merged(paths.root, [relative])  # git's merge of it unfinished, markers or none: the person's call
     change = replace_if_unchanged(path, revised.data, current.content_hash, relative, paths.root) if revised.changed else None
     return RevisedNote(relative, current.title, parse_note(relative, revised.data), revised.changed, change)
@@ -199,13 +190,13 @@ def revise_note(raw: bytes, note: Note, revision: Revision, policy: LayerPolicy,
     change = _Change()
     if body != note.body:
         change.changed.add("body")
-    _title(note, revision, body, change)
+    _title(note, revision, body, change, in_properties)
     _lifecycle(note, revision, policy, change)
-    _tags(note, revision, body, change)
+    _tags(note, revision, body, change, in_properties)
     _updated(note, revision, change)
     data = raw
     if change.set_values or change.remove:
-        data = _in_properties(raw, note, change) if in_properties else _edited(raw, note, change)
+        data = _edited(raw, note, change, in_properties)
     return RevisedBytes(_with_body(data, note, revision, change, in_properties),
                         [name for name in FIELDS if name in change.changed])
 
@@ -220,23 +211,6 @@ def _updated(note: Note, revision: Revision, change: _Change) -> None:
         change.set_values["updated"] = int(revision.moment.timestamp() * 1000)
 
 
-def _in_properties(raw: bytes, note: Note, change: _Change) -> bytes:
-    """The page with its ``key:: value`` lines edited (logseq.edit_properties), every other byte kept."""
-    bom, text = split_bom(raw)
-    line = page_properties(text).get("tags")
-    values = {key: _property_value(key, value, line) for key, value in change.set_values.items()}
-    edited = edit_properties(text, values, change.remove)
-    return ("\ufeff" if bom else "").encode("utf-8") + edited.encode("utf-8")
-
-
-def _property_value(key: str, value: Any, tags_line: str | None) -> str:
-    if key == "tags" and tags_line is not None:
-        # --untag of a tag on the line is refused (_tags): the line keeps its items, in its own form.
-        written = {case_fold(tag) for tag in property_items(tags_line)}
-        return added_to_line(tags_line, [tag for tag in value if case_fold(tag) not in written])
-    return render_value(value)
-
-
 def _with_body(data: bytes, note: Note, revision: Revision, change: _Change, in_properties: bool) -> bytes:
     try:
         if revision.text is not None and "body" in change.changed:
@@ -249,9 +223,11 @@ def _with_body(data: bytes, note: Note, revision: Revision, change: _Change, in_
     return data
 
 
-def _edited(raw: bytes, note: Note, change: _Change) -> bytes:
+def _edited(raw: bytes, note: Note, change: _Change, in_properties: bool) -> bytes:
+    """The note with its fields edited (field_edits.edit_fields): in its page-property lines
+    (a tag added to or removed from a ``tags::`` line in the line's own form), else its frontmatter."""
     try:
-        return edit_frontmatter(raw, change.set_values, change.remove)
+        return edit_fields(raw, change.set_values, change.remove, in_properties=in_properties)
     except FrontmatterError as error:
         raise FrontmatterError(f"{note.path}: {error}") from None  # noteio names the field; the file is ours to name
 
@@ -284,13 +260,14 @@ def _below_properties(page: str, text: str) -> str:
     return block + ("" if block.endswith("\n") else "\n") + "\n" + text
 
 
-def _title(note: Note, revision: Revision, body: str, change: _Change) -> None:
+def _title(note: Note, revision: Revision, body: str, change: _Change, in_properties: bool) -> None:
     # A note whose title already reads so (from its heading or file name) gets no key.
     if revision.title is not None and revision.title != note.title:
         page_title = page_properties(body).get("title")
-        if page_title is not None:
-            # A Logseq page's `title::` line (notes.parse_note reads it as the title): a frontmatter
-            # title beside it would name the page one way to vaultmem and another in the file.
+        if page_title is not None and not in_properties:
+            # A `title::` line under YAML frontmatter (notes.parse_note reads it where the YAML has no
+            # title): a frontmatter title beside it would name the page one way to vaultmem and another
+            # in the file. A page whose fields are its property lines has that line rewritten instead.
             raise UsageError(f"the title of {note.path} is written in its text on its line 'title:: {page_title}'; "
                              "change that line (", Argument("text"), ") instead")
         change.put("title", revision.title)
@@ -340,7 +317,7 @@ def _set_expiry(meta: Mapping[str, Any], deadline: datetime | None, change: _Cha
         change.put("expires_at", deadline)
 
 
-def _tags(note: Note, revision: Revision, body: str, change: _Change) -> None:
+def _tags(note: Note, revision: Revision, body: str, change: _Change, in_properties: bool) -> None:
     if not revision.add_tags and not revision.remove_tags:
         return
     raw = note.meta.get("tags")
@@ -350,8 +327,11 @@ def _tags(note: Note, revision: Revision, body: str, change: _Change) -> None:
         raise FrontmatterError(f"{note.path}: tags is {short_repr(raw)}, not a list of tags; fix it by hand, then revise again")
     current = tags_of(note.meta)
     # Compared in any case, Turkish's too (fields.case_fold): --untag iş removes İş, --tag KİŞİ adds no second kişi.
-    inline = {case_fold(tag): tag for tag in inline_tags(body)}
-    page_line = page_properties(body).get("tags", "")
+    # A page whose fields are its property lines has its `tags:: #rust #async` line edited in place
+    # (--untag rust leaves `#async`): those hashtags are the line's, not #tags in its text.
+    text = body[property_block_end(body):] if in_properties else body
+    inline = {case_fold(tag): tag for tag in inline_tags(text)}
+    page_line = "" if in_properties else page_properties(body).get("tags", "")
     page_tags = {case_fold(tag): page_line for tag in property_items(page_line)}
     tags = list(current)
     for tag in revision.add_tags:
@@ -362,8 +342,9 @@ def _tags(note: Note, revision: Revision, body: str, change: _Change) -> None:
             raise UsageError(f"tag {tag!r} is written in the text of {note.path} as #{inline[case_fold(tag)]}; "
                              "remove it from the text (", Argument("text"), ") instead")
         if case_fold(tag) in page_tags:
-            # A Logseq page's `tags::` line (notes.parse_note reads it as tags): a frontmatter list
-            # written without the tag would only hide it from vaultmem, the file would still say it.
+            # A `tags::` line under YAML frontmatter (notes.parse_note reads it as tags): a frontmatter
+            # list written without the tag would only hide it from vaultmem, the file would still say it.
+            # A page whose fields are its property lines has the tag taken off that line instead.
             raise UsageError(f"tag {tag!r} is written in the text of {note.path} on its line 'tags:: {page_tags[case_fold(tag)]}'; "
                              "remove it from that line (", Argument("text"), ") instead")
         tags = [known for known in tags if case_fold(known) != case_fold(tag)]

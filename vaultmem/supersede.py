@@ -1,7 +1,8 @@
 """``remember --supersedes OLD``: a newer fact retires the older one at once (adr/0019).
 
 The new note records ``supersedes: [ids]``; each old note gets ``superseded_by: <new id>``
-and ``expires_at`` = now (or keeps an earlier one), so the one expiry rule hides it from
+and ``expires_at`` = now (or keeps an earlier one) — a Logseq page as its property lines
+``superseded-by::`` and ``expires-at::`` (field_edits.py) — so the one expiry rule hides it from
 every read path at once and ``expire --apply`` archives it later. Nothing else of the old
 note changes.
 
@@ -22,9 +23,10 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from .errors import Argument, FrontmatterError, UsageError, VaultmemError, WriteConflict
+from .field_edits import edit_fields, in_graph_properties
 from .lifecycle import PERMANENT_LAYER, is_permanent
 from .merge_markers import require_resolved
-from .noteio import FileChange, edit_frontmatter, replace_if_unchanged, require_utf8
+from .noteio import FileChange, replace_if_unchanged, require_utf8
 from .notes import Note, content_hash, parse_note, text_values, timestamp_or_none
 from .ordered import unique
 from .paths import VaultPaths
@@ -49,8 +51,10 @@ def lineage(olds: Sequence[Note]) -> list[str]:
                                                        *text_values(old.meta, "merged_from"))])
 
 
-def plan_retirement(relative: str, raw: bytes, new_id: str, moment: datetime) -> Retirement:
-    """Decide how ``relative`` is retired; refuse a note that cannot expire or already was."""
+def plan_retirement(relative: str, raw: bytes, new_id: str, moment: datetime, *, graph: bool) -> Retirement:
+    """Decide how ``relative`` is retired; refuse a note that cannot expire or already was.
+    ``graph``: the vault is a Logseq graph, where a page without frontmatter is retired in its
+    property lines (``superseded-by::``, ``expires-at::``; field_edits.writes_properties)."""
     old = parse_note(relative, raw)
     require_resolved(relative, raw)  # retiring one of its two versions is the person's call
     require_utf8(relative, raw)  # its superseded_by line would be written into a UTF-16 file
@@ -76,7 +80,7 @@ def plan_retirement(relative: str, raw: bytes, new_id: str, moment: datetime) ->
     if current is None or current > moment:
         values["expires_at"] = moment  # retired now; an earlier expiry is kept
     try:
-        return Retirement(old, raw, edit_frontmatter(raw, values))
+        return Retirement(old, raw, edit_fields(raw, values, in_properties=in_graph_properties(graph, old)))
     except FrontmatterError as error:
         raise FrontmatterError(f"{relative}: {error}") from None  # noteio names the key; the file is ours to name
 
