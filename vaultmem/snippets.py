@@ -242,7 +242,15 @@ def section_of(text: str, body_start: int, passage: PassageRow, query: str,
         topics = sum(held for held, pattern in zip(holds, patterns, strict=True) if pattern in asked)
         return topics, sum(holds), not section.headings or "\n" in text[first:last].strip()
 
-    section = max(inside, key=held) if patterns else inside[0]
+    scores = [held(section) for section in inside] if patterns else []
+    if scores and not any(topics for topics, _, _ in scores) and any(count for _, count, _ in scores):
+        # The query's words here only name the note: "what did I do on 2023-02-23" of the daily
+        # note 2023-02-23.md, whose name a journal template repeats in its navigation line
+        # ("Yesterday <== [[2023-02-23]] ==> Tomorrow") and its task query. A trial showed that
+        # line for the day of a dentist's visit, told in its `# Journaling` section: a question
+        # that only names the note asks what it says, so the section that says the most is shown.
+        return _saying_most(text, body_start, start, end, inside, passage, marks)
+    section = inside[max(range(len(inside)), key=scores.__getitem__)] if scores else inside[0]
     first_held = max(start, body_start + section.start)
     found = _first_shown(text, first_held, min(end, body_start + section.end), query_pattern(query, forms), marks)
     if found is None:  # no query word shown (a hit by meaning): the section the passage opens in
@@ -254,6 +262,26 @@ def section_of(text: str, body_start: int, passage: PassageRow, query: str,
         return None if section.headings == tuple(passage.headings) else (section.headings, passage.start_line, passage.end_line)
     first = max(start, body_start + section.start)
     last = min(end, body_start + section.end)
+    first_line = text.count("\n", 0, first) + 1
+    last_line = first_line + text.count("\n", first, max(first, last - 1))
+    if (section.headings, first_line, last_line) == (tuple(passage.headings), passage.start_line, passage.end_line):
+        return None
+    return section.headings, first_line, last_line
+
+
+def _saying_most(text: str, body_start: int, start: int, end: int, inside: Sequence[Section], passage: PassageRow,
+                 marks: Marks) -> tuple[tuple[str, ...], int, int] | None:
+    """The heading path and lines of the section of ``inside`` whose text, as reading view shows
+    it (a task query's block, comments and link addresses left out), holds the most words, the
+    first of a tie; None when those are the passage's own."""
+    def spans(section: Section) -> tuple[int, int]:
+        return max(start, body_start + section.start), min(end, body_start + section.end)
+
+    def words(section: Section) -> int:
+        return len(_WORD.findall(readable(visible(text, body_start, *spans(section), marks))))
+
+    section = max(inside, key=words)
+    first, last = spans(section)
     first_line = text.count("\n", 0, first) + 1
     last_line = first_line + text.count("\n", first, max(first, last - 1))
     if (section.headings, first_line, last_line) == (tuple(passage.headings), passage.start_line, passage.end_line):
