@@ -191,3 +191,33 @@ def test_a_day_the_clock_cannot_place_is_ordered_as_its_day_in_utc_not_a_day_lat
         for k in (1, 2):
             assert [note.path for note in vault.list_notes(k=k, now="2026-07-01T12:00:00+00:00")] == [
                 "memories/m.md", "Daily/9999-12-30.md"][:k], k
+
+
+def test_a_daily_note_is_listed_by_its_own_words_not_the_lines_of_its_template(tmp_path: Path) -> None:
+    # A trial on a public journal: `list --since 2023-03-06 --until 2023-03-12` showed every day
+    # as "Yesterday <== 2023-03-12 ==>Tomorrow · Tasks for the Day · fill by hand · …", its
+    # Templater template's lines, and a day whose navigation line Templater left unfilled (or
+    # whose template filled its first passage) never reached the day's own words.
+    navigation = ('[[Journal/<% tp.date.now("YYYY-MM-DD",-1,tp.file.title,"YYYY-MM-DD") %>|Yesterday]] <== '
+                  '[[<% tp.date.now("YYYY-MM-DD",0,tp.file.title,"YYYY-MM-DD") %>]]')
+    habits = "".join(f"- [ ] habit number {number} of the morning routine\n" for number in range(40))
+    template = f"---\ntype: daily\n---\n\n{navigation}\n\n# Tasks for the Day\n\nfill by hand\n\n{habits}\n# Journaling\n\n"
+
+    def day(date: str, own: str, line: str | None = None) -> str:
+        filled = f"[[Journal/{date[:-2]}09|Yesterday]] <== [[{date}]]" if line is None else line
+        return template.replace(navigation, filled) + own
+
+    root = write_vault(tmp_path / "vault", {
+        ".obsidian/daily-notes.json": '{"folder": "Journal"}',
+        ".obsidian/templates.json": '{"folder": "Templates"}',
+        "Templates/Daily Template.md": template,
+        "Journal/2023-03-10.md": day("2023-03-10", "The room was dark and the air was bad.\n"),
+        "Journal/2023-04-14.md": day("2023-04-14", "The Volkshochschule booked the full 100 euros.\n", navigation),
+        "Journal/2023-03-09.md": day("2023-03-09", ""),
+    })
+    with Vault(root) as vault:
+        listed = {note.path: note.snippet for note in vault.list_notes(now=NOW)}
+    assert listed["Journal/2023-03-10.md"] == "The room was dark and the air was bad.", listed
+    assert listed["Journal/2023-04-14.md"] == "The Volkshochschule booked the full 100 euros.", listed
+    # a day that says nothing of its own is shown as it opens, its template's lines and all
+    assert listed["Journal/2023-03-09.md"].startswith("Yesterday <== 2023-03-09 · Tasks for the Day · fill by hand"), listed

@@ -1029,3 +1029,20 @@ def test_a_day_with_no_daily_note_in_the_vaults_format_names_no_other_note_named
     assert (vault_dir / "Meetings/2022-05-16 Budget.md").read_text(encoding="utf-8") == "Budget with Bob.\n"
     with Vault(vault_dir) as vault:
         assert vault.get("2022-05-17").path == "Journal/17.05.2022.md"
+
+
+def test_a_write_to_a_day_without_its_daily_note_says_the_days_note_is_missing_not_that_the_name_is_wrong(
+        vault_dir: Path, write_note) -> None:
+    # A trial on a public journal: an agent told to add to today's daily note ran `revise
+    # 2023-04-12 --append …` and was told only the ways a note can be named, as if it had
+    # misspelled the day; nothing said the day's note was simply not there yet.
+    write_note(".obsidian/daily-notes.json", '{"folder": "Journal", "template": "Templates/Daily Template"}')
+    hashing_vault(vault_dir, write_note, {"Journal/2023-04-11.md": "Missed the school's intro session.\n"})
+    refused = run_cli(vault_dir, "revise", "2023-04-12", "--append", "Booked the dentist.")
+    assert refused.exit_code != 0, refused.output
+    assert ("no note matches '2023-04-12': no daily note for 2023-04-12 is in the vault (under the daily-note "
+            "format YYYY-MM-DD in Journal/ (.obsidian/daily-notes.json)); vaultmem makes no daily notes") in refused.output
+    assert not (vault_dir / "Journal/2023-04-12.md").exists()
+    with Vault(vault_dir) as vault, pytest.raises(NoteNotFound) as missing:
+        vault.get("Budget")  # not a day: the message names no daily note
+    assert "daily note for" not in str(missing.value)

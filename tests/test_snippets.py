@@ -665,6 +665,26 @@ def test_a_section_holds_the_query_words_of_the_headings_above_it_and_a_bare_tit
     assert "Kalender" in title.snippet, title.snippet  # the title's word alone: the note from its start, not its title line
 
 
+def test_a_query_that_only_names_a_daily_note_shows_what_the_day_says_not_its_navigation_line(tmp_path: Path) -> None:
+    # A trial on a public Obsidian journal: "what did I do on 2023-02-23" found that day's note
+    # and showed "Yesterday <== 2023-02-23 ==>Tomorrow", the template's navigation line, the
+    # first to hold the day, over its `# Journaling` section, which told of the dentist.
+    write_file(tmp_path, "Journal/2023-02-23.md",
+               "---\ntype: daily\nmood: relaxed\n---\n\n"
+               "[[Journal/2023-02-22|Yesterday]] <== [[2023-02-23]] ==>[[Journal/2023-02-24|Tomorrow]]\n\n\n"
+               "# Tasks for the Day\n\nfill by hand\n\n\n# Queried Tasks Due Today\n\n"
+               "```dataviewjs\ndv.taskList(\n  dv.pages().file.tasks\n  .where(t => t.text.includes(\"2023-02-23\"))\n)\n```\n\n\n"
+               "# Journaling\nwas at the dentist to get a tough tooth removed. Cant do any sports now.\n")
+    with Vault(tmp_path, embedder=HashingEmbedder()) as vault:
+        vault.index()
+        [day] = vault.search("what did I do on 2023-02-23", k=1, now=NOW)
+        [month_day] = vault.search("what happened on February 23", k=1, now=NOW)
+        [topic] = vault.search("dentist tooth", k=1, now=NOW)
+    for hit in (day, month_day, topic):
+        assert hit.passage is not None and hit.passage.headings == ["Journaling"], (hit.passage, hit.snippet)
+        assert hit.snippet.startswith("Journaling · was at the dentist"), hit.snippet
+
+
 def test_the_cli_shows_a_hits_headings_as_they_read_and_json_as_written(tmp_path: Path) -> None:
     # A trial on a German journal: `lines 12–25 · [[2023-10-12-Donnerstag|10-12 Donnerstag]]`
     # beside a snippet that read "10-12 Donnerstag".

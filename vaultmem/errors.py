@@ -286,9 +286,11 @@ class PathOutsideVault(VaultmemError, ValueError):
 class NoteNotFound(VaultmemError, LookupError):
     """A NOTE argument that matches no note."""
 
-    def __init__(self, note: str, suggestions: Sequence[str] = (), unaccented: Sequence[tuple[str, str]] = ()) -> None:
+    def __init__(self, note: str, suggestions: Sequence[str] = (), unaccented: Sequence[tuple[str, str]] = (),
+                 why: str = "") -> None:
         self.note = note
         self.suggestions = list(suggestions)  # paths or titles holding it
+        self.why = why  # what the reference is and why nothing answers to it (a day without its daily note)
         # (path, name) of notes whose name it is once accents are dropped (Kadikoy for Kadıköy) or
         # full-width forms read as ASCII (見字如晤:中秋書 for 見字如晤：中秋書).
         self.unaccented = list(unaccented)
@@ -302,7 +304,7 @@ class NoteNotFound(VaultmemError, LookupError):
             hint = f"; {similar}" if similar else ""
         # No "run index if it is new": every read finds a note written by hand a moment ago.
         super().__init__(
-            f"no note matches {note!r}{hint}. Name a note by its id, its vault-relative path (with or "
+            f"no note matches {note!r}{': ' + why if why else ''}{hint}. Name a note by its id, its vault-relative path (with or "
             "without .md), its file name, a unique alias, its permalink (as basic-memory and Obsidian Publish "
             "write it), its citekey (with or without @), a unique title (in any case), a day (2026-11-20, for "
             "the note named for it, as the daily-note format names it) or a timestamp id (202103131641, for the "

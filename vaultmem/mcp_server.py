@@ -484,7 +484,7 @@ class VaultTools:
         "after the dated ones (and are left out when since or until is given). Expired memories are hidden unless "
         "include_expired=true.\n"
         "Returns {notes: [{id, path, title, layer, expires_at, date, tags, snippet, warnings, expired, version}], more, "
-        "warnings}: snippet is the opening of the note's text; more counts the notes past k that pass the filters. "
+        "warnings}: snippet is the opening of the note's text, past the lines of the vault's templates; more counts the notes past k that pass the filters. "
         "Call get(id) for a note's full text."
     ))
     async def list_notes(

@@ -265,11 +265,21 @@ def _first_step(index: DerivedIndex, reference: str, now: object, refresh: bool)
     if located is None:
         _refuse_if_excluded(index.paths, reference)
         _refuse_if_archived(index.paths, reference)
-        raise not_found(notes, reference)
+        day = _day_of(reference)
+        raise not_found(notes, reference, _no_daily_note(index.paths, day) if day is not None else "")
     return located
 
 
-def not_found(notes: NoteStore, reference: str) -> NoteNotFound:
+def _no_daily_note(paths: VaultPaths, day: date) -> str:
+    """Why a day names no note, and what to do: an agent told to add to today's daily note
+    (`revise 2026-12-01 --append`) was answered with the ways to name a note, as if the day
+    were misspelled, when only the day's note was not there yet."""
+    where = f"under the daily-note format {paths.daily.describe()}" if paths.daily.in_use else "named for it alone"
+    return (f"no daily note for {day.isoformat()} is in the vault ({where}); vaultmem makes no daily notes: "
+            "Obsidian makes the day's note from its template when the day is opened, or remember the text as a new note")
+
+
+def not_found(notes: NoteStore, reference: str, why: str = "") -> NoteNotFound:
     """The error for a reference that names no note, naming the notes it may have meant: first
     those whose name it is once accents are dropped (``Kadikoy`` for ``Kadıköy``: search finds
     that note by name, a NOTE argument does not — Obsidian's links keep accents, and a write
@@ -284,7 +294,7 @@ def not_found(notes: NoteStore, reference: str) -> NoteNotFound:
     named = {path for path, _ in unaccented}
     similar = [path for path in notes.similar_paths(name) if path not in named]
     similar += [path for path in _numbered_alike(notes, name) if path not in named and path not in similar]
-    return NoteNotFound(reference, similar, unaccented)
+    return NoteNotFound(reference, similar, unaccented, why)
 
 
 # A number's leading zeros, not a decimal's (`1.05` is not `1.5`), and a lone digit to pad.
@@ -742,12 +752,8 @@ def _named_for_day(index: DerivedIndex, reference: str, now_us: int) -> Located 
     A day written as Korean, Chinese and Japanese write it (``2026년 4월 17일``, ``2026年4月17日``,
     ``2026.04.17``) is that day too: no order is guessed (dating.iso_spelling), and an agent asked
     in Korean passes the day on as the user said it. None: not such a day, or no note is named for it."""
-    shape = _ISO_DAY.fullmatch(iso_spelling(reference.strip()))
-    if shape is None:
-        return None
-    try:
-        day = date(int(shape[1]), int(shape[2]), int(shape[3]))
-    except ValueError:  # 2022-02-30: no day, so no note is named for it
+    day = _day_of(reference)
+    if day is None:
         return None
     label = to_epoch_us(datetime(day.year, day.month, day.day, tzinfo=UTC))
     dated = index.store.notes.dated_on(label)
@@ -765,6 +771,18 @@ def _named_for_day(index: DerivedIndex, reference: str, now_us: int) -> Located 
     if not named:
         return None
     return Located(_one(index.store.notes, reference, named, now_us), Resolution(reference, "day"))
+
+
+def _day_of(reference: str) -> date | None:
+    """The day ``reference`` is, written as ISO writes it (or year first as CJK write it); None
+    for anything else, and for a day no calendar holds (2022-02-30)."""
+    shape = _ISO_DAY.fullmatch(iso_spelling(reference.strip()))
+    if shape is None:
+        return None
+    try:
+        return date(int(shape[1]), int(shape[2]), int(shape[3]))
+    except ValueError:
+        return None
 
 
 def _owners_names(notes: NoteStore, reference: str) -> list[tuple[NoteRow, str]]:

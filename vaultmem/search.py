@@ -77,6 +77,7 @@ from .snapshots import cosines
 from .snippets import Snippet, passage_snippet
 from .storage import PASSAGE_SPACE, TOPIC_KEY, AroundRange, Eligibility, NoteRow, PassageRow, Store
 from .sync_copies import SyncCopy, named_copy
+from .template_lines import TemplateLines, read_template_texts
 from .vectors import SnapshotMoved, blob_to_vector
 
 if TYPE_CHECKING:
@@ -96,6 +97,7 @@ PASSAGES_PER_NOTE = 4  # passages (vector side) or rows (text side) asked for pe
 WIDEN_FACTOR = 4
 WIDEN_LIMIT = 4 * WIDEN_FACTOR  # the vector side asks for up to this many times its pool, then goes exact
 SIMILAR_MAX = 5  # notes `remember` names as possibly saying the same
+LISTED_PASSAGES = 4  # a listed note's opening looks this many passages in for words its template does not hold
 SIMILAR_OVERFETCH = 4  # other layers and expired notes take places among the nearest
 VERIFY_ROUNDS = 3  # answer again at most this often when hits' files changed under them
 REBUILD_WARNING = "the index is being rebuilt (`vaultmem index --rebuild` is running): results may be incomplete until it finishes"
@@ -501,10 +503,14 @@ class Searcher:
         firsts = self.store.passages.of_notes([row.label for row in rows if row.label is not None])
         listed = []
         dendron = labels_first(self.paths.root)
+        # Each note's opening past its template's lines: a journal's days all open alike.
+        templates = read_template_texts(self.paths.root, self.paths.exclusions) if rows else []
+        template = TemplateLines.of(templates) if templates else None
         for row in rows:
             warnings, expired = self._row_warnings(row, eligibility)
             passages = firsts.get(row.label) if row.label is not None else None
-            snippet = self._snippet(row, passages[0] if passages else None, "", warnings, dendron)
+            snippet = self._snippet(row, passages[0] if passages else None, "", warnings, dendron, template,
+                                    passages[1:LISTED_PASSAGES] if passages else ())
             listed.append(Listed(id=row.id, path=row.path, title=row.title, layer=row.layer,
                                  expires_at=None if row.permanent else row.expires_at, date=row.date, tags=row.tags,
                                  snippet=snippet.text, warnings=unique(warnings), expired=expired,
@@ -960,10 +966,10 @@ class Searcher:
             return False  # gone since: the snippet of the hit says so
 
     def _snippet(self, row: NoteRow, passage: PassageRow | None, query: str, warnings: list[str],
-                 dendron: bool) -> Snippet:
+                 dendron: bool, template: TemplateLines | None = None, later: Sequence[PassageRow] = ()) -> Snippet:
         """What the hit shows of its note, from the file on disk now (snippets.py)."""
         try:
-            return passage_snippet(self.paths.root, row.path, passage, query, row.title, dendron)
+            return passage_snippet(self.paths.root, row.path, passage, query, row.title, dendron, template, later)
         except NoteReadError as error:
             warnings.append(Spelled(f"file: {error} (", INDEX, ")"))
             return Snippet("")

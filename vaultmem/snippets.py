@@ -79,6 +79,7 @@ from .markdown import (
 )
 from .notes import FrontmatterBlock, find_frontmatter, read_text
 from .passages import Section, sections
+from .template_lines import TemplateLines, line_key
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -174,10 +175,13 @@ class Snippet:
 
 
 def passage_snippet(root: Path, relative: str, passage: PassageRow | None, query: str, title: str,
-                    dendron: bool | None = None) -> Snippet:
+                    dendron: bool | None = None, template: TemplateLines | None = None,
+                    later: Sequence[PassageRow] = ()) -> Snippet:
     """The snippet of a hit on ``relative`` whose best passage is ``passage`` (None: the whole
     body), read from the file now. ``dendron``: whether the vault is Dendron's (links.labels_first),
-    when the caller asked it once for all its hits."""
+    when the caller asked it once for all its hits. ``template``: the vault's templates' lines,
+    which the snippet then opens past, into the note's ``later`` passages when ``passage`` holds
+    nothing else (a listing's opening: :func:`_past_template_lines`)."""
     text = read_text(root, relative)
     if labels_first(root) if dendron is None else dendron:
         text = labels_last(text)  # Dendron's [[label|name]]: same length, so passage lines hold
@@ -185,12 +189,35 @@ def passage_snippet(root: Path, relative: str, passage: PassageRow | None, query
     if passage is None:
         return Snippet(_passage_text(text, block, None, query, title, None))
     body_start = block.body_start if block is not None else 0
+    if template is not None:
+        passage = next((own for each in (passage, *later)
+                        if (own := _past_template_lines(text, body_start, each, template)) is not None), passage)
     marks = _marked(text, body_start, *line_span(text, passage.start_line, passage.end_line))  # once, for both
     section = section_of(text, body_start, passage, query, marks, lambda: _naming_text(relative, title, block))
     # The snippet is cut from the lines the hit names: a short note's one passage holds all its
     # sections, and a trial's snippet ran on into the next section while naming the first's lines.
     shown = passage if section is None else replace(passage, headings=section[0], start_line=section[1], end_line=section[2])
     return Snippet(_passage_text(text, block, shown, query, title, marks), section)
+
+
+def _past_template_lines(text: str, body_start: int, passage: PassageRow, template: TemplateLines) -> PassageRow | None:
+    """``passage`` from its first line that says something a template does not: a trial's
+    journal listed each day as "Yesterday <== 2023-03-12 ==>Tomorrow · Tasks for the Day · fill
+    by hand · Queried Tasks Due Today · Journaling", its Daily Template's lines, before the
+    day's own words (and a day whose navigation line Templater left unfilled never reached
+    them). None when every line with a word is the template's (the caller shows the note as it
+    opens: a day that says nothing of its own)."""
+    start, end = line_span(text, passage.start_line, passage.end_line)
+    position = max(start, body_start)
+    number = text.count("\n", 0, position) + 1
+    while position < end:
+        line_end = text.find("\n", position, end)
+        line_end = end if line_end < 0 else line_end
+        line = text[position:line_end]
+        if line_key(line) and not template.holds(line):  # a line without a word (a fence, a rule) is no one's
+            return passage if number <= passage.start_line else replace(passage, start_line=number)
+        position, number = line_end + 1, number + 1
+    return None
 
 
 def _naming_text(relative: str, title: str, block: FrontmatterBlock | None) -> str:
@@ -242,7 +269,15 @@ def section_of(text: str, body_start: int, passage: PassageRow, query: str,
         topics = sum(held for held, pattern in zip(holds, patterns, strict=True) if pattern in asked)
         return topics, sum(holds), not section.headings or "\n" in text[first:last].strip()
 
-    section = max(inside, key=held) if patterns else inside[0]
+    scores = [held(section) for section in inside] if patterns else []
+    if scores and not any(topics for topics, _, _ in scores) and any(count for _, count, _ in scores):
+        # The query's words here only name the note: "what did I do on 2023-02-23" of the daily
+        # note 2023-02-23.md, whose name a journal template repeats in its navigation line
+        # ("Yesterday <== [[2023-02-23]] ==> Tomorrow") and its task query. A trial showed that
+        # line for the day of a dentist's visit, told in its `# Journaling` section: a question
+        # that only names the note asks what it says, so the section that says the most is shown.
+        return _saying_most(text, body_start, start, end, inside, passage, marks)
+    section = inside[max(range(len(inside)), key=scores.__getitem__)] if scores else inside[0]
     first_held = max(start, body_start + section.start)
     found = _first_shown(text, first_held, min(end, body_start + section.end), query_pattern(query, forms), marks)
     if found is None:  # no query word shown (a hit by meaning): the section the passage opens in
@@ -254,6 +289,26 @@ def section_of(text: str, body_start: int, passage: PassageRow, query: str,
         return None if section.headings == tuple(passage.headings) else (section.headings, passage.start_line, passage.end_line)
     first = max(start, body_start + section.start)
     last = min(end, body_start + section.end)
+    first_line = text.count("\n", 0, first) + 1
+    last_line = first_line + text.count("\n", first, max(first, last - 1))
+    if (section.headings, first_line, last_line) == (tuple(passage.headings), passage.start_line, passage.end_line):
+        return None
+    return section.headings, first_line, last_line
+
+
+def _saying_most(text: str, body_start: int, start: int, end: int, inside: Sequence[Section], passage: PassageRow,
+                 marks: Marks) -> tuple[tuple[str, ...], int, int] | None:
+    """The heading path and lines of the section of ``inside`` whose text, as reading view shows
+    it (a task query's block, comments and link addresses left out), holds the most words, the
+    first of a tie; None when those are the passage's own."""
+    def spans(section: Section) -> tuple[int, int]:
+        return max(start, body_start + section.start), min(end, body_start + section.end)
+
+    def words(section: Section) -> int:
+        return len(_WORD.findall(readable(visible(text, body_start, *spans(section), marks))))
+
+    section = max(inside, key=words)
+    first, last = spans(section)
     first_line = text.count("\n", 0, first) + 1
     last_line = first_line + text.count("\n", first, max(first, last - 1))
     if (section.headings, first_line, last_line) == (tuple(passage.headings), passage.start_line, passage.end_line):

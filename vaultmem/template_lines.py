@@ -17,6 +17,7 @@ from __future__ import annotations
 import logging
 import re
 from collections.abc import Collection, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 from .exclusions import TEMPLATER_SOURCE, TEMPLATES_SOURCE, Exclusions
@@ -24,6 +25,7 @@ from .exclusions import TEMPLATER_SOURCE, TEMPLATES_SOURCE, Exclusions
 log = logging.getLogger(__name__)
 MAX_TEMPLATES = 500  # template files read: a templates folder is a few dozen
 MAX_TEMPLATE_BYTES = 256 * 1024  # a template larger than this is read no further
+MAX_FILLED_LINE_CHARS = 1000  # a note's line longer than this is never a template's line with placeholders filled
 # What opens a line and is markup, not words: quote, list and task markers, heading marks.
 _MARKERS = re.compile(r"^(?:[>#*+\-]+[ \t]*|\d{1,9}[.)][ \t]+|\[[ xX]\][ \t]*)+")
 _WORD = re.compile(r"\w")
@@ -59,6 +61,12 @@ def read_template_lines(root: Path, exclusions: Exclusions, named_notes: Sequenc
     itself. A file that cannot be read adds nothing, and a warning names it: notes alike only by
     its lines are then measured whole, as before templates were read (no merge is decided on a
     template alone)."""
+    return template_keys(read_template_texts(root, exclusions, named_notes))
+
+
+def read_template_texts(root: Path, exclusions: Exclusions, named_notes: Sequence[str] = ()) -> list[str]:
+    """The text of each Markdown file in the vault's templates folders and of ``named_notes``
+    (:func:`read_template_lines`); a file that cannot be read is left out, and a warning names it."""
     found: list[Path] = []
     folders = [rule.pattern for rule in exclusions.template_folders if rule.source in (TEMPLATES_SOURCE, TEMPLATER_SOURCE)]
     for folder in folders:
@@ -74,4 +82,44 @@ def read_template_lines(root: Path, exclusions: Exclusions, named_notes: Sequenc
         except OSError as error:
             log.warning("template %s could not be read (%s): notes made from it are compared with its lines "
                         "counted as theirs", path.relative_to(root).as_posix(), error.strerror or error)
-    return template_keys(texts)
+    return texts
+
+
+# What a template fills in when a note is made from it: Templater's <% … %> (<%* … %> too) and
+# the core Templates plugin's {{date}}, {{title}}, {{date:YYYY-MM-DD}}.
+_PLACEHOLDER = re.compile(r"<%.*?%>|\{\{[^{}\n]*\}\}")
+
+
+@dataclass(frozen=True)
+class TemplateLines:
+    """The lines of the vault's templates, as a note made from one holds them: a line is the
+    template's when its :func:`line_key` is one of theirs, or reads as one of theirs with each
+    placeholder filled in — a journal's ``[[Journal/<% tp.date.now(…) %>|Yesterday]] <== …``
+    navigation line is ``[[Journal/2023-03-09|Yesterday]] <== …`` in every day's note."""
+
+    keys: frozenset[str]
+    filled: tuple[re.Pattern[str], ...]
+
+    @classmethod
+    def of(cls, texts: Collection[str]) -> TemplateLines:
+        keys = template_keys(texts)
+        # A line that is all placeholder (`{{title}}`, `<% tp.file.title %>`) would be every line.
+        filled = {_filled_pattern(key) for key in keys
+                  if _PLACEHOLDER.search(key) and _WORD.search(_PLACEHOLDER.sub("", key))}
+        return cls(keys, tuple(re.compile(pattern) for pattern in sorted(filled)))
+
+    def holds(self, line: str) -> bool:
+        """Whether ``line`` is a template's (False for a line without a word: a blank line is no one's)."""
+        key = line_key(line)
+        if not key or key in self.keys:
+            return bool(key)
+        # A template's line is short; a longer one is the note's own, and is not read against
+        # the patterns (each placeholder's .*? backtracks over the line).
+        return len(key) <= MAX_FILLED_LINE_CHARS and any(pattern.fullmatch(key) for pattern in self.filled)
+
+
+def _filled_pattern(key: str) -> str:
+    """``key`` as a pattern its placeholders match anything on the line in (what they were filled
+    with, or themselves left unfilled); the rest as written."""
+    parts = _PLACEHOLDER.split(key)
+    return ".*?".join(re.escape(part) for part in parts)
