@@ -1591,3 +1591,23 @@ def _name_key_by_every_fold(text: str) -> str:
     while end > start and _is_edge(folded[end - 1]) and folded[end - 1] != "#":
         end -= 1
     return folded[start:end]
+
+
+def test_a_day_written_with_its_month_in_words_in_a_question_is_asked_for_as_that_day(tmp_path: Path) -> None:
+    """Was (a trial on a public journal): "what did I write on 23 February 2023" asked for 23,
+    february and 2023 apart, and the keyword side ranked first the day before's neighbour, whose
+    text links [[2023-01-23]] and says "23" and "2023"; the day's note is named 2023-02-23."""
+    from vaultmem.search import query_words
+
+    vault_dir = write_vault(tmp_path / "vault", {
+        "Journal/2023-02-23.md": "# Journaling\n\nAt the dentist, a tooth removed.\n",
+        "Journal/2023-01-24.md": "Yesterday [[2023-01-23]]. Went to the office on the 23rd; 2023 looks busy.\n",
+        "Trips.md": "We flew out on February 23rd, 2023 and came back in March.\n",
+    })
+    with Vault(vault_dir, embedder=HashingEmbedder()) as vault:
+        vault.index()
+        assert keyword_side(vault, "what did I write on 23 February 2023") == ["Journal/2023-02-23.md"]
+        assert keyword_side(vault, "when we flew out on February 23rd, 2023")[:1] == ["Trips.md"]
+    [day] = query_words("23 February 2023")
+    assert (day.shown, day.terms) == ("23 February 2023", ('("2023-02-23" OR "23 February 2023")',))
+    assert [word.shown for word in query_words("30 February 2023")] == ["30", "February", "2023"]  # no such day

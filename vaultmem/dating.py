@@ -470,6 +470,27 @@ def _worded_days(text: str) -> list[tuple[str, str, str]]:
             for match in _WORDED_DATE.finditer(text)]
 
 
+def worded_days_said(text: str) -> tuple[str, list[tuple[str, str]]]:
+    """``text`` with each day written with its month in words and a year (``23 February 2023``,
+    ``February 23rd, 2023``, ``15 de marzo de 2024``, ``14. September 2026``) taken out, and each
+    as it was written with its ISO spelling (``2023-02-23``): a question naming a day asks for it
+    as one word, as a day in CJK numbers is (cjk.days_said). Was (a trial on a journal): "what did
+    I write on 23 February 2023" ranked 2023-01-24 first, a note holding "23" and "2023" apart. A
+    day no calendar has (``30 February 2023``) is left as it is."""
+    days: list[tuple[str, str]] = []
+
+    def taken(found: re.Match[str]) -> str:
+        number = named_month(found["m1"] or found["m2"] or found["m3"], _MONTHS)
+        try:
+            day = date(int(found["y"]), number or 0, int(found["d1"] or found["d2"]))
+        except ValueError:
+            return found.group()
+        days.append((found.group(), day.isoformat()))
+        return " "
+
+    return _WORDED_DATE.sub(taken, name_form(text)), days
+
+
 def _cjk_days(text: str) -> list[tuple[str, str, str]]:
     return [(match[1], match[2], match[3]) for match in _CJK_DATE.finditer(text)]
 

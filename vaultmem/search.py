@@ -50,7 +50,15 @@ from .cjk import (
     width_folded,
 )
 from .config import CONFIG_FILE
-from .dating import DEFAULT_DATE_PROPERTIES, DateProperties, calendar_day, shown_date, shown_range, shown_span
+from .dating import (
+    DEFAULT_DATE_PROPERTIES,
+    DateProperties,
+    calendar_day,
+    shown_date,
+    shown_range,
+    shown_span,
+    worded_days_said,
+)
 from .endings import apostrophe_stem, folded, prefix_of, umlauts_unwritten, umlauts_written_out
 from .errors import CHECK, INDEX, Argument, DerivedIndexError, IndexBusy, NoteReadError, Spelled, UsageError
 from .fields import (
@@ -321,6 +329,11 @@ def query_words(text: str) -> list[QueryWord]:
     text = width_folded(text)  # ﾐﾙｸ, ＳＱＬ: as the full text holds them (cjk.fts_form)
     # 2026년 4월 12일: one word, its ISO spelling or its characters, not 2026, 년, 4, 월, 12, 일
     text, days = days_said(text)
+    # 23 February 2023: one word, the phrase of its ISO spelling (the day's note names it so) or
+    # of the words as written, not 23, february, 2023 apart (dating.worded_days_said)
+    text, worded = worded_days_said(text)
+    days += [(shown, "(" + " OR ".join(dict.fromkeys(f'"{" ".join(fts_form(form).split())}"' for form in (iso, shown)))
+              + ")") for shown, iso in worded]
     found: dict[tuple[str, ...], QueryWord] = {}
     for shown, term in days:
         found.setdefault((term,), QueryWord(shown, (term,)))
