@@ -98,7 +98,7 @@ class MatrixSnapshot:
             return [], np.zeros(0, dtype=np.int64)
         rows = np.searchsorted(self.order, wanted)
         present = (rows < len(self.order)) & (self.order[np.minimum(rows, len(self.order) - 1)] == wanted)
-        return [int(label) for label in wanted[present]], rows[present]
+        return wanted[present].tolist(), rows[present]
 
     def neighbours(self, queries: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
         return exact_neighbours(self.order, self.matrix, queries, k)

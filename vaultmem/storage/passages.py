@@ -119,7 +119,7 @@ class PassageStore:
         found: list[tuple[int, int]] = []
         for chunk in chunks(int(label) for label in note_labels):
             query = f"SELECT label, note_label FROM passages WHERE note_label IN ({placeholders(len(chunk))})"
-            found.extend((row[0], row[1]) for row in self.db.execute(query, chunk))
+            found.extend(self.db.execute(query, chunk))  # (label, label) rows as they come
         return found
 
     def counts(self, note_labels: Sequence[int]) -> dict[int, int]:
@@ -127,7 +127,7 @@ class PassageStore:
         found: dict[int, int] = {}
         for chunk in chunks(int(label) for label in note_labels):
             query = f"SELECT note_label, count(*) FROM passages WHERE note_label IN ({placeholders(len(chunk))}) GROUP BY note_label"
-            found.update((row[0], row[1]) for row in self.db.execute(query, chunk))
+            found.update(self.db.execute(query, chunk))  # (label, label) rows as they come
         return found
 
     def of_notes(self, note_labels: Sequence[int]) -> dict[int, list[PassageRow]]:
@@ -152,7 +152,7 @@ class PassageStore:
         found: dict[int, int] = {}
         for chunk in chunks(int(label) for label in labels):
             query = f"SELECT label, note_label FROM passages WHERE label IN ({placeholders(len(chunk))})"
-            found.update((row[0], row[1]) for row in self.db.execute(query, chunk))
+            found.update(self.db.execute(query, chunk))  # (label, label) rows as they come
         return found
 
     def owners_passing(self, labels: Sequence[int], eligibility: Eligibility) -> tuple[dict[int, int], set[int]]:
