@@ -265,3 +265,16 @@ def test_notes_sharing_the_name_asked_share_its_floor_and_keep_their_order(tmp_p
         assert hit.score == round(hit_score(item, calibration, found.unheld, found.named), 4)
     assert min(hit.score for hit in hits[:2]) >= NAMED_PRECISION / 2
     assert [hit.score for hit in hits] == sorted((hit.score for hit in hits), reverse=True)
+
+
+def test_note_scores_cut_to_a_limit_are_the_first_of_the_whole_list() -> None:
+    # A side keeps its first 100 notes of up to 400: only those are made into SideHits, and they
+    # are the ones (and the scores) the whole list starts with — ties by label, zero scores and all.
+    rng = np.random.default_rng(7)
+    rows = [(int(passage), int(rng.integers(0, 60)), float(rng.choice([0.5, -0.25, 0.0, rng.random()])))
+            for passage in rng.permutation(400)]
+    whole = note_scores(rows)
+    assert len(whole) == 60
+    for limit in (1, 10, 59, 60, 100):
+        assert note_scores(rows, limit) == whole[:limit]
+    assert note_scores(rows, None) == whole

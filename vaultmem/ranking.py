@@ -78,25 +78,29 @@ class Fused:
     name_lift: float | None = None  # None: not named as asked; else what the name bonus added (0.0: it led anyway)
 
 
-def note_scores(passages: Iterable[tuple[int, int, float]]) -> list[SideHit]:
-    """(passage, note, score) → one SideHit per note, best first (ties: the note's label).
+def note_scores(passages: Iterable[tuple[int, int, float]], limit: int | None = None) -> list[SideHit]:
+    """(passage, note, score) → one SideHit per note, best first (ties: the note's label); the
+    first ``limit`` of them when given.
 
     best + NEXT_SHARE × (the next NEXT_PASSAGES scores, each only when positive).
     """
     ordered = sorted(passages, key=lambda item: (item[1], -item[2], item[0]))  # by note, best passage first
-    hits: list[SideHit] = []
+    # (negated score, note, passage): a SideHit is made only for the notes kept — a side's 400
+    # rows hold up to 400 notes, of which it keeps 100.
+    scored: list[tuple[float, int, int]] = []
     note, best, passage, taken, following = None, 0.0, 0, 0, 0.0
     for label, owner, score in ordered:
         if owner != note:
             if note is not None:
-                hits.append(SideHit(note, best + NEXT_SHARE * following, passage))
+                scored.append((-(best + NEXT_SHARE * following), note, passage))
             note, best, passage, taken, following = owner, score, label, 0, 0.0
         elif taken < NEXT_PASSAGES:
             taken += 1
             following += max(0.0, score)
     if note is not None:
-        hits.append(SideHit(note, best + NEXT_SHARE * following, passage))
-    return sorted(hits, key=lambda hit: (-hit.score, hit.label))
+        scored.append((-(best + NEXT_SHARE * following), note, passage))
+    scored.sort(key=lambda item: (item[0], item[1]))
+    return [SideHit(note, -negated, passage) for negated, note, passage in scored[:limit]]
 
 
 def counted_passages(labels: np.ndarray, notes: np.ndarray, scores: np.ndarray) -> list[tuple[int, int, float]]:

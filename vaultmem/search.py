@@ -26,6 +26,7 @@ changed (git_index.py, adr/0006).
 
 from __future__ import annotations
 
+import functools
 import itertools
 import os
 import re
@@ -312,6 +313,18 @@ class QueryWord:
 
 
 def query_words(text: str) -> list[QueryWord]:
+    """:func:`_query_words`, worked out once for a query text: a search reads its query's words
+    three times (the text side, the hits' passages, the passage past a note's name) — 0.2 ms
+    of each search at 10,000 notes. Pure (constants only), so a cached answer is the answer."""
+    return list(_cached_query_words(text))
+
+
+@functools.lru_cache(maxsize=64)
+def _cached_query_words(text: str) -> tuple[QueryWord, ...]:
+    return tuple(_query_words(text))
+
+
+def _query_words(text: str) -> list[QueryWord]:
     """User text → its words as FTS5 phrases; stopwords, and the words of the request a query
     opens with that name what the vault holds (``notes about``, ``tell me everything about``:
     fields.REQUESTED_HOLDINGS), dropped unless nothing is left.
@@ -766,12 +779,16 @@ class Searcher:
             # A passage already holding one of the words stays (one question for all of them);
             # the notes left are asked over their own passages, a range each.
             holding = set(self.store.passages.fts_scores(match, [passage for note in notes if (passage := chosen[note]) is not None]))
-            for note in notes:
-                if chosen[note] in holding:
-                    continue
-                own = self.store.passages.fts_scores(match, self.store.passages.labels_of([note]))
-                if own:
-                    chosen[note] = max(own, key=lambda label: (own[label], -label))
+            # The notes left are asked together: one statement for all their passages, not two
+            # a note (a bm25 score is the same whichever rows are asked with it).
+            owners = self.store.passages.pairs_of([note for note in notes if chosen[note] not in holding])
+            scores = self.store.passages.fts_scores(match, [passage for passage, _ in owners]) if owners else {}
+            own: dict[int, dict[int, float]] = {}
+            for passage, note in owners:
+                if passage in scores:
+                    own.setdefault(note, {})[passage] = scores[passage]
+            for note, held in own.items():
+                chosen[note] = _best_scored(held)
 
     # -- the vector side
 
@@ -798,14 +815,12 @@ class Searcher:
             # Fewer notes than the pool: every eligible note is a candidate, and asking the
             # snapshot first only widened it round after round to that end (a 5 MB note among
             # 50: 25 ms instead of the exact scan's few).
-            return self.exact_scores(vector, self.store.notes.all_eligible_labels(eligibility))[:pool]
+            return self.exact_scores(vector, self.store.notes.all_eligible_labels(eligibility), limit=pool)
         wanted = PASSAGES_PER_NOTE * pool
         while True:
             found = self.passage_vectors.search(vector, wanted)
-            owners = self.store.passages.owners([label for label, _ in found])
-            proposed = list(dict.fromkeys(owners[label] for label, _ in found if label in owners))
-            eligible = self.store.notes.eligible_labels(proposed, eligibility)
-            notes = [label for label in proposed if label in eligible]
+            owners, eligible = self.store.passages.owners_passing([label for label, _ in found], eligibility)
+            notes = [label for label in dict.fromkeys(owners[label] for label, _ in found if label in owners) if label in eligible]
             if len(notes) >= pool:  # fusion standardises over the side's top `pool` notes: propose that many
                 break
             if len(found) < wanted or wanted >= WIDEN_LIMIT * PASSAGES_PER_NOTE * pool:
@@ -818,7 +833,7 @@ class Searcher:
             wanted *= WIDEN_FACTOR
         nearest = self._counted_nearest(found, owners, notes, wanted)
         scored_whole = [note for note in notes if note not in nearest]
-        return self.exact_scores(vector, scored_whole, [pair for pairs in nearest.values() for pair in pairs])[:pool]
+        return self.exact_scores(vector, scored_whole, [pair for pairs in nearest.values() for pair in pairs], pool)
 
     def _counted_nearest(self, found: Sequence[tuple[int, float]], owners: dict[int, int], notes: Sequence[int],
                          wanted: int) -> dict[int, list[tuple[int, int]]]:
@@ -833,16 +848,18 @@ class Searcher:
         counts = self.store.passages.counts([note for note in notes if len(returned.get(note, ())) > NEXT_PASSAGES])
         return {note: returned[note] for note, count in counts.items() if count > wanted}
 
-    def exact_scores(self, vector: np.ndarray, notes: Sequence[int], passages: Sequence[tuple[int, int]] = ()) -> list[SideHit]:
+    def exact_scores(self, vector: np.ndarray, notes: Sequence[int], passages: Sequence[tuple[int, int]] = (),
+                     limit: int | None = None) -> list[SideHit]:
         """These notes scored by every passage of theirs, best first; and the notes of
-        ``passages`` ((passage, note) pairs) by those passages only."""
+        ``passages`` ((passage, note) pairs) by those passages only. The first ``limit``."""
         owners = dict([*self.store.passages.pairs_of(notes), *passages])
         labels, matrix = self.passage_vectors.matrix_of(list(owners))
         if not labels:
             return []
         scores = cosines(matrix, vector)
         return note_scores(counted_passages(np.asarray(labels, dtype=np.int64),
-                                            np.fromiter((owners[label] for label in labels), dtype=np.int64, count=len(labels)), scores))
+                                            np.fromiter((owners[label] for label in labels), dtype=np.int64, count=len(labels)), scores),
+                           limit)
 
     # -- the text side
 
@@ -914,15 +931,11 @@ class Searcher:
         rows of one): docs hit@3 0.583 → 0.562 (benchmarks/PASSAGES.md §13).
         """
         page = PASSAGES_PER_NOTE * pool
-        rows = self.store.passages.fts(match, page)
-        if eligibility.filters:
-            eligible = self.store.notes.eligible_labels(list({row.note_label for row in rows}), eligibility)
-            rows_kept = [row for row in rows if row.note_label in eligible]
-        else:
-            rows_kept = rows
+        rows, eligible = self.store.passages.fts_passing(match, page, eligibility)  # rows in no set order: note_scores sorts
+        rows_kept = [row for row in rows if row.note_label in eligible] if eligibility.filters else rows
         if len({row.note_label for row in rows_kept}) < pool and len(rows) >= page:
             rows_kept = self.store.passages.fts_by_note(match, eligibility, page, per_note=pool)
-        return note_scores((row.label, row.note_label, row.score) for row in rows_kept)[:pool]
+        return note_scores(((row.label, row.note_label, row.score) for row in rows_kept), pool)
 
     # -- hits
 
@@ -986,6 +999,11 @@ class Searcher:
         except NoteReadError as error:
             warnings.append(Spelled(f"file: {error} (", INDEX, ")"))
             return Snippet("")
+
+
+def _best_scored(scores: dict[int, float]) -> int:
+    """The passage of the highest score (ties: the lowest label)."""
+    return max(scores, key=lambda label: (scores[label], -label))
 
 
 def _below(holding_all: Sequence[SideHit], holding_some: Sequence[SideHit]) -> list[SideHit]:

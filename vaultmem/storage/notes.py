@@ -442,7 +442,7 @@ class NoteStore:
         found: dict[int, str] = {}
         for chunk in chunks(int(label) for label in labels):
             query = f"SELECT label, path FROM notes WHERE label IN ({placeholders(len(chunk))})"
-            found.update((row[0], row[1]) for row in self.db.execute(query, chunk))
+            found.update(self.db.execute(query, chunk))  # (label, label) rows as they come
         return found
 
     # -- resolving a NOTE argument (resolution.py). ``normalized``: compare the names in NFC

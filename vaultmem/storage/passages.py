@@ -119,7 +119,7 @@ class PassageStore:
         found: list[tuple[int, int]] = []
         for chunk in chunks(int(label) for label in note_labels):
             query = f"SELECT label, note_label FROM passages WHERE note_label IN ({placeholders(len(chunk))})"
-            found.extend((row[0], row[1]) for row in self.db.execute(query, chunk))
+            found.extend(self.db.execute(query, chunk))  # (label, label) rows as they come
         return found
 
     def counts(self, note_labels: Sequence[int]) -> dict[int, int]:
@@ -127,7 +127,7 @@ class PassageStore:
         found: dict[int, int] = {}
         for chunk in chunks(int(label) for label in note_labels):
             query = f"SELECT note_label, count(*) FROM passages WHERE note_label IN ({placeholders(len(chunk))}) GROUP BY note_label"
-            found.update((row[0], row[1]) for row in self.db.execute(query, chunk))
+            found.update(self.db.execute(query, chunk))  # (label, label) rows as they come
         return found
 
     def of_notes(self, note_labels: Sequence[int]) -> dict[int, list[PassageRow]]:
@@ -152,8 +152,25 @@ class PassageStore:
         found: dict[int, int] = {}
         for chunk in chunks(int(label) for label in labels):
             query = f"SELECT label, note_label FROM passages WHERE label IN ({placeholders(len(chunk))})"
-            found.update((row[0], row[1]) for row in self.db.execute(query, chunk))
+            found.update(self.db.execute(query, chunk))  # (label, label) rows as they come
         return found
+
+    def owners_passing(self, labels: Sequence[int], eligibility: Eligibility) -> tuple[dict[int, int], set[int]]:
+        """:meth:`owners` of these passages, and which of their notes exist and pass the
+        read-time filters (``NoteStore.eligible_labels``'s rule): one statement, where the two
+        lists of several hundred labels each cost the vector side of a search twice over."""
+        where, params = eligibility.where()
+        passing = f"CASE WHEN notes.label IS NULL THEN 0 WHEN {where} THEN 1 ELSE 0 END"
+        owners: dict[int, int] = {}
+        eligible: set[int] = set()
+        for chunk in chunks(int(label) for label in labels):
+            query = (f"SELECT passages.label, passages.note_label, {passing} FROM passages "
+                     f"LEFT JOIN notes ON notes.label = passages.note_label WHERE passages.label IN ({placeholders(len(chunk))})")
+            for label, note, passes in self.db.execute(query, [*params, *chunk]):
+                owners[label] = note
+                if passes:
+                    eligible.add(note)
+        return owners, eligible
 
     def count(self) -> int:
         return int(self.db.execute("SELECT count(*) FROM passages").fetchone()[0])
@@ -170,6 +187,23 @@ class PassageStore:
         rows = self.db.execute(query, (match, int(limit))).fetchall()
         owners = self.owners([row[0] for row in rows])
         return [TextMatch(row[0], owners[row[0]], -row[1]) for row in rows if row[0] in owners]
+
+    def fts_passing(self, match: str, limit: int, eligibility: Eligibility) -> tuple[list[TextMatch], set[int]]:
+        """:meth:`fts` (its rows in no set order), and which of their notes pass the read-time
+        filters (``NoteStore.eligible_labels``'s rule): one statement instead of three. The
+        full-text query keeps its ``limit`` rows first; only those are joined to their notes."""
+        where, params = eligibility.where()
+        query = (f"SELECT matched.label, passages.note_label, matched.score, "
+                 f"CASE WHEN notes.label IS NULL THEN 0 WHEN {where} THEN 1 ELSE 0 END "
+                 f"FROM (SELECT rowid AS label, {_BM25} AS score FROM passages_fts WHERE passages_fts MATCH ? ORDER BY score LIMIT ?) "
+                 "AS matched JOIN passages ON passages.label = matched.label LEFT JOIN notes ON notes.label = passages.note_label")
+        rows: list[TextMatch] = []
+        eligible: set[int] = set()
+        for label, note, score, passes in self.db.execute(query, [*params, match, int(limit)]):
+            rows.append(TextMatch(label, note, -score))
+            if passes:
+                eligible.add(note)
+        return rows, eligible
 
     def fts_by_note(self, match: str, eligibility: Eligibility, limit: int, per_note: int) -> list[TextMatch]:
         """The best ``limit`` rows of notes that pass the read-time filters, at most ``per_note``
