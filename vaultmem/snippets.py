@@ -4,7 +4,8 @@
   note is never split whole) — as a window of :data:`SNIPPET_CHARS` around the first query
   word (:func:`passage_snippet`).
 - **Readable, as reading view shows it** (:func:`readable`). Markup is removed, never a
-  word the note shows: heading markers (the heading's words stay), list and task markers,
+  word the note shows: heading markers (the heading's words stay), list markers and an open task's box
+  (a done task keeps its ``[x]``: reading view shows it ticked),
   quote and callout markers, emphasis, inline code ticks, fence lines and rules, footnote
   marks (a footnote's definition shows its text), HTML tags (their text stays; a block's
   tag — ``div``, ``p``, ``br``, ``li``, ``h1``…, ``tr``, ``summary`` — breaks between
@@ -118,7 +119,10 @@ _QUOTE = re.compile(r"^(?:>[ \t]?)+")
 _CALLOUT = re.compile(r"^\[![^\]\n]*\][+-]?[ \t]*")
 _BULLET = re.compile(r"^[-*+](?:[ \t]+|$)")
 _NUMBERED = re.compile(r"^\d{1,9}[.)][ \t]")  # its number is shown, as Obsidian shows it
-_TASK_BOX = re.compile(r"^\[[^\]\n]\][ \t]+")
+# An open task's box goes as a bullet does; any other keeps its mark as written (`[x] Ship it`):
+# a done or cancelled task read as an open one ("Ship it"), and a snippet that lists a board's
+# archived cards beside its open ones could not tell them apart (a trial on a Kanban board).
+_OPEN_TASK_BOX = re.compile(r"^\[ \][ \t]+")
 _BLOCK_ID = re.compile(r"[ \t]\^[\w-]+$")
 _FOOTNOTE_DEFINITION = re.compile(r"^\[\^[^\[\]\n]+\]:[ \t]*")
 # -- inline markup (every repeat stops at its closing delimiter: no backtracking over a line)
@@ -697,7 +701,7 @@ def _line(line: str, in_math: bool = False) -> tuple[str, str, bool]:
     elif heading is not None:
         stripped, kind = heading.group(2), HEADING
     elif _BULLET.match(stripped):
-        stripped, kind = _TASK_BOX.sub("", _BULLET.sub("", stripped, count=1), count=1), ITEM
+        stripped, kind = _OPEN_TASK_BOX.sub("", _BULLET.sub("", stripped, count=1), count=1), ITEM
     elif _NUMBERED.match(stripped):
         kind = ITEM
     elif stripped.startswith("|"):
