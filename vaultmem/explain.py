@@ -89,7 +89,7 @@ def explain_note(index: DerivedIndex, reference: str, query: str, k: int, *, lay
     index does not hold it, from its file. The reasons spell the options as ``names`` does."""
     require_query_word(query, "explain")  # the search it explains would refuse it
     require_hit_count(k)
-    eligibility = search_filters(layers, tags, include_expired, now, since, until)
+    eligibility = search_filters(layers, tags, include_expired, now, since, until, index.paths.daily.week_start)
     spelled = spellings(reference)  # as written, then stripped (a blank one names nothing)
     with index.store.waiting_at_most(lock_wait_seconds):
         busy = index.bring_current()  # as search does before it answers
