@@ -22,7 +22,9 @@
   not its JSON). Lines of one paragraph are joined by a space; where a block ends (a
   heading, a callout's title, a list item, an embed on its own line, a paragraph) without
   its own punctuation, `` · `` marks the break, so ``## Notes`` over ``- Dentist`` reads
-  ``Notes · Dentist``. Code is shown as written, tags and comments in it included.
+  ``Notes · Dentist``; a heading whose section says nothing of its own (another heading or the
+  end follows: a query block's section) is left out where anything else is said
+  (:func:`_said_sections`). Code is shown as written, tags and comments in it included.
 - **Never empty while the file says anything** (:func:`excerpt_of`). A passage that holds
   no query word while some properties do (a ``References/`` note whose body is empty or
   only embeds, found by its ``author``) shows those property lines first, as
@@ -608,7 +610,19 @@ def readable(text: str) -> str:
             joins_previous = kind not in (BLOCK, HEADING)
     if any(EMBED_OPEN in block for block in blocks):
         blocks = _embeds_placed(blocks, headings)
-    return joined(blocks)
+    return joined(_said_sections(blocks, headings))
+
+
+def _said_sections(blocks: list[str], headings: list[bool]) -> list[str]:
+    """``blocks`` without the headings of sections that say nothing of their own (another heading
+    or the end follows), when anything else is said: a daily note's template of query sections
+    (``## Overdue`` over a ```` ```tasks ```` block, left out) read "PENDING · 🕙 Overdue · 📆 Today ·
+    ⏩ This week · ❎ No date · ✅ Done today · TODO", and the tasks it holds were cut off (a trial
+    on a task vault). A passage of headings alone keeps them: it is all the note says there."""
+    if len(blocks) != len(headings) or all(headings):
+        return blocks
+    return [block for number, block in enumerate(blocks)
+            if not headings[number] or (number + 1 < len(blocks) and not headings[number + 1])]
 
 
 def _embeds_placed(blocks: Sequence[str], headings: Sequence[bool]) -> list[str]:
