@@ -111,6 +111,32 @@ def test_an_append_to_a_kanban_board_goes_above_its_settings_which_stay_the_last
     assert edited == expected.replace("\n", newline)
 
 
+BOARD_WITH_ARCHIVE = (
+    "---\n\nkanban-plugin: board\n\n---\n\n"
+    "## Задачи\n\n- [ ] Локация киберпанк\n\n\n"
+    "## Повторяющиеся задачи\n\n- [ ] Рефакторинг кода (Постоянно)\n\n\n"
+    "***\n\n## Архивировать\n\n- [x] 2025-09-09 17:00 Снаряды\n\n"
+    "%% kanban:settings\n```\n{\"kanban-plugin\":\"board\"}\n```\n%%"
+)
+
+
+@pytest.mark.parametrize("newline", ["\n", "\r\n"])
+def test_an_append_to_a_kanban_board_with_an_archive_goes_above_the_archive_not_into_it(newline: str) -> None:
+    # Kanban archives every card below its `***` line: appended at the end, a new card was hidden
+    # in the board's archive lane (a trial on a Russian board whose archive lane is "Архивировать").
+    raw = BOARD_WITH_ARCHIVE.replace("\n", newline).encode("utf-8")
+    edited = append_paragraph(raw, "- [ ] Звук шагов").decode("utf-8")
+    archive = BOARD_WITH_ARCHIVE.index("***")
+    expected = BOARD_WITH_ARCHIVE[:archive] + "- [ ] Звук шагов\n\n" + BOARD_WITH_ARCHIVE[archive:]
+    assert edited == expected.replace("\n", newline)
+    assert kanban_settings_footer(edited) == '{"kanban-plugin":"board"}'
+
+
+def test_an_append_below_a_rule_of_stars_in_a_note_that_is_no_kanban_board_goes_at_the_end() -> None:
+    raw = b"Part one.\n\n***\n\nPart two.\n"
+    assert append_paragraph(raw, "More.") == b"Part one.\n\n***\n\nPart two.\n\nMore.\n"
+
+
 def test_an_append_below_a_comment_that_holds_no_block_still_goes_at_the_end() -> None:
     raw = b"Text.\n\n%% a note to myself %%\n"
     assert append_paragraph(raw, "More.") == b"Text.\n\n%% a note to myself %%\n\nMore.\n"

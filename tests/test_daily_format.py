@@ -535,3 +535,52 @@ def test_month_and_weekday_names_obsidian_writes_in_turkish_date_the_note(
     # the format matched none of them and every search by date left the journal out.
     daily_notes(vault_dir, date_format, folder)
     assert day_of(vault_dir, path) == (day, "daily-note format")
+
+
+CALENDAR = ".obsidian/plugins/calendar/data.json"
+SUNDAY_NOON = "2025-12-14T12:00:00+00:00"
+
+
+@pytest.fixture
+def sunday_first(tmp_path: Path) -> Path:
+    """A vault whose Calendar plugin starts weeks on Sunday, with the daily notes around Sunday 14 December 2025."""
+    root = tmp_path / "vault"
+    write_file(root, ".vaultmem.toml", CONFIG)
+    write_file(root, COMMUNITY, json.dumps(["calendar", "obsidian-tasks-plugin"]))
+    write_file(root, CALENDAR, json.dumps({"shouldConfirmBeforeCreate": True, "weekStart": "sunday", "wordsPerDot": 250,
+                                           "showWeeklyNote": False, "localeOverride": "system-default"}))
+    for day in ("2025-12-06", "2025-12-07", "2025-12-13", "2025-12-14", "2025-12-15"):
+        write_file(root, f"Daily/{day}.md", f"- [ ] standup notes of {day}\n")
+    return root
+
+
+def listed_days(root: Path, since: str, until: str) -> list[str]:
+    result = run_json(root, "list", "--since", since, "--until", until, "--as-of", SUNDAY_NOON)
+    assert isinstance(result, dict), result
+    return sorted(note["path"].removeprefix("Daily/").removesuffix(".md") for note in result["notes"])
+
+
+def test_this_week_and_last_week_start_on_the_calendar_plugins_first_day_of_the_week(sunday_first: Path) -> None:
+    # Asked on Sunday 14 December in a vault whose weeks start on Sunday, "this week" was the
+    # ISO week that ends that day (8 … 14 December): the six days before, which its owner calls
+    # last week (a trial on a task vault).
+    assert listed_days(sunday_first, "this week", "this week") == ["2025-12-14", "2025-12-15"]
+    assert listed_days(sunday_first, "last week", "last week") == ["2025-12-07", "2025-12-13"]
+    assert listed_days(sunday_first, "2025-W50", "2025-W50") == ["2025-12-13", "2025-12-14"]  # a week's ISO name stays ISO
+
+
+def test_a_calendar_plugin_turned_off_or_starting_weeks_by_locale_leaves_iso_weeks(sunday_first: Path) -> None:
+    write_file(sunday_first, COMMUNITY, json.dumps(["obsidian-tasks-plugin"]))
+    assert listed_days(sunday_first, "this week", "this week") == ["2025-12-13", "2025-12-14"]
+    write_file(sunday_first, COMMUNITY, json.dumps(["calendar"]))
+    write_file(sunday_first, CALENDAR, json.dumps({"weekStart": "locale"}))
+    assert listed_days(sunday_first, "this week", "this week") == ["2025-12-13", "2025-12-14"]
+
+
+def test_a_week_start_that_is_no_day_is_reported_by_check_and_leaves_iso_weeks(sunday_first: Path) -> None:
+    write_file(sunday_first, CALENDAR, json.dumps({"weekStart": "Sunnday"}))
+    assert load_daily_format(sunday_first).week_start == 0
+    result = run_cli(sunday_first, "check")
+    assert f"{CALENDAR}: weekStart: 'Sunnday' is no day of the week" in result.output
+    assert "Settings → Calendar" in result.output
+    assert listed_days(sunday_first, "this week", "this week") == ["2025-12-13", "2025-12-14"]

@@ -265,6 +265,18 @@ def test_last_month_in_january_is_last_years_december() -> None:
         assert since_bound("last week", datetime(2027, 1, 1, 12, tzinfo=UTC)) == at(2026, 12, 21)  # a Friday: the week before its own
 
 
+@needs_tzset
+def test_this_and_last_week_start_on_the_weeks_first_day_given() -> None:
+    with local_zone("UTC"):
+        sunday = datetime(2025, 12, 14, 12, tzinfo=UTC)
+        assert (since_bound("this week", sunday, 6), until_bound("this week", sunday, 6)) == (
+            at(2025, 12, 14), at(2025, 12, 20, 23, 59, 59, 999999))
+        assert (since_bound("last week", sunday, 6), until_bound("last-week", sunday, 6)) == (
+            at(2025, 12, 7), at(2025, 12, 13, 23, 59, 59, 999999))
+        assert since_bound("this week", sunday) == at(2025, 12, 8)  # no first day given: Monday, the ISO week
+        assert since_bound("2025-W50", sunday, 6) == at(2025, 12, 8)  # a week's ISO name stays ISO
+
+
 def test_a_bound_in_words_it_does_not_know_is_refused_listing_every_period_it_takes() -> None:
     for value in ("next week", "lastweek", "this decade"):
         with pytest.raises(UsageError, match=re.escape(

@@ -261,3 +261,29 @@ def test_the_query_words_no_note_holds_are_named_as_typed(tmp_path: Path) -> Non
         vault.index()
         reasons = vault.explain("GIL", "open src/main.rs and node.js in C#", k=1, now=NOW).reasons
     assert any("(open, src/main.rs, node.js, C#) are in no unexpired note of the vault" in reason for reason in reasons), reasons
+
+
+def test_a_note_left_out_by_a_range_names_its_tasks_whose_days_are_in_it(tmp_path: Path) -> None:
+    # Trial (s30, a task vault): "what is due on the 5th" left out the daily note of the 3rd that
+    # planned a task for the 5th, and explain said only the note's own date. A task's days do not
+    # date its note; explain says which of them fall in the range.
+    from helpers import write_vault
+
+    from vaultmem.embedders import HashingEmbedder
+
+    root = write_vault(tmp_path / "vault", {
+        "Daily/2025-12-03.md": ("---\ntags: [daily]\n---\n## TODO\n\n"
+                                "- [ ] Debug the animations 📅 2025-12-05\n"
+                                "- [x] Refactor the code 📅 2025-12-03 ✅ 2025-12-05\n"
+                                "- [ ] Call Dana [due:: 2025-12-05]\n"
+                                "- [ ] Order parts 📅 2025-12-09\n"
+                                "```\n- [ ] an example in code 📅 2025-12-05\n```\n"),
+        "Daily/2025-12-01.md": "- [ ] Plan the week 📅 2025-12-02\n",
+    })
+    with Vault(root, embedder=HashingEmbedder()) as vault:
+        vault.index()
+        reasons = vault.explain("Daily/2025-12-03", "animations", k=5, now=NOW, since="2025-12-05", until="2025-12-05").reasons
+        other = vault.explain("Daily/2025-12-01", "week", k=5, now=NOW, since="2025-12-05", until="2025-12-05").reasons
+    assert ("a task's day is in the range, but a task's days do not date its note: line 6 ('Debug the animations') is due "
+            "2025-12-05; line 7 ('Refactor the code') is done 2025-12-05; line 8 ('Call Dana') is due 2025-12-05") in reasons, reasons
+    assert not any("a task's day" in reason for reason in other), other  # its task is due outside the range

@@ -283,6 +283,37 @@ def test_a_snippet_shows_headings_links_embeds_and_lists_as_text(tmp_path: Path,
                        "See the guide for vaultmem index. Dentist · bring the card")  # a callout's title is a block
 
 
+def test_a_done_task_keeps_its_mark_in_a_snippet_and_an_open_one_reads_as_a_list_item(tmp_path: Path, wordllama: object) -> None:
+    # A Kanban board's archived cards and a daily note's ticked tasks read as open ones: "is the
+    # fence painted?" was answered "Paint the fence" either way (a trial on a task-heavy vault).
+    write_file(tmp_path, "Board.md", (
+        "## Fence\n"
+        "\n"
+        "- [x] Paint the fence ✅ 2025-12-10\n"
+        "- [ ] Sand the fence\n"
+        "- [-] Replace the fence\n"
+        "* [X] Oil the fence gate\n"
+    ))
+    with Vault(tmp_path, embedder=wordllama) as vault:  # type: ignore[arg-type]
+        vault.index()
+        snippet = hit_on(vault, "fence", "Board.md", k=1)
+    assert snippet == "Fence · [x] Paint the fence ✅ 2025-12-10 · Sand the fence · [-] Replace the fence · [X] Oil the fence gate"
+
+
+def test_headings_of_sections_that_say_nothing_are_left_out_where_anything_else_is_said(tmp_path: Path, wordllama: object) -> None:
+    # A daily template of query sections: the snippet read "Thursday · Pending · Overdue · Today ·
+    # TODO · …" and the day's tasks were cut off at 300 characters (a trial on a task vault).
+    write_file(tmp_path, "Daily/2025-12-11.md", (
+        "# Thursday\n\n## Pending\n\n### Overdue\n\n```tasks\nnot done\ndue before 2025-12-11\n```\n\n"
+        "### Today\n\n```tasks\nnot done\ndue on 2025-12-11\n```\n\n"
+        "## TODO\n\n- [x] Move the dialogue bubbles to a panel ✅ 2025-12-11\n- [ ] Fix the UI bugs\n"))
+    with Vault(tmp_path, embedder=wordllama) as vault:  # type: ignore[arg-type]
+        vault.index()
+        listed = vault.list_notes(k=1, now=NOW)
+    assert [note.snippet for note in listed] == ["TODO · [x] Move the dialogue bubbles to a panel ✅ 2025-12-11 · Fix the UI bugs"]
+    assert readable("## Pending\n\n### Overdue\n\n### Today\n") == "Pending · Overdue · Today"  # headings alone: all it says
+
+
 def test_a_snippet_in_a_dendron_vault_shows_a_link_by_its_label_written_first(tmp_path: Path, wordllama: object) -> None:
     # Dendron writes [[label|name]] and shows the label; read Obsidian's way the snippet
     # showed the note's dotted name instead ("See tools.git for gitflow notes").

@@ -9,10 +9,14 @@ caller writes the bytes through noteio's guarded writes). See adr/0019-memories-
 
 from __future__ import annotations
 
+import re
+
 from .errors import FrontmatterError
-from .markdown import plugin_footer_start
+from .markdown import code_ranges, plugin_footer_start
 from .noteio import original_offset, split_bom
 from .notes import BOM, parse_note, split_frontmatter
+
+_ARCHIVE_MARKER = re.compile(r"^\*\*\*\r?$", re.MULTILINE)
 
 
 def replace_body(raw: bytes, body: str) -> bytes:
@@ -27,10 +31,15 @@ def append_paragraph(raw: bytes, paragraph: str) -> bytes:
     """``raw`` with ``paragraph`` added at the end of its body, after a blank line; every
     byte already there stays. A plugin's data block that ends the body (Kanban's settings,
     Excalidraw's drawing: markdown.plugin_footer_start) stays its end: the paragraph goes
-    above it, a blank line between — below it, Kanban no longer found the board's settings."""
+    above it, a blank line between — below it, Kanban no longer found the board's settings. On
+    a Kanban board with an archive (its ``***`` line and the lane below it), the paragraph goes
+    above the archive: below, it would be an archived card."""
     head, body, newline = _split_body(raw)
     footer_at = plugin_footer_start(body)
     words, footer = (body, "") if footer_at is None else (body[:footer_at], body[footer_at:])
+    archive_at = _kanban_archive_start(words) if footer.startswith("%% kanban:settings") else None
+    if archive_at is not None:
+        words, footer = words[:archive_at], words[archive_at:] + footer
     if not words.strip():
         separator = ""  # an empty body (or only blank lines): the paragraph is the body
     elif words.endswith((newline * 2, "\n\n")):
@@ -43,6 +52,18 @@ def append_paragraph(raw: bytes, paragraph: str) -> bytes:
     edited = head + (words + addition + footer).encode("utf-8")
     _verify_body(raw, edited, (words + addition + footer).replace("\r\n", "\n"))
     return edited
+
+
+def _kanban_archive_start(words: str) -> int | None:
+    """Where a Kanban board's archive begins: its marker, a line that is ``***`` alone (the
+    plugin's ``archiveMarkerRegex``), outside code; None on a board with no archive. Every card
+    below it is archived — a card appended at the end was hidden from the board, in the archive
+    lane (a trial on a board whose archive held last season's cards)."""
+    code = code_ranges(words)
+    for marker in _ARCHIVE_MARKER.finditer(words):  # the first: the plugin archives every card after it
+        if not any(start <= marker.start() < end for start, end in code):
+            return marker.start()
+    return None
 
 
 def _split_body(raw: bytes) -> tuple[bytes, str, str]:

@@ -68,7 +68,11 @@ from .periods import MONTH, QUARTER, WEEK, YEAR, Span, span_of
 
 COMMUNITY_PLUGINS = ".obsidian/community-plugins.json"  # the ids of the community plugins turned on
 PERIODIC_NOTES_ID = "periodic-notes"
-DAILY_SETTINGS = (DAILY_NOTES_SETTINGS, PERIODIC_NOTES_SETTINGS, COMMUNITY_PLUGINS)
+CALENDAR_ID = "calendar"
+CALENDAR_SETTINGS = ".obsidian/plugins/calendar/data.json"  # the Calendar plugin's: its weekStart
+DAILY_SETTINGS = (DAILY_NOTES_SETTINGS, PERIODIC_NOTES_SETTINGS, COMMUNITY_PLUGINS, CALENDAR_SETTINGS)
+# The Calendar plugin's weekStart values that name a day, as Python numbers weekdays (Monday 0).
+_WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 DEFAULT_FORMAT = "YYYY-MM-DD"  # Obsidian's, and Periodic Notes', when none is set
 # Obsidian's formats are a few dozen characters; a longer one is refused before it is compiled
 # ("dddd" 50,000 times took 8 s to compile, on every command).
@@ -417,6 +421,9 @@ class DailyFormat:
     problems: tuple[Problem, ...] = ()
     periods: tuple[PeriodFormat, ...] = ()
     title_format: str = ""  # a Logseq graph's :journal/page-title-format (date-fns): the title a journal shows
+    # The day weeks start on for `this week` / `last week` (Monday 0 … Sunday 6): the Calendar
+    # plugin's weekStart when it names a day, else Monday, the ISO week (adr/0026 "Week start").
+    week_start: int = 0
 
     def title(self, path: str) -> str | None:
         """The title Logseq shows for the journal at ``path`` ("May 16th, 2022"), if it is one."""
@@ -503,8 +510,32 @@ def load_daily_format(root: Path) -> DailyFormat:
     its daily notes are enabled, else the Daily notes plugin's, else none; and Periodic Notes'
     weekly, monthly, quarterly and yearly formats in use. Mistakes are problems, never raised."""
     daily = _load_daily(root)
-    periods, problems = _load_periods(root)
-    return replace(daily, periods=periods, problems=(*daily.problems, *problems)) if periods or problems else daily
+    periods, period_problems = _load_periods(root)
+    problems = list(period_problems)
+    week_start = _load_week_start(root, problems)
+    if periods or problems or week_start:
+        return replace(daily, periods=periods, problems=(*daily.problems, *problems), week_start=week_start)
+    return daily
+
+
+def _load_week_start(root: Path, problems: list[Problem]) -> int:
+    """The first day of the vault's weeks (Monday 0 … Sunday 6): the Calendar plugin's
+    ``weekStart`` when the plugin is on and it names a day. ``locale`` (its default) is the
+    language Obsidian runs in, which the vault does not record: Monday, the ISO week, then."""
+    ignored: list[Problem] = []  # an unreadable list of plugins is said for Periodic Notes already
+    plugins = read_settings(root, COMMUNITY_PLUGINS, ignored, _UNUSED)
+    if isinstance(plugins, list) and CALENDAR_ID not in plugins:
+        return 0  # turned off: its old setting no longer starts the weeks Obsidian shows
+    unused = "weeks start on Monday (ISO weeks) meanwhile"
+    settings = read_settings(root, CALENDAR_SETTINGS, problems, unused)
+    value = settings.get("weekStart", "locale") if isinstance(settings, dict) else "locale"
+    if isinstance(value, str) and value.casefold() in _WEEKDAYS:
+        return _WEEKDAYS.index(value.casefold())
+    if value != "locale" or (settings is not None and not isinstance(settings, dict)):
+        shown = short_repr(value) if isinstance(settings, dict) else f"the file is {_kind(settings)}"
+        problems.append(Problem(CALENDAR_SETTINGS, "weekStart", f"{shown} is no day of the week; {unused}",
+                                "choose the first day of the week again in Settings → Calendar"))
+    return 0
 
 
 def _load_daily(root: Path) -> DailyFormat:

@@ -559,19 +559,20 @@ def _shown_bound(moment: datetime, end: bool) -> str:
     return day.isoformat() if moment == whole else f"{day.isoformat()} {local:%H:%M}"
 
 
-def since_bound(value: str, now: datetime) -> Bound:
+def since_bound(value: str, now: datetime, week_start: int = 0) -> Bound:
     """``--since``: the first date a note may have, for each kind (see the module's docstring).
     A duration in days or weeks reaches back to the start of that local day: at noon, ``1d``
-    keeps yesterday's daily note; a duration with hours or minutes is exact."""
-    return _bound(value, now, "since", end=False)
+    keeps yesterday's daily note; a duration with hours or minutes is exact. ``week_start``:
+    the day ``this week`` and ``last week`` start on (Monday 0 … Sunday 6: the vault's)."""
+    return _bound(value, now, "since", end=False, week_start=week_start)
 
 
-def until_bound(value: str, now: datetime) -> Bound:
+def until_bound(value: str, now: datetime, week_start: int = 0) -> Bound:
     """``--until``: the last date a note may have, for each kind (days named: through the last one's end)."""
-    return _bound(value, now, "until", end=True)
+    return _bound(value, now, "until", end=True, week_start=week_start)
 
 
-def _bound(value: str, now: datetime, name: str, end: bool) -> Bound:
+def _bound(value: str, now: datetime, name: str, end: bool, week_start: int = 0) -> Bound:
     text = str(value).strip()
     orders = _numbered_orders(text)
     if len(orders) > 1:  # 05.09.2026: the 5th of September or the 9th of May
@@ -587,7 +588,7 @@ def _bound(value: str, now: datetime, name: str, end: bool) -> Bound:
                          f"{said!r} or {now.year}-{int(yearless[1]):02d}-{int(yearless[2]):02d}")
     text = orders[0].isoformat() if orders else iso_spelling(text)
     try:
-        days = _days_named(text, now)
+        days = _days_named(text, now, week_start)
     except (OverflowError, ValueError):  # a period in words beyond the calendar: yesterday on 1 January of year 1
         raise UsageError(Argument(name, repr(value)), f" lies outside the years 1 to 9999 on {now.date().isoformat()}: "
                          "give a date") from None
@@ -676,14 +677,14 @@ def _numbered_orders(text: str) -> list[date]:
     return days
 
 
-def _days_named(text: str, now: datetime) -> tuple[date, date] | None:
+def _days_named(text: str, now: datetime, week_start: int = 0) -> tuple[date, date] | None:
     """The calendar days ``text`` names, first and last: a date alone (any ISO spelling), ``2026``
     (a year), ``2026-11`` (a month), ``2026-W48`` (an ISO week, Monday to Sunday), a period in
     words (``today``, ``last week``: :func:`_relative_period`, on this machine's calendar at
     ``now``); None for anything else (a time, a duration)."""
     words = _period_words(text)
     if words is not None:
-        return _relative_period(words, _local_date(now))
+        return _relative_period(words, _local_date(now), week_start)
     period = _period(text)
     if period is None and _is_date_alone(text):  # a period first: date.fromisoformat reads 2026-W48 as its Monday
         day = date.fromisoformat(text)
@@ -698,10 +699,11 @@ def _period_words(text: str) -> str | None:
     return words if words in _DAY_WORDS or (which in _WHICH_PERIOD and unit in _PERIOD_UNITS) else None
 
 
-def _relative_period(words: str, today: date) -> tuple[date, date]:
+def _relative_period(words: str, today: date, week_start: int = 0) -> tuple[date, date]:
     """The first and last day of a period said in words (:func:`_period_words`) when ``today``
-    is today: ``tomorrow`` is one day; ``last week`` the ISO week (Monday to Sunday) before
-    this one, ``last month`` the calendar month before this one (in January: last December),
+    is today: ``tomorrow`` is one day; ``last week`` the week before this one, its seven days
+    from ``week_start`` (Monday 0, the ISO week, unless the vault's Calendar plugin starts weeks
+    on another day: a Sunday-first week's `this week`, asked on a Sunday, is today on), ``last month`` the calendar month before this one (in January: last December),
     ``last year`` the year before this one."""
     if words in _DAY_WORDS:
         day = today + timedelta(days=_DAY_WORDS[words])
@@ -709,8 +711,8 @@ def _relative_period(words: str, today: date) -> tuple[date, date]:
     which, _, unit = words.partition(" ")
     back = _WHICH_PERIOD[which]
     if unit == "week":
-        monday = today - timedelta(days=today.weekday() + 7 * back)
-        return monday, _days_after(monday, 6)
+        first = today - timedelta(days=(today.weekday() - week_start) % 7 + 7 * back)
+        return first, _days_after(first, 6)
     if unit == "month":
         first = today.replace(day=1)
         return _month((first - timedelta(days=1)).replace(day=1) if back else first)

@@ -17,13 +17,14 @@ written: the index is brought up to date exactly as a search would.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass, replace
+from datetime import UTC, datetime, time
 from pathlib import PurePosixPath
 from typing import TYPE_CHECKING, Any
 
 from .dating import DAILY_SOURCE, PERIODIC_SOURCE, note_date, property_value, shown_date, unordered_name_days
-from .errors import NoteNotFound, NoteReadError, said_by
+from .errors import NoteNotFound, NoteReadError, said_by, short_repr
 from .fields import aliases_of, file_names, name_key, name_topic, person_asked, query_topics, starts_person_name
 from .git_index import unmerged_warning
 from .lifecycle import format_timestamp, from_epoch_us, is_expired_us, to_epoch_us
@@ -44,6 +45,7 @@ from .search import (
 )
 from .snippets import Snippet, passage_snippet
 from .storage import carries_tag, is_day_date
+from .task_dates import TaskDay, task_days
 
 if TYPE_CHECKING:
     from .daily_format import DailyFormat
@@ -90,7 +92,7 @@ def explain_note(index: DerivedIndex, reference: str, query: str, k: int, *, lay
     index does not hold it, from its file. The reasons spell the options as ``names`` does."""
     require_query_word(query, "explain")  # the search it explains would refuse it
     require_hit_count(k)
-    eligibility = search_filters(layers, tags, include_expired, now, since, until)
+    eligibility = search_filters(layers, tags, include_expired, now, since, until, index.paths.daily.week_start)
     spelled = spellings(reference)  # as written, then stripped (a blank one names nothing)
     with index.store.waiting_at_most(lock_wait_seconds):
         busy = index.bring_current()  # as search does before it answers
@@ -108,10 +110,11 @@ def explain_note(index: DerivedIndex, reference: str, query: str, k: int, *, lay
                 located = left_the_vault(index, reference, missing)
         if located is not None:
             try:
-                meta = read_note(index.paths.root, located.row.path).meta
+                read = read_note(index.paths.root, located.row.path)
+                meta, tasks = read.meta, task_days(read.body, read.body_line)
             except NoteReadError:
-                meta = {}  # gone since it was indexed: the ranking is the index's, which is what search answers from
-            explanation = explain_row(searcher, located.row, meta, query, k, eligibility, names)
+                meta, tasks = {}, []  # gone since it was indexed: the ranking is the index's, which is what search answers from
+            explanation = explain_row(searcher, located.row, meta, query, k, eligibility, names, tasks)
             found = located.resolved_from
             if found is not None and found.others:  # the first step's note is explained; the others named, as get names them
                 explanation.reasons.insert(0, f"{found.reference!r} names {located.row.path} by {WAYS[found.via]}, "
@@ -156,10 +159,11 @@ def not_a_note(paths: VaultPaths, relative: str) -> str:
 
 
 def explain_row(searcher: Searcher, row: NoteRow, meta: dict[str, Any], query: str, k: int,
-                eligibility: Eligibility, names: OptionNames) -> Explanation:
-    """A note the index holds: the filters it fails, and where search ranks it."""
+                eligibility: Eligibility, names: OptionNames, tasks: Sequence[TaskDay] = ()) -> Explanation:
+    """A note the index holds: the filters it fails, and where search ranks it (``tasks``: the
+    days its tasks name, said when the date range leaves it out)."""
     label = row.label if row.label is not None else -1
-    blocking = _filter_reasons(row, meta, eligibility, searcher.paths, names)
+    blocking = _filter_reasons(row, meta, eligibility, searcher.paths, names, tasks)
     lifted, lifted_words = _lifted(row, eligibility, names)
     found = searcher.candidates(query, k, lifted)
     position = next((number for number, item in enumerate(found.fused, start=1) if item.label == label), None)
@@ -231,7 +235,7 @@ def _scores(vectors: float | None, text: float | None, fused: float | None) -> d
 
 
 def _filter_reasons(row: NoteRow, meta: dict[str, Any], eligibility: Eligibility, paths: VaultPaths,
-                    names: OptionNames) -> list[str]:
+                    names: OptionNames, tasks: Sequence[TaskDay] = ()) -> list[str]:
     """What keeps the note out of the answer whatever it scores."""
     reasons = []
     successors = text_values(meta, "superseded_by")
@@ -248,7 +252,20 @@ def _filter_reasons(row: NoteRow, meta: dict[str, Any], eligibility: Eligibility
             reasons.append(f"filtered out by {names.tags} {tag}: it does not carry that tag (its tags: {', '.join(row.tags) or 'none'})")
     if not eligibility.in_range(row.dated_us, row.dated_day, row.dated_end_us):
         reasons.append(_date_reason(row, meta, eligibility, paths, names))
+        reasons += _task_days_reason(tasks, eligibility)
     return reasons
+
+
+def _task_days_reason(tasks: Sequence[TaskDay], eligibility: Eligibility) -> list[str]:
+    """The days its tasks name inside the range that left the note out: a task's due or done day
+    is not its note's date (task_dates.py), which is what the range is held against."""
+    inside = [task for task in tasks
+              if eligibility.in_range(to_epoch_us(datetime.combine(task.day, time(), UTC)), True)]
+    if not inside:
+        return []
+    said = [f"line {task.line} ({short_repr(task.task)}) is {task.kind} {task.day.isoformat()}" for task in inside[:3]]
+    more = f" and {len(inside) - 3} more" if len(inside) > 3 else ""
+    return [f"a task's day is in the range, but a task's days do not date its note: {'; '.join(said)}{more}"]
 
 
 def _date_reason(row: NoteRow, meta: dict[str, Any], eligibility: Eligibility, paths: VaultPaths, names: OptionNames) -> str:

@@ -253,10 +253,11 @@ def require_hit_count(k: object) -> None:
 
 
 def search_filters(layers: Iterable[str] | None, tags: Iterable[str] | None, include_expired: bool,
-                   now: object, since: str | None = None, until: str | None = None) -> Eligibility:
-    """The read-time filters of a search, from its arguments (``explain`` takes the same)."""
+                   now: object, since: str | None = None, until: str | None = None, week_start: int = 0) -> Eligibility:
+    """The read-time filters of a search, from its arguments (``explain`` takes the same);
+    ``week_start``: the vault's first day of the week (daily_format.DailyFormat.week_start)."""
     return Eligibility.asked(to_epoch_us(resolve_now(now)), layers=layers, tags=tags, include_expired=include_expired,
-                             since=since, until=until)
+                             since=since, until=until, week_start=week_start)
 
 
 def undated_warning(undated: int, daily: DailyFormat, dates: DateProperties = DEFAULT_DATE_PROPERTIES) -> str:

@@ -4,7 +4,8 @@
   note is never split whole) — as a window of :data:`SNIPPET_CHARS` around the first query
   word (:func:`passage_snippet`).
 - **Readable, as reading view shows it** (:func:`readable`). Markup is removed, never a
-  word the note shows: heading markers (the heading's words stay), list and task markers,
+  word the note shows: heading markers (the heading's words stay), list markers and an open task's box
+  (a done task keeps its ``[x]``: reading view shows it ticked),
   quote and callout markers, emphasis, inline code ticks, fence lines and rules, footnote
   marks (a footnote's definition shows its text), HTML tags (their text stays; a block's
   tag — ``div``, ``p``, ``br``, ``li``, ``h1``…, ``tr``, ``summary`` — breaks between
@@ -21,7 +22,9 @@
   not its JSON). Lines of one paragraph are joined by a space; where a block ends (a
   heading, a callout's title, a list item, an embed on its own line, a paragraph) without
   its own punctuation, `` · `` marks the break, so ``## Notes`` over ``- Dentist`` reads
-  ``Notes · Dentist``. Code is shown as written, tags and comments in it included.
+  ``Notes · Dentist``; a heading whose section says nothing of its own (another heading or the
+  end follows: a query block's section) is left out where anything else is said
+  (:func:`_said_sections`). Code is shown as written, tags and comments in it included.
 - **Never empty while the file says anything** (:func:`excerpt_of`). A passage that holds
   no query word while some properties do (a ``References/`` note whose body is empty or
   only embeds, found by its ``author``) shows those property lines first, as
@@ -119,7 +122,10 @@ _QUOTE = re.compile(r"^(?:>[ \t]?)+")
 _CALLOUT = re.compile(r"^\[![^\]\n]*\][+-]?[ \t]*")
 _BULLET = re.compile(r"^[-*+](?:[ \t]+|$)")
 _NUMBERED = re.compile(r"^\d{1,9}[.)][ \t]")  # its number is shown, as Obsidian shows it
-_TASK_BOX = re.compile(r"^\[[^\]\n]\][ \t]+")
+# An open task's box goes as a bullet does; any other keeps its mark as written (`[x] Ship it`):
+# a done or cancelled task read as an open one ("Ship it"), and a snippet that lists a board's
+# archived cards beside its open ones could not tell them apart (a trial on a Kanban board).
+_OPEN_TASK_BOX = re.compile(r"^\[ \][ \t]+")
 _BLOCK_ID = re.compile(r"[ \t]\^[\w-]+$")
 _FOOTNOTE_DEFINITION = re.compile(r"^\[\^[^\[\]\n]+\]:[ \t]*")
 # -- inline markup (every repeat stops at its closing delimiter: no backtracking over a line)
@@ -659,7 +665,19 @@ def readable(text: str) -> str:
             joins_previous = kind not in (BLOCK, HEADING)
     if any(EMBED_OPEN in block for block in blocks):
         blocks = _embeds_placed(blocks, headings)
-    return joined(blocks)
+    return joined(_said_sections(blocks, headings))
+
+
+def _said_sections(blocks: list[str], headings: list[bool]) -> list[str]:
+    """``blocks`` without the headings of sections that say nothing of their own (another heading
+    or the end follows), when anything else is said: a daily note's template of query sections
+    (``## Overdue`` over a ```` ```tasks ```` block, left out) read "PENDING · 🕙 Overdue · 📆 Today ·
+    ⏩ This week · ❎ No date · ✅ Done today · TODO", and the tasks it holds were cut off (a trial
+    on a task vault). A passage of headings alone keeps them: it is all the note says there."""
+    if len(blocks) != len(headings) or all(headings):
+        return blocks
+    return [block for number, block in enumerate(blocks)
+            if not headings[number] or (number + 1 < len(blocks) and not headings[number + 1])]
 
 
 def _embeds_placed(blocks: Sequence[str], headings: Sequence[bool]) -> list[str]:
@@ -752,7 +770,7 @@ def _line(line: str, in_math: bool = False) -> tuple[str, str, bool]:
     elif heading is not None:
         stripped, kind = heading.group(2), HEADING
     elif _BULLET.match(stripped):
-        stripped, kind = _TASK_BOX.sub("", _BULLET.sub("", stripped, count=1), count=1), ITEM
+        stripped, kind = _OPEN_TASK_BOX.sub("", _BULLET.sub("", stripped, count=1), count=1), ITEM
     elif _NUMBERED.match(stripped):
         kind = ITEM
     elif stripped.startswith("|"):

@@ -173,7 +173,8 @@ class Vault:
 
         require_query_word(query, "a search")
         require_hit_count(k)
-        eligibility = search_filters(_names("layers", layers), _names("tags", tags), include_expired, now, since, until)
+        eligibility = search_filters(_names("layers", layers), _names("tags", tags), include_expired, now, since, until,
+                                     self.paths.daily.week_start)
         with self.store.waiting_at_most(SEARCH_LOCK_WAIT_SECONDS):
             busy = self.derived.bring_current()
             hits = self.derived.searcher().search(query, k, eligibility)
@@ -193,7 +194,8 @@ class Vault:
         from .search import require_hit_count, search_filters
 
         require_hit_count(k)
-        eligibility = search_filters(_names("layers", layers), _names("tags", tags), include_expired, now, since, until)
+        eligibility = search_filters(_names("layers", layers), _names("tags", tags), include_expired, now, since, until,
+                                     self.paths.daily.week_start)
         with self.store.waiting_at_most(SEARCH_LOCK_WAIT_SECONDS):
             busy = self.derived.bring_current()
             listing = self.derived.searcher().listing(k, eligibility)

@@ -212,16 +212,18 @@ class Eligibility:
 
     @classmethod
     def asked(cls, now_us: int, *, layers: Iterable[str] | None = None, tags: Iterable[str] | None = None,
-              include_expired: bool = False, since: str | None = None, until: str | None = None) -> Eligibility:
+              include_expired: bool = False, since: str | None = None, until: str | None = None,
+              week_start: int = 0) -> Eligibility:
         """The filters as a caller names them: layers by code or alias, any case (each once,
         in order; an unknown one is :class:`UnknownLayer`), tags with or without ``#``, the
-        date bounds as ``dating.since_bound`` / ``until_bound`` read them."""
+        date bounds as ``dating.since_bound`` / ``until_bound`` read them (``week_start``: the
+        vault's first day of the week, for ``this week`` and ``last week``)."""
         asked = tuple(tag.strip().lstrip("#").rstrip("/") for tag in tags or ())
         if "" in asked:  # would pass only notes with an empty tag or one starting with "/": nothing asked for
             raise UsageError(Argument("tags", flag="--tag"), " holds a tag with no name; give a tag such as project or project/harbor")
         now = from_epoch_us(now_us)
-        since_us = None if since is None else EpochBound.of(since_bound(since, now))
-        until_us = None if until is None else EpochBound.of(until_bound(until, now))
+        since_us = None if since is None else EpochBound.of(since_bound(since, now, week_start))
+        until_us = None if until is None else EpochBound.of(until_bound(until, now, week_start))
         # Refused when the instants are: they are the range as this machine's clock says it. A
         # bound with a time can leave the days' labels an empty range beside them (in Los Angeles,
         # since 20:00 on the 30th until the 30th: that label ends at its midnight UTC, 16:00 there),
