@@ -52,11 +52,12 @@ from pydantic import Field
 
 from . import __version__
 from .config import CONFIG_FILE, DEFAULT_THRESHOLD, McpSettings
-from .errors import VaultmemError, respelled
+from .errors import NoteNotFound, VaultmemError, respelled
 from .gitops import LockWaiting, lock_waits_told_to
 from .lifecycle import LAYER_NAMES, LAYERS, LayerPolicy, format_duration
 from .mcp_arguments import StrictTool
 from .option_names import Surface
+from .retried_writes import MAX_KEY_CHARS
 from .vault import Vault
 
 if TYPE_CHECKING:
@@ -305,6 +306,10 @@ DateBound = Annotated[str, Field(max_length=64, description=(
     "An ISO date or time (2026-11-23, 2026-11-23T09:00:00+01:00; naive = UTC), a period — 2026, 2026-11, 2026-W48, "
     "today, yesterday, tomorrow, this week, last week, this month, last month, this year, last year (ISO weeks, "
     "Monday to Sunday): since = its start, until = its end — or a duration back from now (7d, 2w)."))]
+RequestId = Annotated[str | None, Field(min_length=1, max_length=MAX_KEY_CHARS, description=(
+    "An id you make for this write (a UUID), sent again unchanged when you retry it after a timeout or a lost "
+    "connection: a call with an id already answered is not made again, it returns the first answer with "
+    "replayed={request_id, first_at}. The same id with other arguments is refused. Kept 7 days, across server restarts."))]
 
 
 # ------------------------------------------------------------------ how a tool is declared
@@ -349,6 +354,24 @@ class VaultTools:
         self.service = service
         self.settings = settings
 
+    async def written(self, tool: str, request_id: str | None, arguments: dict[str, Any],
+                      operation: Callable[[Vault], dict[str, Any]], context: Context[Any, Any] | None) -> dict[str, Any]:
+        """A write's answer, made once per request id (adr/0029): a retry gets the first answer.
+
+        A ``remember`` sent without one is matched to an identical call answered in the last
+        two minutes whose note is still there: a client that timed out and sent it again got two
+        notes. Two identical notes minutes apart add nothing; and never silently: the answer says
+        ``replayed`` and how to write a second copy on purpose.
+        """
+        if request_id is None and tool != "remember":
+            return await self.service.call(operation, progress=context)
+        still_valid = (lambda first: still_there(self.service.vault, first)) if request_id is None else None
+        answer = await self.service.call(lambda vault: vault.once(
+            request_id, tool, arguments, lambda: operation(vault), still_valid=still_valid), progress=context)
+        if "replayed" in answer:
+            add_notice(answer, replay_notice(answer["replayed"]))
+        return answer
+
     @vault_tool(ADDITIVE, (
         "Save a new memory as a Markdown note in the vault; it is searchable as soon as this returns. "
         "Use it for anything worth recalling in a later conversation: a fact about the user, a decision, "
@@ -379,10 +402,13 @@ class VaultTools:
         permanent: Annotated[bool, Field(description="Never expires (no expires_at is written). Not with ttl/expires_at.")] = False,
         folder: Annotated[str | None, Field(description="Vault-relative folder for the note (default: the vault's memories folder).")] = None,
         supersedes: Annotated[list[NoteRef] | None, Field(description="Notes this memory replaces: each expires now and records superseded_by.")] = None,
+        request_id: RequestId = None,
     ) -> dict[str, Any]:
-        return await self.service.call(lambda vault: vault.remember(
+        arguments = {"text": text, "title": title, "layer": layer, "tags": tags, "ttl": ttl, "expires_at": expires_at,
+                     "permanent": permanent, "folder": folder, "supersedes": supersedes}
+        return await self.written("remember", request_id, arguments, lambda vault: vault.remember(
             text, title=title, layer=layer, tags=tags or (), ttl=ttl, expires_at=expires_at,
-            permanent=permanent, folder=folder, supersedes=supersedes or ()).as_dict(), progress=context)
+            permanent=permanent, folder=folder, supersedes=supersedes or ()).as_dict(), context)
 
     @vault_tool(DESTRUCTIVE, (
         "Change a memory in place when what it says changed (a time moved, a fact was corrected, an "
@@ -413,11 +439,15 @@ class VaultTools:
         add_tags: Annotated[list[Tag] | None, Field(description="Tags to add.")] = None,
         remove_tags: Annotated[list[Tag] | None, Field(description="Tags to remove.")] = None,
         if_version: Annotated[str | None, Field(min_length=1, description="Only if the note is still at this version (from get, recall or remember).")] = None,
+        request_id: RequestId = None,
     ) -> dict[str, Any]:
-        revised = await self.service.call(lambda vault: vault.revise(
+        arguments = {"note": note, "text": text, "append": append, "title": title, "layer": layer, "ttl": ttl,
+                     "expires_at": expires_at, "permanent": permanent, "add_tags": add_tags, "remove_tags": remove_tags,
+                     "if_version": if_version}
+        revised = await self.written("revise", request_id, arguments, lambda vault: vault.revise(
             note, text=text, append=append, title=title, layer=layer, ttl=ttl, expires_at=expires_at,
             permanent=permanent, add_tags=add_tags or (), remove_tags=remove_tags or (), if_version=if_version).as_dict(),
-            progress=context)
+            context)
         if revised["expired"]:
             # Said in words: an agent that appended a current fact would otherwise expect to recall it.
             revised["notice"] = (f"EXPIRED at {revised['expires_at']}: this note is hidden from recall, with what you "
@@ -563,10 +593,12 @@ class VaultTools:
         context: Context[Any, Any],  # told when the write waits for another's turn
         note: NoteRef,
         hard: Annotated[bool, Field(description="Delete the file for good instead of archiving it (only where the vault allows it).")] = False,
+        request_id: RequestId = None,
     ) -> dict[str, Any]:
         if hard and not self.settings.allow_hard_delete:
             raise ToolError(hard_delete_refusal(self.service.vault))
-        return await self.service.call(lambda vault: vault.forget(note, hard=hard).as_dict(), progress=context)
+        return await self.written("forget", request_id, {"note": note, "hard": hard},
+                                  lambda vault: vault.forget(note, hard=hard).as_dict(), context)
 
     @vault_tool(ADDITIVE, (
         "Record that recalled notes were actually used in your answer or action. Call it once per "
@@ -577,8 +609,10 @@ class VaultTools:
     async def mark_used(
         self,
         notes: Annotated[list[NoteRef], Field(min_length=1, description="Ids or paths of the recalled notes you actually used.")],
+        request_id: RequestId = None,
     ) -> dict[str, Any]:
-        return await self.service.call(lambda vault: {"used": [used.as_dict() for used in vault.mark_used(notes)]})
+        return await self.written("mark_used", request_id, {"notes": notes},
+                                  lambda vault: {"used": [used.as_dict() for used in vault.mark_used(notes)]}, None)
 
     @vault_tool(DESTRUCTIVE, (
         "Find near-duplicate memories (same layer, cosine similarity >= threshold) that should be one "
@@ -653,6 +687,24 @@ def body_part(view: dict[str, Any], offset: int) -> None:
 
 def add_notice(view: dict[str, Any], words: str) -> None:
     view["notice"] = f"{view['notice']}; {words}" if view.get("notice") else words
+
+
+def replay_notice(replayed: dict[str, Any]) -> str:
+    if replayed["request_id"] is not None:
+        return (f"REPLAYED: the answer to the first call with request_id {replayed['request_id']!r} "
+                f"(at {replayed['first_at']}); nothing was written again")
+    return (f"NOT WRITTEN AGAIN: the same remember (every argument alike) was answered at {replayed['first_at']} and "
+            "its note is still there, so this is its answer and the memory is stored once; to store a second copy on "
+            "purpose, send it with a request_id")
+
+
+def still_there(vault: Vault, first: dict[str, Any]) -> bool:
+    """Does the note a remember wrote still stand at its path, unexpired? (Not if it was forgotten meanwhile.)"""
+    try:
+        view = vault.get(first["id"])
+    except NoteNotFound:
+        return False
+    return view.path == first["path"] and not view.expired
 
 
 def hard_delete_refusal(vault: Vault) -> str:

@@ -1,0 +1,129 @@
+"""A write sent again is answered again, not made twice (adr/0029-retried-writes.md).
+
+An agent whose call timed out cannot tell whether the write happened; it sends it again. With
+a request id (an idempotency key) the second call gets the first call's answer, marked
+``replayed``, and writes nothing; the same id with other arguments is refused, since it can
+only be a mistake. The ids and answers live in the index's ``requests`` table (not derived:
+``index --rebuild`` keeps it), for :data:`KEEP` — a restart does not forget them; deleting
+``.vaultmem/`` does.
+
+A call without an id may be matched to an identical one by a key made from its arguments
+(the MCP server does so for ``remember``): only for :data:`SAME_CALL_WINDOW` after the first
+answer, and only while ``still_valid`` says that answer still holds (its note was not
+forgotten meanwhile). The answer says ``replayed`` either way: nothing is dropped silently.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import time
+from collections.abc import Callable, Mapping
+from datetime import datetime, timedelta
+from typing import TYPE_CHECKING, Any
+
+from .errors import Argument, UsageError, VaultmemError
+from .lifecycle import format_timestamp, from_epoch_us, to_epoch_us
+
+if TYPE_CHECKING:
+    from .storage import Store
+    from .storage.requests import RequestRow
+
+Answer = dict[str, Any]
+
+KEEP = timedelta(days=7)  # a retry comes within minutes; a week covers an agent that was down
+# A first call still unanswered after this is taken to have died with its process: a write
+# waits at most 300 s for the commit lock, and no write runs longer than that.
+ABANDONED = timedelta(minutes=10)
+# A call without a request id that repeats one answered this recently (every argument alike)
+# is taken for a retry: a client's retry after its timeout (60 s in most) comes within this.
+SAME_CALL_WINDOW = timedelta(seconds=120)
+MAX_KEY_CHARS = 200
+GIVEN, SAME_CALL = "id:", "same:"  # the two kinds of key, apart: no request id can pose as a call's arguments
+
+
+class RequestPending(VaultmemError):
+    """The first call with this request id has not answered (yet, or ever)."""
+
+
+def fingerprint(tool: str, arguments: Mapping[str, object]) -> str:
+    """Which call this is: the tool and its arguments, in any order of keys."""
+    text = json.dumps([tool, arguments], sort_keys=True, ensure_ascii=False, default=str)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def once(store: Store, request_id: str | None, tool: str, arguments: Mapping[str, object],
+         operation: Callable[[], Answer], now: datetime, *,
+         still_valid: Callable[[Answer], bool] | None = None) -> Answer:
+    """``operation()``'s answer, made once per request id (see the module docstring).
+
+    ``request_id=None``: once per identical call within :data:`SAME_CALL_WINDOW`, while
+    ``still_valid(first_answer)`` holds."""
+    called = fingerprint(tool, arguments)
+    if request_id is not None:
+        check_key(request_id)
+    key = GIVEN + request_id if request_id is not None else SAME_CALL + called
+    began = time.monotonic()
+    with store.transaction():
+        store.requests.forget_older_than(to_epoch_us(now - KEEP))
+        first = store.requests.claim(key, called, to_epoch_us(now))
+    if first is not None and request_id is None and not same_call_stands(first, now, still_valid):
+        with store.transaction():  # a new write, not a retry: made afresh below
+            again = store.requests.claim(key, called, to_epoch_us(now))
+            if again is not None and again.started_us == first.started_us:
+                store.requests.release(key)
+                again = store.requests.claim(key, called, to_epoch_us(now))
+            first = again  # None, or the same call made meanwhile by another: that one is answered
+    if first is not None:
+        return replayed(first, request_id, tool, called, now)
+    try:
+        answer = operation()
+    except BaseException:
+        with store.transaction():
+            store.requests.release(key)  # nothing was written: a retry may make it
+        raise
+    finished = now + timedelta(seconds=time.monotonic() - began)  # the window runs from the answer, not the start
+    with store.transaction():
+        store.requests.finish(key, json.dumps(answer, ensure_ascii=False), to_epoch_us(finished))
+    return answer
+
+
+def same_call_stands(first: RequestRow, now: datetime, still_valid: Callable[[Answer], bool] | None) -> bool:
+    """Is an identical call's answer still the answer (recent, and its note still there)?
+
+    Read outside the write transaction: ``still_valid`` reads the vault (it may bring the
+    index up to date), which must not happen while holding SQLite's write lock."""
+    if first.answer is None or first.finished_us is None:
+        # Still being made: said so, not made twice — unless its process died long ago (then
+        # nothing was promised: a call sent without an id is made again).
+        return from_epoch_us(first.started_us) >= now - ABANDONED
+    if from_epoch_us(first.finished_us) < now - SAME_CALL_WINDOW:
+        return False
+    return still_valid is None or still_valid(json.loads(first.answer))
+
+
+def replayed(first: RequestRow, key: str | None, tool: str, called: str, now: datetime) -> Answer:
+    """The first call's answer again, or why there is none (``key``: the request id the
+    caller gave; None when the key was made from the arguments)."""
+    started = format_timestamp(from_epoch_us(first.started_us))
+    call = f"the call with request_id {key!r}" if key is not None else f"an identical {tool} call"
+    if first.fingerprint != called:
+        raise UsageError(f"request_id {key!r} was first sent at {started} with other arguments (or to another tool "
+                         f"than {tool}), so nothing was done: a retry must repeat the call exactly; give a new write "
+                         "a new ", Argument("request_id"))
+    if first.answer is None:
+        if from_epoch_us(first.started_us) < now - ABANDONED:
+            raise RequestPending(f"{call} started at {started} and never answered (its server stopped during it?): "
+                                 "whether it wrote is unknown. Look first (recall, get), then write again with a new "
+                                 "request_id if it is missing")
+        raise RequestPending(f"{call} (started {started}) is still being made; send this call again in a few seconds "
+                             "to get its answer")
+    answer: Answer = json.loads(first.answer)
+    answer["replayed"] = {"request_id": key, "first_at": started}
+    return answer
+
+
+def check_key(key: str) -> None:
+    if not key or len(key) > MAX_KEY_CHARS or not key.isprintable():
+        raise UsageError(f"request_id {key[:40]!r} must be 1 to {MAX_KEY_CHARS} printable characters (a UUID is "
+                         "the usual choice); fix the ", Argument("request_id"))
