@@ -56,6 +56,7 @@ from .errors import NoteNotFound, VaultmemError, respelled
 from .gitops import LockWaiting, lock_waits_told_to
 from .lifecycle import LAYER_NAMES, LAYERS, LayerPolicy, format_duration
 from .mcp_arguments import StrictTool
+from .mcp_pages import add_notice, page
 from .option_names import Surface
 from .retried_writes import MAX_KEY_CHARS
 from .vault import Vault
@@ -306,6 +307,9 @@ DateBound = Annotated[str, Field(max_length=64, description=(
     "An ISO date or time (2026-11-23, 2026-11-23T09:00:00+01:00; naive = UTC), a period — 2026, 2026-11, 2026-W48, "
     "today, yesterday, tomorrow, this week, last week, this month, last month, this year, last year (ISO weeks, "
     "Monday to Sunday): since = its start, until = its end — or a duration back from now (7d, 2w)."))]
+ListOffset = Annotated[int, Field(ge=0, description=(
+    "Where to start in the answer's long list (a next_offset the previous answer gave); a list too long for one "
+    "answer comes in parts."))]
 RequestId = Annotated[str | None, Field(min_length=1, max_length=MAX_KEY_CHARS, description=(
     "An id you make for this write (a UUID), sent again unchanged when you retry it after a timeout or a lost "
     "connection: a call with an id already answered is not made again, it returns the first answer with "
@@ -631,7 +635,9 @@ class VaultTools:
         "the user before merging. apply=true merges each cluster into its longest note (tags unioned, latest "
         "expiry kept, the lines only the others held appended under a heading naming each, links to the "
         "merged notes rewritten; their ids keep resolving to it), moves the others to the archive folder "
-        "(recoverable) and reports merged (each with its kept_changes), skipped and links_rewritten."
+        "(recoverable) and reports merged (each with its kept_changes), skipped and links_rewritten. Many clusters "
+        "come in parts (clusters_total, next_offset, a notice: call again with the same arguments and "
+        "offset=next_offset); after apply=true a long merged list is cut and the notice says how many more."
     ))
     async def consolidate(
         self,
@@ -642,30 +648,38 @@ class VaultTools:
         all: Annotated[bool, Field(description="Look for duplicates of every note (a whole-vault sweep) instead of the recent window.")] = False,  # noqa: A002 - the library's and CLI's name
         include_expired: Annotated[bool, Field(description="Also merge expired notes (normally left out).")] = False,
         any_note: Annotated[bool, Field(description="Also consider the user's own notes, those without a layer (normally only memories are). Ask the user first.")] = False,
+        offset: ListOffset = 0,
     ) -> dict[str, Any]:
-        return await self.service.call(lambda vault: vault.consolidate(
+        answer = await self.service.call(lambda vault: vault.consolidate(
             threshold=threshold, window=window, all=all, apply=apply, include_expired=include_expired,
             any_note=any_note).as_dict(), progress=context)
+        return page(answer, "merged" if apply else "clusters", offset, "consolidate", applied=apply)
 
     @vault_tool(DESTRUCTIVE, (
         "List memories whose expires_at has passed. They are already hidden from recall; this tidies the "
         "vault. Dry run by default; apply=true moves them to the archive folder (recoverable). A note "
-        "edited since it was indexed is skipped and reported. Returns {expired: [...], applied, skipped}."
+        "edited since it was indexed is skipped and reported. Returns {expired: [...], applied, skipped}. A long "
+        "dry-run list comes in parts (expired_total, next_offset, a notice: call again with offset=next_offset); "
+        "after apply=true a long list is cut and the notice says how many more were archived."
     ))
     async def expire(
         self,
         context: Context[Any, Any],  # told when the write waits for another's turn
         apply: Annotated[bool, Field(description="Move the expired notes to the archive folder (default: only list them).")] = False,
+        offset: ListOffset = 0,
     ) -> dict[str, Any]:
-        return await self.service.call(lambda vault: vault.expire(apply=apply).as_dict(), progress=context)
+        answer = await self.service.call(lambda vault: vault.expire(apply=apply).as_dict(), progress=context)
+        return page(answer, "expired", offset, "expire", applied=apply)
 
     @vault_tool(READ_ONLY, (
         "Lint every note in the vault: frontmatter that does not load, unknown layers, unparseable or "
         "missing expiries, permanent notes that carry a deadline, duplicate ids. Read-only. Returns "
-        "{files, ok, problems: [{path, field, message, fix}]}; tell the user about problems and the fix."
+        "{files, ok, problems: [{path, field, message, fix}]}; tell the user about problems and the fix. "
+        "Many problems come in parts: problems_total says how many, next_offset (null at the end) is the offset to "
+        "pass for the next part, and a notice says so."
     ))
-    async def check(self) -> dict[str, Any]:
-        return await self.service.call(lambda vault: vault.check().as_dict())
+    async def check(self, offset: ListOffset = 0) -> dict[str, Any]:
+        return page(await self.service.call(lambda vault: vault.check().as_dict()), "problems", offset, "check")
 
 
 def body_part(view: dict[str, Any], offset: int) -> None:
@@ -683,10 +697,6 @@ def body_part(view: dict[str, Any], offset: int) -> None:
     view["next_offset"] = end if end < len(body) else None
     if end < len(body):
         add_notice(view, f"BODY CUT: characters {offset}-{end} of {len(body)} shown; call get with offset={end} for the rest")
-
-
-def add_notice(view: dict[str, Any], words: str) -> None:
-    view["notice"] = f"{view['notice']}; {words}" if view.get("notice") else words
 
 
 def replay_notice(replayed: dict[str, Any]) -> str:
