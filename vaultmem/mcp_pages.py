@@ -44,9 +44,6 @@ def fitting(items: list[Any], start: int, budget: int) -> int:
 def page(answer: dict[str, Any], key: str, offset: int, tool: str, applied: bool = False) -> dict[str, Any]:
     """Cut ``answer[key]`` to the part from ``offset``, and every other list to a few kilobytes."""
     items: list[Any] = answer[key]
-    if offset and applied:
-        raise ToolError(f"UsageError: offset pages a dry run's {key}; an apply's answer cannot be asked for again. "
-                        "Leave offset out (0)")
     if offset > len(items) or (offset == len(items) and offset > 0):
         raise ToolError(f"UsageError: offset {offset} is past the end of {tool}'s {key} ({len(items)} of them); "
                         "pass a next_offset it gave, or 0 for the start")
@@ -61,6 +58,13 @@ def page(answer: dict[str, Any], key: str, offset: int, tool: str, applied: bool
             answer[other], answer[f"{other}_total"] = value[:shown], len(value)
             add_notice(answer, f"{other.upper()} CUT: the first {shown} of {len(value)} shown")
     return answer
+
+
+def refuse_offset_with_apply(offset: int, apply: bool, key: str) -> None:
+    """Before the call: refused after it, the apply would be done and reported as an error."""
+    if offset and apply:
+        raise ToolError(f"UsageError: offset pages a dry run's {key}; an apply's answer cannot be asked for again, "
+                        "so nothing was done. Leave offset out (0)")
 
 
 def more_words(key: str, offset: int, end: int, total: int, tool: str, applied: bool) -> str:

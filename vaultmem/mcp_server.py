@@ -16,6 +16,11 @@ What the shell does own (see adr/0011-mcp-server.md and adr/0015-mcp-over-http.m
   connection and vector reader (a ``Vault`` keeps one per thread): reads run side by
   side, writes are serialised by SQLite, and a slow call does not hold up the others.
 - **Policy for agents.** ``forget(hard=true)`` needs ``[mcp] allow_hard_delete = true``.
+- **Retries.** A write sent with a ``request_id`` is made once; its retry gets the first
+  answer (the library's ``Vault.once``); a ``remember`` repeated without one within two
+  minutes is answered, not written twice (adr/0029-retried-writes.md).
+- **Answers that fit a client.** ``get``'s body and ``check``'s, ``expire``'s and
+  ``consolidate``'s lists come in parts by ``offset`` (mcp_pages.py).
 - **Errors.** In SDK v2 only a ``ToolError`` reaches the client with its message, so
   every ``VaultmemError`` becomes one, carrying the error's kind and the library's message
   (``WriteConflict: …``; the message names the value and the fix). Anything else is a bug: the client sees the SDK's generic
@@ -56,7 +61,7 @@ from .errors import NoteNotFound, VaultmemError, respelled
 from .gitops import LockWaiting, lock_waits_told_to
 from .lifecycle import LAYER_NAMES, LAYERS, LayerPolicy, format_duration
 from .mcp_arguments import StrictTool
-from .mcp_pages import add_notice, page
+from .mcp_pages import add_notice, page, refuse_offset_with_apply
 from .option_names import Surface
 from .retried_writes import MAX_KEY_CHARS
 from .vault import Vault
@@ -650,6 +655,7 @@ class VaultTools:
         any_note: Annotated[bool, Field(description="Also consider the user's own notes, those without a layer (normally only memories are). Ask the user first.")] = False,
         offset: ListOffset = 0,
     ) -> dict[str, Any]:
+        refuse_offset_with_apply(offset, apply, "merged")
         answer = await self.service.call(lambda vault: vault.consolidate(
             threshold=threshold, window=window, all=all, apply=apply, include_expired=include_expired,
             any_note=any_note).as_dict(), progress=context)
@@ -668,6 +674,7 @@ class VaultTools:
         apply: Annotated[bool, Field(description="Move the expired notes to the archive folder (default: only list them).")] = False,
         offset: ListOffset = 0,
     ) -> dict[str, Any]:
+        refuse_offset_with_apply(offset, apply, "expired")
         answer = await self.service.call(lambda vault: vault.expire(apply=apply).as_dict(), progress=context)
         return page(answer, "expired", offset, "expire", applied=apply)
 
