@@ -17,17 +17,23 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
+import sqlite3
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 from .errors import Argument, UsageError, VaultmemError
 from .lifecycle import format_timestamp, from_epoch_us, to_epoch_us
+from .storage import index_failure
+from .storage.requests import RequestRow
 
 if TYPE_CHECKING:
     from .storage import Store
-    from .storage.requests import RequestRow
+
+log = logging.getLogger("vaultmem")
 
 Answer = dict[str, Any]
 
@@ -57,46 +63,78 @@ def once(store: Store, request_id: str | None, tool: str, arguments: Mapping[str
          still_valid: Callable[[Answer], bool] | None = None) -> Answer:
     """``operation()``'s answer, made once per request id (see the module docstring).
 
-    ``request_id=None``: once per identical call within :data:`SAME_CALL_WINDOW`, while
-    ``still_valid(first_answer)`` holds."""
+    ``request_id=None``: not made again when an identical call was answered within
+    :data:`SAME_CALL_WINDOW` and ``still_valid(first_answer)`` holds."""
     called = fingerprint(tool, arguments)
-    if request_id is not None:
-        check_key(request_id)
-    key = GIVEN + request_id if request_id is not None else SAME_CALL + called
-    began = time.monotonic()
-    with store.transaction():
+    if request_id is None:
+        return once_alike(store, tool, called, operation, now, still_valid)
+    check_key(request_id)
+    key = GIVEN + request_id
+    with told_as_vault_errors(store), store.transaction():
+        # Claimed before the write, in one transaction: a retry arriving while the first call
+        # runs (its client gave up waiting) finds the claim and is told so, not made too.
         store.requests.forget_older_than(to_epoch_us(now - KEEP))
         first = store.requests.claim(key, called, to_epoch_us(now))
-    if first is not None and request_id is None and not same_call_stands(first, now, still_valid):
-        with store.transaction():  # a new write, not a retry: made afresh below
-            again = store.requests.claim(key, called, to_epoch_us(now))
-            if again is not None and again.started_us == first.started_us:
-                store.requests.release(key)
-                again = store.requests.claim(key, called, to_epoch_us(now))
-            first = again  # None, or the same call made meanwhile by another: that one is answered
     if first is not None:
         return replayed(first, request_id, tool, called, now)
+    began = time.monotonic()
     try:
         answer = operation()
     except BaseException:
-        with store.transaction():
+        with told_as_vault_errors(store), store.transaction():
             store.requests.release(key)  # nothing was written: a retry may make it
         raise
-    finished = now + timedelta(seconds=time.monotonic() - began)  # the window runs from the answer, not the start
-    with store.transaction():
-        store.requests.finish(key, json.dumps(answer, ensure_ascii=False), to_epoch_us(finished))
+    keep(store, RequestRow(key, called, to_epoch_us(now), json.dumps(answer, ensure_ascii=False),
+                           to_epoch_us(now + timedelta(seconds=time.monotonic() - began))))
     return answer
 
 
-def same_call_stands(first: RequestRow, now: datetime, still_valid: Callable[[Answer], bool] | None) -> bool:
-    """Is an identical call's answer still the answer (recent, and its note still there)?
+def once_alike(store: Store, tool: str, called: str, operation: Callable[[], Answer], now: datetime,
+               still_valid: Callable[[Answer], bool] | None) -> Answer:
+    """A call without a request id: answered again when an identical one just was.
 
-    Read outside the write transaction: ``still_valid`` reads the vault (it may bring the
-    index up to date), which must not happen while holding SQLite's write lock."""
+    Nothing is claimed before the write: the file is written first, as without this, and a
+    write kept waiting by another process's lock on the index does not wait before it. Two
+    identical calls at the same instant may both be made (no id, no promise)."""
+    key = SAME_CALL + called
+    with told_as_vault_errors(store):
+        first = store.requests.get(key)
+    if first is not None and first.answer is not None and same_call_stands(first, now, still_valid):
+        return replayed(first, None, tool, called, now)
+    began = time.monotonic()
+    answer = operation()
+    keep(store, RequestRow(key, called, to_epoch_us(now), json.dumps(answer, ensure_ascii=False),
+                           to_epoch_us(now + timedelta(seconds=time.monotonic() - began))))
+    return answer
+
+
+def keep(store: Store, row: RequestRow) -> None:
+    """Keep a write's answer for its retries (the window runs from the answer, not the start).
+
+    A failure here is logged, not raised: the write is made, and an error would tell the
+    agent it was not — so it would write again, the very thing this prevents. A retry with
+    an id then finds it unanswered (RequestPending: "whether it wrote is unknown")."""
+    try:
+        with store.transaction():
+            store.requests.put(row)
+    except sqlite3.Error as error:
+        log.warning("vaultmem: the write is made, but its answer could not be kept for a retry (%s): %s",
+                    row.key, index_failure(error, store.path, store.identity))
+
+
+@contextmanager
+def told_as_vault_errors(store: Store) -> Iterator[None]:
+    """A SQLite error as the vaultmem error that names the index and the fix (locked, full…)."""
+    try:
+        yield
+    except sqlite3.Error as error:
+        raise index_failure(error, store.path, store.identity) from None
+
+
+def same_call_stands(first: RequestRow, now: datetime, still_valid: Callable[[Answer], bool] | None) -> bool:
+    """Is an identical call's answer still the answer (recent, and its note still there)?"""
     if first.answer is None or first.finished_us is None:
-        # Still being made: said so, not made twice — unless its process died long ago (then
-        # nothing was promised: a call sent without an id is made again).
-        return from_epoch_us(first.started_us) >= now - ABANDONED
+        return False
     if from_epoch_us(first.finished_us) < now - SAME_CALL_WINDOW:
         return False
     return still_valid is None or still_valid(json.loads(first.answer))

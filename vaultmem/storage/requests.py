@@ -30,14 +30,22 @@ class RequestStore:
     def __init__(self, db: Connection) -> None:
         self.db = db
 
-    def claim(self, key: str, fingerprint: str, now_us: int) -> RequestRow | None:
-        """Record ``key`` as being answered now; or, when it is already known, its row (unchanged)."""
+    def get(self, key: str) -> RequestRow | None:
         found = self.db.execute(
             "SELECT key, fingerprint, started_us, answer, finished_us FROM requests WHERE key = ?", (key,)).fetchone()
-        if found is not None:
-            return RequestRow(*found)
-        self.db.execute("INSERT INTO requests (key, fingerprint, started_us) VALUES (?, ?, ?)", (key, fingerprint, now_us))
-        return None
+        return None if found is None else RequestRow(*found)
+
+    def claim(self, key: str, fingerprint: str, now_us: int) -> RequestRow | None:
+        """Record ``key`` as being answered now; or, when it is already known, its row (unchanged)."""
+        found = self.get(key)
+        if found is None:
+            self.db.execute("INSERT INTO requests (key, fingerprint, started_us) VALUES (?, ?, ?)", (key, fingerprint, now_us))
+        return found
+
+    def put(self, row: RequestRow) -> None:
+        """Keep ``row`` as the answer to its key, replacing any earlier one."""
+        self.db.execute("INSERT OR REPLACE INTO requests (key, fingerprint, started_us, answer, finished_us) "
+                        "VALUES (?, ?, ?, ?, ?)", (row.key, row.fingerprint, row.started_us, row.answer, row.finished_us))
 
     def finish(self, key: str, answer: str, now_us: int) -> None:
         self.db.execute("UPDATE requests SET answer = ?, finished_us = ? WHERE key = ?", (answer, now_us, key))
