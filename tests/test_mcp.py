@@ -79,7 +79,7 @@ def test_tools_are_listed_with_descriptions_an_agent_can_act_on(vault_dir: Path,
             assert {name for name, tool in listed.items() if tool.annotations.read_only_hint} == {"recall", "list_notes", "explain", "get", "check"}
             assert {name for name, tool in listed.items() if tool.annotations.destructive_hint} == {"revise", "forget", "consolidate", "expire"}
             assert set(listed["revise"].input_schema["properties"]) == {
-                "note", "text", "append", "title", "layer", "ttl", "expires_at", "permanent", "add_tags", "remove_tags", "if_version"}
+                "note", "text", "append", "title", "layer", "ttl", "expires_at", "permanent", "add_tags", "remove_tags", "if_version", "request_id"}
             assert "supersedes" in remember_schema["properties"]
             assert "WriteConflict" in listed["revise"].description and "if_version" in listed["revise"].description
             # The schema says what the server enforces: no argument outside the listed ones.
@@ -990,3 +990,26 @@ def test_recall_tells_an_agent_how_to_answer_the_first_or_the_last_time(vault_di
             assert "earliest or latest date" in described
 
     run(scenario)
+
+
+def test_long_lists_are_paged_by_offset_over_stdio_as_over_http(vault_dir: Path, write_note: Callable[..., Path], log: Path) -> None:
+    """The contract test_mcp_http.py checks on 3,000 problems, on three: one part, its total, and
+    an offset past the end or on an apply's answer refused in words."""
+    for name in ("a", "b", "c"):
+        write_note(f"memories/{name}.md", note(name.upper(), f"Note {name}.", layer="L9"))
+    write_note("memories/old.md", note("Old", "The old gate code.", layer="L1", expires_at="2020-01-01"))
+
+    async def scenario() -> None:
+        async with serve(vault_dir, log) as served:
+            whole = await served.call("check")
+            assert [problem["path"] for problem in whole["problems"]] == [f"memories/{name}.md" for name in "abc"]
+            assert whole["problems_total"] == 3 and whole["next_offset"] is None
+            assert "notice" not in whole
+            rest = await served.call("check", offset=1)
+            assert rest["problems"] == whole["problems"][1:] and rest["problems_total"] == 3
+            assert "offset 3 is past the end of check's problems (3 of them)" in await served.error("check", offset=3)
+            refused = await served.error("expire", apply=True, offset=1)
+            assert "offset pages a dry run's expired; an apply's answer cannot be asked for again, so nothing was done" in refused
+
+    run(scenario)
+    assert (vault_dir / "memories/old.md").is_file()  # refused before the apply, not after it

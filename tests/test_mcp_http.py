@@ -13,6 +13,7 @@ from __future__ import annotations
 import os
 import re
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -28,7 +29,7 @@ import pytest
 from mcp import ClientSession, MCPError
 from mcp.client.streamable_http import streamable_http_client
 
-from helpers import REPO, vaultmem_process
+from helpers import REPO, hold_commit_lock, init_repo, vaultmem_process
 from mcp_client import CALL_SECONDS, STARTUP_SECONDS, TOOLS, innermost, note, run, text_of
 
 TOKEN = "correct-horse-battery-staple-4711"
@@ -62,22 +63,38 @@ def server_env(token: str | None) -> dict[str, str]:
 
 
 @contextmanager
-def http_server(vault: Path, tmp_path: Path, *, token: str | None = TOKEN, args: tuple[str, ...] = ()) -> Iterator[Server]:
-    """`vaultmem mcp --http 127.0.0.1:0` on ``vault``; stopped (SIGTERM, then kill) at the end."""
-    log, stdout = tmp_path / "server-stderr.log", tmp_path / "server-stdout.log"
-    command = [sys.executable, "-m", "vaultmem", "--vault", str(vault), "mcp", "--http", "127.0.0.1:0", *args]
+def http_server(vault: Path, tmp_path: Path, *, token: str | None = TOKEN, args: tuple[str, ...] = (), port: int = 0) -> Iterator[Server]:
+    """`vaultmem mcp --http 127.0.0.1:PORT` on ``vault``; stopped (SIGTERM, then kill) at the end."""
+    server = start_server(vault, tmp_path, token=token, args=args, port=port)
+    try:
+        yield server
+    finally:
+        stop_server(server)
+
+
+def start_server(vault: Path, tmp_path: Path, *, token: str | None = TOKEN, args: tuple[str, ...] = (), port: int = 0,
+                 name: str = "server") -> Server:
+    log, stdout = tmp_path / f"{name}-stderr.log", tmp_path / f"{name}-stdout.log"
+    command = [sys.executable, "-m", "vaultmem", "--vault", str(vault), "mcp", "--http", f"127.0.0.1:{port}", *args]
     with log.open("wb") as errors, stdout.open("wb") as output:
         process = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=output, stderr=errors, env=server_env(token))
     try:
-        yield Server(process, wait_for_url(process, log), log, stdout)
-    finally:
-        if process.poll() is None:
-            process.send_signal(signal.SIGTERM)
-            try:
-                process.wait(timeout=STOP_SECONDS)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait()
+        return Server(process, wait_for_url(process, log), log, stdout)
+    except BaseException:
+        process.kill()
+        process.wait()
+        raise
+
+
+def stop_server(server: Server) -> None:
+    process = server.process
+    if process.poll() is None:
+        process.send_signal(signal.SIGTERM)
+        try:
+            process.wait(timeout=STOP_SECONDS)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
 
 
 def wait_for_url(process: subprocess.Popen[bytes], log: Path) -> str:
@@ -370,6 +387,115 @@ def test_a_note_too_large_for_one_answer_is_read_in_parts_that_add_up_to_its_bod
             assert small["body"] == body[-10:] and small["next_offset"] is None and "notice" not in small
             past = await opened.call_tool("get", {"note": "Clippings/Export.md", "offset": len(body) + 1})
             assert past.is_error and f"past the end of Clippings/Export.md's body ({len(body)} characters)" in text_of(past)
+
+    with http_server(vault_dir, tmp_path) as server:
+        run(scenario, server.url)
+
+
+def test_check_and_expire_on_a_big_vault_answer_in_parts_that_add_up_to_the_whole(vault_dir: Path, tmp_path: Path) -> None:
+    """3,000 memories with an unknown layer and a past deadline: check's 3,000 problems were one
+    answer of over 1 MiB, which the SDK's client refuses ("SSE stream failed"), so the agent
+    learned nothing about any of them; expire's list likewise. Each now comes in parts, as get's
+    body does: offset / next_offset, <list>_total and a notice."""
+    folder = vault_dir / "memories"
+    folder.mkdir()
+    for number in range(3000):
+        (folder / f"n{number:05d}.md").write_text(
+            f"---\ntitle: Parcel {number}\nlayer: L9\nexpires_at: 2020-01-01\n---\nParcel {number} waits at the post office.\n",
+            encoding="utf-8")
+
+    async def read_all(opened: ClientSession, tool: str, key: str) -> list[Any]:
+        items: list[Any] = []
+        offset: int | None = 0
+        parts, totals = 0, set()
+        while offset is not None:
+            part = await call(opened, tool, **({"offset": offset} if offset else {}))
+            assert part[f"{key}_total"] >= 3000 and part[key], part.get("notice")
+            totals.add(part[f"{key}_total"])
+            assert part["next_offset"] is None or f"offset={part['next_offset']}" in part["notice"]
+            items.extend(part[key])
+            offset, parts = part["next_offset"], parts + 1
+        assert parts >= 2 and totals == {len(items)}
+        return items
+
+    async def scenario(url: str) -> None:
+        async with session(url) as opened:
+            problems = await read_all(opened, "check", "problems")
+            assert sorted(problem["path"] for problem in problems if problem["field"] == "layer") == [
+                f"memories/n{number:05d}.md" for number in range(3000)]
+            expired = await read_all(opened, "expire", "expired")
+            assert len({entry["path"] for entry in expired}) == 3000
+            past = await opened.call_tool("check", {"offset": 5000})
+            assert past.is_error and "offset 5000 is past the end of check's problems" in text_of(past)
+
+    with http_server(vault_dir, tmp_path) as server:
+        run(scenario, server.url)
+    assert len(list(folder.glob("*.md"))) == 3000  # the dry runs moved nothing
+
+
+# ------------------------------------------------------------------ a restart, a retry
+
+
+def free_port() -> int:
+    with socket.create_server(("127.0.0.1", 0)) as probe:
+        return int(probe.getsockname()[1])
+
+
+def test_a_session_keeps_working_across_a_server_restart_and_a_retried_remember_is_not_written_twice(
+        vault_dir: Path, tmp_path: Path) -> None:
+    """A trial: after the server restarted, the SDK client's next call raised (its session id was
+    unknown: 404 "Session not found") until the agent was restarted too; and a remember the agent
+    sent again after its call timed out was written twice. The server now keeps no session (each
+    request stands alone) and remembers the request ids of writes in the index."""
+    port = free_port()
+    servers = [start_server(vault_dir, tmp_path, port=port)]
+    arguments = {"text": "The locksmith comes on Tuesday at 10:00.", "layer": "L2", "request_id": "9f2d-locksmith"}
+
+    async def scenario() -> None:
+        async with session(servers[0].url) as opened:
+            first = await call(opened, "remember", **arguments)
+            servers[0].process.kill()  # not a clean stop: a crash, or a deploy that does not wait
+            servers[0].process.wait()
+            servers.append(await anyio.to_thread.run_sync(lambda: start_server(vault_dir, tmp_path, port=port, name="again")))
+            assert servers[1].url == servers[0].url
+            hits = (await call(opened, "recall", query="when does the locksmith come"))["hits"]  # the same session
+            assert hits[0]["id"] == first["id"]
+            again = await call(opened, "remember", **arguments)  # the retry of a call whose answer was lost
+            assert again["id"] == first["id"] and again["replayed"]["request_id"] == "9f2d-locksmith"
+
+    try:
+        run(scenario)
+    finally:
+        for server in servers:
+            stop_server(server)
+    assert len(list(vault_dir.glob("memories/*.md"))) == 1
+    assert "Traceback" not in servers[-1].log.read_text(encoding="utf-8")
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="the holder flocks the file")
+def test_a_write_waiting_for_the_commit_lock_tells_an_http_client_as_progress(vault_dir: Path, tmp_path: Path, write_note: Any) -> None:
+    """Without sessions the server still answers a call on its own event stream, so the progress
+    notifications of a write kept waiting (test_mcp.py's stdio twin) reach an HTTP client too."""
+    write_note(".vaultmem.toml", "auto_commit = true\n")
+    write_note("coffee.md", note("Coffee", "Flat white with oat milk.", layer="L4"))
+    init_repo(vault_dir)
+    heard: list[tuple[float, str | None]] = []
+
+    async def progress(value: float, _total: float | None, message: str | None) -> None:
+        heard.append((value, message))
+
+    async def scenario(url: str) -> None:
+        async with session(url) as opened:
+            await call(opened, "recall", query="coffee")
+            holder = hold_commit_lock(vault_dir, 4)
+            try:
+                with anyio.fail_after(CALL_SECONDS):
+                    result = await opened.call_tool("remember", {"text": "The plumber comes on Friday.", "layer": "L2"},
+                                                    progress_callback=progress)
+            finally:
+                holder.wait(30)
+            assert not result.is_error and result.structured_content and result.structured_content["commit"], result
+            assert heard and f"pid {holder.pid}" in (heard[0][1] or ""), heard
 
     with http_server(vault_dir, tmp_path) as server:
         run(scenario, server.url)

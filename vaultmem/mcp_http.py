@@ -12,6 +12,8 @@ adr/0015-mcp-over-http.md):
   ``Origin`` is neither this server's own nor listed in ``[mcp] allowed_origins`` gets 403
   before anything else reads it. Requests without ``Origin`` (agents, not browsers) pass
   to the token check.
+- **No sessions** (``stateless_http``): every request stands alone, so clients go on
+  calling across a restart of the server.
 - **Stopping.** SIGTERM or Ctrl-C: open streams get a couple of seconds, running calls a
   few more, then the process exits 0.
 
@@ -222,6 +224,12 @@ def serve_http(vault: Vault, bind: Bind, token: str) -> None:
     )
     app = server.streamable_http_app(
         streamable_http_path=MCP_PATH,
+        # No sessions: each request stands alone, so a restart (a crash, an upgrade) does not
+        # end the clients' sessions — the SDK's client raised "Session not found" on its next
+        # call until its agent was restarted too. Nothing we use needs one: a call's progress
+        # goes out on that call's own event stream (not json_response, which would drop it),
+        # the token is checked on every request, and no tool asks the client anything back.
+        stateless_http=True,
         host=bind.host,
         # The SDK's own DNS-rebinding check also pins the Host header, which breaks a
         # reverse proxy that forwards the public name; OriginGuard checks what matters

@@ -16,6 +16,11 @@ What the shell does own (see adr/0011-mcp-server.md and adr/0015-mcp-over-http.m
   connection and vector reader (a ``Vault`` keeps one per thread): reads run side by
   side, writes are serialised by SQLite, and a slow call does not hold up the others.
 - **Policy for agents.** ``forget(hard=true)`` needs ``[mcp] allow_hard_delete = true``.
+- **Retries.** A write sent with a ``request_id`` is made once; its retry gets the first
+  answer (the library's ``Vault.once``); a ``remember`` repeated without one within two
+  minutes is answered, not written twice (adr/0031-retried-writes.md).
+- **Answers that fit a client.** ``get``'s body and ``check``'s, ``expire``'s and
+  ``consolidate``'s lists come in parts by ``offset`` (mcp_pages.py).
 - **Errors.** In SDK v2 only a ``ToolError`` reaches the client with its message, so
   every ``VaultmemError`` becomes one, carrying the error's kind and the library's message
   (``WriteConflict: …``; the message names the value and the fix). Anything else is a bug: the client sees the SDK's generic
@@ -52,11 +57,13 @@ from pydantic import Field
 
 from . import __version__
 from .config import CONFIG_FILE, DEFAULT_THRESHOLD, McpSettings
-from .errors import VaultmemError, respelled
+from .errors import NoteNotFound, VaultmemError, respelled
 from .gitops import LockWaiting, lock_waits_told_to
 from .lifecycle import LAYER_NAMES, LAYERS, LayerPolicy, format_duration
 from .mcp_arguments import StrictTool
+from .mcp_pages import add_notice, page, refuse_offset_with_apply
 from .option_names import Surface
+from .retried_writes import MAX_KEY_CHARS
 from .vault import Vault
 
 if TYPE_CHECKING:
@@ -306,6 +313,13 @@ DateBound = Annotated[str, Field(max_length=64, description=(
     "today, yesterday, tomorrow, this week, last week, this month, last month, this year, last year (2026-W48 is an "
     "ISO week, Monday to Sunday; this week and last week start on the vault's first day of the week, the Calendar "
     "plugin's, Monday unless it names another): since = its start, until = its end — or a duration back from now (7d, 2w)."))]
+ListOffset = Annotated[int, Field(ge=0, description=(
+    "Where to start in the answer's long list (a next_offset the previous answer gave); a list too long for one "
+    "answer comes in parts."))]
+RequestId = Annotated[str | None, Field(min_length=1, max_length=MAX_KEY_CHARS, description=(
+    "An id you make for this write (a UUID), sent again unchanged when you retry it after a timeout or a lost "
+    "connection: a call with an id already answered is not made again, it returns the first answer with "
+    "replayed={request_id, first_at}. The same id with other arguments is refused. Kept 7 days, across server restarts."))]
 
 
 # ------------------------------------------------------------------ how a tool is declared
@@ -350,6 +364,24 @@ class VaultTools:
         self.service = service
         self.settings = settings
 
+    async def written(self, tool: str, request_id: str | None, arguments: dict[str, Any],
+                      operation: Callable[[Vault], dict[str, Any]], context: Context[Any, Any] | None) -> dict[str, Any]:
+        """A write's answer, made once per request id (adr/0031): a retry gets the first answer.
+
+        A ``remember`` sent without one is matched to an identical call answered in the last
+        two minutes whose note is still there: a client that timed out and sent it again got two
+        notes. Two identical notes minutes apart add nothing; and never silently: the answer says
+        ``replayed`` and how to write a second copy on purpose.
+        """
+        if request_id is None and tool != "remember":
+            return await self.service.call(operation, progress=context)
+        still_valid = (lambda first: still_there(self.service.vault, first)) if request_id is None else None
+        answer = await self.service.call(lambda vault: vault.once(
+            request_id, tool, arguments, lambda: operation(vault), still_valid=still_valid), progress=context)
+        if "replayed" in answer:
+            add_notice(answer, replay_notice(answer["replayed"]))
+        return answer
+
     @vault_tool(ADDITIVE, (
         "Save a new memory as a Markdown note in the vault; it is searchable as soon as this returns. "
         "Use it for anything worth recalling in a later conversation: a fact about the user, a decision, "
@@ -380,10 +412,13 @@ class VaultTools:
         permanent: Annotated[bool, Field(description="Never expires (no expires_at is written). Not with ttl/expires_at.")] = False,
         folder: Annotated[str | None, Field(description="Vault-relative folder for the note (default: the vault's memories folder).")] = None,
         supersedes: Annotated[list[NoteRef] | None, Field(description="Notes this memory replaces: each expires now and records superseded_by.")] = None,
+        request_id: RequestId = None,
     ) -> dict[str, Any]:
-        return await self.service.call(lambda vault: vault.remember(
+        arguments = {"text": text, "title": title, "layer": layer, "tags": tags, "ttl": ttl, "expires_at": expires_at,
+                     "permanent": permanent, "folder": folder, "supersedes": supersedes}
+        return await self.written("remember", request_id, arguments, lambda vault: vault.remember(
             text, title=title, layer=layer, tags=tags or (), ttl=ttl, expires_at=expires_at,
-            permanent=permanent, folder=folder, supersedes=supersedes or ()).as_dict(), progress=context)
+            permanent=permanent, folder=folder, supersedes=supersedes or ()).as_dict(), context)
 
     @vault_tool(DESTRUCTIVE, (
         "Change a memory in place when what it says changed (a time moved, a fact was corrected, an "
@@ -414,11 +449,15 @@ class VaultTools:
         add_tags: Annotated[list[Tag] | None, Field(description="Tags to add.")] = None,
         remove_tags: Annotated[list[Tag] | None, Field(description="Tags to remove.")] = None,
         if_version: Annotated[str | None, Field(min_length=1, description="Only if the note is still at this version (from get, recall or remember).")] = None,
+        request_id: RequestId = None,
     ) -> dict[str, Any]:
-        revised = await self.service.call(lambda vault: vault.revise(
+        arguments = {"note": note, "text": text, "append": append, "title": title, "layer": layer, "ttl": ttl,
+                     "expires_at": expires_at, "permanent": permanent, "add_tags": add_tags, "remove_tags": remove_tags,
+                     "if_version": if_version}
+        revised = await self.written("revise", request_id, arguments, lambda vault: vault.revise(
             note, text=text, append=append, title=title, layer=layer, ttl=ttl, expires_at=expires_at,
             permanent=permanent, add_tags=add_tags or (), remove_tags=remove_tags or (), if_version=if_version).as_dict(),
-            progress=context)
+            context)
         if revised["expired"]:
             # Said in words: an agent that appended a current fact would otherwise expect to recall it.
             revised["notice"] = (f"EXPIRED at {revised['expires_at']}: this note is hidden from recall, with what you "
@@ -567,10 +606,12 @@ class VaultTools:
         context: Context[Any, Any],  # told when the write waits for another's turn
         note: NoteRef,
         hard: Annotated[bool, Field(description="Delete the file for good instead of archiving it (only where the vault allows it).")] = False,
+        request_id: RequestId = None,
     ) -> dict[str, Any]:
         if hard and not self.settings.allow_hard_delete:
             raise ToolError(hard_delete_refusal(self.service.vault))
-        return await self.service.call(lambda vault: vault.forget(note, hard=hard).as_dict(), progress=context)
+        return await self.written("forget", request_id, {"note": note, "hard": hard},
+                                  lambda vault: vault.forget(note, hard=hard).as_dict(), context)
 
     @vault_tool(ADDITIVE, (
         "Record that recalled notes were actually used in your answer or action. Call it once per "
@@ -581,8 +622,10 @@ class VaultTools:
     async def mark_used(
         self,
         notes: Annotated[list[NoteRef], Field(min_length=1, description="Ids or paths of the recalled notes you actually used.")],
+        request_id: RequestId = None,
     ) -> dict[str, Any]:
-        return await self.service.call(lambda vault: {"used": [used.as_dict() for used in vault.mark_used(notes)]})
+        return await self.written("mark_used", request_id, {"notes": notes},
+                                  lambda vault: {"used": [used.as_dict() for used in vault.mark_used(notes)]}, None)
 
     @vault_tool(DESTRUCTIVE, (
         "Find near-duplicate memories (same layer, cosine similarity >= threshold) that should be one "
@@ -601,7 +644,9 @@ class VaultTools:
         "the user before merging. apply=true merges each cluster into its longest note (tags unioned, latest "
         "expiry kept, the lines only the others held appended under a heading naming each, links to the "
         "merged notes rewritten; their ids keep resolving to it), moves the others to the archive folder "
-        "(recoverable) and reports merged (each with its kept_changes), skipped and links_rewritten."
+        "(recoverable) and reports merged (each with its kept_changes), skipped and links_rewritten. Many clusters "
+        "come in parts (clusters_total, next_offset, a notice: call again with the same arguments and "
+        "offset=next_offset); after apply=true a long merged list is cut and the notice says how many more."
     ))
     async def consolidate(
         self,
@@ -612,10 +657,13 @@ class VaultTools:
         all: Annotated[bool, Field(description="Look for duplicates of every note (a whole-vault sweep) instead of the recent window.")] = False,  # noqa: A002 - the library's and CLI's name
         include_expired: Annotated[bool, Field(description="Also merge expired notes (normally left out).")] = False,
         any_note: Annotated[bool, Field(description="Also consider the user's own notes, those without a layer (normally only memories are). Ask the user first.")] = False,
+        offset: ListOffset = 0,
     ) -> dict[str, Any]:
-        return await self.service.call(lambda vault: vault.consolidate(
+        refuse_offset_with_apply(offset, apply, "merged")
+        answer = await self.service.call(lambda vault: vault.consolidate(
             threshold=threshold, window=window, all=all, apply=apply, include_expired=include_expired,
             any_note=any_note).as_dict(), progress=context)
+        return page(answer, "merged" if apply else "clusters", offset, "consolidate", applied=apply)
 
     @vault_tool(DESTRUCTIVE, (
         "List memories whose expires_at has passed. They are already hidden from recall; this tidies the "
@@ -623,22 +671,29 @@ class VaultTools:
         "not by you): an archived note is found by nothing, recall with include_expired=true included, so the "
         "old versions of facts that remember(supersedes=...) retired (expired at once) can no longer answer "
         "questions about the past (\"what was my old address\"); the person's git history keeps them. A note "
-        "edited since it was indexed is skipped and reported. Returns {expired: [...], applied, skipped}."
+        "edited since it was indexed is skipped and reported. Returns {expired: [...], applied, skipped}. A long "
+        "dry-run list comes in parts (expired_total, next_offset, a notice: call again with offset=next_offset); "
+        "after apply=true a long list is cut and the notice says how many more were archived."
     ))
     async def expire(
         self,
         context: Context[Any, Any],  # told when the write waits for another's turn
         apply: Annotated[bool, Field(description="Move the expired notes to the archive folder (default: only list them).")] = False,
+        offset: ListOffset = 0,
     ) -> dict[str, Any]:
-        return await self.service.call(lambda vault: vault.expire(apply=apply).as_dict(), progress=context)
+        refuse_offset_with_apply(offset, apply, "expired")
+        answer = await self.service.call(lambda vault: vault.expire(apply=apply).as_dict(), progress=context)
+        return page(answer, "expired", offset, "expire", applied=apply)
 
     @vault_tool(READ_ONLY, (
         "Lint every note in the vault: frontmatter that does not load, unknown layers, unparseable or "
         "missing expiries, permanent notes that carry a deadline, duplicate ids. Read-only. Returns "
-        "{files, ok, problems: [{path, field, message, fix}]}; tell the user about problems and the fix."
+        "{files, ok, problems: [{path, field, message, fix}]}; tell the user about problems and the fix. "
+        "Many problems come in parts: problems_total says how many, next_offset (null at the end) is the offset to "
+        "pass for the next part, and a notice says so."
     ))
-    async def check(self) -> dict[str, Any]:
-        return await self.service.call(lambda vault: vault.check().as_dict())
+    async def check(self, offset: ListOffset = 0) -> dict[str, Any]:
+        return page(await self.service.call(lambda vault: vault.check().as_dict()), "problems", offset, "check")
 
 
 def body_part(view: dict[str, Any], offset: int) -> None:
@@ -658,8 +713,22 @@ def body_part(view: dict[str, Any], offset: int) -> None:
         add_notice(view, f"BODY CUT: characters {offset}-{end} of {len(body)} shown; call get with offset={end} for the rest")
 
 
-def add_notice(view: dict[str, Any], words: str) -> None:
-    view["notice"] = f"{view['notice']}; {words}" if view.get("notice") else words
+def replay_notice(replayed: dict[str, Any]) -> str:
+    if replayed["request_id"] is not None:
+        return (f"REPLAYED: the answer to the first call with request_id {replayed['request_id']!r} "
+                f"(at {replayed['first_at']}); nothing was written again")
+    return (f"NOT WRITTEN AGAIN: the same remember (every argument alike) was answered at {replayed['first_at']} and "
+            "its note is still there, so this is its answer and the memory is stored once; to store a second copy on "
+            "purpose, send it with a request_id")
+
+
+def still_there(vault: Vault, first: dict[str, Any]) -> bool:
+    """Does the note a remember wrote still stand at its path, unexpired? (Not if it was forgotten meanwhile.)"""
+    try:
+        view = vault.get(first["id"])
+    except NoteNotFound:
+        return False
+    return view.path == first["path"] and not view.expired
 
 
 def hard_delete_refusal(vault: Vault) -> str:

@@ -21,7 +21,7 @@ unless it had changed files (healing.py, adr/0022). Results are the dataclasses 
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -513,6 +513,18 @@ class Vault:
         # write's is: a use kept on the wrong note cannot be rebuilt from the files.
         resolved = [sole(self.locate(note, moment, refresh=False)) for note in _names("notes", notes)]
         return record_uses(self.store, resolved, moment)
+
+    def once(self, request_id: str | None, tool: str, arguments: Mapping[str, object],
+             operation: Callable[[], dict[str, Any]], now: object = None, *,
+             still_valid: Callable[[dict[str, Any]], bool] | None = None) -> dict[str, Any]:
+        """``operation()``'s JSON-ready answer, made once per ``request_id``: a call sent again
+        with the same id and arguments gets the first answer (with ``replayed``) and writes
+        nothing; the same id with other arguments is a ``UsageError``. ``request_id=None``:
+        once per identical call for two minutes, while ``still_valid(first)`` (adr/0031)."""
+        from .retried_writes import once
+
+        self.derived.require_writable()  # an answer that could not be kept would let a retry write twice
+        return once(self.store, request_id, tool, arguments, operation, resolve_now(now), still_valid=still_valid)
 
     @heals
     def stale(self, days: float = DEFAULT_STALE_DAYS, layers: Iterable[str] | None = None, now: object = None,

@@ -1,12 +1,13 @@
 """The derived store under ``<vault>/.vaultmem/``: the one package that owns SQL.
 
 Everything here can be rebuilt from the Markdown files, except the ``usage`` table
-(when a note was last used cannot be derived from the vault; see adr/0007).
+(when a note was last used cannot be derived from the vault; see adr/0007) and the
+``requests`` table (the answers to writes sent with a request id; adr/0031).
 
 One module per concern, each the only one that writes SQL for its tables:
 ``notes`` (notes), ``passages`` (passages + FTS5), ``vectors`` (the vectors of notes and
 of passages, tombstones, the snapshots' names),
-``usage`` (usage history), ``meta`` (what the index is, the rebuild lock) and
+``usage`` (usage history), ``requests`` (answers to retried writes), ``meta`` (what the index is, the rebuild lock) and
 ``migrations`` (the schema, as named steps). ``connection`` holds the transaction
 discipline they share; :class:`Store` opens one connection and hands out the stores.
 """

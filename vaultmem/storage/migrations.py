@@ -219,6 +219,21 @@ def m011_note_date_spans(db: sqlite3.Connection) -> None:
     db.execute("ALTER TABLE notes ADD COLUMN dated_end_us INTEGER")
 
 
+@migration()  # which writes were already answered cannot be derived from the vault: a rebuild keeps it (adr/0031)
+def m012_requests(db: sqlite3.Connection) -> None:
+    db.execute(
+        """
+        CREATE TABLE requests (
+            key TEXT PRIMARY KEY,
+            fingerprint TEXT NOT NULL,
+            started_us INTEGER NOT NULL,
+            answer TEXT,
+            finished_us INTEGER
+        ) STRICT
+        """
+    )
+
+
 # ------------------------------------------------------------------ applying them
 
 

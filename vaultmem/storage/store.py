@@ -12,6 +12,7 @@ from .meta import READER_KEY, REBUILDING, MetaStore
 from .migrations import drop_derived, migrate
 from .notes import NoteStore
 from .passages import PassageStore
+from .requests import RequestStore
 from .usage import UsageStore
 from .usage_backup import UsageBackup
 from .vectors import NOTE_SPACE, PASSAGE_SPACE, VectorSpace, VectorStore
@@ -22,7 +23,8 @@ class Store:
 
     Each table has one owner: ``notes`` (notes), ``passages`` (their passages and full
     text), ``vectors`` and ``passage_vectors`` (the vectors of notes and of passages, their
-    tombstones and snapshots), ``usage`` (usage history, not derived) and ``meta`` (what
+    tombstones and snapshots), ``usage`` (usage history, not derived), ``requests`` (the answers to
+    retried writes, not derived) and ``meta`` (what
     the index is, the rebuild lock). They share this Store's connection, so one
     ``transaction()`` spans them all.
     """
@@ -48,6 +50,7 @@ class Store:
         backup = None if usage_refusal is not None else UsageBackup(state_dir)
         self.usage = UsageStore(self.db, backup, usage_refusal)
         self.meta = MetaStore(self.db, state_dir)
+        self.requests = RequestStore(self.db)
 
     @property
     def private_copy(self) -> bool:
