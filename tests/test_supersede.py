@@ -230,3 +230,19 @@ def test_the_api_names_the_revise_by_its_arguments(vault: Vault, write_note) -> 
     vault.index()
     with pytest.raises(UsageError, match="first revise it with layer L3 and permanent false "):
         vault.remember("Coffee now.", supersedes=["pref"], now=NOW)
+
+
+def test_a_memory_that_supersedes_without_a_layer_keeps_the_layer_of_what_it_replaces(vault: Vault) -> None:
+    """Was (a trial of an agent over weeks): the agent superseded its L3 note of an address with
+    the new address and gave no layer; the new note was L2 and expired a week later, taking the
+    address with it. The highest layer of the notes replaced is kept; one given still wins."""
+    coffee = vault.remember("Maya takes oat milk, no sugar.", supersedes=["work/coffee.md"], now=NOW)
+    assert (coffee.layer, coffee.expires_at) == ("L3", "2027-02-28T12:00:00+00:00")  # L3's 90 days
+    short = vault.remember("Maya takes soy milk now.", layer="L1", supersedes=[coffee.path], now=NOW)
+    assert short.layer == "L1"
+    first = vault.remember("Parking spot P-17.", now=NOW)
+    assert first.layer == "L2"  # nothing superseded: the default
+    kept = vault.remember("Parking P-4, and Maya's soy milk.", supersedes=[first.path, short.path], now=NOW)
+    assert kept.layer == "L2"  # the higher of L2 and L1
+    shown = run_json(vault.root, "get", kept.path)
+    assert shown["layer"] == "L2"

@@ -405,7 +405,9 @@ class VaultTools:
         context: Context[Any, Any],  # told when the write waits for another's turn
         text: Annotated[str, Field(min_length=1, description="The memory, in Markdown. Written as the note's body, byte for byte.")],
         title: Annotated[str | None, Field(description="Title (default: the text's first words).")] = None,
-        layer: Annotated[str, Field(description="L1/working, L2/episodic (default), L3/semantic or L4/procedural.")] = "L2",
+        layer: Annotated[str | None, Field(description=(
+            "L1/working, L2/episodic (the default), L3/semantic or L4/procedural. Left out with supersedes: the "
+            "layer of the notes it replaces, so a corrected fact keeps its kind and lifetime."))] = None,
         tags: Annotated[list[Tag] | None, Field(description="Tags, e.g. [\"travel\", \"project/harbor\"].")] = None,
         ttl: Annotated[Duration | None, Field(description="Expire after this long instead of the layer default: 30m, 12h, 3d, 2w.")] = None,
         expires_at: Annotated[Timestamp | None, Field(description="Expire at this future instant instead of the layer default (ISO-8601; naive = UTC).")] = None,

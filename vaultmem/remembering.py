@@ -26,14 +26,14 @@ from typing import TYPE_CHECKING
 from .config import is_logseq_graph
 from .errors import NoteWritten
 from .fields import name_key
-from .lifecycle import format_timestamp, resolve_now, to_epoch_us
+from .lifecycle import LAYERS, format_timestamp, resolve_now, to_epoch_us
 from .merge_markers import require_merged
 from .note_styles import placement
 from .noteio import FileChange
 from .notes import content_hash, parse_note, version_of
 from .resolution import answered, locate_to_write
 from .results import NoteRef, Remembered, SimilarNote
-from .storage import Eligibility
+from .storage import Eligibility, NoteRow
 from .supersede import Retirement, lineage, plan_retirement, retire
 from .writer import NewNote, compose_note, delete_note, target_folder, write_new_note
 
@@ -66,12 +66,14 @@ class Written:
 
 
 def write_memory(index: DerivedIndex, write: VaultWrite, config: VaultConfig, text: str, *, title: str | None,
-                 layer: str, tags: Iterable[str], expires_at: object, ttl: str | None, permanent: bool,
+                 layer: str | None, tags: Iterable[str], expires_at: object, ttl: str | None, permanent: bool,
                  folder: str | None, supersedes: Iterable[str], now: object) -> Written:
-    """Write the new note and retire the superseded ones, recording each change on ``write``."""
+    """Write the new note and retire the superseded ones, recording each change on ``write``.
+    ``layer`` None: the layer of the notes it supersedes (the longest-lived of them), else L2."""
     paths = index.paths
     index.ensure_indexed()  # before writing: an index that cannot take the note must fail first
     olds = list({row.path: row for row in (locate_to_write(index, old).row for old in supersedes)}.values())
+    layer = layer if layer is not None else inherited_layer(olds)
     raws = {row.path: paths.resolve_inside(row.path).read_bytes() for row in olds}
     place = placement(paths.root, config.remember_dir, config.remember_dir_set, folder)
     note = compose_note(text, title=title, layer=layer, tags=list(tags), expires_at=expires_at, ttl=ttl,
@@ -97,6 +99,18 @@ def write_memory(index: DerivedIndex, write: VaultWrite, config: VaultConfig, te
     write.message = (f"vaultmem remember: {note.title}\n\nlayer {note.meta['layer']}, "
                      f"expires {written.expires_at or 'never'}{retired}")
     return written
+
+
+DEFAULT_LAYER = "L2"  # episodic: a memory given no layer and superseding nothing
+
+
+def inherited_layer(olds: Iterable[NoteRow]) -> str:
+    """The layer a memory takes when none is given: that of the notes it supersedes, the
+    longest-lived (the highest) when they differ, else L2 (episodic). A corrected fact keeps its
+    kind: an agent that superseded its L3 note of Dana's address with the new address, saying no
+    layer, got an L2 note that expired a week later, and the address was gone."""
+    layers = [row.layer for row in olds if row.layer is not None and row.layer in LAYERS]
+    return max(layers, key=LAYERS.index) if layers else DEFAULT_LAYER
 
 
 def same_named(index: DerivedIndex, written: Written, now: object) -> list[NoteRef]:

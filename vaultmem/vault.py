@@ -350,7 +350,7 @@ class Vault:
         text: str,
         *,
         title: str | None = None,
-        layer: str = "L2",
+        layer: str | None = None,
         tags: Iterable[str] = (),
         expires_at: object = None,
         ttl: str | None = None,
@@ -362,7 +362,8 @@ class Vault:
         """Write a new note with the layer's policy applied; searchable when this returns.
 
         ``supersedes``: notes this one replaces; each is retired at once (``superseded_by``
-        and ``expires_at`` = now) and hidden from recall (supersede.py).
+        and ``expires_at`` = now) and hidden from recall (supersede.py). ``layer`` None: the
+        layer of the notes it supersedes (the highest when they differ), else L2.
         """
         from .remembering import same_named, similar_notes, write_memory
 

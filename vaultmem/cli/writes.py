@@ -11,7 +11,8 @@ from .shell import Context, emit_json, json_option, library_errors, main, render
 @main.command()
 @click.argument("text")
 @click.option("--title", help="Title (default: the text's first words).")
-@click.option("--layer", default="L2", show_default=True, help="L1 working (1d), L2 episodic (7d), L3 semantic (90d), L4 procedural (never).")
+@click.option("--layer", help="L1 working (1d), L2 episodic (7d), L3 semantic (90d), L4 procedural (never). "
+              "Default: L2, or with --supersedes the layer of the notes it supersedes.")
 @click.option("--ttl", help="Time to live instead of the layer default: 30m, 12h, 3d, 2w.")
 @click.option("--expires-at", "expires_at", metavar="TIME", help="Explicit expiry (ISO-8601; naive = UTC).")
 @click.option("--permanent", is_flag=True, help="Never expires (no expires_at is written).")
@@ -21,7 +22,7 @@ from .shell import Context, emit_json, json_option, library_errors, main, render
               help="A note this one replaces (repeatable): it expires now and records superseded_by.")
 @json_option
 @click.pass_obj
-def remember(obj: Context, text: str, title: str | None, layer: str, ttl: str | None, expires_at: str | None,
+def remember(obj: Context, text: str, title: str | None, layer: str | None, ttl: str | None, expires_at: str | None,
              permanent: bool, tags: tuple[str, ...], folder: str | None, supersedes: tuple[str, ...], as_json: bool) -> None:
     """Write TEXT as a new note, with the layer's expiry policy applied."""
     with library_errors(as_json):
