@@ -296,6 +296,30 @@ def plugin_footer_start(text: str) -> int | None:
     return start if holds_block else None
 
 
+# Where Excalidraw's own part of a drawing begins. At every save the plugin writes the drawing's
+# markdown anew from its "# Excalidraw Data" heading on ("# Text Elements" before its version 2,
+# with "%%" on the line above in its fade-out mode): the text elements, embedded files and links
+# it lists, and the drawing. What is above that heading it keeps — a person's notes on the drawing.
+_EXCALIDRAW_DATA_HEADING = re.compile(r"^(?:%%[ \t]*\n\s*)?##?[ \t]+(?:Excalidraw Data|Text Elements)[ \t]*$", re.MULTILINE)
+_EXCALIDRAW_DRAWING = re.compile(r"^##?[ \t]+Drawing[ \t]*\n`{3,}[ \t]*(?:json|compressed-json)[ \t]*$", re.MULTILINE)
+
+
+def excalidraw_data_start(body: str) -> int | None:
+    """Where the part of an Excalidraw drawing's ``body`` that the plugin rewrites begins
+    (:data:`_EXCALIDRAW_DATA_HEADING`, else its ``%%`` drawing block), or None when ``body``
+    is no drawing: it ends with a plugin's data block (:func:`plugin_footer_start`) that
+    holds a ``# Drawing`` json block. A paragraph added below that heading was in the file
+    until the plugin next saved the drawing, then gone (a trial)."""
+    footer = plugin_footer_start(body)
+    if footer is None:
+        return None
+    drawing = _EXCALIDRAW_DRAWING.search(body, footer)
+    if drawing is None:
+        return None
+    heading = _EXCALIDRAW_DATA_HEADING.search(body, 0, drawing.start())
+    return footer if heading is None else min(heading.start(), footer)
+
+
 def data_holders(text: str, hidden: Sequence[tuple[int, int]], first_opener: int = 0) -> Sequence[tuple[int, int]]:
     """What of ``hidden`` (:func:`hidden_ranges` of ``text``) may hold a plugin's data block: all
     of it where a ``%%`` or ``<!--`` is in the text, none where only scripts and styles are.
