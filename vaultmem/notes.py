@@ -142,7 +142,11 @@ from .option_names import Surface
 # 48: topic keys drop Russian and Ukrainian stopwords too (fields.STOPWORDS), as they drop
 #     German, French and Spanish ones (11).
 # 49: a month in Ukrainian dates a note by its name or `date` (month_names.py): `1 травня 2024.md`.
-READER_VERSION = "49"
+# 50: the properties a plugin keeps its settings in (`excalidraw-…`, `sr-due`, `sr-interval`,
+#     `sr-ease`, `kanban-plugin`: fields.is_plugin_setting) are no searchable text; the headings
+#     Excalidraw writes in a drawing (`# Excalidraw Data`, `## Text Elements`, `## Embedded Files`,
+#     `## Element Links`) are left out of its passages like its banner (markdown._with_banners).
+READER_VERSION = "50"
 BOM = "\ufeff"
 # A Windows editor ("Unicode" in Notepad, PowerShell's Out-File) saves UTF-16 behind one of these.
 UTF16_BOMS = ((codecs.BOM_UTF16_LE, "utf-16-le", "UTF-16 LE"), (codecs.BOM_UTF16_BE, "utf-16-be", "UTF-16 BE"))

@@ -59,7 +59,7 @@ from .cjk import (
     text_forms,
     width_folded,
 )
-from .fields import BOOKKEEPING_KEYS, REPORTING_VERBS, STOPWORDS
+from .fields import BOOKKEEPING_KEYS, REPORTING_VERBS, STOPWORDS, is_plugin_setting
 from .links import labels_first, labels_last
 from .logseq import BLOCK_REFERENCE, is_hidden_property
 from .markdown import (
@@ -854,7 +854,7 @@ def property_lines(yaml_text: str) -> list[str]:
     lines = []
     for key, first, under in properties:
         value = _property_text(first, under)
-        if value and key.casefold() not in HIDDEN_PROPERTIES:
+        if value and key.casefold() not in HIDDEN_PROPERTIES and not is_plugin_setting(key):
             lines.append(f"{key}: {value}")
     return lines
 
