@@ -904,3 +904,23 @@ def test_a_nested_mapping_property_reads_as_its_keys_and_values() -> None:
     ]
     assert property_lines("authors:\n  - family: Higgins\n    given: Irina\nabstract: >-\n  two\n  lines\n") == [
         "authors: family: Higgins, given: Irina", "abstract: two lines"]
+
+
+DOCKER_DECK = (
+    "#flashcards/docker\n\n"
+    "What does a Dockerfile's FROM line set?::The base image every later layer builds on\n<!--SR:!2024-02-01,3,250-->\n\n"
+    "Which kernel features isolate a container?::cgroups and namespaces\n<!--SR:!2024-02-03,5,270-->\n\n"
+    "What happens to a container's writable layer when the container is removed?\n?\n"
+    "It is deleted with it: only volumes and bind mounts outlive the container.\n<!--SR:!2024-02-04,6,250-->\n\n"
+    "How do you copy a file out of a running container?:::docker cp CONTAINER:/path ./dest\n"
+)
+
+
+def test_a_flashcard_deck_s_snippet_shows_the_card_holding_most_of_the_question_s_words() -> None:
+    # A trial: a deck is one passage, and its snippet was cut at the first card that said
+    # "container" — the answer to "how do I copy a file out of a running container" was not in it.
+    snippet = excerpt_of(DOCKER_DECK, [], "Docker", "how do I copy a file out of a running container")
+    assert "How do you copy a file out of a running container?:::docker cp CONTAINER:/path ./dest" in snippet, snippet
+    # one query word: cut a little before it, as before
+    assert excerpt_of(DOCKER_DECK, [], "Docker", "cgroups").startswith("…set?::The base image every later layer")
+    assert "Which kernel features isolate a container?::cgroups" in excerpt_of(DOCKER_DECK, [], "Docker", "kernel features")
