@@ -163,7 +163,7 @@ def test_an_append_to_a_drawing_in_fade_out_mode_goes_above_the_comment_that_ope
 
 
 def test_a_new_text_for_an_excalidraw_drawing_is_refused_rather_than_replacing_the_drawing() -> None:
-    with pytest.raises(FrontmatterError, match="Excalidraw drawing.*nothing was written.*--append"):
+    with pytest.raises(FrontmatterError, match="Excalidraw drawing.*nothing was written. Append the words instead"):
         replace_body(EXCALIDRAW_DRAWING.encode("utf-8"), "Kernel sketch: syscalls go through the kernel.")
     with pytest.raises(FrontmatterError, match="Excalidraw drawing"):
         replace_body(LEGACY_DRAWING.encode("utf-8"), "Hotkeys map.")

@@ -24,9 +24,9 @@ def replace_body(raw: bytes, body: str) -> bytes:
     if excalidraw_data_start(old_body.replace("\r\n", "\n")) is not None:
         raise FrontmatterError(
             "it is an Excalidraw drawing: its text is the drawing's (its text elements and the drawing itself, "
-            "which Excalidraw writes), and a new text would replace the drawing; nothing was written. Add words with "
-            "--append instead (they go above the drawing's data, where Excalidraw keeps them), or change the "
-            "drawing in Obsidian")
+            "which Excalidraw writes), and a new text would replace the drawing; nothing was written. Append the words "
+            "instead (an append goes above the drawing's data, where Excalidraw keeps it), or change the drawing in "
+            "Obsidian")
     edited = head + _as_lines(body, newline).encode("utf-8")
     _verify_body(raw, edited, _as_lines(body, "\n"))
     return edited
