@@ -145,7 +145,8 @@ from .option_names import Surface
 # 50: the properties a plugin keeps its settings in (`excalidraw-…`, `sr-due`, `sr-interval`,
 #     `sr-ease`, `kanban-plugin`: fields.is_plugin_setting) are no searchable text; the headings
 #     Excalidraw writes in a drawing (`# Excalidraw Data`, `## Text Elements`, `## Embedded Files`,
-#     `## Element Links`) are left out of its passages like its banner (markdown._with_banners).
+#     `## Element Links`) are left out of its passages like its banner (markdown._with_banners); a
+#     `created` holding a template command that never ran says so (notes._created_problem).
 READER_VERSION = "50"
 BOM = "\ufeff"
 # A Windows editor ("Unicode" in Notepad, PowerShell's Out-File) saves UTF-16 behind one of these.
@@ -1028,6 +1029,11 @@ def _expiry_problems(relative: str, expires: Any, permanent: bool, layer: str | 
     return problems
 
 
+# A template's command left as written: Templater's `<% tp.file.creation_date() %>`, the core
+# Templates plugin's `{{date}}`. The note was made from the template without the plugin running it.
+TEMPLATE_COMMAND = re.compile(r"<%.*%>|\{\{[^{}]*\}\}", re.DOTALL)
+
+
 def _scalar_problems(relative: str, meta: Mapping[str, Any]) -> list[Problem]:
     problems: list[Problem] = []
     if "permanent" in meta and not isinstance(meta["permanent"], bool):
@@ -1038,12 +1044,24 @@ def _scalar_problems(relative: str, meta: Mapping[str, Any]) -> list[Problem]:
         try:
             parse_timestamp(created)
         except InvalidTimestamp as error:
-            problems.append(Problem(relative, "created", str(error), "write an ISO date such as 2026-11-30T09:00:00+00:00"))
+            problems.append(_created_problem(relative, created, error))
     tags = meta.get("tags")
     if tags is not None and not isinstance(tags, (str, list)):
         problems.append(Problem(relative, "tags", f"tags is a {type(tags).__name__}, not a list",
                                 "write tags as a YAML list, e.g. tags: [work, harbor]"))
     return problems
+
+
+def _created_problem(relative: str, created: object, error: InvalidTimestamp) -> Problem:
+    """``created`` does not parse: said as a template's command that never ran when it is one
+    (a trial: `created: <% tp.file.creation_date("YYYY-MM-DD") %>` in a daily note was only
+    "invalid timestamp", the person not told why the note holds it)."""
+    if not (isinstance(created, str) and TEMPLATE_COMMAND.search(created)):
+        return Problem(relative, "created", str(error), "write an ISO date such as 2026-11-30T09:00:00+00:00")
+    return Problem(relative, "created", f"{error} (a template's command that never ran: the note was made from the "
+                   "template without Templater or the Templates plugin filling it in)",
+                   "write the day it was made, as 2026-11-30 or 2026-11-30T09:00 (Templater's \"Replace templates in the "
+                   "active file\" fills in the time you run it, not the day the note was made)")
 
 
 def layer_of(meta: Mapping[str, Any]) -> str | None:
