@@ -145,3 +145,57 @@ def test_an_append_below_a_comment_that_holds_no_block_still_goes_at_the_end() -
 def test_an_append_to_a_body_with_a_settings_block_followed_by_text_goes_at_the_end() -> None:
     raw = b"%% kanban:settings\n```\n{}\n```\n%%\n\nMy own words.\n"
     assert append_paragraph(raw, "More.") == b"%% kanban:settings\n```\n{}\n```\n%%\n\nMy own words.\n\nMore.\n"
+
+
+# An Excalidraw drawing as the plugin (version 2) saves it: a person's notes above "# Excalidraw
+# Data", which the plugin writes anew from its scene at each save, keeping what is above.
+DRAWING_BANNER = ("==⚠  Switch to EXCALIDRAW VIEW in the MORE OPTIONS menu of this document. ⚠== You can decompress "
+                  "Drawing data with the command palette: 'Decompress current Excalidraw file'. For more info check in "
+                  "plugin settings under 'Saving'")
+EXCALIDRAW_DRAWING = (
+    "---\n\nexcalidraw-plugin: parsed\ntags: [excalidraw]\n\n---\n" + DRAWING_BANNER + "\n\n\n"
+    "Sketched with Priya.\n\n"
+    "# Excalidraw Data\n\n## Text Elements\nLinux Kernel ^8oOOL8dK\n\nSystem Call ^KdNnFRIB\n\n"
+    "## Embedded Files\n9d1f3c0e5b2a4a7d8e6f1a2b3c4d5e6f7a8b9c0d: [[Pasted image 20230511141235.png]]\n\n"
+    "%%\n## Drawing\n```compressed-json\nN4KAkARALgngDgUwgLgQQQDwMYEMA2AlgCYBOuA7hADTgQBuCpAzoQPYB2KqATLZMzYBXUtiRoIACyhQ4zZAHoFAc0JRJQgEYA6bGwC2CgF7N6hbEb\n\n"
+    "IIAE=\n```\n%%"
+)
+LEGACY_DRAWING = (
+    "---\n\nexcalidraw-plugin: parsed\ntags: [excalidraw]\n\n---\n\n# Text Elements\nHotkeys ^1S083xwr\n\n"
+    "[[Hotkeys.md]] ^ZraWHpim\n\n%%\n# Drawing\n```json\n{\n\t\"type\": \"excalidraw\",\n\t\"elements\": []\n}\n```\n%%"
+)
+
+
+@pytest.mark.parametrize("newline", ["\n", "\r\n"])
+def test_an_append_to_an_excalidraw_drawing_goes_above_its_data_heading_where_the_plugin_keeps_it(newline: str) -> None:
+    raw = EXCALIDRAW_DRAWING.replace("\n", newline).encode("utf-8")
+    edited = append_paragraph(raw, "Reviewed on Monday.").decode("utf-8")
+    data = EXCALIDRAW_DRAWING.index("# Excalidraw Data")
+    expected = EXCALIDRAW_DRAWING[:data] + "Reviewed on Monday.\n\n" + EXCALIDRAW_DRAWING[data:]
+    assert edited == expected.replace("\n", newline)
+
+
+def test_an_append_to_a_drawing_saved_before_excalidraw_2_goes_above_its_text_elements() -> None:
+    edited = append_paragraph(LEGACY_DRAWING.encode("utf-8"), "Reviewed on Monday.").decode("utf-8")
+    elements = LEGACY_DRAWING.index("# Text Elements")
+    assert edited == LEGACY_DRAWING[:elements] + "Reviewed on Monday.\n\n" + LEGACY_DRAWING[elements:]
+
+
+def test_an_append_to_a_drawing_in_fade_out_mode_goes_above_the_comment_that_opens_its_data() -> None:
+    faded = EXCALIDRAW_DRAWING.replace("# Excalidraw Data", "%%\n# Excalidraw Data").replace("\n%%\n## Drawing", "\n## Drawing")
+    edited = append_paragraph(faded.encode("utf-8"), "Reviewed on Monday.").decode("utf-8")
+    comment = faded.index("%%\n# Excalidraw Data")
+    assert edited == faded[:comment] + "Reviewed on Monday.\n\n" + faded[comment:]
+
+
+def test_a_new_text_for_an_excalidraw_drawing_is_refused_rather_than_replacing_the_drawing() -> None:
+    with pytest.raises(FrontmatterError, match="Excalidraw drawing.*nothing was written. Append the words instead"):
+        replace_body(EXCALIDRAW_DRAWING.encode("utf-8"), "Kernel sketch: syscalls go through the kernel.")
+    with pytest.raises(FrontmatterError, match="Excalidraw drawing"):
+        replace_body(LEGACY_DRAWING.encode("utf-8"), "Hotkeys map.")
+
+
+def test_a_note_that_only_quotes_a_drawing_s_headings_in_prose_keeps_its_end_for_appends() -> None:
+    raw = b"# Text Elements\nWhat the plugin lists.\n\n%% a note to myself %%\n"
+    assert append_paragraph(raw, "More.") == raw + b"\nMore.\n"
+    assert replace_body(raw, "New.") == b"New.\n"

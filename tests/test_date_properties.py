@@ -313,3 +313,17 @@ def test_check_reports_a_dotted_date_property_that_is_not_a_date(vault_dir: Path
     write_file(vault_dir, "Books/Frankl.md", KINDLE_BOOK.format(day="someday", title="Man's Search", text="Meaning."))
     output = run_cli(vault_dir, "check").output
     assert "kindle-sync.lastAnnotatedDate is 'someday', which is not a date" in output
+
+
+def test_check_says_a_created_holding_a_templater_command_is_one_that_never_ran(diario: Path) -> None:
+    # A trial: a daily note made from a Templater template without Templater running kept
+    # `created: <% tp.file.creation_date("YYYY-MM-DD") %>`, and check said only "invalid timestamp".
+    write_file(diario, "Daily/2024-01-15.md", "---\ncreated: <% tp.file.creation_date(\"YYYY-MM-DD\") %>\ntags: [daily]\n"
+               "---\n# <% tp.date.now(\"dddd, MMMM D\") %>\n\nRead chapter 3.\n")
+    write_file(diario, "Daily/2024-01-16.md", "---\ncreated: last tuesday\n---\nKnee.\n")
+    problems = {(problem["path"], problem["field"]): problem for problem in run_json(diario, "check")["problems"]}
+    said = problems[("Daily/2024-01-15.md", "created")]
+    assert "a template's command that never ran" in said["message"], said
+    assert "Replace templates in the active file" in said["fix"], said
+    plain = problems[("Daily/2024-01-16.md", "created")]
+    assert "never ran" not in plain["message"] and plain["fix"].startswith("write an ISO date"), plain

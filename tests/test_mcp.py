@@ -1013,3 +1013,26 @@ def test_long_lists_are_paged_by_offset_over_stdio_as_over_http(vault_dir: Path,
 
     run(scenario)
     assert (vault_dir / "memories/old.md").is_file()  # refused before the apply, not after it
+
+
+def test_get_of_a_long_excalidraw_drawing_ends_its_first_part_where_the_drawing_s_data_starts(
+        vault_dir: Path, log: Path) -> None:
+    # A trial: the first part of a 1.7 MB drawing was 100,000 characters, nearly all of them the
+    # scene's compressed JSON — in the agent's context to read the drawing's few labels.
+    from test_body_edits import EXCALIDRAW_DRAWING
+
+    scene = "\n\n".join("N4KAkARALgngDgUwgLgQQQDwMYEMA2AlgCYBOuA7hADTgQBuCpAzoQPYB2KqATLZMzYBXUtiRoIACyhQ" * 3 for _ in range(900))
+    drawing = EXCALIDRAW_DRAWING.replace("IIAE=", scene)
+    (vault_dir / "Kernel.excalidraw.md").write_text(drawing, encoding="utf-8")
+    body = drawing[drawing.index("==⚠"):]
+    data_at = body.index("%%\n## Drawing")
+
+    async def scenario() -> None:
+        async with serve(vault_dir, log) as served:
+            first = await served.call("get", note="Kernel.excalidraw")
+            assert first["body"] == body[:data_at] and first["next_offset"] == data_at
+            assert "Linux Kernel" in first["body"] and "PLUGIN DATA" in first["notice"]
+            rest = await served.call("get", note="Kernel.excalidraw", offset=data_at)  # the data, when asked for
+            assert rest["body"].startswith("%%\n## Drawing") and "BODY CUT" in rest["notice"]
+
+    run(scenario)

@@ -169,3 +169,40 @@ def test_excalidraw_s_banner_is_not_searched_nor_shown_and_a_note_quoting_it_in_
         assert "Switch" not in hit.snippet, hit.snippet
         assert "decompress" not in hit.snippet, hit.snippet
     assert (root / "Drawings/GTD.excalidraw.md").read_text(encoding="utf-8") == GTD  # the file is not touched
+
+
+# A drawing with the settings Excalidraw keeps in its frontmatter (ExcaliBrain's, as a trial's
+# vault had it) and a flashcard deck with Spaced Repetition's review schedule in its properties.
+EXCALIBRAIN = ("---\n\nexcalidraw-plugin: parsed\nexcalidraw-default-mode: view\nexcalidraw-linkbutton-opacity: 0.3\n"
+               "excalidraw-onload-script: \"app.plugins.plugins[`excalibrain`].start(ea.targetView.leaf);\"\n\n"
+               "tags: [excalidraw]\n\n---\n\n# Text Elements\nHotkeys ^1S083xwr\n\n[[Hotkeys.md]] ^ZraWHpim\n\n"
+               "%%\n# Drawing\n```json\n{\"type\": \"excalidraw\", \"elements\": []}\n```\n%%")
+DECK = ("---\ntags: [flashcards/docker]\nsr-due: 2024-02-01\nsr-interval: 3\nsr-ease: \"250\"\n---\n#flashcards/docker\n\n"
+        "Which kernel features isolate a container?::cgroups and namespaces\n<!--SR:!2024-02-03,5,270-->\n")
+HTML_NOTES = "## Text Elements\nParagraphs, headings and spans are the text elements of HTML.\n"
+
+
+def test_a_plugin_s_settings_and_excalidraw_s_headings_are_not_searched_nor_shown(tmp_path: Path) -> None:
+    # A trial: "view" and "script" found ExcaliBrain's drawing by its settings, its snippet opened
+    # with its onload script, and "text elements" found every drawing by the headings the plugin writes.
+    root = tmp_path / "vault"
+    for name, text in (("Excalibrain.md", EXCALIBRAIN), ("Drawings/GTD.excalidraw.md", GTD),
+                       ("Flashcards/Docker.md", DECK), ("HTML.md", HTML_NOTES)):
+        write_file(root, name, text)
+    with Vault(root, embedder=HashingEmbedder()) as vault:
+        vault.index()
+        assert keyword_side(vault, "onload script") == []
+        assert keyword_side(vault, "default mode view") == []
+        assert keyword_side(vault, "250") == []  # a deck's ease, not its words
+        assert keyword_side(vault, "text elements") == ["HTML.md"]  # a person's heading stays one
+        assert keyword_side(vault, "hotkeys") == ["Excalibrain.md"]
+        assert keyword_side(vault, "kernel namespaces") == ["Flashcards/Docker.md"]
+        listed = {note.path: note.snippet for note in vault.list_notes(k=10, now=NOW)}
+        [hit] = [hit for hit in vault.search("hotkeys", k=3, now=NOW) if hit.path == "Excalibrain.md"]
+    for snippet in (listed["Excalibrain.md"], listed["Drawings/GTD.excalidraw.md"], hit.snippet):
+        assert "Text Elements" not in snippet and "Excalidraw Data" not in snippet, snippet
+        assert "onload" not in snippet and "app.plugins" not in snippet, snippet
+    assert listed["Drawings/GTD.excalidraw.md"].startswith("GTD"), listed
+    assert "sr-due" not in listed["Flashcards/Docker.md"], listed
+    assert listed["HTML.md"].startswith("Text Elements"), listed
+    assert (root / "Excalibrain.md").read_text(encoding="utf-8") == EXCALIBRAIN  # the file is not touched

@@ -720,3 +720,20 @@ def test_cli_revise_tag_on_a_hugo_toml_page_fails_naming_the_file_and_toml(vault
     result = run_cli(vault.root, "revise", "content/topics/glukose.md", "--tag", "health")
     assert result.exit_code == 1
     assert "content/topics/glukose.md" in result.stderr and "TOML" in result.stderr
+
+
+def test_revise_text_of_an_excalidraw_drawing_is_refused_and_append_lands_above_its_data(
+        vault_dir: Path, write_note, wordllama: object) -> None:
+    from test_body_edits import EXCALIDRAW_DRAWING
+
+    write_note("Excalidraw/Kernel.excalidraw.md", EXCALIDRAW_DRAWING)
+    path = vault_dir / "Excalidraw/Kernel.excalidraw.md"
+    with Vault(vault_dir, embedder=wordllama) as vault:  # type: ignore[arg-type]
+        vault.index()
+        with pytest.raises(FrontmatterError, match="Kernel.excalidraw.md: it is an Excalidraw drawing"):
+            vault.revise("Excalidraw/Kernel.excalidraw.md", text="Kernel sketch.", now=LATER)
+        assert path.read_text(encoding="utf-8") == EXCALIDRAW_DRAWING
+        vault.revise("Excalidraw/Kernel.excalidraw.md", append="Reviewed on Monday.", now=LATER)
+    text = path.read_text(encoding="utf-8")
+    assert text.index("Reviewed on Monday.") < text.index("# Excalidraw Data")
+    assert text.endswith(EXCALIDRAW_DRAWING[EXCALIDRAW_DRAWING.index("# Excalidraw Data"):])

@@ -512,12 +512,9 @@ def test_an_excalidraw_drawing_shows_its_text_elements_not_its_json(tmp_path: Pa
         vault.index()
         for query in ("canary release traffic", "promote to production", "Release flow", "rectangle hachure"):
             [hit] = vault.search(query, k=1, now=NOW)
-            drawing = " · ".join(["Text Elements", *texts])
+            # Neither the plugin's banner nor its "# Text Elements" heading: the drawing's words alone.
             assert hit.passage is not None
-            if hit.passage.headings == ["Text Elements"]:  # the section named is the snippet's source, nothing before it
-                assert hit.snippet == drawing, query
-            else:
-                assert hit.snippet == f"⚠ Switch to EXCALIDRAW VIEW in the MORE OPTIONS menu of this document. ⚠ · {drawing}", (query, hit.passage)
+            assert hit.snippet == " · ".join(texts), (query, hit.passage)
         # The scene's JSON (a fenced block inside the %% comment) is no passage any more
         # (markdown.query_block_ranges): no query's best passage is in the Drawing section.
         assert all(vault.search(query, k=1, now=NOW)[0].passage.headings != ["Drawing"]  # type: ignore[union-attr]
@@ -958,3 +955,23 @@ def test_a_nested_mapping_property_reads_as_its_keys_and_values() -> None:
     ]
     assert property_lines("authors:\n  - family: Higgins\n    given: Irina\nabstract: >-\n  two\n  lines\n") == [
         "authors: family: Higgins, given: Irina", "abstract: two lines"]
+
+
+DOCKER_DECK = (
+    "#flashcards/docker\n\n"
+    "What does a Dockerfile's FROM line set?::The base image every later layer builds on\n<!--SR:!2024-02-01,3,250-->\n\n"
+    "Which kernel features isolate a container?::cgroups and namespaces\n<!--SR:!2024-02-03,5,270-->\n\n"
+    "What happens to a container's writable layer when the container is removed?\n?\n"
+    "It is deleted with it: only volumes and bind mounts outlive the container.\n<!--SR:!2024-02-04,6,250-->\n\n"
+    "How do you copy a file out of a running container?:::docker cp CONTAINER:/path ./dest\n"
+)
+
+
+def test_a_flashcard_deck_s_snippet_shows_the_card_holding_most_of_the_question_s_words() -> None:
+    # A trial: a deck is one passage, and its snippet was cut at the first card that said
+    # "container" — the answer to "how do I copy a file out of a running container" was not in it.
+    snippet = excerpt_of(DOCKER_DECK, [], "Docker", "how do I copy a file out of a running container")
+    assert "How do you copy a file out of a running container?:::docker cp CONTAINER:/path ./dest" in snippet, snippet
+    # one query word: cut a little before it, as before
+    assert excerpt_of(DOCKER_DECK, [], "Docker", "cgroups").startswith("…set?::The base image every later layer")
+    assert "Which kernel features isolate a container?::cgroups" in excerpt_of(DOCKER_DECK, [], "Docker", "kernel features")

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 
 from .errors import FrontmatterError
-from .markdown import code_ranges, plugin_footer_start
+from .markdown import code_ranges, excalidraw_data_start, plugin_footer_start
 from .noteio import original_offset, split_bom
 from .notes import BOM, parse_note, split_frontmatter
 
@@ -20,8 +20,17 @@ _ARCHIVE_MARKER = re.compile(r"^\*\*\*\r?$", re.MULTILINE)
 
 
 def replace_body(raw: bytes, body: str) -> bytes:
-    """``raw`` with everything after its frontmatter replaced by ``body``."""
-    head, _, newline = _split_body(raw)
+    """``raw`` with everything after its frontmatter replaced by ``body``. Refused for an
+    Excalidraw drawing (markdown.excalidraw_data_start): its body holds the drawing itself,
+    which the new text would replace — a trial's ``revise --text`` left a 35-line drawing as
+    one line of prose, its shapes gone."""
+    head, old_body, newline = _split_body(raw)
+    if excalidraw_data_start(old_body.replace("\r\n", "\n")) is not None:
+        raise FrontmatterError(
+            "it is an Excalidraw drawing: its text is the drawing's (its text elements and the drawing itself, "
+            "which Excalidraw writes), and a new text would replace the drawing; nothing was written. Append the words "
+            "instead (an append goes above the drawing's data, where Excalidraw keeps it), or change the drawing in "
+            "Obsidian")
     edited = head + _as_lines(body, newline).encode("utf-8")
     _verify_body(raw, edited, _as_lines(body, "\n"))
     return edited
@@ -33,9 +42,14 @@ def append_paragraph(raw: bytes, paragraph: str) -> bytes:
     Excalidraw's drawing: markdown.plugin_footer_start) stays its end: the paragraph goes
     above it, a blank line between — below it, Kanban no longer found the board's settings. On
     a Kanban board with an archive (its ``***`` line and the lane below it), the paragraph goes
-    above the archive: below, it would be an archived card."""
+    above the archive: below, it would be an archived card. In an Excalidraw drawing it goes
+    above the drawing's data (markdown.excalidraw_data_start: its "# Excalidraw Data" heading),
+    which the plugin writes anew at each save: below that heading it was lost the next time the
+    drawing was saved."""
     head, body, newline = _split_body(raw)
-    footer_at = plugin_footer_start(body)
+    lf_body = body.replace("\r\n", "\n")
+    drawing_at = excalidraw_data_start(lf_body)
+    footer_at = plugin_footer_start(body) if drawing_at is None else original_offset(body, lf_body, drawing_at)
     words, footer = (body, "") if footer_at is None else (body[:footer_at], body[footer_at:])
     archive_at = _kanban_archive_start(words) if footer.startswith("%% kanban:settings") else None
     if archive_at is not None:

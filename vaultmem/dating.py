@@ -63,7 +63,7 @@ from .errors import Argument, InvalidDuration, InvalidTimestamp, UsageError, sho
 from .fields import name_form
 from .lifecycle import format_timestamp, is_absent, parse_duration, parse_timestamp
 from .month_names import month_spellings, named_month
-from .notes import Note, Problem, timestamp_or_none
+from .notes import TEMPLATE_COMMAND, Note, Problem, timestamp_or_none
 from .periods import YEAR, Span, is_period_name, iso_span, span_between, span_of
 
 if TYPE_CHECKING:
@@ -297,14 +297,9 @@ def date_problems(meta: Mapping[str, Any], path: str, daily: DailyFormat | None 
     return problems + _period_name_problem(path, daily)
 
 
-# A template's command left as written: Templater's `<% tp.file.creation_date() %>`, the core
-# Templates plugin's `{{date}}`. The note was made from the template without the plugin running it.
-_TEMPLATE_COMMAND = re.compile(r"<%.*%>|\{\{[^{}]*\}\}", re.DOTALL)
-
-
 def _not_a_date(key: str, value: object, path: str, properties: DateProperties) -> Problem:
     named = (f", or leave {key} out of [dates] in .vaultmem.toml" if properties.named else "")
-    command = isinstance(value, str) and _TEMPLATE_COMMAND.search(value) is not None
+    command = isinstance(value, str) and TEMPLATE_COMMAND.search(value) is not None
     # Told only "write it as 2026-11-30", a person with many such notes (a trial: a GTD note
     # with `Date-creation: <% tp.file.creation_date() %>`) does not learn why they hold it.
     why = (" (a template's command that never ran: the note was made from the template without "

@@ -3,7 +3,8 @@
 A person searches for a note by what Obsidian shows of it: its file name (and folders),
 its title, its aliases, and the values of its properties (``twitter: kepano``,
 ``author: "[[Kevin Kelly]]"``). Every string property and list of strings is searchable,
-except the keys vaultmem and Obsidian keep for bookkeeping (:data:`BOOKKEEPING_KEYS`);
+except the keys vaultmem and Obsidian keep for bookkeeping (:data:`BOOKKEEPING_KEYS`) and those a
+plugin keeps its settings in (:func:`is_plugin_setting`: ``excalidraw-…``, ``sr-due``);
 a ``[[link]]`` counts as the text it shows, a bare URL, a date, a number or a boolean is
 not text a person types. See adr/0004-hybrid-ranking.md.
 
@@ -36,6 +37,21 @@ BOOKKEEPING_KEYS = frozenset({
     "aliases", "alias", "title", "superseded_by", "supersedes", "merged_from", "version",
     "cssclasses", "cssclass", "publish",
 })
+# Properties in which a plugin keeps its own settings for the note, never anyone's words:
+# Excalidraw's for a drawing (``excalidraw-plugin: parsed``, ``excalidraw-default-mode: view``,
+# ``excalidraw-onload-script: "app.plugins…"``), Spaced Repetition's review schedule for a note
+# (``sr-due``, ``sr-interval``, ``sr-ease``) and Kanban's board marker. Searched, "view" or
+# "script" found a drawing by its settings, and its snippet opened with the onload script (a trial).
+PLUGIN_SETTING_KEYS = frozenset({"sr-due", "sr-interval", "sr-ease", "kanban-plugin"})
+PLUGIN_SETTING_PREFIXES = ("excalidraw-",)
+
+
+def is_plugin_setting(key: str) -> bool:
+    """Is ``key`` a property a plugin keeps its settings in (:data:`PLUGIN_SETTING_KEYS`)?"""
+    folded = key.casefold()
+    return folded in PLUGIN_SETTING_KEYS or folded.startswith(PLUGIN_SETTING_PREFIXES)
+
+
 # Words so common that matching them scores nearly every note: dropping them from the
 # full-text side keeps BM25 from ranking the whole vault (measured: rankings unchanged,
 # p95 halved at 10k notes), and a snippet does not look for them. Kept when a query has
@@ -338,7 +354,7 @@ def _is_edge(character: str) -> bool:
 def property_texts(meta: Mapping[str, Any]) -> Iterator[tuple[str, str]]:
     """(key, text) of every property a person may search by, in frontmatter order."""
     for key, value in meta.items():
-        if key.lower() in BOOKKEEPING_KEYS or isinstance(value, (bool, datetime, date)):
+        if key.lower() in BOOKKEEPING_KEYS or is_plugin_setting(key) or isinstance(value, (bool, datetime, date)):
             continue
         texts = string_values(value)
         if texts:

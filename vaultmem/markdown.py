@@ -264,18 +264,30 @@ def query_block_ranges(text: str, code: Sequence[tuple[int, int]] | None = None,
 _EXCALIDRAW_BANNER = re.compile(r"^==⚠[ \t]+Switch to EXCALIDRAW VIEW\b[^\n]*", re.MULTILINE)
 
 
+# The headings under which Excalidraw lists what a drawing holds ("# Excalidraw Data", "## Text
+# Elements", "## Embedded Files", "## Element Links"; "# Text Elements" and "# Embedded files"
+# before its version 2): the plugin's words, the same in every drawing. Read as headings, "text
+# elements" found every drawing of a vault, and each one's snippet and `list` line opened with
+# "Excalidraw Data · Text Elements" (a trial). Only in a drawing: a note may have such a heading.
+_EXCALIDRAW_HEADINGS = re.compile(
+    r"^##?[ \t]+(?:Excalidraw Data|Text Elements|Embedded [Ff]iles|Element Links)[ \t]*$", re.MULTILINE)
+
+
 def _with_banners(text: str, code: Sequence[tuple[int, int]], found: list[tuple[int, int]]) -> list[tuple[int, int]]:
-    """``found`` with each Excalidraw banner line of ``text`` outside ``code`` (a note quoting
-    one in a code block shows it), in order."""
-    if "EXCALIDRAW VIEW" not in text:
+    """``found`` with each Excalidraw banner line of ``text`` and, in a drawing (the banner or
+    its ``# Drawing`` json block in ``text``), each heading the plugin writes
+    (:data:`_EXCALIDRAW_HEADINGS`) — outside ``code`` (a note quoting one in a code block shows
+    it), in order."""
+    banner = "EXCALIDRAW VIEW" in text
+    if not banner and ("# Drawing" not in text or _EXCALIDRAW_DRAWING.search(text) is None):
         return found
     starts = [start for start, _ in code]
-    banners = []
-    for line in _EXCALIDRAW_BANNER.finditer(text):
+    lines = []
+    for line in (*_EXCALIDRAW_BANNER.finditer(text), *_EXCALIDRAW_HEADINGS.finditer(text)):
         inside = bisect.bisect_right(starts, line.start()) - 1
         if inside < 0 or code[inside][1] <= line.start():
-            banners.append(line.span())
-    return sorted([*found, *banners]) if banners else found
+            lines.append(line.span())
+    return sorted([*found, *lines]) if lines else found
 
 
 def plugin_footer_start(text: str) -> int | None:
@@ -294,6 +306,30 @@ def plugin_footer_start(text: str) -> int | None:
         return None
     holds_block = any(start <= first and last <= end for first, last in fenced_blocks(text))
     return start if holds_block else None
+
+
+# Where Excalidraw's own part of a drawing begins. At every save the plugin writes the drawing's
+# markdown anew from its "# Excalidraw Data" heading on ("# Text Elements" before its version 2,
+# with "%%" on the line above in its fade-out mode): the text elements, embedded files and links
+# it lists, and the drawing. What is above that heading it keeps — a person's notes on the drawing.
+_EXCALIDRAW_DATA_HEADING = re.compile(r"^(?:%%[ \t]*\n\s*)?##?[ \t]+(?:Excalidraw Data|Text Elements)[ \t]*$", re.MULTILINE)
+_EXCALIDRAW_DRAWING = re.compile(r"^##?[ \t]+Drawing[ \t]*\n`{3,}[ \t]*(?:json|compressed-json)[ \t]*$", re.MULTILINE)
+
+
+def excalidraw_data_start(body: str) -> int | None:
+    """Where the part of an Excalidraw drawing's ``body`` that the plugin rewrites begins
+    (:data:`_EXCALIDRAW_DATA_HEADING`, else its ``%%`` drawing block), or None when ``body``
+    is no drawing: it ends with a plugin's data block (:func:`plugin_footer_start`) that
+    holds a ``# Drawing`` json block. A paragraph added below that heading was in the file
+    until the plugin next saved the drawing, then gone (a trial)."""
+    footer = plugin_footer_start(body)
+    if footer is None:
+        return None
+    drawing = _EXCALIDRAW_DRAWING.search(body, footer)
+    if drawing is None:
+        return None
+    heading = _EXCALIDRAW_DATA_HEADING.search(body, 0, drawing.start())
+    return footer if heading is None else min(heading.start(), footer)
 
 
 def data_holders(text: str, hidden: Sequence[tuple[int, int]], first_opener: int = 0) -> Sequence[tuple[int, int]]:

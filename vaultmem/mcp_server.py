@@ -60,6 +60,7 @@ from .config import CONFIG_FILE, DEFAULT_THRESHOLD, McpSettings
 from .errors import NoteNotFound, VaultmemError, respelled
 from .gitops import LockWaiting, lock_waits_told_to
 from .lifecycle import LAYER_NAMES, LAYERS, LayerPolicy, format_duration
+from .markdown import plugin_footer_start
 from .mcp_arguments import StrictTool
 from .mcp_pages import add_notice, page, refuse_offset_with_apply
 from .option_names import Surface
@@ -579,7 +580,8 @@ class VaultTools:
         "Use it after recall when the snippet is not enough, or to read a note the user names. "
         f"A body longer than {GET_BODY_CHARS:,} characters comes in parts, cut at a line end: body_chars is its "
         "whole length and next_offset, when not null, is the offset to pass to get for the next part (a notice "
-        "says so); check that version stays the same from part to part."
+        "says so; a long body's first part ends where a plugin's data block that ends it starts, an Excalidraw "
+        "drawing's scene); check that version stays the same from part to part."
     ))
     async def get(
         self,
@@ -706,12 +708,21 @@ def body_part(view: dict[str, Any], offset: int) -> None:
         raise ToolError(f"UsageError: offset {offset} is past the end of {view['path']}'s body ({len(body)} characters); "
                         "pass a next_offset get gave, or 0 for the start")
     end = min(len(body), offset + GET_BODY_CHARS)
-    if end < len(body):
+    data_at = plugin_footer_start(body) if end < len(body) else None
+    if data_at is not None and offset < data_at < end:
+        # A body in parts that ends with a plugin's data (an Excalidraw drawing's scene): its first
+        # part ends where the data starts. A trial's first part of a drawing was 100,000 characters,
+        # 98,000 of them the drawing's compressed JSON, in the agent's context to read 20 labels.
+        end = data_at
+    elif end < len(body):
         line_end = body.rfind("\n", offset + GET_BODY_CHARS // 2, end)
         end = end if line_end < 0 else line_end + 1
     view["body"], view["body_chars"] = body[offset:end], len(body)
     view["next_offset"] = end if end < len(body) else None
-    if end < len(body):
+    if end == data_at:
+        add_notice(view, f"PLUGIN DATA: characters {end}-{len(body)} are a plugin's data block (an Excalidraw "
+                         f"drawing's scene), not words to read; call get with offset={end} only if you need it")
+    elif end < len(body):
         add_notice(view, f"BODY CUT: characters {offset}-{end} of {len(body)} shown; call get with offset={end} for the rest")
 
 

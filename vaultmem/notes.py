@@ -144,7 +144,12 @@ from .option_names import Surface
 # 49: a month in Ukrainian dates a note by its name or `date` (month_names.py): `1 травня 2024.md`.
 # 50: a Logseq page's `merged-from::`, which consolidate --apply now writes on a graph's page it
 #     keeps: the merged notes' ids resolve to it (resolution step 3).
-READER_VERSION = "50"
+# 51: the properties a plugin keeps its settings in (`excalidraw-…`, `sr-due`, `sr-interval`,
+#     `sr-ease`, `kanban-plugin`: fields.is_plugin_setting) are no searchable text; the headings
+#     Excalidraw writes in a drawing (`# Excalidraw Data`, `## Text Elements`, `## Embedded Files`,
+#     `## Element Links`) are left out of its passages like its banner (markdown._with_banners); a
+#     `created` holding a template command that never ran says so (notes._created_problem).
+READER_VERSION = "51"
 BOM = "\ufeff"
 # A Windows editor ("Unicode" in Notepad, PowerShell's Out-File) saves UTF-16 behind one of these.
 UTF16_BOMS = ((codecs.BOM_UTF16_LE, "utf-16-le", "UTF-16 LE"), (codecs.BOM_UTF16_BE, "utf-16-be", "UTF-16 BE"))
@@ -1026,6 +1031,11 @@ def _expiry_problems(relative: str, expires: Any, permanent: bool, layer: str | 
     return problems
 
 
+# A template's command left as written: Templater's `<% tp.file.creation_date() %>`, the core
+# Templates plugin's `{{date}}`. The note was made from the template without the plugin running it.
+TEMPLATE_COMMAND = re.compile(r"<%.*%>|\{\{[^{}]*\}\}", re.DOTALL)
+
+
 def _scalar_problems(relative: str, meta: Mapping[str, Any]) -> list[Problem]:
     problems: list[Problem] = []
     if "permanent" in meta and not isinstance(meta["permanent"], bool):
@@ -1036,12 +1046,24 @@ def _scalar_problems(relative: str, meta: Mapping[str, Any]) -> list[Problem]:
         try:
             parse_timestamp(created)
         except InvalidTimestamp as error:
-            problems.append(Problem(relative, "created", str(error), "write an ISO date such as 2026-11-30T09:00:00+00:00"))
+            problems.append(_created_problem(relative, created, error))
     tags = meta.get("tags")
     if tags is not None and not isinstance(tags, (str, list)):
         problems.append(Problem(relative, "tags", f"tags is a {type(tags).__name__}, not a list",
                                 "write tags as a YAML list, e.g. tags: [work, harbor]"))
     return problems
+
+
+def _created_problem(relative: str, created: object, error: InvalidTimestamp) -> Problem:
+    """``created`` does not parse: said as a template's command that never ran when it is one
+    (a trial: `created: <% tp.file.creation_date("YYYY-MM-DD") %>` in a daily note was only
+    "invalid timestamp", the person not told why the note holds it)."""
+    if not (isinstance(created, str) and TEMPLATE_COMMAND.search(created)):
+        return Problem(relative, "created", str(error), "write an ISO date such as 2026-11-30T09:00:00+00:00")
+    return Problem(relative, "created", f"{error} (a template's command that never ran: the note was made from the "
+                   "template without Templater or the Templates plugin filling it in)",
+                   "write the day it was made, as 2026-11-30 or 2026-11-30T09:00 (Templater's \"Replace templates in the "
+                   "active file\" fills in the time you run it, not the day the note was made)")
 
 
 def layer_of(meta: Mapping[str, Any]) -> str | None:

@@ -42,6 +42,7 @@ from __future__ import annotations
 import bisect
 import functools
 import html
+import itertools
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
@@ -62,7 +63,7 @@ from .cjk import (
     text_forms,
     width_folded,
 )
-from .fields import BOOKKEEPING_KEYS, REPORTING_VERBS, STOPWORDS
+from .fields import BOOKKEEPING_KEYS, REPORTING_VERBS, STOPWORDS, is_plugin_setting
 from .links import labels_first, labels_last
 from .logseq import BLOCK_REFERENCE, is_hidden_property
 from .markdown import (
@@ -474,7 +475,7 @@ def source_of(body: str, query: str) -> str:
 
 def excerpt_of(passage: str, properties: Sequence[str] | Callable[[], Sequence[str]], title: str, query: str,
                width: int = SNIPPET_CHARS) -> str:
-    """The excerpt a hit shows: the passage around the first query word — or, when only the
+    """The excerpt a hit shows: the passage around its query words (:func:`window`) — or, when only the
     note's properties hold query words, those properties then the passage; when the passage
     is empty, its first properties; failing all, the title (see the module's docstring).
     ``properties`` may be a function, called only when the passage does not answer."""
@@ -592,11 +593,12 @@ def _stem_prefix(word: str) -> str:
 
 
 def window(text: str, words: re.Pattern[str] | None, width: int = SNIPPET_CHARS) -> str:
-    """``width`` characters of ``text`` from a little before the first query word (the start
-    when none is there), ``…`` where it was cut."""
+    """``width`` characters of ``text`` from a little before the query word that opens the
+    stretch holding the most of the query's words (:func:`_densest_match`; the start when none
+    is there), ``…`` where it was cut."""
     if len(text) <= width:
         return text
-    found = words.search(text) if words is not None else None
+    found = _densest_match(text, words, width) if words is not None else None
     start = max(0, found.start() - width // 3) if found else 0
     if start:
         space = text.find(" ", start)
@@ -609,6 +611,32 @@ def window(text: str, words: re.Pattern[str] | None, width: int = SNIPPET_CHARS)
         start, end = _math_kept_whole(text, start, end, found.end() if found else 0, width)
     excerpt = text[start:end].rstrip()
     return ("…" if start else "") + excerpt + ("…" if end < len(text) else "")
+
+
+DENSEST_TRIES = 200  # query words tried as a window's first: a passage holds a few hundred words at most
+
+
+def _densest_match(text: str, words: re.Pattern[str], width: int) -> re.Match[str] | None:
+    """The query word of ``text`` after which the next two thirds of ``width`` hold the most
+    different query words, then the next third (the words close together, what follows them
+    shown) — the first such; None when none is there. A flashcard deck is one passage of many
+    cards: "how do I copy a file out of a running container" showed the card that first said
+    "container" (which kernel features isolate one), not the one that answers it (a trial)."""
+    found = list(itertools.islice(words.finditer(text), DENSEST_TRIES))
+    if len(found) < 2:
+        return found[0] if found else None
+    best, best_counts = found[0], (0, 0)
+    for at, match in enumerate(found):
+        counts = (_different_words(found[at:], match.start() + width * 2 // 3),
+                  _different_words(found[at:], match.start() + width // 3))
+        if counts > best_counts:
+            best, best_counts = match, counts
+    return best
+
+
+def _different_words(found: Sequence[re.Match[str]], before: int) -> int:
+    """How many different words the matches of ``found`` that start before ``before`` are."""
+    return len({match.group().casefold() for match in itertools.takewhile(lambda match: match.start() < before, found)})
 
 
 MATH_STRETCH = 40  # characters an excerpt may run past its width to end a formula rather than cut it
@@ -927,7 +955,7 @@ def property_lines(yaml_text: str) -> list[str]:
     lines = []
     for key, first, under in properties:
         value = _property_text(first, under)
-        if value and key.casefold() not in HIDDEN_PROPERTIES:
+        if value and key.casefold() not in HIDDEN_PROPERTIES and not is_plugin_setting(key):
             lines.append(f"{key}: {value}")
     return lines
 
