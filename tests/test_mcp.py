@@ -345,6 +345,48 @@ def test_an_agent_is_told_that_expire_apply_ends_recall_of_superseded_facts(vaul
     run(scenario)
 
 
+def test_an_agent_reads_a_superseded_fact_after_expire_archived_it(vault_dir: Path, log: Path) -> None:
+    # The same trial: after expire(apply=true) nothing an agent had reached Dana's old address —
+    # get(old id) opened the new note, get(_archive/...) said no note matches. Now the old id
+    # names the archived file, get reads it read-only, and every write to it is refused.
+    async def scenario() -> None:
+        async with serve(vault_dir, log) as served:
+            listed = {tool.name: tool for tool in (await served.session.list_tools()).tools}
+            assert "archived=true" in (listed["get"].description or "")
+            assert "get still reads one by its path" in (listed["expire"].description or "").replace("\n", " ")
+
+            old = await served.call("remember", text="Dana lives at Rua das Flores 14, Lisbon.", title="Dana's address", layer="L3")
+            new = await served.call("remember", text="Dana moved to Calle Mayor 22, Madrid.", title="Dana's address", layer="L3",
+                                    supersedes=[old["id"]])
+            applied = await served.call("expire", apply=True)
+            archived_to = applied["expired"][0]["archived_to"]
+            assert archived_to == f"_archive/{old['path']}"
+            before = (vault_dir / archived_to).read_bytes()
+
+            by_old_id = await served.call("get", note=old["id"])
+            assert by_old_id["path"] == new["path"] and by_old_id["archived"] is False
+            assert by_old_id["resolved_from"]["archived"] == archived_to
+            assert f"that note was archived and is {archived_to} now; get reads it by that path" in by_old_id["notice"]
+
+            shown = await served.call("get", note=by_old_id["resolved_from"]["archived"])
+            assert (shown["archived"], shown["id"], shown["path"]) == (True, old["id"], archived_to)
+            assert shown["body"] == "Dana lives at Rua das Flores 14, Lisbon.\n"
+            assert shown["notice"].startswith(f"ARCHIVED: {archived_to} is in the archive folder")
+            assert "EXPIRED" not in shown["notice"] and shown["superseded_by"]["path"] == new["path"]
+
+            for tool, arguments in (("revise", {"note": archived_to, "append": "Flat 2B"}), ("forget", {"note": archived_to}),
+                                    ("mark_used", {"notes": [archived_to]})):
+                refused = await served.error(tool, **arguments)
+                assert f"{archived_to!r} is an archived file" in refused and "the get tool reads it" in refused, tool
+            assert f"get with note={archived_to!r} reads it, read-only" in await served.error("get", note=old["path"])
+            assert (vault_dir / archived_to).read_bytes() == before
+            assert "outside the vault" in await served.error("get", note="_archive/../../etc/passwd")
+            past = (await served.call("recall", query="Dana old address Lisbon", include_expired=True))["hits"]
+            assert all(not hit["path"].startswith("_archive/") for hit in past)  # read, never indexed
+
+    run(scenario)
+
+
 def test_recall_hits_carry_a_score_a_match_and_their_passage_and_explain_says_why(vault_dir: Path, write_note: Callable[..., Path], log: Path) -> None:
     write_note("scratch/flight.md", note("Flight to Berlin", "Gate B22, seat 14C, flight TP558 to Berlin.", layer="L1", expires_at="2020-01-01"))
     write_note("travel/next-flight.md", note("Flight to Porto", "Gate A3, seat 2A, flight TP1940 to Porto.", layer="L2", expires_at="2999-01-01T00:00:00Z"))

@@ -51,7 +51,13 @@ def cli_json(vault: Vault, *args: str) -> dict:
 def test_a_merged_id_resolves_to_the_canonical_after_consolidate_apply(merged: Vault, reference: str) -> None:
     document = cli_json(merged, "get", reference)
     assert document["path"] == CANONICAL
-    assert document["resolved_from"] == {"reference": reference, "via": "merged_from"}
+    archived = {MERGED_ULID: "_archive/preferences/oat-milk.md", MERGED_PATH_ID: "_archive/preferences/milk-in-coffee.md"}
+    # The note the id named is in the archive now: get names its path there, which get reads.
+    assert document["resolved_from"] == {
+        "reference": reference, "via": "merged_from", "archived": archived[reference],
+        "notice": f"{reference!r} is the id of the note this one was merged from: that note was archived and is "
+                  f"{archived[reference]} now; get reads it by that path (read-only)"}
+    assert cli_json(merged, "get", archived[reference])["archived"] is True
 
 
 def test_used_and_revise_by_a_merged_id_act_on_the_canonical_and_say_so(merged: Vault) -> None:

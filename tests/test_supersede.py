@@ -155,7 +155,10 @@ def test_after_expire_apply_the_old_id_resolves_to_its_successor(vault: Vault) -
     assert [entry.archived_to for entry in report.expired] == ["_archive/work/standup-930.md"]
     view = vault.get("standup-930", now=LATER)
     assert view.path == new.path
-    assert view.resolved_from.as_dict() == {"reference": "standup-930", "via": "supersedes"}  # type: ignore[union-attr]
+    assert view.resolved_from.as_dict() == {  # type: ignore[union-attr]
+        "reference": "standup-930", "via": "supersedes", "archived": "_archive/work/standup-930.md",
+        "notice": "'standup-930' is the id of the note this one superseded: that note was archived and is "
+                  "_archive/work/standup-930.md now; get reads it by that path (read-only)"}
 
 
 def test_a_conflict_while_retiring_undoes_the_retirements_and_the_new_note(vault: Vault, write_note) -> None:

@@ -314,33 +314,49 @@ class NoteNotFound(VaultmemError, LookupError):
 
 
 class ArchivedNote(NoteNotFound):
-    """A NOTE argument that names a note forget, expire or consolidate moved to the archive."""
+    """A NOTE argument that names a note forget, expire or consolidate moved to the archive —
+    by its old id, path, file name or title, or (``by_path``) by its path in the archive, which
+    ``get`` opens read-only (reading.view_archived) and every write refuses."""
 
-    def __init__(self, note: str, archived: str, archive_dir: str, also: Sequence[str] = ()) -> None:
+    def __init__(self, note: str, archived: str, archive_dir: str, also: Sequence[str] = (), *,
+                 by_path: bool = False) -> None:
         self.note = note
         self.archived = archived
         self.also = list(also)  # other archived notes of that file name (a bare name two notes had)
+        self.by_path = by_path
+        if by_path:
+            VaultmemError.__init__(self, Spelled(
+                f"{note!r} is an archived file (forget, expire and consolidate move notes to {archive_dir}/), not a "
+                "note: nothing searches or changes it (", GET, " reads it, read-only); move it out of "
+                f"{archive_dir}/ to make it a note again"))
+            return
         others = "" if not also else (f" (another archived note of that name is {also[0]})" if len(also) == 1
                                       else f" (other archived notes of that name: {', '.join(also)})")
-        VaultmemError.__init__(
-            self,
+        VaultmemError.__init__(self, Spelled(
             f"{note!r} was archived: it is {archived} now{others} (forget, expire and consolidate move notes there). "
-            f"Archived files are not notes: nothing searches or changes them; move it out of {archive_dir}/ "
-            "to make it a note again",
-        )
+            "Archived files are not notes: nothing searches or changes them (", archived_read(archived),
+            f" reads it, read-only); move it out of {archive_dir}/ to make it a note again"))
+
+
+def archived_read(archived: str) -> Operation:
+    """``get`` of an archived file by its path, as each surface offers it."""
+    return Operation(f"`vaultmem get {shlex.quote(archived)}`", f"Vault.get({archived!r})",
+                     f"get with note={archived!r}")
 
 
 class RemovedNote(NoteNotFound):
     """A NOTE argument that names no live note, but a note git saw leave the vault (gone.py):
     deleted or moved away by a person, or by vaultmem, committed or not."""
 
-    def __init__(self, note: str, gone: object, archive_dir: str | None = None) -> None:
+    def __init__(self, note: str, gone: object, archive_dir: str | None = None, archived: str | None = None) -> None:
         self.note = note
         self.gone = gone  # a gone.Gone: where the note went, and in which commit
-        if archive_dir is not None:  # its file is in the archive now: moving it back is the way, as for ArchivedNote
+        self.archived = archived  # its file in the archive, when it is there now (get reads it by that path)
+        if archive_dir is not None and archived is not None:  # moving it back is the way, as for ArchivedNote
             VaultmemError.__init__(self, Spelled(
                 f"no note matches {note!r} now: {gone}. Archived files are not notes: nothing searches or changes "
-                f"them; move it out of {archive_dir}/ to make it a note again (", _history_of(note), " lists its commits)"))
+                "them (", archived_read(archived), " reads it, read-only); move it out of "
+                f"{archive_dir}/ to make it a note again (", _history_of(note), " lists its commits)"))
             return
         VaultmemError.__init__(self, Spelled(
             f"no note matches {note!r} now: {gone}; its last text is kept in git (", _history_of(note),

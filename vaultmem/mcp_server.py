@@ -64,6 +64,7 @@ from .markdown import plugin_footer_start
 from .mcp_arguments import StrictTool
 from .mcp_pages import add_notice, page, refuse_offset_with_apply
 from .option_names import Surface
+from .results import NoteView
 from .retried_writes import MAX_KEY_CHARS
 from .vault import Vault
 
@@ -473,7 +474,8 @@ class VaultTools:
         "(expires_at in the past) are hidden, so every hit is current; include_expired=true shows "
         "them too, flagged expired=true — only for questions about the past (the old address, the manager "
         "before), and only while they are still in the vault: expire(apply=true), forget and consolidate move "
-        "notes to the archive, where nothing finds them.\n$layers\n"
+        "notes to the archive, where recall never finds them (get reads one by its path there, and get of the old "
+        "id names that path).\n$layers\n"
         "Returns {hits: [{id, path, title, snippet, layer, expires_at, score, match, passage, tags, warnings, "
         "expired, version, date}], warnings}, best first; date is the note's date (its date property, a "
         "YYYY-MM-DD in its file name, or when it was created; a weekly, monthly or quarterly note's period, 2026-W09, "
@@ -501,7 +503,7 @@ class VaultTools:
         k: Annotated[int, Field(ge=1, le=MAX_HITS, description="How many hits at most.")] = 10,
         layers: Annotated[list[LayerName] | None, Field(description="Only these layers, e.g. [\"L3\", \"procedural\"].")] = None,
         tags: Annotated[list[Tag] | None, Field(description="Only notes carrying all of these tags (a tag passes with the tags nested under it: project keeps project/harbor).")] = None,
-        include_expired: Annotated[bool, Field(description="Also return expired notes (flagged expired=true) that are still in the vault: retired and superseded facts, not archived ones. Only for history questions.")] = False,
+        include_expired: Annotated[bool, Field(description="Also return expired notes (flagged expired=true) that are still in the vault: retired and superseded facts, not archived ones (get reads those by their path in the archive). Only for history questions.")] = False,
         since: Annotated[DateBound | None, Field(description=(
             "Only notes dated at or after this: their date property, a day in the file name (daily notes, read in the "
             "vault's daily-note format) or their created stamp. An ISO date or time, a period (2026, 2026-11, 2026-W48, "
@@ -577,6 +579,11 @@ class VaultTools:
         "answer to the "
         "same name (resolved_from.others and its notice: a write by that name is refused, unless the note found "
         "was superseded and the others are its successors: then resolved_from.writes_to names where writes go). "
+        "An id a note superseded or merged opens that note; when the note the id named was archived, "
+        "resolved_from.archived and the notice give its path in the archive folder. get of such a path "
+        "(_archive/memories/x.md, as that or an error naming an archived note gives it) shows the archived file "
+        "read-only, with archived=true and a notice: the way to an old fact (\"what was my old address\") once "
+        "expire, forget or consolidate archived it; every write refuses it, and recall never finds it. "
         "Use it after recall when the snippet is not enough, or to read a note the user names. "
         f"A body longer than {GET_BODY_CHARS:,} characters comes in parts, cut at a line end: body_chars is its "
         "whole length and next_offset, when not null, is the offset to pass to get for the next part (a notice "
@@ -588,9 +595,12 @@ class VaultTools:
         note: NoteRef,
         offset: Annotated[int, Field(ge=0, description="Where in the body to start, in characters (a next_offset get gave).")] = 0,
     ) -> dict[str, Any]:
-        view = await self.service.call(lambda vault: vault.get(note).as_dict())
+        view = await self.service.call(lambda vault: shown_with_notice(vault.get(note)))
         body_part(view, offset)
-        if view["expired"]:
+        resolved = view["resolved_from"]
+        if resolved is not None and "archived" in resolved:
+            add_notice(view, resolved["notice"])  # the old id opened its successor: where the old text is
+        if view["expired"] and not view["archived"]:  # an archived file's notice says more
             # Say it in words too: a model skimming the body would otherwise treat it as current.
             successor = view["superseded_by"]
             replaced = f"; superseded by {successor['id']} ({successor['path'] or 'no longer in the vault'})" if successor else ""
@@ -672,9 +682,10 @@ class VaultTools:
     @vault_tool(DESTRUCTIVE, (
         "List memories whose expires_at has passed. They are already hidden from recall; this tidies the "
         "vault. Dry run by default; apply=true moves them to the archive folder (recoverable by the person, "
-        "not by you): an archived note is found by nothing, recall with include_expired=true included, so the "
-        "old versions of facts that remember(supersedes=...) retired (expired at once) can no longer answer "
-        "questions about the past (\"what was my old address\"); the person's git history keeps them. A note "
+        "not by you): recall no longer finds an archived note, include_expired=true included, so the "
+        "old versions of facts that remember(supersedes=...) retired (expired at once) stop answering "
+        "questions about the past (\"what was my old address\") through recall; get still reads one by its path "
+        "in the archive, which get of its old id names (resolved_from.archived). A note "
         "edited since it was indexed is skipped and reported. Returns {expired: [...], applied, skipped}. A long "
         "dry-run list comes in parts (expired_total, next_offset, a notice: call again with offset=next_offset); "
         "after apply=true a long list is cut and the notice says how many more were archived."
@@ -742,6 +753,14 @@ def still_there(vault: Vault, first: dict[str, Any]) -> bool:
     except NoteNotFound:
         return False
     return view.path == first["path"] and not view.expired
+
+
+def shown_with_notice(view: NoteView) -> dict[str, Any]:
+    """``get``'s answer: the view, and for a file in the archive its notice in words."""
+    shown = view.as_dict()
+    if view.archived:
+        shown["notice"] = view.archived_notice()
+    return shown
 
 
 def hard_delete_refusal(vault: Vault) -> str:

@@ -249,6 +249,17 @@ class VaultPaths:
         """Is ``relative`` (a file or folder) the archive folder or inside it?"""
         return relative == self.archive_dir or relative.startswith(self.archive_dir + "/")
 
+    def is_archived_note_path(self, relative: str) -> bool:
+        """A Markdown file in the archive folder that would be a note anywhere else: not hidden,
+        not temp, in no hidden folder or ``node_modules/`` below the archive's own (``get`` reads
+        such a file by its path, read-only: resolution.archived_file_at). The archive folder
+        itself is the one the vault's config names, even a hidden one."""
+        folder, _, name = relative.rpartition("/")
+        if not is_note_name(name) or not self.in_archive(folder):
+            return False
+        below = PurePosixPath(folder).parts[len(PurePosixPath(self.archive_dir).parts):]
+        return not any(part.startswith(".") or part in PACKAGE_FOLDERS for part in below)
+
     def is_note_path(self, relative: str) -> bool:
         """True for a Markdown file vaultmem indexes (not hidden, not temp, not ignored, not excluded)."""
         folder, _, name = relative.rpartition("/")

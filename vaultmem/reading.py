@@ -1,5 +1,6 @@
 """One note as it is now: ``get`` (its file, expiry, successor, usage, version) and
-``history`` (the git commits that touched it).
+``history`` (the git commits that touched it). ``get`` also reads a file in the archive
+folder named by its path there, read-only and never indexed (adr/0002 "Reading the archive").
 
 Both name the note as every command does (resolution.py) from an index brought in line
 with the files (adr/0021); ``get`` reads the file itself and, when it changed a moment
@@ -10,14 +11,17 @@ about a path outside the vault.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from .errors import NoteNotFound, NotInRecentHistory, RemovedNote
+from .errors import ArchivedNote, NoteNotFound, NotInRecentHistory, RemovedNote
 from .gone import Gone, RenamedTo, find_removed
+from .indexer import note_row
 from .lifecycle import resolve_now, to_epoch_us
-from .notes import Note, Problem, read_note, text_values
-from .resolution import Resolution, locate, locate_on_disk
+from .notes import SUCCESSOR_FIELDS, Note, Problem, read_note, text_values
+from .paths import FileStat
+from .resolution import Located, Resolution, archived_with_id, locate, locate_on_disk
 from .results import History, NoteRef, NoteView
 
 if TYPE_CHECKING:
@@ -27,8 +31,16 @@ if TYPE_CHECKING:
 
 def view_note(index: DerivedIndex, reference: str, now: object = None) -> NoteView:
     """The note as it is on disk now, with whether (and when) it expired, what superseded
-    it, its ``version`` and its usage."""
-    located = locate_on_disk(index, reference)
+    it, its ``version`` and its usage. A file in the archive folder named by its path there
+    is shown read-only (:func:`view_archived`); a note found by an id it superseded or merged
+    names where the note that id named is in the archive (``resolved_from.archived``)."""
+    try:
+        located = locate_on_disk(index, reference)
+    except ArchivedNote as archived:
+        if not archived.by_path:
+            raise  # by an id, old path or title: the error names the path that reads it
+        return view_archived(index, archived.archived, now)
+    located = _with_archived_predecessor(index, located)
     row = located.row
     current = read_note(index.paths.root, row.path)
     if current.content_hash != row.content_hash:
@@ -40,6 +52,35 @@ def view_note(index: DerivedIndex, reference: str, now: object = None) -> NoteVi
                        superseded_by=note_ref(store.notes, successor[0]) if successor else None,
                        resolved_from=located.resolved_from, daily=index.paths.daily, dates=index.paths.dates,
                        git_problems=_unfinished_merge(index.paths.root, current))
+
+
+def view_archived(index: DerivedIndex, relative: str, now: object = None) -> NoteView:
+    """A file in the archive folder (``resolution.archived_file_at`` found it), as ``get`` shows
+    a note, with ``archived=True``: read and parsed as the indexer would, never indexed (the
+    archive is kept out of search, adr/0002). Only named by its path in the archive: an id or
+    title that only an archived note answers to stays an error naming that path, so an agent
+    never takes a retired or forgotten fact for a current one without asking for the archive."""
+    paths = index.paths
+    current = read_note(paths.root, relative)
+    stat = paths.absolute(relative).stat()
+    row = note_row(current, FileStat(relative, stat.st_mtime_ns, stat.st_size), "", paths.daily, paths.dates)
+    successor = text_values(current.meta, "superseded_by")
+    store = index.store
+    return NoteView.of(row, current, store.usage.for_ids([row.id]).get(row.id), to_epoch_us(resolve_now(now)),
+                       superseded_by=note_ref(store.notes, successor[0]) if successor else None,
+                       daily=paths.daily, dates=paths.dates, archived=True)
+
+
+def _with_archived_predecessor(index: DerivedIndex, located: Located) -> Located:
+    """``located``, its ``resolved_from`` naming the archived file of the note its reference
+    named when that was an id in the found note's ``supersedes`` or ``merged_from``: the id
+    opens the note that replaced it, and without the path the old text was out of an agent's
+    reach once expire or consolidate archived it."""
+    found = located.resolved_from
+    if found is None or found.via not in SUCCESSOR_FIELDS:
+        return located
+    archived = archived_with_id(index.paths, found.reference)
+    return located if archived is None else replace(located, resolved_from=replace(found, archived=archived))
 
 
 def _unfinished_merge(root: Path, current: Note) -> list[Problem]:

@@ -125,19 +125,35 @@ class Resolution:
     # to the last of them (resolution._with_successor), which answers to it by ``writes_by``
     writes_to: NoteRow | None = None
     writes_by: str = ""
+    # via "supersedes" or "merged_from": the archived file of the note the reference (its id) named,
+    # which get reads by that path (reading.view_note; resolution.archived_with_id)
+    archived: str | None = None
 
     def as_dict(self) -> dict[str, Any]:
         found: dict[str, Any] = {"reference": self.reference, "via": self.via}
         if self.others:  # only then: a resolution without them keeps the shape it always had
-            found.update(others=[other.as_dict() for other in self.others], notice=self.notice())
+            found.update(others=[other.as_dict() for other in self.others])
+        if self.archived is not None:
+            found.update(archived=self.archived)
+        if self.others or self.archived is not None:
+            found.update(notice=self.notice())
         if self.writes_to is not None:
             found.update(writes_to=self.writes_to.path)
         return found
 
     def notice(self) -> str:
-        """What a read says when other notes answer to the reference too ("" when none do)."""
-        if not self.others:
-            return ""
+        """What a read says when other notes answer to the reference too, and where the note an
+        id this note superseded or merged named is now ("" when neither)."""
+        said = [self._others_notice()] if self.others else []
+        if self.archived is not None:
+            # Without it `get <old id>` opened the successor, and the agent asking "what was it
+            # before" had no way to the old text (a four-week agent trial).
+            took = "superseded" if self.via == "supersedes" else "was merged from"
+            said.append(f"{self.reference!r} is the id of the note this one {took}: that note was archived and is "
+                        f"{self.archived} now; get reads it by that path (read-only)")
+        return "; ".join(said)
+
+    def _others_notice(self) -> str:
         if len(self.others) == 1:
             other = self.others[0]
             said = f"another note answers to {self.reference!r} by {other.how()}: {other.path}"
@@ -207,8 +223,8 @@ def left_the_vault(index: DerivedIndex, reference: str, missing: NoteNotFound) -
     if found is None or isinstance(found, RenamedTo):
         _refuse_if_titled_in_archive(index.paths, reference)
         raise missing
-    in_archive = found.archived and found.moved_to is not None and index.paths.absolute(found.moved_to).is_file()
-    raise RemovedNote(reference, found, index.paths.archive_dir if in_archive else None) from None
+    archived = archived_file_at(index.paths, found.moved_to) if found.archived and found.moved_to is not None else None
+    raise RemovedNote(reference, found, index.paths.archive_dir, archived) from None
 
 
 def spellings(reference: str) -> list[str]:
@@ -602,10 +618,15 @@ def _refuse_if_archived(paths: VaultPaths, reference: str) -> None:
     nothing matched. A path is looked up where the archive puts it (:func:`newest_archived`);
     an id or a file name without ``/`` among at most :data:`ARCHIVE_SCAN_FILES` archived files:
     an id in the first few lines of each, a file name (in any case and Unicode form, as step 2
-    compares it) by the file's own name — and then the newest copy of that note is named."""
+    compares it) by the file's own name — and then the newest copy of that note is named. A file
+    in the archive named by its path there is :class:`ArchivedNote` with ``by_path``: ``get``
+    reads it (reading.view_archived), a write is refused."""
     archive = paths.root / paths.archive_dir
     if not archive.is_dir():
         return
+    in_archive = archived_file_at(paths, reference)
+    if in_archive is not None:  # named by its path in the archive: a read opens it (reading.view_archived)
+        raise ArchivedNote(reference, in_archive, paths.archive_dir, by_path=True)
     relative = reference if reference.endswith(".md") else reference + ".md"
     newest = newest_archived(paths, relative)
     if newest is not None:
@@ -624,6 +645,55 @@ def _refuse_if_archived(paths: VaultPaths, reference: str) -> None:
     found = sorted(filter(None, (newest_archived(paths, old) for old in sorted(named))))
     if found:
         raise ArchivedNote(reference, found[0], paths.archive_dir, also=found[1:])
+
+
+def archived_file_at(paths: VaultPaths, reference: str) -> str | None:
+    """The archived file ``reference`` names by its path in the archive folder
+    (``_archive/memories/x.md``, with or without ``.md``), as the disk spells it; ``None`` when it
+    names none. Only a file that would be a note outside the archive
+    (``VaultPaths.is_archived_note_path``: no hidden folder, no temp file) and that is one there
+    with every symlink resolved: a link in the archive to a live note, a hidden folder or a
+    file outside the vault names nothing. Raises :class:`PathOutsideVault` for a path that
+    leaves the vault as written (``_archive/../../x``)."""
+    relative = reference if reference.endswith(".md") else reference + ".md"
+    if not paths.is_archived_note_path(relative):
+        return None
+    paths.resolve_inside(relative)
+    on_disk = paths.spelled_on_disk(relative)
+    if on_disk is None or not paths.is_archived_note_path(on_disk):
+        return None
+    absolute = paths.absolute(on_disk)
+    if not paths.contains_real(absolute) or not absolute.is_file():
+        return None
+    return on_disk if paths.is_archived_note_path(paths.real_relative(absolute)) else None
+
+
+def archived_with_id(paths: VaultPaths, ident: str) -> str | None:
+    """The archived file whose frontmatter says ``id: <ident>`` (the one archived last when
+    several do) or, when none does, the newest copy of a note at ``<ident>.md`` that has no
+    ``id`` (its path was its id); among at most :data:`ARCHIVE_SCAN_FILES` files that :func:`archived_file_at`
+    would open: ``get`` of an id a note superseded or merged names where the note it named is."""
+    archive = paths.root / paths.archive_dir
+    if not archive.is_dir():
+        return None
+    holding = [path for path in itertools.islice(archive.rglob("*.md"), ARCHIVE_SCAN_FILES)
+               if _readable_in_archive(paths, path) and holds_id(path, ident)]
+    newest = max(holding, key=_archived_when, default=None)
+    if newest is not None:
+        return newest.relative_to(paths.root).as_posix()
+    # A note without an ``id`` went by its path (``preferences/milk-in-coffee``): the archive keeps
+    # it at that path under its folder, still without one.
+    by_path = newest_archived(paths, ident + ".md")
+    if by_path is None or not _readable_in_archive(paths, paths.absolute(by_path)):
+        return None
+    return by_path if re.search(r"^id:", _head(paths.absolute(by_path)), re.MULTILINE) is None else None
+
+
+def _readable_in_archive(paths: VaultPaths, path: Path) -> bool:
+    """Is ``path`` (found in the archive folder) a file :func:`archived_file_at` opens? Asked before
+    a byte of it is read: a link out of the vault is never followed."""
+    return (paths.is_archived_note_path(path.relative_to(paths.root).as_posix()) and paths.contains_real(path)
+            and paths.is_archived_note_path(paths.real_relative(path)))
 
 
 def _refuse_if_titled_in_archive(paths: VaultPaths, reference: str) -> None:

@@ -205,12 +205,14 @@ class NoteView:
     resolved_from: Resolution | None = None
     date: str | None = None  # the note's date, as a hit gives it (search by date uses it)
     aliases: list[str] = field(default_factory=list)  # as Obsidian reads them (fields.aliases_of): a NOTE may name it by one
+    # a file in the archive folder, named by its path there (reading.view_archived): shown, never a note
+    archived: bool = False
 
     @classmethod
     def of(cls, row: NoteRow, current: Note, usage: UsageRow | None, now_us: int, *,
            superseded_by: NoteRef | None = None, resolved_from: Resolution | None = None,
            daily: DailyFormat | None = None, dates: DateProperties = DEFAULT_DATE_PROPERTIES,
-           git_problems: Sequence[Problem] = ()) -> NoteView:
+           git_problems: Sequence[Problem] = (), archived: bool = False) -> NoteView:
         """The index's row of a note, its file as read now (``current``) and its usage.
 
         Its problems are read from ``current`` (the row holds the same, stored as plain text):
@@ -223,7 +225,17 @@ class NoteView:
             body=current.body, problems=[problem.as_dict() for problem in [*note_problems(current, daily, dates), *git_problems]], use_count=usage.use_count if usage else 0,
             last_used_at=usage.last_used_at if usage else None, version=current.version,
             superseded_by=superseded_by, resolved_from=resolved_from, date=row.date, aliases=aliases_of(current.meta),
+            archived=archived,
         )
+
+    def archived_notice(self) -> str:
+        """What a read of an archived file says ("" for a note): a model skimming the body would
+        otherwise take the retired fact for a current one."""
+        if not self.archived:
+            return ""
+        return (f"ARCHIVED: {self.path} is in the archive folder (forget, expire and consolidate move notes there), "
+                "shown read-only: not a current memory (superseded_by names what replaced it, if anything did), never "
+                "recalled, and every write refuses it; to make it a note again, the person moves it out of the archive folder")
 
     def other_properties(self) -> list[tuple[str, Any]]:
         """The frontmatter a person wrote besides what the view names on its own (id, title,

@@ -250,7 +250,9 @@ class Vault:
     @heals
     def get(self, note: str, now: object = None) -> NoteView:
         """A note as it is on disk now, with whether (and when) it expired, what superseded
-        it, its ``version`` and its usage (reading.py)."""
+        it, its ``version`` and its usage (reading.py). A file in the archive folder named by its
+        path there (``_archive/memories/x.md``) is read too, read-only, with ``archived=True``
+        (adr/0002 "Reading the archive"); every write to it raises :class:`ArchivedNote`."""
         from .reading import view_note
 
         return view_note(self.derived, note, now)

@@ -56,9 +56,10 @@ APPENDED_SHOWN = 5  # and this many of the lines a merged note adds to the canon
 def expire(obj: Context, apply: bool, hard: bool, as_of: str | None, dry_run: bool, as_json: bool) -> None:
     """List notes whose expires_at has passed; --apply archives them.
 
-    An archived note is found by nothing, `search --include-expired` included: the old
-    versions of facts `remember --supersedes` retired stop answering questions about the
-    past (git keeps them: `vaultmem history`)."""
+    Search never finds an archived note, `--include-expired` included: the old versions of
+    facts `remember --supersedes` retired stop answering questions about the past through
+    search. `vaultmem get _archive/PATH` still reads one, read-only (`get` of its old id
+    names that path); git keeps its commits (`vaultmem history`)."""
     refuse_dry_run_with_apply(dry_run, apply)
     if hard and not apply:
         raise click.UsageError("--hard only makes sense with --apply")

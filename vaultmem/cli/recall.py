@@ -273,7 +273,9 @@ def get(obj: Context, note: str, as_json: bool) -> None:
     if view.aliases:
         click.echo(f"  aliases: {', '.join(view.aliases)}")
     render_properties(view.other_properties())
-    if view.expired:
+    if view.archived:
+        click.echo(f"  {view.archived_notice()}")
+    elif view.expired:
         # A person who moved a note back from the archive reads this: it stays hidden until its
         # expiry moves, and the next expire --apply archives it again (s28-life trial).
         keep = "" if view.superseded_by is not None else (
