@@ -157,6 +157,17 @@ def test_a_bound_with_its_month_in_words_or_its_day_first_by_its_number_is_that_
         assert since_bound("Sept. 2026", NOW_TIME) == since_bound("2026-09", NOW_TIME)
 
 
+def test_a_bound_of_a_month_said_in_spanish_or_the_first_said_in_french_is_that_month_or_day() -> None:
+    # A trial on a Spanish vault: --since "marzo de 2024" was "neither a date nor a duration",
+    # though "15 de marzo de 2024" and "marzo 2024" were read; French "1er avril 2024" too.
+    with local_zone("UTC"):
+        assert since_bound("marzo de 2024", NOW_TIME) == since_bound("2024-03", NOW_TIME)
+        assert until_bound("Marzo del 2024", NOW_TIME) == until_bound("2024-03", NOW_TIME)
+        assert since_bound("1er avril 2024", NOW_TIME) == since_bound("2024-04-01", NOW_TIME)
+    with pytest.raises(UsageError, match="is neither a date nor a duration"):
+        since_bound("11er avril 2024", NOW_TIME)  # "er" is the first's alone
+
+
 @pytest.mark.parametrize(("value", "why"), [
     ("05.09.2026", "is a day and a month in an order no shape tells: give 2026-09-05 or 2026-05-09"),
     ("31.02.2026", "names no day in either order"),
@@ -349,6 +360,12 @@ def test_a_date_property_that_names_no_single_day_is_no_date() -> None:
 def test_a_day_in_the_names_daily_note_tools_write_is_the_notes_date(path: str) -> None:
     found = note_date({}, path)
     assert found is not None and (found.moment, found.source) == (datetime(2026, 11, 20, tzinfo=UTC), "file name"), path
+
+
+@pytest.mark.parametrize("path", ["1er novembre 2026.md", "Journal/dimanche 1er novembre 2026.md"])
+def test_the_first_of_a_month_as_french_writes_it_in_a_name_is_the_notes_date(path: str) -> None:
+    found = note_date({}, path)  # was undated
+    assert found is not None and (found.moment, found.source) == (datetime(2026, 11, 1, tzinfo=UTC), "file name"), path
 
 
 @pytest.mark.parametrize("path", ["20-11-2026.md", "11-20-2026.md",  # which is the day? nobody can say

@@ -100,6 +100,33 @@ def test_an_english_query_is_not_asked_for_by_first_letters(endings_vault: Path)
         assert candidates(vault, "the comedy").prefix_words == ()
 
 
+@pytest.mark.parametrize(("query", "prefixes"), [
+    ("qué me falta resumir", ['"falta"*', '"resum"*']),  # Spanish "me": was read as English, no first letters
+    ("no tengo café", ['"cafe"*']),
+    ("on a parlé de tout", ['"parle"*', '"tout"*']),  # French "on a"
+    ("o que eu comprei no mercado", [None, '"compr"*', '"merca"*']),  # Portuguese "no"
+])
+def test_a_word_other_languages_share_with_english_does_not_make_their_question_english(
+        query: str, prefixes: list[str | None]) -> None:
+    assert [word.prefix for word in query_words(query)] == prefixes
+
+
+def test_a_shared_word_without_another_languages_word_still_says_english() -> None:
+    assert [word.prefix for word in query_words("a comedy on tv")] == [None, None]
+    assert [word.prefix for word in query_words("qué es the comedy")] == [None]  # "the" is English alone
+
+
+def test_a_spanish_question_with_me_finds_the_note_holding_its_word_with_another_ending(tmp_path: Path) -> None:
+    # A trial on a Spanish vault: "qué me falta resumir de la unidad 6" missed the note saying
+    # "hacer resumenes de la unidad 6": "me" made the question English, so "resumir" was not
+    # asked for by its first letters.
+    notes = {"cerebro/pendientes.md": "- [ ] hacer resumenes de la unidad 6 del pdf\n",
+             "spd/memorias.md": "La memoria cache guarda bloques de la memoria principal.\n"}
+    with Vault(write_vault(tmp_path / "vault", notes), embedder=HashingEmbedder()) as vault:
+        vault.index()
+        assert keyword_side(vault, "qué me falta resumir")[:1] == ["cerebro/pendientes.md"]  # was []
+
+
 def test_a_prefix_drops_the_last_third_of_a_word_and_keeps_at_least_five_letters() -> None:
     assert [prefix_of(word) for word in ("kira", "ilaci", "annemin", "projesinin", "s3", "abc")] == [
         "kira", "ilaci", "annem", "projesi", None, None]

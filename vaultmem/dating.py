@@ -80,11 +80,11 @@ _PATH_DATE = re.compile(r"(?:^|/)(\d{4})/(\d{2})/(\d{2})$")
 _MONTHS = {name.casefold().rstrip("."): number for part in (0, 1) for name, number in month_spellings(part)} | {"sept": 9}
 _MONTH = "|".join(re.escape(name) for name in sorted(_MONTHS, key=len, reverse=True))
 # November 30, 2026 · Nov 30th 2026 · 30 November 2026 · 30th Nov, 2026 · 30. November 2026 (German)
-# · 30 novembre 2026 · 30 de noviembre de 2026 (or "del 2026") · 30-nov-2026, as moment's DD-MMM-YYYY
-# writes it (a month in words is no one's guess)
+# · 30 novembre 2026 · 1er décembre 2026 (French writes the first of a month so) · 30 de noviembre de
+# 2026 (or "del 2026") · 30-nov-2026, as moment's DD-MMM-YYYY writes it (a month in words is no one's guess)
 _WORDED_DATE = re.compile(
     rf"(?<![^\W\d])(?:(?P<m1>{_MONTH})\.?\s+(?P<d1>\d{{1,2}})(?:st|nd|rd|th)?,?\s+|(?<!\d)(?P<d2>\d{{1,2}})"
-    rf"(?:(?:st|nd|rd|th|\.)?\s+(?:de\s+)?(?P<m2>{_MONTH})\.?,?(?:\s+del?)?\s+|-(?P<m3>{_MONTH})\.?-))"
+    rf"(?:(?:st|nd|rd|th|(?<=(?<!\d)1)er|\.)?\s+(?:de\s+)?(?P<m2>{_MONTH})\.?,?(?:\s+del?)?\s+|-(?P<m3>{_MONTH})\.?-))"
     rf"(?P<y>\d{{4}})(?!\d)", re.IGNORECASE)
 # 2026年11月30日 as Chinese and Japanese write a day in numbers (moment's zh-cn and ja write LL so),
 # 2026년 11월 30일 as Korean does, and Chinese 30号/號 for the day: each number followed by the
@@ -621,8 +621,10 @@ _CJK_PERIOD = re.compile(r"(\d{4})\s*[年년](?:\s*(\d{1,2})\s*[月월](?:\s*(\d
 # How a refused bound is told the days and months in words it may be (the forms _WORDED_DATE and
 # _WORDED_MONTH read): "в марте 2024" and "in March 2024" were refused without a word on them.
 WORDED_FORMS = "14 September 2026, September 2026, 15 марта 2024, март 2024"
-# A month in words and a year: September 2026, Sept. 2026, März 2026, mars 2026 (_MONTHS' languages).
-_WORDED_MONTH = re.compile(rf"(?P<m>{_MONTH})\.?,?\s+(?P<y>\d{{4}})", re.IGNORECASE)
+# A month in words and a year: September 2026, Sept. 2026, März 2026, mars 2026 (_MONTHS' languages),
+# and marzo de 2026 (or "del 2026"), as Spanish says it and moment's es.js writes MMMM [de] YYYY:
+# "marzo de 2024" was refused though "15 de marzo de 2024" and "marzo 2024" were read (a trial).
+_WORDED_MONTH = re.compile(rf"(?P<m>{_MONTH})\.?,?\s+(?:del?\s+)?(?P<y>\d{{4}})", re.IGNORECASE)
 
 
 # A day in CJK numbers without its year (4월 15일, 4月15日): refused, saying how to give the year.

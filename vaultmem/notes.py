@@ -149,7 +149,9 @@ from .option_names import Surface
 #     Excalidraw writes in a drawing (`# Excalidraw Data`, `## Text Elements`, `## Embedded Files`,
 #     `## Element Links`) are left out of its passages like its banner (markdown._with_banners); a
 #     `created` holding a template command that never ran says so (notes._created_problem).
-READER_VERSION = "51"
+# 52: the first of a month as French writes it dates a note by its name or `date` (dating._WORDED_DATE):
+#     `1er avril 2024.md`, `lundi 1er avril 2024.md`.
+READER_VERSION = "52"
 BOM = "\ufeff"
 # A Windows editor ("Unicode" in Notepad, PowerShell's Out-File) saves UTF-16 behind one of these.
 UTF16_BOMS = ((codecs.BOM_UTF16_LE, "utf-16-le", "UTF-16 LE"), (codecs.BOM_UTF16_BE, "utf-16-be", "UTF-16 BE"))

@@ -64,9 +64,11 @@ from .endings import apostrophe_stem, folded, prefix_of, umlauts_unwritten, umla
 from .errors import CHECK, INDEX, Argument, DerivedIndexError, IndexBusy, NoteReadError, Spelled, UsageError
 from .fields import (
     ENGLISH_STOPWORDS,
+    OTHER_STOPWORDS,
     REPORTING_VERBS,
     REQUEST_WORDS,
     REQUESTED_HOLDINGS,
+    SHARED_FUNCTION_WORDS,
     STOPWORDS,
     greek_spellings,
     name_key,
@@ -451,12 +453,18 @@ def _prefix_term(word: str) -> str | None:
 def _says_english(text: str) -> bool:
     """Whether ``text`` holds an English function word. The ending after an apostrophe is not
     one: "Zeynep'in" (Zeynep's) and "İstanbul'a" (to Istanbul) hold no "in" or "a", and read so
-    they turned first letters off for the query's other words (endings.apostrophe_stem)."""
+    they turned first letters off for the query's other words (endings.apostrophe_stem). Nor is
+    a word other languages share with English (fields.SHARED_FUNCTION_WORDS: "me", "a", "no")
+    in a question that holds a function word of another language too: "qué me falta resumir"
+    is Spanish, "a cache on Linux" still English."""
+    said: set[str] = set()
     for chunk in text.split():
         stem = apostrophe_stem(chunk.strip(_EDGE_PUNCTUATION))
-        if any(word.lower() in ENGLISH_STOPWORDS for word in _WORD.findall(chunk if stem is None else stem)):
-            return True
-    return False
+        said.update(word.lower() for word in _WORD.findall(chunk if stem is None else stem))
+    english = said & ENGLISH_STOPWORDS
+    if english - SHARED_FUNCTION_WORDS:
+        return True
+    return bool(english) and not said & (OTHER_STOPWORDS - ENGLISH_STOPWORDS)
 
 
 def _either_form(piece: str, words: Sequence[str]) -> str:
