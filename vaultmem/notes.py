@@ -144,7 +144,9 @@ from .option_names import Surface
 # 49: a month in Ukrainian dates a note by its name or `date` (month_names.py): `1 травня 2024.md`.
 # 50: a Logseq page's `merged-from::`, which consolidate --apply now writes on a graph's page it
 #     keeps: the merged notes' ids resolve to it (resolution step 3).
-READER_VERSION = "50"
+# 51: a file name holding a citation key is searched with the key's year apart too
+#     (fields.with_years_apart: `@Abeler2011` is also `Abeler 2011`).
+READER_VERSION = "51"
 BOM = "\ufeff"
 # A Windows editor ("Unicode" in Notepad, PowerShell's Out-File) saves UTF-16 behind one of these.
 UTF16_BOMS = ((codecs.BOM_UTF16_LE, "utf-16-le", "UTF-16 LE"), (codecs.BOM_UTF16_BE, "utf-16-be", "UTF-16 BE"))
