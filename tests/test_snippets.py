@@ -907,3 +907,14 @@ def test_a_nested_mapping_property_reads_as_its_keys_and_values() -> None:
     ]
     assert property_lines("authors:\n  - family: Higgins\n    given: Irina\nabstract: >-\n  two\n  lines\n") == [
         "authors: family: Higgins, given: Irina", "abstract: two lines"]
+
+
+def test_a_list_of_last_first_names_reads_as_its_items_not_twice_as_many() -> None:
+    # Trial (s30, Zotero literature notes): `authors: ["Abeler, Johannes", "Falk, Armin"]` showed
+    # as "Abeler, Johannes, Falk, Armin" — four authors, or two? Items holding a comma are joined by "; ".
+    yaml_text = ('authors: ["Abeler, Johannes", "Falk, Armin"]\neditors:\n  - "Kőszegi, Botond"\n  - Rabin, Matthew\n'
+                 "keywords: [loss-aversion, 'real effort']\nempty: []\n")
+    assert property_lines(yaml_text) == [
+        "authors: Abeler, Johannes; Falk, Armin", "editors: Kőszegi, Botond; Rabin, Matthew",
+        "keywords: loss-aversion, real effort",
+    ]
