@@ -562,3 +562,12 @@ def test_a_header_says_an_expiry_that_does_not_parse_is_unreadable_not_when_it_e
         assert result.exit_code == 0, result.output
         assert "[-, expires_at 'tomorrow' unreadable" in result.output and "expires tomorrow" not in result.output
         assert "[-, expires 2099-01-01T00:00:00+00:00" in result.output, result.output
+
+
+def test_get_shows_a_list_of_last_first_names_with_semicolons(vault_dir: Path, write_note) -> None:
+    # Trial (s30): `get Abeler2011` showed "authors: Abeler, Johannes, Falk, Armin, …".
+    write_note("literature/@Abeler2011.md", '---\ncitekey: Abeler2011\nauthors: ["Abeler, Johannes", "Falk, Armin"]\n'
+                                            "keywords: [loss-aversion, labor-supply]\n---\nReference points and effort.\n")
+    lines = run_cli(vault_dir, "get", "@Abeler2011").stdout.splitlines()
+    assert "    authors: Abeler, Johannes; Falk, Armin" in lines
+    assert "    keywords: loss-aversion, labor-supply" in lines

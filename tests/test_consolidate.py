@@ -19,9 +19,11 @@ from vaultmem.consolidate import (
     MIN_TEXT_WORDS,
     ConsolidationReport,
     OwnWords,
+    components_and_refusals,
     components_by_day,
     components_kept_apart,
     connected_components,
+    different_works,
     exact_similar_pairs,
     make_scope,
     name_numbers,
@@ -32,6 +34,7 @@ from vaultmem.consolidate import (
     text_vocabulary,
     text_words,
     unreliable_reason,
+    work_of,
 )
 from vaultmem.errors import UsageError
 from vaultmem.lifecycle import resolve_now, to_epoch_us
@@ -1244,3 +1247,50 @@ def test_dry_run_is_accepted_as_the_default_and_refused_beside_apply(tmp_path: P
     assert run_cli(tmp_path, "expire", "--dry-run", "--apply").exit_code == 2
     after = {path: state for path, state in snapshot_files(tmp_path).items() if not path.startswith(".vaultmem/")}
     assert after == {path: state for path, state in before.items() if not path.startswith(".vaultmem/")}
+
+
+def literature_note(citekey: str, title: str, doi: str) -> str:
+    """A reference manager's literature note just imported: the work in its frontmatter, the
+    template's empty abstract and heading in its body (armoutihansen/research-vault's form)."""
+    return (f"---\ncitekey: {citekey}\ntitle: {title}\nauthors: [\"Kőszegi, Botond\", \"Rabin, Matthew\"]\n"
+            f"doi: {doi}\ntags: [literature]\n---\n\n> [!abstract] Abstract\n> (no abstract in Zotero)\n\n"
+            "%% ─── below is yours; regeneration never touches it ─── %%\n## My notes\n")
+
+
+def test_two_papers_literature_notes_of_one_template_are_never_merged(vault_dir: Path, wordllama: object) -> None:
+    # Trial (s30, a PhD student's Zotero literature notes): two papers' notes named "Author -
+    # Title", alike only by the template's body, stood at 0.952 and one was planned into the other.
+    write_file(vault_dir, "literature/Kőszegi and Rabin - A Model of Reference-Dependent Preferences.md",
+               literature_note("Koszegi2006b", "A Model of Reference-Dependent Preferences", "10.1162/qjec.2006.121.4.1133"))
+    write_file(vault_dir, "literature/Kőszegi and Rabin - Reference-Dependent Risk Attitudes.md",
+               literature_note("Koszegi2007", "Reference-Dependent Risk Attitudes", "10.1257/aer.97.4.1047"))
+    with open_vault(vault_dir, wordllama) as vault:
+        report = vault.consolidate(now=NOW, any_note=True)
+        assert report.clusters == ()
+        assert report.as_dict()["different_works"] == 1
+    assert "about two works" in run_cli(vault_dir, "consolidate", "--any-note").stdout
+
+
+def test_one_paper_s_note_and_its_copy_still_merge(vault_dir: Path, wordllama: object) -> None:
+    text = literature_note("Koszegi2007", "Reference-Dependent Risk Attitudes", "10.1257/aer.97.4.1047")
+    write_file(vault_dir, "literature/@Koszegi2007.md", text)
+    write_file(vault_dir, "literature/@Koszegi2007 (conflicted copy 2026-05-30).md",
+               text.replace("doi: 10.1257", "doi: https://doi.org/10.1257").replace("citekey: Koszegi2007", 'citekey: "@Koszegi2007"'))
+    with open_vault(vault_dir, wordllama) as vault:
+        report = vault.consolidate(now=NOW, any_note=True)
+    assert member_sets(report) == {frozenset({"literature/@Koszegi2007.md",
+                                              "literature/@Koszegi2007 (conflicted copy 2026-05-30).md"})}
+
+
+def test_works_differ_only_by_a_kind_both_name_and_no_chain_joins_two() -> None:
+    paper_a = work_of({"citekey": "@Koszegi2007", "DOI": "doi:10.1257/AER.97.4.1047"})
+    assert paper_a == {"citekey": frozenset({"koszegi2007"}), "doi": frozenset({"10.1257/aer.97.4.1047"})}
+    paper_b = work_of({"citation_key": "Heidhues2008"})
+    doi_only = work_of({"doi": "https://doi.org/10.1257/aer.97.4.1047"})
+    assert different_works(paper_a, paper_b) and not different_works(paper_a, doi_only)
+    assert not different_works(paper_b, doi_only)  # a citekey beside a DOI: either may be the other's
+    assert work_of({"doi": "", "citekey": None}) == {}
+    # 1 ~ 3 ~ 2, the note between them citing nothing: strongest first, 3 joins 1, and 2 stays apart.
+    pairs = {(1, 3): 0.95, (2, 3): 0.93}
+    components, refusals = components_and_refusals(pairs, {}, {}, {1: paper_a, 2: paper_b})
+    assert components == [[1, 3]] and refusals == [None, "works"]

@@ -1659,3 +1659,29 @@ def test_the_passages_past_a_name_of_several_notes_are_asked_in_one_statement(tm
             assert chosen[note] == best.label != tables[note]
     by_topic = [statement for statement in asked if "MATCH" in statement and "{headings body}" in statement]
     assert len(by_topic) == 2, by_topic  # the chosen passages, then every passage of the notes left
+
+
+def test_a_paper_named_by_its_citation_key_is_found_by_its_author_and_year(tmp_path: Path) -> None:
+    # Trial (s30, a PhD student's literature notes): asked "Abeler 2011", the keyword side ranked
+    # the note citing "Abeler et al. (2011)" six times above `@Abeler2011.md`, whose name was the
+    # one word abeler2011; asked "vangeen 2021", it found no note named `vangeen2021hierarchical`.
+    root = write_vault(tmp_path / "vault", {
+        "literature/@Abeler2011.md": "---\ncitekey: Abeler2011\n---\nReference points and effort provision: "
+                                     "expectations set the reference point in a real-effort task.\n",
+        "literature/@Gneezy2017.md": "Extends Abeler et al. (2011). Abeler et al. (2011) found monotone effort; "
+                                     "unlike Abeler et al. (2011), effort here is U-shaped in 2011 terms.\n",
+        "literature/vangeen2021hierarchical.md": "Hierarchical Bayesian models of reinforcement learning.\n",
+    })
+    with Vault(root, embedder=HashingEmbedder()) as vault:
+        vault.index()
+        assert keyword_side(vault, "Abeler 2011")[0] == "literature/@Abeler2011.md"
+        assert "literature/@Abeler2011.md" in keyword_side(vault, "Abeler")  # the author alone names it too
+        assert keyword_side(vault, "vangeen 2021") == ["literature/vangeen2021hierarchical.md"]
+
+
+def test_only_a_name_run_into_a_year_is_spelled_again_with_the_year_apart() -> None:
+    from vaultmem.fields import with_years_apart
+    assert with_years_apart("@Koszegi2006b") == "@Koszegi2006b @Koszegi 2006 b"
+    assert with_years_apart("marleCombiningPICMHD2025") == "marleCombiningPICMHD2025 marleCombiningPICMHD 2025"
+    for name in ("ESC2", "H2O", "Windows11", "2026-11-28", "202609011000 Idea", "@2006", "Report 2024"):
+        assert with_years_apart(name) == name

@@ -975,3 +975,14 @@ def test_a_flashcard_deck_s_snippet_shows_the_card_holding_most_of_the_question_
     # one query word: cut a little before it, as before
     assert excerpt_of(DOCKER_DECK, [], "Docker", "cgroups").startswith("…set?::The base image every later layer")
     assert "Which kernel features isolate a container?::cgroups" in excerpt_of(DOCKER_DECK, [], "Docker", "kernel features")
+
+
+def test_a_list_of_last_first_names_reads_as_its_items_not_twice_as_many() -> None:
+    # Trial (s30, Zotero literature notes): `authors: ["Abeler, Johannes", "Falk, Armin"]` showed
+    # as "Abeler, Johannes, Falk, Armin" — four authors, or two? Items holding a comma are joined by "; ".
+    yaml_text = ('authors: ["Abeler, Johannes", "Falk, Armin"]\neditors:\n  - "Kőszegi, Botond"\n  - Rabin, Matthew\n'
+                 "keywords: [loss-aversion, 'real effort']\nempty: []\n")
+    assert property_lines(yaml_text) == [
+        "authors: Abeler, Johannes; Falk, Armin", "editors: Kőszegi, Botond; Rabin, Matthew",
+        "keywords: loss-aversion, real effort",
+    ]

@@ -29,7 +29,9 @@ Finding clusters (reads, then a pure core):
    alike things of two weeks. A pair that would join them is kept apart and counted
    (``different_days``). Memories (notes with a layer) are not kept apart by their days,
    nor is a date from ``created`` a day: a fact said again on another day is what
-   consolidation is for. The canonical note is the longest body (ties: the oldest
+   consolidation is for. Likewise two notes about two works — their ``citekey`` or ``doi``
+   properties differ (:func:`work_of`): two papers' literature notes of one template — never
+   end up in one cluster (``different_works``), memories or not. The canonical note is the longest body (ties: the oldest
    ``created``, then the path) — never a sync tool's copy of another member
    (``Note (conflicted copy …).md``, ``Note 2.md``: sync_copies.py), which merges into it.
    Before the clusters, a pair is kept apart and counted when its texts share no word
@@ -69,7 +71,7 @@ from .logseq import without_field_lines
 from .merge_markers import UNMERGED_WHY, unmerged_fix, unmerged_notes
 from .merging import KeptChange, additions
 from .noteio import FileChange
-from .notes import Note, in_templates_folder, parse_note, text_values, timestamp_or_none
+from .notes import Note, citekey_form, citekeys_of, in_templates_folder, parse_note, text_values, timestamp_or_none
 from .paths import VaultPaths
 from .results import NotCommitted, PathReason, not_committed_dicts
 from .storage import Eligibility, PoolNote, Store
@@ -102,6 +104,8 @@ _NAME_TOKEN = re.compile(r"[^\W_]+")
 _VOCABULARY_WORD = re.compile(r"\w+")
 _LETTER = re.compile(r"[^\W\d_]")
 _PAIR_MARK = "\x00"  # a vocabulary entry that is a pair of Chinese or Japanese characters
+# A DOI as written in front of its number (`https://doi.org/10.1257/…`, `doi:10.1257/…`): one DOI.
+_DOI_PREFIX = re.compile(r"^(?:https?://(?:dx\.)?doi\.org/|doi:\s*)", re.IGNORECASE)
 CJK_SHARED_PAIRS = 0.2  # the share of two such texts' pairs they must have in common (Jaccard)
 # The share of their words two of your own notes (no layer) must have in common (Jaccard), as
 # sync_copies.RESEMBLING: a page and its copy share most of theirs (0.71–1.0 measured), two pages on
@@ -242,6 +246,7 @@ class ConsolidationPlan:
     template_alike: int = 0  # pairs at or above the threshold kept apart: alike only by their template's lines
     few_common_words: int = 0  # pairs of your own notes kept apart: their texts share under half their words
     different_names: int = 0  # pairs of your own notes kept apart: their names share no word
+    different_works: int = 0  # pairs at or above the threshold kept apart: they cite two works (citekey, doi)
 
     def report(self) -> ConsolidationReport:
         return ConsolidationReport(self)
@@ -296,6 +301,7 @@ class ConsolidationReport:
             "template_alike": self.plan.template_alike,
             "few_common_words": self.plan.few_common_words,
             "different_names": self.plan.different_names,
+            "different_works": self.plan.different_works,
             "left_out": [item.as_dict() for item in self.plan.left_out],
             "merged": [{**entry.as_dict(), "kept_changes": self._kept_dict(entry.canonical)} for entry in self.merged],
             "skipped": [asdict(skip) for skip in self.skipped],
@@ -357,13 +363,14 @@ def plan_consolidation(store: Store, paths: VaultPaths, scope: Scope, embed: Emb
     # the two merged. A memory's name is its first line or a day it was said on (said again: merged).
     numbers = {label: text_numbers(without_field_lines(note.body)) | (name_numbers(note.path, candidate_paths) if note.layer is None
                                                  else frozenset()) for label, note in notes.items()}
-    components, different_days, different_numbers = components_kept_apart(pairs, days, numbers)
+    works = {label: work for label, note in notes.items() if (work := work_of(note.meta))}
+    components, refusals = components_and_refusals(pairs, days, numbers, works)
     clusters = [build_cluster([notes[label] for label in component], np.stack([vectors[label] for label in component]),
                               scope.threshold) for component in components]
     clusters.sort(key=lambda cluster: (-cluster.similarity, cluster.canonical.path))
     return ConsolidationPlan(scope, tuple(clusters), len(source_labels), tuple(left_out), len(alive) - len(pool),
-                             different_days, different_numbers, no_common_words, template_alike,
-                             few_common_words, different_names)
+                             refusals.count("days"), refusals.count("numbers"), no_common_words, template_alike,
+                             few_common_words, different_names, refusals.count("works"))
 
 
 def pairs_alike_beyond_templates(pairs: dict[tuple[int, int], float], notes: Mapping[int, Note],
@@ -496,6 +503,24 @@ def unreliable_reason(note: PoolNote) -> str | None:
 def unmerged_reason(relative: str) -> str:
     """Why a note git's index holds unmerged (no markers in its file) is left out of merging."""
     return f"git's merge of it is unfinished, so which of its two versions it says is unknown: {UNMERGED_WHY}; {unmerged_fix(relative)}"
+
+
+def work_of(meta: Mapping[str, Any]) -> dict[str, frozenset[str]]:
+    """The work a note is about, by kind: its citation keys (notes.CITEKEY_KEYS, compared as
+    :func:`notes.citekey_form`) and its DOIs (``doi``, any case; ``https://doi.org/`` and
+    ``doi:`` before the number are one DOI). Two literature notes of one reference manager's
+    template on two papers (no notes of their own yet: an empty abstract, the template's
+    headings) stood at 0.952 and were planned into one, an archived paper (a trial)."""
+    citekeys = frozenset(form for form in map(citekey_form, citekeys_of(meta)) if form)
+    dois = frozenset(doi for key in meta if key.lower() == "doi"
+                     for text in text_values(meta, key) if (doi := _DOI_PREFIX.sub("", text).strip().casefold()))
+    return {kind: values for kind, values in (("citekey", citekeys), ("doi", dois)) if values}
+
+
+def different_works(first: Mapping[str, frozenset[str]], second: Mapping[str, frozenset[str]]) -> bool:
+    """Whether two notes' works (:func:`work_of`) are two: by a kind both name, none in common.
+    A note naming none, or another kind only (a citekey beside a DOI), may be about either."""
+    return any(kind in second and not values & second[kind] for kind, values in first.items())
 
 
 def text_numbers(body: str) -> frozenset[str]:
@@ -671,12 +696,15 @@ def confirmed_pairs(candidates: Iterable[tuple[int, int]], vectors: Mapping[int,
 
 class _UnionFind:
     """Union-find over labels; a label with a day (``days``) never joins a set holding another
-    day, and two sets join only when the numbers of one (``numbers``) are all in the other's."""
+    day, nor one citing a work (``works``) a set citing another, and two sets join only when
+    the numbers of one (``numbers``) are all in the other's."""
 
-    def __init__(self, days: Mapping[int, str] | None = None, numbers: Mapping[int, frozenset[str]] | None = None) -> None:
+    def __init__(self, days: Mapping[int, str] | None = None, numbers: Mapping[int, frozenset[str]] | None = None,
+                 works: Mapping[int, Mapping[str, frozenset[str]]] | None = None) -> None:
         self.parent: dict[int, int] = {}
         self.day: dict[int, str] = dict(days or {})  # root → the one day its set records (if any)
         self.numbers: dict[int, frozenset[str]] = dict(numbers or {})  # root → every number its set holds
+        self.work: dict[int, Mapping[str, frozenset[str]]] = dict(works or {})  # root → the work its set cites
 
     def find(self, node: int) -> int:
         root = node
@@ -692,13 +720,17 @@ class _UnionFind:
 
     def join(self, a: int, b: int) -> str | None:
         """Join the sets of ``a`` and ``b``, or say why not: ``"days"`` (they record different
-        days) or ``"numbers"`` (each holds a number the other does not)."""
+        days), ``"works"`` (they cite different works) or ``"numbers"`` (each holds a number the
+        other does not)."""
         root_a, root_b = self.find(a), self.find(b)
         if root_a == root_b:
             return None
         day_a, day_b = self.day.get(root_a), self.day.get(root_b)
         if day_a is not None and day_b is not None and day_a != day_b:
             return "days"
+        work_a, work_b = self.work.get(root_a, {}), self.work.get(root_b, {})
+        if different_works(work_a, work_b):
+            return "works"
         numbers_a, numbers_b = self.numbers.get(root_a, frozenset()), self.numbers.get(root_b, frozenset())
         if not (numbers_a <= numbers_b or numbers_b <= numbers_a):
             return "numbers"
@@ -709,6 +741,9 @@ class _UnionFind:
             self.day[root] = day
         if numbers_a | numbers_b:
             self.numbers[root] = numbers_a | numbers_b
+        if work_a or work_b:
+            self.work[root] = {kind: work_a.get(kind, frozenset()) | work_b.get(kind, frozenset())
+                               for kind in {*work_a, *work_b}}
         return None
 
     def components(self) -> list[list[int]]:
@@ -752,9 +787,19 @@ def components_kept_apart(pairs: Mapping[tuple[int, int], float], days: Mapping[
     beside "9:45 Lisbon time, 10:45 in Berlin") still joins. Strongest pairs first, and a
     set's numbers are all of its members', so no chain carries 14 into 27's cluster.
     """
-    union_find = _UnionFind(days, numbers)
+    components, refusals = components_and_refusals(pairs, days, numbers, {})
+    return components, refusals.count("days"), refusals.count("numbers")
+
+
+def components_and_refusals(pairs: Mapping[tuple[int, int], float], days: Mapping[int, str],
+                            numbers: Mapping[int, frozenset[str]],
+                            works: Mapping[int, Mapping[str, frozenset[str]]]) -> tuple[list[list[int]], list[str | None]]:
+    """As :func:`components_kept_apart`, and a component never holds two notes citing two works
+    (``works``: label → :func:`work_of`); with each pair's refusal (``"days"``, ``"works"``,
+    ``"numbers"``, or None: joined)."""
+    union_find = _UnionFind(days, numbers, works)
     refusals = [union_find.join(a, b) for a, b in sorted(pairs, key=lambda pair: (-pairs[pair], pair))]
-    return union_find.components(), refusals.count("days"), refusals.count("numbers")
+    return union_find.components(), refusals
 
 
 def canonical_key(note: Note, cluster_paths: Collection[str] = ()) -> tuple[bool, int, float, str]:

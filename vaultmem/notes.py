@@ -151,7 +151,9 @@ from .option_names import Surface
 #     `created` holding a template command that never ran says so (notes._created_problem).
 # 52: the first of a month as French writes it dates a note by its name or `date` (dating._WORDED_DATE):
 #     `1er avril 2024.md`, `lundi 1er avril 2024.md`.
-READER_VERSION = "52"
+# 53: a file name holding a citation key is searched with the key's year apart too
+#     (fields.with_years_apart: `@Abeler2011` is also `Abeler 2011`).
+READER_VERSION = "53"
 BOM = "\ufeff"
 # A Windows editor ("Unicode" in Notepad, PowerShell's Out-File) saves UTF-16 behind one of these.
 UTF16_BOMS = ((codecs.BOM_UTF16_LE, "utf-16-le", "UTF-16 LE"), (codecs.BOM_UTF16_BE, "utf-16-be", "UTF-16 BE"))

@@ -984,7 +984,14 @@ def _property_text(first: str, under: Sequence[str]) -> str:
     if not first and under and not under[0].lstrip().startswith("-") and top_level_key(under[0].strip()) is not None:
         return _mapping_text(under)
     items = [first, *(item.strip().removeprefix("-").strip() for item in under)]
-    return ", ".join(text for text in (_scalar_text(item) for item in items) if text)
+    return items_text([text for text in (_scalar_text(item) for item in items) if text])
+
+
+def items_text(items: Sequence[str]) -> str:
+    """A list's items as one line: joined by ``, ``, or by ``; `` when an item holds a comma.
+    A reference manager writes authors "Last, First": ``Abeler, Johannes, Falk, Armin`` read
+    as four authors, ``Abeler, Johannes; Falk, Armin`` as the two they are (a trial)."""
+    return ("; " if any("," in item for item in items) else ", ").join(items)
 
 
 def _mapping_text(lines: Sequence[str]) -> str:
@@ -1004,6 +1011,9 @@ def _mapping_text(lines: Sequence[str]) -> str:
     return ", ".join(f"{key}: {text}" for key, text in shown if text and not _ADDRESS.fullmatch(text))
 
 
+_FLOW_ITEM = re.compile(r"\s*(?:\"[^\"]*\"|'[^']*'|[^,]+)")  # an item of a YAML flow list: quoted, or up to a comma
+
+
 def _scalar_text(raw: str) -> str:
     """One YAML value as text: quotes, a flow list's brackets and link brackets dropped."""
     value = raw.strip()
@@ -1011,7 +1021,8 @@ def _scalar_text(raw: str) -> str:
         value = value[1:-1]
     value = _WIKILINK.sub(_link_text, value)
     if value.startswith("[") and value.endswith("]"):
-        value = ", ".join(item.strip().strip("\"'") for item in value[1:-1].split(",") if item.strip())
+        # Split at the commas outside quotes: `["Abeler, Johannes", "Falk, Armin"]` is two items.
+        value = items_text([item.strip().strip("\"'") for item in _FLOW_ITEM.findall(value[1:-1]) if item.strip()])
     return " ".join(value.split())
 
 

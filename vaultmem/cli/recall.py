@@ -14,7 +14,7 @@ from ..dating import PERIOD_FORMS, calendar_day
 from ..errors import InvalidTimestamp
 from ..lifecycle import parse_timestamp
 from ..option_names import Surface
-from ..snippets import readable
+from ..snippets import items_text, readable
 from .shell import (
     AS_OF_HELP,
     Context,
@@ -310,10 +310,11 @@ def render_properties(properties: list[tuple[str, Any]]) -> None:
 
 
 def property_text(value: Any) -> str:
-    """A frontmatter value (as JSON holds it) the way a person reads it: a list comma-separated,
+    """A frontmatter value (as JSON holds it) the way a person reads it: a list comma-separated
+    (semicolons when an item holds a comma: snippets.items_text),
     no value empty, true/false as YAML writes them."""
     if isinstance(value, list):
-        return ", ".join(property_text(item) for item in value)
+        return items_text([property_text(item) for item in value])
     if isinstance(value, dict):
         return json.dumps(value, ensure_ascii=False)
     if isinstance(value, bool):
