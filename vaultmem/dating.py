@@ -64,6 +64,7 @@ from .fields import name_form
 from .lifecycle import format_timestamp, is_absent, parse_duration, parse_timestamp
 from .month_names import month_spellings, named_month
 from .notes import TEMPLATE_COMMAND, Note, Problem, timestamp_or_none
+from .notion import path_without_page_ids
 from .periods import YEAR, Span, is_period_name, iso_span, span_between, span_of
 
 if TYPE_CHECKING:
@@ -221,7 +222,7 @@ def _period_date(path: str, daily: DailyFormat | None) -> NoteDate | None:
     """The period a note's name is (periods.py): by one of Periodic Notes' formats, in its folder,
     else by an ISO shape (``2026-W09``, ``2026-03``, ``2026-Q1``) in any folder."""
     named = daily.period(path) if daily is not None else None
-    found: Span | str | None = iso_span(PurePosixPath(path).stem) if named is None else named[0]
+    found: Span | str | None = iso_span(PurePosixPath(path_without_page_ids(path)).stem) if named is None else named[0]
     source = NAME_SOURCE if named is None else PERIODIC_SOURCE
     return NoteDate(parse_timestamp(found.first), source, day=True, span=found) if isinstance(found, Span) else None
 
@@ -240,9 +241,16 @@ def _period_name_problem(path: str, daily: DailyFormat | None) -> list[Problem]:
 
 def property_value(meta: Mapping[str, Any], key: str) -> Any:
     """The value of the property ``key`` names, or None: the property of that whole name, else,
-    for a dotted name, the value at that path through nested mappings (``kindle-sync.lastAnnotatedDate``)."""
-    if key in meta or "." not in key:
-        return meta.get(key)
+    for a dotted name, the value at that path through nested mappings (``kindle-sync.lastAnnotatedDate``).
+    A name is matched in any case when the note holds it in one case only, as Obsidian's property
+    names are: Obsidian's Importer writes a Notion page's ``Created: 2022-01-26T09:12``."""
+    if key in meta:
+        return meta[key]
+    spelled = [name for name in meta if isinstance(name, str) and name.casefold() == key.casefold()]
+    if len(spelled) == 1:
+        return meta[spelled[0]]
+    if "." not in key:
+        return None
     value: Any = meta
     for part in key.split("."):
         if not isinstance(value, Mapping):
@@ -416,6 +424,7 @@ def _without_time(value: object) -> bool:
 
 def _name_date(path: str) -> datetime | None:
     """The first day the file's name (or its last three folders and name) spells."""
+    path = path_without_page_ids(path)  # a Notion page id's digits are no day: `…16th Mar 4000a420….md`
     stem = PurePosixPath(path).stem
     folders = [(match[1], match[2], match[3]) for match in _PATH_DATE.finditer(str(PurePosixPath(path).with_suffix("")))]
     return _first_day(_numbered_days(stem) + folders + _worded_days(stem) + _cjk_days(stem))
@@ -433,7 +442,7 @@ def unordered_name_days(path: str) -> tuple[str, list[date]]:
     written, and the days it can be, in order: one when only one order is a calendar day (16 is
     no month) or both orders give the same day (``07-07-2023``), two when either could be
     (``12-05-2023``); ``("", [])`` when the name has no such day."""
-    match = _UNORDERED_DAY.search(PurePosixPath(path).stem)
+    match = _UNORDERED_DAY.search(PurePosixPath(path_without_page_ids(path)).stem)
     if match is None:
         return "", []
     first, second, year = int(match[1]), int(match[3]), int(match[4])

@@ -40,6 +40,7 @@ from .lifecycle import (
 from .logseq import field_meta, naming_meta
 from .markdown import without_code_or_hidden
 from .merge_markers import first_conflict, utf16_with_byte_markers
+from .notion import notion_meta, without_page_id
 from .option_names import Surface
 
 # Bumped whenever what is derived from a file's bytes changes (title, metadata, problems):
@@ -153,7 +154,11 @@ from .option_names import Surface
 #     `1er avril 2024.md`, `lundi 1er avril 2024.md`.
 # 53: a file name holding a citation key is searched with the key's year apart too
 #     (fields.with_years_apart: `@Abeler2011` is also `Abeler 2011`).
-READER_VERSION = "53"
+# 54: a Notion export's page id is no part of a note's title or of the name it is dated by
+#     (notion.without_page_id: `Agenda wc 16th Mar 4000a420….md` is "Agenda wc 16th Mar", not
+#     16 March 4000), and a page's `Created: December 13, 2021 7:54 PM` line is its `created`;
+#     a date property is read in any case (dating.property_value: the Importer's `Created:`).
+READER_VERSION = "54"
 BOM = "\ufeff"
 # A Windows editor ("Unicode" in Notepad, PowerShell's Out-File) saves UTF-16 behind one of these.
 UTF16_BOMS = ((codecs.BOM_UTF16_LE, "utf-16-le", "UTF-16 LE"), (codecs.BOM_UTF16_BE, "utf-16-be", "UTF-16 BE"))
@@ -367,6 +372,11 @@ def parse_note(relative: str, raw: bytes) -> Note:
     logseq_names = naming_meta(body) | field_meta(body)
     if logseq_names:
         meta = {**logseq_names, **meta}
+    # A page Notion exported keeps its created time in a `Created: December 13, 2021 7:54 PM`
+    # line under its title, not in YAML: it dates the note as `created` would (notion.notion_meta).
+    exported = notion_meta(relative, body)
+    if exported:
+        meta = {**exported, **meta}
     # Only a block that did not load leaves meta salvaged; a key set twice or a `tags: #a` value
     # loaded it all, and its missing expiry is a problem like any other note's.
     fields = field_problems(relative, meta, salvaged=any(problem.field == "frontmatter" for problem in fm_problems))
@@ -1206,7 +1216,8 @@ def permalink_names(permalink: str) -> list[str]:
 
 
 def title_of(meta: Mapping[str, Any], relative: str) -> str:
-    """As Obsidian names a note: the ``title`` property, else the file name.
+    """As Obsidian names a note: the ``title`` property, else the file name (without the page
+    id a Notion export puts after it: notion.without_page_id).
 
     Not the first ``# heading``: in real vaults it is often a section (``# Clippings`` on a
     person's page), and a note found under a name Obsidian never shows is not found at all.
@@ -1216,7 +1227,7 @@ def title_of(meta: Mapping[str, Any], relative: str) -> str:
         return str(title)
     if isinstance(title, (str, int, float)) and not isinstance(title, bool) and str(title).strip():
         return str(title).strip()
-    return PurePosixPath(relative).stem
+    return without_page_id(PurePosixPath(relative).stem)
 
 
 def id_of(meta: Mapping[str, Any], relative: str) -> str:

@@ -1,0 +1,98 @@
+"""A Notion workspace exported as Markdown & CSV, opened as a vault (vaultmem/notion.py; adr/0032).
+
+Notion puts each page's 32-hex id after its name (``Agenda wc 13th Dec
+dd939924cf624f7d9117a383ae71c81d.md``) and writes a database page's properties as
+``Key: value`` lines under its title, not YAML. Obsidian's Importer instead writes them as
+YAML with Notion's names (``Created: 2022-01-26T09:12``). Found on a trial with a real export
+(Joystream's Atlas workspace). Real files, the real CLI.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from helpers import run_cli, run_json, snapshot_files, write_vault
+
+from vaultmem.notion import notion_meta, path_without_page_ids, without_page_id
+
+DEC = "Atlas/Meeting Notes/Agenda wc 13th Dec dd939924cf624f7d9117a383ae71c81d.md"
+MAR = "Atlas/Meeting Notes/Agenda wc 16th Mar 4000a42088c4461a996cbe61342ac4f1.md"
+PERSON = "Atlas/Atlas Home/Untitled/Bedeho Mender fb57dfbb7eca498497b913327f7db99d.md"
+DEC_TEXT = ("# Agenda wc 13th Dec\n\nParticipants: Netguru Design, Klaudiusz\nCreated By: Dima\n"
+            "Type: Weekly Tech-Design Sync\nCreated: December 13, 2021 7:54 PM\n"
+            "Last Edited Time: December 21, 2021 12:28 PM\n\n# Agenda\n\n- [x]  Design Epics Roadmap view:")
+MAR_TEXT = ("# Agenda wc 16th Mar\n\nParticipants: Netguru Design, Klaudiusz, Dima\nCreated By: Netguru Design\n"
+            "Type: Weekly Tech-Design Sync\nCreated: March 16, 2022 11:52 AM\n"
+            "Last Edited Time: March 16, 2022 12:20 PM\n\n# Agenda\n\n- [x]  Retrospective,")
+
+
+def export(root: Path) -> Path:
+    return write_vault(root, {
+        ".vaultmem.toml": 'embedder = "hashing"\n',
+        DEC: DEC_TEXT,
+        MAR: MAR_TEXT,
+        PERSON: "# Bedeho Mender\n\nAssociation: Jsgenesis\nRole: Product Owner (PO)",
+    })
+
+
+def test_a_notion_page_id_is_no_part_of_a_names_title_or_its_day() -> None:
+    assert without_page_id("Agenda wc 13th Dec dd939924cf624f7d9117a383ae71c81d") == "Agenda wc 13th Dec"
+    assert without_page_id("dd939924cf624f7d9117a383ae71c81d") == "dd939924cf624f7d9117a383ae71c81d"
+    assert without_page_id("Release 2024-05-04 notes") == "Release 2024-05-04 notes"
+    assert path_without_page_ids("Projects 1a2b3c4d5e6f708192a3b4c5d6e7f809/Q3 plan abcdefabcdefabcdefabcdefabcdefab.md") \
+        == "Projects/Q3 plan.md"
+
+
+def test_an_exported_page_is_titled_and_found_by_its_name_without_the_page_id(vault_dir: Path) -> None:
+    root = export(vault_dir)
+    run_cli(root, "index")
+    hits = run_json(root, "search", "product owner", "-k", "3")
+    assert isinstance(hits, list)
+    assert [(hit["title"], hit["path"]) for hit in hits][:1] == [("Bedeho Mender", PERSON)]
+    got = run_json(root, "get", "Agenda wc 13th Dec")
+    assert isinstance(got, dict)
+    assert got["path"] == DEC
+
+
+def test_a_page_ids_digits_do_not_date_a_page_in_the_year_4000(vault_dir: Path) -> None:
+    root = export(vault_dir)
+    run_cli(root, "index")
+    listed = run_json(root, "list", "--since", "3000-01-01")
+    assert isinstance(listed, dict)
+    assert listed["notes"] == []
+    march = run_json(root, "list", "--since", "2022-03", "--until", "2022-03")
+    assert isinstance(march, dict)
+    assert [(note["path"], note["date"]) for note in march["notes"]] == [(MAR, "2022-03-16")]
+
+
+def test_an_exported_pages_created_property_line_dates_it_without_writing_into_it(vault_dir: Path) -> None:
+    root = export(vault_dir)
+    before = snapshot_files(root)
+    run_cli(root, "index")
+    december = run_json(root, "list", "--since", "2021-12-01", "--until", "2021-12-31")
+    assert isinstance(december, dict)
+    assert [(note["path"], note["date"]) for note in december["notes"]] == [(DEC, "2021-12-13")]
+    assert run_cli(root, "check").exit_code == 0
+    after = snapshot_files(root)
+    assert {path: after[path] for path in before} == before
+
+
+def test_a_created_line_is_read_only_from_a_page_notion_named_and_only_as_a_time() -> None:
+    assert notion_meta(DEC, DEC_TEXT) == {"created": "2021-12-13T19:54:00"}
+    assert notion_meta("Meetings/Agenda wc 13th Dec.md", DEC_TEXT) == {}
+    german = DEC_TEXT.replace("December 13, 2021 7:54 PM", "13. Dezember 2021 19:54")
+    assert notion_meta(DEC, german) == {}
+    prose = "# Agenda wc 13th Dec\n\nWe met. Created: December 13, 2021 7:54 PM\n"
+    assert notion_meta(DEC, prose) == {}
+
+
+def test_a_date_property_written_in_another_case_dates_the_note_as_the_importer_writes_it(vault_dir: Path) -> None:
+    root = write_vault(vault_dir, {
+        ".vaultmem.toml": 'embedder = "hashing"\n',
+        "Webpack async.md": "---\nCreated: 2022-01-26T09:12\nLast Edited Time: 2022-01-26T09:12\n---\nyarn add -D babel-polyfill\n",
+        "Both.md": "---\ncreated: 2023-05-04T10:00\nCreated: 2022-01-26T09:12\n---\ntwo spellings\n",
+    })
+    run_cli(root, "index")
+    listed = run_json(root, "list")
+    assert isinstance(listed, dict)
+    assert {note["path"]: note["date"] for note in listed["notes"]} == {"Both.md": "2023-05-04", "Webpack async.md": "2022-01-26"}

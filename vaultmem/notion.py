@@ -1,0 +1,91 @@
+"""Notion's Markdown export: the page id in every name, and the properties under the title.
+
+Notion's "Markdown & CSV" export, opened as an Obsidian vault, names each page file and
+folder with the page's 32-hex id after its name (``Agenda wc 13th Dec
+dd939924cf624f7d9117a383ae71c81d.md``). The id is no part of the name a person knows: a note
+is titled, and dated by its name, without it, so ``get "Agenda wc 13th Dec"`` finds the page
+and a name's digits (``…16th Mar 4000a420…``) are no year 4000. A database page opens with its
+``# Title`` and then its properties as ``Key: value`` lines, not YAML (``Created: December
+13, 2021 7:54 PM``); the time it was created dates the note, as ``created`` would
+(adr/0032-notion-exports.md). Pure functions over text.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime
+from pathlib import PurePosixPath
+from typing import Any
+
+# The page id Notion puts after a page's name: a space and 32 lowercase hex digits.
+_PAGE_ID = re.compile(r" [0-9a-f]{32}$")
+# One property line of a database page: a name (Notion allows spaces, brackets, `#`), a colon
+# and a space, the value; a line with no `: ` is the page's text, not a property.
+_PROPERTY_LINE = re.compile(r"([^\s:][^:\n]{0,80}?): (.*)")
+# The names Notion gives the property a page was created at (the template's, the default).
+_CREATED_NAMES = frozenset({"created", "created time", "created at", "date created"})
+# How Notion writes a time in English (its default): `December 13, 2021 7:54 PM`, `Apr 02, 2021 8:07 AM`.
+_TIME_FORMATS = ("%B %d, %Y %I:%M %p", "%b %d, %Y %I:%M %p")
+
+
+def without_page_id(name: str) -> str:
+    """``name`` (a file name's stem or a folder's name) without the page id Notion put after
+    it; unchanged when it has none, or is nothing else (a file named by an id alone)."""
+    found = _PAGE_ID.search(name)
+    return name if found is None or found.start() == 0 else name[: found.start()]
+
+
+def is_notion_page(relative: str) -> bool:
+    """Does the file's name carry a Notion page id (``Meeting notes 6f1e…e1f0.md``)?"""
+    return without_page_id(PurePosixPath(relative).stem) != PurePosixPath(relative).stem
+
+
+def path_without_page_ids(relative: str) -> str:
+    """The vault-relative path with the page id taken out of each of its names (the file's
+    suffix kept): what a note is dated by its name from."""
+    path = PurePosixPath(relative)
+    folders = [without_page_id(part) for part in path.parent.parts]
+    return str(PurePosixPath(*folders, without_page_id(path.stem) + path.suffix))
+
+
+def page_properties(body: str) -> dict[str, str]:
+    """The ``Key: value`` lines under a page's ``# Title`` line and one blank line, keys
+    lower-cased, up to the next blank line or the end: ``{}`` when a line of that block is no
+    property (it is the page's text) or the body opens otherwise."""
+    lines = body.replace("\r\n", "\n").split("\n", 64)[:64]
+    if len(lines) < 3 or not lines[0].startswith("# ") or lines[1].strip():
+        return {}
+    found: dict[str, str] = {}
+    for line in lines[2:]:
+        if not line.strip():
+            break
+        matched = _PROPERTY_LINE.fullmatch(line.rstrip())
+        if matched is None:
+            return {}
+        found.setdefault(matched.group(1).strip().lower(), matched.group(2).strip())
+    return found
+
+
+def notion_meta(relative: str, body: str) -> dict[str, Any]:
+    """The frontmatter an exported page's properties stand for: ``created``, an ISO time, from
+    its created-time property when it reads as a time. Only a file Notion named (its name
+    carries a page id): another note's ``Created: …`` line is its text. The other properties
+    stay text of the note, searchable and shown as Notion shows them."""
+    if not is_notion_page(relative):
+        return {}
+    for key, value in page_properties(body).items():
+        if key in _CREATED_NAMES:
+            moment = _notion_time(value)
+            if moment is not None:
+                return {"created": moment.isoformat()}
+    return {}
+
+
+def _notion_time(value: str) -> datetime | None:
+    """A time as Notion writes it in English, or None (another language's month, a date alone)."""
+    for shape in _TIME_FORMATS:
+        try:
+            return datetime.strptime(value, shape)
+        except ValueError:
+            continue
+    return None
