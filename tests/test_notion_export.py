@@ -96,3 +96,16 @@ def test_a_date_property_written_in_another_case_dates_the_note_as_the_importer_
     listed = run_json(root, "list")
     assert isinstance(listed, dict)
     assert {note["path"]: note["date"] for note in listed["notes"]} == {"Both.md": "2023-05-04", "Webpack async.md": "2022-01-26"}
+
+
+def test_two_copies_of_an_exported_page_differing_only_by_page_id_are_planned_into_one(vault_dir: Path) -> None:
+    text = ("# Backing up Orion database\n\nIt is recommended to schedule daily backups for the orion-db service, "
+            "with a cron job that runs pg_dumpall every day at 9:00 AM CET into the backup directory.")
+    first = "Ops/Backing up Orion database 775d36e8815d414ab1b3c246c26d155b.md"
+    second = "Ops/Backing up Orion database 0123456789abcdef0123456789abcdef.md"
+    root = write_vault(vault_dir, {".vaultmem.toml": 'embedder = "hashing"\n', first: text, second: text})
+    run_cli(root, "index")
+    plan = run_json(root, "consolidate", "--any-note")
+    assert isinstance(plan, dict)
+    assert plan["different_numbers"] == 0
+    assert [sorted(cluster["members"]) for cluster in plan["clusters"]] == [sorted([first, second])]

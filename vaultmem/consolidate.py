@@ -72,6 +72,7 @@ from .merge_markers import UNMERGED_WHY, unmerged_fix, unmerged_notes
 from .merging import KeptChange, additions
 from .noteio import FileChange
 from .notes import Note, citekey_form, citekeys_of, in_templates_folder, parse_note, text_values, timestamp_or_none
+from .notion import without_page_id
 from .paths import VaultPaths
 from .results import NotCommitted, PathReason, not_committed_dicts
 from .storage import Eligibility, PoolNote, Store
@@ -540,9 +541,11 @@ def name_numbers(path: str, paths: Collection[str]) -> frozenset[str]:
     2024-05-01).md`` hold none of their own beside ``Note.md``) — and its codes of letters and
     digits, each as ``name code 1a1``: a Luhmann address (``1a``, ``1a1``, ``1b``, ``21/3a``'s
     ``3a``) is the note's place in the Zettelkasten, and its digits alone (1, 1 1, 1) told the
-    three apart by nothing (a trial: ``1a``, ``1a1`` and ``1b`` on one idea were planned into one)."""
+    three apart by nothing (a trial: ``1a``, ``1a1`` and ``1b`` on one idea were planned into one).
+    The page id a Notion export puts after a name is none of its numbers or codes."""
     copy = copy_among(path, paths)
-    stem = (copy.original if copy is not None else path).rsplit("/", 1)[-1].removesuffix(".md")
+    # A Notion export's page id is no number of the name: two copies of one page differ by it.
+    stem = without_page_id((copy.original if copy is not None else path).rsplit("/", 1)[-1].removesuffix(".md"))
     codes = (token.casefold() for token in _NAME_TOKEN.findall(stem) if not token.isdigit() and not token.isalpha())
     return frozenset({*(f"name {number}" for number in text_numbers(stem)), *(f"name code {code}" for code in codes)})
 
