@@ -9,7 +9,7 @@ import json
 from pathlib import Path
 
 import pytest
-from helpers import NOW, keyword_side, write_file, write_vault
+from helpers import NOW, keyword_side, wait_until, write_file, write_vault
 
 from vaultmem import Vault
 from vaultmem.embedders import HashingEmbedder
@@ -111,3 +111,10 @@ def test_turning_dataview_on_or_changing_its_prefix_applies_at_the_next_command(
         vault.search("anything", now=NOW)
         assert keyword_side(vault, "inlinks") == ["Reading log.md"]  # "=" is no prefix now
         assert keyword_side(vault, "fiction") == []  # the JS prefix is still the default
+
+
+def test_a_running_watcher_reads_the_notes_again_when_dataview_is_turned_on(reading_vault: Path) -> None:
+    with Vault(reading_vault, embedder=HashingEmbedder()) as vault, vault.watch(quiet=True):
+        assert keyword_side(vault, "inlinks") == ["Reading log.md"]
+        dataview_on(reading_vault)  # no command run: the watcher hears the settings file
+        wait_until(lambda: keyword_side(vault, "inlinks") == [], what="the inline query's words to leave the index")

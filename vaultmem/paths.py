@@ -159,6 +159,10 @@ class Scan:
         return self.excluded_files + sum(folder.files for folder in self.excluded_folders)
 
 
+# Obsidian's settings files VaultPaths reads (the watcher rescans when one changes: feed.py).
+SETTINGS_FILES = (*OBSIDIAN_SETTINGS, *DAILY_SETTINGS, DATAVIEW_SETTINGS)
+
+
 class VaultPaths:
     """The ignore rules of one vault (its archive folder is configurable), its exclusions, its
     daily-note format and the properties that date its notes."""
@@ -182,7 +186,7 @@ class VaultPaths:
     def _settings_signature(self) -> tuple[tuple[int, int] | None, ...]:
         from .config import CONFIG_FILE
 
-        return settings_signature(self.root, (CONFIG_FILE, *OBSIDIAN_SETTINGS, *DAILY_SETTINGS, DATAVIEW_SETTINGS))
+        return settings_signature(self.root, (CONFIG_FILE, *SETTINGS_FILES))
 
     def refresh(self) -> bool:
         """Read the exclusions, the daily-note format, the date properties and Dataview's
