@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 from .daily_format import DailyFormat, dated_folders, titled_as_journal
 from .dating import DateProperties, note_date, note_problems
 from .errors import INDEX, RE_EMBED, DerivedIndexError, Spelled
+from .fields import opening_heading_key
 from .lifecycle import to_epoch_us
 from .notes import Note, Problem, epoch_us_or_none, expiry_text, lookup_names, parse_note, path_without_suffix
 from .paths import FileStat, NotNotes, VaultPaths
@@ -406,9 +407,10 @@ class Indexer:
         source = item.moved_from if current is None and item.moved_from and self._still_gone(item.moved_from) else None
         base = current or source
         fields = item.searchable.fields
+        heading = opening_heading_key(item.note.body, fields.name_keys)
         if base is not None:
             old = self.store.notes.by_labels([base.label]).get(base.label)
-            self.store.notes.update(base.label, row, lookup_names(item.note), fields.name_keys, fields.topic_keys)
+            self.store.notes.update(base.label, row, lookup_names(item.note), fields.name_keys, fields.topic_keys, heading)
             label = base.label
             if source is not None and old is not None:
                 self.store.usage.rename(old.id, row.id)
@@ -420,7 +422,7 @@ class Indexer:
                     self.store.usage.rename(old.id, row.id)
                 report.updated.append(row.path)
         else:
-            label = self.store.notes.insert(row, lookup_names(item.note), fields.name_keys, fields.topic_keys)
+            label = self.store.notes.insert(row, lookup_names(item.note), fields.name_keys, fields.topic_keys, heading)
             report.added.append(row.path)
         self._write_passages(label, base, item, report)
 

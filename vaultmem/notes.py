@@ -153,7 +153,10 @@ from .option_names import Surface
 #     `1er avril 2024.md`, `lundi 1er avril 2024.md`.
 # 53: a file name holding a citation key is searched with the key's year apart too
 #     (fields.with_years_apart: `@Abeler2011` is also `Abeler 2011`).
-READER_VERSION = "53"
+# 54: the name key of the `# heading` a note opens with is kept (note_names kind heading_key,
+#     fields.opening_heading_key), for "no note matches" to suggest a Zettelkasten note named
+#     202301161000.md by its heading; it names no note. Nothing is embedded again.
+READER_VERSION = "54"
 BOM = "\ufeff"
 # A Windows editor ("Unicode" in Notepad, PowerShell's Out-File) saves UTF-16 behind one of these.
 UTF16_BOMS = ((codecs.BOM_UTF16_LE, "utf-16-le", "UTF-16 LE"), (codecs.BOM_UTF16_BE, "utf-16-be", "UTF-16 BE"))
