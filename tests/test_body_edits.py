@@ -132,6 +132,33 @@ def test_an_append_to_a_kanban_board_with_an_archive_goes_above_the_archive_not_
     assert kanban_settings_footer(edited) == '{"kanban-plugin":"board"}'
 
 
+@pytest.mark.parametrize("newline", ["\n", "\r\n"])
+def test_a_new_text_for_a_kanban_board_replaces_its_lanes_and_keeps_its_settings_as_the_last_lines(newline: str) -> None:
+    # A trial: `revise BOARD --text` replaced the settings block too, and the board lost its
+    # new-card folder and the rest of its settings.
+    raw = KANBAN_BOARD.replace("\n", newline).encode("utf-8")
+    lanes = "## Doing\n\n- [ ] 拼接模板测试\n\n## Done\n\n- [x] 筛选数据模块"
+    edited = replace_body(raw, lanes).decode("utf-8")
+    settings = KANBAN_BOARD[KANBAN_BOARD.index("%% kanban:settings"):]
+    expected = head_of(KANBAN_BOARD.encode("utf-8")).decode("utf-8") + lanes + "\n\n" + settings
+    assert edited == expected.replace("\n", newline)
+    assert kanban_settings_footer(edited) == '{"kanban-plugin":"basic","new-note-folder":"Projects"}'
+    assert "文件重命名模块" not in edited
+
+
+def test_a_new_text_for_a_kanban_board_that_brings_its_own_settings_is_written_as_given() -> None:
+    # the whole board as `get` showed it, a lane changed: one settings block, the text's
+    board = KANBAN_BOARD[KANBAN_BOARD.index("## To Do"):].replace("\"Projects\"", "\"Cards\"")
+    edited = replace_body(KANBAN_BOARD.encode("utf-8"), board).decode("utf-8")
+    assert edited.count("%% kanban:settings") == 1
+    assert kanban_settings_footer(edited) == '{"kanban-plugin":"basic","new-note-folder":"Cards"}'
+
+
+def test_a_new_text_for_a_note_whose_comment_holds_settings_followed_by_words_replaces_it_all() -> None:
+    raw = b"%% kanban:settings\n```\n{}\n```\n%%\n\nMy own words.\n"
+    assert replace_body(raw, "New words.") == b"New words.\n"
+
+
 def test_an_append_below_a_rule_of_stars_in_a_note_that_is_no_kanban_board_goes_at_the_end() -> None:
     raw = b"Part one.\n\n***\n\nPart two.\n"
     assert append_paragraph(raw, "More.") == b"Part one.\n\n***\n\nPart two.\n\nMore.\n"

@@ -1052,3 +1052,20 @@ def test_a_write_to_a_day_without_its_daily_note_says_the_days_note_is_missing_n
     with Vault(vault_dir) as vault, pytest.raises(NoteNotFound) as missing:
         vault.get("Budget")  # not a day: the message names no daily note
     assert "daily note for" not in str(missing.value)
+
+
+def test_a_note_asked_for_by_the_heading_it_opens_with_is_suggested_and_not_opened(vault_dir: Path, write_note) -> None:
+    # A trial on a Zettelkasten vault: `get "Interleaving mixes problem types"` failed and named
+    # nothing, though 202301161000.md opens with that heading. A heading is no name (a # Clippings
+    # section is not a page's name), so it is only suggested.
+    write_note("202301161000.md", "\n# Interleaving mixes problem types\n\nMixing problem types beats blocking.\n")
+    write_note("202301171200.md", "# Spacing\n\n## Interleaving mixes problem types\n\nA later section.\n")
+    write_note("Study.md", "Interleaving mixes problem types, says the book.\n")
+    with Vault(vault_dir, embedder=HashingEmbedder()) as vault:
+        with pytest.raises(NoteNotFound) as by_heading:
+            vault.get("Interleaving mixes problem types")
+        with pytest.raises(NoteNotFound) as by_part:
+            vault.get("interleaving")
+    assert by_heading.value.suggestions == ["202301161000.md"]  # not a later ## heading, not the prose
+    assert "did you mean: 202301161000.md" in str(by_heading.value)
+    assert by_part.value.suggestions == ["202301161000.md"]

@@ -737,3 +737,17 @@ def test_revise_text_of_an_excalidraw_drawing_is_refused_and_append_lands_above_
     text = path.read_text(encoding="utf-8")
     assert text.index("Reviewed on Monday.") < text.index("# Excalidraw Data")
     assert text.endswith(EXCALIDRAW_DRAWING[EXCALIDRAW_DRAWING.index("# Excalidraw Data"):])
+
+
+def test_revise_text_of_a_kanban_board_replaces_its_lanes_and_keeps_its_settings(
+        vault_dir: Path, write_note, wordllama: object) -> None:
+    from test_body_edits import KANBAN_BOARD, kanban_settings_footer
+
+    write_note("Boards/Work.md", KANBAN_BOARD)
+    with Vault(vault_dir, embedder=wordllama) as vault:  # type: ignore[arg-type]
+        vault.index()
+        vault.revise("Boards/Work.md", text="## Doing\n\n- [ ] Write the report", now=LATER)
+        assert "Write the report" in vault.get("Boards/Work.md").body
+    text = (vault_dir / "Boards/Work.md").read_text(encoding="utf-8")
+    assert "筛选数据模块" not in text
+    assert kanban_settings_footer(text) == '{"kanban-plugin":"basic","new-note-folder":"Projects"}'

@@ -23,7 +23,8 @@ def replace_body(raw: bytes, body: str) -> bytes:
     """``raw`` with everything after its frontmatter replaced by ``body``. Refused for an
     Excalidraw drawing (markdown.excalidraw_data_start): its body holds the drawing itself,
     which the new text would replace — a trial's ``revise --text`` left a 35-line drawing as
-    one line of prose, its shapes gone."""
+    one line of prose, its shapes gone. On a Kanban board the new text replaces the lanes and
+    the settings block stays the file's end (:func:`_kanban_settings_kept`)."""
     head, old_body, newline = _split_body(raw)
     if excalidraw_data_start(old_body.replace("\r\n", "\n")) is not None:
         raise FrontmatterError(
@@ -31,9 +32,24 @@ def replace_body(raw: bytes, body: str) -> bytes:
             "which Excalidraw writes), and a new text would replace the drawing; nothing was written. Append the words "
             "instead (an append goes above the drawing's data, where Excalidraw keeps it), or change the drawing in "
             "Obsidian")
-    edited = head + _as_lines(body, newline).encode("utf-8")
-    _verify_body(raw, edited, _as_lines(body, "\n"))
+    new_body = _as_lines(body, newline) + _kanban_settings_kept(old_body, body, newline)
+    edited = head + new_body.encode("utf-8")
+    _verify_body(raw, edited, new_body.replace("\r\n", "\n"))
     return edited
+
+
+def _kanban_settings_kept(old_body: str, new_text: str, newline: str) -> str:
+    """The board's settings block to keep below a Kanban board's new text, after a blank line
+    (``""`` when the note is no board, or the new text ends with a settings block of its own —
+    the whole board, as ``get`` showed it). The lanes and cards are the board's words and an agent
+    may rewrite them; the settings block is the plugin's (new-card folder, lane widths, date
+    formats): replaced by prose, the board fell back to Kanban's defaults."""
+    footer_at = plugin_footer_start(old_body)
+    if footer_at is None or not old_body.startswith("%% kanban:settings", footer_at):
+        return ""
+    if plugin_footer_start(new_text.replace("\r\n", "\n").rstrip("\n")) is not None:
+        return ""
+    return newline + old_body[footer_at:]
 
 
 def append_paragraph(raw: bytes, paragraph: str) -> bytes:

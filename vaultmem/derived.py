@@ -247,7 +247,14 @@ class DerivedIndex:
         """Was the index made under other exclusions, another daily-note format, other date
         properties or by another reader? (seven stats, four lookups)"""
         from .searchable import INDEX_RULES
-        from .storage import DAILY_FORMAT_KEY, DATE_PROPERTIES_KEY, EXCLUSIONS_KEY, READER_KEY, REBUILDING
+        from .storage import (
+            DAILY_FORMAT_KEY,
+            DATE_PROPERTIES_KEY,
+            EXCLUSIONS_KEY,
+            INLINE_QUERIES_KEY,
+            READER_KEY,
+            REBUILDING,
+        )
 
         self.paths.refresh()
         meta = self.store.meta
@@ -257,6 +264,7 @@ class DerivedIndex:
         return (meta.get(EXCLUSIONS_KEY) != self.paths.exclusions.fingerprint
                 or (meta.get(DAILY_FORMAT_KEY) or "") != self.paths.daily.fingerprint
                 or (meta.get(DATE_PROPERTIES_KEY) or "") != self.paths.dates.fingerprint
+                or (meta.get(INLINE_QUERIES_KEY) or "") != self.paths.inline_queries.fingerprint
                 or meta.get(READER_KEY) != INDEX_RULES)
 
     def ensure_current(self) -> IndexReport | None:

@@ -471,7 +471,8 @@ def _best_passage(searcher: Searcher, row: NoteRow, query: str, vector: SideHit 
     if passage is None:
         return None
     try:
-        snippet = passage_snippet(searcher.paths.root, row.path, passage, query, row.title)
+        snippet = passage_snippet(searcher.paths.root, row.path, passage, query, row.title,
+                                  inline_queries=searcher.paths.inline_queries.prefixes)
     except NoteReadError as error:
         snippet = Snippet(f"({error})")
     where = hit_passage(passage, snippet)

@@ -51,11 +51,9 @@ from watchdog.observers.api import BaseObserver
 from watchdog.observers.polling import PollingObserver
 
 from .config import CONFIG_FILE, STATE_DIR, WatchSettings
-from .daily_format import DAILY_SETTINGS
 from .errors import VaultmemError
-from .exclusions import OBSIDIAN_SETTINGS
 from .fences import fence_name, is_fence, remove_fence, write_fence
-from .paths import VaultPaths
+from .paths import SETTINGS_FILES, VaultPaths
 
 if TYPE_CHECKING:
     from .indexer import IndexReport
@@ -225,7 +223,7 @@ class _EventRouter(FileSystemEventHandler):
         self.feed = feed
         self.root = str(paths.real_root)
         self.state_dir = os.path.join(self.root, STATE_DIR)
-        self.settings_files = {os.path.join(self.root, *name.split("/")) for name in (CONFIG_FILE, *OBSIDIAN_SETTINGS, *DAILY_SETTINGS)}
+        self.settings_files = {os.path.join(self.root, *name.split("/")) for name in (CONFIG_FILE, *SETTINGS_FILES)}
 
     def on_any_event(self, event: FileSystemEvent) -> None:
         if not event.is_directory and self._touches_settings(event):

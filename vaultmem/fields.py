@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
 from pathlib import PurePosixPath
@@ -138,6 +138,9 @@ _LINK = re.compile(r"!?\[\[([^\]|#^]*)(?:[#^][^\]|]*)?(?:\|([^\]]*))?\]\]")
 _URL = re.compile(r"^[a-z][a-z0-9+.-]*://\S+$", re.IGNORECASE)
 # A citation key as a file name spells it: an author's name run into a year (`@Abeler2011`,
 # `Koszegi2006b`, `vangeen2021hierarchical`, Zotero's `marleCombiningPICMHD2025`).
+# A body's opening line when it is a level-1 heading (blank lines above it), its closing #s not
+# its words; a heading longer than a name's 300 characters names nothing.
+_OPENING_H1 = re.compile(r"(?:[ \t]*\r?\n){0,50}[ \t]{0,3}#[ \t]+([^\n]{1,300}?)(?:[ \t]+#+)?[ \t]*\r?(?:\n|\Z)")
 _NAME_YEAR = re.compile(r"(?<![^\W\d_])([^\W\d_]{2,})((?:1[5-9]|20)\d\d)(?!\d)([^\W\d_]*)")
 
 
@@ -249,6 +252,17 @@ def name_fold(text: str) -> str:
     link, so ``Kyoto.md`` and ``kyoto.md`` in two folders share one name (resolution's file-name
     step, links.py)."""
     return case_fold(name_form(text))
+
+
+def opening_heading_key(body: str, name_keys: Sequence[str] = ()) -> str:
+    """The name key (:func:`name_key`) of the ``# heading`` that opens ``body`` — its first line
+    that says anything — when it is none of the note's ``name_keys``; ``""`` else. Never a title
+    (notes.title_of: the first heading is often a section's), only what a "no note matches" error
+    suggests: a Zettelkasten note ``202301161000.md`` opening with ``# Interleaving mixes problem
+    types``, asked for by that heading, was named nowhere in the error (a trial)."""
+    opening = _OPENING_H1.match(body)
+    key = name_key(opening.group(1)) if opening is not None else ""
+    return key if key not in name_keys else ""
 
 
 def name_key(text: str) -> str:

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 from .daily_format import DailyFormat, dated_folders, titled_as_journal
 from .dating import DateProperties, note_date, note_problems
 from .errors import INDEX, RE_EMBED, DerivedIndexError, Spelled
+from .fields import opening_heading_key
 from .lifecycle import to_epoch_us
 from .notes import Note, Problem, epoch_us_or_none, expiry_text, lookup_names, parse_note, path_without_suffix
 from .paths import FileStat, NotNotes, VaultPaths
@@ -28,6 +29,7 @@ from .storage import (
     DAILY_FORMAT_KEY,
     DATE_PROPERTIES_KEY,
     EXCLUSIONS_KEY,
+    INLINE_QUERIES_KEY,
     READER_KEY,
     REBUILDING,
     SPACES,
@@ -189,6 +191,7 @@ class Indexer:
         exclusions, daily = self.paths.exclusions, self.paths.daily
         self._redate_if_format_changed(daily)
         self._redate_if_properties_changed(self.paths.dates)
+        self._reread_if_inline_queries_changed()
         made_under = self.store.meta.get(READER_KEY)
         if made_under != INDEX_RULES:
             # No rules and no rows: a new index, every file is read anyway. Rows without rules: an
@@ -216,11 +219,12 @@ class Indexer:
         self.store.meta.set(EXCLUSIONS_KEY, exclusions.fingerprint)
         self.store.meta.set(DAILY_FORMAT_KEY, daily.fingerprint)
         self.store.meta.set(DATE_PROPERTIES_KEY, self.paths.dates.fingerprint)
+        self.store.meta.set(INLINE_QUERIES_KEY, self.paths.inline_queries.fingerprint)
         self.store.meta.set(READER_KEY, INDEX_RULES)
         # Report every problem the vault has now, not only those of files read in this
         # run: a second `index` must not pretend a broken note was fixed.
         read_failures = [problem for problem in report.problems if problem.field == "file"]
-        report.problems = [*exclusions.problems, *daily.problems, *read_failures, *self.store.notes.all_problems()]
+        report.problems = [*exclusions.problems, *daily.problems, *self.paths.inline_queries.problems, *read_failures, *self.store.notes.all_problems()]
         return report
 
     def _redate_if_format_changed(self, daily: DailyFormat) -> None:
@@ -244,6 +248,17 @@ class Indexer:
         changed. Its vectors stay: what is embedded did not change. (An index from before the
         setting was read by ``date`` and ``created``: the default, whose fingerprint is ``""``.)"""
         if (self.store.meta.get(DATE_PROPERTIES_KEY) or "") == dates.fingerprint:
+            return
+        with self.store.transaction():
+            self.store.notes.mark_all_changed()
+
+    def _reread_if_inline_queries_changed(self) -> None:
+        """Dataview was turned on or off, or its inline-query prefixes changed, since the notes
+        were read (inline_queries.py): every note is read again, since any may hold such a span —
+        without this a note kept a query's words in its passages (or missed a span's that is
+        code again) until its file changed. Only the notes whose text changed are embedded
+        again (their embed hash). An index from before the setting was read hid none: ``""``."""
+        if (self.store.meta.get(INLINE_QUERIES_KEY) or "") == self.paths.inline_queries.fingerprint:
             return
         with self.store.transaction():
             self.store.notes.mark_all_changed()
@@ -352,7 +367,7 @@ class Indexer:
             return None
         note = titled_as_journal(parse_note(stat.path, raw), self.paths.daily)
         report.problems.extend(note.problems)
-        found = searchable(note)
+        found = searchable(note, self.paths.inline_queries.prefixes)
         return _Pending(note, found, note_row(note, settled_stat(stat, read_started_ns), found.embed_hash, self.paths.daily,
                                                 self.paths.dates), existing, read_stat=stat)
 
@@ -392,9 +407,10 @@ class Indexer:
         source = item.moved_from if current is None and item.moved_from and self._still_gone(item.moved_from) else None
         base = current or source
         fields = item.searchable.fields
+        heading = opening_heading_key(item.note.body, fields.name_keys)
         if base is not None:
             old = self.store.notes.by_labels([base.label]).get(base.label)
-            self.store.notes.update(base.label, row, lookup_names(item.note), fields.name_keys, fields.topic_keys)
+            self.store.notes.update(base.label, row, lookup_names(item.note), fields.name_keys, fields.topic_keys, heading)
             label = base.label
             if source is not None and old is not None:
                 self.store.usage.rename(old.id, row.id)
@@ -406,7 +422,7 @@ class Indexer:
                     self.store.usage.rename(old.id, row.id)
                 report.updated.append(row.path)
         else:
-            label = self.store.notes.insert(row, lookup_names(item.note), fields.name_keys, fields.topic_keys)
+            label = self.store.notes.insert(row, lookup_names(item.note), fields.name_keys, fields.topic_keys, heading)
             report.added.append(row.path)
         self._write_passages(label, base, item, report)
 

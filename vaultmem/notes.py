@@ -158,7 +158,10 @@ from .option_names import Surface
 #     (notion.without_page_id: `Agenda wc 16th Mar 4000a420….md` is "Agenda wc 16th Mar", not
 #     16 March 4000), and a page's `Created: December 13, 2021 7:54 PM` line is its `created`;
 #     a date property is read in any case (dating.property_value: the Importer's `Created:`).
-READER_VERSION = "54"
+# 55: the name key of the `# heading` a note opens with is kept (note_names kind heading_key,
+#     fields.opening_heading_key), for "no note matches" to suggest a Zettelkasten note named
+#     202301161000.md by its heading; it names no note. Nothing is embedded again.
+READER_VERSION = "55"
 BOM = "\ufeff"
 # A Windows editor ("Unicode" in Notepad, PowerShell's Out-File) saves UTF-16 behind one of these.
 UTF16_BOMS = ((codecs.BOM_UTF16_LE, "utf-16-le", "UTF-16 LE"), (codecs.BOM_UTF16_BE, "utf-16-be", "UTF-16 BE"))

@@ -28,6 +28,7 @@ from .dating import DEFAULT_DATE_PROPERTIES, DateProperties
 from .errors import ConfigError, PathOutsideVault, UsageError
 from .exclusions import OBSIDIAN_SETTINGS, Exclusions, Rule, load_exclusions, settings_signature
 from .fields import name_form
+from .inline_queries import DATAVIEW_SETTINGS, InlineQueries, load_inline_queries
 
 log = logging.getLogger(__name__)
 
@@ -158,6 +159,10 @@ class Scan:
         return self.excluded_files + sum(folder.files for folder in self.excluded_folders)
 
 
+# Obsidian's settings files VaultPaths reads (the watcher rescans when one changes: feed.py).
+SETTINGS_FILES = (*OBSIDIAN_SETTINGS, *DAILY_SETTINGS, DATAVIEW_SETTINGS)
+
+
 class VaultPaths:
     """The ignore rules of one vault (its archive folder is configurable), its exclusions, its
     daily-note format and the properties that date its notes."""
@@ -173,6 +178,7 @@ class VaultPaths:
         self._signature = self._settings_signature()
         self.exclusions: Exclusions = load_exclusions(root, self._exclude)
         self.daily: DailyFormat = load_daily_format(root)
+        self.inline_queries: InlineQueries = load_inline_queries(root)
         self.dates: DateProperties = dates
 
     # -- exclusions (exclusions.py) and the daily-note format (daily_format.py)
@@ -180,11 +186,12 @@ class VaultPaths:
     def _settings_signature(self) -> tuple[tuple[int, int] | None, ...]:
         from .config import CONFIG_FILE
 
-        return settings_signature(self.root, (CONFIG_FILE, *OBSIDIAN_SETTINGS, *DAILY_SETTINGS))
+        return settings_signature(self.root, (CONFIG_FILE, *SETTINGS_FILES))
 
     def refresh(self) -> bool:
-        """Read the exclusions, the daily-note format and the date properties again if a
-        settings file changed; True when any of them changed.
+        """Read the exclusions, the daily-note format, the date properties and Dataview's
+        inline-query prefixes (inline_queries.py) again if a settings file changed; True when
+        any of them changed.
 
         Cheap (seven ``stat`` calls) so that every reconcile can afford it: a folder the person
         excludes in Obsidian while vaultmem runs leaves the index at the next reconcile, and
@@ -202,10 +209,11 @@ class VaultPaths:
             before = self._fingerprints()
             self.exclusions = load_exclusions(self.root, self._exclude)
             self.daily = load_daily_format(self.root)
+            self.inline_queries = load_inline_queries(self.root)
             return self._fingerprints() != before
 
-    def _fingerprints(self) -> tuple[str, str, str]:
-        return self.exclusions.fingerprint, self.daily.fingerprint, self.dates.fingerprint
+    def _fingerprints(self) -> tuple[str, str, str, str]:
+        return self.exclusions.fingerprint, self.daily.fingerprint, self.dates.fingerprint, self.inline_queries.fingerprint
 
     def _config_settings(self) -> tuple[tuple[str, ...], DateProperties]:
         from .config import load_config

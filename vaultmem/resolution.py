@@ -299,7 +299,8 @@ def not_found(notes: NoteStore, reference: str, why: str = "") -> NoteNotFound:
     """The error for a reference that names no note, naming the notes it may have meant: first
     those whose name it is once accents are dropped (``Kadikoy`` for ``Kadıköy``: search finds
     that note by name, a NOTE argument does not — Obsidian's links keep accents, and a write
-    must never act on a guess), then those whose path or title holds it."""
+    must never act on a guess), then those whose path or title holds it, then those whose opening
+    ``# heading`` does."""
     name = reference.rsplit("/", 1)[-1].removesuffix(".md")
     key = name_key(name)
     matching = [(path, _name_matching(key, path, title, aliases))
@@ -310,6 +311,9 @@ def not_found(notes: NoteStore, reference: str, why: str = "") -> NoteNotFound:
     named = {path for path, _ in unaccented}
     similar = [path for path in notes.similar_paths(name) if path not in named]
     similar += [path for path in _numbered_alike(notes, name) if path not in named and path not in similar]
+    # A note whose file name is a timestamp and whose opening # heading is what the person calls
+    # it (Zettelkasten's 202301161000.md): suggested, never resolved by that heading (adr/0020).
+    similar += [path for path in notes.opening_with(key) if path not in named and path not in similar] if key else []
     return NoteNotFound(reference, similar, unaccented, why)
 
 

@@ -1004,7 +1004,8 @@ class Searcher:
                  dendron: bool, template: TemplateLines | None = None, later: Sequence[PassageRow] = ()) -> Snippet:
         """What the hit shows of its note, from the file on disk now (snippets.py)."""
         try:
-            return passage_snippet(self.paths.root, row.path, passage, query, row.title, dendron, template, later)
+            return passage_snippet(self.paths.root, row.path, passage, query, row.title, dendron, template, later,
+                                   self.paths.inline_queries.prefixes)
         except NoteReadError as error:
             warnings.append(Spelled(f"file: {error} (", INDEX, ")"))
             return Snippet("")

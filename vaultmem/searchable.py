@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from .fields import SearchFields, search_fields
+from .inline_queries import without_inline_queries
 from .markdown import without_query_blocks
 from .notes import READER_VERSION
 from .passages import Passage, embed_head, embed_text, split_passages
@@ -62,13 +63,15 @@ class SearchableNote:
         return digest.hexdigest()
 
 
-def searchable(note: Note) -> SearchableNote:
+def searchable(note: Note, inline_queries: Sequence[str] = ()) -> SearchableNote:
     """What search holds of a note. A query block (a ``dataview``, ``query`` or ``base`` fence:
     markdown.query_block_ranges) is left out of its passages and vectors, its lines kept empty:
     it renders other notes, and its words ("TABLE title AS "Title", date AS "Date"") made a
-    note a hit for questions about dates. The file is not changed."""
+    note a hit for questions about dates. So is each Dataview inline query when the vault's
+    Dataview shows them (``inline_queries``: its prefixes, inline_queries.py), blanked in place.
+    The file is not changed."""
     fields = search_fields(note)
-    body = without_query_blocks(note.body)
+    body = without_inline_queries(without_query_blocks(note.body), inline_queries)
     passages = tuple(_in_file(passage, note.body_line) for passage in split_passages(body))
     first = fields.head_text
     heads = tuple(embed_head(fields.title, passage.headings, first if passage.number == 0 else "") for passage in passages)

@@ -64,6 +64,7 @@ from .cjk import (
     width_folded,
 )
 from .fields import BOOKKEEPING_KEYS, REPORTING_VERBS, STOPWORDS, is_plugin_setting
+from .inline_queries import without_inline_queries
 from .links import labels_first, labels_last
 from .logseq import BLOCK_REFERENCE, is_hidden_property
 from .markdown import (
@@ -183,16 +184,20 @@ class Snippet:
 
 def passage_snippet(root: Path, relative: str, passage: PassageRow | None, query: str, title: str,
                     dendron: bool | None = None, template: TemplateLines | None = None,
-                    later: Sequence[PassageRow] = ()) -> Snippet:
+                    later: Sequence[PassageRow] = (), inline_queries: Sequence[str] = ()) -> Snippet:
     """The snippet of a hit on ``relative`` whose best passage is ``passage`` (None: the whole
     body), read from the file now. ``dendron``: whether the vault is Dendron's (links.labels_first),
     when the caller asked it once for all its hits. ``template``: the vault's templates' lines,
     which the snippet then opens past, into the note's ``later`` passages when ``passage`` holds
-    nothing else (a listing's opening: :func:`_past_template_lines`)."""
+    nothing else (a listing's opening: :func:`_past_template_lines`). ``inline_queries``: the
+    prefixes of the vault's Dataview inline queries (inline_queries.py), which reading view shows
+    as their value: no snippet shows their code."""
     text = read_text(root, relative)
     if labels_first(root) if dendron is None else dendron:
         text = labels_last(text)  # Dendron's [[label|name]]: same length, so passage lines hold
     block = find_frontmatter(text)
+    # Blanked in place, the body only: the same length, so passage lines hold.
+    text = without_inline_queries(text, inline_queries, block.body_start if block is not None else 0)
     if passage is None:
         return Snippet(_passage_text(text, block, None, query, title, None))
     body_start = block.body_start if block is not None else 0

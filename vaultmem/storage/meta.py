@@ -27,6 +27,7 @@ REBUILDING = "rebuilding"  # meta "indexed" while (or if) a rebuild has not fini
 EXCLUSIONS_KEY = "exclusions"  # the fingerprint of the exclusions the index was made under (exclusions.py)
 DAILY_FORMAT_KEY = "daily_format"  # the daily-note format the notes' dates were read under (daily_format.py fingerprint)
 DATE_PROPERTIES_KEY = "date_properties"  # the properties the notes' dates were read from (dating.DateProperties fingerprint)
+INLINE_QUERIES_KEY = "inline_queries"  # the Dataview inline-query prefixes its passages were read under (inline_queries.py fingerprint)
 READER_KEY = "reader"  # the rules its rows were made under: searchable.INDEX_RULES (reader and embed recipe)
 LOCK_FILE_MODE = 0o644
 

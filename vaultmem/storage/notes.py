@@ -20,6 +20,7 @@ from .connection import CASEFOLD, NFC, Connection, chunks, placeholders
 SIMILAR_PATHS = 5  # suggestions in a "note not found" message
 NAME_KEY = "name_key"  # the kind of a name key's row in note_names (fields.name_key)
 TOPIC_KEY = "topic_key"  # the kind of a topic key's row (fields.name_topic): a name in a question's words
+HEADING_KEY = "heading_key"  # the name key of the # heading a note opens with (fields.opening_heading_key): only suggested
 
 
 _SEPARATORS = re.compile(r"[\s_-]+")  # between words of a name: LIKE's '_' (any one character) stands for them
@@ -349,31 +350,35 @@ class NoteStore:
     # -- writing (the indexer, inside its transactions)
 
     def insert(self, row: NoteRow, names: Sequence[tuple[str, str]] = (), keys: Sequence[str] = (),
-               topics: Sequence[str] = ()) -> int:
+               topics: Sequence[str] = (), heading: str = "") -> int:
         """Add a note; ``names``: (kind, name) pairs it also answers to (``notes.lookup_names``);
         ``keys``: its name keys (``fields.name_key``: what an exact-name query is compared with);
-        ``topics``: its topic keys (``fields.name_topic``: what a question naming it is compared with)."""
+        ``topics``: its topic keys (``fields.name_topic``: what a question naming it is compared with);
+        ``heading``: the key of the heading it opens with (``fields.opening_heading_key``), which
+        resolves nothing and is only suggested (:meth:`opening_with`)."""
         cursor = self.db.execute(
             f"INSERT INTO notes ({_NOTE_COLUMNS}) VALUES ({placeholders(len(_NOTE_COLUMN_NAMES))})", row.params()
         )
         label = cursor.lastrowid
         if label is None:  # SQLite sets it on every INSERT into a rowid table
             raise DerivedIndexError(Spelled(f"{self.db.path}: inserting {row.path} returned no label; ", REBUILD))
-        self._write_names(label, names, keys, topics)
+        self._write_names(label, names, keys, topics, heading)
         return label
 
     def update(self, label: int, row: NoteRow, names: Sequence[tuple[str, str]] = (), keys: Sequence[str] = (),
-               topics: Sequence[str] = ()) -> None:
-        """Replace a note's metadata, names, name and topic keys (its passages are the passage store's)."""
+               topics: Sequence[str] = (), heading: str = "") -> None:
+        """Replace a note's metadata, names, name, topic and heading keys (its passages are the passage store's)."""
         assignments = ", ".join(f"{column} = ?" for column in _NOTE_COLUMN_NAMES)
         self.db.execute(f"UPDATE notes SET {assignments} WHERE label = ?", (*row.params(), int(label)))
         self.db.execute("DELETE FROM note_names WHERE label = ?", (int(label),))
-        self._write_names(label, names, keys, topics)
+        self._write_names(label, names, keys, topics, heading)
 
-    def _write_names(self, label: int, names: Sequence[tuple[str, str]], keys: Sequence[str], topics: Sequence[str]) -> None:
-        # Name and topic keys share the table under kinds of their own, which no frontmatter
+    def _write_names(self, label: int, names: Sequence[tuple[str, str]], keys: Sequence[str], topics: Sequence[str],
+                     heading: str = "") -> None:
+        # Name, topic and heading keys share the table under kinds of their own, which no frontmatter
         # field (the other kinds) can be: resolving a NOTE never sees them, a query never sees the rest.
-        rows = [*names, *((NAME_KEY, key) for key in keys), *((TOPIC_KEY, topic) for topic in topics)]
+        rows = [*names, *((NAME_KEY, key) for key in keys), *((TOPIC_KEY, topic) for topic in topics),
+                *([(HEADING_KEY, heading)] if heading else [])]
         self.db.executemany("INSERT INTO note_names (label, kind, name) VALUES (?, ?, ?)",
                             [(int(label), kind, name) for kind, name in rows])
 
@@ -532,6 +537,16 @@ class NoteStore:
         rows = self.db.execute(
             "SELECT path FROM notes WHERE path LIKE ? OR title LIKE ? ORDER BY path LIMIT ?", (pattern, pattern, limit)
         )
+        return [row[0] for row in rows]
+
+    def opening_with(self, key: str, limit: int = SIMILAR_PATHS) -> list[str]:
+        """Paths of the notes whose opening ``# heading`` (its name key, ``fields.opening_heading_key``)
+        holds ``key``, a space or ``-`` in it standing for any one character; by path. For a "no
+        note matches" error only: a heading never names a note (notes.title_of)."""
+        pattern = f"%{_SEPARATORS.sub('_', key.replace('%', ''))}%"
+        rows = self.db.execute(
+            "SELECT DISTINCT notes.path FROM note_names JOIN notes ON notes.label = note_names.label "
+            "WHERE note_names.kind = ? AND note_names.name LIKE ? ORDER BY notes.path LIMIT ?", (HEADING_KEY, pattern, limit))
         return [row[0] for row in rows]
 
     def named_by_key(self, key: str, limit: int = SIMILAR_PATHS) -> list[tuple[str, str, list[str]]]:
