@@ -341,6 +341,23 @@ def test_a_note_file_with_an_upper_case_extension_is_not_a_note_and_index_says_s
         assert vault.check(now=NOW).ok  # not a note: no problem of the vault's notes
 
 
+def test_a_folder_of_plain_text_notes_is_not_indexed_in_silence(vault_dir: Path) -> None:
+    """Was: a Simplenote-style folder of `.txt` notes indexed as "0 added" and every search
+    said "no matching notes" — an empty vault, to the person. They stay no notes (only .md
+    files are, adr/0020); index names them with how to make them notes."""
+    write_file(vault_dir, ".vaultmem.toml", CONFIG)
+    write_file(vault_dir, "Dentist.txt", "Dentist\n\nAppointment on 4 May with Dr Ruiz.\n")
+    write_file(vault_dir, "trips/Lisbon.markdown", "# Lisbon\n")
+    write_file(vault_dir, ".hidden.txt", "a hidden file: not said\n")
+    document = run_json(vault_dir, "index")
+    assert document["added"] == 0
+    assert [entry["path"] for entry in document["skipped"]["named"]] == ["Dentist.txt", "trips/Lisbon.markdown"]  # type: ignore[index]
+    text = run_cli(vault_dir, "index").stdout
+    assert ("not notes (skipped): 2 file(s):\n  Dentist.txt: extension .txt, not .md: only .md files are notes; "
+            "rename it to Dentist.md to make it one") in text
+    assert "Lisbon.markdown: extension .markdown, not .md" in text
+
+
 def test_a_linked_upper_case_note_file_is_judged_as_a_link_and_a_rule_is_shown_as_written(vault_dir: Path,
                                                                                            tmp_path: Path) -> None:
     # A review: Sec.MD linked to a file outside the vault was reported nowhere; a rule with a

@@ -593,6 +593,26 @@ def test_search_tag_filter_finds_inline_tags(tmp_path) -> None:
         assert [hit.path for hit in vault.search("stamps", tags=["errands"])] == ["inbox.md"]
 
 
+def test_a_bear_tag_of_several_words_closed_by_a_hash_is_that_tag() -> None:
+    # A trial on Bear's export: `#reading list#` was the tag `reading`, and --tag "reading list"
+    # found nothing. Its first word stays a tag (Obsidian reads the line so).
+    body = "Oat milk #home/shopping #my list# #food#\n#work/next steps# and #reading list#.\n"
+    assert inline_tags(body) == ["home/shopping", "my list", "my", "food", "work/next steps", "work/next",
+                                "reading list", "reading"]
+    assert inline_tags("#a b#c and #tag1 and #tag2#\n") == ["a", "tag1", "tag2"]  # no closing '#' of Bear's
+    assert inline_tags("`#in code#` and #learn go#\n") == ["learn go", "learn"]
+
+
+def test_search_and_list_find_a_bear_tag_of_several_words(tmp_path) -> None:
+    from vaultmem import Vault
+
+    (tmp_path / "Reading.md").write_text("# Reading\n\nFinished The Dispossessed.\n\n#reading list#\n", encoding="utf-8")
+    (tmp_path / "Other.md").write_text("# Other\n\nThe Dispossessed, again #reading\n", encoding="utf-8")
+    with Vault(tmp_path) as vault:
+        assert [hit.path for hit in vault.search("Dispossessed", tags=["reading list"])] == ["Reading.md"]
+        assert [note.path for note in vault.list_notes(tags=["Reading List"])] == ["Reading.md"]
+
+
 # ---------------------------------------------------------------- through the CLI: a typo must not resurrect (issue 11 §2)
 
 

@@ -29,7 +29,7 @@ import os
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from datetime import date, datetime
+from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import Any
 
@@ -92,7 +92,19 @@ def render_value(key: str, value: Any) -> str:
     return f"{key}: {render_scalar(value)}\n"
 
 
+class JoplinTime(datetime):
+    """A UTC instant to be written as Joplin writes its times, ``2023-04-01 10:00:00Z``: a
+    revised Joplin note's ``updated`` keeps its form (revision._updated)."""
+
+    @classmethod
+    def of(cls, moment: datetime) -> JoplinTime:
+        utc = moment.astimezone(UTC)
+        return cls(utc.year, utc.month, utc.day, utc.hour, utc.minute, utc.second, tzinfo=UTC)
+
+
 def render_scalar(value: Any) -> str:
+    if isinstance(value, JoplinTime):
+        return value.strftime("%Y-%m-%d %H:%M:%SZ")  # YAML loads it back as this aware datetime
     if isinstance(value, datetime):
         return format_timestamp(value)  # plain: YAML loads it back as an aware datetime
     if isinstance(value, date):

@@ -161,7 +161,9 @@ from .option_names import Surface
 # 55: the name key of the `# heading` a note opens with is kept (note_names kind heading_key,
 #     fields.opening_heading_key), for "no note matches" to suggest a Zettelkasten note named
 #     202301161000.md by its heading; it names no note. Nothing is embedded again.
-READER_VERSION = "55"
+# 56: Bear's tag of several words closed by a second '#' (`#reading list#`) is the tag
+#     `reading list` (notes.inline_tags).
+READER_VERSION = "56"
 BOM = "\ufeff"
 # A Windows editor ("Unicode" in Notepad, PowerShell's Out-File) saves UTF-16 behind one of these.
 UTF16_BOMS = ((codecs.BOM_UTF16_LE, "utf-16-le", "UTF-16 LE"), (codecs.BOM_UTF16_BE, "utf-16-be", "UTF-16 BE"))
@@ -1115,12 +1117,20 @@ def tags_of(meta: Mapping[str, Any]) -> list[str]:
 
 # Obsidian's inline tag: '#' after a line start or whitespace, then letters, digits, _ - /,
 # with at least one character that is not a digit ('#1' is not a tag, '# Heading' neither).
-_INLINE_TAG = re.compile(r"#([\w/-]*[^\W\d][\w/-]*)")
+_TAG_WORD = r"[\w/-]*[^\W\d][\w/-]*"
+_INLINE_TAG = re.compile(f"#({_TAG_WORD})")
+# Bear's tag of several words, closed by a second '#': `#reading list#`, `#work/next steps#`.
+# The words are tag words split by single spaces; the closing '#' ends a word and is not
+# followed by one (`#a b#c` is no tag of Bear's).
+_CLOSED_TAG = re.compile(f"#({_TAG_WORD}(?: [\\w/-]+)+)#(?![\\w/#-])")
 
 
 def inline_tags(body: str) -> list[str]:
     """``#tags`` written in the body, outside code and comments (Obsidian ignores both), in
-    order of appearance."""
+    order of appearance. A Bear tag of several words (``#reading list#``) is the tag
+    ``reading list``; its first word stays a tag too, as Obsidian reads the line (a vault
+    read by both keeps every tag Obsidian shows — a trial: Bear's export had
+    ``--tag "reading list"`` find nothing and its notes tagged ``reading``)."""
     if "#" not in body:
         return []
     text = without_code_or_hidden(body)
@@ -1130,10 +1140,12 @@ def inline_tags(body: str) -> list[str]:
         start = match.start()
         if start and not text[start - 1].isspace():
             continue  # a#b, http://x/#frag, ## headings
-        tag = match.group(1).rstrip("/")
-        if tag and case_fold(tag) not in seen:
-            seen.add(case_fold(tag))
-            found.append(tag)
+        closed = _CLOSED_TAG.match(text, start)
+        tags = [closed.group(1).rstrip("/"), match.group(1).rstrip("/")] if closed else [match.group(1).rstrip("/")]
+        for tag in tags:
+            if tag and case_fold(tag) not in seen:
+                seen.add(case_fold(tag))
+                found.append(tag)
     return found
 
 

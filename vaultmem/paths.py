@@ -354,6 +354,8 @@ class VaultPaths:
                     found.issues.append(issue)
             elif is_other_case_note_name(entry.name) and not (exclusions.per_file and exclusions.excludes(relative)):
                 found.skipped.append(SkippedFile(relative, other_case_reason(entry.name)))
+            elif is_other_note_format(entry.name) and not (exclusions.per_file and exclusions.excludes(relative)):
+                found.skipped.append(SkippedFile(relative, other_format_reason(entry.name)))
 
     def _scan_subdir(self, entry: os.DirEntry[str], relative: str, found: Scan) -> None:
         if self._is_always_ignored_dir(relative):
@@ -539,6 +541,26 @@ def is_other_case_note_name(name: str) -> bool:
     note (adr/0020), but said so by ``index``: it looks like one to a person."""
     lowered = name[: -len(NOTE_SUFFIX)] + name[-len(NOTE_SUFFIX):].lower()
     return lowered != name and is_note_name(lowered)
+
+
+# Notes another app exports in plain text (Simplenote, Standard Notes: `.txt`) or under another
+# Markdown extension (`.markdown`): not notes (Obsidian does not open them either), but said so by
+# `index` — a trial: a folder of `.txt` notes indexed as "0 added" and searched as "no matching
+# notes", a failure that looked like an empty vault.
+OTHER_NOTE_SUFFIXES = (".txt", ".text", ".markdown", ".mdown", ".mkd", ".mkdn")
+
+
+def is_other_note_format(name: str) -> bool:
+    """A plain-text or Markdown file under another extension than ``.md`` (``Dentist.txt``)."""
+    stem, dot, suffix = name.rpartition(".")
+    return bool(stem) and bool(dot) and f".{suffix.lower()}" in OTHER_NOTE_SUFFIXES and not is_temp_name(name)
+
+
+def other_format_reason(name: str) -> str:
+    """Why ``Dentist.txt`` is not a note, and how to make it one."""
+    stem, _dot, suffix = name.rpartition(".")
+    return (f"extension .{suffix}, not {NOTE_SUFFIX}: only {NOTE_SUFFIX} files are notes; rename it to "
+            f"{stem}{NOTE_SUFFIX} to make it one (its text is read as Markdown)")
 
 
 def other_case_reason(name: str) -> str:

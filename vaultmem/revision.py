@@ -38,8 +38,8 @@ from .lifecycle import (
 )
 from .logseq import ID_PROPERTY, page_properties, page_text, property_block_end, property_items
 from .merge_markers import require_merged, require_resolved
-from .noteio import FileChange, replace_if_unchanged, require_utf8
-from .notes import VERSION_CHARS, Note, inline_tags, parse_note, tags_of, timestamp_or_none
+from .noteio import FileChange, JoplinTime, replace_if_unchanged, require_utf8
+from .notes import VERSION_CHARS, Note, find_frontmatter, inline_tags, parse_note, tags_of, timestamp_or_none
 from .paths import VaultPaths
 from .writer import (
     clean_tags,
@@ -193,7 +193,7 @@ def revise_note(raw: bytes, note: Note, revision: Revision, policy: LayerPolicy,
     _title(note, revision, body, change, in_properties)
     _lifecycle(note, revision, policy, change)
     _tags(note, revision, body, change, in_properties)
-    _updated(note, revision, change)
+    _updated(note, raw, revision, change)
     data = raw
     if change.set_values or change.remove:
         data = _edited(raw, note, change, in_properties)
@@ -201,14 +201,28 @@ def revise_note(raw: bytes, note: Note, revision: Revision, policy: LayerPolicy,
                         [name for name in FIELDS if name in change.changed])
 
 
-def _updated(note: Note, revision: Revision, change: _Change) -> None:
+def _updated(note: Note, raw: bytes, revision: Revision, change: _Change) -> None:
     """A note that says when it was last changed in Dendron's way (``updated: 1669241920793``,
-    epoch milliseconds) says it again; not listed as a change asked for. Without it Dendron
-    sorts and publishes the note as last changed before vaultmem's revision."""
+    epoch milliseconds) or Joplin's (``updated: 2023-04-01 10:00:00Z``) says it again, in the
+    same form; not listed as a change asked for. Without it Dendron sorts and publishes the
+    note as last changed before vaultmem's revision, and Joplin imports it so (adr/0030)."""
+    if not (change.set_values or change.remove or change.changed):
+        return
     updated = note.meta.get("updated")
-    dendron_style = isinstance(updated, int) and not isinstance(updated, bool) and updated in DENDRON_MILLISECONDS
-    if dendron_style and (change.set_values or change.remove or change.changed):
+    if isinstance(updated, int) and not isinstance(updated, bool) and updated in DENDRON_MILLISECONDS:
         change.set_values["updated"] = int(revision.moment.timestamp() * 1000)
+    elif isinstance(updated, datetime) and _JOPLIN_UPDATED.search(_frontmatter_text(raw)):
+        change.set_values["updated"] = JoplinTime.of(revision.moment)
+
+
+# Joplin's "Markdown + Front Matter" export stamps a note's last change in UTC to the second.
+_JOPLIN_UPDATED = re.compile(r"^updated:[ \t]+\d{4}-\d\d-\d\d \d\d:\d\d:\d\dZ[ \t]*\r?$", re.MULTILINE)
+
+
+def _frontmatter_text(raw: bytes) -> str:
+    text = raw.decode("utf-8-sig", errors="replace")
+    block = find_frontmatter(text)
+    return "" if block is None or block.toml else block.yaml_text
 
 
 def _with_body(data: bytes, note: Note, revision: Revision, change: _Change, in_properties: bool) -> bytes:
