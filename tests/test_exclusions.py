@@ -354,7 +354,7 @@ def test_a_folder_of_plain_text_notes_is_not_indexed_in_silence(vault_dir: Path)
     assert [entry["path"] for entry in document["skipped"]["named"]] == ["Dentist.txt", "trips/Lisbon.markdown"]  # type: ignore[index]
     text = run_cli(vault_dir, "index").stdout
     assert ("not notes (skipped): 2 file(s):\n  Dentist.txt: extension .txt, not .md: only .md files are notes; "
-            "rename it to Dentist.md to make it one") in text
+            "if it is a note, rename it to Dentist.md to make it one") in text
     assert "Lisbon.markdown: extension .markdown, not .md" in text
 
 

@@ -559,8 +559,8 @@ def is_other_note_format(name: str) -> bool:
 def other_format_reason(name: str) -> str:
     """Why ``Dentist.txt`` is not a note, and how to make it one."""
     stem, _dot, suffix = name.rpartition(".")
-    return (f"extension .{suffix}, not {NOTE_SUFFIX}: only {NOTE_SUFFIX} files are notes; rename it to "
-            f"{stem}{NOTE_SUFFIX} to make it one (its text is read as Markdown)")
+    return (f"extension .{suffix}, not {NOTE_SUFFIX}: only {NOTE_SUFFIX} files are notes; if it is a note, rename it "
+            f"to {stem}{NOTE_SUFFIX} to make it one (its text is read as Markdown)")
 
 
 def other_case_reason(name: str) -> str:
