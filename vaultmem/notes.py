@@ -153,7 +153,10 @@ from .option_names import Surface
 #     `1er avril 2024.md`, `lundi 1er avril 2024.md`.
 # 53: a file name holding a citation key is searched with the key's year apart too
 #     (fields.with_years_apart: `@Abeler2011` is also `Abeler 2011`).
-READER_VERSION = "53"
+# 54: a month in Portuguese or Italian dates a note by its name or `date` (month_names.py:
+#     `sexta-feira, 15 de março de 2024.md`, `venerdì 15 settembre 2024.md`, `1º de maio de 2024.md`),
+#     and topic keys drop Portuguese and Italian stopwords too (fields.STOPWORDS).
+READER_VERSION = "54"
 BOM = "\ufeff"
 # A Windows editor ("Unicode" in Notepad, PowerShell's Out-File) saves UTF-16 behind one of these.
 UTF16_BOMS = ((codecs.BOM_UTF16_LE, "utf-16-le", "UTF-16 LE"), (codecs.BOM_UTF16_BE, "utf-16-be", "UTF-16 BE"))
