@@ -584,3 +584,13 @@ def test_a_week_start_that_is_no_day_is_reported_by_check_and_leaves_iso_weeks(s
     assert f"{CALENDAR}: weekStart: 'Sunnday' is no day of the week" in result.output
     assert "Settings → Calendar" in result.output
     assert listed_days(sunday_first, "this week", "this week") == ["2025-12-13", "2025-12-14"]
+
+
+def test_a_portuguese_or_italian_daily_note_format_reads_its_names_short_ones_that_are_english_words_too() -> None:
+    # Where the vault's format says a month stands, "set" is September (in free text it is an
+    # English word, and dates nothing: month_names.ENGLISH_WORD_NAMES).
+    assert parse_moment_format("dddd, D [de] MMMM [de] YYYY").day("sexta-feira, 15 de março de 2024") == date(2024, 3, 15)
+    assert parse_moment_format("dddd D MMMM YYYY").day("venerdì 15 marzo 2024") == date(2024, 3, 15)
+    assert parse_moment_format("ddd, DD MMM YYYY").day("Sex, 15 set 2024") == date(2024, 9, 15)
+    assert parse_moment_format("DD MMM YYYY").day("04 out 2024") == date(2024, 10, 4)
+    assert parse_moment_format("dd DD MMM YYYY").day("6ª 15 mag 2024") == date(2024, 5, 15)

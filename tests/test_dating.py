@@ -893,3 +893,55 @@ def test_a_month_named_in_turkish_dates_the_note(path: str, meta: dict[str, str]
     # and a date written "29 Ekim 2026" were no date; month_names knew no Turkish.
     found = note_date(meta, path)
     assert found is not None and found.moment.date().isoformat() == day, (path, meta, found)
+
+
+@pytest.mark.parametrize(("path", "meta", "day"), [
+    ("Diário/sexta-feira, 15 de março de 2024.md", {}, "2024-03-15"),  # moment's pt-br dddd, D [de] MMMM [de] YYYY
+    ("Diário/15 de setembro de 2024.md", {}, "2024-09-15"),  # LL
+    ("Diário/1º de maio de 2024.md", {}, "2024-05-01"),  # the first with its ordinal (Do)
+    ("Diário/3 Dezembro 2024.md", {}, "2024-12-03"),
+    ("Diário/10 fev 2024.md", {}, "2024-02-10"),  # MMM
+    ("Reuniões/Retro.md", {"date": "29 de outubro de 2026"}, "2026-10-29"),
+    ("Diario/venerdì 15 settembre 2024.md", {}, "2024-09-15"),  # moment's it dddd D MMMM YYYY
+    ("Diario/Giovedì 4 luglio 2024.md", {}, "2024-07-04"),
+    ("Diario/1º gennaio 2025.md", {}, "2025-01-01"),
+    ("Diario/15 ott 2024.md", {}, "2024-10-15"),  # MMM
+    ("Riunioni/Retro.md", {"date": "3 dicembre 2026"}, "2026-12-03"),
+])
+def test_a_month_named_in_portuguese_or_italian_dates_the_note(path: str, meta: dict[str, str], day: str) -> None:
+    # "sexta-feira, 15 de março de 2024.md", as an Obsidian set to Portuguese names a daily note,
+    # and Italian "venerdì 15 settembre 2024.md" were undated: month_names knew neither language.
+    found = note_date(meta, path)
+    assert found is not None and found.moment.date().isoformat() == day, (path, meta, found)
+
+
+@pytest.mark.parametrize("path", ["Set 3 2024.md", "Workout 3 set 2024.md", "Mag 7 2024.md", "Gen 9 2024 launch.md",
+                                  "Season 2 out 2025.md", "Out 5 2024.md"])
+def test_a_portuguese_or_italian_short_month_that_is_an_english_word_dates_no_note(path: str) -> None:
+    # set (September in both), out (October in Portuguese), gen and mag (January and May in
+    # Italian) are English words: an English note named with one must not be dated by it.
+    assert note_date({}, path) is None, path
+
+
+def test_a_bound_of_a_month_or_day_said_in_portuguese_or_italian_is_that_month_or_day() -> None:
+    # --since "março de 2024" was "neither a date nor a duration", though Portugal and Brazil say a month so.
+    with local_zone("UTC"):
+        assert since_bound("março de 2024", NOW_TIME) == since_bound("2024-03", NOW_TIME)
+        assert until_bound("Setembro de 2024", NOW_TIME) == until_bound("2024-09", NOW_TIME)
+        assert since_bound("15 de março de 2024", NOW_TIME) == since_bound("2024-03-15", NOW_TIME)
+        assert since_bound("settembre 2024", NOW_TIME) == since_bound("2024-09", NOW_TIME)
+        assert until_bound("15 giugno 2024", NOW_TIME) == until_bound("2024-06-15", NOW_TIME)
+    with pytest.raises(UsageError, match="is neither a date nor a duration"):
+        since_bound("set 2024", NOW_TIME)  # an English word: only the full name says the month
+
+
+def test_a_name_that_is_a_portuguese_or_italian_day_is_only_calendar_words_and_an_english_word_is_not() -> None:
+    from vaultmem.month_names import only_calendar_words
+
+    assert only_calendar_words("sexta-feira, 15 de março de 2024")  # was False: "sexta", "feira", "março", "de"
+    assert only_calendar_words("venerdì 15 settembre 2024")
+    assert only_calendar_words("1º de maio de 2024")
+    # A meeting note named with the day and an English word the short names spell: not the day's own note.
+    assert not only_calendar_words("2024-03-15 out")
+    assert not only_calendar_words("2024-03-15 Sex")
+    assert not only_calendar_words("2024-09-15 set")

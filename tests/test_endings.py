@@ -44,6 +44,8 @@ def candidates(vault: Vault, query: str) -> Candidates:
     ("l'équipe", "équipe"), ("d'accord", "accord"), ("O'Brien", "Brien"),  # an elided word or a prefix before it
     ("don't", None), ("won't", None), ("we're", None),  # English contractions keep their phrase
     ("j'ai", None), ("rock'n'roll", None), ("Bell'Italia", None), ("S3", None),
+    ("dell'azienda", "azienda"), ("Nell’ufficio", "ufficio"), ("quest'anno", "anno"),  # an Italian elision of four letters or more
+    ("Sant'Anna", None),  # a name's first part, not an elision
 ])
 def test_a_word_cut_by_an_apostrophe_has_the_longer_side_as_its_stem(word: str, stem: str | None) -> None:
     assert apostrophe_stem(word) == stem
@@ -212,3 +214,13 @@ def test_a_word_with_an_umlaut_finds_the_note_that_writes_it_out(tmp_path: Path)
 
 def test_a_pair_that_is_no_umlaut_still_asks_for_the_words_own_first_letters() -> None:
     assert [word.prefix for word in query_words("fuego grande")] == ['("fuego"* OR "fugo"*)', '"grand"*']
+
+
+def test_an_italian_word_after_an_elided_preposition_finds_the_note_holding_it_after_another(tmp_path: Path) -> None:
+    # "dell'azienda" (of the company) was the phrase "dell azienda": a note saying "l'azienda" or
+    # "azienda" did not hold it, and the note saying "fatturato" twice without it ranked first.
+    notes = {"Lavoro/Riunione.md": "Abbiamo letto i numeri: l'azienda cresce, il fatturato anche.\n",
+             "Lavoro/Negozio.md": "Fatturato del negozio. Fatturato di marzo.\n"}
+    with Vault(write_vault(tmp_path / "vault", notes), embedder=HashingEmbedder()) as vault:
+        vault.index()
+        assert keyword_side(vault, "fatturato dell'azienda")[:1] == ["Lavoro/Riunione.md"]

@@ -1121,8 +1121,8 @@ def test_a_sharp_s_and_ss_find_each_other_and_the_snippet_opens_at_the_word(tmp_
         assert "Leopoldstraße 12" in snippet and snippet.startswith("…"), snippet  # opened at the word, not the passage's start
 
 
-@pytest.mark.parametrize("query", ["Wer ist Jürgen?", "Qui est Jürgen ?", "¿Quién es Jürgen?"])
-def test_a_question_in_german_french_or_spanish_is_read_as_its_english_twin(tmp_path: Path, query: str) -> None:
+@pytest.mark.parametrize("query", ["Wer ist Jürgen?", "Qui est Jürgen ?", "¿Quién es Jürgen?", "Quem é Jürgen?", "Chi è Jürgen?"])
+def test_a_question_in_german_french_spanish_portuguese_or_italian_is_read_as_its_english_twin(tmp_path: Path, query: str) -> None:
     # A trial: "Wer ist Jürgen?" ranked a note holding "ist" first and counted "wer" as a word no
     # note holds; "Qui est Jürgen ?" ranked a French note holding "est" first, by keyword.
     with indexed(tmp_path / "vault", {
@@ -1153,6 +1153,29 @@ def test_a_russian_questions_words_rank_no_note_that_only_holds_them(tmp_path: P
         assert keyword_side(vault, "Когда я сдал экзамен?") == ["Дневник/24 апреля 2024.md"]  # no note by "когда" or "я"
         found = vault.derived.searcher().candidates("Что советовал Серёжа?", 10, search_filters(None, None, False, NOW))
         assert found.unheld_words == ("советовал", "Серёжа")  # "что" is no word the vault lacks
+
+
+@pytest.mark.parametrize("query", ["Quando você levou a bicicleta à oficina?", "Quando voce levou a bicicleta a oficina?"])
+def test_a_portuguese_questions_words_rank_no_note_that_only_holds_them(tmp_path: Path, query: str) -> None:
+    # "quando", "você" (typed "voce" too) and "à" are what a Portuguese question asks with: counted
+    # as words, they ranked a note of questions above the diary entry about the bicycle.
+    with indexed(tmp_path / "vault", {
+        "Diário/15 de março de 2024.md": "Levei a bicicleta à oficina do Zé: trocou a corrente.\n",
+        "Notas/Perguntas.md": "Quando você vem? Quando você volta? Você sabe quando abre a oficina? Voce vem quando?\n",
+    }) as vault:
+        assert keyword_side(vault, query)[:1] == ["Diário/15 de março de 2024.md"]
+
+
+@pytest.mark.parametrize("query", ["Quando sono arrivate le chiavi nuove?", "Perché sono arrivate le chiavi nuove?",
+                                   "Perche sono arrivate le chiavi nuove?"])
+def test_an_italian_questions_words_rank_no_note_that_only_holds_them(tmp_path: Path, query: str) -> None:
+    # "quando", "perché" (typed "perche" too) and "sono" counted as words ranked a note saying
+    # them above the one about the new keys.
+    with indexed(tmp_path / "vault", {
+        "Diario/venerdì 15 marzo 2024.md": "Il fabbro ha portato le chiavi nuove del portone.\n",
+        "Note/Domande.md": "Quando sono libero? Perché sono stanco? Perche sono nuove? Quando sono a casa? Perché?\n",
+    }) as vault:
+        assert keyword_side(vault, query)[:1] == ["Diario/venerdì 15 marzo 2024.md"]
 
 
 def test_a_german_question_opening_with_welche_ranks_the_note_about_its_words_not_the_one_saying_welche(tmp_path: Path) -> None:

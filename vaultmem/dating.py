@@ -62,7 +62,7 @@ from typing import TYPE_CHECKING, Any
 from .errors import Argument, InvalidDuration, InvalidTimestamp, UsageError, short_repr
 from .fields import name_form
 from .lifecycle import format_timestamp, is_absent, parse_duration, parse_timestamp
-from .month_names import month_spellings, named_month
+from .month_names import ENGLISH_WORD_NAMES, month_spellings, named_month
 from .notes import TEMPLATE_COMMAND, Note, Problem, timestamp_or_none
 from .notion import path_without_page_ids
 from .periods import YEAR, Span, is_period_name, iso_span, span_between, span_of
@@ -75,17 +75,22 @@ if TYPE_CHECKING:
 _NAME_DATE = re.compile(r"(?<!\d)(\d{4})([-_.]?)(\d{2})\2(\d{2})(?:(?<=\d{8})([0-2]\d)([0-5]\d)(?:[0-5]\d)?)?(?!\d)")
 # ... or in its folders: Daily/2026/11/30.md.
 _PATH_DATE = re.compile(r"(?:^|/)(\d{4})/(\d{2})/(\d{2})$")
-# Months in words, full and short, as moment.js writes them in English, German, French, Spanish, Russian, Ukrainian and Turkish
-# (month_names.py: daily_format.py reads the vault's daily-note format with the same names), a short
-# one with or without its dot; "sept" is how people shorten September too.
-_MONTHS = {name.casefold().rstrip("."): number for part in (0, 1) for name, number in month_spellings(part)} | {"sept": 9}
+# Months in words, full and short, as moment.js writes them in English, German, French, Spanish, Russian, Ukrainian,
+# Turkish, Portuguese and Italian (month_names.py: daily_format.py reads the vault's daily-note format with the
+# same names), a short one with or without its dot; "sept" is how people shorten September too. Not a short
+# name that is an English word ("Set 3 2024", "Mag 7 2024": month_names.ENGLISH_WORD_NAMES), which only
+# the vault's daily-note format reads.
+_MONTHS = {spelled: number for part in (0, 1) for name, number in month_spellings(part)
+           if (spelled := name.casefold().rstrip(".")) not in ENGLISH_WORD_NAMES} | {"sept": 9}
 _MONTH = "|".join(re.escape(name) for name in sorted(_MONTHS, key=len, reverse=True))
 # November 30, 2026 · Nov 30th 2026 · 30 November 2026 · 30th Nov, 2026 · 30. November 2026 (German)
 # · 30 novembre 2026 · 1er décembre 2026 (French writes the first of a month so) · 30 de noviembre de
-# 2026 (or "del 2026") · 30-nov-2026, as moment's DD-MMM-YYYY writes it (a month in words is no one's guess)
+# 2026 (or "del 2026"; Portuguese 30 de novembro de 2026) · 1º de maio de 2024, 1º marzo 2024 (the
+# ordinal Portuguese and Italian write the first with, as moment's Do does any day) · 30-nov-2026, as
+# moment's DD-MMM-YYYY writes it (a month in words is no one's guess)
 _WORDED_DATE = re.compile(
     rf"(?<![^\W\d])(?:(?P<m1>{_MONTH})\.?\s+(?P<d1>\d{{1,2}})(?:st|nd|rd|th)?,?\s+|(?<!\d)(?P<d2>\d{{1,2}})"
-    rf"(?:(?:st|nd|rd|th|(?<=(?<!\d)1)er|\.)?\s+(?:de\s+)?(?P<m2>{_MONTH})\.?,?(?:\s+del?)?\s+|-(?P<m3>{_MONTH})\.?-))"
+    rf"(?:(?:st|nd|rd|th|(?<=(?<!\d)1)er|º|\.)?\s+(?:de\s+)?(?P<m2>{_MONTH})\.?,?(?:\s+del?)?\s+|-(?P<m3>{_MONTH})\.?-))"
     rf"(?P<y>\d{{4}})(?!\d)", re.IGNORECASE)
 # 2026年11月30日 as Chinese and Japanese write a day in numbers (moment's zh-cn and ja write LL so),
 # 2026년 11월 30일 as Korean does, and Chinese 30号/號 for the day: each number followed by the

@@ -6,8 +6,9 @@ matches no note although the note holds the word:
 
 - **After an apostrophe.** Turkish writes a proper noun's case ending after one (``S3'e``,
   ``Zeynep'in``, ``Mert'le``: "to S3", "Zeynep's", "with Mert"); French elides a short word
-  before one (``l'équipe``, ``d'accord``). The tokenizer cuts at the apostrophe, so the query
-  word is the phrase "s3 e", which a note saying "S3" or "S3'ten" does not hold. Such a word
+  before one (``l'équipe``, ``d'accord``), and so does Italian (``l'anno``, ``dell'azienda``).
+  The tokenizer cuts at the apostrophe, so the query word is the phrase "s3 e", which a note
+  saying "S3" or "S3'ten" does not hold. Such a word
   is asked for as its whole form or its stem (:func:`apostrophe_stem`).
 - **Endings without one.** ``kira`` (rent) is ``kirayı`` as an object, ``ilacı`` (her
   medicine) ``ilacını``; ``annemin`` (my mother's) is ``annemi`` (my mother, object). A word
@@ -35,6 +36,11 @@ _APOSTROPHE_WORD = re.compile(rf"(\w+)[{APOSTROPHES}](\w+)")
 PREFIX_MIN = 4  # letters a word must have to be asked for by its first letters
 PREFIX_KEEP = 5  # the fewest letters kept (a shorter word: all of it): four made "comedy" "come"
 _UMLAUT_PAIR = re.compile("(?<![aeiouy])([aou])e")  # "ue" for ü, not the "eue" of "neue" or "steuer"
+# Italian's articled prepositions and demonstratives, elided before a vowel as l' and un' are but
+# longer than an ending: "dell'azienda" (of the company), "nell'ufficio", "sull'argomento",
+# "dall'inizio", "quest'anno", "quell'idea". Their word is the other side. Not "bell'" nor
+# "sant'", which begin names (Bell'Italia, Sant'Anna).
+ITALIAN_ELISIONS = frozenset({"dell", "nell", "sull", "dall", "quell", "quest"})
 
 
 def apostrophe_stem(word: str) -> str | None:
@@ -42,14 +48,18 @@ def apostrophe_stem(word: str) -> str | None:
     :data:`ENDING_MAX` letters (``S3'e`` → ``S3``, ``Zeynep'in`` → ``Zeynep``, ``l'équipe`` →
     ``équipe``, ``O'Brien`` → ``Brien``); the left one when both are that short (``AWS'nin``,
     ``TL'ye``: a Turkish ending after an acronym), unless that is one letter (``j'ai``, ``c'est``:
-    an elided word before another short one). None for an English contraction (``don't``), a
-    word without exactly one apostrophe, or two long sides (``rock'n'roll``, ``Bell'Italia``)."""
+    an elided word before another short one); the right one after an Italian elision longer
+    than that (``dell'azienda`` → ``azienda``: :data:`ITALIAN_ELISIONS`). None for an English
+    contraction (``don't``), a word without exactly one apostrophe, or two long sides
+    (``rock'n'roll``, ``Bell'Italia``)."""
     found = _APOSTROPHE_WORD.fullmatch(word)
     if found is None:
         return None
     left, right = found.groups()
     if right.lower() in _CONTRACTIONS:
         return None
+    if left.lower() in ITALIAN_ELISIONS:
+        return right
     if len(left) <= ENDING_MAX and len(right) <= ENDING_MAX:
         return left if len(left) > 1 else None
     if min(len(left), len(right)) > ENDING_MAX:

@@ -97,19 +97,39 @@ OTHER_STOPWORDS = frozenset(
     "чего чем чему что чтобы эта эти это этого этой этом этот я "
     "або але бо був була були було вже він вона вони воно де є з зі із її їй їх йому коли мені мене "
     "ми мій моє мої мою ні про скільки також та ти ту тут це цей ці ця чи чому що як яка яке які "
-    "якого який якій яку і й".split()
+    "якого який якій яку і й "
+    # Portuguese (Brazil's and Portugal's) and Italian, the same kinds of words, each also as it is
+    # typed without its accent (você and voce, perché and perche, é and è as e): a query word is
+    # compared as typed, a name's word without accents (topic_key). Left out as above: a form that
+    # is also an English word or acronym a query may be about (eu for the EU, os, dos, nas, em, com,
+    # sem, sim, ate, ci, io, ai, vi, per, con, come, non, ma, ho, ha, dal, col, cos, tue, uno),
+    # a given name (Ela, Mia, Sue, Della, Nella, Una, Alla, Ed) or a place's (são of São Paulo),
+    # and counting words (muito, sei, quanta).
+    "que quê qual quais quando onde aonde quem porquê quanto quantos quantas "
+    "você voce vocês voces ele eles elas mim meu minha meus minhas seu sua seus suas nosso nossa "
+    "nossos nossas dele dela deles delas isso isto aquilo esse essa esses essas este estes lhe comigo "
+    "um uma umas uns da na ao aos às pelo pela pelos pelas entre até pra "
+    "e é mas pois também tambem já nem não nao "
+    "foi fui sou somos estou estava estão estao tem têm tenho tinha ter há houve "
+    "che cosa dove chi perché perche quale quali quanti quante "
+    "lei noi voi loro ti gli mio mie miei tuo tua tuoi suo suoi nostro nostri nostre vostro vostra "
+    "questo questa questi queste quello quella quelli quelle "
+    "di tra fra dalla dai dagli dalle dello dei degli delle nel nei negli nelle sul sulla sui "
+    "sugli sulle allo alle agli "
+    "è anche quindi però oppure sono siamo siete ero erano sia hai abbiamo avete hanno avevo aveva".split()
 )
 STOPWORDS = ENGLISH_STOPWORDS | OTHER_STOPWORDS
-# English function words that Spanish, French, Portuguese or German write as their own: "qué
-# me falta resumir", "voy a", "no tengo", "il a", "on a dit", "tu as", "o que eu comprei no
-# mercado", "was ist in". Alone they do not make a question English (search._says_english):
-# "qué me falta resumir" was read as English, so "resumir" was not asked for by its first
-# letters and missed the note's "resumenes" (a trial on a Spanish vault).
-SHARED_FUNCTION_WORDS = frozenset("a am an as do he in me no on so was".split())
+# English function words that Spanish, French, Portuguese, Italian or German write as their own:
+# "qué me falta resumir", "voy a", "no tengo", "il a", "on a dit", "tu as", "o que eu comprei no
+# mercado", "i libri che ho letto", "was ist in". Alone they do not make a question English
+# (search._says_english): "qué me falta resumir" was read as English, so "resumir" was not asked
+# for by its first letters and missed the note's "resumenes" (a trial on a Spanish vault).
+SHARED_FUNCTION_WORDS = frozenset("a am an as do he i in me no on so was".split())
 # The first word of a question that asks who someone is (fields.person_asked), in those
-# languages, and the verbs that may follow it ("who is", "who's" is "who s" as a name key).
-WHO_WORDS = frozenset({"who", "whos", "wer", "qui", "quién", "quien"})
-COPULAS = frozenset({"is", "was", "s", "ist", "war", "est", "était", "es", "era", "fue"})
+# languages and Portuguese and Italian, and the verbs that may follow it ("who is", "who's" is
+# "who s" as a name key; "quem é", "chi è": é and è are e, as a name key holds them).
+WHO_WORDS = frozenset({"who", "whos", "wer", "qui", "quién", "quien", "quem", "chi"})
+COPULAS = frozenset({"is", "was", "s", "ist", "war", "est", "était", "es", "era", "fue", "é", "è", "e", "foi"})
 MAX_NAME_WORDS_AFTER = 2  # a person's name: the first name asked, then at most two more words
 # Words of a request for what the vault holds on something ("tell me about", "what do I know
 # about", "show my notes on"): left out of a query's topic key with the stopwords, never out

@@ -1,4 +1,4 @@
-"""Month and weekday names as moment.js writes them, in English and six other languages (pure).
+"""Month and weekday names as moment.js writes them, in English and eight other languages (pure).
 
 Obsidian names daily notes with moment.js in the language Obsidian is set to (Settings →
 General → Language), which it keeps outside the vault: a German Obsidian writes ``dddd,
@@ -8,11 +8,14 @@ name means two different months in two of them (``mar`` is March in English and 
 ``mai`` May in German and French), and weekdays are matched, never read as a day.
 
 The names are moment's own locale data (``moment/locale/de.js``, ``fr.js``, ``es.js``,
-``ru.js``, ``uk.js``, ``tr.js``), exactly as written: ``Okt.`` with its dot, French ``sept.``; Spanish writes its short
+``ru.js``, ``uk.js``, ``tr.js``, ``pt-br.js`` and ``pt.js``, ``it.js``), exactly as written: ``Okt.`` with its dot, French ``sept.``; Spanish writes its short
 months without the dot in formats such as ``DD-MMM-YYYY``, so both are listed; Russian writes a
 month after a day in the genitive (``15 марта``) and alone in the nominative (``март``), so both
 are listed too, and so does Ukrainian (``1 травня``, ``травень``); Turkish ``Mar`` and ``May`` are
-March and May, as in English. Only these six languages besides English, each checked against moment's files:
+March and May, as in English; Portuguese and Italian ``set`` is September, as Italian ``marzo``
+is Spanish's March. Those two languages' short names that are English words (``set``, ``out``,
+``gen``, ``mag``, ``sex``: :data:`ENGLISH_WORD_NAMES`) are read only in the vault's daily-note
+format. Only these eight languages besides English, each checked against moment's files:
 a language added here is a promise that its names date notes (adr/0026).
 """
 
@@ -86,7 +89,30 @@ _LOCALES: dict[str, tuple[tuple[str, ...], ...]] = {
            ("Pazar", "Pazartesi", "Salı", "Çarşamba", "Perşembe", "Cuma", "Cumartesi"),
            ("Paz", "Pts", "Sal", "Çar", "Per", "Cum", "Cts"),
            ("Pz", "Pt", "Sa", "Ça", "Pe", "Cu", "Ct")),
+    # moment's pt-br.js and pt.js: the same names, in lower case (pt-br) or capitalised (older pt,
+    # which also wrote Dom and Sáb as its shortest weekdays). A weekday's "-feira" is part of its
+    # name (only_calendar_words reads "sexta-feira" as one word).
+    "pt": (("janeiro", "fevereiro", "março", "abril", "maio", "junho", "julho", "agosto", "setembro", "outubro",
+            "novembro", "dezembro"),
+           ("jan", "fev", "mar", "abr", "mai", "jun", "jul", "ago", "set", "out", "nov", "dez"),
+           ("domingo", "segunda-feira", "terça-feira", "quarta-feira", "quinta-feira", "sexta-feira", "sábado"),
+           ("dom", "seg", "ter", "qua", "qui", "sex", "sáb"),
+           ("do", "2ª", "3ª", "4ª", "5ª", "6ª", "sá", "dom", "sáb")),
+    # moment's it.js (weekdays capitalised by older releases).
+    "it": (("gennaio", "febbraio", "marzo", "aprile", "maggio", "giugno", "luglio", "agosto", "settembre", "ottobre",
+            "novembre", "dicembre"),
+           ("gen", "feb", "mar", "apr", "mag", "giu", "lug", "ago", "set", "ott", "nov", "dic"),
+           ("domenica", "lunedì", "martedì", "mercoledì", "giovedì", "venerdì", "sabato"),
+           ("dom", "lun", "mar", "mer", "gio", "ven", "sab"),
+           ("do", "lu", "ma", "me", "gi", "ve", "sa")),
 }
+# Short names of those languages that are English words of their own: "Set 3 2024", "Gen 9
+# 2024", "Mag 7 2024", "Season 2 out 2025", "2024-03-15 sex". They are read where the vault's
+# daily-note format says a month or weekday stands there (daily_format.py's MMM and ddd), never
+# in a name, a property or a bound read without it (dating._MONTHS, only_calendar_words): an
+# English note must not be dated, nor taken for a day's own note, by a Portuguese or Italian
+# word. (English's own Mar and May, and Spanish ago, were read so before these languages came.)
+ENGLISH_WORD_NAMES = frozenset({"set", "out", "gen", "mag", "sex"})
 
 
 def _key(name: str) -> str:
@@ -134,12 +160,17 @@ def named_month(text: str, names: Mapping[str, int]) -> int | None:
 
 _CALENDAR_WORDS = frozenset({*MONTH_NAMES, *(name.rstrip(".") for name in SHORT_MONTH_NAMES),
                              *(_key(name).rstrip(".") for name in (*WEEKDAY_NAMES, *SHORT_WEEKDAY_NAMES)),
-                             "st", "nd", "rd", "th", "er", "年", "月", "日", "년", "월", "일"})
+                             "st", "nd", "rd", "th", "er", "º", "de", "del", "年", "月", "日", "년", "월", "일"}) - ENGLISH_WORD_NAMES
+# A word: a run of letters, or several joined by hyphens (Portuguese "sexta-feira" is one name).
+_WORD = re.compile(r"[^\W\d_]+(?:-[^\W\d_]+)*")
 
 
 def only_calendar_words(text: str) -> bool:
-    """Are the words of ``text`` (its runs of letters) all names of months or weekdays, or a
-    day's ordinal ending (``May 16th, 2022``, ``Montag, 16. Mai 2022``, ``2022年5月16日``)? A name
-    such as ``2022-05-16 Budget`` holds a word of its own."""
-    return all(_key(word) in _CALENDAR_WORDS for word in re.findall(r"[^\W\d_]+", text))
+    """Are the words of ``text`` (its runs of letters) all names of months or weekdays, a
+    day's ordinal ending or the "de" Portuguese and Spanish write between a day, its month and its
+    year (``May 16th, 2022``, ``Montag, 16. Mai 2022``, ``sexta-feira, 15 de março de 2024``,
+    ``2022年5月16日``)? A name
+    such as ``2022-05-16 Budget`` holds a word of its own, and so does ``2022-05-16 out``: a
+    short name that is an English word (:data:`ENGLISH_WORD_NAMES`) is no calendar word here."""
+    return all(_key(word) in _CALENDAR_WORDS for word in _WORD.findall(text))
 

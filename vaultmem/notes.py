@@ -163,7 +163,10 @@ from .option_names import Surface
 #     202301161000.md by its heading; it names no note. Nothing is embedded again.
 # 56: Bear's tag of several words closed by a second '#' (`#reading list#`) is the tag
 #     `reading list` (notes.inline_tags).
-READER_VERSION = "56"
+# 57: a month in Portuguese or Italian dates a note by its name or `date` (month_names.py:
+#     `sexta-feira, 15 de março de 2024.md`, `venerdì 15 settembre 2024.md`, `1º de maio de 2024.md`),
+#     and topic keys drop Portuguese and Italian stopwords too (fields.STOPWORDS).
+READER_VERSION = "57"
 BOM = "\ufeff"
 # A Windows editor ("Unicode" in Notepad, PowerShell's Out-File) saves UTF-16 behind one of these.
 UTF16_BOMS = ((codecs.BOM_UTF16_LE, "utf-16-le", "UTF-16 LE"), (codecs.BOM_UTF16_BE, "utf-16-be", "UTF-16 BE"))
