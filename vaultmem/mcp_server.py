@@ -312,7 +312,8 @@ Timestamp = Annotated[str, Field(description="ISO-8601, e.g. 2026-12-24 or 2026-
 Duration = Annotated[str, Field(description="A duration: 30m, 12h, 3d, 2w or combined, 1d12h.")]
 DateBound = Annotated[str, Field(max_length=64, description=(
     "An ISO date or time (2026-11-23, 2026-11-23T09:00:00+01:00; naive = UTC), a period — 2026, 2026-11, 2026-W48, "
-    "today, yesterday, tomorrow, this week, last week, this month, last month, this year, last year (2026-W48 is an "
+    "today, yesterday, tomorrow, this week, last week, next week, this month, last month, next month, this year, "
+    "last year, next year (2026-W48 is an "
     "ISO week, Monday to Sunday; this week and last week start on the vault's first day of the week, the Calendar "
     "plugin's, Monday unless it names another): since = its start, until = its end — or a duration back from now (7d, 2w)."))]
 ListOffset = Annotated[int, Field(ge=0, description=(
