@@ -9,7 +9,7 @@ daily note that plans a task for Friday is still Wednesday's note (adr/0026 "Tas
 ``explain`` names them when a range leaves the note out, so a person asking "what is due on
 the 5th" learns why the note holding that task is not in the answer; :func:`task_lines` reads
 each task whole (its box, words, days, recurrence and tags) for the ``tasks`` table and
-``Vault.tasks`` (adr/0026 "Tasks").
+``Vault.tasks`` (adr/0026 "Task dates", its "Tasks").
 """
 
 from __future__ import annotations
@@ -25,8 +25,10 @@ from .notes import inline_tags
 _TASK = re.compile(r"^[ \t]*(?:>[ \t]?)*[-*+][ \t]+\[[^\]\n]\][ \t]+([^\n]*)$", re.MULTILINE)
 # The same, with the box's character: what task_lines reads.
 _TASK_BOX = re.compile(r"^[ \t]*(?:>[ \t]?)*[-*+][ \t]+\[([^\]\n])\][ \t]+([^\n]*?)\r?$", re.MULTILINE)
-# A box anywhere: most notes hold none, and then nothing else is looked for (the index's cost).
-_ANY_BOX = re.compile(r"[-*+][ \t]+\[[^\]\n]\]")
+# A one-character box anywhere: most notes hold none, and then nothing else is looked for. Searched
+# from its "[", not from the list marker: 10,000 generated notes (15 MB) took 9 ms, against 117 ms
+# for a pattern starting at every "-", "*" and "+" (the index's cost for notes without tasks).
+_ANY_BOX = re.compile(r"\[[^\]\n]\]")
 # The Tasks plugin's date fields (its emoji, with or without the variation selector), then a day.
 _EMOJI_DAY = re.compile(r"(📅|🗓|⏳|⌛|🛫|➕|✅|❌)\ufe0f?[ \t]*([0-9]{4}-[0-9]{2}-[0-9]{2})")
 _EMOJI_KIND = {"📅": "due", "🗓": "due", "⏳": "scheduled", "⌛": "scheduled", "🛫": "starts", "➕": "created",

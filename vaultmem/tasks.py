@@ -1,5 +1,5 @@
 """Questions about tasks, not notes: what is due next week, done on the 16th, open for a client,
-overdue (adr/0026 "Tasks").
+overdue (adr/0026 "Task dates", its "Tasks").
 
 Each task line of an indexed note (task_dates.task_lines) is a row of the ``tasks`` table
 (storage.tasks), written with its note. :func:`find_tasks` reads them with bounds read as

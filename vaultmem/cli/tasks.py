@@ -1,4 +1,4 @@
-"""``tasks``: the vault's task lines by due day (tasks.py; adr/0026 "Tasks")."""
+"""``tasks``: the vault's task lines by due day (tasks.py; adr/0026 "Task dates", its "Tasks")."""
 
 from __future__ import annotations
 

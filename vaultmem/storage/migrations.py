@@ -236,7 +236,7 @@ def m012_requests(db: sqlite3.Connection) -> None:
 
 @migration("tasks")
 def m013_tasks(db: sqlite3.Connection) -> None:
-    # One row per task line of each note (task_dates.task_lines; adr/0026 "Tasks"), for questions
+    # One row per task line of each note (task_dates.task_lines; adr/0026 "Task dates", its "Tasks"), for questions
     # about tasks rather than notes: what is due, done, open. Days as ISO days, the box as written.
     db.execute(
         """

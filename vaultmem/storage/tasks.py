@@ -1,5 +1,5 @@
 """The ``tasks`` table: one row per task line of each indexed note (task_dates.task_lines),
-written with its note and dropped with it, and the read-time filters over them (adr/0026 "Tasks").
+written with its note and dropped with it, and the read-time filters over them (adr/0026 "Task dates", its "Tasks").
 
 A row keeps its box's character, not a status: what a character means (task_dates.task_status)
 is applied when reading, in SQL written from the same constants. Days are kept as ISO days
