@@ -22,7 +22,7 @@ from mcp.types import CallToolResult
 
 from helpers import REPO, capped_command, vaultmem_command
 
-TOOLS = {"remember", "revise", "recall", "list_notes", "explain", "get", "forget", "mark_used", "consolidate", "expire", "check"}
+TOOLS = {"remember", "revise", "recall", "list_notes", "list_tasks", "explain", "get", "forget", "mark_used", "consolidate", "expire", "check"}
 STARTUP_SECONDS = 90  # spawn + imports + the first reconcile, on a slow CI machine
 CALL_SECONDS = 60
 

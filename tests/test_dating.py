@@ -289,11 +289,12 @@ def test_this_and_last_week_start_on_the_weeks_first_day_given() -> None:
 
 
 def test_a_bound_in_words_it_does_not_know_is_refused_listing_every_period_it_takes() -> None:
-    for value in ("next week", "lastweek", "this decade"):
+    for value in ("next fortnight", "lastweek", "this decade"):
         with pytest.raises(UsageError, match=re.escape(
                 f"since '{value}' is neither a date nor a duration: give an ISO date or time such as 2026-11-23 or "
                 "2026-11-23T09:00:00+00:00, a period (2026, 2026-11, 2026-W48, today, yesterday, tomorrow, this week, "
-                "last week, this month, last month, this year, last year), a day or month in words with its year, as a "
+                "last week, next week, this month, last month, next month, this year, last year, next year), a day or "
+                "month in words with its year, as a "
                 "daily note's name writes it (14 September 2026, September 2026, 15 марта 2024, март 2024), "
                 "or a duration back from now such as 7d or 2w")):
             since_bound(value, NOW_TIME)
@@ -517,8 +518,8 @@ def test_get_gives_the_date_a_hit_gives(diary: Path) -> None:
 def test_a_range_that_ends_before_it_starts_is_refused_naming_both(diary: Path) -> None:
     with Vault(diary) as vault, pytest.raises(UsageError, match="since '2026-12-01' is after until '2026-11-01'"):
         vault.search("knee", now=NOW, since="2026-12-01", until="2026-11-01")
-    result = run_cli(diary, "search", "knee", "--since", "next week")
-    assert result.exit_code == 2 and "--since 'next week' is neither a date nor a duration" in result.stderr
+    result = run_cli(diary, "search", "knee", "--since", "next decade")
+    assert result.exit_code == 2 and "--since 'next decade' is neither a date nor a duration" in result.stderr
 
 
 def test_the_cli_searches_by_date_and_explain_says_which_date_kept_a_note_out(diary: Path) -> None:

@@ -76,7 +76,7 @@ def test_tools_are_listed_with_descriptions_an_agent_can_act_on(vault_dir: Path,
             assert {"text", "title", "layer", "tags", "ttl", "expires_at", "permanent", "folder"} <= set(remember_schema["properties"])
             assert set(listed["recall"].input_schema["properties"]) == {"query", "k", "layers", "tags", "include_expired", "since", "until"}
             assert listed["mark_used"].input_schema["properties"]["notes"]["type"] == "array"
-            assert {name for name, tool in listed.items() if tool.annotations.read_only_hint} == {"recall", "list_notes", "explain", "get", "check"}
+            assert {name for name, tool in listed.items() if tool.annotations.read_only_hint} == {"recall", "list_notes", "list_tasks", "explain", "get", "check"}
             assert {name for name, tool in listed.items() if tool.annotations.destructive_hint} == {"revise", "forget", "consolidate", "expire"}
             assert set(listed["revise"].input_schema["properties"]) == {
                 "note", "text", "append", "title", "layer", "ttl", "expires_at", "permanent", "add_tags", "remove_tags", "if_version", "request_id"}

@@ -114,15 +114,15 @@ _DAYS_ONLY = re.compile(r"(?:\d+[dw])+", re.IGNORECASE)  # 7d, 2w, 1w3d: whole d
 _DAY_SHAPE = re.compile(r"(?P<year>[0-9]{4})-(?P<month>[0-9]{2})-(?P<day>[0-9]{2})")  # a day, as ISO writes one
 _PERIOD = re.compile(r"(?P<year>[0-9]{4})(?:-(?P<month>[0-9]{2})|-?[Ww](?P<week>[0-9]{2}))?")
 # A period said in words, relative to today on this machine's calendar: a day, or the ISO week,
-# calendar month or year holding today ("this") or the one before it ("last"). Spaces, "-" and
-# "_" between the words are one: last week, last-week, Last_Week.
+# calendar month or year holding today ("this"), the one before it ("last") or after it ("next":
+# what a task is due in). Spaces, "-" and "_" between the words are one: last week, last-week, Last_Week.
 _DAY_WORDS = {"today": 0, "yesterday": -1, "tomorrow": 1}
 _PERIOD_UNITS = ("week", "month", "year")
-_WHICH_PERIOD = {"this": 0, "last": 1}
+_WHICH_PERIOD = {"this": 0, "last": 1, "next": -1}
 _WORD_GAP = re.compile(r"[\s_-]+")
 # What a bound may be, as its refusal and the shells' help list it.
-PERIOD_FORMS = ("2026, 2026-11, 2026-W48, today, yesterday, tomorrow, this week, last week, this month, last month, "
-                "this year, last year")
+PERIOD_FORMS = ("2026, 2026-11, 2026-W48, today, yesterday, tomorrow, this week, last week, next week, this month, "
+                "last month, next month, this year, last year, next year")
 _START_OF_TIME = datetime.min.replace(tzinfo=UTC)
 _END_OF_TIME = datetime.max.replace(tzinfo=UTC)
 _ONE_DAY = timedelta(days=1)
@@ -712,7 +712,7 @@ def _period_words(text: str) -> str | None:
 
 def _relative_period(words: str, today: date, week_start: int = 0) -> tuple[date, date]:
     """The first and last day of a period said in words (:func:`_period_words`) when ``today``
-    is today: ``tomorrow`` is one day; ``last week`` the week before this one, its seven days
+    is today: ``tomorrow`` is one day; ``next week`` the week after this one; ``last week`` the week before this one, its seven days
     from ``week_start`` (Monday 0, the ISO week, unless the vault's Calendar plugin starts weeks
     on another day: a Sunday-first week's `this week`, asked on a Sunday, is today on), ``last month`` the calendar month before this one (in January: last December),
     ``last year`` the year before this one."""
@@ -726,6 +726,8 @@ def _relative_period(words: str, today: date, week_start: int = 0) -> tuple[date
         return first, _days_after(first, 6)
     if unit == "month":
         first = today.replace(day=1)
+        if back < 0:  # next month: a day past this month's last is in it
+            return _month((first + timedelta(days=31)).replace(day=1))
         return _month((first - timedelta(days=1)).replace(day=1) if back else first)
     return date(today.year - back, 1, 1), date(today.year - back, 12, 31)
 

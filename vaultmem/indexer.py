@@ -22,7 +22,7 @@ from .dating import DateProperties, note_date, note_problems
 from .errors import INDEX, RE_EMBED, DerivedIndexError, Spelled
 from .fields import opening_heading_key
 from .lifecycle import to_epoch_us
-from .notes import Note, Problem, epoch_us_or_none, expiry_text, lookup_names, parse_note, path_without_suffix
+from .notes import Note, Problem, epoch_us_or_none, expiry_text, lookup_names, parse_note, path_without_suffix, tags_of
 from .paths import FileStat, NotNotes, VaultPaths
 from .searchable import INDEX_RULES, SearchableNote, searchable
 from .storage import (
@@ -37,6 +37,7 @@ from .storage import (
     NoteRow,
     Store,
 )
+from .task_dates import TaskLine, task_lines
 
 if TYPE_CHECKING:
     from .embedders import Embedder
@@ -117,6 +118,7 @@ class _Pending:
     searchable: SearchableNote
     row: NoteRow
     existing: FileState | None
+    tasks: list[TaskLine] = field(default_factory=list)  # its task lines (task_dates.task_lines)
     read_stat: FileStat | None = None  # the stat taken before the bytes were read
     moved_from: FileState | None = None
     vectors: NoteVectors | None = None
@@ -369,7 +371,7 @@ class Indexer:
         report.problems.extend(note.problems)
         found = searchable(note, self.paths.inline_queries.prefixes)
         return _Pending(note, found, note_row(note, settled_stat(stat, read_started_ns), found.embed_hash, self.paths.daily,
-                                                self.paths.dates), existing, read_stat=stat)
+                                                self.paths.dates), existing, task_lines(note.body, note.body_line), read_stat=stat)
 
     def _embed(self, pending: Sequence[_Pending], report: IndexReport, force: bool = False) -> None:
         wanted = [item for item in pending if item.needs_vector or force]
@@ -421,8 +423,10 @@ class Indexer:
                     # so do Obsidian plugins): the same note, so its history follows, as on a move.
                     self.store.usage.rename(old.id, row.id)
                 report.updated.append(row.path)
+            self.store.tasks.replace(label, item.tasks, tags_of(item.note.meta))
         else:
             label = self.store.notes.insert(row, lookup_names(item.note), fields.name_keys, fields.topic_keys, heading)
+            self.store.tasks.insert(label, item.tasks, tags_of(item.note.meta))
             report.added.append(row.path)
         self._write_passages(label, base, item, report)
 
@@ -471,6 +475,7 @@ class Indexer:
             gone = [state for state in vanished.by_path.values() if self._still_gone(state)]
             labels = [state.label for state in gone]
             self.store.notes.delete(labels)
+            self.store.tasks.delete_for_notes(labels)
             self.store.vectors.delete(labels)
             self.store.passage_vectors.delete(self.store.passages.delete_for_notes(labels))
         report.removed.extend(sorted(state.path for state in gone))

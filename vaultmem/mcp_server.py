@@ -44,7 +44,7 @@ from contextlib import ExitStack, asynccontextmanager, nullcontext
 from dataclasses import dataclass
 from datetime import timedelta
 from string import Template
-from typing import TYPE_CHECKING, Annotated, Any, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeVar
 
 import anyio
 from mcp.server.auth.provider import TokenVerifier
@@ -312,7 +312,8 @@ Timestamp = Annotated[str, Field(description="ISO-8601, e.g. 2026-12-24 or 2026-
 Duration = Annotated[str, Field(description="A duration: 30m, 12h, 3d, 2w or combined, 1d12h.")]
 DateBound = Annotated[str, Field(max_length=64, description=(
     "An ISO date or time (2026-11-23, 2026-11-23T09:00:00+01:00; naive = UTC), a period — 2026, 2026-11, 2026-W48, "
-    "today, yesterday, tomorrow, this week, last week, this month, last month, this year, last year (2026-W48 is an "
+    "today, yesterday, tomorrow, this week, last week, next week, this month, last month, next month, this year, "
+    "last year, next year (2026-W48 is an "
     "ISO week, Monday to Sunday; this week and last week start on the vault's first day of the week, the Calendar "
     "plugin's, Monday unless it names another): since = its start, until = its end — or a duration back from now (7d, 2w)."))]
 ListOffset = Annotated[int, Field(ge=0, description=(
@@ -546,6 +547,39 @@ class VaultTools:
     ) -> dict[str, Any]:
         return await self.service.call(lambda vault: vault.list_notes(
             k=k, layers=layers, tags=tags, include_expired=include_expired, since=since, until=until).as_dict())
+
+    @vault_tool(READ_ONLY, (
+        "List the vault's tasks (Markdown task lines, - [ ] / - [x], with the Tasks plugin's 📅 due, ⏳ scheduled, "
+        "🛫 start, ➕ created, ✅ done, ❌ cancelled days or Dataview's [due:: …] fields): for \"what is due next "
+        "week\", \"what did I finish on the 16th\", \"what is still open for Acme\", \"what is overdue\". Answers "
+        "tasks, not notes: each is a line of a note, ordered by due day (tasks without one last), then path and line. "
+        "Open tasks unless status says otherwise (done when done_since or done_until is given). Tasks of expired "
+        "notes are hidden unless include_expired=true.\n"
+        "Returns {tasks: [{path, line, status, box, text, dates: {due, scheduled, starts, created, done, cancelled}, "
+        "recurrence, tags, title, id}], more, warnings}: dates holds only the days the task names; text is its words "
+        "without them; title and id are its note's (call get(id) for the note); more counts the tasks past k."
+    ))
+    async def list_tasks(
+        self,
+        status: Annotated[Literal["open", "done", "cancelled", "overdue", "all"] | None, Field(description=(
+            "open (any box but x, X and -: in progress [/] too), done ([x]), cancelled ([-]), overdue (open and due "
+            "before today) or all. Default: open, or done when done_since or done_until is given."))] = None,
+        due_since: Annotated[DateBound | None, Field(description=(
+            "Only tasks due on or after this: an ISO day or a period (this week, next week, next month, 2026-W48; "
+            "this week in the vault's week)."))] = None,
+        due_until: Annotated[DateBound | None, Field(description="Only tasks due on or before this (a period: through its last day).")] = None,
+        done_since: Annotated[DateBound | None, Field(description="Only tasks done on or after this (their ✅ day).")] = None,
+        done_until: Annotated[DateBound | None, Field(description="Only tasks done on or before this.")] = None,
+        tags: Annotated[list[Tag] | None, Field(description="Only tasks whose line or note carries all of these tags.")] = None,
+        query: Annotated[str | None, Field(max_length=500, description=(
+            "Words each of which must be in the task's text or its note's title (any case, part of a word too): "
+            "a client's or project's name."))] = None,
+        k: Annotated[int, Field(ge=1, le=MAX_HITS, description="How many tasks at most.")] = 50,
+        include_expired: Annotated[bool, Field(description="Also the tasks of expired notes.")] = False,
+    ) -> dict[str, Any]:
+        return await self.service.call(lambda vault: vault.tasks(
+            status=status, due_since=due_since, due_until=due_until, done_since=done_since, done_until=done_until,
+            tags=tags, query=query, k=k, include_expired=include_expired).as_dict())
 
     @vault_tool(READ_ONLY, (
         "Explain why one note is, or is not, among the hits recall returns for a query with the same k, "
@@ -796,7 +830,7 @@ def instructions(policy: LayerPolicy) -> str:
         "vaultmem is your long-term memory: a folder of Markdown notes (an Obsidian vault) that the "
         "user also reads and edits by hand. Before answering about the user, their people, projects, "
         "preferences or past conversations, call recall (for \"what happened last week\", list_notes with "
-        "since and until lists the notes of those days by date). When you learn something worth keeping, call "
+        "since and until lists the notes of those days by date; for tasks, what is due, done or open, list_tasks). When you learn something worth keeping, call "
         "remember, in the layer that says how long it stays true; when a stored fact changes, revise that "
         "note (or remember the new fact with supersedes=[the old note]). After a recalled note actually "
         "shaped your answer, call mark_used with its id. Memories have deadlines: once a note's "

@@ -55,6 +55,7 @@ if TYPE_CHECKING:
     from .resolution import Located
     from .search import Hits, Listing
     from .storage import NoteRow, Store
+    from .tasks import TaskList
     from .usage import StaleNotes
     from .watcher import Change, Watcher
 
@@ -203,6 +204,33 @@ class Vault:
             listing.warnings.append(str(busy))
         listing.warnings.extend(self.derived.after_search())
         return listing
+
+    @heals
+    def tasks(self, status: str | None = None, due_since: str | None = None, due_until: str | None = None,
+              done_since: str | None = None, done_until: str | None = None, tags: Iterable[str] | None = None,
+              query: str | None = None, k: int = 50, include_expired: bool = False, now: object = None) -> TaskList:
+        """The vault's tasks (list items with a box, tasks.py), by due day, then path and line.
+
+        ``status``: ``open`` (the default; ``done`` when a done bound is given), ``done``,
+        ``cancelled``, ``all``, or ``overdue`` (open, due before today). The bounds are read as
+        :meth:`search`'s ``since``/``until`` (``this week`` in the vault's week, ``next week``,
+        ``2025-12``, an ISO day) and held against the task's due or done day. ``tags``: each
+        carried by the task's line or its note. ``query``: each of its words is in the task's
+        words or its note's title, in any case. Tasks of expired notes are hidden unless
+        ``include_expired``; ``k`` at most, ``more`` says how many more passed."""
+        from .tasks import TaskQuestion, find_tasks, task_filter
+
+        named = _names("tags", tags)
+        question = TaskQuestion(status=status, due_since=due_since, due_until=due_until, done_since=done_since,
+                                done_until=done_until, tags=tuple(named or ()), query=query, k=k)
+        asked = task_filter(question, resolve_now(now), self.paths.daily.week_start, include_expired)  # refused before indexing
+        with self.store.waiting_at_most(SEARCH_LOCK_WAIT_SECONDS):
+            busy = self.derived.bring_current()
+            found = find_tasks(self.store, asked, k)
+        if busy is not None:
+            found.warnings.append(str(busy))
+        found.warnings.extend(self.derived.after_search())
+        return found
 
     @heals
     def explain(self, note: str, query: str, k: int = 10, layers: Iterable[str] | None = None,

@@ -29,7 +29,7 @@ if TYPE_CHECKING:
 def mcp(obj: Context, http_bind: str | None, token_file: Path | None) -> None:
     """Serve the vault to an agent over MCP (stdio, or streamable HTTP with --http).
 
-    Tools: remember, revise, recall, list_notes, explain, get, forget, mark_used, consolidate,
+    Tools: remember, revise, recall, list_notes, list_tasks, explain, get, forget, mark_used, consolidate,
     expire, check.
     The index is reconciled before the first call and kept live while serving.
     Over stdio, stdout carries only the protocol. Over HTTP every request needs

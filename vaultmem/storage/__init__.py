@@ -5,7 +5,7 @@ Everything here can be rebuilt from the Markdown files, except the ``usage`` tab
 ``requests`` table (the answers to writes sent with a request id; adr/0031).
 
 One module per concern, each the only one that writes SQL for its tables:
-``notes`` (notes), ``passages`` (passages + FTS5), ``vectors`` (the vectors of notes and
+``notes`` (notes), ``passages`` (passages + FTS5), ``tasks`` (task lines), ``vectors`` (the vectors of notes and
 of passages, tombstones, the snapshots' names),
 ``usage`` (usage history), ``requests`` (answers to retried writes), ``meta`` (what the index is, the rebuild lock) and
 ``migrations`` (the schema, as named steps). ``connection`` holds the transaction
@@ -40,6 +40,7 @@ from .notes import (
 )
 from .passages import PassageRow, PassageStore, TextMatch
 from .store import Store
+from .tasks import TaskFilter, TaskRow, TaskStore
 from .usage import UsageRow, UsageStore
 from .usage_backup import UsageBackup
 from .vectors import NOTE_SPACE, PASSAGE_SPACE, SPACES, SnapshotMeta, VectorSpace, VectorStore
@@ -48,6 +49,6 @@ __all__ = [
     "DAILY_FORMAT_KEY", "DATE_PROPERTIES_KEY", "DB_NAME", "EXCLUSIONS_KEY", "INLINE_QUERIES_KEY", "NOTE_SPACE", "PASSAGE_SPACE", "READER_KEY", "REBUILDING", "REBUILD_LOCK", "SPACES",
     "TOPIC_KEY",
     "AroundRange", "Connection", "Eligibility", "EpochBound", "FileState", "MetaStore", "NoteRow", "NoteStore", "PassageRow", "PassageStore", "PoolNote",
-    "SnapshotMeta", "Store", "TextMatch", "UsageBackup", "UsageRow", "UsageStore", "VectorSpace", "VectorStore",
+    "SnapshotMeta", "Store", "TaskFilter", "TaskRow", "TaskStore", "TextMatch", "UsageBackup", "UsageRow", "UsageStore", "VectorSpace", "VectorStore",
     "carries_tag", "ensure_state_dir", "index_failure", "is_day_date", "open_read_only", "rebuild_lock",
 ]

@@ -234,6 +234,32 @@ def m012_requests(db: sqlite3.Connection) -> None:
     )
 
 
+@migration("tasks")
+def m013_tasks(db: sqlite3.Connection) -> None:
+    # One row per task line of each note (task_dates.task_lines; adr/0026 "Task dates", its "Tasks"), for questions
+    # about tasks rather than notes: what is due, done, open. Days as ISO days, the box as written.
+    db.execute(
+        """
+        CREATE TABLE tasks (
+            note_label INTEGER NOT NULL,
+            line INTEGER NOT NULL,         -- the file's line, 1-based
+            box TEXT NOT NULL,             -- the character in its box: ' ', 'x', '-', '/' ...
+            text TEXT NOT NULL,            -- its words without its date fields and recurrence
+            due TEXT, scheduled TEXT, starts TEXT, created TEXT, done TEXT, cancelled TEXT,
+            recurrence TEXT,
+            tags TEXT NOT NULL,            -- JSON list: the #tags on its line
+            note_tags TEXT NOT NULL        -- JSON list: its note's own tags (frontmatter), not another line's #tag
+        ) STRICT
+        """
+    )
+    db.execute("CREATE INDEX tasks_note ON tasks(note_label)")
+    db.execute("CREATE INDEX tasks_due ON tasks(due)")
+    # An index written before this step has no tasks: the next reconcile reads every note once
+    # more (same text: nothing is re-embedded) and writes them.
+    db.execute("UPDATE notes SET content_hash = '', mtime_ns = -1")
+    db.execute("DELETE FROM meta WHERE key = 'indexed'")
+
+
 # ------------------------------------------------------------------ applying them
 
 

@@ -269,13 +269,10 @@ class Eligibility:
         if self.layers:
             clauses.append(f"{alias}.layer IN ({placeholders(len(self.layers))})")
             params.extend(self.layers)
-        for tag in self.tags:  # the tag or one nested under it: the rule of carries_tag
-            fold = "lower" if _plain_tag(tag) else CASEFOLD
-            folded = fold_tag(tag, tag)
-            carried = f"{fold}(replace(replace(json_each.value, 'İ', 'i'), 'ı', 'i'))"  # fold_tag's ANY_I
-            clauses.append(f"EXISTS (SELECT 1 FROM json_each({alias}.tags) WHERE {carried} = ?"
-                           f" OR substr({carried}, 1, ?) = ?)")
-            params.extend([folded, len(folded) + 1, folded + "/"])
+        for tag in self.tags:
+            carried, carried_params = carried_tag_sql(f"{alias}.tags", tag)
+            clauses.append(carried)
+            params.extend(carried_params)
         dated, dated_params = self.date_where(alias)
         if self.dated:
             clauses.append(dated)
@@ -330,6 +327,15 @@ def fold_tag(value: str, asked: str) -> str:
     (``fields.case_fold``, registered in SQLite as ``vm_casefold`` — a Python call per tag, paid
     only by such a filter). Python and SQL apply the same fold to the same filter."""
     return value.translate(ANY_I).translate(_ASCII_LOWER) if _plain_tag(asked) else case_fold(value)
+
+
+def carried_tag_sql(column: str, tag: str) -> tuple[str, list[Any]]:
+    """:func:`carries_tag` in SQL, on ``column`` (a JSON list of tags), and its parameters."""
+    fold = "lower" if _plain_tag(tag) else CASEFOLD
+    folded = fold_tag(tag, tag)
+    carried = f"{fold}(replace(replace(json_each.value, 'İ', 'i'), 'ı', 'i'))"  # fold_tag's ANY_I
+    return (f"EXISTS (SELECT 1 FROM json_each({column}) WHERE {carried} = ? OR substr({carried}, 1, ?) = ?)",
+            [folded, len(folded) + 1, folded + "/"])
 
 
 def carries_tag(tags: Iterable[str], tag: str) -> bool:

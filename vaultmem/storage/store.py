@@ -13,6 +13,7 @@ from .migrations import drop_derived, migrate
 from .notes import NoteStore
 from .passages import PassageStore
 from .requests import RequestStore
+from .tasks import TaskStore
 from .usage import UsageStore
 from .usage_backup import UsageBackup
 from .vectors import NOTE_SPACE, PASSAGE_SPACE, VectorSpace, VectorStore
@@ -22,7 +23,7 @@ class Store:
     """The derived index of one vault, for one thread (SQLite's rule: use one Store per thread).
 
     Each table has one owner: ``notes`` (notes), ``passages`` (their passages and full
-    text), ``vectors`` and ``passage_vectors`` (the vectors of notes and of passages, their
+    text), ``tasks`` (their task lines), ``vectors`` and ``passage_vectors`` (the vectors of notes and of passages, their
     tombstones and snapshots), ``usage`` (usage history, not derived), ``requests`` (the answers to
     retried writes, not derived) and ``meta`` (what
     the index is, the rebuild lock). They share this Store's connection, so one
@@ -45,6 +46,7 @@ class Store:
             raise index_failure(error, self.path, self.db.identity) from None
         self.notes = NoteStore(self.db)
         self.passages = PassageStore(self.db)
+        self.tasks = TaskStore(self.db)
         self.vectors = VectorStore(self.db, NOTE_SPACE)
         self.passage_vectors = VectorStore(self.db, PASSAGE_SPACE)
         backup = None if usage_refusal is not None else UsageBackup(state_dir)

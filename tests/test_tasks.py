@@ -1,0 +1,252 @@
+"""Tasks, not notes (tasks.py, storage/tasks.py, task_dates.task_lines; adr/0026 "Tasks"): a
+derived ``tasks`` table filled with each note, ``Vault.tasks``, CLI ``tasks``, MCP ``list_tasks``."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import sqlite3
+from datetime import UTC, date, datetime
+from pathlib import Path
+
+import pytest
+
+from helpers import run_cli, write_file, write_vault
+from mcp_client import run, serve
+from vaultmem import Vault
+from vaultmem.dating import since_bound, until_bound
+from vaultmem.errors import UsageError
+from vaultmem.task_dates import TaskLine, task_lines
+
+CONFIG = 'embedder = "hashing"\n'
+NOW = "2025-12-10T12:00:00+00:00"  # a Wednesday
+ACME = ("---\ntags: [client/acme]\n---\n# Acme\n\n"
+        "- [ ] Send the proposal 📅 2025-12-16 #sales\n"
+        "- [x] Kickoff call 📅 2025-12-15 ✅ 2025-12-16\n"
+        "- [/] Draft the contract ⏳ 2025-12-09 📅 2025-12-08\n"
+        "- [-] Old plan ❌ 2025-12-01\n"
+        "- [ ] Weekly report 🔁 every week when done 📅 2025-12-12\n")
+DAILY = ("- [ ] Call Dana [due:: 2025-12-17]\n"
+         "- [x] Paid the rent [completion:: 2025-12-16]\n"
+         "- [ ] Buy milk\n"
+         "```tasks\nnot done\n- [ ] a query's example 📅 2025-12-11\n```\n"
+         "%% - [ ] a hidden draft 📅 2025-12-11 %%\n")
+
+
+@pytest.fixture
+def vault(tmp_path: Path) -> Path:
+    return write_vault(tmp_path / "vault", {".vaultmem.toml": CONFIG, "Projects/Acme.md": ACME, "Daily/2025-12-09.md": DAILY})
+
+
+def listed(root: Path, **asked: object) -> list[tuple[str, int]]:
+    with Vault(root) as opened:
+        return [(task.path, task.line) for task in opened.tasks(now=NOW, **asked)]  # type: ignore[arg-type]
+
+
+def table_rows(root: Path) -> list[tuple[object, ...]]:
+    """Every row of the tasks table with its note's path in place of its label, in order."""
+    with sqlite3.connect(root / ".vaultmem" / "index.db") as db:
+        columns = [row[1] for row in db.execute("PRAGMA table_info(tasks)") if row[1] != "note_label"]
+        query = (f"SELECT notes.path, {', '.join('tasks.' + column for column in columns)} FROM tasks "
+                 "JOIN notes ON notes.label = tasks.note_label ORDER BY notes.path, tasks.line")
+        return list(db.execute(query))
+
+
+def test_a_task_line_is_read_with_its_box_words_days_recurrence_and_tags() -> None:
+    body = ("intro\n- [ ] Call Dana 📅 2024-03-15 ⏳ 2024-03-10 🔁 every week #client/acme\n"
+            "> * [x] Sent ✅ 2024-03-16 [due:: 2024-03-14] (repeat:: every month)\r\n"
+            "- [?] Ask about 2025-02-30 📅 2025-02-30\n")
+    assert task_lines(body, body_line=3) == [
+        TaskLine(4, " ", "Call Dana #client/acme", {"due": date(2024, 3, 15), "scheduled": date(2024, 3, 10)},
+                 "every week", ("client/acme",)),
+        TaskLine(5, "x", "Sent", {"done": date(2024, 3, 16), "due": date(2024, 3, 14)}, "every month", ()),
+        TaskLine(6, "?", "Ask about 2025-02-30", {}, None, ()),  # no such day; an unknown box is open
+    ]
+    assert [task.status for task in task_lines("- [ ] a\n- [X] b\n- [-] c\n- [/] d\n- [>] e\n")] == [
+        "open", "done", "cancelled", "open", "open"]
+
+
+def test_no_task_is_read_from_code_a_tasks_query_block_a_comment_or_a_list_item_without_a_box() -> None:
+    body = ("- plain item 📅 2025-12-11\n```\n- [ ] example\n```\n```tasks\nnot done\n- [ ] in the query\n```\n"
+            "%% - [ ] hidden %%\n<!-- - [ ] html comment -->\n`- [ ] inline code`\n")
+    assert task_lines(body) == []
+
+
+def test_open_tasks_come_by_due_day_then_path_and_line_with_their_note_and_days(vault: Path) -> None:
+    with Vault(vault) as opened:
+        found = opened.tasks(now=NOW)
+    assert [(task.path, task.line, task.status, task.text) for task in found] == [
+        ("Projects/Acme.md", 8, "open", "Draft the contract"),  # [/] in progress is open
+        ("Projects/Acme.md", 10, "open", "Weekly report"),
+        ("Projects/Acme.md", 6, "open", "Send the proposal #sales"),
+        ("Daily/2025-12-09.md", 1, "open", "Call Dana"),
+        ("Daily/2025-12-09.md", 3, "open", "Buy milk"),  # no due day: last
+    ]
+    first = found[0].as_dict()
+    assert (first["title"], first["box"], first["dates"]) == ("Acme", "/", {"due": "2025-12-08", "scheduled": "2025-12-09"})
+    assert found[1].recurrence == "every week when done"
+    assert found.more == 0 and found.warnings == []
+
+
+def test_a_done_bound_asks_for_done_tasks_and_an_open_status_beside_it_is_refused(vault: Path) -> None:
+    # "What did I finish on the 16th": the Tasks plugin's ✅ and Dataview's completion field.
+    assert listed(vault, done_since="2025-12-16", done_until="2025-12-16") == [("Projects/Acme.md", 7), ("Daily/2025-12-09.md", 2)]
+    assert listed(vault, status="done", done_since="2025-12-17") == []
+    with Vault(vault) as opened, pytest.raises(UsageError, match="done_since/done_until ask for done tasks, not open ones"):
+        opened.tasks(status="open", done_since="2025-12-16", now=NOW)
+
+
+def test_every_status_is_asked_for_by_name_and_an_unknown_one_is_refused(vault: Path) -> None:
+    assert listed(vault, status="cancelled") == [("Projects/Acme.md", 9)]
+    assert len(listed(vault, status="all")) == 8
+    with Vault(vault) as opened, pytest.raises(UsageError, match="status 'finished' is not a task status: give one of open, done"):
+        opened.tasks(status="finished", now=NOW)
+
+
+def test_overdue_is_the_open_tasks_due_before_today(vault: Path) -> None:
+    # The kickoff call (due the 15th) is done, the 10th is today: only the contract (due the 8th) is late.
+    assert listed(vault, status="overdue") == [("Projects/Acme.md", 8)]
+    with Vault(vault) as opened:
+        assert [task.line for task in opened.tasks(status="overdue", now="2025-12-17T09:00:00+00:00")] == [8, 10, 6]
+
+
+def test_due_bounds_read_periods_as_search_does_next_week_included(vault: Path) -> None:
+    assert listed(vault, due_since="next week", due_until="next week") == [
+        ("Projects/Acme.md", 6), ("Daily/2025-12-09.md", 1)]  # Monday 15th to Sunday 21st, open only
+    assert listed(vault, due_until="this week") == [("Projects/Acme.md", 8), ("Projects/Acme.md", 10)]
+    with Vault(vault) as opened, pytest.raises(UsageError, match="due_since '2025-12-20' is after due_until '2025-12-01'"):
+        opened.tasks(due_since="2025-12-20", due_until="2025-12-01", now=NOW)
+
+
+def test_this_week_is_the_vaults_week_when_its_calendar_starts_weeks_on_sunday(vault: Path) -> None:
+    write_file(vault, ".obsidian/plugins/calendar/data.json", json.dumps({"weekStart": "sunday"}))
+    write_file(vault, "Projects/Week.md", "- [ ] on Sunday 📅 2025-12-14\n- [ ] on Saturday 📅 2025-12-13\n")
+    # Asked on Sunday the 14th: the week is the 14th to the 20th, not the ISO week that ends that day.
+    with Vault(vault) as opened:
+        found = opened.tasks(due_since="this week", due_until="this week", now="2025-12-14T12:00:00+00:00")
+    assert [(task.path, task.text) for task in found] == [
+        ("Projects/Week.md", "on Sunday"), ("Projects/Acme.md", "Send the proposal #sales"), ("Daily/2025-12-09.md", "Call Dana")]
+
+
+def test_next_week_month_and_year_are_the_periods_after_this_one() -> None:
+    now = datetime(2026, 12, 30, 12, tzinfo=UTC)
+    spans = {words: (since_bound(words, now).day.date(), until_bound(words, now).day.date())
+             for words in ("next week", "next-month", "Next_Year")}
+    assert spans == {"next week": (date(2027, 1, 4), date(2027, 1, 10)), "next-month": (date(2027, 1, 1), date(2027, 1, 31)),
+                     "Next_Year": (date(2027, 1, 1), date(2027, 12, 31))}
+
+
+def test_a_tag_is_carried_by_the_task_line_or_its_notes_properties_not_by_another_lines_tag(vault: Path) -> None:
+    assert listed(vault, tags=["#sales"]) == [("Projects/Acme.md", 6)]  # the #sales of line 6 tags no other task
+    assert listed(vault, tags=["client"]) == [("Projects/Acme.md", 8), ("Projects/Acme.md", 10), ("Projects/Acme.md", 6)]
+    assert listed(vault, tags=["client/acme", "sales"]) == [("Projects/Acme.md", 6)]
+
+
+def test_query_words_are_found_in_the_tasks_words_or_its_notes_title_in_any_case(vault: Path) -> None:
+    assert listed(vault, query="ACME report") == [("Projects/Acme.md", 10)]
+    assert listed(vault, query="dana") == [("Daily/2025-12-09.md", 1)]
+    assert listed(vault, query="dentist") == []
+
+
+def test_tasks_of_an_expired_note_are_hidden_unless_asked_and_an_empty_answer_says_so(vault: Path) -> None:
+    write_file(vault, "memories/trip.md", "---\nlayer: L1\nexpires_at: 2025-12-01\n---\n- [ ] Pack for Berlin 📅 2025-12-20\n")
+    with Vault(vault) as opened:
+        hidden = opened.tasks(query="berlin", now=NOW)
+        shown = opened.tasks(query="berlin", include_expired=True, now=NOW)
+    assert list(hidden) == [] and hidden.warnings == ["1 task of expired notes left out: ask with include_expired to see them"]
+    assert [(task.path, task.text) for task in shown] == [("memories/trip.md", "Pack for Berlin")]
+
+
+def test_k_cuts_the_answer_and_more_counts_the_rest(vault: Path) -> None:
+    with Vault(vault) as opened:
+        found = opened.tasks(k=2, now=NOW)
+        assert [task.line for task in found] == [8, 10] and found.more == 3
+        with pytest.raises(UsageError, match="k is how many tasks to give"):
+            opened.tasks(k=0, now=NOW)
+
+
+def test_the_rows_follow_an_edit_a_move_and_a_deletion_of_the_note(vault: Path) -> None:
+    with Vault(vault) as opened:
+        assert len(opened.tasks(status="all", now=NOW)) == 8
+        write_file(vault, "Daily/2025-12-09.md", "A new line above.\n- [x] Call Dana ✅ 2025-12-10\n")
+        assert [(task.line, task.status) for task in opened.tasks(query="dana", status="all", now=NOW)] == [(2, "done")]
+        (vault / "Projects/Acme.md").rename(vault / "Projects/Acme Corp.md")
+        assert {task.path for task in opened.tasks(status="all", now=NOW)} == {"Projects/Acme Corp.md", "Daily/2025-12-09.md"}
+        (vault / "Projects/Acme Corp.md").unlink()
+        assert [task.path for task in opened.tasks(status="all", now=NOW)] == ["Daily/2025-12-09.md"]
+    assert [row[0] for row in table_rows(vault)] == ["Daily/2025-12-09.md"]
+
+
+def test_excluded_notes_templates_and_the_archive_hold_no_tasks(vault: Path) -> None:
+    write_file(vault, ".vaultmem.toml", CONFIG + 'exclude = ["Private/"]\n')
+    write_file(vault, ".obsidian/templates.json", json.dumps({"folder": "Templates"}))
+    for relative in ("Private/secret.md", "Templates/Daily.md", "_archive/old.md"):
+        write_file(vault, relative, "- [ ] Not a task of the vault 📅 2025-12-11\n")
+    assert listed(vault, query="vault", status="all") == []
+    assert {row[0] for row in table_rows(vault)} == {"Projects/Acme.md", "Daily/2025-12-09.md"}
+
+
+def test_a_rule_that_excludes_a_note_later_takes_its_tasks_out(vault: Path) -> None:
+    assert listed(vault, query="dana") == [("Daily/2025-12-09.md", 1)]
+    write_file(vault, ".vaultmem.toml", CONFIG + 'exclude = ["Daily/"]\n')
+    assert listed(vault, query="dana") == []
+    assert {row[0] for row in table_rows(vault)} == {"Projects/Acme.md"}
+
+
+def test_deleting_the_index_and_indexing_again_gives_the_same_rows(vault: Path) -> None:
+    write_file(vault, "Daily/2025-12-10.md", "> [!todo] Today\n> - [ ] Review the deck ⏳ 2025-12-10 #work\n")
+    with Vault(vault) as opened:
+        opened.index()
+    before = table_rows(vault)
+    assert len(before) == 9
+    shutil.rmtree(vault / ".vaultmem")
+    with Vault(vault) as opened:
+        opened.index()
+    assert table_rows(vault) == before
+    with Vault(vault) as opened:
+        opened.index(rebuild=True)
+    assert table_rows(vault) == before
+
+
+def test_an_index_made_before_the_tasks_table_is_filled_at_the_next_read(vault: Path) -> None:
+    with Vault(vault) as opened:
+        opened.index()
+    before = table_rows(vault)
+    with sqlite3.connect(vault / ".vaultmem" / "index.db") as db:  # the index as the previous version left it
+        db.execute("DROP TABLE tasks")
+        db.execute("DELETE FROM _migrations WHERE name = '013_tasks'")
+    assert listed(vault, query="dana") == [("Daily/2025-12-09.md", 1)]
+    assert table_rows(vault) == before
+
+
+def test_the_cli_lists_tasks_and_refuses_two_statuses(vault: Path) -> None:
+    shown = run_cli(vault, "tasks", "--as-of", NOW)
+    assert shown.exit_code == 0, shown.output
+    assert shown.stdout.splitlines()[0] == "2025-12-08  [/] Draft the contract  (scheduled 2025-12-09)  Projects/Acme.md:8"
+    assert shown.stdout.splitlines()[-1] == "-           [ ] Buy milk  Daily/2025-12-09.md:3"
+    done = run_cli(vault, "tasks", "--done-since", "2025-12-16", "--done-until", "2025-12-16", "--json", "--as-of", NOW)
+    answer = json.loads(done.stdout)
+    assert [(task["path"], task["line"], task["dates"]["done"]) for task in answer["tasks"]] == [
+        ("Projects/Acme.md", 7, "2025-12-16"), ("Daily/2025-12-09.md", 2, "2025-12-16")]
+    both = run_cli(vault, "tasks", "--open", "--done")
+    assert both.exit_code == 2 and "--open and --done ask for different tasks" in both.stderr
+    late = run_cli(vault, "tasks", "--overdue", "--done-since", "2025-12-16")
+    assert late.exit_code == 2 and "--done-since/--done-until ask for done tasks, not overdue ones" in late.stderr
+    found = run_cli(vault, "tasks", "acme", "--tag", "sales", "--due-until", "next week", "--as-of", NOW)
+    assert found.stdout == "2025-12-16  [ ] Send the proposal #sales  Projects/Acme.md:6\n"
+
+
+def test_list_tasks_over_mcp(vault: Path, tmp_path: Path) -> None:
+    async def scenario() -> None:
+        async with serve(vault, tmp_path / "server.log") as served:
+            answer = await served.call("list_tasks", status="all", query="acme", tags=["client"])
+            assert [(task["line"], task["status"]) for task in answer["tasks"]] == [
+                (8, "open"), (10, "open"), (7, "done"), (6, "open"), (9, "cancelled")]
+            assert answer["tasks"][2]["dates"] == {"due": "2025-12-15", "done": "2025-12-16"}
+            assert answer["more"] == 0
+            done = await served.call("list_tasks", done_since="2025-12-16", done_until="2025-12-16")
+            assert [task["path"] for task in done["tasks"]] == ["Projects/Acme.md", "Daily/2025-12-09.md"]
+            refused = await served.error("list_tasks", status="open", done_since="2025-12-16")
+            assert "done_since/done_until ask for done tasks, not open ones" in refused
+
+    run(scenario)
