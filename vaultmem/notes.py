@@ -584,7 +584,8 @@ def split_frontmatter(relative: str, text: str) -> tuple[dict[str, Any], str, Fr
     return meta, body, block, problems
 
 
-def _split_toml(relative: str, text: str, block: FrontmatterBlock) -> tuple[dict[str, Any], str, FrontmatterBlock, list[Problem]]:
+def _split_toml(relative: str, text: str,
+                block: FrontmatterBlock) -> tuple[dict[str, Any], str, FrontmatterBlock | None, list[Problem]]:
     """A Hugo ``+++`` block, read as Hugo reads it. Without this the block was the note's text:
     no title, date or tags, ``+++ title = …`` in every snippet — and ``revise --tag`` put a YAML
     block above it, which Hugo then read instead (the page lost its TOML properties)."""
