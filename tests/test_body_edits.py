@@ -226,3 +226,20 @@ def test_a_note_that_only_quotes_a_drawing_s_headings_in_prose_keeps_its_end_for
     raw = b"# Text Elements\nWhat the plugin lists.\n\n%% a note to myself %%\n"
     assert append_paragraph(raw, "More.") == raw + b"\nMore.\n"
     assert replace_body(raw, "New.") == b"New.\n"
+
+
+def test_a_note_with_a_bom_and_no_frontmatter_takes_a_new_text_and_an_append(tmp_path) -> None:
+    """Notepad's UTF-8 BOM and no frontmatter (a Logseq page's property lines, a plain note): the
+    BOM was taken for a head and given a newline after it, the body then read with a blank line
+    more, and every `revise --text`/`--append` refused ("could not change this note's text")."""
+    for raw in ("\ufefftitle:: Bom page\nlayer:: L3\n\n- old text\n".encode(),
+                "\ufeffPlain note\r\nsecond line\r\n".encode()):
+        appended = append_paragraph(raw, "more")
+        assert appended.startswith(raw)
+        assert appended.endswith(b"more\n") or appended.endswith(b"more\r\n")
+        replaced = replace_body(raw, "new text")
+        assert replaced in ("\ufeffnew text\n".encode(), "\ufeffnew text\r\n".encode())
+        assert parse_note("x.md", replaced).body == "new text\n"
+    path = tmp_path / "p.md"  # and written: the head is the BOM alone
+    path.write_bytes(append_paragraph("\ufeffOne line".encode(), "two"))
+    assert path.read_bytes() == "\ufeffOne line\n\ntwo\n".encode()

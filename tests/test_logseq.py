@@ -14,7 +14,7 @@ import pytest
 from click.testing import CliRunner
 from helpers import run_cli, run_json, snapshot_files, write_vault
 
-from vaultmem.logseq import naming_meta, property_items
+from vaultmem.logseq import edit_fields, naming_meta, property_items, without_field_lines
 
 CONFIG_EDN = '{:meta/version 1\n :journal/page-title-format "yyyy-MM-dd"}\n'
 FLINK = "title:: Apache Flink/SQL\nalias:: [[Flink SQL]], Blink\ntags:: [[stream processing]], #database\n\n- Flink SQL runs continuous queries over Kafka topics\n-"
@@ -325,3 +325,12 @@ def test_a_new_text_written_as_a_whole_page_must_keep_the_pages_vaultmem_id(vaul
     assert run_cli(root, "revise", remembered["id"], "--text", whole).exit_code == 0
     page = run_json(root, "get", remembered["id"])
     assert (page["tags"], page["body"].endswith("port 6432\n")) == (["infra"], True)
+
+
+def test_a_property_line_holding_a_line_separator_is_edited_whole() -> None:
+    """A value pasted from the web may hold U+2028 or a form feed, which Logseq keeps inside
+    the line; split there, the line's rewrite left its tail below it as a line of text."""
+    page = "title:: Page\ntags:: x\u2028y\nsource:: a\x0cb\n\n- text\n"
+    assert edit_fields(page, {"tags": ["z"]}) == "title:: Page\ntags:: z\nsource:: a\x0cb\n\n- text\n"
+    assert edit_fields(page, {}, ["tags"]) == "title:: Page\nsource:: a\x0cb\n\n- text\n"
+    assert without_field_lines("layer:: L2\r\ntype:: a\u2028b\r\n\r\n- t") == "type:: a\u2028b\r\n\r\n- t"

@@ -804,3 +804,17 @@ def test_toml_front_matter_that_does_not_load_is_a_problem_naming_toml_and_its_b
 def test_a_plus_rule_that_is_never_closed_is_the_notes_text() -> None:
     note = parse("+++\nnot a block\n", "plain.md")
     assert not note.has_frontmatter and note.body == "+++\nnot a block\n" and note.problems == ()
+
+
+def test_plus_lines_around_prose_are_the_notes_text_not_toml_that_does_not_load() -> None:
+    """As a `---` rule over prose is (split_frontmatter): `+++` lines around a paragraph were taken
+    for TOML that does not load — the paragraph out of the note's body, its search and get, a
+    frontmatter problem reported, and `revise --tag` refused as "its frontmatter is TOML"."""
+    text = "+++\nThe plan, in three steps.\n+++\n\nStep one.\n"
+    note = parse(text, "plain.md")
+    assert (note.has_frontmatter, note.body, note.problems) == (False, text, ())
+    edited = edit_frontmatter(text.encode(), {"tags": ["plan"]})
+    assert edited.decode().endswith(text)
+    assert parse_note("plain.md", edited).meta == {"tags": ["plan"]}
+    # A block with one line TOML reads as a key is still TOML, and its problem is said.
+    assert parse('+++\ntitle = "unclosed\nWords.\n+++\nBody.\n', "content/broken.md").metadata_unloaded

@@ -747,6 +747,21 @@ def test_a_superseded_file_name_another_note_off_its_chain_answers_to_still_refu
         assert "Tejo" not in (vault_dir / path).read_text(encoding="utf-8")
 
 
+def test_a_superseded_note_deleted_since_the_last_index_leaves_a_write_by_its_name_to_its_successor(
+        vault_dir: Path, write_note) -> None:
+    """A write locates in the index as it last saw the files; the retired note's file, deleted
+    since, was read to follow its `superseded_by` and the write failed with "memories/standup.md:
+    cannot read", naming a file the person had removed, not the note they named."""
+    hashing_vault(vault_dir, write_note, {})
+    with Vault(vault_dir) as vault:
+        first = vault.remember("Standup at 9:30.", title="Standup")
+        second = vault.remember("Standup at 9:45.", title="Standup", supersedes=[first.path])
+    (vault_dir / first.path).unlink()
+    with Vault(vault_dir) as vault:
+        assert vault.revise("standup", append="In the Tejo room.").path == second.path
+    assert "Tejo" in (vault_dir / second.path).read_text(encoding="utf-8")
+
+
 @pytest.mark.parametrize("command", ["get", "revise"])
 def test_a_timestamp_id_names_the_note_whose_file_name_begins_with_it(vault_dir: Path, write_note, command: str) -> None:
     """Was (a trial on a Zettelkasten): `get 202103131641` found nothing but a did-you-mean,

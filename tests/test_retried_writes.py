@@ -20,7 +20,7 @@ from mcp_client import Served, note, run, serve
 from vaultmem import Vault
 from vaultmem.errors import UsageError
 from vaultmem.lifecycle import to_epoch_us
-from vaultmem.retried_writes import GIVEN, RequestPending, fingerprint
+from vaultmem.retried_writes import GIVEN, SAME_CALL, RequestPending, fingerprint
 
 pytestmark = pytest.mark.slow
 
@@ -193,3 +193,28 @@ def test_request_ids_are_forgotten_after_a_week(vault_dir: Path) -> None:
     assert vault.once("weekly", "mark_used", {"notes": ["a"]}, lambda: {"n": 3}, now=NOW + timedelta(days=8)) == {"n": 3}
     with pytest.raises(UsageError, match=re.escape("request_id 'weekly' was first sent at")):
         vault.once("weekly", "mark_used", {"notes": ["b"]}, lambda: {"n": 4}, now=NOW + timedelta(days=8))
+
+
+def test_the_same_remember_after_its_note_was_revised_is_written_again(vault_dir: Path, log: Path) -> None:
+    """The first note no longer says what the repeat says: answering "stored once" would drop it."""
+    async def scenario() -> None:
+        async with serve(vault_dir, log) as served:
+            first = await served.call("remember", text="Maya's gate code is 2291.", layer="L3")
+            await served.call("revise", note=first["id"], text="Maya's gate code is 7730.")
+            again = await served.call("remember", text="Maya's gate code is 2291.", layer="L3")
+            assert "replayed" not in again and again["path"] != first["path"]
+            assert "2291" in (vault_dir / again["path"]).read_text(encoding="utf-8")
+
+    run(scenario)
+    assert len(memories(vault_dir)) == 2
+
+
+def test_answers_kept_for_calls_without_a_request_id_are_forgotten_after_a_week_too(vault_dir: Path) -> None:
+    """Each remember without an id keeps its answer under a key made from its arguments: an agent
+    that never sends an id still must not grow the table for ever."""
+    vault = Vault(vault_dir)
+    vault.once(None, "remember", {"text": "old"}, lambda: {"n": 1}, now=NOW)
+    assert vault.store.requests.get(SAME_CALL + fingerprint("remember", {"text": "old"})) is not None
+    vault.once(None, "remember", {"text": "new"}, lambda: {"n": 2}, now=NOW + timedelta(days=8))
+    assert vault.store.requests.get(SAME_CALL + fingerprint("remember", {"text": "old"})) is None
+    assert vault.store.requests.get(SAME_CALL + fingerprint("remember", {"text": "new"})) is not None

@@ -249,3 +249,14 @@ def test_a_memory_that_supersedes_without_a_layer_keeps_the_layer_of_what_it_rep
     assert kept.layer == "L2"  # the higher of L2 and L1
     shown = run_json(vault.root, "get", kept.path)
     assert shown["layer"] == "L2"
+
+
+def test_superseding_an_l4_note_with_a_deadline_says_why_it_cannot_be_superseded(vault: Vault) -> None:
+    """An L4 note is never superseded (it would go on answering), and the refusal says so. With
+    `ttl` and no layer the layer inherited from it was L4, and the call was refused instead as
+    "layer L4 contradicts ttl" — naming a layer the caller never gave, and the wrong fix."""
+    rule = vault.remember("Dana lives at 1 Oak Street.", layer="L4", title="Dana address", now=NOW)
+    with pytest.raises(UsageError, match=r"cannot supersede memories/dana-address\.md: it is layer L4") as refused:
+        vault.remember("Dana stays at 2 Elm Street this month.", ttl="30d", supersedes=[rule.path], now=NOW)
+    assert "contradicts" not in str(refused.value)
+    assert sorted(path.name for path in (vault.root / "memories").glob("*.md")) == ["dana-address.md"]

@@ -105,8 +105,10 @@ def _split_body(raw: bytes) -> tuple[bytes, str, str]:
     block = split_frontmatter("", normalized)[2]
     start = 0 if block is None else original_offset(text, normalized, block.body_start)
     head = (BOM if has_bom else "") + text[:start]
-    if head and not head.endswith("\n"):
-        head += newline  # the closing --- was the file's last line, without a newline
+    if start and not head.endswith("\n"):
+        # The closing --- was the file's last line, without a newline. Not after a BOM alone (no
+        # frontmatter): a line added there moved the body, and every edit of the note was refused.
+        head += newline
     return head.encode("utf-8"), text[start:], newline
 
 

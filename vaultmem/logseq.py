@@ -281,7 +281,7 @@ def edit_properties(text: str, set_values: Mapping[str, str], remove: Iterable[s
     Logseq reads a line right under the properties as part of that first block."""
     end = property_block_end(text)
     newline = "\r\n" if "\r\n" in text[: max(end, text.find("\n") + 1)] else "\n"
-    lines = text[:end].splitlines(keepends=True)
+    lines = _block_lines(text[:end])
     if lines and not lines[-1].endswith("\n"):
         lines[-1] += newline  # a page of properties only, without a last newline
     dropped = {key.lower() for key in remove} - {key.lower() for key in set_values}
@@ -298,6 +298,13 @@ def edit_properties(text: str, set_values: Mapping[str, str], remove: Iterable[s
     if end == 0 and kept and rest.strip() and not rest.startswith(("\n", "\r\n", "- ", "-\n")):
         kept.append(newline)
     return "".join(kept) + rest
+
+
+def _block_lines(block: str) -> list[str]:
+    """The property block's lines, each with its ``\n``: split where :func:`_lines` splits them,
+    not at every break ``str.splitlines`` knows — a value holding a U+2028 or a form feed (pasted
+    from the web) was cut in two, and its rewrite left the tail below it as a line of text."""
+    return re.findall(r"[^\n]*\n|[^\n]+$", block)
 
 
 def _line_key(line: str) -> str | None:
@@ -335,6 +342,6 @@ def without_field_lines(body: str) -> str:
     end = property_block_end(body)
     if end == 0:
         return body
-    kept = [line for line in body[:end].splitlines(keepends=True)
+    kept = [line for line in _block_lines(body[:end])
             if not (is_hidden_property(line.rstrip("\r\n")) or _line_key(line) in _NAMING_KEYS)]
     return "".join(kept) + body[end:]

@@ -783,12 +783,14 @@ def replay_notice(replayed: dict[str, Any]) -> str:
 
 
 def still_there(vault: Vault, first: dict[str, Any]) -> bool:
-    """Does the note a remember wrote still stand at its path, unexpired? (Not if it was forgotten meanwhile.)"""
+    """Does the note a remember wrote still stand at its path, unexpired and as it was written?
+    (Not if it was forgotten meanwhile, nor revised: a note that no longer says what the repeat
+    says does not store it, and answering "stored once" would drop the write.)"""
     try:
         view = vault.get(first["id"])
     except NoteNotFound:
         return False
-    return view.path == first["path"] and not view.expired
+    return view.path == first["path"] and not view.expired and view.version == first["version"]
 
 
 def shown_with_notice(view: NoteView) -> dict[str, Any]:

@@ -48,6 +48,7 @@ from .notes import (
     find_frontmatter,
     load_yaml_mapping,
     misplaced_frontmatter,
+    split_frontmatter,
     times_on_lines,
     utf16_encoding,
     yaml_failure,
@@ -138,6 +139,8 @@ def edit_frontmatter(raw: bytes, set_values: Mapping[str, Any] | None = None, re
     newline = "\r\n" if first_line.endswith("\r") else "\n"
     normalized = text.replace("\r\n", "\n")
     block = find_frontmatter(normalized)
+    if block is not None and block.toml and split_frontmatter("", normalized)[2] is None:
+        block = None  # `+++` lines around prose (notes._split_toml): the note's text, no frontmatter
     if block is not None and block.toml:
         # A YAML block written above it would be the one Hugo reads, and the page would lose
         # every TOML property; rewriting the TOML keeps neither its layout nor its comments.

@@ -166,7 +166,9 @@ from .option_names import Surface
 # 57: a month in Portuguese or Italian dates a note by its name or `date` (month_names.py:
 #     `sexta-feira, 15 de março de 2024.md`, `venerdì 15 settembre 2024.md`, `1º de maio de 2024.md`),
 #     and topic keys drop Portuguese and Italian stopwords too (fields.STOPWORDS).
-READER_VERSION = "57"
+# 58: `+++` lines around prose (no line TOML gives meaning to) are the note's text, not TOML
+#     frontmatter that does not load (notes._split_toml), as a `---` rule over prose is.
+READER_VERSION = "58"
 BOM = "\ufeff"
 # A Windows editor ("Unicode" in Notepad, PowerShell's Out-File) saves UTF-16 behind one of these.
 UTF16_BOMS = ((codecs.BOM_UTF16_LE, "utf-16-le", "UTF-16 LE"), (codecs.BOM_UTF16_BE, "utf-16-be", "UTF-16 BE"))
@@ -582,7 +584,8 @@ def split_frontmatter(relative: str, text: str) -> tuple[dict[str, Any], str, Fr
     return meta, body, block, problems
 
 
-def _split_toml(relative: str, text: str, block: FrontmatterBlock) -> tuple[dict[str, Any], str, FrontmatterBlock, list[Problem]]:
+def _split_toml(relative: str, text: str,
+                block: FrontmatterBlock) -> tuple[dict[str, Any], str, FrontmatterBlock | None, list[Problem]]:
     """A Hugo ``+++`` block, read as Hugo reads it. Without this the block was the note's text:
     no title, date or tags, ``+++ title = …`` in every snippet — and ``revise --tag`` put a YAML
     block above it, which Hugo then read instead (the page lost its TOML properties)."""
@@ -591,6 +594,10 @@ def _split_toml(relative: str, text: str, block: FrontmatterBlock) -> tuple[dict
             raise ValueError(f"the block is longer than {MAX_FRONTMATTER_CHARS:,} characters")
         loaded = tomllib.loads(block.yaml_text)
     except (tomllib.TOMLDecodeError, ValueError, RecursionError) as error:
+        if _TOML_LINE.search(block.yaml_text) is None:
+            # `+++` lines around prose, not one key: the note's text, as a `---` rule over prose is
+            # (else its words were out of the body, search and get, and "TOML does not load").
+            return {}, text, None, []
         # No salvage of lifecycle lines: vaultmem writes no TOML, so no memory of its own is here.
         return {}, text[block.body_start:], block, [Problem(
             relative, "frontmatter", f"TOML frontmatter (between the +++ lines) does not load: {error}",
@@ -598,6 +605,11 @@ def _split_toml(relative: str, text: str, block: FrontmatterBlock) -> tuple[dict
     meta = {key: _toml_value(value) for key, value in loaded.items()}
     return meta, text[block.body_start:], block, second_frontmatter(relative, text[block.body_start:],
                                                                     text.count("\n", 0, block.body_start) + 1)
+
+
+# A line TOML gives meaning to: `key = …` (bare, quoted or dotted key) or a `[table]` header.
+_TOML_LINE = re.compile(r"""^[ \t]*(?:\[|(?:[\w-]+|"[^"\n]*"|'[^'\n]*')(?:[ \t]*\.[ \t]*(?:[\w-]+|"[^"\n]*"|'[^'\n]*'))*[ \t]*=)""",
+                        re.MULTILINE)
 
 
 def _toml_value(value: Any) -> Any:

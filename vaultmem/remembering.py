@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING
 from .config import is_logseq_graph
 from .errors import NoteWritten
 from .fields import name_key
-from .lifecycle import LAYERS, format_timestamp, resolve_now, to_epoch_us
+from .lifecycle import EXPIRING_LAYERS, LAYERS, format_timestamp, resolve_now, to_epoch_us
 from .merge_markers import require_merged
 from .note_styles import placement
 from .noteio import FileChange
@@ -108,8 +108,10 @@ def inherited_layer(olds: Iterable[NoteRow]) -> str:
     """The layer a memory takes when none is given: that of the notes it supersedes, the
     longest-lived (the highest) when they differ, else L2 (episodic). A corrected fact keeps its
     kind: an agent that superseded its L3 note of Dana's address with the new address, saying no
-    layer, got an L2 note that expired a week later, and the address was gone."""
-    layers = [row.layer for row in olds if row.layer is not None and row.layer in LAYERS]
+    layer, got an L2 note that expired a week later, and the address was gone. Never L4: an L4
+    note is never superseded (supersede.never_expires_refusal says why), and an L4 taken from it
+    was refused first, with a ``ttl``, as "layer L4 contradicts ttl" — a layer the caller never gave."""
+    layers = [row.layer for row in olds if row.layer is not None and row.layer in EXPIRING_LAYERS]
     return max(layers, key=LAYERS.index) if layers else DEFAULT_LAYER
 
 

@@ -396,11 +396,16 @@ def _with_successor(index: DerivedIndex, located: Located, now_us: int) -> Locat
 
 def _successors(index: DerivedIndex, retired: NoteRow, now_us: int) -> list[NoteRow]:
     """The notes ``retired``'s ``superseded_by`` leads to, in order, while each names exactly
-    one note the index holds once, up to the first alive; [] when the first step already fails."""
+    one note the index holds once, up to the first alive; [] when the first step already fails
+    (or the retired note's file is gone since the index saw it)."""
     chain: list[NoteRow] = []
     seen = {retired.id}
     current = retired
     while is_expired_us(current.expires_us, now_us):
+        if not index.paths.absolute(current.path).is_file():
+            # Gone since the index last saw it (a write locates without a walk): not followed, and
+            # locate_on_disk brings the index in line and names the note again.
+            return chain
         successors = text_values(read_note(index.paths.root, current.path).meta, "superseded_by")
         rows = index.store.notes.find(successors[0]) if len(successors) == 1 else []
         if len(rows) != 1 or rows[0].id in seen:

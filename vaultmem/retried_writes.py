@@ -109,13 +109,17 @@ def once_alike(store: Store, tool: str, called: str, operation: Callable[[], Ans
 
 
 def keep(store: Store, row: RequestRow) -> None:
-    """Keep a write's answer for its retries (the window runs from the answer, not the start).
+    """Keep a write's answer for its retries (the window runs from the answer, not the start),
+    forgetting those older than :data:`KEEP`.
 
     A failure here is logged, not raised: the write is made, and an error would tell the
     agent it was not — so it would write again, the very thing this prevents. A retry with
     an id then finds it unanswered (RequestPending: "whether it wrote is unknown")."""
     try:
         with store.transaction():
+            # Pruned here too: an agent that never sends an id keeps one answer per remember
+            # under its SAME_CALL key, and a claim (the only other pruning) never comes.
+            store.requests.forget_older_than(row.started_us - KEEP // timedelta(microseconds=1))
             store.requests.put(row)
     except sqlite3.Error as error:
         log.warning("vaultmem: the write is made, but its answer could not be kept for a retry (%s): %s",
