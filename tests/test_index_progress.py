@@ -73,6 +73,12 @@ def test_a_catch_up_on_restart_is_said_as_changed_notes_and_a_listing_without_a_
     assert "(listing its files)" in str(listing) and listing.seconds_left() is None
 
 
+def test_once_every_note_is_read_the_warning_no_longer_says_one_is_missing() -> None:
+    finishing = IndexBuilding("/v", todo=2223, done=2223, total=2223, seconds=20.0)
+    assert str(finishing) == ("the index of /v is being built (all 2,223 notes read, the last written): results may be "
+                              "incomplete — ask again in ~1 s")
+
+
 # ------------------------------------------------------------------ the library
 
 
@@ -182,6 +188,7 @@ def test_a_write_and_a_get_during_the_first_index_wait_for_it_and_tell_the_clien
                for each in heard), heard
     assert any(re.search(rf"\([\d,]+ of {NOTES:,} notes read so far\)", each.message or "") for each in heard), heard
     assert all(earlier.progress < later.progress for earlier, later in zip(heard, heard[1:], strict=False)), heard
+    assert all(each.total is None or each.total > each.progress for each in heard), heard  # never "done" while waiting
     # It waited for every note: the note read last, which has this title too, is named.
     assert answers["remember"]["same_name"] == [{"id": f"note-{NOTES - 1:05d}", "path": f"note-{NOTES - 1:05d}.md"}], answers
     assert heard_by_get and answers["get"]["path"] == f"note-{NOTES - 2:05d}.md", (heard_by_get, answers["get"])

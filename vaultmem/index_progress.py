@@ -47,17 +47,23 @@ class IndexBuilding:
 
     def again_in(self) -> str:
         left = self.seconds_left()
-        return "in a few seconds" if left is None else f"in ~{max(1, math.ceil(left)):,} s"
+        return "in a few seconds" if left is None else f"in ~{whole_seconds(left):,} s"
 
     def __str__(self) -> str:
         """The warning beside an answer given from the index so far."""
         being = "built" if self.first_index else "brought in line with the files"
-        return (f"the index of {self.root} is being {being} ({self.progress()}): results may be incomplete, "
-                f"and a note not read yet is missing from them — ask again {self.again_in()}")
+        unread = "" if self.todo is not None and self.done >= self.todo else ", and a note not read yet is missing from them"
+        return (f"the index of {self.root} is being {being} ({self.progress()}): results may be incomplete"
+                f"{unread} — ask again {self.again_in()}")
 
     def waiting(self, who: str) -> str:
         """A progress message for a call that waits for the whole index (``who``: "this write")."""
         being = "built" if self.first_index else "brought in line with the files"
         left = self.seconds_left()
-        eta = "" if left is None else f", about {max(1, math.ceil(left)):,} s more"
+        eta = "" if left is None else f", about {whole_seconds(left):,} s more"
         return f"the index of {self.root} is being {being} ({self.progress()}); {who} waits for it{eta}"
+
+
+def whole_seconds(seconds: float) -> int:
+    """An estimate as said: at least 1 (the reconcile is still running), rounded up."""
+    return max(1, math.ceil(seconds))

@@ -65,7 +65,7 @@ from . import __version__
 from .config import CONFIG_FILE, DEFAULT_THRESHOLD, McpSettings
 from .errors import NoteNotFound, VaultmemError, respelled
 from .gitops import LockWaiting, lock_waits_told_to
-from .index_progress import IndexBuilding
+from .index_progress import IndexBuilding, whole_seconds
 from .lifecycle import LAYER_NAMES, LAYERS, LayerPolicy, format_duration
 from .markdown import plugin_footer_start
 from .mcp_arguments import StrictTool
@@ -261,7 +261,7 @@ class VaultService:
             if context is not None and (told_at is None or loop.time() - told_at >= TELL_WAITING_SECONDS):
                 told_at = loop.time()
                 left = building.seconds_left()
-                await context.report_progress(waited, None if left is None else waited + left,
+                await context.report_progress(waited, None if left is None else waited + whole_seconds(left),
                                               building.waiting("this call"))
             await asyncio.sleep(WAIT_POLL_SECONDS)
 
