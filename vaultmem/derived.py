@@ -29,6 +29,7 @@ if TYPE_CHECKING:
     from .config import WatchSettings
     from .embedders import Embedder
     from .healing import ReadOnlyCopy
+    from .index_progress import IndexBuilding
     from .indexer import Indexer, IndexReport
     from .search import Searcher
     from .storage import Store
@@ -280,9 +281,19 @@ class DerivedIndex:
                 return first
             return self.freshness.ensure_current(self.indexer, self.fold)
 
-    def bring_current(self) -> IndexBusy | None:
+    def bring_current(self) -> IndexBusy | IndexBuilding | None:
         """:meth:`ensure_current` before a read answers — but when a writer elsewhere holds the
-        lock, the error that says so, for a warning beside the answer given anyway (adr/0021)."""
+        lock, the error that says so, for a warning beside the answer given anyway (adr/0021).
+
+        While a watcher of this process is still on its start-up reconcile, how far it is,
+        and the index is left as it is: the read answers from the notes in so far and its
+        warning says so. Bringing it in line here would read every note the watcher has not
+        reached yet a second time, on this thread: a trial's first call on a 2,223-note vault
+        waited 24–40 s, and a client that gave up and asked again waited as long anew.
+        """
+        building = self.freshness.building()
+        if building is not None:
+            return building
         try:
             self.ensure_current()
         except IndexBusy as error:

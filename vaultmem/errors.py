@@ -491,6 +491,14 @@ class DerivedIndexError(VaultmemError):
     """The derived index is unusable (other embedder, newer schema, corrupt file)."""
 
 
+class NotIndexedYet(NoteNotFound):
+    """A NOTE no note answers to in the index so far, while the index is being built: the note
+    may be one not read yet, so "no note matches" alone would be wrong (index_progress.py)."""
+
+    def __init__(self, note: str, building: object) -> None:
+        super().__init__(note, why=f"no note read so far answers to it, but {building}")
+
+
 class IndexBusy(DerivedIndexError):
     """Another process held the index's write lock too long to bring the index up to date
     before answering; the answer says so (see adr/0021)."""

@@ -18,15 +18,16 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Sequence
-from dataclasses import asdict, dataclass, replace
+from dataclasses import asdict, dataclass, field, replace
 from datetime import UTC, datetime, time
 from pathlib import PurePosixPath
 from typing import TYPE_CHECKING, Any
 
 from .dating import DAILY_SOURCE, PERIODIC_SOURCE, note_date, property_value, shown_date, unordered_name_days
-from .errors import NoteNotFound, NoteReadError, said_by, short_repr
+from .errors import NoteNotFound, NoteReadError, NotIndexedYet, said_by, short_repr
 from .fields import aliases_of, file_names, name_key, name_topic, person_asked, query_topics, starts_person_name
 from .git_index import unmerged_warning
+from .index_progress import IndexBuilding
 from .lifecycle import format_timestamp, from_epoch_us, is_expired_us, to_epoch_us
 from .notes import read_note, text_values
 from .option_names import OptionNames
@@ -78,6 +79,8 @@ class Explanation:
     # True when a filter keeps the note out: rank and score are then those of the same search
     # with the filters it fails lifted (the last reason says which), not of the answer asked for.
     ranked_without_filters: bool = False
+    # The answer may be incomplete: the index is being built (index_progress.py), as recall's warnings say.
+    warnings: list[str] = field(default_factory=list)
 
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -103,8 +106,10 @@ def explain_note(index: DerivedIndex, reference: str, query: str, k: int, *, lay
                 index.paths.resolve_inside(spelling)  # a path that leaves the vault is refused, not looked at
             rebuilding = index.store.meta.rebuild_state() == "running"
             try:
-                explanation = explain_file(index.paths, spelled, query, k, rebuilding)
+                explanation = explain_file(index.paths, spelled, query, k, rebuilding, isinstance(busy, IndexBuilding))
             except NoteNotFound as missing:
+                if isinstance(busy, IndexBuilding):
+                    raise NotIndexedYet(reference, busy) from missing  # perhaps a note not read yet
                 # As get and the writes do: a renamed note's old name explains the note where it
                 # lives now, and a removed one says where it went (resolution.left_the_vault).
                 located = left_the_vault(index, reference, missing)
@@ -119,12 +124,15 @@ def explain_note(index: DerivedIndex, reference: str, query: str, k: int, *, lay
             if found is not None and found.others:  # the first step's note is explained; the others named, as get names them
                 explanation.reasons.insert(0, f"{found.reference!r} names {located.row.path} by {WAYS[found.via]}, "
                                               f"and {found.notice()}")
-    if busy is not None:
+    if isinstance(busy, IndexBuilding):
+        explanation.warnings.append(str(busy))  # its rank is among the notes read so far
+    elif busy is not None:
         explanation.reasons.append(f"the index may not hold the latest edits yet: {busy}")
     return explanation
 
 
-def explain_file(paths: VaultPaths, spelled: list[str], query: str, k: int, rebuilding: bool) -> Explanation:
+def explain_file(paths: VaultPaths, spelled: list[str], query: str, k: int, rebuilding: bool,
+                 building: bool = False) -> Explanation:
     """A NOTE the index does not hold: not a note vaultmem reads, or not indexed yet. ``spelled``:
     the reference's spellings, as written first (resolution.spellings)."""
     relative = next((name for spelling in spelled for name in (spelling, f"{spelling}.md") if paths.absolute(name).is_file()),
@@ -133,7 +141,8 @@ def explain_file(paths: VaultPaths, spelled: list[str], query: str, k: int, rebu
         raise NoteNotFound(spelled[-1])
     if paths.is_note_path(relative):
         why = ("the `index --rebuild` running now has not reached it; search answers from what it has rebuilt so far"
-               if rebuilding else "it changed while the index was being brought in line; search it again")
+               if rebuilding else "the index being built now has not reached it; search answers from what it has read so far"
+               if building else "it changed while the index was being brought in line; search it again")
         reason = f"not indexed yet: {relative} is in the vault but not in the index ({why})"
     else:
         reason = f"not a note vaultmem reads: {not_a_note(paths, relative)}, so it is never indexed or searched"

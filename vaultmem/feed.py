@@ -56,6 +56,7 @@ from .fences import fence_name, is_fence, remove_fence, write_fence
 from .paths import SETTINGS_FILES, VaultPaths
 
 if TYPE_CHECKING:
+    from .index_progress import IndexBuilding
     from .indexer import IndexReport
 
 log = logging.getLogger(__name__)
@@ -388,6 +389,10 @@ class ChangeFeed:
     def ended(self) -> bool:
         """Stopped or failed: it will never be live again."""
         return self._stopping.is_set() or self.error is not None
+
+    def building(self) -> IndexBuilding | None:
+        """How far a start-up reconcile is while it runs: a bare feed runs none (the Watcher does)."""
+        return None
 
     def start(self) -> ChangeFeed:
         self._observer = self._start_observer()

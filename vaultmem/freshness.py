@@ -38,6 +38,7 @@ from .fences import await_ack, fence_name, untrusted_file_system, watcher_alive,
 if TYPE_CHECKING:
     from .config import WatchSettings
     from .feed import ChangeFeed, Settled
+    from .index_progress import IndexBuilding
     from .indexer import Indexer, IndexReport
     from .paths import VaultPaths
 
@@ -73,6 +74,12 @@ class Freshness:
             self._attached.clear()
         if own is not None:
             own.stop(join=join)
+
+    def building(self) -> IndexBuilding | None:
+        """How far an attached watcher's start-up reconcile is, while it runs."""
+        with self._lock:
+            feeds = list(self._attached)
+        return next((building for feed in feeds if (building := feed.building()) is not None), None)
 
     @property
     def has_feed(self) -> bool:

@@ -9,9 +9,14 @@ built by ``build_server``.
 What the shell does own (see adr/0011-mcp-server.md and adr/0015-mcp-over-http.md):
 
 - **Startup.** The watcher is started (its start-up reconcile brings the index in line
-  with the files) while the protocol handshake is answered; every tool call waits for
-  it, so the first call never sees a stale index and a slow first index never times out
-  the client's ``initialize``. If startup fails, every call reports why.
+  with the files) while the protocol handshake is answered, so a slow first index never
+  times out the client's ``initialize``. A call that comes while it runs (adr/0021 "While
+  the index is being built"): a read (recall, list_notes, explain) waits for a small one,
+  and a second at most for a large one (a first index), then answers from the notes indexed
+  so far with a warning saying how far the index is;
+  a write, and get, wait for the whole index and say so as progress notifications every
+  few seconds; check reads the files and waits for nothing. If startup fails, every call
+  reports why.
 - **Vault threads.** Calls run on a few long-lived threads, each with its own SQLite
   connection and vector reader (a ``Vault`` keeps one per thread): reads run side by
   side, writes are serialised by SQLite, and a slow call does not hold up the others.
@@ -43,6 +48,7 @@ from concurrent.futures import Future
 from contextlib import ExitStack, asynccontextmanager, nullcontext
 from dataclasses import dataclass
 from datetime import timedelta
+from enum import Enum
 from string import Template
 from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeVar
 
@@ -59,6 +65,7 @@ from . import __version__
 from .config import CONFIG_FILE, DEFAULT_THRESHOLD, McpSettings
 from .errors import NoteNotFound, VaultmemError, respelled
 from .gitops import LockWaiting, lock_waits_told_to
+from .index_progress import IndexBuilding, whole_seconds
 from .lifecycle import LAYER_NAMES, LAYERS, LayerPolicy, format_duration
 from .markdown import plugin_footer_start
 from .mcp_arguments import StrictTool
@@ -86,6 +93,17 @@ GET_BODY_CHARS = 100_000
 # with a few cores more would only queue on the GIL and on SQLite's single writer.
 VAULT_THREADS = 4
 STOP_GRACE_SECONDS = 3.0  # a call still running after this is abandoned at shutdown
+# A read that comes while the start-up reconcile runs waits for the whole of one of at most
+# READ_WAITS_FOR_NOTES notes (a restart that found a few notes changed; its cost is mostly the
+# embedder's loading, which the read's own query would wait for anyway), so its answer is whole.
+# Of a larger one (a first index of thousands of notes) it waits READ_WAITS_SECONDS at most,
+# then answers from the notes indexed so far, saying so.
+READ_WAITS_FOR_NOTES = 100
+READ_WAITS_SECONDS = 1.0
+# A write kept waiting for the whole index tells the client this often (progress notifications):
+# a client may restart its request timeout on them, and the user sees it is not hung.
+TELL_WAITING_SECONDS = 2.0
+WAIT_POLL_SECONDS = 0.1
 
 LAYER_CONTENT = {
     "L1": "scratch and this session's working context",
@@ -171,11 +189,19 @@ class WaitsTold:
                 log.warning("vaultmem: could not tell the client that a write was waiting", exc_info=True)
 
 
+class Needs(Enum):
+    """What a tool call needs of the start-up reconcile before it runs."""
+
+    FILES = "files"  # reads the files alone (check): runs at once
+    INDEX_SO_FAR = "index so far"  # a read: answers from the notes indexed so far, and says so
+    WHOLE_INDEX = "whole index"  # a write, or get: waits for every note, telling the client
+
+
 class VaultService:
     """The served Vault: started once, then called from the vault threads.
 
-    Every call waits until the start-up reconcile is done (or failed), so the first one
-    never answers from a stale index. SQLite connections belong to the thread that
+    A call that comes while the start-up reconcile runs waits for it or answers from the
+    index so far, saying so, as its :class:`Needs` says. SQLite connections belong to the thread that
     opened them; the vault threads live as long as the server, and at the end the
     connections are closed after those threads have finished.
     """
@@ -188,13 +214,19 @@ class VaultService:
         self._watcher: Watcher | None = None
         self._resources = ExitStack()
 
-    async def call(self, operation: Callable[[Vault], Result], progress: Context[Any, Any] | None = None) -> Result:
+    async def call(self, operation: Callable[[Vault], Result], progress: Context[Any, Any] | None = None,
+                   needs: Needs = Needs.WHOLE_INDEX) -> Result:
         """Run one library call on a vault thread; the event loop stays free meanwhile.
 
         ``operation`` returns the answer as JSON-ready data: the library's messages in it name
         operations as Python does (``Vault.check()``), and are said here as an agent can act
         on them (the check tool). ``progress``: the call's context, told when its write waits
-        for another's turn (:class:`WaitsTold`)."""
+        for another's turn (:class:`WaitsTold`) or for the whole index. ``needs``: what of the
+        start-up reconcile the call waits for."""
+        if needs is Needs.WHOLE_INDEX:
+            await self._index_built(progress)
+        elif needs is Needs.INDEX_SO_FAR:
+            await self._index_built(None, at_most=READ_WAITS_SECONDS, unless_at_most=READ_WAITS_FOR_NOTES)
         told = None if progress is None else WaitsTold(progress, asyncio.get_running_loop())
         future = self._threads.submit(functools.partial(self._run, operation, told))
         try:
@@ -204,6 +236,40 @@ class VaultService:
         finally:
             if told is not None:
                 await told.delivered()  # before the answer: a notification after it names a finished request
+
+    async def _index_built(self, context: Context[Any, Any] | None, at_most: float | None = None,
+                           unless_at_most: int = 0) -> None:
+        """Wait until the start-up reconcile is done (or failed: the call then says why), for
+        ``at_most`` seconds when given — unless it reads ``unless_at_most`` notes or fewer (or
+        is still listing the files): that is waited for whole. ``context`` hears how far it is
+        every few seconds.
+
+        Progress is the seconds waited (it must grow with each notification, and the notes read
+        may not between two), of the seconds waited plus those left at the pace so far; the
+        message says how many notes are in. A write waits rather than runs beside the
+        reconcile: it resolves its note, its supersedes, its similar notes and same_name from
+        the index, and a partial one would answer "no note matches" for a note not read yet,
+        or "nothing similar" — answers that look complete and are not."""
+        loop = asyncio.get_running_loop()
+        began = loop.time()
+        told_at: float | None = None
+        while (building := self._building()) is not None:
+            waited = loop.time() - began
+            small = building.todo is None or building.todo <= unless_at_most
+            if at_most is not None and waited >= at_most and not small:
+                return
+            if context is not None and (told_at is None or loop.time() - told_at >= TELL_WAITING_SECONDS):
+                told_at = loop.time()
+                left = building.seconds_left()
+                await context.report_progress(waited, None if left is None else waited + whole_seconds(left),
+                                              building.waiting("this call"))
+            await asyncio.sleep(WAIT_POLL_SECONDS)
+
+    def _building(self) -> IndexBuilding | None:
+        """How far the start-up reconcile is, while it runs (also before the watcher is made)."""
+        if not self._ready.is_set():
+            return IndexBuilding(str(self.vault.root), None, 0, None, 0.0)
+        return None if self._watcher is None else self._watcher.building()
 
     def _run(self, operation: Callable[[Vault], Result], told: WaitsTold | None = None) -> Result:
         self._ready.wait()
@@ -223,8 +289,15 @@ class VaultService:
             log.exception("vaultmem: file system error")
             raise ToolError(f"file system error in {self.vault.root}: {error}") from error
 
+    def _startup_failure(self) -> BaseException | None:
+        """Why serving could not start: the watcher could not be made, or its start-up reconcile failed."""
+        watcher = self._watcher
+        if self._startup_error is None and watcher is not None and watcher.ready.is_set() and watcher.initial_report is None:
+            return watcher.error  # None: stopped before it was done (the server is stopping)
+        return self._startup_error
+
     def _raise_if_startup_failed(self) -> None:
-        error = self._startup_error
+        error = self._startup_failure()
         if isinstance(error, VaultmemError):
             raise ToolError(f"vaultmem is not serving {self.vault.root}: {error.spelled(Surface.MCP)}")
         if error is not None:
@@ -239,6 +312,10 @@ class VaultService:
         The watcher observes *before* it reconciles, so no edit slips between the two
         (a separate ``vault.index()`` first would only reconcile twice).
 
+        Returns once the watcher observes; its reconcile goes on on its own thread, and a
+        thread of its own logs when it is done (a vault thread kept for it would be one
+        fewer for the calls answered meanwhile).
+
         Never raises: a failure is logged with its traceback and recorded, and from then
         on every tool call reports it. Raising here would tear the server down and the
         agent could not even tell the user why its memory is unavailable; serving anyway
@@ -247,9 +324,9 @@ class VaultService:
         try:
             watcher = self.vault.watch(quiet=True, start=False)
             self._resources.callback(watcher.stop)  # registered first: a failed start still stops its threads
-            watcher.start()
+            watcher.start(wait=False)
             self._watcher = watcher
-            self._log_started(watcher)
+            threading.Thread(target=self._log_started, args=(watcher,), name="vaultmem-mcp-started", daemon=True).start()
         except Exception as error:
             self._startup_error = error
             log.exception("vaultmem: could not start serving %s", self.vault.root)
@@ -257,6 +334,12 @@ class VaultService:
             self._ready.set()
 
     def _log_started(self, watcher: Watcher) -> None:
+        """Once the start-up reconcile is done, say so; a failure the watcher logs itself (and every call reports)."""
+        watcher.ready.wait()
+        if watcher.initial_report is None:  # failed, or stopped before it was done
+            if (error := self._startup_failure()) is not None:
+                log.error("vaultmem: could not start serving %s: %s", self.vault.root, error)  # its traceback: the watcher's
+            return
         report = watcher.initial_report
         counts = "" if report is None else (
             f" ({len(report.added)} added, {len(report.updated)} updated, {len(report.moved)} moved, "
@@ -495,7 +578,7 @@ class VaultTools:
         "from the hit's best passage (or the properties that hold the query); passage gives its headings and "
         "lines in the file. A hit's "
         "warnings say when its metadata is broken (e.g. an unreadable expiry); the top-level warnings say when "
-        "the answer may be incomplete (the index is being rebuilt); call get(id) for the full text, explain "
+        "the answer may be incomplete (the index is being built or rebuilt: how far it is, and when to ask again); call get(id) for the full text, explain "
         "when a note you expected is missing, and mark_used with the ids you relied on."
     ))
     async def recall(
@@ -522,7 +605,7 @@ class VaultTools:
             hits = vault.search(query, k=k, layers=layers, tags=tags, include_expired=include_expired, since=since, until=until)
             return {"hits": [hit.as_dict() for hit in hits], "warnings": hits.warnings}
 
-        return await self.service.call(found)
+        return await self.service.call(found, needs=Needs.INDEX_SO_FAR)
 
     @vault_tool(READ_ONLY, (
         "List memories by date, newest first, without a query: for \"what happened last week\", \"what do I "
@@ -530,7 +613,8 @@ class VaultTools:
         "after the dated ones (and are left out when since or until is given). Expired memories are hidden unless "
         "include_expired=true.\n"
         "Returns {notes: [{id, path, title, layer, expires_at, date, tags, snippet, warnings, expired, version}], more, "
-        "warnings}: snippet is the opening of the note's text, past the lines of the vault's templates; more counts the notes past k that pass the filters. "
+        "warnings}: snippet is the opening of the note's text, past the lines of the vault's templates; more counts the notes past k that pass the filters; "
+        "warnings say when the list may be incomplete (the index is being built: how far it is, and when to ask again). "
         "Call get(id) for a note's full text."
     ))
     async def list_notes(
@@ -546,7 +630,8 @@ class VaultTools:
             "Only notes dated at or before this; a date or period alone runs through its end."))] = None,
     ) -> dict[str, Any]:
         return await self.service.call(lambda vault: vault.list_notes(
-            k=k, layers=layers, tags=tags, include_expired=include_expired, since=since, until=until).as_dict())
+            k=k, layers=layers, tags=tags, include_expired=include_expired, since=since, until=until).as_dict(),
+            needs=Needs.INDEX_SO_FAR)
 
     @vault_tool(READ_ONLY, (
         "List the vault's tasks (Markdown task lines, - [ ] / - [x], with the Tasks plugin's 📅 due, ⏳ scheduled, "
@@ -585,7 +670,7 @@ class VaultTools:
         "Explain why one note is, or is not, among the hits recall returns for a query with the same k, "
         "layers, tags, include_expired, since and until. Use it when the user expected a memory that recall did not "
         "return. Returns {path, in_answer, rank: {vectors, text, fused}, score: {vectors, text, fused}, match, "
-        "passage, reasons}: ranks are 1-based (null: not among that side's candidates); reasons are plain "
+        "passage, reasons, warnings}: warnings say when the index is still being built (the ranks are among the notes read so far); ranks are 1-based (null: not among that side's candidates); reasons are plain "
         "sentences — expired (when), superseded, filtered out by layer, tag or date, not a note vaultmem reads, not "
         "indexed yet, or ranked below k — with the rank it would have without the filters it fails."
     ))
@@ -602,7 +687,7 @@ class VaultTools:
     ) -> dict[str, Any]:
         return await self.service.call(lambda vault: vault.explain(
             note, query, k=k, layers=layers, tags=tags, include_expired=include_expired, since=since,
-            until=until, surface=Surface.MCP).as_dict())
+            until=until, surface=Surface.MCP).as_dict(), needs=Needs.INDEX_SO_FAR)
 
     @vault_tool(READ_ONLY, (
         "Read one note in full as it is on disk now: body, frontmatter (meta: every property, in file order), "
@@ -626,10 +711,13 @@ class VaultTools:
     ))
     async def get(
         self,
+        context: Context[Any, Any],  # told while it waits for the index being built
         note: NoteRef,
         offset: Annotated[int, Field(ge=0, description="Where in the body to start, in characters (a next_offset get gave).")] = 0,
     ) -> dict[str, Any]:
-        view = await self.service.call(lambda vault: shown_with_notice(vault.get(note)))
+        # Waits for the whole index: a note is named by id, alias or title as often as by path,
+        # and the notes not read yet may answer to the name too (resolved_from.others).
+        view = await self.service.call(lambda vault: shown_with_notice(vault.get(note)), progress=context)
         body_part(view, offset)
         resolved = view["resolved_from"]
         if resolved is not None and "archived" in resolved:
@@ -669,11 +757,12 @@ class VaultTools:
     ))
     async def mark_used(
         self,
+        context: Context[Any, Any],  # told while it waits for the index being built
         notes: Annotated[list[NoteRef], Field(min_length=1, description="Ids or paths of the recalled notes you actually used.")],
         request_id: RequestId = None,
     ) -> dict[str, Any]:
         return await self.written("mark_used", request_id, {"notes": notes},
-                                  lambda vault: {"used": [used.as_dict() for used in vault.mark_used(notes)]}, None)
+                                  lambda vault: {"used": [used.as_dict() for used in vault.mark_used(notes)]}, context)
 
     @vault_tool(DESTRUCTIVE, (
         "Find near-duplicate memories (same layer, cosine similarity >= threshold) that should be one "
@@ -744,7 +833,7 @@ class VaultTools:
         "pass for the next part, and a notice says so."
     ))
     async def check(self, offset: ListOffset = 0) -> dict[str, Any]:
-        return page(await self.service.call(lambda vault: vault.check().as_dict()), "problems", offset, "check")
+        return page(await self.service.call(lambda vault: vault.check().as_dict(), needs=Needs.FILES), "problems", offset, "check")
 
 
 def body_part(view: dict[str, Any], offset: int) -> None:

@@ -32,13 +32,14 @@ import sqlite3
 import threading
 import time
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from types import FrameType
 from typing import TYPE_CHECKING
 
 from .errors import IndexDamaged, Spelled, VaultmemError
 from .feed import BULK_PATHS, ChangeFeed, Settled, Target, WatchError, expand_targets
 from .fences import WatchLock, remove_fence, remove_stale_fences, untrusted_file_system
+from .index_progress import IndexBuilding
 from .paths import VaultPaths
 
 if TYPE_CHECKING:
@@ -172,6 +173,10 @@ class Watcher(ChangeFeed):
         self._fences: list[str] = []
         self._watch_lock = WatchLock(self.state_dir)
         self.initial_report: IndexReport | None = None
+        # How far the start-up reconcile is (replaced whole, never changed in place: read by
+        # other threads): reads in this process answer meanwhile and say it (building()).
+        self._startup = IndexBuilding(str(paths.root), None, 0, None, 0.0)
+        self._startup_began = clock()
 
     # -- lifecycle
 
@@ -197,11 +202,24 @@ class Watcher(ChangeFeed):
         if self._worker is not None:
             raise WatchError(f"this watcher of {self.paths.root} was already started; create a new one with Vault.watch()")
         super().start()  # before the reconcile: no edit slips between
+        self._startup_began = self._clock()
         self._worker = threading.Thread(target=self._work, name="vaultmem-watch", daemon=True)
         self._worker.start()
         if wait:
             self.wait_ready()
         return self
+
+    @property
+    def ready(self) -> threading.Event:
+        """Set once the start-up reconcile is done, or failed (:attr:`error`)."""
+        return self._ready
+
+    def building(self) -> IndexBuilding | None:
+        """How far the start-up reconcile is while it runs; None before the start and once it
+        is done or failed (a failure is :meth:`raise_if_failed`'s to say)."""
+        if self._worker is None or self._ready.is_set():
+            return None
+        return replace(self._startup, seconds=self._clock() - self._startup_began)
 
     def wait_ready(self, timeout: float | None = None) -> bool:
         """Block until the start-up reconcile is done; if the watcher failed, stop it and raise."""
@@ -497,12 +515,17 @@ class Watcher(ChangeFeed):
     def _between_chunks(self, todo: int, total: int) -> Callable[[int], None]:
         """Between two chunks of a reconcile: stop if asked to; on a long one, log how far it is."""
         told = _ReconcileTold(todo, total) if todo >= LOG_PROGRESS_MIN_NOTES else None
+        starting = not self._ready.is_set()
+        if starting:
+            self._startup = replace(self._startup, todo=todo, done=0, total=total)
 
         def tick(done: int) -> None:
             if self._stopping.is_set():
                 raise _StopRequested
             if told is not None:
                 told.advance(done)
+            if starting:
+                self._startup = replace(self._startup, done=self._startup.done + done)
 
         return tick
 
