@@ -19,6 +19,9 @@ from typing import Any
 
 # The page id Notion puts after a page's name: a space and 32 lowercase hex digits.
 _PAGE_ID = re.compile(r" [0-9a-f]{32}$")
+# Anywhere in a path: a name with a page id, before a `/` or the file's suffix (the quick
+# question every path is asked: a vault that is no Notion export pays one search a path).
+_PAGE_ID_IN_PATH = re.compile(r" [0-9a-f]{32}(?:/|\.[^/]*$|$)")
 # One property line of a database page: a name (Notion allows spaces, brackets, `#`), a colon
 # and a space, the value; a line with no `: ` is the page's text, not a property.
 _PROPERTY_LINE = re.compile(r"([^\s:][^:\n]{0,80}?): (.*)")
@@ -37,12 +40,17 @@ def without_page_id(name: str) -> str:
 
 def is_notion_page(relative: str) -> bool:
     """Does the file's name carry a Notion page id (``Meeting notes 6f1e…e1f0.md``)?"""
-    return without_page_id(PurePosixPath(relative).stem) != PurePosixPath(relative).stem
+    if _PAGE_ID_IN_PATH.search(relative) is None:
+        return False
+    stem = PurePosixPath(relative).stem
+    return without_page_id(stem) != stem
 
 
 def path_without_page_ids(relative: str) -> str:
     """The vault-relative path with the page id taken out of each of its names (the file's
     suffix kept): what a note is dated by its name from."""
+    if _PAGE_ID_IN_PATH.search(relative) is None:
+        return relative
     path = PurePosixPath(relative)
     folders = [without_page_id(part) for part in path.parent.parts]
     return str(PurePosixPath(*folders, without_page_id(path.stem) + path.suffix))
