@@ -1639,7 +1639,8 @@ def test_a_day_written_with_its_month_in_words_in_a_question_is_asked_for_as_tha
 def test_a_day_said_without_a_year_is_asked_for_as_that_day_of_any_year(tmp_path: Path) -> None:
     """Was (a household trial): "what's due on 13 August" asked for 13 and august apart; a bills
     list whose dates hold 13 and a 2026 ranked above the task due 📅 2026-08-13, and the daily
-    note of 11 August was tenth for "what did we do on 11 August"."""
+    note of 11 August was third for "what did we do on 11 August", below two notes holding 11
+    and august apart."""
     from vaultmem.search import query_words
 
     vault_dir = write_vault(tmp_path / "vault", {
