@@ -167,6 +167,7 @@ def test_remember_recall_mark_used_get_forget_round_trip(vault_dir: Path, log: P
             again = await served.call(
                 "remember", text="Maya's dentist appointment is on 9 December at 10:30 with Dr. Sousa.", layer="L2")
             assert [other["path"] for other in again["similar"]] == [saved["path"]]  # told it repeats a memory
+            assert again["similar"][0]["layer"] == "L2"  # so the agent can tell which lifetime each copy has
             # Its title was made from the text: a new text makes it anew, and the agent is told.
             moved = await served.call("revise", note=again["id"], text="Maya's dentist moved to 11 December at 09:00.")
             assert moved["title"] == "Maya's dentist moved to 11 December at 09:00." and moved["previous_title"] == again["title"]

@@ -293,12 +293,43 @@ def test_remember_names_live_notes_of_its_layer_that_say_nearly_the_same(sample_
         assert json.loads(json.dumps(result.as_dict()))["similar"] == [other.as_dict() for other in result.similar]
 
 
-def test_remember_does_not_name_notes_of_another_layer_or_unrelated_ones(sample_vault: Path) -> None:
+def test_remember_does_not_name_unrelated_notes(sample_vault: Path) -> None:
     with Vault(sample_vault) as vault:
-        other_layer = vault.remember(OAT_MILK, title="Oat milk, working note", layer="L1", now=NOW)
-        assert not [other for other in other_layer.similar if other.path.startswith("preferences/")]
         unrelated = vault.remember("The boiler service is booked for Thursday at 10:00.", layer="L3", now=NOW)
         assert unrelated.similar == []
+
+
+def test_remember_names_a_memory_of_another_layer_that_says_the_same(vault_dir: Path) -> None:
+    # A household trial: the agent kept "Sam is allergic to peanuts" as an episode (L2, the
+    # default), then again as a fact (L3). `similar` was empty, recall returned both, and
+    # consolidate (which merges within a layer) never would join them.
+    with Vault(vault_dir) as vault:
+        episode = vault.remember("Sam is allergic to peanuts.", now=NOW)
+        fact = vault.remember("Sam is allergic to peanuts.", layer="L3", now=NOW)
+        assert [(other.path, other.layer) for other in fact.similar] == [(episode.path, "L2")]
+        assert json.loads(json.dumps(fact.as_dict()))["similar"][0]["layer"] == "L2"
+
+
+def test_remember_names_the_longer_lived_note_to_a_working_note_that_repeats_it(sample_vault: Path) -> None:
+    with Vault(sample_vault) as vault:
+        working = vault.remember(OAT_MILK, title="Oat milk, working note", layer="L1", now=NOW)
+        assert ("preferences/oat-milk.md", "L3") in [(other.path, other.layer) for other in working.similar]
+
+
+def test_remember_does_not_name_a_persons_own_note_without_a_layer(vault_dir: Path) -> None:
+    (vault_dir / "people").mkdir()
+    (vault_dir / "people" / "sam.md").write_text("Sam is allergic to peanuts.\n", encoding="utf-8")
+    with Vault(vault_dir) as vault:
+        assert vault.remember("Sam is allergic to peanuts.", layer="L3", now=NOW).similar == []
+
+
+def test_cli_remember_says_a_similar_note_of_another_layer_is_not_merged_by_consolidate(vault_dir: Path) -> None:
+    assert run_cli(vault_dir, "remember", "The boiler was serviced today.").exit_code == 0
+    again = run_cli(vault_dir, "remember", "The boiler was serviced today.", "--layer", "L3")
+    assert again.exit_code == 0, again.output
+    assert ("  similar (1.000): memories/the-boiler-was-serviced-today.md — The boiler was serviced today.; it is in L2: "
+            "if it already says this, keep the one whose layer fits how long it stays true (`forget` the other; "
+            "consolidate merges within a layer only)") in again.stdout
 
 
 def test_remember_does_not_name_a_note_that_has_expired(sample_vault: Path) -> None:

@@ -1636,6 +1636,31 @@ def test_a_day_written_with_its_month_in_words_in_a_question_is_asked_for_as_tha
     assert [word.shown for word in query_words("30 February 2023")] == ["30", "February", "2023"]  # no such day
 
 
+def test_a_day_said_without_a_year_is_asked_for_as_that_day_of_any_year(tmp_path: Path) -> None:
+    """Was (a household trial): "what's due on 13 August" asked for 13 and august apart; a bills
+    list whose dates hold 13 and a 2026 ranked above the task due 📅 2026-08-13, and the daily
+    note of 11 August was third for "what did we do on 11 August", below two notes holding 11
+    and august apart."""
+    from vaultmem.search import query_words
+
+    vault_dir = write_vault(tmp_path / "vault", {
+        "tasks.md": "# Tasks\n\n- [ ] Measure the bench top #house 📅 2026-08-13\n- [ ] Buy lamps #house\n",
+        "bills.md": "# Bills\n\n- [ ] Electric | $145.13 | paid 2026-02-13\n- [ ] Gas | $88 | paid 2026-03-13\n"
+                    "Moved the August payments to the 13th.\n",
+        "daily/2026-08-11.md": "# 2026-08-11\n\nPlaying on the beach with the boys.\n",
+        "daily/2026-11-08.md": "# 2026-11-08\n\nRainy, stayed in and baked.\n",
+    })
+    with Vault(vault_dir, embedder=HashingEmbedder()) as vault:
+        vault.index()
+        assert keyword_side(vault, "what's due on 13 August")[:1] == ["tasks.md"]
+        assert keyword_side(vault, "what did we do on 11 August") == ["daily/2026-08-11.md"]
+        assert keyword_side(vault, "what did we do on Aug 11th") == ["daily/2026-08-11.md"]
+    [day] = query_words("13th of August")
+    assert (day.shown, day.terms) == ("13th of August", ('("08-13" OR "13th of August")',))
+    assert [word.shown for word in query_words("30 February")] == ["30", "February"]  # no such day
+    assert [word.shown for word in query_words("call on Aug 13:30")] == ["call", "Aug", "13:30"]  # a time
+
+
 def test_a_querys_words_worked_out_once_are_handed_out_as_a_new_list_each_time() -> None:
     # A search reads its query's words three times; they are worked out once (a cache), and a
     # caller that changes the list it was given changes no later answer.

@@ -92,6 +92,13 @@ _WORDED_DATE = re.compile(
     rf"(?<![^\W\d])(?:(?P<m1>{_MONTH})\.?\s+(?P<d1>\d{{1,2}})(?:st|nd|rd|th)?,?\s+|(?<!\d)(?P<d2>\d{{1,2}})"
     rf"(?:(?:st|nd|rd|th|(?<=(?<!\d)1)er|º|\.)?\s+(?:de\s+)?(?P<m2>{_MONTH})\.?,?(?:\s+del?)?\s+|-(?P<m3>{_MONTH})\.?-))"
     rf"(?P<y>\d{{4}})(?!\d)", re.IGNORECASE)
+# 13 August · August 13th · Aug 13 · 13th of August · 1er décembre: a day of a month with no
+# year (a birthday, a due date), asked for as a day of the month any year ("08-13"); not a time
+# (Aug 13:30) nor the start of a longer number. Read after _WORDED_DATE, which takes those with one.
+_WORDED_MONTH_DAY = re.compile(
+    rf"(?<![^\W\d])(?:(?P<m1>{_MONTH})\.?\s+(?P<d1>\d{{1,2}})(?:st|nd|rd|th)?|(?<!\d)(?P<d2>\d{{1,2}})"
+    rf"(?:st|nd|rd|th|(?<=(?<!\d)1)er|º|\.)?\s+(?:de\s+|of\s+)?(?P<m2>{_MONTH})\.?)(?![^\W\d])(?![.:,]?\d)",
+    re.IGNORECASE)
 # 2026年11月30日 as Chinese and Japanese write a day in numbers (moment's zh-cn and ja write LL so),
 # 2026년 11월 30일 as Korean does, and Chinese 30号/號 for the day: each number followed by the
 # character that says what it is, so no order is guessed (a trial on a Chinese vault). The day's
@@ -485,7 +492,10 @@ def worded_days_said(text: str) -> tuple[str, list[tuple[str, str]]]:
     as it was written with its ISO spelling (``2023-02-23``): a question naming a day asks for it
     as one word, as a day in CJK numbers is (cjk.days_said). Was (a trial on a journal): "what did
     I write on 23 February 2023" ranked 2023-01-24 first, a note holding "23" and "2023" apart. A
-    day no calendar has (``30 February 2023``) is left as it is."""
+    day no calendar has (``30 February 2023``) is left as it is. A day said without a year
+    (``13 August``, ``Aug 13th``) is its month and day (``08-13``), which every year's
+    ``2026-08-13`` holds: was (a household trial), "what's due on 13 August" asked for 13 and
+    august apart, and a bills list's other dates outranked the task due ``📅 2026-08-13``."""
     days: list[tuple[str, str]] = []
 
     def taken(found: re.Match[str]) -> str:
@@ -497,7 +507,16 @@ def worded_days_said(text: str) -> tuple[str, list[tuple[str, str]]]:
         days.append((found.group(), day.isoformat()))
         return " "
 
-    return _WORDED_DATE.sub(taken, name_form(text)), days
+    def taken_without_year(found: re.Match[str]) -> str:
+        number = named_month(found["m1"] or found["m2"], _MONTHS)
+        try:
+            day = date(2000, number or 0, int(found["d1"] or found["d2"]))  # a leap year: 29 February is a day
+        except ValueError:
+            return found.group()
+        days.append((found.group(), day.isoformat()[5:]))
+        return " "
+
+    return _WORDED_MONTH_DAY.sub(taken_without_year, _WORDED_DATE.sub(taken, name_form(text))), days
 
 
 def _cjk_days(text: str) -> list[tuple[str, str, str]]:

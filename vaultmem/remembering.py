@@ -9,10 +9,11 @@ line with the files, and the new note claims a file name no note answers to (adr
 the person's ``get Dad`` keeps naming ``people/dad.md``; ours is ``dad-2.md``); then the old
 notes are retired — all of them, or none and no new note.
 
-After the write, :func:`similar_notes` names the live notes of the same layer that say
+After the write, :func:`similar_notes` names the live memories, of any layer, that say
 nearly the same (``[consolidate] similar_threshold``, 0.83: lower than merging's 0.88, as a
-list is advice and a merge is not — adr/0010): the writer may have repeated a memory. A
-failure there is :class:`NoteWritten`, so a retrying agent does not write it twice.
+list is advice and a merge is not — adr/0010): the writer may have repeated a memory, or
+written again in a longer-lived layer a fact it first kept as an episode. A failure there is
+:class:`NoteWritten`, so a retrying agent does not write it twice.
 See adr/0019-memories-change.md.
 """
 
@@ -130,10 +131,14 @@ def same_named(index: DerivedIndex, written: Written, now: object) -> list[NoteR
 
 
 def similar_notes(index: DerivedIndex, written: Written, threshold: float, now: object) -> list[SimilarNote]:
-    """Live notes of the new note's layer that say nearly the same, from an index the caller
-    has brought in line with the files."""
-    alive_in_layer = Eligibility(now_us=to_epoch_us(resolve_now(now)), layers=(written.note.meta["layer"],))
+    """Live memories (notes with a layer, any layer) that say nearly the same, from an index
+    the caller has brought in line with the files."""
+    # Every layer, not the new note's alone: "Sam is allergic to peanuts" kept as an episode
+    # (L2, the default) and written again as a fact (L3) were two live notes recall returned
+    # side by side, with `similar` empty — and consolidate, which merges within a layer, never
+    # joins them. Your own notes (no layer) stay out, as the threshold was measured on memories.
+    alive_memories = Eligibility(now_us=to_epoch_us(resolve_now(now)), layers=LAYERS)
     try:
-        return index.searcher().similar_notes(written.path, threshold, alive_in_layer)
+        return index.searcher().similar_notes(written.path, threshold, alive_memories)
     except Exception as error:  # the note is written: a retry must not write it again
         raise NoteWritten([written.path], "remember", error) from error

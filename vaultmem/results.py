@@ -92,12 +92,13 @@ class Stats:
 
 @dataclass(frozen=True)
 class SimilarNote:
-    """A live note of the same layer that says nearly what a new memory says."""
+    """A live memory, of any layer, that says nearly what a new memory says."""
 
     id: str
     path: str
     title: str
     similarity: float
+    layer: str | None = None
 
     def as_dict(self) -> dict[str, Any]:
         return dict(self.__dict__)

@@ -3,9 +3,14 @@ library's one write path: git check, act, index, commit)."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import click
 
 from .shell import Context, emit_json, json_option, library_errors, main, render_commit, render_resolution
+
+if TYPE_CHECKING:
+    from ..results import SimilarNote
 
 
 @main.command()
@@ -38,13 +43,20 @@ def remember(obj: Context, text: str, title: str | None, layer: str | None, ttl:
     for other in result.similar:
         # Three decimals, as in JSON: listed from 0.83, a 0.876 shown as "0.88" read as one
         # consolidate (merging at >= 0.88) would merge, and it does not.
-        click.echo(f"  similar ({other.similarity:.3f}): {other.path} — {other.title}; "
-                   "if it already says this, `forget` one or run `consolidate`")
+        click.echo(f"  similar ({other.similarity:.3f}): {other.path} — {other.title}; {similar_advice(other, result.layer)}")
     for namesake in result.same_name:
         click.echo(f"  same name: {namesake.path} (id {namesake.id}) goes by this name too: `get {result.title}` and "
                    f"[[{result.title}]] may find it instead of this note, and a write by that name refuses to pick; "
                    "name a note by its path to be sure")
     render_commit(result)
+
+
+def similar_advice(other: SimilarNote, layer: str) -> str:
+    """What to do about a note ``remember`` names as similar: consolidate merges within a layer only."""
+    if other.layer == layer:
+        return "if it already says this, `forget` one or run `consolidate`"
+    return (f"it is in {other.layer}: if it already says this, keep the one whose layer fits how long it stays true "
+            "(`forget` the other; consolidate merges within a layer only)")
 
 
 @main.command()
