@@ -70,6 +70,10 @@ def test_tools_are_listed_with_descriptions_an_agent_can_act_on(vault_dir: Path,
                 assert layer_words in listed["remember"].description
                 assert layer_words in listed["recall"].description
             assert "hidden" in listed["recall"].description and "expired" in listed["recall"].description
+            # A household trial: "Sam is allergic to peanuts" was remembered without a layer, as L2, and left
+            # recall a week later; the agent is told what the default costs and where such facts go.
+            assert "without one a memory is L2" in listed["remember"].description
+            assert "allergies and health facts, birthdays" in listed["remember"].description
             assert "Dry run by default" in listed["consolidate"].description
             remember_schema = listed["remember"].input_schema
             assert remember_schema["required"] == ["text"]

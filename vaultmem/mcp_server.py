@@ -107,9 +107,10 @@ WAIT_POLL_SECONDS = 0.1
 
 LAYER_CONTENT = {
     "L1": "scratch and this session's working context",
-    "L2": "what happened in a conversation",
-    "L3": "facts and project learnings",
-    "L4": "stable procedures and preferences",
+    "L2": "what happened in a conversation, plans for the coming days",
+    "L3": "facts that stay true for months: who people are, addresses, project learnings",
+    "L4": "what stays true for good: allergies and health facts, birthdays, where things are kept, stable "
+          "procedures and preferences",
 }
 
 
@@ -471,8 +472,9 @@ class VaultTools:
     @vault_tool(ADDITIVE, (
         "Save a new memory as a Markdown note in the vault; it is searchable as soon as this returns. "
         "Use it for anything worth recalling in a later conversation: a fact about the user, a decision, "
-        "a preference, what happened. Pick the layer by how long it stays true; a permanent note or "
-        "layer L4 never expires and takes no ttl/expires_at.\n$layers\n"
+        "a preference, what happened. Pick the layer by how long it stays true — without one a memory is L2 and "
+        "leaves recall when that layer expires, so a lasting fact about the user (an allergy, a birthday) needs L3 "
+        "or L4; a permanent note or layer L4 never expires and takes no ttl/expires_at.\n$layers\n"
         "When this fact replaces one you already stored (the standup moved, a plan changed), pass the old "
         "note in supersedes: it is retired at once (expired now, superseded_by this note) and no longer "
         "recalled. To change a note in place instead, use revise.\n"
