@@ -358,6 +358,19 @@ def test_a_folder_of_plain_text_notes_is_not_indexed_in_silence(vault_dir: Path)
     assert "Lisbon.markdown: extension .markdown, not .md" in text
 
 
+def test_a_text_file_among_notes_is_not_advised_to_become_one(vault_dir: Path) -> None:
+    """An attachment's diagram.txt or a requirements.txt beside the notes is no note to
+    rename: other formats are named only when they are at least as many as the notes
+    (the sample vault's attachments/diagram.txt was named on every index and check)."""
+    write_file(vault_dir, ".vaultmem.toml", CONFIG)
+    write_file(vault_dir, "a.md", "# A\n")
+    write_file(vault_dir, "b.md", "# B\n")
+    write_file(vault_dir, "attachments/diagram.txt", "boxes and arrows\n")
+    document = run_json(vault_dir, "index")
+    assert document["added"] == 2 and document["skipped"]["named"] == []  # type: ignore[index]
+    assert "diagram.txt" not in run_cli(vault_dir, "check").stdout
+
+
 def test_a_linked_upper_case_note_file_is_judged_as_a_link_and_a_rule_is_shown_as_written(vault_dir: Path,
                                                                                            tmp_path: Path) -> None:
     # A review: Sec.MD linked to a file outside the vault was reported nowhere; a rule with a

@@ -152,6 +152,9 @@ class Scan:
     excluded_files: int = 0  # note files excluded one by one (outside those folders)
     excluded_one_by_one: list[ExcludedFile] = field(default_factory=list)  # those files, each with its rule
     skipped: list[SkippedFile] = field(default_factory=list)  # named like a note in another case (Note.MD): not notes
+    # Plain-text or other-Markdown files (Dentist.txt): named in `skipped` when they are at least as
+    # many as the notes — a folder of another app's notes —, not for a requirements.txt among notes
+    other_formats: list[SkippedFile] = field(default_factory=list)
 
     @property
     def excluded_notes(self) -> int:
@@ -289,6 +292,8 @@ class VaultPaths:
     def _walk(self) -> Scan:
         found = Scan()
         self._scan_dir(self.root, "", found)
+        if len(found.other_formats) >= len(found.files):
+            found.skipped.extend(found.other_formats)
         found.files.sort(key=lambda item: item.path)
         found.skipped.sort(key=lambda item: item.path)
         return found
@@ -355,7 +360,7 @@ class VaultPaths:
             elif is_other_case_note_name(entry.name) and not (exclusions.per_file and exclusions.excludes(relative)):
                 found.skipped.append(SkippedFile(relative, other_case_reason(entry.name)))
             elif is_other_note_format(entry.name) and not (exclusions.per_file and exclusions.excludes(relative)):
-                found.skipped.append(SkippedFile(relative, other_format_reason(entry.name)))
+                found.other_formats.append(SkippedFile(relative, other_format_reason(entry.name)))
 
     def _scan_subdir(self, entry: os.DirEntry[str], relative: str, found: Scan) -> None:
         if self._is_always_ignored_dir(relative):
@@ -546,7 +551,8 @@ def is_other_case_note_name(name: str) -> bool:
 # Notes another app exports in plain text (Simplenote, Standard Notes: `.txt`) or under another
 # Markdown extension (`.markdown`): not notes (Obsidian does not open them either), but said so by
 # `index` — a trial: a folder of `.txt` notes indexed as "0 added" and searched as "no matching
-# notes", a failure that looked like an empty vault.
+# notes", a failure that looked like an empty vault. Said when they are at least as many as the
+# notes (Scan.other_formats): an attachment's `diagram.txt` among notes is no note to rename.
 OTHER_NOTE_SUFFIXES = (".txt", ".text", ".markdown", ".mdown", ".mkd", ".mkdn")
 
 
