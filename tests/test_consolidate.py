@@ -1282,6 +1282,46 @@ def test_one_paper_s_note_and_its_copy_still_merge(vault_dir: Path, wordllama: o
                                               "literature/@Koszegi2007 (conflicted copy 2026-05-30).md"})}
 
 
+def person_note(name: str, alias: str, context: str, summary: str, email: str = "") -> str:
+    """A personal CRM's person note as its template leaves it: most fields empty, a short body
+    (chuckblake/chuck-vault's form)."""
+    fields = ("pronouns:\n\ntags: [family]\nrelationship_strength: close\nmet_date:\n"
+              f"met_context: {context}\n\nemail:{' ' + email if email else ''}\nphone:\nlinkedin:\ntwitter:\n"
+              "website:\n\ncity:\ntimezone:\naddress:\n\ncompany:\ntitle:\nindustry:\n\nbirthday:\n"
+              "spouse:\nkids: []\ninterests: []\n\nimportant_dates: []\n\ncreated: 2026-01-24\n"
+              "updated: 2026-01-24\nlast_contact:\n")
+    return (f"---\nname: {name}\naliases: [{alias}]\n{fields}---\n\n# {name}\n\n## Summary\n\n{summary}\n\n"
+            "## Notes\n\n-\n\n## Contact Log\n\n| Date | Type | Notes |\n|------|------|-------|\n| | | |\n")
+
+
+def test_two_people_s_notes_of_one_crm_template_are_never_merged(vault_dir: Path, wordllama: object) -> None:
+    # Trial (s31, a personal CRM): the wife's and both children's notes, one template with its
+    # fields empty, were planned into the mother's (0.90-0.91); two clients' notes into each other.
+    write_file(vault_dir, "people/barbara-blake.md", person_note("Barbara Blake", "mom", "Mother", "My mother."))
+    write_file(vault_dir, "people/chee-blake.md", person_note("Chee Blake", "Chee", "Wife", "My wife."))
+    write_file(vault_dir, "people/kai-blake.md", person_note("Kai Blake", "Kai", "Child", "My child."))
+    write_file(vault_dir, "people/maia-blake.md", person_note("Maia Blake", "Maia", "Child", "My child."))
+    with open_vault(vault_dir, wordllama) as vault:
+        report = vault.consolidate(now=NOW, any_note=True)
+        assert report.clusters == ()
+        assert report.as_dict()["different_works"] >= 3
+    assert "two works or two people" in run_cli(vault_dir, "consolidate", "--any-note").stdout
+
+
+def test_people_differ_by_name_or_email_and_a_person_s_copy_still_merges(vault_dir: Path, wordllama: object) -> None:
+    assert work_of({"Name": "  Pamela  Ruiz ", "email": "mailto:Pamela@SFMG.com"}) == {
+        "name": frozenset({"pamela ruiz"}), "email": frozenset({"pamela@sfmg.com"})}
+    assert different_works(work_of({"name": "Austin"}), work_of({"name": "Pamela"}))
+    assert not different_works(work_of({"name": "Austin", "email": "a@sfmg.com"}), work_of({"email": "A@sfmg.com"}))
+    assert work_of({"name": "", "email": None}) == {}
+    text = person_note("Chee Blake", "Chee", "Wife", "My wife.", email="chee@example.com")
+    write_file(vault_dir, "people/chee-blake.md", text)
+    write_file(vault_dir, "people/chee-blake (conflicted copy 2026-05-30).md", text.replace("My wife.", "My wife. Loves jazz."))
+    with open_vault(vault_dir, wordllama) as vault:
+        report = vault.consolidate(now=NOW, any_note=True)
+    assert member_sets(report) == {frozenset({"people/chee-blake.md", "people/chee-blake (conflicted copy 2026-05-30).md"})}
+
+
 def test_works_differ_only_by_a_kind_both_name_and_no_chain_joins_two() -> None:
     paper_a = work_of({"citekey": "@Koszegi2007", "DOI": "doi:10.1257/AER.97.4.1047"})
     assert paper_a == {"citekey": frozenset({"koszegi2007"}), "doi": frozenset({"10.1257/aer.97.4.1047"})}

@@ -777,7 +777,7 @@ class VaultTools:
         "fifth of their pairs of characters) are never merged; no_common_words counts them. Notes made from one of the vault's templates are measured without its lines; template_alike "
         "counts the pairs that were alike only by them. Your own notes are merged only when their texts share at least "
         "half their words (few_common_words counts the pairs kept apart) and their names a word (different_names). "
-        "Notes about two works (different citekey or doi properties: two papers' literature notes) are never merged; "
+        "Notes about two works or two people (different citekey, doi, name or email properties: two papers' literature notes, two people's notes) are never merged; "
         "different_works counts them. "
         "Dry run by default: returns {clusters: [{canonical, members, similarity, layer, notes}], "
         "applied: false, scope, ...}; each note lists the lines it would add to the kept note (appended), and "

@@ -144,8 +144,8 @@ def render_clusters(report: ConsolidationReport) -> None:
                                 "not a page and its copy)"),
         (plan.different_names, "of your own notes whose names share no word (a text copied into a page of another "
                                "name, as a day's note into a project's)"),
-        (plan.different_works, "whose notes are about two works (a citekey or doi property each: two papers' notes "
-                               "of one template)"),
+        (plan.different_works, "whose notes are about two works or two people (a citekey, doi, name or email "
+                               "property each: two papers' or two people's notes of one template)"),
     )
     for count, what in kept_apart:
         if count:
