@@ -35,6 +35,30 @@ def test_a_notes_date_is_its_date_property_then_its_file_name_then_its_created()
     assert created is not None and created.moment == datetime(2026, 11, 30, 8, tzinfo=UTC)
 
 
+def test_a_memory_is_dated_when_it_was_remembered_not_by_a_day_its_title_mentions(
+        vault_dir: Path, wordllama: object) -> None:
+    # Trial (s31, a personal CRM): remember "Ben Cohen's birthday is 1988-03-14" was dated
+    # 1988-03-14 by its file name, the title's slug, and `list --since 7d` left it out.
+    with Vault(vault_dir) as vault:
+        birthday = vault.remember("Ben Cohen's birthday is 1988-03-14", layer="L4", now="2026-12-01T09:00:00Z")
+        again = vault.remember("Ben Cohen's birthday is 1988-03-14, confirmed", title="Ben Cohen's birthday is 1988-03-14",
+                               layer="L4", now="2026-12-01T10:00:00Z")
+        this_week = {row.path for row in vault.list_notes(since="7d", now="2026-12-01T12:00:00Z")}
+        shown = vault.get(birthday.path).date
+    assert birthday.path == "memories/ben-cohen-s-birthday-is-1988-03-14.md"
+    assert again.path == "memories/ben-cohen-s-birthday-is-1988-03-14-2.md"
+    assert {birthday.path, again.path} <= this_week
+    assert shown is not None and shown.startswith("2026-12-01")
+    meta = {"title": "Standup 2026-11-25", "layer": "L2", "created": "2026-11-30T09:00:00Z"}
+    remembered_name = note_date(meta, "memories/standup-2026-11-25.md")
+    assert remembered_name is not None and remembered_name.moment.day == 30 and remembered_name.written
+    # A person's own note, or a memory named otherwise, is still dated by the day in its name.
+    for own_meta, path in (({**meta, "layer": None}, "memories/standup-2026-11-25.md"),
+                           (meta, "Daily/2026-11-25.md"), ({**meta, "created": None}, "memories/standup-2026-11-25.md")):
+        named = note_date(own_meta, path)
+        assert named is not None and (named.moment.day, named.source) == (25, "file name"), path
+
+
 def test_a_value_that_is_not_a_date_is_passed_over_not_taken_for_one() -> None:
     # A template's placeholder, a month that does not exist, a number in a name that only looks like a date.
     templated = note_date({"date": "{{date}}", "created": "2023-09-12"}, "Notes/Plan 2026-13-45.md")

@@ -12,7 +12,9 @@ A note's **date** is the first of:
    days, its first to its last (periods.py);
 4. a day in its file name (a daily note, ``Daily/2026-11-28.md``, ``2026-11-28 Standup.md``,
    Logseq's ``journals/2026_11_28.md``, ``20261128.md``, a Zettelkasten id ``202611281030 Idea.md``,
-   ``November 28, 2026.md``, ``28. November 2026.md``, ``lundi 4 mars 2024.md``, ``2026年11月28日.md``) or in its folders (``Daily/2026/11/28.md``);
+   ``November 28, 2026.md``, ``28. November 2026.md``, ``lundi 4 mars 2024.md``, ``2026年11月28日.md``) or in its folders (``Daily/2026/11/28.md``)
+   — rules 2 to 4 read no memory (a note with a layer) whose name ``remember`` made from its title,
+   when it has a ``created``: that name is its text's first words (slugs.py), not its day;
 5. its ``created`` property (what ``remember`` stamps: the day the memory was written).
 
 A vault may name the properties of rules 1 and 5 itself (:class:`DateProperties`, read from
@@ -66,6 +68,7 @@ from .month_names import ENGLISH_WORD_NAMES, month_spellings, named_month
 from .notes import TEMPLATE_COMMAND, Note, Problem, timestamp_or_none
 from .notion import path_without_page_ids
 from .periods import YEAR, Span, is_period_name, iso_span, span_between, span_of
+from .slugs import named_from_title
 
 if TYPE_CHECKING:
     from .daily_format import DailyFormat
@@ -217,6 +220,12 @@ def note_date(meta: Mapping[str, Any], path: str, daily: DailyFormat | None = No
     found = _first_property_date(meta, properties.date)
     if found is not None:
         return found
+    if _memory_named_from_title(meta, path):
+        # A memory's name is its text's first words (slugs.py): "Ben's birthday is 1988-03-14"
+        # would date it in 1988, and `list --since 7d` would leave out what was just remembered.
+        written = _first_property_date(meta, properties.created)
+        if written is not None:
+            return replace(written, written=True)
     day = daily.day(path) if daily is not None else None
     if day is not None:  # a format with a time (YYYY-MM-DD HH:mm) still names a day: its time is matched, not read
         return NoteDate(parse_timestamp(day), DAILY_SOURCE, day=True)
@@ -228,6 +237,11 @@ def note_date(meta: Mapping[str, Any], path: str, daily: DailyFormat | None = No
         return NoteDate(named, NAME_SOURCE, day=True)
     found = _first_property_date(meta, properties.created)
     return None if found is None else replace(found, written=True)
+
+
+def _memory_named_from_title(meta: Mapping[str, Any], path: str) -> bool:
+    """Whether the note is a memory (it has a layer) whose file name ``remember`` made from its title."""
+    return not is_absent(meta.get("layer")) and named_from_title(PurePosixPath(path).stem, meta.get("title"))
 
 
 def _period_date(path: str, daily: DailyFormat | None) -> NoteDate | None:

@@ -168,7 +168,9 @@ from .option_names import Surface
 #     and topic keys drop Portuguese and Italian stopwords too (fields.STOPWORDS).
 # 58: `+++` lines around prose (no line TOML gives meaning to) are the note's text, not TOML
 #     frontmatter that does not load (notes._split_toml), as a `---` rule over prose is.
-READER_VERSION = "58"
+# 59: a memory whose name remember made from its title is dated by its `created`, not by a day
+#     its title mentions (dating.note_date: "Ben's birthday is 1988-03-14"). Nothing is embedded again.
+READER_VERSION = "59"
 BOM = "\ufeff"
 # A Windows editor ("Unicode" in Notepad, PowerShell's Out-File) saves UTF-16 behind one of these.
 UTF16_BOMS = ((codecs.BOM_UTF16_LE, "utf-16-le", "UTF-16 LE"), (codecs.BOM_UTF16_BE, "utf-16-be", "UTF-16 BE"))

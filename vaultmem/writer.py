@@ -44,9 +44,8 @@ from .noteio import (
 )
 from .notes import YAML_LOAD_ERRORS, Note, load_yaml_mapping, opening_frontmatter
 from .paths import VaultPaths
+from .slugs import SLUG_WORDS, slugify
 
-SLUG_WORDS = 8
-SLUG_CHARS = 60
 DEFAULT_TITLE_CHARS = 80  # a title made from the text's first line
 MAX_TITLE_CHARS = 200  # a title given (Obsidian's file names stop at 255 bytes; a subject line long before)
 MAX_TAG_CHARS = 100
@@ -336,14 +335,6 @@ def _is_tag(value: str) -> bool:
 
 def _unsafe_in_names(char: str) -> bool:
     return unicodedata.category(char) == "Cc" or char in _DIRECTION_CONTROLS
-
-
-def slugify(title: str) -> str:
-    """A readable, file-system-safe name: lowercase words joined by hyphens."""
-    normalized = unicodedata.normalize("NFKC", title).lower()
-    words = re.findall(r"\w+", normalized)[:SLUG_WORDS]
-    slug = "-".join(words).strip("-_")[:SLUG_CHARS].rstrip("-_")
-    return slug or "note"
 
 
 def target_folder(paths: VaultPaths, folder: str | None) -> str:

@@ -1,0 +1,33 @@
+"""The file names ``remember`` makes from a note's title (pure).
+
+A memory is written as ``<title's slug>.md`` (``slug-2.md``, ``slug-3.md`` … when the name is
+taken; Dendron's ``memories.<slug>.md``: writer.py). Such a name is words of the text cut to a
+length, not a name the person chose: a day in it (``ben-s-birthday-is-1988-03-14.md``) is a day
+the text mentions, not the day the memory is about (dating.py, adr/0026).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+SLUG_WORDS = 8
+SLUG_CHARS = 60
+_TAKEN_SUFFIX = re.compile(r"-[0-9]+$")  # slug-2, slug-3 …: the slug was taken
+
+
+def slugify(title: str) -> str:
+    """A readable, file-system-safe name: lowercase words joined by hyphens."""
+    normalized = unicodedata.normalize("NFKC", title).lower()
+    words = re.findall(r"\w+", normalized)[:SLUG_WORDS]
+    slug = "-".join(words).strip("-_")[:SLUG_CHARS].rstrip("-_")
+    return slug or "note"
+
+
+def named_from_title(stem: str, title: object) -> bool:
+    """Whether a file's ``stem`` is the slug ``remember`` makes of ``title``, as it names a new
+    note (after a Dendron hierarchy's ``memories.``, with ``-2``, ``-3`` … when it was taken)."""
+    if not isinstance(title, str) or not title.strip():
+        return False
+    slug = slugify(title)
+    return any(name == slug or name.endswith(f".{slug}") for name in (stem, _TAKEN_SUFFIX.sub("", stem)))
