@@ -625,3 +625,17 @@ def test_a_second_frontmatter_at_the_top_of_the_body_is_a_body_problem_naming_it
     assert lines[10] == lines[15] == "---"  # lines 11 and 16, counted from 1
     # The note's own frontmatter is read as ever.
     assert read_note(vault_dir, "decisions/governance.md").meta["type"] == "note"
+
+
+def test_a_created_left_as_a_date_format_is_said_to_be_a_template_s_with_the_exclude_that_fixes_it(
+        vault_dir: Path, write_note) -> None:
+    # Trial (s31, a personal CRM): people/_template.md's `created: YYYY-MM-DD` was told "write an
+    # ISO date", which would stamp that day on every person made from the template.
+    write_note("people/_template.md", "---\nname:\ncompany:\ncreated: YYYY-MM-DD\nupdated: YYYY-MM-DD\n---\n# [Name]\n")
+    result = run_cli(vault_dir, "check", "--json")
+    assert result.exit_code == 1, result.output
+    [problem] = [problem for problem in json.loads(result.stdout)["problems"] if problem["field"] == "created"]
+    assert "a date's format left as a placeholder" in problem["message"]
+    assert 'exclude = ["people/_template.md"]' in problem["fix"]
+    write_note(".vaultmem.toml", 'exclude = ["people/_template.md"]\n')
+    assert run_cli(vault_dir, "check").exit_code == 0

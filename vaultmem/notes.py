@@ -1070,6 +1070,8 @@ def _expiry_problems(relative: str, expires: Any, permanent: bool, layer: str | 
 # A template's command left as written: Templater's `<% tp.file.creation_date() %>`, the core
 # Templates plugin's `{{date}}`. The note was made from the template without the plugin running it.
 TEMPLATE_COMMAND = re.compile(r"<%.*%>|\{\{[^{}]*\}\}", re.DOTALL)
+# A date's format written where a date goes (`YYYY-MM-DD`, `YYYY-MM-DDTHH:mm`): a template to fill in by hand.
+DATE_FORMAT_PLACEHOLDER = re.compile(r"YYYY[-/.:T MDHhmsZ]*")
 
 
 def _scalar_problems(relative: str, meta: Mapping[str, Any]) -> list[Problem]:
@@ -1094,6 +1096,12 @@ def _created_problem(relative: str, created: object, error: InvalidTimestamp) ->
     """``created`` does not parse: said as a template's command that never ran when it is one
     (a trial: `created: <% tp.file.creation_date("YYYY-MM-DD") %>` in a daily note was only
     "invalid timestamp", the person not told why the note holds it)."""
+    if isinstance(created, str) and DATE_FORMAT_PLACEHOLDER.fullmatch(created.strip()):
+        # A person's template (`people/_template.md`: `created: YYYY-MM-DD`, filled in by hand):
+        # "write an ISO date" would stamp that day on every note made from it.
+        return Problem(relative, "created", f"{error} (a date's format left as a placeholder: a template's)",
+                       f"if the note is a template, leave it out of vaultmem (exclude = [\"{relative}\"] in "
+                       ".vaultmem.toml, or Obsidian's templates folder); otherwise write the day it was made, as 2026-11-30")
     if not (isinstance(created, str) and TEMPLATE_COMMAND.search(created)):
         return Problem(relative, "created", str(error), "write an ISO date such as 2026-11-30T09:00:00+00:00")
     return Problem(relative, "created", f"{error} (a template's command that never ran: the note was made from the "
