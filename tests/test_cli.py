@@ -245,6 +245,22 @@ def test_get_says_how_many_more_properties_the_json_holds(vault_dir: Path, write
     assert "    and 5 more (--json shows them all)" in printed
 
 
+def test_get_shows_the_properties_that_hold_a_value_and_counts_the_empty_ones(vault_dir: Path, write_note) -> None:
+    # Trial (s31, a personal CRM): a person's template leaves a dozen fields empty above
+    # `birthday:`, and `get Chee` showed fifteen of them, the birthday "and 10 more".
+    empty = "".join(f"{key}:\n" for key in ("met_date", "email", "phone", "linkedin", "twitter", "website", "slack_id",
+                                             "slack_dm", "city", "timezone", "address", "company", "title", "industry"))
+    write_note("people/chee-blake.md", f"---\nname: Chee Blake\n{empty}birthday: 1975-09-12\nspouse: Chuck Blake\n"
+                                       "kids: [Kai Blake, Maia Blake]\ninterests: []\n---\n# Chee Blake\n")
+    printed = run_cli(vault_dir, "get", "people/chee-blake.md").stdout
+    assert "    birthday: 1975-09-12" in printed and "    kids: Kai Blake, Maia Blake" in printed
+    assert "    phone:" not in printed  # `title:` is the note's name, `interests: []` is empty too
+    assert "    and 14 empty (--json shows them all)" in printed
+    many = "".join(f"p{number}: value {number}\n" for number in range(20))
+    write_note("many.md", f"---\n{many}x:\n---\nbody\n")
+    assert "    and 5 more and 1 empty (--json shows them all)" in run_cli(vault_dir, "get", "many").stdout
+
+
 def test_search_paths_in_json_are_the_same_strings_as_in_check_and_index(sample_vault: Path) -> None:
     check = json.loads(run_cli(sample_vault, "check", "--json").stdout)
     index = json.loads(run_cli(sample_vault, "index", "--json").stdout)

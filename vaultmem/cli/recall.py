@@ -298,15 +298,20 @@ MAX_PROPERTY_CHARS = 100
 
 
 def render_properties(properties: list[tuple[str, Any]]) -> None:
-    """A note's other properties, one line each in file order, long values cut."""
+    """A note's other properties that hold a value, one line each in file order, long values cut;
+    the empty ones only counted: a person's template leaves a dozen fields empty (`phone:`,
+    `twitter:` …), and they took the lines a `birthday` or `spouse` further down needed (a trial)."""
     if not properties:
         return
+    filled = [(key, value) for key, value in properties if property_text(value).strip()]
     click.echo("  properties:")
-    for key, value in properties[:MAX_PROPERTIES_SHOWN]:
+    for key, value in filled[:MAX_PROPERTIES_SHOWN]:
         line = f"{key}: {' '.join(property_text(value).split())}"
         click.echo(f"    {line[: MAX_PROPERTY_CHARS - 1]}…" if len(line) > MAX_PROPERTY_CHARS else f"    {line}")
-    if len(properties) > MAX_PROPERTIES_SHOWN:
-        click.echo(f"    and {len(properties) - MAX_PROPERTIES_SHOWN} more (--json shows them all)")
+    hidden = [f"{len(filled) - MAX_PROPERTIES_SHOWN} more"] if len(filled) > MAX_PROPERTIES_SHOWN else []
+    hidden += [f"{len(properties) - len(filled)} empty"] if len(filled) < len(properties) else []
+    if hidden:
+        click.echo(f"    and {' and '.join(hidden)} (--json shows them all)")
 
 
 def property_text(value: Any) -> str:
