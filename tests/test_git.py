@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from helpers import REPO, hold_commit_lock, run_cli, run_json
+from helpers import REPO, hold_commit_lock, run_cli, run_json, wait_until
 from vaultmem import AmbiguousNote, GitError, PathOutsideVault, Vault, gitops, merge_markers
 from vaultmem.embedders import HashingEmbedder, TokenSums
 from vaultmem.errors import NoteNotFound, NotInRecentHistory, WriteLockBusy
@@ -1457,3 +1457,49 @@ def test_a_name_no_live_note_and_no_removed_note_had_is_still_plainly_not_found(
     with pytest.raises(NoteNotFound) as raised:
         Vault(repo).get("memories/never-was")
     assert type(raised.value) is NoteNotFound and str(raised.value).startswith("no note matches 'memories/never-was'.")
+
+
+def test_a_commit_made_while_the_persons_git_commit_waits_for_its_message_fails_neither(repo: Path, tmp_path: Path) -> None:
+    """A trial (agents writing over MCP with auto_commit while the person used git): vaultmem moved
+    HEAD while the person's `git commit -a` had its editor open (a pull's merge likewise), and their
+    commit failed at its end: "cannot lock ref 'HEAD': is at … but expected …". vaultmem now takes
+    git's own index lock to move HEAD, so it waits for that command and commits after it."""
+    auto_commit_on(repo)
+    commit_all(repo, "config")
+    Vault(repo).index()
+    editor = tmp_path / "editor.py"
+    editor.write_text("import sys, time\ntime.sleep(2)\nopen(sys.argv[1], 'w').write('the person writes a message\\n')\n")
+    (repo / "mine.md").write_text("# Maya's own note\n\nAn edit of her own.\n", encoding="utf-8")
+    person = subprocess.Popen(["git", "commit", "-a", "-q"], cwd=repo, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                              env={**os.environ, "GIT_EDITOR": f"{shlex.quote(sys.executable)} {shlex.quote(str(editor))}"})
+    lock = repo / ".git" / "index.lock"
+    wait_until(lock.exists, what="the person's git commit to hold the index lock")
+    result = Vault(repo).remember("The plumber comes on Monday at 8.", layer="L2", now=NOW)
+    _, errors = person.communicate(timeout=60)
+    assert person.returncode == 0, errors
+    assert result.commit is not None and result.not_committed == []
+    assert git(repo, "log", "--format=%s", "-2").splitlines() == [
+        "vaultmem remember: The plumber comes on Monday at 8.", "the person writes a message"]
+    assert git(repo, "status", "--porcelain") == ""  # both committed, the person's index whole
+
+
+def test_a_git_index_lock_held_past_the_wait_leaves_the_change_uncommitted_and_says_why(
+        repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A git command that keeps git's index (a crashed one's leftover lock, an editor left open):
+    vaultmem used to commit anyway and then fail to point the index at its commit, so the write
+    answered with an error ("the change was made but not committed: committed, …" — both) and
+    the person's index left the new note out: `git status` said it was deleted, and their next
+    commit would have deleted it from git."""
+    monkeypatch.setattr(gitops, "INDEX_LOCK_SECONDS", 0.3, raising=False)  # the wait, cut short for the test
+    auto_commit_on(repo)
+    commit_all(repo, "config")
+    head = git(repo, "rev-parse", "HEAD")
+    lock = repo / ".git" / "index.lock"
+    lock.touch()
+    result = Vault(repo).remember("The plumber comes on Monday at 8.", layer="L2", now=NOW)
+    assert result.commit is None and (repo / result.path).is_file()
+    [left] = result.not_committed
+    assert left.path == result.path and str(lock) in left.reason and "commit it yourself" in left.reason
+    assert git(repo, "rev-parse", "HEAD") == head
+    lock.unlink()
+    assert git(repo, "status", "--porcelain", "-uall") == f"?? {result.path}\n"  # untracked, not deleted from the index

@@ -363,6 +363,39 @@ def test_eight_sessions_remembering_at_once_lose_nothing(vault_dir: Path, tmp_pa
     assert len(files) == clients * notes_each and len(set(ids)) == len(ids)  # no lost note, no duplicate id
 
 
+
+def test_two_agents_remembering_the_same_text_at_the_same_instant_without_a_request_id_store_it_once(
+        vault_dir: Path, tmp_path: Path) -> None:
+    """A trial: two agents on other machines sent one remember, argument for argument, at the same
+    instant and without a request_id; both were written (3 pairs of 3), though an identical call
+    answered a moment earlier is replayed. Identical calls now take turns in the server."""
+    rounds = 4
+
+    async def agent(url: str, ready: anyio.Event, go: anyio.Event, text: str, answers: list[dict[str, Any]]) -> None:
+        async with session(url) as opened:
+            ready.set()
+            await go.wait()
+            answers.append(await call(opened, "remember", text=text, layer="L2"))
+
+    async def scenario(url: str) -> None:
+        for number in range(rounds):
+            answers: list[dict[str, Any]] = []
+            readies, go = [anyio.Event(), anyio.Event()], anyio.Event()
+            text = f"Parcel {number} arrives at the Rua Augusta post office on Thursday."
+            async with anyio.create_task_group() as group:
+                for ready in readies:
+                    group.start_soon(agent, url, ready, go, text, answers)
+                for ready in readies:
+                    await ready.wait()
+                go.set()
+            assert answers[0]["id"] == answers[1]["id"], answers
+            assert sorted("replayed" in answer for answer in answers) == [False, True]
+
+    with http_server(vault_dir, tmp_path) as server:
+        run(scenario, server.url)
+    assert len(list(vault_dir.glob("memories/*.md"))) == rounds
+    assert "Traceback" not in server.log.read_text(encoding="utf-8")
+
 def test_a_note_too_large_for_one_answer_is_read_in_parts_that_add_up_to_its_body(vault_dir: Path, tmp_path: Path, write_note: Any) -> None:
     """A 700 KB export (or a memory that large): one get of it was an answer over the SDK
     client's 1 MiB event limit (the body goes out twice, structured and as text), so the agent

@@ -364,11 +364,20 @@ _IN_PROGRESS = (
 
 def _in_progress_reason(top: Path) -> str | None:
     """Why no commit can be made while a merge, rebase, ``git am``, cherry-pick or revert is
-    in progress (``None``: none is). Their markers are found with ``rev-parse --git-path``,
-    which knows where a linked worktree's or a submodule's git directory is."""
+    in progress (``None``: none is)."""
+    return _first_in_progress(_in_progress_markers(top))
+
+
+def _in_progress_markers(top: Path) -> list[tuple[_Operation, Path]]:
+    """Where each operation's marker would be, found with ``rev-parse --git-path``, which knows
+    where a linked worktree's or a submodule's git directory is."""
     found = _git(top, "rev-parse", *[arg for operation in _IN_PROGRESS for arg in ("--git-path", operation.marker)])
-    for operation, marker in zip(_IN_PROGRESS, found.stdout.splitlines(), strict=True):
-        if (top / marker).exists():
+    return [(operation, top / marker) for operation, marker in zip(_IN_PROGRESS, found.stdout.splitlines(), strict=True)]
+
+
+def _first_in_progress(markers: Sequence[tuple[_Operation, Path]]) -> str | None:
+    for operation, marker in markers:
+        if marker.exists():
             return _in_progress_text(operation)
     return None
 
@@ -393,6 +402,14 @@ def _in_progress_text(operation: _Operation) -> str:
 
 
 COMMIT_ATTEMPTS = 5  # HEAD moved under us (the person committed at that moment): start again
+# How long a commit waits for git's index lock (held by a person's git command) before it leaves
+# the change uncommitted: a pull's merge holds it for a moment, a `git commit` for as long as
+# its editor is open.
+INDEX_LOCK_SECONDS = 5.0
+_INDEX_BUSY = ("another git command held git's index ({lock}: a `git commit` waiting for its message, a pull, "
+               "a merge) for {seconds:g} s, and committing under it would fail that command; vaultmem's change is "
+               "in the file: commit it yourself once that command is done (if no git command is running, one that "
+               "crashed left the lock behind: delete {lock})")
 LOCK_NAME = "git.lock"
 LOCK_POLL_SECONDS = 0.05
 HOLDER_COMMAND_CHARS = 200  # a program name and two command words fit
@@ -542,11 +559,42 @@ class _Commit:
         updates = {path: entry for path, entry in updates.items() if entry != head_entries.get(path)}
         if not updates:
             return CommitResult(None, self.not_committed)
-        commit = self._commit(updates, self._archived_trailers(changes, updates))
-        if commit is None:
-            return None
-        self._sync_index(updates, head_entries)
+        commit = self._commit_object(updates, self._archived_trailers(changes, updates))
+        index = self.top / git_path(self.top, "index")
+        markers = _in_progress_markers(self.top)
+        prepared = self._person_index(index, updates, head_entries)
+        try:
+            # HEAD moves under git's own index lock, which every git command that moves HEAD or
+            # writes the index takes: a pull's merge or a `git commit -a` waiting for its message
+            # saw HEAD before vaultmem's commit and failed at its end ("cannot lock ref 'HEAD': is
+            # at … but expected …"), a pull leaving a half-done merge whose advice, `git reset
+            # --hard`, would throw away what vaultmem wrote meanwhile (a trial). Held for as
+            # little as can be (a git command that finds it taken fails: a pull says "stash failed").
+            with _git_index_held(index, INDEX_LOCK_SECONDS) as held:
+                if not held:
+                    return self._left_uncommitted(changes, updates, _INDEX_BUSY.format(
+                        lock=_lock_path(index), seconds=INDEX_LOCK_SECONDS))
+                refusal = _first_in_progress(markers)  # asked again: a pull may have stopped on a conflict since
+                if refusal is not None:
+                    return self._left_uncommitted(changes, updates, refusal)
+                if prepared.stamp != _stamp(index):  # the person's git wrote it since: made again, from theirs
+                    prepared.discard()
+                    prepared = self._person_index(index, updates, head_entries)
+                if not self._move_head(commit):
+                    return None
+                if prepared.copy is not None:
+                    prepared.copy.replace(index)  # the person's index, pointing at what was committed
+        finally:
+            prepared.discard()
         return CommitResult(commit, self.not_committed, self.yours_left_uncommitted)
+
+    def _left_uncommitted(self, changes: Sequence[FileChange], updates: Mapping[str, _Entry | None],
+                          reason: str) -> CommitResult:
+        self.yours_left_uncommitted.clear()
+        for change in changes:
+            if self.full(change.path) in updates:
+                self._note(change.path, reason)
+        return CommitResult(None, self.not_committed)
 
     def full(self, relative: str | None) -> str:
         return f"{self.prefix}{relative}"
@@ -627,7 +675,8 @@ class _Commit:
         listed = _git_bytes(self.top, "ls-tree", "-z", "--full-tree", self.head or "", "--", *paths) if paths else b""
         return {name: _Entry(mode, blob) for (mode, kind, blob), name in _records(listed) if kind == "blob"}
 
-    def _commit(self, updates: Mapping[str, _Entry | None], trailers: Sequence[str]) -> str | None:
+    def _commit_object(self, updates: Mapping[str, _Entry | None], trailers: Sequence[str]) -> str:
+        """The commit of HEAD plus ``updates`` (an object only: HEAD is not moved)."""
         env = {"GIT_INDEX_FILE": str(self.index_file)}
         if self.head:
             _git(self.top, "read-tree", self.head, env=env)
@@ -638,31 +687,84 @@ class _Commit:
         parents = ["-p", self.head] if self.head else []
         signing = ["-S"] if _signs_commits(self.top) else []
         message = "\n\n".join([self.message, "\n".join(trailers)]) if trailers else self.message
-        commit = _git(self.top, "commit-tree", tree, *parents, *signing, "-m", message).stdout.strip()
+        return _git(self.top, "commit-tree", tree, *parents, *signing, "-m", message).stdout.strip()
+
+    def _move_head(self, commit: str) -> bool:
         # Only if HEAD is still the commit this one was built on: otherwise a commit made
         # meanwhile would be silently reverted by our tree. Then the caller starts again.
         moved = _git(self.top, "update-ref", "-m", f"commit: {self.message.splitlines()[0]}", "HEAD", commit,
                      self.head or "", check=False)
-        return commit if moved.returncode == 0 else None
+        return moved.returncode == 0
 
-    def _sync_index(self, updates: Mapping[str, _Entry | None], head: Mapping[str, _Entry]) -> None:
-        """Point the person's index at what was committed — only for paths where it held
-        HEAD's version (nothing staged); their staged changes stay as they were."""
-        staged = _index_entries(self.top, list(updates))
-        unchanged = {path: entry for path, entry in updates.items() if staged.get(path) == head.get(path)}
-        if not unchanged:
-            return
-        for _attempt in range(50):
-            result = _run(self.top, ["update-index", "-z", "--index-info"], None, _index_info(unchanged, self.zero))
-            if result.returncode == 0:
+    def _person_index(self, index: Path, updates: Mapping[str, _Entry | None], head: Mapping[str, _Entry]) -> _PreparedIndex:
+        """A copy of the person's index (beside it, so a rename replaces it) pointing at what is
+        about to be committed — only for paths where it held HEAD's version (nothing staged):
+        their staged changes stay as they were. No copy when no path needs it."""
+        stamp = _stamp(index)
+        copy = index.with_name(f"{index.name}.vaultmem-{os.getpid()}-{secrets.token_hex(4)}")
+        env = {"GIT_INDEX_FILE": str(copy)}
+        try:
+            if stamp is not None:
+                shutil.copy2(index, copy)
+            staged = _index_entries(self.top, list(updates), env)
+            unchanged = {path: entry for path, entry in updates.items() if staged.get(path) == head.get(path)}
+            if not unchanged:
+                copy.unlink(missing_ok=True)
+                return _PreparedIndex(None, stamp)
+            _git_bytes(self.top, "update-index", "-z", "--index-info", env=env, stdin=_index_info(unchanged, self.zero))
+        except BaseException:
+            copy.unlink(missing_ok=True)
+            raise
+        return _PreparedIndex(copy, stamp)
+
+
+@dataclass
+class _PreparedIndex:
+    """The person's index as it is to be after a commit (``copy``; None: unchanged), made from
+    the index whose :func:`_stamp` was ``stamp``."""
+
+    copy: Path | None
+    stamp: tuple[int, int, int] | None
+
+    def discard(self) -> None:
+        if self.copy is not None:
+            self.copy.unlink(missing_ok=True)
+
+
+def _stamp(index: Path) -> tuple[int, int, int] | None:
+    """Which version of git's index file this is: git writes a new file and renames it over
+    the old one, so a write changes the inode."""
+    try:
+        status = index.stat()
+    except FileNotFoundError:
+        return None
+    return status.st_ino, status.st_mtime_ns, status.st_size
+
+
+@contextmanager
+def _git_index_held(index: Path, seconds: float) -> Iterator[bool]:
+    """Hold git's own lock on its ``index`` (``index.lock``, made with ``O_EXCL`` as git makes
+    it) for the block, waiting up to ``seconds`` for a git command that holds it; yields
+    whether the lock was had in time."""
+    lock = _lock_path(index)
+    deadline = time.monotonic() + seconds
+    while True:
+        try:
+            os.close(os.open(lock, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644))
+            break
+        except FileExistsError:
+            if time.monotonic() >= deadline:
+                yield False
                 return
-            if b"index.lock" not in result.stderr:
-                break
-            time.sleep(0.1)  # the person's own git holds the index for a moment
-        paths = " ".join(sorted(unchanged))
-        raise GitError(f"committed, but git's index could not be updated ({result.stderr.decode('utf-8', 'replace').strip()}); "
-                       f"run `git reset -q -- {paths}` in {self.top} so `git status` shows the commit as it is")
+            time.sleep(LOCK_POLL_SECONDS)
+    try:
+        yield True
+    finally:
+        lock.unlink(missing_ok=True)
 
+
+def _lock_path(index: Path) -> Path:
+    return index.with_name(index.name + ".lock")
 
 def _signs_commits(top: Path) -> bool:
     """Whether the person's ``commit.gpgSign`` asks for signed commits. ``commit-tree``
@@ -682,8 +784,8 @@ def _index_info(updates: Mapping[str, _Entry | None], zero: str) -> bytes:
     return b"".join(lines)
 
 
-def _index_entries(top: Path, paths: Sequence[str]) -> dict[str, _Entry]:
-    listed = _git_bytes(top, "ls-files", "-z", "--stage", "--", *paths) if paths else b""
+def _index_entries(top: Path, paths: Sequence[str], env: Mapping[str, str] | None = None) -> dict[str, _Entry]:
+    listed = _git_bytes(top, "ls-files", "-z", "--stage", "--", *paths, env=env) if paths else b""
     return {name: _Entry(mode, blob) for (mode, blob, stage), name in _records(listed) if stage == "0"}
 
 

@@ -11,6 +11,8 @@ A call without an id may be matched to an identical one by a key made from its a
 (the MCP server does so for ``remember``): only for :data:`SAME_CALL_WINDOW` after the first
 answer, and only while ``still_valid`` says that answer still holds (its note was not
 forgotten meanwhile). The answer says ``replayed`` either way: nothing is dropped silently.
+Identical such calls at the same instant in one process take turns, so the second is the
+replay.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ import hashlib
 import json
 import logging
 import sqlite3
+import threading
 import time
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
@@ -93,19 +96,53 @@ def once_alike(store: Store, tool: str, called: str, operation: Callable[[], Ans
                still_valid: Callable[[Answer], bool] | None) -> Answer:
     """A call without a request id: answered again when an identical one just was.
 
-    Nothing is claimed before the write: the file is written first, as without this, and a
-    write kept waiting by another process's lock on the index does not wait before it. Two
-    identical calls at the same instant may both be made (no id, no promise)."""
+    Nothing is claimed in the index before the write: the file is written first, as without
+    this, and a write kept waiting by another process's lock on the index does not wait
+    before it. Identical calls in one process (two agents of one server at the same instant)
+    take turns on :data:`_SAME_CALLS`, so the second finds the first's answer; two server
+    processes may still both write (no id, no promise)."""
     key = SAME_CALL + called
-    with told_as_vault_errors(store):
-        first = store.requests.get(key)
-    if first is not None and first.answer is not None and same_call_stands(first, now, still_valid):
-        return replayed(first, None, tool, called, now)
-    began = time.monotonic()
-    answer = operation()
-    keep(store, RequestRow(key, called, to_epoch_us(now), json.dumps(answer, ensure_ascii=False),
-                           to_epoch_us(now + timedelta(seconds=time.monotonic() - began))))
-    return answer
+    with _SAME_CALLS.held(f"{store.path}\0{key}"):
+        with told_as_vault_errors(store):
+            first = store.requests.get(key)
+        if first is not None and first.answer is not None and same_call_stands(first, now, still_valid):
+            return replayed(first, None, tool, called, now)
+        began = time.monotonic()
+        answer = operation()
+        keep(store, RequestRow(key, called, to_epoch_us(now), json.dumps(answer, ensure_ascii=False),
+                               to_epoch_us(now + timedelta(seconds=time.monotonic() - began))))
+        return answer
+
+
+class _CallLocks:
+    """One lock per call in flight, made when the first holder comes and dropped when the
+    last leaves: a server answering for weeks keeps none for calls long answered."""
+
+    def __init__(self) -> None:
+        self._guard = threading.Lock()
+        self._locks: dict[str, tuple[threading.Lock, int]] = {}
+
+    @contextmanager
+    def held(self, key: str) -> Iterator[None]:
+        with self._guard:
+            lock, holders = self._locks.get(key, (threading.Lock(), 0))
+            self._locks[key] = (lock, holders + 1)
+        try:
+            with lock:
+                yield
+        finally:
+            with self._guard:
+                lock, holders = self._locks[key]
+                if holders == 1:
+                    del self._locks[key]
+                else:
+                    self._locks[key] = (lock, holders - 1)
+
+
+# Two agents sent one remember at the same instant without a request id, and both were written
+# (a trial: 3 pairs of 3, each answered as new): each looked for the other's answer before
+# either had kept one.
+_SAME_CALLS = _CallLocks()
 
 
 def keep(store: Store, row: RequestRow) -> None:
