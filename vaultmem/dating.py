@@ -62,7 +62,7 @@ from typing import TYPE_CHECKING, Any
 from .errors import Argument, InvalidDuration, InvalidTimestamp, UsageError, short_repr
 from .fields import name_form
 from .lifecycle import format_timestamp, is_absent, parse_duration, parse_timestamp
-from .month_names import ENGLISH_WORD_NAMES, month_spellings, named_month
+from .month_names import ENGLISH_WORD_NAMES, month_spellings, named_month, weekday_days
 from .notes import TEMPLATE_COMMAND, Note, Problem, timestamp_or_none
 from .notion import path_without_page_ids
 from .periods import YEAR, Span, is_period_name, iso_span, span_between, span_of
@@ -601,7 +601,7 @@ def until_bound(value: str, now: datetime, week_start: int = 0) -> Bound:
 
 
 def _bound(value: str, now: datetime, name: str, end: bool, week_start: int = 0) -> Bound:
-    text = str(value).strip()
+    text = _without_weekday(str(value).strip(), name, value)
     orders = _numbered_orders(text)
     if len(orders) > 1:  # 05.09.2026: the 5th of September or the 9th of May
         raise UsageError(Argument(name, repr(value)), " is a day and a month in an order no shape tells: give "
@@ -633,6 +633,38 @@ def _bound(value: str, now: datetime, name: str, end: bool, week_start: int = 0)
         return _at(parse_timestamp(text), end)
     except InvalidTimestamp:
         return _back_from(now, text, value, name, end)
+
+
+# A word of a bound beside its day in words, and what else may stand there: a comma, a dot.
+_BOUND_WORD = re.compile(r"[^\W\d_]+(?:[-’'][^\W\d_]+)*")
+_WEEKDAY_GAP = re.compile(r"[\s,.]*")
+
+
+def _without_weekday(text: str, name: str, value: object) -> str:
+    """``text`` without the weekday its day in words is named with, as a daily note's name writes
+    it (``lundi 4 mai 2026``, ``Monday, May 4th 2026``, ``Freitag, 15. März 2024``, ``15 Mart 2024
+    Cuma``): that day. Was (a trial on a French vault): the refusal told to give a day "as a daily
+    note's name writes it", and refused the name of the daily note itself. A weekday that is not
+    the day's (``mardi 4 mai 2026``: 4 May 2026 is a Monday) is refused, naming both: which of the
+    two was meant is not guessed. Any other text is returned as it is."""
+    worded = name_form(text)
+    found = _WORDED_DATE.search(worded)
+    if found is None or (found.start() == 0 and found.end() == len(worded)):
+        return text
+    rest = worded[:found.start()] + " " + worded[found.end():]
+    words = _BOUND_WORD.findall(rest)
+    days = [weekday_days(word) for word in words]
+    if len(words) != 1 or days[0] is None or not _WEEKDAY_GAP.fullmatch(_BOUND_WORD.sub("", rest)):
+        return text
+    [(year, month, day_of_month)] = _worded_days(found.group())
+    try:
+        day = date(int(year), int(month), int(day_of_month))
+    except ValueError:  # 31 février 2026: said below, as the day alone is
+        return found.group()
+    if day.weekday() not in days[0]:
+        raise UsageError(Argument(name, repr(value)), f" names {words[0]!r}, but {day.isoformat()} is a "
+                         f"{day:%A}: give the day alone ({found.group()!r} or {day.isoformat()}) or its own weekday")
+    return found.group()
 
 
 def _at(moment: datetime, end: bool) -> Bound:

@@ -141,6 +141,31 @@ SHORT_WEEKDAY_NAMES = _weekdays(3)  # ddd
 SHORTEST_WEEKDAY_NAMES = _weekdays(4)  # dd
 
 
+def _weekday_days() -> dict[str, frozenset[int]]:
+    """Each full or short weekday name (casefolded, without its dot) → the days of the week it
+    is (Monday 0, as ``date.weekday`` counts): a set, as a name could be two languages' days.
+    Sunday first in each list, several cases in turn (ru, uk): the place modulo 7 is the day.
+    Not the shortest names (``do`` is Thursday in German and Sunday in Spanish; Portuguese's list
+    of them is not one per day) nor a short name that is an English word (``sex``)."""
+    days: dict[str, set[int]] = {}
+    for locale in _LOCALES.values():
+        for names in locale[2:4]:
+            for index, name in enumerate(names):
+                key = _key(name).rstrip(".")
+                if key not in ENGLISH_WORD_NAMES:
+                    days.setdefault(key, set()).add((index - 1) % 7)
+    return {name: frozenset(numbers) for name, numbers in days.items()}
+
+
+WEEKDAY_DAYS = _weekday_days()  # "lundi" → {0}, "mar" → {1} (Tuesday's short name in French, Spanish, Italian)
+
+
+def weekday_days(name: str) -> frozenset[int] | None:
+    """The days of the week a weekday's name (``lundi``, ``Freitag``, ``lun.``, ``Cuma``) is, in
+    any case; None when it names none."""
+    return WEEKDAY_DAYS.get(_key(name).rstrip("."))
+
+
 def month_number(name: str) -> int | None:
     """The month a name written by MMMM or MMM is (``Oktober``, ``okt.``, ``mars``), if any."""
     return named_month(name, MONTH_NAMES) or named_month(name, SHORT_MONTH_NAMES)
