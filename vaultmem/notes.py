@@ -168,7 +168,10 @@ from .option_names import Surface
 #     and topic keys drop Portuguese and Italian stopwords too (fields.STOPWORDS).
 # 58: `+++` lines around prose (no line TOML gives meaning to) are the note's text, not TOML
 #     frontmatter that does not load (notes._split_toml), as a `---` rule over prose is.
-READER_VERSION = "58"
+# 59: the daily-note format's ordinal day (`Do`) is read as moment writes it in the languages
+#     month_names.py reads (French `1er` and `4`, German `4.`, Spanish `4º`, Russian `4-го`), not
+#     in English alone: `dddd Do MMMM YYYY` makes `lundi 4 mai 2026.md` that day's note.
+READER_VERSION = "59"
 BOM = "\ufeff"
 # A Windows editor ("Unicode" in Notepad, PowerShell's Out-File) saves UTF-16 behind one of these.
 UTF16_BOMS = ((codecs.BOM_UTF16_LE, "utf-16-le", "UTF-16 LE"), (codecs.BOM_UTF16_BE, "utf-16-be", "UTF-16 BE"))
