@@ -187,6 +187,18 @@ def test_a_bound_whose_weekday_is_not_its_days_is_refused_naming_both() -> None:
         since_bound("lundi 4 mai 2026 budget", NOW_TIME)  # a word that is no weekday: no day in words alone
 
 
+def test_a_bound_written_day_first_with_slashes_is_that_day_when_only_one_order_is_a_day() -> None:
+    # A trial on a French vault, whose notes write days so ("déposée le 19/01/2026"): --since
+    # 14/09/2026 was "neither a date nor a duration" while 14.09.2026 was read.
+    with local_zone("UTC"):
+        assert since_bound("14/09/2026", NOW_TIME) == since_bound("2026-09-14", NOW_TIME)
+        assert until_bound("19/1/2026", NOW_TIME) == until_bound("2026-01-19", NOW_TIME)
+    with pytest.raises(UsageError, match=r"'05/09/2026' is a day and a month in an order no shape tells: give 2026-09-05 or 2026-05-09"):
+        since_bound("05/09/2026", NOW_TIME)
+    with pytest.raises(UsageError, match="names no day in either order"):
+        since_bound("31/02/2026", NOW_TIME)
+
+
 @pytest.mark.parametrize(("value", "why"), [
     ("05.09.2026", "is a day and a month in an order no shape tells: give 2026-09-05 or 2026-05-09"),
     ("31.02.2026", "names no day in either order"),

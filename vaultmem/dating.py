@@ -107,6 +107,10 @@ _CJK_DATE = re.compile(r"(?<!\d)(\d{4})\s*[年년]\s*(\d{1,2})\s*[月월]\s*(\d{
 # 16-02-2021, 05.12.2023: a day and a month in an order no shape tells, never a date by itself
 # (adr/0026); explain says which days such a name could be, so that a date property can say which.
 _UNORDERED_DAY = re.compile(r"(?<!\d)(\d{1,2})([-_.])(\d{1,2})\2(\d{4})(?!\d)")
+# ... and as a bound, with slashes too (14/09/2026: how French, British and American people write a
+# day, and how the French vault of a trial wrote its own, "déposée le 19/01/2026"), which no file
+# name holds: 14.09.2026 was read and 14/09/2026 refused as "neither a date nor a duration".
+_UNORDERED_BOUND = re.compile(r"(?<!\d)(\d{1,2})([-_./])(\d{1,2})\2(\d{4})(?!\d)")
 # [[2026-11-20]], [[Daily/2026-11-20|Friday]]: a link to a daily note (its folder and label aside)
 _LINKED_DATE = re.compile(r"\[\[\s*(?:[^\[\]|#]*/)?(\d{4}-\d{2}-\d{2})\s*(?:[|#][^\]]*)?\]\]")
 _LINK_CHARS = 300
@@ -606,7 +610,7 @@ def _bound(value: str, now: datetime, name: str, end: bool, week_start: int = 0)
     if len(orders) > 1:  # 05.09.2026: the 5th of September or the 9th of May
         raise UsageError(Argument(name, repr(value)), " is a day and a month in an order no shape tells: give "
                          f"{' or '.join(day.isoformat() for day in orders)}")
-    if not orders and _UNORDERED_DAY.fullmatch(text):  # 31.02.2026
+    if not orders and _UNORDERED_BOUND.fullmatch(text):  # 31.02.2026
         raise UsageError(Argument(name, repr(value)), " names no day in either order (day.month.year or "
                          "month.day.year): give an ISO date such as 2026-11-23")
     yearless = _YEARLESS_CJK_DAY.fullmatch(text)
@@ -722,11 +726,11 @@ def iso_spelling(text: str) -> str:
 
 
 def _numbered_orders(text: str) -> list[date]:
-    """The days a day, a month and a year in numbers (``14.09.2026``, ``16-02-2021``: day or month
+    """The days a day, a month and a year in numbers (``14.09.2026``, ``14/09/2026``, ``16-02-2021``: day or month
     first, no shape tells) can be, when ``text`` is one: both orders read as a calendar has them.
     ``14.09.2026`` is only the 14th of September; ``05.09.2026`` is the 5th of September or the 9th
     of May, and a bound must not guess (adr/0026). Empty for any other text."""
-    found = _UNORDERED_DAY.fullmatch(text)
+    found = _UNORDERED_BOUND.fullmatch(text)
     if found is None:
         return []
     first, second, year = int(found[1]), int(found[3]), int(found[4])
