@@ -199,6 +199,17 @@ def test_a_bound_written_day_first_with_slashes_is_that_day_when_only_one_order_
         since_bound("31/02/2026", NOW_TIME)
 
 
+@pytest.mark.parametrize(("value", "accented"), [("fevrier 2026", "février 2026"), ("13 aout 2026", "13 août 2026"),
+                                               ("Marz 2024", "März 2024"), ("15 Subat 2024", "15 Şubat 2024")])
+def test_a_bound_whose_month_is_typed_without_its_accents_is_refused_giving_it_with_them(value: str, accented: str) -> None:
+    # A trial on a French vault: --since "aout 2026" (a keyboard without accents) got the refusal of
+    # any unreadable bound, with no word on the month; names are read as written (adr/0026).
+    with pytest.raises(UsageError, match=f"'{value}' is no date: month names are read as written, accents too: give '{accented}'"):
+        since_bound(value, NOW_TIME)
+    with local_zone("UTC"):
+        assert since_bound(accented, NOW_TIME) is not None  # the bound suggested is one
+
+
 @pytest.mark.parametrize(("value", "why"), [
     ("05.09.2026", "is a day and a month in an order no shape tells: give 2026-09-05 or 2026-05-09"),
     ("31.02.2026", "names no day in either order"),

@@ -62,7 +62,7 @@ from typing import TYPE_CHECKING, Any
 from .errors import Argument, InvalidDuration, InvalidTimestamp, UsageError, short_repr
 from .fields import name_form
 from .lifecycle import format_timestamp, is_absent, parse_duration, parse_timestamp
-from .month_names import ENGLISH_WORD_NAMES, month_spellings, named_month, weekday_days
+from .month_names import ENGLISH_WORD_NAMES, accented_month, month_spellings, named_month, weekday_days
 from .notes import TEMPLATE_COMMAND, Note, Problem, timestamp_or_none
 from .notion import path_without_page_ids
 from .periods import YEAR, Span, is_period_name, iso_span, span_between, span_of
@@ -889,6 +889,21 @@ def _is_date_alone(text: str) -> bool:
     return True
 
 
+def _with_month_accents(text: str, now: datetime, name: str, end: bool) -> str | None:
+    """``text`` with a month name typed without its accents written as moment writes it
+    (``fevrier 2026`` → ``février 2026``), when that is a bound; else None. Was (a trial on a
+    French vault): `--since "aout 2026"`, typed on a keyboard without accents, got the refusal
+    every unreadable bound gets, with no word on the month."""
+    accented = _BOUND_WORD.sub(lambda word: accented_month(word.group()) or word.group(), text)
+    if accented == text:
+        return None
+    try:
+        _bound(accented, now, name, end)
+    except UsageError:
+        return None
+    return accented
+
+
 def _back_from(now: datetime, text: str, value: object, name: str, end: bool) -> Bound:
     """``now`` minus the duration ``text``: as a since bound in whole days, the start of that
     local day (see :func:`since_bound`); else that instant (:func:`_at`)."""
@@ -897,6 +912,10 @@ def _back_from(now: datetime, text: str, value: object, name: str, end: bool) ->
     except InvalidDuration as error:
         if _DURATION_SHAPE.fullmatch(text.replace(" ", "")):
             raise UsageError(Argument(name, repr(value)), f": {error}") from None
+        accented = _with_month_accents(text, now, name, end)
+        if accented is not None:
+            raise UsageError(Argument(name, repr(value)), " is no date: month names are read as written, accents "
+                             f"too: give {accented!r}") from None
         raise UsageError(Argument(name, repr(value)), " is neither a date nor a duration: give an ISO date or time "
                          f"such as 2026-11-23 or 2026-11-23T09:00:00+00:00, a period ({PERIOD_FORMS}), "
                          f"a day or month in words with its year, as a daily note's name writes it ({WORDED_FORMS}), "

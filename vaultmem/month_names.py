@@ -166,6 +166,23 @@ def weekday_days(name: str) -> frozenset[int] | None:
     return WEEKDAY_DAYS.get(_key(name).rstrip("."))
 
 
+def _unaccented(name: str) -> str:
+    return "".join(c for c in unicodedata.normalize("NFD", _key(name)) if not unicodedata.combining(c))
+
+
+# A month name written without its accents (fevrier, aout, decembre, marz, subat) → as moment writes
+# it: a refused bound suggests it (names are read as written, adr/0026). Latin letters only.
+_ACCENTED_MONTHS = {_unaccented(name): name for part in (0, 1) for name, _ in month_spellings(part)
+                    if _unaccented(name) != _key(name) and _unaccented(name).isascii()
+                    and _key(name).rstrip(".") not in ENGLISH_WORD_NAMES}
+
+
+def accented_month(word: str) -> str | None:
+    """The month name ``word`` is once its accents are put back (``fevrier`` → ``février``,
+    ``aout`` → ``août``), when it is none as written; else None."""
+    return _ACCENTED_MONTHS.get(_key(word)) if _key(word) not in MONTH_NAMES else None
+
+
 def month_number(name: str) -> int | None:
     """The month a name written by MMMM or MMM is (``Oktober``, ``okt.``, ``mars``), if any."""
     return named_month(name, MONTH_NAMES) or named_month(name, SHORT_MONTH_NAMES)
