@@ -594,3 +594,28 @@ def test_a_portuguese_or_italian_daily_note_format_reads_its_names_short_ones_th
     assert parse_moment_format("ddd, DD MMM YYYY").day("Sex, 15 set 2024") == date(2024, 9, 15)
     assert parse_moment_format("DD MMM YYYY").day("04 out 2024") == date(2024, 10, 4)
     assert parse_moment_format("dd DD MMM YYYY").day("6ª 15 mag 2024") == date(2024, 5, 15)
+
+
+@pytest.mark.parametrize(("date_format", "name", "day"), [
+    ("dddd Do MMMM YYYY", "vendredi 1er mai 2026", date(2026, 5, 1)),  # moment's fr.js: the first is 1er ...
+    ("dddd Do MMMM YYYY", "lundi 4 mai 2026", date(2026, 5, 4)),  # ... any other day its number alone
+    ("dddd, Do MMMM YYYY", "Montag, 4. Mai 2026", date(2026, 5, 4)),  # de.js: 4.
+    ("Do [de] MMMM [de] YYYY", "4º de mayo de 2026", date(2026, 5, 4)),  # es.js, pt.js, it.js: 4º
+    ("Do MMMM YYYY", "4-го травня 2026", date(2026, 5, 4)),  # uk.js and ru.js: 4-го
+    ("MMMM Do, YYYY", "May 4th, 2026", date(2026, 5, 4)),
+])
+def test_an_ordinal_day_is_read_as_moment_writes_it_in_the_languages_read(date_format: str, name: str, day: date) -> None:
+    # A trial on a French vault: under "dddd Do MMMM YYYY", Journal/lundi 4 mai 2026.md was no daily
+    # note and `get 2026-05-04` said no note for that day was in the vault (Do was read in English only).
+    assert parse_moment_format(date_format).day(name) == day
+    assert parse_moment_format("dddd Do MMMM YYYY").day("lundi 4er mai 2026") is None  # "er" is the first's alone
+
+
+def test_get_by_its_day_opens_a_french_daily_note_named_with_an_ordinal_day(vault_dir: Path) -> None:
+    daily_notes(vault_dir, "dddd Do MMMM YYYY", "Journal")
+    write_file(vault_dir, "Journal/lundi 4 mai 2026.md", "Réunion avec Delphine à 10h.\n")
+    write_file(vault_dir, "Journal/vendredi 1er mai 2026.md", "Férié.\n")
+    vault = Vault(vault_dir)
+    vault.index()
+    assert vault.get("2026-05-04").path == "Journal/lundi 4 mai 2026.md"
+    assert vault.get("2026-05-01").path == "Journal/vendredi 1er mai 2026.md"

@@ -192,6 +192,48 @@ def test_a_bound_of_a_month_said_in_spanish_or_the_first_said_in_french_is_that_
         since_bound("11er avril 2024", NOW_TIME)  # "er" is the first's alone
 
 
+@pytest.mark.parametrize("value", ["lundi 4 mai 2026", "Lundi, 4 Mai 2026", "lun. 4 mai 2026", "Monday, May 4th 2026",
+                                   "Montag, 4. Mai 2026", "4 Mayıs 2026 Pazartesi", "segunda-feira, 4 de maio de 2026"])
+def test_a_bound_named_as_a_daily_note_with_its_weekday_is_that_day(value: str) -> None:
+    # A trial on a French vault: --since "lundi 4 mai 2026" (a daily note's name under dddd D MMMM
+    # YYYY) was "neither a date nor a duration", though the refusal said to give a day "as a daily
+    # note's name writes it"; so were the English, German, Turkish and Portuguese names of that day.
+    with local_zone("UTC"):
+        assert since_bound(value, NOW_TIME) == since_bound("2026-05-04", NOW_TIME)
+        assert until_bound(value, NOW_TIME) == until_bound("2026-05-04", NOW_TIME)
+
+
+def test_a_bound_whose_weekday_is_not_its_days_is_refused_naming_both() -> None:
+    with pytest.raises(UsageError, match=r"'mardi 4 mai 2026' names 'mardi', but 2026-05-04 is a Monday: give the day "
+                                         r"alone \('4 mai 2026' or 2026-05-04\)"):
+        since_bound("mardi 4 mai 2026", NOW_TIME)
+    with pytest.raises(UsageError, match="is neither a date nor a duration"):
+        since_bound("lundi 4 mai 2026 budget", NOW_TIME)  # a word that is no weekday: no day in words alone
+
+
+def test_a_bound_written_day_first_with_slashes_is_that_day_when_only_one_order_is_a_day() -> None:
+    # A trial on a French vault, whose notes write days so ("déposée le 19/01/2026"): --since
+    # 14/09/2026 was "neither a date nor a duration" while 14.09.2026 was read.
+    with local_zone("UTC"):
+        assert since_bound("14/09/2026", NOW_TIME) == since_bound("2026-09-14", NOW_TIME)
+        assert until_bound("19/1/2026", NOW_TIME) == until_bound("2026-01-19", NOW_TIME)
+    with pytest.raises(UsageError, match=r"'05/09/2026' is a day and a month in an order no shape tells: give 2026-09-05 or 2026-05-09"):
+        since_bound("05/09/2026", NOW_TIME)
+    with pytest.raises(UsageError, match="names no day in either order"):
+        since_bound("31/02/2026", NOW_TIME)
+
+
+@pytest.mark.parametrize(("value", "accented"), [("fevrier 2026", "février 2026"), ("13 aout 2026", "13 août 2026"),
+                                               ("Marz 2024", "März 2024"), ("15 Subat 2024", "15 Şubat 2024")])
+def test_a_bound_whose_month_is_typed_without_its_accents_is_refused_giving_it_with_them(value: str, accented: str) -> None:
+    # A trial on a French vault: --since "aout 2026" (a keyboard without accents) got the refusal of
+    # any unreadable bound, with no word on the month; names are read as written (adr/0026).
+    with pytest.raises(UsageError, match=f"'{value}' is no date: month names are read as written, accents too: give '{accented}'"):
+        since_bound(value, NOW_TIME)
+    with local_zone("UTC"):
+        assert since_bound(accented, NOW_TIME) is not None  # the bound suggested is one
+
+
 @pytest.mark.parametrize(("value", "why"), [
     ("05.09.2026", "is a day and a month in an order no shape tells: give 2026-09-05 or 2026-05-09"),
     ("31.02.2026", "names no day in either order"),

@@ -19,7 +19,8 @@ dropped, as Obsidian does with the path it makes. moment's locale formats (``L``
 ``LLL``, ``LLLL``, ``l`` …) are read in English, moment's default. Month and weekday names
 are read in English, German, French, Spanish, Russian, Ukrainian and Turkish at once (month_names.py: the language Obsidian
 writes them in is kept outside the vault), so ``dddd, D. MMMM YYYY`` dates ``Freitag, 15. März
-2024``; an ordinal day (``Do``) only in English. A note's path below the folder, without ``.md``,
+2024``; an ordinal day (``Do``) as moment writes it in those languages (``4th``, French ``1er``
+and ``4``, German ``15.``, Spanish ``15º``). A note's path below the folder, without ``.md``,
 must match the format whole; names and folder are compared in NFC (fields.name_form).
 
 A format dates no note, and is a problem (``vaultmem check``), when it does not name a year,
@@ -89,6 +90,13 @@ _ENGLISH = {"LT": "h:mm A", "LTS": "h:mm:ss A", "L": "MM/DD/YYYY", "LL": "MMMM D
             "llll": "ddd, MMM D, YYYY h:mm A"}
 
 _ORDINAL = "(?:st|nd|rd|th)"
+# What moment writes after a day of the month for Do in the languages month_names.py reads: English
+# st/nd/rd/th, French "er" after the first alone (fr.js: 1er, 2, 3 …), German ".", Spanish,
+# Portuguese and Italian "º", Russian and Ukrainian "-го", Turkish nothing. Was (a trial on a French
+# vault): under "dddd Do MMMM YYYY", `lundi 4 mai 2026.md` and `vendredi 1er mai 2026.md` were no
+# daily notes, and `get 2026-05-04` said no note for that day was in the vault. Optional, so Do
+# is a number of varying width ("v"): a format running it into another number is refused.
+_DAY_ORDINAL = "(?:st|nd|rd|th|(?<=(?<![0-9])1)er|º|\\.|-го)?"
 _LEADING_DIGITS = re.compile("[0-9]+")
 _ONE_OR_TWO = "[0-9]{1,2}"
 
@@ -131,7 +139,7 @@ _MOMENT: dict[str, _Token] = {
     "Mo": _read("1[0-2]|[1-9]", "month", "vo", _ORDINAL),
     "MMM": _read(_names(list(SHORT_MONTH_NAMES)), "month", "o"), "MMMM": _read(_names(list(MONTH_NAMES)), "month", "o"),
     "D": _read("3[01]|[12][0-9]|[1-9]", "day", "v"), "DD": _read("0[1-9]|[12][0-9]|3[01]", "day", "f"),
-    "Do": _read("3[01]|[12][0-9]|[1-9]", "day", "vo", _ORDINAL),
+    "Do": _read("3[01]|[12][0-9]|[1-9]", "day", "v", _DAY_ORDINAL),
     **_ignored("a weekday", {"d": ("[0-6]", "f"), "do": ("[0-6]" + _ORDINAL, "fo"), "e": ("[0-6]", "f"), "E": ("[1-7]", "f"),
                              "dd": (_names(SHORTEST_WEEKDAY_NAMES), "o"),
                              "ddd": (_names(SHORT_WEEKDAY_NAMES), "o"), "dddd": (_names(WEEKDAY_NAMES), "o")}),

@@ -64,7 +64,7 @@ from typing import TYPE_CHECKING, Any
 from .errors import Argument, InvalidDuration, InvalidTimestamp, UsageError, short_repr
 from .fields import name_form
 from .lifecycle import format_timestamp, is_absent, parse_duration, parse_timestamp
-from .month_names import ENGLISH_WORD_NAMES, month_spellings, named_month
+from .month_names import ENGLISH_WORD_NAMES, accented_month, month_spellings, named_month, weekday_days
 from .notes import TEMPLATE_COMMAND, Note, Problem, timestamp_or_none
 from .notion import path_without_page_ids
 from .periods import YEAR, Span, is_period_name, iso_span, span_between, span_of
@@ -110,6 +110,10 @@ _CJK_DATE = re.compile(r"(?<!\d)(\d{4})\s*[年년]\s*(\d{1,2})\s*[月월]\s*(\d{
 # 16-02-2021, 05.12.2023: a day and a month in an order no shape tells, never a date by itself
 # (adr/0026); explain says which days such a name could be, so that a date property can say which.
 _UNORDERED_DAY = re.compile(r"(?<!\d)(\d{1,2})([-_.])(\d{1,2})\2(\d{4})(?!\d)")
+# ... and as a bound, with slashes too (14/09/2026: how French, British and American people write a
+# day, and how the French vault of a trial wrote its own, "déposée le 19/01/2026"), which no file
+# name holds: 14.09.2026 was read and 14/09/2026 refused as "neither a date nor a duration".
+_UNORDERED_BOUND = re.compile(r"(?<!\d)(\d{1,2})([-_./])(\d{1,2})\2(\d{4})(?!\d)")
 # [[2026-11-20]], [[Daily/2026-11-20|Friday]]: a link to a daily note (its folder and label aside)
 _LINKED_DATE = re.compile(r"\[\[\s*(?:[^\[\]|#]*/)?(\d{4}-\d{2}-\d{2})\s*(?:[|#][^\]]*)?\]\]")
 _LINK_CHARS = 300
@@ -615,12 +619,12 @@ def until_bound(value: str, now: datetime, week_start: int = 0) -> Bound:
 
 
 def _bound(value: str, now: datetime, name: str, end: bool, week_start: int = 0) -> Bound:
-    text = str(value).strip()
+    text = _without_weekday(str(value).strip(), name, value)
     orders = _numbered_orders(text)
     if len(orders) > 1:  # 05.09.2026: the 5th of September or the 9th of May
         raise UsageError(Argument(name, repr(value)), " is a day and a month in an order no shape tells: give "
                          f"{' or '.join(day.isoformat() for day in orders)}")
-    if not orders and _UNORDERED_DAY.fullmatch(text):  # 31.02.2026
+    if not orders and _UNORDERED_BOUND.fullmatch(text):  # 31.02.2026
         raise UsageError(Argument(name, repr(value)), " names no day in either order (day.month.year or "
                          "month.day.year): give an ISO date such as 2026-11-23")
     yearless = _YEARLESS_CJK_DAY.fullmatch(text)
@@ -647,6 +651,38 @@ def _bound(value: str, now: datetime, name: str, end: bool, week_start: int = 0)
         return _at(parse_timestamp(text), end)
     except InvalidTimestamp:
         return _back_from(now, text, value, name, end)
+
+
+# A word of a bound beside its day in words, and what else may stand there: a comma, a dot.
+_BOUND_WORD = re.compile(r"[^\W\d_]+(?:[-’'][^\W\d_]+)*")
+_WEEKDAY_GAP = re.compile(r"[\s,.]*")
+
+
+def _without_weekday(text: str, name: str, value: object) -> str:
+    """``text`` without the weekday its day in words is named with, as a daily note's name writes
+    it (``lundi 4 mai 2026``, ``Monday, May 4th 2026``, ``Freitag, 15. März 2024``, ``15 Mart 2024
+    Cuma``): that day. Was (a trial on a French vault): the refusal told to give a day "as a daily
+    note's name writes it", and refused the name of the daily note itself. A weekday that is not
+    the day's (``mardi 4 mai 2026``: 4 May 2026 is a Monday) is refused, naming both: which of the
+    two was meant is not guessed. Any other text is returned as it is."""
+    worded = name_form(text)
+    found = _WORDED_DATE.search(worded)
+    if found is None or (found.start() == 0 and found.end() == len(worded)):
+        return text
+    rest = worded[:found.start()] + " " + worded[found.end():]
+    words = _BOUND_WORD.findall(rest)
+    days = [weekday_days(word) for word in words]
+    if len(words) != 1 or days[0] is None or not _WEEKDAY_GAP.fullmatch(_BOUND_WORD.sub("", rest)):
+        return text
+    [(year, month, day_of_month)] = _worded_days(found.group())
+    try:
+        day = date(int(year), int(month), int(day_of_month))
+    except ValueError:  # 31 février 2026: said below, as the day alone is
+        return found.group()
+    if day.weekday() not in days[0]:
+        raise UsageError(Argument(name, repr(value)), f" names {words[0]!r}, but {day.isoformat()} is a "
+                         f"{day:%A}: give the day alone ({found.group()!r} or {day.isoformat()}) or its own weekday")
+    return found.group()
 
 
 def _at(moment: datetime, end: bool) -> Bound:
@@ -704,11 +740,11 @@ def iso_spelling(text: str) -> str:
 
 
 def _numbered_orders(text: str) -> list[date]:
-    """The days a day, a month and a year in numbers (``14.09.2026``, ``16-02-2021``: day or month
+    """The days a day, a month and a year in numbers (``14.09.2026``, ``14/09/2026``, ``16-02-2021``: day or month
     first, no shape tells) can be, when ``text`` is one: both orders read as a calendar has them.
     ``14.09.2026`` is only the 14th of September; ``05.09.2026`` is the 5th of September or the 9th
     of May, and a bound must not guess (adr/0026). Empty for any other text."""
-    found = _UNORDERED_DAY.fullmatch(text)
+    found = _UNORDERED_BOUND.fullmatch(text)
     if found is None:
         return []
     first, second, year = int(found[1]), int(found[3]), int(found[4])
@@ -867,6 +903,21 @@ def _is_date_alone(text: str) -> bool:
     return True
 
 
+def _with_month_accents(text: str, now: datetime, name: str, end: bool) -> str | None:
+    """``text`` with a month name typed without its accents written as moment writes it
+    (``fevrier 2026`` → ``février 2026``), when that is a bound; else None. Was (a trial on a
+    French vault): `--since "aout 2026"`, typed on a keyboard without accents, got the refusal
+    every unreadable bound gets, with no word on the month."""
+    accented = _BOUND_WORD.sub(lambda word: accented_month(word.group()) or word.group(), text)
+    if accented == text:
+        return None
+    try:
+        _bound(accented, now, name, end)
+    except UsageError:
+        return None
+    return accented
+
+
 def _back_from(now: datetime, text: str, value: object, name: str, end: bool) -> Bound:
     """``now`` minus the duration ``text``: as a since bound in whole days, the start of that
     local day (see :func:`since_bound`); else that instant (:func:`_at`)."""
@@ -875,6 +926,10 @@ def _back_from(now: datetime, text: str, value: object, name: str, end: bool) ->
     except InvalidDuration as error:
         if _DURATION_SHAPE.fullmatch(text.replace(" ", "")):
             raise UsageError(Argument(name, repr(value)), f": {error}") from None
+        accented = _with_month_accents(text, now, name, end)
+        if accented is not None:
+            raise UsageError(Argument(name, repr(value)), " is no date: month names are read as written, accents "
+                             f"too: give {accented!r}") from None
         raise UsageError(Argument(name, repr(value)), " is neither a date nor a duration: give an ISO date or time "
                          f"such as 2026-11-23 or 2026-11-23T09:00:00+00:00, a period ({PERIOD_FORMS}), "
                          f"a day or month in words with its year, as a daily note's name writes it ({WORDED_FORMS}), "

@@ -141,6 +141,48 @@ SHORT_WEEKDAY_NAMES = _weekdays(3)  # ddd
 SHORTEST_WEEKDAY_NAMES = _weekdays(4)  # dd
 
 
+def _weekday_days() -> dict[str, frozenset[int]]:
+    """Each full or short weekday name (casefolded, without its dot) → the days of the week it
+    is (Monday 0, as ``date.weekday`` counts): a set, as a name could be two languages' days.
+    Sunday first in each list, several cases in turn (ru, uk): the place modulo 7 is the day.
+    Not the shortest names (``do`` is Thursday in German and Sunday in Spanish; Portuguese's list
+    of them is not one per day) nor a short name that is an English word (``sex``)."""
+    days: dict[str, set[int]] = {}
+    for locale in _LOCALES.values():
+        for names in locale[2:4]:
+            for index, name in enumerate(names):
+                key = _key(name).rstrip(".")
+                if key not in ENGLISH_WORD_NAMES:
+                    days.setdefault(key, set()).add((index - 1) % 7)
+    return {name: frozenset(numbers) for name, numbers in days.items()}
+
+
+WEEKDAY_DAYS = _weekday_days()  # "lundi" → {0}, "mar" → {1} (Tuesday's short name in French, Spanish, Italian)
+
+
+def weekday_days(name: str) -> frozenset[int] | None:
+    """The days of the week a weekday's name (``lundi``, ``Freitag``, ``lun.``, ``Cuma``) is, in
+    any case; None when it names none."""
+    return WEEKDAY_DAYS.get(_key(name).rstrip("."))
+
+
+def _unaccented(name: str) -> str:
+    return "".join(c for c in unicodedata.normalize("NFD", _key(name)) if not unicodedata.combining(c))
+
+
+# A month name written without its accents (fevrier, aout, decembre, marz, subat) → as moment writes
+# it: a refused bound suggests it (names are read as written, adr/0026). Latin letters only.
+_ACCENTED_MONTHS = {_unaccented(name): name for part in (0, 1) for name, _ in month_spellings(part)
+                    if _unaccented(name) != _key(name) and _unaccented(name).isascii()
+                    and _key(name).rstrip(".") not in ENGLISH_WORD_NAMES}
+
+
+def accented_month(word: str) -> str | None:
+    """The month name ``word`` is once its accents are put back (``fevrier`` → ``février``,
+    ``aout`` → ``août``), when it is none as written; else None."""
+    return _ACCENTED_MONTHS.get(_key(word)) if _key(word) not in MONTH_NAMES else None
+
+
 def month_number(name: str) -> int | None:
     """The month a name written by MMMM or MMM is (``Oktober``, ``okt.``, ``mars``), if any."""
     return named_month(name, MONTH_NAMES) or named_month(name, SHORT_MONTH_NAMES)

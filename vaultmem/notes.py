@@ -170,7 +170,10 @@ from .option_names import Surface
 #     frontmatter that does not load (notes._split_toml), as a `---` rule over prose is.
 # 59: a memory whose name remember made from its title is dated by its `created`, not by a day
 #     its title mentions (dating.note_date: "Ben's birthday is 1988-03-14"). Nothing is embedded again.
-READER_VERSION = "59"
+# 60: the daily-note format's ordinal day (`Do`) is read as moment writes it in the languages
+#     month_names.py reads (French `1er` and `4`, German `4.`, Spanish `4º`, Russian `4-го`), not
+#     in English alone: `dddd Do MMMM YYYY` makes `lundi 4 mai 2026.md` that day's note.
+READER_VERSION = "60"
 BOM = "\ufeff"
 # A Windows editor ("Unicode" in Notepad, PowerShell's Out-File) saves UTF-16 behind one of these.
 UTF16_BOMS = ((codecs.BOM_UTF16_LE, "utf-16-le", "UTF-16 LE"), (codecs.BOM_UTF16_BE, "utf-16-be", "UTF-16 BE"))
