@@ -1733,3 +1733,18 @@ def test_only_a_name_run_into_a_year_is_spelled_again_with_the_year_apart() -> N
     assert with_years_apart("marleCombiningPICMHD2025") == "marleCombiningPICMHD2025 marleCombiningPICMHD 2025"
     for name in ("ESC2", "H2O", "Windows11", "2026-11-28", "202609011000 Idea", "@2006", "Report 2024"):
         assert with_years_apart(name) == name
+
+
+def test_a_word_in_capitals_that_is_another_language_s_stopword_is_asked_for_as_an_acronym(tmp_path: Path) -> None:
+    root = write_vault(tmp_path / "wiki", {
+        "dev-notes/2023/01/16.md": "# 2023-01-16\n\n* Travel shenanigans, ESTA application, taxi bookings etc.\n",
+        "debugging-ruby-gc.md": "# Debugging Ruby GC\n\nMost of the stuff in debugging also applies here.\n",
+        "spanish.md": "# Notas\n\nesta semana fue muy larga\n",
+    })
+    with Vault(root, embedder=HashingEmbedder()) as vault:
+        vault.index()
+        # Was only debugging-ruby-gc.md ("applies"): ESTA (the US travel form) was dropped as Spanish "esta".
+        assert "dev-notes/2023/01/16.md" in keyword_side(vault, "when did I apply for the ESTA")
+        # Typed in lower case it is still the stopword, as a Spanish question types it.
+        assert keyword_side(vault, "qué pasó esta semana") == ["spanish.md"]
+        assert "dev-notes/2023/01/16.md" not in keyword_side(vault, "what happened esta semana")

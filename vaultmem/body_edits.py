@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 
 from .errors import FrontmatterError
-from .markdown import code_ranges, excalidraw_data_start, plugin_footer_start
+from .markdown import code_ranges, excalidraw_data_start, foam_references_footer, plugin_footer_start
 from .noteio import original_offset, split_bom
 from .notes import BOM, parse_note, split_frontmatter
 
@@ -61,11 +61,14 @@ def append_paragraph(raw: bytes, paragraph: str) -> bytes:
     above the archive: below, it would be an archived card. In an Excalidraw drawing it goes
     above the drawing's data (markdown.excalidraw_data_start: its "# Excalidraw Data" heading),
     which the plugin writes anew at each save: below that heading it was lost the next time the
-    drawing was saved."""
+    drawing was saved. Foam's link reference definitions (markdown.foam_references_footer), which
+    Foam keeps as a note's last lines, stay them: the paragraph goes above."""
     head, body, newline = _split_body(raw)
     lf_body = body.replace("\r\n", "\n")
     drawing_at = excalidraw_data_start(lf_body)
     footer_at = plugin_footer_start(body) if drawing_at is None else original_offset(body, lf_body, drawing_at)
+    if footer_at is None:
+        footer_at = foam_references_footer(body)
     words, footer = (body, "") if footer_at is None else (body[:footer_at], body[footer_at:])
     archive_at = _kanban_archive_start(words) if footer.startswith("%% kanban:settings") else None
     if archive_at is not None:

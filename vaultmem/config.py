@@ -53,6 +53,7 @@ from .lifecycle import DEFAULT_TTLS, PERMANENT_LAYER, LayerPolicy, normalize_lay
 CONFIG_FILE = ".vaultmem.toml"
 STATE_DIR = ".vaultmem"
 OBSIDIAN_DIR = ".obsidian"
+FOAM_DIR = ".foam"  # a Foam workspace's own folder (its templates), as .obsidian/ is a vault's
 LOGSEQ_SETTINGS = "logseq/config.edn"  # a Logseq graph's mark, as .obsidian/ is a vault's
 DEFAULT_ARCHIVE_DIR = "_archive"
 DEFAULT_REMEMBER_DIR = "memories"
@@ -116,7 +117,8 @@ def is_logseq_graph(root: Path) -> bool:
 def find_vault(start: Path) -> Path | None:
     """The vault ``start`` is in: ``start`` itself if it holds ``.obsidian/``, ``.vaultmem/``
     or ``.vaultmem.toml``, else the nearest folder above it holding ``.obsidian/``,
-    ``.vaultmem.toml`` or a Logseq graph's ``logseq/config.edn``; ``None`` when there is none.
+    ``.vaultmem.toml``, a Logseq graph's ``logseq/config.edn`` or a Foam workspace's ``.foam/``;
+    ``None`` when there is none.
 
     A command run in a vault's subfolder works on the vault (not on the subfolder as a vault
     of its own, with an index of its own inside the vault), and one run outside any vault
@@ -128,6 +130,8 @@ def find_vault(start: Path) -> Path | None:
         return start
     for folder in (start, *start.parents):
         if (folder / OBSIDIAN_DIR).is_dir() or (folder / CONFIG_FILE).is_file() or (folder / LOGSEQ_SETTINGS).is_file():
+            return folder
+        if (folder / FOAM_DIR).is_dir():  # Foam (VS Code) keeps no .obsidian/: its workspace was refused as no vault
             return folder
     return None
 

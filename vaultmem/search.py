@@ -327,6 +327,12 @@ def _cached_query_words(text: str) -> tuple[QueryWord, ...]:
     return tuple(_query_words(text))
 
 
+def _foreign_acronym(word: str) -> bool:
+    """Is ``word`` (a stopword) written as an acronym (``ESTA``, ``DAS``) and a stopword of
+    another language only, never of English (``IT``, ``US``, ``WHO`` stay stopwords)?"""
+    return len(word) > 1 and word.isupper() and word.lower() not in ENGLISH_STOPWORDS and word.lower() in OTHER_STOPWORDS
+
+
 def _query_words(text: str) -> list[QueryWord]:
     """User text → its words as FTS5 phrases; stopwords, and the words of the request a query
     opens with that name what the vault holds (``notes about``, ``tell me everything about``:
@@ -366,6 +372,10 @@ def _query_words(text: str) -> list[QueryWord]:
     # "notes about mimikatz" ranked notes with a "# Notes" heading above DCSync, which names
     # mimikatz (a trial). Its verbs still count (fields.REQUESTED_HOLDINGS).
     requesting = True
+    # A word in capitals in a question typed in mixed case is a name (an acronym), not another
+    # language's function word: "when did I apply for the ESTA" lost ESTA (the US travel form) as
+    # Spanish "esta", and with it the daily note that says "ESTA application" (a trial).
+    cased = any(character.islower() for character in text)
     for chunk in text.split():
         said_chunk = _POSSESSIVE.sub("", chunk)  # "sister's" would be the phrase "sister s"
         at = 0
@@ -398,7 +408,8 @@ def _query_words(text: str) -> list[QueryWord]:
                 requesting = requesting and len(words) == 1 and (lowered in STOPWORDS or lowered in REQUEST_WORDS)
                 if requesting and lowered in REQUESTED_HOLDINGS:
                     holdings.append(word)
-                counts = (len(words) > 1 or lowered not in STOPWORDS) and word not in holdings
+                counts = (len(words) > 1 or lowered not in STOPWORDS or (cased and _foreign_acronym(words[0]))) \
+                    and word not in holdings
             if word.terms in found:
                 continue
             found[word.terms] = word

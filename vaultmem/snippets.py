@@ -69,6 +69,7 @@ from .links import labels_first, labels_last
 from .logseq import BLOCK_REFERENCE, is_hidden_property
 from .markdown import (
     FENCE_LINE,
+    FOAM_REFERENCES_MARK,
     HEADING_LINE,
     HIDDEN_OPEN,
     blanked,
@@ -421,7 +422,7 @@ def _marked(text: str, body_start: int, start: int, end: int, spans_within: bool
     context_end = min(len(text), end + SECTION_SCAN_CHARS)
     fenced = context_end - context_start <= 2 * SECTION_SCAN_CHARS and FENCE_LINE.search(text, context_start, context_end)
     opener = HIDDEN_OPEN.search(text, context_start, context_end)
-    if not fenced and opener is None:
+    if not fenced and opener is None and FOAM_REFERENCES_MARK not in text[context_start:context_end]:
         return [], []
     context = text[context_start:context_end]
     blocks = fenced_blocks(context)

@@ -105,7 +105,7 @@ def _answers_to(vault: Vault, reference: str) -> bool:
 
 
 def _vault_around_here() -> str:
-    from ..config import CONFIG_FILE, LOGSEQ_SETTINGS, OBSIDIAN_DIR, STATE_DIR, find_vault
+    from ..config import CONFIG_FILE, FOAM_DIR, LOGSEQ_SETTINGS, OBSIDIAN_DIR, STATE_DIR, find_vault
 
     try:
         here = Path.cwd()
@@ -116,7 +116,7 @@ def _vault_around_here() -> str:
         # No --vault given and none around here: the option is missing, a usage error (exit 2).
         raise UsageError(
             f"no vault in {here} or any folder above it (a vault holds {OBSIDIAN_DIR}/, {CONFIG_FILE} "
-            f"or, a Logseq graph, {LOGSEQ_SETTINGS}; "
+            f"or, a Logseq graph, {LOGSEQ_SETTINGS} or, a Foam workspace, {FOAM_DIR}/; "
             f"the folder you are in also counts when it holds {STATE_DIR}/); "
             "pass --vault PATH or set VAULTMEM_VAULT — `vaultmem --vault . index` makes this folder a vault"
         )
@@ -183,7 +183,7 @@ def json_option(function: Callable[..., Any]) -> Callable[..., Any]:
     type=click.Path(),  # a file or no folder at all is Vault's usage error: its fix, and JSON with --json
     default=lambda: os.environ.get("VAULTMEM_VAULT") or None,
     show_default="$VAULTMEM_VAULT, else the vault the current folder is in: the nearest folder, here or above, "
-                 "with .obsidian/, .vaultmem.toml or logseq/config.edn, or this folder if it holds .vaultmem/",
+                 "with .obsidian/, .vaultmem.toml, logseq/config.edn or .foam/, or this folder if it holds .vaultmem/",
     help="The vault folder.",
 )
 @click.version_option(package_name="vaultmem")
