@@ -116,3 +116,12 @@ def test_a_broken_canvas_is_a_problem_check_names_with_its_fix(vault: Path) -> N
     assert "repair its JSON" in result.stdout
     with Vault(vault) as opened:
         assert opened.search("zeppelin", k=1, now=NOW)[0].path == "boards/Launch.canvas"  # the others still read
+
+
+def test_half_an_emoji_escaped_in_a_canvas_card_reads_as_a_replacement_character(tmp_path: Path) -> None:
+    canvas = '{"nodes":[{"id":"t","type":"text","text":"\\ud83d lighthouse keepers \\ud83d\\ude00"}]}'
+    root = write_vault(tmp_path / "vault", {".vaultmem.toml": CONFIG, "half.canvas": canvas})
+    with Vault(root) as opened:
+        hits = opened.search("lighthouse keepers", k=1, now=NOW)
+        body = opened.get("half.canvas").body
+    assert hits[0].path == "half.canvas" and "\ufffd lighthouse keepers \U0001f600" in body

@@ -193,7 +193,7 @@ def test_stats_says_in_words_what_the_json_counts(sample_vault: Path) -> None:
     run_cli(sample_vault, "index")
     stats = json.loads(run_cli(sample_vault, "stats", "--json").stdout)
     printed = run_cli(sample_vault, "stats").stdout
-    assert stats["by_layer"]["none"] == 2  # the JSON key stays
+    assert stats["by_layer"]["none"] == 3  # the JSON key stays (Inbox, Open questions, the harbor canvas)
     assert f"no layer: {stats['by_layer']['none']}" in printed and "none" not in printed
     assert "with problems: 4 (`vaultmem check` lists them with their fixes)" in printed
     # The vector store's own words (HNSW, snapshot, delta) are said as what they mean to a user.

@@ -15,10 +15,12 @@ where the JSON breaks: searched as nothing, said by ``index`` and ``check``, nev
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 CANVAS_SUFFIX = ".canvas"
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 CANVAS_FIX = "repair its JSON, or restore it from git or a backup; until then vaultmem reads nothing on it"
 
 
@@ -46,7 +48,9 @@ def canvas_text(text: str) -> tuple[str, str | None]:
         if not isinstance(items, Sequence) or isinstance(items, str):
             return "", f"not a canvas's JSON: its {key} are {_json_kind(items)}, not a list"
         parts += [part for item in items if isinstance(item, Mapping) for part in [written(item)] if part]
-    return "\n\n".join(parts), None
+    # JSON may escape half an emoji (`"\\ud83d"`, as a cut-off string leaves it): no UTF-8 holds
+    # it, and the index's write of the text failed on it. It reads as the replacement character.
+    return _LONE_SURROGATE.sub("\ufffd", "\n\n".join(parts)), None
 
 
 def _node_text(node: Mapping[str, Any]) -> str:
