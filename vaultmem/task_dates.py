@@ -75,7 +75,7 @@ def task_days(body: str, body_line: int = 1, rules: TaskRules | None = None, boa
     tasks, as :func:`task_lines` reads them (``rules``, ``board``: its too)."""
     rules = rules if rules is not None else TaskRules()
     found: list[TaskDay] = []
-    for task in _tasks(body, board):
+    for task in _tasks(body):
         if not rules.holds(task[1], task[2]):
             continue
         line = body_line + body.count("\n", 0, task.start())
@@ -88,7 +88,7 @@ def task_days(body: str, body_line: int = 1, rules: TaskRules | None = None, boa
     return found
 
 
-def _tasks(body: str, board: bool) -> list[re.Match[str]]:
+def _tasks(body: str) -> list[re.Match[str]]:
     """The task lines of ``body`` outside code and ``%%`` comments (the box, then the rest)."""
     if _ANY_BOX.search(body) is None:  # most notes: one scan in C, nothing else
         return []
@@ -169,7 +169,7 @@ def task_lines(body: str, body_line: int = 1, board: bool = False) -> list[TaskL
     board (``board``: :func:`is_kanban_board`) a card's ``@{2025-03-04}`` (or ``@[[2025-03-04]]``)
     is its due day, and the ``## `` heading above it its lane. Every box is read: which are
     tasks under the Tasks plugin's settings (:class:`TaskRules`) is decided when they are asked for."""
-    tasks = _tasks(body, board)
+    tasks = _tasks(body)
     if not tasks:
         return []
     lanes = [(lane.start(), lane[1].strip()) for lane in _LANE.finditer(body)] if board else []
