@@ -30,7 +30,7 @@ def test_check_on_the_sample_vault_exits_1_with_exactly_its_four_problems(sample
     result = run_cli(sample_vault, "check", "--json")
     assert result.exit_code == 1
     report = json.loads(result.stdout)
-    assert report["files"] == 39
+    assert report["files"] == 40
     assert report["ok"] is False
     assert {(problem["path"], problem["field"]) for problem in report["problems"]} == SAMPLE_PROBLEMS
     assert len(report["problems"]) == 4
@@ -52,7 +52,7 @@ def test_check_text_output_lists_paths_and_fixes(sample_vault: Path) -> None:
     for path, _ in SAMPLE_PROBLEMS:
         assert path in result.stdout
     assert result.stdout.count("fix:") == 4
-    assert "39 notes checked, 4 problem(s)" in result.stdout
+    assert "40 notes checked, 4 problem(s)" in result.stdout
 
 
 def test_check_reads_only_and_never_writes_without_fix(sample_vault: Path) -> None:

@@ -185,7 +185,7 @@ def test_stats_json_has_the_documented_fields(sample_vault: Path) -> None:
     run_cli(sample_vault, "index")
     stats = json.loads(run_cli(sample_vault, "stats", "--json").stdout)
     assert {"notes", "by_layer", "expired", "with_problems", "index_bytes", "embedder", "dimension"} <= set(stats)
-    assert (stats["notes"], stats["with_problems"], stats["dimension"]) == (39, 4, 256)
+    assert (stats["notes"], stats["with_problems"], stats["dimension"]) == (40, 4, 256)
 
 
 def test_stats_says_in_words_what_the_json_counts(sample_vault: Path) -> None:
@@ -193,7 +193,7 @@ def test_stats_says_in_words_what_the_json_counts(sample_vault: Path) -> None:
     run_cli(sample_vault, "index")
     stats = json.loads(run_cli(sample_vault, "stats", "--json").stdout)
     printed = run_cli(sample_vault, "stats").stdout
-    assert stats["by_layer"]["none"] == 2  # the JSON key stays
+    assert stats["by_layer"]["none"] == 3  # the JSON key stays (Inbox, Open questions, the harbor canvas)
     assert f"no layer: {stats['by_layer']['none']}" in printed and "none" not in printed
     assert "with problems: 4 (`vaultmem check` lists them with their fixes)" in printed
     # The vector store's own words (HNSW, snapshot, delta) are said as what they mean to a user.
@@ -277,14 +277,14 @@ def test_search_paths_in_json_are_the_same_strings_as_in_check_and_index(sample_
 def test_vault_defaults_to_the_environment_variable(sample_vault: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)  # the cwd is not a vault with notes
     result = CliRunner(env={"VAULTMEM_VAULT": str(sample_vault)}).invoke(main, ["check", "--json"])
-    assert json.loads(result.stdout)["files"] == 39
+    assert json.loads(result.stdout)["files"] == 40
 
 
 def test_vault_falls_back_to_the_current_directory(sample_vault: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("VAULTMEM_VAULT", raising=False)
     monkeypatch.chdir(sample_vault)
     result = CliRunner().invoke(main, ["check", "--json"])
-    assert json.loads(result.stdout)["files"] == 39
+    assert json.loads(result.stdout)["files"] == 40
 
 
 def test_a_command_in_a_subfolder_of_a_vault_works_on_the_vault(sample_vault: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -293,7 +293,7 @@ def test_a_command_in_a_subfolder_of_a_vault_works_on_the_vault(sample_vault: Pa
     monkeypatch.delenv("VAULTMEM_VAULT", raising=False)
     monkeypatch.chdir(sample_vault / "people")
     result = CliRunner().invoke(main, ["check", "--json"])
-    assert json.loads(result.stdout)["files"] == 39
+    assert json.loads(result.stdout)["files"] == 40
     found = CliRunner().invoke(main, ["search", "flight to Berlin", "-k", "3", "--include-expired", "--json"])
     assert "scratch/flight-berlin.md" in [hit["path"] for hit in json.loads(found.stdout)]
     assert not (sample_vault / "people" / ".vaultmem").exists()
@@ -406,7 +406,7 @@ def test_a_url_path_with_a_trailing_slash_that_is_no_folder_is_not_called_a_fold
 def test_an_empty_environment_variable_means_the_vault_around_the_current_folder(sample_vault: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(sample_vault)
     result = CliRunner(env={"VAULTMEM_VAULT": ""}).invoke(main, ["check", "--json"])
-    assert json.loads(result.stdout)["files"] == 39
+    assert json.loads(result.stdout)["files"] == 40
 
 
 def test_the_vault_option_wins_over_the_environment(sample_vault: Path, vault_dir: Path) -> None:
@@ -421,7 +421,7 @@ def test_the_environment_variable_works_in_a_real_process(sample_vault: Path, tm
         env={**os.environ, "PYTHONPATH": str(REPO), "VAULTMEM_VAULT": str(sample_vault)},
     )
     assert result.returncode == 1
-    assert json.loads(result.stdout)["files"] == 39
+    assert json.loads(result.stdout)["files"] == 40
 
 
 # ---------------------------------------------------------------- fresh processes

@@ -287,3 +287,24 @@ def test_a_note_left_out_by_a_range_names_its_tasks_whose_days_are_in_it(tmp_pat
     assert ("a task's day is in the range, but a task's days do not date its note: line 6 ('Debug the animations') is due "
             "2025-12-05; line 7 ('Refactor the code') is done 2025-12-05; line 8 ('Call Dana') is due 2025-12-05") in reasons, reasons
     assert not any("a task's day" in reason for reason in other), other  # its task is due outside the range
+
+
+def test_explain_names_no_task_day_of_a_draft_in_a_percent_comment_nor_of_an_unfiltered_item(tmp_path: Path) -> None:
+    # A `%% … %%` comment is what reading view hides (the tasks table already left it out), and
+    # under the Tasks plugin's global filter an item without it is no task: explain said both were.
+    from helpers import write_vault
+
+    from vaultmem.embedders import HashingEmbedder
+
+    root = write_vault(tmp_path / "vault", {
+        "Daily/2025-12-03.md": ("# Plans\n\n%% - [ ] a hidden draft about animations 📅 2025-12-05 %%\n"
+                                "%%\n- [ ] another draft 📅 2025-12-05\n%%\n"
+                                "- [ ] Buy the animations book 📅 2025-12-05\n"
+                                "- [ ] Debug the animations #task 📅 2025-12-05\n"),
+        ".obsidian/plugins/obsidian-tasks-plugin/data.json": '{"globalFilter": "#task"}',
+    })
+    with Vault(root, embedder=HashingEmbedder()) as vault:
+        vault.index()
+        reasons = vault.explain("Daily/2025-12-03", "animations", k=5, now=NOW, since="2025-12-05", until="2025-12-05").reasons
+    assert ("a task's day is in the range, but a task's days do not date its note: line 8 ('Debug the animations #task') "
+            "is due 2025-12-05") in reasons, reasons

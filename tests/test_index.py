@@ -83,10 +83,10 @@ class FileOpens:
 
 def test_first_index_adds_every_note_and_reports_the_vaults_problems(vault: Vault) -> None:
     report = vault.index()
-    assert len(report.added) == 39 and report.embedded == 39
+    assert len(report.added) == 40 and report.embedded == 40
     assert (report.updated, report.removed, report.moved, report.unchanged) == ([], [], [], 0)
     assert {(problem.path, problem.field) for problem in report.problems} == SAMPLE_PROBLEMS
-    assert len(indexed_paths(vault)) == 39
+    assert len(indexed_paths(vault)) == 40
 
 
 def test_a_second_run_with_nothing_changed_reads_no_file_and_embeds_nothing(vault: Vault) -> None:
@@ -95,7 +95,7 @@ def test_a_second_run_with_nothing_changed_reads_no_file_and_embeds_nothing(vaul
         report = vault.index()
     assert counter.opened == []  # no note was opened, so nothing was parsed
     assert report.embedded == 0
-    assert not report.changed and report.unchanged == 39
+    assert not report.changed and report.unchanged == 40
     # ...and it still tells the truth about the vault's problems.
     assert {(problem.path, problem.field) for problem in report.problems} == SAMPLE_PROBLEMS
 
@@ -118,13 +118,13 @@ def test_a_touched_but_unchanged_file_is_not_re_embedded(vault: Vault) -> None:
     assert counter.opened == []  # the new mtime was recorded
 
 
-def test_obsidian_folder_and_non_markdown_files_are_never_indexed(vault: Vault) -> None:
+def test_obsidian_folder_and_non_markdown_files_but_canvases_are_never_indexed(vault: Vault) -> None:
     (vault.root / "attachments" / "notes.txt").write_text("txtonlymarker in a text file\n", encoding="utf-8")
     (vault.root / ".obsidian" / "plugins").mkdir()
     (vault.root / ".obsidian" / "plugins" / "readme.md").write_text("# Plugin\nsnippetmarker again\n", encoding="utf-8")
     vault.index()
     paths = indexed_paths(vault)
-    assert all(path.endswith(".md") and not path.startswith(".") for path in paths)
+    assert all(path.endswith((".md", ".canvas")) and not path.startswith(".") for path in paths)
     for marker in ("snippetmarker", "txtonlymarker"):
         hits = vault.search(marker, k=50, include_expired=True, now=NOW)
         assert not any(marker in hit.snippet for hit in hits)
@@ -189,7 +189,7 @@ def test_a_new_note_is_added(vault: Vault) -> None:
     vault.index()
     (vault.root / "scratch" / "new.md").write_text("---\nlayer: L4\n---\nThe spare key is under the blue pot.\n", encoding="utf-8")
     report = vault.index()
-    assert report.added == ["scratch/new.md"] and report.embedded == 1 and report.unchanged == 39
+    assert report.added == ["scratch/new.md"] and report.embedded == 1 and report.unchanged == 40
     assert vault.search("spare key blue pot", k=1, now=NOW)[0].path == "scratch/new.md"
 
 
@@ -205,14 +205,14 @@ def test_a_note_whose_yaml_breaks_is_still_indexed_by_its_body(vault: Vault) -> 
 def test_an_unreadable_file_is_reported_and_the_rest_indexed(vault: Vault) -> None:
     (vault.root / "dangling.md").symlink_to(vault.root / "no-such-target.md")
     report = vault.index()
-    assert len(report.added) == 39
+    assert len(report.added) == 40
     assert ("dangling.md", "file") in {(problem.path, problem.field) for problem in report.problems}
 
 
 def test_a_symlinked_note_is_indexed_once_at_its_real_path_by_index_and_by_sync_paths(vault: Vault) -> None:
     (vault.root / "pimenta-link.md").symlink_to(vault.root / "people" / "pimenta-vet-allergy.md")
     report = vault.index()
-    assert len(report.added) == 39 and "pimenta-link.md" not in indexed_paths(vault)
+    assert len(report.added) == 40 and "pimenta-link.md" not in indexed_paths(vault)
     assert [problem for problem in report.problems if problem.path == "pimenta-link.md"] == []
     # The watcher's path (Indexer.sync_paths) follows the same rule as the scan.
     assert vault.indexer.sync_paths(["pimenta-link.md"]).added == []
@@ -283,7 +283,7 @@ def test_consolidate_apply_leaves_a_symlinked_note_and_its_link_alone(vault_dir:
 def test_a_note_with_an_out_of_range_expiry_does_not_stop_the_index(vault: Vault) -> None:
     (vault.root / "odd.md").write_text("---\nlayer: L1\nexpires_at: 0001-01-01T00:00:00+05:00\n---\nOdd.\n", encoding="utf-8")
     report = vault.index()
-    assert len(report.added) == 40
+    assert len(report.added) == 41
     assert ("odd.md", "expires_at") in {(problem.path, problem.field) for problem in report.problems}
 
 
@@ -294,7 +294,7 @@ def test_rebuild_gives_identical_answers(vault: Vault) -> None:
     vault.index()
     before = answers(vault)
     report = vault.index(rebuild=True)
-    assert report.rebuilt and len(report.added) == 39 and report.embedded == 39
+    assert report.rebuilt and len(report.added) == 40 and report.embedded == 40
     assert answers(vault) == before
 
 
@@ -357,15 +357,15 @@ def test_changing_the_embedder_re_embeds_every_note(vault: Vault) -> None:
     vault.index()
     with Vault(vault.root, embedder=HashingEmbedder(32)) as hashing:
         report = hashing.index()
-        assert report.rebuilt and report.embedded == 39 and not report.changed and report.unchanged == 39
+        assert report.rebuilt and report.embedded == 40 and not report.changed and report.unchanged == 40
         assert hashing.store.meta.get("embedder") == "hashing:32"
         # The fresh vectors are stored, every one of them (not only computed and dropped).
-        assert len(hashing.store.vectors.labels()) == 39 and hashing.store.vectors.dimension() == 32
+        assert len(hashing.store.vectors.labels()) == 40 and hashing.store.vectors.dimension() == 32
         assert hashing.search("Pimenta amoxicillin allergy", k=1, now=NOW)[0].path == "people/pimenta-vet-allergy.md"
         assert hashing.index().embedded == 0  # and then it is settled
     report = vault.index()
-    assert report.embedded == 39 and vault.store.vectors.dimension() == 256
-    assert len(vault.store.vectors.labels()) == 39
+    assert report.embedded == 40 and vault.store.vectors.dimension() == 256
+    assert len(vault.store.vectors.labels()) == 40
 
 
 def test_the_embedder_named_in_the_config_is_used_and_switching_re_embeds(vault: Vault) -> None:
@@ -373,7 +373,7 @@ def test_the_embedder_named_in_the_config_is_used_and_switching_re_embeds(vault:
     (vault.root / ".vaultmem.toml").write_text('embedder = "hashing"\n', encoding="utf-8")
     with Vault(vault.root) as configured:
         report = configured.index()
-        assert report.embedded == 39
+        assert report.embedded == 40
         assert configured.store.meta.get("embedder") == "hashing:64"
         assert configured.store.vectors.dimension() == 64
 
@@ -462,16 +462,16 @@ def test_index_json_reports_counts_and_problems(sample_vault: Path) -> None:
     result = run_cli(sample_vault, "index", "--json")
     assert result.exit_code == 0  # problems in the vault do not fail the index
     report = json.loads(result.stdout)
-    assert (report["added"], report["updated"], report["removed"], report["unchanged"]) == (39, 0, 0, 0)
+    assert (report["added"], report["updated"], report["removed"], report["unchanged"]) == (40, 0, 0, 0)
     assert {(problem["path"], problem["field"]) for problem in report["problems"]} == SAMPLE_PROBLEMS
     again = json.loads(run_cli(sample_vault, "index", "--json").stdout)
-    assert (again["added"], again["unchanged"], again["embedded"]) == (0, 39, 0)
+    assert (again["added"], again["unchanged"], again["embedded"]) == (0, 40, 0)
 
 
 def test_index_text_output_lists_unreadable_notes_and_counts_metadata_problems(sample_vault: Path) -> None:
     result = run_cli(sample_vault, "index")
     assert result.exit_code == 0
-    assert "39 added" in result.stdout
+    assert "40 added" in result.stdout
     # the note whose YAML does not load is listed with its reason; metadata mistakes
     # (like 'next tuesday') are counted and left to `check` to list
     assert "conversations/2026-11-20-harbor-retro.md: frontmatter: YAML does not load" in result.stdout
@@ -483,12 +483,12 @@ def test_index_text_output_lists_unreadable_notes_and_counts_metadata_problems(s
 def test_stats_counts_layers_expired_problems_and_the_embedder(vault: Vault) -> None:
     vault.index()
     stats = vault.stats(now=NOW)
-    assert stats.notes == 39
+    assert stats.notes == 40
     assert stats.expired == 6
     assert stats.with_problems == 4
     assert (stats.embedder, stats.dimension) == ("wordllama-l2_supercat:256", 256)
-    assert sum(stats.by_layer.values()) == 39
-    assert stats.by_layer["none"] == 2  # Inbox and Open questions (the retro whose YAML breaks keeps its layer: L2)
+    assert sum(stats.by_layer.values()) == 40
+    assert stats.by_layer["none"] == 3  # Inbox, Open questions and the harbor canvas (the retro whose YAML breaks keeps its layer: L2)
     assert stats.index_bytes > 0
     assert vault.stats(now="2027-03-02").expired > stats.expired
 
@@ -544,7 +544,7 @@ def test_a_file_name_that_is_not_utf8_is_reported_and_the_rest_indexed(vault: Va
     with open(os.path.join(os.fsencode(vault.root), b"scratch", b"caf\xe9.md"), "wb") as handle:
         handle.write(b"# Cafe\n")
     report = vault.index()
-    assert len(report.added) == 39
+    assert len(report.added) == 40
     assert ("scratch/caf\ufffd.md", "file") in {(problem.path, problem.field) for problem in report.problems}
     json.dumps(report.as_dict(), ensure_ascii=False).encode("utf-8")  # printable as --json
 
@@ -555,8 +555,8 @@ def test_an_embedder_switch_with_a_metadata_only_edit_still_stores_every_vector(
     note.write_text(note.read_text(encoding="utf-8").replace("expires_at: 2027-03-01", "expires_at: 2027-04-01"), encoding="utf-8")
     with Vault(vault.root, embedder=HashingEmbedder(16)) as hashing:
         report = hashing.index()
-        assert report.updated == ["projects/Lantern.md"] and report.embedded == 39
-        assert len(hashing.store.vectors.labels()) == 39
+        assert report.updated == ["projects/Lantern.md"] and report.embedded == 40
+        assert len(hashing.store.vectors.labels()) == 40
         assert hashing.store.vectors.missing_labels() == []
 
 

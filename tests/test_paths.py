@@ -116,7 +116,9 @@ def test_a_vault_reached_through_a_symlink_still_contains_its_notes(tmp_path: Pa
         ("_archive/old.md", False),
         ("_archive/2026/old.md", False),
         ("note.txt", False),
-        ("canvas.canvas", False),
+        ("canvas.canvas", True),  # an Obsidian canvas: its cards' text (adr/0033)
+        ("boards/.hidden.canvas", False),
+        ("canvas.canvas.tmp", False),
         ("note.md~", False),
         (".note.md.swp", False),
         (".#note.md", False),
@@ -191,13 +193,14 @@ def test_scan_does_not_descend_into_a_symlinked_folder(paths: VaultPaths, vault_
     assert found == []
 
 
-def test_scan_of_the_sample_vault_has_its_39_notes_and_never_obsidian() -> None:
+def test_scan_of_the_sample_vault_has_its_39_notes_its_canvas_and_never_obsidian() -> None:
     found, issues = VaultPaths(SAMPLE_VAULT, "_archive").scan()
     relative = [stat.path for stat in found]
-    assert len(relative) == 39
+    assert len(relative) == 40
     assert issues == []
     assert "people/João Silva.md" in relative and "Open questions.md" in relative
-    assert not any(path.startswith((".obsidian/", ".vaultmem/")) or not path.endswith(".md") for path in relative)
+    assert [path for path in relative if not path.endswith(".md")] == ["attachments/harbor-overview.canvas"]
+    assert not any(path.startswith((".obsidian/", ".vaultmem/")) for path in relative)
 
 
 def test_relative_gives_vault_relative_posix(paths: VaultPaths, vault_dir: Path) -> None:

@@ -214,7 +214,7 @@ def test_an_index_made_before_the_tasks_table_is_filled_at_the_next_read(vault: 
     before = table_rows(vault)
     with sqlite3.connect(vault / ".vaultmem" / "index.db") as db:  # the index as the previous version left it
         db.execute("DROP TABLE tasks")
-        db.execute("DELETE FROM _migrations WHERE name = '013_tasks'")
+        db.execute("DELETE FROM _migrations WHERE name IN ('013_tasks', '014_task_lanes')")
     assert listed(vault, query="dana") == [("Daily/2025-12-09.md", 1)]
     assert table_rows(vault) == before
 
@@ -250,3 +250,87 @@ def test_list_tasks_over_mcp(vault: Path, tmp_path: Path) -> None:
             assert "done_since/done_until ask for done tasks, not open ones" in refused
 
     run(scenario)
+
+
+TASKS_PLUGIN = ".obsidian/plugins/obsidian-tasks-plugin/data.json"
+LIST = ("- [ ] Buy milk 📅 2025-12-11\n"
+        "- [ ] Call Dana #task 📅 2025-12-12\n"
+        "- [>] Forwarded the brief #task\n"
+        "- [?] Is the venue booked? #task\n"
+        "- [-] Still deciding on the caterer #task\n"
+        "- [x] Sent the invite #task ✅ 2025-12-09\n")
+STATUSES = {"globalFilter": "#task", "statusSettings": {
+    "coreStatuses": [{"symbol": " ", "name": "Todo", "nextStatusSymbol": "x", "type": "TODO"},
+                     {"symbol": "x", "name": "Done", "nextStatusSymbol": " ", "type": "DONE"}],
+    "customStatuses": [{"symbol": ">", "name": "Forwarded", "nextStatusSymbol": "x", "type": "DONE"},
+                       {"symbol": "?", "name": "Question", "nextStatusSymbol": " ", "type": "NON_TASK"},
+                       {"symbol": "-", "name": "Deciding", "nextStatusSymbol": "x", "type": "IN_PROGRESS"}]}}
+
+
+def statuses_of(root: Path) -> list[tuple[int, str, str]]:
+    with Vault(root) as opened:
+        return [(task.line, task.box, task.status) for task in opened.tasks(status="all", now=NOW)]
+
+
+def test_the_tasks_plugins_global_filter_keeps_only_the_items_that_hold_it(tmp_path: Path) -> None:
+    root = write_vault(tmp_path / "vault", {".vaultmem.toml": CONFIG, "List.md": LIST,
+                                            TASKS_PLUGIN: json.dumps({"globalFilter": "#task"})})
+    assert [line for line, _box, _status in statuses_of(root)] == [2, 3, 4, 5, 6]  # not line 1: no #task
+    write_file(root, TASKS_PLUGIN, json.dumps({"globalFilter": ""}))  # unset again: every item, no re-index
+    assert [line for line, _box, _status in statuses_of(root)] == [1, 2, 3, 4, 5, 6]
+
+
+def test_the_tasks_plugins_custom_statuses_decide_done_open_and_which_boxes_are_no_tasks(tmp_path: Path) -> None:
+    root = write_vault(tmp_path / "vault", {".vaultmem.toml": CONFIG, "List.md": LIST, TASKS_PLUGIN: json.dumps(STATUSES)})
+    assert statuses_of(root) == [(2, " ", "open"), (3, ">", "done"), (5, "-", "open"), (6, "x", "done")]
+    with Vault(root) as opened:
+        assert [task.line for task in opened.tasks(status="cancelled", now=NOW)] == []
+        assert [task.line for task in opened.tasks(status="done", now=NOW)] == [3, 6]
+
+
+def test_a_tasks_plugin_settings_file_that_does_not_load_is_said_and_the_defaults_apply(tmp_path: Path) -> None:
+    root = write_vault(tmp_path / "vault", {".vaultmem.toml": CONFIG, "List.md": LIST, TASKS_PLUGIN: '{"globalFilter": "#ta'})
+    with Vault(root) as opened:
+        found = opened.tasks(status="all", now=NOW)
+    assert [task.line for task in found] == [1, 2, 3, 4, 5, 6]
+    assert any(warning.startswith(f"{TASKS_PLUGIN} is not JSON") and "plugin's defaults" in warning
+               for warning in found.warnings), found.warnings
+
+
+BOARD = ("---\n\nkanban-plugin: basic\n\n---\n\n## Todo\n\n"
+         "- [ ] Fix the garden gate @{2025-12-12} @@{10:00}\n"
+         "- [ ] Order firewood @[[2025-12-15]]\n\n\n## Doing\n\n"
+         "- [ ] Paint the shed #home\n\n\n## Done\n\n**Complete**\n"
+         "- [x] Clean the gutters @{2025-12-01}\n\n\n"
+         "%% kanban:settings\n```\n{\"kanban-plugin\":\"basic\"}\n```\n%%\n")
+
+
+def test_a_kanban_cards_date_is_its_due_day_and_its_lane_is_shown_and_asked_by_query(tmp_path: Path) -> None:
+    root = write_vault(tmp_path / "vault", {".vaultmem.toml": CONFIG, "Home board.md": BOARD,
+                                            "Plain.md": "- [ ] Email @{2025-12-12} is a handle here\n"})
+    with Vault(root) as opened:
+        every = opened.tasks(status="all", now=NOW)
+        doing = opened.tasks(query="doing", now=NOW)
+        due = opened.tasks(due_since="2025-12-12", due_until="2025-12-12", now=NOW)
+    assert [(task.path, task.text, task.dates, task.lane) for task in every] == [
+        ("Home board.md", "Clean the gutters", {"due": "2025-12-01"}, "Done"),
+        ("Home board.md", "Fix the garden gate @@{10:00}", {"due": "2025-12-12"}, "Todo"),
+        ("Home board.md", "Order firewood", {"due": "2025-12-15"}, "Todo"),
+        ("Home board.md", "Paint the shed #home", {}, "Doing"),
+        ("Plain.md", "Email @{2025-12-12} is a handle here", {}, None),  # not a board: no card date
+    ]
+    assert [task.text for task in doing] == ["Paint the shed #home"]
+    assert [task.text for task in due] == ["Fix the garden gate @@{10:00}"]
+    shown = run_cli(root, "tasks", "--as-of", NOW, "doing")
+    assert shown.stdout.splitlines() == ["-           [ ] Paint the shed #home  (lane Doing)  Home board.md:15"]
+
+
+def test_an_index_made_before_lanes_reads_its_boards_again(tmp_path: Path) -> None:
+    root = write_vault(tmp_path / "vault", {".vaultmem.toml": CONFIG, "Home board.md": BOARD})
+    with Vault(root) as opened:
+        opened.index()
+    with sqlite3.connect(root / ".vaultmem" / "index.db") as db:  # as the previous version left it
+        db.execute("ALTER TABLE tasks DROP COLUMN lane")
+        db.execute("DELETE FROM _migrations WHERE name = '014_task_lanes'")
+    with Vault(root) as opened:
+        assert [task.lane for task in opened.tasks(status="all", now=NOW)] == ["Done", "Todo", "Todo", "Doing"]

@@ -81,7 +81,7 @@ def test_a_reader_hides_a_deleted_note_without_writing_into_the_shared_graph(sam
         after = VectorIndex(vault.store, 256, NOTE_SPACE)
         assert first not in {label for label, _ in after.search(query, 38)}
         snapshot, _ = after._current()
-        assert snapshot is not None and first in snapshot.loaded.labels and snapshot.loaded.live == 39
+        assert snapshot is not None and first in snapshot.loaded.labels and snapshot.loaded.live == 40
         assert vault.search("oat milk in coffee", k=1, now=NOW)[0].path != gone
 
 

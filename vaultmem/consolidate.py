@@ -62,6 +62,7 @@ from typing import Any
 
 import numpy as np
 
+from .canvas import is_canvas_path
 from .cjk import RUN, bigrams, cjk_runs, han_folded, spaced
 from .config import ConsolidateSettings
 from .dating import own_day
@@ -465,6 +466,9 @@ def _read_candidates(store: Store, paths: VaultPaths, labels: set[int]) -> tuple
 def _not_a_duplicate_reason(note: Note, indexed_hash: str) -> str | None:
     if note.content_hash != indexed_hash:
         return "it changed while consolidate was reading the vault; run consolidate again"
+    if is_canvas_path(note.path):
+        # Merged, it would be archived or its JSON rewritten as a note's text (adr/0033).
+        return "it is an Obsidian canvas: vaultmem searches its cards' text but never merges, archives or rewrites a canvas"
     successors = text_values(note.meta, "superseded_by")
     if successors:
         # Retired on purpose (remember --supersedes): merged into its successor it would append

@@ -309,7 +309,7 @@ class NoteNotFound(VaultmemError, LookupError):
             "write it), its citekey (with or without @), a unique title (in any case), a day (2026-11-20, for "
             "the note named for it, as the daily-note format names it) or a timestamp id (202103131641, for the "
             "note whose file name begins with it); files in the archive "
-            "folder, a hidden folder or node_modules/, and files that are not .md, are not notes"
+            "folder, a hidden folder or node_modules/, and files that are not .md (or an Obsidian .canvas), are not notes"
         )
 
 
@@ -461,6 +461,19 @@ class NotUtf8Note(FrontmatterError):
             f"{path} is saved as {encoding}, not UTF-8; nothing was written: vaultmem writes notes only as UTF-8, "
             "and Obsidian reads only UTF-8. Re-save it as UTF-8 (in the editor that saved it: Save As, encoding "
             "UTF-8), then try again"
+        )
+
+
+class ReadOnlyCanvas(FrontmatterError):
+    """An Obsidian canvas (``*.canvas``): vaultmem searches the text of its cards, but no note's
+    write (``revise``, ``forget``, ``remember --supersedes``) rewrites its JSON (adr/0033)."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        super().__init__(
+            f"{path} is an Obsidian canvas: vaultmem searches the text of its cards, but never revises, archives, "
+            "deletes or supersedes a canvas (its JSON is Obsidian's to write); nothing was written. Edit the canvas "
+            "in Obsidian, or write to a note instead"
         )
 
 

@@ -46,7 +46,8 @@ from .search import (
 )
 from .snippets import Snippet, passage_snippet
 from .storage import carries_tag, is_day_date
-from .task_dates import TaskDay, task_days
+from .task_dates import TaskDay, is_kanban_board, task_days
+from .task_settings import load_task_rules
 
 if TYPE_CHECKING:
     from .daily_format import DailyFormat
@@ -116,7 +117,8 @@ def explain_note(index: DerivedIndex, reference: str, query: str, k: int, *, lay
         if located is not None:
             try:
                 read = read_note(index.paths.root, located.row.path)
-                meta, tasks = read.meta, task_days(read.body, read.body_line)
+                meta, tasks = read.meta, task_days(read.body, read.body_line, load_task_rules(index.paths.root)[0],
+                                                  is_kanban_board(read.meta))
             except NoteReadError:
                 meta, tasks = {}, []  # gone since it was indexed: the ranking is the index's, which is what search answers from
             explanation = explain_row(searcher, located.row, meta, query, k, eligibility, names, tasks)

@@ -37,7 +37,7 @@ from .storage import (
     NoteRow,
     Store,
 )
-from .task_dates import TaskLine, task_lines
+from .task_dates import TaskLine, is_kanban_board, task_lines
 
 if TYPE_CHECKING:
     from .embedders import Embedder
@@ -371,7 +371,7 @@ class Indexer:
         report.problems.extend(note.problems)
         found = searchable(note, self.paths.inline_queries.prefixes)
         return _Pending(note, found, note_row(note, settled_stat(stat, read_started_ns), found.embed_hash, self.paths.daily,
-                                                self.paths.dates), existing, task_lines(note.body, note.body_line), read_stat=stat)
+                                                self.paths.dates), existing, task_lines(note.body, note.body_line, is_kanban_board(note.meta)), read_stat=stat)
 
     def _embed(self, pending: Sequence[_Pending], report: IndexReport, force: bool = False) -> None:
         wanted = [item for item in pending if item.needs_vector or force]

@@ -638,19 +638,23 @@ class VaultTools:
 
     @vault_tool(READ_ONLY, (
         "List the vault's tasks (Markdown task lines, - [ ] / - [x], with the Tasks plugin's 📅 due, ⏳ scheduled, "
-        "🛫 start, ➕ created, ✅ done, ❌ cancelled days or Dataview's [due:: …] fields): for \"what is due next "
+        "🛫 start, ➕ created, ✅ done, ❌ cancelled days or Dataview's [due:: …] fields; a Kanban card's @{day} is its "
+        "due day): for \"what is due next "
         "week\", \"what did I finish on the 16th\", \"what is still open for Acme\", \"what is overdue\". Answers "
         "tasks, not notes: each is a line of a note, ordered by due day (tasks without one last), then path and line. "
         "Open tasks unless status says otherwise (done when done_since or done_until is given). Tasks of expired "
-        "notes are hidden unless include_expired=true.\n"
+        "notes are hidden unless include_expired=true. The Tasks plugin's global filter and statuses, when the vault "
+        "sets them, decide which lines are tasks and what each box means.\n"
         "Returns {tasks: [{path, line, status, box, text, dates: {due, scheduled, starts, created, done, cancelled}, "
-        "recurrence, tags, title, id}], more, warnings}: dates holds only the days the task names; text is its words "
+        "recurrence, tags, title, id, lane}], more, warnings}: dates holds only the days the task names; lane is a "
+        "Kanban card's lane (null elsewhere); text is its words "
         "without them; title and id are its note's (call get(id) for the note); more counts the tasks past k."
     ))
     async def list_tasks(
         self,
         status: Annotated[Literal["open", "done", "cancelled", "overdue", "all"] | None, Field(description=(
-            "open (any box but x, X and -: in progress [/] too), done ([x]), cancelled ([-]), overdue (open and due "
+            "open (any box but x, X and -: in progress [/] too; or as the Tasks plugin's statuses declare), done "
+            "([x]), cancelled ([-]), overdue (open and due "
             "before today) or all. Default: open, or done when done_since or done_until is given."))] = None,
         due_since: Annotated[DateBound | None, Field(description=(
             "Only tasks due on or after this: an ISO day or a period (this week, next week, next month, 2026-W48; "
@@ -660,8 +664,8 @@ class VaultTools:
         done_until: Annotated[DateBound | None, Field(description="Only tasks done on or before this.")] = None,
         tags: Annotated[list[Tag] | None, Field(description="Only tasks whose line or note carries all of these tags.")] = None,
         query: Annotated[str | None, Field(max_length=500, description=(
-            "Words each of which must be in the task's text or its note's title (any case, part of a word too): "
-            "a client's or project's name."))] = None,
+            "Words each of which must be in the task's text, its note's title or its Kanban lane (any case, part of "
+            "a word too): a client's or project's name, a lane such as Doing."))] = None,
         k: Annotated[int, Field(ge=1, le=MAX_HITS, description="How many tasks at most.")] = 50,
         include_expired: Annotated[bool, Field(description="Also the tasks of expired notes.")] = False,
     ) -> dict[str, Any]:

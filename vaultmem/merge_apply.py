@@ -27,6 +27,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from .body_edits import append_paragraph
+from .canvas import CANVAS_SUFFIX, is_canvas_path
 from .consolidate import (
     ArchivedNote,
     Cluster,
@@ -49,7 +50,6 @@ from .paths import VaultPaths
 from .writer import archive_note
 
 LINK_WRITE_ATTEMPTS = 3
-CANVAS_SUFFIX = ".canvas"  # Obsidian canvases: JSON whose cards show notes
 
 
 @dataclass(frozen=True)
@@ -111,7 +111,9 @@ class _Application:
         redirects = _redirects(item.cluster for item in written)
         if redirects:
             files, issues = self.paths.scan()
-            self.note_paths = [stat.path for stat in files]
+            # A canvas is no link's target by its bare name ([[Board]] is Board.md) and its cards
+            # are rewritten as JSON (rewrite_canvas below), never as a note's Markdown.
+            self.note_paths = [stat.path for stat in files if not is_canvas_path(stat.path)]
             report.warnings += [f"{issue.path}: {issue.reason}; links to merged notes there were not checked" for issue in issues]
             self._rewrite_vault_links(LinkRedirects(self.note_paths, redirects, labels_first(self.paths.root)))
         undone = [item for item in written if not (self._canonical_carries_merge(item) and self._archive(item.cluster))]

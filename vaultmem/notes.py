@@ -25,6 +25,7 @@ from typing import Any
 
 import yaml
 
+from .canvas import CANVAS_FIX, canvas_text, is_canvas_path
 from .errors import CHECK, InvalidTimestamp, NoteReadError, Operation, Spelled, UnknownLayer, short_repr
 from .escapes import SwallowedEscape, single_quoted, swallowed_escapes
 from .fields import BOOKKEEPING_KEYS, aliases_of, case_fold, name_fold
@@ -382,6 +383,8 @@ def read_text(root: Path, relative: str) -> str:
 
 def parse_note(relative: str, raw: bytes) -> Note:
     text, decode_problems = decode(relative, raw)
+    if is_canvas_path(relative):
+        return _canvas_note(relative, raw, text, decode_problems)
     meta, body, block, fm_problems = split_frontmatter(relative, text)
     # A Logseq page keeps its title, aliases and tags in the `key:: value` lines it opens with;
     # frontmatter, when it has some, wins key by key. Also under a block vaultmem wrote (revise
@@ -410,6 +413,16 @@ def parse_note(relative: str, raw: bytes) -> Note:
         has_frontmatter=block is not None,
         body_line=text.count("\n", 0, len(text) - len(body)) + 1,
     )
+
+
+def _canvas_note(relative: str, raw: bytes, text: str, problems: list[Problem]) -> Note:
+    """A canvas as a note (canvas.py): its cards' text for a body, no properties, titled by its
+    file name with ``.canvas`` — as Obsidian links it (``[[Plan.canvas]]``): titled ``Plan`` it
+    answered to the name of the note ``Plan.md`` too, and a write by that name was refused as
+    ambiguous. Not read for frontmatter, Logseq's or Notion's lines: a card that opens with
+    ``---`` or ``title:: x`` is what the person wrote on the card."""
+    return Note(path=relative, meta={}, body=text, title=PurePosixPath(relative).name, id=id_of({}, relative),
+                content_hash=content_hash(raw), problems=tuple(problems), has_frontmatter=False, body_line=1)
 
 
 def conflict_problems(relative: str, text: str) -> list[Problem]:
@@ -442,6 +455,12 @@ def decode(relative: str, raw: bytes) -> tuple[str, list[Problem]]:
         text = raw.decode("utf-8-sig", errors="replace")
         problems = [Problem(relative, "encoding", f"not valid UTF-8 at byte {error.start}",
                             "re-save the file as UTF-8; bad bytes show as \ufffd meanwhile")]
+    if is_canvas_path(relative):
+        # A canvas's text is what its cards say (canvas.py), not its JSON: what search, `get`
+        # and a hit's passage read, one text for all three.
+        text, broken = canvas_text(text)
+        if broken is not None:
+            problems.append(Problem(relative, "canvas", broken, CANVAS_FIX))
     return text.replace("\r\n", "\n"), problems
 
 

@@ -23,6 +23,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path, PurePosixPath
 
+from .canvas import CANVAS_SUFFIX
 from .daily_format import DAILY_SETTINGS, DailyFormat, load_daily_format
 from .dating import DEFAULT_DATE_PROPERTIES, DateProperties
 from .errors import ConfigError, PathOutsideVault, UsageError
@@ -537,8 +538,10 @@ def _is_utf8(name: str) -> bool:
 
 
 def is_note_name(name: str) -> bool:
-    """A Markdown file name that is not hidden and not an editor's temp or backup file."""
-    return name.endswith(NOTE_SUFFIX) and len(name) > len(NOTE_SUFFIX) and not is_temp_name(name)
+    """A Markdown file name — or an Obsidian canvas's, read as the text of its cards (canvas.py,
+    adr/0033) — that is not hidden and not an editor's temp or backup file."""
+    suffix = NOTE_SUFFIX if name.endswith(NOTE_SUFFIX) else CANVAS_SUFFIX if name.endswith(CANVAS_SUFFIX) else None
+    return suffix is not None and len(name) > len(suffix) and not is_temp_name(name)
 
 
 def is_other_case_note_name(name: str) -> bool:

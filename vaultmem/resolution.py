@@ -61,8 +61,18 @@ from datetime import UTC, date, datetime
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from .canvas import is_canvas_path
 from .dating import iso_spelling, name_day
-from .errors import AmbiguousNote, ArchivedNote, ExcludedNote, NoteNotFound, PathOutsideVault, RemovedNote, UsageError
+from .errors import (
+    AmbiguousNote,
+    ArchivedNote,
+    ExcludedNote,
+    NoteNotFound,
+    PathOutsideVault,
+    ReadOnlyCanvas,
+    RemovedNote,
+    UsageError,
+)
 from .exclusions import Rule
 from .fields import name_fold, name_form, name_key
 from .lifecycle import is_expired_us, resolve_now, to_epoch_us
@@ -362,12 +372,17 @@ def locate_to_write(index: DerivedIndex, reference: str) -> Located:
     """:func:`locate_on_disk` for a write (``forget``, ``revise``, ``remember --supersedes``):
     in the index as it last saw the files, and refused when another note answers to the
     reference too (:func:`sole`) — unless the note found is retired and the others answering
-    are its successors (:func:`_to_successor`)."""
+    are its successors (:func:`_to_successor`). A canvas is refused (:class:`ReadOnlyCanvas`):
+    read as its cards' text, it has no text of its own a write could keep its JSON around."""
     located = locate_on_disk(index, reference, refresh=False)
     found = located.resolved_from
     if found is not None and found.writes_to is not None:
-        return Located(found.writes_to, Resolution(found.reference, found.writes_by))
-    return sole(located)
+        located = Located(found.writes_to, Resolution(found.reference, found.writes_by))
+    else:
+        located = sole(located)
+    if is_canvas_path(located.row.path):
+        raise ReadOnlyCanvas(located.row.path)
+    return located
 
 
 def _with_successor(index: DerivedIndex, located: Located, now_us: int) -> Located:

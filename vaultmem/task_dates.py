@@ -15,15 +15,15 @@ each task whole (its box, words, days, recurrence and tags) for the ``tasks`` ta
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import date
 
 from .markdown import code_ranges, hidden_ranges
 from .notes import inline_tags
 
-# A task: a list item with a one-character box, in a quote or callout too. Its text after the box.
-_TASK = re.compile(r"^[ \t]*(?:>[ \t]?)*[-*+][ \t]+\[[^\]\n]\][ \t]+([^\n]*)$", re.MULTILINE)
-# The same, with the box's character: what task_lines reads.
+# A task: a list item with a one-character box, in a quote or callout too: the box's character
+# and the text after the box.
 _TASK_BOX = re.compile(r"^[ \t]*(?:>[ \t]?)*[-*+][ \t]+\[([^\]\n])\][ \t]+([^\n]*?)\r?$", re.MULTILINE)
 # A one-character box anywhere: most notes hold none, and then nothing else is looked for. Searched
 # from its "[", not from the list marker: 10,000 generated notes (15 MB) took 9 ms, against 117 ms
@@ -37,6 +37,12 @@ _EMOJI_KIND = {"📅": "due", "🗓": "due", "⏳": "scheduled", "⌛": "schedul
 _FIELD_DAY = re.compile(r"[\[(](due|scheduled|start|created|completion|cancelled)::[ \t]*([0-9]{4}-[0-9]{2}-[0-9]{2})[ \t]*[\])]")
 _FIELD_KIND = {"due": "due", "scheduled": "scheduled", "start": "starts", "created": "created", "completion": "done",
                "cancelled": "cancelled"}
+# A Kanban card's date (its date trigger `@`, the plugin's default), in braces or linked to the
+# daily note (`@[[2025-03-04]]`, its "link dates to daily notes"): read in a board only. Its time
+# (`@@{10:00}`) stays in the card's words: a task's days are days.
+_CARD_DAY = re.compile(r"(?<!@)@(?:\{([0-9]{4}-[0-9]{2}-[0-9]{2})\}|\[\[([0-9]{4}-[0-9]{2}-[0-9]{2})\]\])")
+# A board's lane: the Kanban plugin writes each as a `## ` heading, its cards the list below it.
+_LANE = re.compile(r"^##[ \t]+([^\n]*?)[ \t]*$", re.MULTILINE)
 # What a task's description is shown without: its date fields (emoji or Dataview's).
 _FIELDS = re.compile(f"{_EMOJI_DAY.pattern}|{_FIELD_DAY.pattern}")
 # The Tasks plugin's other field signs: a recurrence's words end at the next of them (or a tag).
@@ -62,25 +68,46 @@ class TaskDay:
     day: date
 
 
-def task_days(body: str, body_line: int = 1) -> list[TaskDay]:
+def task_days(body: str, body_line: int = 1, rules: TaskRules | None = None, board: bool = False) -> list[TaskDay]:
     """Every day the tasks of ``body`` name, in order; ``body_line``: the file's line the body
     starts on (so each is the file's line). A day that is none (``2025-02-30``) is not one; a
-    task inside code is an example, not a task."""
-    code = code_ranges(body)
+    task inside code is an example, and one in a ``%%`` comment a draft reading view hides: not
+    tasks, as :func:`task_lines` reads them (``rules``, ``board``: its too)."""
+    rules = rules if rules is not None else TaskRules()
     found: list[TaskDay] = []
-    for task in _TASK.finditer(body):
-        if any(start <= task.start() < end for start, end in code):
+    for task in _tasks(body):
+        if not rules.holds(task[1], task[2]):
             continue
         line = body_line + body.count("\n", 0, task.start())
-        words = " ".join(_FIELDS.sub(" ", task[1]).split())
-        named = [(_EMOJI_KIND[mark.rstrip("\ufe0f")], text) for mark, text in _EMOJI_DAY.findall(task[1])]
-        named += [(_FIELD_KIND[key], text) for key, text in _FIELD_DAY.findall(task[1])]
-        for kind, text in named:
+        words = " ".join(_FIELDS.sub(" ", _without_card_days(task[2], board)).split())
+        for kind, text in _named_days(task[2], board):
             try:
                 found.append(TaskDay(line, words, kind, date.fromisoformat(text)))
             except ValueError:  # 2025-90-10: no day
                 continue
     return found
+
+
+def _tasks(body: str) -> list[re.Match[str]]:
+    """The task lines of ``body`` outside code and ``%%`` comments (the box, then the rest)."""
+    if _ANY_BOX.search(body) is None:  # most notes: one scan in C, nothing else
+        return []
+    code = code_ranges(body)
+    left_out = sorted([*code, *hidden_ranges(body, code)])
+    return [task for task in _TASK_BOX.finditer(body) if not any(start <= task.start() < end for start, end in left_out)]
+
+
+def _named_days(rest: str, board: bool) -> list[tuple[str, str]]:
+    """Each (kind, ISO text) a task's words name, in the order of the kinds' fields."""
+    named = [(_EMOJI_KIND[mark.rstrip("\ufe0f")], text) for mark, text in _EMOJI_DAY.findall(rest)]
+    named += [(_FIELD_KIND[key], text) for key, text in _FIELD_DAY.findall(rest)]
+    if board:
+        named += [("due", braced or linked) for braced, linked in _CARD_DAY.findall(rest)]
+    return named
+
+
+def _without_card_days(rest: str, board: bool) -> str:
+    return _CARD_DAY.sub(" ", rest) if board else rest
 
 
 @dataclass(frozen=True)
@@ -96,6 +123,7 @@ class TaskLine:
     days: dict[str, date]
     recurrence: str | None
     tags: tuple[str, ...]
+    lane: str | None = None  # a Kanban card's lane: the board's `## ` heading above it
 
     @property
     def status(self) -> str:
@@ -103,40 +131,70 @@ class TaskLine:
 
 
 def task_status(box: str) -> str:
-    """``open``, ``done`` or ``cancelled``: what a task with ``box`` in its box is."""
-    if box in DONE_BOXES:
-        return "done"
-    return "cancelled" if box in CANCELLED_BOXES else "open"
+    """``open``, ``done`` or ``cancelled``: what a task with ``box`` in its box is (by default:
+    :meth:`TaskRules.status` under the Tasks plugin's own statuses)."""
+    return TaskRules().status(box) or "open"
 
 
-def task_lines(body: str, body_line: int = 1) -> list[TaskLine]:
+@dataclass(frozen=True)
+class TaskRules:
+    """Which list items with a box are tasks and what each box means, as the Tasks plugin's
+    settings say (task_settings.load_task_rules reads them): its global filter — when set, only an
+    item whose words hold it is a task — and its statuses, each box's character declared a to-do,
+    in progress, done, cancelled or no task (``NON_TASK``). The defaults, without the plugin:
+    ``x``/``X`` done, ``-`` cancelled, any other box open."""
+
+    global_filter: str = ""
+    done: tuple[str, ...] = DONE_BOXES
+    cancelled: tuple[str, ...] = CANCELLED_BOXES
+    not_tasks: tuple[str, ...] = ()
+
+    def status(self, box: str) -> str | None:
+        """``open``, ``done`` or ``cancelled``; ``None``: the box makes no task."""
+        if box in self.not_tasks:
+            return None
+        if box in self.done:
+            return "done"
+        return "cancelled" if box in self.cancelled else "open"
+
+    def holds(self, box: str, words: str) -> bool:
+        """Whether a list item with ``box`` and ``words`` is a task under these rules."""
+        return box not in self.not_tasks and self.global_filter in words
+
+
+def task_lines(body: str, body_line: int = 1, board: bool = False) -> list[TaskLine]:
     """Every task of ``body``, in order (``body_line``: the file's line the body starts on). A
     task in code (a ```` ```tasks ```` query block too) or in what reading view hides (a ``%%``
-    comment) is none; a day that is none (``2025-02-30``) is left out of its days."""
-    if _ANY_BOX.search(body) is None:  # most notes: one scan in C, nothing else
+    comment) is none; a day that is none (``2025-02-30``) is left out of its days. In a Kanban
+    board (``board``: :func:`is_kanban_board`) a card's ``@{2025-03-04}`` (or ``@[[2025-03-04]]``)
+    is its due day, and the ``## `` heading above it its lane. Every box is read: which are
+    tasks under the Tasks plugin's settings (:class:`TaskRules`) is decided when they are asked for."""
+    tasks = _tasks(body)
+    if not tasks:
         return []
-    code = code_ranges(body)
-    left_out = sorted([*code, *hidden_ranges(body, code)])
+    lanes = [(lane.start(), lane[1].strip()) for lane in _LANE.finditer(body)] if board else []
     found: list[TaskLine] = []
-    for task in _TASK_BOX.finditer(body):
-        if any(start <= task.start() < end for start, end in left_out):
-            continue
-        found.append(_task_line(task[1], task[2], body_line + body.count("\n", 0, task.start())))
+    for task in tasks:
+        lane = next((name for start, name in reversed(lanes) if start < task.start()), None)
+        found.append(_task_line(task[1], task[2], body_line + body.count("\n", 0, task.start()), board, lane))
     return found
 
 
-def _task_line(box: str, rest: str, line: int) -> TaskLine:
+def is_kanban_board(meta: Mapping[str, object]) -> bool:
+    """A note the Kanban plugin shows as a board: its ``kanban-plugin`` property (``board``, ``basic``)."""
+    return meta.get("kanban-plugin") not in (None, "")
+
+
+def _task_line(box: str, rest: str, line: int, board: bool, lane: str | None) -> TaskLine:
     recurrence = _RECURRENCE.search(rest)
     said = None if recurrence is None else " ".join((recurrence[1] or recurrence[2] or "").split()) or None
-    words = _RECURRENCE.sub(" ", _FIELDS.sub(" ", rest))
-    return TaskLine(line, box, " ".join(words.split()), _days(rest), said, tuple(inline_tags(words)))
+    words = _RECURRENCE.sub(" ", _FIELDS.sub(" ", _without_card_days(rest, board)))
+    return TaskLine(line, box, " ".join(words.split()), _days(rest, board), said, tuple(inline_tags(words)), lane)
 
 
-def _days(rest: str) -> dict[str, date]:
-    named = [(_EMOJI_KIND[mark.rstrip("\ufe0f")], text) for mark, text in _EMOJI_DAY.findall(rest)]
-    named += [(_FIELD_KIND[key], text) for key, text in _FIELD_DAY.findall(rest)]
+def _days(rest: str, board: bool) -> dict[str, date]:
     days: dict[str, date] = {}
-    for kind, text in named:
+    for kind, text in _named_days(rest, board):
         try:
             days.setdefault(kind, date.fromisoformat(text))
         except ValueError:  # 2025-90-10: no day

@@ -20,7 +20,7 @@ from .errors import Argument, UsageError
 from .fields import case_fold
 from .lifecycle import to_epoch_us
 from .storage import Eligibility, Store, TaskFilter, TaskRow
-from .task_dates import STATUSES
+from .task_dates import STATUSES, TaskRules
 
 # What ``status`` may ask for: a status, every task, or the open tasks due before today.
 TASK_STATUSES = (*STATUSES, "all", "overdue")
@@ -43,11 +43,12 @@ class TaskHit:
     tags: list[str]
     title: str
     id: str
+    lane: str | None = None  # a Kanban card's lane (the board's heading above it)
 
     @classmethod
     def of(cls, row: TaskRow) -> TaskHit:
         return cls(path=row.path, line=row.line, status=row.status, box=row.box, text=row.text, dates=row.days,
-                   recurrence=row.recurrence, tags=row.tags, title=row.title, id=row.note_id)
+                   recurrence=row.recurrence, tags=row.tags, title=row.title, id=row.note_id, lane=row.lane)
 
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -80,10 +81,12 @@ class TaskQuestion:
     k: int = DEFAULT_TASKS
 
 
-def task_filter(question: TaskQuestion, now: datetime, week_start: int = 0, include_expired: bool = False) -> TaskFilter:
+def task_filter(question: TaskQuestion, now: datetime, week_start: int = 0, include_expired: bool = False,
+                rules: TaskRules | None = None) -> TaskFilter:
     """The filter ``question`` asks for at ``now`` (``week_start``: the vault's first day of the
-    week; ``include_expired``: the tasks of expired notes too). Without a ``status``: the done
-    tasks when a done bound is given, else the open ones."""
+    week; ``include_expired``: the tasks of expired notes too; ``rules``: the Tasks plugin's, from
+    task_settings.load_task_rules). Without a ``status``: the done tasks when a done bound is
+    given, else the open ones."""
     _require_count(question.k)
     done_asked = question.done_since is not None or question.done_until is not None
     status = question.status if question.status is not None else ("done" if done_asked else "open")
@@ -102,7 +105,7 @@ def task_filter(question: TaskQuestion, now: datetime, week_start: int = 0, incl
         statuses=() if status == "all" else ("open",) if status == "overdue" else (status,),
         due_before=since_bound("today", now, week_start).day.date().isoformat() if status == "overdue" else None,
         due_since=due[0], due_until=due[1], done_since=done[0], done_until=done[1], tags=tags,
-        words=tuple(case_fold(word) for word in (question.query or "").split()),
+        words=tuple(case_fold(word) for word in (question.query or "").split()), rules=rules or TaskRules(),
     )
 
 

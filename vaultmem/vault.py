@@ -218,17 +218,20 @@ class Vault:
         carried by the task's line or its note. ``query``: each of its words is in the task's
         words or its note's title, in any case. Tasks of expired notes are hidden unless
         ``include_expired``; ``k`` at most, ``more`` says how many more passed."""
+        from .task_settings import load_task_rules
         from .tasks import TaskQuestion, find_tasks, task_filter
 
         named = _names("tags", tags)
         question = TaskQuestion(status=status, due_since=due_since, due_until=due_until, done_since=done_since,
                                 done_until=done_until, tags=tuple(named or ()), query=query, k=k)
-        asked = task_filter(question, resolve_now(now), self.paths.daily.week_start, include_expired)  # refused before indexing
+        rules, unread = load_task_rules(self.root)  # the Tasks plugin's settings, as they are now
+        asked = task_filter(question, resolve_now(now), self.paths.daily.week_start, include_expired, rules)  # refused before indexing
         with self.store.waiting_at_most(SEARCH_LOCK_WAIT_SECONDS):
             busy = self.derived.bring_current()
             found = find_tasks(self.store, asked, k)
         if busy is not None:
             found.warnings.append(str(busy))
+        found.warnings.extend(unread)
         found.warnings.extend(self.derived.after_search())
         return found
 

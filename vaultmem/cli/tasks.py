@@ -35,8 +35,8 @@ def tasks_command(obj: Context, query: str | None, open_: bool, done: bool, canc
                   tags: tuple[str, ...], include_expired: bool, as_of: str | None, k: int, as_json: bool) -> None:
     """List task lines (`- [ ] …`) by due day, then file and line; open ones unless asked.
 
-    QUERY keeps the tasks each of whose words is in the task's text or its note's title, in any
-    case: `tasks acme --due-until "next week"`, `tasks --done-since 2025-12-16 --done-until 2025-12-16`."""
+    QUERY keeps the tasks each of whose words is in the task's text, its note's title or its Kanban
+    lane, in any case (`tasks Doing`): `tasks acme --due-until "next week"`, `tasks --done-since 2025-12-16 --done-until 2025-12-16`."""
     chosen = [name for name, given in zip(_STATUS_FLAGS, (open_, done, cancelled, overdue, all_), strict=True) if given]
     if len(chosen) > 1:
         raise click.UsageError(f"--{' and --'.join(chosen)} ask for different tasks: give one of them")
@@ -60,8 +60,10 @@ def tasks_command(obj: Context, query: str | None, open_: bool, done: bool, canc
 
 
 def _task_line(task: TaskHit) -> str:
-    """``2025-12-05  [ ] Call Dana  (scheduled 2025-12-03, every week)  projects/acme.md:12``."""
-    said = [f"{kind} {day}" for kind, day in task.dates.items() if kind != "due"]
+    """``2025-12-05  [ ] Call Dana  (scheduled 2025-12-03, every week)  projects/acme.md:12``; a
+    Kanban card's lane first among the details (``lane Doing``)."""
+    said = [f"lane {task.lane}"] if task.lane else []
+    said += [f"{kind} {day}" for kind, day in task.dates.items() if kind != "due"]
     said += [task.recurrence] if task.recurrence else []
     details = f"  ({', '.join(said)})" if said else ""
     return f"{task.dates.get('due', '-'):<10}  [{task.box}] {task.text}{details}  {task.path}:{task.line}"

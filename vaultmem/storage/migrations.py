@@ -260,6 +260,16 @@ def m013_tasks(db: sqlite3.Connection) -> None:
     db.execute("DELETE FROM meta WHERE key = 'indexed'")
 
 
+@migration("tasks")
+def m014_task_lanes(db: sqlite3.Connection) -> None:
+    # A Kanban card's lane (the board's `## ` heading above it; adr/0026 "Tasks", Kanban boards).
+    db.execute("ALTER TABLE tasks ADD COLUMN lane TEXT")
+    # Cards read before this step have no lane, nor their `@{day}` as due: the next reconcile
+    # reads every note once more (same text: nothing is re-embedded) and writes its tasks again.
+    db.execute("UPDATE notes SET content_hash = '', mtime_ns = -1")
+    db.execute("DELETE FROM meta WHERE key = 'indexed'")
+
+
 # ------------------------------------------------------------------ applying them
 
 

@@ -13,19 +13,21 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..task_dates import CANCELLED_BOXES, DONE_BOXES, TaskLine
+from ..task_dates import TaskLine, TaskRules
 from .connection import CASEFOLD, Connection, chunks, placeholders
 from .notes import Eligibility, carried_tag_sql
 
+DEFAULT_RULES = TaskRules()  # without the Tasks plugin's settings
 DAY_KINDS = ("due", "scheduled", "starts", "created", "done", "cancelled")
-_COLUMNS = ("note_label", "line", "box", "text", *DAY_KINDS, "recurrence", "tags", "note_tags")
+_COLUMNS = ("note_label", "line", "box", "text", *DAY_KINDS, "recurrence", "tags", "note_tags", "lane")
 
 
-def status_sql(alias: str = "tasks") -> tuple[str, list[str]]:
-    """task_dates.task_status in SQL: ``open``, ``done`` or ``cancelled`` from a row's box."""
-    return (f"(CASE WHEN {alias}.box IN ({placeholders(len(DONE_BOXES))}) THEN 'done' "
-            f"WHEN {alias}.box IN ({placeholders(len(CANCELLED_BOXES))}) THEN 'cancelled' ELSE 'open' END)",
-            [*DONE_BOXES, *CANCELLED_BOXES])
+def status_sql(rules: TaskRules, alias: str = "tasks") -> tuple[str, list[str]]:
+    """task_dates.TaskRules.status in SQL: ``open``, ``done`` or ``cancelled`` from a row's box
+    (a box that makes no task is left out by :meth:`TaskFilter.where`)."""
+    return (f"(CASE WHEN {alias}.box IN ({placeholders(len(rules.done))}) THEN 'done' "
+            f"WHEN {alias}.box IN ({placeholders(len(rules.cancelled))}) THEN 'cancelled' ELSE 'open' END)",
+            [*rules.done, *rules.cancelled])
 
 
 @dataclass(frozen=True)
@@ -42,6 +44,7 @@ class TaskRow:
     days: dict[str, str]  # kind → ISO day, only the kinds the task names
     recurrence: str | None
     tags: list[str]
+    lane: str | None  # a Kanban card's lane
 
 
 @dataclass(frozen=True)
@@ -50,8 +53,9 @@ class TaskFilter:
     only tasks due before that ISO day (overdue); the since/until pairs: ISO days, inclusive;
     ``tags``: each must be carried by the task's line or its note's properties (the rule of
     notes.carries_tag; not a ``#tag`` of the note's other lines, which would tag every task);
-    ``words``: case-folded words each found in the task's text or its note's title;
-    ``alive``: the expiry filter of the notes that hold them."""
+    ``words``: case-folded words each found in the task's text, its note's title or its lane;
+    ``alive``: the expiry filter of the notes that hold them; ``rules``: which boxes are tasks and
+    what each means (the Tasks plugin's settings: task_settings.py)."""
 
     alive: Eligibility
     statuses: tuple[str, ...] = ()
@@ -62,12 +66,19 @@ class TaskFilter:
     done_until: str | None = None
     tags: tuple[str, ...] = ()
     words: tuple[str, ...] = ()
+    rules: TaskRules = DEFAULT_RULES
 
     def where(self) -> tuple[str, list[Any]]:
         alive, params = self.alive.where("notes")
         clauses = [alive]
+        if self.rules.not_tasks:
+            clauses.append(f"tasks.box NOT IN ({placeholders(len(self.rules.not_tasks))})")
+            params += list(self.rules.not_tasks)
+        if self.rules.global_filter:  # the plugin's rule: the words hold it, as written (any case differs)
+            clauses.append("instr(tasks.text, ?) > 0")
+            params.append(self.rules.global_filter)
         if self.statuses:
-            status, status_params = status_sql()
+            status, status_params = status_sql(self.rules)
             clauses.append(f"{status} IN ({placeholders(len(self.statuses))})")
             params += [*status_params, *self.statuses]
         for column, operator, day in (("due", "<", self.due_before), ("due", ">=", self.due_since),
@@ -82,7 +93,7 @@ class TaskFilter:
             clauses.append(f"({on_line} OR {on_note})")
             params += [*line_params, *note_params]
         for word in self.words:
-            clauses.append(f"instr({CASEFOLD}(tasks.text || ' ' || notes.title), ?) > 0")
+            clauses.append(f"instr({CASEFOLD}(tasks.text || ' ' || notes.title || ' ' || coalesce(tasks.lane, '')), ?) > 0")
             params.append(word)
         return " AND ".join(clauses), params
 
@@ -102,7 +113,7 @@ class TaskStore:
         carried = json.dumps(list(note_tags), ensure_ascii=False)
         self.db.executemany(
             f"INSERT INTO tasks ({', '.join(_COLUMNS)}) VALUES ({placeholders(len(_COLUMNS))})",
-            [(*_params(int(note_label), task), carried) for task in tasks])
+            [(*_params(int(note_label), task), carried, task.lane) for task in tasks])
 
     def replace(self, note_label: int, tasks: Sequence[TaskLine], note_tags: Sequence[str] = ()) -> None:
         """A changed note's tasks, instead of those it had."""
@@ -118,11 +129,11 @@ class TaskStore:
         """The first ``limit`` tasks that pass ``asked``, by due day (tasks without one last),
         then path and line; and how many pass in all."""
         where, params = asked.where()
-        status, status_params = status_sql()
+        status, status_params = status_sql(asked.rules)
         joined = f"FROM tasks JOIN notes ON notes.label = tasks.note_label WHERE {where}"
         rows = self.db.execute(
             f"SELECT notes.path, notes.title, notes.id, tasks.line, tasks.box, {status}, tasks.text, "
-            f"{', '.join('tasks.' + kind for kind in DAY_KINDS)}, tasks.recurrence, tasks.tags {joined} "
+            f"{', '.join('tasks.' + kind for kind in DAY_KINDS)}, tasks.recurrence, tasks.tags, tasks.lane {joined} "
             "ORDER BY tasks.due IS NULL, tasks.due, notes.path, tasks.line LIMIT ?",
             [*status_params, *params, int(limit)])
         total = int(self.db.execute(f"SELECT count(*) {joined}", params).fetchone()[0])
@@ -148,4 +159,4 @@ def _params(note_label: int, task: TaskLine) -> tuple[Any, ...]:
 def _row(row: Sequence[Any]) -> TaskRow:
     days = {kind: day for kind, day in zip(DAY_KINDS, row[7:13], strict=True) if day is not None}
     return TaskRow(path=row[0], title=row[1], note_id=row[2], line=int(row[3]), box=row[4], status=row[5], text=row[6],
-                   days=days, recurrence=row[13], tags=json.loads(row[14]))
+                   days=days, recurrence=row[13], tags=json.loads(row[14]), lane=row[15])
