@@ -250,3 +250,14 @@ def test_a_daily_note_path_vaultmem_cannot_read_is_a_check_problem_naming_the_te
         "---\nfoam_template:\n  filepath: journal/$FOAM_TITLE.md\n---\n")})
     result = run_cli(vault, "check")
     assert ".foam/templates/daily-note.md: foam_template.filepath: $FOAM_TITLE" in result.output
+
+
+def test_a_running_watcher_drops_a_folder_foam_s_settings_come_to_exclude(tmp_path: Path) -> None:
+    from helpers import wait_until
+
+    vault_dir = write_vault(tmp_path / "wiki", {**WORKSPACE, ".vscode/settings.json": "{}"})
+    with Vault(vault_dir) as vault, vault.watch(quiet=True):
+        assert "drafts/wip.md" in {row.path for row in vault.store.notes.all()}
+        write_vault(vault_dir, {".vscode/settings.json": '{\n  "foam.files.exclude": ["drafts/**"], // hidden from Foam\n}\n'})
+        wait_until(lambda: "drafts/wip.md" not in {row.path for row in vault.store.notes.all()},
+                   what="the note Foam's settings exclude to leave the index")
