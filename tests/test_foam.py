@@ -4,10 +4,11 @@ appends (body_edits.append_paragraph)."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
-from helpers import NOW, keyword_side, write_vault
+from helpers import NOW, keyword_side, run_cli, run_json, write_vault
 
 from vaultmem import Vault
 from vaultmem.body_edits import append_paragraph
@@ -97,3 +98,166 @@ def test_a_command_in_a_foam_workspace_s_subfolder_works_on_the_workspace_and_it
                      "dev-notes/2023/01/16.md": "2023-01-16"}  # the template is no note; the daily note has its day
     assert (foam_vault / ".vaultmem").is_dir()
     assert not (foam_vault / "dev-notes" / "2023" / ".vaultmem").exists()
+
+
+# ---------------------------------------------------------------- .vscode/settings.json (foam_settings.py)
+
+SETTINGS = """{
+  // Foam
+  "editor.minimap.enabled": false, /* not Foam's */
+  "foam.files.exclude": ["drafts/**", "**/*.private.md",],
+  "foam.files.ignore": ["attic",],
+  "files.exclude": {"**/.git": true, "scratch": true, "shown": false, "**/*.js": {"when": "$(basename).ts"}},
+  "foam.openDailyNote.directory": "journal",
+  "foam.openDailyNote.filenameFormat": "dd-mm-yyyy", // Foam's dateformat: mm is the month
+}
+"""
+WORKSPACE = {
+    ".foam/templates/new-note.md": "---\ntype: basic-note\n---\n",
+    "kept.md": "# Kept\n\nA note about zebra allocation.\n",
+    "drafts/wip.md": "# WIP\n\nUnfinished zebra allocation draft.\n",
+    "notes/deep/x.private.md": "# Private\n\nA private zebra allocation.\n",
+    "attic/old/page.md": "# Old\n\nAn old zebra allocation.\n",
+    "scratch/pad.md": "# Pad\n\nA scratch zebra allocation.\n",
+    "shown/visible.md": "# Visible\n\nA shown zebra allocation.\n",
+    "journal/03-02-2024.md": "---\ntype: daily-note\n---\n\n# 03-02-2024\n\n* Booked the ferry to Skye\n",
+}
+
+
+def _paths(vault: Path, *args: str) -> set[str]:
+    listed = run_json(vault, "list", *args)
+    assert isinstance(listed, dict)
+    return {entry["path"] for entry in listed["notes"]}
+
+
+def test_vs_code_settings_with_comments_and_trailing_commas_are_read_as_vs_code_reads_them() -> None:
+    from vaultmem.foam_settings import parse_jsonc
+
+    text = '{\n  // a comment\n  "url": "http://example.com//x", /* "not": "read" */\n  "list": [1, 2,],\n}\n'
+    assert parse_jsonc(text) == {"url": "http://example.com//x", "list": [1, 2]}
+    assert parse_jsonc("") == {}
+    with pytest.raises(ValueError, match="line 3"):  # the file's own line, comments counted
+        parse_jsonc('{\n  // x\n  "a": 1 "b": 2\n}')
+
+
+def test_foam_s_exclusions_in_vs_code_settings_keep_files_out_of_the_index(tmp_path: Path) -> None:
+    vault = write_vault(tmp_path / "wiki", {**WORKSPACE, ".vscode/settings.json": SETTINGS})
+    result = run_cli(vault, "index")
+    assert result.exit_code == 0, result.output
+    assert "Foam's foam.files.exclude 'drafts/**'" in result.output  # the rule is named
+    # Was: every one of them indexed and searched as a note.
+    assert _paths(vault) == {"kept.md", "shown/visible.md", "journal/03-02-2024.md"}
+    hits = run_json(vault, "search", "zebra allocation")
+    assert isinstance(hits, list)
+    found = {hit["path"] for hit in hits}
+    assert "kept.md" in found
+    assert not found & {"drafts/wip.md", "notes/deep/x.private.md", "attic/old/page.md", "scratch/pad.md"}
+
+
+def test_files_exclude_outside_a_foam_workspace_is_vs_code_s_explorer_alone(tmp_path: Path) -> None:
+    vault = write_vault(tmp_path / "vault", {
+        ".obsidian/app.json": "{}",
+        ".vscode/settings.json": '{"files.exclude": {"scratch": true}}',
+        "scratch/pad.md": "# Pad\n\nA scratch note.\n",
+    })
+    assert _paths(vault) == {"scratch/pad.md"}
+
+
+@pytest.mark.parametrize(("glob", "path", "excluded"), [
+    ("drafts/**", "drafts/a/b.md", True), ("drafts/**", "my-drafts/b.md", False),
+    ("attic", "attic/old/page.md", True), ("attic", "notes/attic/page.md", False),
+    ("**/attic", "notes/attic/page.md", True), ("*.tmp.md", "x.tmp.md", True), ("*.tmp.md", "a/x.tmp.md", False),
+    ("**/*.tmp.md", "a/b/x.tmp.md", True), ("{inbox,drafts}/*.md", "inbox/x.md", True),
+    ("{inbox,drafts}/*.md", "other/x.md", False), ("notes/?.md", "notes/a.md", True), ("notes/?.md", "notes/ab.md", False),
+    ("[!x]y.md", "zy.md", True), ("[!x]y.md", "xy.md", False), ("Drafts/**", "drafts/x.md", False),
+])
+def test_a_foam_glob_excludes_what_vs_code_s_glob_matches(tmp_path: Path, glob: str, path: str, excluded: bool) -> None:
+    from vaultmem.paths import VaultPaths
+
+    write_vault(tmp_path, {".foam/templates/new-note.md": "", ".vscode/settings.json": json.dumps({"foam.files.exclude": [glob]})})
+    assert VaultPaths(tmp_path, "_archive").exclusions.excludes(path) is excluded
+
+
+def test_a_broken_vs_code_settings_file_is_a_problem_naming_it_and_excludes_nothing(tmp_path: Path) -> None:
+    vault = write_vault(tmp_path / "wiki", {**WORKSPACE, ".vscode/settings.json": '{\n  "foam.files.exclude": ["drafts/**"\n}\n'})
+    result = run_cli(vault, "check")
+    assert ".vscode/settings.json: file: not valid JSON" in result.output
+    assert "line 3" in result.output
+    assert "not applied" in result.output
+    assert "drafts/wip.md" in _paths(vault)  # nothing excluded by a file that does not parse, and said so
+
+
+def test_an_exclusion_added_to_vs_code_settings_drops_its_notes_at_the_next_command(tmp_path: Path) -> None:
+    vault = write_vault(tmp_path / "wiki", {**WORKSPACE, ".vscode/settings.json": "{}"})
+    assert "drafts/wip.md" in _paths(vault)
+    write_vault(vault, {".vscode/settings.json": '{\n  "foam.files.exclude": ["drafts/**"], // now\n}\n'})
+    assert "drafts/wip.md" not in _paths(vault)  # the settings signature saw the file change
+
+
+@pytest.mark.parametrize(("mask", "moment"), [
+    ("isoDate", "YYYY-MM-DD"), ("dd-mm-yyyy", "DD-MM-YYYY"), ("'daily-note'-yyyy-mm-dd", "[daily-note]-YYYY-MM-DD"),
+    ("dddd, mmmm dS yyyy", "dddd, MMMM Do YYYY"), ("yyyy/mm/dd HH-MM", "YYYY/MM/DD HH-mm"), ("UTC:yyyymmdd", "YYYYMMDD"),
+    ("mmm d, yyyy h:MM TT", "MMM D, YYYY h:mm A"), ("HH:MM t", None), ("DDDD yyyy-mm-dd", None),
+])
+def test_foam_s_dateformat_masks_are_read_as_the_moment_format_writing_the_same_names(mask: str, moment: str | None) -> None:
+    from vaultmem.foam_settings import dateformat_to_moment
+
+    assert dateformat_to_moment(mask) == moment
+
+
+def test_a_daily_note_named_by_foam_s_settings_is_dated_and_answers_to_its_day(tmp_path: Path) -> None:
+    vault = write_vault(tmp_path / "wiki", {**WORKSPACE, ".vscode/settings.json": SETTINGS})
+    listed = run_json(vault, "list")
+    assert isinstance(listed, dict)
+    dates = {entry["path"]: entry["date"] for entry in listed["notes"]}
+    assert dates["journal/03-02-2024.md"] == "2024-02-03"  # 3 February: dd-mm-yyyy; was no date
+    got = run_cli(vault, "get", "2024-02-03")
+    assert got.exit_code == 0, got.output  # was: no note matches '2024-02-03'
+    assert "journal/03-02-2024.md" in got.output
+    revised = run_cli(vault, "revise", "2024-02-03", "--append", "Ferry moved to 10:40.")
+    assert revised.exit_code == 0, revised.output
+    assert (vault / "journal/03-02-2024.md").read_text(encoding="utf-8").endswith("Ferry moved to 10:40.\n")
+
+
+def test_the_daily_note_template_s_filepath_names_the_daily_notes_before_the_settings(tmp_path: Path) -> None:
+    vault = write_vault(tmp_path / "wiki", {
+        **WORKSPACE, ".vscode/settings.json": SETTINGS,
+        ".foam/templates/daily-note.md": ("---\ntype: daily-note\nfoam_template:\n  filepath: "
+                                          "'dev-notes/$FOAM_DATE_YEAR/${FOAM_DATE_DATE}.$FOAM_DATE_MONTH.md'\n---\n\n# x\n"),
+        "dev-notes/2024/05.02.md": "# 5 February\n\nShipped the allocator.\n",
+    })
+    listed = run_json(vault, "list")
+    assert isinstance(listed, dict)
+    dates = {entry["path"]: entry["date"] for entry in listed["notes"]}
+    assert dates["dev-notes/2024/05.02.md"] == "2024-02-05"  # DD.MM below the year: was no date
+    got = run_cli(vault, "get", "2024-02-05")
+    assert got.exit_code == 0, got.output
+    assert "dev-notes/2024/05.02.md" in got.output
+    missing = run_cli(vault, "get", "2024-02-06")
+    assert "YYYY/DD.MM in dev-notes/ (.foam/templates/daily-note.md foam_template.filepath)" in missing.output
+
+
+def test_no_daily_note_for_a_day_in_a_foam_workspace_names_foam_as_its_maker(tmp_path: Path) -> None:
+    vault = write_vault(tmp_path / "wiki", WORKSPACE)
+    result = run_cli(vault, "revise", "2026-12-01", "--append", "x")
+    assert result.exit_code != 0
+    assert "Foam makes the day's note" in result.output  # was: "Obsidian makes the day's note"
+    assert "Obsidian makes" not in result.output
+
+
+def test_a_daily_note_path_vaultmem_cannot_read_is_a_check_problem_naming_the_template(tmp_path: Path) -> None:
+    vault = write_vault(tmp_path / "wiki", {**WORKSPACE, ".foam/templates/daily-note.md": (
+        "---\nfoam_template:\n  filepath: journal/$FOAM_TITLE.md\n---\n")})
+    result = run_cli(vault, "check")
+    assert ".foam/templates/daily-note.md: foam_template.filepath: $FOAM_TITLE" in result.output
+
+
+def test_a_running_watcher_drops_a_folder_foam_s_settings_come_to_exclude(tmp_path: Path) -> None:
+    from helpers import wait_until
+
+    vault_dir = write_vault(tmp_path / "wiki", {**WORKSPACE, ".vscode/settings.json": "{}"})
+    with Vault(vault_dir) as vault, vault.watch(quiet=True):
+        assert "drafts/wip.md" in {row.path for row in vault.store.notes.all()}
+        write_vault(vault_dir, {".vscode/settings.json": '{\n  "foam.files.exclude": ["drafts/**"], // hidden from Foam\n}\n'})
+        wait_until(lambda: "drafts/wip.md" not in {row.path for row in vault.store.notes.all()},
+                   what="the note Foam's settings exclude to leave the index")

@@ -8,6 +8,9 @@ or in 1.x the ``day`` of the active calendar set), which is the one in use when 
 turned on (``.obsidian/community-plugins.json`` lists it, or there is no such list; a list
 that cannot be read leaves no format in use) and its daily notes are enabled. With that format a name no fixed shape can settle is one day:
 ``Journal/28-11-2026.md`` is 28 November under ``DD-MM-YYYY`` (dating.py, adr/0026).
+Without Obsidian's settings, a Logseq graph's journals are its daily notes, and a Foam workspace's
+are where its daily-note template's ``foam_template.filepath`` or ``foam.openDailyNote`` puts them,
+translated into a moment.js format (foam_settings.py, adr/0034).
 
 The format is read as moment.js writes it: the year (``YYYY``, ``Y``, ``YY`` as 20YY,
 ``YYYYY``, ``YYYYYY``), the month (``M``, ``MM``, ``Mo``, ``MMM``, ``MMMM``) and the day of
@@ -43,10 +46,11 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
-from .config import LOGSEQ_SETTINGS, is_logseq_graph
+from .config import FOAM_DIR, LOGSEQ_SETTINGS, is_logseq_graph
 from .errors import short_repr
 from .exclusions import DAILY_NOTES_SETTINGS, PERIODIC_NOTES_SETTINGS, read_settings, vault_folder
 from .fields import name_form
+from .foam_settings import FOAM_DAILY_TEMPLATE, load_foam_daily, read_vscode_settings
 from .logseq_journals import (
     DEFAULT_FILE_NAME_FORMAT,
     DEFAULT_JOURNALS,
@@ -71,7 +75,7 @@ COMMUNITY_PLUGINS = ".obsidian/community-plugins.json"  # the ids of the communi
 PERIODIC_NOTES_ID = "periodic-notes"
 CALENDAR_ID = "calendar"
 CALENDAR_SETTINGS = ".obsidian/plugins/calendar/data.json"  # the Calendar plugin's: its weekStart
-DAILY_SETTINGS = (DAILY_NOTES_SETTINGS, PERIODIC_NOTES_SETTINGS, COMMUNITY_PLUGINS, CALENDAR_SETTINGS)
+DAILY_SETTINGS = (DAILY_NOTES_SETTINGS, PERIODIC_NOTES_SETTINGS, COMMUNITY_PLUGINS, CALENDAR_SETTINGS, FOAM_DAILY_TEMPLATE)
 # The Calendar plugin's weekStart values that name a day, as Python numbers weekdays (Monday 0).
 _WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 DEFAULT_FORMAT = "YYYY-MM-DD"  # Obsidian's, and Periodic Notes', when none is set
@@ -432,6 +436,7 @@ class DailyFormat:
     # The day weeks start on for `this week` / `last week` (Monday 0 … Sunday 6): the Calendar
     # plugin's weekStart when it names a day, else Monday, the ISO week (adr/0026 "Week start").
     week_start: int = 0
+    maker: str = "Obsidian"  # the app that makes the day's note: Obsidian, Logseq or Foam (its error says which)
 
     def title(self, path: str) -> str | None:
         """The title Logseq shows for the journal at ``path`` ("May 16th, 2022"), if it is one."""
@@ -568,7 +573,9 @@ def _load_daily(root: Path) -> DailyFormat:
             return _from_settings(daily[0], PERIODIC_NOTES_SETTINGS, daily[1], _PERIODIC_WHERE)
     core = read_settings(root, DAILY_NOTES_SETTINGS, problems, _UNUSED)
     if core is None and not problems and is_logseq_graph(root):
-        return _logseq_journals(root)
+        return replace(_logseq_journals(root), maker="Logseq")
+    if core is None and not problems and (foam := _foam_daily(root)) is not None:
+        return foam
     if core is None or problems:
         return DailyFormat(problems=tuple(problems))
     if not isinstance(core, dict):
@@ -576,6 +583,26 @@ def _load_daily(root: Path) -> DailyFormat:
                                              f"set the daily notes' settings again in Obsidian ({_CORE_WHERE})"),))
     # Used even when core-plugins.json turns Daily notes off: the notes it named still carry its format.
     return _from_settings(core, DAILY_NOTES_SETTINGS, "", _CORE_WHERE)
+
+
+def _foam_daily(root: Path) -> DailyFormat | None:
+    """A Foam workspace's daily notes (foam_settings.py): where its daily-note template's
+    ``foam_template.filepath`` puts them, else ``foam.openDailyNote`` in ``.vscode/settings.json``;
+    with neither, none — but a Foam workspace (``.foam/``) still names Foam as their maker."""
+    unreported: list[Problem] = []  # a settings file that does not parse is said once, by exclusions.py
+    found = load_foam_daily(root, read_vscode_settings(root, unreported, ""))
+    if found is None:
+        return DailyFormat(maker="Foam") if (root / FOAM_DIR).is_dir() else None
+    if isinstance(found, Problem):
+        return DailyFormat(problems=(found,), maker="Foam")
+    moment = parse_moment_format(found.moment)
+    problems: tuple[Problem, ...] = ()
+    if not moment.supported:
+        name, _, key = found.settings.partition(" ")
+        problems = (Problem(name, key, f"names daily notes {short_repr(moment.text)} (as moment.js writes it): {moment.unread}; "
+                            f"{_UNUSED}", "name them by the year, the month and the day, such as "
+                            "journal/$FOAM_DATE_YEAR-$FOAM_DATE_MONTH-$FOAM_DATE_DATE.md in the daily-note template"),)
+    return DailyFormat(name_form(found.folder), moment, found.settings, problems, maker="Foam")
 
 
 def _logseq_journals(root: Path) -> DailyFormat:

@@ -21,7 +21,10 @@ Three sources, all read from the vault itself (adr/0020-excluded-files-and-title
    and ``version-files/`` one per synced version. They are Logseq's files, never pages in
    Logseq; indexed, each stale copy answered beside the page it copies (a trial on a Logseq
    graph), dated by its backup time.
-5. Dendron's templates in a Dendron vault (``dendron.yml`` in the vault or the workspace folder
+5. A Foam workspace's exclusions in VS Code's ``.vscode/settings.json``: ``foam.files.exclude``,
+   ``foam.files.ignore`` and (in a Foam workspace) ``files.exclude``, globs in VS Code's syntax
+   (foam_settings.py). Indexed, the drafts a person keeps out of Foam's graph answered as notes.
+6. Dendron's templates in a Dendron vault (``dendron.yml`` in the vault or the workspace folder
    around it): the notes of the ``templates`` hierarchy (``templates.daily.md``, also
    ``template.*``), Dendron's home for the notes new notes are made from, as Obsidian's
    templates folder is. Indexed, a template's "{{ title }}" answered as a memory.
@@ -43,7 +46,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .config import CONFIG_FILE
+from .config import CONFIG_FILE, FOAM_DIR
+from .foam_settings import VSCODE_SETTINGS, FoamGlob, foam_globs, read_vscode_settings
 from .notes import Problem
 
 if TYPE_CHECKING:
@@ -59,7 +63,7 @@ LOGSEQ_DIR = "logseq"
 LOGSEQ_SETTINGS = f"{LOGSEQ_DIR}/config.edn"  # its presence makes the folder a Logseq graph
 DENDRON_SETTINGS = "dendron.yml"  # in the vault or the workspace folder around it: a Dendron vault
 OBSIDIAN_SETTINGS = (APP_SETTINGS, TEMPLATES_SETTINGS, TEMPLATER_SETTINGS, LOGSEQ_SETTINGS, UNIQUE_NOTE_SETTINGS,
-                     DENDRON_SETTINGS)
+                     DENDRON_SETTINGS, VSCODE_SETTINGS)
 MAX_SETTINGS_BYTES = 1_000_000  # Obsidian's settings files are a few hundred bytes
 _NAMED_GROUP = re.compile(r"\(\?P<[^>]+>")
 # JavaScript's named group (?<name>…) is Python's (?P<name>…); lookbehinds (?<= (?<! are the same.
@@ -114,6 +118,7 @@ class Exclusions:
         problems: Sequence[Problem] = (),
         template_files: Sequence[Rule] = (),
         dendron_templates: bool = False,
+        foam: Sequence[FoamGlob] = (),
     ) -> None:
         self.globs = tuple(globs)
         self._spec = _gitignore(self.globs) if self.globs else None
@@ -131,9 +136,11 @@ class Exclusions:
         self.template_files = {rule.pattern: rule for rule in template_files}
         self.problems = tuple(problems)
         self.dendron_templates = Rule(DENDRON_SOURCE, DENDRON_TEMPLATE_RULE_PATTERN) if dendron_templates else None
+        self.foam = tuple(foam)
         # Rules that can exclude a file in a folder that is not excluded whole: only then
         # does the scan pay a check per file (a vault without such rules pays nothing).
-        self.per_file = bool(self.globs or self.prefixes or self.regexes or self.template_files or dendron_templates)
+        self.per_file = bool(self.globs or self.prefixes or self.regexes or self.template_files or dendron_templates
+                             or self.foam)
 
     def __bool__(self) -> bool:
         return bool(self.per_file or self.template_folders)
@@ -147,6 +154,7 @@ class Exclusions:
             *self.template_folders,
             *self.template_files.values(),
             *([self.dendron_templates] if self.dendron_templates else []),
+            *(Rule(glob.source, glob.glob) for glob in self.foam),
         ]
 
     @property
@@ -208,6 +216,9 @@ class Exclusions:
                 return Rule(OBSIDIAN_SOURCE, f"/{source}/")
         if self.dendron_templates is not None and _DENDRON_TEMPLATE.search(relative):
             return self.dendron_templates
+        for glob in self.foam:
+            if glob.regex.fullmatch(relative):
+                return Rule(glob.source, glob.glob)
         return self.template_files.get(relative)
 
     def _settings_folder_rule(self, folder: str) -> Rule | None:
@@ -220,6 +231,12 @@ class Exclusions:
             # Every file below starts with folder + "/": the prefix excludes them all.
             if (folder + "/").startswith(prefix):
                 return Rule(OBSIDIAN_SOURCE, prefix)
+        if self.foam:
+            # A VS Code glob that matches a folder excludes all in it: this one or one it is in.
+            parts = folder.split("/")
+            for glob in self.foam:
+                if any(glob.excludes_folder("/".join(parts[:depth])) for depth in range(1, len(parts) + 1)):
+                    return Rule(glob.source, glob.glob)
         return None
 
     def _glob_matches(self, relative: str) -> bool:
@@ -246,7 +263,9 @@ def load_exclusions(root: Path, globs: Sequence[str]) -> Exclusions:
             _logseq_folder(root),
         ) if rule is not None
     ]
-    return Exclusions(globs, prefixes, regexes, folders, problems, _template_files(root, problems), is_dendron_vault(root))
+    vscode = read_vscode_settings(root, problems, "Foam's exclusions and daily-note settings in it are not applied")
+    foam = foam_globs(vscode, (root / FOAM_DIR).is_dir(), problems)
+    return Exclusions(globs, prefixes, regexes, folders, problems, _template_files(root, problems), is_dendron_vault(root), foam)
 
 
 def is_dendron_vault(root: Path) -> bool:

@@ -197,7 +197,7 @@ class VaultPaths:
         inline-query prefixes (inline_queries.py) again if a settings file changed; True when
         any of them changed.
 
-        Cheap (seven ``stat`` calls) so that every reconcile can afford it: a folder the person
+        Cheap (a ``stat`` call per settings file) so that every reconcile can afford it: a folder the person
         excludes in Obsidian while vaultmem runs leaves the index at the next reconcile, and
         notes a changed daily-note format or ``[dates]`` dates otherwise are dated again.
         ``.vaultmem.toml`` is read again only when it changed since this object read it

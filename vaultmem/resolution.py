@@ -302,7 +302,7 @@ def _no_daily_note(paths: VaultPaths, day: date) -> str:
     were misspelled, when only the day's note was not there yet."""
     where = f"under the daily-note format {paths.daily.describe()}" if paths.daily.in_use else "named for it alone"
     return (f"no daily note for {day.isoformat()} is in the vault ({where}); vaultmem makes no daily notes: "
-            "Obsidian makes the day's note from its template when the day is opened, or remember the text as a new note")
+            f"{paths.daily.maker} makes the day's note from its template when the day is opened, or remember the text as a new note")
 
 
 def not_found(notes: NoteStore, reference: str, why: str = "") -> NoteNotFound:
