@@ -173,7 +173,10 @@ from .option_names import Surface
 # 60: the daily-note format's ordinal day (`Do`) is read as moment writes it in the languages
 #     month_names.py reads (French `1er` and `4`, German `4.`, Spanish `4º`, Russian `4-го`), not
 #     in English alone: `dddd Do MMMM YYYY` makes `lundi 4 mai 2026.md` that day's note.
-READER_VERSION = "60"
+# 61: a line at the top of a note's text that says its date (`Date de création : 2026-04-23`,
+#     `**Date:** 5 January 2024`, `Erstellt am: 05.01.2024`) dates a note nothing else dates
+#     (dating.line_date, date_lines.py). Nothing is embedded again.
+READER_VERSION = "61"
 BOM = "\ufeff"
 # A Windows editor ("Unicode" in Notepad, PowerShell's Out-File) saves UTF-16 behind one of these.
 UTF16_BOMS = ((codecs.BOM_UTF16_LE, "utf-16-le", "UTF-16 LE"), (codecs.BOM_UTF16_BE, "utf-16-be", "UTF-16 BE"))
