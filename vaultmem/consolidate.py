@@ -362,7 +362,7 @@ def plan_consolidation(store: Store, paths: VaultPaths, scope: Scope, embed: Emb
     # Your own dated pages only: memories (with a layer) said again on another day are what
     # consolidation is for, day in their file names or not (the sample's standup notes).
     days = {label: day for label, note in notes.items()
-            if note.layer is None and (day := own_day(note.meta, note.path, paths.daily, paths.dates)) is not None}
+            if note.layer is None and (day := own_day(note.meta, note.path, paths.daily, paths.dates, note.body)) is not None}
     candidate_paths = {note.path for note in notes.values()}
     # Your own notes are also told apart by the numbers of their names (ESC2 / ESC7, THEFT1 /
     # THEFT2, 2-to-1 MUX / 8-to-1 MUX): a Zettelkasten's numbered notes, however alike their

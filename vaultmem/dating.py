@@ -15,11 +15,14 @@ A note's **date** is the first of:
    ``November 28, 2026.md``, ``28. November 2026.md``, ``lundi 4 mars 2024.md``, ``2026年11月28日.md``) or in its folders (``Daily/2026/11/28.md``)
    — rules 2 to 4 read no memory (a note with a layer) whose name ``remember`` made from its title,
    when it has a ``created``: that name is its text's first words (slugs.py), not its day;
-5. its ``created`` property (what ``remember`` stamps: the day the memory was written).
+5. its ``created`` property (what ``remember`` stamps: the day the memory was written);
+6. a line at the top of its text that says its date (date_lines.py: ``Date de création : 2026-04-23``,
+   ``**Date:** 5 January 2024``, ``Fecha: 05/01/2024``): only for a note nothing above dates, as
+   ``date`` when its label says the day the note is about, as ``created`` when it says when it was made.
 
 A vault may name the properties of rules 1 and 5 itself (:class:`DateProperties`, read from
 ``.vaultmem.toml`` ``[dates]``: ``date = ["date", "fecha"]``), each list read in its order;
-unset, they are ``date`` and ``created`` alone (adr/0026). A name with dots reaches into a
+unset, they are ``date`` and ``created`` alone (adr/0026). Rule 6 reads those names as labels too. A name with dots reaches into a
 property that is a mapping, when the note has no property of that whole name
 (``kindle-sync.lastAnnotatedDate``: the Kindle Highlights plugin keeps a book's dates inside its
 ``kindle-sync:`` block, the only date such a note holds: :func:`property_value`).
@@ -61,6 +64,7 @@ from datetime import UTC, date, datetime, time, timedelta
 from pathlib import PurePosixPath
 from typing import TYPE_CHECKING, Any
 
+from .date_lines import DateLine, date_lines
 from .errors import Argument, InvalidDuration, InvalidTimestamp, UsageError, short_repr
 from .fields import name_form
 from .lifecycle import format_timestamp, is_absent, parse_duration, parse_timestamp
@@ -217,10 +221,11 @@ class Bound:
 
 
 def note_date(meta: Mapping[str, Any], path: str, daily: DailyFormat | None = None,
-              properties: DateProperties = DEFAULT_DATE_PROPERTIES) -> NoteDate | None:
+              properties: DateProperties = DEFAULT_DATE_PROPERTIES, body: str = "") -> NoteDate | None:
     """The note's date (see the module's docstring), or None. ``daily``: the vault's daily-note
     format (read once per command from its settings); without it, names are read by shape alone.
-    ``properties``: the vault's date properties (its settings); without them, ``date`` and ``created``."""
+    ``properties``: the vault's date properties (its settings); without them, ``date`` and ``created``.
+    ``body``: the note's text, whose opening block may say its date (rule 6); without it, not read."""
     found = _first_property_date(meta, properties.date)
     if found is not None:
         return found
@@ -240,7 +245,39 @@ def note_date(meta: Mapping[str, Any], path: str, daily: DailyFormat | None = No
     if named is not None:
         return NoteDate(named, NAME_SOURCE, day=True)
     found = _first_property_date(meta, properties.created)
-    return None if found is None else replace(found, written=True)
+    if found is not None:
+        return replace(found, written=True)
+    return line_date(body, properties) if body else None
+
+
+def line_date(body: str, properties: DateProperties = DEFAULT_DATE_PROPERTIES) -> NoteDate | None:
+    """The date a line of the body's opening block says (date_lines.py: ``Date de création :
+    2026-04-23``): the first whose label says what day the note is about and whose value reads as
+    a day, as a ``date`` property is read; else the first such line saying when it was created.
+    Read last, for a note no property and no name dates: a line is text a person wrote for
+    people, a property is the vault's own field for it."""
+    lines = date_lines(body, properties.date, properties.created)
+    for line in sorted(lines, key=lambda line: line.written):  # stable: each kind in the body's order
+        found = _property_date(_day_in_numbers(line), f"`{line.label}` line")
+        if found is not None:
+            return replace(found, written=line.written)
+    return None
+
+
+def _day_in_numbers(line: DateLine) -> str:
+    """A line's value with a day and a month in numbers (``05.01.2024``, ``05/01/2024``) in ISO
+    when its label's language says their order (every one but English writes the day first), or
+    when only one order is a day (``14/09/2026``); else as written: ``Date: 05/01/2024`` is the
+    5th of January or the 1st of May, and a date line is no more guessed than a file name."""
+    found = _UNORDERED_BOUND.fullmatch(line.value)
+    if found is None:
+        return line.value
+    if line.day_first:
+        with contextlib.suppress(ValueError):  # 31.02.2024: no day
+            return date(int(found[4]), int(found[3]), int(found[1])).isoformat()
+        return line.value
+    orders = _numbered_orders(line.value)
+    return orders[0].isoformat() if len(orders) == 1 else line.value
 
 
 def _memory_named_from_title(meta: Mapping[str, Any], path: str) -> bool:
@@ -299,12 +336,12 @@ def _first_property_date(meta: Mapping[str, Any], keys: tuple[str, ...]) -> Note
 
 
 def own_day(meta: Mapping[str, Any], path: str, daily: DailyFormat | None = None,
-            properties: DateProperties = DEFAULT_DATE_PROPERTIES) -> str | None:
+            properties: DateProperties = DEFAULT_DATE_PROPERTIES, body: str = "") -> str | None:
     """The calendar day the note says it records (``2026-11-28``) — its date when that comes
-    from its ``date`` property or its name — or None: a date from ``created`` only says when it
+    from its ``date`` property, its name or a ``Date:`` line at its top — or None: a date from ``created`` only says when it
     was written, not what day it is about. Consolidation never merges two layer-less notes whose own days
     differ (adr/0010): two weekly reports of one template record two weeks, however alike."""
-    found = note_date(meta, path, daily, properties)
+    found = note_date(meta, path, daily, properties, body)
     if found is None or found.written:
         return None
     if found.span is not None:  # a week's note records the week, not its Monday: never one with a daily note

@@ -117,11 +117,11 @@ def explain_note(index: DerivedIndex, reference: str, query: str, k: int, *, lay
         if located is not None:
             try:
                 read = read_note(index.paths.root, located.row.path)
-                meta, tasks = read.meta, task_days(read.body, read.body_line, load_task_rules(index.paths.root)[0],
-                                                  is_kanban_board(read.meta))
+                meta, body = read.meta, read.body
+                tasks = task_days(read.body, read.body_line, load_task_rules(index.paths.root)[0], is_kanban_board(read.meta))
             except NoteReadError:
-                meta, tasks = {}, []  # gone since it was indexed: the ranking is the index's, which is what search answers from
-            explanation = explain_row(searcher, located.row, meta, query, k, eligibility, names, tasks)
+                meta, body, tasks = {}, "", []  # gone since it was indexed: the ranking is the index's, which is what search answers from
+            explanation = explain_row(searcher, located.row, meta, query, k, eligibility, names, tasks, body)
             found = located.resolved_from
             if found is not None and found.others:  # the first step's note is explained; the others named, as get names them
                 explanation.reasons.insert(0, f"{found.reference!r} names {located.row.path} by {WAYS[found.via]}, "
@@ -170,11 +170,12 @@ def not_a_note(paths: VaultPaths, relative: str) -> str:
 
 
 def explain_row(searcher: Searcher, row: NoteRow, meta: dict[str, Any], query: str, k: int,
-                eligibility: Eligibility, names: OptionNames, tasks: Sequence[TaskDay] = ()) -> Explanation:
+                eligibility: Eligibility, names: OptionNames, tasks: Sequence[TaskDay] = (), body: str = "") -> Explanation:
     """A note the index holds: the filters it fails, and where search ranks it (``tasks``: the
-    days its tasks name, said when the date range leaves it out)."""
+    days its tasks name, said when the date range leaves it out; ``body``: its text, whose
+    opening lines may date it)."""
     label = row.label if row.label is not None else -1
-    blocking = _filter_reasons(row, meta, eligibility, searcher.paths, names, tasks)
+    blocking = _filter_reasons(row, meta, eligibility, searcher.paths, names, tasks, body)
     lifted, lifted_words = _lifted(row, eligibility, names)
     found = searcher.candidates(query, k, lifted)
     position = next((number for number, item in enumerate(found.fused, start=1) if item.label == label), None)
@@ -246,7 +247,7 @@ def _scores(vectors: float | None, text: float | None, fused: float | None) -> d
 
 
 def _filter_reasons(row: NoteRow, meta: dict[str, Any], eligibility: Eligibility, paths: VaultPaths,
-                    names: OptionNames, tasks: Sequence[TaskDay] = ()) -> list[str]:
+                    names: OptionNames, tasks: Sequence[TaskDay] = (), body: str = "") -> list[str]:
     """What keeps the note out of the answer whatever it scores."""
     reasons = []
     successors = text_values(meta, "superseded_by")
@@ -262,7 +263,7 @@ def _filter_reasons(row: NoteRow, meta: dict[str, Any], eligibility: Eligibility
         if not carries_tag(row.tags, tag):
             reasons.append(f"filtered out by {names.tags} {tag}: it does not carry that tag (its tags: {', '.join(row.tags) or 'none'})")
     if not eligibility.in_range(row.dated_us, row.dated_day, row.dated_end_us):
-        reasons.append(_date_reason(row, meta, eligibility, paths, names))
+        reasons.append(_date_reason(row, meta, body, eligibility, paths, names))
         reasons += _task_days_reason(tasks, eligibility)
     return reasons
 
@@ -279,7 +280,8 @@ def _task_days_reason(tasks: Sequence[TaskDay], eligibility: Eligibility) -> lis
     return [f"a task's day is in the range, but a task's days do not date its note: {'; '.join(said)}{more}"]
 
 
-def _date_reason(row: NoteRow, meta: dict[str, Any], eligibility: Eligibility, paths: VaultPaths, names: OptionNames) -> str:
+def _date_reason(row: NoteRow, meta: dict[str, Any], body: str, eligibility: Eligibility, paths: VaultPaths,
+                 names: OptionNames) -> str:
     """Why the note's date keeps it out of the range asked for (dating.py), read under the
     daily-note format and date properties search dated it by: the bounds that apply to its kind
     of date (a day's label or an instant; an undated note is shown the instants, what the range
@@ -292,10 +294,10 @@ def _date_reason(row: NoteRow, meta: dict[str, Any], eligibility: Eligibility, p
                   for key in (*dates.date, *dates.created) if property_value(meta, key) is not None]
         found = f" ({' and '.join(unread)} {'is' if len(unread) == 1 else 'are'} not a date)" if unread else ""
         return (f"filtered out by {bounds}: it has no date{found} — no {_named(dates.date)} property, YYYY-MM-DD in its file name "
-                f"or {_named(dates.created)} property that reads as one{_daily_format_reason(row.path, daily)}; add one of them "
-                "to search it by date" + _unordered_name_reason(row.path, dates.date[0])
+                f"or {_named(dates.created)} property that reads as one{_daily_format_reason(row.path, daily)}, nor a line "
+                "such as `Date: 2026-11-30` under its title; add one of them to search it by date" + _unordered_name_reason(row.path, dates.date[0])
                 + "".join(f"; {problem}" for problem in daily.problems))
-    dated = note_date(meta, row.path, daily, dates)
+    dated = note_date(meta, row.path, daily, dates, body)
     source = (f" ({_source_words(dated.source, row.path, daily)})" if dated is not None and to_epoch_us(dated.moment) == row.dated_us
               else "")
     span = _span_of(row)

@@ -133,7 +133,7 @@ def note_row(note: Note, stat: FileStat, embed_hash: str, daily: DailyFormat, da
     # expires_at: `check` reports the contradiction; reads must not drop the note meanwhile.
     expires_us = None if note.permanent else epoch_us_or_none(expires)
     created = note.meta.get("created")
-    dated = note_date(note.meta, note.path, daily, dates)
+    dated = note_date(note.meta, note.path, daily, dates, note.body)
     return NoteRow(
         id=note.id,
         path=note.path,

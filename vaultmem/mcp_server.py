@@ -593,7 +593,7 @@ class VaultTools:
         include_expired: Annotated[bool, Field(description="Also return expired notes (flagged expired=true) that are still in the vault: retired and superseded facts, not archived ones (get reads those by their path in the archive). Only for history questions.")] = False,
         since: Annotated[DateBound | None, Field(description=(
             "Only notes dated at or after this: their date property, a day in the file name (daily notes, read in the "
-            "vault's daily-note format) or their created stamp. An ISO date or time, a period (2026, 2026-11, 2026-W48, "
+            "vault's daily-note format), their created stamp, or else a line such as Date: 2026-11-30 under the title. An ISO date or time, a period (2026, 2026-11, 2026-W48, "
             "today, yesterday, this week, last week, this month, last month, this year, last year: from its start) or a "
             "duration back from now (7d). For \"what happened last week\" pass since and until \"last week\" (the "
             "calendar week) or since=\"7d\" (the last seven days); notes without a date are left out, and a range "

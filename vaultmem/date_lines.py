@@ -1,0 +1,127 @@
+"""The line at a note's top that says its date: ``Date de création : 2026-04-23`` (pure).
+
+Notes made from a template often carry their date as a line of text under the title, not as a
+property: ``Created: 2024-01-05``, ``**Date:** 5 January 2024``, ``- Date: [[2024-01-05]]``,
+``_Date : 14 novembre 2025_``, ``Fecha: 05/01/2024``, ``Erstellt am: 05.01.2024``,
+``Создано: 2024-01-05``, Dataview's ``created:: 2024-01-05``. Such a line is read only in the
+note's **opening block**: its first lines before any prose, where only blank lines, one
+``# Title``, tag lines (``#finance #épargne``) and lines shaped ``<label> : <value>`` stand. The
+first other line (prose, a ``---`` rule, a list of words, a subheading) ends it, so
+"the date: we agreed on 5 May" in a paragraph never dates a note. At most
+:data:`OPENING_LINES` lines are looked at: a note without such a block costs a line or two.
+
+A line's label is a word that means the note's date or when it was created, in the languages
+month_names.py reads (:data:`ABOUT_LABELS`, :data:`CREATED_LABELS`, compared in any case and
+with or without accents), or a property name the vault's ``[dates]`` lists. Its value is read
+by dating.py with the day parser of date properties. A label of a language that writes days
+before months (every one here but English) reads ``05.01.2024`` day first; an English label
+(``Date``, ``Created``) reads a day and month in numbers only when one order is a day.
+(adr/0026, "A date line at the note's top".)
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+OPENING_LINES = 16  # lines of a body looked at, at most, blank ones included
+_LINE_CHARS = 200  # a longer line is prose, not a label and a value
+# A label and its value: an optional list dash, bold or italics around the label (or the whole
+# line), one or two colons (Dataview's inline field), bold closed after the colon (`**Date:**`).
+# The label is a few words (letters first; digits, spaces, ' . - / inside), bounded so matching
+# a line costs its length.
+_FIELD_LINE = re.compile(
+    r"(?:[-*+][ \t]+)?[*_]{0,3}(?P<label>[^\W\d_](?:[^\W_]|[ '’./-]){0,39}?)[ \t]*[*_]{0,3}[ \t]*::?"
+    r"(?:[ \t]+|(?=[*_])|$)[*_]{0,3}[ \t]*(?P<value>.*)")
+_TITLE_LINE = re.compile(r"#[ \t]+\S.*")  # the note's `# Title` (a subheading ends the block)
+_TAG_LINE = re.compile(r"(?:#[^\s#][^\s]*[ \t]*)+")  # `#finance #bitcoin`: tags, no words
+_EMPHASIS = "*_ \t"
+
+# What day the note is about (read before a created line, as a `date` property is read first).
+ABOUT_LABELS = frozenset({"date", "fecha", "datum", "data", "дата", "tarih"})
+# When it was written: English, French, Spanish, German, Portuguese, Italian, Russian, Ukrainian, Turkish.
+CREATED_LABELS = frozenset({
+    "created", "created on", "created at", "date created", "created date", "creation date",
+    "date de création", "créé le", "créée le", "créé", "créée", "création",
+    "fecha de creación", "creado", "creado el", "creada", "creada el", "creación",
+    "erstellt", "erstellt am", "erstellungsdatum", "erstelldatum", "angelegt", "angelegt am",
+    "data de criação", "criado", "criado em", "criada", "criada em", "criação",
+    "data di creazione", "creato", "creato il", "creata", "creata il", "creazione",
+    "создано", "создан", "создана", "дата создания",
+    "створено", "створений", "дата створення",
+    "oluşturulma", "oluşturulma tarihi", "oluşturma tarihi", "oluşturuldu"})
+# English writes a day in numbers month first (01/05/2024 is January 5th) as often as day first.
+_ENGLISH_LABELS = frozenset({"date", "created", "created on", "created at", "date created", "created date",
+                             "creation date"})
+
+
+@dataclass(frozen=True)
+class DateLine:
+    """A line of a note's opening block whose label says a date: the label as written (without
+    its markup), its value (without bold or italics around it), whether it says when the note
+    was created rather than what day it is about, whether its language writes a day before its
+    month, and its line in the body (1 is the first)."""
+
+    label: str
+    value: str
+    written: bool
+    day_first: bool
+    line: int
+
+
+def label_key(label: str) -> str:
+    """A label as labels are compared: case folded, without accents, spaces as one."""
+    decomposed = unicodedata.normalize("NFD", label.casefold())
+    unaccented = "".join(char for char in decomposed if not unicodedata.combining(char))
+    return " ".join(unicodedata.normalize("NFC", unaccented).split())
+
+
+_ABOUT_KEYS = frozenset(label_key(label) for label in ABOUT_LABELS)
+_CREATED_KEYS = frozenset(label_key(label) for label in CREATED_LABELS)
+_ENGLISH_KEYS = frozenset(label_key(label) for label in _ENGLISH_LABELS)
+
+
+def date_lines(body: str, about: tuple[str, ...] = (), created: tuple[str, ...] = ()) -> list[DateLine]:
+    """The lines of the body's opening block whose label says a date, in order: the built-in
+    labels, and ``about`` and ``created`` (the property names the vault's ``[dates]`` lists)."""
+    if ":" not in body[:_LINE_CHARS * OPENING_LINES]:  # the common note: no label anywhere near its top
+        return []
+    about_keys = _ABOUT_KEYS | {label_key(name) for name in about}
+    created_keys = _CREATED_KEYS | {label_key(name) for name in created}
+    found = []
+    for number, label, value in _opening_fields(body):
+        key = label_key(label)
+        if key in about_keys or key in created_keys:
+            day_first = (key in _ABOUT_KEYS or key in _CREATED_KEYS) and key not in _ENGLISH_KEYS
+            found.append(DateLine(label, value, key not in about_keys, day_first, number))
+    return found
+
+
+def _opening_fields(body: str) -> Iterator[tuple[int, str, str]]:
+    """Each ``label: value`` line of the opening block: its number, label and value."""
+    titled = False
+    for number, line in enumerate(_first_lines(body, OPENING_LINES), start=1):
+        text = line.strip()
+        if not text or _TAG_LINE.fullmatch(text):
+            continue
+        if not titled and _TITLE_LINE.fullmatch(text):
+            titled = True
+            continue
+        field = _FIELD_LINE.fullmatch(text) if len(text) <= _LINE_CHARS else None
+        if field is None:
+            return  # prose, a rule, a subheading: the opening block ends here
+        yield number, field["label"].strip(), field["value"].strip(_EMPHASIS)
+
+
+def _first_lines(text: str, count: int) -> Iterator[str]:
+    """The first ``count`` lines of ``text``, without splitting the whole of a long note."""
+    start = 0
+    for _ in range(count):
+        end = text.find("\n", start)
+        if end == -1:
+            yield text[start:]
+            return
+        yield text[start:end]
+        start = end + 1
