@@ -388,19 +388,22 @@ class Vault:
         folder: str | None = None,
         supersedes: Iterable[str] = (),
         now: object = None,
+        date: object = None,
     ) -> Remembered:
         """Write a new note with the layer's policy applied; searchable when this returns.
 
         ``supersedes``: notes this one replaces; each is retired at once (``superseded_by``
         and ``expires_at`` = now) and hidden from recall (supersede.py). ``layer`` None: the
-        layer of the notes it supersedes (the highest when they differ), else L2.
+        layer of the notes it supersedes (the highest when they differ), else L2; no ``tags``:
+        theirs. ``date``: the day (or time) the memory is about, written as its ``date``
+        property (the vault's first ``[dates] date`` key): it dates the note in search and list.
         """
         from .remembering import same_named, similar_notes, write_memory
 
         with self._writing("remember") as write:
             written = write_memory(self.derived, write, self.config, text, title=title, layer=layer,
                                    tags=_names("tags", tags), expires_at=expires_at, ttl=ttl, permanent=permanent,
-                                   folder=folder, supersedes=_names("supersedes", supersedes), now=now)
+                                   folder=folder, supersedes=_names("supersedes", supersedes), now=now, day=date)
         # No second walk here (a one-shot command pays one, adr/0021): write_memory brought the
         # index current before it chose the file name, and the write path indexed the new note.
         return written.remembered(write, similar_notes(self.derived, written, self.config.consolidate.similar_threshold, now),

@@ -21,18 +21,22 @@ if TYPE_CHECKING:
 @click.option("--ttl", help="Time to live instead of the layer default: 30m, 12h, 3d, 2w.")
 @click.option("--expires-at", "expires_at", metavar="TIME", help="Explicit expiry (ISO-8601; naive = UTC).")
 @click.option("--permanent", is_flag=True, help="Never expires (no expires_at is written).")
-@click.option("--tag", "tags", multiple=True, help="A tag (repeatable).")
+@click.option("--tag", "tags", multiple=True, help="A tag (repeatable). None with --supersedes: the superseded notes' tags.")
+@click.option("--date", "day", metavar="DAY",
+              help="The day (or time) the memory is about, written as its date property: 2026-01-28 dates it so in "
+                   "search and list (default: dated by when it was written).")
 @click.option("--folder", help="Vault folder for the note (default: remember_dir from .vaultmem.toml, 'memories'; unset, a Logseq graph's pages/ or a Dendron vault's folder).")
 @click.option("--supersedes", "supersedes", multiple=True, metavar="NOTE",
               help="A note this one replaces (repeatable): it expires now and records superseded_by.")
 @json_option
 @click.pass_obj
 def remember(obj: Context, text: str, title: str | None, layer: str | None, ttl: str | None, expires_at: str | None,
-             permanent: bool, tags: tuple[str, ...], folder: str | None, supersedes: tuple[str, ...], as_json: bool) -> None:
+             permanent: bool, tags: tuple[str, ...], day: str | None, folder: str | None, supersedes: tuple[str, ...],
+             as_json: bool) -> None:
     """Write TEXT as a new note, with the layer's expiry policy applied."""
     with library_errors(as_json):
         result = obj.vault.remember(text, title=title, layer=layer, tags=tags, expires_at=expires_at, ttl=ttl,
-                                    permanent=permanent, folder=folder, supersedes=obj.notes(supersedes))
+                                    permanent=permanent, folder=folder, supersedes=obj.notes(supersedes), date=day)
     if as_json:
         emit_json(result.as_dict())
         return
