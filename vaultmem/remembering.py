@@ -79,9 +79,9 @@ def write_memory(index: DerivedIndex, write: VaultWrite, config: VaultConfig, te
     raws = {row.path: paths.resolve_inside(row.path).read_bytes() for row in olds}
     place = placement(paths.root, config.remember_dir, config.remember_dir_set, folder)
     old_notes = [parse_note(path, raw) for path, raw in raws.items()]
-    note = compose_note(text, title=title, layer=layer, tags=list(tags) or inherited_tags(old_notes), expires_at=expires_at,
+    note = compose_note(text, title=title, layer=layer, tags=list(tags), expires_at=expires_at,
                         ttl=ttl, permanent=permanent, policy=config.policy, now=now, supersedes=lineage(old_notes),
-                        app=place.app, day=day, date_key=paths.dates.date[0])
+                        app=place.app, day=day, date_key=paths.dates.date[0], inherited_tags=inherited_tags(old_notes))
     graph = is_logseq_graph(paths.root)
     retirements = [plan_retirement(path, raw, note.id, note.meta["created"], graph=graph) for path, raw in raws.items()]
     require_merged(paths.root, list(raws))  # retiring one side of an unfinished git merge is the person's call

@@ -104,12 +104,15 @@ def compose_note(
     app: App = App.OBSIDIAN,
     day: object = None,
     date_key: str = "date",
+    inherited_tags: tuple[str, ...] | list[str] = (),
 ) -> NewNote:
     """Validate the arguments of ``remember`` and decide the note's frontmatter.
 
     Nothing is written here, so bad input can never leave a half-made note behind.
     ``day``: what the memory is about a day (or time) of, written to ``date_key`` (the vault's
     first date property): "met Dana on 2026-01-28" is dated so, not by the day it was written.
+    ``inherited_tags``: the tags when none are given (the superseded notes'), as their person
+    wrote them: ``[[event log]]`` of a Logseq page is no tag an agent could add, yet it is theirs.
     """
     if not isinstance(text, str) or not text.strip():
         raise UsageError("nothing to remember: the text is empty; pass the memory's text")
@@ -122,7 +125,7 @@ def compose_note(
         "id": new_ulid(instant),  # to the millisecond: notes made in one second sort as they were made
         "title": clean_title(title or "") or default_title(text),
         "layer": code,
-        "tags": clean_tags(tags),
+        "tags": clean_tags(tags) or clean_tags(inherited_tags, removing=True),
         **({} if day is None else {date_key: memory_day(day)}),
         "created": moment,
     }
