@@ -391,6 +391,8 @@ NoteRef = Annotated[str, Field(
                 "(AmbiguousNote, naming each note and how it answers): pass the path or id.",
 )]
 LayerName = Annotated[str, Field(description="L1/working, L2/episodic, L3/semantic or L4/procedural (case-insensitive).")]
+# A property's value as JSON carries it: text (a date as its ISO text), a number, true/false, or a list of those.
+PropertyValue = str | int | float | bool | list[str | int | float | bool]
 Tag = Annotated[str, Field(min_length=1, description="One word, without '#'; nested tags use '/', e.g. project/harbor.")]
 Timestamp = Annotated[str, Field(description="ISO-8601, e.g. 2026-12-24 or 2026-12-24T18:00:00+01:00 (naive = UTC).")]
 Duration = Annotated[str, Field(description="A duration: 30m, 12h, 3d, 2w or combined, 1d12h.")]
@@ -544,14 +546,17 @@ class VaultTools:
         add_tags: Annotated[list[Tag] | None, Field(description="Tags to add.")] = None,
         remove_tags: Annotated[list[Tag] | None, Field(description="Tags to remove.")] = None,
         if_version: Annotated[str | None, Field(min_length=1, description="Only if the note is still at this version (from get, recall or remember).")] = None,
+        set_properties: Annotated[dict[str, PropertyValue] | None, Field(description="Properties to set, {key: value}; the other keys and their order stay.")] = None,
+        unset_properties: Annotated[list[str] | None, Field(description="Properties to remove, by key.")] = None,
         request_id: RequestId = None,
     ) -> dict[str, Any]:
         arguments = {"note": note, "text": text, "append": append, "title": title, "layer": layer, "ttl": ttl,
                      "expires_at": expires_at, "permanent": permanent, "add_tags": add_tags, "remove_tags": remove_tags,
-                     "if_version": if_version}
+                     "if_version": if_version, "set_properties": set_properties, "unset_properties": unset_properties}
         revised = await self.written("revise", request_id, arguments, lambda vault: vault.revise(
             note, text=text, append=append, title=title, layer=layer, ttl=ttl, expires_at=expires_at,
-            permanent=permanent, add_tags=add_tags or (), remove_tags=remove_tags or (), if_version=if_version).as_dict(),
+            permanent=permanent, add_tags=add_tags or (), remove_tags=remove_tags or (), if_version=if_version,
+            set_properties=set_properties, unset_properties=unset_properties or ()).as_dict(),
             context)
         if revised["expired"]:
             # Said in words: an agent that appended a current fact would otherwise expect to recall it.

@@ -424,6 +424,8 @@ class Vault:
         remove_tags: Iterable[str] = (),
         if_version: str | None = None,
         now: object = None,
+        set_properties: Mapping[str, object] | None = None,
+        unset_properties: Iterable[str] = (),
     ) -> Revised:
         """Change a note in place, keeping its id, path, usage and other keys (revision.py).
 
@@ -433,6 +435,9 @@ class Vault:
         ``if_version``: refuse with :class:`WriteConflict` unless the file is still at that
         version (a person edited it since the caller read it). Contradictions and an empty
         revision are :class:`UsageError` and change nothing.
+        ``set_properties`` (``{"company": "Acme"}``) and ``unset_properties`` change other
+        properties in place (property_sets.py: values typed as YAML reads them, vaultmem's own
+        keys refused, ``layer``/``expires_at``/``permanent`` taken as those options).
         """
         from .resolution import locate_to_write
         from .revision import Revision, write_revision
@@ -440,7 +445,8 @@ class Vault:
         revision = Revision.of(text=text, append=append, title=title, layer=layer, ttl=ttl, expires_at=expires_at,
                                permanent=permanent, add_tags=_names("add_tags", add_tags),
                                remove_tags=_names("remove_tags", remove_tags), if_version=if_version,
-                               now=now)
+                               set_properties=set_properties, unset_properties=_names("unset_properties", unset_properties),
+                               date_keys=(*self.paths.dates.date, *self.paths.dates.created), now=now)
         with self._writing("revise") as write:
             located = locate_to_write(self.derived, note)
             write.reindex(located.row.path)  # also when refused: the index learns the file as it is now
