@@ -254,8 +254,8 @@ def test_get_shows_the_properties_that_hold_a_value_and_counts_the_empty_ones(va
                                        "kids: [Kai Blake, Maia Blake]\ninterests: []\n---\n# Chee Blake\n")
     printed = run_cli(vault_dir, "get", "people/chee-blake.md").stdout
     assert "    birthday: 1975-09-12" in printed and "    kids: Kai Blake, Maia Blake" in printed
-    assert "    phone:" not in printed  # `title:` is the note's name, `interests: []` is empty too
-    assert "    and 14 empty (--json shows them all)" in printed
+    assert "    phone:" not in printed  # `interests: []` is empty too, and `title:` (a job, not her name: adr/0020)
+    assert "    and 15 empty (--json shows them all)" in printed and "    name:" not in printed  # `name` names the note
     many = "".join(f"p{number}: value {number}\n" for number in range(20))
     write_note("many.md", f"---\n{many}x:\n---\nbody\n")
     assert "    and 5 more and 1 empty (--json shows them all)" in run_cli(vault_dir, "get", "many").stdout

@@ -83,7 +83,8 @@ def test_tools_are_listed_with_descriptions_an_agent_can_act_on(vault_dir: Path,
             assert {name for name, tool in listed.items() if tool.annotations.read_only_hint} == {"recall", "list_notes", "list_tasks", "explain", "get", "check"}
             assert {name for name, tool in listed.items() if tool.annotations.destructive_hint} == {"revise", "forget", "consolidate", "expire"}
             assert set(listed["revise"].input_schema["properties"]) == {
-                "note", "text", "append", "title", "layer", "ttl", "expires_at", "permanent", "add_tags", "remove_tags", "if_version", "request_id"}
+                "note", "text", "append", "title", "layer", "ttl", "expires_at", "permanent", "add_tags", "remove_tags", "if_version", "set_properties",
+                "unset_properties", "request_id"}
             assert "supersedes" in remember_schema["properties"]
             assert "WriteConflict" in listed["revise"].description and "if_version" in listed["revise"].description
             # The schema says what the server enforces: no argument outside the listed ones.

@@ -818,3 +818,28 @@ def test_plus_lines_around_prose_are_the_notes_text_not_toml_that_does_not_load(
     assert parse_note("plain.md", edited).meta == {"tags": ["plan"]}
     # A block with one line TOML reads as a key is still TOML, and its problem is said.
     assert parse('+++\ntitle = "unclosed\nWords.\n+++\nBody.\n', "content/broken.md").metadata_unloaded
+
+
+# A person's note from a CRM template: `name` is who they are, `title` their job (a trial on a people vault).
+PERSON = "---\nname: Matt Ober\ncompany: Social Leverage\ntitle: Partner\n---\n\n# Matt Ober\n\nInvestor.\n"
+
+
+@pytest.mark.parametrize(("path", "text", "title"), [
+    ("people/matt-ober.md", PERSON, "Matt Ober"),  # title is not the file name: it is his job
+    ("people/Matt Ober.md", PERSON, "Matt Ober"),
+    ("people/austin.md", "---\nname: Austin Reyes\n---\nSFMG.\n", "Austin Reyes"),  # no title: the name names it
+    ("people/partner.md", PERSON, "Partner"),  # the title is the file name: it names the note
+    ("posts/2024-01-05-hello.md", "---\ntitle: Hello, world\n---\nHi.\n", "Hello, world"),  # Hugo/Jekyll: as before
+    ("people/empty.md", "---\nname:\ntitle: CEO\n---\nx\n", "CEO"),  # an empty name names nothing
+    ("people/nobody.md", "---\nname: ''\n---\nx\n", "nobody"),
+])
+def test_a_name_property_names_the_note_unless_its_title_is_the_file_name(path: str, text: str, title: str) -> None:
+    assert parse_note(path, text.encode()).title == title
+
+
+def test_a_title_that_does_not_name_the_note_is_searched_as_a_property_and_the_name_is_not() -> None:
+    from vaultmem.fields import search_fields
+
+    fields = search_fields(parse_note("people/matt-ober.md", PERSON.encode()))
+    assert fields.title == "Matt Ober"
+    assert fields.props == (("company", "Social Leverage"), ("title", "Partner"))

@@ -537,3 +537,28 @@ def test_remember_keeps_a_text_whose_rule_holds_prose_or_a_code_block_of_yaml(va
                  "Intro line\n\nmore\n\nand more\n\nstill more\n\n---\ntags: x\n---\n"):
         result = vault.remember(text, now=NOW)
         assert (vault.root / result.path).read_text(encoding="utf-8").endswith(text if text.endswith("\n") else text + "\n")
+
+
+def test_remember_date_writes_the_day_the_memory_is_about_and_it_dates_the_note(vault: Vault) -> None:
+    """"Met Dana on 2026-01-28", remembered on 2026-11-30, was dated 2026-11-30: remember had no date."""
+    result = vault.remember("Met Dana Ruiz (CTO at Acme) at the Lenny meetup.", layer="L3", date="2026-01-28", now=NOW)
+    text = (vault.root / result.path).read_text(encoding="utf-8")
+    assert "\ndate: 2026-01-28\ncreated: 2026-11-30T12:00:00+00:00\n" in text
+    january = vault.list_notes(since="2026-01-01", until="2026-01-31", now=NOW)
+    assert [listed.path for listed in january] == [result.path]
+    assert vault.search("Dana Lenny meetup", k=1, now=NOW)[0].date == "2026-01-28"
+
+
+@pytest.mark.parametrize("bad", ["2026-02-30", "next tuesday", ""])
+def test_remember_refuses_a_date_that_is_no_day_and_writes_nothing(vault: Vault, bad: str) -> None:
+    before = snapshot_files(vault.root)
+    with pytest.raises(InvalidTimestamp, match=r"date: invalid timestamp"):
+        vault.remember("Met Dana.", date=bad, now=NOW)
+    assert snapshot_files(vault.root) == before
+
+
+def test_cli_remember_date_in_a_vault_that_names_its_own_date_property(vault_dir: Path) -> None:
+    (vault_dir / ".vaultmem.toml").write_text('embedder = "hashing"\n[dates]\ndate = ["fecha", "date"]\n', encoding="utf-8")
+    result = run_cli(vault_dir, "remember", "Cena con Dana.", "--date", "2026-01-28", "--json")
+    assert result.exit_code == 0, result.output
+    assert "\nfecha: 2026-01-28\n" in (vault_dir / json.loads(result.stdout)["path"]).read_text(encoding="utf-8")

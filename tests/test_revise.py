@@ -751,3 +751,44 @@ def test_revise_text_of_a_kanban_board_replaces_its_lanes_and_keeps_its_settings
     text = (vault_dir / "Boards/Work.md").read_text(encoding="utf-8")
     assert "筛选数据模块" not in text
     assert kanban_settings_footer(text) == '{"kanban-plugin":"basic","new-note-folder":"Projects"}'
+
+
+PERSON = ("---\nname: Matt Ober\naliases: []\ncompany: Social Leverage\ntitle: Partner\ncreated: 2026-01-26\n---\n"
+          "\n# Matt Ober\n\nInvestor.\n")
+
+
+def test_a_person_named_by_name_is_found_by_it_and_revise_title_writes_the_name_never_the_job_title(
+        vault: Vault, write_note) -> None:
+    """`title: Partner` is Matt's job: the note was named "Partner", `get "Matt Ober"` failed, and
+    `revise --title "Matt Ober"` overwrote his job title (a trial on a people vault)."""
+    path = write_note("people/matt-ober.md", PERSON)
+    vault.index()
+    shown = vault.get("Matt Ober")
+    assert shown.path == "people/matt-ober.md" and shown.title == "Matt Ober"
+    assert ("title", "Partner") in shown.other_properties() and ("name", "Matt Ober") not in shown.other_properties()
+    result = vault.revise("Matt Ober", title="Matthew Ober", now=NOW)
+    assert result.changed == ["title"] and result.previous_title == "Matt Ober" and result.title == "Matthew Ober"
+    assert path.read_text(encoding="utf-8") == PERSON.replace("name: Matt Ober", "name: Matthew Ober")
+    assert vault.get("Matthew Ober").path == "people/matt-ober.md"
+
+
+def test_set_of_the_property_that_names_a_note_renames_it_and_a_job_title_set_stays_a_property(vault: Vault, write_note) -> None:
+    path = write_note("people/matt-ober.md", PERSON)
+    vault.index()
+    vault.revise("people/matt-ober.md", set_properties={"name": "Matthew Ober", "title": "Managing Partner"}, now=NOW)
+    assert "name: Matthew Ober\n" in path.read_text(encoding="utf-8") and "title: Managing Partner\n" in path.read_text(encoding="utf-8")
+    assert vault.get("people/matt-ober.md").title == "Matthew Ober"
+    before = snapshot_files(vault.root)
+    with pytest.raises(UsageError, match="unset_properties name: it names people/matt-ober.md"):
+        vault.revise("people/matt-ober.md", unset_properties=["name"], now=NOW)
+    assert snapshot_files(vault.root) == before
+
+
+def test_revise_title_refuses_a_title_that_would_leave_another_property_naming_the_note(vault: Vault, write_note) -> None:
+    # Its title names it because it is its file name; another title would let `name` name it instead.
+    path = write_note("people/partner.md", PERSON)
+    vault.index()
+    before = snapshot_files(vault.root)
+    with pytest.raises(UsageError, match=r"named by its title because it is its file name.*change name instead"):
+        vault.revise("people/partner.md", title="Senior Partner", now=NOW)
+    assert snapshot_files(vault.root) == before and path.exists()

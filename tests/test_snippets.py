@@ -986,3 +986,10 @@ def test_a_list_of_last_first_names_reads_as_its_items_not_twice_as_many() -> No
         "authors: Abeler, Johannes; Falk, Armin", "editors: Kőszegi, Botond; Rabin, Matthew",
         "keywords: loss-aversion, real effort",
     ]
+
+
+def test_a_title_that_is_not_the_notes_name_is_a_property_line_and_the_name_that_is_stays_out() -> None:
+    # A person's note: `name: Matt Ober` names it, `title: Partner` is his job (notes.naming_key).
+    person = "name: Matt Ober\ncompany: Social Leverage\ntitle: Partner\n"
+    assert property_lines(person, "Matt Ober") == ["name: Matt Ober", "company: Social Leverage", "title: Partner"]
+    assert property_lines("title: 'Matt Ober'\ncompany: X\n", "Matt Ober") == ["company: X"]  # the title names it

@@ -251,6 +251,21 @@ def test_a_memory_that_supersedes_without_a_layer_keeps_the_layer_of_what_it_rep
     assert shown["layer"] == "L2"
 
 
+def test_a_memory_that_supersedes_without_tags_keeps_the_tags_of_what_it_replaces(vault: Vault, write_note) -> None:
+    """Was (a trial on a people vault): the correction of a #contact note was written `tags: []`
+    and no search by #contact found it. The tags of the notes replaced are kept, each once, the
+    note's own #tags in its text with them; tags given still win."""
+    write_note("people/dana-phone.md", "---\nlayer: L3\ntags: [contact, Dana]\n---\nDana's phone is 555-0100. #phone\n")
+    write_note("people/dana-mail.md", "---\nlayer: L3\ntags: [dana, email]\n---\nDana's email is d@old.example.\n")
+    vault.index()
+    new = vault.remember("Dana's phone is 555-0199 and her email d@new.example.",
+                         supersedes=["people/dana-phone.md", "people/dana-mail.md"], now=NOW)
+    assert new.tags == ["contact", "Dana", "phone", "email"]
+    assert "tags:\n  - contact\n  - Dana\n  - phone\n  - email\n" in (vault.root / new.path).read_text(encoding="utf-8")
+    given = vault.remember("Dana's phone is 555-0142.", tags=["urgent"], supersedes=[new.path], now=NOW)
+    assert given.tags == ["urgent"]
+
+
 def test_superseding_an_l4_note_with_a_deadline_says_why_it_cannot_be_superseded(vault: Vault) -> None:
     """An L4 note is never superseded (it would go on answering), and the refusal says so. With
     `ttl` and no layer the layer inherited from it was L4, and the call was refused instead as

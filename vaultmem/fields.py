@@ -201,7 +201,7 @@ def search_fields(note: Note) -> SearchFields:
         name=f"{folder} {with_years_apart(name)}" if folder else with_years_apart(name),
         title=note.title,
         aliases=aliases,
-        props=tuple(property_texts(note.meta)),
+        props=tuple(property_texts(note.meta, note.name_key)),
         tags=tuple(note.tags),
         name_keys=tuple(dict.fromkeys(key for key in keys if key)),
         topic_keys=tuple(dict.fromkeys(topic for topic in map(name_topic, names) if topic)),
@@ -404,10 +404,14 @@ def _is_edge(character: str) -> bool:
     return character.isspace() or unicodedata.category(character).startswith("P")
 
 
-def property_texts(meta: Mapping[str, Any]) -> Iterator[tuple[str, str]]:
-    """(key, text) of every property a person may search by, in frontmatter order."""
+def property_texts(meta: Mapping[str, Any], name_key: str | None = "title") -> Iterator[tuple[str, str]]:
+    """(key, text) of every property a person may search by, in frontmatter order. The one that
+    names the note (``name_key``: notes.naming_key) is its title, searched as such; a ``title``
+    that does not name it (a person's job: ``title: Partner``) is a property like any other."""
     for key, value in meta.items():
-        if key.lower() in BOOKKEEPING_KEYS or is_plugin_setting(key) or isinstance(value, (bool, datetime, date)):
+        kept_title = key == "title" and name_key != "title"
+        if key == name_key or (key.lower() in BOOKKEEPING_KEYS and not kept_title) or is_plugin_setting(key) \
+                or isinstance(value, (bool, datetime, date)):
             continue
         texts = string_values(value)
         if texts:

@@ -391,6 +391,8 @@ NoteRef = Annotated[str, Field(
                 "(AmbiguousNote, naming each note and how it answers): pass the path or id.",
 )]
 LayerName = Annotated[str, Field(description="L1/working, L2/episodic, L3/semantic or L4/procedural (case-insensitive).")]
+# A property's value as JSON carries it: text (a date as its ISO text), a number, true/false, or a list of those.
+PropertyValue = str | int | float | bool | list[str | int | float | bool]
 Tag = Annotated[str, Field(min_length=1, description="One word, without '#'; nested tags use '/', e.g. project/harbor.")]
 Timestamp = Annotated[str, Field(description="ISO-8601, e.g. 2026-12-24 or 2026-12-24T18:00:00+01:00 (naive = UTC).")]
 Duration = Annotated[str, Field(description="A duration: 30m, 12h, 3d, 2w or combined, 1d12h.")]
@@ -497,7 +499,8 @@ class VaultTools:
         layer: Annotated[str | None, Field(description=(
             "L1/working, L2/episodic (the default), L3/semantic or L4/procedural. Left out with supersedes: the "
             "layer of the notes it replaces, so a corrected fact keeps its kind and lifetime."))] = None,
-        tags: Annotated[list[Tag] | None, Field(description="Tags, e.g. [\"travel\", \"project/harbor\"].")] = None,
+        tags: Annotated[list[Tag] | None, Field(description="Tags, e.g. [\"travel\", \"project/harbor\"]. Left out with supersedes: the tags of the notes it replaces.")] = None,
+        date: Annotated[Timestamp | None, Field(description="The day (or time) the memory is about, e.g. 2026-01-28 for \"met Dana on 2026-01-28\": written as its date property, it dates the note in recall and list_notes (default: when it was written).")] = None,
         ttl: Annotated[Duration | None, Field(description="Expire after this long instead of the layer default: 30m, 12h, 3d, 2w.")] = None,
         expires_at: Annotated[Timestamp | None, Field(description="Expire at this future instant instead of the layer default (ISO-8601; naive = UTC).")] = None,
         permanent: Annotated[bool, Field(description="Never expires (no expires_at is written). Not with ttl/expires_at.")] = False,
@@ -506,15 +509,18 @@ class VaultTools:
         request_id: RequestId = None,
     ) -> dict[str, Any]:
         arguments = {"text": text, "title": title, "layer": layer, "tags": tags, "ttl": ttl, "expires_at": expires_at,
-                     "permanent": permanent, "folder": folder, "supersedes": supersedes}
+                     "permanent": permanent, "folder": folder, "supersedes": supersedes, "date": date}
         return await self.written("remember", request_id, arguments, lambda vault: vault.remember(
             text, title=title, layer=layer, tags=tags or (), ttl=ttl, expires_at=expires_at,
-            permanent=permanent, folder=folder, supersedes=supersedes or ()).as_dict(), context)
+            permanent=permanent, folder=folder, supersedes=supersedes or (), date=date).as_dict(), context)
 
     @vault_tool(DESTRUCTIVE, (
         "Change a memory in place when what it says changed (a time moved, a fact was corrected, an "
         "episode turned out to be a lasting fact): text replaces its body, append adds a paragraph at "
-        "its end; title, layer, ttl/expires_at/permanent, add_tags and remove_tags change only those. The "
+        "its end; title, layer, ttl/expires_at/permanent, add_tags and remove_tags change only those; "
+        "set_properties ({\"company\": \"Acme\", \"last_contact\": \"2026-02-01\"}) sets other properties (a fact that "
+        "changed: a person's company, a project's status) and unset_properties removes some — values read as YAML "
+        "reads them (a date stays a date, [a, b] is a list), vaultmem's own keys (id, superseded_by …) refused. The "
         "note keeps its id, path, usage and every other field. A title remember made from the old text "
         "(none was given) is made anew from a new text, and previous_title says what it was; a title "
         "someone chose stays. A new layer without ttl/expires_at gets "
@@ -540,14 +546,17 @@ class VaultTools:
         add_tags: Annotated[list[Tag] | None, Field(description="Tags to add.")] = None,
         remove_tags: Annotated[list[Tag] | None, Field(description="Tags to remove.")] = None,
         if_version: Annotated[str | None, Field(min_length=1, description="Only if the note is still at this version (from get, recall or remember).")] = None,
+        set_properties: Annotated[dict[str, PropertyValue] | None, Field(description="Properties to set, {key: value}; the other keys and their order stay.")] = None,
+        unset_properties: Annotated[list[str] | None, Field(description="Properties to remove, by key.")] = None,
         request_id: RequestId = None,
     ) -> dict[str, Any]:
         arguments = {"note": note, "text": text, "append": append, "title": title, "layer": layer, "ttl": ttl,
                      "expires_at": expires_at, "permanent": permanent, "add_tags": add_tags, "remove_tags": remove_tags,
-                     "if_version": if_version}
+                     "if_version": if_version, "set_properties": set_properties, "unset_properties": unset_properties}
         revised = await self.written("revise", request_id, arguments, lambda vault: vault.revise(
             note, text=text, append=append, title=title, layer=layer, ttl=ttl, expires_at=expires_at,
-            permanent=permanent, add_tags=add_tags or (), remove_tags=remove_tags or (), if_version=if_version).as_dict(),
+            permanent=permanent, add_tags=add_tags or (), remove_tags=remove_tags or (), if_version=if_version,
+            set_properties=set_properties, unset_properties=unset_properties or ()).as_dict(),
             context)
         if revised["expired"]:
             # Said in words: an agent that appended a current fact would otherwise expect to recall it.

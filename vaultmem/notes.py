@@ -43,6 +43,7 @@ from .markdown import without_code_or_hidden
 from .merge_markers import first_conflict, utf16_with_byte_markers
 from .notion import notion_meta, without_page_id
 from .option_names import Surface
+from .slugs import same_slug
 
 # Bumped whenever what is derived from a file's bytes changes (title, metadata, problems):
 # an index made by an earlier reader reads every file again at its next reconcile (the index
@@ -180,7 +181,9 @@ from .option_names import Surface
 # 62: a line at the top of a note's text that says its date (`Date de création : 2026-04-23`,
 #     `**Date:** 5 January 2024`, `Erstellt am: 05.01.2024`) dates a note nothing else dates
 #     (dating.line_date, date_lines.py). Nothing is embedded again.
-READER_VERSION = "62"
+# 63: a `name` names a note that has no `title`, or whose `title` is not its file name (notes.naming_key:
+#     `name: Matt Ober` beside `title: Partner`, his job); such a `title` is searched as a property.
+READER_VERSION = "63"
 BOM = "\ufeff"
 # A Windows editor ("Unicode" in Notepad, PowerShell's Out-File) saves UTF-16 behind one of these.
 UTF16_BOMS = ((codecs.BOM_UTF16_LE, "utf-16-le", "UTF-16 LE"), (codecs.BOM_UTF16_BE, "utf-16-be", "UTF-16 BE"))
@@ -319,6 +322,11 @@ class Note:
     @property
     def layer(self) -> str | None:
         return layer_of(self.meta)
+
+    @property
+    def name_key(self) -> str | None:
+        """The property that names it (:func:`naming_key`); ``None``: its file name does."""
+        return naming_key(self.meta, self.path)
 
     @property
     def version(self) -> str:
@@ -1284,18 +1292,45 @@ def permalink_names(permalink: str) -> list[str]:
 
 
 def title_of(meta: Mapping[str, Any], relative: str) -> str:
-    """As Obsidian names a note: the ``title`` property, else the file name (without the page
-    id a Notion export puts after it: notion.without_page_id).
+    """As Obsidian names a note: the property that names it (:func:`naming_key`: ``title``, or a
+    person's ``name``), else the file name (without the page id a Notion export puts after it:
+    notion.without_page_id).
 
     Not the first ``# heading``: in real vaults it is often a section (``# Clippings`` on a
     person's page), and a note found under a name Obsidian never shows is not found at all.
     """
-    title = meta.get("title")
-    if isinstance(title, date):  # title: 2024-01-05, which YAML reads as a date: as text (a time in Python's spelling)
-        return str(title)
-    if isinstance(title, (str, int, float)) and not isinstance(title, bool) and str(title).strip():
-        return str(title).strip()
-    return without_page_id(PurePosixPath(relative).stem)
+    key = naming_key(meta, relative)
+    named = _name_text(meta.get(key)) if key is not None else None
+    return named or without_page_id(PurePosixPath(relative).stem)
+
+
+def naming_key(meta: Mapping[str, Any], relative: str) -> str | None:
+    """The property that names the note, ``None`` when none does (its file name names it).
+
+    ``title`` (Hugo's and Jekyll's convention), unless a ``name`` says otherwise: a person's
+    note made from a CRM template carries ``name: Matt Ober`` and ``title: Partner``, his job.
+    Read as the name, "Partner" headed every hit, ``get "Matt Ober"`` found nothing, and
+    ``revise --title "Matt Ober"`` overwrote his job title (a trial on a people vault). So
+    ``name`` names the note when there is no ``title``, or when the ``title`` is not the file
+    name (compared as slugs: ``Matt Ober`` is ``matt-ober.md``) — a title that is the file name
+    is the note's name whatever ``name`` holds. :func:`title_of` and ``revise --title`` (which
+    writes this key) agree by construction (adr/0020)."""
+    title, name = _name_text(meta.get("title")), _name_text(meta.get("name"))
+    if name is None:
+        return "title" if title is not None else None
+    if title is not None and same_slug(title, without_page_id(PurePosixPath(relative).stem)):
+        return "title"
+    return "name"
+
+
+def _name_text(value: Any) -> str | None:
+    """A property's value as a name: text, or a number or date YAML read from one
+    (``title: 2024-01-05``, as text in Python's spelling); ``None`` for anything else or blank."""
+    if isinstance(value, date):
+        return str(value)
+    if isinstance(value, (str, int, float)) and not isinstance(value, bool) and str(value).strip():
+        return str(value).strip()
+    return None
 
 
 def id_of(meta: Mapping[str, Any], relative: str) -> str:

@@ -26,12 +26,12 @@ from typing import TYPE_CHECKING
 
 from .config import is_logseq_graph
 from .errors import NoteWritten
-from .fields import name_key
+from .fields import case_fold, name_key
 from .lifecycle import EXPIRING_LAYERS, LAYERS, format_timestamp, resolve_now, to_epoch_us
 from .merge_markers import require_merged
 from .note_styles import placement
 from .noteio import FileChange
-from .notes import content_hash, parse_note, version_of
+from .notes import Note, content_hash, parse_note, version_of
 from .resolution import answered, locate_to_write
 from .results import NoteRef, Remembered, SimilarNote
 from .storage import Eligibility, NoteRow
@@ -68,18 +68,20 @@ class Written:
 
 def write_memory(index: DerivedIndex, write: VaultWrite, config: VaultConfig, text: str, *, title: str | None,
                  layer: str | None, tags: Iterable[str], expires_at: object, ttl: str | None, permanent: bool,
-                 folder: str | None, supersedes: Iterable[str], now: object) -> Written:
+                 folder: str | None, supersedes: Iterable[str], now: object, day: object = None) -> Written:
     """Write the new note and retire the superseded ones, recording each change on ``write``.
-    ``layer`` None: the layer of the notes it supersedes (the longest-lived of them), else L2."""
+    ``layer`` None: the layer of the notes it supersedes (the longest-lived of them), else L2;
+    no ``tags``: theirs. ``day``: the day the memory is about (its first date property)."""
     paths = index.paths
     index.ensure_indexed()  # before writing: an index that cannot take the note must fail first
     olds = list({row.path: row for row in (locate_to_write(index, old).row for old in supersedes)}.values())
     layer = layer if layer is not None else inherited_layer(olds)
     raws = {row.path: paths.resolve_inside(row.path).read_bytes() for row in olds}
     place = placement(paths.root, config.remember_dir, config.remember_dir_set, folder)
-    note = compose_note(text, title=title, layer=layer, tags=list(tags), expires_at=expires_at, ttl=ttl,
-                        permanent=permanent, policy=config.policy, now=now,
-                        supersedes=lineage([parse_note(path, raw) for path, raw in raws.items()]), app=place.app)
+    old_notes = [parse_note(path, raw) for path, raw in raws.items()]
+    note = compose_note(text, title=title, layer=layer, tags=list(tags), expires_at=expires_at,
+                        ttl=ttl, permanent=permanent, policy=config.policy, now=now, supersedes=lineage(old_notes),
+                        app=place.app, day=day, date_key=paths.dates.date[0], inherited_tags=inherited_tags(old_notes))
     graph = is_logseq_graph(paths.root)
     retirements = [plan_retirement(path, raw, note.id, note.meta["created"], graph=graph) for path, raw in raws.items()]
     require_merged(paths.root, list(raws))  # retiring one side of an unfinished git merge is the person's call
@@ -114,6 +116,17 @@ def inherited_layer(olds: Iterable[NoteRow]) -> str:
     was refused first, with a ``ttl``, as "layer L4 contradicts ttl" — a layer the caller never gave."""
     layers = [row.layer for row in olds if row.layer is not None and row.layer in EXPIRING_LAYERS]
     return max(layers, key=LAYERS.index) if layers else DEFAULT_LAYER
+
+
+def inherited_tags(olds: Iterable[Note]) -> list[str]:
+    """The tags a memory takes when none are given: those of the notes it supersedes, in their
+    order, each once (in any case). A correction written with no tags was ``tags: []``: the
+    fact that replaced Dana's #contact note was found by no search for #contact (a trial)."""
+    tags: dict[str, str] = {}
+    for old in olds:
+        for tag in old.tags:
+            tags.setdefault(case_fold(tag), tag)
+    return list(tags.values())
 
 
 def same_named(index: DerivedIndex, written: Written, now: object) -> list[NoteRef]:

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 from .dating import DEFAULT_DATE_PROPERTIES, DateProperties, note_problems
 from .fields import alias_key, aliases_of
 from .lifecycle import is_absent, is_expired_us, resolve_now
+from .notes import naming_key
 
 if TYPE_CHECKING:
     from .daily_format import DailyFormat
@@ -173,7 +174,7 @@ class Revised:
                    expired=deadline is not None and deadline <= resolve_now(now),
                    changed=changed, expiry_invalid=after.expiry_invalid, commit=write.commit, not_committed=write.not_committed,
                    yours_left_uncommitted=write.yours_left_uncommitted, resolved_from=resolved_from,
-                   previous_title=title_before if "title" in changed else None)
+                   previous_title=title_before if title_before is not None and title_before != after.title else None)
 
     def as_dict(self) -> dict[str, Any]:
         return {**self.__dict__, "not_committed": not_committed_dicts(self.not_committed),
@@ -242,7 +243,10 @@ class NoteView:
         """The frontmatter a person wrote besides what the view names on its own (id, title,
         layer, tags, aliases, expiry, superseded_by), in file order: ``get`` shows them under
         those (a trial: a person's ``type``, ``url`` and aliases were in the JSON only)."""
-        named = {*SHOWN_ON_THEIR_OWN, alias_key(self.meta)}
+        # The title field shows the property that names the note; a `title` that does not (a
+        # person's job: `title: Partner` beside `name: Matt Ober`) is shown as the property it is.
+        name_key = naming_key(self.meta, self.path)
+        named = {*(SHOWN_ON_THEIR_OWN - {"title"}), alias_key(self.meta), *([name_key] if name_key else [])}
         return [(key, value) for key, value in self.meta.items() if key not in named]
 
     def as_dict(self) -> dict[str, Any]:

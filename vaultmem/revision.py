@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
 
@@ -36,11 +36,12 @@ from .lifecycle import (
     normalize_layer,
     resolve_now,
 )
-from .logseq import ID_PROPERTY, page_properties, page_text, property_block_end, property_items
+from .logseq import ID_PROPERTY, page_properties, page_text, property_block_end, property_items, property_key
 from .merge_markers import require_merged, require_resolved
 from .noteio import FileChange, JoplinTime, replace_if_unchanged, require_utf8
-from .notes import VERSION_CHARS, Note, find_frontmatter, inline_tags, parse_note, tags_of, timestamp_or_none
+from .notes import VERSION_CHARS, Note, find_frontmatter, inline_tags, parse_note, tags_of, timestamp_or_none, title_of
 from .paths import VaultPaths
+from .property_sets import LIFECYCLE_KEYS, SET, UNSET, PropertyEdit, as_list_where_listed, property_edit
 from .writer import (
     clean_tags,
     clean_title,
@@ -54,7 +55,8 @@ from .writer import (
 # `changed` lists fields in this order, whatever order they were asked in.
 FIELDS = ("body", "title", "layer", "expires_at", "permanent", "tags")
 ADD_TAGS, REMOVE_TAGS = Argument("add_tags", flag="--tag"), Argument("remove_tags", flag="--untag")
-OPTIONS = listed(*map(Argument, ("text", "append", "title", "layer", "ttl", "expires_at", "permanent")), ADD_TAGS, REMOVE_TAGS)
+OPTIONS = listed(*map(Argument, ("text", "append", "title", "layer", "ttl", "expires_at", "permanent")), ADD_TAGS, REMOVE_TAGS,
+                 SET, UNSET)
 
 
 VERSION = re.compile(f"[0-9a-f]{{{VERSION_CHARS}}}")
@@ -74,13 +76,19 @@ class Revision:
     add_tags: tuple[str, ...] = ()
     remove_tags: tuple[str, ...] = ()
     if_version: str | None = None  # only if the file is still at this version
+    properties: PropertyEdit = field(default_factory=PropertyEdit)  # other properties to set and remove (property_sets.py)
 
     @classmethod
     def of(cls, *, text: str | None = None, append: str | None = None, title: str | None = None,
            layer: str | None = None, ttl: str | None = None, expires_at: object = None, permanent: bool | None = None,
            add_tags: Iterable[str] = (), remove_tags: Iterable[str] = (), if_version: str | None = None,
-           now: object = None) -> Revision:
-        """Refuse contradictions and an empty revision (:class:`UsageError`) before anything is read."""
+           set_properties: Mapping[str, object] | None = None, unset_properties: Iterable[str] = (),
+           date_keys: Iterable[str] = (), now: object = None) -> Revision:
+        """Refuse contradictions and an empty revision (:class:`UsageError`) before anything is read.
+        ``layer``, ``expires_at`` and ``permanent`` among ``set_properties`` are those options."""
+        properties = property_edit(set_properties, unset_properties, date_keys)
+        layer, expires_at, permanent = _lifecycle_options(properties, layer, expires_at, permanent)
+        properties = properties.without(LIFECYCLE_KEYS)
         if if_version is not None and (not isinstance(if_version, str) or not if_version.strip()):
             raise UsageError(Argument("if_version"), " is empty; pass the version that get, remember or revise returned")
         if if_version is not None and not VERSION.fullmatch(if_version.strip()):
@@ -110,14 +118,34 @@ class Revision:
         if deadline is not None:
             refuse_past(deadline, instant)  # as remember does: to retire a note, forget or supersede it
         revision = cls(moment, text, append, clean_title(title) if title is not None else None, code,
-                       deadline, permanent, tuple(added), tuple(removed), if_version.strip() if if_version else None)
+                       deadline, permanent, tuple(added), tuple(removed), if_version.strip() if if_version else None,
+                       properties)
         if revision.is_empty():
             raise UsageError("nothing to revise: give at least one of ", *OPTIONS)
         return revision
 
     def is_empty(self) -> bool:
         return (self.text is None and self.append is None and self.title is None and self.layer is None
-                and self.deadline is None and self.permanent is None and not self.add_tags and not self.remove_tags)
+                and self.deadline is None and self.permanent is None and not self.add_tags and not self.remove_tags
+                and not self.properties)
+
+
+def _lifecycle_options(properties: PropertyEdit, layer: str | None, expires_at: object,
+                       permanent: bool | None) -> tuple[str | None, object, bool | None]:
+    """``--set layer=L3`` is ``--layer L3`` (and so for expires_at and permanent): validated and
+    applied by the one policy, a layer's TTL with it — never written as a bare key beside it."""
+    given: dict[str, object] = {"layer": layer, "expires_at": expires_at, "permanent": permanent}
+    for key, value in properties.set_values:
+        if key not in given:
+            continue
+        if given[key] is not None:
+            raise UsageError(SET, f" {key} contradicts ", Argument(key), ": give it once")
+        if key == "permanent" and not isinstance(value, bool):
+            raise UsageError(SET, f" permanent: {short_repr(value)} is not true or false")
+        given[key] = value if key != "layer" else str(value)
+    layer_value, permanent_value = given["layer"], given["permanent"]
+    return (None if layer_value is None else str(layer_value), given["expires_at"],
+            permanent_value if isinstance(permanent_value, bool) else None)
 
 
 @dataclass
@@ -127,6 +155,8 @@ class _Change:
     set_values: dict[str, Any] = field(default_factory=dict)
     remove: list[str] = field(default_factory=list)
     changed: set[str] = field(default_factory=set)
+    properties: list[str] = field(default_factory=list)  # other properties set or removed, in the order asked
+    said: list[str] = field(default_factory=list)  # each such change as the commit names it
 
     def put(self, key: str, value: Any, changed: str | None = None) -> None:
         self.set_values[key] = value
@@ -140,7 +170,8 @@ class _Change:
 @dataclass(frozen=True)
 class RevisedBytes:
     data: bytes  # the note's new bytes (the old ones when nothing changed)
-    changed: list[str]  # in FIELDS order
+    changed: list[str]  # in FIELDS order, then the other properties set or removed
+    said: tuple[str, ...] = ()  # each other property's change, as the commit names it
 
 
 @dataclass(frozen=True)
@@ -152,11 +183,13 @@ class RevisedNote:
     after: Note  # as written (as found, when nothing changed)
     changed: list[str]
     change: FileChange | None  # what was written (for the commit); None when nothing changed
+    said: tuple[str, ...] = ()  # properties set or removed: "company: Social Leverage → Acme"
 
     def commit_message(self) -> str:
         """Subject: the note's title as it is now; a title that changed says what it was."""
         retitled = f"\n\ntitle was: {self.title_before}" if self.after.title != self.title_before else ""
-        return f"vaultmem revise: {self.after.title}\n\n{self.path}: {', '.join(self.changed)}{retitled}"
+        said = "".join(f"\n{line}" for line in self.said)
+        return f"vaultmem revise: {self.after.title}\n\n{self.path}: {', '.join(self.changed)}{retitled}{said}"
 
 
 def write_revision(paths: VaultPaths, relative: str, revision: Revision, policy: LayerPolicy) -> RevisedNote:
@@ -174,7 +207,7 @@ def write_revision(paths: VaultPaths, relative: str, revision: Revision, policy:
     revised = revise_note(raw, current, revision, policy, in_properties=writes_properties(paths.root, current))
     require_merged(paths.root, [relative])  # git's merge of it unfinished, markers or none: the person's call
     change = replace_if_unchanged(path, revised.data, current.content_hash, relative, paths.root) if revised.changed else None
-    return RevisedNote(relative, current.title, parse_note(relative, revised.data), revised.changed, change)
+    return RevisedNote(relative, current.title, parse_note(relative, revised.data), revised.changed, change, revised.said)
 
 
 def revise_note(raw: bytes, note: Note, revision: Revision, policy: LayerPolicy, *,
@@ -186,6 +219,7 @@ def revise_note(raw: bytes, note: Note, revision: Revision, policy: LayerPolicy,
     are its ``key:: value`` lines (adr/0028), and a new text goes below them."""
     require_utf8(note.path, raw)  # a UTF-16 note: read, never written (NotUtf8Note)
     require_resolved(note.path, raw)
+    revision = _naming_property_as_title(note, revision)
     body = _new_body(note, revision, in_properties)
     change = _Change()
     if body != note.body:
@@ -193,12 +227,14 @@ def revise_note(raw: bytes, note: Note, revision: Revision, policy: LayerPolicy,
     _title(note, revision, body, change, in_properties)
     _lifecycle(note, revision, policy, change)
     _tags(note, revision, body, change, in_properties)
+    _properties(note, revision, change, in_properties)
     _updated(note, raw, revision, change)
     data = raw
     if change.set_values or change.remove:
         data = _edited(raw, note, change, in_properties)
+    changed = [name for name in FIELDS if name in change.changed]
     return RevisedBytes(_with_body(data, note, revision, change, in_properties),
-                        [name for name in FIELDS if name in change.changed])
+                        changed + [key for key in change.properties if key not in changed], tuple(change.said))
 
 
 def _updated(note: Note, raw: bytes, revision: Revision, change: _Change) -> None:
@@ -284,13 +320,83 @@ def _title(note: Note, revision: Revision, body: str, change: _Change, in_proper
             # in the file. A page whose fields are its property lines has that line rewritten instead.
             raise UsageError(f"the title of {note.path} is written in its text on its line 'title:: {page_title}'; "
                              "change that line (", Argument("text"), ") instead")
-        change.put("title", revision.title)
+        change.put(_name_key_to_write(note, revision.title), revision.title, "title")
     elif revision.title is None and revision.text is not None and is_generated_title(note):
         # Else every hit goes on showing the old first line — "Thursday at 14:30" above a
         # body that says Friday at 09:00 — and it weighs most in keyword search.
         title = default_title(body if note.has_frontmatter else page_text(body))
         if title and title != note.title:
             change.put("title", title)
+
+
+def _name_key_to_write(note: Note, title: str) -> str:
+    """The property a new title is written to: the one that names the note (notes.naming_key),
+    never another — ``title: Partner`` beside ``name: Matt Ober`` is his job, and writing the
+    name over it lost it (a trial). Refused when the note would still not be named so: a
+    ``title`` that names a note because it is its file name, beside a ``name``, would leave
+    the ``name`` naming it once it is no longer the file name."""
+    key = note.name_key or "title"
+    if title_of({**note.meta, key: title}, note.path) != title:
+        other = "name" if key == "title" else "title"
+        raise UsageError(f"{note.path} is named by its {key} because it is its file name; given another title, its "
+                         f"{other} ({short_repr(note.meta.get(other))}) would name it: change {other} instead ",
+                         Argument("set", f"{other}={title}"), ", or rename the file")
+    return key
+
+
+def _naming_property_as_title(note: Note, revision: Revision) -> Revision:
+    """``--set`` of the property that names the note is ``--title``: the same checks, the same
+    key written (a note named by its file name is given a ``title``). Removing it is refused."""
+    key = note.name_key or "title"
+    if key in revision.properties.unset:
+        raise UsageError(UNSET, f" {key}: it names {note.path}; give it another name with ", Argument("title"))
+    if key not in dict(revision.properties.set_values):
+        return revision
+    value = str(revision.properties.value(key))
+    if revision.title is not None and revision.title != clean_title(value):
+        raise UsageError(SET, f" {key} names {note.path} and contradicts ", Argument("title"), ": give the name once")
+    return replace(revision, title=clean_title(value), properties=revision.properties.without([key]))
+
+
+def _properties(note: Note, revision: Revision, change: _Change, in_properties: bool) -> None:
+    """Other properties set and removed, as asked; one that already holds the value is left.
+    A page whose fields are its ``key:: value`` lines holds them there, as written (adr/0028)."""
+    meta = {**_page_lines(note.body), **note.meta} if in_properties else note.meta
+    for key in revision.properties.unset:
+        if key not in meta and property_key(key) not in meta:
+            known = ", ".join(sorted(meta)) or "none"
+            raise UsageError(UNSET, f" {key}: {note.path} has no such property (its properties: {short_repr(known)})")
+        change.remove.append(key)
+        change.properties.append(key)
+        change.said.append(f"{key}: {short_repr(meta[key])} removed")
+    for key, asked in revision.properties.set_values:
+        value = as_list_where_listed(asked, meta.get(key))
+        if key in meta and meta[key] == value and type(meta[key]) is type(value):
+            continue
+        change.set_values[key] = value
+        change.properties.append(key)
+        change.said.append(f"{key}: {short_repr(meta[key])} → {short_repr(value)}" if key in meta
+                           else f"{key}: {short_repr(value)} added")
+    _refuse_renaming(note, revision, change)
+
+
+def _page_lines(body: str) -> dict[str, Any]:
+    """A page's property lines as fields (``last-contact:: 2026-01-26`` is ``last_contact``, as
+    ``--set last_contact=…`` names it; logseq.property_key spells it back)."""
+    return {key.replace("-", "_"): value for key, value in page_properties(body).items()}
+
+
+def _refuse_renaming(note: Note, revision: Revision, change: _Change) -> None:
+    """A ``title`` or ``name`` set or removed that does not name the note must not come to name it
+    (notes.naming_key): the note renamed by a change to what looked like a property."""
+    touched = {"title", "name"} & set(change.properties)
+    if not touched:
+        return
+    meta = {key: value for key, value in {**note.meta, **change.set_values}.items() if key not in change.remove}
+    expected = revision.title if revision.title is not None else note.title
+    if title_of(meta, note.path) != expected:
+        raise UsageError(f"changing {', '.join(sorted(touched))} of {note.path} would rename it to "
+                         f"{short_repr(title_of(meta, note.path))}; to rename it, give ", Argument("title"))
 
 
 def _lifecycle(note: Note, revision: Revision, policy: LayerPolicy, change: _Change) -> None:

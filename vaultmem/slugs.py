@@ -31,3 +31,13 @@ def named_from_title(stem: str, title: object) -> bool:
         return False
     slug = slugify(title)
     return any(name == slug or name.endswith(f".{slug}") for name in (stem, _TAKEN_SUFFIX.sub("", stem)))
+
+
+def same_slug(name: str, other: str) -> bool:
+    """Whether two names are one as file names spell them: their words, case folded, the
+    rest dropped (``Matt Ober`` is ``matt-ober`` and ``Matt_Ober``), uncut (unlike :func:`slugify`)."""
+    return _words(name) == _words(other)
+
+
+def _words(text: str) -> list[str]:
+    return re.findall(r"[^\W_]+", unicodedata.normalize("NFKC", text).casefold())

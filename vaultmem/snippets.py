@@ -236,7 +236,7 @@ def _past_template_lines(text: str, body_start: int, passage: PassageRow, templa
 def _naming_text(relative: str, title: str, block: FrontmatterBlock | None) -> str:
     """What names the note rather than says something in it: its file name, its title and its
     property lines (``author: Ryan Holiday``, a sync plugin's block of them)."""
-    properties = property_lines(block.yaml_text[:SNIPPET_SOURCE_CHARS]) if block is not None else []
+    properties = property_lines(block.yaml_text[:SNIPPET_SOURCE_CHARS], title) if block is not None else []
     return "\n".join([relative.rpartition("/")[2].removesuffix(".md"), title, *properties])
 
 
@@ -366,7 +366,7 @@ def _passage_text(text: str, block: FrontmatterBlock | None, passage: PassageRow
     body_start = block.body_start if block is not None else 0
 
     def properties() -> list[str]:  # read only when the passage itself cannot answer
-        return property_lines(block.yaml_text[:SNIPPET_SOURCE_CHARS]) if block is not None else []
+        return property_lines(block.yaml_text[:SNIPPET_SOURCE_CHARS], title) if block is not None else []
 
     if passage is not None and block is not None and passage.end_line <= text.count("\n", 0, body_start):
         body = ""  # an empty body's passage is the frontmatter's lines (searchable._in_file)
@@ -944,11 +944,12 @@ def _is_attachment(name: str) -> bool:
 # ------------------------------------------------------------------ properties as lines
 
 
-def property_lines(yaml_text: str) -> list[str]:
+def property_lines(yaml_text: str, title: str = "") -> list[str]:
     """The frontmatter's properties as readable ``key: value`` lines, in file order, read from
     its lines (not its YAML: a frontmatter that does not load still shows what it says):
     list items joined by ``, ``, quotes and link brackets dropped; bookkeeping keys and
-    properties without a value left out."""
+    properties without a value left out — but a ``title`` that is not the note's ``title``
+    (a person's job beside their ``name``: notes.naming_key) is a property like any other."""
     properties: list[tuple[str, str, list[str]]] = []  # key, the value on its line, the lines under it
     for line in yaml_text.split("\n"):
         if not line.strip() or line.lstrip().startswith("#"):
@@ -961,7 +962,8 @@ def property_lines(yaml_text: str) -> list[str]:
     lines = []
     for key, first, under in properties:
         value = _property_text(first, under)
-        if value and key.casefold() not in HIDDEN_PROPERTIES and not is_plugin_setting(key):
+        shown = key.casefold() not in HIDDEN_PROPERTIES or (key == "title" and bool(title) and value != title)
+        if value and shown and not is_plugin_setting(key):
             lines.append(f"{key}: {value}")
     return lines
 

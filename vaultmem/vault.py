@@ -391,19 +391,22 @@ class Vault:
         folder: str | None = None,
         supersedes: Iterable[str] = (),
         now: object = None,
+        date: object = None,
     ) -> Remembered:
         """Write a new note with the layer's policy applied; searchable when this returns.
 
         ``supersedes``: notes this one replaces; each is retired at once (``superseded_by``
         and ``expires_at`` = now) and hidden from recall (supersede.py). ``layer`` None: the
-        layer of the notes it supersedes (the highest when they differ), else L2.
+        layer of the notes it supersedes (the highest when they differ), else L2; no ``tags``:
+        theirs. ``date``: the day (or time) the memory is about, written as its ``date``
+        property (the vault's first ``[dates] date`` key): it dates the note in search and list.
         """
         from .remembering import same_named, similar_notes, write_memory
 
         with self._writing("remember") as write:
             written = write_memory(self.derived, write, self.config, text, title=title, layer=layer,
                                    tags=_names("tags", tags), expires_at=expires_at, ttl=ttl, permanent=permanent,
-                                   folder=folder, supersedes=_names("supersedes", supersedes), now=now)
+                                   folder=folder, supersedes=_names("supersedes", supersedes), now=now, day=date)
         # No second walk here (a one-shot command pays one, adr/0021): write_memory brought the
         # index current before it chose the file name, and the write path indexed the new note.
         return written.remembered(write, similar_notes(self.derived, written, self.config.consolidate.similar_threshold, now),
@@ -424,6 +427,8 @@ class Vault:
         remove_tags: Iterable[str] = (),
         if_version: str | None = None,
         now: object = None,
+        set_properties: Mapping[str, object] | None = None,
+        unset_properties: Iterable[str] = (),
     ) -> Revised:
         """Change a note in place, keeping its id, path, usage and other keys (revision.py).
 
@@ -433,6 +438,9 @@ class Vault:
         ``if_version``: refuse with :class:`WriteConflict` unless the file is still at that
         version (a person edited it since the caller read it). Contradictions and an empty
         revision are :class:`UsageError` and change nothing.
+        ``set_properties`` (``{"company": "Acme"}``) and ``unset_properties`` change other
+        properties in place (property_sets.py: values typed as YAML reads them, vaultmem's own
+        keys refused, ``layer``/``expires_at``/``permanent`` taken as those options).
         """
         from .resolution import locate_to_write
         from .revision import Revision, write_revision
@@ -440,7 +448,8 @@ class Vault:
         revision = Revision.of(text=text, append=append, title=title, layer=layer, ttl=ttl, expires_at=expires_at,
                                permanent=permanent, add_tags=_names("add_tags", add_tags),
                                remove_tags=_names("remove_tags", remove_tags), if_version=if_version,
-                               now=now)
+                               set_properties=set_properties, unset_properties=_names("unset_properties", unset_properties),
+                               date_keys=(*self.paths.dates.date, *self.paths.dates.created), now=now)
         with self._writing("revise") as write:
             located = locate_to_write(self.derived, note)
             write.reindex(located.row.path)  # also when refused: the index learns the file as it is now

@@ -15,7 +15,7 @@ import time
 import unicodedata
 from collections.abc import Callable, Collection, Iterator
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import date, datetime
 from pathlib import Path, PurePosixPath
 from typing import Any
 
@@ -102,10 +102,17 @@ def compose_note(
     now: object = None,
     supersedes: list[str] | None = None,
     app: App = App.OBSIDIAN,
+    day: object = None,
+    date_key: str = "date",
+    inherited_tags: tuple[str, ...] | list[str] = (),
 ) -> NewNote:
     """Validate the arguments of ``remember`` and decide the note's frontmatter.
 
     Nothing is written here, so bad input can never leave a half-made note behind.
+    ``day``: what the memory is about a day (or time) of, written to ``date_key`` (the vault's
+    first date property): "met Dana on 2026-01-28" is dated so, not by the day it was written.
+    ``inherited_tags``: the tags when none are given (the superseded notes'), as their person
+    wrote them: ``[[event log]]`` of a Logseq page is no tag an agent could add, yet it is theirs.
     """
     if not isinstance(text, str) or not text.strip():
         raise UsageError("nothing to remember: the text is empty; pass the memory's text")
@@ -118,7 +125,8 @@ def compose_note(
         "id": new_ulid(instant),  # to the millisecond: notes made in one second sort as they were made
         "title": clean_title(title or "") or default_title(text),
         "layer": code,
-        "tags": clean_tags(tags),
+        "tags": clean_tags(tags) or clean_tags(inherited_tags, removing=True),
+        **({} if day is None else {date_key: memory_day(day)}),
         "created": moment,
     }
     if permanent:
@@ -133,6 +141,27 @@ def compose_note(
     if supersedes:
         meta["supersedes"] = list(supersedes)
     return NewNote(meta, text, app)
+
+
+def memory_day(value: object) -> date | datetime:
+    """``remember``'s ``date``: a day (``2026-01-28``, written so) or a time (written as vaultmem
+    writes times, UTC when naive); :class:`InvalidTimestamp` naming the argument else."""
+    if isinstance(value, date) and not isinstance(value, datetime):
+        return value
+    if isinstance(value, str) and _DAY.fullmatch(value.strip()):
+        try:
+            return date.fromisoformat(value.strip())
+        except ValueError:
+            raise InvalidTimestamp(value, "no such day", Argument("date")) from None
+    try:
+        if isinstance(value, str) and not value.strip():
+            raise InvalidTimestamp(value, "empty")
+        return parse_timestamp(value)
+    except InvalidTimestamp as error:
+        raise InvalidTimestamp(value, error.reason, Argument("date")) from None
+
+
+_DAY = re.compile(r"\d{4}-\d\d-\d\d")
 
 
 def refuse_contradictions(code: str | None, expires_at: object, ttl: str | None, permanent: bool) -> None:

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 import click
 
+from ..property_sets import assignments
 from .shell import Context, emit_json, json_option, library_errors, main, render_commit, render_resolution
 
 if TYPE_CHECKING:
@@ -21,18 +22,22 @@ if TYPE_CHECKING:
 @click.option("--ttl", help="Time to live instead of the layer default: 30m, 12h, 3d, 2w.")
 @click.option("--expires-at", "expires_at", metavar="TIME", help="Explicit expiry (ISO-8601; naive = UTC).")
 @click.option("--permanent", is_flag=True, help="Never expires (no expires_at is written).")
-@click.option("--tag", "tags", multiple=True, help="A tag (repeatable).")
+@click.option("--tag", "tags", multiple=True, help="A tag (repeatable). None with --supersedes: the superseded notes' tags.")
+@click.option("--date", "day", metavar="DAY",
+              help="The day (or time) the memory is about, written as its date property: 2026-01-28 dates it so in "
+                   "search and list (default: dated by when it was written).")
 @click.option("--folder", help="Vault folder for the note (default: remember_dir from .vaultmem.toml, 'memories'; unset, a Logseq graph's pages/ or a Dendron vault's folder).")
 @click.option("--supersedes", "supersedes", multiple=True, metavar="NOTE",
               help="A note this one replaces (repeatable): it expires now and records superseded_by.")
 @json_option
 @click.pass_obj
 def remember(obj: Context, text: str, title: str | None, layer: str | None, ttl: str | None, expires_at: str | None,
-             permanent: bool, tags: tuple[str, ...], folder: str | None, supersedes: tuple[str, ...], as_json: bool) -> None:
+             permanent: bool, tags: tuple[str, ...], day: str | None, folder: str | None, supersedes: tuple[str, ...],
+             as_json: bool) -> None:
     """Write TEXT as a new note, with the layer's expiry policy applied."""
     with library_errors(as_json):
         result = obj.vault.remember(text, title=title, layer=layer, tags=tags, expires_at=expires_at, ttl=ttl,
-                                    permanent=permanent, folder=folder, supersedes=obj.notes(supersedes))
+                                    permanent=permanent, folder=folder, supersedes=obj.notes(supersedes), date=day)
     if as_json:
         emit_json(result.as_dict())
         return
@@ -71,20 +76,26 @@ def similar_advice(other: SimilarNote, layer: str) -> str:
               help="Never expires (expires_at is removed) / no longer permanent (the layer's expiry applies again).")
 @click.option("--tag", "add_tags", multiple=True, help="Add a tag (repeatable).")
 @click.option("--untag", "remove_tags", multiple=True, help="Remove a tag (repeatable).")
+@click.option("--set", "set_properties", multiple=True, metavar="KEY=VALUE",
+              help="Set a property (repeatable): company=Acme, last_contact=2026-02-01 (a date), aliases=[Matt, Matty]. "
+                   "The note's other keys, their order and its text stay as they are.")
+@click.option("--unset", "unset_properties", multiple=True, metavar="KEY", help="Remove a property (repeatable).")
 @click.option("--if-version", "if_version", metavar="V", help="Only if the note is still at this version (from get/remember/revise/search).")
 @json_option
 @click.pass_obj
 def revise(obj: Context, note: str, text: str | None, append: str | None, title: str | None, layer: str | None,
            ttl: str | None, expires_at: str | None, permanent: bool | None, add_tags: tuple[str, ...],
-           remove_tags: tuple[str, ...], if_version: str | None, as_json: bool) -> None:
-    """Change NOTE in place: its text, title, layer, expiry or tags.
+           remove_tags: tuple[str, ...], set_properties: tuple[str, ...], unset_properties: tuple[str, ...],
+           if_version: str | None, as_json: bool) -> None:
+    """Change NOTE in place: its text, title, layer, expiry, tags or other properties.
 
     The note keeps its id, path, usage history and every other frontmatter key.
     With --if-version, a note edited since that version is refused (WriteConflict).
     """
     with library_errors(as_json):
         result = obj.vault.revise(obj.note(note), text=text, append=append, title=title, layer=layer, ttl=ttl, expires_at=expires_at,
-                                  permanent=permanent, add_tags=add_tags, remove_tags=remove_tags, if_version=if_version)
+                                  permanent=permanent, add_tags=add_tags, remove_tags=remove_tags, if_version=if_version,
+                                  set_properties=assignments(set_properties), unset_properties=unset_properties)
     if as_json:
         emit_json(result.as_dict())
         return
@@ -95,7 +106,7 @@ def revise(obj: Context, note: str, text: str | None, append: str | None, title:
     click.echo(f"revised {result.path} ({', '.join(result.changed)}): {result.layer or '-'}, "
                f"{expiry_words(result.expires_at, result.expiry_invalid)}, version {result.version}")
     if result.previous_title is not None:
-        made = " (made from the new text, as remember makes one; the file name stays)" if title is None else ""
+        made = " (made from the new text, as remember makes one; the file name stays)" if title is None and text is not None else ""
         click.echo(f"  title: \"{result.previous_title}\" → \"{result.title}\"{made}")
     if result.expired:
         click.echo(f"  ! expired at {result.expires_at}: hidden from search, with this change; "

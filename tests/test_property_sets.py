@@ -1,0 +1,172 @@
+"""revise --set KEY=VALUE / --unset KEY: a person's properties changed in place (property_sets.py).
+
+From a trial on a real personal-CRM vault: "Matt moved to Acme" could only be appended as text
+while ``company: Social Leverage`` stayed. Real files, real SQLite, real git, the real CLI and
+the real MCP client over stdio.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from datetime import date
+from pathlib import Path
+
+import pytest
+from helpers import git, init_repo, run_cli, snapshot_files, write_vault
+from mcp_client import run, serve
+
+from vaultmem import UsageError, Vault
+from vaultmem.errors import FrontmatterError
+from vaultmem.notes import read_note
+
+NOW = "2026-02-02T12:00:00+00:00"
+MATT = (
+    "---\n"
+    "name: Matt Ober\n"
+    "aliases: []\n"
+    "tags: [investor]\n"
+    "met_date:\n"
+    "company: Social Leverage  # since 2019\n"
+    "title: Partner\n"
+    "last_contact: 2026-01-26\n"
+    "created: 2026-01-26\n"
+    "---\n"
+    "\n"
+    "# Matt Ober\n"
+    "\n"
+    "Partner at Social Leverage.\r\n"
+    "Regular strategy calls.\n"
+)
+
+
+@pytest.fixture
+def vault(vault_dir: Path) -> Iterator[Vault]:
+    write_vault(vault_dir, {".vaultmem.toml": 'embedder = "hashing"\n', "people/matt-ober.md": MATT})
+    with Vault(vault_dir) as opened:
+        opened.index()
+        yield opened
+
+
+def body_of(text: str) -> str:
+    return text.split("---\n", 2)[2]
+
+
+def test_set_changes_a_property_in_place_keeping_key_order_comments_and_the_body_byte_for_byte(vault: Vault) -> None:
+    path = vault.root / "people/matt-ober.md"
+    result = vault.revise("Matt Ober", set_properties={"company": "Acme", "last_contact": "2026-02-01"}, now=NOW)
+    text = path.read_bytes().decode("utf-8")
+    assert result.changed == ["company", "last_contact"]
+    assert text.startswith("---\nname: Matt Ober\naliases: []\ntags: [investor]\nmet_date:\n"
+                           "company: Acme  # since 2019\ntitle: Partner\nlast_contact: 2026-02-01\ncreated: 2026-01-26\n---\n")
+    assert body_of(text) == body_of(MATT)
+    assert path.read_bytes().count(b"\r\n") == 1  # the body's own line ending, untouched
+
+
+def test_a_set_date_stays_a_date_and_the_index_finds_the_new_value_at_once(vault: Vault) -> None:
+    vault.revise("Matt Ober", set_properties={"company": "Acme Robotics", "last_contact": "2026-02-01"}, now=NOW)
+    assert read_note(vault.root, "people/matt-ober.md").meta["last_contact"] == date(2026, 2, 1)  # written bare, not '2026-02-01'
+    assert [hit.path for hit in vault.search("Acme Robotics", k=3, now=NOW)][:1] == ["people/matt-ober.md"]
+
+
+def test_set_types_values_as_yaml_reads_them_and_a_list_key_takes_a_comma_separated_value(vault: Vault) -> None:
+    vault.revise("Matt Ober", set_properties={"aliases": "Matt, Matty", "vip": "true", "rank": "3", "met_date": "2025-05-01",
+                                              "city": "San Francisco, CA"}, now=NOW)
+    meta = vault.get("people/matt-ober.md").meta
+    assert meta["aliases"] == ["Matt", "Matty"] and meta["vip"] is True and meta["rank"] == 3
+    assert meta["city"] == "San Francisco, CA"  # not a list: the key held none
+    assert "aliases: [Matt, Matty]\n" in (vault.root / "people/matt-ober.md").read_text(encoding="utf-8")  # its own form
+
+
+def test_set_keeps_text_that_yaml_1_1_would_read_as_something_else(vault: Vault) -> None:
+    # `on` a checkbox, `02134` the octal 1116, `1:30` the number 90, `#a4c` a comment (nothing).
+    vault.revise("Matt Ober", set_properties={"zip": "02134", "status": "on", "slot": "1:30", "color": "#a4c",
+                                              "note": "see #growth", "links": "[on, 010, 3]"}, now=NOW)
+    meta = read_note(vault.root, "people/matt-ober.md").meta
+    assert [meta[key] for key in ("zip", "status", "slot", "color", "note")] == ["02134", "on", "1:30", "#a4c", "see #growth"]
+    assert meta["links"] == ["on", "010", 3]
+
+
+def test_unset_removes_a_property_and_an_absent_one_is_refused_naming_the_note(vault: Vault) -> None:
+    vault.revise("Matt Ober", unset_properties=["met_date"], now=NOW)
+    assert "met_date" not in (vault.root / "people/matt-ober.md").read_text(encoding="utf-8")
+    before = snapshot_files(vault.root)
+    with pytest.raises(UsageError, match=r"unset_properties compnay: people/matt-ober.md has no such property"):
+        vault.revise("Matt Ober", unset_properties=["compnay"], now=NOW)
+    assert snapshot_files(vault.root) == before
+
+
+@pytest.mark.parametrize(("properties", "refused"), [
+    ({"id": "x"}, "vaultmem keeps id"),
+    ({"superseded_by": "x"}, "vaultmem keeps superseded_by"),
+    ({"tags": "a"}, "change tags with --tag/--untag"),
+    ({"layer": "L9"}, "unknown layer 'L9'"),
+    ({"expires_at": "soon"}, "invalid timestamp 'soon'"),
+    ({"created": "last week"}, "created: 'last week' is not a date"),
+    ({"company": ""}, "company is empty"),
+    ({"bad:key": "x"}, "is not a property name"),
+    ({"notes": {"a": 1}}, "is neither text"),
+])
+def test_set_refuses_vaultmems_keys_and_bad_values_and_writes_nothing(vault: Vault, properties: dict[str, object],
+                                                                     refused: str) -> None:
+    before = snapshot_files(vault.root)
+    with pytest.raises((UsageError, ValueError), match=refused):
+        vault.revise("Matt Ober", set_properties=properties, now=NOW)
+    assert snapshot_files(vault.root) == before
+
+
+def test_set_layer_is_the_layer_option_with_its_ttl_applied(vault: Vault) -> None:
+    result = vault.revise("Matt Ober", set_properties={"layer": "semantic"}, now=NOW)
+    assert result.layer == "L3" and result.expires_at == "2026-05-03T12:00:00+00:00"  # L3's 90 days from now
+
+
+def test_set_on_a_hugo_toml_page_is_refused_and_the_file_kept(vault: Vault) -> None:
+    page = '+++\ntitle = "Glukose"\ndraft = false\n+++\n\nLeber versorgt das Gehirn.\n'
+    (vault.root / "glukose.md").write_text(page, encoding="utf-8")
+    vault.index()
+    with pytest.raises(FrontmatterError, match=r"TOML"):
+        vault.revise("glukose.md", set_properties={"draft": "true"}, now=NOW)
+    assert (vault.root / "glukose.md").read_text(encoding="utf-8") == page
+
+
+def test_set_on_a_logseq_page_writes_its_property_lines(vault_dir: Path) -> None:
+    root = write_vault(vault_dir, {".vaultmem.toml": 'embedder = "hashing"\n', "logseq/config.edn": "{:meta/version 1}\n",
+                                   "pages/Dana.md": "company:: Initech\nrole:: CTO\n\n- met at the meetup\n"})
+    with Vault(root) as vault:
+        vault.index()
+        vault.revise("pages/Dana.md", set_properties={"company": "Acme", "last_contact": "2026-02-01"},
+                     unset_properties=["role"], now=NOW)
+    assert (root / "pages/Dana.md").read_text(encoding="utf-8") == (
+        "company:: Acme\nlast-contact:: 2026-02-01\n\n- met at the meetup\n")
+
+
+def test_cli_set_and_unset_with_auto_commit_names_the_change_in_the_commit(vault: Vault) -> None:
+    init_repo(vault.root)
+    (vault.root / ".vaultmem.toml").write_text('embedder = "hashing"\nauto_commit = true\n', encoding="utf-8")
+    git(vault.root, "add", "-A")
+    git(vault.root, "commit", "-qm", "first")
+    result = run_cli(vault.root, "revise", "Matt Ober", "--set", "company=Acme", "--unset", "met_date", "--json")
+    assert result.exit_code == 0, result.output
+    document = json.loads(result.stdout)
+    assert document["changed"] == ["met_date", "company"]
+    message = git(vault.root, "log", "-1", "--format=%B")
+    assert "company: 'Social Leverage' → 'Acme'" in message and "met_date: None removed" in message
+    assert "company: Social Leverage" in git(vault.root, "show", "HEAD~1:people/matt-ober.md")  # the old value kept
+    bad = run_cli(vault.root, "revise", "Matt Ober", "--set", "company")
+    assert bad.exit_code != 0 and "--set 'company' has no '='; write it KEY=VALUE" in bad.output
+
+
+def test_mcp_revise_sets_and_unsets_properties(vault_dir: Path, tmp_path: Path) -> None:
+    root = write_vault(vault_dir, {".vaultmem.toml": 'embedder = "hashing"\n', "people/matt-ober.md": MATT})
+
+    async def scenario() -> None:
+        async with serve(root, tmp_path / "server-stderr.log") as served:
+            reply = await served.call("revise", note="Matt Ober", set_properties={"company": "Acme", "rank": 2},
+                                      unset_properties=["met_date"])
+            assert reply["changed"] == ["met_date", "company", "rank"], reply
+            refused = await served.error("revise", note="Matt Ober", set_properties={"id": "x"})
+            assert "set_properties id: vaultmem keeps id" in refused
+
+    run(scenario)
+    text = (root / "people/matt-ober.md").read_text(encoding="utf-8")
+    assert "company: Acme  # since 2019\n" in text and "rank: 2\n" in text and "met_date" not in text
