@@ -187,6 +187,16 @@ def test_a_broken_vs_code_settings_file_is_a_problem_naming_it_and_excludes_noth
     assert "drafts/wip.md" in _paths(vault)  # nothing excluded by a file that does not parse, and said so
 
 
+
+def test_a_vs_code_settings_file_nested_too_deep_is_a_problem_naming_it_not_a_crash_of_every_command(tmp_path: Path) -> None:
+    """json.loads raises RecursionError, no ValueError, on 100,000 [: every command on the
+    workspace crashed while loading its exclusions."""
+    vault = write_vault(tmp_path / "wiki", {**WORKSPACE, ".vscode/settings.json": "[" * 100_000})
+    result = run_cli(vault, "check")
+    assert ".vscode/settings.json: file: is nested too deeply to read" in result.output, result.output
+    assert "drafts/wip.md" in _paths(vault)
+
+
 def test_an_exclusion_added_to_vs_code_settings_drops_its_notes_at_the_next_command(tmp_path: Path) -> None:
     vault = write_vault(tmp_path / "wiki", {**WORKSPACE, ".vscode/settings.json": "{}"})
     assert "drafts/wip.md" in _paths(vault)

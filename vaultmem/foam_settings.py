@@ -81,6 +81,10 @@ def read_vscode_settings(root: Path, problems: list[Problem], unused: str) -> di
         if len(raw) > MAX_SETTINGS_BYTES:
             raise ValueError(f"larger than {MAX_SETTINGS_BYTES:,} bytes")
         settings = parse_jsonc(raw.decode("utf-8-sig"))
+    except RecursionError:
+        problems.append(Problem(VSCODE_SETTINGS, "file", f"is nested too deeply to read; {unused}",
+                                "fix the file (VS Code underlines the mistake)"))
+        return None
     except ValueError as error:  # UnicodeDecodeError and json's JSONDecodeError are ValueErrors
         problems.append(Problem(VSCODE_SETTINGS, "file", f"not valid JSON, even with comments and trailing commas "
                                 f"({error}); {unused}", "fix the file where it says (VS Code underlines the mistake)"))
