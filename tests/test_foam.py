@@ -197,6 +197,17 @@ def test_a_vs_code_settings_file_nested_too_deep_is_a_problem_naming_it_not_a_cr
     assert "drafts/wip.md" in _paths(vault)
 
 
+
+def test_a_foam_glob_with_a_set_out_of_order_is_a_problem_naming_it_and_the_other_globs_still_apply(tmp_path: Path) -> None:
+    """`[z-a]` compiles to no regular expression: re.error escaped the loading of the exclusions,
+    and every command on the workspace crashed."""
+    vault = write_vault(tmp_path / "wiki", {**WORKSPACE, ".vscode/settings.json": json.dumps(
+        {"foam.files.exclude": ["[z-a]*.md", "drafts/**"]})})
+    result = run_cli(vault, "check")
+    assert "foam.files.exclude: holds the glob '[z-a]*.md', which matches no path" in result.output, result.output
+    assert "drafts/wip.md" not in _paths(vault)
+
+
 def test_an_exclusion_added_to_vs_code_settings_drops_its_notes_at_the_next_command(tmp_path: Path) -> None:
     vault = write_vault(tmp_path / "wiki", {**WORKSPACE, ".vscode/settings.json": "{}"})
     assert "drafts/wip.md" in _paths(vault)

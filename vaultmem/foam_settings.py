@@ -153,7 +153,13 @@ def _compiled(entries: Sequence[object], source: str, key: str, problems: list[P
             problems.append(Problem(VSCODE_SETTINGS, key, f"holds {_kind(entry)} ({entry!r:.40}), not a glob; it is left out",
                                     "write each glob as text, such as \"drafts/**\""))
             continue
-        globs.append(FoamGlob(source, entry, vscode_glob(entry)))
+        try:
+            regex = vscode_glob(entry)
+        except re.error as error:  # a set no regular expression has: [z-a]
+            problems.append(Problem(VSCODE_SETTINGS, key, f"holds the glob {entry!r}, which matches no path ({error.msg}); "
+                                    "it is left out", "write its set in order, such as [a-z]"))
+            continue
+        globs.append(FoamGlob(source, entry, regex))
     return globs
 
 
