@@ -208,6 +208,19 @@ def test_a_foam_glob_with_a_set_out_of_order_is_a_problem_naming_it_and_the_othe
     assert "drafts/wip.md" not in _paths(vault)
 
 
+
+def test_a_foam_glob_repeating_double_stars_reads_as_one_and_answers_a_deep_path_at_once() -> None:
+    """`**/**/…/zz` written twelve times over took 17 s to refuse one path 20 folders deep (the
+    regular expression backtracked through every split of the folders), for each file of the vault."""
+    from vaultmem.foam_settings import vscode_glob
+
+    repeated = vscode_glob("**/" * 12 + "zz")
+    assert repeated.pattern == vscode_glob("**/zz").pattern
+    assert repeated.fullmatch("/".join(["a"] * 20) + "/b.md") is None
+    assert repeated.fullmatch("a/b/zz") is not None
+    assert vscode_glob("a/**/**/b").fullmatch("a/x/y/b") is not None
+
+
 def test_an_exclusion_added_to_vs_code_settings_drops_its_notes_at_the_next_command(tmp_path: Path) -> None:
     vault = write_vault(tmp_path / "wiki", {**WORKSPACE, ".vscode/settings.json": "{}"})
     assert "drafts/wip.md" in _paths(vault)
