@@ -125,3 +125,15 @@ def test_half_an_emoji_escaped_in_a_canvas_card_reads_as_a_replacement_character
         hits = opened.search("lighthouse keepers", k=1, now=NOW)
         body = opened.get("half.canvas").body
     assert hits[0].path == "half.canvas" and "\ufffd lighthouse keepers \U0001f600" in body
+
+
+def test_a_canvas_holding_a_number_too_long_for_python_is_a_problem_not_a_crash_of_the_index(tmp_path: Path) -> None:
+    """json.loads raises a bare ValueError (no JSONDecodeError) for an integer past Python's
+    4,300-digit limit: one such canvas made `vaultmem index` crash for the whole vault."""
+    huge = '{"nodes": [{"id": "1", "type": "text", "text": "rhubarb"}], "x": ' + "1" * 5000 + "}"
+    assert canvas_text(huge)[1] is not None and "4300 digits" in (canvas_text(huge)[1] or "")
+    root = write_vault(tmp_path / "vault", {".vaultmem.toml": CONFIG, "Pricing.md": PRICING, "Huge.canvas": huge})
+    with Vault(root) as opened:
+        assert [hit.path for hit in opened.search("spring season price", k=3, now=NOW)][:1] == ["Pricing.md"]
+    result = run_cli(root, "check")
+    assert "Huge.canvas: canvas: not a canvas's JSON vaultmem can read" in result.output, result.output

@@ -187,6 +187,40 @@ def test_a_broken_vs_code_settings_file_is_a_problem_naming_it_and_excludes_noth
     assert "drafts/wip.md" in _paths(vault)  # nothing excluded by a file that does not parse, and said so
 
 
+
+def test_a_vs_code_settings_file_nested_too_deep_is_a_problem_naming_it_not_a_crash_of_every_command(tmp_path: Path) -> None:
+    """json.loads raises RecursionError, no ValueError, on 100,000 [: every command on the
+    workspace crashed while loading its exclusions."""
+    vault = write_vault(tmp_path / "wiki", {**WORKSPACE, ".vscode/settings.json": "[" * 100_000})
+    result = run_cli(vault, "check")
+    assert ".vscode/settings.json: file: is nested too deeply to read" in result.output, result.output
+    assert "drafts/wip.md" in _paths(vault)
+
+
+
+def test_a_foam_glob_with_a_set_out_of_order_is_a_problem_naming_it_and_the_other_globs_still_apply(tmp_path: Path) -> None:
+    """`[z-a]` compiles to no regular expression: re.error escaped the loading of the exclusions,
+    and every command on the workspace crashed."""
+    vault = write_vault(tmp_path / "wiki", {**WORKSPACE, ".vscode/settings.json": json.dumps(
+        {"foam.files.exclude": ["[z-a]*.md", "drafts/**"]})})
+    result = run_cli(vault, "check")
+    assert "foam.files.exclude: holds the glob '[z-a]*.md', which matches no path" in result.output, result.output
+    assert "drafts/wip.md" not in _paths(vault)
+
+
+
+def test_a_foam_glob_repeating_double_stars_reads_as_one_and_answers_a_deep_path_at_once() -> None:
+    """`**/**/…/zz` written twelve times over took 17 s to refuse one path 20 folders deep (the
+    regular expression backtracked through every split of the folders), for each file of the vault."""
+    from vaultmem.foam_settings import vscode_glob
+
+    repeated = vscode_glob("**/" * 12 + "zz")
+    assert repeated.pattern == vscode_glob("**/zz").pattern
+    assert repeated.fullmatch("/".join(["a"] * 20) + "/b.md") is None
+    assert repeated.fullmatch("a/b/zz") is not None
+    assert vscode_glob("a/**/**/b").fullmatch("a/x/y/b") is not None
+
+
 def test_an_exclusion_added_to_vs_code_settings_drops_its_notes_at_the_next_command(tmp_path: Path) -> None:
     vault = write_vault(tmp_path / "wiki", {**WORKSPACE, ".vscode/settings.json": "{}"})
     assert "drafts/wip.md" in _paths(vault)

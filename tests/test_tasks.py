@@ -297,6 +297,19 @@ def test_a_tasks_plugin_settings_file_that_does_not_load_is_said_and_the_default
                for warning in found.warnings), found.warnings
 
 
+
+@pytest.mark.parametrize("content", ["[" * 100_000, '{"globalFilter": ' + "1" * 5000 + "}"])
+def test_a_tasks_plugin_settings_file_nested_too_deep_or_holding_a_huge_number_is_said_not_a_crash(
+        tmp_path: Path, content: str) -> None:
+    """json.loads raises RecursionError or a bare ValueError (no JSONDecodeError) for these:
+    `tasks` crashed instead of saying the file and reading tasks by the plugin's defaults."""
+    root = write_vault(tmp_path / "vault", {".vaultmem.toml": CONFIG, "List.md": LIST, TASKS_PLUGIN: content})
+    with Vault(root) as opened:
+        found = opened.tasks(status="all", now=NOW)
+    assert [task.line for task in found] == [1, 2, 3, 4, 5, 6]
+    assert any(warning.startswith(TASKS_PLUGIN) and "plugin's defaults" in warning for warning in found.warnings), found.warnings
+
+
 BOARD = ("---\n\nkanban-plugin: basic\n\n---\n\n## Todo\n\n"
          "- [ ] Fix the garden gate @{2025-12-12} @@{10:00}\n"
          "- [ ] Order firewood @[[2025-12-15]]\n\n\n## Doing\n\n"

@@ -40,6 +40,8 @@ def canvas_text(text: str) -> tuple[str, str | None]:
         return "", f"not a canvas's JSON: {error.msg.removesuffix(' at')} at line {error.lineno}, column {error.colno}"
     except RecursionError:
         return "", "not a canvas's JSON: nested too deeply to read"
+    except ValueError as error:  # a number of more than 4,300 digits: Python's int limit, not json's syntax
+        return "", f"not a canvas's JSON vaultmem can read: {error}"
     if not isinstance(loaded, Mapping):
         return "", f"not a canvas's JSON: {_json_kind(loaded)} where a canvas is an object with nodes and edges"
     parts: list[str] = []

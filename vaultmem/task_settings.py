@@ -34,8 +34,9 @@ def load_task_rules(root: Path) -> tuple[TaskRules, list[str]]:
         return TaskRules(), [_unread(f"cannot be read ({error.strerror})", "fix its permissions")]
     try:
         settings = json.loads(raw.decode("utf-8-sig"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as error:
-        return TaskRules(), [_unread(f"is not JSON ({error})", "repair it, or set the plugin's options again in Obsidian")]
+    except (ValueError, RecursionError) as error:  # not UTF-8, not JSON, nested too deep, a number past Python's limit
+        why = "is nested too deeply to read" if isinstance(error, RecursionError) else f"is not JSON ({error})"
+        return TaskRules(), [_unread(why, "repair it, or set the plugin's options again in Obsidian")]
     if not isinstance(settings, Mapping):
         return TaskRules(), [_unread("is not a JSON object", "set the plugin's options again in Obsidian")]
     warnings: list[str] = []
