@@ -126,3 +126,19 @@ def test_a_note_ending_in_an_open_query_has_no_tag_or_text_from_the_query(tmp_pa
         assert [hit.path for hit in vault.search("Объявления", k=5, tags=["Руководство"])] == ["Апрель.md"]
         by_words = {hit.path: hit.match for hit in vault.search("Комментарий mtime", k=5)}
         assert by_words.get("Руководство.md") in (None, "meaning"), by_words  # the query's words are not its text
+
+
+def test_a_links_web_address_is_blanked_and_its_text_a_bare_address_a_note_link_and_code_stay() -> None:
+    from vaultmem.markdown import without_link_addresses
+
+    text = ("- Good habits make time your ally. ([Location 290](https://readwise.io/to_kindle?action=open&asin=B07D23CFGR&location=290))\n"
+            "  ![](https://miro.medium.com/v2/1*hE1Z.png) and [Foo (bar)](https://en.wikipedia.org/wiki/Foo_(bar) \"title\")\n"
+            "- URL: https://uxdesign.cc/the-case-for-ai-hallucination\n"
+            "See [setup](Guides/setup.md) and `[raw](https://example.com/zebra)`.\n")
+    blanked = without_link_addresses(text)
+    assert blanked == ("- Good habits make time your ally. ([Location 290]( ))\n"
+                       "  ![]( ) and [Foo (bar)]( )\n"
+                       "- URL: https://uxdesign.cc/the-case-for-ai-hallucination\n"
+                       "See [setup](Guides/setup.md) and `[raw](https://example.com/zebra)`.\n")
+    assert blanked.count("\n") == text.count("\n")  # every line where it was
+    assert without_link_addresses("no link here\n") == "no link here\n"

@@ -1749,3 +1749,35 @@ def test_a_word_in_capitals_that_is_another_language_s_stopword_is_asked_for_as_
         # Typed in lower case it is still the stopword, as a Spanish question types it.
         assert keyword_side(vault, "qué pasó esta semana") == ["spanish.md"]
         assert "dev-notes/2023/01/16.md" not in keyword_side(vault, "what happened esta semana")
+
+
+READWISE_BOOK = ("# Atomic Habits\n\n"
+                 "![rw-book-cover](https://images-na.ssl-images-amazon.com/images/I/51Eqf-URhoL._SL200_.jpg)\n\n"
+                 "## Metadata\n- Author: [[James Clear]]\n- Full Title: Atomic Habits\n- Category: #books\n\n"
+                 "## Highlights\n"
+                 "- Good habits make time your ally. Bad habits make time your enemy. "
+                 "([Location 290](https://readwise.io/to_kindle?action=open&asin=B07D23CFGR&location=290))\n"
+                 "- Fix the inputs and the outputs will fix themselves. "
+                 "([Location 387](https://readwise.io/to_kindle?action=open&asin=B07D23CFGR&location=387))\n")
+READWISE_ARTICLE = ("# Grounding Techniques\n\n## Metadata\n- Category: #articles\n"
+                    "- URL: https://www.medicalnewstoday.com/articles/grounding-techniques\n\n## Highlights\n"
+                    "- Some experts call grounding techniques earthing. "
+                    "([View Highlight](https://read.readwise.io/read/01hdb2qmgkm5vtb3s0bsk8hnd7))\n")
+
+
+def test_a_highlights_link_address_is_not_searched_as_words_its_text_and_a_bare_url_are(tmp_path: Path) -> None:
+    """A Readwise highlight ends with a link whose address reading view never shows: "what did
+    I read" found every article by the ``read`` of ``read.readwise.io/read/…``, a book by its ASIN
+    (the folder ``Readwise`` still answers ``read``: a name is searched by its first letters)."""
+    vault_path = write_vault(tmp_path / "vault", {"Readwise/Books/Atomic Habits.md": READWISE_BOOK,
+                                                  "Readwise/Articles/Grounding Techniques.md": READWISE_ARTICLE})
+    with Vault(vault_path, embedder=HashingEmbedder()) as vault:
+        vault.index()
+        assert keyword_side(vault, "B07D23CFGR") == []
+        assert keyword_side(vault, "kindle asin") == []
+        assert keyword_side(vault, "01hdb2qmgkm5vtb3s0bsk8hnd7") == []
+        assert keyword_side(vault, "inputs outputs") == ["Readwise/Books/Atomic Habits.md"]  # the quote
+        assert keyword_side(vault, "Location 387") == ["Readwise/Books/Atomic Habits.md"]  # the link's text
+        assert keyword_side(vault, "medicalnewstoday") == ["Readwise/Articles/Grounding Techniques.md"]  # a bare URL is shown
+        hit = vault.search("fix the inputs", k=1)[0]
+        assert hit.path == "Readwise/Books/Atomic Habits.md" and "Location 387" in hit.snippet

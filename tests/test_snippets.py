@@ -927,6 +927,50 @@ def test_an_author_and_a_topic_show_the_highlight_not_the_metadata_table(tmp_pat
         assert "Jordan B. Peterson" in named_only.snippet  # nothing else asked: the name is what it shows
 
 
+def readwise_note(author: str, title: str, asin: str, highlights: tuple[str, ...]) -> str:
+    """A note as the Readwise Official plugin's default template writes one: the author and
+    title in a ``## Metadata`` list in the body (no frontmatter), then ``## Highlights``, each
+    ending with its Kindle location link."""
+    lines = "".join(f"- {text} ([Location {100 * number}](https://readwise.io/to_kindle?action=open&asin={asin}"
+                    f"&location={100 * number}))\n" for number, text in enumerate(highlights, start=1))
+    return (f"# {title}\n\n![rw-book-cover](https://images-na.ssl-images-amazon.com/images/I/51gxJGlHZjL._SL200_.jpg)\n\n"
+            f"## Metadata\n- Author: [[{author}]]\n- Full Title: {title}\n- Category: #books\n\n## Highlights\n{lines}")
+
+
+def test_an_author_in_a_readwise_metadata_list_and_a_topic_show_the_highlight(tmp_path: Path, wordllama: object) -> None:
+    """Readwise writes the author in the body (``- Author: [[Jordan B. Peterson]]``), not as a
+    property: "what did Peterson say about posture" showed the ``## Metadata`` list, never the
+    highlight (a trial on a Readwise vault: "what did Kendi say about denial"). A metadata list
+    names the note as properties do; "read" asks, as "say" does."""
+    write_file(tmp_path, "Readwise/Books/12 Rules for Life.md",
+               readwise_note("Jordan B. Peterson", "12 Rules for Life", "B0797YBP7N",
+                             (*HIGHLIGHT_TOPICS, "Read something every day that unsettles what you think you know.")))
+    write_file(tmp_path, "Readwise/Books/Walden.md", readwise_note("Henry David Thoreau", "Walden", "B00HUEJ0QA", (
+        "The mass of men lead lives of quiet desperation.", "It is never too late to give up our prejudices.")))
+    with Vault(tmp_path, embedder=wordllama) as vault:  # type: ignore[arg-type]
+        vault.index()
+        [hit, *_] = vault.search("what did Peterson say about posture", k=3, now=NOW)
+        assert hit.path == "Readwise/Books/12 Rules for Life.md"
+        assert "posture" in hit.snippet and "Full Title" not in hit.snippet
+        assert hit.passage is not None and hit.passage.headings[-1] == "Highlights"
+        [named_only, *_] = vault.search("Jordan Peterson", k=3, now=NOW)
+        assert "Author: Jordan B. Peterson" in named_only.snippet  # nothing else asked: the name is what it shows
+        [read_by, *_] = vault.search("what have I read by Jordan Peterson", k=3, now=NOW)
+        assert "Author: Jordan B. Peterson" in read_by.snippet  # not the highlight that says "Read"
+
+
+def test_metadata_lines_are_a_run_of_key_value_lines_never_a_highlights_note_or_tags() -> None:
+    from vaultmem.fields import metadata_lines
+
+    note = readwise_note("Ibram X. Kendi", "How to Be an Antiracist", "B07D2364N5", ("Denial is the heartbeat of racism.",))
+    assert metadata_lines(note) == "- Author: [[Ibram X. Kendi]]\n- Full Title: How to Be an Antiracist\n- Category: #books"
+    highlight = ("- Weird = 100 ([View Highlight](https://read.readwise.io/read/01hcee5x))\n"
+                 "    - Tags: [[ai]] \n    - Note: Weirdness parameter on mid journey\n")
+    assert metadata_lines(highlight) == ""  # the reader's own lines under a highlight
+    assert metadata_lines("> [!info] Book\n> - **Author:** [[Seth Godin]]\n> - **Full Title:** The Practice\n") != ""
+    assert metadata_lines("- Principle of Similar Cases: treat them the same.\n") == ""  # one line is no list
+
+
 def test_section_choice_counts_words_naming_the_note_last() -> None:
     """Inside one passage (a short note is one), the section holding the topic wins over the one
     holding the note's name twice; with no naming text the old count decides."""

@@ -148,8 +148,29 @@ REQUESTED_HOLDINGS = frozenset("anything everything something info information n
 # choose which passage of a named note a hit shows (search.Searcher.best_passages).
 REPORTING_VERBS = frozenset(
     "say says said saying think thinks thought write writes wrote written mean means meant argue argues "
-    "argued claim claims claimed feel felt".split()
+    "argued claim claims claimed feel felt read".split()  # "what have I read by Pinker": the reader's verb
 )
+# A line of a metadata list a sync plugin writes in a note's body, as properties it does not put in
+# the frontmatter: ``- Author: [[Ibram X. Kendi]]`` (Readwise), ``* ASIN: B07D…`` (Kindle), ``**Url:** …``,
+# Dataview's ``Author:: X``, in a callout's ``>`` or not; never indented (a highlight's ``    - Note: …``
+# and ``    - Tags: …`` are the reader's, under the highlight).
+_PROPERTY_LINE = re.compile(r"(?:>[ \t]*)*(?:[-*+][ \t]+)?(?:\*\*|__)?[^\W\d_][\w .'’-]{0,40}?(?:\*\*|__)?::?(?:\*\*|__)?[ \t]+\S.*")
+
+
+def metadata_lines(text: str) -> str:
+    """The lines of ``text`` (a passage) that form a metadata list: two or more ``key: value``
+    lines in a row (:data:`_PROPERTY_LINE`), as a sync plugin writes a book's author and title
+    in the body (a Readwise note's ``## Metadata``); they name the note as properties do."""
+    found: list[str] = []
+    run: list[str] = []
+    for line in [*text.splitlines(), ""]:
+        if _PROPERTY_LINE.fullmatch(line):
+            run.append(line)
+            continue
+        if len(run) >= 2:
+            found += run
+        run = []
+    return "\n".join(found)
 ALIAS_KEYS = ("aliases", "alias")  # lower-cased, as Obsidian matches them (/^alias(es)?$/i)
 _POSSESSIVE_END = re.compile(r"['’]s$")  # kelly's is kelly, who's is who
 # Smart quotes as a keyboard types them (name_key): ’ ‘ ʼ are ', “ ” are ".

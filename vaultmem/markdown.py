@@ -401,6 +401,38 @@ def without_query_blocks(text: str) -> str:
     return "".join(pieces) + text[position:]
 
 
+# A Markdown link's destination and title, as links.py reads them: `<a b.md>` with its spaces,
+# one level of parentheses (`Hot-dog%20(Nothic).md`), a "title" after it (a trial showed
+# `[Hot-dog (Nothic)](Hot-dog%20(Nothic).md)` as written).
+LINK_DESTINATION = r"[ \t]*(?:<[^<>\n]*>|(?:[^\s()<>]|\([^\s()<>]*\))*)(?:[ \t]+(?:\"[^\"\n]*\"|'[^'\n]*'|\([^()\n]*\)))?[ \t]*"
+_MARKDOWN_LINK = re.compile(r"!?\[[^\[\]\n]*\]\((" + LINK_DESTINATION + r")\)")
+_WEB_ADDRESS = re.compile(r"[ \t]*<?[A-Za-z][A-Za-z0-9+.-]{0,31}://")  # https://…, obsidian://…, file:///…
+
+
+def without_link_addresses(text: str) -> str:
+    """``text`` with the address of each Markdown link and image that leads out of the vault
+    (``[Location 144](https://readwise.io/to_kindle?action=open&asin=B07D23CFGR&location=144)``)
+    reduced to one space; its text, a bare address and a link to a note stay. Reading view
+    shows a link's text, never its address — yet a trial on a Readwise vault found every
+    highlight's address searched as words: "what did I read by Tom Griffiths" proposed an
+    article for the ``read`` of ``read.readwise.io/read/…``, a book's ASIN found it, and in a
+    short highlight the address outweighed the quote in its vector. Inside code a link stays
+    as written. No line break is removed: the lines stay where they were."""
+    if "](" not in text:
+        return text
+    code = code_ranges(text)
+    code_starts = [start for start, _end in code]
+    addresses: list[tuple[int, int]] = []
+    for link in _MARKDOWN_LINK.finditer(text):
+        if _WEB_ADDRESS.match(link.group(1)) is None:
+            continue
+        inside = bisect.bisect_right(code_starts, link.start()) - 1
+        if inside >= 0 and link.start() < code[inside][1]:
+            continue
+        addresses.append(link.span(1))
+    return blanked(text, addresses) if addresses else text
+
+
 def _holds_query_fence(text: str) -> bool:
     """Whether :data:`_QUERY_FENCE` is found in ``text``: tried at each run of three backticks
     or tildes (``str.find``). Searched for as it is, a 5 MB pasted log took ~80 ms (a regex

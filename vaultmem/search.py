@@ -71,6 +71,7 @@ from .fields import (
     SHARED_FUNCTION_WORDS,
     STOPWORDS,
     greek_spellings,
+    metadata_lines,
     name_key,
     person_asked,
     query_topics,
@@ -776,7 +777,8 @@ class Searcher:
         note does not carry that way choose the passage instead, unless the one chosen holds
         one of them. A trial with a Kindle highlights vault showed the metadata table for 9
         of 12 "<author> on <topic>" questions; the highlight was a passage further down."""
-        words = [word.terms for word in query_words(query) if word.shown.lower() not in REPORTING_VERBS]
+        asked_words = [word for word in query_words(query) if word.shown.lower() not in REPORTING_VERBS]
+        words = [word.terms for word in asked_words]
         if len(words) < 2 or not any(passage is not None for passage in chosen.values()):
             return
         # A note of one passage has no other to show: asked only of the others (each full-text
@@ -785,8 +787,13 @@ class Searcher:
         shown = [passage for note, passage in chosen.items() if passage is not None and note in several]
         if not shown:
             return
-        naming = [self.store.passages.matching_among(f"{{name title aliases props tags}} : ({' OR '.join(terms)})", shown)
-                  for terms in words]
+        # A metadata list in the body (Readwise's ``- Author: [[Ibram X. Kendi]]``) names the note as
+        # properties do: "what did Kendi say about denial" showed it, not the highlight on denial.
+        listed = {passage: lines.casefold() for passage, text in self.store.passages.bodies(shown).items()
+                  if (lines := metadata_lines(text))}
+        naming = [self.store.passages.matching_among(f"{{name title aliases props tags}} : ({' OR '.join(word.terms)})", shown)
+                  | {passage for passage, lines in listed.items() if _word_in(word.shown, lines)}
+                  for word in asked_words]
         asking: dict[tuple[str, ...], list[int]] = {}  # the topic words → the notes they are asked of
         for note, passage in chosen.items():
             if passage is None or note not in several:
@@ -1020,6 +1027,12 @@ class Searcher:
         except NoteReadError as error:
             warnings.append(Spelled(f"file: {error} (", INDEX, ")"))
             return Snippet("")
+
+
+def _word_in(word: str, text: str) -> bool:
+    """Whether ``text`` (casefolded) holds ``word`` as a word or a word's start (``Kendi's``, ``Kendi``)."""
+    stem = _POSSESSIVE.sub("", word).casefold()
+    return bool(stem) and re.search(r"(?<!\w)" + re.escape(stem), text) is not None
 
 
 def _best_scored(scores: dict[int, float]) -> int:

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 
 from .fields import SearchFields, search_fields
 from .inline_queries import without_inline_queries
-from .markdown import without_query_blocks
+from .markdown import without_link_addresses, without_query_blocks
 from .notes import READER_VERSION
 from .passages import Passage, embed_head, embed_text, split_passages
 
@@ -34,7 +34,7 @@ if TYPE_CHECKING:
 
 # Part of every note's embed hash: bump it when what is embedded changes, so the next
 # reconcile of an existing index embeds every note again.
-EMBED_RECIPE = "passages-1000-pack/head+aliases+props/length-prior/3"
+EMBED_RECIPE = "passages-1000-pack/head+aliases+props/length-prior/link-addresses-out/4"
 # What an index's rows were made under, kept in its meta (storage READER_KEY): the reader of
 # files and the embed recipe. Either changing makes the next reconcile read every file again —
 # a file's bytes unchanged, its vectors must still be made anew under a new recipe.
@@ -68,10 +68,11 @@ def searchable(note: Note, inline_queries: Sequence[str] = ()) -> SearchableNote
     markdown.query_block_ranges) is left out of its passages and vectors, its lines kept empty:
     it renders other notes, and its words ("TABLE title AS "Title", date AS "Date"") made a
     note a hit for questions about dates. So is each Dataview inline query when the vault's
-    Dataview shows them (``inline_queries``: its prefixes, inline_queries.py), blanked in place.
+    Dataview shows them (``inline_queries``: its prefixes, inline_queries.py), blanked in place,
+    and each link's web address (markdown.without_link_addresses: reading view shows its text).
     The file is not changed."""
     fields = search_fields(note)
-    body = without_inline_queries(without_query_blocks(note.body), inline_queries)
+    body = without_link_addresses(without_inline_queries(without_query_blocks(note.body), inline_queries))
     passages = tuple(_in_file(passage, note.body_line) for passage in split_passages(body))
     first = fields.head_text
     heads = tuple(embed_head(fields.title, passage.headings, first if passage.number == 0 else "") for passage in passages)

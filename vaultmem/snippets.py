@@ -72,6 +72,7 @@ from .markdown import (
     FOAM_REFERENCES_MARK,
     HEADING_LINE,
     HIDDEN_OPEN,
+    LINK_DESTINATION,
     blanked,
     code_ranges,
     data_holders,
@@ -133,12 +134,8 @@ _BLOCK_ID = re.compile(r"[ \t]\^[\w-]+$")
 _FOOTNOTE_DEFINITION = re.compile(r"^\[\^[^\[\]\n]+\]:[ \t]*")
 # -- inline markup (every repeat stops at its closing delimiter: no backtracking over a line)
 _WIKILINK = re.compile(r"!?\[\[([^\[\]|\n]*)(?:\|([^\[\]\n]*))?\]\]")
-# A Markdown link's destination and title, as links.py reads them: `<a b.md>` with its spaces,
-# one level of parentheses (`Hot-dog%20(Nothic).md`), a "title" after it (a trial showed
-# `[Hot-dog (Nothic)](Hot-dog%20(Nothic).md)` as written).
-_DESTINATION = r"[ \t]*(?:<[^<>\n]*>|(?:[^\s()<>]|\([^\s()<>]*\))*)(?:[ \t]+(?:\"[^\"\n]*\"|'[^'\n]*'|\([^()\n]*\)))?[ \t]*"
-_IMAGE = re.compile(r"!\[([^\[\]\n]*)\]\(" + _DESTINATION + r"\)")
-_LINK = re.compile(r"\[([^\[\]\n]+)\]\(" + _DESTINATION + r"\)")
+_IMAGE = re.compile(r"!\[([^\[\]\n]*)\]\(" + LINK_DESTINATION + r"\)")
+_LINK = re.compile(r"\[([^\[\]\n]+)\]\(" + LINK_DESTINATION + r"\)")
 _BLOCK_SCALAR = re.compile(r"^[|>][+-]?$")
 _CODE_SPAN = re.compile(r"`([^`\n]+)`")
 # Bold, bold, strike, highlight: each stops only at its own closing mark, so one may hold the

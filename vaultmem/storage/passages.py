@@ -266,6 +266,14 @@ class PassageStore:
             found.update((row[0], -row[1]) for row in self.db.execute(listed, [match, *chunk]))
         return found
 
+    def bodies(self, labels: Sequence[int]) -> dict[int, str]:
+        """Each passage's text as its full-text row holds it (line breaks kept)."""
+        found: dict[int, str] = {}
+        for chunk in chunks(int(label) for label in labels):
+            query = f"SELECT rowid, body FROM passages_fts WHERE rowid IN ({placeholders(len(chunk))})"
+            found.update((int(row[0]), str(row[1])) for row in self.db.execute(query, chunk))
+        return found
+
     def matching_among(self, match: str, labels: Iterable[int]) -> set[int]:
         """Which of these passages' rows match: the MATCH run once over the whole table, the rows
         kept that were asked for. For a few labels of many notes whose rows match widely (a word
