@@ -8,7 +8,11 @@ import time
 from pathlib import Path
 
 import line_by_line
+import pytest
+from helpers import keyword_side, write_vault
 
+from vaultmem import Vault
+from vaultmem.embedders import HashingEmbedder
 from vaultmem.markdown import code_ranges, without_query_blocks
 from vaultmem.passages import sections
 
@@ -110,7 +114,7 @@ def test_a_query_block_left_open_at_a_notes_end_is_code_and_a_stray_fence_is_not
 
 
 def test_a_note_ending_in_an_open_query_has_no_tag_or_text_from_the_query(tmp_path: Path) -> None:
-    from helpers import write_vault
+    from helpers import keyword_side, write_vault
 
     from vaultmem import Vault
     from vaultmem.embedders import HashingEmbedder
@@ -128,7 +132,7 @@ def test_a_note_ending_in_an_open_query_has_no_tag_or_text_from_the_query(tmp_pa
         assert by_words.get("Руководство.md") in (None, "meaning"), by_words  # the query's words are not its text
 
 
-def test_a_links_web_address_is_blanked_and_its_text_a_bare_address_a_note_link_and_code_stay() -> None:
+def test_a_links_web_address_is_left_out_but_its_site_and_its_text_a_bare_address_a_note_link_and_code_stay() -> None:
     from vaultmem.markdown import without_link_addresses
 
     text = ("- Good habits make time your ally. ([Location 290](https://readwise.io/to_kindle?action=open&asin=B07D23CFGR&location=290))\n"
@@ -136,9 +140,32 @@ def test_a_links_web_address_is_blanked_and_its_text_a_bare_address_a_note_link_
             "- URL: https://uxdesign.cc/the-case-for-ai-hallucination\n"
             "See [setup](Guides/setup.md) and `[raw](https://example.com/zebra)`.\n")
     blanked = without_link_addresses(text)
-    assert blanked == ("- Good habits make time your ally. ([Location 290]( ))\n"
-                       "  ![]( ) and [Foo (bar)]( )\n"
+    assert blanked == ("- Good habits make time your ally. ([Location 290]( readwise ))\n"
+                       "  ![]( ) and [Foo (bar)]( wikipedia )\n"
                        "- URL: https://uxdesign.cc/the-case-for-ai-hallucination\n"
                        "See [setup](Guides/setup.md) and `[raw](https://example.com/zebra)`.\n")
     assert blanked.count("\n") == text.count("\n")  # every line where it was
     assert without_link_addresses("no link here\n") == "no link here\n"
+
+
+@pytest.mark.parametrize(("host", "site"), [
+    ("www.nytimes.com", "nytimes"), ("read.readwise.io", "readwise"), ("bbc.co.uk", "bbc"),
+    ("www.abc.net.au", "abc"), ("user@github.com:443", "github"), ("127.0.0.1:8000", ""), ("", ""),
+    ("localhost", ""), ("co.uk", "co"),
+])
+def test_a_link_s_site_is_the_name_a_person_knows_it_by(host: str, site: str) -> None:
+    from vaultmem.markdown import site_name
+
+    assert site_name(host) == site
+
+
+def test_the_site_a_link_leads_to_is_searched_and_its_address_is_not(tmp_path: Path) -> None:
+    root = write_vault(tmp_path / "v", {
+        "watch later.md": "# Watch later\n\n- [How sourdough works](https://www.youtube.com/watch?v=Zx9qP4) for the weekend\n",
+        "bread.md": "# Bread\n\nStarter fed at 9, baked at 4.\n",
+    })
+    with Vault(root, embedder=HashingEmbedder()) as vault:
+        vault.index()
+        assert keyword_side(vault, "youtube") == ["watch later.md"]
+        assert keyword_side(vault, "Zx9qP4") == []
+        assert keyword_side(vault, "watch") == ["watch later.md"]  # by its name, not by the address's ?v=

@@ -406,31 +406,53 @@ def without_query_blocks(text: str) -> str:
 # `[Hot-dog (Nothic)](Hot-dog%20(Nothic).md)` as written).
 LINK_DESTINATION = r"[ \t]*(?:<[^<>\n]*>|(?:[^\s()<>]|\([^\s()<>]*\))*)(?:[ \t]+(?:\"[^\"\n]*\"|'[^'\n]*'|\([^()\n]*\)))?[ \t]*"
 _MARKDOWN_LINK = re.compile(r"!?\[[^\[\]\n]*\]\((" + LINK_DESTINATION + r")\)")
-_WEB_ADDRESS = re.compile(r"[ \t]*<?[A-Za-z][A-Za-z0-9+.-]{0,31}://")  # https://…, obsidian://…, file:///…
+_WEB_ADDRESS = re.compile(r"[ \t]*<?[A-Za-z][A-Za-z0-9+.-]{0,31}://([^/?#\s<>\"']*)")  # https://…, obsidian://…, file:///…
+# The second-level names a country's domain puts a site under (`bbc.co.uk`, `abc.net.au`).
+_SECOND_LEVELS = frozenset({"ac", "co", "com", "edu", "gov", "ne", "net", "or", "org"})
 
 
 def without_link_addresses(text: str) -> str:
     """``text`` with the address of each Markdown link and image that leads out of the vault
     (``[Location 144](https://readwise.io/to_kindle?action=open&asin=B07D23CFGR&location=144)``)
-    reduced to one space; its text, a bare address and a link to a note stay. Reading view
+    reduced to its site's name (an image's to one space); its text, a bare address and a link to
+    a note stay. Reading view
     shows a link's text, never its address — yet a trial on a Readwise vault found every
     highlight's address searched as words: "what did I read by Tom Griffiths" proposed an
     article for the ``read`` of ``read.readwise.io/read/…``, a book's ASIN found it, and in a
-    short highlight the address outweighed the quote in its vector. Inside code a link stays
-    as written. No line break is removed: the lines stay where they were."""
+    short highlight the address outweighed the quote in its vector. The site's name stays
+    (:func:`site_name`): "the video I saved from youtube" still finds a link titled by the video. Inside code a link stays as written.
+    No line break is removed: the lines stay where they were."""
     if "](" not in text:
         return text
     code = code_ranges(text)
     code_starts = [start for start, _end in code]
-    addresses: list[tuple[int, int]] = []
+    pieces: list[str] = []
+    position = 0
     for link in _MARKDOWN_LINK.finditer(text):
-        if _WEB_ADDRESS.match(link.group(1)) is None:
+        address = _WEB_ADDRESS.match(link.group(1))
+        if address is None:
             continue
         inside = bisect.bisect_right(code_starts, link.start()) - 1
         if inside >= 0 and link.start() < code[inside][1]:
             continue
-        addresses.append(link.span(1))
-    return blanked(text, addresses) if addresses else text
+        start, end = link.span(1)
+        site = "" if text.startswith("!", link.start()) else site_name(address.group(1))  # an image's host is no one's word
+        pieces += [text[position:start], f" {site} " if site else " "]
+        position = end
+    return "".join(pieces) + text[position:] if pieces else text
+
+
+def site_name(host: str) -> str:
+    """The name a person knows a web address's site by: ``www.nytimes.com`` → ``nytimes``,
+    ``read.readwise.io`` → ``readwise``, ``bbc.co.uk`` → ``bbc``; ``""`` for an address with no
+    such name (``obsidian://open?…``, ``file:///…``, an IP address)."""
+    labels = [label for label in host.rpartition("@")[2].partition(":")[0].lower().split(".") if label]
+    if len(labels) < 2 or labels[-1].isdigit():
+        return ""
+    name = labels[-2]
+    if name in _SECOND_LEVELS and len(labels) >= 3 and len(labels[-1]) == 2:
+        name = labels[-3]
+    return name
 
 
 def _holds_query_fence(text: str) -> bool:

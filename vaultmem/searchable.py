@@ -34,7 +34,7 @@ if TYPE_CHECKING:
 
 # Part of every note's embed hash: bump it when what is embedded changes, so the next
 # reconcile of an existing index embeds every note again.
-EMBED_RECIPE = "passages-1000-pack/head+aliases+props/length-prior/link-addresses-out/4"
+EMBED_RECIPE = "passages-1000-pack/head+aliases+props/length-prior/link-sites/4"
 # What an index's rows were made under, kept in its meta (storage READER_KEY): the reader of
 # files and the embed recipe. Either changing makes the next reconcile read every file again —
 # a file's bytes unchanged, its vectors must still be made anew under a new recipe.
