@@ -168,7 +168,10 @@ from .option_names import Surface
 #     and topic keys drop Portuguese and Italian stopwords too (fields.STOPWORDS).
 # 58: `+++` lines around prose (no line TOML gives meaning to) are the note's text, not TOML
 #     frontmatter that does not load (notes._split_toml), as a `---` rule over prose is.
-READER_VERSION = "58"
+# 59: a passage of a note in Russian, German, French, Spanish, Portuguese, Italian or Dutch
+#     (stems.note_language) holds its words' Snowball stems in a full-text column of their own
+#     (migration 014_stems made the full-text table anew; adr/0027 "Stems").
+READER_VERSION = "59"
 BOM = "\ufeff"
 # A Windows editor ("Unicode" in Notepad, PowerShell's Out-File) saves UTF-16 behind one of these.
 UTF16_BOMS = ((codecs.BOM_UTF16_LE, "utf-16-le", "UTF-16 LE"), (codecs.BOM_UTF16_BE, "utf-16-be", "UTF-16 BE"))
