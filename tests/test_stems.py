@@ -34,6 +34,7 @@ def stems_vault(tmp_path: Path) -> Path:
     ("The dough rises overnight in the fridge, and it bakes for forty minutes.", None),  # English: no stems
     ("Ми купили будинок, і переїзд буде в травні, бо там є сад.", None),  # Ukrainian: no Snowball stemmer
     ("Gartenstraße 12", None),  # too few words to tell
+    ("I really need a holiday. Even a long weekend would do.", None),  # was Portuguese: "a", "a", "do"
 ])
 def test_a_note_is_told_by_its_script_or_its_common_words(text: str, language: str | None) -> None:
     assert note_language(text) == language
