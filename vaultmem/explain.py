@@ -200,10 +200,11 @@ def explain_row(searcher: Searcher, row: NoteRow, meta: dict[str, Any], query: s
 
 def _unheld_reason(found: Candidates, expired_too: bool) -> list[str]:
     """The query's words no note holds, which lower every hit's score alike (ranking.probability),
-    and those no note holds as written, asked for by their first letters (search.query_words)."""
-    prefixed = [f"{', '.join(found.prefix_words)}: in no note as written, so asked for by "
-                f"{'its' if len(found.prefix_words) == 1 else 'their'} first letters (a word with an ending)"] \
-        if found.prefix_words else []
+    and those no note holds as written, asked for by their stems or first letters (search.query_words)."""
+    by_letters = [word for word in found.prefix_words if word not in found.stem_words]
+    prefixed = [f"{', '.join(words)}: in no note as written, so asked for by {'its' if len(words) == 1 else 'their'} "
+                f"{kind} (a word with an ending)" for words, kind in ((found.stem_words, "stem" if len(found.stem_words) == 1 else "stems"),
+                                                                     (by_letters, "first letters")) if words]
     if not found.unheld_words:
         return prefixed
     words = ", ".join(found.unheld_words)

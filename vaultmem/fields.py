@@ -26,6 +26,7 @@ from pathlib import PurePosixPath
 from typing import TYPE_CHECKING, Any
 
 from .cjk import han_folded, latin_unmarked
+from .stems import LANGUAGE_SAMPLE, note_language
 
 if TYPE_CHECKING:
     from .notes import Note
@@ -119,6 +120,10 @@ OTHER_STOPWORDS = frozenset(
     "è anche quindi però oppure sono siamo siete ero erano sia hai abbiamo avete hanno avevo aveva".split()
 )
 STOPWORDS = ENGLISH_STOPWORDS | OTHER_STOPWORDS
+# The one-letter function words of other languages written in Latin letters ("e", "o", "y", "j",
+# "l", "n"): stopwords only in a query that holds another function word of those languages
+# (search._stopwords_of). Alone they are a letter an English query means: "vitamin e".
+LONE_LETTERS = frozenset(word for word in OTHER_STOPWORDS - ENGLISH_STOPWORDS if len(word) == 1 and word.isascii())
 # English function words that Spanish, French, Portuguese, Italian or German write as their own:
 # "qué me falta resumir", "voy a", "no tengo", "il a", "on a dit", "tu as", "o que eu comprei no
 # mercado", "i libri che ho letto", "was ist in". Alone they do not make a question English
@@ -196,6 +201,7 @@ class SearchFields:
     tags: tuple[str, ...]
     name_keys: tuple[str, ...] = ()  # its file name, title and aliases as name_key gives them (each once)
     topic_keys: tuple[str, ...] = ()  # the same names as name_topic gives them (each once, none empty)
+    language: str | None = None  # the language its words are stemmed in (stems.note_language), None for English
 
     @property
     def props_text(self) -> str:
@@ -226,6 +232,7 @@ def search_fields(note: Note) -> SearchFields:
         tags=tuple(note.tags),
         name_keys=tuple(dict.fromkeys(key for key in keys if key)),
         topic_keys=tuple(dict.fromkeys(topic for topic in map(name_topic, names) if topic)),
+        language=note_language(f"{note.title}\n{note.body[:LANGUAGE_SAMPLE]}"),
     )
 
 

@@ -183,7 +183,10 @@ from .slugs import same_slug
 #     (dating.line_date, date_lines.py). Nothing is embedded again.
 # 63: a `name` names a note that has no `title`, or whose `title` is not its file name (notes.naming_key:
 #     `name: Matt Ober` beside `title: Partner`, his job); such a `title` is searched as a property.
-READER_VERSION = "63"
+# 64: a passage of a note in Russian, German, French, Spanish, Portuguese, Italian or Dutch
+#     (stems.note_language) holds its words' Snowball stems in a full-text column of their own
+#     (migration 015_stems made the full-text table anew; adr/0027 "Stems").
+READER_VERSION = "64"
 BOM = "\ufeff"
 # A Windows editor ("Unicode" in Notepad, PowerShell's Out-File) saves UTF-16 behind one of these.
 UTF16_BOMS = ((codecs.BOM_UTF16_LE, "utf-16-le", "UTF-16 LE"), (codecs.BOM_UTF16_BE, "utf-16-be", "UTF-16 BE"))

@@ -64,6 +64,7 @@ from .endings import apostrophe_stem, folded, prefix_of, umlauts_unwritten, umla
 from .errors import CHECK, INDEX, Argument, DerivedIndexError, IndexBusy, NoteReadError, Spelled, UsageError
 from .fields import (
     ENGLISH_STOPWORDS,
+    LONE_LETTERS,
     OTHER_STOPWORDS,
     REPORTING_VERBS,
     REQUEST_WORDS,
@@ -87,6 +88,7 @@ from .ranking import NEXT_PASSAGES, Fused, SideHit, counted_passages, fuse, hit_
 from .results import SimilarNote
 from .snapshots import cosines
 from .snippets import Snippet, passage_snippet
+from .stems import stem
 from .storage import PASSAGE_SPACE, TOPIC_KEY, AroundRange, Eligibility, NoteRow, PassageRow, Store
 from .sync_copies import SyncCopy, named_copy
 from .template_lines import TemplateLines, read_template_texts
@@ -218,7 +220,8 @@ class Candidates:
     words: tuple[str, ...] = ()  # the query's words as the text side asks for them (QueryWord.shown)
     unheld_words: tuple[str, ...] = ()  # those no note of the vault holds
     vault_weight: float = 1.0  # how much the vault's vocabulary says: its notes / UNHELD_FULL_NOTES, at most 1
-    prefix_words: tuple[str, ...] = ()  # those no note holds whole, held by their first letters (endings.prefix_of)
+    prefix_words: tuple[str, ...] = ()  # those no note holds whole, held by their first letters (endings.prefix_of) or stems
+    stem_words: tuple[str, ...] = ()  # those of prefix_words held by their stems (stems.stem), not their first letters
 
     @property
     def unheld(self) -> float:
@@ -310,22 +313,23 @@ class QueryWord:
     shown: str  # as the query has it (a run of Chinese or Japanese, whole)
     terms: tuple[str, ...]  # FTS5 phrases: the word, or a run's neighbouring pairs (cjk.bigrams)
     prefix: str | None = None  # an FTS5 prefix term asked instead when no note holds the word (endings.prefix_of)
+    stems: str | None = None  # its stems in the vault's languages, asked before the prefix (stems.stem)
 
-    def by_prefix(self) -> QueryWord:
-        """The word asked for by its first letters (only a word with a ``prefix``)."""
-        return replace(self, terms=(self.prefix,) if self.prefix is not None else self.terms, prefix=None)
+    def by_form(self, term: str) -> QueryWord:
+        """The word asked for by ``term``, its stems or its prefix (a form a note holds)."""
+        return replace(self, terms=(term,), prefix=None, stems=None)
 
 
-def query_words(text: str) -> list[QueryWord]:
+def query_words(text: str, languages: tuple[str, ...] = ()) -> list[QueryWord]:
     """:func:`_query_words`, worked out once for a query text: a search reads its query's words
     three times (the text side, the hits' passages, the passage past a note's name) — 0.2 ms
     of each search at 10,000 notes. Pure (constants only), so a cached answer is the answer."""
-    return list(_cached_query_words(text))
+    return list(_cached_query_words(text, languages))
 
 
 @functools.lru_cache(maxsize=64)
-def _cached_query_words(text: str) -> tuple[QueryWord, ...]:
-    return tuple(_query_words(text))
+def _cached_query_words(text: str, languages: tuple[str, ...]) -> tuple[QueryWord, ...]:
+    return tuple(_query_words(text, languages))
 
 
 def _foreign_acronym(word: str) -> bool:
@@ -334,7 +338,7 @@ def _foreign_acronym(word: str) -> bool:
     return len(word) > 1 and word.isupper() and word.lower() not in ENGLISH_STOPWORDS and word.lower() in OTHER_STOPWORDS
 
 
-def _query_words(text: str) -> list[QueryWord]:
+def _query_words(text: str, languages: tuple[str, ...] = ()) -> list[QueryWord]:
     """User text → its words as FTS5 phrases; stopwords, and the words of the request a query
     opens with that name what the vault holds (``notes about``, ``tell me everything about``:
     fields.REQUESTED_HOLDINGS), dropped unless nothing is left.
@@ -347,7 +351,9 @@ def _query_words(text: str) -> list[QueryWord]:
     :func:`_either_form`). A run of a script written without spaces (Chinese, Japanese,
     Korean: cjk.py) is one word asked for by its neighbouring pairs of characters, as the full
     text holds each character. A word of a query with no English function word carries the
-    prefix it is asked for by when no note holds it (endings.prefix_of; Searcher._text_side).
+    prefix it is asked for by when no note holds it (endings.prefix_of; Searcher._text_side),
+    and is asked for by its stems in ``languages`` too (the vault's: stems.STEMMED), as the
+    full text holds a note's in its ``stems`` column: ``системы`` as itself or ``stems : "систем"``.
     """
     text = width_folded(text)  # ﾐﾙｸ, ＳＱＬ: as the full text holds them (cjk.fts_form)
     # 2026년 4월 12일: one word, its ISO spelling or its characters, not 2026, 년, 4, 월, 12, 일
@@ -377,6 +383,7 @@ def _query_words(text: str) -> list[QueryWord]:
     # language's function word: "when did I apply for the ESTA" lost ESTA (the US travel form) as
     # Spanish "esta", and with it the daily note that says "ESTA application" (a trial).
     cased = any(character.islower() for character in text)
+    stopwords = _stopwords_of(text)
     for chunk in text.split():
         said_chunk = _POSSESSIVE.sub("", chunk)  # "sister's" would be the phrase "sister s"
         at = 0
@@ -405,11 +412,13 @@ def _query_words(text: str) -> list[QueryWord]:
                 start = _prefix_term(folded(words[0])) if prefixes and len(words) == 1 and not signed else None
                 typed = piece.strip(_EDGE_PUNCTUATION) if signed or len(words) > 1 else words[0]
                 word = QueryWord(typed, (_either_form(spelled, words),), start)
+                if prefixes and languages and len(words) == 1 and not signed:
+                    word = replace(word, stems=_stems_term(words[0].lower(), languages))
                 lowered = words[0].lower()
-                requesting = requesting and len(words) == 1 and (lowered in STOPWORDS or lowered in REQUEST_WORDS)
+                requesting = requesting and len(words) == 1 and (lowered in stopwords or lowered in REQUEST_WORDS)
                 if requesting and lowered in REQUESTED_HOLDINGS:
                     holdings.append(word)
-                counts = (len(words) > 1 or lowered not in STOPWORDS or (cased and _foreign_acronym(words[0]))) \
+                counts = (len(words) > 1 or lowered not in stopwords or (cased and _foreign_acronym(words[0]))) \
                     and word not in holdings
             if word.terms in found:
                 continue
@@ -460,6 +469,24 @@ def _prefix_term(word: str) -> str | None:
                     and (start := prefix_of(spelled)) is not None)
     terms = [f'"{start}"*' for start in starts]
     return None if not terms else terms[0] if len(terms) == 1 else f"({' OR '.join(terms)})"
+
+
+def _stems_term(lowered: str, languages: tuple[str, ...]) -> str | None:
+    """The FTS5 term of a word's Snowball stem in each of ``languages``, in the full text's
+    ``stems`` column (stems.stem): ``stems : "систем"`` of ``системы``, which holds the note
+    saying ``система``. None when no language stems it to anything."""
+    stemmed = unique(f'stems : "{found}"' for language in languages if (found := stem(lowered, language)))
+    return None if not stemmed else stemmed[0] if len(stemmed) == 1 else f"({' OR '.join(stemmed)})"
+
+
+def _stopwords_of(text: str) -> frozenset[str]:
+    """The stopwords of a query: all (fields.STOPWORDS), but a lone Latin letter that is a
+    function word of another language (fields.LONE_LETTERS: Portuguese and Italian "e", Spanish
+    "y", French "l") only in a query holding another function word of those languages. "vitamin
+    e" asked for "vitamin" alone; "o que é a vitamina e" still leaves its "e" out."""
+    said = {word.lower() for word in _WORD.findall(text)}
+    foreign = any(len(word) > 1 for word in said & (OTHER_STOPWORDS - ENGLISH_STOPWORDS))
+    return STOPWORDS if foreign else STOPWORDS - LONE_LETTERS
 
 
 def _says_english(text: str) -> bool:
@@ -694,15 +721,15 @@ class Searcher:
     def _candidates(self, query: str, k: int, eligibility: Eligibility, pool: int | None = None) -> Candidates:
         pool = max(CANDIDATES_MIN, k, pool or 0)
         vectors = self._vector_side(self.embedder.embed([query])[0], pool, eligibility)
-        words = query_words(query)
-        text, unheld, by_prefix = self._text_side(words, pool, eligibility)
+        words = query_words(query, self.store.passages.languages())
+        text, unheld, by_prefix, by_stems = self._text_side(words, pool, eligibility)
         fused = fuse(vectors, text, pool, self._named(query, eligibility), standard=CANDIDATES_MIN)
         paths = self.store.notes.paths_by_labels([item.label for item in fused])
         # Labels come from the same snapshot as `paths`; one missing here is a vector of a
         # note deleted before this query began.
         alive = sorted((item for item in fused if item.label in paths), key=lambda item: (-item.value, paths[item.label]))
         weight = min(1.0, self.store.notes.count_at_most(UNHELD_FULL_NOTES) / UNHELD_FULL_NOTES) if unheld else 1.0
-        return Candidates(vectors, text, alive, paths, tuple(word.shown for word in words), unheld, weight, by_prefix)
+        return Candidates(vectors, text, alive, paths, tuple(word.shown for word in words), unheld, weight, by_prefix, by_stems)
 
     def _named(self, query: str, eligibility: Eligibility) -> list[int]:
         """The notes the query asks for by name (the name bonus): those one of whose names the
@@ -891,7 +918,7 @@ class Searcher:
     # -- the text side
 
     def _text_side(self, words: Sequence[QueryWord], pool: int,
-                   eligibility: Eligibility) -> tuple[list[SideHit], tuple[str, ...], tuple[str, ...]]:
+                   eligibility: Eligibility) -> tuple[list[SideHit], tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
         """BM25 candidates for the query's ``words`` (query_words): notes with a passage holding
         every term first, then (if fewer than ANY_TERM_BELOW) any; and the words no note of the
         vault holds (a run of Chinese is held when a note holds any pair of it: a question's
@@ -916,23 +943,28 @@ class Searcher:
         A word no note holds that carries a prefix (QueryWord.prefix: a query in a language
         whose endings the stemmer does not know) is asked for by it when a note holds it —
         ``kira`` as ``kira*``, which holds the note's ``kirayı`` — in both passes; one more
-        query per such word, only when no note holds the query whole.
+        query per such word, only when no note holds the query whole. In a vault of notes in
+        stems.STEMMED languages such a word is first asked for by its stems (QueryWord.stems:
+        ``налогами`` by ``налог``, which the note saying ``налоги`` holds), its first letters
+        only when no note holds those.
         """
         terms = unique(term for word in words for term in word.terms)
         if not terms:
-            return [], (), ()
+            return [], (), (), ()
         ranking = self._fts(" AND ".join(terms), pool, eligibility)
         unheld: tuple[str, ...] = ()
         by_prefix: tuple[str, ...] = ()
+        by_stems: tuple[str, ...] = ()
         if not ranking:
             alive = eligibility.alive
             missing = [word for word in words if not any(self.store.passages.any_match(term, alive) for term in word.terms)]
             unheld = tuple(word.shown for word in missing)
-            held = {word.shown: word.by_prefix() for word in missing
-                    if word.prefix is not None and self.store.passages.any_match(word.prefix, alive)}
-            if held:  # words no note holds, asked for by their first letters: the query as the vault can hold it
+            held = {word.shown: word.by_form(form) for word in missing
+                    if (form := self._form_held(word, alive)) is not None}
+            if held:  # words no note holds, asked for by their stems or first letters: the query as the vault can hold it
                 unheld = tuple(shown for shown in unheld if shown not in held)
                 by_prefix = tuple(held)
+                by_stems = tuple(word.shown for word in missing if word.shown in held and held[word.shown].terms[0] == word.stems)
                 terms = unique(term for word in words for term in held.get(word.shown, word).terms)
                 if not unheld:
                     ranking = self._fts(" AND ".join(terms), pool, eligibility)
@@ -940,7 +972,13 @@ class Searcher:
             seen = {hit.label for hit in ranking}
             extra = [hit for hit in self._fts(" OR ".join(terms), pool, eligibility) if hit.label not in seen]
             ranking += _below(ranking, extra[: pool - len(ranking)])
-        return ranking, unheld, by_prefix
+        return ranking, unheld, by_prefix, by_stems
+
+    def _form_held(self, word: QueryWord, alive: Eligibility) -> str | None:
+        """The term a note holds of a word no note holds as written: its stems (a note of the
+        vault's languages holds another form of it: stems.py), else its first letters."""
+        return next((term for term in (word.stems, word.prefix)
+                     if term is not None and self.store.passages.any_match(term, alive)), None)
 
     def _fts(self, match: str, pool: int, eligibility: Eligibility) -> list[SideHit]:
         """Top ``pool`` eligible notes by their best rows: filter a page of plain FTS rows; when

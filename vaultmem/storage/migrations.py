@@ -270,6 +270,25 @@ def m014_task_lanes(db: sqlite3.Connection) -> None:
     db.execute("DELETE FROM meta WHERE key = 'indexed'")
 
 
+@migration("passages", "passages_fts")
+def m015_stems(db: sqlite3.Connection) -> None:
+    # A passage's language (stems.note_language, NULL for English) and, in the full text, the
+    # Snowball stems of its words in that language (adr/0027 "Stems"): a query not in English
+    # asks for its words' stems in the languages the vault's passages are written in. FTS5
+    # adds no column to a table, so the table is made anew, empty; the reader version that came
+    # with it (notes.READER_VERSION 64) makes the next reconcile read every note once and write
+    # its full text again (nothing is re-embedded). Named with `passages`: a rebuild adds it again.
+    db.execute("ALTER TABLE passages ADD COLUMN language TEXT")
+    db.execute("CREATE INDEX passages_language ON passages(language) WHERE language IS NOT NULL")
+    db.execute("DROP TABLE IF EXISTS passages_fts")
+    db.execute(
+        "CREATE VIRTUAL TABLE passages_fts USING fts5("
+        "name, title, aliases, headings, props, tags, body, stems, tokenize = 'porter unicode61 remove_diacritics 2')"
+    )
+    db.execute("UPDATE notes SET content_hash = '', mtime_ns = -1")
+    db.execute("DELETE FROM meta WHERE key = 'indexed'")
+
+
 # ------------------------------------------------------------------ applying them
 
 
