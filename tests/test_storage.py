@@ -242,3 +242,13 @@ def test_full_text_rows_and_their_notes_filters_come_from_one_statement(tmp_path
             (row.label, row.note_label, row.score) for row in alone)
         assert len(rows) == 3  # the limit holds before the join
         assert eligible == notes.eligible_labels(list({row.note_label for row in rows}), eligibility)
+
+
+def test_a_connection_keeps_the_pages_a_search_reads_in_its_cache(tmp_path: Path) -> None:
+    # SQLite's default page cache (2 MiB) is smaller than what a search reads at 10,000 notes:
+    # each search read most of its pages again from the OS (PAGE_CACHE_KIB).
+    store = Store(tmp_path / ".vaultmem")
+    try:
+        assert store.db.execute("PRAGMA cache_size").fetchone()[0] == -65536
+    finally:
+        store.close()
