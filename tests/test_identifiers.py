@@ -14,12 +14,15 @@ def test_an_identifier_of_code_is_followed_by_its_words() -> None:
         "'class' : 'NetworkTopologyStrategy Network Topology Strategy',")
     assert identifier_parts("serverAltDNSNames") == ["server", "Alt", "DNS", "Names"]
     assert identifier_parts("XMLHttpRequest") == ["XML", "Http", "Request"]
-    assert with_identifier_words("spec.nodeName=<node>") == "spec.nodeName node Name=<node>"
+    assert with_identifier_words("spec.nodeAffinityRules=<x>") == "spec.nodeAffinityRules node Affinity Rules=<x>"
+    # Its words once per text: repeated in a manifest, the identifier does not count them again each time.
+    assert with_identifier_words("- NetworkTopologyStrategy\n- NetworkTopologyStrategy") == (
+        "- NetworkTopologyStrategy Network Topology Strategy\n- NetworkTopologyStrategy")
 
 
 def test_a_name_of_two_capitalised_words_and_other_words_stay_whole() -> None:
     # Split, JavaScript would answer "java", GitHub "git" and PostgreSQL "sql".
-    for text in ("JavaScript", "GitHub", "PostgreSQL", "DaemonSet", "iPhone", "ECONNREFUSED",
+    for text in ("JavaScript", "GitHub", "PostgreSQL", "DaemonSet", "iPhone", "devDependencies", "macOS", "ECONNREFUSED",
                  "wal_segment_size", "my_fieldName", "cnpg-controllerManager", "plain prose here"):
         assert with_identifier_words(text) == text, text
     assert camel_words("DaemonSet") == ["Daemon", "Set"]  # a query word typed so still asks for its words

@@ -12,11 +12,12 @@ question about "network topology strategy" found nothing in a Cassandra cheat sh
   (search._codes_either_way): ``PodAntiAffinity`` finds ``enablePodAntiAffinity``, and
   ``ObjectStore`` a note's ``barmanObjectStore`` — or its "object store".
 
-Which identifiers: those code writes — a lower-case word of two letters or more followed by
-capitalised ones (``enablePodAntiAffinity``, ``primaryUpdateStrategy``, ``macOS``), or three
-capitalised words or more (``NetworkTopologyStrategy``, ``XMLHttpRequest``). A name of two
-capitalised words stays whole: split, ``JavaScript`` would answer "java", ``GitHub`` "git" and
-``PostgreSQL`` "sql" — each a question about another thing.
+Which identifiers: those of three words or more (``enablePodAntiAffinity``,
+``primaryUpdateStrategy``, ``NetworkTopologyStrategy``, ``XMLHttpRequest``), the names code
+makes. One of two stays whole: split, ``JavaScript`` would answer "java", ``GitHub`` "git" and
+``PostgreSQL`` "sql" — each a question about another thing —, and ``devDependencies`` made
+every ``package.json`` page answer "dependencies" (a manuals evaluation question about
+``npm audit`` lost a place to it).
 """
 
 from __future__ import annotations
@@ -36,10 +37,7 @@ def identifier_parts(word: str) -> list[str] | None:
     """The words of ``word`` when it is a camelCase identifier the full text spells out,
     else None: ``enablePodAntiAffinity`` → ``enable Pod Anti Affinity``, ``DaemonSet`` → None."""
     parts = camel_words(word)
-    if parts is None:
-        return None
-    lower_first = word[0].islower() and len(parts[0]) >= 2
-    return parts if lower_first or len(parts) >= 3 else None
+    return parts if parts is not None and len(parts) >= 3 else None
 
 
 def camel_words(word: str) -> list[str] | None:
@@ -56,9 +54,15 @@ def with_identifier_words(text: str) -> str:
     as the full text holds it; any other text is returned as it is."""
     if _LOWER_THEN_CAPITAL.search(text) is None:  # most prose: no such word at all
         return text
-    return _CAPITALISED_WITHIN.sub(_spelled, text)
+    spelled: set[str] = set()
 
+    def once(identifier: re.Match[str]) -> str:
+        # Its words once per text: an identifier a manifest repeats is found by them, and its
+        # words do not count again at each repetition.
+        parts = identifier_parts(identifier.group())
+        if parts is None or identifier.group() in spelled:
+            return identifier.group()
+        spelled.add(identifier.group())
+        return f"{identifier.group()} {' '.join(parts)}"
 
-def _spelled(identifier: re.Match[str]) -> str:
-    parts = identifier_parts(identifier.group())
-    return identifier.group() if parts is None else f"{identifier.group()} {' '.join(parts)}"
+    return _CAPITALISED_WITHIN.sub(once, text)

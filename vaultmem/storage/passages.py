@@ -88,14 +88,17 @@ class PassageStore:
     def _write_fts(self, labels: Sequence[int], passages: Sequence[Passage], fields: SearchFields) -> None:
         """Each passage's full-text row; a character of Chinese, Japanese or Korean is a token
         of its own (cjk.fts_form: a query asks for its neighbouring pairs), ß is ss, ı is i, and a
-        camelCase identifier is followed by its words (identifiers.with_identifier_words)."""
+        camelCase identifier is followed by its words (identifiers.with_identifier_words) — but in
+        a heading: the heading column weighs most of the text's, and `### peerDependenciesMeta`
+        made a manual's package.json section answer "dependencies" above `npm audit`'s page (an
+        evaluation question); the section's text holds the heading line, so its words are held."""
         note_values = tuple(_fts_text(value) for value in (fields.name, fields.title, " \n ".join(fields.aliases),
                                                            fields.props_text))
         name, title, aliases, props = note_values
         tags = fts_form(" ".join(fields.tags))
         self.db.executemany(
             f"INSERT INTO passages_fts (rowid, {', '.join(FTS_COLUMNS)}) VALUES (?, {placeholders(len(FTS_COLUMNS))})",
-            [(int(label), name, title, aliases, _fts_text(" > ".join(passage.headings)), props, tags,
+            [(int(label), name, title, aliases, fts_form(" > ".join(passage.headings)), props, tags,
               _fts_text(passage.text)) for label, passage in zip(labels, passages, strict=True)],
         )
 
