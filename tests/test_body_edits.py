@@ -243,3 +243,20 @@ def test_a_note_with_a_bom_and_no_frontmatter_takes_a_new_text_and_an_append(tmp
     path = tmp_path / "p.md"  # and written: the head is the BOM alone
     path.write_bytes(append_paragraph("\ufeffOne line".encode(), "two"))
     assert path.read_bytes() == "\ufeffOne line\n\ntwo\n".encode()
+
+
+@pytest.mark.parametrize("newline", ["\n", "\r\n"])
+def test_an_append_to_a_body_that_ends_inside_an_unclosed_code_block_closes_it_first(newline: str) -> None:
+    # A trial on a snippets vault: a TIL note pasted without its last fence, then `revise jq --append`;
+    # Obsidian runs the block to the end of the note, so the appended paragraph showed as code.
+    raw = "---\ntags: [til]\n---\n# jq\n\n```bash\njq . data.json\n".replace("\n", newline).encode()
+    edited = append_paragraph(raw, "`jq -r` prints raw strings.")
+    assert edited == raw + "```\n\n`jq -r` prints raw strings.\n".replace("\n", newline).encode()
+    # In a quote, and with no final newline: the closer takes the opener's markers and its own line.
+    quoted = b"> ```sh\n> ls -la"
+    assert append_paragraph(quoted, "Done.") == b"> ```sh\n> ls -la\n> ```\n\nDone.\n"
+    # A block that is closed, or a fence mark inside a line, is left as it is.
+    closed = b"```bash\nls\n```\n"
+    assert append_paragraph(closed, "Done.") == closed + b"\nDone.\n"
+    inline = b"Use ``` to open a block.\n"
+    assert append_paragraph(inline, "Done.") == inline + b"\nDone.\n"

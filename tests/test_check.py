@@ -327,6 +327,22 @@ def test_a_note_made_from_a_template_outside_the_templates_folder_is_still_check
     assert "Templates/" not in index.stdout.replace("not notes (excluded): 52 file(s): Templates/", "")
 
 
+
+def test_a_template_whose_placeholder_breaks_a_list_is_named_a_template_too(vault_dir: Path, write_note) -> None:
+    # A trial (aryklein/my-knowledge-vault, no .obsidian/ in git): of its two templates under
+    # templates/, `created: {{date}}` was named a template's placeholder with the exclude fix, and
+    # `aliases: [{{title}} Troubleshooting]` (YAML fails earlier, as a flow sequence) was told
+    # only to "fix the YAML".
+    write_note("templates/troubleshooting_template.md",
+               "---\naliases: [{{title}} Troubleshooting]\ntags: [troubleshooting, {{technology}}]\n---\n# {{title}}\n")
+    write_note("notes/quoted.md", "---\ntitle: 'Weekly {{date}} review'\nsummary: a: b\n---\nText.\n")
+    problems = {problem["path"]: problem for problem in json.loads(run_cli(vault_dir, "check", "--json").stdout)["problems"]}
+    template = problems["templates/troubleshooting_template.md"]
+    assert "(a template placeholder such as {{date}}?)" in template["message"], template["message"]
+    assert 'add it to exclude in .vaultmem.toml ("/templates/troubleshooting_template.md"' in template["fix"]
+    # A quoted placeholder is a value, not the YAML's fault: the other error keeps its advice.
+    assert "template placeholder" not in problems["notes/quoted.md"]["message"]
+
 TEMPLATE = "---\ndate: {{date}}\ntags: [daily, {{yyyy-mm}}]\n---\n# {{date}}\n"
 
 

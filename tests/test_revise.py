@@ -640,6 +640,24 @@ def test_remember_supersedes_a_note_a_person_renamed_since_the_index_saw_it(vaul
     assert read_note(vault.root, "work/Harbor standup.md").meta["superseded_by"] == written.id
 
 
+
+def test_a_write_by_name_finds_a_note_made_by_hand_since_the_index_saw_the_files(vault_dir: Path, write_note) -> None:
+    # A trial (no watcher running): a TIL note written by hand, then `revise jq --append …` was told
+    # "no note matches 'jq'" — the write looked in the index as it last saw the files — while
+    # `get jq` found docs/linux/jq.md, and `revise docs/linux/jq.md` worked.
+    write_note("work/standup.md", HAND_WRITTEN)
+    assert run_cli(vault_dir, "index").exit_code == 0
+    jq = write_note("linux/jq.md", "# jq\n\nPretty-print a file: `jq . data.json`\n")
+    revised = run_cli(vault_dir, "revise", "jq", "--append", "`jq -r` prints raw strings.")
+    assert revised.exit_code == 0, revised.output
+    assert jq.read_text(encoding="utf-8").endswith("data.json`\n\n`jq -r` prints raw strings.\n")
+    write_note("linux/sed.md", "# sed\n\n`sed -i` edits in place.\n")
+    forgot = run_cli(vault_dir, "forget", "sed")
+    assert forgot.exit_code == 0, forgot.output
+    assert (vault_dir / "_archive" / "linux" / "sed.md").is_file() and not (vault_dir / "linux" / "sed.md").exists()
+    missing = run_cli(vault_dir, "revise", "awk", "--append", "x")  # still no such note: still said so
+    assert missing.exit_code == 1 and "no note matches 'awk'" in missing.output
+
 # ------------------------------------------------------------------ revising a note whose expiry passed
 
 

@@ -1465,6 +1465,25 @@ def test_a_code_of_letters_and_a_number_is_found_however_it_is_spaced(tmp_path: 
         assert keyword_side(vault, "flight 447") == ["flight.md"]  # the words apart still hold both
 
 
+def test_the_words_of_a_camel_case_identifier_find_its_note(tmp_path: Path) -> None:
+    # A trial on a developer's snippets vault: "network topology strategy" found nothing in the
+    # Cassandra cheat sheet writing NetworkTopologyStrategy, and "pod anti affinity" was told
+    # "anti" is in no note, though the CloudNativePG note sets enablePodAntiAffinity.
+    root = write_vault(tmp_path / "vault", {
+        "cassandra.md": "```cql\nALTER KEYSPACE system_auth WITH REPLICATION = {\n"
+                        "  'class' : 'NetworkTopologyStrategy', 'dc1' : 3 };\n```\n",
+        "cnpg.md": "```yaml\naffinity:\n  enablePodAntiAffinity: true\n  barmanObjectStore: s3\n```\n",
+        "network.md": "Listing the network interfaces with ip -brief.\n",
+    })
+    with Vault(root, embedder=HashingEmbedder()) as vault:
+        vault.index()
+        assert keyword_side(vault, "topology strategy") == ["cassandra.md"]
+        assert keyword_side(vault, "pod anti affinity") == ["cnpg.md"]
+        assert keyword_side(vault, "PodAntiAffinity") == ["cnpg.md"]  # part of the identifier, typed as one
+        assert keyword_side(vault, "ObjectStore") == ["cnpg.md"]
+        assert keyword_side(vault, "NetworkTopologyStrategy") == ["cassandra.md"]
+
+
 def test_a_russian_yo_and_ye_find_each_other_in_text_names_and_snippets(tmp_path: Path) -> None:
     # A trial on a real Russian vault: its notes write "жилье", the owner asked "жильё" and the
     # word counted as in no note; "елку" missed "Купить ёлку", and "Елка: покупка" was no exact-name

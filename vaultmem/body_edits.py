@@ -12,7 +12,13 @@ from __future__ import annotations
 import re
 
 from .errors import FrontmatterError
-from .markdown import code_ranges, excalidraw_data_start, foam_references_footer, plugin_footer_start
+from .markdown import (
+    code_ranges,
+    excalidraw_data_start,
+    foam_references_footer,
+    plugin_footer_start,
+    unclosed_fence_closer,
+)
 from .noteio import original_offset, split_bom
 from .notes import BOM, parse_note, split_frontmatter
 
@@ -62,7 +68,8 @@ def append_paragraph(raw: bytes, paragraph: str) -> bytes:
     above the drawing's data (markdown.excalidraw_data_start: its "# Excalidraw Data" heading),
     which the plugin writes anew at each save: below that heading it was lost the next time the
     drawing was saved. Foam's link reference definitions (markdown.foam_references_footer), which
-    Foam keeps as a note's last lines, stay them: the paragraph goes above."""
+    Foam keeps as a note's last lines, stay them: the paragraph goes above. A code block the body
+    ends inside, never closed, is closed first (markdown.unclosed_fence_closer)."""
     head, body, newline = _split_body(raw)
     lf_body = body.replace("\r\n", "\n")
     drawing_at = excalidraw_data_start(lf_body)
@@ -73,6 +80,12 @@ def append_paragraph(raw: bytes, paragraph: str) -> bytes:
     archive_at = _kanban_archive_start(words) if footer.startswith("%% kanban:settings") else None
     if archive_at is not None:
         words, footer = words[:archive_at], words[archive_at:] + footer
+    closer = unclosed_fence_closer(words) if "```" in words or "~~~" in words else None
+    if closer is not None:
+        # The text ends inside a code block never closed (a snippet pasted without its last
+        # fence): Obsidian shows everything below it as code, the paragraph too (a trial's
+        # `revise jq --append`). Closed first, the block shows as it did and the paragraph as text.
+        words += ("" if words.endswith("\n") else newline) + closer + newline
     if not words.strip():
         separator = ""  # an empty body (or only blank lines): the paragraph is the body
     elif words.endswith((newline * 2, "\n\n")):

@@ -98,6 +98,29 @@ def fenced_blocks(text: str) -> list[tuple[int, int]]:
     return blocks
 
 
+def unclosed_fence_closer(text: str) -> str | None:
+    """The line that would close the fenced block ``text`` ends inside, or None when it ends
+    outside one. CommonMark and Obsidian run a fence that never closes to the end of the text
+    (code_ranges does not count it as code: the module's rules): what is added below it is shown
+    as code unless the block is closed first. The closer is the opener's fence, after its
+    indentation and quote markers (a list marker's width in spaces)."""
+    lines = _fence_lines(text)
+    closers = _Closers(lines)
+    number = 0
+    while number < len(lines):
+        content = lines[number][1]
+        opening = _FENCE_OPEN.fullmatch(content)
+        if opening and not (opening.group(1)[0] == "`" and "`" in opening.group(2)):
+            closing = closers.next_closer(opening.group(1)[0], len(opening.group(1)), number)
+            if closing is None:
+                prefix = content[:opening.start(1)]
+                return "".join(character if character in " \t>" else " " for character in prefix) + opening.group(1)
+            number = closing + 1
+            continue
+        number += 1
+    return None
+
+
 def is_query_opening(info: str) -> bool:
     """Whether a fence's info string names a query's or a plugin's language
     (:data:`QUERY_BLOCK_LANGUAGES`: ``dataview``, ``tasks`` …)."""

@@ -186,7 +186,12 @@ from .slugs import same_slug
 # 64: a passage of a note in Russian, German, French, Spanish, Portuguese, Italian or Dutch
 #     (stems.note_language) holds its words' Snowball stems in a full-text column of their own
 #     (migration 015_stems made the full-text table anew; adr/0027 "Stems").
-READER_VERSION = "64"
+# 65: the full text holds a camelCase identifier followed by its words (identifiers.py:
+#     `enablePodAntiAffinity enable Pod Anti Affinity`), so "pod anti affinity" finds it.
+#     Nothing is embedded again.
+# 66: YAML that does not load with a `{{placeholder}}` in it, whatever the error, is named a
+#     template's problem (notes._yaml_problem), as one with `created: {{date}}` was.
+READER_VERSION = "66"
 BOM = "\ufeff"
 # A Windows editor ("Unicode" in Notepad, PowerShell's Out-File) saves UTF-16 behind one of these.
 UTF16_BOMS = ((codecs.BOM_UTF16_LE, "utf-16-le", "UTF-16 LE"), (codecs.BOM_UTF16_BE, "utf-16-be", "UTF-16 BE"))
@@ -988,9 +993,12 @@ def _yaml_problem(relative: str, error: BaseException, salvaged: Mapping[str, An
     if isinstance(error, FrontmatterTooLarge):
         return Problem(relative, "frontmatter", f"YAML is not loaded: {reason}",
                        Spelled("shorten the frontmatter (or remove the aliases); ", *meanwhile.parts))
-    if "unhashable key" in str(error):
+    if "unhashable key" in str(error) or (block is not None and _unquoted_placeholder(block.yaml_text)):
         # A template outside the templates folder Obsidian's settings name (or with none named):
         # the fix is to say it is one, not to quote what the template means to be filled in.
+        # Not only `created: {{date}}` (a mapping as a key): `aliases: [{{title}} Notes]` fails as
+        # a flow sequence, and was told only to "fix the YAML" (a trial on a vault whose two
+        # templates under templates/ each got another advice).
         return Problem(relative, "frontmatter", f"YAML does not load{where}: {reason} (a template placeholder such as "
                        "{{date}}?)", Spelled(f"if this note is a template, add it to exclude in .vaultmem.toml "
                        f"(\"{_exclude_pattern(relative)}\"{_templates_folder_pattern(relative)}) or move it into the "
@@ -1006,6 +1014,17 @@ def _yaml_problem(relative: str, error: BaseException, salvaged: Mapping[str, An
                                "backslash as it is, or double each backslash; ", *meanwhile.parts))
     return Problem(relative, "frontmatter", f"YAML does not load{where}: {reason}",
                    Spelled("fix the YAML (quote values containing ': ' or '{{'); ", *meanwhile.parts))
+
+
+# A template's placeholder: `{{date}}`, `{{title}}`, `{{date:YYYY-MM-DD}}`; and a quoted YAML scalar.
+_PLACEHOLDER = re.compile(r"\{\{[^{}\n]*\}\}")
+_QUOTED = re.compile(r"'[^'\n]*'|\"(?:[^\"\\\n]|\\.)*\"")
+
+
+def _unquoted_placeholder(yaml_text: str) -> bool:
+    """Does the YAML hold a template's placeholder outside quotes (``[{{title}} Notes]``)? A quoted
+    one (``title: 'Weekly {{date}}'``) is a value YAML reads well: not what broke the block."""
+    return "{{" in yaml_text and _PLACEHOLDER.search(_QUOTED.sub("", yaml_text)) is not None
 
 
 def _unclosed_hint(block: FrontmatterBlock | None) -> str:

@@ -356,7 +356,18 @@ def locate_on_disk(index: DerivedIndex, reference: str, *, refresh: bool = True)
     """:func:`locate`, making sure the note's file still exists. ``refresh=False`` (writes):
     locate in the index as it last saw the files, so a file changed since is refused
     (WriteConflict) by the write that compares against it."""
-    located = locate(index, reference, refresh=refresh)
+    try:
+        located = locate(index, reference, refresh=refresh)
+    except NoteNotFound as missing:
+        if refresh or type(missing) is not NoteNotFound:
+            raise  # a read looked at the files already; archived, excluded: says where it is
+        # No note the index knows answers to it: one made (or renamed) by hand since the index
+        # last saw the files may. `revise jq` was told "no note matches" for a jq.md written a
+        # moment before, while `get jq`, which brings the index in line first, found it (a trial;
+        # no watcher running). The index never read such a note, so there is no version of it a
+        # write could be comparing against: bring the index in line and look again.
+        index.ensure_current()
+        located = locate(index, reference, refresh=False)
     if index.paths.absolute(located.row.path).is_file():
         return located
     # The file moved or vanished a moment ago: bring the index in line with the files and look

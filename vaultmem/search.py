@@ -79,6 +79,7 @@ from .fields import (
     starts_person_name,
 )
 from .git_index import UnmergedWatch, unmerged_warning
+from .identifiers import camel_words
 from .lifecycle import from_epoch_us, is_expired_us, resolve_now, to_epoch_us
 from .links import labels_first
 from .notes import is_unparsed_expiry, read_text, unparsed_expiry_warning, version_of
@@ -441,7 +442,8 @@ def _codes_either_way(words: list[QueryWord]) -> list[QueryWord]:
     found nothing in notes named ``ESC1`` and ``ESC4`` (the tokenizer keeps ``esc1`` one word;
     a Zettelkasten trial), and a note saying ``ESC 1`` holds no ``esc1``. Each word keeps its
     own term and gains the other spelling as an alternative, so a note holding the two words
-    apart still holds both."""
+    apart still holds both. A camelCase word (identifiers.camel_words) gains the phrase of its
+    words alike."""
     joined: dict[int, list[str]] = {}
     for number, (first, second) in enumerate(itertools.pairwise(words)):
         if (_LETTERS.fullmatch(first.shown) and first.shown.lower() not in STOPWORDS and _DIGITS.fullmatch(second.shown)
@@ -457,6 +459,10 @@ def _codes_either_way(words: list[QueryWord]) -> list[QueryWord]:
             others.append(f'"{fts_form("".join(parts))}"')  # esc-4: the phrase "esc 4", or esc4
         elif len(word.terms) == 1 and (spelled := _CODE.fullmatch(word.shown)) is not None:
             others.append(f'"{fts_form(" ".join(spelled.groups()))}"')  # ESC1: esc1, or the phrase "esc 1"
+        elif len(word.terms) == 1 and (identifier := camel_words(word.shown)) is not None:
+            # PodAntiAffinity: as typed, or the phrase "pod anti affinity", which the full text holds
+            # after enablePodAntiAffinity (identifiers.with_identifier_words)
+            others.append(f'"{fts_form(" ".join(identifier))}"')
         found.append(word if not others else replace(word, terms=(f"({' OR '.join([*word.terms, *others])})",)))
     return found
 

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ..cjk import fts_form
+from ..identifiers import with_identifier_words
 from ..stems import STEMMED, stemmed
 from .connection import Connection, chunks, placeholders
 
@@ -88,17 +89,22 @@ class PassageStore:
 
     def _write_fts(self, labels: Sequence[int], passages: Sequence[Passage], fields: SearchFields) -> None:
         """Each passage's full-text row; a character of Chinese, Japanese or Korean is a token
-        of its own (cjk.fts_form: a query asks for its neighbouring pairs), ß is ss, ı is i. A
+        of its own (cjk.fts_form: a query asks for its neighbouring pairs), ß is ss, ı is i, and a
+        camelCase identifier is followed by its words (identifiers.with_identifier_words) — but in
+        a heading: the heading column weighs most of the text's, and `### peerDependenciesMeta`
+        made a manual's package.json section answer "dependencies" above `npm audit`'s page (an
+        evaluation question); the section's text holds the heading line, so its words are held. A
         note in a language of stems.STEMMED also holds the stems of its names, headings and text
         (an English note none: nothing is stemmed for it)."""
-        note_values = tuple(fts_form(value) for value in (fields.name, fields.title, " \n ".join(fields.aliases),
-                                                          fields.props_text, " ".join(fields.tags)))
-        name, title, aliases, props, tags = note_values
+        note_values = tuple(_fts_text(value) for value in (fields.name, fields.title, " \n ".join(fields.aliases),
+                                                           fields.props_text))
+        name, title, aliases, props = note_values
+        tags = fts_form(" ".join(fields.tags))
         language = fields.language
         named = "" if language is None else stemmed(" \n ".join((fields.name, fields.title, *fields.aliases)), language)
         self.db.executemany(
             f"INSERT INTO passages_fts (rowid, {', '.join(FTS_COLUMNS)}) VALUES (?, {placeholders(len(FTS_COLUMNS))})",
-            [(int(label), name, title, aliases, fts_form(" > ".join(passage.headings)), props, tags, fts_form(passage.text),
+            [(int(label), name, title, aliases, fts_form(" > ".join(passage.headings)), props, tags, _fts_text(passage.text),
               "" if language is None else f"{named} \n {stemmed(' '.join(passage.headings), language)} \n {stemmed(passage.text, language)}")
              for label, passage in zip(labels, passages, strict=True)],
         )
@@ -312,6 +318,12 @@ class PassageStore:
 
 RUN_GAP = 64  # labels apart that one range still spans: a few stray rows cost less than another query
 RUN_ALONE = 16  # a run spanning fewer labels than this is asked among the scattered ones, by value
+
+
+def _fts_text(text: str) -> str:
+    """A field's text as the full text holds it (cjk.fts_form), each camelCase identifier
+    followed by its words (identifiers.with_identifier_words)."""
+    return fts_form(with_identifier_words(text))
 
 
 def label_runs(labels: Sequence[int], gap: int = RUN_GAP) -> Iterator[tuple[int, int]]:
