@@ -413,7 +413,7 @@ def test_daily_settings_vaultmem_cannot_read_are_reported_by_check_and_search_st
     with Vault(journal) as vault:  # the fixed shapes still date what they can, and the search says what is not used
         hits = vault.search("knee", k=10, now=NOW, since="2026-11-01", until="2026-11-30")
     assert [hit.path for hit in hits] == ["Notes/2026-11-25 knee.md"]
-    assert any(f"or a `created:` stamp dates a note (.vaultmem.toml [dates] names others); {file}: {field}:" in warning for warning in hits.warnings), hits.warnings
+    assert any(f"or a `created:` stamp dates a note, as does a `Date:` line at its top (.vaultmem.toml [dates] names others); {file}: {field}:" in warning for warning in hits.warnings), hits.warnings
 
 
 def test_a_daily_notes_date_property_of_another_day_than_its_name_is_reported_by_check_and_in_its_hits(vault_dir: Path) -> None:

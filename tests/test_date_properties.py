@@ -125,11 +125,11 @@ def test_the_undated_warning_names_the_vaults_date_properties_and_the_setting(di
         hits = vault.search("knee", k=10, now=NOW, since="2026-11")
     assert [warning for warning in hits.warnings if "without a date" in warning] == [
         "1 note without a date left out by since/until: a `date:` or `fecha:` property, a day in the file name or a "
-        "`created:` or `creado:` stamp dates a note (.vaultmem.toml [dates] names others)"]
+        "`created:` or `creado:` stamp dates a note, as does a `Date:` line at its top (.vaultmem.toml [dates] names others)"]
     configure(diario)  # unset: the person is told where to name theirs
     with Vault(diario) as vault:
         hits = vault.search("knee", k=10, now=NOW, since="2026-11")
-    assert any("a `date:` property, a day in the file name or a `created:` stamp dates a note (.vaultmem.toml [dates] "
+    assert any("a `date:` property, a day in the file name or a `created:` stamp dates a note, as does a `Date:` line at its top (.vaultmem.toml [dates] "
                "names others)" in warning for warning in hits.warnings), hits.warnings
 
 

@@ -499,7 +499,7 @@ def test_a_search_by_date_says_how_many_notes_it_left_out_for_having_no_date(dia
         plain = vault.search("knee", k=10, now=NOW)
     assert [warning for warning in dated.warnings if "without a date" in warning] == [
         "2 notes without a date left out by since/until: a `date:` property, a day in the file name "
-        "or a `created:` stamp dates a note (.vaultmem.toml [dates] names others)"]
+        "or a `created:` stamp dates a note, as does a `Date:` line at its top (.vaultmem.toml [dates] names others)"]
     assert not any("without a date" in warning for warning in plain.warnings)
     assert all("without a date" not in warning for hit in dated for warning in hit.warnings)  # about the answer, not a hit
 
@@ -509,7 +509,7 @@ def test_the_cli_names_the_bounds_of_a_search_by_date_as_its_flags_and_the_api_a
     with Vault(diary) as vault:
         said = [warning for warning in vault.search("knee", k=1, now=NOW, since="30d").warnings if "without a date" in warning]
     assert said == ["1 note without a date left out by since/until: a `date:` property, a day in the file name "
-                    "or a `created:` stamp dates a note (.vaultmem.toml [dates] names others)"]
+                    "or a `created:` stamp dates a note, as does a `Date:` line at its top (.vaultmem.toml [dates] names others)"]
     shown = run_cli(diary, "search", "knee", "-k", "1", "--since", "30d", "--as-of", NOW)
     assert "! 1 note without a date left out by --since/--until: a `date:` property" in shown.stdout, shown.stdout
     in_json = run_cli(diary, "search", "knee", "-k", "1", "--since", "30d", "--as-of", NOW, "--json")
@@ -541,7 +541,7 @@ def test_a_search_whose_range_holds_no_note_says_how_many_dated_notes_lie_outsid
         "! no note is dated 2026-11-26 … 2026-11-27; 4 dated notes fall outside it, the nearest on 2026-11-25 (before it) "
         "and 2026-11-28 (after it)",
         "! 1 note without a date left out by --since/--until: a `date:` property, a day in the file name or a `created:` stamp "
-        "dates a note (.vaultmem.toml [dates] names others)",
+        "dates a note, as does a `Date:` line at its top (.vaultmem.toml [dates] names others)",
         "no matching notes"]
 
 
@@ -635,7 +635,7 @@ def test_recall_over_mcp_takes_since_and_until(diary: Path, tmp_path: Path) -> N
                 "only 1 note is dated 2026-11-26 … 2026-11-29; 3 other dated notes fall outside it, the nearest on "
                 "2026-11-25 (before it) and 2026-11-30 (after it)",
                 "1 note without a date left out by since/until: a `date:` property, a day in the file name or a `created:` "
-                "stamp dates a note (.vaultmem.toml [dates] names others)"]
+                "stamp dates a note, as does a `Date:` line at its top (.vaultmem.toml [dates] names others)"]
             in_words = await served.call("recall", query="knee", since="Last-Year", until="last year")
             last = datetime.now().astimezone().year - 1  # the server's clock and zone are this process's
             if last == 2026:  # the year of the diary's notes: they are the answer

@@ -64,7 +64,7 @@ def test_since_leaves_out_the_undated_notes_and_says_so(diary: Path) -> None:
         listing = vault.list_notes(now=NOW, since="2026-11-26")
         assert [note.path for note in listing] == ["Daily/2026-11-30.md", "memories/tea.md"]
         assert listing.warnings == ["2 notes without a date left out by since/until: a `date:` property, a day in the "
-                                    "file name or a `created:` stamp dates a note (.vaultmem.toml [dates] names others)"]
+                                    "file name or a `created:` stamp dates a note, as does a `Date:` line at its top (.vaultmem.toml [dates] names others)"]
         empty = vault.list_notes(now=NOW, since="2026-10-01", until="2026-10-31")
     assert list(empty) == []
     assert empty.warnings[0] == ("no note is dated 2026-10-01 … 2026-10-31; 3 dated notes fall outside it, the nearest "

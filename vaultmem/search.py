@@ -278,7 +278,7 @@ def undated_warning(undated: int, daily: DailyFormat, dates: DateProperties = DE
     # shell names the bounds as it takes them: --since/--until on the command line, since/until else.
     return Spelled(f"{undated} {'note' if undated == 1 else 'notes'} without a date left out by ", Argument("since"), "/",
                    Argument("until"), f": {dates.date_said}, a day in the file name{named} or {dates.created_said} "
-                   f"dates a note ({CONFIG_FILE} [dates] names others){unused}")
+                   f"dates a note, as does a `Date:` line at its top ({CONFIG_FILE} [dates] names others){unused}")
 
 
 def range_warning(around: AroundRange, eligibility: Eligibility) -> str | None:
