@@ -260,3 +260,25 @@ def test_an_append_to_a_body_that_ends_inside_an_unclosed_code_block_closes_it_f
     assert append_paragraph(closed, "Done.") == closed + b"\nDone.\n"
     inline = b"Use ``` to open a block.\n"
     assert append_paragraph(inline, "Done.") == inline + b"\nDone.\n"
+
+
+@pytest.mark.parametrize("newline", ["\n", "\r\n"])
+def test_an_append_to_a_text_ending_inside_an_open_display_formula_is_refused(newline: str) -> None:
+    """Was (a trial on a math vault): a proof note whose last `$$` block was never closed took
+    `revise --append` at its end, and Obsidian read the paragraph as part of the formula. The
+    append is refused, naming the line the block opens on; nothing of the note is changed."""
+    body = ("---\ntitle: Irrational\n---\nSuppose $\\sqrt{2} = p/q$.\n$$\n\\sqrt{2} \\notin \\mathbb{Q}\n"
+            ).replace("\n", newline)
+    with pytest.raises(FrontmatterError, match=r"ends inside a \$\$ math block opened on line 5 and never closed"):
+        append_paragraph(body.encode("utf-8"), "Also see Euclid.")
+
+
+@pytest.mark.parametrize("text", [
+    "A formula\n$$\nx^2\n$$\n",  # closed
+    "Inline $$x$$ and $y$ and a price of $5.\n",  # closed on its line; a dollar sign
+    "> [!proof]\n> $$\n> x^2\n",  # open in a callout: the callout, and the block, end at the blank line
+    "```latex\n$$\nx\n```\n",  # in code
+    "The sum $\\$$ sign and \\$$ escaped.\n",  # an escaped dollar does not open a block
+])
+def test_an_append_after_formulas_that_are_closed_quoted_or_code_goes_at_the_end(text: str) -> None:
+    assert append_paragraph(text.encode("utf-8"), "More.") == (text + "\nMore.\n").encode("utf-8")

@@ -1084,3 +1084,30 @@ def test_a_note_asked_for_by_the_heading_it_opens_with_is_suggested_and_not_open
     assert by_heading.value.suggestions == ["202301161000.md"]  # not a later ## heading, not the prose
     assert "did you mean: 202301161000.md" in str(by_heading.value)
     assert by_part.value.suggestions == ["202301161000.md"]
+
+
+def test_a_link_to_a_heading_or_block_says_which_note_it_links_to_and_acts_on_nothing(tmp_path: Path) -> None:
+    """Was (a trial on a student's math vault): get "Linear Algebra#Eigenvalues", a heading's
+    link as the notes write it, said only "no note matches", beside the very note. A link
+    (`Note#Heading`, `Note#^block`, `[[Note#Heading|label]]`, `[[Note]]`) now names the note it
+    links to and what to give; it is never taken for that note, so no write acts on a whole
+    note when a section was meant."""
+    (tmp_path / ".vaultmem.toml").write_text('embedder = "hashing"\n', encoding="utf-8")
+    text = "## Eigenvalues\n\n$A v = \\lambda v$ ^eigen-def\n\n## Determinants\n\nMultiplicative.\n"
+    (tmp_path / "Linear Algebra.md").write_text(text, encoding="utf-8")
+    with Vault(tmp_path) as vault:
+        vault.index()
+        for typed, links_to in [("Linear Algebra#Eigenvalues", "the heading 'Eigenvalues' in Linear Algebra.md"),
+                                ("Linear Algebra#^eigen-def", "the block ^eigen-def in Linear Algebra.md"),
+                                ("[[Linear Algebra#Eigenvalues|eig]]", "the heading 'Eigenvalues' in Linear Algebra.md"),
+                                ("[[Linear Algebra]]", "Linear Algebra.md")]:
+            with pytest.raises(NoteNotFound) as caught:
+                vault.get(typed)
+            assert f"it is a link to {links_to}, and a NOTE names a whole note: give 'Linear Algebra'" in str(caught.value), typed
+        with pytest.raises(NoteNotFound) as elsewhere:
+            vault.get("Calculus#Limits")  # no note Calculus: answered as any name
+        assert "it is a link" not in str(elsewhere.value)
+    for command in (["revise", "Linear Algebra#Eigenvalues", "--append", "More."], ["forget", "Linear Algebra#^eigen-def"]):
+        refused = run_cli(tmp_path, *command)
+        assert refused.exit_code == 1 and "it is a link to" in refused.stderr, command
+    assert (tmp_path / "Linear Algebra.md").read_text(encoding="utf-8") == text

@@ -1037,3 +1037,12 @@ def test_a_title_that_is_not_the_notes_name_is_a_property_line_and_the_name_that
     person = "name: Matt Ober\ncompany: Social Leverage\ntitle: Partner\n"
     assert property_lines(person, "Matt Ober") == ["name: Matt Ober", "company: Social Leverage", "title: Partner"]
     assert property_lines("title: 'Matt Ober'\ncompany: X\n", "Matt Ober") == ["company: X"]  # the title names it
+
+
+def test_a_block_id_on_a_line_of_its_own_is_markup_alone() -> None:
+    """Obsidian puts the id of a callout, list or table on its own line below it; reading view
+    never shows it (a trial on a math vault: "… contained in $A$. ^97b1eb · Closed Set")."""
+    text = ("> [!definition]+ Open Set\n> A set $A$ is open if every point has a ball in $A$.\n\n^97b1eb\n\n"
+            "> [!definition]+ Closed Set\n> Its complement is open.\n")
+    assert readable(text) == "Open Set · A set $A$ is open if every point has a ball in $A$. Closed Set · Its complement is open."
+    assert readable("$$\nx\n^2\n$$\n") == "$$ x ^2 $$"  # inside a formula it is math, shown as written

@@ -9,13 +9,16 @@ caller writes the bytes through noteio's guarded writes). See adr/0019-memories-
 
 from __future__ import annotations
 
+import bisect
 import re
 
 from .errors import FrontmatterError
 from .markdown import (
     code_ranges,
     excalidraw_data_start,
+    fenced_blocks,
     foam_references_footer,
+    math_spans,
     plugin_footer_start,
     unclosed_fence_closer,
 )
@@ -80,6 +83,7 @@ def append_paragraph(raw: bytes, paragraph: str) -> bytes:
     archive_at = _kanban_archive_start(words) if footer.startswith("%% kanban:settings") else None
     if archive_at is not None:
         words, footer = words[:archive_at], words[archive_at:] + footer
+    _refuse_inside_math(words.replace("\r\n", "\n"), head.count(b"\n"))
     closer = unclosed_fence_closer(words) if "```" in words or "~~~" in words else None
     if closer is not None:
         # The text ends inside a code block never closed (a snippet pasted without its last
@@ -98,6 +102,37 @@ def append_paragraph(raw: bytes, paragraph: str) -> bytes:
     edited = head + (words + addition + footer).encode("utf-8")
     _verify_body(raw, edited, (words + addition + footer).replace("\r\n", "\n"))
     return edited
+
+
+def _refuse_inside_math(words: str, lines_above: int) -> None:
+    """Refuse an append to a text that ends inside a ``$$`` display block never closed: Obsidian
+    reads all that follows as the formula, so the paragraph would render as broken math, not
+    as words (and be searched as math). Nothing of the note's is changed to make room: closing
+    the formula is the person's call. A block in a callout ends with the callout, which the
+    paragraph's blank line ends; ``$$`` in code is code."""
+    opened = _open_display_math(words)
+    if opened is not None:
+        raise FrontmatterError(
+            f"its text ends inside a $$ math block opened on line {lines_above + opened} and never closed, so an appended "
+            "paragraph would be read as part of the formula; nothing was written. Close the formula (a line $$ after it) "
+            "and append again, or give the whole text with --text")
+
+
+def _open_display_math(text: str) -> int | None:
+    """The line (1-based, in ``text``) of the ``$$`` that opens a display block still open at the
+    end of ``text``, outside quotes and fenced code (markdown.math_spans reads each line); None."""
+    code = fenced_blocks(text) if "```" in text or "~~~" in text else []
+    code_starts = [start for start, _end in code]
+    in_display, opened, offset = False, 0, 0
+    for number, line in enumerate(text.split("\n"), start=1):
+        inside = bisect.bisect_right(code_starts, offset) - 1
+        in_code = inside >= 0 and offset < code[inside][1]
+        if not in_code and not line.lstrip().startswith(">") and (in_display or "$" in line):
+            was_open = in_display
+            in_display = math_spans(line, in_display)[1]
+            opened = number if in_display and not was_open else opened
+        offset += len(line) + 1
+    return opened if in_display else None
 
 
 def _kanban_archive_start(words: str) -> int | None:

@@ -292,8 +292,34 @@ def _first_step(index: DerivedIndex, reference: str, now: object, refresh: bool)
         _refuse_if_excluded(index.paths, reference)
         _refuse_if_archived(index.paths, reference)
         day = _day_of(reference)
+        if day is None and (link := _a_link_to(index, reference, now)):
+            raise NoteNotFound(reference, why=link)  # the note is named: no guesses beside it
         raise not_found(notes, reference, _no_daily_note(index.paths, day) if day is not None else "")
     return located
+
+
+# An Obsidian link as a note writes it: `[[Note#Heading|label]]`, or its target alone (`Note#^block-id`).
+_LINK_TARGET = re.compile(r"(?:\[\[)?(?P<note>[^\[\]#|]*)(?:#(?P<anchor>[^\[\]|]*))?(?:\|[^\[\]]*)?(?:\]\])?")
+
+
+def _a_link_to(index: DerivedIndex, reference: str, now: object) -> str:
+    """Why a reference written as a link names no note, when the note it links to is there:
+    ``get "Linear Algebra#Eigenvalues"`` (a heading's link, as a note writes it) was answered
+    "no note matches" beside the very note (a trial on a math vault), and an agent took the note
+    for missing. A NOTE names a whole note: a read given a section would show, and a write change
+    or forget, all of it — so the link is told apart, never taken for its note. ``""`` otherwise."""
+    link = _LINK_TARGET.fullmatch(reference)
+    if link is None or not (written := link.group("note").strip()) or written == reference:
+        return ""
+    try:
+        target = _first_step(index, written, now, refresh=False).row.path
+    except (NoteNotFound, AmbiguousNote, PathOutsideVault):
+        return ""  # no one note by that name: the reference is answered as any other
+    anchor = (link.group("anchor") or "").strip()
+    part = (f"the block ^{anchor[1:]}" if anchor.startswith("^") else f"the heading {anchor!r}") if anchor else ""
+    where = f"{part} in {target}" if part else target
+    return (f"it is a link to {where}, and a NOTE names a whole note: give {written!r}"
+            f"{' (get shows the whole note; search finds the section by its words)' if part else ''}")
 
 
 def _no_daily_note(paths: VaultPaths, day: date) -> str:

@@ -131,6 +131,9 @@ _NUMBERED = re.compile(r"^\d{1,9}[.)][ \t]")  # its number is shown, as Obsidian
 # archived cards beside its open ones could not tell them apart (a trial on a Kanban board).
 _OPEN_TASK_BOX = re.compile(r"^\[ \][ \t]+")
 _BLOCK_ID = re.compile(r"[ \t]\^[\w-]+$")
+# Obsidian's id of the block above (a callout's, a list's, a table's) goes on a line of its own,
+# which reading view never shows: it read "…contained in $A$. ^97b1eb · Closed Set" (a trial on a math vault).
+_LONE_BLOCK_ID = re.compile(r"\^[\w-]+")
 _FOOTNOTE_DEFINITION = re.compile(r"^\[\^[^\[\]\n]+\]:[ \t]*")
 # -- inline markup (every repeat stops at its closing delimiter: no backtracking over a line)
 _WIKILINK = re.compile(r"!?\[\[([^\[\]|\n]*)(?:\|([^\[\]\n]*))?\]\]")
@@ -788,6 +791,8 @@ def _line(line: str, in_math: bool = False) -> tuple[str, str, bool]:
         return "", BLOCK, in_math
     if "::" in stripped and is_hidden_property(stripped):
         return "", BLOCK, in_math  # Logseq's `id:: 621b05d0-…` or `collapsed:: true` under a block: Logseq never shows it
+    if not in_math and stripped.startswith("^") and _LONE_BLOCK_ID.fullmatch(stripped):
+        return "", BLOCK, in_math
     kind = PROSE
     if stripped.startswith(">"):
         stripped = _QUOTE.sub("", stripped)  # a callout's math block is quoted too
