@@ -11,7 +11,7 @@ from helpers import NOW
 
 from vaultmem import AmbiguousNote, Vault
 from vaultmem.embedders import HashingEmbedder
-from vaultmem.sync_copies import SyncCopy, is_copy_among, named_copy, original_name
+from vaultmem.sync_copies import SyncCopy, is_copy_among, named_copy, original_name, originals_first
 
 
 @pytest.mark.parametrize("copy", [
@@ -65,9 +65,29 @@ def test_check_reports_a_sync_copy_beside_its_original_with_what_to_do(synced: P
     assert [(problem.path, problem.field) for problem in report.problems] == [(SYNCTHING_COPY, "copy")]
     problem = report.problems[0]
     assert problem.message == "looks like a copy Syncthing made of coffee-order.md when both changed"
-    assert problem.fix == ("compare them, keep what you want in one, delete the other — "
-                           "Vault.consolidate() can merge them")
+    # Both devices changed it (single shot / double shot): consolidate keeps the two apart, so
+    # the fix names the note to keep the text in, and not consolidate.
+    assert problem.fix == ("compare it with coffee-order.md, keep the right text in coffee-order.md (the note links "
+                           "and vaultmem's writes go to), then delete this copy")
     assert not report.ok
+
+
+def test_check_says_a_copy_holding_its_originals_id_once_as_a_copy_and_never_as_a_second_id(
+        vault_dir: Path, write_note: Callable[..., Path]) -> None:
+    # A trial: each conflict copy of a memory (which holds the memory's id, as it holds its text)
+    # gave three problems: the copy, and "id is also used by" on both files, whose fix — give each
+    # note its own id — would have made the stale version a memory of its own.
+    memory = "---\nid: 01JD8X5K4M2N7P9Q3R6S8T0V1W\nlayer: L4\n---\n"
+    write_note("memories/staging-port.md", memory + "Staging Postgres listens on port 6543 (moved from 5433)\n")
+    write_note("memories/staging-port.sync-conflict-20261201-101010-ABCDEF7.md", memory + "Staging Postgres listens on port 5433\n")
+    write_note("memories/other.md", memory + "Another memory that took the same id by hand\n")
+    report = Vault(vault_dir).check(now=NOW)
+    assert sorted((problem.path, problem.field, problem.message) for problem in report.problems) == [
+        ("memories/other.md", "id", "id '01JD8X5K4M2N7P9Q3R6S8T0V1W' is also used by memories/staging-port.md"),
+        ("memories/staging-port.md", "id", "id '01JD8X5K4M2N7P9Q3R6S8T0V1W' is also used by memories/other.md"),
+        ("memories/staging-port.sync-conflict-20261201-101010-ABCDEF7.md", "copy",
+         "looks like a copy Syncthing made of staging-port.md when both changed"),
+    ]
 
 
 def test_check_says_an_identical_copy_can_simply_go_and_a_personal_notes_merge_needs_any_note(
@@ -114,7 +134,7 @@ def test_an_ambiguous_title_names_no_copy_when_no_candidate_is_one(vault_dir: Pa
     assert "copy" not in str(raised.value)
 
 
-def test_a_search_hit_on_a_sync_copy_says_so_and_keeps_its_rank(synced: Path) -> None:
+def test_a_search_hit_on_a_sync_copy_says_so(synced: Path) -> None:
     with Vault(synced, embedder=HashingEmbedder()) as vault:
         vault.index()
         hits = {hit.path: hit for hit in vault.search("Maya's coffee order", k=5, now=NOW)}
@@ -122,6 +142,25 @@ def test_a_search_hit_on_a_sync_copy_says_so_and_keeps_its_rank(synced: Path) ->
     assert hits[SYNCTHING_COPY].warnings == ["copy: looks like a copy Syncthing made of coffee-order.md "
                                              "(Vault.check() says what to do)"]
     assert hits["prefs/coffee-order.md"].warnings == []
+
+
+def test_a_sync_copy_that_matches_the_query_better_is_placed_under_its_original_and_scored_no_higher(
+        synced: Path) -> None:
+    # A trial: the Syncthing copy held the old port and ranked first, above the revised memory,
+    # by the words of its long name and a tie on the text; an agent took the old port.
+    with Vault(synced, embedder=HashingEmbedder()) as vault:
+        vault.index()
+        hits = vault.search("Maya's coffee order: double shot before noon", k=5, now=NOW)
+    assert [hit.path for hit in hits][:2] == ["prefs/coffee-order.md", SYNCTHING_COPY]
+    assert hits[1].score <= hits[0].score
+
+
+def test_originals_first_keeps_a_copy_without_its_original_where_it_ranked() -> None:
+    ranked = ["a.md", "b (conflicted copy 2024-05-01).md", "c.md", "b.md", "c.sync-conflict-20240501-123456-ABCDEFG.md",
+              "d (conflicted copy 2024-05-01).md", "b (conflicted copy 2024-05-01) 2.md"]
+    assert originals_first(ranked, lambda path: path) == [
+        "a.md", "c.md", "c.sync-conflict-20240501-123456-ABCDEFG.md", "b.md", "b (conflicted copy 2024-05-01).md",
+        "b (conflicted copy 2024-05-01) 2.md", "d (conflicted copy 2024-05-01).md"]
 
 
 def test_a_numbered_note_of_its_own_text_beside_its_namesake_is_no_sync_copy(vault_dir: Path,

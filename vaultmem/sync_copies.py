@@ -11,9 +11,10 @@ links to and knows by name; the copy is the sync tool's leftover. See adr/0010-c
 from __future__ import annotations
 
 import re
-from collections.abc import Collection
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from posixpath import dirname, join
+from typing import TypeVar
 
 from .notes import find_frontmatter
 
@@ -88,6 +89,41 @@ def copy_among(path: str, paths: Collection[str]) -> SyncCopy | None:
 def is_copy_among(path: str, paths: Collection[str]) -> bool:
     """Whether ``path`` is named as a sync copy of another of ``paths`` (:func:`copy_among`)."""
     return copy_among(path, paths) is not None
+
+
+T = TypeVar("T")
+
+
+def originals_first(ranked: Sequence[T], path_of: Callable[[T], str],
+                    is_copy: Callable[[SyncCopy], bool] = lambda copy: True) -> list[T]:
+    """``ranked`` with each sync copy whose original is also in it moved to just below that
+    original (``is_copy``: whether the texts agree with the name, :meth:`SyncCopy.of_text`).
+
+    A conflict copy holds the other device's version, most often the older one, and ties with
+    its original or beats it on the words of its long name: ``search`` answered a port that had
+    changed with the copy's old one first (a trial). The original is the note links, ids and
+    every write resolve to; the copy stays in view right under it, with its warning. A copy
+    whose original is not in ``ranked`` keeps its place."""
+    position = {path_of(item): index for index, item in enumerate(ranked)}
+    below: dict[int, list[T]] = {}
+    for item in ranked:
+        copy = named_copy(path_of(item))
+        if copy is not None and copy.original in position and is_copy(copy):
+            below.setdefault(position[copy.original], []).append(item)
+    if not below:
+        return list(ranked)
+    moved = {id(item) for items in below.values() for item in items}
+    placed: list[T] = []
+
+    def place(index: int, item: T) -> None:
+        placed.append(item)
+        for copy in below.get(index, ()):
+            place(position[path_of(copy)], copy)  # a copy of a copy goes under the copy
+
+    for index, item in enumerate(ranked):
+        if id(item) not in moved:
+            place(index, item)
+    return placed
 
 
 def resembles(first: str, second: str) -> bool:
