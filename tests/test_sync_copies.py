@@ -22,10 +22,17 @@ from vaultmem.sync_copies import SyncCopy, is_copy_among, named_copy, original_n
     "prefs/Coffee order.sync-conflict-20240501-123456-ABCDEFG.md",  # Syncthing
     "prefs/Coffee order 2.md",  # iCloud, Finder
     "prefs/Coffee order (1).md",  # Google Drive
+    "prefs/Coffee order-DESKTOP-7K2QF9M.md",  # OneDrive's "keep both": the computer's default name
+    "prefs/Coffee order-LAPTOP-4F1A9C2B.md",
 ])
 def test_a_sync_tools_copy_names_the_note_beside_it_as_its_original(copy: str) -> None:
     assert original_name(copy) == "prefs/Coffee order.md"
     assert is_copy_among(copy, {copy, "prefs/Coffee order.md"})
+
+
+def test_a_name_with_a_dash_and_capitals_is_no_onedrive_copy_unless_a_computer_s_default_name() -> None:
+    assert original_name("Project-ALPHA.md") is None and original_name("Notes-DESKTOP-SETUP.md") is None
+    assert original_name("Climbing gym-DESKTOP-7K2QF9M.md") == "Climbing gym.md"
 
 
 def test_a_numbered_name_is_a_copy_only_when_its_original_is_among_the_notes() -> None:
@@ -39,6 +46,7 @@ def test_a_numbered_name_is_a_copy_only_when_its_original_is_among_the_notes() -
     ("Coffee order.sync-conflict-20240501-123456-ABCDEFG.md", "Syncthing"),
     ("Coffee order 2.md", "iCloud or Obsidian's Duplicate file"),  # was "iCloud" alone: Obsidian names its duplicate so
     ("Coffee order (1).md", "Google Drive"),
+    ("Coffee order-DESKTOP-7K2QF9M.md", "OneDrive"),
 ])
 def test_a_copys_name_says_which_sync_tool_made_it(copy: str, tool: str) -> None:
     assert named_copy(copy) == SyncCopy(copy, "Coffee order.md", tool)

@@ -4,7 +4,7 @@ A vault synced over several devices collects copies of a note beside it when two
 edited it at once: Dropbox and Nextcloud write ``Note (conflicted copy 2024-05-01).md``
 (``(Maya's conflicted copy …)``), Obsidian Sync ``Note (Conflicted copy Laptop
 202405011234).md``, Syncthing ``Note.sync-conflict-20240501-123456-ABCDEFG.md``, iCloud and
-Finder ``Note 2.md``, Google Drive ``Note (1).md``. The original is the note the person
+Finder ``Note 2.md``, Google Drive ``Note (1).md``, OneDrive ``Note-DESKTOP-7K2QF9M.md``. The original is the note the person
 links to and knows by name; the copy is the sync tool's leftover. See adr/0010-consolidation.md.
 """
 
@@ -26,6 +26,10 @@ _COPY_NAMES = (
     (re.compile(r"(?P<name>.+?) \([^()]*conflict[^()]*(?:\(\d+\)[^()]*)?\)", re.IGNORECASE),
      "Dropbox, Nextcloud or Obsidian Sync"),
     (re.compile(r"(?P<name>.+?)\.sync-conflict-\d{8}-\d{6}(?:-[A-Z0-9]{7})?"), "Syncthing"),
+    # OneDrive's "keep both" names the local version after the computer: Windows names one
+    # DESKTOP-7K2QF9M or LAPTOP-4F1A9C2B unless its owner renamed it (then it is not told apart
+    # from a person's own "Project-X.md" beside "Project.md", and is left alone).
+    (re.compile(r"(?P<name>.+?)-(?:DESKTOP|LAPTOP)-[A-Z0-9]{7,8}"), "OneDrive"),
     (re.compile(r"(?P<name>.+?) \d{1,3}"), ICLOUD),
     (re.compile(r"(?P<name>.+?) \(\d{1,3}\)"), GOOGLE_DRIVE),
 )
