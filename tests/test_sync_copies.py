@@ -10,6 +10,7 @@ import pytest
 from helpers import NOW
 
 from vaultmem import AmbiguousNote, Vault
+from vaultmem.dating import note_date
 from vaultmem.embedders import HashingEmbedder
 from vaultmem.sync_copies import SyncCopy, is_copy_among, named_copy, original_name, originals_first
 
@@ -161,6 +162,19 @@ def test_a_sync_copy_that_matches_the_query_better_is_placed_under_its_original_
         hits = vault.search("Maya's coffee order: double shot before noon", k=5, now=NOW)
     assert [hit.path for hit in hits][:2] == ["prefs/coffee-order.md", SYNCTHING_COPY]
     assert hits[1].score <= hits[0].score
+
+
+@pytest.mark.parametrize("copy", [
+    "memories/staging-port (Jane's conflicted copy 2026-12-01).md",
+    "memories/staging-port.sync-conflict-20261201-101010-ABCDEF7.md",
+])
+def test_a_conflict_copy_is_dated_as_its_original_not_by_the_day_of_the_clash(copy: str) -> None:
+    # A trial: a copy of a memory written on the 2nd was listed under the 1st, the day in its name.
+    meta = {"title": "Staging port", "layer": "L3", "created": "2026-12-02T02:05:35+00:00"}
+    dated = note_date(meta, copy)
+    assert dated is not None and dated.moment.date().isoformat() == "2026-12-02"
+    assert note_date({}, "Daily/2026-11-24 (conflicted copy 2026-12-01).md").moment.date().isoformat() == "2026-11-24"  # type: ignore[union-attr]
+    assert note_date({}, "Diary 2026-11-24 2.md").moment.date().isoformat() == "2026-11-24"  # type: ignore[union-attr]
 
 
 def test_originals_first_keeps_a_copy_without_its_original_where_it_ranked() -> None:

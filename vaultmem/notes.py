@@ -183,7 +183,9 @@ from .slugs import same_slug
 #     (dating.line_date, date_lines.py). Nothing is embedded again.
 # 63: a `name` names a note that has no `title`, or whose `title` is not its file name (notes.naming_key:
 #     `name: Matt Ober` beside `title: Partner`, his job); such a `title` is searched as a property.
-READER_VERSION = "63"
+# 64: a sync tool's conflict copy (`Note (conflicted copy 2026-12-01).md`, `Note.sync-conflict-20261201-…md`)
+#     is dated as its original's name would date it (dating.note_date): the day of the clash is not the note's.
+READER_VERSION = "64"
 BOM = "\ufeff"
 # A Windows editor ("Unicode" in Notepad, PowerShell's Out-File) saves UTF-16 behind one of these.
 UTF16_BOMS = ((codecs.BOM_UTF16_LE, "utf-16-le", "UTF-16 LE"), (codecs.BOM_UTF16_BE, "utf-16-be", "UTF-16 BE"))

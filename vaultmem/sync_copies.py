@@ -75,6 +75,14 @@ def named_copy(path: str) -> SyncCopy | None:
     return None
 
 
+def tool_named_original(path: str) -> str | None:
+    """The original of a copy whose name only a sync tool writes (``(conflicted copy …)``,
+    ``.sync-conflict-…``, ``-DESKTOP-…``), or None — never for ``Note 2.md`` or ``Note (1).md``,
+    which a person may have named so."""
+    copy = named_copy(path)
+    return None if copy is None or copy.numbered else copy.original
+
+
 def original_name(path: str) -> str | None:
     """The path of the note ``path``'s name marks it a sync copy of, or None."""
     copy = named_copy(path)
