@@ -129,7 +129,7 @@ def test_get_by_a_title_a_copy_shares_says_which_candidate_is_the_copy(synced: P
             vault.get("Coffee order")
     assert raised.value.sync_copies == {SYNCTHING_COPY: "looks like a copy Syncthing made of coffee-order.md"}
     assert (f"({SYNCTHING_COPY} looks like a copy Syncthing made of coffee-order.md: keep what you want in one, "
-            "delete the other; Vault.consolidate() can merge them)") in str(raised.value)
+            "delete the other; Vault.check() says how)") in str(raised.value)
 
 
 def test_an_ambiguous_title_names_no_copy_when_no_candidate_is_one(vault_dir: Path, write_note: Callable[..., Path]) -> None:
