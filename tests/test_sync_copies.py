@@ -7,7 +7,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from helpers import NOW
+from helpers import NOW, run_cli
 
 from vaultmem import AmbiguousNote, Vault
 from vaultmem.dating import note_date
@@ -175,6 +175,25 @@ def test_a_conflict_copy_is_dated_as_its_original_not_by_the_day_of_the_clash(co
     assert dated is not None and dated.moment.date().isoformat() == "2026-12-02"
     assert note_date({}, "Daily/2026-11-24 (conflicted copy 2026-12-01).md").moment.date().isoformat() == "2026-11-24"  # type: ignore[union-attr]
     assert note_date({}, "Diary 2026-11-24 2.md").moment.date().isoformat() == "2026-11-24"  # type: ignore[union-attr]
+
+
+def test_forget_names_the_sync_copies_it_leaves_which_would_answer_in_the_notes_place(
+        synced: Path, write_note: Callable[..., Path]) -> None:
+    # A trial: after `forget` of a memory, its Dropbox copy (the old text, the same id) was the
+    # first hit for the question, with no warning left on it, and check said nothing.
+    (synced / ".vaultmem.toml").write_text('embedder = "hashing"\n', encoding="utf-8")  # the CLI's, below
+    write_note("prefs/coffee-order 2.md", "Beans from the market on Saturdays, a different note.\n")
+    with Vault(synced) as vault:
+        vault.index()
+        forgotten = vault.forget("prefs/coffee-order.md")
+    assert forgotten.copies_left == [SYNCTHING_COPY]
+    assert forgotten.as_dict()["copies_left"] == [SYNCTHING_COPY]
+    write_note("prefs/tea.md", "Maya drinks green tea after lunch.\n")
+    write_note("prefs/tea (conflicted copy 2026-12-01).md", "Maya drinks black tea after lunch.\n")
+    printed = run_cli(synced, "forget", "prefs/tea.md")
+    assert printed.exit_code == 0, printed.output
+    assert ("! left prefs/tea (conflicted copy 2026-12-01).md: a sync tool's copy of it, with its text as another "
+            "device had it; forget it too, or it answers in its place") in printed.stderr.splitlines()
 
 
 def test_originals_first_keeps_a_copy_without_its_original_where_it_ranked() -> None:
