@@ -379,6 +379,33 @@ def test_a_longer_syncthing_copy_merges_its_extra_line_into_the_original(vault_d
     assert not (vault_dir / copy).exists() and (vault_dir / "_archive" / copy).exists()
 
 
+PORT_NOW = "---\ntitle: Staging Postgres port\nlayer: L4\n---\nStaging Postgres listens on port 6543 (moved from 5433 on Dec 1)\n"
+PORT_BEFORE = "---\ntitle: Staging Postgres port\nlayer: L4\n---\nStaging Postgres listens on port 5433\n"
+
+
+def test_a_sync_copy_and_its_original_that_both_changed_are_never_merged(vault_dir: Path, wordllama: object) -> None:
+    # A trial: the memory was revised to port 6543 while Syncthing kept the old version as a
+    # conflict copy; the plan appended "listens on port 5433" to the revised memory.
+    copy = "memories/staging-postgres-port.sync-conflict-20261201-101010-ABCDEF7.md"
+    write_file(vault_dir, "memories/staging-postgres-port.md", PORT_NOW)
+    write_file(vault_dir, copy, PORT_BEFORE)
+    before = snapshot_files(vault_dir)
+    with open_vault(vault_dir, wordllama) as vault:
+        report = vault.consolidate(apply=True, now=NOW)
+    assert report.clusters == () and report.merged == []
+    assert (report.plan.sync_conflicts, report.as_dict()["sync_conflicts"]) == (1, 1)
+    assert snapshot_files(vault_dir) == before
+    assert "kept apart: 1 pair(s) at or above the threshold that are a sync tool's copy and its original" in run_cli(
+        vault_dir, "consolidate").stdout
+
+
+def test_no_chain_through_a_third_note_joins_a_sync_copy_to_its_original_when_both_changed() -> None:
+    # 1 ~ 3 ~ 2, with 1 the original and 2 its copy: strongest first, 3 joins 1, and 2 stays apart.
+    pairs = {(1, 3): 0.95, (2, 3): 0.93, (1, 2): 0.91}
+    components, refusals = components_and_refusals(pairs, {}, {}, {}, {1: frozenset({2}), 2: frozenset({1})})
+    assert components == [[1, 3]] and refusals == [None, "copies", "copies"]
+
+
 def test_the_dry_run_shows_what_would_be_appended_and_changes_nothing(vault_dir: Path, wordllama: object) -> None:
     upgrade_vault(vault_dir)
     with open_vault(vault_dir, wordllama):

@@ -546,7 +546,7 @@ def test_an_agent_is_told_the_tools_it_can_call_not_a_command_to_run(vault_dir: 
                 "the consolidate tool can merge them"), fixes
             assert [problem["fix"] for problem in (await served.call("get", note="meeting.md"))["problems"]] == [no_deadline_fix]
             ambiguous = await served.error("get", note="Coffee order")
-            assert "delete the other; the consolidate tool can merge them)" in ambiguous, ambiguous
+            assert "delete the other; the check tool says how)" in ambiguous, ambiguous
             said = repr([hits, fixes, ambiguous])
             assert "`vaultmem check`" not in said and "Vault." not in said and "`vaultmem consolidate`" not in said
 

@@ -8,7 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from helpers import SAMPLE_VAULT
+from helpers import NOW, SAMPLE_VAULT, run_cli, write_file
+from vaultmem import Vault
+from vaultmem.embedders import HashingEmbedder
 from vaultmem.errors import PathOutsideVault
 from vaultmem.paths import VaultPaths, is_temp_name
 
@@ -140,6 +142,36 @@ def test_a_custom_archive_folder_is_ignored_instead_of_the_default(vault_dir: Pa
 def test_temp_names() -> None:
     assert is_temp_name(".note.md.abc123.tmp")  # what a write killed half-way leaves
     assert not is_temp_name("note.md")
+
+
+def test_an_office_owner_file_and_a_libreoffice_lock_beside_a_note_are_no_notes(vault_dir: Path) -> None:
+    # A trial on a synced vault: Office's `~$Climbing gym.md` (a half-written copy) was indexed,
+    # and ranked fifth for "my locker number at the climbing gym" with "The climbing gym is Boulder".
+    write_file(vault_dir, "Notes/Climbing gym.md", "My locker at the climbing gym is number 27.\n")
+    write_file(vault_dir, "Notes/~$Climbing gym.md", "My locker at the climb")
+    write_file(vault_dir, "Notes/.~lock.Climbing gym.md#", ",Jane,laptop,03.12.2026 12:34,file:///home/jane;")
+    with Vault(vault_dir, embedder=HashingEmbedder()) as vault:
+        vault.index()
+        assert [hit.path for hit in vault.search("locker at the climbing gym", k=5, now=NOW)] == ["Notes/Climbing gym.md"]
+    assert is_temp_name("~$Climbing gym.md") and not is_temp_name("$Climbing gym.md")
+
+
+def test_an_icloud_placeholder_is_named_by_index_and_check_as_a_note_not_downloaded(vault_dir: Path) -> None:
+    # A trial: iCloud's `.Wedding planning.md.icloud` (the note not yet on this Mac) was passed
+    # over in silence: `get "Wedding planning"` said no note matches, and check said nothing.
+    write_file(vault_dir, "Inbox.md", "Buy oat milk\n")
+    write_file(vault_dir, "Notes/.Wedding planning.md.icloud", "bplist00")
+    write_file(vault_dir, "Notes/Kyoto.md", "Temples\n")
+    write_file(vault_dir, "Notes/.Kyoto.md.icloud", "bplist00")  # downloaded since: the note is here
+    write_file(vault_dir, ".obsidian/.app.json.icloud", "bplist00")  # not a note's
+    reason = ("Wedding planning.md is in iCloud Drive but not downloaded to this device (an iCloud placeholder: its "
+              "text is not here, so it is not searched); download it (Finder or Files: Download Now, or `brctl "
+              "download` on its path), then index again")
+    index = json.loads(run_cli(vault_dir, "index", "--json").stdout)
+    check = json.loads(run_cli(vault_dir, "check", "--json").stdout)
+    assert index["skipped"] == check["skipped"] == {
+        "files": 1, "named": [{"path": "Notes/.Wedding planning.md.icloud", "reason": reason}]}
+    assert f"  Notes/.Wedding planning.md.icloud: {reason}" in run_cli(vault_dir, "check").stdout.splitlines()
 
 
 def test_scan_finds_exactly_the_notes_with_their_stat(paths: VaultPaths, vault_dir: Path, write_note) -> None:

@@ -7,11 +7,12 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from helpers import NOW
+from helpers import NOW, run_cli
 
 from vaultmem import AmbiguousNote, Vault
+from vaultmem.dating import note_date
 from vaultmem.embedders import HashingEmbedder
-from vaultmem.sync_copies import SyncCopy, is_copy_among, named_copy, original_name
+from vaultmem.sync_copies import SyncCopy, is_copy_among, named_copy, original_name, originals_first
 
 
 @pytest.mark.parametrize("copy", [
@@ -22,10 +23,17 @@ from vaultmem.sync_copies import SyncCopy, is_copy_among, named_copy, original_n
     "prefs/Coffee order.sync-conflict-20240501-123456-ABCDEFG.md",  # Syncthing
     "prefs/Coffee order 2.md",  # iCloud, Finder
     "prefs/Coffee order (1).md",  # Google Drive
+    "prefs/Coffee order-DESKTOP-7K2QF9M.md",  # OneDrive's "keep both": the computer's default name
+    "prefs/Coffee order-LAPTOP-4F1A9C2B.md",
 ])
 def test_a_sync_tools_copy_names_the_note_beside_it_as_its_original(copy: str) -> None:
     assert original_name(copy) == "prefs/Coffee order.md"
     assert is_copy_among(copy, {copy, "prefs/Coffee order.md"})
+
+
+def test_a_name_with_a_dash_and_capitals_is_no_onedrive_copy_unless_a_computer_s_default_name() -> None:
+    assert original_name("Project-ALPHA.md") is None and original_name("Notes-DESKTOP-SETUP.md") is None
+    assert original_name("Climbing gym-DESKTOP-7K2QF9M.md") == "Climbing gym.md"
 
 
 def test_a_numbered_name_is_a_copy_only_when_its_original_is_among_the_notes() -> None:
@@ -39,6 +47,7 @@ def test_a_numbered_name_is_a_copy_only_when_its_original_is_among_the_notes() -
     ("Coffee order.sync-conflict-20240501-123456-ABCDEFG.md", "Syncthing"),
     ("Coffee order 2.md", "iCloud or Obsidian's Duplicate file"),  # was "iCloud" alone: Obsidian names its duplicate so
     ("Coffee order (1).md", "Google Drive"),
+    ("Coffee order-DESKTOP-7K2QF9M.md", "OneDrive"),
 ])
 def test_a_copys_name_says_which_sync_tool_made_it(copy: str, tool: str) -> None:
     assert named_copy(copy) == SyncCopy(copy, "Coffee order.md", tool)
@@ -65,9 +74,29 @@ def test_check_reports_a_sync_copy_beside_its_original_with_what_to_do(synced: P
     assert [(problem.path, problem.field) for problem in report.problems] == [(SYNCTHING_COPY, "copy")]
     problem = report.problems[0]
     assert problem.message == "looks like a copy Syncthing made of coffee-order.md when both changed"
-    assert problem.fix == ("compare them, keep what you want in one, delete the other — "
-                           "Vault.consolidate() can merge them")
+    # Both devices changed it (single shot / double shot): consolidate keeps the two apart, so
+    # the fix names the note to keep the text in, and not consolidate.
+    assert problem.fix == ("compare it with coffee-order.md, keep the right text in coffee-order.md (the note links "
+                           "and vaultmem's writes go to), then delete this copy")
     assert not report.ok
+
+
+def test_check_says_a_copy_holding_its_originals_id_once_as_a_copy_and_never_as_a_second_id(
+        vault_dir: Path, write_note: Callable[..., Path]) -> None:
+    # A trial: each conflict copy of a memory (which holds the memory's id, as it holds its text)
+    # gave three problems: the copy, and "id is also used by" on both files, whose fix — give each
+    # note its own id — would have made the stale version a memory of its own.
+    memory = "---\nid: 01JD8X5K4M2N7P9Q3R6S8T0V1W\nlayer: L4\n---\n"
+    write_note("memories/staging-port.md", memory + "Staging Postgres listens on port 6543 (moved from 5433)\n")
+    write_note("memories/staging-port.sync-conflict-20261201-101010-ABCDEF7.md", memory + "Staging Postgres listens on port 5433\n")
+    write_note("memories/other.md", memory + "Another memory that took the same id by hand\n")
+    report = Vault(vault_dir).check(now=NOW)
+    assert sorted((problem.path, problem.field, problem.message) for problem in report.problems) == [
+        ("memories/other.md", "id", "id '01JD8X5K4M2N7P9Q3R6S8T0V1W' is also used by memories/staging-port.md"),
+        ("memories/staging-port.md", "id", "id '01JD8X5K4M2N7P9Q3R6S8T0V1W' is also used by memories/other.md"),
+        ("memories/staging-port.sync-conflict-20261201-101010-ABCDEF7.md", "copy",
+         "looks like a copy Syncthing made of staging-port.md when both changed"),
+    ]
 
 
 def test_check_says_an_identical_copy_can_simply_go_and_a_personal_notes_merge_needs_any_note(
@@ -100,7 +129,7 @@ def test_get_by_a_title_a_copy_shares_says_which_candidate_is_the_copy(synced: P
             vault.get("Coffee order")
     assert raised.value.sync_copies == {SYNCTHING_COPY: "looks like a copy Syncthing made of coffee-order.md"}
     assert (f"({SYNCTHING_COPY} looks like a copy Syncthing made of coffee-order.md: keep what you want in one, "
-            "delete the other; Vault.consolidate() can merge them)") in str(raised.value)
+            "delete the other; Vault.check() says how)") in str(raised.value)
 
 
 def test_an_ambiguous_title_names_no_copy_when_no_candidate_is_one(vault_dir: Path, write_note: Callable[..., Path]) -> None:
@@ -114,7 +143,7 @@ def test_an_ambiguous_title_names_no_copy_when_no_candidate_is_one(vault_dir: Pa
     assert "copy" not in str(raised.value)
 
 
-def test_a_search_hit_on_a_sync_copy_says_so_and_keeps_its_rank(synced: Path) -> None:
+def test_a_search_hit_on_a_sync_copy_says_so(synced: Path) -> None:
     with Vault(synced, embedder=HashingEmbedder()) as vault:
         vault.index()
         hits = {hit.path: hit for hit in vault.search("Maya's coffee order", k=5, now=NOW)}
@@ -122,6 +151,57 @@ def test_a_search_hit_on_a_sync_copy_says_so_and_keeps_its_rank(synced: Path) ->
     assert hits[SYNCTHING_COPY].warnings == ["copy: looks like a copy Syncthing made of coffee-order.md "
                                              "(Vault.check() says what to do)"]
     assert hits["prefs/coffee-order.md"].warnings == []
+
+
+def test_a_sync_copy_that_matches_the_query_better_is_placed_under_its_original_and_scored_no_higher(
+        synced: Path) -> None:
+    # A trial: the Syncthing copy held the old port and ranked first, above the revised memory,
+    # by the words of its long name and a tie on the text; an agent took the old port.
+    with Vault(synced, embedder=HashingEmbedder()) as vault:
+        vault.index()
+        hits = vault.search("Maya's coffee order: double shot before noon", k=5, now=NOW)
+    assert [hit.path for hit in hits][:2] == ["prefs/coffee-order.md", SYNCTHING_COPY]
+    assert hits[1].score <= hits[0].score
+
+
+@pytest.mark.parametrize("copy", [
+    "memories/staging-port (Jane's conflicted copy 2026-12-01).md",
+    "memories/staging-port.sync-conflict-20261201-101010-ABCDEF7.md",
+])
+def test_a_conflict_copy_is_dated_as_its_original_not_by_the_day_of_the_clash(copy: str) -> None:
+    # A trial: a copy of a memory written on the 2nd was listed under the 1st, the day in its name.
+    meta = {"title": "Staging port", "layer": "L3", "created": "2026-12-02T02:05:35+00:00"}
+    dated = note_date(meta, copy)
+    assert dated is not None and dated.moment.date().isoformat() == "2026-12-02"
+    assert note_date({}, "Daily/2026-11-24 (conflicted copy 2026-12-01).md").moment.date().isoformat() == "2026-11-24"  # type: ignore[union-attr]
+    assert note_date({}, "Diary 2026-11-24 2.md").moment.date().isoformat() == "2026-11-24"  # type: ignore[union-attr]
+
+
+def test_forget_names_the_sync_copies_it_leaves_which_would_answer_in_the_notes_place(
+        synced: Path, write_note: Callable[..., Path]) -> None:
+    # A trial: after `forget` of a memory, its Dropbox copy (the old text, the same id) was the
+    # first hit for the question, with no warning left on it, and check said nothing.
+    (synced / ".vaultmem.toml").write_text('embedder = "hashing"\n', encoding="utf-8")  # the CLI's, below
+    write_note("prefs/coffee-order 2.md", "Beans from the market on Saturdays, a different note.\n")
+    with Vault(synced) as vault:
+        vault.index()
+        forgotten = vault.forget("prefs/coffee-order.md")
+    assert forgotten.copies_left == [SYNCTHING_COPY]
+    assert forgotten.as_dict()["copies_left"] == [SYNCTHING_COPY]
+    write_note("prefs/tea.md", "Maya drinks green tea after lunch.\n")
+    write_note("prefs/tea (conflicted copy 2026-12-01).md", "Maya drinks black tea after lunch.\n")
+    printed = run_cli(synced, "forget", "prefs/tea.md")
+    assert printed.exit_code == 0, printed.output
+    assert ("! left prefs/tea (conflicted copy 2026-12-01).md: a sync tool's copy of it, with its text as another "
+            "device had it; forget it too, or it answers in its place") in printed.stderr.splitlines()
+
+
+def test_originals_first_keeps_a_copy_without_its_original_where_it_ranked() -> None:
+    ranked = ["a.md", "b (conflicted copy 2024-05-01).md", "c.md", "b.md", "c.sync-conflict-20240501-123456-ABCDEFG.md",
+              "d (conflicted copy 2024-05-01).md", "b (conflicted copy 2024-05-01) 2.md"]
+    assert originals_first(ranked, lambda path: path) == [
+        "a.md", "c.md", "c.sync-conflict-20240501-123456-ABCDEFG.md", "b.md", "b (conflicted copy 2024-05-01).md",
+        "b (conflicted copy 2024-05-01) 2.md", "d (conflicted copy 2024-05-01).md"]
 
 
 def test_a_numbered_note_of_its_own_text_beside_its_namesake_is_no_sync_copy(vault_dir: Path,

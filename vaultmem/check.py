@@ -40,12 +40,13 @@ from .field_edits import edit_fields, writes_properties
 from .gitops import is_repository
 from .lifecycle import EXPIRING_LAYERS, LayerPolicy, format_duration, is_absent, resolve_now
 from .merge_markers import UNMERGED_WHY, require_merged, require_resolved, unmerged_fix, unmerged_notes
+from .merging import both_changed
 from .name_clashes import name_clash_problems
 from .noteio import FileChange, replace_if_unchanged
 from .notes import Note, Problem, content_hash, expiry_text, read_note, timestamp_or_none
 from .paths import NotNotes, VaultPaths
 from .results import NotCommitted, not_committed_dicts
-from .sync_copies import copy_among
+from .sync_copies import SyncCopy, copy_among
 
 
 @dataclass(frozen=True)
@@ -217,9 +218,14 @@ def _read(paths: VaultPaths, relative: str, report: CheckReport) -> Note | None:
 
 
 def duplicate_id_problems(notes: list[Note]) -> list[Problem]:
+    """Notes whose ``id`` another note holds too. A sync tool's copy holds its original's id, as
+    it holds its text: the copy is reported by :func:`sync_copy_problems` (compare, then delete
+    the copy), and "give each note its own id" would have made the stale version a memory of its
+    own, beside the original, with both problems said twice (a trial)."""
+    copies = set(reported_copies(notes))
     by_id: dict[str, list[str]] = {}
     for note in notes:
-        if "id" in note.meta:
+        if "id" in note.meta and note.path not in copies:
             by_id.setdefault(note.id, []).append(note.path)
     problems = []
     for note_id, note_paths in sorted(by_id.items()):
@@ -237,19 +243,26 @@ def sync_copy_problems(notes: list[Note]) -> list[Problem]:
     which text stays. Only a copy whose original is a note of the vault: ``Chapter 2.md``
     beside no ``Chapter.md`` is a chapter."""
     by_path = {note.path: note for note in notes}
-    problems = []
-    for note in notes:
-        copy = copy_among(note.path, by_path)
-        if copy is not None and copy.of_text(note.body, by_path[copy.original].body):
-            problems.append(Problem(note.path, "copy", f"{copy.describe()} when both changed",
-                                    _copy_fix(note, by_path[copy.original])))
-    return problems
+    return [Problem(path, "copy", f"{copy.describe()} when both changed", _copy_fix(by_path[path], by_path[copy.original]))
+            for path, copy in reported_copies(notes).items()]
+
+
+def reported_copies(notes: list[Note]) -> dict[str, SyncCopy]:
+    """The paths of ``notes`` named as a sync tool's copy of another of them, whose texts agree
+    with the name (sync_copies.py), in the notes' order."""
+    by_path = {note.path: note for note in notes}
+    return {note.path: copy for note in notes
+            if (copy := copy_among(note.path, by_path)) is not None and copy.of_text(note.body, by_path[copy.original].body)}
 
 
 def _copy_fix(copy: Note, original: Note) -> str:
     name = original.path.rsplit("/", 1)[-1]
     if copy.content_hash == original.content_hash:
         return f"it holds the same bytes as {name}: delete it"
+    if both_changed(original, copy):
+        # consolidate keeps such a pair apart: merged, the copy's old lines would sit beside the new ones.
+        return (f"compare it with {name}, keep the right text in {name} (the note links and vaultmem's writes go to), "
+                "then delete this copy")
     # consolidate pools memories only; two notes of the person's own need --any-note.
     command = CONSOLIDATE if copy.layer and original.layer else CONSOLIDATE_ANY_NOTE
     return Spelled("compare them, keep what you want in one, delete the other — ", command, " can merge them")

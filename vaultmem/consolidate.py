@@ -71,7 +71,7 @@ from .fields import STOPWORDS
 from .lifecycle import EXPIRING_LAYERS, format_timestamp, to_epoch_us
 from .logseq import without_field_lines
 from .merge_markers import UNMERGED_WHY, unmerged_fix, unmerged_notes
-from .merging import KeptChange, additions
+from .merging import KeptChange, additions, both_changed
 from .noteio import FileChange
 from .notes import Note, citekey_form, citekeys_of, in_templates_folder, parse_note, text_values, timestamp_or_none
 from .notion import without_page_id
@@ -254,6 +254,7 @@ class ConsolidationPlan:
     few_common_words: int = 0  # pairs of your own notes kept apart: their texts share under half their words
     different_names: int = 0  # pairs of your own notes kept apart: their names share no word
     different_works: int = 0  # pairs at or above the threshold kept apart: they cite two works (citekey, doi)
+    sync_conflicts: int = 0  # pairs kept apart: a sync tool's copy whose text its original lacks (check names them)
 
     def report(self) -> ConsolidationReport:
         return ConsolidationReport(self)
@@ -309,6 +310,7 @@ class ConsolidationReport:
             "few_common_words": self.plan.few_common_words,
             "different_names": self.plan.different_names,
             "different_works": self.plan.different_works,
+            "sync_conflicts": self.plan.sync_conflicts,
             "left_out": [item.as_dict() for item in self.plan.left_out],
             "merged": [{**entry.as_dict(), "kept_changes": self._kept_dict(entry.canonical)} for entry in self.merged],
             "skipped": [asdict(skip) for skip in self.skipped],
@@ -371,13 +373,36 @@ def plan_consolidation(store: Store, paths: VaultPaths, scope: Scope, embed: Emb
     numbers = {label: text_numbers(without_field_lines(note.body)) | (name_numbers(note.path, candidate_paths) if note.layer is None
                                                  else frozenset()) for label, note in notes.items()}
     works = {label: work for label, note in notes.items() if (work := work_of(note.meta))}
-    components, refusals = components_and_refusals(pairs, days, numbers, works)
+    components, refusals = components_and_refusals(pairs, days, numbers, works, conflicting_copies(notes))
     clusters = [build_cluster([notes[label] for label in component], np.stack([vectors[label] for label in component]),
                               scope.threshold) for component in components]
     clusters.sort(key=lambda cluster: (-cluster.similarity, cluster.canonical.path))
     return ConsolidationPlan(scope, tuple(clusters), len(source_labels), tuple(left_out), len(alive) - len(pool),
                              refusals.count("days"), refusals.count("numbers"), no_common_words, template_alike,
-                             few_common_words, different_names, refusals.count("works"))
+                             few_common_words, different_names, refusals.count("works"), refusals.count("copies"))
+
+
+def conflicting_copies(notes: Mapping[int, Note]) -> dict[int, frozenset[int]]:
+    """Each sync tool's copy among ``notes`` that holds lines its original lacks while the
+    original holds lines it lacks (both devices changed the note), with its original's label
+    (and the original with the copy's): the two are never merged.
+
+    The copy is the other device's version of one note, most often the older: merged, the lines
+    only it held were appended to the original, so a memory revised to "port 6543" also said the
+    "port 5433" it replaced (a trial). Which version is right is the person's call, and ``check``
+    asks them. A copy that only adds lines to the original's text, or only lacks some, still
+    merges: nothing in the one contradicts the other."""
+    labels = {note.path: label for label, note in notes.items()}
+    apart: dict[int, set[int]] = {}
+    for label, note in notes.items():
+        copy = copy_among(note.path, labels)
+        if copy is None:
+            continue
+        original = labels[copy.original]
+        if copy.of_text(note.body, notes[original].body) and both_changed(notes[original], note):
+            apart.setdefault(label, set()).add(original)
+            apart.setdefault(original, set()).add(label)
+    return {label: frozenset(others) for label, others in apart.items()}
 
 
 def pairs_alike_beyond_templates(pairs: dict[tuple[int, int], float], notes: Mapping[int, Note],
@@ -721,12 +746,16 @@ def confirmed_pairs(candidates: Iterable[tuple[int, int]], vectors: Mapping[int,
 
 class _UnionFind:
     """Union-find over labels; a label with a day (``days``) never joins a set holding another
-    day, nor one citing a work (``works``) a set citing another, and two sets join only when
-    the numbers of one (``numbers``) are all in the other's."""
+    day, nor one citing a work (``works``) a set citing another, nor a label a set holding one
+    it is kept ``apart`` from, and two sets join only when the numbers of one (``numbers``) are
+    all in the other's."""
 
     def __init__(self, days: Mapping[int, str] | None = None, numbers: Mapping[int, frozenset[str]] | None = None,
-                 works: Mapping[int, Mapping[str, frozenset[str]]] | None = None) -> None:
+                 works: Mapping[int, Mapping[str, frozenset[str]]] | None = None,
+                 apart: Mapping[int, frozenset[int]] | None = None) -> None:
         self.parent: dict[int, int] = {}
+        self.apart: dict[int, frozenset[int]] = dict(apart or {})  # root → the labels its set may never hold
+        self.members: dict[int, frozenset[int]] = {}  # root → its set's labels (kept only when some are kept apart)
         self.day: dict[int, str] = dict(days or {})  # root → the one day its set records (if any)
         self.numbers: dict[int, frozenset[str]] = dict(numbers or {})  # root → every number its set holds
         self.work: dict[int, Mapping[str, frozenset[str]]] = dict(works or {})  # root → the work its set cites
@@ -744,7 +773,8 @@ class _UnionFind:
         return self.join(a, b) is None
 
     def join(self, a: int, b: int) -> str | None:
-        """Join the sets of ``a`` and ``b``, or say why not: ``"days"`` (they record different
+        """Join the sets of ``a`` and ``b``, or say why not: ``"copies"`` (one holds a sync copy
+        whose original the other holds, and their texts differ), ``"days"`` (they record different
         days), ``"works"`` (they cite different works) or ``"numbers"`` (each holds a number the
         other does not)."""
         root_a, root_b = self.find(a), self.find(b)
@@ -759,8 +789,15 @@ class _UnionFind:
         numbers_a, numbers_b = self.numbers.get(root_a, frozenset()), self.numbers.get(root_b, frozenset())
         if not (numbers_a <= numbers_b or numbers_b <= numbers_a):
             return "numbers"
+        if self.apart:
+            members_a, members_b = self.members.get(root_a, frozenset({root_a})), self.members.get(root_b, frozenset({root_b}))
+            if self.apart.get(root_a, frozenset()) & members_b or self.apart.get(root_b, frozenset()) & members_a:
+                return "copies"
         root, other = min(root_a, root_b), max(root_a, root_b)
         self.parent[other] = root
+        if self.apart:
+            self.members[root] = members_a | members_b
+            self.apart[root] = self.apart.get(root_a, frozenset()) | self.apart.get(root_b, frozenset())
         day = day_a if day_a is not None else day_b
         if day is not None:
             self.day[root] = day
@@ -818,11 +855,12 @@ def components_kept_apart(pairs: Mapping[tuple[int, int], float], days: Mapping[
 
 def components_and_refusals(pairs: Mapping[tuple[int, int], float], days: Mapping[int, str],
                             numbers: Mapping[int, frozenset[str]],
-                            works: Mapping[int, Mapping[str, frozenset[str]]]) -> tuple[list[list[int]], list[str | None]]:
+                            works: Mapping[int, Mapping[str, frozenset[str]]],
+                            apart: Mapping[int, frozenset[int]] | None = None) -> tuple[list[list[int]], list[str | None]]:
     """As :func:`components_kept_apart`, and a component never holds two notes citing two works
-    (``works``: label → :func:`work_of`); with each pair's refusal (``"days"``, ``"works"``,
-    ``"numbers"``, or None: joined)."""
-    union_find = _UnionFind(days, numbers, works)
+    (``works``: label → :func:`work_of`), nor two notes kept ``apart`` (:func:`conflicting_copies`);
+    with each pair's refusal (``"copies"``, ``"days"``, ``"works"``, ``"numbers"``, or None: joined)."""
+    union_find = _UnionFind(days, numbers, works, apart)
     refusals = [union_find.join(a, b) for a, b in sorted(pairs, key=lambda pair: (-pairs[pair], pair))]
     return union_find.components(), refusals
 

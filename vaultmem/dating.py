@@ -73,6 +73,7 @@ from .notes import TEMPLATE_COMMAND, Note, Problem, timestamp_or_none
 from .notion import path_without_page_ids
 from .periods import YEAR, Span, is_period_name, iso_span, span_between, span_of
 from .slugs import named_from_title
+from .sync_copies import tool_named_original
 
 if TYPE_CHECKING:
     from .daily_format import DailyFormat
@@ -225,7 +226,12 @@ def note_date(meta: Mapping[str, Any], path: str, daily: DailyFormat | None = No
     """The note's date (see the module's docstring), or None. ``daily``: the vault's daily-note
     format (read once per command from its settings); without it, names are read by shape alone.
     ``properties``: the vault's date properties (its settings); without them, ``date`` and ``created``.
-    ``body``: the note's text, whose opening block may say its date (rule 6); without it, not read."""
+    ``body``: the note's text, whose opening block may say its date (rule 6); without it, not read.
+    A sync tool's conflict copy is dated as its original would be: the day in
+    ``(conflicted copy 2026-12-01)`` or ``.sync-conflict-20261201-…`` is when two devices
+    clashed, not what the note is about (a trial: a copy of a memory written on the 2nd was listed
+    under the 1st, and its own name no longer read as made from its title)."""
+    path = tool_named_original(path) or path
     found = _first_property_date(meta, properties.date)
     if found is not None:
         return found

@@ -410,7 +410,9 @@ class AmbiguousNote(VaultmemError, LookupError):
         also = (f" ({', '.join(also_named)} {'goes' if len(also_named) == 1 else 'go'} by it as an alias, permalink or title, "
                 "which a file name outranks)") if also_named else ""
         copies: tuple[Part, ...] = (f" ({'; '.join(f'{path} {what}' for path, what in self.sync_copies.items())}: "
-                                    "keep what you want in one, delete the other; ", CONSOLIDATE, " can merge them)"
+                                    # consolidate refuses a copy and its original that both changed (adr/0035):
+                                    # check's fix for each copy says whether it can merge them.
+                                    "keep what you want in one, delete the other; ", CHECK, " says how)"
                                     ) if self.sync_copies else ()
         listed = ", ".join(f"{path} ({self.answers[path]})" if path in self.answers else path for path in candidates)
         fix = ("; nothing was changed (a write never picks among them): give the one you mean by its vault-relative "

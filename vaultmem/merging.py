@@ -86,6 +86,12 @@ def additions(canonical: Note, merged: Sequence[Note]) -> list[Addition]:
     return found
 
 
+def both_changed(first: Note, second: Note) -> bool:
+    """Whether each note holds text the other lacks (:func:`additions` both ways): two versions of
+    one note edited on two devices, not one that only adds to (or only lacks lines of) the other."""
+    return bool(additions(first, [second])) and bool(additions(second, [first]))
+
+
 def appended_text(found: Sequence[Addition]) -> str:
     """What is appended to the canonical's body: each addition's section, a blank line apart."""
     return "\n\n".join(addition.section() for addition in found)

@@ -191,7 +191,9 @@ from .slugs import same_slug
 #     Nothing is embedded again.
 # 66: YAML that does not load with a `{{placeholder}}` in it, whatever the error, is named a
 #     template's problem (notes._yaml_problem), as one with `created: {{date}}` was.
-READER_VERSION = "66"
+# 67: a sync tool's conflict copy (`Note (conflicted copy 2026-12-01).md`, `Note.sync-conflict-20261201-…md`)
+#     is dated as its original's name would date it (dating.note_date): the day of the clash is not the note's.
+READER_VERSION = "67"
 BOM = "\ufeff"
 # A Windows editor ("Unicode" in Notepad, PowerShell's Out-File) saves UTF-16 behind one of these.
 UTF16_BOMS = ((codecs.BOM_UTF16_LE, "utf-16-le", "UTF-16 LE"), (codecs.BOM_UTF16_BE, "utf-16-be", "UTF-16 BE"))

@@ -36,6 +36,10 @@ log = logging.getLogger(__name__)
 NOTE_SUFFIX = ".md"
 TEMP_SUFFIXES = ("~", ".tmp", ".swp", ".swx", ".swo")
 TEMP_NAMES = frozenset({"4913"})
+# Hidden names (``.note.md.swp``, LibreOffice's ``.~lock.note.md#``), and Microsoft Office's owner
+# file ``~$note.md``: a few bytes of another program's, or a half-written copy — in a synced vault
+# a trial indexed ``~$Climbing gym.md`` (``The climbing gym is Boulder``) and ranked it fifth.
+TEMP_PREFIXES = (".", "~$")
 # A package manager's copies of other projects' files: a Quartz or Eleventy garden's
 # `node_modules/` holds hundreds of READMEs after `npm install` (a trial on a Hugo garden
 # found them searched as the person's notes). Nobody keeps notes there.
@@ -360,6 +364,10 @@ class VaultPaths:
                     found.issues.append(issue)
             elif is_other_case_note_name(entry.name) and not (exclusions.per_file and exclusions.excludes(relative)):
                 found.skipped.append(SkippedFile(relative, other_case_reason(entry.name)))
+            elif (note := icloud_placeholder_of(entry.name)) is not None and not (
+                    exclusions.per_file and exclusions.excludes(prefix + note)) and not (directory / note).exists():
+                # (beside its note, a placeholder is one iCloud has not cleaned up yet: the note is here)
+                found.skipped.append(SkippedFile(relative, icloud_placeholder_reason(note)))
             elif is_other_note_format(entry.name) and not (exclusions.per_file and exclusions.excludes(relative)):
                 found.other_formats.append(SkippedFile(relative, other_format_reason(entry.name)))
 
@@ -592,5 +600,26 @@ def _exclude_hint(relative: str) -> str:
 
 
 def is_temp_name(name: str) -> bool:
-    """Editor temp and backup files: ``note.md~``, ``.note.md.swp``, vim's ``4913``, ``*.tmp``."""
-    return name.startswith(".") or name in TEMP_NAMES or name.endswith(TEMP_SUFFIXES)
+    """Editor temp and backup files: ``note.md~``, ``.note.md.swp``, vim's ``4913``, ``*.tmp``,
+    Office's ``~$note.md``."""
+    return name.startswith(TEMP_PREFIXES) or name in TEMP_NAMES or name.endswith(TEMP_SUFFIXES)
+
+
+ICLOUD_PLACEHOLDER = ".icloud"
+
+
+def icloud_placeholder_of(name: str) -> str | None:
+    """The note an iCloud Drive placeholder stands for (``.Wedding.md.icloud`` → ``Wedding.md``),
+    or None. iCloud puts one in place of a file it has not downloaded to this Mac or iPhone (or
+    has evicted to save space): the note's text is not on this device."""
+    if not (name.startswith(".") and name.endswith(ICLOUD_PLACEHOLDER)):
+        return None
+    note = name[1: -len(ICLOUD_PLACEHOLDER)]
+    return note if is_note_name(note) else None
+
+
+def icloud_placeholder_reason(note: str) -> str:
+    """Why an iCloud placeholder is not read, and how to get its note."""
+    return (f"{note} is in iCloud Drive but not downloaded to this device (an iCloud placeholder: its text is not here, "
+            "so it is not searched); download it (Finder or Files: Download Now, or `brctl download` on its path), "
+            "then index again")

@@ -263,6 +263,9 @@ class Forgotten:
     not_committed: list[NotCommitted] = field(default_factory=list)  # files left out of the commit, and why
     yours_left_uncommitted: list[str] = field(default_factory=list)  # committed with vaultmem's change only: your own edit in them stays uncommitted
     resolved_from: Resolution | None = None
+    # Sync tools' copies of the note, left as they are: each holds the note's text as another
+    # device had it (its id too), and answers in its place once the note is gone (adr/0035).
+    copies_left: list[str] = field(default_factory=list)
 
     def as_dict(self) -> dict[str, Any]:
         return {**self.__dict__, "not_committed": not_committed_dicts(self.not_committed),

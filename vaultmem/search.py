@@ -91,7 +91,7 @@ from .snapshots import cosines
 from .snippets import Snippet, passage_snippet
 from .stems import stem
 from .storage import PASSAGE_SPACE, TOPIC_KEY, AroundRange, Eligibility, NoteRow, PassageRow, Store
-from .sync_copies import SyncCopy, named_copy
+from .sync_copies import SyncCopy, named_copy, originals_first
 from .template_lines import TemplateLines, read_template_texts
 from .vectors import SnapshotMoved, blob_to_vector
 
@@ -734,6 +734,7 @@ class Searcher:
         # Labels come from the same snapshot as `paths`; one missing here is a vector of a
         # note deleted before this query began.
         alive = sorted((item for item in fused if item.label in paths), key=lambda item: (-item.value, paths[item.label]))
+        alive = _scored_in_order(originals_first(alive, lambda item: paths[item.label], self._copy_of_text))
         weight = min(1.0, self.store.notes.count_at_most(UNHELD_FULL_NOTES) / UNHELD_FULL_NOTES) if unheld else 1.0
         return Candidates(vectors, text, alive, paths, tuple(word.shown for word in words), unheld, weight, by_prefix, by_stems)
 
@@ -1077,6 +1078,18 @@ def _word_in(word: str, text: str) -> bool:
     """Whether ``text`` (casefolded) holds ``word`` as a word or a word's start (``Kendi's``, ``Kendi``)."""
     stem = _POSSESSIVE.sub("", word).casefold()
     return bool(stem) and re.search(r"(?<!\w)" + re.escape(stem), text) is not None
+
+
+def _scored_in_order(ranked: list[Fused]) -> list[Fused]:
+    """``ranked`` with no item valued above the one before it: a sync copy placed under its
+    original (sync_copies.originals_first) scores as its original at most, so that a caller
+    sorting the hits by score does not put the copy's old text back on top."""
+    capped: list[Fused] = []
+    for item in ranked:
+        if capped and item.value > capped[-1].value:
+            item = replace(item, value=capped[-1].value)
+        capped.append(item)
+    return capped
 
 
 def _best_scored(scores: dict[int, float]) -> int:

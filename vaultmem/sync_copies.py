@@ -4,16 +4,17 @@ A vault synced over several devices collects copies of a note beside it when two
 edited it at once: Dropbox and Nextcloud write ``Note (conflicted copy 2024-05-01).md``
 (``(Maya's conflicted copy …)``), Obsidian Sync ``Note (Conflicted copy Laptop
 202405011234).md``, Syncthing ``Note.sync-conflict-20240501-123456-ABCDEFG.md``, iCloud and
-Finder ``Note 2.md``, Google Drive ``Note (1).md``. The original is the note the person
+Finder ``Note 2.md``, Google Drive ``Note (1).md``, OneDrive ``Note-DESKTOP-7K2QF9M.md``. The original is the note the person
 links to and knows by name; the copy is the sync tool's leftover. See adr/0010-consolidation.md.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Collection
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from posixpath import dirname, join
+from typing import TypeVar
 
 from .notes import find_frontmatter
 
@@ -25,6 +26,10 @@ _COPY_NAMES = (
     (re.compile(r"(?P<name>.+?) \([^()]*conflict[^()]*(?:\(\d+\)[^()]*)?\)", re.IGNORECASE),
      "Dropbox, Nextcloud or Obsidian Sync"),
     (re.compile(r"(?P<name>.+?)\.sync-conflict-\d{8}-\d{6}(?:-[A-Z0-9]{7})?"), "Syncthing"),
+    # OneDrive's "keep both" names the local version after the computer: Windows names one
+    # DESKTOP-7K2QF9M or LAPTOP-4F1A9C2B unless its owner renamed it (then it is not told apart
+    # from a person's own "Project-X.md" beside "Project.md", and is left alone).
+    (re.compile(r"(?P<name>.+?)-(?:DESKTOP|LAPTOP)-[A-Z0-9]{7,8}"), "OneDrive"),
     (re.compile(r"(?P<name>.+?) \d{1,3}"), ICLOUD),
     (re.compile(r"(?P<name>.+?) \(\d{1,3}\)"), GOOGLE_DRIVE),
 )
@@ -70,6 +75,14 @@ def named_copy(path: str) -> SyncCopy | None:
     return None
 
 
+def tool_named_original(path: str) -> str | None:
+    """The original of a copy whose name only a sync tool writes (``(conflicted copy …)``,
+    ``.sync-conflict-…``, ``-DESKTOP-…``), or None — never for ``Note 2.md`` or ``Note (1).md``,
+    which a person may have named so."""
+    copy = named_copy(path)
+    return None if copy is None or copy.numbered else copy.original
+
+
 def original_name(path: str) -> str | None:
     """The path of the note ``path``'s name marks it a sync copy of, or None."""
     copy = named_copy(path)
@@ -88,6 +101,41 @@ def copy_among(path: str, paths: Collection[str]) -> SyncCopy | None:
 def is_copy_among(path: str, paths: Collection[str]) -> bool:
     """Whether ``path`` is named as a sync copy of another of ``paths`` (:func:`copy_among`)."""
     return copy_among(path, paths) is not None
+
+
+T = TypeVar("T")
+
+
+def originals_first(ranked: Sequence[T], path_of: Callable[[T], str],
+                    is_copy: Callable[[SyncCopy], bool] = lambda copy: True) -> list[T]:
+    """``ranked`` with each sync copy whose original is also in it moved to just below that
+    original (``is_copy``: whether the texts agree with the name, :meth:`SyncCopy.of_text`).
+
+    A conflict copy holds the other device's version, most often the older one, and ties with
+    its original or beats it on the words of its long name: ``search`` answered a port that had
+    changed with the copy's old one first (a trial). The original is the note links, ids and
+    every write resolve to; the copy stays in view right under it, with its warning. A copy
+    whose original is not in ``ranked`` keeps its place."""
+    position = {path_of(item): index for index, item in enumerate(ranked)}
+    below: dict[int, list[T]] = {}
+    for item in ranked:
+        copy = named_copy(path_of(item))
+        if copy is not None and copy.original in position and is_copy(copy):
+            below.setdefault(position[copy.original], []).append(item)
+    if not below:
+        return list(ranked)
+    moved = {id(item) for items in below.values() for item in items}
+    placed: list[T] = []
+
+    def place(index: int, item: T) -> None:
+        placed.append(item)
+        for copy in below.get(index, ()):
+            place(position[path_of(copy)], copy)  # a copy of a copy goes under the copy
+
+    for index, item in enumerate(ranked):
+        if id(item) not in moved:
+            place(index, item)
+    return placed
 
 
 def resembles(first: str, second: str) -> bool:

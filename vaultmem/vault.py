@@ -471,11 +471,32 @@ class Vault:
             # Indexed again even when the delete is refused (WriteConflict): the person's edit
             # wins this time, and re-running the command acts on the current version, knowingly.
             write.reindex(row.path)
+            copies = self._sync_copies_of(row.path)  # read before the note leaves: a numbered copy is judged by its text
             archived, changes = remove_note(self.paths, row.path, row.content_hash, hard)
             write.record(*changes)
             write.message = f"vaultmem forget: {row.title}\n\n{row.path} {'deleted' if hard else f'archived to {archived}'}"
         return Forgotten(row.id, row.path, archived, write.commit, write.not_committed, write.yours_left_uncommitted,
-                         located.resolved_from)
+                         located.resolved_from, copies)
+
+    def _sync_copies_of(self, path: str) -> list[str]:
+        """The notes beside ``path`` named as a sync tool's copy of it whose text agrees
+        (sync_copies.py): from its folder as it is now, since one may have come since the index looked."""
+        from .errors import NoteReadError
+        from .notes import read_text
+        from .sync_copies import SyncCopy, named_copy
+
+        folder = path.rpartition("/")[0]
+        names = sorted(entry.name for entry in os.scandir(self.paths.absolute(folder)) if entry.is_file(follow_symlinks=False))
+        copies = [copy for name in names if (copy := named_copy(f"{folder}/{name}" if folder else name)) is not None
+                  and copy.original == path and self.paths.is_note_path(copy.path)]
+
+        def agrees(copy: SyncCopy) -> bool:
+            try:
+                return copy.of_text(read_text(self.paths.root, copy.path), read_text(self.paths.root, path))
+            except NoteReadError:
+                return True  # unread: said to be left all the same, the person looks at it
+
+        return [copy.path for copy in copies if not copy.numbered or agrees(copy)]
 
     @heals
     def expire(self, apply: bool = False, hard: bool = False, now: object = None) -> ExpireReport:

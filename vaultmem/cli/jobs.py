@@ -146,6 +146,9 @@ def render_clusters(report: ConsolidationReport) -> None:
                                "name, as a day's note into a project's)"),
         (plan.different_works, "whose notes are about two works or two people (a citekey, doi, name or email "
                                "property each: two papers' or two people's notes of one template)"),
+        (plan.sync_conflicts, "that are a sync tool's copy and its original, each holding lines the other lacks (both "
+                              "devices changed the note: `vaultmem check` names the copy; keep the right text in the "
+                              "original and delete the copy)"),
     )
     for count, what in kept_apart:
         if count:

@@ -128,6 +128,9 @@ def forget(obj: Context, note: str, hard: bool, as_json: bool) -> None:
         return
     render_resolution(result.resolved_from, result.path)
     click.echo(f"deleted {result.path}" if hard else f"archived {result.path} → {result.archived_to}")
+    for copy in result.copies_left:
+        click.echo(f"! left {copy}: a sync tool's copy of it, with its text as another device had it; forget it too, "
+                   "or it answers in its place", err=True)
     render_commit(result)
 
 
