@@ -401,7 +401,7 @@ DateBound = Annotated[str, Field(max_length=64, description=(
     "today, yesterday, tomorrow, this week, last week, next week, this month, last month, next month, this year, "
     "last year, next year (2026-W48 is an "
     "ISO week, Monday to Sunday; this week and last week start on the vault's first day of the week, the Calendar "
-    "plugin's, Monday unless it names another): since = its start, until = its end — or a duration back from now (7d, 2w)."))]
+    "plugin's, Monday unless it names another): since = its start, until = its end — or a duration back from now (7d, 2w; -7d too; +7d: ahead of now)."))]
 ListOffset = Annotated[int, Field(ge=0, description=(
     "Where to start in the answer's long list (a next_offset the previous answer gave); a list too long for one "
     "answer comes in parts."))]

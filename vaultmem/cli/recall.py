@@ -97,7 +97,7 @@ def filter_options(function: Callable[..., Any]) -> Callable[..., Any]:
         click.option("--include-expired", is_flag=True, help="Also show notes whose expires_at has passed."),
         click.option("--as-of", "as_of", metavar="TIME", help=AS_OF_HELP),
         click.option("--since", metavar="WHEN", help="Only notes dated at or after WHEN: an ISO date or time, a period "
-                     f"({PERIOD_FORMS}: from its start) or a duration back from now (7d). "
+                     f"({PERIOD_FORMS}: from its start) or a duration back from now (7d; +7d: ahead). "
                      "A note's date: its date property, a day in its file name (read in the vault's daily-note format "
                      "too), the period a periodic note's name is (2026-W09: kept when any of its days is in range), its created (.vaultmem.toml [dates] names other properties), or else a line such as `Date: 2026-11-30` under its title. Days are this machine's "
                      "calendar days."),
