@@ -34,6 +34,7 @@ if TYPE_CHECKING:
     from ..search import HitPassage
 
 PROGRESS_MIN_NOTES = 500  # fewer notes to read: done before a progress bar would help
+INTERRUPTED = 130  # the shell's code for a command stopped by Ctrl-C (128 + SIGINT)
 MAX_HITS = 100_000  # beyond it SQLite cannot take the number (and no answer needs more)
 
 
@@ -43,8 +44,16 @@ MAX_HITS = 100_000  # beyond it SQLite cannot take the number (and no answer nee
 @click.pass_obj
 def index(obj: Context, rebuild: bool, as_json: bool) -> None:
     """Bring the derived index in line with the vault's files."""
-    with library_errors(as_json):
-        report = obj.vault.index(rebuild=rebuild, progress=None if as_json else terminal_progress)
+    try:
+        with library_errors(as_json):
+            report = obj.vault.index(rebuild=rebuild, progress=None if as_json else terminal_progress)
+    except KeyboardInterrupt:
+        # Was: click's "Aborted!" and exit 1, the code of a command that failed, with no word on
+        # whether the index (or a note) was left broken. Neither is: indexing writes no note, and
+        # what it had not done yet is done by the next command (adr/0008 "Crash safety").
+        click.echo("\nindex interrupted: your notes are untouched (indexing never writes them); the next command "
+                   "brings the index in line with them, or run `vaultmem index` again", err=True)
+        sys.exit(INTERRUPTED)
     if as_json:
         emit_json(report.as_dict())
         return
