@@ -941,7 +941,11 @@ def instructions(policy: LayerPolicy) -> str:
         "remember, in the layer that says how long it stays true; when a stored fact changes, revise that "
         "note (or remember the new fact with supersedes=[the old note]). After a recalled note actually "
         "shaped your answer, call mark_used with its id. Memories have deadlines: once a note's "
-        "expires_at has passed it is hidden from recall, so what recall returns is current.\n"
+        "expires_at has passed it is hidden from recall, so what recall returns is current. A call that "
+        "cannot do what it was asked returns an error result (isError: true) whose text says what was wrong "
+        "and how to fix it; an error of the vault's names its kind first (NoteNotFound: …, AmbiguousNote: …, "
+        "WriteConflict: …, UsageError: …). A failed call changed nothing, unless its error is NoteWritten, "
+        "which names the files it did write.\n"
         + layers_help(policy)
     )
 
