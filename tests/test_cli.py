@@ -324,6 +324,17 @@ def test_a_text_that_starts_with_a_dash_is_refused_with_the_double_dash_that_pas
     assert run_cli(vault_dir, "remember", "--", "- [ ] buy oat milk").exit_code == 0  # as it says
 
 
+@pytest.mark.parametrize("arguments", [["get", ""], ["forget", ""], ["revise", "", "--tag", "x"], ["used", "note", ""],
+                                       ["remember", "a new fact", "--supersedes", ""]], ids=" ".join)
+def test_an_empty_note_is_a_usage_error_not_a_note_not_found(vault_dir: Path, arguments: list[str]) -> None:
+    """Was (s31): `get ""` said "no note matches ''" and exited 1, the code of a note not found."""
+    (vault_dir / "note.md").write_text("a note\n", encoding="utf-8")
+    result = run_cli(vault_dir, *arguments)
+    assert result.exit_code == 2
+    assert result.stderr.startswith("Error: NOTE is empty") and "no note matches" not in result.stderr
+    assert sorted(path.name for path in vault_dir.rglob("*.md")) == ["note.md"]
+
+
 def test_a_mistyped_long_option_is_not_told_to_go_after_the_double_dash(vault_dir: Path) -> None:
     result = run_cli(vault_dir, "search", "x", "--include-expire")
     assert result.exit_code == 2

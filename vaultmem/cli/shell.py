@@ -73,7 +73,12 @@ class Context:
         file's vault-relative path, and one outside the vault is refused saying where it leads.
         Any other reference (``Personen/Lena.md``, ``Lena``, an id) goes as typed; so does one
         outside the vault that a note answers to (ids are opaque tokens: an id ``/etc/passwd``
-        names its note). The MCP server and the API take vault-relative references only."""
+        names its note). The MCP server and the API take vault-relative references only.
+        An empty one is a usage error (exit 2), as an empty ``note`` is over MCP: it was "no note
+        matches ''" (exit 1, a note not found) followed by every way of naming one."""
+        if not reference:
+            raise UsageError("NOTE is empty (an unset variable?): name a note by its id, path, file name, alias or "
+                             "title — `vaultmem search WORDS` or `vaultmem list` shows them")
         if not is_shell_path(reference):
             return reference
         vault = self.vault
