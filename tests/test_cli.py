@@ -287,6 +287,60 @@ def test_vault_falls_back_to_the_current_directory(sample_vault: Path, monkeypat
     assert json.loads(result.stdout)["files"] == 40
 
 
+def test_an_empty_vault_option_is_refused_not_taken_for_the_vault_around_here(
+        sample_vault: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Was (s31, a first hour with the CLI): `--vault ""` — a script's `--vault "$VAULT"` with
+    the variable unset — worked on the vault around the current folder, another than the one
+    the script meant, and `remember` wrote into it."""
+    monkeypatch.delenv("VAULTMEM_VAULT", raising=False)
+    monkeypatch.chdir(sample_vault)
+    before = sorted(path.name for path in sample_vault.rglob("*.md"))
+    checked = CliRunner().invoke(main, ["--vault", "", "check", "--json"])
+    assert checked.exit_code == 2
+    assert "--vault '' names no folder" in json.loads(checked.stdout)["error"]["message"]
+    written = CliRunner().invoke(main, ["--vault", "", "remember", "the meeting moved to Friday"])
+    assert written.exit_code == 2 and "leave --vault out" in written.stderr
+    assert sorted(path.name for path in sample_vault.rglob("*.md")) == before
+    # An empty VAULTMEM_VAULT is an unset one, as a shell's `VAR= command` means.
+    assert CliRunner(env={"VAULTMEM_VAULT": ""}).invoke(main, ["check", "--json"]).exit_code == 1
+
+
+@pytest.mark.parametrize(
+    ("arguments", "after_dashes"),
+    [
+        (["remember", "- [ ] buy oat milk"], "remember -- '- [ ] buy oat milk'"),
+        (["search", "-tokio"], "search -- -tokio"),
+        (["search", "--layer", "L1", "-5 degrees"], "search -- '-5 degrees'"),
+        (["forget", "-draft"], "forget -- -draft"),
+    ],
+    ids=lambda value: " ".join(value) if isinstance(value, list) else "",
+)
+def test_a_text_that_starts_with_a_dash_is_refused_with_the_double_dash_that_passes_it(
+        vault_dir: Path, arguments: list[str], after_dashes: str) -> None:
+    """Was (s31): `remember "- [ ] buy oat milk"` said only `No such option '- '.`"""
+    result = run_cli(vault_dir, *arguments)
+    assert result.exit_code == 2
+    assert "starts with '-' goes after --" in result.stderr and after_dashes in result.stderr
+    assert run_cli(vault_dir, "remember", "--", "- [ ] buy oat milk").exit_code == 0  # as it says
+
+
+@pytest.mark.parametrize("arguments", [["get", ""], ["forget", ""], ["revise", "", "--tag", "x"], ["used", "note", ""],
+                                       ["remember", "a new fact", "--supersedes", ""]], ids=" ".join)
+def test_an_empty_note_is_a_usage_error_not_a_note_not_found(vault_dir: Path, arguments: list[str]) -> None:
+    """Was (s31): `get ""` said "no note matches ''" and exited 1, the code of a note not found."""
+    (vault_dir / "note.md").write_text("a note\n", encoding="utf-8")
+    result = run_cli(vault_dir, *arguments)
+    assert result.exit_code == 2
+    assert result.stderr.startswith("Error: NOTE is empty") and "no note matches" not in result.stderr
+    assert sorted(path.name for path in vault_dir.rglob("*.md")) == ["note.md"]
+
+
+def test_a_mistyped_long_option_is_not_told_to_go_after_the_double_dash(vault_dir: Path) -> None:
+    result = run_cli(vault_dir, "search", "x", "--include-expire")
+    assert result.exit_code == 2
+    assert "Did you mean '--include-expired'?" in result.stderr and "goes after --" not in result.stderr
+
+
 def test_a_command_in_a_subfolder_of_a_vault_works_on_the_vault(sample_vault: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Was: the subfolder was taken for a vault of its own, indexed into a second `.vaultmem/`
     inside the vault, and a search found only the notes under it."""

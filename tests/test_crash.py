@@ -121,6 +121,29 @@ def test_kill_index_then_index_equals_rebuild(vault: Path, point: str) -> None:
     index_then_compare(vault)
 
 
+@pytest.mark.parametrize("rebuild", [False, True], ids=["index", "index --rebuild"])
+def test_ctrl_c_during_index_exits_130_saying_the_next_command_finishes_it(vault: Path, rebuild: bool) -> None:
+    """Was (s31, a first hour with the CLI): Ctrl-C printed click's "Aborted!" and exited 1, a
+    failed command's code, with no word on whether the index or the notes were left broken."""
+    before = {path: hashlib.sha256(path.read_bytes()).hexdigest() for path in vault.rglob("*.md")}
+    if rebuild:
+        assert vaultmem_process(vault, "index", timeout=300).returncode == 0
+    process = vaultmem_popen(vault, "index", *(["--rebuild"] if rebuild else []), stderr=subprocess.PIPE)
+    # the first chunk (of a rebuild: once its tables were emptied, the notes came back one chunk)
+    wait_until(lambda: process.poll() is not None or 1 <= notes_count(vault) < NOTES, timeout=120, interval=0.005,
+               what="the first chunk")
+    assert process.poll() is None, "the index finished before Ctrl-C; make the vault larger"
+    os.killpg(process.pid, signal.SIGINT)
+    _, stderr = process.communicate(timeout=60)
+    said = stderr.decode("utf-8")
+    assert process.returncode == 130, said
+    assert "index interrupted: your notes are untouched" in said and "Traceback" not in said and "Aborted" not in said
+    assert {path: hashlib.sha256(path.read_bytes()).hexdigest() for path in vault.rglob("*.md")} == before
+    finished = vaultmem_process(vault, "index", timeout=300)  # what it says: the next command finishes the index
+    assert finished.returncode == 0 and "Traceback" not in finished.stderr
+    assert index_matches_disk(vault)
+
+
 def indexed_copy(template: Path, target: Path) -> Path:
     vault = Path(shutil.copytree(template, target))
     assert vaultmem_process(vault, "index", timeout=300).returncode == 0

@@ -95,6 +95,25 @@ def test_bounds_are_dates_times_or_durations_back_from_now_and_a_date_alone_ends
         since_bound("3650d", datetime(5, 1, 1, tzinfo=UTC))
 
 
+def test_a_duration_with_its_sign_as_as_of_takes_one_is_a_bound_too(vault_dir: Path) -> None:
+    """Was (s31, a first hour with the CLI): `--since -7d`, typed as `--as-of` asks for a
+    duration, was refused as "neither a date nor a duration"; over MCP too."""
+    with local_zone("UTC"):
+        assert since_bound("-7d", NOW_TIME) == since_bound("7d", NOW_TIME) == at(2026, 11, 24)
+        assert since_bound("- 36h", NOW_TIME) == since_bound("36h", NOW_TIME)
+        assert until_bound("-1w3d", NOW_TIME) == until_bound("1w3d", NOW_TIME)
+        assert since_bound("+7d", NOW_TIME) == at(2026, 12, 8)  # ahead: from the start of that day
+        assert until_bound("+12h", NOW_TIME) == Bound(at(2026, 12, 2, 23, 59, 59, 999999).day, at(2026, 12, 2).instant)
+    with pytest.raises(UsageError, match="'-7x' is neither a date nor a duration"):
+        since_bound("-7x", NOW_TIME)
+    (vault_dir / "Daily").mkdir()
+    for day in ("2026-11-20", "2026-11-28", "2026-12-05"):
+        (vault_dir / "Daily" / f"{day}.md").write_text(f"Standup notes of {day}\n", encoding="utf-8")
+    listed = run_cli(vault_dir, "list", "--since", "-7d", "--until", "+7d", "--as-of", NOW, "--json")
+    assert listed.exit_code == 0, listed.output
+    assert [row["path"] for row in json.loads(listed.stdout)["notes"]] == ["Daily/2026-12-05.md", "Daily/2026-11-28.md"]
+
+
 def test_a_bound_that_names_a_year_month_week_or_day_covers_all_of_it() -> None:
     # Before: 2026-W48 as --until ended on its Monday, and 2026-11, 2026, today were refused.
     with local_zone("UTC"):

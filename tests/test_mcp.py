@@ -27,7 +27,7 @@ from mcp.client.stdio import stdio_client
 
 from helpers import REPO, git, hold_commit_lock, init_repo, run_cli, snapshot_files, vaultmem_process
 from vaultmem import parse_timestamp
-from mcp_client import CALL_SECONDS, STARTUP_SECONDS, TOOLS, Progress, Served, note, run, serve, server_parameters
+from mcp_client import CALL_SECONDS, STARTUP_SECONDS, TOOLS, Progress, Served, note, run, serve, server_parameters, text_of
 
 HIT_FIELDS = {"id", "path", "title", "snippet", "layer", "expires_at", "score", "warnings"}
 WATCH_SECONDS = 20  # the watcher debounces; poll for at most this long
@@ -122,6 +122,29 @@ def readme_tool_arguments() -> dict[str, set[str]]:
             found[name] = set(arguments)
     found["explain"] = {argument for argument in found["explain"] if argument != "recall"} | (found["recall"] - {"query"})
     return found
+
+
+def test_server_instructions_say_what_a_failed_call_looks_like_and_a_failed_call_looks_so(vault_dir: Path, log: Path) -> None:
+    """Was (s31, the tools read as an agent would): neither the instructions nor a tool's
+    description said how a failure comes back, or whether it changed anything."""
+    (vault_dir / "note.md").write_text("---\nlayer: L3\n---\nThe harbor standup is at 9:45.\n", encoding="utf-8")
+
+    async def scenario() -> None:
+        params = server_parameters(vault_dir)
+        with log.open("w", encoding="utf-8") as errlog:
+            async with stdio_client(params, errlog=errlog) as (read, write):
+                async with ClientSession(read, write) as session:
+                    with anyio.fail_after(STARTUP_SECONDS):
+                        initialized = await session.initialize()
+                    with anyio.fail_after(CALL_SECONDS):
+                        failed = await session.call_tool("mark_used", {"notes": ["note", "no-such-note"]})
+                        used = await session.call_tool("get", {"note": "note"})
+        said = initialized.instructions or ""
+        assert "isError: true" in said and "NoteNotFound: …" in said and "changed nothing, unless its error is NoteWritten" in said
+        assert failed.is_error and text_of(failed).split(": ")[1] == "NoteNotFound"  # "Error executing tool mark_used: NoteNotFound: …"
+        assert used.structured_content is not None and used.structured_content["use_count"] == 0
+
+    run(scenario)
 
 
 def test_server_instructions_explain_the_memory_model(vault_dir: Path, log: Path) -> None:

@@ -963,7 +963,15 @@ def _with_month_accents(text: str, now: datetime, name: str, end: bool) -> str |
 
 def _back_from(now: datetime, text: str, value: object, name: str, end: bool) -> Bound:
     """``now`` minus the duration ``text``: as a since bound in whole days, the start of that
-    local day (see :func:`since_bound`); else that instant (:func:`_at`)."""
+    local day (see :func:`since_bound`); else that instant (:func:`_at`). A duration with its
+    sign, as ``--as-of`` takes one, reads the same way: ``-7d`` is ``7d``, and ``+7d`` is that
+    far ahead of now (``--until +7d``: the notes dated up to a week from now). Was: ``-7d``,
+    typed as ``--as-of`` asks for it, got the refusal of a value that is "neither a date nor a
+    duration", naming neither form."""
+    signed = text[:1] in ("+", "-") and _DURATION_SHAPE.fullmatch(text[1:].replace(" ", "")) is not None
+    ahead = signed and text[0] == "+"
+    if signed:
+        text = text[1:].strip()
     try:
         length = parse_duration(text)
     except InvalidDuration as error:
@@ -976,12 +984,13 @@ def _back_from(now: datetime, text: str, value: object, name: str, end: bool) ->
         raise UsageError(Argument(name, repr(value)), " is neither a date nor a duration: give an ISO date or time "
                          f"such as 2026-11-23 or 2026-11-23T09:00:00+00:00, a period ({PERIOD_FORMS}), "
                          f"a day or month in words with its year, as a daily note's name writes it ({WORDED_FORMS}), "
-                         "or a duration back from now such as 7d or 2w") from None
+                         "or a duration back from now such as 7d or 2w (+7d: ahead)") from None
     try:
-        moment = now - length
+        moment = now + length if ahead else now - length
         if not end and _DAYS_ONLY.fullmatch(text.replace(" ", "")):  # 7d: from the start of the local day 7 days back
-            return _start_of(_local_date(now) - timedelta(days=length.days))
+            days = timedelta(days=length.days)
+            return _start_of(_local_date(now) + days if ahead else _local_date(now) - days)
     except OverflowError:
-        raise UsageError(Argument(name, repr(value)), f" reaches back before year 1 from {now.date().isoformat()}: "
-                         "give a shorter duration or a date") from None
+        raise UsageError(Argument(name, repr(value)), f" reaches {'past year 9999' if ahead else 'back before year 1'} "
+                         f"from {now.date().isoformat()}: give a shorter duration or a date") from None
     return _at(moment, end)

@@ -401,7 +401,7 @@ DateBound = Annotated[str, Field(max_length=64, description=(
     "today, yesterday, tomorrow, this week, last week, next week, this month, last month, next month, this year, "
     "last year, next year (2026-W48 is an "
     "ISO week, Monday to Sunday; this week and last week start on the vault's first day of the week, the Calendar "
-    "plugin's, Monday unless it names another): since = its start, until = its end — or a duration back from now (7d, 2w)."))]
+    "plugin's, Monday unless it names another): since = its start, until = its end — or a duration back from now (7d, 2w; -7d too; +7d: ahead of now)."))]
 ListOffset = Annotated[int, Field(ge=0, description=(
     "Where to start in the answer's long list (a next_offset the previous answer gave); a list too long for one "
     "answer comes in parts."))]
@@ -943,7 +943,11 @@ def instructions(policy: LayerPolicy) -> str:
         "remember, in the layer that says how long it stays true; when a stored fact changes, revise that "
         "note (or remember the new fact with supersedes=[the old note]). After a recalled note actually "
         "shaped your answer, call mark_used with its id. Memories have deadlines: once a note's "
-        "expires_at has passed it is hidden from recall, so what recall returns is current.\n"
+        "expires_at has passed it is hidden from recall, so what recall returns is current. A call that "
+        "cannot do what it was asked returns an error result (isError: true) whose text says what was wrong "
+        "and how to fix it; an error of the vault's names its kind first (NoteNotFound: …, AmbiguousNote: …, "
+        "WriteConflict: …, UsageError: …). A failed call changed nothing, unless its error is NoteWritten, "
+        "which names the files it did write.\n"
         + layers_help(policy)
     )
 

@@ -34,6 +34,7 @@ if TYPE_CHECKING:
     from ..search import HitPassage
 
 PROGRESS_MIN_NOTES = 500  # fewer notes to read: done before a progress bar would help
+INTERRUPTED = 130  # the shell's code for a command stopped by Ctrl-C (128 + SIGINT)
 MAX_HITS = 100_000  # beyond it SQLite cannot take the number (and no answer needs more)
 
 
@@ -43,8 +44,16 @@ MAX_HITS = 100_000  # beyond it SQLite cannot take the number (and no answer nee
 @click.pass_obj
 def index(obj: Context, rebuild: bool, as_json: bool) -> None:
     """Bring the derived index in line with the vault's files."""
-    with library_errors(as_json):
-        report = obj.vault.index(rebuild=rebuild, progress=None if as_json else terminal_progress)
+    try:
+        with library_errors(as_json):
+            report = obj.vault.index(rebuild=rebuild, progress=None if as_json else terminal_progress)
+    except KeyboardInterrupt:
+        # Was: click's "Aborted!" and exit 1, the code of a command that failed, with no word on
+        # whether the index (or a note) was left broken. Neither is: indexing writes no note, and
+        # what it had not done yet is done by the next command (adr/0008 "Crash safety").
+        click.echo("\nindex interrupted: your notes are untouched (indexing never writes them); the next command "
+                   "brings the index in line with them, or run `vaultmem index` again", err=True)
+        sys.exit(INTERRUPTED)
     if as_json:
         emit_json(report.as_dict())
         return
@@ -97,7 +106,7 @@ def filter_options(function: Callable[..., Any]) -> Callable[..., Any]:
         click.option("--include-expired", is_flag=True, help="Also show notes whose expires_at has passed."),
         click.option("--as-of", "as_of", metavar="TIME", help=AS_OF_HELP),
         click.option("--since", metavar="WHEN", help="Only notes dated at or after WHEN: an ISO date or time, a period "
-                     f"({PERIOD_FORMS}: from its start) or a duration back from now (7d). "
+                     f"({PERIOD_FORMS}: from its start) or a duration back from now (7d; +7d: ahead). "
                      "A note's date: its date property, a day in its file name (read in the vault's daily-note format "
                      "too), the period a periodic note's name is (2026-W09: kept when any of its days is in range), its created (.vaultmem.toml [dates] names other properties), or else a line such as `Date: 2026-11-30` under its title. Days are this machine's "
                      "calendar days."),

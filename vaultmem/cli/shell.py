@@ -14,6 +14,8 @@ import errno
 import json
 import logging
 import os
+import re
+import shlex
 import sys
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
@@ -60,7 +62,7 @@ class Context:
         if self._vault is None:
             from ..vault import Vault
 
-            self._vault = Vault(self.vault_path or _vault_around_here())
+            self._vault = Vault(_vault_given(self.vault_path) if self.vault_path is not None else _vault_around_here())
         return self._vault
 
 
@@ -71,7 +73,12 @@ class Context:
         file's vault-relative path, and one outside the vault is refused saying where it leads.
         Any other reference (``Personen/Lena.md``, ``Lena``, an id) goes as typed; so does one
         outside the vault that a note answers to (ids are opaque tokens: an id ``/etc/passwd``
-        names its note). The MCP server and the API take vault-relative references only."""
+        names its note). The MCP server and the API take vault-relative references only.
+        An empty one is a usage error (exit 2), as an empty ``note`` is over MCP: it was "no note
+        matches ''" (exit 1, a note not found) followed by every way of naming one."""
+        if not reference:
+            raise UsageError("NOTE is empty (an unset variable?): name a note by its id, path, file name, alias or "
+                             "title — `vaultmem search WORDS` or `vaultmem list` shows them")
         if not is_shell_path(reference):
             return reference
         vault = self.vault
@@ -102,6 +109,20 @@ def _answers_to(vault: Vault, reference: str) -> bool:
     except AmbiguousNote:
         pass  # several do: the command names them
     return True
+
+
+def _vault_given(vault_path: str) -> str:
+    """``--vault PATH`` as given; an empty one is refused. Was: ``--vault ""`` (a script's
+    ``--vault "$VAULT"`` with the variable unset) fell back to the vault around the current
+    folder, so the command read or wrote another vault than the one the script named. An
+    empty ``$VAULTMEM_VAULT`` still counts as unset: an environment variable set to nothing
+    is how a shell unsets one for a command."""
+    if not vault_path:
+        raise UsageError(
+            f"--vault {vault_path!r} names no folder (an unset variable in `--vault \"$VAULT\"`?): pass the "
+            "vault's folder, or leave --vault out to use $VAULTMEM_VAULT or the vault the current folder is in"
+        )
+    return vault_path
 
 
 def _vault_around_here() -> str:
@@ -176,7 +197,43 @@ def json_option(function: Callable[..., Any]) -> Callable[..., Any]:
     return click.option("--json", "as_json", is_flag=True, help=JSON_HELP)(function)
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+_LONG_OPTION = re.compile(r"--[A-Za-z][\w-]*(?:=.*)?", re.DOTALL)
+
+
+class _Command(click.Command):
+    """A command that, refusing an unknown option that reads as text rather than as a mistyped
+    option (``remember "- [ ] buy milk"``, ``search -tokio``), says how to pass it: after ``--``.
+    Was: ``No such option '- '.``, with no word of the ``--`` the README gives for it."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        typed = list(args)  # the parser consumes args as it goes
+        try:
+            return super().parse_args(ctx, args)
+        except click.NoSuchOption as error:
+            hint = _after_dashes(self, ctx, error.option_name, typed)
+            if hint is None:
+                raise
+            raise click.NoSuchOption(error.option_name, f"{error.message} {hint}", error.possibilities, ctx) from None
+
+
+class _Group(click.Group):
+    command_class = _Command
+    group_class = type  # a subgroup (usage) is one too, so its commands say it as well
+
+
+def _after_dashes(command: click.Command, ctx: click.Context, option_name: str, args: list[str]) -> str | None:
+    """How to pass the argument ``option_name`` came from as text; None when the command takes
+    no text, or the argument is shaped as a long option (``--limit``: a mistyped option, which
+    click's "Did you mean" already answers)."""
+    names = [param.human_readable_name for param in command.params if isinstance(param, click.Argument)]
+    typed = next((arg for arg in args if arg.startswith(option_name)), option_name)
+    if not names or _LONG_OPTION.fullmatch(typed):
+        return None
+    return (f"A {' or '.join(names)} that starts with '-' goes after --, which ends the options: "
+            f"{ctx.command_path} -- {shlex.quote(typed)}")
+
+
+@click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
 @click.option(
     "--vault",
     "vault_path",
