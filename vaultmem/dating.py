@@ -990,7 +990,8 @@ def _back_from(now: datetime, text: str, value: object, name: str, end: bool) ->
             raise UsageError(Argument(name, repr(value)), " is no date: month names are read as written, accents "
                              f"too: give {accented!r}") from None
         raise UsageError(Argument(name, repr(value)), " is neither a date nor a duration: give an ISO date or time "
-                         f"such as 2026-11-23 or 2026-11-23T09:00:00+00:00, a period ({PERIOD_FORMS}), "
+                         f"such as 2026-11-23 or 2026-11-23T09:00:00+00:00, a period ({PERIOD_FORMS}; or as Chinese, "
+                         "Japanese or Korean say them: 上周, 先週, 지난주), "
                          f"a day or month in words with its year, as a daily note's name writes it ({WORDED_FORMS}), "
                          "or a duration back from now such as 7d or 2w") from None
     try:
