@@ -373,12 +373,47 @@ def test_this_and_last_week_start_on_the_weeks_first_day_given() -> None:
         assert since_bound("2025-W50", sunday, 6) == at(2025, 12, 8)  # a week's ISO name stays ISO
 
 
+@needs_tzset
+def test_a_period_said_in_chinese_japanese_or_korean_is_the_period_said_in_english() -> None:
+    # Before: each was refused as "neither a date nor a duration" (a trial on a Chinese vault:
+    # `--since 上周`, and an agent's `since` passing on what the person said), while
+    # `--since 2025年3月` was read.
+    said = {
+        "today": ("今天", "今日", "오늘"), "yesterday": ("昨天", "昨日", "어제"), "tomorrow": ("明天", "明日", "내일"),
+        "this week": ("本周", "这周", "這週", "今週", "이번 주"), "last week": ("上周", "上週", "上个星期", "先週", "지난주", "지난 주"),
+        "next week": ("下周", "下個星期", "来週", "다음 주"), "this month": ("本月", "这个月", "今月", "이번 달"),
+        "last month": ("上个月", "上個月", "先月", "지난달"), "next month": ("下个月", "来月", "다음 달"),
+        "this year": ("今年", "올해"), "last year": ("去年", "昨年", "작년"), "next year": ("明年", "来年", "내년"),
+    }
+    with local_zone("UTC"):
+        for english, words in said.items():
+            for word in words:
+                assert (since_bound(word, NOW_TIME), until_bound(word, NOW_TIME)) == (
+                    since_bound(english, NOW_TIME), until_bound(english, NOW_TIME)), word
+        assert since_bound("上周", NOW_TIME) == at(2026, 11, 23)  # NOW_TIME is Tuesday 1 December 2026
+        assert since_bound("上周", NOW_TIME, 6) == since_bound("last week", NOW_TIME, 6) == at(2026, 11, 22)
+    with pytest.raises(UsageError, match="since '最近' is neither a date nor a duration"):
+        since_bound("最近", NOW_TIME)  # "lately" names no period
+
+
+def test_list_since_last_week_in_chinese_lists_last_weeks_notes(tmp_path: Path) -> None:
+    (tmp_path / "日记").mkdir()
+    last_week = (datetime.now().astimezone().date() - timedelta(days=7)).isoformat()
+    (tmp_path / "日记" / f"{last_week}.md").write_text("和小王讨论了预算问题。\n", encoding="utf-8")
+    (tmp_path / "日记" / "2020-01-06.md").write_text("很久以前的一天。\n", encoding="utf-8")
+    result = run_cli(tmp_path, "list", "--since", "上周", "--until", "上周")
+    assert result.exit_code == 0, result.output
+    assert f"日记/{last_week}.md" in result.stdout
+    assert "2020-01-06" not in result.stdout
+
+
 def test_a_bound_in_words_it_does_not_know_is_refused_listing_every_period_it_takes() -> None:
     for value in ("next fortnight", "lastweek", "this decade"):
         with pytest.raises(UsageError, match=re.escape(
                 f"since '{value}' is neither a date nor a duration: give an ISO date or time such as 2026-11-23 or "
                 "2026-11-23T09:00:00+00:00, a period (2026, 2026-11, 2026-W48, today, yesterday, tomorrow, this week, "
-                "last week, next week, this month, last month, next month, this year, last year, next year), a day or "
+                "last week, next week, this month, last month, next month, this year, last year, next year; or as "
+                "Chinese, Japanese or Korean say them: 上周, 先週, 지난주), a day or "
                 "month in words with its year, as a "
                 "daily note's name writes it (14 September 2026, September 2026, 15 марта 2024, март 2024), "
                 "or a duration back from now such as 7d or 2w")):

@@ -549,7 +549,17 @@ def test_remember_date_writes_the_day_the_memory_is_about_and_it_dates_the_note(
     assert vault.search("Dana Lenny meetup", k=1, now=NOW)[0].date == "2026-01-28"
 
 
-@pytest.mark.parametrize("bad", ["2026-02-30", "next tuesday", ""])
+@pytest.mark.parametrize(("said", "day"), [("2025年3月5日", "2025-03-05"), ("2025 年 3 月 5 日", "2025-03-05"),
+                                           ("2026년 4월 17일", "2026-04-17"), ("2026.04.15", "2026-04-15")])
+def test_remember_date_said_as_a_cjk_or_year_first_day_is_that_day(vault: Vault, said: str, day: str) -> None:
+    # Before: "date: invalid timestamp '2025年3月5日'", while `list --since 2025年3月5日` read the
+    # same day (a trial on a Chinese vault; an agent passes on the day as the person said it).
+    result = vault.remember("周会：和小王讨论了预算问题。", date=said, now=NOW)
+    assert f"\ndate: {day}\n" in (vault.root / result.path).read_text(encoding="utf-8")
+    assert [listed.path for listed in vault.list_notes(since=day, until=day, now=NOW)] == [result.path]
+
+
+@pytest.mark.parametrize("bad", ["2026-02-30", "2025年2月30日", "2025年3月", "next tuesday", ""])
 def test_remember_refuses_a_date_that_is_no_day_and_writes_nothing(vault: Vault, bad: str) -> None:
     before = snapshot_files(vault.root)
     with pytest.raises(InvalidTimestamp, match=r"date: invalid timestamp"):

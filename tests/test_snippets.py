@@ -40,6 +40,7 @@ from vaultmem.snippets import (
     readable,
     section_of,
     visible,
+    window,
 )
 from vaultmem.storage import PassageRow
 
@@ -693,6 +694,25 @@ def test_a_section_holds_the_query_words_of_the_headings_above_it_and_a_bare_tit
     assert "Kalender" in title.snippet, title.snippet  # the title's word alone: the note from its start, not its title line
 
 
+def test_a_chinese_question_sharing_a_pair_with_the_title_shows_the_section_that_answers_it(tmp_path: Path) -> None:
+    # A trial on a Chinese vault: "定长和变长的区别" ("fixed vs variable length: the difference")
+    # found `VARCHAR 和 CHAR 的区别.md` and showed its `# Reference` links: the question is one run
+    # of characters, and its 区别 is in the title, so the whole run was taken for the note's name and
+    # the section with the most words was shown. The run asks about the pairs the title lacks.
+    write_file(tmp_path, "mysql/VARCHAR 和 CHAR 的区别.md",
+               "---\ntitle: VARCHAR 和 CHAR 的区别\n---\nCHAR 是定长，不足会用空格补齐；VARCHAR 是变长，额外用 1～2 个字节记录长度。\n\n"
+               "# Reference\n* [MySQL :: MySQL 8.4 Reference Manual :: 13.3.2 The CHAR and VARCHAR Types](https://dev.mysql.com/doc/refman/8.4/en/char.html)\n")
+    with Vault(tmp_path, embedder=HashingEmbedder()) as vault:
+        vault.index()
+        [hit] = vault.search("定长和变长的区别", k=1, now=NOW)
+        [named] = vault.search("VARCHAR 和 CHAR 的区别", k=1, now=NOW)
+    assert hit.snippet.startswith("CHAR 是定长"), hit.snippet
+    assert hit.passage is not None and hit.passage.lines == [4, 4]
+    # A query that only names the note shows the section saying the most: each Chinese character
+    # counts as a word (the clause counted as four against the English link line's fifteen).
+    assert "定长" in named.snippet, named.snippet
+
+
 def test_a_query_that_only_names_a_daily_note_shows_what_the_day_says_not_its_navigation_line(tmp_path: Path) -> None:
     # A trial on a public Obsidian journal: "what did I do on 2023-02-23" found that day's note
     # and showed "Yesterday <== 2023-02-23 ==>Tomorrow", the template's navigation line, the
@@ -1046,3 +1066,28 @@ def test_a_block_id_on_a_line_of_its_own_is_markup_alone() -> None:
             "> [!definition]+ Closed Set\n> Its complement is open.\n")
     assert readable(text) == "Open Set · A set $A$ is open if every point has a ball in $A$. Closed Set · Its complement is open."
     assert readable("$$\nx\n^2\n$$\n") == "$$ x ^2 $$"  # inside a formula it is math, shown as written
+
+
+def test_a_chinese_snippet_starts_and_ends_at_a_clause_not_inside_a_word() -> None:
+    # Before: the window started and ended at whichever character its width fell on, as a
+    # Chinese text has no space to move to ("…地减少磁盘的访问次数", cut from "有效地"; a trial on a
+    # Chinese vault). Now it moves to just after the nearest 。，；… within reach.
+    clauses = ["磁盘可以说是计算机系统最慢的硬件之一", "读写速度相差内存十倍以上", "所以针对优化磁盘的技术非常多",
+               "比如零拷贝和直接读写以及异步读写等等", "这些优化的目的就是为了提高系统的吞吐量", "另外操作系统内核中的磁盘高速缓存区",
+               "可以有效地减少磁盘的访问次数", "读取磁盘数据的时候需要找到数据所在的位置", "对于机械磁盘来说就是通过磁头旋转到数据所在的扇区",
+               "再开始顺序读取数据", "但是旋转磁头这个物理动作是非常耗时的", "为了降低它的影响页缓存使用了预读功能",
+               "比如每次只会读三十二千字节", "但内核会把其后面的内容也读取到页缓存", "这样后面读取的成本就很低",
+               "如果在淘汰之前进程读取到它了收益就非常大", "所以页缓存的优点主要是两个", "缓存最近被访问的数据以及预读功能",
+               "这两个做法将大大提高读写磁盘的性能", "但是在传输大文件的时候页缓存会不起作用", "那就白白浪费了一次数据拷贝",
+               "这是因为如果有很多大文件需要传输", "每当用户访问这些大文件的时候", "内核就会把它们载入页缓存中",
+               "于是页缓存的空间很快被这些大文件占满", "由于文件太大可能某些部分被再次访问的概率比较低", "这样就会带来两个问题",
+               "其他热点的小文件可能就无法充分使用到页缓存", "于是磁盘读写的性能就会下降了"]
+    text = "，".join(clauses) + "。"
+    snippet = window(text, query_pattern("预读功能"))
+    assert snippet.startswith("…") and snippet.endswith("…")
+    shown = snippet[1:-1]
+    assert "预读功能" in shown
+    assert text[text.index(shown) - 1] == "，", snippet  # opens a clause
+    assert shown.endswith("，"), snippet  # closes one
+    english = "The disk is the slowest part of the machine, " * 12
+    assert window(english, query_pattern("slowest")) == window(english.replace("，", ","), query_pattern("slowest"))

@@ -139,6 +139,24 @@ _DAY_WORDS = {"today": 0, "yesterday": -1, "tomorrow": 1}
 _PERIOD_UNITS = ("week", "month", "year")
 _WHICH_PERIOD = {"this": 0, "last": 1, "next": -1}
 _WORD_GAP = re.compile(r"[\s_-]+")
+# The same periods as Chinese (simplified and traditional), Japanese and Korean say them, spaces
+# aside: an agent passes on what the person said, and `--since 上周` was "neither a date nor a
+# duration" while `--since 2025年3月` was read (a trial on a Chinese vault). Each word names one of
+# the periods above and nothing else; `最近` ("lately") names no period and stays refused.
+_CJK_PERIOD_WORDS = {
+    **dict.fromkeys(("今天", "今日", "오늘"), "today"),
+    **dict.fromkeys(("昨天", "昨日", "어제"), "yesterday"),
+    **dict.fromkeys(("明天", "明日", "내일"), "tomorrow"),
+    **dict.fromkeys(("本周", "本週", "这周", "這週", "这个星期", "這個星期", "今週", "이번주"), "this week"),
+    **dict.fromkeys(("上周", "上週", "上个星期", "上個星期", "上星期", "先週", "지난주", "저번주"), "last week"),
+    **dict.fromkeys(("下周", "下週", "下个星期", "下個星期", "下星期", "来週", "來週", "다음주"), "next week"),
+    **dict.fromkeys(("本月", "这个月", "這個月", "今月", "이번달"), "this month"),
+    **dict.fromkeys(("上个月", "上個月", "上月", "先月", "지난달", "저번달"), "last month"),
+    **dict.fromkeys(("下个月", "下個月", "下月", "来月", "來月", "다음달"), "next month"),
+    **dict.fromkeys(("今年", "올해", "금년"), "this year"),
+    **dict.fromkeys(("去年", "昨年", "작년", "지난해"), "last year"),
+    **dict.fromkeys(("明年", "来年", "來年", "내년"), "next year"),
+}
 # What a bound may be, as its refusal and the shells' help list it.
 PERIOD_FORMS = ("2026, 2026-11, 2026-W48, today, yesterday, tomorrow, this week, last week, next week, this month, "
                 "last month, next month, this year, last year, next year")
@@ -816,8 +834,12 @@ def _days_named(text: str, now: datetime, week_start: int = 0) -> tuple[date, da
 
 
 def _period_words(text: str) -> str | None:
-    """``text`` as the words of a period it says (``Last-Week`` → ``last week``), or None."""
+    """``text`` as the words of a period it says (``Last-Week``, ``上周``, ``先週``, ``지난 주`` →
+    ``last week``), or None."""
     words = _WORD_GAP.sub(" ", text.casefold()).strip()
+    said = _CJK_PERIOD_WORDS.get(words.replace(" ", ""))
+    if said is not None:
+        return said
     which, _, unit = words.partition(" ")
     return words if words in _DAY_WORDS or (which in _WHICH_PERIOD and unit in _PERIOD_UNITS) else None
 
@@ -982,7 +1004,8 @@ def _back_from(now: datetime, text: str, value: object, name: str, end: bool) ->
             raise UsageError(Argument(name, repr(value)), " is no date: month names are read as written, accents "
                              f"too: give {accented!r}") from None
         raise UsageError(Argument(name, repr(value)), " is neither a date nor a duration: give an ISO date or time "
-                         f"such as 2026-11-23 or 2026-11-23T09:00:00+00:00, a period ({PERIOD_FORMS}), "
+                         f"such as 2026-11-23 or 2026-11-23T09:00:00+00:00, a period ({PERIOD_FORMS}; or as Chinese, "
+                         "Japanese or Korean say them: 上周, 先週, 지난주), "
                          f"a day or month in words with its year, as a daily note's name writes it ({WORDED_FORMS}), "
                          "or a duration back from now such as 7d or 2w (+7d: ahead)") from None
     try:

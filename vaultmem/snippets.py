@@ -277,10 +277,13 @@ def section_of(text: str, body_start: int, passage: PassageRow, query: str,
         did the section that answered, and the first of a tie won."""
         first, last = max(start, body_start + section.start), min(end, body_start + section.end)
         above = " ".join(section.headings[:-1])
-        holds = [_first_shown(text, first, last, pattern, marks) is not None or pattern.search(above) is not None
-                 for pattern in patterns]
-        topics = sum(held for held, pattern in zip(holds, patterns, strict=True) if pattern in asked)
-        return topics, sum(holds), not section.headings or "\n" in text[first:last].strip()
+
+        def holds(pattern: re.Pattern[str]) -> bool:
+            return _first_shown(text, first, last, pattern, marks) is not None or pattern.search(above) is not None
+
+        held_words = {pattern: holds(pattern) for pattern in patterns}
+        topics = sum(held_words[topic] if topic in held_words else holds(topic) for topic in asked)
+        return topics, sum(held_words.values()), not section.headings or "\n" in text[first:last].strip()
 
     scores = [held(section) for section in inside] if patterns else []
     if scores and not any(topics for topics, _, _ in scores) and any(count for _, count, _ in scores):
@@ -317,8 +320,8 @@ def _saying_most(text: str, body_start: int, start: int, end: int, inside: Seque
     def spans(section: Section) -> tuple[int, int]:
         return max(start, body_start + section.start), min(end, body_start + section.end)
 
-    def words(section: Section) -> int:
-        return len(_WORD.findall(readable(visible(text, body_start, *spans(section), marks))))
+    def words(section: Section) -> int:  # a character of Chinese or Japanese is a word (cjk.spaced): a clause was one
+        return len(_WORD.findall(spaced(readable(visible(text, body_start, *spans(section), marks)))))
 
     section = max(inside, key=words)
     first, last = spans(section)
@@ -548,10 +551,23 @@ def topic_patterns(query: str, patterns: Sequence[re.Pattern[str]], naming: str,
                    forms: TextForms = PLAIN) -> list[re.Pattern[str]]:
     """Those of a query's word ``patterns`` that ask what it is about: not a word of ``naming``
     (the note's names and properties, which say which note, not where in it), nor a verb it
-    asks with ("say", "think": fields.REPORTING_VERBS)."""
+    asks with ("say", "think": fields.REPORTING_VERBS). A run of Chinese, Japanese or Korean is
+    one word of many pairs: it asks by the pairs ``naming`` lacks. `定长和变长的区别` ("the difference
+    between fixed and variable length") of the note `VARCHAR 和 CHAR 的区别` asks about 定长 and 变长;
+    its 区别 names the note. The whole run counted as a name, and the snippet showed the note's
+    `# Reference` links instead of its line on 定长 (a trial on a Chinese vault)."""
     asking = {forms.word_start + _word_pattern(word, forms) for word in (each.casefold() for each in _WORD.findall(query))
               if word in REPORTING_VERBS}
-    return [pattern for pattern in patterns if pattern.pattern not in asking and not pattern.search(naming)]
+    runs = {"|".join(run): run for run in _query_parts(query, forms)[1]}
+    topics = []
+    for pattern in patterns:
+        if pattern.pattern in runs:
+            unnamed = [pair for pair in runs[pattern.pattern] if re.search(pair, naming, re.IGNORECASE) is None]
+            if unnamed:
+                topics.append(pattern if len(unnamed) == len(runs[pattern.pattern]) else re.compile("|".join(unnamed), re.IGNORECASE))
+        elif pattern.pattern not in asking and not pattern.search(naming):
+            topics.append(pattern)
+    return topics
 
 
 def _query_parts(query: str, forms: TextForms = PLAIN) -> tuple[list[str], list[list[str]]]:
@@ -607,16 +623,28 @@ def window(text: str, words: re.Pattern[str] | None, width: int = SNIPPET_CHARS)
     found = _densest_match(text, words, width) if words is not None else None
     start = max(0, found.start() - width // 3) if found else 0
     if start:
-        space = text.find(" ", start)
-        start = space + 1 if 0 <= space < start + 20 else start
+        start = next((at + 1 for at in range(start, min(start + 20, len(text))) if _is_break(text[at])), start)
     end = min(len(text), start + width)
-    if end < len(text) and not text[end].isspace():  # not in the middle of a word, unless it is a long one
-        space = text.rfind(" ", start, end)
-        end = space if space > end - 20 else end
+    if end < len(text) and not (text[end].isspace() or _is_break(text[end - 1])):  # not in a word, unless a long one
+        end = next((at + (not text[at].isspace()) for at in range(end - 1, max(start, end - 20), -1)
+                    if _is_break(text[at])), end)
     if "$" in text:
         start, end = _math_kept_whole(text, start, end, found.end() if found else 0, width)
     excerpt = text[start:end].rstrip()
+    if start:  # cut after a clause's mark: what follows it opens the excerpt, not the blank or " · " after it
+        excerpt = excerpt.lstrip().removeprefix(BREAK.lstrip())
     return ("…" if start else "") + excerpt + ("…" if end < len(text) else "")
+
+
+# Where a snippet may start or end: at a space, or after a mark that ends a sentence or clause
+# of a text written without spaces (Chinese and Japanese put no space after one). Without the
+# marks a Chinese snippet began and ended at whichever character the width fell on: "…数据的时候"
+# cut "读取磁盘" from the clause (a trial on a Chinese vault).
+_CJK_BREAKS = frozenset("。！？；，、：）」』】》")
+
+
+def _is_break(char: str) -> bool:
+    return char.isspace() or char in _CJK_BREAKS
 
 
 DENSEST_TRIES = 200  # query words tried as a window's first: a passage holds a few hundred words at most

@@ -20,6 +20,7 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from .cjk import has_run
+from .dating import iso_spelling
 from .errors import Argument, InvalidTimestamp, PathOutsideVault, UsageError, short_repr
 from .lifecycle import (
     PERMANENT_LAYER,
@@ -145,12 +146,15 @@ def compose_note(
 
 def memory_day(value: object) -> date | datetime:
     """``remember``'s ``date``: a day (``2026-01-28``, written so) or a time (written as vaultmem
-    writes times, UTC when naive); :class:`InvalidTimestamp` naming the argument else."""
+    writes times, UTC when naive); :class:`InvalidTimestamp` naming the argument else. A day
+    written as ``--since`` reads one (``2025年3月5日``, ``2026년 4월 17일``, ``2026.04.15``,
+    ``14. September 2026``: :func:`dating.iso_spelling`) is that day: an agent passes on the day
+    as the person said it, and it was refused as "invalid timestamp" (a trial on a Chinese vault)."""
     if isinstance(value, date) and not isinstance(value, datetime):
         return value
-    if isinstance(value, str) and _DAY.fullmatch(value.strip()):
+    if isinstance(value, str) and _DAY.fullmatch(iso_spelling(value.strip())):
         try:
-            return date.fromisoformat(value.strip())
+            return date.fromisoformat(iso_spelling(value.strip()))
         except ValueError:
             raise InvalidTimestamp(value, "no such day", Argument("date")) from None
     try:
