@@ -1389,14 +1389,20 @@ def test_a_persons_note_without_an_id_renamed_by_hand_is_found_by_its_old_name_n
     npc = "---\ntype: npc\ntags:\n- npc/alive\n---\n# Drusz\nA goblin the bugbears called Droop.\n"
     write_note("npcs/Drusz.md", npc)
     write_note("npcs/Seamus.md", "# Seamus\nAn apprentice blacksmith.\n")
+    write_note("npcs/Greta.md", "A hedge witch.\n")
     commit_all(repo, "npcs")
     os.rename(repo / "npcs/Drusz.md", repo / "npcs/Drusz (Droop).md")
+    os.rename(repo / "npcs/Greta.md", repo / "npcs/Greta (Witch).md")
     (repo / "npcs/Seamus.md").unlink()
     vault = Vault(repo, embedder=HashingEmbedder())
-    for reference in ("Drusz", "npcs/Drusz.md"):
+    # Drusz still opens with `# Drusz`: that heading names it before git is asked (adr/0019
+    # "heading"); its old path, and Greta's old name (no heading), are asked of git.
+    for reference, via, path in (("Drusz", "heading", "npcs/Drusz (Droop).md"),
+                                 ("npcs/Drusz.md", "old name", "npcs/Drusz (Droop).md"),
+                                 ("Greta", "old name", "npcs/Greta (Witch).md")):
         shown = vault.get(reference)
-        assert shown.path == "npcs/Drusz (Droop).md"
-        assert str(shown.resolved_from) == f"{reference!r} resolved through its old name"
+        assert shown.path == path
+        assert str(shown.resolved_from) == f"{reference!r} resolved through its {via}"
     with pytest.raises(NoteNotFound) as deleted:  # deleted, not renamed: still said so
         vault.get("Seamus")
     assert "deleted, not committed yet" in str(deleted.value)

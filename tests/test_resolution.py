@@ -12,7 +12,9 @@ from pathlib import Path
 import pytest
 
 from helpers import git, init_repo, run_cli, snapshot_files
+from mcp_client import run, serve
 from vaultmem import AmbiguousNote, NoteNotFound, Vault
+from vaultmem.errors import ArchivedNote
 from vaultmem.embedders import HashingEmbedder
 from vaultmem.resolution import Resolution
 from vaultmem.searchable import EMBED_RECIPE, INDEX_RULES
@@ -276,7 +278,8 @@ def test_a_read_takes_a_file_name_over_another_notes_alias_and_an_alias_over_a_t
     by_file_name = vault.locate("Rui Matos")
     assert by_file_name.row.path == "Rui Matos.md"
     assert by_file_name.resolved_from is not None and by_file_name.resolved_from.via == "file name"
-    assert [(other.path, other.by) for other in by_file_name.resolved_from.others] == [("people/Rui.md", ("aliases",))]
+    # people/Rui.md also opens with `# Rui Matos`: it answers by both (adr/0019 "heading").
+    assert [(other.path, other.by) for other in by_file_name.resolved_from.others] == [("people/Rui.md", ("aliases", "heading"))]
     by_alias = vault.locate("the cat")
     assert by_alias.row.path == "people/Pimenta.md"
     assert by_alias.resolved_from is not None and by_alias.resolved_from.via == "aliases"
@@ -546,7 +549,8 @@ def test_a_name_typed_with_spaces_suggests_the_note_its_file_names_with_dashes(t
     A space, "-" or "_" now stands for any of them in the suggestions (a write still acts on no guess)."""
     (tmp_path / ".vaultmem.toml").write_text('embedder = "hashing"\n', encoding="utf-8")
     (tmp_path / "people").mkdir()
-    (tmp_path / "people" / "todd-hartley.md").write_text("# Todd Hartley\n\nFounder of Clarity.video.\n", encoding="utf-8")
+    # No `# Todd Hartley` at its top: that heading names the note (adr/0019 "heading").
+    (tmp_path / "people" / "todd-hartley.md").write_text("Founder of Clarity.video.\n", encoding="utf-8")
     (tmp_path / "daily_log.md").write_text("Ran 5 km.\n", encoding="utf-8")
     with Vault(tmp_path) as vault:
         vault.index()
@@ -1069,20 +1073,20 @@ def test_a_write_to_a_day_without_its_daily_note_says_the_days_note_is_missing_n
     assert "daily note for" not in str(missing.value)
 
 
-def test_a_note_asked_for_by_the_heading_it_opens_with_is_suggested_and_not_opened(vault_dir: Path, write_note) -> None:
+def test_the_whole_heading_a_note_opens_with_names_it_and_a_part_of_it_is_suggested(vault_dir: Path, write_note) -> None:
     # A trial on a Zettelkasten vault: `get "Interleaving mixes problem types"` failed and named
-    # nothing, though 202301161000.md opens with that heading. A heading is no name (a # Clippings
-    # section is not a page's name), so it is only suggested.
+    # nothing, though 202301161000.md opens with that heading. The whole heading names the note
+    # (step 8, adr/0019 "heading"); a part of it is only suggested, and a later ## heading of
+    # another note names nothing.
     write_note("202301161000.md", "\n# Interleaving mixes problem types\n\nMixing problem types beats blocking.\n")
     write_note("202301171200.md", "# Spacing\n\n## Interleaving mixes problem types\n\nA later section.\n")
     write_note("Study.md", "Interleaving mixes problem types, says the book.\n")
     with Vault(vault_dir, embedder=HashingEmbedder()) as vault:
-        with pytest.raises(NoteNotFound) as by_heading:
-            vault.get("Interleaving mixes problem types")
+        by_heading = vault.locate("Interleaving mixes problem types")
         with pytest.raises(NoteNotFound) as by_part:
             vault.get("interleaving")
-    assert by_heading.value.suggestions == ["202301161000.md"]  # not a later ## heading, not the prose
-    assert "did you mean: 202301161000.md" in str(by_heading.value)
+    assert by_heading.row.path == "202301161000.md"
+    assert by_heading.resolved_from == Resolution("Interleaving mixes problem types", "heading")
     assert by_part.value.suggestions == ["202301161000.md"]
 
 
@@ -1111,3 +1115,150 @@ def test_a_link_to_a_heading_or_block_says_which_note_it_links_to_and_acts_on_no
         refused = run_cli(tmp_path, *command)
         assert refused.exit_code == 1 and "it is a link to" in refused.stderr, command
     assert (tmp_path / "Linear Algebra.md").read_text(encoding="utf-8") == text
+
+
+# ------------------------------------------------------------------ a note answers to its opening heading
+# adr/0019, 2026-12-02 (heading): Foam titles a note by its first `# heading`, as do people whose
+# file names are slugs or ids; step 8, after every other, compares the reference with the heading
+# a note opens with, case folded, and says so (`via: heading`).
+
+FOAM_NOTES = {
+    ".foam/templates/new-note.md": "# ${FOAM_TITLE}\n",
+    "walking-the-heap.md": "# Walking the Heap\n\nThe collector walks every page of the heap.\n",
+    "zettel/202103131641.md": "---\ntags: [habit]\n---\n\n# On habits  #\n\nSmall steps, every day.\n",
+    "2024-03-05-standup.md": "Notes first.\n\n# Standup\n\nA heading after prose names nothing.\n",
+    "snippets.md": "```\n# Walking the Heap\n```\n",
+}
+
+
+@pytest.mark.parametrize("reference", ["Walking the Heap", "walking the heap", "WALKING THE HEAP"])
+def test_get_and_revise_by_the_heading_a_note_opens_with_find_it_and_say_so(vault_dir: Path, write_note,
+                                                                            reference: str) -> None:
+    """Was (a trial on a Foam workspace): `get "Walking the Heap"` said no note matches and
+    suggested walking-the-heap.md, the note Foam shows by that name."""
+    hashing_vault(vault_dir, write_note, FOAM_NOTES)
+    shown = run_cli(vault_dir, "get", reference)
+    assert shown.exit_code == 0, shown.output
+    assert f"({reference!r} resolved through its heading → walking-the-heap.md)" in shown.output
+    revised = run_cli(vault_dir, "revise", reference, "--append", "Mark, then sweep.", "--json")
+    assert revised.exit_code == 0, revised.output
+    answer = json.loads(revised.stdout)
+    assert answer["path"] == "walking-the-heap.md"
+    assert answer["resolved_from"] == {"reference": reference, "via": "heading"}
+    assert (vault_dir / "walking-the-heap.md").read_text(encoding="utf-8") == (
+        "# Walking the Heap\n\nThe collector walks every page of the heap.\n\nMark, then sweep.\n")
+    assert (vault_dir / "snippets.md").read_text(encoding="utf-8") == FOAM_NOTES["snippets.md"]
+
+
+def test_only_the_level_one_heading_a_body_opens_with_names_a_note(vault_dir: Path, write_note) -> None:
+    """Under frontmatter and blank lines, its closing #s left out; not a heading below prose, not
+    a line in a code block (that note opens with its fence), not a part of the heading."""
+    hashing_vault(vault_dir, write_note, FOAM_NOTES)
+    with Vault(vault_dir) as vault:
+        assert vault.get("on habits").path == "zettel/202103131641.md"
+        explained = vault.explain("On Habits", "small steps")
+        assert explained.path == "zettel/202103131641.md" and explained.in_answer
+        for reference in ("Standup", "Walking the", "Walking the Heap!"):
+            with pytest.raises(NoteNotFound):
+                vault.get(reference)
+
+
+def test_two_notes_opening_with_one_heading_are_ambiguous_and_forget_archives_neither(vault_dir: Path,
+                                                                                      write_note) -> None:
+    hashing_vault(vault_dir, write_note, {
+        "meetings/2024-03-05.md": "# Weekly sync\n\nBudget.\n",
+        "meetings/2024-03-12.md": "# weekly SYNC\n\nHiring.\n"})
+    before = snapshot_files(vault_dir)
+    refused = run_cli(vault_dir, "forget", "Weekly sync")
+    assert refused.exit_code != 0
+    assert "'Weekly sync' matches 2 notes: meetings/2024-03-05.md, meetings/2024-03-12.md" in refused.output
+    with Vault(vault_dir) as vault, pytest.raises(AmbiguousNote) as ambiguous:
+        vault.get("weekly sync")
+    assert ambiguous.value.candidates == ["meetings/2024-03-05.md", "meetings/2024-03-12.md"]
+    assert snapshot_files(vault_dir) == before
+
+
+def test_a_file_name_or_title_wins_over_another_notes_heading_for_reads_and_writes(vault_dir: Path, write_note) -> None:
+    """A heading is the last name asked: a note whose file name or title the reference is opens,
+    and the note opening with it is named beside it. A write by that name acts on the note whose
+    own name it is: a trip note opening with `# Kyoto` must not refuse every write to Kyoto.md."""
+    hashing_vault(vault_dir, write_note, {
+        "Kyoto.md": "Temples and gardens.\n",
+        "trips/2023-autumn.md": "# Kyoto\n\nThe autumn trip.\n",
+        "trips/packing.md": "---\ntitle: Packing list\n---\nSocks.\n",
+        "lists/packing.md": "# Packing List\n\nShoes.\n"})
+    before = snapshot_files(vault_dir)
+    with Vault(vault_dir) as vault:
+        by_file_name = vault.locate("Kyoto")
+        by_title = vault.locate("packing list")
+        assert by_file_name.row.path == "Kyoto.md"
+        assert by_file_name.resolved_from is not None and by_file_name.resolved_from.notice() == (
+            "another note answers to 'Kyoto' by its heading: trips/2023-autumn.md; a write by that name acts on this "
+            "note, whose own name it is, not on a heading")
+        assert by_title.row.path == "trips/packing.md"
+        assert [(other.path, other.by) for other in by_title.resolved_from.others] == [("lists/packing.md", ("heading",))]
+        revised = vault.revise("Kyoto", append="Moss garden at Saiho-ji.")
+        assert revised.path == "Kyoto.md"
+    after = snapshot_files(vault_dir)
+    assert after["Kyoto.md"] != before["Kyoto.md"]
+    assert {path: text for path, text in after.items() if path != "Kyoto.md"} == \
+        {path: text for path, text in before.items() if path != "Kyoto.md"}
+
+
+def test_two_notes_named_alike_by_their_owners_still_refuse_a_write_beside_a_heading(vault_dir: Path, write_note) -> None:
+    hashing_vault(vault_dir, write_note, {
+        "Kyoto.md": "Temples and gardens.\n",
+        "places/kyoto.md": "---\ntitle: Kyoto\n---\nThe city.\n",
+        "trips/2023-autumn.md": "# Kyoto\n\nThe autumn trip.\n"})
+    before = snapshot_files(vault_dir)
+    with Vault(vault_dir) as vault, pytest.raises(AmbiguousNote) as refused:
+        vault.forget("Kyoto")
+    assert set(refused.value.answers) == {"Kyoto.md", "places/kyoto.md", "trips/2023-autumn.md"}
+    assert snapshot_files(vault_dir) == before
+
+
+def test_a_note_forgotten_by_its_heading_and_asked_for_again_by_it_is_said_to_be_archived(vault_dir: Path,
+                                                                                         write_note) -> None:
+    hashing_vault(vault_dir, write_note, FOAM_NOTES)
+    forgot = run_cli(vault_dir, "forget", "Walking the Heap")
+    assert forgot.exit_code == 0, forgot.output
+    with Vault(vault_dir) as vault, pytest.raises(ArchivedNote) as archived:
+        vault.get("walking the heap")
+    assert archived.value.archived == "_archive/walking-the-heap.md"
+
+
+def test_remember_supersedes_a_memory_named_by_its_heading(vault_dir: Path, write_note) -> None:
+    hashing_vault(vault_dir, write_note, {
+        "memories/01J9.md": "---\nlayer: L3\ncreated: 2026-11-01T09:00:00Z\n---\n# Cabin wifi\n\nThe password is pine42.\n"})
+    with Vault(vault_dir) as vault:
+        written = vault.remember("The cabin wifi password is cedar7.", title="Cabin wifi password", supersedes=["cabin wifi"],
+                                 now=NOW)
+    old = (vault_dir / "memories/01J9.md").read_text(encoding="utf-8")
+    assert f"superseded_by: {written.id}" in old and "expires_at: " in old
+
+
+def test_an_index_made_before_headings_were_names_learns_them_at_the_next_command(vault_dir: Path, write_note) -> None:
+    hashing_vault(vault_dir, write_note, FOAM_NOTES)
+    with Vault(vault_dir) as vault:
+        vault.index()
+    db = sqlite3.connect(vault_dir / ".vaultmem/index.db")
+    with db:
+        db.execute("DELETE FROM note_names WHERE kind = 'heading'")
+        db.execute("UPDATE meta SET value = ? WHERE key = 'reader'", (f"reader-64/{EMBED_RECIPE}",))
+    db.close()
+    shown = run_cli(vault_dir, "get", "Walking the Heap", "--json")
+    assert shown.exit_code == 0, shown.output
+    assert json.loads(shown.stdout)["path"] == "walking-the-heap.md"
+
+
+@pytest.mark.slow
+def test_get_over_mcp_by_the_heading_a_note_opens_with(vault_dir: Path, write_note, tmp_path: Path) -> None:
+    hashing_vault(vault_dir, write_note, FOAM_NOTES)
+
+    async def scenario() -> None:
+        async with serve(vault_dir, tmp_path / "server.log") as served:
+            answer = await served.call("get", note="Walking the Heap")
+            assert answer["path"] == "walking-the-heap.md"
+            assert answer["resolved_from"] == {"reference": "Walking the Heap", "via": "heading"}
+
+    run(scenario)

@@ -302,14 +302,22 @@ def name_fold(text: str) -> str:
     return case_fold(name_form(text))
 
 
-def opening_heading_key(body: str, name_keys: Sequence[str] = ()) -> str:
-    """The name key (:func:`name_key`) of the ``# heading`` that opens ``body`` — its first line
-    that says anything — when it is none of the note's ``name_keys``; ``""`` else. Never a title
-    (notes.title_of: the first heading is often a section's), only what a "no note matches" error
-    suggests: a Zettelkasten note ``202301161000.md`` opening with ``# Interleaving mixes problem
-    types``, asked for by that heading, was named nowhere in the error (a trial)."""
+def opening_heading(body: str) -> str:
+    """The text of the ``# heading`` that opens ``body`` — its first line that says anything,
+    a level-one heading, its closing ``#``s left out — as written; ``""`` when it opens with none.
+    The name the note goes by last (resolution's heading step: Foam titles a note so, and so do
+    the people whose file names are ids or slugs), never its title (notes.title_of)."""
     opening = _OPENING_H1.match(body)
-    key = name_key(opening.group(1)) if opening is not None else ""
+    return opening.group(1).strip() if opening is not None else ""
+
+
+def opening_heading_key(body: str, name_keys: Sequence[str] = ()) -> str:
+    """The name key (:func:`name_key`) of the heading that opens ``body`` (:func:`opening_heading`)
+    when it is none of the note's ``name_keys``; ``""`` else. What a "no note matches" error
+    suggests a part of (a Zettelkasten note ``202301161000.md`` opening with ``# Interleaving
+    mixes problem types``, asked for by ``interleaving``), and what finds the notes answering to a
+    name by their heading among the others (resolution.also_answering)."""
+    key = name_key(opening_heading(body))
     return key if key not in name_keys else ""
 
 

@@ -28,7 +28,7 @@ import yaml
 from .canvas import CANVAS_FIX, canvas_text, is_canvas_path
 from .errors import CHECK, InvalidTimestamp, NoteReadError, Operation, Spelled, UnknownLayer, short_repr
 from .escapes import SwallowedEscape, single_quoted, swallowed_escapes
-from .fields import BOOKKEEPING_KEYS, aliases_of, case_fold, name_fold
+from .fields import BOOKKEEPING_KEYS, aliases_of, case_fold, name_fold, opening_heading
 from .lifecycle import (
     EXPIRING_LAYERS,
     PERMANENT_LAYER,
@@ -193,7 +193,9 @@ from .slugs import same_slug
 #     template's problem (notes._yaml_problem), as one with `created: {{date}}` was.
 # 67: a sync tool's conflict copy (`Note (conflicted copy 2026-12-01).md`, `Note.sync-conflict-20261201-…md`)
 #     is dated as its original's name would date it (dating.note_date): the day of the clash is not the note's.
-READER_VERSION = "67"
+# 68: the `# heading` a note opens with is kept as a name (note_names kind heading, notes.HEADING,
+#     case folded): a NOTE resolves by it last (resolution._by_heading, adr/0019). Nothing is embedded again.
+READER_VERSION = "68"
 BOM = "\ufeff"
 # A Windows editor ("Unicode" in Notepad, PowerShell's Out-File) saves UTF-16 behind one of these.
 UTF16_BOMS = ((codecs.BOM_UTF16_LE, "utf-16-le", "UTF-16 LE"), (codecs.BOM_UTF16_BE, "utf-16-be", "UTF-16 BE"))
@@ -1250,6 +1252,10 @@ MEMORY_URL = "memory://"  # basic-memory's scheme for a permalink: `memory://dec
 # researcher and their agent cite a paper so — `[@Koszegi2006b]` in pandoc — and name it so.
 CITEKEY = "citekey"
 CITEKEY_KEYS = frozenset({"citekey", "citationkey", "citation-key", "citation_key"})
+# The kind the `# heading` a note opens with is stored under (fields.opening_heading), case folded
+# in NFC as titles are compared (fields.name_fold): the name resolution's last step compares
+# (Foam titles a note so; `walking-the-heap.md` goes by `# Walking the Heap`). No frontmatter key.
+HEADING = "heading"
 
 
 def text_values(meta: Mapping[str, Any], key: str) -> list[str]:
@@ -1267,13 +1273,15 @@ def text_values(meta: Mapping[str, Any], key: str) -> list[str]:
 
 
 def lookup_names(note: Note) -> list[tuple[str, str]]:
-    """(kind, name) for each of the note's aliases, each id in its SUCCESSOR_FIELDS and each name
-    its permalink gives it (:func:`permalink_names`): what the index stores to resolve them."""
+    """(kind, name) for each of the note's aliases, each id in its SUCCESSOR_FIELDS, each name
+    its permalink gives it (:func:`permalink_names`), its citekeys and the heading it opens with
+    (:data:`HEADING`): what the index stores to resolve them."""
     aliases = [(ALIASES, alias) for alias in aliases_of(note.meta)]
     permalinks = [(PERMALINK, name) for permalink in text_values(note.meta, PERMALINK) for name in permalink_names(permalink)]
     citekeys = [(CITEKEY, name) for name in dict.fromkeys(map(citekey_form, citekeys_of(note.meta))) if name]
+    heading = name_fold(opening_heading(note.body))
     return [*aliases, *((key, name) for key in SUCCESSOR_FIELDS for name in text_values(note.meta, key)), *permalinks,
-            *citekeys]
+            *citekeys, *([(HEADING, heading)] if heading else [])]
 
 
 def citekeys_of(meta: Mapping[str, Any]) -> list[str]:

@@ -20,19 +20,26 @@
    spells (Logseq's ``journals/2022_05_16.md``); several are ambiguous. ``get 2022-05-16`` opened a daily note only
    where its file was named so (a trial on a Logseq graph);
 7. a Zettelkasten's timestamp id (``202103131641``, 12 or 14 digits): the note whose file name
-   begins with it and no further digit, as Zettlr's ``[[202103131641]]`` links name it.
+   begins with it and no further digit, as Zettlr's ``[[202103131641]]`` links name it;
+8. the ``# heading`` a note opens with (``fields.opening_heading``: its body's first line that
+   says anything, a level-one heading), in any case, unique in the vault: Foam titles a note so,
+   and so does a person whose file names are ids or slugs (``walking-the-heap.md`` opening with
+   ``# Walking the Heap``, Zettelkasten's ``202103131641.md`` with ``# On habits``). Last: a
+   heading is the name a person reads at the note's top, but a ``# Clippings`` may open a page
+   too, so every name the note's owner gave a note comes first (adr/0019, "heading").
 
 The first step that matches decides: a later step is never asked to break a tie of an
 earlier one. But a reference that is not an id or path given exactly is also compared with the
-other notes' file names, aliases, permalinks and titles (:func:`with_others`, two indexed lookups;
+other notes' file names, aliases, permalinks, titles and opening headings (:func:`with_others`, two indexed lookups;
 a path without ``.md`` with their permalinks alone, adr/0019 "permalink"): a read
 takes the first step's note and names the others in its ``resolved_from``; a write refuses
-(:func:`sole`, :class:`AmbiguousNote`) — ``forget 靠墙天使`` archived the person's
+(:func:`sole`, :class:`AmbiguousNote`) — unless the others answer only by their opening heading
+and the note found by a name its owner gave it (:meth:`Resolution.blocking`) — ``forget 靠墙天使`` archived the person's
 ``靠墙天使.md`` when the agent meant its memory titled so (adr/0019, 2026-12-01).
 A reference with white space around it is first taken as written (a file
 `` leading space.md`` is a note of its own, which only that spelling names), and only when
 nothing answers to it, stripped (:func:`spellings`, adr/0020): a name pasted with a stray space still
-works, and the note with the space in its name is never shadowed by the one without. Steps 2, 4 and 5 compare names case folded (``fields.name_fold``), as Obsidian
+works, and the note with the space in its name is never shadowed by the one without. Steps 2, 4, 5 and 8 compare names case folded (``fields.name_fold``), as Obsidian
 does: ``Job Search`` and ``job search`` are one name, so the notes going by either are
 ambiguous together whichever spelling is asked for (a case that matches one of them does
 not pick it). Ids and paths (steps 1 and 3) are compared exactly. Each step compares the
@@ -40,7 +47,8 @@ names as written first, then in Unicode NFC (``fields.name_form``): macOS names 
 ``Cafe\u0301.md`` (decomposed), a person types ``Café`` — the same name, either way round. A
 note whose name matches byte for byte (steps 2, 4, 5: once case folded) wins over one that
 matches only once normalized; the row found carries the path as the file system spells
-it, which is the one opened. Steps 3–5 say how they resolved (:class:`Resolution`), so a caller can tell
+it, which is the one opened (step 8 stores the heading in NFC, case folded, so two notes whose
+headings differ only in their Unicode form are ambiguous). Steps 3–8 say how they resolved (:class:`Resolution`), so a caller can tell
 the agent that ``01J…`` now lives in ``people/Dana Reyes.md``. When several notes match
 a step, those alive now win (a note that superseded another is alive, the one it
 superseded is expired); more than one left is :class:`AmbiguousNote`.
@@ -74,10 +82,21 @@ from .errors import (
     UsageError,
 )
 from .exclusions import Rule
-from .fields import name_fold, name_form, name_key
+from .fields import name_fold, name_form, name_key, opening_heading
 from .lifecycle import is_expired_us, resolve_now, to_epoch_us
 from .month_names import only_calendar_words
-from .notes import ALIASES, CITEKEY, PERMALINK, SUCCESSOR_FIELDS, citekey_form, permalink_form, read_note, text_values
+from .notes import (
+    ALIASES,
+    CITEKEY,
+    HEADING,
+    PERMALINK,
+    SUCCESSOR_FIELDS,
+    citekey_form,
+    find_frontmatter,
+    permalink_form,
+    read_note,
+    text_values,
+)
 from .ordered import unique
 from .storage import NoteRow, NoteStore
 from .sync_copies import named_copy
@@ -101,13 +120,14 @@ FILE_NAME = "file name"  # a Resolution's via when a bare file name found the no
 PATH = "path"  # ... when its path without .md found it and another note has that as its permalink
 WAYS = {FILE_NAME: "its file name", PATH: "its path", ALIASES: "an alias", PERMALINK: "its permalink",
         CITEKEY: "its citekey", "title": "its title", "day": "the day its name is",
-        "merged_from": "an id in its merged_from", "timestamp id": "the timestamp id its file name begins with", "supersedes": "an id in its supersedes", "old name": "its old name"}
+        "merged_from": "an id in its merged_from", "timestamp id": "the timestamp id its file name begins with", "supersedes": "an id in its supersedes", "old name": "its old name",
+        HEADING: "its heading"}
 
 
 @dataclass(frozen=True)
 class Answering:
     """A note besides the one found that answers to the same reference, and by which of its
-    names (``file name``, ``aliases``, ``permalink``, ``title``)."""
+    names (``file name``, ``aliases``, ``permalink``, ``title``, ``heading``)."""
 
     path: str
     id: str
@@ -127,7 +147,8 @@ class Resolution:
     reference too, by a name a later step would have compared (adr/0019, 2026-12-01)."""
 
     reference: str  # what the caller gave
-    # "file name", "path", "merged_from", "supersedes", "aliases", "permalink", "citekey", "title" or "day"; "old name"
+    # "file name", "path", "merged_from", "supersedes", "aliases", "permalink", "citekey", "title", "day",
+    # "timestamp id" or "heading"; "old name"
     # (a renamed note's, from git: gone.py)
     via: str
     others: tuple[Answering, ...] = ()
@@ -172,8 +193,19 @@ class Resolution:
                     + ", ".join(f"{other.path} ({other.how()})" for other in self.others))
         if self.writes_to is not None:
             return f"{said}; it was superseded, and a write by that name goes to {self.writes_to.path}"
+        if not self.blocking():
+            return f"{said}; a write by that name acts on this note, whose own name it is, not on a heading"
         path = "path with .md" if self.via == PATH else "path"  # without it, the path is the name refused
         return f"{said}; a write by that name is refused: name the note by its {path} or id"
+
+    def blocking(self) -> tuple[Answering, ...]:
+        """The others that keep a write by the reference from acting: all of them, but a note that
+        answers only by the ``# heading`` it opens with when the note found answers by a name
+        its owner gave it (file name, alias, title…). A heading is the weakest name (step 8): a
+        `# Kyoto` section opening a trip's note must not refuse every write to ``Kyoto.md``."""
+        if self.via == HEADING:
+            return self.others
+        return tuple(other for other in self.others if set(other.by) - {HEADING})
 
     def __str__(self) -> str:
         if self.via == "day":
@@ -273,7 +305,8 @@ def _first_step(index: DerivedIndex, reference: str, now: object, refresh: bool)
     except PathOutsideVault:
         # Not a path in the vault; it may still be a merged id, an alias or a title. Only
         # the index is asked: nothing is read at the path it spells.
-        located = locate_by_names(index.store.notes, reference, moment_us) if indexed else None
+        located = (locate_by_names(index.store.notes, reference, moment_us)
+                   or _by_heading(index.store.notes, reference, moment_us)) if indexed else None
         if located is None:
             raise
         return located
@@ -287,7 +320,7 @@ def _first_step(index: DerivedIndex, reference: str, now: object, refresh: bool)
     if matches:
         return Located(pick_direct(reference, matches, notes))
     located = (locate_by_names(notes, reference, moment_us) or _named_for_day(index, reference, moment_us)
-               or _by_timestamp_id(notes, reference, moment_us))
+               or _by_timestamp_id(notes, reference, moment_us) or _by_heading(notes, reference, moment_us))
     if located is None:
         _refuse_if_excluded(index.paths, reference)
         _refuse_if_archived(index.paths, reference)
@@ -347,8 +380,8 @@ def not_found(notes: NoteStore, reference: str, why: str = "") -> NoteNotFound:
     named = {path for path, _ in unaccented}
     similar = [path for path in notes.similar_paths(name) if path not in named]
     similar += [path for path in _numbered_alike(notes, name) if path not in named and path not in similar]
-    # A note whose file name is a timestamp and whose opening # heading is what the person calls
-    # it (Zettelkasten's 202301161000.md): suggested, never resolved by that heading (adr/0020).
+    # A note whose opening # heading holds what was typed (`interleaving` for Zettelkasten's
+    # 202301161000.md, `# Interleaving mixes problem types`): suggested; the whole heading names it.
     similar += [path for path in notes.opening_with(key) if path not in named and path not in similar] if key else []
     return NoteNotFound(reference, similar, unaccented, why)
 
@@ -478,7 +511,7 @@ def _as_known_before(moved: Located, gone: NoteRow) -> Located:
 
 
 def in_index(notes: NoteStore, reference: str, now_us: int) -> Located | None:
-    """Steps 1–5 in the index as it is: nothing is indexed or read to find the note. Each
+    """Steps 1–5 and 8 in the index as it is: nothing is indexed or read to find the note. Each
     of :func:`spellings` in turn: as written, then stripped."""
     for spelling in spellings(reference):
         located = _in_index(notes, spelling, now_us)
@@ -489,13 +522,14 @@ def in_index(notes: NoteStore, reference: str, now_us: int) -> Located | None:
 
 def _in_index(notes: NoteStore, reference: str, now_us: int) -> Located | None:
     matches = direct_matches(notes, reference)
-    located = Located(pick_direct(reference, matches, notes)) if matches else locate_by_names(notes, reference, now_us)
+    located = (Located(pick_direct(reference, matches, notes)) if matches
+               else locate_by_names(notes, reference, now_us) or _by_heading(notes, reference, now_us))
     return None if located is None else with_others(notes, reference, located, now_us)
 
 
 def with_others(notes: NoteStore, reference: str, located: Located, now_us: int) -> Located:
     """``located`` with the notes besides it that answer to ``reference`` too — by their file
-    name, an alias or their title, compared as the steps compare them (case folded, in NFC) —
+    name, an alias, their title or their opening heading, compared as the steps compare them (case folded, in NFC) —
     in its ``resolved_from`` (via "file name" when its file name found it). The first step still
     decides (a read opens that note, as Obsidian's [[links]] do); a write refuses (:func:`sole`).
     Among them, as within a step, those alive now win: a note found alive is not shared with
@@ -530,18 +564,19 @@ def _path_without_md(row: NoteRow, reference: str) -> bool:
 
 def also_answering(notes: NoteStore, reference: str, found: NoteRow, now_us: int, *,
                    permalinks_only: bool = False) -> tuple[Answering, ...]:
-    """The notes besides ``found`` that answer to ``reference`` by a file name, alias, permalink or
-    title (any case, NFC); only the alive ones when ``found`` is alive; ``permalinks_only``: by
+    """The notes besides ``found`` that answer to ``reference`` by a file name, alias, permalink,
+    title or opening heading (any case, NFC); only the alive ones when ``found`` is alive; ``permalinks_only``: by
     a permalink alone (``reference`` is ``found``'s path without ``.md``). One indexed lookup of
     the reference's name key (``fields.name_key``: every such name but a permalink has that key,
-    and more names do, so the rows found are compared again), one of their aliases when there
-    are any, and one of the permalinks (stored as compared: ``notes.permalink_form``)."""
+    or a heading that key, and more names do, so the rows found are compared again), one of
+    their aliases and headings when there are any, and one of the permalinks (stored as compared: ``notes.permalink_form``)."""
     wanted = name_fold(reference)
     key = name_key(reference)
     if permalinks_only:
         named = []
     elif key:
-        named = [(row, _answers_by(row, aliases, wanted)) for row, aliases in notes.keyed_besides(key, found.label)]
+        named = [(row, _answers_by(row, aliases, heading, wanted))
+                 for row, aliases, heading in notes.keyed_besides(key, found.label)]
     else:
         named = _answering_without_key(notes, reference, found)
     answering = _with_permalinks(named, [row for row in _by_permalink(notes, reference) if row.label != found.label])
@@ -567,13 +602,14 @@ def _with_permalinks(named: Sequence[tuple[NoteRow, tuple[str, ...]]], permalink
     return sorted(ways.values(), key=lambda item: item[0].path)
 
 
-def _answers_by(row: NoteRow, aliases: Sequence[str], wanted: str) -> tuple[str, ...]:
-    """Which of the note's names are ``wanted`` (a name case folded): a name key is looser
-    (accents, punctuation around it, full-width marks), the steps compare only this."""
+def _answers_by(row: NoteRow, aliases: Sequence[str], heading: str, wanted: str) -> tuple[str, ...]:
+    """Which of the note's names are ``wanted`` (a name case folded; ``heading`` is stored so):
+    a name key is looser (accents, punctuation around it, full-width marks), the steps compare
+    only this."""
     file_name = row.path.rsplit("/", 1)[-1]
     named = {FILE_NAME: name_fold(file_name) in (wanted, wanted + ".md"),
              ALIASES: any(name_fold(alias) == wanted for alias in aliases),
-             "title": name_fold(row.title) == wanted}
+             "title": name_fold(row.title) == wanted, HEADING: heading == wanted}
     return tuple(way for way, answers in named.items() if answers)
 
 
@@ -582,7 +618,8 @@ def _answering_without_key(notes: NoteStore, reference: str, found: NoteRow) -> 
     (scans, as steps 4–5 are), so even such a name is never shared unseen."""
     by_way = {FILE_NAME: direct_matches(notes, reference) if "/" not in reference else [],
               ALIASES: [row for row, _ in _listing(notes, reference, ALIAS_FIELDS)],  # permalinks: also_answering
-              "title": as_written_else_nfc(lambda normalized: notes.by_title(reference, normalized=normalized))}
+              "title": as_written_else_nfc(lambda normalized: notes.by_title(reference, normalized=normalized)),
+              HEADING: headed(notes, reference)}
     rows = {row.label: row for found_rows in by_way.values() for row in found_rows if row.label != found.label}
     return [(row, tuple(way for way, found_rows in by_way.items() if any(item.label == label for item in found_rows)))
             for label, row in sorted(rows.items(), key=lambda item: item[1].path)]
@@ -595,7 +632,7 @@ def sole(located: Located) -> Located:
     file became ``靠墙天使-2.md``) and then ``forget 靠墙天使`` archived the person's
     ``靠墙天使.md``, whose file name outranked its memory's title."""
     found = located.resolved_from
-    if found is None or not found.others:
+    if found is None or not found.blocking():
         return located
     answers = {located.row.path: _described(located.row, WAYS[found.via])}
     answers.update((other.path, _described(other, other.how())) for other in found.others)
@@ -609,7 +646,7 @@ def _described(note: NoteRow | Answering, how: str) -> str:
 
 
 def answered(notes: NoteStore, reference: str, now_us: int) -> bool:
-    """Does a note, or several, answer to ``reference`` by steps 1–5, in the index as it is?"""
+    """Does a note, or several, answer to ``reference`` by steps 1–5 or 8, in the index as it is?"""
     try:
         return in_index(notes, reference, now_us) is not None
     except AmbiguousNote:
@@ -759,7 +796,7 @@ def _readable_in_archive(paths: VaultPaths, path: Path) -> bool:
 
 def _refuse_if_titled_in_archive(paths: VaultPaths, reference: str) -> None:
     """A memory archived by forget, expire or consolidate, named by its title (``title:`` in its
-    frontmatter, any case), gets an error that says where it went — once nothing else, git's
+    frontmatter, any case) or the heading it opens with, gets an error that says where it went — once nothing else, git's
     history included (which says more: who moved it, and when), knew the name. An agent holds
     a memory's title: ``get "Cabin wifi"`` after ``forget "Cabin wifi"`` said "no note matches",
     as if it had never been (a trial). Among at most :data:`ARCHIVE_SCAN_FILES` archived files."""
@@ -805,12 +842,16 @@ def holds_id(path: Path, reference: str) -> bool:
 
 
 def holds_title(path: Path, reference: str) -> bool:
-    """Does the archived file's frontmatter say ``title: <reference>``, in any case (as step 5
-    compares titles)? An agent holds a memory's title: ``get "Cabin wifi"`` after ``forget
-    "Cabin wifi"`` said "no note matches", as if it had never been (a trial)."""
+    """Does the archived file's frontmatter say ``title: <reference>``, or does its body open with
+    ``# <reference>``, in any case (as steps 5 and 8 compare them)? An agent holds a memory's
+    title: ``get "Cabin wifi"`` after ``forget "Cabin wifi"`` said "no note matches", as if it had
+    never been (a trial); a Foam user holds the heading."""
     wanted = name_fold(reference)
-    return any(name_fold(found[2]) == wanted
-               for found in re.finditer(r"^title:[ \t]*([\"']?)(.*?)\1[ \t]*$", _head(path), re.MULTILINE))
+    head = _head(path)
+    block = find_frontmatter(head)  # None too when the frontmatter runs past the head: no heading then
+    opening = opening_heading(head if block is None else head[block.body_start:])
+    return name_fold(opening) == wanted or any(
+        name_fold(found[2]) == wanted for found in re.finditer(r"^title:[ \t]*([\"']?)(.*?)\1[ \t]*$", head, re.MULTILINE))
 
 
 def _head(path: Path) -> str:
@@ -827,8 +868,8 @@ def _head(path: Path) -> str:
 
 def pick_direct(reference: str, matches: Sequence[NoteRow], notes: NoteStore) -> NoteRow:
     """One of the notes that steps 1–2 found: an exact path wins over an id that looks like one.
-    When several are left, the error also names the notes that go by the reference as an alias
-    or title: the later steps never decide, but the note the caller meant may be one of them."""
+    When several are left, the error also names the notes that go by the reference as an alias,
+    title or opening heading: the later steps never decide, but the note the caller meant may be one of them."""
     if len(matches) == 1:
         return matches[0]
     spelled = name_form(reference)
@@ -837,6 +878,7 @@ def pick_direct(reference: str, matches: Sequence[NoteRow], notes: NoteStore) ->
         return exact_path[0]
     named = [row for row, _ in _owners_names(notes, reference)]
     named += as_written_else_nfc(lambda normalized: notes.by_title(reference, normalized=normalized))
+    named += headed(notes, reference)
     listed = {row.path for row in matches}
     raise AmbiguousNote(reference, [row.path for row in matches], unique(row.path for row in named if row.path not in listed),
                         sync_copies(notes, [row.path for row in matches]))
@@ -874,6 +916,21 @@ def _by_timestamp_id(notes: NoteStore, reference: str, now_us: int) -> Located |
     return Located(_one(notes, reference, rows, now_us), Resolution(reference, "timestamp id")) if rows else None
 
 
+
+
+def _by_heading(notes: NoteStore, reference: str, now_us: int) -> Located | None:
+    """Step 8: the note that opens with the ``# heading`` ``reference`` is, in any case (as a title
+    is compared); several are ambiguous. Was (a trial on a Foam workspace): ``get "Walking the
+    Heap"`` found nothing and suggested ``walking-the-heap.md``, the note Foam shows by that name."""
+    rows = headed(notes, reference)
+    return Located(_one(notes, reference, rows, now_us), Resolution(reference, HEADING)) if rows else None
+
+
+def headed(notes: NoteStore, reference: str) -> list[NoteRow]:
+    """The notes whose opening heading is ``reference`` once case folded in NFC (stored so:
+    notes.HEADING), by path: one indexed lookup."""
+    wanted = name_fold(reference)
+    return [row for row, _ in notes.by_name_entry(wanted, (HEADING,))] if wanted else []
 
 
 def _named_for_day(index: DerivedIndex, reference: str, now_us: int) -> Located | None:

@@ -13,14 +13,14 @@ from ..dating import Bound, local_day_end, shown_date, shown_span, since_bound, 
 from ..errors import REBUILD, Argument, DerivedIndexError, Spelled, UsageError
 from ..fields import ANY_I, case_fold, name_form
 from ..lifecycle import expiry_sql, from_epoch_us, normalize_layer, to_epoch_us
-from ..notes import ALIASES, Problem
+from ..notes import ALIASES, HEADING, Problem
 from ..periods import MAX_SPAN_DAYS
 from .connection import CASEFOLD, NFC, Connection, chunks, placeholders
 
 SIMILAR_PATHS = 5  # suggestions in a "note not found" message
 NAME_KEY = "name_key"  # the kind of a name key's row in note_names (fields.name_key)
 TOPIC_KEY = "topic_key"  # the kind of a topic key's row (fields.name_topic): a name in a question's words
-HEADING_KEY = "heading_key"  # the name key of the # heading a note opens with (fields.opening_heading_key): only suggested
+HEADING_KEY = "heading_key"  # the name key of the # heading a note opens with (fields.opening_heading_key) when none of its names' is
 
 
 _SEPARATORS = re.compile(r"[\s_-]+")  # between words of a name: LIKE's '_' (any one character) stands for them
@@ -361,7 +361,9 @@ class NoteStore:
         ``keys``: its name keys (``fields.name_key``: what an exact-name query is compared with);
         ``topics``: its topic keys (``fields.name_topic``: what a question naming it is compared with);
         ``heading``: the key of the heading it opens with (``fields.opening_heading_key``), which
-        resolves nothing and is only suggested (:meth:`opening_with`)."""
+        a "no note matches" error suggests a part of (:meth:`opening_with`) and which finds the
+        notes answering by their heading besides another (:meth:`keyed_besides`); the heading
+        itself, which names the note, is among ``names`` (notes.HEADING)."""
         cursor = self.db.execute(
             f"INSERT INTO notes ({_NOTE_COLUMNS}) VALUES ({placeholders(len(_NOTE_COLUMN_NAMES))})", row.params()
         )
@@ -548,7 +550,7 @@ class NoteStore:
     def opening_with(self, key: str, limit: int = SIMILAR_PATHS) -> list[str]:
         """Paths of the notes whose opening ``# heading`` (its name key, ``fields.opening_heading_key``)
         holds ``key``, a space or ``-`` in it standing for any one character; by path. For a "no
-        note matches" error only: a heading never names a note (notes.title_of)."""
+        note matches" error: a part of a heading names no note (the whole does: notes.HEADING)."""
         pattern = f"%{_SEPARATORS.sub('_', key.replace('%', ''))}%"
         rows = self.db.execute(
             "SELECT DISTINCT notes.path FROM note_names JOIN notes ON notes.label = note_names.label "
@@ -570,22 +572,27 @@ class NoteStore:
                 aliases[label].append(name)
         return [(path, title, aliases[label]) for label, path, title in found]
 
-    def keyed_besides(self, key: str, label: int | None) -> list[tuple[NoteRow, list[str]]]:
+    def keyed_besides(self, key: str, label: int | None) -> list[tuple[NoteRow, list[str], str]]:
         """The notes other than ``label``, expired or not, one of whose name keys (file name,
-        title, alias: ``fields.name_key``) is ``key``, each with its aliases; by path. Through
-        the index on the name: a NOTE's other answers are asked for on every resolution, and a
-        name only its own note has costs this one lookup."""
+        title, alias: ``fields.name_key``) or the key of whose opening heading is ``key``, each
+        with its aliases and its opening heading (as stored: notes.HEADING; ``""``: none); by
+        path. Through the index on the name: a NOTE's other answers are asked for on every
+        resolution, and a name only its own note has costs this one lookup."""
         rows = self.db.execute(
-            f"{_SELECT_NOTE} WHERE label IN (SELECT label FROM note_names WHERE kind = ? AND name = ?) "
-            "AND label IS NOT ? ORDER BY path", (NAME_KEY, key, label))
+            f"{_SELECT_NOTE} WHERE label IN (SELECT label FROM note_names WHERE kind IN (?, ?) AND name = ?) "
+            "AND label IS NOT ? ORDER BY path", (NAME_KEY, HEADING_KEY, key, label))
         found = [_row_to_note(row) for row in rows]
         aliases: dict[int | None, list[str]] = {row.label: [] for row in found}
+        headings: dict[int | None, str] = {}
         if found:
-            query = (f"SELECT label, name FROM note_names WHERE kind = ? AND label IN ({placeholders(len(found))}) "
-                     "ORDER BY label, rowid")
-            for owner, name in self.db.execute(query, (ALIASES, *aliases)):
-                aliases[owner].append(name)
-        return [(row, aliases[row.label]) for row in found]
+            query = (f"SELECT label, kind, name FROM note_names WHERE kind IN (?, ?) "
+                     f"AND label IN ({placeholders(len(found))}) ORDER BY label, rowid")
+            for owner, kind, name in self.db.execute(query, (ALIASES, HEADING, *aliases)):
+                if kind == HEADING:
+                    headings[owner] = name
+                else:
+                    aliases[owner].append(name)
+        return [(row, aliases[row.label], headings.get(row.label, "")) for row in found]
 
     def all(self) -> Iterator[NoteRow]:
         for row in self.db.execute(f"{_SELECT_NOTE} ORDER BY path"):
