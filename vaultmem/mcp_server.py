@@ -655,9 +655,11 @@ class VaultTools:
         "notes are hidden unless include_expired=true. The Tasks plugin's global filter and statuses, when the vault "
         "sets them, decide which lines are tasks and what each box means.\n"
         "Returns {tasks: [{path, line, status, box, text, dates: {due, scheduled, starts, created, done, cancelled}, "
-        "recurrence, tags, title, id, lane}], more, warnings}: dates holds only the days the task names; lane is a "
+        "recurrence, tags, title, id, lane}], more, read, warnings}: dates holds only the days the task names; lane is a "
         "Kanban card's lane (null elsewhere); text is its words "
-        "without them; title and id are its note's (call get(id) for the note); more counts the tasks past k."
+        "without them; title and id are its note's (call get(id) for the note); more counts the tasks past k. "
+        "read says how the query's words were taken (\"due this week → due 2026-11-30..2026-12-06; not text: what's\"; "
+        "null when all were text); an empty answer's warnings name the query's words that matched no task."
     ))
     async def list_tasks(
         self,
@@ -673,8 +675,13 @@ class VaultTools:
         done_until: Annotated[DateBound | None, Field(description="Only tasks done on or before this.")] = None,
         tags: Annotated[list[Tag] | None, Field(description="Only tasks whose line or note carries all of these tags.")] = None,
         query: Annotated[str | None, Field(max_length=500, description=(
-            "Words each of which must be in the task's text, its note's title or its Kanban lane (any case, part of "
-            "a word too): a client's or project's name, a lane such as Doing."))] = None,
+            "The question in words, as asked (\"what's due this week\", \"what did I finish yesterday\", \"open tasks "
+            "for acme\", \"overdue\", \"done on the 16th\"): periods with due/done/finished/before/since (today, "
+            "tomorrow, this/next/last week, month or year, an ISO day or month, December 4, the 16th, Friday), status "
+            "words (open, done, finished, completed, cancelled, overdue) and words of asking (what, is, my, tasks, to do) "
+            "are read as such; each remaining word must be in the task's text, its note's title or its Kanban lane (any "
+            "case, part of a word too): a client's or project's name, a lane such as Doing. Words in double quotes are "
+            "always text. The arguments above win: words saying otherwise are refused."))] = None,
         k: Annotated[int, Field(ge=1, le=MAX_HITS, description="How many tasks at most.")] = 50,
         include_expired: Annotated[bool, Field(description="Also the tasks of expired notes.")] = False,
     ) -> dict[str, Any]:

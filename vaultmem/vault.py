@@ -215,8 +215,10 @@ class Vault:
         ``cancelled``, ``all``, or ``overdue`` (open, due before today). The bounds are read as
         :meth:`search`'s ``since``/``until`` (``this week`` in the vault's week, ``next week``,
         ``2025-12``, an ISO day) and held against the task's due or done day. ``tags``: each
-        carried by the task's line or its note. ``query``: each of its words is in the task's
-        words or its note's title, in any case. Tasks of expired notes are hidden unless
+        carried by the task's line or its note. ``query``: the question as asked; its periods,
+        status words and words of asking are read as such (task_query.py; ``read`` says how),
+        each other word is in the task's words, its note's title or its lane, in any case; words
+        that contradict an argument are refused. Tasks of expired notes are hidden unless
         ``include_expired``; ``k`` at most, ``more`` says how many more passed."""
         from .task_settings import load_task_rules
         from .tasks import TaskQuestion, find_tasks, task_filter
