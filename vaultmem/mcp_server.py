@@ -500,7 +500,7 @@ class VaultTools:
             "L1/working, L2/episodic (the default), L3/semantic or L4/procedural. Left out with supersedes: the "
             "layer of the notes it replaces, so a corrected fact keeps its kind and lifetime."))] = None,
         tags: Annotated[list[Tag] | None, Field(description="Tags, e.g. [\"travel\", \"project/harbor\"]. Left out with supersedes: the tags of the notes it replaces.")] = None,
-        date: Annotated[Timestamp | None, Field(description="The day (or time) the memory is about, e.g. 2026-01-28 for \"met Dana on 2026-01-28\": written as its date property, it dates the note in recall and list_notes (default: when it was written).")] = None,
+        date: Annotated[Timestamp | None, Field(description="The day (or time) the memory is about, e.g. 2026-01-28 for \"met Dana on 2026-01-28\": written as its date property, it dates the note in recall and list_notes (default: when it was written). A later day than today: the layer's lifetime counts from that day, so \"concert on 2026-12-18\" as L2 expires 7 days after it.")] = None,
         ttl: Annotated[Duration | None, Field(description="Expire after this long instead of the layer default: 30m, 12h, 3d, 2w.")] = None,
         expires_at: Annotated[Timestamp | None, Field(description="Expire at this future instant instead of the layer default (ISO-8601; naive = UTC).")] = None,
         permanent: Annotated[bool, Field(description="Never expires (no expires_at is written). Not with ttl/expires_at.")] = False,
@@ -524,7 +524,8 @@ class VaultTools:
         "note keeps its id, path, usage and every other field. A title remember made from the old text "
         "(none was given) is made anew from a new text, and previous_title says what it was; a title "
         "someone chose stays. A new layer without ttl/expires_at gets "
-        "that layer's expiry from now (L4 never expires).\n$layers\n"
+        "that layer's expiry from now, or from the note's date when that is later (L4 never expires); a date "
+        "set or removed moves an expires_at vaultmem computed from the layer, never one that was given.\n$layers\n"
         "Pass if_version (the version get, recall or remember gave you) so that a note the user edited "
         "since you read it is not overwritten: that is refused as WriteConflict, nothing is written — call "
         "get and decide again. Returns {id, path, version, title, layer, expires_at, expired, changed: [fields], previous_title}; "

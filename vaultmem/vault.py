@@ -436,7 +436,8 @@ class Vault:
 
         ``text`` replaces the body, ``append`` adds a paragraph at its end; a title that
         ``remember`` made from the old text is made anew from a new ``text`` (a chosen one
-        stays; the file name stays either way); a layer change without ``ttl``/``expires_at`` re-applies the new layer's policy from ``now``.
+        stays; the file name stays either way); a layer change without ``ttl``/``expires_at`` re-applies the new layer's policy from ``now``
+        (or from the note's date when later); a changed date moves an expiry vaultmem computed (adr/0003).
         ``if_version``: refuse with :class:`WriteConflict` unless the file is still at that
         version (a person edited it since the caller read it). Contradictions and an empty
         revision are :class:`UsageError` and change nothing.
