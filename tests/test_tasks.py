@@ -411,6 +411,8 @@ def test_an_empty_answer_to_words_names_the_words_no_task_holds(vault: Path) -> 
         "(1 task of other statuses, days or tags hold it)"]
     assert asked(vault, "proposal milk")[2] == [
         "each of the query's words 'proposal', 'milk' is in some task asked for, but no task holds them all"]
+    assert asked(vault, "due next year") == ([], "due next year → due 2026-01-01..2026-12-31",
+                                             ["no task matches the query as it was read (see read)"])
 
 
 def test_the_cli_reads_a_question_and_says_how(vault: Path) -> None:

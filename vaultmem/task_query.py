@@ -50,7 +50,7 @@ a about all am an and any anything are at be been can could did do does due duri
 every everything for get give got have has had how i i'd i'll i'm i've in is it items item
 
 let list me mine my need needed needs of on or our ours please remaining left show should
-so still supposed tell than that the there these thing things this those to to-do to-dos todo todos
+s so still supposed tell than that the there these thing things this those to to-do to-dos todo todos
 task tasks us was we we've were what whats when where which who will with would you your
 """.split())
 _EDGE_PUNCTUATION = "?!.,;:()[]{}\"'“”‘’«»"
@@ -144,7 +144,7 @@ def read_task_query(query: str | None, now: datetime, week_start: int = 0, statu
             _place(phrase, read, kind, today)
         except OverflowError:  # the 16th after 31 December 9999
             raise UsageError(Argument("query", repr(phrase.said)), f" names a {kind} day outside the years 1 to 9999 "
-                             f"on {today.isoformat()}: give a day with its year") from None
+                             f"on {today.isoformat()}: give one inside them") from None
     for kind in ("due", "done"):
         first, last = getattr(read, kind)
         said = getattr(read, f"{kind}_said")
@@ -161,8 +161,7 @@ def _place(phrase: _Phrase, read: ReadQuery, kind: str, today: date) -> None:
     first, last = phrase.period.placed(kind, today)
     since, until = getattr(read, kind)
     said: list[str] = getattr(read, f"{kind}_said")
-    ends = {None: (first, last), "since": (first, None), "after": (last + timedelta(days=1), None),
-            "until": (None, last), "before": (None, first - timedelta(days=1))}[phrase.side]
+    ends = _ends(phrase.side, first, last)
     if (ends[0] is not None and since is not None) or (ends[1] is not None and until is not None):
         raise UsageError(Argument("query", repr(f"{' … '.join(said)} … {phrase.said}")), f" names {kind} days twice: "
                          f"ask for one range (or put a word in double quotes to match it as text)")
@@ -173,6 +172,15 @@ def _place(phrase: _Phrase, read: ReadQuery, kind: str, today: date) -> None:
                          f"{read_since} is after {read_until}")
     setattr(read, kind, (read_since, read_until))
     said.append(phrase.said)
+
+
+def _ends(side: str | None, first: date, last: date) -> tuple[date | None, date | None]:
+    """The since and until days a period is, on the side it was said on (``after`` the 4th: from the 5th)."""
+    if side == "after":
+        return last + timedelta(days=1), None
+    if side == "before":
+        return None, first - timedelta(days=1)
+    return (first if side != "until" else None), (last if side != "since" else None)
 
 
 def _shown(first: str | None, last: str | None) -> str:

@@ -175,7 +175,7 @@ def _unmatched(store: Store, asked: AskedTasks) -> list[str]:
     words, what the query was read as."""
     wanted = asked.filter
     if not wanted.words:
-        return [f"no task matches the query as it was read: {asked.read}"] if asked.read else []
+        return ["no task matches the query as it was read (see read)"] if asked.read else []
     missing = [word for word in wanted.words if not store.tasks.count(replace(wanted, words=(word,)))]
     if not missing:
         return [f"each of the query's words {', '.join(map(repr, wanted.words))} is in some task asked for, "
