@@ -655,3 +655,11 @@ def test_a_created_left_as_a_date_format_is_said_to_be_a_template_s_with_the_exc
     assert 'exclude = ["people/_template.md"]' in problem["fix"]
     write_note(".vaultmem.toml", 'exclude = ["people/_template.md"]\n')
     assert run_cli(vault_dir, "check").exit_code == 0
+
+
+def test_check_fix_counts_the_ttl_from_a_later_date_of_the_note(vault_dir: Path, write_note) -> None:
+    write_note("memories/concert.md", "---\nlayer: L2\ndate: 2026-12-18\ncreated: 2026-11-28T10:00:00Z\n---\nSchool concert.\n")
+    report = Vault(vault_dir).check(fix=True, now=NOW)
+    assert "its date + L2 TTL" in report.fixed[0].action
+    expires = read_note(vault_dir, "memories/concert.md").meta["expires_at"]
+    assert parse_timestamp(expires) == datetime(2026, 12, 25, tzinfo=UTC)  # not created + 7 days, before the concert

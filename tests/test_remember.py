@@ -572,3 +572,45 @@ def test_cli_remember_date_in_a_vault_that_names_its_own_date_property(vault_dir
     result = run_cli(vault_dir, "remember", "Cena con Dana.", "--date", "2026-01-28", "--json")
     assert result.exit_code == 0, result.output
     assert "\nfecha: 2026-01-28\n" in (vault_dir / json.loads(result.stdout)["path"]).read_text(encoding="utf-8")
+
+
+# -- a memory about a later day (writer.ttl_start; adr/0003 "A memory about a later day")
+
+
+def test_a_memory_about_a_later_day_keeps_its_layers_ttl_after_that_day_starts(vault: Vault) -> None:
+    asked = "2026-12-02T10:00:00+00:00"
+    concert = vault.remember("School concert Dec 18 6pm", date="2026-12-18", now=asked)
+    assert concert.layer == "L2" and concert.expires_at == "2026-12-25T00:00:00+00:00"  # was 2026-12-09, before it
+    assert frontmatter_of(vault.root / concert.path)["expires_at"] == parse_timestamp("2026-12-25T00:00:00+00:00")
+    assert vault.remember("Pack the costume", layer="L1", date="2026-12-18", now=asked).expires_at == "2026-12-19T00:00:00+00:00"
+    assert vault.remember("Dinner booked", date="2026-12-18T19:30:00Z", now=asked).expires_at == "2026-12-25T19:30:00+00:00"
+
+
+def test_a_memory_about_a_past_day_or_with_a_deadline_of_its_own_counts_from_now(vault: Vault) -> None:
+    asked = "2026-12-02T10:00:00+00:00"
+    assert vault.remember("Met Dana at the meetup", date="2026-11-28", now=asked).expires_at == "2026-12-09T10:00:00+00:00"
+    assert vault.remember("Concert parking", date="2026-12-18", ttl="3d", now=asked).expires_at == "2026-12-05T10:00:00+00:00"
+
+
+def test_over_mcp_a_memory_about_a_later_day_outlives_it_and_a_moved_date_moves_its_expiry(vault_dir: Path, tmp_path: Path) -> None:
+    from datetime import date, timedelta
+
+    from mcp_client import run, serve
+
+    (vault_dir / ".vaultmem.toml").write_text('embedder = "hashing"\n', encoding="utf-8")
+    today = date.today()  # the server runs on the real clock, in UTC as the tests' machine zone
+
+    def day(days: int) -> str:
+        return (today + timedelta(days=days)).isoformat()
+
+    async def scenario() -> None:
+        async with serve(vault_dir, tmp_path / "server.log") as served:
+            written = await served.call("remember", text="School concert 6pm", date=day(16))
+            assert written["layer"] == "L2" and written["expires_at"] == f"{day(23)}T00:00:00+00:00"
+            moved = await served.call("revise", note=written["path"], set_properties={"date": day(20)})
+            assert moved["expires_at"] == f"{day(27)}T00:00:00+00:00"
+            given = await served.call("remember", text="Concert tickets", date=day(16), expires_at=f"{day(30)}T00:00:00Z")
+            kept = await served.call("revise", note=given["path"], set_properties={"date": day(25)})
+            assert kept["changed"] == ["date"] and kept["expires_at"] == f"{day(30)}T00:00:00+00:00"
+
+    run(scenario)

@@ -810,3 +810,30 @@ def test_revise_title_refuses_a_title_that_would_leave_another_property_naming_t
     with pytest.raises(UsageError, match=r"named by its title because it is its file name.*change name instead"):
         vault.revise("people/partner.md", title="Senior Partner", now=NOW)
     assert snapshot_files(vault.root) == before and path.exists()
+
+
+# ------------------------------------------------------------------ a memory's day moves its computed expiry (adr/0003)
+
+
+def test_a_later_date_moves_an_expiry_vaultmem_computed_and_an_earlier_one_moves_it_back(vault: Vault) -> None:
+    path = vault.remember("School concert", now=NOW).path  # L2: expires 2026-12-07T12:00
+    moved = vault.revise(path, set_properties={"date": "2026-12-18"}, now=LATER)
+    assert moved.changed == ["expires_at", "date"] and moved.expires_at == "2026-12-25T00:00:00+00:00"
+    back = vault.revise(path, unset_properties=["date"], now=LATER)
+    assert back.changed == ["expires_at", "date"] and back.expires_at == "2026-12-07T12:00:00+00:00"
+
+
+def test_a_date_never_moves_an_expires_at_the_agent_or_the_person_gave(vault: Vault) -> None:
+    path = vault.remember("Flight to Lisbon", expires_at="2026-12-31T00:00:00Z", now=NOW).path
+    kept = vault.revise(path, set_properties={"date": "2026-12-28"}, now=LATER)
+    assert kept.changed == ["date"] and kept.expires_at == "2026-12-31T00:00:00+00:00"
+    given_by_hand = vault.revise("work/standup", set_properties={"date": "2026-12-20"}, now=LATER)  # created + 7d: vaultmem's
+    assert given_by_hand.expires_at == "2026-12-27T00:00:00+00:00"
+    vault.revise("work/standup", expires_at="2026-12-05T00:00:00Z", now=LATER)
+    assert vault.revise("work/standup", set_properties={"date": "2026-12-21"}, now=LATER).changed == ["date"]
+    assert expiry_of(vault, "work/standup") == parse_timestamp("2026-12-05T00:00:00Z")
+
+
+def test_a_layer_change_counts_the_new_ttl_from_the_notes_later_day(vault: Vault) -> None:
+    path = vault.remember("Pack the costume", date="2026-12-18", now=NOW).path
+    assert vault.revise(path, layer="L1", now=LATER).expires_at == "2026-12-19T00:00:00+00:00"  # was LATER + 1 day

@@ -347,3 +347,102 @@ def test_an_index_made_before_lanes_reads_its_boards_again(tmp_path: Path) -> No
         db.execute("DELETE FROM _migrations WHERE name = '014_task_lanes'")
     with Vault(root) as opened:
         assert [task.lane for task in opened.tasks(status="all", now=NOW)] == ["Done", "Todo", "Todo", "Doing"]
+
+
+# -- a question asked in words (task_query.py; adr/0026 "Tasks asked in words")
+
+
+def asked(root: Path, query: str, now: str = NOW, **arguments: object) -> tuple[list[tuple[str, int]], str | None, list[str]]:
+    with Vault(root) as opened:
+        found = opened.tasks(query=query, now=now, **arguments)  # type: ignore[arg-type]
+    return [(task.path, task.line) for task in found], found.read, found.warnings
+
+
+def test_a_question_in_words_is_read_as_its_period_and_status_not_as_words_every_task_must_hold(vault: Path) -> None:
+    # NOW is Wednesday 2025-12-10: this week is the 8th to the 14th, next week the 15th to the 21st.
+    assert asked(vault, "what's due this week") == (
+        [("Projects/Acme.md", 8), ("Projects/Acme.md", 10)], "due this week → due 2025-12-08..2025-12-14; not text: what's", [])
+    assert asked(vault, "due next week")[0] == [("Projects/Acme.md", 6), ("Daily/2025-12-09.md", 1)]
+    assert asked(vault, "overdue") == ([("Projects/Acme.md", 8)], "overdue → status overdue", [])
+    assert asked(vault, "open tasks for acme") == (
+        [("Projects/Acme.md", 8), ("Projects/Acme.md", 10), ("Projects/Acme.md", 6)],
+        "open → status open; not text: tasks, for; matched as text: acme", [])
+    assert asked(vault, "what's not done for Dana")[0] == [("Daily/2025-12-09.md", 1)]
+    assert asked(vault, "what is due on 16 December 2025")[0] == [("Projects/Acme.md", 6)]
+    assert asked(vault, "due before Friday")[0] == [("Projects/Acme.md", 8)]  # Friday the 12th: through the 11th
+    assert asked(vault, "proposal due 2025-12")[0] == [("Projects/Acme.md", 6)]
+
+
+def test_a_day_said_without_its_year_is_the_last_one_for_done_tasks_and_the_next_one_for_due_tasks(vault: Path) -> None:
+    later = "2025-12-20T12:00:00+00:00"
+    assert asked(vault, "what did I finish on the 16th", now=later) == (
+        [("Projects/Acme.md", 7), ("Daily/2025-12-09.md", 2)],
+        "finish on the 16th → done 2025-12-16; finish → status done; not text: what, did, I", [])
+    assert asked(vault, "done on December 16", now=later)[0] == [("Projects/Acme.md", 7), ("Daily/2025-12-09.md", 2)]
+    assert asked(vault, "due on the 16th")[1] == "due on the 16th → due 2025-12-16"  # from the 10th: this month's
+    assert asked(vault, "due on the 16th", now=later)[1] == "due on the 16th → due 2026-01-16"
+
+
+def test_a_quoted_word_is_text_and_a_bare_number_is_no_year(vault: Path) -> None:
+    write_file(vault, "Projects/Web.md", "- [ ] Publish the open data 2026 report\n")
+    assert asked(vault, '"open" data')[0] == [("Projects/Web.md", 1)]
+    assert asked(vault, "data 2026")[0] == [("Projects/Web.md", 1)]
+
+
+def test_words_that_agree_with_an_argument_pass_and_words_that_contradict_one_are_refused(vault: Path) -> None:
+    assert asked(vault, "due this week", due_since="2025-12-08")[0] == [("Projects/Acme.md", 8), ("Projects/Acme.md", 10)]
+    assert asked(vault, "due this week", status="all")[0] == [("Projects/Acme.md", 8), ("Projects/Acme.md", 10)]
+    assert asked(vault, "the 16th", status="done", now="2025-12-20T12:00:00+00:00")[1] == "the 16th → done 2025-12-16"
+    with pytest.raises(UsageError, match=r"status 'open' contradicts the query's 'finished' \(done tasks\)"):
+        asked(vault, "finished yesterday", status="open")
+    with pytest.raises(UsageError, match=r"due_until \(2025-12-31\) contradicts the query's 'due this week' \(due until 2025-12-14\)"):
+        asked(vault, "due this week", due_until="2025-12-31")
+    with pytest.raises(UsageError, match="asks for open tasks and done ones"):
+        asked(vault, "open done")
+    with pytest.raises(UsageError, match="names due days twice"):
+        asked(vault, "due this week due next month")
+
+
+def test_an_empty_answer_to_words_names_the_words_no_task_holds(vault: Path) -> None:
+    assert asked(vault, "acme dentist")[2] == [
+        "'dentist' matched no task asked for: no task's words, note title or lane holds it"]
+    assert asked(vault, "dana", status="done")[2] == [
+        "'dana' matched no task asked for: no task's words, note title or lane holds it "
+        "(1 task of other statuses, days or tags hold it)"]
+    assert asked(vault, "proposal milk")[2] == [
+        "each of the query's words 'proposal', 'milk' is in some task asked for, but no task holds them all"]
+    assert asked(vault, "due next year") == ([], "due next year → due 2026-01-01..2026-12-31",
+                                             ["no task matches the query as it was read (see read)"])
+
+
+def test_the_cli_reads_a_question_and_says_how(vault: Path) -> None:
+    shown = run_cli(vault, "tasks", "what's due this week", "--as-of", NOW)
+    assert shown.exit_code == 0, shown.output
+    assert shown.stdout.splitlines() == [
+        "read: due this week → due 2025-12-08..2025-12-14; not text: what's",
+        "2025-12-08  [/] Draft the contract  (scheduled 2025-12-09)  Projects/Acme.md:8",
+        "2025-12-12  [ ] Weekly report  (every week when done)  Projects/Acme.md:10"]
+    nothing = run_cli(vault, "tasks", "dentist", "--json", "--as-of", NOW)
+    answer = json.loads(nothing.stdout)
+    assert answer["tasks"] == [] and answer["read"] is None
+    assert answer["warnings"] == ["'dentist' matched no task asked for: no task's words, note title or lane holds it"]
+    refused = run_cli(vault, "tasks", "finished yesterday", "--open", "--as-of", NOW)
+    assert refused.exit_code == 2 and "Error: --open contradicts the query's 'finished' (done tasks)" in refused.stderr
+
+
+def test_list_tasks_over_mcp_reads_a_question_in_words(vault: Path, tmp_path: Path) -> None:
+    today = date.today()  # the server runs on the real clock
+    write_file(vault, "Projects/Home.md", f"- [ ] Book the piano tuner 📅 {today.isoformat()}\n- [ ] Renew passport 📅 2099-01-05\n")
+
+    async def scenario() -> None:
+        async with serve(vault, tmp_path / "server.log") as served:
+            answer = await served.call("list_tasks", query="what's due this week")
+            assert [task["text"] for task in answer["tasks"]] == ["Book the piano tuner"]
+            assert answer["read"].startswith("due this week → due ") and answer["read"].endswith("; not text: what's")
+            empty = await served.call("list_tasks", query="open tasks for dentist")
+            assert empty["tasks"] == [] and empty["warnings"] == [
+                "'dentist' matched no task asked for: no task's words, note title or lane holds it"]
+            refused = await served.error("list_tasks", query="finished yesterday", status="open")
+            assert "status 'open' contradicts the query's 'finished'" in refused
+
+    run(scenario)

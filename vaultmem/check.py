@@ -19,7 +19,7 @@ from pathlib import Path
 
 from .archive_edits import archive_edit_problems
 from .config import CONFIG_FILE, VaultConfig
-from .dating import date_problems
+from .dating import date_problems, property_day
 from .errors import (
     CHECK_FIX,
     CHECK_FIX_AGAIN,
@@ -47,6 +47,7 @@ from .notes import Note, Problem, content_hash, expiry_text, read_note, timestam
 from .paths import NotNotes, VaultPaths
 from .results import NotCommitted, not_committed_dicts
 from .sync_copies import SyncCopy, copy_among
+from .writer import ttl_start
 
 
 @dataclass(frozen=True)
@@ -326,11 +327,16 @@ def fix_note(paths: VaultPaths, note: Note, policy: LayerPolicy, now: object = N
 
 
 def _created(paths: VaultPaths, note: Note) -> tuple[datetime, str]:
+    """What the layer's TTL counts from: created (else the file's time), or the start of the
+    note's date when that is later (writer.ttl_start, as remember counts it: adr/0003)."""
     created = timestamp_or_none(note.meta.get("created"))
     if created is not None:
-        return created, "created"
-    mtime = paths.absolute(note.path).stat().st_mtime
-    return datetime.fromtimestamp(mtime, tz=UTC).replace(microsecond=0), "file modification time"
+        base, source = created, "created"
+    else:
+        mtime = paths.absolute(note.path).stat().st_mtime
+        base, source = datetime.fromtimestamp(mtime, tz=UTC).replace(microsecond=0), "file modification time"
+    start = ttl_start(base, property_day(note.meta, paths.dates.date))
+    return (base, source) if start == base else (start, "its date")
 
 
 def _deadline(base: datetime, ttl: timedelta, source: str, layer: str) -> datetime:

@@ -359,6 +359,17 @@ def _first_property_date(meta: Mapping[str, Any], keys: tuple[str, ...]) -> Note
     return None
 
 
+def property_day(meta: Mapping[str, Any], keys: tuple[str, ...]) -> date | datetime | None:
+    """The day (or the time) the first of ``keys`` that holds a date says a note is about: a
+    day's label as its calendar day, a period as its first day, an instant as itself; None
+    when none holds one. What a memory's layer TTL counts from when it is later than now
+    (writer.ttl_start, adr/0003)."""
+    found = _first_property_date(meta, keys)
+    if found is None:
+        return None
+    return found.moment.date() if found.day else found.moment
+
+
 def own_day(meta: Mapping[str, Any], path: str, daily: DailyFormat | None = None,
             properties: DateProperties = DEFAULT_DATE_PROPERTIES, body: str = "") -> str | None:
     """The calendar day the note says it records (``2026-11-28``) — its date when that comes
@@ -831,6 +842,36 @@ def _days_named(text: str, now: datetime, week_start: int = 0) -> tuple[date, da
         day = date.fromisoformat(text)
         return day, day
     return period
+
+
+def days_said(text: str, now: datetime, week_start: int = 0) -> tuple[date, date] | None:
+    """The first and last calendar day ``text`` names as a bound would (:func:`_days_named`
+    after :func:`iso_spelling`: ``this week``, ``tomorrow``, ``2026-12``, ``2026-W48``,
+    ``4 December 2026``, ``December 2026``), or None: a time, a duration or any other text is
+    no days here. For words read from a question (task_query.py), which no refusal may meet."""
+    try:
+        return _days_named(iso_spelling(text), now, week_start)
+    except (OverflowError, ValueError):  # a day outside the calendar: not days
+        return None
+
+
+def yearless_day(text: str) -> tuple[int, int] | None:
+    """The month and day ``text`` is when it is a day of a month in words without a year
+    (``December 4``, ``4th of December``, ``1er décembre``: :data:`_WORDED_MONTH_DAY`, whole),
+    else None; a day no month has (``30 February``) is None too."""
+    found = _WORDED_MONTH_DAY.fullmatch(name_form(text))
+    if found is None:
+        return None
+    month = named_month(found["m1"] or found["m2"], _MONTHS)
+    day = int(found["d1"] or found["d2"])
+    if month is None or day > calendar.monthrange(2000, month)[1] or day < 1:  # 2000: a leap year
+        return None
+    return month, day
+
+
+def local_day_start(day: date) -> datetime:
+    """The first instant of ``day`` on this machine's clock (:func:`_local_midnight`)."""
+    return _local_midnight(day)
 
 
 def _period_words(text: str) -> str | None:

@@ -500,7 +500,7 @@ class VaultTools:
             "L1/working, L2/episodic (the default), L3/semantic or L4/procedural. Left out with supersedes: the "
             "layer of the notes it replaces, so a corrected fact keeps its kind and lifetime."))] = None,
         tags: Annotated[list[Tag] | None, Field(description="Tags, e.g. [\"travel\", \"project/harbor\"]. Left out with supersedes: the tags of the notes it replaces.")] = None,
-        date: Annotated[Timestamp | None, Field(description="The day (or time) the memory is about, e.g. 2026-01-28 for \"met Dana on 2026-01-28\": written as its date property, it dates the note in recall and list_notes (default: when it was written).")] = None,
+        date: Annotated[Timestamp | None, Field(description="The day (or time) the memory is about, e.g. 2026-01-28 for \"met Dana on 2026-01-28\": written as its date property, it dates the note in recall and list_notes (default: when it was written). A later day than today: the layer's lifetime counts from that day, so \"concert on 2026-12-18\" as L2 expires 7 days after it.")] = None,
         ttl: Annotated[Duration | None, Field(description="Expire after this long instead of the layer default: 30m, 12h, 3d, 2w.")] = None,
         expires_at: Annotated[Timestamp | None, Field(description="Expire at this future instant instead of the layer default (ISO-8601; naive = UTC).")] = None,
         permanent: Annotated[bool, Field(description="Never expires (no expires_at is written). Not with ttl/expires_at.")] = False,
@@ -524,7 +524,8 @@ class VaultTools:
         "note keeps its id, path, usage and every other field. A title remember made from the old text "
         "(none was given) is made anew from a new text, and previous_title says what it was; a title "
         "someone chose stays. A new layer without ttl/expires_at gets "
-        "that layer's expiry from now (L4 never expires).\n$layers\n"
+        "that layer's expiry from now, or from the note's date when that is later (L4 never expires); a date "
+        "set or removed moves an expires_at vaultmem computed from the layer, never one that was given.\n$layers\n"
         "Pass if_version (the version get, recall or remember gave you) so that a note the user edited "
         "since you read it is not overwritten: that is refused as WriteConflict, nothing is written — call "
         "get and decide again. Returns {id, path, version, title, layer, expires_at, expired, changed: [fields], previous_title}; "
@@ -655,9 +656,11 @@ class VaultTools:
         "notes are hidden unless include_expired=true. The Tasks plugin's global filter and statuses, when the vault "
         "sets them, decide which lines are tasks and what each box means.\n"
         "Returns {tasks: [{path, line, status, box, text, dates: {due, scheduled, starts, created, done, cancelled}, "
-        "recurrence, tags, title, id, lane}], more, warnings}: dates holds only the days the task names; lane is a "
+        "recurrence, tags, title, id, lane}], more, read, warnings}: dates holds only the days the task names; lane is a "
         "Kanban card's lane (null elsewhere); text is its words "
-        "without them; title and id are its note's (call get(id) for the note); more counts the tasks past k."
+        "without them; title and id are its note's (call get(id) for the note); more counts the tasks past k. "
+        "read says how the query's words were taken (\"due this week → due 2026-11-30..2026-12-06; not text: what's\"; "
+        "null when all were text); an empty answer's warnings name the query's words that matched no task."
     ))
     async def list_tasks(
         self,
@@ -673,8 +676,13 @@ class VaultTools:
         done_until: Annotated[DateBound | None, Field(description="Only tasks done on or before this.")] = None,
         tags: Annotated[list[Tag] | None, Field(description="Only tasks whose line or note carries all of these tags.")] = None,
         query: Annotated[str | None, Field(max_length=500, description=(
-            "Words each of which must be in the task's text, its note's title or its Kanban lane (any case, part of "
-            "a word too): a client's or project's name, a lane such as Doing."))] = None,
+            "The question in words, as asked (\"what's due this week\", \"what did I finish yesterday\", \"open tasks "
+            "for acme\", \"overdue\", \"done on the 16th\"): periods with due/done/finished/before/since (today, "
+            "tomorrow, this/next/last week, month or year, an ISO day or month, December 4, the 16th, Friday), status "
+            "words (open, done, finished, completed, cancelled, overdue) and words of asking (what, is, my, tasks, to do) "
+            "are read as such; each remaining word must be in the task's text, its note's title or its Kanban lane (any "
+            "case, part of a word too): a client's or project's name, a lane such as Doing. Words in double quotes are "
+            "always text. The arguments above win: words saying otherwise are refused."))] = None,
         k: Annotated[int, Field(ge=1, le=MAX_HITS, description="How many tasks at most.")] = 50,
         include_expired: Annotated[bool, Field(description="Also the tasks of expired notes.")] = False,
     ) -> dict[str, Any]:

@@ -11,7 +11,9 @@ note's bytes into its revised bytes and the list of fields that changed. The one
 :func:`write_revision`, reads, checks the version and writes over exactly what it read. Expiry follows
 the one policy (lifecycle.py): an explicit deadline wins; a permanent note (L4 or
 ``permanent: true``) carries none; a layer change without a deadline re-applies the new
-layer's TTL from now (L2 → L3: now + the L3 TTL; → L4: no ``expires_at``).
+layer's TTL from now (L2 → L3: now + the L3 TTL; → L4: no ``expires_at``), or from the start of
+the note's date when that is later; a date set or removed moves an ``expires_at`` vaultmem
+computed from the layer when the memory was remembered, never one that was given (adr/0003).
 """
 
 from __future__ import annotations
@@ -19,10 +21,11 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
-from datetime import datetime
+from datetime import date, datetime, timedelta
 from typing import Any
 
 from .body_edits import append_paragraph, replace_body
+from .dating import property_day
 from .errors import Argument, FrontmatterError, UsageError, WriteConflict, listed, short_repr
 from .field_edits import edit_fields, writes_properties
 from .fields import case_fold
@@ -31,6 +34,8 @@ from .lifecycle import (
     EXPIRING_LAYERS,
     PERMANENT_LAYER,
     LayerPolicy,
+    add_duration,
+    format_duration,
     is_absent,
     is_permanent,
     normalize_layer,
@@ -50,6 +55,7 @@ from .writer import (
     is_generated_title,
     refuse_contradictions,
     refuse_past,
+    ttl_start,
 )
 
 # `changed` lists fields in this order, whatever order they were asked in.
@@ -204,19 +210,22 @@ def write_revision(paths: VaultPaths, relative: str, revision: Revision, policy:
     current = parse_note(relative, raw)
     if revision.if_version is not None and current.version != revision.if_version:
         raise WriteConflict(relative, expected_version=revision.if_version, version=current.version)
-    revised = revise_note(raw, current, revision, policy, in_properties=writes_properties(paths.root, current))
+    revised = revise_note(raw, current, revision, policy, in_properties=writes_properties(paths.root, current),
+                          date_keys=paths.dates.date)
     require_merged(paths.root, [relative])  # git's merge of it unfinished, markers or none: the person's call
     change = replace_if_unchanged(path, revised.data, current.content_hash, relative, paths.root) if revised.changed else None
     return RevisedNote(relative, current.title, parse_note(relative, revised.data), revised.changed, change, revised.said)
 
 
 def revise_note(raw: bytes, note: Note, revision: Revision, policy: LayerPolicy, *,
-                in_properties: bool = False) -> RevisedBytes:
+                in_properties: bool = False, date_keys: tuple[str, ...] = ("date",)) -> RevisedBytes:
     """The note's new bytes; raises :class:`UsageError`/:class:`FrontmatterError`, writing nothing
     (:class:`UnresolvedConflict` for a note in the middle of the person's git merge).
 
     ``in_properties``: the note is a page of a Logseq graph without frontmatter; its fields
-    are its ``key:: value`` lines (adr/0028), and a new text goes below them."""
+    are its ``key:: value`` lines (adr/0028), and a new text goes below them. ``date_keys``:
+    the vault's properties of what day a note is about (its layer's TTL counts from that day
+    when it is later: writer.ttl_start)."""
     require_utf8(note.path, raw)  # a UTF-16 note: read, never written (NotUtf8Note)
     require_resolved(note.path, raw)
     revision = _naming_property_as_title(note, revision)
@@ -225,7 +234,7 @@ def revise_note(raw: bytes, note: Note, revision: Revision, policy: LayerPolicy,
     if body != note.body:
         change.changed.add("body")
     _title(note, revision, body, change, in_properties)
-    _lifecycle(note, revision, policy, change)
+    _lifecycle(note, revision, policy, change, _Days.of(note, revision, date_keys, in_properties))
     _tags(note, revision, body, change, in_properties)
     _properties(note, revision, change, in_properties)
     _updated(note, raw, revision, change)
@@ -399,8 +408,40 @@ def _refuse_renaming(note: Note, revision: Revision, change: _Change) -> None:
                          f"{short_repr(title_of(meta, note.path))}; to rename it, give ", Argument("title"))
 
 
-def _lifecycle(note: Note, revision: Revision, policy: LayerPolicy, change: _Change) -> None:
-    """Layer, ``permanent`` and ``expires_at``, decided together: they are one policy."""
+@dataclass(frozen=True)
+class _Days:
+    """The day (or time) a note says it is about (dating.property_day), before and after the revision."""
+
+    before: date | datetime | None
+    after: date | datetime | None
+
+    @classmethod
+    def of(cls, note: Note, revision: Revision, keys: tuple[str, ...], in_properties: bool) -> _Days:
+        meta = {**_page_lines(note.body), **note.meta} if in_properties else dict(note.meta)
+        after = {key: value for key, value in meta.items() if key not in revision.properties.unset}
+        after.update(revision.properties.set_values)
+        return cls(property_day(meta, keys), property_day(after, keys))
+
+
+def _own_expiry(meta: Mapping[str, Any], layer: str | None, policy: LayerPolicy, day: date | datetime | None) -> bool:
+    """Is the note's ``expires_at`` what vaultmem wrote for its layer when it was remembered: its
+    TTL from ``created``, or from the start of its day when that was later (writer.ttl_start)?
+    Anything else — a deadline the agent or the person gave, a TTL re-applied by a later layer
+    change — is theirs to move, not vaultmem's."""
+    expires, created = timestamp_or_none(meta.get("expires_at")), timestamp_or_none(meta.get("created"))
+    ttl = policy.ttl(layer) if layer is not None and layer in EXPIRING_LAYERS else None
+    if expires is None or created is None or ttl is None:
+        return False
+    try:
+        return expires in {created + ttl, ttl_start(created, day) + ttl}
+    except OverflowError:  # a day near year 9999: no deadline vaultmem could have written
+        return False
+
+
+def _lifecycle(note: Note, revision: Revision, policy: LayerPolicy, change: _Change, days: _Days) -> None:
+    """Layer, ``permanent`` and ``expires_at``, decided together: they are one policy. A layer's
+    TTL counts from now, or from the start of the note's day when that is later; a changed day
+    moves an ``expires_at`` vaultmem computed so (never one given: :func:`_own_expiry`)."""
     meta = note.meta
     layer = revision.layer if revision.layer is not None else note.layer
     layer_changed = revision.layer is not None and revision.layer != note.layer
@@ -425,7 +466,18 @@ def _lifecycle(note: Note, revision: Revision, policy: LayerPolicy, change: _Cha
         _set_expiry(meta, None, change)
     elif reapply and layer in EXPIRING_LAYERS:
         ttl = policy.ttl(layer)
-        _set_expiry(meta, None if ttl is None else revision.moment + ttl, change)
+        _set_expiry(meta, None if ttl is None else _layer_deadline(ttl_start(revision.moment, days.after), ttl, layer), change)
+    elif days.after != days.before and _own_expiry(meta, layer, policy, days.before):
+        # Counted as remember counts it, from when the memory was written: revising the day is no
+        # new lease of life. Without it a concert's memory moved to a later day expired before it.
+        ttl, created = policy.ttl(str(layer)), timestamp_or_none(meta.get("created"))
+        if ttl is not None and created is not None:  # both there: _own_expiry checked them
+            _set_expiry(meta, _layer_deadline(ttl_start(created, days.after), ttl, str(layer)), change)
+
+
+def _layer_deadline(start: datetime, ttl: timedelta, layer: str) -> datetime:
+    """``start`` + the layer's TTL; :class:`InvalidDuration` when that is past year 9999 (a day near it)."""
+    return add_duration(start, ttl, f"{format_duration(ttl)} ({layer} TTL)")
 
 
 def _set_expiry(meta: Mapping[str, Any], deadline: datetime | None, change: _Change) -> None:

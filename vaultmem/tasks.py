@@ -6,6 +6,12 @@ Each task line of an indexed note (task_dates.task_lines) is a row of the ``task
 search's ``since``/``until`` are (dating.since_bound, until_bound: ``this week`` in the vault's
 week, ``next week``, ``2025-12``), held against the task's own days. Tasks of expired notes are
 hidden unless asked for, as every read path hides expired notes.
+
+``query`` is read first (task_query.py): the periods, status words and words of asking a
+question holds (``what's due this week``, ``what did I finish yesterday``, ``overdue``) are
+taken as what they say, and only the rest is matched in the tasks' words; what was read is
+said in the answer's ``read``. An argument is applied as given; words that say otherwise about
+the same thing are refused. An empty answer to words says which of them matched no task.
 """
 
 from __future__ import annotations
@@ -17,10 +23,10 @@ from typing import Any
 
 from .dating import since_bound, until_bound
 from .errors import Argument, UsageError
-from .fields import case_fold
 from .lifecycle import to_epoch_us
 from .storage import Eligibility, Store, TaskFilter, TaskRow
 from .task_dates import STATUSES, TaskRules
+from .task_query import ReadQuery, read_task_query
 
 # What ``status`` may ask for: a status, every task, or the open tasks due before today.
 TASK_STATUSES = (*STATUSES, "all", "overdue")
@@ -56,15 +62,19 @@ class TaskHit:
 
 class TaskList(list[TaskHit]):
     """Tasks by due day (those without one last), then path and line; how many more passed the
-    filters, and the warnings about the answer as a whole."""
+    filters, the warnings about the answer as a whole, and what the query's words were read as
+    (``read``: None when all of them were matched as text, or none was given)."""
 
-    def __init__(self, tasks: Iterable[TaskHit] = (), warnings: Iterable[str] = (), more: int = 0) -> None:
+    def __init__(self, tasks: Iterable[TaskHit] = (), warnings: Iterable[str] = (), more: int = 0,
+                 read: str | None = None) -> None:
         super().__init__(tasks)
         self.warnings = list(warnings)
         self.more = more
+        self.read = read
 
     def as_dict(self) -> dict[str, Any]:
-        return {"tasks": [task.as_dict() for task in self], "more": self.more, "warnings": self.warnings}
+        return {"tasks": [task.as_dict() for task in self], "more": self.more, "read": self.read,
+                "warnings": self.warnings}
 
 
 @dataclass(frozen=True)
@@ -81,45 +91,104 @@ class TaskQuestion:
     k: int = DEFAULT_TASKS
 
 
+@dataclass(frozen=True)
+class AskedTasks:
+    """The filter a question asks for, and what its query's words were read as (None: nothing but text)."""
+
+    filter: TaskFilter
+    read: str | None = None
+
+
 def task_filter(question: TaskQuestion, now: datetime, week_start: int = 0, include_expired: bool = False,
-                rules: TaskRules | None = None) -> TaskFilter:
+                rules: TaskRules | None = None) -> AskedTasks:
     """The filter ``question`` asks for at ``now`` (``week_start``: the vault's first day of the
     week; ``include_expired``: the tasks of expired notes too; ``rules``: the Tasks plugin's, from
-    task_settings.load_task_rules). Without a ``status``: the done tasks when a done bound is
-    given, else the open ones."""
+    task_settings.load_task_rules). Its query is read first (task_query.py). Without a status,
+    given or said: the done tasks when done days are asked for, else the open ones."""
     _require_count(question.k)
-    done_asked = question.done_since is not None or question.done_until is not None
-    status = question.status if question.status is not None else ("done" if done_asked else "open")
-    if status not in TASK_STATUSES:
-        raise UsageError(Argument("status", repr(status)), f" is not a task status: give one of {', '.join(TASK_STATUSES)}")
-    if done_asked and status not in ("done", "all"):
-        # An open task has no done day: the answer would be empty for a reason nobody asked for.
-        raise UsageError(Argument("done_since"), "/", Argument("done_until"), f" ask for done tasks, not {status} ones: "
-                         "ask for the done tasks (or all of them), or leave the done bounds out")
+    if question.status is not None and question.status not in TASK_STATUSES:
+        raise UsageError(Argument("status", repr(question.status)),
+                         f" is not a task status: give one of {', '.join(TASK_STATUSES)}")
+    read = read_task_query(question.query, now, week_start, question.status)
+    due = _joined("due", _range("due", question.due_since, question.due_until, now, week_start), read)
+    done = _joined("done", _range("done", question.done_since, question.done_until, now, week_start), read)
+    status = _status(question, read, done_asked=done != (None, None))
     # The tags as search reads them (with or without #; an empty one refused).
     tags = Eligibility.asked(to_epoch_us(now), tags=question.tags).tags
-    due = _range("due", question.due_since, question.due_until, now, week_start)
-    done = _range("done", question.done_since, question.done_until, now, week_start)
-    return TaskFilter(
+    asked = TaskFilter(
         alive=Eligibility(now_us=to_epoch_us(now), include_expired=include_expired),
         statuses=() if status == "all" else ("open",) if status == "overdue" else (status,),
         due_before=since_bound("today", now, week_start).day.date().isoformat() if status == "overdue" else None,
         due_since=due[0], due_until=due[1], done_since=done[0], done_until=done[1], tags=tags,
-        words=tuple(case_fold(word) for word in (question.query or "").split()), rules=rules or TaskRules(),
+        words=tuple(read.words), rules=rules or TaskRules(),
     )
+    return AskedTasks(asked, read.reading())
 
 
-def find_tasks(store: Store, asked: TaskFilter, k: int) -> TaskList:
+def _status(question: TaskQuestion, read: ReadQuery, *, done_asked: bool) -> str:
+    """The status asked: given, else said in the query, else done when done days are asked for, else open."""
+    if question.status is not None and read.status is not None and read.status != question.status:
+        given = Argument("status", repr(question.status), flag=f"--{question.status}", switch=True)  # the CLI's --open
+        raise UsageError(given, f" contradicts the query's {read.status_said!r} "
+                         f"({read.status} tasks): give the status one way (or put the word in double quotes to match it as text)")
+    status = question.status or read.status or ("done" if done_asked else "open")
+    if done_asked and status not in ("done", "all"):
+        # An open task has no done day: the answer would be empty for a reason nobody asked for.
+        raise UsageError(Argument("done_since"), "/", Argument("done_until"), f" ask for done tasks, not {status} ones: "
+                         "ask for the done tasks (or all of them), or leave the done bounds out")
+    return status
+
+
+def _joined(kind: str, given: tuple[str | None, str | None], read: ReadQuery) -> tuple[str | None, str | None]:
+    """The ``kind`` days asked: each end as an argument gives it, else as the query's words say
+    it; an end both give differently is refused, naming both."""
+    said = getattr(read, kind)
+    for end, name, ours, theirs in zip(("since", "until"), (f"{kind}_since", f"{kind}_until"), given, said, strict=True):
+        if ours is not None and theirs is not None and ours != theirs:
+            raise UsageError(Argument(name), f" ({ours}) contradicts the query's {' '.join(getattr(read, f'{kind}_said'))!r} "
+                             f"({kind} {end} {theirs}): give the {kind} days one way (or put the words in double quotes "
+                             "to match them as text)")
+    return (given[0] or said[0], given[1] or said[1])
+
+
+def find_tasks(store: Store, asked: AskedTasks, k: int) -> TaskList:
     """The tasks that pass ``asked``, at most ``k``; ``more``: how many more passed. An empty
-    answer says how many tasks of expired notes it left out, if any."""
-    rows, total = store.tasks.find(asked, k)
-    found = TaskList((TaskHit.of(row) for row in rows), more=total - len(rows))
-    if not rows and not asked.alive.include_expired:
-        hidden = store.tasks.find(replace(asked, alive=replace(asked.alive, include_expired=True)), 1)[1]
-        if hidden:
+    answer says why it may be empty: the tasks of expired notes it left out, if any; the words
+    of the query that no task asked for holds."""
+    rows, total = store.tasks.find(asked.filter, k)
+    found = TaskList((TaskHit.of(row) for row in rows), more=total - len(rows), read=asked.read)
+    if rows:
+        return found
+    if not asked.filter.alive.include_expired:
+        hidden = store.tasks.count(replace(asked.filter, alive=replace(asked.filter.alive, include_expired=True)))
+        if hidden:  # they hold every word asked for: that is the whole reason
             found.warnings.append(f"{hidden} {'task' if hidden == 1 else 'tasks'} of expired notes left out: "
                                   "ask with include_expired to see them")
+            return found
+    found.warnings += _unmatched(store, asked)
     return found
+
+
+def _unmatched(store: Store, asked: AskedTasks) -> list[str]:
+    """Why words answered nothing: which of them no task asked for holds (and whether tasks of
+    other statuses or days do), or that each is in some task but none holds them all; without
+    words, what the query was read as."""
+    wanted = asked.filter
+    if not wanted.words:
+        return ["no task matches the query as it was read (see read)"] if asked.read else []
+    missing = [word for word in wanted.words if not store.tasks.count(replace(wanted, words=(word,)))]
+    if not missing:
+        return [f"each of the query's words {', '.join(map(repr, wanted.words))} is in some task asked for, "
+                "but no task holds them all"]
+    anywhere = replace(wanted, statuses=(), due_before=None, due_since=None, due_until=None, done_since=None,
+                       done_until=None, tags=())
+    said = []
+    for word in missing:
+        elsewhere = store.tasks.count(replace(anywhere, words=(word,)))
+        beyond = (f" ({elsewhere} {'task' if elsewhere == 1 else 'tasks'} of other statuses, days or tags hold it)"
+                  if elsewhere else "")
+        said.append(f"{word!r} matched no task asked for: no task's words, note title or lane holds it{beyond}")
+    return said
 
 
 def _range(kind: str, since: str | None, until: str | None, now: datetime, week_start: int) -> tuple[str | None, str | None]:

@@ -215,8 +215,10 @@ class Vault:
         ``cancelled``, ``all``, or ``overdue`` (open, due before today). The bounds are read as
         :meth:`search`'s ``since``/``until`` (``this week`` in the vault's week, ``next week``,
         ``2025-12``, an ISO day) and held against the task's due or done day. ``tags``: each
-        carried by the task's line or its note. ``query``: each of its words is in the task's
-        words or its note's title, in any case. Tasks of expired notes are hidden unless
+        carried by the task's line or its note. ``query``: the question as asked; its periods,
+        status words and words of asking are read as such (task_query.py; ``read`` says how),
+        each other word is in the task's words, its note's title or its lane, in any case; words
+        that contradict an argument are refused. Tasks of expired notes are hidden unless
         ``include_expired``; ``k`` at most, ``more`` says how many more passed."""
         from .task_settings import load_task_rules
         from .tasks import TaskQuestion, find_tasks, task_filter
@@ -434,7 +436,8 @@ class Vault:
 
         ``text`` replaces the body, ``append`` adds a paragraph at its end; a title that
         ``remember`` made from the old text is made anew from a new ``text`` (a chosen one
-        stays; the file name stays either way); a layer change without ``ttl``/``expires_at`` re-applies the new layer's policy from ``now``.
+        stays; the file name stays either way); a layer change without ``ttl``/``expires_at`` re-applies the new layer's policy from ``now``
+        (or from the note's date when later); a changed date moves an expiry vaultmem computed (adr/0003).
         ``if_version``: refuse with :class:`WriteConflict` unless the file is still at that
         version (a person edited it since the caller read it). Contradictions and an empty
         revision are :class:`UsageError` and change nothing.

@@ -20,7 +20,7 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from .cjk import has_run
-from .dating import iso_spelling
+from .dating import iso_spelling, local_day_start
 from .errors import Argument, InvalidTimestamp, PathOutsideVault, UsageError, short_repr
 from .lifecycle import (
     PERMANENT_LAYER,
@@ -136,12 +136,26 @@ def compose_note(
     if explicit is not None:
         refuse_past(explicit, instant)
         meta["expires_at"] = explicit
-    apply_layer_ttl(code, meta, moment, policy=policy)
+    apply_layer_ttl(code, meta, ttl_start(moment, meta.get(date_key)), policy=policy)
     if isinstance(meta.get("expires_at"), str):
         meta["expires_at"] = parse_timestamp(meta["expires_at"])  # written plain, as an aware time
     if supersedes:
         meta["supersedes"] = list(supersedes)
     return NewNote(meta, text, app)
+
+
+def ttl_start(moment: datetime, day: object) -> datetime:
+    """When a memory's layer TTL starts counting: ``moment`` (when it is written, or given its
+    layer), or the start of the day it is about (``day``: a date, at this machine's local
+    midnight; a time, as it is) when that is later (adr/0003). Without it, "School concert Dec
+    18" remembered on the 2nd as L2 expired on the 9th, a week before the concert."""
+    if isinstance(day, datetime):
+        start = day.replace(microsecond=0)
+    elif isinstance(day, date):
+        start = local_day_start(day)
+    else:
+        return moment
+    return max(moment, start)
 
 
 def memory_day(value: object) -> date | datetime:

@@ -35,8 +35,13 @@ def tasks_command(obj: Context, query: str | None, open_: bool, done: bool, canc
                   tags: tuple[str, ...], include_expired: bool, as_of: str | None, k: int, as_json: bool) -> None:
     """List task lines (`- [ ] …`) by due day, then file and line; open ones unless asked.
 
-    QUERY keeps the tasks each of whose words is in the task's text, its note's title or its Kanban
-    lane, in any case (`tasks Doing`): `tasks acme --due-until "next week"`, `tasks --done-since 2025-12-16 --done-until 2025-12-16`."""
+    QUERY may be the question as asked: its periods (due this week, finished yesterday, done on the
+    16th, due before Friday, next month, 2026-12-04), status words (open, done, finished, cancelled,
+    overdue) and words of asking (what, is, my, tasks, to do) are read as such, and said on a
+    `read:` line; the rest keeps the tasks each of whose words is in the task's text, its note's
+    title or its Kanban lane, in any case (`tasks Doing`). Words in double quotes are always text.
+    An option wins: words that say otherwise are refused. `tasks "what's due this week"`,
+    `tasks acme --due-until "next week"`, `tasks "done on the 16th"`."""
     chosen = [name for name, given in zip(_STATUS_FLAGS, (open_, done, cancelled, overdue, all_), strict=True) if given]
     if len(chosen) > 1:
         raise click.UsageError(f"--{' and --'.join(chosen)} ask for different tasks: give one of them")
@@ -49,6 +54,8 @@ def tasks_command(obj: Context, query: str | None, open_: bool, done: bool, canc
     if as_json:
         emit_json({**found.as_dict(), "warnings": [as_typed(warning) for warning in found.warnings]})
         return
+    if found.read:
+        click.echo(f"read: {found.read}")
     for warning in found.warnings:
         click.echo(f"! {as_typed(warning)}")
     if not found:

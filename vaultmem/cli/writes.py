@@ -25,7 +25,8 @@ if TYPE_CHECKING:
 @click.option("--tag", "tags", multiple=True, help="A tag (repeatable). None with --supersedes: the superseded notes' tags.")
 @click.option("--date", "day", metavar="DAY",
               help="The day (or time) the memory is about, written as its date property: 2026-01-28 dates it so in "
-                   "search and list (default: dated by when it was written).")
+                   "search and list (default: dated by when it was written). A later day: the layer's TTL counts "
+                   "from that day (L2: expires 7 days after it).")
 @click.option("--folder", help="Vault folder for the note (default: remember_dir from .vaultmem.toml, 'memories'; unset, a Logseq graph's pages/ or a Dendron vault's folder).")
 @click.option("--supersedes", "supersedes", multiple=True, metavar="NOTE",
               help="A note this one replaces (repeatable): it expires now and records superseded_by.")
@@ -69,7 +70,7 @@ def similar_advice(other: SimilarNote, layer: str) -> str:
 @click.option("--text", help="Replace the note's text (the body; the frontmatter stays as it is).")
 @click.option("--append", help="Add a paragraph at the end of the note's text.")
 @click.option("--title", help="A new title.")
-@click.option("--layer", help="A new layer; without --ttl/--expires-at its policy applies from now (L4: no expiry).")
+@click.option("--layer", help="A new layer; without --ttl/--expires-at its policy applies from now, or from the note's later date (L4: no expiry).")
 @click.option("--ttl", help="Expire this long from now: 30m, 12h, 3d, 2w.")
 @click.option("--expires-at", "expires_at", metavar="TIME", help="Expire at this instant (ISO-8601; naive = UTC).")
 @click.option("--permanent/--no-permanent", default=None,

@@ -136,8 +136,13 @@ class TaskStore:
             f"{', '.join('tasks.' + kind for kind in DAY_KINDS)}, tasks.recurrence, tasks.tags, tasks.lane {joined} "
             "ORDER BY tasks.due IS NULL, tasks.due, notes.path, tasks.line LIMIT ?",
             [*status_params, *params, int(limit)])
-        total = int(self.db.execute(f"SELECT count(*) {joined}", params).fetchone()[0])
-        return [_row(row) for row in rows], total
+        return [_row(row) for row in rows], self.count(asked)
+
+    def count(self, asked: TaskFilter) -> int:
+        """How many tasks pass ``asked``."""
+        where, params = asked.where()
+        return int(self.db.execute(f"SELECT count(*) FROM tasks JOIN notes ON notes.label = tasks.note_label "
+                                   f"WHERE {where}", params).fetchone()[0])
 
     def of_notes(self, note_labels: Sequence[int]) -> dict[int, list[tuple[Any, ...]]]:
         """Each note's rows as stored, by line: what a rebuild must give again."""
