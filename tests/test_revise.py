@@ -837,3 +837,13 @@ def test_a_date_never_moves_an_expires_at_the_agent_or_the_person_gave(vault: Va
 def test_a_layer_change_counts_the_new_ttl_from_the_notes_later_day(vault: Vault) -> None:
     path = vault.remember("Pack the costume", date="2026-12-18", now=NOW).path
     assert vault.revise(path, layer="L1", now=LATER).expires_at == "2026-12-19T00:00:00+00:00"  # was LATER + 1 day
+
+
+def test_a_date_set_as_a_time_without_zone_moves_the_expiry_as_it_is_written_so_later_dates_still_move_it(vault: Vault) -> None:
+    # The time is written as UTC (2026-12-20T10:00:00+00:00), and the expiry must count from that
+    # instant: counted from the day instead (12-27T00:00), the next date set or removed no longer
+    # knew the expiry for vaultmem's and left it where it was.
+    path = vault.remember("School concert", now=NOW).path  # L2: expires 2026-12-07T12:00
+    assert vault.revise(path, set_properties={"date": "2026-12-20T10:00:00"}, now=LATER).expires_at == "2026-12-27T10:00:00+00:00"
+    assert vault.revise(path, set_properties={"date": "2026-12-21"}, now=LATER).expires_at == "2026-12-28T00:00:00+00:00"
+    assert vault.revise(path, unset_properties=["date"], now=LATER).expires_at == "2026-12-07T12:00:00+00:00"

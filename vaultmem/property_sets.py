@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from datetime import date
+from datetime import UTC, date, datetime
 from typing import Any
 
 import yaml
@@ -101,7 +101,7 @@ def _checked_key(key: object, argument: Argument) -> str:
 
 
 def _typed(key: str, value: object, dating: set[str]) -> Any:
-    typed = _typed_text(key, value) if isinstance(value, str) else value
+    typed = _as_written(_typed_text(key, value) if isinstance(value, str) else value)
     if typed is None or (isinstance(typed, str) and not typed.strip()):
         raise UsageError(SET, f" {key} is empty; give its value, or remove the property (", UNSET, f" {key})")
     flat = _is_scalar(typed) or (isinstance(typed, list) and all(_is_scalar(item) for item in typed))
@@ -148,6 +148,17 @@ def _typed_scalar(value: str) -> Any:
 _INTEGER = re.compile(r"[-+]?(?:0|[1-9][0-9]*)")
 _DECIMAL = re.compile(r"[-+]?[0-9]+\.[0-9]+")
 _ISO_DAY = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}(?:$|[T ])")
+
+
+def _as_written(value: Any) -> Any:
+    """A time with no zone as it is written and read back: in UTC (noteio.render_scalar). Kept
+    naive, a ``date`` set so was read as its day, not the instant the file then holds, and the
+    expiry counted from it (revision._lifecycle) was no longer one vaultmem knew for its own."""
+    if isinstance(value, list):
+        return [_as_written(item) for item in value]
+    if isinstance(value, datetime) and (value.tzinfo is None or value.utcoffset() is None):
+        return value.replace(tzinfo=UTC)
+    return value
 
 
 def _is_scalar(value: object) -> bool:
