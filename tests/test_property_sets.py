@@ -170,3 +170,20 @@ def test_mcp_revise_sets_and_unsets_properties(vault_dir: Path, tmp_path: Path) 
     run(scenario)
     text = (root / "people/matt-ober.md").read_text(encoding="utf-8")
     assert "company: Acme  # since 2019\n" in text and "rank: 2\n" in text and "met_date" not in text
+
+
+def test_unset_of_a_key_in_another_case_is_refused_in_yaml_and_removes_the_line_of_a_logseq_page(vault: Vault) -> None:
+    # Was a KeyError ('Company') out of revise; a YAML key is only the key as written (removing
+    # `Company` would have left `company:` and said it was removed), a page's line as Logseq reads it.
+    before = snapshot_files(vault.root)
+    with pytest.raises(UsageError, match=r"unset_properties Company: people/matt-ober.md has no such property"):
+        vault.revise("Matt Ober", unset_properties=["Company"], now=NOW)
+    assert snapshot_files(vault.root) == before
+    page = vault.root / "pages/Dana.md"
+    (vault.root / "logseq").mkdir()
+    (vault.root / "logseq/config.edn").write_text("{:meta/version 1}\n", encoding="utf-8")
+    page.parent.mkdir()
+    page.write_text("company:: Initech\nrole:: CTO\n\n- met at the meetup\n", encoding="utf-8")
+    vault.index()
+    assert vault.revise("pages/Dana.md", unset_properties=["Role"], now=NOW).changed == ["Role"]
+    assert page.read_text(encoding="utf-8") == "company:: Initech\n\n- met at the meetup\n"

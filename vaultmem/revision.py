@@ -372,12 +372,15 @@ def _properties(note: Note, revision: Revision, change: _Change, in_properties: 
     A page whose fields are its ``key:: value`` lines holds them there, as written (adr/0028)."""
     meta = {**_page_lines(note.body), **note.meta} if in_properties else note.meta
     for key in revision.properties.unset:
-        if key not in meta and property_key(key) not in meta:
+        # A page's line is found as Logseq spells the key (``Company`` is ``company::``); a YAML
+        # key only as written: removing ``Company`` left ``company:`` and said it was removed.
+        held = key if key in meta else property_key(key) if in_properties else None
+        if held not in meta:
             known = ", ".join(sorted(meta)) or "none"
             raise UsageError(UNSET, f" {key}: {note.path} has no such property (its properties: {short_repr(known)})")
         change.remove.append(key)
         change.properties.append(key)
-        change.said.append(f"{key}: {short_repr(meta[key])} removed")
+        change.said.append(f"{key}: {short_repr(meta[held])} removed")
     for key, asked in revision.properties.set_values:
         value = as_list_where_listed(asked, meta.get(key))
         if key in meta and meta[key] == value and type(meta[key]) is type(value):
