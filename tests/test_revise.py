@@ -847,3 +847,24 @@ def test_a_date_set_as_a_time_without_zone_moves_the_expiry_as_it_is_written_so_
     assert vault.revise(path, set_properties={"date": "2026-12-20T10:00:00"}, now=LATER).expires_at == "2026-12-27T10:00:00+00:00"
     assert vault.revise(path, set_properties={"date": "2026-12-21"}, now=LATER).expires_at == "2026-12-28T00:00:00+00:00"
     assert vault.revise(path, unset_properties=["date"], now=LATER).expires_at == "2026-12-07T12:00:00+00:00"
+
+
+def test_a_write_by_a_name_the_person_edited_away_since_the_index_saw_it_goes_to_the_note_answering_now(vault_dir: Path, write_note) -> None:
+    # `revise Kyoto --append` wrote into a1.md, whose `# Kyoto` the person had just made `# Osaka`
+    # and moved to a2.md: the write went by the index as it last saw the files.
+    old = write_note("trips/a1.md", "# Kyoto\n\nTemples.\n")
+    assert run_cli(vault_dir, "index").exit_code == 0
+    old.write_text("# Osaka\n\nCastle.\n", encoding="utf-8")
+    new = write_note("trips/a2.md", "# Kyoto\n\nTemples.\n")
+    revised = run_cli(vault_dir, "revise", "Kyoto", "--append", "Fushimi Inari at dawn.")
+    assert revised.exit_code == 0, revised.output
+    assert old.read_text(encoding="utf-8") == "# Osaka\n\nCastle.\n"
+    assert new.read_text(encoding="utf-8").endswith("Temples.\n\nFushimi Inari at dawn.\n")
+
+
+def test_forget_by_a_name_still_answering_refuses_a_note_edited_since_the_index_saw_it(vault_dir: Path, write_note) -> None:
+    note = write_note("trips/kyoto-trip.md", "---\ntitle: Kyoto\n---\nTemples.\n")
+    assert run_cli(vault_dir, "index").exit_code == 0
+    note.write_text("---\ntitle: Kyoto\n---\nTemples, and the deer park.\n", encoding="utf-8")
+    refused = run_cli(vault_dir, "forget", "Kyoto")
+    assert refused.exit_code != 0 and note.is_file(), refused.output

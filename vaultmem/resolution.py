@@ -92,6 +92,7 @@ from .notes import (
     PERMALINK,
     SUCCESSOR_FIELDS,
     citekey_form,
+    content_hash,
     find_frontmatter,
     permalink_form,
     read_note,
@@ -444,7 +445,7 @@ def locate_to_write(index: DerivedIndex, reference: str) -> Located:
     reference too (:func:`sole`) — unless the note found is retired and the others answering
     are its successors (:func:`_to_successor`). A canvas is refused (:class:`ReadOnlyCanvas`):
     read as its cards' text, it has no text of its own a write could keep its JSON around."""
-    located = locate_on_disk(index, reference, refresh=False)
+    located = _still_answering(index, reference, locate_on_disk(index, reference, refresh=False))
     found = located.resolved_from
     if found is not None and found.writes_to is not None:
         located = Located(found.writes_to, Resolution(found.reference, found.writes_by))
@@ -453,6 +454,25 @@ def locate_to_write(index: DerivedIndex, reference: str) -> Located:
     if is_canvas_path(located.row.path):
         raise ReadOnlyCanvas(located.row.path)
     return located
+
+
+def _still_answering(index: DerivedIndex, reference: str, located: Located) -> Located:
+    """``located``, or the note that answers to ``reference`` now when the note found by a name
+    its text gives (a title, an alias, its opening heading…) was changed since the index saw it
+    and no longer answers to it: ``revise Kyoto --append`` wrote into the note whose ``# Kyoto``
+    the person had just made ``# Osaka``. Still answering, the note is returned as the index knew
+    it, so that a write comparing against that version refuses the person's edit (WriteConflict)."""
+    if located.resolved_from is None:  # an id or a path: the file named is the note meant
+        return located
+    try:
+        raw = index.paths.absolute(located.row.path).read_bytes()
+    except OSError:
+        return located  # the write reads it and says why it cannot
+    if content_hash(raw) == located.row.content_hash:
+        return located
+    index.ensure_current()
+    again = locate_on_disk(index, reference, refresh=False)
+    return located if again.row.path == located.row.path else again
 
 
 def _with_successor(index: DerivedIndex, located: Located, now_us: int) -> Located:
