@@ -383,6 +383,19 @@ def test_a_day_said_without_its_year_is_the_last_one_for_done_tasks_and_the_next
     assert asked(vault, "due on the 16th", now=later)[1] == "due on the 16th → due 2026-01-16"
 
 
+def test_a_word_read_as_a_status_or_a_day_that_matches_nothing_so_is_matched_as_the_task_s_text(vault: Path) -> None:
+    """Was (the lead's review): "complete onboarding" was read as done tasks holding "onboarding"
+    and answered none, beside the open task "Complete onboarding form"; "sunday school" the same."""
+    write_file(vault, "Projects/HR.md", "- [ ] Complete onboarding form\n- [ ] Sunday school rota\n")
+    tasks, read, warnings = asked(vault, "complete onboarding")
+    assert tasks == [("Projects/HR.md", 1)]
+    assert read == '"complete" "onboarding"' or read is None
+    assert warnings[0].startswith("no task matched the query as read (complete → status done; matched as text: onboarding)")
+    assert asked(vault, "sunday school")[0] == [("Projects/HR.md", 2)]
+    # A reading that matches keeps its answer: no fallback.
+    assert asked(vault, "overdue") == ([("Projects/Acme.md", 8)], "overdue → status overdue", [])
+
+
 def test_a_quoted_word_is_text_and_a_bare_number_is_no_year(vault: Path) -> None:
     write_file(vault, "Projects/Web.md", "- [ ] Publish the open data 2026 report\n")
     assert asked(vault, '"open" data')[0] == [("Projects/Web.md", 1)]

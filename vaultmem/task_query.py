@@ -114,6 +114,15 @@ class ReadQuery:
     said: list[str] = field(default_factory=list)
     asking: list[str] = field(default_factory=list)  # words taken as asking, not text
 
+    def as_text(self) -> str | None:
+        """The query with each word read as a status or a period put back as text, quoted (the
+        words of asking stay out): ``"complete" "onboarding"`` for "complete onboarding", whose
+        ``complete`` was read as the done status. None when no word was read so."""
+        read_so = [*([self.status_said] if self.status_said else []), *self.due_said, *self.done_said]
+        if not read_so:
+            return None
+        return " ".join(f'"{word}"' for phrase in (*read_so, *self.words) for word in phrase.split() if '"' not in word)
+
     def reading(self) -> str | None:
         """All of it in one line: each period and status read, the words not taken as text, the
         words matched as text; None when every word is text (nothing else was read)."""

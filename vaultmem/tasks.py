@@ -97,6 +97,9 @@ class AskedTasks:
 
     filter: TaskFilter
     read: str | None = None
+    # The query with its status and period words as text (task_query.ReadQuery.as_text): asked
+    # when the query as read matches nothing — "complete onboarding" is a task to do, not done ones.
+    as_text: str | None = None
 
 
 def task_filter(question: TaskQuestion, now: datetime, week_start: int = 0, include_expired: bool = False,
@@ -122,7 +125,7 @@ def task_filter(question: TaskQuestion, now: datetime, week_start: int = 0, incl
         due_since=due[0], due_until=due[1], done_since=done[0], done_until=done[1], tags=tags,
         words=tuple(read.words), rules=rules or TaskRules(),
     )
-    return AskedTasks(asked, read.reading())
+    return AskedTasks(asked, read.reading(), read.as_text())
 
 
 def _status(question: TaskQuestion, read: ReadQuery, *, done_asked: bool) -> str:

@@ -23,6 +23,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Iterable, Mapping
 from contextlib import AbstractContextManager
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -231,6 +232,16 @@ class Vault:
         with self.store.waiting_at_most(SEARCH_LOCK_WAIT_SECONDS):
             busy = self.derived.bring_current()
             found = find_tasks(self.store, asked, k)
+            if not found and asked.as_text is not None:
+                # A word read as a status or a day may be the task's own ("complete onboarding",
+                # "sunday school"): nothing matched as read, so the words are asked as text.
+                literal = task_filter(replace(question, query=asked.as_text), resolve_now(now), self.paths.daily.week_start,
+                                      include_expired, rules)
+                as_text = find_tasks(self.store, literal, k)
+                if as_text:
+                    as_text.warnings.insert(0, f"no task matched the query as read ({asked.read}); these hold its words "
+                                               "as text")
+                    found = as_text
         if busy is not None:
             found.warnings.append(str(busy))
         found.warnings.extend(unread)
