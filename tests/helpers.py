@@ -252,8 +252,9 @@ def index_matches_disk(vault: Path) -> bool:
     """The index holds exactly the vault's note files, each with its current bytes."""
     import hashlib
 
-    files = {path.relative_to(vault).as_posix(): path for path in vault.rglob("*.md")
-             if not any(part.startswith(".") for part in path.relative_to(vault).parts)}  # hidden folders hold no notes
+    files = {path.relative_to(vault).as_posix(): path for path in vault.rglob("*")
+             if path.suffix in (".md", ".canvas")  # a canvas is read as a note too (canvas.py)
+             and not any(part.startswith(".") for part in path.relative_to(vault).parts)}  # hidden folders hold no notes
     state = index_state(vault)
     return state.keys() == files.keys() and all(
         hashlib.sha256(files[path].read_bytes()).hexdigest() == values[9]  # type: ignore[index]

@@ -266,7 +266,7 @@ def test_usage_history_that_cannot_be_read_and_has_no_backup_is_said_to_be_lost(
 
     assert "there is no usage backup" in result.stderr and "lost" in result.stderr
     assert use_count(vault) == 0
-    assert "notes: 39" in result.stdout
+    assert "notes: 40" in result.stdout
 
 
 def test_an_index_db_deleted_on_its_own_gets_its_usage_history_back_from_the_backup(vault: Path) -> None:
