@@ -127,6 +127,12 @@ class PassageStore:
             found.extend(row[0] for row in self.db.execute(query, chunk))
         return found
 
+    def owner_rows(self) -> list[tuple[int, int, int]]:
+        """(label, note label, number) of every passage, by label: what search keeps in memory
+        (passage_table.py) instead of asking :meth:`owners_passing`, :meth:`pairs_of` and
+        :meth:`counts` of each query's few hundred passages."""
+        return self.db.execute("SELECT label, note_label, number FROM passages ORDER BY label").fetchall()
+
     def pairs_of(self, note_labels: Sequence[int]) -> list[tuple[int, int]]:
         """(passage label, note label) of every passage of these notes."""
         found: list[tuple[int, int]] = []
