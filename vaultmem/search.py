@@ -87,7 +87,6 @@ from .passage_table import PassageOwners, PassageTables
 from .paths import VaultPaths
 from .ranking import NEXT_PASSAGES, Fused, SideHit, counted_passages, fuse, hit_score, match_kind, note_scores
 from .results import SimilarNote
-from .snapshots import cosines
 from .snippets import Snippet, passage_snippet
 from .stems import stem
 from .storage import PASSAGE_SPACE, TOPIC_KEY, AroundRange, Eligibility, NoteRow, PassageRow, Store
@@ -916,10 +915,9 @@ class Searcher:
             kept = ~np.isin(extra, labels)
             labels = np.concatenate([labels, extra[kept]])
             owners = np.concatenate([owners, np.fromiter(asked.values(), dtype=np.int64, count=len(asked))[kept]])
-        found, matrix = self.passage_vectors.matrix_of(labels.tolist())
+        found, scores = self.passage_vectors.scores_of(vector, labels.tolist())
         if not found:
             return []
-        scores = cosines(matrix, vector)
         found_labels = np.asarray(found, dtype=np.int64)
         return note_scores(counted_passages(found_labels, owners_by_label(labels, owners, found_labels), scores), limit)
 
