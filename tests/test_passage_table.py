@@ -74,6 +74,10 @@ def test_the_table_answers_as_sqlite_for_every_filter(vault_dir: Path, write_not
                    Eligibility(lighthouse_row.expires_us - 1)]
         for eligibility in filters:
             assert table.owners_passing(passages, eligibility) == sql.owners_passing(passages, eligibility), eligibility
+        for match in ('"lighthouse"', '"note" OR "harbor"', '"number"'):
+            for eligibility in filters:
+                ours, theirs = table.fts_passing(match, 40, eligibility), sql.fts_passing(match, 40, eligibility)
+                assert sorted(ours[0], key=str) == sorted(theirs[0], key=str) and ours[1] == theirs[1]
         notes = [*reversed(store.notes.all_eligible_labels(Eligibility(0, include_expired=True))), 10**9, 1]
         for ours, theirs in zip(table.pairs_of(notes), sql.pairs_of(notes), strict=True):
             assert ours.tolist() == theirs.tolist()  # the same pairs in the same order

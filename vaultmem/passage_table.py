@@ -2,12 +2,14 @@
 
 The vector side of a search (search.Searcher._vector_side) turns the few hundred passages the
 snapshot returns into their notes, keeps the notes that pass the read-time filters, counts
-their passages and scores every passage of a few hundred notes exactly. Asked of SQLite
-(``IN`` lists of hundreds of labels, a join to ``notes``) those look-ups cost ~2 ms of a
-search at 10,000 notes; here they are array look-ups (adr/0004, "owners in memory").
+their passages and scores every passage of a few hundred notes exactly; the text side joins
+its best 400 full-text rows to their passages and notes. Asked of SQLite (``IN`` lists of
+hundreds of labels, joins to ``notes``) those look-ups cost ~2 ms of a search at 10,000
+notes; here they are array look-ups (adr/0004, "Passages' notes in memory").
 
-The table is read whole — one scan of ``passages`` and one of ``notes``' expiry — once per
-state of the index, and kept while the store's change token (SQLite's ``data_version`` plus
+The table is read whole — one scan of ``passages`` and one of ``notes``' expiry, ~20 ms at
+10,000 notes — once a state of the index has been looked up READ_AFTER_LOOKUPS times (SQLite
+answers before: :class:`SqlOwners`), and kept while the store's change token (SQLite's ``data_version`` plus
 this connection's own writes: any commit by anyone) stays the same, as the vector delta is
 (vectors.py). Token and rows are read in one read transaction, the caller's when it has one,
 so the table is always the state the rest of the query reads: an edit, a delete, a rebuild
@@ -25,7 +27,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .storage import Eligibility, Store
+from .storage import Eligibility, Store, TextMatch
 
 _NO_EXPIRY = np.iinfo(np.int64).max  # stands for NULL in the expiry column (``never`` says which)
 
@@ -101,6 +103,13 @@ class PassageTable:
         kept: np.ndarray = wanted[present]
         return kept
 
+    def fts_passing(self, match: str, limit: int, eligibility: Eligibility) -> tuple[list[TextMatch], set[int]]:
+        """``PassageStore.fts_passing``'s answer: the best ``limit`` full-text rows of passages
+        that exist, with their notes, and which of those notes pass the filters (:meth:`owners_passing`)."""
+        best = self.store.passages.fts_best(match, limit)
+        owners, eligible = self.owners_passing([label for label, _ in best], eligibility)
+        return [TextMatch(label, owners[label], score) for label, score in best if label in owners], eligible
+
     def pairs_of(self, notes: Sequence[int]) -> tuple[np.ndarray, np.ndarray]:
         """(passage labels, their notes) of every passage of these notes, each note once, by
         note and then number (``PassageStore.pairs_of``'s order)."""
@@ -145,6 +154,9 @@ class SqlOwners:
     def owners_passing(self, passages: Sequence[int], eligibility: Eligibility) -> tuple[dict[int, int], set[int]]:
         return self.store.passages.owners_passing(passages, eligibility)
 
+    def fts_passing(self, match: str, limit: int, eligibility: Eligibility) -> tuple[list[TextMatch], set[int]]:
+        return self.store.passages.fts_passing(match, limit, eligibility)
+
     def pairs_of(self, notes: Sequence[int]) -> tuple[np.ndarray, np.ndarray]:
         pairs = self.store.passages.pairs_of(notes)
         found = np.array(pairs, dtype=np.int64).reshape(-1, 2)
@@ -156,7 +168,7 @@ class SqlOwners:
 
 PassageOwners = PassageTable | SqlOwners
 
-READ_AFTER_LOOKUPS = 24  # look-ups of one state of the index (a search makes two) before the table is read
+READ_AFTER_LOOKUPS = 32  # look-ups of one state of the index (a search makes three or four) before the table is read
 
 
 class PassageTables:

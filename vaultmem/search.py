@@ -1002,7 +1002,7 @@ class Searcher:
         rows of one): docs hit@3 0.583 → 0.562 (benchmarks/PASSAGES.md §13).
         """
         page = PASSAGES_PER_NOTE * pool
-        rows, eligible = self.store.passages.fts_passing(match, page, eligibility)  # rows in no set order: note_scores sorts
+        rows, eligible = self.passage_table.current().fts_passing(match, page, eligibility)  # in no set order: note_scores sorts
         rows_kept = [row for row in rows if row.note_label in eligible] if eligibility.filters else rows
         if len({row.note_label for row in rows_kept}) < pool and len(rows) >= page:
             rows_kept = self.store.passages.fts_by_note(match, eligibility, page, per_note=pool)

@@ -235,6 +235,13 @@ class PassageStore:
                 eligible.add(note)
         return rows, eligible
 
+    def fts_best(self, match: str, limit: int) -> list[tuple[int, float]]:
+        """The best ``limit`` full-text rows: (passage label, bm25 negated: higher is better), in
+        no set order — :meth:`fts_passing` without its joins, for a caller that knows each
+        passage's note and each note's filters (passage_table.py)."""
+        query = f"SELECT rowid, {_BM25} AS score FROM passages_fts WHERE passages_fts MATCH ? ORDER BY score LIMIT ?"
+        return [(label, -score) for label, score in self.db.execute(query, [match, int(limit)])]
+
     def fts_by_note(self, match: str, eligibility: Eligibility, limit: int, per_note: int) -> list[TextMatch]:
         """The best ``limit`` rows of notes that pass the read-time filters, at most ``per_note``
         of each note (its best): SQLite filters and ranks every matching row (complete).
