@@ -135,3 +135,24 @@ def test_a_note_written_after_the_table_was_read_is_found_by_meaning_at_once(
         settled(write_note("Beacon.md", "The harbour beacon's lamp burns paraffin oil; the keeper trims its wick at dusk.\n"))
         hits = vault.search("beacon lamp paraffin wick", k=5, now=NOW)
         assert hits[0].path == "Beacon.md" and hits[0].match == "both"  # its passages' note is known to the vector side
+
+
+def test_a_note_indexed_by_another_connection_drops_the_table(vault_dir: Path, write_note: Callable[..., Path],
+                                                               wordllama: object) -> None:
+    """Another process's commit (a watcher, `vaultmem index`) moves SQLite's data_version, not this
+    connection's own count of changes: the table read before is dropped all the same."""
+    many_notes(write_note, 5)
+    with Vault(vault_dir, embedder=wordllama) as vault:  # type: ignore[arg-type]
+        vault.index()
+        tables = PassageTables(vault.store)
+        for _ in range(READ_AFTER_LOOKUPS + 1):
+            tables.current()
+        assert tables.reads == 1
+        write_note("Kelp.md", "Kelp forests grow in cold water.\n")
+        with Vault(vault_dir, embedder=wordllama) as other:  # type: ignore[arg-type]
+            other.index()
+        for _ in range(READ_AFTER_LOOKUPS + 1):
+            owners = tables.current()
+        kelp = vault.store.notes.by_path("Kelp.md")
+        assert tables.reads == 2 and isinstance(owners, PassageTable) and kelp is not None
+        assert kelp.label in owners.notes.tolist() and owners.counts([kelp.label]) == {kelp.label: 1}
