@@ -102,3 +102,23 @@ def test_exact_scoring_reads_each_passages_current_vector_wherever_it_lives(samp
             assert sorted(found) == sorted(current) and rows.shape == (len(current), 256)
             for label, row in zip(found, rows, strict=True):
                 assert np.array_equal(row, current[label])
+
+
+def test_exact_scores_after_a_search_are_the_products_of_the_current_vectors(sample_vault: Path, wordllama: object) -> None:
+    """scores_of reuses the search's scan of a matrix snapshot: for its own query only, and the
+    numbers are the ones scoring the gathered rows gives (a row's product does not depend on the
+    rows beside it)."""
+    with Vault(sample_vault, embedder=wordllama) as vault:  # type: ignore[arg-type]
+        vault.index()
+        edited = next(sample_vault.rglob("*.md"))
+        edited.write_text(edited.read_text(encoding="utf-8") + "\nA new line about sourdough starters.\n", encoding="utf-8")
+        vault.index()  # the edited note's passages in the delta (superseded in the snapshot), the rest in the matrix
+        labels, _matrix = stored_vectors(vault.store, PASSAGE_SPACE.table)
+        wanted = [*reversed(labels.tolist()), 10**9]
+        index = VectorIndex(vault.store, 256, PASSAGE_SPACE)
+        coffee, bread = (wordllama.embed([text])[0] for text in ("oat milk in coffee", "sourdough bread"))  # type: ignore[attr-defined]
+        index.search(coffee, 5)
+        for query in (coffee, bread, coffee.copy()):  # another query is scored afresh, an equal one reuses the scan
+            found, scores = index.scores_of(query, wanted)
+            gathered, matrix = index.matrix_of(wanted)
+            assert found == gathered and scores.tobytes() == np.einsum("ij,j->i", matrix, query).tobytes()

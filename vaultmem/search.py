@@ -84,10 +84,10 @@ from .lifecycle import from_epoch_us, is_expired_us, resolve_now, to_epoch_us
 from .links import labels_first
 from .notes import is_unparsed_expiry, read_text, unparsed_expiry_warning, version_of
 from .ordered import unique
+from .passage_table import PassageOwners, PassageTables
 from .paths import VaultPaths
 from .ranking import NEXT_PASSAGES, Fused, SideHit, counted_passages, fuse, hit_score, match_kind, note_scores
 from .results import SimilarNote
-from .snapshots import cosines
 from .snippets import Snippet, passage_snippet
 from .stems import stem
 from .storage import PASSAGE_SPACE, TOPIC_KEY, AroundRange, Eligibility, NoteRow, PassageRow, Store
@@ -549,6 +549,7 @@ class Searcher:
         self.embedder = embedder
         self.resync = resync  # index these paths again; True if a note changed
         self.passage_vectors = VectorIndex(store, embedder.dimension, PASSAGE_SPACE)
+        self.passage_table = PassageTables(store)  # passages' notes and notes' expiry, in memory (passage_table.py)
         self._note_vectors: VectorIndex | None = None  # loaded only for the similar-note check
         self.unmerged = UnmergedWatch(paths.root)  # asks git again only when its index changed
 
@@ -872,7 +873,8 @@ class Searcher:
         notes). As exact as the snapshot's nearest are: an exact matrix below 50,000 passages,
         a graph's recall above (adr/0004).
         """
-        if self.store.notes.count_at_most(pool) < pool:
+        table = self.passage_table.current()
+        if table.fewer_notes_than(pool):
             # Fewer notes than the pool: every eligible note is a candidate, and asking the
             # snapshot first only widened it round after round to that end (a 5 MB note among
             # 50: 25 ms instead of the exact scan's few).
@@ -880,7 +882,7 @@ class Searcher:
         wanted = PASSAGES_PER_NOTE * pool
         while True:
             found = self.passage_vectors.search(vector, wanted)
-            owners, eligible = self.store.passages.owners_passing([label for label, _ in found], eligibility)
+            owners, eligible = table.owners_passing([label for label, _ in found], eligibility)
             notes = [label for label in dict.fromkeys(owners[label] for label, _ in found if label in owners) if label in eligible]
             if len(notes) >= pool:  # fusion standardises over the side's top `pool` notes: propose that many
                 break
@@ -892,12 +894,12 @@ class Searcher:
                 notes = self.store.notes.all_eligible_labels(eligibility)
                 break
             wanted *= WIDEN_FACTOR
-        nearest = self._counted_nearest(found, owners, notes, wanted)
+        nearest = self._counted_nearest(table, found, owners, notes, wanted)
         scored_whole = [note for note in notes if note not in nearest]
         return self.exact_scores(vector, scored_whole, [pair for pairs in nearest.values() for pair in pairs], pool)
 
-    def _counted_nearest(self, found: Sequence[tuple[int, float]], owners: dict[int, int], notes: Sequence[int],
-                         wanted: int) -> dict[int, list[tuple[int, int]]]:
+    def _counted_nearest(self, table: PassageOwners, found: Sequence[tuple[int, float]], owners: dict[int, int],
+                         notes: Sequence[int], wanted: int) -> dict[int, list[tuple[int, int]]]:
         """The notes of more than ``wanted`` passages that the snapshot's answer ``found`` holds
         enough of to score them exactly (1 + NEXT_PASSAGES of each: ranking.note_scores),
         each with those (passage, note) pairs — its nearest. Without the count, a note with one
@@ -906,21 +908,25 @@ class Searcher:
         for label, _ in found:
             if label in owners:
                 returned.setdefault(owners[label], []).append((label, owners[label]))
-        counts = self.store.passages.counts([note for note in notes if len(returned.get(note, ())) > NEXT_PASSAGES])
+        counts = table.counts([note for note in notes if len(returned.get(note, ())) > NEXT_PASSAGES])
         return {note: returned[note] for note, count in counts.items() if count > wanted}
 
     def exact_scores(self, vector: np.ndarray, notes: Sequence[int], passages: Sequence[tuple[int, int]] = (),
                      limit: int | None = None) -> list[SideHit]:
         """These notes scored by every passage of theirs, best first; and the notes of
         ``passages`` ((passage, note) pairs) by those passages only. The first ``limit``."""
-        owners = dict([*self.store.passages.pairs_of(notes), *passages])
-        labels, matrix = self.passage_vectors.matrix_of(list(owners))
-        if not labels:
+        labels, owners = self.passage_table.current().pairs_of(notes)
+        if passages:
+            asked = dict(passages)  # each passage once, as a dict of the pairs kept it
+            extra = np.fromiter(asked, dtype=np.int64, count=len(asked))
+            kept = ~np.isin(extra, labels)
+            labels = np.concatenate([labels, extra[kept]])
+            owners = np.concatenate([owners, np.fromiter(asked.values(), dtype=np.int64, count=len(asked))[kept]])
+        found, scores = self.passage_vectors.scores_of(vector, labels.tolist())
+        if not found:
             return []
-        scores = cosines(matrix, vector)
-        return note_scores(counted_passages(np.asarray(labels, dtype=np.int64),
-                                            np.fromiter((owners[label] for label in labels), dtype=np.int64, count=len(labels)), scores),
-                           limit)
+        found_labels = np.asarray(found, dtype=np.int64)
+        return note_scores(counted_passages(found_labels, owners_by_label(labels, owners, found_labels), scores), limit)
 
     # -- the text side
 
@@ -1003,7 +1009,7 @@ class Searcher:
         rows of one): docs hit@3 0.583 → 0.562 (benchmarks/PASSAGES.md §13).
         """
         page = PASSAGES_PER_NOTE * pool
-        rows, eligible = self.store.passages.fts_passing(match, page, eligibility)  # rows in no set order: note_scores sorts
+        rows, eligible = self.passage_table.current().fts_passing(match, page, eligibility)  # in no set order: note_scores sorts
         rows_kept = [row for row in rows if row.note_label in eligible] if eligibility.filters else rows
         if len({row.note_label for row in rows_kept}) < pool and len(rows) >= page:
             rows_kept = self.store.passages.fts_by_note(match, eligibility, page, per_note=pool)
@@ -1072,6 +1078,13 @@ class Searcher:
         except NoteReadError as error:
             warnings.append(Spelled(f"file: {error} (", INDEX, ")"))
             return Snippet("")
+
+
+def owners_by_label(labels: np.ndarray, owners: np.ndarray, found: np.ndarray) -> np.ndarray:
+    """The owner of each of ``found`` (all among ``labels``, each once), by the parallel ``owners``."""
+    order = np.argsort(labels, kind="stable")
+    owned: np.ndarray = owners[order[np.searchsorted(labels[order], found)]]
+    return owned
 
 
 def _word_in(word: str, text: str) -> bool:

@@ -79,8 +79,16 @@ class MatrixSnapshot:
         self.live = len(order)
 
     def top(self, query: np.ndarray, k: int, hidden: set[int]) -> list[tuple[int, float]]:
-        scores = cosines(self.matrix, query)
+        return self.top_of(self.scan(query), k, hidden)
+
+    def scan(self, query: np.ndarray) -> np.ndarray:
+        """Every row's inner product with ``query``, in row order (what :meth:`top` ranks)."""
+        return cosines(self.matrix, query)
+
+    def top_of(self, scores: np.ndarray, k: int, hidden: set[int]) -> list[tuple[int, float]]:
+        """The best ``k`` labels that are not ``hidden`` by a :meth:`scan` (left as it is)."""
         if hidden:
+            scores = scores.copy()
             scores[self.rows_of(hidden)[1]] = -np.inf
         rows = best_rows(scores, k)
         rows = rows[np.isfinite(scores[rows])]

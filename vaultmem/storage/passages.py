@@ -133,6 +133,12 @@ class PassageStore:
             found.extend(row[0] for row in self.db.execute(query, chunk))
         return found
 
+    def owner_rows(self) -> list[tuple[int, int, int]]:
+        """(label, note label, number) of every passage, by label: what search keeps in memory
+        (passage_table.py) instead of asking :meth:`owners_passing`, :meth:`pairs_of` and
+        :meth:`counts` of each query's few hundred passages."""
+        return self.db.execute("SELECT label, note_label, number FROM passages ORDER BY label").fetchall()
+
     def pairs_of(self, note_labels: Sequence[int]) -> list[tuple[int, int]]:
         """(passage label, note label) of every passage of these notes."""
         found: list[tuple[int, int]] = []
@@ -234,6 +240,13 @@ class PassageStore:
             if passes:
                 eligible.add(note)
         return rows, eligible
+
+    def fts_best(self, match: str, limit: int) -> list[tuple[int, float]]:
+        """The best ``limit`` full-text rows: (passage label, bm25 negated: higher is better), in
+        no set order — :meth:`fts_passing` without its joins, for a caller that knows each
+        passage's note and each note's filters (passage_table.py)."""
+        query = f"SELECT rowid, {_BM25} AS score FROM passages_fts WHERE passages_fts MATCH ? ORDER BY score LIMIT ?"
+        return [(label, -score) for label, score in self.db.execute(query, [match, int(limit)])]
 
     def fts_by_note(self, match: str, eligibility: Eligibility, limit: int, per_note: int) -> list[TextMatch]:
         """The best ``limit`` rows of notes that pass the read-time filters, at most ``per_note``
