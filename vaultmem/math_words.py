@@ -49,6 +49,11 @@ _TABLE_ENVIRONMENTS = frozenset({"array", "tabular", "alignat", "alignat*", "ali
 _TOKEN = re.compile(r"\\([A-Za-z]+)\*?|\\.?|[^\W_]+", re.DOTALL)
 _BRACE_GROUP = re.compile(r"\s*\{")
 _QUOTE_PREFIX = re.compile(r"[ \t]*(?:>[ \t]?)+")
+# What LaTeX is written with: a formula holding none of it is left as written — there is nothing to
+# take out but punctuation, and Pandoc's rule (markdown.math_spans) also reads a shell manual's
+# `"$name"’ succeeds, then … ‘cd "$` as a formula.
+_MARKUP = re.compile(r"[\\{}^_&]")
+_INDENTED_CODE = re.compile(r"(?: {4}| {0,3}\t)[ \t]*\S")
 
 
 @dataclass(frozen=True)
@@ -91,28 +96,65 @@ def math_as_words(text: str) -> MathWords:
     empty. A text without a formula is returned as it is (the same object)."""
     if not may_hold_math(text):
         return MathWords(text)
-    code = fenced_blocks(text) if "```" in text or "~~~" in text else []
-    code_starts = [start for start, _end in code]
     lines = text.split("\n")
     formulas: list[tuple[int, int]] = []
-    in_display, quoted_display, offset, written = False, False, 0, 0
+    found = _formula_spans(text, lines)
+    written = 0
+    for number, line in enumerate(lines):
+        if number in found:
+            start, spans = found[number]
+            words, placed = _with_words(line[start:], spans)
+            lines[number] = line[:start] + words
+            formulas += [(written + start + first, written + start + last) for first, last in placed]
+        written += len(lines[number]) + 1
+    return MathWords("\n".join(lines), tuple(formulas)) if formulas else MathWords(text)
+
+
+def _formula_spans(text: str, lines: Sequence[str]) -> dict[int, tuple[int, list[tuple[int, int]]]]:
+    """Per line holding math: where its text starts past its quote markers, and its formulas'
+    spans there (markdown.math_spans). Code holds none: a fenced block, an indented one (four
+    spaces after a blank line: a manual's ``$ cd /tmp`` examples), a code span. Nor does what
+    follows a ``$$`` that never closes: a shell manual's "the process id (‘$$’)" made the rest of
+    its chapter one formula (one opened in a callout or a quote ends with it, as Obsidian ends
+    it). A formula without LaTeX's markup (:data:`_MARKUP`) is left as written."""
+    code = fenced_blocks(text) if "```" in text or "~~~" in text else []
+    code_starts = [start for start, _end in code]
+    starts: dict[int, int] = {}
+    formulas: list[list[tuple[int, int, int]]] = []  # each formula's pieces: (line, first, last), a line each
+    display: list[tuple[int, int, int]] | None = None  # the pieces of a $$ block still open
+    offset, after_blank = 0, True
     for number, line in enumerate(lines):
         inside = bisect.bisect_right(code_starts, offset) - 1
         in_code = inside >= 0 and offset < code[inside][1]
         offset += len(line) + 1
+        indented = _INDENTED_CODE.match(line) is not None and after_blank and display is None
+        after_blank = not line.strip() or indented
         prefix = _QUOTE_PREFIX.match(line)
-        if in_display and quoted_display and prefix is None:
-            in_display = False  # a formula opened in a callout or a quote ends with it
-        if not in_code and (in_display or "$" in line):
-            quoted_display = quoted_display if in_display else prefix is not None
-            start = prefix.end() if prefix is not None else 0
-            spans, in_display = math_spans(line[start:], in_display)
-            if spans:
-                words, placed = _with_words(line[start:], spans)
-                lines[number] = line[:start] + words
-                formulas += [(written + start + first, written + start + last) for first, last in placed]
-        written += len(lines[number]) + 1
-    return MathWords("\n".join(lines), tuple(formulas)) if formulas else MathWords(text)
+        if display is not None and _QUOTE_PREFIX.match(lines[display[0][0]]) and prefix is None:
+            formulas.append(display)  # a formula opened in a callout or a quote ends with it
+            display = None
+        if in_code or indented or not (display is not None or "$" in line):
+            continue
+        start = starts[number] = prefix.end() if prefix is not None else 0
+        spans, still_open = math_spans(line[start:], display is not None)
+        for index, (first, last) in enumerate(spans):
+            piece = (number, start + first, start + last)
+            if index == 0 and display is not None:
+                display.append(piece)
+                if len(spans) == 1 and still_open:
+                    continue
+                formulas.append(display)
+                display = None
+            elif index == len(spans) - 1 and still_open:
+                display = [piece]
+            else:
+                formulas.append([piece])
+    found: dict[int, tuple[int, list[tuple[int, int]]]] = {}
+    for formula in formulas:  # not `display`: a $$ that never closes opens no formula, the rest is text
+        if any(_MARKUP.search(lines[number], first, last) for number, first, last in formula):
+            for number, first, last in formula:
+                found.setdefault(number, (starts[number], []))[1].append((first - starts[number], last - starts[number]))
+    return found
 
 
 def _with_words(line: str, spans: Sequence[tuple[int, int]]) -> tuple[str, list[tuple[int, int]]]:
