@@ -62,6 +62,26 @@ def test_a_dollar_in_prose_and_a_formula_in_code_stay_as_written(tmp_path: Path)
         assert keyword_side(vault, "textcolor red") == ["Snippet.md"]
 
 
+MANUAL = ("# Temporary files\n"
+          "Print the first field of each line:\n"
+          "\n"
+          "     $ awk '{print $1}' data | sed 's/^_//;s/$/x/'\n"
+          "\n"
+          "The new way writes $\\mathbf{v}_1$; old scripts name a file with the process id (‘$$’) as a suffix.\n"
+          "Then ‘cd \"${HOME}_old\"’ works.\n")
+
+
+def test_an_indented_example_and_what_follows_a_formula_never_closed_stay_as_written(tmp_path: Path) -> None:
+    """A GNU manual's chapter became one formula from "the process id (‘$$’)" on, and its
+    indented examples' dollars were read as formulas."""
+    vault_path = write_vault(tmp_path / "vault", {"Temporary files.md": MANUAL})
+    lines = searchable(read_note(vault_path, "Temporary files.md")).passages[0].text.split("\n")
+    written = MANUAL.split("\n")
+    assert lines[3] == written[3]  # code, as written
+    assert lines[5] == "The new way writes v 1 ; old scripts name a file with the process id (‘$$’) as a suffix."
+    assert lines[6] == written[6]  # after a $$ never closed: text
+
+
 def test_a_formula_opened_in_a_callout_ends_with_the_callout(tmp_path: Path) -> None:
     """A ``$$`` left open in a callout is not a formula beyond it: Obsidian ends the block there."""
     vault_path = write_vault(tmp_path / "vault", {
