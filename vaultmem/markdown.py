@@ -204,6 +204,13 @@ _MATH_MARK = re.compile(r"\\.|`+|\$\$|\$")
 _INLINE_MATH = re.compile(r"\$(?=[^\s$])(?:\\.|[^$\\\n])*?(?<=[^\s\\])\$(?!\d)|\$[^\s$\\]\$(?!\d)")
 
 
+def may_hold_math(text: str) -> bool:
+    """Whether ``text`` may hold math: a ``$$``, or a ``$…$`` that :func:`math_spans` could read as
+    a formula, searched for in C. False for the dollars of prices and shell prompts, so a 4 MB log
+    of ``$ ls`` lines is not read line by line."""
+    return "$" in text and ("$$" in text or _INLINE_MATH.search(text) is not None)
+
+
 def math_spans(line: str, in_display: bool = False) -> tuple[list[tuple[int, int]], bool]:
     """The spans of ``line`` that are math (``$…$``, ``$$…$$``, with their dollar signs), and
     whether a ``$$`` display block is still open at its end. ``in_display``: the line starts

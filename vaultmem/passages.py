@@ -35,6 +35,7 @@ class Passage:
     text: str
     start_line: int  # lines of the body, 1-based, inclusive
     end_line: int
+    offset: int = 0  # where its text starts in the body it was cut from (searchable.py: its words for the embedder)
 
 
 @dataclass(frozen=True)
@@ -65,7 +66,8 @@ def split_passages(body: str, max_chars: int | None = PASSAGE_CHARS, pack: bool 
         return [_whole(body)]
     lines = _LineIndex(body)
     return [
-        Passage(number, span.headings, body[span.start : span.end], lines.line_of(span.start), lines.line_of(span.end - 1))
+        Passage(number, span.headings, body[span.start : span.end], lines.line_of(span.start), lines.line_of(span.end - 1),
+                span.start)
         for number, span in enumerate(spans)
     ]
 

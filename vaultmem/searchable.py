@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING
 from .fields import SearchFields, search_fields
 from .inline_queries import without_inline_queries
 from .markdown import without_link_addresses, without_query_blocks
+from .math_words import math_as_words
 from .notes import READER_VERSION
 from .passages import Passage, embed_head, embed_text, split_passages
 
@@ -34,7 +35,7 @@ if TYPE_CHECKING:
 
 # Part of every note's embed hash: bump it when what is embedded changes, so the next
 # reconcile of an existing index embeds every note again.
-EMBED_RECIPE = "passages-1000-pack/head+aliases+props/length-prior/link-sites/4"
+EMBED_RECIPE = "passages-1000-pack/head+aliases+props/length-prior/link-sites/math-words/5"
 # What an index's rows were made under, kept in its meta (storage READER_KEY): the reader of
 # files and the embed recipe. Either changing makes the next reconcile read every file again —
 # a file's bytes unchanged, its vectors must still be made anew under a new recipe.
@@ -49,10 +50,11 @@ class SearchableNote:
     passages: tuple[Passage, ...]  # lines are the file's (the body's first line included)
     heads: tuple[str, ...]  # per passage: what comes before its text in its embedded text
     note_text: str  # the whole note's embedded text: title, a blank line, the body
+    words: tuple[str, ...]  # per passage: its text as embedded (its formulas' names: math_words.MathWords.embedded)
 
     @property
     def embed_texts(self) -> list[str]:
-        return [embed_text(head, passage.text) for head, passage in zip(self.heads, self.passages, strict=True)]
+        return [embed_text(head, words) for head, words in zip(self.heads, self.words, strict=True)]
 
     @property
     def embed_hash(self) -> str:
@@ -70,13 +72,20 @@ def searchable(note: Note, inline_queries: Sequence[str] = ()) -> SearchableNote
     note a hit for questions about dates. So is each Dataview inline query when the vault's
     Dataview shows them (``inline_queries``: its prefixes, inline_queries.py), blanked in place,
     and each link's web address (markdown.without_link_addresses: reading view shows its text).
+    Each formula is its words (math_words.py: ``\\mathbf{X}`` is X, ``\\lambda`` lambda), and the
+    embedder is given them without their single letters and numbers.
     The file is not changed."""
     fields = search_fields(note)
-    body = without_link_addresses(without_inline_queries(without_query_blocks(note.body), inline_queries))
-    passages = tuple(_in_file(passage, note.body_line) for passage in split_passages(body))
+    math = math_as_words(without_link_addresses(without_inline_queries(without_query_blocks(note.body), inline_queries)))
+    body = math.text
+    cut = split_passages(body)
+    passages = tuple(_in_file(passage, note.body_line) for passage in cut)
+    words = tuple(math.embedded(passage.offset, passage.offset + len(passage.text)) if math.formulas else passage.text
+                  for passage in cut)
     first = fields.head_text
     heads = tuple(embed_head(fields.title, passage.headings, first if passage.number == 0 else "") for passage in passages)
-    return SearchableNote(fields, passages, heads, note.embed_text if body is note.body else f"{note.title}\n\n{body}")
+    note_text = note.embed_text if body is note.body else f"{note.title}\n\n{math.embedded(0, len(body))}"
+    return SearchableNote(fields, passages, heads, note_text, words)
 
 
 def _in_file(passage: Passage, body_line: int) -> Passage:
@@ -84,9 +93,10 @@ def _in_file(passage: Passage, body_line: int) -> Passage:
     own (a file ending with its frontmatter's ``---``): its passage is the frontmatter's lines,
     where the properties its snippet shows are."""
     if not passage.text.strip() and body_line > 1:
-        return Passage(passage.number, passage.headings, passage.text, 1, body_line - 1)
+        return Passage(passage.number, passage.headings, passage.text, 1, body_line - 1, passage.offset)
     shift = body_line - 1
-    return Passage(passage.number, passage.headings, passage.text, passage.start_line + shift, passage.end_line + shift)
+    return Passage(passage.number, passage.headings, passage.text, passage.start_line + shift, passage.end_line + shift,
+                   passage.offset)
 
 
 @dataclass(frozen=True)
@@ -112,8 +122,8 @@ def _by_token_sums(embedder: Embedder, notes: Sequence[SearchableNote]) -> list[
     for note in notes:
         texts.append(f"{note.fields.title}\n\n")  # the start of the whole note's text: all of it counts
         tails.append(0)
-        for head, passage in zip(note.heads, note.passages, strict=True):
-            texts.append(embed_text(head, passage.text))
+        for head, words in zip(note.heads, note.words, strict=True):
+            texts.append(embed_text(head, words))
             tails.append(len(head) + 2)  # the passage's own text: its share of the whole note
     sums = embedder.sums(texts, tails)
     found: list[NoteVectors] = []
