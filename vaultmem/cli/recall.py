@@ -127,7 +127,8 @@ def search(obj: Context, query: str, k: int, layers: tuple[str, ...], tags: tupl
         click.echo(f"{number:>2}. {hit.title}  [{hit.layer or '-'}, {expiry}{dated}]  {hit.path}")
         click.echo(f"    score {hit.score:.2f} ({hit.match}){where_words(hit.passage)}")
         click.echo(f"    {hit.snippet}")
-        for warning in hit.warnings:
+        # A warning about the whole answer is on every hit too (for JSON readers); said once above.
+        for warning in (warning for warning in hit.warnings if warning not in hits.warnings):
             click.echo(f"    ! {as_typed(warning)}")
 
 
