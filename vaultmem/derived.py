@@ -29,13 +29,16 @@ if TYPE_CHECKING:
     from .config import WatchSettings
     from .embedders import Embedder
     from .healing import ReadOnlyCopy
-    from .index_progress import IndexBuilding
+    from .index_progress import IndexBuilding, IndexWait
     from .indexer import Indexer, IndexReport
     from .search import Searcher
     from .storage import Store
     from .watcher import Change, Watcher
 
 Progress = Callable[[int, int], Callable[[int], None]]
+# Told that a call must index before it answers (a first index, an upgrade); returns what to
+# call as each chunk of notes is in (the CLI's progress bar), like a Progress.
+IndexWaitShown = Callable[["IndexWait"], Callable[[int], None]]
 log = logging.getLogger("vaultmem")
 
 
@@ -43,8 +46,9 @@ class DerivedIndex:
     """Per-thread handles on one vault's index, and the index's lifecycle."""
 
     def __init__(self, paths: VaultPaths, state_dir: Path, embedder_spec: str, watch: WatchSettings,
-                 embedder: Embedder | None = None) -> None:
+                 embedder: Embedder | None = None, on_index_wait: IndexWaitShown | None = None) -> None:
         self.paths = paths
+        self._on_index_wait = on_index_wait
         self.state_dir = state_dir
         self._watch = watch
         self._embedder_spec = embedder_spec
@@ -225,17 +229,13 @@ class DerivedIndex:
         return self.store.meta.get("indexed") is not None
 
     def ensure_indexed(self) -> IndexReport | None:
-        """Index a vault that has never been indexed; refuse vectors from another embedder."""
-        if not self.is_indexed() or self.store.meta.rebuild_state() == "interrupted":
-            # Never indexed, or an `index --rebuild` was killed half-way: without this its
-            # partial index would answer every search as if it were complete. (The
-            # reconcile takes the rebuild lock, so processes that see it at once queue.)
-            return self.index()
-        if self.made_under_other_rules():
-            # A folder excluded (or no longer excluded) since the index was made, another
-            # daily-note format or date properties, or rows made by an earlier reader (another title rule):
-            # reconcile before anything is answered.
-            return self.index()
+        """Index a vault that has never been indexed; refuse vectors from another embedder.
+
+        An index made first is said before the wait: shown by ``on_index_wait`` (the CLI's
+        stderr), else logged — on 3,000 notes a first read was 22 s of silence, taken for a hang."""
+        why = self.why_index_first()
+        if why is not None:
+            return self._index_saying(why)
         stored = self.store.meta.get("embedder")
         if stored is not None and stored != self.embedder_identity:
             self._require_still_configured(stored)  # a process started under another setting: restart it
@@ -244,9 +244,47 @@ class DerivedIndex:
                 " (vectors are never mixed)"))
         return None
 
+    def why_index_first(self) -> str | None:
+        """Why a read must index before it answers (index_progress.FIRST, INTERRUPTED, UPGRADED,
+        SETTINGS), or None when it need not."""
+        from .index_progress import FIRST, INTERRUPTED, SETTINGS, UPGRADED
+
+        # Never indexed, or an `index --rebuild` was killed half-way: without this its
+        # partial index would answer every search as if it were complete. (The
+        # reconcile takes the rebuild lock, so processes that see it at once queue.)
+        if not self.is_indexed():
+            return FIRST
+        if self.store.meta.rebuild_state() == "interrupted":
+            return INTERRUPTED
+        # A folder excluded (or no longer excluded) since the index was made, another
+        # daily-note format or date properties, or rows made by an earlier reader (another title rule):
+        # reconcile before anything is answered.
+        other = self.other_rules()
+        if other is None:
+            return None
+        return UPGRADED if other == "reader" else SETTINGS
+
+    def _index_saying(self, why: str) -> IndexReport:
+        from .index_progress import IndexWait
+
+        def start(todo: int, total: int) -> Callable[[int], None]:
+            wait = IndexWait(why, todo, total)
+            if self._on_index_wait is not None:
+                return self._on_index_wait(wait)  # said by the caller (the CLI: on stderr), not twice
+            log.info("%s: %s", self.paths.root, wait)
+            return _no_tick
+
+        return self.index(progress=start)
+
     def made_under_other_rules(self) -> bool:
         """Was the index made under other exclusions, another daily-note format, other date
         properties or by another reader? (seven stats, four lookups)"""
+        return self.other_rules() is not None
+
+    def other_rules(self) -> str | None:
+        """Which rules the index was made under differ from today's: ``reader`` (an earlier
+        vaultmem's), ``settings`` (exclusions, daily-note format, date properties, inline
+        queries), or None."""
         from .searchable import INDEX_RULES
         from .storage import (
             DAILY_FORMAT_KEY,
@@ -260,13 +298,15 @@ class DerivedIndex:
         self.paths.refresh()
         meta = self.store.meta
         if meta.get("indexed") == REBUILDING:
-            return False  # a rebuild is running: its own reconcile reads every file under today's rules
+            return None  # a rebuild is running: its own reconcile reads every file under today's rules
+        if meta.get(READER_KEY) != INDEX_RULES:
+            return "reader"
         # No format recorded: the index was made before formats were read, by none.
-        return (meta.get(EXCLUSIONS_KEY) != self.paths.exclusions.fingerprint
-                or (meta.get(DAILY_FORMAT_KEY) or "") != self.paths.daily.fingerprint
-                or (meta.get(DATE_PROPERTIES_KEY) or "") != self.paths.dates.fingerprint
-                or (meta.get(INLINE_QUERIES_KEY) or "") != self.paths.inline_queries.fingerprint
-                or meta.get(READER_KEY) != INDEX_RULES)
+        settings = (meta.get(EXCLUSIONS_KEY) != self.paths.exclusions.fingerprint
+                    or (meta.get(DAILY_FORMAT_KEY) or "") != self.paths.daily.fingerprint
+                    or (meta.get(DATE_PROPERTIES_KEY) or "") != self.paths.dates.fingerprint
+                    or (meta.get(INLINE_QUERIES_KEY) or "") != self.paths.inline_queries.fingerprint)
+        return "settings" if settings else None
 
     def ensure_current(self) -> IndexReport | None:
         """Before a read answers from the index: index it if it never was, else bring it in line
@@ -497,3 +537,7 @@ def _fold(store: Store) -> None:
 
     for space in SPACES:
         VectorIndex(store, dimension, space).fold()
+
+
+def _no_tick(done: int) -> None:
+    """Progress nobody shows (the Python API: the wait is logged, not printed)."""

@@ -5,7 +5,9 @@ reconciles the index with the files when it starts; on a vault never indexed tha
 note (a trial's 2,223 notes: 24–40 s). A read in that process meanwhile answers from the
 index so far rather than waiting for it or indexing every note a second time on its own
 thread, and says so in its warnings with this: how many notes are in, and about how long
-the rest takes (adr/0021 "While the index is being built"). Pure: counts and a clock reading in, words out.
+the rest takes (adr/0021 "While the index is being built"). A process with no watcher indexes
+before it answers instead, and says so as the wait starts (``IndexWait``: why, how many notes,
+about how long). Pure: counts and a clock reading in, words out.
 """
 
 from __future__ import annotations
@@ -67,3 +69,48 @@ class IndexBuilding:
 def whole_seconds(seconds: float) -> int:
     """An estimate as said: at least 1 (the reconcile is still running), rounded up."""
     return max(1, math.ceil(seconds))
+
+
+# A first index's pace with the default embedder: 3,000 notes in about 22 s on a 2-core
+# machine (the review that asked for this message). An estimate to say before the wait, not
+# a promise: a vault of a few huge notes takes longer per note.
+SECONDS_PER_NOTE = 22 / 3000
+
+FIRST = "first"  # never indexed
+UPGRADED = "upgraded"  # made by an earlier vaultmem (another reader: searchable.INDEX_RULES)
+SETTINGS = "settings"  # made under other exclusions, daily-note format, date properties or inline queries
+INTERRUPTED = "interrupted"  # an `index --rebuild` killed half-way
+
+
+@dataclass(frozen=True)
+class IndexWait:
+    """A call that must index before it answers (derived.DerivedIndex.ensure_indexed): why,
+    and how many notes it reads (``todo``) of the vault's ``total``."""
+
+    why: str
+    todo: int
+    total: int
+
+    def seconds(self) -> float:
+        return self.todo * SECONDS_PER_NOTE
+
+    def __str__(self) -> str:
+        """What is said before the wait: why, how many notes, about how long, how to avoid it."""
+        ahead = "`vaultmem index` does it ahead"
+        notes = f"{self.todo:,} notes"
+        took = about(self.seconds())
+        if self.why == FIRST:
+            return f"indexing {notes} for the first time ({took}; {ahead})…"
+        if self.why == UPGRADED:
+            return f"vaultmem was upgraded: reading every note again once ({notes}, {took}; {ahead})…"
+        if self.why == INTERRUPTED:
+            return f"finishing an `index --rebuild` that was stopped half-way ({notes}, {took})…"
+        return (f"the vault's settings changed (excluded folders, daily-note format, date properties or inline "
+                f"queries): reading {notes} again ({took})…")
+
+
+def about(seconds: float) -> str:
+    """``about 20 s``, ``about 2 min``: an estimate said as one, to the nearest 5 s or minute."""
+    if seconds < 60:
+        return f"about {max(5, 5 * round(seconds / 5))} s"
+    return f"about {round(seconds / 60)} min"

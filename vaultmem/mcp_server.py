@@ -591,7 +591,10 @@ class VaultTools:
         "from the hit's best passage (or the properties that hold the query); passage gives its headings and "
         "lines in the file. A hit's "
         "warnings say when its metadata is broken (e.g. an unreadable expiry); the top-level warnings say when "
-        "the answer may be incomplete (the index is being built or rebuilt: how far it is, and when to ask again); call get(id) for the full text, explain "
+        "the answer may be incomplete (the index is being built or rebuilt: how far it is, and when to ask again), "
+        "when nothing matched (no note holds the query's words and none stands out in meaning: the hits are only the "
+        "nearest weak matches) and, for an empty answer, a tag asked for that no note carries (with the nearest tags); "
+        "call get(id) for the full text, explain "
         "when a note you expected is missing, and mark_used with the ids you relied on."
     ))
     async def recall(
@@ -627,7 +630,8 @@ class VaultTools:
         "include_expired=true.\n"
         "Returns {notes: [{id, path, title, layer, expires_at, date, tags, snippet, warnings, expired, version}], more, "
         "warnings}: snippet is the opening of the note's text, past the lines of the vault's templates; more counts the notes past k that pass the filters; "
-        "warnings say when the list may be incomplete (the index is being built: how far it is, and when to ask again). "
+        "warnings say when the list may be incomplete (the index is being built: how far it is, and when to ask again), "
+        "and for an empty list whether each tag asked for exists at all (with the nearest tags for one that does not). "
         "Call get(id) for a note's full text."
     ))
     async def list_notes(

@@ -115,6 +115,11 @@ SIMILAR_MAX = 5  # notes `remember` names as possibly saying the same
 LISTED_PASSAGES = 4  # a listed note's opening looks this many passages in for words its template does not hold
 SIMILAR_OVERFETCH = 4  # other layers and expired notes take places among the nearest
 VERIFY_ROUNDS = 3  # answer again at most this often when hits' files changed under them
+# A calibrated score at most this is what a question nothing answers reads (adr/0004: "questions
+# nothing answers stay ≤ 0.05"; a nonsense query on the sample vault 0.002–0.004).
+NEGLIGIBLE_SCORE = 0.05
+WEAK_MATCHES_WARNING = ("none of the notes searched holds any of these words, and none stands out in meaning: the hits "
+                        "below are the nearest of weak matches")
 REBUILD_WARNING = "the index is being rebuilt (`vaultmem index --rebuild` is running): results may be incomplete until it finishes"
 _WORD = re.compile(r"\w+", re.UNICODE)
 _MARKDOWN_FILE = re.compile(r"(?<=\w)\.md(?=\W*$)", re.IGNORECASE)  # the extension of a file name asked for
@@ -574,6 +579,7 @@ class Searcher:
         hits = self._verified(query, k, eligibility)
         if k > 0 and query.strip():
             hits.warnings.extend(self._date_warnings(len(hits), k, eligibility))
+            hits.warnings.extend(self._tag_warnings(len(hits), eligibility))
         self._mark_unmerged(hits, hits.warnings)
         return hits
 
@@ -597,9 +603,20 @@ class Searcher:
                                  snippet=snippet.text, warnings=unique(warnings), expired=expired,
                                  version=version_of(row.content_hash)))
         # The listing shows its range whole: where the other dated notes lie is said only when it is empty.
-        listing = Listing(listed, self._date_warnings(len(listed), 1, eligibility), more=total - len(listed))
+        listing = Listing(listed, [*self._date_warnings(len(listed), 1, eligibility), *self._tag_warnings(len(listed), eligibility)],
+                          more=total - len(listed))
         self._mark_unmerged(listing, listing.warnings)
         return listing
+
+    def _tag_warnings(self, found: int, eligibility: Eligibility) -> list[str]:
+        """An empty answer filtered by tag: whether each tag asked for exists at all, and the
+        nearest tags for one that does not (tag_hints.py). Was: ``list --tag typo`` said only
+        "no notes", as for a tag whose notes the other filters left out."""
+        if found or not eligibility.tags:
+            return []
+        from .tag_hints import tag_warnings
+
+        return tag_warnings(eligibility.tags, self.store.notes.tag_names())
 
     def _mark_unmerged(self, found: Sequence[Hit | Listed], warnings: list[str]) -> None:
         """Warn on each of ``found`` git's index holds unmerged without markers in its file (a
@@ -723,6 +740,8 @@ class Searcher:
         )
         if self.store.meta.rebuild_state() == "running":
             hits.warn(REBUILD_WARNING)
+        if _only_weak_matches(found, hits):
+            hits.warn(WEAK_MATCHES_WARNING)
         return hits, [rows[item.label] for item in ordered]
 
     def _candidates(self, query: str, k: int, eligibility: Eligibility, pool: int | None = None) -> Candidates:
@@ -1120,3 +1139,10 @@ def _below(holding_all: Sequence[SideHit], holding_some: Sequence[SideHit]) -> l
         return list(holding_some)
     ceiling = min(hit.score for hit in holding_all)
     return [hit if hit.score <= ceiling else replace(hit, score=ceiling) for hit in holding_some]
+
+
+def _only_weak_matches(found: Candidates, hits: Hits) -> bool:
+    """No note searched holds a word of the query, none is named by it, and the best hit's score
+    is negligible: ten hits at 0.00 read as an answer, when nothing matched (a review's query no
+    note answers). Said, never acted on: the hits and their order stay."""
+    return bool(hits) and not found.text and not found.named and max(hit.score for hit in hits) <= NEGLIGIBLE_SCORE

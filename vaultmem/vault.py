@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from .config import DEFAULT_STALE_DAYS, STATE_DIR, VaultConfig, load_config
-from .derived import DerivedIndex, Progress
+from .derived import DerivedIndex, IndexWaitShown, Progress
 from .errors import UsageError
 from .healing import heals
 from .lifecycle import resolve_now, to_epoch_us
@@ -70,7 +70,12 @@ SEARCH_LOCK_WAIT_SECONDS = 2.0
 class Vault:
     """A Markdown vault and its derived index under ``<vault>/.vaultmem/``."""
 
-    def __init__(self, path: str | os.PathLike[str], *, config: VaultConfig | None = None, embedder: Embedder | None = None) -> None:
+    def __init__(self, path: str | os.PathLike[str], *, config: VaultConfig | None = None, embedder: Embedder | None = None,
+                 on_index_wait: IndexWaitShown | None = None) -> None:
+        """``on_index_wait``: told when a call must index before it answers (a vault never indexed,
+        one made by an earlier vaultmem: index_progress.IndexWait), as the reading starts; it
+        returns what to call with each count of notes read. Unset, the wait is only logged
+        (logger ``vaultmem``, INFO): the library prints nothing."""
         root = Path(path).expanduser()
         if not root.is_dir():
             # The path given for the vault is wrong: a usage error (the CLI exits 2, as for any bad option).
@@ -81,7 +86,8 @@ class Vault:
         self.config_from_file = config is None  # check compares the file with it (a long-running server's)
         self.paths = VaultPaths(self.root, self.config.archive_dir, self.config.exclude, self.config.dates)
         self.state_dir = self.root / STATE_DIR
-        self.derived = DerivedIndex(self.paths, self.state_dir, self.config.embedder, self.config.watch, embedder)
+        self.derived = DerivedIndex(self.paths, self.state_dir, self.config.embedder, self.config.watch, embedder,
+                                    on_index_wait)
         self._writes = WritePath(self.root, self.config.auto_commit, self.derived.sync, self.state_dir)
 
     def __repr__(self) -> str:

@@ -27,13 +27,13 @@ from .shell import (
     render_problems,
     render_resolution,
     said_once,
+    terminal_progress,
 )
 
 if TYPE_CHECKING:
     from ..explain import ExplainedPassage
     from ..search import HitPassage
 
-PROGRESS_MIN_NOTES = 500  # fewer notes to read: done before a progress bar would help
 INTERRUPTED = 130  # the shell's code for a command stopped by Ctrl-C (128 + SIGINT)
 MAX_HITS = 100_000  # beyond it SQLite cannot take the number (and no answer needs more)
 
@@ -72,24 +72,6 @@ def index(obj: Context, rebuild: bool, as_json: bool) -> None:
 
 
 LISTED_FIELDS = frozenset({"file", "encoding", "frontmatter", "archive"})
-
-
-def terminal_progress(todo: int, total: int) -> Callable[[int], None]:
-    """A progress bar on a terminal for long runs; nothing when piped or short."""
-    if todo < PROGRESS_MIN_NOTES or not sys.stderr.isatty():
-        return lambda done: None
-    # The count shows: a run of huge notes moves the percentage little but the count still
-    # climbs, so a long stretch is not taken for a hang.
-    bar = click.progressbar(length=todo, label=f"indexing {todo} of {total} notes", file=sys.stderr, show_pos=True,
-                            show_eta=False)  # by count, an ETA is wrong by minutes when a few notes are huge
-    bar.__enter__()
-
-    def advance(done: int) -> None:
-        bar.update(done)
-        if bar.pos >= todo:
-            bar.__exit__(None, None, None)
-
-    return advance
 
 
 def search_options(function: Callable[..., Any]) -> Callable[..., Any]:
@@ -145,7 +127,8 @@ def search(obj: Context, query: str, k: int, layers: tuple[str, ...], tags: tupl
         click.echo(f"{number:>2}. {hit.title}  [{hit.layer or '-'}, {expiry}{dated}]  {hit.path}")
         click.echo(f"    score {hit.score:.2f} ({hit.match}){where_words(hit.passage)}")
         click.echo(f"    {hit.snippet}")
-        for warning in hit.warnings:
+        # A warning about the whole answer is on every hit too (for JSON readers); said once above.
+        for warning in (warning for warning in hit.warnings if warning not in hits.warnings):
             click.echo(f"    ! {as_typed(warning)}")
 
 

@@ -42,6 +42,7 @@ from ..errors import (
 from ..option_names import Surface
 
 if TYPE_CHECKING:
+    from ..index_progress import IndexWait
     from ..notes import Problem
     from ..paths import NotNotes
     from ..resolution import Resolution
@@ -49,6 +50,8 @@ if TYPE_CHECKING:
     from ..vault import Vault
 
 JSON_HELP = "Print one JSON document on stdout instead of text."
+PROGRESS_MIN_NOTES = 500  # fewer notes to read: done before a progress bar would help
+SAID_MIN_NOTES = 200  # fewer notes to read (under ~1.5 s): done before a line saying so would help
 
 
 class Context:
@@ -62,7 +65,8 @@ class Context:
         if self._vault is None:
             from ..vault import Vault
 
-            self._vault = Vault(_vault_given(self.vault_path) if self.vault_path is not None else _vault_around_here())
+            self._vault = Vault(_vault_given(self.vault_path) if self.vault_path is not None else _vault_around_here(),
+                                on_index_wait=shown_index_wait)
         return self._vault
 
 
@@ -91,6 +95,34 @@ class Context:
 
     def notes(self, references: Iterable[str]) -> list[str]:
         return [self.note(reference) for reference in references]
+
+
+def shown_index_wait(wait: IndexWait) -> Callable[[int], None]:
+    """A command that must index before it answers says so on stderr before the wait (why, how
+    many notes, about how long), then shows ``index``'s progress bar on a terminal; piped, the one
+    line. Was: a first ``search`` on 3,000 notes sat 22 s with no output, taken for a hang."""
+    if wait.todo < SAID_MIN_NOTES:
+        return lambda done: None
+    click.echo(str(wait), err=True)
+    return terminal_progress(wait.todo, wait.total)
+
+
+def terminal_progress(todo: int, total: int) -> Callable[[int], None]:
+    """A progress bar on a terminal for long runs; nothing when piped or short."""
+    if todo < PROGRESS_MIN_NOTES or not sys.stderr.isatty():
+        return lambda done: None
+    # The count shows: a run of huge notes moves the percentage little but the count still
+    # climbs, so a long stretch is not taken for a hang.
+    bar = click.progressbar(length=todo, label=f"indexing {todo} of {total} notes", file=sys.stderr, show_pos=True,
+                            show_eta=False)  # by count, an ETA is wrong by minutes when a few notes are huge
+    bar.__enter__()
+
+    def advance(done: int) -> None:
+        bar.update(done)
+        if bar.pos >= todo:
+            bar.__exit__(None, None, None)
+
+    return advance
 
 
 def is_shell_path(reference: str) -> bool:

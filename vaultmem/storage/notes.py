@@ -429,6 +429,11 @@ class NoteStore:
         """The paths of the notes whose file's bytes hash to ``content_hash`` (notes.content_hash)."""
         return [row[0] for row in self.db.execute("SELECT path FROM notes WHERE content_hash = ? ORDER BY path", (content_hash,))]
 
+    def tag_names(self) -> list[str]:
+        """Every tag any note carries (expired or not), as written, each spelling once."""
+        rows = self.db.execute("SELECT DISTINCT json_each.value FROM notes, json_each(notes.tags) ORDER BY 1")
+        return [str(row[0]) for row in rows]
+
     def file_states(self) -> dict[str, FileState]:
         rows = self.db.execute("SELECT label, path, mtime_ns, size, content_hash, embed_hash FROM notes")
         return {row[1]: FileState(*row) for row in rows}
