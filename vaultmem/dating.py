@@ -306,7 +306,11 @@ def _day_in_numbers(line: DateLine) -> str:
 
 def _memory_named_from_title(meta: Mapping[str, Any], path: str) -> bool:
     """Whether the note is a memory (it has a layer) whose file name ``remember`` made from its title."""
-    return not is_absent(meta.get("layer")) and named_from_title(PurePosixPath(path).stem, meta.get("title"))
+    if is_absent(meta.get("layer")) or not isinstance(meta.get("title"), str):
+        return False
+    name = path.rpartition("/")[2]
+    dot = name.rfind(".")
+    return named_from_title(name[:dot] if dot > 0 else name, meta["title"])  # PurePosixPath(path).stem, without its cost
 
 
 def _period_date(path: str, daily: DailyFormat | None) -> NoteDate | None:
