@@ -28,6 +28,9 @@ import re
 # letters and digits, each taken whole (possessive), so a pasted blob is read in linear time.
 _CAPITALISED_WITHIN = re.compile(r"(?<![\w-])[A-Za-z][a-z0-9]*+(?:[A-Z]++[a-z0-9]*+)++(?![\w-])")
 _LOWER_THEN_CAPITAL = re.compile(r"[a-z][A-Z]")
+# The same, found from the capital (rare in prose) looking back: the search skips ahead to each
+# capital instead of trying every lower-case letter (half the time over a vault's passages).
+_CAPITAL_AFTER_LOWER = re.compile(r"[A-Z](?<=[a-z][A-Z])")
 # A word's parts: an acronym before a capitalised word (``XML`` of ``XMLHttp``), a capitalised
 # or lower-case word, an acronym, a number.
 _PART = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
@@ -52,7 +55,7 @@ def camel_words(word: str) -> list[str] | None:
 def with_identifier_words(text: str) -> str:
     """``text`` with each camelCase identifier followed by its words (:func:`identifier_parts`),
     as the full text holds it; any other text is returned as it is."""
-    if _LOWER_THEN_CAPITAL.search(text) is None:  # most prose: no such word at all
+    if _CAPITAL_AFTER_LOWER.search(text) is None:  # most prose: no such word at all
         return text
     spelled: set[str] = set()
 

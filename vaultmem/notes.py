@@ -1333,7 +1333,15 @@ def title_of(meta: Mapping[str, Any], relative: str) -> str:
     """
     key = naming_key(meta, relative)
     named = _name_text(meta.get(key)) if key is not None else None
-    return named or without_page_id(PurePosixPath(relative).stem)
+    return named or without_page_id(file_stem(relative))
+
+
+def file_stem(relative: str) -> str:
+    """``PurePosixPath(relative).stem`` of a vault-relative path, without building a path object
+    (each note's title asks it, at every index)."""
+    name = relative.rpartition("/")[2]
+    dot = name.rfind(".")
+    return name[:dot] if 0 < dot < len(name) - 1 else name
 
 
 def naming_key(meta: Mapping[str, Any], relative: str) -> str | None:
@@ -1350,7 +1358,7 @@ def naming_key(meta: Mapping[str, Any], relative: str) -> str | None:
     title, name = _name_text(meta.get("title")), _name_text(meta.get("name"))
     if name is None:
         return "title" if title is not None else None
-    if title is not None and same_slug(title, without_page_id(PurePosixPath(relative).stem)):
+    if title is not None and same_slug(title, without_page_id(file_stem(relative))):
         return "title"
     return "name"
 
@@ -1360,8 +1368,8 @@ def _name_text(value: Any) -> str | None:
     (``title: 2024-01-05``, as text in Python's spelling); ``None`` for anything else or blank."""
     if isinstance(value, date):
         return str(value)
-    if isinstance(value, (str, int, float)) and not isinstance(value, bool) and str(value).strip():
-        return str(value).strip()
+    if isinstance(value, (str, int, float)) and not isinstance(value, bool):
+        return str(value).strip() or None
     return None
 
 

@@ -72,8 +72,11 @@ def note_language(text: str) -> str | None:
     (not Ukrainian, whose own letters say it); a language of Latin letters by its common words,
     when it holds more of them than of English's, and at least :data:`MIN_COMMON` different ones."""
     sample = text[:LANGUAGE_SAMPLE].lower()
-    if sum(sample.count(word) for word in _ENGLISH_MARKS) >= MIN_COMMON:
-        return None  # English, told in a few µs: most notes of most vaults are, and each is asked
+    marks = 0
+    for word in _ENGLISH_MARKS:
+        marks += sample.count(word)
+        if marks >= MIN_COMMON:
+            return None  # English, told in a few µs: most notes of most vaults are, and each is asked
     # Split at spaces and ASCII signs, not by a regular expression: this runs for every note of
     # every vault, and a regular expression's words cost an English note 70 µs of its 110.
     words = sample.translate(_SIGNS_TO_SPACES).split()

@@ -33,6 +33,7 @@ _COPY_NAMES = (
     (re.compile(r"(?P<name>.+?) \d{1,3}"), ICLOUD),
     (re.compile(r"(?P<name>.+?) \(\d{1,3}\)"), GOOGLE_DRIVE),
 )
+
 # A number is also how Obsidian names a new note beside one of the same name ("Untitled 1.md")
 # and how people number a series ("Sprint 2.md"): a copy so named counts only when its text is
 # a version of the original's (:func:`resembles`).
@@ -63,14 +64,19 @@ class SyncCopy:
 
 def named_copy(path: str) -> SyncCopy | None:
     """What ``path``'s name marks it a sync copy of, or None (whether that note exists is not asked)."""
-    folder, file_name = dirname(path), path.rsplit("/", 1)[-1]
+    file_name = path.rsplit("/", 1)[-1]
     if not file_name.endswith(".md"):
         return None
     stem = file_name[: -len(".md")]
+    last = stem[-1:]
+    if not (last == ")" or last.isdecimal() or "A" <= last <= "Z"):
+        # Each of _COPY_NAMES ends in ")", a digit (\d: any decimal one) or an ASCII capital; most
+        # names end otherwise, and every note's is asked at every index.
+        return None
     for pattern, tool in _COPY_NAMES:
         matched = pattern.fullmatch(stem)
         if matched:
-            original = join(folder, matched.group("name") + ".md")
+            original = join(dirname(path), matched.group("name") + ".md")
             return SyncCopy(path, original, tool) if original != path else None
     return None
 
