@@ -16,6 +16,7 @@ import signal
 import subprocess
 import sys
 from collections.abc import Callable, Sequence
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -168,9 +169,18 @@ def vaultmem_popen(vault: Path, *args: str, stdout: object = subprocess.DEVNULL,
         stdout=stdout,
         stderr=stderr,
         env=process_env(),
-        preexec_fn=cap_memory if capped else None,
+        preexec_fn=partial(_as_a_terminal_starts_it, capped),
         start_new_session=True,  # a Ctrl-C meant for pytest does not reach it; we signal it ourselves
     )
+
+
+def _as_a_terminal_starts_it(capped: bool) -> None:
+    """In the child, before it runs: Ctrl-C (SIGINT) as a person's shell leaves it. A test run
+    started in the background (`pytest &`, nohup, some CI runners) ignores SIGINT, and a child
+    inherits that, so a Ctrl-C the test sends went unheard and `index` ran to its end (exit 0)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    if capped:
+        cap_memory()
 
 
 class WatchProcess:
