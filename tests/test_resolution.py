@@ -1092,10 +1092,10 @@ def test_the_whole_heading_a_note_opens_with_names_it_and_a_part_of_it_is_sugges
 
 def test_a_link_to_a_heading_or_block_says_which_note_it_links_to_and_acts_on_nothing(tmp_path: Path) -> None:
     """Was (a trial on a student's math vault): get "Linear Algebra#Eigenvalues", a heading's
-    link as the notes write it, said only "no note matches", beside the very note. A link
-    (`Note#Heading`, `Note#^block`, `[[Note#Heading|label]]`, `[[Note]]`) now names the note it
-    links to and what to give; it is never taken for that note, so no write acts on a whole
-    note when a section was meant."""
+    link as the notes write it, said only "no note matches", beside the very note. A write by a
+    link (`Note#Heading`, `Note#^block`, `[[Note#Heading|label]]`, `[[Note]]`) names the note it
+    links to and what to give; it is never taken for that note, so no write acts on a whole note
+    when a section was meant. get reads the section (test_sections.py); `[[Note]]` stays an error."""
     (tmp_path / ".vaultmem.toml").write_text('embedder = "hashing"\n', encoding="utf-8")
     text = "## Eigenvalues\n\n$A v = \\lambda v$ ^eigen-def\n\n## Determinants\n\nMultiplicative.\n"
     (tmp_path / "Linear Algebra.md").write_text(text, encoding="utf-8")
@@ -1106,11 +1106,14 @@ def test_a_link_to_a_heading_or_block_says_which_note_it_links_to_and_acts_on_no
                                 ("[[Linear Algebra#Eigenvalues|eig]]", "the heading 'Eigenvalues' in Linear Algebra.md"),
                                 ("[[Linear Algebra]]", "Linear Algebra.md")]:
             with pytest.raises(NoteNotFound) as caught:
-                vault.get(typed)
+                vault.revise(typed, append="More.")
             assert f"it is a link to {links_to}, and a NOTE names a whole note: give 'Linear Algebra'" in str(caught.value), typed
         with pytest.raises(NoteNotFound) as elsewhere:
             vault.get("Calculus#Limits")  # no note Calculus: answered as any name
         assert "it is a link" not in str(elsewhere.value)
+        with pytest.raises(NoteNotFound) as whole_link:
+            vault.get("[[Linear Algebra]]")
+        assert "it is a link to Linear Algebra.md" in str(whole_link.value)
     for command in (["revise", "Linear Algebra#Eigenvalues", "--append", "More."], ["forget", "Linear Algebra#^eigen-def"]):
         refused = run_cli(tmp_path, *command)
         assert refused.exit_code == 1 and "it is a link to" in refused.stderr, command

@@ -393,6 +393,26 @@ class ExcludedNote(NoteNotFound):
         )
 
 
+class SectionNotFound(VaultmemError, LookupError):
+    """A ``Note#Heading`` (or ``Note#^block``) whose note is there and has no such heading (block)."""
+
+    SHOWN = 12  # of the note's headings, named in the message (a long note has hundreds)
+
+    def __init__(self, path: str, anchor: str, present: Sequence[str], *, missing: str = "",
+                 block: bool = False) -> None:
+        self.path = path
+        self.anchor = anchor
+        self.present = list(present)  # the note's headings (or ^block ids), in order
+        kind = "block ids" if block else "headings"
+        wanted = f"block {anchor.strip()}" if block else f"heading {(missing or anchor).strip()!r}" + (
+            f" (in {anchor.strip()!r})" if missing and missing.strip() != anchor.strip() else "")
+        listed = ", ".join(self.present[:self.SHOWN]) + (f", … ({len(self.present)} in all)"
+                                                          if len(self.present) > self.SHOWN else "")
+        has = f"its {kind}: {listed}" if self.present else f"it has no {kind}"
+        super().__init__(f"{path} has no {wanted} (compared as written, then in any case); {has}. Give one of "
+                         f"them after the note's name and '#', or the note's name alone for the whole note")
+
+
 class AmbiguousNote(VaultmemError, LookupError):
     """A NOTE argument that matches more than one note."""
 

@@ -732,6 +732,11 @@ class VaultTools:
         "read-only, with archived=true and a notice: the way to an old fact (\"what was my old address\") once "
         "expire, forget or consolidate archived it; every write refuses it, and recall never finds it. "
         "Use it after recall when the snippet is not enough, or to read a note the user names. "
+        "note as an Obsidian link to a section (\"Note#Heading\", \"Note#Heading#Subheading\", \"Note#^block-id\") "
+        "reads that section alone: body holds the heading and what is under it up to the next heading of its level "
+        "or higher (or the block), as the file writes it, and section gives its heading path and lines in the file; "
+        "an unknown heading is an error listing the note's headings. A write names whole notes: revise, append "
+        "and forget refuse such a link. "
         f"A body longer than {GET_BODY_CHARS:,} characters comes in parts, cut at a line end: body_chars is its "
         "whole length and next_offset, when not null, is the offset to pass to get for the next part (a notice "
         "says so; a long body's first part ends where a plugin's data block that ends it starts, an Excalidraw "
@@ -747,6 +752,8 @@ class VaultTools:
         # and the notes not read yet may answer to the name too (resolved_from.others).
         view = await self.service.call(lambda vault: shown_with_notice(vault.get(note)), progress=context)
         body_part(view, offset)
+        if view.get("section") is not None:
+            add_notice(view, view["section"]["notice"])  # a part of the note: never to be revised back as its body
         resolved = view["resolved_from"]
         if resolved is not None and "archived" in resolved:
             add_notice(view, resolved["notice"])  # the old id opened its successor: where the old text is

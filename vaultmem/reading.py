@@ -21,8 +21,9 @@ from .indexer import note_row
 from .lifecycle import resolve_now, to_epoch_us
 from .notes import SUCCESSOR_FIELDS, Note, Problem, read_note, text_values
 from .paths import FileStat
-from .resolution import Located, Resolution, archived_with_id, locate, locate_on_disk
+from .resolution import Located, Resolution, archived_with_id, link_parts, locate, locate_on_disk
 from .results import History, NoteRef, NoteView
+from .sections import find_section
 
 if TYPE_CHECKING:
     from .derived import DerivedIndex
@@ -40,6 +41,11 @@ def view_note(index: DerivedIndex, reference: str, now: object = None) -> NoteVi
         if not archived.by_path:
             raise  # by an id, old path or title: the error names the path that reads it
         return view_archived(index, archived.archived, now)
+    except NoteNotFound as missing:
+        section = view_section(index, reference, missing, now)
+        if section is None:
+            raise
+        return section
     located = _with_archived_predecessor(index, located)
     row = located.row
     current = read_note(index.paths.root, row.path)
@@ -52,6 +58,27 @@ def view_note(index: DerivedIndex, reference: str, now: object = None) -> NoteVi
                        superseded_by=note_ref(store.notes, successor[0]) if successor else None,
                        resolved_from=located.resolved_from, daily=index.paths.daily, dates=index.paths.dates,
                        git_problems=_unfinished_merge(index.paths.root, current))
+
+
+def view_section(index: DerivedIndex, reference: str, missing: NoteNotFound, now: object = None) -> NoteView | None:
+    """``Note#Heading`` / ``Note#H1#H2`` / ``Note#^block`` that no note is named (``missing``),
+    when ``Note`` names one: that note's view with only the section in its body and ``section``
+    saying which lines of the file it is (sections.py); None when the reference is no such link.
+    Only a read: a write by the link refuses (resolution._a_link_to), as it would act on the
+    whole note. Was: get said only "it is a link to the heading …", and an agent reading one
+    section of a long note had to take the whole of it."""
+    parts = link_parts(reference)
+    if parts is None or not parts[1] or type(missing) is not NoteNotFound:
+        return None
+    written, anchor = parts
+    try:
+        whole = view_note(index, written, now)
+    except NoteNotFound:
+        raise missing from None  # no note by that name either: the reference's own error says so
+    if whole.archived:
+        return None
+    section = find_section(whole.path, whole.body, whole.body_line, anchor)
+    return replace(whole, body=section.text, section=section)
 
 
 def view_archived(index: DerivedIndex, relative: str, now: object = None) -> NoteView:

@@ -336,24 +336,35 @@ def _first_step(index: DerivedIndex, reference: str, now: object, refresh: bool)
 _LINK_TARGET = re.compile(r"(?:\[\[)?(?P<note>[^\[\]#|]*)(?:#(?P<anchor>[^\[\]|]*))?(?:\|[^\[\]]*)?(?:\]\])?")
 
 
+def link_parts(reference: str) -> tuple[str, str] | None:
+    """(note, anchor) of a reference written as an Obsidian link (``Note#Heading``, ``Note#H1#H2``,
+    ``Note#^block``, ``[[Note#Heading|label]]``, ``[[Note]]``): the anchor "" when there is none;
+    None when it is no link (the reference is a name as it stands)."""
+    link = _LINK_TARGET.fullmatch(reference)
+    if link is None or not (written := link.group("note").strip()) or written == reference:
+        return None
+    return written, (link.group("anchor") or "").strip()
+
+
 def _a_link_to(index: DerivedIndex, reference: str, now: object) -> str:
     """Why a reference written as a link names no note, when the note it links to is there:
     ``get "Linear Algebra#Eigenvalues"`` (a heading's link, as a note writes it) was answered
     "no note matches" beside the very note (a trial on a math vault), and an agent took the note
-    for missing. A NOTE names a whole note: a read given a section would show, and a write change
-    or forget, all of it — so the link is told apart, never taken for its note. ``""`` otherwise."""
-    link = _LINK_TARGET.fullmatch(reference)
-    if link is None or not (written := link.group("note").strip()) or written == reference:
+    for missing. ``get`` reads the section such a link names (reading.view_section); a write
+    names a whole note, and would change or forget all of it — so for a write the link is told
+    apart, never taken for its note. ``""`` otherwise."""
+    parts = link_parts(reference)
+    if parts is None:
         return ""
+    written, anchor = parts
     try:
         target = _first_step(index, written, now, refresh=False).row.path
     except (NoteNotFound, AmbiguousNote, PathOutsideVault):
         return ""  # no one note by that name: the reference is answered as any other
-    anchor = (link.group("anchor") or "").strip()
     part = (f"the block ^{anchor[1:]}" if anchor.startswith("^") else f"the heading {anchor!r}") if anchor else ""
     where = f"{part} in {target}" if part else target
     return (f"it is a link to {where}, and a NOTE names a whole note: give {written!r}"
-            f"{' (get shows the whole note; search finds the section by its words)' if part else ''}")
+            f"{' (get reads the section by the link; a write acts on a whole note)' if part else ''}")
 
 
 def _no_daily_note(paths: VaultPaths, day: date) -> str:

@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from .gone import Gone
     from .notes import Note, Problem
     from .resolution import Resolution
+    from .sections import Section
     from .storage import NoteRow, Store, UsageRow
     from .unit_of_work import VaultWrite
 
@@ -209,6 +210,9 @@ class NoteView:
     aliases: list[str] = field(default_factory=list)  # as Obsidian reads them (fields.aliases_of): a NOTE may name it by one
     # a file in the archive folder, named by its path there (reading.view_archived): shown, never a note
     archived: bool = False
+    # get "Note#Heading" (reading.view_section): the part of the note body holds, and its lines in the file
+    section: Section | None = None
+    body_line: int = 1  # the file's line the body starts on (not in as_dict: a section gives its lines)
 
     @classmethod
     def of(cls, row: NoteRow, current: Note, usage: UsageRow | None, now_us: int, *,
@@ -227,7 +231,7 @@ class NoteView:
             body=current.body, problems=[problem.as_dict() for problem in [*note_problems(current, daily, dates), *git_problems]], use_count=usage.use_count if usage else 0,
             last_used_at=usage.last_used_at if usage else None, version=current.version,
             superseded_by=superseded_by, resolved_from=resolved_from, date=row.date, aliases=aliases_of(current.meta),
-            archived=archived,
+            archived=archived, body_line=current.body_line,
         )
 
     def archived_notice(self) -> str:
@@ -250,8 +254,19 @@ class NoteView:
         return [(key, value) for key, value in self.meta.items() if key not in named]
 
     def as_dict(self) -> dict[str, Any]:
-        return {**self.__dict__, "superseded_by": None if self.superseded_by is None else self.superseded_by.as_dict(),
+        shown = {key: value for key, value in self.__dict__.items() if key not in ("section", "body_line")}
+        if self.section is not None:  # only then: a whole note's view keeps the shape it always had
+            shown.update(section={**self.section.as_dict(), "notice": self.section_notice()})
+        return {**shown, "superseded_by": None if self.superseded_by is None else self.superseded_by.as_dict(),
                 "resolved_from": resolution_dict(self.resolved_from)}
+
+    def section_notice(self) -> str:
+        """What a read of one section says ("" for a whole note): body is part of the note, and a
+        revise of the body given it back would replace the whole note with that part."""
+        if self.section is None:
+            return ""
+        return (f"SECTION: body is {self.section.describe(self.path)}, as the file holds it; version is the whole "
+                f"note's; a write names the whole note ({self.path}), and a body given to revise replaces all of it")
 
 
 @dataclass(frozen=True)

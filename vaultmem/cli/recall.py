@@ -252,7 +252,10 @@ def layer_words(by_layer: dict[str, int]) -> str:
 @json_option
 @click.pass_obj
 def get(obj: Context, note: str, as_json: bool) -> None:
-    """Show a note: metadata, body, whether it expired, problems, usage."""
+    """Show a note: metadata, body, whether it expired, problems, usage.
+
+    NOTE#Heading (NOTE#H1#H2, NOTE#^block-id), as an Obsidian link names a section, shows
+    that section alone, with the lines of the file it is."""
     with library_errors(as_json):
         view = obj.vault.get(obj.note(note))
     if as_json:
@@ -265,6 +268,8 @@ def get(obj: Context, note: str, as_json: bool) -> None:
     if view.aliases:
         click.echo(f"  aliases: {', '.join(view.aliases)}")
     render_properties(view.other_properties())
+    if view.section is not None:
+        click.echo(f"  {view.section_notice()}")
     if view.archived:
         click.echo(f"  {view.archived_notice()}")
     elif view.expired:
