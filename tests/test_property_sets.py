@@ -172,18 +172,71 @@ def test_mcp_revise_sets_and_unsets_properties(vault_dir: Path, tmp_path: Path) 
     assert "company: Acme  # since 2019\n" in text and "rank: 2\n" in text and "met_date" not in text
 
 
-def test_unset_of_a_key_in_another_case_is_refused_in_yaml_and_removes_the_line_of_a_logseq_page(vault: Vault) -> None:
-    # Was a KeyError ('Company') out of revise; a YAML key is only the key as written (removing
-    # `Company` would have left `company:` and said it was removed), a page's line as Logseq reads it.
-    before = snapshot_files(vault.root)
-    with pytest.raises(UsageError, match=r"unset_properties Company: people/matt-ober.md has no such property"):
-        vault.revise("Matt Ober", unset_properties=["Company"], now=NOW)
-    assert snapshot_files(vault.root) == before
+def test_unset_of_a_key_in_another_case_removes_the_note_own_key_in_yaml_and_on_a_logseq_page(vault: Vault) -> None:
+    # Was a KeyError ('Company') out of revise, then a refusal ("no such property") beside the
+    # `company:` Obsidian shows as that property: property names are one in any case (adr/0006,
+    # "property names in any case"), so the note's own key goes, and the change names it.
+    path = vault.root / "people/matt-ober.md"
+    assert vault.revise("Matt Ober", unset_properties=["Company"], now=NOW).changed == ["company"]
+    assert "company" not in path.read_text(encoding="utf-8") and "title: Partner\n" in path.read_text(encoding="utf-8")
     page = vault.root / "pages/Dana.md"
     (vault.root / "logseq").mkdir()
     (vault.root / "logseq/config.edn").write_text("{:meta/version 1}\n", encoding="utf-8")
     page.parent.mkdir()
     page.write_text("company:: Initech\nrole:: CTO\n\n- met at the meetup\n", encoding="utf-8")
     vault.index()
-    assert vault.revise("pages/Dana.md", unset_properties=["Role"], now=NOW).changed == ["Role"]
+    assert vault.revise("pages/Dana.md", unset_properties=["Role"], now=NOW).changed == ["role"]
     assert page.read_text(encoding="utf-8") == "company:: Initech\n\n- met at the meetup\n"
+
+
+def test_set_of_a_key_in_another_case_writes_into_the_key_the_note_has_keeping_its_spelling(vault: Vault) -> None:
+    """Was: `--set Date=…` beside `date:` wrote a second key, `Date:`, which Obsidian shows as one
+    property with one of the two values; the person's own stayed and the agent's was unread."""
+    init_repo(vault.root)
+    (vault.root / ".vaultmem.toml").write_text('embedder = "hashing"\nauto_commit = true\n', encoding="utf-8")
+    git(vault.root, "add", "-A")
+    git(vault.root, "commit", "-qm", "first")
+    path = vault.root / "people/matt-ober.md"
+    revised = run_cli(vault.root, "revise", "Matt Ober", "--set", "Last_Contact=2026-02-01", "--set", "COMPANY=Acme")
+    assert revised.exit_code == 0, revised.output
+    text = path.read_text(encoding="utf-8")
+    assert "last_contact: 2026-02-01\n" in text and "company: Acme  # since 2019\n" in text
+    assert "Last_Contact" not in text and "COMPANY" not in text
+    assert text.count("\n") == MATT.count("\n")  # no line added: each value went into the key there
+    said = git(vault.root, "log", "-1", "--format=%B")
+    assert "(asked as Last_Contact: the note's own last_contact kept" in said and "(asked as COMPANY:" in said
+
+
+def test_set_on_a_logseq_page_in_another_case_writes_its_line_as_spelled(vault_dir: Path) -> None:
+    root = write_vault(vault_dir, {".vaultmem.toml": 'embedder = "hashing"\n', "logseq/config.edn": "{:meta/version 1}\n",
+                                   "pages/Dana.md": "Date:: 2026-01-01\nCompany:: Initech\n\n- met at the meetup\n"})
+    with Vault(root) as vault:
+        vault.index()
+        assert vault.revise("pages/Dana.md", set_properties={"DATE": "2026-03-03"}, now=NOW).changed == ["date"]
+    assert (root / "pages/Dana.md").read_text(encoding="utf-8") == (
+        "Date:: 2026-03-03\nCompany:: Initech\n\n- met at the meetup\n")
+
+
+@pytest.mark.parametrize(("path", "text"), [
+    ("Mess.md", "---\ndate: 2026-01-01\nDate: 2026-01-02\n---\nTwo dates.\n"),
+    ("pages/Mess.md", "date:: 2026-01-01\nDate:: 2026-01-02\n\n- two dates\n"),
+])
+def test_two_keys_differing_only_in_case_are_named_and_neither_is_picked(vault_dir: Path, path: str, text: str) -> None:
+    """A person's mess: `date:` and `Date:` in one note. A set or an unset by another spelling (and
+    on a Logseq page, whose lines Logseq reads in any case, by either) names both and writes nothing."""
+    root = write_vault(vault_dir, {".vaultmem.toml": 'embedder = "hashing"\n', "logseq/config.edn": "{:meta/version 1}\n",
+                                   path: text})
+    with Vault(root) as vault:
+        vault.index()
+        before = snapshot_files(root)
+        asks: list[dict[str, object]] = [{"set_properties": {"date": "2026-03-03"}}, {"set_properties": {"DATE": "2026-03-03"}},
+                                         {"unset_properties": ["DATE"]}]
+        if path.startswith("pages/"):
+            asks.append({"unset_properties": ["date"]})  # Logseq's page would lose both lines
+        for ask in asks:
+            with pytest.raises(UsageError, match=rf"{path} holds 2 properties whose names differ only in case \(date, Date\)"):
+                vault.revise(path, now=NOW, **ask)  # type: ignore[arg-type]
+        assert snapshot_files(root) == before
+        if not path.startswith("pages/"):  # in YAML the exact spelling removes that key alone: the way out
+            assert vault.revise(path, unset_properties=["Date"], now=NOW).changed == ["Date"]
+            assert (root / path).read_text(encoding="utf-8") == "---\ndate: 2026-01-01\n---\nTwo dates.\n"

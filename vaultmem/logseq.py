@@ -55,6 +55,19 @@ def page_properties(body: str) -> dict[str, str]:
     return found
 
 
+def page_property_keys(body: str) -> list[str]:
+    """The keys of the ``key:: value`` lines the text opens with, as written, in order (those
+    :func:`page_properties` reads lower-cased): two lines whose keys differ only in case are
+    one property to Logseq, which reads the first."""
+    keys = []
+    for line in _lines(body):
+        matched = _PROPERTY_LINE.fullmatch(line.rstrip("\r"))
+        if matched is None:
+            break
+        keys.append(matched.group(1))
+    return keys
+
+
 def _lines(text: str) -> Iterator[str]:
     """The lines of ``text``, one at a time: a page's properties are its first few lines, and a
     note of megabytes is not split whole to read them."""

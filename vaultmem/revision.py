@@ -41,10 +41,19 @@ from .lifecycle import (
     normalize_layer,
     resolve_now,
 )
-from .logseq import ID_PROPERTY, page_properties, page_text, property_block_end, property_items, property_key
+from .logseq import (
+    ID_PROPERTY,
+    page_properties,
+    page_property_keys,
+    page_text,
+    property_block_end,
+    property_items,
+    property_key,
+)
 from .merge_markers import require_merged, require_resolved
 from .noteio import FileChange, JoplinTime, replace_if_unchanged, require_utf8
 from .notes import VERSION_CHARS, Note, find_frontmatter, inline_tags, parse_note, tags_of, timestamp_or_none, title_of
+from .ordered import unique
 from .paths import VaultPaths
 from .property_sets import LIFECYCLE_KEYS, SET, UNSET, PropertyEdit, as_list_where_listed, property_edit
 from .writer import (
@@ -228,6 +237,7 @@ def revise_note(raw: bytes, note: Note, revision: Revision, policy: LayerPolicy,
     when it is later: writer.ttl_start)."""
     require_utf8(note.path, raw)  # a UTF-16 note: read, never written (NotUtf8Note)
     require_resolved(note.path, raw)
+    revision, respelled = _as_held(note, revision, in_properties)
     revision = _naming_property_as_title(note, revision)
     body = _new_body(note, revision, in_properties)
     change = _Change()
@@ -236,7 +246,7 @@ def revise_note(raw: bytes, note: Note, revision: Revision, policy: LayerPolicy,
     _title(note, revision, body, change, in_properties)
     _lifecycle(note, revision, policy, change, _Days.of(note, revision, date_keys, in_properties))
     _tags(note, revision, body, change, in_properties)
-    _properties(note, revision, change, in_properties)
+    _properties(note, revision, change, in_properties, respelled)
     _updated(note, raw, revision, change)
     data = raw
     if change.set_values or change.remove:
@@ -367,9 +377,52 @@ def _naming_property_as_title(note: Note, revision: Revision) -> Revision:
     return replace(revision, title=clean_title(value), properties=revision.properties.without([key]))
 
 
-def _properties(note: Note, revision: Revision, change: _Change, in_properties: bool) -> None:
+def _as_held(note: Note, revision: Revision, in_properties: bool) -> tuple[Revision, dict[str, str]]:
+    """``revision`` with each property to set or remove spelled as the note holds it, when it holds
+    it in another case (``--set Date=…`` beside ``date:``), and each such key with how it was
+    asked. Obsidian reads property names in any case (and Logseq its ``key::`` lines), so a second
+    key differing only in case was a second copy of the property, its value unread (adr/0006
+    "property names in any case"). Two keys a note already holds that differ only in case
+    (a person's mess) are refused, naming both: which one the person means is theirs to say."""
+    meta = {**_page_lines(note.body), **note.meta} if in_properties else note.meta
+    # a page's lines as written: page_properties reads them lower-cased, one key for both spellings
+    written = [*page_property_keys(note.body), *note.meta] if in_properties else list(note.meta)
+    respelled: dict[str, str] = {}
+
+    def held(key: str, argument: Argument, exact_ok: bool) -> str:
+        folded = _property_fold(key, in_properties)
+        spellings = unique(name for name in written if _property_fold(name, in_properties) == folded)
+        if exact_ok and key in meta:
+            return key  # YAML --unset of one spelling removes that key alone: the way out of the mess
+        if len(spellings) > 1:
+            raise UsageError(argument, f" {key}: {note.path} holds {len(spellings)} properties whose names differ only "
+                             f"in case ({', '.join(spellings)}), which Obsidian and Logseq read as one; vaultmem does not "
+                             "pick one. Remove the one you do not want in the file (or ", UNSET, " with its exact "
+                             "spelling, in a note's YAML), then ask again; nothing was changed")
+        same = [name for name in meta if _property_fold(name, in_properties) == folded]
+        if same and same[0] != key:
+            respelled[same[0]] = key
+            return same[0]
+        return key
+
+    set_values = tuple((held(key, SET, False), value) for key, value in revision.properties.set_values)
+    unset = tuple(held(key, UNSET, not in_properties) for key in revision.properties.unset)
+    if not respelled:
+        return revision, respelled
+    return replace(revision, properties=replace(revision.properties, set_values=set_values, unset=unset)), respelled
+
+
+def _property_fold(key: str, in_properties: bool) -> str:
+    """A property name as names are compared: in any case; a page's line also with - for _."""
+    return (key.replace("-", "_") if in_properties else key).casefold()
+
+
+def _properties(note: Note, revision: Revision, change: _Change, in_properties: bool,
+                respelled: Mapping[str, str] | None = None) -> None:
     """Other properties set and removed, as asked; one that already holds the value is left.
-    A page whose fields are its ``key:: value`` lines holds them there, as written (adr/0028)."""
+    A page whose fields are its ``key:: value`` lines holds them there, as written (adr/0028).
+    ``respelled``: the keys written as the note spells them, with how they were asked (:func:`_as_held`)."""
+    asked = respelled or {}
     meta = {**_page_lines(note.body), **note.meta} if in_properties else note.meta
     for key in revision.properties.unset:
         # A page's line is found as Logseq spells the key (``Company`` is ``company::``); a YAML
@@ -380,16 +433,20 @@ def _properties(note: Note, revision: Revision, change: _Change, in_properties: 
             raise UsageError(UNSET, f" {key}: {note.path} has no such property (its properties: {short_repr(known)})")
         change.remove.append(key)
         change.properties.append(key)
-        change.said.append(f"{key}: {short_repr(meta[held])} removed")
-    for key, asked in revision.properties.set_values:
-        value = as_list_where_listed(asked, meta.get(key))
+        change.said.append(f"{key}: {short_repr(meta[held])} removed" + _as_spelled(key, asked))
+    for key, given in revision.properties.set_values:
+        value = as_list_where_listed(given, meta.get(key))
         if key in meta and meta[key] == value and type(meta[key]) is type(value):
             continue
         change.set_values[key] = value
         change.properties.append(key)
-        change.said.append(f"{key}: {short_repr(meta[key])} → {short_repr(value)}" if key in meta
-                           else f"{key}: {short_repr(value)} added")
+        change.said.append((f"{key}: {short_repr(meta[key])} → {short_repr(value)}" if key in meta
+                            else f"{key}: {short_repr(value)} added") + _as_spelled(key, asked))
     _refuse_renaming(note, revision, change)
+
+
+def _as_spelled(key: str, asked: Mapping[str, str]) -> str:
+    return f" (asked as {asked[key]}: the note's own {key} kept, property names are one in any case)" if key in asked else ""
 
 
 def _page_lines(body: str) -> dict[str, Any]:
