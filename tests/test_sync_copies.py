@@ -8,8 +8,9 @@ from pathlib import Path
 
 import pytest
 from helpers import NOW, run_cli
+from mcp_client import run, serve
 
-from vaultmem import AmbiguousNote, Vault
+from vaultmem import AmbiguousNote, NoteNotFound, Vault
 from vaultmem.dating import note_date
 from vaultmem.embedders import HashingEmbedder
 from vaultmem.sync_copies import SyncCopy, is_copy_among, named_copy, original_name, originals_first
@@ -224,3 +225,100 @@ def test_a_numbered_note_of_its_own_text_beside_its_namesake_is_no_sync_copy(vau
         coffee = {hit.path: hit.warnings for hit in vault.search("Maya's coffee order", k=10, now=NOW)}
         assert coffee["prefs/Coffee order 2.md"] == ["copy: looks like a copy iCloud or Obsidian's Duplicate file made of Coffee order.md "
                                                     "(Vault.check() says what to do)"]
+
+
+# ------------------------------------------------------------ an id a copy shares (adr/0035, 2026-12-02)
+
+MEMORY_ID = "01JD8X5K4M2N7P9Q3R6S8T0V1W"
+STAGING = f"---\nid: {MEMORY_ID}\ntitle: Staging port\nlayer: L4\n---\n"
+STAGING_NOW = STAGING + "Staging Postgres listens on port 6543 (moved from 5433).\n"
+STAGING_OLD = STAGING + "Staging Postgres listens on port 5433.\n"
+
+
+@pytest.mark.parametrize("copy", [
+    "memories/staging-port.sync-conflict-20261201-101010-ABCDEF7.md",  # Syncthing
+    "memories/staging-port (conflicted copy 2026-12-01).md",  # Dropbox
+    "memories/staging-port (Conflicted copy Laptop 202612011010).md",  # Obsidian Sync
+    "memories/staging-port-DESKTOP-7K2QF9M.md",  # OneDrive
+    "memories/staging-port 2.md",  # iCloud: a number, counted as its text is a version of the original's
+])
+def test_a_write_and_a_read_by_an_id_a_sync_copy_shares_act_on_the_original_and_name_the_copy(
+        vault_dir: Path, write_note: Callable[..., Path], copy: str) -> None:
+    """Was: get, revise and forget by the id were refused as ambiguous (the error named the copy),
+    and the memory the agent held by its id was out of reach until the person deleted the copy."""
+    original = write_note("memories/staging-port.md", STAGING_NOW)
+    copied = write_note(copy, STAGING_OLD)
+    with Vault(vault_dir, embedder=HashingEmbedder()) as vault:
+        vault.index()
+        view = vault.get(MEMORY_ID)
+        revised = vault.revise(MEMORY_ID, append="Checked on 2 December.", now=NOW)
+        forgotten = vault.forget(MEMORY_ID)
+    assert view.path == revised.path == forgotten.path == "memories/staging-port.md"
+    for found in (view.resolved_from, revised.resolved_from, forgotten.resolved_from):
+        assert found is not None and found.as_dict()["copies"] == [copy]
+        assert f"{copy} (looks like a copy " in found.notice() and "acts on this note, the original" in found.notice()
+    assert forgotten.copies_left == [copy]
+    assert not original.exists() and copied.read_text(encoding="utf-8") == STAGING_OLD  # the copy as it was
+
+
+def test_an_id_held_by_a_copy_and_a_note_of_its_own_stays_ambiguous(vault_dir: Path,
+                                                                    write_note: Callable[..., Path]) -> None:
+    write_note("memories/staging-port.md", STAGING_NOW)
+    write_note("memories/staging-port.sync-conflict-20261201-101010-ABCDEF7.md", STAGING_OLD)
+    write_note("memories/other.md", STAGING + "Another memory that took the same id by hand.\n")
+    with Vault(vault_dir, embedder=HashingEmbedder()) as vault:
+        vault.index()
+        with pytest.raises(AmbiguousNote):
+            vault.revise(MEMORY_ID, append="Which one?", now=NOW)
+
+
+def test_a_numbered_note_sharing_an_id_but_not_the_text_is_no_copy_and_the_id_stays_ambiguous(
+        vault_dir: Path, write_note: Callable[..., Path]) -> None:
+    write_note("memories/staging-port.md", STAGING_NOW)
+    write_note("memories/staging-port 2.md", STAGING + "Lunch menu for the offsite: soup, bread and cheese on Friday.\n")
+    with Vault(vault_dir, embedder=HashingEmbedder()) as vault:
+        vault.index()
+        with pytest.raises(AmbiguousNote):
+            vault.get(MEMORY_ID)
+
+
+def test_once_the_original_is_gone_a_write_by_its_id_refuses_the_copy_and_a_read_says_what_it_is(
+        vault_dir: Path, write_note: Callable[..., Path], tmp_path: Path) -> None:
+    """The copy holds another device's (older) version: a write by the id must not land in it as
+    if it were the note, whether the index saw the original go or not."""
+    copy = "memories/staging-port.sync-conflict-20261201-101010-ABCDEF7.md"
+    original = write_note("memories/staging-port.md", STAGING_NOW)
+    copied = write_note(copy, STAGING_OLD)
+    with Vault(vault_dir, embedder=HashingEmbedder()) as vault:
+        vault.index()
+    original.unlink()  # by hand, the index not told
+    (vault_dir / ".vaultmem.toml").write_text('embedder = "hashing"\n', encoding="utf-8")
+    refused = run_cli(vault_dir, "revise", MEMORY_ID, "--append", "Checked.")
+    assert refused.exit_code == 1, refused.output
+    assert f"the one note holding that id is {copy}" in refused.stderr and "rename it to memories/staging-port.md" in refused.stderr
+    with Vault(vault_dir, embedder=HashingEmbedder()) as vault:
+        view = vault.get(MEMORY_ID)
+        with pytest.raises(NoteNotFound, match="a write by the id"):
+            vault.forget(MEMORY_ID)
+        by_path = vault.revise(copy, append="Kept.", now=NOW)  # by its path it is written, knowingly
+    assert view.path == copy and view.resolved_from is not None
+    assert view.resolved_from.as_dict()["copy_of"] == "memories/staging-port.md"
+    assert by_path.path == copy and copied.read_text(encoding="utf-8") == STAGING_OLD + "\nKept.\n"
+
+
+def test_mcp_revise_by_an_id_a_copy_shares_writes_the_original_and_names_the_copy(
+        vault_dir: Path, write_note: Callable[..., Path], tmp_path: Path) -> None:
+    copy = "memories/staging-port (conflicted copy 2026-12-01).md"
+    original = write_note("memories/staging-port.md", STAGING_NOW)
+    write_note(copy, STAGING_OLD)
+    (vault_dir / ".vaultmem.toml").write_text('embedder = "hashing"\n', encoding="utf-8")
+
+    async def scenario() -> None:
+        async with serve(vault_dir, tmp_path / "server.log") as served:
+            shown = await served.call("get", note=MEMORY_ID)
+            assert shown["path"] == "memories/staging-port.md" and f"{copy} (looks like a copy" in shown["notice"]
+            revised = await served.call("revise", note=MEMORY_ID, append="Checked.")
+            assert revised["path"] == "memories/staging-port.md" and revised["resolved_from"]["copies"] == [copy]
+
+    run(scenario)
+    assert original.read_text(encoding="utf-8") == STAGING_NOW + "\nChecked.\n"

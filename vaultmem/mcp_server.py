@@ -755,8 +755,9 @@ class VaultTools:
         if view.get("section") is not None:
             add_notice(view, view["section"]["notice"])  # a part of the note: never to be revised back as its body
         resolved = view["resolved_from"]
-        if resolved is not None and "archived" in resolved:
-            add_notice(view, resolved["notice"])  # the old id opened its successor: where the old text is
+        if resolved is not None and ("archived" in resolved or "copies" in resolved):
+            # the old id opened its successor: where the old text is; or a sync copy holds the id too
+            add_notice(view, resolved["notice"])
         if view["expired"] and not view["archived"]:  # an archived file's notice says more
             # Say it in words too: a model skimming the body would otherwise treat it as current.
             successor = view["superseded_by"]

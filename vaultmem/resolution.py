@@ -76,6 +76,7 @@ from .errors import (
     ArchivedNote,
     ExcludedNote,
     NoteNotFound,
+    NoteReadError,
     PathOutsideVault,
     ReadOnlyCanvas,
     RemovedNote,
@@ -96,11 +97,12 @@ from .notes import (
     find_frontmatter,
     permalink_form,
     read_note,
+    read_text,
     text_values,
 )
 from .ordered import unique
 from .storage import NoteRow, NoteStore
-from .sync_copies import named_copy
+from .sync_copies import SyncCopy, copy_among, named_copy, tool_named_original
 from .writer import archive_names
 
 if TYPE_CHECKING:
@@ -122,7 +124,7 @@ PATH = "path"  # ... when its path without .md found it and another note has tha
 WAYS = {FILE_NAME: "its file name", PATH: "its path", ALIASES: "an alias", PERMALINK: "its permalink",
         CITEKEY: "its citekey", "title": "its title", "day": "the day its name is",
         "merged_from": "an id in its merged_from", "timestamp id": "the timestamp id its file name begins with", "supersedes": "an id in its supersedes", "old name": "its old name",
-        HEADING: "its heading"}
+        HEADING: "its heading", "id": "its id"}
 
 
 @dataclass(frozen=True)
@@ -160,6 +162,12 @@ class Resolution:
     # via "supersedes" or "merged_from": the archived file of the note the reference (its id) named,
     # which get reads by that path (reading.view_note; resolution.archived_with_id)
     archived: str | None = None
+    # via "id": the sync tools' copies of the note that hold its id too, each with what its name
+    # says (sync_copies.py); the id names the original, for a read and a write (adr/0035)
+    copies: tuple[tuple[str, str], ...] = ()
+    # via "id": the note found is named as a sync tool's copy of this path, which is not in the
+    # vault (forgotten, deleted): a read shows the copy and says so, a write by the id refuses
+    orphan_of: str | None = None
 
     def as_dict(self) -> dict[str, Any]:
         found: dict[str, Any] = {"reference": self.reference, "via": self.via}
@@ -167,7 +175,11 @@ class Resolution:
             found.update(others=[other.as_dict() for other in self.others])
         if self.archived is not None:
             found.update(archived=self.archived)
-        if self.others or self.archived is not None:
+        if self.copies:
+            found.update(copies=[path for path, _ in self.copies])
+        if self.orphan_of is not None:
+            found.update(copy_of=self.orphan_of)
+        if self.others or self.archived is not None or self.copies or self.orphan_of is not None:
             found.update(notice=self.notice())
         if self.writes_to is not None:
             found.update(writes_to=self.writes_to.path)
@@ -177,6 +189,10 @@ class Resolution:
         """What a read says when other notes answer to the reference too, and where the note an
         id this note superseded or merged named is now ("" when neither)."""
         said = [self._others_notice()] if self.others else []
+        if self.copies:
+            said.append(self._copies_notice())
+        if self.orphan_of is not None:
+            said.append(self.orphan_notice())
         if self.archived is not None:
             # Without it `get <old id>` opened the successor, and the agent asking "what was it
             # before" had no way to the old text (a four-week agent trial).
@@ -184,6 +200,17 @@ class Resolution:
             said.append(f"{self.reference!r} is the id of the note this one {took}: that note was archived and is "
                         f"{self.archived} now; get reads it by that path (read-only)")
         return "; ".join(said)
+
+    def orphan_notice(self) -> str:
+        return (f"this file's name makes it a sync tool's copy of {self.orphan_of}, which is not in the vault (forgotten "
+                "or deleted): it holds another device's version of that note, often the older; a write by the id "
+                f"{self.reference!r} is refused — write to it by its path, or rename it to {self.orphan_of} to make it the note")
+
+    def _copies_notice(self) -> str:
+        copies = "; ".join(f"{path} ({what})" for path, what in self.copies)
+        return (f"{copies} holds the id {self.reference!r} too: a sync tool kept another device's version of this note "
+                "there, left as it is; a read or a write by the id acts on this note, the original. Compare the copy "
+                "with it, keep the right text here and delete the copy (check lists it)")
 
     def _others_notice(self) -> str:
         if len(self.others) == 1:
@@ -211,6 +238,8 @@ class Resolution:
     def __str__(self) -> str:
         if self.via == "day":
             return f"{self.reference!r} is the day its name is"
+        if self.via == "id":
+            return f"{self.reference!r} is its id"
         return f"{self.reference!r} resolved through its {self.via}"
 
 
@@ -299,7 +328,9 @@ def _first_step(index: DerivedIndex, reference: str, now: object, refresh: bool)
             index.ensure_indexed()
         by_id = [row for row in index.store.notes.find(reference) if row.id == reference]
         if len(by_id) == 1:
-            return Located(by_id[0])
+            return _lone_copy_said(index.store.notes, reference, by_id[0])
+        if by_id and (original := _original_of_copies(index, reference, by_id)) is not None:
+            return original
     moment_us = to_epoch_us(resolve_now(now))
     try:
         index.paths.resolve_inside(reference)  # '../x', '/etc/passwd', symlinks out: refused as given
@@ -318,6 +349,11 @@ def _first_step(index: DerivedIndex, reference: str, now: object, refresh: bool)
     if not matches:
         _index_if_on_disk(index, reference)
         matches = direct_matches(notes, reference)
+    if len(matches) > 1 and all(row.id == reference for row in matches):
+        # a first index (the id step above asks an index made already): the same rule
+        original = _original_of_copies(index, reference, matches)
+        if original is not None:
+            return original
     if matches:
         return Located(pick_direct(reference, matches, notes))
     located = (locate_by_names(notes, reference, moment_us) or _named_for_day(index, reference, moment_us)
@@ -458,6 +494,9 @@ def locate_to_write(index: DerivedIndex, reference: str) -> Located:
     read as its cards' text, it has no text of its own a write could keep its JSON around."""
     located = _still_answering(index, reference, locate_on_disk(index, reference, refresh=False))
     found = located.resolved_from
+    if found is not None and found.orphan_of is not None:
+        raise NoteNotFound(reference, why=f"the one note holding that id is {located.row.path}, and "
+                                          + found.orphan_notice())
     if found is not None and found.writes_to is not None:
         located = Located(found.writes_to, Resolution(found.reference, found.writes_by))
     else:
@@ -473,7 +512,7 @@ def _still_answering(index: DerivedIndex, reference: str, located: Located) -> L
     and no longer answers to it: ``revise Kyoto --append`` wrote into the note whose ``# Kyoto``
     the person had just made ``# Osaka``. Still answering, the note is returned as the index knew
     it, so that a write comparing against that version refuses the person's edit (WriteConflict)."""
-    if located.resolved_from is None:  # an id or a path: the file named is the note meant
+    if located.resolved_from is None or located.resolved_from.via == "id":  # an id or a path: the file named is the note meant
         return located
     try:
         raw = index.paths.absolute(located.row.path).read_bytes()
@@ -1041,6 +1080,49 @@ def _one(notes: NoteStore, reference: str, rows: Sequence[NoteRow], now_us: int)
     if len(chosen) > 1:
         raise AmbiguousNote(reference, [row.path for row in chosen], sync_copies=sync_copies(notes, [row.path for row in chosen]))
     return chosen[0]
+
+
+def _original_of_copies(index: DerivedIndex, reference: str, rows: Sequence[NoteRow]) -> Located | None:
+    """The one note among ``rows`` (the notes whose id ``reference`` is) that the others are sync
+    tools' copies of (sync_copies.py), with the copies in its ``resolved_from``; None when the
+    rows are not one note and its copies. A copy holds the id because a device's version of the
+    note was kept beside it: the original is the note links name and writes go to, and it was
+    refused as ambiguous, a memory the agent held by its id out of reach until the person deleted
+    the copy (adr/0035, 2026-12-02). A copy named by a number alone (``Note 2.md``, as a person
+    may name a note of their own) counts only when its text is a version of the original's
+    (``SyncCopy.of_text``, the files read). Once the original is gone, the copy is the one note
+    the id names (len(rows) == 1): it answers in its place, as adr/0035 says of ``forget``."""
+    paths = [row.path for row in rows]
+    copies = {row.path: copy for row in rows if (copy := copy_among(row.path, paths)) is not None}
+    originals = [row for row in rows if row.path not in copies]
+    if len(originals) != 1 or any(copy.original != originals[0].path for copy in copies.values()):
+        return None
+    original = originals[0]
+    if not all(_copy_agrees(index, copy) for copy in copies.values()):
+        return None
+    described = tuple((path, copy.describe()) for path, copy in sorted(copies.items()))
+    return Located(original, Resolution(reference, "id", copies=described))
+
+
+def _lone_copy_said(notes: NoteStore, reference: str, row: NoteRow) -> Located:
+    """The one note whose id ``reference`` is; when its name is a sync tool's own copy name
+    (not ``Note 2.md``, which a person may name a note) and the note it is a copy of is not in
+    the index, with ``orphan_of`` saying so: once the original was forgotten or deleted, a write
+    by its id went to the copy — another device's older version — as if it were the note."""
+    original = tool_named_original(row.path)
+    if original is None or notes.by_path(original) is not None:
+        return Located(row)
+    return Located(row, Resolution(reference, "id", orphan_of=original))
+
+
+def _copy_agrees(index: DerivedIndex, copy: SyncCopy) -> bool:
+    """Does the copy's text agree with what its name says (a numbered copy's must resemble its original's)?"""
+    if not copy.numbered:
+        return True
+    try:
+        return copy.of_text(read_text(index.paths.root, copy.path), read_text(index.paths.root, copy.original))
+    except NoteReadError:
+        return False  # unread: not known to be a copy, so the id stays ambiguous (the error names both)
 
 
 def sync_copies(notes: NoteStore, candidates: Sequence[str]) -> dict[str, str]:
