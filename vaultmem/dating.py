@@ -16,13 +16,19 @@ A note's **date** is the first of:
    — rules 2 to 4 read no memory (a note with a layer) whose name ``remember`` made from its title,
    when it has a ``created``: that name is its text's first words (slugs.py), not its day;
 5. its ``created`` property (what ``remember`` stamps: the day the memory was written);
-6. a line at the top of its text that says its date (date_lines.py: ``Date de création : 2026-04-23``,
+6. a property named in the note's language with the words of rule 7's labels (date_lines.py:
+   ``fecha``, ``Datum``, ``data``, ``дата``, ``tarih``; ``date de création``, ``erstellt``,
+   ``criado em`` …, in any case, accents typed or not): only for a note nothing above dates, a
+   property saying what day the note is about before one saying when it was made, as ``date``
+   and ``created`` are read. Only a day or a time (as text or as YAML writes a date) or a year is
+   read there: ``data: 42`` or ``data: [1, 2]`` is no date, and passed over without a word;
+7. a line at the top of its text that says its date (date_lines.py: ``Date de création : 2026-04-23``,
    ``**Date:** 5 January 2024``, ``Fecha: 05/01/2024``): only for a note nothing above dates, as
    ``date`` when its label says the day the note is about, as ``created`` when it says when it was made.
 
 A vault may name the properties of rules 1 and 5 itself (:class:`DateProperties`, read from
 ``.vaultmem.toml`` ``[dates]``: ``date = ["date", "fecha"]``), each list read in its order;
-unset, they are ``date`` and ``created`` alone (adr/0026). Rule 6 reads those names as labels too. A name with dots reaches into a
+unset, they are ``date`` and ``created`` alone (adr/0026). Rule 7 reads those names as labels too. A name with dots reaches into a
 property that is a mapping, when the note has no property of that whole name
 (``kindle-sync.lastAnnotatedDate``: the Kindle Highlights plugin keeps a book's dates inside its
 ``kindle-sync:`` block, the only date such a note holds: :func:`property_value`).
@@ -64,7 +70,7 @@ from datetime import UTC, date, datetime, time, timedelta
 from pathlib import PurePosixPath
 from typing import TYPE_CHECKING, Any
 
-from .date_lines import DateLine, date_lines
+from .date_lines import DateLine, LabelMeaning, date_lines, label_key, label_meaning
 from .errors import Argument, InvalidDuration, InvalidTimestamp, UsageError, short_repr
 from .fields import name_form
 from .lifecycle import format_timestamp, is_absent, parse_duration, parse_timestamp
@@ -271,7 +277,65 @@ def note_date(meta: Mapping[str, Any], path: str, daily: DailyFormat | None = No
     found = _first_property_date(meta, properties.created)
     if found is not None:
         return replace(found, written=True)
+    found = language_property_date(meta, properties)
+    if found is not None:
+        return found
     return line_date(body, properties) if body else None
+
+
+def _language_properties(meta: Mapping[str, Any], properties: DateProperties) -> list[tuple[str, Any, LabelMeaning]]:
+    """The note's properties named with a date line's words (date_lines.label_meaning: ``fecha``,
+    ``Datum``, ``date de création``) that the vault's date properties do not already name: those
+    saying what day the note is about first, then those saying when it was made, each in the
+    note's order."""
+    named = {label_key(name) for name in (*properties.date, *properties.created)}
+    found = [(key, value, meaning) for key, value in meta.items() if isinstance(key, str)
+             and (meaning := label_meaning(key)) is not None and label_key(key) not in named]
+    return sorted(found, key=lambda item: item[2].written)  # stable: each kind in the note's order
+
+
+def language_property_date(meta: Mapping[str, Any], properties: DateProperties = DEFAULT_DATE_PROPERTIES) -> NoteDate | None:
+    """Rule 6: the date of the first property named in the note's language whose value reads as a
+    day (``fecha: 2024-01-05``, ``Datum: 05.01.2024``, ``Fecha de creación: 6 de febrero de 2024``),
+    as a date line with that label is read (its language's order of a day and a month in numbers);
+    ``written`` when its name says when the note was made. Was: a `Fecha:` line under the title
+    dated a note and a `Fecha:` property did not, without a `[dates]` setting."""
+    for key, value, meaning in _language_properties(meta, properties):
+        found = _language_value_date(key, value, meaning)
+        if found is not None:
+            return replace(found, written=meaning.written)
+    return None
+
+
+def _language_value_date(key: str, value: object, meaning: LabelMeaning) -> NoteDate | None:
+    """A day, a time or a year such a property holds; None for any other value (a number is no
+    Unix time here: ``data: 42`` is a number, not a day of 1970)."""
+    if isinstance(value, list) and len(value) == 1:
+        value = value[0]
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        span = _property_span(value)
+        return None if span is None else NoteDate(parse_timestamp(span.first), key, day=True, span=span)
+    if isinstance(value, date):  # a YAML date or time (datetime is a date)
+        return _property_date(value, key)
+    if not isinstance(value, str):
+        return None
+    return _property_date(_day_in_numbers(DateLine(key, value.strip(), meaning.written, meaning.day_first, 0)), key)
+
+
+def _language_property_problems(meta: Mapping[str, Any], path: str, properties: DateProperties) -> list[Problem]:
+    """A property named in the note's language as its date (rule 6) whose text reads as no day
+    but was meant as one: it holds a digit (``fecha: 31/02/2024``, ``Datum: 5. Mai``) or a
+    template's command that never ran (``fecha: <% tp.date.now() %>``). A word (``Datum: unbekannt``)
+    or a number is passed over without a word, as something the property was never meant to date."""
+    problems = []
+    for key, value, meaning in _language_properties(meta, properties):
+        if not isinstance(value, str) or _language_value_date(key, value, meaning) is not None:
+            continue
+        if any(char.isdigit() for char in value) or TEMPLATE_COMMAND.search(value) is not None:
+            problems.append(_not_a_date(key, value, path, DEFAULT_DATE_PROPERTIES))
+    return problems
 
 
 def line_date(body: str, properties: DateProperties = DEFAULT_DATE_PROPERTIES) -> NoteDate | None:
@@ -408,7 +472,7 @@ def date_problems(meta: Mapping[str, Any], path: str, daily: DailyFormat | None 
     if found is not None:
         problems += _other_day_problem(property_value(meta, found.source), found, path, daily)
         problems += _outside_period_problem(property_value(meta, found.source), found, path, daily)
-    return problems + _period_name_problem(path, daily)
+    return problems + _language_property_problems(meta, path, properties) + _period_name_problem(path, daily)
 
 
 def _not_a_date(key: str, value: object, path: str, properties: DateProperties) -> Problem:
