@@ -77,6 +77,7 @@ from .lifecycle import format_timestamp, is_absent, parse_duration, parse_timest
 from .month_names import ENGLISH_WORD_NAMES, accented_month, month_spellings, named_month, weekday_days
 from .notes import TEMPLATE_COMMAND, Note, Problem, timestamp_or_none
 from .notion import path_without_page_ids
+from .period_words import period_in_english
 from .periods import YEAR, Span, is_period_name, iso_span, span_between, span_of
 from .slugs import named_from_title
 from .sync_copies import tool_named_original
@@ -141,7 +142,7 @@ _PERIOD = re.compile(r"(?P<year>[0-9]{4})(?:-(?P<month>[0-9]{2})|-?[Ww](?P<week>
 # A period said in words, relative to today on this machine's calendar: a day, or the ISO week,
 # calendar month or year holding today ("this"), the one before it ("last") or after it ("next":
 # what a task is due in). Spaces, "-" and "_" between the words are one: last week, last-week, Last_Week.
-_DAY_WORDS = {"today": 0, "yesterday": -1, "tomorrow": 1}
+_DAY_WORDS = {"today": 0, "yesterday": -1, "tomorrow": 1, "day before yesterday": -2, "day after tomorrow": 2}
 _PERIOD_UNITS = ("week", "month", "year")
 _WHICH_PERIOD = {"this": 0, "last": 1, "next": -1}
 _WORD_GAP = re.compile(r"[\s_-]+")
@@ -943,10 +944,11 @@ def local_day_start(day: date) -> datetime:
 
 
 def _period_words(text: str) -> str | None:
-    """``text`` as the words of a period it says (``Last-Week``, ``上周``, ``先週``, ``지난 주`` →
-    ``last week``), or None."""
+    """``text`` as the words of a period it says (``Last-Week``, ``上周``, ``先週``, ``지난 주``, ``la
+    semaine dernière``, ``la semana pasada``, ``letzte Woche``, ``semana passada`` → ``last week``:
+    period_words.py), or None."""
     words = _WORD_GAP.sub(" ", text.casefold()).strip()
-    said = _CJK_PERIOD_WORDS.get(words.replace(" ", ""))
+    said = _CJK_PERIOD_WORDS.get(words.replace(" ", "")) or period_in_english(text)
     if said is not None:
         return said
     which, _, unit = words.partition(" ")
@@ -1114,7 +1116,8 @@ def _back_from(now: datetime, text: str, value: object, name: str, end: bool) ->
                              f"too: give {accented!r}") from None
         raise UsageError(Argument(name, repr(value)), " is neither a date nor a duration: give an ISO date or time "
                          f"such as 2026-11-23 or 2026-11-23T09:00:00+00:00, a period ({PERIOD_FORMS}; or as Chinese, "
-                         "Japanese or Korean say them: 上周, 先週, 지난주), "
+                         "Japanese or Korean say them: 上周, 先週, 지난주; as French, Spanish, German or Portuguese "
+                         "do: hier, la semaine dernière, ayer, el mes pasado, gestern, letzte Woche, ontem), "
                          f"a day or month in words with its year, as a daily note's name writes it ({WORDED_FORMS}), "
                          "or a duration back from now such as 7d or 2w (+7d: ahead)") from None
     try:
