@@ -35,6 +35,21 @@ def diario(vault_dir: Path) -> Path:
     return vault_dir
 
 
+# Names no date line has (date_lines.py): unnamed, nothing dates these notes; named, they do. (`fecha`
+# and `creado` date a note unnamed too, after its name: rule 6, test_a_named_property_dates_…)
+OWN = '[dates]\ndate = ["date", "jour"]\ncreated = ["created", "écrit"]\n'
+
+
+@pytest.fixture
+def journal(vault_dir: Path) -> Path:
+    """The diario vault with names of its own that no language's date line uses."""
+    configure(vault_dir, OWN)
+    write_file(vault_dir, "Diario/Rodilla.md", "---\njour: 2026-11-28\n---\nKnee held up on the long run.\n")
+    write_file(vault_dir, "Notas/Fisio.md", "---\nécrit: 2026-11-20T09:00:00+00:00\n---\nKnee physio, first session.\n")
+    write_file(vault_dir, "Notas/Sin fecha.md", "Knee brace notes, no day anywhere.\n")
+    return vault_dir
+
+
 def dated(root: Path, since: str, until: str) -> dict[str, str | None]:
     """A search by date in a fresh Vault (each one a command): the hits and their dates."""
     with Vault(root) as vault:
@@ -91,7 +106,13 @@ def test_check_reports_a_bad_dates_setting_as_its_problem(vault_dir: Path) -> No
 
 def test_a_named_property_dates_the_note_in_its_order_and_created_ones_come_last() -> None:
     spanish = DateProperties(("date", "fecha"), ("created", "creado"))
-    assert note_date({"fecha": "2026-11-28"}, "Rodilla.md") is None  # unnamed: not read
+    assert note_date({"día": "2026-11-28"}, "Rodilla.md") is None  # unnamed, and no date line's word: not read
+    # Unnamed, `fecha` (a date line's word) dates a note nothing else dates (rule 6), after its name;
+    # named, it is read first, as `date` is.
+    unnamed = note_date({"fecha": "2026-11-28"}, "Diario/2026-11-20.md")
+    assert unnamed is not None and unnamed.source == "file name"
+    named = note_date({"fecha": "2026-11-28"}, "Diario/2026-11-20.md", properties=spanish)
+    assert named is not None and named.source == "fecha"
     found = note_date({"fecha": "2026-11-28"}, "Rodilla.md", properties=spanish)
     assert found is not None and (found.moment.date().isoformat(), found.source, found.written) == ("2026-11-28", "fecha", False)
     both = note_date({"fecha": "2026-11-28", "date": "2026-11-27"}, "x.md", properties=spanish)
@@ -146,30 +167,30 @@ def test_explain_says_which_property_dated_the_note_or_which_named_ones_are_no_d
 # ---------------------------------------------------------------- changing the setting
 
 
-def test_naming_the_properties_dates_the_notes_again_at_the_next_command_without_re_embedding(diario: Path) -> None:
-    configure(diario)  # indexed as an older vaultmem, or before the setting was written
-    with Vault(diario) as vault:
+def test_naming_the_properties_dates_the_notes_again_at_the_next_command_without_re_embedding(journal: Path) -> None:
+    configure(journal)  # indexed as an older vaultmem, or before the setting was written
+    with Vault(journal) as vault:
         vault.index()
-    assert dated(diario, "2026-11-01", "2026-11-30") == {}
-    configure(diario, SPANISH)
-    with Vault(diario) as vault:
+    assert dated(journal, "2026-11-01", "2026-11-30") == {}
+    configure(journal, OWN)
+    with Vault(journal) as vault:
         assert vault.derived.made_under_other_rules()
         report = vault.index()
     # Any note may carry an old or a new name: every one is read again; no text changed, none re-embedded.
     assert sorted(report.updated) == ["Diario/Rodilla.md", "Notas/Fisio.md", "Notas/Sin fecha.md"] and report.embedded == 0
-    assert dated(diario, "2026-11-01", "2026-11-30") == {"Diario/Rodilla.md": "2026-11-28",
+    assert dated(journal, "2026-11-01", "2026-11-30") == {"Diario/Rodilla.md": "2026-11-28",
                                                           "Notas/Fisio.md": "2026-11-20T09:00:00+00:00"}
-    configure(diario, '[dates]\ndate = ["date", "fecha"]\n')  # creado no longer named: that note loses its date
-    assert dated(diario, "2026-11-01", "2026-11-30") == {"Diario/Rodilla.md": "2026-11-28"}
+    configure(journal, '[dates]\ndate = ["date", "jour"]\n')  # écrit no longer named: that note loses its date
+    assert dated(journal, "2026-11-01", "2026-11-30") == {"Diario/Rodilla.md": "2026-11-28"}
 
 
-def test_a_vault_open_when_the_setting_changes_dates_its_notes_by_the_new_one(diario: Path) -> None:
+def test_a_vault_open_when_the_setting_changes_dates_its_notes_by_the_new_one(journal: Path) -> None:
     """A long-lived process (the MCP server, ``watch``, a program) reads .vaultmem.toml again
     when it changes, as it does for ``exclude``: its answers follow the file."""
-    configure(diario)
-    with Vault(diario) as vault:
+    configure(journal)
+    with Vault(journal) as vault:
         assert [hit.path for hit in vault.search("knee", k=10, now=NOW, since="2026-11-28", until="2026-11-28")] == []
-        configure(diario, SPANISH)
+        configure(journal, OWN)
         assert [hit.path for hit in vault.search("knee", k=10, now=NOW, since="2026-11-28", until="2026-11-28")] == [
             "Diario/Rodilla.md"]
 
@@ -202,17 +223,17 @@ def test_a_named_date_property_of_another_day_than_the_daily_notes_name_is_repor
     assert "set datum: 2023-10-12 or remove it" in problems[0]["fix"]
 
 
-def test_a_running_watcher_dates_the_notes_again_when_the_setting_changes(diario: Path) -> None:
-    configure(diario)
+def test_a_running_watcher_dates_the_notes_again_when_the_setting_changes(journal: Path) -> None:
+    configure(journal)
 
     def day(vault: Vault, path: str) -> str | None:
         row = next(row for row in vault.store.notes.all() if row.path == path)
         return None if row.dated_us is None else from_epoch_us(row.dated_us).date().isoformat()
 
-    with Vault(diario) as vault, vault.watch(quiet=True):
+    with Vault(journal) as vault, vault.watch(quiet=True):
         assert day(vault, "Diario/Rodilla.md") is None
-        configure(diario, SPANISH)  # no command run: the watcher hears the settings file
-        wait_until(lambda: day(vault, "Diario/Rodilla.md") == "2026-11-28", what="the note to be dated by its fecha")
+        configure(journal, OWN)  # no command run: the watcher hears the settings file
+        wait_until(lambda: day(vault, "Diario/Rodilla.md") == "2026-11-28", what="the note to be dated by its jour")
 
 
 def test_check_says_a_date_property_holding_a_template_command_is_one_that_never_ran(diario: Path) -> None:

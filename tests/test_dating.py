@@ -413,7 +413,8 @@ def test_a_bound_in_words_it_does_not_know_is_refused_listing_every_period_it_ta
                 f"since '{value}' is neither a date nor a duration: give an ISO date or time such as 2026-11-23 or "
                 "2026-11-23T09:00:00+00:00, a period (2026, 2026-11, 2026-W48, today, yesterday, tomorrow, this week, "
                 "last week, next week, this month, last month, next month, this year, last year, next year; or as "
-                "Chinese, Japanese or Korean say them: 上周, 先週, 지난주), a day or "
+                "Chinese, Japanese or Korean say them: 上周, 先週, 지난주; as French, Spanish, German or Portuguese "
+                "do: hier, la semaine dernière, ayer, el mes pasado, gestern, letzte Woche, ontem), a day or "
                 "month in words with its year, as a "
                 "daily note's name writes it (14 September 2026, September 2026, 15 марта 2024, март 2024), "
                 "or a duration back from now such as 7d or 2w")):

@@ -16,7 +16,8 @@ with or without accents), or a property name the vault's ``[dates]`` lists. Its 
 by dating.py with the day parser of date properties. A label of a language that writes days
 before months (every one here but English) reads ``05.01.2024`` day first; an English label
 (``Date``, ``Created``) reads a day and month in numbers only when one order is a day.
-(adr/0026, "A date line at the note's top".)
+(adr/0026, "A date line at the note's top".) The same words name a frontmatter property that
+dates a note (:func:`label_meaning`; dating.py rule 6: ``fecha: 2024-01-05``, ``Datum: 05.01.2024``).
 """
 
 from __future__ import annotations
@@ -40,8 +41,10 @@ _TAG_LINE = re.compile(r"(?:#[^\s#][^\s]*[ \t]*)+")  # `#finance #bitcoin`: tags
 _EMPHASIS = "*_ \t"
 
 # What day the note is about (read before a created line, as a `date` property is read first).
-ABOUT_LABELS = frozenset({"date", "fecha", "datum", "data", "дата", "tarih"})
-# When it was written: English, French, Spanish, German, Portuguese, Italian, Russian, Ukrainian, Turkish.
+# (Japanese 日付, Chinese 日期 and Korean 날짜 too: those languages' days in numbers are read, _CJK_DATE.)
+ABOUT_LABELS = frozenset({"date", "fecha", "datum", "data", "дата", "tarih", "日付", "日期", "날짜"})
+# When it was written: English, French, Spanish, German, Portuguese, Italian, Russian, Ukrainian, Turkish,
+# Japanese, Chinese, Korean.
 CREATED_LABELS = frozenset({
     "created", "created on", "created at", "date created", "created date", "creation date",
     "date de création", "créé le", "créée le", "créé", "créée", "création",
@@ -51,7 +54,8 @@ CREATED_LABELS = frozenset({
     "data di creazione", "creato", "creato il", "creata", "creata il", "creazione",
     "создано", "создан", "создана", "дата создания",
     "створено", "створений", "дата створення",
-    "oluşturulma", "oluşturulma tarihi", "oluşturma tarihi", "oluşturuldu"})
+    "oluşturulma", "oluşturulma tarihi", "oluşturma tarihi", "oluşturuldu",
+    "作成日", "作成日時", "创建日期", "创建时间", "創建日期", "建立日期", "작성일", "생성일"})
 # English writes a day in numbers month first (01/05/2024 is January 5th) as often as day first.
 _ENGLISH_LABELS = frozenset({"date", "created", "created on", "created at", "date created", "created date",
                              "creation date"})
@@ -83,6 +87,25 @@ _CREATED_KEYS = frozenset(label_key(label) for label in CREATED_LABELS)
 _ENGLISH_KEYS = frozenset(label_key(label) for label in _ENGLISH_LABELS)
 
 
+@dataclass(frozen=True)
+class LabelMeaning:
+    """What a built-in label says: when the note was created (``written``) rather than what day it
+    is about, and whether its language writes a day before its month (every one here but English)."""
+
+    written: bool
+    day_first: bool
+
+
+def label_meaning(label: str) -> LabelMeaning | None:
+    """What ``label`` means when it is one of :data:`ABOUT_LABELS` or :data:`CREATED_LABELS` (in any
+    case, accents typed or not: ``Fecha``, ``Datum``, ``fecha de creacion``); None for any other.
+    A label that means both (none does) is read as the note's day."""
+    key = label_key(label)
+    if key not in _ABOUT_KEYS and key not in _CREATED_KEYS:
+        return None
+    return LabelMeaning(written=key not in _ABOUT_KEYS, day_first=key not in _ENGLISH_KEYS)
+
+
 def date_lines(body: str, about: tuple[str, ...] = (), created: tuple[str, ...] = ()) -> list[DateLine]:
     """The lines of the body's opening block whose label says a date, in order: the built-in
     labels, and ``about`` and ``created`` (the property names the vault's ``[dates]`` lists)."""
@@ -94,7 +117,8 @@ def date_lines(body: str, about: tuple[str, ...] = (), created: tuple[str, ...] 
     for number, label, value in _opening_fields(body):
         key = label_key(label)
         if key in about_keys or key in created_keys:
-            day_first = (key in _ABOUT_KEYS or key in _CREATED_KEYS) and key not in _ENGLISH_KEYS
+            meaning = label_meaning(label)
+            day_first = meaning is not None and meaning.day_first
             found.append(DateLine(label, value, key not in about_keys, day_first, number))
     return found
 

@@ -16,13 +16,19 @@ A note's **date** is the first of:
    — rules 2 to 4 read no memory (a note with a layer) whose name ``remember`` made from its title,
    when it has a ``created``: that name is its text's first words (slugs.py), not its day;
 5. its ``created`` property (what ``remember`` stamps: the day the memory was written);
-6. a line at the top of its text that says its date (date_lines.py: ``Date de création : 2026-04-23``,
+6. a property named in the note's language with the words of rule 7's labels (date_lines.py:
+   ``fecha``, ``Datum``, ``data``, ``дата``, ``tarih``; ``date de création``, ``erstellt``,
+   ``criado em`` …, in any case, accents typed or not): only for a note nothing above dates, a
+   property saying what day the note is about before one saying when it was made, as ``date``
+   and ``created`` are read. Only a day or a time (as text or as YAML writes a date) or a year is
+   read there: ``data: 42`` or ``data: [1, 2]`` is no date, and passed over without a word;
+7. a line at the top of its text that says its date (date_lines.py: ``Date de création : 2026-04-23``,
    ``**Date:** 5 January 2024``, ``Fecha: 05/01/2024``): only for a note nothing above dates, as
    ``date`` when its label says the day the note is about, as ``created`` when it says when it was made.
 
 A vault may name the properties of rules 1 and 5 itself (:class:`DateProperties`, read from
 ``.vaultmem.toml`` ``[dates]``: ``date = ["date", "fecha"]``), each list read in its order;
-unset, they are ``date`` and ``created`` alone (adr/0026). Rule 6 reads those names as labels too. A name with dots reaches into a
+unset, they are ``date`` and ``created`` alone (adr/0026). Rule 7 reads those names as labels too. A name with dots reaches into a
 property that is a mapping, when the note has no property of that whole name
 (``kindle-sync.lastAnnotatedDate``: the Kindle Highlights plugin keeps a book's dates inside its
 ``kindle-sync:`` block, the only date such a note holds: :func:`property_value`).
@@ -64,13 +70,14 @@ from datetime import UTC, date, datetime, time, timedelta
 from pathlib import PurePosixPath
 from typing import TYPE_CHECKING, Any
 
-from .date_lines import DateLine, date_lines
+from .date_lines import DateLine, LabelMeaning, date_lines, label_key, label_meaning
 from .errors import Argument, InvalidDuration, InvalidTimestamp, UsageError, short_repr
 from .fields import name_form
 from .lifecycle import format_timestamp, is_absent, parse_duration, parse_timestamp
 from .month_names import ENGLISH_WORD_NAMES, accented_month, month_spellings, named_month, weekday_days
 from .notes import TEMPLATE_COMMAND, Note, Problem, timestamp_or_none
 from .notion import path_without_page_ids
+from .period_words import period_in_english
 from .periods import YEAR, Span, is_period_name, iso_span, span_between, span_of
 from .slugs import named_from_title
 from .sync_copies import tool_named_original
@@ -135,7 +142,7 @@ _PERIOD = re.compile(r"(?P<year>[0-9]{4})(?:-(?P<month>[0-9]{2})|-?[Ww](?P<week>
 # A period said in words, relative to today on this machine's calendar: a day, or the ISO week,
 # calendar month or year holding today ("this"), the one before it ("last") or after it ("next":
 # what a task is due in). Spaces, "-" and "_" between the words are one: last week, last-week, Last_Week.
-_DAY_WORDS = {"today": 0, "yesterday": -1, "tomorrow": 1}
+_DAY_WORDS = {"today": 0, "yesterday": -1, "tomorrow": 1, "day before yesterday": -2, "day after tomorrow": 2}
 _PERIOD_UNITS = ("week", "month", "year")
 _WHICH_PERIOD = {"this": 0, "last": 1, "next": -1}
 _WORD_GAP = re.compile(r"[\s_-]+")
@@ -271,7 +278,65 @@ def note_date(meta: Mapping[str, Any], path: str, daily: DailyFormat | None = No
     found = _first_property_date(meta, properties.created)
     if found is not None:
         return replace(found, written=True)
+    found = language_property_date(meta, properties)
+    if found is not None:
+        return found
     return line_date(body, properties) if body else None
+
+
+def _language_properties(meta: Mapping[str, Any], properties: DateProperties) -> list[tuple[str, Any, LabelMeaning]]:
+    """The note's properties named with a date line's words (date_lines.label_meaning: ``fecha``,
+    ``Datum``, ``date de création``) that the vault's date properties do not already name: those
+    saying what day the note is about first, then those saying when it was made, each in the
+    note's order."""
+    named = {label_key(name) for name in (*properties.date, *properties.created)}
+    found = [(key, value, meaning) for key, value in meta.items() if isinstance(key, str)
+             and (meaning := label_meaning(key)) is not None and label_key(key) not in named]
+    return sorted(found, key=lambda item: item[2].written)  # stable: each kind in the note's order
+
+
+def language_property_date(meta: Mapping[str, Any], properties: DateProperties = DEFAULT_DATE_PROPERTIES) -> NoteDate | None:
+    """Rule 6: the date of the first property named in the note's language whose value reads as a
+    day (``fecha: 2024-01-05``, ``Datum: 05.01.2024``, ``Fecha de creación: 6 de febrero de 2024``),
+    as a date line with that label is read (its language's order of a day and a month in numbers);
+    ``written`` when its name says when the note was made. Was: a `Fecha:` line under the title
+    dated a note and a `Fecha:` property did not, without a `[dates]` setting."""
+    for key, value, meaning in _language_properties(meta, properties):
+        found = _language_value_date(key, value, meaning)
+        if found is not None:
+            return replace(found, written=meaning.written)
+    return None
+
+
+def _language_value_date(key: str, value: object, meaning: LabelMeaning) -> NoteDate | None:
+    """A day, a time or a year such a property holds; None for any other value (a number is no
+    Unix time here: ``data: 42`` is a number, not a day of 1970)."""
+    if isinstance(value, list) and len(value) == 1:
+        value = value[0]
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        span = _property_span(value)
+        return None if span is None else NoteDate(parse_timestamp(span.first), key, day=True, span=span)
+    if isinstance(value, date):  # a YAML date or time (datetime is a date)
+        return _property_date(value, key)
+    if not isinstance(value, str):
+        return None
+    return _property_date(_day_in_numbers(DateLine(key, value.strip(), meaning.written, meaning.day_first, 0)), key)
+
+
+def _language_property_problems(meta: Mapping[str, Any], path: str, properties: DateProperties) -> list[Problem]:
+    """A property named in the note's language as its date (rule 6) whose text reads as no day
+    but was meant as one: it holds a digit (``fecha: 31/02/2024``, ``Datum: 5. Mai``) or a
+    template's command that never ran (``fecha: <% tp.date.now() %>``). A word (``Datum: unbekannt``)
+    or a number is passed over without a word, as something the property was never meant to date."""
+    problems = []
+    for key, value, meaning in _language_properties(meta, properties):
+        if not isinstance(value, str) or _language_value_date(key, value, meaning) is not None:
+            continue
+        if any(char.isdigit() for char in value) or TEMPLATE_COMMAND.search(value) is not None:
+            problems.append(_not_a_date(key, value, path, DEFAULT_DATE_PROPERTIES))
+    return problems
 
 
 def line_date(body: str, properties: DateProperties = DEFAULT_DATE_PROPERTIES) -> NoteDate | None:
@@ -408,7 +473,7 @@ def date_problems(meta: Mapping[str, Any], path: str, daily: DailyFormat | None 
     if found is not None:
         problems += _other_day_problem(property_value(meta, found.source), found, path, daily)
         problems += _outside_period_problem(property_value(meta, found.source), found, path, daily)
-    return problems + _period_name_problem(path, daily)
+    return problems + _language_property_problems(meta, path, properties) + _period_name_problem(path, daily)
 
 
 def _not_a_date(key: str, value: object, path: str, properties: DateProperties) -> Problem:
@@ -879,10 +944,11 @@ def local_day_start(day: date) -> datetime:
 
 
 def _period_words(text: str) -> str | None:
-    """``text`` as the words of a period it says (``Last-Week``, ``上周``, ``先週``, ``지난 주`` →
-    ``last week``), or None."""
+    """``text`` as the words of a period it says (``Last-Week``, ``上周``, ``先週``, ``지난 주``, ``la
+    semaine dernière``, ``la semana pasada``, ``letzte Woche``, ``semana passada`` → ``last week``:
+    period_words.py), or None."""
     words = _WORD_GAP.sub(" ", text.casefold()).strip()
-    said = _CJK_PERIOD_WORDS.get(words.replace(" ", ""))
+    said = _CJK_PERIOD_WORDS.get(words.replace(" ", "")) or period_in_english(text)
     if said is not None:
         return said
     which, _, unit = words.partition(" ")
@@ -1050,7 +1116,8 @@ def _back_from(now: datetime, text: str, value: object, name: str, end: bool) ->
                              f"too: give {accented!r}") from None
         raise UsageError(Argument(name, repr(value)), " is neither a date nor a duration: give an ISO date or time "
                          f"such as 2026-11-23 or 2026-11-23T09:00:00+00:00, a period ({PERIOD_FORMS}; or as Chinese, "
-                         "Japanese or Korean say them: 上周, 先週, 지난주), "
+                         "Japanese or Korean say them: 上周, 先週, 지난주; as French, Spanish, German or Portuguese "
+                         "do: hier, la semaine dernière, ayer, el mes pasado, gestern, letzte Woche, ontem), "
                          f"a day or month in words with its year, as a daily note's name writes it ({WORDED_FORMS}), "
                          "or a duration back from now such as 7d or 2w (+7d: ahead)") from None
     try:

@@ -160,6 +160,26 @@ def _weekday_days() -> dict[str, frozenset[int]]:
 WEEKDAY_DAYS = _weekday_days()  # "lundi" → {0}, "mar" → {1} (Tuesday's short name in French, Spanish, Italian)
 
 
+def _full_weekdays() -> dict[str, int]:
+    """Each full weekday name (dddd, casefolded) → its day (Monday 0); a name two languages give
+    two days would be left out (none is: ``domingo`` is Sunday in Spanish and Portuguese)."""
+    days: dict[str, set[int]] = {}
+    for locale in _LOCALES.values():
+        for index, name in enumerate(locale[2]):
+            days.setdefault(_key(name), set()).add((index - 1) % 7)
+    return {name: next(iter(numbers)) for name, numbers in days.items() if len(numbers) == 1}
+
+
+FULL_WEEKDAYS = _full_weekdays()  # "vendredi" → 4, "viernes" → 4, "freitag" → 4, "пятницу" → 4
+
+
+def full_weekday(name: str) -> int | None:
+    """The day of the week (Monday 0) a full weekday name is in any language here (``Friday``,
+    ``vendredi``, ``viernes``, ``Freitag``, ``sexta-feira``), in any case; None for any other word,
+    a short name too (``sat``, ``mar``, ``per`` are words of their own)."""
+    return FULL_WEEKDAYS.get(_key(name))
+
+
 def weekday_days(name: str) -> frozenset[int] | None:
     """The days of the week a weekday's name (``lundi``, ``Freitag``, ``lun.``, ``Cuma``) is, in
     any case; None when it names none."""

@@ -195,7 +195,10 @@ from .slugs import same_slug
 #     is dated as its original's name would date it (dating.note_date): the day of the clash is not the note's.
 # 68: the `# heading` a note opens with is kept as a name (note_names kind heading, notes.HEADING,
 #     case folded): a NOTE resolves by it last (resolution._by_heading, adr/0019). Nothing is embedded again.
-READER_VERSION = "68"
+# 69: a property named in the note's language with a date line's words (`fecha: 2024-01-05`,
+#     `Datum: 05.01.2024`, `Fecha de creación: …`) dates a note nothing above it dates, without
+#     a `[dates]` setting (dating.language_property_date, rule 6). Nothing is embedded again.
+READER_VERSION = "69"
 BOM = "\ufeff"
 # A Windows editor ("Unicode" in Notepad, PowerShell's Out-File) saves UTF-16 behind one of these.
 UTF16_BOMS = ((codecs.BOM_UTF16_LE, "utf-16-le", "UTF-16 LE"), (codecs.BOM_UTF16_BE, "utf-16-be", "UTF-16 BE"))

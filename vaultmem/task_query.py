@@ -6,11 +6,14 @@ word was a word every task had to hold, so such a question answered no task at a
 
 - a **period** — what a bound reads (dating.days_said: ``today``, ``tomorrow``, ``this week``,
   ``next month``, ``last year``, ``2026-12-04``, ``2026-12``, ``2026-W49``, ``4 December 2026``),
-  a day of a month without its year (``December 4``, ``the 16th``) or a weekday (``Friday``) — is
+  a day of a month without its year (``December 4``, ``the 16th``), a weekday (``Friday``, or as
+  the languages month_names.py reads name it: ``vendredi``, ``viernes``, ``Freitag``) or a weekend
+  (``this weekend``, ``next weekend``, ``last weekend``: a Saturday and its Sunday) — is
   days of a task's due day, or of its done day when ``done``/``finished``/``completed`` says so
   (or the status asked is done). A day without its year is the nearest one: the next for a due
   day (today included), the last for a done day. ``before``/``by``/``until`` and
-  ``after``/``since``/``from`` before it make it one end of the range; a bare year (``2026``) is
+  ``after``/``since``/``from`` before it make it one end of the range, ``between`` X ``and`` Y
+  both (a weekday or a yearless day Y is the first on or after X's first day); a bare year (``2026``) is
   a period only after one of those words or ``due``/``done``/``in`` (alone it may be a name);
 - a **status** word: ``open`` (``pending``, ``outstanding``, ``unfinished``, ``not done``),
   ``done`` (``finished``, ``completed``), ``cancelled``, ``overdue``;
@@ -29,6 +32,7 @@ from datetime import date, datetime, timedelta
 from .dating import days_said, since_bound, yearless_day
 from .errors import Argument, UsageError
 from .fields import case_fold
+from .month_names import full_weekday
 
 MAX_PHRASE_WORDS = 5  # "the 16th of December 2026": the longest period read
 
@@ -42,7 +46,8 @@ _STATUS_WORDS = {
 _DONE_WORDS = frozenset(word for word, status in _STATUS_WORDS.items() if status == "done")
 _NEGATIONS = frozenset({"not", "isn't", "aren't", "wasn't", "weren't", "haven't", "hasn't", "didn't", "never", "yet"})
 _SIDES = {"since": "since", "from": "since", "after": "after", "starting": "since",
-          "until": "until", "till": "until", "by": "until", "through": "until", "before": "before"}
+          "until": "until", "till": "until", "by": "until", "through": "until", "before": "before",
+          "between": "since"}  # between X and Y: X is the start, the Y after "and" the end (_Reader._and_end)
 _KEYS = frozenset({"due", "in", "on", "during", *_DONE_WORDS, *_SIDES})  # a bare year after one is a period
 # The words of asking: what, is, my ... Not text: a task holds none of them for being asked about.
 _ASKING = frozenset("""
@@ -58,9 +63,9 @@ _POSSESSIVE = re.compile(r"['’]s$", re.IGNORECASE)
 _ORDINAL_DAY = re.compile(r"(?:the\s+)?(\d{1,2})(?:st|nd|rd|th)", re.IGNORECASE)
 _BARE_NUMBER = re.compile(r"\d+")
 _TOKEN = re.compile(r"\"([^\"]*)\"|“([^”]*)”|(\S+)")
-# English names only (calendar.day_name follows the process's locale)
-_WEEKDAYS = {name: number for number, name in enumerate(
-    ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"))}
+# A weekend: the Saturday and Sunday that hold today or come next (on a Sunday, yesterday and
+# today), the one after it, the one before it.
+_WEEKENDS = {"this weekend": 0, "next weekend": 1, "last weekend": -1}
 
 
 @dataclass(frozen=True)
@@ -96,6 +101,7 @@ class _Phrase:
     kind: str | None  # due, done, or None: as the status asked says
     side: str | None  # since, after, until, before, or None: the whole period
     period: _Period
+    anchored: bool = False  # the Y of "between X and Y": placed on or after X's first day
 
 
 @dataclass
@@ -147,10 +153,11 @@ def read_task_query(query: str | None, now: datetime, week_start: int = 0, statu
     phrases = _Reader(_tokens(query), read, now, week_start).phrases()
     asked_status = status if status is not None else read.status
     today = since_bound("today", now, week_start).day.date()
+    start = today  # where the Y of "between X and Y" is looked for: X's first day
     for phrase in phrases:
         kind = "done" if phrase.kind == "done" or (phrase.kind is None and asked_status == "done") else "due"
         try:
-            _place(phrase, read, kind, today)
+            start = _place(phrase, read, kind, start if phrase.anchored else today)
         except OverflowError:  # the 16th after 31 December 9999
             raise UsageError(Argument("query", repr(phrase.said)), f" names a {kind} day outside the years 1 to 9999 "
                              f"on {today.isoformat()}: give one inside them") from None
@@ -164,10 +171,12 @@ def read_task_query(query: str | None, now: datetime, week_start: int = 0, statu
     return read
 
 
-def _place(phrase: _Phrase, read: ReadQuery, kind: str, today: date) -> None:
+def _place(phrase: _Phrase, read: ReadQuery, kind: str, today: date) -> date:
     """Put the days ``phrase`` names at the ends of the ``kind`` range it bounds; two phrases
-    for one end are refused, naming both."""
-    first, last = phrase.period.placed(kind, today)
+    for one end are refused, naming both. Its first day is returned. The end of "between X and
+    Y" is placed forward from X's first day (``today``), whatever the kind: "done between Monday
+    and Friday" is the Friday after that Monday."""
+    first, last = phrase.period.placed("due" if phrase.anchored else kind, today)
     since, until = getattr(read, kind)
     said: list[str] = getattr(read, f"{kind}_said")
     ends = _ends(phrase.side, first, last)
@@ -181,6 +190,7 @@ def _place(phrase: _Phrase, read: ReadQuery, kind: str, today: date) -> None:
                          f"{read_since} is after {read_until}")
     setattr(read, kind, (read_since, read_until))
     said.append(phrase.said)
+    return first
 
 
 def _ends(side: str | None, first: date, last: date) -> tuple[date | None, date | None]:
@@ -231,6 +241,7 @@ class _Reader:
         self.lead: list[_Token] = []  # due, done, before ... waiting for a period
         self.kind: str | None = None
         self.side: str | None = None
+        self.between: _Phrase | None = None  # the X of "between X", until its "and Y" is read
 
     def phrases(self) -> list[_Phrase]:
         at = 0
@@ -244,13 +255,21 @@ class _Reader:
         if token.quoted:
             self._text(token)
             return at + 1
+        between, self.between = self.between, None
+        if between is not None and token.bare == "and":
+            end_of = self._and_end(at, between)
+            if end_of is not None:
+                return end_of
         period = self._period_at(at)
         if period is not None:
             end, days = period
             keyed = next((index for index, item in enumerate(self.lead) if item.bare in _KEYS), len(self.lead))
             self.read.asking += [item.written for item in self.lead[:keyed] if item.bare not in _STATUS_WORDS]
             said = " ".join(item.written for item in [*self.lead[keyed:], *self.tokens[at:end]])
-            self.found.append(_Phrase(said, self.kind, self.side, days))
+            phrase = _Phrase(said, self.kind, self.side, days)
+            self.found.append(phrase)
+            if any(item.bare == "between" for item in self.lead[keyed:]):
+                self.between = phrase
             self.lead, self.kind, self.side = [], None, None
             return end
         word = token.bare
@@ -275,8 +294,19 @@ class _Reader:
         self._text(token)
         return at + 1
 
-    def _period_at(self, at: int) -> tuple[int, _Period] | None:
-        keyed = any(token.bare in _KEYS for token in self.lead) or (at > 0 and self.tokens[at - 1].bare in _KEYS)
+    def _and_end(self, at: int, between: _Phrase) -> int | None:
+        """The Y of "between X and Y" (``and`` at ``at``): the period after ``and``, the range's
+        end, of X's kind; None when no period follows (``and`` is a word of asking then)."""
+        period = self._period_at(at + 1, keyed=True)
+        if period is None:
+            return None
+        end, days = period
+        said = " ".join(token.written for token in self.tokens[at:end])
+        self.found.append(_Phrase(said, between.kind, "until", days, anchored=True))
+        return end
+
+    def _period_at(self, at: int, keyed: bool = False) -> tuple[int, _Period] | None:
+        keyed = keyed or any(token.bare in _KEYS for token in self.lead) or (at > 0 and self.tokens[at - 1].bare in _KEYS)
         for end in range(min(len(self.tokens), at + MAX_PHRASE_WORDS), at, -1):
             if any(token.quoted for token in self.tokens[at:end]):
                 continue
@@ -323,8 +353,13 @@ def _period(text: str, now: datetime, week_start: int, keyed: bool) -> _Period |
     ordinal = _ORDINAL_DAY.fullmatch(text)
     if ordinal is not None and 1 <= int(ordinal[1]) <= 31:
         return _Period(day=int(ordinal[1]))
-    weekday = _WEEKDAYS.get(text.casefold())
+    weekday = full_weekday(text)
     if weekday is not None:
         return _Period(weekday=weekday)
+    weekend = _WEEKENDS.get(" ".join(text.casefold().split()))
+    if weekend is not None:
+        today = since_bound("today", now, week_start).day.date()
+        saturday = today + timedelta(days=5 - today.weekday() + 7 * weekend)
+        return _Period(first=saturday, last=saturday + timedelta(days=1))
     return None
 

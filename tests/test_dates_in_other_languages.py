@@ -1,0 +1,211 @@
+"""Dates in the note's language (adr/0026 "Dates in the note's language"): a date property named as
+a date line's label (`fecha:`, `Datum:`, `date de création:`) dates a note without a `[dates]`
+setting, after every rule that dated notes before it (dating.language_property_date); periods said
+in French, Spanish, German and Portuguese are bounds (period_words.py); and a task question reads
+"between X and Y", weekends and weekday names in those languages (task_query.py)."""
+
+from __future__ import annotations
+
+import re
+from datetime import UTC, date, datetime, timedelta
+from pathlib import Path
+
+import pytest
+from helpers import run_cli, run_json, write_file
+from mcp_client import run, serve
+
+from vaultmem import Vault
+from vaultmem.config import CONFIG_FILE
+from vaultmem.dating import days_said, note_date, since_bound, until_bound
+from vaultmem.errors import UsageError
+from vaultmem.period_words import LANGUAGES, PERIOD_WORDS
+from vaultmem.task_query import read_task_query
+
+NOW = "2026-12-02T12:00:00+00:00"  # a Wednesday
+NOW_TIME = datetime.fromisoformat(NOW)
+
+
+def configure(root: Path) -> None:
+    write_file(root, CONFIG_FILE, 'embedder = "hashing"\n')
+
+
+def listed(root: Path, since: str = "1990", until: str | None = None) -> dict[str, str | None]:
+    with Vault(root) as vault:
+        return {note.path: note.date for note in vault.list_notes(k=100, now=NOW, since=since, until=until)}
+
+
+# ---------------------------------------------------------------- 1. a date property in the note's language
+
+# Each as a template in that language writes its frontmatter; none is named in .vaultmem.toml.
+PROPERTY_FORMS = {
+    "fecha.md": ("---\nfecha: 2024-01-05\ntags: [diario]\n---\nHoy.\n", "2024-01-05"),
+    "Fecha-day-first.md": ("---\nFecha: 05/02/2024\n---\nReunión.\n", "2024-02-05"),  # Spanish writes the day first
+    "datum.md": ("---\nDatum: 07.02.2024\n---\nProtokoll.\n", "2024-02-07"),
+    "data-pt.md": ("---\ndata: 2024-02-12\n---\nReunião.\n", "2024-02-12"),
+    "created-fr.md": ("---\ndate de création: 13 février 2024\n---\nTexte.\n", "2024-02-13"),
+    "ru.md": ("---\nдата: 10 февраля 2024\n---\nСегодня.\n", "2024-02-10"),
+    "ja.md": ("---\n日付: 2024年2月14日\n---\n今日。\n", "2024-02-14"),
+    "zh.md": ("---\n日期: 2024-02-15\n---\n今天。\n", "2024-02-15"),
+    "yaml-list.md": ("---\nfecha:\n  - \"[[2024-02-16]]\"\n---\nLink.\n", "2024-02-16"),
+}
+
+
+def test_a_date_property_named_in_the_notes_language_dates_it_without_a_setting(vault_dir: Path) -> None:
+    configure(vault_dir)
+    for name, (text, _) in PROPERTY_FORMS.items():
+        write_file(vault_dir, name, text)
+    assert listed(vault_dir) == {name: day for name, (_, day) in PROPERTY_FORMS.items()}
+    assert listed(vault_dir, since="2024-02-05", until="2024-02-07") == {"Fecha-day-first.md": "2024-02-05", "datum.md": "2024-02-07"}
+    result = run_cli(vault_dir, "list", "--since", "2024-01-05", "--until", "2024-01-05", "--as-of", NOW)
+    assert result.exit_code == 0 and "fecha.md" in result.stdout and "datum.md" not in result.stdout
+
+
+def test_an_english_date_or_created_property_and_a_name_still_win_over_a_property_in_another_language() -> None:
+    date_first = note_date({"fecha": "2024-01-05", "date": "2024-01-01"}, "a.md")
+    assert date_first is not None and date_first.source == "date"
+    created_first = note_date({"fecha": "2024-01-05", "created": "2023-12-31"}, "a.md")
+    assert created_first is not None and (created_first.source, created_first.written) == ("created", True)
+    name_first = note_date({"Datum": "2024-01-05"}, "Journal/2024-01-02.md")
+    assert name_first is not None and name_first.source == "file name"
+    # Among them, the day a note is about before when it was made, whatever their order.
+    about_first = note_date({"Fecha de creación": "2024-01-01", "Fecha": "2024-01-05"}, "a.md")
+    assert about_first is not None and (about_first.source, about_first.written) == ("Fecha", False)
+    written = note_date({"erstellt am": "2024-01-03"}, "a.md")
+    assert written is not None and (written.source, written.written) == ("erstellt am", True)
+    # ... and a property before a line at the top of the text.
+    both = note_date({"fecha": "2024-01-05"}, "a.md", body="# Nota\nFecha: 2024-01-09\n\nTexto.\n")
+    assert both is not None and both.source == "fecha"
+
+
+def test_a_number_a_list_or_a_word_under_such_a_name_is_no_date_and_no_problem(vault_dir: Path) -> None:
+    configure(vault_dir)
+    write_file(vault_dir, "numbers.md", "---\ndata: 42\n---\nA data note in English.\n")  # no Unix time of 1970
+    write_file(vault_dir, "list.md", "---\ndata: [1, 2, 3]\n---\nSeries.\n")
+    write_file(vault_dir, "word.md", "---\nDatum: unbekannt\n---\nKein Tag.\n")
+    assert listed(vault_dir, since="1900") == {}
+    assert run_json(vault_dir, "check")["problems"] == []
+    assert note_date({"fecha": 2011}, "a.md") is not None  # a year, as `date: 2011` is one
+
+
+def test_such_a_property_whose_text_is_no_date_is_reported_naming_the_file_and_the_field(vault_dir: Path) -> None:
+    configure(vault_dir)
+    write_file(vault_dir, "Diario/Roto.md", "---\nfecha: 31/02/2024\n---\nTexto.\n")
+    write_file(vault_dir, "Diario/Plantilla.md", "---\nFecha: <% tp.date.now(\"YYYY-MM-DD\") %>\n---\nTexto.\n")
+    problems = {(problem["path"], problem["field"]): problem for problem in run_json(vault_dir, "check")["problems"]}
+    assert set(problems) == {("Diario/Roto.md", "fecha"), ("Diario/Plantilla.md", "Fecha")}, problems
+    assert problems[("Diario/Roto.md", "fecha")]["message"].startswith(
+        "fecha is '31/02/2024', which is not a date: --since/--until (since/until) do not read it")
+    assert "template's command that never ran" in problems[("Diario/Plantilla.md", "Fecha")]["message"]
+
+
+# ---------------------------------------------------------------- 2. relative periods in other languages
+
+SAID = {
+    "hier": "yesterday", "avant-hier": "day before yesterday", "la semaine dernière": "last week",
+    "le mois dernier": "last month", "cette semaine": "this week",
+    "ayer": "yesterday", "anteayer": "day before yesterday", "la semana pasada": "last week",
+    "el mes pasado": "last month", "esta semana": "this week",
+    "gestern": "yesterday", "vorgestern": "day before yesterday", "letzte Woche": "last week",
+    "letzten Monat": "last month", "diese Woche": "this week",
+    "ontem": "yesterday", "semana passada": "last week",
+}
+
+
+@pytest.mark.parametrize(("said", "english"), SAID.items())
+def test_a_period_said_in_french_spanish_german_or_portuguese_is_the_bound_its_english_words_are(said: str, english: str) -> None:
+    assert since_bound(said, NOW_TIME) == since_bound(english, NOW_TIME)
+    assert until_bound(said, NOW_TIME) == until_bound(english, NOW_TIME)
+    assert days_said(said, NOW_TIME) == days_said(english, NOW_TIME)
+
+
+def test_the_day_before_yesterday_is_two_days_back_in_each_language_and_in_english() -> None:
+    for said in ("avant-hier", "Anteayer", "vorgestern", "anteontem", "day before yesterday"):
+        assert days_said(said, NOW_TIME) == (NOW_TIME.date().replace(day=30, month=11),) * 2, said
+
+
+def test_accents_case_and_hyphens_do_not_matter_and_every_table_is_read_at_once() -> None:
+    for said in ("La Semaine Derniere", "la_semana_pasada", "LETZTE WOCHE", "Avant hier", "semana-passada"):
+        assert days_said(said, NOW_TIME) == days_said("last week" if "hier" not in said.lower() else "day before yesterday",
+                                                      NOW_TIME), said
+    assert set(PERIOD_WORDS.values()) <= {"today", "yesterday", "tomorrow", "day before yesterday", "day after tomorrow",
+                                          *(f"{which} {unit}" for which in ("this", "last", "next") for unit in ("week", "month", "year"))}
+    assert set(LANGUAGES) == {"fr", "es", "de", "pt"}
+
+
+@pytest.mark.parametrize("unknown", ["hace poco", "la semaine", "neulich", "récemment", "semana"])
+def test_words_that_name_no_period_keep_the_clear_refusal(unknown: str) -> None:
+    with pytest.raises(UsageError, match=re.escape(f"since '{unknown}' is neither a date nor a duration")):
+        since_bound(unknown, NOW_TIME)
+
+
+def test_list_and_search_by_a_spanish_period_over_the_cli_and_mcp(vault_dir: Path, tmp_path: Path) -> None:
+    configure(vault_dir)
+    write_file(vault_dir, "Diario/2026-12-01.md", "Ayer fui al médico.\n")
+    write_file(vault_dir, "Diario/2026-11-24.md", "La semana pasada: médico.\n")
+    assert listed(vault_dir, since="ayer", until="ayer") == {"Diario/2026-12-01.md": "2026-12-01"}
+    assert listed(vault_dir, since="la semana pasada", until="la semana pasada") == {"Diario/2026-11-24.md": "2026-11-24"}
+    result = run_cli(vault_dir, "search", "médico", "--since", "gestern", "--until", "gestern", "--as-of", NOW)
+    assert result.exit_code == 0 and "Diario/2026-12-01.md" in result.stdout and "Diario/2026-11-24.md" not in result.stdout
+    refused = run_cli(vault_dir, "list", "--since", "hace poco")
+    assert refused.exit_code == 2 and "--since 'hace poco' is neither a date nor a duration" in refused.stderr
+
+    yesterday = (date.today() - timedelta(days=1)).isoformat()  # the server runs on the real clock
+    write_file(vault_dir, f"Journal/{yesterday}.md", "Hier : le médecin.\n")
+
+    async def scenario() -> None:
+        async with serve(vault_dir, tmp_path / "server.log") as served:
+            answer = await served.call("list_notes", since="hier", until="hier")
+            paths = [note["path"] for note in answer["notes"]]
+            assert f"Journal/{yesterday}.md" in paths and all(path.endswith(f"/{yesterday}.md") for path in paths), answer
+            refused = await served.error("list_notes", since="hace poco")
+            assert "since 'hace poco' is neither a date nor a duration" in refused
+
+    run(scenario)
+
+
+# ---------------------------------------------------------------- 3. task questions
+
+def test_between_x_and_y_is_a_range_of_days_dates_or_weekdays() -> None:
+    read = read_task_query("what's due between 2026-12-01 and 2026-12-20", NOW_TIME)
+    assert read.due == ("2026-12-01", "2026-12-20") and read.words == []
+    weekdays = read_task_query("due between Monday and Friday", NOW_TIME)  # next Monday, the Friday after it
+    assert weekdays.due == ("2026-12-07", "2026-12-11")
+    assert weekdays.said == ["due between Monday and Friday → due 2026-12-07..2026-12-11"]
+    wrapped = read_task_query("between Friday and Monday", NOW_TIME)  # the Monday after that Friday
+    assert wrapped.due == ("2026-12-04", "2026-12-07")
+    years = read_task_query("done between 2025 and 2026", NOW_TIME)
+    assert years.done == ("2025-01-01", "2026-12-31")
+    with pytest.raises(UsageError, match="names no due day: 2026-12-20 is after 2026-12-01"):
+        read_task_query("due between 2026-12-20 and 2026-12-01", NOW_TIME)
+
+
+def test_this_next_and_last_weekend_are_a_saturday_and_its_sunday() -> None:
+    assert read_task_query("due this weekend", NOW_TIME).due == ("2026-12-05", "2026-12-06")
+    assert read_task_query("next weekend", NOW_TIME).due == ("2026-12-12", "2026-12-13")
+    assert read_task_query("finished last weekend", NOW_TIME).done == ("2026-11-28", "2026-11-29")
+    sunday = datetime(2026, 12, 6, 12, tzinfo=UTC)
+    assert read_task_query("this weekend", sunday).due == ("2026-12-05", "2026-12-06")  # the one it is in
+    assert read_task_query("weekend plans", NOW_TIME).words == ["weekend", "plans"]  # alone: a word
+
+
+@pytest.mark.parametrize("friday", ["Friday", "vendredi", "viernes", "Freitag", "sexta-feira", "venerdì", "пятницу"])
+def test_a_weekday_named_in_a_language_month_names_reads_is_that_day(friday: str) -> None:
+    read = read_task_query(f"due {friday}", NOW_TIME)
+    assert read.due == ("2026-12-04", "2026-12-04") and read.words == []
+
+
+def test_a_short_weekday_name_stays_a_word_of_the_task() -> None:
+    for word in ("sat", "per", "mar", "ven"):  # an English word, or a short name no one asks a day by
+        assert read_task_query(f"{word} report", NOW_TIME).words == [word, "report"]
+
+
+def test_list_tasks_over_the_cli_reads_a_weekday_in_french_and_a_range(vault_dir: Path) -> None:
+    configure(vault_dir)
+    write_file(vault_dir, "Projets.md", "- [ ] Envoyer le devis 📅 2026-12-04\n- [ ] Relancer 📅 2026-12-09\n"
+                                        "- [ ] Bilan 📅 2026-12-12\n")
+    friday = run_json(vault_dir, "tasks", "vendredi", "--as-of", NOW)
+    assert [task["text"] for task in friday["tasks"]] == ["Envoyer le devis"]
+    between = run_json(vault_dir, "tasks", "between Monday and Friday", "--as-of", NOW)
+    assert [task["text"] for task in between["tasks"]] == ["Relancer"]
+    weekend = run_json(vault_dir, "tasks", "next weekend", "--as-of", NOW)
+    assert [task["text"] for task in weekend["tasks"]] == ["Bilan"]
