@@ -629,7 +629,9 @@ class VaultTools:
         "after the dated ones (and are left out when since or until is given). Expired memories are hidden unless "
         "include_expired=true.\n"
         "Returns {notes: [{id, path, title, layer, expires_at, date, tags, snippet, warnings, expired, version}], more, "
-        "warnings}: snippet is the opening of the note's text, past the lines of the vault's templates; more counts the notes past k that pass the filters; "
+        "next_offset, warnings}: snippet is the opening of the note's text, past the lines of the vault's templates; more counts the notes "
+        "past these that pass the filters, and next_offset (null at the end) is the offset to pass, with the same arguments, "
+        "for the next ones; "
         "warnings say when the list may be incomplete (the index is being built: how far it is, and when to ask again), "
         "and for an empty list whether each tag asked for exists at all (with the nearest tags for one that does not). "
         "Call get(id) for a note's full text."
@@ -645,10 +647,14 @@ class VaultTools:
             "today, yesterday, this week, last week, this month, last month) or a duration back from now (7d)."))] = None,
         until: Annotated[DateBound | None, Field(description=(
             "Only notes dated at or before this; a date or period alone runs through its end."))] = None,
+        offset: ListOffset = 0,
     ) -> dict[str, Any]:
-        return await self.service.call(lambda vault: vault.list_notes(
-            k=k, layers=layers, tags=tags, include_expired=include_expired, since=since, until=until).as_dict(),
+        answer: dict[str, Any] = await self.service.call(lambda vault: vault.list_notes(
+            k=k, layers=layers, tags=tags, include_expired=include_expired, since=since, until=until, offset=offset).as_dict(),
             needs=Needs.INDEX_SO_FAR)
+        # Was: more counted 1,360 notes past the 100 an answer holds, and no argument reached them.
+        answer["next_offset"] = offset + len(answer["notes"]) if answer["more"] else None
+        return answer
 
     @vault_tool(READ_ONLY, (
         "List the vault's tasks (Markdown task lines, - [ ] / - [x], with the Tasks plugin's 📅 due, ⏳ scheduled, "

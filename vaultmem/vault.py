@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from .config import DEFAULT_STALE_DAYS, STATE_DIR, VaultConfig, load_config
 from .derived import DerivedIndex, IndexWaitShown, Progress
-from .errors import UsageError
+from .errors import Argument, UsageError
 from .healing import heals
 from .lifecycle import resolve_now, to_epoch_us
 from .option_names import Surface, option_names
@@ -194,19 +194,26 @@ class Vault:
     @heals
     def list_notes(self, k: int = 20, layers: Iterable[str] | None = None, tags: Iterable[str] | None = None,
                    include_expired: bool = False, now: object = None, since: str | None = None,
-                   until: str | None = None) -> Listing:
+                   until: str | None = None, offset: int = 0) -> Listing:
         """The notes that pass the filters of :meth:`search` (the same arguments, without a
         query), by date: newest first, then the notes with no date, most recently modified
-        first. ``k`` notes at most; ``listing.more`` says how many more passed. Expired notes
-        are hidden unless ``include_expired``, as on every read path."""
-        from .search import require_hit_count, search_filters
+        first. ``k`` notes at most, from the ``offset``-th on (the next part of a long list);
+        ``listing.more`` says how many more passed after them. Expired notes are hidden
+        unless ``include_expired``, as on every read path."""
+        from .search import require_hit_count, require_offset, search_filters
 
         require_hit_count(k)
+        require_offset(offset)
         eligibility = search_filters(_names("layers", layers), _names("tags", tags), include_expired, now, since, until,
                                      self.paths.daily.week_start)
         with self.store.waiting_at_most(SEARCH_LOCK_WAIT_SECONDS):
             busy = self.derived.bring_current()
-            listing = self.derived.searcher().listing(k, eligibility)
+            listing = self.derived.searcher().listing(k, eligibility, offset)
+        if offset and not listing:
+            # An empty part past the end read as "no notes": say where the end is.
+            raise UsageError(Argument("offset", flag="--offset"), f" {offset} is past the end of the list "
+                             f"({listing.passed} note(s) pass the filters); "
+                             "pass a smaller offset, or 0 for the start")
         if busy is not None:
             listing.warnings.append(str(busy))
         listing.warnings.extend(self.derived.after_search())
