@@ -666,9 +666,10 @@ class VaultTools:
         "notes are hidden unless include_expired=true. The Tasks plugin's global filter and statuses, when the vault "
         "sets them, decide which lines are tasks and what each box means.\n"
         "Returns {tasks: [{path, line, status, box, text, dates: {due, scheduled, starts, created, done, cancelled}, "
-        "recurrence, tags, title, id, lane}], more, read, warnings}: dates holds only the days the task names; lane is a "
+        "recurrence, tags, title, id, lane}], more, next_offset, read, warnings}: dates holds only the days the task names; lane is a "
         "Kanban card's lane (null elsewhere); text is its words "
-        "without them; title and id are its note's (call get(id) for the note); more counts the tasks past k. "
+        "without them; title and id are its note's (call get(id) for the note); more counts the tasks past these, and "
+        "next_offset (null at the end) is the offset to pass, with the same arguments, for the next ones. "
         "read says how the query's words were taken (\"due this week → due 2026-11-30..2026-12-06; not text: what's\"; "
         "null when all were text); an empty answer's warnings name the query's words that matched no task."
     ))
@@ -695,10 +696,13 @@ class VaultTools:
             "always text. The arguments above win: words saying otherwise are refused."))] = None,
         k: Annotated[int, Field(ge=1, le=MAX_HITS, description="How many tasks at most.")] = 50,
         include_expired: Annotated[bool, Field(description="Also the tasks of expired notes.")] = False,
+        offset: ListOffset = 0,
     ) -> dict[str, Any]:
-        return await self.service.call(lambda vault: vault.tasks(
+        answer: dict[str, Any] = await self.service.call(lambda vault: vault.tasks(
             status=status, due_since=due_since, due_until=due_until, done_since=done_since, done_until=done_until,
-            tags=tags, query=query, k=k, include_expired=include_expired).as_dict())
+            tags=tags, query=query, k=k, include_expired=include_expired, offset=offset).as_dict())
+        answer["next_offset"] = offset + len(answer["tasks"]) if answer["more"] else None  # as list_notes
+        return answer
 
     @vault_tool(READ_ONLY, (
         "Explain why one note is, or is not, among the hits recall returns for a query with the same k, "

@@ -222,7 +222,8 @@ class Vault:
     @heals
     def tasks(self, status: str | None = None, due_since: str | None = None, due_until: str | None = None,
               done_since: str | None = None, done_until: str | None = None, tags: Iterable[str] | None = None,
-              query: str | None = None, k: int = 50, include_expired: bool = False, now: object = None) -> TaskList:
+              query: str | None = None, k: int = 50, include_expired: bool = False, now: object = None,
+              offset: int = 0) -> TaskList:
         """The vault's tasks (list items with a box, tasks.py), by due day, then path and line.
 
         ``status``: ``open`` (the default; ``done`` when a done bound is given), ``done``,
@@ -233,10 +234,13 @@ class Vault:
         status words and words of asking are read as such (task_query.py; ``read`` says how),
         each other word is in the task's words, its note's title or its lane, in any case; words
         that contradict an argument are refused. Tasks of expired notes are hidden unless
-        ``include_expired``; ``k`` at most, ``more`` says how many more passed."""
+        ``include_expired``; ``k`` at most from the ``offset``-th (the next part of a long list),
+        ``more`` says how many more passed after them."""
+        from .search import require_offset
         from .task_settings import load_task_rules
         from .tasks import TaskQuestion, find_tasks, task_filter
 
+        require_offset(offset)
         named = _names("tags", tags)
         question = TaskQuestion(status=status, due_since=due_since, due_until=due_until, done_since=done_since,
                                 done_until=done_until, tags=tuple(named or ()), query=query, k=k)
@@ -244,13 +248,13 @@ class Vault:
         asked = task_filter(question, resolve_now(now), self.paths.daily.week_start, include_expired, rules)  # refused before indexing
         with self.store.waiting_at_most(SEARCH_LOCK_WAIT_SECONDS):
             busy = self.derived.bring_current()
-            found = find_tasks(self.store, asked, k)
+            found = find_tasks(self.store, asked, k, offset)
             if not found and asked.as_text is not None:
                 # A word read as a status or a day may be the task's own ("complete onboarding",
                 # "sunday school"): nothing matched as read, so the words are asked as text.
                 literal = task_filter(replace(question, query=asked.as_text), resolve_now(now), self.paths.daily.week_start,
                                       include_expired, rules)
-                as_text = find_tasks(self.store, literal, k)
+                as_text = find_tasks(self.store, literal, k, offset)
                 if as_text:
                     as_text.warnings.insert(0, f"no task matched the query as read ({asked.read}); these hold its words "
                                                "as text")
