@@ -692,3 +692,20 @@ def test_the_same_problem_in_many_notes_of_one_folder_is_said_once_naming_each_n
     assert index.stdout.count("! Templates/") == 1 and index.stdout.count("Kind 4.md") == 1, index.stdout
     assert "! Templates/: 5 notes:" in index.stdout, index.stdout
     assert len(json.loads(run_cli(vault_dir, "check", "--json").stdout)["problems"]) == 7
+
+
+
+def test_problems_alike_but_for_their_fix_are_not_folded_together() -> None:
+    # The group shows its first note's fix: notes told different things stay one by one, and
+    # notes told the same thing but for their own path are folded.
+    from vaultmem.notes import Problem
+    from vaultmem.problem_groups import ProblemGroup, grouped_problems
+
+    told = [Problem(f"notes/{name}.md", "created", "invalid timestamp", fix) for name, fix in
+            (("a", "write the day"), ("b", "exclude it"), ("c", "write the day"))]
+    assert grouped_problems(told) == told
+    same = [Problem(f"notes/{name}.md", "frontmatter", f"YAML does not load at line {line}: x", f'exclude "/notes/{name}.md"')
+            for name, line in (("a", 2), ("b", 5), ("c", 3))]
+    [group] = grouped_problems(same)
+    assert isinstance(group, ProblemGroup) and group.message == "YAML does not load: x"
+    assert group.named() == ["a.md:2", "b.md:5", "c.md:3"]

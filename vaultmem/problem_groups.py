@@ -6,8 +6,10 @@ printed 117 of them, two lines of some 400 characters each, the same advice 117 
 (a trial on a vault of 1,405 notes: 263 lines, of which 234 were the templates); the
 problems that were not the templates' were lost among them.
 
-The same problem is the same field and the same message, once the line a message names
-is left out (YAML fails on another line in each template). A group is one folder's: the
+The same problem is the same field, the same message once the line it names is left out
+(YAML fails on another line in each template), and the same fix once the note it names is
+(exclude ``/ag/Templates/Album Template.md``): the group shows its first note's fix, so
+problems whose advice differs otherwise are never folded together. A group is one folder's: the
 fix names the folder (exclude ``/ag/Templates/``), and another folder's notes may need
 another one. This is how a shell shows problems; ``check --json`` and MCP still list each.
 """
@@ -41,10 +43,10 @@ class ProblemGroup:
 
 def grouped_problems(problems: Sequence[Problem], said: Callable[[str], str] = str,
                      at_least: int = GROUPED_AT) -> list[Problem | ProblemGroup]:
-    """``problems`` in their order, those that share a folder, a field and a message (as
-    ``said`` spells it, less the line) folded into one group where the first of them was,
-    when there are ``at_least`` of them."""
-    keyed: dict[tuple[str, str, str], list[Problem]] = {}
+    """``problems`` in their order, those that share a folder, a field, a message (as
+    ``said`` spells it, less the line) and a fix (less the note's path) folded into one group
+    where the first of them was, when there are ``at_least`` of them."""
+    keyed: dict[tuple[str, str, str, str], list[Problem]] = {}
     for problem in problems:
         keyed.setdefault(_key(problem, said), []).append(problem)
     shown: list[Problem | ProblemGroup] = []
@@ -53,14 +55,15 @@ def grouped_problems(problems: Sequence[Problem], said: Callable[[str], str] = s
         if len(members) < at_least:
             shown.append(problem)
         elif members[0] is problem:
-            folder, field, message = _key(problem, said)
+            folder, field, message, _ = _key(problem, said)
             shown.append(ProblemGroup(folder, field, message, tuple(members)))
     return shown
 
 
-def _key(problem: Problem, said: Callable[[str], str]) -> tuple[str, str, str]:
+def _key(problem: Problem, said: Callable[[str], str]) -> tuple[str, str, str, str]:
     folder = PurePosixPath(problem.path).parent.as_posix()
-    return ("" if folder == "." else folder, problem.field, _AT_LINE.sub("", said(problem.message)))
+    return ("" if folder == "." else folder, problem.field, _AT_LINE.sub("", said(problem.message)),
+            said(problem.fix).replace(problem.path, "\0"))
 
 
 def _line_suffix(message: str) -> str:
