@@ -843,3 +843,13 @@ def test_a_title_that_does_not_name_the_note_is_searched_as_a_property_and_the_n
     fields = search_fields(parse_note("people/matt-ober.md", PERSON.encode()))
     assert fields.title == "Matt Ober"
     assert fields.props == (("company", "Social Leverage"), ("title", "Partner"))
+
+
+def test_a_time_of_day_in_a_property_is_read_as_written_not_as_a_sexagesimal_number(tmp_path: Path) -> None:
+    # A trial: a Chinese vault's template writes `time: 18:18` in every note; YAML 1.1 read it
+    # as 18 * 60 + 18, and `get` showed (and search held) `time: 1098`.
+    (tmp_path / "n.md").write_text("---\ntime: 18:18\nlength: 1:30:00\npace: 4:05.5\nyear: 2024\nratio: 0.5\n---\nx\n",
+                                   encoding="utf-8")
+    meta = read_note(tmp_path, "n.md").meta
+    assert (meta["time"], meta["length"], meta["pace"]) == ("18:18", "1:30:00", "4:05.5")
+    assert (meta["year"], meta["ratio"]) == (2024, 0.5)  # numbers without a colon stay numbers

@@ -629,7 +629,9 @@ class VaultTools:
         "after the dated ones (and are left out when since or until is given). Expired memories are hidden unless "
         "include_expired=true.\n"
         "Returns {notes: [{id, path, title, layer, expires_at, date, tags, snippet, warnings, expired, version}], more, "
-        "warnings}: snippet is the opening of the note's text, past the lines of the vault's templates; more counts the notes past k that pass the filters; "
+        "next_offset, warnings}: snippet is the opening of the note's text, past the lines of the vault's templates; more counts the notes "
+        "past these that pass the filters, and next_offset (null at the end) is the offset to pass, with the same arguments, "
+        "for the next ones; "
         "warnings say when the list may be incomplete (the index is being built: how far it is, and when to ask again), "
         "and for an empty list whether each tag asked for exists at all (with the nearest tags for one that does not). "
         "Call get(id) for a note's full text."
@@ -645,10 +647,14 @@ class VaultTools:
             "today, yesterday, this week, last week, this month, last month) or a duration back from now (7d)."))] = None,
         until: Annotated[DateBound | None, Field(description=(
             "Only notes dated at or before this; a date or period alone runs through its end."))] = None,
+        offset: ListOffset = 0,
     ) -> dict[str, Any]:
-        return await self.service.call(lambda vault: vault.list_notes(
-            k=k, layers=layers, tags=tags, include_expired=include_expired, since=since, until=until).as_dict(),
+        answer: dict[str, Any] = await self.service.call(lambda vault: vault.list_notes(
+            k=k, layers=layers, tags=tags, include_expired=include_expired, since=since, until=until, offset=offset).as_dict(),
             needs=Needs.INDEX_SO_FAR)
+        # Was: more counted 1,360 notes past the 100 an answer holds, and no argument reached them.
+        answer["next_offset"] = offset + len(answer["notes"]) if answer["more"] else None
+        return answer
 
     @vault_tool(READ_ONLY, (
         "List the vault's tasks (Markdown task lines, - [ ] / - [x], with the Tasks plugin's 📅 due, ⏳ scheduled, "
@@ -660,9 +666,10 @@ class VaultTools:
         "notes are hidden unless include_expired=true. The Tasks plugin's global filter and statuses, when the vault "
         "sets them, decide which lines are tasks and what each box means.\n"
         "Returns {tasks: [{path, line, status, box, text, dates: {due, scheduled, starts, created, done, cancelled}, "
-        "recurrence, tags, title, id, lane}], more, read, warnings}: dates holds only the days the task names; lane is a "
+        "recurrence, tags, title, id, lane}], more, next_offset, read, warnings}: dates holds only the days the task names; lane is a "
         "Kanban card's lane (null elsewhere); text is its words "
-        "without them; title and id are its note's (call get(id) for the note); more counts the tasks past k. "
+        "without them; title and id are its note's (call get(id) for the note); more counts the tasks past these, and "
+        "next_offset (null at the end) is the offset to pass, with the same arguments, for the next ones. "
         "read says how the query's words were taken (\"due this week → due 2026-11-30..2026-12-06; not text: what's\"; "
         "null when all were text); an empty answer's warnings name the query's words that matched no task."
     ))
@@ -689,10 +696,13 @@ class VaultTools:
             "always text. The arguments above win: words saying otherwise are refused."))] = None,
         k: Annotated[int, Field(ge=1, le=MAX_HITS, description="How many tasks at most.")] = 50,
         include_expired: Annotated[bool, Field(description="Also the tasks of expired notes.")] = False,
+        offset: ListOffset = 0,
     ) -> dict[str, Any]:
-        return await self.service.call(lambda vault: vault.tasks(
+        answer: dict[str, Any] = await self.service.call(lambda vault: vault.tasks(
             status=status, due_since=due_since, due_until=due_until, done_since=done_since, done_until=done_until,
-            tags=tags, query=query, k=k, include_expired=include_expired).as_dict())
+            tags=tags, query=query, k=k, include_expired=include_expired, offset=offset).as_dict())
+        answer["next_offset"] = offset + len(answer["tasks"]) if answer["more"] else None  # as list_notes
+        return answer
 
     @vault_tool(READ_ONLY, (
         "Explain why one note is, or is not, among the hits recall returns for a query with the same k, "

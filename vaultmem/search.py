@@ -206,10 +206,11 @@ class Listing(list[Listed]):
     """Notes by date, newest first (undated ones last, most recently modified first), the
     warnings about the listing as a whole, and how many more notes passed its filters."""
 
-    def __init__(self, notes: Iterable[Listed] = (), warnings: Iterable[str] = (), more: int = 0) -> None:
+    def __init__(self, notes: Iterable[Listed] = (), warnings: Iterable[str] = (), more: int = 0, passed: int = 0) -> None:
         super().__init__(notes)
         self.warnings = list(warnings)
         self.more = more
+        self.passed = passed  # how many notes passed the filters in all (this part, those before and after it)
 
     def as_dict(self) -> dict[str, Any]:
         return {"notes": [note.as_dict() for note in self], "more": self.more, "warnings": self.warnings}
@@ -255,6 +256,13 @@ def require_query_word(query: str, command: str) -> None:
     if not any(character.isalnum() or unicodedata.category(character) == "So" for character in query):
         raise UsageError(f"{command} needs a query with at least one word (a letter, a digit or an emoji): "
                          "say what to look for")
+
+
+def require_offset(offset: object) -> None:
+    """Refuse an ``offset`` that is no whole number of notes from 0 up."""
+    if isinstance(offset, bool) or not isinstance(offset, int) or offset < 0:
+        raise UsageError(Argument("offset", flag="--offset"), f" is how many notes to pass over: a whole number from 0 up, "
+                         f"not {offset!r}")
 
 
 def require_hit_count(k: object) -> None:
@@ -583,10 +591,11 @@ class Searcher:
         self._mark_unmerged(hits, hits.warnings)
         return hits
 
-    def listing(self, k: int, eligibility: Eligibility) -> Listing:
-        """The first ``k`` eligible notes by date, newest first (Listing), each as its file says
-        now: the caller brought the index in line with the files first."""
-        rows, total = self.store.notes.by_date(eligibility, k)
+    def listing(self, k: int, eligibility: Eligibility, offset: int = 0) -> Listing:
+        """``k`` eligible notes by date from the ``offset``-th, newest first (Listing), each as
+        its file says now: the caller brought the index in line with the files first."""
+        rows, total = self.store.notes.by_date(eligibility, offset + k)
+        rows = rows[offset:]
         firsts = self.store.passages.of_notes([row.label for row in rows if row.label is not None])
         listed = []
         dendron = labels_first(self.paths.root)
@@ -603,8 +612,9 @@ class Searcher:
                                  snippet=snippet.text, warnings=unique(warnings), expired=expired,
                                  version=version_of(row.content_hash)))
         # The listing shows its range whole: where the other dated notes lie is said only when it is empty.
-        listing = Listing(listed, [*self._date_warnings(len(listed), 1, eligibility), *self._tag_warnings(len(listed), eligibility)],
-                          more=total - len(listed))
+        found = offset + len(listed)  # "nothing passed" is said of an empty list, not of a part past its end
+        listing = Listing(listed, [*self._date_warnings(found, 1, eligibility), *self._tag_warnings(found, eligibility)],
+                          more=max(total - found, 0), passed=total)
         self._mark_unmerged(listing, listing.warnings)
         return listing
 

@@ -154,14 +154,18 @@ def _joined(kind: str, given: tuple[str | None, str | None], read: ReadQuery) ->
     return (given[0] or said[0], given[1] or said[1])
 
 
-def find_tasks(store: Store, asked: AskedTasks, k: int) -> TaskList:
-    """The tasks that pass ``asked``, at most ``k``; ``more``: how many more passed. An empty
-    answer says why it may be empty: the tasks of expired notes it left out, if any; the words
-    of the query that no task asked for holds."""
-    rows, total = store.tasks.find(asked.filter, k)
-    found = TaskList((TaskHit.of(row) for row in rows), more=total - len(rows), read=asked.read)
+def find_tasks(store: Store, asked: AskedTasks, k: int, offset: int = 0) -> TaskList:
+    """The tasks that pass ``asked``, at most ``k`` from the ``offset``-th; ``more``: how many
+    more passed after them. An empty answer says why it may be empty: the tasks of expired notes
+    it left out, if any; the words of the query that no task asked for holds."""
+    rows, total = store.tasks.find(asked.filter, k, offset)
+    found = TaskList((TaskHit.of(row) for row in rows), more=max(total - offset - len(rows), 0), read=asked.read)
     if rows:
         return found
+    if offset and total:
+        # An empty part past the end read as "no tasks match": say where the end is.
+        raise UsageError(Argument("offset", flag="--offset"), f" {offset} is past the end of the list ({total} task(s) "
+                         "pass the filters); pass a smaller offset, or 0 for the start")
     if not asked.filter.alive.include_expired:
         hidden = store.tasks.count(replace(asked.filter, alive=replace(asked.filter.alive, include_expired=True)))
         if hidden:  # they hold every word asked for: that is the whole reason

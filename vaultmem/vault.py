@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from .config import DEFAULT_STALE_DAYS, STATE_DIR, VaultConfig, load_config
 from .derived import DerivedIndex, IndexWaitShown, Progress
-from .errors import UsageError
+from .errors import Argument, UsageError
 from .healing import heals
 from .lifecycle import resolve_now, to_epoch_us
 from .option_names import Surface, option_names
@@ -194,19 +194,26 @@ class Vault:
     @heals
     def list_notes(self, k: int = 20, layers: Iterable[str] | None = None, tags: Iterable[str] | None = None,
                    include_expired: bool = False, now: object = None, since: str | None = None,
-                   until: str | None = None) -> Listing:
+                   until: str | None = None, offset: int = 0) -> Listing:
         """The notes that pass the filters of :meth:`search` (the same arguments, without a
         query), by date: newest first, then the notes with no date, most recently modified
-        first. ``k`` notes at most; ``listing.more`` says how many more passed. Expired notes
-        are hidden unless ``include_expired``, as on every read path."""
-        from .search import require_hit_count, search_filters
+        first. ``k`` notes at most, from the ``offset``-th on (the next part of a long list);
+        ``listing.more`` says how many more passed after them. Expired notes are hidden
+        unless ``include_expired``, as on every read path."""
+        from .search import require_hit_count, require_offset, search_filters
 
         require_hit_count(k)
+        require_offset(offset)
         eligibility = search_filters(_names("layers", layers), _names("tags", tags), include_expired, now, since, until,
                                      self.paths.daily.week_start)
         with self.store.waiting_at_most(SEARCH_LOCK_WAIT_SECONDS):
             busy = self.derived.bring_current()
-            listing = self.derived.searcher().listing(k, eligibility)
+            listing = self.derived.searcher().listing(k, eligibility, offset)
+        if offset and not listing:
+            # An empty part past the end read as "no notes": say where the end is.
+            raise UsageError(Argument("offset", flag="--offset"), f" {offset} is past the end of the list "
+                             f"({listing.passed} note(s) pass the filters); "
+                             "pass a smaller offset, or 0 for the start")
         if busy is not None:
             listing.warnings.append(str(busy))
         listing.warnings.extend(self.derived.after_search())
@@ -215,7 +222,8 @@ class Vault:
     @heals
     def tasks(self, status: str | None = None, due_since: str | None = None, due_until: str | None = None,
               done_since: str | None = None, done_until: str | None = None, tags: Iterable[str] | None = None,
-              query: str | None = None, k: int = 50, include_expired: bool = False, now: object = None) -> TaskList:
+              query: str | None = None, k: int = 50, include_expired: bool = False, now: object = None,
+              offset: int = 0) -> TaskList:
         """The vault's tasks (list items with a box, tasks.py), by due day, then path and line.
 
         ``status``: ``open`` (the default; ``done`` when a done bound is given), ``done``,
@@ -226,10 +234,13 @@ class Vault:
         status words and words of asking are read as such (task_query.py; ``read`` says how),
         each other word is in the task's words, its note's title or its lane, in any case; words
         that contradict an argument are refused. Tasks of expired notes are hidden unless
-        ``include_expired``; ``k`` at most, ``more`` says how many more passed."""
+        ``include_expired``; ``k`` at most from the ``offset``-th (the next part of a long list),
+        ``more`` says how many more passed after them."""
+        from .search import require_offset
         from .task_settings import load_task_rules
         from .tasks import TaskQuestion, find_tasks, task_filter
 
+        require_offset(offset)
         named = _names("tags", tags)
         question = TaskQuestion(status=status, due_since=due_since, due_until=due_until, done_since=done_since,
                                 done_until=done_until, tags=tuple(named or ()), query=query, k=k)
@@ -237,13 +248,13 @@ class Vault:
         asked = task_filter(question, resolve_now(now), self.paths.daily.week_start, include_expired, rules)  # refused before indexing
         with self.store.waiting_at_most(SEARCH_LOCK_WAIT_SECONDS):
             busy = self.derived.bring_current()
-            found = find_tasks(self.store, asked, k)
+            found = find_tasks(self.store, asked, k, offset)
             if not found and asked.as_text is not None:
                 # A word read as a status or a day may be the task's own ("complete onboarding",
                 # "sunday school"): nothing matched as read, so the words are asked as text.
                 literal = task_filter(replace(question, query=asked.as_text), resolve_now(now), self.paths.daily.week_start,
                                       include_expired, rules)
-                as_text = find_tasks(self.store, literal, k)
+                as_text = find_tasks(self.store, literal, k, offset)
                 if as_text:
                     as_text.warnings.insert(0, f"no task matched the query as read ({asked.read}); these hold its words "
                                                "as text")

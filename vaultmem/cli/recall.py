@@ -147,17 +147,19 @@ def expiry_words(expires_at: str | None) -> str:
 
 @main.command("list")
 @click.option("-k", "k", type=click.IntRange(min=1, max=MAX_HITS), default=20, show_default=True, help="How many notes.")
+@click.option("--offset", type=click.IntRange(min=0, max=MAX_HITS), default=0, show_default=True,
+              help="Pass over this many notes first (the next part of a long list).")
 @filter_options
 @click.pass_obj
-def list_command(obj: Context, k: int, layers: tuple[str, ...], tags: tuple[str, ...], include_expired: bool, as_of: str | None,
-                 since: str | None, until: str | None, as_json: bool) -> None:
+def list_command(obj: Context, k: int, offset: int, layers: tuple[str, ...], tags: tuple[str, ...], include_expired: bool,
+                 as_of: str | None, since: str | None, until: str | None, as_json: bool) -> None:
     """List notes by date, newest first (notes with no date last); expired notes hidden.
 
     Takes the filters of `search`: `list --since "last week"`, `list --layer L3 --tag people`."""
     carried: list[str] = []
     with library_errors(as_json), said_once(carried):
         listing = obj.vault.list_notes(k=k, layers=layers, tags=tags, include_expired=include_expired, now=as_of,
-                                       since=since, until=until)
+                                       since=since, until=until, offset=offset)
         carried += listing.warnings
     if as_json:
         emit_json({**listing.as_dict(), "warnings": [as_typed(warning) for warning in listing.warnings]})
@@ -176,7 +178,7 @@ def list_command(obj: Context, k: int, layers: tuple[str, ...], tags: tuple[str,
         for warning in listed.warnings:
             click.echo(f"    ! {as_typed(warning)}")
     if listing.more:
-        click.echo(f"… and {listing.more} more (raise -k to see them)")
+        click.echo(f"… and {listing.more} more (raise -k, or --offset {offset + len(listing)} for the next ones)")
 
 
 def where_words(passage: HitPassage | ExplainedPassage | None) -> str:

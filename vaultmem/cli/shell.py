@@ -19,7 +19,7 @@ import shlex
 import sys
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import IO, TYPE_CHECKING, Any, Protocol
 
 import click
@@ -40,6 +40,7 @@ from ..errors import (
     said_by,
 )
 from ..option_names import Surface
+from ..problem_groups import ProblemGroup, grouped_problems
 
 if TYPE_CHECKING:
     from ..index_progress import IndexWait
@@ -429,8 +430,17 @@ def render_resolution(resolved_from: Resolution | None, path: str, err: bool = F
 
 
 def render_problems(problems: list[Problem]) -> None:
-    for problem in problems:
-        click.echo(f"! {problem.path}: {problem.field}: {as_typed(problem.message)}\n    fix: {as_typed(problem.fix)}")
+    """A problem each, except that the same problem in several notes of one folder is said
+    once, its notes named on a line (problem_groups.py: a templates folder's 117 problems
+    were 234 lines of the same advice, burying the others)."""
+    for shown in grouped_problems(problems, said=as_typed):
+        if isinstance(shown, ProblemGroup):
+            first = shown.problems[0]
+            click.echo(f"! {shown.folder or '.'}/: {len(shown.problems)} notes: {shown.field}: {shown.message}\n"
+                       f"    notes: {', '.join(shown.named())}\n"
+                       f"    fix (as for {PurePosixPath(first.path).name}): {as_typed(first.fix)}")
+        else:
+            click.echo(f"! {shown.path}: {shown.field}: {as_typed(shown.message)}\n    fix: {as_typed(shown.fix)}")
 
 
 def render_excluded(not_notes: NotNotes) -> None:

@@ -28,11 +28,13 @@ _STATUS_FLAGS = ("open", "done", "cancelled", "overdue", "all")
 @click.option("--include-expired", is_flag=True, help="Also the tasks of notes whose expires_at has passed.")
 @click.option("--as-of", "as_of", metavar="TIME", help=AS_OF_HELP)
 @click.option("-k", "k", type=click.IntRange(min=1, max=MAX_TASKS), default=DEFAULT_TASKS, show_default=True, help="How many tasks.")
+@click.option("--offset", type=click.IntRange(min=0, max=MAX_TASKS), default=0, show_default=True,
+              help="Pass over this many tasks first (the next part of a long list).")
 @json_option
 @click.pass_obj
 def tasks_command(obj: Context, query: str | None, open_: bool, done: bool, cancelled: bool, overdue: bool, all_: bool,
                   due_since: str | None, due_until: str | None, done_since: str | None, done_until: str | None,
-                  tags: tuple[str, ...], include_expired: bool, as_of: str | None, k: int, as_json: bool) -> None:
+                  tags: tuple[str, ...], include_expired: bool, as_of: str | None, k: int, offset: int, as_json: bool) -> None:
     """List task lines (`- [ ] …`) by due day, then file and line; open ones unless asked.
 
     QUERY may be the question as asked: its periods (due this week, finished yesterday, done on the
@@ -49,7 +51,7 @@ def tasks_command(obj: Context, query: str | None, open_: bool, done: bool, canc
     with library_errors(as_json), said_once(carried):
         found = obj.vault.tasks(status=chosen[0] if chosen else None, due_since=due_since, due_until=due_until,
                                 done_since=done_since, done_until=done_until, tags=tags, query=query, k=k,
-                                include_expired=include_expired, now=as_of)
+                                include_expired=include_expired, now=as_of, offset=offset)
         carried += found.warnings
     if as_json:
         emit_json({**found.as_dict(), "warnings": [as_typed(warning) for warning in found.warnings]})
@@ -63,7 +65,7 @@ def tasks_command(obj: Context, query: str | None, open_: bool, done: bool, canc
     for task in found:
         click.echo(_task_line(task))
     if found.more:
-        click.echo(f"… and {found.more} more (raise -k to see them)")
+        click.echo(f"… and {found.more} more (raise -k, or --offset {offset + len(found)} for the next ones)")
 
 
 def _task_line(task: TaskHit) -> str:

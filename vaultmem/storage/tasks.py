@@ -125,17 +125,17 @@ class TaskStore:
 
     # -- reading
 
-    def find(self, asked: TaskFilter, limit: int) -> tuple[list[TaskRow], int]:
-        """The first ``limit`` tasks that pass ``asked``, by due day (tasks without one last),
-        then path and line; and how many pass in all."""
+    def find(self, asked: TaskFilter, limit: int, offset: int = 0) -> tuple[list[TaskRow], int]:
+        """``limit`` tasks that pass ``asked`` from the ``offset``-th, by due day (tasks without
+        one last), then path and line; and how many pass in all."""
         where, params = asked.where()
         status, status_params = status_sql(asked.rules)
         joined = f"FROM tasks JOIN notes ON notes.label = tasks.note_label WHERE {where}"
         rows = self.db.execute(
             f"SELECT notes.path, notes.title, notes.id, tasks.line, tasks.box, {status}, tasks.text, "
             f"{', '.join('tasks.' + kind for kind in DAY_KINDS)}, tasks.recurrence, tasks.tags, tasks.lane {joined} "
-            "ORDER BY tasks.due IS NULL, tasks.due, notes.path, tasks.line LIMIT ?",
-            [*status_params, *params, int(limit)])
+            "ORDER BY tasks.due IS NULL, tasks.due, notes.path, tasks.line LIMIT ? OFFSET ?",
+            [*status_params, *params, int(limit), int(offset)])
         return [_row(row) for row in rows], self.count(asked)
 
     def count(self, asked: TaskFilter) -> int:
