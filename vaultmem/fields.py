@@ -25,6 +25,7 @@ from datetime import date, datetime
 from pathlib import PurePosixPath
 from typing import TYPE_CHECKING, Any
 
+from .arabic_script import arabic_folded
 from .cjk import han_folded, latin_unmarked
 from .stems import LANGUAGE_SAMPLE, note_language
 
@@ -337,7 +338,7 @@ def name_key(text: str) -> str:
     if text.isascii():  # most names: every fold below leaves ASCII as it is, but lower case (10,000 notes: 2 s less)
         folded = " ".join(text.lower().split())
     else:
-        folded = " ".join(han_folded(latin_unmarked(unicodedata.normalize("NFKC", text).casefold()))
+        folded = " ".join(arabic_folded(han_folded(latin_unmarked(unicodedata.normalize("NFKC", text).casefold())))
                           .replace("ı", "i").replace("ё", "е").translate(_TYPED_QUOTES).split())
     start, end = 0, len(folded)
     while start < end and _is_edge(folded[start]):

@@ -195,7 +195,10 @@ from .slugs import same_slug
 #     is dated as its original's name would date it (dating.note_date): the day of the clash is not the note's.
 # 68: the `# heading` a note opens with is kept as a name (note_names kind heading, notes.HEADING,
 #     case folded): a NOTE resolves by it last (resolution._by_heading, adr/0019). Nothing is embedded again.
-READER_VERSION = "68"
+# 69: the full text and name keys hold Arabic-script words without their marks and tatweel, each
+#     letter written in several ways as one, and Arabic-Indic and Persian digits as ASCII ones
+#     (arabic_script.arabic_folded): "ظلام" finds "ظَلامٌ", "الکافی" finds "الكافي", "1402" finds "۱۴۰۲".
+READER_VERSION = "69"
 BOM = "\ufeff"
 # A Windows editor ("Unicode" in Notepad, PowerShell's Out-File) saves UTF-16 behind one of these.
 UTF16_BOMS = ((codecs.BOM_UTF16_LE, "utf-16-le", "UTF-16 LE"), (codecs.BOM_UTF16_BE, "utf-16-be", "UTF-16 BE"))
