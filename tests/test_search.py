@@ -1528,6 +1528,19 @@ def test_arabic_script_marks_tatweel_letter_forms_and_digits_find_each_other_in_
         assert hits[0].path == "ملاحظات/حکمت.md", [hit.path for hit in hits]
 
 
+def test_a_right_to_left_title_is_named_without_its_direction_mark_and_with_a_space_for_its_non_joiner(tmp_path: Path) -> None:
+    # A trial on a Persian vault: a title written with a right-to-left mark before it
+    # (U+200F, invisible) and a zero-width non-joiner (کتاب‌های) was no name of the note as the
+    # owner types it, without the mark, and with a space where a keyboard has no non-joiner.
+    root = write_vault(tmp_path / "vault", {
+        "ملاحظات/\u200fفهرست کتاب\u200cهای ۱۴۰۳.md": "- بوف کور از صادق هدایت\n",
+        "other.md": "Nothing about books here at all.\n",
+    })
+    for typed in ("فهرست کتاب\u200cهای ۱۴۰۳", "فهرست کتاب های 1403"):
+        result = run_cli(root, "get", typed)
+        assert "did you mean 'ملاحظات/\\u200fفهرست کتاب\\u200cهای ۱۴۰۳.md'" in result.output, (typed, result.output)
+
+
 def test_traditional_and_simplified_chinese_find_each_other_in_text_names_and_snippets(tmp_path: Path) -> None:
     # A trial on a real Chinese vault writing both: its note said 經期 (traditional, as Taiwan
     # and Hong Kong write), the question 经期 (simplified, as the mainland and most agents write),

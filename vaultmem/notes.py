@@ -202,7 +202,9 @@ from .slugs import same_slug
 #     name `۱۴۰۳-۰۵-۱۲.md`) is a Solar Hijri day, not one of 1403 AD: no date (`check` names the
 #     Gregorian day); with the Persian Calendar plugin on, a name's day of such a year is converted
 #     (`1403-05-12.md` is 2024-08-02: jalali.py, adr/0026).
-READER_VERSION = "70"
+# 71: name keys drop right-to-left direction marks and read the zero-width non-joiner as a space
+#     (fields.name_key): "فهرست کتاب های ۱۴۰۳" names the note titled "\u200fفهرست کتاب\u200cهای ۱۴۰۳".
+READER_VERSION = "71"
 BOM = "\ufeff"
 # A Windows editor ("Unicode" in Notepad, PowerShell's Out-File) saves UTF-16 behind one of these.
 UTF16_BOMS = ((codecs.BOM_UTF16_LE, "utf-16-le", "UTF-16 LE"), (codecs.BOM_UTF16_BE, "utf-16-be", "UTF-16 BE"))
