@@ -675,3 +675,13 @@ def test_remember_refuses_a_solar_hijri_date_and_names_the_gregorian_day(vault_d
     result = run_cli(vault_dir, "remember", "کتاب بوف کور را به سارا دادم", "--date", "2024-08-02")
     assert result.exit_code == 0, result.output
 
+
+
+def test_a_bound_in_persian_digits_is_read_and_a_solar_hijri_one_names_the_gregorian_day(vault_dir: Path) -> None:
+    # A Persian keyboard types ۲۰۲۴-۰۸-۰۳: refused as "neither a date nor a duration".
+    write_file(vault_dir, ".vaultmem.toml", CONFIG)
+    write_file(vault_dir, "2024-08-03 run.md", "دویدم\n")
+    result = run_cli(vault_dir, "list", "--since", "۲۰۲۴-۰۸-۰۳", "--until", "۲۰۲۴-۰۸-۰۳")
+    assert result.exit_code == 0 and "2024-08-03 run.md" in result.stdout, result.output
+    result = run_cli(vault_dir, "list", "--since", "۱۴۰۳/۰۵/۱۳")
+    assert result.exit_code == 2 and "Solar Hijri" in result.stderr and "give the Gregorian day, 2024-08-03" in result.stderr, result.output

@@ -707,6 +707,12 @@ def until_bound(value: str, now: datetime, week_start: int = 0) -> Bound:
 
 def _bound(value: str, now: datetime, name: str, end: bool, week_start: int = 0) -> Bound:
     text = _without_weekday(str(value).strip(), name, value)
+    eastern = _EASTERN_YEAR.match(text)
+    if eastern is not None and int(eastern[1]) in SOLAR_HIJRI_YEARS:  # ۱۴۰۳, ۱۴۰۳/۰۵/۱۲: no day of 1403 AD
+        said = solar_hijri_said(text)
+        raise UsageError(Argument(name, repr(value)), f" is {said or 'a Solar Hijri or Hijri year, which vaultmem does not convert'}"
+                         f": give the Gregorian {'day, ' + said_day(said) if said_day(said) else 'days, such as 2026-11-23'}")
+    text = text.translate(_EASTERN_DIGITS)  # ۲۰۲۴-۰۸, as a Persian or Arabic keyboard types it: 2024-08
     orders = _numbered_orders(text)
     if len(orders) > 1:  # 05.09.2026: the 5th of September or the 9th of May
         raise UsageError(Argument(name, repr(value)), " is a day and a month in an order no shape tells: give "
@@ -740,6 +746,10 @@ def _bound(value: str, now: datetime, name: str, end: bool, week_start: int = 0)
         return _back_from(now, text, value, name, end)
 
 
+# A year in Persian or Arabic-Indic digits opening a bound, and those digits as ASCII ones.
+_EASTERN_YEAR = re.compile("([\u06f0-\u06f9\u0660-\u0669]{4})(?![0-9\u06f0-\u06f9\u0660-\u0669])")
+_EASTERN_DIGITS = str.maketrans({**{0x06F0 + digit: str(digit) for digit in range(10)},
+                                 **{0x0660 + digit: str(digit) for digit in range(10)}})
 # A word of a bound beside its day in words, and what else may stand there: a comma, a dot.
 _BOUND_WORD = re.compile(r"[^\W\d_]+(?:[-’'][^\W\d_]+)*")
 _WEEKDAY_GAP = re.compile(r"[\s,.]*")
