@@ -619,3 +619,69 @@ def test_get_by_its_day_opens_a_french_daily_note_named_with_an_ordinal_day(vaul
     vault.index()
     assert vault.get("2026-05-04").path == "Journal/lundi 4 mai 2026.md"
     assert vault.get("2026-05-01").path == "Journal/vendredi 1er mai 2026.md"
+
+
+# ---------------------------------------------------------------- Solar Hijri (Jalali) days
+
+PERSIAN_CALENDAR = ".obsidian/plugins/persian-calendar/data.json"
+
+
+def test_with_the_persian_calendar_plugin_on_a_solar_hijri_name_is_its_gregorian_day(vault_dir: Path) -> None:
+    # A trial on a Persian vault: the plugin names a day's note 1403-05-12.md (Solar Hijri), and
+    # vaultmem dated it in 1403 AD: the journal came last in `list`, and `--since 2024` left it out.
+    write_file(vault_dir, COMMUNITY, json.dumps(["persian-calendar", "dataview"]))
+    write_file(vault_dir, PERSIAN_CALENDAR, json.dumps({"dailyNotesFolderPath": "روزنوشت", "dateFormat": "persian"}))
+    assert day_of(vault_dir, "روزنوشت/1403-05-12.md") == (date(2024, 8, 2), "file name")
+    assert day_of(vault_dir, "روزنوشت/1403-02-31.md") == (date(2024, 5, 20), "file name")  # 31 days: no Gregorian February
+    assert day_of(vault_dir, "روزنوشت/1402-12-30.md") is None  # not a leap year: no such day
+    assert day_of(vault_dir, "2024-08-02 meeting.md") == (date(2024, 8, 2), "file name")  # Gregorian names as before
+    daily_notes(vault_dir, "YYYY-MM-DD", "روزنوشت")  # the core plugin's format over the same folder
+    assert day_of(vault_dir, "روزنوشت/1403-05-13.md") == (date(2024, 8, 3), "daily-note format")
+    write_file(vault_dir, COMMUNITY, json.dumps(["dataview"]))  # turned off: names are Gregorian again
+    assert day_of(vault_dir, "روزنوشت/1403-05-13.md") == (date(1403, 5, 13), "daily-note format")
+
+
+def test_the_persian_calendar_turned_on_dates_the_indexed_journal_anew(vault_dir: Path) -> None:
+    write_file(vault_dir, ".vaultmem.toml", CONFIG)
+    write_file(vault_dir, "روزنوشت/1403-05-12.md", "امروز ۴۵ دقیقه دویدم.\n")
+    with Vault(vault_dir) as vault:
+        assert [hit.path for hit in vault.search("دویدم", k=5, now=NOW, since="2024-01-01")] == []  # 1403 AD
+    write_file(vault_dir, COMMUNITY, json.dumps(["persian-calendar"]))  # an unchanged note, dated anew
+    with Vault(vault_dir) as vault:
+        found = {hit.path: hit.date for hit in vault.search("دویدم", k=5, now=NOW, since="2024-08-02", until="2024-08-02")}
+    assert found == {"روزنوشت/1403-05-12.md": "2024-08-02"}
+
+
+def test_a_day_in_persian_digits_with_a_solar_hijri_year_is_no_gregorian_day_and_check_names_the_day_it_is(vault_dir: Path) -> None:
+    write_file(vault_dir, "books.md", "---\ndate: ۱۴۰۳/۰۵/۱۲\n---\nبوف کور\n")
+    write_file(vault_dir, "run.md", "---\ndate: ۱۴۰۳-۰۵-۱۲\n---\nدویدم\n")  # was read as 1403-05-12 AD
+    write_file(vault_dir, "rain.md", "---\ndate: ۲۰۲۴-۰۸-۰۲\n---\nباران\n")  # a Gregorian year in Persian digits: that day
+    assert day_of(vault_dir, "run.md", {"date": "۱۴۰۳-۰۵-۱۲"}) is None
+    assert day_of(vault_dir, "۱۴۰۳-۰۵-۱۲.md") is None  # a name alike
+    assert day_of(vault_dir, "rain.md", {"date": "۲۰۲۴-۰۸-۰۲"}) == (date(2024, 8, 2), "date")
+    result = run_cli(vault_dir, "check")
+    for name in ("books.md", "run.md"):
+        said = [line for line in result.stdout.splitlines() if line.startswith(f"! {name}")]
+        assert said and "Solar Hijri" in said[0], result.stdout
+    assert result.stdout.count("fix: write it as 2024-08-02") == 2, result.stdout
+
+
+def test_remember_refuses_a_solar_hijri_date_and_names_the_gregorian_day(vault_dir: Path) -> None:
+    # `remember --date ۱۴۰۳/۰۵/۱۲` wrote `date: 1403-05-12`: a memory of six centuries ago.
+    result = run_cli(vault_dir, "remember", "کتاب بوف کور را به سارا دادم", "--date", "۱۴۰۳/۰۵/۱۲")
+    assert result.exit_code == 2, result.output
+    assert "Solar Hijri" in result.stderr and "give the Gregorian day, 2024-08-02" in result.stderr, result.stderr
+    assert not (vault_dir / "memories").exists()  # nothing written
+    result = run_cli(vault_dir, "remember", "کتاب بوف کور را به سارا دادم", "--date", "2024-08-02")
+    assert result.exit_code == 0, result.output
+
+
+
+def test_a_bound_in_persian_digits_is_read_and_a_solar_hijri_one_names_the_gregorian_day(vault_dir: Path) -> None:
+    # A Persian keyboard types ۲۰۲۴-۰۸-۰۳: refused as "neither a date nor a duration".
+    write_file(vault_dir, ".vaultmem.toml", CONFIG)
+    write_file(vault_dir, "2024-08-03 run.md", "دویدم\n")
+    result = run_cli(vault_dir, "list", "--since", "۲۰۲۴-۰۸-۰۳", "--until", "۲۰۲۴-۰۸-۰۳")
+    assert result.exit_code == 0 and "2024-08-03 run.md" in result.stdout, result.output
+    result = run_cli(vault_dir, "list", "--since", "۱۴۰۳/۰۵/۱۳")
+    assert result.exit_code == 2 and "Solar Hijri" in result.stderr and "give the Gregorian day, 2024-08-03" in result.stderr, result.output

@@ -115,6 +115,19 @@ def test_set_refuses_vaultmems_keys_and_bad_values_and_writes_nothing(vault: Vau
     assert snapshot_files(vault.root) == before
 
 
+def test_set_takes_a_key_opening_with_an_emoji_as_habit_tracker_vaults_name_theirs(vault_dir: Path) -> None:
+    # A trial on a Persian vault: its journal keeps `📱social`, `🏋️‍♂️exercise`, `📚reading` (read by
+    # Dataview), and `--set 📱social=3` was refused as no property name.
+    day = "---\ntags:\n  - journal\n🏋️‍♂️exercise: false\n📚reading: 1\n📱social: 4\n---\nامروز ورزش نکردم.\n"
+    write_vault(vault_dir, {".vaultmem.toml": 'embedder = "hashing"\n', "روزنوشت/1403-05-13.md": day})
+    with Vault(vault_dir) as vault:
+        vault.revise("روزنوشت/1403-05-13", set_properties={"📱social": "3", "🏋️‍♂️exercise": "true"}, now=NOW)
+        with pytest.raises(UsageError, match="is not a property name"):
+            vault.revise("روزنوشت/1403-05-13", set_properties={"📱": "3"}, now=NOW)  # an emoji alone names nothing
+    text = (vault_dir / "روزنوشت/1403-05-13.md").read_text(encoding="utf-8")
+    assert text == day.replace("exercise: false", "exercise: true").replace("📱social: 4", "📱social: 3")
+
+
 def test_set_layer_is_the_layer_option_with_its_ttl_applied(vault: Vault) -> None:
     result = vault.revise("Matt Ober", set_properties={"layer": "semantic"}, now=NOW)
     assert result.layer == "L3" and result.expires_at == "2026-05-03T12:00:00+00:00"  # L3's 90 days from now

@@ -1506,6 +1506,41 @@ def test_a_russian_yo_and_ye_find_each_other_in_text_names_and_snippets(tmp_path
             assert hits[0].path == "memories/ёлка-покупка.md", (query, [hit.path for hit in hits])
 
 
+def test_arabic_script_marks_tatweel_letter_forms_and_digits_find_each_other_in_text_names_and_snippets(tmp_path: Path) -> None:
+    # A trial on a real Persian vault: "ظلام" did not find a note saying "ظَلامٌ" (its short vowels),
+    # "الملاحظة" not one saying "الـمـلاحـظـة" (tatweel), "الکافی" (a Persian keyboard's ک and ی) not
+    # "الكافي" (Arabic's), and "45" not "۴۵" (Persian digits). Each spelling finds the others.
+    root = write_vault(tmp_path / "vault", {
+        "ملاحظات/حکمت.md": "---\ntitle: العِلْمُ نُورٌ\n---\nالعِلْمُ نُورٌ والجَهْلُ ظَلامٌ.\n"
+                           "كتبتُ هذه الـمـلاحـظـة بعد قراءة كتاب الكافي في المكتبة.\n",
+        "روزانه.md": "امروز صبح ۴۵ دقیقه دویدم و کتاب خواندم.\n",
+        "other.md": "Nothing in Arabic script here at all, nor any number.\n",
+    })
+    with Vault(root, embedder=HashingEmbedder()) as vault:
+        vault.index()
+        for query, found, said in (("ظلام", "ملاحظات/حکمت.md", "ظَلامٌ"), ("الملاحظة", "ملاحظات/حکمت.md", "الـمـلاحـظـة"),
+                                   ("الکافی", "ملاحظات/حکمت.md", "الكافي"), ("45 دقیقه", "روزانه.md", "۴۵"),
+                                   ("٤٥", "روزانه.md", "۴۵")):
+            hits = vault.search(query, k=2)
+            assert hits[0].path == found and hits[0].match in ("keyword", "both"), (query, [(hit.path, hit.match) for hit in hits])
+            assert said in hits[0].snippet, (query, hits[0].snippet)  # the note's own spelling, from its file
+        hits = vault.search("العلم نور", k=2)  # the title typed without its vowels: an exact-name match still
+        assert hits[0].path == "ملاحظات/حکمت.md", [hit.path for hit in hits]
+
+
+def test_a_right_to_left_title_is_named_without_its_direction_mark_and_with_a_space_for_its_non_joiner(tmp_path: Path) -> None:
+    # A trial on a Persian vault: a title written with a right-to-left mark before it
+    # (U+200F, invisible) and a zero-width non-joiner (کتاب‌های) was no name of the note as the
+    # owner types it, without the mark, and with a space where a keyboard has no non-joiner.
+    root = write_vault(tmp_path / "vault", {
+        "ملاحظات/\u200fفهرست کتاب\u200cهای ۱۴۰۳.md": "- بوف کور از صادق هدایت\n",
+        "other.md": "Nothing about books here at all.\n",
+    })
+    for typed in ("فهرست کتاب\u200cهای ۱۴۰۳", "فهرست کتاب های 1403"):
+        result = run_cli(root, "get", typed)
+        assert "did you mean 'ملاحظات/\\u200fفهرست کتاب\\u200cهای ۱۴۰۳.md'" in result.output, (typed, result.output)
+
+
 def test_traditional_and_simplified_chinese_find_each_other_in_text_names_and_snippets(tmp_path: Path) -> None:
     # A trial on a real Chinese vault writing both: its note said 經期 (traditional, as Taiwan
     # and Hong Kong write), the question 经期 (simplified, as the mainland and most agents write),

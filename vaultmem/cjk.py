@@ -26,6 +26,8 @@ from dataclasses import dataclass
 
 import opencc
 
+from .arabic_script import arabic_either, arabic_folded
+
 # Hangul Jamo, CJK radicals, 々〆〇, kana (not the punctuation ゠ and ・ among them), bopomofo, compatibility Jamo, kanbun, CJK strokes and
 # katakana extensions, Extension A, unified ideographs, Hangul Jamo extensions and syllables,
 # compatibility ideographs, halfwidth katakana, and the supplementary ideograph planes.
@@ -165,8 +167,9 @@ def fts_form(text: str) -> str:
     without the key, missed a note's ``Straße`` (a trial); it keeps ``ı`` too, and lowers ``I``
     to ``i``, so ``KADIKÖY`` (capitals) and ``Kadikoy`` (typed without a Turkish keyboard)
     missed ``Kadıköy`` (a trial); and it keeps ``ё``, which Russian writes as ``е`` at will:
-    a question's ``жильё`` was in no note of a vault that wrote ``жилье`` (a trial)."""
-    folded = width_folded(text).replace("ß", "ss").replace("ẞ", "SS").replace("ı", "i").replace("ё", "е").replace("Ё", "Е")
+    a question's ``жильё`` was in no note of a vault that wrote ``жилье`` (a trial). Arabic-script
+    marks, tatweel, letters and digits are folded to one spelling (arabic_script.arabic_folded)."""
+    folded = arabic_folded(width_folded(text)).replace("ß", "ss").replace("ẞ", "SS").replace("ı", "i").replace("ё", "е").replace("Ё", "Е")
     folded = signs_spelled(folded)
     if not has_run(folded):
         return folded
@@ -226,10 +229,12 @@ def spellings_either(pattern: str, wide: bool = False) -> str:
     them alike (:func:`fts_form`; snippets look for the word where the full text found it:
     ``SQL`` found a note writing ``ＳＱＬ`` and its snippet showed another part); and its ``ä``,
     ``ö``, ``ü`` as written out too (``ae``: a query's ``Händler`` finds a note's ``Haendler``,
-    search.query_words)."""
+    search.query_words); and an Arabic-script letter or a digit in any of its spellings
+    (arabic_script.arabic_either)."""
     either = re.sub("[еёЕЁ]", "[её]", re.sub("ss|ß|ẞ", "(?:ss|ß)", pattern, flags=re.IGNORECASE))
     either = re.sub("[äöü]", lambda umlaut: f"(?:{umlaut.group()}|{_UMLAUT_WRITTEN[umlaut.group().lower()]})", either,
                     flags=re.IGNORECASE)
+    either = arabic_either(either)  # ظلام finds ظَلامٌ, 45 finds ۴۵ (arabic_script.py)
     if not wide:
         return either
     return _ASCII_LETTER_OR_DIGIT.sub(lambda plain: f"[{plain.group()}{chr(ord(plain.group()) + 0xFEE0)}]", either)

@@ -51,6 +51,8 @@ from .errors import short_repr
 from .exclusions import DAILY_NOTES_SETTINGS, PERIODIC_NOTES_SETTINGS, read_settings, vault_folder
 from .fields import name_form
 from .foam_settings import FOAM_DAILY_TEMPLATE, load_foam_daily, read_vscode_settings
+from .jalali import YEARS as SOLAR_HIJRI_YEARS
+from .jalali import gregorian_day
 from .logseq_journals import (
     DEFAULT_FILE_NAME_FORMAT,
     DEFAULT_JOURNALS,
@@ -74,6 +76,7 @@ from .periods import MONTH, QUARTER, WEEK, YEAR, Span, span_of
 COMMUNITY_PLUGINS = ".obsidian/community-plugins.json"  # the ids of the community plugins turned on
 PERIODIC_NOTES_ID = "periodic-notes"
 CALENDAR_ID = "calendar"
+PERSIAN_CALENDAR_ID = "persian-calendar"  # maleknejad/obsidian-persian-calendar: Solar Hijri daily notes
 CALENDAR_SETTINGS = ".obsidian/plugins/calendar/data.json"  # the Calendar plugin's: its weekStart
 DAILY_SETTINGS = (DAILY_NOTES_SETTINGS, PERIODIC_NOTES_SETTINGS, COMMUNITY_PLUGINS, CALENDAR_SETTINGS, FOAM_DAILY_TEMPLATE)
 # The Calendar plugin's weekStart values that name a day, as Python numbers weekdays (Monday 0).
@@ -437,6 +440,9 @@ class DailyFormat:
     # plugin's weekStart when it names a day, else Monday, the ISO week (adr/0026 "Week start").
     week_start: int = 0
     maker: str = "Obsidian"  # the app that makes the day's note: Obsidian, Logseq or Foam (its error says which)
+    # The Persian Calendar plugin is turned on: a day in a note's name whose year is a Solar Hijri
+    # year (jalali.YEARS: 1403-05-12) is that calendar's day, as the plugin names notes (adr/0026).
+    solar_hijri: bool = False
 
     def title(self, path: str) -> str | None:
         """The title Logseq shows for the journal at ``path`` ("May 16th, 2022"), if it is one."""
@@ -462,7 +468,15 @@ class DailyFormat:
         if self.moment is None or not self.moment.supported:
             return None
         name = self.name_below(path)
-        return None if name is None else self.moment.day(name)
+        if name is None:
+            return None
+        told = self.moment.values(name) if self.solar_hijri else None
+        if told is not None and told["year"] in SOLAR_HIJRI_YEARS:
+            try:
+                return gregorian_day(told["year"], told["month"], told["day"])
+            except ValueError:  # 1402-12-30: no day of that year
+                return None
+        return self.moment.day(name)
 
     @property
     def in_use(self) -> bool:
@@ -479,6 +493,8 @@ class DailyFormat:
                 parts["title"] = self.title_format  # a new one titles the journals anew
         if self.periods:
             parts["periods"] = [[period.kind, period.folder, period.moment.text] for period in self.periods]
+        if self.solar_hijri:
+            parts["solar_hijri"] = True  # names anywhere are read in that calendar: every note is dated anew
         return json.dumps(parts, ensure_ascii=False, sort_keys=True) if parts else ""
 
     def describe(self) -> str:
@@ -506,6 +522,7 @@ def dated_folders(fingerprint: str) -> list[str]:
         parts = json.loads(fingerprint)
         folders = [parts["folder"]] if "folder" in parts else []
         folders += [period[1] for period in parts.get("periods", [])]
+        folders += [""] if parts.get("solar_hijri") else []
     except (ValueError, AttributeError, TypeError, KeyError, IndexError):
         return [""]  # not one this version wrote: every note may have been dated by it
     return [folder if isinstance(folder, str) else "" for folder in folders]
@@ -523,12 +540,23 @@ def load_daily_format(root: Path) -> DailyFormat:
     its daily notes are enabled, else the Daily notes plugin's, else none; and Periodic Notes'
     weekly, monthly, quarterly and yearly formats in use. Mistakes are problems, never raised."""
     daily = _load_daily(root)
+    if _persian_calendar_on(root):
+        daily = replace(daily, solar_hijri=True)
     periods, period_problems = _load_periods(root)
     problems = list(period_problems)
     week_start = _load_week_start(root, problems)
     if periods or problems or week_start:
         return replace(daily, periods=periods, problems=(*daily.problems, *problems), week_start=week_start)
     return daily
+
+
+def _persian_calendar_on(root: Path) -> bool:
+    """Is the Persian Calendar plugin turned on (``.obsidian/community-plugins.json`` lists it)?
+    It names a day's note by its Solar Hijri day (``1403-05-12.md``) unless set to Gregorian
+    names, which have no year of jalali.YEARS; its settings differ between its versions and are
+    not read. An unreadable list is said for Periodic Notes already."""
+    plugins = read_settings(root, COMMUNITY_PLUGINS, [], _UNUSED)
+    return isinstance(plugins, list) and PERSIAN_CALENDAR_ID in plugins
 
 
 def _load_week_start(root: Path, problems: list[Problem]) -> int:

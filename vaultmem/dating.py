@@ -73,6 +73,8 @@ from typing import TYPE_CHECKING, Any
 from .date_lines import DateLine, LabelMeaning, date_lines, label_key, label_meaning
 from .errors import Argument, InvalidDuration, InvalidTimestamp, UsageError, short_repr
 from .fields import name_form
+from .jalali import YEARS as SOLAR_HIJRI_YEARS
+from .jalali import gregorian_day, said_day, solar_hijri_said
 from .lifecycle import format_timestamp, is_absent, parse_duration, parse_timestamp
 from .month_names import ENGLISH_WORD_NAMES, accented_month, month_spellings, named_month, weekday_days
 from .notes import TEMPLATE_COMMAND, Note, Problem, timestamp_or_none
@@ -272,7 +274,7 @@ def note_date(meta: Mapping[str, Any], path: str, daily: DailyFormat | None = No
     period = _period_date(path, daily)
     if period is not None:
         return period
-    named = _name_date(path)
+    named = _name_date(path, daily is not None and daily.solar_hijri)
     if named is not None:
         return NoteDate(named, NAME_SOURCE, day=True)
     found = _first_property_date(meta, properties.created)
@@ -481,12 +483,14 @@ def _not_a_date(key: str, value: object, path: str, properties: DateProperties) 
     command = isinstance(value, str) and TEMPLATE_COMMAND.search(value) is not None
     # Told only "write it as 2026-11-30", a person with many such notes (a trial: a GTD note
     # with `Date-creation: <% tp.file.creation_date() %>`) does not learn why they hold it.
+    hijri = solar_hijri_said(value)  # ۱۴۰۳/۰۵/۱۲: say which Gregorian day it is (jalali.py)
     why = (" (a template's command that never ran: the note was made from the template without "
-           "Templater or the Templates plugin filling it in)" if command else "")
+           "Templater or the Templates plugin filling it in)" if command else f" ({hijri})" if hijri else "")
     return Problem(path, key, f"{key} is {short_repr(value)}, which is not a date{why}: --since/--until (since/until) do not read it",
                    ("write the day it was made, as 2026-11-30 or 2026-11-30T09:00 (Templater's \"Replace templates in the "
                     "active file\" fills in the time you run it, not the day the note was made)" if command else
-                    "write it as 2026-11-30, 2026-11-30T09:00 or [[2026-11-30]]")
+                    f"write it as {said_day(hijri)}" if said_day(hijri) else
+                   "write it as 2026-11-30, 2026-11-30T09:00 or [[2026-11-30]]")
                    + f"; a property that is not the note's date can take another name{named}")
 
 
@@ -593,12 +597,14 @@ def _without_time(value: object) -> bool:
     return written.tzinfo is None
 
 
-def _name_date(path: str) -> datetime | None:
-    """The first day the file's name (or its last three folders and name) spells."""
+def _name_date(path: str, solar_hijri: bool = False) -> datetime | None:
+    """The first day the file's name (or its last three folders and name) spells; ``solar_hijri``
+    (the vault names notes in that calendar: daily_format.DailyFormat.solar_hijri), one whose
+    year is a Solar Hijri year (jalali.YEARS) is that calendar's day (``1403-05-12`` is 2024-08-02)."""
     path = path_without_page_ids(path)  # a Notion page id's digits are no day: `…16th Mar 4000a420….md`
     stem = PurePosixPath(path).stem
     folders = [(match[1], match[2], match[3]) for match in _PATH_DATE.finditer(str(PurePosixPath(path).with_suffix("")))]
-    return _first_day(_numbered_days(stem) + folders + _worded_days(stem) + _cjk_days(stem))
+    return _first_day(_numbered_days(stem) + folders + _worded_days(stem) + _cjk_days(stem), solar_hijri)
 
 
 def name_day(path: str) -> date | None:
@@ -682,9 +688,14 @@ def _cjk_days(text: str) -> list[tuple[str, str, str]]:
     return [(match[1], match[2], match[3]) for match in _CJK_DATE.finditer(text)]
 
 
-def _first_day(candidates: list[tuple[str, str, str]]) -> datetime | None:
+def _first_day(candidates: list[tuple[str, str, str]], solar_hijri: bool = False) -> datetime | None:
     for year, month, day in candidates:
+        hijri = int(year) in SOLAR_HIJRI_YEARS and (solar_hijri or not year.isascii())
+        if hijri and not solar_hijri:
+            continue  # ۱۴۰۳-۰۵-۱۲: a Solar Hijri day in Persian digits, not a day of 1403 AD (jalali.py)
         try:
+            if hijri:
+                return parse_timestamp(gregorian_day(int(year), int(month), int(day)))
             return parse_timestamp(date(int(year), int(month), int(day)))
         except ValueError:  # 2026-13-45, 20261345: not a day
             continue
@@ -761,6 +772,12 @@ def until_bound(value: str, now: datetime, week_start: int = 0) -> Bound:
 
 def _bound(value: str, now: datetime, name: str, end: bool, week_start: int = 0) -> Bound:
     text = _without_weekday(str(value).strip(), name, value)
+    eastern = _EASTERN_YEAR.match(text)
+    if eastern is not None and int(eastern[1]) in SOLAR_HIJRI_YEARS:  # ۱۴۰۳, ۱۴۰۳/۰۵/۱۲: no day of 1403 AD
+        said = solar_hijri_said(text)
+        raise UsageError(Argument(name, repr(value)), f" is {said or 'a Solar Hijri or Hijri year, which vaultmem does not convert'}"
+                         f": give the Gregorian {'day, ' + said_day(said) if said_day(said) else 'days, such as 2026-11-23'}")
+    text = text.translate(_EASTERN_DIGITS)  # ۲۰۲۴-۰۸, as a Persian or Arabic keyboard types it: 2024-08
     orders = _numbered_orders(text)
     if len(orders) > 1:  # 05.09.2026: the 5th of September or the 9th of May
         raise UsageError(Argument(name, repr(value)), " is a day and a month in an order no shape tells: give "
@@ -794,6 +811,10 @@ def _bound(value: str, now: datetime, name: str, end: bool, week_start: int = 0)
         return _back_from(now, text, value, name, end)
 
 
+# A year in Persian or Arabic-Indic digits opening a bound, and those digits as ASCII ones.
+_EASTERN_YEAR = re.compile("([\u06f0-\u06f9\u0660-\u0669]{4})(?![0-9\u06f0-\u06f9\u0660-\u0669])")
+_EASTERN_DIGITS = str.maketrans({**{0x06F0 + digit: str(digit) for digit in range(10)},
+                                 **{0x0660 + digit: str(digit) for digit in range(10)}})
 # A word of a bound beside its day in words, and what else may stand there: a comma, a dot.
 _BOUND_WORD = re.compile(r"[^\W\d_]+(?:[-’'][^\W\d_]+)*")
 _WEEKDAY_GAP = re.compile(r"[\s,.]*")

@@ -18,6 +18,7 @@ from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
 from .errors import Argument, InvalidDuration, InvalidTimestamp, UnknownLayer
+from .jalali import solar_hijri_said
 
 LAYERS: tuple[str, ...] = ("L1", "L2", "L3", "L4")
 LAYER_ALIASES: dict[str, str] = {
@@ -185,6 +186,9 @@ def _parse_iso(text: str) -> datetime:
     cleaned = text.strip()
     if not cleaned:
         raise InvalidTimestamp(text, "empty")
+    hijri = solar_hijri_said(cleaned)  # date: ۱۴۰۳-۰۵-۱۲ was read as a day in 1403 AD
+    if hijri:
+        raise InvalidTimestamp(text, hijri)
     if cleaned[-1] in "zZ":
         cleaned = cleaned[:-1] + "+00:00"
     try:

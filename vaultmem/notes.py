@@ -200,7 +200,16 @@ from .slugs import same_slug
 #     a `[dates]` setting (dating.language_property_date, rule 6). Nothing is embedded again.
 # 70: `time: 18:18` is the text 18:18, not YAML 1.1's sexagesimal 1098 (notes._number_or_time).
 #     Nothing is embedded again.
-READER_VERSION = "70"
+# 71: the full text and name keys hold Arabic-script words without their marks and tatweel, each
+#     letter written in several ways as one, and Arabic-Indic and Persian digits as ASCII ones
+#     (arabic_script.arabic_folded): "ظلام" finds "ظَلامٌ", "الکافی" finds "الكافي", "1402" finds "۱۴۰۲".
+# 72: a day in Persian or Arabic-Indic digits with a year of 1300 to 1499 (`date: ۱۴۰۳-۰۵-۱۲`, a
+#     name `۱۴۰۳-۰۵-۱۲.md`) is a Solar Hijri day, not one of 1403 AD: no date (`check` names the
+#     Gregorian day); with the Persian Calendar plugin on, a name's day of such a year is converted
+#     (`1403-05-12.md` is 2024-08-02: jalali.py, adr/0026).
+# 73: name keys drop right-to-left direction marks and read the zero-width non-joiner as a space
+#     (fields.name_key): "فهرست کتاب های ۱۴۰۳" names the note titled "\u200fفهرست کتاب\u200cهای ۱۴۰۳".
+READER_VERSION = "73"
 BOM = "\ufeff"
 # A Windows editor ("Unicode" in Notepad, PowerShell's Out-File) saves UTF-16 behind one of these.
 UTF16_BOMS = ((codecs.BOM_UTF16_LE, "utf-16-le", "UTF-16 LE"), (codecs.BOM_UTF16_BE, "utf-16-be", "UTF-16 BE"))

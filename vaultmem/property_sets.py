@@ -37,6 +37,11 @@ _OPTION_FOR = {"tags": "--tag/--untag (tag/untag)", "tag": "--tag/--untag (tag/u
 # A key as a person types one in Obsidian's property editor or a Logseq `key::` line: no colon,
 # no line break, not opening with a YAML indicator.
 _KEY = re.compile(r"[^\W_][\w .-]{0,99}")
+# An emoji a key may open with, as Dataview and habit-tracker vaults name theirs (`📱social`,
+# `🏋️‍♂️exercise`, `📚reading`): a symbol with its variation selector, joiners and modifiers.
+# Refused, a trial on a Persian vault could not revise the properties its journal keeps.
+_EMOJI_OPENING = re.compile("(?:[\u2600-\u27bf\u2b00-\u2bff\U0001f000-\U0001faff][\ufe0f\u200d\u2640\u2642"
+                            "\U0001f3fb-\U0001f3ff]*)+")
 MAX_VALUE_CHARS = 2000
 
 
@@ -85,9 +90,12 @@ def property_edit(set_properties: Mapping[str, object] | None, unset: Iterable[s
 
 
 def _checked_key(key: object, argument: Argument) -> str:
-    if not isinstance(key, str) or not _KEY.fullmatch(key.strip()) or key.strip() != key.strip().rstrip(" .-"):
+    opening = _EMOJI_OPENING.match(key.strip()) if isinstance(key, str) else None
+    rest = key.strip()[opening.end():] if isinstance(key, str) and opening else key
+    if (not isinstance(key, str) or not isinstance(rest, str) or not _KEY.fullmatch(rest.strip())
+            or rest.strip() != rest.strip().rstrip(" .-")):
         raise UsageError(argument, f" {short_repr(key)} is not a property name: letters, digits, '_', '-', '.' "
-                         "and spaces, opening with a letter or digit")
+                         "and spaces, opening with a letter or digit (or an emoji before them, 📱social)")
     name = key.strip()
     if name in OWNED_KEYS:
         raise UsageError(argument, f" {name}: vaultmem keeps {name} (a memory's identity or history: remember, "

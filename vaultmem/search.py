@@ -38,6 +38,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import numpy as np
 
+from .arabic_script import arabic_folded
 from .cjk import (
     MAX_PAIRS,
     bigrams,
@@ -369,7 +370,8 @@ def _query_words(text: str, languages: tuple[str, ...] = ()) -> list[QueryWord]:
     and is asked for by its stems in ``languages`` too (the vault's: stems.STEMMED), as the
     full text holds a note's in its ``stems`` column: ``системы`` as itself or ``stems : "систем"``.
     """
-    text = width_folded(text)  # ﾐﾙｸ, ＳＱＬ: as the full text holds them (cjk.fts_form)
+    # ﾐﾙｸ, ＳＱＬ, العِلْمُ, ۱۴۰۲: as the full text holds them (cjk.fts_form); an Arabic mark would part a word
+    text = arabic_folded(width_folded(text))
     # 2026년 4월 12일: one word, its ISO spelling or its characters, not 2026, 년, 4, 월, 12, 일
     text, days = days_said(text)
     # 23 February 2023: one word, the phrase of its ISO spelling (the day's note names it so) or

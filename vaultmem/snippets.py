@@ -49,6 +49,7 @@ from dataclasses import dataclass, replace
 from html.entities import html5 as html5_entities
 from typing import TYPE_CHECKING
 
+from .arabic_script import arabic_folded
 from .cjk import (
     PLAIN,
     RUN,
@@ -572,7 +573,7 @@ def topic_patterns(query: str, patterns: Sequence[re.Pattern[str]], naming: str,
 
 def _query_parts(query: str, forms: TextForms = PLAIN) -> tuple[list[str], list[list[str]]]:
     """A query's words as :func:`_word_pattern` patterns, and each run's escaped pairs."""
-    query = width_folded(query)  # ＳＱＬ looks for the SQL a note writes, as the full text found it
+    query = arabic_folded(width_folded(query))  # ＳＱＬ looks for the SQL a note writes, as the full text found it
     # Chinese, Japanese, Korean: by neighbouring pairs; a particle against a word asks nothing (の of Reactのhooks)
     runs = [run.group() for run in RUN.finditer(query) if not particle_beside(query, run.start(), run.end())]
     pairs = [[han_either(pair.replace(" ", "")) for pair in content_pairs(run) or bigrams(run)] for run in runs]

@@ -22,6 +22,7 @@ from typing import Any
 from .cjk import has_run
 from .dating import iso_spelling, local_day_start
 from .errors import Argument, InvalidTimestamp, PathOutsideVault, UsageError, short_repr
+from .jalali import said_day, solar_hijri_said
 from .lifecycle import (
     PERMANENT_LAYER,
     LayerPolicy,
@@ -166,6 +167,10 @@ def memory_day(value: object) -> date | datetime:
     as the person said it, and it was refused as "invalid timestamp" (a trial on a Chinese vault)."""
     if isinstance(value, date) and not isinstance(value, datetime):
         return value
+    hijri = solar_hijri_said(value)  # ۱۴۰۳/۰۵/۱۲ was written as date: 1403-05-12 (a trial on a Persian vault)
+    if hijri:
+        raise InvalidTimestamp(value, hijri, Argument("date"),
+                               f"give the Gregorian day, {said_day(hijri) or 'such as 2026-01-28'}")
     if isinstance(value, str) and _DAY.fullmatch(iso_spelling(value.strip())):
         try:
             return date.fromisoformat(iso_spelling(value.strip()))
