@@ -374,6 +374,29 @@ def test_an_agent_is_told_that_expire_apply_ends_recall_of_superseded_facts(vaul
     run(scenario)
 
 
+def test_a_superseded_fact_recalled_for_the_past_names_the_note_that_replaced_it(vault_dir: Path, log: Path) -> None:
+    # Found in a three-week agent trial: asked "where did she live before" (include_expired),
+    # the old city ranked first, its only warning "expired at …"; which hit held the current
+    # fact was the agent's guess. The old hit now names its successor, in recall and list_notes.
+    async def scenario() -> None:
+        async with serve(vault_dir, log) as served:
+            listed_tools = {tool.name: tool for tool in (await served.session.list_tools()).tools}
+            assert "which note superseded it" in (listed_tools["recall"].description or "")
+            old = await served.call("remember", text="Maya lives in San Francisco, in the Mission.", title="Maya's city", layer="L3")
+            new = await served.call("remember", text="Maya moved to Portland, Oregon.", title="Maya's home", supersedes=[old["path"]])
+            past = (await served.call("recall", query="where did Maya live before", include_expired=True))["hits"]
+            retired = next(hit for hit in past if hit["path"] == old["path"])
+            assert retired["expired"] is True
+            assert f"superseded by {new['id']} ({new['path']})" in retired["warnings"], retired["warnings"]
+            current = next(hit for hit in past if hit["path"] == new["path"])
+            assert not any("superseded" in warning for warning in current["warnings"])
+            listed = (await served.call("list_notes", include_expired=True))["notes"]
+            assert f"superseded by {new['id']} ({new['path']})" in next(
+                entry for entry in listed if entry["path"] == old["path"])["warnings"]
+
+    run(scenario)
+
+
 def test_an_agent_reads_a_superseded_fact_after_expire_archived_it(vault_dir: Path, log: Path) -> None:
     # The same trial: after expire(apply=true) nothing an agent had reached Dana's old address —
     # get(old id) opened the new note, get(_archive/...) said no note matches. Now the old id
