@@ -100,6 +100,20 @@ def test_tools_are_listed_with_descriptions_an_agent_can_act_on(vault_dir: Path,
     run(scenario)
 
 
+def test_remember_tells_the_agent_not_to_store_a_secret_verbatim(vault_dir: Path, log: Path) -> None:
+    # A three-week agent trial: told "the wifi password is tidepool-4471", the agent remembered it
+    # as it was. Nothing had said that the title becomes the file name and, with auto_commit, the
+    # commit message, nor that forget only archives — the password stayed in git's history.
+    async def scenario() -> None:
+        async with serve(vault_dir, log) as served:
+            listed = {tool.name: tool for tool in (await served.session.list_tools()).tools}
+            told = (listed["remember"].description or "").replace("\n", " ")
+            assert "Never store a secret" in told and "password" in told
+            assert "forget only moves it to the archive" in told and "remember where the secret is kept instead" in told
+
+    run(scenario)
+
+
 def test_the_readme_names_every_served_tool_in_its_tools_line() -> None:
     # The README audit: list_notes was served and in the arguments table, but the line a
     # reader skims ("Tools: remember, revise, recall, explain, …") left it out.
