@@ -9,6 +9,7 @@ Sync tests drive the async client with ``anyio.run`` (no pytest async plugin nee
 
 from __future__ import annotations
 
+import json
 import re
 import sqlite3
 import subprocess
@@ -110,6 +111,38 @@ def test_remember_tells_the_agent_not_to_store_a_secret_verbatim(vault_dir: Path
             told = (listed["remember"].description or "").replace("\n", " ")
             assert "Never store a secret" in told and "password" in told
             assert "forget only moves it to the archive" in told and "remember where the secret is kept instead" in told
+
+    run(scenario)
+
+
+def test_a_long_argument_description_is_said_once_in_the_tool_list(vault_dir: Path, log: Path) -> None:
+    # A three-week agent trial: the tool list, read into the agent's context every session, was
+    # 50 KB — the forms of a note's name (1,000 characters) under six arguments and the forms of a
+    # date bound (500) under ten. Each is said once now; the other arguments point to it.
+    async def scenario() -> None:
+        async with serve(vault_dir, log) as served:
+            tools = (await served.session.list_tools()).tools
+            seen: dict[str, list[str]] = {}
+
+            def collect(where: str, schema: object) -> None:
+                if isinstance(schema, dict):
+                    for key, value in schema.items():
+                        if key == "description" and isinstance(value, str) and len(value) > 400:
+                            seen.setdefault(value, []).append(where)
+                        collect(f"{where}.{key}", value)
+                elif isinstance(schema, list):
+                    for item in schema:
+                        collect(where, item)
+
+            for tool in tools:
+                collect(tool.name, tool.input_schema)
+            assert seen and {text[:60]: places for text, places in seen.items() if len(places) > 1} == {}
+            listed = {tool.name: tool for tool in tools}
+            assert "citekey" in listed["get"].input_schema["properties"]["note"]["description"]
+            assert "get's note argument" in listed["forget"].input_schema["properties"]["note"]["description"]
+            assert "next month" in json.dumps(listed["recall"].input_schema["properties"]["since"])
+            total = sum(len(json.dumps(tool.model_dump(by_alias=True, exclude_none=True), ensure_ascii=False)) for tool in tools)
+            assert total < 44_000, total
 
     run(scenario)
 

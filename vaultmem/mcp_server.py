@@ -375,9 +375,7 @@ class VaultService:
 
 # ------------------------------------------------------------------ argument types
 
-NoteRef = Annotated[str, Field(
-    min_length=1,
-    description="The note's id, its vault-relative path (with or without .md), or its file name (in any "
+NOTE_NAMES = ("The note's id, its vault-relative path (with or without .md), or its file name (in any "
                 "case) when that is unique in the vault (as in [[wikilinks]]); an id that was merged into or superseded by another "
                 "note, a unique alias or permalink (frontmatter `permalink`, as basic-memory and Obsidian "
                 "Publish write it: decisions/x, its last part x, or memory://decisions/x), a paper's citekey "
@@ -388,20 +386,29 @@ NoteRef = Annotated[str, Field(
                 "and explain take the first (file name, then alias or permalink, then title) and say the rest "
                 "(get: resolved_from.others and "
                 "notice; explain: its first reason); forget, revise, remember's supersedes and mark_used refuse "
-                "(AmbiguousNote, naming each note and how it answers): pass the path or id.",
-)]
+                "(AmbiguousNote, naming each note and how it answers): pass the path or id.")
+# Every form a note is named by, said once (get's note): the tool list is read into the agent's
+# context every session, and this text in six arguments was 6 KB of it (a three-week agent trial).
+NoteNamed = Annotated[str, Field(min_length=1, description=NOTE_NAMES)]
+NoteRef = Annotated[str, Field(min_length=1, description=(
+    "The note's id or vault-relative path, as recall, get or remember gave it; its file name, a unique title or "
+    "alias, or a day (2026-11-20: that day's daily note) work too (every form: get's note argument). A name several "
+    "notes answer to is refused by a write (AmbiguousNote): pass the path or id."))]
 LayerName = Annotated[str, Field(description="L1/working, L2/episodic, L3/semantic or L4/procedural (case-insensitive).")]
 # A property's value as JSON carries it: text (a date as its ISO text), a number, true/false, or a list of those.
 PropertyValue = str | int | float | bool | list[str | int | float | bool]
 Tag = Annotated[str, Field(min_length=1, description="One word, without '#'; nested tags use '/', e.g. project/harbor.")]
 Timestamp = Annotated[str, Field(description="ISO-8601, e.g. 2026-12-24 or 2026-12-24T18:00:00+01:00 (naive = UTC).")]
 Duration = Annotated[str, Field(description="A duration: 30m, 12h, 3d, 2w or combined, 1d12h.")]
-DateBound = Annotated[str, Field(max_length=64, description=(
-    "An ISO date or time (2026-11-23, 2026-11-23T09:00:00+01:00; naive = UTC), a period — 2026, 2026-11, 2026-W48, "
+# The forms a bound takes, said once (recall's since): each bound's own description says what it
+# bounds; this text under all ten was 5 KB of the tool list.
+DATE_FORMS = (
+    "an ISO date or time (2026-11-23, 2026-11-23T09:00:00+01:00; naive = UTC), a period — 2026, 2026-11, 2026-W48, "
     "today, yesterday, tomorrow, this week, last week, next week, this month, last month, next month, this year, "
     "last year, next year (2026-W48 is an "
     "ISO week, Monday to Sunday; this week and last week start on the vault's first day of the week, the Calendar "
-    "plugin's, Monday unless it names another): since = its start, until = its end — or a duration back from now (7d, 2w; -7d too; +7d: ahead of now)."))]
+    "plugin's, Monday unless it names another): since = its start, until = its end — or a duration back from now (7d, 2w; -7d too; +7d: ahead of now).")
+DateBound = Annotated[str, Field(max_length=64)]
 ListOffset = Annotated[int, Field(ge=0, description=(
     "Where to start in the answer's long list (a next_offset the previous answer gave); a list too long for one "
     "answer comes in parts."))]
@@ -616,7 +623,8 @@ class VaultTools:
             "calendar week) or since=\"7d\" (the last seven days); notes without a date are left out, and a range "
             "that holds fewer notes than k says in warnings how many dated notes fall outside it. Days are the calendar "
             "days of the machine vaultmem runs on (its time zone). "
-            "Every hit is then in the range: a low score says only that its words differ from the query's."))] = None,
+            "Every hit is then in the range: a low score says only that its words differ from the query's. "
+            "The forms every since and until of these tools take: " + DATE_FORMS))] = None,
         until: Annotated[DateBound | None, Field(description=(
             "Only notes dated at or before this: an ISO date or time, or a period (2026-11, 2026-W48, yesterday, last "
             "week); a date or period alone runs through its end."))] = None,
@@ -744,7 +752,7 @@ class VaultTools:
     async def get(
         self,
         context: Context[Any, Any],  # told while it waits for the index being built
-        note: NoteRef,
+        note: NoteNamed,
         offset: Annotated[int, Field(ge=0, description="Where in the body to start, in characters (a next_offset get gave).")] = 0,
     ) -> dict[str, Any]:
         # Waits for the whole index: a note is named by id, alias or title as often as by path,
