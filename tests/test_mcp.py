@@ -444,6 +444,27 @@ def test_a_superseded_fact_recalled_for_the_past_names_the_note_that_replaced_it
     run(scenario)
 
 
+def test_a_date_the_person_moves_past_the_expiry_by_hand_is_warned_of_in_recall(vault_dir: Path, log: Path) -> None:
+    # A three-week agent trial: the person moved the dentist's date by hand in the editor; the
+    # expires_at remember had counted from the old day stayed, and the memory was due to leave
+    # recall before the appointment. The agent now reads why in the hit, while there is time.
+    async def scenario() -> None:
+        async with serve(vault_dir, log) as served:
+            day = datetime.now(UTC).date()
+            early, late = day.replace(year=day.year + 1, month=1, day=5), day.replace(year=day.year + 1, month=1, day=25)
+            saved = await served.call("remember", text="Dentist appointment (Dr. Alvarez) at 10:00.", title="Dentist",
+                                      layer="L2", date=early.isoformat())
+            path = vault_dir / saved["path"]
+            path.write_text(path.read_text(encoding="utf-8").replace(f"date: {early}", f"date: {late}"), encoding="utf-8")
+            hits = await poll_recall(served, "dentist appointment", lambda hit: bool(hit["warnings"]))
+            hit = next(hit for hit in hits if hit["path"] == saved["path"])
+            assert any(f"is before the day the note is about (date {late})" in warning for warning in hit["warnings"]), hit
+            problems = (await served.call("check"))["problems"]
+            assert [problem["path"] for problem in problems if problem["field"] == "expires_at"] == [saved["path"]]
+
+    run(scenario)
+
+
 def test_an_agent_reads_a_superseded_fact_after_expire_archived_it(vault_dir: Path, log: Path) -> None:
     # The same trial: after expire(apply=true) nothing an agent had reached Dana's old address —
     # get(old id) opened the new note, get(_archive/...) said no note matches. Now the old id
