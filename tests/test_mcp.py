@@ -101,7 +101,7 @@ def test_tools_are_listed_with_descriptions_an_agent_can_act_on(vault_dir: Path,
     run(scenario)
 
 
-def test_remember_tells_the_agent_not_to_store_a_secret_verbatim(vault_dir: Path, log: Path) -> None:
+def test_remember_and_revise_tell_the_agent_what_lands_in_file_names(vault_dir: Path, log: Path) -> None:
     # A three-week agent trial: told "the wifi password is tidepool-4471", the agent remembered it
     # as it was. Nothing had said that the title becomes the file name and, with auto_commit, the
     # commit message, nor that forget only archives — the password stayed in git's history.
@@ -110,6 +110,9 @@ def test_remember_tells_the_agent_not_to_store_a_secret_verbatim(vault_dir: Path
             listed = {tool.name: tool for tool in (await served.session.list_tools()).tools}
             told = (listed["remember"].description or "").replace("\n", " ")
             assert "Never store a secret" in told and "password" in told
+            # The same trial: revise retitled "Boss: Priya" as "Boss: Dana", and the person's file list
+            # still showed boss-priya-natarajan.md; the agent is told when to supersede instead.
+            assert "its file name too" in (listed["revise"].description or "") and "supersedes" in (listed["revise"].description or "")
             assert "forget only moves it to the archive" in told and "remember where the secret is kept instead" in told
 
     run(scenario)
