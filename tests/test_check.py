@@ -709,3 +709,25 @@ def test_problems_alike_but_for_their_fix_are_not_folded_together() -> None:
     [group] = grouped_problems(same)
     assert isinstance(group, ProblemGroup) and group.message == "YAML does not load: x"
     assert group.named() == ["a.md:2", "b.md:5", "c.md:3"]
+
+
+def test_a_memory_whose_day_was_moved_past_its_expiry_by_hand_is_a_problem(vault_dir: Path, write_note) -> None:
+    # A three-week agent trial: remember(date=2026-12-09, layer=L2) stamped expires_at from that
+    # day; the person moved the date to the 23rd in Obsidian, and the memory would have left
+    # recall on the 16th — a week before its day — with nothing anywhere saying so.
+    write_note("memories/concert.md", "---\nlayer: L2\ndate: 2026-12-23\nexpires_at: 2026-12-16T00:00:00+00:00\n---\nSchool concert at 6pm.\n")
+    write_note("memories/dentist.md", "---\nlayer: L2\ndate: 2026-12-10T10:00\nexpires_at: 2026-12-16T18:00:00+00:00\n---\nDentist.\n")
+    write_note("memories/call.md", "---\nlayer: L2\ndate: 2026-12-23T18:00:00+00:00\nexpires_at: 2026-12-23T17:00:00+00:00\n---\nCall.\n")
+    write_note("memories/forever.md", "---\nlayer: L4\ndate: 2026-12-23\nexpires_at: 2026-12-16\n---\nL4.\n")
+    write_note("memories/retired.md", "---\nlayer: L2\ndate: 2026-12-23\nexpires_at: 2026-12-02T09:00:00+00:00\n"
+               "superseded_by: 01M8TF1ABMMSVMVNRW0GEKZR3J\n---\nThe concert was at 5pm.\n")
+    with Vault(vault_dir) as vault:
+        report = vault.check(now="2026-12-02T12:00:00+00:00")
+        before = {problem.path: problem for problem in report.problems if "before the day" in problem.message}
+        assert set(before) == {"memories/concert.md", "memories/call.md"}  # the dentist is still recalled on its day
+        concert = before["memories/concert.md"]
+        assert concert.field == "expires_at" and "(date 2026-12-23)" in concert.message
+        assert "hidden from recall" in concert.message and "later expires_at" in concert.fix
+        hit = next(hit for hit in vault.search("school concert", k=3, now="2026-12-02T12:00:00+00:00")
+                   if hit.path == "memories/concert.md")
+        assert any("before the day the note is about" in warning for warning in hit.warnings)

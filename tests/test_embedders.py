@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from pathlib import Path
 
 import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from vaultmem import UsageError, Vault
 from vaultmem.embedders import BATCH_CHARS, BATCH_SIZE, MAX_EMBED_CHARS, HashingEmbedder, length_batches
 
 
@@ -79,3 +81,13 @@ def test_a_change_of_the_length_prior_comes_with_a_new_embed_recipe() -> None:
         "(or the recipe changed): bump EMBED_RECIPE so existing indexes embed every note again, then add the pair "
         "to RECIPES_AND_PRIORS"
     )
+
+
+def test_a_vault_given_an_embedder_by_name_says_how_to_give_one(vault_dir: Path) -> None:
+    # A trial: Vault(path, embedder="hashing") was taken, and the first search failed deep in the
+    # index with "'str' object has no attribute 'identity'".
+    with pytest.raises(UsageError) as refused:
+        Vault(vault_dir, embedder="hashing")  # type: ignore[arg-type]
+    assert "embedder='hashing' is not an Embedder object" in str(refused.value)
+    assert 'embedder = "hashing"' in str(refused.value)
+    assert not (vault_dir / ".vaultmem").exists()

@@ -9,6 +9,7 @@ Sync tests drive the async client with ``anyio.run`` (no pytest async plugin nee
 
 from __future__ import annotations
 
+import json
 import re
 import sqlite3
 import subprocess
@@ -96,6 +97,55 @@ def test_tools_are_listed_with_descriptions_an_agent_can_act_on(vault_dir: Path,
                 served_arguments = {key + ("" if key in tool.input_schema.get("required", []) else "?")
                                     for key in tool.input_schema["properties"]}
                 assert documented.get(name) == served_arguments, (name, documented.get(name), served_arguments)
+
+    run(scenario)
+
+
+def test_remember_and_revise_tell_the_agent_what_lands_in_file_names(vault_dir: Path, log: Path) -> None:
+    # A three-week agent trial: told "the wifi password is tidepool-4471", the agent remembered it
+    # as it was. Nothing had said that the title becomes the file name and, with auto_commit, the
+    # commit message, nor that forget only archives — the password stayed in git's history.
+    async def scenario() -> None:
+        async with serve(vault_dir, log) as served:
+            listed = {tool.name: tool for tool in (await served.session.list_tools()).tools}
+            told = (listed["remember"].description or "").replace("\n", " ")
+            assert "Never store a secret" in told and "password" in told
+            # The same trial: revise retitled "Boss: Priya" as "Boss: Dana", and the person's file list
+            # still showed boss-priya-natarajan.md; the agent is told when to supersede instead.
+            assert "its file name too" in (listed["revise"].description or "") and "supersedes" in (listed["revise"].description or "")
+            assert "forget only moves it to the archive" in told and "remember where the secret is kept instead" in told
+
+    run(scenario)
+
+
+def test_a_long_argument_description_is_said_once_in_the_tool_list(vault_dir: Path, log: Path) -> None:
+    # A three-week agent trial: the tool list, read into the agent's context every session, was
+    # 50 KB — the forms of a note's name (1,000 characters) under six arguments and the forms of a
+    # date bound (500) under ten. Each is said once now; the other arguments point to it.
+    async def scenario() -> None:
+        async with serve(vault_dir, log) as served:
+            tools = (await served.session.list_tools()).tools
+            seen: dict[str, list[str]] = {}
+
+            def collect(where: str, schema: object) -> None:
+                if isinstance(schema, dict):
+                    for key, value in schema.items():
+                        if key == "description" and isinstance(value, str) and len(value) > 400:
+                            seen.setdefault(value, []).append(where)
+                        collect(f"{where}.{key}", value)
+                elif isinstance(schema, list):
+                    for item in schema:
+                        collect(where, item)
+
+            for tool in tools:
+                collect(tool.name, tool.input_schema)
+            assert seen and {text[:60]: places for text, places in seen.items() if len(places) > 1} == {}
+            listed = {tool.name: tool for tool in tools}
+            assert "citekey" in listed["get"].input_schema["properties"]["note"]["description"]
+            assert "get's note argument" in listed["forget"].input_schema["properties"]["note"]["description"]
+            assert "next month" in json.dumps(listed["recall"].input_schema["properties"]["since"])
+            total = sum(len(json.dumps(tool.model_dump(by_alias=True, exclude_none=True), ensure_ascii=False)) for tool in tools)
+            assert total < 44_000, total
 
     run(scenario)
 
@@ -370,6 +420,50 @@ def test_an_agent_is_told_that_expire_apply_ends_recall_of_superseded_facts(vaul
             past = (await served.call("recall", query="Dana old address Lisbon", include_expired=True))["hits"]
             assert old["path"] not in [hit["path"] for hit in past]
             assert all("Rua das Flores" not in hit["snippet"] for hit in past)  # as the descriptions now say
+
+    run(scenario)
+
+
+def test_a_superseded_fact_recalled_for_the_past_names_the_note_that_replaced_it(vault_dir: Path, log: Path) -> None:
+    # Found in a three-week agent trial: asked "where did she live before" (include_expired),
+    # the old city ranked first, its only warning "expired at …"; which hit held the current
+    # fact was the agent's guess. The old hit now names its successor, in recall and list_notes.
+    async def scenario() -> None:
+        async with serve(vault_dir, log) as served:
+            listed_tools = {tool.name: tool for tool in (await served.session.list_tools()).tools}
+            assert "which note superseded it" in (listed_tools["recall"].description or "")
+            old = await served.call("remember", text="Maya lives in San Francisco, in the Mission.", title="Maya's city", layer="L3")
+            new = await served.call("remember", text="Maya moved to Portland, Oregon.", title="Maya's home", supersedes=[old["path"]])
+            past = (await served.call("recall", query="where did Maya live before", include_expired=True))["hits"]
+            retired = next(hit for hit in past if hit["path"] == old["path"])
+            assert retired["expired"] is True
+            assert f"superseded by {new['id']} ({new['path']})" in retired["warnings"], retired["warnings"]
+            current = next(hit for hit in past if hit["path"] == new["path"])
+            assert not any("superseded" in warning for warning in current["warnings"])
+            listed = (await served.call("list_notes", include_expired=True))["notes"]
+            assert f"superseded by {new['id']} ({new['path']})" in next(
+                entry for entry in listed if entry["path"] == old["path"])["warnings"]
+
+    run(scenario)
+
+
+def test_a_date_the_person_moves_past_the_expiry_by_hand_is_warned_of_in_recall(vault_dir: Path, log: Path) -> None:
+    # A three-week agent trial: the person moved the dentist's date by hand in the editor; the
+    # expires_at remember had counted from the old day stayed, and the memory was due to leave
+    # recall before the appointment. The agent now reads why in the hit, while there is time.
+    async def scenario() -> None:
+        async with serve(vault_dir, log) as served:
+            day = datetime.now(UTC).date()
+            early, late = day.replace(year=day.year + 1, month=1, day=5), day.replace(year=day.year + 1, month=1, day=25)
+            saved = await served.call("remember", text="Dentist appointment (Dr. Alvarez) at 10:00.", title="Dentist",
+                                      layer="L2", date=early.isoformat())
+            path = vault_dir / saved["path"]
+            path.write_text(path.read_text(encoding="utf-8").replace(f"date: {early}", f"date: {late}"), encoding="utf-8")
+            hits = await poll_recall(served, "dentist appointment", lambda hit: bool(hit["warnings"]))
+            hit = next(hit for hit in hits if hit["path"] == saved["path"])
+            assert any(f"is before the day the note is about (date {late})" in warning for warning in hit["warnings"]), hit
+            problems = (await served.call("check"))["problems"]
+            assert [problem["path"] for problem in problems if problem["field"] == "expires_at"] == [saved["path"]]
 
     run(scenario)
 

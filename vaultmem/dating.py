@@ -71,11 +71,11 @@ from pathlib import PurePosixPath
 from typing import TYPE_CHECKING, Any
 
 from .date_lines import DateLine, LabelMeaning, date_lines, label_key, label_meaning
-from .errors import Argument, InvalidDuration, InvalidTimestamp, UsageError, short_repr
+from .errors import Argument, InvalidDuration, InvalidTimestamp, UnknownLayer, UsageError, short_repr
 from .fields import name_form
 from .jalali import YEARS as SOLAR_HIJRI_YEARS
 from .jalali import gregorian_day, said_day, solar_hijri_said
-from .lifecycle import format_timestamp, is_absent, parse_duration, parse_timestamp
+from .lifecycle import PERMANENT_LAYER, format_timestamp, is_absent, normalize_layer, parse_duration, parse_timestamp
 from .month_names import ENGLISH_WORD_NAMES, accented_month, month_spellings, named_month, weekday_days
 from .notes import TEMPLATE_COMMAND, Note, Problem, timestamp_or_none
 from .notion import path_without_page_ids
@@ -475,7 +475,43 @@ def date_problems(meta: Mapping[str, Any], path: str, daily: DailyFormat | None 
     if found is not None:
         problems += _other_day_problem(property_value(meta, found.source), found, path, daily)
         problems += _outside_period_problem(property_value(meta, found.source), found, path, daily)
+        problems += _expires_before_its_day(meta, found, path)
     return problems + _language_property_problems(meta, path, properties) + _period_name_problem(path, daily)
+
+
+def _expires_before_its_day(meta: Mapping[str, Any], found: NoteDate, path: str) -> list[Problem]:
+    """A note that expires before the day its date property says it is about: hidden from
+    recall on that very day. ``remember`` counts a memory's TTL from its day (adr/0003), but a
+    person who moves the day by hand in Obsidian (the dentist moved from the 9th to the 23rd)
+    leaves the expiry vaultmem stamped from the old one: the memory then vanished a week before
+    the appointment without a word (a three-week agent trial). A permanent or L4 note's
+    expires_at is ignored (its own problem), so it never counts here; nor does a superseded
+    note's, retired on purpose the moment another replaced it."""
+    expires = timestamp_or_none(meta.get("expires_at"))
+    if (expires is None or meta.get("permanent") is True or not is_absent(meta.get("superseded_by"))
+            or _layer_code(meta.get("layer")) == PERMANENT_LAYER):
+        return []
+    day = found.moment.date() if found.day else found.moment
+    starts = day if isinstance(day, datetime) else local_day_start(day)
+    if expires > starts:
+        return []
+    said = calendar_day(shown_date(found.moment, found.day))
+    return [Problem(path, "expires_at",
+                    f"expires_at {format_timestamp(expires)} is before the day the note is about ({found.source} {said}): "
+                    "it is hidden from recall (expired) before that day comes",
+                    f"if it should be recalled until then, give it a later expires_at (revise it, or edit the line: "
+                    f"moving the {found.source} by hand does not move the expiry); if it is meant to leave first, "
+                    "this can be ignored")]
+
+
+def _layer_code(value: object) -> str | None:
+    """A note's layer as its code, None for none or one that is no layer (its own problem)."""
+    if is_absent(value):
+        return None
+    try:
+        return normalize_layer(value)
+    except UnknownLayer:
+        return None
 
 
 def _not_a_date(key: str, value: object, path: str, properties: DateProperties) -> Problem:

@@ -375,9 +375,7 @@ class VaultService:
 
 # ------------------------------------------------------------------ argument types
 
-NoteRef = Annotated[str, Field(
-    min_length=1,
-    description="The note's id, its vault-relative path (with or without .md), or its file name (in any "
+NOTE_NAMES = ("The note's id, its vault-relative path (with or without .md), or its file name (in any "
                 "case) when that is unique in the vault (as in [[wikilinks]]); an id that was merged into or superseded by another "
                 "note, a unique alias or permalink (frontmatter `permalink`, as basic-memory and Obsidian "
                 "Publish write it: decisions/x, its last part x, or memory://decisions/x), a paper's citekey "
@@ -388,20 +386,29 @@ NoteRef = Annotated[str, Field(
                 "and explain take the first (file name, then alias or permalink, then title) and say the rest "
                 "(get: resolved_from.others and "
                 "notice; explain: its first reason); forget, revise, remember's supersedes and mark_used refuse "
-                "(AmbiguousNote, naming each note and how it answers): pass the path or id.",
-)]
+                "(AmbiguousNote, naming each note and how it answers): pass the path or id.")
+# Every form a note is named by, said once (get's note): the tool list is read into the agent's
+# context every session, and this text in six arguments was 6 KB of it (a three-week agent trial).
+NoteNamed = Annotated[str, Field(min_length=1, description=NOTE_NAMES)]
+NoteRef = Annotated[str, Field(min_length=1, description=(
+    "The note's id or vault-relative path, as recall, get or remember gave it; its file name, a unique title or "
+    "alias, or a day (2026-11-20: that day's daily note) work too (every form: get's note argument). A name several "
+    "notes answer to is refused by a write (AmbiguousNote): pass the path or id."))]
 LayerName = Annotated[str, Field(description="L1/working, L2/episodic, L3/semantic or L4/procedural (case-insensitive).")]
 # A property's value as JSON carries it: text (a date as its ISO text), a number, true/false, or a list of those.
 PropertyValue = str | int | float | bool | list[str | int | float | bool]
 Tag = Annotated[str, Field(min_length=1, description="One word, without '#'; nested tags use '/', e.g. project/harbor.")]
 Timestamp = Annotated[str, Field(description="ISO-8601, e.g. 2026-12-24 or 2026-12-24T18:00:00+01:00 (naive = UTC).")]
 Duration = Annotated[str, Field(description="A duration: 30m, 12h, 3d, 2w or combined, 1d12h.")]
-DateBound = Annotated[str, Field(max_length=64, description=(
-    "An ISO date or time (2026-11-23, 2026-11-23T09:00:00+01:00; naive = UTC), a period — 2026, 2026-11, 2026-W48, "
+# The forms a bound takes, said once (recall's since): each bound's own description says what it
+# bounds; this text under all ten was 5 KB of the tool list.
+DATE_FORMS = (
+    "an ISO date or time (2026-11-23, 2026-11-23T09:00:00+01:00; naive = UTC), a period — 2026, 2026-11, 2026-W48, "
     "today, yesterday, tomorrow, this week, last week, next week, this month, last month, next month, this year, "
     "last year, next year (2026-W48 is an "
     "ISO week, Monday to Sunday; this week and last week start on the vault's first day of the week, the Calendar "
-    "plugin's, Monday unless it names another): since = its start, until = its end — or a duration back from now (7d, 2w; -7d too; +7d: ahead of now)."))]
+    "plugin's, Monday unless it names another): since = its start, until = its end — or a duration back from now (7d, 2w; -7d too; +7d: ahead of now).")
+DateBound = Annotated[str, Field(max_length=64)]
 ListOffset = Annotated[int, Field(ge=0, description=(
     "Where to start in the answer's long list (a next_offset the previous answer gave); a list too long for one "
     "answer comes in parts."))]
@@ -476,7 +483,10 @@ class VaultTools:
         "Use it for anything worth recalling in a later conversation: a fact about the user, a decision, "
         "a preference, what happened. Pick the layer by how long it stays true — without one a memory is L2 and "
         "leaves recall when that layer expires, so a lasting fact about the user (an allergy, a birthday) needs L3 "
-        "or L4; a permanent note or layer L4 never expires and takes no ttl/expires_at.\n$layers\n"
+        "or L4; a permanent note or layer L4 never expires and takes no ttl/expires_at. Never store a secret "
+        "(a password, PIN, card number, API key) verbatim: the note is a plain-text file that the person syncs and may "
+        "keep in git, its title is in its file name (and in the commit message when vaultmem commits), and forget only "
+        "moves it to the archive; remember where the secret is kept instead (\"the wifi password is in 1Password\").\n$layers\n"
         "When this fact replaces one you already stored (the standup moved, a plan changed), pass the old "
         "note in supersedes: it is retired at once (expired now, superseded_by this note) and no longer "
         "recalled. To change a note in place instead, use revise.\n"
@@ -521,7 +531,9 @@ class VaultTools:
         "set_properties ({\"company\": \"Acme\", \"last_contact\": \"2026-02-01\"}) sets other properties (a fact that "
         "changed: a person's company, a project's status) and unset_properties removes some — values read as YAML "
         "reads them (a date stays a date, [a, b] is a list), vaultmem's own keys (id, superseded_by …) refused. The "
-        "note keeps its id, path, usage and every other field. A title remember made from the old text "
+        "note keeps its id, path, usage and every other field — its file name too, made from its first title: when "
+        "the fact that name says is what changed (a new boss, a new city), remember the new fact with supersedes "
+        "instead, so the person's file list does not show the old one. A title remember made from the old text "
         "(none was given) is made anew from a new text, and previous_title says what it was; a title "
         "someone chose stays. A new layer without ttl/expires_at gets "
         "that layer's expiry from now, or from the note's date when that is later (L4 never expires); a date "
@@ -590,7 +602,8 @@ class VaultTools:
         "(shared when several notes bear the name). The snippet comes "
         "from the hit's best passage (or the properties that hold the query); passage gives its headings and "
         "lines in the file. A hit's "
-        "warnings say when its metadata is broken (e.g. an unreadable expiry); the top-level warnings say when "
+        "warnings say when its metadata is broken (e.g. an unreadable expiry) and, for an expired hit, when it expired "
+        "and which note superseded it (\"superseded by <id> (<path>)\": that note holds the current fact); the top-level warnings say when "
         "the answer may be incomplete (the index is being built or rebuilt: how far it is, and when to ask again), "
         "when nothing matched (no note holds the query's words and none stands out in meaning: the hits are only the "
         "nearest weak matches) and, for an empty answer, a tag asked for that no note carries (with the nearest tags); "
@@ -612,7 +625,8 @@ class VaultTools:
             "calendar week) or since=\"7d\" (the last seven days); notes without a date are left out, and a range "
             "that holds fewer notes than k says in warnings how many dated notes fall outside it. Days are the calendar "
             "days of the machine vaultmem runs on (its time zone). "
-            "Every hit is then in the range: a low score says only that its words differ from the query's."))] = None,
+            "Every hit is then in the range: a low score says only that its words differ from the query's. "
+            "The forms every since and until of these tools take: " + DATE_FORMS))] = None,
         until: Annotated[DateBound | None, Field(description=(
             "Only notes dated at or before this: an ISO date or time, or a period (2026-11, 2026-W48, yesterday, last "
             "week); a date or period alone runs through its end."))] = None,
@@ -755,7 +769,7 @@ class VaultTools:
     async def get(
         self,
         context: Context[Any, Any],  # told while it waits for the index being built
-        note: NoteRef,
+        note: NoteNamed,
         offset: Annotated[int, Field(ge=0, description="Where in the body to start, in characters (a next_offset get gave).")] = 0,
     ) -> dict[str, Any]:
         # Waits for the whole index: a note is named by id, alias or title as often as by path,

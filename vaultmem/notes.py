@@ -1267,7 +1267,8 @@ def inline_tags(body: str) -> list[str]:
 # notes it absorbed (`merged_from`, written by consolidate) or replaced (`supersedes`,
 # written by `remember --supersedes`). See adr/0019.
 ALIASES = "aliases"
-SUCCESSOR_FIELDS: tuple[str, ...] = ("merged_from", "supersedes")
+SUPERSEDES = "supersedes"
+SUCCESSOR_FIELDS: tuple[str, ...] = ("merged_from", SUPERSEDES)
 # The frontmatter key basic-memory and Obsidian Publish give a note's address in (its URL slug,
 # `memory://decisions/lanesborough-protocol`), and the kind its names are stored under.
 PERMALINK = "permalink"

@@ -83,7 +83,7 @@ from .git_index import UnmergedWatch, unmerged_warning
 from .identifiers import camel_words
 from .lifecycle import from_epoch_us, is_expired_us, resolve_now, to_epoch_us
 from .links import labels_first
-from .notes import is_unparsed_expiry, read_text, unparsed_expiry_warning, version_of
+from .notes import SUPERSEDES, is_unparsed_expiry, read_text, unparsed_expiry_warning, version_of
 from .ordered import unique
 from .passage_table import PassageOwners, PassageTables
 from .paths import VaultPaths
@@ -1070,8 +1070,17 @@ class Searcher:
         # Only with include_expired can a note be expired: marked at the instant asked about (--as-of).
         expired = is_expired_us(row.expires_us, eligibility.now_us)
         if expired:
-            warnings.insert(0, f"expired at {row.expires_at}")
+            warnings[0:0] = [f"expired at {row.expires_at}", *self._successor_warnings(row)]
         return warnings, expired
+
+    def _successor_warnings(self, row: NoteRow) -> list[str]:
+        """Which notes replaced an expired one (their ``supersedes`` lists its id). Without it
+        an agent asking about the past (include_expired) read the old fact flagged only
+        "expired at …", ranked above the current one, and had to guess which note holds the
+        current fact; get said it, recall did not (a three-week agent trial)."""
+        successors = self.store.notes.by_name_entry(row.id, (SUPERSEDES,))
+        return [f"superseded by {successor.id} ({successor.path})" for successor, _ in successors
+                if successor.label != row.label]
 
     def file_warnings(self, row: NoteRow) -> list[str]:
         """What a hit of the note warns of its file, whatever the query and the time: its problems

@@ -76,6 +76,8 @@ class Vault:
         one made by an earlier vaultmem: index_progress.IndexWait), as the reading starts; it
         returns what to call with each count of notes read. Unset, the wait is only logged
         (logger ``vaultmem``, INFO): the library prints nothing."""
+        if embedder is not None:
+            _require_embedder(embedder)
         root = Path(path).expanduser()
         if not root.is_dir():
             # The path given for the vault is wrong: a usage error (the CLI exits 2, as for any bad option).
@@ -664,3 +666,15 @@ def _names(argument: str, value: _Names) -> _Names:
         raise UsageError(f"{argument} takes a list of strings, not the string {value!r}: "
                          f"pass {argument}=[{value!r}]")
     return value
+
+
+def _require_embedder(embedder: object) -> None:
+    """An embedder given to :class:`Vault` is an :class:`Embedder` object. Without this a name
+    passed here (``Vault(path, embedder="hashing")``) failed at the first index, deep inside, as
+    "'str' object has no attribute 'identity'"."""
+    from .embedders import Embedder
+
+    if not isinstance(embedder, Embedder):
+        raise UsageError(f"embedder={embedder!r} is not an Embedder object: pass one (vaultmem.embedders."
+                         "HashingEmbedder(), WordLlamaEmbedder() …), or name it in .vaultmem.toml (embedder = "
+                         "\"hashing\") and leave embedder out")
