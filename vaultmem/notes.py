@@ -198,7 +198,9 @@ from .slugs import same_slug
 # 69: a property named in the note's language with a date line's words (`fecha: 2024-01-05`,
 #     `Datum: 05.01.2024`, `Fecha de creación: …`) dates a note nothing above it dates, without
 #     a `[dates]` setting (dating.language_property_date, rule 6). Nothing is embedded again.
-READER_VERSION = "69"
+# 70: a permalink answers by each end of it from a `/` on (`engineering/x` of `project/engineering/x`:
+#     notes.permalink_names), not only whole and by its last part. Nothing is embedded again.
+READER_VERSION = "70"
 BOM = "\ufeff"
 # A Windows editor ("Unicode" in Notepad, PowerShell's Out-File) saves UTF-16 behind one of these.
 UTF16_BOMS = ((codecs.BOM_UTF16_LE, "utf-16-le", "UTF-16 LE"), (codecs.BOM_UTF16_BE, "utf-16-be", "UTF-16 BE"))
@@ -1319,11 +1321,13 @@ def permalink_form(text: str) -> str:
 
 def permalink_names(permalink: str) -> list[str]:
     """The names a note answers to by its permalink: the whole (``decisions/lanesborough-protocol``)
-    and, when it has folders, its last part (``lanesborough-protocol``: how basic-memory's
-    agents write it in links and calls, as a bare file name names a note in a folder)."""
-    whole = permalink_form(permalink)
-    last = whole.rsplit("/", 1)[-1]
-    return [name for name in dict.fromkeys((whole, last)) if name]
+    and, when it has folders, each end of it from a ``/`` on (``lanesborough-protocol``: how
+    basic-memory's agents write it in links and calls, as ``folder/name`` names a note by the end
+    of its path). basic-memory put the project in front of its permalinks in 2026
+    (``video-annotator/engineering/x``); an agent from before holds ``engineering/x``."""
+    parts = permalink_form(permalink).split("/")
+    ends = ("/".join(parts[start:]) for start in range(len(parts)))
+    return [name for name in dict.fromkeys(ends) if name and not name.startswith("/")]
 
 
 def title_of(meta: Mapping[str, Any], relative: str) -> str:
