@@ -125,3 +125,14 @@ def test_a_search_by_a_misspelt_tag_names_the_nearest_too(sample_vault: Path) ->
         hits = vault.search("dentist", tags=["helth"], now=NOW)
     assert list(hits) == []
     assert hits.warnings == ["no note carries the tag #helth at all (nor a tag under it); nearest tags: #health"]
+
+
+def test_a_tag_asked_for_by_its_first_word_names_the_tags_it_begins(tmp_path: Path) -> None:
+    # A basic-memory project's notes carry #sys-path and #sys.path; `--tag sys` was told the
+    # nearest tags were #styles and #css (spelling alone: "sys" is far from "sys-path").
+    (tmp_path / "script.md").write_text("---\ntags: [sys.path, sys-path, styles, css]\n---\nDirect execution.\n",
+                                        encoding="utf-8")
+    with Vault(tmp_path) as vault:
+        vault.index()
+        listing = vault.list_notes(tags=["sys"], now=NOW)
+    assert listing.warnings == ["no note carries the tag #sys at all (nor a tag under it); nearest tags: #sys-path, #sys.path, #styles"]

@@ -151,3 +151,20 @@ def test_dendron_links_written_obsidians_way_keep_their_length_and_leave_code_al
     swapped = labels_last(text)
     assert swapped == "[[tools.git#restore|undo]] [[tools.git]] `[[x|y]]` [[c|a|b]]\n```\n[[p|q]]\n```\n"
     assert len(swapped) == len(text)
+
+
+def test_the_canonicals_own_link_to_a_note_merged_into_it_keeps_the_merged_name_as_its_label() -> None:
+    # A trial on a basic-memory project: "2026-04-22 - keep durable memory …" merged into the
+    # 2026-04-28 decision, whose "Supersedes part of: [[2026-04-22 - …]]" became a link to
+    # itself under its own name — the note said it superseded itself.
+    redirects = LinkRedirects(["decisions/old.md", "decisions/kept.md", "other.md"], {"decisions/old.md": "decisions/kept.md"})
+    text = "Supersedes part of: [[old]]; see [[old#Why]] and [[old|the old one]].\n| a | [[old]] |\n"
+    assert rewrite_links(text, redirects, "decisions/kept.md") == (
+        "Supersedes part of: [[kept|old]]; see [[kept#Why|old]] and [[kept|the old one]].\n| a | [[kept\\|old]] |\n", [])
+    # Anywhere else the link names the canonical, as before: it is another note's link.
+    assert rewrite_links("Supersedes part of: [[old]]", redirects, "other.md") == ("Supersedes part of: [[kept]]", [])
+
+
+def test_a_dendron_canonicals_own_link_to_a_merged_note_keeps_the_merged_name_label_first() -> None:
+    redirects = LinkRedirects(["old.md", "kept.md"], {"old.md": "kept.md"}, label_first=True)
+    assert rewrite_links("[[old]] [[label|old]]", redirects, "kept.md") == ("[[old|kept]] [[label|kept]]", [])

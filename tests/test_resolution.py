@@ -819,6 +819,33 @@ def test_get_by_a_permalink_whole_by_its_last_part_or_as_a_memory_url_opens_the_
     assert shown.stdout.splitlines()[0] == f"({reference!r} resolved through its permalink → {PROTOCOL})"
 
 
+PREFIXED = "engineering/US-003 video API patterns.md"
+PREFIXED_NOTE = ("---\ntitle: US-003 video API patterns\ntype: note\n"
+                 "permalink: video-annotator/engineering/us-003-video-api-patterns\n---\n\nAPP_DB_URL is the test seam.\n")
+
+
+@pytest.mark.parametrize("reference", ["engineering/us-003-video-api-patterns",
+                                       "memory://engineering/us-003-video-api-patterns",
+                                       "video-annotator/engineering/us-003-video-api-patterns", "us-003-video-api-patterns"])
+def test_a_project_prefixed_permalink_answers_by_each_end_of_it_from_a_slash(vault_dir: Path, write_note, reference: str) -> None:
+    """Was (a trial with Simone999/video-annotator's basic-memory project): basic-memory puts the
+    project in front of a permalink (`video-annotator/engineering/x`); `get engineering/x`, the
+    address an agent from before holds, found nothing (only a did-you-mean)."""
+    hashing_vault(vault_dir, write_note, {PREFIXED: PREFIXED_NOTE, "engineering/other.md": "Other note.\n"})
+    with Vault(vault_dir) as vault:
+        view = vault.get(reference)
+        assert (view.path, view.as_dict()["resolved_from"]) == (PREFIXED, {"reference": reference, "via": "permalink"})
+
+
+def test_two_notes_whose_permalinks_end_alike_are_ambiguous_by_that_end(vault_dir: Path, write_note) -> None:
+    hashing_vault(vault_dir, write_note, {"a/x.md": "---\npermalink: alpha/decisions/x\n---\nAlpha's.\n",
+                                          "b/x.md": "---\npermalink: beta/decisions/x\n---\nBeta's.\n"})
+    with Vault(vault_dir) as vault:
+        assert vault.get("alpha/decisions/x").path == "a/x.md"
+        with pytest.raises(AmbiguousNote):
+            vault.get("decisions/x")
+
+
 def test_revise_and_forget_by_a_permalink_act_on_its_note(vault_dir: Path, write_note) -> None:
     hashing_vault(vault_dir, write_note, {PROTOCOL: PROTOCOL_NOTE})
     revised = run_cli(vault_dir, "revise", "memory://decisions/lanesborough-protocol", "--append", "Since June.", "--json")

@@ -189,9 +189,33 @@ def rewrite_links(text: str, redirects: LinkRedirects, source: str = "") -> tupl
             ambiguous.append(target)
         if len(found) != 1 or found[0] not in redirects.redirects:
             return match.group(0)
-        return f"[[{label}{redirects.new_target(redirects.redirects[found[0]], '/' in target)}{rest}]]"
+        canonical = redirects.redirects[found[0]]
+        new_target = redirects.new_target(canonical, '/' in target)
+        if canonical == source and not _labelled(label, rest):
+            # The canonical's own link to a note merged into it would read as its own name
+            # ("Supersedes part of: [[<this note>]]"): the name it named stays, as the label.
+            return _self_link(new_target, target, rest, redirects.label_first, _in_table_row(text, match.start()))
+        return f"[[{label}{new_target}{rest}]]"
 
     return _LINK.sub(replace, text), ambiguous
+
+
+def _labelled(label: str, rest: str) -> bool:
+    """Whether a wikilink shows a label (Dendron's before its target, Obsidian's after ``|``)."""
+    return bool(label) or "|" in rest
+
+
+def _in_table_row(text: str, at: int) -> bool:
+    """Whether the line holding ``at`` is a Markdown table's row: a label's ``|`` is ``\\|`` there."""
+    return text[text.rfind("\n", 0, at) + 1:at].lstrip().startswith("|")
+
+
+def _self_link(new_target: str, old_target: str, rest: str, label_first: bool, in_table: bool) -> str:
+    """A link to the note it is written in, showing ``old_target`` (the merged note's name)."""
+    bar = "\\|" if in_table else "|"
+    if label_first:
+        return f"[[{old_target.strip()}{bar}{new_target}{rest}]]"
+    return f"[[{new_target}{rest}{bar}{old_target.strip()}]]"
 
 
 def rewrite_canvas(text: str, redirects: LinkRedirects, source: str) -> tuple[str, list[str]]:

@@ -378,7 +378,7 @@ class VaultService:
 NOTE_NAMES = ("The note's id, its vault-relative path (with or without .md), or its file name (in any "
                 "case) when that is unique in the vault (as in [[wikilinks]]); an id that was merged into or superseded by another "
                 "note, a unique alias or permalink (frontmatter `permalink`, as basic-memory and Obsidian "
-                "Publish write it: decisions/x, its last part x, or memory://decisions/x), a paper's citekey "
+                "Publish write it: project/decisions/x, an end of it (decisions/x, x), or memory://…), a paper's citekey "
                 "(frontmatter `citekey`: Koszegi2006b or @Koszegi2006b), a unique title (in any "
                 "case) or a day as 2026-11-20 (the daily note named for it, whatever the vault's daily-note format) "
                 "also work (the result's resolved_from says so). "

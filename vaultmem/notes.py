@@ -209,7 +209,9 @@ from .slugs import same_slug
 #     (`1403-05-12.md` is 2024-08-02: jalali.py, adr/0026).
 # 73: name keys drop right-to-left direction marks and read the zero-width non-joiner as a space
 #     (fields.name_key): "فهرست کتاب های ۱۴۰۳" names the note titled "\u200fفهرست کتاب\u200cهای ۱۴۰۳".
-READER_VERSION = "73"
+# 74: a permalink answers by each end of it from a `/` on (`engineering/x` of `project/engineering/x`:
+#     notes.permalink_names), not only whole and by its last part. Nothing is embedded again.
+READER_VERSION = "74"
 BOM = "\ufeff"
 # A Windows editor ("Unicode" in Notepad, PowerShell's Out-File) saves UTF-16 behind one of these.
 UTF16_BOMS = ((codecs.BOM_UTF16_LE, "utf-16-le", "UTF-16 LE"), (codecs.BOM_UTF16_BE, "utf-16-be", "UTF-16 BE"))
@@ -1343,11 +1345,13 @@ def permalink_form(text: str) -> str:
 
 def permalink_names(permalink: str) -> list[str]:
     """The names a note answers to by its permalink: the whole (``decisions/lanesborough-protocol``)
-    and, when it has folders, its last part (``lanesborough-protocol``: how basic-memory's
-    agents write it in links and calls, as a bare file name names a note in a folder)."""
-    whole = permalink_form(permalink)
-    last = whole.rsplit("/", 1)[-1]
-    return [name for name in dict.fromkeys((whole, last)) if name]
+    and, when it has folders, each end of it from a ``/`` on (``lanesborough-protocol``: how
+    basic-memory's agents write it in links and calls, as ``folder/name`` names a note by the end
+    of its path). basic-memory put the project in front of its permalinks in 2026
+    (``video-annotator/engineering/x``); an agent from before holds ``engineering/x``."""
+    parts = permalink_form(permalink).split("/")
+    ends = ("/".join(parts[start:]) for start in range(len(parts)))
+    return [name for name in dict.fromkeys(ends) if name and not name.startswith("/")]
 
 
 def title_of(meta: Mapping[str, Any], relative: str) -> str:

@@ -11,7 +11,8 @@
    comma-separated string), in any case, unique in the vault; or its ``permalink``
    (basic-memory's and Obsidian Publish's address of the note, ``notes.permalink_names``): the
    whole (``decisions/lanesborough-protocol``, also as ``memory://decisions/…``) or, with
-   folders, its last part (``lanesborough-protocol``), in any case, with or without ``.md``; or
+   folders, an end of it from a ``/`` on (``lanesborough-protocol``; ``decisions/x`` of
+   ``project/decisions/x``), in any case, with or without ``.md``; or
    its citation key (``citekey: Koszegi2006b``, as a reference manager's import writes it:
    ``notes.CITEKEY_KEYS``), in any case, with or without the ``@`` of ``[@Koszegi2006b]``;
 5. a note's title, in any case, unique in the vault (agents often hold a title);
@@ -1060,7 +1061,7 @@ def _by_citekey(notes: NoteStore, reference: str) -> list[NoteRow]:
 
 def _by_permalink(notes: NoteStore, reference: str) -> list[NoteRow]:
     """The notes that answer to ``reference`` by their permalink (``notes.permalink_names``: the
-    whole, or its last part), compared as stored (``notes.permalink_form``): one indexed lookup."""
+    whole, or an end of it from a ``/`` on), compared as stored (``notes.permalink_form``): one indexed lookup."""
     wanted = permalink_form(reference)
     return [row for row, _ in notes.by_name_entry(wanted, (PERMALINK,))] if wanted else []
 

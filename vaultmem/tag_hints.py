@@ -17,6 +17,7 @@ from .storage import carries_tag
 
 NEAREST = 3  # tags suggested at most
 CLOSE_ENOUGH = 0.6  # difflib's ratio: "projcet" → "project", "helth" → "health"
+SHORTEST_STEM = 3  # letters a tag asked for needs before the tags it begins count as near
 
 
 def tag_warnings(asked: Sequence[str], known: Sequence[str]) -> list[str]:
@@ -39,9 +40,15 @@ def unknown_tag_warning(tag: str, known: Sequence[str]) -> str:
 
 
 def nearest_tags(tag: str, known: Sequence[str]) -> list[str]:
-    """The vault's tags closest in spelling to ``tag``, closest first (case ignored)."""
+    """The vault's tags closest to ``tag``, case ignored: those it begins (shortest first), then
+    those closest in spelling. Spelling alone named #styles and #css for #sys in a vault whose
+    notes carry #sys-path and #sys.path (a basic-memory trial): a short word is far in spelling
+    from the longer tags it begins."""
     by_folded: dict[str, str] = {}
     for name in known:
         by_folded.setdefault(case_fold(name), name)
-    close = difflib.get_close_matches(case_fold(tag), list(by_folded), n=NEAREST, cutoff=CLOSE_ENOUGH)
-    return [by_folded[folded] for folded in close]
+    asked = case_fold(tag)
+    begun = sorted((folded for folded in by_folded if folded.startswith(asked)), key=lambda folded: (len(folded), folded))
+    close = difflib.get_close_matches(asked, list(by_folded), n=NEAREST, cutoff=CLOSE_ENOUGH)
+    nearest = [*(begun if len(asked) >= SHORTEST_STEM else []), *close]
+    return [by_folded[folded] for folded in dict.fromkeys(nearest)][:NEAREST]
