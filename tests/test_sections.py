@@ -149,3 +149,19 @@ def test_cli_and_mcp_get_of_a_section_say_it_is_a_section_and_its_lines(vault_di
             assert "Linear Algebra.md has no heading 'Nowhere'" in missing
 
     run(scenario)
+
+
+def test_a_note_without_headings_or_block_ids_is_not_told_to_give_one_of_them(vault_dir: Path) -> None:
+    # The kepano trial: a daily note with no block ids answered "it has no block ids. Give one of
+    # them after the note's name" — advice to pick from an empty list.
+    (vault_dir / "plain.md").write_text("Just a line of text.\n", encoding="utf-8")
+    with Vault(vault_dir) as vault:
+        with pytest.raises(SectionNotFound) as block:
+            vault.get("plain#^nope")
+        with pytest.raises(SectionNotFound) as heading:
+            vault.get("plain#Intro")
+    for error in (block.value, heading.value):
+        assert "Give one of them" not in str(error)
+        assert "give the note's name alone for the whole note" in str(error)
+    assert "it has no block ids" in str(block.value)
+    assert "it has no headings" in str(heading.value)

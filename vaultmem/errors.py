@@ -408,9 +408,12 @@ class SectionNotFound(VaultmemError, LookupError):
             f" (in {anchor.strip()!r})" if missing and missing.strip() != anchor.strip() else "")
         listed = ", ".join(self.present[:self.SHOWN]) + (f", … ({len(self.present)} in all)"
                                                           if len(self.present) > self.SHOWN else "")
-        has = f"its {kind}: {listed}" if self.present else f"it has no {kind}"
-        super().__init__(f"{path} has no {wanted} (compared as written, then in any case); {has}. Give one of "
-                         f"them after the note's name and '#', or the note's name alone for the whole note")
+        if self.present:
+            advice = (f"its {kind}: {listed}. Give one of them after the note's name and '#', or the note's "
+                      f"name alone for the whole note")
+        else:
+            advice = f"it has no {kind}: give the note's name alone for the whole note"
+        super().__init__(f"{path} has no {wanted} (compared as written, then in any case); {advice}")
 
 
 class AmbiguousNote(VaultmemError, LookupError):
