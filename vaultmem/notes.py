@@ -209,7 +209,9 @@ from .slugs import same_slug
 #     (`1403-05-12.md` is 2024-08-02: jalali.py, adr/0026).
 # 73: name keys drop right-to-left direction marks and read the zero-width non-joiner as a space
 #     (fields.name_key): "فهرست کتاب های ۱۴۰۳" names the note titled "\u200fفهرست کتاب\u200cهای ۱۴۰۳".
-READER_VERSION = "73"
+# 74: a date property's time is kept as the note writes it, in its zone or on a wall clock
+#     (dating.NoteDate.said; storage column dated_said): 10:00-08:00 was shown as 18:00 UTC.
+READER_VERSION = "74"
 BOM = "\ufeff"
 # A Windows editor ("Unicode" in Notepad, PowerShell's Out-File) saves UTF-16 behind one of these.
 UTF16_BOMS = ((codecs.BOM_UTF16_LE, "utf-16-le", "UTF-16 LE"), (codecs.BOM_UTF16_BE, "utf-16-be", "UTF-16 BE"))
