@@ -767,7 +767,8 @@ def test_a_time_written_without_a_zone_counts_on_the_day_it_names_in_every_zone(
     write_note("notes/early.md", "---\ndate: 2026-11-30T00:30\n---\nEarly run, knee fine.\n")
     with local_zone(zone), Vault(vault_dir) as vault:
         found = {hit.path: hit.date for hit in vault.search("knee", k=10, now=NOW, since="2026-11-30", until="2026-11-30")}
-        assert found == {"notes/late.md": "2026-11-30", "notes/early.md": "2026-11-30"}
+        # Shown as the note writes it (adr/0003 "Times in the person's zone"): its day alone lost the hour
+        assert found == {"notes/late.md": "2026-11-30T21:30", "notes/early.md": "2026-11-30T00:30"}
         assert vault.search("knee", k=10, now=NOW, since="2026-12-01") == []
 
 

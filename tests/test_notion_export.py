@@ -62,7 +62,7 @@ def test_a_page_ids_digits_do_not_date_a_page_in_the_year_4000(vault_dir: Path) 
     assert listed["notes"] == []
     march = run_json(root, "list", "--since", "2022-03", "--until", "2022-03")
     assert isinstance(march, dict)
-    assert [(note["path"], note["date"]) for note in march["notes"]] == [(MAR, "2022-03-16")]
+    assert [(note["path"], note["date"]) for note in march["notes"]] == [(MAR, "2022-03-16T11:52")]
 
 
 def test_an_exported_pages_created_property_line_dates_it_without_writing_into_it(vault_dir: Path) -> None:
@@ -71,7 +71,7 @@ def test_an_exported_pages_created_property_line_dates_it_without_writing_into_i
     run_cli(root, "index")
     december = run_json(root, "list", "--since", "2021-12-01", "--until", "2021-12-31")
     assert isinstance(december, dict)
-    assert [(note["path"], note["date"]) for note in december["notes"]] == [(DEC, "2021-12-13")]
+    assert [(note["path"], note["date"]) for note in december["notes"]] == [(DEC, "2021-12-13T19:54")]
     assert run_cli(root, "check").exit_code == 0
     after = snapshot_files(root)
     assert {path: after[path] for path in before} == before
@@ -95,7 +95,7 @@ def test_a_date_property_written_in_another_case_dates_the_note_as_the_importer_
     run_cli(root, "index")
     listed = run_json(root, "list")
     assert isinstance(listed, dict)
-    assert {note["path"]: note["date"] for note in listed["notes"]} == {"Both.md": "2023-05-04", "Webpack async.md": "2022-01-26"}
+    assert {note["path"]: note["date"] for note in listed["notes"]} == {"Both.md": "2023-05-04T10:00", "Webpack async.md": "2022-01-26T09:12"}  # as written
 
 
 def test_two_copies_of_an_exported_page_differing_only_by_page_id_are_planned_into_one(vault_dir: Path) -> None:

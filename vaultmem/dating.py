@@ -75,7 +75,16 @@ from .errors import Argument, InvalidDuration, InvalidTimestamp, UnknownLayer, U
 from .fields import name_form
 from .jalali import YEARS as SOLAR_HIJRI_YEARS
 from .jalali import gregorian_day, said_day, solar_hijri_said
-from .lifecycle import PERMANENT_LAYER, format_timestamp, is_absent, normalize_layer, parse_duration, parse_timestamp
+from .lifecycle import (
+    PERMANENT_LAYER,
+    format_as_written,
+    format_timestamp,
+    is_absent,
+    normalize_layer,
+    parse_as_written,
+    parse_duration,
+    parse_timestamp,
+)
 from .month_names import ENGLISH_WORD_NAMES, accented_month, month_spellings, named_month, weekday_days
 from .notes import TEMPLATE_COMMAND, Note, Problem, timestamp_or_none
 from .notion import path_without_page_ids
@@ -187,6 +196,10 @@ class NoteDate:
     day: bool
     written: bool = False
     span: Span | None = None  # a periodic note's period: ``moment`` is its first day's label
+    # The time as the note writes it, when that is not how shown_date would give it: in a zone
+    # other than UTC (``2026-12-09T10:00:00-08:00``: given in UTC, an agent read 18:00 for a 10:00
+    # appointment) or a wall clock's (``2026-12-09T10:00``: given as its day, the hour was lost).
+    said: str | None = None
 
     @property
     def last(self) -> datetime | None:
@@ -589,7 +602,26 @@ def _property_date(value: object, key: str) -> NoteDate | None:
     if found is None and isinstance(value, str) and len(value) <= _LINK_CHARS:
         worded = _text_date(value)  # as a person writes a day: May 4, 2023 (a day, whatever else the text says)
         return None if worded is None else NoteDate(worded, key, day=True)
-    return None if found is None else NoteDate(found, key, day=_without_time(value))
+    return None if found is None else NoteDate(found, key, day=_without_time(value), said=_time_as_written(value, found))
+
+
+def _time_as_written(value: object, found: datetime) -> str | None:
+    """A property's time as the note writes it (lifecycle.format_as_written), when a hit should
+    show it so rather than as :func:`shown_date` does: a time in another zone than UTC, or one
+    without a zone (a wall clock's). None for a day, a UTC time, a Unix time."""
+    if isinstance(value, str):
+        try:
+            written = parse_as_written(value)
+        except InvalidTimestamp:
+            return None
+    elif isinstance(value, datetime):
+        written = value
+    else:
+        return None
+    if written.tzinfo is None:
+        return format_as_written(written)
+    return None if format_as_written(written) == format_timestamp(found) else format_as_written(written)
+
 
 
 def _property_span(value: object) -> Span | None:

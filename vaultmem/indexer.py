@@ -155,6 +155,7 @@ def note_row(note: Note, stat: FileStat, embed_hash: str, daily: DailyFormat, da
         dated_us=None if dated is None else to_epoch_us(dated.moment),
         dated_day=None if dated is None else dated.day,
         dated_end_us=None if dated is None or dated.last is None else to_epoch_us(dated.last),
+        dated_said=None if dated is None else dated.said,
     )
 
 

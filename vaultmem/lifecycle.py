@@ -163,6 +163,20 @@ _UNIX_SECONDS = range(10**9, 10**10)
 _UNIX_MILLISECONDS = DENDRON_MILLISECONDS = range(10**12, 10**13)
 
 
+def parse_as_written(value: object) -> datetime:
+    """``value`` read as :func:`parse_timestamp` reads it (the same refusals), but kept in the
+    zone it is written in: ``2026-12-09T10:00-08:00`` stays at -08:00, a time without a zone
+    stays naive (the person's wall clock). What vaultmem writes back into a person's property;
+    compare the :func:`parse_timestamp` of it, never this."""
+    instant = parse_timestamp(value)
+    if isinstance(value, datetime):
+        return value
+    if isinstance(value, str):  # valid ISO text: parse_timestamp read it
+        cleaned = value.strip()
+        return datetime.fromisoformat(cleaned[:-1] + "+00:00" if cleaned[-1] in "zZ" else cleaned)
+    return instant  # a date, a Unix time: UTC
+
+
 def _from_unix(value: int) -> datetime:
     if value in _UNIX_SECONDS:
         return datetime.fromtimestamp(value, UTC)
@@ -222,6 +236,19 @@ def format_timestamp(moment: datetime) -> str:
     moment = _as_utc(moment)
     timespec = "microseconds" if moment.microsecond else "seconds"
     return moment.isoformat(timespec=timespec)
+
+
+def format_as_written(moment: datetime) -> str:
+    """A time as a person's property holds it, in its own zone: ``2026-12-09T10:00:00-08:00``
+    (not moved to UTC, where Obsidian showed 18:00 for a 10:00 appointment); a time without a
+    zone, the person's wall clock, as Obsidian's Date & time property writes it
+    (``2026-12-09T10:00``, seconds only when it has them). A UTC time reads as
+    :func:`format_timestamp` writes it. Comparisons still go through :func:`parse_timestamp`."""
+    if moment.tzinfo is None or moment.tzinfo.utcoffset(moment) is None:
+        timespec = "microseconds" if moment.microsecond else "seconds" if moment.second else "minutes"
+        return moment.replace(tzinfo=None).isoformat(timespec=timespec)
+    _as_utc(moment)  # refused as it is everywhere: a time no UTC instant holds could never be compared
+    return moment.isoformat(timespec="microseconds" if moment.microsecond else "seconds")
 
 
 def to_epoch_us(moment: datetime) -> int:

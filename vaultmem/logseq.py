@@ -18,7 +18,7 @@ from typing import Any
 
 from .errors import InvalidTimestamp
 from .fields import case_fold
-from .lifecycle import format_timestamp, parse_timestamp
+from .lifecycle import format_as_written, parse_timestamp
 from .ordered import unique
 
 # `key:: value` as Logseq writes a property: a word-like key, two colons, a space or the line end.
@@ -224,7 +224,7 @@ def render_value(value: Any) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, datetime):
-        return format_timestamp(value)
+        return format_as_written(value)  # in its own zone (noteio.render_scalar); vaultmem's stamps are UTC
     if isinstance(value, (list, tuple)):
         return ", ".join(f"[[{item}]]" if "," in str(item) else str(item) for item in value)
     return str(value)

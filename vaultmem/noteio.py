@@ -38,7 +38,7 @@ import yaml
 from . import durable, renames
 from .errors import FrontmatterError, InvalidTimestamp, NotUtf8Note, WriteConflict
 from .folders import PinnedFolder, keep_beside, rename_private, restore_private
-from .lifecycle import format_timestamp
+from .lifecycle import format_as_written, format_timestamp
 from .list_forms import Rewritten, in_same_form
 from .notes import (
     BOM,
@@ -106,8 +106,12 @@ class JoplinTime(datetime):
 def render_scalar(value: Any) -> str:
     if isinstance(value, JoplinTime):
         return value.strftime("%Y-%m-%d %H:%M:%SZ")  # YAML loads it back as this aware datetime
+    if isinstance(value, datetime) and value.tzinfo is None:
+        return value.isoformat(timespec="microseconds" if value.microsecond else "seconds")  # loads back naive, as given
     if isinstance(value, datetime):
-        return format_timestamp(value)  # plain: YAML loads it back as an aware datetime
+        # In its own zone: a person's 10:00-08:00 moved to UTC read 18:00 in Obsidian. vaultmem's
+        # own stamps (created, expires_at) are UTC datetimes and stay so. YAML loads it back aware.
+        return format_as_written(value)
     if isinstance(value, date):
         return value.isoformat()
     if value is None:

@@ -211,7 +211,9 @@ from .slugs import same_slug
 #     (fields.name_key): "فهرست کتاب های ۱۴۰۳" names the note titled "\u200fفهرست کتاب\u200cهای ۱۴۰۳".
 # 74: a permalink answers by each end of it from a `/` on (`engineering/x` of `project/engineering/x`:
 #     notes.permalink_names), not only whole and by its last part. Nothing is embedded again.
-READER_VERSION = "74"
+# 75: a date property's time is kept as the note writes it, in its zone or on a wall clock
+#     (dating.NoteDate.said; storage column dated_said): 10:00-08:00 was shown as 18:00 UTC.
+READER_VERSION = "75"
 BOM = "\ufeff"
 # A Windows editor ("Unicode" in Notepad, PowerShell's Out-File) saves UTF-16 behind one of these.
 UTF16_BOMS = ((codecs.BOM_UTF16_LE, "utf-16-le", "UTF-16 LE"), (codecs.BOM_UTF16_BE, "utf-16-be", "UTF-16 BE"))

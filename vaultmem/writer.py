@@ -20,7 +20,7 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from .cjk import has_run
-from .dating import iso_spelling, local_day_start
+from .dating import iso_spelling, local_day_start, property_day
 from .errors import Argument, InvalidTimestamp, PathOutsideVault, UsageError, short_repr
 from .jalali import said_day, solar_hijri_said
 from .lifecycle import (
@@ -28,8 +28,10 @@ from .lifecycle import (
     LayerPolicy,
     add_duration,
     apply_layer_ttl,
+    format_as_written,
     format_timestamp,
     normalize_layer,
+    parse_as_written,
     parse_duration,
     parse_timestamp,
     resolve_now,
@@ -137,7 +139,8 @@ def compose_note(
     if explicit is not None:
         refuse_past(explicit, instant)
         meta["expires_at"] = explicit
-    apply_layer_ttl(code, meta, ttl_start(moment, meta.get(date_key)), policy=policy)
+    # The day as the written note will be read (a wall-clock time: its day), as revise and check --fix read it.
+    apply_layer_ttl(code, meta, ttl_start(moment, property_day(meta, (date_key,))), policy=policy)
     if isinstance(meta.get("expires_at"), str):
         meta["expires_at"] = parse_timestamp(meta["expires_at"])  # written plain, as an aware time
     if supersedes:
@@ -159,9 +162,12 @@ def ttl_start(moment: datetime, day: object) -> datetime:
     return max(moment, start)
 
 
-def memory_day(value: object) -> date | datetime:
-    """``remember``'s ``date``: a day (``2026-01-28``, written so) or a time (written as vaultmem
-    writes times, UTC when naive); :class:`InvalidTimestamp` naming the argument else. A day
+def memory_day(value: object) -> date | datetime | str:
+    """``remember``'s ``date``: a day (``2026-01-28``, written so) or a time, written in the zone
+    it is given in (``2026-12-09T10:00-08:00`` stays at -08:00: moved to UTC, Obsidian showed 18:00
+    for a 10:00 appointment), one without a zone as the person's wall clock (``2026-12-09T10:00``,
+    Obsidian's Date & time spelling, as text: YAML would read it back as text anyway);
+    :class:`InvalidTimestamp` naming the argument else. A day
     written as ``--since`` reads one (``2025年3月5日``, ``2026년 4월 17일``, ``2026.04.15``,
     ``14. September 2026``: :func:`dating.iso_spelling`) is that day: an agent passes on the day
     as the person said it, and it was refused as "invalid timestamp" (a trial on a Chinese vault)."""
@@ -179,9 +185,12 @@ def memory_day(value: object) -> date | datetime:
     try:
         if isinstance(value, str) and not value.strip():
             raise InvalidTimestamp(value, "empty")
-        return parse_timestamp(value)
+        written = parse_as_written(value)
     except InvalidTimestamp as error:
         raise InvalidTimestamp(value, error.reason, Argument("date")) from None
+    if written.tzinfo is None and not (written.second or written.microsecond):
+        return format_as_written(written)  # 2026-12-09T10:00, as Obsidian's Date & time property writes it
+    return written
 
 
 _DAY = re.compile(r"\d{4}-\d\d-\d\d")

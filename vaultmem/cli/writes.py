@@ -26,7 +26,8 @@ if TYPE_CHECKING:
 @click.option("--date", "day", metavar="DAY",
               help="The day (or time) the memory is about, written as its date property: 2026-01-28 dates it so in "
                    "search and list (default: dated by when it was written). A later day: the layer's TTL counts "
-                   "from that day (L2: expires 7 days after it).")
+                   "from that day (L2: expires 7 days after it). A time is written as given, in its zone "
+                   "(2026-12-09T10:00-08:00); one without a zone (2026-12-09T10:00) is your wall-clock time.")
 @click.option("--folder", help="Vault folder for the note (default: remember_dir from .vaultmem.toml, 'memories'; unset, a Logseq graph's pages/ or a Dendron vault's folder).")
 @click.option("--supersedes", "supersedes", multiple=True, metavar="NOTE",
               help="A note this one replaces (repeatable): it expires now and records superseded_by.")

@@ -289,6 +289,16 @@ def m015_stems(db: sqlite3.Connection) -> None:
     db.execute("DELETE FROM meta WHERE key = 'indexed'")
 
 
+@migration("notes")
+def m016_note_dates_as_written(db: sqlite3.Connection) -> None:
+    # A note's date as the note writes it, when a hit shows it so (dating.NoteDate.said): a time
+    # in another zone than UTC (10:00-08:00 was shown as 18:00 UTC) or a wall clock's
+    # (2026-12-09T10:00 was shown as its day). Named with `notes`: a rebuild adds it again. The
+    # reader version that came with it (notes.READER_VERSION 75) makes the next reconcile read
+    # every note once (nothing is re-embedded); until then the dates are shown as before.
+    db.execute("ALTER TABLE notes ADD COLUMN dated_said TEXT")
+
+
 # ------------------------------------------------------------------ applying them
 
 

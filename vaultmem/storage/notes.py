@@ -50,6 +50,7 @@ class NoteRow:
     dated_us: int | None = None  # the note's date (dating.py), for search by date
     dated_day: bool | None = None  # is that date a day's label (its midnight UTC) or an instant? None: no date
     dated_end_us: int | None = None  # a periodic note's last day's label (dated_us: its first's); None: one date
+    dated_said: str | None = None  # the date's time as the note writes it, when shown so (dating.NoteDate.said)
 
     @property
     def date(self) -> str | None:
@@ -59,6 +60,8 @@ class NoteRow:
             return None
         if self.dated_end_us is not None:
             return shown_span(from_epoch_us(self.dated_us), from_epoch_us(self.dated_end_us))
+        if self.dated_said is not None:
+            return self.dated_said
         return shown_date(from_epoch_us(self.dated_us), is_day_date(self.dated_us, self.dated_day))
 
     def params(self) -> tuple[Any, ...]:
@@ -67,14 +70,14 @@ class NoteRow:
             self.created, self.created_us, self.expires_at, self.expires_us, int(self.expiry_invalid),
             int(self.permanent), self.content_hash, self.embed_hash, int(self.mtime_ns), int(self.size),
             int(self.body_chars), json.dumps(self.problems, ensure_ascii=False), self.dated_us,
-            None if self.dated_day is None else int(self.dated_day), self.dated_end_us,
+            None if self.dated_day is None else int(self.dated_day), self.dated_end_us, self.dated_said,
         )
 
 
 _NOTE_COLUMN_NAMES = (
     "id", "path", "title", "layer", "tags", "created", "created_us", "expires_at", "expires_us", "expiry_invalid",
     "permanent", "content_hash", "embed_hash", "mtime_ns", "size", "body_chars", "problems", "dated_us",
-    "dated_day", "dated_end_us",
+    "dated_day", "dated_end_us", "dated_said",
 )
 _NOTE_COLUMNS = ", ".join(_NOTE_COLUMN_NAMES)
 _SELECT_NOTE = f"SELECT label, {_NOTE_COLUMNS} FROM notes"
@@ -103,7 +106,7 @@ def _row_to_note(row: Sequence[Any]) -> NoteRow:
         expiry_invalid=bool(row[10]), permanent=bool(row[11]), content_hash=row[12],
         embed_hash=row[13], mtime_ns=row[14], size=row[15], body_chars=row[16],
         problems=json.loads(row[17]), dated_us=row[18], dated_day=None if row[19] is None else bool(row[19]),
-        dated_end_us=row[20],
+        dated_end_us=row[20], dated_said=row[21],
     )
 
 
