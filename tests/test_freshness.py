@@ -17,6 +17,7 @@ import os
 import signal
 import sqlite3
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -425,3 +426,60 @@ def test_a_search_beside_a_writer_that_holds_the_lock_answers_and_says_it_could_
         assert all(any("locked by another writer" in warning for warning in hit.warnings) for hit in hits)
         assert opened.search("margay", k=1)[0].path == "notes/n5.md"  # the lock is free: the next read catches up
         assert not opened.search("margay", k=1).warnings
+
+
+def settled_feed(root: Path) -> Vault:
+    """A Vault with a feed of its own whose every note's row holds its file's settled stat (a row
+    made within two seconds of its file's mtime is one nanosecond off — indexer.settled_stat — and a
+    hit of it reads its file again): the notes dated ten seconds back, read again by the first walk."""
+    ten_seconds_ago = time.time_ns() - 10_000_000_000
+    for note in (root / "notes").glob("*.md"):
+        os.utime(note, ns=(ten_seconds_ago, ten_seconds_ago))
+    opened = warmed(root, 3)
+    assert opened.derived.freshness.has_feed
+    opened.search("harbor cranes", k=12)
+    return opened
+
+
+def test_a_search_of_a_vault_with_its_own_feed_and_nothing_changed_waits_on_no_writer(vault: Path) -> None:
+    """Nothing changed, nothing to write: a read takes no write lock (it took BEGIN IMMEDIATE for
+    nothing, so a stuck writer made every search wait two seconds and warn of changes it had none of)."""
+    with settled_feed(vault) as opened:
+        writer = sqlite3.connect(vault / ".vaultmem" / "index.db", isolation_level=None)
+        writer.execute("BEGIN IMMEDIATE")  # another process indexing, stuck
+        try:
+            hits = opened.search("harbor cranes word5", k=3)
+        finally:
+            writer.execute("COMMIT")
+            writer.close()
+        assert hits[0].path == "notes/n5.md"
+        assert not hits.warnings
+        assert not any(hit.warnings for hit in hits)
+
+
+def counted(opened: Vault, query: str) -> tuple[list[str], int]:
+    """The hit paths of a search worked out through ``read_current``, and how many times it was worked out."""
+    reads: list[int] = []
+
+    def read() -> list[str]:
+        reads.append(1)
+        return [hit.path for hit in opened.derived.searcher().search(query, 3, Eligibility(now_us=to_epoch_us(resolve_now(None))))]
+
+    paths, busy = opened.derived.read_current(read)
+    assert busy is None
+    return paths, len(reads)
+
+
+def test_a_read_ahead_of_its_fence_is_worked_out_once_when_nothing_changed_and_again_after_a_hand_edit(vault: Path) -> None:
+    """With a feed of its own, a Vault works its answer out while the fence travels (derived.read_current):
+    the answer stands when the feed held nothing; a note edited just before the call is applied, then read."""
+    with settled_feed(vault) as opened:
+        paths, reads = counted(opened, "word2")
+        assert paths[0] == "notes/n2.md"
+        assert reads == 1
+        with (vault / "notes/n1.md").open("a", encoding="utf-8") as handle:
+            handle.write("A quokka waved.\n")
+        paths, reads = counted(opened, "quokka")
+        assert paths[0] == "notes/n1.md"
+        assert reads == 2
+
