@@ -455,31 +455,3 @@ def test_a_search_of_a_vault_with_its_own_feed_and_nothing_changed_waits_on_no_w
         assert hits[0].path == "notes/n5.md"
         assert not hits.warnings
         assert not any(hit.warnings for hit in hits)
-
-
-def counted(opened: Vault, query: str) -> tuple[list[str], int]:
-    """The hit paths of a search worked out through ``read_current``, and how many times it was worked out."""
-    reads: list[int] = []
-
-    def read() -> list[str]:
-        reads.append(1)
-        return [hit.path for hit in opened.derived.searcher().search(query, 3, Eligibility(now_us=to_epoch_us(resolve_now(None))))]
-
-    paths, busy = opened.derived.read_current(read)
-    assert busy is None
-    return paths, len(reads)
-
-
-def test_a_read_ahead_of_its_fence_is_worked_out_once_when_nothing_changed_and_again_after_a_hand_edit(vault: Path) -> None:
-    """With a feed of its own, a Vault works its answer out while the fence travels (derived.read_current):
-    the answer stands when the feed held nothing; a note edited just before the call is applied, then read."""
-    with settled_feed(vault) as opened:
-        paths, reads = counted(opened, "word2")
-        assert paths[0] == "notes/n2.md"
-        assert reads == 1
-        with (vault / "notes/n1.md").open("a", encoding="utf-8") as handle:
-            handle.write("A quokka waved.\n")
-        paths, reads = counted(opened, "quokka")
-        assert paths[0] == "notes/n1.md"
-        assert reads == 2
-

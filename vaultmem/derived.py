@@ -19,7 +19,7 @@ import weakref
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING
 
 from .errors import RE_EMBED, DerivedIndexError, IndexBusy, IndexDamaged, IndexNotWritable, Spelled, VaultmemError
 from .freshness import Freshness
@@ -28,7 +28,6 @@ from .paths import VaultPaths
 if TYPE_CHECKING:
     from .config import WatchSettings
     from .embedders import Embedder
-    from .feed import PostedFence
     from .healing import ReadOnlyCopy
     from .index_progress import IndexBuilding, IndexWait
     from .indexer import Indexer, IndexReport
@@ -41,7 +40,6 @@ Progress = Callable[[int, int], Callable[[int], None]]
 # call as each chunk of notes is in (the CLI's progress bar), like a Progress.
 IndexWaitShown = Callable[["IndexWait"], Callable[[int], None]]
 log = logging.getLogger("vaultmem")
-T = TypeVar("T")
 
 
 class DerivedIndex:
@@ -238,16 +236,13 @@ class DerivedIndex:
         why = self.why_index_first()
         if why is not None:
             return self._index_saying(why)
-        self._require_own_embedder()
-        return None
-
-    def _require_own_embedder(self) -> None:
         stored = self.store.meta.get("embedder")
         if stored is not None and stored != self.embedder_identity:
             self._require_still_configured(stored)  # a process started under another setting: restart it
             raise DerivedIndexError(Spelled(
                 f"the index holds vectors from {stored}, but this vault now uses {self.embedder_identity}; ", RE_EMBED,
                 " (vectors are never mixed)"))
+        return None
 
     def why_index_first(self) -> str | None:
         """Why a read must index before it answers (index_progress.FIRST, INTERRUPTED, UPGRADED,
@@ -326,64 +321,6 @@ class DerivedIndex:
                 return first
             return self.freshness.ensure_current(self.indexer, self.fold)
 
-    def read_current(self, read: Callable[[], T]) -> tuple[T, IndexBusy | IndexBuilding | None]:
-        """``read()`` answered from an index in line with the files as they were when this call
-        began, and the warning :meth:`bring_current` gives beside it.
-
-        With a live feed in this process (freshness.py's first way) the fence is written
-        first and ``read`` works out its answer while the fence goes through the observer's
-        threads — time a read otherwise waited idle, a third of a millisecond on a quiet
-        machine and a millisecond or more on a busy one — and ``read`` runs again only when
-        the feed held anything: what it held is applied first, as before any read. Every
-        change made before the call is among what the fence finds, so the answer is as true
-        to the files as one worked out after the settle (adr/0021).
-        """
-        fence = self._early_fence()
-        if fence is None:
-            busy = self.bring_current()
-            return read(), busy
-        with fence:
-            answer = self._read_ahead(read)
-            try:
-                with self._busy_is_reported():
-                    report = self.freshness.settle_posted(fence, self.indexer, self.fold)
-            except IndexBusy as error:
-                report, busy = None, error
-            else:
-                busy = None
-        # Busy: some of what the feed held may be in (a walk commits chunk by chunk): read again.
-        if answer is None or report is not None or busy is not None:
-            return read(), busy
-        return answer, None
-
-    def _read_ahead(self, read: Callable[[], T]) -> T | None:
-        """``read()`` before the fence is settled; None when it met a hit whose file changed.
-        Such a file is left to the settle, which applies the feed's whole batch: indexed here
-        alone, a folder's move lost its pairing (the notes in it came back as new notes, their
-        use counts gone) — and the read runs again after it."""
-        self._local.ahead = True
-        try:
-            return read()
-        except _ReadAgain:
-            return None
-        finally:
-            self._local.ahead = False
-
-    def _early_fence(self) -> PostedFence | None:
-        """A fence posted before a read answers, when nothing else must come first: no watcher
-        of this process on its start-up reconcile, an index made under today's rules by this
-        embedder, a live feed (else :meth:`bring_current`)."""
-        if self.freshness.building() is not None:
-            return None
-        try:
-            with self._busy_is_reported():
-                if self.why_index_first() is not None:
-                    return None
-                self._require_own_embedder()
-        except IndexBusy:
-            return None  # bring_current asks again and says so beside the answer
-        return self.freshness.post()
-
     def bring_current(self) -> IndexBusy | IndexBuilding | None:
         """:meth:`ensure_current` before a read answers — but when a writer elsewhere holds the
         lock, the error that says so, for a warning beside the answer given anyway (adr/0021).
@@ -405,8 +342,6 @@ class DerivedIndex:
 
     def _resync(self, relatives: Sequence[str]) -> bool:
         """Hits whose file differs from their row: index those files now; did any note change?"""
-        if getattr(self._local, "ahead", False):
-            raise _ReadAgain  # before its fence is settled: the settle applies them with the rest
         with self._busy_is_reported():
             return self.indexer.sync_paths(relatives).changed
 
@@ -606,7 +541,3 @@ def _fold(store: Store) -> None:
 
 def _no_tick(done: int) -> None:
     """Progress nobody shows (the Python API: the wait is logged, not printed)."""
-
-
-class _ReadAgain(Exception):
-    """Internal: a read worked out ahead of its fence met a hit whose file changed (read_current)."""

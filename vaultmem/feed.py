@@ -340,28 +340,6 @@ class Settled:
     ticket: int
 
 
-class PostedFence:
-    """A fence written (:meth:`ChangeFeed.post_fence`) and not yet settled: a reader may work out
-    its answer while the fence travels through the observer, then settle it, and work it out
-    again only if the feed held anything (Derived.read_current)."""
-
-    def __init__(self, feed: ChangeFeed, name: str, seen: threading.Event) -> None:
-        self.feed = feed
-        self.name = name
-        self._seen = seen
-
-    def settle(self, timeout: float) -> Settled | None:
-        """Wait until the observer routed the fence; then take what the feed holds, as
-        :meth:`ChangeFeed.settle` does. ``None`` if it did not come back in ``timeout``."""
-        return self.feed._settle_posted(self._seen, timeout)
-
-    def __enter__(self) -> PostedFence:
-        return self
-
-    def __exit__(self, *_exception: object) -> None:
-        self.feed._drop_fence(self.name)
-
-
 class ChangeFeed:
     """Observes one vault and holds what changed until a reader settles it.
 
@@ -494,38 +472,23 @@ class ChangeFeed:
         When this returns, every change made before the call is among the targets (or
         already in the index, or ``full`` says to walk everything).
         """
-        fence = self.post_fence()
-        if fence is None:
-            return None
-        with fence:
-            return fence.settle(timeout)
-
-    def post_fence(self) -> PostedFence | None:
-        """Write a fence now and settle it later (:meth:`PostedFence.settle`): what it holds then
-        is every change made before this call. ``None`` when the feed cannot vouch (not live,
-        no index folder to fence in): the caller walks the vault instead. Use it as a context
-        manager: leaving it takes the fence away, settled or not."""
         if not self.live:
             return None
         name = fence_name()
         seen = threading.Event()
         with self._cond:
             self._waiters[name] = seen
-        if not write_fence(self.state_dir, name):
-            self._drop_fence(name)
-            return None  # no index folder to fence in (deleted, read-only): the caller walks
-        return PostedFence(self, name, seen)
-
-    def _settle_posted(self, seen: threading.Event, timeout: float) -> Settled | None:
-        if not seen.wait(timeout):
-            self.fence_timeouts += 1
-            return None  # events are stuck or never arrive here: the caller walks
+        try:
+            if not write_fence(self.state_dir, name):
+                return None  # no index folder to fence in (deleted, read-only): the caller walks
+            if not seen.wait(timeout):
+                self.fence_timeouts += 1
+                return None  # events are stuck or never arrive here: the caller walks
+        finally:
+            with self._cond:
+                self._waiters.pop(name, None)
+            remove_fence(self.state_dir, name)
         return self._take(self._debouncer.pop_all)
-
-    def _drop_fence(self, name: str) -> None:
-        with self._cond:
-            self._waiters.pop(name, None)
-        remove_fence(self.state_dir, name)
 
     def _take(self, pop: Callable[[], list[Target]]) -> Settled:
         """Targets ``pop`` gives, plus every target in flight, booked under a new ticket."""

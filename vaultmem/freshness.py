@@ -37,7 +37,7 @@ from .fences import await_ack, fence_name, untrusted_file_system, watcher_alive,
 
 if TYPE_CHECKING:
     from .config import WatchSettings
-    from .feed import ChangeFeed, PostedFence, Settled
+    from .feed import ChangeFeed, Settled
     from .index_progress import IndexBuilding
     from .indexer import Indexer, IndexReport
     from .paths import VaultPaths
@@ -91,41 +91,15 @@ class Freshness:
         """Bring the index in line with the files, or prove it is; the changes applied (if any)."""
         feed = self._live_feed()
         if feed is not None:
-            fence = feed.post_fence()
-            if fence is not None:
-                with fence:
-                    report = self.settle_posted(fence, indexer, fold)
-                if report is None:
-                    from .indexer import IndexReport
-
-                    return IndexReport()
-                return report
+            timeouts = feed.fence_timeouts
+            settled = feed.settle(FENCE_TIMEOUT_SECONDS)
+            if settled is not None:
+                return self._apply(feed, settled, indexer, fold)
+            if feed.fence_timeouts > timeouts:
+                self._distrust(feed)
         elif watcher_alive(self.state_dir) and self._remote_fence():
             return None  # another process's watcher applied everything up to our fence
         return self._walk(indexer, fold)
-
-    def post(self) -> PostedFence | None:
-        """A fence through this process's live feed, written before a read works out its answer
-        (:meth:`settle_posted` after it); None when no feed here vouches (:meth:`ensure_current`)."""
-        feed = self._live_feed()
-        return None if feed is None else feed.post_fence()
-
-    def settle_posted(self, fence: PostedFence, indexer: Indexer, fold: Callable[[], None]) -> IndexReport | None:
-        """Apply what the feed held when ``fence`` came through — or walk the vault when it did
-        not come back in time; the changes applied. None when the feed held nothing: the index
-        was in line with the files when the fence was written, and an answer worked out since
-        stands."""
-        feed = fence.feed
-        timeouts = feed.fence_timeouts
-        settled = fence.settle(FENCE_TIMEOUT_SECONDS)
-        if settled is None:
-            if feed.fence_timeouts > timeouts:
-                self._distrust(feed)
-            return self._walk(indexer, fold)
-        if not settled.targets and not settled.full:
-            feed.finish(settled, applied=True)
-            return None
-        return self._apply(feed, settled, indexer, fold)
 
     def _live_feed(self) -> ChangeFeed | None:
         with self._lock:

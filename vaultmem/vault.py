@@ -184,7 +184,8 @@ class Vault:
         eligibility = search_filters(_names("layers", layers), _names("tags", tags), include_expired, now, since, until,
                                      self.paths.daily.week_start)
         with self.store.waiting_at_most(SEARCH_LOCK_WAIT_SECONDS):
-            hits, busy = self.derived.read_current(lambda: self.derived.searcher().search(query, k, eligibility))
+            busy = self.derived.bring_current()
+            hits = self.derived.searcher().search(query, k, eligibility)
         if busy is not None:
             hits.warn(str(busy))
         hits.warnings.extend(self.derived.after_search())  # read-only here, just healed, a snapshot rebuilt
