@@ -17,6 +17,7 @@ import os
 import signal
 import sqlite3
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -425,3 +426,32 @@ def test_a_search_beside_a_writer_that_holds_the_lock_answers_and_says_it_could_
         assert all(any("locked by another writer" in warning for warning in hit.warnings) for hit in hits)
         assert opened.search("margay", k=1)[0].path == "notes/n5.md"  # the lock is free: the next read catches up
         assert not opened.search("margay", k=1).warnings
+
+
+def settled_feed(root: Path) -> Vault:
+    """A Vault with a feed of its own whose every note's row holds its file's settled stat (a row
+    made within two seconds of its file's mtime is one nanosecond off — indexer.settled_stat — and a
+    hit of it reads its file again): the notes dated ten seconds back, read again by the first walk."""
+    ten_seconds_ago = time.time_ns() - 10_000_000_000
+    for note in (root / "notes").glob("*.md"):
+        os.utime(note, ns=(ten_seconds_ago, ten_seconds_ago))
+    opened = warmed(root, 3)
+    assert opened.derived.freshness.has_feed
+    opened.search("harbor cranes", k=12)
+    return opened
+
+
+def test_a_search_of_a_vault_with_its_own_feed_and_nothing_changed_waits_on_no_writer(vault: Path) -> None:
+    """Nothing changed, nothing to write: a read takes no write lock (it took BEGIN IMMEDIATE for
+    nothing, so a stuck writer made every search wait two seconds and warn of changes it had none of)."""
+    with settled_feed(vault) as opened:
+        writer = sqlite3.connect(vault / ".vaultmem" / "index.db", isolation_level=None)
+        writer.execute("BEGIN IMMEDIATE")  # another process indexing, stuck
+        try:
+            hits = opened.search("harbor cranes word5", k=3)
+        finally:
+            writer.execute("COMMIT")
+            writer.close()
+        assert hits[0].path == "notes/n5.md"
+        assert not hits.warnings
+        assert not any(hit.warnings for hit in hits)

@@ -1091,3 +1091,14 @@ def test_a_chinese_snippet_starts_and_ends_at_a_clause_not_inside_a_word() -> No
     assert shown.endswith("，"), snippet  # closes one
     english = "The disk is the slowest part of the machine, " * 12
     assert window(english, query_pattern("slowest")) == window(english.replace("，", ","), query_pattern("slowest"))
+
+
+def test_a_line_edited_between_two_searches_shows_its_new_words(tmp_path: Path, wordllama: object) -> None:
+    """A snippet's lines are rendered once and remembered by their text (snippets._line): a line
+    edited by hand is another text, shown by the very next search."""
+    write_file(tmp_path, "Harbor.md", "---\nlayer: L3\n---\n- The **ferry** leaves at nine from pier four.\n")
+    with Vault(tmp_path, embedder=wordllama) as vault:  # type: ignore[arg-type]
+        vault.index()
+        assert hit_on(vault, "ferry pier", "Harbor.md", k=1) == "The ferry leaves at nine from pier four."
+        write_file(tmp_path, "Harbor.md", "---\nlayer: L3\n---\n- The **ferry** leaves at ten from pier four.\n")
+        assert hit_on(vault, "ferry pier", "Harbor.md", k=1) == "The ferry leaves at ten from pier four."

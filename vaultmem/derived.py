@@ -296,7 +296,8 @@ class DerivedIndex:
         )
 
         self.paths.refresh()
-        meta = self.store.meta
+        meta = self.store.meta.values(["indexed", READER_KEY, EXCLUSIONS_KEY, DAILY_FORMAT_KEY, DATE_PROPERTIES_KEY,
+                                       INLINE_QUERIES_KEY])
         if meta.get("indexed") == REBUILDING:
             return None  # a rebuild is running: its own reconcile reads every file under today's rules
         if meta.get(READER_KEY) != INDEX_RULES:

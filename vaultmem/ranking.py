@@ -78,13 +78,14 @@ class Fused:
     name_lift: float | None = None  # None: not named as asked; else what the name bonus added (0.0: it led anyway)
 
 
-def note_scores(passages: Iterable[tuple[int, int, float]], limit: int | None = None) -> list[SideHit]:
+def note_scores(passages: Iterable[tuple[int, int, float]], limit: int | None = None, grouped: bool = False) -> list[SideHit]:
     """(passage, note, score) → one SideHit per note, best first (ties: the note's label); the
-    first ``limit`` of them when given.
+    first ``limit`` of them when given. ``grouped``: the passages come in the order this sorts
+    them into (by note, best first, ties by label: :func:`counted_passages`), not sorted again.
 
     best + NEXT_SHARE × (the next NEXT_PASSAGES scores, each only when positive).
     """
-    ordered = sorted(passages, key=lambda item: (item[1], -item[2], item[0]))  # by note, best passage first
+    ordered = passages if grouped else sorted(passages, key=lambda item: (item[1], -item[2], item[0]))  # by note, best passage first
     # (negated score, note, passage): a SideHit is made only for the notes kept — a side's 400
     # rows hold up to 400 notes, of which it keeps 100.
     scored: list[tuple[float, int, int]] = []
@@ -99,7 +100,7 @@ def note_scores(passages: Iterable[tuple[int, int, float]], limit: int | None = 
             following += max(0.0, score)
     if note is not None:
         scored.append((-(best + NEXT_SHARE * following), note, passage))
-    scored.sort(key=lambda item: (item[0], item[1]))
+    scored.sort()  # by score, then note: each note once, so its passage never decides
     return [SideHit(note, -negated, passage) for negated, note, passage in scored[:limit]]
 
 

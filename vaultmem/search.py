@@ -32,6 +32,7 @@ import os
 import re
 import stat as stat_module
 import unicodedata
+from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass, field, replace
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -935,11 +936,15 @@ class Searcher:
         enough of to score them exactly (1 + NEXT_PASSAGES of each: ranking.note_scores),
         each with those (passage, note) pairs — its nearest. Without the count, a note with one
         passage returned was scored by its best alone, short of the quarter of its next two."""
+        held = Counter(owner for label, _ in found if (owner := owners.get(label)) is not None)
+        counts = table.counts([note for note in notes if held.get(note, 0) > NEXT_PASSAGES])
+        many = {note for note, count in counts.items() if count > wanted}
+        if not many:
+            return {}
         returned: dict[int, list[tuple[int, int]]] = {}
         for label, _ in found:
-            if label in owners:
-                returned.setdefault(owners[label], []).append((label, owners[label]))
-        counts = table.counts([note for note in notes if len(returned.get(note, ())) > NEXT_PASSAGES])
+            if (owner := owners.get(label)) in many:
+                returned.setdefault(owner, []).append((label, owner))
         return {note: returned[note] for note, count in counts.items() if count > wanted}
 
     def exact_scores(self, vector: np.ndarray, notes: Sequence[int], passages: Sequence[tuple[int, int]] = (),
@@ -957,7 +962,7 @@ class Searcher:
         if not found:
             return []
         found_labels = np.asarray(found, dtype=np.int64)
-        return note_scores(counted_passages(found_labels, owners_by_label(labels, owners, found_labels), scores), limit)
+        return note_scores(counted_passages(found_labels, owners_by_label(labels, owners, found_labels), scores), limit, grouped=True)
 
     # -- the text side
 

@@ -802,7 +802,20 @@ def _lines(text: str, code: Sequence[tuple[int, int]]) -> list[tuple[str, bool]]
     return found
 
 
+LINE_MEMO_CHARS = 1_000  # lines up to this long are remembered (_line); a pasted log's line of megabytes never is
+LINE_MEMO_SIZE = 8_192  # lines remembered, the most recently rendered
+
+
 def _line(line: str, in_math: bool = False) -> tuple[str, str, bool]:
+    """:func:`_rendered_line`, remembered by the line's text (the answer depends on nothing
+    else): about half the lines a search at 10k notes renders were rendered before — the same
+    notes answer many questions, and a hit's lines are read for its section, then its excerpt."""
+    if len(line) > LINE_MEMO_CHARS:
+        return _rendered_line(line, in_math)
+    return _remembered_line(line, in_math)
+
+
+def _rendered_line(line: str, in_math: bool = False) -> tuple[str, str, bool]:
     """One line outside code without its markup, its kind — :data:`PROSE` (paragraph text,
     which continues a paragraph or list item above it), :data:`ITEM` (a list item: it starts a
     block, and the prose lines after it continue it) or :data:`BLOCK` (a block of its own) —
@@ -851,6 +864,9 @@ def _line(line: str, in_math: bool = False) -> tuple[str, str, bool]:
     if "\n" in shown:
         return "\n".join(" ".join(piece.split()) for piece in shown.split("\n")), kind, math_after
     return " ".join(shown.split()), kind, math_after
+
+
+_remembered_line = functools.lru_cache(maxsize=LINE_MEMO_SIZE)(_rendered_line)
 
 
 def _outside_math(text: str, math: Sequence[tuple[int, int]]) -> str:

@@ -10,6 +10,7 @@ links to and knows by name; the copy is the sync tool's leftover. See adr/0010-c
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
@@ -62,8 +63,15 @@ class SyncCopy:
         return f"looks like a copy {self.tool} made of {self.original.rsplit('/', 1)[-1]}"
 
 
+NAMES_REMEMBERED = 1 << 16  # paths whose answer named_copy keeps (each a few hundred bytes)
+
+
+@functools.lru_cache(maxsize=NAMES_REMEMBERED)
 def named_copy(path: str) -> SyncCopy | None:
-    """What ``path``'s name marks it a sync copy of, or None (whether that note exists is not asked)."""
+    """What ``path``'s name marks it a sync copy of, or None (whether that note exists is not asked).
+
+    Remembered by path (a pure function of it): a search asks it of each of its ~150 fused
+    candidates, 0.2 ms a search at 10k notes when worked out anew."""
     file_name = path.rsplit("/", 1)[-1]
     if not file_name.endswith(".md"):
         return None

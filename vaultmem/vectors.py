@@ -133,6 +133,10 @@ class VectorIndex:
         notes table (they must, to apply read-time filters anyway).
         """
         snapshot, delta = self._current()
+        if not delta.labels.size and snapshot is not None and snapshot.live and isinstance(snapshot.loaded, MatrixSnapshot):
+            # Already in this order: best first, ties by the lower row, whose labels ascend
+            # (MatrixSnapshot.top_of). Sorting its 400 pairs again cost 0.15 ms a search.
+            return self._top(snapshot, query, k)
         results: dict[int, float] = {}
         if delta.labels.size:
             scores = cosines(delta.matrix, query)

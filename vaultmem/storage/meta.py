@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import importlib
 import os
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from types import ModuleType
 
-from .connection import Connection
+from .connection import Connection, placeholders
 
 fcntl: ModuleType | None
 try:
@@ -42,6 +42,11 @@ class MetaStore:
     def get(self, key: str) -> str | None:
         row = self.db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
         return None if row is None else row[0]
+
+    def values(self, keys: Sequence[str]) -> dict[str, str]:
+        """The values of those of ``keys`` that are set, in one statement (a read asks six before it answers)."""
+        query = f"SELECT key, value FROM meta WHERE key IN ({placeholders(len(keys))})"
+        return dict(self.db.execute(query, list(keys)))
 
     def set(self, key: str, value: str) -> None:
         with self.db.transaction():
