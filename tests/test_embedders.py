@@ -91,3 +91,22 @@ def test_a_vault_given_an_embedder_by_name_says_how_to_give_one(vault_dir: Path)
     assert "embedder='hashing' is not an Embedder object" in str(refused.value)
     assert 'embedder = "hashing"' in str(refused.value)
     assert not (vault_dir / ".vaultmem").exists()
+
+
+def test_wordllama_sums_a_batch_of_many_tokens_within_a_bounded_memory_and_to_the_same_bits(wordllama: object) -> None:
+    import tracemalloc
+
+    # 128 texts of 1,000 rare CJK characters: one batch of the budget's 128,000 characters, but
+    # several tokens a character — its token vectors alone were 1 KiB each, all at once, twice over.
+    texts = ["".join(chr(0x4E00 + (row * 1000 + column) * 7919 % 20_000) for column in range(1000)) for row in range(128)]
+    tracemalloc.start()
+    try:
+        together = wordllama.sums(texts, [50] * len(texts))  # type: ignore[attr-defined]
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 64 * 2**20, f"summing one batch took {peak / 2**20:.0f} MiB"
+    for row in (0, 63, 127):
+        alone = wordllama.sums([texts[row]], [50])  # type: ignore[attr-defined]
+        assert np.array_equal(together.totals[row], alone.totals[0])
+        assert np.array_equal(together.tail_totals[row], alone.tail_totals[0])

@@ -14,10 +14,14 @@ from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from .config import CONFIG_FILE, DEFAULT_HASHING_DIMENSION, check_embedder_name, parse_embedder
+
+if TYPE_CHECKING:
+    from tokenizers import Encoding
 
 BATCH_SIZE = 256
 # Memory is bounded whatever a note's size: a model pads every text of a batch to the
@@ -26,6 +30,10 @@ BATCH_SIZE = 256
 # word — and texts are batched by length so a batch holds at most BATCH_CHARS of padded text.
 MAX_EMBED_CHARS = 16_000
 BATCH_CHARS = 128_000
+# WordLlama sums a batch's token vectors (1 KiB each) this many padded tokens at a time: a
+# batch of 128,000 characters of Russian, Persian or CJK is 150,000 tokens or more, whose
+# vectors took 146 MB, twice over, at once (a 1,405-note vault peaked at 495 MB RSS).
+SUM_TOKENS = 16_384
 
 
 class Embedder(ABC):
@@ -168,14 +176,26 @@ class WordLlamaEmbedder(Embedder):
         # tokens' vectors (no special tokens, no truncation) summed under the padding mask,
         # position by position, so the padding a batch adds changes no bit of a sum.
         encoded = self._model.tokenize(list(texts))
+        width = len(encoded[0].ids) if encoded else 0  # every row padded to the batch's longest
+        found = TokenSums.zeros(len(encoded), self.dimension)
+        rows = max(1, SUM_TOKENS // max(width, 1))
+        for first in range(0, len(encoded), rows):
+            chosen = range(first, min(first + rows, len(encoded)))
+            found.put(list(chosen), self._sum_rows([encoded[row] for row in chosen], [tails_from[row] for row in chosen]))
+        return found
+
+    def _sum_rows(self, encoded: Sequence[Encoding], tails_from: Sequence[int]) -> TokenSums:
+        """:meth:`sum_batch` of a few of its rows, at the batch's padded width: the same
+        products and sums in the same order as over the whole batch at once, bit for bit."""
         ids = np.asarray([item.ids for item in encoded], dtype=np.int64)
         mask = np.asarray([item.attention_mask for item in encoded], dtype=np.float32)
         starts = np.asarray([[start for start, _end in item.offsets] for item in encoded], dtype=np.int64)
         head = mask * (starts < np.asarray(tails_from, dtype=np.int64)[:, None])
         table = self._model.embedding
         np.clip(ids, 0, table.shape[0] - 1, out=ids)
-        vectors = table[ids]
-        totals = (vectors * mask[..., None]).sum(axis=1)
+        vectors = table[ids]  # a copy: masked in place (a head lies inside the mask, so masking first changes no head's sum)
+        vectors *= mask[..., None]
+        totals = vectors.sum(axis=1)
         # A head is the first few tokens (a title and heading path): summed over those only.
         width = int(head.sum(axis=1).max(initial=0))
         heads = (vectors[:, :width] * head[:, :width, None]).sum(axis=1)

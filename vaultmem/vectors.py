@@ -367,15 +367,18 @@ class VectorIndex:
 
     def _folded_index(self, old_name: str | None, num_threads: int) -> tuple[hnswlib.Index | MatrixSnapshot, int, int, int]:
         """(graph or matrix, the seq it includes, how many labels in it are deleted, the tombstones it covers)."""
+        # Only an old graph takes the delta: a first fold (a cold index: the delta is every
+        # vector, 1 KiB each, held beside the graph being built) and a matrix never read it.
+        extends = old_name is not None and old_name.endswith(GRAPH_SUFFIX) and (self.store.state_dir / old_name).exists()
         with self.store.read_snapshot():
             snapshot_seq = self.table.snapshot().seq
             new_seq = self.table.max_seq()
             live = self.table.labels()
-            delta = self.table.after(snapshot_seq)
+            delta = self.table.after(snapshot_seq) if extends and len(live) > self.space.exact_up_to else []
             tombstone_seq, _ = self.table.tombstones()
         if len(live) <= self.space.exact_up_to:
             return self._matrix_from_scratch(new_seq), new_seq, 0, tombstone_seq
-        if old_name is not None and old_name.endswith(GRAPH_SUFFIX) and (self.store.state_dir / old_name).exists():
+        if old_name is not None and extends:
             try:
                 index = read_graph(self.store.state_dir / old_name, self.dimension)  # a private copy: the fold writes into it
             except DamagedSnapshot as damage:
@@ -401,8 +404,10 @@ class VectorIndex:
         index.add_items(matrix, labels, num_threads=num_threads)
 
     def _matrix_from_scratch(self, up_to_seq: int) -> MatrixSnapshot:
-        rows = [row for batch in self.table.iter_all(up_to_seq) for row in batch]  # by label, ascending
-        labels, matrix = unpack(rows)
+        # Batch by batch: the rows' blobs of one batch at a time beside the matrix, not all of them twice.
+        batches = [unpack(batch) for batch in self.table.iter_all(up_to_seq)]  # by label, ascending
+        labels = np.concatenate([labels for labels, _ in batches]) if batches else np.zeros(0, dtype=np.int64)
+        matrix = np.concatenate([matrix for _, matrix in batches]) if batches else np.zeros((0, self.dimension), dtype=np.float32)
         return MatrixSnapshot(labels, matrix.reshape(len(labels), self.dimension))
 
     def _build_from_scratch(self, count: int, up_to_seq: int, num_threads: int) -> hnswlib.Index:
