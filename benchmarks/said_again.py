@@ -1,6 +1,6 @@
 """Sentences said again in other words, or a fact that changed: which measure tells them apart.
 
-A merge leaves out a merged note's paragraph that the kept note already says (merging.says, adr/0010's
+A merge leaves out a merged note's paragraph that the kept note already says (merging.says_again, adr/0010's
 last addendum). The pairs below are (merged sentence, kept sentence, same fact?, where it comes from):
 rewordings an agent or a person wrote, and facts of one topic that differ or changed, where leaving
 the sentence out would drop a fact from the kept note. For each measure: the rewordings it catches and
@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 
 from vaultmem.embedders import WordLlamaEmbedder
-from vaultmem.merging import _sentences, says
+from vaultmem.merging import says_again
 
 PAIRS = [  # (merged sentence, kept sentence, same fact?, source)
  ("Maya takes her coffee as a flat white with oat milk, no sugar.", "Maya takes her coffee as a flat white with oat milk and no sugar.", True, "agent trial"),
@@ -70,17 +70,13 @@ def words(sentence: str) -> set[str]:
     return {word.casefold() for word in _WORD.findall(sentence)}
 
 
-def same_words(merged: str, kept: str) -> bool:
-    return all(any(says(saying, sentence) for saying in _sentences(kept)) for sentence in _sentences(merged))
-
-
 def main() -> None:
     embedder = WordLlamaEmbedder()
     cosines = [float(vectors[0] @ vectors[1]) for vectors in (embedder.embed([merged, kept]) for merged, kept, _, _ in PAIRS)]
     measures = {
         "cosine >= 0.98": [cosine >= 0.98 for cosine in cosines],
         "every word in the kept sentence": [words(merged) <= words(kept) for merged, kept, _, _ in PAIRS],
-        "the same words (merging.says)": [same_words(merged, kept) for merged, kept, _, _ in PAIRS],
+        "the same words (merging.says_again)": [says_again(kept, merged) for merged, kept, _, _ in PAIRS],
     }
     same = [pair[2] for pair in PAIRS]
     print(f"{sum(same)} rewordings, {len(same) - sum(same)} different facts")

@@ -21,7 +21,7 @@ Rules:
   that only repeats the merged note's title (its title is recorded in ``aliases``).
 - A paragraph is *said in other words* when each of its sentences is said by one sentence
   of the canonical (or of what was added before): the same words but a few fillers
-  (:data:`FILLERS`), in any order and punctuation (:func:`says`). "…with oat milk, no
+  (:data:`FILLERS`), in any order and punctuation (:func:`says_again`). "…with oat milk, no
   sugar." beside "…with oat milk and no sugar." was
   appended, and the kept note said it twice (a trial). It is left out and listed
   (:class:`SaidAlready`: the plan shows it beside the sentence that says it); the archived
@@ -40,8 +40,9 @@ canonical lives as long as the longest-lived member (permanent wins).
 
 from __future__ import annotations
 
+import functools
 import re
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime
 from typing import Any
@@ -97,12 +98,6 @@ class Addition:
         return sum(len(_WORD.findall(line)) for line in self.lines)
 
 
-@dataclass(frozen=True)
-class _Sentence:
-    text: str
-    words: frozenset[str]  # casefolded, without FILLERS
-
-
 def additions(canonical: Note, merged: Sequence[Note]) -> list[Addition]:
     """For each merged note, in order, the units the canonical (plus what came before) lacks."""
     return [addition for addition in merge_lines(canonical, merged) if addition.lines]
@@ -112,22 +107,24 @@ def merge_lines(canonical: Note, merged: Sequence[Note]) -> list[Addition]:
     """For each merged note, in order: the units the canonical (plus what came before) lacks, and
     the paragraphs left out as said in other words."""
     known = f" {normalize(canonical.body)} "
-    sentences = _sentences(canonical.body)
+    sayings: dict[frozenset[str], str] | None = None  # read when a unit first needs it: most are known word for word
     found: list[Addition] = []
     for note in merged:
         lines: list[str] = []
         gap = False
         # Its property lines of vaultmem's fields are merged as fields (merged_frontmatter), not as text.
         units = list(_units(without_field_lines(note.body)))
-        reworded = _said_in_other_words(units, sentences)
+        paragraph_of = {position: tuple(paragraph) for paragraph in _paragraphs(units) for position in paragraph}
         said_already: list[SaidAlready] = []
         for position, (unit, blank_before) in enumerate(units):
             key = normalize(unit)
             if not key or f" {key} " in known or _repeats_title(unit, note.title):
                 gap = gap or blank_before
                 continue
-            if position in reworded:
-                said = reworded[position]
+            if sayings is None:
+                sayings = dict(_sayings(canonical.body))
+            said = _said_in_other_words(tuple(units[each][0] for each in paragraph_of[position]), sayings)
+            if said is not None:
                 if said not in said_already:
                     said_already.append(said)
                 gap = gap or blank_before
@@ -137,37 +134,37 @@ def merge_lines(canonical: Note, merged: Sequence[Note]) -> list[Addition]:
             lines.append(_H1.sub(r"\1##", unit))
             known += f"| {key} "
             gap = False
-        sentences += _sentences("\n".join(lines))
+        if sayings is not None:
+            for words, sentence in _sayings("\n".join(lines)).items():
+                sayings.setdefault(words, sentence)
         found.append(Addition(note.path, note.title, tuple(lines), tuple(said_already)))
     return found
 
 
-def says(kept: _Sentence, other: _Sentence) -> bool:
-    """Does ``kept`` say what ``other`` says, in other words: the same words but :data:`FILLERS`, in
-    any order and punctuation. Not a word more on either side: one word turns a fact around ("takes
-    sugar" / "takes no sugar", "in Porto" / "in Porto Alegre", "at 9" / "at 9:30"), and a sentence
-    that holds all of another's words and more may say something else ("listens on port 6543 (moved
-    from 5433)" holds every word of "listens on port 5433")."""
-    return bool(other.words) and other.words == kept.words
+def sentence_words(sentence: str) -> frozenset[str]:
+    """What a sentence says, for :func:`says_again`: its words, casefolded, without :data:`FILLERS`."""
+    return frozenset(word.casefold() for word in _WORD.findall(sentence)) - FILLERS
 
 
-def _said_in_other_words(units: Sequence[tuple[str, bool]], sentences: Sequence[_Sentence]) -> dict[int, SaidAlready]:
-    """Unit position → its paragraph, for the paragraphs each of whose sentences one of
-    ``sentences`` says (:func:`says`). A paragraph is a run of lines with no blank line between;
-    a fenced block, a heading or a list item stands alone."""
-    found: dict[int, SaidAlready] = {}
-    for positions in _paragraphs(units):
-        text = "\n".join(units[position][0] for position in positions)
-        said_as: list[str] = []
-        for sentence in _sentences(text):
-            saying = next((kept for kept in sentences if says(kept, sentence)), None)
-            if saying is None:
-                break
-            said_as.append(saying.text)
-        else:
-            if said_as:
-                found.update(dict.fromkeys(positions, SaidAlready(text, tuple(said_as))))
-    return found
+def says_again(kept: str, text: str) -> bool:
+    """Does ``kept`` say every sentence of ``text`` in other words: for each, a sentence of ``kept``
+    with the same words but :data:`FILLERS`, in any order and punctuation. Not a word more on either
+    side: one word turns a fact around ("takes sugar" / "takes no sugar", "in Porto" / "in Porto
+    Alegre", "at 9" / "at 9:30"), and a sentence that holds all of another's words and more may say
+    something else ("listens on port 6543 (moved from 5433)" holds every word of "listens on port 5433")."""
+    sayings = _sayings(kept)
+    sentences = _sayings(text)
+    return bool(sentences) and all(words in sayings for words in sentences)
+
+
+def _said_in_other_words(paragraph: tuple[str, ...], sayings: Mapping[frozenset[str], str]) -> SaidAlready | None:
+    """The paragraph (its lines), when each of its sentences is one of ``sayings`` (words → the
+    sentence that says them: :func:`says_again`). A paragraph is a run of lines with no blank line
+    between; a fenced block, a heading or a list item stands alone."""
+    said_as = [sayings.get(words) for words, _ in _paragraph_sentences(paragraph)]
+    if not said_as or any(said is None for said in said_as):
+        return None
+    return SaidAlready("\n".join(paragraph), tuple(said for said in said_as if said))
 
 
 def _paragraphs(units: Sequence[tuple[str, bool]]) -> list[list[int]]:
@@ -184,17 +181,23 @@ def _paragraphs(units: Sequence[tuple[str, bool]]) -> list[list[int]]:
     return paragraphs
 
 
-def _sentences(text: str) -> list[_Sentence]:
-    """The sentences of ``text``: its paragraphs' lines joined, without markers, cut after . ! ?"""
-    found: list[_Sentence] = []
+@functools.lru_cache(maxsize=4096)  # a cluster's notes are read once per member that could be kept
+def _paragraph_sentences(lines: tuple[str, ...]) -> list[tuple[frozenset[str], str]]:
+    """(words, sentence) of a paragraph: its lines joined without markers, cut after . ! ?"""
+    joined = " ".join(_MARKERS.sub("", line).strip() for unit in lines for line in unit.split("\n"))
+    pieces = ((sentence_words(piece), piece.strip()) for piece in _SENTENCE_END.split(joined))
+    return [(words, piece) for words, piece in pieces if words]
+
+
+@functools.lru_cache(maxsize=256)
+def _sayings(text: str) -> Mapping[frozenset[str], str]:
+    """What ``text`` says, sentence by sentence: words (:func:`sentence_words`) → the first sentence of them."""
     units = list(_units(text))
+    sayings: dict[frozenset[str], str] = {}
     for positions in _paragraphs(units):
-        joined = " ".join(_MARKERS.sub("", line).strip() for position in positions for line in units[position][0].split("\n"))
-        for piece in _SENTENCE_END.split(joined):
-            words = frozenset(word.casefold() for word in _WORD.findall(piece)) - FILLERS
-            if words:
-                found.append(_Sentence(piece.strip(), words))
-    return found
+        for words, sentence in _paragraph_sentences(tuple(units[position][0] for position in positions)):
+            sayings.setdefault(words, sentence)
+    return sayings
 
 
 def both_changed(first: Note, second: Note) -> bool:
