@@ -902,11 +902,6 @@ def canonical_candidate(note: Note, others: Sequence[Note], cluster_paths: Colle
                      created.timestamp() if created else math.inf, -len(note.body.strip()), note.path)
 
 
-def canonical_key(note: Note, cluster_paths: Collection[str] = (), others: Sequence[Note] = ()) -> tuple[bool, int, bool, float, int, str]:
-    """Sort key of :func:`canonical_candidate` (``others``: the cluster's other notes)."""
-    return canonical_candidate(note, others, cluster_paths).key()
-
-
 def why_kept(kept: Candidate, runner_up: Candidate, runner_up_path: str) -> str:
     """Why the canonical was kept rather than the member that came second, in words."""
     name = runner_up_path
@@ -919,7 +914,7 @@ def why_kept(kept: Candidate, runner_up: Candidate, runner_up_path: str) -> str:
     if kept.generated_title != runner_up.generated_title:
         return f"{said}, and its title was chosen, where {name}'s is its text's first line"
     if kept.created != runner_up.created:
-        return f"{said}, and it is the older note (created first)" if math.isfinite(kept.created) else f"{said}, and it has a created date"
+        return f"{said}, and it is the older note (created first)"  # no created date sorts last
     if kept.shorter != runner_up.shorter:
         return f"{said}, and it is the longer note"
     return f"{said}, and its path comes first"
