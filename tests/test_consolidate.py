@@ -1361,3 +1361,47 @@ def test_works_differ_only_by_a_kind_both_name_and_no_chain_joins_two() -> None:
     pairs = {(1, 3): 0.95, (2, 3): 0.93}
     components, refusals = components_and_refusals(pairs, {}, {}, {1: paper_a, 2: paper_b})
     assert components == [[1, 3]] and refusals == [None, "works"]
+
+
+# A trial (s32): the agent remembered Maya's coffee twice. The newer note is three characters longer
+# ("and no sugar" for ", no sugar") and titled by remember from its first line.
+COFFEE_TITLED = ("---\nid: 01M8TEZX8C97KY8R280CQN13Z1\ntitle: 'Coffee: flat white with oat milk'\nlayer: L4\ntags:\n"
+                 "  - preferences\ncreated: 2026-11-20T04:07:50+00:00\n---\n"
+                 "Maya takes her coffee as a flat white with oat milk, no sugar.\n")
+COFFEE_AGAIN = ("---\nid: 01M8TF4GQW4GKXN37WNPZ9K621\ntitle: Maya takes her coffee as a flat white with oat milk and no sugar.\n"
+                "layer: L4\ntags:\n  - preferences\ncreated: 2026-11-28T04:10:21+00:00\n---\n"
+                "Maya takes her coffee as a flat white with oat milk and no sugar.\n")
+
+
+def test_a_reworded_duplicate_merges_into_the_older_titled_note_and_its_sentence_is_not_said_twice(vault_dir: Path, wordllama: object) -> None:
+    write_file(vault_dir, "memories/coffee-flat-white-with-oat-milk.md", COFFEE_TITLED)
+    write_file(vault_dir, "memories/maya-takes-her-coffee-as-a-flat-white.md", COFFEE_AGAIN)
+    write_file(vault_dir, "Maya.md", "# Maya\n\nHer coffee: [[maya-takes-her-coffee-as-a-flat-white]].\n")
+    with open_vault(vault_dir, wordllama) as vault:
+        report = vault.consolidate(apply=True, now=NOW)
+    (cluster,) = report.clusters
+    assert cluster.canonical.path == "memories/coffee-flat-white-with-oat-milk.md"
+    assert "its title was chosen" in cluster.why_kept
+    kept = (vault_dir / "memories/coffee-flat-white-with-oat-milk.md").read_text(encoding="utf-8")
+    assert kept.count("flat white with oat milk") == 2  # its title and its one sentence: no "Merged from" section
+    assert "Merged from" not in kept and "merged_from:\n  - 01M8TF4GQW4GKXN37WNPZ9K621" in kept
+    # Nothing is lost: the archived note keeps its sentence byte for byte, and the link follows the kept note.
+    assert (vault_dir / "_archive/memories/maya-takes-her-coffee-as-a-flat-white.md").read_text(encoding="utf-8") == COFFEE_AGAIN
+    assert "[[coffee-flat-white-with-oat-milk]]" in (vault_dir / "Maya.md").read_text(encoding="utf-8")
+
+
+def test_the_dry_run_says_which_note_is_kept_why_and_which_sentences_it_leaves_out(vault_dir: Path, wordllama: object) -> None:
+    write_file(vault_dir, "memories/coffee-flat-white-with-oat-milk.md", COFFEE_TITLED)
+    write_file(vault_dir, "memories/maya-takes-her-coffee-as-a-flat-white.md", COFFEE_AGAIN)
+    plan = json.loads(run_cli(vault_dir, "consolidate", "--json").stdout)
+    (cluster,) = plan["clusters"]
+    assert cluster["canonical"] == "memories/coffee-flat-white-with-oat-milk.md"
+    assert cluster["why_kept"].startswith("it says what the others say, and its title was chosen")
+    merged = cluster["notes"][1]
+    assert merged["appended"] == []
+    assert merged["said_already"] == [{"text": "Maya takes her coffee as a flat white with oat milk and no sugar.",
+                                       "said_as": ["Maya takes her coffee as a flat white with oat milk, no sugar."]}]
+    text = run_cli(vault_dir, "consolidate", "--dry-run").stdout
+    assert "kept: it says what the others say, and its title was chosen" in text
+    assert "= Maya takes her coffee as a flat white with oat milk and no sugar.  (not appended: the kept note says it:" in text
+

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from vaultmem.merging import additions, appended_text, normalize
+from vaultmem.merging import additions, appended_text, merge_lines, normalize
 from vaultmem.notes import parse_note
 
 CANONICAL = parse_note("c.md", b"---\ntitle: Upgrades\n---\nWe upgrade Postgres on\nSundays, after a backup.\n\n- check the replicas\n")
@@ -103,3 +103,41 @@ def test_a_title_made_from_the_text_is_not_an_alias_but_a_chosen_one_is() -> Non
     for chosen in (f"---\nid: {new_ulid()}\ntitle: Rehearsals\n---\n# Rehearsals\n{body}",
                    f"---\nid: {new_ulid()}\ntitle: Rehearsals\n---\n{body}"):
         assert merged_frontmatter(canonical, [parse_note("m.md", chosen.encode())]).set_values["aliases"] == ["Rehearsals"]
+
+
+# ------------------------------------------------------------------ said in other words (a trial)
+
+COFFEE_KEPT = parse_note("memories/coffee.md", b"---\ntitle: 'Coffee: flat white with oat milk'\n---\n"
+                                                b"Maya takes her coffee as a flat white with oat milk, no sugar.\n")
+
+
+def test_a_sentence_the_kept_note_says_in_other_words_is_left_out_and_listed_with_the_sentence_that_says_it() -> None:
+    # A trial: "…oat milk and no sugar." was appended under "…oat milk, no sugar.": the kept note said it twice.
+    merged = note("memories/maya-takes.md", "Maya takes her coffee as a flat white with oat milk and no sugar.\n")
+    (found,) = merge_lines(COFFEE_KEPT, [merged])  # type: ignore[list-item]
+    assert found.lines == ()
+    assert [said.as_dict() for said in found.said_already] == [{
+        "text": "Maya takes her coffee as a flat white with oat milk and no sugar.",
+        "said_as": ["Maya takes her coffee as a flat white with oat milk, no sugar."]}]
+    assert additions(COFFEE_KEPT, [merged]) == []  # type: ignore[list-item]
+
+
+def test_a_hard_wrapped_paragraph_is_said_already_only_when_every_sentence_of_it_is() -> None:
+    kept = parse_note("k.md", b"Lena, Maya's sister, lives in Berlin and her birthday is July 2. She runs.\n")
+    said = note("a.md", "Maya's sister Lena lives in Berlin;\nher birthday is July 2.\n")
+    half = note("b.md", "Maya's sister Lena lives in Berlin; her birthday is July 2.\nShe swims on Sundays.\n")
+    first, second = merge_lines(kept, [said, half])  # type: ignore[list-item]
+    assert (first.lines, len(first.said_already)) == ((), 1)
+    assert second.lines == ("Maya's sister Lena lives in Berlin; her birthday is July 2.", "She swims on Sundays.")
+
+
+def test_a_sentence_with_one_word_more_or_less_is_a_fact_of_its_own_and_is_appended() -> None:
+    # Measured (adr/0010): one word turns a fact around, and a kept sentence holding all of another's
+    # words and more may say something else — the embedder's cosine does not see it (0.97 for 4pm / 5pm).
+    pairs = [("Maya takes sugar in her coffee.", "Maya takes no sugar in her coffee."),
+             ("Key handover for the new Portland apartment at 5pm.", "Key handover for the new Portland apartment at 4pm."),
+             ("Staging Postgres listens on port 6543 (moved from 5433 on Dec 1).", "Staging Postgres listens on port 5433."),
+             ("Maya's sister likes Tom.", "Maya likes Tom.")]
+    for kept, other in pairs:
+        (found,) = merge_lines(parse_note("k.md", kept.encode()), [note("m.md", other + "\n")])  # type: ignore[list-item]
+        assert (found.lines, found.said_already) == ((other,), ()), (kept, other)

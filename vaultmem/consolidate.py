@@ -1,8 +1,8 @@
 """Consolidation: near-duplicate notes become one note, and nothing is lost.
 
 The same fact written three times in three days costs three embeddings and competes
-with itself in search. Consolidation finds such clusters and merges each into its
-longest note. See adr/0010-consolidation.md for the measurements behind the choices.
+with itself in search. Consolidation finds such clusters and merges each into the
+note that already says the most. See adr/0010-consolidation.md for the measurements behind the choices.
 
 Finding clusters (reads, then a pure core):
 
@@ -32,8 +32,8 @@ Finding clusters (reads, then a pure core):
    consolidation is for. Likewise two notes about two works or two people — their ``citekey``,
    ``doi``, ``name`` or ``email`` properties differ (:func:`work_of`): two papers' literature
    notes of one template, two people's notes of a personal CRM's — never
-   end up in one cluster (``different_works``), memories or not. The canonical note is the longest body (ties: the oldest
-   ``created``, then the path) — never a sync tool's copy of another member
+   end up in one cluster (``different_works``), memories or not. The canonical note is the one the others' merge appends the fewest words to (ties: a chosen title, the oldest
+   ``created``, the longest body, then the path: :func:`canonical_candidate`) — never a sync tool's copy of another member
    (``Note (conflicted copy …).md``, ``Note 2.md``: sync_copies.py), which merges into it.
    Before the clusters, a pair is kept apart and counted when its texts share no word
    (``no_common_words``; Chinese or Japanese: under CJK_SHARED_PAIRS of their pairs of
@@ -71,7 +71,7 @@ from .fields import STOPWORDS
 from .lifecycle import EXPIRING_LAYERS, format_timestamp, to_epoch_us
 from .logseq import without_field_lines
 from .merge_markers import UNMERGED_WHY, unmerged_fix, unmerged_notes
-from .merging import KeptChange, additions, both_changed
+from .merging import KeptChange, SaidAlready, both_changed, merge_lines
 from .noteio import FileChange
 from .notes import Note, citekey_form, citekeys_of, in_templates_folder, parse_note, text_values, timestamp_or_none
 from .notion import without_page_id
@@ -81,6 +81,7 @@ from .storage import Eligibility, PoolNote, Store
 from .sync_copies import copy_among, is_copy_among
 from .template_lines import holds_template_lines, own_text, read_template_lines
 from .vectors import VectorIndex, unpack
+from .writer import is_generated_title
 
 NEIGHBOURS = 16  # per source; a duplicate is among the very nearest, other layers take slots too
 QUERY_BATCH = 4096  # sources per batched kNN query: bounded memory at any vault size
@@ -174,13 +175,14 @@ class Member:
     id: str
     title: str
     content_hash: str  # of the file when the plan was made: apply skips the cluster if it changed
-    chars: int  # length of the stripped body: the canonical is the longest
+    chars: int  # length of the stripped body
     similarity: float  # cosine with the canonical (1.0 for the canonical itself)
     appended: tuple[str, ...] = ()  # its lines the canonical lacks: appended to it by the merge (merging.py)
+    said_already: tuple[SaidAlready, ...] = ()  # its paragraphs the canonical says in other words: not appended
 
     def as_dict(self) -> dict[str, Any]:
         return {"path": self.path, "title": self.title, "similarity": round(self.similarity, 4), "chars": self.chars,
-                "appended": list(self.appended)}
+                "appended": list(self.appended), "said_already": [said.as_dict() for said in self.said_already]}
 
 
 @dataclass(frozen=True)
@@ -189,6 +191,7 @@ class Cluster:
     layer: str | None
     similarity: float  # the weakest link: lowest cosine among member pairs ≥ threshold
     weakest_pair: float  # lowest cosine among all member pairs (lower in a chain)
+    why_kept: str = ""  # why the canonical was kept rather than the member that came second
 
     @property
     def canonical(self) -> Member:
@@ -205,6 +208,7 @@ class Cluster:
             "similarity": round(self.similarity, 4),
             "weakest_pair": round(self.weakest_pair, 4),
             "layer": self.layer,
+            "why_kept": self.why_kept,
             "notes": [member.as_dict() for member in self.members],
         }
 
@@ -865,35 +869,75 @@ def components_and_refusals(pairs: Mapping[tuple[int, int], float], days: Mappin
     return union_find.components(), refusals
 
 
-def canonical_key(note: Note, cluster_paths: Collection[str] = ()) -> tuple[bool, int, float, str]:
-    """Sort key: a sync tool's copy of another member last, then the longest body first;
-    ties: the oldest ``created`` (none: last), then the path.
+@dataclass(frozen=True)
+class Candidate:
+    """What decides whether a member is the cluster's canonical, compared in this order (lower wins)."""
 
-    Without the first rule a conflict copy one line longer than its original — or identical
-    to it, as ``Note (conflicted copy …).md`` sorts before ``Note.md`` — was kept, and the
-    note the person links to was archived into it.
+    copy: bool  # a sync tool's copy of another member: last
+    appended_words: int  # words the merge of the others into it would append: what it lacks of theirs
+    generated_title: bool  # its title is its text's first line (remember made it): nobody chose it
+    created: float  # the oldest first (none: last): the id and name the person and other notes know
+    shorter: int  # minus the body's length
+    path: str
+
+    def key(self) -> tuple[bool, int, bool, float, int, str]:
+        return (self.copy, self.appended_words, self.generated_title, self.created, self.shorter, self.path)
+
+
+def canonical_candidate(note: Note, others: Sequence[Note], cluster_paths: Collection[str] = ()) -> Candidate:
+    """``note`` as a candidate to be kept, the others merged into it.
+
+    A sync tool's copy of another member comes last: a conflict copy one line longer than its
+    original, or identical to it, was kept, and the note the person links to was archived into it.
+    Then the member the others' merge appends the fewest words to — the one that already says the
+    most, as "the longest" meant to be: in a trial the newer note, three characters longer ("…oat
+    milk and no sugar" beside "…oat milk, no sugar"), was kept, under the title ``remember`` had
+    made from its first line, and the older note the agent had titled "Coffee: flat white with oat
+    milk" was archived into it. Ties (most often: each says all the other does) go to a title
+    someone chose, then to the oldest ``created``, then to the longest body, then the path.
     """
     created = timestamp_or_none(note.meta.get("created"))
-    return (is_copy_among(note.path, cluster_paths), -len(note.body.strip()),
-            created.timestamp() if created else math.inf, note.path)
+    appended = sum(addition.words() for addition in merge_lines(note, others))
+    return Candidate(is_copy_among(note.path, cluster_paths), appended, is_generated_title(note),
+                     created.timestamp() if created else math.inf, -len(note.body.strip()), note.path)
+
+
+def why_kept(kept: Candidate, runner_up: Candidate, runner_up_path: str) -> str:
+    """Why the canonical was kept rather than the member that came second, in words."""
+    name = runner_up_path
+    if kept.copy != runner_up.copy:
+        return f"{name} is a sync tool's copy of it"
+    if kept.appended_words != runner_up.appended_words:
+        return (f"it already says the most: merged into it the others add {kept.appended_words} word(s), "
+                f"merged into {name} {runner_up.appended_words}")
+    said = "it says what the others say" if kept.appended_words == 0 else "the others add as many words to it as to " + name
+    if kept.generated_title != runner_up.generated_title:
+        return f"{said}, and its title was chosen, where {name}'s is its text's first line"
+    if kept.created != runner_up.created:
+        return f"{said}, and it is the older note (created first)"  # no created date sorts last
+    if kept.shorter != runner_up.shorter:
+        return f"{said}, and it is the longer note"
+    return f"{said}, and its path comes first"
 
 
 def build_cluster(notes: Sequence[Note], matrix: np.ndarray, threshold: float) -> Cluster:
     """A cluster from its notes and their vectors (same order)."""
     paths = {note.path for note in notes}
-    by_key = sorted(range(len(notes)), key=lambda index: canonical_key(notes[index], paths))
+    candidates = [canonical_candidate(note, [other for other in notes if other is not note], paths) for note in notes]
+    by_key = sorted(range(len(notes)), key=lambda index: candidates[index].key())
     order = [by_key[0], *sorted(by_key[1:], key=lambda index: notes[index].path)]
     similarity = matrix[order] @ matrix[order].T
     upper = similarity[np.triu_indices(len(order), 1)]
     linked = upper[upper >= threshold]
-    appended = {addition.path: addition.lines for addition in additions(notes[order[0]], [notes[index] for index in order[1:]])}
+    merge = {addition.path: addition for addition in merge_lines(notes[order[0]], [notes[index] for index in order[1:]])}
     members = tuple(
         Member(notes[index].path, notes[index].id, notes[index].title, notes[index].content_hash,
                len(notes[index].body.strip()), 1.0 if position == 0 else float(similarity[0, position]),
-               appended.get(notes[index].path, ()) if position else ())
+               merge[notes[index].path].lines if position else (), merge[notes[index].path].said_already if position else ())
         for position, index in enumerate(order)
     )
     # confirmed_pairs and this product may round the last bit differently: never report
     # a weakest link below the threshold that admitted it.
     weakest_link = float(linked.min()) if linked.size else threshold
-    return Cluster(members, notes[order[0]].layer, weakest_link, float(upper.min()))
+    why = why_kept(candidates[by_key[0]], candidates[by_key[1]], notes[by_key[1]].path)
+    return Cluster(members, notes[order[0]].layer, weakest_link, float(upper.min()), why)

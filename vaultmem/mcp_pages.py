@@ -24,6 +24,9 @@ from mcp.server.mcpserver.exceptions import ToolError
 # its escaping stays far under the client's 1 MiB.
 PAGE_BYTES = 250_000
 SIDE_BYTES = 10_000  # each other list of the same answer
+# check's parts: 117 problems of one templates folder were 86 KB in one part (a trial); said once in
+# ``groups``, their problems are for the agent that asks for them, a few dozen a part.
+CHECK_PAGE_BYTES = 25_000
 
 
 def size(value: object) -> int:
@@ -41,13 +44,17 @@ def fitting(items: list[Any], start: int, budget: int) -> int:
     return end
 
 
-def page(answer: dict[str, Any], key: str, offset: int, tool: str, applied: bool = False) -> dict[str, Any]:
-    """Cut ``answer[key]`` to the part from ``offset``, and every other list to a few kilobytes."""
+def page(answer: dict[str, Any], key: str, offset: int, tool: str, applied: bool = False,
+         budget: int = PAGE_BYTES, stop: int | None = None) -> dict[str, Any]:
+    """Cut ``answer[key]`` to the part from ``offset`` (at most ``budget`` bytes, and ending at
+    ``stop`` when the part starts before it), and every other list to a few kilobytes."""
     items: list[Any] = answer[key]
     if offset > len(items) or (offset == len(items) and offset > 0):
         raise ToolError(f"UsageError: offset {offset} is past the end of {tool}'s {key} ({len(items)} of them); "
                         "pass a next_offset it gave, or 0 for the start")
-    end = fitting(items, offset, PAGE_BYTES)
+    end = fitting(items, offset, budget)
+    if stop is not None and offset < stop < end:
+        end = stop
     answer[key], answer[f"{key}_total"] = items[offset:end], len(items)
     answer["next_offset"] = end if end < len(items) and not applied else None
     if end < len(items):

@@ -69,8 +69,9 @@ from .index_progress import IndexBuilding, whole_seconds
 from .lifecycle import LAYER_NAMES, LAYERS, LayerPolicy, format_duration
 from .markdown import plugin_footer_start
 from .mcp_arguments import StrictTool
-from .mcp_pages import add_notice, page, refuse_offset_with_apply
+from .mcp_pages import CHECK_PAGE_BYTES, PAGE_BYTES, add_notice, page, refuse_offset_with_apply
 from .option_names import Surface
+from .problem_groups import GROUPED_AT, grouped_answer
 from .results import NoteView
 from .retried_writes import MAX_KEY_CHARS
 from .vault import Vault
@@ -839,10 +840,11 @@ class VaultTools:
         "and its original, each holding lines the other lacks, are never merged: both devices changed the note, and the user "
         "compares them (check names the copy); sync_conflicts counts them. "
         "Dry run by default: returns {clusters: [{canonical, members, similarity, layer, notes}], "
-        "applied: false, scope, ...}; each note lists the lines it would add to the kept note (appended), and "
+        "applied: false, scope, ...}, why_kept; each note lists the lines it would add to the kept note (appended), "
+        "those the kept note already says (said_already), and "
         "kept_changes the kept note's frontmatter changes (expires_at before/after and why, tags, aliases and "
         "merged_from added; a title remember made from the text is not made an alias). Show it to "
-        "the user before merging. apply=true merges each cluster into its longest note (tags unioned, latest "
+        "the user before merging. apply=true merges each cluster into its kept note (tags unioned, latest "
         "expiry kept, the lines only the others held appended under a heading naming each, links to the "
         "merged notes rewritten; their ids keep resolving to it), moves the others to the archive folder "
         "(recoverable) and reports merged (each with its kept_changes), skipped and links_rewritten. Many clusters "
@@ -890,12 +892,34 @@ class VaultTools:
     @vault_tool(READ_ONLY, (
         "Lint every note in the vault: frontmatter that does not load, unknown layers, unparseable or "
         "missing expiries, permanent notes that carry a deadline, duplicate ids. Read-only. Returns "
-        "{files, ok, problems: [{path, field, message, fix}]}; tell the user about problems and the fix. "
+        "{files, ok, problems: [{path, field, message, fix}], groups}; tell the user about problems and the fix. "
+        "One problem in 3+ notes of a folder is said once in groups; problems lists the others first. "
         "Many problems come in parts: problems_total says how many, next_offset (null at the end) is the offset to "
         "pass for the next part, and a notice says so."
     ))
     async def check(self, offset: ListOffset = 0) -> dict[str, Any]:
-        return page(await self.service.call(lambda vault: vault.check().as_dict(), needs=Needs.FILES), "problems", offset, "check")
+        answer = await self.service.call(checked, needs=Needs.FILES)
+        one_by_one = answer.pop("one_by_one")
+        # The first part ends where the groups' problems begin; when every problem is in a group, it
+        # holds a few dozen of theirs. A trial's 117 template problems were 86 KB in one part.
+        first_only_grouped = bool(answer["groups"]) and one_by_one == 0 and offset == 0
+        paged = page(answer, "problems", offset, "check", budget=CHECK_PAGE_BYTES if first_only_grouped else PAGE_BYTES,
+                     stop=one_by_one or None)
+        if paged["groups"] and paged["next_offset"] is not None:
+            in_groups = paged["problems_total"] - one_by_one
+            add_notice(paged, f"GROUPED: {in_groups} of the {paged['problems_total']} problems are {len(paged['groups'])} "
+                              f"problem(s) each found in {GROUPED_AT} or more notes of one folder, said once in groups; "
+                              f"problems lists the {one_by_one} in no group first, then the groups' (from offset {one_by_one})")
+        return paged
+
+
+def checked(vault: Vault) -> dict[str, Any]:
+    """``check``'s answer for an agent: the problems in no group first, and the groups (problem_groups.py)."""
+    report = vault.check()
+    grouped = grouped_answer(report.problems, said=lambda text: respelled(text, Surface.MCP))
+    return {**report.as_dict(), "problems": [problem.as_dict() for problem in grouped.problems],
+            "groups": [group.as_dict(lambda text: respelled(text, Surface.MCP)) for group in grouped.groups],
+            "one_by_one": grouped.one_by_one}
 
 
 def body_part(view: dict[str, Any], offset: int) -> None:

@@ -11,7 +11,8 @@ The same problem is the same field, the same message once the line it names is l
 (exclude ``/ag/Templates/Album Template.md``): the group shows its first note's fix, so
 problems whose advice differs otherwise are never folded together. A group is one folder's: the
 fix names the folder (exclude ``/ag/Templates/``), and another folder's notes may need
-another one. This is how a shell shows problems; ``check --json`` and MCP still list each.
+another one. This is how a shell shows problems, and MCP ``check`` answers them (:func:`grouped_answer`:
+the groups beside the problems, which come said-one-by-one first); ``check --json`` lists each.
 """
 
 from __future__ import annotations
@@ -20,10 +21,12 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import PurePosixPath
+from typing import Any
 
 from .notes import Problem
 
 GROUPED_AT = 3  # fewer than this in one folder are said one by one
+GROUP_NOTES_SHOWN = 20  # a group's answer names this many of its notes (count says how many; the problems list all)
 _AT_LINE = re.compile(r" at line (\d+)")
 
 
@@ -39,6 +42,30 @@ class ProblemGroup:
     def named(self) -> list[str]:
         """Each note by its file name, with the line its message named (``Book Template.md:13``)."""
         return [PurePosixPath(problem.path).name + _line_suffix(problem.message) for problem in self.problems]
+
+    def as_dict(self, said: Callable[[str], str] = str) -> dict[str, Any]:
+        first = self.problems[0]
+        return {"folder": self.folder, "field": self.field, "message": self.message, "count": len(self.problems),
+                "notes": self.named()[:GROUP_NOTES_SHOWN], "fix": said(first.fix), "fix_for": first.path}
+
+
+@dataclass(frozen=True)
+class GroupedProblems:
+    """Every problem, those said one by one first (in the order found), then each group's; and the groups."""
+
+    problems: tuple[Problem, ...]
+    groups: tuple[ProblemGroup, ...]
+    one_by_one: int  # how many of ``problems``, from the first, belong to no group
+
+
+def grouped_answer(problems: Sequence[Problem], said: Callable[[str], str] = str) -> GroupedProblems:
+    """``problems`` reordered for a reader who pays for every line (an agent's context): the
+    problems said one by one first, then each group's problems, group by group; a trial's
+    117 template problems came before the three that were the vault's own."""
+    shown = grouped_problems(problems, said)
+    alone = [item for item in shown if isinstance(item, Problem)]
+    groups = [item for item in shown if isinstance(item, ProblemGroup)]
+    return GroupedProblems((*alone, *(problem for group in groups for problem in group.problems)), tuple(groups), len(alone))
 
 
 def grouped_problems(problems: Sequence[Problem], said: Callable[[str], str] = str,

@@ -568,7 +568,7 @@ class Vault:
         plan: ConsolidationPlan | None = None,
         any_note: bool = False,
     ) -> ConsolidationReport:
-        """Cluster near-duplicate memories of one layer; ``apply`` merges each into its longest note.
+        """Cluster near-duplicate memories of one layer; ``apply`` merges each into the note that says the most.
 
         Only notes that carry a ``layer`` (memories) are considered; ``any_note`` widens the
         scope to the person's own notes too. A dry run by default. ``plan`` applies the

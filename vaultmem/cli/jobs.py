@@ -26,7 +26,7 @@ from .shell import (
 if TYPE_CHECKING:
     from ..check import CheckReport
     from ..consolidate import ConsolidationReport
-    from ..merging import KeptChange
+    from ..merging import KeptChange, SaidAlready
 
 def dry_run_option(function: Callable[..., Any]) -> Callable[..., Any]:
     """``--dry-run``: what the command does without ``--apply`` anyway, accepted because people
@@ -99,7 +99,7 @@ def expire(obj: Context, apply: bool, hard: bool, as_of: str | None, dry_run: bo
 @click.pass_obj
 def consolidate(obj: Context, threshold: float | None, window: int | None, all_notes: bool, include_expired: bool,
                 any_note: bool, apply: bool, dry_run: bool, as_json: bool) -> None:
-    """Find near-duplicate memories of one layer; --apply merges each cluster into its longest note.
+    """Find near-duplicate memories of one layer; --apply merges each cluster into the note that says the most.
 
     Only notes that carry a layer (memories) are considered unless --any-note.
     Merging unions tags, records the merged notes (aliases, merged_from), appends the
@@ -162,7 +162,10 @@ def render_clusters(report: ConsolidationReport) -> None:
         for position, member in enumerate(cluster.members):
             role = "keep" if position == 0 else f"merge {member.similarity:.3f}"
             click.echo(f"   {role:<11}  {member.path}  \"{member.title}\"  {member.chars} chars")
+            if position == 0 and cluster.why_kept:
+                click.echo(f"                kept: {cluster.why_kept}")
             render_appended(member.appended)
+            render_said_already(member.said_already)
         render_kept_changes(report.kept_changes_of(cluster.canonical.path), report.applied)
 
 
@@ -181,6 +184,21 @@ def render_appended(lines: tuple[str, ...]) -> None:
         click.echo(f"                + {line}")
     if len(shown) > APPENDED_SHOWN:
         click.echo(f"                + … and {len(shown) - APPENDED_SHOWN} more line(s) (--json lists them all)")
+
+
+def render_said_already(said: tuple[SaidAlready, ...]) -> None:
+    """The paragraphs a merged note holds that the kept note says in other words: not appended
+    (the archived note keeps them), each with the kept note's sentence that says it."""
+    for item in said[:APPENDED_SHOWN]:
+        click.echo(f"                = {shorten(item.text)}  (not appended: the kept note says it: "
+                   f"{' / '.join(shorten(sentence) for sentence in item.said_as)})")
+    if len(said) > APPENDED_SHOWN:
+        click.echo(f"                = … and {len(said) - APPENDED_SHOWN} more said already (--json lists them all)")
+
+
+def shorten(text: str, width: int = 100) -> str:
+    line = " ".join(text.split())
+    return line if len(line) <= width else line[: width - 1] + "…"
 
 
 def render_consolidation_outcome(report: ConsolidationReport) -> None:
