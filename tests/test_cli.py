@@ -85,6 +85,23 @@ def test_exit_2_when_the_vault_is_missing_or_a_file_as_for_any_bad_option(tmp_pa
         assert document.exit_code == 2 and said in json.loads(document.stdout)["error"]["message"]
 
 
+def test_a_relative_vault_that_is_not_there_says_where_it_was_looked_for(tmp_path: Path) -> None:
+    """An MCP client starts the server in a folder of its own (Claude Desktop: ``/``), so a
+    config's ``"args": ["--vault", "Notes", "mcp"]`` looked in the wrong place, and the error only
+    said 'Notes' does not exist, beside the person's ~/Notes. Now it names the folder it was read
+    from and asks for the absolute path; an absolute path that is not there says no more."""
+    started_in = tmp_path / "client"
+    started_in.mkdir()
+    served = subprocess.run(vaultmem_command(Path("Notes"), "mcp"), cwd=started_in, stdin=subprocess.DEVNULL,
+                            capture_output=True, text=True, timeout=60, env=process_env())
+    assert served.returncode == 2 and served.stdout == ""
+    assert f"read from {str(started_in)!r}, the folder vaultmem was started in" in served.stderr
+    assert "give the vault's absolute path" in served.stderr
+    absolute = run_cli(tmp_path / "Notes", "check")
+    assert absolute.exit_code == 2 and "is not a folder (it does not exist)" in absolute.stderr
+    assert "read from" not in absolute.stderr
+
+
 @pytest.mark.parametrize(
     "arguments",
     [
