@@ -54,6 +54,28 @@ def test_the_top_level_help_lists_every_command_with_a_summary() -> None:
         assert len(line.split(None, 1)[1]) > 5
 
 
+def test_remembers_help_says_the_title_is_the_first_line_as_it_is(vault_dir: Path, write_note) -> None:
+    """Was: "Title (default: the text's first words)", for a title that is the whole first line
+    (only the file name is cut to its first words)."""
+    write_note(".vaultmem.toml", 'embedder = "hashing"\n')
+    line = "Mom's cataract surgery: Dec 10, 8:30am at St. Mary's; I drive her, arrive 7:45"
+    made = json.loads(run_cli(vault_dir, "remember", f"{line}\nBring her glasses.", "--json").stdout)
+    assert made["title"] == line and made["path"] == "memories/mom-s-cataract-surgery-dec-10-8-30am.md"
+    shown = " ".join(CliRunner().invoke(main, ["remember", "--help"]).stdout.split())
+    assert "Title (default: the text's first line; the file name is made from its first words)." in shown
+
+
+def test_tasks_help_offers_the_durations_its_due_bounds_take(vault_dir: Path, write_note) -> None:
+    """Was: --due-since "an ISO day or a period", though `tasks --due-until +7d` (a week ahead)
+    is what "what is due this coming week" asks."""
+    write_note(".vaultmem.toml", 'embedder = "hashing"\n')
+    write_note("todo.md", "- [ ] soon 📅 2026-12-05\n- [ ] later 📅 2026-12-20\n")
+    soon = run_cli(vault_dir, "tasks", "--due-until", "+7d", "--as-of", "2026-12-02T09:00:00+00:00")
+    assert soon.exit_code == 0 and soon.stdout == "2026-12-05  [ ] soon  todo.md:1\n"
+    shown = " ".join(CliRunner().invoke(main, ["tasks", "--help"]).stdout.split())
+    assert "or a duration from now (7d: back; +7d: ahead)" in shown
+
+
 def test_json_is_offered_on_every_reporting_command() -> None:
     for name in ISSUE_COMMANDS:
         assert "--json" in CliRunner().invoke(main, [name, "--help"]).stdout
