@@ -54,6 +54,28 @@ def test_the_top_level_help_lists_every_command_with_a_summary() -> None:
         assert len(line.split(None, 1)[1]) > 5
 
 
+def test_remembers_help_says_the_title_is_the_first_line_as_it_is(vault_dir: Path, write_note) -> None:
+    """Was: "Title (default: the text's first words)", for a title that is the whole first line
+    (only the file name is cut to its first words)."""
+    write_note(".vaultmem.toml", 'embedder = "hashing"\n')
+    line = "Mom's cataract surgery: Dec 10, 8:30am at St. Mary's; I drive her, arrive 7:45"
+    made = json.loads(run_cli(vault_dir, "remember", f"{line}\nBring her glasses.", "--json").stdout)
+    assert made["title"] == line and made["path"] == "memories/mom-s-cataract-surgery-dec-10-8-30am.md"
+    shown = " ".join(CliRunner().invoke(main, ["remember", "--help"]).stdout.split())
+    assert "Title (default: the text's first line; the file name is made from its first words)." in shown
+
+
+def test_tasks_help_offers_the_durations_its_due_bounds_take(vault_dir: Path, write_note) -> None:
+    """Was: --due-since "an ISO day or a period", though `tasks --due-until +7d` (a week ahead)
+    is what "what is due this coming week" asks."""
+    write_note(".vaultmem.toml", 'embedder = "hashing"\n')
+    write_note("todo.md", "- [ ] soon 📅 2026-12-05\n- [ ] later 📅 2026-12-20\n")
+    soon = run_cli(vault_dir, "tasks", "--due-until", "+7d", "--as-of", "2026-12-02T09:00:00+00:00")
+    assert soon.exit_code == 0 and soon.stdout == "2026-12-05  [ ] soon  todo.md:1\n"
+    shown = " ".join(CliRunner().invoke(main, ["tasks", "--help"]).stdout.split())
+    assert "or a duration from now (7d: back; +7d: ahead)" in shown
+
+
 def test_json_is_offered_on_every_reporting_command() -> None:
     for name in ISSUE_COMMANDS:
         assert "--json" in CliRunner().invoke(main, [name, "--help"]).stdout
@@ -83,6 +105,23 @@ def test_exit_2_when_the_vault_is_missing_or_a_file_as_for_any_bad_option(tmp_pa
         assert said in result.stderr and "--vault PATH" in result.stderr and "Traceback" not in result.output
         document = run_cli(vault, "search", "x", "--json")
         assert document.exit_code == 2 and said in json.loads(document.stdout)["error"]["message"]
+
+
+def test_a_relative_vault_that_is_not_there_says_where_it_was_looked_for(tmp_path: Path) -> None:
+    """An MCP client starts the server in a folder of its own (Claude Desktop: ``/``), so a
+    config's ``"args": ["--vault", "Notes", "mcp"]`` looked in the wrong place, and the error only
+    said 'Notes' does not exist, beside the person's ~/Notes. Now it names the folder it was read
+    from and asks for the absolute path; an absolute path that is not there says no more."""
+    started_in = tmp_path / "client"
+    started_in.mkdir()
+    served = subprocess.run(vaultmem_command(Path("Notes"), "mcp"), cwd=started_in, stdin=subprocess.DEVNULL,
+                            capture_output=True, text=True, timeout=60, env=process_env())
+    assert served.returncode == 2 and served.stdout == ""
+    assert f"read from {str(started_in)!r}, the folder vaultmem was started in" in served.stderr
+    assert "give the vault's absolute path" in served.stderr
+    absolute = run_cli(tmp_path / "Notes", "check")
+    assert absolute.exit_code == 2 and "is not a folder (it does not exist)" in absolute.stderr
+    assert "read from" not in absolute.stderr
 
 
 @pytest.mark.parametrize(

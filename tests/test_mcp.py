@@ -26,7 +26,7 @@ import pytest
 from mcp import ClientSession
 from mcp.client.stdio import stdio_client
 
-from helpers import REPO, git, hold_commit_lock, init_repo, run_cli, snapshot_files, vaultmem_process
+from helpers import REPO, git, hold_commit_lock, init_repo, run_cli, snapshot_files, vaultmem_process, write_vault
 from vaultmem import parse_timestamp
 from mcp_client import CALL_SECONDS, STARTUP_SECONDS, TOOLS, Progress, Served, note, run, serve, server_parameters, text_of
 
@@ -146,6 +146,42 @@ def test_a_long_argument_description_is_said_once_in_the_tool_list(vault_dir: Pa
             assert "next month" in json.dumps(listed["recall"].input_schema["properties"]["since"])
             total = sum(len(json.dumps(tool.model_dump(by_alias=True, exclude_none=True), ensure_ascii=False)) for tool in tools)
             assert total < 44_000, total
+
+    run(scenario)
+
+
+def test_the_readmes_client_configs_serve_as_written_from_a_desktop_apps_folder(tmp_path: Path) -> None:
+    """A new user's first hour: the README's Claude Desktop JSON and Claude Code line, run as
+    written with this machine's paths in place of /Users/maya's, by an app that starts the
+    server in a folder of its own (``/``) with a bare PATH. The Claude Code line was once a bare
+    ``vaultmem``, found only while the venv was active."""
+    import shlex
+
+    from mcp import StdioServerParameters
+
+    readme = (REPO / "README.md").read_text(encoding="utf-8").split("## Use vaultmem as an agent's memory (MCP)", 1)[1]
+    block = readme.split("**Claude Desktop** (`claude_desktop_config.json`)", 1)[1].split("```json\n", 1)[1].split("\n```", 1)[0]
+    entry = json.loads(block)["mcpServers"]["vaultmem"]
+    line = re.search(r"^claude mcp add -s user vaultmem -- (.+)$", readme, re.MULTILINE)
+    assert line is not None
+    claude = shlex.split(line.group(1))
+    assert Path(entry["command"]).is_absolute() and claude[0] == entry["command"]
+    assert entry["args"] == ["--vault", "/Users/maya/Notes", "mcp"] and claude[1:] == ["--vault", "~/Notes", "mcp"]
+    vault = write_vault(tmp_path / "Notes", {".vaultmem.toml": 'embedder = "hashing"\n',
+                                             "Daily/2026-11-30.md": "Dentist moved my cleaning to Thursday at 4:15pm.\n"})
+    installed = Path(sys.executable).parent / "vaultmem"
+    parameters = StdioServerParameters(command=str(installed), args=[str(vault) if arg.endswith("/Notes") else arg for arg in entry["args"]],
+                                       env={"PATH": "/usr/bin:/bin", "HOME": str(tmp_path), "PYTHONPATH": str(REPO)}, cwd="/")
+
+    async def scenario() -> None:
+        with (tmp_path / "server.log").open("w", encoding="utf-8") as errlog:
+            async with stdio_client(parameters, errlog=errlog) as (read, write), ClientSession(read, write) as session:
+                with anyio.fail_after(STARTUP_SECONDS):
+                    await session.initialize()
+                with anyio.fail_after(CALL_SECONDS):
+                    found = await session.call_tool("recall", {"query": "dentist", "k": 1})
+                assert not found.is_error, text_of(found)
+                assert [hit["path"] for hit in json.loads(text_of(found))["hits"]] == ["Daily/2026-11-30.md"]
 
     run(scenario)
 

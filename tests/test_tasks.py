@@ -118,6 +118,20 @@ def test_due_bounds_read_periods_as_search_does_next_week_included(vault: Path) 
         opened.tasks(due_since="2025-12-20", due_until="2025-12-01", now=NOW)
 
 
+def test_a_bound_that_is_no_date_is_refused_naming_the_tasks_own_option_not_searchs(vault: Path) -> None:
+    """Was: `tasks --due-since garbage` said "--since 'garbage' is neither a date nor a
+    duration", and `--done-until 2025-02-30` "--until …": options `tasks` does not have."""
+    for option, value, said in (("--due-since", "garbage", "is neither a date nor a duration"),
+                                ("--due-until", "2025-02-30", "names no day: February 2025 has 28 days"),
+                                ("--done-since", "0d", "invalid duration '0d'"),
+                                ("--done-until", "blah", "is neither a date nor a duration")):
+        refused = run_cli(vault, "tasks", option, value, "--as-of", NOW)
+        assert refused.exit_code == 2
+        assert refused.stderr.startswith(f"Error: {option} '{value}'") and said in refused.stderr, refused.stderr
+    with Vault(vault) as opened, pytest.raises(UsageError, match=r"^due_until 'someday' is neither a date"):
+        opened.tasks(due_until="someday", now=NOW)
+
+
 def test_this_week_is_the_vaults_week_when_its_calendar_starts_weeks_on_sunday(vault: Path) -> None:
     write_file(vault, ".obsidian/plugins/calendar/data.json", json.dumps({"weekStart": "sunday"}))
     write_file(vault, "Projects/Week.md", "- [ ] on Sunday 📅 2025-12-14\n- [ ] on Saturday 📅 2025-12-13\n")

@@ -825,17 +825,18 @@ def _shown_bound(moment: datetime, end: bool) -> str:
     return day.isoformat() if moment == whole else f"{day.isoformat()} {local:%H:%M}"
 
 
-def since_bound(value: str, now: datetime, week_start: int = 0) -> Bound:
+def since_bound(value: str, now: datetime, week_start: int = 0, *, name: str = "since") -> Bound:
     """``--since``: the first date a note may have, for each kind (see the module's docstring).
     A duration in days or weeks reaches back to the start of that local day: at noon, ``1d``
     keeps yesterday's daily note; a duration with hours or minutes is exact. ``week_start``:
-    the day ``this week`` and ``last week`` start on (Monday 0 … Sunday 6: the vault's)."""
-    return _bound(value, now, "since", end=False, week_start=week_start)
+    the day ``this week`` and ``last week`` start on (Monday 0 … Sunday 6: the vault's).
+    ``name``: the argument a refusal names (``due_since`` for a task's: tasks.py)."""
+    return _bound(value, now, name, end=False, week_start=week_start)
 
 
-def until_bound(value: str, now: datetime, week_start: int = 0) -> Bound:
+def until_bound(value: str, now: datetime, week_start: int = 0, *, name: str = "until") -> Bound:
     """``--until``: the last date a note may have, for each kind (days named: through the last one's end)."""
-    return _bound(value, now, "until", end=True, week_start=week_start)
+    return _bound(value, now, name, end=True, week_start=week_start)
 
 
 def _bound(value: str, now: datetime, name: str, end: bool, week_start: int = 0) -> Bound:

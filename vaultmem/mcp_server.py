@@ -506,7 +506,7 @@ class VaultTools:
         self,
         context: Context[Any, Any],  # told when the write waits for another's turn
         text: Annotated[str, Field(min_length=1, description="The memory, in Markdown. Written as the note's body, byte for byte.")],
-        title: Annotated[str | None, Field(description="Title (default: the text's first words).")] = None,
+        title: Annotated[str | None, Field(description="Title (default: the text's first line; the file name is made from its first words).")] = None,
         layer: Annotated[str | None, Field(description=(
             "L1/working, L2/episodic (the default), L3/semantic or L4/procedural. Left out with supersedes: the "
             "layer of the notes it replaces, so a corrected fact keeps its kind and lifetime."))] = None,
@@ -695,8 +695,8 @@ class VaultTools:
             "([x]), cancelled ([-]), overdue (open and due "
             "before today) or all. Default: open, or done when done_since or done_until is given."))] = None,
         due_since: Annotated[DateBound | None, Field(description=(
-            "Only tasks due on or after this: an ISO day or a period (this week, next week, next month, 2026-W48; "
-            "this week in the vault's week)."))] = None,
+            "Only tasks due on or after this: an ISO day, a period (this week, next week, next month, 2026-W48; "
+            "this week in the vault's week) or a duration from now (7d: back; +7d: ahead)."))] = None,
         due_until: Annotated[DateBound | None, Field(description="Only tasks due on or before this (a period: through its last day).")] = None,
         done_since: Annotated[DateBound | None, Field(description="Only tasks done on or after this (their ✅ day).")] = None,
         done_until: Annotated[DateBound | None, Field(description="Only tasks done on or before this.")] = None,

@@ -200,20 +200,23 @@ def _unmatched(store: Store, asked: AskedTasks) -> list[str]:
 
 def _range(kind: str, since: str | None, until: str | None, now: datetime, week_start: int) -> tuple[str | None, str | None]:
     """The first and last ISO day of a task's ``kind`` of day a pair of bounds keeps."""
-    first = _day(since, now, week_start, since=True)
-    last = _day(until, now, week_start, since=False)
+    first = _day(since, now, week_start, name=f"{kind}_since")
+    last = _day(until, now, week_start, name=f"{kind}_until")
     if first is not None and last is not None and first > last:
         raise UsageError(Argument(f"{kind}_since", repr(since)), " is after ", Argument(f"{kind}_until", repr(until)),
                          f": no task's {kind} day can be in that range; swap them")
     return first, last
 
 
-def _day(value: str | None, now: datetime, week_start: int, *, since: bool) -> str | None:
-    """A bound as the ISO day a task's day is compared with: the first day it names (since) or
-    the last (until), as search reads it for a note dated by a day."""
+def _day(value: str | None, now: datetime, week_start: int, *, name: str) -> str | None:
+    """A bound as the ISO day a task's day is compared with: the first day it names (``name``
+    ``due_since``, ``done_since``) or the last (``due_until``, ``done_until``), as search reads it
+    for a note dated by a day. A refusal names that argument: it named search's --since/--until,
+    an option `tasks` does not have."""
     if value is None:
         return None
-    bound = since_bound(value, now, week_start) if since else until_bound(value, now, week_start)
+    since = name.endswith("_since")
+    bound = since_bound(value, now, week_start, name=name) if since else until_bound(value, now, week_start, name=name)
     return bound.day.date().isoformat()
 
 

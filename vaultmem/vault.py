@@ -82,7 +82,8 @@ class Vault:
         if not root.is_dir():
             # The path given for the vault is wrong: a usage error (the CLI exits 2, as for any bad option).
             what = "is a file, not a folder" if root.exists() else "is not a folder (it does not exist)"
-            raise UsageError(f"vault {str(root)!r} {what}; pass the vault's folder: --vault PATH or VAULTMEM_VAULT")
+            raise UsageError(f"vault {str(root)!r} {what}{_read_from_here(root)}; pass the vault's folder: --vault PATH "
+                             "or VAULTMEM_VAULT")
         self.root = root.absolute()
         self.config = config if config is not None else load_config(self.root)
         self.config_from_file = config is None  # check compares the file with it (a long-running server's)
@@ -678,3 +679,18 @@ def _require_embedder(embedder: object) -> None:
         raise UsageError(f"embedder={embedder!r} is not an Embedder object: pass one (vaultmem.embedders."
                          "HashingEmbedder(), WordLlamaEmbedder() …), or name it in .vaultmem.toml (embedder = "
                          "\"hashing\") and leave embedder out")
+
+
+def _read_from_here(root: Path) -> str:
+    """Where a relative vault path that names no folder was looked for. An MCP client (Claude
+    Desktop, Cursor) starts the server in a folder of its own (``/`` on macOS), so the
+    ``"args": ["--vault", "Notes", "mcp"]`` of a config file names ``/Notes``; the bare "does not
+    exist" left the person looking at a folder that does exist, in their home."""
+    if root.is_absolute():
+        return ""
+    try:
+        here = repr(os.getcwd())
+    except FileNotFoundError:  # the folder it was started in was deleted since
+        here = "a folder that no longer exists"
+    return (f", read from {here}, the folder vaultmem was started in (an MCP client starts it in a folder "
+            "of its own: give the vault's absolute path)")

@@ -19,8 +19,8 @@ _STATUS_FLAGS = ("open", "done", "cancelled", "overdue", "all")
 @click.option("--cancelled", is_flag=True, help="Cancelled tasks ([-]).")
 @click.option("--overdue", is_flag=True, help="Open tasks due before today.")
 @click.option("--all", "all_", is_flag=True, help="Tasks of every status.")
-@click.option("--due-since", metavar="WHEN", help=f"Only tasks due on or after WHEN: an ISO day or a period ({PERIOD_FORMS}; "
-              "this week and last week in the vault's week).")
+@click.option("--due-since", metavar="WHEN", help=f"Only tasks due on or after WHEN: an ISO day, a period ({PERIOD_FORMS}; "
+              "this week and last week in the vault's week) or a duration from now (7d: back; +7d: ahead).")
 @click.option("--due-until", metavar="WHEN", help="Only tasks due on or before WHEN (a period: through its last day).")
 @click.option("--done-since", metavar="WHEN", help="Only tasks done on or after WHEN (their ✅ day or [completion:: …]).")
 @click.option("--done-until", metavar="WHEN", help="Only tasks done on or before WHEN.")

@@ -16,7 +16,7 @@ if TYPE_CHECKING:
 
 @main.command()
 @click.argument("text")
-@click.option("--title", help="Title (default: the text's first words).")
+@click.option("--title", help="Title (default: the text's first line; the file name is made from its first words).")
 @click.option("--layer", help="L1 working (1d), L2 episodic (7d), L3 semantic (90d), L4 procedural (never). "
               "Default: L2, or with --supersedes the layer of the notes it supersedes.")
 @click.option("--ttl", help="Time to live instead of the layer default: 30m, 12h, 3d, 2w.")
