@@ -354,7 +354,8 @@ def test_following_a_template_notes_exclude_fix_leaves_out_only_the_template(vau
     # as given, took every daily note out of the index.
     write_note(f"Daily/{template_name}", TEMPLATE)
     write_note("Daily/2026-05-20.md", "---\ndate: 2026-05-20\n---\nFixed the ntfy relay today.\n")
-    problems = run_json(vault_dir, "check")["problems"]  # type: ignore[index]
+    # A "*" in a name is a name Windows cannot hold too (test_windows_names): not this test's point.
+    problems = [problem for problem in run_json(vault_dir, "check")["problems"] if problem["field"] != "name"]  # type: ignore[index]
     assert [problem["path"] for problem in problems] == [f"Daily/{template_name}"]
     pattern = problems[0]["fix"].split("add it to exclude in .vaultmem.toml (")[1].split(")")[0]
     (vault_dir / ".vaultmem.toml").write_text(f"exclude = [{pattern}]\n", encoding="utf-8")

@@ -604,6 +604,18 @@ def test_apply_leaves_a_link_in_a_utf16_note_as_it_is_and_says_so(vault: Vault) 
         "UTF-8 (in the editor that saved it: Save As, encoding UTF-8), then try again); point them at the canonical by hand"]
 
 
+def test_apply_says_nothing_of_a_utf16_note_that_links_to_no_merged_note(vault: Vault) -> None:
+    """Was: every UTF-16 note in the vault was reported as "links to merged notes were not
+    rewritten", though it linked to none of them."""
+    windows = vault.root / "imports/windows.md"
+    windows.parent.mkdir()
+    windows.write_bytes(utf16_bytes("Installed Git for Windows; see [[Maya]].\r\n"))
+    vault.index()
+    report = vault.consolidate(apply=True, now=NOW)
+    assert "preferences/oat-milk.md" in {item.path for merged in report.merged for item in merged.merged}
+    assert [warning for warning in report.warnings if "imports/windows.md" in warning] == []
+
+
 def test_apply_rewrites_markdown_links_relative_rooted_and_by_name(vault: Vault) -> None:
     links = (
         "[oat](oat-milk.md) [oat](../preferences/oat-milk.md#Heading \"title\") [root](/preferences/oat-milk.md)\n"

@@ -221,6 +221,32 @@ def test_folder_option_and_default_folder(vault: Vault) -> None:
     assert chosen.path.startswith("projects/harbor/")
 
 
+def test_the_memories_folder_is_the_one_the_vault_spells_in_another_case(vault: Vault) -> None:
+    """Was: memories/ made beside the person's Memories/ — one folder on Windows and macOS, two
+    in git and to a sync tool (Dropbox renames one "(Case Conflict)")."""
+    (vault.root / "Memories").mkdir()
+    (vault.root / "Projects" / "Harbor").mkdir(parents=True)
+    default = vault.remember("The exam is on 15 January.", now=NOW)
+    chosen = vault.remember("Berth 4 is ours.", folder="projects/harbor/2026", now=NOW)
+    assert default.path.startswith("Memories/") and chosen.path.startswith("Projects/Harbor/2026/")
+    assert sorted(entry.name for entry in vault.root.iterdir() if not entry.name.startswith(".")) == ["Memories", "Projects"]
+
+
+def test_two_folders_in_other_cases_are_not_picked_from(vault: Vault) -> None:
+    (vault.root / "Memories").mkdir()
+    (vault.root / "MEMORIES").mkdir()
+    assert vault.remember("Which one?", now=NOW).path.startswith("memories/")
+
+
+def test_a_new_note_is_written_with_lf_in_a_vault_whose_notes_are_crlf(vault: Vault) -> None:
+    """Decided (adr/0006): a new note is written as Obsidian writes one, with LF, whatever its
+    neighbours use; only an edit keeps a file's own line ending."""
+    (vault.root / "Windows.md").write_bytes(b"# Notes\r\n\r\nSaved in Notepad.\r\n")
+    written = vault.remember("A new memory.\nOn two lines.", now=NOW)
+    data = (vault.root / written.path).read_bytes()
+    assert b"\r" not in data and data.endswith(b"A new memory.\nOn two lines.\n")
+
+
 def test_cli_remember_json_has_the_contract_fields(vault_dir: Path) -> None:
     result = run_cli(vault_dir, "remember", "Rui lands at 18:05", "--layer", "L1", "--tag", "travel", "--json")
     assert result.exit_code == 0, result.output

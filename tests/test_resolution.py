@@ -1292,3 +1292,24 @@ def test_get_over_mcp_by_the_heading_a_note_opens_with(vault_dir: Path, write_no
             assert answer["resolved_from"] == {"reference": "Walking the Heap", "via": "heading"}
 
     run(scenario)
+
+
+@pytest.mark.parametrize("reference", ["people\\Priya Raman.md", "people\\Priya Raman", "conversations\\2026-11-26-1on1-priya.md"])
+def test_a_path_written_with_windows_backslashes_names_its_note(vault: Vault, reference: str) -> None:
+    """Was: "no note matches" for a path copied from Windows Explorer, of a note the vault holds."""
+    assert cli_json(vault, "get", reference)["path"] == reference.replace("\\", "/").removesuffix(".md") + ".md"
+
+
+def test_a_write_by_a_backslash_path_acts_on_that_note(vault: Vault) -> None:
+    before = snapshot_files(vault.root)
+    result = run_cli(vault.root, "revise", "people\\Priya Raman.md", "--append", "Prefers async updates.")
+    assert result.exit_code == 0, result.output
+    changed = {path for path, state in snapshot_files(vault.root).items() if before.get(path) != state}
+    assert changed == {"people/Priya Raman.md"}
+
+
+def test_a_backslash_path_to_no_note_still_says_no_note_matches_as_written(vault: Vault) -> None:
+    reference = "people\\Nobody.md"
+    with pytest.raises(NoteNotFound) as raised:
+        vault.get(reference)
+    assert str(raised.value).startswith(f"no note matches {reference!r}.")

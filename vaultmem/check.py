@@ -41,7 +41,7 @@ from .gitops import is_repository
 from .lifecycle import EXPIRING_LAYERS, LayerPolicy, format_duration, is_absent, resolve_now
 from .merge_markers import UNMERGED_WHY, require_merged, require_resolved, unmerged_fix, unmerged_notes
 from .merging import both_changed
-from .name_clashes import name_clash_problems
+from .name_clashes import name_clash_problems, windows_name_problems
 from .noteio import FileChange, replace_if_unchanged
 from .notes import Note, Problem, content_hash, expiry_text, read_note, timestamp_or_none
 from .paths import NotNotes, VaultPaths
@@ -148,6 +148,7 @@ def check_vault(paths: VaultPaths, policy: LayerPolicy, fix: bool = False, now: 
     report.problems.extend(duplicate_id_problems(notes))
     report.problems.extend(sync_copy_problems(notes))
     report.problems.extend(name_clash_problems(stat.path for stat in files))  # every file: one unread is still lost
+    report.problems.extend(windows_name_problems(stat.path for stat in files))
     report.problems.extend(archive_edit_problems(paths))  # a change git merged into an archived note
     report.problems.extend([git_problem] if git_problem is not None else unmarked_conflict_problems(notes, unmerged))
     return report

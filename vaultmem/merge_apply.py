@@ -44,7 +44,7 @@ from .links import LinkRedirects, Rewrite, labels_first, rewrite_canvas, rewrite
 from .merge_markers import require_merged, require_resolved, unmerged_notes
 from .merging import additions, appended_text, kept_changes, merged_frontmatter, string_list
 from .noteio import FileChange, move_if_unchanged, replace_if_unchanged, require_utf8
-from .notes import Note, content_hash, parse_note
+from .notes import Note, content_hash, decode, parse_note, utf16_encoding
 from .ordered import unique
 from .paths import VaultPaths
 from .writer import archive_note
@@ -164,6 +164,10 @@ class _Application:
             raw = absolute.read_bytes()
             # A UTF-16 note's links are indexed (notes.decode), but read as UTF-8 below its
             # [[link]] is not found: without this the link stayed dangling and nobody was told.
+            # Only one that links to a merged note is told: every UTF-16 note in the vault was
+            # reported as "links to merged notes were not rewritten", linking to them or not.
+            if utf16_encoding(raw) is not None and not _links_to_merged(path, raw, redirects, rewrite):
+                return False, []
             require_utf8(path, raw)
             # surrogateescape: bytes that are not UTF-8 pass through unchanged.
             text = raw.decode("utf-8", errors="surrogateescape")
@@ -317,3 +321,11 @@ def _prepare(cluster: Cluster, paths: VaultPaths, report: ConsolidationReport, u
 
 def _skip(cluster: Cluster, report: ConsolidationReport, reason: str) -> None:
     report.skipped.append(SkippedCluster(cluster.canonical.path, reason))
+
+
+def _links_to_merged(path: str, raw: bytes, redirects: LinkRedirects, rewrite: Rewrite) -> bool:
+    """Whether a note not saved as UTF-8 holds a link ``rewrite`` would point elsewhere (or
+    cannot tell where), read as it is indexed (notes.decode)."""
+    text, _problems = decode(path, raw)
+    new_text, ambiguous = rewrite(text, redirects, path)
+    return new_text != text or bool(ambiguous)

@@ -1,4 +1,4 @@
-"""Note paths that are one file on macOS or Windows (``check``; adr/0020).
+"""Note paths that are one file on macOS or Windows, or no file on Windows (``check``; adr/0020).
 
 Linux keeps ``Work/Ideas.md`` beside ``work/ideas.md``, and ``Zoë.md`` written composed (NFC)
 beside ``Zoë.md`` written decomposed (NFD, as macOS names files). A vault synced from Linux
@@ -11,6 +11,9 @@ the whole vault-relative path, each character upper-cased on its own (NTFS's tab
 stays ``ß``, so ``Straße.md`` and ``Strasse.md`` stay two files), in NFC for macOS. Two
 folders that differ only in case merge into one there without losing a file, so only whole
 paths are compared. One pass over the paths ``check`` already has: no file is read.
+
+A name Windows cannot hold at all (a device name such as ``con.md``, a name ending in a dot or
+a space, ``:`` or another reserved character: windows_names.py) is a problem of its own.
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ from collections.abc import Iterable
 
 from .fields import name_form
 from .notes import Problem
+from .windows_names import windows_trouble
 
 
 def same_file_on_macos(path: str) -> str:
@@ -58,3 +62,23 @@ def _problem(group: list[str]) -> Problem:
                    "a sync or a git checkout there keeps one of them and loses the others",
                    "rename all but one of them so the names differ by more than that (`git mv` keeps their history), "
                    "or merge them into one note")
+
+
+def windows_name_problems(paths: Iterable[str]) -> list[Problem]:
+    """One problem per path with a part Windows cannot hold (windows_names.py); a folder's
+    trouble is told once, at the first path under it."""
+    problems: list[Problem] = []
+    told: set[str] = set()
+    for path in paths:
+        parts = path.split("/")
+        for depth, name in enumerate(parts):
+            where = "/".join(parts[: depth + 1])
+            reason = windows_trouble(name)
+            if reason is None or where in told:
+                continue
+            told.add(where)
+            kind = "folder" if depth < len(parts) - 1 else "file"
+            problems.append(Problem(path, "name", f"{reason}: the {kind} cannot be made there as named, and Git for Windows "
+                                    "refuses its path (error: invalid path), so a clone or pull of the vault there fails",
+                                    f"rename the {kind} {where!r} to a name Windows allows (`git mv` keeps its history)"))
+    return problems

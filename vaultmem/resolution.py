@@ -268,7 +268,22 @@ def locate(index: DerivedIndex, reference: str, now: object = None, *, refresh: 
     except NoteNotFound as missing:
         if type(missing) is not NoteNotFound:
             raise  # archived, excluded: already says where it is
-        return left_the_vault(index, reference, missing)
+        found = _as_windows_path(index, stripped, now, refresh)
+        return found if found is not None else left_the_vault(index, reference, missing)
+
+
+def _as_windows_path(index: DerivedIndex, reference: str, now: object, refresh: bool) -> Located | None:
+    """The note a path written with Windows' backslashes names (``Work\\Ideas.md``, as Explorer
+    copies it), when nothing answers to it as written: a vault synced from Windows was told
+    "no note matches" for the path of a note it holds. None when the path names nothing either."""
+    if "\\" not in reference:
+        return None
+    try:
+        return _locate(index, reference.replace("\\", "/"), now, refresh)
+    except NoteNotFound as missing:
+        if type(missing) is not NoteNotFound:
+            raise
+        return None
 
 
 def left_the_vault(index: DerivedIndex, reference: str, missing: NoteNotFound) -> Located:

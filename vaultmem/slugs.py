@@ -3,7 +3,9 @@
 A memory is written as ``<title's slug>.md`` (``slug-2.md``, ``slug-3.md`` … when the name is
 taken; Dendron's ``memories.<slug>.md``: writer.py). Such a name is words of the text cut to a
 length, not a name the person chose: a day in it (``ben-s-birthday-is-1988-03-14.md``) is a day
-the text mentions, not the day the memory is about (dating.py, adr/0026).
+the text mentions, not the day the memory is about (dating.py, adr/0026). A slug is a name
+Windows can hold (windows_names.py): words only, and never a device name (``con`` is
+``con-note``), since the person may open on Windows a vault the agent writes on Linux.
 """
 
 from __future__ import annotations
@@ -11,8 +13,11 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from .windows_names import is_device_name
+
 SLUG_WORDS = 8
 SLUG_CHARS = 60
+DEVICE_SUFFIX = "-note"  # after a slug that is a Windows device name: ``nul.md`` cannot be made there
 _TAKEN_SUFFIX = re.compile(r"-[0-9]+$")  # slug-2, slug-3 …: the slug was taken
 
 
@@ -20,8 +25,10 @@ def slugify(title: str) -> str:
     """A readable, file-system-safe name: lowercase words joined by hyphens."""
     normalized = unicodedata.normalize("NFKC", title).lower()
     words = re.findall(r"\w+", normalized)[:SLUG_WORDS]
-    slug = "-".join(words).strip("-_")[:SLUG_CHARS].rstrip("-_")
-    return slug or "note"
+    slug = "-".join(words).strip("-_")[:SLUG_CHARS].rstrip("-_") or "note"
+    # Without this a title "Aux" made aux.md, which Git for Windows refuses to check out: the
+    # person's clone of the whole vault failed on the agent's note.
+    return slug + DEVICE_SUFFIX if is_device_name(slug) else slug
 
 
 def named_from_title(stem: str, title: object) -> bool:

@@ -39,6 +39,7 @@ from .lifecycle import (
 from .logseq import page_text
 from .markdown import HEADING_LINE, blanked, code_ranges, hidden_ranges
 from .merge_markers import require_merged, require_resolved
+from .name_clashes import same_file_on_windows
 from .note_styles import App, render_note
 from .noteio import (
     FileChange,
@@ -409,7 +410,7 @@ def target_folder(paths: VaultPaths, folder: str | None) -> str:
     text = (folder or "").strip()
     if not text:
         return ""
-    absolute = paths.resolve_inside(text)  # refuses absolute paths, '..' and symlinks out, before any cleanup
+    absolute = existing_spelling(paths.root, paths.resolve_inside(text))  # refuses absolute paths, '..' and symlinks out
     relative = paths.real_relative(absolute)
     if relative == ".":
         return ""
@@ -419,6 +420,32 @@ def target_folder(paths: VaultPaths, folder: str | None) -> str:
             "choose a normal folder so the note can be found"
         )
     return relative
+
+
+def existing_spelling(root: Path, folder: Path) -> Path:
+    """``folder`` (inside ``root``) as the vault already spells it: a missing part that one
+    folder beside it names in another case is that folder (``memories`` is ``Memories``).
+
+    Windows and macOS ignore case, so there ``remember`` writes into the person's
+    ``Memories/``; without this, run on Linux it made a second ``memories/`` beside it — one
+    folder on the person's machine, two in git and to a sync tool (Dropbox renames one
+    "(Case Conflict)", Syncthing refuses it)."""
+    spelled = root
+    for part in folder.relative_to(root).parts:
+        spelled = spelled / (part if os.path.lexists(spelled / part) else _folder_in_any_case(spelled, part))
+    return spelled
+
+
+def _folder_in_any_case(parent: Path, name: str) -> str:
+    """The one folder in ``parent`` named ``name`` in another case, else ``name`` (none, or
+    several: which one the person means is not known, and a new folder is made as asked)."""
+    try:
+        entries = [entry.name for entry in os.scandir(parent) if entry.is_dir(follow_symlinks=False)]
+    except (FileNotFoundError, NotADirectoryError):
+        return name  # a parent made new by this remember: nothing there to match
+    wanted = same_file_on_windows(name)
+    matches = [entry for entry in entries if same_file_on_windows(entry) == wanted]
+    return matches[0] if len(matches) == 1 else name
 
 
 def write_new_note(paths: VaultPaths, folder: str, note: NewNote, named_elsewhere: Callable[[str], bool],
