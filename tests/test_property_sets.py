@@ -253,3 +253,18 @@ def test_two_keys_differing_only_in_case_are_named_and_neither_is_picked(vault_d
         if not path.startswith("pages/"):  # in YAML the exact spelling removes that key alone: the way out
             assert vault.revise(path, unset_properties=["Date"], now=NOW).changed == ["Date"]
             assert (root / path).read_text(encoding="utf-8") == "---\ndate: 2026-01-01\n---\nTwo dates.\n"
+
+
+@pytest.mark.parametrize("ask", [
+    {"set_properties": {"company": "Acme"}, "unset_properties": ["COMPANY"]},  # one property both set and removed
+    {"set_properties": {"Company": "Acme", "COMPANY": "Initech"}},  # one property set twice
+    {"set_properties": {"Stage": "seed", "stage": "series A"}},  # a new one, twice: two keys Obsidian reads as one
+])
+def test_one_property_asked_twice_in_two_cases_is_refused_and_nothing_written(vault: Vault, ask: dict[str, object]) -> None:
+    """Was: `--set company=Acme --unset COMPANY` wrote Acme and said company was removed too;
+    `--set Company=Acme --set COMPANY=Initech` kept one value unsaid; `--set Stage=… --set stage=…`
+    wrote `Stage:` and `stage:`, the two keys differing only in case that revise refuses to pick from."""
+    before = snapshot_files(vault.root)
+    with pytest.raises(UsageError, match="name one property"):
+        vault.revise("Matt Ober", now=NOW, **ask)  # type: ignore[arg-type]
+    assert snapshot_files(vault.root) == before
