@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from datetime import UTC, date, datetime
+from datetime import date, datetime
 from typing import Any
 
 import yaml
@@ -159,13 +159,14 @@ _ISO_DAY = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}(?:$|[T ])")
 
 
 def _as_written(value: Any) -> Any:
-    """A time with no zone as it is written and read back: in UTC (noteio.render_scalar). Kept
-    naive, a ``date`` set so was read as its day, not the instant the file then holds, and the
-    expiry counted from it (revision._lifecycle) was no longer one vaultmem knew for its own."""
+    """A time as it is written and read back (noteio.render_scalar): one with a zone in that
+    zone, one without as the person's wall clock, naive (adr/0003 "Times in the person's zone").
+    A tzinfo that gives no offset is no zone. Was: a naive time was made UTC here, and
+    ``--set date=2026-12-09T10:00:30`` wrote ``…+00:00`` where ``remember`` wrote it as given."""
     if isinstance(value, list):
         return [_as_written(item) for item in value]
-    if isinstance(value, datetime) and (value.tzinfo is None or value.utcoffset() is None):
-        return value.replace(tzinfo=UTC)
+    if isinstance(value, datetime) and value.tzinfo is not None and value.utcoffset() is None:
+        return value.replace(tzinfo=None)
     return value
 
 
