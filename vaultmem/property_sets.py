@@ -97,15 +97,26 @@ def _checked_key(key: object, argument: Argument) -> str:
         raise UsageError(argument, f" {short_repr(key)} is not a property name: letters, digits, '_', '-', '.' "
                          "and spaces, opening with a letter or digit (or an emoji before them, 📱social)")
     name = key.strip()
-    if name in OWNED_KEYS:
-        raise UsageError(argument, f" {name}: vaultmem keeps {name} (a memory's identity or history: remember, "
+    # Compared in any case (and - as _, as a Logseq page spells a field): property names are one
+    # in any case (revision._as_held writes `ID` into the note's `id:`), so `--set ID=…` was the
+    # note's identity rewritten past this refusal, `--set Layer=L1` a layer without its TTL.
+    folded = _key_form(name)
+    owned = next((owned for owned in sorted(OWNED_KEYS) if _key_form(owned) == folded), None)
+    if owned is not None:
+        raise UsageError(argument, f" {name}: vaultmem keeps {owned} (a memory's identity or history: remember, "
                          "forget, supersede and consolidate write it); it cannot be set by hand here")
-    if name in _OPTION_FOR:
-        raise UsageError(argument, f" {name}: change tags with {_OPTION_FOR[name]}, which keep the note's own #tags apart")
-    if argument is UNSET and name in LIFECYCLE_KEYS:
-        raise UsageError(UNSET, f" {name}: a memory's {name} follows its layer's policy; give ", Argument("layer"),
+    if folded in _OPTION_FOR:
+        raise UsageError(argument, f" {name}: change tags with {_OPTION_FOR[folded]}, which keep the note's own #tags apart")
+    lifecycle = next((known for known in LIFECYCLE_KEYS if known == folded), None)
+    if argument is UNSET and lifecycle is not None:
+        raise UsageError(UNSET, f" {name}: a memory's {lifecycle} follows its layer's policy; give ", Argument("layer"),
                          ", ", Argument("ttl"), " or ", Argument("permanent"), " instead")
-    return name
+    return lifecycle or name  # `--set Layer=L3` is `--set layer=L3`, which is `--layer L3` (revision.Revision.of)
+
+
+def _key_form(name: str) -> str:
+    """A key as vaultmem's own keys are compared: in any case, ``-`` as ``_``."""
+    return name.casefold().replace("-", "_")
 
 
 def _typed(key: str, value: object, dating: set[str]) -> Any:
