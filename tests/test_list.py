@@ -247,3 +247,23 @@ def test_a_list_longer_than_one_answer_comes_in_parts_by_offset_in_the_api_the_c
             assert "offset 9 is past the end of the list" in await served.error("list_notes", offset=9)
 
     run(scenario)
+
+
+def test_an_offset_past_what_sqlite_takes_is_refused_in_words_not_an_overflow(diary: Path, tmp_path: Path) -> None:
+    # Was: list_notes(offset=2**63) (MCP's offset has no upper bound) raised OverflowError
+    # ("Python int too large to convert to SQLite INTEGER") out of the storage layer.
+    with Vault(diary) as vault:
+        for offset in (2**63, 2**63 - 1):
+            with pytest.raises(UsageError, match=r"offset .* at most 1,000,000,000"):
+                vault.list_notes(k=2, offset=offset, now=NOW)
+            with pytest.raises(UsageError, match=r"offset .* at most 1,000,000,000"):
+                vault.tasks(k=2, offset=offset, now=NOW)
+        with pytest.raises(UsageError, match=r"offset 1000000000 is past the end of the list"):
+            vault.list_notes(k=100, offset=10**9, now=NOW)
+
+    async def scenario() -> None:
+        async with serve(diary, tmp_path / "server.log") as served:
+            refused = await served.error("list_notes", k=3, offset=2**63)
+            assert "at most 1,000,000,000" in refused, refused
+
+    run(scenario)

@@ -253,3 +253,48 @@ def test_two_keys_differing_only_in_case_are_named_and_neither_is_picked(vault_d
         if not path.startswith("pages/"):  # in YAML the exact spelling removes that key alone: the way out
             assert vault.revise(path, unset_properties=["Date"], now=NOW).changed == ["Date"]
             assert (root / path).read_text(encoding="utf-8") == "---\ndate: 2026-01-01\n---\nTwo dates.\n"
+
+
+@pytest.mark.parametrize("ask", [
+    {"set_properties": {"company": "Acme"}, "unset_properties": ["COMPANY"]},  # one property both set and removed
+    {"set_properties": {"Company": "Acme", "COMPANY": "Initech"}},  # one property set twice
+    {"set_properties": {"Stage": "seed", "stage": "series A"}},  # a new one, twice: two keys Obsidian reads as one
+])
+def test_one_property_asked_twice_in_two_cases_is_refused_and_nothing_written(vault: Vault, ask: dict[str, object]) -> None:
+    """Was: `--set company=Acme --unset COMPANY` wrote Acme and said company was removed too;
+    `--set Company=Acme --set COMPANY=Initech` kept one value unsaid; `--set Stage=… --set stage=…`
+    wrote `Stage:` and `stage:`, the two keys differing only in case that revise refuses to pick from."""
+    before = snapshot_files(vault.root)
+    with pytest.raises(UsageError, match="name one property"):
+        vault.revise("Matt Ober", now=NOW, **ask)  # type: ignore[arg-type]
+    assert snapshot_files(vault.root) == before
+
+
+@pytest.mark.parametrize(("ask", "refusal"), [
+    ({"set_properties": {"ID": "hacked"}}, "vaultmem keeps id"),
+    ({"set_properties": {"Superseded_By": "x"}}, "vaultmem keeps superseded_by"),
+    ({"unset_properties": ["Supersedes"]}, "vaultmem keeps supersedes"),
+    ({"set_properties": {"Tags": "a"}}, "change tags with"),
+    ({"unset_properties": ["Layer"]}, "follows its layer's policy"),
+])
+def test_vaultmems_own_keys_are_refused_in_any_case_and_the_file_is_left(vault_dir: Path, ask: dict[str, object],
+                                                                         refusal: str) -> None:
+    """Was: `--set ID=hacked` passed the refusal of `id` (compared as written) and, property names
+    being one in any case, was written into the note's `id:` — its identity; `--unset Supersedes`
+    removed its history, `--set Tags=a` wrote past --tag, `--unset Layer` removed its layer."""
+    text = "---\nid: 01ABCDEF\nlayer: L3\ntags: [x]\nsupersedes: [01OLD]\n---\nbody\n"
+    root = write_vault(vault_dir, {".vaultmem.toml": 'embedder = "hashing"\n', "kept.md": text})
+    with Vault(root) as vault:
+        vault.index()
+        with pytest.raises(UsageError, match=refusal):
+            vault.revise("kept.md", now=NOW, **ask)  # type: ignore[arg-type]
+    assert (root / "kept.md").read_text(encoding="utf-8") == text
+
+
+def test_set_of_a_lifecycle_key_in_another_case_is_its_option_with_the_layers_ttl(vault_dir: Path) -> None:
+    # Was: `--set Layer=L1` wrote `layer: L1` as a bare value, no L1 expiry given (adr: `--set
+    # layer=…` is `--layer`, the layer's TTL with it).
+    root = write_vault(vault_dir, {".vaultmem.toml": 'embedder = "hashing"\n', "kept.md": "---\nlayer: L3\n---\nbody\n"})
+    with Vault(root) as vault:
+        vault.index()
+        assert vault.revise("kept.md", set_properties={"Layer": "L1"}, now=NOW).expires_at == "2026-02-03T12:00:00+00:00"

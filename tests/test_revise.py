@@ -840,11 +840,12 @@ def test_a_layer_change_counts_the_new_ttl_from_the_notes_later_day(vault: Vault
 
 
 def test_a_date_set_as_a_time_without_zone_moves_the_expiry_as_it_is_written_so_later_dates_still_move_it(vault: Vault) -> None:
-    # The time is written as UTC (2026-12-20T10:00:00+00:00), and the expiry must count from that
-    # instant: counted from the day instead (12-27T00:00), the next date set or removed no longer
-    # knew the expiry for vaultmem's and left it where it was.
+    # The time is written as given, without a zone (adr/0003: the person's wall clock), and the
+    # expiry counts from its day's local midnight, as the file is read back: counted otherwise, the
+    # next date set or removed no longer knew the expiry for vaultmem's and left it where it was.
     path = vault.remember("School concert", now=NOW).path  # L2: expires 2026-12-07T12:00
-    assert vault.revise(path, set_properties={"date": "2026-12-20T10:00:00"}, now=LATER).expires_at == "2026-12-27T10:00:00+00:00"
+    assert vault.revise(path, set_properties={"date": "2026-12-20T10:00:00"}, now=LATER).expires_at == "2026-12-27T00:00:00+00:00"
+    assert "\ndate: 2026-12-20T10:00:00\n" in (vault.root / path).read_text(encoding="utf-8")
     assert vault.revise(path, set_properties={"date": "2026-12-21"}, now=LATER).expires_at == "2026-12-28T00:00:00+00:00"
     assert vault.revise(path, unset_properties=["date"], now=LATER).expires_at == "2026-12-07T12:00:00+00:00"
 

@@ -105,3 +105,19 @@ def test_over_mcp_remember_keeps_the_offset_and_recall_shows_it(vault_dir: Path,
             assert shown["date"] == "2099-12-09T10:00:00-08:00"
 
     run(scenario)
+
+
+def test_revise_setting_a_time_without_an_offset_keeps_it_without_one_seconds_and_all(vault: Vault) -> None:
+    # adr/0003: a time given without a zone stays without one, "or with its seconds when it has
+    # some". Was: `--set date=2026-12-09T10:00:30` wrote 2026-12-09T10:00:30+00:00 (moved to UTC),
+    # while remember(date=…) of the same text wrote it as given.
+    result = vault.remember("Dentist appointment", date="2026-12-09", now=NOW)
+    vault.revise(result.path, set_properties={"date": "2026-12-09T10:00:30", "arrive": "2026-12-09T09:45:00"}, now=NOW)
+    text = text_of(vault, result.path)
+    assert "\ndate: 2026-12-09T10:00:30\n" in text
+    assert "\narrive: 2026-12-09T09:45:00\n" in text
+    assert vault.get(result.path, now=NOW).date == "2026-12-09T10:00:30"
+    remembered = vault.remember("Second appointment", date="2026-12-09T10:00:30", now=NOW)
+    assert "\ndate: 2026-12-09T10:00:30\n" in text_of(vault, remembered.path)  # as remember writes it
+    own = [problem for problem in vault.check(now=NOW).problems if problem.path == result.path]
+    assert own == []  # the expiry revise wrote from the day is still its own

@@ -71,7 +71,7 @@ from pathlib import PurePosixPath
 from typing import TYPE_CHECKING, Any
 
 from .date_lines import DateLine, LabelMeaning, date_lines, label_key, label_meaning
-from .errors import Argument, InvalidDuration, InvalidTimestamp, UnknownLayer, UsageError, short_repr
+from .errors import Argument, InvalidDuration, InvalidTimestamp, UsageError, short_repr
 from .fields import name_form
 from .jalali import YEARS as SOLAR_HIJRI_YEARS
 from .jalali import gregorian_day, said_day, solar_hijri_said
@@ -80,13 +80,13 @@ from .lifecycle import (
     format_as_written,
     format_timestamp,
     is_absent,
-    normalize_layer,
+    is_permanent,
     parse_as_written,
     parse_duration,
     parse_timestamp,
 )
 from .month_names import ENGLISH_WORD_NAMES, accented_month, month_spellings, named_month, weekday_days
-from .notes import TEMPLATE_COMMAND, Note, Problem, timestamp_or_none
+from .notes import TEMPLATE_COMMAND, Note, Problem, layer_of, timestamp_or_none
 from .notion import path_without_page_ids
 from .period_words import period_in_english
 from .periods import YEAR, Span, is_period_name, iso_span, span_between, span_of
@@ -501,8 +501,8 @@ def _expires_before_its_day(meta: Mapping[str, Any], found: NoteDate, path: str)
     expires_at is ignored (its own problem), so it never counts here; nor does a superseded
     note's, retired on purpose the moment another replaced it."""
     expires = timestamp_or_none(meta.get("expires_at"))
-    if (expires is None or meta.get("permanent") is True or not is_absent(meta.get("superseded_by"))
-            or _layer_code(meta.get("layer")) == PERMANENT_LAYER):
+    if (expires is None or is_permanent(meta) or not is_absent(meta.get("superseded_by"))
+            or layer_of(meta) == PERMANENT_LAYER):
         return []
     day = found.moment.date() if found.day else found.moment
     starts = day if isinstance(day, datetime) else local_day_start(day)
@@ -515,16 +515,6 @@ def _expires_before_its_day(meta: Mapping[str, Any], found: NoteDate, path: str)
                     f"if it should be recalled until then, give it a later expires_at (revise it, or edit the line: "
                     f"moving the {found.source} by hand does not move the expiry); if it is meant to leave first, "
                     "this can be ignored")]
-
-
-def _layer_code(value: object) -> str | None:
-    """A note's layer as its code, None for none or one that is no layer (its own problem)."""
-    if is_absent(value):
-        return None
-    try:
-        return normalize_layer(value)
-    except UnknownLayer:
-        return None
 
 
 def _not_a_date(key: str, value: object, path: str, properties: DateProperties) -> Problem:

@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from datetime import UTC, date, datetime
+from datetime import date, datetime
 from typing import Any
 
 import yaml
@@ -97,15 +97,26 @@ def _checked_key(key: object, argument: Argument) -> str:
         raise UsageError(argument, f" {short_repr(key)} is not a property name: letters, digits, '_', '-', '.' "
                          "and spaces, opening with a letter or digit (or an emoji before them, 📱social)")
     name = key.strip()
-    if name in OWNED_KEYS:
-        raise UsageError(argument, f" {name}: vaultmem keeps {name} (a memory's identity or history: remember, "
+    # Compared in any case (and - as _, as a Logseq page spells a field): property names are one
+    # in any case (revision._as_held writes `ID` into the note's `id:`), so `--set ID=…` was the
+    # note's identity rewritten past this refusal, `--set Layer=L1` a layer without its TTL.
+    folded = _key_form(name)
+    owned = next((owned for owned in sorted(OWNED_KEYS) if _key_form(owned) == folded), None)
+    if owned is not None:
+        raise UsageError(argument, f" {name}: vaultmem keeps {owned} (a memory's identity or history: remember, "
                          "forget, supersede and consolidate write it); it cannot be set by hand here")
-    if name in _OPTION_FOR:
-        raise UsageError(argument, f" {name}: change tags with {_OPTION_FOR[name]}, which keep the note's own #tags apart")
-    if argument is UNSET and name in LIFECYCLE_KEYS:
-        raise UsageError(UNSET, f" {name}: a memory's {name} follows its layer's policy; give ", Argument("layer"),
+    if folded in _OPTION_FOR:
+        raise UsageError(argument, f" {name}: change tags with {_OPTION_FOR[folded]}, which keep the note's own #tags apart")
+    lifecycle = next((known for known in LIFECYCLE_KEYS if known == folded), None)
+    if argument is UNSET and lifecycle is not None:
+        raise UsageError(UNSET, f" {name}: a memory's {lifecycle} follows its layer's policy; give ", Argument("layer"),
                          ", ", Argument("ttl"), " or ", Argument("permanent"), " instead")
-    return name
+    return lifecycle or name  # `--set Layer=L3` is `--set layer=L3`, which is `--layer L3` (revision.Revision.of)
+
+
+def _key_form(name: str) -> str:
+    """A key as vaultmem's own keys are compared: in any case, ``-`` as ``_``."""
+    return name.casefold().replace("-", "_")
 
 
 def _typed(key: str, value: object, dating: set[str]) -> Any:
@@ -159,13 +170,14 @@ _ISO_DAY = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}(?:$|[T ])")
 
 
 def _as_written(value: Any) -> Any:
-    """A time with no zone as it is written and read back: in UTC (noteio.render_scalar). Kept
-    naive, a ``date`` set so was read as its day, not the instant the file then holds, and the
-    expiry counted from it (revision._lifecycle) was no longer one vaultmem knew for its own."""
+    """A time as it is written and read back (noteio.render_scalar): one with a zone in that
+    zone, one without as the person's wall clock, naive (adr/0003 "Times in the person's zone").
+    A tzinfo that gives no offset is no zone. Was: a naive time was made UTC here, and
+    ``--set date=2026-12-09T10:00:30`` wrote ``…+00:00`` where ``remember`` wrote it as given."""
     if isinstance(value, list):
         return [_as_written(item) for item in value]
-    if isinstance(value, datetime) and (value.tzinfo is None or value.utcoffset() is None):
-        return value.replace(tzinfo=UTC)
+    if isinstance(value, datetime) and value.tzinfo is not None and value.utcoffset() is None:
+        return value.replace(tzinfo=None)
     return value
 
 

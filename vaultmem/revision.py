@@ -405,11 +405,28 @@ def _as_held(note: Note, revision: Revision, in_properties: bool) -> tuple[Revis
             return same[0]
         return key
 
+    _refuse_one_property_twice(revision.properties, in_properties)
     set_values = tuple((held(key, SET, False), value) for key, value in revision.properties.set_values)
-    unset = tuple(held(key, UNSET, not in_properties) for key in revision.properties.unset)
+    unset = tuple(unique(held(key, UNSET, not in_properties) for key in revision.properties.unset))
     if not respelled:
         return revision, respelled
     return replace(revision, properties=replace(revision.properties, set_values=set_values, unset=unset)), respelled
+
+
+def _refuse_one_property_twice(properties: PropertyEdit, in_properties: bool) -> None:
+    """Keys asked for that name one property in two spellings (``--set company=… --unset COMPANY``,
+    ``--set Stage=… --set stage=…``) refused, naming them: each was taken for the note's own key,
+    the set won over the removal said done, one value was dropped unsaid, or two keys Obsidian
+    reads as one were written. The same key set and removed is property_edit's to refuse; YAML's
+    ``--unset date --unset Date`` removes two keys a note holds (the way out of that mess)."""
+    seen: dict[str, str] = {}
+    for key in [key for key, _ in properties.set_values] + [key for key in properties.unset
+                                                            if key not in dict(properties.set_values)]:
+        folded = _property_fold(key, in_properties)
+        other = seen.setdefault(folded, key)
+        if other != key and (key not in properties.unset or other not in properties.unset):
+            raise UsageError(f"{other} and {key} name one property (property names are one in any case): give it "
+                             "once, to ", SET, " or to ", UNSET, "; nothing was changed")
 
 
 def _property_fold(key: str, in_properties: bool) -> str:

@@ -260,11 +260,20 @@ def require_query_word(query: str, command: str) -> None:
                          "say what to look for")
 
 
+# The largest offset a list takes: SQLite takes no number past 2**63 - 1 (an offset of 2**63
+# over MCP, which bounds it by nothing, raised OverflowError out of the storage layer), and no
+# vault lists a billion notes or tasks.
+MAX_OFFSET = 1_000_000_000
+
+
 def require_offset(offset: object) -> None:
-    """Refuse an ``offset`` that is no whole number of notes from 0 up."""
+    """Refuse an ``offset`` that is no whole number of notes from 0 up to :data:`MAX_OFFSET`."""
     if isinstance(offset, bool) or not isinstance(offset, int) or offset < 0:
         raise UsageError(Argument("offset", flag="--offset"), f" is how many notes to pass over: a whole number from 0 up, "
                          f"not {offset!r}")
+    if offset > MAX_OFFSET:
+        raise UsageError(Argument("offset", flag="--offset"), f" is how many notes to pass over: at most {MAX_OFFSET:,}, "
+                         f"not {offset}")
 
 
 def require_hit_count(k: object) -> None:
