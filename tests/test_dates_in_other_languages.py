@@ -91,8 +91,14 @@ def test_such_a_property_whose_text_is_no_date_is_reported_naming_the_file_and_t
     configure(vault_dir)
     write_file(vault_dir, "Diario/Roto.md", "---\nfecha: 31/02/2024\n---\nTexto.\n")
     write_file(vault_dir, "Diario/Plantilla.md", "---\nFecha: <% tp.date.now(\"YYYY-MM-DD\") %>\n---\nTexto.\n")
+    write_file(vault_dir, "Tagebuch/Falsch.md", "---\nDatum: 31. Februar 2024\n---\nText.\n")
+    # English words that are date labels elsewhere: text with words of its own was never meant
+    # as a day (a review: every `data: sensor v2 readings` was flagged).
+    write_file(vault_dir, "lab/run.md", "---\ndata: sensor v2 readings\n---\nA run.\n")
+    write_file(vault_dir, "lab/batch.md", "---\ndata: 3 files from batch 7\n---\nA batch.\n")
     problems = {(problem["path"], problem["field"]): problem for problem in run_json(vault_dir, "check")["problems"]}
-    assert set(problems) == {("Diario/Roto.md", "fecha"), ("Diario/Plantilla.md", "Fecha")}, problems
+    assert set(problems) == {("Diario/Roto.md", "fecha"), ("Diario/Plantilla.md", "Fecha"),
+                             ("Tagebuch/Falsch.md", "Datum")}, problems
     assert problems[("Diario/Roto.md", "fecha")]["message"].startswith(
         "fecha is '31/02/2024', which is not a date: --since/--until (since/until) do not read it")
     assert "template's command that never ran" in problems[("Diario/Plantilla.md", "Fecha")]["message"]

@@ -121,3 +121,17 @@ def test_revise_setting_a_time_without_an_offset_keeps_it_without_one_seconds_an
     assert "\ndate: 2026-12-09T10:00:30\n" in text_of(vault, remembered.path)  # as remember writes it
     own = [problem for problem in vault.check(now=NOW).problems if problem.path == result.path]
     assert own == []  # the expiry revise wrote from the day is still its own
+
+
+def test_a_day_written_as_quoted_text_is_shown_as_a_day_not_a_wall_clock_at_midnight(tmp_path: Path) -> None:
+    # A merge of two changes: a day written as text (`date: "2024-02-16"`, or a `fecha:` value
+    # read day first) was shown as 2024-02-16T00:00 once times were shown as the note writes them.
+    vault_dir = tmp_path / "vault"
+    vault_dir.mkdir()
+    (vault_dir / ".vaultmem.toml").write_text('embedder = "hashing"\n', encoding="utf-8")
+    (vault_dir / "quoted.md").write_text('---\ndate: "2024-02-16"\n---\nA quoted day.\n', encoding="utf-8")
+    (vault_dir / "fecha.md").write_text("---\nfecha: 05/02/2024\n---\nUn día.\n", encoding="utf-8")
+    (vault_dir / "clock.md").write_text('---\ndate: "2024-02-16T09:30"\n---\nA wall clock.\n', encoding="utf-8")
+    with Vault(vault_dir) as vault:
+        dates = {note.path: note.date for note in vault.list_notes(since="2000")}
+    assert dates == {"quoted.md": "2024-02-16", "fecha.md": "2024-02-05", "clock.md": "2024-02-16T09:30"}, dates

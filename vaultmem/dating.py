@@ -85,7 +85,14 @@ from .lifecycle import (
     parse_duration,
     parse_timestamp,
 )
-from .month_names import ENGLISH_WORD_NAMES, accented_month, month_spellings, named_month, weekday_days
+from .month_names import (
+    ENGLISH_WORD_NAMES,
+    accented_month,
+    month_spellings,
+    named_month,
+    only_calendar_words,
+    weekday_days,
+)
 from .notes import TEMPLATE_COMMAND, Note, Problem, layer_of, timestamp_or_none
 from .notion import path_without_page_ids
 from .period_words import period_in_english
@@ -342,14 +349,17 @@ def _language_value_date(key: str, value: object, meaning: LabelMeaning) -> Note
 
 def _language_property_problems(meta: Mapping[str, Any], path: str, properties: DateProperties) -> list[Problem]:
     """A property named in the note's language as its date (rule 6) whose text reads as no day
-    but was meant as one: it holds a digit (``fecha: 31/02/2024``, ``Datum: 5. Mai``) or a
-    template's command that never ran (``fecha: <% tp.date.now() %>``). A word (``Datum: unbekannt``)
-    or a number is passed over without a word, as something the property was never meant to date."""
+    but was meant as one: digits with no word but a month's or a weekday's name (``fecha:
+    31/02/2024``, ``Datum: 31. Februar``) or a template's command that never ran (``fecha: <%
+    tp.date.now() %>``). A word (``Datum: unbekannt``), text with words of its own (``data: sensor
+    v2 readings``: `data` is an English word too, a review found every such note flagged) or a
+    number is passed over without a word, as something the property was never meant to date."""
     problems = []
     for key, value, meaning in _language_properties(meta, properties):
         if not isinstance(value, str) or _language_value_date(key, value, meaning) is not None:
             continue
-        if any(char.isdigit() for char in value) or TEMPLATE_COMMAND.search(value) is not None:
+        meant_as_day = any(char.isdigit() for char in value) and only_calendar_words(value)
+        if meant_as_day or TEMPLATE_COMMAND.search(value) is not None:
             problems.append(_not_a_date(key, value, path, DEFAULT_DATE_PROPERTIES))
     return problems
 
@@ -598,8 +608,12 @@ def _property_date(value: object, key: str) -> NoteDate | None:
 def _time_as_written(value: object, found: datetime) -> str | None:
     """A property's time as the note writes it (lifecycle.format_as_written), when a hit should
     show it so rather than as :func:`shown_date` does: a time in another zone than UTC, or one
-    without a zone (a wall clock's). None for a day, a UTC time, a Unix time."""
+    without a zone (a wall clock's). None for a day, a UTC time, a Unix time. A day written as
+    text (`date: "2024-02-16"` quoted, a `fecha: 05/02/2024` read day first) is a day, not a wall
+    clock at 00:00 (the merge of two changes showed it so)."""
     if isinstance(value, str):
+        if _is_date_alone(value.strip()):
+            return None
         try:
             written = parse_as_written(value)
         except InvalidTimestamp:
