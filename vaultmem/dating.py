@@ -609,6 +609,8 @@ def _time_as_written(value: object, found: datetime) -> str | None:
     """A property's time as the note writes it (lifecycle.format_as_written), when a hit should
     show it so rather than as :func:`shown_date` does: a time in another zone than UTC, or one
     without a zone (a wall clock's). None for a day, a UTC time, a Unix time."""
+    if isinstance(value, str) and _is_date_alone(value.strip()):
+        return None  # a quoted day or a date line's (`Fecha: 2025-07-12`): shown as that day, not 2025-07-12T00:00
     if isinstance(value, str):
         try:
             written = parse_as_written(value)
