@@ -33,6 +33,7 @@ from .fields import BOOKKEEPING_KEYS, aliases_of, case_fold, name_fold, opening_
 from .lifecycle import (
     EXPIRING_LAYERS,
     PERMANENT_LAYER,
+    as_given,
     is_absent,
     is_permanent,
     normalize_layer,
@@ -235,9 +236,12 @@ class _Loader(_SAFE_LOADER):  # type: ignore[misc,valid-type]
 
 def _timestamp_or_text(loader: Any, node: yaml.ScalarNode) -> Any:
     try:
-        return yaml.SafeLoader.construct_yaml_timestamp(loader, node)
+        loaded = yaml.SafeLoader.construct_yaml_timestamp(loader, node)
     except (ValueError, OverflowError):
         return loader.construct_scalar(node)
+    # A time written with `Z` is kept as one (lifecycle.ZuluTime): shown and written back with its
+    # Z, as the note writes it, where it was shown and rewritten as +00:00.
+    return as_given(node.value, loaded) if isinstance(loaded, datetime) else loaded
 
 
 def _number_or_time(loader: Any, node: yaml.ScalarNode) -> Any:
