@@ -83,6 +83,31 @@ def test_a_line_in_prose_or_below_it_does_not_date_the_note(vault_dir: Path) -> 
     assert listed(vault_dir) == {"top.md": "2024-05-05"}
 
 
+def test_a_date_line_after_a_symbol_or_under_the_heading_the_note_opens_with_dates_it(vault_dir: Path) -> None:
+    configure(vault_dir)
+    # As the Spanish journal (minguitof/300-days-of-code) writes its day: a `##` heading, then emoji lines.
+    write_file(vault_dir, "039-day.md", "## 🚀 Día 15 – Bitácora de Reinicio\n\n📆 Fecha: 2025-07-12  \n"
+               "🧠 Estado mental/emocional: Reflexivo, estable.  \n💤 Sueño: Dormí mejor.  \n\n---\n\n### ✨ Logros\n")
+    write_file(vault_dir, "calendar.md", "# Call\n🗓️ Date: 2024-01-05\n\nNotes.\n")  # with its variation selector
+    write_file(vault_dir, "alarm.md", "⏰ Created: 2024-01-06\n\nText.\n")
+    write_file(vault_dir, "bold.md", "# Retro\n- 📅 **Date:** 7 January 2024\n")
+    write_file(vault_dir, "third-level.md", "### Standup\nDate: 2024-01-08\n\nNotes.\n")
+    assert listed(vault_dir) == {"039-day.md": "2025-07-12", "calendar.md": "2024-01-05", "alarm.md": "2024-01-06",
+                                 "bold.md": "2024-01-07", "third-level.md": "2024-01-08"}
+
+
+def test_a_tasks_due_date_or_a_section_under_a_second_heading_does_not_date_the_note(vault_dir: Path) -> None:
+    configure(vault_dir)
+    write_file(vault_dir, "top.md", "## Offsite\n📅 Date: 2024-05-05\n")  # the rule is on: this one is dated
+    write_file(vault_dir, "task.md", "# Chores\n- [ ] pay rent 📅 2026-12-05\n")  # the Tasks plugin's due date
+    write_file(vault_dir, "task-first.md", "- [ ] pay rent 📅 2026-12-05\nDate: 2024-05-05\n")
+    write_file(vault_dir, "bare-emoji.md", "# Chores\n📅 2026-12-05\n")  # no label: not a date line
+    write_file(vault_dir, "two-headings.md", "## Offsite\n### Details\n📆 Date: 2024-05-05\n")
+    write_file(vault_dir, "after-a-label.md", "Owner: Ann\n## Details\nDate: 2024-05-05\n")
+    write_file(vault_dir, "prose.md", "## Offsite\nWe talked for hours.\n📆 Date: 2024-05-05\n")
+    assert listed(vault_dir) == {"top.md": "2024-05-05"}
+
+
 def test_a_label_that_is_no_date_word_or_a_value_that_is_no_day_does_not_date_the_note(vault_dir: Path) -> None:
     configure(vault_dir)
     write_file(vault_dir, "dated.md", "# Tasks\nCréé le : 2026-05-01\n")

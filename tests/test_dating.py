@@ -619,7 +619,7 @@ def test_each_hit_says_its_notes_date_and_an_undated_one_says_none(diary: Path) 
         dates = {hit.path: hit.date for hit in vault.search("knee", k=10, now=NOW)}
     # A day as the day it names (not an instant at midnight UTC, which another zone reads as another day).
     assert dates == {"Daily/2026-11-25.md": "2026-11-25", "Daily/2026-11-28.md": "2026-11-28",
-                     "journal/retro.md": "2026-11-02", "memories/knee.md": "2026-11-30T08:00:00+00:00",
+                     "journal/retro.md": "2026-11-02", "memories/knee.md": "2026-11-30T08:00:00Z",  # as its created writes it
                      "notes/undated.md": None}
     shown = run_cli(diary, "search", "physio rest", "-k", "1", "--as-of", NOW)
     assert "[-, no expiry, dated 2026-11-28]  Daily/2026-11-28.md" in shown.stdout, shown.stdout
@@ -630,7 +630,7 @@ def test_get_gives_the_date_a_hit_gives(diary: Path) -> None:
     with Vault(diary) as vault:
         dates = {path: vault.get(path).date for path in ("Daily/2026-11-25.md", "journal/retro.md", "memories/knee.md", "notes/undated.md")}
     assert dates == {"Daily/2026-11-25.md": "2026-11-25", "journal/retro.md": "2026-11-02",
-                     "memories/knee.md": "2026-11-30T08:00:00+00:00", "notes/undated.md": None}
+                     "memories/knee.md": "2026-11-30T08:00:00Z", "notes/undated.md": None}
     shown = run_cli(diary, "get", "Daily/2026-11-25.md")
     assert "layer: -  tags: -  dated: 2026-11-25" in shown.stdout, shown.stdout
     assert json.loads(run_cli(diary, "get", "notes/undated", "--json").stdout)["date"] is None

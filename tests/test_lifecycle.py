@@ -29,7 +29,7 @@ from vaultmem import (
     parse_timestamp,
 )
 from vaultmem.errors import InvalidDuration
-from vaultmem.lifecycle import expiry_sql, format_timestamp, is_expired_us, resolve_now, to_epoch_us
+from vaultmem.lifecycle import ZuluTime, expiry_sql, format_timestamp, is_expired_us, resolve_now, to_epoch_us
 from vaultmem.notes import epoch_us_or_none, parse_note
 from vaultmem.option_names import Surface
 from vaultmem.storage import Eligibility
@@ -107,7 +107,7 @@ def test_date_only_is_not_the_end_of_the_day() -> None:
     [
         ("2026-12-01", date, datetime(2026, 12, 1, tzinfo=UTC)),
         ("2026-12-01T10:00:00", datetime, datetime(2026, 12, 1, 10, tzinfo=UTC)),
-        ("2026-12-01T10:00:00Z", datetime, datetime(2026, 12, 1, 10, tzinfo=UTC)),
+        ("2026-12-01T10:00:00Z", ZuluTime, datetime(2026, 12, 1, 10, tzinfo=UTC)),  # kept as given with Z
         ("2026-12-01T10:00:00+05:00", datetime, datetime(2026, 12, 1, 5, tzinfo=UTC)),
         ("2026-12-01 10:00:00", datetime, datetime(2026, 12, 1, 10, tzinfo=UTC)),
         ("2026-12-01T10:00", str, datetime(2026, 12, 1, 10, tzinfo=UTC)),

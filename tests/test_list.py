@@ -39,7 +39,7 @@ def test_notes_are_listed_newest_first_then_the_undated_by_modification_and_expi
         listing = vault.list_notes(now=NOW)
         assert [(note.path, note.date) for note in listing] == [
             ("Daily/2026-11-30.md", "2026-11-30"),
-            ("memories/tea.md", "2026-11-28T09:00:00+00:00"),
+            ("memories/tea.md", "2026-11-28T09:00:00Z"),  # as its created writes it
             ("Daily/2026-11-25.md", "2026-11-25"),
             ("References/Dune.md", None),
             ("References/Futurama.md", None),

@@ -84,8 +84,17 @@ def test_a_date_and_time_obsidian_wrote_is_kept_byte_for_byte_through_a_revise_o
     assert "\ndate: 2026-12-10T11:30\n" in text_of(vault, "dentist.md")
 
 
-def test_a_note_whose_date_is_utc_shows_it_as_before(vault: Vault) -> None:
+def test_a_utc_date_given_with_z_is_written_and_shown_with_its_z(vault: Vault) -> None:
     result = vault.remember("Flight lands", date="2026-12-18T19:30:00Z", now=NOW)
+    assert "\ndate: 2026-12-18T19:30:00Z\n" in text_of(vault, result.path)  # was 2026-12-18T19:30:00+00:00
+    assert vault.get(result.path, now=NOW).date == "2026-12-18T19:30:00Z"
+    assert [n.path for n in vault.list_notes(since="2026-12-18T19:30:00+00:00", until="2026-12-18", now=NOW)] == [result.path]
+    vault.revise(result.path, set_properties={"date": "2026-12-19T08:15:00Z"}, now=NOW)
+    assert "\ndate: 2026-12-19T08:15:00Z\n" in text_of(vault, result.path)  # was +00:00 too
+
+
+def test_a_utc_date_given_with_an_offset_keeps_the_offset(vault: Vault) -> None:
+    result = vault.remember("Flight lands", date="2026-12-18T19:30:00+00:00", now=NOW)
     assert "\ndate: 2026-12-18T19:30:00+00:00\n" in text_of(vault, result.path)
     assert vault.get(result.path, now=NOW).date == "2026-12-18T19:30:00+00:00"
 
@@ -135,3 +144,18 @@ def test_a_day_written_as_quoted_text_is_shown_as_a_day_not_a_wall_clock_at_midn
     with Vault(vault_dir) as vault:
         dates = {note.path: note.date for note in vault.list_notes(since="2000")}
     assert dates == {"quoted.md": "2024-02-16", "fecha.md": "2024-02-05", "clock.md": "2024-02-16T09:30"}, dates
+
+
+def test_a_quoted_day_is_shown_as_that_day_not_as_midnight_on_a_wall_clock(vault: Vault) -> None:
+    (vault.root / "quoted.md").write_text('---\ndate: "2026-12-09"\n---\nDentist.\n', encoding="utf-8")
+    assert vault.get("quoted.md", now=NOW).date == "2026-12-09"  # was 2026-12-09T00:00
+
+
+def test_explain_says_the_notes_date_as_hits_and_get_do(vault: Vault) -> None:
+    zoned = vault.remember("Dentist appointment, Dr. Alvarez", date="2026-12-09T10:00-08:00", now=NOW).path
+    wall = vault.remember("Dentist checkup, Dr. Alvarez", date="2026-12-09T10:00", now=NOW).path
+    for path, said in ((zoned, "2026-12-09T10:00:00-08:00"), (wall, "2026-12-09T10:00")):
+        out = vault.explain(path, "dentist", since="2026-12-20", now=NOW)
+        assert vault.get(path, now=NOW).date == said
+        assert any(f"its date is {said} (from its date)" in reason for reason in out.reasons), out.reasons
+        # was 2026-12-09T18:00:00+00:00 (in UTC) and the day 2026-12-09 (its hour lost)

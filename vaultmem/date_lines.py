@@ -4,9 +4,11 @@ Notes made from a template often carry their date as a line of text under the ti
 property: ``Created: 2024-01-05``, ``**Date:** 5 January 2024``, ``- Date: [[2024-01-05]]``,
 ``_Date : 14 novembre 2025_``, ``Fecha: 05/01/2024``, ``Erstellt am: 05.01.2024``,
 ``Создано: 2024-01-05``, Dataview's ``created:: 2024-01-05``. Such a line is read only in the
-note's **opening block**: its first lines before any prose, where only blank lines, one
-``# Title``, tag lines (``#finance #épargne``) and lines shaped ``<label> : <value>`` stand. The
-first other line (prose, a ``---`` rule, a list of words, a subheading) ends it, so
+note's **opening block**: its first lines before any prose, where only blank lines, one title
+(a ``# Title``, or a heading of any level the note opens with: ``## Día 39``), tag lines
+(``#finance #épargne``) and lines shaped ``<label> : <value>`` stand, a label perhaps after a
+symbol (``📆 Fecha: 2025-07-12``). The first other line (prose, a ``---`` rule, a list of words,
+a task, a subheading) ends it, so
 "the date: we agreed on 5 May" in a paragraph never dates a note. At most
 :data:`OPENING_LINES` lines are looked at: a note without such a block costs a line or two.
 
@@ -29,14 +31,20 @@ from dataclasses import dataclass
 
 OPENING_LINES = 16  # lines of a body looked at, at most, blank ones included
 _LINE_CHARS = 200  # a longer line is prose, not a label and a value
-# A label and its value: an optional list dash, bold or italics around the label (or the whole
-# line), one or two colons (Dataview's inline field), bold closed after the colon (`**Date:**`).
+# A symbol a template puts before a label (`📆 Fecha:`, `🗓️ Date:`, `⏰ Created:`): pictographs, dingbats,
+# arrows and technical symbols with their variation selectors, joiners and keycaps. Letters, digits,
+# `[` and `#` are none of them, so a task line (`- [ ] pay rent 📅 2026-12-05`) is never a label.
+_SYMBOLS = "(?:[\u2190-\u2bff\u3030\u303d\U0001f000-\U0001faff\ufe0e\ufe0f\u200d\u20e3]{1,8}[ \t]*)?"
+# A label and its value: an optional list dash, a symbol, bold or italics around the label (or the
+# whole line), one or two colons (Dataview's inline field), bold closed after the colon (`**Date:**`).
 # The label is a few words (letters first; digits, spaces, ' . - / inside), bounded so matching
 # a line costs its length.
 _FIELD_LINE = re.compile(
-    r"(?:[-*+][ \t]+)?[*_]{0,3}(?P<label>[^\W\d_](?:[^\W_]|[ '’./-]){0,39}?)[ \t]*[*_]{0,3}[ \t]*::?"
+    r"(?:[-*+][ \t]+)?" + _SYMBOLS + r"[*_]{0,3}" + _SYMBOLS
+    + r"(?P<label>[^\W\d_](?:[^\W_]|[ '’./-]){0,39}?)[ \t]*[*_]{0,3}[ \t]*::?"
     r"(?:[ \t]+|(?=[*_])|$)[*_]{0,3}[ \t]*(?P<value>.*)")
-_TITLE_LINE = re.compile(r"#[ \t]+\S.*")  # the note's `# Title` (a subheading ends the block)
+_TITLE_LINE = re.compile(r"#[ \t]+\S.*")  # the note's `# Title`
+_HEADING_LINE = re.compile(r"#{1,6}[ \t]+\S.*")  # any heading: the title when it opens the note
 _TAG_LINE = re.compile(r"(?:#[^\s#][^\s]*[ \t]*)+")  # `#finance #bitcoin`: tags, no words
 _EMPHASIS = "*_ \t"
 
@@ -125,14 +133,18 @@ def date_lines(body: str, about: tuple[str, ...] = (), created: tuple[str, ...] 
 
 def _opening_fields(body: str) -> Iterator[tuple[int, str, str]]:
     """Each ``label: value`` line of the opening block: its number, label and value."""
-    titled = False
+    titled = opened = False
     for number, line in enumerate(_first_lines(body, OPENING_LINES), start=1):
         text = line.strip()
         if not text or _TAG_LINE.fullmatch(text):
             continue
-        if not titled and _TITLE_LINE.fullmatch(text):
-            titled = True
+        # The title: a `# Title`, or any heading the note opens with (a journal's `## Día 39` over
+        # its `📆 Fecha:` line). A heading after another, or after a label, is a section's and ends
+        # the block: a `Date:` under `# Offsite` then `## Details` is that section's.
+        if not titled and (_TITLE_LINE.fullmatch(text) or (not opened and _HEADING_LINE.fullmatch(text))):
+            titled = opened = True
             continue
+        opened = True
         field = _FIELD_LINE.fullmatch(text) if len(text) <= _LINE_CHARS else None
         if field is None:
             return  # prose, a rule, a subheading: the opening block ends here

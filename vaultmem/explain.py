@@ -304,7 +304,9 @@ def _date_reason(row: NoteRow, meta: dict[str, Any], body: str, eligibility: Eli
     span = _span_of(row)
     if span is not None:
         return f"filtered out by {bounds}: its date is {span.said()}{source}, and no day of it is in the range"
-    return f"filtered out by {bounds}: its date is {_date_words(row.dated_us, is_day)}{source}"
+    # As a hit, list and get show it (NoteRow.date): 10:00-08:00 in its zone, not 18:00 UTC.
+    said = row.dated_said if row.dated_said is not None else _date_words(row.dated_us, is_day)
+    return f"filtered out by {bounds}: its date is {said}{source}"
 
 
 def _bounds_words(eligibility: Eligibility, is_day: bool, names: OptionNames) -> str:

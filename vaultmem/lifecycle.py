@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, MutableMapping
 from dataclasses import dataclass, field
-from datetime import UTC, date, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta, tzinfo
 from typing import Any
 
 from .errors import Argument, InvalidDuration, InvalidTimestamp, UnknownLayer
@@ -238,17 +238,57 @@ def format_timestamp(moment: datetime) -> str:
     return moment.isoformat(timespec=timespec)
 
 
+class ZuluTime(datetime):
+    """A UTC time given with ``Z`` (``2026-12-09T19:30:00Z``), to be written back so by
+    :func:`format_as_written`: a time the person or agent gives is written as given (adr/0003),
+    and YAML and ISO read ``Z`` as UTC. Compared as any aware datetime is."""
+
+    @classmethod
+    def given(cls, moment: datetime) -> ZuluTime:
+        """``moment`` (an aware UTC time) to be written with ``Z``."""
+        return cls.combine(moment.date(), moment.timetz())
+
+    # A time worked out from it is vaultmem's, not what was given: an `expires_at` counted from a
+    # `created: …Z` was written with a Z (datetime arithmetic keeps the subclass), where vaultmem's
+    # stamps are +00:00 (format_timestamp).
+    def __add__(self, other: timedelta) -> datetime:  # type: ignore[override]
+        return _plain(super().__add__(other))
+
+    def __radd__(self, other: timedelta) -> datetime:  # type: ignore[override]
+        return _plain(super().__radd__(other))
+
+    def __sub__(self, other: Any) -> Any:  # minus a timedelta: a plain time; minus a time: a timedelta, as ever
+        result = super().__sub__(other)
+        return _plain(result) if isinstance(result, datetime) else result
+
+    def astimezone(self, tz: tzinfo | None = None) -> datetime:  # type: ignore[override]
+        return _plain(super().astimezone(tz))
+
+
+def _plain(moment: datetime) -> datetime:
+    return datetime.combine(moment.date(), moment.timetz())
+
+
+def as_given(text: str, moment: datetime) -> datetime:
+    """``moment``, read from ``text``, as a :class:`ZuluTime` when ``text`` gives it with ``Z``
+    (or ``z``); else ``moment`` itself."""
+    return ZuluTime.given(moment) if text.strip()[-1:] in ("Z", "z") and moment.utcoffset() == timedelta(0) else moment
+
+
 def format_as_written(moment: datetime) -> str:
     """A time as a person's property holds it, in its own zone: ``2026-12-09T10:00:00-08:00``
     (not moved to UTC, where Obsidian showed 18:00 for a 10:00 appointment); a time without a
     zone, the person's wall clock, as Obsidian's Date & time property writes it
     (``2026-12-09T10:00``, seconds only when it has them). A UTC time reads as
-    :func:`format_timestamp` writes it. Comparisons still go through :func:`parse_timestamp`."""
+    :func:`format_timestamp` writes it, or with ``Z`` when it was given so (:class:`ZuluTime`).
+    Comparisons still go through :func:`parse_timestamp`."""
     if moment.tzinfo is None or moment.tzinfo.utcoffset(moment) is None:
         timespec = "microseconds" if moment.microsecond else "seconds" if moment.second else "minutes"
         return moment.replace(tzinfo=None).isoformat(timespec=timespec)
     _as_utc(moment)  # refused as it is everywhere: a time no UTC instant holds could never be compared
-    return moment.isoformat(timespec="microseconds" if moment.microsecond else "seconds")
+    written = moment.isoformat(timespec="microseconds" if moment.microsecond else "seconds")
+    zulu = isinstance(moment, ZuluTime) and written.endswith("+00:00")  # not one replace() moved to another zone
+    return written.removesuffix("+00:00") + "Z" if zulu else written
 
 
 def to_epoch_us(moment: datetime) -> int:

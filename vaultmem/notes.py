@@ -33,6 +33,7 @@ from .fields import BOOKKEEPING_KEYS, aliases_of, case_fold, name_fold, opening_
 from .lifecycle import (
     EXPIRING_LAYERS,
     PERMANENT_LAYER,
+    as_given,
     is_absent,
     is_permanent,
     normalize_layer,
@@ -214,7 +215,11 @@ from .slugs import same_slug
 #     notes.permalink_names), not only whole and by its last part. Nothing is embedded again.
 # 75: a date property's time is kept as the note writes it, in its zone or on a wall clock
 #     (dating.NoteDate.said; storage column dated_said): 10:00-08:00 was shown as 18:00 UTC.
-READER_VERSION = "75"
+# 76: a date line after a symbol (`📆 Fecha: 2025-07-12`) or under the heading a note opens with, of
+#     any level (`## Día 39`), dates a note nothing else dates (date_lines.py); a quoted day
+#     (`date: "2024-03-01"`) is shown as that day, not 2024-03-01T00:00; a time written with `Z` is
+#     shown with it (lifecycle.ZuluTime), not as +00:00. Nothing is embedded again.
+READER_VERSION = "76"
 BOM = "\ufeff"
 # A Windows editor ("Unicode" in Notepad, PowerShell's Out-File) saves UTF-16 behind one of these.
 UTF16_BOMS = ((codecs.BOM_UTF16_LE, "utf-16-le", "UTF-16 LE"), (codecs.BOM_UTF16_BE, "utf-16-be", "UTF-16 BE"))
@@ -231,9 +236,12 @@ class _Loader(_SAFE_LOADER):  # type: ignore[misc,valid-type]
 
 def _timestamp_or_text(loader: Any, node: yaml.ScalarNode) -> Any:
     try:
-        return yaml.SafeLoader.construct_yaml_timestamp(loader, node)
+        loaded = yaml.SafeLoader.construct_yaml_timestamp(loader, node)
     except (ValueError, OverflowError):
         return loader.construct_scalar(node)
+    # A time written with `Z` is kept as one (lifecycle.ZuluTime): shown and written back with its
+    # Z, as the note writes it, where it was shown and rewritten as +00:00.
+    return as_given(node.value, loaded) if isinstance(loaded, datetime) else loaded
 
 
 def _number_or_time(loader: Any, node: yaml.ScalarNode) -> Any:

@@ -28,6 +28,7 @@ from .lifecycle import (
     LayerPolicy,
     add_duration,
     apply_layer_ttl,
+    as_given,
     format_as_written,
     format_timestamp,
     normalize_layer,
@@ -191,7 +192,7 @@ def memory_day(value: object) -> date | datetime | str:
         raise InvalidTimestamp(value, error.reason, Argument("date")) from None
     if written.tzinfo is None and not (written.second or written.microsecond):
         return format_as_written(written)  # 2026-12-09T10:00, as Obsidian's Date & time property writes it
-    return written
+    return as_given(value, written) if isinstance(value, str) else written  # 19:30:00Z stays Z, not +00:00
 
 
 _DAY = re.compile(r"\d{4}-\d\d-\d\d")
