@@ -268,6 +268,26 @@ def test_get_carries_the_aliases_and_the_persons_properties(vault_dir: Path, log
     run(scenario)
 
 
+def test_remember_over_stdio_names_the_line_of_your_note_that_already_says_it(vault_dir: Path, log: Path) -> None:
+    # A trial: the daily note held the fact, the agent remembered it again over MCP, `similar: []`.
+    (vault_dir / "daily").mkdir()
+    day = "# 2026-11-28\n\nWent climbing with Priya. She says the new bouldering wall opens in January.\n"
+    (vault_dir / "daily" / "2026-11-28.md").write_text(day, encoding="utf-8")
+
+    async def scenario() -> None:
+        async with serve(vault_dir, log) as served:
+            saved = await served.call("remember", text="Priya says the new bouldering wall at the gym opens in January",
+                                      layer="L3")
+            [entry] = saved["similar"]
+            assert (entry["path"], entry["yours"], entry["layer"], entry["lines"]) == ("daily/2026-11-28.md", True, None, [3, 3])
+            assert entry["says"] == "Went climbing with Priya. She says the new bouldering wall opens in January."
+            listed = {tool.name: tool for tool in (await served.session.list_tools()).tools}
+            assert "yours" in (listed["remember"].description or "")  # the agent is told what such an entry is
+
+    run(scenario)
+    assert (vault_dir / "daily" / "2026-11-28.md").read_text(encoding="utf-8") == day
+
+
 def test_remember_recall_mark_used_get_forget_round_trip(vault_dir: Path, log: Path) -> None:
     async def scenario() -> None:
         async with serve(vault_dir, log) as served:

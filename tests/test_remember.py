@@ -342,11 +342,84 @@ def test_remember_names_the_longer_lived_note_to_a_working_note_that_repeats_it(
         assert ("preferences/oat-milk.md", "L3") in [(other.path, other.layer) for other in working.similar]
 
 
-def test_remember_does_not_name_a_persons_own_note_without_a_layer(vault_dir: Path) -> None:
-    (vault_dir / "people").mkdir()
-    (vault_dir / "people" / "sam.md").write_text("Sam is allergic to peanuts.\n", encoding="utf-8")
+CLIMBING_DAY = "# 2026-11-28\n\nWent climbing with Priya. She says the new bouldering wall opens in January.\n"
+
+
+def test_remember_names_the_line_of_your_daily_note_that_already_says_it(vault_dir: Path) -> None:
+    # A trial: the person's daily note held the fact, the agent remembered it again, and
+    # `similar` was [] — your notes (no layer) were left out, and a whole note of many facts
+    # stood far below the threshold. Now the note's sentences are compared (adr/0010).
+    (vault_dir / "daily").mkdir()
+    (vault_dir / "daily" / "2026-11-28.md").write_text(CLIMBING_DAY, encoding="utf-8")
     with Vault(vault_dir) as vault:
-        assert vault.remember("Sam is allergic to peanuts.", layer="L3", now=NOW).similar == []
+        result = vault.remember("Priya says the new bouldering wall at the gym opens in January", layer="L3", now=NOW)
+    assert [(other.path, other.yours, other.layer, other.lines) for other in result.similar] == [
+        ("daily/2026-11-28.md", True, None, (3, 3))]
+    assert result.similar[0].says == "Went climbing with Priya. She says the new bouldering wall opens in January."
+    assert 0.70 <= result.similar[0].similarity  # the threshold for a sentence of your note (adr/0010)
+    assert result.similar[0].similarity < 0.83  # below the memories': a sentence is not a whole note
+    entry = json.loads(json.dumps(result.as_dict()))["similar"][0]
+    assert (entry["yours"], entry["lines"], entry["layer"]) == (True, [3, 3], None)
+
+
+def test_remember_names_the_heading_and_line_of_a_long_note_of_yours(vault_dir: Path) -> None:
+    # A household trial's person page: frontmatter, headings, and the fact on one line of the log.
+    (vault_dir / "people").mkdir()
+    (vault_dir / "people" / "sam.md").write_text(
+        "---\ntype: person\nname: Sam\ntags: [family]\n---\n\n## What to know\n[[Rosie]]'s partner. Works nights at "
+        "the hospital, so calls after noon.\nLoves board games and hates mornings.\n\n## Log\n- 2026-07-19 — Rosie's "
+        "partner.\n- 2026-09-02 — Moved to the flat on Elm Street.\n\nSam is allergic to peanuts (told 2 Dec 2026).\n",
+        encoding="utf-8")
+    with Vault(vault_dir) as vault:
+        result = vault.remember("Sam is allergic to peanuts.", layer="L3", now=NOW)
+    [entry] = result.similar
+    assert (entry.path, entry.heading, entry.lines, entry.says) == (
+        "people/sam.md", "Log", (15, 15), "Sam is allergic to peanuts (told 2 Dec 2026).")
+    assert (vault_dir / "people" / "sam.md").read_text(encoding="utf-8").splitlines()[14] == entry.says
+
+
+def test_remember_names_an_agents_old_note_brought_from_basic_memory(vault_dir: Path) -> None:
+    # A vault migrated from Basic Memory: no note has a layer; the agent wrote an old memory again.
+    (vault_dir / "decisions").mkdir()
+    (vault_dir / "decisions" / "2026-04-22 - keep durable memory in basic-memory.md").write_text(
+        "---\ntitle: 2026-04-22 - keep durable memory in basic-memory\ntype: note\npermalink: decisions/keep-durable\n---\n\n"
+        "# 2026-04-22 - keep durable memory in basic-memory\n\n## Why\n\nTransient tracking had become most of the notes and "
+        "was polluting search results.\n\n## Observations\n- [decision] Durable knowledge stays in `basic-memory/`; transient "
+        "tracking moves to repo-root `archive/`. #memory #workflow\n", encoding="utf-8")
+    with Vault(vault_dir) as vault:
+        result = vault.remember("Durable knowledge stays in basic-memory; transient tracking moves to the repo-root archive.",
+                                layer="L3", now=NOW)
+    assert [(other.path, other.heading, other.lines, other.yours) for other in result.similar] == [
+        ("decisions/2026-04-22 - keep durable memory in basic-memory.md", "Observations", (14, 14), True)]
+
+
+def test_remember_does_not_name_your_note_on_a_different_fact_about_the_same_person(vault_dir: Path) -> None:
+    (vault_dir / "daily").mkdir()
+    (vault_dir / "daily" / "2026-11-28.md").write_text(CLIMBING_DAY, encoding="utf-8")
+    with Vault(vault_dir) as vault:
+        assert vault.remember("Priya's sister is moving to Leeds in the spring.", layer="L3", now=NOW).similar == []
+
+
+def test_a_note_of_yours_named_as_similar_is_still_refused_as_a_note_to_supersede(vault_dir: Path) -> None:
+    (vault_dir / "daily").mkdir()
+    (vault_dir / "daily" / "2026-11-28.md").write_text(CLIMBING_DAY, encoding="utf-8")
+    text = "Priya says the new bouldering wall at the gym opens in January"
+    with Vault(vault_dir) as vault:
+        assert [other.path for other in vault.remember(text, layer="L3", now=NOW).similar] == ["daily/2026-11-28.md"]
+        with pytest.raises(UsageError, match="no layer, so it is a note of yours"):
+            vault.remember(text, supersedes=["daily/2026-11-28.md"], now=NOW)
+    assert (vault_dir / "daily" / "2026-11-28.md").read_text(encoding="utf-8") == CLIMBING_DAY
+
+
+def test_cli_remember_says_which_line_of_your_note_says_it_and_that_it_is_yours(vault_dir: Path) -> None:
+    (vault_dir / "daily").mkdir()
+    (vault_dir / "daily" / "2026-11-28.md").write_text(CLIMBING_DAY, encoding="utf-8")
+    result = run_cli(vault_dir, "remember", "Priya says the new bouldering wall at the gym opens in January")
+    assert result.exit_code == 0, result.output
+    assert ('daily/2026-11-28.md (line 3: "Went climbing with Priya. She says the new bouldering wall opens in January.") '
+            "— 2026-11-28; a note of yours (no layer), not a memory: if it already says this, `forget` the memory you just "
+            "wrote or keep both; --supersedes refuses a note of yours, so change it with `revise` if it is out of date"
+            ) in result.stdout
 
 
 def test_cli_remember_says_a_similar_note_of_another_layer_is_not_merged_by_consolidate(vault_dir: Path) -> None:
@@ -640,3 +713,20 @@ def test_over_mcp_a_memory_about_a_later_day_outlives_it_and_a_moved_date_moves_
             assert kept["changed"] == ["date"] and kept["expires_at"] == f"{day(30)}T00:00:00+00:00"
 
     run(scenario)
+
+
+def test_a_note_of_yours_deleted_since_the_search_proposed_it_is_left_out_not_a_failed_remember(vault_dir: Path) -> None:
+    # The sentence check reads each proposed note's file after the search: a note deleted in
+    # between raised "cannot read", and remember — its note already written — answered as failed.
+    from vaultmem.own_similar import OWN_SIMILAR_THRESHOLD, similar_own_notes
+    from vaultmem.storage import Eligibility
+
+    (vault_dir / "daily").mkdir()
+    (vault_dir / "daily" / "2026-11-28.md").write_text(CLIMBING_DAY, encoding="utf-8")
+    text = "Priya says the new bouldering wall at the gym opens in January"
+    with Vault(vault_dir) as vault:
+        written = vault.remember(text, layer="L3", now=NOW)
+        assert [other.path for other in written.similar] == ["daily/2026-11-28.md"]
+        (vault_dir / "daily" / "2026-11-28.md").unlink()  # gone after the index last saw it
+        searcher = vault.derived.searcher()
+        assert similar_own_notes(searcher, written.path, text + "\n", OWN_SIMILAR_THRESHOLD, Eligibility(now_us=0)) == []

@@ -12,7 +12,8 @@ notes are retired — all of them, or none and no new note.
 After the write, :func:`similar_notes` names the live memories, of any layer, that say
 nearly the same (``[consolidate] similar_threshold``, 0.83: lower than merging's 0.88, as a
 list is advice and a merge is not — adr/0010): the writer may have repeated a memory, or
-written again in a longer-lived layer a fact it first kept as an episode. A failure there is
+written again in a longer-lived layer a fact it first kept as an episode; then your notes (no
+layer) one of whose sentences says it (own_similar.py, 0.70). A failure there is
 :class:`NoteWritten`, so a retrying agent does not write it twice.
 See adr/0019-memories-change.md.
 """
@@ -32,6 +33,7 @@ from .merge_markers import require_merged
 from .note_styles import placement
 from .noteio import FileChange
 from .notes import Note, content_hash, parse_note, version_of
+from .own_similar import OWN_SIMILAR_THRESHOLD, similar_own_notes
 from .resolution import answered, locate_to_write
 from .results import NoteRef, Remembered, SimilarNote
 from .storage import Eligibility, NoteRow
@@ -144,14 +146,20 @@ def same_named(index: DerivedIndex, written: Written, now: object) -> list[NoteR
 
 
 def similar_notes(index: DerivedIndex, written: Written, threshold: float, now: object) -> list[SimilarNote]:
-    """Live memories (notes with a layer, any layer) that say nearly the same, from an index
-    the caller has brought in line with the files."""
+    """Live memories (notes with a layer, any layer) whose whole note says nearly the same, then
+    your live notes (no layer) one of whose sentences does (own_similar.py), from an index the
+    caller has brought in line with the files."""
     # Every layer, not the new note's alone: "Sam is allergic to peanuts" kept as an episode
     # (L2, the default) and written again as a fact (L3) were two live notes recall returned
     # side by side, with `similar` empty — and consolidate, which merges within a layer, never
-    # joins them. Your own notes (no layer) stay out, as the threshold was measured on memories.
-    alive_memories = Eligibility(now_us=to_epoch_us(resolve_now(now)), layers=LAYERS)
+    # joins them. Your notes by their sentences: a daily note's "… the new bouldering wall opens
+    # in January." and the memory saying it again were `similar: []` (a whole note of many facts
+    # stood at 0.2–0.6 to one of them; adr/0010).
+    moment = to_epoch_us(resolve_now(now))
     try:
-        return index.searcher().similar_notes(written.path, threshold, alive_memories)
+        searcher = index.searcher()
+        memories = searcher.similar_notes(written.path, threshold, Eligibility(now_us=moment, layers=LAYERS))
+        return memories + similar_own_notes(searcher, written.path, written.note.body, OWN_SIMILAR_THRESHOLD,
+                                            Eligibility(now_us=moment))
     except Exception as error:  # the note is written: a retry must not write it again
         raise NoteWritten([written.path], "remember", error) from error

@@ -94,16 +94,25 @@ class Stats:
 
 @dataclass(frozen=True)
 class SimilarNote:
-    """A live memory, of any layer, that says nearly what a new memory says."""
+    """A live memory, of any layer, that says nearly what a new memory says; or a note of yours
+    (no layer, ``yours``) one of whose sentences does — ``says``, on ``lines`` (the file's,
+    first and last) under ``heading`` (own_similar.py)."""
 
     id: str
     path: str
     title: str
     similarity: float
     layer: str | None = None
+    yours: bool = False
+    heading: str | None = None
+    lines: tuple[int, int] | None = None
+    says: str | None = None
 
     def as_dict(self) -> dict[str, Any]:
-        return dict(self.__dict__)
+        found = {"id": self.id, "path": self.path, "title": self.title, "similarity": self.similarity, "layer": self.layer}
+        if self.yours:  # a memory's entry keeps the keys it always had
+            found.update(yours=True, heading=self.heading, lines=list(self.lines) if self.lines else None, says=self.says)
+        return found
 
 
 @dataclass(frozen=True)

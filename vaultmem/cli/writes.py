@@ -50,7 +50,8 @@ def remember(obj: Context, text: str, title: str | None, layer: str | None, ttl:
     for other in result.similar:
         # Three decimals, as in JSON: listed from 0.83, a 0.876 shown as "0.88" read as one
         # consolidate (merging at >= 0.88) would merge, and it does not.
-        click.echo(f"  similar ({other.similarity:.3f}): {other.path} — {other.title}; {similar_advice(other, result.layer)}")
+        click.echo(f"  similar ({other.similarity:.3f}): {other.path}{where_yours(other)} — {other.title}; "
+                   f"{similar_advice(other, result.layer)}")
     for namesake in result.same_name:
         click.echo(f"  same name: {namesake.path} (id {namesake.id}) goes by this name too: `get {result.title}` and "
                    f"[[{result.title}]] may find it instead of this note, and a write by that name refuses to pick; "
@@ -58,8 +59,21 @@ def remember(obj: Context, text: str, title: str | None, layer: str | None, ttl:
     render_commit(result)
 
 
+def where_yours(other: SimilarNote) -> str:
+    """Which lines of a note of yours say it (nothing for a memory, compared whole)."""
+    if not other.yours or other.lines is None:
+        return ""
+    first, last = other.lines
+    lines = f"line {first}" if first == last else f"lines {first}-{last}"
+    return f" ({lines}{f', under {other.heading}' if other.heading else ''}: \"{other.says}\")"
+
+
 def similar_advice(other: SimilarNote, layer: str) -> str:
-    """What to do about a note ``remember`` names as similar: consolidate merges within a layer only."""
+    """What to do about a note ``remember`` names as similar: consolidate merges within a layer
+    only; a note of yours (no layer) is never retired by a memory (supersede.plan_retirement)."""
+    if other.yours:
+        return ("a note of yours (no layer), not a memory: if it already says this, `forget` the memory you just wrote "
+                "or keep both; --supersedes refuses a note of yours, so change it with `revise` if it is out of date")
     if other.layer == layer:
         return "if it already says this, `forget` one or run `consolidate`"
     return (f"it is in {other.layer}: if it already says this, keep the one whose layer fits how long it stays true "
