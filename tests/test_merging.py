@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from vaultmem.merging import additions, appended_text, merge_lines, normalize
+from vaultmem.merging import additions, appended_text, merge_lines, normalize, says_again
 from vaultmem.notes import parse_note
 
 CANONICAL = parse_note("c.md", b"---\ntitle: Upgrades\n---\nWe upgrade Postgres on\nSundays, after a backup.\n\n- check the replicas\n")
@@ -123,12 +123,12 @@ def test_a_sentence_the_kept_note_says_in_other_words_is_left_out_and_listed_wit
 
 
 def test_a_hard_wrapped_paragraph_is_said_already_only_when_every_sentence_of_it_is() -> None:
-    kept = parse_note("k.md", b"Lena, Maya's sister, lives in Berlin and her birthday is July 2. She runs.\n")
-    said = note("a.md", "Maya's sister Lena lives in Berlin;\nher birthday is July 2.\n")
-    half = note("b.md", "Maya's sister Lena lives in Berlin; her birthday is July 2.\nShe swims on Sundays.\n")
+    kept = parse_note("k.md", b"Maya's sister Lena lives in Berlin; her birthday is July 2. She runs.\n")
+    said = note("a.md", "Maya's sister Lena lives in Berlin, and\nher birthday is July 2.\n")
+    half = note("b.md", "Maya's sister Lena lives in Berlin, and her birthday is July 2.\nShe swims on Sundays.\n")
     first, second = merge_lines(kept, [said, half])  # type: ignore[list-item]
     assert (first.lines, len(first.said_already)) == ((), 1)
-    assert second.lines == ("Maya's sister Lena lives in Berlin; her birthday is July 2.", "She swims on Sundays.")
+    assert second.lines == ("Maya's sister Lena lives in Berlin, and her birthday is July 2.", "She swims on Sundays.")
 
 
 def test_a_sentence_with_one_word_more_or_less_is_a_fact_of_its_own_and_is_appended() -> None:
@@ -141,3 +141,22 @@ def test_a_sentence_with_one_word_more_or_less_is_a_fact_of_its_own_and_is_appen
     for kept, other in pairs:
         (found,) = merge_lines(parse_note("k.md", kept.encode()), [note("m.md", other + "\n")])  # type: ignore[list-item]
         assert (found.lines, found.said_already) == ((other,), ()), (kept, other)
+
+
+def test_a_sentence_with_the_same_words_in_another_order_is_a_fact_of_its_own_and_is_appended() -> None:
+    # The same words, another fact: who owes whom, which day moved where, a day's month and day
+    # swapped, a temperature below zero. Compared as sets of words, each was "said already", left
+    # out of the kept note, and the newer fact was only in the archive.
+    pairs = [("Alice owes Bob 50 euros.", "Bob owes Alice 50 euros."),
+             ("The review moved from Monday to Tuesday.", "The review moved from Tuesday to Monday."),
+             ("The visa deadline is 2027-01-02.", "The visa deadline is 2027-02-01."),
+             ("The standup runs 9:30 to 10:00.", "The standup runs 10:00 to 9:30."),
+             ("Maya's sister likes Tom.", "Maya likes Tom's sister."),
+             ("Keep the freezer at -18 degrees.", "Keep the freezer at 18 degrees."),
+             ("Keep the freezer at 18 degrees.", "Keep the freezer at \u221218 degrees.")]
+    for kept, other in pairs:
+        assert not says_again(kept, other), (kept, other)
+        (found,) = merge_lines(parse_note("k.md", kept.encode()), [note("m.md", other + "\n")])  # type: ignore[list-item]
+        assert (found.lines, found.said_already) == ((other,), ()), (kept, other)
+    assert says_again("Keep the freezer at \u221218 degrees.", "Keep the freezer at -18 degrees")
+

@@ -238,6 +238,18 @@ def test_two_folders_in_other_cases_are_not_picked_from(vault: Vault) -> None:
     assert vault.remember("Which one?", now=NOW).path.startswith("memories/")
 
 
+def test_a_link_out_inside_the_folder_of_another_case_is_refused_as_outside_the_vault(vault: Vault, tmp_path: Path) -> None:
+    """Was: ``memories/out`` passed the check as a folder to make, became ``Memories/out`` — a link
+    out of the vault — and remember crashed with a ValueError instead of saying why."""
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (vault.root / "Memories").mkdir()
+    (vault.root / "Memories" / "out").symlink_to(outside, target_is_directory=True)
+    with pytest.raises(PathOutsideVault, match="memories/out"):
+        vault.remember("The boiler was serviced today.", folder="memories/out", now=NOW)
+    assert list(outside.iterdir()) == []
+
+
 def test_a_new_note_is_written_with_lf_in_a_vault_whose_notes_are_crlf(vault: Vault) -> None:
     """Decided (adr/0006): a new note is written as Obsidian writes one, with LF, whatever its
     neighbours use; only an edit keeps a file's own line ending."""

@@ -20,8 +20,8 @@ Rules:
   letter or digit (rules, lone markers) carry no fact and are left out, as is a heading
   that only repeats the merged note's title (its title is recorded in ``aliases``).
 - A paragraph is *said in other words* when each of its sentences is said by one sentence
-  of the canonical (or of what was added before): the same words but a few fillers
-  (:data:`FILLERS`), in any order and punctuation (:func:`says_again`). "…with oat milk, no
+  of the canonical (or of what was added before): the same words in the same order but a few
+  fillers (:data:`FILLERS`), in any punctuation (:func:`says_again`). "…with oat milk, no
   sugar." beside "…with oat milk and no sugar." was
   appended, and the kept note said it twice (a trial). It is left out and listed
   (:class:`SaidAlready`: the plan shows it beside the sentence that says it); the archived
@@ -65,6 +65,9 @@ _LIST_ITEM = re.compile(r"^(?:[ \t]*>)*[ \t]*(?:[-*+]|\d{1,9}[.)])[ \t]+")
 # Words a rewording drops or adds without changing what a sentence says ("oat milk, no sugar" /
 # "oat milk and no sugar"). Kept short on purpose: "after" / "before", "in" / "on" change a fact.
 FILLERS = frozenset({"a", "an", "the", "and", "s"})
+# A word, or a number with its minus sign: "-18" and "18" are two temperatures.
+_SAID_WORD = re.compile(r"(?:(?<!\w)[-\u2212](?=\d))?\w+")
+Words = tuple[str, ...]  # what a sentence says (sentence_words)
 _SENTENCE_END = re.compile(r"(?<=[.!?。！？])\s+")
 
 
@@ -107,7 +110,7 @@ def merge_lines(canonical: Note, merged: Sequence[Note]) -> list[Addition]:
     """For each merged note, in order: the units the canonical (plus what came before) lacks, and
     the paragraphs left out as said in other words."""
     known = f" {normalize(canonical.body)} "
-    sayings: dict[frozenset[str], str] | None = None  # read when a unit first needs it: most are known word for word
+    sayings: dict[Words, str] | None = None  # read when a unit first needs it: most are known word for word
     found: list[Addition] = []
     for note in merged:
         lines: list[str] = []
@@ -141,23 +144,31 @@ def merge_lines(canonical: Note, merged: Sequence[Note]) -> list[Addition]:
     return found
 
 
-def sentence_words(sentence: str) -> frozenset[str]:
-    """What a sentence says, for :func:`says_again`: its words, casefolded, without :data:`FILLERS`."""
-    return frozenset(word.casefold() for word in _WORD.findall(sentence)) - FILLERS
+def sentence_words(sentence: str) -> Words:
+    """What a sentence says, for :func:`says_again`: its words in order, casefolded, without
+    :data:`FILLERS`. In order: "Alice owes Bob 50 euros" and "Bob owes Alice 50 euros", a deadline
+    on 2027-01-02 and one on 2027-02-01, have the same words and say two facts."""
+    return tuple(word for word in _words(sentence) if word not in FILLERS)
+
+
+def _words(text: str) -> list[str]:
+    """The words of ``text`` in order, casefolded; a number keeps its minus sign (``-18``)."""
+    return [word.replace("\u2212", "-").casefold() for word in _SAID_WORD.findall(text)]
 
 
 def says_again(kept: str, text: str) -> bool:
     """Does ``kept`` say every sentence of ``text`` in other words: for each, a sentence of ``kept``
-    with the same words but :data:`FILLERS`, in any order and punctuation. Not a word more on either
+    with the same words in the same order but :data:`FILLERS`, in any punctuation. Not a word more on either
     side: one word turns a fact around ("takes sugar" / "takes no sugar", "in Porto" / "in Porto
     Alegre", "at 9" / "at 9:30"), and a sentence that holds all of another's words and more may say
-    something else ("listens on port 6543 (moved from 5433)" holds every word of "listens on port 5433")."""
+    something else ("listens on port 6543 (moved from 5433)" holds every word of "listens on port 5433");
+    nor in another order: "moved from Monday to Tuesday" / "from Tuesday to Monday"."""
     sayings = _sayings(kept)
     sentences = _sayings(text)
     return bool(sentences) and all(words in sayings for words in sentences)
 
 
-def _said_in_other_words(paragraph: tuple[str, ...], sayings: Mapping[frozenset[str], str]) -> SaidAlready | None:
+def _said_in_other_words(paragraph: tuple[str, ...], sayings: Mapping[Words, str]) -> SaidAlready | None:
     """The paragraph (its lines), when each of its sentences is one of ``sayings`` (words → the
     sentence that says them: :func:`says_again`). A paragraph is a run of lines with no blank line
     between; a fenced block, a heading or a list item stands alone."""
@@ -182,7 +193,7 @@ def _paragraphs(units: Sequence[tuple[str, bool]]) -> list[list[int]]:
 
 
 @functools.lru_cache(maxsize=4096)  # a cluster's notes are read once per member that could be kept
-def _paragraph_sentences(lines: tuple[str, ...]) -> list[tuple[frozenset[str], str]]:
+def _paragraph_sentences(lines: tuple[str, ...]) -> list[tuple[Words, str]]:
     """(words, sentence) of a paragraph: its lines joined without markers, cut after . ! ?"""
     joined = " ".join(_MARKERS.sub("", line).strip() for unit in lines for line in unit.split("\n"))
     pieces = ((sentence_words(piece), piece.strip()) for piece in _SENTENCE_END.split(joined))
@@ -190,10 +201,10 @@ def _paragraph_sentences(lines: tuple[str, ...]) -> list[tuple[frozenset[str], s
 
 
 @functools.lru_cache(maxsize=256)
-def _sayings(text: str) -> Mapping[frozenset[str], str]:
+def _sayings(text: str) -> Mapping[Words, str]:
     """What ``text`` says, sentence by sentence: words (:func:`sentence_words`) → the first sentence of them."""
     units = list(_units(text))
-    sayings: dict[frozenset[str], str] = {}
+    sayings: dict[Words, str] = {}
     for positions in _paragraphs(units):
         for words, sentence in _paragraph_sentences(tuple(units[position][0] for position in positions)):
             sayings.setdefault(words, sentence)
@@ -213,7 +224,7 @@ def appended_text(found: Sequence[Addition]) -> str:
 
 def normalize(text: str) -> str:
     """The words of ``text`` in order, without line markers, punctuation or case ("is it there?")."""
-    return " ".join(_WORD.findall(" ".join(_MARKERS.sub("", line) for line in text.split("\n")))).casefold()
+    return " ".join(_words(" ".join(_MARKERS.sub("", line) for line in text.split("\n"))))
 
 
 def _repeats_title(unit: str, title: str) -> bool:

@@ -412,6 +412,10 @@ def target_folder(paths: VaultPaths, folder: str | None) -> str:
     if not text:
         return ""
     absolute = existing_spelling(paths.root, paths.resolve_inside(text))  # refuses absolute paths, '..' and symlinks out
+    if not paths.contains_real(absolute):
+        # `memories/out` names nothing, so it passed as a folder to make; spelled `Memories/out`
+        # it is a link out of the vault (a ValueError came out of real_relative).
+        raise PathOutsideVault(text, paths.root)
     relative = paths.real_relative(absolute)
     if relative == ".":
         return ""
