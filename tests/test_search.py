@@ -1691,6 +1691,22 @@ def test_a_day_written_with_its_month_in_words_in_a_question_is_asked_for_as_tha
     assert [word.shown for word in query_words("30 February 2023")] == ["30", "February", "2023"]  # no such day
 
 
+def test_a_daily_note_named_with_its_month_in_words_is_found_by_its_day_in_any_spelling(tmp_path: Path) -> None:
+    """Was (a trial on a Roam Research export): its daily pages are named `August 16th, 2020.md`;
+    "what did I do on 2020-08-16", "16 August 2020" and "2020年8月16日做了什么" ask for the phrase
+    "2020 08 16", which the page's name did not hold, and other days ranked first."""
+    vault_dir = write_vault(tmp_path / "vault", {
+        "August 16th, 2020.md": "- 和[[老婆]]看了电影：[[模仿游戏]]\n",
+        "August 20th, 2020.md": "- [[老婆]]预约了[[August 23rd, 2020]]给李一诺拍2周岁照片\n",
+        "Budget.md": "Spent 2020 on the 16 rooms in 08 hours.\n",
+    })
+    with Vault(vault_dir, embedder=HashingEmbedder()) as vault:
+        vault.index()
+        for question in ("what did I do on 2020-08-16", "16 August 2020", "2020年8月16日做了什么", "8月16日我做了什么",
+                         "what did I do on August 16th, 2020"):
+            assert keyword_side(vault, question)[:1] == ["August 16th, 2020.md"], question
+
+
 def test_a_day_said_without_a_year_is_asked_for_as_that_day_of_any_year(tmp_path: Path) -> None:
     """Was (a household trial): "what's due on 13 August" asked for 13 and august apart; a bills
     list whose dates hold 13 and a 2026 ranked above the task due 📅 2026-08-13, and the daily

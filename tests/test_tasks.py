@@ -72,6 +72,26 @@ def test_no_task_is_read_from_code_a_tasks_query_block_a_comment_or_a_list_item_
     assert task_lines(body) == []
 
 
+def test_roam_researchs_todo_and_done_markers_are_open_and_done_tasks() -> None:
+    """Was (a trial on a Roam Research export): `- {{[[TODO]]}} 学习[[Nginx]]` is how Roam's
+    Markdown export writes a task, and `tasks` answered "No tasks" over eight of them."""
+    body = ("- {{[[TODO]]}} 学习[[Nginx]]\n    - {{[[DONE]]}} 完成文稿 📅 2020-08-09 #upPlan\n- {{TODO}} short form\n"
+            "- {{[[query]]: {and: [[TODO]]}}}\n- a {{[[TODO]]}} mid-line\n```\n- {{[[TODO]]}} in code\n```\n")
+    assert task_lines(body) == [
+        TaskLine(1, " ", "学习[[Nginx]]", {}, None, ()),
+        TaskLine(2, "x", "完成文稿 #upPlan", {"due": date(2020, 8, 9)}, None, ("upPlan",)),
+        TaskLine(3, " ", "short form", {}, None, ()),
+    ]
+    assert [task.status for task in task_lines(body)] == ["open", "done", "open"]
+
+
+def test_roam_tasks_are_listed_by_the_tasks_surface(tmp_path: Path) -> None:
+    root = write_vault(tmp_path / "vault", {".vaultmem.toml": CONFIG,
+                                            "August 3rd, 2020.md": "- {{[[TODO]]}} 学习[[Netty]]\n- {{[[DONE]]}} Reeder 4限免了\n"})
+    assert listed(root) == [("August 3rd, 2020.md", 1)]
+    assert listed(root, status="done") == [("August 3rd, 2020.md", 2)]
+
+
 def test_open_tasks_come_by_due_day_then_path_and_line_with_their_note_and_days(vault: Path) -> None:
     with Vault(vault) as opened:
         found = opened.tasks(now=NOW)

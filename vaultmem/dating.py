@@ -686,6 +686,20 @@ def name_day(path: str) -> date | None:
     return None if named is None else named.date()
 
 
+def name_with_iso_day(name: str, path: str) -> str:
+    """A note's searched name (fields.SearchFields.name), then the ISO spelling of the day its
+    file name spells when the name does not already hold it: ``August 16th, 2020`` is searched as
+    ``August 16th, 2020 2020-08-16``. A question names a day by its ISO spelling (search asks for
+    ``"2020 08 16"`` whether it says 2020-08-16, 16 August 2020 or 2020年8月16日: worded_days_said,
+    cjk.days_said), which only a daily note named in numbers held: "what did I do on 2020-08-16"
+    missed Roam's `August 16th, 2020.md`, dated that day, and ranked other days first (a trial on
+    a Roam export)."""
+    day = name_day(path)
+    if day is None or day.isoformat() in name:
+        return name
+    return f"{name} {day.isoformat()}"
+
+
 def unordered_name_days(path: str) -> tuple[str, list[date]]:
     """A file name's day written with its day and month in either order (``16-02-2021``), as
     written, and the days it can be, in order: one when only one order is a calendar day (16 is

@@ -219,7 +219,11 @@ from .slugs import same_slug
 #     any level (`## Día 39`), dates a note nothing else dates (date_lines.py); a quoted day
 #     (`date: "2024-03-01"`) is shown as that day, not 2024-03-01T00:00; a time written with `Z` is
 #     shown with it (lifecycle.ZuluTime), not as +00:00. Nothing is embedded again.
-READER_VERSION = "76"
+# 77: a file name that spells its day in words (`August 16th, 2020.md`, Roam's daily pages) is
+#     searched by its ISO spelling too (dating.name_with_iso_day). Nothing is embedded again.
+# 78: Roam Research's `- {{[[TODO]]}} …` and `- {{[[DONE]]}} …` are tasks (task_dates._TASK_BOX).
+#     Nothing is embedded again.
+READER_VERSION = "78"
 BOM = "\ufeff"
 # A Windows editor ("Unicode" in Notepad, PowerShell's Out-File) saves UTF-16 behind one of these.
 UTF16_BOMS = ((codecs.BOM_UTF16_LE, "utf-16-le", "UTF-16 LE"), (codecs.BOM_UTF16_BE, "utf-16-be", "UTF-16 BE"))

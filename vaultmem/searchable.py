@@ -17,9 +17,10 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
+from .dating import name_with_iso_day
 from .fields import SearchFields, search_fields
 from .inline_queries import without_inline_queries
 from .markdown import without_link_addresses, without_query_blocks
@@ -76,6 +77,7 @@ def searchable(note: Note, inline_queries: Sequence[str] = ()) -> SearchableNote
     embedder is given them without their single letters and numbers.
     The file is not changed."""
     fields = search_fields(note)
+    fields = replace(fields, name=name_with_iso_day(fields.name, note.path))
     math = math_as_words(without_link_addresses(without_inline_queries(without_query_blocks(note.body), inline_queries)))
     body = math.text
     cut = split_passages(body)

@@ -23,12 +23,16 @@ from .markdown import code_ranges, hidden_ranges
 from .notes import inline_tags
 
 # A task: a list item with a one-character box, in a quote or callout too: the box's character
-# and the text after the box.
-_TASK_BOX = re.compile(r"^[ \t]*(?:>[ \t]?)*[-*+][ \t]+\[([^\]\n])\][ \t]+([^\n]*?)\r?$", re.MULTILINE)
-# A one-character box anywhere: most notes hold none, and then nothing else is looked for. Searched
-# from its "[", not from the list marker: 10,000 generated notes (15 MB) took 9 ms, against 117 ms
-# for a pattern starting at every "-", "*" and "+" (the index's cost for notes without tasks).
-_ANY_BOX = re.compile(r"\[[^\]\n]\]")
+# and the text after the box. Roam Research's task marker in place of the box, `{{[[TODO]]}}` or
+# `{{[[DONE]]}}` (`{{TODO}}` too), as its Markdown export writes a task: its box is ` ` or `x`.
+_TASK_BOX = re.compile(r"^[ \t]*(?:>[ \t]?)*[-*+][ \t]+(?:\[(?P<box>[^\]\n])\]|\{\{(?P<roam>\[\[(?:TODO|DONE)\]\]|TODO|DONE)\}\})"
+                       r"[ \t]+(?P<rest>[^\n]*?)\r?$", re.MULTILINE)
+_ROAM_BOXES = {"TODO": " ", "DONE": "x"}
+# A one-character box (or Roam's marker) anywhere: most notes hold none, and then nothing else is
+# looked for. Searched from its "[", not from the list marker: 10,000 generated notes (15 MB) took
+# 9 ms, against 117 ms for a pattern starting at every "-", "*" and "+" (the index's cost for notes
+# without tasks).
+_ANY_BOX = re.compile(r"\[[^\]\n]\]|\{\{(?:\[\[)?(?:TODO|DONE)")
 # The Tasks plugin's date fields (its emoji, with or without the variation selector), then a day.
 _EMOJI_DAY = re.compile(r"(📅|🗓|⏳|⌛|🛫|➕|✅|❌)\ufe0f?[ \t]*([0-9]{4}-[0-9]{2}-[0-9]{2})")
 _EMOJI_KIND = {"📅": "due", "🗓": "due", "⏳": "scheduled", "⌛": "scheduled", "🛫": "starts", "➕": "created",
@@ -76,11 +80,11 @@ def task_days(body: str, body_line: int = 1, rules: TaskRules | None = None, boa
     rules = rules if rules is not None else TaskRules()
     found: list[TaskDay] = []
     for task in _tasks(body):
-        if not rules.holds(task[1], task[2]):
+        if not rules.holds(_box(task), task["rest"]):
             continue
         line = body_line + body.count("\n", 0, task.start())
-        words = " ".join(_FIELDS.sub(" ", _without_card_days(task[2], board)).split())
-        for kind, text in _named_days(task[2], board):
+        words = " ".join(_FIELDS.sub(" ", _without_card_days(task["rest"], board)).split())
+        for kind, text in _named_days(task["rest"], board):
             try:
                 found.append(TaskDay(line, words, kind, date.fromisoformat(text)))
             except ValueError:  # 2025-90-10: no day
@@ -95,6 +99,11 @@ def _tasks(body: str) -> list[re.Match[str]]:
     code = code_ranges(body)
     left_out = sorted([*code, *hidden_ranges(body, code)])
     return [task for task in _TASK_BOX.finditer(body) if not any(start <= task.start() < end for start, end in left_out)]
+
+
+def _box(task: re.Match[str]) -> str:
+    """A task's box character: its own, or the one Roam's ``{{[[TODO]]}}``/``{{[[DONE]]}}`` means."""
+    return task["box"] or _ROAM_BOXES[task["roam"].strip("[]")]
 
 
 def _named_days(rest: str, board: bool) -> list[tuple[str, str]]:
@@ -176,7 +185,7 @@ def task_lines(body: str, body_line: int = 1, board: bool = False) -> list[TaskL
     found: list[TaskLine] = []
     for task in tasks:
         lane = next((name for start, name in reversed(lanes) if start < task.start()), None)
-        found.append(_task_line(task[1], task[2], body_line + body.count("\n", 0, task.start()), board, lane))
+        found.append(_task_line(_box(task), task["rest"], body_line + body.count("\n", 0, task.start()), board, lane))
     return found
 
 
