@@ -488,23 +488,18 @@ class VaultTools:
         "(a password, PIN, card number, API key) verbatim: the note is a plain-text file that the person syncs and may "
         "keep in git, its title is in its file name (and in the commit message when vaultmem commits), and forget only "
         "moves it to the archive; remember where the secret is kept instead (\"the wifi password is in 1Password\").\n$layers\n"
-        "When this fact replaces one you already stored (the standup moved, a plan changed), pass the old "
-        "note in supersedes: it is retired at once (expired now, superseded_by this note) and no longer "
-        "recalled. To change a note in place instead, use revise.\n"
-        "The file name comes from the title, with -2, -3 … when a note already goes by that name. "
-        "Returns id, path, title, layer, expires_at (null = never), tags, version, supersedes ({id, path} of "
-        "the retired notes) and similar: existing live memories, of any layer, that say nearly the same "
-        "({id, path, title, similarity, layer}; cosine >= the vault's [consolidate] similar_threshold, 0.83 unless configured); if one already holds this fact, forget the note you just wrote (or "
-        "the outdated one) or run consolidate, which merges notes of one layer only: of two layers, forget the one whose "
-        "layer does not fit how long the fact stays true; then the person's own notes (no layer) one of whose sentences "
-        "says nearly the same (yours: true, layer null, with heading, lines [first, last] of the file and says: the "
-        "sentence; cosine >= 0.70 against that sentence): the person wrote it, it is no memory of yours — if it already "
-        "holds the fact, forget the note you just wrote or keep both; supersedes refuses such a note, so change it with "
-        "revise only when it is out of date; same_name: live notes that go by this note's title or file name "
-        "({id, path}), so a [[link]] or get by that name may find one of them instead of this note, and a forget or "
-        "revise by that name may be refused as naming both: name notes by id or path. "
-        "Errors name the bad argument (unknown layer, unparseable or "
-        "past time, ttl together with permanent, a superseded note that cannot expire) and nothing is written."
+        "When this fact replaces one you stored (the standup moved), pass the old note in supersedes: it is "
+        "retired at once (expired now, superseded_by this note). To change a note in place, use revise.\n"
+        "The file name comes from the title (-2, -3 … when taken). Returns id, path, title, layer, expires_at "
+        "(null = never), tags, version, supersedes ({id, path}), similar and same_name. similar: live memories of "
+        "any layer saying nearly the same ({id, path, title, similarity, layer}; cosine >= [consolidate] "
+        "similar_threshold, 0.83) — if one holds this fact, forget one of the two or run consolidate (one layer "
+        "only: of two layers, forget the one whose layer does not fit); then the person's own notes (yours: true, "
+        "layer null, heading, lines [first, last], says: the sentence; cosine >= 0.70): not yours to supersede "
+        "(refused) — forget your note or keep both, and revise theirs only if out of date. same_name: live notes "
+        "going by this title or file name ({id, path}); a [[link]] or a write by that name may find them: name "
+        "notes by id or path. Errors name the bad argument (unknown layer, unparseable or past time, ttl with "
+        "permanent, a superseded note that cannot expire) and nothing is written."
     ))
     async def remember(
         self,
@@ -515,7 +510,7 @@ class VaultTools:
             "L1/working, L2/episodic (the default), L3/semantic or L4/procedural. Left out with supersedes: the "
             "layer of the notes it replaces, so a corrected fact keeps its kind and lifetime."))] = None,
         tags: Annotated[list[Tag] | None, Field(description="Tags, e.g. [\"travel\", \"project/harbor\"]. Left out with supersedes: the tags of the notes it replaces.")] = None,
-        date: Annotated[Timestamp | None, Field(description="The day (or time) the memory is about, e.g. 2026-01-28 for \"met Dana on 2026-01-28\": written as its date property, it dates the note in recall and list_notes (default: when it was written). A later day than today: the layer's lifetime counts from that day, so \"concert on 2026-12-18\" as L2 expires 7 days after it. A time is written as given, in its zone (2026-12-09T10:00-08:00 for 10:00 in UTC-8); one without a zone (2026-12-09T10:00) is the person's wall-clock time.")] = None,
+        date: Annotated[Timestamp | None, Field(description="The day (or time) the memory is about (2026-01-28 for \"met Dana on 2026-01-28\"): its date property, which dates it in recall and list_notes (default: when written). A later day: the layer's lifetime counts from it (\"concert on 2026-12-18\" as L2 expires 7 days after). A time is written as given: in its zone (2026-12-09T10:00-08:00), or without one as the person's wall-clock time.")] = None,
         ttl: Annotated[Duration | None, Field(description="Expire after this long instead of the layer default: 30m, 12h, 3d, 2w.")] = None,
         expires_at: Annotated[Timestamp | None, Field(description="Expire at this future instant instead of the layer default (ISO-8601; naive = UTC).")] = None,
         permanent: Annotated[bool, Field(description="Never expires (no expires_at is written). Not with ttl/expires_at.")] = False,
@@ -623,10 +618,9 @@ class VaultTools:
         tags: Annotated[list[Tag] | None, Field(description="Only notes carrying all of these tags (a tag passes with the tags nested under it: project keeps project/harbor).")] = None,
         include_expired: Annotated[bool, Field(description="Also return expired notes (flagged expired=true) that are still in the vault: retired and superseded facts, not archived ones (get reads those by their path in the archive). Only for history questions.")] = False,
         since: Annotated[DateBound | None, Field(description=(
-            "Only notes dated at or after this: their date property, a day in the file name (daily notes, read in the "
-            "vault's daily-note format), their created stamp, or else a line such as Date: 2026-11-30 under the title. An ISO date or time, a period (2026, 2026-11, 2026-W48, "
-            "today, yesterday, this week, last week, this month, last month, this year, last year: from its start) or a "
-            "duration back from now (7d). For \"what happened last week\" pass since and until \"last week\" (the "
+            "Only notes dated at or after this: by their date property, a day in the file name (in the vault's "
+            "daily-note format), their created stamp, or else a line such as Date: 2026-11-30 under the title. "
+            "For \"what happened last week\" pass since and until \"last week\" (the "
             "calendar week) or since=\"7d\" (the last seven days); notes without a date are left out, and a range "
             "that holds fewer notes than k says in warnings how many dated notes fall outside it. Days are the calendar "
             "days of the machine vaultmem runs on (its time zone). "
