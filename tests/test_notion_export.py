@@ -109,3 +109,45 @@ def test_two_copies_of_an_exported_page_differing_only_by_page_id_are_planned_in
     assert isinstance(plan, dict)
     assert plan["different_numbers"] == 0
     assert [sorted(cluster["members"]) for cluster in plan["clusters"]] == [sorted([first, second])]
+
+
+# Builders' archive (a trial on another Joystream export): a link as Notion writes it, escaped.
+PROXY = "Builders/Archive/Proxy Product Owner Responsibilities 23e563c16cfc41f39f960b2d63e875c7.md"
+RELATIONS = "Builders/Archive/Jsgenesis Relations 7a2cbd55bb08430cae90a09faaa810d1.md"
+PROXY_LINK = "Proxy%20Product%20Owner%20Responsibilities%2023e563c16cfc41f39f960b2d63e875c7.md"
+
+
+def linking_export(root: Path) -> Path:
+    return write_vault(root, {
+        ".vaultmem.toml": 'embedder = "hashing"\n',
+        PROXY: "# Proxy Product Owner Responsibilities\n\nChecks the backlog daily.",
+        RELATIONS: f"# Jsgenesis Relations\n\n[Proxy PO]({PROXY_LINK}) works with the JSG Product Owner.",
+    })
+
+
+def test_get_by_a_markdown_links_escaped_target_finds_the_note_it_links_to(vault_dir: Path) -> None:
+    """Was: "no note matches" for the target an agent read in a link, beside the very note."""
+    root = linking_export(vault_dir)
+    got = run_json(root, "get", PROXY_LINK)
+    assert isinstance(got, dict)
+    assert got["path"] == PROXY
+    in_folder = run_json(root, "get", "Builders/Archive/" + PROXY_LINK)
+    assert isinstance(in_folder, dict)
+    assert in_folder["path"] == PROXY
+
+
+def test_a_write_by_an_escaped_link_target_acts_on_that_note_alone(vault_dir: Path) -> None:
+    root = linking_export(vault_dir)
+    run_cli(root, "index")
+    before = snapshot_files(root)
+    result = run_cli(root, "revise", PROXY_LINK, "--append", "Labels unclear tasks jsg-to-refine.")
+    assert result.exit_code == 0, result.output
+    after = snapshot_files(root)
+    assert {path for path in after if after[path] != before.get(path)} == {PROXY}
+
+
+def test_an_escaped_name_of_no_note_still_says_no_note_matches_as_written(vault_dir: Path) -> None:
+    root = linking_export(vault_dir)
+    result = run_cli(root, "get", "Nobody%20Here.md")
+    assert result.exit_code != 0
+    assert "no note matches 'Nobody%20Here.md'" in result.output

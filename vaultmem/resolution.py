@@ -69,6 +69,7 @@ from dataclasses import dataclass, replace
 from datetime import UTC, date, datetime
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, Any, TypeVar
+from urllib.parse import unquote
 
 from .canvas import is_canvas_path
 from .dating import iso_spelling, name_day
@@ -268,7 +269,7 @@ def locate(index: DerivedIndex, reference: str, now: object = None, *, refresh: 
     except NoteNotFound as missing:
         if type(missing) is not NoteNotFound:
             raise  # archived, excluded: already says where it is
-        found = _as_windows_path(index, stripped, now, refresh)
+        found = _as_windows_path(index, stripped, now, refresh) or _as_url_encoded(index, stripped, now, refresh)
         return found if found is not None else left_the_vault(index, reference, missing)
 
 
@@ -280,6 +281,27 @@ def _as_windows_path(index: DerivedIndex, reference: str, now: object, refresh: 
         return None
     try:
         return _locate(index, reference.replace("\\", "/"), now, refresh)
+    except NoteNotFound as missing:
+        if type(missing) is not NoteNotFound:
+            raise
+        return None
+
+
+# A percent escape as a Markdown link writes a character of a file name (`%20` a space, `%C3%A9` an é).
+_PERCENT_ESCAPE = re.compile(r"%[0-9A-Fa-f]{2}")
+
+
+def _as_url_encoded(index: DerivedIndex, reference: str, now: object, refresh: bool) -> Located | None:
+    """The note a Markdown link's target names with its spaces and other characters escaped
+    (``Proxy%20Product%20Owner%20Responsibilities%2023e5….md``, as a Notion export and
+    Obsidian write a link), when nothing answers to it as written: an agent that read the link
+    in a note and asked for its target was told "no note matches" beside the very note (a
+    trial on a Notion export). None when it has no escape, or names nothing decoded either."""
+    if _PERCENT_ESCAPE.search(reference) is None:
+        return None
+    decoded = unquote(reference)
+    try:
+        return _locate(index, decoded, now, refresh)
     except NoteNotFound as missing:
         if type(missing) is not NoteNotFound:
             raise
