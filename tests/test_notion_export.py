@@ -151,3 +151,47 @@ def test_an_escaped_name_of_no_note_still_says_no_note_matches_as_written(vault_
     result = run_cli(root, "get", "Nobody%20Here.md")
     assert result.exit_code != 0
     assert "no note matches 'Nobody%20Here.md'" in result.output
+
+
+SYNC = "Builders/Archive/Meeting Notes/Weekly Sync 18 04 2022 5ed8a18fc3d24ea987c8da9211fc129c.md"
+GOVERNANCE = ("Builders/Archive/Knowledge Base/NFT bugfix testing/NFT bugfix hours/"
+              "Governance setup memberships, council, proposals t d4479672b33a436ba570157b693afe5d.md")
+GOVERNANCE_TITLE = ("Governance setup: memberships, council, proposals to hire Content Lead, Membership Lead, "
+                    "upgrade the runtime")
+SHORT_NAMES = {
+    SYNC: ("# Weekly Sync 18.04.2022\n\nCreated: April 18, 2022 3:02 PM\nType: Sync with Martin\n\n"
+           "### Minutes\n\n1. JSG has no Full-time QAs"),
+    GOVERNANCE: f"# {GOVERNANCE_TITLE}\n\nBuilder in charge: isonar\nTime spent: 4h",
+}
+
+
+def test_a_page_whose_file_name_shortens_its_title_is_titled_by_its_title_line(vault_dir: Path) -> None:
+    """Was: hits titled `Governance setup memberships, council, proposals t` (Notion cuts a name
+    at 50 characters and leaves `:` and `.` out of it) and `Weekly Sync 18 04 2022`."""
+    root = write_vault(vault_dir, {".vaultmem.toml": 'embedder = "hashing"\n', **SHORT_NAMES})
+    before = snapshot_files(root)
+    hits = run_json(root, "search", "how long did the governance setup take", "-k", "1")
+    assert isinstance(hits, list)
+    assert [(hit["title"], hit["path"]) for hit in hits] == [(GOVERNANCE_TITLE, GOVERNANCE)]
+    listed = run_json(root, "list", "--since", "2022-04")
+    assert isinstance(listed, dict)
+    assert [(note["title"], note["date"]) for note in listed["notes"]] == [("Weekly Sync 18.04.2022", "2022-04-18T15:02")]
+    after = snapshot_files(root)
+    assert {path: after[path] for path in before} == before
+
+
+def test_the_file_name_without_the_page_id_still_names_a_page_titled_by_its_title_line(vault_dir: Path) -> None:
+    root = write_vault(vault_dir, {".vaultmem.toml": 'embedder = "hashing"\n', **SHORT_NAMES})
+    for name, path in (("Weekly Sync 18 04 2022", SYNC), ("Weekly Sync 18.04.2022", SYNC),
+                       ("Governance setup memberships, council, proposals t", GOVERNANCE)):
+        got = run_json(root, "get", name)
+        assert isinstance(got, dict)
+        assert got["path"] == path, name
+
+
+def test_a_title_line_the_file_name_does_not_spell_leaves_the_name_the_title() -> None:
+    named = "Projects/Roadmap a1b2c3d4e5f60718293a4b5c6d7e8f90.md"
+    assert "title" not in notion_meta(named, "# Roadmap\n\nOwner: Ana")
+    assert "title" not in notion_meta(named, "# Q3 product roadmap and pricing\n\nOwner: Ana")  # not cut: another name
+    assert "title" not in notion_meta("Projects/Roadmap 2.0.md", "# Roadmap: 2.0")  # no page id: not Notion's
+    assert notion_meta(named.replace("Roadmap ", "Roadmap 2 0 "), "# Roadmap 2.0\n\nOwner: Ana") == {"title": "Roadmap 2.0"}

@@ -92,6 +92,7 @@ from .notes import (
     ALIASES,
     CITEKEY,
     HEADING,
+    PAGE_NAME,
     PERMALINK,
     SUCCESSOR_FIELDS,
     citekey_form,
@@ -116,7 +117,9 @@ logger = logging.getLogger(__name__)
 ARCHIVE_SCAN_FILES = 20_000  # archived files a NOTE that matched nothing is looked for among
 TEMPLATE_SCAN_FILES = 2_000  # template files a bare name that matched nothing is looked for among
 ARCHIVE_HEAD_CHARS = 2_000  # of each, where its id line is
-ALIAS_FIELDS = (ALIASES,)  # the kind a note's aliases are stored under (fields.aliases_of reads them)
+# The kinds a note's aliases are stored under (fields.aliases_of reads them), and the name a
+# Notion page titled by its heading keeps from its file name (notes.PAGE_NAME): names in any case.
+ALIAS_FIELDS = (ALIASES, PAGE_NAME)
 
 Found = TypeVar("Found")
 
@@ -126,7 +129,7 @@ PATH = "path"  # ... when its path without .md found it and another note has tha
 WAYS = {FILE_NAME: "its file name", PATH: "its path", ALIASES: "an alias", PERMALINK: "its permalink",
         CITEKEY: "its citekey", "title": "its title", "day": "the day its name is",
         "merged_from": "an id in its merged_from", "timestamp id": "the timestamp id its file name begins with", "supersedes": "an id in its supersedes", "old name": "its old name",
-        HEADING: "its heading", "id": "its id"}
+        HEADING: "its heading", "id": "its id", PAGE_NAME: "its file name without the page id"}
 
 
 @dataclass(frozen=True)
