@@ -195,3 +195,18 @@ def test_a_title_line_the_file_name_does_not_spell_leaves_the_name_the_title() -
     assert "title" not in notion_meta(named, "# Q3 product roadmap and pricing\n\nOwner: Ana")  # not cut: another name
     assert "title" not in notion_meta("Projects/Roadmap 2.0.md", "# Roadmap: 2.0")  # no page id: not Notion's
     assert notion_meta(named.replace("Roadmap ", "Roadmap 2 0 "), "# Roadmap 2.0\n\nOwner: Ana") == {"title": "Roadmap 2.0"}
+
+
+def test_a_date_range_as_notion_writes_it_dates_the_page_by_its_first_day(vault_dir: Path) -> None:
+    """Was: undated, so `list --since` left out every meeting whose Date property was a range."""
+    offsite = "Meetings/Offsite 1123456789abcdef0123456789abcdef.md"
+    sprint = "Meetings/Sprint 3123456789abcdef0123456789abcdef.md"
+    root = write_vault(vault_dir, {
+        ".vaultmem.toml": 'embedder = "hashing"\n',
+        offsite: "# Offsite\n\nDate: May 3, 2022 → May 5, 2022\nStatus: Done\n\nOffsite in Lisbon.",
+        sprint: "# Sprint\n\nDate: 22/12/2021 → 31/12/2021\n\nSprint 4.",
+        "Meetings/Later.md": "# Later\n\nDate: → soon\n\nNo day yet.",
+    })
+    listed = run_json(root, "list", "--since", "2021-12-01")
+    assert isinstance(listed, dict)
+    assert [(note["path"], note["date"]) for note in listed["notes"]] == [(offsite, "2022-05-03"), (sprint, "2021-12-22")]

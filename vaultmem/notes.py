@@ -226,7 +226,9 @@ from .slugs import same_slug
 # 79: a Notion page whose file name shortens its `# Title` line (`Weekly Sync 18 04 2022 5ed8….md`,
 #     a name cut at 50 characters) is titled by that line; the file name without the page id
 #     still names it (PAGE_NAME). Its passages are embedded again under the new title.
-READER_VERSION = "79"
+# 80: a date line holding a range (`Date: May 3, 2022 → May 5, 2022`, as Notion writes one) dates
+#     the note by its first day (dating.range_start). Nothing is embedded again.
+READER_VERSION = "80"
 BOM = "\ufeff"
 # A Windows editor ("Unicode" in Notepad, PowerShell's Out-File) saves UTF-16 behind one of these.
 UTF16_BOMS = ((codecs.BOM_UTF16_LE, "utf-16-le", "UTF-16 LE"), (codecs.BOM_UTF16_BE, "utf-16-be", "UTF-16 BE"))
