@@ -109,3 +109,104 @@ def test_two_copies_of_an_exported_page_differing_only_by_page_id_are_planned_in
     assert isinstance(plan, dict)
     assert plan["different_numbers"] == 0
     assert [sorted(cluster["members"]) for cluster in plan["clusters"]] == [sorted([first, second])]
+
+
+# Builders' archive (a trial on another Joystream export): a link as Notion writes it, escaped.
+PROXY = "Builders/Archive/Proxy Product Owner Responsibilities 23e563c16cfc41f39f960b2d63e875c7.md"
+RELATIONS = "Builders/Archive/Jsgenesis Relations 7a2cbd55bb08430cae90a09faaa810d1.md"
+PROXY_LINK = "Proxy%20Product%20Owner%20Responsibilities%2023e563c16cfc41f39f960b2d63e875c7.md"
+
+
+def linking_export(root: Path) -> Path:
+    return write_vault(root, {
+        ".vaultmem.toml": 'embedder = "hashing"\n',
+        PROXY: "# Proxy Product Owner Responsibilities\n\nChecks the backlog daily.",
+        RELATIONS: f"# Jsgenesis Relations\n\n[Proxy PO]({PROXY_LINK}) works with the JSG Product Owner.",
+    })
+
+
+def test_get_by_a_markdown_links_escaped_target_finds_the_note_it_links_to(vault_dir: Path) -> None:
+    """Was: "no note matches" for the target an agent read in a link, beside the very note."""
+    root = linking_export(vault_dir)
+    got = run_json(root, "get", PROXY_LINK)
+    assert isinstance(got, dict)
+    assert got["path"] == PROXY
+    in_folder = run_json(root, "get", "Builders/Archive/" + PROXY_LINK)
+    assert isinstance(in_folder, dict)
+    assert in_folder["path"] == PROXY
+
+
+def test_a_write_by_an_escaped_link_target_acts_on_that_note_alone(vault_dir: Path) -> None:
+    root = linking_export(vault_dir)
+    run_cli(root, "index")
+    before = snapshot_files(root)
+    result = run_cli(root, "revise", PROXY_LINK, "--append", "Labels unclear tasks jsg-to-refine.")
+    assert result.exit_code == 0, result.output
+    after = snapshot_files(root)
+    assert {path for path in after if after[path] != before.get(path)} == {PROXY}
+
+
+def test_an_escaped_name_of_no_note_still_says_no_note_matches_as_written(vault_dir: Path) -> None:
+    root = linking_export(vault_dir)
+    result = run_cli(root, "get", "Nobody%20Here.md")
+    assert result.exit_code != 0
+    assert "no note matches 'Nobody%20Here.md'" in result.output
+
+
+SYNC = "Builders/Archive/Meeting Notes/Weekly Sync 18 04 2022 5ed8a18fc3d24ea987c8da9211fc129c.md"
+GOVERNANCE = ("Builders/Archive/Knowledge Base/NFT bugfix testing/NFT bugfix hours/"
+              "Governance setup memberships, council, proposals t d4479672b33a436ba570157b693afe5d.md")
+GOVERNANCE_TITLE = ("Governance setup: memberships, council, proposals to hire Content Lead, Membership Lead, "
+                    "upgrade the runtime")
+SHORT_NAMES = {
+    SYNC: ("# Weekly Sync 18.04.2022\n\nCreated: April 18, 2022 3:02 PM\nType: Sync with Martin\n\n"
+           "### Minutes\n\n1. JSG has no Full-time QAs"),
+    GOVERNANCE: f"# {GOVERNANCE_TITLE}\n\nBuilder in charge: isonar\nTime spent: 4h",
+}
+
+
+def test_a_page_whose_file_name_shortens_its_title_is_titled_by_its_title_line(vault_dir: Path) -> None:
+    """Was: hits titled `Governance setup memberships, council, proposals t` (Notion cuts a name
+    at 50 characters and leaves `:` and `.` out of it) and `Weekly Sync 18 04 2022`."""
+    root = write_vault(vault_dir, {".vaultmem.toml": 'embedder = "hashing"\n', **SHORT_NAMES})
+    before = snapshot_files(root)
+    hits = run_json(root, "search", "how long did the governance setup take", "-k", "1")
+    assert isinstance(hits, list)
+    assert [(hit["title"], hit["path"]) for hit in hits] == [(GOVERNANCE_TITLE, GOVERNANCE)]
+    listed = run_json(root, "list", "--since", "2022-04")
+    assert isinstance(listed, dict)
+    assert [(note["title"], note["date"]) for note in listed["notes"]] == [("Weekly Sync 18.04.2022", "2022-04-18T15:02")]
+    after = snapshot_files(root)
+    assert {path: after[path] for path in before} == before
+
+
+def test_the_file_name_without_the_page_id_still_names_a_page_titled_by_its_title_line(vault_dir: Path) -> None:
+    root = write_vault(vault_dir, {".vaultmem.toml": 'embedder = "hashing"\n', **SHORT_NAMES})
+    for name, path in (("Weekly Sync 18 04 2022", SYNC), ("Weekly Sync 18.04.2022", SYNC),
+                       ("Governance setup memberships, council, proposals t", GOVERNANCE)):
+        got = run_json(root, "get", name)
+        assert isinstance(got, dict)
+        assert got["path"] == path, name
+
+
+def test_a_title_line_the_file_name_does_not_spell_leaves_the_name_the_title() -> None:
+    named = "Projects/Roadmap a1b2c3d4e5f60718293a4b5c6d7e8f90.md"
+    assert "title" not in notion_meta(named, "# Roadmap\n\nOwner: Ana")
+    assert "title" not in notion_meta(named, "# Q3 product roadmap and pricing\n\nOwner: Ana")  # not cut: another name
+    assert "title" not in notion_meta("Projects/Roadmap 2.0.md", "# Roadmap: 2.0")  # no page id: not Notion's
+    assert notion_meta(named.replace("Roadmap ", "Roadmap 2 0 "), "# Roadmap 2.0\n\nOwner: Ana") == {"title": "Roadmap 2.0"}
+
+
+def test_a_date_range_as_notion_writes_it_dates_the_page_by_its_first_day(vault_dir: Path) -> None:
+    """Was: undated, so `list --since` left out every meeting whose Date property was a range."""
+    offsite = "Meetings/Offsite 1123456789abcdef0123456789abcdef.md"
+    sprint = "Meetings/Sprint 3123456789abcdef0123456789abcdef.md"
+    root = write_vault(vault_dir, {
+        ".vaultmem.toml": 'embedder = "hashing"\n',
+        offsite: "# Offsite\n\nDate: May 3, 2022 → May 5, 2022\nStatus: Done\n\nOffsite in Lisbon.",
+        sprint: "# Sprint\n\nDate: 22/12/2021 → 31/12/2021\n\nSprint 4.",
+        "Meetings/Later.md": "# Later\n\nDate: → soon\n\nNo day yet.",
+    })
+    listed = run_json(root, "list", "--since", "2021-12-01")
+    assert isinstance(listed, dict)
+    assert [(note["path"], note["date"]) for note in listed["notes"]] == [(offsite, "2022-05-03"), (sprint, "2021-12-22")]

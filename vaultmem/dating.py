@@ -372,10 +372,20 @@ def line_date(body: str, properties: DateProperties = DEFAULT_DATE_PROPERTIES) -
     people, a property is the vault's own field for it."""
     lines = date_lines(body, properties.date, properties.created)
     for line in sorted(lines, key=lambda line: line.written):  # stable: each kind in the body's order
+        line = replace(line, value=range_start(line.value))
         found = _property_date(_day_in_numbers(line), f"`{line.label}` line")
         if found is not None:
             return replace(found, written=line.written)
     return None
+
+
+def range_start(value: str) -> str:
+    """The first day of a range written with an arrow, as Notion writes a date property's
+    (``May 3, 2022 → May 5, 2022``): the day the note is about begins it. A Notion meeting
+    database's page dated so was undated (a trial on a Notion export); the value unchanged
+    when it is no such range."""
+    start, arrow, end = value.partition(" \u2192 ")
+    return start.strip() if arrow and start.strip() and end.strip() else value
 
 
 def _day_in_numbers(line: DateLine) -> str:

@@ -43,7 +43,7 @@ from .lifecycle import (
 from .logseq import field_meta, naming_meta
 from .markdown import without_code_or_hidden
 from .merge_markers import first_conflict, utf16_with_byte_markers
-from .notion import notion_meta, without_page_id
+from .notion import is_notion_page, notion_meta, without_page_id
 from .option_names import Surface
 from .slugs import same_slug
 
@@ -223,7 +223,12 @@ from .slugs import same_slug
 #     searched by its ISO spelling too (dating.name_with_iso_day). Nothing is embedded again.
 # 78: Roam Research's `- {{[[TODO]]}} …` and `- {{[[DONE]]}} …` are tasks (task_dates._TASK_BOX).
 #     Nothing is embedded again.
-READER_VERSION = "78"
+# 79: a Notion page whose file name shortens its `# Title` line (`Weekly Sync 18 04 2022 5ed8….md`,
+#     a name cut at 50 characters) is titled by that line; the file name without the page id
+#     still names it (PAGE_NAME). Its passages are embedded again under the new title.
+# 80: a date line holding a range (`Date: May 3, 2022 → May 5, 2022`, as Notion writes one) dates
+#     the note by its first day (dating.range_start). Nothing is embedded again.
+READER_VERSION = "80"
 BOM = "\ufeff"
 # A Windows editor ("Unicode" in Notepad, PowerShell's Out-File) saves UTF-16 behind one of these.
 UTF16_BOMS = ((codecs.BOM_UTF16_LE, "utf-16-le", "UTF-16 LE"), (codecs.BOM_UTF16_BE, "utf-16-be", "UTF-16 BE"))
@@ -1303,6 +1308,10 @@ CITEKEY_KEYS = frozenset({"citekey", "citationkey", "citation-key", "citation_ke
 # in NFC as titles are compared (fields.name_fold): the name resolution's last step compares
 # (Foam titles a note so; `walking-the-heap.md` goes by `# Walking the Heap`). No frontmatter key.
 HEADING = "heading"
+# The kind a Notion page's file name without its page id is stored under, when the page is
+# titled by its `# Title` line instead (notion.notion_meta: `Weekly Sync 18 04 2022 5ed8….md`
+# is titled "Weekly Sync 18.04.2022"): the name it went by before, and what Obsidian shows.
+PAGE_NAME = "page name"
 
 
 def text_values(meta: Mapping[str, Any], key: str) -> list[str]:
@@ -1327,8 +1336,10 @@ def lookup_names(note: Note) -> list[tuple[str, str]]:
     permalinks = [(PERMALINK, name) for permalink in text_values(note.meta, PERMALINK) for name in permalink_names(permalink)]
     citekeys = [(CITEKEY, name) for name in dict.fromkeys(map(citekey_form, citekeys_of(note.meta))) if name]
     heading = name_fold(opening_heading(note.body))
+    page_name = without_page_id(file_stem(note.path))
+    renamed = [(PAGE_NAME, page_name)] if page_name != note.title and is_notion_page(note.path) else []
     return [*aliases, *((key, name) for key in SUCCESSOR_FIELDS for name in text_values(note.meta, key)), *permalinks,
-            *citekeys, *([(HEADING, heading)] if heading else [])]
+            *citekeys, *renamed, *([(HEADING, heading)] if heading else [])]
 
 
 def citekeys_of(meta: Mapping[str, Any]) -> list[str]:

@@ -27,6 +27,8 @@ _PAGE_ID_IN_PATH = re.compile(r" [0-9a-f]{32}(?:/|\.[^/]*$|$)")
 _PROPERTY_LINE = re.compile(r"([^\s:][^:\n]{0,80}?): (.*)")
 # The names Notion gives the property a page was created at (the template's, the default).
 _CREATED_NAMES = frozenset({"created", "created time", "created at", "date created"})
+# The length Notion cuts a page's name to in the file's name (before the page id).
+_NAME_LIMIT = 50
 # How Notion writes a time in English (its default): `December 13, 2021 7:54 PM`, `Apr 02, 2021 8:07 AM`.
 _TIME_FORMATS = ("%B %d, %Y %I:%M %p", "%b %d, %Y %I:%M %p")
 
@@ -76,17 +78,46 @@ def page_properties(body: str) -> dict[str, str]:
 
 def notion_meta(relative: str, body: str) -> dict[str, Any]:
     """The frontmatter an exported page's properties stand for: ``created``, an ISO time, from
-    its created-time property when it reads as a time. Only a file Notion named (its name
+    its created-time property when it reads as a time; ``title``, its ``# Title`` line, when
+    the file name is that title shortened (:func:`_page_title`). Only a file Notion named (its name
     carries a page id): another note's ``Created: …`` line is its text. The other properties
     stay text of the note, searchable and shown as Notion shows them."""
     if not is_notion_page(relative):
         return {}
+    found: dict[str, Any] = {}
+    title = _page_title(relative, body)
+    if title is not None:
+        found["title"] = title
     for key, value in page_properties(body).items():
         if key in _CREATED_NAMES:
             moment = _notion_time(value)
             if moment is not None:
-                return {"created": moment.isoformat()}
-    return {}
+                found["created"] = moment.isoformat()
+                break
+    return found
+
+
+def _page_title(relative: str, body: str) -> str | None:
+    """The page's name as its ``# Title`` line spells it, when the file name is that name as
+    Notion shortens it (``:``, ``.`` and the like left out, cut at 50 characters): a hit titled
+    ``Governance setup memberships, council, proposals t`` was ``# Governance setup:
+    memberships, council, proposals to hire Content Lead, …``, and ``Weekly Sync 18 04 2022``
+    was ``# Weekly Sync 18.04.2022``. None when the name is the heading already, or another name
+    (a heading the person wrote that the file name does not spell)."""
+    first = body.replace("\r\n", "\n").partition("\n")[0]
+    if not first.startswith("# "):
+        return None
+    heading, name = first[2:].strip(), without_page_id(PurePosixPath(relative).stem)
+    spelled, written = _letters(heading), _letters(name)
+    if heading == name or not written:
+        return None
+    shortened = len(heading) > _NAME_LIMIT and spelled.startswith(written)
+    return heading if spelled == written or shortened else None
+
+
+def _letters(text: str) -> str:
+    """A name's letters and digits alone, case folded: what Notion keeps of it in a file name."""
+    return "".join(character for character in text.casefold() if character.isalnum())
 
 
 def _notion_time(value: str) -> datetime | None:

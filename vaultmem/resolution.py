@@ -69,6 +69,7 @@ from dataclasses import dataclass, replace
 from datetime import UTC, date, datetime
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, Any, TypeVar
+from urllib.parse import unquote
 
 from .canvas import is_canvas_path
 from .dating import iso_spelling, name_day
@@ -91,6 +92,7 @@ from .notes import (
     ALIASES,
     CITEKEY,
     HEADING,
+    PAGE_NAME,
     PERMALINK,
     SUCCESSOR_FIELDS,
     citekey_form,
@@ -115,7 +117,9 @@ logger = logging.getLogger(__name__)
 ARCHIVE_SCAN_FILES = 20_000  # archived files a NOTE that matched nothing is looked for among
 TEMPLATE_SCAN_FILES = 2_000  # template files a bare name that matched nothing is looked for among
 ARCHIVE_HEAD_CHARS = 2_000  # of each, where its id line is
-ALIAS_FIELDS = (ALIASES,)  # the kind a note's aliases are stored under (fields.aliases_of reads them)
+# The kinds a note's aliases are stored under (fields.aliases_of reads them), and the name a
+# Notion page titled by its heading keeps from its file name (notes.PAGE_NAME): names in any case.
+ALIAS_FIELDS = (ALIASES, PAGE_NAME)
 
 Found = TypeVar("Found")
 
@@ -125,7 +129,7 @@ PATH = "path"  # ... when its path without .md found it and another note has tha
 WAYS = {FILE_NAME: "its file name", PATH: "its path", ALIASES: "an alias", PERMALINK: "its permalink",
         CITEKEY: "its citekey", "title": "its title", "day": "the day its name is",
         "merged_from": "an id in its merged_from", "timestamp id": "the timestamp id its file name begins with", "supersedes": "an id in its supersedes", "old name": "its old name",
-        HEADING: "its heading", "id": "its id"}
+        HEADING: "its heading", "id": "its id", PAGE_NAME: "its file name without the page id"}
 
 
 @dataclass(frozen=True)
@@ -268,7 +272,7 @@ def locate(index: DerivedIndex, reference: str, now: object = None, *, refresh: 
     except NoteNotFound as missing:
         if type(missing) is not NoteNotFound:
             raise  # archived, excluded: already says where it is
-        found = _as_windows_path(index, stripped, now, refresh)
+        found = _as_windows_path(index, stripped, now, refresh) or _as_url_encoded(index, stripped, now, refresh)
         return found if found is not None else left_the_vault(index, reference, missing)
 
 
@@ -280,6 +284,27 @@ def _as_windows_path(index: DerivedIndex, reference: str, now: object, refresh: 
         return None
     try:
         return _locate(index, reference.replace("\\", "/"), now, refresh)
+    except NoteNotFound as missing:
+        if type(missing) is not NoteNotFound:
+            raise
+        return None
+
+
+# A percent escape as a Markdown link writes a character of a file name (`%20` a space, `%C3%A9` an é).
+_PERCENT_ESCAPE = re.compile(r"%[0-9A-Fa-f]{2}")
+
+
+def _as_url_encoded(index: DerivedIndex, reference: str, now: object, refresh: bool) -> Located | None:
+    """The note a Markdown link's target names with its spaces and other characters escaped
+    (``Proxy%20Product%20Owner%20Responsibilities%2023e5….md``, as a Notion export and
+    Obsidian write a link), when nothing answers to it as written: an agent that read the link
+    in a note and asked for its target was told "no note matches" beside the very note (a
+    trial on a Notion export). None when it has no escape, or names nothing decoded either."""
+    if _PERCENT_ESCAPE.search(reference) is None:
+        return None
+    decoded = unquote(reference)
+    try:
+        return _locate(index, decoded, now, refresh)
     except NoteNotFound as missing:
         if type(missing) is not NoteNotFound:
             raise
