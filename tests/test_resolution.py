@@ -859,6 +859,44 @@ def test_revise_and_forget_by_a_permalink_act_on_its_note(vault_dir: Path, write
     assert not (vault_dir / PROTOCOL).exists() and (vault_dir / "_archive" / PROTOCOL).is_file()
 
 
+MERGED_AWAY = ("---\ntitle: Cross machine reviews\ntype: note\npermalink: eng/cross-machine-reviews\nlayer: L3\n"
+               "permanent: true\n---\n\nTwo agents review every cross-machine write before it lands.\n")
+KEPT = ("---\ntitle: Review protocol\ntype: note\npermalink: decisions/review-protocol\nlayer: L3\npermanent: true\n"
+        "---\n\nTwo agents review every cross-machine write before it lands, and log it.\n")
+
+
+@pytest.mark.parametrize("reference", ["eng/cross-machine-reviews", "cross-machine-reviews",
+                                       "memory://eng/cross-machine-reviews", "Eng/Cross-Machine-Reviews.md"])
+def test_a_merged_notes_permalink_opens_the_note_it_was_merged_into_and_names_its_archived_file(
+        vault_dir: Path, write_note, reference: str) -> None:
+    """Was (a trial on a basic-memory vault): after `consolidate --apply`, `get <the merged note's
+    permalink>` said "no note matches" (or "was archived"), while its id and title opened the kept note."""
+    hashing_vault(vault_dir, write_note, {"decisions/review-protocol.md": KEPT, "eng/Cross machine reviews.md": MERGED_AWAY})
+    merged = run_cli(vault_dir, "consolidate", "--apply", "--threshold", "0.7", "--json")
+    assert merged.exit_code == 0, merged.output
+    assert not (vault_dir / "eng/Cross machine reviews.md").exists()
+    archived = "_archive/eng/Cross machine reviews.md"
+    document = json.loads(run_cli(vault_dir, "get", reference, "--json").stdout)
+    assert document["path"] == "decisions/review-protocol.md"
+    assert document["resolved_from"] == {
+        "reference": reference, "via": "merged_from", "archived": archived,
+        "notice": f"{reference!r} is the permalink of the note this one was merged from: that note was archived and "
+                  f"is {archived} now; get reads it by that path (read-only)"}
+    revised = run_cli(vault_dir, "revise", reference, "--append", "Since June.", "--json")
+    assert revised.exit_code == 0, revised.output
+    assert json.loads(revised.stdout)["path"] == "decisions/review-protocol.md"
+
+
+def test_the_permalink_of_a_forgotten_note_no_note_took_in_opens_no_other_note(vault_dir: Path, write_note) -> None:
+    """Only a note that took the archived one in (merged_from, supersedes) answers to its permalink."""
+    hashing_vault(vault_dir, write_note, {"eng/Cross machine reviews.md": MERGED_AWAY, "other.md": KEPT})
+    assert run_cli(vault_dir, "forget", "eng/Cross machine reviews").exit_code == 0
+    for reference in ("cross-machine-reviews", "memory://eng/cross-machine-reviews"):
+        with Vault(vault_dir) as vault, pytest.raises(NoteNotFound) as missing:
+            vault.get(reference)
+        assert f"no note matches {reference!r}" in str(missing.value)
+
+
 def test_no_note_matches_says_a_permalink_names_a_note(vault_dir: Path, write_note) -> None:
     hashing_vault(vault_dir, write_note, {PROTOCOL: PROTOCOL_NOTE})
     with Vault(vault_dir) as vault, pytest.raises(NoteNotFound) as missing:

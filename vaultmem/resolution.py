@@ -97,6 +97,7 @@ from .notes import (
     content_hash,
     find_frontmatter,
     permalink_form,
+    permalink_names,
     read_note,
     read_text,
     text_values,
@@ -169,6 +170,9 @@ class Resolution:
     # via "id": the note found is named as a sync tool's copy of this path, which is not in the
     # vault (forgotten, deleted): a read shows the copy and says so, a write by the id refuses
     orphan_of: str | None = None
+    # with ``archived``: what of the archived note the reference was — its id, or its permalink
+    # (resolution._by_merged_permalink)
+    named_by: str = "id"
 
     def as_dict(self) -> dict[str, Any]:
         found: dict[str, Any] = {"reference": self.reference, "via": self.via}
@@ -198,7 +202,7 @@ class Resolution:
             # Without it `get <old id>` opened the successor, and the agent asking "what was it
             # before" had no way to the old text (a four-week agent trial).
             took = "superseded" if self.via == "supersedes" else "was merged from"
-            said.append(f"{self.reference!r} is the id of the note this one {took}: that note was archived and is "
+            said.append(f"{self.reference!r} is the {self.named_by} of the note this one {took}: that note was archived and is "
                         f"{self.archived} now; get reads it by that path (read-only)")
         return "; ".join(said)
 
@@ -376,6 +380,8 @@ def _first_step(index: DerivedIndex, reference: str, now: object, refresh: bool)
                or _by_timestamp_id(notes, reference, moment_us) or _by_heading(notes, reference, moment_us))
     if located is None:
         _refuse_if_excluded(index.paths, reference)
+        located = _by_merged_permalink(index, reference, moment_us)
+    if located is None:
         _refuse_if_archived(index.paths, reference)
         day = _day_of(reference)
         if day is None and (link := _a_link_to(index, reference, now)):
@@ -763,6 +769,51 @@ def _index_if_on_disk(index: DerivedIndex, reference: str) -> None:
     on_disk = index.paths.spelled_on_disk(relative) if index.paths.is_note_path(relative) else None
     if on_disk is not None and index.paths.is_note_path(on_disk) and index.paths.absolute(on_disk).is_file():
         index.indexer.sync_paths([on_disk])
+
+
+def _by_merged_permalink(index: DerivedIndex, reference: str, now_us: int) -> Located | None:
+    """The live note a merged or superseded note's permalink names, once no note answers to it: the
+    archived file (among at most :data:`ARCHIVE_SCAN_FILES`) whose ``permalink`` answers to the
+    reference as a live note's would (``notes.permalink_names``), whose id (its path without
+    ``.md`` when it has none) a live note lists in ``merged_from`` or ``supersedes`` — as the id and
+    the title (an alias now) of a merged note name the note it went into. Was (a trial on a
+    basic-memory vault): after ``consolidate --apply``, ``get <the merged note's permalink>`` said
+    "no note matches" while its id and title opened the kept note. ``None`` when no archived
+    permalink answers, or no live note took in the note that had it."""
+    wanted = permalink_form(reference)
+    archive = index.paths.root / index.paths.archive_dir
+    if not wanted or not archive.is_dir():
+        return None
+    successors: list[tuple[NoteRow, str, Path]] = []
+    for path in itertools.islice(archive.rglob("*.md"), ARCHIVE_SCAN_FILES):
+        if not _readable_in_archive(index.paths, path):
+            continue
+        head = _head(path)
+        if wanted in _archived_permalink_names(head):
+            ident = _archived_id(index.paths, path, head)
+            successors += [(row, field, path) for row, field in _listing(index.store.notes, ident, SUCCESSOR_FIELDS)]
+    if not successors:
+        return None
+    row = _one(index.store.notes, reference, [row for row, _, _ in successors], now_us)
+    taken = [(field, path) for found, field, path in successors if found.label == row.label]
+    field, path = max(taken, key=lambda item: _archived_when(item[1]))
+    archived = path.relative_to(index.paths.root).as_posix()
+    return Located(row, Resolution(reference, field, archived=archived, named_by=PERMALINK))
+
+
+def _archived_permalink_names(head: str) -> set[str]:
+    """The names an archived file's ``permalink:`` (in its first lines) answers to."""
+    return {name for found in re.finditer(r"^permalink:[ \t]*([\"']?)(.*?)\1[ \t]*$", head, re.MULTILINE)
+            for name in permalink_names(found[2])}
+
+
+def _archived_id(paths: VaultPaths, path: Path, head: str) -> str:
+    """An archived file's id as the note had it: its ``id:``, else the path it had in the vault
+    without ``.md`` (the archive keeps it at that path under its folder)."""
+    said = re.search(r"^id:[ \t]*([\"']?)(.+?)\1[ \t]*$", head, re.MULTILINE)
+    if said is not None:
+        return said[2]
+    return path.relative_to(paths.root / paths.archive_dir).as_posix().removesuffix(".md")
 
 
 def _refuse_if_excluded(paths: VaultPaths, reference: str) -> None:
