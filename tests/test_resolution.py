@@ -1185,6 +1185,19 @@ def test_a_link_to_a_heading_or_block_says_which_note_it_links_to_and_acts_on_no
     assert (tmp_path / "Linear Algebra.md").read_text(encoding="utf-8") == text
 
 
+
+def test_a_link_written_with_windows_backslashes_is_told_for_a_link_to_its_note(tmp_path: Path) -> None:
+    """Was: `[[Math\\Linear Algebra]]` (a Windows user's link, which Obsidian there resolves) got a bare
+    "no note matches", where `[[Math/Linear Algebra]]` said which note it links to; its section reads."""
+    (tmp_path / "Math").mkdir()
+    (tmp_path / "Math" / "Linear Algebra.md").write_text("## Eigenvalues\n\nA v = l v.\n", encoding="utf-8")
+    with Vault(tmp_path) as vault:
+        vault.index()
+        with pytest.raises(NoteNotFound) as whole_link:
+            vault.get("[[Math\\Linear Algebra]]")
+        assert "it is a link to Math/Linear Algebra.md" in str(whole_link.value)
+        assert vault.get("[[Math\\Linear Algebra#Eigenvalues|eig]]").body.strip() == "## Eigenvalues\n\nA v = l v."
+
 # ------------------------------------------------------------------ a note answers to its opening heading
 # adr/0019, 2026-12-02 (heading): Foam titles a note by its first `# heading`, as do people whose
 # file names are slugs or ids; step 8, after every other, compares the reference with the heading

@@ -415,14 +415,24 @@ def _a_link_to(index: DerivedIndex, reference: str, now: object) -> str:
     if parts is None:
         return ""
     written, anchor = parts
-    try:
-        target = _first_step(index, written, now, refresh=False).row.path
-    except (NoteNotFound, AmbiguousNote, PathOutsideVault):
+    target = _link_target(index, written, now)
+    if target is None:
         return ""  # no one note by that name: the reference is answered as any other
     part = (f"the block ^{anchor[1:]}" if anchor.startswith("^") else f"the heading {anchor!r}") if anchor else ""
     where = f"{part} in {target}" if part else target
     return (f"it is a link to {where}, and a NOTE names a whole note: give {written!r}"
             f"{' (get reads the section by the link; a write acts on a whole note)' if part else ''}")
+
+
+def _link_target(index: DerivedIndex, written: str, now: object) -> str | None:
+    """The path of the one note a link's target names — written with Windows' backslashes too
+    (``[[work\\Ideas]]``, as Obsidian on Windows resolves it) — or None."""
+    for spelling in unique([written, written.replace("\\", "/")]):
+        try:
+            return _first_step(index, spelling, now, refresh=False).row.path
+        except (NoteNotFound, AmbiguousNote, PathOutsideVault):
+            continue  # no one note by that spelling: the next, if any, is asked
+    return None
 
 
 def _no_daily_note(paths: VaultPaths, day: date) -> str:
