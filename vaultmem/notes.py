@@ -226,7 +226,9 @@ from .slugs import same_slug
 # 79: Roam's and Logseq's `#[[multi word tag]]` is the tag `multi word tag` (notes.inline_tags); a
 #     Roam task marker written with a stray brace (`{{{[[DONE]]}}}}`) is the task it says
 #     (task_dates._TASK_BOX). Nothing is embedded again.
-READER_VERSION = "79"
+# 80: with the Persian Calendar plugin on, a date property's day with a Solar Hijri year
+#     (`date: 1403-05-12`) is that calendar's day (dating._property_date). Nothing is embedded again.
+READER_VERSION = "80"
 BOM = "\ufeff"
 # A Windows editor ("Unicode" in Notepad, PowerShell's Out-File) saves UTF-16 behind one of these.
 UTF16_BOMS = ((codecs.BOM_UTF16_LE, "utf-16-le", "UTF-16 LE"), (codecs.BOM_UTF16_BE, "utf-16-be", "UTF-16 BE"))

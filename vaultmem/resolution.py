@@ -1101,8 +1101,9 @@ def _named_for_day(index: DerivedIndex, reference: str, now_us: int) -> Located 
         # No daily-note format (a Logseq graph, a vault without the setting): a file whose name is
         # the day and nothing else (`2022_05_16`, `May 16th, 2022`), never a meeting note named
         # "2022-05-16 Budget", which a write by the day would have appended to.
+        # With the Persian Calendar plugin on, `1403-05-12.md` is 2024-08-02 (as the index dated it).
         named = [row for row in dated
-                 if name_day(row.path) == day and only_calendar_words(PurePosixPath(row.path).stem)]
+                 if name_day(row.path, daily.solar_hijri) == day and only_calendar_words(PurePosixPath(row.path).stem)]
     if not named:
         return None
     return Located(_one(index.store.notes, reference, named, now_us), Resolution(reference, "day"))
