@@ -652,6 +652,36 @@ def test_the_persian_calendar_turned_on_dates_the_indexed_journal_anew(vault_dir
     assert found == {"روزنوشت/1403-05-12.md": "2024-08-02"}
 
 
+def test_get_by_its_gregorian_day_opens_the_solar_hijri_daily_note_the_plugin_named(vault_dir: Path) -> None:
+    """Was (a trial on a Persian vault): `1403-05-12.md` was dated 2024-08-02 (list and --since found it),
+    but `get 2024-08-02` said "no daily note for 2024-08-02": it compared the name as a Gregorian day."""
+    write_file(vault_dir, ".vaultmem.toml", CONFIG)
+    write_file(vault_dir, COMMUNITY, json.dumps(["persian-calendar"]))
+    write_file(vault_dir, "روزنوشت/1403-05-12.md", "امروز ۴۵ دقیقه دویدم.\n")
+    write_file(vault_dir, "روزنوشت/1403-05-13.md", "باران.\n")
+    with Vault(vault_dir) as vault:
+        view = vault.get("2024-08-02")
+        assert (view.path, view.as_dict()["resolved_from"]["via"]) == ("روزنوشت/1403-05-12.md", "day")
+        assert [note.path for note in vault.list_notes(since="2024-08-02", until="2024-08-02")] == ["روزنوشت/1403-05-12.md"]
+
+
+def test_with_the_persian_calendar_plugin_on_a_date_property_with_a_solar_hijri_year_is_that_calendars_day(
+        vault_dir: Path) -> None:
+    """Was: `date: 1403-05-11` (ASCII digits, as the plugin's vault writes its days) dated a note in
+    1403 AD beside its journal of 2024; a day that calendar lacks is said by check."""
+    write_file(vault_dir, COMMUNITY, json.dumps(["persian-calendar"]))
+    assert day_of(vault_dir, "book.md", {"date": date(1403, 5, 11)}) == (date(2024, 8, 1), "date")  # YAML's date
+    assert day_of(vault_dir, "book.md", {"date": "1403-02-31"}) == (date(2024, 5, 20), "date")  # YAML keeps it text
+    assert day_of(vault_dir, "book.md", {"date": "۱۴۰۳/۰۵/۱۲"}) == (date(2024, 8, 2), "date")
+    assert day_of(vault_dir, "book.md", {"date": date(2024, 8, 1)}) == (date(2024, 8, 1), "date")  # Gregorian as before
+    write_file(vault_dir, "bad.md", "---\ndate: 1402-12-30\n---\nNo such day: 1402 is no leap year.\n")
+    result = run_cli(vault_dir, "check")
+    said = [line for line in result.stdout.splitlines() if line.startswith("! bad.md")]
+    assert said and "read as a Solar Hijri day, and this is no day of that calendar" in said[0], result.stdout
+    write_file(vault_dir, COMMUNITY, json.dumps(["dataview"]))  # turned off: the day of 1403 AD it spells
+    assert day_of(vault_dir, "book.md", {"date": date(1403, 5, 11)}) == (date(1403, 5, 11), "date")
+
+
 def test_a_day_in_persian_digits_with_a_solar_hijri_year_is_no_gregorian_day_and_check_names_the_day_it_is(vault_dir: Path) -> None:
     write_file(vault_dir, "books.md", "---\ndate: ۱۴۰۳/۰۵/۱۲\n---\nبوف کور\n")
     write_file(vault_dir, "run.md", "---\ndate: ۱۴۰۳-۰۵-۱۲\n---\nدویدم\n")  # was read as 1403-05-12 AD

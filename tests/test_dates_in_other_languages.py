@@ -185,6 +185,31 @@ def test_between_x_and_y_is_a_range_of_days_dates_or_weekdays() -> None:
         read_task_query("due between 2026-12-20 and 2026-12-01", NOW_TIME)
 
 
+@pytest.mark.parametrize(("question", "english"), [
+    ("¿qué tareas vencen esta semana?", "what tasks are due this week"),
+    ("quelles tâches pour demain", "what tasks for tomorrow"),
+    ("Quelles taches pour demain ?", "what tasks for tomorrow"),
+    ("welche Aufgaben sind diese Woche fällig", "which tasks are due this week"),
+    ("quais tarefas para amanhã", "what tasks for tomorrow"),
+])
+def test_a_task_question_in_french_spanish_german_or_portuguese_reads_as_its_english_form(question: str, english: str) -> None:
+    """Was: their words of asking were text every task had to hold ("qué", "tareas", "vencen"), and
+    the question answered no task, though its period was read."""
+    read, asked = read_task_query(question, NOW_TIME), read_task_query(english, NOW_TIME)
+    assert (read.words, read.due, read.done, read.status) == ([], asked.due, (None, None), None)
+    assert read.due != (None, None)
+
+
+def test_words_of_a_task_stay_text_beside_the_asking_words_of_another_language(vault_dir: Path) -> None:
+    configure(vault_dir)
+    write_file(vault_dir, "Proyectos.md", "- [ ] Enviar el presupuesto 📅 2026-12-03\n- [ ] Llamar a Ana 📅 2026-12-03\n"
+                                          "- [ ] Revisar el contrato 📅 2026-12-09\n")
+    tomorrow = run_json(vault_dir, "tasks", "¿qué tareas vencen mañana?", "--as-of", NOW)
+    assert [task["text"] for task in tomorrow["tasks"]] == ["Enviar el presupuesto", "Llamar a Ana"]
+    about = run_json(vault_dir, "tasks", "¿qué tareas de presupuesto para mañana?", "--as-of", NOW)
+    assert [task["text"] for task in about["tasks"]] == ["Enviar el presupuesto"]
+
+
 def test_this_next_and_last_weekend_are_a_saturday_and_its_sunday() -> None:
     assert read_task_query("due this weekend", NOW_TIME).due == ("2026-12-05", "2026-12-06")
     assert read_task_query("next weekend", NOW_TIME).due == ("2026-12-12", "2026-12-13")

@@ -168,3 +168,12 @@ def test_the_canonicals_own_link_to_a_note_merged_into_it_keeps_the_merged_name_
 def test_a_dendron_canonicals_own_link_to_a_merged_note_keeps_the_merged_name_label_first() -> None:
     redirects = LinkRedirects(["old.md", "kept.md"], {"old.md": "kept.md"}, label_first=True)
     assert rewrite_links("[[old]] [[label|old]]", redirects, "kept.md") == ("[[old|kept]] [[label|kept]]", [])
+
+
+def test_a_wikilink_written_with_windows_backslashes_keeps_its_folder_and_its_backslashes() -> None:
+    """Was: `[[work\\Old Note]]` (as a Windows user types it, and Obsidian there resolves it) was
+    rewritten to `[[Kept]]`: its folder, which the person wrote, was dropped."""
+    redirects = LinkRedirects(["work/Old Note.md", "work/Kept.md", "Other.md"], {"work/Old Note.md": "work/Kept.md"})
+    text = "[[work\\Old Note]] [[Work\\old note#Head|label]] ![[\\work\\Old Note]] [[work/Old Note]] [[Old Note]]"
+    assert rewrite_links(text, redirects, "Other.md") == (
+        "[[work\\Kept]] [[work\\Kept#Head|label]] ![[work\\Kept]] [[work/Kept]] [[Kept]]", [])

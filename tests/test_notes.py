@@ -613,6 +613,23 @@ def test_search_and_list_find_a_bear_tag_of_several_words(tmp_path) -> None:
         assert [note.path for note in vault.list_notes(tags=["Reading List"])] == ["Reading.md"]
 
 
+
+def test_a_roam_tag_of_several_words_in_brackets_is_that_tag() -> None:
+    """Was (a trial on a Roam export): `#[[multi word tag]]` was no tag at all (the words only a
+    link), and --tag "multi word tag" found nothing; Roam and Logseq read it as that tag."""
+    body = "Met Ana #[[multi word tag]] and #rust, #[[Project X]]\na#[[glued]] `#[[in code]]` #[[2024]] #[[ two  spaces ]]\n"
+    assert inline_tags(body) == ["multi word tag", "rust", "Project X", "two spaces"]
+
+
+def test_search_and_list_find_a_roam_tag_of_several_words(tmp_path) -> None:
+    from vaultmem import Vault
+
+    (tmp_path / "Reading.md").write_text("- Finished The Dispossessed #[[reading list]]\n", encoding="utf-8")
+    (tmp_path / "Other.md").write_text("- The Dispossessed, again [[reading list]]\n", encoding="utf-8")
+    with Vault(tmp_path) as vault:
+        assert [hit.path for hit in vault.search("Dispossessed", tags=["reading list"])] == ["Reading.md"]
+        assert [note.path for note in vault.list_notes(tags=["Reading List"])] == ["Reading.md"]
+
 # ---------------------------------------------------------------- through the CLI: a typo must not resurrect (issue 11 §2)
 
 

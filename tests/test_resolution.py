@@ -859,6 +859,44 @@ def test_revise_and_forget_by_a_permalink_act_on_its_note(vault_dir: Path, write
     assert not (vault_dir / PROTOCOL).exists() and (vault_dir / "_archive" / PROTOCOL).is_file()
 
 
+MERGED_AWAY = ("---\ntitle: Cross machine reviews\ntype: note\npermalink: eng/cross-machine-reviews\nlayer: L3\n"
+               "permanent: true\n---\n\nTwo agents review every cross-machine write before it lands.\n")
+KEPT = ("---\ntitle: Review protocol\ntype: note\npermalink: decisions/review-protocol\nlayer: L3\npermanent: true\n"
+        "---\n\nTwo agents review every cross-machine write before it lands, and log it.\n")
+
+
+@pytest.mark.parametrize("reference", ["eng/cross-machine-reviews", "cross-machine-reviews",
+                                       "memory://eng/cross-machine-reviews", "Eng/Cross-Machine-Reviews.md"])
+def test_a_merged_notes_permalink_opens_the_note_it_was_merged_into_and_names_its_archived_file(
+        vault_dir: Path, write_note, reference: str) -> None:
+    """Was (a trial on a basic-memory vault): after `consolidate --apply`, `get <the merged note's
+    permalink>` said "no note matches" (or "was archived"), while its id and title opened the kept note."""
+    hashing_vault(vault_dir, write_note, {"decisions/review-protocol.md": KEPT, "eng/Cross machine reviews.md": MERGED_AWAY})
+    merged = run_cli(vault_dir, "consolidate", "--apply", "--threshold", "0.7", "--json")
+    assert merged.exit_code == 0, merged.output
+    assert not (vault_dir / "eng/Cross machine reviews.md").exists()
+    archived = "_archive/eng/Cross machine reviews.md"
+    document = json.loads(run_cli(vault_dir, "get", reference, "--json").stdout)
+    assert document["path"] == "decisions/review-protocol.md"
+    assert document["resolved_from"] == {
+        "reference": reference, "via": "merged_from", "archived": archived,
+        "notice": f"{reference!r} is the permalink of the note this one was merged from: that note was archived and "
+                  f"is {archived} now; get reads it by that path (read-only)"}
+    revised = run_cli(vault_dir, "revise", reference, "--append", "Since June.", "--json")
+    assert revised.exit_code == 0, revised.output
+    assert json.loads(revised.stdout)["path"] == "decisions/review-protocol.md"
+
+
+def test_the_permalink_of_a_forgotten_note_no_note_took_in_opens_no_other_note(vault_dir: Path, write_note) -> None:
+    """Only a note that took the archived one in (merged_from, supersedes) answers to its permalink."""
+    hashing_vault(vault_dir, write_note, {"eng/Cross machine reviews.md": MERGED_AWAY, "other.md": KEPT})
+    assert run_cli(vault_dir, "forget", "eng/Cross machine reviews").exit_code == 0
+    for reference in ("cross-machine-reviews", "memory://eng/cross-machine-reviews"):
+        with Vault(vault_dir) as vault, pytest.raises(NoteNotFound) as missing:
+            vault.get(reference)
+        assert f"no note matches {reference!r}" in str(missing.value)
+
+
 def test_no_note_matches_says_a_permalink_names_a_note(vault_dir: Path, write_note) -> None:
     hashing_vault(vault_dir, write_note, {PROTOCOL: PROTOCOL_NOTE})
     with Vault(vault_dir) as vault, pytest.raises(NoteNotFound) as missing:
@@ -1146,6 +1184,19 @@ def test_a_link_to_a_heading_or_block_says_which_note_it_links_to_and_acts_on_no
         assert refused.exit_code == 1 and "it is a link to" in refused.stderr, command
     assert (tmp_path / "Linear Algebra.md").read_text(encoding="utf-8") == text
 
+
+
+def test_a_link_written_with_windows_backslashes_is_told_for_a_link_to_its_note(tmp_path: Path) -> None:
+    """Was: `[[Math\\Linear Algebra]]` (a Windows user's link, which Obsidian there resolves) got a bare
+    "no note matches", where `[[Math/Linear Algebra]]` said which note it links to; its section reads."""
+    (tmp_path / "Math").mkdir()
+    (tmp_path / "Math" / "Linear Algebra.md").write_text("## Eigenvalues\n\nA v = l v.\n", encoding="utf-8")
+    with Vault(tmp_path) as vault:
+        vault.index()
+        with pytest.raises(NoteNotFound) as whole_link:
+            vault.get("[[Math\\Linear Algebra]]")
+        assert "it is a link to Math/Linear Algebra.md" in str(whole_link.value)
+        assert vault.get("[[Math\\Linear Algebra#Eigenvalues|eig]]").body.strip() == "## Eigenvalues\n\nA v = l v."
 
 # ------------------------------------------------------------------ a note answers to its opening heading
 # adr/0019, 2026-12-02 (heading): Foam titles a note by its first `# heading`, as do people whose

@@ -85,6 +85,18 @@ def test_roam_researchs_todo_and_done_markers_are_open_and_done_tasks() -> None:
     assert [task.status for task in task_lines(body)] == ["open", "done", "open"]
 
 
+def test_a_roam_marker_with_a_stray_brace_is_still_the_task_it_says() -> None:
+    """Was (a trial on a Roam export): `- {{{[[DONE]]}}}} Reeder 4限免了` (a block edited by hand
+    around its marker) was no task at all; the words after the marker read as one. A marker with
+    no words after it, or one braced by a query, stays no task."""
+    body = ("- {{{[[DONE]]}}}} Reeder 4限免了 #[[app deals]]\n- {{[[TODO]]}}} 学习[[Netty]]\n- {{{[[DONE]]}}}}\n"
+            "- {{[[query]]: {and: [[DONE]]}}}}\n")
+    assert task_lines(body) == [
+        TaskLine(1, "x", "Reeder 4限免了 #[[app deals]]", {}, None, ("app deals",)),
+        TaskLine(2, " ", "学习[[Netty]]", {}, None, ()),
+    ]
+
+
 def test_roam_tasks_are_listed_by_the_tasks_surface(tmp_path: Path) -> None:
     root = write_vault(tmp_path / "vault", {".vaultmem.toml": CONFIG,
                                             "August 3rd, 2020.md": "- {{[[TODO]]}} 学习[[Netty]]\n- {{[[DONE]]}} Reeder 4限免了\n"})

@@ -73,3 +73,21 @@ def test_remember_titled_with_every_character_windows_forbids_writes_a_name_with
     assert windows_trouble(name) is None
     assert "/" not in name
     assert written.title == 'Functions: timeout? <5> "min" a/b\\c|d*'
+
+
+def test_check_names_a_note_whose_path_from_the_vault_root_is_past_windows_max_path(vault_dir: Path, write_note) -> None:
+    """Was: check said nothing; on Windows Explorer cannot open such a note and Git for Windows
+    stops the clone at "Filename too long". Counted in UTF-16 units from the vault root."""
+    folders = "Projects/" + "a" * 120 + "/" + "b" * 100 + "/"  # 231 characters
+    long_path = folders + "c" * 26 + ".md"  # 260
+    fits = folders + "d" * 25 + ".md"  # 259
+    emoji = folders + "e" * 12 + "🙂" * 7 + ".md"  # 253 characters, but 260 UTF-16 units: too long
+    for path in (long_path, fits, emoji):
+        write_note(path, NOTE.format("A note deep in the tree."))
+    found = name_problems(vault_dir)
+    assert sorted(found) == sorted([long_path, emoji])
+    assert found[emoji]["message"].startswith("its path is 260 characters from the vault root")
+    assert found[long_path]["message"].startswith(
+        "its path is 260 characters from the vault root, past Windows' 260-character limit (MAX_PATH)")
+    assert "a risk when the vault is synced to or cloned on Windows" in found[long_path]["message"]
+    assert found[long_path]["fix"].startswith("give the note (or its folders) a shorter name")

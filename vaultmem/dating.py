@@ -74,7 +74,7 @@ from .date_lines import DateLine, LabelMeaning, date_lines, label_key, label_mea
 from .errors import Argument, InvalidDuration, InvalidTimestamp, UsageError, short_repr
 from .fields import name_form
 from .jalali import YEARS as SOLAR_HIJRI_YEARS
-from .jalali import gregorian_day, said_day, solar_hijri_said
+from .jalali import gregorian_day, said_day, solar_hijri_parts, solar_hijri_said
 from .lifecycle import (
     PERMANENT_LAYER,
     format_as_written,
@@ -279,13 +279,14 @@ def note_date(meta: Mapping[str, Any], path: str, daily: DailyFormat | None = No
     clashed, not what the note is about (a trial: a copy of a memory written on the 2nd was listed
     under the 1st, and its own name no longer read as made from its title)."""
     path = tool_named_original(path) or path
-    found = _first_property_date(meta, properties.date)
+    solar_hijri = daily is not None and daily.solar_hijri
+    found = _first_property_date(meta, properties.date, solar_hijri)
     if found is not None:
         return found
     if _memory_named_from_title(meta, path):
         # A memory's name is its text's first words (slugs.py): "Ben's birthday is 1988-03-14"
         # would date it in 1988, and `list --since 7d` would leave out what was just remembered.
-        written = _first_property_date(meta, properties.created)
+        written = _first_property_date(meta, properties.created, solar_hijri)
         if written is not None:
             return replace(written, written=True)
     day = daily.day(path) if daily is not None else None
@@ -294,10 +295,10 @@ def note_date(meta: Mapping[str, Any], path: str, daily: DailyFormat | None = No
     period = _period_date(path, daily)
     if period is not None:
         return period
-    named = _name_date(path, daily is not None and daily.solar_hijri)
+    named = _name_date(path, solar_hijri)
     if named is not None:
         return NoteDate(named, NAME_SOURCE, day=True)
-    found = _first_property_date(meta, properties.created)
+    found = _first_property_date(meta, properties.created, solar_hijri)
     if found is not None:
         return replace(found, written=True)
     found = language_property_date(meta, properties)
@@ -454,10 +455,10 @@ def property_value(meta: Mapping[str, Any], key: str) -> Any:
     return value
 
 
-def _first_property_date(meta: Mapping[str, Any], keys: tuple[str, ...]) -> NoteDate | None:
-    """The date of the first of ``keys`` whose value reads as one."""
+def _first_property_date(meta: Mapping[str, Any], keys: tuple[str, ...], solar_hijri: bool = False) -> NoteDate | None:
+    """The date of the first of ``keys`` whose value reads as one (``solar_hijri``: see :func:`_property_date`)."""
     for key in keys:
-        found = _property_date(property_value(meta, key), key)
+        found = _property_date(property_value(meta, key), key, solar_hijri)
         if found is not None:
             return found
     return None
@@ -502,9 +503,10 @@ def date_problems(meta: Mapping[str, Any], path: str, daily: DailyFormat | None 
     says (:func:`_other_day_problem`). Or a name shaped as a periodic note's that is no period
     (``2026-W54``: :func:`_period_name_problem`). (``created`` itself is vaultmem's field: notes.py checks it.)"""
     keys = [*properties.date, *(key for key in properties.created if key != "created")]
-    problems = [_not_a_date(key, property_value(meta, key), path, properties) for key in keys
-                if not is_absent(property_value(meta, key)) and _property_date(property_value(meta, key), key) is None]
-    found = _first_property_date(meta, properties.date)
+    solar_hijri = daily is not None and daily.solar_hijri
+    problems = [_not_a_date(key, property_value(meta, key), path, properties, solar_hijri) for key in keys
+                if not is_absent(property_value(meta, key)) and _property_date(property_value(meta, key), key, solar_hijri) is None]
+    found = _first_property_date(meta, properties.date, solar_hijri)
     if found is not None:
         problems += _other_day_problem(property_value(meta, found.source), found, path, daily)
         problems += _outside_period_problem(property_value(meta, found.source), found, path, daily)
@@ -537,17 +539,23 @@ def _expires_before_its_day(meta: Mapping[str, Any], found: NoteDate, path: str)
                     "this can be ignored")]
 
 
-def _not_a_date(key: str, value: object, path: str, properties: DateProperties) -> Problem:
+def _not_a_date(key: str, value: object, path: str, properties: DateProperties, solar_hijri: bool = False) -> Problem:
     named = (f", or leave {key} out of [dates] in .vaultmem.toml" if properties.named else "")
     command = isinstance(value, str) and TEMPLATE_COMMAND.search(value) is not None
     # Told only "write it as 2026-11-30", a person with many such notes (a trial: a GTD note
     # with `Date-creation: <% tp.file.creation_date() %>`) does not learn why they hold it.
     hijri = solar_hijri_said(value)  # ۱۴۰۳/۰۵/۱۲: say which Gregorian day it is (jalali.py)
+    shamsi = solar_hijri and solar_hijri_parts(value) is not None  # read in that calendar, and no day of it
+    if shamsi:
+        hijri = ("the Persian Calendar plugin is on, so a day with a year of 1300 to 1499 is read as a Solar Hijri "
+                 "day, and this is no day of that calendar")
     why = (" (a template's command that never ran: the note was made from the template without "
            "Templater or the Templates plugin filling it in)" if command else f" ({hijri})" if hijri else "")
     return Problem(path, key, f"{key} is {short_repr(value)}, which is not a date{why}: --since/--until (since/until) do not read it",
                    ("write the day it was made, as 2026-11-30 or 2026-11-30T09:00 (Templater's \"Replace templates in the "
                     "active file\" fills in the time you run it, not the day the note was made)" if command else
+                    "write a day the Solar Hijri calendar has (its months 7 to 11 have 30 days, the 12th 29, or 30 in a "
+                    "leap year), or the Gregorian day, as 2024-08-02" if shamsi else
                     f"write it as {said_day(hijri)}" if said_day(hijri) else
                    "write it as 2026-11-30, 2026-11-30T09:00 or [[2026-11-30]]")
                    + f"; a property that is not the note's date can take another name{named}")
@@ -593,18 +601,26 @@ def _holds(found: NoteDate, first: date, last: date) -> bool:
     return found.span is not None and found.span.first <= first and last <= found.span.last
 
 
-def _property_date(value: object, key: str) -> NoteDate | None:
+def _property_date(value: object, key: str, solar_hijri: bool = False) -> NoteDate | None:
     """A property's date: a timestamp, or a link to a daily note (``[[2026-11-20]]``), alone or
     as the one item of a list (Obsidian's list properties; YAML reads an unquoted
     ``[[2026-11-20]]`` as a list in a list). A day when it has no time (a YAML date, a date-only
     text, a linked date), else an instant (a time, a Unix time). A period (:func:`_property_span`)
-    is its span of days."""
+    is its span of days. ``solar_hijri`` (the Persian Calendar plugin is on:
+    daily_format.DailyFormat.solar_hijri): a day with a year of jalali.YEARS is that calendar's
+    (``date: 1403-05-12`` is 2024-08-02), as the vault's file names are read; one that calendar
+    lacks (``1402-12-30``) is no date, and check says why."""
     if isinstance(value, list):
-        return _property_date(value[0], key) if len(value) == 1 else None
+        return _property_date(value[0], key, solar_hijri) if len(value) == 1 else None
     if isinstance(value, str) and len(stripped := value.strip()) <= _LINK_CHARS:  # a longer link is no daily note's: not scanned
         linked = _LINKED_DATE.fullmatch(stripped)
         if linked:
             value = linked[1]
+    if solar_hijri and (parts := solar_hijri_parts(value)) is not None:
+        try:
+            return NoteDate(parse_timestamp(gregorian_day(*parts)), key, day=True)
+        except ValueError:
+            return None  # 1402-12-30: no day of that calendar (check: _not_a_date says so)
     span = _property_span(value)
     if span is not None:
         return NoteDate(parse_timestamp(span.first), key, day=True, span=span)
@@ -689,10 +705,10 @@ def _name_date(path: str, solar_hijri: bool = False) -> datetime | None:
     return _first_day(_numbered_days(stem) + folders + _worded_days(stem) + _cjk_days(stem), solar_hijri)
 
 
-def name_day(path: str) -> date | None:
+def name_day(path: str, solar_hijri: bool = False) -> date | None:
     """The day the file's name spells (as it dates a note by shape, whatever the daily-note
-    format), or None."""
-    named = _name_date(path)
+    format), or None; ``solar_hijri``: as :func:`_name_date` reads it."""
+    named = _name_date(path, solar_hijri)
     return None if named is None else named.date()
 
 

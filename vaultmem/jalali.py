@@ -16,7 +16,7 @@ Persian Calendar plugin compute it): each year's start from the breaks of its 33
 from __future__ import annotations
 
 import re
-from datetime import date, timedelta
+from datetime import date, datetime, timedelta
 
 # The Solar Hijri years a note of today is written in (1403 is 2024–25): a day with such a year
 # and Persian digits is no Gregorian day of the 14th century.
@@ -93,6 +93,23 @@ def solar_hijri_said(text: object) -> str:
     except ValueError as why:
         return f"a Solar Hijri (Jalali) year, but {why}"
     return f"a Solar Hijri (Jalali) day: {day.isoformat()} in the Gregorian calendar vaultmem reads"
+
+
+def solar_hijri_parts(value: object) -> tuple[int, int, int] | None:
+    """(year, month, day) of a date property's value that is a day written year first with a year
+    of :data:`YEARS` — a YAML date (``date: 1403-05-12`` unquoted) or a text in any digits
+    (``"1403/05/12"``, ``۱۴۰۳-۰۵-۱۲``, ``1403-02-31``, which YAML keeps as text) — as a vault
+    whose daily notes the Persian Calendar plugin names writes its days; None for anything else
+    (a time of day too: read as it stands)."""
+    if isinstance(value, datetime):
+        return None
+    if isinstance(value, date):
+        parts = (value.year, value.month, value.day)
+    elif isinstance(value, str) and (found := _YEAR_FIRST.fullmatch(value)) is not None:
+        parts = (int(found[1]), int(found[3]), int(found[4]))
+    else:
+        return None
+    return parts if parts[0] in YEARS else None
 
 
 def said_day(reason: str) -> str:

@@ -99,16 +99,24 @@ class LinkRedirects:
         elif style == "root":
             written = "/" + canonical if target.startswith("/") else canonical
         else:
-            written = self.new_target(canonical, "/" in target) + ".md"
+            written = self.new_target(canonical, target) + ".md"
         found, _style = self.resolve_path(written, source)
         if [path for path in found if path not in self.redirects] == [canonical]:
             return written
         return relative if relative.startswith("../") else "./" + relative
 
-    def new_target(self, canonical: str, with_folder: bool) -> str:
-        """The canonical as a link target: its name if unique once the merged notes are gone."""
+    def new_target(self, canonical: str, target: str) -> str:
+        """The canonical as a link target, written as ``target`` (the merged note's) was: its
+        name if ``target`` had no folder and the name is unique once the merged notes are gone,
+        else its path — with Windows' backslashes when ``target`` wrote its folders so
+        (``[[work\\Old]]`` → ``[[work\\Kept]]``, as Obsidian on Windows resolves it). Was: the
+        link lost its folder (``[[Kept]]``), a link the person had written with one."""
+        windows = "\\" in target and "/" not in target
         alive = [path for path in self.by_name.get(name_fold(_stem(canonical)), []) if path not in self.redirects]
-        return _stem(canonical) if not with_folder and alive == [canonical] else path_without_suffix(canonical)
+        if not (windows or "/" in target) and alive == [canonical]:
+            return _stem(canonical)
+        written = path_without_suffix(canonical)
+        return written.replace("/", "\\") if windows else written
 
 
 def labels_first(root: Path) -> bool:
@@ -190,7 +198,7 @@ def rewrite_links(text: str, redirects: LinkRedirects, source: str = "") -> tupl
         if len(found) != 1 or found[0] not in redirects.redirects:
             return match.group(0)
         canonical = redirects.redirects[found[0]]
-        new_target = redirects.new_target(canonical, '/' in target)
+        new_target = redirects.new_target(canonical, target)
         if canonical == source and not _labelled(label, rest):
             # The canonical's own link to a note merged into it would read as its own name
             # ("Supersedes part of: [[<this note>]]"): the name it named stays, as the label.

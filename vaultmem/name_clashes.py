@@ -13,7 +13,8 @@ folders that differ only in case merge into one there without losing a file, so 
 paths are compared. One pass over the paths ``check`` already has: no file is read.
 
 A name Windows cannot hold at all (a device name such as ``con.md``, a name ending in a dot or
-a space, ``:`` or another reserved character: windows_names.py) is a problem of its own.
+a space, ``:`` or another reserved character: windows_names.py) is a problem of its own, and so is
+a path of 260 characters or more from the vault root (Windows' MAX_PATH: windows_names.path_too_long).
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from collections.abc import Iterable
 
 from .fields import name_form
 from .notes import Problem
-from .windows_names import windows_trouble
+from .windows_names import path_too_long, windows_trouble
 
 
 def same_file_on_macos(path: str) -> str:
@@ -66,10 +67,16 @@ def _problem(group: list[str]) -> Problem:
 
 def windows_name_problems(paths: Iterable[str]) -> list[Problem]:
     """One problem per path with a part Windows cannot hold (windows_names.py); a folder's
-    trouble is told once, at the first path under it."""
+    trouble is told once, at the first path under it. And one per path too long for Windows."""
     problems: list[Problem] = []
     told: set[str] = set()
     for path in paths:
+        too_long = path_too_long(path)
+        if too_long is not None:
+            problems.append(Problem(path, "name", f"{too_long}: a risk when the vault is synced to or cloned on Windows — "
+                                    "Explorer and many sync tools cannot open it, and Git for Windows says \"Filename too "
+                                    "long\" and checks nothing out",
+                                    "give the note (or its folders) a shorter name (`git mv` keeps its history)"))
         parts = path.split("/")
         for depth, name in enumerate(parts):
             where = "/".join(parts[: depth + 1])

@@ -228,7 +228,12 @@ from .slugs import same_slug
 #     still names it (PAGE_NAME). Its passages are embedded again under the new title.
 # 80: a date line holding a range (`Date: May 3, 2022 → May 5, 2022`, as Notion writes one) dates
 #     the note by its first day (dating.range_start). Nothing is embedded again.
-READER_VERSION = "80"
+# 81: Roam's and Logseq's `#[[multi word tag]]` is the tag `multi word tag` (notes.inline_tags); a
+#     Roam task marker written with a stray brace (`{{{[[DONE]]}}}}`) is the task it says
+#     (task_dates._TASK_BOX). Nothing is embedded again.
+# 82: with the Persian Calendar plugin on, a date property's day with a Solar Hijri year
+#     (`date: 1403-05-12`) is that calendar's day (dating._property_date). Nothing is embedded again.
+READER_VERSION = "82"
 BOM = "\ufeff"
 # A Windows editor ("Unicode" in Notepad, PowerShell's Out-File) saves UTF-16 behind one of these.
 UTF16_BOMS = ((codecs.BOM_UTF16_LE, "utf-16-le", "UTF-16 LE"), (codecs.BOM_UTF16_BE, "utf-16-be", "UTF-16 BE"))
@@ -1261,6 +1266,10 @@ _INLINE_TAG = re.compile(f"#({_TAG_WORD})")
 # The words are tag words split by single spaces; the closing '#' ends a word and is not
 # followed by one (`#a b#c` is no tag of Bear's).
 _CLOSED_TAG = re.compile(f"#({_TAG_WORD}(?: [\\w/-]+)+)#(?![\\w/#-])")
+# Roam's (and Logseq's) tag of several words, its page link after the '#': `#[[multi word tag]]`
+# is the tag `multi word tag`, as Roam shows it and Obsidian's Roam import writes it.
+_LINKED_TAG = re.compile(r"#\[\[([^\[\]\n|#]*[^\W\d][^\[\]\n|#]*)\]\]")
+_ANY_TAG = re.compile(f"{_LINKED_TAG.pattern}|{_INLINE_TAG.pattern}")
 
 
 def inline_tags(body: str) -> list[str]:
@@ -1268,18 +1277,24 @@ def inline_tags(body: str) -> list[str]:
     order of appearance. A Bear tag of several words (``#reading list#``) is the tag
     ``reading list``; its first word stays a tag too, as Obsidian reads the line (a vault
     read by both keeps every tag Obsidian shows — a trial: Bear's export had
-    ``--tag "reading list"`` find nothing and its notes tagged ``reading``)."""
+    ``--tag "reading list"`` find nothing and its notes tagged ``reading``). Roam's and
+    Logseq's ``#[[multi word tag]]`` is the tag ``multi word tag`` (a trial on a Roam export:
+    ``--tag "multi word tag"`` found nothing, the words were only a link)."""
     if "#" not in body:
         return []
     text = without_code_or_hidden(body)
     found: list[str] = []
     seen: set[str] = set()
-    for match in _INLINE_TAG.finditer(text):
+    for match in _ANY_TAG.finditer(text):
         start = match.start()
         if start and not text[start - 1].isspace():
             continue  # a#b, http://x/#frag, ## headings
-        closed = _CLOSED_TAG.match(text, start)
-        tags = [closed.group(1).rstrip("/"), match.group(1).rstrip("/")] if closed else [match.group(1).rstrip("/")]
+        if match.group(1) is not None:
+            tags = [" ".join(match.group(1).split()).strip("/")]
+        elif closed := _CLOSED_TAG.match(text, start):
+            tags = [closed.group(1).rstrip("/"), match.group(2).rstrip("/")]
+        else:
+            tags = [match.group(2).rstrip("/")]
         for tag in tags:
             if tag and case_fold(tag) not in seen:
                 seen.add(case_fold(tag))

@@ -104,8 +104,8 @@ def _with_archived_predecessor(index: DerivedIndex, located: Located) -> Located
     opens the note that replaced it, and without the path the old text was out of an agent's
     reach once expire or consolidate archived it."""
     found = located.resolved_from
-    if found is None or found.via not in SUCCESSOR_FIELDS:
-        return located
+    if found is None or found.via not in SUCCESSOR_FIELDS or found.archived is not None:
+        return located  # (a merged note's permalink found it: resolution named its archived file)
     archived = archived_with_id(index.paths, found.reference)
     return located if archived is None else replace(located, resolved_from=replace(found, archived=archived))
 

@@ -99,6 +99,7 @@ from .notes import (
     content_hash,
     find_frontmatter,
     permalink_form,
+    permalink_names,
     read_note,
     read_text,
     text_values,
@@ -173,6 +174,9 @@ class Resolution:
     # via "id": the note found is named as a sync tool's copy of this path, which is not in the
     # vault (forgotten, deleted): a read shows the copy and says so, a write by the id refuses
     orphan_of: str | None = None
+    # with ``archived``: what of the archived note the reference was — its id, or its permalink
+    # (resolution._by_merged_permalink)
+    named_by: str = "id"
 
     def as_dict(self) -> dict[str, Any]:
         found: dict[str, Any] = {"reference": self.reference, "via": self.via}
@@ -202,7 +206,7 @@ class Resolution:
             # Without it `get <old id>` opened the successor, and the agent asking "what was it
             # before" had no way to the old text (a four-week agent trial).
             took = "superseded" if self.via == "supersedes" else "was merged from"
-            said.append(f"{self.reference!r} is the id of the note this one {took}: that note was archived and is "
+            said.append(f"{self.reference!r} is the {self.named_by} of the note this one {took}: that note was archived and is "
                         f"{self.archived} now; get reads it by that path (read-only)")
         return "; ".join(said)
 
@@ -401,6 +405,8 @@ def _first_step(index: DerivedIndex, reference: str, now: object, refresh: bool)
                or _by_timestamp_id(notes, reference, moment_us) or _by_heading(notes, reference, moment_us))
     if located is None:
         _refuse_if_excluded(index.paths, reference)
+        located = _by_merged_permalink(index, reference, moment_us)
+    if located is None:
         _refuse_if_archived(index.paths, reference)
         day = _day_of(reference)
         if day is None and (link := _a_link_to(index, reference, now)):
@@ -434,14 +440,24 @@ def _a_link_to(index: DerivedIndex, reference: str, now: object) -> str:
     if parts is None:
         return ""
     written, anchor = parts
-    try:
-        target = _first_step(index, written, now, refresh=False).row.path
-    except (NoteNotFound, AmbiguousNote, PathOutsideVault):
+    target = _link_target(index, written, now)
+    if target is None:
         return ""  # no one note by that name: the reference is answered as any other
     part = (f"the block ^{anchor[1:]}" if anchor.startswith("^") else f"the heading {anchor!r}") if anchor else ""
     where = f"{part} in {target}" if part else target
     return (f"it is a link to {where}, and a NOTE names a whole note: give {written!r}"
             f"{' (get reads the section by the link; a write acts on a whole note)' if part else ''}")
+
+
+def _link_target(index: DerivedIndex, written: str, now: object) -> str | None:
+    """The path of the one note a link's target names — written with Windows' backslashes too
+    (``[[work\\Ideas]]``, as Obsidian on Windows resolves it) — or None."""
+    for spelling in unique([written, written.replace("\\", "/")]):
+        try:
+            return _first_step(index, spelling, now, refresh=False).row.path
+        except (NoteNotFound, AmbiguousNote, PathOutsideVault):
+            continue  # no one note by that spelling: the next, if any, is asked
+    return None
 
 
 def _no_daily_note(paths: VaultPaths, day: date) -> str:
@@ -790,6 +806,51 @@ def _index_if_on_disk(index: DerivedIndex, reference: str) -> None:
         index.indexer.sync_paths([on_disk])
 
 
+def _by_merged_permalink(index: DerivedIndex, reference: str, now_us: int) -> Located | None:
+    """The live note a merged or superseded note's permalink names, once no note answers to it: the
+    archived file (among at most :data:`ARCHIVE_SCAN_FILES`) whose ``permalink`` answers to the
+    reference as a live note's would (``notes.permalink_names``), whose id (its path without
+    ``.md`` when it has none) a live note lists in ``merged_from`` or ``supersedes`` — as the id and
+    the title (an alias now) of a merged note name the note it went into. Was (a trial on a
+    basic-memory vault): after ``consolidate --apply``, ``get <the merged note's permalink>`` said
+    "no note matches" while its id and title opened the kept note. ``None`` when no archived
+    permalink answers, or no live note took in the note that had it."""
+    wanted = permalink_form(reference)
+    archive = index.paths.root / index.paths.archive_dir
+    if not wanted or not archive.is_dir():
+        return None
+    successors: list[tuple[NoteRow, str, Path]] = []
+    for path in itertools.islice(archive.rglob("*.md"), ARCHIVE_SCAN_FILES):
+        if not _readable_in_archive(index.paths, path):
+            continue
+        head = _head(path)
+        if wanted in _archived_permalink_names(head):
+            ident = _archived_id(index.paths, path, head)
+            successors += [(row, field, path) for row, field in _listing(index.store.notes, ident, SUCCESSOR_FIELDS)]
+    if not successors:
+        return None
+    row = _one(index.store.notes, reference, [row for row, _, _ in successors], now_us)
+    taken = [(field, path) for found, field, path in successors if found.label == row.label]
+    field, path = max(taken, key=lambda item: _archived_when(item[1]))
+    archived = path.relative_to(index.paths.root).as_posix()
+    return Located(row, Resolution(reference, field, archived=archived, named_by=PERMALINK))
+
+
+def _archived_permalink_names(head: str) -> set[str]:
+    """The names an archived file's ``permalink:`` (in its first lines) answers to."""
+    return {name for found in re.finditer(r"^permalink:[ \t]*([\"']?)(.*?)\1[ \t]*$", head, re.MULTILINE)
+            for name in permalink_names(found[2])}
+
+
+def _archived_id(paths: VaultPaths, path: Path, head: str) -> str:
+    """An archived file's id as the note had it: its ``id:``, else the path it had in the vault
+    without ``.md`` (the archive keeps it at that path under its folder)."""
+    said = re.search(r"^id:[ \t]*([\"']?)(.+?)\1[ \t]*$", head, re.MULTILINE)
+    if said is not None:
+        return said[2]
+    return path.relative_to(paths.root / paths.archive_dir).as_posix().removesuffix(".md")
+
+
 def _refuse_if_excluded(paths: VaultPaths, reference: str) -> None:
     """An excluded file named by its path — or a template named by its file name alone, as
     Obsidian's template pickers show it — gets an error that says so (not "no such note")."""
@@ -1065,8 +1126,9 @@ def _named_for_day(index: DerivedIndex, reference: str, now_us: int) -> Located 
         # No daily-note format (a Logseq graph, a vault without the setting): a file whose name is
         # the day and nothing else (`2022_05_16`, `May 16th, 2022`), never a meeting note named
         # "2022-05-16 Budget", which a write by the day would have appended to.
+        # With the Persian Calendar plugin on, `1403-05-12.md` is 2024-08-02 (as the index dated it).
         named = [row for row in dated
-                 if name_day(row.path) == day and only_calendar_words(PurePosixPath(row.path).stem)]
+                 if name_day(row.path, daily.solar_hijri) == day and only_calendar_words(PurePosixPath(row.path).stem)]
     if not named:
         return None
     return Located(_one(index.store.notes, reference, named, now_us), Resolution(reference, "day"))

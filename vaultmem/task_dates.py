@@ -25,7 +25,9 @@ from .notes import inline_tags
 # A task: a list item with a one-character box, in a quote or callout too: the box's character
 # and the text after the box. Roam Research's task marker in place of the box, `{{[[TODO]]}}` or
 # `{{[[DONE]]}}` (`{{TODO}}` too), as its Markdown export writes a task: its box is ` ` or `x`.
-_TASK_BOX = re.compile(r"^[ \t]*(?:>[ \t]?)*[-*+][ \t]+(?:\[(?P<box>[^\]\n])\]|\{\{(?P<roam>\[\[(?:TODO|DONE)\]\]|TODO|DONE)\}\})"
+# A stray brace more on either side (`{{{[[DONE]]}}}}`, a trial's Roam export: a block edited
+# by hand around its marker) still says which task it is, and the words after it are the task.
+_TASK_BOX = re.compile(r"^[ \t]*(?:>[ \t]?)*[-*+][ \t]+(?:\[(?P<box>[^\]\n])\]|\{\{\{?(?P<roam>\[\[(?:TODO|DONE)\]\]|TODO|DONE)\}\}\}?\}?)"
                        r"[ \t]+(?P<rest>[^\n]*?)\r?$", re.MULTILINE)
 _ROAM_BOXES = {"TODO": " ", "DONE": "x"}
 # A one-character box (or Roam's marker) anywhere: most notes hold none, and then nothing else is

@@ -17,7 +17,9 @@ word was a word every task had to hold, so such a question answered no task at a
   a period only after one of those words or ``due``/``done``/``in`` (alone it may be a name);
 - a **status** word: ``open`` (``pending``, ``outstanding``, ``unfinished``, ``not done``),
   ``done`` (``finished``, ``completed``), ``cancelled``, ``overdue``;
-- the words of **asking** — ``what``, ``is``, ``my``, ``tasks``, ``to do``, ``'s`` … — are not text;
+- the words of **asking** — ``what``, ``is``, ``my``, ``tasks``, ``to do``, ``'s`` …, and those of
+  French, Spanish, German and Portuguese (``quelles tâches pour``, ``qué tareas vencen``, ``welche
+  Aufgaben sind … fällig``, ``quais tarefas para``), whose periods are read (period_words.py) — are not text;
 - what remains is matched in the tasks' words as before; a phrase in double quotes is always text.
 
 What was read is said (:attr:`ReadQuery.said`), so that the caller sees how its words were taken.
@@ -48,7 +50,10 @@ _NEGATIONS = frozenset({"not", "isn't", "aren't", "wasn't", "weren't", "haven't"
 _SIDES = {"since": "since", "from": "since", "after": "after", "starting": "since",
           "until": "until", "till": "until", "by": "until", "through": "until", "before": "before",
           "between": "since"}  # between X and Y: X is the start, the Y after "and" the end (_Reader._and_end)
-_KEYS = frozenset({"due", "in", "on", "during", *_DONE_WORDS, *_SIDES})  # a bare year after one is a period
+# Due, and as Spanish, Portuguese and German say it: "vencen esta semana", "diese Woche fällig"
+# (after the period: a word of asking then, the period being due days already).
+_DUE_WORDS = frozenset({"due", "vence", "vencen", "vencem", "fällig", "fallig"})
+_KEYS = frozenset({*_DUE_WORDS, "in", "on", "during", *_DONE_WORDS, *_SIDES})  # a bare year after one is a period
 # The words of asking: what, is, my ... Not text: a task holds none of them for being asked about.
 _ASKING = frozenset("""
 a about all am an and any anything are at be been can could did do does due during
@@ -58,7 +63,20 @@ let list me mine my need needed needs of on or our ours please remaining left sh
 s so still supposed tell than that the there these thing things this those to to-do to-dos todo todos
 task tasks us was we we've were what whats when where which who will with would you your
 """.split())
-_EDGE_PUNCTUATION = "?!.,;:()[]{}\"'“”‘’«»"
+# The words of asking in the languages period_words.py reads periods in (fr, es, de, pt), so that "¿qué
+# tareas vencen esta semana?", "quelles tâches pour demain", "welche Aufgaben sind diese Woche
+# fällig" and "quais tarefas para amanhã" read as "what tasks are due this week" / "tasks for
+# tomorrow" do: each of their words was text a task had to hold, and no task answered. Compared
+# case folded, accents as written (the common spellings without them are listed): only words no
+# English task is about ("son", "ate" are left out).
+_ASKING_ELSEWHERE = frozenset("""
+quel quelle quels quelles qu'est-ce que qui est sont les des du de la le mes mon ma à faire pour tâche tâches
+tache taches j'ai ai il y
+qué cuáles cuales tareas tarea para mis mi las los el hay tengo está están esta estan
+welche welcher welches aufgaben aufgabe sind ist habe ich meine mein die der das für fur noch zu gibt es
+quais qual tarefas tarefa minhas meus os do da tenho há são sao estão estao
+""".split())
+_EDGE_PUNCTUATION = "?!.,;:()[]{}\"'“”‘’«»¿¡"
 _POSSESSIVE = re.compile(r"['’]s$", re.IGNORECASE)
 _ORDINAL_DAY = re.compile(r"(?:the\s+)?(\d{1,2})(?:st|nd|rd|th)", re.IGNORECASE)
 _BARE_NUMBER = re.compile(r"\d+")
@@ -282,13 +300,13 @@ class _Reader:
             if word in _DONE_WORDS:  # finished yesterday: a done day
                 self._lead(token, kind="done")
             return at + 1
-        if word == "due":
+        if word in _DUE_WORDS:
             self._lead(token, kind="due")
             return at + 1
         if word in _SIDES:
             self._lead(token, side=_SIDES[word])
             return at + 1
-        if word in _ASKING:
+        if word in _ASKING or word in _ASKING_ELSEWHERE:
             self._lead(token)
             return at + 1
         self._text(token)

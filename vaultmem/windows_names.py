@@ -11,6 +11,11 @@ Explorer and Git for Windows go through) refuses or changes some of them:
 - **A name that ends in a dot or a space** is stored without it (``Drafts /``, ``Idea.md.``):
   another file's name, or, in git, a path checked out nowhere.
 - **Reserved characters** ``< > : " \\ | ? *`` and control characters: no file can be made.
+- **A path of** :data:`MAX_PATH` **(260) characters or more** (UTF-16 code units, as Windows
+  counts) from the vault root alone: with the drive and the vault's own folder in front it is past
+  Windows' MAX_PATH wherever the vault is put. Explorer cannot open or move it, and Git for
+  Windows (without ``core.longpaths``) says "Filename too long" and checks nothing out — a risk
+  of a vault synced or cloned there, not an error on the machine that wrote it.
 
 Names made for the agent (``remember``'s slug) avoid all of these; names the person's files
 already have are ``check`` problems, each naming the part of the path and how to rename it.
@@ -24,6 +29,19 @@ import re
 # spaces there, so ``con .md`` is CON too.
 _DEVICE = re.compile(r"(CON|PRN|AUX|NUL|COM[0-9¹²³]|LPT[0-9¹²³]|CONIN\$|CONOUT\$) *", re.IGNORECASE)
 RESERVED_CHARACTERS = '<>:"\\|?*'
+
+
+MAX_PATH = 260  # Win32's limit on a whole path, drive and terminating NUL counted
+
+
+def path_too_long(relative: str) -> str | None:
+    """Why Windows cannot reach the note at the vault-relative ``relative`` wherever the vault
+    is put (:data:`MAX_PATH`), or None."""
+    length = len(relative.encode("utf-16-le", "surrogatepass")) // 2
+    if length < MAX_PATH:
+        return None
+    return (f"its path is {length} characters from the vault root, past Windows' {MAX_PATH}-character limit "
+            "(MAX_PATH) before the drive and the vault's folder are counted")
 
 
 def is_device_name(name: str) -> bool:
