@@ -262,6 +262,19 @@ def test_expire_hard_deletes(vault: Vault) -> None:
     assert not (vault.root / "_archive").exists()
 
 
+def test_expire_hard_skips_a_read_only_note_saying_why_and_deletes_the_others(vault: Vault) -> None:
+    # A refused note (ReadOnlyNote, a full disk) is skipped like an edited one, not the run
+    # stopped after the notes before it.
+    protected = vault.root / EXPIRED[0]
+    protected.chmod(0o444)
+    kept = protected.read_bytes()
+    report = vault.expire(apply=True, hard=True, now=NOW)
+    [skipped] = report.skipped
+    assert skipped.path == EXPIRED[0] and "is read-only (mode 0444)" in skipped.reason
+    assert protected.read_bytes() == kept
+    assert not any((vault.root / path).exists() for path in EXPIRED[1:])
+
+
 def test_expire_json_names_where_each_note_went_only_once_it_was_moved(vault: Vault) -> None:
     listed = vault.expire(now=NOW).as_dict()
     assert listed["applied"] is False and listed["skipped"] == [] and listed["commit"] is None
