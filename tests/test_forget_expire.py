@@ -366,3 +366,16 @@ def test_get_of_a_note_moved_back_from_the_archive_says_how_to_keep_it(vault_dir
     assert "EXPIRED at 2020-01-01" in shown and "vaultmem revise memories/blood-type.md --ttl 90d" in shown
     assert run_cli(vault_dir, "revise", "memories/blood-type.md", "--ttl", "90d").exit_code == 0
     assert "memories/blood-type.md" in run_cli(vault_dir, "search", "blood type").stdout
+
+
+def test_a_file_where_the_archive_needs_a_folder_is_named_with_the_fix_not_taken_for_a_path_outside(vault: Vault) -> None:
+    # Was: "path '_archive/scratch/flight-berlin.md' resolves outside the vault …: use a path
+    # relative to the vault root, without '..' or symlinks out" (PathOutsideVault, exit 2).
+    (vault.root / "_archive").mkdir()
+    (vault.root / "_archive/scratch").write_text("a file of yours\n", encoding="utf-8")
+    before = snapshot_files(vault.root)
+    with pytest.raises(NotADirectoryError, match=r"_archive/scratch is a file where vaultmem needs a folder.*move or rename _archive/scratch"):
+        vault.forget("scratch/flight-berlin.md")
+    assert snapshot_files(vault.root) == before
+    result = run_cli(vault.root, "forget", "scratch/flight-berlin.md")
+    assert result.exit_code == 1 and "_archive/scratch is a file where vaultmem needs a folder" in result.output

@@ -127,7 +127,7 @@ class PinnedFolder:
 def walk_from_root(root: str, parts: list[str], relative: str, vault_root: Path, create: bool) -> int:
     descriptor = os.open(root, os.O_RDONLY | _DIRECTORY)
     try:
-        for part in parts:
+        for number, part in enumerate(parts, 1):
             if create:
                 with contextlib.suppress(FileExistsError):
                     os.mkdir(part, dir_fd=descriptor)
@@ -136,7 +136,8 @@ def walk_from_root(root: str, parts: list[str], relative: str, vault_root: Path,
             except OSError as error:
                 if error.errno not in (errno.ELOOP, errno.ENOTDIR):
                     raise
-                # A symlink (or a file) took the folder's place since its path was resolved.
+                _refuse_a_file_in_the_way(descriptor, parts[:number])
+                # A symlink took the folder's place since its path was resolved.
                 raise PathOutsideVault(relative, vault_root) from None
             os.close(descriptor)
             descriptor = following
@@ -144,6 +145,16 @@ def walk_from_root(root: str, parts: list[str], relative: str, vault_root: Path,
         os.close(descriptor)
         raise
     return descriptor
+
+
+def _refuse_a_file_in_the_way(descriptor: int, parts: list[str]) -> None:
+    """A plain file where a folder is needed (``_archive/notes`` the person made a note): said
+    so, with its path and the fix — it was called a path outside the vault, to write without '..'."""
+    info = os.stat(parts[-1], dir_fd=descriptor, follow_symlinks=False)
+    if not stat.S_ISLNK(info.st_mode):
+        where = "/".join(parts)
+        raise NotADirectoryError(errno.ENOTDIR, f"{where} is a file where vaultmem needs a folder; nothing was "
+                                                f"written: move or rename {where}, then run the command again", where)
 
 
 def restore_private(folder: PinnedFolder, private: str, destination: PinnedFolder, name: str, relative: str) -> str | None:
