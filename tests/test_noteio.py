@@ -635,3 +635,17 @@ def test_an_edit_that_would_orphan_a_yaml_alias_is_refused_naming_the_key_not_bl
     assert "fix the YAML by hand first" not in message and "does not load" not in message
     assert "base: the frontmatter would not load after this edit (found undefined alias)" in message
     assert "alias (*name)" in message and "the file was not touched" in message
+
+
+@pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() != 0, reason="needs root to own a file as another user")
+def test_a_note_another_user_owns_keeps_its_owner_and_group_when_root_writes_it(tmp_path: Path) -> None:
+    # Was: the swapped-in file was root's (vaultmem in a container, or under sudo), so the
+    # person could no longer save their own note (Obsidian writes in place: EACCES).
+    note = tmp_path / "note.md"
+    note.write_bytes(CHECKED)
+    os.chown(note, 65534, 65534)
+    note.chmod(0o640)
+    replace_if_unchanged(note, OURS, content_hash(CHECKED), "note.md", tmp_path)
+    info = note.stat()
+    assert note.read_bytes() == OURS and (info.st_uid, info.st_gid, info.st_mode & 0o777) == (65534, 65534, 0o640)
+    assert only_files(tmp_path) == ["note.md"]

@@ -77,6 +77,23 @@ class PinnedFolder:
             return None
         return stat.S_IMODE(info.st_mode) if stat.S_ISREG(info.st_mode) else None
 
+    def owned_as(self, temp: str, name: str) -> None:
+        """Give ``temp`` the owner and group of the note ``name`` it is to replace, as its
+        mode is kept: a root vaultmem (in a container, under sudo) left the person a note of
+        root's they could no longer save in place. Not root, only our own groups can be given
+        and the owner is ours — as with any editor that saves by rename (adr/0006)."""
+        if not hasattr(os, "chown") or not {os.chown, os.stat} <= os.supports_follow_symlinks:
+            return  # Windows: a replaced file's owner is not the name's to keep
+        theirs = os.stat(self.at(name), dir_fd=self.fd, follow_symlinks=False)
+        ours = os.stat(self.at(temp), dir_fd=self.fd, follow_symlinks=False)
+        if (theirs.st_uid, theirs.st_gid) == (ours.st_uid, ours.st_gid):
+            return
+        try:
+            os.chown(self.at(temp), theirs.st_uid, theirs.st_gid, dir_fd=self.fd, follow_symlinks=False)
+        except PermissionError:
+            with contextlib.suppress(PermissionError):  # a group we are not in: ours stays, as before
+                os.chown(self.at(temp), -1, theirs.st_gid, dir_fd=self.fd, follow_symlinks=False)
+
     def write_temp(self, like: str, data: bytes, mode: int) -> tuple[str, int]:
         """A fully written, fsynced temp file beside ``like``: (its name, its inode)."""
         return durable.write_temp(self.path, like, data, mode, self.fd)

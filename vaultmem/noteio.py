@@ -509,6 +509,7 @@ def _swap_in(folder: PinnedFolder, name: str, data: bytes, expected_hash: str, r
     _refuse_read_only(mode, relative)
     temp, ours = folder.write_temp(name, data, mode)
     try:
+        folder.owned_as(temp, name)
         renames.exchange(folder.fd, folder.at(temp), folder.at(name))
     except renames.Unsupported:
         return _replace_unswappable(folder, temp, name, expected_hash, relative)
