@@ -1417,3 +1417,22 @@ def test_the_dry_run_says_which_note_is_kept_why_and_which_sentences_it_leaves_o
     assert "kept: it says what the others say, and its title was chosen" in text
     assert "= Maya takes her coffee as a flat white with oat milk and no sugar.  (not appended: the kept note says it:" in text
 
+
+
+def test_a_read_only_kept_note_skips_its_cluster_and_a_read_only_linking_note_is_named(vault: Vault) -> None:
+    # Was: the read-only notes were replaced like any other (a rename needs only the folder's
+    # permission); refused at the write now (ReadOnlyNote), the kept note's refusal skips its
+    # cluster instead of stopping the run half-way.
+    kept, linking = vault.root / TRIO[0], vault.root / "projects/Harbor.md"  # it links to the standup pair
+    kept.chmod(0o444)
+    linking.chmod(0o444)
+    before = snapshot_files(vault.root)
+    report = vault.consolidate(apply=True, now=NOW)
+    assert [(item.canonical, "read-only" in item.reason) for item in report.skipped] == [(TRIO[0], True)]
+    assert [entry.canonical for entry in report.merged] == [STANDUP[0]]  # the other cluster is merged
+    assert [warning for warning in report.warnings if "projects/Harbor.md is read-only" in warning]
+    assert "projects/Harbor.md" not in report.links_rewritten
+    after = snapshot_files(vault.root)
+    for path in (*TRIO, "projects/Harbor.md"):
+        assert after[path] == before[path], f"{path} was modified"
+    assert kept.stat().st_mode & 0o777 == 0o444

@@ -460,6 +460,25 @@ def test_write_commands_fail_with_one_line_naming_the_path_and_change_nothing(va
     assert use_count(vault) == 2
 
 
+def test_a_note_in_a_folder_this_user_cannot_write_is_named_by_its_path_not_a_temp_file(
+        shared_folder: Path, reader: Callable[..., Any]) -> None:
+    # Was: "cannot write .n.md.b8b7258a.tmp: Permission denied" (revise: vaultmem's temp
+    # file) and "cannot write n.md" (forget: the bare name) — neither says which note.
+    vault = shared_folder / "vault"
+    (vault / "locked").mkdir(parents=True)
+    (vault / ".vaultmem.toml").write_text('embedder = "hashing"\n', encoding="utf-8")
+    (vault / "locked/n.md").write_text("---\ntitle: Locked\n---\nThe plumber comes on Tuesday.\n", encoding="utf-8")
+    for path in [vault, *vault.rglob("*")]:
+        os.chown(path, NOBODY, NOBODY)
+    ok(reader(vault, "index"))
+    (vault / "locked").chmod(0o555)
+    before = snapshot_files(vault)
+    for command in (["revise", "locked/n.md", "--set", "k=v"], ["forget", "locked/n.md"], ["forget", "locked/n.md", "--hard"]):
+        [line] = ok(reader(vault, *command), 1).stderr.splitlines()
+        assert line.startswith("Error: cannot write locked/n.md: Permission denied"), (command, line)
+    assert snapshot_files(vault) == before
+
+
 def test_the_json_error_of_a_refused_write_is_one_document(vault: Path, reader: Callable[..., Any]) -> None:
     result = ok(reader(vault, "remember", "The plumber comes on Tuesday", "--json"), 1)
     error = json.loads(result.stdout)["error"]

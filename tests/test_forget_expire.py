@@ -262,6 +262,19 @@ def test_expire_hard_deletes(vault: Vault) -> None:
     assert not (vault.root / "_archive").exists()
 
 
+def test_expire_hard_skips_a_read_only_note_saying_why_and_deletes_the_others(vault: Vault) -> None:
+    # A refused note (ReadOnlyNote, a full disk) is skipped like an edited one, not the run
+    # stopped after the notes before it.
+    protected = vault.root / EXPIRED[0]
+    protected.chmod(0o444)
+    kept = protected.read_bytes()
+    report = vault.expire(apply=True, hard=True, now=NOW)
+    [skipped] = report.skipped
+    assert skipped.path == EXPIRED[0] and "is read-only (mode 0444)" in skipped.reason
+    assert protected.read_bytes() == kept
+    assert not any((vault.root / path).exists() for path in EXPIRED[1:])
+
+
 def test_expire_json_names_where_each_note_went_only_once_it_was_moved(vault: Vault) -> None:
     listed = vault.expire(now=NOW).as_dict()
     assert listed["applied"] is False and listed["skipped"] == [] and listed["commit"] is None
@@ -353,3 +366,16 @@ def test_get_of_a_note_moved_back_from_the_archive_says_how_to_keep_it(vault_dir
     assert "EXPIRED at 2020-01-01" in shown and "vaultmem revise memories/blood-type.md --ttl 90d" in shown
     assert run_cli(vault_dir, "revise", "memories/blood-type.md", "--ttl", "90d").exit_code == 0
     assert "memories/blood-type.md" in run_cli(vault_dir, "search", "blood type").stdout
+
+
+def test_a_file_where_the_archive_needs_a_folder_is_named_with_the_fix_not_taken_for_a_path_outside(vault: Vault) -> None:
+    # Was: "path '_archive/scratch/flight-berlin.md' resolves outside the vault …: use a path
+    # relative to the vault root, without '..' or symlinks out" (PathOutsideVault, exit 2).
+    (vault.root / "_archive").mkdir()
+    (vault.root / "_archive/scratch").write_text("a file of yours\n", encoding="utf-8")
+    before = snapshot_files(vault.root)
+    with pytest.raises(NotADirectoryError, match=r"_archive/scratch is a file where vaultmem needs a folder.*move or rename _archive/scratch"):
+        vault.forget("scratch/flight-berlin.md")
+    assert snapshot_files(vault.root) == before
+    result = run_cli(vault.root, "forget", "scratch/flight-berlin.md")
+    assert result.exit_code == 1 and "_archive/scratch is a file where vaultmem needs a folder" in result.output

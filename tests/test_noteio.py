@@ -621,3 +621,31 @@ def test_a_quoted_hash_after_a_tab_is_a_tag_not_a_comment(tmp_path: Path) -> Non
     path.write_bytes(edit_frontmatter(path.read_bytes(), {"tags": ["a", "#b", "c"]}))
     text = path.read_text(encoding="utf-8")
     assert text.endswith("---\nBody.\n") and tags_of(parse_note("t.md", path.read_bytes()).meta) == ["a", "b", "c"], text
+
+
+@pytest.mark.parametrize(("set_values", "remove"), [({"base": 2}, []), ({}, ["base"])])
+def test_an_edit_that_would_orphan_a_yaml_alias_is_refused_naming_the_key_not_blaming_the_persons_yaml(
+        set_values: dict[str, object], remove: list[str]) -> None:
+    # Was: "frontmatter does not load at line 3: found undefined alias; fix the YAML by hand
+    # first" — the person's YAML loads; the line was one of vaultmem's edited block.
+    raw = b"---\nbase: &x\n  k: 1\nother: *x\n---\nbody\n"
+    with pytest.raises(FrontmatterError) as refused:
+        edit_frontmatter(raw, set_values, remove=remove)
+    message = str(refused.value)
+    assert "fix the YAML by hand first" not in message and "does not load" not in message
+    assert "base: the frontmatter would not load after this edit (found undefined alias)" in message
+    assert "alias (*name)" in message and "the file was not touched" in message
+
+
+@pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() != 0, reason="needs root to own a file as another user")
+def test_a_note_another_user_owns_keeps_its_owner_and_group_when_root_writes_it(tmp_path: Path) -> None:
+    # Was: the swapped-in file was root's (vaultmem in a container, or under sudo), so the
+    # person could no longer save their own note (Obsidian writes in place: EACCES).
+    note = tmp_path / "note.md"
+    note.write_bytes(CHECKED)
+    os.chown(note, 65534, 65534)
+    note.chmod(0o640)
+    replace_if_unchanged(note, OURS, content_hash(CHECKED), "note.md", tmp_path)
+    info = note.stat()
+    assert note.read_bytes() == OURS and (info.st_uid, info.st_gid, info.st_mode & 0o777) == (65534, 65534, 0o640)
+    assert only_files(tmp_path) == ["note.md"]

@@ -12,7 +12,7 @@ import pytest
 
 from helpers import git, init_repo, run_cli, snapshot_files, utf16_bytes
 from vaultmem import UsageError, Vault, WriteConflict, parse_timestamp
-from vaultmem.errors import FrontmatterError, NotUtf8Note
+from vaultmem.errors import FrontmatterError, NotUtf8Note, ReadOnlyNote
 from vaultmem.notes import read_note
 
 NOW = "2026-11-30T12:00:00+00:00"
@@ -869,3 +869,28 @@ def test_forget_by_a_name_still_answering_refuses_a_note_edited_since_the_index_
     note.write_text("---\ntitle: Kyoto\n---\nTemples, and the deer park.\n", encoding="utf-8")
     refused = run_cli(vault_dir, "forget", "Kyoto")
     assert refused.exit_code != 0 and note.is_file(), refused.output
+
+
+def test_a_read_only_note_is_refused_naming_it_and_its_fix_and_its_bytes_and_mode_stay(vault: Vault) -> None:
+    # Was: the note was replaced (a rename over it needs only the folder's write permission,
+    # and root ignores even that), though the person had made it read-only — as their own
+    # editor (Obsidian, vim without `:w!`) would not.
+    note = vault.root / "work/standup.md"
+    note.chmod(0o444)
+    with pytest.raises(ReadOnlyNote, match=r"work/standup\.md is read-only .*chmod u\+w") as refused:
+        vault.revise("work/standup.md", set_properties={"owner": "Rui"}, now=LATER)
+    assert isinstance(refused.value, PermissionError)  # what every caller that handles a refused write catches
+    assert note.read_text(encoding="utf-8") == HAND_WRITTEN and note.stat().st_mode & 0o777 == 0o444
+    with pytest.raises(ReadOnlyNote, match=r"work/standup\.md is read-only"):
+        vault.forget("work/standup.md", hard=True)
+    assert note.read_text(encoding="utf-8") == HAND_WRITTEN
+    note.chmod(0o644)
+    vault.revise("work/standup.md", set_properties={"owner": "Rui"}, now=LATER)  # writable again: written
+    assert "owner: Rui" in note.read_text(encoding="utf-8")
+
+
+def test_cli_revise_of_a_read_only_note_is_one_line_naming_the_file(vault: Vault) -> None:
+    (vault.root / "work/standup.md").chmod(0o444)
+    result = run_cli(vault.root, "revise", "work/standup.md", "--set", "owner=Rui")
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    assert "work/standup.md is read-only (mode 0444)" in result.output and "nothing was written" in result.output

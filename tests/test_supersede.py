@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from helpers import run_cli, run_json, snapshot_files, utf16_bytes
+from helpers import python_capped, run_cli, run_json, snapshot_files, utf16_bytes
 from vaultmem import UsageError, Vault, WriteConflict, parse_timestamp
 from vaultmem.errors import FrontmatterError
 from vaultmem.notes import content_hash, read_note
@@ -275,3 +275,33 @@ def test_superseding_an_l4_note_with_a_deadline_says_why_it_cannot_be_superseded
         vault.remember("Dana stays at 2 Elm Street this month.", ttl="30d", supersedes=[rule.path], now=NOW)
     assert "contradicts" not in str(refused.value)
     assert sorted(path.name for path in (vault.root / "memories").glob("*.md")) == ["dana-address.md"]
+
+
+SUPERSEDE_UNDER_A_FILE_SIZE_LIMIT = (
+    "import resource, sys\n"
+    "from vaultmem import Vault\n"
+    "vault = Vault(sys.argv[1])\n"
+    "vault.index()  # the index's files exist before the limit\n"
+    "limit = int(sys.argv[2])\n"
+    "resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))\n"
+    "try:\n"
+    "    vault.remember('The Harbor standup moved to 10:00.', supersedes=['small.md', 'big.md'])\n"
+    "except Exception as error:\n"
+    "    print('refused:', type(error).__name__, error)\n"
+)
+
+
+def test_a_retirement_the_disk_refuses_undoes_the_others_and_the_new_note(vault_dir: Path, write_note) -> None:
+    # Was: the new note stayed, small.md stayed retired (expires_at now, superseded_by) and
+    # big.md did not — an OSError (a full disk, a read-only folder) was not undone, only a
+    # WriteConflict, and the error told the agent not to remember it again.
+    write_note(".vaultmem.toml", 'embedder = "hashing"\n')
+    small = write_note("small.md", "---\nlayer: L3\nexpires_at: 2027-01-01\n---\nThe standup is at 9:30.\n")
+    # 6 MB of blank lines: a retirement the limit refuses, in an index that stays small.
+    big = write_note("big.md", "---\nlayer: L3\nexpires_at: 2027-01-01\n---\nThe standup is at 9:30.\n" + " \n" * 3_000_000)
+    before = {path.name: path.read_bytes() for path in (small, big)}
+    result = python_capped(SUPERSEDE_UNDER_A_FILE_SIZE_LIMIT, str(vault_dir), str(len(before["big.md"]) // 2))
+    assert "refused: OSError" in result.stdout, (result.stdout, result.stderr)
+    assert "written to" not in result.stdout  # not "the note was written …: do not remember it again"
+    assert {path.name: path.read_bytes() for path in (small, big)} == before
+    assert sorted(path.name for path in vault_dir.rglob("*.md")) == ["big.md", "small.md"]

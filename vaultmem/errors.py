@@ -525,6 +525,21 @@ class WriteConflict(VaultmemError):
         )
 
 
+class ReadOnlyNote(VaultmemError, PermissionError):
+    """The note's owner may not write it (its mode has no ``u+w``): the person protected it,
+    and vaultmem neither replaces nor deletes it — a rename over it would succeed anyway (it
+    needs only the folder's permission; root needs none). A ``PermissionError`` too, so every
+    write that handles a refused file (a link rewrite, a supersede's undo) handles this one."""
+
+    def __init__(self, path: str, mode: int) -> None:
+        self.path = path
+        VaultmemError.__init__(
+            self,
+            f"{path} is read-only (mode {mode:04o}): vaultmem does not change or delete a note you protected; "
+            f"nothing was written. Make it writable (chmod u+w '{path}'; on Windows clear its Read-only "
+            "attribute) and run the command again, or leave it as it is")
+
+
 class DerivedIndexError(VaultmemError):
     """The derived index is unusable (other embedder, newer schema, corrupt file)."""
 

@@ -54,8 +54,10 @@ def remove_expired(write: VaultWrite, paths: VaultPaths, rows: Sequence[NoteRow]
         try:
             # Each was asked of git's index a moment ago (plan_expiry): not once more per note.
             entry.archived_to, changes = remove_note(paths, row.path, row.content_hash, report.hard, unmerged=())
-        except (WriteConflict, PathOutsideVault) as error:
-            # Edited while being archived: the person's version stays, the others go on.
+        except (WriteConflict, PathOutsideVault, OSError) as error:
+            # Edited while being archived: the person's version stays, the others go on. So
+            # too for a note the file system refuses (ReadOnlyNote, a folder not writable, a
+            # full disk): the run was stopped there, the notes before it gone, the rest not.
             report.skipped.append(Skipped(row.path, str(error)))
             continue
         write.record(*changes)

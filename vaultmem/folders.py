@@ -77,6 +77,23 @@ class PinnedFolder:
             return None
         return stat.S_IMODE(info.st_mode) if stat.S_ISREG(info.st_mode) else None
 
+    def owned_as(self, temp: str, name: str) -> None:
+        """Give ``temp`` the owner and group of the note ``name`` it is to replace, as its
+        mode is kept: a root vaultmem (in a container, under sudo) left the person a note of
+        root's they could no longer save in place. Not root, only our own groups can be given
+        and the owner is ours — as with any editor that saves by rename (adr/0006)."""
+        if not hasattr(os, "chown") or not {os.chown, os.stat} <= os.supports_follow_symlinks:
+            return  # Windows: a replaced file's owner is not the name's to keep
+        theirs = os.stat(self.at(name), dir_fd=self.fd, follow_symlinks=False)
+        ours = os.stat(self.at(temp), dir_fd=self.fd, follow_symlinks=False)
+        if (theirs.st_uid, theirs.st_gid) == (ours.st_uid, ours.st_gid):
+            return
+        try:
+            os.chown(self.at(temp), theirs.st_uid, theirs.st_gid, dir_fd=self.fd, follow_symlinks=False)
+        except PermissionError:
+            with contextlib.suppress(PermissionError):  # a group we are not in: ours stays, as before
+                os.chown(self.at(temp), -1, theirs.st_gid, dir_fd=self.fd, follow_symlinks=False)
+
     def write_temp(self, like: str, data: bytes, mode: int) -> tuple[str, int]:
         """A fully written, fsynced temp file beside ``like``: (its name, its inode)."""
         return durable.write_temp(self.path, like, data, mode, self.fd)
@@ -127,7 +144,7 @@ class PinnedFolder:
 def walk_from_root(root: str, parts: list[str], relative: str, vault_root: Path, create: bool) -> int:
     descriptor = os.open(root, os.O_RDONLY | _DIRECTORY)
     try:
-        for part in parts:
+        for number, part in enumerate(parts, 1):
             if create:
                 with contextlib.suppress(FileExistsError):
                     os.mkdir(part, dir_fd=descriptor)
@@ -136,7 +153,8 @@ def walk_from_root(root: str, parts: list[str], relative: str, vault_root: Path,
             except OSError as error:
                 if error.errno not in (errno.ELOOP, errno.ENOTDIR):
                     raise
-                # A symlink (or a file) took the folder's place since its path was resolved.
+                _refuse_a_file_in_the_way(descriptor, parts[:number])
+                # A symlink took the folder's place since its path was resolved.
                 raise PathOutsideVault(relative, vault_root) from None
             os.close(descriptor)
             descriptor = following
@@ -144,6 +162,16 @@ def walk_from_root(root: str, parts: list[str], relative: str, vault_root: Path,
         os.close(descriptor)
         raise
     return descriptor
+
+
+def _refuse_a_file_in_the_way(descriptor: int, parts: list[str]) -> None:
+    """A plain file where a folder is needed (``_archive/notes`` the person made a note): said
+    so, with its path and the fix — it was called a path outside the vault, to write without '..'."""
+    info = os.stat(parts[-1], dir_fd=descriptor, follow_symlinks=False)
+    if not stat.S_ISLNK(info.st_mode):
+        where = "/".join(parts)
+        raise NotADirectoryError(errno.ENOTDIR, f"{where} is a file where vaultmem needs a folder; nothing was "
+                                                f"written: move or rename {where}, then run the command again", where)
 
 
 def restore_private(folder: PinnedFolder, private: str, destination: PinnedFolder, name: str, relative: str) -> str | None:

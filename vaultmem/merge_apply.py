@@ -134,6 +134,12 @@ class _Application:
             # edit wins, this cluster waits.
             _skip(item.cluster, self.report, f"{canonical.path} changed while consolidating ({error}); run consolidate again to review this cluster")
             return False
+        except OSError as error:
+            # A read-only note (ReadOnlyNote), a full disk: this cluster is skipped, not the run
+            # stopped half-way with earlier clusters' kept notes written and nothing archived.
+            _skip(item.cluster, self.report, f"{canonical.path} could not be written ({error}); nothing of this cluster "
+                                             "was merged — fix that, then run consolidate again")
+            return False
         self.written[canonical.path] = _Written(item.canonical_raw, item.canonical_bytes)
         return True
 

@@ -27,7 +27,9 @@ from __future__ import annotations
 import errno
 import os
 import re
-from collections.abc import Iterable, Mapping
+import stat
+from collections.abc import Iterable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
 from pathlib import Path
@@ -36,7 +38,7 @@ from typing import Any
 import yaml
 
 from . import durable, renames
-from .errors import FrontmatterError, InvalidTimestamp, NotUtf8Note, WriteConflict
+from .errors import FrontmatterError, InvalidTimestamp, NotUtf8Note, ReadOnlyNote, VaultmemError, WriteConflict
 from .folders import PinnedFolder, keep_beside, rename_private, restore_private
 from .lifecycle import format_as_written, format_timestamp
 from .list_forms import Rewritten, in_same_form
@@ -371,7 +373,17 @@ def _verify(before: Mapping[str, Any], new_yaml: str, set_values: Mapping[str, A
     """Load the edited block back: exactly the requested change, keys in the same order."""
     removed = set(remove)
     expected_order = [key for key in before if key not in removed] + [key for key in set_values if key not in before]
-    after = _load_block(new_yaml)
+    try:
+        loaded = load_yaml_mapping(new_yaml)
+    except YAML_LOAD_ERRORS as error:
+        # The person's block loaded (it was loaded first): this edit broke it, most likely by
+        # taking away an anchor (&x) another key's alias (*x) uses. Was: "does not load at
+        # line N …; fix the YAML by hand first", a line of the edited block, blaming theirs.
+        keys = ", ".join([*set_values, *removed])
+        raise FrontmatterError(
+            f"{keys}: the frontmatter would not load after this edit ({yaml_failure(error)[1]}): another key may use "
+            "this one's value through a YAML alias (*name); change them by hand (the file was not touched)") from None
+    after = loaded if isinstance(loaded, dict) else {}  # not a mapping: unlike `before`, refused below
     # A key the edit did not touch is compared as loaded, never normalised: its lines were
     # copied byte for byte, and normalising a date no UTC instant holds (9999-12-31T23:59-05:00)
     # would raise — refusing an edit of one key over the value of another.
@@ -419,7 +431,7 @@ def replace_if_unchanged(path: Path, data: bytes, expected_hash: str, relative: 
     whose hash is ``expected_hash``; otherwise :class:`WriteConflict` and the file as the
     person left it. ``path`` is re-checked against ``vault_root`` here, at write time."""
     target = _write_target(path)
-    with _open_existing(target.parent, vault_root, relative) as folder:
+    with _naming_the_note(relative), _open_existing(target.parent, vault_root, relative) as folder:
         before = _swap_in(folder, target.name, data, expected_hash, relative)
     return FileChange(relative, before, data)
 
@@ -431,7 +443,7 @@ def move_if_unchanged(source: Path, targets: Iterable[tuple[str, Path]], expecte
     target's relative path and the bytes moved. Otherwise :class:`WriteConflict`, and
     the person's file is back where it was (or, if they made a new one there meanwhile,
     kept at the named target)."""
-    with _open_existing(source.parent, vault_root, relative) as origin:
+    with _naming_the_note(relative), _open_existing(source.parent, vault_root, relative) as origin:
         for target_relative, target in targets:
             with PinnedFolder.open(target.parent, vault_root, target_relative, create=True) as folder:
                 try:
@@ -445,7 +457,8 @@ def move_if_unchanged(source: Path, targets: Iterable[tuple[str, Path]], expecte
 def delete_if_unchanged(path: Path, expected_hash: str, relative: str, vault_root: Path) -> bytes:
     """Delete the note at ``path`` if it holds the bytes with ``expected_hash``; returns
     them. Otherwise :class:`WriteConflict` and the person's file stays."""
-    with _open_existing(path.parent, vault_root, relative) as folder:
+    with _naming_the_note(relative), _open_existing(path.parent, vault_root, relative) as folder:
+        _refuse_read_only(folder.regular_file_mode(path.name), relative)
         aside = folder.temp_name(path.name)
         try:
             # The private name is vaultmem's alone, so this plain rename replaces nothing.
@@ -461,6 +474,19 @@ def delete_if_unchanged(path: Path, expected_hash: str, relative: str, vault_roo
     return removed
 
 
+@contextmanager
+def _naming_the_note(relative: str) -> Iterator[None]:
+    """An error of a step relative to a pinned folder names what that step saw — vaultmem's
+    temp file (``.n.md.b8b7258a.tmp``) or the bare name (``n.md``) — so it names the note's
+    vault path instead; one that names a whole path, or is vaultmem's own, stays as it is."""
+    try:
+        yield
+    except OSError as error:
+        if isinstance(error, VaultmemError) or error.errno is None or os.path.isabs(os.fsdecode(error.filename or "/")):
+            raise
+        raise OSError(error.errno, error.strerror, relative) from error
+
+
 def _open_existing(directory: Path, vault_root: Path, relative: str) -> PinnedFolder:
     try:
         return PinnedFolder.open(directory, vault_root, relative)
@@ -468,13 +494,22 @@ def _open_existing(directory: Path, vault_root: Path, relative: str) -> PinnedFo
         raise WriteConflict(relative) from None  # the note's folder is gone: so is the note
 
 
+def _refuse_read_only(mode: int | None, relative: str) -> None:
+    # The person's own protection: without this a note chmod 444 was replaced by `revise`
+    # (the rename needs only the folder's permission) and deleted by `forget --hard`.
+    if mode is not None and not mode & stat.S_IWUSR:
+        raise ReadOnlyNote(relative, mode)
+
+
 def _swap_in(folder: PinnedFolder, name: str, data: bytes, expected_hash: str, relative: str) -> bytes:
     """Put ``data`` at ``name``; returns the bytes it replaced (the checked ones)."""
     mode = folder.regular_file_mode(name)
     if mode is None:
         raise WriteConflict(relative)  # gone, or no longer a plain file
+    _refuse_read_only(mode, relative)
     temp, ours = folder.write_temp(name, data, mode)
     try:
+        folder.owned_as(temp, name)
         renames.exchange(folder.fd, folder.at(temp), folder.at(name))
     except renames.Unsupported:
         return _replace_unswappable(folder, temp, name, expected_hash, relative)

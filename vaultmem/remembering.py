@@ -96,9 +96,15 @@ def write_memory(index: DerivedIndex, write: VaultWrite, config: VaultConfig, te
     moment_us = to_epoch_us(resolve_now(now))
     relative = write_new_note(paths, target_folder(paths, place.folder), note,
                               lambda stem: answered(index.store.notes, stem, moment_us), place.name_prefix)
-    write.record(FileChange(relative, None, note.render()))
+    created = FileChange(relative, None, note.render())
+    write.record(created)
     write.reindex(*raws)  # also when a retirement fails: the index follows the files
-    write.record(*retire(paths, retirements, lambda: delete_note(paths, relative, content_hash(note.render()))))
+
+    def remove_new_note() -> None:
+        delete_note(paths, relative, content_hash(note.render()))
+        write.unrecord(created)  # gone again: the failure must not say "written, do not remember it again"
+
+    write.record(*retire(paths, retirements, remove_new_note))
     written = Written(note, relative, retirements)
     retired = "".join(f"\nsupersedes {path}" for path in raws)
     write.message = (f"vaultmem remember: {note.title}\n\nlayer {note.meta['layer']}, "

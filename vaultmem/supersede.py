@@ -13,7 +13,8 @@ the note that holds the fact now.
 All or nothing: every old note is read and its edit decided before anything is written;
 the new note is written first (a crash in between leaves two live notes, never none); if
 a person edits an old note in the instant before it is retired, the retirements already
-made are put back, the new note is removed and :class:`WriteConflict` says so.
+made are put back, the new note is removed and :class:`WriteConflict` says so — and the
+same when the disk refuses a retirement (a full disk, a read-only folder: its ``OSError``).
 """
 
 from __future__ import annotations
@@ -117,7 +118,9 @@ def retire(paths: VaultPaths, retirements: Sequence[Retirement], remove_new_note
             changes.append(replace_if_unchanged(paths.resolve_inside(item.path), item.after, content_hash(item.before),
                                                 item.path, paths.root))
             done.append(item)
-    except WriteConflict:
+    except (WriteConflict, OSError):
+        # An OSError too (a full disk, a read-only folder): the retirements made must not
+        # stay without their successor, nor the new note beside an old one still answering.
         _undo(paths, done, remove_new_note)
         raise
     return changes
@@ -128,8 +131,10 @@ def _undo(paths: VaultPaths, done: Sequence[Retirement], remove_new_note: Callab
     for item in reversed(done):
         try:
             replace_if_unchanged(paths.resolve_inside(item.path), item.before, content_hash(item.after), item.path, paths.root)
-        except WriteConflict:
-            left.append(item.path)  # edited since we retired it: the person's version stays
+        except (WriteConflict, OSError):
+            # Edited since we retired it (the person's version stays), or the disk refuses
+            # the old bytes too: named below, and the new note is removed all the same.
+            left.append(item.path)
     remove_new_note()
     if left:
         raise VaultmemError(f"superseding stopped half-way: {', '.join(left)} stay retired (superseded_by, expires_at) "

@@ -73,6 +73,11 @@ class VaultWrite:
         report.commit, report.not_committed = self.commit, self.not_committed
         report.yours_left_uncommitted = self.yours_left_uncommitted
 
+    def unrecord(self, change: FileChange) -> None:
+        """Take back a recorded change that was undone (a new note removed again): a failure
+        must not name it as written, or the caller is told not to write it again."""
+        self.changes = [recorded for recorded in self.changes if recorded is not change]
+
     def reindex(self, *paths: str) -> None:
         """Record paths the index must read again although this write did not change them."""
         self.reindexed += paths
