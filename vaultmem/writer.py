@@ -51,6 +51,7 @@ from .noteio import (
 from .notes import YAML_LOAD_ERRORS, Note, load_yaml_mapping, opening_frontmatter
 from .paths import VaultPaths
 from .slugs import SLUG_WORDS, slugify
+from .terminal_codes import without_terminal_codes
 
 DEFAULT_TITLE_CHARS = 80  # a title made from the text's first line
 MAX_TITLE_CHARS = 200  # a title given (Obsidian's file names stop at 255 bytes; a subject line long before)
@@ -320,7 +321,9 @@ def title_source(text: str) -> TitleSource:
     is no title), what reading view hides (``%%…%%``, ``<!-- … -->``), and lines of markup
     alone (a rule, a code fence, an empty ``#`` heading). List, task and quote markers
     (``- ``, ``1. ``, ``- [ ] ``, ``> ``) are stripped: ``- [ ] buy milk`` is about milk, not
-    a checkbox. Only a text with no such line at all is titled by its first line, as it reads."""
+    a checkbox. Only a text with no such line at all is titled by its first line, as it reads.
+    A terminal's colour codes in pasted output are left out (terminal_codes.py)."""
+    text = without_terminal_codes(text)
     for source in (_shown(text), text):
         for line in source.splitlines():
             found = _cleaned(line)
