@@ -123,6 +123,7 @@ def compose_note(
     """
     if not isinstance(text, str) or not text.strip():
         raise UsageError("nothing to remember: the text is empty; pass the memory's text")
+    refuse_null_character(text, Argument("text"))
     refuse_frontmatter_in_text(text)
     code = normalize_layer(layer)
     refuse_contradictions(code, expires_at, ttl, permanent)
@@ -299,6 +300,18 @@ def is_generated_title(note: Note) -> bool:
 class TitleSource:
     line: str  # the line a title is made from, its markup stripped
     heading: bool  # it is a Markdown heading: a title the writer chose, not a first line
+
+
+def refuse_null_character(text: str, argument: Argument) -> None:
+    """A NUL in a note makes the file binary to git (its diffs read "Binary files differ") and to
+    grep and ripgrep, which pass it over without a word: the memory would be missing from the
+    person's own searches of the vault. Was: written as given (an agent pasting ``find -print0``
+    output, s33). Refused before anything is written, naming the line and the fix."""
+    at = text.find("\x00")
+    if at >= 0:
+        line = text.count("\n", 0, at) + 1
+        raise UsageError(argument, f" holds a NUL character (U+0000) on its line {line}: a note holding one is a binary "
+                         "file to git and grep; remove it, or write it as text (\\0)")
 
 
 def refuse_frontmatter_in_text(text: str) -> None:
