@@ -374,6 +374,27 @@ def test_an_empty_note_is_a_usage_error_not_a_note_not_found(vault_dir: Path, ar
     assert sorted(path.name for path in vault_dir.rglob("*.md")) == ["note.md"]
 
 
+@pytest.mark.parametrize(
+    ("arguments", "after_dashes"),
+    [
+        (["search", "--no-verify"], "search -- --no-verify"),
+        (["search", "--force-with-lease"], "search -- --force-with-lease"),
+        (["search", "--grep=#123"], "search -- '--grep=#123'"),
+        (["remember", "--amend"], "remember -- --amend"),
+    ],
+    ids=lambda value: " ".join(value) if isinstance(value, list) else "",
+)
+def test_a_flag_asked_about_is_told_to_go_after_the_double_dash(
+        vault_dir: Path, arguments: list[str], after_dashes: str) -> None:
+    """Was (s33, a TIL vault): `search --no-verify` said only `No such option '--no-verify'.`, and
+    `search --grep=#123` "Did you mean '--help'?": a long option close to none of the command's
+    is a flag the person asks about, not a mistyped option."""
+    result = run_cli(vault_dir, *arguments)
+    assert result.exit_code == 2
+    assert "starts with '-' goes after --" in result.stderr and after_dashes in result.stderr
+    assert "Did you mean" not in result.stderr
+
+
 def test_a_mistyped_long_option_is_not_told_to_go_after_the_double_dash(vault_dir: Path) -> None:
     result = run_cli(vault_dir, "search", "x", "--include-expire")
     assert result.exit_code == 2
@@ -420,6 +441,29 @@ def test_a_stray_index_folder_above_does_not_make_a_vault_of_everything_below(tm
     assert "no vault in" in json.loads(result.stdout)["error"]["message"]
     monkeypatch.chdir(tmp_path)
     assert json.loads(CliRunner().invoke(main, ["check", "--json"]).stdout)["files"] == 0
+
+
+def test_a_subfolder_of_a_folder_indexed_without_a_mark_is_told_to_name_that_folder_not_to_index_itself(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Was (s33, a TIL repo indexed with `--vault .`): typed in its `git/` folder, a search said
+    "no vault in …/git or any folder above it" and "`vaultmem --vault . index` makes this folder
+    a vault"; done as told, `git/` became a second vault inside the first, answering from the
+    notes under it alone."""
+    monkeypatch.delenv("VAULTMEM_VAULT", raising=False)
+    (tmp_path / "git").mkdir()
+    (tmp_path / "git" / "resetting-a-reset.md").write_text("# Resetting A Reset\n\ngit reflog\n", encoding="utf-8")
+    (tmp_path / "postgres").mkdir()
+    (tmp_path / "postgres" / "dump.md").write_text("# Dump\n\npg_dump -Fc my_database\n", encoding="utf-8")
+    assert CliRunner().invoke(main, ["--vault", str(tmp_path), "index"]).exit_code == 0
+    monkeypatch.chdir(tmp_path / "git")
+    result = CliRunner().invoke(main, ["search", "pg_dump"])
+    assert result.exit_code == 2
+    assert f"--vault {tmp_path}" in result.stderr and "--vault . index" not in result.stderr
+    assert not (tmp_path / "git" / ".vaultmem").exists()
+    found = CliRunner().invoke(main, ["--vault", str(tmp_path), "search", "pg_dump", "--json"])  # as it says
+    assert [hit["path"] for hit in json.loads(found.stdout)][:1] == ["postgres/dump.md"]
+    (tmp_path / ".vaultmem.toml").write_text("", encoding="utf-8")  # or as it also says
+    assert CliRunner().invoke(main, ["search", "pg_dump", "--json"]).exit_code == 0
 
 
 def test_a_note_path_typed_in_a_shell_is_read_from_the_current_folder_by_every_command_that_takes_a_note(

@@ -67,7 +67,9 @@ def test_wordllama_gives_each_text_the_same_vector_in_any_batch(wordllama: objec
 # The factors pin the formula too: norms 30 and 70 (a ten-word remark, a two-sentence fact).
 RECIPES_AND_PRIORS = {"passages-1000-pack/head+aliases+props/length-prior/3": (25.0, (0.7682, 0.9417)),
                       "passages-1000-pack/head+aliases+props/length-prior/link-sites/4": (25.0, (0.7682, 0.9417)),
-                      "passages-1000-pack/head+aliases+props/length-prior/link-sites/math-words/5": (25.0, (0.7682, 0.9417))}
+                      "passages-1000-pack/head+aliases+props/length-prior/link-sites/math-words/5": (25.0, (0.7682, 0.9417)),
+                      "passages-1000-pack/head+aliases+props/length-prior/link-sites/math-words/no-terminal-codes/6":
+                          (25.0, (0.7682, 0.9417))}
 
 
 def test_a_change_of_the_length_prior_comes_with_a_new_embed_recipe() -> None:

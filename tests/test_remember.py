@@ -742,3 +742,15 @@ def test_a_note_of_yours_deleted_since_the_search_proposed_it_is_left_out_not_a_
         (vault_dir / "daily" / "2026-11-28.md").unlink()  # gone after the index last saw it
         searcher = vault.derived.searcher()
         assert similar_own_notes(searcher, written.path, text + "\n", OWN_SIMILAR_THRESHOLD, Eligibility(now_us=0)) == []
+
+
+def test_a_text_holding_a_nul_is_refused_and_nothing_is_written(vault: Vault, vault_dir: Path) -> None:
+    """Was (s33): written as given; the note was then a binary file to git ("Binary files
+    differ") and to grep and ripgrep, which pass it over: missing from the person's own searches."""
+    (vault_dir / "til.md").write_text("# Intent To Add\n\ngit add -N\n", encoding="utf-8")
+    before = snapshot_files(vault_dir)
+    with pytest.raises(UsageError, match=r"text holds a NUL character \(U\+0000\) on its line 2"):
+        vault.remember("find . -print0 gave\na\x00b", layer="L3", now=NOW)
+    with pytest.raises(UsageError, match=r"append holds a NUL character"):
+        vault.revise("til.md", append="x\x00y", now=NOW)
+    assert snapshot_files(vault_dir) == before

@@ -136,6 +136,14 @@ def find_vault(start: Path) -> Path | None:
     return None
 
 
+def index_above(start: Path) -> Path | None:
+    """The nearest folder above ``start`` holding a bare ``.vaultmem/``, which :func:`find_vault`
+    does not take for a vault: the folder a person indexed with ``--vault .``, or a stray
+    index. Named in the refusal, so that its fix is ``--vault`` that folder — not the
+    ``vaultmem --vault . index`` that would make ``start`` a second vault inside it."""
+    return next((folder for folder in start.parents if (folder / STATE_DIR).is_dir()), None)
+
+
 def load_config(vault_root: Path) -> VaultConfig:
     """Read ``<vault>/.vaultmem.toml``; a missing file means all defaults."""
     path = vault_root / CONFIG_FILE

@@ -63,6 +63,7 @@ from .writer import (
     explicit_expiry,
     is_generated_title,
     refuse_contradictions,
+    refuse_null_character,
     refuse_past,
     ttl_start,
 )
@@ -117,6 +118,8 @@ class Revision:
         for name, value in (("text", text), ("append", append)):
             if value is not None and (not isinstance(value, str) or not value.strip()):
                 raise UsageError(Argument(name), " is empty; give the note's new text (to remove a note, use forget)")
+            if value is not None:
+                refuse_null_character(value, Argument(name))
         if title is not None and (not isinstance(title, str) or not title.strip()):
             raise UsageError(Argument("title"), " is empty; give the new title")
         code = normalize_layer(layer) if layer is not None else None

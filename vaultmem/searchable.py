@@ -27,6 +27,7 @@ from .markdown import without_link_addresses, without_query_blocks
 from .math_words import math_as_words
 from .notes import READER_VERSION
 from .passages import Passage, embed_head, embed_text, split_passages
+from .terminal_codes import without_terminal_codes
 
 if TYPE_CHECKING:
     import numpy as np
@@ -36,7 +37,7 @@ if TYPE_CHECKING:
 
 # Part of every note's embed hash: bump it when what is embedded changes, so the next
 # reconcile of an existing index embeds every note again.
-EMBED_RECIPE = "passages-1000-pack/head+aliases+props/length-prior/link-sites/math-words/5"
+EMBED_RECIPE = "passages-1000-pack/head+aliases+props/length-prior/link-sites/math-words/no-terminal-codes/6"
 # What an index's rows were made under, kept in its meta (storage READER_KEY): the reader of
 # files and the embed recipe. Either changing makes the next reconcile read every file again —
 # a file's bytes unchanged, its vectors must still be made anew under a new recipe.
@@ -74,11 +75,13 @@ def searchable(note: Note, inline_queries: Sequence[str] = ()) -> SearchableNote
     Dataview shows them (``inline_queries``: its prefixes, inline_queries.py), blanked in place,
     and each link's web address (markdown.without_link_addresses: reading view shows its text).
     Each formula is its words (math_words.py: ``\\mathbf{X}`` is X, ``\\lambda`` lambda), and the
-    embedder is given them without their single letters and numbers.
+    embedder is given them without their single letters and numbers. A terminal's colour codes
+    in pasted output are no words (terminal_codes.py: ``ESC [31mError`` is ``Error``).
     The file is not changed."""
     fields = search_fields(note)
     fields = replace(fields, name=name_with_iso_day(fields.name, note.path))
-    math = math_as_words(without_link_addresses(without_inline_queries(without_query_blocks(note.body), inline_queries)))
+    shown = without_terminal_codes(note.body)
+    math = math_as_words(without_link_addresses(without_inline_queries(without_query_blocks(shown), inline_queries)))
     body = math.text
     cut = split_passages(body)
     passages = tuple(_in_file(passage, note.body_line) for passage in cut)

@@ -88,6 +88,7 @@ from .markdown import (
 from .notes import FrontmatterBlock, find_frontmatter, read_text
 from .passages import Section, sections
 from .template_lines import TemplateLines, line_key
+from .terminal_codes import without_terminal_codes
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -194,7 +195,9 @@ def passage_snippet(root: Path, relative: str, passage: PassageRow | None, query
     nothing else (a listing's opening: :func:`_past_template_lines`). ``inline_queries``: the
     prefixes of the vault's Dataview inline queries (inline_queries.py), which reading view shows
     as their value: no snippet shows their code."""
-    text = read_text(root, relative)
+    # A terminal's colour codes in pasted output are read as a terminal shows them: no line break
+    # goes, so passage lines hold (terminal_codes.py).
+    text = without_terminal_codes(read_text(root, relative))
     if labels_first(root) if dendron is None else dendron:
         text = labels_last(text)  # Dendron's [[label|name]]: same length, so passage lines hold
     block = find_frontmatter(text)

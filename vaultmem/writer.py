@@ -51,6 +51,7 @@ from .noteio import (
 from .notes import YAML_LOAD_ERRORS, Note, load_yaml_mapping, opening_frontmatter
 from .paths import VaultPaths
 from .slugs import SLUG_WORDS, slugify
+from .terminal_codes import without_terminal_codes
 
 DEFAULT_TITLE_CHARS = 80  # a title made from the text's first line
 MAX_TITLE_CHARS = 200  # a title given (Obsidian's file names stop at 255 bytes; a subject line long before)
@@ -122,6 +123,7 @@ def compose_note(
     """
     if not isinstance(text, str) or not text.strip():
         raise UsageError("nothing to remember: the text is empty; pass the memory's text")
+    refuse_null_character(text, Argument("text"))
     refuse_frontmatter_in_text(text)
     code = normalize_layer(layer)
     refuse_contradictions(code, expires_at, ttl, permanent)
@@ -300,6 +302,18 @@ class TitleSource:
     heading: bool  # it is a Markdown heading: a title the writer chose, not a first line
 
 
+def refuse_null_character(text: str, argument: Argument) -> None:
+    """A NUL in a note makes the file binary to git (its diffs read "Binary files differ") and to
+    grep and ripgrep, which pass it over without a word: the memory would be missing from the
+    person's own searches of the vault. Was: written as given (an agent pasting ``find -print0``
+    output, s33). Refused before anything is written, naming the line and the fix."""
+    at = text.find("\x00")
+    if at >= 0:
+        line = text.count("\n", 0, at) + 1
+        raise UsageError(argument, f" holds a NUL character (U+0000) on its line {line}: a note holding one is a binary "
+                         "file to git and grep; remove it, or write it as text (\\0)")
+
+
 def refuse_frontmatter_in_text(text: str) -> None:
     """``remember`` writes a note's frontmatter itself: a text that opens with one of its own
     (basic-memory's habit, an agent copying a note) would be a second block under it, which
@@ -320,7 +334,9 @@ def title_source(text: str) -> TitleSource:
     is no title), what reading view hides (``%%…%%``, ``<!-- … -->``), and lines of markup
     alone (a rule, a code fence, an empty ``#`` heading). List, task and quote markers
     (``- ``, ``1. ``, ``- [ ] ``, ``> ``) are stripped: ``- [ ] buy milk`` is about milk, not
-    a checkbox. Only a text with no such line at all is titled by its first line, as it reads."""
+    a checkbox. Only a text with no such line at all is titled by its first line, as it reads.
+    A terminal's colour codes in pasted output are left out (terminal_codes.py)."""
+    text = without_terminal_codes(text)
     for source in (_shown(text), text):
         for line in source.splitlines():
             found = _cleaned(line)

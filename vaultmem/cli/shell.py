@@ -17,7 +17,7 @@ import os
 import re
 import shlex
 import sys
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path, PurePosixPath
 from typing import IO, TYPE_CHECKING, Any, Protocol
@@ -159,7 +159,7 @@ def _vault_given(vault_path: str) -> str:
 
 
 def _vault_around_here() -> str:
-    from ..config import CONFIG_FILE, FOAM_DIR, LOGSEQ_SETTINGS, OBSIDIAN_DIR, STATE_DIR, find_vault
+    from ..config import find_vault
 
     try:
         here = Path.cwd()
@@ -168,13 +168,27 @@ def _vault_around_here() -> str:
     found = find_vault(here)
     if found is None:
         # No --vault given and none around here: the option is missing, a usage error (exit 2).
-        raise UsageError(
-            f"no vault in {here} or any folder above it (a vault holds {OBSIDIAN_DIR}/, {CONFIG_FILE} "
-            f"or, a Logseq graph, {LOGSEQ_SETTINGS} or, a Foam workspace, {FOAM_DIR}/; "
-            f"the folder you are in also counts when it holds {STATE_DIR}/); "
-            "pass --vault PATH or set VAULTMEM_VAULT — `vaultmem --vault . index` makes this folder a vault"
-        )
+        raise UsageError(_no_vault_here(here))
     return str(found)
+
+
+def _no_vault_here(here: Path) -> str:
+    """Why no vault was found around ``here``, and its fix. Was, in a subfolder of a plain folder
+    indexed with ``--vault .``: "no vault in … or any folder above it" and "`vaultmem --vault .
+    index` makes this folder a vault", whose following indexed the subfolder as a second vault
+    inside the first, answering from its notes alone (adr/0025)."""
+    from ..config import CONFIG_FILE, FOAM_DIR, LOGSEQ_SETTINGS, OBSIDIAN_DIR, STATE_DIR, index_above
+
+    marks = (f"a vault holds {OBSIDIAN_DIR}/, {CONFIG_FILE} or, a Logseq graph, {LOGSEQ_SETTINGS} or, a Foam "
+             f"workspace, {FOAM_DIR}/; the folder you are in also counts when it holds {STATE_DIR}/")
+    indexed = index_above(here)
+    if indexed is not None:
+        return (f"no vault in {here} or any folder above it ({marks}): {indexed} holds an index ({STATE_DIR}/) but "
+                f"no {OBSIDIAN_DIR}/ or {CONFIG_FILE}, so it is not the vault of the folders below it; pass "
+                f"--vault {shlex.quote(str(indexed))} or set VAULTMEM_VAULT, or add an empty {CONFIG_FILE} to "
+                f"{shlex.quote(str(indexed))} to have it found from its subfolders")
+    return (f"no vault in {here} or any folder above it ({marks}); pass --vault PATH or set VAULTMEM_VAULT — "
+            "`vaultmem --vault . index` makes this folder a vault")
 
 
 def emit_json(document: Any) -> None:
@@ -235,18 +249,21 @@ _LONG_OPTION = re.compile(r"--[A-Za-z][\w-]*(?:=.*)?", re.DOTALL)
 
 class _Command(click.Command):
     """A command that, refusing an unknown option that reads as text rather than as a mistyped
-    option (``remember "- [ ] buy milk"``, ``search -tokio``), says how to pass it: after ``--``.
-    Was: ``No such option '- '.``, with no word of the ``--`` the README gives for it."""
+    option (``remember "- [ ] buy milk"``, ``search -tokio``, ``search --no-verify``), says how to
+    pass it: after ``--``. Was: ``No such option '- '.``, with no word of the ``--`` the README
+    gives for it."""
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
         typed = list(args)  # the parser consumes args as it goes
         try:
             return super().parse_args(ctx, args)
         except click.NoSuchOption as error:
-            hint = _after_dashes(self, ctx, error.option_name, typed)
+            hint = _after_dashes(self, ctx, error.option_name, error.possibilities, typed)
             if hint is None:
                 raise
-            raise click.NoSuchOption(error.option_name, f"{error.message} {hint}", error.possibilities, ctx) from None
+            # click's nearest name for a text is --help at best ("Did you mean '--help'?" after --grep)
+            near_ones = [name for name in error.possibilities or () if name != "--help"]
+            raise click.NoSuchOption(error.option_name, f"{error.message} {hint}", near_ones, ctx) from None
 
 
 class _Group(click.Group):
@@ -254,13 +271,17 @@ class _Group(click.Group):
     group_class = type  # a subgroup (usage) is one too, so its commands say it as well
 
 
-def _after_dashes(command: click.Command, ctx: click.Context, option_name: str, args: list[str]) -> str | None:
+def _after_dashes(command: click.Command, ctx: click.Context, option_name: str,
+                  possibilities: Sequence[str] | None, args: list[str]) -> str | None:
     """How to pass the argument ``option_name`` came from as text; None when the command takes
-    no text, or the argument is shaped as a long option (``--limit``: a mistyped option, which
-    click's "Did you mean" already answers)."""
+    no text, or the argument is shaped as a long option close to one of the command's own
+    (``--limt``: a mistyped option, which click's "Did you mean" already answers). A long option
+    close to none is text: a flag a programmer asks about (``search --no-verify``) was refused
+    with ``No such option '--no-verify'.`` alone (or "Did you mean '--help'?" for ``--grep``)."""
     names = [param.human_readable_name for param in command.params if isinstance(param, click.Argument)]
     typed = next((arg for arg in args if arg.startswith(option_name)), option_name)
-    if not names or _LONG_OPTION.fullmatch(typed):
+    near_ones = [name for name in possibilities or () if name != "--help"]
+    if not names or (_LONG_OPTION.fullmatch(typed) and near_ones):
         return None
     return (f"A {' or '.join(names)} that starts with '-' goes after --, which ends the options: "
             f"{ctx.command_path} -- {shlex.quote(typed)}")
