@@ -1058,7 +1058,7 @@ class Searcher:
         rows_kept = [row for row in rows if row.note_label in eligible] if eligibility.filters else rows
         if len({row.note_label for row in rows_kept}) < pool and len(rows) >= page:
             rows_kept = self.store.passages.fts_by_note(match, eligibility, page, per_note=pool)
-        return note_scores(((row.label, row.note_label, row.score) for row in rows_kept), pool)
+        return note_scores(rows_kept, pool)  # TextMatch: the (passage, note, score) triples it ranks
 
     # -- hits
 
