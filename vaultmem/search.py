@@ -772,7 +772,7 @@ class Searcher:
         words = query_words(query, self.store.passages.languages())
         text, unheld, by_prefix, by_stems = self._text_side(words, pool, eligibility)
         fused = fuse(vectors, text, pool, self._named(query, eligibility), standard=CANDIDATES_MIN)
-        paths = self.store.notes.paths_by_labels([item.label for item in fused])
+        paths = self.passage_table.current().paths_by_labels([item.label for item in fused])
         # Labels come from the same snapshot as `paths`; one missing here is a vector of a
         # note deleted before this query began.
         alive = sorted((item for item in fused if item.label in paths), key=lambda item: (-item.value, paths[item.label]))
