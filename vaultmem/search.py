@@ -88,7 +88,7 @@ from .notes import SUPERSEDES, is_unparsed_expiry, read_text, unparsed_expiry_wa
 from .ordered import unique
 from .passage_table import PassageOwners, PassageTables
 from .paths import VaultPaths
-from .ranking import NEXT_PASSAGES, Fused, SideHit, counted_passages, fuse, hit_score, match_kind, note_scores
+from .ranking import NEXT_PASSAGES, Fused, SideHit, fuse, grouped_note_scores, hit_score, match_kind, note_scores
 from .results import SimilarNote
 from .snippets import Snippet, passage_snippet
 from .stems import stem
@@ -971,7 +971,7 @@ class Searcher:
         if not found:
             return []
         found_labels = np.asarray(found, dtype=np.int64)
-        return note_scores(counted_passages(found_labels, owners_by_label(labels, owners, found_labels), scores), limit, grouped=True)
+        return grouped_note_scores(found_labels, owners_by_label(labels, owners, found_labels), scores, limit)
 
     # -- the text side
 
