@@ -82,6 +82,7 @@ def test_the_table_answers_as_sqlite_for_every_filter(vault_dir: Path, write_not
         for ours, theirs in zip(table.pairs_of(notes), sql.pairs_of(notes), strict=True):
             assert ours.tolist() == theirs.tolist()  # the same pairs in the same order
         assert table.counts(notes) == sql.counts(notes)
+        assert table.paths_by_labels(notes) == sql.paths_by_labels(notes) and "Lighthouse.md" in table.paths_by_labels(notes).values()
         assert [table.fewer_notes_than(count) for count in (31, 32, 33)] == [sql.fewer_notes_than(count) for count in (31, 32, 33)]
 
 
@@ -135,6 +136,32 @@ def test_a_note_written_after_the_table_was_read_is_found_by_meaning_at_once(
         settled(write_note("Beacon.md", "The harbour beacon's lamp burns paraffin oil; the keeper trims its wick at dusk.\n"))
         hits = vault.search("beacon lamp paraffin wick", k=5, now=NOW)
         assert hits[0].path == "Beacon.md" and hits[0].match == "both"  # its passages' note is known to the vector side
+
+
+def test_a_note_renamed_on_disk_is_named_by_its_new_path_in_the_candidates_once_the_table_is_in_use(
+        vault_dir: Path, write_note: Callable[..., Path], wordllama: object) -> None:
+    """The candidates' paths (their order's ties, sync copies under their originals) come from the
+    table once it is read: a file renamed between two searches is named by its new path at the
+    next, then and after the table is read again."""
+    many_notes(write_note)
+    with Vault(vault_dir, embedder=wordllama) as vault:  # type: ignore[arg-type]
+        vault.index()
+        searcher = vault.derived.searcher()
+        eligibility = search_filters(None, None, False, NOW)
+        for _ in range(READ_AFTER_LOOKUPS):
+            vault.search(QUERY, k=5, now=NOW)
+        assert searcher.passage_table.reads == 1
+        row = vault.store.notes.by_path("Lighthouse.md")
+        assert row is not None and row.label is not None
+        assert searcher.candidates(QUERY, 5, eligibility).paths[row.label] == "Lighthouse.md"
+        (vault_dir / "Coast").mkdir()
+        os.rename(vault_dir / "Lighthouse.md", vault_dir / "Coast" / "Lighthouse keeper.md")
+        for _ in range(READ_AFTER_LOOKUPS):  # answered from SQL, then from the table read again
+            assert vault.search(QUERY, k=5, now=NOW)[0].path == "Coast/Lighthouse keeper.md"
+            found = searcher.candidates(QUERY, 5, eligibility)
+            assert found.paths[found.fused[0].label] == "Coast/Lighthouse keeper.md"
+            assert "Lighthouse.md" not in found.paths.values()
+        assert searcher.passage_table.reads == 2
 
 
 def test_a_note_indexed_by_another_connection_drops_the_table(vault_dir: Path, write_note: Callable[..., Path],

@@ -16,7 +16,8 @@ import pytest
 
 from helpers import NOW, copy_sample_vault, write_vault
 from vaultmem import Vault
-from vaultmem.ranking import NAMED_PRECISION, TEXT_WEIGHT, VECTOR_WEIGHT, SideHit, counted_passages, fuse, hit_score, note_scores, probability, zscores
+from vaultmem.ranking import (NAMED_PRECISION, TEXT_WEIGHT, VECTOR_WEIGHT, SideHit, counted_passages, fuse, grouped_note_scores,
+                              hit_score, note_scores, probability, zscores)
 from vaultmem.search import search_filters
 
 MEMORIES = (
@@ -278,3 +279,21 @@ def test_note_scores_cut_to_a_limit_are_the_first_of_the_whole_list() -> None:
     for limit in (1, 10, 59, 60, 100):
         assert note_scores(rows, limit) == whole[:limit]
     assert note_scores(rows, None) == whole
+
+
+def test_note_scores_in_numpy_are_the_tuples_loop_exactly() -> None:
+    # The vector side ranks its notes by grouped_note_scores: the same hits, passages and floats as
+    # note_scores over counted_passages — ties, negative scores, zeros of either sign, limits.
+    rng = np.random.default_rng(7)
+    for trial in range(600):
+        count = int(rng.integers(0, 60))
+        labels = rng.permutation(100_000)[:count].astype(np.int64)
+        notes = rng.integers(0, count // 3 + 1, count).astype(np.int64)
+        scores = (rng.normal(0.3, 0.2, count) if trial % 3 else
+                  rng.choice([0.5, 0.25, -0.0, 0.0, -0.1, 0.3], count)).astype(np.float32)
+        limit = (None, 1, 5, 100)[trial % 4]
+        expected = note_scores(counted_passages(labels, notes, scores), limit, grouped=True)
+        found = grouped_note_scores(labels, notes, scores, limit)
+        assert [(hit.label, hit.passage, repr(hit.score)) for hit in found] == \
+            [(hit.label, hit.passage, repr(hit.score)) for hit in expected]
+    assert grouped_note_scores(np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros(0, np.float32)) == []

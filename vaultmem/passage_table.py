@@ -1,13 +1,14 @@
-"""Which note each passage belongs to, and each note's expiry, held in memory for search.
+"""Which note each passage belongs to, and each note's expiry and path, held in memory for search.
 
 The vector side of a search (search.Searcher._vector_side) turns the few hundred passages the
 snapshot returns into their notes, keeps the notes that pass the read-time filters, counts
 their passages and scores every passage of a few hundred notes exactly; the text side joins
-its best 400 full-text rows to their passages and notes. Asked of SQLite (``IN`` lists of
+its best 400 full-text rows to their passages and notes; the fused candidates (150–200 notes)
+are ordered by their paths. Asked of SQLite (``IN`` lists of
 hundreds of labels, joins to ``notes``) those look-ups cost ~2 ms of a search at 10,000
 notes; here they are array look-ups (adr/0004, "Passages' notes in memory").
 
-The table is read whole — one scan of ``passages`` and one of ``notes``' expiry, ~20 ms at
+The table is read whole — one scan of ``passages`` and one of ``notes``' expiry and path, ~20 ms at
 10,000 notes — once a state of the index has been looked up READ_AFTER_LOOKUPS times (SQLite
 answers before: :class:`SqlOwners`), and kept while the store's change token (SQLite's ``data_version`` plus
 this connection's own writes: any commit by anyone) stays the same, as the vector delta is
@@ -53,6 +54,7 @@ class PassageTable:
     notes: np.ndarray  # every note label, ascending
     expires_us: np.ndarray  # each note's expiry (epoch µs; _NO_EXPIRY when it has none)
     never: np.ndarray  # whether each note never expires
+    paths: dict[int, str]  # each note's path, by label
 
     @classmethod
     def read(cls, store: Store, token: tuple[int, int]) -> PassageTable:
@@ -63,14 +65,15 @@ class PassageTable:
         grouped_owners = owners[order]
         starts = np.flatnonzero(np.r_[True, grouped_owners[1:] != grouped_owners[:-1]]) if len(order) else np.zeros(0, np.int64)
         expiry = store.notes.expiry_rows()
-        never = np.fromiter((expires is None for _, expires in expiry), dtype=bool, count=len(expiry))
+        never = np.fromiter((expires is None for _, expires, _ in expiry), dtype=bool, count=len(expiry))
         return cls(
             store=store, token=token, labels=np.ascontiguousarray(labels), owners=np.ascontiguousarray(owners),
             grouped=labels[order], group_notes=grouped_owners[starts], group_starts=np.r_[starts, len(order)].astype(np.int64),
-            notes=np.fromiter((label for label, _ in expiry), dtype=np.int64, count=len(expiry)),
-            expires_us=np.fromiter((_NO_EXPIRY if expires is None else expires for _, expires in expiry), dtype=np.int64,
+            notes=np.fromiter((label for label, _, _ in expiry), dtype=np.int64, count=len(expiry)),
+            expires_us=np.fromiter((_NO_EXPIRY if expires is None else expires for _, expires, _ in expiry), dtype=np.int64,
                                    count=len(expiry)),
             never=never,
+            paths={label: path for label, _, path in expiry},
         )
 
     def fewer_notes_than(self, count: int) -> bool:
@@ -109,6 +112,11 @@ class PassageTable:
         best = self.store.passages.fts_best(match, limit)
         owners, eligible = self.owners_passing([label for label, _ in best], eligibility)
         return [TextMatch(label, owners[label], score) for label, score in best if label in owners], eligible
+
+    def paths_by_labels(self, notes: Sequence[int]) -> dict[int, str]:
+        """The path of each of ``notes`` that exists (``NoteStore.paths_by_labels``)."""
+        paths = self.paths
+        return {note: path for note in notes if (path := paths.get(note)) is not None}
 
     def pairs_of(self, notes: Sequence[int]) -> tuple[np.ndarray, np.ndarray]:
         """(passage labels, their notes) of every passage of these notes, each note once, by
@@ -156,6 +164,9 @@ class SqlOwners:
 
     def fts_passing(self, match: str, limit: int, eligibility: Eligibility) -> tuple[list[TextMatch], set[int]]:
         return self.store.passages.fts_passing(match, limit, eligibility)
+
+    def paths_by_labels(self, notes: Sequence[int]) -> dict[int, str]:
+        return self.store.notes.paths_by_labels(notes)
 
     def pairs_of(self, notes: Sequence[int]) -> tuple[np.ndarray, np.ndarray]:
         pairs = self.store.passages.pairs_of(notes)

@@ -117,16 +117,50 @@ def counted_passages(labels: np.ndarray, notes: np.ndarray, scores: np.ndarray) 
     return list(zip(labels[kept].tolist(), notes[kept].tolist(), scores[kept].tolist(), strict=True))
 
 
+def grouped_note_scores(labels: np.ndarray, notes: np.ndarray, scores: np.ndarray, limit: int | None = None) -> list[SideHit]:
+    """``note_scores(counted_passages(labels, notes, scores), limit, grouped=True)`` of parallel
+    arrays, in numpy: the same SideHits, the same floats. The vector side scores ~1,000 passages
+    of ~300 notes a search: as Python tuples, then a loop over them, that took ~0.3 ms.
+
+    Each step is the one :func:`note_scores` takes, as an array: a passage's score as a Python
+    float (float64, exact of float32), ``max(0.0, score)`` as ``score > 0.0`` (its answer for
+    ``-0.0`` and NaN too), ``following`` summed from 0.0 passage by passage, the notes ordered
+    by their negated score then label."""
+    if not len(labels):
+        return []
+    values = np.asarray(scores).astype(np.float64)
+    order = np.lexsort((labels, -values, notes))  # counted_passages' order: by note, best first, ties by label
+    grouped = notes[order]
+    starts = np.flatnonzero(np.r_[True, grouped[1:] != grouped[:-1]])
+    sizes = np.diff(np.r_[starts, len(order)])
+    ranked = values[order]
+    best = ranked[starts]
+    following = np.zeros(len(starts), dtype=np.float64)
+    for offset in range(1, NEXT_PASSAGES + 1):
+        held = sizes > offset
+        later = ranked[starts[held] + offset]
+        following[held] = following[held] + np.where(later > 0.0, later, 0.0)
+    negated = -(best + NEXT_SHARE * following)
+    note_of = grouped[starts]
+    kept = np.lexsort((note_of, negated))[:limit]  # by score, then note (note_scores' sort of (negated, note, passage))
+    return [SideHit(note, -value, passage) for note, value, passage in
+            zip(note_of[kept].tolist(), negated[kept].tolist(), labels[order][starts][kept].tolist(), strict=True)]
+
+
 def zscores(hits: Sequence[SideHit], background: int = 0) -> dict[int, float]:
     """Each note's score standardised over the side's candidates and ``background`` more
     that score 0 (a spread of 0 counts as 1)."""
-    if not hits:
+    return _standardised([hit.label for hit in hits], [hit.score for hit in hits], background)
+
+
+def _standardised(labels: Sequence[int], values: Sequence[float], background: int) -> dict[int, float]:
+    """:func:`zscores` of parallel labels and scores."""
+    if not values:
         return {}
-    values = [hit.score for hit in hits]
     count = len(values) + background
     mean = sum(values) / count
     spread = math.sqrt((sum((value - mean) ** 2 for value in values) + background * mean**2) / count) or 1.0
-    return {hit.label: (hit.score - mean) / spread for hit in hits}
+    return {label: (value - mean) / spread for label, value in zip(labels, values, strict=True)}
 
 
 def fuse(vectors: Sequence[SideHit], text: Sequence[SideHit], pool: int, named: Collection[int] = (),
@@ -189,12 +223,15 @@ def _side_z(hits: Sequence[SideHit], union: Sequence[int], pool: int, absent_sco
     gets no such zeros: an unrelated note's cosine is not 0, and zeros would lift the nearest
     of a few unrelated notes to a confident score when nothing answers.
     """
+    labels, values = [hit.label for hit in hits], [hit.score for hit in hits]
     background = 0
-    if len(hits) < pool:
-        known = {hit.label for hit in hits}
-        hits = [*hits, *(SideHit(label, 0.0, -1) for label in union if label not in known)]
-        background = max(0, pool - len(hits)) if absent_score_zero else 0
-    z = zscores(hits, background)
+    if len(hits) < pool:  # the others score 0 (as labels and values: a SideHit each cost ~1 µs)
+        known = set(labels)
+        absent = [label for label in union if label not in known]
+        labels += absent
+        values += [0.0] * len(absent)
+        background = max(0, pool - len(labels)) if absent_score_zero else 0
+    z = _standardised(labels, values, background)
     return z, min(z.values(), default=0.0)
 
 

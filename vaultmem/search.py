@@ -88,7 +88,7 @@ from .notes import SUPERSEDES, is_unparsed_expiry, read_text, unparsed_expiry_wa
 from .ordered import unique
 from .passage_table import PassageOwners, PassageTables
 from .paths import VaultPaths
-from .ranking import NEXT_PASSAGES, Fused, SideHit, counted_passages, fuse, hit_score, match_kind, note_scores
+from .ranking import NEXT_PASSAGES, Fused, SideHit, fuse, grouped_note_scores, hit_score, match_kind, note_scores
 from .results import SimilarNote
 from .snippets import Snippet, passage_snippet
 from .stems import stem
@@ -772,7 +772,7 @@ class Searcher:
         words = query_words(query, self.store.passages.languages())
         text, unheld, by_prefix, by_stems = self._text_side(words, pool, eligibility)
         fused = fuse(vectors, text, pool, self._named(query, eligibility), standard=CANDIDATES_MIN)
-        paths = self.store.notes.paths_by_labels([item.label for item in fused])
+        paths = self.passage_table.current().paths_by_labels([item.label for item in fused])
         # Labels come from the same snapshot as `paths`; one missing here is a vector of a
         # note deleted before this query began.
         alive = sorted((item for item in fused if item.label in paths), key=lambda item: (-item.value, paths[item.label]))
@@ -971,7 +971,7 @@ class Searcher:
         if not found:
             return []
         found_labels = np.asarray(found, dtype=np.int64)
-        return note_scores(counted_passages(found_labels, owners_by_label(labels, owners, found_labels), scores), limit, grouped=True)
+        return grouped_note_scores(found_labels, owners_by_label(labels, owners, found_labels), scores, limit)
 
     # -- the text side
 
@@ -1058,7 +1058,7 @@ class Searcher:
         rows_kept = [row for row in rows if row.note_label in eligible] if eligibility.filters else rows
         if len({row.note_label for row in rows_kept}) < pool and len(rows) >= page:
             rows_kept = self.store.passages.fts_by_note(match, eligibility, page, per_note=pool)
-        return note_scores(((row.label, row.note_label, row.score) for row in rows_kept), pool)
+        return note_scores(rows_kept, pool)  # TextMatch: the (passage, note, score) triples it ranks
 
     # -- hits
 

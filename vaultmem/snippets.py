@@ -663,18 +663,21 @@ def _densest_match(text: str, words: re.Pattern[str], width: int) -> re.Match[st
     found = list(itertools.islice(words.finditer(text), DENSEST_TRIES))
     if len(found) < 2:
         return found[0] if found else None
+    said = [match.group().casefold() for match in found]
+    starts = [match.start() for match in found]  # ascending: finditer's order
     best, best_counts = found[0], (0, 0)
     for at, match in enumerate(found):
-        counts = (_different_words(found[at:], match.start() + width * 2 // 3),
-                  _different_words(found[at:], match.start() + width // 3))
+        counts = (_different_words(said, starts, at, match.start() + width * 2 // 3),
+                  _different_words(said, starts, at, match.start() + width // 3))
         if counts > best_counts:
             best, best_counts = match, counts
     return best
 
 
-def _different_words(found: Sequence[re.Match[str]], before: int) -> int:
-    """How many different words the matches of ``found`` that start before ``before`` are."""
-    return len({match.group().casefold() for match in itertools.takewhile(lambda match: match.start() < before, found)})
+def _different_words(said: Sequence[str], starts: Sequence[int], at: int, before: int) -> int:
+    """How many different words (``said``, casefolded) the matches from the ``at``-th on that
+    start (``starts``, ascending) before ``before`` are."""
+    return len(set(said[at : bisect.bisect_left(starts, before, at)]))
 
 
 MATH_STRETCH = 40  # characters an excerpt may run past its width to end a formula rather than cut it

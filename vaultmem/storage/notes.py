@@ -617,10 +617,11 @@ class NoteStore:
         where, params = eligibility.where()
         return [_row_to_note(row) for row in self.db.execute(f"{_SELECT_NOTE} WHERE {where} ORDER BY path", params)]
 
-    def expiry_rows(self) -> list[tuple[int, int | None]]:
-        """(label, expires_us) of every note, by label (None: never expires): the filter search
-        applies in memory (passage_table.py; ``Eligibility.where``'s expiry rule)."""
-        return self.db.execute("SELECT label, expires_us FROM notes ORDER BY label").fetchall()
+    def expiry_rows(self) -> list[tuple[int, int | None, str]]:
+        """(label, expires_us, path) of every note, by label (None: never expires): the filter
+        search applies in memory (passage_table.py; ``Eligibility.where``'s expiry rule), and
+        the paths it orders its candidates by (:meth:`paths_by_labels`'s answer)."""
+        return self.db.execute("SELECT label, expires_us, path FROM notes ORDER BY label").fetchall()
 
     def eligible_labels(self, labels: Sequence[int], eligibility: Eligibility) -> set[int]:
         """Which of ``labels`` exist and pass the read-time filters."""
