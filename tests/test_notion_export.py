@@ -80,8 +80,8 @@ def test_an_exported_pages_created_property_line_dates_it_without_writing_into_i
 def test_a_created_line_is_read_only_from_a_page_notion_named_and_only_as_a_time() -> None:
     assert notion_meta(DEC, DEC_TEXT) == {"created": "2021-12-13T19:54:00"}
     assert notion_meta("Meetings/Agenda wc 13th Dec.md", DEC_TEXT) == {}
-    german = DEC_TEXT.replace("December 13, 2021 7:54 PM", "13. Dezember 2021 19:54")
-    assert notion_meta(DEC, german) == {}
+    undated = DEC_TEXT.replace("December 13, 2021 7:54 PM", "13. Dezember 2021")
+    assert notion_meta(DEC, undated) == {}
     prose = "# Agenda wc 13th Dec\n\nWe met. Created: December 13, 2021 7:54 PM\n"
     assert notion_meta(DEC, prose) == {}
 
@@ -210,3 +210,19 @@ def test_a_date_range_as_notion_writes_it_dates_the_page_by_its_first_day(vault_
     listed = run_json(root, "list", "--since", "2021-12-01")
     assert isinstance(listed, dict)
     assert [(note["path"], note["date"]) for note in listed["notes"]] == [(offsite, "2022-05-03"), (sprint, "2021-12-22")]
+
+
+def test_a_created_time_written_in_the_workspaces_language_dates_the_page(vault_dir: Path) -> None:
+    pages = {
+        "Notes/Sync 1a2b3c4d5e6f708192a3b4c5d6e7f801.md": "Created time: 21. Juli 2023 15:29",
+        "Notes/Réunion 1a2b3c4d5e6f708192a3b4c5d6e7f802.md": "Créé le: 3 mars 2023 16:12",
+        "Notes/Reunión 1a2b3c4d5e6f708192a3b4c5d6e7f803.md": "Fecha de creación: 3 de marzo de 2023 4:12 PM",
+        "Notes/Reunião 1a2b3c4d5e6f708192a3b4c5d6e7f804.md": "Criado em: 3 de março de 2023 16:12",
+    }
+    files = {path: f"# {without_page_id(path[6:-3])}\n\nTipo: Sync\n{line}\n\nWe met.\n" for path, line in pages.items()}
+    root = write_vault(vault_dir, {".vaultmem.toml": 'embedder = "hashing"\n', **files})
+    run_cli(root, "index")
+    listed = run_json(root, "list", "--since", "2023-03", "--until", "2023-07")
+    assert isinstance(listed, dict)
+    assert {note["path"]: note["date"] for note in listed["notes"]} == dict(zip(pages, [
+        "2023-07-21T15:29", "2023-03-03T16:12", "2023-03-03T16:12", "2023-03-03T16:12"]))

@@ -228,7 +228,10 @@ from .slugs import same_slug
 #     still names it (PAGE_NAME). Its passages are embedded again under the new title.
 # 80: a date line holding a range (`Date: May 3, 2022 → May 5, 2022`, as Notion writes one) dates
 #     the note by its first day (dating.range_start). Nothing is embedded again.
-READER_VERSION = "80"
+# 81: a Notion page's created time written in its workspace's language (`Created time: 21. Juli
+#     2023 15:29`, `Créé le: 3 mars 2023 16:12`) dates it (notion._day_first_time). Nothing is
+#     embedded again.
+READER_VERSION = "81"
 BOM = "\ufeff"
 # A Windows editor ("Unicode" in Notepad, PowerShell's Out-File) saves UTF-16 behind one of these.
 UTF16_BOMS = ((codecs.BOM_UTF16_LE, "utf-16-le", "UTF-16 LE"), (codecs.BOM_UTF16_BE, "utf-16-be", "UTF-16 BE"))
