@@ -226,3 +226,21 @@ def test_a_created_time_written_in_the_workspaces_language_dates_the_page(vault_
     assert isinstance(listed, dict)
     assert {note["path"]: note["date"] for note in listed["notes"]} == dict(zip(pages, [
         "2023-07-21T15:29", "2023-03-03T16:12", "2023-03-03T16:12", "2023-03-03T16:12"]))
+
+
+MARTIN = "Meetings/Sync with Martin 1a2b3c4d5e6f708192a3b4c5d6e7f805.md"
+MARTIN_TEXT = "# Sync with Martin\n\nType: Sync with Martin\nTags: work, planning\nCreated: March 3, 2023 4:12 PM\n\nWe met.\n"
+
+
+def test_a_property_a_notion_page_holds_on_its_line_is_not_set_again_in_yaml(vault_dir: Path) -> None:
+    root = write_vault(vault_dir, {".vaultmem.toml": 'embedder = "hashing"\n', MARTIN: MARTIN_TEXT})
+    run_cli(root, "index")
+    before = (root / MARTIN).read_bytes()
+    for asked, line in ((("--set", "type=Sync"), "Type: Sync with Martin"), (("--unset", "TYPE"), "Type: Sync with Martin"),
+                        (("--tag", "review"), "Tags: work, planning"), (("--set", "created=2024-01-01"), "Created: March 3")):
+        refused = run_cli(root, "revise", MARTIN, *asked)
+        assert refused.exit_code != 0, asked
+        assert f"on its line '{line}" in refused.output and "--text" in refused.output and "nothing was changed" in refused.output
+    assert (root / MARTIN).read_bytes() == before
+    assert run_cli(root, "revise", MARTIN, "--set", "status=done").exit_code == 0  # a property it holds on no line
+    assert (root / MARTIN).read_bytes() == b"---\nstatus: done\n---\n" + before

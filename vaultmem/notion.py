@@ -73,6 +73,16 @@ def page_properties(body: str) -> dict[str, str]:
     """The ``Key: value`` lines under a page's ``# Title`` line and one blank line, keys
     lower-cased, up to the next blank line or the end: ``{}`` when a line of that block is no
     property (it is the page's text) or the body opens otherwise."""
+    found: dict[str, str] = {}
+    for key, line in property_lines(body).items():
+        matched = _PROPERTY_LINE.fullmatch(line.rstrip())
+        if matched is not None:  # always: property_lines kept only lines that are properties
+            found[key] = matched.group(2).strip()
+    return found
+
+
+def property_lines(body: str) -> dict[str, str]:
+    """Each property of :func:`page_properties` (its key lower-cased) with its line as written."""
     lines = body.replace("\r\n", "\n").split("\n", 64)[:64]
     if len(lines) < 3 or not lines[0].startswith("# ") or lines[1].strip():
         return {}
@@ -83,8 +93,16 @@ def page_properties(body: str) -> dict[str, str]:
         matched = _PROPERTY_LINE.fullmatch(line.rstrip())
         if matched is None:
             return {}
-        found.setdefault(matched.group(1).strip().lower(), matched.group(2).strip())
+        found.setdefault(matched.group(1).strip().lower(), line.rstrip())
     return found
+
+
+def held_property_line(relative: str, body: str, key: str) -> str | None:
+    """The line a page Notion named holds the property ``key`` on (``Type: Sync with Martin``
+    for ``type``, in any case), or None: the page has no such line, or is no Notion page."""
+    if not is_notion_page(relative):
+        return None
+    return property_lines(body).get(key.strip().lower())
 
 
 def notion_meta(relative: str, body: str) -> dict[str, Any]:
