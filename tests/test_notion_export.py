@@ -225,7 +225,7 @@ def test_a_created_time_written_in_the_workspaces_language_dates_the_page(vault_
     listed = run_json(root, "list", "--since", "2023-03", "--until", "2023-07")
     assert isinstance(listed, dict)
     assert {note["path"]: note["date"] for note in listed["notes"]} == dict(zip(pages, [
-        "2023-07-21T15:29", "2023-03-03T16:12", "2023-03-03T16:12", "2023-03-03T16:12"]))
+        "2023-07-21T15:29", "2023-03-03T16:12", "2023-03-03T16:12", "2023-03-03T16:12"], strict=True))
 
 
 MARTIN = "Meetings/Sync with Martin 1a2b3c4d5e6f708192a3b4c5d6e7f805.md"
@@ -240,7 +240,50 @@ def test_a_property_a_notion_page_holds_on_its_line_is_not_set_again_in_yaml(vau
                         (("--tag", "review"), "Tags: work, planning"), (("--set", "created=2024-01-01"), "Created: March 3")):
         refused = run_cli(root, "revise", MARTIN, *asked)
         assert refused.exit_code != 0, asked
-        assert f"on its line '{line}" in refused.output and "--text" in refused.output and "nothing was changed" in refused.output
+        assert f"on its line '{line}" in refused.output
+        assert "--text" in refused.output
+        assert "nothing was changed" in refused.output
     assert (root / MARTIN).read_bytes() == before
     assert run_cli(root, "revise", MARTIN, "--set", "status=done").exit_code == 0  # a property it holds on no line
     assert (root / MARTIN).read_bytes() == b"---\nstatus: done\n---\n" + before
+
+
+ORION = "# Backing up Orion database\n\nIt is recommended to schedule daily backups for the orion-db service, " \
+        "with a cron job that runs pg_dumpall every day at 9:00 AM CET into the backup directory.\n"
+ORIGINAL = "Ops/Backing up Orion database ffd36e8815d414ab1b3c246c26d155b7.md"
+DUPLICATE = "Ops/Backing up Orion database 0123456789abcdef0123456789abcdef.md"
+LINKERS = {
+    "Ops/Runbook.md": "# Runbook\n\nBefore an upgrade see [[Backing up Orion database ffd36e8815d414ab1b3c246c26d155b7]].\n",
+    "Ops/Checklist.md": "# Checklist\n\n- [backups](Backing%20up%20Orion%20database%20ffd36e8815d414ab1b3c246c26d155b7.md)\n",
+    "Team/Onboarding.md": "# Onboarding\n\nRead [the backup page](../Ops/Backing%20up%20Orion%20database%200123456789abcdef0123456789abcdef.md).\n",
+}
+
+
+def copies_with_links(root: Path) -> Path:
+    return write_vault(root, {".vaultmem.toml": 'embedder = "hashing"\n', ORIGINAL: ORION, DUPLICATE: ORION, **LINKERS})
+
+
+def test_of_two_copies_of_a_page_the_one_other_notes_link_to_is_kept(vault_dir: Path) -> None:
+    root = copies_with_links(vault_dir)
+    run_cli(root, "index")
+    plan = run_json(root, "consolidate", "--any-note")
+    assert isinstance(plan, dict)
+    [cluster] = plan["clusters"]
+    assert cluster["members"] == [ORIGINAL, DUPLICATE]  # its path sorts last
+    assert "more notes link to it (2; to " in cluster["why_kept"]
+
+
+def test_the_dry_run_lists_the_files_whose_links_apply_will_rewrite(vault_dir: Path) -> None:
+    root = copies_with_links(vault_dir)
+    run_cli(root, "index")
+    before = snapshot_files(root)
+    plan = run_json(root, "consolidate", "--any-note")
+    assert isinstance(plan, dict)
+    assert plan["links_rewritten"] == ["Team/Onboarding.md"]
+    assert snapshot_files(root) == before
+    shown = run_cli(root, "consolidate", "--any-note")
+    assert "would rewrite links in Team/Onboarding.md" in shown.output
+    applied = run_json(root, "consolidate", "--any-note", "--apply")
+    assert isinstance(applied, dict)
+    assert applied["links_rewritten"] == plan["links_rewritten"]
+
