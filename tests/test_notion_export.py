@@ -11,8 +11,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from helpers import run_cli, run_json, snapshot_files, write_vault
 
+from vaultmem import Vault
+from vaultmem.errors import PathOutsideVault
 from vaultmem.notion import notion_meta, path_without_page_ids, without_page_id
 
 DEC = "Atlas/Meeting Notes/Agenda wc 13th Dec dd939924cf624f7d9117a383ae71c81d.md"
@@ -287,3 +290,18 @@ def test_the_dry_run_lists_the_files_whose_links_apply_will_rewrite(vault_dir: P
     assert isinstance(applied, dict)
     assert applied["links_rewritten"] == plan["links_rewritten"]
 
+
+def test_get_by_a_links_climbing_target_finds_the_one_note_it_can_be(vault_dir: Path) -> None:
+    root = copies_with_links(vault_dir)
+    (root / "Other/Ops").mkdir(parents=True)
+    (root / "Other/Ops/Runbook.md").write_text("# Runbook\n\nAnother team's runbook.\n", encoding="utf-8")
+    run_cli(root, "index")
+    with Vault(root) as vault:
+        # As Team/Onboarding.md links to it: escaped, and without its `.md`.
+        assert vault.get("../Ops/Backing%20up%20Orion%20database%200123456789abcdef0123456789abcdef.md").path == DUPLICATE
+        assert vault.get("../../Ops/Backing up Orion database 0123456789abcdef0123456789abcdef").path == DUPLICATE
+        for unknown in ("../Ops/Runbook.md", "../../etc/passwd"):  # two notes end so; none does
+            with pytest.raises(PathOutsideVault) as refused:
+                vault.get(unknown)
+            assert "a link's target" in str(refused.value)
+            assert "path from the vault root" in str(refused.value)

@@ -277,6 +277,16 @@ class PathOutsideVault(VaultmemError, ValueError):
                 "in the vault, by its path from the vault root or from the current folder"
             )
             return
+        if str(path).replace("\\", "/").startswith("../"):
+            # A Markdown link's target copied from a note in a subfolder: relative to that note,
+            # which is not given. "Resolves outside the vault" was said of a note in it (a trial).
+            super().__init__(
+                f"path {str(path)!r} starts with '../': read from the vault root, it is outside the vault {str(vault)!r}; "
+                "if it is a link's target, it is read from the folder of the note that holds the link, which "
+                "vaultmem is not told. Send the note's path from the vault root instead: that note's folder "
+                "joined with the target, without '..' (or the note's name or id)"
+            )
+            return
         super().__init__(
             f"path {str(path)!r} resolves outside the vault {str(vault)!r}: "
             "use a path relative to the vault root, without '..' or symlinks out"
