@@ -305,3 +305,7 @@ def test_get_by_a_links_climbing_target_finds_the_one_note_it_can_be(vault_dir: 
                 vault.get(unknown)
             assert "a link's target" in str(refused.value)
             assert "path from the vault root" in str(refused.value)
+        # A write acts on no reading of a link: it names the note, to be sent by its path.
+        with pytest.raises(PathOutsideVault, match=f"one note's path ends so, '{DUPLICATE}'"):
+            vault.revise("../Ops/Backing up Orion database 0123456789abcdef0123456789abcdef.md", add_tags=["ops"])
+    assert (root / DUPLICATE).read_text(encoding="utf-8") == ORION

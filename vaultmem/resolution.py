@@ -573,6 +573,10 @@ def locate_to_write(index: DerivedIndex, reference: str) -> Located:
     read as its cards' text, it has no text of its own a write could keep its JSON around."""
     located = _still_answering(index, reference, locate_on_disk(index, reference, refresh=False))
     found = located.resolved_from
+    if found is not None and found.via == RELATIVE_LINK:
+        # A read may take the one note a link's `../` target can be; a write acts on no reading
+        # of a link from a note it was not told (a broken link's target names another note so).
+        raise PathOutsideVault(reference, index.paths.root, link_target=located.row.path)
     if found is not None and found.orphan_of is not None:
         raise NoteNotFound(reference, why=f"the one note holding that id is {located.row.path}, and "
                                           + found.orphan_notice())
