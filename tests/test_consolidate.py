@@ -656,6 +656,18 @@ def test_apply_rewrites_canvas_cards_and_leaves_ignored_canvases_alone(vault: Va
     assert (vault.root / "_archive/old.canvas").read_text(encoding="utf-8") == canvas
 
 
+def test_the_dry_run_names_the_files_and_canvases_whose_links_apply_rewrites(vault: Vault) -> None:
+    write_file(vault.root, "links.md", "---\ntitle: Links\n---\nSee [[oat-milk]] and [[coffee-order]].\n")
+    write_file(vault.root, "boards/coffee.canvas", '{"nodes":[{"id":"t","type":"text","text":"[[milk-in-coffee]]"}]}')
+    vault.index()
+    before = snapshot_files(vault.root)
+    planned = vault.consolidate(now=NOW)
+    assert snapshot_files(vault.root) == before
+    assert {"links.md", "boards/coffee.canvas"} <= set(planned.links_rewritten)
+    applied = vault.consolidate(apply=True, plan=planned.plan, now=NOW)
+    assert sorted(applied.links_rewritten) == sorted(planned.links_rewritten)
+
+
 def test_a_canvas_text_card_with_half_an_emoji_is_rewritten_and_stays_valid_utf8(vault: Vault) -> None:
     canvas = '{"nodes":[{"id":"t","type":"text","text":"\\ud83d [[oat-milk]] \\ud83d\\ude00"}]}'
     write_file(vault.root, "boards/half.canvas", canvas)

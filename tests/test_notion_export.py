@@ -11,8 +11,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from helpers import run_cli, run_json, snapshot_files, write_vault
 
+from vaultmem import Vault
+from vaultmem.errors import PathOutsideVault
 from vaultmem.notion import notion_meta, path_without_page_ids, without_page_id
 
 DEC = "Atlas/Meeting Notes/Agenda wc 13th Dec dd939924cf624f7d9117a383ae71c81d.md"
@@ -80,8 +83,8 @@ def test_an_exported_pages_created_property_line_dates_it_without_writing_into_i
 def test_a_created_line_is_read_only_from_a_page_notion_named_and_only_as_a_time() -> None:
     assert notion_meta(DEC, DEC_TEXT) == {"created": "2021-12-13T19:54:00"}
     assert notion_meta("Meetings/Agenda wc 13th Dec.md", DEC_TEXT) == {}
-    german = DEC_TEXT.replace("December 13, 2021 7:54 PM", "13. Dezember 2021 19:54")
-    assert notion_meta(DEC, german) == {}
+    undated = DEC_TEXT.replace("December 13, 2021 7:54 PM", "13. Dezember 2021")
+    assert notion_meta(DEC, undated) == {}
     prose = "# Agenda wc 13th Dec\n\nWe met. Created: December 13, 2021 7:54 PM\n"
     assert notion_meta(DEC, prose) == {}
 
@@ -210,3 +213,99 @@ def test_a_date_range_as_notion_writes_it_dates_the_page_by_its_first_day(vault_
     listed = run_json(root, "list", "--since", "2021-12-01")
     assert isinstance(listed, dict)
     assert [(note["path"], note["date"]) for note in listed["notes"]] == [(offsite, "2022-05-03"), (sprint, "2021-12-22")]
+
+
+def test_a_created_time_written_in_the_workspaces_language_dates_the_page(vault_dir: Path) -> None:
+    pages = {
+        "Notes/Sync 1a2b3c4d5e6f708192a3b4c5d6e7f801.md": "Created time: 21. Juli 2023 15:29",
+        "Notes/Réunion 1a2b3c4d5e6f708192a3b4c5d6e7f802.md": "Créé le: 3 mars 2023 16:12",
+        "Notes/Reunión 1a2b3c4d5e6f708192a3b4c5d6e7f803.md": "Fecha de creación: 3 de marzo de 2023 4:12 PM",
+        "Notes/Reunião 1a2b3c4d5e6f708192a3b4c5d6e7f804.md": "Criado em: 3 de março de 2023 16:12",
+    }
+    files = {path: f"# {without_page_id(path[6:-3])}\n\nTipo: Sync\n{line}\n\nWe met.\n" for path, line in pages.items()}
+    root = write_vault(vault_dir, {".vaultmem.toml": 'embedder = "hashing"\n', **files})
+    run_cli(root, "index")
+    listed = run_json(root, "list", "--since", "2023-03", "--until", "2023-07")
+    assert isinstance(listed, dict)
+    assert {note["path"]: note["date"] for note in listed["notes"]} == dict(zip(pages, [
+        "2023-07-21T15:29", "2023-03-03T16:12", "2023-03-03T16:12", "2023-03-03T16:12"], strict=True))
+
+
+MARTIN = "Meetings/Sync with Martin 1a2b3c4d5e6f708192a3b4c5d6e7f805.md"
+MARTIN_TEXT = "# Sync with Martin\n\nType: Sync with Martin\nTags: work, planning\nCreated: March 3, 2023 4:12 PM\n\nWe met.\n"
+
+
+def test_a_property_a_notion_page_holds_on_its_line_is_not_set_again_in_yaml(vault_dir: Path) -> None:
+    root = write_vault(vault_dir, {".vaultmem.toml": 'embedder = "hashing"\n', MARTIN: MARTIN_TEXT})
+    run_cli(root, "index")
+    before = (root / MARTIN).read_bytes()
+    for asked, line in ((("--set", "type=Sync"), "Type: Sync with Martin"), (("--unset", "TYPE"), "Type: Sync with Martin"),
+                        (("--tag", "review"), "Tags: work, planning"), (("--set", "created=2024-01-01"), "Created: March 3")):
+        refused = run_cli(root, "revise", MARTIN, *asked)
+        assert refused.exit_code != 0, asked
+        assert f"on its line '{line}" in refused.output
+        assert "--text" in refused.output
+        assert "nothing was changed" in refused.output
+    assert (root / MARTIN).read_bytes() == before
+    assert run_cli(root, "revise", MARTIN, "--set", "status=done").exit_code == 0  # a property it holds on no line
+    assert (root / MARTIN).read_bytes() == b"---\nstatus: done\n---\n" + before
+
+
+ORION = "# Backing up Orion database\n\nIt is recommended to schedule daily backups for the orion-db service, " \
+        "with a cron job that runs pg_dumpall every day at 9:00 AM CET into the backup directory.\n"
+ORIGINAL = "Ops/Backing up Orion database ffd36e8815d414ab1b3c246c26d155b7.md"
+DUPLICATE = "Ops/Backing up Orion database 0123456789abcdef0123456789abcdef.md"
+LINKERS = {
+    "Ops/Runbook.md": "# Runbook\n\nBefore an upgrade see [[Backing up Orion database ffd36e8815d414ab1b3c246c26d155b7]].\n",
+    "Ops/Checklist.md": "# Checklist\n\n- [backups](Backing%20up%20Orion%20database%20ffd36e8815d414ab1b3c246c26d155b7.md)\n",
+    "Team/Onboarding.md": "# Onboarding\n\nRead [the backup page](../Ops/Backing%20up%20Orion%20database%200123456789abcdef0123456789abcdef.md).\n",
+}
+
+
+def copies_with_links(root: Path) -> Path:
+    return write_vault(root, {".vaultmem.toml": 'embedder = "hashing"\n', ORIGINAL: ORION, DUPLICATE: ORION, **LINKERS})
+
+
+def test_of_two_copies_of_a_page_the_one_other_notes_link_to_is_kept(vault_dir: Path) -> None:
+    root = copies_with_links(vault_dir)
+    run_cli(root, "index")
+    plan = run_json(root, "consolidate", "--any-note")
+    assert isinstance(plan, dict)
+    [cluster] = plan["clusters"]
+    assert cluster["members"] == [ORIGINAL, DUPLICATE]  # its path sorts last
+    assert "more notes link to it (2; to " in cluster["why_kept"]
+
+
+def test_the_dry_run_lists_the_files_whose_links_apply_will_rewrite(vault_dir: Path) -> None:
+    root = copies_with_links(vault_dir)
+    run_cli(root, "index")
+    before = snapshot_files(root)
+    plan = run_json(root, "consolidate", "--any-note")
+    assert isinstance(plan, dict)
+    assert plan["links_rewritten"] == ["Team/Onboarding.md"]
+    assert snapshot_files(root) == before
+    shown = run_cli(root, "consolidate", "--any-note")
+    assert "would rewrite links in Team/Onboarding.md" in shown.output
+    applied = run_json(root, "consolidate", "--any-note", "--apply")
+    assert isinstance(applied, dict)
+    assert applied["links_rewritten"] == plan["links_rewritten"]
+
+
+def test_get_by_a_links_climbing_target_finds_the_one_note_it_can_be(vault_dir: Path) -> None:
+    root = copies_with_links(vault_dir)
+    (root / "Other/Ops").mkdir(parents=True)
+    (root / "Other/Ops/Runbook.md").write_text("# Runbook\n\nAnother team's runbook.\n", encoding="utf-8")
+    run_cli(root, "index")
+    with Vault(root) as vault:
+        # As Team/Onboarding.md links to it: escaped, and without its `.md`.
+        assert vault.get("../Ops/Backing%20up%20Orion%20database%200123456789abcdef0123456789abcdef.md").path == DUPLICATE
+        assert vault.get("../../Ops/Backing up Orion database 0123456789abcdef0123456789abcdef").path == DUPLICATE
+        for unknown in ("../Ops/Runbook.md", "../../etc/passwd"):  # two notes end so; none does
+            with pytest.raises(PathOutsideVault) as refused:
+                vault.get(unknown)
+            assert "a link's target" in str(refused.value)
+            assert "path from the vault root" in str(refused.value)
+        # A write acts on no reading of a link: it names the note, to be sent by its path.
+        with pytest.raises(PathOutsideVault, match=f"one note's path ends so, '{DUPLICATE}'"):
+            vault.revise("../Ops/Backing up Orion database 0123456789abcdef0123456789abcdef.md", add_tags=["ops"])
+    assert (root / DUPLICATE).read_text(encoding="utf-8") == ORION

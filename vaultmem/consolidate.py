@@ -33,7 +33,7 @@ Finding clusters (reads, then a pure core):
    ``doi``, ``name`` or ``email`` properties differ (:func:`work_of`): two papers' literature
    notes of one template, two people's notes of a personal CRM's — never
    end up in one cluster (``different_works``), memories or not. The canonical note is the one the others' merge appends the fewest words to (ties: a chosen title, the oldest
-   ``created``, the longest body, then the path: :func:`canonical_candidate`) — never a sync tool's copy of another member
+   ``created``, the note most others link to, the longest body, then the path: :func:`canonical_candidate`) — never a sync tool's copy of another member
    (``Note (conflicted copy …).md``, ``Note 2.md``: sync_copies.py), which merges into it.
    Before the clusters, a pair is kept apart and counted when its texts share no word
    (``no_common_words``; Chinese or Japanese: under CJK_SHARED_PAIRS of their pairs of
@@ -66,14 +66,24 @@ from .canvas import is_canvas_path
 from .cjk import RUN, bigrams, cjk_runs, han_folded, spaced
 from .config import ConsolidateSettings
 from .dating import own_day
-from .errors import CHECK, INDEX, Argument, Operation, Spelled, UsageError
+from .errors import CHECK, INDEX, Argument, Operation, PathOutsideVault, Spelled, UsageError
 from .fields import STOPWORDS
 from .lifecycle import EXPIRING_LAYERS, format_timestamp, to_epoch_us
+from .links import LinkRedirects, labels_first, linked_notes
 from .logseq import without_field_lines
 from .merge_markers import UNMERGED_WHY, unmerged_fix, unmerged_notes
 from .merging import KeptChange, SaidAlready, both_changed, merge_lines
 from .noteio import FileChange
-from .notes import Note, citekey_form, citekeys_of, in_templates_folder, parse_note, text_values, timestamp_or_none
+from .notes import (
+    Note,
+    citekey_form,
+    citekeys_of,
+    decode,
+    in_templates_folder,
+    parse_note,
+    text_values,
+    timestamp_or_none,
+)
 from .notion import without_page_id
 from .paths import VaultPaths
 from .results import NotCommitted, PathReason, not_committed_dicts
@@ -378,8 +388,11 @@ def plan_consolidation(store: Store, paths: VaultPaths, scope: Scope, embed: Emb
                                                  else frozenset()) for label, note in notes.items()}
     works = {label: work for label, note in notes.items() if (work := work_of(note.meta))}
     components, refusals = components_and_refusals(pairs, days, numbers, works, conflicting_copies(notes))
-    clusters = [build_cluster([notes[label] for label in component], np.stack([vectors[label] for label in component]),
-                              scope.threshold) for component in components]
+    groups = [[notes[label] for label in component] for component in components]
+    tied = {note.path for group in groups if needs_link_counts(group) for note in group}
+    inbound = _inbound_links(paths, tied) if tied else {}
+    clusters = [build_cluster(group, np.stack([vectors[label] for label in component]), scope.threshold, inbound)
+                for group, component in zip(groups, components, strict=True)]
     clusters.sort(key=lambda cluster: (-cluster.similarity, cluster.canonical.path))
     return ConsolidationPlan(scope, tuple(clusters), len(source_labels), tuple(left_out), len(alive) - len(pool),
                              refusals.count("days"), refusals.count("numbers"), no_common_words, template_alike,
@@ -879,12 +892,19 @@ class Candidate:
     created: float  # the oldest first (none: last): the id and name the person and other notes know
     shorter: int  # minus the body's length
     path: str
+    # minus the notes (not of the cluster) that link to it: the copy the person's pages point at.
+    # Counted only when the rules above tie (_inbound_links reads the vault); 0 otherwise.
+    linked_from: int = 0
 
-    def key(self) -> tuple[bool, int, bool, float, int, str]:
-        return (self.copy, self.appended_words, self.generated_title, self.created, self.shorter, self.path)
+    def key(self) -> tuple[bool, int, bool, float, int, int, str]:
+        return (self.copy, self.appended_words, self.generated_title, self.created, self.linked_from, self.shorter, self.path)
+
+    def tied_before_links(self, other: Candidate) -> bool:
+        return self.key()[:4] == other.key()[:4]
 
 
-def canonical_candidate(note: Note, others: Sequence[Note], cluster_paths: Collection[str] = ()) -> Candidate:
+def canonical_candidate(note: Note, others: Sequence[Note], cluster_paths: Collection[str] = (),
+                        inbound: Mapping[str, int] | None = None) -> Candidate:
     """``note`` as a candidate to be kept, the others merged into it.
 
     A sync tool's copy of another member comes last: a conflict copy one line longer than its
@@ -894,12 +914,47 @@ def canonical_candidate(note: Note, others: Sequence[Note], cluster_paths: Colle
     milk and no sugar" beside "…oat milk, no sugar"), was kept, under the title ``remember`` had
     made from its first line, and the older note the agent had titled "Coffee: flat white with oat
     milk" was archived into it. Ties (most often: each says all the other does) go to a title
-    someone chose, then to the oldest ``created``, then to the longest body, then the path.
+    someone chose, then to the oldest ``created``, then to the note most other notes link to
+    (``inbound``: path → linking notes; two copies of a Notion page, the newer one kept because its
+    path sorted first while the pages linked to the original), then to the longest body, then the path.
     """
     created = timestamp_or_none(note.meta.get("created"))
     appended = sum(addition.words() for addition in merge_lines(note, others))
     return Candidate(is_copy_among(note.path, cluster_paths), appended, is_generated_title(note),
-                     created.timestamp() if created else math.inf, -len(note.body.strip()), note.path)
+                     created.timestamp() if created else math.inf, -len(note.body.strip()), note.path,
+                     -(inbound or {}).get(note.path, 0))
+
+
+def _candidates(notes: Sequence[Note], inbound: Mapping[str, int] | None = None) -> list[Candidate]:
+    paths = {note.path for note in notes}
+    return [canonical_candidate(note, [other for other in notes if other is not note], paths, inbound) for note in notes]
+
+
+def needs_link_counts(notes: Sequence[Note]) -> bool:
+    """Do the first two candidates of a cluster tie by every rule before the links to them?
+    Only then are the vault's links read (a read of every note)."""
+    first, second, *_ = sorted(_candidates(notes), key=Candidate.key)
+    return first.tied_before_links(second)
+
+
+def _inbound_links(paths: VaultPaths, members: Collection[str]) -> dict[str, int]:
+    """How many notes, none of ``members``, link to each of ``members``, each link resolved as
+    ``--apply`` rewrites it (links.rewrite_links). A note that cannot be read counts no link:
+    the dry run, which reads them all too, warns of it."""
+    files, _issues = paths.scan()
+    note_paths = [stat.path for stat in files if not is_canvas_path(stat.path)]
+    redirects = LinkRedirects(note_paths, {path: path for path in members}, labels_first(paths.root))
+    counts = dict.fromkeys(members, 0)
+    for path in note_paths:
+        if path in counts:
+            continue
+        try:
+            text, _problems = decode(path, paths.resolve_inside(path).read_bytes())
+        except (OSError, PathOutsideVault):
+            continue
+        for linked in linked_notes(text, redirects, path):
+            counts[linked] += 1
+    return counts
 
 
 def why_kept(kept: Candidate, runner_up: Candidate, runner_up_path: str) -> str:
@@ -915,15 +970,18 @@ def why_kept(kept: Candidate, runner_up: Candidate, runner_up_path: str) -> str:
         return f"{said}, and its title was chosen, where {name}'s is its text's first line"
     if kept.created != runner_up.created:
         return f"{said}, and it is the older note (created first)"  # no created date sorts last
+    if kept.linked_from != runner_up.linked_from:
+        return f"{said}, and more notes link to it ({-kept.linked_from}; to {name}: {-runner_up.linked_from})"
     if kept.shorter != runner_up.shorter:
         return f"{said}, and it is the longer note"
     return f"{said}, and its path comes first"
 
 
-def build_cluster(notes: Sequence[Note], matrix: np.ndarray, threshold: float) -> Cluster:
-    """A cluster from its notes and their vectors (same order)."""
-    paths = {note.path for note in notes}
-    candidates = [canonical_candidate(note, [other for other in notes if other is not note], paths) for note in notes]
+def build_cluster(notes: Sequence[Note], matrix: np.ndarray, threshold: float,
+                  inbound: Mapping[str, int] | None = None) -> Cluster:
+    """A cluster from its notes and their vectors (same order); ``inbound``: how many other
+    notes link to each (:func:`needs_link_counts`)."""
+    candidates = _candidates(notes, inbound)
     by_key = sorted(range(len(notes)), key=lambda index: candidates[index].key())
     order = [by_key[0], *sorted(by_key[1:], key=lambda index: notes[index].path)]
     similarity = matrix[order] @ matrix[order].T

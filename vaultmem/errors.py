@@ -265,7 +265,8 @@ def listed(*arguments: Argument) -> list[str | Argument]:
 class PathOutsideVault(VaultmemError, ValueError):
     """A path that would resolve outside the vault (``..``, absolute, symlink out)."""
 
-    def __init__(self, path: object, vault: object, leads_to: object = None, inside: str | None = None) -> None:
+    def __init__(self, path: object, vault: object, leads_to: object = None, inside: str | None = None,
+                 link_target: str | None = None) -> None:
         self.path = path
         if inside is not None:  # an absolute path into the vault: refused as a name, but not outside
             super().__init__(f"path {str(path)!r} is absolute: give its path from the vault root instead, {inside!r}")
@@ -275,6 +276,18 @@ class PathOutsideVault(VaultmemError, ValueError):
             super().__init__(
                 f"path {str(path)!r}{where} outside the vault {str(vault)!r}: name a note "
                 "in the vault, by its path from the vault root or from the current folder"
+            )
+            return
+        if str(path).replace("\\", "/").startswith("../"):
+            # A Markdown link's target copied from a note in a subfolder: relative to that note,
+            # which is not given. "Resolves outside the vault" was said of a note in it (a trial).
+            super().__init__(
+                f"path {str(path)!r} starts with '../': read from the vault root, it is outside the vault {str(vault)!r}; "
+                "if it is a link's target, it is read from the folder of the note that holds the link, which "
+                "vaultmem is not told. Send the note's path from the vault root instead: that note's folder "
+                "joined with the target, without '..' (or the note's name or id)"
+                + (f"; one note's path ends so, {link_target!r}: a write goes by that path, not by a reading "
+                   "of the link" if link_target is not None else "")
             )
             return
         super().__init__(

@@ -61,6 +61,7 @@ class LinkRedirects:
         self.redirects = dict(redirects)  # merged path → canonical path
         self.label_first = label_first  # a Dendron vault: [[label|target]] (see labels_first)
         self.by_name: dict[str, list[str]] = {}
+        self.linked: set[str] = set()  # the merged notes a rewrite found a link to (linked_notes)
         self.by_path: dict[str, list[str]] = {}
         for path in note_paths:
             self.by_name.setdefault(name_fold(_stem(path)), []).append(path)
@@ -197,6 +198,7 @@ def rewrite_links(text: str, redirects: LinkRedirects, source: str = "") -> tupl
             ambiguous.append(target)
         if len(found) != 1 or found[0] not in redirects.redirects:
             return match.group(0)
+        redirects.linked.add(found[0])
         canonical = redirects.redirects[found[0]]
         new_target = redirects.new_target(canonical, target)
         if canonical == source and not _labelled(label, rest):
@@ -206,6 +208,14 @@ def rewrite_links(text: str, redirects: LinkRedirects, source: str = "") -> tupl
         return f"[[{label}{new_target}{rest}]]"
 
     return _LINK.sub(replace, text), ambiguous
+
+
+def linked_notes(text: str, redirects: LinkRedirects, source: str) -> set[str]:
+    """The notes of ``redirects.redirects`` that ``text`` (of the note at ``source``) links to,
+    each link resolved as :func:`rewrite_links` resolves it (an ambiguous one links to none)."""
+    redirects.linked = set()
+    rewrite_links(text, redirects, source)
+    return redirects.linked
 
 
 def _labelled(label: str, rest: str) -> bool:
@@ -285,6 +295,7 @@ def _rewrite_markdown_link(match: re.Match[str], group: int, redirects: LinkRedi
         ambiguous.append(target)
     if len(found) != 1 or found[0] not in redirects.redirects:
         return match.group(0)  # not a merged note (an attachment such as x.png lands here)
+    redirects.linked.add(found[0])
     new_path = redirects.new_path(redirects.redirects[found[0]], note_target, source, style)
     new_path = new_path if with_suffix else new_path[: -len(".md")]
     written = f"<{_link_escape(new_path, angled)}{hash_sign}{fragment}>" if angled else f"{_link_escape(new_path, angled)}{hash_sign}{fragment}"

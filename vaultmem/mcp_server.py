@@ -839,7 +839,7 @@ class VaultTools:
         "compares them (check names the copy); sync_conflicts counts them. "
         "Dry run by default: returns {clusters: [{canonical, members, similarity, layer, notes}], "
         "applied: false, scope, ...}, why_kept; each note lists the lines it would add to the kept note (appended), "
-        "those the kept note already says (said_already), and "
+        "those the kept note already says (said_already), links_rewritten the other files whose links apply would rewrite, and "
         "kept_changes the kept note's frontmatter changes (expires_at before/after and why, tags, aliases and "
         "merged_from added; a title remember made from the text is not made an alias). Show it to "
         "the user before merging. apply=true merges each cluster into its kept note (tags unioned, latest "

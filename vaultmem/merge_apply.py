@@ -77,9 +77,49 @@ def preview_plan(plan: ConsolidationPlan, paths: VaultPaths) -> ConsolidationRep
     above), nothing is written. A dry run never promises a merge that apply refuses."""
     report = plan.report()
     unmerged = unmerged_notes(paths.root)
-    for cluster in plan.clusters:
-        _prepare(cluster, paths, report, unmerged)
+    prepared = [item for cluster in plan.clusters if (item := _prepare(cluster, paths, report, unmerged)) is not None]
+    redirects = _redirects(item.cluster for item in prepared)
+    if redirects:
+        # The files apply would rewrite links in, found as apply finds them: a person must see
+        # which of their files a merge touches before applying it, not only the cluster's own.
+        _preview_links(report, paths, LinkRedirects(_vault_notes(report, paths), redirects, labels_first(paths.root)))
     return report
+
+
+def _vault_notes(report: ConsolidationReport, paths: VaultPaths) -> list[str]:
+    """Every note's path (a canvas is no link's target by its bare name); a file the scan
+    could not read is a warning."""
+    files, issues = paths.scan()
+    report.warnings += [f"{issue.path}: {issue.reason}; links to merged notes there were not checked" for issue in issues]
+    return [stat.path for stat in files if not is_canvas_path(stat.path)]
+
+
+def _link_targets(report: ConsolidationReport, paths: VaultPaths, redirects: LinkRedirects) -> list[tuple[str, Rewrite]]:
+    """Every note (the merged ones excepted) and canvas that may hold a link to a merged note."""
+    notes = sorted({path for group in redirects.by_name.values() for path in group} - set(redirects.redirects))
+    canvases, unreadable = paths.files_with_suffix(CANVAS_SUFFIX)
+    report.warnings += [f"{path}: {reason}; links to merged notes there were not checked" for path, reason in unreadable]
+    return [*((note, rewrite_links) for note in notes), *((canvas, rewrite_canvas) for canvas in canvases)]
+
+
+def _preview_links(report: ConsolidationReport, paths: VaultPaths, redirects: LinkRedirects) -> None:
+    """``report.links_rewritten``: the files whose links apply would rewrite, nothing written."""
+    for path, rewrite in _link_targets(report, paths, redirects):
+        try:
+            raw = paths.resolve_inside(path).read_bytes()
+        except (OSError, PathOutsideVault) as error:
+            report.warnings.append(f"{path}: links to merged notes there could not be checked ({error})")
+            continue
+        if utf16_encoding(raw) is not None:
+            if _links_to_merged(path, raw, redirects, rewrite):
+                report.warnings.append(f"{path}: links to merged notes would not be rewritten (it is not saved as UTF-8); "
+                                       "point them at the canonical by hand")
+            continue
+        text = raw.decode("utf-8", errors="surrogateescape")
+        new_text, ambiguous = rewrite(text, redirects, path)
+        report.warnings += [f"{path}: the link to {target!r} matches several notes; it would not be rewritten" for target in unique(ambiguous)]
+        if new_text != text:
+            report.links_rewritten.append(path)
 
 
 def apply_plan(plan: ConsolidationPlan, paths: VaultPaths) -> ConsolidationReport:
@@ -110,11 +150,9 @@ class _Application:
         written = [item for item in prepared if self._write_canonical(item)]
         redirects = _redirects(item.cluster for item in written)
         if redirects:
-            files, issues = self.paths.scan()
             # A canvas is no link's target by its bare name ([[Board]] is Board.md) and its cards
             # are rewritten as JSON (rewrite_canvas below), never as a note's Markdown.
-            self.note_paths = [stat.path for stat in files if not is_canvas_path(stat.path)]
-            report.warnings += [f"{issue.path}: {issue.reason}; links to merged notes there were not checked" for issue in issues]
+            self.note_paths = _vault_notes(report, self.paths)
             self._rewrite_vault_links(LinkRedirects(self.note_paths, redirects, labels_first(self.paths.root)))
         undone = [item for item in written if not (self._canonical_carries_merge(item) and self._archive(item.cluster))]
         if undone:
@@ -148,10 +186,7 @@ class _Application:
         merged notes excepted), or in ``only`` those files."""
         report = self.report
         if only is None:
-            notes = sorted({path for group in redirects.by_name.values() for path in group} - set(redirects.redirects))
-            canvases, unreadable = self.paths.files_with_suffix(CANVAS_SUFFIX)
-            report.warnings += [f"{path}: {reason}; links to merged notes there were not checked" for path, reason in unreadable]
-            targets = [*((note, rewrite_links) for note in notes), *((canvas, rewrite_canvas) for canvas in canvases)]
+            targets = _link_targets(report, self.paths, redirects)
         else:
             targets = [(path, rewrite_links) for path in only]
         for path, rewrite in targets:

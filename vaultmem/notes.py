@@ -233,7 +233,10 @@ from .slugs import same_slug
 #     (task_dates._TASK_BOX). Nothing is embedded again.
 # 82: with the Persian Calendar plugin on, a date property's day with a Solar Hijri year
 #     (`date: 1403-05-12`) is that calendar's day (dating._property_date). Nothing is embedded again.
-READER_VERSION = "82"
+# 83: a Notion page's created time written in its workspace's language (`Created time: 21. Juli
+#     2023 15:29`, `Créé le: 3 mars 2023 16:12`) dates it (notion._day_first_time). Nothing is
+#     embedded again.
+READER_VERSION = "83"
 BOM = "\ufeff"
 # A Windows editor ("Unicode" in Notepad, PowerShell's Out-File) saves UTF-16 behind one of these.
 UTF16_BOMS = ((codecs.BOM_UTF16_LE, "utf-16-le", "UTF-16 LE"), (codecs.BOM_UTF16_BE, "utf-16-be", "UTF-16 BE"))

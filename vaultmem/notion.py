@@ -17,6 +17,8 @@ from datetime import datetime
 from pathlib import PurePosixPath
 from typing import Any
 
+from .month_names import month_number
+
 # The page id Notion puts after a page's name: a space and 32 lowercase hex digits.
 _PAGE_ID = re.compile(r" [0-9a-f]{32}$")
 # Anywhere in a path: a name with a page id, before a `/` or the file's suffix (the quick
@@ -25,12 +27,21 @@ _PAGE_ID_IN_PATH = re.compile(r" [0-9a-f]{32}(?:/|\.[^/]*$|$)")
 # One property line of a database page: a name (Notion allows spaces, brackets, `#`), a colon
 # and a space, the value; a line with no `: ` is the page's text, not a property.
 _PROPERTY_LINE = re.compile(r"([^\s:][^:\n]{0,80}?): (.*)")
-# The names Notion gives the property a page was created at (the template's, the default).
-_CREATED_NAMES = frozenset({"created", "created time", "created at", "date created"})
+# The names Notion gives the property a page was created at (the template's, the default), and
+# the names a workspace in French, Spanish, German or Portuguese gives it (Notion exports in the
+# workspace's language: `Créé le: 3 mars 2023 16:12`).
+_CREATED_NAMES = frozenset({"created", "created time", "created at", "date created",
+                            "créé le", "date de création", "fecha de creación", "creado", "creado el",
+                            "erstellt am", "erstellt", "erstellungszeit", "criado em", "data de criação"})
 # The length Notion cuts a page's name to in the file's name (before the page id).
 _NAME_LIMIT = 50
 # How Notion writes a time in English (its default): `December 13, 2021 7:54 PM`, `Apr 02, 2021 8:07 AM`.
 _TIME_FORMATS = ("%B %d, %Y %I:%M %p", "%b %d, %Y %I:%M %p")
+# How Notion writes a time in a workspace's language, the day first and the month by name:
+# `21. Juli 2023 15:29` (German), `3 mars 2023 16:12` (French), `3 de marzo de 2023 16:12`
+# (Spanish, Portuguese `3 de março de 2023 16:12`); a 12-hour clock's AM/PM too.
+_DAY_FIRST_TIME = re.compile(r"(\d{1,2})\.? (?:de )?([^\W\d_]+\.?) (?:de )?(\d{4}),?"
+                             r" (?:um |à |a las |a la |às )?(\d{1,2}):(\d\d)(?: ?([AaPp])\.? ?[Mm]\.?)?")
 
 
 def without_page_id(name: str) -> str:
@@ -62,6 +73,16 @@ def page_properties(body: str) -> dict[str, str]:
     """The ``Key: value`` lines under a page's ``# Title`` line and one blank line, keys
     lower-cased, up to the next blank line or the end: ``{}`` when a line of that block is no
     property (it is the page's text) or the body opens otherwise."""
+    found: dict[str, str] = {}
+    for key, line in property_lines(body).items():
+        matched = _PROPERTY_LINE.fullmatch(line.rstrip())
+        if matched is not None:  # always: property_lines kept only lines that are properties
+            found[key] = matched.group(2).strip()
+    return found
+
+
+def property_lines(body: str) -> dict[str, str]:
+    """Each property of :func:`page_properties` (its key lower-cased) with its line as written."""
     lines = body.replace("\r\n", "\n").split("\n", 64)[:64]
     if len(lines) < 3 or not lines[0].startswith("# ") or lines[1].strip():
         return {}
@@ -72,8 +93,16 @@ def page_properties(body: str) -> dict[str, str]:
         matched = _PROPERTY_LINE.fullmatch(line.rstrip())
         if matched is None:
             return {}
-        found.setdefault(matched.group(1).strip().lower(), matched.group(2).strip())
+        found.setdefault(matched.group(1).strip().lower(), line.rstrip())
     return found
+
+
+def held_property_line(relative: str, body: str, key: str) -> str | None:
+    """The line a page Notion named holds the property ``key`` on (``Type: Sync with Martin``
+    for ``type``, in any case), or None: the page has no such line, or is no Notion page."""
+    if not is_notion_page(relative):
+        return None
+    return property_lines(body).get(key.strip().lower())
 
 
 def notion_meta(relative: str, body: str) -> dict[str, Any]:
@@ -121,10 +150,28 @@ def _letters(text: str) -> str:
 
 
 def _notion_time(value: str) -> datetime | None:
-    """A time as Notion writes it in English, or None (another language's month, a date alone)."""
+    """A time as Notion writes it in English or, the day first, with a month named in another
+    language (month_names); None for anything else (a date alone, no such day)."""
     for shape in _TIME_FORMATS:
         try:
             return datetime.strptime(value, shape)
         except ValueError:
             continue
-    return None
+    return _day_first_time(value)
+
+
+def _day_first_time(value: str) -> datetime | None:
+    """``21. Juli 2023 15:29``, ``3 de marzo de 2023 4:12 PM`` as a time, or None."""
+    matched = _DAY_FIRST_TIME.fullmatch(value)
+    month = None if matched is None else month_number(matched.group(2))
+    if matched is None or month is None:
+        return None
+    day, year, hour, minute = (int(matched.group(index)) for index in (1, 3, 4, 5))
+    half = (matched.group(6) or "").casefold()
+    if half and not 1 <= hour <= 12:
+        return None
+    hour = hour % 12 + (12 if half == "p" else 0) if half else hour
+    try:
+        return datetime(year, month, day, hour, minute)
+    except ValueError:
+        return None

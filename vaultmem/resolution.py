@@ -105,6 +105,7 @@ from .notes import (
     text_values,
 )
 from .ordered import unique
+from .paths import NOTE_SUFFIX
 from .storage import NoteRow, NoteStore
 from .sync_copies import SyncCopy, copy_among, named_copy, tool_named_original
 from .writer import archive_names
@@ -127,10 +128,12 @@ Found = TypeVar("Found")
 
 FILE_NAME = "file name"  # a Resolution's via when a bare file name found the note and other notes answer too
 PATH = "path"  # ... when its path without .md found it and another note has that as its permalink
+RELATIVE_LINK = "relative link"  # ... when a link's `../` target found it by the end of its path
 WAYS = {FILE_NAME: "its file name", PATH: "its path", ALIASES: "an alias", PERMALINK: "its permalink",
         CITEKEY: "its citekey", "title": "its title", "day": "the day its name is",
         "merged_from": "an id in its merged_from", "timestamp id": "the timestamp id its file name begins with", "supersedes": "an id in its supersedes", "old name": "its old name",
-        HEADING: "its heading", "id": "its id", PAGE_NAME: "its file name without the page id"}
+        HEADING: "its heading", "id": "its id", PAGE_NAME: "its file name without the page id",
+        RELATIVE_LINK: "the end of its path (a link's '../' target)"}
 
 
 @dataclass(frozen=True)
@@ -273,6 +276,11 @@ def locate(index: DerivedIndex, reference: str, now: object = None, *, refresh: 
             continue  # nothing answers to it with its spaces: the stripped spelling is asked next
     try:
         return _locate(index, stripped, now, refresh)
+    except PathOutsideVault:
+        found = _as_relative_link(index, stripped)
+        if found is None:
+            raise
+        return found
     except NoteNotFound as missing:
         if type(missing) is not NoteNotFound:
             raise  # archived, excluded: already says where it is
@@ -313,6 +321,36 @@ def _as_url_encoded(index: DerivedIndex, reference: str, now: object, refresh: b
         if type(missing) is not NoteNotFound:
             raise
         return None
+
+
+# A link's target climbing out of its note's folder: `../Ops/Backup.md`, `../../People/Lena.md`.
+_CLIMBS = re.compile(r"(?:\.\./)+")
+
+
+def _as_relative_link(index: DerivedIndex, reference: str) -> Located | None:
+    """The note a Markdown link's ``../`` target names, when one note alone can be it:
+    ``../Ops/Backup.md``, copied from a note in a subfolder, is relative to that note, which
+    vaultmem is not given — but whatever folder it is read from, it ends in ``Ops/Backup.md``;
+    a note whose path is or ends with that, the only one, is the target (an agent asking was
+    told "resolves outside the vault" of a note in it). None when no note or several do; only
+    the index is asked, nothing outside the vault is read. Escaped (``%20``) as written first."""
+    climbs = _CLIMBS.match(reference)
+    if climbs is None:
+        return None
+    if not index.is_indexed():
+        index.ensure_indexed()
+    rest = reference[climbs.end():]
+    for spelling in unique([rest, unquote(rest)]):
+        path = spelling if spelling.endswith(NOTE_SUFFIX) else spelling + NOTE_SUFFIX
+        if not spelling or ".." in PurePosixPath(spelling).parts:
+            return None
+        rows = [row for row in index.store.notes.find_by_name(PurePosixPath(path).stem)
+                if row.path == path or row.path.endswith("/" + path)]
+        if len(rows) == 1:
+            return Located(rows[0], Resolution(reference, RELATIVE_LINK))
+        if rows:
+            return None  # several: which folder the link was read from decides, and it is not known
+    return None
 
 
 def left_the_vault(index: DerivedIndex, reference: str, missing: NoteNotFound) -> Located:
@@ -551,6 +589,10 @@ def locate_to_write(index: DerivedIndex, reference: str) -> Located:
     read as its cards' text, it has no text of its own a write could keep its JSON around."""
     located = _still_answering(index, reference, locate_on_disk(index, reference, refresh=False))
     found = located.resolved_from
+    if found is not None and found.via == RELATIVE_LINK:
+        # A read may take the one note a link's `../` target can be; a write acts on no reading
+        # of a link from a note it was not told (a broken link's target names another note so).
+        raise PathOutsideVault(reference, index.paths.root, link_target=located.row.path)
     if found is not None and found.orphan_of is not None:
         raise NoteNotFound(reference, why=f"the one note holding that id is {located.row.path}, and "
                                           + found.orphan_notice())

@@ -53,6 +53,7 @@ from .logseq import (
 from .merge_markers import require_merged, require_resolved
 from .noteio import FileChange, JoplinTime, replace_if_unchanged, require_utf8
 from .notes import VERSION_CHARS, Note, find_frontmatter, inline_tags, parse_note, tags_of, timestamp_or_none, title_of
+from .notion import held_property_line
 from .ordered import unique
 from .paths import VaultPaths
 from .property_sets import LIFECYCLE_KEYS, SET, UNSET, PropertyEdit, as_list_where_listed, property_edit
@@ -241,6 +242,8 @@ def revise_note(raw: bytes, note: Note, revision: Revision, policy: LayerPolicy,
     require_utf8(note.path, raw)  # a UTF-16 note: read, never written (NotUtf8Note)
     require_resolved(note.path, raw)
     revision, respelled = _as_held(note, revision, in_properties)
+    if not in_properties:
+        _refuse_notion_property_lines(note, revision)
     revision = _naming_property_as_title(note, revision)
     body = _new_body(note, revision, in_properties)
     change = _Change()
@@ -414,6 +417,24 @@ def _as_held(note: Note, revision: Revision, in_properties: bool) -> tuple[Revis
     if not respelled:
         return revision, respelled
     return replace(revision, properties=replace(revision.properties, set_values=set_values, unset=unset)), respelled
+
+
+def _refuse_notion_property_lines(note: Note, revision: Revision) -> None:
+    """A property set or removed, or tags changed, that a page Notion exported holds on one of
+    its ``Key: value`` lines under its title (``Type: Sync with Martin``), refused naming the
+    line. Obsidian shows that line as the page's text and a YAML key as a property: written in
+    YAML, the page said ``type: Sync`` above and ``Type: Sync with Martin`` below; edited in
+    place, the line would still be text to Obsidian and to vaultmem, and ``--set`` would have
+    made no property (adr/0032, "two values for one property")."""
+    asked = [(SET, key) for key, _ in revision.properties.set_values] + [(UNSET, key) for key in revision.properties.unset]
+    asked += [(argument, "tags") for argument, tags in ((ADD_TAGS, revision.add_tags), (REMOVE_TAGS, revision.remove_tags)) if tags]
+    for argument, key in asked:
+        line = held_property_line(note.path, note.body, key)
+        if line is not None:
+            raise UsageError(argument, f" {key}: {note.path} holds it on its line {line!r}, a Notion property Obsidian "
+                             f"shows as text; a YAML {key} beside it would make the page say two things. Change that "
+                             "line in the text (", Argument("text"), ") instead, or, for a property Obsidian shows, "
+                             "take the line out of the text and ask again; nothing was changed")
 
 
 def _refuse_one_property_twice(properties: PropertyEdit, in_properties: bool) -> None:

@@ -213,7 +213,7 @@ def render_consolidation_outcome(report: ConsolidationReport) -> None:
         for note in entry.merged:
             click.echo(f"merged {note.path} into {entry.canonical} (archived to {note.archived_to})")
     for path in report.links_rewritten:
-        click.echo(f"rewrote links in {path}")
+        click.echo(f"{'rewrote' if report.applied else 'would rewrite'} links in {path}")
     for skip in report.skipped:
         click.echo(f"{'skipped' if report.applied else 'would skip'} the cluster of {skip.canonical}: {skip.reason}")
     for warning in report.warnings:

@@ -135,13 +135,17 @@ def is_shell_path(reference: str) -> bool:
 def _answers_to(vault: Vault, reference: str) -> bool:
     """Does a note answer to ``reference`` (its id, an id it carries, an alias, a title)? Several
     do: yes, and the command says they are several."""
+    from ..resolution import RELATIVE_LINK
+
     try:
-        vault.locate(reference)
+        located = vault.locate(reference)
     except (NoteNotFound, PathOutsideVault):
         return False
     except AmbiguousNote:
-        pass  # several do: the command names them
-    return True
+        return True  # several do: the command names them
+    # A `../` path typed in a shell is read from the current folder, never as a link's target
+    # from a note nobody named: `get ../Projekte` in Projekte/ read Projekte.md beside the folder.
+    return located.resolved_from is None or located.resolved_from.via != RELATIVE_LINK
 
 
 def _vault_given(vault_path: str) -> str:
