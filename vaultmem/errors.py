@@ -547,7 +547,7 @@ class GitError(VaultmemError):
 
 
 class WriteLockBusy(GitError):
-    """Another write held the commit lock (``.vaultmem/git.lock``, auto_commit) longer than a
+    """Another write held the write lock (``.vaultmem/git.lock``; every write takes it) longer than a
     write waits for it; this one was refused before it read or wrote anything (adr/0017)."""
 
     def __init__(self, path: object, waited: float, holder: str) -> None:
