@@ -77,6 +77,14 @@ class PinnedFolder:
             return None
         return stat.S_IMODE(info.st_mode) if stat.S_ISREG(info.st_mode) else None
 
+    def exists(self, name: str) -> bool:
+        """Is there anything at ``name`` (a symlink counts, unfollowed)?"""
+        try:
+            os.stat(self.at(name), dir_fd=self.fd, follow_symlinks=False)
+        except FileNotFoundError:
+            return False
+        return True
+
     def write_temp(self, like: str, data: bytes, mode: int) -> tuple[str, int]:
         """A fully written, fsynced temp file beside ``like``: (its name, its inode)."""
         return durable.write_temp(self.path, like, data, mode, self.fd)
