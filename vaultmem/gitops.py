@@ -459,10 +459,12 @@ def lock_waits_told_to(listener: Callable[[LockWaiting], None]) -> Iterator[None
 
 def commit_lock(lock_dir: Path, wait: LockWait = LockWait()) -> AbstractContextManager[None]:
     """The lock vaultmem's writes and commits take turns on, across processes and threads
-    (``lock_dir/git.lock``). A write that will be committed holds it from before it reads
-    the file until its commit is made (unit_of_work.py): otherwise a second process writes
-    the file between the first one's write and commit, the first commit's merge finds the
-    second edit beside its own, and the file is left out of git from then on (adr/0017).
+    (``lock_dir/git.lock``). Every write holds it from before it reads the file until the
+    index has its change and, with auto_commit, its commit is made (unit_of_work.py):
+    otherwise a second process writes the file between the first one's write and commit, the
+    first commit's merge finds the second edit beside its own, and the file is left out of
+    git from then on (adr/0017); and without auto_commit two agents' appends to one note
+    refused each other as WriteConflict (adr/0036).
     A write that waits long says so, naming the holder, and is refused after ``wait.at_most``
     (:class:`WriteLockBusy`: nothing was written)."""
     return _exclusive_lock(lock_dir / LOCK_NAME, wait)
