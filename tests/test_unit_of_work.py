@@ -114,7 +114,7 @@ def test_two_agents_appending_to_one_note_at_once_both_land_without_auto_commit(
     # with their own connections) append to one note at the same moment, 12 times. Before
     # adr/0036 both read the same bytes and the second swap found the first one's append:
     # WriteConflict "changed on disk since vaultmem read it" in about half the rounds (a trial:
-    # 35 of 70), an append refused for another agent's append.
+    # 57 of 114 pairs), an append refused for another agent's append.
     rounds = 12
     start = threading.Barrier(2)
     failures: list[BaseException] = []
