@@ -316,6 +316,25 @@ def test_forgetting_a_never_committed_note_commits_nothing_of_it_and_says_so(rep
     assert git(repo, "status", "--porcelain") == "?? _archive/\n"  # nothing staged
 
 
+def test_a_note_whose_removal_the_person_committed_meanwhile_is_not_said_never_tracked(repo: Path) -> None:
+    # The person's `git commit -a` ran while consolidate (here forget) moved the note: it
+    # committed the note's removal, the file still on disk a moment before. vaultmem's commit
+    # cannot hold the archive copy as a move any more; it was told "which git never tracked"
+    # of a note git had held since its first commit (a trial: two agents, watch and a person).
+    auto_commit_on(repo)
+    commit_all(repo, "config")
+    git(repo, "rm", "-q", "--cached", "people/rui.md")
+    git(repo, "commit", "-qm", "person's commit")
+    removal = git(repo, "rev-parse", "--short", "HEAD").strip()
+    result = run_cli(repo, "forget", "people/rui.md", "--json")
+    assert result.exit_code == 0, result.stderr
+    [left_out] = json.loads(result.stdout)["not_committed"]
+    assert left_out["path"] == "_archive/people/rui.md"
+    assert "never tracked" not in left_out["reason"]
+    assert f"whose removal from git another commit made meanwhile ({removal}" in left_out["reason"]
+    assert "`git add _archive/people/rui.md`" in left_out["reason"]
+
+
 def test_remember_and_revise_say_in_json_and_text_which_files_they_left_out_of_the_commit(repo: Path, write_note) -> None:
     auto_commit_on(repo)
     (repo / ".gitignore").write_text("memories/\n", encoding="utf-8")

@@ -25,6 +25,7 @@ import pytest
 
 from helpers import NOW, REPO
 from vaultmem import Vault
+from vaultmem.errors import WriteConflict
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the injector uses inotify")
 
@@ -312,3 +313,40 @@ def test_expire_apply_never_archives_or_deletes_an_edit_injected_at_the_worst_mo
         archived = {entry.path for entry in report.expired if entry.removed}
         assert not skipped & archived
     assert fired >= RUNS // 2
+
+
+# ---------------------------------------------------------------- revise beside a rename
+
+
+def rename_note(new_name: str) -> Callable[[Path], None]:
+    """The person renames the note in Obsidian (a plain rename; its id stays in its frontmatter)."""
+    def edit(note: Path) -> None:
+        os.rename(note, note.with_name(new_name))
+
+    return edit
+
+
+def test_a_revise_meeting_the_persons_rename_says_the_note_moved_and_a_rerun_finds_it(fresh_vault: Callable[[str], Path]) -> None:
+    # A trial (two agents, watch and a person on one vault): the person renamed a note the
+    # instant an agent revised it; the agent was told "changed on disk since vaultmem read it …
+    # the edit on disk is kept", of a note no one had edited. It must hear that the note moved,
+    # and running the revise again by id must land in the renamed note.
+    for run in range(4):
+        root = fresh_vault("rename")
+        (root / "memories").mkdir()
+        (root / "memories/harbor.md").write_text(
+            "---\nid: 01JD8X00000000000000000001\nlayer: L3\nexpires_at: 2027-01-01\n---\nThe harbor opens at six.\n",
+            encoding="utf-8")
+        (root / ".vaultmem.toml").write_text('embedder = "hashing"\n', encoding="utf-8")
+        with Vault(root) as vault:
+            vault.index()
+            with EditInjector(folders_of(root), IN_CREATE, temp_file_of_note, rename_note(f"Harbor hours {run}.md")) as injector:
+                with pytest.raises(WriteConflict) as refused:
+                    vault.revise("01JD8X00000000000000000001", append="It closes at ten.")
+            assert injector.edited is not None
+            message = str(refused.value)
+            assert "renamed, moved or deleted" in message and "Run the command again" in message, message
+            assert "edit on disk is kept" not in message
+            again = vault.revise("01JD8X00000000000000000001", append="It closes at ten.")
+        assert again.path == f"memories/Harbor hours {run}.md"
+        assert "It closes at ten." in (root / again.path).read_text(encoding="utf-8")

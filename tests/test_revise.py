@@ -894,3 +894,16 @@ def test_cli_revise_of_a_read_only_note_is_one_line_naming_the_file(vault: Vault
     result = run_cli(vault.root, "revise", "work/standup.md", "--set", "owner=Rui")
     assert result.exit_code == 1 and "Traceback" not in result.output
     assert "work/standup.md is read-only (mode 0444)" in result.output and "nothing was written" in result.output
+
+
+def test_a_note_renamed_between_its_lookup_and_the_read_is_a_write_conflict_saying_so(vault: Vault) -> None:
+    # revise finds work/standup.md in the index, checks the file is there, then reads it: a
+    # rename by the person in between (a trial: Obsidian's rename beside two agents) raised a
+    # bare FileNotFoundError, "[Errno 2] No such file or directory", which says nothing to act on.
+    from vaultmem.revision import Revision, write_revision
+
+    os.rename(vault.root / "work/standup.md", vault.root / "work/Harbor standup.md")
+    with pytest.raises(WriteConflict) as refused:
+        write_revision(vault.paths, "work/standup.md", Revision.of(append="Moved to 10:00."), vault.config.policy)
+    assert "renamed, moved or deleted" in str(refused.value) and "Run the command again" in str(refused.value)
+    assert "Moved to 10:00." not in (vault.root / "work/Harbor standup.md").read_text(encoding="utf-8")

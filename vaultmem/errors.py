@@ -519,12 +519,21 @@ class WriteConflict(VaultmemError):
     """The file changed on disk since vaultmem read it; the human's edit wins."""
 
     def __init__(self, path: str, kept: str | None = None, *, expected_version: str | None = None,
-                 version: str | None = None) -> None:
+                 version: str | None = None, gone: bool = False) -> None:
         self.path = path
         self.kept = kept  # where a second version of the person's was put, when there were two
         self.expected_version = expected_version  # revise --if-version: what the caller read
         self.version = version  # and what the file is at now
+        self.gone = gone  # no file at path any more: renamed, moved or deleted meanwhile
         copy = f" (a second version of yours, saved while vaultmem worked, is kept at {kept})" if kept else ""
+        if gone:
+            # "Changed on disk … the edit on disk is kept" was said of a note a person had just
+            # renamed (a trial: Obsidian's rename while an agent revised it): there was no edit.
+            super().__init__(
+                f"{path} is no longer there: it was renamed, moved or deleted while vaultmem was writing it; "
+                "nothing was written. Run the command again: by its id, a renamed or moved note is found where it is now"
+            )
+            return
         if expected_version is not None:
             super().__init__(
                 f"{path} is at version {version}, not {expected_version}: it changed since you read it "
@@ -575,7 +584,7 @@ class GitError(VaultmemError):
 
 
 class WriteLockBusy(GitError):
-    """Another write held the commit lock (``.vaultmem/git.lock``, auto_commit) longer than a
+    """Another write held the write lock (``.vaultmem/git.lock``; every write takes it) longer than a
     write waits for it; this one was refused before it read or wrote anything (adr/0017)."""
 
     def __init__(self, path: object, waited: float, holder: str) -> None:

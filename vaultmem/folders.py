@@ -94,6 +94,14 @@ class PinnedFolder:
             with contextlib.suppress(PermissionError):  # a group we are not in: ours stays, as before
                 os.chown(self.at(temp), -1, theirs.st_gid, dir_fd=self.fd, follow_symlinks=False)
 
+    def exists(self, name: str) -> bool:
+        """Is there anything at ``name`` (a symlink counts, unfollowed)?"""
+        try:
+            os.stat(self.at(name), dir_fd=self.fd, follow_symlinks=False)
+        except FileNotFoundError:
+            return False
+        return True
+
     def write_temp(self, like: str, data: bytes, mode: int) -> tuple[str, int]:
         """A fully written, fsynced temp file beside ``like``: (its name, its inode)."""
         return durable.write_temp(self.path, like, data, mode, self.fd)

@@ -459,10 +459,12 @@ def lock_waits_told_to(listener: Callable[[LockWaiting], None]) -> Iterator[None
 
 def commit_lock(lock_dir: Path, wait: LockWait = LockWait()) -> AbstractContextManager[None]:
     """The lock vaultmem's writes and commits take turns on, across processes and threads
-    (``lock_dir/git.lock``). A write that will be committed holds it from before it reads
-    the file until its commit is made (unit_of_work.py): otherwise a second process writes
-    the file between the first one's write and commit, the first commit's merge finds the
-    second edit beside its own, and the file is left out of git from then on (adr/0017).
+    (``lock_dir/git.lock``). Every write holds it from before it reads the file until the
+    index has its change and, with auto_commit, its commit is made (unit_of_work.py):
+    otherwise a second process writes the file between the first one's write and commit, the
+    first commit's merge finds the second edit beside its own, and the file is left out of
+    git from then on (adr/0017); and without auto_commit two agents' appends to one note
+    refused each other as WriteConflict (adr/0036).
     A write that waits long says so, naming the holder, and is refused after ``wait.at_most``
     (:class:`WriteLockBusy`: nothing was written)."""
     return _exclusive_lock(lock_dir / LOCK_NAME, wait)
@@ -622,14 +624,25 @@ class _Commit:
         if change.moved_from is not None:
             source = head.get(self.full(change.moved_from))
             if source is None:
-                return self._leave(change.path, f"moved from {change.moved_from}, which git never tracked; "
-                                                "vaultmem does not commit a file it did not write")
+                return self._leave(change.path, self._untracked_source_reason(change.moved_from, change.path))
             if self._blob(change.after, path) != source.blob:
                 self.yours_left_uncommitted.append(change.path)  # committed as it was in HEAD
             return source
         if change.before is None:
             return _Entry("100644", self._blob(change.after, path, write=True))  # a note vaultmem created
         return self._edited(change.path, change.before, change.after, head.get(path))
+
+    def _untracked_source_reason(self, moved_from: str, moved_to: str) -> str:
+        """Why a note moved from a path HEAD does not hold stays out of the commit. "Never tracked"
+        was said also of a note git held until a moment ago: the person's `git commit -a`, run
+        while vaultmem moved it, committed its removal (a trial: consolidate beside a person's
+        commits), and the person was told the note had never been in git."""
+        removed = _git(self.top, "log", "-1", "--format=%h", "--", self.full(moved_from), check=False).stdout.strip()
+        if not removed:
+            return f"moved from {moved_from}, which git never tracked; vaultmem does not commit a file it did not write"
+        return (f"moved from {moved_from}, whose removal from git another commit made meanwhile ({removed}: a "
+                f"`git commit -a` run while vaultmem moved it); the moved copy is not in git: `git add {moved_to}` "
+                "and commit it to keep it there")
 
     def _edited(self, relative: str, before: bytes, after: bytes, head: _Entry | None) -> _Entry | _LeftOut:
         path = self.full(relative)

@@ -464,7 +464,7 @@ def delete_if_unchanged(path: Path, expected_hash: str, relative: str, vault_roo
             # The private name is vaultmem's alone, so this plain rename replaces nothing.
             os.rename(folder.at(path.name), folder.at(aside), src_dir_fd=folder.fd, dst_dir_fd=folder.fd)
         except FileNotFoundError:
-            raise WriteConflict(relative) from None
+            raise WriteConflict(relative, gone=True) from None
         removed = folder.holding(aside, expected_hash)
         if removed is None:
             kept = restore_private(folder, aside, folder, path.name, relative)
@@ -491,7 +491,7 @@ def _open_existing(directory: Path, vault_root: Path, relative: str) -> PinnedFo
     try:
         return PinnedFolder.open(directory, vault_root, relative)
     except FileNotFoundError:
-        raise WriteConflict(relative) from None  # the note's folder is gone: so is the note
+        raise WriteConflict(relative, gone=True) from None  # the note's folder is gone: so is the note
 
 
 def _refuse_read_only(mode: int | None, relative: str) -> None:
@@ -505,7 +505,7 @@ def _swap_in(folder: PinnedFolder, name: str, data: bytes, expected_hash: str, r
     """Put ``data`` at ``name``; returns the bytes it replaced (the checked ones)."""
     mode = folder.regular_file_mode(name)
     if mode is None:
-        raise WriteConflict(relative)  # gone, or no longer a plain file
+        raise WriteConflict(relative, gone=not folder.exists(name))  # gone, or no longer a plain file
     _refuse_read_only(mode, relative)
     temp, ours = folder.write_temp(name, data, mode)
     try:
@@ -515,7 +515,7 @@ def _swap_in(folder: PinnedFolder, name: str, data: bytes, expected_hash: str, r
         return _replace_unswappable(folder, temp, name, expected_hash, relative)
     except FileNotFoundError:
         folder.unlink(temp)
-        raise WriteConflict(relative) from None
+        raise WriteConflict(relative, gone=True) from None
     except BaseException:
         folder.unlink(temp)  # no swap happened: the temp file holds only our bytes
         raise
@@ -562,7 +562,7 @@ def _move_checked(origin: PinnedFolder, name: str, folder: PinnedFolder, target:
     except renames.Unsupported:
         return _move_unswappable(origin, name, folder, target, expected_hash, relative, target_relative)
     except FileNotFoundError:
-        raise WriteConflict(relative) from None
+        raise WriteConflict(relative, gone=True) from None
     moved = folder.holding(target, expected_hash)
     if moved is not None:
         folder.sync()
@@ -583,7 +583,7 @@ def _move_unswappable(origin: PinnedFolder, name: str, folder: PinnedFolder, tar
     try:
         os.link(origin.at(name), folder.at(target), src_dir_fd=origin.fd, dst_dir_fd=folder.fd, follow_symlinks=False)
     except FileNotFoundError:
-        raise WriteConflict(relative) from None
+        raise WriteConflict(relative, gone=True) from None
     aside = origin.temp_name(name)
     os.rename(origin.at(name), origin.at(aside), src_dir_fd=origin.fd, dst_dir_fd=origin.fd)
     if origin.same_file(aside, folder, target):

@@ -219,7 +219,12 @@ def write_revision(paths: VaultPaths, relative: str, revision: Revision, policy:
     index holds it unmerged (a UTF-16 note git merged as binary); nothing is written then.
     """
     path = paths.resolve_inside(relative)
-    raw = path.read_bytes()
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        # Renamed or deleted since it was located a moment ago (the person's rename in Obsidian):
+        # a bare "[Errno 2] No such file" told an agent nothing it could act on.
+        raise WriteConflict(relative, gone=True) from None
     current = parse_note(relative, raw)
     if revision.if_version is not None and current.version != revision.if_version:
         raise WriteConflict(relative, expected_version=revision.if_version, version=current.version)

@@ -14,10 +14,10 @@ and any write command to come — do the same four steps, in this order:
 4. when the vault's config asks for it, commit exactly vaultmem's change to them, and
    nothing of the person's (adr/0017).
 
-A write command opens ``with vault._writing("name") as write:`` and cannot skip a step. With
-auto_commit, steps 2–4 hold the commit lock (gitops.commit_lock): writes of one vault take turns;
-one kept waiting says so after a couple of seconds and is refused, nothing written, after five
-minutes (gitops.LockWait, adr/0017).
+A write command opens ``with vault._writing("name") as write:`` and cannot skip a step. Steps
+2–4 hold the vault's write lock (gitops.commit_lock, with auto_commit on or off): writes of one
+vault take turns, across processes and threads; one kept waiting says so after a couple of
+seconds and is refused, nothing written, after five minutes (gitops.LockWait, adr/0017, adr/0036).
 Writes to usage history (``mark_used``, ``usage import``) touch no file and do not
 come this way.
 """
@@ -25,7 +25,7 @@ come this way.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import AbstractContextManager, contextmanager, nullcontext
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
@@ -112,19 +112,21 @@ class WritePath:
                     # Files changed before the failure: say which, so a retry does not make them twice.
                     raise NoteWritten(write.touched, operation, error) from error
                 raise
-            committed = self.commit(write.changes, write.message or f"vaultmem {operation}", lock_held=self.auto_commit)
+            committed = self.commit(write.changes, write.message or f"vaultmem {operation}", lock_held=True)
             write.commit, write.not_committed, write.yours_left_uncommitted = (
                 committed.commit, committed.not_committed, committed.yours_left_uncommitted)
 
     def _taking_turns(self) -> AbstractContextManager[None]:
-        """With auto_commit, the commit lock from before the act until the commit is made:
-        two processes revising one note would otherwise write it in turn and commit in the
-        other order, and the second edit, beside the first in the file, made the first
-        commit's merge overlap — the note was left out of git, and every later edit of it
-        too, next to the one left out (adr/0017). A write kept waiting says so after a couple of
-        seconds and is refused, before it acts, after ``lock_wait.at_most``."""
-        if not self.auto_commit:
-            return nullcontext()
+        """The vault's write lock from before the act until the index has the change (and, with
+        auto_commit, until the commit is made). With auto_commit, two processes revising one
+        note would otherwise write it in turn and commit in the other order: the second edit,
+        beside the first in the file, made the first commit's merge overlap, and the note was
+        left out of git from then on (adr/0017). Without auto_commit too (adr/0036): two agents
+        appending to one note at once both read it, the second one's swap found the first one's
+        bytes, and it was refused as WriteConflict, "changed on disk", in half the cases of a
+        two-agent trial — an append refused for another agent's append, with no person involved.
+        A write kept waiting says so after a couple of seconds and is refused, before it acts,
+        after ``lock_wait.at_most``."""
         from .gitops import LockWait, commit_lock
         from .storage import ensure_state_dir
 
