@@ -11,7 +11,7 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime, timedelta
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 import pytest
 import yaml
@@ -19,7 +19,7 @@ import yaml
 from helpers import run_cli
 from mcp_client import note, run, serve
 from vaultmem import Vault
-from vaultmem.dating import Bound, calendar_day, note_date, since_bound, until_bound
+from vaultmem.dating import Bound, calendar_day, file_stem, note_date, since_bound, until_bound
 from vaultmem.errors import UsageError
 
 NOW = "2026-12-01T12:00:00+00:00"
@@ -1068,3 +1068,10 @@ def test_a_name_that_is_a_portuguese_or_italian_day_is_only_calendar_words_and_a
     assert not only_calendar_words("2024-03-15 out")
     assert not only_calendar_words("2024-03-15 Sex")
     assert not only_calendar_words("2024-09-15 set")
+
+
+@pytest.mark.parametrize("path", ["a/b.md", "b.md", ".hidden", "a/.hidden.md", "a/b.", "a/b..md", "x/y/z.tar.gz", "",
+                                  "a/", "a/.", "..", "a//b.md", "Weekly/2026-W09.md", "dir.x/file", "2026-03.md"])
+def test_file_stem_is_pathlibs_stem(path: str) -> None:
+    # The hot path's string form (dating.file_stem) must read a name as PurePosixPath does.
+    assert file_stem(path) == PurePosixPath(path).stem

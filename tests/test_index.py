@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from helpers import NOW, REAL_VAULTS, generate_vault, run_cli, snapshot_files
+from helpers import NOW, REAL_VAULTS, generate_vault, keyword_side, run_cli, snapshot_files
 from vaultmem import Vault
 from vaultmem.embedders import HashingEmbedder
 from vaultmem.errors import DerivedIndexError
@@ -674,3 +674,25 @@ def test_a_reconcile_of_a_few_notes_leaves_the_full_text_unmerged(many_notes: Pa
             path.write_text(path.read_text(encoding="utf-8") + "\nA line added by hand.\n", encoding="utf-8")
         assert len(opened.index().updated) == 3
     assert _full_text_segments(vault) > 1
+
+
+def test_a_cold_index_deletes_nothing_for_the_notes_it_adds_and_an_edit_still_replaces_passages(tmp_path: Path) -> None:
+    # A new note's label is new (AUTOINCREMENT): it has no passages or vectors to drop, and a cold
+    # index of 10,000 notes asked SQLite five statements a note for nothing.
+    (tmp_path / ".vaultmem.toml").write_text('embedder = "hashing"\n', encoding="utf-8")
+    for number in range(3):
+        (tmp_path / f"note-{number}.md").write_text(f"# Note {number}\n\ncopper violin {number}\n\n## More\n\nharbor\n", encoding="utf-8")
+    statements: list[str] = []
+    with Vault(tmp_path) as opened:
+        opened.store.db.conn.set_trace_callback(statements.append)
+        assert len(opened.index().added) == 3
+        per_note = ("DELETE FROM passages WHERE", "DELETE FROM passage_vectors WHERE", "SELECT label FROM passages WHERE note_label")
+        assert not [sql for sql in statements if sql.startswith(per_note)]
+        assert opened.store.passages.labels_of([row.label for row in opened.store.notes.all()])
+        statements.clear()
+        time.sleep(0.01)
+        (tmp_path / "note-1.md").write_text("# Note 1\n\nlantern meadow\n", encoding="utf-8")
+        assert opened.index().updated == ["note-1.md"]
+        assert [sql for sql in statements if sql.startswith("DELETE FROM passages WHERE")]
+        assert set(keyword_side(opened, "lantern")) == {"note-1.md"}
+        assert set(keyword_side(opened, "harbor")) == {"note-0.md", "note-2.md"}  # the old passages are gone

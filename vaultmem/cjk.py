@@ -169,6 +169,8 @@ def fts_form(text: str) -> str:
     missed ``Kadıköy`` (a trial); and it keeps ``ё``, which Russian writes as ``е`` at will:
     a question's ``жильё`` was in no note of a vault that wrote ``жилье`` (a trial). Arabic-script
     marks, tatweel, letters and digits are folded to one spelling (arabic_script.arabic_folded)."""
+    if text.isascii():  # most texts: none of the folds below can apply to one (each folds other letters)
+        return signs_spelled(text)
     folded = arabic_folded(width_folded(text)).replace("ß", "ss").replace("ẞ", "SS").replace("ı", "i").replace("ё", "е").replace("Ё", "Е")
     folded = signs_spelled(folded)
     if not has_run(folded):

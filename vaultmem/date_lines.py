@@ -24,6 +24,7 @@ dates a note (:func:`label_meaning`; dating.py rule 6: ``fecha: 2024-01-05``, ``
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from collections.abc import Iterator
@@ -83,8 +84,11 @@ class DateLine:
     line: int
 
 
+@functools.lru_cache(maxsize=4096)
 def label_key(label: str) -> str:
-    """A label as labels are compared: case folded, without accents, spaces as one."""
+    """A label as labels are compared: case folded, without accents, spaces as one. Cached: the
+    same few property names and line labels are asked of every note (twice each by a reconcile's
+    note_date and date_problems), 0.4 s of a cold index of 10,000 notes uncached."""
     decomposed = unicodedata.normalize("NFD", label.casefold())
     unaccented = "".join(char for char in decomposed if not unicodedata.combining(char))
     return " ".join(unicodedata.normalize("NFC", unaccented).split())

@@ -125,9 +125,11 @@ class _Pending:
     needs_vector: bool = False
 
 
-def note_row(note: Note, stat: FileStat, embed_hash: str, daily: DailyFormat, dates: DateProperties) -> NoteRow:
+def note_row(note: Note, stat: FileStat, embed_hash: str, daily: DailyFormat, dates: DateProperties,
+             tags: Sequence[str] | None = None) -> NoteRow:
     """Everything the index stores about a note, derived from the note alone (and, for its
-    date, the vault's daily-note format and date properties)."""
+    date, the vault's daily-note format and date properties). ``tags``: ``note.tags`` when the
+    caller has them already (its search fields': the body's inline tags are found once)."""
     expires = note.meta.get("expires_at")
     # A permanent (L4 / permanent: true) note never expires even if it wrongly carries an
     # expires_at: `check` reports the contradiction; reads must not drop the note meanwhile.
@@ -139,7 +141,7 @@ def note_row(note: Note, stat: FileStat, embed_hash: str, daily: DailyFormat, da
         path=note.path,
         title=note.title,
         layer=note.layer,
-        tags=note.tags,
+        tags=note.tags if tags is None else list(tags),
         created=expiry_text(created),
         created_us=epoch_us_or_none(created),
         expires_at=expiry_text(expires),
@@ -392,7 +394,7 @@ class Indexer:
         report.problems.extend(note.problems)
         found = searchable(note, self.paths.inline_queries.prefixes)
         return _Pending(note, found, note_row(note, settled_stat(stat, read_started_ns), found.embed_hash, self.paths.daily,
-                                                self.paths.dates), existing, task_lines(note.body, note.body_line, is_kanban_board(note.meta)), read_stat=stat)
+                                                self.paths.dates, found.fields.tags), existing, task_lines(note.body, note.body_line, is_kanban_board(note.meta)), read_stat=stat)
 
     def _embed(self, pending: Sequence[_Pending], report: IndexReport, force: bool = False) -> None:
         wanted = [item for item in pending if item.needs_vector or force]
@@ -461,7 +463,8 @@ class Indexer:
                 # places for the same passages, whose vectors stay.
                 self.store.passages.rewrite(kept, passages, fields)
                 return
-        self.store.passage_vectors.delete(self.store.passages.delete_for_notes([label]))
+        if base is not None:  # a new label (AUTOINCREMENT: never one used before) has no passages to drop
+            self.store.passage_vectors.delete(self.store.passages.delete_for_notes([label]))
         labels = self.store.passages.insert(label, passages, fields)
         self._put_vectors(label, labels, self._embedded(item, report))
 

@@ -254,7 +254,9 @@ class VaultPaths:
         return self._is_always_ignored_dir(relative_dir) or self.exclusions.excludes_folder(relative_dir)
 
     def _is_always_ignored_dir(self, relative_dir: str) -> bool:
-        parts = PurePosixPath(relative_dir).parts
+        # A plain split, not PurePosixPath(...).parts: asked once a note by the indexer's re-check
+        # before each write. The same parts but the empty and "." ones, which neither test matches.
+        parts = [part for part in relative_dir.split("/") if part and part != "."]
         if not parts:
             return False
         if any(part.startswith(".") or part in PACKAGE_FOLDERS for part in parts):
