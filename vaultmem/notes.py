@@ -236,7 +236,9 @@ from .slugs import same_slug
 # 83: a Notion page's created time written in its workspace's language (`Created time: 21. Juli
 #     2023 15:29`, `Créé le: 3 mars 2023 16:12`) dates it (notion._day_first_time). Nothing is
 #     embedded again.
-READER_VERSION = "83"
+# 84: a date line whose text before the arrow reads as no day (`Date: TBD → 2022-05-10`) is read
+#     whole again, as before 80 (dating.line_date). Nothing is embedded again.
+READER_VERSION = "84"
 BOM = "\ufeff"
 # A Windows editor ("Unicode" in Notepad, PowerShell's Out-File) saves UTF-16 behind one of these.
 UTF16_BOMS = ((codecs.BOM_UTF16_LE, "utf-16-le", "UTF-16 LE"), (codecs.BOM_UTF16_BE, "utf-16-be", "UTF-16 BE"))
