@@ -210,6 +210,28 @@ def test_words_of_a_task_stay_text_beside_the_asking_words_of_another_language(v
     assert [task["text"] for task in about["tasks"]] == ["Enviar el presupuesto"]
 
 
+@pytest.mark.parametrize(("question", "words"), [
+    ("AI tasks", ["ai"]), ("what are my AI tasks", ["ai"]), ("tasks for the OS upgrade", ["os", "upgrade"]),
+    ("ES migration tasks", ["es", "migration"]), ("tasks for the LA trip", ["la", "trip"]),
+    ("die casting", ["die", "casting"]), ("buy hay", ["buy", "hay"]),
+])
+def test_an_english_task_question_keeps_words_that_are_another_languages_words_of_asking(
+        question: str, words: list[str]) -> None:
+    """Was (review): "ai" (French j'ai), "os", "es", "la", "die", "hay" were words of asking in any
+    question, so "AI tasks" answered every task and "tasks for the OS upgrade" every upgrade."""
+    assert read_task_query(question, NOW_TIME).words == words
+
+
+def test_tasks_asked_about_ai_over_the_cli_are_the_ai_tasks_not_every_task(vault_dir: Path) -> None:
+    configure(vault_dir)
+    write_file(vault_dir, "Work.md", "- [ ] Evaluate the AI summariser\n- [ ] Renew the office lease\n"
+                                     "- [ ] Plan the OS upgrade\n")
+    ai = run_json(vault_dir, "tasks", "what are my AI tasks", "--as-of", NOW)
+    assert [task["text"] for task in ai["tasks"]] == ["Evaluate the AI summariser"]
+    os_upgrade = run_json(vault_dir, "tasks", "tasks for the OS upgrade", "--as-of", NOW)
+    assert [task["text"] for task in os_upgrade["tasks"]] == ["Plan the OS upgrade"]
+
+
 def test_this_next_and_last_weekend_are_a_saturday_and_its_sunday() -> None:
     assert read_task_query("due this weekend", NOW_TIME).due == ("2026-12-05", "2026-12-06")
     assert read_task_query("next weekend", NOW_TIME).due == ("2026-12-12", "2026-12-13")

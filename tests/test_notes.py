@@ -621,6 +621,17 @@ def test_a_roam_tag_of_several_words_in_brackets_is_that_tag() -> None:
     assert inline_tags(body) == ["multi word tag", "rust", "Project X", "two spaces"]
 
 
+def test_a_roam_tag_opened_before_a_long_line_that_never_closes_is_read_in_linear_time(tmp_path) -> None:
+    """Was (review): the tag's pattern put its letter between two runs of the same characters, so
+    `#[[` before 40,000 letters and no `]]` took ~8 s (100,000: a minute), in every reindex."""
+    hostile = "#[[" + "a" * 40_000 + "\n#[[real tag]]\n"
+    (tmp_path / "Paste.md").write_text(hostile, encoding="utf-8")
+    started = time.perf_counter()
+    tags = read_note(tmp_path, "Paste.md").tags
+    assert time.perf_counter() - started < 1.0
+    assert tags == ["real tag"]
+
+
 def test_search_and_list_find_a_roam_tag_of_several_words(tmp_path) -> None:
     from vaultmem import Vault
 

@@ -215,6 +215,21 @@ def test_a_date_range_as_notion_writes_it_dates_the_page_by_its_first_day(vault_
     assert [(note["path"], note["date"]) for note in listed["notes"]] == [(offsite, "2022-05-03"), (sprint, "2021-12-22")]
 
 
+def test_a_date_line_whose_arrow_follows_no_day_is_dated_by_the_line_as_before_ranges_were_read(vault_dir: Path) -> None:
+    """Was (review): only the text before the arrow was read, so an ordinary note's `Date: TBD →
+    2022-05-10`, dated that day before, was undated, and `May 3 → May 10, 2022` too (no year)."""
+    root = write_vault(vault_dir, {
+        ".vaultmem.toml": 'embedder = "hashing"\n',
+        "Launch.md": "Date: TBD → 2022-05-10\n\nThe launch.",
+        "Trip.md": "Date: May 3 → May 10, 2022\n\nThe trip.",
+        "Offsite.md": "Date: May 3, 2022 → May 5, 2022\n\nThe offsite.",
+    })
+    listed = run_json(root, "list", "--since", "2022-05-01", "--until", "2022-05-31")
+    assert isinstance(listed, dict)
+    assert {note["path"]: note["date"] for note in listed["notes"]} == {
+        "Launch.md": "2022-05-10", "Trip.md": "2022-05-10", "Offsite.md": "2022-05-03"}
+
+
 def test_a_created_time_written_in_the_workspaces_language_dates_the_page(vault_dir: Path) -> None:
     pages = {
         "Notes/Sync 1a2b3c4d5e6f708192a3b4c5d6e7f801.md": "Created time: 21. Juli 2023 15:29",

@@ -374,10 +374,13 @@ def line_date(body: str, properties: DateProperties = DEFAULT_DATE_PROPERTIES) -
     people, a property is the vault's own field for it."""
     lines = date_lines(body, properties.date, properties.created)
     for line in sorted(lines, key=lambda line: line.written):  # stable: each kind in the body's order
-        line = replace(line, value=range_start(line.value))
-        found = _property_date(_day_in_numbers(line), f"`{line.label}` line")
-        if found is not None:
-            return replace(found, written=line.written)
+        # A range's first day; else the line as written, read as before ranges were: `Date: TBD →
+        # 2022-05-10` and `Date: May 3 → May 10, 2022` (no year before the arrow) were dated by
+        # their day, and reading the first end alone left them undated (review).
+        for value in dict.fromkeys((range_start(line.value), line.value)):
+            found = _property_date(_day_in_numbers(replace(line, value=value)), f"`{line.label}` line")
+            if found is not None:
+                return replace(found, written=line.written)
     return None
 
 

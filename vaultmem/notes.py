@@ -236,7 +236,9 @@ from .slugs import same_slug
 # 83: a Notion page's created time written in its workspace's language (`Created time: 21. Juli
 #     2023 15:29`, `Créé le: 3 mars 2023 16:12`) dates it (notion._day_first_time). Nothing is
 #     embedded again.
-READER_VERSION = "83"
+# 84: a date line whose text before the arrow reads as no day (`Date: TBD → 2022-05-10`) is read
+#     whole again, as before 80 (dating.line_date). Nothing is embedded again.
+READER_VERSION = "84"
 BOM = "\ufeff"
 # A Windows editor ("Unicode" in Notepad, PowerShell's Out-File) saves UTF-16 behind one of these.
 UTF16_BOMS = ((codecs.BOM_UTF16_LE, "utf-16-le", "UTF-16 LE"), (codecs.BOM_UTF16_BE, "utf-16-be", "UTF-16 BE"))
@@ -1271,7 +1273,10 @@ _INLINE_TAG = re.compile(f"#({_TAG_WORD})")
 _CLOSED_TAG = re.compile(f"#({_TAG_WORD}(?: [\\w/-]+)+)#(?![\\w/#-])")
 # Roam's (and Logseq's) tag of several words, its page link after the '#': `#[[multi word tag]]`
 # is the tag `multi word tag`, as Roam shows it and Obsidian's Roam import writes it.
-_LINKED_TAG = re.compile(r"#\[\[([^\[\]\n|#]*[^\W\d][^\[\]\n|#]*)\]\]")
+# Its letter is asked by a lookahead, not between two runs of the same characters: a `#[[` before a
+# long line with no `]]` was tried at every split of it (a line of 8,000 letters took 0.3 s, 100,000
+# a minute: a hostile or pasted note stalled every reindex).
+_LINKED_TAG = re.compile(r"#\[\[(?=[^\[\]\n|#]*[^\W\d])([^\[\]\n|#]*)\]\]")
 _ANY_TAG = re.compile(f"{_LINKED_TAG.pattern}|{_INLINE_TAG.pattern}")
 
 

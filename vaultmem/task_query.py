@@ -19,7 +19,8 @@ word was a word every task had to hold, so such a question answered no task at a
   ``done`` (``finished``, ``completed``), ``cancelled``, ``overdue``;
 - the words of **asking** — ``what``, ``is``, ``my``, ``tasks``, ``to do``, ``'s`` …, and those of
   French, Spanish, German and Portuguese (``quelles tâches pour``, ``qué tareas vencen``, ``welche
-  Aufgaben sind … fällig``, ``quais tarefas para``), whose periods are read (period_words.py) — are not text;
+  Aufgaben sind … fällig``, ``quais tarefas para``), whose periods are read (period_words.py), in a
+  question holding a word only those languages write (``tâches``, ``tareas``, ``welche``) — are not text;
 - what remains is matched in the tasks' words as before; a phrase in double quotes is always text.
 
 What was read is said (:attr:`ReadQuery.said`), so that the caller sees how its words were taken.
@@ -75,6 +76,17 @@ tache taches j'ai ai il y
 qué cuáles cuales tareas tarea para mis mi las los el hay tengo está están esta estan
 welche welcher welches aufgaben aufgabe sind ist habe ich meine mein die der das für fur noch zu gibt es
 quais qual tarefas tarefa minhas meus os do da tenho há são sao estão estao
+""".split())
+# A word only those languages write (their words for "which" and "task", a verb of asking): the
+# words above are words of asking only in a question holding one. Without it "AI tasks", "tasks
+# for the OS upgrade", "ES migration" or "LA trip" lost "ai", "os", "es", "la" (French "j'ai",
+# Portuguese "os", Spanish "es", "la") and answered every task, or another task than asked.
+_ELSEWHERE_SIGNS = frozenset("""
+quel quelle quels quelles qu'est-ce tâche tâches taches j'ai
+qué cuáles cuales tareas tarea tengo está están estan
+welche welcher welches aufgaben aufgabe
+quais tarefas tarefa tenho estão estao são
+vence vencen vencem fällig fallig
 """.split())
 _EDGE_PUNCTUATION = "?!.,;:()[]{}\"'“”‘’«»¿¡"
 _POSSESSIVE = re.compile(r"['’]s$", re.IGNORECASE)
@@ -260,6 +272,8 @@ class _Reader:
         self.kind: str | None = None
         self.side: str | None = None
         self.between: _Phrase | None = None  # the X of "between X", until its "and Y" is read
+        elsewhere = any(token.bare in _ELSEWHERE_SIGNS for token in tokens if not token.quoted)
+        self.asking = (_ASKING | _ASKING_ELSEWHERE) if elsewhere else _ASKING  # see _ELSEWHERE_SIGNS
 
     def phrases(self) -> list[_Phrase]:
         at = 0
@@ -306,7 +320,7 @@ class _Reader:
         if word in _SIDES:
             self._lead(token, side=_SIDES[word])
             return at + 1
-        if word in _ASKING or word in _ASKING_ELSEWHERE:
+        if word in self.asking:
             self._lead(token)
             return at + 1
         self._text(token)
