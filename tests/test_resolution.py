@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
+import time
 import unicodedata
 from collections.abc import Iterator
 from pathlib import Path
@@ -895,6 +896,27 @@ def test_the_permalink_of_a_forgotten_note_no_note_took_in_opens_no_other_note(v
         with Vault(vault_dir) as vault, pytest.raises(NoteNotFound) as missing:
             vault.get(reference)
         assert f"no note matches {reference!r}" in str(missing.value)
+
+
+def test_an_archived_files_permalink_and_id_lines_are_read_in_linear_time_and_quoted_values_still_answer(
+        vault_dir: Path, write_note) -> None:
+    """The lines were read by a lazy group and a backreference: a crafted `permalink:` line of
+    spaces took the square of its length, on every lookup that found no note (a review)."""
+    hashing_vault(vault_dir, write_note, {"decisions/review-protocol.md": KEPT, "eng/Cross machine reviews.md": MERGED_AWAY})
+    assert run_cli(vault_dir, "consolidate", "--apply", "--threshold", "0.7").exit_code == 0
+    archived = vault_dir / "_archive/eng/Cross machine reviews.md"
+    text = archived.read_text(encoding="utf-8")
+    archived.write_text(text.replace("permalink: eng/cross-machine-reviews", "permalink: 'eng/cross-machine-reviews'  "),
+                        encoding="utf-8")
+    crafted = "---\npermalink: a" + " " * 1_900 + "b\n---\nNothing.\n"  # within the 2,000 characters read of each
+    for number in range(200):
+        (vault_dir / f"_archive/crafted-{number}.md").write_text(crafted, encoding="utf-8")
+    started = time.monotonic()
+    with Vault(vault_dir) as vault:
+        assert vault.get("cross-machine-reviews").path == "decisions/review-protocol.md"
+        with pytest.raises(NoteNotFound):
+            vault.get("nothing-answers-to-this")
+    assert time.monotonic() - started < 4  # the old pattern: about 25 ms a file and lookup, 200 files, 2 lookups
 
 
 def test_no_note_matches_says_a_permalink_names_a_note(vault_dir: Path, write_note) -> None:

@@ -859,8 +859,8 @@ def _by_merged_permalink(index: DerivedIndex, reference: str, now_us: int) -> Lo
     permalink answers, or no live note took in the note that had it."""
     wanted = permalink_form(reference)
     archive = index.paths.root / index.paths.archive_dir
-    if not wanted or not archive.is_dir():
-        return None
+    if not wanted or not archive.is_dir() or not index.store.notes.lists_any(SUCCESSOR_FIELDS):
+        return None  # no live note took any note in: no archived permalink can name one (and no scan)
     successors: list[tuple[NoteRow, str, Path]] = []
     for path in itertools.islice(archive.rglob("*.md"), ARCHIVE_SCAN_FILES):
         if not _readable_in_archive(index.paths, path):
@@ -880,17 +880,27 @@ def _by_merged_permalink(index: DerivedIndex, reference: str, now_us: int) -> Lo
 
 def _archived_permalink_names(head: str) -> set[str]:
     """The names an archived file's ``permalink:`` (in its first lines) answers to."""
-    return {name for found in re.finditer(r"^permalink:[ \t]*([\"']?)(.*?)\1[ \t]*$", head, re.MULTILINE)
-            for name in permalink_names(found[2])}
+    return {name for found in re.finditer(r"^permalink:(.*)$", head, re.MULTILINE)
+            for name in permalink_names(_unquoted(found[1]))}
 
 
 def _archived_id(paths: VaultPaths, path: Path, head: str) -> str:
     """An archived file's id as the note had it: its ``id:``, else the path it had in the vault
     without ``.md`` (the archive keeps it at that path under its folder)."""
-    said = re.search(r"^id:[ \t]*([\"']?)(.+?)\1[ \t]*$", head, re.MULTILINE)
-    if said is not None:
-        return said[2]
+    said = re.search(r"^id:(.*)$", head, re.MULTILINE)
+    if said is not None and _unquoted(said[1]):
+        return _unquoted(said[1])
     return path.relative_to(paths.root / paths.archive_dir).as_posix().removesuffix(".md")
+
+
+def _unquoted(value: str) -> str:
+    """A frontmatter line's value as the regexes before read it: spaces and tabs around it
+    dropped, then one pair of matching quotes. In linear time: a pattern that did this with a
+    lazy group and a backreference took the square of a crafted line's length."""
+    value = value.strip(" \t")
+    if len(value) >= 2 and value[0] == value[-1] and value[0] in "\"'":
+        return value[1:-1]
+    return value
 
 
 def _refuse_if_excluded(paths: VaultPaths, reference: str) -> None:

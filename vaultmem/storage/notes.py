@@ -513,6 +513,11 @@ class NoteStore:
         wanted = case_fold(spelled) if any_case else spelled
         return [(_row_to_note(row), row[-1]) for row in self.db.execute(query, (*kinds, wanted))]
 
+    def lists_any(self, kinds: Sequence[str]) -> bool:
+        """Does any note list a name in one of the frontmatter fields ``kinds``?"""
+        query = f"SELECT 1 FROM note_names WHERE kind IN ({placeholders(len(kinds))}) LIMIT 1"
+        return self.db.execute(query, tuple(kinds)).fetchone() is not None
+
     def labels_named(self, key: str, eligibility: Eligibility, kind: str = NAME_KEY) -> list[int]:
         """Eligible notes one of whose name keys (file name, title, alias) is ``key``, by label
         (``kind`` TOPIC_KEY: one of whose topic keys is)."""
