@@ -78,6 +78,18 @@ def test_a_renamed_file_keeps_the_day_its_first_commit_added_it(til: Path) -> No
     assert listed(til, "2025-09-01", "2025-09-01") == {}
 
 
+def test_a_note_moved_by_a_commit_is_indexed_as_moved_and_keeps_its_day(til: Path) -> None:
+    setting(til, ON)
+    with Vault(til, embedder=HashingEmbedder()) as vault:
+        vault.index()
+        git(til, "mv", "react/remount.md", "react/key-remount.md")
+        git(til, "commit", "-qm", "rename", when="2025-09-01T12:00:00+00:00")
+        report = vault.index()
+    # Not a removal and an add: the old row's content hash finds the move (vectors, usage kept).
+    assert report.moved == [("react/remount.md", "react/key-remount.md")] and not report.added and not report.removed
+    assert list(listed(til, "2025-03-10", "2025-03-10")) == ["react/key-remount.md"]
+
+
 def test_an_explicit_date_wins_over_git(til: Path, write_note) -> None:
     write_note("react/hooks.md", "---\ndate: 2024-02-02\n---\n# Hooks\n\nuseEffect runs after paint.\n")
     write_note("unix/2024-05-05 grep.md", "# grep -r\n\nSearches folders.\n")
@@ -106,6 +118,15 @@ def test_a_note_committed_after_it_was_indexed_is_dated_at_the_next_command(til:
         assert any("not committed yet" in reason for reason in explained.reasons)
     commit(til, "xargs", "2025-11-11T08:00:00+00:00", "unix/xargs.md")  # the file is not touched
     assert list(listed(til, "2025-11-11", "2025-11-11")) == ["unix/xargs.md"]
+
+
+def test_a_long_lived_vault_sees_a_commit_made_while_it_is_open(til: Path, write_note) -> None:
+    setting(til, ON)
+    write_note("unix/tee.md", "# tee\n\nWrites to a file and stdout.\n")
+    with Vault(til, embedder=HashingEmbedder()) as vault:  # as the MCP server holds one
+        assert list(vault.list_notes(k=50, since="2025-12-12", until="2025-12-12")) == []
+        commit(til, "tee", "2025-12-12T08:00:00+00:00", "unix/tee.md")
+        assert [note.path for note in vault.list_notes(k=50, since="2025-12-12", until="2025-12-12")] == ["unix/tee.md"]
 
 
 def test_explain_names_the_commit_that_dated_the_note(til: Path) -> None:

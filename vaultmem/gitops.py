@@ -228,6 +228,14 @@ def head_commit(root: Path) -> str | None:
     return result.stdout.strip()
 
 
+def repository_dirs(root: Path) -> tuple[str, str]:
+    """Where the repository ``root`` is in keeps its ``HEAD`` and its refs (a linked worktree
+    keeps them apart), both absolute."""
+    lines = _git(root, "rev-parse", "--absolute-git-dir", "--git-common-dir").stdout.splitlines()
+    git_dir, common_dir = lines[0].strip(), lines[1].strip()
+    return git_dir, os.path.normpath(os.path.join(root, common_dir))
+
+
 def shallow_commits(root: Path) -> frozenset[str]:
     """The commits a shallow clone was cut at (git's ``shallow`` file: their parents were not
     fetched, so every file they hold looks added by them); empty for a whole history."""

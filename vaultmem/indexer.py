@@ -288,7 +288,10 @@ class Indexer:
             return
         with self.store.transaction():
             if stored and before is not None and before.fingerprint == stored:
-                self.store.notes.mark_paths_changed(sorted(found.changed_paths(before)))
+                # Only files still there: a moved note's old row keeps its content hash, by which the
+                # reconcile finds the move (its vectors and usage history kept), not a removal and an add.
+                changed = [path for path in found.changed_paths(before) if os.path.lexists(self.paths.os_path(path))]
+                self.store.notes.mark_paths_changed(sorted(changed))
             else:
                 self.store.notes.mark_all_changed()
             self.store.meta.set(GIT_DATES_KEY, found.fingerprint)
