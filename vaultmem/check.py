@@ -125,6 +125,7 @@ def check_vault(paths: VaultPaths, policy: LayerPolicy, fix: bool = False, now: 
     used = {rule.pattern for rule in rules if rule.source == CONFIG_SOURCE}
     report.problems.extend(bracket_glob_problems(paths.exclusions.globs, used, (stat.path for stat in files)))
     report.problems.extend(paths.daily.problems)  # a daily-note format not used: its notes dated by the other rules
+    report.problems.extend(paths.refresh_git_dates(keep=False)[0].problems)  # [dates] from_git: no repository, a shallow clone
     report.problems.extend(paths.inline_queries.problems)  # Dataview's settings unread: its inline queries searched
     report.problems.extend(Problem(issue.path, "file", issue.reason, issue.fix) for issue in issues)
     unmerged, git_problem = ask_unmerged(paths.root)  # asked once, before any fix: --fix leaves these alone

@@ -31,6 +31,7 @@ with the vault. Every key is optional::
     [dates]                       # the properties that date a note, each list read in order (dating.py)
     date = ["date"]               # what day a note is about, e.g. ["date", "fecha"]
     created = ["created"]         # when it was written, read last; must keep "created" (remember stamps it)
+    from_git = false              # a note nothing else dates: the day git added its file (git_dates.py)
 """
 
 from __future__ import annotations
@@ -67,7 +68,7 @@ T = TypeVar("T")
 _WATCH_KEYS = {"debounce_ms", "rescan_seconds"}
 _CONSOLIDATE_KEYS = {"threshold", "window", "similar_threshold"}
 _MCP_KEYS = {"allow_hard_delete", "allowed_origins"}
-_DATES_KEYS = {"date", "created"}
+_DATES_KEYS = {"date", "created", "from_git"}
 _TABLES = {"ttl", "watch", "consolidate", "mcp", "dates"}
 # Where each setting lives ("": the top of the file): to say where an unknown one belongs.
 _HOMES = {"": _TOP_KEYS - _TABLES, "watch.": _WATCH_KEYS, "consolidate.": _CONSOLIDATE_KEYS, "mcp.": _MCP_KEYS,
@@ -358,13 +359,14 @@ def _dates(table: Any, source: str, reading: _Reading) -> DateProperties:
     defaults = DateProperties()
     date = reading.value(lambda: _property_names(table.get("date", list(defaults.date)), source, "dates.date"), defaults.date)
     created = reading.value(lambda: _created_names(table.get("created", list(defaults.created)), source), defaults.created)
+    from_git = reading.value(lambda: _boolean(table.get("from_git", False), source, "dates.from_git"), defaults.from_git)
     both = [name for name in date if name in created]
     if both:
         # Read first as a day the note is about, or last as when it was written? Each answer
         # dates some notes wrongly (and consolidation keeps apart, or merges, by it).
         reading.value(partial(_refuse_both, both, source), None)
         return defaults
-    return DateProperties(date, created)
+    return DateProperties(date, created, from_git)
 
 
 def _property_names(value: Any, source: str, key: str) -> tuple[str, ...]:

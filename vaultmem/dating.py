@@ -24,7 +24,9 @@ A note's **date** is the first of:
    read there: ``data: 42`` or ``data: [1, 2]`` is no date, and passed over without a word;
 7. a line at the top of its text that says its date (date_lines.py: ``Date de création : 2026-04-23``,
    ``**Date:** 5 January 2024``, ``Fecha: 05/01/2024``): only for a note nothing above dates, as
-   ``date`` when its label says the day the note is about, as ``created`` when it says when it was made.
+   ``date`` when its label says the day the note is about, as ``created`` when it says when it was made;
+8. with ``[dates] from_git = true`` only: the author date of the commit that added its file, following
+   renames (git_dates.py), an instant marked as when the note was written; a file not committed yet has none.
 
 A vault may name the properties of rules 1 and 5 itself (:class:`DateProperties`, read from
 ``.vaultmem.toml`` ``[dates]``: ``date = ["date", "fecha"]``), each list read in its order;
@@ -103,6 +105,7 @@ from .sync_copies import tool_named_original
 
 if TYPE_CHECKING:
     from .daily_format import DailyFormat
+    from .git_dates import Added
 
 # A day in a file name, as daily-note tools write it: 2026-11-30 (Obsidian), 2026_11_30
 # (Logseq's journals), 2026.11.30, 20261130 and a Zettelkasten id 202611301200(00).
@@ -153,6 +156,7 @@ _PERIOD_CHARS = 8  # 2026-W09: the longest period _property_span reads
 DAILY_SOURCE = "daily-note format"  # a NoteDate's source when the vault's daily-note format gave it
 NAME_SOURCE = "file name"  # ... when a day in its file name or folders gave it (or a period's ISO name)
 PERIODIC_SOURCE = "periodic-note format"  # ... when a name in one of Periodic Notes' formats gave it
+GIT_SOURCE = "git history"  # ... when the commit that added its file gave it (rule 8, git_dates.py)
 _DURATION_SHAPE = re.compile(r"(?:\d+[smhdw])+", re.IGNORECASE)
 _DAYS_ONLY = re.compile(r"(?:\d+[dw])+", re.IGNORECASE)  # 7d, 2w, 1w3d: whole days, said as days
 # A bound that names a period: 2026 (a year), 2026-11 (a month), 2026-W48 or 2026W48 (an ISO week).
@@ -224,19 +228,25 @@ class DateProperties:
 
     date: tuple[str, ...] = ("date",)
     created: tuple[str, ...] = ("created",)
+    # ``from_git = true``: a note nothing else dates is dated by the commit that added its file
+    # (git_dates.py, the last rule); off by default, since it asks git at every command.
+    from_git: bool = False
 
     @property
     def named(self) -> bool:
         """Does the vault name properties of its own (not only ``date`` and ``created``)?"""
-        return self != DateProperties()
+        return (self.date, self.created) != (DateProperties.date, DateProperties.created)
 
     @property
     def fingerprint(self) -> str:
-        """What the index keeps to tell that the names changed (``""``: the default, as an
-        index made before they could be named was dated by)."""
-        if not self.named:
+        """What the index keeps to tell that the names (or ``from_git``) changed (``""``: the
+        default, as an index made before they could be named was dated by)."""
+        if not self.named and not self.from_git:
             return ""
-        return json.dumps({"date": list(self.date), "created": list(self.created)}, ensure_ascii=False)
+        said: dict[str, object] = {"date": list(self.date), "created": list(self.created)}
+        if self.from_git:  # only when on: an index dated under names alone keeps its fingerprint
+            said["from_git"] = True
+        return json.dumps(said, ensure_ascii=False)
 
     @property
     def date_said(self) -> str:
@@ -270,7 +280,8 @@ class Bound:
 
 
 def note_date(meta: Mapping[str, Any], path: str, daily: DailyFormat | None = None,
-              properties: DateProperties = DEFAULT_DATE_PROPERTIES, body: str = "") -> NoteDate | None:
+              properties: DateProperties = DEFAULT_DATE_PROPERTIES, body: str = "",
+              git: Mapping[str, Added] | None = None) -> NoteDate | None:
     """The note's date (see the module's docstring), or None. ``daily``: the vault's daily-note
     format (read once per command from its settings); without it, names are read by shape alone.
     ``properties``: the vault's date properties (its settings); without them, ``date`` and ``created``.
@@ -278,8 +289,27 @@ def note_date(meta: Mapping[str, Any], path: str, daily: DailyFormat | None = No
     A sync tool's conflict copy is dated as its original would be: the day in
     ``(conflicted copy 2026-12-01)`` or ``.sync-conflict-20261201-…`` is when two devices
     clashed, not what the note is about (a trial: a copy of a memory written on the 2nd was listed
-    under the 1st, and its own name no longer read as made from its title)."""
-    path = tool_named_original(path) or path
+    under the 1st, and its own name no longer read as made from its title).
+    ``git``: when git added each file (git_dates.GitDates.moments), read last; without it, not read."""
+    found = _dated_by_note(meta, tool_named_original(path) or path, daily, properties, body)
+    if found is not None or not git or not properties.from_git:
+        return found
+    added = git.get(path)  # the file's own path: a conflict copy was added by its own commit
+    if added is None:
+        return None
+    return NoteDate(added.moment, GIT_SOURCE, day=False, written=True, said=_git_said(added))
+
+
+def _git_said(added: Added) -> str | None:
+    """The author's time as git wrote it, in the author's zone (``2024-03-05T09:12:00+01:00``);
+    None for UTC, which shown_date gives alike."""
+    moment = datetime.fromisoformat(added.said)
+    return None if moment.utcoffset() == timedelta(0) else added.said
+
+
+def _dated_by_note(meta: Mapping[str, Any], path: str, daily: DailyFormat | None, properties: DateProperties,
+                   body: str) -> NoteDate | None:
+    """Rules 1 to 7: what the note itself (its properties, name and opening lines) says."""
     solar_hijri = daily is not None and daily.solar_hijri
     found = _first_property_date(meta, properties.date, solar_hijri)
     if found is not None:

@@ -23,7 +23,15 @@ from datetime import UTC, datetime, time
 from pathlib import PurePosixPath
 from typing import TYPE_CHECKING, Any
 
-from .dating import DAILY_SOURCE, PERIODIC_SOURCE, note_date, property_value, shown_date, unordered_name_days
+from .dating import (
+    DAILY_SOURCE,
+    GIT_SOURCE,
+    PERIODIC_SOURCE,
+    note_date,
+    property_value,
+    shown_date,
+    unordered_name_days,
+)
 from .errors import NoteNotFound, NoteReadError, NotIndexedYet, said_by, short_repr
 from .fields import aliases_of, file_names, name_key, name_topic, person_asked, query_topics, starts_person_name
 from .git_index import unmerged_warning
@@ -52,6 +60,7 @@ from .task_settings import load_task_rules
 if TYPE_CHECKING:
     from .daily_format import DailyFormat
     from .derived import DerivedIndex
+    from .git_dates import GitDates
     from .paths import VaultPaths
     from .search import Searcher
     from .storage import Eligibility, NoteRow, PassageRow, TextMatch
@@ -297,10 +306,10 @@ def _date_reason(row: NoteRow, meta: dict[str, Any], body: str, eligibility: Eli
         return (f"filtered out by {bounds}: it has no date{found} — no {_named(dates.date)} property, YYYY-MM-DD in its file name "
                 f"or {_named(dates.created)} property that reads as one{_daily_format_reason(row.path, daily)}, nor a line "
                 "such as `Date: 2026-11-30` under its title; add one of them to search it by date" + _unordered_name_reason(row.path, dates.date[0])
-                + "".join(f"; {problem}" for problem in daily.problems))
-    dated = note_date(meta, row.path, daily, dates, body)
-    source = (f" ({_source_words(dated.source, row.path, daily)})" if dated is not None and to_epoch_us(dated.moment) == row.dated_us
-              else "")
+                + paths.git_dates.undated_reason(row.path) + "".join(f"; {problem}" for problem in daily.problems))
+    dated = note_date(meta, row.path, daily, dates, body, paths.git_dates.moments())
+    source = (f" ({_source_words(dated.source, row.path, daily, paths.git_dates)})"
+              if dated is not None and to_epoch_us(dated.moment) == row.dated_us else "")
     span = _span_of(row)
     if span is not None:
         return f"filtered out by {bounds}: its date is {span.said()}{source}, and no day of it is in the range"
@@ -342,9 +351,17 @@ def _date_words(epoch_us: int, is_day: bool) -> str:
     return ("the day " if is_day else "") + shown_date(from_epoch_us(epoch_us), is_day)
 
 
-def _source_words(source: str, path: str, daily: DailyFormat) -> str:
+_GIT_SETTING = ".vaultmem.toml [dates] from_git"
+
+
+def _source_words(source: str, path: str, daily: DailyFormat, git: GitDates) -> str:
     """``from its file name``; ``from its name in the daily-note format DD-MM-YYYY in Journal/ (…)``;
-    ``from its name in the weekly-note format gggg-[W]ww in Weekly/ (…)``."""
+    ``from its name in the weekly-note format gggg-[W]ww in Weekly/ (…)``; ``from its git history:
+    commit 1a2b3c4d added its file ([dates] from_git; the note says no date of its own)``."""
+    added = git.added.get(path) if source == GIT_SOURCE else None
+    if added is not None:
+        return (f"from its git history: commit {added.commit[:10]} added its file ({_GIT_SETTING}; the note "
+                "says no date of its own)")
     if source == DAILY_SOURCE:
         return f"from its name in the daily-note format {daily.describe()}"
     named = daily.period(path) if source == PERIODIC_SOURCE else None

@@ -40,8 +40,10 @@ if sys.platform == "win32":
 else:
     import fcntl
 
-_FIELD = "\x1f"
-_RECORD = "\x1e"
+FIELD = "\x1f"  # between a commit's fields in a --format of ours
+RECORD = "\x1e"  # before each commit's
+_FIELD = FIELD
+_RECORD = RECORD
 
 
 @dataclass(frozen=True)
@@ -211,6 +213,47 @@ class Addition:
     commit: str
     date: str  # the commit's date, ISO 8601
     archived: str | None = None
+
+
+def head_commit(root: Path) -> str | None:
+    """The commit HEAD names, or None before the first commit. Raises :class:`GitError` when
+    ``root`` is in no repository or git is not installed (say which: a missing history is not
+    an empty one)."""
+    inside = _git(root, "rev-parse", "--is-inside-work-tree", check=False)  # raises when git is not installed
+    if inside.returncode != 0 or inside.stdout.strip() != "true":
+        raise GitError(f"the vault {root} is not in a git repository, so it has no history")
+    result = _git(root, "rev-parse", "--verify", "--quiet", "HEAD^{commit}", check=False)
+    if result.returncode != 0:
+        return None
+    return result.stdout.strip()
+
+
+def repository_dirs(root: Path) -> tuple[str, str]:
+    """Where the repository ``root`` is in keeps its ``HEAD`` and its refs (a linked worktree
+    keeps them apart), both absolute."""
+    lines = _git(root, "rev-parse", "--absolute-git-dir", "--git-common-dir").stdout.splitlines()
+    git_dir, common_dir = lines[0].strip(), lines[1].strip()
+    return git_dir, os.path.normpath(os.path.join(root, common_dir))
+
+
+def shallow_commits(root: Path) -> frozenset[str]:
+    """The commits a shallow clone was cut at (git's ``shallow`` file: their parents were not
+    fetched, so every file they hold looks added by them); empty for a whole history."""
+    shallow = root / git_path(root, "shallow")
+    try:
+        text = shallow.read_text(encoding="ascii")
+    except FileNotFoundError:
+        return frozenset()
+    return frozenset(line.strip() for line in text.splitlines() if line.strip())
+
+
+def added_and_moved(root: Path) -> bytes:
+    """One ``git log`` of HEAD's history, oldest first: each commit's hash and author date
+    (``%aI``), then the files it added, deleted or moved (``--name-status -z``, paths relative
+    to ``root``; renames found at :data:`SAME_FILE`). Read by git_dates.py: one pass over the
+    history for every note, where ``--follow`` is one pass per file."""
+    return _git_bytes(root, "log", "--reverse", SAME_FILE, "--diff-filter=ADR", "--name-status", "-z", "--relative",
+                      f"--format={_RECORD}%H{_FIELD}%aI")
 
 
 # The trailer vaultmem's commit gives each file it moved to the archive: `<blob> <path>`. A

@@ -13,12 +13,12 @@ import os
 import stat as stat_module
 import time
 import unicodedata
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from .daily_format import DailyFormat, dated_folders, titled_as_journal
-from .dating import DateProperties, note_date, note_problems
+from .dating import GIT_SOURCE, DateProperties, note_date, note_problems
 from .errors import INDEX, RE_EMBED, DerivedIndexError, Spelled
 from .fields import opening_heading_key
 from .lifecycle import to_epoch_us
@@ -29,6 +29,7 @@ from .storage import (
     DAILY_FORMAT_KEY,
     DATE_PROPERTIES_KEY,
     EXCLUSIONS_KEY,
+    GIT_DATES_KEY,
     INLINE_QUERIES_KEY,
     READER_KEY,
     REBUILDING,
@@ -41,6 +42,7 @@ from .task_dates import TaskLine, is_kanban_board, task_lines
 
 if TYPE_CHECKING:
     from .embedders import Embedder
+    from .git_dates import Added
     from .searchable import NoteVectors
 
 CHUNK = 512
@@ -126,16 +128,17 @@ class _Pending:
 
 
 def note_row(note: Note, stat: FileStat, embed_hash: str, daily: DailyFormat, dates: DateProperties,
-             tags: Sequence[str] | None = None) -> NoteRow:
+             tags: Sequence[str] | None = None, git: Mapping[str, Added] | None = None) -> NoteRow:
     """Everything the index stores about a note, derived from the note alone (and, for its
-    date, the vault's daily-note format and date properties). ``tags``: ``note.tags`` when the
-    caller has them already (its search fields': the body's inline tags are found once)."""
+    date, the vault's daily-note format and date properties, and when git added its file).
+    ``tags``: ``note.tags`` when the caller has them already (its search fields': the body's
+    inline tags are found once)."""
     expires = note.meta.get("expires_at")
     # A permanent (L4 / permanent: true) note never expires even if it wrongly carries an
     # expires_at: `check` reports the contradiction; reads must not drop the note meanwhile.
     expires_us = None if note.permanent else epoch_us_or_none(expires)
     created = note.meta.get("created")
-    dated = note_date(note.meta, note.path, daily, dates, note.body)
+    dated = note_date(note.meta, note.path, daily, dates, note.body, git)
     return NoteRow(
         id=note.id,
         path=note.path,
@@ -158,6 +161,7 @@ def note_row(note: Note, stat: FileStat, embed_hash: str, daily: DailyFormat, da
         dated_day=None if dated is None else dated.day,
         dated_end_us=None if dated is None or dated.last is None else to_epoch_us(dated.last),
         dated_said=None if dated is None else dated.said,
+        dated_from="git" if dated is not None and dated.source == GIT_SOURCE else None,
     )
 
 
@@ -196,6 +200,7 @@ class Indexer:
         exclusions, daily = self.paths.exclusions, self.paths.daily
         self._redate_if_format_changed(daily)
         self._redate_if_properties_changed(self.paths.dates)
+        self._redate_if_git_moved()
         self._reread_if_inline_queries_changed()
         made_under = self.store.meta.get(READER_KEY)
         if made_under != INDEX_RULES:
@@ -232,7 +237,8 @@ class Indexer:
         # Report every problem the vault has now, not only those of files read in this
         # run: a second `index` must not pretend a broken note was fixed.
         read_failures = [problem for problem in report.problems if problem.field == "file"]
-        report.problems = [*exclusions.problems, *daily.problems, *self.paths.inline_queries.problems, *read_failures, *self.store.notes.all_problems()]
+        report.problems = [*exclusions.problems, *daily.problems, *self.paths.git_dates.problems, *self.paths.inline_queries.problems,
+                           *read_failures, *self.store.notes.all_problems()]
         return report
 
     def _merge_full_text(self, report: IndexReport, committed: int) -> None:
@@ -271,6 +277,26 @@ class Indexer:
             return
         with self.store.transaction():
             self.store.notes.mark_all_changed()
+
+    def _redate_if_git_moved(self) -> None:
+        """HEAD moved since the notes were dated by git (``[dates] from_git``): the notes whose
+        date from git changed (committed, moved or deleted since) are read again — without this a
+        note committed after it was indexed stayed undated until its file changed, since a commit
+        changes no file. When the dates HEAD moved from are not at hand (another process read
+        them), every note is read again. Nothing is asked of git with the setting off."""
+        found, before = self.paths.refresh_git_dates()
+        stored = self.store.meta.get(GIT_DATES_KEY) or ""
+        if stored == found.fingerprint:
+            return
+        with self.store.transaction():
+            if stored and before is not None and before.fingerprint == stored:
+                # Only files still there: a moved note's old row keeps its content hash, by which the
+                # reconcile finds the move (its vectors and usage history kept), not a removal and an add.
+                changed = [path for path in found.changed_paths(before) if os.path.lexists(self.paths.os_path(path))]
+                self.store.notes.mark_paths_changed(sorted(changed))
+            else:
+                self.store.notes.mark_all_changed()
+            self.store.meta.set(GIT_DATES_KEY, found.fingerprint)
 
     def _reread_if_inline_queries_changed(self) -> None:
         """Dataview was turned on or off, or its inline-query prefixes changed, since the notes
@@ -320,6 +346,7 @@ class Indexer:
             # Another process is rebuilding: answer from what it has rebuilt so far (the
             # search says so) instead of indexing every file it has not reached yet.
             return IndexReport()
+        self._redate_if_git_moved()  # a commit changes no file: the notes it dates look changed now
         files, _issues = self.paths.scan()
         indexed = self.store.notes.file_stats()
         changed = [stat.path for stat in files if indexed.get(stat.path) != (stat.mtime_ns, stat.size)]
@@ -394,7 +421,7 @@ class Indexer:
         report.problems.extend(note.problems)
         found = searchable(note, self.paths.inline_queries.prefixes)
         return _Pending(note, found, note_row(note, settled_stat(stat, read_started_ns), found.embed_hash, self.paths.daily,
-                                                self.paths.dates, found.fields.tags), existing, task_lines(note.body, note.body_line, is_kanban_board(note.meta)), read_stat=stat)
+                                                self.paths.dates, found.fields.tags, self.paths.git_dates.moments()), existing, task_lines(note.body, note.body_line, is_kanban_board(note.meta)), read_stat=stat)
 
     def _embed(self, pending: Sequence[_Pending], report: IndexReport, force: bool = False) -> None:
         wanted = [item for item in pending if item.needs_vector or force]

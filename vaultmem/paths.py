@@ -29,6 +29,7 @@ from .dating import DEFAULT_DATE_PROPERTIES, DateProperties
 from .errors import ConfigError, PathOutsideVault, UsageError
 from .exclusions import OBSIDIAN_SETTINGS, Exclusions, Rule, load_exclusions, settings_signature
 from .fields import name_form
+from .git_dates import GitDates, load_git_dates
 from .inline_queries import DATAVIEW_SETTINGS, InlineQueries, load_inline_queries
 
 log = logging.getLogger(__name__)
@@ -188,6 +189,21 @@ class VaultPaths:
         self.daily: DailyFormat = load_daily_format(root)
         self.inline_queries: InlineQueries = load_inline_queries(root)
         self.dates: DateProperties = dates
+        self.git_dates: GitDates = GitDates()  # as last read (refresh_git_dates): none until then
+
+    # -- the dates git gives ([dates] from_git: git_dates.py)
+
+    def refresh_git_dates(self, keep: bool = True) -> tuple[GitDates, GitDates | None]:
+        """Read when git added each note again if HEAD moved (or ``[dates] from_git`` was turned
+        on), and the dates that replaced (None when HEAD did not move); nothing, and no git, when
+        the setting is off. ``keep``: write the answer under ``.vaultmem/`` (the indexer's;
+        ``check`` reads without writing, so that the index still sees what HEAD moved from)."""
+        from .config import STATE_DIR
+
+        found, before = load_git_dates(self.root, self.root / STATE_DIR, self.dates.from_git, self.git_dates,
+                                       is_note_name, keep=keep)
+        self.git_dates = found
+        return found, before
 
     # -- exclusions (exclusions.py) and the daily-note format (daily_format.py)
 

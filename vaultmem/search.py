@@ -100,6 +100,7 @@ from .vectors import SnapshotMoved, blob_to_vector
 if TYPE_CHECKING:
     from .daily_format import DailyFormat
     from .embedders import Embedder
+    from .git_dates import GitDates
     from .vectors import VectorIndex
 
 SNAPSHOT_RETRIES = 5
@@ -163,9 +164,10 @@ class Hit:
     match: str = "both"  # which sides found it: both, meaning (vectors), keyword (full text)
     passage: HitPassage | None = None
     date: str | None = None  # the note's date (its date, a date in its file name, or its created: dating.py)
+    date_from: str | None = None  # "git": the commit that added its file gave the date ([dates] from_git)
 
     def as_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        return _without_date_from(asdict(self))
 
 
 class Hits(list[Hit]):
@@ -199,9 +201,18 @@ class Listed:
     warnings: list[str] = field(default_factory=list)
     expired: bool = False
     version: str = ""
+    date_from: str | None = None  # "git": the commit that added its file gave the date ([dates] from_git)
 
     def as_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        return _without_date_from(asdict(self))
+
+
+def _without_date_from(shown: dict[str, Any]) -> dict[str, Any]:
+    """A hit or listed note as JSON: ``date_from`` only when git gave the date — said on every
+    hit it would lengthen each answer an agent reads for the few vaults that date by git."""
+    if shown.get("date_from") is None:
+        shown.pop("date_from", None)
+    return shown
 
 
 class Listing(list[Listed]):
@@ -291,13 +302,22 @@ def search_filters(layers: Iterable[str] | None, tags: Iterable[str] | None, inc
                              since=since, until=until, week_start=week_start)
 
 
-def undated_warning(undated: int, daily: DailyFormat, dates: DateProperties = DEFAULT_DATE_PROPERTIES) -> str:
+def undated_warning(undated: int, daily: DailyFormat, dates: DateProperties = DEFAULT_DATE_PROPERTIES,
+                    git: GitDates | None = None, in_git: bool = False) -> str:
     """A search by date's word on the notes it left out for having no date: the properties
     that date a note in this vault (and where to name others: trials found Spanish and German
     vaults dated by ``fecha:`` and ``datum:``, told only of ``date:``), and — when the vault's
-    daily-note format could have dated some but is not used — why, with the fix."""
+    daily-note format could have dated some but is not used — why, with the fix. With ``[dates]
+    from_git`` on, that a note not committed yet has no date (and why git dates none, if so); off,
+    in a vault with a ``.git`` of its own (``in_git``), that the setting dates its notes by git: a
+    trial's TIL repository, no note of it dated, was told only of properties none of them had."""
     named = f" (or as the daily-note format {daily.describe()} writes it)" if daily.in_use else ""
     unused = "".join(f"; {problem}" for problem in daily.problems)  # a format not used: said, with its fix
+    if dates.from_git:
+        unused += "; with from_git, a note's first commit dates it: one not committed yet has no date"
+        unused += "".join(f"; {problem}" for problem in (git.problems if git is not None else ()))
+    elif in_git:
+        unused += "; the vault is in git: from_git = true in [dates] dates a note by the commit that added it"
     # Said on every search by date: short (a trial found 400 characters of it on each call). Each
     # shell names the bounds as it takes them: --since/--until on the command line, since/until else.
     return Spelled(f"{undated} {'note' if undated == 1 else 'notes'} without a date left out by ", Argument("since"), "/",
@@ -622,7 +642,7 @@ class Searcher:
             listed.append(Listed(id=row.id, path=row.path, title=row.title, layer=row.layer,
                                  expires_at=None if row.permanent else row.expires_at, date=row.date, tags=row.tags,
                                  snippet=snippet.text, warnings=unique(warnings), expired=expired,
-                                 version=version_of(row.content_hash)))
+                                 version=version_of(row.content_hash), date_from=row.dated_from))
         # The listing shows its range whole: where the other dated notes lie is said only when it is empty.
         found = offset + len(listed)  # "nothing passed" is said of an empty list, not of a part past its end
         listing = Listing(listed, [*self._date_warnings(found, 1, eligibility), *self._tag_warnings(found, eligibility)],
@@ -666,7 +686,8 @@ class Searcher:
             warnings.append(around)
         undated = self.store.notes.count_undated(eligibility.undated)
         if undated:
-            warnings.append(undated_warning(undated, self.paths.daily, self.paths.dates))
+            warnings.append(undated_warning(undated, self.paths.daily, self.paths.dates, self.paths.git_dates,
+                                            (self.paths.root / ".git").exists()))
         return warnings
 
     def _verified(self, query: str, k: int, eligibility: Eligibility) -> Hits:
@@ -1071,7 +1092,7 @@ class Searcher:
             expires_at=None if row.permanent else row.expires_at, snippet=snippet.text, tags=row.tags,  # a permanent note's is ignored
             warnings=unique(warnings), expired=expired, version=version_of(row.content_hash), match=match,
             passage=None if passage is None else hit_passage(passage, snippet),
-            date=row.date,
+            date=row.date, date_from=row.dated_from,
         )
 
     def _row_warnings(self, row: NoteRow, eligibility: Eligibility) -> tuple[list[str], bool]:

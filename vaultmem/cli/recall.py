@@ -123,7 +123,7 @@ def search(obj: Context, query: str, k: int, layers: tuple[str, ...], tags: tupl
         click.echo("no matching notes")
     for number, hit in enumerate(hits, start=1):
         expiry = expiry_words(hit.expires_at)
-        dated = f", dated {calendar_day(hit.date)}" if hit.date else ""
+        dated = f", dated {calendar_day(hit.date)}{' (git)' if hit.date_from else ''}" if hit.date else ""
         click.echo(f"{number:>2}. {hit.title}  [{hit.layer or '-'}, {expiry}{dated}]  {hit.path}")
         click.echo(f"    score {hit.score:.2f} ({hit.match}){where_words(hit.passage)}")
         click.echo(f"    {hit.snippet}")
@@ -172,7 +172,8 @@ def list_command(obj: Context, k: int, offset: int, layers: tuple[str, ...], tag
         expiry = expiry_words(listed.expires_at)
         day = calendar_day(listed.date) if listed.date else "undated"
         title = "" if listed.title == day else f"{listed.title}  "  # a daily note's title is its day
-        click.echo(f"{day:<10}  {title}[{listed.layer or '-'}, {expiry}]  {listed.path}")
+        by_git = ", dated by git" if listed.date_from else ""
+        click.echo(f"{day:<10}  {title}[{listed.layer or '-'}, {expiry}{by_git}]  {listed.path}")
         if listed.snippet:
             click.echo(f"    {listed.snippet}")
         for warning in listed.warnings:

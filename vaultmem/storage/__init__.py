@@ -19,6 +19,7 @@ from .meta import (
     DAILY_FORMAT_KEY,
     DATE_PROPERTIES_KEY,
     EXCLUSIONS_KEY,
+    GIT_DATES_KEY,
     INLINE_QUERIES_KEY,
     READER_KEY,
     REBUILD_LOCK,
@@ -46,7 +47,7 @@ from .usage_backup import UsageBackup
 from .vectors import NOTE_SPACE, PASSAGE_SPACE, SPACES, SnapshotMeta, VectorSpace, VectorStore
 
 __all__ = [
-    "DAILY_FORMAT_KEY", "DATE_PROPERTIES_KEY", "DB_NAME", "EXCLUSIONS_KEY", "INLINE_QUERIES_KEY", "NOTE_SPACE", "PASSAGE_SPACE", "READER_KEY", "REBUILDING", "REBUILD_LOCK", "SPACES",
+    "DAILY_FORMAT_KEY", "DATE_PROPERTIES_KEY", "DB_NAME", "EXCLUSIONS_KEY", "GIT_DATES_KEY", "INLINE_QUERIES_KEY", "NOTE_SPACE", "PASSAGE_SPACE", "READER_KEY", "REBUILDING", "REBUILD_LOCK", "SPACES",
     "TOPIC_KEY",
     "AroundRange", "Connection", "Eligibility", "EpochBound", "FileState", "MetaStore", "NoteRow", "NoteStore", "PassageRow", "PassageStore", "PoolNote",
     "SnapshotMeta", "Store", "TaskFilter", "TaskRow", "TaskStore", "TextMatch", "UsageBackup", "UsageRow", "UsageStore", "VectorSpace", "VectorStore",

@@ -28,6 +28,7 @@ EXCLUSIONS_KEY = "exclusions"  # the fingerprint of the exclusions the index was
 DAILY_FORMAT_KEY = "daily_format"  # the daily-note format the notes' dates were read under (daily_format.py fingerprint)
 DATE_PROPERTIES_KEY = "date_properties"  # the properties the notes' dates were read from (dating.DateProperties fingerprint)
 INLINE_QUERIES_KEY = "inline_queries"  # the Dataview inline-query prefixes its passages were read under (inline_queries.py fingerprint)
+GIT_DATES_KEY = "git_dates"  # the HEAD the dates git gave were read under (git_dates.GitDates fingerprint; "": none)
 READER_KEY = "reader"  # the rules its rows were made under: searchable.INDEX_RULES (reader and embed recipe)
 LOCK_FILE_MODE = 0o644
 

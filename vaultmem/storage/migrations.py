@@ -299,6 +299,14 @@ def m016_note_dates_as_written(db: sqlite3.Connection) -> None:
     db.execute("ALTER TABLE notes ADD COLUMN dated_said TEXT")
 
 
+@migration("notes")
+def m017_note_dates_from_git(db: sqlite3.Connection) -> None:
+    # Where a note's date came from when not from the note itself: "git" when the commit that
+    # added its file gave it ([dates] from_git, git_dates.py), so that a hit says so. NULL for
+    # every row made before: none was dated by git. Named with `notes`: a rebuild adds it again.
+    db.execute("ALTER TABLE notes ADD COLUMN dated_from TEXT")
+
+
 # ------------------------------------------------------------------ applying them
 
 

@@ -51,6 +51,7 @@ class NoteRow:
     dated_day: bool | None = None  # is that date a day's label (its midnight UTC) or an instant? None: no date
     dated_end_us: int | None = None  # a periodic note's last day's label (dated_us: its first's); None: one date
     dated_said: str | None = None  # the date's time as the note writes it, when shown so (dating.NoteDate.said)
+    dated_from: str | None = None  # "git" when git's history gave the date ([dates] from_git, git_dates.py); None: the note
 
     @property
     def date(self) -> str | None:
@@ -70,14 +71,14 @@ class NoteRow:
             self.created, self.created_us, self.expires_at, self.expires_us, int(self.expiry_invalid),
             int(self.permanent), self.content_hash, self.embed_hash, int(self.mtime_ns), int(self.size),
             int(self.body_chars), json.dumps(self.problems, ensure_ascii=False), self.dated_us,
-            None if self.dated_day is None else int(self.dated_day), self.dated_end_us, self.dated_said,
+            None if self.dated_day is None else int(self.dated_day), self.dated_end_us, self.dated_said, self.dated_from,
         )
 
 
 _NOTE_COLUMN_NAMES = (
     "id", "path", "title", "layer", "tags", "created", "created_us", "expires_at", "expires_us", "expiry_invalid",
     "permanent", "content_hash", "embed_hash", "mtime_ns", "size", "body_chars", "problems", "dated_us",
-    "dated_day", "dated_end_us", "dated_said",
+    "dated_day", "dated_end_us", "dated_said", "dated_from",
 )
 _NOTE_COLUMNS = ", ".join(_NOTE_COLUMN_NAMES)
 _SELECT_NOTE = f"SELECT label, {_NOTE_COLUMNS} FROM notes"
@@ -106,7 +107,7 @@ def _row_to_note(row: Sequence[Any]) -> NoteRow:
         expiry_invalid=bool(row[10]), permanent=bool(row[11]), content_hash=row[12],
         embed_hash=row[13], mtime_ns=row[14], size=row[15], body_chars=row[16],
         problems=json.loads(row[17]), dated_us=row[18], dated_day=None if row[19] is None else bool(row[19]),
-        dated_end_us=row[20], dated_said=row[21],
+        dated_end_us=row[20], dated_said=row[21], dated_from=row[22],
     )
 
 
@@ -407,6 +408,11 @@ class NoteStore:
                 return
             prefix = folder + "/"
             self.db.execute("UPDATE notes SET content_hash = '', mtime_ns = -1 WHERE substr(path, 1, ?) = ?", (len(prefix), prefix))
+
+    def mark_paths_changed(self, paths: Iterable[str]) -> None:
+        """Make the rows of these paths look changed, so the next reconcile reads those files
+        again (the dates git gives them changed: a commit added or moved them)."""
+        self.db.executemany("UPDATE notes SET content_hash = '', mtime_ns = -1 WHERE path = ?", [(path,) for path in paths])
 
     def touch(self, label: int, mtime_ns: int, size: int) -> None:
         self.db.execute("UPDATE notes SET mtime_ns = ?, size = ? WHERE label = ?", (int(mtime_ns), int(size), int(label)))

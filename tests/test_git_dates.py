@@ -1,0 +1,178 @@
+"""Notes dated by the commit that added their file (``[dates] from_git``, git_dates.py, adr/0026
+"Dates from git"), against real git repositories."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from helpers import run_cli
+from vaultmem import Vault
+from vaultmem.config import ConfigError, config_from_dict
+from vaultmem.embedders import HashingEmbedder
+
+ON = 'embedder = "hashing"\n[dates]\nfrom_git = true\n'
+OFF = 'embedder = "hashing"\n'
+TIL = "# Forcing a remount\n\nThe key prop makes React mount a child again.\n"
+
+
+def git(root: Path, *args: str, when: str | None = None) -> str:
+    env = {**os.environ, "GIT_AUTHOR_DATE": when, "GIT_COMMITTER_DATE": when} if when else None
+    return subprocess.run(["git", *args], cwd=root, check=True, capture_output=True, text=True, env=env).stdout
+
+
+def commit(root: Path, message: str, when: str, *paths: str) -> None:
+    git(root, "add", "--", *paths)
+    git(root, "commit", "-qm", message, when=when)
+
+
+@pytest.fixture
+def til(vault_dir: Path, write_note) -> Path:
+    """A TIL repository: notes with no date of their own, each added by a commit of its day."""
+    git(vault_dir, "init", "-q")
+    git(vault_dir, "config", "user.email", "jb@example.com")
+    git(vault_dir, "config", "user.name", "JB")
+    write_note("react/remount.md", TIL)
+    commit(vault_dir, "react", "2025-03-10T09:00:00+01:00", "react/remount.md")
+    write_note("unix/find.md", "# find -print0\n\nPairs with xargs -0.\n")
+    commit(vault_dir, "unix", "2025-06-20T18:30:00+00:00", "unix/find.md")
+    return vault_dir
+
+
+def setting(root: Path, text: str) -> None:
+    (root / ".vaultmem.toml").write_text(text, encoding="utf-8")
+
+
+def listed(root: Path, since: str, until: str) -> dict[str, dict[str, object]]:
+    with Vault(root, embedder=HashingEmbedder()) as vault:
+        return {note.path: note.as_dict() for note in vault.list_notes(k=50, since=since, until=until)}
+
+
+def test_a_note_added_in_a_commit_is_listed_by_since_that_day(til: Path) -> None:
+    setting(til, ON)
+    found = listed(til, "2025-03-10", "2025-03-10")
+    assert list(found) == ["react/remount.md"]
+    assert found["react/remount.md"]["date"] == "2025-03-10T09:00:00+01:00"  # the author's time, in the author's zone
+    assert found["react/remount.md"]["date_from"] == "git"
+    with Vault(til, embedder=HashingEmbedder()) as vault:
+        hits = vault.search("react key prop remount", k=3, since="2025-03-01", until="2025-03-31")
+    assert [hit.path for hit in hits] == ["react/remount.md"] and hits[0].as_dict()["date_from"] == "git"
+
+
+def test_the_text_list_says_the_date_is_git_s(til: Path) -> None:
+    setting(til, ON)
+    result = run_cli(til, "list", "--since", "2025-06-20", "--until", "2025-06-20")
+    assert result.exit_code == 0, result.stderr
+    assert "2025-06-20" in result.stdout and "dated by git" in result.stdout and "unix/find.md" in result.stdout
+
+
+def test_a_renamed_file_keeps_the_day_its_first_commit_added_it(til: Path) -> None:
+    git(til, "mv", "react/remount.md", "react/forcing-a-child-remount.md")
+    git(til, "commit", "-qm", "rename", when="2025-09-01T12:00:00+00:00")
+    setting(til, ON)
+    assert list(listed(til, "2025-03-10", "2025-03-10")) == ["react/forcing-a-child-remount.md"]
+    assert listed(til, "2025-09-01", "2025-09-01") == {}
+
+
+def test_a_note_moved_by_a_commit_is_indexed_as_moved_and_keeps_its_day(til: Path) -> None:
+    setting(til, ON)
+    with Vault(til, embedder=HashingEmbedder()) as vault:
+        vault.index()
+        git(til, "mv", "react/remount.md", "react/key-remount.md")
+        git(til, "commit", "-qm", "rename", when="2025-09-01T12:00:00+00:00")
+        report = vault.index()
+    # Not a removal and an add: the old row's content hash finds the move (vectors, usage kept).
+    assert report.moved == [("react/remount.md", "react/key-remount.md")] and not report.added and not report.removed
+    assert list(listed(til, "2025-03-10", "2025-03-10")) == ["react/key-remount.md"]
+
+
+def test_an_explicit_date_wins_over_git(til: Path, write_note) -> None:
+    write_note("react/hooks.md", "---\ndate: 2024-02-02\n---\n# Hooks\n\nuseEffect runs after paint.\n")
+    write_note("unix/2024-05-05 grep.md", "# grep -r\n\nSearches folders.\n")
+    commit(til, "two more", "2025-10-01T10:00:00+00:00", "react/hooks.md", "unix/2024-05-05 grep.md")
+    setting(til, ON)
+    assert listed(til, "2025-10-01", "2025-10-01") == {}
+    assert set(listed(til, "2024-01-01", "2024-12-31")) == {"react/hooks.md", "unix/2024-05-05 grep.md"}
+    assert all("date_from" not in note for note in listed(til, "2024-01-01", "2024-12-31").values())
+
+
+def test_with_the_setting_off_git_dates_nothing_and_the_warning_names_it(til: Path) -> None:
+    setting(til, OFF)
+    with Vault(til, embedder=HashingEmbedder()) as vault:
+        listing = vault.list_notes(k=50, since="2025-01-01", until="2025-12-31")
+    assert list(listing) == []
+    assert any("from_git = true" in warning for warning in listing.warnings)
+    assert not (til / ".vaultmem" / "git_dates.json").exists()
+
+
+def test_a_note_committed_after_it_was_indexed_is_dated_at_the_next_command(til: Path, write_note) -> None:
+    setting(til, ON)
+    write_note("unix/xargs.md", "# xargs -0\n\nReads NUL-separated names.\n")
+    with Vault(til, embedder=HashingEmbedder()) as vault:
+        vault.index()
+        explained = vault.explain("unix/xargs.md", "xargs names", since="2025-01-01")
+        assert any("not committed yet" in reason for reason in explained.reasons)
+    commit(til, "xargs", "2025-11-11T08:00:00+00:00", "unix/xargs.md")  # the file is not touched
+    assert list(listed(til, "2025-11-11", "2025-11-11")) == ["unix/xargs.md"]
+
+
+def test_a_long_lived_vault_sees_a_commit_made_while_it_is_open(til: Path, write_note) -> None:
+    setting(til, ON)
+    write_note("unix/tee.md", "# tee\n\nWrites to a file and stdout.\n")
+    with Vault(til, embedder=HashingEmbedder()) as vault:  # as the MCP server holds one
+        assert list(vault.list_notes(k=50, since="2025-12-12", until="2025-12-12")) == []
+        commit(til, "tee", "2025-12-12T08:00:00+00:00", "unix/tee.md")
+        assert [note.path for note in vault.list_notes(k=50, since="2025-12-12", until="2025-12-12")] == ["unix/tee.md"]
+
+
+def test_explain_names_the_commit_that_dated_the_note(til: Path) -> None:
+    setting(til, ON)
+    first = git(til, "log", "--format=%H", "--", "react/remount.md").strip()
+    with Vault(til, embedder=HashingEmbedder()) as vault:
+        explained = vault.explain("react/remount.md", "react key prop", since="2025-04-01")
+    reason = next(reason for reason in explained.reasons if "filtered out by" in reason)
+    assert f"from its git history: commit {first[:10]} added its file" in reason
+
+
+def test_the_dates_are_kept_under_vaultmem_and_made_again_when_it_is_deleted(til: Path) -> None:
+    setting(til, ON)
+    before = listed(til, "2025-01-01", "2025-12-31")
+    kept = json.loads((til / ".vaultmem" / "git_dates.json").read_text(encoding="utf-8"))
+    assert kept["head"] == git(til, "rev-parse", "HEAD").strip() and set(kept["added"]) == set(before)
+    subprocess.run(["rm", "-rf", str(til / ".vaultmem")], check=True)
+    assert listed(til, "2025-01-01", "2025-12-31") == before
+
+
+def test_a_vault_that_is_no_git_repository_is_a_check_problem(vault_dir: Path, write_note) -> None:
+    write_note("a.md", "# A\n\nNo date at all.\n")
+    setting(vault_dir, ON)
+    with Vault(vault_dir, embedder=HashingEmbedder()) as vault:
+        problems = [problem for problem in vault.check().problems if problem.field == "dates.from_git"]
+    assert len(problems) == 1 and "not in a git repository" in problems[0].message
+    assert "git init" in problems[0].fix
+
+
+def test_a_shallow_clone_leaves_the_notes_at_its_cut_undated_and_says_so(til: Path, tmp_path: Path, write_note) -> None:
+    write_note("unix/sed.md", "# sed -i\n\nEdits in place.\n")
+    commit(til, "sed", "2025-08-08T08:00:00+00:00", "unix/sed.md")
+    clone = tmp_path / "clone"
+    subprocess.run(["git", "clone", "-q", "--depth", "2", f"file://{til}", str(clone)], check=True, capture_output=True)
+    setting(clone, ON)
+    # The cut (the unix commit) shows react/remount.md and unix/find.md as added: their days are not known.
+    assert list(listed(clone, "2025-01-01", "2025-12-31")) == ["unix/sed.md"]
+    with Vault(clone, embedder=HashingEmbedder()) as vault:
+        problems = [problem for problem in vault.check().problems if problem.field == "dates.from_git"]
+        explained = vault.explain("unix/find.md", "find", since="2025-01-01")
+    assert len(problems) == 1 and "shallow clone: 2 note(s)" in problems[0].message
+    assert "git fetch --unshallow" in problems[0].fix
+    assert any("shallow clone's oldest commit" in reason for reason in explained.reasons)
+
+
+def test_from_git_must_be_true_or_false() -> None:
+    with pytest.raises(ConfigError) as raised:
+        config_from_dict({"dates": {"from_git": "yes"}})
+    assert "dates.from_git" in str(raised.value) and "true or false" in str(raised.value)

@@ -1,0 +1,266 @@
+"""When git added each note: the date of a note nothing else dates, with ``[dates] from_git = true``
+(adr/0026, "Dates from git").
+
+A vault kept in git (a "TIL" repository, a team's notes) often writes no date anywhere: no
+property, no day in a name, no ``created``. Its history knows when each file was added. With the
+setting on, such a note is dated by the author date of the commit that added its file, following
+its renames (dating.py's last rule: anything the note says wins).
+
+One ``git log --name-status`` pass over HEAD's history (gitops.added_and_moved), oldest first:
+an added file takes the commit's date, a moved one keeps its file's, a deleted one loses it (a file
+added again later is dated by that later commit). ``--follow`` per file would be one pass per note.
+The answer is kept in ``.vaultmem/git_dates.json``, keyed by HEAD (and the shallow clone's cut):
+derived state, so a command run at the same HEAD asks git only for HEAD, and deleting
+``.vaultmem/`` makes it again.
+
+Not dated by git: a file no commit of HEAD holds yet (said by ``explain``), and in a shallow
+clone every file already there at the commits it was cut at (those commits have no parents here,
+so git shows them adding every file they hold: their dates would be wrong). ``check`` says so,
+with the number of such notes, and what fetches the history.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import shutil
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field, replace
+from datetime import UTC, datetime
+from pathlib import Path
+
+from . import gitops
+from .durable import replace_file
+from .errors import GitError
+from .notes import Problem
+
+log = logging.getLogger(__name__)
+
+CACHE_NAME = "git_dates.json"
+_CACHE_VERSION = 1
+_SETTING = "dates.from_git"
+_CONFIG_FILE = ".vaultmem.toml"  # config.CONFIG_FILE (config imports dating, which reads this module's types)
+_NO_COMMIT = "(no commit)"  # the fingerprint of a repository without a commit yet: every note uncommitted
+
+
+@dataclass(frozen=True)
+class Added:
+    """When the file at a path was added: the author date of the commit that added it (or the
+    file it was moved from), as git wrote it (``%aI``, in the author's zone), and that commit."""
+
+    said: str
+    commit: str
+
+    @property
+    def moment(self) -> datetime:
+        return datetime.fromisoformat(self.said).astimezone(UTC)
+
+
+@dataclass(frozen=True)
+class GitDates:
+    """The notes' dates from git under one HEAD (``enabled``: the setting is on). ``added`` holds
+    every file of HEAD's history that git dates, vault-relative; ``unfetched`` the files a shallow
+    clone's cut hides the adding of; ``problems`` why git dates fewer notes than it could."""
+
+    enabled: bool = False
+    head: str = ""
+    added: Mapping[str, Added] = field(default_factory=dict)
+    unfetched: frozenset[str] = frozenset()
+    shallow: frozenset[str] = frozenset()
+    problems: tuple[Problem, ...] = ()
+    # Where the repository keeps HEAD and its refs (absolute), and their stats when HEAD was read:
+    # while they hold, HEAD has not moved and git is not asked (a search of a long-lived process
+    # pays a few stats, not two git processes: about 9 ms at each call, as much as the search).
+    git_dirs: tuple[str, str] = ("", "")
+    signature: tuple[tuple[int, int, int] | None, ...] = ()
+
+    @property
+    def fingerprint(self) -> str:
+        """What the index keeps to tell that the dates git gives may have changed: HEAD (``""``
+        with the setting off, or when git could not be asked)."""
+        return self.head if self.enabled else ""
+
+    def moments(self) -> Mapping[str, Added]:
+        """What dating.note_date reads: nothing with the setting off."""
+        return self.added if self.enabled else {}
+
+    def changed_paths(self, before: GitDates) -> set[str]:
+        """The paths whose date from git differs between ``before`` and this (added, moved or
+        committed since), which the index reads again."""
+        paths = set(self.added) | set(before.added)
+        return {path for path in paths if self.added.get(path) != before.added.get(path)}
+
+    def undated_reason(self, path: str) -> str:
+        """Why git gives the note at ``path`` no date ("" when it gives one, or the setting is off)."""
+        if not self.enabled or path in self.added:
+            return ""
+        if self.problems and not self.head:
+            return f"; git dates no note: {self.problems[0].message}"
+        if path in self.unfetched:
+            return ("; git does not date it: it was already there at the shallow clone's oldest commit "
+                    "(`git fetch --unshallow` fetches when it was added)")
+        return "; git does not date it: it is not committed yet (HEAD holds no commit that added it)"
+
+
+def load_git_dates(root: Path, state_dir: Path, enabled: bool, held: GitDates | None = None,
+                   is_note_name: Callable[[str], bool] = lambda name: True, keep: bool = True) -> tuple[GitDates, GitDates | None]:
+    """The dates git gives the vault at ``root`` now, and the dates they replace when HEAD moved
+    (those ``held`` in memory, else those kept in ``state_dir``; None when there were none). Never
+    raises for git: a vault that is no repository, a missing git, a failed log are ``problems``.
+    ``keep``: write what was read to ``state_dir`` when it holds none for HEAD. ``is_note_name``: which files to keep (paths.is_note_name; renames are followed through any)."""
+    if not enabled:
+        return GitDates(), None
+    if held is not None and held.enabled and held.git_dirs[0] and _signature(*held.git_dirs) == held.signature:
+        return held, None
+    if shutil.which("git") is None:
+        return GitDates(enabled=True, problems=(_problem("is true, but git is not installed (or not on PATH): no note is "
+                                                         "dated by git", "install git, or remove from_git from [dates]"),)), None
+    if not gitops.is_repository(root):
+        return GitDates(enabled=True, problems=(_problem(f"is true, but the vault {root} is not in a git repository: no "
+                                                         "note is dated by git", "commit the vault to git (git init; git add; "
+                                                         "git commit), or remove from_git from [dates]"),)), None
+    try:
+        git_dirs = gitops.repository_dirs(root)
+        signature = _signature(*git_dirs)  # before HEAD is read: a commit meanwhile is seen next time
+        head = gitops.head_commit(root)
+        if head is None:
+            return GitDates(enabled=True, head=_NO_COMMIT, git_dirs=git_dirs, signature=signature), None
+        shallow = gitops.shallow_commits(root)
+        if held is not None and held.enabled and held.head == head and held.shallow == shallow:
+            return replace(held, git_dirs=git_dirs, signature=signature), None
+        kept = held if held is not None and held.enabled and held.added else _read_cache(state_dir / CACHE_NAME)
+        if kept is not None and kept.head == head and kept.shallow == shallow:
+            return replace(kept, git_dirs=git_dirs, signature=signature), None
+        found = replace(_dates_from_log(gitops.added_and_moved(root), head, shallow, is_note_name), git_dirs=git_dirs,
+                        signature=signature)
+    except GitError as error:
+        return GitDates(enabled=True, problems=(_problem(f"git cannot date the notes: {error}",
+                                                         "fix the repository, or set from_git = false in [dates]"),)), None
+    if keep:
+        _write_cache(state_dir, found)
+    return found, kept
+
+
+def _signature(git_dir: str, common_dir: str) -> tuple[tuple[int, int, int] | None, ...]:
+    """The stats of what names HEAD's commit: ``HEAD`` itself, the branch file it points to,
+    ``packed-refs`` (where a branch may live instead) and ``shallow``. Git writes each whole
+    to a lock file and renames it over: a new commit is a new file (inode, size, mtime)."""
+    head = os.path.join(git_dir, "HEAD")
+    try:
+        with open(head, encoding="utf-8", errors="replace") as handle:
+            pointed = handle.read(512).strip()
+    except OSError:
+        pointed = ""
+    ref = pointed.removeprefix("ref: ").strip() if pointed.startswith("ref: ") else ""
+    files = [head, os.path.join(common_dir, "packed-refs"), os.path.join(common_dir, "shallow")]
+    if ref:
+        files.append(os.path.join(common_dir, ref))
+    return tuple(_stat(path) for path in files)
+
+
+def _stat(path: str) -> tuple[int, int, int] | None:
+    try:
+        info = os.stat(path)
+    except OSError:
+        return None
+    return (info.st_ino, info.st_size, info.st_mtime_ns)
+
+
+def _dates_from_log(log_bytes: bytes, head: str, shallow: frozenset[str],
+                    is_note_name: Callable[[str], bool]) -> GitDates:
+    added: dict[str, Added] = {}
+    unfetched: set[str] = set()
+    for commit, said, changes in _commits(log_bytes):
+        for status, path, moved_to in changes:
+            _apply(added, unfetched, status, path, moved_to, Added(said, commit), commit in shallow)
+    kept = {path: when for path, when in added.items() if is_note_name(path.rsplit("/", 1)[-1])}
+    hidden = frozenset(path for path in unfetched if is_note_name(path.rsplit("/", 1)[-1]))
+    problems = (_shallow_problem(len(hidden)),) if shallow else ()
+    return GitDates(enabled=True, head=head, added=kept, unfetched=hidden, shallow=shallow, problems=problems)
+
+
+def _apply(added: dict[str, Added], unfetched: set[str], status: str, path: str, moved_to: str | None,
+           when: Added, at_cut: bool) -> None:
+    """One change of one commit, in history's order."""
+    if status == "D":
+        added.pop(path, None)
+        unfetched.discard(path)
+    elif status == "R" and moved_to is not None:
+        if path in unfetched:
+            unfetched.discard(path)
+            unfetched.add(moved_to)
+            added.pop(moved_to, None)
+        else:
+            # Moved from a file git dated (or from outside the vault's folder: added here by this commit).
+            added[moved_to] = added.pop(path, when)
+            unfetched.discard(moved_to)
+    elif status == "A":
+        if at_cut:  # a shallow clone's cut shows every file it holds as added: when is not known
+            unfetched.add(path)
+            added.pop(path, None)
+        else:
+            added[path] = when
+            unfetched.discard(path)
+
+
+def _commits(log_bytes: bytes) -> Iterator[tuple[str, str, list[tuple[str, str, str | None]]]]:
+    """(hash, author date, [(status letter, path, moved to)]) of each commit of ``--name-status -z``."""
+    for record in log_bytes.split(gitops.RECORD.encode()):
+        header, _, rest = record.partition(b"\0")
+        if not header.strip():
+            continue
+        commit, said = header.decode("utf-8", "surrogateescape").strip("\n").split(gitops.FIELD, 1)
+        tokens = iter(rest.lstrip(b"\n").split(b"\0"))
+        changes: list[tuple[str, str, str | None]] = []
+        for token in tokens:
+            if not token:
+                continue
+            status = token.decode("ascii")[:1]
+            path = _path(next(tokens))
+            changes.append((status, path, _path(next(tokens)) if status in ("R", "C") else None))
+        yield commit, said, changes
+
+
+def _path(raw: bytes) -> str:
+    return raw.decode("utf-8", "surrogateescape")
+
+
+def _shallow_problem(hidden: int) -> Problem:
+    # Not dated rather than dated by the cut: its commit shows every file it holds as added, and
+    # `list --since` that day would hold every older note of the vault.
+    return _problem(f"the repository is a shallow clone: {hidden} note(s) already there at its oldest fetched commit "
+                    "have no date from git (when they were added was not fetched)",
+                    "fetch the whole history (git fetch --unshallow) to date them")
+
+
+def _problem(message: str, fix: str) -> Problem:
+    return Problem(_CONFIG_FILE, _SETTING, message, fix)
+
+
+def _read_cache(path: Path) -> GitDates | None:
+    """The dates kept under ``.vaultmem/``; None when there are none, or they cannot be read (a
+    file from another version, a torn copy): derived state, made again from git."""
+    try:
+        raw = json.loads(path.read_text(encoding="utf-8"))
+        if not isinstance(raw, dict) or raw.get("version") != _CACHE_VERSION:
+            return None
+        shallow = frozenset(raw["shallow"])
+        return GitDates(enabled=True, head=raw["head"], shallow=shallow,
+                        added={path: Added(said, commit) for path, (said, commit) in raw["added"].items()},
+                        unfetched=frozenset(raw["unfetched"]),
+                        problems=(_shallow_problem(len(raw["unfetched"])),) if shallow else ())
+    except FileNotFoundError:
+        return None
+    except (OSError, ValueError, KeyError, TypeError) as error:
+        log.warning("%s cannot be read (%s): the dates are read from git again", path, error)
+        return None
+
+
+def _write_cache(state_dir: Path, found: GitDates) -> None:
+    if not state_dir.is_dir():
+        return  # no index yet (``check`` on a new vault): nothing derived is written outside one
+    data = {"version": _CACHE_VERSION, "head": found.head, "shallow": sorted(found.shallow),
+            "unfetched": sorted(found.unfetched),
+            "added": {path: [when.said, when.commit] for path, when in sorted(found.added.items())}}
+    replace_file(state_dir / CACHE_NAME, json.dumps(data, ensure_ascii=False).encode("utf-8"))
