@@ -236,7 +236,12 @@ from .slugs import same_slug
 # 83: a Notion page's created time written in its workspace's language (`Created time: 21. Juli
 #     2023 15:29`, `Créé le: 3 mars 2023 16:12`) dates it (notion._day_first_time). Nothing is
 #     embedded again.
-READER_VERSION = "83"
+# 84: the full text and name keys hold words without the marks people may not type (marks.py):
+#     Hebrew points, Thai and Lao vowel and tone marks, Indic nuktas, and Latin letters with a
+#     stroke as plain ones (đ is d, ł is l, ø is o); a run of Thai or Lao is spaced into letters
+#     as Chinese is (cjk.RUN): "แคบหมู" finds "ซื้อแคบหมูกับไส้อั่ว", "ברוך" finds "בָּרוּךְ",
+#     "Dong Xuan" finds "Đồng Xuân". Nothing is embedded again.
+READER_VERSION = "84"
 BOM = "\ufeff"
 # A Windows editor ("Unicode" in Notepad, PowerShell's Out-File) saves UTF-16 behind one of these.
 UTF16_BOMS = ((codecs.BOM_UTF16_LE, "utf-16-le", "UTF-16 LE"), (codecs.BOM_UTF16_BE, "utf-16-be", "UTF-16 BE"))
