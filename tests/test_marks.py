@@ -104,7 +104,7 @@ def test_an_index_made_before_the_marks_were_folded_learns_them_without_embeddin
     database = sqlite3.connect(vault_root / ".vaultmem" / "index.db")
     with database:  # what reader 83 wrote: the pointed Hebrew as it stands
         database.execute("UPDATE meta SET value = replace(value, ?, 'reader-83/') WHERE key = 'reader'", (f"reader-{READER_VERSION}/",))
-        database.execute("UPDATE passages_fts SET body = 'קִדּוּשׁ בָּרוּךְ' WHERE body LIKE '%ברוך%'")
+        database.execute("UPDATE passages_fts SET body = 'קִדּוּשׁ בָּרוּךְ', stems = '' WHERE body LIKE '%ברוך%'")
         embedded = database.execute("SELECT max(seq) FROM passage_vectors").fetchone()[0]
     database.close()
     with Vault(vault_root, embedder=HashingEmbedder()) as vault:
@@ -115,3 +115,22 @@ def test_an_index_made_before_the_marks_were_folded_learns_them_without_embeddin
     assert database.execute("SELECT max(seq) FROM passage_vectors").fetchone()[0] == embedded  # nothing embedded again
     database.close()
     assert report.reread and found[:1] == ["he/ברכות לשבת.md"]
+
+
+def test_a_hebrew_word_is_found_in_a_note_that_writes_it_after_and_the_in_or_to(tmp_path: Path) -> None:
+    # Hebrew writes "and", "the", "in", "to" … as one letter before the word: the note's
+    # הקידוש ("the kiddush") and וְהַיָּם ("and the sea") were no answer to קידוש or ים.
+    root = write_vault(tmp_path / "vault", {
+        "he/ברכות.md": "# ברכות לשבת\n\nלפני הקידוש מדליקים נרות. את החלות מכסים במפית.\n",
+        "he/שיר.md": "# שיר\n\nשֶׁלֹּא יִגָּמֵר לְעוֹלָם — הַחוֹל וְהַיָּם, רִשְׁרוּשׁ שֶׁל הַמַּיִם.\n",
+        "he/רופא.md": "# רופא שיניים\n\nתור לרופא השיניים ביום שלישי, סתימה בשן טוחנת.\n",
+    })
+    with Vault(root, embedder=HashingEmbedder()) as vault:
+        vault.index()
+        assert keyword_side(vault, "קידוש")[:1] == ["he/ברכות.md"]
+        assert keyword_side(vault, "חלות")[:1] == ["he/ברכות.md"]
+        assert keyword_side(vault, "ים")[:1] == ["he/שיר.md"]
+        [first, *_] = vault.search("ים", k=1)
+        assert "וְהַיָּם" in first.snippet, first.snippet
+    pointed = "שורה ארוכה שאין בה דבר. " * 40 + "הַחוֹל וְהַיָּם. " + "עוד שורה. " * 20
+    assert "וְהַיָּם" in window(pointed, query_pattern("ים"))  # the snippet opens where the word is

@@ -33,6 +33,7 @@ import unicodedata
 # lower dots, qamats qatan: dropped. The maqaf (U+05BE), paseq and sof pasuq are punctuation, kept.
 _HEBREW_MARKS = "\u0591-\u05bd\u05bf\u05c1\u05c2\u05c4\u05c5\u05c7"
 _HEBREW_LETTER = re.compile("[\u05d0-\u05ea]")
+HEBREW_PREFIXES = "והבכלמש"  # and, the, in, as, to, from, that: written as one letter before a word (stems.py)
 # Hebrew presentation forms (שׁ U+FB2A, בּ U+FB31, …): their letter and marks (NFKD), then folded.
 _HEBREW_PRESENTATION = re.compile("[\ufb1d-\ufb4f]")
 # Thai: mai han-akat, the vowels above and below, phinthu; maitaikhu, the tone marks, thanthakhat,
@@ -94,9 +95,12 @@ _INDIC_CONSONANT = re.compile("[\u0915-\u0939\u0995-\u09b9\u0a15-\u0a39\u0a95-\u
 def marks_either(pattern: str) -> str:
     """A regular expression (of a folded word, escaped) whose Hebrew letters may carry their
     points, Thai and Lao letters their marks, Indic consonants a nukta: where a snippet finds the
-    word the folded full text matched (``ברוך`` finds ``בָּרוּךְ``, ``หมู`` finds ``หมู``)."""
+    word the folded full text matched (``ברוך`` finds ``בָּרוּךְ``, ``หมู`` finds ``หมู``); a Hebrew
+    word may have the letters that say and, the, in … before it (``ים`` finds ``וְהַיָּם``)."""
     if pattern.isascii():
         return pattern
-    pattern = _HEBREW_LETTER.sub(lambda letter: letter.group() + _MAY_FOLLOW["hebrew"], pattern)
+    # A Hebrew word may follow the letters that say and, the, in … (stems.hebrew_forms: ים finds וְהַיָּם)
+    before = f"(?:[{HEBREW_PREFIXES}]{_MAY_FOLLOW['hebrew']}){{0,3}}" if _HEBREW_LETTER.match(pattern) else ""
+    pattern = before + _HEBREW_LETTER.sub(lambda letter: letter.group() + _MAY_FOLLOW["hebrew"], pattern)
     pattern = _SOUTHEAST_LETTER.sub(lambda letter: letter.group() + _MAY_FOLLOW["southeast"], pattern)
     return _INDIC_CONSONANT.sub(lambda letter: letter.group() + _MAY_FOLLOW["indic"], pattern)
