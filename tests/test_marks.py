@@ -15,6 +15,7 @@ from vaultmem import Vault
 from vaultmem.embedders import HashingEmbedder
 from vaultmem.marks import marks_folded
 from vaultmem.notes import READER_VERSION
+from vaultmem.slugs import named_from_title, slugify
 from vaultmem.snippets import SNIPPET_CHARS, query_pattern, window
 
 NOTES = {
@@ -134,3 +135,16 @@ def test_a_hebrew_word_is_found_in_a_note_that_writes_it_after_and_the_in_or_to(
         assert "וְהַיָּם" in first.snippet, first.snippet
     pointed = "שורה ארוכה שאין בה דבר. " * 40 + "הַחוֹל וְהַיָּם. " + "עוד שורה. " * 20
     assert "וְהַיָּם" in window(pointed, query_pattern("ים"))  # the snippet opens where the word is
+
+
+def test_a_memory_in_thai_hindi_or_pointed_hebrew_is_named_by_its_whole_words(tmp_path: Path) -> None:
+    # `\w` is no combining mark: a Thai memory was written as memories/น-ดต-ดผมท-ร-านพ-ต-อย-ว.md,
+    # each word parted at its vowel and tone marks.
+    root = write_vault(tmp_path / "vault", {"other.md": "Nothing here.\n"})
+    result = run_cli(root, "remember", "นัดตัดผมที่ร้านพี่ต้อย วันเสาร์ บ่ายสามโมง")
+    assert result.exit_code == 0, result.output
+    assert (root / "memories" / "นัดตัดผมที่ร้านพี่ต้อย-วันเสาร์-บ่ายสามโมง.md").is_file(), sorted(p.name for p in (root / "memories").iterdir())
+    assert slugify("दफ़्तर का काम") == "दफ़्तर-का-काम" and slugify("בָּרוּךְ אַתָּה") == "בָּרוּךְ-אַתָּה"
+    assert slugify("ข" * 60 + "ี") == "ข" * 59  # cut before a letter whose mark would be cut off
+    assert slugify("Hello, World! co_op") == "hello-world-co_op"  # other titles as before
+    assert named_from_title("น-ดต-ดผมท-ร-านพ-ต-อย-ว", "นัดตัดผมที่ร้านพี่ต้อย วันเสาร์ บ่ายสามโมง")  # as an older version named it
