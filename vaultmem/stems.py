@@ -25,8 +25,9 @@ if TYPE_CHECKING:
     from snowballstemmer.basestemmer import BaseStemmer  # type: ignore[import-untyped]
 
 # The languages a note's words are stemmed in (Snowball's names), each told by its commonest
-# words below (Russian by its script). Not Ukrainian (no Snowball stemmer), nor Turkish (its
-# endings are asked for by their first letters: endings.prefix_of).
+# words below (Russian and Hebrew by their script). Not Ukrainian (no Snowball stemmer), nor
+# Turkish (its endings are asked for by their first letters: endings.prefix_of). Hebrew has no
+# Snowball stemmer either: its "stems" are a word without the letters before it (hebrew_forms).
 STEMMED = ("russian", "german", "french", "spanish", "portuguese", "italian", "dutch", "hebrew")
 # The commonest words of each language written in Latin letters, English's too: a note is in
 # the language whose words it holds most of. A word several of them write (de, la, en, e) counts
