@@ -27,11 +27,14 @@ from dataclasses import dataclass
 import opencc
 
 from .arabic_script import arabic_either, arabic_folded
+from .marks import marks_either, marks_folded
 
-# Hangul Jamo, CJK radicals, 々〆〇, kana (not the punctuation ゠ and ・ among them), bopomofo, compatibility Jamo, kanbun, CJK strokes and
+# Thai and Lao letters and their marks (not their digits, folded to ASCII ones, nor ฿ and the
+# punctuation ๏ ๚ ๛: marks.py), Hangul Jamo, CJK radicals, 々〆〇, kana (not the punctuation ゠ and ・ among them), bopomofo, compatibility Jamo, kanbun, CJK strokes and
 # katakana extensions, Extension A, unified ideographs, Hangul Jamo extensions and syllables,
 # compatibility ideographs, halfwidth katakana, and the supplementary ideograph planes.
 _CHARACTERS = (
+    "\u0e01-\u0e3a\u0e40-\u0e4e\u0e81-\u0ebd\u0ec0-\u0ece"
     "\u1100-\u11ff\u2e80-\u2fdf\u3005-\u3007\u3040-\u309f\u30a1-\u30fa\u30fc-\u30ff\u3100-\u312f\u3130-\u318f\u3190-\u31ff"
     "\u3400-\u4dbf\u4e00-\u9fff\ua960-\ua97f\uac00-\ud7ff\uf900-\ufaff\uff66-\uff9f\U00020000-\U0003134f"
 )
@@ -138,7 +141,7 @@ def han_either(pair: str) -> str:
     for char in pair:
         spellings = forms.get(han_folded(char), char)
         parts.append(f"[{spellings}]" if len(spellings) > 1 else re.escape(char))
-    return "".join(parts)
+    return marks_either("".join(parts))  # a Thai letter with its marks (marks.py)
 
 
 # Full-width Latin letters, digits and marks (ＳＱＬ, １２日, ＡＢＣ) and half-width katakana (ﾐﾙｸ)
@@ -168,10 +171,12 @@ def fts_form(text: str) -> str:
     to ``i``, so ``KADIKÖY`` (capitals) and ``Kadikoy`` (typed without a Turkish keyboard)
     missed ``Kadıköy`` (a trial); and it keeps ``ё``, which Russian writes as ``е`` at will:
     a question's ``жильё`` was in no note of a vault that wrote ``жилье`` (a trial). Arabic-script
-    marks, tatweel, letters and digits are folded to one spelling (arabic_script.arabic_folded)."""
+    marks, tatweel, letters and digits are folded to one spelling (arabic_script.arabic_folded);
+    Hebrew points, Thai marks, Indic nuktas and Latin letters with a stroke (``đ``) are dropped
+    or plain (marks.marks_folded), and a run of Thai is spaced as Chinese is."""
     if text.isascii():  # most texts: none of the folds below can apply to one (each folds other letters)
         return signs_spelled(text)
-    folded = arabic_folded(width_folded(text)).replace("ß", "ss").replace("ẞ", "SS").replace("ı", "i").replace("ё", "е").replace("Ё", "Е")
+    folded = marks_folded(arabic_folded(width_folded(text))).replace("ß", "ss").replace("ẞ", "SS").replace("ı", "i").replace("ё", "е").replace("Ё", "Е")
     folded = signs_spelled(folded)
     if not has_run(folded):
         return folded
@@ -236,7 +241,7 @@ def spellings_either(pattern: str, wide: bool = False) -> str:
     either = re.sub("[еёЕЁ]", "[её]", re.sub("ss|ß|ẞ", "(?:ss|ß)", pattern, flags=re.IGNORECASE))
     either = re.sub("[äöü]", lambda umlaut: f"(?:{umlaut.group()}|{_UMLAUT_WRITTEN[umlaut.group().lower()]})", either,
                     flags=re.IGNORECASE)
-    either = arabic_either(either)  # ظلام finds ظَلامٌ, 45 finds ۴۵ (arabic_script.py)
+    either = marks_either(arabic_either(either))  # ظلام finds ظَلامٌ, 45 finds ۴۵, ברוך finds בָּרוּךְ (marks.py)
     if not wide:
         return either
     return _ASCII_LETTER_OR_DIGIT.sub(lambda plain: f"[{plain.group()}{chr(ord(plain.group()) + 0xFEE0)}]", either)

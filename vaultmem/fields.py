@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 from .arabic_script import arabic_folded
 from .cjk import han_folded, latin_unmarked
+from .marks import marks_folded
 from .stems import LANGUAGE_SAMPLE, note_language
 
 if TYPE_CHECKING:
@@ -345,7 +346,7 @@ def name_key(text: str) -> str:
     if text.isascii():  # most names: every fold below leaves ASCII as it is, but lower case (10,000 notes: 2 s less)
         folded = " ".join(text.lower().split())
     else:
-        folded = " ".join(arabic_folded(han_folded(latin_unmarked(unicodedata.normalize("NFKC", text).casefold())))
+        folded = " ".join(marks_folded(arabic_folded(han_folded(latin_unmarked(unicodedata.normalize("NFKC", text).casefold()))))
                           .replace("ı", "i").replace("ё", "е").translate(_TYPED_QUOTES).translate(_UNTYPED_MARKS).split())
     start, end = 0, len(folded)
     while start < end and _is_edge(folded[start]):

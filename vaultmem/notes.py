@@ -238,7 +238,12 @@ from .slugs import same_slug
 #     embedded again.
 # 84: a date line whose text before the arrow reads as no day (`Date: TBD → 2022-05-10`) is read
 #     whole again, as before 80 (dating.line_date). Nothing is embedded again.
-READER_VERSION = "84"
+# 85: the full text and name keys hold words without the marks people may not type (marks.py):
+#     Hebrew points, Thai and Lao vowel and tone marks, Indic nuktas, and Latin letters with a
+#     stroke as plain ones (đ is d, ł is l, ø is o); a run of Thai or Lao is spaced into letters
+#     as Chinese is (cjk.RUN): "แคบหมู" finds "ซื้อแคบหมูกับไส้อั่ว", "ברוך" finds "בָּרוּךְ",
+#     "Dong Xuan" finds "Đồng Xuân". Nothing is embedded again.
+READER_VERSION = "85"
 BOM = "\ufeff"
 # A Windows editor ("Unicode" in Notepad, PowerShell's Out-File) saves UTF-16 behind one of these.
 UTF16_BOMS = ((codecs.BOM_UTF16_LE, "utf-16-le", "UTF-16 LE"), (codecs.BOM_UTF16_BE, "utf-16-be", "UTF-16 BE"))

@@ -84,6 +84,7 @@ from .git_index import UnmergedWatch, unmerged_warning
 from .identifiers import camel_words
 from .lifecycle import from_epoch_us, is_expired_us, resolve_now, to_epoch_us
 from .links import labels_first
+from .marks import marks_folded
 from .notes import SUPERSEDES, is_unparsed_expiry, read_text, unparsed_expiry_warning, version_of
 from .ordered import unique
 from .passage_table import PassageOwners, PassageTables
@@ -401,7 +402,7 @@ def _query_words(text: str, languages: tuple[str, ...] = ()) -> list[QueryWord]:
     full text holds a note's in its ``stems`` column: ``системы`` as itself or ``stems : "систем"``.
     """
     # ﾐﾙｸ, ＳＱＬ, العِلْمُ, ۱۴۰۲: as the full text holds them (cjk.fts_form); an Arabic mark would part a word
-    text = arabic_folded(width_folded(text))
+    text = marks_folded(arabic_folded(width_folded(text)))  # ברוך, แคบหมู, Dong: marks.py
     # 2026년 4월 12일: one word, its ISO spelling or its characters, not 2026, 년, 4, 월, 12, 일
     text, days = days_said(text)
     # 23 February 2023: one word, the phrase of its ISO spelling (the day's note names it so) or

@@ -22,22 +22,41 @@ _TAKEN_SUFFIX = re.compile(r"-[0-9]+$")  # slug-2, slug-3 …: the slug was take
 
 
 def slugify(title: str) -> str:
-    """A readable, file-system-safe name: lowercase words joined by hyphens."""
-    normalized = unicodedata.normalize("NFKC", title).lower()
-    words = re.findall(r"\w+", normalized)[:SLUG_WORDS]
-    slug = "-".join(words).strip("-_")[:SLUG_CHARS].rstrip("-_") or "note"
+    r"""A readable, file-system-safe name: lowercase words joined by hyphens. A word keeps its
+    combining marks: Thai, Hindi and pointed Hebrew write vowels and tone marks as marks, and
+    ``\w`` parted a word at each (``นัดตัดผม`` was ``น-ดต-ดผม``, a trial on a Thai vault)."""
+    return _slug(_WORD_WITH_MARKS.sub(" ", unicodedata.normalize("NFKC", title).lower()).split())
+
+
+def _slug(words: list[str]) -> str:
+    """``words`` (the first SLUG_WORDS) joined by hyphens and cut to SLUG_CHARS, never between a
+    letter and its marks."""
+    joined = "-".join(words[:SLUG_WORDS]).strip("-_")
+    cut = SLUG_CHARS
+    while 0 < cut < len(joined) and unicodedata.category(joined[cut]).startswith("M"):
+        cut -= 1  # the letter goes with its marks
+    slug = joined[:cut].rstrip("-_") or "note"
     # Without this a title "Aux" made aux.md, which Git for Windows refuses to check out: the
     # person's clone of the whole vault failed on the agent's note.
     return slug + DEVICE_SUFFIX if is_device_name(slug) else slug
 
 
+# What is not part of a word: a character neither a word character nor a combining mark.
+_WORD_WITH_MARKS = re.compile(r"(?:(?!\w)[^\u0300-\u036f\u0483-\u0489\u0591-\u05c7\u0610-\u061a\u064b-\u065f\u0670"
+                              r"\u06d6-\u06ed\u0900-\u0903\u093a-\u094f\u0951-\u0957\u0962\u0963\u0981-\u0983\u09bc-\u09d7"
+                              r"\u0a01-\u0a03\u0a3c-\u0a51\u0a81-\u0a83\u0abc-\u0acd\u0b01-\u0b03\u0b3c-\u0b57\u0bbe-\u0bcd"
+                              r"\u0c00-\u0c04\u0c3e-\u0c56\u0c81-\u0c83\u0cbc-\u0cd6\u0d00-\u0d03\u0d3b-\u0d57\u0e31\u0e34-\u0e3a"
+                              r"\u0e47-\u0e4e\u0eb1\u0eb4-\u0ebc\u0ec8-\u0ece\u1000-\u109f\u1780-\u17d3])+")
+
+
 def named_from_title(stem: str, title: object) -> bool:
     """Whether a file's ``stem`` is the slug ``remember`` makes of ``title``, as it names a new
-    note (after a Dendron hierarchy's ``memories.``, with ``-2``, ``-3`` … when it was taken)."""
+    note (after a Dendron hierarchy's ``memories.``, with ``-2``, ``-3`` … when it was taken),
+    or made before a word kept its marks (``น-ดต-ดผม``)."""
     if not isinstance(title, str) or not title.strip():
         return False
-    slug = slugify(title)
-    return any(name == slug or name.endswith(f".{slug}") for name in (stem, _TAKEN_SUFFIX.sub("", stem)))
+    slugs = {slugify(title), _slug(re.findall(r"\w+", unicodedata.normalize("NFKC", title).lower()))}
+    return any(name == slug or name.endswith(f".{slug}") for name in (stem, _TAKEN_SUFFIX.sub("", stem)) for slug in slugs)
 
 
 def same_slug(name: str, other: str) -> bool:

@@ -85,6 +85,7 @@ from .markdown import (
     merged_ranges,
     query_block_ranges,
 )
+from .marks import marks_folded
 from .notes import FrontmatterBlock, find_frontmatter, read_text
 from .passages import Section, sections
 from .template_lines import TemplateLines, line_key
@@ -576,7 +577,7 @@ def topic_patterns(query: str, patterns: Sequence[re.Pattern[str]], naming: str,
 
 def _query_parts(query: str, forms: TextForms = PLAIN) -> tuple[list[str], list[list[str]]]:
     """A query's words as :func:`_word_pattern` patterns, and each run's escaped pairs."""
-    query = arabic_folded(width_folded(query))  # ＳＱＬ looks for the SQL a note writes, as the full text found it
+    query = marks_folded(arabic_folded(width_folded(query)))  # ＳＱＬ looks for the SQL a note writes, as the full text found it
     # Chinese, Japanese, Korean: by neighbouring pairs; a particle against a word asks nothing (の of Reactのhooks)
     runs = [run.group() for run in RUN.finditer(query) if not particle_beside(query, run.start(), run.end())]
     pairs = [[han_either(pair.replace(" ", "")) for pair in content_pairs(run) or bigrams(run)] for run in runs]

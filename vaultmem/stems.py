@@ -19,14 +19,16 @@ from collections import Counter
 from typing import TYPE_CHECKING
 
 from .cjk import fts_form
+from .marks import HEBREW_PREFIXES
 
 if TYPE_CHECKING:
     from snowballstemmer.basestemmer import BaseStemmer  # type: ignore[import-untyped]
 
 # The languages a note's words are stemmed in (Snowball's names), each told by its commonest
-# words below (Russian by its script). Not Ukrainian (no Snowball stemmer), nor Turkish (its
-# endings are asked for by their first letters: endings.prefix_of).
-STEMMED = ("russian", "german", "french", "spanish", "portuguese", "italian", "dutch")
+# words below (Russian and Hebrew by their script). Not Ukrainian (no Snowball stemmer), nor
+# Turkish (its endings are asked for by their first letters: endings.prefix_of). Hebrew has no
+# Snowball stemmer either: its "stems" are a word without the letters before it (hebrew_forms).
+STEMMED = ("russian", "german", "french", "spanish", "portuguese", "italian", "dutch", "hebrew")
 # The commonest words of each language written in Latin letters, English's too: a note is in
 # the language whose words it holds most of. A word several of them write (de, la, en, e) counts
 # for each; the others tell them apart.
@@ -62,6 +64,12 @@ _ENGLISH_MARKS = (" the ", " and ", " of ", " to ", " is ")
 _SIGNS_TO_SPACES = str.maketrans(dict.fromkeys("!\"#$%&()*+,-./0123456789:;<=>?@[\\]^_`{|}~«»„“”–—…’'", " "))
 _CYRILLIC = re.compile("[а-яё]")
 _UKRAINIAN = re.compile("[іїєґ]")
+_HEBREW_LETTER = re.compile("[\u05d0-\u05ea]")
+# Hebrew writes and, that, the, in, as, to, from as one letter before the word (והים, "and the
+# sea"; הקידוש, "the kiddush"), up to three of them: no Snowball stemmer takes them off. A note's
+# Hebrew word is held without them too (``ים``, ``קידוש``), as long as two letters are left; a
+# query's word is asked for as typed (:func:`stem`), so only the note's side guesses.
+_HEBREW_PREFIXES_AT_MOST = 3
 LANGUAGE_SAMPLE = 1000  # characters of a note read to tell its language: its opening says it (and each costs)
 MIN_COMMON = 3  # different common words a note must hold to be told apart from a list of names or numbers
 
@@ -86,6 +94,8 @@ def note_language(text: str) -> str | None:
         cyrillic = len(_CYRILLIC.findall(sample))
         if cyrillic * 2 > sum(len(word) for word in words):
             return None if len(_UKRAINIAN.findall(sample)) * 50 > cyrillic else "russian"
+        if len(_HEBREW_LETTER.findall(sample)) * 2 > sum(len(word) for word in words):
+            return "hebrew"
     table = _languages_of_words()
     common = [word for word in words if word in table]
     counts = Counter(language for word in common for language in table[word])
@@ -114,11 +124,28 @@ def stem(word: str, language: str) -> str:
     """A lower-case word's Snowball stem in ``language``, as the full text holds it (fts_form,
     after :data:`STEM_MARK`): ``системы`` and ``система`` are ``0sсистем``, ``Kondensatoren``
     ``0skondensator``."""
+    if language == "hebrew":  # the word as typed, which the note's word without its prefix letters is
+        return f"{STEM_MARK}{fts_form(word)}"
     found = str(_stemmer(language).stemWord(word))
     return f"{STEM_MARK}{fts_form(found)}" if found else ""
 
 
 def stemmed(text: str, language: str) -> str:
     """The stems of ``text``'s words, in order, one space apart (numbers left out: they have
-    no endings, and the other columns hold them)."""
+    no endings, and the other columns hold them); in Hebrew, each word and the word without the
+    letters before it that say and, the, in, to … (:func:`hebrew_forms`)."""
+    if language == "hebrew":
+        return " ".join(f"{STEM_MARK}{form}" for word in _WORD.findall(fts_form(text)) for form in hebrew_forms(word))
     return " ".join(stem(word, language) for word in _WORD.findall(text.lower()))
+
+
+def hebrew_forms(word: str) -> list[str]:
+    """A Hebrew word (without its points) and the word without one, two or three of the letters
+    that say and, that, the, in, as, to, from before it, each leaving two letters or more:
+    ``והים`` → ``והים``, ``הים``, ``ים``."""
+    forms = [word]
+    for cut in range(1, _HEBREW_PREFIXES_AT_MOST + 1):
+        if len(word) - cut < 2 or word[cut - 1] not in HEBREW_PREFIXES:
+            break
+        forms.append(word[cut:])
+    return forms

@@ -1,0 +1,106 @@
+"""Marks a person may or may not type, folded away where the full text holds a word and where a
+query asks for it (pure). See adr/0027, "Marks people may not type".
+
+SQLite FTS5's ``unicode61`` tokenizer reads a letter's combining marks as the end of a word
+unless they are Latin accents (which ``remove_diacritics`` drops), and it keeps Latin letters
+with a stroke as letters of their own. So the same word written with and without its marks was
+two words, and the one typed without them found nothing (a trial on Thai, Hebrew, Hindi and
+Vietnamese notes):
+
+- Hebrew points and cantillation (niqqud: ``בָּרוּךְ``), written in prayers, poetry and children's
+  books, never in a question (``ברוך``): the pointed word was the pieces ``ב``, ``רו``, ``ך``;
+- Thai and Lao vowel and tone marks written above or below a letter (``หมู``): a run of Thai
+  is written without spaces, and is read as Chinese is (cjk.py: a letter a token, a query's
+  neighbouring pairs of letters), its marks dropped on both sides, as the tokenizer would part
+  a pair at them; Thai and Lao digits are ASCII ones;
+- the nukta of Indic scripts (``क़िला``, ``दफ़्तर``), which many leave out when they type, and
+  which is one letter (``क़``, U+0958) or a letter and the sign (``क`` + U+093C) as the
+  keyboard wrote it: the letter alone either way;
+- Latin letters with a stroke or a bar that no accent removal folds: Vietnamese ``đ``
+  (``Đồng Xuân`` typed ``Dong Xuan`` without a Vietnamese keyboard), Polish ``ł``, Danish and
+  Norwegian ``ø``, Icelandic ``ð``, Maltese ``ħ``, as Lucene's ASCII folding reads them.
+
+Files and snippets keep every mark: a snippet looks for the folded word with its marks allowed
+(:func:`marks_either`).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+# Hebrew cantillation (U+0591-05AF), points (U+05B0-05BD), rafe, shin and sin dots, upper and
+# lower dots, qamats qatan: dropped. The maqaf (U+05BE), paseq and sof pasuq are punctuation, kept.
+_HEBREW_MARKS = "\u0591-\u05bd\u05bf\u05c1\u05c2\u05c4\u05c5\u05c7"
+_HEBREW_LETTER = re.compile("[\u05d0-\u05ea]")
+HEBREW_PREFIXES = "והבכלמש"  # and, the, in, as, to, from, that: written as one letter before a word (stems.py)
+# Hebrew presentation forms (שׁ U+FB2A, בּ U+FB31, …): their letter and marks (NFKD), then folded.
+_HEBREW_PRESENTATION = re.compile("[\ufb1d-\ufb4f]")
+# Thai: mai han-akat, the vowels above and below, phinthu; maitaikhu, the tone marks, thanthakhat,
+# nikhahit, yamakkan. Lao: the same signs at their places in its block.
+_THAI_MARKS = "\u0e31\u0e34-\u0e3a\u0e47-\u0e4e"
+_LAO_MARKS = "\u0eb1\u0eb4-\u0ebc\u0ec8-\u0ece"
+SOUTHEAST_MARKS = _THAI_MARKS + _LAO_MARKS
+# The nukta signs of Devanagari, Bengali, Gurmukhi, Gujarati, Oriya, Kannada.
+_NUKTAS = "\u093c\u09bc\u0a3c\u0abc\u0b3c\u0cbc"
+# The letters written with a nukta in one character (composition exclusions: NFC writes them as
+# the letter and the sign): each is its letter.
+_NUKTA_LETTERS = [*range(0x0958, 0x0960), 0x09DC, 0x09DD, 0x09DF, 0x0A33, 0x0A36, *range(0x0A59, 0x0A5C), 0x0A5E,
+                  0x0B5C, 0x0B5D]
+_STROKED = {"đ": "d", "Đ": "D", "ł": "l", "Ł": "L", "ø": "o", "Ø": "O", "ð": "d", "Ð": "D", "ħ": "h", "Ħ": "H",
+            "ŧ": "t", "Ŧ": "T"}
+
+
+def _dropped(ranges: str) -> list[int]:
+    """The code points of a character class's ranges (``"\\u0591-\\u05bd\\u05bf"``)."""
+    codes: list[int] = []
+    for found in re.finditer(r"(.)-(.)|(.)", ranges, re.DOTALL):
+        if found.group(3):
+            codes.append(ord(found.group(3)))
+        else:
+            codes.extend(range(ord(found.group(1)), ord(found.group(2)) + 1))
+    return codes
+
+
+_TABLE: dict[int, int | str | None] = {
+    **dict.fromkeys(_dropped(_HEBREW_MARKS + SOUTHEAST_MARKS + _NUKTAS)),
+    **{code: unicodedata.normalize("NFD", chr(code))[0] for code in _NUKTA_LETTERS},
+    **{ord(letter): plain for letter, plain in _STROKED.items()},
+    **{0x0E50 + digit: str(digit) for digit in range(10)},  # Thai ๐-๙
+    **{0x0ED0 + digit: str(digit) for digit in range(10)},  # Lao ໐-໙
+}
+# Characters the table changes, and the presentation forms: a text holding none is left as it is.
+_FOLDED = re.compile("[" + "".join(re.escape(chr(code)) for code in sorted(_TABLE)) + "\ufb1d-\ufb4f]")
+
+
+def marks_folded(text: str) -> str:
+    """``text`` without Hebrew points and cantillation, Thai and Lao vowel and tone marks, and
+    Indic nukta signs (a letter written with its nukta in one character is the letter), with
+    Latin letters with a stroke as their plain letters (``đ`` is ``d``, ``ł`` is ``l``, ``ø`` is
+    ``o``) and Thai and Lao digits as ASCII ones; any other text unchanged (an ASCII text at the
+    cost of one test)."""
+    if text.isascii() or _FOLDED.search(text) is None:
+        return text
+    if _HEBREW_PRESENTATION.search(text):
+        text = _HEBREW_PRESENTATION.sub(lambda form: unicodedata.normalize("NFKD", form.group()), text)
+    return text.translate(_TABLE)
+
+
+_MAY_FOLLOW = {"hebrew": f"[{_HEBREW_MARKS}]*", "southeast": f"[{SOUTHEAST_MARKS}]*", "indic": f"[{_NUKTAS}]?"}
+_SOUTHEAST_LETTER = re.compile("[\u0e01-\u0e30\u0e32\u0e33\u0e40-\u0e46\u0e81-\u0eb0\u0eb2\u0eb3\u0ebd\u0ec0-\u0ec6]")
+# An Indic consonant (Devanagari to Kannada blocks' consonants, by their place in each block).
+_INDIC_CONSONANT = re.compile("[\u0915-\u0939\u0995-\u09b9\u0a15-\u0a39\u0a95-\u0ab9\u0b15-\u0b39\u0c95-\u0cb9]")
+
+
+def marks_either(pattern: str) -> str:
+    """A regular expression (of a folded word, escaped) whose Hebrew letters may carry their
+    points, Thai and Lao letters their marks, Indic consonants a nukta: where a snippet finds the
+    word the folded full text matched (``ברוך`` finds ``בָּרוּךְ``, ``หมู`` finds ``หมู``); a Hebrew
+    word may have the letters that say and, the, in … before it (``ים`` finds ``וְהַיָּם``)."""
+    if pattern.isascii():
+        return pattern
+    # A Hebrew word may follow the letters that say and, the, in … (stems.hebrew_forms: ים finds וְהַיָּם)
+    before = f"(?:[{HEBREW_PREFIXES}]{_MAY_FOLLOW['hebrew']}){{0,3}}" if _HEBREW_LETTER.match(pattern) else ""
+    pattern = before + _HEBREW_LETTER.sub(lambda letter: letter.group() + _MAY_FOLLOW["hebrew"], pattern)
+    pattern = _SOUTHEAST_LETTER.sub(lambda letter: letter.group() + _MAY_FOLLOW["southeast"], pattern)
+    return _INDIC_CONSONANT.sub(lambda letter: letter.group() + _MAY_FOLLOW["indic"], pattern)
