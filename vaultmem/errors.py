@@ -533,11 +533,14 @@ class ReadOnlyNote(VaultmemError, PermissionError):
 
     def __init__(self, path: str, mode: int) -> None:
         self.path = path
-        VaultmemError.__init__(
-            self,
+        by_hand = (f"Make it writable (chmod u+w '{path}'; on Windows clear its Read-only attribute) and run the "
+                   "command again")
+        # Over MCP the agent has no shell to chmod with, and the protection is the person's to lift.
+        writable = Operation(by_hand, by_hand, "Ask the person to make it writable (only they should lift their "
+                             "protection), then call the tool again")
+        VaultmemError.__init__(self, Spelled(
             f"{path} is read-only (mode {mode:04o}): vaultmem does not change or delete a note you protected; "
-            f"nothing was written. Make it writable (chmod u+w '{path}'; on Windows clear its Read-only "
-            "attribute) and run the command again, or leave it as it is")
+            "nothing was written. ", writable, ", or leave it as it is"))
 
 
 class DerivedIndexError(VaultmemError):
