@@ -14,6 +14,7 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
+import re
 import secrets
 from pathlib import Path
 
@@ -21,10 +22,21 @@ TEMP_ATTEMPTS = 100  # names tried before giving up; each has 32 random bits
 _NEW_FILE = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_BINARY", 0)
 
 
+TEMP_NAME_CHARS = 80  # of the name a temp file is written for (a longer one is cut)
+_TEMP_NAME = re.compile(r"\.(?P<like>.+)\.[0-9a-f]{8}\.tmp", re.DOTALL)
+
+
 def temp_name(like: str) -> str:
     """``.like.<hex>.tmp``: hidden and ``*.tmp``, so the scan and the watcher never take it
     for a note, and a name no person or editor uses."""
-    return f".{like[:80]}.{secrets.token_hex(4)}.tmp"
+    return f".{like[:TEMP_NAME_CHARS]}.{secrets.token_hex(4)}.tmp"
+
+
+def written_for(name: str) -> str | None:
+    """The name a :func:`temp_name` was made for (cut to its first 80 characters), or None
+    when ``name`` is not one of vaultmem's temp files (``check`` names those left behind)."""
+    match = _TEMP_NAME.fullmatch(name)
+    return match.group("like") if match else None
 
 
 def write_temp(directory: str, like: str, data: bytes, mode: int, dir_fd: int | None = None) -> tuple[str, int]:
