@@ -230,6 +230,13 @@ def _joined(parts: Sequence[Part], surface: Surface) -> str:
                    for part in parts)
 
 
+def message_parts(error: BaseException) -> tuple[Part, ...]:
+    """An error's message in parts, to be said inside another (a skipped note's reason) as
+    each surface says it: a ReadOnlyNote's fix is ``chmod`` at the shell, asking the person
+    over MCP — ``str(error)`` would give the agent the shell's."""
+    return error.parts if isinstance(error, VaultmemError) and error.parts else (str(error),)
+
+
 def said_by(value: object, surface: Surface) -> object:
     """``value`` as ``surface`` says it when it is a message that names arguments or operations
     (a :class:`Spelled`, a :class:`VaultmemError`): a log line's message or argument; else ``value``."""
