@@ -732,3 +732,30 @@ def test_a_memory_whose_day_was_moved_past_its_expiry_by_hand_is_a_problem(vault
         hit = next(hit for hit in vault.search("school concert", k=3, now="2026-12-02T12:00:00+00:00")
                    if hit.path == "memories/concert.md")
         assert any("before the day the note is about" in warning for warning in hit.warnings)
+
+
+def test_check_names_the_temp_files_a_killed_write_left_and_they_are_never_notes(vault_dir: Path, write_note) -> None:
+    # Was: a `kill -9` between a write's temp file and its rename left `.n.md.<hex>.tmp`
+    # hidden beside the note, and nothing ever named it.
+    from vaultmem import durable
+
+    write_note(".vaultmem.toml", 'embedder = "hashing"\n')
+    write_note("work/n.md", "---\nlayer: L3\nexpires_at: 2027-01-01\n---\nThe standup is at 9:30.\n")
+    old, _ = durable.write_temp(str(vault_dir / "work"), "n.md", b"---\nlayer: L3\n---\nThe standup is at 10:00.\n", 0o644)
+    gone, _ = durable.write_temp(str(vault_dir), "plumber.md", b"The plumber comes on Tuesday.\n", 0o644)
+    young, _ = durable.write_temp(str(vault_dir / "work"), "n.md", b"a write under way\n", 0o644)
+    write_note("work/.n.md.swp", "vim's, not ours\n")
+    write_note("work/.n.md.NOTHEX12.tmp", "not ours either\n")
+    hour_ago = (datetime.now(timezone.utc) - timedelta(hours=1)).timestamp()
+    for name in (f"work/{old}", gone):
+        os.utime(vault_dir / name, (hour_ago, hour_ago))
+    with Vault(vault_dir) as vault:
+        problems = {problem.path: problem for problem in vault.check().problems}
+        assert {f"work/{old}", gone} <= set(problems) and f"work/{young}" not in problems
+        assert not [path for path in problems if path.endswith((".swp", "NOTHEX12.tmp"))]
+        assert problems[f"work/{old}"].message.startswith("a temp file vaultmem left when a write was cut off")
+        assert problems[f"work/{old}"].fix.startswith("delete it") and "work/n.md beside it is intact" in problems[f"work/{old}"].fix
+        assert "beside it" not in problems[gone].fix
+        vault.index()
+        assert [note.path for note in vault.list_notes()] == ["work/n.md"]
+        assert [hit.path for hit in vault.search("standup plumber")] == ["work/n.md"]

@@ -36,7 +36,7 @@ from vaultmem.consolidate import (
     unreliable_reason,
     work_of,
 )
-from vaultmem.errors import UsageError
+from vaultmem.errors import Surface, UsageError, respelled
 from vaultmem.lifecycle import resolve_now, to_epoch_us
 from vaultmem.notes import read_note
 from vaultmem.storage import Eligibility
@@ -1448,3 +1448,6 @@ def test_a_read_only_kept_note_skips_its_cluster_and_a_read_only_linking_note_is
     for path in (*TRIO, "projects/Harbor.md"):
         assert after[path] == before[path], f"{path} was modified"
     assert kept.stat().st_mode & 0o777 == 0o444
+    # Over MCP (the shell respells the answer so): the person is asked, no chmod an agent cannot run.
+    said = json.dumps(respelled(report.as_dict(), Surface.MCP))
+    assert "chmod" not in said and said.count("Ask the person to make it writable") == 2, said

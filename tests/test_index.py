@@ -264,7 +264,7 @@ def test_a_folder_linked_inside_the_vault_is_indexed_once_at_its_real_path(vault
         assert [(problem.path, problem.message) for problem in report.problems] == [
             ("old", "symlink to the folder _archive/, which vaultmem does not index (hidden, the archive, or excluded); not indexed either")]
     got = run_cli(vault_dir, "revise", "alias/note.md", "--tag", "keys")
-    assert got.exit_code == 1 and "did you mean: real/note.md" in got.stderr
+    assert got.exit_code == 1 and "alias/note.md is a link to real/note.md" in got.stderr and "use real/note.md" in got.stderr
     with Vault(vault_dir) as vault:
         assert vault.indexer.sync_paths(["alias/note.md"]).added == []  # the watcher's path too
         assert indexed_paths(vault) == ["real/note.md"]

@@ -1292,3 +1292,23 @@ def test_get_of_a_long_excalidraw_drawing_ends_its_first_part_where_the_drawing_
             assert rest["body"].startswith("%%\n## Drawing") and "BODY CUT" in rest["notice"]
 
     run(scenario)
+
+
+def test_a_read_only_note_refused_over_mcp_asks_for_the_person_not_a_chmod(vault_dir: Path, log: Path,
+                                                                           write_note: Callable[..., Path]) -> None:
+    # Was: "Make it writable (chmod u+w 'locked.md' …)", a command an agent has no shell for,
+    # and the note's protection is the person's to lift. The CLI keeps its chmod.
+    locked = write_note("locked.md", note("Locked", "The plumber comes on Tuesday."))
+    locked.chmod(0o444)
+    before = locked.read_bytes()
+
+    async def scenario() -> None:
+        async with serve(vault_dir, log) as served:
+            refused = await served.error("revise", note="locked.md", append="And on Friday.")
+            assert "ReadOnlyNote: locked.md is read-only (mode 0444)" in refused, refused
+            assert "chmod" not in refused and "Ask the person to make it writable" in refused, refused
+
+    run(scenario)
+    assert locked.read_bytes() == before
+    cli = run_cli(vault_dir, "revise", "locked.md", "--append", "And on Friday.")
+    assert cli.exit_code == 1 and "chmod u+w 'locked.md'" in cli.stderr, cli.stderr

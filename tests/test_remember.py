@@ -754,3 +754,49 @@ def test_a_text_holding_a_nul_is_refused_and_nothing_is_written(vault: Vault, va
     with pytest.raises(UsageError, match=r"append holds a NUL character"):
         vault.revise("til.md", append="x\x00y", now=NOW)
     assert snapshot_files(vault_dir) == before
+
+
+NOBODY = 65534
+OTHER = 4321  # a second person: a folder of theirs inside the vault
+
+
+def owner_of(path: Path) -> tuple[int, int]:
+    info = path.lstat()
+    return info.st_uid, info.st_gid
+
+
+@pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() != 0, reason="needs root to make files another user owns")
+def test_files_a_root_vaultmem_makes_belong_to_the_owner_of_the_folder_they_are_made_in(vault_dir: Path, write_note) -> None:
+    # Was: all root's (vaultmem in a container with the vault mounted, or under sudo): the person
+    # could not save a memory, add to memories/ or the archive, re-index, or delete .vaultmem/.
+    write_note(".vaultmem.toml", 'embedder = "hashing"\n')
+    write_note("old.md", "---\nlayer: L3\n---\nThe standup is at 9:30.\n")
+    (vault_dir / "shared").mkdir()
+    for path in [vault_dir, *vault_dir.rglob("*")]:
+        os.chown(path, NOBODY, NOBODY)
+    os.chown(vault_dir / "shared", OTHER, OTHER)
+    with Vault(vault_dir) as vault:
+        memory = vault.remember("The plumber comes on Tuesday.", now=NOW)
+        deep = vault.remember("The standup moved to 10:00.", folder="work/standups", now=NOW)
+        theirs = vault.remember("Lunch is at noon on Fridays.", folder="shared/team", now=NOW)
+        archived = vault.forget("old.md").archived_to
+    assert memory.path.startswith("memories/") and archived == "_archive/old.md"
+    made = [memory.path, "memories", deep.path, "work", "work/standups", "_archive", archived, ".vaultmem",
+            *(path.relative_to(vault_dir).as_posix() for path in (vault_dir / ".vaultmem").rglob("*"))]
+    assert {path: owner_of(vault_dir / path) for path in made} == dict.fromkeys(made, (NOBODY, NOBODY))
+    # The closest folder that was there gives its owner: the other person's, in their folder.
+    assert {owner_of(vault_dir / path) for path in ("shared/team", theirs.path)} == {(OTHER, OTHER)}
+
+
+@pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() != 0, reason="needs root to make files another user owns")
+def test_the_index_a_root_cli_makes_is_the_vault_owners_so_they_can_reindex_or_delete_it(vault_dir: Path, write_note) -> None:
+    # Was: .vaultmem/ and index.db root's: `vaultmem index` as the person failed (not writable),
+    # and `rm -rf .vaultmem` too (its entries are root's). A command closes its vault now.
+    write_note(".vaultmem.toml", 'embedder = "hashing"\n')
+    write_note("note.md", "---\nlayer: L3\n---\nThe standup is at 9:30.\n")
+    for path in [vault_dir, *vault_dir.rglob("*")]:
+        os.chown(path, NOBODY, NOBODY)
+    assert run_cli(vault_dir, "index").exit_code == 0
+    state = [vault_dir / ".vaultmem", *(vault_dir / ".vaultmem").rglob("*")]
+    assert any(path.name == "index.db" for path in state)
+    assert {path.name: owner_of(path) for path in state} == {path.name: (NOBODY, NOBODY) for path in state}

@@ -1386,3 +1386,21 @@ def test_a_backslash_path_to_no_note_still_says_no_note_matches_as_written(vault
     with pytest.raises(NoteNotFound) as raised:
         vault.get(reference)
     assert str(raised.value).startswith(f"no note matches {reference!r}.")
+
+
+@pytest.mark.parametrize("reference", ["notes/link.md", "notes/link", "linked/target.md"])
+def test_a_path_through_a_symlink_names_the_notes_real_path(vault_dir: Path, write_note, reference: str) -> None:
+    # Was: "no note matches 'notes/link.md'" beside the link. A link is still never a note of its
+    # own (the scan reads the note at its real path only): the error names that path to use.
+    write_note(".vaultmem.toml", 'embedder = "hashing"\n')
+    write_note("notes/target.md", "---\ntitle: Target\n---\nThe plumber comes on Tuesday.\n")
+    (vault_dir / "notes/link.md").symlink_to("target.md")
+    (vault_dir / "linked").symlink_to("notes")
+    with Vault(vault_dir) as vault:
+        assert [note.path for note in vault.list_notes()] == ["notes/target.md"]
+        for attempt in (lambda: vault.get(reference), lambda: vault.revise(reference, set_properties={"k": "v"})):
+            with pytest.raises(NoteNotFound) as missing:
+                attempt()
+            assert " is a link to notes/target.md, and vaultmem knows a linked note by its real path only; " \
+                   "use notes/target.md" in str(missing.value)
+    assert (vault_dir / "notes/target.md").read_text(encoding="utf-8").startswith("---\ntitle: Target\n---\n")

@@ -305,3 +305,20 @@ def test_a_retirement_the_disk_refuses_undoes_the_others_and_the_new_note(vault_
     assert "written to" not in result.stdout  # not "the note was written …: do not remember it again"
     assert {path.name: path.read_bytes() for path in (small, big)} == before
     assert sorted(path.name for path in vault_dir.rglob("*.md")) == ["big.md", "small.md"]
+
+
+@pytest.mark.parametrize("memories_there", [False, True])
+def test_an_undone_remember_removes_the_folder_it_made_and_keeps_one_that_was_there(
+        vault_dir: Path, write_note, memories_there: bool) -> None:
+    # Was: the note went, and the memories/ folder it was the first note of stayed, empty.
+    write_note(".vaultmem.toml", 'embedder = "hashing"\n')
+    old = write_note("old.md", "---\nlayer: L3\nexpires_at: 2027-01-01\n---\nThe standup is at 9:30.\n")
+    if memories_there:
+        (vault_dir / "memories").mkdir()
+    old.chmod(0o444)  # its retirement is refused (ReadOnlyNote): the remember is undone
+    before = snapshot_files(vault_dir)
+    with Vault(vault_dir) as vault, pytest.raises(PermissionError, match="old.md is read-only"):
+        vault.remember("The standup moved to 10:00.", supersedes=["old.md"], now=NOW)
+    assert (vault_dir / "memories").is_dir() is memories_there
+    assert sorted(path.name for path in vault_dir.rglob("*.md")) == ["old.md"]
+    assert snapshot_files(vault_dir) == before

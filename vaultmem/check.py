@@ -20,6 +20,7 @@ from pathlib import Path
 from .archive_edits import archive_edit_problems
 from .config import CONFIG_FILE, VaultConfig
 from .dating import date_problems, property_day
+from .durable import TEMP_NAME_CHARS, written_for
 from .errors import (
     CHECK_FIX,
     CHECK_FIX_AGAIN,
@@ -44,7 +45,7 @@ from .merging import both_changed
 from .name_clashes import name_clash_problems, windows_name_problems
 from .noteio import FileChange, replace_if_unchanged
 from .notes import Note, Problem, content_hash, expiry_text, read_note, timestamp_or_none
-from .paths import NotNotes, VaultPaths
+from .paths import FileStat, NotNotes, VaultPaths
 from .results import NotCommitted, not_committed_dicts
 from .sync_copies import SyncCopy, copy_among
 from .writer import ttl_start
@@ -128,6 +129,7 @@ def check_vault(paths: VaultPaths, policy: LayerPolicy, fix: bool = False, now: 
     report.problems.extend(paths.refresh_git_dates(keep=False)[0].problems)  # [dates] from_git: no repository, a shallow clone
     report.problems.extend(paths.inline_queries.problems)  # Dataview's settings unread: its inline queries searched
     report.problems.extend(Problem(issue.path, "file", issue.reason, issue.fix) for issue in issues)
+    report.problems.extend(temp_file_problems(paths, scan.temp_files, now))
     unmerged, git_problem = ask_unmerged(paths.root)  # asked once, before any fix: --fix leaves these alone
     notes: list[Note] = []
     for stat in files:
@@ -153,6 +155,31 @@ def check_vault(paths: VaultPaths, policy: LayerPolicy, fix: bool = False, now: 
     report.problems.extend(archive_edit_problems(paths))  # a change git merged into an archived note
     report.problems.extend([git_problem] if git_problem is not None else unmarked_conflict_problems(notes, unmerged))
     return report
+
+
+TEMP_FILE_AGE = timedelta(minutes=1)  # a write in progress holds its temp file for well under this
+
+
+def temp_file_problems(paths: VaultPaths, temp_files: Sequence[FileStat], now: object = None) -> list[Problem]:
+    """vaultmem's temp files (``.n.md.1a2b3c4d.tmp``) older than a minute: a write killed midway
+    (``kill -9``, a power cut) left them, hidden, and nothing else ever names them. Each holds a
+    copy vaultmem was writing, replacing or deleting; the note's own name holds a whole version
+    (writes are atomic renames), so deleting the temp file loses nothing the person has."""
+    moment = resolve_now(now)
+    problems = []
+    for temp in temp_files:
+        written = datetime.fromtimestamp(temp.mtime_ns / 1e9, UTC)
+        if moment - written < TEMP_FILE_AGE:
+            continue  # a write may still be under way
+        folder, _, name = temp.path.rpartition("/")
+        like = written_for(name) or ""
+        note = f"{folder}/{like}" if folder else like
+        beside = (f"; {note} beside it is intact" if len(like) < TEMP_NAME_CHARS and paths.absolute(note).is_file()
+                  else "")
+        problems.append(Problem(temp.path, "file", f"a temp file vaultmem left when a write was cut off (the process "
+                                f"killed or crashed) on {written:%Y-%m-%d %H:%M} UTC, not a note",
+                                f"delete it (vaultmem writes by atomic rename: no note is half-written){beside}"))
+    return problems
 
 
 def ask_unmerged(root: Path, relatives: Sequence[str] = (".",)) -> tuple[set[str], Problem | None]:

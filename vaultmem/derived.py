@@ -21,6 +21,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from .durable import hand_over_tree
 from .errors import RE_EMBED, DerivedIndexError, IndexBusy, IndexDamaged, IndexNotWritable, Spelled, VaultmemError
 from .freshness import Freshness
 from .paths import VaultPaths
@@ -77,6 +78,13 @@ class DerivedIndex:
         if self._read_only is not None:
             self._read_only.close()
             self._read_only = None
+        try:
+            if self.state_dir.is_dir():
+                hand_over_tree(self.state_dir)  # what a root vaultmem made there: the person's (adr/0006)
+        except OSError as error:
+            # Said, not raised: the command's work is done, and a close must not fail it.
+            log.warning("vaultmem: could not give %s to the vault's owner (%s); the person may need "
+                        "`sudo chown -R` on it to re-index", self.state_dir, error)
 
     def release_thread(self) -> None:
         """Close the calling thread's connection (a watcher's worker thread, as it ends)."""

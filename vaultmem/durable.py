@@ -14,6 +14,7 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
+import re
 import secrets
 from pathlib import Path
 
@@ -21,10 +22,21 @@ TEMP_ATTEMPTS = 100  # names tried before giving up; each has 32 random bits
 _NEW_FILE = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_BINARY", 0)
 
 
+TEMP_NAME_CHARS = 80  # of the name a temp file is written for (a longer one is cut)
+_TEMP_NAME = re.compile(r"\.(?P<like>.+)\.[0-9a-f]{8}\.tmp", re.DOTALL)
+
+
 def temp_name(like: str) -> str:
     """``.like.<hex>.tmp``: hidden and ``*.tmp``, so the scan and the watcher never take it
     for a note, and a name no person or editor uses."""
-    return f".{like[:80]}.{secrets.token_hex(4)}.tmp"
+    return f".{like[:TEMP_NAME_CHARS]}.{secrets.token_hex(4)}.tmp"
+
+
+def written_for(name: str) -> str | None:
+    """The name a :func:`temp_name` was made for (cut to its first 80 characters), or None
+    when ``name`` is not one of vaultmem's temp files (``check`` names those left behind)."""
+    match = _TEMP_NAME.fullmatch(name)
+    return match.group("like") if match else None
 
 
 def write_temp(directory: str, like: str, data: bytes, mode: int, dir_fd: int | None = None) -> tuple[str, int]:
@@ -88,6 +100,66 @@ def replace_file(path: Path, data: bytes, mode: int = 0o600) -> None:
 
 
 ON_WINDOWS = os.name == "nt"
+
+
+def running_as_root() -> bool:
+    return hasattr(os, "geteuid") and os.geteuid() == 0
+
+
+def owned_like_folder(name: str, folder: str, dir_fd: int | None = None) -> None:
+    """As root, give ``name`` (a file or folder vaultmem just made in ``folder``) the owner and
+    group of ``folder``. vaultmem run as root (a container with the vault mounted, ``sudo``)
+    made notes, ``memories/`` and the archive's folders root's: the person could then not save
+    a memory, nor add to or delete those folders (adr/0006). Not root: ours, as any program's."""
+    if not running_as_root():
+        return
+    holder = os.stat(dir_fd) if dir_fd is not None else os.stat(folder)
+    os.chown(name if dir_fd is not None else os.path.join(folder, name), holder.st_uid, holder.st_gid,
+             dir_fd=dir_fd, follow_symlinks=False)
+
+
+def hand_over_tree(folder: Path) -> None:
+    """As root, give what root made under ``folder`` (``.vaultmem/``: the index, its vectors,
+    locks, a damaged index kept aside) the owner and group of ``folder``, which is the vault's
+    (:func:`make_folders`). Left root's, the person could neither re-index (``index.db`` not
+    writable) nor delete ``.vaultmem/`` to start again (its inner folders' entries are root's).
+    What another user made there stays theirs."""
+    if not running_as_root():
+        return
+    holder = os.stat(folder, follow_symlinks=False)
+    if holder.st_uid == 0:
+        return  # a vault of root's: nothing to hand over
+    for directory, folders, files in os.walk(folder):
+        for name in (*folders, *files):
+            path = os.path.join(directory, name)
+            with contextlib.suppress(FileNotFoundError):  # removed meanwhile (a WAL at its close)
+                if os.lstat(path).st_uid == 0:
+                    os.chown(path, holder.st_uid, holder.st_gid, follow_symlinks=False)
+
+
+def make_folders(directory: Path) -> list[Path]:
+    """``mkdir -p directory``; the folders made, outermost first (a write undone removes them
+    again). As root each gets the owner and group of the folder it is made in, so all of them
+    that of the closest folder that was there (:func:`owned_like_folder`). A file in the way:
+    ``FileExistsError`` or ``NotADirectoryError``, as ``Path.mkdir`` raises them."""
+    missing: list[Path] = []
+    folder = directory
+    while not os.path.lexists(folder) and folder.parent != folder:
+        missing.append(folder)
+        folder = folder.parent
+    made: list[Path] = []
+    for folder in reversed(missing):
+        try:
+            folder.mkdir()
+        except FileExistsError:
+            if folder.is_dir():
+                continue  # made meanwhile by another process: not ours to own or remove
+            raise
+        made.append(folder)
+        owned_like_folder(folder.name, str(folder.parent))
+    if not directory.is_dir():
+        raise FileExistsError(errno.EEXIST, "is a file, not a folder", str(directory))
+    return made
 
 
 def fsync_file(path: Path) -> None:

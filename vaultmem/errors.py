@@ -230,6 +230,13 @@ def _joined(parts: Sequence[Part], surface: Surface) -> str:
                    for part in parts)
 
 
+def message_parts(error: BaseException) -> tuple[Part, ...]:
+    """An error's message in parts, to be said inside another (a skipped note's reason) as
+    each surface says it: a ReadOnlyNote's fix is ``chmod`` at the shell, asking the person
+    over MCP — ``str(error)`` would give the agent the shell's."""
+    return error.parts if isinstance(error, VaultmemError) and error.parts else (str(error),)
+
+
 def said_by(value: object, surface: Surface) -> object:
     """``value`` as ``surface`` says it when it is a message that names arguments or operations
     (a :class:`Spelled`, a :class:`VaultmemError`): a log line's message or argument; else ``value``."""
@@ -555,11 +562,14 @@ class ReadOnlyNote(VaultmemError, PermissionError):
 
     def __init__(self, path: str, mode: int) -> None:
         self.path = path
-        VaultmemError.__init__(
-            self,
+        by_hand = (f"Make it writable (chmod u+w '{path}'; on Windows clear its Read-only attribute) and run the "
+                   "command again")
+        # Over MCP the agent has no shell to chmod with, and the protection is the person's to lift.
+        writable = Operation(by_hand, by_hand, "Ask the person to make it writable (only they should lift their "
+                             "protection), then call the tool again")
+        VaultmemError.__init__(self, Spelled(
             f"{path} is read-only (mode {mode:04o}): vaultmem does not change or delete a note you protected; "
-            f"nothing was written. Make it writable (chmod u+w '{path}'; on Windows clear its Read-only "
-            "attribute) and run the command again, or leave it as it is")
+            "nothing was written. ", writable, ", or leave it as it is"))
 
 
 class DerivedIndexError(VaultmemError):

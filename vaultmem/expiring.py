@@ -16,7 +16,7 @@ from collections.abc import Collection, Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING
 
-from .errors import CHECK, PathOutsideVault, Spelled, WriteConflict
+from .errors import CHECK, PathOutsideVault, Spelled, WriteConflict, message_parts
 from .lifecycle import is_expired
 from .merge_markers import UNMERGED_WHY, unmerged_fix, unmerged_notes
 from .notes import read_note
@@ -58,7 +58,7 @@ def remove_expired(write: VaultWrite, paths: VaultPaths, rows: Sequence[NoteRow]
             # Edited while being archived: the person's version stays, the others go on. So
             # too for a note the file system refuses (ReadOnlyNote, a folder not writable, a
             # full disk): the run was stopped there, the notes before it gone, the rest not.
-            report.skipped.append(Skipped(row.path, str(error)))
+            report.skipped.append(Skipped(row.path, Spelled(*message_parts(error))))
             continue
         write.record(*changes)
         entry.removed = True

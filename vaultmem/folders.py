@@ -153,9 +153,8 @@ def walk_from_root(root: str, parts: list[str], relative: str, vault_root: Path,
     descriptor = os.open(root, os.O_RDONLY | _DIRECTORY)
     try:
         for number, part in enumerate(parts, 1):
-            if create:
-                with contextlib.suppress(FileExistsError):
-                    os.mkdir(part, dir_fd=descriptor)
+            if create and _made(part, descriptor):
+                durable.owned_like_folder(part, "", descriptor)  # an archive folder root made: the person's
             try:
                 following = os.open(part, os.O_RDONLY | _DIRECTORY | _NOFOLLOW, dir_fd=descriptor)
             except OSError as error:
@@ -170,6 +169,14 @@ def walk_from_root(root: str, parts: list[str], relative: str, vault_root: Path,
         os.close(descriptor)
         raise
     return descriptor
+
+
+def _made(part: str, descriptor: int) -> bool:
+    try:
+        os.mkdir(part, dir_fd=descriptor)
+    except FileExistsError:
+        return False
+    return True
 
 
 def _refuse_a_file_in_the_way(descriptor: int, parts: list[str]) -> None:

@@ -38,7 +38,16 @@ from .consolidate import (
     SkippedCluster,
     unmerged_reason,
 )
-from .errors import FrontmatterError, InvalidTimestamp, NotUtf8Note, PathOutsideVault, UnresolvedConflict, WriteConflict
+from .errors import (
+    FrontmatterError,
+    InvalidTimestamp,
+    NotUtf8Note,
+    PathOutsideVault,
+    Spelled,
+    UnresolvedConflict,
+    WriteConflict,
+    message_parts,
+)
 from .field_edits import edit_fields, writes_properties
 from .links import LinkRedirects, Rewrite, labels_first, rewrite_canvas, rewrite_links
 from .merge_markers import require_merged, require_resolved, unmerged_notes
@@ -175,8 +184,9 @@ class _Application:
         except OSError as error:
             # A read-only note (ReadOnlyNote), a full disk: this cluster is skipped, not the run
             # stopped half-way with earlier clusters' kept notes written and nothing archived.
-            _skip(item.cluster, self.report, f"{canonical.path} could not be written ({error}); nothing of this cluster "
-                                             "was merged — fix that, then run consolidate again")
+            _skip(item.cluster, self.report, Spelled(f"{canonical.path} could not be written (", *message_parts(error),
+                                                     "); nothing of this cluster was merged — fix that, then run "
+                                                     "consolidate again"))
             return False
         self.written[canonical.path] = _Written(item.canonical_raw, item.canonical_bytes)
         return True
@@ -193,7 +203,8 @@ class _Application:
             try:
                 changed, ambiguous = self._rewrite_file(path, redirects, rewrite)
             except (OSError, WriteConflict, PathOutsideVault, UnicodeError, UnresolvedConflict, NotUtf8Note) as error:
-                report.warnings.append(f"{path}: links to merged notes were not rewritten ({error}); point them at the canonical by hand")
+                report.warnings.append(Spelled(f"{path}: links to merged notes were not rewritten (", *message_parts(error),
+                                               "); point them at the canonical by hand"))
                 continue
             report.warnings += [f"{path}: the link to {target!r} matches several notes; not rewritten" for target in unique(ambiguous)]
             if changed:

@@ -73,10 +73,11 @@ def create_exclusive(path: Path, data: bytes) -> None:
     ``os.link`` of a fully written temp file claims the name atomically: two processes
     racing for the same name can never both win, and a reader never sees a partial file.
     """
-    path.parent.mkdir(parents=True, exist_ok=True)
+    durable.make_folders(path.parent)
     temp_name, _inode = durable.write_temp(str(path.parent), path.name, data, NEW_NOTE_MODE)
     temp = path.parent / temp_name
     try:
+        durable.owned_like_folder(temp_name, str(path.parent))  # before the link: the note is never root's
         os.link(temp, path)  # FileExistsError when the name is taken
     finally:
         temp.unlink(missing_ok=True)

@@ -14,6 +14,7 @@ the properties that date a note (``.vaultmem.toml`` ``[dates]``: dating.DateProp
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import os
@@ -26,6 +27,7 @@ from pathlib import Path, PurePosixPath
 from .canvas import CANVAS_SUFFIX
 from .daily_format import DAILY_SETTINGS, DailyFormat, load_daily_format
 from .dating import DEFAULT_DATE_PROPERTIES, DateProperties
+from .durable import written_for
 from .errors import ConfigError, PathOutsideVault, UsageError
 from .exclusions import OBSIDIAN_SETTINGS, Exclusions, Rule, load_exclusions, settings_signature
 from .fields import name_form
@@ -161,6 +163,8 @@ class Scan:
     # Plain-text or other-Markdown files (Dentist.txt): named in `skipped` when they are at least as
     # many as the notes — a folder of another app's notes —, not for a requirements.txt among notes
     other_formats: list[SkippedFile] = field(default_factory=list)
+    # vaultmem's own temp files (`.n.md.1a2b3c4d.tmp`): a write killed midway left them (check names them)
+    temp_files: list[FileStat] = field(default_factory=list)
 
     @property
     def excluded_notes(self) -> int:
@@ -372,6 +376,10 @@ class VaultPaths:
                     found.excluded_one_by_one.append(ExcludedFile(relative, rule))
                     continue
                 self._scan_file(entry, relative, found)
+            elif written_for(entry.name) is not None and entry.is_file(follow_symlinks=False):
+                with contextlib.suppress(FileNotFoundError):  # gone: its write finished, nothing is left
+                    info = entry.stat(follow_symlinks=False)
+                    found.temp_files.append(FileStat(relative, info.st_mtime_ns, info.st_size))
             elif entry.is_symlink():
                 link = Path(entry.path)
                 # A linked Note.MD is judged as the link it is (outside the vault, to nothing,

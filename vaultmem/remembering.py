@@ -38,7 +38,7 @@ from .resolution import answered, locate_to_write
 from .results import NoteRef, Remembered, SimilarNote
 from .storage import Eligibility, NoteRow
 from .supersede import Retirement, lineage, plan_retirement, retire
-from .writer import NewNote, compose_note, delete_note, target_folder, write_new_note
+from .writer import NewNote, compose_note, delete_note, remove_made_folders, target_folder, write_new_note
 
 if TYPE_CHECKING:
     from .config import VaultConfig
@@ -94,14 +94,16 @@ def write_memory(index: DerivedIndex, write: VaultWrite, config: VaultConfig, te
     # write waits for that writer anyway to index the new note.
     index.bring_current()
     moment_us = to_epoch_us(resolve_now(now))
-    relative = write_new_note(paths, target_folder(paths, place.folder), note,
+    new_file = write_new_note(paths, target_folder(paths, place.folder), note,
                               lambda stem: answered(index.store.notes, stem, moment_us), place.name_prefix)
+    relative = new_file.relative
     created = FileChange(relative, None, note.render())
     write.record(created)
     write.reindex(*raws)  # also when a retirement fails: the index follows the files
 
     def remove_new_note() -> None:
         delete_note(paths, relative, content_hash(note.render()))
+        remove_made_folders(new_file.made_folders)  # a memories/ made for it goes too; one that was there stays
         write.unrecord(created)  # gone again: the failure must not say "written, do not remember it again"
 
     write.record(*retire(paths, retirements, remove_new_note))

@@ -446,6 +446,7 @@ def _first_step(index: DerivedIndex, reference: str, now: object, refresh: bool)
         located = _by_merged_permalink(index, reference, moment_us)
     if located is None:
         _refuse_if_archived(index.paths, reference)
+        _refuse_if_linked(index.paths, reference)
         day = _day_of(reference)
         if day is None and (link := _a_link_to(index, reference, now)):
             raise NoteNotFound(reference, why=link)  # the note is named: no guesses beside it
@@ -901,6 +902,21 @@ def _unquoted(value: str) -> str:
     if len(value) >= 2 and value[0] == value[-1] and value[0] in "\"'":
         return value[1:-1]
     return value
+
+
+def _refuse_if_linked(paths: VaultPaths, reference: str) -> None:
+    """A path that reaches a note through a symlink (the link itself, or a linked folder on the
+    way) names that note's real path: :class:`NoteNotFound` saying so. A link is never a note of
+    its own — the scan reads the note at its real path only (paths.VaultPaths._symlink_issue) —
+    but "no note matches" beside the very link left the agent no way on."""
+    relative = reference if reference.endswith(".md") else reference + ".md"
+    link = paths.absolute(relative)
+    if paths.reached_without_links(relative) or not link.is_file() or not paths.contains_real(link):
+        return
+    target = paths.real_relative(link)
+    if paths.is_note_path(target):
+        raise NoteNotFound(reference, why=f"{relative} is a link to {target}, and vaultmem knows a linked note by its real "
+                                          f"path only; use {target}")
 
 
 def _refuse_if_excluded(paths: VaultPaths, reference: str) -> None:

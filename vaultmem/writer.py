@@ -8,12 +8,13 @@ through ``VaultPaths.resolve_inside`` first: a title or folder such as ``../x``,
 
 from __future__ import annotations
 
+import errno
 import os
 import re
 import secrets
 import time
 import unicodedata
-from collections.abc import Callable, Collection, Iterator
+from collections.abc import Callable, Collection, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
 from pathlib import Path, PurePosixPath
@@ -21,6 +22,7 @@ from typing import Any
 
 from .cjk import has_run
 from .dating import iso_spelling, local_day_start, property_day
+from .durable import make_folders
 from .errors import Argument, InvalidTimestamp, PathOutsideVault, UsageError, short_repr
 from .jalali import said_day, solar_hijri_said
 from .lifecycle import (
@@ -469,13 +471,21 @@ def _folder_in_any_case(parent: Path, name: str) -> str:
     return matches[0] if len(matches) == 1 else name
 
 
+@dataclass(frozen=True)
+class NewFile:
+    """A note :func:`write_new_note` wrote: its vault path and the folders made for it."""
+
+    relative: str
+    made_folders: list[Path]
+
+
 def write_new_note(paths: VaultPaths, folder: str, note: NewNote, named_elsewhere: Callable[[str], bool],
-                   name_prefix: str = "") -> str:
+                   name_prefix: str = "") -> NewFile:
     """Claim a unique file name in ``folder`` atomically and write the note there: the title's
     slug, else ``slug-2``, ``slug-3`` … — the first free in the folder whose stem
     ``named_elsewhere`` does not say a note already answers to (remembering.py). ``name_prefix``:
     Dendron's hierarchy before the slug (``memories.``, note_styles.py)."""
-    directory = _make_folder(paths, folder)
+    directory, made = _make_folder(paths, folder)
     base = name_prefix + slugify(note.title)
     data = note.render()
     for attempt in range(1, 1000):
@@ -497,23 +507,39 @@ def write_new_note(paths: VaultPaths, folder: str, note: NewNote, named_elsewher
             # The folder was swapped for a symlink out after it was checked.
             absolute.unlink()
             raise PathOutsideVault(relative, paths.root)
-        return relative
+        return NewFile(relative, made)
     raise UsageError(f"no free file name for {base!r} in {folder or 'the vault root'} (up to {base}-999.md each is a file "
                      "there or a name a note goes by); give a different title")
 
 
-def _make_folder(paths: VaultPaths, folder: str) -> Path:
-    """The folder's absolute path, created if missing; a file in its place is a usage error.
+def _make_folder(paths: VaultPaths, folder: str) -> tuple[Path, list[Path]]:
+    """The folder's absolute path, created if missing, and the folders made (outermost
+    first); a file in its place is a usage error.
 
     Checked once, before the name loop: otherwise every candidate name fails the same
     way and the loop ends, 999 attempts later, with a misleading "too many notes".
     """
     directory = paths.resolve_inside(folder) if folder else paths.root
     try:
-        directory.mkdir(parents=True, exist_ok=True)
+        made = make_folders(directory)
     except (FileExistsError, NotADirectoryError):
         raise UsageError(f"folder {folder!r} is a file, not a folder (or lies inside one); choose another folder") from None
-    return directory
+    return directory, made
+
+
+def remove_made_folders(made: Sequence[Path]) -> None:
+    """Remove the folders a write made, innermost first, when the write is undone: a failed
+    ``remember`` left an empty ``memories/`` it had made. A folder that is not empty any more
+    (the person saved a file there meanwhile) is theirs now and stays, with what led to it."""
+    for folder in reversed(made):
+        try:
+            folder.rmdir()
+        except FileNotFoundError:
+            continue  # removed already, by the person
+        except OSError as error:
+            if error.errno not in (errno.ENOTEMPTY, errno.EEXIST):
+                raise
+            return  # holds a file now: it and the folders around it stay
 
 
 # ------------------------------------------------------------------ archive / delete

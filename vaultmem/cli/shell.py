@@ -70,6 +70,11 @@ class Context:
                                 on_index_wait=shown_index_wait)
         return self._vault
 
+    def close(self) -> None:
+        """Close the vault, if a command opened it: its connections, and (as root) what it made
+        in ``.vaultmem/`` given to the vault's owner (adr/0006)."""
+        if self._vault is not None:
+            self._vault.close()
 
     def note(self, reference: str) -> str:
         """A NOTE argument as the library takes it: vault-relative. Typed in a shell, a path that
@@ -311,6 +316,7 @@ def main(ctx: click.Context, vault_path: str | None) -> None:
     """
     _log_to_stderr()
     ctx.obj = Context(vault_path)
+    ctx.call_on_close(ctx.obj.close)
 
 
 class _StderrHandler(logging.StreamHandler):  # type: ignore[type-arg]

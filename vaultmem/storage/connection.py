@@ -21,6 +21,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+from ..durable import make_folders
 from ..errors import INDEX, REBUILD, DerivedIndexError, IndexDamaged, IndexNotWritable, IndexWriteFailed, Spelled
 from ..fields import case_fold, name_form
 
@@ -291,7 +292,7 @@ def creating(state_dir: Path, exclusive: bool) -> Iterator[None]:
 
 def ensure_state_dir(state_dir: Path) -> None:
     """Create ``.vaultmem/`` with a ``.gitignore`` of ``*``: derived state is never committed."""
-    state_dir.mkdir(parents=True, exist_ok=True)
+    make_folders(state_dir)  # as root: the vault's owner's, so the person can re-index or delete it
     ignore = state_dir / ".gitignore"
     if not ignore.exists():
         ignore.write_text("# derived by vaultmem; rebuild with `vaultmem index --rebuild`\n*\n", encoding="utf-8")
