@@ -754,3 +754,22 @@ def test_a_text_holding_a_nul_is_refused_and_nothing_is_written(vault: Vault, va
     with pytest.raises(UsageError, match=r"append holds a NUL character"):
         vault.revise("til.md", append="x\x00y", now=NOW)
     assert snapshot_files(vault_dir) == before
+
+
+def test_a_text_with_crlf_is_written_in_the_files_own_line_ending(vault: Vault, vault_dir: Path) -> None:
+    # A text pasted from Windows (or sent by an MCP client on it) holds "\r\n": remember wrote it
+    # as it came under vaultmem's LF frontmatter, a note of mixed endings that git and editors
+    # flag, whose get answered LF. A new note is LF throughout; revise keeps the note's own.
+    made = vault.remember("First line.\r\nSecond line.\r\n", title="Pasted", layer="L3", now=NOW)
+    raw = (vault_dir / made.path).read_bytes()
+    assert b"\r" not in raw
+    assert raw.endswith(b"\n---\nFirst line.\nSecond line.\n")
+    assert vault.get(made.id).body == "First line.\nSecond line.\n"
+    vault.revise(made.id, append="Third\r\nfourth.", now=NOW)
+    assert (vault_dir / made.path).read_bytes().endswith(b"\n---\nFirst line.\nSecond line.\n\nThird\nfourth.\n")
+    windows = vault_dir / "memories/windows.md"
+    windows.write_bytes(b"---\r\nid: crlf-note\r\nlayer: L3\r\n---\r\nFrom Windows.\r\n")
+    vault.revise("crlf-note", append="More\nlines.", now=NOW)
+    assert windows.read_bytes() == b"---\r\nid: crlf-note\r\nlayer: L3\r\n---\r\nFrom Windows.\r\n\r\nMore\r\nlines.\r\n"
+    vault.revise("crlf-note", text="Replaced\r\nwhole.\n", now=NOW)
+    assert windows.read_bytes() == b"---\r\nid: crlf-note\r\nlayer: L3\r\n---\r\nReplaced\r\nwhole.\r\n"
