@@ -274,3 +274,26 @@ def test_an_edit_a_stopped_merge_staged_into_an_archived_note_is_said_to_be_gits
     [problem] = archive_problems(laptop, "check")
     assert "on this machine" not in problem["message"]
     assert "one machine archived the note and another edited it" in problem["message"]
+
+
+def test_a_note_archived_with_the_persons_uncommitted_edit_is_no_archive_problem(machines: tuple[Path, Path]) -> None:
+    """A load trial (expire --apply in a loop beside a person's edits, auto_commit on): the person
+    appended to a note that then expired; expire moved the file, edit and all, and committed the
+    move with git's bytes (the edit is the person's to commit, adr/0017). Every `check` after
+    said the archived file was "edited in the archive folder … an editor still open on the note",
+    exited 1, and offered `git checkout HEAD -- …`, which throws away the person's line."""
+    laptop, _desktop = machines
+    door = laptop / "memories" / "door.md"
+    door.write_text(door.read_text(encoding="utf-8") + "\nThe spare key is under the pot.\n", encoding="utf-8")
+    forgotten = run_cli(laptop, "forget", "memories/door.md", "--json")
+    assert forgotten.exit_code == 0, forgotten.output
+    assert json.loads(forgotten.stdout)["yours_left_uncommitted"] == ["_archive/memories/door.md"]
+    archived = laptop / "_archive" / "memories" / "door.md"
+    assert "The spare key is under the pot." in archived.read_text(encoding="utf-8")
+    assert archive_problems(laptop, "check") == []
+    git(laptop, "commit", "-qam", "my line")  # the person commits it: still the bytes archived
+    assert archive_problems(laptop, "check") == []
+    archived.write_text(archived.read_text(encoding="utf-8") + "Edited in the archive.\n", encoding="utf-8")
+    [problem] = archive_problems(laptop, "check")  # an edit after the archiving is one
+    assert "Edited in the archive." not in git(laptop, "show", problem["fix"].split("`git show ")[1].split(" ")[0])
+    assert "The spare key is under the pot." in git(laptop, "show", problem["fix"].split("`git show ")[1].split(" ")[0])

@@ -23,9 +23,9 @@ from pathlib import Path
 
 import pytest
 
-from helpers import NOW, REPO
+from helpers import NOW, REPO, git, init_repo
 from vaultmem import Vault
-from vaultmem.errors import WriteConflict
+from vaultmem.errors import RemovedNote, WriteConflict
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the injector uses inotify")
 
@@ -350,3 +350,35 @@ def test_a_revise_meeting_the_persons_rename_says_the_note_moved_and_a_rerun_fin
             again = vault.revise("01JD8X00000000000000000001", append="It closes at ten.")
         assert again.path == f"memories/Harbor hours {run}.md"
         assert "It closes at ten." in (root / again.path).read_text(encoding="utf-8")
+
+
+def test_a_revise_by_id_after_a_rename_the_index_heard_half_of_lands_in_the_renamed_note(
+        fresh_vault: Callable[[str], Path]) -> None:
+    # A trial (two MCP servers, watch and a person renaming notes): a revise by id right after
+    # the person's rename was told RemovedNote, "memories/harbor.md is no longer in the vault:
+    # deleted", while the note lived on under its new name; an agent told so remembers it again.
+    # The index had dropped the old path and not yet read the new one (a watcher that had
+    # applied the first half of the move), and git saw a deletion beside an untracked file.
+    root = fresh_vault("renamed")
+    init_repo(root)
+    (root / "memories").mkdir()
+    (root / "memories/harbor.md").write_text(
+        "---\nid: 01JD8X00000000000000000002\nlayer: L3\nexpires_at: 2027-01-01\n---\nThe harbor opens at six.\n",
+        encoding="utf-8")
+    (root / ".vaultmem.toml").write_text('embedder = "hashing"\n', encoding="utf-8")
+    git(root, "add", "memories/harbor.md")
+    git(root, "commit", "-qm", "harbor")
+    with Vault(root) as vault:
+        vault.index()
+        os.rename(root / "memories/harbor.md", root / "memories/Harbor hours.md")
+        vault.derived.sync(["memories/harbor.md"])  # the watcher has heard the old name leave, not the new one come
+        revised = vault.revise("01JD8X00000000000000000002", append="It closes at ten.")
+        assert revised.path == "memories/Harbor hours.md"
+        assert "It closes at ten." in (root / "memories/Harbor hours.md").read_text(encoding="utf-8")
+        os.rename(root / "memories/Harbor hours.md", root / "memories/Harbor.md")
+        vault.derived.sync(["memories/Harbor hours.md"])
+        assert vault.get("01JD8X00000000000000000002").path == "memories/Harbor.md"  # a read too
+        (root / "memories/Harbor.md").unlink()
+        with pytest.raises(RemovedNote) as deleted:  # deleted for real: still said so
+            vault.revise("01JD8X00000000000000000002", append="Gone.")
+        assert "deleted, not committed yet" in str(deleted.value)

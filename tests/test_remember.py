@@ -800,3 +800,22 @@ def test_the_index_a_root_cli_makes_is_the_vault_owners_so_they_can_reindex_or_d
     state = [vault_dir / ".vaultmem", *(vault_dir / ".vaultmem").rglob("*")]
     assert any(path.name == "index.db" for path in state)
     assert {path.name: owner_of(path) for path in state} == {path.name: (NOBODY, NOBODY) for path in state}
+
+
+def test_a_text_with_crlf_is_written_in_the_files_own_line_ending(vault: Vault, vault_dir: Path) -> None:
+    # A text pasted from Windows (or sent by an MCP client on it) holds "\r\n": remember wrote it
+    # as it came under vaultmem's LF frontmatter, a note of mixed endings that git and editors
+    # flag, whose get answered LF. A new note is LF throughout; revise keeps the note's own.
+    made = vault.remember("First line.\r\nSecond line.\r\n", title="Pasted", layer="L3", now=NOW)
+    raw = (vault_dir / made.path).read_bytes()
+    assert b"\r" not in raw
+    assert raw.endswith(b"\n---\nFirst line.\nSecond line.\n")
+    assert vault.get(made.id).body == "First line.\nSecond line.\n"
+    vault.revise(made.id, append="Third\r\nfourth.", now=NOW)
+    assert (vault_dir / made.path).read_bytes().endswith(b"\n---\nFirst line.\nSecond line.\n\nThird\nfourth.\n")
+    windows = vault_dir / "memories/windows.md"
+    windows.write_bytes(b"---\r\nid: crlf-note\r\nlayer: L3\r\n---\r\nFrom Windows.\r\n")
+    vault.revise("crlf-note", append="More\nlines.", now=NOW)
+    assert windows.read_bytes() == b"---\r\nid: crlf-note\r\nlayer: L3\r\n---\r\nFrom Windows.\r\n\r\nMore\r\nlines.\r\n"
+    vault.revise("crlf-note", text="Replaced\r\nwhole.\n", now=NOW)
+    assert windows.read_bytes() == b"---\r\nid: crlf-note\r\nlayer: L3\r\n---\r\nReplaced\r\nwhole.\r\n"

@@ -87,7 +87,14 @@ def _problem(paths: VaultPaths, addition: Addition, origin: str, by_hand: bool) 
     """``by_hand``: the change is not committed, so it was made on this machine (an editor still
     open on the note when it was archived, or an edit in the archive folder), not merged by git."""
     archived, commit = shlex.quote(addition.path), addition.commit[:10]
-    if by_hand:
+    if by_hand and _archived(addition) != addition.blob:
+        # Archived with the person's uncommitted edit in it (its commit holds HEAD's bytes, its
+        # trailer the bytes moved): checking HEAD out would throw that edit away too.
+        blob = _archived(addition)
+        shown = f"`git show {blob}` shows the note as it was archived"
+        drop = f"to drop the change, `git show {blob} > {archived}`"
+        how = "the file was edited in the archive folder on this machine after it was archived, and the edit is not committed"
+    elif by_hand:
         shown = f"`git diff HEAD -- {archived}` shows the change"
         drop = f"to drop the change, `git checkout HEAD -- {archived}`"
         how = ("the file was edited in the archive folder on this machine and the edit is not committed: an editor "

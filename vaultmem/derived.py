@@ -349,6 +349,18 @@ class DerivedIndex:
             return error
         return None
 
+    def walk(self) -> bool:
+        """Bring the index in line with the files by a walk of the vault (a stat per file), whatever
+        a watcher says: the proof a read or a write asks before telling an agent that a note was
+        deleted (resolution.left_the_vault). A watcher's fence proves only what it has heard, and
+        one that has heard half of a rename (the old name leave, not the new one come) holds no
+        row for the note. Did any note change?"""
+        with self._busy_is_reported():
+            report = self.indexer.catch_up()
+        if report.changed:
+            self.fold()
+        return report.changed
+
     def _resync(self, relatives: Sequence[str]) -> bool:
         """Hits whose file differs from their row: index those files now; did any note change?"""
         with self._busy_is_reported():

@@ -206,7 +206,9 @@ class Addition:
     """The newest commit that added the file at ``path`` (``git log --diff-filter=A``, renames
     not followed), and the blob it put there; ``archived``: the blob the commit's message says
     vaultmem archived there (its :data:`ARCHIVED_TRAILER`), ``None`` when it says none. The two
-    differ when ``git pull --rebase`` replayed vaultmem's commit onto an edit made elsewhere."""
+    differ when ``git pull --rebase`` replayed vaultmem's commit onto an edit made elsewhere, and
+    when the note moved with the person's uncommitted edit in it (the commit holds HEAD's bytes,
+    the trailer the bytes moved: adr/0017)."""
 
     path: str
     blob: str
@@ -574,6 +576,9 @@ class _Commit:
         self.index_file = lock_dir / f"git-index-{os.getpid()}-{secrets.token_hex(4)}"
         self.not_committed: list[NotCommitted] = []
         self.yours_left_uncommitted: list[str] = []
+        # A note moved with the person's uncommitted edit in it: the blob of the bytes moved, which
+        # its trailer names (the commit holds HEAD's); path as in the tree → blob.
+        self._moved_bytes: dict[str, str] = {}
 
     def make(self, changes: Sequence[FileChange]) -> CommitResult | None:
         """The result, or ``None`` when HEAD moved and the attempt must start again."""
@@ -654,7 +659,10 @@ class _Commit:
             name = change.path
             if (change.moved_from is not None and entry is not None and name == name.strip()
                     and not any(unicodedata.category(char) == "Cc" for char in name)):
-                lines.append(f"{ARCHIVED_TRAILER}: {entry.blob} {name}")
+                # The bytes moved, not the commit's when the person's uncommitted edit moved with
+                # them: without it every check said that edit was made in the archive folder
+                # afterwards, and its fix (`git checkout HEAD -- …`) threw the person's line away.
+                lines.append(f"{ARCHIVED_TRAILER}: {self._moved_bytes.get(self.full(name), entry.blob)} {name}")
         return lines
 
     def _decide(self, change: FileChange, head: Mapping[str, _Entry], ignored: set[str]) -> _Entry | _LeftOut | None:
@@ -668,8 +676,11 @@ class _Commit:
             source = head.get(self.full(change.moved_from))
             if source is None:
                 return self._leave(change.path, self._untracked_source_reason(change.moved_from, change.path))
-            if self._blob(change.after, path) != source.blob:
+            moved = self._blob(change.after, path)
+            if moved != source.blob:
                 self.yours_left_uncommitted.append(change.path)  # committed as it was in HEAD
+                # Written, so that check's fix can name it (`git show <blob>`): the bytes archived.
+                self._moved_bytes[path] = self._blob(change.after, path, write=True)
             return source
         if change.before is None:
             return _Entry("100644", self._blob(change.after, path, write=True))  # a note vaultmem created

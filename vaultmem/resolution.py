@@ -285,7 +285,7 @@ def locate(index: DerivedIndex, reference: str, now: object = None, *, refresh: 
         if type(missing) is not NoteNotFound:
             raise  # archived, excluded: already says where it is
         found = _as_windows_path(index, stripped, now, refresh) or _as_url_encoded(index, stripped, now, refresh)
-        return found if found is not None else left_the_vault(index, reference, missing)
+        return found if found is not None else left_the_vault(index, reference, missing, now)
 
 
 def _as_windows_path(index: DerivedIndex, reference: str, now: object, refresh: bool) -> Located | None:
@@ -353,33 +353,82 @@ def _as_relative_link(index: DerivedIndex, reference: str) -> Located | None:
     return None
 
 
-def left_the_vault(index: DerivedIndex, reference: str, missing: NoteNotFound) -> Located:
+def left_the_vault(index: DerivedIndex, reference: str, missing: NoteNotFound, now: object = None) -> Located:
     """A reference no live note answers to, asked of git (gone.py, as ``history`` asks it): the
     old path or name of a note a person renamed names it where it lives now (via "old name"),
     and one that was deleted or moved away raises :class:`RemovedNote`, saying where and in
     which commit. Without it an agent told "no note matches" for the id it was given took the
-    id for wrong, not the memory for deleted; and a path it kept stopped working at a rename."""
+    id for wrong, not the memory for deleted; and a path it kept stopped working at a rename.
+
+    "Deleted" is said only once a walk of the vault (:meth:`DerivedIndex.walk`) found no file
+    the index had not read: a revise by id right after the person's rename was told "deleted"
+    while the note lived on under its new name (a trial: the index had heard the old name leave
+    and not yet the new one come, and git sees a deletion beside an untracked file) — and an
+    agent told so remembers the note again, a duplicate."""
     from .gitops import is_repository
-    from .gone import RenamedTo, find_removed
 
     if not is_repository(index.paths.root):
         _refuse_if_titled_in_archive(index.paths, reference)
         raise missing
+    found = _removal_git_saw(index, reference, missing)
+    if _unproven(index, found) and index.walk():
+        again = _located_after_walk(index, reference, now)
+        if again is not None:
+            return again
+        found = _removal_git_saw(index, reference, missing)
+    return _where_it_went(index, reference, missing, found)
+
+
+def _removal_git_saw(index: DerivedIndex, reference: str, missing: NoteNotFound) -> object:
+    """gone.find_removed's answer: a ``Gone``, a ``RenamedTo`` or None."""
+    from .gone import find_removed
+
     try:
-        found, _older_unread = find_removed(index.paths, index.store.notes, reference)
+        return find_removed(index.paths, index.store.notes, reference)[0]
     except AmbiguousNote:
         # Several removed notes had that name: no live note answers to it, and a write must
         # not act on a guess; "no note matches" stays the truth (history lists them).
         raise missing from None
+
+
+def _unproven(index: DerivedIndex, found: object) -> bool:
+    """Does git's answer rest on the index holding every note there is? A note said deleted, or
+    moved to a file that is no note (the index does not hold it), or renamed to a path the index
+    has not read: each may be a note the index has not heard of yet."""
+    from .gone import Gone, RenamedTo
+
     if isinstance(found, RenamedTo):
-        row = next((row for row in index.store.notes.find(found.path) if row.path == found.path), None)
+        return _row_at(index, found.path) is None
+    return isinstance(found, Gone) and not found.archived
+
+
+def _located_after_walk(index: DerivedIndex, reference: str, now: object) -> Located | None:
+    """The note the reference names in the index the walk brought in line, or None."""
+    for spelling in spellings(reference):
+        try:
+            return _locate(index, spelling, now, refresh=False)
+        except NoteNotFound as missing:
+            if type(missing) is not NoteNotFound:
+                raise  # archived, excluded: says where it is
+    return None
+
+
+def _where_it_went(index: DerivedIndex, reference: str, missing: NoteNotFound, found: object) -> Located:
+    from .gone import Gone, RenamedTo
+
+    if isinstance(found, RenamedTo):
+        row = _row_at(index, found.path)
         if row is not None:
             return Located(row, Resolution(reference, "old name"))
-    if found is None or isinstance(found, RenamedTo):
+    if not isinstance(found, Gone):
         _refuse_if_titled_in_archive(index.paths, reference)
         raise missing
     archived = archived_file_at(index.paths, found.moved_to) if found.archived and found.moved_to is not None else None
     raise RemovedNote(reference, found, index.paths.archive_dir, archived) from None
+
+
+def _row_at(index: DerivedIndex, path: str) -> NoteRow | None:
+    return next((row for row in index.store.notes.find(path) if row.path == path), None)
 
 
 def spellings(reference: str) -> list[str]:

@@ -22,10 +22,20 @@ _TAKEN_SUFFIX = re.compile(r"-[0-9]+$")  # slug-2, slug-3 …: the slug was take
 
 
 def slugify(title: str) -> str:
-    r"""A readable, file-system-safe name: lowercase words joined by hyphens. A word keeps its
-    combining marks: Thai, Hindi and pointed Hebrew write vowels and tone marks as marks, and
-    ``\w`` parted a word at each (``นัดตัดผม`` was ``น-ดต-ดผม``, a trial on a Thai vault)."""
-    return _slug(_WORD_WITH_MARKS.sub(" ", unicodedata.normalize("NFKC", title).lower()).split())
+    r"""A readable, file-system-safe name: lowercase words joined by hyphens, each word without
+    the underscores around it (``__init__.py`` is ``init-py``; ``snake_case`` keeps its own). A
+    word keeps its combining marks: Thai, Hindi and pointed Hebrew write vowels and tone marks as
+    marks, and ``\w`` parted a word at each (``นัดตัดผม`` was ``น-ดต-ดผม``, a trial on a Thai vault)."""
+    words = [word.strip("_") for word in _WORD_WITH_MARKS.sub(" ", unicodedata.normalize("NFKC", title).lower()).split()]
+    return _slug([word for word in words if word])
+
+
+def _legacy_slug(title: str) -> str:
+    r"""The slug remember made before 2026-12-02: ``\w`` words (a word parted at each mark), the
+    underscores around them kept but at the ends of the whole (``__init__.py`` was ``init__-py``).
+    Still recognised (:func:`named_from_title`), so a note written then keeps being read as named
+    from its title."""
+    return _slug(re.findall(r"\w+", unicodedata.normalize("NFKC", title).lower()))
 
 
 def _slug(words: list[str]) -> str:
@@ -52,10 +62,11 @@ _WORD_WITH_MARKS = re.compile(r"(?:(?!\w)[^\u0300-\u036f\u0483-\u0489\u0591-\u05
 def named_from_title(stem: str, title: object) -> bool:
     """Whether a file's ``stem`` is the slug ``remember`` makes of ``title``, as it names a new
     note (after a Dendron hierarchy's ``memories.``, with ``-2``, ``-3`` … when it was taken),
-    or made before a word kept its marks (``น-ดต-ดผม``)."""
+    or made before (:func:`_legacy_slug`: before a word kept its marks, ``น-ดต-ดผม``, and lost the
+    underscores around it, ``init__-py``)."""
     if not isinstance(title, str) or not title.strip():
         return False
-    slugs = {slugify(title), _slug(re.findall(r"\w+", unicodedata.normalize("NFKC", title).lower()))}
+    slugs = {slugify(title), _legacy_slug(title)}
     return any(name == slug or name.endswith(f".{slug}") for name in (stem, _TAKEN_SUFFIX.sub("", stem)) for slug in slugs)
 
 

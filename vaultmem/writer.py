@@ -151,7 +151,9 @@ def compose_note(
         meta["expires_at"] = parse_timestamp(meta["expires_at"])  # written plain, as an aware time
     if supersedes:
         meta["supersedes"] = list(supersedes)
-    return NewNote(meta, text, app)
+    # A new note is LF throughout, as its frontmatter is: a text pasted from Windows kept its "\r\n"
+    # under LF frontmatter, a note of mixed endings (revise writes a text in the note's own ending).
+    return NewNote(meta, text.replace("\r\n", "\n"), app)
 
 
 def ttl_start(moment: datetime, day: object) -> datetime:
