@@ -1431,6 +1431,24 @@ def test_the_dry_run_says_which_note_is_kept_why_and_which_sentences_it_leaves_o
 
 
 
+def test_the_dry_run_skips_a_read_only_kept_note_and_lists_no_read_only_link_rewrite_as_apply_does(vault: Vault) -> None:
+    # Was: the dry run listed the cluster as merged into the read-only note and Harbor.md among
+    # the files whose links apply rewrites; --apply then skipped the one and warned of the other.
+    kept, linking = vault.root / TRIO[0], vault.root / "projects/Harbor.md"
+    kept.chmod(0o444)
+    linking.chmod(0o444)
+    before = snapshot_files(vault.root)
+    planned = vault.consolidate(now=NOW)
+    assert snapshot_files(vault.root) == before
+    assert [(item.canonical, "is read-only (mode 0444)" in item.reason) for item in planned.skipped] == [(TRIO[0], True)]
+    assert "projects/Harbor.md" not in planned.links_rewritten
+    assert [warning for warning in planned.warnings if warning.startswith("projects/Harbor.md: links to merged notes would not")]
+    applied = vault.consolidate(apply=True, plan=planned.plan, now=NOW)
+    assert [(item.canonical, item.reason) for item in applied.skipped] == [(item.canonical, item.reason) for item in planned.skipped]
+    assert sorted(applied.links_rewritten) == sorted(planned.links_rewritten)
+    assert [entry.canonical for entry in applied.merged] == [STANDUP[0]]
+
+
 def test_a_read_only_kept_note_skips_its_cluster_and_a_read_only_linking_note_is_named(vault: Vault) -> None:
     # Was: the read-only notes were replaced like any other (a rename needs only the folder's
     # permission); refused at the write now (ReadOnlyNote), the kept note's refusal skips its

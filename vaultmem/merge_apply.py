@@ -38,12 +38,20 @@ from .consolidate import (
     SkippedCluster,
     unmerged_reason,
 )
-from .errors import FrontmatterError, InvalidTimestamp, NotUtf8Note, PathOutsideVault, UnresolvedConflict, WriteConflict
+from .errors import (
+    FrontmatterError,
+    InvalidTimestamp,
+    NotUtf8Note,
+    PathOutsideVault,
+    ReadOnlyNote,
+    UnresolvedConflict,
+    WriteConflict,
+)
 from .field_edits import edit_fields, writes_properties
 from .links import LinkRedirects, Rewrite, labels_first, rewrite_canvas, rewrite_links
 from .merge_markers import require_merged, require_resolved, unmerged_notes
 from .merging import additions, appended_text, kept_changes, merged_frontmatter, string_list
-from .noteio import FileChange, move_if_unchanged, replace_if_unchanged, require_utf8
+from .noteio import FileChange, move_if_unchanged, refuse_read_only, replace_if_unchanged, require_utf8
 from .notes import Note, content_hash, decode, parse_note, utf16_encoding
 from .ordered import unique
 from .paths import VaultPaths
@@ -118,8 +126,14 @@ def _preview_links(report: ConsolidationReport, paths: VaultPaths, redirects: Li
         text = raw.decode("utf-8", errors="surrogateescape")
         new_text, ambiguous = rewrite(text, redirects, path)
         report.warnings += [f"{path}: the link to {target!r} matches several notes; it would not be rewritten" for target in unique(ambiguous)]
-        if new_text != text:
-            report.links_rewritten.append(path)
+        if new_text == text:
+            continue
+        try:
+            refuse_read_only(paths.resolve_inside(path), path)  # --apply's write refuses it, and warns
+        except ReadOnlyNote as error:
+            report.warnings.append(f"{path}: links to merged notes would not be rewritten ({error}); point them at the canonical by hand")
+            continue
+        report.links_rewritten.append(path)
 
 
 def apply_plan(plan: ConsolidationPlan, paths: VaultPaths) -> ConsolidationReport:
@@ -356,6 +370,14 @@ def _prepare(cluster: Cluster, paths: VaultPaths, report: ConsolidationReport, u
             edited = append_paragraph(edited, appended_text(found))
     except (FrontmatterError, InvalidTimestamp) as error:
         _skip(cluster, report, f"{cluster.canonical.path}: {error}")
+        return None
+    try:
+        # The kept note is written over: a read-only one is refused by that write (ReadOnlyNote),
+        # so the dry run says so too instead of listing a merge --apply then skips.
+        refuse_read_only(paths.resolve_inside(cluster.canonical.path), cluster.canonical.path)
+    except ReadOnlyNote as error:
+        _skip(cluster, report, f"{cluster.canonical.path} cannot be written ({error}); nothing of this cluster is merged — "
+                               "fix that, then run consolidate again")
         return None
     return _Prepared(cluster, raws[0], edited)
 
