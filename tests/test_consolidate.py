@@ -1449,6 +1449,21 @@ def test_the_dry_run_skips_a_read_only_kept_note_and_lists_no_read_only_link_rew
     assert [entry.canonical for entry in applied.merged] == [STANDUP[0]]
 
 
+def test_the_dry_run_lists_no_link_rewrite_in_a_note_holding_a_git_conflict_as_apply_rewrites_none(vault: Vault) -> None:
+    # Was: listed among the files whose links apply rewrites; --apply leaves a note in the
+    # middle of the person's merge alone (UnresolvedConflict) and warns.
+    linking = vault.root / "projects/Harbor.md"  # it links to the standup pair
+    linking.write_bytes(linking.read_bytes() + b"\n<<<<<<< HEAD\nmine\n=======\ntheirs\n>>>>>>> other\n")
+    vault.index()
+    planned = vault.consolidate(now=NOW)
+    assert "projects/Harbor.md" not in planned.links_rewritten
+    assert [warning for warning in planned.warnings if warning.startswith("projects/Harbor.md: links to merged notes would not")]
+    before = linking.read_bytes()
+    applied = vault.consolidate(apply=True, plan=planned.plan, now=NOW)
+    assert sorted(applied.links_rewritten) == sorted(planned.links_rewritten)
+    assert linking.read_bytes() == before
+
+
 def test_a_read_only_kept_note_skips_its_cluster_and_a_read_only_linking_note_is_named(vault: Vault) -> None:
     # Was: the read-only notes were replaced like any other (a rename needs only the folder's
     # permission); refused at the write now (ReadOnlyNote), the kept note's refusal skips its

@@ -90,7 +90,7 @@ def preview_plan(plan: ConsolidationPlan, paths: VaultPaths) -> ConsolidationRep
     if redirects:
         # The files apply would rewrite links in, found as apply finds them: a person must see
         # which of their files a merge touches before applying it, not only the cluster's own.
-        _preview_links(report, paths, LinkRedirects(_vault_notes(report, paths), redirects, labels_first(paths.root)))
+        _preview_links(report, paths, LinkRedirects(_vault_notes(report, paths), redirects, labels_first(paths.root)), unmerged)
     return report
 
 
@@ -110,7 +110,7 @@ def _link_targets(report: ConsolidationReport, paths: VaultPaths, redirects: Lin
     return [*((note, rewrite_links) for note in notes), *((canvas, rewrite_canvas) for canvas in canvases)]
 
 
-def _preview_links(report: ConsolidationReport, paths: VaultPaths, redirects: LinkRedirects) -> None:
+def _preview_links(report: ConsolidationReport, paths: VaultPaths, redirects: LinkRedirects, unmerged: set[str]) -> None:
     """``report.links_rewritten``: the files whose links apply would rewrite, nothing written."""
     for path, rewrite in _link_targets(report, paths, redirects):
         try:
@@ -129,8 +129,11 @@ def _preview_links(report: ConsolidationReport, paths: VaultPaths, redirects: Li
         if new_text == text:
             continue
         try:
-            refuse_read_only(paths.resolve_inside(path), path)  # --apply's write refuses it, and warns
-        except ReadOnlyNote as error:
+            # What --apply's rewrite refuses (_rewrite_file), and warns of, instead of listing it.
+            require_resolved(path, text)
+            require_merged(paths.root, [path], unmerged)
+            refuse_read_only(paths.resolve_inside(path), path)
+        except (UnresolvedConflict, ReadOnlyNote) as error:
             report.warnings.append(f"{path}: links to merged notes would not be rewritten ({error}); point them at the canonical by hand")
             continue
         report.links_rewritten.append(path)
