@@ -36,7 +36,7 @@ from vaultmem.consolidate import (
     unreliable_reason,
     work_of,
 )
-from vaultmem.errors import UsageError
+from vaultmem.errors import NoteWritten, UsageError
 from vaultmem.lifecycle import resolve_now, to_epoch_us
 from vaultmem.notes import read_note
 from vaultmem.storage import Eligibility
@@ -1462,6 +1462,22 @@ def test_the_dry_run_lists_no_link_rewrite_in_a_note_holding_a_git_conflict_as_a
     applied = vault.consolidate(apply=True, plan=planned.plan, now=NOW)
     assert sorted(applied.links_rewritten) == sorted(planned.links_rewritten)
     assert linking.read_bytes() == before
+
+
+def test_a_failure_carrying_merged_uses_names_the_files_the_merge_changed_and_indexes_them(vault: Vault) -> None:
+    # Was: the files were merged and archived before the index refused the usage update, and
+    # the error said only that: no NoteWritten naming them, and the index was not told of them.
+    import sqlite3
+
+    vault.mark_used([TRIO[1]], now=NOW)
+    with sqlite3.connect(vault.store.path) as db:  # a real refusal of the usage table's delete
+        db.execute("CREATE TRIGGER refuse_usage_delete BEFORE DELETE ON usage BEGIN SELECT RAISE(ABORT, 'refused'); END")
+    with pytest.raises(NoteWritten) as raised:
+        vault.consolidate(apply=True, now=NOW)
+    assert TRIO[1] in raised.value.paths
+    assert f"_archive/{TRIO[1]}" in raised.value.paths
+    assert not (vault.root / TRIO[1]).exists()
+    assert vault.store.notes.by_path(TRIO[1]) is None  # the index follows the files
 
 
 def test_a_read_only_kept_note_skips_its_cluster_and_a_read_only_linking_note_is_named(vault: Vault) -> None:
