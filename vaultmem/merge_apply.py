@@ -280,8 +280,12 @@ class _Application:
                 archived, changes = archive_note(self.paths, member.path, member.content_hash)
             except (WriteConflict, PathOutsideVault, OSError) as error:
                 self._unarchive(moved)
-                _skip(cluster, self.report, f"{member.path} changed while it was being merged ({error}); nothing of this "
-                                            "cluster was merged — run consolidate again to review it")
+                if isinstance(error, (WriteConflict, PathOutsideVault)):
+                    why = f"{member.path} changed while it was being merged ({error}); nothing of this cluster was merged — run consolidate again to review it"
+                else:  # the file system refused (an archive folder this user may not write, a full disk): no edit of theirs
+                    why = (f"{member.path} could not be moved to the archive ({error}); nothing of this cluster was merged — "
+                           "fix that, then run consolidate again")
+                _skip(cluster, self.report, why)
                 return False
             moved.append((member, archived, changes[0].before or b""))
             self.moves += changes
