@@ -259,6 +259,24 @@ def test_a_plain_check_reports_the_fixes_check_fix_would_refuse_with_the_same_re
     assert [fix["path"] for fix in fixed["fixed"]] == ["ok.md"]
 
 
+def test_a_plain_check_says_check_fix_refuses_a_read_only_note_as_check_fix_does(vault_dir: Path, write_note) -> None:
+    # Was: the plain check advised `check --fix` for it; --fix then refused it (ReadOnlyNote).
+    protected = write_note("protected.md", "---\nlayer: L3\ncreated: 2026-11-01T00:00:00Z\n---\nan ordinary note\n")
+    write_note("ok.md", "---\nlayer: L3\ncreated: 2026-11-01T00:00:00Z\n---\nanother note\n")
+    protected.chmod(0o444)
+    before = protected.read_bytes()
+
+    def refused(report: dict) -> dict[str, str]:
+        return {problem["path"]: problem["message"] for problem in report["problems"] if problem["field"] == "fix"}
+
+    planned = run_json(vault_dir, "check")
+    assert "is read-only (mode 0444)" in refused(planned)["protected.md"]
+    fixed = run_json(vault_dir, "check", "--fix")
+    assert refused(fixed) == refused(planned)
+    assert [fix["path"] for fix in fixed["fixed"]] == ["ok.md"]
+    assert protected.read_bytes() == before
+
+
 # ---------------------------------------------------------------- the real vault
 
 

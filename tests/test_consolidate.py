@@ -36,7 +36,7 @@ from vaultmem.consolidate import (
     unreliable_reason,
     work_of,
 )
-from vaultmem.errors import Surface, UsageError, respelled
+from vaultmem.errors import NoteWritten, Surface, UsageError, respelled
 from vaultmem.lifecycle import resolve_now, to_epoch_us
 from vaultmem.notes import read_note
 from vaultmem.storage import Eligibility
@@ -1429,6 +1429,55 @@ def test_the_dry_run_says_which_note_is_kept_why_and_which_sentences_it_leaves_o
     assert "kept: it says what the others say, and its title was chosen" in text
     assert "= Maya takes her coffee as a flat white with oat milk and no sugar.  (not appended: the kept note says it:" in text
 
+
+
+def test_the_dry_run_skips_a_read_only_kept_note_and_lists_no_read_only_link_rewrite_as_apply_does(vault: Vault) -> None:
+    # Was: the dry run listed the cluster as merged into the read-only note and Harbor.md among
+    # the files whose links apply rewrites; --apply then skipped the one and warned of the other.
+    kept, linking = vault.root / TRIO[0], vault.root / "projects/Harbor.md"
+    kept.chmod(0o444)
+    linking.chmod(0o444)
+    before = snapshot_files(vault.root)
+    planned = vault.consolidate(now=NOW)
+    assert snapshot_files(vault.root) == before
+    assert [(item.canonical, "is read-only (mode 0444)" in item.reason) for item in planned.skipped] == [(TRIO[0], True)]
+    assert "projects/Harbor.md" not in planned.links_rewritten
+    assert [warning for warning in planned.warnings if warning.startswith("projects/Harbor.md: links to merged notes would not")]
+    applied = vault.consolidate(apply=True, plan=planned.plan, now=NOW)
+    assert [(item.canonical, item.reason) for item in applied.skipped] == [(item.canonical, item.reason) for item in planned.skipped]
+    assert sorted(applied.links_rewritten) == sorted(planned.links_rewritten)
+    assert [entry.canonical for entry in applied.merged] == [STANDUP[0]]
+
+
+def test_the_dry_run_lists_no_link_rewrite_in_a_note_holding_a_git_conflict_as_apply_rewrites_none(vault: Vault) -> None:
+    # Was: listed among the files whose links apply rewrites; --apply leaves a note in the
+    # middle of the person's merge alone (UnresolvedConflict) and warns.
+    linking = vault.root / "projects/Harbor.md"  # it links to the standup pair
+    linking.write_bytes(linking.read_bytes() + b"\n<<<<<<< HEAD\nmine\n=======\ntheirs\n>>>>>>> other\n")
+    vault.index()
+    planned = vault.consolidate(now=NOW)
+    assert "projects/Harbor.md" not in planned.links_rewritten
+    assert [warning for warning in planned.warnings if warning.startswith("projects/Harbor.md: links to merged notes would not")]
+    before = linking.read_bytes()
+    applied = vault.consolidate(apply=True, plan=planned.plan, now=NOW)
+    assert sorted(applied.links_rewritten) == sorted(planned.links_rewritten)
+    assert linking.read_bytes() == before
+
+
+def test_a_failure_carrying_merged_uses_names_the_files_the_merge_changed_and_indexes_them(vault: Vault) -> None:
+    # Was: the files were merged and archived before the index refused the usage update, and
+    # the error said only that: no NoteWritten naming them, and the index was not told of them.
+    import sqlite3
+
+    vault.mark_used([TRIO[1]], now=NOW)
+    with sqlite3.connect(vault.store.path) as db:  # a real refusal of the usage table's delete
+        db.execute("CREATE TRIGGER refuse_usage_delete BEFORE DELETE ON usage BEGIN SELECT RAISE(ABORT, 'refused'); END")
+    with pytest.raises(NoteWritten) as raised:
+        vault.consolidate(apply=True, now=NOW)
+    assert TRIO[1] in raised.value.paths
+    assert f"_archive/{TRIO[1]}" in raised.value.paths
+    assert not (vault.root / TRIO[1]).exists()
+    assert vault.store.notes.by_path(TRIO[1]) is None  # the index follows the files
 
 
 def test_a_read_only_kept_note_skips_its_cluster_and_a_read_only_linking_note_is_named(vault: Vault) -> None:

@@ -475,8 +475,57 @@ def test_a_note_in_a_folder_this_user_cannot_write_is_named_by_its_path_not_a_te
     before = snapshot_files(vault)
     for command in (["revise", "locked/n.md", "--set", "k=v"], ["forget", "locked/n.md"], ["forget", "locked/n.md", "--hard"]):
         [line] = ok(reader(vault, *command), 1).stderr.splitlines()
-        assert line.startswith("Error: cannot write locked/n.md: Permission denied"), (command, line)
+        # (forget names where it was moving the note too: the refusal may be that folder's)
+        assert line.startswith("Error: cannot write locked/n.md") and ": Permission denied" in line, (command, line)
+        assert ".tmp" not in line, (command, line)
     assert snapshot_files(vault) == before
+
+
+def test_an_archive_folder_this_user_cannot_write_is_named_not_only_the_note_being_archived(
+        shared_folder: Path, reader: Callable[..., Any]) -> None:
+    # Was: "cannot write locked/n.md: Permission denied" of a note this user may write: the
+    # refusal was the archive's folder (made by root), and the person chmod-ed the wrong file.
+    vault = shared_folder / "vault"
+    (vault / "locked").mkdir(parents=True)
+    (vault / ".vaultmem.toml").write_text('embedder = "hashing"\n', encoding="utf-8")
+    (vault / "locked/n.md").write_text("---\ntitle: Locked\n---\nThe plumber comes on Tuesday.\n", encoding="utf-8")
+    for path in [vault, *vault.rglob("*")]:
+        os.chown(path, NOBODY, NOBODY)
+    ok(reader(vault, "index"))
+    (vault / "_archive").mkdir(mode=0o755)  # root's: this user cannot make _archive/locked in it
+    before = snapshot_files(vault)
+    [line] = ok(reader(vault, "forget", "locked/n.md"), 1).stderr.splitlines()
+    assert line.startswith("Error: cannot write locked/n.md (moving it to _archive/locked/n.md): Permission denied"), line
+    (vault / "_archive/locked").mkdir(mode=0o755)  # there, but not this user's to write in
+    [line] = ok(reader(vault, "forget", "locked/n.md"), 1).stderr.splitlines()
+    assert line.startswith("Error: cannot write locked/n.md (moving it to _archive/locked/n.md): Permission denied"), line
+    assert snapshot_files(vault) == before
+
+
+def test_a_merge_whose_archive_folder_this_user_cannot_write_is_not_said_to_have_changed(
+        shared_folder: Path, reader: Callable[..., Any]) -> None:
+    # Was: "memories/b.md changed while it was being merged …; run consolidate again to review
+    # it" — no one had changed it, and running it again met the same folder.
+    vault = shared_folder / "vault"
+    (vault / "memories").mkdir(parents=True)
+    (vault / ".vaultmem.toml").write_text('embedder = "hashing"\n', encoding="utf-8")
+    for name, day in (("a", "01"), ("b", "02")):
+        (vault / f"memories/{name}.md").write_text(
+            f"---\ntitle: Standup {name}\nlayer: L3\nexpires_at: 2027-06-01T00:00:00Z\ncreated: 2026-11-{day}T00:00:00Z\n---\n"
+            "The Harbor standup moved to 10:00 on Tuesdays.\n", encoding="utf-8")
+    for path in [vault, *vault.rglob("*")]:
+        os.chown(path, NOBODY, NOBODY)
+    (vault / "_archive").mkdir(mode=0o755)  # root's
+    ok(reader(vault, "index"))
+    before = snapshot_files(vault)
+    report = json.loads(ok(reader(vault, "consolidate", "--apply", "--json")).stdout)
+    [skipped] = report["skipped"]
+    assert skipped["reason"].startswith("memories/b.md could not be moved to the archive ([Errno 13] Permission denied"), skipped
+    assert "changed while" not in skipped["reason"]
+    assert report["merged"] == []
+    # the kept note was written and put back (its bytes as they were)
+    assert {path: data for path, (data, _mtime) in snapshot_files(vault).items()} == {
+        path: data for path, (data, _mtime) in before.items()}
 
 
 def test_the_json_error_of_a_refused_write_is_one_document(vault: Path, reader: Callable[..., Any]) -> None:

@@ -275,6 +275,18 @@ def test_expire_hard_skips_a_read_only_note_saying_why_and_deletes_the_others(va
     assert not any((vault.root / path).exists() for path in EXPIRED[1:])
 
 
+def test_expire_hard_dry_run_lists_a_read_only_note_as_skipped_as_apply_does(vault: Vault) -> None:
+    # Was: the dry run listed it among the notes to delete, and --apply then skipped it.
+    protected = vault.root / EXPIRED[0]
+    protected.chmod(0o444)
+    planned = vault.expire(hard=True, now=NOW)
+    assert [(item.path, "is read-only (mode 0444)" in item.reason) for item in planned.skipped] == [(EXPIRED[0], True)]
+    applied = vault.expire(apply=True, hard=True, now=NOW)
+    assert [(item.path, item.reason) for item in applied.skipped] == [(item.path, item.reason) for item in planned.skipped]
+    assert protected.is_file()
+    assert vault.expire(now=NOW).skipped == []  # archived, not deleted: moved as any other note
+
+
 def test_expire_json_names_where_each_note_went_only_once_it_was_moved(vault: Vault) -> None:
     listed = vault.expire(now=NOW).as_dict()
     assert listed["applied"] is False and listed["skipped"] == [] and listed["commit"] is None

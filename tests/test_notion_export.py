@@ -266,6 +266,29 @@ def test_a_property_a_notion_page_holds_on_its_line_is_not_set_again_in_yaml(vau
     assert (root / MARTIN).read_bytes() == b"---\nstatus: done\n---\n" + before
 
 
+def test_a_property_line_taken_out_by_the_same_revise_that_sets_it_in_yaml_is_not_refused(vault_dir: Path) -> None:
+    # Was: refused, telling to "take the line out of the text and ask again" — which this call did.
+    root = write_vault(vault_dir, {".vaultmem.toml": 'embedder = "hashing"\n', MARTIN: MARTIN_TEXT})
+    run_cli(root, "index")
+    text = "# Sync with Martin\n\nTags: work, planning\nCreated: March 3, 2023 4:12 PM\n\nWe met.\n"
+    result = run_cli(root, "revise", MARTIN, "--text", text, "--set", "type=Sync")
+    assert result.exit_code == 0, result.output
+    assert (root / MARTIN).read_text(encoding="utf-8") == "---\ntype: Sync\n---\n" + text
+    kept = run_cli(root, "revise", MARTIN, "--text", text + "More.\n", "--tag", "review")  # the Tags line stays: refused
+    assert kept.exit_code != 0
+    assert "on its line 'Tags: work, planning'" in kept.output
+
+
+def test_unsetting_a_yaml_key_a_notion_page_also_holds_on_its_line_is_not_refused(vault_dir: Path) -> None:
+    # Was: refused, "a YAML type beside it would make the page say two things" — of the very
+    # YAML key whose removal leaves the page saying it once, on its line.
+    root = write_vault(vault_dir, {".vaultmem.toml": 'embedder = "hashing"\n', MARTIN: "---\ntype: Sync\n---\n" + MARTIN_TEXT})
+    run_cli(root, "index")
+    result = run_cli(root, "revise", MARTIN, "--unset", "type")
+    assert result.exit_code == 0, result.output
+    assert (root / MARTIN).read_text(encoding="utf-8") == "---\n---\n" + MARTIN_TEXT  # the line alone says it
+
+
 ORION = "# Backing up Orion database\n\nIt is recommended to schedule daily backups for the orion-db service, " \
         "with a cron job that runs pg_dumpall every day at 9:00 AM CET into the backup directory.\n"
 ORIGINAL = "Ops/Backing up Orion database ffd36e8815d414ab1b3c246c26d155b7.md"

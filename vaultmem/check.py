@@ -43,7 +43,7 @@ from .lifecycle import EXPIRING_LAYERS, LayerPolicy, format_duration, is_absent,
 from .merge_markers import UNMERGED_WHY, require_merged, require_resolved, unmerged_fix, unmerged_notes
 from .merging import both_changed
 from .name_clashes import name_clash_problems, windows_name_problems
-from .noteio import FileChange, replace_if_unchanged
+from .noteio import FileChange, refuse_read_only, replace_if_unchanged
 from .notes import Note, Problem, content_hash, expiry_text, read_note, timestamp_or_none
 from .paths import FileStat, NotNotes, VaultPaths
 from .results import NotCommitted, not_committed_dicts
@@ -337,7 +337,9 @@ def plan_fix(paths: VaultPaths, note: Note, policy: LayerPolicy, now: object = N
         # Its lifecycle lines were read one by one: enough to report, not to edit the block.
         raise FixRefused(Spelled("its frontmatter does not load, so ", CHECK_FIX, " leaves it alone"),
                          Spelled("fix the YAML (see its frontmatter problem), then ", CHECK_FIX_AGAIN))
-    return PlannedFix(fix, _edited(paths, note, values, remove, unmerged))
+    planned = PlannedFix(fix, _edited(paths, note, values, remove, unmerged))
+    refuse_read_only(paths.absolute(note.path), note.path)  # as the write would: a plain check advised the fix
+    return planned
 
 
 def fix_note(paths: VaultPaths, note: Note, policy: LayerPolicy, now: object = None,

@@ -16,9 +16,10 @@ from collections.abc import Collection, Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING
 
-from .errors import CHECK, PathOutsideVault, Spelled, WriteConflict, message_parts
+from .errors import CHECK, PathOutsideVault, ReadOnlyNote, Spelled, WriteConflict, message_parts
 from .lifecycle import is_expired
 from .merge_markers import UNMERGED_WHY, unmerged_fix, unmerged_notes
+from .noteio import refuse_read_only
 from .notes import read_note
 from .results import ExpireReport, Skipped
 from .writer import remove_note
@@ -35,7 +36,7 @@ def plan_expiry(paths: VaultPaths, rows: Sequence[NoteRow], report: ExpireReport
     movable = []
     unmerged = unmerged_notes(paths.root, [row.path for row in rows])  # one question to git for all of them
     for row in rows:
-        if (reason := not_to_expire(paths, row, moment, unmerged)) is not None:
+        if (reason := not_to_expire(paths, row, moment, unmerged, report.hard)) is not None:
             report.skipped.append(Skipped(row.path, reason))
         else:
             movable.append(row)
@@ -66,10 +67,12 @@ def remove_expired(write: VaultWrite, paths: VaultPaths, rows: Sequence[NoteRow]
                      f"{'deleted' if report.hard else 'archived'}\n\nas of {moment.isoformat()}")
 
 
-def not_to_expire(paths: VaultPaths, row: NoteRow, moment: datetime, unmerged: Collection[str]) -> str | None:
+def not_to_expire(paths: VaultPaths, row: NoteRow, moment: datetime, unmerged: Collection[str],
+                  hard: bool = False) -> str | None:
     """Why this expired note must not be moved now, or ``None``: the file is still the one
     indexed, still expired (not extended, not made permanent), not in an unfinished git merge
-    (``unmerged``: the notes git's index holds unmerged) and its metadata loads."""
+    (``unmerged``: the notes git's index holds unmerged) and its metadata loads; ``hard``:
+    and it is not read-only (deleted, it would be refused: ReadOnlyNote; archived, it is moved)."""
     current = read_note(paths.root, row.path)
     if current.content_hash != row.content_hash or current.permanent or not is_expired(current.expires_at, moment):
         return "changed on disk since it was indexed; run expire again"
@@ -82,4 +85,9 @@ def not_to_expire(paths: VaultPaths, row: NoteRow, moment: datetime, unmerged: C
         # Its expiry was read line by line from YAML that does not load: enough to hide
         # it, not enough to act on the file. The person fixes the YAML first.
         return Spelled("its frontmatter does not load (see ", CHECK, "); fix the YAML, then run expire again")
+    if hard:
+        try:
+            refuse_read_only(paths.absolute(row.path), row.path)
+        except ReadOnlyNote as error:  # the dry run listed it as to be deleted, and --apply skipped it
+            return str(error)
     return None

@@ -43,6 +43,7 @@ from .errors import (
     InvalidTimestamp,
     NotUtf8Note,
     PathOutsideVault,
+    ReadOnlyNote,
     Spelled,
     UnresolvedConflict,
     WriteConflict,
@@ -52,7 +53,7 @@ from .field_edits import edit_fields, writes_properties
 from .links import LinkRedirects, Rewrite, labels_first, rewrite_canvas, rewrite_links
 from .merge_markers import require_merged, require_resolved, unmerged_notes
 from .merging import additions, appended_text, kept_changes, merged_frontmatter, string_list
-from .noteio import FileChange, move_if_unchanged, replace_if_unchanged, require_utf8
+from .noteio import FileChange, move_if_unchanged, refuse_read_only, replace_if_unchanged, require_utf8
 from .notes import Note, content_hash, decode, parse_note, utf16_encoding
 from .ordered import unique
 from .paths import VaultPaths
@@ -91,7 +92,7 @@ def preview_plan(plan: ConsolidationPlan, paths: VaultPaths) -> ConsolidationRep
     if redirects:
         # The files apply would rewrite links in, found as apply finds them: a person must see
         # which of their files a merge touches before applying it, not only the cluster's own.
-        _preview_links(report, paths, LinkRedirects(_vault_notes(report, paths), redirects, labels_first(paths.root)))
+        _preview_links(report, paths, LinkRedirects(_vault_notes(report, paths), redirects, labels_first(paths.root)), unmerged)
     return report
 
 
@@ -111,7 +112,7 @@ def _link_targets(report: ConsolidationReport, paths: VaultPaths, redirects: Lin
     return [*((note, rewrite_links) for note in notes), *((canvas, rewrite_canvas) for canvas in canvases)]
 
 
-def _preview_links(report: ConsolidationReport, paths: VaultPaths, redirects: LinkRedirects) -> None:
+def _preview_links(report: ConsolidationReport, paths: VaultPaths, redirects: LinkRedirects, unmerged: set[str]) -> None:
     """``report.links_rewritten``: the files whose links apply would rewrite, nothing written."""
     for path, rewrite in _link_targets(report, paths, redirects):
         try:
@@ -127,8 +128,17 @@ def _preview_links(report: ConsolidationReport, paths: VaultPaths, redirects: Li
         text = raw.decode("utf-8", errors="surrogateescape")
         new_text, ambiguous = rewrite(text, redirects, path)
         report.warnings += [f"{path}: the link to {target!r} matches several notes; it would not be rewritten" for target in unique(ambiguous)]
-        if new_text != text:
-            report.links_rewritten.append(path)
+        if new_text == text:
+            continue
+        try:
+            # What --apply's rewrite refuses (_rewrite_file), and warns of, instead of listing it.
+            require_resolved(path, text)
+            require_merged(paths.root, [path], unmerged)
+            refuse_read_only(paths.resolve_inside(path), path)
+        except (UnresolvedConflict, ReadOnlyNote) as error:
+            report.warnings.append(f"{path}: links to merged notes would not be rewritten ({error}); point them at the canonical by hand")
+            continue
+        report.links_rewritten.append(path)
 
 
 def apply_plan(plan: ConsolidationPlan, paths: VaultPaths) -> ConsolidationReport:
@@ -274,8 +284,12 @@ class _Application:
                 archived, changes = archive_note(self.paths, member.path, member.content_hash)
             except (WriteConflict, PathOutsideVault, OSError) as error:
                 self._unarchive(moved)
-                _skip(cluster, self.report, f"{member.path} changed while it was being merged ({error}); nothing of this "
-                                            "cluster was merged — run consolidate again to review it")
+                if isinstance(error, (WriteConflict, PathOutsideVault)):
+                    why = f"{member.path} changed while it was being merged ({error}); nothing of this cluster was merged — run consolidate again to review it"
+                else:  # the file system refused (an archive folder this user may not write, a full disk): no edit of theirs
+                    why = (f"{member.path} could not be moved to the archive ({error}); nothing of this cluster was merged — "
+                           "fix that, then run consolidate again")
+                _skip(cluster, self.report, why)
                 return False
             moved.append((member, archived, changes[0].before or b""))
             self.moves += changes
@@ -367,6 +381,14 @@ def _prepare(cluster: Cluster, paths: VaultPaths, report: ConsolidationReport, u
             edited = append_paragraph(edited, appended_text(found))
     except (FrontmatterError, InvalidTimestamp) as error:
         _skip(cluster, report, f"{cluster.canonical.path}: {error}")
+        return None
+    try:
+        # The kept note is written over: a read-only one is refused by that write (ReadOnlyNote),
+        # so the dry run says so too instead of listing a merge --apply then skips.
+        refuse_read_only(paths.resolve_inside(cluster.canonical.path), cluster.canonical.path)
+    except ReadOnlyNote as error:
+        _skip(cluster, report, f"{cluster.canonical.path} cannot be written ({error}); nothing of this cluster is merged — "
+                               "fix that, then run consolidate again")
         return None
     return _Prepared(cluster, raws[0], edited)
 

@@ -444,9 +444,14 @@ def move_if_unchanged(source: Path, targets: Iterable[tuple[str, Path]], expecte
     target's relative path and the bytes moved. Otherwise :class:`WriteConflict`, and
     the person's file is back where it was (or, if they made a new one there meanwhile,
     kept at the named target)."""
-    with _naming_the_note(relative), _open_existing(source.parent, vault_root, relative) as origin:
+    with _naming_the_note(relative):
+        origin = _open_existing(source.parent, vault_root, relative)
+    with origin:
         for target_relative, target in targets:
-            with PinnedFolder.open(target.parent, vault_root, target_relative, create=True) as folder:
+            # Named with where it was going: a refusal of the target's folder (an archive this
+            # user may not write) was said of the note alone, "cannot write locked/n.md".
+            with (_naming_the_note(relative, target_relative),
+                  PinnedFolder.open(target.parent, vault_root, target_relative, create=True) as folder):
                 try:
                     moved = _move_checked(origin, source.name, folder, target.name, expected_hash, relative, target_relative)
                 except FileExistsError:
@@ -476,16 +481,19 @@ def delete_if_unchanged(path: Path, expected_hash: str, relative: str, vault_roo
 
 
 @contextmanager
-def _naming_the_note(relative: str) -> Iterator[None]:
+def _naming_the_note(relative: str, moved_to: str | None = None) -> Iterator[None]:
     """An error of a step relative to a pinned folder names what that step saw — vaultmem's
     temp file (``.n.md.b8b7258a.tmp``) or the bare name (``n.md``) — so it names the note's
-    vault path instead; one that names a whole path, or is vaultmem's own, stays as it is."""
+    vault path instead, and ``moved_to`` (the error's second file name) when it was being moved
+    there; one that names a path with a folder (``_archive/notes``, a whole path), or is
+    vaultmem's own, stays as it is."""
     try:
         yield
     except OSError as error:
-        if isinstance(error, VaultmemError) or error.errno is None or os.path.isabs(os.fsdecode(error.filename or "/")):
+        named = os.fsdecode(error.filename or "/")
+        if isinstance(error, VaultmemError) or error.errno is None or "/" in named or os.path.isabs(named):
             raise
-        raise OSError(error.errno, error.strerror, relative) from error
+        raise OSError(error.errno, error.strerror, relative, None, moved_to) from error
 
 
 def _open_existing(directory: Path, vault_root: Path, relative: str) -> PinnedFolder:
@@ -493,6 +501,19 @@ def _open_existing(directory: Path, vault_root: Path, relative: str) -> PinnedFo
         return PinnedFolder.open(directory, vault_root, relative)
     except FileNotFoundError:
         raise WriteConflict(relative, gone=True) from None  # the note's folder is gone: so is the note
+
+
+def refuse_read_only(path: Path, relative: str) -> None:
+    """:class:`ReadOnlyNote` for the note at ``path`` when its owner may not write it, as a
+    write over it or its deletion would raise: for a dry run (``check``, ``expire --hard``,
+    ``consolidate``) to say it, never promising what the write then refuses. A file that is
+    gone or no plain file is left to the write, which says what it finds."""
+    try:
+        info = os.stat(path, follow_symlinks=False)
+    except OSError:
+        return
+    if stat.S_ISREG(info.st_mode):
+        _refuse_read_only(stat.S_IMODE(info.st_mode), relative)
 
 
 def _refuse_read_only(mode: int | None, relative: str) -> None:

@@ -431,10 +431,16 @@ def _refuse_notion_property_lines(note: Note, revision: Revision) -> None:
     YAML, the page said ``type: Sync`` above and ``Type: Sync with Martin`` below; edited in
     place, the line would still be text to Obsidian and to vaultmem, and ``--set`` would have
     made no property (adr/0032, "two values for one property")."""
-    asked = [(SET, key) for key, _ in revision.properties.set_values] + [(UNSET, key) for key in revision.properties.unset]
+    # An --unset of a key the YAML holds too takes away the second value, as the refusal asks.
+    in_yaml = {str(key).strip().lower() for key in note.meta}
+    asked = [(SET, key) for key, _ in revision.properties.set_values]
+    asked += [(UNSET, key) for key in revision.properties.unset if key.strip().lower() not in in_yaml]
     asked += [(argument, "tags") for argument, tags in ((ADD_TAGS, revision.add_tags), (REMOVE_TAGS, revision.remove_tags)) if tags]
+    # The page as this revision leaves it: a --text without the line (taken out, as the refusal
+    # advises) and a --set of its key in one call make the page say it once, in YAML.
+    body = revision.text if revision.text is not None else note.body
     for argument, key in asked:
-        line = held_property_line(note.path, note.body, key)
+        line = held_property_line(note.path, body, key)
         if line is not None:
             raise UsageError(argument, f" {key}: {note.path} holds it on its line {line!r}, a Notion property Obsidian "
                              f"shows as text; a YAML {key} beside it would make the page say two things. Change that "

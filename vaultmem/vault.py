@@ -590,9 +590,9 @@ class Vault:
             self.derived.index()
             report = apply_plan(plan if plan is not None else plan_consolidation(self.store, self.paths, scope, self.derived.embedder().embed),
                                 self.paths)
-            carry_merged_uses(self.store, report)
-            write.record(*report.changes)
+            write.record(*report.changes)  # first: a failure carrying uses names the files merged (NoteWritten)
             write.message = report.commit_message()
+            carry_merged_uses(self.store, report)
         write.report_commit(report)
         return report
 

@@ -240,6 +240,8 @@ def _fail(error: Exception, as_json: bool, code: int, message: str | None = None
 def describe_os_error(error: OSError) -> str:
     """``[Errno 28] No space left on device: '/v/x.md'`` as a sentence that says what to do."""
     where = f" {error.filename}" if error.filename else ""
+    if error.filename and error.filename2:  # a move: the folder it was going to may be the one refused
+        where += f" (moving it to {error.filename2})"
     what = error.strerror or str(error)
     if error.errno in (errno.ENOSPC, errno.EDQUOT, errno.EFBIG):
         return f"cannot write{where}: {what}. The disk (or your quota) is full: free some space and run the command again"
