@@ -89,5 +89,5 @@ def not_to_expire(paths: VaultPaths, row: NoteRow, moment: datetime, unmerged: C
         try:
             refuse_read_only(paths.absolute(row.path), row.path)
         except ReadOnlyNote as error:  # the dry run listed it as to be deleted, and --apply skipped it
-            return str(error)
+            return Spelled(*message_parts(error))
     return None

@@ -136,7 +136,8 @@ def _preview_links(report: ConsolidationReport, paths: VaultPaths, redirects: Li
             require_merged(paths.root, [path], unmerged)
             refuse_read_only(paths.resolve_inside(path), path)
         except (UnresolvedConflict, ReadOnlyNote) as error:
-            report.warnings.append(f"{path}: links to merged notes would not be rewritten ({error}); point them at the canonical by hand")
+            report.warnings.append(Spelled(f"{path}: links to merged notes would not be rewritten (", *message_parts(error),
+                                           "); point them at the canonical by hand"))
             continue
         report.links_rewritten.append(path)
 
@@ -387,8 +388,8 @@ def _prepare(cluster: Cluster, paths: VaultPaths, report: ConsolidationReport, u
         # so the dry run says so too instead of listing a merge --apply then skips.
         refuse_read_only(paths.resolve_inside(cluster.canonical.path), cluster.canonical.path)
     except ReadOnlyNote as error:
-        _skip(cluster, report, f"{cluster.canonical.path} cannot be written ({error}); nothing of this cluster is merged — "
-                               "fix that, then run consolidate again")
+        _skip(cluster, report, Spelled(f"{cluster.canonical.path} cannot be written (", *message_parts(error),
+                                       "); nothing of this cluster is merged — fix that, then run consolidate again"))
         return None
     return _Prepared(cluster, raws[0], edited)
 
