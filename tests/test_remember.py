@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -11,7 +12,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from helpers import REPO, run_cli, snapshot_files
+from helpers import REPO, process_env, run_cli, snapshot_files, vaultmem_command
 from vaultmem import (
     InvalidDuration,
     InvalidTimestamp,
@@ -786,6 +787,35 @@ def test_files_a_root_vaultmem_makes_belong_to_the_owner_of_the_folder_they_are_
     assert {path: owner_of(vault_dir / path) for path in made} == dict.fromkeys(made, (NOBODY, NOBODY))
     # The closest folder that was there gives its owner: the other person's, in their folder.
     assert {owner_of(vault_dir / path) for path in ("shared/team", theirs.path)} == {(OTHER, OTHER)}
+
+
+def _user_namespace_root() -> list[str] | None:
+    """``unshare -U -r``: root in a user namespace that maps no other user, as a rootless
+    container's root is; None where the machine does not allow one."""
+    unshare = shutil.which("unshare")
+    if unshare is None:
+        return None
+    probe = subprocess.run([unshare, "-U", "-r", "true"], capture_output=True, check=False)
+    return [unshare, "-U", "-r"] if probe.returncode == 0 else None
+
+
+def test_a_root_whose_file_system_refuses_owners_still_writes_the_memory_and_says_whose_it_stays(vault_dir: Path,
+                                                                                                  write_note) -> None:
+    # Was (a review): giving a new note its folder's owner raised EINVAL where the owner is not
+    # mapped (a rootless container), so `remember` failed where it had always written.
+    rootless = _user_namespace_root()
+    if rootless is None or not hasattr(os, "geteuid") or os.geteuid() != 0:
+        pytest.skip("needs root and user namespaces (unshare -U -r) to be root without the right to give owners")
+    write_note(".vaultmem.toml", 'embedder = "hashing"\n')
+    for path in [vault_dir, *vault_dir.rglob("*")]:
+        os.chown(path, NOBODY, NOBODY)  # an owner the namespace does not map
+        path.chmod(0o777 if path.is_dir() else 0o666)
+    result = subprocess.run([*rootless, *vaultmem_command(vault_dir, "remember", "The plumber comes on Tuesday.", "--json")],
+                            capture_output=True, text=True, env=process_env(), check=False)
+    assert result.returncode == 0, result.stderr
+    written = vault_dir / json.loads(result.stdout)["path"]
+    assert "The plumber comes on Tuesday." in written.read_text(encoding="utf-8")
+    assert "could not give" in result.stderr and "it stays the owner it was made with" in result.stderr
 
 
 @pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() != 0, reason="needs root to make files another user owns")

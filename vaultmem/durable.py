@@ -13,10 +13,13 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import logging
 import os
 import re
 import secrets
 from pathlib import Path
+
+logger = logging.getLogger(__name__)
 
 TEMP_ATTEMPTS = 100  # names tried before giving up; each has 32 random bits
 _NEW_FILE = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_BINARY", 0)
@@ -114,8 +117,29 @@ def owned_like_folder(name: str, folder: str, dir_fd: int | None = None) -> None
     if not running_as_root():
         return
     holder = os.stat(dir_fd) if dir_fd is not None else os.stat(folder)
-    os.chown(name if dir_fd is not None else os.path.join(folder, name), holder.st_uid, holder.st_gid,
-             dir_fd=dir_fd, follow_symlinks=False)
+    given_owner(name if dir_fd is not None else os.path.join(folder, name), holder.st_uid, holder.st_gid, dir_fd)
+
+
+# What a file system says when it will not give a file another owner: root squashed on NFS
+# (EPERM), an owner a user namespace does not map (EINVAL: rootless containers), a mount that
+# has no owners (ENOSYS, EOPNOTSUPP: some FUSE and SMB mounts). The write stays done and the
+# file root's, as before owners were kept; a warning says so.
+OWNER_REFUSED = frozenset({errno.EPERM, errno.EINVAL, errno.ENOSYS, errno.EOPNOTSUPP, getattr(errno, "ENOTSUP", errno.EOPNOTSUPP)})
+
+
+def given_owner(path: str, uid: int, gid: int, dir_fd: int | None = None) -> bool:
+    """``chown`` without following a link; ``False`` (and a warning naming the file) when the
+    file system refuses owners (:data:`OWNER_REFUSED`): the file stays as it was made. A write
+    must not fail for an owner vaultmem only keeps out of courtesy to the person."""
+    try:
+        os.chown(path, uid, gid, dir_fd=dir_fd, follow_symlinks=False)
+    except OSError as error:
+        if error.errno not in OWNER_REFUSED:
+            raise
+        logger.warning("could not give %s the owner %d:%d (%s): it stays the owner it was made with; "
+                       "`chown` it by hand if the person cannot edit it", path, uid, gid, os.strerror(error.errno or 0))
+        return False
+    return True
 
 
 def hand_over_tree(folder: Path) -> None:
@@ -133,8 +157,8 @@ def hand_over_tree(folder: Path) -> None:
         for name in (*folders, *files):
             path = os.path.join(directory, name)
             with contextlib.suppress(FileNotFoundError):  # removed meanwhile (a WAL at its close)
-                if os.lstat(path).st_uid == 0:
-                    os.chown(path, holder.st_uid, holder.st_gid, follow_symlinks=False)
+                if os.lstat(path).st_uid == 0 and not given_owner(path, holder.st_uid, holder.st_gid):
+                    return  # the file system keeps no owners: the rest would say so again
 
 
 def make_folders(directory: Path) -> list[Path]:

@@ -88,11 +88,16 @@ class PinnedFolder:
         ours = os.stat(self.at(temp), dir_fd=self.fd, follow_symlinks=False)
         if (theirs.st_uid, theirs.st_gid) == (ours.st_uid, ours.st_gid):
             return
-        try:
-            os.chown(self.at(temp), theirs.st_uid, theirs.st_gid, dir_fd=self.fd, follow_symlinks=False)
-        except PermissionError:
-            with contextlib.suppress(PermissionError):  # a group we are not in: ours stays, as before
-                os.chown(self.at(temp), -1, theirs.st_gid, dir_fd=self.fd, follow_symlinks=False)
+        # Not root, the owner is refused (EPERM) and a group we are not in too: ours stays, as
+        # before, as it does where the file system keeps no owners (durable.OWNER_REFUSED).
+        for uid in (theirs.st_uid, -1):
+            try:
+                os.chown(self.at(temp), uid, theirs.st_gid, dir_fd=self.fd, follow_symlinks=False)
+            except OSError as error:
+                if error.errno not in durable.OWNER_REFUSED:
+                    raise
+            else:
+                return
 
     def exists(self, name: str) -> bool:
         """Is there anything at ``name`` (a symlink counts, unfollowed)?"""
