@@ -738,7 +738,8 @@ def test_a_cold_index_of_several_chunks_embeds_on_a_worker_and_writes_sqlite_onl
         report = opened.index(progress=lambda _todo, _total: ticks.append)
         assert len(report.added) == report.embedded == 2 * CHUNK + 76
         assert ticks == [CHUNK, CHUNK, 76]  # progress as before: per chunk written, in order
-        assert embedder.threads and all(name.startswith("vaultmem-prepare") for name in embedder.threads)
+        assert embedder.threads
+        assert all(name.startswith("vaultmem-prepare") for name in embedder.threads)
         assert statement_threads == {threading.current_thread().name}
     assert not _preparing_threads()  # the worker ends with the index
     assert index_matches_disk(tmp_path)
