@@ -7,16 +7,18 @@ import os
 import shutil
 import sqlite3
 import sys
+import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
 import pytest
 
-from helpers import NOW, REAL_VAULTS, generate_vault, keyword_side, run_cli, snapshot_files
+from helpers import NOW, REAL_VAULTS, generate_vault, index_matches_disk, keyword_side, run_cli, snapshot_files
 from vaultmem import Vault
-from vaultmem.embedders import HashingEmbedder
+from vaultmem.embedders import HashingEmbedder, TokenSums
 from vaultmem.errors import DerivedIndexError
+from vaultmem.indexer import CHUNK
 
 SAMPLE_PROBLEMS = {
     ("conversations/2026-11-20-harbor-retro.md", "frontmatter"),
@@ -696,3 +698,73 @@ def test_a_cold_index_deletes_nothing_for_the_notes_it_adds_and_an_edit_still_re
         assert [sql for sql in statements if sql.startswith("DELETE FROM passages WHERE")]
         assert set(keyword_side(opened, "lantern")) == {"note-1.md"}
         assert set(keyword_side(opened, "harbor")) == {"note-0.md", "note-2.md"}  # the old passages are gone
+
+
+class _FailsOnAWord(HashingEmbedder):
+    """The hashing embedder (the same identity: the index accepts its vectors), which fails as
+    a broken model would on the batch holding ``word``, and records the thread of each batch."""
+
+    def __init__(self, word: str | None) -> None:
+        super().__init__(32)
+        self.word = word
+        self.threads: set[str] = set()
+
+    def sum_batch(self, texts: Sequence[str], tails_from: Sequence[int]) -> TokenSums:
+        self.threads.add(threading.current_thread().name)
+        if self.word is not None and any(self.word in text for text in texts):
+            raise ValueError(f"the embedder cannot embed {self.word!r}")
+        return super().sum_batch(texts, tails_from)
+
+
+def _write_notes(vault: Path, count: int) -> None:
+    vault.mkdir(exist_ok=True)
+    for number in range(count):
+        (vault / f"note-{number:04d}.md").write_text(f"# Note {number}\n\ncopper violin {number}\n", encoding="utf-8")
+
+
+def _preparing_threads() -> list[threading.Thread]:
+    return [thread for thread in threading.enumerate() if thread.name.startswith("vaultmem-prepare")]
+
+
+def test_a_cold_index_of_several_chunks_embeds_on_a_worker_and_writes_sqlite_only_on_its_own_thread(tmp_path: Path) -> None:
+    # The next chunk is read and embedded while this one is written (adr/0008); SQLite's
+    # connection belongs to the caller's thread: not one statement may come from the worker.
+    _write_notes(tmp_path, 2 * CHUNK + 76)
+    embedder = _FailsOnAWord(None)
+    statement_threads: set[str] = set()
+    with Vault(tmp_path, embedder=embedder) as opened:
+        opened.store.db.conn.set_trace_callback(lambda _sql: statement_threads.add(threading.current_thread().name))
+        ticks: list[int] = []
+        report = opened.index(progress=lambda _todo, _total: ticks.append)
+        assert len(report.added) == report.embedded == 2 * CHUNK + 76
+        assert ticks == [CHUNK, CHUNK, 76]  # progress as before: per chunk written, in order
+        assert embedder.threads
+        assert all(name.startswith("vaultmem-prepare") for name in embedder.threads)
+        assert statement_threads == {threading.current_thread().name}
+    assert not _preparing_threads()  # the worker ends with the index
+    assert index_matches_disk(tmp_path)
+
+
+def test_a_reconcile_of_one_chunk_starts_no_thread(tmp_path: Path) -> None:
+    _write_notes(tmp_path, 5)
+    embedder = _FailsOnAWord(None)
+    with Vault(tmp_path, embedder=embedder) as opened:
+        assert len(opened.index().added) == 5
+    assert embedder.threads == {threading.current_thread().name}
+
+
+def test_a_failure_preparing_a_later_chunk_is_raised_by_index_and_the_next_index_completes(tmp_path: Path) -> None:
+    _write_notes(tmp_path, 2 * CHUNK + 76)
+    # In the second chunk: the first was written (and committed) while this one was prepared.
+    (tmp_path / "note-0600.md").write_text("# Note 600\n\nquicksilver\n", encoding="utf-8")
+    with Vault(tmp_path, embedder=_FailsOnAWord("quicksilver")) as opened:
+        with pytest.raises(ValueError, match="cannot embed 'quicksilver'") as raised:
+            opened.index()
+        # Raised with its own traceback, down to the embedder on the worker thread.
+        assert "sum_batch" in [entry.name for entry in raised.traceback]
+        assert opened.store.notes.count() == CHUNK  # the first chunk's commit stays; nothing after it
+        assert not _preparing_threads()
+    with Vault(tmp_path, embedder=_FailsOnAWord(None)) as opened:
+        report = opened.index()
+        assert len(report.added) == CHUNK + 76
+    assert index_matches_disk(tmp_path)
