@@ -176,3 +176,30 @@ def test_from_git_must_be_true_or_false() -> None:
     with pytest.raises(ConfigError) as raised:
         config_from_dict({"dates": {"from_git": "yes"}})
     assert "dates.from_git" in str(raised.value) and "true or false" in str(raised.value)
+
+
+def test_the_notes_a_first_commit_imported_at_once_are_not_dated_by_it_and_explain_says_why(vault_dir: Path,
+                                                                                            write_note) -> None:
+    """Was: a vault put in git after years of notes (`git init`, Obsidian Git's first commit) had
+    every undated note dated the day of that commit: `list --since` that day held the whole vault."""
+    git(vault_dir, "init", "-q")
+    git(vault_dir, "config", "user.email", "p@example.com")
+    git(vault_dir, "config", "user.name", "P")
+    old = [f"clippings/article-{number}.md" for number in range(12)]
+    for path in old:
+        write_note(path, f"# Article {path[-4]}\n\nRead years ago.\n")
+    commit(vault_dir, "vault", "2026-12-02T09:00:00+00:00", *old)
+    write_note("til/rebase-onto.md", "# git rebase --onto\n\nMoves a branch's base.\n")
+    commit(vault_dir, "til", "2026-12-05T10:00:00+00:00", "til/rebase-onto.md")
+    setting(vault_dir, ON)
+    assert listed(vault_dir, "2026-12-02", "2026-12-02") == {}
+    assert list(listed(vault_dir, "2026-12-05", "2026-12-05")) == ["til/rebase-onto.md"]
+    with Vault(vault_dir, embedder=HashingEmbedder()) as vault:
+        reasons = " ".join(vault.explain("clippings/article-3.md", "article", since="2026-12-01").reasons)
+    assert "the repository's first commit added it with 10 or more other notes at once" in reasons
+
+
+def test_a_first_commit_of_a_few_notes_dates_them(til: Path) -> None:
+    # The TIL fixture's first commit adds one note: the day it was written.
+    setting(til, ON)
+    assert list(listed(til, "2025-03-10", "2025-03-10")) == ["react/remount.md"]

@@ -13,10 +13,13 @@ The answer is kept in ``.vaultmem/git_dates.json``, keyed by HEAD (and the shall
 derived state, so a command run at the same HEAD asks git only for HEAD, and deleting
 ``.vaultmem/`` makes it again.
 
-Not dated by git: a file no commit of HEAD holds yet (said by ``explain``), and in a shallow
-clone every file already there at the commits it was cut at (those commits have no parents here,
-so git shows them adding every file they hold: their dates would be wrong). ``check`` says so,
-with the number of such notes, and what fetches the history.
+Not dated by git: a file no commit of HEAD holds yet (said by ``explain``); in a shallow clone
+every file already there at the commits it was cut at (those commits have no parents here, so git
+shows them adding every file they hold: their dates would be wrong; ``check`` says so, with the
+number of such notes, and what fetches the history); and the notes of a first commit that added
+:data:`IMPORTED_NOTES` or more at once — a vault put in git after years of notes (``git init``,
+Obsidian Git's first commit): that day is when git began, not when they were written (``explain``
+says so). A first commit of fewer notes is taken as the day they were written (a new "TIL" repo).
 """
 
 from __future__ import annotations
@@ -38,7 +41,8 @@ from .notes import Problem
 log = logging.getLogger(__name__)
 
 CACHE_NAME = "git_dates.json"
-_CACHE_VERSION = 1
+_CACHE_VERSION = 2  # 2: the notes of an importing first commit (imported)
+IMPORTED_NOTES = 10  # notes a first commit adds at once from which it is taken for an import, not their writing
 _SETTING = "dates.from_git"
 _CONFIG_FILE = ".vaultmem.toml"  # config.CONFIG_FILE (config imports dating, which reads this module's types)
 _NO_COMMIT = "(no commit)"  # the fingerprint of a repository without a commit yet: every note uncommitted
@@ -67,6 +71,7 @@ class GitDates:
     head: str = ""
     added: Mapping[str, Added] = field(default_factory=dict)
     unfetched: frozenset[str] = frozenset()
+    imported: frozenset[str] = frozenset()  # added by a first commit of IMPORTED_NOTES or more notes
     shallow: frozenset[str] = frozenset()
     problems: tuple[Problem, ...] = ()
     # Where the repository keeps HEAD and its refs (absolute), and their stats when HEAD was read:
@@ -100,6 +105,10 @@ class GitDates:
         if path in self.unfetched:
             return ("; git does not date it: it was already there at the shallow clone's oldest commit "
                     "(`git fetch --unshallow` fetches when it was added)")
+        if path in self.imported:
+            return (f"; git does not date it: the repository's first commit added it with {IMPORTED_NOTES} or more other "
+                    "notes at once, as when a vault is put in git after years of notes (that is when git began, not "
+                    "when it was written): give it a date property")
         return "; git does not date it: it is not committed yet (HEAD holds no commit that added it)"
 
 
@@ -171,46 +180,58 @@ def _dates_from_log(log_bytes: bytes, head: str, shallow: frozenset[str],
                     is_note_name: Callable[[str], bool]) -> GitDates:
     added: dict[str, Added] = {}
     unfetched: set[str] = set()
-    for commit, said, changes in _commits(log_bytes):
+    imported: set[str] = set()
+    for commit, said, first, changes in _commits(log_bytes):
+        importing = first and sum(status == "A" and is_note_name(path.rsplit("/", 1)[-1])
+                                  for status, path, _ in changes) >= IMPORTED_NOTES
         for status, path, moved_to in changes:
-            _apply(added, unfetched, status, path, moved_to, Added(said, commit), commit in shallow)
+            unknown = unfetched if commit in shallow else imported if importing else None
+            _apply(added, (unfetched, imported), status, path, moved_to, Added(said, commit), unknown)
     kept = {path: when for path, when in added.items() if is_note_name(path.rsplit("/", 1)[-1])}
     hidden = frozenset(path for path in unfetched if is_note_name(path.rsplit("/", 1)[-1]))
     problems = (_shallow_problem(len(hidden)),) if shallow else ()
-    return GitDates(enabled=True, head=head, added=kept, unfetched=hidden, shallow=shallow, problems=problems)
+    return GitDates(enabled=True, head=head, added=kept, unfetched=hidden, shallow=shallow, problems=problems,
+                    imported=frozenset(path for path in imported if is_note_name(path.rsplit("/", 1)[-1])))
 
 
-def _apply(added: dict[str, Added], unfetched: set[str], status: str, path: str, moved_to: str | None,
-           when: Added, at_cut: bool) -> None:
-    """One change of one commit, in history's order."""
+def _apply(added: dict[str, Added], undated: tuple[set[str], ...], status: str, path: str, moved_to: str | None,
+           when: Added, unknown: set[str] | None) -> None:
+    """One change of one commit, in history's order. ``undated``: the sets of files whose adding
+    git does not date (a shallow clone's cut, an importing first commit); ``unknown``: the one this
+    commit's additions go to (None: they are dated by it)."""
     if status == "D":
         added.pop(path, None)
-        unfetched.discard(path)
+        for files in undated:
+            files.discard(path)
     elif status == "R" and moved_to is not None:
-        if path in unfetched:
-            unfetched.discard(path)
-            unfetched.add(moved_to)
+        held = next((files for files in undated if path in files), None)
+        for files in undated:
+            files.discard(moved_to)
+        if held is not None:
+            held.discard(path)
+            held.add(moved_to)
             added.pop(moved_to, None)
         else:
             # Moved from a file git dated (or from outside the vault's folder: added here by this commit).
             added[moved_to] = added.pop(path, when)
-            unfetched.discard(moved_to)
     elif status == "A":
-        if at_cut:  # a shallow clone's cut shows every file it holds as added: when is not known
-            unfetched.add(path)
+        for files in undated:
+            files.discard(path)
+        if unknown is not None:  # every file it holds shown as added: when it was written is not known
+            unknown.add(path)
             added.pop(path, None)
         else:
             added[path] = when
-            unfetched.discard(path)
 
 
-def _commits(log_bytes: bytes) -> Iterator[tuple[str, str, list[tuple[str, str, str | None]]]]:
-    """(hash, author date, [(status letter, path, moved to)]) of each commit of ``--name-status -z``."""
+def _commits(log_bytes: bytes) -> Iterator[tuple[str, str, bool, list[tuple[str, str, str | None]]]]:
+    """(hash, author date, whether it is a first commit (no parents), [(status letter, path, moved
+    to)]) of each commit of ``--name-status -z``."""
     for record in log_bytes.split(gitops.RECORD.encode()):
         header, _, rest = record.partition(b"\0")
         if not header.strip():
             continue
-        commit, said = header.decode("utf-8", "surrogateescape").strip("\n").split(gitops.FIELD, 1)
+        commit, said, parents = header.decode("utf-8", "surrogateescape").strip("\n").split(gitops.FIELD, 2)
         tokens = iter(rest.lstrip(b"\n").split(b"\0"))
         changes: list[tuple[str, str, str | None]] = []
         for token in tokens:
@@ -219,7 +240,7 @@ def _commits(log_bytes: bytes) -> Iterator[tuple[str, str, list[tuple[str, str, 
             status = token.decode("ascii")[:1]
             path = _path(next(tokens))
             changes.append((status, path, _path(next(tokens)) if status in ("R", "C") else None))
-        yield commit, said, changes
+        yield commit, said, not parents.strip(), changes
 
 
 def _path(raw: bytes) -> str:
@@ -248,7 +269,7 @@ def _read_cache(path: Path) -> GitDates | None:
         shallow = frozenset(raw["shallow"])
         return GitDates(enabled=True, head=raw["head"], shallow=shallow,
                         added={path: Added(said, commit) for path, (said, commit) in raw["added"].items()},
-                        unfetched=frozenset(raw["unfetched"]),
+                        unfetched=frozenset(raw["unfetched"]), imported=frozenset(raw["imported"]),
                         problems=(_shallow_problem(len(raw["unfetched"])),) if shallow else ())
     except FileNotFoundError:
         return None
@@ -261,6 +282,6 @@ def _write_cache(state_dir: Path, found: GitDates) -> None:
     if not state_dir.is_dir():
         return  # no index yet (``check`` on a new vault): nothing derived is written outside one
     data = {"version": _CACHE_VERSION, "head": found.head, "shallow": sorted(found.shallow),
-            "unfetched": sorted(found.unfetched),
+            "unfetched": sorted(found.unfetched), "imported": sorted(found.imported),
             "added": {path: [when.said, when.commit] for path, when in sorted(found.added.items())}}
     replace_file(state_dir / CACHE_NAME, json.dumps(data, ensure_ascii=False).encode("utf-8"))

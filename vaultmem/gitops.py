@@ -250,12 +250,13 @@ def shallow_commits(root: Path) -> frozenset[str]:
 
 
 def added_and_moved(root: Path) -> bytes:
-    """One ``git log`` of HEAD's history, oldest first: each commit's hash and author date
-    (``%aI``), then the files it added, deleted or moved (``--name-status -z``, paths relative
-    to ``root``; renames found at :data:`SAME_FILE`). Read by git_dates.py: one pass over the
-    history for every note, where ``--follow`` is one pass per file."""
+    """One ``git log`` of HEAD's history, oldest first: each commit's hash, author date
+    (``%aI``) and parents (``%P``: none for a repository's first commit), then the files it
+    added, deleted or moved (``--name-status -z``, paths relative to ``root``; renames found at
+    :data:`SAME_FILE`). Read by git_dates.py: one pass over the history for every note, where
+    ``--follow`` is one pass per file."""
     return _git_bytes(root, "log", "--reverse", SAME_FILE, "--diff-filter=ADR", "--name-status", "-z", "--relative",
-                      f"--format={_RECORD}%H{_FIELD}%aI")
+                      f"--format={_RECORD}%H{_FIELD}%aI{_FIELD}%P")
 
 
 # The trailer vaultmem's commit gives each file it moved to the archive: `<blob> <path>`. A
