@@ -176,3 +176,35 @@ def test_from_git_must_be_true_or_false() -> None:
     with pytest.raises(ConfigError) as raised:
         config_from_dict({"dates": {"from_git": "yes"}})
     assert "dates.from_git" in str(raised.value) and "true or false" in str(raised.value)
+
+
+def test_a_committed_file_whose_name_holds_the_log_s_separators_dates_the_others(til: Path, write_note) -> None:
+    # A file name may hold any byte but / and NUL: the one-pass log's record and field marks
+    # (\x1e, \x1f) in a name split a commit in two, and every command failed (ValueError).
+    hostile = "odd\x1ename.md"
+    (til / hostile).write_text("# odd\n\nA name with control characters.\n", encoding="utf-8")
+    commit(til, "odd", "2025-07-01T12:00:00+00:00", hostile)
+    write_note("later.md", "# later\n\nAdded after the odd one.\n")
+    commit(til, "later", "2025-08-01T12:00:00+00:00", "later.md")
+    setting(til, ON)
+    found = listed(til, "2025-03-01", "2025-12-31")
+    assert {"react/remount.md", "unix/find.md", "later.md"} <= set(found)
+    assert found["later.md"]["date"] == "2025-08-01T12:00:00+00:00"
+
+
+def test_a_note_a_merged_branch_deleted_but_the_merge_kept_keeps_its_date(til: Path) -> None:
+    # git log shows no changes for a merge: the side branch's deletion was read as the note's
+    # end, though the merge kept it (a modify/delete conflict resolved by keeping the note).
+    git(til, "checkout", "-qb", "side")
+    git(til, "rm", "-q", "unix/find.md")
+    git(til, "commit", "-qm", "drop find", when="2025-07-01T12:00:00+00:00")
+    git(til, "checkout", "-q", "-")
+    (til / "unix/find.md").write_text("# find -print0\n\nPairs with xargs -0. Also -exec.\n", encoding="utf-8")
+    commit(til, "edit find", "2025-07-02T12:00:00+00:00", "unix/find.md")
+    merged = subprocess.run(["git", "merge", "-q", "side", "-m", "merge"], cwd=til, capture_output=True, text=True, check=False)
+    assert merged.returncode != 0  # the conflict: kept by the person below
+    commit(til, "merge side, keeping find", "2025-07-03T12:00:00+00:00", "unix/find.md")
+    assert "unix/find.md" in git(til, "ls-files")
+    setting(til, ON)
+    found = listed(til, "2025-06-20", "2025-06-20")
+    assert list(found) == ["unix/find.md"]
