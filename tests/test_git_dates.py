@@ -208,3 +208,18 @@ def test_a_note_a_merged_branch_deleted_but_the_merge_kept_keeps_its_date(til: P
     setting(til, ON)
     found = listed(til, "2025-06-20", "2025-06-20")
     assert list(found) == ["unix/find.md"]
+
+
+def test_a_committed_file_whose_name_is_not_utf8_dates_the_others(til: Path, write_note) -> None:
+    # A file named in Latin-1 (an old archive unpacked on Linux): its name read with
+    # surrogateescape could not be written to the kept JSON as UTF-8, and every command failed.
+    (til / os.fsdecode(b"caf\xe9.md")).write_bytes(b"# cafe\n\nA Latin-1 name.\n")
+    git(til, "add", "--", os.fsdecode(b"caf\xe9.md"))
+    git(til, "commit", "-qm", "latin-1", when="2025-07-01T12:00:00+00:00")
+    write_note("later.md", "# later\n\nAdded after the Latin-1 one.\n")
+    commit(til, "later", "2025-08-01T12:00:00+00:00", "later.md")
+    setting(til, ON)
+    found = listed(til, "2025-08-01", "2025-08-01")
+    assert list(found) == ["later.md"]
+    with Vault(til, embedder=HashingEmbedder()) as vault:  # a second process reads what the first kept
+        assert [note.path for note in vault.list_notes(k=5, since="2025-08-01", until="2025-08-01")] == ["later.md"]

@@ -273,4 +273,6 @@ def _write_cache(state_dir: Path, found: GitDates) -> None:
     data = {"version": _CACHE_VERSION, "head": found.head, "shallow": sorted(found.shallow),
             "unfetched": sorted(found.unfetched),
             "added": {path: [when.said, when.commit] for path, when in sorted(found.added.items())}}
-    replace_file(state_dir / CACHE_NAME, json.dumps(data, ensure_ascii=False).encode("utf-8"))
+    # ASCII: a file name that is not UTF-8 (read with surrogateescape, as os.fsdecode reads it) is
+    # kept as its \udcXX escapes and read back the same; as UTF-8 it could not be written at all.
+    replace_file(state_dir / CACHE_NAME, json.dumps(data).encode("ascii"))
