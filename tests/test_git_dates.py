@@ -203,3 +203,50 @@ def test_a_first_commit_of_a_few_notes_dates_them(til: Path) -> None:
     # The TIL fixture's first commit adds one note: the day it was written.
     setting(til, ON)
     assert list(listed(til, "2025-03-10", "2025-03-10")) == ["react/remount.md"]
+
+
+def test_a_committed_file_whose_name_holds_the_log_s_separators_dates_the_others(til: Path, write_note) -> None:
+    # A file name may hold any byte but / and NUL: the one-pass log's record and field marks
+    # (\x1e, \x1f) in a name split a commit in two, and every command failed (ValueError).
+    hostile = "odd\x1ename.md"
+    (til / hostile).write_text("# odd\n\nA name with control characters.\n", encoding="utf-8")
+    commit(til, "odd", "2025-07-01T12:00:00+00:00", hostile)
+    write_note("later.md", "# later\n\nAdded after the odd one.\n")
+    commit(til, "later", "2025-08-01T12:00:00+00:00", "later.md")
+    setting(til, ON)
+    found = listed(til, "2025-03-01", "2025-12-31")
+    assert {"react/remount.md", "unix/find.md", "later.md"} <= set(found)
+    assert found["later.md"]["date"] == "2025-08-01T12:00:00+00:00"
+
+
+def test_a_note_a_merged_branch_deleted_but_the_merge_kept_keeps_its_date(til: Path) -> None:
+    # git log shows no changes for a merge: the side branch's deletion was read as the note's
+    # end, though the merge kept it (a modify/delete conflict resolved by keeping the note).
+    git(til, "checkout", "-qb", "side")
+    git(til, "rm", "-q", "unix/find.md")
+    git(til, "commit", "-qm", "drop find", when="2025-07-01T12:00:00+00:00")
+    git(til, "checkout", "-q", "-")
+    (til / "unix/find.md").write_text("# find -print0\n\nPairs with xargs -0. Also -exec.\n", encoding="utf-8")
+    commit(til, "edit find", "2025-07-02T12:00:00+00:00", "unix/find.md")
+    merged = subprocess.run(["git", "merge", "-q", "side", "-m", "merge"], cwd=til, capture_output=True, text=True, check=False)
+    assert merged.returncode != 0  # the conflict: kept by the person below
+    commit(til, "merge side, keeping find", "2025-07-03T12:00:00+00:00", "unix/find.md")
+    assert "unix/find.md" in git(til, "ls-files")
+    setting(til, ON)
+    found = listed(til, "2025-06-20", "2025-06-20")
+    assert list(found) == ["unix/find.md"]
+
+
+def test_a_committed_file_whose_name_is_not_utf8_dates_the_others(til: Path, write_note) -> None:
+    # A file named in Latin-1 (an old archive unpacked on Linux): its name read with
+    # surrogateescape could not be written to the kept JSON as UTF-8, and every command failed.
+    (til / os.fsdecode(b"caf\xe9.md")).write_bytes(b"# cafe\n\nA Latin-1 name.\n")
+    git(til, "add", "--", os.fsdecode(b"caf\xe9.md"))
+    git(til, "commit", "-qm", "latin-1", when="2025-07-01T12:00:00+00:00")
+    write_note("later.md", "# later\n\nAdded after the Latin-1 one.\n")
+    commit(til, "later", "2025-08-01T12:00:00+00:00", "later.md")
+    setting(til, ON)
+    found = listed(til, "2025-08-01", "2025-08-01")
+    assert list(found) == ["later.md"]
+    with Vault(til, embedder=HashingEmbedder()) as vault:  # a second process reads what the first kept
+        assert [note.path for note in vault.list_notes(k=5, since="2025-08-01", until="2025-08-01")] == ["later.md"]

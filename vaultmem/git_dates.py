@@ -7,8 +7,10 @@ setting on, such a note is dated by the author date of the commit that added its
 its renames (dating.py's last rule: anything the note says wins).
 
 One ``git log --name-status`` pass over HEAD's history (gitops.added_and_moved), oldest first:
-an added file takes the commit's date, a moved one keeps its file's, a deleted one loses it (a file
-added again later is dated by that later commit). ``--follow`` per file would be one pass per note.
+an added file takes the commit's date, a moved one keeps its file's (a file added again later is
+dated by that later commit). Which files HEAD holds is read from its tree (gitops.files_at),
+not from the log's deletions: git log shows no change for a merge, so a file a merged branch
+deleted and the merge kept looked deleted (a review found such a note undated). ``--follow`` per file would be one pass per note.
 The answer is kept in ``.vaultmem/git_dates.json``, keyed by HEAD (and the shallow clone's cut):
 derived state, so a command run at the same HEAD asks git only for HEAD, and deleting
 ``.vaultmem/`` makes it again.
@@ -28,7 +30,7 @@ import json
 import logging
 import os
 import shutil
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
@@ -41,7 +43,7 @@ from .notes import Problem
 log = logging.getLogger(__name__)
 
 CACHE_NAME = "git_dates.json"
-_CACHE_VERSION = 2  # 2: the notes of an importing first commit (imported)
+_CACHE_VERSION = 3  # 2: files kept by HEAD's tree, not the log's deletions; 3: an importing first commit's notes
 IMPORTED_NOTES = 10  # notes a first commit adds at once from which it is taken for an import, not their writing
 _SETTING = "dates.from_git"
 _CONFIG_FILE = ".vaultmem.toml"  # config.CONFIG_FILE (config imports dating, which reads this module's types)
@@ -84,7 +86,8 @@ class GitDates:
     def fingerprint(self) -> str:
         """What the index keeps to tell that the dates git gives may have changed: HEAD (``""``
         with the setting off, or when git could not be asked)."""
-        return self.head if self.enabled else ""
+        # With the reading's version: an index dated by an older reading of the same HEAD is dated again.
+        return f"{self.head} v{_CACHE_VERSION}" if self.enabled else ""
 
     def moments(self) -> Mapping[str, Added]:
         """What dating.note_date reads: nothing with the setting off."""
@@ -141,8 +144,8 @@ def load_git_dates(root: Path, state_dir: Path, enabled: bool, held: GitDates | 
         kept = held if held is not None and held.enabled and held.added else _read_cache(state_dir / CACHE_NAME)
         if kept is not None and kept.head == head and kept.shallow == shallow:
             return replace(kept, git_dirs=git_dirs, signature=signature), None
-        found = replace(_dates_from_log(gitops.added_and_moved(root), head, shallow, is_note_name), git_dirs=git_dirs,
-                        signature=signature)
+        found = replace(_dates_from_log(gitops.added_and_moved(root, head), head, shallow, is_note_name,
+                                        gitops.files_at(root, head)), git_dirs=git_dirs, signature=signature)
     except GitError as error:
         return GitDates(enabled=True, problems=(_problem(f"git cannot date the notes: {error}",
                                                          "fix the repository, or set from_git = false in [dates]"),)), None
@@ -177,43 +180,43 @@ def _stat(path: str) -> tuple[int, int, int] | None:
 
 
 def _dates_from_log(log_bytes: bytes, head: str, shallow: frozenset[str],
-                    is_note_name: Callable[[str], bool]) -> GitDates:
+                    is_note_name: Callable[[str], bool], at_head: frozenset[str]) -> GitDates:
     added: dict[str, Added] = {}
     unfetched: set[str] = set()
     imported: set[str] = set()
     for commit, said, first, changes in _commits(log_bytes):
         importing = first and sum(status == "A" and is_note_name(path.rsplit("/", 1)[-1])
                                   for status, path, _ in changes) >= IMPORTED_NOTES
+        unknown = unfetched if commit in shallow else imported if importing else None
         for status, path, moved_to in changes:
-            unknown = unfetched if commit in shallow else imported if importing else None
             _apply(added, (unfetched, imported), status, path, moved_to, Added(said, commit), unknown)
-    kept = {path: when for path, when in added.items() if is_note_name(path.rsplit("/", 1)[-1])}
-    hidden = frozenset(path for path in unfetched if is_note_name(path.rsplit("/", 1)[-1]))
+
+    def held(paths: Iterable[str]) -> frozenset[str]:
+        return frozenset(path for path in paths if path in at_head and is_note_name(path.rsplit("/", 1)[-1]))
+
+    kept = {path: added[path] for path in held(added)}
+    hidden = held(unfetched)
     problems = (_shallow_problem(len(hidden)),) if shallow else ()
-    return GitDates(enabled=True, head=head, added=kept, unfetched=hidden, shallow=shallow, problems=problems,
-                    imported=frozenset(path for path in imported if is_note_name(path.rsplit("/", 1)[-1])))
+    return GitDates(enabled=True, head=head, added=kept, unfetched=hidden, imported=held(imported), shallow=shallow,
+                    problems=problems)
 
 
 def _apply(added: dict[str, Added], undated: tuple[set[str], ...], status: str, path: str, moved_to: str | None,
            when: Added, unknown: set[str] | None) -> None:
-    """One change of one commit, in history's order. ``undated``: the sets of files whose adding
-    git does not date (a shallow clone's cut, an importing first commit); ``unknown``: the one this
-    commit's additions go to (None: they are dated by it)."""
-    if status == "D":
-        added.pop(path, None)
-        for files in undated:
-            files.discard(path)
-    elif status == "R" and moved_to is not None:
-        held = next((files for files in undated if path in files), None)
+    """One change of one commit, in history's order. A deletion or a move drops nothing: which
+    files HEAD holds is its tree's word (a merge may keep what one of its branches deleted).
+    ``undated``: the sets of files whose adding git does not date (a shallow clone's cut, an
+    importing first commit); ``unknown``: the one this commit's additions go to (None: dated by it)."""
+    if status == "R" and moved_to is not None:
+        source = next((files for files in undated if path in files), None)
         for files in undated:
             files.discard(moved_to)
-        if held is not None:
-            held.discard(path)
-            held.add(moved_to)
+        if source is not None:
+            source.add(moved_to)
             added.pop(moved_to, None)
         else:
             # Moved from a file git dated (or from outside the vault's folder: added here by this commit).
-            added[moved_to] = added.pop(path, when)
+            added[moved_to] = added.get(path, when)
     elif status == "A":
         for files in undated:
             files.discard(path)
@@ -226,20 +229,30 @@ def _apply(added: dict[str, Added], undated: tuple[set[str], ...], status: str, 
 
 def _commits(log_bytes: bytes) -> Iterator[tuple[str, str, bool, list[tuple[str, str, str | None]]]]:
     """(hash, author date, whether it is a first commit (no parents), [(status letter, path, moved
-    to)]) of each commit of ``--name-status -z``."""
-    for record in log_bytes.split(gitops.RECORD.encode()):
-        header, _, rest = record.partition(b"\0")
-        if not header.strip():
-            continue
-        commit, said, parents = header.decode("utf-8", "surrogateescape").strip("\n").split(gitops.FIELD, 2)
-        tokens = iter(rest.lstrip(b"\n").split(b"\0"))
-        changes: list[tuple[str, str, str | None]] = []
+    to)]) of each commit of ``--name-status -z``.
+    Read token by token: a file name may hold any byte but NUL and ``/``, our format's marks too (a
+    file named with \\x1e split the log where it was cut at each mark, and every command failed)."""
+    mark = gitops.RECORD.encode()
+    tokens = iter(log_bytes.split(b"\0"))
+    commit = said = parents = ""
+    changes: list[tuple[str, str, str | None]] = []
+    try:
         for token in tokens:
-            if not token:
+            word = token.lstrip(b"\n")  # git puts a newline between a commit's line and its changes
+            if not word:
                 continue
-            status = token.decode("ascii")[:1]
+            if word.startswith(mark):  # where a change's status letter may stand: a commit's line
+                if commit:
+                    yield commit, said, not parents.strip(), changes
+                commit, said, parents = word[len(mark):].decode("ascii").split(gitops.FIELD, 2)
+                changes = []
+                continue
+            status = word.decode("ascii")[:1]
             path = _path(next(tokens))
             changes.append((status, path, _path(next(tokens)) if status in ("R", "C") else None))
+    except (StopIteration, UnicodeDecodeError, ValueError) as error:
+        raise GitError(f"git log's list of added and moved files cannot be read ({error!r})") from error
+    if commit:
         yield commit, said, not parents.strip(), changes
 
 
@@ -284,4 +297,6 @@ def _write_cache(state_dir: Path, found: GitDates) -> None:
     data = {"version": _CACHE_VERSION, "head": found.head, "shallow": sorted(found.shallow),
             "unfetched": sorted(found.unfetched), "imported": sorted(found.imported),
             "added": {path: [when.said, when.commit] for path, when in sorted(found.added.items())}}
-    replace_file(state_dir / CACHE_NAME, json.dumps(data, ensure_ascii=False).encode("utf-8"))
+    # ASCII: a file name that is not UTF-8 (read with surrogateescape, as os.fsdecode reads it) is
+    # kept as its \udcXX escapes and read back the same; as UTF-8 it could not be written at all.
+    replace_file(state_dir / CACHE_NAME, json.dumps(data).encode("ascii"))

@@ -249,14 +249,20 @@ def shallow_commits(root: Path) -> frozenset[str]:
     return frozenset(line.strip() for line in text.splitlines() if line.strip())
 
 
-def added_and_moved(root: Path) -> bytes:
-    """One ``git log`` of HEAD's history, oldest first: each commit's hash, author date
-    (``%aI``) and parents (``%P``: none for a repository's first commit), then the files it
-    added, deleted or moved (``--name-status -z``, paths relative to ``root``; renames found at
+def added_and_moved(root: Path, head: str) -> bytes:
+    """One ``git log`` of HEAD's history, oldest first: each commit's hash, author date (``%aI``)
+    and parents (``%P``: none for a repository's first commit), then the files it added, deleted
+    or moved (``--name-status -z``, paths relative to ``root``; renames found at
     :data:`SAME_FILE`). Read by git_dates.py: one pass over the history for every note, where
-    ``--follow`` is one pass per file."""
+    ``--follow`` is one pass per file. ``head``: the commit read as HEAD (HEAD may move meanwhile)."""
     return _git_bytes(root, "log", "--reverse", SAME_FILE, "--diff-filter=ADR", "--name-status", "-z", "--relative",
-                      f"--format={_RECORD}%H{_FIELD}%aI{_FIELD}%P")
+                      f"--format={_RECORD}%H{_FIELD}%aI{_FIELD}%P", head, "--")
+
+
+def files_at(root: Path, commit: str) -> frozenset[str]:
+    """The files ``commit``'s tree holds under ``root``, relative to it."""
+    raw = _git_bytes(root, "ls-tree", "-r", "-z", "--name-only", commit, "--")
+    return frozenset(path.decode("utf-8", "surrogateescape") for path in raw.split(b"\0") if path)
 
 
 # The trailer vaultmem's commit gives each file it moved to the archive: `<blob> <path>`. A
