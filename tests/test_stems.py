@@ -112,3 +112,41 @@ def test_explain_names_a_word_asked_for_by_its_stem(stems_vault: Path) -> None:
         explained = vault.explain("Философия/Бэкон.md", "налогами", now=NOW)
     assert any(reason.startswith("налогами: in no note as written, so asked for by its stem")
                for reason in explained.reasons), explained.reasons
+
+
+def test_threads_stemming_at_once_each_get_the_stem_of_their_own_word() -> None:
+    """A Snowball stemmer holds the word it is stemming: one shared by an MCP server's search
+    threads and its watcher's reconcile could give a thread another's stem (a review)."""
+    import random
+    import sys
+    import threading
+
+    import snowballstemmer  # type: ignore[import-untyped]
+
+    from vaultmem.cjk import fts_form
+    from vaultmem.stems import STEM_MARK, stem
+
+    chooser = random.Random(7)
+    endings = ("ations", "ingly", "ness", "ments", "ised", "ers", "ies", "fulness")
+    words = [["".join(chooser.choice("bcdfghklmnprstvw") + chooser.choice("aeiou") for _ in range(4))
+              + chooser.choice(endings) for _ in range(3_000)] for _ in range(4)]
+    reference = snowballstemmer.stemmer("english")
+    expected = [[f"{STEM_MARK}{fts_form(reference.stemWord(word))}" for word in batch] for batch in words]
+    found: list[list[str]] = [[] for _ in words]
+    start = threading.Barrier(len(words))
+
+    def work(number: int) -> None:
+        start.wait()
+        found[number] = [stem(word, "english") for word in words[number]]
+
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)  # threads take turns often, as under a loaded server
+    try:
+        threads = [threading.Thread(target=work, args=(number,)) for number in range(len(words))]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+    finally:
+        sys.setswitchinterval(interval)
+    assert found == expected

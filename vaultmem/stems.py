@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import functools
 import re
+import threading
 from collections import Counter
 from typing import TYPE_CHECKING
 
@@ -106,11 +107,20 @@ def note_language(text: str) -> str | None:
     return None if language == "english" or len(distinct) < MIN_COMMON else language
 
 
-@functools.cache
+_THREADS = threading.local()
+
+
 def _stemmer(language: str) -> BaseStemmer:
+    """This thread's stemmer for ``language``. A Snowball stemmer holds the word it is stemming
+    (``set_current``, ``_stem``, ``get_current``): one shared by an MCP server's search threads
+    and its watcher's reconcile (or the index's worker thread) could hand one thread the stem of
+    another's word, and the full text would hold it (a review)."""
     import snowballstemmer  # type: ignore[import-untyped]
 
-    return snowballstemmer.stemmer(language)
+    made: dict[str, BaseStemmer] = _THREADS.__dict__.setdefault("stemmers", {})
+    if language not in made:
+        made[language] = snowballstemmer.stemmer(language)
+    return made[language]
 
 
 # Written before every stem in the full text: a query's words as typed then never match a stem
