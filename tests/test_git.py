@@ -1528,3 +1528,13 @@ def test_a_git_index_lock_held_past_the_wait_leaves_the_change_uncommitted_and_s
     assert git(repo, "rev-parse", "HEAD") == head
     lock.unlink()
     assert git(repo, "status", "--porcelain", "-uall") == f"?? {result.path}\n"  # untracked, not deleted from the index
+
+
+def test_a_git_command_that_outlasts_its_time_is_a_git_error_naming_it_not_a_crash(tmp_path: Path,
+                                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """Was (a review): subprocess.TimeoutExpired escaped every caller that handles a GitError (a
+    commit not made, dates from git, history), as a traceback of the whole command."""
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+    monkeypatch.setattr(gitops, "GIT_SECONDS", 1)
+    with pytest.raises(GitError, match=r"git -c alias\.slow=!sleep 5 took more than 1 s in .* and was stopped"):
+        gitops._git_bytes(tmp_path, "-c", "alias.slow=!sleep 5", "slow")

@@ -74,11 +74,20 @@ def _git_bytes(root: Path, *args: str, env: Mapping[str, str] | None = None, std
     return result.stdout
 
 
+GIT_SECONDS = 60  # a git command that takes longer is stopped and said to have failed
+
+
 def _run(root: Path, args: Sequence[str], env: Mapping[str, str] | None, stdin: bytes | None) -> subprocess.CompletedProcess[bytes]:
     if shutil.which("git") is None:
         raise GitError("git is not installed or not on PATH; install git to use history and auto_commit")
-    return subprocess.run(["git", "--literal-pathspecs", *args], cwd=root, capture_output=True, timeout=60,
-                          input=stdin, env=None if env is None else {**os.environ, **env}, check=False)
+    try:
+        return subprocess.run(["git", "--literal-pathspecs", *args], cwd=root, capture_output=True, timeout=GIT_SECONDS,
+                              input=stdin, env=None if env is None else {**os.environ, **env}, check=False)
+    except subprocess.TimeoutExpired:
+        # A GitError, as every other failure of git: the callers say what was not done (a commit,
+        # dates from git, history) where this escaped as a crash of the command (a review).
+        raise GitError(f"git {' '.join(args[:2])} took more than {GIT_SECONDS} s in {root} and was stopped; run it "
+                       "by hand to see why (a huge history, a lock held by another git, a network file system)") from None
 
 
 def is_repository(root: Path) -> bool:
