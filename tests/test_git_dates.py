@@ -250,3 +250,24 @@ def test_a_committed_file_whose_name_is_not_utf8_dates_the_others(til: Path, wri
     assert list(found) == ["later.md"]
     with Vault(til, embedder=HashingEmbedder()) as vault:  # a second process reads what the first kept
         assert [note.path for note in vault.list_notes(k=5, since="2025-08-01", until="2025-08-01")] == ["later.md"]
+
+
+def test_a_signed_commit_dates_its_notes_where_the_person_shows_signatures_in_logs(til: Path) -> None:
+    """Was: with `log.showSignature = true` (a person who signs commits), git wrote "No signature"
+    or "Good signature…" lines into the log vaultmem reads, and the signed commit's notes were undated."""
+    import shutil
+
+    if shutil.which("ssh-keygen") is None:
+        pytest.skip("needs ssh-keygen to sign a commit")
+    key = til.parent / "signing-key"
+    subprocess.run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", str(key)], check=True, capture_output=True)
+    git(til, "config", "gpg.format", "ssh")
+    git(til, "config", "user.signingkey", str(key))
+    git(til, "config", "log.showSignature", "true")
+    (til / "git/signed.md").parent.mkdir()
+    (til / "git/signed.md").write_text("# Signing commits\n\ngit commit -S signs with the configured key.\n", encoding="utf-8")
+    git(til, "add", "git/signed.md")
+    git(til, "commit", "-qS", "-m", "signed", when="2025-08-08T08:00:00+00:00")
+    setting(til, ON)
+    assert list(listed(til, "2025-08-08", "2025-08-08")) == ["git/signed.md"]
+    assert list(listed(til, "2025-06-20", "2025-06-20")) == ["unix/find.md"]

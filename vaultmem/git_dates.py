@@ -43,7 +43,7 @@ from .notes import Problem
 log = logging.getLogger(__name__)
 
 CACHE_NAME = "git_dates.json"
-_CACHE_VERSION = 3  # 2: files kept by HEAD's tree, not the log's deletions; 3: an importing first commit's notes
+_CACHE_VERSION = 4  # 2: files kept by HEAD's tree, not the log's deletions; 3: an importing first commit's notes; 4: signed commits read
 IMPORTED_NOTES = 10  # notes a first commit adds at once from which it is taken for an import, not their writing
 _SETTING = "dates.from_git"
 _CONFIG_FILE = ".vaultmem.toml"  # config.CONFIG_FILE (config imports dating, which reads this module's types)

@@ -81,7 +81,10 @@ def _run(root: Path, args: Sequence[str], env: Mapping[str, str] | None, stdin: 
     if shutil.which("git") is None:
         raise GitError("git is not installed or not on PATH; install git to use history and auto_commit")
     try:
-        return subprocess.run(["git", "--literal-pathspecs", *args], cwd=root, capture_output=True, timeout=GIT_SECONDS,
+        # log.showSignature (a person who signs commits) writes "No signature", "Good signature…"
+        # lines into a log's output, where vaultmem reads only its own format.
+        return subprocess.run(["git", "-c", "log.showSignature=false", "--literal-pathspecs", *args], cwd=root,
+                              capture_output=True, timeout=GIT_SECONDS,
                               input=stdin, env=None if env is None else {**os.environ, **env}, check=False)
     except subprocess.TimeoutExpired:
         # A GitError, as every other failure of git: the callers say what was not done (a commit,
