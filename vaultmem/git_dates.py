@@ -18,7 +18,8 @@ derived state, so a command run at the same HEAD asks git only for HEAD, and del
 Not dated by git: a file no commit of HEAD holds yet (said by ``explain``); in a shallow clone
 every file already there at the commits it was cut at (those commits have no parents here, so git
 shows them adding every file they hold: their dates would be wrong; ``check`` says so, with the
-number of such notes, and what fetches the history); and the notes of a first commit that added
+number of such notes, and what fetches the history); and the notes of a first commit (or of one
+whose history held fewer notes: a README first, a monorepo's notes/) that added
 :data:`IMPORTED_NOTES` or more at once — a vault put in git after years of notes (``git init``,
 Obsidian Git's first commit): that day is when git began, not when they were written (``explain``
 says so). A first commit of fewer notes is taken as the day they were written (a new "TIL" repo).
@@ -43,7 +44,8 @@ from .notes import Problem
 log = logging.getLogger(__name__)
 
 CACHE_NAME = "git_dates.json"
-_CACHE_VERSION = 3  # 2: files kept by HEAD's tree, not the log's deletions; 3: an importing first commit's notes
+_CACHE_VERSION = 4  # 2: files kept by HEAD's tree, not the log's deletions; 3: an importing first commit's notes;
+# 4: a commit adding 10 notes to a history of fewer imports them too, not only one with no parents
 IMPORTED_NOTES = 10  # notes a first commit adds at once from which it is taken for an import, not their writing
 _SETTING = "dates.from_git"
 _CONFIG_FILE = ".vaultmem.toml"  # config.CONFIG_FILE (config imports dating, which reads this module's types)
@@ -109,8 +111,8 @@ class GitDates:
             return ("; git does not date it: it was already there at the shallow clone's oldest commit "
                     "(`git fetch --unshallow` fetches when it was added)")
         if path in self.imported:
-            return (f"; git does not date it: the repository's first commit added it with {IMPORTED_NOTES} or more other "
-                    "notes at once, as when a vault is put in git after years of notes (that is when git began, not "
+            return (f"; git does not date it: the commit that brought the notes into git added it with "
+                    f"{IMPORTED_NOTES} or more other notes at once, as when a vault is put in git after years of notes (that is when git began, not "
                     "when it was written): give it a date property")
         return "; git does not date it: it is not committed yet (HEAD holds no commit that added it)"
 
@@ -184,9 +186,14 @@ def _dates_from_log(log_bytes: bytes, head: str, shallow: frozenset[str],
     added: dict[str, Added] = {}
     unfetched: set[str] = set()
     imported: set[str] = set()
+    notes_before = 0  # the notes earlier commits added under the vault's folder
     for commit, said, first, changes in _commits(log_bytes):
-        importing = first and sum(status == "A" and is_note_name(path.rsplit("/", 1)[-1])
-                                  for status, path, _ in changes) >= IMPORTED_NOTES
+        notes = sum(status == "A" and is_note_name(path.rsplit("/", 1)[-1]) for status, path, _ in changes)
+        # The commit that brought the notes into git: a first commit (no parents), or one whose history
+        # held fewer notes than it adds at once — a repository begun with a README (GitHub's "new
+        # repository"), a vault put into a bigger repository's folder after its code (a trial: 12 dated).
+        importing = (first or notes_before < IMPORTED_NOTES) and notes >= IMPORTED_NOTES
+        notes_before += notes
         unknown = unfetched if commit in shallow else imported if importing else None
         for status, path, moved_to in changes:
             _apply(added, (unfetched, imported), status, path, moved_to, Added(said, commit), unknown)
