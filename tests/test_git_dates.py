@@ -300,3 +300,28 @@ def test_the_undated_warning_counts_the_imported_notes_rather_than_calling_them_
         listing = vault.list_notes(k=50, since="2025-06-01", until="2025-06-30")
     assert any("the 12 notes the commit that brought the notes into git added at once (when git began" in warning
                for warning in listing.warnings)
+
+
+def test_a_note_deleted_and_restored_with_the_same_bytes_keeps_the_day_it_was_added(til: Path, write_note) -> None:
+    """Was: a note written on the 6th, deleted on the 8th and restored (`git checkout HEAD~1 -- it`,
+    the trash) on the 12th was dated the 12th, as Obsidian Git's backups commit each step."""
+    write_note("lakes.md", "# Lakes\n\nBaikal is the deepest lake.\n")
+    commit(til, "vault backup", "2026-11-06T11:00:00+01:00", "lakes.md")
+    git(til, "rm", "-q", "lakes.md")
+    git(til, "commit", "-qm", "vault backup", when="2026-11-08T11:00:00+01:00")
+    git(til, "checkout", "HEAD~1", "--", "lakes.md")
+    git(til, "commit", "-qm", "vault backup", when="2026-11-12T11:00:00+01:00")
+    setting(til, ON)
+    assert list(listed(til, "2026-11-06", "2026-11-06")) == ["lakes.md"]
+    assert listed(til, "2026-11-12", "2026-11-12") == {}
+
+
+def test_a_new_note_at_a_deleted_note_s_path_is_dated_by_its_own_commit(til: Path, write_note) -> None:
+    write_note("lakes.md", "# Lakes\n\nBaikal is the deepest lake.\n")
+    commit(til, "lakes", "2026-11-06T11:00:00+01:00", "lakes.md")
+    git(til, "rm", "-q", "lakes.md")
+    git(til, "commit", "-qm", "gone", when="2026-11-08T11:00:00+01:00")
+    write_note("lakes.md", "# Lakes\n\nA new list: Titicaca, Tahoe, Garda.\n")
+    commit(til, "lakes again", "2026-11-12T11:00:00+01:00", "lakes.md")
+    setting(til, ON)
+    assert list(listed(til, "2026-11-12", "2026-11-12")) == ["lakes.md"]
