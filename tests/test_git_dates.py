@@ -196,7 +196,7 @@ def test_the_notes_a_first_commit_imported_at_once_are_not_dated_by_it_and_expla
     assert list(listed(vault_dir, "2026-12-05", "2026-12-05")) == ["til/rebase-onto.md"]
     with Vault(vault_dir, embedder=HashingEmbedder()) as vault:
         reasons = " ".join(vault.explain("clippings/article-3.md", "article", since="2026-12-01").reasons)
-    assert "the repository's first commit added it with 10 or more other notes at once" in reasons
+    assert "the commit that brought the notes into git added it with 10 or more other notes at once" in reasons
 
 
 def test_a_first_commit_of_a_few_notes_dates_them(til: Path) -> None:
@@ -271,3 +271,78 @@ def test_a_signed_commit_dates_its_notes_where_the_person_shows_signatures_in_lo
     setting(til, ON)
     assert list(listed(til, "2025-08-08", "2025-08-08")) == ["git/signed.md"]
     assert list(listed(til, "2025-06-20", "2025-06-20")) == ["unix/find.md"]
+
+
+def _imported_after_a_readme(root: Path, write_note, folder: str = "") -> list[str]:
+    """A repository begun with a README (GitHub's "new repository", a monorepo's code), then 12
+    notes of years put in at once, then one note written that week; the paths of the 12."""
+    git(root, "init", "-q")
+    git(root, "config", "user.email", "p@example.com")
+    git(root, "config", "user.name", "P")
+    (root / "README.md").write_text("# Project\n", encoding="utf-8")
+    commit(root, "init", "2024-01-01T10:00:00+00:00", "README.md")
+    old = [f"{folder}design-{number}.md" for number in range(12)]
+    for path in old:
+        (root / path).parent.mkdir(parents=True, exist_ok=True)
+        (root / path).write_text(f"# Design {path}\n\nOn caching, written years ago.\n", encoding="utf-8")
+    commit(root, "import notes", "2025-06-01T10:00:00+00:00", *old)
+    (root / f"{folder}redis.md").write_text("# Redis\n\nWe cache in Redis.\n", encoding="utf-8")
+    commit(root, "redis", "2025-06-10T10:00:00+00:00", f"{folder}redis.md")
+    return old
+
+
+def test_notes_imported_at_once_after_a_first_commit_of_no_note_are_not_dated_by_it(vault_dir: Path,
+                                                                                   write_note) -> None:
+    """Was: the import rule read only a commit with no parents; a repository begun with a README (a note
+    at a vault's root) had its import commit date every note that day."""
+    _imported_after_a_readme(vault_dir, write_note)
+    setting(vault_dir, ON)
+    assert listed(vault_dir, "2025-06-01", "2025-06-01") == {}
+    assert list(listed(vault_dir, "2025-06-10", "2025-06-10")) == ["redis.md"]
+
+
+def test_a_vault_put_in_a_bigger_repository_s_folder_at_once_is_not_dated_by_that_commit(tmp_path: Path,
+                                                                                        write_note) -> None:
+    """A trial: a monorepo's code first, then its notes/ folder committed whole, vault = notes/."""
+    _imported_after_a_readme(tmp_path, write_note, folder="notes/")
+    vault = tmp_path / "notes"
+    setting(vault, ON)
+    assert listed(vault, "2025-06-01", "2025-06-01") == {}
+    assert list(listed(vault, "2025-06-10", "2025-06-10")) == ["redis.md"]
+
+
+def test_the_undated_warning_counts_the_imported_notes_rather_than_calling_them_uncommitted(vault_dir: Path,
+                                                                                           write_note) -> None:
+    """Was: 35 committed notes left undated by the import rule were told only "one not committed yet
+    has no date"."""
+    _imported_after_a_readme(vault_dir, write_note)
+    setting(vault_dir, ON)
+    with Vault(vault_dir, embedder=HashingEmbedder()) as vault:
+        listing = vault.list_notes(k=50, since="2025-06-01", until="2025-06-30")
+    assert any("the 12 notes the commit that brought the notes into git added at once (when git began" in warning
+               for warning in listing.warnings)
+
+
+def test_a_note_deleted_and_restored_with_the_same_bytes_keeps_the_day_it_was_added(til: Path, write_note) -> None:
+    """Was: a note written on the 6th, deleted on the 8th and restored (`git checkout HEAD~1 -- it`,
+    the trash) on the 12th was dated the 12th, as Obsidian Git's backups commit each step."""
+    write_note("lakes.md", "# Lakes\n\nBaikal is the deepest lake.\n")
+    commit(til, "vault backup", "2026-11-06T11:00:00+01:00", "lakes.md")
+    git(til, "rm", "-q", "lakes.md")
+    git(til, "commit", "-qm", "vault backup", when="2026-11-08T11:00:00+01:00")
+    git(til, "checkout", "HEAD~1", "--", "lakes.md")
+    git(til, "commit", "-qm", "vault backup", when="2026-11-12T11:00:00+01:00")
+    setting(til, ON)
+    assert list(listed(til, "2026-11-06", "2026-11-06")) == ["lakes.md"]
+    assert listed(til, "2026-11-12", "2026-11-12") == {}
+
+
+def test_a_new_note_at_a_deleted_note_s_path_is_dated_by_its_own_commit(til: Path, write_note) -> None:
+    write_note("lakes.md", "# Lakes\n\nBaikal is the deepest lake.\n")
+    commit(til, "lakes", "2026-11-06T11:00:00+01:00", "lakes.md")
+    git(til, "rm", "-q", "lakes.md")
+    git(til, "commit", "-qm", "gone", when="2026-11-08T11:00:00+01:00")
+    write_note("lakes.md", "# Lakes\n\nA new list: Titicaca, Tahoe, Garda.\n")
+    commit(til, "lakes again", "2026-11-12T11:00:00+01:00", "lakes.md")
+    setting(til, ON)
+    assert list(listed(til, "2026-11-12", "2026-11-12")) == ["lakes.md"]

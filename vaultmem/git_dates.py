@@ -6,9 +6,9 @@ property, no day in a name, no ``created``. Its history knows when each file was
 setting on, such a note is dated by the author date of the commit that added its file, following
 its renames (dating.py's last rule: anything the note says wins).
 
-One ``git log --name-status`` pass over HEAD's history (gitops.added_and_moved), oldest first:
+One ``git log --raw`` pass over HEAD's history (gitops.added_and_moved), oldest first:
 an added file takes the commit's date, a moved one keeps its file's (a file added again later is
-dated by that later commit). Which files HEAD holds is read from its tree (gitops.files_at),
+dated by that later commit, unless it is the deleted file back: the same path and bytes). Which files HEAD holds is read from its tree (gitops.files_at),
 not from the log's deletions: git log shows no change for a merge, so a file a merged branch
 deleted and the merge kept looked deleted (a review found such a note undated). ``--follow`` per file would be one pass per note.
 The answer is kept in ``.vaultmem/git_dates.json``, keyed by HEAD (and the shallow clone's cut):
@@ -18,7 +18,8 @@ derived state, so a command run at the same HEAD asks git only for HEAD, and del
 Not dated by git: a file no commit of HEAD holds yet (said by ``explain``); in a shallow clone
 every file already there at the commits it was cut at (those commits have no parents here, so git
 shows them adding every file they hold: their dates would be wrong; ``check`` says so, with the
-number of such notes, and what fetches the history); and the notes of a first commit that added
+number of such notes, and what fetches the history); and the notes of a first commit (or of one
+whose history held fewer notes: a README first, a monorepo's notes/) that added
 :data:`IMPORTED_NOTES` or more at once — a vault put in git after years of notes (``git init``,
 Obsidian Git's first commit): that day is when git began, not when they were written (``explain``
 says so). A first commit of fewer notes is taken as the day they were written (a new "TIL" repo).
@@ -43,7 +44,9 @@ from .notes import Problem
 log = logging.getLogger(__name__)
 
 CACHE_NAME = "git_dates.json"
-_CACHE_VERSION = 4  # 2: files kept by HEAD's tree, not the log's deletions; 3: an importing first commit's notes; 4: signed commits read
+_CACHE_VERSION = 6  # 2: files kept by HEAD's tree, not the log's deletions; 3: an importing first commit's notes;
+# 4: a commit adding 10 notes to a history of fewer imports them too, not only one with no parents;
+# 5: a file deleted and added back with the same bytes keeps its date; 6: signed commits read
 IMPORTED_NOTES = 10  # notes a first commit adds at once from which it is taken for an import, not their writing
 _SETTING = "dates.from_git"
 _CONFIG_FILE = ".vaultmem.toml"  # config.CONFIG_FILE (config imports dating, which reads this module's types)
@@ -109,8 +112,8 @@ class GitDates:
             return ("; git does not date it: it was already there at the shallow clone's oldest commit "
                     "(`git fetch --unshallow` fetches when it was added)")
         if path in self.imported:
-            return (f"; git does not date it: the repository's first commit added it with {IMPORTED_NOTES} or more other "
-                    "notes at once, as when a vault is put in git after years of notes (that is when git began, not "
+            return (f"; git does not date it: the commit that brought the notes into git added it with "
+                    f"{IMPORTED_NOTES} or more other notes at once, as when a vault is put in git after years of notes (that is when git began, not "
                     "when it was written): give it a date property")
         return "; git does not date it: it is not committed yet (HEAD holds no commit that added it)"
 
@@ -184,12 +187,23 @@ def _dates_from_log(log_bytes: bytes, head: str, shallow: frozenset[str],
     added: dict[str, Added] = {}
     unfetched: set[str] = set()
     imported: set[str] = set()
+    deleted: dict[str, _Deleted] = {}
+    notes_before = 0  # the notes earlier commits added under the vault's folder
     for commit, said, first, changes in _commits(log_bytes):
-        importing = first and sum(status == "A" and is_note_name(path.rsplit("/", 1)[-1])
-                                  for status, path, _ in changes) >= IMPORTED_NOTES
+        notes = sum(status == "A" and is_note_name(path.rsplit("/", 1)[-1]) for status, path, _, _ in changes)
+        # The commit that brought the notes into git: a first commit (no parents), or one whose history
+        # held fewer notes than it adds at once — a repository begun with a README (GitHub's "new
+        # repository"), a vault put into a bigger repository's folder after its code (a trial: 12 dated).
+        importing = (first or notes_before < IMPORTED_NOTES) and notes >= IMPORTED_NOTES
+        notes_before += notes
         unknown = unfetched if commit in shallow else imported if importing else None
-        for status, path, moved_to in changes:
-            _apply(added, (unfetched, imported), status, path, moved_to, Added(said, commit), unknown)
+        for status, path, moved_to, blob in changes:
+            if status == "D":
+                _deleted(deleted, added, (unfetched, imported), path, blob)
+            elif status == "A" and _restored(deleted.pop(path, None), blob, added, path):
+                continue
+            else:
+                _apply(added, (unfetched, imported), status, path, moved_to, Added(said, commit), unknown)
 
     def held(paths: Iterable[str]) -> frozenset[str]:
         return frozenset(path for path in paths if path in at_head and is_note_name(path.rsplit("/", 1)[-1]))
@@ -199,6 +213,37 @@ def _dates_from_log(log_bytes: bytes, head: str, shallow: frozenset[str],
     problems = (_shallow_problem(len(hidden)),) if shallow else ()
     return GitDates(enabled=True, head=head, added=kept, unfetched=hidden, imported=held(imported), shallow=shallow,
                     problems=problems)
+
+
+@dataclass(frozen=True)
+class _Deleted:
+    """A file a commit deleted: its last bytes (blob), and what dated it then (its date from git, or
+    the set of files git could not date it is in)."""
+
+    blob: str
+    when: Added | None
+    undated: set[str] | None
+
+
+def _deleted(deleted: dict[str, _Deleted], added: dict[str, Added], undated: tuple[set[str], ...], path: str,
+             blob: str) -> None:
+    deleted[path] = _Deleted(blob, added.get(path), next((files for files in undated if path in files), None))
+
+
+def _restored(was: _Deleted | None, blob: str, added: dict[str, Added], path: str) -> bool:
+    """Whether a file added back at ``path`` is the one deleted there, its bytes the same (an undone
+    deletion, a note restored from the trash or by ``git checkout``): it keeps what dated it (a trial
+    found a note written on the 6th, deleted and restored on the 12th, dated the 12th). True: dated."""
+    if was is None or not blob or blob != was.blob:
+        return False
+    if was.when is not None:
+        added[path] = was.when
+    elif was.undated is not None:
+        was.undated.add(path)
+        added.pop(path, None)
+    else:
+        return False
+    return True
 
 
 def _apply(added: dict[str, Added], undated: tuple[set[str], ...], status: str, path: str, moved_to: str | None,
@@ -227,33 +272,45 @@ def _apply(added: dict[str, Added], undated: tuple[set[str], ...], status: str, 
             added[path] = when
 
 
-def _commits(log_bytes: bytes) -> Iterator[tuple[str, str, bool, list[tuple[str, str, str | None]]]]:
+def _commits(log_bytes: bytes) -> Iterator[tuple[str, str, bool, list[tuple[str, str, str | None, str]]]]:
     """(hash, author date, whether it is a first commit (no parents), [(status letter, path, moved
-    to)]) of each commit of ``--name-status -z``.
+    to, blob)]) of each commit of ``--raw -z``: the blob is the file's bytes after the change, or
+    before it for a deletion.
     Read token by token: a file name may hold any byte but NUL and ``/``, our format's marks too (a
     file named with \\x1e split the log where it was cut at each mark, and every command failed)."""
     mark = gitops.RECORD.encode()
     tokens = iter(log_bytes.split(b"\0"))
     commit = said = parents = ""
-    changes: list[tuple[str, str, str | None]] = []
+    changes: list[tuple[str, str, str | None, str]] = []
     try:
         for token in tokens:
             word = token.lstrip(b"\n")  # git puts a newline between a commit's line and its changes
             if not word:
                 continue
-            if word.startswith(mark):  # where a change's status letter may stand: a commit's line
+            if word.startswith(mark):  # where a change's `:mode mode blob blob status` may stand: a commit's line
                 if commit:
                     yield commit, said, not parents.strip(), changes
                 commit, said, parents = word[len(mark):].decode("ascii").split(gitops.FIELD, 2)
                 changes = []
                 continue
-            status = word.decode("ascii")[:1]
+            status, blob = _raw_change(word)
             path = _path(next(tokens))
-            changes.append((status, path, _path(next(tokens)) if status in ("R", "C") else None))
+            changes.append((status, path, _path(next(tokens)) if status in ("R", "C") else None, blob))
     except (StopIteration, UnicodeDecodeError, ValueError) as error:
         raise GitError(f"git log's list of added and moved files cannot be read ({error!r})") from error
     if commit:
         yield commit, said, not parents.strip(), changes
+
+
+def _raw_change(word: bytes) -> tuple[str, str]:
+    """The status letter and blob of one ``--raw`` change (``:100644 000000 <before> <after> D``):
+    the blob after the change, before it for a deletion ("" for none). ValueError: not such a line."""
+    fields = word.decode("ascii").split(" ")
+    if len(fields) != 5 or not fields[0].startswith(":"):
+        raise ValueError(f"not a change of git log --raw: {word[:80]!r}")
+    status = fields[4][:1]
+    blob = fields[2] if status == "D" else fields[3]
+    return status, "" if not blob.strip("0") else blob
 
 
 def _path(raw: bytes) -> str:

@@ -264,10 +264,11 @@ def shallow_commits(root: Path) -> frozenset[str]:
 def added_and_moved(root: Path, head: str) -> bytes:
     """One ``git log`` of HEAD's history, oldest first: each commit's hash, author date (``%aI``)
     and parents (``%P``: none for a repository's first commit), then the files it added, deleted
-    or moved (``--name-status -z``, paths relative to ``root``; renames found at
-    :data:`SAME_FILE`). Read by git_dates.py: one pass over the history for every note, where
-    ``--follow`` is one pass per file. ``head``: the commit read as HEAD (HEAD may move meanwhile)."""
-    return _git_bytes(root, "log", "--reverse", SAME_FILE, "--diff-filter=ADR", "--name-status", "-z", "--relative",
+    or moved with their blobs (``--raw -z``, paths relative to ``root``; renames found at
+    :data:`SAME_FILE`; the blobs tell a deleted file added back). Read by git_dates.py: one pass
+    over the history for every note, where ``--follow`` is one pass per file. ``head``: the commit
+    read as HEAD (HEAD may move meanwhile)."""
+    return _git_bytes(root, "log", "--reverse", SAME_FILE, "--diff-filter=ADR", "--raw", "--no-abbrev", "-z", "--relative",
                       f"--format={_RECORD}%H{_FIELD}%aI{_FIELD}%P", head, "--")
 
 

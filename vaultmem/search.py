@@ -316,6 +316,10 @@ def undated_warning(undated: int, daily: DailyFormat, dates: DateProperties = DE
     unused = "".join(f"; {problem}" for problem in daily.problems)  # a format not used: said, with its fix
     if dates.from_git:
         unused += "; with from_git, a note's first commit dates it: one not committed yet has no date"
+        imported = len(git.imported) if git is not None and git.enabled else 0
+        if imported:  # committed, yet undated: said, or a trial's 35 such notes read as "not committed yet"
+            unused += (f", nor {'does' if imported == 1 else 'do'} the {imported} {'note' if imported == 1 else 'notes'} "
+                       "the commit that brought the notes into git added at once (when git began, not when they were written)")
         unused += "".join(f"; {problem}" for problem in (git.problems if git is not None else ()))
     elif in_git:
         unused += "; the vault is in git: from_git = true in [dates] dates a note by the commit that added it"
