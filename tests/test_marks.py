@@ -170,3 +170,19 @@ def test_a_stroked_letter_query_does_not_change_other_snippets() -> None:
     text = "Noget helt andet her. " * 40 + "the dog and the hotel. " + "Mere tekst. " * 20
     assert "the dog" in window(text, query_pattern("dog hotel"))
 
+
+def test_a_danish_word_that_folds_to_an_english_stopword_still_counts(tmp_path: Path) -> None:
+    # "dø" (die) and "før" (before) are folded as the full text holds them, "do" and "for": the
+    # query then dropped them as English stopwords, and read as English it asked no other word by
+    # its first letters, so "hvornår før mødelokale" no longer found "mødelokalet".
+    root = write_vault(tmp_path / "vault", {
+        "da/planten.md": "Planten skal ikke dø i vinter.\n",
+        "da/vinter.md": "Vinter, vinter og mere vinter: om vinteren i haven.\n",
+        "da/referat.md": "Referat: vi sad i mødelokalet hele dagen.\n",
+        "other.md": "Nothing in Danish here.\n",
+    })
+    with Vault(root, embedder=HashingEmbedder()) as vault:
+        vault.index()
+        assert keyword_side(vault, "dø vinter")[:1] == ["da/planten.md"]  # was da/vinter.md: "dø" asked nothing
+        assert keyword_side(vault, "hvornår før mødelokale")[:1] == ["da/referat.md"]  # was []
+        assert keyword_side(vault, "do vinter")[:1] == ["da/vinter.md"]  # a typed "do" is still a stopword
