@@ -186,3 +186,11 @@ def test_a_danish_word_that_folds_to_an_english_stopword_still_counts(tmp_path: 
         assert keyword_side(vault, "dø vinter")[:1] == ["da/planten.md"]  # was da/vinter.md: "dø" asked nothing
         assert keyword_side(vault, "hvornår før mødelokale")[:1] == ["da/referat.md"]  # was []
         assert keyword_side(vault, "do vinter")[:1] == ["da/vinter.md"]  # a typed "do" is still a stopword
+
+
+def test_a_turkish_capital_i_with_a_dot_names_a_memory_with_a_plain_i() -> None:
+    # "İ".lower() is i and U+0307: kept as a word's mark, the name was i̇stanbul-gezisi (before
+    # words kept their marks, i-stanbul-gezisi); an older name is still told as made from the title.
+    assert slugify("İstanbul gezisi") == "istanbul-gezisi"
+    assert named_from_title("i-stanbul-gezisi", "İstanbul gezisi")
+    assert slugify("Søren på søen, Þingvellir, Łódź") == "søren-på-søen-þingvellir-łódź"  # other letters as before
