@@ -12,6 +12,7 @@ import pytest
 from helpers import keyword_side, run_cli, write_vault
 
 from vaultmem import Vault
+from vaultmem.cjk import text_forms
 from vaultmem.embedders import HashingEmbedder
 from vaultmem.marks import marks_folded
 from vaultmem.notes import READER_VERSION
@@ -148,3 +149,48 @@ def test_a_memory_in_thai_hindi_or_pointed_hebrew_is_named_by_its_whole_words(tm
     assert slugify("ข" * 60 + "ี") == "ข" * 59  # cut before a letter whose mark would be cut off
     assert slugify("Hello, World! co_op") == "hello-world-co_op"  # other titles as before
     assert named_from_title("น-ดต-ดผมท-ร-านพ-ต-อย-ว", "นัดตัดผมที่ร้านพี่ต้อย วันเสาร์ บ่ายสามโมง")  # as an older version named it
+
+
+@pytest.mark.parametrize(("query", "said"), [
+    ("Søren", "Søren"), ("Soren", "Søren"),  # Danish ø typed as it is written, or as o
+    ("koło", "Koło"), ("kolo", "Koło"),  # Polish ł
+    ("Đồng", "Đồng"), ("đường", "Đường"),  # Vietnamese đ, typed with it
+    ("með", "með"),  # Icelandic ð
+])
+def test_a_snippet_opens_at_a_word_with_a_stroked_letter_typed_with_it_or_without(query: str, said: str) -> None:
+    # The query is folded as the full text is (ø is o): its pattern looked for "Soren" only, so a
+    # long passage's snippet opened at its start, not at the Søren the full text had found there.
+    text = "Noget helt andet her. " * 40 + f"{said} ringede om mødet. " + "Mere tekst. " * 20
+    assert said in window(text, query_pattern(query)), query
+    wide = text + "ＳＱＬ"
+    assert said in window(wide, query_pattern(query, text_forms(wide))), query  # a text with full-width forms too
+
+
+def test_a_stroked_letter_query_does_not_change_other_snippets() -> None:
+    text = "Noget helt andet her. " * 40 + "the dog and the hotel. " + "Mere tekst. " * 20
+    assert "the dog" in window(text, query_pattern("dog hotel"))
+
+
+def test_a_danish_word_that_folds_to_an_english_stopword_still_counts(tmp_path: Path) -> None:
+    # "dø" (die) and "før" (before) are folded as the full text holds them, "do" and "for": the
+    # query then dropped them as English stopwords, and read as English it asked no other word by
+    # its first letters, so "hvornår før mødelokale" no longer found "mødelokalet".
+    root = write_vault(tmp_path / "vault", {
+        "da/planten.md": "Planten skal ikke dø i vinter.\n",
+        "da/vinter.md": "Vinter, vinter og mere vinter: om vinteren i haven.\n",
+        "da/referat.md": "Referat: vi sad i mødelokalet hele dagen.\n",
+        "other.md": "Nothing in Danish here.\n",
+    })
+    with Vault(root, embedder=HashingEmbedder()) as vault:
+        vault.index()
+        assert keyword_side(vault, "dø vinter")[:1] == ["da/planten.md"]  # was da/vinter.md: "dø" asked nothing
+        assert keyword_side(vault, "hvornår før mødelokale")[:1] == ["da/referat.md"]  # was []
+        assert keyword_side(vault, "do vinter")[:1] == ["da/vinter.md"]  # a typed "do" is still a stopword
+
+
+def test_a_turkish_capital_i_with_a_dot_names_a_memory_with_a_plain_i() -> None:
+    # "İ".lower() is i and U+0307: kept as a word's mark, the name was i̇stanbul-gezisi (before
+    # words kept their marks, i-stanbul-gezisi); an older name is still told as made from the title.
+    assert slugify("İstanbul gezisi") == "istanbul-gezisi"
+    assert named_from_title("i-stanbul-gezisi", "İstanbul gezisi")
+    assert slugify("Søren på søen, Þingvellir, Łódź") == "søren-på-søen-þingvellir-łódź"  # other letters as before

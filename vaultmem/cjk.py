@@ -27,7 +27,7 @@ from dataclasses import dataclass
 import opencc
 
 from .arabic_script import arabic_either, arabic_folded
-from .marks import marks_either, marks_folded
+from .marks import STROKED_FORMS, marks_either, marks_folded, strokes_either
 
 # Thai and Lao letters and their marks (not their digits, folded to ASCII ones, nor ฿ and the
 # punctuation ๏ ๚ ๛: marks.py), Hangul Jamo, CJK radicals, 々〆〇, kana (not the punctuation ゠ and ・ among them), bopomofo, compatibility Jamo, kanbun, CJK strokes and
@@ -243,8 +243,9 @@ def spellings_either(pattern: str, wide: bool = False) -> str:
                     flags=re.IGNORECASE)
     either = marks_either(arabic_either(either))  # ظلام finds ظَلامٌ, 45 finds ۴۵, ברוך finds בָּרוּךְ (marks.py)
     if not wide:
-        return either
-    return _ASCII_LETTER_OR_DIGIT.sub(lambda plain: f"[{plain.group()}{chr(ord(plain.group()) + 0xFEE0)}]", either)
+        return strokes_either(either)  # Soren and Søren find Søren, as the full text holds both as soren
+    return _ASCII_LETTER_OR_DIGIT.sub(
+        lambda plain: f"[{plain.group()}{chr(ord(plain.group()) + 0xFEE0)}{STROKED_FORMS.get(plain.group().lower(), '')}]", either)
 
 
 def pieces(text: str) -> Iterator[tuple[str, bool]]:

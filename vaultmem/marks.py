@@ -86,6 +86,20 @@ def marks_folded(text: str) -> str:
     return text.translate(_TABLE)
 
 
+# A plain letter's stroked forms (the table's others): where a snippet finds a word the folded full
+# text matched, its d may be written đ or ð, its o ø (``Soren`` and ``Søren`` find ``Søren``).
+STROKED_FORMS = {plain: "".join(letter for letter, folded in _STROKED.items() if folded == plain and letter.islower())
+                 for plain in set(_STROKED.values()) if plain.islower()}
+_STROKED_PLAIN = re.compile(f"[{''.join(STROKED_FORMS)}]", re.IGNORECASE)
+
+
+def strokes_either(pattern: str) -> str:
+    """A regular expression (of a folded word, escaped, matched case-insensitive) whose ``d``,
+    ``l``, ``o``, ``h``, ``t`` each match their stroked letters too (``[oø]``): the letters are
+    no syntax in an escaped word (re.escape escapes none)."""
+    return _STROKED_PLAIN.sub(lambda plain: f"[{plain.group()}{STROKED_FORMS[plain.group().lower()]}]", pattern)
+
+
 _MAY_FOLLOW = {"hebrew": f"[{_HEBREW_MARKS}]*", "southeast": f"[{SOUTHEAST_MARKS}]*", "indic": f"[{_NUKTAS}]?"}
 _SOUTHEAST_LETTER = re.compile("[\u0e01-\u0e30\u0e32\u0e33\u0e40-\u0e46\u0e81-\u0eb0\u0eb2\u0eb3\u0ebd\u0ec0-\u0ec6]")
 # An Indic consonant (Devanagari to Kannada blocks' consonants, by their place in each block).

@@ -406,7 +406,11 @@ def _query_words(text: str, languages: tuple[str, ...] = ()) -> list[QueryWord]:
     full text holds a note's in its ``stems`` column: ``системы`` as itself or ``stems : "систем"``.
     """
     # ﾐﾙｸ, ＳＱＬ, العِلْمُ, ۱۴۰۲: as the full text holds them (cjk.fts_form); an Arabic mark would part a word
-    text = marks_folded(arabic_folded(width_folded(text)))  # ברוך, แคบหมู, Dong: marks.py
+    typed = arabic_folded(width_folded(text))
+    text = marks_folded(typed)  # ברוך, แคบหมู, Dong: marks.py
+    # A word only its folding made is no stopword, nor says the query is English: Danish "før"
+    # (before) and "dø" (die) are asked for as the full text holds them, "for" and "do".
+    folded_only = {word.lower() for word in _WORD.findall(text)} - {word.lower() for word in _WORD.findall(typed)}
     # 2026년 4월 12일: one word, its ISO spelling or its characters, not 2026, 년, 4, 월, 12, 일
     text, days = days_said(text)
     # 23 February 2023: one word, the phrase of its ISO spelling (the day's note names it so) or
@@ -424,7 +428,7 @@ def _query_words(text: str, languages: tuple[str, ...] = ()) -> list[QueryWord]:
     # vault, and its first letters only find other words ("comedy": "comedian"; measured,
     # benchmarks/PASSAGES.md §12). A question in a language whose words take endings the
     # stemmer does not know ("kira ne kadar", "annemin ilacı") holds no English function word.
-    prefixes = not _says_english(text)
+    prefixes = not _says_english(typed)
     # The request a query opens with ("notes about", "tell me everything about", "my info on")
     # is not what it asks about: its words naming what the vault holds count as stopwords do.
     # "notes about mimikatz" ranked notes with a "# Notes" heading above DCSync, which names
@@ -434,7 +438,7 @@ def _query_words(text: str, languages: tuple[str, ...] = ()) -> list[QueryWord]:
     # language's function word: "when did I apply for the ESTA" lost ESTA (the US travel form) as
     # Spanish "esta", and with it the daily note that says "ESTA application" (a trial).
     cased = any(character.islower() for character in text)
-    stopwords = _stopwords_of(text)
+    stopwords = _stopwords_of(typed) - folded_only
     for chunk in text.split():
         said_chunk = _POSSESSIVE.sub("", chunk)  # "sister's" would be the phrase "sister s"
         at = 0

@@ -26,7 +26,9 @@ def slugify(title: str) -> str:
     the underscores around it (``__init__.py`` is ``init-py``; ``snake_case`` keeps its own). A
     word keeps its combining marks: Thai, Hindi and pointed Hebrew write vowels and tone marks as
     marks, and ``\w`` parted a word at each (``นัดตัดผม`` was ``น-ดต-ดผม``, a trial on a Thai vault)."""
-    words = [word.strip("_") for word in _WORD_WITH_MARKS.sub(" ", unicodedata.normalize("NFKC", title).lower()).split()]
+    # Turkish İ is i and a dot above in lower case: the dot would stay in the name (i̇stanbul.md)
+    lowered = unicodedata.normalize("NFKC", title).lower().replace("i\u0307", "i")
+    words = [word.strip("_") for word in _WORD_WITH_MARKS.sub(" ", lowered).split()]
     return _slug([word for word in words if word])
 
 
