@@ -28,7 +28,7 @@ import opencc
 
 from .arabic_script import arabic_either, arabic_folded
 from .combining import COMBINING, has_combining
-from .marks import STROKED_FORMS, marks_either, marks_folded, strokes_either
+from .marks import STROKED_FORMS, ligatures_either, marks_either, marks_folded, strokes_either
 
 # Thai and Lao letters and their marks (not their digits, folded to ASCII ones, nor ฿ and the
 # punctuation ๏ ๚ ๛: marks.py), Hangul Jamo, CJK radicals, 々〆〇, kana (not the punctuation ゠ and ・ among them), bopomofo, compatibility Jamo, kanbun, CJK strokes and
@@ -244,7 +244,8 @@ def spellings_either(pattern: str, wide: bool = False) -> str:
     ``ö``, ``ü`` as written out too (``ae``: a query's ``Händler`` finds a note's ``Haendler``,
     search.query_words); and an Arabic-script letter or a digit in any of its spellings
     (arabic_script.arabic_either)."""
-    either = re.sub("[еёЕЁ]", "[её]", re.sub("ss|ß|ẞ", "(?:ss|ß)", pattern, flags=re.IGNORECASE))
+    # þorn asked thorn, Æsir asked aesir (marks.py); first, as the umlauts' alternatives hold an "ae"
+    either = re.sub("[еёЕЁ]", "[её]", re.sub("ss|ß|ẞ", "(?:ss|ß)", ligatures_either(pattern), flags=re.IGNORECASE))
     either = re.sub("[äöü]", lambda umlaut: f"(?:{umlaut.group()}|{_UMLAUT_WRITTEN[umlaut.group().lower()]})", either,
                     flags=re.IGNORECASE)
     either = marks_either(arabic_either(either))  # ظلام finds ظَلامٌ, 45 finds ۴۵, ברוך finds בָּרוּךְ (marks.py)
