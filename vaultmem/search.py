@@ -52,6 +52,7 @@ from .cjk import (
     signs_spelled,
     width_folded,
 )
+from .combining import WORD
 from .config import CONFIG_FILE
 from .dating import (
     DEFAULT_DATE_PROPERTIES,
@@ -125,7 +126,7 @@ NEGLIGIBLE_SCORE = 0.05
 WEAK_MATCHES_WARNING = ("none of the notes searched holds any of these words, and none stands out in meaning: the hits "
                         "below are the nearest of weak matches")
 REBUILD_WARNING = "the index is being rebuilt (`vaultmem index --rebuild` is running): results may be incomplete until it finishes"
-_WORD = re.compile(r"\w+", re.UNICODE)
+_WORD = WORD  # a word with its combining marks (किताब), as the full text holds it
 _MARKDOWN_FILE = re.compile(r"(?<=\w)\.md(?=\W*$)", re.IGNORECASE)  # the extension of a file name asked for
 _POSSESSIVE = re.compile(r"(?<=\w)['’][sS]?(?=\W*$)")  # "sister's", "James'": the word is "sister", "James"
 _EDGE_PUNCTUATION = "\"“”„«»‹›()[]{}.,;:!?¿¡"  # around a query word: "(S3'e)," is the word S3'e
