@@ -11,9 +11,11 @@ from pathlib import Path
 import pytest
 
 from helpers import run_cli
-from vaultmem import Vault
+from vaultmem import Vault, gitops
 from vaultmem.config import ConfigError, config_from_dict
 from vaultmem.embedders import HashingEmbedder
+from vaultmem.git_dates import GitDates, load_git_dates
+from vaultmem.paths import is_note_name
 
 ON = 'embedder = "hashing"\n[dates]\nfrom_git = true\n'
 OFF = 'embedder = "hashing"\n'
@@ -142,7 +144,7 @@ def test_the_dates_are_kept_under_vaultmem_and_made_again_when_it_is_deleted(til
     setting(til, ON)
     before = listed(til, "2025-01-01", "2025-12-31")
     kept = json.loads((til / ".vaultmem" / "git_dates.json").read_text(encoding="utf-8"))
-    assert kept["head"] == git(til, "rev-parse", "HEAD").strip() and set(kept["added"]) == set(before)
+    assert kept["head"] == git(til, "rev-parse", "HEAD").strip() and set(kept["dated"]) == set(before)
     subprocess.run(["rm", "-rf", str(til / ".vaultmem")], check=True)
     assert listed(til, "2025-01-01", "2025-12-31") == before
 
@@ -346,3 +348,119 @@ def test_a_new_note_at_a_deleted_note_s_path_is_dated_by_its_own_commit(til: Pat
     commit(til, "lakes again", "2026-11-12T11:00:00+01:00", "lakes.md")
     setting(til, ON)
     assert list(listed(til, "2026-11-12", "2026-11-12")) == ["lakes.md"]
+
+
+# -- HEAD moved on: the commits since read on top of the kept pass (git_dates._on_top)
+
+def _write(root: Path, path: str, text: str) -> None:
+    (root / path).parent.mkdir(parents=True, exist_ok=True)
+    (root / path).write_text(text, encoding="utf-8")
+
+
+def _eventful_history(root: Path, folder: str = "") -> list[str]:
+    """A history with everything the pass reads: an importing first commit, notes added, renamed,
+    deleted, restored with the same bytes, a new note at a deleted one's path, a branch merged
+    whose commits are older than the main line's, a move into a folder; HEAD's first-parent
+    commits, oldest first."""
+    git(root, "init", "-q", "-b", "main")
+    git(root, "config", "user.email", "p@example.com")
+    git(root, "config", "user.name", "P")
+    imported = [f"{folder}old/n{number}.md" for number in range(12)]
+    for path in imported:
+        _write(root, path, f"# {path}\n\nWritten years before git, about {path}.\n")
+    commit(root, "import", "2024-01-01T10:00:00+00:00", *imported)
+    _write(root, f"{folder}a.md", "# A\n\nThe first note written in git.\n")
+    commit(root, "a", "2024-02-01T10:00:00+00:00", f"{folder}a.md")
+    git(root, "mv", f"{folder}a.md", f"{folder}b.md")
+    git(root, "commit", "-qm", "rename a", when="2024-03-01T10:00:00+00:00")
+    git(root, "rm", "-q", f"{folder}old/n0.md", f"{folder}b.md")
+    git(root, "commit", "-qm", "delete", when="2024-04-01T10:00:00+00:00")
+    git(root, "checkout", "HEAD~1", "--", f"{folder}old/n0.md", f"{folder}b.md")
+    git(root, "commit", "-qm", "restore", when="2024-05-01T10:00:00+00:00")
+    git(root, "checkout", "-q", "-b", "side")
+    _write(root, f"{folder}side.md", "# Side\n\nWritten on a branch.\n")
+    commit(root, "side", "2024-05-15T10:00:00+00:00", f"{folder}side.md")
+    git(root, "rm", "-q", f"{folder}old/n1.md")
+    git(root, "commit", "-qm", "side deletes n1", when="2024-05-16T10:00:00+00:00")
+    git(root, "checkout", "-q", "main")
+    _write(root, f"{folder}c.md", "# C\n\nWritten on main after the branch began.\n")
+    commit(root, "c", "2024-06-01T10:00:00+00:00", f"{folder}c.md")
+    git(root, "merge", "-q", "--no-ff", "-m", "merge side", "side", when="2024-06-02T10:00:00+00:00")
+    for number in range(3):
+        _write(root, f"{folder}d{number}.md", f"# D{number}\n\nA day's note {number}.\n")
+        commit(root, f"d{number}", f"2024-07-0{number + 1}T10:00:00+00:00", f"{folder}d{number}.md")
+    git(root, "rm", "-q", f"{folder}d0.md")
+    git(root, "commit", "-qm", "drop d0", when="2024-08-01T10:00:00+00:00")
+    _write(root, f"{folder}d0.md", "# D0\n\nAnother note at the same path, other words.\n")
+    commit(root, "new d0", "2024-08-02T10:00:00+00:00", f"{folder}d0.md")
+    (root / folder / "kept").mkdir()
+    git(root, "mv", f"{folder}c.md", f"{folder}kept/c.md")
+    git(root, "commit", "-qm", "file c", when="2024-09-01T10:00:00+00:00")
+    return git(root, "rev-list", "--first-parent", "--reverse", "HEAD").split()
+
+
+def _dates_at(vault: Path, state: Path, held: GitDates | None) -> GitDates:
+    return load_git_dates(vault, state, True, held, is_note_name)[0]
+
+
+def _same(found: GitDates, whole: GitDates) -> None:
+    assert found.head == whole.head
+    assert (dict(found.added), found.unfetched, found.imported) == (dict(whole.added), whole.unfetched, whole.imported)
+    assert found.history is not None and whole.history is not None
+    assert found.history.as_json() == whole.history.as_json()
+
+
+def _step_through(root: Path, vault: Path, heads: list[str], tmp_path: Path,
+                  monkeypatch: pytest.MonkeyPatch) -> list[str | None]:
+    """Move HEAD along ``heads``, reading the dates each time on top of the last reading (in memory,
+    and from the kept file as a new process would), and each time wholly afresh; asserts they are
+    the same. The ``since`` each reading on top asked git's log for."""
+    asked: list[str | None] = []
+    real = gitops.added_and_moved
+
+    def recording(where: Path, head: str, since: str | None = None) -> bytes:
+        asked.append(since)
+        return real(where, head, since)
+
+    monkeypatch.setattr(gitops, "added_and_moved", recording)
+    state = tmp_path / "state"
+    state.mkdir()
+    held: GitDates | None = None
+    for head in heads:
+        git(root, "checkout", "-q", "--detach", head)
+        from_file = _dates_at(vault, state, None) if held is not None else None
+        found = _dates_at(vault, state, held)
+        whole = _dates_at(vault, tmp_path / "nowhere", None)
+        _same(found, whole)
+        if from_file is not None:
+            _same(from_file, whole)
+        held = found
+    return asked
+
+
+def test_the_commits_head_moved_on_by_read_on_top_give_what_the_whole_history_gives(tmp_path: Path,
+                                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """Was: every move of HEAD read the whole history again (`git log --raw` of every commit)."""
+    root = tmp_path / "repo"
+    root.mkdir()
+    heads = _eventful_history(root)
+    asked = _step_through(root, root, heads, tmp_path, monkeypatch)
+    on_top = [since for since in asked if since is not None]
+    # Each step but the merge read only the commits since the one before (the merge: the whole history).
+    assert len(on_top) == 2 * (len(heads) - 2)
+
+
+def test_a_head_that_does_not_descend_from_the_kept_one_is_read_whole(tmp_path: Path,
+                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """A reset back, an amend, a rebase: the kept pass holds commits HEAD no longer has."""
+    root = tmp_path / "repo"
+    root.mkdir()
+    heads = _eventful_history(root)
+    git(root, "checkout", "-q", "--detach", heads[-1])
+    _write(root, "e.md", "# E\n\nAmended away.\n")
+    commit(root, "e", "2024-10-01T10:00:00+00:00", "e.md")
+    amended = git(root, "rev-parse", "HEAD").strip()
+    git(root, "commit", "-q", "--amend", "-m", "e, amended", when="2024-10-02T10:00:00+00:00")
+    again = git(root, "rev-parse", "HEAD").strip()
+    asked = _step_through(root, root, [heads[2], heads[-1], amended, again, heads[3]], tmp_path, monkeypatch)
+    assert [since for since in asked if since is not None] == [heads[-1]] * 2  # only the commit after heads[-1]

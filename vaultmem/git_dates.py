@@ -31,10 +31,11 @@ import json
 import logging
 import os
 import shutil
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 from . import gitops
 from .durable import replace_file
@@ -44,9 +45,10 @@ from .notes import Problem
 log = logging.getLogger(__name__)
 
 CACHE_NAME = "git_dates.json"
-_CACHE_VERSION = 6  # 2: files kept by HEAD's tree, not the log's deletions; 3: an importing first commit's notes;
+_CACHE_VERSION = 7  # 2: files kept by HEAD's tree, not the log's deletions; 3: an importing first commit's notes;
 # 4: a commit adding 10 notes to a history of fewer imports them too, not only one with no parents;
-# 5: a file deleted and added back with the same bytes keeps its date; 6: signed commits read
+# 5: a file deleted and added back with the same bytes keeps its date; 6: signed commits read;
+# 7: the pass's running state kept too, to read the commits HEAD moved on by on top of it
 IMPORTED_NOTES = 10  # notes a first commit adds at once from which it is taken for an import, not their writing
 _SETTING = "dates.from_git"
 _CONFIG_FILE = ".vaultmem.toml"  # config.CONFIG_FILE (config imports dating, which reads this module's types)
@@ -84,6 +86,9 @@ class GitDates:
     # pays a few stats, not two git processes: about 9 ms at each call, as much as the search).
     git_dirs: tuple[str, str] = ("", "")
     signature: tuple[tuple[int, int, int] | None, ...] = ()
+    # The pass's running state at ``head`` (every path, deletions, the import count): the commits
+    # HEAD moved on by are read on top of it (_on_top), not the whole history again.
+    history: _Pass | None = field(default=None, compare=False, repr=False)
 
     @property
     def fingerprint(self) -> str:
@@ -144,11 +149,15 @@ def load_git_dates(root: Path, state_dir: Path, enabled: bool, held: GitDates | 
         shallow = gitops.shallow_commits(root)
         if held is not None and held.enabled and held.head == head and held.shallow == shallow:
             return replace(held, git_dirs=git_dirs, signature=signature), None
-        kept = held if held is not None and held.enabled and held.added else _read_cache(state_dir / CACHE_NAME)
+        kept = held if held is not None and held.enabled and held.history is not None else _read_cache(state_dir / CACHE_NAME)
         if kept is not None and kept.head == head and kept.shallow == shallow:
             return replace(kept, git_dirs=git_dirs, signature=signature), None
-        found = replace(_dates_from_log(gitops.added_and_moved(root, head), head, shallow, is_note_name,
-                                        gitops.files_at(root, head)), git_dirs=git_dirs, signature=signature)
+        history = _on_top(root, kept, head, shallow, is_note_name)
+        if history is None:
+            history = _Pass()
+            history.feed(gitops.added_and_moved(root, head), shallow, is_note_name)
+        found = replace(history.view(head, shallow, is_note_name, gitops.files_at(root, head)),
+                        git_dirs=git_dirs, signature=signature)
     except GitError as error:
         return GitDates(enabled=True, problems=(_problem(f"git cannot date the notes: {error}",
                                                          "fix the repository, or set from_git = false in [dates]"),)), None
@@ -182,94 +191,151 @@ def _stat(path: str) -> tuple[int, int, int] | None:
     return (info.st_ino, info.st_size, info.st_mtime_ns)
 
 
-def _dates_from_log(log_bytes: bytes, head: str, shallow: frozenset[str],
-                    is_note_name: Callable[[str], bool], at_head: frozenset[str]) -> GitDates:
-    added: dict[str, Added] = {}
-    unfetched: set[str] = set()
-    imported: set[str] = set()
-    deleted: dict[str, _Deleted] = {}
-    notes_before = 0  # the notes earlier commits added under the vault's folder
-    for commit, said, first, changes in _commits(log_bytes):
-        notes = sum(status == "A" and is_note_name(path.rsplit("/", 1)[-1]) for status, path, _, _ in changes)
-        # The commit that brought the notes into git: a first commit (no parents), or one whose history
-        # held fewer notes than it adds at once — a repository begun with a README (GitHub's "new
-        # repository"), a vault put into a bigger repository's folder after its code (a trial: 12 dated).
-        importing = (first or notes_before < IMPORTED_NOTES) and notes >= IMPORTED_NOTES
-        notes_before += notes
-        unknown = unfetched if commit in shallow else imported if importing else None
-        for status, path, moved_to, blob in changes:
-            if status == "D":
-                _deleted(deleted, added, (unfetched, imported), path, blob)
-            elif status == "A" and _restored(deleted.pop(path, None), blob, added, path):
-                continue
-            else:
-                _apply(added, (unfetched, imported), status, path, moved_to, Added(said, commit), unknown)
+def _on_top(root: Path, kept: GitDates | None, head: str, shallow: frozenset[str],
+            is_note_name: Callable[[str], bool]) -> _Pass | None:
+    """The pass at ``head`` read as the kept one plus the commits since (``git log kept..head``),
+    when that is what the whole pass would give: ``head`` descends from the kept HEAD by commits
+    of one parent each (new commits on top, a fast-forward without merges). Git lists a history
+    newest commit date first, so such a line comes after every older commit, and its commits read
+    oldest first continue the kept pass exactly. None otherwise (a rebase, a reset, an amend, a
+    merge: a merged branch's commits are listed among the older ones by their dates, and its
+    order, which decides which of two adds dates a file and the import rule's count, would differ)."""
+    if kept is None or kept.history is None or kept.shallow != shallow or kept.head in ("", _NO_COMMIT):
+        return None
+    if not gitops.descends_in_line(root, kept.head, head):
+        return None
+    history = kept.history.copy()
+    history.feed(gitops.added_and_moved(root, head, since=kept.head), shallow, is_note_name)
+    return history
 
-    def held(paths: Iterable[str]) -> frozenset[str]:
-        return frozenset(path for path in paths if path in at_head and is_note_name(path.rsplit("/", 1)[-1]))
 
-    kept = {path: added[path] for path in held(added)}
-    hidden = held(unfetched)
-    problems = (_shallow_problem(len(hidden)),) if shallow else ()
-    return GitDates(enabled=True, head=head, added=kept, unfetched=hidden, imported=held(imported), shallow=shallow,
-                    problems=problems)
+_UNDATED = ("unfetched", "imported")  # the sets of files whose adding git does not date, by name
 
 
 @dataclass(frozen=True)
 class _Deleted:
     """A file a commit deleted: its last bytes (blob), and what dated it then (its date from git, or
-    the set of files git could not date it is in)."""
+    the name of the set of files git could not date it is in: "unfetched", "imported"; "" for none)."""
 
     blob: str
     when: Added | None
-    undated: set[str] | None
+    undated: str
 
 
-def _deleted(deleted: dict[str, _Deleted], added: dict[str, Added], undated: tuple[set[str], ...], path: str,
-             blob: str) -> None:
-    deleted[path] = _Deleted(blob, added.get(path), next((files for files in undated if path in files), None))
+@dataclass
+class _Pass:
+    """The pass over HEAD's history, oldest first, as far as it has read: when each path was added
+    (every path, not only HEAD's notes: a later commit may move or restore any of them), the files
+    whose adding git does not date, the deleted files' last bytes, and how many notes earlier
+    commits added (the import rule's count). Reading commits on top of it continues the pass."""
 
+    added: dict[str, Added] = field(default_factory=dict)
+    undated: dict[str, set[str]] = field(default_factory=lambda: {name: set() for name in _UNDATED})
+    deleted: dict[str, _Deleted] = field(default_factory=dict)
+    notes_before: int = 0  # the notes earlier commits added under the vault's folder
 
-def _restored(was: _Deleted | None, blob: str, added: dict[str, Added], path: str) -> bool:
-    """Whether a file added back at ``path`` is the one deleted there, its bytes the same (an undone
-    deletion, a note restored from the trash or by ``git checkout``): it keeps what dated it (a trial
-    found a note written on the 6th, deleted and restored on the 12th, dated the 12th). True: dated."""
-    if was is None or not blob or blob != was.blob:
-        return False
-    if was.when is not None:
-        added[path] = was.when
-    elif was.undated is not None:
-        was.undated.add(path)
-        added.pop(path, None)
-    else:
-        return False
-    return True
+    def copy(self) -> _Pass:
+        return _Pass(dict(self.added), {name: set(files) for name, files in self.undated.items()}, dict(self.deleted),
+                     self.notes_before)
 
+    def feed(self, log_bytes: bytes, shallow: frozenset[str], is_note_name: Callable[[str], bool]) -> None:
+        """Read the commits of ``log_bytes`` (gitops.added_and_moved, oldest first) on top."""
+        for commit, said, first, changes in _commits(log_bytes):
+            notes = sum(status == "A" and is_note_name(path.rsplit("/", 1)[-1]) for status, path, _, _ in changes)
+            # The commit that brought the notes into git: a first commit (no parents), or one whose history
+            # held fewer notes than it adds at once — a repository begun with a README (GitHub's "new
+            # repository"), a vault put into a bigger repository's folder after its code (a trial: 12 dated).
+            importing = (first or self.notes_before < IMPORTED_NOTES) and notes >= IMPORTED_NOTES
+            self.notes_before += notes
+            unknown = "unfetched" if commit in shallow else "imported" if importing else ""
+            for status, path, moved_to, blob in changes:
+                if status == "D":
+                    self._delete(path, blob)
+                elif status == "A" and self._restored(self.deleted.pop(path, None), blob, path):
+                    continue
+                else:
+                    self._apply(status, path, moved_to, Added(said, commit), unknown)
 
-def _apply(added: dict[str, Added], undated: tuple[set[str], ...], status: str, path: str, moved_to: str | None,
-           when: Added, unknown: set[str] | None) -> None:
-    """One change of one commit, in history's order. A deletion or a move drops nothing: which
-    files HEAD holds is its tree's word (a merge may keep what one of its branches deleted).
-    ``undated``: the sets of files whose adding git does not date (a shallow clone's cut, an
-    importing first commit); ``unknown``: the one this commit's additions go to (None: dated by it)."""
-    if status == "R" and moved_to is not None:
-        source = next((files for files in undated if path in files), None)
-        for files in undated:
-            files.discard(moved_to)
-        if source is not None:
-            source.add(moved_to)
-            added.pop(moved_to, None)
+    def view(self, head: str, shallow: frozenset[str], is_note_name: Callable[[str], bool],
+             at_head: frozenset[str]) -> GitDates:
+        """The dates of the notes HEAD's tree holds (``at_head``), as commands read them."""
+        notes = frozenset(path for path in at_head if is_note_name(path.rsplit("/", 1)[-1]))
+        kept = {path: self.added[path] for path in notes & self.added.keys()}
+        hidden = notes & self.undated["unfetched"]
+        problems = (_shallow_problem(len(hidden)),) if shallow else ()
+        return GitDates(enabled=True, head=head, added=kept, unfetched=hidden, imported=notes & self.undated["imported"],
+                        shallow=shallow, problems=problems, history=self)
+
+    def _undated_set(self, path: str) -> str:
+        return next((name for name, files in self.undated.items() if path in files), "")
+
+    def _delete(self, path: str, blob: str) -> None:
+        self.deleted[path] = _Deleted(blob, self.added.get(path), self._undated_set(path))
+
+    def _restored(self, was: _Deleted | None, blob: str, path: str) -> bool:
+        """Whether a file added back at ``path`` is the one deleted there, its bytes the same (an undone
+        deletion, a note restored from the trash or by ``git checkout``): it keeps what dated it (a trial
+        found a note written on the 6th, deleted and restored on the 12th, dated the 12th). True: dated."""
+        if was is None or not blob or blob != was.blob:
+            return False
+        if was.when is not None:
+            self.added[path] = was.when
+        elif was.undated:
+            self.undated[was.undated].add(path)
+            self.added.pop(path, None)
         else:
-            # Moved from a file git dated (or from outside the vault's folder: added here by this commit).
-            added[moved_to] = added.get(path, when)
-    elif status == "A":
-        for files in undated:
-            files.discard(path)
-        if unknown is not None:  # every file it holds shown as added: when it was written is not known
-            unknown.add(path)
-            added.pop(path, None)
-        else:
-            added[path] = when
+            return False
+        return True
+
+    def _apply(self, status: str, path: str, moved_to: str | None, when: Added, unknown: str) -> None:
+        """One change of one commit, in history's order. A deletion or a move drops nothing: which
+        files HEAD holds is its tree's word (a merge may keep what one of its branches deleted).
+        ``unknown``: the set this commit's additions go to, whose adding git does not date (a shallow
+        clone's cut, an importing commit; "": dated by it)."""
+        if status == "R" and moved_to is not None:
+            source = self._undated_set(path)
+            for files in self.undated.values():
+                files.discard(moved_to)
+            if source:
+                self.undated[source].add(moved_to)
+                self.added.pop(moved_to, None)
+            else:
+                # Moved from a file git dated (or from outside the vault's folder: added here by this commit).
+                self.added[moved_to] = self.added.get(path, when)
+        elif status == "A":
+            for files in self.undated.values():
+                files.discard(path)
+            if unknown:  # every file it holds shown as added: when it was written is not known
+                self.undated[unknown].add(path)
+                self.added.pop(path, None)
+            else:
+                self.added[path] = when
+
+    def as_json(self) -> dict[str, object]:
+        return {"added": {path: [when.said, when.commit] for path, when in sorted(self.added.items())},
+                "undated": {name: sorted(files) for name, files in self.undated.items()},
+                "deleted": {path: [was.blob, None if was.when is None else [was.when.said, was.when.commit], was.undated]
+                            for path, was in sorted(self.deleted.items())},
+                "notes_before": self.notes_before}
+
+    @staticmethod
+    def from_json(raw: dict[str, object]) -> _Pass:
+        """The inverse of :meth:`as_json`; KeyError, TypeError, ValueError: not such a shape."""
+        added = {path: Added(said, commit) for path, (said, commit) in _mapping(raw["added"]).items()}
+        undated = {name: set(_mapping(raw["undated"])[name]) for name in _UNDATED}
+        deleted = {path: _Deleted(blob, None if when is None else Added(*when), undated_name)
+                   for path, (blob, when, undated_name) in _mapping(raw["deleted"]).items()}
+        notes_before = raw["notes_before"]
+        if not isinstance(notes_before, int) or any(name not in ("", *_UNDATED) for name in
+                                                        (was.undated for was in deleted.values())):
+            raise ValueError("not the kept pass of this version")
+        return _Pass(added, undated, deleted, notes_before)
+
+
+def _mapping(value: object) -> dict[str, Any]:
+    if not isinstance(value, dict):
+        raise TypeError(f"expected an object, not {type(value).__name__}")
+    return value
 
 
 def _commits(log_bytes: bytes) -> Iterator[tuple[str, str, bool, list[tuple[str, str, str | None, str]]]]:
@@ -337,10 +403,11 @@ def _read_cache(path: Path) -> GitDates | None:
         if not isinstance(raw, dict) or raw.get("version") != _CACHE_VERSION:
             return None
         shallow = frozenset(raw["shallow"])
+        history = _Pass.from_json(_mapping(raw["pass"]))
         return GitDates(enabled=True, head=raw["head"], shallow=shallow,
-                        added={path: Added(said, commit) for path, (said, commit) in raw["added"].items()},
+                        added={path: history.added[path] for path in raw["dated"]},
                         unfetched=frozenset(raw["unfetched"]), imported=frozenset(raw["imported"]),
-                        problems=(_shallow_problem(len(raw["unfetched"])),) if shallow else ())
+                        problems=(_shallow_problem(len(raw["unfetched"])),) if shallow else (), history=history)
     except FileNotFoundError:
         return None
     except (OSError, ValueError, KeyError, TypeError) as error:
@@ -349,11 +416,13 @@ def _read_cache(path: Path) -> GitDates | None:
 
 
 def _write_cache(state_dir: Path, found: GitDates) -> None:
-    if not state_dir.is_dir():
+    if not state_dir.is_dir() or found.history is None:
         return  # no index yet (``check`` on a new vault): nothing derived is written outside one
+    # The notes' view (dated: the paths of ``pass.added`` HEAD holds as notes) and the pass it is
+    # read from, which the next HEAD's commits are read on top of.
     data = {"version": _CACHE_VERSION, "head": found.head, "shallow": sorted(found.shallow),
-            "unfetched": sorted(found.unfetched), "imported": sorted(found.imported),
-            "added": {path: [when.said, when.commit] for path, when in sorted(found.added.items())}}
+            "unfetched": sorted(found.unfetched), "imported": sorted(found.imported), "dated": sorted(found.added),
+            "pass": found.history.as_json()}
     # ASCII: a file name that is not UTF-8 (read with surrogateescape, as os.fsdecode reads it) is
     # kept as its \udcXX escapes and read back the same; as UTF-8 it could not be written at all.
-    replace_file(state_dir / CACHE_NAME, json.dumps(data).encode("ascii"))
+    replace_file(state_dir / CACHE_NAME, json.dumps(data, separators=(",", ":")).encode("ascii"))

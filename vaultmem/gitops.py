@@ -261,15 +261,30 @@ def shallow_commits(root: Path) -> frozenset[str]:
     return frozenset(line.strip() for line in text.splitlines() if line.strip())
 
 
-def added_and_moved(root: Path, head: str) -> bytes:
+def added_and_moved(root: Path, head: str, since: str | None = None) -> bytes:
     """One ``git log`` of HEAD's history, oldest first: each commit's hash, author date (``%aI``)
     and parents (``%P``: none for a repository's first commit), then the files it added, deleted
     or moved with their blobs (``--raw -z``, paths relative to ``root``; renames found at
     :data:`SAME_FILE`; the blobs tell a deleted file added back). Read by git_dates.py: one pass
     over the history for every note, where ``--follow`` is one pass per file. ``head``: the commit
-    read as HEAD (HEAD may move meanwhile)."""
+    read as HEAD (HEAD may move meanwhile); ``since``: only the commits after it (``since..head``)."""
     return _git_bytes(root, "log", "--reverse", SAME_FILE, "--diff-filter=ADR", "--raw", "--no-abbrev", "-z", "--relative",
-                      f"--format={_RECORD}%H{_FIELD}%aI{_FIELD}%P", head, "--")
+                      f"--format={_RECORD}%H{_FIELD}%aI{_FIELD}%P", head if since is None else f"{since}..{head}", "--")
+
+
+def descends_in_line(root: Path, ancestor: str, commit: str) -> bool:
+    """Whether ``commit`` descends from ``ancestor`` by commits of one parent each (new commits on
+    top, no merge); False too when ``ancestor`` is no longer in the repository (a rebase, then gc)."""
+    listed = _git(root, "rev-list", "--parents", f"{ancestor}..{commit}", "--", check=False)
+    if listed.returncode != 0:
+        return False
+    parents = {line.split()[0]: line.split()[1:] for line in listed.stdout.splitlines() if line.strip()}
+    walked, current = 0, commit
+    while current in parents:
+        if len(parents[current]) != 1:
+            return False
+        walked, current = walked + 1, parents[current][0]
+    return walked > 0 and walked == len(parents) and current == ancestor
 
 
 def files_at(root: Path, commit: str) -> frozenset[str]:
