@@ -464,3 +464,73 @@ def test_a_head_that_does_not_descend_from_the_kept_one_is_read_whole(tmp_path: 
     again = git(root, "rev-parse", "HEAD").strip()
     asked = _step_through(root, root, [heads[2], heads[-1], amended, again, heads[3]], tmp_path, monkeypatch)
     assert [since for since in asked if since is not None] == [heads[-1]] * 2  # only the commit after heads[-1]
+
+
+# -- a vault whose folder was moved in the repository (git mv notes vault)
+
+def _notes_then_renamed(root: Path, folders: tuple[str, ...] = ("notes", "vault"), imported: int = 0) -> None:
+    """Three notes written in ``folders[0]`` a month apart (after ``imported`` notes put in at once),
+    then the folder moved to each next one, in September and October."""
+    git(root, "init", "-q", "-b", "main")
+    git(root, "config", "user.email", "p@example.com")
+    git(root, "config", "user.name", "P")
+    _write(root, "README.md", "# Code\n")
+    commit(root, "code", "2023-12-01T10:00:00+00:00", "README.md")
+    if imported:
+        paths = [f"{folders[0]}/old/o{number}.md" for number in range(imported)]
+        for path in paths:
+            _write(root, path, f"# {path}\n\nYears old, put in at once.\n")
+        commit(root, "import", "2023-12-15T10:00:00+00:00", *paths)
+    for month in (1, 2, 3):
+        _write(root, f"{folders[0]}/n{month}.md", f"# N{month}\n\nWritten in month {month}.\n")
+        commit(root, f"n{month}", f"2024-0{month}-01T10:00:00+00:00", f"{folders[0]}/n{month}.md")
+    for number, (before, after) in enumerate(zip(folders, folders[1:])):
+        (root / after).parent.mkdir(parents=True, exist_ok=True)
+        git(root, "mv", before, after)
+        git(root, "commit", "-qm", f"move {before} to {after}", when=f"2024-{9 + number}-01T10:00:00+00:00")
+
+
+def test_a_vault_whose_folder_was_renamed_keeps_each_note_s_day(tmp_path: Path) -> None:
+    """Was: `git mv notes vault` shows every note added by the rename to a log of vault/, and each was
+    dated that day (ten or more: taken for an import, all undated)."""
+    _notes_then_renamed(tmp_path)
+    vault = tmp_path / "vault"
+    setting(vault, ON)
+    assert list(listed(vault, "2024-02-01", "2024-02-01")) == ["n2.md"]
+    assert listed(vault, "2024-09-01", "2024-09-01") == {}
+    assert len(listed(vault, "2024-01-01", "2024-03-31")) == 3
+
+
+def test_a_vault_moved_twice_keeps_each_note_s_day(tmp_path: Path) -> None:
+    _notes_then_renamed(tmp_path, ("docs", "notes", "team/vault"))
+    vault = tmp_path / "team" / "vault"
+    setting(vault, ON)
+    assert {path: note["date"] for path, note in listed(vault, "2024-01-01", "2024-12-31").items()} == {
+        "n1.md": "2024-01-01T10:00:00+00:00", "n2.md": "2024-02-01T10:00:00+00:00", "n3.md": "2024-03-01T10:00:00+00:00"}
+
+
+def test_notes_imported_into_a_folder_later_renamed_stay_undated_and_the_rest_keep_their_days(tmp_path: Path) -> None:
+    _notes_then_renamed(tmp_path, imported=12)
+    vault = tmp_path / "vault"
+    setting(vault, ON)
+    assert set(listed(vault, "2024-01-01", "2024-12-31")) == {"n1.md", "n2.md", "n3.md"}
+    dates = load_git_dates(vault, tmp_path / "nowhere", True, None, is_note_name)[0]
+    assert dates.imported == {f"old/o{number}.md" for number in range(12)}
+
+
+def test_the_commits_after_a_folder_rename_read_on_top_give_what_the_whole_history_gives(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    root = tmp_path / "repo"
+    root.mkdir()
+    _eventful_history(root, folder="notes/")
+    git(root, "mv", "notes", "vault")
+    git(root, "commit", "-qm", "rename the folder", when="2024-10-01T10:00:00+00:00")
+    _write(root, "vault/e.md", "# E\n\nAfter the rename.\n")
+    commit(root, "e", "2024-10-02T10:00:00+00:00", "vault/e.md")
+    _write(root, "src/main.py", "print('code')\n")
+    commit(root, "code", "2024-10-03T10:00:00+00:00", "src/main.py")
+    heads = git(root, "rev-list", "--first-parent", "--reverse", "HEAD").split()[-3:]
+    _step_through(root, root / "vault", heads, tmp_path, monkeypatch)
+    dates = load_git_dates(root / "vault", tmp_path / "nowhere", True, None, is_note_name)[0]
+    assert dates.added["kept/c.md"].said == "2024-06-01T10:00:00+00:00"
+    assert "old/n0.md" in dates.imported

@@ -31,7 +31,7 @@ import json
 import logging
 import os
 import shutil
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
@@ -45,10 +45,11 @@ from .notes import Problem
 log = logging.getLogger(__name__)
 
 CACHE_NAME = "git_dates.json"
-_CACHE_VERSION = 7  # 2: files kept by HEAD's tree, not the log's deletions; 3: an importing first commit's notes;
+_CACHE_VERSION = 8  # 2: files kept by HEAD's tree, not the log's deletions; 3: an importing first commit's notes;
 # 4: a commit adding 10 notes to a history of fewer imports them too, not only one with no parents;
 # 5: a file deleted and added back with the same bytes keeps its date; 6: signed commits read;
-# 7: the pass's running state kept too, to read the commits HEAD moved on by on top of it
+# 7: the pass's running state kept too, to read the commits HEAD moved on by on top of it;
+# 8: a file moved into the vault's folder from elsewhere in the repository keeps what dated it there
 IMPORTED_NOTES = 10  # notes a first commit adds at once from which it is taken for an import, not their writing
 _SETTING = "dates.from_git"
 _CONFIG_FILE = ".vaultmem.toml"  # config.CONFIG_FILE (config imports dating, which reads this module's types)
@@ -155,7 +156,7 @@ def load_git_dates(root: Path, state_dir: Path, enabled: bool, held: GitDates | 
         history = _on_top(root, kept, head, shallow, is_note_name)
         if history is None:
             history = _Pass()
-            history.feed(gitops.added_and_moved(root, head), shallow, is_note_name)
+            _read_on(root, history, gitops.added_and_moved(root, head), shallow, is_note_name)
         found = replace(history.view(head, shallow, is_note_name, gitops.files_at(root, head)),
                         git_dirs=git_dirs, signature=signature)
     except GitError as error:
@@ -205,8 +206,83 @@ def _on_top(root: Path, kept: GitDates | None, head: str, shallow: frozenset[str
     if not gitops.descends_in_line(root, kept.head, head):
         return None
     history = kept.history.copy()
-    history.feed(gitops.added_and_moved(root, head, since=kept.head), shallow, is_note_name)
+    _read_on(root, history, gitops.added_and_moved(root, head, since=kept.head), shallow, is_note_name)
     return history
+
+
+_MOVES_FOLLOWED = 8  # folder moves followed back from the vault (notes -> docs/notes -> vault is two)
+
+
+def _read_on(root: Path, history: _Pass, log_bytes: bytes, shallow: frozenset[str],
+             is_note_name: Callable[[str], bool]) -> None:
+    """Read the vault's log (gitops.added_and_moved) on top of ``history``, the files moved into the
+    vault's folder from elsewhere in the repository keeping what dated them there."""
+    commits = list(_commits(log_bytes))
+    top, folder = gitops.vault_folder(root)
+    origins = _origins(top, commits, _under(folder), shallow, is_note_name, 0) if folder else {}
+    history.feed(commits, shallow, is_note_name, origins)
+
+
+def _under(folder: str) -> Callable[[str], str | None]:
+    """A path relative to the repository's top → relative to the vault in ``folder`` ("notes/"), or None."""
+    return lambda path: path[len(folder):] if path.startswith(folder) else None
+
+
+@dataclass(frozen=True)
+class _Origin:
+    """What dated a file moved into the pass's folders from elsewhere, there: the add that dated
+    it, or the name of the set of files git does not date it is in."""
+
+    when: Added | None
+    undated: str
+
+
+def _origins(top: Path, commits: list[_LogCommit], inside: Callable[[str], str | None], shallow: frozenset[str],
+             is_note_name: Callable[[str], bool], depth: int) -> dict[str, dict[str, _Origin]]:
+    """The files each commit moved into the pass's folders from outside them (``inside``: a path
+    from the repository's top → the pass's own, None outside), with what dated them where they
+    were. The vault's log shows such a file added — a folder renamed (``git mv notes vault``)
+    dated every note by the rename. Read from the commits that add a file only (one ``diff-tree``
+    for them all), and each source's history up to the commit before (the same pass, recursively)."""
+    adding = [commit for commit, _, first, changes in commits if not first and any(c[0] == "A" for c in changes)]
+    origins: dict[str, dict[str, _Origin]] = {}
+    if depth >= _MOVES_FOLLOWED:
+        return origins  # further back, dated by the move, as a file moved in from elsewhere was
+    for commit, moves in gitops.moved_between_folders(top, adding).items():
+        arrived: dict[str, str] = {}
+        for source, target in moves:
+            here = inside(target)
+            if here is not None and inside(source) is None:
+                arrived[here] = source
+        if arrived:
+            origins[commit] = _origins_there(top, commit, arrived, shallow, is_note_name, depth)
+    return origins
+
+
+def _origins_there(top: Path, commit: str, arrived: Mapping[str, str], shallow: frozenset[str],
+                   is_note_name: Callable[[str], bool], depth: int) -> dict[str, _Origin]:
+    """What dated each moved file (``arrived``: its path in the pass → where it was, from the top)
+    before ``commit``: the pass over the history of the folders it came from."""
+    folders = _outermost({source.rsplit("/", 1)[0] if "/" in source else source for source in arrived.values()})
+    there = _Pass()
+    commits = list(_commits(gitops.added_and_moved_in(top, f"{commit}^", sorted(folders))))
+    inside = _within(folders)
+    there.feed(commits, shallow, is_note_name, _origins(top, commits, inside, shallow, is_note_name, depth + 1))
+    found: dict[str, _Origin] = {}
+    for path, source in arrived.items():
+        undated = there._undated_set(source)
+        if source in there.added or undated:
+            found[path] = _Origin(there.added.get(source), undated)
+    return found
+
+
+def _outermost(folders: set[str]) -> set[str]:
+    """``folders`` without those inside another of them (a pathspec of a folder holds its own)."""
+    return {folder for folder in folders if not any(folder.startswith(f"{other}/") for other in folders)}
+
+
+def _within(folders: set[str]) -> Callable[[str], str | None]:
+    return lambda path: path if any(path == folder or path.startswith(f"{folder}/") for folder in folders) else None
 
 
 _UNDATED = ("unfetched", "imported")  # the sets of files whose adding git does not date, by name
@@ -238,18 +314,25 @@ class _Pass:
         return _Pass(dict(self.added), {name: set(files) for name, files in self.undated.items()}, dict(self.deleted),
                      self.notes_before)
 
-    def feed(self, log_bytes: bytes, shallow: frozenset[str], is_note_name: Callable[[str], bool]) -> None:
-        """Read the commits of ``log_bytes`` (gitops.added_and_moved, oldest first) on top."""
-        for commit, said, first, changes in _commits(log_bytes):
-            notes = sum(status == "A" and is_note_name(path.rsplit("/", 1)[-1]) for status, path, _, _ in changes)
+    def feed(self, commits: Iterable[_LogCommit], shallow: frozenset[str], is_note_name: Callable[[str], bool],
+             origins: Mapping[str, Mapping[str, _Origin]]) -> None:
+        """Read ``commits`` (of gitops.added_and_moved, oldest first) on top. ``origins``: the files a
+        commit moved into the folder from elsewhere in the repository, which git shows added here."""
+        for commit, said, first, changes in commits:
+            arrived = origins.get(commit, {})
+            notes = sum(status == "A" and path not in arrived and is_note_name(path.rsplit("/", 1)[-1])
+                        for status, path, _, _ in changes)
             # The commit that brought the notes into git: a first commit (no parents), or one whose history
             # held fewer notes than it adds at once — a repository begun with a README (GitHub's "new
             # repository"), a vault put into a bigger repository's folder after its code (a trial: 12 dated).
+            # Notes moved in from another folder were brought in before: the history holds them.
             importing = (first or self.notes_before < IMPORTED_NOTES) and notes >= IMPORTED_NOTES
-            self.notes_before += notes
+            self.notes_before += notes + sum(is_note_name(path.rsplit("/", 1)[-1]) for path in arrived)
             unknown = "unfetched" if commit in shallow else "imported" if importing else ""
             for status, path, moved_to, blob in changes:
-                if status == "D":
+                if status == "A" and path in arrived:
+                    self._arrive(path, arrived[path])
+                elif status == "D":
                     self._delete(path, blob)
                 elif status == "A" and self._restored(self.deleted.pop(path, None), blob, path):
                     continue
@@ -286,6 +369,17 @@ class _Pass:
         else:
             return False
         return True
+
+    def _arrive(self, path: str, origin: _Origin) -> None:
+        """A file moved in from another folder of the repository: dated as it was there."""
+        self.deleted.pop(path, None)
+        for files in self.undated.values():
+            files.discard(path)
+        if origin.undated:
+            self.undated[origin.undated].add(path)
+            self.added.pop(path, None)
+        elif origin.when is not None:
+            self.added[path] = origin.when
 
     def _apply(self, status: str, path: str, moved_to: str | None, when: Added, unknown: str) -> None:
         """One change of one commit, in history's order. A deletion or a move drops nothing: which
@@ -338,7 +432,10 @@ def _mapping(value: object) -> dict[str, Any]:
     return value
 
 
-def _commits(log_bytes: bytes) -> Iterator[tuple[str, str, bool, list[tuple[str, str, str | None, str]]]]:
+_LogCommit = tuple[str, str, bool, list[tuple[str, str, str | None, str]]]  # hash, author date, first, changes
+
+
+def _commits(log_bytes: bytes) -> Iterator[_LogCommit]:
     """(hash, author date, whether it is a first commit (no parents), [(status letter, path, moved
     to, blob)]) of each commit of ``--raw -z``: the blob is the file's bytes after the change, or
     before it for a deletion.

@@ -272,6 +272,46 @@ def added_and_moved(root: Path, head: str, since: str | None = None) -> bytes:
                       f"--format={_RECORD}%H{_FIELD}%aI{_FIELD}%P", head if since is None else f"{since}..{head}", "--")
 
 
+def vault_folder(root: Path) -> tuple[Path, str]:
+    """The top of the repository ``root`` is in, and ``root``'s folder in it (``"notes/"``; ``""``
+    when ``root`` is the top), as git says it (``rev-parse --show-cdup --show-prefix``)."""
+    lines = _git(root, "rev-parse", "--show-cdup", "--show-prefix").stdout.split("\n")
+    if len(lines) < 2:
+        raise GitError(f"git rev-parse in {root} did not say where the repository's top is: {lines!r}")
+    return (root / lines[0]).resolve() if lines[0] else root, lines[1]
+
+
+def moved_between_folders(top: Path, commits: Sequence[str]) -> dict[str, list[tuple[str, str]]]:
+    """The files each of ``commits`` moved ((from, to), relative to the repository's top ``top``),
+    as git's rename detection sees them over the whole tree (:data:`SAME_FILE`): one ``diff-tree
+    --stdin`` for them all. A commit that moved nothing is absent."""
+    if not commits:
+        return {}
+    shown = _git_bytes(top, "diff-tree", "--stdin", "-r", SAME_FILE, "--diff-filter=R", "--raw", "--no-abbrev", "-z",
+                       stdin="".join(f"{commit}\n" for commit in commits).encode("ascii"))
+    moved: dict[str, list[tuple[str, str]]] = {}
+    tokens = iter(shown.split(b"\0"))
+    commit = ""
+    for token in tokens:
+        word = token.strip(b"\n")
+        if not word:
+            continue
+        if not word.startswith(b":"):  # the commit the changes after it are of
+            commit = word.decode("ascii")
+            continue
+        source, target = next(tokens), next(tokens)
+        moved.setdefault(commit, []).append((source.decode("utf-8", "surrogateescape"),
+                                             target.decode("utf-8", "surrogateescape")))
+    return moved
+
+
+def added_and_moved_in(top: Path, commit: str, folders: Sequence[str]) -> bytes:
+    """:func:`added_and_moved` of ``commit``'s history within ``folders`` of the repository (paths
+    relative to its top ``top``, as given: literal pathspecs, any byte of a name is itself)."""
+    return _git_bytes(top, "log", "--reverse", "--full-history", SAME_FILE, "--diff-filter=ADR", "--raw", "--no-abbrev",
+                      "-z", f"--format={_RECORD}%H{_FIELD}%aI{_FIELD}%P", commit, "--", *folders)
+
+
 def descends_in_line(root: Path, ancestor: str, commit: str) -> bool:
     """Whether ``commit`` descends from ``ancestor`` by commits of one parent each (new commits on
     top, no merge); False too when ``ancestor`` is no longer in the repository (a rebase, then gc)."""
