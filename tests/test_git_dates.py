@@ -28,7 +28,7 @@ def git(root: Path, *args: str, when: str | None = None) -> str:
 
 
 def commit(root: Path, message: str, when: str, *paths: str) -> None:
-    git(root, "add", "--", *paths)
+    git(root, "--literal-pathspecs", "add", "--", *paths)
     git(root, "commit", "-qm", message, when=when)
 
 
@@ -534,3 +534,38 @@ def test_the_commits_after_a_folder_rename_read_on_top_give_what_the_whole_histo
     dates = load_git_dates(root / "vault", tmp_path / "nowhere", True, None, is_note_name)[0]
     assert dates.added["kept/c.md"].said == "2024-06-01T10:00:00+00:00"
     assert "old/n0.md" in dates.imported
+
+
+# -- a vault in a folder of a bigger repository: its log reads that folder only
+
+def test_a_vault_folder_named_like_a_pathspec_reads_its_own_notes_only_and_follows_its_old_name(tmp_path: Path) -> None:
+    """The vault's log is limited to its folder and a moved folder's history to the folder it was:
+    names with glob and magic characters (`notes*[x]`, `:old dir*`) are themselves, so a sibling a
+    glob would match (`notes-x`, whose twelve notes came first) counts for neither the import rule
+    nor the dates."""
+    git(tmp_path, "init", "-q", "-b", "main")
+    git(tmp_path, "config", "user.email", "p@example.com")
+    git(tmp_path, "config", "user.name", "P")
+    _write(tmp_path, "README.md", "# Code\n")
+    commit(tmp_path, "code", "2023-12-01T10:00:00+00:00", "README.md")
+    sibling = [f"notes-x/s{number}.md" for number in range(12)]
+    for path in sibling:
+        _write(tmp_path, path, f"# {path}\n\nAnother team's note.\n")
+    commit(tmp_path, "their notes", "2023-12-10T10:00:00+00:00", *sibling)
+    old = [f":old dir*/o{number}.md" for number in range(12)]
+    for path in old:
+        _write(tmp_path, path, f"# {path}\n\nYears old, put in at once.\n")
+    commit(tmp_path, "import", "2023-12-15T10:00:00+00:00", *old)
+    _write(tmp_path, ":old dir*/n1.md", "# N1\n\nWritten in January.\n")
+    commit(tmp_path, "n1", "2024-01-01T10:00:00+00:00", ":old dir*/n1.md")
+    git(tmp_path, "mv", ":old dir*", "notes*[x]")
+    git(tmp_path, "commit", "-qm", "rename", when="2024-09-01T10:00:00+00:00")
+    _write(tmp_path, "notes*[x]/n2.md", "# N2\n\nWritten in October.\n")
+    commit(tmp_path, "n2", "2024-10-01T10:00:00+00:00", "notes*[x]/n2.md")
+    vault = tmp_path / "notes*[x]"
+    setting(vault, ON)
+    dates = load_git_dates(vault, tmp_path / "nowhere", True, None, is_note_name)[0]
+    assert {path: when.said for path, when in dates.added.items()} == {
+        "n1.md": "2024-01-01T10:00:00+00:00", "n2.md": "2024-10-01T10:00:00+00:00"}
+    assert dates.imported == {f"o{number}.md" for number in range(12)}
+    assert set(listed(vault, "2023-01-01", "2024-12-31")) == {"n1.md", "n2.md"}

@@ -267,9 +267,14 @@ def added_and_moved(root: Path, head: str, since: str | None = None) -> bytes:
     or moved with their blobs (``--raw -z``, paths relative to ``root``; renames found at
     :data:`SAME_FILE`; the blobs tell a deleted file added back). Read by git_dates.py: one pass
     over the history for every note, where ``--follow`` is one pass per file. ``head``: the commit
-    read as HEAD (HEAD may move meanwhile); ``since``: only the commits after it (``since..head``)."""
-    return _git_bytes(root, "log", "--reverse", SAME_FILE, "--diff-filter=ADR", "--raw", "--no-abbrev", "-z", "--relative",
-                      f"--format={_RECORD}%H{_FIELD}%aI{_FIELD}%P", head if since is None else f"{since}..{head}", "--")
+    read as HEAD (HEAD may move meanwhile); ``since``: only the commits after it (``since..head``).
+    Only the commits that change ``root``'s folder (``-- .``: a vault in a bigger repository's folder
+    was read over every commit and every changed path of the repository, a monorepo's code too, and
+    ``--relative`` threw the rest away); ``--full-history`` so that no branch's commit is left out
+    for a merge the same as one side (git's default simplification), as without the pathspec."""
+    return _git_bytes(root, "log", "--reverse", "--full-history", SAME_FILE, "--diff-filter=ADR", "--raw", "--no-abbrev",
+                      "-z", "--relative", f"--format={_RECORD}%H{_FIELD}%aI{_FIELD}%P",
+                      head if since is None else f"{since}..{head}", "--", ".")
 
 
 def vault_folder(root: Path) -> tuple[Path, str]:
