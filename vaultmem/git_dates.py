@@ -124,6 +124,25 @@ class GitDates:
         return "; git does not date it: it is not committed yet (HEAD holds no commit that added it)"
 
 
+def commit_words(root: Path, added: Added) -> str:
+    """``commit 1a2b3c4d5e ("react: remount")``: the commit that dated a note, as explain names it.
+    A commit git cannot show (HEAD rewritten since the index dated the note) says why instead."""
+    try:
+        return f"commit {added.commit[:10]} ({json.dumps(gitops.subject(root, added.commit), ensure_ascii=False)})"
+    except GitError as error:
+        return f"commit {added.commit[:10]} (git cannot show it now: {error})"
+
+
+def imported_undated(count: int) -> Problem:
+    """``check``'s one line on the ``count`` notes an importing commit left undated: said, not a
+    problem of the vault (the import rule's own choice; a vault git took in at once keeps them)."""
+    some = "it" if count == 1 else "them"
+    return _problem(f"{count} {'note' if count == 1 else 'notes'} with no other date {'is' if count == 1 else 'are'} not "
+                    f"dated by git: the commit that brought the notes into git added {some} with {IMPORTED_NOTES} or more "
+                    "at once (when git began, not when they were written)",
+                    f"to date {some}, give each a date property (date: YYYY-MM-DD); `explain NOTE QUERY` names such a note")
+
+
 def load_git_dates(root: Path, state_dir: Path, enabled: bool, held: GitDates | None = None,
                    is_note_name: Callable[[str], bool] = lambda name: True, keep: bool = True) -> tuple[GitDates, GitDates | None]:
     """The dates git gives the vault at ``root`` now, and the dates they replace when HEAD moved

@@ -317,6 +317,11 @@ def added_and_moved_in(top: Path, commit: str, folders: Sequence[str]) -> bytes:
                       "-z", f"--format={_RECORD}%H{_FIELD}%aI{_FIELD}%P", commit, "--", *folders)
 
 
+def subject(root: Path, commit: str) -> str:
+    """The first line of ``commit``'s message."""
+    return _git(root, "show", "-s", "--format=%s", commit, "--").stdout.strip()
+
+
 def descends_in_line(root: Path, ancestor: str, commit: str) -> bool:
     """Whether ``commit`` descends from ``ancestor`` by commits of one parent each (new commits on
     top, no merge); False too when ``ancestor`` is no longer in the repository (a rebase, then gc)."""
