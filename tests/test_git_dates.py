@@ -361,8 +361,8 @@ def _write(root: Path, path: str, text: str) -> None:
 def _eventful_history(root: Path, folder: str = "") -> list[str]:
     """A history with everything the pass reads: an importing first commit, notes added, renamed,
     deleted, restored with the same bytes, a new note at a deleted one's path, a branch merged
-    whose commits are older than the main line's, a move into a folder; HEAD's first-parent
-    commits, oldest first."""
+    whose commits are older than the main line's, a move into a folder, a branch merged whose
+    commit is newer than the main line's; HEAD's first-parent commits, oldest first."""
     git(root, "init", "-q", "-b", "main")
     git(root, "config", "user.email", "p@example.com")
     git(root, "config", "user.name", "P")
@@ -394,9 +394,15 @@ def _eventful_history(root: Path, folder: str = "") -> list[str]:
     git(root, "commit", "-qm", "drop d0", when="2024-08-01T10:00:00+00:00")
     _write(root, f"{folder}d0.md", "# D0\n\nAnother note at the same path, other words.\n")
     commit(root, "new d0", "2024-08-02T10:00:00+00:00", f"{folder}d0.md")
+    git(root, "branch", "late")
     (root / folder / "kept").mkdir()
     git(root, "mv", f"{folder}c.md", f"{folder}kept/c.md")
     git(root, "commit", "-qm", "file c", when="2024-09-01T10:00:00+00:00")
+    git(root, "checkout", "-q", "late")
+    _write(root, f"{folder}late.md", "# Late\n\nWritten on a branch after the main line's last commit.\n")
+    commit(root, "late", "2024-09-05T10:00:00+00:00", f"{folder}late.md")
+    git(root, "checkout", "-q", "main")
+    git(root, "merge", "-q", "--no-ff", "-m", "merge late", "late", when="2024-09-06T10:00:00+00:00")
     return git(root, "rev-list", "--first-parent", "--reverse", "HEAD").split()
 
 
@@ -447,8 +453,10 @@ def test_the_commits_head_moved_on_by_read_on_top_give_what_the_whole_history_gi
     heads = _eventful_history(root)
     asked = _step_through(root, root, heads, tmp_path, monkeypatch)
     on_top = [since for since in asked if since is not None]
-    # Each step but the merge read only the commits since the one before (the merge: the whole history).
+    # Each step read only the commits since the one before, but the merge of a branch older than the
+    # main line's last commit (git lists its commits among the kept ones): the whole history.
     assert len(on_top) == 2 * (len(heads) - 2)
+    assert asked[-3:] == [heads[-2], heads[-2], None]  # a merge of newer commits: on top
 
 
 def test_a_head_that_does_not_descend_from_the_kept_one_is_read_whole(tmp_path: Path,
@@ -464,7 +472,9 @@ def test_a_head_that_does_not_descend_from_the_kept_one_is_read_whole(tmp_path: 
     git(root, "commit", "-q", "--amend", "-m", "e, amended", when="2024-10-02T10:00:00+00:00")
     again = git(root, "rev-parse", "HEAD").strip()
     asked = _step_through(root, root, [heads[2], heads[-1], amended, again, heads[3]], tmp_path, monkeypatch)
-    assert [since for since in asked if since is not None] == [heads[-1]] * 2  # only the commit after heads[-1]
+    # On top: from heads[2] (every later commit is newer, the older branch's too) and to the commit
+    # made on heads[-1]; whole: the amended commit, and back to heads[3].
+    assert [since for since in asked if since is not None] == [heads[2]] * 2 + [heads[-1]] * 2
 
 
 # -- a vault whose folder was moved in the repository (git mv notes vault)

@@ -27,11 +27,12 @@ says so). A first commit of fewer notes is taken as the day they were written (a
 
 from __future__ import annotations
 
+import hashlib
 import json
 import logging
 import os
 import shutil
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
@@ -172,10 +173,11 @@ def load_git_dates(root: Path, state_dir: Path, enabled: bool, held: GitDates | 
         kept = held if held is not None and held.enabled and held.history is not None else _read_cache(state_dir / CACHE_NAME)
         if kept is not None and kept.head == head and kept.shallow == shallow:
             return replace(kept, git_dirs=git_dirs, signature=signature), None
-        history = _on_top(root, kept, head, shallow, is_note_name)
+        walk = gitops.walk_order(root, head)
+        history = _on_top(root, kept, walk, shallow, is_note_name)
         if history is None:
             history = _Pass()
-            _read_on(root, history, gitops.added_and_moved(root, head), shallow, is_note_name)
+            _read_on(root, history, gitops.added_and_moved(root, head), walk, shallow, is_note_name)
         found = replace(history.view(head, shallow, is_note_name, gitops.files_at(root, head)),
                         git_dirs=git_dirs, signature=signature)
     except GitError as error:
@@ -211,35 +213,46 @@ def _stat(path: str) -> tuple[int, int, int] | None:
     return (info.st_ino, info.st_size, info.st_mtime_ns)
 
 
-def _on_top(root: Path, kept: GitDates | None, head: str, shallow: frozenset[str],
+def _on_top(root: Path, kept: GitDates | None, walk: Sequence[str], shallow: frozenset[str],
             is_note_name: Callable[[str], bool]) -> _Pass | None:
-    """The pass at ``head`` read as the kept one plus the commits since (``git log kept..head``),
-    when that is what the whole pass would give: ``head`` descends from the kept HEAD by commits
-    of one parent each (new commits on top, a fast-forward without merges). Git lists a history
-    newest commit date first, so such a line comes after every older commit, and its commits read
-    oldest first continue the kept pass exactly. None otherwise (a rebase, a reset, an amend, a
-    merge: a merged branch's commits are listed among the older ones by their dates, and its
-    order, which decides which of two adds dates a file and the import rule's count, would differ)."""
+    """The pass at HEAD read as the kept one plus the commits since (``git log kept..HEAD``), when
+    that is what the whole pass gives: the pass reads HEAD's commits in git's own order
+    (``walk``, :func:`gitops.walk_order`), and the kept pass read the first of them, the same, in
+    the same order — new commits on top, a fast-forward, a merge of commits newer than the kept
+    HEAD. None otherwise: a rebase, a reset, an amend (the kept HEAD is no ancestor), a merged
+    branch with commits older than the kept HEAD (git lists them among the kept ones by their
+    dates, and the order decides which of two adds dates a file, and the import rule's count)."""
     if kept is None or kept.history is None or kept.shallow != shallow or kept.head in ("", _NO_COMMIT):
         return None
-    if not gitops.descends_in_line(root, kept.head, head):
+    walked = kept.history.walked
+    if not 0 < walked < len(walk) or _walk_hash(walk[:walked]) != kept.history.walk_hash:
         return None
     history = kept.history.copy()
-    _read_on(root, history, gitops.added_and_moved(root, head, since=kept.head), shallow, is_note_name)
+    _read_on(root, history, gitops.added_and_moved(root, walk[-1], since=kept.head), walk, shallow, is_note_name)
     return history
+
+
+def _walk_hash(commits: Sequence[str]) -> str:
+    return hashlib.sha256("\n".join(commits).encode("ascii")).hexdigest()
 
 
 _MOVES_FOLLOWED = 8  # folder moves followed back from the vault (notes -> docs/notes -> vault is two)
 
 
-def _read_on(root: Path, history: _Pass, log_bytes: bytes, shallow: frozenset[str],
+def _read_on(root: Path, history: _Pass, log_bytes: bytes, walk: Sequence[str], shallow: frozenset[str],
              is_note_name: Callable[[str], bool]) -> None:
-    """Read the vault's log (gitops.added_and_moved) on top of ``history``, the files moved into the
-    vault's folder from elsewhere in the repository keeping what dated them there."""
+    """Read the vault's log (gitops.added_and_moved) on top of ``history``, in the order of
+    ``walk`` (HEAD's commits in git's order, of which ``history`` read the first ``walked``), the
+    files moved into the vault's folder from elsewhere in the repository keeping what dated them there."""
+    position = {commit: number for number, commit in enumerate(walk[history.walked:])}
     commits = list(_commits(log_bytes))
+    if any(commit[0] not in position for commit in commits):
+        raise GitError("git log listed a commit that git rev-list did not: HEAD moved while they ran; run the command again")
+    commits.sort(key=lambda commit: position[commit[0]])
     top, folder = gitops.vault_folder(root)
     origins = _origins(top, commits, _under(folder), shallow, is_note_name, 0) if folder else {}
     history.feed(commits, shallow, is_note_name, origins)
+    history.walked, history.walk_hash = len(walk), _walk_hash(walk)
 
 
 def _under(folder: str) -> Callable[[str], str | None]:
@@ -328,10 +341,12 @@ class _Pass:
     undated: dict[str, set[str]] = field(default_factory=lambda: {name: set() for name in _UNDATED})
     deleted: dict[str, _Deleted] = field(default_factory=dict)
     notes_before: int = 0  # the notes earlier commits added under the vault's folder
+    walked: int = 0  # how many of HEAD's commits (gitops.walk_order) it read, in that order
+    walk_hash: str = ""  # and which: the SHA-256 of their hashes, a line each
 
     def copy(self) -> _Pass:
         return _Pass(dict(self.added), {name: set(files) for name, files in self.undated.items()}, dict(self.deleted),
-                     self.notes_before)
+                     self.notes_before, self.walked, self.walk_hash)
 
     def feed(self, commits: Iterable[_LogCommit], shallow: frozenset[str], is_note_name: Callable[[str], bool],
              origins: Mapping[str, Mapping[str, _Origin]]) -> None:
@@ -429,7 +444,7 @@ class _Pass:
                 "undated": {name: sorted(files) for name, files in self.undated.items()},
                 "deleted": {path: [was.blob, None if was.when is None else [was.when.said, was.when.commit], was.undated]
                             for path, was in sorted(self.deleted.items())},
-                "notes_before": self.notes_before}
+                "notes_before": self.notes_before, "walked": self.walked, "walk_hash": self.walk_hash}
 
     @staticmethod
     def from_json(raw: dict[str, object]) -> _Pass:
@@ -438,11 +453,11 @@ class _Pass:
         undated = {name: set(_mapping(raw["undated"])[name]) for name in _UNDATED}
         deleted = {path: _Deleted(blob, None if when is None else Added(*when), undated_name)
                    for path, (blob, when, undated_name) in _mapping(raw["deleted"]).items()}
-        notes_before = raw["notes_before"]
-        if not isinstance(notes_before, int) or any(name not in ("", *_UNDATED) for name in
-                                                        (was.undated for was in deleted.values())):
+        notes_before, walked, walk_hash = raw["notes_before"], raw["walked"], raw["walk_hash"]
+        if (not isinstance(notes_before, int) or not isinstance(walked, int) or not isinstance(walk_hash, str)
+                or any(name not in ("", *_UNDATED) for name in (was.undated for was in deleted.values()))):
             raise ValueError("not the kept pass of this version")
-        return _Pass(added, undated, deleted, notes_before)
+        return _Pass(added, undated, deleted, notes_before, walked, walk_hash)
 
 
 def _mapping(value: object) -> dict[str, Any]:

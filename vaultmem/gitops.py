@@ -322,19 +322,10 @@ def subject(root: Path, commit: str) -> str:
     return _git(root, "show", "-s", "--format=%s", commit, "--").stdout.strip()
 
 
-def descends_in_line(root: Path, ancestor: str, commit: str) -> bool:
-    """Whether ``commit`` descends from ``ancestor`` by commits of one parent each (new commits on
-    top, no merge); False too when ``ancestor`` is no longer in the repository (a rebase, then gc)."""
-    listed = _git(root, "rev-list", "--parents", f"{ancestor}..{commit}", "--", check=False)
-    if listed.returncode != 0:
-        return False
-    parents = {line.split()[0]: line.split()[1:] for line in listed.stdout.splitlines() if line.strip()}
-    walked, current = 0, commit
-    while current in parents:
-        if len(parents[current]) != 1:
-            return False
-        walked, current = walked + 1, parents[current][0]
-    return walked > 0 and walked == len(parents) and current == ancestor
+def walk_order(root: Path, head: str) -> list[str]:
+    """``head``'s commits, oldest first, in the order ``git log --reverse`` lists them (by commit
+    date from ``head``): one ``rev-list``, no diffs."""
+    return _git(root, "rev-list", "--reverse", head, "--").stdout.split()
 
 
 def files_at(root: Path, commit: str) -> frozenset[str]:
