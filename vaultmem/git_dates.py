@@ -6,7 +6,11 @@ property, no day in a name, no ``created``. Its history knows when each file was
 setting on, such a note is dated by the author date of the commit that added its file, following
 its renames (dating.py's last rule: anything the note says wins).
 
-One ``git log --raw`` pass over HEAD's history (gitops.added_and_moved), oldest first:
+One ``git log --raw`` pass over HEAD's history of the vault's folder (gitops.added_and_moved; a vault
+in a bigger repository reads its own folder only), oldest first in ``git rev-list``'s order; when HEAD
+moves on and the kept pass read the first of its commits in that order, only the commits since are
+read on top of it (_on_top). A file moved into the vault's folder from elsewhere in the repository
+(``git mv notes vault``) keeps what dated it there (_origins). The pass:
 an added file takes the commit's date, a moved one keeps its file's (a file added again later is
 dated by that later commit, unless it is the deleted file back: the same path and bytes). Which files HEAD holds is read from its tree (gitops.files_at),
 not from the log's deletions: git log shows no change for a merge, so a file a merged branch
