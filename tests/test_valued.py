@@ -20,7 +20,7 @@ from vaultmem.valued import names_a_value, property_values, valued_notes
 
 
 def test_each_item_of_a_list_property_is_a_value_of_its_own() -> None:
-    assert list(property_values("speaker: Ben\ngenre: Sci-fi, Comedy\nempty: ")) == ["ben", "sci fi", "comedy"]
+    assert property_values("speaker: Ben\ngenre: Sci-fi, Comedy\nempty: ") == ("ben", "sci fi", "comedy")
 
 
 @pytest.mark.parametrize(("query", "props", "named"), [
