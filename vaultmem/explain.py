@@ -42,7 +42,7 @@ from .notes import read_note, text_values
 from .option_names import OptionNames
 from .paths import PACKAGE_FOLDERS
 from .periods import Span, span_between
-from .ranking import NAME_MARGIN, SideHit, match_kind, note_scores
+from .ranking import NAME_MARGIN, PROPERTY_BONUS, SideHit, match_kind, note_scores
 from .resolution import WAYS, in_index, left_the_vault, spellings
 from .search import (
     CANDIDATES_MIN,
@@ -57,6 +57,7 @@ from .snippets import Snippet, passage_snippet
 from .storage import carries_tag, is_day_date
 from .task_dates import TaskDay, is_kanban_board, task_days
 from .task_settings import load_task_rules
+from .valued import folded_words, named_value
 
 if TYPE_CHECKING:
     from .daily_format import DailyFormat
@@ -197,7 +198,7 @@ def explain_row(searcher: Searcher, row: NoteRow, meta: dict[str, Any], query: s
     named = [_name_reason(row, meta, query, fused.name_lift)] if fused is not None and fused.name_lift is not None else []
     reasons = [*blocking, *_notes(row, eligibility, names), *_git_date_notes(row, searcher.paths, blocking),
                *_file_notes(searcher, row, names),
-               *_unmerged_notes(searcher, row, names), *named,
+               *_unmerged_notes(searcher, row, names), *named, *_value_reason(searcher, label, query, found),
                _ranking_reason(position, k, lifted_words, vector, text, found, names),
                *_unheld_reason(found, lifted.include_expired)]
     passage = _best_passage(searcher, row, query, vector, text)
@@ -207,6 +208,15 @@ def explain_row(searcher: Searcher, row: NoteRow, meta: dict[str, Any], query: s
         _scores(None if vector is None else round(vector.score, 4), None if text is None else round(text.score, 4), value),
         None if fused is None else match_kind(vector_rank, text_rank, k), passage, reasons, bool(lifted_words),
     )
+
+
+def _value_reason(searcher: Searcher, label: int, query: str, found: Candidates) -> list[str]:
+    """The property bonus, in words: which of the note's property values the query names."""
+    if label not in found.valued:
+        return []
+    value = named_value(folded_words(query), searcher.store.passages.properties_of([label]).get(label, ""))
+    return [f"property match: the query names one of its property values ({value!r}), which adds "
+            f"{PROPERTY_BONUS:g} to its fused value"]
 
 
 def _unheld_reason(found: Candidates, expired_too: bool) -> list[str]:
