@@ -47,7 +47,7 @@ if TYPE_CHECKING:
     from .indexer import Indexer, IndexReport
     from .notes import Problem
 
-__all__ = ["Change", "WatchError", "Watcher", "changes_of"]
+__all__ = ["Change", "FolderMove", "WatchError", "Watcher", "changes_of", "folder_moves"]
 
 log = logging.getLogger(__name__)
 
@@ -94,6 +94,57 @@ def changes_of(report: IndexReport) -> list[Change]:
         *(change("moved", new, old) for old, new in report.moved),
         *(change("removed", path) for path in report.removed),
     ]
+
+
+@dataclass(frozen=True)
+class FolderMove:
+    """The notes of one folder moved together (``old`` and ``new`` end in ``/``): what a person
+    who moved the folder did, told in one line instead of one per note."""
+
+    old: str
+    new: str
+    notes: int
+
+    def __str__(self) -> str:
+        return f"moved folder {self.old} -> {self.new} ({self.notes} notes)"
+
+
+def folder_moves(changes: Sequence[Change], folder_exists: Callable[[str], bool]) -> list[Change | FolderMove]:
+    """``changes`` as a person would tell them: the moves that carry two or more notes from one
+    folder to another under the same names — the old folder gone (``folder_exists`` of its
+    vault-relative path is false) — as one :class:`FolderMove` where the first of them was; every
+    other change as it is. A moved note with problems keeps its own line (its problems are in it).
+    Without it, ``vaultmem watch`` printed 312 lines for one folder dragged in Obsidian. Two
+    notes dragged one by one out of a folder that stays are two moves, not a folder's."""
+    groups: dict[tuple[str, str], list[Change]] = {}
+    for change in changes:
+        if (folders := _moved_folders(change)) is not None:
+            groups.setdefault(folders, []).append(change)
+    told: list[Change | FolderMove] = []
+    done: set[tuple[str, str]] = set()
+    for change in changes:
+        folders = _moved_folders(change)
+        if folders is None or len(groups[folders]) < 2 or folder_exists(folders[0].rstrip("/")):
+            told.append(change)
+        elif folders not in done:
+            done.add(folders)
+            told.append(FolderMove(*folders, len(groups[folders])))
+    return told
+
+
+def _moved_folders(change: Change) -> tuple[str, str] | None:
+    """(old folder, new folder) of a move that kept the note's name and the folders under the
+    moved one (``a/old/sub/n.md -> a/new/sub/n.md``: ``a/old/``, ``a/new/``); None for another
+    change, a renamed note, or a move to or from the vault's top."""
+    if change.kind != "moved" or change.old_path is None or change.problems:
+        return None
+    old, new = change.old_path.split("/"), change.path.split("/")
+    kept = 0
+    while kept < min(len(old), len(new)) - 1 and old[-1 - kept] == new[-1 - kept]:
+        kept += 1
+    if kept == 0:
+        return None
+    return "/".join(old[:-kept]) + "/", "/".join(new[:-kept]) + "/"
 
 
 class _ReconcileTold:
@@ -153,6 +204,7 @@ class Watcher(ChangeFeed):
         polling: bool = False,
         log_changes: bool = False,
         on_change: Callable[[Change], None] | None = None,
+        on_changes: Callable[[list[Change]], None] | None = None,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         super().__init__(paths, settings, polling=polling, clock=clock)
@@ -162,6 +214,7 @@ class Watcher(ChangeFeed):
         self._heal = heal
         self._log_changes = log_changes
         self._on_change = on_change
+        self._on_changes = on_changes
         self._walk_every = float("inf")  # the worker rescans on its own schedule; readers need not
         self._rescan_at = float("inf")
         self._reopen_at = float("inf")
@@ -328,11 +381,14 @@ class Watcher(ChangeFeed):
 
     def publish(self, report: IndexReport) -> None:
         """Changes applied to the index (by the worker, or by a reader that settled): log and tell."""
-        for change in changes_of(report):
+        changes = changes_of(report)
+        for change in changes:
             if self._log_changes:
                 log.info("%s", change)
             if self._on_change is not None:
                 self._on_change(change)
+        if self._on_changes is not None and changes:
+            self._on_changes(changes)
 
     # -- the worker thread: the only writer
 
