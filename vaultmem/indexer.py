@@ -286,6 +286,7 @@ class Indexer:
         self.store.meta.set(DATE_PROPERTIES_KEY, self.paths.dates.fingerprint)
         self.store.meta.set(INLINE_QUERIES_KEY, self.paths.inline_queries.fingerprint)
         self.store.meta.set(READER_KEY, INDEX_RULES)
+        self.store.meta.set_linked_notes(scan.linked_notes)
         self._merge_full_text(report, committed)  # last: a kill during it leaves a complete index, its segments apart
         # Report every problem the vault has now, not only those of files read in this
         # run: a second `index` must not pretend a broken note was fixed.

@@ -165,6 +165,9 @@ class Scan:
     other_formats: list[SkippedFile] = field(default_factory=list)
     # vaultmem's own temp files (`.n.md.1a2b3c4d.tmp`): a write killed midway left them (check names them)
     temp_files: list[FileStat] = field(default_factory=list)
+    # (link, note) of each symlinked note file whose note is read at its real path: the link's
+    # file name still names that note (resolution._by_link_name)
+    linked_notes: list[tuple[str, str]] = field(default_factory=list)
 
     @property
     def excluded_notes(self) -> int:
@@ -431,6 +434,8 @@ class VaultPaths:
                 issue = self._symlink_issue(Path(entry.path), relative)
                 if issue is not None:
                     found.issues.append(issue)
+                else:
+                    found.linked_notes.append((relative, self.real_relative(Path(entry.path))))
                 return
             stat = entry.stat()
         except OSError as error:
