@@ -180,9 +180,9 @@ class Vault:
         (``7d``). A search by date that comes back short says in its warnings how many dated
         notes fall outside the range.
         """
-        from .search import require_hit_count, require_query_word, search_filters
+        from .search import require_hit_count, require_query_text, search_filters
 
-        require_query_word(query, "a search")
+        require_query_text(query, "a search")
         require_hit_count(k)
         eligibility = search_filters(_names("layers", layers), _names("tags", tags), include_expired, now, since, until,
                                      self.paths.daily.week_start)
