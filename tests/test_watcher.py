@@ -645,6 +645,11 @@ def test_notes_moved_out_of_a_folder_that_stays_are_told_one_by_one() -> None:
     assert folder_moves(moves, folder_exists=lambda folder: folder == "A") == moves
 
 
+def test_a_subfolder_moved_out_of_a_folder_that_stays_is_told_as_the_subfolder() -> None:
+    moves = [Change("moved", f"B/sub/n{number}.md", f"A/sub/n{number}.md") for number in range(2)]
+    assert folder_moves(moves, folder_exists=lambda folder: folder in {"A", "B", "B/sub"}) == [FolderMove("A/sub/", "B/sub/", 2)]
+
+
 def test_on_change_gets_every_note_of_a_moved_folder_and_on_changes_the_batch(tmp_path: Path) -> None:
     vault_dir = make_vault(tmp_path / "vault", notes=0)
     for number in range(3):

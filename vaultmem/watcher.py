@@ -26,11 +26,13 @@ adr/0021-answers-true-to-the-files.md.
 
 from __future__ import annotations
 
+import functools
 import logging
 import signal
 import sqlite3
 import threading
 import time
+from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from types import FrameType
@@ -110,41 +112,43 @@ class FolderMove:
 
 
 def folder_moves(changes: Sequence[Change], folder_exists: Callable[[str], bool]) -> list[Change | FolderMove]:
-    """``changes`` as a person would tell them: the moves that carry two or more notes from one
-    folder to another under the same names — the old folder gone (``folder_exists`` of its
-    vault-relative path is false) — as one :class:`FolderMove` where the first of them was; every
-    other change as it is. A moved note with problems keeps its own line (its problems are in it).
-    Without it, ``vaultmem watch`` printed 312 lines for one folder dragged in Obsidian. Two
-    notes dragged one by one out of a folder that stays are two moves, not a folder's."""
-    groups: dict[tuple[str, str], list[Change]] = {}
-    for change in changes:
-        if (folders := _moved_folders(change)) is not None:
-            groups.setdefault(folders, []).append(change)
+    """``changes`` as a person would tell them: the moves of one batch that carry two or more
+    notes out of one folder that is gone now (``folder_exists`` of its vault-relative path is
+    false) into another, under the same names below it, as one :class:`FolderMove` where the
+    first of them was; every other change as it is. A moved note with problems keeps its own
+    line (its problems are in it). Without it, ``vaultmem watch`` printed 312 lines for one
+    folder dragged in Obsidian. Two notes dragged one by one out of a folder that stays are two
+    moves, not a folder's."""
+    exists = functools.cache(folder_exists)
+    moved = {index: folders for index, change in enumerate(changes) if (folders := _moved_folder(change, exists)) is not None}
+    counts = Counter(moved.values())
     told: list[Change | FolderMove] = []
     done: set[tuple[str, str]] = set()
-    for change in changes:
-        folders = _moved_folders(change)
-        if folders is None or len(groups[folders]) < 2 or folder_exists(folders[0].rstrip("/")):
+    for index, change in enumerate(changes):
+        folders = moved.get(index)
+        if folders is None or counts[folders] < 2:
             told.append(change)
         elif folders not in done:
             done.add(folders)
-            told.append(FolderMove(*folders, len(groups[folders])))
+            told.append(FolderMove(*folders, counts[folders]))
     return told
 
 
-def _moved_folders(change: Change) -> tuple[str, str] | None:
+def _moved_folder(change: Change, folder_exists: Callable[[str], bool]) -> tuple[str, str] | None:
     """(old folder, new folder) of a move that kept the note's name and the folders under the
-    moved one (``a/old/sub/n.md -> a/new/sub/n.md``: ``a/old/``, ``a/new/``); None for another
-    change, a renamed note, or a move to or from the vault's top."""
+    moved one: the highest old folder on the way that is gone (``a/old/sub/n.md ->
+    a/new/sub/n.md``, ``a/old`` gone: ``a/old/``, ``a/new/``; only ``a/old/sub`` moved, to
+    ``a/new/sub``: ``a/old/sub/``, ``a/new/sub/``). None for another change, a renamed note, a
+    move to or from the vault's top, or a move out of a folder that is still there."""
     if change.kind != "moved" or change.old_path is None or change.problems:
         return None
     old, new = change.old_path.split("/"), change.path.split("/")
-    kept = 0
-    while kept < min(len(old), len(new)) - 1 and old[-1 - kept] == new[-1 - kept]:
+    found = None
+    kept = 1
+    while kept < min(len(old), len(new)) and old[-kept] == new[-kept] and not folder_exists("/".join(old[:-kept])):
+        found = "/".join(old[:-kept]) + "/", "/".join(new[:-kept]) + "/"
         kept += 1
-    if kept == 0:
-        return None
-    return "/".join(old[:-kept]) + "/", "/".join(new[:-kept]) + "/"
+    return found
 
 
 class _ReconcileTold:
