@@ -42,6 +42,7 @@ from helpers import (
 )
 from vaultmem.config import WatchSettings
 from vaultmem.feed import Debouncer, Target, notes_under, targets_for
+from vaultmem.notes import Problem
 from vaultmem.paths import VaultPaths
 from vaultmem.storage import Store
 from vaultmem.vault import Vault
@@ -663,3 +664,12 @@ def test_on_change_gets_every_note_of_a_moved_folder_and_on_changes_the_batch(tm
     assert sorted(changes, key=lambda change: change.path) == [Change("moved", f"new/n{number}.md", f"old/n{number}.md") for number in range(3)]
     assert sorted((change for batch in batches for change in batch), key=lambda change: change.path) == \
         sorted(changes, key=lambda change: change.path)
+
+
+def test_a_folders_moved_notes_with_problems_are_counted_in_its_one_line() -> None:
+    # A trial: 300 L3 notes without expires_at, moved as a folder, printed 300 lines again (each with its problem).
+    problem = Problem("B/n0.md", "expires_at", "layer L3 note has no expires_at, so it never expires", "add one")
+    moves = [Change("moved", f"B/n{number}.md", f"A/n{number}.md", (problem,) if number == 0 else ()) for number in range(3)]
+    [told] = folder_moves(moves, folder_exists=lambda folder: folder == "B")
+    assert str(told) == ("moved folder A/ -> B/ (3 notes)  ! 1 of them with problems, the first: B/n0.md expires_at: "
+                         "layer L3 note has no expires_at, so it never expires; `vaultmem check` lists them all")

@@ -32,7 +32,6 @@ import signal
 import sqlite3
 import threading
 import time
-from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from types import FrameType
@@ -101,37 +100,54 @@ def changes_of(report: IndexReport) -> list[Change]:
 @dataclass(frozen=True)
 class FolderMove:
     """The notes of one folder moved together (``old`` and ``new`` end in ``/``): what a person
-    who moved the folder did, told in one line instead of one per note."""
+    who moved the folder did, told in one line instead of one per note; ``problems``: how many
+    of them have problems, ``first_problem`` the first of those, said as its own line said it."""
 
     old: str
     new: str
     notes: int
+    problems: int = 0
+    first_problem: str = ""
 
     def __str__(self) -> str:
-        return f"moved folder {self.old} -> {self.new} ({self.notes} notes)"
+        told = f"moved folder {self.old} -> {self.new} ({self.notes} notes)"
+        if self.problems:
+            told += f"  ! {self.problems} of them with problems, the first: {self.first_problem}; `vaultmem check` lists them all"
+        return told
 
 
 def folder_moves(changes: Sequence[Change], folder_exists: Callable[[str], bool]) -> list[Change | FolderMove]:
     """``changes`` as a person would tell them: the moves of one batch that carry two or more
     notes out of one folder that is gone now (``folder_exists`` of its vault-relative path is
     false) into another, under the same names below it, as one :class:`FolderMove` where the
-    first of them was; every other change as it is. A moved note with problems keeps its own
-    line (its problems are in it). Without it, ``vaultmem watch`` printed 312 lines for one
-    folder dragged in Obsidian. Two notes dragged one by one out of a folder that stays are two
-    moves, not a folder's."""
+    first of them was (their problems counted in it, the first one said); every other change as
+    it is. Without it, ``vaultmem watch`` printed 312 lines for one folder dragged in Obsidian —
+    and a line per note again when the notes had a problem (a folder of L3 notes without
+    ``expires_at``). Two notes dragged one by one out of a folder that stays are two moves, not a
+    folder's."""
     exists = functools.cache(folder_exists)
     moved = {index: folders for index, change in enumerate(changes) if (folders := _moved_folder(change, exists)) is not None}
-    counts = Counter(moved.values())
+    members: dict[tuple[str, str], list[Change]] = {}
+    for index, folders in moved.items():
+        members.setdefault(folders, []).append(changes[index])
     told: list[Change | FolderMove] = []
     done: set[tuple[str, str]] = set()
     for index, change in enumerate(changes):
         folders = moved.get(index)
-        if folders is None or counts[folders] < 2:
+        if folders is None or len(members[folders]) < 2:
             told.append(change)
         elif folders not in done:
             done.add(folders)
-            told.append(FolderMove(*folders, counts[folders]))
+            told.append(_folder_move(folders, members[folders]))
     return told
+
+
+def _folder_move(folders: tuple[str, str], moves: Sequence[Change]) -> FolderMove:
+    troubled = [move for move in moves if move.problems]
+    first = troubled[0] if troubled else None
+    first_problem = "" if first is None else f"{first.path} " + "; ".join(
+        f"{problem.field}: {problem.message}" for problem in first.problems)
+    return FolderMove(*folders, len(moves), len(troubled), first_problem)
 
 
 def _moved_folder(change: Change, folder_exists: Callable[[str], bool]) -> tuple[str, str] | None:
@@ -140,7 +156,7 @@ def _moved_folder(change: Change, folder_exists: Callable[[str], bool]) -> tuple
     a/new/sub/n.md``, ``a/old`` gone: ``a/old/``, ``a/new/``; only ``a/old/sub`` moved, to
     ``a/new/sub``: ``a/old/sub/``, ``a/new/sub/``). None for another change, a renamed note, a
     move to or from the vault's top, or a move out of a folder that is still there."""
-    if change.kind != "moved" or change.old_path is None or change.problems:
+    if change.kind != "moved" or change.old_path is None:
         return None
     old, new = change.old_path.split("/"), change.path.split("/")
     found = None
