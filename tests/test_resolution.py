@@ -1445,6 +1445,17 @@ def test_a_symlinked_notes_bare_name_over_mcp_gets_the_note(vault_dir: Path, wri
     run(scenario)
 
 
+def test_a_link_made_after_the_index_names_its_note_at_the_next_read(vault_dir: Path, write_note) -> None:
+    # Was: a link made when no note changed was unknown until some note did (the read's walk met
+    # it and kept nothing); an index made before links were kept knew none.
+    write_note(".vaultmem.toml", 'embedder = "hashing"\n')
+    write_note("notes/target.md", "---\ntitle: Target\n---\nThe plumber comes on Tuesday.\n")
+    assert run_cli(vault_dir, "index").exit_code == 0
+    (vault_dir / "links").mkdir()
+    (vault_dir / "links/later.md").symlink_to("../notes/target.md")
+    assert cli_json_at(vault_dir, "get", "later")["path"] == "notes/target.md"
+
+
 def test_a_removed_links_name_names_nothing_again(vault_dir: Path, write_note) -> None:
     linked_vault(vault_dir, write_note)
     with Vault(vault_dir) as vault:

@@ -401,7 +401,11 @@ class Indexer:
             # search says so) instead of indexing every file it has not reached yet.
             return IndexReport()
         self._redate_if_git_moved()  # a commit changes no file: the notes it dates look changed now
-        files, _issues = self.paths.scan()
+        walked = self.paths.walk()
+        files = walked.files
+        # A link made or removed changes no note, yet its bare name names one (resolution._by_link_name):
+        # written only when the links changed.
+        self.store.meta.set_linked_notes(walked.linked_notes)
         indexed = self.store.notes.file_stats()
         changed = [stat.path for stat in files if indexed.get(stat.path) != (stat.mtime_ns, stat.size)]
         on_disk = {stat.path for stat in files}

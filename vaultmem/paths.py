@@ -311,6 +311,10 @@ class VaultPaths:
         found = self._walk()
         return found.files, found.issues
 
+    def walk(self) -> Scan:
+        """:meth:`scan`'s walk whole: also the symlinked notes it met (a read's catch-up keeps them)."""
+        return self._walk()
+
     def scan_vault(self) -> Scan:
         """:meth:`scan`, also telling what the vault's exclusions left out — the notes in an
         excluded folder counted too (the reconcile's walk; a read's walk does not count them)."""
