@@ -85,7 +85,7 @@ def test_tools_are_listed_with_descriptions_an_agent_can_act_on(vault_dir: Path,
             assert {name for name, tool in listed.items() if tool.annotations.destructive_hint} == {"revise", "forget", "consolidate", "expire"}
             assert set(listed["revise"].input_schema["properties"]) == {
                 "note", "text", "append", "title", "layer", "ttl", "expires_at", "permanent", "add_tags", "remove_tags", "if_version", "set_properties",
-                "unset_properties", "request_id"}
+                "unset_properties", "date", "request_id"}
             assert "supersedes" in remember_schema["properties"]
             assert "WriteConflict" in listed["revise"].description and "if_version" in listed["revise"].description
             # The schema says what the server enforces: no argument outside the listed ones.
@@ -1203,6 +1203,27 @@ def test_revise_of_an_expired_note_says_so_and_how_to_make_it_current(vault_dir:
             extended = await served.call("revise", note="work/db", ttl="30d")
             assert extended["expired"] is False and "notice" not in extended
             assert [hit["path"] for hit in (await served.call("recall", query="replica promoted"))["hits"]] == ["work/db.md"]
+
+    run(scenario)
+
+
+def test_an_agent_moves_an_appointment_to_its_new_day_with_revise_date(vault_dir: Path, log: Path) -> None:
+    # A three-day agent trial: "the dentist moved me to Thursday the 10th" — revise had no date
+    # (remember has), the agent changed the text alone, and the list of Tuesday the 8th still
+    # showed the dentist. The day is revise's date now, as it is remember's.
+    async def scenario() -> None:
+        async with serve(vault_dir, log) as served:
+            listed = {tool.name: tool for tool in (await served.session.list_tools()).tools}
+            assert "an appointment that moved: date" in (listed["revise"].description or "")
+            booked = await served.call("remember", text="Dentist on Tuesday at 10:00.", layer="L2", date="2099-12-08T10:00")
+            moved = await served.call("revise", note=booked["id"], text="Dentist on Thursday at 15:00.", date="2099-12-10T15:00",
+                                      if_version=booked["version"])
+            assert moved["changed"] == ["body", "title", "expires_at", "date"] and moved["expires_at"] == "2099-12-17T00:00:00+00:00"
+            tuesday = await served.call("list_notes", since="2099-12-08", until="2099-12-08")
+            thursday = await served.call("list_notes", since="2099-12-10", until="2099-12-10")
+            assert tuesday["notes"] == [] and [entry["id"] for entry in thursday["notes"]] == [booked["id"]]
+            refused = await served.error("revise", note=booked["id"], date="Thursday")
+            assert "UsageError: date 'Thursday' is not a date" in refused and "2026-12-10" in refused
 
     run(scenario)
 

@@ -536,14 +536,15 @@ class VaultTools:
         "instead, so the person's file list does not show the old one. A title remember made from the old text "
         "(none was given) is made anew from a new text, and previous_title says what it was; a title "
         "someone chose stays. A new layer without ttl/expires_at gets "
-        "that layer's expiry from now, or from the note's date when that is later (L4 never expires); a date "
-        "set or removed moves an expires_at vaultmem computed from the layer, never one that was given.\n$layers\n"
+        "that layer's expiry from now, or from the note's date when that is later (L4 never expires); a new date "
+        "(an appointment that moved: date) moves an expires_at vaultmem computed, never one that was given (the "
+        "layers and their lifetimes: remember).\n"
         "Pass if_version (the version get, recall or remember gave you) so that a note the user edited "
         "since you read it is not overwritten: that is refused as WriteConflict, nothing is written — call "
         "get and decide again. Returns {id, path, version, title, layer, expires_at, expired, changed: [fields], previous_title}; "
         "changed=[] means it already read as asked; expired=true (with a notice) means its expires_at has passed, so "
-        "it stays hidden from recall until you give it a later one. Contradictions (text with append, L4 or permanent with "
-        "a deadline) and an empty revision are errors and change nothing."
+        "it stays hidden from recall until you give it a later one. Contradictions and an empty revision are errors "
+        "and change nothing."
     ))
     async def revise(
         self,
@@ -561,15 +562,17 @@ class VaultTools:
         if_version: Annotated[str | None, Field(min_length=1, description="Only if the note is still at this version (from get, recall or remember).")] = None,
         set_properties: Annotated[dict[str, PropertyValue] | None, Field(description="Properties to set, {key: value}; the other keys and their order stay.")] = None,
         unset_properties: Annotated[list[str] | None, Field(description="Properties to remove, by key.")] = None,
+        date: Annotated[Timestamp | None, Field(description="The day (or time) the memory is about now, as remember's date: a moved appointment's new day.")] = None,
         request_id: RequestId = None,
     ) -> dict[str, Any]:
         arguments = {"note": note, "text": text, "append": append, "title": title, "layer": layer, "ttl": ttl,
                      "expires_at": expires_at, "permanent": permanent, "add_tags": add_tags, "remove_tags": remove_tags,
-                     "if_version": if_version, "set_properties": set_properties, "unset_properties": unset_properties}
+                     "if_version": if_version, "set_properties": set_properties, "unset_properties": unset_properties,
+                     "date": date}
         revised = await self.written("revise", request_id, arguments, lambda vault: vault.revise(
             note, text=text, append=append, title=title, layer=layer, ttl=ttl, expires_at=expires_at,
             permanent=permanent, add_tags=add_tags or (), remove_tags=remove_tags or (), if_version=if_version,
-            set_properties=set_properties, unset_properties=unset_properties or ()).as_dict(),
+            set_properties=set_properties, unset_properties=unset_properties or (), date=date).as_dict(),
             context)
         if revised["expired"]:
             # Said in words: an agent that appended a current fact would otherwise expect to recall it.
