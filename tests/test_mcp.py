@@ -1009,6 +1009,9 @@ BAD_CALLS: list[tuple[str, dict[str, Any], str]] = [
     ("revise", {"note": "coffee", "title": "t", "if_version": "0000000000000000"}, "changed since you read it"),
     ("remember", {"text": "x", "supersedes": ["coffee"]}, "cannot supersede coffee.md: it is layer L4"),
     ("remember", {"text": "x", "supersedes": ["coffee"]}, "first revise it with layer L3 (its layer's expiry then applies)"),
+    # A three-day agent trial: told the spare key (L4) had moved, the agent made two more writes and three
+    # commits to supersede it; the one call that keeps one note of the fact is named first.
+    ("remember", {"text": "x", "supersedes": ["coffee"]}, "to keep one note of the fact, revise its text in place (it still never expires)"),
     ("recall", {"query": "   "}, "needs a query with at least one word"),  # was: no hits, as if the vault knew nothing
 ]
 

@@ -207,6 +207,7 @@ def test_a_note_that_never_expires_is_refused_with_the_revise_that_lets_it_retir
     assert refused.exit_code == 2, refused.output
     assert f"cannot supersede pref.md: it is {why}, so it never expires" in refused.output
     assert f"first revise it with {' and '.join(_flags(revise))} (its layer's expiry then applies), then supersede it" in refused.output
+    assert "to keep one note of the fact, revise its --text in place (it still never expires)" in refused.output
     assert snapshot_files(vault.root) == before
     revised = run_cli(vault.root, "revise", "pref", *revise)
     assert revised.exit_code == 0, revised.output
