@@ -1012,6 +1012,8 @@ BAD_CALLS: list[tuple[str, dict[str, Any], str]] = [
     # A three-day agent trial: told the spare key (L4) had moved, the agent made two more writes and three
     # commits to supersede it; the one call that keeps one note of the fact is named first.
     ("remember", {"text": "x", "supersedes": ["coffee"]}, "to keep one note of the fact, revise its text in place (it still never expires)"),
+    # Was a message about a link's target and "the note's path", for a folder (a three-day agent trial).
+    ("remember", {"text": "x", "folder": "../outside"}, "folder '../outside' is outside the vault"),
     ("recall", {"query": "   "}, "needs a query with at least one word"),  # was: no hits, as if the vault knew nothing
 ]
 
