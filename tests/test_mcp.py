@@ -1212,6 +1212,23 @@ def test_revise_of_an_expired_note_says_so_and_how_to_make_it_current(vault_dir:
     run(scenario)
 
 
+def test_revise_of_a_superseded_note_names_the_note_that_holds_the_fact_now(vault_dir: Path, log: Path) -> None:
+    # A three-day agent trial: an agent revising the phone note by the id it kept from the day before
+    # wrote into the retired number, and was told to give it a ttl or permanent=true "to keep it
+    # current" — which would have made two live phone numbers.
+    async def scenario() -> None:
+        async with serve(vault_dir, log) as served:
+            old = await served.call("remember", text="Sam's phone number is +351 912 000 111.", layer="L3")
+            new = await served.call("remember", text="Sam's phone number is +351 913 222 333.", supersedes=[old["id"]])
+            revised = await served.call("revise", note=old["id"], append="It is also the work phone.")
+            assert revised["expired"] is True and revised["superseded_by"] == new["id"]
+            assert revised["notice"].endswith(f"superseded by {new['id']}, which holds the current fact; what you just "
+                                              f"wrote is hidden from recall with it: revise {new['id']} instead")
+            assert "permanent=true" not in revised["notice"]
+
+    run(scenario)
+
+
 def test_an_agent_moves_an_appointment_to_its_new_day_with_revise_date(vault_dir: Path, log: Path) -> None:
     # A three-day agent trial: "the dentist moved me to Thursday the 10th" — revise had no date
     # (remember has), the agent changed the text alone, and the list of Tuesday the 8th still

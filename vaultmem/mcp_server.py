@@ -577,8 +577,7 @@ class VaultTools:
             context)
         if revised["expired"]:
             # Said in words: an agent that appended a current fact would otherwise expect to recall it.
-            revised["notice"] = (f"EXPIRED at {revised['expires_at']}: this note is hidden from recall, with what you "
-                                 "just wrote; to keep it current, revise it with ttl, expires_at or permanent=true")
+            revised["notice"] = expired_revision_words(revised)
         return revised
 
     @vault_tool(READ_ONLY, (
@@ -948,6 +947,16 @@ def body_part(view: dict[str, Any], offset: int) -> None:
                          f"drawing's scene), not words to read; call get with offset={end} only if you need it")
     elif end < len(body):
         add_notice(view, f"BODY CUT: characters {offset}-{end} of {len(body)} shown; call get with offset={end} for the rest")
+
+
+def expired_revision_words(revised: dict[str, Any]) -> str:
+    """revise's notice for a note whose expires_at has passed (results.Revised.expired_words)."""
+    successor = revised.get("superseded_by")  # absent from an answer kept for a retry before it was reported
+    if successor is not None:
+        return (f"EXPIRED at {revised['expires_at']}: this note was superseded by {successor}, which holds "
+                f"the current fact; what you just wrote is hidden from recall with it: revise {successor} instead")
+    return (f"EXPIRED at {revised['expires_at']}: this note is hidden from recall, with what you just wrote; to keep it "
+            "current, revise it with ttl, expires_at or permanent=true")
 
 
 def replay_notice(replayed: dict[str, Any]) -> str:
