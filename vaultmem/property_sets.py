@@ -91,19 +91,14 @@ def property_edit(set_properties: Mapping[str, object] | None, unset: Iterable[s
 
 
 def with_date(set_properties: Mapping[str, object] | None, day: object, key: str) -> Mapping[str, object] | None:
-    """``set_properties`` with revise's ``date`` (the day the memory is about, as remember's
-    ``date`` is) under ``key``, the property remember dates a memory by. An agent moving an
+    """``set_properties`` with revise's ``date`` (the day the memory is about, read as remember
+    reads its ``date``: writer.memory_day) under ``key``, the property remember dates a memory by. An agent moving an
     appointment changed the text alone: the note's date stayed the old day, so a list of that day
     still showed the appointment that had moved away from it (a three-day agent trial)."""
     if day is None:
         return set_properties
     if any(_key_form(name) == _key_form(key) for name in (set_properties or {}) if isinstance(name, str)):
         raise UsageError(DATE, " contradicts ", SET, f" {key}: both set the day the note is about; give it once")
-    try:
-        parse_timestamp(day.strip() if isinstance(day, str) else day)
-    except InvalidTimestamp as error:
-        detail = f" ({error.reason})" if error.reason else ""
-        raise UsageError(DATE, f" {short_repr(day)} is not a date{detail}; write it 2026-12-10 or 2026-12-10T15:00") from None
     return {**(set_properties or {}), key: day}
 
 

@@ -482,8 +482,10 @@ class Vault:
         from .property_sets import with_date
         from .resolution import locate_to_write
         from .revision import Revision, write_revision
+        from .writer import memory_day
 
-        set_properties = with_date(set_properties, date, self.paths.dates.date[0])
+        day = None if date is None else memory_day(date)  # as remember reads it: 2025年3月5日, a wall-clock time
+        set_properties = with_date(set_properties, day, self.paths.dates.date[0])
         revision = Revision.of(text=text, append=append, title=title, layer=layer, ttl=ttl, expires_at=expires_at,
                                permanent=permanent, add_tags=_names("add_tags", add_tags),
                                remove_tags=_names("remove_tags", remove_tags), if_version=if_version,
