@@ -245,7 +245,11 @@ from .slugs import same_slug
 #     "Dong Xuan" finds "Đồng Xuân". Nothing is embedded again.
 # 86: the full text and name keys hold þ as th, æ as ae, œ as oe (marks.py): "Thingvellir" finds
 #     "Þingvellir", "aesir" "Æsir", "oeuvre" "œuvre". Nothing is embedded again.
-READER_VERSION = "86"
+# 87: a memory's file name with an English clitic joined to its word (sams-phone-number.md, as
+#     remember names it now) is the slug of its title (`Sam's phone number`): a day in such a name
+#     dates nothing (slugs.named_from_title), and a title beside `name` is the file name
+#     (slugs.same_slug). Nothing is embedded again.
+READER_VERSION = "87"
 BOM = "\ufeff"
 # A Windows editor ("Unicode" in Notepad, PowerShell's Out-File) saves UTF-16 behind one of these.
 UTF16_BOMS = ((codecs.BOM_UTF16_LE, "utf-16-le", "UTF-16 LE"), (codecs.BOM_UTF16_BE, "utf-16-be", "UTF-16 BE"))

@@ -431,11 +431,14 @@ def target_folder(paths: VaultPaths, folder: str | None) -> str:
     text = (folder or "").strip()
     if not text:
         return ""
-    absolute = existing_spelling(paths.root, paths.resolve_inside(text))  # refuses absolute paths, '..' and symlinks out
+    try:
+        absolute = existing_spelling(paths.root, paths.resolve_inside(text))  # refuses absolute paths, '..' and symlinks out
+    except PathOutsideVault as error:
+        raise PathOutsideVault(text, paths.root, inside=error.inside, folder=True) from None
     if not paths.contains_real(absolute):
         # `memories/out` names nothing, so it passed as a folder to make; spelled `Memories/out`
         # it is a link out of the vault (a ValueError came out of real_relative).
-        raise PathOutsideVault(text, paths.root)
+        raise PathOutsideVault(text, paths.root, folder=True)
     relative = paths.real_relative(absolute)
     if relative == ".":
         return ""
