@@ -54,6 +54,7 @@ from .notes import YAML_LOAD_ERRORS, Note, load_yaml_mapping, opening_frontmatte
 from .paths import VaultPaths
 from .slugs import SLUG_WORDS, slugify
 from .terminal_codes import without_terminal_codes
+from .windows_names import windows_trouble
 
 DEFAULT_TITLE_CHARS = 80  # a title made from the text's first line
 MAX_TITLE_CHARS = 200  # a title given (Obsidian's file names stop at 255 bytes; a subject line long before)
@@ -420,18 +421,24 @@ def _unsafe_in_names(char: str) -> bool:
     return unicodedata.category(char) == "Cc" or char in _DIRECTION_CONTROLS
 
 
-def target_folder(paths: VaultPaths, folder: str | None) -> str:
+def target_folder(paths: VaultPaths, folder: str | None, *, asked: bool = True) -> str:
     """The canonical vault-relative folder for a new note ('' for the root); refused if
     outside or ignored.
 
     Canonical means what the scan would call it: ``.``, ``./``, ``a/./b``, ``a//b`` and a
     symlinked folder all name their real folder. Otherwise ``remember`` would return and
     index ``./name.md`` while every later scan finds ``name.md``: one note, two paths.
+    ``asked``: the folder came with the call (an agent's), so a folder it would make is checked
+    as one Windows and the file system can hold (:func:`refuse_unmakeable_folders`).
     """
     text = (folder or "").strip()
     if not text:
         return ""
+    if asked:
+        refuse_windows_drive(text)
     absolute = existing_spelling(paths.root, paths.resolve_inside(text))  # refuses absolute paths, '..' and symlinks out
+    if asked:
+        refuse_unmakeable_folders(paths.root, absolute, text)
     if not paths.contains_real(absolute):
         # `memories/out` names nothing, so it passed as a folder to make; spelled `Memories/out`
         # it is a link out of the vault (a ValueError came out of real_relative).
@@ -445,6 +452,39 @@ def target_folder(paths: VaultPaths, folder: str | None) -> str:
             "choose a normal folder so the note can be found"
         )
     return relative
+
+
+_WINDOWS_DRIVE = re.compile(r"[A-Za-z]:(?:[\\/]|$)")
+MAX_NAME_BYTES = 255  # of one file or folder name, as Linux and macOS count it (UTF-8)
+
+
+def refuse_windows_drive(folder: str) -> None:
+    """An agent on Windows giving the vault's own path (``C:\\Users\\maya\\vault\\memories``): on
+    Linux and macOS that is no absolute path, and ``remember`` made ``C:/Users/…`` inside the vault
+    and said the note was written there (on Windows it is refused as outside the vault)."""
+    if _WINDOWS_DRIVE.match(folder):
+        raise UsageError(Argument("folder"), f" {short_repr(folder)} is an absolute Windows path (a drive, "
+                         f"{folder[:2]}); give the folder relative to the vault root, such as memories/people")
+
+
+def refuse_unmakeable_folders(root: Path, folder: Path, text: str) -> None:
+    """Refuse a folder ``remember`` would make (one not there yet) that Windows cannot hold (``Q3?``,
+    ``con``, ``drafts.``: windows_names.py) or whose name is longer than a file system holds. Made on
+    Linux, the first stopped Git for Windows' checkout of the whole vault and ``check`` named it as the
+    person's problem; the second failed as a bare "File name too long". A folder of the person's is
+    theirs to name and is written into as it is."""
+    made = root
+    for part in folder.relative_to(root).parts:
+        made = made / part
+        if os.path.lexists(made):
+            continue
+        size = len(os.fsencode(part))
+        trouble = (windows_trouble(part) if size <= MAX_NAME_BYTES else
+                   f"{short_repr(part)} is {size} bytes, and a folder's name holds at most {MAX_NAME_BYTES}")
+        if trouble is not None:
+            fix = "choose a shorter name" if size > MAX_NAME_BYTES else "choose another name"
+            raise UsageError(Argument("folder"), f" {short_repr(text)} would make a folder vaultmem must not: {trouble}; "
+                             f"{fix} (nothing was written)")
 
 
 def existing_spelling(root: Path, folder: Path) -> Path:
