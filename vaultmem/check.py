@@ -338,7 +338,7 @@ def plan_fix(paths: VaultPaths, note: Note, policy: LayerPolicy, now: object = N
         raise FixRefused(Spelled("its frontmatter does not load, so ", CHECK_FIX, " leaves it alone"),
                          Spelled("fix the YAML (see its frontmatter problem), then ", CHECK_FIX_AGAIN))
     planned = PlannedFix(fix, _edited(paths, note, values, remove, unmerged))
-    refuse_read_only(paths.absolute(note.path), note.path)  # as the write would: a plain check advised the fix
+    refuse_read_only(paths.absolute(note.path), note.path, replacing=True)  # as the write would: a plain check advised the fix
     return planned
 
 

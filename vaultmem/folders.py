@@ -77,6 +77,10 @@ class PinnedFolder:
             return None
         return stat.S_IMODE(info.st_mode) if stat.S_ISREG(info.st_mode) else None
 
+    def names_of(self, name: str) -> int:
+        """How many names (hard links) the file at ``name`` has, unfollowed."""
+        return os.stat(self.at(name), dir_fd=self.fd, follow_symlinks=False).st_nlink
+
     def owned_as(self, temp: str, name: str) -> None:
         """Give ``temp`` the owner and group of the note ``name`` it is to replace, as its
         mode is kept: a root vaultmem (in a container, under sudo) left the person a note of
