@@ -31,6 +31,7 @@ TEMP_NAME_CHARS = 80  # of the name a temp file is written for (a longer one is 
 # hold. Cut by characters alone, a note named with 62 emoji (251 bytes) got a temp name of 265,
 # and every write over it failed "File name too long", naming the note that was there.
 TEMP_NAME_BYTES = 200
+MAX_NAME_BYTES = 255  # of one file or folder name, as Linux and macOS count it (UTF-8)
 _TEMP_NAME = re.compile(r"\.(?P<like>.+)\.[0-9a-f]{8}\.tmp", re.DOTALL)
 
 

@@ -22,7 +22,7 @@ from typing import Any
 
 from .cjk import has_run
 from .dating import iso_spelling, local_day_start, property_day
-from .durable import make_folders
+from .durable import MAX_NAME_BYTES, make_folders
 from .errors import Argument, InvalidTimestamp, PathOutsideVault, UsageError, short_repr
 from .jalali import said_day, solar_hijri_said
 from .lifecycle import (
@@ -455,7 +455,6 @@ def target_folder(paths: VaultPaths, folder: str | None, *, asked: bool = True) 
 
 
 _WINDOWS_DRIVE = re.compile(r"[A-Za-z]:(?:[\\/]|$)")
-MAX_NAME_BYTES = 255  # of one file or folder name, as Linux and macOS count it (UTF-8)
 
 
 def refuse_windows_drive(folder: str) -> None:
