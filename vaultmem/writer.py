@@ -596,13 +596,34 @@ def archive_note(paths: VaultPaths, relative: str, expected_hash: str) -> tuple[
 
 
 def archive_names(paths: VaultPaths, relative: str) -> Iterator[tuple[str, Path]]:
-    """Where a note may go in the archive: its own path there, then ``name-2.md`` …"""
+    """Where a note may go in the archive: its own path there, then ``name-2.md`` … — in the
+    archive's folders as they are spelled already (``_archive/Work/`` takes ``work/y.md``), and
+    never a name only the case of another file there tells apart (``dentist.md`` beside an
+    archived ``Dentist.md`` is ``dentist-2.md``). Both were one file on Windows and macOS, where a
+    clone of the vault keeps one of the two ("paths have collided") and a sync tool renames one."""
     archive_relative = PurePosixPath(paths.archive_dir) / relative
+    folder = existing_spelling(paths.root, paths.resolve_inside(archive_relative.parent.as_posix()))
+    archive_relative = PurePosixPath(folder.relative_to(paths.root).as_posix()) / archive_relative.name
     stem, suffix = archive_relative.stem, archive_relative.suffix
+    others = _names_in_any_case(folder)
     for attempt in range(1, 1000):
         candidate = archive_relative if attempt == 1 else archive_relative.with_name(f"{stem}-{attempt}{suffix}")
+        if others.get(same_file_on_windows(candidate.name), {candidate.name}) != {candidate.name}:
+            continue  # another file there differs from it in case only
         yield candidate.as_posix(), paths.resolve_inside(candidate.as_posix())
     raise UsageError(f"the archive already holds too many copies of {relative}; clean up {paths.archive_dir}/")
+
+
+def _names_in_any_case(folder: Path) -> dict[str, set[str]]:
+    """The names in ``folder`` (none when it is not there yet), by what Windows sees of them."""
+    try:
+        names = os.listdir(folder)
+    except (FileNotFoundError, NotADirectoryError):
+        return {}
+    spelled: dict[str, set[str]] = {}
+    for name in names:
+        spelled.setdefault(same_file_on_windows(name), set()).add(name)
+    return spelled
 
 
 def remove_note(paths: VaultPaths, relative: str, expected_hash: str, hard: bool,
