@@ -916,6 +916,32 @@ def test_a_read_only_note_is_refused_naming_it_and_its_fix_and_its_bytes_and_mod
     assert "owner: Rui" in note.read_text(encoding="utf-8")
 
 
+def test_a_note_with_a_second_hard_link_is_refused_not_split_into_two_copies(vault: Vault, tmp_path: Path) -> None:
+    # Was: written by rename, the note's name got a new file with the revision while the other
+    # name (the same note linked into a second vault, `ln` by the person) kept the old text —
+    # one note silently split into two that drift apart, as a symlink was before it was followed.
+    # Obsidian and vim write such a file in place; vaultmem writes only by atomic rename, so it refuses.
+    from vaultmem.errors import HardLinkedNote
+
+    note = vault.root / "work/standup.md"
+    other = tmp_path / "other-vault" / "standup.md"
+    other.parent.mkdir()
+    os.link(note, other)
+    with pytest.raises(HardLinkedNote, match=r"work/standup\.md has 2 names \(hard links") as refused:
+        vault.revise("work/standup.md", append="Moved to 10:00.", now=LATER)
+    assert isinstance(refused.value, PermissionError)  # handled wherever a refused write is (supersede, consolidate)
+    assert "nothing was written" in str(refused.value)
+    assert note.read_text(encoding="utf-8") == HAND_WRITTEN
+    assert note.stat().st_nlink == 2 and os.path.samefile(note, other)
+    with pytest.raises(HardLinkedNote):
+        vault.remember("The standup moved to 10:00.", supersedes=["work/standup.md"], now=LATER)
+    assert note.stat().st_nlink == 2 and [path.name for path in (vault.root / "work").iterdir()] == ["standup.md"]
+    assert not (vault.root / "memories").exists()  # the new note undone with it
+    forgotten = vault.forget("work/standup.md")  # a move keeps the file whole: its other name stays as it is
+    assert (vault.root / forgotten.archived_to).read_text(encoding="utf-8") == HAND_WRITTEN
+    assert os.path.samefile(vault.root / forgotten.archived_to, other)
+
+
 def test_cli_revise_of_a_read_only_note_is_one_line_naming_the_file(vault: Vault) -> None:
     (vault.root / "work/standup.md").chmod(0o444)
     result = run_cli(vault.root, "revise", "work/standup.md", "--set", "owner=Rui")

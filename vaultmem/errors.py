@@ -579,6 +579,25 @@ class ReadOnlyNote(VaultmemError, PermissionError):
             "nothing was written. ", writable, ", or leave it as it is"))
 
 
+class HardLinkedNote(ReadOnlyNote):
+    """The note's file has other names (hard links: the same note linked into a second vault, a
+    folder of the person's): vaultmem writes a note by an atomic rename, which gives this name a
+    new file and leaves the others the old one — one note split into two that drift apart. So it
+    is refused as a protected note is (a ``ReadOnlyNote`` and ``PermissionError`` too: every write
+    that handles a refused file handles this one); moving or deleting it splits nothing."""
+
+    def __init__(self, path: str, names: int) -> None:
+        self.path = path
+        self.names = names
+        by_hand = (f"Edit it by hand (an editor that saves in place keeps every name), or give this name a file of "
+                   f"its own (cp '{path}' copy.md && mv copy.md '{path}') and run the command again")
+        alone = Operation(by_hand, by_hand, "Ask the person to edit it, or to give this name a file of its own, then "
+                          "call the tool again")
+        VaultmemError.__init__(self, Spelled(
+            f"{path} has {names} names (hard links to one file): vaultmem writes a note by replacing its file, which "
+            "would leave the other names the old text — two copies drifting apart; nothing was written. ", alone))
+
+
 class DerivedIndexError(VaultmemError):
     """The derived index is unusable (other embedder, newer schema, corrupt file)."""
 

@@ -94,7 +94,8 @@ def write_memory(index: DerivedIndex, write: VaultWrite, config: VaultConfig, te
     # write waits for that writer anyway to index the new note.
     index.bring_current()
     moment_us = to_epoch_us(resolve_now(now))
-    new_file = write_new_note(paths, target_folder(paths, place.folder), note,
+    # The folder asked for is checked as one vaultmem may make; remember_dir is the person's setting.
+    new_file = write_new_note(paths, target_folder(paths, place.folder, asked=folder is not None), note,
                               lambda stem: answered(index.store.notes, stem, moment_us), place.name_prefix)
     relative = new_file.relative
     created = FileChange(relative, None, note.render())

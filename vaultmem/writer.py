@@ -22,7 +22,7 @@ from typing import Any
 
 from .cjk import has_run
 from .dating import iso_spelling, local_day_start, property_day
-from .durable import make_folders
+from .durable import MAX_NAME_BYTES, make_folders
 from .errors import Argument, InvalidTimestamp, PathOutsideVault, UsageError, short_repr
 from .jalali import said_day, solar_hijri_said
 from .lifecycle import (
@@ -54,6 +54,7 @@ from .notes import YAML_LOAD_ERRORS, Note, load_yaml_mapping, opening_frontmatte
 from .paths import VaultPaths
 from .slugs import SLUG_WORDS, slugify
 from .terminal_codes import without_terminal_codes
+from .windows_names import windows_trouble
 
 DEFAULT_TITLE_CHARS = 80  # a title made from the text's first line
 MAX_TITLE_CHARS = 200  # a title given (Obsidian's file names stop at 255 bytes; a subject line long before)
@@ -423,21 +424,27 @@ def _unsafe_in_names(char: str) -> bool:
     return unicodedata.category(char) == "Cc" or char in _DIRECTION_CONTROLS
 
 
-def target_folder(paths: VaultPaths, folder: str | None) -> str:
+def target_folder(paths: VaultPaths, folder: str | None, *, asked: bool = True) -> str:
     """The canonical vault-relative folder for a new note ('' for the root); refused if
     outside or ignored.
 
     Canonical means what the scan would call it: ``.``, ``./``, ``a/./b``, ``a//b`` and a
     symlinked folder all name their real folder. Otherwise ``remember`` would return and
     index ``./name.md`` while every later scan finds ``name.md``: one note, two paths.
+    ``asked``: the folder came with the call (an agent's), so a folder it would make is checked
+    as one Windows and the file system can hold (:func:`refuse_unmakeable_folders`).
     """
     text = (folder or "").strip()
     if not text:
         return ""
+    if asked:
+        refuse_windows_drive(text)
     try:
         absolute = existing_spelling(paths.root, paths.resolve_inside(text))  # refuses absolute paths, '..' and symlinks out
     except PathOutsideVault as error:
         raise PathOutsideVault(text, paths.root, inside=error.inside, folder=True) from None
+    if asked:
+        refuse_unmakeable_folders(paths.root, absolute, text)
     if not paths.contains_real(absolute):
         # `memories/out` names nothing, so it passed as a folder to make; spelled `Memories/out`
         # it is a link out of the vault (a ValueError came out of real_relative).
@@ -451,6 +458,38 @@ def target_folder(paths: VaultPaths, folder: str | None) -> str:
             "choose a normal folder so the note can be found"
         )
     return relative
+
+
+_WINDOWS_DRIVE = re.compile(r"[A-Za-z]:(?:[\\/]|$)")
+
+
+def refuse_windows_drive(folder: str) -> None:
+    """An agent on Windows giving the vault's own path (``C:\\Users\\maya\\vault\\memories``): on
+    Linux and macOS that is no absolute path, and ``remember`` made ``C:/Users/…`` inside the vault
+    and said the note was written there (on Windows it is refused as outside the vault)."""
+    if _WINDOWS_DRIVE.match(folder):
+        raise UsageError(Argument("folder"), f" {short_repr(folder)} is an absolute Windows path (a drive, "
+                         f"{folder[:2]}); give the folder relative to the vault root, such as memories/people")
+
+
+def refuse_unmakeable_folders(root: Path, folder: Path, text: str) -> None:
+    """Refuse a folder ``remember`` would make (one not there yet) that Windows cannot hold (``Q3?``,
+    ``con``, ``drafts.``: windows_names.py) or whose name is longer than a file system holds. Made on
+    Linux, the first stopped Git for Windows' checkout of the whole vault and ``check`` named it as the
+    person's problem; the second failed as a bare "File name too long". A folder of the person's is
+    theirs to name and is written into as it is."""
+    made = root
+    for part in folder.relative_to(root).parts:
+        made = made / part
+        if os.path.lexists(made):
+            continue
+        size = len(os.fsencode(part))
+        trouble = (windows_trouble(part) if size <= MAX_NAME_BYTES else
+                   f"{short_repr(part)} is {size} bytes, and a folder's name holds at most {MAX_NAME_BYTES}")
+        if trouble is not None:
+            fix = "choose a shorter name" if size > MAX_NAME_BYTES else "choose another name"
+            raise UsageError(Argument("folder"), f" {short_repr(text)} would make a folder vaultmem must not: {trouble}; "
+                             f"{fix} (nothing was written)")
 
 
 def existing_spelling(root: Path, folder: Path) -> Path:
@@ -563,13 +602,34 @@ def archive_note(paths: VaultPaths, relative: str, expected_hash: str) -> tuple[
 
 
 def archive_names(paths: VaultPaths, relative: str) -> Iterator[tuple[str, Path]]:
-    """Where a note may go in the archive: its own path there, then ``name-2.md`` …"""
+    """Where a note may go in the archive: its own path there, then ``name-2.md`` … — in the
+    archive's folders as they are spelled already (``_archive/Work/`` takes ``work/y.md``), and
+    never a name only the case of another file there tells apart (``dentist.md`` beside an
+    archived ``Dentist.md`` is ``dentist-2.md``). Both were one file on Windows and macOS, where a
+    clone of the vault keeps one of the two ("paths have collided") and a sync tool renames one."""
     archive_relative = PurePosixPath(paths.archive_dir) / relative
+    folder = existing_spelling(paths.root, paths.resolve_inside(archive_relative.parent.as_posix()))
+    archive_relative = PurePosixPath(folder.relative_to(paths.root).as_posix()) / archive_relative.name
     stem, suffix = archive_relative.stem, archive_relative.suffix
+    others = _names_in_any_case(folder)
     for attempt in range(1, 1000):
         candidate = archive_relative if attempt == 1 else archive_relative.with_name(f"{stem}-{attempt}{suffix}")
+        if others.get(same_file_on_windows(candidate.name), {candidate.name}) != {candidate.name}:
+            continue  # another file there differs from it in case only
         yield candidate.as_posix(), paths.resolve_inside(candidate.as_posix())
     raise UsageError(f"the archive already holds too many copies of {relative}; clean up {paths.archive_dir}/")
+
+
+def _names_in_any_case(folder: Path) -> dict[str, set[str]]:
+    """The names in ``folder`` (none when it is not there yet), by what Windows sees of them."""
+    try:
+        names = os.listdir(folder)
+    except (FileNotFoundError, NotADirectoryError):
+        return {}
+    spelled: dict[str, set[str]] = {}
+    for name in names:
+        spelled.setdefault(same_file_on_windows(name), set()).add(name)
+    return spelled
 
 
 def remove_note(paths: VaultPaths, relative: str, expected_hash: str, hard: bool,
