@@ -24,7 +24,7 @@ from typing import Any
 from .dating import since_bound, until_bound
 from .errors import Argument, UsageError
 from .lifecycle import to_epoch_us
-from .storage import Eligibility, Store, TaskFilter, TaskRow
+from .storage import Eligibility, Store, TaskFilter, TaskRow, carries_tag
 from .task_dates import STATUSES, TaskRules
 from .task_query import ReadQuery, read_task_query
 
@@ -172,8 +172,27 @@ def find_tasks(store: Store, asked: AskedTasks, k: int, offset: int = 0) -> Task
             found.warnings.append(f"{hidden} {'task' if hidden == 1 else 'tasks'} of expired notes left out: "
                                   "ask with include_expired to see them")
             return found
-    found.warnings += _unmatched(store, asked)
+    found.warnings += [*_tags_elsewhere(store, asked.filter), *_unmatched(store, asked)]
     return found
+
+
+def _tags_elsewhere(store: Store, wanted: TaskFilter) -> list[str]:
+    """Why a filter by tag found nothing: the tasks it would keep if a ``#tag`` on another line
+    of their note counted (a daily note's ``#meeting`` line does not tag its tasks), or the tags
+    asked for that no note carries at all. Was: ``tasks --tag finance`` said only "no tasks",
+    while ``get`` listed #finance among the tags of the very notes that held the tasks."""
+    if not wanted.tags:
+        return []
+    elsewhere = store.tasks.count(replace(wanted, tags_anywhere_in_note=True))
+    if elsewhere:
+        tags = " and ".join("#" + tag for tag in wanted.tags)
+        where = "only on other lines" if len(wanted.tags) == 1 else "one at least only on other lines"
+        return [f"{elsewhere} {'task is' if elsewhere == 1 else 'tasks are'} in notes that carry {tags}, {where}: a task takes the tags on its own line and in its note's `tags` property; put {tags} on the "
+                "task's line (or in the note's `tags`) to keep it"]
+    from .tag_hints import unknown_tag_warning
+
+    known = store.notes.tag_names()
+    return [unknown_tag_warning(tag, known) for tag in wanted.tags if not carries_tag(known, tag)]
 
 
 def _unmatched(store: Store, asked: AskedTasks) -> list[str]:
