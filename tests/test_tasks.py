@@ -490,6 +490,19 @@ def test_an_empty_answer_to_words_names_the_words_no_task_holds(vault: Path) -> 
                                              ["no task matches the query as it was read (see read)"])
 
 
+def test_an_empty_answer_by_due_or_done_days_counts_the_tasks_of_the_notes_dated_then(vault: Path) -> None:
+    """A journal of daily notes: ``tasks "last week"`` said only "no task matches" while last
+    week's notes held open tasks without a day of their own (a person's trial, s34)."""
+    assert asked(vault, "due 2025-12-09")[2] == [
+        "no task matches the query as it was read (see read)",
+        "2 open tasks are in notes dated on 2025-12-09, but none is due then: a task's due day is its own "
+        "📅 day or [due:: …], not its note's date"]
+    assert asked(vault, "due next year")[2] == ["no task matches the query as it was read (see read)"]
+    assert asked(vault, "done on the 9th", status="done")[2][-1] == (
+        "1 done task is in notes dated on 2025-12-09, but none is done then: a task's done day is its own "
+        "✅ day or [completion:: …], not its note's date")
+
+
 def test_the_cli_reads_a_question_and_says_how(vault: Path) -> None:
     shown = run_cli(vault, "tasks", "what's due this week", "--as-of", NOW)
     assert shown.exit_code == 0, shown.output

@@ -172,8 +172,30 @@ def find_tasks(store: Store, asked: AskedTasks, k: int, offset: int = 0) -> Task
             found.warnings.append(f"{hidden} {'task' if hidden == 1 else 'tasks'} of expired notes left out: "
                                   "ask with include_expired to see them")
             return found
-    found.warnings += [*_tags_elsewhere(store, asked.filter), *_unmatched(store, asked)]
+    found.warnings += [*_tags_elsewhere(store, asked.filter), *_unmatched(store, asked),
+                       *_in_notes_of_those_days(store, asked.filter)]
     return found
+
+
+def _in_notes_of_those_days(store: Store, wanted: TaskFilter) -> list[str]:
+    """Why a range of due (or done) days found nothing in a vault of daily notes: the tasks of
+    the notes dated in that range, which have no such day of their own. Was: ``tasks "last
+    week"`` in a journal of daily notes said only "no task matches", while last week's notes held
+    ten open tasks; a task's day is its 📅 / ✅ (or ``[due:: …]``), never its note's date."""
+    for kind, since, until in (("due", wanted.due_since, wanted.due_until), ("done", wanted.done_since, wanted.done_until)):
+        if since is None and until is None:
+            continue
+        alive = wanted.alive
+        noted = replace(wanted, due_since=None, due_until=None, due_before=None, done_since=None, done_until=None,
+                        alive=Eligibility.asked(alive.now_us, include_expired=alive.include_expired, since=since, until=until))
+        held = store.tasks.count(noted)
+        if held:
+            days = f"on {since}" if since == until else f"{since or '…'}..{until or '…'}"
+            symbol = "📅 day or [due:: …]" if kind == "due" else "✅ day or [completion:: …]"
+            status = f"{wanted.statuses[0]} " if len(wanted.statuses) == 1 else ""
+            return [f"{held} {status}{'task is' if held == 1 else 'tasks are'} in notes dated {days}, but none is {kind} then: "
+                    f"a task's {kind} day is its own {symbol}, not its note's date"]
+    return []
 
 
 def _tags_elsewhere(store: Store, wanted: TaskFilter) -> list[str]:
