@@ -477,6 +477,26 @@ def test_a_name_typed_without_its_accents_names_the_note_it_may_mean_and_resolve
                                          "A name is matched as the note spells it, accents, full-width marks and curly quotes too")
 
 
+def test_a_misspelt_name_suggests_the_notes_spelt_closest_and_resolves_to_none(vault_dir: Path, write_note) -> None:
+    # A person's trial (s34): `get "Blade Runer"` answered only the ways to name a note.
+    write_note("Refs/Blade Runner.md", "---\ncategories: Movies\n---\nA film.\n")
+    write_note("Refs/Futurama.md", "---\ntitle: Futurama (show)\n---\nA show.\n")
+    with Vault(vault_dir, embedder=HashingEmbedder()) as vault:
+        with pytest.raises(NoteNotFound) as by_file_name:
+            vault.get("Blade Runer")
+        with pytest.raises(NoteNotFound) as by_title:
+            vault.get("futurama (shw)")
+        with pytest.raises(NoteNotFound) as far:
+            vault.get("Zelda")
+        with pytest.raises(NoteNotFound) as other_number:
+            vault.get("Blade Runer 2")
+    assert by_file_name.value.suggestions == ["Refs/Blade Runner.md"]
+    assert str(by_file_name.value).startswith("no note matches 'Blade Runer'; did you mean: Refs/Blade Runner.md. ")
+    assert by_title.value.suggestions == ["Refs/Futurama.md"]
+    assert far.value.suggestions == []
+    assert other_number.value.suggestions == []  # a sequel is another film
+
+
 def test_a_name_typed_with_a_straight_apostrophe_names_the_note_spelled_with_a_curly_one(vault_dir: Path, write_note) -> None:
     # A trial on a campaign vault: `remember --title "Vel’Sharoon"` (an editor's smart quote), then
     # `get "Vel'Sharoon"` said only "no note matches", naming nothing. As with accents, the note is

@@ -576,7 +576,35 @@ def not_found(notes: NoteStore, reference: str, why: str = "") -> NoteNotFound:
     # A note whose opening # heading holds what was typed (`interleaving` for Zettelkasten's
     # 202301161000.md, `# Interleaving mixes problem types`): suggested; the whole heading names it.
     similar += [path for path in notes.opening_with(key) if path not in named and path not in similar] if key else []
+    if not similar and not unaccented:
+        similar = _misspelt(notes, name)
     return NoteNotFound(reference, similar, unaccented, why)
+
+
+MISSPELT_CUTOFF = 0.8  # difflib's ratio: "Blade Runer" → "Blade Runner", "Futurma" → "Futurama"
+
+
+def _misspelt(notes: NoteStore, name: str) -> list[str]:
+    """Paths of the notes whose file name or title is ``name`` spelt a letter or two otherwise
+    (``Blade Runer``: a person's trial, s34, was told only the ways to name a note). Asked only
+    when nothing holds what was typed; only suggested: a note is never resolved by a guess."""
+    import difflib
+
+    by_name: dict[str, list[str]] = {}
+    for path, title in notes.paths_and_titles():
+        stem = PurePosixPath(path).name.removesuffix(NOTE_SUFFIX)
+        for spelling in unique([stem.casefold(), title.casefold()]):
+            by_name.setdefault(spelling, []).append(path)
+    # A name with other numbers is another note, however close in spelling (`v1.5` for `v1.05`,
+    # `Lecture 50` for `Lecture 5`): only what _numbered_alike reads by value is suggested so.
+    numbers = _DIGITS.findall(name)
+    spellings = [spelling for spelling in by_name if _DIGITS.findall(spelling) == numbers]
+    close = difflib.get_close_matches(name.casefold(), spellings, n=SUGGESTED_SPELLINGS, cutoff=MISSPELT_CUTOFF)
+    return unique([path for spelling in close for path in by_name[spelling]])[:SUGGESTED_SPELLINGS]
+
+
+SUGGESTED_SPELLINGS = 3
+_DIGITS = re.compile(r"\d+")
 
 
 # A number's leading zeros, not a decimal's (`1.05` is not `1.5`), and a lone digit to pad.
