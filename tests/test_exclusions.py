@@ -17,6 +17,7 @@ from helpers import NOW, run_cli, run_json, snapshot_files, wait_until, write_fi
 
 from vaultmem import Vault
 from vaultmem.paths import VaultPaths
+from vaultmem.watcher import Change
 
 CONFIG = 'embedder = "hashing"\n'
 OAT = "Maya takes oat milk in her coffee, never dairy, and a splash of cold water first."
@@ -300,6 +301,24 @@ def test_a_running_watcher_drops_a_folder_the_person_excludes_and_takes_it_back(
     write_file(root, ".vaultmem.toml", CONFIG + 'exclude = ["Private/**"]\n')
     wait_until(lambda: not any(path.startswith("Private/") for path in indexed(watched)), what=".vaultmem.toml's exclude")
     assert indexed(watched) == {"memories/oat.md"}
+
+
+def test_the_watchers_line_for_an_excluded_note_says_its_file_is_still_there_and_why(vault_dir: Path) -> None:
+    # A person's trial (s34): after adding Clippings/ to Obsidian's Excluded files, `watch`
+    # printed "removed Clippings/…md" as for a deleted file.
+    write_file(vault_dir, ".vaultmem.toml", CONFIG)
+    write_file(vault_dir, "Private/diary.md", "A private diary entry about oat milk in coffee.\n")
+    write_file(vault_dir, "Notes/gone.md", "A note about to be deleted.\n")
+    changes: list[Change] = []
+    with Vault(vault_dir) as vault, vault.watch(quiet=True, on_change=changes.append):
+        obsidian_excludes(vault_dir, "Private/")
+        (vault_dir / "Notes/gone.md").unlink()
+        wait_until(lambda: {change.path for change in changes if change.kind == "removed"} == {"Private/diary.md", "Notes/gone.md"},
+                   what="both notes to leave the index")
+    said = {change.path: str(change) for change in changes}
+    assert said["Private/diary.md"] == ("removed Private/diary.md from the index (the file is still there: excluded by "
+                                        "Obsidian's Excluded files 'Private/')")
+    assert said["Notes/gone.md"] == "removed Notes/gone.md"
 
 
 def test_index_names_a_few_files_excluded_one_by_one_with_the_rule_that_excludes_them(vault_dir: Path) -> None:

@@ -963,8 +963,9 @@ def why_kept(kept: Candidate, runner_up: Candidate, runner_up_path: str) -> str:
     if kept.copy != runner_up.copy:
         return f"{name} is a sync tool's copy of it"
     if kept.appended_words != runner_up.appended_words:
-        return (f"it already says the most: merged into it the others add {kept.appended_words} word(s), "
-                f"merged into {name} {runner_up.appended_words}")
+        # Was "merged into it the others add 12 word(s), merged into x.md 15": a person read it twice.
+        return (f"it already says the most: merging the others into it adds {kept.appended_words} word(s) to it; "
+                f"into {name}, the next best, it would add {runner_up.appended_words}")
     said = "it says what the others say" if kept.appended_words == 0 else "the others add as many words to it as to " + name
     if kept.generated_title != runner_up.generated_title:
         return f"{said}, and its title was chosen, where {name}'s is its text's first line"

@@ -702,7 +702,7 @@ class VaultTools:
         due_until: Annotated[DateBound | None, Field(description="Only tasks due on or before this (a period: through its last day).")] = None,
         done_since: Annotated[DateBound | None, Field(description="Only tasks done on or after this (their ✅ day).")] = None,
         done_until: Annotated[DateBound | None, Field(description="Only tasks done on or before this.")] = None,
-        tags: Annotated[list[Tag] | None, Field(description="Only tasks whose line or note carries all of these tags.")] = None,
+        tags: Annotated[list[Tag] | None, Field(description="Only tasks whose own line, or whose note's tags property, carries all of these tags (a #tag on another line of the note does not count).")] = None,
         query: Annotated[str | None, Field(max_length=500, description=(
             "The question in words, as asked (\"what's due this week\", \"what did I finish yesterday\", \"open tasks "
             "for acme\", \"overdue\", \"done on the 16th\"): periods with due/done/finished/before/since (today, "

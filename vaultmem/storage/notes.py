@@ -566,6 +566,10 @@ class NoteStore:
         )
         return [row[0] for row in rows]
 
+    def paths_and_titles(self) -> list[tuple[str, str]]:
+        """Every note's path and title, by path: what a misspelt name is held against."""
+        return [(str(row[0]), str(row[1])) for row in self.db.execute("SELECT path, title FROM notes ORDER BY path")]
+
     def opening_with(self, key: str, limit: int = SIMILAR_PATHS) -> list[str]:
         """Paths of the notes whose opening ``# heading`` (its name key, ``fields.opening_heading_key``)
         holds ``key``, a space or ``-`` in it standing for any one character; by path. For a "no
