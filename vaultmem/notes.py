@@ -243,7 +243,11 @@ from .slugs import same_slug
 #     stroke as plain ones (đ is d, ł is l, ø is o); a run of Thai or Lao is spaced into letters
 #     as Chinese is (cjk.RUN): "แคบหมู" finds "ซื้อแคบหมูกับไส้อั่ว", "ברוך" finds "בָּרוּךְ",
 #     "Dong Xuan" finds "Đồng Xuân". Nothing is embedded again.
-READER_VERSION = "85"
+# 86: a heading's attribute block is not its text (markdown.HEADING_LINE): Pandoc's and Quarto's
+#     `## Results {#sec-results}`, `# Preface {-}`, MkDocs' `## Setup { #setup }` are the sections
+#     "Results", "Preface", "Setup". Passages under such a heading are embedded again (their
+#     heading changed); nothing else is.
+READER_VERSION = "86"
 BOM = "\ufeff"
 # A Windows editor ("Unicode" in Notepad, PowerShell's Out-File) saves UTF-16 behind one of these.
 UTF16_BOMS = ((codecs.BOM_UTF16_LE, "utf-16-le", "UTF-16 LE"), (codecs.BOM_UTF16_BE, "utf-16-be", "UTF-16 BE"))
