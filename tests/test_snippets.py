@@ -601,6 +601,20 @@ def test_a_links_or_images_attribute_block_is_not_shown() -> None:
     assert readable("[a](b) {not attributes} and [c](d){x}") == "a {not attributes} and c{x}"
 
 
+def test_a_jupyter_book_pages_roles_targets_and_directive_options_are_not_shown() -> None:
+    """Was (a trial on a Jupyter Book page): "see {ref}sec-argo … :class: tip · Below 2000 m…" —
+    MyST's role names, its `(label)=` targets and its directives' options, shown as written;
+    an admonition directive's title was left out."""
+    page = ("(sec-ohc)=\n## Measuring heat content\n\nArgo floats dive to 2000 m; see {ref}`sec-argo`.\n\n"
+            "```{admonition} Why 2000 m?\n:class: tip\nDeeper hulls would be heavier.\n```\n\n"
+            "```{code-cell} ipython3\n:tags: [hide-input]\nimport numpy as np\n```\n")
+    assert readable(page) == ("Measuring heat content · Argo floats dive to 2000 m; see sec-argo. Why 2000 m? "
+                              "Deeper hulls would be heavier. import numpy as np")
+    # Outside a directive, such lines are what they are: code as written, a set before a space.
+    assert readable("```python\n:not: an option\n```\n\nA set {x} before `code` here.") == (
+        ":not: an option · A set {x} before code here.")
+
+
 def test_prose_that_starts_like_site_markup_is_shown_as_written() -> None:
     assert readable("!!! urgent: call the plumber today\n") == "!!! urgent: call the plumber today"
     assert readable('=== "quoted" and more\n\n:: two colons\n\n{not attributes}\n') == (
