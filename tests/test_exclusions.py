@@ -453,3 +453,17 @@ def test_a_quarto_book_is_not_indexed_as_its_readme_in_silence(vault_dir: Path) 
         "(check first that your site's build still finds it: Quarto treats the two extensions differently)")
     assert "(a R Markdown source)" in named["analysis.Rmd"] and "(a MDX source)" in named["docs/intro.mdx"]
     assert "not notes (skipped): 4 file(s):" in run_cli(vault_dir, "index").stdout
+
+
+def test_a_jupyter_books_notebooks_are_named_with_how_to_search_them(vault_dir: Path) -> None:
+    """Was: a Jupyter Book of notebooks beside its intro page indexed as the one page, silent
+    about the rest. A notebook is JSON: it is named with the export that makes a note, not a rename."""
+    write_file(vault_dir, ".vaultmem.toml", CONFIG)
+    write_file(vault_dir, "intro.md", "# Ocean heat\n")
+    write_file(vault_dir, "argo.ipynb", '{"cells": [], "nbformat": 4}\n')
+    document = run_json(vault_dir, "index")
+    assert document["added"] == 1
+    [named] = document["skipped"]["named"]  # type: ignore[index]
+    assert named == {"path": "argo.ipynb", "reason": (
+        "extension .ipynb (a Jupyter notebook, JSON), not .md: only .md files are notes; to search it, keep a Markdown "
+        "copy beside it (`jupytext --to md argo.ipynb` writes argo.md)")}
