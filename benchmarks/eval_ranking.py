@@ -46,7 +46,7 @@ from pathlib import Path
 from typing import Any
 
 from vaultmem import Vault
-from vaultmem.ranking import TEXT_WEIGHT, VECTOR_WEIGHT
+from vaultmem.ranking import PROPERTY_BONUS, TEXT_WEIGHT, VECTOR_WEIGHT
 from vaultmem.search import CANDIDATES_MIN
 
 from .evalsets import conversations, docs, kepano, obsidian_help, sample
@@ -83,7 +83,10 @@ def side_rankings(vault: Vault, query: str, depth: int, now: str | None = None) 
     The only place that knows vaultmem's search internals: when they change, adapt this
     function and nothing else. Scores are the sides' own note scores (ranking.py: the best
     passage plus a quarter of the next two): similarity (cosine × length prior) for vectors, BM25 negated (higher is
-    better) for text, whose order keeps notes with every term first.
+    better) for text, whose order keeps notes with every term first. ``valued``: the candidates
+    one of whose property values the query names, each with the bonus vaultmem adds to its
+    fused value (ranking.PROPERTY_BONUS) — not a side, but what the offline fusion needs to
+    reproduce vaultmem's.
     """
     from vaultmem.lifecycle import resolve_now, to_epoch_us
     from vaultmem.storage import Eligibility
@@ -92,6 +95,7 @@ def side_rankings(vault: Vault, query: str, depth: int, now: str | None = None) 
     return {
         "vectors": [(found.paths[hit.label], hit.score) for hit in found.vectors if hit.label in found.paths],
         "text": [(found.paths[hit.label], hit.score) for hit in found.text if hit.label in found.paths],
+        "valued": [(found.paths[label], PROPERTY_BONUS) for label in sorted(found.valued) if label in found.paths],
     }
 
 
@@ -161,8 +165,11 @@ def answer(vault: Vault, question: Question, depth: int, fusions: Sequence[Fusio
     rankings = {side: [path for path, _ in sides[side]] for side in SIDES}
     hits = vault.search(question.text, k=K, now=now)
     rankings["fused"] = [hit.path for hit in hits]
-    for fusion in (*fusions, parse_fusion(SANITY_FUSION)):
+    for fusion in fusions:
         rankings.setdefault(fusion.name, fusion.rank(sides["vectors"], sides["text"]))
+    # vaultmem's own fusion, with its property bonus: it must give `fused` (checks)
+    rankings[SANITY_FUSION] = parse_fusion(SANITY_FUSION).rank(sides["vectors"], sides["text"],
+                                                               {path for path, _ in sides["valued"]}, PROPERTY_BONUS)
     return Answered(question, rankings, sides, hits[0].score if hits else None)
 
 

@@ -23,7 +23,7 @@ A fusion is written ``METHOD[:key=value,...]``, e.g. ``rrf:k=10``, ``rrf:k=60,de
 from __future__ import annotations
 
 import statistics
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
 from vaultmem.search import CANDIDATES_MIN
@@ -58,8 +58,9 @@ class Fusion:
     vectors: float = 1.0
     text: float = 1.0
 
-    def rank(self, vectors: Candidates, text: Candidates) -> list[str]:
-        """Paths best first, fused from the two sides' candidates."""
+    def rank(self, vectors: Candidates, text: Candidates, valued: Collection[str] = (), bonus: float = 0.0) -> list[str]:
+        """Paths best first, fused from the two sides' candidates; ``bonus`` added to the
+        ``valued`` paths' fused value (vaultmem's property bonus: ranking.PROPERTY_BONUS)."""
         vectors, text = list(vectors)[: self.depth], list(text)[: self.depth]
         if self.method == "rrf":
             scores = _rrf(vectors, text, self.k, self.vectors, self.text)
@@ -67,6 +68,7 @@ class Fusion:
             scores = _mix(_minmax(vectors), _minmax(text), self.vectors, self.text, missing=(0.0, 0.0))
         else:
             scores = _zscore_mix(vectors, text, self.vectors, self.text, self.depth)
+        scores = {path: value + (bonus if path in valued else 0.0) for path, value in scores.items()}
         return sorted(scores, key=lambda path: (-scores[path], path))
 
 

@@ -632,15 +632,27 @@ def test_a_write_kept_waiting_by_another_process_says_so_once_on_stderr_naming_i
     # A trial: the CLI waited silently behind an MCP server's consolidate --apply, for as long as it ran.
     (repo / ".vaultmem.toml").write_text('auto_commit = true\nembedder = "hashing"\n', encoding="utf-8")
     commit_all(repo, "config")
-    holder = hold_commit_lock(repo, 4)
+    # The holder lets go once the writer has said it waits, however slowly the writer starts (a
+    # fixed hold of a few seconds was over before a writer started under load reached the lock).
+    holder = hold_commit_lock(repo, 120)
+    writer = subprocess.Popen([*REMEMBER, "--vault", str(repo), "remember", "Waited for its turn", "--layer", "L3"],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                              env={**os.environ, "PYTHONPATH": str(REPO)})
+    assert writer.stderr is not None
+    said = []
     try:
-        writer = subprocess.run([*REMEMBER, "--vault", str(repo), "remember", "Waited for its turn", "--layer", "L3"],
-                                capture_output=True, text=True, timeout=60, env={**os.environ, "PYTHONPATH": str(REPO)})
+        for line in writer.stderr:
+            said.append(line)
+            if "waiting for another vaultmem write" in line:
+                break
     finally:
+        holder.kill()
         holder.wait(30)
-    assert writer.returncode == 0, writer.stderr
-    waits = [line for line in writer.stderr.splitlines() if "waiting for another vaultmem write" in line]
-    assert len(waits) == 1, writer.stderr
+    _, more = writer.communicate(timeout=120)
+    stderr = "".join(said) + more
+    assert writer.returncode == 0, stderr
+    waits = [line for line in stderr.splitlines() if "waiting for another vaultmem write" in line]
+    assert len(waits) == 1, stderr
     # The holder's command words only, never its values (a remember's text, a path, "4").
     assert f"pid {holder.pid} (`hold_lock.py vaultmem`)" in waits[0] and "git.lock" in waits[0] and "refused after 300 s" in waits[0]
     assert git(repo, "log", "-1", "--format=%s").startswith("vaultmem remember")

@@ -11,9 +11,11 @@ from pathlib import Path
 import pytest
 
 from helpers import run_cli
-from vaultmem import Vault
+from vaultmem import Vault, gitops
 from vaultmem.config import ConfigError, config_from_dict
 from vaultmem.embedders import HashingEmbedder
+from vaultmem.git_dates import GitDates, load_git_dates
+from vaultmem.paths import is_note_name
 
 ON = 'embedder = "hashing"\n[dates]\nfrom_git = true\n'
 OFF = 'embedder = "hashing"\n'
@@ -26,7 +28,7 @@ def git(root: Path, *args: str, when: str | None = None) -> str:
 
 
 def commit(root: Path, message: str, when: str, *paths: str) -> None:
-    git(root, "add", "--", *paths)
+    git(root, "--literal-pathspecs", "add", "--", *paths)
     git(root, "commit", "-qm", message, when=when)
 
 
@@ -135,14 +137,15 @@ def test_explain_names_the_commit_that_dated_the_note(til: Path) -> None:
     with Vault(til, embedder=HashingEmbedder()) as vault:
         explained = vault.explain("react/remount.md", "react key prop", since="2025-04-01")
     reason = next(reason for reason in explained.reasons if "filtered out by" in reason)
-    assert f"from its git history: commit {first[:10]} added its file" in reason
+    assert f'from its git history: commit {first[:10]} ("react") added its file' in reason
+    assert sum("from its git history" in reason for reason in explained.reasons) == 1  # said once
 
 
 def test_the_dates_are_kept_under_vaultmem_and_made_again_when_it_is_deleted(til: Path) -> None:
     setting(til, ON)
     before = listed(til, "2025-01-01", "2025-12-31")
     kept = json.loads((til / ".vaultmem" / "git_dates.json").read_text(encoding="utf-8"))
-    assert kept["head"] == git(til, "rev-parse", "HEAD").strip() and set(kept["added"]) == set(before)
+    assert kept["head"] == git(til, "rev-parse", "HEAD").strip() and set(kept["dated"]) == set(before)
     subprocess.run(["rm", "-rf", str(til / ".vaultmem")], check=True)
     assert listed(til, "2025-01-01", "2025-12-31") == before
 
@@ -346,3 +349,268 @@ def test_a_new_note_at_a_deleted_note_s_path_is_dated_by_its_own_commit(til: Pat
     commit(til, "lakes again", "2026-11-12T11:00:00+01:00", "lakes.md")
     setting(til, ON)
     assert list(listed(til, "2026-11-12", "2026-11-12")) == ["lakes.md"]
+
+
+# -- HEAD moved on: the commits since read on top of the kept pass (git_dates._on_top)
+
+def _write(root: Path, path: str, text: str) -> None:
+    (root / path).parent.mkdir(parents=True, exist_ok=True)
+    (root / path).write_text(text, encoding="utf-8")
+
+
+def _eventful_history(root: Path, folder: str = "") -> list[str]:
+    """A history with everything the pass reads: an importing first commit, notes added, renamed,
+    deleted, restored with the same bytes, a new note at a deleted one's path, a branch merged
+    whose commits are older than the main line's, a move into a folder, a branch merged whose
+    commit is newer than the main line's; HEAD's first-parent commits, oldest first."""
+    git(root, "init", "-q", "-b", "main")
+    git(root, "config", "user.email", "p@example.com")
+    git(root, "config", "user.name", "P")
+    imported = [f"{folder}old/n{number}.md" for number in range(12)]
+    for path in imported:
+        _write(root, path, f"# {path}\n\nWritten years before git, about {path}.\n")
+    commit(root, "import", "2024-01-01T10:00:00+00:00", *imported)
+    _write(root, f"{folder}a.md", "# A\n\nThe first note written in git.\n")
+    commit(root, "a", "2024-02-01T10:00:00+00:00", f"{folder}a.md")
+    git(root, "mv", f"{folder}a.md", f"{folder}b.md")
+    git(root, "commit", "-qm", "rename a", when="2024-03-01T10:00:00+00:00")
+    git(root, "rm", "-q", f"{folder}old/n0.md", f"{folder}b.md")
+    git(root, "commit", "-qm", "delete", when="2024-04-01T10:00:00+00:00")
+    git(root, "checkout", "HEAD~1", "--", f"{folder}old/n0.md", f"{folder}b.md")
+    git(root, "commit", "-qm", "restore", when="2024-05-01T10:00:00+00:00")
+    git(root, "checkout", "-q", "-b", "side")
+    _write(root, f"{folder}side.md", "# Side\n\nWritten on a branch.\n")
+    commit(root, "side", "2024-05-15T10:00:00+00:00", f"{folder}side.md")
+    git(root, "rm", "-q", f"{folder}old/n1.md")
+    git(root, "commit", "-qm", "side deletes n1", when="2024-05-16T10:00:00+00:00")
+    git(root, "checkout", "-q", "main")
+    _write(root, f"{folder}c.md", "# C\n\nWritten on main after the branch began.\n")
+    commit(root, "c", "2024-06-01T10:00:00+00:00", f"{folder}c.md")
+    git(root, "merge", "-q", "--no-ff", "-m", "merge side", "side", when="2024-06-02T10:00:00+00:00")
+    for number in range(3):
+        _write(root, f"{folder}d{number}.md", f"# D{number}\n\nA day's note {number}.\n")
+        commit(root, f"d{number}", f"2024-07-0{number + 1}T10:00:00+00:00", f"{folder}d{number}.md")
+    git(root, "rm", "-q", f"{folder}d0.md")
+    git(root, "commit", "-qm", "drop d0", when="2024-08-01T10:00:00+00:00")
+    _write(root, f"{folder}d0.md", "# D0\n\nAnother note at the same path, other words.\n")
+    commit(root, "new d0", "2024-08-02T10:00:00+00:00", f"{folder}d0.md")
+    git(root, "branch", "late")
+    (root / folder / "kept").mkdir()
+    git(root, "mv", f"{folder}c.md", f"{folder}kept/c.md")
+    git(root, "commit", "-qm", "file c", when="2024-09-01T10:00:00+00:00")
+    git(root, "checkout", "-q", "late")
+    _write(root, f"{folder}late.md", "# Late\n\nWritten on a branch after the main line's last commit.\n")
+    commit(root, "late", "2024-09-05T10:00:00+00:00", f"{folder}late.md")
+    git(root, "checkout", "-q", "main")
+    git(root, "merge", "-q", "--no-ff", "-m", "merge late", "late", when="2024-09-06T10:00:00+00:00")
+    return git(root, "rev-list", "--first-parent", "--reverse", "HEAD").split()
+
+
+def _dates_at(vault: Path, state: Path, held: GitDates | None) -> GitDates:
+    return load_git_dates(vault, state, True, held, is_note_name)[0]
+
+
+def _same(found: GitDates, whole: GitDates) -> None:
+    assert found.head == whole.head
+    assert (dict(found.added), found.unfetched, found.imported) == (dict(whole.added), whole.unfetched, whole.imported)
+    assert found.history is not None and whole.history is not None
+    assert found.history.as_json() == whole.history.as_json()
+
+
+def _step_through(root: Path, vault: Path, heads: list[str], tmp_path: Path,
+                  monkeypatch: pytest.MonkeyPatch) -> list[str | None]:
+    """Move HEAD along ``heads``, reading the dates each time on top of the last reading (in memory,
+    and from the kept file as a new process would), and each time wholly afresh; asserts they are
+    the same. The ``since`` each reading on top asked git's log for."""
+    asked: list[str | None] = []
+    real = gitops.added_and_moved
+
+    def recording(where: Path, head: str, since: str | None = None) -> bytes:
+        asked.append(since)
+        return real(where, head, since)
+
+    monkeypatch.setattr(gitops, "added_and_moved", recording)
+    state = tmp_path / "state"
+    state.mkdir()
+    held: GitDates | None = None
+    for head in heads:
+        git(root, "checkout", "-q", "--detach", head)
+        from_file = _dates_at(vault, state, None) if held is not None else None
+        found = _dates_at(vault, state, held)
+        whole = _dates_at(vault, tmp_path / "nowhere", None)
+        _same(found, whole)
+        if from_file is not None:
+            _same(from_file, whole)
+        held = found
+    return asked
+
+
+def test_the_commits_head_moved_on_by_read_on_top_give_what_the_whole_history_gives(tmp_path: Path,
+                                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """Was: every move of HEAD read the whole history again (`git log --raw` of every commit)."""
+    root = tmp_path / "repo"
+    root.mkdir()
+    heads = _eventful_history(root)
+    asked = _step_through(root, root, heads, tmp_path, monkeypatch)
+    on_top = [since for since in asked if since is not None]
+    # Each step read only the commits since the one before, but the merge of a branch older than the
+    # main line's last commit (git lists its commits among the kept ones): the whole history.
+    assert len(on_top) == 2 * (len(heads) - 2)
+    assert asked[-3:] == [heads[-2], heads[-2], None]  # a merge of newer commits: on top
+
+
+def test_a_head_that_does_not_descend_from_the_kept_one_is_read_whole(tmp_path: Path,
+                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """A reset back, an amend, a rebase: the kept pass holds commits HEAD no longer has."""
+    root = tmp_path / "repo"
+    root.mkdir()
+    heads = _eventful_history(root)
+    git(root, "checkout", "-q", "--detach", heads[-1])
+    _write(root, "e.md", "# E\n\nAmended away.\n")
+    commit(root, "e", "2024-10-01T10:00:00+00:00", "e.md")
+    amended = git(root, "rev-parse", "HEAD").strip()
+    git(root, "commit", "-q", "--amend", "-m", "e, amended", when="2024-10-02T10:00:00+00:00")
+    again = git(root, "rev-parse", "HEAD").strip()
+    asked = _step_through(root, root, [heads[2], heads[-1], amended, again, heads[3]], tmp_path, monkeypatch)
+    # On top: from heads[2] (every later commit is newer, the older branch's too) and to the commit
+    # made on heads[-1]; whole: the amended commit, and back to heads[3].
+    assert [since for since in asked if since is not None] == [heads[2]] * 2 + [heads[-1]] * 2
+
+
+# -- a vault whose folder was moved in the repository (git mv notes vault)
+
+def _notes_then_renamed(root: Path, folders: tuple[str, ...] = ("notes", "vault"), imported: int = 0) -> None:
+    """Three notes written in ``folders[0]`` a month apart (after ``imported`` notes put in at once),
+    then the folder moved to each next one, in September and October."""
+    git(root, "init", "-q", "-b", "main")
+    git(root, "config", "user.email", "p@example.com")
+    git(root, "config", "user.name", "P")
+    _write(root, "README.md", "# Code\n")
+    commit(root, "code", "2023-12-01T10:00:00+00:00", "README.md")
+    if imported:
+        paths = [f"{folders[0]}/old/o{number}.md" for number in range(imported)]
+        for path in paths:
+            _write(root, path, f"# {path}\n\nYears old, put in at once.\n")
+        commit(root, "import", "2023-12-15T10:00:00+00:00", *paths)
+    for month in (1, 2, 3):
+        _write(root, f"{folders[0]}/n{month}.md", f"# N{month}\n\nWritten in month {month}.\n")
+        commit(root, f"n{month}", f"2024-0{month}-01T10:00:00+00:00", f"{folders[0]}/n{month}.md")
+    for number, (before, after) in enumerate(zip(folders, folders[1:])):
+        (root / after).parent.mkdir(parents=True, exist_ok=True)
+        git(root, "mv", before, after)
+        git(root, "commit", "-qm", f"move {before} to {after}", when=f"2024-{9 + number}-01T10:00:00+00:00")
+
+
+def test_a_vault_whose_folder_was_renamed_keeps_each_note_s_day(tmp_path: Path) -> None:
+    """Was: `git mv notes vault` shows every note added by the rename to a log of vault/, and each was
+    dated that day (ten or more: taken for an import, all undated)."""
+    _notes_then_renamed(tmp_path)
+    vault = tmp_path / "vault"
+    setting(vault, ON)
+    assert list(listed(vault, "2024-02-01", "2024-02-01")) == ["n2.md"]
+    assert listed(vault, "2024-09-01", "2024-09-01") == {}
+    assert len(listed(vault, "2024-01-01", "2024-03-31")) == 3
+
+
+def test_a_vault_moved_twice_keeps_each_note_s_day(tmp_path: Path) -> None:
+    _notes_then_renamed(tmp_path, ("docs", "notes", "team/vault"))
+    vault = tmp_path / "team" / "vault"
+    setting(vault, ON)
+    assert {path: note["date"] for path, note in listed(vault, "2024-01-01", "2024-12-31").items()} == {
+        "n1.md": "2024-01-01T10:00:00+00:00", "n2.md": "2024-02-01T10:00:00+00:00", "n3.md": "2024-03-01T10:00:00+00:00"}
+
+
+def test_notes_imported_into_a_folder_later_renamed_stay_undated_and_the_rest_keep_their_days(tmp_path: Path) -> None:
+    _notes_then_renamed(tmp_path, imported=12)
+    vault = tmp_path / "vault"
+    setting(vault, ON)
+    assert set(listed(vault, "2024-01-01", "2024-12-31")) == {"n1.md", "n2.md", "n3.md"}
+    dates = load_git_dates(vault, tmp_path / "nowhere", True, None, is_note_name)[0]
+    assert dates.imported == {f"old/o{number}.md" for number in range(12)}
+
+
+def test_the_commits_after_a_folder_rename_read_on_top_give_what_the_whole_history_gives(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    root = tmp_path / "repo"
+    root.mkdir()
+    _eventful_history(root, folder="notes/")
+    git(root, "mv", "notes", "vault")
+    git(root, "commit", "-qm", "rename the folder", when="2024-10-01T10:00:00+00:00")
+    _write(root, "vault/e.md", "# E\n\nAfter the rename.\n")
+    commit(root, "e", "2024-10-02T10:00:00+00:00", "vault/e.md")
+    _write(root, "src/main.py", "print('code')\n")
+    commit(root, "code", "2024-10-03T10:00:00+00:00", "src/main.py")
+    heads = git(root, "rev-list", "--first-parent", "--reverse", "HEAD").split()[-3:]
+    _step_through(root, root / "vault", heads, tmp_path, monkeypatch)
+    dates = load_git_dates(root / "vault", tmp_path / "nowhere", True, None, is_note_name)[0]
+    assert dates.added["kept/c.md"].said == "2024-06-01T10:00:00+00:00"
+    assert "old/n0.md" in dates.imported
+
+
+# -- a vault in a folder of a bigger repository: its log reads that folder only
+
+def test_a_vault_folder_named_like_a_pathspec_reads_its_own_notes_only_and_follows_its_old_name(tmp_path: Path) -> None:
+    """The vault's log is limited to its folder and a moved folder's history to the folder it was:
+    names with glob and magic characters (`notes*[x]`, `:old dir*`) are themselves, so a sibling a
+    glob would match (`notes-x`, whose twelve notes came first) counts for neither the import rule
+    nor the dates."""
+    git(tmp_path, "init", "-q", "-b", "main")
+    git(tmp_path, "config", "user.email", "p@example.com")
+    git(tmp_path, "config", "user.name", "P")
+    _write(tmp_path, "README.md", "# Code\n")
+    commit(tmp_path, "code", "2023-12-01T10:00:00+00:00", "README.md")
+    sibling = [f"notes-x/s{number}.md" for number in range(12)]
+    for path in sibling:
+        _write(tmp_path, path, f"# {path}\n\nAnother team's note.\n")
+    commit(tmp_path, "their notes", "2023-12-10T10:00:00+00:00", *sibling)
+    old = [f":old dir*/o{number}.md" for number in range(12)]
+    for path in old:
+        _write(tmp_path, path, f"# {path}\n\nYears old, put in at once.\n")
+    commit(tmp_path, "import", "2023-12-15T10:00:00+00:00", *old)
+    _write(tmp_path, ":old dir*/n1.md", "# N1\n\nWritten in January.\n")
+    commit(tmp_path, "n1", "2024-01-01T10:00:00+00:00", ":old dir*/n1.md")
+    git(tmp_path, "mv", ":old dir*", "notes*[x]")
+    git(tmp_path, "commit", "-qm", "rename", when="2024-09-01T10:00:00+00:00")
+    _write(tmp_path, "notes*[x]/n2.md", "# N2\n\nWritten in October.\n")
+    commit(tmp_path, "n2", "2024-10-01T10:00:00+00:00", "notes*[x]/n2.md")
+    vault = tmp_path / "notes*[x]"
+    setting(vault, ON)
+    dates = load_git_dates(vault, tmp_path / "nowhere", True, None, is_note_name)[0]
+    assert {path: when.said for path, when in dates.added.items()} == {
+        "n1.md": "2024-01-01T10:00:00+00:00", "n2.md": "2024-10-01T10:00:00+00:00"}
+    assert dates.imported == {f"o{number}.md" for number in range(12)}
+    assert set(listed(vault, "2023-01-01", "2024-12-31")) == {"n1.md", "n2.md"}
+
+
+# -- explain and check say what git dated, and what it left undated
+
+def test_explain_of_a_note_in_the_answer_names_the_commit_that_dated_it_with_its_subject(til: Path) -> None:
+    """Was: only a note a date bound left out named its commit; one in the answer said nothing of it."""
+    setting(til, ON)
+    first = git(til, "log", "--format=%H", "--", "react/remount.md").strip()
+    with Vault(til, embedder=HashingEmbedder()) as vault:
+        for since in (None, "2025-01-01"):
+            explained = vault.explain("react/remount.md", "react key prop", since=since)
+            assert explained.in_answer
+            assert [reason for reason in explained.reasons if "git history" in reason] == [
+                f'its date 2025-03-10T09:00:00+01:00 is from its git history: commit {first[:10]} ("react") added its '
+                "file (.vaultmem.toml [dates] from_git; the note says no date of its own)"]
+
+
+def test_check_says_in_one_line_how_many_notes_an_importing_commit_left_undated_and_how_to_date_them(
+        vault_dir: Path, write_note) -> None:
+    """Was: check said nothing of them (explain said it one note at a time)."""
+    imported = _imported_after_a_readme(vault_dir, write_note)
+    write_note(imported[0], "---\ndate: 2019-05-01\n---\n# Design\n\nDated by its property.\n")
+    setting(vault_dir, ON)
+    run_cli(vault_dir, "index")
+    result = run_cli(vault_dir, "check")
+    lines = [line for line in result.stdout.splitlines() if "not dated by git" in line]
+    assert lines == ["dates.from_git: 11 notes with no other date are not dated by git: the commit that brought the notes "
+                     "into git added them with 10 or more at once (when git began, not when they were written); to date "
+                     "them, give each a date property (date: YYYY-MM-DD); `explain NOTE QUERY` names such a note"]
+    report = json.loads(run_cli(vault_dir, "check", "--json").stdout)
+    assert [notice["field"] for notice in report["notices"]] == ["dates.from_git"]
+    assert not any("not dated by git" in problem["message"] for problem in report["problems"])  # said, not a problem
+    setting(vault_dir, OFF)
+    assert json.loads(run_cli(vault_dir, "check", "--json").stdout)["notices"] == []

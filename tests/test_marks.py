@@ -194,3 +194,49 @@ def test_a_turkish_capital_i_with_a_dot_names_a_memory_with_a_plain_i() -> None:
     assert slugify("İstanbul gezisi") == "istanbul-gezisi"
     assert named_from_title("i-stanbul-gezisi", "İstanbul gezisi")
     assert slugify("Søren på søen, Þingvellir, Łódź") == "søren-på-søen-þingvellir-łódź"  # other letters as before
+
+
+LIGATURE_NOTES = {
+    "is/Þingvellir.md": "# Þingvellir\n\nÞingvellir er þjóðgarður. Við gengum um Almannagjá og sáum þorn við veginn.\n",
+    "myths/Æsir.md": "# Æsir\n\nThe Æsir live in Ásgarðr; Óðinn rules them, Þórr guards them.\n",
+    "fr/Œuvres.md": "# Lectures\n\nLire les œuvres complètes de Maupassant cet été, et le cœur de Balzac.\n",
+    "other.md": "# Other\n\nNothing of those letters: a trip to the coast, and a bird's nest.\n",
+}
+
+
+@pytest.mark.parametrize(("query", "path"), [
+    ("Thingvellir", "is/Þingvellir.md"),  # þ typed as th, without an Icelandic keyboard
+    ("thorn", "is/Þingvellir.md"),
+    ("aesir", "myths/Æsir.md"),  # æ typed as ae
+    ("Thorr", "myths/Æsir.md"),
+    ("oeuvres", "fr/Œuvres.md"),  # œ typed as oe
+    ("coeur", "fr/Œuvres.md"),
+    ("Æsir", "myths/Æsir.md"),  # typed with the letter, as before
+    ("Þingvellir", "is/Þingvellir.md"),
+])
+def test_a_word_with_thorn_ash_or_oe_is_found_typed_with_two_letters(tmp_path: Path, query: str, path: str) -> None:
+    root = write_vault(tmp_path / "vault", LIGATURE_NOTES)
+    with Vault(root, embedder=HashingEmbedder()) as vault:
+        vault.index()
+        assert keyword_side(vault, query)[:1] == [path], query  # was []: the full text held þingvellir, æsir, œuvres
+
+
+def test_a_snippet_opens_at_the_word_with_thorn_or_ash_typed_as_two_letters() -> None:
+    text = "Langur texti um eitthvað allt annað. " * 40 + "Við sáum þorn við veginn. " + "Meira annað. " * 20
+    shown = window(text, query_pattern("thorn", text_forms(text)))
+    assert "þorn" in shown and len(shown) <= SNIPPET_CHARS + 2  # was the passage's first characters
+    told = "A long passage about something else entirely. " * 40 + "The Æsir live in Ásgarðr. " + "More. " * 20
+    assert "Æsir" in window(told, query_pattern("aesir", text_forms(told)))
+    assert "Goethe" in window("x " * 400 + "Goethe wrote it. " + "y " * 100, query_pattern("goethe"))  # oe, th as before
+
+
+def test_a_note_named_with_thorn_is_the_exact_name_typed_with_th(tmp_path: Path) -> None:
+    root = write_vault(tmp_path / "vault", LIGATURE_NOTES)
+    with Vault(root, embedder=HashingEmbedder()) as vault:
+        vault.index()
+        [first, *_] = vault.search("Thingvellir", k=3)
+    assert first.path == "is/Þingvellir.md" and "Þingvellir" in first.snippet, (first.path, first.snippet)
+
+
+def test_ligature_letters_fold_to_two_letters() -> None:
+    assert marks_folded("Þingvellir, Æsir, œuvre, þæœ") == "Thingvellir, Aesir, oeuvre, thaeoe"

@@ -12,7 +12,7 @@ import pytest
 
 from helpers import git, init_repo, run_cli, snapshot_files, utf16_bytes
 from vaultmem import UsageError, Vault, WriteConflict, parse_timestamp
-from vaultmem.errors import FrontmatterError, NotUtf8Note, ReadOnlyNote
+from vaultmem.errors import FrontmatterError, InvalidTimestamp, NotUtf8Note, ReadOnlyNote
 from vaultmem.notes import read_note
 
 NOW = "2026-11-30T12:00:00+00:00"
@@ -832,6 +832,33 @@ def test_a_date_never_moves_an_expires_at_the_agent_or_the_person_gave(vault: Va
     vault.revise("work/standup", expires_at="2026-12-05T00:00:00Z", now=LATER)
     assert vault.revise("work/standup", set_properties={"date": "2026-12-21"}, now=LATER).changed == ["date"]
     assert expiry_of(vault, "work/standup") == parse_timestamp("2026-12-05T00:00:00Z")
+
+
+def test_revise_date_moves_an_appointment_to_its_new_day_and_its_computed_expiry_with_it(vault: Vault) -> None:
+    # A three-day agent trial: the dentist moved the appointment from the 8th to the 10th and the
+    # agent revised the text alone (revise had no date; remember has). The note kept date: 2026-12-08,
+    # so "what am I doing on the 8th" still listed the appointment that had moved away from it.
+    path = vault.remember("Dentist on Tuesday at 10:00", date="2026-12-08T10:00", now=NOW).path
+    moved = vault.revise(path, text="Dentist on Thursday at 15:00", date="2026-12-10T15:00", now=LATER)
+    assert moved.changed == ["body", "title", "expires_at", "date"] and moved.expires_at == "2026-12-17T00:00:00+00:00"
+    assert "\ndate: 2026-12-10T15:00\n" in (vault.root / path).read_text(encoding="utf-8")
+    assert [hit.path for hit in vault.list_notes(since="2026-12-08", until="2026-12-08", now=LATER)] == []
+    assert [hit.path for hit in vault.list_notes(since="2026-12-10", until="2026-12-10", now=LATER)] == [path]
+    said = vault.revise(path, date="2026年12月11日", now=LATER)  # as remember reads a day said so
+    assert said.changed == ["expires_at", "date"] and "\ndate: 2026-12-11\n" in (vault.root / path).read_text(encoding="utf-8")
+
+
+def test_revise_date_that_is_no_date_or_is_also_set_as_a_property_changes_nothing(vault: Vault) -> None:
+    path = vault.remember("Dentist on Tuesday", date="2026-12-08", now=NOW).path
+    before = snapshot_files(vault.root)
+    with pytest.raises(InvalidTimestamp, match=r"date: invalid timestamp 'next Thursday': use ISO-8601"):
+        vault.revise(path, date="next Thursday", now=LATER)
+    with pytest.raises(UsageError, match=r"date contradicts set_properties date: .*give it once"):
+        vault.revise(path, date="2026-12-10", set_properties={"Date": "2026-12-11"}, now=LATER)
+    assert snapshot_files(vault.root) == before
+    refused = run_cli(vault.root, "revise", path, "--date", "someday")
+    assert refused.exit_code == 2 and "--date: invalid timestamp 'someday'" in refused.output
+    assert snapshot_files(vault.root) == before
 
 
 def test_a_layer_change_counts_the_new_ttl_from_the_notes_later_day(vault: Vault) -> None:

@@ -19,7 +19,7 @@ from pathlib import Path
 
 from .archive_edits import archive_edit_problems
 from .config import CONFIG_FILE, VaultConfig
-from .dating import date_problems, property_day
+from .dating import date_problems, note_date, property_day
 from .durable import TEMP_NAME_CHARS, written_for
 from .errors import (
     CHECK_FIX,
@@ -38,6 +38,7 @@ from .errors import (
 )
 from .exclusions import CONFIG_SOURCE, bracket_glob_problems
 from .field_edits import edit_fields, writes_properties
+from .git_dates import GitDates, imported_undated
 from .gitops import is_repository
 from .lifecycle import EXPIRING_LAYERS, LayerPolicy, format_duration, is_absent, resolve_now
 from .merge_markers import UNMERGED_WHY, require_merged, require_resolved, unmerged_fix, unmerged_notes
@@ -71,6 +72,8 @@ class CheckReport:
     commit: str | None = None
     not_committed: list[NotCommitted] = field(default_factory=list)  # files left out of the commit, and why
     yours_left_uncommitted: list[str] = field(default_factory=list)
+    # Said, not problems (the exit code is not changed): notes the import rule of [dates] from_git left undated.
+    notices: list[Problem] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -90,6 +93,7 @@ class CheckReport:
             "commit": self.commit,
             "not_committed": not_committed_dicts(self.not_committed),
             "yours_left_uncommitted": self.yours_left_uncommitted,
+            "notices": [notice.as_dict() for notice in self.notices],
         }
 
 
@@ -126,7 +130,8 @@ def check_vault(paths: VaultPaths, policy: LayerPolicy, fix: bool = False, now: 
     used = {rule.pattern for rule in rules if rule.source == CONFIG_SOURCE}
     report.problems.extend(bracket_glob_problems(paths.exclusions.globs, used, (stat.path for stat in files)))
     report.problems.extend(paths.daily.problems)  # a daily-note format not used: its notes dated by the other rules
-    report.problems.extend(paths.refresh_git_dates(keep=False)[0].problems)  # [dates] from_git: no repository, a shallow clone
+    git = paths.refresh_git_dates(keep=False)[0]
+    report.problems.extend(git.problems)  # [dates] from_git: no repository, a shallow clone
     report.problems.extend(paths.inline_queries.problems)  # Dataview's settings unread: its inline queries searched
     report.problems.extend(Problem(issue.path, "file", issue.reason, issue.fix) for issue in issues)
     report.problems.extend(temp_file_problems(paths, scan.temp_files, now))
@@ -148,6 +153,7 @@ def check_vault(paths: VaultPaths, policy: LayerPolicy, fix: bool = False, now: 
         # A fix --fix refused must not be advised: the note's problems then say what to do by hand.
         report.problems.extend(problem.done_by_hand() if refused else problem for problem in note.problems)
         report.problems.extend(date_problems(note.meta, note.path, paths.daily, paths.dates))  # as the index keeps them (indexer.note_row)
+    report.notices.extend(_imported_undated(notes, git, paths))
     report.problems.extend(duplicate_id_problems(notes))
     report.problems.extend(sync_copy_problems(notes))
     report.problems.extend(name_clash_problems(stat.path for stat in files))  # every file: one unread is still lost
@@ -155,6 +161,14 @@ def check_vault(paths: VaultPaths, policy: LayerPolicy, fix: bool = False, now: 
     report.problems.extend(archive_edit_problems(paths))  # a change git merged into an archived note
     report.problems.extend([git_problem] if git_problem is not None else unmarked_conflict_problems(notes, unmerged))
     return report
+
+
+def _imported_undated(notes: Sequence[Note], git: GitDates, paths: VaultPaths) -> list[Problem]:
+    """One line for the notes git leaves undated because an importing commit brought them in and
+    nothing else dates (explain said it one note at a time; check said nothing)."""
+    count = sum(1 for note in notes if note.path in git.imported
+                and note_date(note.meta, note.path, paths.daily, paths.dates, note.body) is None)
+    return [imported_undated(count)] if count else []
 
 
 TEMP_FILE_AGE = timedelta(minutes=1)  # a write in progress holds its temp file for well under this

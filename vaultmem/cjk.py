@@ -27,7 +27,8 @@ from dataclasses import dataclass
 import opencc
 
 from .arabic_script import arabic_either, arabic_folded
-from .marks import STROKED_FORMS, marks_either, marks_folded, strokes_either
+from .combining import COMBINING, has_combining
+from .marks import STROKED_FORMS, ligatures_either, marks_either, marks_folded, strokes_either
 
 # Thai and Lao letters and their marks (not their digits, folded to ASCII ones, nor ฿ and the
 # punctuation ๏ ๚ ๛: marks.py), Hangul Jamo, CJK radicals, 々〆〇, kana (not the punctuation ゠ and ・ among them), bopomofo, compatibility Jamo, kanbun, CJK strokes and
@@ -47,6 +48,10 @@ WORD_START = f"(?<![^\\W{_CHARACTERS}])"
 WORD_END = f"(?![^\\W{_CHARACTERS}])"
 PLAIN_WORD_START = r"(?<!\w)"
 PLAIN_WORD_END = r"(?!\w)"
+# A combining mark is part of its word, as the full text reads it (combining.py): Python's \w leaves
+# the marks out. Only for a text that holds one (:class:`TextForms`), the class costing each pattern.
+MARKED_WORD_START = f"(?<![{COMBINING}])"
+MARKED_WORD_END = f"(?![{COMBINING}])"
 
 
 @dataclass(frozen=True)
@@ -57,14 +62,15 @@ class TextForms:
 
     wide: bool = False
     joined: bool = False
+    marked: bool = False  # combining marks: a word goes on through its vowel signs (दान is not दाना's start)
 
     @property
     def word_start(self) -> str:
-        return WORD_START if self.joined else PLAIN_WORD_START
+        return (WORD_START if self.joined else PLAIN_WORD_START) + (MARKED_WORD_START if self.marked else "")
 
     @property
     def word_end(self) -> str:
-        return WORD_END if self.joined else PLAIN_WORD_END
+        return (WORD_END if self.joined else PLAIN_WORD_END) + (MARKED_WORD_END if self.marked else "")
 
 
 PLAIN = TextForms()
@@ -72,7 +78,7 @@ PLAIN = TextForms()
 
 def text_forms(text: str) -> TextForms:
     """The :class:`TextForms` of ``text``."""
-    return TextForms(wide=has_wide(text), joined=has_run(text))
+    return TextForms(wide=has_wide(text), joined=has_run(text), marked=has_combining(text))
 
 
 def has_run(text: str) -> bool:
@@ -238,7 +244,8 @@ def spellings_either(pattern: str, wide: bool = False) -> str:
     ``ö``, ``ü`` as written out too (``ae``: a query's ``Händler`` finds a note's ``Haendler``,
     search.query_words); and an Arabic-script letter or a digit in any of its spellings
     (arabic_script.arabic_either)."""
-    either = re.sub("[еёЕЁ]", "[её]", re.sub("ss|ß|ẞ", "(?:ss|ß)", pattern, flags=re.IGNORECASE))
+    # þorn asked thorn, Æsir asked aesir (marks.py); first, as the umlauts' alternatives hold an "ae"
+    either = re.sub("[еёЕЁ]", "[её]", re.sub("ss|ß|ẞ", "(?:ss|ß)", ligatures_either(pattern), flags=re.IGNORECASE))
     either = re.sub("[äöü]", lambda umlaut: f"(?:{umlaut.group()}|{_UMLAUT_WRITTEN[umlaut.group().lower()]})", either,
                     flags=re.IGNORECASE)
     either = marks_either(arabic_either(either))  # ظلام finds ظَلامٌ, 45 finds ۴۵, ברוך finds בָּרוּךְ (marks.py)

@@ -27,12 +27,14 @@ import re
 import unicodedata
 
 from .cjk import fts_form, latin_unmarked
+from .combining import COMBINING, has_combining
 
 APOSTROPHES = "'’"  # straight and typographic (U+2019); ʼ (U+02BC) is a letter to the tokenizer
 ENDING_MAX = 3  # letters of the short side of an apostrophe that is an ending or an elided word
 # English contractions' endings: "don't" is not "don", "won't" not "won" (the phrase stays).
 _CONTRACTIONS = frozenset({"t", "s", "d", "m", "re", "ve", "ll"})
 _APOSTROPHE_WORD = re.compile(rf"(\w+)[{APOSTROPHES}](\w+)")
+_COMBINING_CHARACTER = re.compile(f"[{COMBINING}]")
 PREFIX_MIN = 4  # letters a word must have to be asked for by its first letters
 PREFIX_KEEP = 5  # the fewest letters kept (a shorter word: all of it): four made "comedy" "come"
 _UMLAUT_PAIR = re.compile("(?<![aeiouy])([aou])e")  # "ue" for ü, not the "eue" of "neue" or "steuer"
@@ -71,10 +73,34 @@ def prefix_of(word: str) -> str | None:
     """The first letters a word is asked for by when no note holds it: its last third dropped,
     at least two letters and at most all but :data:`PREFIX_MIN` (``kira`` → ``kira``,
     ``annemin`` → ``annem``, ``projesinin`` → ``projesi``). None for a shorter word or one that
-    is not all letters (``s3``, ``2026``)."""
+    is not all letters (``s3``, ``2026``). A word written with vowel signs (Hindi ``किताब``,
+    ``कमरा``: :func:`signed_prefix`) by its letters before its last signs."""
+    if not word.isalpha() and has_combining(word):
+        return signed_prefix(word)
     if len(word) < PREFIX_MIN or not word.isalpha():
         return None
     return word[: max(min(len(word), PREFIX_KEEP), len(word) - max(2, len(word) // 3))]
+
+
+# Indic and other scripts write a word's vowels as signs after its letters, and an ending mostly
+# changes the last of them (Hindi कमरा "room", कमरे "rooms", कमरों; किताब "book", किताबें; दवाई,
+# दवाइयाँ). While the tokenizer parted a word at its signs, such forms matched by their letters
+# (storage m018); whole words, they need their first letters.
+SIGNED_PREFIX_LETTERS = 2  # letters (not counting signs) a word's first letters keep at least
+
+
+def signed_prefix(word: str) -> str | None:
+    """The first letters a word written with combining signs is asked for by: the word without
+    the signs it ends with (``कमरा`` → ``कमर``, ``தமிழ்`` → ``தமிழ``), the whole word when it
+    ends in a letter (``किताब``, finding ``किताबें``); None when fewer than
+    :data:`SIGNED_PREFIX_LETTERS` letters are left, or the word holds a sign that is not a
+    letter's (``s3``, ``a-b``)."""
+    if not all(character.isalpha() or _COMBINING_CHARACTER.match(character) for character in word):
+        return None
+    stem = word
+    while stem and _COMBINING_CHARACTER.match(stem[-1]):
+        stem = stem[:-1]
+    return stem if sum(character.isalpha() for character in stem) >= SIGNED_PREFIX_LETTERS else None
 
 
 def umlauts_unwritten(word: str) -> str | None:

@@ -273,8 +273,15 @@ class PathOutsideVault(VaultmemError, ValueError):
     """A path that would resolve outside the vault (``..``, absolute, symlink out)."""
 
     def __init__(self, path: object, vault: object, leads_to: object = None, inside: str | None = None,
-                 link_target: str | None = None) -> None:
+                 link_target: str | None = None, folder: bool = False) -> None:
         self.path = path
+        self.inside = inside
+        if folder and inside is None:
+            # remember's folder: told of a link's target and "the note's path", an agent was sent
+            # to fix a note it was not naming (a three-day agent trial).
+            super().__init__(f"folder {str(path)!r} is outside the vault {str(vault)!r}: give a folder from the vault "
+                             "root without '..' (memories/people), or none for the vault's memories folder")
+            return
         if inside is not None:  # an absolute path into the vault: refused as a name, but not outside
             super().__init__(f"path {str(path)!r} is absolute: give its path from the vault root instead, {inside!r}")
             return

@@ -34,6 +34,7 @@ from .dating import (
 )
 from .errors import NoteNotFound, NoteReadError, NotIndexedYet, said_by, short_repr
 from .fields import aliases_of, file_names, name_key, name_topic, person_asked, query_topics, starts_person_name
+from .git_dates import commit_words
 from .git_index import unmerged_warning
 from .index_progress import IndexBuilding
 from .lifecycle import format_timestamp, from_epoch_us, is_expired_us, to_epoch_us
@@ -41,7 +42,7 @@ from .notes import read_note, text_values
 from .option_names import OptionNames
 from .paths import PACKAGE_FOLDERS
 from .periods import Span, span_between
-from .ranking import NAME_MARGIN, SideHit, match_kind, note_scores
+from .ranking import NAME_MARGIN, PROPERTY_BONUS, SideHit, match_kind, note_scores
 from .resolution import WAYS, in_index, left_the_vault, spellings
 from .search import (
     CANDIDATES_MIN,
@@ -56,11 +57,12 @@ from .snippets import Snippet, passage_snippet
 from .storage import carries_tag, is_day_date
 from .task_dates import TaskDay, is_kanban_board, task_days
 from .task_settings import load_task_rules
+from .valued import folded_words, named_value
 
 if TYPE_CHECKING:
     from .daily_format import DailyFormat
     from .derived import DerivedIndex
-    from .git_dates import GitDates
+    from .git_dates import Added
     from .paths import VaultPaths
     from .search import Searcher
     from .storage import Eligibility, NoteRow, PassageRow, TextMatch
@@ -194,8 +196,9 @@ def explain_row(searcher: Searcher, row: NoteRow, meta: dict[str, Any], query: s
     text = _text_score(searcher, query, label, found)
     in_answer = not blocking and position is not None and position <= k
     named = [_name_reason(row, meta, query, fused.name_lift)] if fused is not None and fused.name_lift is not None else []
-    reasons = [*blocking, *_notes(row, eligibility, names), *_file_notes(searcher, row, names),
-               *_unmerged_notes(searcher, row, names), *named,
+    reasons = [*blocking, *_notes(row, eligibility, names), *_git_date_notes(row, searcher.paths, blocking),
+               *_file_notes(searcher, row, names),
+               *_unmerged_notes(searcher, row, names), *named, *_value_reason(searcher, label, query, found),
                _ranking_reason(position, k, lifted_words, vector, text, found, names),
                *_unheld_reason(found, lifted.include_expired)]
     passage = _best_passage(searcher, row, query, vector, text)
@@ -205,6 +208,15 @@ def explain_row(searcher: Searcher, row: NoteRow, meta: dict[str, Any], query: s
         _scores(None if vector is None else round(vector.score, 4), None if text is None else round(text.score, 4), value),
         None if fused is None else match_kind(vector_rank, text_rank, k), passage, reasons, bool(lifted_words),
     )
+
+
+def _value_reason(searcher: Searcher, label: int, query: str, found: Candidates) -> list[str]:
+    """The property bonus, in words: which of the note's property values the query names."""
+    if label not in found.valued:
+        return []
+    value = named_value(folded_words(query), searcher.store.passages.properties_of([label]).get(label, ""))
+    return [f"property match: the query names one of its property values ({value!r}), which adds "
+            f"{PROPERTY_BONUS:g} to its fused value"]
 
 
 def _unheld_reason(found: Candidates, expired_too: bool) -> list[str]:
@@ -308,7 +320,7 @@ def _date_reason(row: NoteRow, meta: dict[str, Any], body: str, eligibility: Eli
                 "such as `Date: 2026-11-30` under its title; add one of them to search it by date" + _unordered_name_reason(row.path, dates.date[0])
                 + paths.git_dates.undated_reason(row.path) + "".join(f"; {problem}" for problem in daily.problems))
     dated = note_date(meta, row.path, daily, dates, body, paths.git_dates.moments())
-    source = (f" ({_source_words(dated.source, row.path, daily, paths.git_dates)})"
+    source = (f" ({_source_words(dated.source, row.path, daily, paths)})"
               if dated is not None and to_epoch_us(dated.moment) == row.dated_us else "")
     span = _span_of(row)
     if span is not None:
@@ -354,20 +366,34 @@ def _date_words(epoch_us: int, is_day: bool) -> str:
 _GIT_SETTING = ".vaultmem.toml [dates] from_git"
 
 
-def _source_words(source: str, path: str, daily: DailyFormat, git: GitDates) -> str:
+def _source_words(source: str, path: str, daily: DailyFormat, paths: VaultPaths) -> str:
     """``from its file name``; ``from its name in the daily-note format DD-MM-YYYY in Journal/ (…)``;
     ``from its name in the weekly-note format gggg-[W]ww in Weekly/ (…)``; ``from its git history:
-    commit 1a2b3c4d added its file ([dates] from_git; the note says no date of its own)``."""
-    added = git.added.get(path) if source == GIT_SOURCE else None
+    commit 1a2b3c4d5e ("react") added its file ([dates] from_git; the note says no date of its own)``."""
+    added = paths.git_dates.added.get(path) if source == GIT_SOURCE else None
     if added is not None:
-        return (f"from its git history: commit {added.commit[:10]} added its file ({_GIT_SETTING}; the note "
-                "says no date of its own)")
+        return _git_words(paths, added)
     if source == DAILY_SOURCE:
         return f"from its name in the daily-note format {daily.describe()}"
     named = daily.period(path) if source == PERIODIC_SOURCE else None
     if named is not None:
         return f"from its name in the {named[1].kind}ly-note format {named[1].describe()}"
     return f"from its {source}"
+
+
+def _git_words(paths: VaultPaths, added: Added) -> str:
+    return (f"from its git history: {commit_words(paths.root, added)} added its file ({_GIT_SETTING}; the note "
+            "says no date of its own)")
+
+
+def _git_date_notes(row: NoteRow, paths: VaultPaths, blocking: Sequence[str]) -> list[str]:
+    """Which commit dated a note git dated, when no filter said it already (a note in the range,
+    or asked of without one): a date from git is a guess from history, and whoever debugs a recall
+    by date needs to see which commit it came from (a trial: only a note a bound left out named it)."""
+    added = paths.git_dates.added.get(row.path) if row.dated_from == "git" else None
+    if added is None or any("from its git history" in reason for reason in blocking):
+        return []
+    return [f"its date {row.date} is {_git_words(paths, added)}"]
 
 
 def _unordered_name_reason(path: str, key: str) -> str:

@@ -261,15 +261,71 @@ def shallow_commits(root: Path) -> frozenset[str]:
     return frozenset(line.strip() for line in text.splitlines() if line.strip())
 
 
-def added_and_moved(root: Path, head: str) -> bytes:
+def added_and_moved(root: Path, head: str, since: str | None = None) -> bytes:
     """One ``git log`` of HEAD's history, oldest first: each commit's hash, author date (``%aI``)
     and parents (``%P``: none for a repository's first commit), then the files it added, deleted
     or moved with their blobs (``--raw -z``, paths relative to ``root``; renames found at
     :data:`SAME_FILE`; the blobs tell a deleted file added back). Read by git_dates.py: one pass
     over the history for every note, where ``--follow`` is one pass per file. ``head``: the commit
-    read as HEAD (HEAD may move meanwhile)."""
-    return _git_bytes(root, "log", "--reverse", SAME_FILE, "--diff-filter=ADR", "--raw", "--no-abbrev", "-z", "--relative",
-                      f"--format={_RECORD}%H{_FIELD}%aI{_FIELD}%P", head, "--")
+    read as HEAD (HEAD may move meanwhile); ``since``: only the commits after it (``since..head``).
+    Only the commits that change ``root``'s folder (``-- .``: a vault in a bigger repository's folder
+    was read over every commit and every changed path of the repository, a monorepo's code too, and
+    ``--relative`` threw the rest away); ``--full-history`` so that no branch's commit is left out
+    for a merge the same as one side (git's default simplification), as without the pathspec."""
+    return _git_bytes(root, "log", "--reverse", "--full-history", SAME_FILE, "--diff-filter=ADR", "--raw", "--no-abbrev",
+                      "-z", "--relative", f"--format={_RECORD}%H{_FIELD}%aI{_FIELD}%P",
+                      head if since is None else f"{since}..{head}", "--", ".")
+
+
+def vault_folder(root: Path) -> tuple[Path, str]:
+    """The top of the repository ``root`` is in, and ``root``'s folder in it (``"notes/"``; ``""``
+    when ``root`` is the top), as git says it (``rev-parse --show-cdup --show-prefix``)."""
+    lines = _git(root, "rev-parse", "--show-cdup", "--show-prefix").stdout.split("\n")
+    if len(lines) < 2:
+        raise GitError(f"git rev-parse in {root} did not say where the repository's top is: {lines!r}")
+    return (root / lines[0]).resolve() if lines[0] else root, lines[1]
+
+
+def moved_between_folders(top: Path, commits: Sequence[str]) -> dict[str, list[tuple[str, str]]]:
+    """The files each of ``commits`` moved ((from, to), relative to the repository's top ``top``),
+    as git's rename detection sees them over the whole tree (:data:`SAME_FILE`): one ``diff-tree
+    --stdin`` for them all. A commit that moved nothing is absent."""
+    if not commits:
+        return {}
+    shown = _git_bytes(top, "diff-tree", "--stdin", "-r", SAME_FILE, "--diff-filter=R", "--raw", "--no-abbrev", "-z",
+                       stdin="".join(f"{commit}\n" for commit in commits).encode("ascii"))
+    moved: dict[str, list[tuple[str, str]]] = {}
+    tokens = iter(shown.split(b"\0"))
+    commit = ""
+    for token in tokens:
+        word = token.strip(b"\n")
+        if not word:
+            continue
+        if not word.startswith(b":"):  # the commit the changes after it are of
+            commit = word.decode("ascii")
+            continue
+        source, target = next(tokens), next(tokens)
+        moved.setdefault(commit, []).append((source.decode("utf-8", "surrogateescape"),
+                                             target.decode("utf-8", "surrogateescape")))
+    return moved
+
+
+def added_and_moved_in(top: Path, commit: str, folders: Sequence[str]) -> bytes:
+    """:func:`added_and_moved` of ``commit``'s history within ``folders`` of the repository (paths
+    relative to its top ``top``, as given: literal pathspecs, any byte of a name is itself)."""
+    return _git_bytes(top, "log", "--reverse", "--full-history", SAME_FILE, "--diff-filter=ADR", "--raw", "--no-abbrev",
+                      "-z", f"--format={_RECORD}%H{_FIELD}%aI{_FIELD}%P", commit, "--", *folders)
+
+
+def subject(root: Path, commit: str) -> str:
+    """The first line of ``commit``'s message."""
+    return _git(root, "show", "-s", "--format=%s", commit, "--").stdout.strip()
+
+
+def walk_order(root: Path, head: str) -> list[str]:
+    """``head``'s commits, oldest first, in the order ``git log --reverse`` lists them (by commit
+    date from ``head``): one ``rev-list``, no diffs."""
+    return _git(root, "rev-list", "--reverse", head, "--").stdout.split()
 
 
 def files_at(root: Path, commit: str) -> frozenset[str]:

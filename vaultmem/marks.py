@@ -18,7 +18,9 @@ Vietnamese notes):
   keyboard wrote it: the letter alone either way;
 - Latin letters with a stroke or a bar that no accent removal folds: Vietnamese ``đ``
   (``Đồng Xuân`` typed ``Dong Xuan`` without a Vietnamese keyboard), Polish ``ł``, Danish and
-  Norwegian ``ø``, Icelandic ``ð``, Maltese ``ħ``, as Lucene's ASCII folding reads them.
+  Norwegian ``ø``, Icelandic ``ð``, Maltese ``ħ``, as Lucene's ASCII folding reads them; and
+  the letters that were ligatures or runes, typed as two letters: ``þ`` is ``th``, ``æ`` ``ae``,
+  ``œ`` ``oe`` (``Thingvellir`` finds ``Þingvellir``).
 
 Files and snippets keep every mark: a snippet looks for the folded word with its marks allowed
 (:func:`marks_either`).
@@ -47,6 +49,11 @@ _NUKTAS = "\u093c\u09bc\u0a3c\u0abc\u0b3c\u0cbc"
 # the letter and the sign): each is its letter.
 _NUKTA_LETTERS = [*range(0x0958, 0x0960), 0x09DC, 0x09DD, 0x09DF, 0x0A33, 0x0A36, *range(0x0A59, 0x0A5C), 0x0A5E,
                   0x0B5C, 0x0B5D]
+# Letters Latin alphabets took from ligatures and runes, typed as two letters without the key (as
+# Lucene's ASCII folding reads them): Icelandic and Old English þ (thorn), Danish, Norwegian,
+# Icelandic and Old English æ, French œ. ``remove_diacritics`` keeps them: ``Thingvellir`` missed
+# ``Þingvellir``, ``Aesir`` ``Æsir``, ``oeuvre`` ``œuvre``. (ß is ss in cjk.fts_form; ð is d below.)
+_LIGATURES = {"þ": "th", "Þ": "Th", "æ": "ae", "Æ": "Ae", "œ": "oe", "Œ": "Oe"}
 _STROKED = {"đ": "d", "Đ": "D", "ł": "l", "Ł": "L", "ø": "o", "Ø": "O", "ð": "d", "Ð": "D", "ħ": "h", "Ħ": "H",
             "ŧ": "t", "Ŧ": "T"}
 
@@ -66,6 +73,7 @@ _TABLE: dict[int, int | str | None] = {
     **dict.fromkeys(_dropped(_HEBREW_MARKS + SOUTHEAST_MARKS + _NUKTAS)),
     **{code: unicodedata.normalize("NFD", chr(code))[0] for code in _NUKTA_LETTERS},
     **{ord(letter): plain for letter, plain in _STROKED.items()},
+    **{ord(letter): letters for letter, letters in _LIGATURES.items()},
     **{0x0E50 + digit: str(digit) for digit in range(10)},  # Thai ๐-๙
     **{0x0ED0 + digit: str(digit) for digit in range(10)},  # Lao ໐-໙
 }
@@ -91,6 +99,21 @@ def marks_folded(text: str) -> str:
 STROKED_FORMS = {plain: "".join(letter for letter, folded in _STROKED.items() if folded == plain and letter.islower())
                  for plain in set(_STROKED.values()) if plain.islower()}
 _STROKED_PLAIN = re.compile(f"[{''.join(STROKED_FORMS)}]", re.IGNORECASE)
+
+
+_LIGATURE_OR_LETTERS = re.compile("th|þ|ae|æ|oe|œ", re.IGNORECASE)
+
+
+def ligatures_either(pattern: str) -> str:
+    """A regular expression (of a folded word, escaped, matched case-insensitive) whose ``th``,
+    ``ae``, ``oe`` and ``þ``, ``æ``, ``œ`` each match the other spelling too (``(?:th|þ)``), as the
+    full text holds both alike: where a snippet finds ``þorn`` asked ``thorn``, ``Aesir`` asked
+    ``Æsir``. Run it before adding any other alternatives (their ``ae`` is an umlaut's)."""
+    return _LIGATURE_OR_LETTERS.sub(lambda found: _EITHER_LIGATURE[found.group().lower()], pattern)
+
+
+_EITHER_LIGATURE = {spelled: f"(?:{letters}|{letter})" for letter, letters in _LIGATURES.items() if letter.islower()
+                    for spelled in (letter, letters)}
 
 
 def strokes_either(pattern: str) -> str:

@@ -243,11 +243,17 @@ from .slugs import same_slug
 #     stroke as plain ones (đ is d, ł is l, ø is o); a run of Thai or Lao is spaced into letters
 #     as Chinese is (cjk.RUN): "แคบหมู" finds "ซื้อแคบหมูกับไส้อั่ว", "ברוך" finds "בָּרוּךְ",
 #     "Dong Xuan" finds "Đồng Xuân". Nothing is embedded again.
-# 86: a heading's attribute block is not its text (markdown.HEADING_LINE): Pandoc's and Quarto's
+# 86: the full text and name keys hold þ as th, æ as ae, œ as oe (marks.py): "Thingvellir" finds
+#     "Þingvellir", "aesir" "Æsir", "oeuvre" "œuvre". Nothing is embedded again.
+# 87: a memory's file name with an English clitic joined to its word (sams-phone-number.md, as
+#     remember names it now) is the slug of its title (`Sam's phone number`): a day in such a name
+#     dates nothing (slugs.named_from_title), and a title beside `name` is the file name
+#     (slugs.same_slug). Nothing is embedded again.
+# 88: a heading's attribute block is not its text (markdown.HEADING_LINE): Pandoc's and Quarto's
 #     `## Results {#sec-results}`, `# Preface {-}`, MkDocs' `## Setup { #setup }` are the sections
 #     "Results", "Preface", "Setup". Passages under such a heading are embedded again (their
 #     heading changed); nothing else is.
-READER_VERSION = "86"
+READER_VERSION = "88"
 BOM = "\ufeff"
 # A Windows editor ("Unicode" in Notepad, PowerShell's Out-File) saves UTF-16 behind one of these.
 UTF16_BOMS = ((codecs.BOM_UTF16_LE, "utf-16-le", "UTF-16 LE"), (codecs.BOM_UTF16_BE, "utf-16-be", "UTF-16 BE"))

@@ -11,6 +11,9 @@
   the words asked for reads as an answer whether five notes competed or a hundred;
   fused = 0.55 × vectors + 0.45 × text. Unlike reciprocal ranks, it keeps how far apart the scores
   are, so a section far ahead on one side is not overruled by middling ranks on the other.
+- **The property bonus** (:data:`PROPERTY_BONUS`): a candidate one of whose property values
+  the query names (valued.py: ``speaker: Ben`` for "what did Ben say …") gains a small fixed
+  amount, before the name bonus.
 - **The name bonus** (:func:`name_bonus`): a note whose file name, title or alias *is* the
   query (fields.name_key) is the note asked for by name, whatever the sides make of its
   text (a person's page holding only embeds). Named notes are lifted, when needed, to
@@ -56,6 +59,12 @@ NAME_MARGIN = 1.0
 # foreign questions. Set below the measured 1.0: the name queries' answer is the named note
 # by construction, and a person may type a name meaning something else (adr/0004).
 NAMED_PRECISION = 0.9
+# What a note one of whose property values the query names ("what did Ben say …", ``speaker:
+# Ben``: valued.py) gains in fused units, before the name bonus. Measured on the five sets:
+# 0.1–0.3 lift 21 questions and lower none; from 0.5 kepano's first hits fall back (a note
+# whose one value is asked outranks the note that answers); 0.2 is inside that range, not at
+# its edge (benchmarks/PASSAGES.md §21, adr/0004 "A property value the query names").
+PROPERTY_BONUS = 0.2
 
 
 @dataclass(frozen=True)
@@ -72,7 +81,7 @@ class Fused:
     """A note in the fused ranking, with where each side put it (1-based; None: not proposed)."""
 
     label: int
-    value: float  # 0.55 z_vectors + 0.45 z_text, plus name_lift
+    value: float  # 0.55 z_vectors + 0.45 z_text, plus PROPERTY_BONUS when the query names a property value of it, plus name_lift
     vector_rank: int | None
     text_rank: int | None
     name_lift: float | None = None  # None: not named as asked; else what the name bonus added (0.0: it led anyway)
@@ -164,9 +173,11 @@ def _standardised(labels: Sequence[int], values: Sequence[float], background: in
 
 
 def fuse(vectors: Sequence[SideHit], text: Sequence[SideHit], pool: int, named: Collection[int] = (),
-         standard: int | None = None) -> list[Fused]:
+         standard: int | None = None, valued: Collection[int] = ()) -> list[Fused]:
     """Both sides' candidates in one ranking, unordered (the caller sorts and breaks ties),
-    with the name bonus applied to the ``named`` notes (:func:`name_bonus`).
+    with the property bonus (:data:`PROPERTY_BONUS`) added to the ``valued`` candidates (one
+    of whose property values the query names: valued.py), then the name bonus applied to the
+    ``named`` notes (:func:`name_bonus`).
 
     A side that proposed fewer than ``pool`` notes listed every note it matches: the other
     candidates score 0 there and are standardised with its own (:func:`_side_z`). A named
@@ -186,8 +197,8 @@ def fuse(vectors: Sequence[SideHit], text: Sequence[SideHit], pool: int, named: 
     vector_z, vector_missing = _side_z(vectors[:standard], top_union, standard, absent_score_zero=False)
     text_z, text_missing = _side_z(text[:standard], top_union, standard, absent_score_zero=True)
     fused = [
-        Fused(label, VECTOR_WEIGHT * vector_z.get(label, vector_missing) + TEXT_WEIGHT * text_z.get(label, text_missing),
-              vector_rank.get(label), text_rank.get(label))
+        Fused(label, VECTOR_WEIGHT * vector_z.get(label, vector_missing) + TEXT_WEIGHT * text_z.get(label, text_missing)
+              + (PROPERTY_BONUS if label in valued else 0.0), vector_rank.get(label), text_rank.get(label))
         for label in [*union, *(label for label in named if label not in vector_rank and label not in text_rank)]
     ]
     return name_bonus(fused, named)

@@ -52,6 +52,7 @@ from .cjk import (
     signs_spelled,
     width_folded,
 )
+from .combining import WORD
 from .config import CONFIG_FILE
 from .dating import (
     DEFAULT_DATE_PROPERTIES,
@@ -96,6 +97,7 @@ from .stems import stem
 from .storage import PASSAGE_SPACE, TOPIC_KEY, AroundRange, Eligibility, NoteRow, PassageRow, Store
 from .sync_copies import SyncCopy, named_copy, originals_first
 from .template_lines import TemplateLines, read_template_texts
+from .valued import valued_notes
 from .vectors import SnapshotMoved, blob_to_vector
 
 if TYPE_CHECKING:
@@ -125,7 +127,7 @@ NEGLIGIBLE_SCORE = 0.05
 WEAK_MATCHES_WARNING = ("none of the notes searched holds any of these words, and none stands out in meaning: the hits "
                         "below are the nearest of weak matches")
 REBUILD_WARNING = "the index is being rebuilt (`vaultmem index --rebuild` is running): results may be incomplete until it finishes"
-_WORD = re.compile(r"\w+", re.UNICODE)
+_WORD = WORD  # a word with its combining marks (किताब), as the full text holds it
 _MARKDOWN_FILE = re.compile(r"(?<=\w)\.md(?=\W*$)", re.IGNORECASE)  # the extension of a file name asked for
 _POSSESSIVE = re.compile(r"(?<=\w)['’][sS]?(?=\W*$)")  # "sister's", "James'": the word is "sister", "James"
 _EDGE_PUNCTUATION = "\"“”„«»‹›()[]{}.,;:!?¿¡"  # around a query word: "(S3'e)," is the word S3'e
@@ -243,6 +245,7 @@ class Candidates:
     vault_weight: float = 1.0  # how much the vault's vocabulary says: its notes / UNHELD_FULL_NOTES, at most 1
     prefix_words: tuple[str, ...] = ()  # those no note holds whole, held by their first letters (endings.prefix_of) or stems
     stem_words: tuple[str, ...] = ()  # those of prefix_words held by their stems (stems.stem), not their first letters
+    valued: frozenset[int] = frozenset()  # the candidates one of whose property values the query names (valued.py)
 
     @property
     def unheld(self) -> float:
@@ -811,14 +814,17 @@ class Searcher:
         vectors = self._vector_side(self.embedder.embed([query])[0], pool, eligibility)
         words = query_words(query, self.store.passages.languages())
         text, unheld, by_prefix, by_stems = self._text_side(words, pool, eligibility)
-        fused = fuse(vectors, text, pool, self._named(query, eligibility), standard=CANDIDATES_MIN)
+        proposed = {hit.label for hit in (*vectors, *text)}
+        valued = valued_notes(query, self.store.passages.properties_of(sorted(proposed)))
+        fused = fuse(vectors, text, pool, self._named(query, eligibility), standard=CANDIDATES_MIN, valued=valued)
         paths = self.passage_table.current().paths_by_labels([item.label for item in fused])
         # Labels come from the same snapshot as `paths`; one missing here is a vector of a
         # note deleted before this query began.
         alive = sorted((item for item in fused if item.label in paths), key=lambda item: (-item.value, paths[item.label]))
         alive = _scored_in_order(originals_first(alive, lambda item: paths[item.label], self._copy_of_text))
         weight = min(1.0, self.store.notes.count_at_most(UNHELD_FULL_NOTES) / UNHELD_FULL_NOTES) if unheld else 1.0
-        return Candidates(vectors, text, alive, paths, tuple(word.shown for word in words), unheld, weight, by_prefix, by_stems)
+        return Candidates(vectors, text, alive, paths, tuple(word.shown for word in words), unheld, weight, by_prefix, by_stems,
+                          frozenset(valued))
 
     def _named(self, query: str, eligibility: Eligibility) -> list[int]:
         """The notes the query asks for by name (the name bonus): those one of whose names the

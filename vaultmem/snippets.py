@@ -64,6 +64,7 @@ from .cjk import (
     text_forms,
     width_folded,
 )
+from .combining import WORD
 from .fields import BOOKKEEPING_KEYS, REPORTING_VERBS, STOPWORDS, is_plugin_setting
 from .inline_queries import without_inline_queries
 from .links import labels_first, labels_last
@@ -114,7 +115,7 @@ EMBED_OPEN, EMBED_CLOSE = "\ufdd0", "\ufdd1"
 _MARKED_EMBED = re.compile("\ufdd0([^\ufdd0\ufdd1]*)\ufdd1")
 _MARKED_EMBED_LEFT_OUT = re.compile("[ \t]*\ufdd0[^\ufdd0\ufdd1]*\ufdd1")  # with the blank before it: "See ![[x.png]]." reads "See."
 _LETTER_OR_DIGIT = re.compile(r"[^\W_]")
-_WORD = re.compile(r"\w+", re.UNICODE)
+_WORD = WORD  # a word with its combining marks (किताब), as the full text holds it
 _ADDRESS = re.compile(r"[A-Za-z][A-Za-z0-9+.-]{0,31}://\S*")  # https://…, obsidian://…, file:///…
 _SENTENCE_END = ".!?:;,…"
 

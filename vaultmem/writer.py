@@ -189,19 +189,22 @@ def memory_day(value: object) -> date | datetime | str:
         try:
             return date.fromisoformat(iso_spelling(value.strip()))
         except ValueError:
-            raise InvalidTimestamp(value, "no such day", Argument("date")) from None
+            raise InvalidTimestamp(value, "no such day", Argument("date"), DATE_FORMS) from None
     try:
         if isinstance(value, str) and not value.strip():
             raise InvalidTimestamp(value, "empty")
         written = parse_as_written(value)
     except InvalidTimestamp as error:
-        raise InvalidTimestamp(value, error.reason, Argument("date")) from None
+        raise InvalidTimestamp(value, error.reason, Argument("date"), DATE_FORMS) from None
     if written.tzinfo is None and not (written.second or written.microsecond):
         return format_as_written(written)  # 2026-12-09T10:00, as Obsidian's Date & time property writes it
     return as_given(value, written) if isinstance(value, str) else written  # 19:30:00Z stays Z, not +00:00
 
 
 _DAY = re.compile(r"\d{4}-\d\d-\d\d")
+# A memory's date without a zone is the person's wall clock, not UTC (InvalidTimestamp.ISO says UTC).
+DATE_FORMS = ("use a day such as 2026-12-01, or a time such as 2026-12-01T10:00 (the person's own clock) "
+              "or 2026-12-01T10:00+02:00")
 
 
 def refuse_contradictions(code: str | None, expires_at: object, ttl: str | None, permanent: bool) -> None:
@@ -431,11 +434,14 @@ def target_folder(paths: VaultPaths, folder: str | None) -> str:
     text = (folder or "").strip()
     if not text:
         return ""
-    absolute = existing_spelling(paths.root, paths.resolve_inside(text))  # refuses absolute paths, '..' and symlinks out
+    try:
+        absolute = existing_spelling(paths.root, paths.resolve_inside(text))  # refuses absolute paths, '..' and symlinks out
+    except PathOutsideVault as error:
+        raise PathOutsideVault(text, paths.root, inside=error.inside, folder=True) from None
     if not paths.contains_real(absolute):
         # `memories/out` names nothing, so it passed as a folder to make; spelled `Memories/out`
         # it is a link out of the vault (a ValueError came out of real_relative).
-        raise PathOutsideVault(text, paths.root)
+        raise PathOutsideVault(text, paths.root, folder=True)
     relative = paths.real_relative(absolute)
     if relative == ".":
         return ""

@@ -261,6 +261,8 @@ def check(obj: Context, fix: bool, as_json: bool) -> None:
             click.echo(f"fixed {applied.path}: {applied.action}")
         render_problems(report.problems)
         click.echo(f"{report.files} notes checked, {len(report.problems)} problem(s)" + (f", {len(report.fixed)} fixed" if fix else ""))
+        for notice in report.notices:
+            click.echo(f"{notice.field}: {notice.message}; {notice.fix}")
         render_excluded(report.not_notes)
         render_commit(report)
     sys.exit(0 if report.ok else 1)

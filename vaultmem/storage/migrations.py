@@ -307,6 +307,34 @@ def m017_note_dates_from_git(db: sqlite3.Connection) -> None:
     db.execute("ALTER TABLE notes ADD COLUMN dated_from TEXT")
 
 
+# Variation selectors (category Mn) pick an emoji's or a character's look: kept out of words, so
+# that `1️⃣` is still the word `1` (combining.VARIATION_SELECTORS, which the query side leaves out too).
+_VARIATION_SELECTORS = "".join(map(chr, [*range(0xFE00, 0xFE10), *range(0xE0100, 0xE01F0)]))
+
+
+@migration("passages_fts")
+def m018_combining_marks_in_words(db: sqlite3.Connection) -> None:
+    # The full text keeps a word's combining marks in it (adr/0027 "Vowel signs and other combining
+    # marks"): `unicode61` ended a word at any mark but a Latin accent, so Hindi `किताब` was the
+    # tokens `क`, `त`, `ब` and a word was found by its consonants. The tokenizer is part of the
+    # table, so the table is made anew, empty; forget the files' stat and hash so the next
+    # reconcile reads every note once and writes its full text again (same text: nothing is
+    # re-embedded), and forget that the index is complete so the next command runs it first.
+    db.execute("DROP TABLE IF EXISTS passages_fts")
+    tokenizer = f"porter unicode61 remove_diacritics 2 categories 'L* N* Co Mc Mn' separators '{_VARIATION_SELECTORS}'"
+    db.execute(
+        "CREATE VIRTUAL TABLE passages_fts USING fts5("
+        "name, title, aliases, headings, props, tags, body, stems, tokenize = " + _sql_string(tokenizer) + ")"
+    )
+    db.execute("UPDATE notes SET content_hash = '', mtime_ns = -1")
+    db.execute("DELETE FROM meta WHERE key = 'indexed'")
+
+
+def _sql_string(text: str) -> str:
+    """``text`` as an SQL string literal (its quotes doubled)."""
+    return "'" + text.replace("'", "''") + "'"
+
+
 # ------------------------------------------------------------------ applying them
 
 

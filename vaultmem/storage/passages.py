@@ -317,6 +317,17 @@ class PassageStore:
             found.update((row[0], -row[1]) for row in self.db.execute(listed, [match, chunk[0], chunk[-1], *chunk]))
         return found
 
+    def properties_of(self, note_labels: Iterable[int]) -> dict[int, str]:
+        """Each note's properties as its full-text rows hold them (``key: value`` lines, the
+        same in every row of a note: its first passage's is read). A note with none is left out."""
+        found: dict[int, str] = {}
+        for chunk in chunks(int(label) for label in note_labels):
+            query = ("SELECT passages.note_label, passages_fts.props FROM passages "
+                     "JOIN passages_fts ON passages_fts.rowid = passages.label "
+                     f"WHERE passages.number = 0 AND passages.note_label IN ({placeholders(len(chunk))})")
+            found.update((int(row[0]), str(row[1])) for row in self.db.execute(query, chunk) if row[1])
+        return found
+
     def bodies(self, labels: Sequence[int]) -> dict[int, str]:
         """Each passage's text as its full-text row holds it (line breaks kept)."""
         found: dict[int, str] = {}

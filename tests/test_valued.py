@@ -1,0 +1,87 @@
+"""A query that names a value of a note's property lifts that note (valued.py, ranking.PROPERTY_BONUS).
+
+"What did Ben plan to do in Mexico City?" asked of one note per dialogue turn, each with
+``speaker:``: Ben's turns carry the value the question names. Both sides saw the name only as
+one word among the question's; the fused value of a note carrying it now gains
+PROPERTY_BONUS (benchmarks/PASSAGES.md §21).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from helpers import NOW, write_vault
+from vaultmem import Vault
+from vaultmem.ranking import PROPERTY_BONUS, fuse
+from vaultmem.search import CANDIDATES_MIN, search_filters
+from vaultmem.valued import names_a_value, property_values, valued_notes
+
+
+def test_each_item_of_a_list_property_is_a_value_of_its_own() -> None:
+    assert property_values("speaker: Ben\ngenre: Sci-fi, Comedy\nempty: ") == ("ben", "sci fi", "comedy")
+
+
+@pytest.mark.parametrize(("query", "props", "named"), [
+    ("What did Ben plan to do in Mexico City?", "speaker: Ben", True),
+    ("what did ben say", "speaker: Ben", True),  # case folded
+    ("what did Benjamin say", "speaker: Ben", False),  # a word, not a part of one
+    ("the 1957 jazz record led by a bassist", "genre: Jazz, Hard bop", True),
+    ("a hard day", "genre: Jazz, Hard bop", False),  # every word of a value, in a run
+    ("where is it now", "pronoun: it", False),  # a stopword names nothing
+    ("is it a plan", "grade: a", False),  # nor does one letter
+    ("notes from Sao Paulo", "city: São Paulo", True),  # diacritics dropped, as the full text does
+    ("notes from São Paulo", "city: Sao Paulo", True),
+])
+def test_a_query_names_a_value_when_the_values_words_are_a_run_of_its_own(query: str, props: str, named: bool) -> None:
+    assert valued_notes(query, {1: props}) == ({1} if named else set())
+    assert names_a_value("ben", "") is False
+
+
+TURNS = {
+    "ana-ben/s01/t001.md": "---\nspeaker: Ana\ndate: 2024-06-01\n---\nAre you still going to Mexico City next month?\n",
+    "ana-ben/s01/t002.md": "---\nspeaker: Ben\ndate: 2024-06-01\n---\nYes! Mostly museums, a cooking class, and tacos from street stands.\n",
+    "ana-ben/s01/t003.md": "---\nspeaker: Ana\ndate: 2024-06-01\n---\nI went to Mexico City last year and loved the museums.\n",
+    "ana-ben/s01/t004.md": "---\nspeaker: Ben\ndate: 2024-06-01\n---\nWhich museum should I see first in Mexico City?\n",
+    "ana-ben/s01/t005.md": "---\nspeaker: Ana\ndate: 2024-06-01\n---\nThe anthropology one, without a doubt.\n",
+}
+
+
+@pytest.fixture
+def dialogue(tmp_path: Path) -> Path:
+    return write_vault(tmp_path / "dialogue", TURNS)
+
+
+def test_the_turns_of_the_speaker_a_question_names_gain_the_property_bonus_and_no_other_does(dialogue: Path) -> None:
+    query = "What did Ben plan to do in Mexico City?"
+    with Vault(dialogue) as vault:
+        vault.index()
+        searcher = vault.derived.searcher()
+        found = searcher.candidates(query, 5, search_filters(None, None, False, NOW))
+        hits = vault.search(query, k=5, now=NOW)
+    without = {item.label: item.value for item in fuse(found.vectors, found.text, CANDIDATES_MIN, standard=CANDIDATES_MIN)}
+    gained = {found.paths[item.label]: round(item.value - without[item.label], 9) for item in found.fused}
+    assert gained == {path: PROPERTY_BONUS if "speaker: Ben" in text else 0.0 for path, text in TURNS.items()}
+    assert PROPERTY_BONUS == 0.2  # adr/0004, "A property value the query names"
+    assert [hit.score for hit in hits] == sorted((hit.score for hit in hits), reverse=True)
+
+
+def test_a_query_that_names_no_value_ranks_as_the_sides_fuse(dialogue: Path) -> None:
+    query = "which museum in Mexico City"
+    with Vault(dialogue) as vault:
+        vault.index()
+        found = vault.derived.searcher().candidates(query, 5, search_filters(None, None, False, NOW))
+    without = {item.label: item.value for item in fuse(found.vectors, found.text, CANDIDATES_MIN, standard=CANDIDATES_MIN)}
+    assert all(abs(item.value - without[item.label]) < 1e-12 for item in found.fused)
+
+
+def test_explain_says_which_property_value_the_query_names_and_only_for_a_note_that_carries_it(dialogue: Path) -> None:
+    query = "What did Ben plan to do in Mexico City?"
+    with Vault(dialogue) as vault:
+        vault.index()
+        bens = vault.explain("ana-ben/s01/t002.md", query, now=NOW)
+        anas = vault.explain("ana-ben/s01/t003.md", query, now=NOW)
+    assert [reason for reason in bens.reasons if reason.startswith("property match")] == [
+        "property match: the query names one of its property values ('ben'), which adds 0.2 to its fused value"]
+    assert not [reason for reason in anas.reasons if reason.startswith("property match")]

@@ -1,0 +1,70 @@
+"""Which notes carry a property value the query names (pure): the property bonus of adr/0004.
+
+A question that names a value of a note's property — "what did Ben plan to do in Mexico
+City" of turns that carry ``speaker: Ben``, "the 1957 jazz record" of a reference with
+``genre: Jazz``, "people in my notes who are authors" of ``type: authors`` — is asking about
+the notes that carry it. Both sides already see the value (it is in every full-text row's
+``props`` and in the first passage's vector), but as one word among the question's: a value
+every turn of one person carries has a low IDF, and the vector of a short greeting that says
+the name stands as near. ranking.fuse lifts such notes by a small fixed amount instead
+(ranking.PROPERTY_BONUS; measured: benchmarks/PASSAGES.md §21).
+
+A value is named when its words, folded as names are (fields.name_fold), are a run of the
+query's words, both without diacritics. A value of one letter or one stopword names nothing
+(``grade: a`` is not asked by "is it a plan"). Each item of a list property is a value
+of its own (the props text joins them with ", ").
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+import unicodedata
+from collections.abc import Mapping
+
+from .fields import STOPWORDS, name_fold
+
+_WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)*")
+_ITEM_SEPARATOR = ", "  # fields.property_texts joins a list's items so
+MIN_VALUE_CHARACTERS = 2
+FOLDED_PROPERTIES_CACHED = 8192  # distinct props texts kept folded (a few MB at most)
+
+
+def folded_words(text: str) -> str:
+    """``text``'s words, folded as names are and without their diacritics (as the full-text
+    tokenizer reads them: "Sao Paulo" finds "São Paulo"), joined by single spaces."""
+    bare = "".join(char for char in unicodedata.normalize("NFKD", name_fold(text)) if not unicodedata.combining(char))
+    return " ".join(word.lower() for word in _WORD.findall(bare))
+
+
+@functools.lru_cache(maxsize=FOLDED_PROPERTIES_CACHED)
+def property_values(props_text: str) -> tuple[str, ...]:
+    """The values of a note's ``key: value`` property lines (fields.SearchFields.props_text),
+    each list item on its own, folded (:func:`folded_words`). Cached: a search reads ~150
+    candidates' properties, and folding them was most of the bonus's cost (0.7 of 0.9 ms on
+    the conversations' turns), while many notes share their properties' text."""
+    values: list[str] = []
+    for line in props_text.splitlines():
+        _, separator, value = line.partition(": ")
+        if separator:
+            values.extend(folded for item in value.split(_ITEM_SEPARATOR) if (folded := folded_words(item)))
+    return tuple(values)
+
+
+def names_a_value(query_words: str, props_text: str) -> bool:
+    """Whether the query (its :func:`folded_words`) names one of these property values."""
+    return named_value(query_words, props_text) is not None
+
+
+def named_value(query_words: str, props_text: str) -> str | None:
+    """The first of these property values (folded) the query (its :func:`folded_words`) names."""
+    padded = f" {query_words} "
+    return next((value for value in property_values(props_text)
+                 if len(value) >= MIN_VALUE_CHARACTERS and value not in STOPWORDS and f" {value} " in padded), None)
+
+
+def valued_notes(query: str, props_by_note: Mapping[int, str]) -> set[int]:
+    """The notes (of ``props_by_note``: label → props text) one of whose property values the
+    query names."""
+    query_words = folded_words(query)
+    return {label for label, props_text in props_by_note.items() if names_a_value(query_words, props_text)}
