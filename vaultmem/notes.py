@@ -249,7 +249,11 @@ from .slugs import same_slug
 #     remember names it now) is the slug of its title (`Sam's phone number`): a day in such a name
 #     dates nothing (slugs.named_from_title), and a title beside `name` is the file name
 #     (slugs.same_slug). Nothing is embedded again.
-READER_VERSION = "87"
+# 88: a heading's attribute block is not its text (markdown.HEADING_LINE): Pandoc's and Quarto's
+#     `## Results {#sec-results}`, `# Preface {-}`, MkDocs' `## Setup { #setup }` are the sections
+#     "Results", "Preface", "Setup". Passages under such a heading are embedded again (their
+#     heading changed); nothing else is.
+READER_VERSION = "88"
 BOM = "\ufeff"
 # A Windows editor ("Unicode" in Notepad, PowerShell's Out-File) saves UTF-16 behind one of these.
 UTF16_BOMS = ((codecs.BOM_UTF16_LE, "utf-16-le", "UTF-16 LE"), (codecs.BOM_UTF16_BE, "utf-16-be", "UTF-16 BE"))
