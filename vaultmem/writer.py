@@ -204,7 +204,7 @@ def memory_day(value: object) -> date | datetime | str:
 
 _DAY = re.compile(r"\d{4}-\d\d-\d\d")
 # A memory's date without a zone is the person's wall clock, not UTC (InvalidTimestamp.ISO says UTC).
-DATE_FORMS = ("use a day such as 2026-12-01, or a time such as 2026-12-01T10:00 (the person's own clock) "
+DATE_FORMS = ("use ISO-8601: a day such as 2026-12-01, or a time such as 2026-12-01T10:00 (the person's own clock) "
               "or 2026-12-01T10:00+02:00")
 
 
