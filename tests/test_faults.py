@@ -377,6 +377,34 @@ def test_a_snapshot_cut_short_by_a_file_size_limit_is_never_published(vault: Pat
     assert "damaged" not in ok(run(vault, "search", "coffee")).stderr
 
 
+def test_a_passage_snapshot_that_does_not_fit_on_the_disk_names_the_file_it_was_writing(vault: Path) -> None:
+    # numpy's savez fails (EFBIG here, ENOSPC on a full disk) from the file's flush, with no
+    # file name: `vaultmem index` on a full disk said only "cannot write: No space left on device".
+    before = snapshot(vault)
+    limit = before.stat().st_size // 2
+    code = (
+        "import resource, sys\n"
+        "from vaultmem.vault import Vault\n"
+        "from vaultmem.storage import PASSAGE_SPACE\n"
+        "from vaultmem.vectors import VectorIndex\n"
+        "vault = Vault(sys.argv[1])\n"
+        "store = vault.store  # opened first: SQLite's own files exist before the limit\n"
+        f"resource.setrlimit(resource.RLIMIT_FSIZE, ({limit}, {limit}))\n"
+        "try:\n"
+        "    VectorIndex(store, store.vectors.dimension(), PASSAGE_SPACE).fold(force=True)\n"
+        "except OSError as error:\n"
+        "    print('refused:', error.filename, '|', error.strerror)\n"
+    )
+    result = python_capped(code, str(vault))
+
+    assert "refused:" in result.stdout, (result.stdout, result.stderr)
+    named, _, said = result.stdout.partition(" | ")
+    assert str(vault / ".vaultmem" / "passages-") in named and "vector snapshot" in said, result.stdout
+    assert snapshot(vault) == before  # still the published one; no temp file left
+    assert not list((vault / ".vaultmem").glob("*.tmp"))
+    assert "damaged" not in ok(run(vault, "search", "coffee")).stderr
+
+
 # ------------------------------------------------------------------ a vault this user cannot write
 
 
