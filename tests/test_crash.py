@@ -367,3 +367,22 @@ def test_a_merge_killed_before_its_notes_were_archived_is_never_merged_elsewhere
             assert canonical in reasons[path], reasons[path]
             assert "vaultmem forget" in reasons[path], reasons[path]
             assert (cut / path).read_text(encoding="utf-8") == (whole / "_archive" / path).read_text(encoding="utf-8")
+
+
+def test_an_index_killed_after_some_chunks_is_finished_by_reading_only_the_notes_it_had_not_written(vault: Path) -> None:
+    # The rules a new index's rows are made under were recorded only at its end: a first index
+    # killed after 512 of 1,200 notes left rows "made by another version of vaultmem", so the
+    # next `index` read all 1,200 again and said so ("every note read again: the index was made
+    # by another version"), although the same vaultmem had just written them.
+    process = vaultmem_popen(vault, "index")
+    kill_when(process, lambda: notes_count(vault) >= 512, "the first chunk")
+    written = notes_count(vault)
+
+    result = vaultmem_process(vault, "index", "--json", timeout=300)
+
+    assert result.returncode == 0, result.stderr
+    report = json.loads(result.stdout)
+    assert report["updated"] == 0, report
+    assert report["added"] == NOTES - written
+    assert "another version" not in result.stdout + result.stderr
+    assert index_matches_disk(vault)
