@@ -177,15 +177,20 @@ def test_stale_days_out_of_range_or_nan_is_a_usage_error_not_a_traceback(vault_d
 
 
 def test_a_file_system_error_is_one_line_and_exit_1_not_a_traceback(vault_dir: Path) -> None:
-    name = "n" * 300  # longer than any file name the file system allows (ENAMETOOLONG)
-    result = vaultmem_process(vault_dir, "remember", "a note", "--folder", name)
+    # A person's folder so deep that a note's path in it passes PATH_MAX (ENAMETOOLONG): one
+    # vaultmem would make that deep is refused before anything is written (test_remember).
+    room = os.pathconf(vault_dir, "PC_PATH_MAX") - len(os.fsencode(str(vault_dir))) - 40
+    name = "/".join(["n" * 200] * (room // 201) + ["n" * (room % 201 or 1)])
+    os.makedirs(vault_dir / name)
+    result = vaultmem_process(vault_dir, "remember", "a note about the boiler being serviced today", "--folder", name)
     assert result.returncode == 1
     assert result.stderr.startswith("Error: ") and "File name too long" in result.stderr
     assert "Traceback" not in result.stderr and len(result.stderr.strip().splitlines()) == 1
-    document = json.loads(vaultmem_process(vault_dir, "remember", "a note", "--folder", name, "--json").stdout)
+    document = json.loads(vaultmem_process(vault_dir, "remember", "a note about the boiler being serviced today",
+                                           "--folder", name, "--json").stdout)
     assert document["error"]["type"] == "OSError" and "File name too long" in document["error"]["message"]
     # Asked for by that name, a note is looked up in the folder's listing: there is none.
-    assert "no note matches" in vaultmem_process(vault_dir, "get", name).stderr
+    assert "no note matches" in vaultmem_process(vault_dir, "get", name.rsplit("/", 1)[-1]).stderr
 
 
 def test_a_usage_error_names_the_bad_value(sample_vault: Path) -> None:

@@ -5,6 +5,7 @@ naming the file, never skipped."""
 
 from __future__ import annotations
 
+import errno
 import os
 import signal
 import subprocess
@@ -15,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from helpers import REPO
-from vaultmem.durable import replace_file, write_temp
+from vaultmem.durable import make_folders, replace_file, write_temp
 from vaultmem.paths import is_temp_name
 
 WRITER = textwrap.dedent(
@@ -161,3 +162,12 @@ def test_a_temp_file_name_fits_a_file_system_and_is_read_back_as_what_it_was_wri
     assert written is not None
     assert like.startswith(written)
     assert temp_name_holds_whole(written) == (written == like)
+
+
+def test_folders_made_before_a_mkdir_fails_part_way_are_removed_again(tmp_path: Path) -> None:
+    # Past PATH_MAX the deepest mkdir fails "File name too long": the folders above it were left.
+    deep = tmp_path.joinpath(*["d" * 250] * 20)
+    with pytest.raises(OSError) as failed:
+        make_folders(deep)
+    assert failed.value.errno == errno.ENAMETOOLONG
+    assert list(tmp_path.iterdir()) == []

@@ -273,6 +273,16 @@ def test_a_folder_windows_or_the_file_system_cannot_hold_is_refused_naming_it_an
     assert sorted(entry.name for entry in vault.root.iterdir()) == [".vaultmem"]
 
 
+def test_a_folder_deeper_than_the_system_holds_is_refused_and_no_folder_of_it_is_left(vault: Vault) -> None:
+    """Was: `mkdir -p` of 21 folders of 200 bytes made the first 19, failed "File name too long"
+    past PATH_MAX, and left the 19 empty folders in the person's vault."""
+    folder = "/".join(["a" * 200] * 21)
+    with pytest.raises(UsageError, match="folder") as raised:
+        vault.remember("The boiler was serviced today.", folder=folder, now=NOW)
+    assert "bytes deep" in str(raised.value) and "choose a shorter folder" in str(raised.value)
+    assert sorted(entry.name for entry in vault.root.iterdir()) == [".vaultmem"]
+
+
 def test_a_folder_of_the_persons_that_windows_could_not_hold_is_still_written_into(vault: Vault) -> None:
     # The person's own folder is theirs to name: only a folder vaultmem would make is refused.
     (vault.root / "Q&A?").mkdir()

@@ -17,6 +17,7 @@ import logging
 import os
 import re
 import secrets
+from collections.abc import Sequence
 from pathlib import Path
 
 logger = logging.getLogger(__name__)
@@ -194,18 +195,43 @@ def make_folders(directory: Path) -> list[Path]:
         missing.append(folder)
         folder = folder.parent
     made: list[Path] = []
-    for folder in reversed(missing):
+    try:
+        for folder in reversed(missing):
+            try:
+                folder.mkdir()
+            except FileExistsError:
+                if folder.is_dir():
+                    continue  # made meanwhile by another process: not ours to own or remove
+                raise
+            made.append(folder)
+            owned_like_folder(folder.name, str(folder.parent))
+        if not directory.is_dir():
+            raise FileExistsError(errno.EEXIST, "is a file, not a folder", str(directory))
+    except OSError:
+        # Failing part-way ("File name too long" past the deepest path the system holds), the
+        # folders made so far stayed behind, empty, though the write was refused.
         try:
-            folder.mkdir()
-        except FileExistsError:
-            if folder.is_dir():
-                continue  # made meanwhile by another process: not ours to own or remove
-            raise
-        made.append(folder)
-        owned_like_folder(folder.name, str(folder.parent))
-    if not directory.is_dir():
-        raise FileExistsError(errno.EEXIST, "is a file, not a folder", str(directory))
+            remove_made_folders(made)
+        except OSError as cleanup:
+            logger.warning("could not remove the empty folders made for a refused write (%s): %s",
+                           cleanup, ", ".join(map(str, made)))
+        raise
     return made
+
+
+def remove_made_folders(made: Sequence[Path]) -> None:
+    """Remove the folders a write made, innermost first, when the write is undone: a failed
+    ``remember`` left an empty ``memories/`` it had made. A folder that is not empty any more
+    (the person saved a file there meanwhile) is theirs now and stays, with what led to it."""
+    for folder in reversed(made):
+        try:
+            folder.rmdir()
+        except FileNotFoundError:
+            continue  # removed already, by the person
+        except OSError as error:
+            if error.errno not in (errno.ENOTEMPTY, errno.EEXIST):
+                raise
+            return  # holds a file now: it and the folders around it stay
 
 
 def fsync_file(path: Path) -> None:

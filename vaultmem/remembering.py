@@ -26,6 +26,7 @@ from pathlib import PurePosixPath
 from typing import TYPE_CHECKING
 
 from .config import is_logseq_graph
+from .durable import remove_made_folders
 from .errors import NoteWritten
 from .fields import case_fold, name_key
 from .lifecycle import EXPIRING_LAYERS, LAYERS, format_timestamp, resolve_now, to_epoch_us
@@ -38,7 +39,7 @@ from .resolution import answered, locate_to_write
 from .results import NoteRef, Remembered, SimilarNote
 from .storage import Eligibility, NoteRow
 from .supersede import Retirement, lineage, plan_retirement, retire
-from .writer import NewNote, compose_note, delete_note, remove_made_folders, target_folder, write_new_note
+from .writer import NewNote, compose_note, delete_note, target_folder, write_new_note
 
 if TYPE_CHECKING:
     from .config import VaultConfig

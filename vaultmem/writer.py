@@ -8,13 +8,12 @@ through ``VaultPaths.resolve_inside`` first: a title or folder such as ``../x``,
 
 from __future__ import annotations
 
-import errno
 import os
 import re
 import secrets
 import time
 import unicodedata
-from collections.abc import Callable, Collection, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterator
 from dataclasses import dataclass
 from datetime import date, datetime
 from pathlib import Path, PurePosixPath
@@ -478,11 +477,18 @@ def refuse_unmakeable_folders(root: Path, folder: Path, text: str) -> None:
     Linux, the first stopped Git for Windows' checkout of the whole vault and ``check`` named it as the
     person's problem; the second failed as a bare "File name too long". A folder of the person's is
     theirs to name and is written into as it is."""
+    deepest = _deepest_path(root)
     made = root
     for part in folder.relative_to(root).parts:
         made = made / part
         if os.path.lexists(made):
             continue
+        whole = len(os.fsencode(str(folder)))
+        if whole + 1 + MAX_NAME_BYTES > deepest:
+            # mkdir -p failed part-way down as "File name too long" (and left what it made).
+            raise UsageError(Argument("folder"), f" {short_repr(text)} would make a folder {whole} bytes deep, and "
+                             f"a path on this system holds at most {deepest}, a note's name in it too; "
+                             "choose a shorter folder (nothing was written)")
         size = len(os.fsencode(part))
         trouble = (windows_trouble(part) if size <= MAX_NAME_BYTES else
                    f"{short_repr(part)} is {size} bytes, and a folder's name holds at most {MAX_NAME_BYTES}")
@@ -490,6 +496,17 @@ def refuse_unmakeable_folders(root: Path, folder: Path, text: str) -> None:
             fix = "choose a shorter name" if size > MAX_NAME_BYTES else "choose another name"
             raise UsageError(Argument("folder"), f" {short_repr(text)} would make a folder vaultmem must not: {trouble}; "
                              f"{fix} (nothing was written)")
+
+
+def _deepest_path(root: Path) -> int:
+    """The longest path, in bytes, the file system under ``root`` takes (PATH_MAX: 4096 on Linux)."""
+    try:
+        return os.pathconf(root, "PC_PATH_MAX")
+    except (AttributeError, ValueError, OSError):  # Windows has no pathconf; a file system may not say
+        return _PATH_MAX
+
+
+_PATH_MAX = 4096
 
 
 def existing_spelling(root: Path, folder: Path) -> Path:
@@ -572,21 +589,6 @@ def _make_folder(paths: VaultPaths, folder: str) -> tuple[Path, list[Path]]:
     except (FileExistsError, NotADirectoryError):
         raise UsageError(f"folder {folder!r} is a file, not a folder (or lies inside one); choose another folder") from None
     return directory, made
-
-
-def remove_made_folders(made: Sequence[Path]) -> None:
-    """Remove the folders a write made, innermost first, when the write is undone: a failed
-    ``remember`` left an empty ``memories/`` it had made. A folder that is not empty any more
-    (the person saved a file there meanwhile) is theirs now and stays, with what led to it."""
-    for folder in reversed(made):
-        try:
-            folder.rmdir()
-        except FileNotFoundError:
-            continue  # removed already, by the person
-        except OSError as error:
-            if error.errno not in (errno.ENOTEMPTY, errno.EEXIST):
-                raise
-            return  # holds a file now: it and the folders around it stay
 
 
 # ------------------------------------------------------------------ archive / delete
