@@ -245,7 +245,10 @@ from .slugs import same_slug
 #     "Dong Xuan" finds "Đồng Xuân". Nothing is embedded again.
 # 86: the full text and name keys hold þ as th, æ as ae, œ as oe (marks.py): "Thingvellir" finds
 #     "Þingvellir", "aesir" "Æsir", "oeuvre" "œuvre". Nothing is embedded again.
-READER_VERSION = "86"
+# 89: the full text and name keys hold no zero-width joiner or non-joiner after a virama
+#     (marks.py): "दर्या" finds "दर्‍या", "ශ්රී" finds "ශ්‍රී", as before m018 kept the marks in
+#     words. Nothing is embedded again. (87 and 88 were taken on other branches the same day.)
+READER_VERSION = "89"
 BOM = "\ufeff"
 # A Windows editor ("Unicode" in Notepad, PowerShell's Out-File) saves UTF-16 behind one of these.
 UTF16_BOMS = ((codecs.BOM_UTF16_LE, "utf-16-le", "UTF-16 LE"), (codecs.BOM_UTF16_BE, "utf-16-be", "UTF-16 BE"))
