@@ -247,7 +247,9 @@ from .slugs import same_slug
 #     "Þingvellir", "aesir" "Æsir", "oeuvre" "œuvre". Nothing is embedded again.
 # 89: the full text and name keys hold no zero-width joiner or non-joiner after a virama
 #     (marks.py): "दर्या" finds "दर्‍या", "ශ්රී" finds "ශ්‍රී", as before m018 kept the marks in
-#     words. Nothing is embedded again. (87 and 88 were taken on other branches the same day.)
+#     words; and a text saved decomposed (NFD) is held composed (cjk.fts_form): "Йогурт" finds a
+#     note that wrote Й as И and a breve. Nothing is embedded again. (87 and 88 were taken on
+#     other branches the same day.)
 READER_VERSION = "89"
 BOM = "\ufeff"
 # A Windows editor ("Unicode" in Notepad, PowerShell's Out-File) saves UTF-16 behind one of these.
