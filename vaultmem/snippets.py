@@ -44,6 +44,7 @@ import functools
 import html
 import itertools
 import re
+import unicodedata
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from html.entities import html5 as html5_entities
@@ -223,7 +224,9 @@ def passage_snippet(root: Path, relative: str, passage: PassageRow | None, query
     as their value: no snippet shows their code."""
     # A terminal's colour codes in pasted output are read as a terminal shows them: no line break
     # goes, so passage lines hold (terminal_codes.py).
-    text = without_terminal_codes(read_text(root, relative))
+    # Composed (NFC), as the full text holds it (cjk.fts_form): the word it found in a text saved
+    # decomposed is found here too. Line breaks are never composed, so passage lines hold.
+    text = unicodedata.normalize("NFC", without_terminal_codes(read_text(root, relative)))
     if labels_first(root) if dendron is None else dendron:
         text = labels_last(text)  # Dendron's [[label|name]]: same length, so passage lines hold
     block = find_frontmatter(text)
@@ -602,7 +605,7 @@ def topic_patterns(query: str, patterns: Sequence[re.Pattern[str]], naming: str,
 
 def _query_parts(query: str, forms: TextForms = PLAIN) -> tuple[list[str], list[list[str]]]:
     """A query's words as :func:`_word_pattern` patterns, and each run's escaped pairs."""
-    query = marks_folded(arabic_folded(width_folded(query)))  # ＳＱＬ looks for the SQL a note writes, as the full text found it
+    query = marks_folded(arabic_folded(width_folded(unicodedata.normalize("NFC", query))))  # ＳＱＬ looks for the SQL a note writes, as the full text found it
     # Chinese, Japanese, Korean: by neighbouring pairs; a particle against a word asks nothing (の of Reactのhooks)
     runs = [run.group() for run in RUN.finditer(query) if not particle_beside(query, run.start(), run.end())]
     pairs = [[han_either(pair.replace(" ", "")) for pair in content_pairs(run) or bigrams(run)] for run in runs]
