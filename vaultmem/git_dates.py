@@ -50,11 +50,12 @@ from .notes import Problem
 log = logging.getLogger(__name__)
 
 CACHE_NAME = "git_dates.json"
-_CACHE_VERSION = 8  # 2: files kept by HEAD's tree, not the log's deletions; 3: an importing first commit's notes;
+_CACHE_VERSION = 9  # 2: files kept by HEAD's tree, not the log's deletions; 3: an importing first commit's notes;
 # 4: a commit adding 10 notes to a history of fewer imports them too, not only one with no parents;
 # 5: a file deleted and added back with the same bytes keeps its date; 6: signed commits read;
 # 7: the pass's running state kept too, to read the commits HEAD moved on by on top of it;
-# 8: a file moved into the vault's folder from elsewhere in the repository keeps what dated it there
+# 8: a file moved into the vault's folder from elsewhere in the repository keeps what dated it there;
+# 9: a merge commit's own additions read, and a first commit's where log.showRoot is false
 IMPORTED_NOTES = 10  # notes a first commit adds at once from which it is taken for an import, not their writing
 _SETTING = "dates.from_git"
 _CONFIG_FILE = ".vaultmem.toml"  # config.CONFIG_FILE (config imports dating, which reads this module's types)
@@ -505,13 +506,23 @@ def _commits(log_bytes: bytes) -> Iterator[_LogCommit]:
 
 def _raw_change(word: bytes) -> tuple[str, str]:
     """The status letter and blob of one ``--raw`` change (``:100644 000000 <before> <after> D``):
-    the blob after the change, before it for a deletion ("" for none). ValueError: not such a line."""
+    the blob after the change, before it for a deletion ("" for none). A merge's change (``-c``:
+    ``::<mode> <mode> <mode> <before> <before> <after> AA``, a colon, mode, blob and letter per
+    parent) is an addition or a deletion when it is one against every parent, else "M" (a change
+    the pass does not read). ValueError: not such a line."""
     fields = word.decode("ascii").split(" ")
-    if len(fields) != 5 or not fields[0].startswith(":"):
+    parents = len(fields[0]) - len(fields[0].lstrip(":"))
+    if parents < 1 or len(fields) != 2 * parents + 3 or not fields[-1] or (parents > 1 and len(fields[-1]) != parents):
         raise ValueError(f"not a change of git log --raw: {word[:80]!r}")
-    status = fields[4][:1]
-    blob = fields[2] if status == "D" else fields[3]
+    status = fields[-1][:1] if parents == 1 else _merge_status(fields[-1])  # R075: the letter and the likeness
+    blob = fields[parents + 1] if status == "D" else fields[2 * parents + 1]
     return status, "" if not blob.strip("0") else blob
+
+
+def _merge_status(letters: str) -> str:
+    """A merge's change, a letter per parent: "A" added against every parent (the merge commit's own
+    file), "D" deleted against every one, else "M" (a file one parent held: its branch's commits date it)."""
+    return letters[0] if letters in ("A" * len(letters), "D" * len(letters)) else "M"
 
 
 def _path(raw: bytes) -> str:

@@ -261,6 +261,15 @@ def shallow_commits(root: Path) -> frozenset[str]:
     return frozenset(line.strip() for line in text.splitlines() if line.strip())
 
 
+# The changes git_dates' pass reads from a log. ``--root``: a person's ``log.showRoot = false`` hid
+# the first commit's changes, and the notes it added were undated. ``-c``: git log shows no change
+# for a merge, so a note the merge commit itself added (a conflict ended by Obsidian Git's next
+# ``git add -A; git commit``) was undated and called uncommitted; the combined diff shows only the
+# files that differ from every parent (``::`` lines, read by git_dates._raw_change), never what a
+# merged branch's own commits added.
+_PASS_DIFFS = ("--root", "-c", SAME_FILE, "--diff-filter=ADR", "--raw", "--no-abbrev", "-z")
+
+
 def added_and_moved(root: Path, head: str, since: str | None = None) -> bytes:
     """One ``git log`` of HEAD's history, oldest first: each commit's hash, author date (``%aI``)
     and parents (``%P``: none for a repository's first commit), then the files it added, deleted
@@ -271,9 +280,9 @@ def added_and_moved(root: Path, head: str, since: str | None = None) -> bytes:
     Only the commits that change ``root``'s folder (``-- .``: a vault in a bigger repository's folder
     was read over every commit and every changed path of the repository, a monorepo's code too, and
     ``--relative`` threw the rest away); ``--full-history`` so that no branch's commit is left out
-    for a merge the same as one side (git's default simplification), as without the pathspec."""
-    return _git_bytes(root, "log", "--reverse", "--full-history", SAME_FILE, "--diff-filter=ADR", "--raw", "--no-abbrev",
-                      "-z", "--relative", f"--format={_RECORD}%H{_FIELD}%aI{_FIELD}%P",
+    for a merge the same as one side (git's default simplification), as without the pathspec.
+    :data:`_PASS_DIFFS`: the first commit's files and a merge's own additions shown too."""
+    return _git_bytes(root, "log", "--reverse", "--full-history", *_PASS_DIFFS, "--relative", f"--format={_RECORD}%H{_FIELD}%aI{_FIELD}%P",
                       head if since is None else f"{since}..{head}", "--", ".")
 
 
@@ -313,8 +322,8 @@ def moved_between_folders(top: Path, commits: Sequence[str]) -> dict[str, list[t
 def added_and_moved_in(top: Path, commit: str, folders: Sequence[str]) -> bytes:
     """:func:`added_and_moved` of ``commit``'s history within ``folders`` of the repository (paths
     relative to its top ``top``, as given: literal pathspecs, any byte of a name is itself)."""
-    return _git_bytes(top, "log", "--reverse", "--full-history", SAME_FILE, "--diff-filter=ADR", "--raw", "--no-abbrev",
-                      "-z", f"--format={_RECORD}%H{_FIELD}%aI{_FIELD}%P", commit, "--", *folders)
+    return _git_bytes(top, "log", "--reverse", "--full-history", *_PASS_DIFFS,
+                      f"--format={_RECORD}%H{_FIELD}%aI{_FIELD}%P", commit, "--", *folders)
 
 
 def subject(root: Path, commit: str) -> str:
