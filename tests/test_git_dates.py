@@ -688,3 +688,33 @@ def test_a_merge_that_added_a_note_read_on_top_gives_what_the_whole_history_give
     asked = _step_through(root, root, heads, tmp_path, monkeypatch)
     assert asked.count(heads[-2]) == 2  # the commit after the merge: read on top of the merge's pass
     assert "during.md" in _dates_at(root, tmp_path / "nowhere", None).added
+
+
+def test_a_vault_folder_renamed_with_its_kept_dates_reads_the_new_folder_whole(tmp_path: Path) -> None:
+    """Was: the vault's folder renamed in the file manager, `.vaultmem/` with it, and committed:
+    the commits since were read on top of the old folder's kept pass, whose deleted notes the new
+    folder's history never held, and a note of the same bytes added back took the old note's day,
+    where a reading from scratch (`.vaultmem/` deleted) dated it by its own commit."""
+    root = tmp_path / "repo"
+    root.mkdir()
+    git(root, "init", "-q", "-b", "main")
+    git(root, "config", "user.email", "p@example.com")
+    git(root, "config", "user.name", "P")
+    _write(root, ".gitignore", ".vaultmem/\n")
+    _write(root, "notes/a.md", "# A\n\nThe first note.\n")
+    commit(root, "a", "2024-01-01T10:00:00+00:00", ".gitignore", "notes/a.md")
+    _write(root, "notes/y.md", "# Y\n\nDeleted, and written again word for word.\n")
+    commit(root, "y", "2024-01-02T10:00:00+00:00", "notes/y.md")
+    git(root, "rm", "-q", "notes/y.md")
+    git(root, "commit", "-qm", "drop y", when="2024-01-03T10:00:00+00:00")
+    (root / "notes" / ".vaultmem").mkdir()
+    _dates_at(root / "notes", root / "notes" / ".vaultmem", None)  # kept under notes/.vaultmem
+    (root / "notes").rename(root / "vault")
+    git(root, "add", "-A")
+    git(root, "commit", "-qm", "rename the folder", when="2024-02-01T10:00:00+00:00")
+    _write(root, "vault/y.md", "# Y\n\nDeleted, and written again word for word.\n")
+    commit(root, "y again", "2024-03-01T10:00:00+00:00", "vault/y.md")
+    vault = root / "vault"
+    whole = _dates_at(vault, tmp_path / "nowhere", None)
+    assert whole.added["y.md"].said == "2024-03-01T10:00:00+00:00"
+    _same(_dates_at(vault, vault / ".vaultmem", None), whole)

@@ -55,7 +55,8 @@ _CACHE_VERSION = 9  # 2: files kept by HEAD's tree, not the log's deletions; 3: 
 # 5: a file deleted and added back with the same bytes keeps its date; 6: signed commits read;
 # 7: the pass's running state kept too, to read the commits HEAD moved on by on top of it;
 # 8: a file moved into the vault's folder from elsewhere in the repository keeps what dated it there;
-# 9: a merge commit's own additions read, and a first commit's where log.showRoot is false
+# 9: a merge commit's own additions read, and a first commit's where log.showRoot is false; the
+# repository's folder the pass read kept, so that a renamed vault folder's is not read on top of
 IMPORTED_NOTES = 10  # notes a first commit adds at once from which it is taken for an import, not their writing
 _SETTING = "dates.from_git"
 _CONFIG_FILE = ".vaultmem.toml"  # config.CONFIG_FILE (config imports dating, which reads this module's types)
@@ -179,10 +180,11 @@ def load_git_dates(root: Path, state_dir: Path, enabled: bool, held: GitDates | 
         if kept is not None and kept.head == head and kept.shallow == shallow:
             return replace(kept, git_dirs=git_dirs, signature=signature), None
         walk = gitops.walk_order(root, head)
-        history = _on_top(root, kept, walk, shallow, is_note_name)
+        place = gitops.vault_folder(root)
+        history = _on_top(root, place, kept, walk, shallow, is_note_name)
         if history is None:
-            history = _Pass()
-            _read_on(root, history, gitops.added_and_moved(root, head), walk, shallow, is_note_name)
+            history = _Pass(folder=place[1])
+            _read_on(root, place, history, gitops.added_and_moved(root, head), walk, shallow, is_note_name)
         found = replace(history.view(head, shallow, is_note_name, gitops.files_at(root, head)),
                         git_dirs=git_dirs, signature=signature)
     except GitError as error:
@@ -218,7 +220,7 @@ def _stat(path: str) -> tuple[int, int, int] | None:
     return (info.st_ino, info.st_size, info.st_mtime_ns)
 
 
-def _on_top(root: Path, kept: GitDates | None, walk: Sequence[str], shallow: frozenset[str],
+def _on_top(root: Path, place: tuple[Path, str], kept: GitDates | None, walk: Sequence[str], shallow: frozenset[str],
             is_note_name: Callable[[str], bool]) -> _Pass | None:
     """The pass at HEAD read as the kept one plus the commits since (``git log kept..HEAD``), when
     that is what the whole pass gives: the pass reads HEAD's commits in git's own order
@@ -226,14 +228,18 @@ def _on_top(root: Path, kept: GitDates | None, walk: Sequence[str], shallow: fro
     the same order — new commits on top, a fast-forward, a merge of commits newer than the kept
     HEAD. None otherwise: a rebase, a reset, an amend (the kept HEAD is no ancestor), a merged
     branch with commits older than the kept HEAD (git lists them among the kept ones by their
-    dates, and the order decides which of two adds dates a file, and the import rule's count)."""
-    if kept is None or kept.history is None or kept.shallow != shallow or kept.head in ("", _NO_COMMIT):
+    dates, and the order decides which of two adds dates a file, and the import rule's count); a
+    pass of another folder of the repository (``place``: the vault's, gitops.vault_folder) — the vault's
+    folder renamed with its ``.vaultmem/``: the old folder's deleted notes were taken for the new one's,
+    and a note added back with their bytes kept an old day that a reading from scratch did not give."""
+    if (kept is None or kept.history is None or kept.shallow != shallow or kept.head in ("", _NO_COMMIT)
+            or kept.history.folder != place[1]):
         return None
     walked = kept.history.walked
     if not 0 < walked < len(walk) or _walk_hash(walk[:walked]) != kept.history.walk_hash:
         return None
     history = kept.history.copy()
-    _read_on(root, history, gitops.added_and_moved(root, walk[-1], since=kept.head), walk, shallow, is_note_name)
+    _read_on(root, place, history, gitops.added_and_moved(root, walk[-1], since=kept.head), walk, shallow, is_note_name)
     return history
 
 
@@ -244,8 +250,8 @@ def _walk_hash(commits: Sequence[str]) -> str:
 _MOVES_FOLLOWED = 8  # folder moves followed back from the vault (notes -> docs/notes -> vault is two)
 
 
-def _read_on(root: Path, history: _Pass, log_bytes: bytes, walk: Sequence[str], shallow: frozenset[str],
-             is_note_name: Callable[[str], bool]) -> None:
+def _read_on(root: Path, place: tuple[Path, str], history: _Pass, log_bytes: bytes, walk: Sequence[str],
+             shallow: frozenset[str], is_note_name: Callable[[str], bool]) -> None:
     """Read the vault's log (gitops.added_and_moved) on top of ``history``, in the order of
     ``walk`` (HEAD's commits in git's order, of which ``history`` read the first ``walked``), the
     files moved into the vault's folder from elsewhere in the repository keeping what dated them there."""
@@ -254,7 +260,7 @@ def _read_on(root: Path, history: _Pass, log_bytes: bytes, walk: Sequence[str], 
     if any(commit[0] not in position for commit in commits):
         raise GitError("git log listed a commit that git rev-list did not: HEAD moved while they ran; run the command again")
     commits.sort(key=lambda commit: position[commit[0]])
-    top, folder = gitops.vault_folder(root)
+    top, folder = place
     origins = _origins(top, commits, _under(folder), shallow, is_note_name, 0) if folder else {}
     history.feed(commits, shallow, is_note_name, origins)
     history.walked, history.walk_hash = len(walk), _walk_hash(walk)
@@ -348,10 +354,11 @@ class _Pass:
     notes_before: int = 0  # the notes earlier commits added under the vault's folder
     walked: int = 0  # how many of HEAD's commits (gitops.walk_order) it read, in that order
     walk_hash: str = ""  # and which: the SHA-256 of their hashes, a line each
+    folder: str = ""  # the repository's folder it read (gitops.vault_folder: "notes/", "" for the top)
 
     def copy(self) -> _Pass:
         return _Pass(dict(self.added), {name: set(files) for name, files in self.undated.items()}, dict(self.deleted),
-                     self.notes_before, self.walked, self.walk_hash)
+                     self.notes_before, self.walked, self.walk_hash, self.folder)
 
     def feed(self, commits: Iterable[_LogCommit], shallow: frozenset[str], is_note_name: Callable[[str], bool],
              origins: Mapping[str, Mapping[str, _Origin]]) -> None:
@@ -449,7 +456,8 @@ class _Pass:
                 "undated": {name: sorted(files) for name, files in self.undated.items()},
                 "deleted": {path: [was.blob, None if was.when is None else [was.when.said, was.when.commit], was.undated]
                             for path, was in sorted(self.deleted.items())},
-                "notes_before": self.notes_before, "walked": self.walked, "walk_hash": self.walk_hash}
+                "notes_before": self.notes_before, "walked": self.walked, "walk_hash": self.walk_hash,
+                "folder": self.folder}
 
     @staticmethod
     def from_json(raw: dict[str, object]) -> _Pass:
@@ -458,11 +466,12 @@ class _Pass:
         undated = {name: set(_mapping(raw["undated"])[name]) for name in _UNDATED}
         deleted = {path: _Deleted(blob, None if when is None else Added(*when), undated_name)
                    for path, (blob, when, undated_name) in _mapping(raw["deleted"]).items()}
-        notes_before, walked, walk_hash = raw["notes_before"], raw["walked"], raw["walk_hash"]
+        notes_before, walked, walk_hash, folder = raw["notes_before"], raw["walked"], raw["walk_hash"], raw["folder"]
         if (not isinstance(notes_before, int) or not isinstance(walked, int) or not isinstance(walk_hash, str)
+                or not isinstance(folder, str)
                 or any(name not in ("", *_UNDATED) for name in (was.undated for was in deleted.values()))):
             raise ValueError("not the kept pass of this version")
-        return _Pass(added, undated, deleted, notes_before, walked, walk_hash)
+        return _Pass(added, undated, deleted, notes_before, walked, walk_hash, folder)
 
 
 def _mapping(value: object) -> dict[str, Any]:
