@@ -13,8 +13,8 @@ read on top of it (_on_top). A file moved into the vault's folder from elsewhere
 (``git mv notes vault``) keeps what dated it there (_origins). The pass:
 an added file takes the commit's date, a moved one keeps its file's (a file added again later is
 dated by that later commit, unless it is the deleted file back: the same path and bytes). Which files HEAD holds is read from its tree (gitops.files_at),
-not from the log's deletions: git log shows no change for a merge, so a file a merged branch
-deleted and the merge kept looked deleted (a review found such a note undated). ``--follow`` per file would be one pass per note.
+not from the log's deletions: git log shows a merge only the changes it made against every parent
+(``-c``: a note the merge commit itself added), so a file a merged branch deleted and the merge kept looked deleted (a review found such a note undated). ``--follow`` per file would be one pass per note.
 The answer is kept in ``.vaultmem/git_dates.json``, keyed by HEAD (and the shallow clone's cut):
 derived state, so a command run at the same HEAD asks git only for HEAD, and deleting
 ``.vaultmem/`` makes it again.

@@ -82,8 +82,11 @@ def _run(root: Path, args: Sequence[str], env: Mapping[str, str] | None, stdin: 
         raise GitError("git is not installed or not on PATH; install git to use history and auto_commit")
     try:
         # log.showSignature (a person who signs commits) writes "No signature", "Good signature…"
-        # lines into a log's output, where vaultmem reads only its own format.
-        return subprocess.run(["git", "-c", "log.showSignature=false", "--literal-pathspecs", *args], cwd=root,
+        # lines into a log's output, where vaultmem reads only its own format. log.showRoot = false
+        # hides the repository's first commit's changes from a log: its notes had no history
+        # (`--follow` found nothing) and from_git left them undated.
+        return subprocess.run(["git", "-c", "log.showSignature=false", "-c", "log.showRoot=true", "--literal-pathspecs",
+                               *args], cwd=root,
                               capture_output=True, timeout=GIT_SECONDS,
                               input=stdin, env=None if env is None else {**os.environ, **env}, check=False)
     except subprocess.TimeoutExpired:
@@ -261,13 +264,12 @@ def shallow_commits(root: Path) -> frozenset[str]:
     return frozenset(line.strip() for line in text.splitlines() if line.strip())
 
 
-# The changes git_dates' pass reads from a log. ``--root``: a person's ``log.showRoot = false`` hid
-# the first commit's changes, and the notes it added were undated. ``-c``: git log shows no change
+# The changes git_dates' pass reads from a log (the first commit's too: _run's log.showRoot). ``-c``: git log shows no change
 # for a merge, so a note the merge commit itself added (a conflict ended by Obsidian Git's next
 # ``git add -A; git commit``) was undated and called uncommitted; the combined diff shows only the
 # files that differ from every parent (``::`` lines, read by git_dates._raw_change), never what a
 # merged branch's own commits added.
-_PASS_DIFFS = ("--root", "-c", SAME_FILE, "--diff-filter=ADR", "--raw", "--no-abbrev", "-z")
+_PASS_DIFFS = ("-c", SAME_FILE, "--diff-filter=ADR", "--raw", "--no-abbrev", "-z")
 
 
 def added_and_moved(root: Path, head: str, since: str | None = None) -> bytes:
