@@ -677,6 +677,32 @@ def test_a_note_a_merge_commit_added_is_dated_by_that_merge(tmp_path: Path) -> N
     assert dates.undated_reason("during.md") == ""
 
 
+def test_a_note_a_merge_commit_renamed_keeps_the_day_it_was_added(tmp_path: Path) -> None:
+    """Was: a note renamed while a conflicted merge waited (Obsidian's rename, then Obsidian Git's
+    commit ending the merge) was undated: the merge's combined diff names only the new path."""
+    root = tmp_path / "repo"
+    root.mkdir()
+    git(root, "init", "-q", "-b", "main")
+    git(root, "config", "user.email", "p@example.com")
+    git(root, "config", "user.name", "P")
+    _write(root, "a.md", "# A\n\nThe first words.\n")
+    _write(root, "old name.md", "# Kept\n\nA note long enough to be known again after its rename, word for word.\n")
+    commit(root, "a", "2024-01-01T10:00:00+00:00", "a.md", "old name.md")
+    git(root, "checkout", "-q", "-b", "phone")
+    _write(root, "a.md", "# A\n\nThe phone's words.\n")
+    commit(root, "phone", "2024-01-02T10:00:00+00:00", "a.md")
+    git(root, "checkout", "-q", "main")
+    _write(root, "a.md", "# A\n\nThe desktop's words.\n")
+    commit(root, "desktop", "2024-01-03T10:00:00+00:00", "a.md")
+    merged = subprocess.run(["git", "merge", "-q", "phone", "-m", "merge"], cwd=root, capture_output=True, text=True, check=False)
+    assert merged.returncode != 0  # the conflict
+    _write(root, "a.md", "# A\n\nBoth devices' words.\n")
+    git(root, "mv", "old name.md", "new name.md")
+    commit(root, "vault backup", "2024-01-04T10:00:00+00:00", "a.md")
+    dates = load_git_dates(root, tmp_path / "nowhere", True, None, is_note_name)[0]
+    assert dates.added["new name.md"].said == "2024-01-01T10:00:00+00:00"
+
+
 def test_a_merge_that_added_a_note_read_on_top_gives_what_the_whole_history_gives(tmp_path: Path,
                                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
     root = tmp_path / "repo"

@@ -504,34 +504,44 @@ def _commits(log_bytes: bytes) -> Iterator[_LogCommit]:
                 commit, said, parents = word[len(mark):].decode("ascii").split(gitops.FIELD, 2)
                 changes = []
                 continue
-            status, blob = _raw_change(word)
+            letters, blob, parent_count = _raw_change(word)
+            if parent_count > 1:  # a merge's: the path in each parent, then in the merge
+                changes.append(_merge_change(letters, [_path(next(tokens)) for _ in range(parent_count + 1)], blob))
+                continue
             path = _path(next(tokens))
-            changes.append((status, path, _path(next(tokens)) if status in ("R", "C") else None, blob))
+            changes.append((letters[:1], path, _path(next(tokens)) if letters[:1] in ("R", "C") else None, blob))
     except (StopIteration, UnicodeDecodeError, ValueError) as error:
         raise GitError(f"git log's list of added and moved files cannot be read ({error!r})") from error
     if commit:
         yield commit, said, not parents.strip(), changes
 
 
-def _raw_change(word: bytes) -> tuple[str, str]:
-    """The status letter and blob of one ``--raw`` change (``:100644 000000 <before> <after> D``):
-    the blob after the change, before it for a deletion ("" for none). A merge's change (``-c``:
-    ``::<mode> <mode> <mode> <before> <before> <after> AA``, a colon, mode, blob and letter per
-    parent) is an addition or a deletion when it is one against every parent, else "M" (a change
-    the pass does not read). ValueError: not such a line."""
+def _raw_change(word: bytes) -> tuple[str, str, int]:
+    """The status letters, blob and parent count of one ``--raw`` change (``:100644 000000 <before>
+    <after> D``; ``R075``: the letter and the likeness): the blob after the change, before it for a
+    deletion ("" for none). A merge's (``-c``) has a colon, mode, blob and letter per parent
+    (``::<mode> <mode> <mode> <before> <before> <after> AA``). ValueError: not such a line."""
     fields = word.decode("ascii").split(" ")
     parents = len(fields[0]) - len(fields[0].lstrip(":"))
     if parents < 1 or len(fields) != 2 * parents + 3 or not fields[-1] or (parents > 1 and len(fields[-1]) != parents):
         raise ValueError(f"not a change of git log --raw: {word[:80]!r}")
-    status = fields[-1][:1] if parents == 1 else _merge_status(fields[-1])  # R075: the letter and the likeness
-    blob = fields[parents + 1] if status == "D" else fields[2 * parents + 1]
-    return status, "" if not blob.strip("0") else blob
+    letters = fields[-1]
+    blob = fields[parents + 1] if letters[0] == "D" else fields[2 * parents + 1]
+    return letters, "" if not blob.strip("0") else blob, parents
 
 
-def _merge_status(letters: str) -> str:
-    """A merge's change, a letter per parent: "A" added against every parent (the merge commit's own
-    file), "D" deleted against every one, else "M" (a file one parent held: its branch's commits date it)."""
-    return letters[0] if letters in ("A" * len(letters), "D" * len(letters)) else "M"
+def _merge_change(letters: str, paths: list[str], blob: str) -> tuple[str, str, str | None, str]:
+    """A merge's own change (``paths``: the file's path in each parent, then in the merge;
+    ``--combined-all-paths``), as the pass reads one: added or deleted against every parent; moved
+    (a note renamed while a conflicted merge waited) when it was moved against a parent and added
+    against the rest, from its path in the first such parent; else "M", a change the pass does not
+    read (one parent held the file there: its branch's commits date it)."""
+    final = paths[-1]
+    if letters in ("A" * len(letters), "D" * len(letters)):
+        return letters[0], final, None, blob
+    if "R" in letters and set(letters) <= {"R", "A"}:
+        return "R", paths[letters.index("R")], final, blob
+    return "M", final, None, blob
 
 
 def _path(raw: bytes) -> str:

@@ -268,8 +268,9 @@ def shallow_commits(root: Path) -> frozenset[str]:
 # for a merge, so a note the merge commit itself added (a conflict ended by Obsidian Git's next
 # ``git add -A; git commit``) was undated and called uncommitted; the combined diff shows only the
 # files that differ from every parent (``::`` lines, read by git_dates._raw_change), never what a
-# merged branch's own commits added.
-_PASS_DIFFS = ("-c", SAME_FILE, "--diff-filter=ADR", "--raw", "--no-abbrev", "-z")
+# merged branch's own commits added; ``--combined-all-paths``: a file the merge renamed names its
+# path in each parent too (a note renamed while the merge waited kept no date).
+_PASS_DIFFS = ("-c", "--combined-all-paths", SAME_FILE, "--diff-filter=ADR", "--raw", "--no-abbrev", "-z")
 
 
 def added_and_moved(root: Path, head: str, since: str | None = None) -> bytes:
