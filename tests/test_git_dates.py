@@ -744,3 +744,24 @@ def test_a_vault_folder_renamed_with_its_kept_dates_reads_the_new_folder_whole(t
     whole = _dates_at(vault, tmp_path / "nowhere", None)
     assert whole.added["y.md"].said == "2024-03-01T10:00:00+00:00"
     _same(_dates_at(vault, vault / ".vaultmem", None), whole)
+
+
+def test_a_top_level_note_renamed_then_moved_in_keeps_its_day_where_the_person_s_git_follows_files(tmp_path: Path) -> None:
+    """Was: with `log.follow = true` in the person's git config, the history of the one file a note
+    was moved in from (a note at the repository's top) was read with --follow: git showed it added
+    by its earlier rename, and the note took the rename's day."""
+    root = tmp_path / "repo"
+    root.mkdir()
+    git(root, "init", "-q", "-b", "main")
+    git(root, "config", "user.email", "p@example.com")
+    git(root, "config", "user.name", "P")
+    git(root, "config", "log.follow", "true")
+    _write(root, "draft.md", "# Idea\n\n" + "A note long enough to be known again after each move.\n" * 3)
+    commit(root, "draft", "2024-01-01T10:00:00+00:00", "draft.md")
+    git(root, "mv", "draft.md", "idea.md")
+    git(root, "commit", "-qm", "name it", when="2024-02-01T10:00:00+00:00")
+    (root / "vault").mkdir()
+    git(root, "mv", "idea.md", "vault/idea.md")
+    git(root, "commit", "-qm", "into the vault", when="2024-03-01T10:00:00+00:00")
+    dates = load_git_dates(root / "vault", tmp_path / "nowhere", True, None, is_note_name)[0]
+    assert dates.added["idea.md"].said == "2024-01-01T10:00:00+00:00"

@@ -269,8 +269,10 @@ def shallow_commits(root: Path) -> frozenset[str]:
 # ``git add -A; git commit``) was undated and called uncommitted; the combined diff shows only the
 # files that differ from every parent (``::`` lines, read by git_dates._raw_change), never what a
 # merged branch's own commits added; ``--combined-all-paths``: a file the merge renamed names its
-# path in each parent too (a note renamed while the merge waited kept no date).
-_PASS_DIFFS = ("-c", "--combined-all-paths", SAME_FILE, "--diff-filter=ADR", "--raw", "--no-abbrev", "-z")
+# path in each parent too (a note renamed while the merge waited kept no date). ``--no-follow``: a
+# person's ``log.follow = true`` made the log of a single file (a note moved in from the repository's
+# top) a ``--follow`` one, which shows the file added by its own earlier rename.
+_PASS_DIFFS = ("--no-follow", "-c", "--combined-all-paths", SAME_FILE, "--diff-filter=ADR", "--raw", "--no-abbrev", "-z")
 
 
 def added_and_moved(root: Path, head: str, since: str | None = None) -> bytes:
