@@ -765,3 +765,16 @@ def test_a_top_level_note_renamed_then_moved_in_keeps_its_day_where_the_person_s
     git(root, "commit", "-qm", "into the vault", when="2024-03-01T10:00:00+00:00")
     dates = load_git_dates(root / "vault", tmp_path / "nowhere", True, None, is_note_name)[0]
     assert dates.added["idea.md"].said == "2024-01-01T10:00:00+00:00"
+
+
+def test_explain_names_a_commit_s_subject_in_utf8_where_the_person_s_git_writes_logs_in_latin1(til: Path) -> None:
+    """Was: with `i18n.logOutputEncoding = ISO-8859-1`, git wrote the subject in Latin-1 and explain
+    (text and --json) wrote its bytes as they came: "caf\\xe9", not UTF-8."""
+    (til / "cafe.md").write_text("# Café\n\nThe espresso machine's descaling.\n", encoding="utf-8")
+    commit(til, "café notes", "2025-07-01T12:00:00+00:00", "cafe.md")
+    git(til, "config", "i18n.logOutputEncoding", "ISO-8859-1")
+    setting(til, ON)
+    with Vault(til, embedder=HashingEmbedder()) as vault:
+        explained = vault.explain("cafe.md", "espresso descaling")
+    assert [reason for reason in explained.reasons if "git history" in reason and '("café notes")' in reason]
+    assert Vault(til).history("cafe.md")[0].message == "café notes"

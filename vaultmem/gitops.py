@@ -84,9 +84,11 @@ def _run(root: Path, args: Sequence[str], env: Mapping[str, str] | None, stdin: 
         # log.showSignature (a person who signs commits) writes "No signature", "Good signature…"
         # lines into a log's output, where vaultmem reads only its own format. log.showRoot = false
         # hides the repository's first commit's changes from a log: its notes had no history
-        # (`--follow` found nothing) and from_git left them undated.
-        return subprocess.run(["git", "-c", "log.showSignature=false", "-c", "log.showRoot=true", "--literal-pathspecs",
-                               *args], cwd=root,
+        # (`--follow` found nothing) and from_git left them undated. i18n.logOutputEncoding: git
+        # re-encodes messages and names to it, where vaultmem reads UTF-8 (a Latin-1 one put "caf\xe9"
+        # into explain's and history's output, --json too).
+        return subprocess.run(["git", "-c", "log.showSignature=false", "-c", "log.showRoot=true",
+                               "-c", "i18n.logOutputEncoding=UTF-8", "--literal-pathspecs", *args], cwd=root,
                               capture_output=True, timeout=GIT_SECONDS,
                               input=stdin, env=None if env is None else {**os.environ, **env}, check=False)
     except subprocess.TimeoutExpired:
