@@ -619,6 +619,28 @@ def test_the_readme_main_command_runs_and_shows_the_expired_flight_filtered(tmp_
     assert "scratch/flight-berlin.md" in outputs[2]
 
 
+@pytest.mark.slow
+def test_the_readmes_python_example_runs_as_written_and_leaves_the_repositorys_sample_vault_as_committed(
+        tmp_path: Path) -> None:
+    """The README audit (s34): its Python example opened ``Vault("sample_vault")`` and remembered,
+    revised and superseded notes in it: the repository's own sample vault, which the tests and
+    ``eval_ranking`` read as committed, so a new user who ran it then saw tests fail
+    (test_index's 40 notes were 42). Run from the repository as a reader pastes it, with the
+    copy's path pointed into tmp_path."""
+    from helpers import SAMPLE_VAULT, snapshot_files
+
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    block = re.search(r"## Python\n\n```python\n(.+?)```", readme, re.DOTALL)
+    assert block is not None
+    script = block.group(1).replace("/tmp/sample_vault", str(tmp_path / "sample_vault"))
+    before = snapshot_files(SAMPLE_VAULT)
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=600, cwd=REPO,
+                            env={**os.environ, "PYTHONPATH": str(REPO)})
+    assert result.returncode == 0, result.stderr
+    assert snapshot_files(SAMPLE_VAULT) == before
+    assert len(list((tmp_path / "sample_vault" / "memories").glob("*.md"))) == 2  # remember, then its successor
+
+
 def test_index_is_silent_on_stderr_when_piped_even_for_a_long_run(vault_dir: Path) -> None:
     for number in range(520):  # past the progress-bar threshold
         (vault_dir / f"n{number:03d}.md").write_text(f"note {number}\n", encoding="utf-8")

@@ -195,6 +195,44 @@ def test_the_readme_names_every_served_tool_in_its_tools_line() -> None:
     assert named == TOOLS
 
 
+# The failing calls of the README's transcript, by the line it shows each under.
+README_FAILING_CALLS = {
+    '>>> remember(text="…", layer="L5")': ("remember", {"text": "…", "layer": "L5"}),
+    '>>> recall(query="coffee", layer="L3")': ("recall", {"query": "coffee", "layer": "L3"}),
+    '>>> forget(note="preferences/oat-milk.md", hard=true)': ("forget", {"note": "preferences/oat-milk.md", "hard": True}),
+    '>>> get(note="../../etc/passwd")': ("get", {"note": "../../etc/passwd"}),
+}
+
+
+def test_the_readmes_agent_transcript_shows_the_instructions_and_errors_as_served(sample_vault: Path, log: Path) -> None:
+    """The README audit (s34): "What an agent sees" showed instructions without their tasks
+    clause and their paragraph on failed calls, and a PathOutsideVault sentence the server no
+    longer says. Its instructions and error texts are compared as served (white space aside;
+    the transcript's vault is /tmp/mcp_demo/vault)."""
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    transcript = readme.split(">>> initialize: instructions\n", 1)[1].split("\n```", 1)[0]
+    said = {chunk.split("\n", 1)[0]: chunk.split("\n", 1)[1] for chunk in ("\n" + transcript).split("\n\n>>> ")[1:]}
+    said = {">>> " + line: text for line, text in said.items()}
+
+    def spoken(text: str) -> str:
+        return " ".join(text.replace("/tmp/mcp_demo/vault", str(sample_vault)).split())
+
+    async def scenario() -> None:
+        with log.open("w", encoding="utf-8") as errlog:
+            async with stdio_client(server_parameters(sample_vault), errlog=errlog) as (read, write):
+                async with ClientSession(read, write) as session:
+                    with anyio.fail_after(STARTUP_SECONDS):
+                        started = await session.initialize()
+                    assert spoken(transcript.split("\n\n", 1)[0]) == spoken(started.instructions or "")
+                    for line, (tool, arguments) in README_FAILING_CALLS.items():
+                        with anyio.fail_after(CALL_SECONDS):
+                            result = await session.call_tool(tool, arguments)
+                        assert result.is_error, line
+                        assert spoken(said[line]) == spoken("isError: true — " + text_of(result)), line
+
+    run(scenario)
+
+
 def readme_tool_arguments() -> dict[str, set[str]]:
     """The README's MCP table: tool → its arguments (``x?``: optional), ``recall``'s options expanded."""
     table = (REPO / "README.md").read_text(encoding="utf-8").split("| tool | arguments |\n|---|---|\n", 1)[1].split("\n\n", 1)[0]
