@@ -18,7 +18,7 @@ from helpers import keyword_side, write_vault
 
 from vaultmem import Vault
 from vaultmem.cjk import text_forms
-from vaultmem.combining import COMBINING, WORD
+from vaultmem.combining import COMBINING, VIRAMAS, WORD
 from vaultmem.embedders import HashingEmbedder
 from vaultmem.endings import prefix_of
 from vaultmem.snippets import SNIPPET_CHARS, query_pattern, window
@@ -145,3 +145,47 @@ def test_the_combining_class_is_every_mark_but_the_variation_selectors() -> None
              if unicodedata.category(chr(code)) in ("Mn", "Mc") and code not in selectors}
     matched = re.compile(f"[{COMBINING}]")
     assert {code for code in range(0x110000) if matched.match(chr(code))} == marks
+
+
+# A zero-width joiner or non-joiner after a virama picks how the letters are drawn (a half form,
+# Marathi's eyelash ra, Sinhala's yansaya and rakaransaya) and not what the word is: one keyboard
+# writes it, another does not. The tokenizer parts a word at it (category Cf), so with the marks
+# kept in words the two spellings were no longer the same words (before m018 both were parted
+# into the same pieces at the virama).
+JOINED = {
+    "marathi/pavsala.md": "# सह्याद्री\n\nपावसाळ्यात कर्‍हाडच्या जवळच्या दर्‍या धुक्यात असतात।\n",
+    "sinhala/gamana.md": "# ගමන\n\nශ්‍රී ලංකාවේ කඳුකරයේ තේ වතු බැලුවෙමු.\n",
+    "hindi/path.md": "# पाठ\n\nसंस्कृत में विद्‌या और क्‌ष्‌मा का उच्चारण।\n",
+    "filler.md": "# Notes\n\nNothing here but English words about the weather.\n",
+}
+
+
+@pytest.mark.parametrize(("query", "path"), [
+    ("दर्या", "marathi/pavsala.md"),  # typed without the joiner the note writes after the virama
+    ("ශ්රී", "sinhala/gamana.md"),
+    ("विद्या", "hindi/path.md"),  # the note's non-joiner (an explicit virama), typed without
+])
+def test_a_word_typed_without_the_joiner_after_its_virama_finds_the_note_that_writes_it(
+        tmp_path: Path, query: str, path: str) -> None:
+    with Vault(write_vault(tmp_path / "vault", JOINED), embedder=HashingEmbedder()) as vault:
+        vault.index()
+        assert keyword_side(vault, query) == [path]
+
+
+def test_a_word_typed_with_a_joiner_after_its_virama_finds_the_note_that_writes_none(tmp_path: Path) -> None:
+    notes = {"hindi/aaj.md": "# आज\n\nशाम को स्कूल का कार्यक्रम है।\n", "filler.md": "# Notes\n\nweather\n"}
+    with Vault(write_vault(tmp_path / "vault", notes), embedder=HashingEmbedder()) as vault:
+        vault.index()
+        assert keyword_side(vault, "कार्\u200dयक्रम") == ["hindi/aaj.md"]
+        assert keyword_side(vault, "कार्\u200cयक्रम") == ["hindi/aaj.md"]
+
+
+def test_a_snippet_opens_at_the_word_written_with_a_joiner_asked_without_it() -> None:
+    text = "पहाड़ों की बातें। " * 40 + "पावसाळ्यात दर्\u200dया धुक्यात असतात। " + "और कुछ। " * 20
+    shown = window(text, query_pattern("दर्या", text_forms(text)))
+    assert "दर्\u200dया" in shown
+    assert len(shown) <= SNIPPET_CHARS + 2
+
+
+def test_the_viramas_are_every_character_of_combining_class_nine() -> None:
+    assert set(VIRAMAS) == {chr(code) for code in range(0x110000) if unicodedata.combining(chr(code)) == 9}

@@ -17,6 +17,7 @@ from vaultmem import Vault
 from vaultmem.config import DEFAULT_THRESHOLD, ConsolidateSettings
 from vaultmem.consolidate import (
     MIN_TEXT_WORDS,
+    Candidate,
     ConsolidationReport,
     OwnWords,
     components_and_refusals,
@@ -35,6 +36,7 @@ from vaultmem.consolidate import (
     text_words,
     unreliable_reason,
     work_of,
+    why_kept,
 )
 from vaultmem.errors import NoteWritten, Surface, UsageError, respelled
 from vaultmem.lifecycle import resolve_now, to_epoch_us
@@ -1412,6 +1414,14 @@ def test_a_reworded_duplicate_merges_into_the_older_titled_note_and_its_sentence
     # Nothing is lost: the archived note keeps its sentence byte for byte, and the link follows the kept note.
     assert (vault_dir / "_archive/memories/maya-takes-her-coffee-as-a-flat-white.md").read_text(encoding="utf-8") == COFFEE_AGAIN
     assert "[[coffee-flat-white-with-oat-milk]]" in (vault_dir / "Maya.md").read_text(encoding="utf-8")
+
+
+def test_why_kept_says_in_plain_words_how_many_words_each_choice_would_add() -> None:
+    """A person's trial (s34) read "merged into it the others add 12 word(s), merged into x.md 15" twice."""
+    kept = Candidate(copy=False, appended_words=12, generated_title=True, created=1.0, shorter=-48, path="a.md")
+    other = Candidate(copy=False, appended_words=15, generated_title=True, created=1.0, shorter=-32, path="b.md")
+    assert why_kept(kept, other, "b.md") == ("it already says the most: merging the others into it adds 12 word(s) "
+                                             "to it; into b.md, the next best, it would add 15")
 
 
 def test_the_dry_run_says_which_note_is_kept_why_and_which_sentences_it_leaves_out(vault_dir: Path, wordllama: object) -> None:

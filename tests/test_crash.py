@@ -318,3 +318,71 @@ def test_a_lost_snapshot_file_is_rebuilt_by_the_next_fold(tmp_path: Path) -> Non
         pass
     with Vault(vault) as opened:
         assert [hit.path for hit in opened.search("number7", k=1)] == ["n7.md"]
+
+
+def _facts_vault(root: Path) -> Path:
+    """Ten facts, each said three times (a second line in two of them): ten clusters."""
+    (root / ".obsidian").mkdir(parents=True)
+    (root / "memories").mkdir()
+    for fact in range(10):
+        said = f"The spare key number {fact} hangs in locker {fact * 7} beside the boiler room door."
+        for copy in range(3):
+            extra = f"\n\nChecked again on visit {copy}.\n" if copy else "\n"
+            (root / "memories" / f"fact-{fact}-{copy}.md").write_text(
+                f"---\nlayer: L3\nexpires_at: 2030-01-0{copy + 1}\n---\n{said}{extra}", encoding="utf-8")
+    return root
+
+
+def _notes_of(vault: Path) -> dict[str, str]:
+    return {path.relative_to(vault).as_posix(): path.read_text(encoding="utf-8")
+            for path in sorted(vault.rglob("*.md")) if ".vaultmem" not in path.parts}
+
+
+def test_a_merge_killed_before_its_notes_were_archived_is_never_merged_elsewhere_nor_left_unsaid(tmp_path: Path) -> None:
+    # `consolidate --apply` writes the canonical (merged_from, the merged notes' lines) before it
+    # moves the merged notes to the archive; a kill -9 in between left them in the vault, and the
+    # next consolidate merged them into an unrelated note (a trial: "fact 2" into "fact 14"), or
+    # left them beside the canonical that claims them, without a word.
+    whole = _facts_vault(tmp_path / "whole")
+    assert vaultmem_process(whole, "index").returncode == 0
+    cut = Path(shutil.copytree(whole, tmp_path / "cut"))
+    merged = json.loads(vaultmem_process(whole, "consolidate", "--apply", "--all", "--json").stdout)["merged"]
+    assert len(merged) == 10
+    recorder = {}
+    for cluster in merged:  # the state a kill leaves between the canonicals' writes and the archive moves
+        shutil.copyfile(whole / cluster["canonical"], cut / cluster["canonical"])
+        recorder.update({note["path"]: cluster["canonical"] for note in cluster["merged"]})
+
+    result = vaultmem_process(cut, "consolidate", "--apply", "--all", "--json")
+
+    assert result.returncode == 0, result.stderr
+    report = json.loads(result.stdout)
+    merged_into = {note["path"]: cluster["canonical"] for cluster in report["merged"] for note in cluster["merged"]}
+    reasons = {entry["path"]: entry["reason"] for entry in report["left_out"]}
+    for path, canonical in recorder.items():
+        if path in merged_into:
+            assert merged_into[path] == canonical, (path, merged_into[path])
+        else:
+            assert path in reasons, f"{path} is neither merged into {canonical} nor said to be left out"
+            assert canonical in reasons[path], reasons[path]
+            assert "vaultmem forget" in reasons[path], reasons[path]
+            assert (cut / path).read_text(encoding="utf-8") == (whole / "_archive" / path).read_text(encoding="utf-8")
+
+
+def test_an_index_killed_after_some_chunks_is_finished_by_reading_only_the_notes_it_had_not_written(vault: Path) -> None:
+    # The rules a new index's rows are made under were recorded only at its end: a first index
+    # killed after 512 of 1,200 notes left rows "made by another version of vaultmem", so the
+    # next `index` read all 1,200 again and said so ("every note read again: the index was made
+    # by another version"), although the same vaultmem had just written them.
+    process = vaultmem_popen(vault, "index")
+    kill_when(process, lambda: notes_count(vault) >= 512, "the first chunk")
+    written = notes_count(vault)
+
+    result = vaultmem_process(vault, "index", "--json", timeout=300)
+
+    assert result.returncode == 0, result.stderr
+    report = json.loads(result.stdout)
+    assert report["updated"] == 0, report
+    assert report["added"] == NOTES - written
+    assert "another version" not in result.stdout + result.stderr
+    assert index_matches_disk(vault)

@@ -45,8 +45,8 @@ def test_a_memory_is_dated_when_it_was_remembered_not_by_a_day_its_title_mention
                                layer="L4", now="2026-12-01T10:00:00Z")
         this_week = {row.path for row in vault.list_notes(since="7d", now="2026-12-01T12:00:00Z")}
         shown = vault.get(birthday.path).date
-    assert birthday.path == "memories/ben-cohen-s-birthday-is-1988-03-14.md"
-    assert again.path == "memories/ben-cohen-s-birthday-is-1988-03-14-2.md"
+    assert birthday.path == "memories/ben-cohens-birthday-is-1988-03-14.md"
+    assert again.path == "memories/ben-cohens-birthday-is-1988-03-14-2.md"
     assert {birthday.path, again.path} <= this_week
     assert shown is not None and shown.startswith("2026-12-01")
     meta = {"title": "Standup 2026-11-25", "layer": "L2", "created": "2026-11-30T09:00:00Z"}
@@ -1075,3 +1075,16 @@ def test_a_name_that_is_a_portuguese_or_italian_day_is_only_calendar_words_and_a
 def test_file_stem_is_pathlibs_stem(path: str) -> None:
     # The hot path's string form (dating.file_stem) must read a name as PurePosixPath does.
     assert file_stem(path) == PurePosixPath(path).stem
+
+
+@pytest.mark.parametrize("given", ["2026-02-30", "next tuesdayish"])
+def test_a_memory_date_refused_says_a_time_without_zone_is_the_persons_clock_not_utc(tmp_path: Path, given: str) -> None:
+    # remember and revise write a time without a zone as the person's wall clock; the refusal
+    # said "2026-12-01T10:00:00 (UTC)", the one reading it would not get.
+    (tmp_path / ".vaultmem.toml").write_text('embedder = "hashing"\n', encoding="utf-8")
+    with Vault(tmp_path) as vault, pytest.raises(ValueError) as refused:
+        vault.remember("Dentist appointment", date=given)
+    message = str(refused.value)
+    assert message.startswith("date: invalid timestamp") and "(UTC)" not in message
+    assert "2026-12-01T10:00 (the person's own clock)" in message
+    assert list(tmp_path.rglob("*.md")) == []

@@ -5,6 +5,7 @@ naming the file, never skipped."""
 
 from __future__ import annotations
 
+import errno
 import os
 import signal
 import subprocess
@@ -15,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from helpers import REPO
-from vaultmem.durable import replace_file, write_temp
+from vaultmem.durable import make_folders, replace_file, write_temp
 from vaultmem.paths import is_temp_name
 
 WRITER = textwrap.dedent(
@@ -129,3 +130,44 @@ def test_a_temp_file_is_never_written_through_a_symlink_planted_at_its_name(tmp_
     assert (folder / name).stat().st_mode & 0o777 == 0o644
     assert outside.read_bytes() == b"not vaultmem's\n"
 
+
+
+# 62 emoji (4 bytes each in UTF-8) and ".md": 251 bytes, a name every file system here holds.
+LONG_IN_BYTES = "\U0001F389" * 62 + ".md"
+
+
+def test_a_note_whose_name_is_long_in_bytes_is_written_over_and_made_not_refused_as_too_long(tmp_path: Path) -> None:
+    # The temp file's name held the note's first 80 characters: 80 emoji are 320 bytes, past the
+    # 255 a name may hold, so every revise, retirement, merge or new note of such a name failed
+    # with "File name too long" naming the note that was there all along.
+    from vaultmem.noteio import create_exclusive, replace_if_unchanged
+    from vaultmem.notes import content_hash
+
+    note = tmp_path / LONG_IN_BYTES
+    note.write_bytes(b"---\nlayer: L3\n---\nparty\n")
+    replace_if_unchanged(note, b"---\nlayer: L3\n---\nparty at 8\n", content_hash(note.read_bytes()), LONG_IN_BYTES, tmp_path)
+    assert note.read_bytes() == b"---\nlayer: L3\n---\nparty at 8\n"
+    create_exclusive(tmp_path / "sub" / LONG_IN_BYTES, b"new\n")
+    assert (tmp_path / "sub" / LONG_IN_BYTES).read_bytes() == b"new\n"
+    assert sorted(path.name for path in tmp_path.rglob("*")) == sorted([LONG_IN_BYTES, "sub", LONG_IN_BYTES])
+
+
+@pytest.mark.parametrize("like", [LONG_IN_BYTES, "記" * 84 + ".md", "n" * 251 + ".md", "note.md"])
+def test_a_temp_file_name_fits_a_file_system_and_is_read_back_as_what_it_was_written_for(tmp_path: Path, like: str) -> None:
+    from vaultmem.durable import temp_name_holds_whole, written_for
+
+    name, _inode = write_temp(str(tmp_path), like, b"x", 0o644)
+    assert len(os.fsencode(name)) <= 255
+    written = written_for(name)
+    assert written is not None
+    assert like.startswith(written)
+    assert temp_name_holds_whole(written) == (written == like)
+
+
+def test_folders_made_before_a_mkdir_fails_part_way_are_removed_again(tmp_path: Path) -> None:
+    # Past PATH_MAX the deepest mkdir fails "File name too long": the folders above it were left.
+    deep = tmp_path.joinpath(*["d" * 250] * 20)
+    with pytest.raises(OSError) as failed:
+        make_folders(deep)
+    assert failed.value.errno == errno.ENAMETOOLONG
+    assert list(tmp_path.iterdir()) == []

@@ -17,6 +17,7 @@ from helpers import NOW, run_cli, run_json, snapshot_files, wait_until, write_fi
 
 from vaultmem import Vault
 from vaultmem.paths import VaultPaths
+from vaultmem.watcher import Change
 
 CONFIG = 'embedder = "hashing"\n'
 OAT = "Maya takes oat milk in her coffee, never dairy, and a splash of cold water first."
@@ -302,6 +303,24 @@ def test_a_running_watcher_drops_a_folder_the_person_excludes_and_takes_it_back(
     assert indexed(watched) == {"memories/oat.md"}
 
 
+def test_the_watchers_line_for_an_excluded_note_says_its_file_is_still_there_and_why(vault_dir: Path) -> None:
+    # A person's trial (s34): after adding Clippings/ to Obsidian's Excluded files, `watch`
+    # printed "removed Clippings/…md" as for a deleted file.
+    write_file(vault_dir, ".vaultmem.toml", CONFIG)
+    write_file(vault_dir, "Private/diary.md", "A private diary entry about oat milk in coffee.\n")
+    write_file(vault_dir, "Notes/gone.md", "A note about to be deleted.\n")
+    changes: list[Change] = []
+    with Vault(vault_dir) as vault, vault.watch(quiet=True, on_change=changes.append):
+        obsidian_excludes(vault_dir, "Private/")
+        (vault_dir / "Notes/gone.md").unlink()
+        wait_until(lambda: {change.path for change in changes if change.kind == "removed"} == {"Private/diary.md", "Notes/gone.md"},
+                   what="both notes to leave the index")
+    said = {change.path: str(change) for change in changes}
+    assert said["Private/diary.md"] == ("removed Private/diary.md from the index (the file is still there: excluded by "
+                                        "Obsidian's Excluded files 'Private/')")
+    assert said["Notes/gone.md"] == "removed Notes/gone.md"
+
+
 def test_index_names_a_few_files_excluded_one_by_one_with_the_rule_that_excludes_them(vault_dir: Path) -> None:
     """Was: "1 other file(s) matching exclude rules", naming neither the file nor the rule."""
     write_file(vault_dir, ".vaultmem.toml", CONFIG + 'exclude = ["*.excalidraw.md", "/Inbox.md"]\n')
@@ -431,3 +450,39 @@ def test_check_names_an_exclude_pattern_whose_brackets_kept_it_from_excluding_th
     assert fixed.exit_code == 0, fixed.stdout
     assert excluded(root, "[assets]/templates/NPC.md", "NPCs/Seamus.md", config="exclude = ['\\[assets]/']") == {
         "[assets]/templates/NPC.md": True, "NPCs/Seamus.md": False}
+
+
+def test_a_quarto_book_is_not_indexed_as_its_readme_in_silence(vault_dir: Path) -> None:
+    """Was (a trial on a docs folder): a Quarto book — chapters in `.qmd`, a README in `.md` —
+    indexed as "1 added" and said nothing of its chapters; R Markdown's `.Rmd` and MDX's `.mdx`
+    went the same way. They stay no notes; index names them, with what renaming them costs."""
+    write_file(vault_dir, ".vaultmem.toml", CONFIG)
+    write_file(vault_dir, "README.md", "# Field guide\n\nBuild with `quarto render`.\n")
+    write_file(vault_dir, "index.qmd", "---\ntitle: Preface\n---\n\nWhy this book.\n")
+    write_file(vault_dir, "chapters/tides.qmd", "# Tides\n\n::: {.callout-note}\nSpring tides.\n:::\n")
+    write_file(vault_dir, "analysis.Rmd", "# Analysis\n")
+    write_file(vault_dir, "docs/intro.mdx", "import Tabs from '@theme/Tabs';\n\n# Intro\n")
+    document = run_json(vault_dir, "index")
+    assert document["added"] == 1
+    named = {entry["path"]: entry["reason"] for entry in document["skipped"]["named"]}  # type: ignore[index]
+    assert document["skipped"]["files"] == 4  # type: ignore[index]
+    assert sorted(named) == ["analysis.Rmd", "chapters/tides.qmd", "docs/intro.mdx"]  # the first three named
+    assert named["chapters/tides.qmd"] == (
+        "extension .qmd (a Quarto source), not .md: only .md files are notes; to search it, rename it to tides.md "
+        "(check first that your site's build still finds it: Quarto treats the two extensions differently)")
+    assert "(a R Markdown source)" in named["analysis.Rmd"] and "(a MDX source)" in named["docs/intro.mdx"]
+    assert "not notes (skipped): 4 file(s):" in run_cli(vault_dir, "index").stdout
+
+
+def test_a_jupyter_books_notebooks_are_named_with_how_to_search_them(vault_dir: Path) -> None:
+    """Was: a Jupyter Book of notebooks beside its intro page indexed as the one page, silent
+    about the rest. A notebook is JSON: it is named with the export that makes a note, not a rename."""
+    write_file(vault_dir, ".vaultmem.toml", CONFIG)
+    write_file(vault_dir, "intro.md", "# Ocean heat\n")
+    write_file(vault_dir, "argo.ipynb", '{"cells": [], "nbformat": 4}\n')
+    document = run_json(vault_dir, "index")
+    assert document["added"] == 1
+    [named] = document["skipped"]["named"]  # type: ignore[index]
+    assert named == {"path": "argo.ipynb", "reason": (
+        "extension .ipynb (a Jupyter notebook, JSON), not .md: only .md files are notes; to search it, keep a Markdown "
+        "copy beside it (`jupytext --to md argo.ipynb` writes argo.md)")}

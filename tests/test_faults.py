@@ -377,6 +377,34 @@ def test_a_snapshot_cut_short_by_a_file_size_limit_is_never_published(vault: Pat
     assert "damaged" not in ok(run(vault, "search", "coffee")).stderr
 
 
+def test_a_passage_snapshot_that_does_not_fit_on_the_disk_names_the_file_it_was_writing(vault: Path) -> None:
+    # numpy's savez fails (EFBIG here, ENOSPC on a full disk) from the file's flush, with no
+    # file name: `vaultmem index` on a full disk said only "cannot write: No space left on device".
+    before = snapshot(vault)
+    limit = before.stat().st_size // 2
+    code = (
+        "import resource, sys\n"
+        "from vaultmem.vault import Vault\n"
+        "from vaultmem.storage import PASSAGE_SPACE\n"
+        "from vaultmem.vectors import VectorIndex\n"
+        "vault = Vault(sys.argv[1])\n"
+        "store = vault.store  # opened first: SQLite's own files exist before the limit\n"
+        f"resource.setrlimit(resource.RLIMIT_FSIZE, ({limit}, {limit}))\n"
+        "try:\n"
+        "    VectorIndex(store, store.vectors.dimension(), PASSAGE_SPACE).fold(force=True)\n"
+        "except OSError as error:\n"
+        "    print('refused:', error.filename, '|', error.strerror)\n"
+    )
+    result = python_capped(code, str(vault))
+
+    assert "refused:" in result.stdout, (result.stdout, result.stderr)
+    named, _, said = result.stdout.partition(" | ")
+    assert str(vault / ".vaultmem" / "passages-") in named and "vector snapshot" in said, result.stdout
+    assert snapshot(vault) == before  # still the published one; no temp file left
+    assert not list((vault / ".vaultmem").glob("*.tmp"))
+    assert "damaged" not in ok(run(vault, "search", "coffee")).stderr
+
+
 # ------------------------------------------------------------------ a vault this user cannot write
 
 
@@ -786,3 +814,64 @@ def test_a_write_that_failed_after_writing_says_its_causes_advice_as_the_surface
                            "Do not remember it again"), said
     assert "run `vaultmem index --rebuild`. Do not remember it again" in written.spelled(Surface.CLI)
     assert "run Vault.index(rebuild=True). Do not remember it again" in str(written)
+
+
+@pytest.fixture
+def read_only_later(vault: Path) -> Iterator[Callable[[], None]]:
+    """Makes the vault's .vaultmem/ read-only when called (a read-only bind mount over it:
+    a busy file system cannot be remounted read-only while SQLite holds its files open)."""
+    if os.geteuid() != 0:
+        pytest.skip("needs root to bind-mount .vaultmem/ read-only")
+    state = vault / ".vaultmem"
+    mounted: list[Path] = []
+
+    def make_read_only() -> None:
+        subprocess.run(["mount", "--bind", str(state), str(state)], check=True)
+        mounted.append(state)
+        subprocess.run(["mount", "-o", "remount,ro,bind", str(state)], check=True)
+
+    try:
+        yield make_read_only
+    finally:
+        for point in mounted:
+            subprocess.run(["umount", "-l", str(point)], check=True)
+
+
+def test_a_running_mcp_server_whose_index_folder_turns_read_only_still_recalls(
+        vault: Path, read_only_later: Callable[[], None], tmp_path: Path) -> None:
+    # The server's own watcher fences each read: after a fence it could not create on the
+    # read-only .vaultmem/, unlinking it failed with EROFS and recall said "file system error
+    # … Read-only file system: …/fence-…" instead of walking the vault and answering.
+    import anyio
+    from mcp import ClientSession, StdioServerParameters
+    from mcp.client.stdio import stdio_client
+
+    from mcp_client import CALL_SECONDS, STARTUP_SECONDS, text_of
+    from mcp_client import run as run_scenario
+
+    parameters = StdioServerParameters(command=sys.executable, args=["-m", "vaultmem", "--vault", str(vault), "mcp"],
+                                       env=process_env())
+    seen: dict[str, Any] = {}
+
+    async def scenario() -> None:
+        with (tmp_path / "server.log").open("w", encoding="utf-8") as log:
+            async with stdio_client(parameters, errlog=log) as (read, write), ClientSession(read, write) as session:
+                with anyio.fail_after(STARTUP_SECONDS):
+                    await session.initialize()
+                read_only_later()
+                with anyio.fail_after(CALL_SECONDS):
+                    recalled = await session.call_tool("recall", {"query": "how does Maya take her coffee"})
+                seen["recalled"] = (recalled.is_error, text_of(recalled), recalled.structured_content)
+                with anyio.fail_after(CALL_SECONDS):
+                    refused = await session.call_tool("remember", {"text": "The plumber comes on Tuesday at ten"})
+                seen["refused"] = (refused.is_error, text_of(refused))
+
+    run_scenario(scenario)
+
+    is_error, text, answer = seen["recalled"]
+    assert not is_error, text
+    assert COFFEE_NOTE in [hit["path"] for hit in answer["hits"]]
+    is_error, text = seen["refused"]
+    assert is_error
+    assert "IndexNotWritable" in text
+    assert not list(vault.rglob("plumber*"))

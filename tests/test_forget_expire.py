@@ -214,6 +214,30 @@ def test_forgetting_twice_the_same_path_keeps_both_archived_copies(vault: Vault,
     assert (sample_vault / first.archived_to).is_file() and (sample_vault / second.archived_to).is_file()
 
 
+def test_the_archive_gets_no_two_names_that_differ_only_in_case(vault: Vault, sample_vault: Path) -> None:
+    # Was: Dentist.md forgotten, then the person's new dentist.md forgotten, went to _archive/Dentist.md
+    # and _archive/dentist.md — and work/y.md beside an archived Work/x.md to _archive/work/ beside
+    # _archive/Work/: one file (one folder) on Windows and macOS, where a clone of the vault keeps
+    # only one of the two ("paths have collided") and a sync tool renames one "(Case Conflict)".
+    # remember's names and folders already avoided this (writer.existing_spelling, adr/0020).
+    for name, text in (("Dentist.md", "# Dentist\nThe old dentist.\n"), ("Work/x.md", "# X\nx\n")):
+        (sample_vault / name).parent.mkdir(exist_ok=True)
+        (sample_vault / name).write_text(text, encoding="utf-8")
+    vault.index()
+    assert vault.forget("Dentist.md").archived_to == "_archive/Dentist.md"
+    assert vault.forget("Work/x.md").archived_to == "_archive/Work/x.md"
+    (sample_vault / "dentist.md").write_text("# dentist\nThe new dentist.\n", encoding="utf-8")
+    (sample_vault / "work").mkdir()
+    (sample_vault / "work/y.md").write_text("# Y\ny\n", encoding="utf-8")
+    vault.index()
+    assert vault.forget("dentist.md").archived_to == "_archive/dentist-2.md"
+    assert vault.forget("work/y.md").archived_to == "_archive/Work/y.md"
+    archive = sorted(path.relative_to(sample_vault / "_archive").as_posix() for path in (sample_vault / "_archive").rglob("*"))
+    assert len({path.upper() for path in archive}) == len(archive) == 5, archive  # no two in case only
+    assert (sample_vault / "_archive/Dentist.md").read_text(encoding="utf-8").endswith("The old dentist.\n")
+    assert (sample_vault / "_archive/dentist-2.md").read_text(encoding="utf-8").endswith("The new dentist.\n")
+
+
 def test_forget_hard_deletes_the_file(vault: Vault) -> None:
     result = vault.forget("people/Lars Becker", hard=True)
     assert result.archived_to is None

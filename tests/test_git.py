@@ -62,6 +62,17 @@ def test_history_lists_commits_newest_first_following_renames(repo: Path) -> Non
     assert all(commit.author == "Maya <maya@example.com>" and len(commit.hash) == 40 for commit in commits)
 
 
+def test_history_lists_the_first_commit_where_the_person_s_git_hides_a_first_commit_s_changes(repo: Path) -> None:
+    """Was: with `log.showRoot = false` in the person's git config, `git log --follow` found no
+    change in the repository's first commit: a note it added had no history at all."""
+    git(repo, "config", "log.showRoot", "false")
+    assert [commit.message for commit in Vault(repo).history("mine")] == ["first"]
+    note = repo / "mine.md"
+    note.write_text(note.read_text() + "More.\n")
+    commit_all(repo, "second")
+    assert [commit.message for commit in Vault(repo).history("mine")] == ["second", "first"]
+
+
 def test_history_json_fields(repo: Path) -> None:
     result = run_cli(repo, "history", "people/rui.md", "--json")
     assert result.exit_code == 0

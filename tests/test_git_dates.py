@@ -614,3 +614,167 @@ def test_check_says_in_one_line_how_many_notes_an_importing_commit_left_undated_
     assert not any("not dated by git" in problem["message"] for problem in report["problems"])  # said, not a problem
     setting(vault_dir, OFF)
     assert json.loads(run_cli(vault_dir, "check", "--json").stdout)["notices"] == []
+
+
+# -- a review of the histories a person's git makes (s34 revgit)
+
+def test_the_first_commit_s_notes_are_dated_where_the_person_s_git_hides_a_first_commit_s_changes(tmp_path: Path) -> None:
+    """Was: with `log.showRoot = false` in the person's git config, git log shows no change for the
+    repository's first commit: the notes it added were undated (called "not committed yet"), and a
+    vault folder renamed after a first commit of its notes dated them by the rename."""
+    root = tmp_path / "repo"
+    root.mkdir()
+    git(root, "init", "-q", "-b", "main")
+    git(root, "config", "user.email", "p@example.com")
+    git(root, "config", "user.name", "P")
+    git(root, "config", "log.showRoot", "false")
+    _write(root, "notes/first.md", "# First\n\nWritten the day the repository began.\n")
+    commit(root, "first", "2024-01-05T10:00:00+00:00", "notes/first.md")
+    _write(root, "notes/second.md", "# Second\n\nWritten a month later.\n")
+    commit(root, "second", "2024-02-05T10:00:00+00:00", "notes/second.md")
+    at_top = load_git_dates(root, tmp_path / "nowhere", True, None, is_note_name)[0]
+    assert {path: added.said for path, added in at_top.added.items()} == {
+        "notes/first.md": "2024-01-05T10:00:00+00:00", "notes/second.md": "2024-02-05T10:00:00+00:00"}
+    git(root, "mv", "notes", "vault")
+    git(root, "commit", "-qm", "rename the folder", when="2024-09-01T10:00:00+00:00")
+    moved = load_git_dates(root / "vault", tmp_path / "nowhere", True, None, is_note_name)[0]
+    assert {path: added.said for path, added in moved.added.items()} == {
+        "first.md": "2024-01-05T10:00:00+00:00", "second.md": "2024-02-05T10:00:00+00:00"}
+
+
+def _conflict_merged_with_a_new_note(root: Path) -> None:
+    """Obsidian Git on two devices: both edit a.md, the pull's merge stops on the conflict, and the
+    next auto-commit (`git add -A; git commit`) ends the merge with a note written meanwhile."""
+    git(root, "init", "-q", "-b", "main")
+    git(root, "config", "user.email", "p@example.com")
+    git(root, "config", "user.name", "P")
+    _write(root, "a.md", "# A\n\nThe first words.\n")
+    commit(root, "a", "2024-01-01T10:00:00+00:00", "a.md")
+    git(root, "checkout", "-q", "-b", "phone")
+    _write(root, "a.md", "# A\n\nThe phone's words.\n")
+    commit(root, "phone", "2024-01-02T10:00:00+00:00", "a.md")
+    git(root, "checkout", "-q", "main")
+    _write(root, "a.md", "# A\n\nThe desktop's words.\n")
+    commit(root, "desktop", "2024-01-03T10:00:00+00:00", "a.md")
+    merged = subprocess.run(["git", "merge", "-q", "phone", "-m", "merge"], cwd=root, capture_output=True, text=True, check=False)
+    assert merged.returncode != 0  # the conflict
+    _write(root, "a.md", "# A\n\nBoth devices' words.\n")
+    _write(root, "during.md", "# During\n\nWritten while the merge waited.\n")
+    commit(root, "vault backup", "2024-01-04T10:00:00+00:00", "a.md", "during.md")
+
+
+def test_a_note_a_merge_commit_added_is_dated_by_that_merge(tmp_path: Path) -> None:
+    """Was: git log shows no change for a merge, so a note the merge commit itself added (a conflict
+    ended by Obsidian Git's next commit) was undated, and explain called it not committed yet."""
+    root = tmp_path / "repo"
+    root.mkdir()
+    _conflict_merged_with_a_new_note(root)
+    merge = git(root, "rev-parse", "HEAD").strip()
+    dates = load_git_dates(root, tmp_path / "nowhere", True, None, is_note_name)[0]
+    assert {path: (added.said, added.commit) for path, added in dates.added.items()} == {
+        "a.md": ("2024-01-01T10:00:00+00:00", git(root, "rev-list", "--max-parents=0", "HEAD").strip()),
+        "during.md": ("2024-01-04T10:00:00+00:00", merge)}
+    assert dates.undated_reason("during.md") == ""
+
+
+def test_a_note_a_merge_commit_renamed_keeps_the_day_it_was_added(tmp_path: Path) -> None:
+    """Was: a note renamed while a conflicted merge waited (Obsidian's rename, then Obsidian Git's
+    commit ending the merge) was undated: the merge's combined diff names only the new path."""
+    root = tmp_path / "repo"
+    root.mkdir()
+    git(root, "init", "-q", "-b", "main")
+    git(root, "config", "user.email", "p@example.com")
+    git(root, "config", "user.name", "P")
+    _write(root, "a.md", "# A\n\nThe first words.\n")
+    _write(root, "old name.md", "# Kept\n\nA note long enough to be known again after its rename, word for word.\n")
+    commit(root, "a", "2024-01-01T10:00:00+00:00", "a.md", "old name.md")
+    git(root, "checkout", "-q", "-b", "phone")
+    _write(root, "a.md", "# A\n\nThe phone's words.\n")
+    commit(root, "phone", "2024-01-02T10:00:00+00:00", "a.md")
+    git(root, "checkout", "-q", "main")
+    _write(root, "a.md", "# A\n\nThe desktop's words.\n")
+    commit(root, "desktop", "2024-01-03T10:00:00+00:00", "a.md")
+    merged = subprocess.run(["git", "merge", "-q", "phone", "-m", "merge"], cwd=root, capture_output=True, text=True, check=False)
+    assert merged.returncode != 0  # the conflict
+    _write(root, "a.md", "# A\n\nBoth devices' words.\n")
+    git(root, "mv", "old name.md", "new name.md")
+    commit(root, "vault backup", "2024-01-04T10:00:00+00:00", "a.md")
+    dates = load_git_dates(root, tmp_path / "nowhere", True, None, is_note_name)[0]
+    assert dates.added["new name.md"].said == "2024-01-01T10:00:00+00:00"
+
+
+def test_a_merge_that_added_a_note_read_on_top_gives_what_the_whole_history_gives(tmp_path: Path,
+                                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    root = tmp_path / "repo"
+    root.mkdir()
+    _conflict_merged_with_a_new_note(root)
+    _write(root, "later.md", "# Later\n\nAfter the merge.\n")
+    commit(root, "later", "2024-01-05T10:00:00+00:00", "later.md")
+    heads = git(root, "rev-list", "--first-parent", "--reverse", "HEAD").split()
+    asked = _step_through(root, root, heads, tmp_path, monkeypatch)
+    assert asked.count(heads[-2]) == 2  # the commit after the merge: read on top of the merge's pass
+    assert "during.md" in _dates_at(root, tmp_path / "nowhere", None).added
+
+
+def test_a_vault_folder_renamed_with_its_kept_dates_reads_the_new_folder_whole(tmp_path: Path) -> None:
+    """Was: the vault's folder renamed in the file manager, `.vaultmem/` with it, and committed:
+    the commits since were read on top of the old folder's kept pass, whose deleted notes the new
+    folder's history never held, and a note of the same bytes added back took the old note's day,
+    where a reading from scratch (`.vaultmem/` deleted) dated it by its own commit."""
+    root = tmp_path / "repo"
+    root.mkdir()
+    git(root, "init", "-q", "-b", "main")
+    git(root, "config", "user.email", "p@example.com")
+    git(root, "config", "user.name", "P")
+    _write(root, ".gitignore", ".vaultmem/\n")
+    _write(root, "notes/a.md", "# A\n\nThe first note.\n")
+    commit(root, "a", "2024-01-01T10:00:00+00:00", ".gitignore", "notes/a.md")
+    _write(root, "notes/y.md", "# Y\n\nDeleted, and written again word for word.\n")
+    commit(root, "y", "2024-01-02T10:00:00+00:00", "notes/y.md")
+    git(root, "rm", "-q", "notes/y.md")
+    git(root, "commit", "-qm", "drop y", when="2024-01-03T10:00:00+00:00")
+    (root / "notes" / ".vaultmem").mkdir()
+    _dates_at(root / "notes", root / "notes" / ".vaultmem", None)  # kept under notes/.vaultmem
+    (root / "notes").rename(root / "vault")
+    git(root, "add", "-A")
+    git(root, "commit", "-qm", "rename the folder", when="2024-02-01T10:00:00+00:00")
+    _write(root, "vault/y.md", "# Y\n\nDeleted, and written again word for word.\n")
+    commit(root, "y again", "2024-03-01T10:00:00+00:00", "vault/y.md")
+    vault = root / "vault"
+    whole = _dates_at(vault, tmp_path / "nowhere", None)
+    assert whole.added["y.md"].said == "2024-03-01T10:00:00+00:00"
+    _same(_dates_at(vault, vault / ".vaultmem", None), whole)
+
+
+def test_a_top_level_note_renamed_then_moved_in_keeps_its_day_where_the_person_s_git_follows_files(tmp_path: Path) -> None:
+    """Was: with `log.follow = true` in the person's git config, the history of the one file a note
+    was moved in from (a note at the repository's top) was read with --follow: git showed it added
+    by its earlier rename, and the note took the rename's day."""
+    root = tmp_path / "repo"
+    root.mkdir()
+    git(root, "init", "-q", "-b", "main")
+    git(root, "config", "user.email", "p@example.com")
+    git(root, "config", "user.name", "P")
+    git(root, "config", "log.follow", "true")
+    _write(root, "draft.md", "# Idea\n\n" + "A note long enough to be known again after each move.\n" * 3)
+    commit(root, "draft", "2024-01-01T10:00:00+00:00", "draft.md")
+    git(root, "mv", "draft.md", "idea.md")
+    git(root, "commit", "-qm", "name it", when="2024-02-01T10:00:00+00:00")
+    (root / "vault").mkdir()
+    git(root, "mv", "idea.md", "vault/idea.md")
+    git(root, "commit", "-qm", "into the vault", when="2024-03-01T10:00:00+00:00")
+    dates = load_git_dates(root / "vault", tmp_path / "nowhere", True, None, is_note_name)[0]
+    assert dates.added["idea.md"].said == "2024-01-01T10:00:00+00:00"
+
+
+def test_explain_names_a_commit_s_subject_in_utf8_where_the_person_s_git_writes_logs_in_latin1(til: Path) -> None:
+    """Was: with `i18n.logOutputEncoding = ISO-8859-1`, git wrote the subject in Latin-1 and explain
+    (text and --json) wrote its bytes as they came: "caf\\xe9", not UTF-8."""
+    (til / "cafe.md").write_text("# Café\n\nThe espresso machine's descaling.\n", encoding="utf-8")
+    commit(til, "café notes", "2025-07-01T12:00:00+00:00", "cafe.md")
+    git(til, "config", "i18n.logOutputEncoding", "ISO-8859-1")
+    setting(til, ON)
+    with Vault(til, embedder=HashingEmbedder()) as vault:
+        explained = vault.explain("cafe.md", "espresso descaling")
+    assert [reason for reason in explained.reasons if "git history" in reason and '("café notes")' in reason]
+    assert Vault(til).history("cafe.md")[0].message == "café notes"

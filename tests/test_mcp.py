@@ -85,7 +85,7 @@ def test_tools_are_listed_with_descriptions_an_agent_can_act_on(vault_dir: Path,
             assert {name for name, tool in listed.items() if tool.annotations.destructive_hint} == {"revise", "forget", "consolidate", "expire"}
             assert set(listed["revise"].input_schema["properties"]) == {
                 "note", "text", "append", "title", "layer", "ttl", "expires_at", "permanent", "add_tags", "remove_tags", "if_version", "set_properties",
-                "unset_properties", "request_id"}
+                "unset_properties", "date", "request_id"}
             assert "supersedes" in remember_schema["properties"]
             assert "WriteConflict" in listed["revise"].description and "if_version" in listed["revise"].description
             # The schema says what the server enforces: no argument outside the listed ones.
@@ -193,6 +193,44 @@ def test_the_readme_names_every_served_tool_in_its_tools_line() -> None:
     line = readme.split("\nTools: ", 1)[1].split("Their arguments", 1)[0]
     named = set(re.findall(r"`(\w+)`", re.sub(r"\([^)]*\)", "", line)))
     assert named == TOOLS
+
+
+# The failing calls of the README's transcript, by the line it shows each under.
+README_FAILING_CALLS = {
+    '>>> remember(text="…", layer="L5")': ("remember", {"text": "…", "layer": "L5"}),
+    '>>> recall(query="coffee", layer="L3")': ("recall", {"query": "coffee", "layer": "L3"}),
+    '>>> forget(note="preferences/oat-milk.md", hard=true)': ("forget", {"note": "preferences/oat-milk.md", "hard": True}),
+    '>>> get(note="../../etc/passwd")': ("get", {"note": "../../etc/passwd"}),
+}
+
+
+def test_the_readmes_agent_transcript_shows_the_instructions_and_errors_as_served(sample_vault: Path, log: Path) -> None:
+    """The README audit (s34): "What an agent sees" showed instructions without their tasks
+    clause and their paragraph on failed calls, and a PathOutsideVault sentence the server no
+    longer says. Its instructions and error texts are compared as served (white space aside;
+    the transcript's vault is /tmp/mcp_demo/vault)."""
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    transcript = readme.split(">>> initialize: instructions\n", 1)[1].split("\n```", 1)[0]
+    said = {chunk.split("\n", 1)[0]: chunk.split("\n", 1)[1] for chunk in ("\n" + transcript).split("\n\n>>> ")[1:]}
+    said = {">>> " + line: text for line, text in said.items()}
+
+    def spoken(text: str) -> str:
+        return " ".join(text.replace("/tmp/mcp_demo/vault", str(sample_vault)).split())
+
+    async def scenario() -> None:
+        with log.open("w", encoding="utf-8") as errlog:
+            async with stdio_client(server_parameters(sample_vault), errlog=errlog) as (read, write):
+                async with ClientSession(read, write) as session:
+                    with anyio.fail_after(STARTUP_SECONDS):
+                        started = await session.initialize()
+                    assert spoken(transcript.split("\n\n", 1)[0]) == spoken(started.instructions or "")
+                    for line, (tool, arguments) in README_FAILING_CALLS.items():
+                        with anyio.fail_after(CALL_SECONDS):
+                            result = await session.call_tool(tool, arguments)
+                        assert result.is_error, line
+                        assert spoken(said[line]) == spoken("isError: true — " + text_of(result)), line
+
+    run(scenario)
 
 
 def readme_tool_arguments() -> dict[str, set[str]]:
@@ -1009,6 +1047,11 @@ BAD_CALLS: list[tuple[str, dict[str, Any], str]] = [
     ("revise", {"note": "coffee", "title": "t", "if_version": "0000000000000000"}, "changed since you read it"),
     ("remember", {"text": "x", "supersedes": ["coffee"]}, "cannot supersede coffee.md: it is layer L4"),
     ("remember", {"text": "x", "supersedes": ["coffee"]}, "first revise it with layer L3 (its layer's expiry then applies)"),
+    # A three-day agent trial: told the spare key (L4) had moved, the agent made two more writes and three
+    # commits to supersede it; the one call that keeps one note of the fact is named first.
+    ("remember", {"text": "x", "supersedes": ["coffee"]}, "to keep one note of the fact, revise its text in place (it still never expires)"),
+    # Was a message about a link's target and "the note's path", for a folder (a three-day agent trial).
+    ("remember", {"text": "x", "folder": "../outside"}, "folder '../outside' is outside the vault"),
     ("recall", {"query": "   "}, "needs a query with at least one word"),  # was: no hits, as if the vault knew nothing
 ]
 
@@ -1203,6 +1246,44 @@ def test_revise_of_an_expired_note_says_so_and_how_to_make_it_current(vault_dir:
             extended = await served.call("revise", note="work/db", ttl="30d")
             assert extended["expired"] is False and "notice" not in extended
             assert [hit["path"] for hit in (await served.call("recall", query="replica promoted"))["hits"]] == ["work/db.md"]
+
+    run(scenario)
+
+
+def test_revise_of_a_superseded_note_names_the_note_that_holds_the_fact_now(vault_dir: Path, log: Path) -> None:
+    # A three-day agent trial: an agent revising the phone note by the id it kept from the day before
+    # wrote into the retired number, and was told to give it a ttl or permanent=true "to keep it
+    # current" — which would have made two live phone numbers.
+    async def scenario() -> None:
+        async with serve(vault_dir, log) as served:
+            old = await served.call("remember", text="Sam's phone number is +351 912 000 111.", layer="L3")
+            new = await served.call("remember", text="Sam's phone number is +351 913 222 333.", supersedes=[old["id"]])
+            revised = await served.call("revise", note=old["id"], append="It is also the work phone.")
+            assert revised["expired"] is True and revised["superseded_by"] == new["id"]
+            assert revised["notice"].endswith(f"superseded by {new['id']}, which holds the current fact; what you just "
+                                              f"wrote is hidden from recall with it: revise {new['id']} instead")
+            assert "permanent=true" not in revised["notice"]
+
+    run(scenario)
+
+
+def test_an_agent_moves_an_appointment_to_its_new_day_with_revise_date(vault_dir: Path, log: Path) -> None:
+    # A three-day agent trial: "the dentist moved me to Thursday the 10th" — revise had no date
+    # (remember has), the agent changed the text alone, and the list of Tuesday the 8th still
+    # showed the dentist. The day is revise's date now, as it is remember's.
+    async def scenario() -> None:
+        async with serve(vault_dir, log) as served:
+            listed = {tool.name: tool for tool in (await served.session.list_tools()).tools}
+            assert "an appointment that moved: date" in (listed["revise"].description or "")
+            booked = await served.call("remember", text="Dentist on Tuesday at 10:00.", layer="L2", date="2099-12-08T10:00")
+            moved = await served.call("revise", note=booked["id"], text="Dentist on Thursday at 15:00.", date="2099-12-10T15:00",
+                                      if_version=booked["version"])
+            assert moved["changed"] == ["body", "title", "expires_at", "date"] and moved["expires_at"] == "2099-12-17T00:00:00+00:00"
+            tuesday = await served.call("list_notes", since="2099-12-08", until="2099-12-08")
+            thursday = await served.call("list_notes", since="2099-12-10", until="2099-12-10")
+            assert tuesday["notes"] == [] and [entry["id"] for entry in thursday["notes"]] == [booked["id"]]
+            refused = await served.error("revise", note=booked["id"], date="Thursday")
+            assert "InvalidTimestamp: date: invalid timestamp 'Thursday': use ISO-8601" in refused
 
     run(scenario)
 

@@ -432,6 +432,32 @@ def test_a_person_saving_twice_around_the_swap_keeps_both_versions(tmp_path: Pat
     assert kept in str(raised.value)
 
 
+def test_a_person_saving_twice_around_the_swap_of_a_long_named_note_keeps_both_versions_in_sight(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Was: the second version's name, the note's stem + ".vaultmem-conflict-<time>.md", passed the
+    # 255 bytes a name holds ("File name too long"), so it stayed under vaultmem's hidden temp
+    # name — which `check` calls a killed write's leftover, to delete.
+    name = "m" * 240 + ".md"
+    note = tmp_path / name
+    note.write_bytes(CHECKED)
+
+    def append() -> None:
+        with open(note, "ab") as handle:
+            handle.write(PERSON)
+
+    def rename_save() -> None:
+        (tmp_path / "saving").write_bytes(b"the person's second save\n")
+        os.replace(tmp_path / "saving", note)
+
+    exchange_with(monkeypatch, before=append, after=rename_save)
+    with pytest.raises(WriteConflict) as raised:
+        replace_if_unchanged(note, OURS, content_hash(CHECKED), name, tmp_path)
+    kept = raised.value.kept
+    assert kept is not None and ".vaultmem-conflict-" in kept and kept.endswith(".md") and len(kept.encode()) <= 255
+    assert sorted([note.read_bytes(), (tmp_path / kept).read_bytes()]) == sorted([CHECKED + PERSON, b"the person's second save\n"])
+    assert sorted(only_files(tmp_path)) == sorted([name, kept])  # nothing left under a hidden temp name
+
+
 def test_a_note_deleted_right_after_the_swap_gets_the_persons_version_back(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     note = tmp_path / "note.md"
     note.write_bytes(CHECKED)

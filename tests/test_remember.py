@@ -251,6 +251,44 @@ def test_a_link_out_inside_the_folder_of_another_case_is_refused_as_outside_the_
     assert list(outside.iterdir()) == []
 
 
+@pytest.mark.parametrize(("folder", "said"), [
+    ("C:\\Users\\maya\\vault\\memories", "an absolute Windows path"),
+    ("D:/notes", "an absolute Windows path"),
+    ("projects/Q3?", "'Q3?' holds '?', which Windows does not allow in a name"),
+    ("people/con", "'con' is a device name on Windows (CON)"),
+    ("drafts./x", "'drafts.' ends in a dot"),
+    ("a" * 300, "is 300 bytes"),
+])
+def test_a_folder_windows_or_the_file_system_cannot_hold_is_refused_naming_it_and_nothing_is_made(
+        vault: Vault, folder: str, said: str) -> None:
+    """Was: on Linux `folder="C:\\Users\\maya\\vault\\memories"` (an agent on Windows giving the
+    vault's own path) made `C:/Users/maya/vault/memories/` inside the vault and said the note was
+    written there — a folder Git for Windows refuses to check out, which `check` then named as a
+    problem of the person's; a 300-character folder was a bare "File name too long"."""
+    with pytest.raises(UsageError, match="folder") as raised:
+        vault.remember("The boiler was serviced today.", folder=folder, now=NOW)
+    assert said in str(raised.value)
+    assert any(fix in str(raised.value) for fix in ("relative to the vault root", "choose another name", "choose a shorter name"))
+    assert snapshot_files(vault.root) == {}
+    assert sorted(entry.name for entry in vault.root.iterdir()) == [".vaultmem"]
+
+
+def test_a_folder_deeper_than_the_system_holds_is_refused_and_no_folder_of_it_is_left(vault: Vault) -> None:
+    """Was: `mkdir -p` of 21 folders of 200 bytes made the first 19, failed "File name too long"
+    past PATH_MAX, and left the 19 empty folders in the person's vault."""
+    folder = "/".join(["a" * 200] * 21)
+    with pytest.raises(UsageError, match="folder") as raised:
+        vault.remember("The boiler was serviced today.", folder=folder, now=NOW)
+    assert "bytes deep" in str(raised.value) and "choose a shorter folder" in str(raised.value)
+    assert sorted(entry.name for entry in vault.root.iterdir()) == [".vaultmem"]
+
+
+def test_a_folder_of_the_persons_that_windows_could_not_hold_is_still_written_into(vault: Vault) -> None:
+    # The person's own folder is theirs to name: only a folder vaultmem would make is refused.
+    (vault.root / "Q&A?").mkdir()
+    assert vault.remember("The boiler was serviced today.", folder="Q&A?", now=NOW).path.startswith("Q&A?/")
+
+
 def test_a_new_note_is_written_with_lf_in_a_vault_whose_notes_are_crlf(vault: Vault) -> None:
     """Decided (adr/0006): a new note is written as Obsidian writes one, with LF, whatever its
     neighbours use; only an edit keeps a file's own line ending."""

@@ -477,6 +477,45 @@ def test_a_name_typed_without_its_accents_names_the_note_it_may_mean_and_resolve
                                          "A name is matched as the note spells it, accents, full-width marks and curly quotes too")
 
 
+def test_a_misspelt_name_suggests_the_notes_spelt_closest_and_resolves_to_none(vault_dir: Path, write_note) -> None:
+    # A person's trial (s34): `get "Blade Runer"` answered only the ways to name a note.
+    write_note("Refs/Blade Runner.md", "---\ncategories: Movies\n---\nA film.\n")
+    write_note("Refs/Futurama.md", "---\ntitle: Futurama (show)\n---\nA show.\n")
+    with Vault(vault_dir, embedder=HashingEmbedder()) as vault:
+        with pytest.raises(NoteNotFound) as by_file_name:
+            vault.get("Blade Runer")
+        with pytest.raises(NoteNotFound) as by_title:
+            vault.get("futurama (shw)")
+        with pytest.raises(NoteNotFound) as far:
+            vault.get("Zelda")
+        with pytest.raises(NoteNotFound) as other_number:
+            vault.get("Blade Runer 2")
+    assert by_file_name.value.suggestions == ["Refs/Blade Runner.md"]
+    assert str(by_file_name.value).startswith("no note matches 'Blade Runer'; did you mean: Refs/Blade Runner.md. ")
+    assert by_title.value.suggestions == ["Refs/Futurama.md"]
+    assert far.value.suggestions == []
+    assert other_number.value.suggestions == []  # a sequel is another film
+
+
+def test_today_yesterday_and_tomorrow_name_that_days_daily_note(vault_dir: Path, write_note) -> None:
+    # A person's trial (s34): `get today` in an Obsidian vault of daily notes offered
+    # memories/working-on-the-churn-dashboard-for-priya-today.md; `revise today --append` is how
+    # a person or an agent adds to the day's note.
+    write_note(".obsidian/daily-notes.json", '{"folder": "Daily"}')
+    write_note("Daily/2026-11-30.md", "## Notes\n\nMonday.\n")
+    write_note("Daily/2026-12-01.md", "## Notes\n\nTuesday.\n")
+    write_note("memories/working-on-the-dashboard-today.md", "---\nlayer: L1\n---\nWorking on the dashboard today.\n")
+    with Vault(vault_dir, embedder=HashingEmbedder()) as vault:
+        assert vault.get("today", now="2026-12-01T12:00:00+00:00").path == "Daily/2026-12-01.md"
+        assert vault.get("Yesterday", now="2026-12-01T12:00:00+00:00").path == "Daily/2026-11-30.md"
+        assert vault.get("tomorrow", now="2026-11-30T12:00:00+00:00").path == "Daily/2026-12-01.md"
+        with pytest.raises(NoteNotFound, match=r"^no note matches 'tomorrow': no daily note for 2026-12-02 is in the vault"):
+            vault.get("tomorrow", now="2026-12-01T12:00:00+00:00")
+        write_note("today.md", "A note named today.\n")
+        vault.index()
+        assert vault.get("today", now="2026-12-01T12:00:00+00:00").path == "today.md"  # a name the person gave wins
+
+
 def test_a_name_typed_with_a_straight_apostrophe_names_the_note_spelled_with_a_curly_one(vault_dir: Path, write_note) -> None:
     # A trial on a campaign vault: `remember --title "Vel’Sharoon"` (an editor's smart quote), then
     # `get "Vel'Sharoon"` said only "no note matches", naming nothing. As with accents, the note is

@@ -12,7 +12,7 @@ import pytest
 
 from helpers import git, init_repo, run_cli, snapshot_files, utf16_bytes
 from vaultmem import UsageError, Vault, WriteConflict, parse_timestamp
-from vaultmem.errors import FrontmatterError, NotUtf8Note, ReadOnlyNote
+from vaultmem.errors import FrontmatterError, InvalidTimestamp, NotUtf8Note, ReadOnlyNote
 from vaultmem.notes import read_note
 
 NOW = "2026-11-30T12:00:00+00:00"
@@ -834,6 +834,33 @@ def test_a_date_never_moves_an_expires_at_the_agent_or_the_person_gave(vault: Va
     assert expiry_of(vault, "work/standup") == parse_timestamp("2026-12-05T00:00:00Z")
 
 
+def test_revise_date_moves_an_appointment_to_its_new_day_and_its_computed_expiry_with_it(vault: Vault) -> None:
+    # A three-day agent trial: the dentist moved the appointment from the 8th to the 10th and the
+    # agent revised the text alone (revise had no date; remember has). The note kept date: 2026-12-08,
+    # so "what am I doing on the 8th" still listed the appointment that had moved away from it.
+    path = vault.remember("Dentist on Tuesday at 10:00", date="2026-12-08T10:00", now=NOW).path
+    moved = vault.revise(path, text="Dentist on Thursday at 15:00", date="2026-12-10T15:00", now=LATER)
+    assert moved.changed == ["body", "title", "expires_at", "date"] and moved.expires_at == "2026-12-17T00:00:00+00:00"
+    assert "\ndate: 2026-12-10T15:00\n" in (vault.root / path).read_text(encoding="utf-8")
+    assert [hit.path for hit in vault.list_notes(since="2026-12-08", until="2026-12-08", now=LATER)] == []
+    assert [hit.path for hit in vault.list_notes(since="2026-12-10", until="2026-12-10", now=LATER)] == [path]
+    said = vault.revise(path, date="2026年12月11日", now=LATER)  # as remember reads a day said so
+    assert said.changed == ["expires_at", "date"] and "\ndate: 2026-12-11\n" in (vault.root / path).read_text(encoding="utf-8")
+
+
+def test_revise_date_that_is_no_date_or_is_also_set_as_a_property_changes_nothing(vault: Vault) -> None:
+    path = vault.remember("Dentist on Tuesday", date="2026-12-08", now=NOW).path
+    before = snapshot_files(vault.root)
+    with pytest.raises(InvalidTimestamp, match=r"date: invalid timestamp 'next Thursday': use ISO-8601"):
+        vault.revise(path, date="next Thursday", now=LATER)
+    with pytest.raises(UsageError, match=r"date contradicts set_properties date: .*give it once"):
+        vault.revise(path, date="2026-12-10", set_properties={"Date": "2026-12-11"}, now=LATER)
+    assert snapshot_files(vault.root) == before
+    refused = run_cli(vault.root, "revise", path, "--date", "someday")
+    assert refused.exit_code == 2 and "--date: invalid timestamp 'someday'" in refused.output
+    assert snapshot_files(vault.root) == before
+
+
 def test_a_layer_change_counts_the_new_ttl_from_the_notes_later_day(vault: Vault) -> None:
     path = vault.remember("Pack the costume", date="2026-12-18", now=NOW).path
     assert vault.revise(path, layer="L1", now=LATER).expires_at == "2026-12-19T00:00:00+00:00"  # was LATER + 1 day
@@ -887,6 +914,32 @@ def test_a_read_only_note_is_refused_naming_it_and_its_fix_and_its_bytes_and_mod
     note.chmod(0o644)
     vault.revise("work/standup.md", set_properties={"owner": "Rui"}, now=LATER)  # writable again: written
     assert "owner: Rui" in note.read_text(encoding="utf-8")
+
+
+def test_a_note_with_a_second_hard_link_is_refused_not_split_into_two_copies(vault: Vault, tmp_path: Path) -> None:
+    # Was: written by rename, the note's name got a new file with the revision while the other
+    # name (the same note linked into a second vault, `ln` by the person) kept the old text —
+    # one note silently split into two that drift apart, as a symlink was before it was followed.
+    # Obsidian and vim write such a file in place; vaultmem writes only by atomic rename, so it refuses.
+    from vaultmem.errors import HardLinkedNote
+
+    note = vault.root / "work/standup.md"
+    other = tmp_path / "other-vault" / "standup.md"
+    other.parent.mkdir()
+    os.link(note, other)
+    with pytest.raises(HardLinkedNote, match=r"work/standup\.md has 2 names \(hard links") as refused:
+        vault.revise("work/standup.md", append="Moved to 10:00.", now=LATER)
+    assert isinstance(refused.value, PermissionError)  # handled wherever a refused write is (supersede, consolidate)
+    assert "nothing was written" in str(refused.value)
+    assert note.read_text(encoding="utf-8") == HAND_WRITTEN
+    assert note.stat().st_nlink == 2 and os.path.samefile(note, other)
+    with pytest.raises(HardLinkedNote):
+        vault.remember("The standup moved to 10:00.", supersedes=["work/standup.md"], now=LATER)
+    assert note.stat().st_nlink == 2 and [path.name for path in (vault.root / "work").iterdir()] == ["standup.md"]
+    assert not (vault.root / "memories").exists()  # the new note undone with it
+    forgotten = vault.forget("work/standup.md")  # a move keeps the file whole: its other name stays as it is
+    assert (vault.root / forgotten.archived_to).read_text(encoding="utf-8") == HAND_WRITTEN
+    assert os.path.samefile(vault.root / forgotten.archived_to, other)
 
 
 def test_cli_revise_of_a_read_only_note_is_one_line_naming_the_file(vault: Vault) -> None:

@@ -1916,3 +1916,23 @@ def test_the_sign_of_c_plus_plus_counts_in_a_query_with_words(tmp_path: Path) ->
         hits = vault.search("C++ templates", k=3)
     assert hits[0].path == "cpp.md"
     assert hits[0].score > hits[1].score
+
+
+def test_a_short_verb_in_ie_finds_its_other_forms(tmp_path: Path) -> None:
+    """Was (a trial on a novel's chapters): "what does Ilse die of" found nothing by its words
+    in the chapter saying "Aunt Ilse dies of a fever": FTS5's Porter stems die → "die" but dies
+    and died → "di" (dying → "dy"), and `explain` said no note held "die"."""
+    root = write_vault(tmp_path / "vault", {
+        ".vaultmem.toml": 'embedder = "hashing"\n',
+        "Chapter 17.md": "# Chapter 17\n\nAunt Ilse dies of a fever in the night.\n",
+        "Chapter 30.md": "# Chapter 30\n\nThe clerk Hollis died in the harbour.\n",
+        "Chapter 12.md": "# Chapter 12\n\nPip lies to the watch about the lantern.\n",
+        "Chapter 02.md": "# Chapter 02\n\nTobias rows Mara across in the dark.\n",
+    })
+    with Vault(root) as vault:
+        vault.index()
+        assert sorted(keyword_side(vault, "does anyone die")) == ["Chapter 17.md", "Chapter 30.md"]  # was none
+        assert keyword_side(vault, "what does Ilse die of")[:1] == ["Chapter 17.md"]
+        assert sorted(keyword_side(vault, "who is dying")) == ["Chapter 17.md", "Chapter 30.md"]
+        assert keyword_side(vault, "who lied about the lantern") == ["Chapter 12.md"]
+        assert keyword_side(vault, "movie") == []  # a longer word in -ie is one stem already

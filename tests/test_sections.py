@@ -165,3 +165,35 @@ def test_a_note_without_headings_or_block_ids_is_not_told_to_give_one_of_them(va
         assert "give the note's name alone for the whole note" in str(error)
     assert "it has no block ids" in str(block.value)
     assert "it has no headings" in str(heading.value)
+
+
+QUARTO_NOTE = (
+    '---\ntitle: "Restore timings"\n---\n\n'
+    "# Preface {-}\n\nWhy we measured.\n\n"
+    "## Method {#sec-method}\n\nWe restored 50 GB from S3, three times per storage class.\n\n"
+    "## Results {#sec-results .unnumbered}\n\nGlacier Instant Retrieval took 41 minutes; Standard took 18.\n\n"
+    "## Setup { #setup .wide }\n\nA laptop on fibre.\n\n"
+    "## The set {x, y}\n\nBraces that are no attributes.\n"
+)
+
+
+def test_a_headings_attribute_block_is_not_its_name(vault_dir: Path) -> None:
+    """Was (a trial on a Quarto/MkDocs docs folder): `## Results {#sec-results .unnumbered}` was
+    the section "Results {#sec-results .unnumbered}" — in a hit's heading path, and `get
+    "Note#Results"` said the note had no heading 'Results'. Pandoc, Quarto and MkDocs show
+    "Results"; the line itself stays as the file holds it."""
+    (vault_dir / "quarto-notes.md").write_text(QUARTO_NOTE, encoding="utf-8")
+    with Vault(vault_dir) as vault:
+        vault.index()
+        results = vault.get("quarto-notes#Results")
+        preface = vault.get("quarto-notes#Preface#Method")
+        setup = vault.get("quarto-notes#Preface#Setup")
+        braces = vault.get("quarto-notes#Preface#The set {x, y}")
+        [hit] = vault.search("Glacier Instant Retrieval minutes", k=1)
+    assert results.section is not None and results.section.headings == ("Results",)
+    assert results.body == "## Results {#sec-results .unnumbered}\n\nGlacier Instant Retrieval took 41 minutes; Standard took 18.\n"
+    assert preface.section is not None and preface.section.headings == ("Preface", "Method")
+    assert setup.body.startswith("## Setup { #setup .wide }\n")
+    assert braces.section is not None  # `{x, y}` is no attribute block: the heading keeps it
+    assert hit.passage is not None and hit.passage.headings == ["Preface", "Results"], hit.passage
+    assert hit.snippet.startswith("Results · Glacier"), hit.snippet

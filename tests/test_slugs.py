@@ -34,3 +34,26 @@ def test_a_note_named_by_the_slug_made_before_is_still_named_from_its_title() ->
     for name in ("memories/draft_-2026-03-14-plan.md", "memories/draft-2026-03-14-plan.md"):
         found = note_date(meta, name)
         assert found is not None and found.moment.date().isoformat() == "2026-11-30" and found.written, name
+
+
+@pytest.mark.parametrize(("title", "slug"), [("Sam's phone number", "sams-phone-number"), ("Maya’s birthday: 14 March", "mayas-birthday-14-march"),
+                                            ("Don't call after 9", "dont-call-after-9"), ("O'Brien's dog", "o-briens-dog"),
+                                            ("l'été à Paris", "l-été-à-paris"), ("rock 'n' roll", "rock-n-roll")])
+def test_an_english_possessive_or_contraction_stays_one_word_in_the_file_name(title: str, slug: str) -> None:
+    # A three-day agent trial: the person's file list read user-s-name.md, sam-s-phone-number.md,
+    # maya-s-birthday-14-march.md. French and Italian elisions and names stay two words.
+    assert slugify(title) == slug
+
+
+def test_a_note_named_with_its_clitic_apart_is_still_named_from_its_title(vault_dir: Path) -> None:
+    # Written before the change as ben-cohen-s-birthday-is-1988-03-14.md: still the slug of its
+    # title, so the day in its name is the text's, not the day the memory is about (adr/0026).
+    title = "Ben Cohen's birthday is 1988-03-14"
+    assert named_from_title("ben-cohen-s-birthday-is-1988-03-14", title)
+    assert named_from_title("ben-cohens-birthday-is-1988-03-14-2", title)
+    meta = {"title": title, "layer": "L4", "created": "2026-12-01T09:00:00+00:00"}
+    found = note_date(meta, "memories/ben-cohen-s-birthday-is-1988-03-14.md")
+    assert found is not None and found.moment.date().isoformat() == "2026-12-01" and found.written
+    with Vault(vault_dir) as vault:
+        written = vault.remember("Sam's phone number is +351 913 222 333.", title="Sam's phone number", layer="L3")
+    assert written.path == "memories/sams-phone-number.md"

@@ -572,6 +572,55 @@ def test_a_callout_title_is_a_block_of_its_own() -> None:
     assert readable("> [!tip]- Ask Rui\n> He knows.\n\n> [!note]\n> Untitled callout.\n") == "Ask Rui · He knows. Untitled callout."
 
 
+def test_a_docs_sites_admonitions_and_tabs_read_as_their_titles() -> None:
+    """Was (a trial on an MkDocs folder): hits read `!!! danger "Lose the passphrase, lose the
+    data" · There is no recovery…` and `=== "Windows" · winget install…`, the markup as written."""
+    admonition = ('Run init.\n\n!!! danger "Lose the passphrase, lose the data"\n\n'
+                  '    There is no recovery.\n\n??? tip\n    Export a key.\n\n???+ note ""\n    Untitled.\n')
+    assert readable(admonition) == "Run init. Lose the passphrase, lose the data · There is no recovery. Tip · Export a key. Untitled."
+    tabs = '=== "Homebrew"\n\n    ```sh\n    brew install tw\n    ```\n\n=== "Windows"\n\n    winget install tw\n'
+    assert readable(tabs) == "Homebrew · brew install tw · Windows · winget install tw"
+
+
+def test_fenced_divs_snippet_includes_and_attribute_lists_are_not_shown() -> None:
+    """Quarto's and Pandoc's `::: {.callout-note}` … `:::`, Docusaurus' `:::tip[Title]`, MkDocs'
+    `--8<-- "file.md"` and a lone `{ .annotate }` were shown as written in a hit."""
+    quarto = "::: {.callout-note}\nRuns on 0.19.\n:::\n\n::: {.callout-warning collapse=\"true\"}\n## VM images\nUse a small chunker.\n:::\n"
+    assert readable(quarto) == "Runs on 0.19. VM images · Use a small chunker."
+    assert readable(":::tip[Pick at random]\nUse shuf.\n:::\n\n:::info Heads up\nSlow.\n:::\n") == (
+        "Pick at random · Use shuf. Heads up · Slow.")
+    assert readable('# Contributing\n\n--8<-- "snippets/abbreviations.md"\n\nPRs welcome.\n{ .annotate }\n') == (
+        "Contributing · PRs welcome.")
+
+
+def test_a_links_or_images_attribute_block_is_not_shown() -> None:
+    """Was: `![Restore time per class](restore.png){#fig-restore width=80%}` read "Restore time
+    per class{#fig-restore width=80%}", an MkDocs button "Source code{ .md-button }"."""
+    text = "![Restore time per class](restore.png){#fig-restore width=80%}\n\nSee [Source code](https://x.org){ .md-button }."
+    assert readable(text) == "Restore time per class · See Source code."
+    assert readable("[a](b) {not attributes} and [c](d){x}") == "a {not attributes} and c{x}"
+
+
+def test_a_jupyter_book_pages_roles_targets_and_directive_options_are_not_shown() -> None:
+    """Was (a trial on a Jupyter Book page): "see {ref}sec-argo … :class: tip · Below 2000 m…" —
+    MyST's role names, its `(label)=` targets and its directives' options, shown as written;
+    an admonition directive's title was left out."""
+    page = ("(sec-ohc)=\n## Measuring heat content\n\nArgo floats dive to 2000 m; see {ref}`sec-argo`.\n\n"
+            "```{admonition} Why 2000 m?\n:class: tip\nDeeper hulls would be heavier.\n```\n\n"
+            "```{code-cell} ipython3\n:tags: [hide-input]\nimport numpy as np\n```\n")
+    assert readable(page) == ("Measuring heat content · Argo floats dive to 2000 m; see sec-argo. Why 2000 m? "
+                              "Deeper hulls would be heavier. import numpy as np")
+    # Outside a directive, such lines are what they are: code as written, a set before a space.
+    assert readable("```python\n:not: an option\n```\n\nA set {x} before `code` here.") == (
+        ":not: an option · A set {x} before code here.")
+
+
+def test_prose_that_starts_like_site_markup_is_shown_as_written() -> None:
+    assert readable("!!! urgent: call the plumber today\n") == "!!! urgent: call the plumber today"
+    assert readable('=== "quoted" and more\n\n:: two colons\n\n{not attributes}\n') == (
+        '=== "quoted" and more · :: two colons · {not attributes}')
+
+
 # ---------------------------------------------------------------- math (a trial on a math vault)
 
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from helpers import python_capped, run_cli, run_json, snapshot_files, utf16_bytes
+from helpers import python_capped, run_cli, run_json, snapshot_files, utf16_bytes, write_file
 from vaultmem import UsageError, Vault, WriteConflict, parse_timestamp
 from vaultmem.errors import FrontmatterError
 from vaultmem.notes import content_hash, read_note
@@ -207,6 +207,7 @@ def test_a_note_that_never_expires_is_refused_with_the_revise_that_lets_it_retir
     assert refused.exit_code == 2, refused.output
     assert f"cannot supersede pref.md: it is {why}, so it never expires" in refused.output
     assert f"first revise it with {' and '.join(_flags(revise))} (its layer's expiry then applies), then supersede it" in refused.output
+    assert "to keep one note of the fact, revise its --text in place (it still never expires)" in refused.output
     assert snapshot_files(vault.root) == before
     revised = run_cli(vault.root, "revise", "pref", *revise)
     assert revised.exit_code == 0, revised.output
@@ -322,3 +323,15 @@ def test_an_undone_remember_removes_the_folder_it_made_and_keeps_one_that_was_th
     assert (vault_dir / "memories").is_dir() is memories_there
     assert sorted(path.name for path in vault_dir.rglob("*.md")) == ["old.md"]
     assert snapshot_files(vault_dir) == before
+
+
+def test_revise_of_a_superseded_note_at_the_shell_names_its_successor_not_a_ttl(vault_dir: Path) -> None:
+    # The three-day agent trial's retired phone number, revised by its id: "give --ttl … to make it
+    # current" would have made the old number answer again beside the new one.
+    write_file(vault_dir, ".vaultmem.toml", 'embedder = "hashing"\n')
+    old = run_json(vault_dir, "remember", "Sam's phone number is +351 912 000 111.", "--layer", "L3")
+    new = run_json(vault_dir, "remember", "Sam's phone number is +351 913 222 333.", "--supersedes", old["id"])  # type: ignore[index]
+    said = run_cli(vault_dir, "revise", old["id"], "--append", "Work phone too.")  # type: ignore[index]
+    assert said.exit_code == 0, said.output
+    assert f"superseded by {new['id']}, which holds the current fact" in said.output  # type: ignore[index]
+    assert f"revise {new['id']} instead" in said.output and "--permanent" not in said.output  # type: ignore[index]

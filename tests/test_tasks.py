@@ -188,6 +188,22 @@ def test_a_tag_is_carried_by_the_task_line_or_its_notes_properties_not_by_anothe
     assert listed(vault, tags=["client/acme", "sales"]) == [("Projects/Acme.md", 6)]
 
 
+def test_an_empty_answer_by_tag_says_the_tag_is_on_other_lines_of_the_notes_or_nowhere(vault: Path) -> None:
+    """A daily note's ``#finance`` meeting line does not tag its tasks; ``tasks --tag finance``
+    said only "no tasks" while ``get`` listed #finance among that note's tags."""
+    write_file(vault, "Daily/2025-12-08.md", "- [ ] Email Marco the budget\n\nBudget review with Marco. #finance\n")
+    with Vault(vault) as opened:
+        elsewhere = opened.tasks(tags=["finance"], now=NOW)
+        misspelt = opened.tasks(tags=["financ"], now=NOW)
+    assert list(elsewhere) == [] and elsewhere.warnings == [
+        "1 task is in notes that carry #finance, only on other lines: a task takes the tags on its own line and in its "
+        "note's `tags` property; put #finance on the task's line (or in the note's `tags`) to keep it"]
+    assert list(misspelt) == [] and misspelt.warnings == [
+        "no note carries the tag #financ at all (nor a tag under it); nearest tags: #finance"]
+    printed = run_cli(vault, "tasks", "--tag", "finance")
+    assert printed.exit_code == 0 and "carry #finance, only on other lines" in printed.output
+
+
 def test_query_words_are_found_in_the_tasks_words_or_its_notes_title_in_any_case(vault: Path) -> None:
     assert listed(vault, query="ACME report") == [("Projects/Acme.md", 10)]
     assert listed(vault, query="dana") == [("Daily/2025-12-09.md", 1)]
@@ -472,6 +488,19 @@ def test_an_empty_answer_to_words_names_the_words_no_task_holds(vault: Path) -> 
         "each of the query's words 'proposal', 'milk' is in some task asked for, but no task holds them all"]
     assert asked(vault, "due next year") == ([], "due next year → due 2026-01-01..2026-12-31",
                                              ["no task matches the query as it was read (see read)"])
+
+
+def test_an_empty_answer_by_due_or_done_days_counts_the_tasks_of_the_notes_dated_then(vault: Path) -> None:
+    """A journal of daily notes: ``tasks "last week"`` said only "no task matches" while last
+    week's notes held open tasks without a day of their own (a person's trial, s34)."""
+    assert asked(vault, "due 2025-12-09")[2] == [
+        "no task matches the query as it was read (see read)",
+        "2 open tasks are in notes dated on 2025-12-09, but none is due then: a task's due day is its own "
+        "📅 day or [due:: …], not its note's date"]
+    assert asked(vault, "due next year")[2] == ["no task matches the query as it was read (see read)"]
+    assert asked(vault, "done on the 9th", status="done")[2][-1] == (
+        "1 done task is in notes dated on 2025-12-09, but none is done then: a task's done day is its own "
+        "✅ day or [completion:: …], not its note's date")
 
 
 def test_the_cli_reads_a_question_and_says_how(vault: Path) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from pathlib import Path
 
@@ -273,3 +274,16 @@ def test_cli_usage_import_of_an_impossible_file_is_a_usage_error_and_imports_not
     assert result.exit_code == 2, result.output  # was: OverflowError / UnicodeDecodeError tracebacks
     assert said in result.stderr and "Traceback" not in result.stderr and len(result.stderr) < 600
     assert vault.store.usage.all() == before
+
+
+def test_the_text_shows_the_last_use_to_the_second_and_json_keeps_it_whole(vault: Vault) -> None:
+    """A person's trial (s34): `used` and `get` printed `last 2026-12-02T11:55:37.455181+00:00`."""
+    used = run_cli(vault.root, "used", "recent.md")
+    shown = run_cli(vault.root, "get", "recent.md")
+    stale = run_cli(vault.root, "stale", "--days", "0")
+    whole = json.loads(run_cli(vault.root, "used", "recent.md", "--json").stdout)
+    assert used.exit_code == 0, used.output
+    for text in (used.stdout, shown.stdout, stale.stdout):
+        assert re.search(r"last (use )?\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+00:00", text), text
+        assert not re.search(r"T\d\d:\d\d:\d\d\.\d", text), text
+    assert whole[0]["last_used_at"] == vault.get("recent.md").last_used_at  # as stored, fraction and all

@@ -39,6 +39,27 @@ def test_a_query_names_a_value_when_the_values_words_are_a_run_of_its_own(query:
     assert names_a_value("ben", "") is False
 
 
+
+@pytest.mark.parametrize(("query", "props"), [
+    ("What are Caroline's plans for the summer?", "speaker: Caroline"),  # was not named: "caroline's" is no value
+    ("What are Caroline’s plans for the summer?", "speaker: Caroline"),
+    ("what did O’Brien say about it", "speaker: O'Brien"),  # either apostrophe, as the full text reads both
+    ("what did O'Brien say about it", "speaker: O’Brien"),
+    ("a table at Ben's Diner", "place: Ben's Diner"),  # a value that is itself a possessive
+])
+def test_a_possessive_or_either_apostrophe_names_the_value(query: str, props: str) -> None:
+    assert valued_notes(query, {1: props}) == {1}
+
+
+@pytest.mark.parametrize(("query", "props", "named"), [
+    ("रसोई की सीटी", "जगह: सिटी", False),  # whistle is not city: the same consonants, other vowel signs
+    ("कुतुब मीनार", "विषय: किताब", False),  # nor Qutub book
+    ("मेरी किताब कहाँ है", "विषय: किताब", True),
+    ("दर्या", "जगह: दर्\u200dया", True),  # a joiner after the virama is no part of the word (marks.py)
+])
+def test_a_value_written_with_vowel_signs_is_named_by_its_whole_word(query: str, props: str, named: bool) -> None:
+    assert valued_notes(query, {1: props}) == ({1} if named else set())
+
 TURNS = {
     "ana-ben/s01/t001.md": "---\nspeaker: Ana\ndate: 2024-06-01\n---\nAre you still going to Mexico City next month?\n",
     "ana-ben/s01/t002.md": "---\nspeaker: Ben\ndate: 2024-06-01\n---\nYes! Mostly museums, a cooking class, and tacos from street stands.\n",

@@ -20,7 +20,7 @@ from pathlib import Path
 from .archive_edits import archive_edit_problems
 from .config import CONFIG_FILE, VaultConfig
 from .dating import date_problems, note_date, property_day
-from .durable import TEMP_NAME_CHARS, written_for
+from .durable import temp_name_holds_whole, written_for
 from .errors import (
     CHECK_FIX,
     CHECK_FIX_AGAIN,
@@ -188,7 +188,7 @@ def temp_file_problems(paths: VaultPaths, temp_files: Sequence[FileStat], now: o
         folder, _, name = temp.path.rpartition("/")
         like = written_for(name) or ""
         note = f"{folder}/{like}" if folder else like
-        beside = (f"; {note} beside it is intact" if len(like) < TEMP_NAME_CHARS and paths.absolute(note).is_file()
+        beside = (f"; {note} beside it is intact" if temp_name_holds_whole(like) and paths.absolute(note).is_file()
                   else "")
         problems.append(Problem(temp.path, "file", f"a temp file vaultmem left when a write was cut off (the process "
                                 f"killed or crashed) on {written:%Y-%m-%d %H:%M} UTC, not a note",
@@ -352,7 +352,7 @@ def plan_fix(paths: VaultPaths, note: Note, policy: LayerPolicy, now: object = N
         raise FixRefused(Spelled("its frontmatter does not load, so ", CHECK_FIX, " leaves it alone"),
                          Spelled("fix the YAML (see its frontmatter problem), then ", CHECK_FIX_AGAIN))
     planned = PlannedFix(fix, _edited(paths, note, values, remove, unmerged))
-    refuse_read_only(paths.absolute(note.path), note.path)  # as the write would: a plain check advised the fix
+    refuse_read_only(paths.absolute(note.path), note.path, replacing=True)  # as the write would: a plain check advised the fix
     return planned
 
 

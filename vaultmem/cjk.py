@@ -182,7 +182,9 @@ def fts_form(text: str) -> str:
     or plain (marks.marks_folded), and a run of Thai is spaced as Chinese is."""
     if text.isascii():  # most texts: none of the folds below can apply to one (each folds other letters)
         return signs_spelled(text)
-    folded = marks_folded(arabic_folded(width_folded(text))).replace("ß", "ss").replace("ẞ", "SS").replace("ı", "i").replace("ё", "е").replace("Ё", "Е")
+    # Composed first (NFC): a text saved decomposed (macOS, a PDF's copy) held Й as И and a breve,
+    # which the tokenizer read as И alone, so the Й a person types found nothing.
+    folded = marks_folded(arabic_folded(width_folded(unicodedata.normalize("NFC", text)))).replace("ß", "ss").replace("ẞ", "SS").replace("ı", "i").replace("ё", "е").replace("Ё", "Е")
     folded = signs_spelled(folded)
     if not has_run(folded):
         return folded

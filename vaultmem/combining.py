@@ -70,6 +70,18 @@ COMBINING = (
     "\U0001e944-\U0001e94a"
 )
 VARIATION_SELECTORS = "\ufe00-\ufe0f\U000e0100-\U000e01ef"
+# The viramas (canonical combining class 9: the sign that takes a consonant's vowel away, and
+# Thai's and Lao's like it), as a string of the characters (Unicode 14). A zero-width joiner or
+# non-joiner after one says how the consonants are drawn (a half form, Marathi's eyelash ra,
+# Sinhala's yansaya, an explicit virama), not which word it is: marks.marks_folded drops it.
+VIRAMAS = (
+    "\u094d\u09cd\u0a4d\u0acd\u0b4d\u0bcd\u0c4d\u0ccd\u0d3b\u0d3c\u0d4d\u0dca\u0e3a\u0eba\u0f84\u1039\u103a"
+    "\u1714\u1715\u1734\u17d2\u1a60\u1b44\u1baa\u1bab\u1bf2\u1bf3\u2d7f\ua806\ua82c\ua8c4\ua953\ua9c0\uaaf6"
+    "\uabed\U00010a3f\U00011046\U00011070\U0001107f\U000110b9\U00011133\U00011134\U000111c0\U00011235"
+    "\U000112ea\U0001134d\U00011442\U000114c2\U000115bf\U0001163f\U000116b6\U0001172b\U00011839\U0001193d"
+    "\U0001193e\U000119e0\U00011a34\U00011a47\U00011a99\U00011c3f\U00011d44\U00011d45\U00011d97"
+)
+JOINERS = "\u200c\u200d"  # zero-width non-joiner and joiner (category Cf: the tokenizer parts a word at them)
 WORD_CHARACTER = rf"[\w{COMBINING}]"
 WORD = re.compile(WORD_CHARACTER + "+")  # a word as the full text reads it: ``किताब`` whole, not ``कि``, ``ता``, ``ब``
 _MARK = re.compile(f"[{COMBINING}]")

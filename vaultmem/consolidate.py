@@ -359,6 +359,9 @@ def plan_consolidation(store: Store, paths: VaultPaths, scope: Scope, embed: Emb
     reasons = {note.label: reason for note in pool if (reason := unreliable_reason(note)) is not None}
     unmerged = unmerged_notes(paths.root)  # the whole vault's, one question to git: the index does not keep it
     reasons.update({note.label: unmerged_reason(note.path) for note in pool if note.path in unmerged and note.label not in reasons})
+    absorbed = store.notes.absorbed_yet_here("merged_from")
+    reasons.update({note.label: absorbed_reason(absorbed[note.label]) for note in pool
+                    if note.label in absorbed and note.label not in reasons})
     sources = pool if scope.window is None else pool[: scope.window]
     left_out = [LeftOut(note.path, reasons[note.label]) for note in sources if note.label in reasons]
     layers = {note.label: note.layer for note in pool if note.label not in reasons}
@@ -550,6 +553,17 @@ def unreliable_reason(note: PoolNote) -> str | None:
                        Operation("run `vaultmem check --fix` to stamp it", "run Vault.check(fix=True) to stamp it",
                                  "give it an expiry (revise with ttl or expires_at)"), ", then consolidate again")
     return None
+
+
+def absorbed_reason(canonical: str) -> str:
+    """Why a note that ``canonical`` lists in its ``merged_from`` is left out: a merge killed
+    after it wrote the canonical and before it archived this note (merge_apply.py's order) left
+    it here. Merged again, its nearest match could be another note (a trial: "fact 2" into "fact
+    14"), and the vault would hold two notes that claim it; left alone, it said nothing."""
+    return Spelled(f"{canonical} already lists it in merged_from and holds its lines: a merge into it was cut off before "
+                   "this note was archived; ", Operation("run `vaultmem forget` on it", "run Vault.forget() on it",
+                                                          "call the forget tool on it"),
+                   f" to archive it (or, if you brought it back on purpose, remove it from the merged_from of {canonical})")
 
 
 def unmerged_reason(relative: str) -> str:
@@ -963,8 +977,9 @@ def why_kept(kept: Candidate, runner_up: Candidate, runner_up_path: str) -> str:
     if kept.copy != runner_up.copy:
         return f"{name} is a sync tool's copy of it"
     if kept.appended_words != runner_up.appended_words:
-        return (f"it already says the most: merged into it the others add {kept.appended_words} word(s), "
-                f"merged into {name} {runner_up.appended_words}")
+        # Was "merged into it the others add 12 word(s), merged into x.md 15": a person read it twice.
+        return (f"it already says the most: merging the others into it adds {kept.appended_words} word(s) to it; "
+                f"into {name}, the next best, it would add {runner_up.appended_words}")
     said = "it says what the others say" if kept.appended_words == 0 else "the others add as many words to it as to " + name
     if kept.generated_title != runner_up.generated_title:
         return f"{said}, and its title was chosen, where {name}'s is its text's first line"

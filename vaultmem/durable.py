@@ -17,6 +17,7 @@ import logging
 import os
 import re
 import secrets
+from collections.abc import Sequence
 from pathlib import Path
 
 logger = logging.getLogger(__name__)
@@ -26,13 +27,35 @@ _NEW_FILE = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) 
 
 
 TEMP_NAME_CHARS = 80  # of the name a temp file is written for (a longer one is cut)
+# And at most this many bytes of it, as the file system counts them (UTF-8 on Linux and macOS):
+# with the dot, the hex and ".tmp" (14 bytes) a temp name stays within the 255 bytes a name may
+# hold. Cut by characters alone, a note named with 62 emoji (251 bytes) got a temp name of 265,
+# and every write over it failed "File name too long", naming the note that was there.
+TEMP_NAME_BYTES = 200
+MAX_NAME_BYTES = 255  # of one file or folder name, as Linux and macOS count it (UTF-8)
 _TEMP_NAME = re.compile(r"\.(?P<like>.+)\.[0-9a-f]{8}\.tmp", re.DOTALL)
 
 
 def temp_name(like: str) -> str:
     """``.like.<hex>.tmp``: hidden and ``*.tmp``, so the scan and the watcher never take it
     for a note, and a name no person or editor uses."""
-    return f".{like[:TEMP_NAME_CHARS]}.{secrets.token_hex(4)}.tmp"
+    return f".{_cut_for_temp(like)}.{secrets.token_hex(4)}.tmp"
+
+
+def _cut_for_temp(like: str) -> str:
+    """``like``'s first :data:`TEMP_NAME_CHARS` characters, fewer when they take more than
+    :data:`TEMP_NAME_BYTES` bytes (never half a character)."""
+    cut = like[:TEMP_NAME_CHARS]
+    while len(os.fsencode(cut)) > TEMP_NAME_BYTES:
+        cut = cut[:-1]
+    return cut
+
+
+def temp_name_holds_whole(like: str) -> bool:
+    """Is ``like`` (read back by :func:`written_for`) the whole name its temp file was written
+    for, not the start of a longer one (``check`` then names the note beside it)? A name that
+    ends within one character (4 bytes) of a limit may have been cut: not said to be whole."""
+    return len(like) < TEMP_NAME_CHARS and len(os.fsencode(like)) <= TEMP_NAME_BYTES - 4
 
 
 def written_for(name: str) -> str | None:
@@ -172,18 +195,43 @@ def make_folders(directory: Path) -> list[Path]:
         missing.append(folder)
         folder = folder.parent
     made: list[Path] = []
-    for folder in reversed(missing):
+    try:
+        for folder in reversed(missing):
+            try:
+                folder.mkdir()
+            except FileExistsError:
+                if folder.is_dir():
+                    continue  # made meanwhile by another process: not ours to own or remove
+                raise
+            made.append(folder)
+            owned_like_folder(folder.name, str(folder.parent))
+        if not directory.is_dir():
+            raise FileExistsError(errno.EEXIST, "is a file, not a folder", str(directory))
+    except OSError:
+        # Failing part-way ("File name too long" past the deepest path the system holds), the
+        # folders made so far stayed behind, empty, though the write was refused.
         try:
-            folder.mkdir()
-        except FileExistsError:
-            if folder.is_dir():
-                continue  # made meanwhile by another process: not ours to own or remove
-            raise
-        made.append(folder)
-        owned_like_folder(folder.name, str(folder.parent))
-    if not directory.is_dir():
-        raise FileExistsError(errno.EEXIST, "is a file, not a folder", str(directory))
+            remove_made_folders(made)
+        except OSError as cleanup:
+            logger.warning("could not remove the empty folders made for a refused write (%s): %s",
+                           cleanup, ", ".join(map(str, made)))
+        raise
     return made
+
+
+def remove_made_folders(made: Sequence[Path]) -> None:
+    """Remove the folders a write made, innermost first, when the write is undone: a failed
+    ``remember`` left an empty ``memories/`` it had made. A folder that is not empty any more
+    (the person saved a file there meanwhile) is theirs now and stays, with what led to it."""
+    for folder in reversed(made):
+        try:
+            folder.rmdir()
+        except FileNotFoundError:
+            continue  # removed already, by the person
+        except OSError as error:
+            if error.errno not in (errno.ENOTEMPTY, errno.EEXIST):
+                raise
+            return  # holds a file now: it and the folders around it stay
 
 
 def fsync_file(path: Path) -> None:

@@ -273,8 +273,15 @@ class PathOutsideVault(VaultmemError, ValueError):
     """A path that would resolve outside the vault (``..``, absolute, symlink out)."""
 
     def __init__(self, path: object, vault: object, leads_to: object = None, inside: str | None = None,
-                 link_target: str | None = None) -> None:
+                 link_target: str | None = None, folder: bool = False) -> None:
         self.path = path
+        self.inside = inside
+        if folder and inside is None:
+            # remember's folder: told of a link's target and "the note's path", an agent was sent
+            # to fix a note it was not naming (a three-day agent trial).
+            super().__init__(f"folder {str(path)!r} is outside the vault {str(vault)!r}: give a folder from the vault "
+                             "root without '..' (memories/people), or none for the vault's memories folder")
+            return
         if inside is not None:  # an absolute path into the vault: refused as a name, but not outside
             super().__init__(f"path {str(path)!r} is absolute: give its path from the vault root instead, {inside!r}")
             return
@@ -326,8 +333,8 @@ class NoteNotFound(VaultmemError, LookupError):
         super().__init__(
             f"no note matches {note!r}{': ' + why if why else ''}{hint}. Name a note by its id, its vault-relative path (with or "
             "without .md), its file name, a unique alias, its permalink (as basic-memory and Obsidian Publish "
-            "write it), its citekey (with or without @), a unique title (in any case), a day (2026-11-20, for "
-            "the note named for it, as the daily-note format names it), a timestamp id (202103131641, for the "
+            "write it), its citekey (with or without @), a unique title (in any case), a day (2026-11-20, today, "
+            "yesterday, tomorrow: for the note named for it, as the daily-note format names it), a timestamp id (202103131641, for the "
             "note whose file name begins with it) or the # heading a note opens with; files in the archive "
             "folder, a hidden folder or node_modules/, and files that are not .md (or an Obsidian .canvas), are not notes"
         )
@@ -570,6 +577,25 @@ class ReadOnlyNote(VaultmemError, PermissionError):
         VaultmemError.__init__(self, Spelled(
             f"{path} is read-only (mode {mode:04o}): vaultmem does not change or delete a note you protected; "
             "nothing was written. ", writable, ", or leave it as it is"))
+
+
+class HardLinkedNote(ReadOnlyNote):
+    """The note's file has other names (hard links: the same note linked into a second vault, a
+    folder of the person's): vaultmem writes a note by an atomic rename, which gives this name a
+    new file and leaves the others the old one — one note split into two that drift apart. So it
+    is refused as a protected note is (a ``ReadOnlyNote`` and ``PermissionError`` too: every write
+    that handles a refused file handles this one); moving or deleting it splits nothing."""
+
+    def __init__(self, path: str, names: int) -> None:
+        self.path = path
+        self.names = names
+        by_hand = (f"Edit it by hand (an editor that saves in place keeps every name), or give this name a file of "
+                   f"its own (cp '{path}' copy.md && mv copy.md '{path}') and run the command again")
+        alone = Operation(by_hand, by_hand, "Ask the person to edit it, or to give this name a file of its own, then "
+                          "call the tool again")
+        VaultmemError.__init__(self, Spelled(
+            f"{path} has {names} names (hard links to one file): vaultmem writes a note by replacing its file, which "
+            "would leave the other names the old text — two copies drifting apart; nothing was written. ", alone))
 
 
 class DerivedIndexError(VaultmemError):

@@ -478,8 +478,10 @@ class ChangeFeed:
         seen = threading.Event()
         with self._cond:
             self._waiters[name] = seen
+        written = False
         try:
-            if not write_fence(self.state_dir, name):
+            written = write_fence(self.state_dir, name)
+            if not written:
                 return None  # no index folder to fence in (deleted, read-only): the caller walks
             if not seen.wait(timeout):
                 self.fence_timeouts += 1
@@ -487,7 +489,11 @@ class ChangeFeed:
         finally:
             with self._cond:
                 self._waiters.pop(name, None)
-            remove_fence(self.state_dir, name)
+            if written:
+                # Only a fence that was made: unlinking one that never was fails with EROFS on a
+                # read-only .vaultmem/, which failed every read of a running server (MCP recall:
+                # "file system error … Read-only file system: …/fence-…") instead of walking.
+                remove_fence(self.state_dir, name)
         return self._take(self._debouncer.pop_all)
 
     def _take(self, pop: Callable[[], list[Target]]) -> Settled:

@@ -77,6 +77,10 @@ class PinnedFolder:
             return None
         return stat.S_IMODE(info.st_mode) if stat.S_ISREG(info.st_mode) else None
 
+    def names_of(self, name: str) -> int:
+        """How many names (hard links) the file at ``name`` has, unfollowed."""
+        return os.stat(self.at(name), dir_fd=self.fd, follow_symlinks=False).st_nlink
+
     def owned_as(self, temp: str, name: str) -> None:
         """Give ``temp`` the owner and group of the note ``name`` it is to replace, as its
         mode is kept: a root vaultmem (in a container, under sudo) left the person a note of
@@ -211,7 +215,8 @@ def keep_beside(folder: PinnedFolder, private: str, name: str, relative: str) ->
     stem, suffix = (stem, dot + suffix) if stem else (name, "")
     stamp = time.strftime("%Y%m%dT%H%M%S", time.gmtime())
     for attempt in range(1, 1000):
-        candidate = f"{stem}.vaultmem-conflict-{stamp}{'' if attempt == 1 else f'-{attempt}'}{suffix}"
+        tail = f".vaultmem-conflict-{stamp}{'' if attempt == 1 else f'-{attempt}'}{suffix}"
+        candidate = _fitting(stem, tail)
         try:
             rename_private(folder, private, folder, candidate)
         except FileExistsError:
@@ -219,6 +224,16 @@ def keep_beside(folder: PinnedFolder, private: str, name: str, relative: str) ->
         folder.sync()
         return str(PurePosixPath(relative).with_name(candidate))
     raise WriteConflict(relative, folder.at(private))
+
+
+def _fitting(stem: str, tail: str) -> str:
+    """``stem + tail``, the stem cut (never half a character) so the name holds at most
+    :data:`durable.MAX_NAME_BYTES`: a long note's conflict copy was "File name too long", and the person's
+    second version stayed under vaultmem's hidden temp name, which ``check`` calls a leftover to delete."""
+    room = durable.MAX_NAME_BYTES - len(os.fsencode(tail))
+    while len(os.fsencode(stem)) > room:
+        stem = stem[:-1]
+    return stem + tail
 
 
 def rename_private(folder: PinnedFolder, private: str, destination: PinnedFolder, name: str) -> None:

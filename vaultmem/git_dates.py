@@ -13,8 +13,8 @@ read on top of it (_on_top). A file moved into the vault's folder from elsewhere
 (``git mv notes vault``) keeps what dated it there (_origins). The pass:
 an added file takes the commit's date, a moved one keeps its file's (a file added again later is
 dated by that later commit, unless it is the deleted file back: the same path and bytes). Which files HEAD holds is read from its tree (gitops.files_at),
-not from the log's deletions: git log shows no change for a merge, so a file a merged branch
-deleted and the merge kept looked deleted (a review found such a note undated). ``--follow`` per file would be one pass per note.
+not from the log's deletions: git log shows a merge only the changes it made against every parent
+(``-c``: a note the merge commit itself added), so a file a merged branch deleted and the merge kept looked deleted (a review found such a note undated). ``--follow`` per file would be one pass per note.
 The answer is kept in ``.vaultmem/git_dates.json``, keyed by HEAD (and the shallow clone's cut):
 derived state, so a command run at the same HEAD asks git only for HEAD, and deleting
 ``.vaultmem/`` makes it again.
@@ -50,11 +50,13 @@ from .notes import Problem
 log = logging.getLogger(__name__)
 
 CACHE_NAME = "git_dates.json"
-_CACHE_VERSION = 8  # 2: files kept by HEAD's tree, not the log's deletions; 3: an importing first commit's notes;
+_CACHE_VERSION = 9  # 2: files kept by HEAD's tree, not the log's deletions; 3: an importing first commit's notes;
 # 4: a commit adding 10 notes to a history of fewer imports them too, not only one with no parents;
 # 5: a file deleted and added back with the same bytes keeps its date; 6: signed commits read;
 # 7: the pass's running state kept too, to read the commits HEAD moved on by on top of it;
-# 8: a file moved into the vault's folder from elsewhere in the repository keeps what dated it there
+# 8: a file moved into the vault's folder from elsewhere in the repository keeps what dated it there;
+# 9: a merge commit's own additions read, and a first commit's where log.showRoot is false; the
+# repository's folder the pass read kept, so that a renamed vault folder's is not read on top of
 IMPORTED_NOTES = 10  # notes a first commit adds at once from which it is taken for an import, not their writing
 _SETTING = "dates.from_git"
 _CONFIG_FILE = ".vaultmem.toml"  # config.CONFIG_FILE (config imports dating, which reads this module's types)
@@ -178,10 +180,11 @@ def load_git_dates(root: Path, state_dir: Path, enabled: bool, held: GitDates | 
         if kept is not None and kept.head == head and kept.shallow == shallow:
             return replace(kept, git_dirs=git_dirs, signature=signature), None
         walk = gitops.walk_order(root, head)
-        history = _on_top(root, kept, walk, shallow, is_note_name)
+        place = gitops.vault_folder(root)
+        history = _on_top(root, place, kept, walk, shallow, is_note_name)
         if history is None:
-            history = _Pass()
-            _read_on(root, history, gitops.added_and_moved(root, head), walk, shallow, is_note_name)
+            history = _Pass(folder=place[1])
+            _read_on(root, place, history, gitops.added_and_moved(root, head), walk, shallow, is_note_name)
         found = replace(history.view(head, shallow, is_note_name, gitops.files_at(root, head)),
                         git_dirs=git_dirs, signature=signature)
     except GitError as error:
@@ -217,7 +220,7 @@ def _stat(path: str) -> tuple[int, int, int] | None:
     return (info.st_ino, info.st_size, info.st_mtime_ns)
 
 
-def _on_top(root: Path, kept: GitDates | None, walk: Sequence[str], shallow: frozenset[str],
+def _on_top(root: Path, place: tuple[Path, str], kept: GitDates | None, walk: Sequence[str], shallow: frozenset[str],
             is_note_name: Callable[[str], bool]) -> _Pass | None:
     """The pass at HEAD read as the kept one plus the commits since (``git log kept..HEAD``), when
     that is what the whole pass gives: the pass reads HEAD's commits in git's own order
@@ -225,14 +228,18 @@ def _on_top(root: Path, kept: GitDates | None, walk: Sequence[str], shallow: fro
     the same order — new commits on top, a fast-forward, a merge of commits newer than the kept
     HEAD. None otherwise: a rebase, a reset, an amend (the kept HEAD is no ancestor), a merged
     branch with commits older than the kept HEAD (git lists them among the kept ones by their
-    dates, and the order decides which of two adds dates a file, and the import rule's count)."""
-    if kept is None or kept.history is None or kept.shallow != shallow or kept.head in ("", _NO_COMMIT):
+    dates, and the order decides which of two adds dates a file, and the import rule's count); a
+    pass of another folder of the repository (``place``: the vault's, gitops.vault_folder) — the vault's
+    folder renamed with its ``.vaultmem/``: the old folder's deleted notes were taken for the new one's,
+    and a note added back with their bytes kept an old day that a reading from scratch did not give."""
+    if (kept is None or kept.history is None or kept.shallow != shallow or kept.head in ("", _NO_COMMIT)
+            or kept.history.folder != place[1]):
         return None
     walked = kept.history.walked
     if not 0 < walked < len(walk) or _walk_hash(walk[:walked]) != kept.history.walk_hash:
         return None
     history = kept.history.copy()
-    _read_on(root, history, gitops.added_and_moved(root, walk[-1], since=kept.head), walk, shallow, is_note_name)
+    _read_on(root, place, history, gitops.added_and_moved(root, walk[-1], since=kept.head), walk, shallow, is_note_name)
     return history
 
 
@@ -243,8 +250,8 @@ def _walk_hash(commits: Sequence[str]) -> str:
 _MOVES_FOLLOWED = 8  # folder moves followed back from the vault (notes -> docs/notes -> vault is two)
 
 
-def _read_on(root: Path, history: _Pass, log_bytes: bytes, walk: Sequence[str], shallow: frozenset[str],
-             is_note_name: Callable[[str], bool]) -> None:
+def _read_on(root: Path, place: tuple[Path, str], history: _Pass, log_bytes: bytes, walk: Sequence[str],
+             shallow: frozenset[str], is_note_name: Callable[[str], bool]) -> None:
     """Read the vault's log (gitops.added_and_moved) on top of ``history``, in the order of
     ``walk`` (HEAD's commits in git's order, of which ``history`` read the first ``walked``), the
     files moved into the vault's folder from elsewhere in the repository keeping what dated them there."""
@@ -253,7 +260,7 @@ def _read_on(root: Path, history: _Pass, log_bytes: bytes, walk: Sequence[str], 
     if any(commit[0] not in position for commit in commits):
         raise GitError("git log listed a commit that git rev-list did not: HEAD moved while they ran; run the command again")
     commits.sort(key=lambda commit: position[commit[0]])
-    top, folder = gitops.vault_folder(root)
+    top, folder = place
     origins = _origins(top, commits, _under(folder), shallow, is_note_name, 0) if folder else {}
     history.feed(commits, shallow, is_note_name, origins)
     history.walked, history.walk_hash = len(walk), _walk_hash(walk)
@@ -347,10 +354,11 @@ class _Pass:
     notes_before: int = 0  # the notes earlier commits added under the vault's folder
     walked: int = 0  # how many of HEAD's commits (gitops.walk_order) it read, in that order
     walk_hash: str = ""  # and which: the SHA-256 of their hashes, a line each
+    folder: str = ""  # the repository's folder it read (gitops.vault_folder: "notes/", "" for the top)
 
     def copy(self) -> _Pass:
         return _Pass(dict(self.added), {name: set(files) for name, files in self.undated.items()}, dict(self.deleted),
-                     self.notes_before, self.walked, self.walk_hash)
+                     self.notes_before, self.walked, self.walk_hash, self.folder)
 
     def feed(self, commits: Iterable[_LogCommit], shallow: frozenset[str], is_note_name: Callable[[str], bool],
              origins: Mapping[str, Mapping[str, _Origin]]) -> None:
@@ -448,7 +456,8 @@ class _Pass:
                 "undated": {name: sorted(files) for name, files in self.undated.items()},
                 "deleted": {path: [was.blob, None if was.when is None else [was.when.said, was.when.commit], was.undated]
                             for path, was in sorted(self.deleted.items())},
-                "notes_before": self.notes_before, "walked": self.walked, "walk_hash": self.walk_hash}
+                "notes_before": self.notes_before, "walked": self.walked, "walk_hash": self.walk_hash,
+                "folder": self.folder}
 
     @staticmethod
     def from_json(raw: dict[str, object]) -> _Pass:
@@ -457,11 +466,12 @@ class _Pass:
         undated = {name: set(_mapping(raw["undated"])[name]) for name in _UNDATED}
         deleted = {path: _Deleted(blob, None if when is None else Added(*when), undated_name)
                    for path, (blob, when, undated_name) in _mapping(raw["deleted"]).items()}
-        notes_before, walked, walk_hash = raw["notes_before"], raw["walked"], raw["walk_hash"]
+        notes_before, walked, walk_hash, folder = raw["notes_before"], raw["walked"], raw["walk_hash"], raw["folder"]
         if (not isinstance(notes_before, int) or not isinstance(walked, int) or not isinstance(walk_hash, str)
+                or not isinstance(folder, str)
                 or any(name not in ("", *_UNDATED) for name in (was.undated for was in deleted.values()))):
             raise ValueError("not the kept pass of this version")
-        return _Pass(added, undated, deleted, notes_before, walked, walk_hash)
+        return _Pass(added, undated, deleted, notes_before, walked, walk_hash, folder)
 
 
 def _mapping(value: object) -> dict[str, Any]:
@@ -494,24 +504,44 @@ def _commits(log_bytes: bytes) -> Iterator[_LogCommit]:
                 commit, said, parents = word[len(mark):].decode("ascii").split(gitops.FIELD, 2)
                 changes = []
                 continue
-            status, blob = _raw_change(word)
+            letters, blob, parent_count = _raw_change(word)
+            if parent_count > 1:  # a merge's: the path in each parent, then in the merge
+                changes.append(_merge_change(letters, [_path(next(tokens)) for _ in range(parent_count + 1)], blob))
+                continue
             path = _path(next(tokens))
-            changes.append((status, path, _path(next(tokens)) if status in ("R", "C") else None, blob))
+            changes.append((letters[:1], path, _path(next(tokens)) if letters[:1] in ("R", "C") else None, blob))
     except (StopIteration, UnicodeDecodeError, ValueError) as error:
         raise GitError(f"git log's list of added and moved files cannot be read ({error!r})") from error
     if commit:
         yield commit, said, not parents.strip(), changes
 
 
-def _raw_change(word: bytes) -> tuple[str, str]:
-    """The status letter and blob of one ``--raw`` change (``:100644 000000 <before> <after> D``):
-    the blob after the change, before it for a deletion ("" for none). ValueError: not such a line."""
+def _raw_change(word: bytes) -> tuple[str, str, int]:
+    """The status letters, blob and parent count of one ``--raw`` change (``:100644 000000 <before>
+    <after> D``; ``R075``: the letter and the likeness): the blob after the change, before it for a
+    deletion ("" for none). A merge's (``-c``) has a colon, mode, blob and letter per parent
+    (``::<mode> <mode> <mode> <before> <before> <after> AA``). ValueError: not such a line."""
     fields = word.decode("ascii").split(" ")
-    if len(fields) != 5 or not fields[0].startswith(":"):
+    parents = len(fields[0]) - len(fields[0].lstrip(":"))
+    if parents < 1 or len(fields) != 2 * parents + 3 or not fields[-1] or (parents > 1 and len(fields[-1]) != parents):
         raise ValueError(f"not a change of git log --raw: {word[:80]!r}")
-    status = fields[4][:1]
-    blob = fields[2] if status == "D" else fields[3]
-    return status, "" if not blob.strip("0") else blob
+    letters = fields[-1]
+    blob = fields[parents + 1] if letters[0] == "D" else fields[2 * parents + 1]
+    return letters, "" if not blob.strip("0") else blob, parents
+
+
+def _merge_change(letters: str, paths: list[str], blob: str) -> tuple[str, str, str | None, str]:
+    """A merge's own change (``paths``: the file's path in each parent, then in the merge;
+    ``--combined-all-paths``), as the pass reads one: added or deleted against every parent; moved
+    (a note renamed while a conflicted merge waited) when it was moved against a parent and added
+    against the rest, from its path in the first such parent; else "M", a change the pass does not
+    read (one parent held the file there: its branch's commits date it)."""
+    final = paths[-1]
+    if letters in ("A" * len(letters), "D" * len(letters)):
+        return letters[0], final, None, blob
+    if "R" in letters and set(letters) <= {"R", "A"}:
+        return "R", paths[letters.index("R")], final, blob
+    return "M", final, None, blob
 
 
 def _path(raw: bytes) -> str:

@@ -82,8 +82,13 @@ def _run(root: Path, args: Sequence[str], env: Mapping[str, str] | None, stdin: 
         raise GitError("git is not installed or not on PATH; install git to use history and auto_commit")
     try:
         # log.showSignature (a person who signs commits) writes "No signature", "Good signature…"
-        # lines into a log's output, where vaultmem reads only its own format.
-        return subprocess.run(["git", "-c", "log.showSignature=false", "--literal-pathspecs", *args], cwd=root,
+        # lines into a log's output, where vaultmem reads only its own format. log.showRoot = false
+        # hides the repository's first commit's changes from a log: its notes had no history
+        # (`--follow` found nothing) and from_git left them undated. i18n.logOutputEncoding: git
+        # re-encodes messages and names to it, where vaultmem reads UTF-8 (a Latin-1 one put "caf\xe9"
+        # into explain's and history's output, --json too).
+        return subprocess.run(["git", "-c", "log.showSignature=false", "-c", "log.showRoot=true",
+                               "-c", "i18n.logOutputEncoding=UTF-8", "--literal-pathspecs", *args], cwd=root,
                               capture_output=True, timeout=GIT_SECONDS,
                               input=stdin, env=None if env is None else {**os.environ, **env}, check=False)
     except subprocess.TimeoutExpired:
@@ -261,6 +266,17 @@ def shallow_commits(root: Path) -> frozenset[str]:
     return frozenset(line.strip() for line in text.splitlines() if line.strip())
 
 
+# The changes git_dates' pass reads from a log (the first commit's too: _run's log.showRoot). ``-c``: git log shows no change
+# for a merge, so a note the merge commit itself added (a conflict ended by Obsidian Git's next
+# ``git add -A; git commit``) was undated and called uncommitted; the combined diff shows only the
+# files that differ from every parent (``::`` lines, read by git_dates._raw_change), never what a
+# merged branch's own commits added; ``--combined-all-paths``: a file the merge renamed names its
+# path in each parent too (a note renamed while the merge waited kept no date). ``--no-follow``: a
+# person's ``log.follow = true`` made the log of a single file (a note moved in from the repository's
+# top) a ``--follow`` one, which shows the file added by its own earlier rename.
+_PASS_DIFFS = ("--no-follow", "-c", "--combined-all-paths", SAME_FILE, "--diff-filter=ADR", "--raw", "--no-abbrev", "-z")
+
+
 def added_and_moved(root: Path, head: str, since: str | None = None) -> bytes:
     """One ``git log`` of HEAD's history, oldest first: each commit's hash, author date (``%aI``)
     and parents (``%P``: none for a repository's first commit), then the files it added, deleted
@@ -271,9 +287,9 @@ def added_and_moved(root: Path, head: str, since: str | None = None) -> bytes:
     Only the commits that change ``root``'s folder (``-- .``: a vault in a bigger repository's folder
     was read over every commit and every changed path of the repository, a monorepo's code too, and
     ``--relative`` threw the rest away); ``--full-history`` so that no branch's commit is left out
-    for a merge the same as one side (git's default simplification), as without the pathspec."""
-    return _git_bytes(root, "log", "--reverse", "--full-history", SAME_FILE, "--diff-filter=ADR", "--raw", "--no-abbrev",
-                      "-z", "--relative", f"--format={_RECORD}%H{_FIELD}%aI{_FIELD}%P",
+    for a merge the same as one side (git's default simplification), as without the pathspec.
+    :data:`_PASS_DIFFS`: the first commit's files and a merge's own additions shown too."""
+    return _git_bytes(root, "log", "--reverse", "--full-history", *_PASS_DIFFS, "--relative", f"--format={_RECORD}%H{_FIELD}%aI{_FIELD}%P",
                       head if since is None else f"{since}..{head}", "--", ".")
 
 
@@ -313,8 +329,8 @@ def moved_between_folders(top: Path, commits: Sequence[str]) -> dict[str, list[t
 def added_and_moved_in(top: Path, commit: str, folders: Sequence[str]) -> bytes:
     """:func:`added_and_moved` of ``commit``'s history within ``folders`` of the repository (paths
     relative to its top ``top``, as given: literal pathspecs, any byte of a name is itself)."""
-    return _git_bytes(top, "log", "--reverse", "--full-history", SAME_FILE, "--diff-filter=ADR", "--raw", "--no-abbrev",
-                      "-z", f"--format={_RECORD}%H{_FIELD}%aI{_FIELD}%P", commit, "--", *folders)
+    return _git_bytes(top, "log", "--reverse", "--full-history", *_PASS_DIFFS,
+                      f"--format={_RECORD}%H{_FIELD}%aI{_FIELD}%P", commit, "--", *folders)
 
 
 def subject(root: Path, commit: str) -> str:

@@ -249,10 +249,14 @@ class Indexer:
         self._redate_if_git_moved()
         self._reread_if_inline_queries_changed()
         made_under = self.store.meta.get(READER_KEY)
-        if made_under != INDEX_RULES:
-            # No rules and no rows: a new index, every file is read anyway. Rows without rules: an
-            # index from before the rules were kept.
-            report.reread = made_under is not None or self.store.notes.count() > 0
+        if made_under is None and self.store.notes.count() == 0:
+            # A new index: its rows are made under today's rules from the first chunk on. Said
+            # now, not at the end: a first index killed after some chunks left rows without
+            # rules, and the next reconcile read every note again, "made by another version".
+            self.store.meta.set(READER_KEY, INDEX_RULES)
+        elif made_under != INDEX_RULES:
+            # Rows without rules: an index from before the rules were kept.
+            report.reread = True
             with self.store.transaction():
                 self.store.notes.mark_all_changed()  # rows made by another reader: read every file again
         scan = self.paths.scan_vault()

@@ -36,8 +36,13 @@ _FENCE_CLOSE = re.compile(_PREFIX + r"(`{3,}|~{3,})[ \t]*")
 # the lines are read. A fence behind "> " (a callout's Tasks query) or a list marker is one too.
 FENCE_LINE = re.compile("^" + _PREFIX + r"(?:(?:[-*+]|\d{1,9}[.)])[ \t]+)?(?:```|~~~)", re.MULTILINE)
 _BACKTICKS = re.compile(r"`+")
-# An ATX heading line (CommonMark): up to three spaces, 1–6 #, a space, its text, an optional closing run.
-HEADING_LINE = re.compile(r"^[ \t]{0,3}(#{1,6})[ \t]+(.*?)(?:[ \t]+#+)?[ \t]*$")
+# An ATX heading line (CommonMark): up to three spaces, 1–6 #, a space, its text, an optional closing run,
+# then an optional attribute block, not part of its text: Pandoc's and Quarto's `## Results {#sec-results}`,
+# `# Preface {-}` (unnumbered), MkDocs' attr_list `## Setup { #setup .wide }`, kramdown's `{: #id}`.
+# Read as text, a Quarto note's passages sat under "Results {#sec-results .unnumbered}" and
+# `get "Note#Results"` answered that the note had no such heading (a trial on a docs folder).
+HEADING_LINE = re.compile(r"^[ \t]{0,3}(#{1,6})[ \t]+(.*?)(?:[ \t]+#+)?"
+                          r"(?:[ \t]+\{[ \t]*(?::[ \t]*)?(?:[#.][^{}\n]*|-[ \t]*)\})?[ \t]*$")
 
 
 def code_ranges(text: str) -> list[tuple[int, int]]:

@@ -31,6 +31,8 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from .combining import JOINERS, VIRAMAS
+
 # Hebrew cantillation (U+0591-05AF), points (U+05B0-05BD), rafe, shin and sin dots, upper and
 # lower dots, qamats qatan: dropped. The maqaf (U+05BE), paseq and sof pasuq are punctuation, kept.
 _HEBREW_MARKS = "\u0591-\u05bd\u05bf\u05c1\u05c2\u05c4\u05c5\u05c7"
@@ -78,6 +80,10 @@ _TABLE: dict[int, int | str | None] = {
     **{0x0ED0 + digit: str(digit) for digit in range(10)},  # Lao ໐-໙
 }
 # Characters the table changes, and the presentation forms: a text holding none is left as it is.
+# A joiner after a virama (combining.VIRAMAS) draws ``दर्‍या`` and ``दर्या``, ``ශ්‍රී`` and ``ශ්රී``
+# differently, one word either way; the tokenizer parts a word at a joiner, so the note that
+# wrote it and the query that did not (or the other way round) held different words.
+_JOINER_AFTER_VIRAMA = re.compile(f"(?<=[{VIRAMAS}])[{JOINERS}]")
 _FOLDED = re.compile("[" + "".join(re.escape(chr(code)) for code in sorted(_TABLE)) + "\ufb1d-\ufb4f]")
 
 
@@ -85,9 +91,13 @@ def marks_folded(text: str) -> str:
     """``text`` without Hebrew points and cantillation, Thai and Lao vowel and tone marks, and
     Indic nukta signs (a letter written with its nukta in one character is the letter), with
     Latin letters with a stroke as their plain letters (``đ`` is ``d``, ``ł`` is ``l``, ``ø`` is
-    ``o``) and Thai and Lao digits as ASCII ones; any other text unchanged (an ASCII text at the
-    cost of one test)."""
-    if text.isascii() or _FOLDED.search(text) is None:
+    ``o``) and Thai and Lao digits as ASCII ones, and without a joiner after a virama (``दर्‍या`` is
+    ``दर्या``); any other text unchanged (an ASCII text at the cost of one test)."""
+    if text.isascii():
+        return text
+    if _JOINER_AFTER_VIRAMA.search(text) is not None:
+        text = _JOINER_AFTER_VIRAMA.sub("", text)
+    if _FOLDED.search(text) is None:
         return text
     if _HEBREW_PRESENTATION.search(text):
         text = _HEBREW_PRESENTATION.sub(lambda form: unicodedata.normalize("NFKD", form.group()), text)
@@ -126,16 +136,19 @@ def strokes_either(pattern: str) -> str:
 _MAY_FOLLOW = {"hebrew": f"[{_HEBREW_MARKS}]*", "southeast": f"[{SOUTHEAST_MARKS}]*", "indic": f"[{_NUKTAS}]?"}
 _SOUTHEAST_LETTER = re.compile("[\u0e01-\u0e30\u0e32\u0e33\u0e40-\u0e46\u0e81-\u0eb0\u0eb2\u0eb3\u0ebd\u0ec0-\u0ec6]")
 # An Indic consonant (Devanagari to Kannada blocks' consonants, by their place in each block).
+_VIRAMA = re.compile(f"[{VIRAMAS}]")
 _INDIC_CONSONANT = re.compile("[\u0915-\u0939\u0995-\u09b9\u0a15-\u0a39\u0a95-\u0ab9\u0b15-\u0b39\u0c95-\u0cb9]")
 
 
 def marks_either(pattern: str) -> str:
     """A regular expression (of a folded word, escaped) whose Hebrew letters may carry their
-    points, Thai and Lao letters their marks, Indic consonants a nukta: where a snippet finds the
+    points, Thai and Lao letters their marks, Indic consonants a nukta, a virama a joiner: where a snippet finds the
     word the folded full text matched (``ברוך`` finds ``בָּרוּךְ``, ``หมู`` finds ``หมู``); a Hebrew
     word may have the letters that say and, the, in … before it (``ים`` finds ``וְהַיָּם``)."""
     if pattern.isascii():
         return pattern
+    # First, while the pattern holds no character class: a virama may have a joiner after it.
+    pattern = _VIRAMA.sub(lambda virama: virama.group() + f"[{JOINERS}]?", pattern)
     # A Hebrew word may follow the letters that say and, the, in … (stems.hebrew_forms: ים finds וְהַיָּם)
     before = f"(?:[{HEBREW_PREFIXES}]{_MAY_FOLLOW['hebrew']}){{0,3}}" if _HEBREW_LETTER.match(pattern) else ""
     pattern = before + _HEBREW_LETTER.sub(lambda letter: letter.group() + _MAY_FOLLOW["hebrew"], pattern)

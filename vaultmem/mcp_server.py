@@ -489,7 +489,8 @@ class VaultTools:
         "keep in git, its title is in its file name (and in the commit message when vaultmem commits), and forget only "
         "moves it to the archive; remember where the secret is kept instead (\"the wifi password is in 1Password\").\n$layers\n"
         "When this fact replaces one you stored (the standup moved), pass the old note in supersedes: it is "
-        "retired at once (expired now, superseded_by this note). To change a note in place, use revise.\n"
+        "retired at once (expired now, superseded_by this note); an L4 or permanent note never expires: revise its text "
+        "instead. To change a note in place, use revise.\n"
         "The file name comes from the title (-2, -3 … when taken). Returns id, path, title, layer, expires_at "
         "(null = never), tags, version, supersedes ({id, path}), similar and same_name. similar: live memories of "
         "any layer saying nearly the same ({id, path, title, similarity, layer}; cosine >= [consolidate] "
@@ -536,14 +537,16 @@ class VaultTools:
         "instead, so the person's file list does not show the old one. A title remember made from the old text "
         "(none was given) is made anew from a new text, and previous_title says what it was; a title "
         "someone chose stays. A new layer without ttl/expires_at gets "
-        "that layer's expiry from now, or from the note's date when that is later (L4 never expires); a date "
-        "set or removed moves an expires_at vaultmem computed from the layer, never one that was given.\n$layers\n"
+        "that layer's expiry from now, or from the note's date when that is later (L4 never expires); a new date "
+        "(an appointment that moved: date) moves an expires_at vaultmem computed, never one that was given (the "
+        "layers and their lifetimes: remember).\n"
         "Pass if_version (the version get, recall or remember gave you) so that a note the user edited "
         "since you read it is not overwritten: that is refused as WriteConflict, nothing is written — call "
-        "get and decide again. Returns {id, path, version, title, layer, expires_at, expired, changed: [fields], previous_title}; "
+        "get and decide again. Returns {id, path, version, title, layer, expires_at, expired, changed: [fields], previous_title, "
+        "superseded_by}; "
         "changed=[] means it already read as asked; expired=true (with a notice) means its expires_at has passed, so "
-        "it stays hidden from recall until you give it a later one. Contradictions (text with append, L4 or permanent with "
-        "a deadline) and an empty revision are errors and change nothing."
+        "it stays hidden from recall until you give it a later one. Contradictions and an empty revision are errors "
+        "and change nothing."
     ))
     async def revise(
         self,
@@ -561,20 +564,21 @@ class VaultTools:
         if_version: Annotated[str | None, Field(min_length=1, description="Only if the note is still at this version (from get, recall or remember).")] = None,
         set_properties: Annotated[dict[str, PropertyValue] | None, Field(description="Properties to set, {key: value}; the other keys and their order stay.")] = None,
         unset_properties: Annotated[list[str] | None, Field(description="Properties to remove, by key.")] = None,
+        date: Annotated[Timestamp | None, Field(description="The day (or time) the memory is about now, as remember's date: a moved appointment's new day.")] = None,
         request_id: RequestId = None,
     ) -> dict[str, Any]:
         arguments = {"note": note, "text": text, "append": append, "title": title, "layer": layer, "ttl": ttl,
                      "expires_at": expires_at, "permanent": permanent, "add_tags": add_tags, "remove_tags": remove_tags,
-                     "if_version": if_version, "set_properties": set_properties, "unset_properties": unset_properties}
+                     "if_version": if_version, "set_properties": set_properties, "unset_properties": unset_properties,
+                     "date": date}
         revised = await self.written("revise", request_id, arguments, lambda vault: vault.revise(
             note, text=text, append=append, title=title, layer=layer, ttl=ttl, expires_at=expires_at,
             permanent=permanent, add_tags=add_tags or (), remove_tags=remove_tags or (), if_version=if_version,
-            set_properties=set_properties, unset_properties=unset_properties or ()).as_dict(),
+            set_properties=set_properties, unset_properties=unset_properties or (), date=date).as_dict(),
             context)
         if revised["expired"]:
             # Said in words: an agent that appended a current fact would otherwise expect to recall it.
-            revised["notice"] = (f"EXPIRED at {revised['expires_at']}: this note is hidden from recall, with what you "
-                                 "just wrote; to keep it current, revise it with ttl, expires_at or permanent=true")
+            revised["notice"] = expired_revision_words(revised)
         return revised
 
     @vault_tool(READ_ONLY, (
@@ -698,7 +702,7 @@ class VaultTools:
         due_until: Annotated[DateBound | None, Field(description="Only tasks due on or before this (a period: through its last day).")] = None,
         done_since: Annotated[DateBound | None, Field(description="Only tasks done on or after this (their ✅ day).")] = None,
         done_until: Annotated[DateBound | None, Field(description="Only tasks done on or before this.")] = None,
-        tags: Annotated[list[Tag] | None, Field(description="Only tasks whose line or note carries all of these tags.")] = None,
+        tags: Annotated[list[Tag] | None, Field(description="Only tasks whose own line, or whose note's tags property, carries all of these tags (a #tag on another line of the note does not count).")] = None,
         query: Annotated[str | None, Field(max_length=500, description=(
             "The question in words, as asked (\"what's due this week\", \"what did I finish yesterday\", \"open tasks "
             "for acme\", \"overdue\", \"done on the 16th\"): periods with due/done/finished/before/since (today, "
@@ -944,6 +948,16 @@ def body_part(view: dict[str, Any], offset: int) -> None:
                          f"drawing's scene), not words to read; call get with offset={end} only if you need it")
     elif end < len(body):
         add_notice(view, f"BODY CUT: characters {offset}-{end} of {len(body)} shown; call get with offset={end} for the rest")
+
+
+def expired_revision_words(revised: dict[str, Any]) -> str:
+    """revise's notice for a note whose expires_at has passed (results.Revised.expired_words)."""
+    successor = revised.get("superseded_by")  # absent from an answer kept for a retry before it was reported
+    if successor is not None:
+        return (f"EXPIRED at {revised['expires_at']}: this note was superseded by {successor}, which holds "
+                f"the current fact; what you just wrote is hidden from recall with it: revise {successor} instead")
+    return (f"EXPIRED at {revised['expires_at']}: this note is hidden from recall, with what you just wrote; to keep it "
+            "current, revise it with ttl, expires_at or permanent=true")
 
 
 def replay_notice(replayed: dict[str, Any]) -> str:

@@ -134,7 +134,7 @@ def _preview_links(report: ConsolidationReport, paths: VaultPaths, redirects: Li
             # What --apply's rewrite refuses (_rewrite_file), and warns of, instead of listing it.
             require_resolved(path, text)
             require_merged(paths.root, [path], unmerged)
-            refuse_read_only(paths.resolve_inside(path), path)
+            refuse_read_only(paths.resolve_inside(path), path, replacing=True)
         except (UnresolvedConflict, ReadOnlyNote) as error:
             report.warnings.append(Spelled(f"{path}: links to merged notes would not be rewritten (", *message_parts(error),
                                            "); point them at the canonical by hand"))
@@ -386,7 +386,7 @@ def _prepare(cluster: Cluster, paths: VaultPaths, report: ConsolidationReport, u
     try:
         # The kept note is written over: a read-only one is refused by that write (ReadOnlyNote),
         # so the dry run says so too instead of listing a merge --apply then skips.
-        refuse_read_only(paths.resolve_inside(cluster.canonical.path), cluster.canonical.path)
+        refuse_read_only(paths.resolve_inside(cluster.canonical.path), cluster.canonical.path, replacing=True)
     except ReadOnlyNote as error:
         _skip(cluster, report, Spelled(f"{cluster.canonical.path} cannot be written (", *message_parts(error),
                                        "); nothing of this cluster is merged — fix that, then run consolidate again"))

@@ -38,7 +38,15 @@ from typing import Any
 import yaml
 
 from . import durable, renames
-from .errors import FrontmatterError, InvalidTimestamp, NotUtf8Note, ReadOnlyNote, VaultmemError, WriteConflict
+from .errors import (
+    FrontmatterError,
+    HardLinkedNote,
+    InvalidTimestamp,
+    NotUtf8Note,
+    ReadOnlyNote,
+    VaultmemError,
+    WriteConflict,
+)
 from .folders import PinnedFolder, keep_beside, rename_private, restore_private
 from .lifecycle import format_as_written, format_timestamp
 from .list_forms import Rewritten, in_same_form
@@ -503,17 +511,29 @@ def _open_existing(directory: Path, vault_root: Path, relative: str) -> PinnedFo
         raise WriteConflict(relative, gone=True) from None  # the note's folder is gone: so is the note
 
 
-def refuse_read_only(path: Path, relative: str) -> None:
+def refuse_read_only(path: Path, relative: str, *, replacing: bool = False) -> None:
     """:class:`ReadOnlyNote` for the note at ``path`` when its owner may not write it, as a
     write over it or its deletion would raise: for a dry run (``check``, ``expire --hard``,
-    ``consolidate``) to say it, never promising what the write then refuses. A file that is
-    gone or no plain file is left to the write, which says what it finds."""
+    ``consolidate``) to say it, never promising what the write then refuses. ``replacing``: the
+    write replaces the file (not a move or a delete), which a note with other names (hard links)
+    refuses too (:class:`HardLinkedNote`). A file that is gone or no plain file is left to the
+    write, which says what it finds."""
     try:
         info = os.stat(path, follow_symlinks=False)
     except OSError:
         return
     if stat.S_ISREG(info.st_mode):
         _refuse_read_only(stat.S_IMODE(info.st_mode), relative)
+        if replacing:
+            _refuse_hard_linked(info.st_nlink, relative)
+
+
+def _refuse_hard_linked(names: int, relative: str) -> None:
+    # A rename gives this name a new file and leaves every other name the old one: the note the
+    # person linked into a second vault silently split in two (Obsidian and vim write such a
+    # file in place, keeping its names; vaultmem writes only by atomic rename).
+    if names > 1:
+        raise HardLinkedNote(relative, names)
 
 
 def _refuse_read_only(mode: int | None, relative: str) -> None:
@@ -529,6 +549,7 @@ def _swap_in(folder: PinnedFolder, name: str, data: bytes, expected_hash: str, r
     if mode is None:
         raise WriteConflict(relative, gone=not folder.exists(name))  # gone, or no longer a plain file
     _refuse_read_only(mode, relative)
+    _refuse_hard_linked(folder.names_of(name), relative)
     temp, ours = folder.write_temp(name, data, mode)
     try:
         folder.owned_as(temp, name)

@@ -599,7 +599,13 @@ def is_other_case_note_name(name: str) -> bool:
 # `index` — a trial: a folder of `.txt` notes indexed as "0 added" and searched as "no matching
 # notes", a failure that looked like an empty vault. Said when they are at least as many as the
 # notes (Scan.other_formats): an attachment's `diagram.txt` among notes is no note to rename.
-OTHER_NOTE_SUFFIXES = (".txt", ".text", ".markdown", ".mdown", ".mkd", ".mkdn")
+OTHER_NOTE_SUFFIXES = (".txt", ".text", ".markdown", ".mdown", ".mkd", ".mkdn", ".qmd", ".rmd", ".mdx", ".ipynb")
+# A documentation site's Markdown under its tool's extension: Quarto (`.qmd`), R Markdown (`.Rmd`),
+# MDX (Docusaurus, Nextra); and a Jupyter Book's notebooks (`.ipynb`, other_format_reason). A
+# Quarto book's chapters are all `.qmd`: its folder indexed as its one README and said nothing of
+# the rest (a trial on a docs folder). Renaming one is advice with a cost there: the site's build
+# reads the extension (Quarto runs the code cells of `.qmd` files).
+SOURCE_SUFFIX_TOOLS = {".qmd": "Quarto", ".rmd": "R Markdown", ".mdx": "MDX"}
 
 
 def is_other_note_format(name: str) -> bool:
@@ -611,6 +617,15 @@ def is_other_note_format(name: str) -> bool:
 def other_format_reason(name: str) -> str:
     """Why ``Dentist.txt`` is not a note, and how to make it one."""
     stem, _dot, suffix = name.rpartition(".")
+    if suffix.lower() == "ipynb":
+        # A Jupyter Book's chapters are often notebooks: JSON, so renaming one makes no note.
+        return (f"extension .{suffix} (a Jupyter notebook, JSON), not {NOTE_SUFFIX}: only {NOTE_SUFFIX} files are notes; "
+                f"to search it, keep a Markdown copy beside it (`jupytext --to md {name}` writes {stem}{NOTE_SUFFIX})")
+    tool = SOURCE_SUFFIX_TOOLS.get(f".{suffix.lower()}")
+    if tool is not None:
+        return (f"extension .{suffix} (a {tool} source), not {NOTE_SUFFIX}: only {NOTE_SUFFIX} files are notes; to "
+                f"search it, rename it to {stem}{NOTE_SUFFIX} (check first that your site's build still finds it: "
+                f"{tool} treats the two extensions differently)")
     return (f"extension .{suffix}, not {NOTE_SUFFIX}: only {NOTE_SUFFIX} files are notes; if it is a note, rename it "
             f"to {stem}{NOTE_SUFFIX} to make it one (its text is read as Markdown)")
 

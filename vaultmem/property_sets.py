@@ -29,6 +29,7 @@ from .logseq import ID_PROPERTY
 from .notes import YAML_LOADER
 
 SET, UNSET = Argument("set_properties", flag="--set"), Argument("unset_properties", flag="--unset")
+DATE = Argument("date")
 # A memory's identity and history, written by remember, forget, supersede and consolidate.
 OWNED_KEYS = frozenset({"id", "superseded_by", "supersedes", "merged_from", ID_PROPERTY})
 # Keys that are options of their own: set so, they are those options (Revision.of).
@@ -87,6 +88,18 @@ def property_edit(set_properties: Mapping[str, object] | None, unset: Iterable[s
     if both:
         raise UsageError(f"{', '.join(both)} both set (", SET, ") and removed (", UNSET, "); give each once")
     return PropertyEdit(values, tuple(dict.fromkeys(removed)))
+
+
+def with_date(set_properties: Mapping[str, object] | None, day: object, key: str) -> Mapping[str, object] | None:
+    """``set_properties`` with revise's ``date`` (the day the memory is about, read as remember
+    reads its ``date``: writer.memory_day) under ``key``, the property remember dates a memory by. An agent moving an
+    appointment changed the text alone: the note's date stayed the old day, so a list of that day
+    still showed the appointment that had moved away from it (a three-day agent trial)."""
+    if day is None:
+        return set_properties
+    if any(_key_form(name) == _key_form(key) for name in (set_properties or {}) if isinstance(name, str)):
+        raise UsageError(DATE, " contradicts ", SET, f" {key}: both set the day the note is about; give it once")
+    return {**(set_properties or {}), key: day}
 
 
 def _checked_key(key: object, argument: Argument) -> str:

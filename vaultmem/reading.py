@@ -36,7 +36,7 @@ def view_note(index: DerivedIndex, reference: str, now: object = None) -> NoteVi
     is shown read-only (:func:`view_archived`); a note found by an id it superseded or merged
     names where the note that id named is in the archive (``resolved_from.archived``)."""
     try:
-        located = locate_on_disk(index, reference)
+        located = locate_on_disk(index, reference, now)
     except ArchivedNote as archived:
         if not archived.by_path:
             raise  # by an id, old path or title: the error names the path that reads it

@@ -26,6 +26,7 @@ from pathlib import PurePosixPath
 from typing import TYPE_CHECKING
 
 from .config import is_logseq_graph
+from .durable import remove_made_folders
 from .errors import NoteWritten
 from .fields import case_fold, name_key
 from .lifecycle import EXPIRING_LAYERS, LAYERS, format_timestamp, resolve_now, to_epoch_us
@@ -38,7 +39,7 @@ from .resolution import answered, locate_to_write
 from .results import NoteRef, Remembered, SimilarNote
 from .storage import Eligibility, NoteRow
 from .supersede import Retirement, lineage, plan_retirement, retire
-from .writer import NewNote, compose_note, delete_note, remove_made_folders, target_folder, write_new_note
+from .writer import NewNote, compose_note, delete_note, target_folder, write_new_note
 
 if TYPE_CHECKING:
     from .config import VaultConfig
@@ -94,7 +95,8 @@ def write_memory(index: DerivedIndex, write: VaultWrite, config: VaultConfig, te
     # write waits for that writer anyway to index the new note.
     index.bring_current()
     moment_us = to_epoch_us(resolve_now(now))
-    new_file = write_new_note(paths, target_folder(paths, place.folder), note,
+    # The folder asked for is checked as one vaultmem may make; remember_dir is the person's setting.
+    new_file = write_new_note(paths, target_folder(paths, place.folder, asked=folder is not None), note,
                               lambda stem: answered(index.store.notes, stem, moment_us), place.name_prefix)
     relative = new_file.relative
     created = FileChange(relative, None, note.render())

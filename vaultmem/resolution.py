@@ -72,7 +72,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from urllib.parse import unquote
 
 from .canvas import is_canvas_path
-from .dating import iso_spelling, name_day
+from .dating import iso_spelling, name_day, since_bound
 from .errors import (
     AmbiguousNote,
     ArchivedNote,
@@ -86,7 +86,7 @@ from .errors import (
 )
 from .exclusions import Rule
 from .fields import name_fold, name_form, name_key, opening_heading
-from .lifecycle import is_expired_us, resolve_now, to_epoch_us
+from .lifecycle import from_epoch_us, is_expired_us, resolve_now, to_epoch_us
 from .month_names import only_calendar_words
 from .notes import (
     ALIASES,
@@ -498,7 +498,7 @@ def _first_step(index: DerivedIndex, reference: str, now: object, refresh: bool)
     if located is None:
         _refuse_if_archived(index.paths, reference)
         _refuse_if_linked(index.paths, reference)
-        day = _day_of(reference)
+        day = _day_of(reference, moment_us)
         if day is None and (link := _a_link_to(index, reference, now)):
             raise NoteNotFound(reference, why=link)  # the note is named: no guesses beside it
         raise not_found(notes, reference, _no_daily_note(index.paths, day) if day is not None else "")
@@ -578,7 +578,38 @@ def not_found(notes: NoteStore, reference: str, why: str = "") -> NoteNotFound:
     # A note whose opening # heading holds what was typed (`interleaving` for Zettelkasten's
     # 202301161000.md, `# Interleaving mixes problem types`): suggested; the whole heading names it.
     similar += [path for path in notes.opening_with(key) if path not in named and path not in similar] if key else []
+    if not similar and not unaccented:
+        similar = _misspelt(notes, name)
     return NoteNotFound(reference, similar, unaccented, why)
+
+
+MISSPELT_CUTOFF = 0.8  # difflib's ratio: "Blade Runer" → "Blade Runner", "Futurma" → "Futurama"
+
+
+def _misspelt(notes: NoteStore, name: str) -> list[str]:
+    """Paths of the notes whose file name or title is ``name`` spelt a letter or two otherwise
+    (``Blade Runer``: a person's trial, s34, was told only the ways to name a note). Asked only
+    when nothing holds what was typed; only suggested: a note is never resolved by a guess."""
+    import difflib
+
+    by_name: dict[str, list[str]] = {}
+    for path, title in notes.paths_and_titles():
+        stem = PurePosixPath(path).name.removesuffix(NOTE_SUFFIX)
+        for spelling in unique([stem.casefold(), title.casefold()]):
+            by_name.setdefault(spelling, []).append(path)
+    # A name with other numbers is another note, however close in spelling (`v1.5` for `v1.05`,
+    # `Lecture 50` for `Lecture 5`): only what _numbered_alike reads by value is suggested so.
+    numbers = _DIGITS.findall(name)
+    spellings = [spelling for spelling in by_name if _DIGITS.findall(spelling) == numbers]
+    close = difflib.get_close_matches(name.casefold(), spellings, n=SUGGESTED_SPELLINGS, cutoff=MISSPELT_CUTOFF)
+    return unique([path for spelling in close for path in by_name[spelling]])[:SUGGESTED_SPELLINGS]
+
+
+SUGGESTED_SPELLINGS = 3
+_DIGITS = re.compile(r"\d+")
+
+
+_RELATIVE_DAYS = ("today", "yesterday", "tomorrow")  # a day's note by the day's word (_day_of)
 
 
 # A number's leading zeros, not a decimal's (`1.05` is not `1.5`), and a lone digit to pad.
@@ -606,12 +637,12 @@ def _name_matching(key: str, path: str, title: str, aliases: Sequence[str]) -> s
     return next((name for name in names if name_key(name) == key), names[0])
 
 
-def locate_on_disk(index: DerivedIndex, reference: str, *, refresh: bool = True) -> Located:
+def locate_on_disk(index: DerivedIndex, reference: str, now: object = None, *, refresh: bool = True) -> Located:
     """:func:`locate`, making sure the note's file still exists. ``refresh=False`` (writes):
     locate in the index as it last saw the files, so a file changed since is refused
-    (WriteConflict) by the write that compares against it."""
+    (WriteConflict) by the write that compares against it. ``now``: the day ``today`` names."""
     try:
-        located = locate(index, reference, refresh=refresh)
+        located = locate(index, reference, now, refresh=refresh)
     except NoteNotFound as missing:
         if refresh or type(missing) is not NoteNotFound:
             raise  # a read looked at the files already; archived, excluded: says where it is
@@ -621,7 +652,7 @@ def locate_on_disk(index: DerivedIndex, reference: str, *, refresh: bool = True)
         # no watcher running). The index never read such a note, so there is no version of it a
         # write could be comparing against: bring the index in line and look again.
         index.ensure_current()
-        located = locate(index, reference, refresh=False)
+        located = locate(index, reference, now, refresh=False)
     if index.paths.absolute(located.row.path).is_file():
         return located
     # The file moved or vanished a moment ago: bring the index in line with the files and look
@@ -630,7 +661,7 @@ def locate_on_disk(index: DerivedIndex, reference: str, *, refresh: bool = True)
     # agent took its memory for gone and wrote it again.
     gone = located.row
     index.ensure_current()
-    return _as_known_before(locate(index, reference, refresh=False), gone)
+    return _as_known_before(locate(index, reference, now, refresh=False), gone)
 
 
 def locate_to_write(index: DerivedIndex, reference: str) -> Located:
@@ -1256,7 +1287,7 @@ def _named_for_day(index: DerivedIndex, reference: str, now_us: int) -> Located 
     A day written as Korean, Chinese and Japanese write it (``2026년 4월 17일``, ``2026年4月17日``,
     ``2026.04.17``) is that day too: no order is guessed (dating.iso_spelling), and an agent asked
     in Korean passes the day on as the user said it. None: not such a day, or no note is named for it."""
-    day = _day_of(reference)
+    day = _day_of(reference, now_us)
     if day is None:
         return None
     label = to_epoch_us(datetime(day.year, day.month, day.day, tzinfo=UTC))
@@ -1278,9 +1309,15 @@ def _named_for_day(index: DerivedIndex, reference: str, now_us: int) -> Located 
     return Located(_one(index.store.notes, reference, named, now_us), Resolution(reference, "day"))
 
 
-def _day_of(reference: str) -> date | None:
-    """The day ``reference`` is, written as ISO writes it (or year first as CJK write it); None
-    for anything else, and for a day no calendar holds (2022-02-30)."""
+def _day_of(reference: str, now_us: int) -> date | None:
+    """The day ``reference`` is, written as ISO writes it (or year first as CJK write it), or
+    ``today``, ``yesterday``, ``tomorrow`` (this machine's calendar day at ``now_us``, as ``list
+    --since today`` reads it); None for anything else, and for a day no calendar holds (2022-02-30).
+    The words: a person's trial (s34) asked `get today` for the daily note, as Obsidian opens it,
+    and was offered `memories/working-on-the-churn-dashboard-for-priya-today.md` instead."""
+    word = reference.strip().casefold()
+    if word in _RELATIVE_DAYS:
+        return since_bound(word, from_epoch_us(now_us)).day.date()
     shape = _ISO_DAY.fullmatch(iso_spelling(reference.strip()))
     if shape is None:
         return None

@@ -171,20 +171,26 @@ class Revised:
     # later expiry is given. Without it a caller that appended a current fact to a note a person had
     # let expire took it for recalled.
     expired: bool = False
+    # The note that replaced it (remember's supersedes), when it was retired: an agent revising an id
+    # it kept from earlier wrote into the old fact, and was told to make that current again — two
+    # live answers (a three-day agent trial). The successor is where the write belongs.
+    superseded_by: str | None = None
 
     @classmethod
     def of(cls, after: Note, changed: list[str], write: VaultWrite, resolved_from: Resolution | None,
            title_before: str | None = None, now: datetime | None = None) -> Revised:
         """The note as revise left it (``after``: parsed from the bytes it wrote, or found), at ``now``."""
-        from .notes import expiry_text, timestamp_or_none
+        from .notes import expiry_text, text_values, timestamp_or_none
 
         deadline = None if after.permanent else timestamp_or_none(after.expires_at)
+        successor = text_values(after.meta, "superseded_by")
         return cls(id=after.id, path=after.path, version=after.version, title=after.title, layer=after.layer,
                    expires_at=None if after.permanent else expiry_text(after.expires_at), tags=after.tags,
                    expired=deadline is not None and deadline <= resolve_now(now),
                    changed=changed, expiry_invalid=after.expiry_invalid, commit=write.commit, not_committed=write.not_committed,
                    yours_left_uncommitted=write.yours_left_uncommitted, resolved_from=resolved_from,
-                   previous_title=title_before if title_before is not None and title_before != after.title else None)
+                   previous_title=title_before if title_before is not None and title_before != after.title else None,
+                   superseded_by=successor[0] if successor else None)
 
     def as_dict(self) -> dict[str, Any]:
         return {**self.__dict__, "not_committed": not_committed_dicts(self.not_committed),

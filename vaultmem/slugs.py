@@ -26,10 +26,23 @@ def slugify(title: str) -> str:
     the underscores around it (``__init__.py`` is ``init-py``; ``snake_case`` keeps its own). A
     word keeps its combining marks: Thai, Hindi and pointed Hebrew write vowels and tone marks as
     marks, and ``\w`` parted a word at each (``นัดตัดผม`` was ``น-ดต-ดผม``, a trial on a Thai vault)."""
+    return _slug(_marked_words(_ENGLISH_CLITIC.sub("", _lowered(title))))
+
+
+def _lowered(title: str) -> str:
     # Turkish İ is i and a dot above in lower case: the dot would stay in the name (i̇stanbul.md)
-    lowered = unicodedata.normalize("NFKC", title).lower().replace("i\u0307", "i")
+    return unicodedata.normalize("NFKC", title).lower().replace("i\u0307", "i")
+
+
+def _marked_words(lowered: str) -> list[str]:
     words = [word.strip("_") for word in _WORD_WITH_MARKS.sub(" ", lowered).split()]
-    return _slug([word for word in words if word])
+    return [word for word in words if word]
+
+
+def _apart_slug(title: str) -> str:
+    """The slug remember made before 2026-12-02 (later): an English clitic apart (``sam-s-phone``).
+    Still recognised (:func:`named_from_title`)."""
+    return _slug(_marked_words(_lowered(title)))
 
 
 def _legacy_slug(title: str) -> str:
@@ -53,6 +66,11 @@ def _slug(words: list[str]) -> str:
     return slug + DEVICE_SUFFIX if is_device_name(slug) else slug
 
 
+# An English possessive or contraction's apostrophe (Sam's, don't, we're): the file name keeps the
+# word whole, sams-phone-number.md, as a person names it; it was sam-s-phone-number.md (a three-day
+# agent trial: user-s-name.md, maya-s-birthday.md). French and Italian elisions (l'été, dell'anno)
+# and names (O'Brien) stay two words.
+_ENGLISH_CLITIC = re.compile(r"(?<=[^\W\d_])['\u2019](?=(?:s|t|re|ve|ll|d|m)\b)")
 # What is not part of a word: a character neither a word character nor a combining mark.
 _WORD_WITH_MARKS = re.compile(r"(?:(?!\w)[^\u0300-\u036f\u0483-\u0489\u0591-\u05c7\u0610-\u061a\u064b-\u065f\u0670"
                               r"\u06d6-\u06ed\u0900-\u0903\u093a-\u094f\u0951-\u0957\u0962\u0963\u0981-\u0983\u09bc-\u09d7"
@@ -65,17 +83,19 @@ def named_from_title(stem: str, title: object) -> bool:
     """Whether a file's ``stem`` is the slug ``remember`` makes of ``title``, as it names a new
     note (after a Dendron hierarchy's ``memories.``, with ``-2``, ``-3`` … when it was taken),
     or made before (:func:`_legacy_slug`: before a word kept its marks, ``น-ดต-ดผม``, and lost the
-    underscores around it, ``init__-py``)."""
+    underscores around it, ``init__-py``; :func:`_apart_slug`: before an English clitic stayed
+    with its word, ``sam-s-phone``)."""
     if not isinstance(title, str) or not title.strip():
         return False
-    slugs = {slugify(title), _legacy_slug(title)}
+    slugs = {slugify(title), _apart_slug(title), _legacy_slug(title)}
     return any(name == slug or name.endswith(f".{slug}") for name in (stem, _TAKEN_SUFFIX.sub("", stem)) for slug in slugs)
 
 
 def same_slug(name: str, other: str) -> bool:
     """Whether two names are one as file names spell them: their words, case folded, the
-    rest dropped (``Matt Ober`` is ``matt-ober`` and ``Matt_Ober``), uncut (unlike :func:`slugify`)."""
-    return _words(name) == _words(other)
+    rest dropped (``Matt Ober`` is ``matt-ober`` and ``Matt_Ober``), uncut (unlike :func:`slugify`); an
+    English clitic with its word or apart (``Sam's`` is ``sams`` and ``sam-s``)."""
+    return _words(name) == _words(other) or _words(_ENGLISH_CLITIC.sub("", name)) == _words(_ENGLISH_CLITIC.sub("", other))
 
 
 def _words(text: str) -> list[str]:

@@ -112,9 +112,21 @@ class MatrixSnapshot:
         return exact_neighbours(self.order, self.matrix, queries, k)
 
     def save(self, path: Path) -> None:
-        with open(path, "wb") as handle:
-            np.savez(handle, labels=self.order, matrix=self.matrix)
-        fsync_file(path)
+        try:
+            with open(path, "wb") as handle:
+                np.savez(handle, labels=self.order, matrix=self.matrix)
+            fsync_file(path)
+        except OSError as error:
+            raise named_write_error(error, path) from error
+
+
+def named_write_error(error: OSError, path: Path) -> OSError:
+    """``error`` naming ``path``: a full disk fails a buffered write in its flush or close,
+    whose OSError carries no file name, and `index` then said only "cannot write: No space
+    left on device" — not which file, nor that it was only the vector snapshot."""
+    if error.filename is not None:
+        return error
+    return OSError(error.errno, f"{error.strerror or error} (writing the vector snapshot)", str(path))
 
 
 LoadedSnapshot = GraphSnapshot | MatrixSnapshot
@@ -166,7 +178,10 @@ def save_graph(index: hnswlib.Index, path: Path) -> None:
     if written != expected:
         raise OSError(errno.ENOSPC, f"the vector snapshot was cut short ({written} of {expected} bytes written; "
                       "is the disk full?)", str(path))
-    fsync_file(path)
+    try:
+        fsync_file(path)
+    except OSError as error:
+        raise named_write_error(error, path) from error
 
 
 def verify_snapshot(path: Path) -> None:

@@ -44,6 +44,7 @@ import functools
 import html
 import itertools
 import re
+import unicodedata
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from html.entities import html5 as html5_entities
@@ -128,6 +129,26 @@ _RULE = re.compile(r"^(?:(?:-[ \t]*){3,}|(?:\*[ \t]*){3,}|(?:_[ \t]*){3,})$")
 _TABLE_DIVIDER = re.compile(r"^\|?[ \t]*:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)*\|?$")
 _QUOTE = re.compile(r"^(?:>[ \t]?)+")
 _CALLOUT = re.compile(r"^\[![^\]\n]*\][+-]?[ \t]*")
+# The block markup of documentation sites, shown as its title or not at all (as the built site
+# shows it): MkDocs' admonitions (`!!! note "Title"`, collapsible `??? tip`, `???+ tip`),
+# content tabs (`=== "Windows"`), Pandoc / Quarto / Docusaurus fenced divs (`::: {.callout-note}`,
+# `:::tip[Title]`, a closing `:::`), MkDocs' snippet includes (`--8<-- "file.md"`) and a
+# lone attribute list (`{ .annotate }`). Read raw, a docs folder's hits read `!!! danger
+# "Lose the passphrase, lose the data" · There is no recovery…` (a trial on an MkDocs folder).
+_ADMONITION = re.compile(r'^(?:!!!|\?\?\?\+?)[ \t]+([\w-]+)(?:[ \t]+[\w-]+)*(?:[ \t]+"([^"\n]*)")?[ \t]*$')
+_CONTENT_TAB = re.compile(r'^===\+?[ \t]+"([^"\n]*)"[ \t]*$')
+_FENCED_DIV = re.compile(r"^:{3,}[ \t]*(?:\{[^{}\n]*\}|[\w-]+(?:\[([^\]\n]*)\]|[ \t]+([^{}\n]*?))?)?[ \t]*(?:\{[^{}\n]*\})?[ \t]*$")
+_SNIPPET_INCLUDE = re.compile(r'^-{1,}8<-{1,}[ \t]+["\']?[^"\'\n]*["\']?[ \t]*$|^-{1,}8<-{1,}$')
+_ATTRIBUTE_LIST = re.compile(r"^\{:?[ \t]*[.#][^{}\n]*\}$")
+# Jupyter Book's MyST: a directive is a fence named in braces (```{note}, ```{admonition} Title),
+# its options the `:key: value` lines that open it; a target `(sec-ohc)=` names the heading under
+# it; a role `{ref}`sec-argo`` is a name before a code span. Shown as written, a hit read
+# "{ref}sec-argo … :class: tip · Below 2000 m…" (a trial on a Jupyter Book page).
+_MYST_DIRECTIVE = re.compile(r"^[ \t]*(?:`{3,}|~{3,})\{([\w:-]+)\}[ \t]*(.*)$")
+_TITLED_DIRECTIVES = frozenset({"admonition", "dropdown", "card", "tab-item"})
+_MYST_OPTION = re.compile(r"^[ \t]*:[\w-]+:(?:[ \t].*)?$")
+_MYST_TARGET = re.compile(r"^\([\w.:-]+\)=$")
+_MYST_ROLE = re.compile(r"\{[\w:+-]+\}$")
 _BULLET = re.compile(r"^[-*+](?:[ \t]+|$)")
 _NUMBERED = re.compile(r"^\d{1,9}[.)][ \t]")  # its number is shown, as Obsidian shows it
 # An open task's box goes as a bullet does; any other keeps its mark as written (`[x] Ship it`):
@@ -141,8 +162,12 @@ _LONE_BLOCK_ID = re.compile(r"\^[\w-]+")
 _FOOTNOTE_DEFINITION = re.compile(r"^\[\^[^\[\]\n]+\]:[ \t]*")
 # -- inline markup (every repeat stops at its closing delimiter: no backtracking over a line)
 _WIKILINK = re.compile(r"!?\[\[([^\[\]|\n]*)(?:\|([^\[\]\n]*))?\]\]")
-_IMAGE = re.compile(r"!\[([^\[\]\n]*)\]\(" + LINK_DESTINATION + r"\)")
-_LINK = re.compile(r"\[([^\[\]\n]+)\]\(" + LINK_DESTINATION + r"\)")
+# A link's or image's attribute block, which the built page never shows: Pandoc's and Quarto's
+# `![Plot](a.png){#fig-a width=80%}`, MkDocs' `[Download](x){ .md-button }` (they were shown as
+# "Plot{#fig-a width=80%}": a trial on a docs folder).
+_LINK_ATTRIBUTES = r"(?:\{[ \t]*(?::[ \t]*)?(?:[#.]|[\w-]+=)[^{}\n]*\})?"
+_IMAGE = re.compile(r"!\[([^\[\]\n]*)\]\(" + LINK_DESTINATION + r"\)" + _LINK_ATTRIBUTES)
+_LINK = re.compile(r"\[([^\[\]\n]+)\]\(" + LINK_DESTINATION + r"\)" + _LINK_ATTRIBUTES)
 _BLOCK_SCALAR = re.compile(r"^[|>][+-]?$")
 _CODE_SPAN = re.compile(r"`([^`\n]+)`")
 # Bold, bold, strike, highlight: each stops only at its own closing mark, so one may hold the
@@ -199,7 +224,9 @@ def passage_snippet(root: Path, relative: str, passage: PassageRow | None, query
     as their value: no snippet shows their code."""
     # A terminal's colour codes in pasted output are read as a terminal shows them: no line break
     # goes, so passage lines hold (terminal_codes.py).
-    text = without_terminal_codes(read_text(root, relative))
+    # Composed (NFC), as the full text holds it (cjk.fts_form): the word it found in a text saved
+    # decomposed is found here too. Line breaks are never composed, so passage lines hold.
+    text = unicodedata.normalize("NFC", without_terminal_codes(read_text(root, relative)))
     if labels_first(root) if dendron is None else dendron:
         text = labels_last(text)  # Dendron's [[label|name]]: same length, so passage lines hold
     block = find_frontmatter(text)
@@ -579,7 +606,7 @@ def topic_patterns(query: str, patterns: Sequence[re.Pattern[str]], naming: str,
 
 def _query_parts(query: str, forms: TextForms = PLAIN) -> tuple[list[str], list[list[str]]]:
     """A query's words as :func:`_word_pattern` patterns, and each run's escaped pairs."""
-    query = marks_folded(arabic_folded(width_folded(query)))  # ＳＱＬ looks for the SQL a note writes, as the full text found it
+    query = marks_folded(arabic_folded(width_folded(unicodedata.normalize("NFC", query))))  # ＳＱＬ looks for the SQL a note writes, as the full text found it
     # Chinese, Japanese, Korean: by neighbouring pairs; a particle against a word asks nothing (の of Reactのhooks)
     runs = [run.group() for run in RUN.finditer(query) if not particle_beside(query, run.start(), run.end())]
     pairs = [[han_either(pair.replace(" ", "")) for pair in content_pairs(run) or bigrams(run)] for run in runs]
@@ -800,12 +827,18 @@ def _lines(text: str, code: Sequence[tuple[int, int]]) -> list[tuple[str, bool]]
     found: list[tuple[str, bool]] = []
     offset = 0
     block = 0
+    options = False  # at the options of a MyST directive (`:class: tip` under ```{admonition})
     for line in text.split("\n"):
         while block < len(blocks) and blocks[block][1] <= offset:
             block += 1
         inside = block < len(blocks) and blocks[block][0] <= offset < blocks[block][1]
         is_fence = inside and (offset == blocks[block][0] or offset + len(line) >= blocks[block][1])
-        if not is_fence:
+        if is_fence and offset == blocks[block][0] and (directive := _MYST_DIRECTIVE.match(line)) is not None:
+            options = True
+            if directive.group(1).lower() in _TITLED_DIRECTIVES and directive.group(2).strip():
+                found.append((directive.group(2).strip(), True))  # ```{admonition} Why 2000 m?: its title
+        elif not is_fence and not (options and _MYST_OPTION.match(line)):
+            options = False
             found.append((line, inside))
         offset += len(line) + 1
     return found
@@ -851,6 +884,8 @@ def _rendered_line(line: str, in_math: bool = False) -> tuple[str, str, bool]:
             titled = _CALLOUT.sub("", stripped, count=1)
             # A callout's title is its heading: without a block of its own it ran into the body's first sentence.
             stripped, kind = titled, (BLOCK if titled != stripped else kind)
+    elif not in_math and stripped[0] in "!?=:-{(" and (site := _site_block_title(stripped)) is not None:
+        return site, BLOCK, in_math
     heading = HEADING_LINE.match(stripped) if stripped.startswith("#") else None
     if in_math:
         kind = PROSE  # inside a $$ block: no heading, list item or table
@@ -878,6 +913,22 @@ def _rendered_line(line: str, in_math: bool = False) -> tuple[str, str, bool]:
 _remembered_line = functools.lru_cache(maxsize=LINE_MEMO_SIZE)(_rendered_line)
 
 
+def _site_block_title(line: str) -> str | None:
+    """What a documentation site shows for a line of its block markup (the title of an
+    admonition, a tab's label, nothing for a div's fence), or ``None`` for any other line."""
+    if (admonition := _ADMONITION.match(line)) is not None:
+        # Without a title MkDocs shows the kind ("Note"); an empty one (`!!! note ""`) shows none.
+        title = admonition.group(2)
+        return admonition.group(1).capitalize() if title is None else " ".join(title.split())
+    if (tab := _CONTENT_TAB.match(line)) is not None:
+        return " ".join(tab.group(1).split())
+    if (div := _FENCED_DIV.match(line)) is not None:
+        return " ".join((div.group(1) or div.group(2) or "").split())
+    if _SNIPPET_INCLUDE.match(line) or _ATTRIBUTE_LIST.match(line) or _MYST_TARGET.match(line):
+        return ""
+    return None
+
+
 def _outside_math(text: str, math: Sequence[tuple[int, int]]) -> str:
     """``text`` with the inline markup outside its ``math`` spans removed; the math as written."""
     shown: list[str] = []
@@ -896,7 +947,8 @@ def _inline(text: str) -> str:
     if "`" not in text:
         return _spans(text)
     parts = _CODE_SPAN.split(text)  # text, code, text, code, …, text
-    return "".join(part if number % 2 else _spans(part) for number, part in enumerate(parts))
+    return "".join(part if number % 2 else _spans(_MYST_ROLE.sub("", part) if number + 1 < len(parts) else part)
+                   for number, part in enumerate(parts))
 
 
 def _spans(text: str) -> str:

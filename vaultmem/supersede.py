@@ -93,7 +93,9 @@ def never_expires_refusal(relative: str, old: Note) -> tuple[str | Argument, ...
     ``check --fix`` removes): written anyway, the old fact would go on answering beside the
     new one. Nor does supersede change the layer or the flag itself: they are what the note
     asserts (adr/0019), changed by an explicit revise. Both are named when both hold — a
-    layer alone leaves ``permanent: true`` in force."""
+    layer alone leaves ``permanent: true`` in force. First it names the one call that does what
+    was meant (a trial's agent, told the spare key had moved, made two more writes and three
+    commits to supersede an L4 note): the text revised in place."""
     steps: list[Argument] = []
     why: list[str] = []
     if old.layer == PERMANENT_LAYER:
@@ -104,8 +106,9 @@ def never_expires_refusal(relative: str, old: Note) -> tuple[str | Argument, ...
         why.append("permanent: true")
     revise: list[str | Argument] = [steps[0]] if len(steps) == 1 else [steps[0], " and ", steps[1]]
     return (f"cannot supersede {relative}: it is {' and '.join(why)}, so it never expires and retiring it "
-            "(expires_at now) would change nothing: it would go on answering; first revise it with ", *revise,
-            " (its layer's expiry then applies), then supersede it; or forget it")
+            "(expires_at now) would change nothing: it would go on answering; to keep one note of the fact, revise its ",
+            Argument("text"), " in place (it still never expires); to keep the old one as history, first revise it with ",
+            *revise, " (its layer's expiry then applies), then supersede it; or forget it")
 
 
 def retire(paths: VaultPaths, retirements: Sequence[Retirement], remove_new_note: Callable[[], object]) -> list[FileChange]:

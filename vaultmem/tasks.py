@@ -24,7 +24,7 @@ from typing import Any
 from .dating import since_bound, until_bound
 from .errors import Argument, UsageError
 from .lifecycle import to_epoch_us
-from .storage import Eligibility, Store, TaskFilter, TaskRow
+from .storage import Eligibility, Store, TaskFilter, TaskRow, carries_tag
 from .task_dates import STATUSES, TaskRules
 from .task_query import ReadQuery, read_task_query
 
@@ -172,8 +172,49 @@ def find_tasks(store: Store, asked: AskedTasks, k: int, offset: int = 0) -> Task
             found.warnings.append(f"{hidden} {'task' if hidden == 1 else 'tasks'} of expired notes left out: "
                                   "ask with include_expired to see them")
             return found
-    found.warnings += _unmatched(store, asked)
+    found.warnings += [*_tags_elsewhere(store, asked.filter), *_unmatched(store, asked),
+                       *_in_notes_of_those_days(store, asked.filter)]
     return found
+
+
+def _in_notes_of_those_days(store: Store, wanted: TaskFilter) -> list[str]:
+    """Why a range of due (or done) days found nothing in a vault of daily notes: the tasks of
+    the notes dated in that range, which have no such day of their own. Was: ``tasks "last
+    week"`` in a journal of daily notes said only "no task matches", while last week's notes held
+    ten open tasks; a task's day is its 📅 / ✅ (or ``[due:: …]``), never its note's date."""
+    for kind, since, until in (("due", wanted.due_since, wanted.due_until), ("done", wanted.done_since, wanted.done_until)):
+        if since is None and until is None:
+            continue
+        alive = wanted.alive
+        noted = replace(wanted, due_since=None, due_until=None, due_before=None, done_since=None, done_until=None,
+                        alive=Eligibility.asked(alive.now_us, include_expired=alive.include_expired, since=since, until=until))
+        held = store.tasks.count(noted)
+        if held:
+            days = f"on {since}" if since == until else f"{since or '…'}..{until or '…'}"
+            symbol = "📅 day or [due:: …]" if kind == "due" else "✅ day or [completion:: …]"
+            status = f"{wanted.statuses[0]} " if len(wanted.statuses) == 1 else ""
+            return [f"{held} {status}{'task is' if held == 1 else 'tasks are'} in notes dated {days}, but none is {kind} then: "
+                    f"a task's {kind} day is its own {symbol}, not its note's date"]
+    return []
+
+
+def _tags_elsewhere(store: Store, wanted: TaskFilter) -> list[str]:
+    """Why a filter by tag found nothing: the tasks it would keep if a ``#tag`` on another line
+    of their note counted (a daily note's ``#meeting`` line does not tag its tasks), or the tags
+    asked for that no note carries at all. Was: ``tasks --tag finance`` said only "no tasks",
+    while ``get`` listed #finance among the tags of the very notes that held the tasks."""
+    if not wanted.tags:
+        return []
+    elsewhere = store.tasks.count(replace(wanted, tags_anywhere_in_note=True))
+    if elsewhere:
+        tags = " and ".join("#" + tag for tag in wanted.tags)
+        where = "only on other lines" if len(wanted.tags) == 1 else "one at least only on other lines"
+        return [f"{elsewhere} {'task is' if elsewhere == 1 else 'tasks are'} in notes that carry {tags}, {where}: a task takes the tags on its own line and in its note's `tags` property; put {tags} on the "
+                "task's line (or in the note's `tags`) to keep it"]
+    from .tag_hints import unknown_tag_warning
+
+    known = store.notes.tag_names()
+    return [unknown_tag_warning(tag, known) for tag in wanted.tags if not carries_tag(known, tag)]
 
 
 def _unmatched(store: Store, asked: AskedTasks) -> list[str]:

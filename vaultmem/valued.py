@@ -22,9 +22,15 @@ import re
 import unicodedata
 from collections.abc import Mapping
 
+from .combining import COMBINING, VIRAMAS
 from .fields import STOPWORDS, name_fold
+from .marks import marks_folded
 
-_WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)*")
+# A letter, digit or combining mark: a Hindi vowel sign is part of its word (``सीटी`` is not
+# ``सिटी``), as the full text reads it since storage m018 (combining.py).
+_LETTER = rf"(?:[^\W_]|[{COMBINING}])"
+_WORD = re.compile(rf"{_LETTER}+(?:'{_LETTER}+)*")
+_POSSESSIVE = re.compile(r"(?<=[^\W_])'s$")  # "Caroline's plans" names Caroline, as search.query_words reads it
 _ITEM_SEPARATOR = ", "  # fields.property_texts joins a list's items so
 MIN_VALUE_CHARACTERS = 2
 FOLDED_PROPERTIES_CACHED = 8192  # distinct props texts kept folded (a few MB at most)
@@ -32,9 +38,12 @@ FOLDED_PROPERTIES_CACHED = 8192  # distinct props texts kept folded (a few MB at
 
 def folded_words(text: str) -> str:
     """``text``'s words, folded as names are and without their diacritics (as the full-text
-    tokenizer reads them: "Sao Paulo" finds "São Paulo"), joined by single spaces."""
-    bare = "".join(char for char in unicodedata.normalize("NFKD", name_fold(text)) if not unicodedata.combining(char))
-    return " ".join(word.lower() for word in _WORD.findall(bare))
+    tokenizer reads them: "Sao Paulo" finds "São Paulo"), joined by single spaces: a word keeps
+    its vowel signs and viramas (Hindi ``सीटी``, not ``स ट``), either apostrophe is ``'`` and a
+    possessive's ``'s`` is dropped ("Caroline's plans" names ``Caroline``)."""
+    decomposed = unicodedata.normalize("NFKD", marks_folded(name_fold(text)).replace("’", "'"))
+    bare = "".join(char for char in decomposed if not unicodedata.combining(char) or char in VIRAMAS)
+    return " ".join(_POSSESSIVE.sub("", word.lower()) for word in _WORD.findall(bare))
 
 
 @functools.lru_cache(maxsize=FOLDED_PROPERTIES_CACHED)

@@ -464,6 +464,7 @@ class Vault:
         now: object = None,
         set_properties: Mapping[str, object] | None = None,
         unset_properties: Iterable[str] = (),
+        date: object = None,
     ) -> Revised:
         """Change a note in place, keeping its id, path, usage and other keys (revision.py).
 
@@ -477,10 +478,16 @@ class Vault:
         ``set_properties`` (``{"company": "Acme"}``) and ``unset_properties`` change other
         properties in place (property_sets.py: values typed as YAML reads them, vaultmem's own
         keys refused, ``layer``/``expires_at``/``permanent`` taken as those options).
+        ``date``: the day (or time) the note is about now (a moved appointment), written as
+        ``remember``'s ``date`` is, in the vault's first ``[dates] date`` key.
         """
+        from .property_sets import with_date
         from .resolution import locate_to_write
         from .revision import Revision, write_revision
+        from .writer import memory_day
 
+        day = None if date is None else memory_day(date)  # as remember reads it: 2025年3月5日, a wall-clock time
+        set_properties = with_date(set_properties, day, self.paths.dates.date[0])
         revision = Revision.of(text=text, append=append, title=title, layer=layer, ttl=ttl, expires_at=expires_at,
                                permanent=permanent, add_tags=_names("add_tags", add_tags),
                                remove_tags=_names("remove_tags", remove_tags), if_version=if_version,

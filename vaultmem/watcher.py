@@ -73,11 +73,24 @@ class Change:
     path: str
     old_path: str | None = None
     problems: tuple[Problem, ...] = ()
+    # A ``removed`` note whose file is still there, and why it left the index: "removed
+    # Clippings/x.md" after a person added Clippings/ to Obsidian's Excluded files read as if
+    # vaultmem had deleted their file (a person's trial, s34).
+    kept_file: str | None = None
 
     def __str__(self) -> str:
         where = f"{self.old_path} -> {self.path}" if self.old_path else self.path
         issues = "; ".join(f"{problem.field}: {problem.message}" for problem in self.problems)
-        return f"{self.kind} {where}" + (f"  ! {issues}" if issues else "")
+        kept = f" from the index (the file is still there: {self.kept_file})" if self.kept_file else ""
+        return f"{self.kind} {where}{kept}" + (f"  ! {issues}" if issues else "")
+
+
+def why_left_out(paths: VaultPaths, change: Change) -> Change:
+    """``change``, saying why a removed note's file, still in the vault, is no longer a note."""
+    if change.kind != "removed" or not paths.absolute(change.path).is_file():
+        return change
+    rule = paths.exclusion_rule(change.path)
+    return replace(change, kept_file=f"excluded by {rule}" if rule is not None else "it is no longer read as a note")
 
 
 def changes_of(report: IndexReport) -> list[Change]:
@@ -401,7 +414,7 @@ class Watcher(ChangeFeed):
 
     def publish(self, report: IndexReport) -> None:
         """Changes applied to the index (by the worker, or by a reader that settled): log and tell."""
-        changes = changes_of(report)
+        changes = [why_left_out(self.paths, change) for change in changes_of(report)]
         for change in changes:
             if self._log_changes:
                 log.info("%s", change)

@@ -8,13 +8,12 @@ through ``VaultPaths.resolve_inside`` first: a title or folder such as ``../x``,
 
 from __future__ import annotations
 
-import errno
 import os
 import re
 import secrets
 import time
 import unicodedata
-from collections.abc import Callable, Collection, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterator
 from dataclasses import dataclass
 from datetime import date, datetime
 from pathlib import Path, PurePosixPath
@@ -22,7 +21,7 @@ from typing import Any
 
 from .cjk import has_run
 from .dating import iso_spelling, local_day_start, property_day
-from .durable import make_folders
+from .durable import MAX_NAME_BYTES, make_folders
 from .errors import Argument, InvalidTimestamp, PathOutsideVault, UsageError, short_repr
 from .jalali import said_day, solar_hijri_said
 from .lifecycle import (
@@ -54,6 +53,7 @@ from .notes import YAML_LOAD_ERRORS, Note, load_yaml_mapping, opening_frontmatte
 from .paths import VaultPaths
 from .slugs import SLUG_WORDS, slugify
 from .terminal_codes import without_terminal_codes
+from .windows_names import windows_trouble
 
 DEFAULT_TITLE_CHARS = 80  # a title made from the text's first line
 MAX_TITLE_CHARS = 200  # a title given (Obsidian's file names stop at 255 bytes; a subject line long before)
@@ -189,19 +189,22 @@ def memory_day(value: object) -> date | datetime | str:
         try:
             return date.fromisoformat(iso_spelling(value.strip()))
         except ValueError:
-            raise InvalidTimestamp(value, "no such day", Argument("date")) from None
+            raise InvalidTimestamp(value, "no such day", Argument("date"), DATE_FORMS) from None
     try:
         if isinstance(value, str) and not value.strip():
             raise InvalidTimestamp(value, "empty")
         written = parse_as_written(value)
     except InvalidTimestamp as error:
-        raise InvalidTimestamp(value, error.reason, Argument("date")) from None
+        raise InvalidTimestamp(value, error.reason, Argument("date"), DATE_FORMS) from None
     if written.tzinfo is None and not (written.second or written.microsecond):
         return format_as_written(written)  # 2026-12-09T10:00, as Obsidian's Date & time property writes it
     return as_given(value, written) if isinstance(value, str) else written  # 19:30:00Z stays Z, not +00:00
 
 
 _DAY = re.compile(r"\d{4}-\d\d-\d\d")
+# A memory's date without a zone is the person's wall clock, not UTC (InvalidTimestamp.ISO says UTC).
+DATE_FORMS = ("use ISO-8601: a day such as 2026-12-01, or a time such as 2026-12-01T10:00 (the person's own clock) "
+              "or 2026-12-01T10:00+02:00")
 
 
 def refuse_contradictions(code: str | None, expires_at: object, ttl: str | None, permanent: bool) -> None:
@@ -420,22 +423,31 @@ def _unsafe_in_names(char: str) -> bool:
     return unicodedata.category(char) == "Cc" or char in _DIRECTION_CONTROLS
 
 
-def target_folder(paths: VaultPaths, folder: str | None) -> str:
+def target_folder(paths: VaultPaths, folder: str | None, *, asked: bool = True) -> str:
     """The canonical vault-relative folder for a new note ('' for the root); refused if
     outside or ignored.
 
     Canonical means what the scan would call it: ``.``, ``./``, ``a/./b``, ``a//b`` and a
     symlinked folder all name their real folder. Otherwise ``remember`` would return and
     index ``./name.md`` while every later scan finds ``name.md``: one note, two paths.
+    ``asked``: the folder came with the call (an agent's), so a folder it would make is checked
+    as one Windows and the file system can hold (:func:`refuse_unmakeable_folders`).
     """
     text = (folder or "").strip()
     if not text:
         return ""
-    absolute = existing_spelling(paths.root, paths.resolve_inside(text))  # refuses absolute paths, '..' and symlinks out
+    if asked:
+        refuse_windows_drive(text)
+    try:
+        absolute = existing_spelling(paths.root, paths.resolve_inside(text))  # refuses absolute paths, '..' and symlinks out
+    except PathOutsideVault as error:
+        raise PathOutsideVault(text, paths.root, inside=error.inside, folder=True) from None
+    if asked:
+        refuse_unmakeable_folders(paths.root, absolute, text)
     if not paths.contains_real(absolute):
         # `memories/out` names nothing, so it passed as a folder to make; spelled `Memories/out`
         # it is a link out of the vault (a ValueError came out of real_relative).
-        raise PathOutsideVault(text, paths.root)
+        raise PathOutsideVault(text, paths.root, folder=True)
     relative = paths.real_relative(absolute)
     if relative == ".":
         return ""
@@ -445,6 +457,56 @@ def target_folder(paths: VaultPaths, folder: str | None) -> str:
             "choose a normal folder so the note can be found"
         )
     return relative
+
+
+_WINDOWS_DRIVE = re.compile(r"[A-Za-z]:(?:[\\/]|$)")
+
+
+def refuse_windows_drive(folder: str) -> None:
+    """An agent on Windows giving the vault's own path (``C:\\Users\\maya\\vault\\memories``): on
+    Linux and macOS that is no absolute path, and ``remember`` made ``C:/Users/…`` inside the vault
+    and said the note was written there (on Windows it is refused as outside the vault)."""
+    if _WINDOWS_DRIVE.match(folder):
+        raise UsageError(Argument("folder"), f" {short_repr(folder)} is an absolute Windows path (a drive, "
+                         f"{folder[:2]}); give the folder relative to the vault root, such as memories/people")
+
+
+def refuse_unmakeable_folders(root: Path, folder: Path, text: str) -> None:
+    """Refuse a folder ``remember`` would make (one not there yet) that Windows cannot hold (``Q3?``,
+    ``con``, ``drafts.``: windows_names.py) or whose name is longer than a file system holds. Made on
+    Linux, the first stopped Git for Windows' checkout of the whole vault and ``check`` named it as the
+    person's problem; the second failed as a bare "File name too long". A folder of the person's is
+    theirs to name and is written into as it is."""
+    deepest = _deepest_path(root)
+    made = root
+    for part in folder.relative_to(root).parts:
+        made = made / part
+        if os.path.lexists(made):
+            continue
+        whole = len(os.fsencode(str(folder)))
+        if whole + 1 + MAX_NAME_BYTES > deepest:
+            # mkdir -p failed part-way down as "File name too long" (and left what it made).
+            raise UsageError(Argument("folder"), f" {short_repr(text)} would make a folder {whole} bytes deep, and "
+                             f"a path on this system holds at most {deepest}, a note's name in it too; "
+                             "choose a shorter folder (nothing was written)")
+        size = len(os.fsencode(part))
+        trouble = (windows_trouble(part) if size <= MAX_NAME_BYTES else
+                   f"{short_repr(part)} is {size} bytes, and a folder's name holds at most {MAX_NAME_BYTES}")
+        if trouble is not None:
+            fix = "choose a shorter name" if size > MAX_NAME_BYTES else "choose another name"
+            raise UsageError(Argument("folder"), f" {short_repr(text)} would make a folder vaultmem must not: {trouble}; "
+                             f"{fix} (nothing was written)")
+
+
+def _deepest_path(root: Path) -> int:
+    """The longest path, in bytes, the file system under ``root`` takes (PATH_MAX: 4096 on Linux)."""
+    try:
+        return os.pathconf(root, "PC_PATH_MAX")
+    except (AttributeError, ValueError, OSError):  # Windows has no pathconf; a file system may not say
+        return _PATH_MAX
+
+
+_PATH_MAX = 4096
 
 
 def existing_spelling(root: Path, folder: Path) -> Path:
@@ -529,21 +591,6 @@ def _make_folder(paths: VaultPaths, folder: str) -> tuple[Path, list[Path]]:
     return directory, made
 
 
-def remove_made_folders(made: Sequence[Path]) -> None:
-    """Remove the folders a write made, innermost first, when the write is undone: a failed
-    ``remember`` left an empty ``memories/`` it had made. A folder that is not empty any more
-    (the person saved a file there meanwhile) is theirs now and stays, with what led to it."""
-    for folder in reversed(made):
-        try:
-            folder.rmdir()
-        except FileNotFoundError:
-            continue  # removed already, by the person
-        except OSError as error:
-            if error.errno not in (errno.ENOTEMPTY, errno.EEXIST):
-                raise
-            return  # holds a file now: it and the folders around it stay
-
-
 # ------------------------------------------------------------------ archive / delete
 
 
@@ -557,13 +604,34 @@ def archive_note(paths: VaultPaths, relative: str, expected_hash: str) -> tuple[
 
 
 def archive_names(paths: VaultPaths, relative: str) -> Iterator[tuple[str, Path]]:
-    """Where a note may go in the archive: its own path there, then ``name-2.md`` …"""
+    """Where a note may go in the archive: its own path there, then ``name-2.md`` … — in the
+    archive's folders as they are spelled already (``_archive/Work/`` takes ``work/y.md``), and
+    never a name only the case of another file there tells apart (``dentist.md`` beside an
+    archived ``Dentist.md`` is ``dentist-2.md``). Both were one file on Windows and macOS, where a
+    clone of the vault keeps one of the two ("paths have collided") and a sync tool renames one."""
     archive_relative = PurePosixPath(paths.archive_dir) / relative
+    folder = existing_spelling(paths.root, paths.resolve_inside(archive_relative.parent.as_posix()))
+    archive_relative = PurePosixPath(folder.relative_to(paths.root).as_posix()) / archive_relative.name
     stem, suffix = archive_relative.stem, archive_relative.suffix
+    others = _names_in_any_case(folder)
     for attempt in range(1, 1000):
         candidate = archive_relative if attempt == 1 else archive_relative.with_name(f"{stem}-{attempt}{suffix}")
+        if others.get(same_file_on_windows(candidate.name), {candidate.name}) != {candidate.name}:
+            continue  # another file there differs from it in case only
         yield candidate.as_posix(), paths.resolve_inside(candidate.as_posix())
     raise UsageError(f"the archive already holds too many copies of {relative}; clean up {paths.archive_dir}/")
+
+
+def _names_in_any_case(folder: Path) -> dict[str, set[str]]:
+    """The names in ``folder`` (none when it is not there yet), by what Windows sees of them."""
+    try:
+        names = os.listdir(folder)
+    except (FileNotFoundError, NotADirectoryError):
+        return {}
+    spelled: dict[str, set[str]] = {}
+    for name in names:
+        spelled.setdefault(same_file_on_windows(name), set()).add(name)
+    return spelled
 
 
 def remove_note(paths: VaultPaths, relative: str, expected_hash: str, hard: bool,

@@ -28,6 +28,7 @@ from .shell import (
     render_resolution,
     said_once,
     terminal_progress,
+    to_the_second,
 )
 
 if TYPE_CHECKING:
@@ -286,7 +287,7 @@ def get(obj: Context, note: str, as_json: bool) -> None:
     if view.superseded_by is not None:
         successor = view.superseded_by
         click.echo(f"  superseded by {successor.id}" + (f" ({successor.path})" if successor.path else " (no longer in the vault)"))
-    click.echo(f"  used: {view.use_count} time(s), last {view.last_used_at or 'never'}")
+    click.echo(f"  used: {view.use_count} time(s), last {to_the_second(view.last_used_at) if view.last_used_at else 'never'}")
     for problem in view.problems:
         click.echo(f"  ! {problem['field']}: {as_typed(problem['message'])}")
     click.echo("")

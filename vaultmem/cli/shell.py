@@ -492,3 +492,12 @@ def render_excluded(not_notes: NotNotes) -> None:
             click.echo(f"  {skipped.path}: {skipped.reason}")
         if not_notes.skipped_files > len(not_notes.skipped_named):
             click.echo(f"  and {not_notes.skipped_files - len(not_notes.skipped_named)} more")
+
+
+_FRACTION = re.compile(r"(T\d{2}:\d{2}:\d{2})\.\d+")
+
+
+def to_the_second(instant: str) -> str:
+    """An ISO instant as text shows it, without the fraction of a second usage history keeps
+    (``2026-12-02T11:55:37.455181+00:00`` is ``2026-12-02T11:55:37+00:00``); ``--json`` keeps it."""
+    return _FRACTION.sub(r"\1", instant, count=1)

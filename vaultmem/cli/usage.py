@@ -9,7 +9,7 @@ from typing import IO
 import click
 
 from ..config import DEFAULT_STALE_DAYS, MAX_STALE_DAYS
-from .shell import Context, as_typed, emit_json, json_option, library_errors, main, render_resolution
+from .shell import Context, as_typed, emit_json, json_option, library_errors, main, render_resolution, to_the_second
 
 
 def _refuse_nan(ctx: click.Context, param: click.Parameter, value: float) -> float:
@@ -32,7 +32,7 @@ def used(obj: Context, notes: tuple[str, ...], as_json: bool) -> None:
         return
     for used_note in used_notes:
         render_resolution(used_note.resolved_from, used_note.path)
-        click.echo(f"{used_note.path}: used {used_note.use_count} time(s), last {used_note.last_used_at}")
+        click.echo(f"{used_note.path}: used {used_note.use_count} time(s), last {to_the_second(str(used_note.last_used_at))}")
 
 
 @main.command()
@@ -53,7 +53,7 @@ def stale(obj: Context, days: float, layers: tuple[str, ...], include_expired: b
             click.echo(json.dumps({"left_out": left_out}, ensure_ascii=False), err=True)
         return
     for note in notes:
-        click.echo(f"{note.path}: idle {note.idle_days:g} days (since {note.basis} {note.since}), used {note.use_count}×")
+        click.echo(f"{note.path}: idle {note.idle_days:g} days (since {note.basis} {to_the_second(note.since)}), used {note.use_count}×")
     if not notes:
         click.echo(f"no note idle for more than {days:g} days")
     for reason, count in notes.left_out.items():

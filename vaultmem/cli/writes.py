@@ -96,13 +96,15 @@ def similar_advice(other: SimilarNote, layer: str) -> str:
               help="Set a property (repeatable): company=Acme, last_contact=2026-02-01 (a date), aliases=[Matt, Matty]. "
                    "The note's other keys, their order and its text stay as they are.")
 @click.option("--unset", "unset_properties", multiple=True, metavar="KEY", help="Remove a property (repeatable).")
+@click.option("--date", "day", metavar="DAY", help="The day (or time) the memory is about now, as remember's --date "
+                                                    "(an appointment that moved): an expiry vaultmem counted from the old day moves with it.")
 @click.option("--if-version", "if_version", metavar="V", help="Only if the note is still at this version (from get/remember/revise/search).")
 @json_option
 @click.pass_obj
 def revise(obj: Context, note: str, text: str | None, append: str | None, title: str | None, layer: str | None,
            ttl: str | None, expires_at: str | None, permanent: bool | None, add_tags: tuple[str, ...],
            remove_tags: tuple[str, ...], set_properties: tuple[str, ...], unset_properties: tuple[str, ...],
-           if_version: str | None, as_json: bool) -> None:
+           day: str | None, if_version: str | None, as_json: bool) -> None:
     """Change NOTE in place: its text, title, layer, expiry, tags or other properties.
 
     The note keeps its id, path, usage history and every other frontmatter key.
@@ -111,7 +113,7 @@ def revise(obj: Context, note: str, text: str | None, append: str | None, title:
     with library_errors(as_json):
         result = obj.vault.revise(obj.note(note), text=text, append=append, title=title, layer=layer, ttl=ttl, expires_at=expires_at,
                                   permanent=permanent, add_tags=add_tags, remove_tags=remove_tags, if_version=if_version,
-                                  set_properties=assignments(set_properties), unset_properties=unset_properties)
+                                  set_properties=assignments(set_properties), unset_properties=unset_properties, date=day)
     if as_json:
         emit_json(result.as_dict())
         return
@@ -124,7 +126,10 @@ def revise(obj: Context, note: str, text: str | None, append: str | None, title:
     if result.previous_title is not None:
         made = " (made from the new text, as remember makes one; the file name stays)" if title is None and text is not None else ""
         click.echo(f"  title: \"{result.previous_title}\" → \"{result.title}\"{made}")
-    if result.expired:
+    if result.expired and result.superseded_by is not None:
+        click.echo(f"  ! expired at {result.expires_at}: superseded by {result.superseded_by}, which holds the current "
+                   f"fact; this change is hidden from search with it: revise {result.superseded_by} instead")
+    elif result.expired:
         click.echo(f"  ! expired at {result.expires_at}: hidden from search, with this change; "
                    "give --ttl, --expires-at or --permanent to make it current")
     render_commit(result)

@@ -519,6 +519,18 @@ class NoteStore:
         wanted = case_fold(spelled) if any_case else spelled
         return [(_row_to_note(row), row[-1]) for row in self.db.execute(query, (*kinds, wanted))]
 
+    def absorbed_yet_here(self, kind: str) -> dict[int, str]:
+        """Notes whose id another note lists in its field ``kind`` (``merged_from``), although
+        they are still indexed: their label → the path of the (first) note that lists them."""
+        rows = self.db.execute(
+            "SELECT absorbed.label, absorber.path FROM note_names JOIN notes AS absorber ON absorber.label = note_names.label "
+            "JOIN notes AS absorbed ON absorbed.id = note_names.name "
+            "WHERE note_names.kind = ? AND absorbed.label != absorber.label ORDER BY absorber.path", (kind,))
+        found: dict[int, str] = {}
+        for label, path in rows:
+            found.setdefault(int(label), str(path))
+        return found
+
     def lists_any(self, kinds: Sequence[str]) -> bool:
         """Does any note list a name in one of the frontmatter fields ``kinds``?"""
         query = f"SELECT 1 FROM note_names WHERE kind IN ({placeholders(len(kinds))}) LIMIT 1"
@@ -565,6 +577,10 @@ class NoteStore:
             "SELECT path FROM notes WHERE path LIKE ? OR title LIKE ? ORDER BY path LIMIT ?", (pattern, pattern, limit)
         )
         return [row[0] for row in rows]
+
+    def paths_and_titles(self) -> list[tuple[str, str]]:
+        """Every note's path and title, by path: what a misspelt name is held against."""
+        return [(str(row[0]), str(row[1])) for row in self.db.execute("SELECT path, title FROM notes ORDER BY path")]
 
     def opening_with(self, key: str, limit: int = SIMILAR_PATHS) -> list[str]:
         """Paths of the notes whose opening ``# heading`` (its name key, ``fields.opening_heading_key``)

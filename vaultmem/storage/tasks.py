@@ -67,6 +67,9 @@ class TaskFilter:
     tags: tuple[str, ...] = ()
     words: tuple[str, ...] = ()
     rules: TaskRules = DEFAULT_RULES
+    # ``tags`` held against every tag of the note instead (its other lines' ``#tags`` too): asked
+    # only to say why a filter by tag found nothing (tasks.find_tasks), never to answer.
+    tags_anywhere_in_note: bool = False
 
     def where(self) -> tuple[str, list[Any]]:
         alive, params = self.alive.where("notes")
@@ -88,6 +91,11 @@ class TaskFilter:
                 clauses.append(f"tasks.{column} {operator} ?")
                 params.append(day)
         for tag in self.tags:  # the line's tags or its note's: one rule, notes.carries_tag's
+            if self.tags_anywhere_in_note:
+                anywhere, anywhere_params = carried_tag_sql("notes.tags", tag)
+                clauses.append(anywhere)
+                params += anywhere_params
+                continue
             on_line, line_params = carried_tag_sql("tasks.tags", tag)
             on_note, note_params = carried_tag_sql("tasks.note_tags", tag)
             clauses.append(f"({on_line} OR {on_note})")
