@@ -1443,3 +1443,78 @@ def test_a_path_through_a_symlink_names_the_notes_real_path(vault_dir: Path, wri
             assert " is a link to notes/target.md, and vaultmem knows a linked note by its real path only; " \
                    "use notes/target.md" in str(missing.value)
     assert (vault_dir / "notes/target.md").read_text(encoding="utf-8").startswith("---\ntitle: Target\n---\n")
+
+
+def linked_vault(vault_dir: Path, write_note) -> Path:
+    """notes/target.md, and links/link.md: a symlink to it in another folder (as Obsidian lists it, by "link")."""
+    write_note(".vaultmem.toml", 'embedder = "hashing"\n')
+    write_note("notes/target.md", "---\ntitle: Target\n---\nThe plumber comes on Tuesday.\n")
+    (vault_dir / "links").mkdir()
+    (vault_dir / "links/link.md").symlink_to("../notes/target.md")
+    return vault_dir
+
+
+@pytest.mark.parametrize("reference", ["link", "Link.md"])
+def test_a_symlinked_notes_bare_name_names_the_note_it_links_to(vault_dir: Path, write_note, reference: str) -> None:
+    # Was: "no note matches 'link'" while Obsidian lists the link by that name, and its path got
+    # "use notes/target.md". The note keeps its one, real path; a write goes to the real file.
+    linked_vault(vault_dir, write_note)
+    with Vault(vault_dir) as vault:
+        got = vault.get(reference)
+        assert got.path == "notes/target.md"
+        assert got.resolved_from == Resolution(reference, "link")
+        revised = vault.revise(reference, set_properties={"k": "v"})
+        assert revised.path == "notes/target.md"
+    assert (vault_dir / "links/link.md").is_symlink()
+    assert (vault_dir / "notes/target.md").read_text(encoding="utf-8") == "---\ntitle: Target\nk: v\n---\nThe plumber comes on Tuesday.\n"
+    document = cli_json_at(vault_dir, "get", "link")
+    assert document["path"] == "notes/target.md"
+
+
+@pytest.mark.slow
+def test_a_symlinked_notes_bare_name_over_mcp_gets_the_note(vault_dir: Path, write_note, tmp_path: Path) -> None:
+    linked_vault(vault_dir, write_note)
+
+    async def scenario() -> None:
+        async with serve(vault_dir, tmp_path / "server.log") as served:
+            answer = await served.call("get", note="link")
+            assert answer["path"] == "notes/target.md"
+            assert "The plumber comes on Tuesday." in answer["body"]
+
+    run(scenario)
+
+
+def test_a_link_made_after_the_index_names_its_note_at_the_next_read(vault_dir: Path, write_note) -> None:
+    # Was: a link made when no note changed was unknown until some note did (the read's walk met
+    # it and kept nothing); an index made before links were kept knew none.
+    write_note(".vaultmem.toml", 'embedder = "hashing"\n')
+    write_note("notes/target.md", "---\ntitle: Target\n---\nThe plumber comes on Tuesday.\n")
+    assert run_cli(vault_dir, "index").exit_code == 0
+    (vault_dir / "links").mkdir()
+    (vault_dir / "links/later.md").symlink_to("../notes/target.md")
+    assert cli_json_at(vault_dir, "get", "later")["path"] == "notes/target.md"
+
+
+def test_a_removed_links_name_names_nothing_again(vault_dir: Path, write_note) -> None:
+    linked_vault(vault_dir, write_note)
+    with Vault(vault_dir) as vault:
+        assert vault.get("link").path == "notes/target.md"
+        (vault_dir / "links/link.md").unlink()
+        with pytest.raises(NoteNotFound, match="no note matches 'link'"):
+            vault.get("link")
+
+
+def test_links_of_one_name_to_two_notes_name_neither_and_say_which(vault_dir: Path, write_note) -> None:
+    linked_vault(vault_dir, write_note)
+    write_note("notes/other.md", "---\ntitle: Other\n---\nThe roofer comes on Friday.\n")
+    (vault_dir / "more").mkdir()
+    (vault_dir / "more/link.md").symlink_to("../notes/other.md")
+    with Vault(vault_dir) as vault, pytest.raises(NoteNotFound) as missing:
+        vault.get("link")
+    assert "links named so lead to 2 notes (notes/other.md, notes/target.md); use one's path" in str(missing.value)
+
+
+def cli_json_at(root: Path, *args: str) -> dict:
+    result = run_cli(root, *args, "--json")
+    assert result.exit_code == 0, result.output
+    return json.loads(result.stdout)

@@ -42,10 +42,11 @@ from helpers import (
 )
 from vaultmem.config import WatchSettings
 from vaultmem.feed import Debouncer, Target, notes_under, targets_for
+from vaultmem.notes import Problem
 from vaultmem.paths import VaultPaths
 from vaultmem.storage import Store
 from vaultmem.vault import Vault
-from vaultmem.watcher import Change, WatchError
+from vaultmem.watcher import Change, FolderMove, WatchError, folder_moves
 
 CONFIG = 'embedder = "hashing"\n'
 
@@ -243,7 +244,9 @@ def test_rename_folder(watched: tuple[Path, WatchProcess]) -> None:
     wait_until(lambda: set(old) <= set(found_paths(vault, "wallaby")))
     (vault / "renamedir/old").rename(vault / "renamedir/new")
     wait_until(lambda: set(new) <= set(found_paths(vault, "wallaby")) and not set(old) & set(found_paths(vault, "wallaby")))
-    wait_until(lambda: "moved renamedir/old/sub/n0.md -> renamedir/new/sub/n0.md" in watcher.output())
+    # One line for the folder a person moved, not one per note (was: a line per note, 312 for 312).
+    wait_until(lambda: "moved folder renamedir/old/ -> renamedir/new/ (3 notes)" in watcher.output())
+    assert "moved renamedir/old/sub/n0.md" not in watcher.output()
 
 
 def test_folder_moved_out_of_the_vault_drops_its_notes(watched: tuple[Path, WatchProcess], tmp_path: Path) -> None:
@@ -627,3 +630,46 @@ def test_a_short_start_up_reconcile_logs_no_progress(tmp_path: Path, caplog: pyt
     with caplog.at_level(logging.INFO, logger="vaultmem.watcher"), Vault(vault_dir) as vault, vault.watch():
         pass
     assert not [record for record in caplog.records if record.getMessage().startswith("indexing ")]
+
+
+def test_a_folders_moves_are_told_as_one_folder_move_and_single_moves_one_by_one() -> None:
+    moves = [Change("moved", f"B/sub/n{number}.md", f"A/sub/n{number}.md") for number in range(3)]
+    single = Change("moved", "C/x.md", "D/x.md")
+    renamed = Change("moved", "E/new.md", "E/old.md")
+    told = folder_moves([Change("added", "F/a.md"), *moves, single, renamed], folder_exists=lambda folder: folder in {"C", "D", "E"})
+    assert told == [Change("added", "F/a.md"), FolderMove("A/", "B/", 3), single, renamed]
+    assert str(told[1]) == "moved folder A/ -> B/ (3 notes)"
+
+
+def test_notes_moved_out_of_a_folder_that_stays_are_told_one_by_one() -> None:
+    moves = [Change("moved", f"B/n{number}.md", f"A/n{number}.md") for number in range(2)]
+    assert folder_moves(moves, folder_exists=lambda folder: folder == "A") == moves
+
+
+def test_a_subfolder_moved_out_of_a_folder_that_stays_is_told_as_the_subfolder() -> None:
+    moves = [Change("moved", f"B/sub/n{number}.md", f"A/sub/n{number}.md") for number in range(2)]
+    assert folder_moves(moves, folder_exists=lambda folder: folder in {"A", "B", "B/sub"}) == [FolderMove("A/sub/", "B/sub/", 2)]
+
+
+def test_on_change_gets_every_note_of_a_moved_folder_and_on_changes_the_batch(tmp_path: Path) -> None:
+    vault_dir = make_vault(tmp_path / "vault", notes=0)
+    for number in range(3):
+        write_file(vault_dir, f"old/n{number}.md", note(f"Moved {number}", f"a caracal{number} leaps"))
+    changes: list[Change] = []
+    batches: list[list[Change]] = []
+    with Vault(vault_dir) as vault, vault.watch(on_change=changes.append, on_changes=batches.append):
+        (vault_dir / "old").rename(vault_dir / "new")
+        wait_until(lambda: len(changes) >= 3)
+        wait_until(lambda: sum(len(batch) for batch in batches) >= 3)
+    assert sorted(changes, key=lambda change: change.path) == [Change("moved", f"new/n{number}.md", f"old/n{number}.md") for number in range(3)]
+    assert sorted((change for batch in batches for change in batch), key=lambda change: change.path) == \
+        sorted(changes, key=lambda change: change.path)
+
+
+def test_a_folders_moved_notes_with_problems_are_counted_in_its_one_line() -> None:
+    # A trial: 300 L3 notes without expires_at, moved as a folder, printed 300 lines again (each with its problem).
+    problem = Problem("B/n0.md", "expires_at", "layer L3 note has no expires_at, so it never expires", "add one")
+    moves = [Change("moved", f"B/n{number}.md", f"A/n{number}.md", (problem,) if number == 0 else ()) for number in range(3)]
+    [told] = folder_moves(moves, folder_exists=lambda folder: folder == "B")
+    assert str(told) == ("moved folder A/ -> B/ (3 notes)  ! 1 of them with problems, the first: B/n0.md expires_at: "
+                         "layer L3 note has no expires_at, so it never expires; `vaultmem check` lists them all")

@@ -152,14 +152,15 @@ class DerivedIndex:
             self._local.searcher = searcher
         return searcher
 
-    def watcher(self, *, polling: bool, log_changes: bool, on_change: Callable[[Change], None] | None) -> Watcher:
+    def watcher(self, *, polling: bool, log_changes: bool, on_change: Callable[[Change], None] | None,
+                on_changes: Callable[[list[Change]], None] | None = None) -> Watcher:
         """A watcher (not started) that keeps this index live: its worker thread opens, heals
         and closes its own handles here, and this process's reads settle it (freshness.py)."""
         from .watcher import Watcher
 
         watcher = Watcher(self.paths, self._watch, indexer=lambda: self.indexer, fold=self.fold,
                           release=self.release_thread, heal=self.heal_if_damaged, polling=polling,
-                          log_changes=log_changes, on_change=on_change)
+                          log_changes=log_changes, on_change=on_change, on_changes=on_changes)
         self.freshness.attach(watcher)
         return watcher
 

@@ -290,6 +290,7 @@ class Indexer:
         self.store.meta.set(DATE_PROPERTIES_KEY, self.paths.dates.fingerprint)
         self.store.meta.set(INLINE_QUERIES_KEY, self.paths.inline_queries.fingerprint)
         self.store.meta.set(READER_KEY, INDEX_RULES)
+        self.store.meta.set_linked_notes(scan.linked_notes)
         self._merge_full_text(report, committed)  # last: a kill during it leaves a complete index, its segments apart
         # Report every problem the vault has now, not only those of files read in this
         # run: a second `index` must not pretend a broken note was fixed.
@@ -404,7 +405,11 @@ class Indexer:
             # search says so) instead of indexing every file it has not reached yet.
             return IndexReport()
         self._redate_if_git_moved()  # a commit changes no file: the notes it dates look changed now
-        files, _issues = self.paths.scan()
+        walked = self.paths.walk()
+        files = walked.files
+        # A link made or removed changes no note, yet its bare name names one (resolution._by_link_name):
+        # written only when the links changed.
+        self.store.meta.set_linked_notes(walked.linked_notes)
         indexed = self.store.notes.file_stats()
         changed = [stat.path for stat in files if indexed.get(stat.path) != (stat.mtime_ns, stat.size)]
         on_disk = {stat.path for stat in files}

@@ -9,6 +9,12 @@ start, ``next_offset`` (null at the end) where the next part starts, ``<list>_to
 there are in all, and a notice says so. Every other list in such an answer is cut to a few
 kilobytes with its ``<list>_total`` beside it.
 
+A list about the whole answer rather than its part — a dry run's ``links_rewritten``, the files
+whose links the apply would rewrite (a Notion export's pages link to each other by file name, so
+a merge of its copies rewrites many) — comes once, in the first part; the later parts carry it
+empty beside its ``<list>_total`` and a notice that names the part holding it. It came again
+whole on every part: one plan's 400 files 40 times over.
+
 An apply's answer cannot be asked for again (the notes are already archived or merged), so
 its list is cut, not paged: the notice says how many more were done and where they are.
 """
@@ -27,6 +33,8 @@ SIDE_BYTES = 10_000  # each other list of the same answer
 # check's parts: 117 problems of one templates folder were 86 KB in one part (a trial); said once in
 # ``groups``, their problems are for the agent that asks for them, a few dozen a part.
 CHECK_PAGE_BYTES = 25_000
+# The lists an answer gives once, in its first part, whatever part is asked for.
+ONCE_LISTS = ("links_rewritten",)
 
 
 def size(value: object) -> int:
@@ -60,7 +68,11 @@ def page(answer: dict[str, Any], key: str, offset: int, tool: str, applied: bool
     if end < len(items):
         add_notice(answer, more_words(key, offset, end, len(items), tool, applied))
     for other, value in list(answer.items()):
-        if other != key and isinstance(value, list) and size(value) > SIDE_BYTES:
+        if other in ONCE_LISTS and other != key and offset > 0 and isinstance(value, list) and value:
+            answer[other], answer[f"{other}_total"] = [], len(value)
+            add_notice(answer, f"{other.upper()}: the {len(value)} are listed once, in the first part "
+                               f"(call {tool} with offset=0 and the same arguments)")
+        elif other != key and isinstance(value, list) and size(value) > SIDE_BYTES:
             shown = fitting(value, 0, SIDE_BYTES)
             answer[other], answer[f"{other}_total"] = value[:shown], len(value)
             add_notice(answer, f"{other.upper()} CUT: the first {shown} of {len(value)} shown")

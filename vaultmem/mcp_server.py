@@ -851,7 +851,7 @@ class VaultTools:
         "merged notes rewritten; their ids keep resolving to it), moves the others to the archive folder "
         "(recoverable) and reports merged (each with its kept_changes), skipped and links_rewritten. Many clusters "
         "come in parts (clusters_total, next_offset, a notice: call again with the same arguments and "
-        "offset=next_offset); after apply=true a long merged list is cut and the notice says how many more."
+        "offset=next_offset; links_rewritten is listed in the first part only); after apply=true a long merged list is cut and the notice says how many more."
     ))
     async def consolidate(
         self,

@@ -165,6 +165,9 @@ class Scan:
     other_formats: list[SkippedFile] = field(default_factory=list)
     # vaultmem's own temp files (`.n.md.1a2b3c4d.tmp`): a write killed midway left them (check names them)
     temp_files: list[FileStat] = field(default_factory=list)
+    # (link, note) of each symlinked note file whose note is read at its real path: the link's
+    # file name still names that note (resolution._by_link_name)
+    linked_notes: list[tuple[str, str]] = field(default_factory=list)
 
     @property
     def excluded_notes(self) -> int:
@@ -308,6 +311,10 @@ class VaultPaths:
         found = self._walk()
         return found.files, found.issues
 
+    def walk(self) -> Scan:
+        """:meth:`scan`'s walk whole: also the symlinked notes it met (a read's catch-up keeps them)."""
+        return self._walk()
+
     def scan_vault(self) -> Scan:
         """:meth:`scan`, also telling what the vault's exclusions left out — the notes in an
         excluded folder counted too (the reconcile's walk; a read's walk does not count them)."""
@@ -431,6 +438,8 @@ class VaultPaths:
                 issue = self._symlink_issue(Path(entry.path), relative)
                 if issue is not None:
                     found.issues.append(issue)
+                else:
+                    found.linked_notes.append((relative, self.real_relative(Path(entry.path))))
                 return
             stat = entry.stat()
         except OSError as error:

@@ -160,7 +160,7 @@ class Resolution:
 
     reference: str  # what the caller gave
     # "file name", "path", "merged_from", "supersedes", "aliases", "permalink", "citekey", "title", "day",
-    # "timestamp id" or "heading"; "old name"
+    # "timestamp id", "heading" or "link" (a symlinked note file's name: _by_link_name); "old name"
     # (a renamed note's, from git: gone.py)
     via: str
     others: tuple[Answering, ...] = ()
@@ -493,6 +493,8 @@ def _first_step(index: DerivedIndex, reference: str, now: object, refresh: bool)
     if located is None:
         _refuse_if_excluded(index.paths, reference)
         located = _by_merged_permalink(index, reference, moment_us)
+    if located is None:
+        located = _by_link_name(index, reference)
     if located is None:
         _refuse_if_archived(index.paths, reference)
         _refuse_if_linked(index.paths, reference)
@@ -997,6 +999,31 @@ def _refuse_if_linked(paths: VaultPaths, reference: str) -> None:
     if paths.is_note_path(target):
         raise NoteNotFound(reference, why=f"{relative} is a link to {target}, and vaultmem knows a linked note by its real "
                                           f"path only; use {target}")
+
+
+def _by_link_name(index: DerivedIndex, reference: str) -> Located | None:
+    """The note a symlinked note file's bare name (``get Alias`` for ``links/Alias.md`` →
+    ``notes/Real.md``) links to, found by the links the last reconcile's walk met (no walk on a
+    miss), each checked on disk now. Via "link": the note keeps its one path, the real one, and
+    a write goes to the real file (the link stays a link). Was: "no note matches", while
+    Obsidian lists the link by that name. Links to two notes under one name: :class:`NoteNotFound`
+    naming them. A path through the link is refused as before (:func:`_refuse_if_linked`)."""
+    if "/" in reference:
+        return None
+    wanted = {reference.casefold(), (reference + NOTE_SUFFIX).casefold()}
+    paths = index.paths
+    targets = unique(note for link, note in index.store.meta.linked_notes()
+                     if PurePosixPath(link).name.casefold() in wanted and _still_links(paths, link, note))
+    if len(targets) > 1:
+        raise NoteNotFound(reference, why=f"links named so lead to {len(targets)} notes ({', '.join(targets)}); use one's path")
+    row = _row_at(index, targets[0]) if targets else None
+    return None if row is None else Located(row, Resolution(reference, "link"))
+
+
+def _still_links(paths: VaultPaths, link: str, note: str) -> bool:
+    """Is ``link`` (vault-relative) still a symlink to ``note``, inside the vault?"""
+    absolute = paths.absolute(link)
+    return absolute.is_symlink() and paths.contains_real(absolute) and paths.real_relative(absolute) == note
 
 
 def _refuse_if_excluded(paths: VaultPaths, reference: str) -> None:

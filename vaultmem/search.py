@@ -266,13 +266,34 @@ class Candidates:
         return hit_score(item, calibration, self.unheld, self.named)
 
 
+def has_query_word(query: str) -> bool:
+    """Does the query hold a word: a letter, a digit or a symbol (an emoji)?"""
+    return any(character.isalnum() or unicodedata.category(character) == "So" for character in query)
+
+
 def require_query_word(query: str, command: str) -> None:
-    """Refuse a query with no letter, digit or symbol (an emoji): blank, or ``"?!"``. Was:
-    "no matching notes" for a blank query, read as "the vault knows nothing of it", and hits by
-    nothing for ``"?!"`` (and ``explain`` answering for a search that is refused)."""
-    if not any(character.isalnum() or unicodedata.category(character) == "So" for character in query):
+    """Refuse a query with no letter, digit or symbol (an emoji): blank, or ``"?!"`` (``explain``,
+    which explains a ranking: a search of signs alone is found as written, not ranked). Was:
+    ``explain`` answering for a search that is refused."""
+    if not has_query_word(query):
         raise UsageError(f"{command} needs a query with at least one word (a letter, a digit or an emoji): "
-                         "say what to look for")
+                         "a search of signs alone (`&&`) finds them as written, with nothing ranked to explain")
+
+
+def require_query_text(query: str, command: str) -> None:
+    """Refuse what a search cannot look for: a blank query, or one sign alone (``.``, ``?``),
+    which nearly every note holds. A query of two signs or more (``&&``, ``::``, ``=>``) is
+    looked for as written (Searcher.search, adr/0004 "A query of signs alone"). Was: "no
+    matching notes" for a blank query, read as "the vault knows nothing of it"; and ``&&`` refused
+    as "needs a word", though a programmer's notes hold it."""
+    if has_query_word(query):
+        return
+    signs = query.strip()
+    if not signs:
+        raise UsageError(f"{command} needs a query with at least one word or two signs (`&&`, `::`): say what to look for")
+    if len(signs) == 1:
+        raise UsageError(f"{command} for the one sign {signs!r} would find nearly every note: search for it with what "
+                         f"stands beside it (`a?.b`, `=>`), or list the lines that hold it with `grep -rnF -- '{signs}' VAULT`")
 
 
 # The largest offset a list takes: SQLite takes no number past 2**63 - 1 (an offset of 2**63
@@ -792,6 +813,8 @@ class Searcher:
     # -- one query
 
     def _search(self, query: str, k: int, eligibility: Eligibility) -> tuple[Hits, list[NoteRow]]:
+        if not has_query_word(query):
+            return self._literal_search(query.strip(), k, eligibility)
         found = self._candidates(query, k, eligibility)
         ordered = found.fused[:k]
         rows = self.store.notes.by_labels([item.label for item in ordered])
@@ -808,6 +831,21 @@ class Searcher:
         if _only_weak_matches(found, hits):
             hits.warn(WEAK_MATCHES_WARNING)
         return hits, [rows[item.label] for item in ordered]
+
+    def _literal_search(self, signs: str, k: int, eligibility: Eligibility) -> tuple[Hits, list[NoteRow]]:
+        """A query of signs alone (``&&``, ``::``): the notes whose text holds it as written, most
+        often first (PassageStore.literal), each scored 1 — it holds what was asked for, and
+        neither the meaning of ``&&`` nor its rank among words says more. The full text keeps
+        words only and a vector of ``::`` is noise, so neither side is asked (adr/0004)."""
+        matched = note_scores(self.store.passages.literal(signs, eligibility, PASSAGES_PER_NOTE * k), k)
+        rows = self.store.notes.by_labels([hit.label for hit in matched])
+        passages = self.store.passages.by_labels([hit.passage for hit in matched])
+        dendron = labels_first(self.paths.root)
+        kept = [hit for hit in matched if hit.label in rows]
+        hits = Hits(self._hit(rows[hit.label], 1.0, "keyword", passages.get(hit.passage), signs, eligibility, dendron)
+                    for hit in kept)
+        hits.warn(f"{signs!r} holds no word: the notes whose text holds it as written, those that hold it most often first")
+        return hits, [rows[hit.label] for hit in kept]
 
     def _candidates(self, query: str, k: int, eligibility: Eligibility, pool: int | None = None) -> Candidates:
         pool = max(CANDIDATES_MIN, k, pool or 0)

@@ -560,10 +560,11 @@ def query_pattern(query: str, forms: TextForms = PLAIN) -> re.Pattern[str] | Non
     Chinese, Japanese or Korean by any pair of its neighbouring characters, wherever it stands
     (cjk.py: the full-text side asks for the same pairs). ``forms``: what the text the pattern
     looks in holds (cjk.text_forms: full-width letters, runs written without spaces), which its
-    words then allow for. None: the query has no word."""
+    words then allow for. A query of signs alone (``&&``): those signs as written. None: a blank query."""
     words, runs = _query_parts(query, forms)
     if not words and not runs:
-        return None
+        # signs alone (``&&``): the search found them as written, so the snippet shows them
+        return re.compile(re.escape(query.strip())) if query.strip() else None
     pairs = sorted({pair for run in runs for pair in run}, key=len, reverse=True)
     alternatives = sorted(set(words), key=len, reverse=True)
     started = [forms.word_start + "(?:" + "|".join(alternatives) + ")"] if alternatives else []

@@ -180,9 +180,9 @@ class Vault:
         (``7d``). A search by date that comes back short says in its warnings how many dated
         notes fall outside the range.
         """
-        from .search import require_hit_count, require_query_word, search_filters
+        from .search import require_hit_count, require_query_text, search_filters
 
-        require_query_word(query, "a search")
+        require_query_text(query, "a search")
         require_hit_count(k)
         eligibility = search_filters(_names("layers", layers), _names("tags", tags), include_expired, now, since, until,
                                      self.paths.daily.week_start)
@@ -388,6 +388,7 @@ class Vault:
         quiet: bool = False,
         on_change: Callable[[Change], None] | None = None,
         start: bool = True,
+        on_changes: Callable[[list[Change]], None] | None = None,
     ) -> Watcher:
         """Keep the index live while the vault is edited (background threads).
 
@@ -395,12 +396,13 @@ class Vault:
         watcher.stop()``. With ``start`` (the default) the start-up reconcile is done
         when this returns. Each applied change goes to ``on_change`` (from the
         watcher's thread, or from a reader's that applied it first) and, unless ``quiet``,
-        to the ``vaultmem.watcher`` log at INFO. ``polling`` uses watchdog's
+        to the ``vaultmem.watcher`` log at INFO; ``on_changes`` gets each applied batch's changes
+        as one list after that (``vaultmem watch`` tells a folder's moves in one line from it). ``polling`` uses watchdog's
         PollingObserver instead of inotify/FSEvents. The watcher's worker thread opens (and
         closes) its own Store/Indexer. While it runs, this Vault's reads settle it instead
         of walking the vault, and reads in other processes fence it (adr/0021).
         """
-        watcher = self.derived.watcher(polling=polling, log_changes=not quiet, on_change=on_change)
+        watcher = self.derived.watcher(polling=polling, log_changes=not quiet, on_change=on_change, on_changes=on_changes)
         return watcher.start() if start else watcher
 
     # ------------------------------------------------------------ writes to the vault's files

@@ -26,6 +26,7 @@ adr/0021-answers-true-to-the-files.md.
 
 from __future__ import annotations
 
+import functools
 import logging
 import signal
 import sqlite3
@@ -47,7 +48,7 @@ if TYPE_CHECKING:
     from .indexer import Indexer, IndexReport
     from .notes import Problem
 
-__all__ = ["Change", "WatchError", "Watcher", "changes_of"]
+__all__ = ["Change", "FolderMove", "WatchError", "Watcher", "changes_of", "folder_moves"]
 
 log = logging.getLogger(__name__)
 
@@ -109,6 +110,76 @@ def changes_of(report: IndexReport) -> list[Change]:
     ]
 
 
+@dataclass(frozen=True)
+class FolderMove:
+    """The notes of one folder moved together (``old`` and ``new`` end in ``/``): what a person
+    who moved the folder did, told in one line instead of one per note; ``problems``: how many
+    of them have problems, ``first_problem`` the first of those, said as its own line said it."""
+
+    old: str
+    new: str
+    notes: int
+    problems: int = 0
+    first_problem: str = ""
+
+    def __str__(self) -> str:
+        told = f"moved folder {self.old} -> {self.new} ({self.notes} notes)"
+        if self.problems:
+            told += f"  ! {self.problems} of them with problems, the first: {self.first_problem}; `vaultmem check` lists them all"
+        return told
+
+
+def folder_moves(changes: Sequence[Change], folder_exists: Callable[[str], bool]) -> list[Change | FolderMove]:
+    """``changes`` as a person would tell them: the moves of one batch that carry two or more
+    notes out of one folder that is gone now (``folder_exists`` of its vault-relative path is
+    false) into another, under the same names below it, as one :class:`FolderMove` where the
+    first of them was (their problems counted in it, the first one said); every other change as
+    it is. Without it, ``vaultmem watch`` printed 312 lines for one folder dragged in Obsidian —
+    and a line per note again when the notes had a problem (a folder of L3 notes without
+    ``expires_at``). Two notes dragged one by one out of a folder that stays are two moves, not a
+    folder's."""
+    exists = functools.cache(folder_exists)
+    moved = {index: folders for index, change in enumerate(changes) if (folders := _moved_folder(change, exists)) is not None}
+    members: dict[tuple[str, str], list[Change]] = {}
+    for index, folders in moved.items():
+        members.setdefault(folders, []).append(changes[index])
+    told: list[Change | FolderMove] = []
+    done: set[tuple[str, str]] = set()
+    for index, change in enumerate(changes):
+        folders = moved.get(index)
+        if folders is None or len(members[folders]) < 2:
+            told.append(change)
+        elif folders not in done:
+            done.add(folders)
+            told.append(_folder_move(folders, members[folders]))
+    return told
+
+
+def _folder_move(folders: tuple[str, str], moves: Sequence[Change]) -> FolderMove:
+    troubled = [move for move in moves if move.problems]
+    first = troubled[0] if troubled else None
+    first_problem = "" if first is None else f"{first.path} " + "; ".join(
+        f"{problem.field}: {problem.message}" for problem in first.problems)
+    return FolderMove(*folders, len(moves), len(troubled), first_problem)
+
+
+def _moved_folder(change: Change, folder_exists: Callable[[str], bool]) -> tuple[str, str] | None:
+    """(old folder, new folder) of a move that kept the note's name and the folders under the
+    moved one: the highest old folder on the way that is gone (``a/old/sub/n.md ->
+    a/new/sub/n.md``, ``a/old`` gone: ``a/old/``, ``a/new/``; only ``a/old/sub`` moved, to
+    ``a/new/sub``: ``a/old/sub/``, ``a/new/sub/``). None for another change, a renamed note, a
+    move to or from the vault's top, or a move out of a folder that is still there."""
+    if change.kind != "moved" or change.old_path is None:
+        return None
+    old, new = change.old_path.split("/"), change.path.split("/")
+    found = None
+    kept = 1
+    while kept < min(len(old), len(new)) and old[-kept] == new[-kept] and not folder_exists("/".join(old[:-kept])):
+        found = "/".join(old[:-kept]) + "/", "/".join(new[:-kept]) + "/"
+        kept += 1
+    return found
+
+
 class _ReconcileTold:
     """The log lines of a long reconcile: its size at once, then how far it is now and then."""
 
@@ -166,6 +237,7 @@ class Watcher(ChangeFeed):
         polling: bool = False,
         log_changes: bool = False,
         on_change: Callable[[Change], None] | None = None,
+        on_changes: Callable[[list[Change]], None] | None = None,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         super().__init__(paths, settings, polling=polling, clock=clock)
@@ -175,6 +247,7 @@ class Watcher(ChangeFeed):
         self._heal = heal
         self._log_changes = log_changes
         self._on_change = on_change
+        self._on_changes = on_changes
         self._walk_every = float("inf")  # the worker rescans on its own schedule; readers need not
         self._rescan_at = float("inf")
         self._reopen_at = float("inf")
@@ -341,11 +414,14 @@ class Watcher(ChangeFeed):
 
     def publish(self, report: IndexReport) -> None:
         """Changes applied to the index (by the worker, or by a reader that settled): log and tell."""
-        for change in (why_left_out(self.paths, change) for change in changes_of(report)):
+        changes = [why_left_out(self.paths, change) for change in changes_of(report)]
+        for change in changes:
             if self._log_changes:
                 log.info("%s", change)
             if self._on_change is not None:
                 self._on_change(change)
+        if self._on_changes is not None and changes:
+            self._on_changes(changes)
 
     # -- the worker thread: the only writer
 

@@ -70,12 +70,15 @@ def watch(obj: Context, quiet: bool, polling: bool) -> None:
     """Keep the index live while the vault is edited, until Ctrl-C or SIGTERM.
 
     Reconciles first, so edits made while nothing was watching are picked up, then
-    prints one line per applied change on stdout ("12:03:04 updated notes/a.md").
+    prints one line per applied change on stdout ("12:03:04 updated notes/a.md"), and one
+    for a folder moved with its notes ("12:03:05 moved folder A/ -> B/ (312 notes)").
     Warnings and errors go to stderr. Exits 0 when stopped by Ctrl-C or SIGTERM.
     """
     logging.getLogger().setLevel(logging.WARNING)  # stdout has the changes; stderr only what goes wrong
     with library_errors():
-        watcher = obj.vault.watch(polling=polling, quiet=True, on_change=None if quiet else render_change, start=False)
+        root = obj.vault.root
+        watcher = obj.vault.watch(polling=polling, quiet=True, start=False,
+                                  on_changes=None if quiet else lambda changes: render_changes(changes, root))
         watcher.run_until_signalled(on_ready=None if quiet else render_watch_start)
     if not quiet:
         click.echo(f"{time.strftime('%H:%M:%S')} stopped watching")
@@ -87,5 +90,9 @@ def render_watch_start(watcher: Watcher) -> None:
     click.echo(f"{time.strftime('%H:%M:%S')} watching {watcher.paths.root} ({watcher.backend}): {summary}; Ctrl-C to stop")
 
 
-def render_change(change: Change) -> None:
-    click.echo(f"{time.strftime('%H:%M:%S')} {change}")
+def render_changes(changes: list[Change], root: Path) -> None:
+    """One line per change, a folder's moves in one (watcher.folder_moves)."""
+    from ..watcher import folder_moves  # loaded with the watcher already: no import cost here
+
+    for told in folder_moves(changes, lambda folder: (root / folder).is_dir()):
+        click.echo(f"{time.strftime('%H:%M:%S')} {told}")

@@ -8,6 +8,7 @@ which is how other processes tell a rebuild in progress from one that was killed
 from __future__ import annotations
 
 import importlib
+import json
 import os
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -29,6 +30,7 @@ DAILY_FORMAT_KEY = "daily_format"  # the daily-note format the notes' dates were
 DATE_PROPERTIES_KEY = "date_properties"  # the properties the notes' dates were read from (dating.DateProperties fingerprint)
 INLINE_QUERIES_KEY = "inline_queries"  # the Dataview inline-query prefixes its passages were read under (inline_queries.py fingerprint)
 GIT_DATES_KEY = "git_dates"  # the HEAD the dates git gave were read under (git_dates.GitDates fingerprint; "": none)
+LINKED_NOTES_KEY = "linked_notes"  # JSON [[link, note], ...]: the symlinked note files the last walk met (paths.Scan)
 READER_KEY = "reader"  # the rules its rows were made under: searchable.INDEX_RULES (reader and embed recipe)
 LOCK_FILE_MODE = 0o644
 
@@ -55,6 +57,17 @@ class MetaStore:
                 "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
                 (key, value),
             )
+
+    def linked_notes(self) -> list[tuple[str, str]]:
+        """(link, note) of the symlinked note files the last reconcile's walk met (none before one)."""
+        stored = self.get(LINKED_NOTES_KEY)
+        return [] if stored is None else [(str(link), str(note)) for link, note in json.loads(stored)]
+
+    def set_linked_notes(self, pairs: Sequence[tuple[str, str]]) -> None:
+        """Keep the walk's links (written only when they changed: most reconciles meet the same)."""
+        stored = json.dumps([list(pair) for pair in pairs], ensure_ascii=False)
+        if self.get(LINKED_NOTES_KEY) != stored:
+            self.set(LINKED_NOTES_KEY, stored)
 
     def mark_indexed(self, completes_rebuild: bool) -> None:
         """Record that the index holds every note. Only the reconcile that finishes a rebuild

@@ -1,0 +1,31 @@
+"""mcp_pages.page: how a long MCP answer is cut into parts (adr/0015)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from vaultmem.mcp_pages import page
+
+
+def dry_run(clusters: int, linking_files: int) -> dict[str, Any]:
+    """A consolidate dry run's answer as the library gives it: clusters, and the files whose links apply would rewrite."""
+    return {"clusters": [{"canonical": f"Ops/Page {number}.md", "members": [f"Ops/Page {number}.md"]} for number in range(clusters)],
+            "applied": False, "links_rewritten": [f"Team/Linker {number}.md" for number in range(linking_files)]}
+
+
+def test_a_dry_runs_link_rewrites_come_in_the_first_part_only_and_later_parts_say_where() -> None:
+    # Was: the same links_rewritten on every part of a paged consolidate dry run (a Notion export's copies).
+    first = page(dry_run(30, 5), "clusters", 0, "consolidate", budget=1_000)
+    assert first["links_rewritten"] == [f"Team/Linker {number}.md" for number in range(5)]
+    later = page(dry_run(30, 5), "clusters", first["next_offset"], "consolidate", budget=1_000)
+    assert later["clusters"]
+    assert later["links_rewritten"] == []
+    assert later["links_rewritten_total"] == 5
+    assert "LINKS_REWRITTEN: the 5 are listed once, in the first part (call consolidate with offset=0" in later["notice"]
+
+
+def test_an_answer_in_one_part_keeps_its_link_rewrites_without_a_notice() -> None:
+    whole = page(dry_run(2, 3), "clusters", 0, "consolidate")
+    assert len(whole["links_rewritten"]) == 3
+    assert whole["next_offset"] is None
+    assert "notice" not in whole
