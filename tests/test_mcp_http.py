@@ -648,6 +648,47 @@ def test_a_write_waiting_for_the_commit_lock_tells_an_http_client_as_progress(va
 # ------------------------------------------------------------------ stopping
 
 
+@pytest.mark.skipif(sys.platform == "win32", reason="the holder flocks the file; SIGTERM")
+def test_a_write_running_when_sigterm_comes_still_answers_its_agent(vault_dir: Path, tmp_path: Path, write_note: Any) -> None:
+    """sse-starlette ended every event stream the moment SIGTERM came: a remember that was waiting
+    for the commit lock then wrote its note, but its agent got "SSE stream ended without a response"
+    and could not tell that it had landed. A running call now answers within the streams' grace."""
+    write_note(".vaultmem.toml", "auto_commit = true\n")
+    init_repo(vault_dir)
+    waiting = anyio.Event()
+
+    async def progress(_value: float, _total: float | None, _message: str | None) -> None:
+        waiting.set()
+
+    async def scenario(server: Server) -> None:
+        async with session(server.url) as opened:
+            await opened.list_tools()  # the client checks an answer against the tool's schema: fetched now, not after the stop
+            holder = hold_commit_lock(vault_dir, 60)
+            try:
+                async with anyio.create_task_group() as group:
+                    group.start_soon(stop_then_release, server, holder)
+                    with anyio.fail_after(CALL_SECONDS):
+                        result = await opened.call_tool("remember", {"text": "The chimney sweep comes in May.", "layer": "L3"},
+                                                        progress_callback=progress)
+            finally:
+                holder.kill()
+                holder.wait(30)
+        assert not result.is_error, text_of(result)
+        assert isinstance(result.structured_content, dict)
+        assert (vault_dir / result.structured_content["path"]).is_file()
+
+    async def stop_then_release(server: Server, holder: subprocess.Popen[str]) -> None:
+        await waiting.wait()  # the remember is running, kept waiting by the lock
+        server.process.send_signal(signal.SIGTERM)
+        await anyio.sleep(0.5)  # let the server see the signal first; no assert hangs on this
+        holder.kill()  # the lock is free: the write goes ahead while the server stops
+
+    with http_server(vault_dir, tmp_path) as server:
+        run(scenario, server)
+        assert server.process.wait(timeout=STOP_SECONDS) == 0
+    assert len(list(vault_dir.glob("memories/*.md"))) == 1
+
+
 @pytest.mark.parametrize("stop", [signal.SIGTERM, signal.SIGINT])
 def test_sigterm_or_ctrl_c_stops_the_server_within_seconds(vault_dir: Path, tmp_path: Path, stop: signal.Signals) -> None:
     async def open_session_then_stop(server: Server) -> None:

@@ -16,14 +16,15 @@ adr/0015-mcp-over-http.md):
   change, the one body the SDK's client shows.
 - **No sessions** (``stateless_http``): every request stands alone, so clients go on
   calling across a restart of the server.
-- **Stopping.** SIGTERM or Ctrl-C: open streams get a couple of seconds, running calls a
-  few more, then the process exits 0.
+- **Stopping.** SIGTERM or Ctrl-C: a running call still answers on its stream if it ends
+  within the streams' couple of seconds, running calls get a few more, then the process exits 0.
 
 Plain HTTP only: TLS belongs to a reverse proxy in front (README, "MCP over HTTP").
 """
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import hmac
 import json
@@ -32,11 +33,13 @@ import os
 import signal
 import socket
 import stat
+import time
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from types import FrameType
+from typing import TYPE_CHECKING
 
 from mcp.server.auth.provider import AccessToken
 from mcp.server.auth.settings import AuthSettings
@@ -51,6 +54,9 @@ from .errors import UsageError, VaultmemError
 from .mcp_server import build_server
 from .vault import Vault
 
+if TYPE_CHECKING:
+    import uvicorn
+
 log = logging.getLogger("vaultmem.mcp")
 
 MCP_PATH = "/mcp"
@@ -58,6 +64,7 @@ TOKEN_ENV = "VAULTMEM_MCP_TOKEN"
 MIN_TOKEN_CHARS = 16  # a short token can be guessed over the network
 MAX_REQUEST_BYTES = DEFAULT_MAX_REQUEST_BODY_SIZE  # the SDK's 4 MiB, said in the 413 an agent reads
 STREAM_GRACE_SECONDS = 2  # at shutdown, open SSE streams get this long before they are cut
+SSE_POLL_SECONDS = 0.5  # how often sse-starlette looks at its stop flag
 LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1")
 WILDCARD_HOSTS = ("0.0.0.0", "::")
 MAKE_TOKEN = "python -c 'import secrets; print(secrets.token_urlsafe(32))'"
@@ -352,8 +359,8 @@ def serve_http(vault: Vault, bind: Bind, token: str) -> None:
         # (the browser's Origin), and the token stops everyone else.
         transport_security=TransportSecuritySettings(enable_dns_rebinding_protection=False),
     )
-    readable = ReadableRefusals(app, MAX_REQUEST_BYTES)
-    guarded = OriginGuard(readable, own_origins(bound) | frozenset(vault.config.mcp.allowed_origins), vault.root / CONFIG_FILE)
+    calls = CallsInFlight(ReadableRefusals(app, MAX_REQUEST_BYTES))
+    guarded = OriginGuard(calls, own_origins(bound) | frozenset(vault.config.mcp.allowed_origins), vault.root / CONFIG_FILE)
     config = uvicorn.Config(guarded, log_config=None, timeout_graceful_shutdown=STREAM_GRACE_SECONDS, lifespan="on")
     log.info("vaultmem: serving %s at %s (bearer token required; Ctrl-C or SIGTERM stops)", vault.root, url)
     if bind.host not in LOOPBACK_HOSTS:
@@ -363,8 +370,60 @@ def serve_http(vault: Vault, bind: Bind, token: str) -> None:
     # per call that tell the person reading the log nothing, but look like something ended badly.
     logging.getLogger("mcp.server.streamable_http").setLevel(logging.WARNING)
     with stop_signals_end_normally():
-        uvicorn.Server(config).run(sockets=[listener])
+        answering_server(config, calls).run(sockets=[listener])
     log.info("vaultmem: stopped serving %s", vault.root)
+
+
+class CallsInFlight:
+    """ASGI middleware counting the POSTs (the calls) whose answer is not sent yet."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+        self.count = 0  # touched on the event loop only
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or scope["method"] != "POST":
+            await self.app(scope, receive, send)
+            return
+        self.count += 1
+        try:
+            await self.app(scope, receive, send)
+        finally:
+            self.count -= 1
+
+
+def answering_server(config: uvicorn.Config, calls: CallsInFlight) -> uvicorn.Server:
+    """uvicorn's server, whose stop lets the running calls answer before the event streams end.
+
+    sse-starlette (under the SDK's streams) ended every event stream the moment SIGTERM came, so a
+    call that finished its write a moment later lost its answer ("SSE stream ended without a
+    response") and its agent could not tell that the write had landed. Its automatic end is
+    turned off; the streams are ended here instead once no call is running, or when the grace
+    is nearly over (what still runs then loses its answer, as before; it is retried with its
+    request_id). Idle streams (a client's GET) end then too, cleanly, within the grace.
+    """
+    import uvicorn
+    from sse_starlette.sse import AppStatus  # the SDK's own dependency; this is the switch it offers
+
+    AppStatus.enable_automatic_graceful_drain = False  # what its disable_automatic_graceful_drain() sets
+
+    class AnsweringServer(uvicorn.Server):
+        async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
+            ending = asyncio.create_task(end_streams_once_answered(calls))
+            await super().shutdown(sockets)
+            await ending
+
+    return AnsweringServer(config)
+
+
+async def end_streams_once_answered(calls: CallsInFlight) -> None:
+    """Set sse-starlette's stop flag once no call is running, or at the end of the grace."""
+    from sse_starlette.sse import AppStatus
+
+    deadline = time.monotonic() + STREAM_GRACE_SECONDS - SSE_POLL_SECONDS - 0.1
+    while calls.count and time.monotonic() < deadline:
+        await asyncio.sleep(0.05)
+    AppStatus.should_exit = True
 
 
 @contextmanager
