@@ -196,6 +196,41 @@ def test_a_bad_host_port_is_a_usage_error(vault_dir: Path, bind: str) -> None:
     assert result.returncode == 2 and "HOST:PORT" in result.stderr, result.stderr
 
 
+@pytest.mark.parametrize("bind", ["http://127.0.0.1:8765", "http://127.0.0.1:8765/mcp", "127.0.0.1:8765/mcp"])
+def test_the_url_served_given_as_the_http_bind_is_a_usage_error_saying_host_port(vault_dir: Path, bind: str) -> None:
+    """The README and the log show http://HOST:PORT/mcp, so that is what gets pasted: its host was
+    taken as "http://127.0.0.1" and the server failed (exit 1) on an unknown host name."""
+    result = subprocess.run([sys.executable, "-m", "vaultmem", "--vault", str(vault_dir), "mcp", "--http", bind],
+                            capture_output=True, text=True, timeout=60, env=server_env(TOKEN))
+    assert result.returncode == 2, result.stderr
+    assert "is a URL; --http takes HOST:PORT only, e.g. 127.0.0.1:8765" in result.stderr, result.stderr
+
+
+@pytest.mark.parametrize("token", ["pässwörd-correct-horse-4711", "correct-horse-battery\u200bstaple"])
+def test_a_token_an_http_header_cannot_carry_is_refused_at_start(vault_dir: Path, token: str) -> None:
+    """A client cannot send a non-ASCII token (the SDK's client raises, curl's UTF-8 is read back as
+    Latin-1), so the server ran and answered 401 to everyone, with nothing saying why."""
+    result = subprocess.run([sys.executable, "-m", "vaultmem", "--vault", str(vault_dir), "mcp", "--http", "127.0.0.1:0"],
+                            capture_output=True, text=True, timeout=60, env=server_env(token))
+    assert result.returncode == 2, result.stderr
+    assert "which an HTTP header cannot carry" in result.stderr and "VAULTMEM_MCP_TOKEN" in result.stderr, result.stderr
+
+
+def test_a_token_file_saved_with_a_byte_order_mark_holds_the_token_without_it(vault_dir: Path, tmp_path: Path) -> None:
+    """Notepad and PowerShell's Set-Content start a UTF-8 file with a byte order mark; it was kept
+    as the token's first character, so the server ran and every client got 401."""
+    token_file = tmp_path / "token"
+    token_file.write_bytes(b"\xef\xbb\xbf" + TOKEN.encode("ascii") + b"\r\n")
+    token_file.chmod(0o600)
+
+    async def scenario(url: str) -> None:
+        async with session(url) as opened:
+            assert (await call(opened, "recall", query="anything"))["hits"] == []
+
+    with http_server(vault_dir, tmp_path, token=None, args=("--token-file", str(token_file))) as server:
+        run(scenario, server.url)
+
+
 def test_a_token_file_without_http_is_a_usage_error(vault_dir: Path, tmp_path: Path) -> None:
     result = vaultmem_process(vault_dir, "mcp", "--token-file", str(tmp_path / "token"))
     assert result.returncode == 2 and "--http" in result.stderr
@@ -212,6 +247,36 @@ def test_requests_without_the_right_token_get_401(vault_dir: Path, tmp_path: Pat
             assert seen.authenticate and seen.authenticate[0].startswith("Bearer ")
         async with session(url) as opened:  # the right token still works
             assert {tool.name for tool in (await opened.list_tools()).tools} == TOOLS
+
+    with http_server(vault_dir, tmp_path) as server:
+        run(scenario, server.url)
+    assert not list(vault_dir.glob("memories/*"))
+
+
+def test_an_agent_refused_for_its_token_or_its_request_size_is_told_which_and_what_to_do(vault_dir: Path, tmp_path: Path) -> None:
+    """The SDK's client showed a 401 and a 413 alike as "Server returned an error response": an agent
+    with a mistyped token, or a memory over the 4 MiB a request may carry, could not tell either
+    from a server fault, nor what to change."""
+    async def told(url: str, token: str | None) -> str:
+        try:
+            async with session(url, token=token):
+                raise AssertionError("the server accepted the session")
+        except BaseExceptionGroup as group:
+            error = innermost(group)
+        except MCPError as raised:
+            error = raised
+        assert isinstance(error, MCPError), repr(error)
+        return str(error)
+
+    async def scenario(url: str) -> None:
+        assert "401 Unauthorized: no token was sent" in await told(url, None)
+        wrong = await told(url, "wrong-horse-battery-staple-4711")
+        assert "401 Unauthorized: the token sent is not this server's" in wrong and "Authorization: Bearer" in wrong
+        async with session(url) as opened:
+            with pytest.raises(MCPError, match=r"413 .* at most 4 MiB per request; send a long text in parts"):
+                with anyio.fail_after(CALL_SECONDS):
+                    await opened.call_tool("remember", {"text": "x" * (5 * 1024 * 1024), "layer": "L1"})
+            assert (await call(opened, "recall", query="anything"))["hits"] == []  # the session goes on
 
     with http_server(vault_dir, tmp_path) as server:
         run(scenario, server.url)
@@ -272,6 +337,39 @@ def test_a_null_origin_is_not_told_to_add_itself_to_allowed_origins(vault_dir: P
     assert "If it is yours, add it to allowed_origins" in responses["https://evil.example"].text
 
 
+def test_a_web_page_on_an_allowed_origin_passes_the_cors_preflight_and_can_read_every_answer(
+        vault_dir: Path, tmp_path: Path) -> None:
+    """README: "A web client that runs in the browser needs its origin listed". Listed, it still
+    could not call: the browser's preflight (OPTIONS, never with the token) got 401, and no answer
+    carried Access-Control-Allow-Origin, so the browser hid every one from the page."""
+    (vault_dir / ".vaultmem.toml").write_text('[mcp]\nallowed_origins = ["https://chat.example.com"]\n', encoding="utf-8")
+    page = "https://chat.example.com"
+    asks = {"Origin": page, "Access-Control-Request-Method": "POST",
+            "Access-Control-Request-Headers": "authorization,content-type,mcp-protocol-version"}
+    initialize = {"jsonrpc": "2.0", "id": 1, "method": "initialize",
+                  "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "page", "version": "1"}}}
+    posted = {"Origin": page, "Accept": "application/json, text/event-stream"}
+    with http_server(vault_dir, tmp_path) as server, httpx2.Client(timeout=30) as client:
+        preflight = client.options(server.url, headers=asks)
+        answered = client.post(server.url, headers={**posted, "Authorization": f"Bearer {TOKEN}"}, json=initialize)
+        no_token = client.post(server.url, headers=posted, json=initialize)
+        foreign = client.options(server.url, headers={**asks, "Origin": "https://evil.example"})
+        agent = client.post(server.url, headers={"Authorization": f"Bearer {TOKEN}", "Accept": posted["Accept"]}, json=initialize)
+    assert preflight.status_code == 204, preflight.text
+    assert preflight.headers["access-control-allow-origin"] == page
+    allowed = {name.strip() for name in preflight.headers["access-control-allow-headers"].split(",")}
+    assert {"authorization", "content-type", "mcp-protocol-version"} <= allowed
+    assert "POST" in preflight.headers["access-control-allow-methods"]
+    assert answered.status_code == 200 and "serverInfo" in answered.text, answered.text
+    assert no_token.status_code == 401  # the page learns it needs the token, rather than a network error
+    for response in (answered, no_token):
+        assert response.headers["access-control-allow-origin"] == page
+        assert "Origin" in response.headers["vary"]
+    assert "www-authenticate" in no_token.headers["access-control-expose-headers"]
+    assert foreign.status_code == 403 and "access-control-allow-origin" not in foreign.headers
+    assert agent.status_code == 200 and "access-control-allow-origin" not in agent.headers  # no Origin, no CORS
+
+
 # ------------------------------------------------------------------ the tools over HTTP
 
 
@@ -298,6 +396,19 @@ def test_list_remember_recall_over_http_with_a_token_file(vault_dir: Path, tmp_p
         run(scenario, server.url)
     assert server.stdout.read_text(encoding="utf-8") == ""  # logs go to stderr
     assert "reconciled" in server.log.read_text(encoding="utf-8")
+
+
+def test_the_log_says_one_line_per_request_without_the_sdks_session_noise(vault_dir: Path, tmp_path: Path) -> None:
+    """Without sessions the SDK logged "Terminating session: None" after every request: noise
+    that reads as if something ended badly, two lines per call."""
+    async def scenario(url: str) -> None:
+        async with session(url) as opened:
+            await call(opened, "recall", query="anything")
+
+    with http_server(vault_dir, tmp_path) as server:
+        run(scenario, server.url)
+    logged = server.log.read_text(encoding="utf-8")
+    assert '"POST /mcp HTTP/1.1" 200' in logged and "Terminating session" not in logged, logged
 
 
 def test_hand_edits_are_followed_over_http_as_in_stdio_mode(vault_dir: Path, tmp_path: Path, write_note: Any) -> None:
@@ -535,6 +646,47 @@ def test_a_write_waiting_for_the_commit_lock_tells_an_http_client_as_progress(va
 
 
 # ------------------------------------------------------------------ stopping
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="the holder flocks the file; SIGTERM")
+def test_a_write_running_when_sigterm_comes_still_answers_its_agent(vault_dir: Path, tmp_path: Path, write_note: Any) -> None:
+    """sse-starlette ended every event stream the moment SIGTERM came: a remember that was waiting
+    for the commit lock then wrote its note, but its agent got "SSE stream ended without a response"
+    and could not tell that it had landed. A running call now answers within the streams' grace."""
+    write_note(".vaultmem.toml", "auto_commit = true\n")
+    init_repo(vault_dir)
+    waiting = anyio.Event()
+
+    async def progress(_value: float, _total: float | None, _message: str | None) -> None:
+        waiting.set()
+
+    async def scenario(server: Server) -> None:
+        async with session(server.url) as opened:
+            await opened.list_tools()  # the client checks an answer against the tool's schema: fetched now, not after the stop
+            holder = hold_commit_lock(vault_dir, 60)
+            try:
+                async with anyio.create_task_group() as group:
+                    group.start_soon(stop_then_release, server, holder)
+                    with anyio.fail_after(CALL_SECONDS):
+                        result = await opened.call_tool("remember", {"text": "The chimney sweep comes in May.", "layer": "L3"},
+                                                        progress_callback=progress)
+            finally:
+                holder.kill()
+                holder.wait(30)
+        assert not result.is_error, text_of(result)
+        assert isinstance(result.structured_content, dict)
+        assert (vault_dir / result.structured_content["path"]).is_file()
+
+    async def stop_then_release(server: Server, holder: subprocess.Popen[str]) -> None:
+        await waiting.wait()  # the remember is running, kept waiting by the lock
+        server.process.send_signal(signal.SIGTERM)
+        await anyio.sleep(0.5)  # let the server see the signal first; no assert hangs on this
+        holder.kill()  # the lock is free: the write goes ahead while the server stops
+
+    with http_server(vault_dir, tmp_path) as server:
+        run(scenario, server)
+        assert server.process.wait(timeout=STOP_SECONDS) == 0
+    assert len(list(vault_dir.glob("memories/*.md"))) == 1
 
 
 @pytest.mark.parametrize("stop", [signal.SIGTERM, signal.SIGINT])

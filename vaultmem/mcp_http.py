@@ -11,49 +11,60 @@ adr/0015-mcp-over-http.md):
 - **An Origin check** (DNS rebinding, as the MCP specification asks): a request whose
   ``Origin`` is neither this server's own nor listed in ``[mcp] allowed_origins`` gets 403
   before anything else reads it. Requests without ``Origin`` (agents, not browsers) pass
-  to the token check.
+  to the token check. An allowed browser origin gets the CORS answers a page needs.
+- **Refusals an agent can read**: the 401 and 413 carry a JSON-RPC error saying what to
+  change, the one body the SDK's client shows.
 - **No sessions** (``stateless_http``): every request stands alone, so clients go on
   calling across a restart of the server.
-- **Stopping.** SIGTERM or Ctrl-C: open streams get a couple of seconds, running calls a
-  few more, then the process exits 0.
+- **Stopping.** SIGTERM or Ctrl-C: a running call still answers on its stream if it ends
+  within the streams' couple of seconds, running calls get a few more, then the process exits 0.
 
 Plain HTTP only: TLS belongs to a reverse proxy in front (README, "MCP over HTTP").
 """
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import hmac
+import json
 import logging
 import os
 import signal
 import socket
 import stat
+import time
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from types import FrameType
+from typing import TYPE_CHECKING
 
 from mcp.server.auth.provider import AccessToken
 from mcp.server.auth.settings import AuthSettings
-from mcp.server.transport_security import TransportSecuritySettings
+from mcp.server.transport_security import DEFAULT_MAX_REQUEST_BODY_SIZE, TransportSecuritySettings
 from pydantic import AnyHttpUrl
-from starlette.datastructures import Headers
-from starlette.responses import PlainTextResponse
-from starlette.types import ASGIApp, Receive, Scope, Send
+from starlette.datastructures import Headers, MutableHeaders
+from starlette.responses import PlainTextResponse, Response
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from .config import CONFIG_FILE, normalize_origin
 from .errors import UsageError, VaultmemError
 from .mcp_server import build_server
 from .vault import Vault
 
+if TYPE_CHECKING:
+    import uvicorn
+
 log = logging.getLogger("vaultmem.mcp")
 
 MCP_PATH = "/mcp"
 TOKEN_ENV = "VAULTMEM_MCP_TOKEN"
 MIN_TOKEN_CHARS = 16  # a short token can be guessed over the network
+MAX_REQUEST_BYTES = DEFAULT_MAX_REQUEST_BODY_SIZE  # the SDK's 4 MiB, said in the 413 an agent reads
 STREAM_GRACE_SECONDS = 2  # at shutdown, open SSE streams get this long before they are cut
+SSE_POLL_SECONDS = 0.5  # how often sse-starlette looks at its stop flag
 LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1")
 WILDCARD_HOSTS = ("0.0.0.0", "::")
 MAKE_TOKEN = "python -c 'import secrets; print(secrets.token_urlsafe(32))'"
@@ -76,6 +87,11 @@ class Bind:
 
 def parse_bind(text: str) -> Bind:
     """``127.0.0.1:8765``, ``localhost:8765``, ``[::1]:8765``, ``0.0.0.0:8765`` → :class:`Bind`."""
+    if "/" in text:
+        # The README and the log show the URL served, so that is what gets pasted; read as
+        # HOST:PORT its host was "http://127.0.0.1", which failed later as an unknown host name.
+        raise UsageError(f"--http {text!r} is a URL; --http takes HOST:PORT only, e.g. 127.0.0.1:8765 "
+                         f"(the server then answers at http://127.0.0.1:8765{MCP_PATH})")
     host, separator, port = text.strip().rpartition(":")
     host = host.removeprefix("[").removesuffix("]")
     if not separator or not host or not port.isdigit() or int(port) > 65535:
@@ -108,7 +124,9 @@ def _read_token_file(path: Path) -> str:
         if os.name != "nt" and mode & (stat.S_IRWXG | stat.S_IRWXO):
             raise UsageError(f"--token-file {path} can be read by other users (mode {stat.filemode(mode)}); "
                              f"run chmod 600 {path} so only you can read it")
-        return path.read_text(encoding="utf-8")
+        # utf-8-sig: Notepad and PowerShell's Set-Content start the file with a byte order mark,
+        # which is no part of the token (kept, no client could ever send a token that matched).
+        return path.read_text(encoding="utf-8-sig")
     except (OSError, UnicodeDecodeError) as error:
         raise UsageError(f"--token-file {path} cannot be read ({error}); give a text file holding the token") from None
 
@@ -118,6 +136,13 @@ def _checked(token: str, source: str) -> str:
     if len(token) < MIN_TOKEN_CHARS or any(char.isspace() for char in token):
         raise UsageError(f"the token in {source} must be at least {MIN_TOKEN_CHARS} characters without spaces; "
                          f"make one with: {MAKE_TOKEN}")
+    unsendable = next((char for char in token if not "!" <= char <= "~"), None)  # visible ASCII only
+    if unsendable is not None:
+        # An HTTP header carries ASCII only: a client cannot send such a token (the Python SDK's
+        # raises; curl sends UTF-8 that the server reads as Latin-1), so every request got 401.
+        raise UsageError(f"the token in {source} holds {unsendable!r} (U+{ord(unsendable):04X}, character "
+                         f"{token.index(unsendable) + 1}), which an HTTP header cannot carry: use letters, digits "
+                         f"and ASCII punctuation only; make one with: {MAKE_TOKEN}")
     return token
 
 
@@ -152,7 +177,9 @@ class OriginGuard:
 
     A browser sends ``Origin`` with every cross-origin request; a page on another site
     (or one that rebound its DNS name to this machine) is refused here, before the token
-    check, so it cannot even learn whether a token it guessed was right.
+    check, so it cannot even learn whether a token it guessed was right. An allowed origin
+    gets CORS: its preflight is answered here (the browser sends no token with it) and every
+    answer says the page may read it.
     """
 
     def __init__(self, app: ASGIApp, allowed: frozenset[str], config_path: Path) -> None:
@@ -161,8 +188,11 @@ class OriginGuard:
         self.config_path = config_path
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        origin = Headers(scope=scope).get("origin") if scope["type"] == "http" else None
-        if origin is not None and not self.allows(origin):
+        headers = Headers(scope=scope) if scope["type"] == "http" else None
+        origin = headers.get("origin") if headers is not None else None
+        if origin is None or headers is None:
+            await self.app(scope, receive, send)
+        elif not self.allows(origin):
             shown = repr(origin[:100])
             # The path goes to the log only: the caller is not authenticated, and where the
             # vault lives on this machine is none of its business.
@@ -170,14 +200,48 @@ class OriginGuard:
                         "under [mcp] in %s", shown, self.config_path)
             response = PlainTextResponse(refusal(origin), status_code=403)
             await response(scope, receive, send)
-            return
-        await self.app(scope, receive, send)
+        elif scope["method"] == "OPTIONS" and "access-control-request-method" in headers:
+            # A browser asks before it sends Authorization, and never sends the token with this
+            # question: answered by the bearer check, it got 401 and the page could never call.
+            await Response(status_code=204, headers=preflight_headers(origin))(scope, receive, send)
+        else:
+            await self.app(scope, receive, with_cors_headers(send, origin))
 
     def allows(self, origin: str) -> bool:
         try:
             return normalize_origin(origin) in self.allowed
         except ValueError:
             return False  # "null" (a sandboxed page, a file://) or garbage: no origin we could have allowed
+
+
+# What the SDK's client sends, and reads back, besides the simple headers a browser always allows.
+CORS_REQUEST_HEADERS = "authorization, content-type, accept, mcp-protocol-version, mcp-session-id, last-event-id"
+CORS_EXPOSED_HEADERS = "mcp-session-id, mcp-protocol-version, www-authenticate"
+CORS_MAX_AGE_SECONDS = 600
+
+
+def preflight_headers(origin: str) -> dict[str, str]:
+    """The answer to an allowed origin's CORS preflight: it may POST, GET and DELETE with the token."""
+    return {"access-control-allow-origin": origin, "access-control-allow-methods": "GET, POST, DELETE",
+            "access-control-allow-headers": CORS_REQUEST_HEADERS,
+            "access-control-max-age": str(CORS_MAX_AGE_SECONDS), "vary": "Origin"}
+
+
+def with_cors_headers(send: Send, origin: str) -> Send:
+    """``send`` that lets the allowed ``origin`` read the response.
+
+    Without ``Access-Control-Allow-Origin`` a browser hides every answer (a 401 too) from the
+    page that asked, so a web client listed in ``allowed_origins`` still could not use the server.
+    """
+    async def send_with_cors(message: Message) -> None:
+        if message["type"] == "http.response.start":
+            headers = MutableHeaders(scope=message)
+            headers["access-control-allow-origin"] = origin
+            headers["access-control-expose-headers"] = CORS_EXPOSED_HEADERS
+            headers.add_vary_header("Origin")
+        await send(message)
+
+    return send_with_cors
 
 
 def refusal(origin: str) -> str:
@@ -193,6 +257,64 @@ def refusal(origin: str) -> str:
                 f"origin of its own and add that to allowed_origins under [mcp] in the vault's {CONFIG_FILE}.\n")
     return (f"Origin {shown} may not use this server. If it is yours, add it to allowed_origins "
             f"under [mcp] in the vault's {CONFIG_FILE}.\n")
+
+
+# ------------------------------------------------------------------ refusals an agent can read
+
+
+UNAUTHORIZED_CODE = -32001  # JSON-RPC's implementation-defined server errors: -32000 to -32099
+TOO_LARGE_CODE = -32600  # Invalid Request
+
+
+class ReadableRefusals:
+    """ASGI middleware: the SDK's 401 and 413 say what went wrong in a body the agent reads.
+
+    The SDK's client shows the message of a JSON-RPC error in a refusal's body, and for any
+    other body only "Server returned an error response": an agent with a mistyped token, or
+    a memory too large for one request, could not tell either from a server fault. The
+    status and the ``WWW-Authenticate`` header stay as they were.
+    """
+
+    def __init__(self, app: ASGIApp, max_body_bytes: int) -> None:
+        self.app = app
+        self.max_body_bytes = max_body_bytes
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        replaced = False
+
+        async def send_readable(message: Message) -> None:
+            nonlocal replaced
+            if message["type"] == "http.response.start" and message["status"] in (401, 413):
+                replaced = True
+                await send_refusal(send, message, self.explain(message["status"], Headers(scope=scope)))
+            elif not replaced:
+                await send(message)
+
+        await self.app(scope, receive, send_readable)
+
+    def explain(self, status: int, headers: Headers) -> dict[str, object]:
+        if status == 413:
+            return {"code": TOO_LARGE_CODE,
+                    "message": f"413 Request Entity Too Large: this vaultmem server takes at most "
+                               f"{self.max_body_bytes // 1024 // 1024} MiB per request; send a long text in parts "
+                               f"(remember the first part, then revise the note with append=... for each next one)"}
+        sent = "the token sent is not this server's" if headers.get("authorization") else "no token was sent"
+        return {"code": UNAUTHORIZED_CODE,
+                "message": f"401 Unauthorized: {sent}. This vaultmem server needs the header 'Authorization: Bearer "
+                           f"<token>' with the token it was started with ({TOKEN_ENV} or --token-file where it runs)"}
+
+
+async def send_refusal(send: Send, start: Message, error: dict[str, object]) -> None:
+    """The refusal's status and headers, with a JSON-RPC error (id null: no request was read) as its body."""
+    body = json.dumps({"jsonrpc": "2.0", "id": None, "error": error}).encode("utf-8")
+    headers = MutableHeaders(raw=list(start.get("headers", [])))
+    headers["content-type"] = "application/json"
+    headers["content-length"] = str(len(body))
+    await send({**start, "headers": headers.raw})
+    await send({"type": "http.response.body", "body": body, "more_body": False})
 
 
 # ------------------------------------------------------------------ serving
@@ -230,21 +352,78 @@ def serve_http(vault: Vault, bind: Bind, token: str) -> None:
         # goes out on that call's own event stream (not json_response, which would drop it),
         # the token is checked on every request, and no tool asks the client anything back.
         stateless_http=True,
+        max_request_body_size=MAX_REQUEST_BYTES,
         host=bind.host,
         # The SDK's own DNS-rebinding check also pins the Host header, which breaks a
         # reverse proxy that forwards the public name; OriginGuard checks what matters
         # (the browser's Origin), and the token stops everyone else.
         transport_security=TransportSecuritySettings(enable_dns_rebinding_protection=False),
     )
-    guarded = OriginGuard(app, own_origins(bound) | frozenset(vault.config.mcp.allowed_origins), vault.root / CONFIG_FILE)
+    calls = CallsInFlight(ReadableRefusals(app, MAX_REQUEST_BYTES))
+    guarded = OriginGuard(calls, own_origins(bound) | frozenset(vault.config.mcp.allowed_origins), vault.root / CONFIG_FILE)
     config = uvicorn.Config(guarded, log_config=None, timeout_graceful_shutdown=STREAM_GRACE_SECONDS, lifespan="on")
     log.info("vaultmem: serving %s at %s (bearer token required; Ctrl-C or SIGTERM stops)", vault.root, url)
     if bind.host not in LOOPBACK_HOSTS:
         log.warning("vaultmem: listening on %s in plain HTTP: put a TLS reverse proxy in front before "
                     "anything outside this machine connects (README, MCP over HTTP)", bound)
+    # Without sessions the SDK logs "Terminating session: None" after every request: two lines
+    # per call that tell the person reading the log nothing, but look like something ended badly.
+    logging.getLogger("mcp.server.streamable_http").setLevel(logging.WARNING)
     with stop_signals_end_normally():
-        uvicorn.Server(config).run(sockets=[listener])
+        answering_server(config, calls).run(sockets=[listener])
     log.info("vaultmem: stopped serving %s", vault.root)
+
+
+class CallsInFlight:
+    """ASGI middleware counting the POSTs (the calls) whose answer is not sent yet."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+        self.count = 0  # touched on the event loop only
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or scope["method"] != "POST":
+            await self.app(scope, receive, send)
+            return
+        self.count += 1
+        try:
+            await self.app(scope, receive, send)
+        finally:
+            self.count -= 1
+
+
+def answering_server(config: uvicorn.Config, calls: CallsInFlight) -> uvicorn.Server:
+    """uvicorn's server, whose stop lets the running calls answer before the event streams end.
+
+    sse-starlette (under the SDK's streams) ended every event stream the moment SIGTERM came, so a
+    call that finished its write a moment later lost its answer ("SSE stream ended without a
+    response") and its agent could not tell that the write had landed. Its automatic end is
+    turned off; the streams are ended here instead once no call is running, or when the grace
+    is nearly over (what still runs then loses its answer, as before; it is retried with its
+    request_id). Idle streams (a client's GET) end then too, cleanly, within the grace.
+    """
+    import uvicorn
+    from sse_starlette.sse import AppStatus  # the SDK's own dependency; this is the switch it offers
+
+    AppStatus.enable_automatic_graceful_drain = False  # what its disable_automatic_graceful_drain() sets
+
+    class AnsweringServer(uvicorn.Server):
+        async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
+            ending = asyncio.create_task(end_streams_once_answered(calls))
+            await super().shutdown(sockets)
+            await ending
+
+    return AnsweringServer(config)
+
+
+async def end_streams_once_answered(calls: CallsInFlight) -> None:
+    """Set sse-starlette's stop flag once no call is running, or at the end of the grace."""
+    from sse_starlette.sse import AppStatus
+
+    deadline = time.monotonic() + STREAM_GRACE_SECONDS - SSE_POLL_SECONDS - 0.1
+    while calls.count and time.monotonic() < deadline:
+        await asyncio.sleep(0.05)
+    AppStatus.should_exit = True
 
 
 @contextmanager
