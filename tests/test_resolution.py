@@ -516,6 +516,25 @@ def test_today_yesterday_and_tomorrow_name_that_days_daily_note(vault_dir: Path,
         assert vault.get("today", now="2026-12-01T12:00:00+00:00").path == "today.md"  # a name the person gave wins
 
 
+def test_a_day_names_the_daily_note_named_for_it_though_a_property_dates_it_otherwise_or_says_it_is_excluded(
+        vault_dir: Path, write_note) -> None:
+    # Review (s34): `get today` answered "no daily note for 2023-10-12 is in the vault … Obsidian makes
+    # the day's note when the day is opened" while Obsidian opened Journal/2023-10-12-Donnerstag.md:
+    # its template had filled in `date:` with another day (check says so), and the day was looked
+    # up by that date alone. And of a day's note the person excluded, the same untrue words.
+    write_note(".obsidian/daily-notes.json", '{"folder": "Journal", "format": "YYYY-MM-DD-dddd"}')
+    write_note(".obsidian/app.json", '{"userIgnoreFilters": ["Journal/2023-10-13-Friday.md"]}')
+    write_note("Journal/2023-10-12-Thursday.md", "---\ndate: 2024-02-04T16:13\n---\n- [ ] call Ana\n")
+    write_note("Journal/2023-10-13-Friday.md", "A private day.\n")
+    with Vault(vault_dir, embedder=HashingEmbedder()) as vault:
+        assert vault.get("today", now="2023-10-12T12:00:00+00:00").path == "Journal/2023-10-12-Thursday.md"
+        assert vault.get("2023-10-12").path == "Journal/2023-10-12-Thursday.md"
+        with pytest.raises(NoteNotFound, match=r"^Journal/2023-10-13-Friday\.md is excluded by .*Journal/2023-10-13-Friday\.md"):
+            vault.get("2023-10-13")
+        with pytest.raises(NoteNotFound, match=r"^no note matches '2023-10-14': no daily note for 2023-10-14 is in the vault"):
+            vault.get("2023-10-14")
+
+
 def test_a_name_typed_with_a_straight_apostrophe_names_the_note_spelled_with_a_curly_one(vault_dir: Path, write_note) -> None:
     # A trial on a campaign vault: `remember --title "Vel’Sharoon"` (an editor's smart quote), then
     # `get "Vel'Sharoon"` said only "no note matches", naming nothing. As with accents, the note is

@@ -861,6 +861,32 @@ def test_revise_date_that_is_no_date_or_is_also_set_as_a_property_changes_nothin
     assert snapshot_files(vault.root) == before
 
 
+def test_revise_date_of_a_daily_note_is_refused_as_its_day_is_its_name(vault_dir: Path, write_note) -> None:
+    # Review (s34): `revise today --date 2026-12-05` wrote `date: 2026-12-05` into the person's daily
+    # note of the 2nd. The property wins over the name, so the note left its own day: `get today`
+    # then said no daily note for the 2nd was in the vault, and check called vaultmem's write a problem.
+    write_note(".vaultmem.toml", 'embedder = "hashing"\n')
+    write_note(".obsidian/daily-notes.json", '{"folder": "Journal", "format": "DD-MM-YYYY"}')
+    write_note("Journal/02-12-2026.md", "- [ ] dentist at 10\n")
+    unset = vault_dir.parent / "no-daily-notes-setting"
+    write_note("2026-12-01.md", "Tuesday, a note named for its day alone.\n", root=unset)
+    write_note(".vaultmem.toml", 'embedder = "hashing"\n', root=unset)
+    before, before_unset = snapshot_files(vault_dir), snapshot_files(unset)
+    with Vault(vault_dir) as vault:
+        with pytest.raises(UsageError, match=r"^date: Journal/02-12-2026\.md is the daily note of 2026-12-02 "
+                                             r"\(its name in the daily-note format DD-MM-YYYY in Journal/"):
+            vault.revise("Journal/02-12-2026", date="2026-12-05", now=LATER)
+        assert snapshot_files(vault_dir) == before
+        assert vault.get("today", now=LATER).path == "Journal/02-12-2026.md"
+    with Vault(unset) as vault:
+        with pytest.raises(UsageError, match=r"daily note of 2026-12-01 \(its name\).*nothing was written"):
+            vault.revise("2026-12-01", date="2026-12-01T15:00", now=LATER)
+    assert snapshot_files(unset) == before_unset
+    refused = run_cli(vault_dir, "revise", "Journal/02-12-2026.md", "--date", "2026-12-05")
+    assert refused.exit_code == 2 and "--date: Journal/02-12-2026.md is the daily note of 2026-12-02" in refused.output
+    assert snapshot_files(vault_dir) == before
+
+
 def test_a_layer_change_counts_the_new_ttl_from_the_notes_later_day(vault: Vault) -> None:
     path = vault.remember("Pack the costume", date="2026-12-18", now=NOW).path
     assert vault.revise(path, layer="L1", now=LATER).expires_at == "2026-12-19T00:00:00+00:00"  # was LATER + 1 day

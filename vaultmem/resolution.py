@@ -63,6 +63,7 @@ from __future__ import annotations
 
 import itertools
 import logging
+import os
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
@@ -76,6 +77,7 @@ from .dating import iso_spelling, name_day, since_bound
 from .errors import (
     AmbiguousNote,
     ArchivedNote,
+    Argument,
     ExcludedNote,
     NoteNotFound,
     NoteReadError,
@@ -499,6 +501,8 @@ def _first_step(index: DerivedIndex, reference: str, now: object, refresh: bool)
         day = _day_of(reference, moment_us)
         if day is None and (link := _a_link_to(index, reference, now)):
             raise NoteNotFound(reference, why=link)  # the note is named: no guesses beside it
+        if day is not None:
+            _refuse_if_daily_note_excluded(index.paths, reference, day)
         raise not_found(notes, reference, _no_daily_note(index.paths, day) if day is not None else "")
     return located
 
@@ -546,6 +550,32 @@ def _link_target(index: DerivedIndex, written: str, now: object) -> str | None:
         except (NoteNotFound, AmbiguousNote, PathOutsideVault):
             continue  # no one note by that spelling: the next, if any, is asked
     return None
+
+
+DAILY_SCAN_FILES = 20_000  # files of the daily notes' folder looked at for an excluded day's note
+
+
+def _refuse_if_daily_note_excluded(paths: VaultPaths, reference: str, day: date) -> None:
+    """A day whose daily note (by the vault's daily-note format) is a file the vault excludes: said
+    so (ExcludedNote), not that no daily note for it is in the vault (review, s34: the person's
+    Journal/Private/ in Obsidian's Excluded files). Looks at the daily notes' folder alone, and
+    at most :data:`DAILY_SCAN_FILES` of its files; a daily note's name without a format is not looked for."""
+    daily = paths.daily
+    if not daily.in_use or not paths.exclusions:
+        return
+    top = paths.absolute(daily.folder) if daily.folder else paths.root
+    looked = 0
+    for folder, subfolders, files in os.walk(top):
+        subfolders[:] = sorted(name for name in subfolders if not name.startswith("."))
+        for name in sorted(files):
+            looked += 1
+            if looked > DAILY_SCAN_FILES:
+                return
+            if not name.endswith(NOTE_SUFFIX):
+                continue
+            relative = paths.relative(Path(folder) / name)
+            if daily.day(relative) == day and (rule := paths.exclusion_rule(relative)) is not None:
+                raise ExcludedNote(reference, relative, rule)
 
 
 def _no_daily_note(paths: VaultPaths, day: date) -> str:
@@ -1265,21 +1295,44 @@ def _named_for_day(index: DerivedIndex, reference: str, now_us: int) -> Located 
         return None
     label = to_epoch_us(datetime(day.year, day.month, day.day, tzinfo=UTC))
     dated = index.store.notes.dated_on(label)
-    daily = index.paths.daily
-    if daily.in_use:
-        # The vault says which notes are its daily notes: a meeting note named "2022-05-16 Budget" is
-        # none, and `revise 2022-05-16 --append` on a day without a daily note appended to it.
-        named = [row for row in dated if daily.day(row.path) == day]
-    else:
-        # No daily-note format (a Logseq graph, a vault without the setting): a file whose name is
-        # the day and nothing else (`2022_05_16`, `May 16th, 2022`), never a meeting note named
-        # "2022-05-16 Budget", which a write by the day would have appended to.
-        # With the Persian Calendar plugin on, `1403-05-12.md` is 2024-08-02 (as the index dated it).
-        named = [row for row in dated
-                 if name_day(row.path, daily.solar_hijri) == day and only_calendar_words(PurePosixPath(row.path).stem)]
+    named = [row for row in dated if daily_note_day(index.paths, row.path) == day]
+    if not named:
+        # Named for the day, dated otherwise by a property (a template's `date:` of the day it ran:
+        # check says so): Obsidian opens it for the day, and it was said to be missing (review, s34).
+        named = [row for path, _title in index.store.notes.paths_and_titles()
+                 if daily_note_day(index.paths, path) == day and (row := _row_at(index, path)) is not None]
     if not named:
         return None
     return Located(_one(index.store.notes, reference, named, now_us), Resolution(reference, "day"))
+
+
+def daily_note_day(paths: VaultPaths, path: str) -> date | None:
+    """The day the note at ``path`` is the daily note of, by its name; None for any other note."""
+    daily = paths.daily
+    if daily.in_use:
+        # The vault says which notes are its daily notes: a meeting note named "2022-05-16 Budget" is
+        # none, and `revise 2022-05-16 --append` on a day without a daily note appended to it.
+        return daily.day(path)
+    # No daily-note format (a Logseq graph, a vault without the setting): a file whose name is
+    # the day and nothing else (`2022_05_16`, `May 16th, 2022`), never a meeting note named
+    # "2022-05-16 Budget", which a write by the day would have appended to.
+    # With the Persian Calendar plugin on, `1403-05-12.md` is 2024-08-02 (as the index dated it).
+    day = name_day(path, daily.solar_hijri)
+    return day if day is not None and only_calendar_words(PurePosixPath(path).stem) else None
+
+
+def refuse_dating_a_daily_note(paths: VaultPaths, path: str) -> None:
+    """``revise``'s ``date`` on a daily note: refused, as its day is its name. Was (review, s34):
+    ``revise today --date 2026-12-05`` wrote ``date: 2026-12-05`` into the person's note of the 2nd;
+    the property wins over the name, so the note left its own day (``get today`` found none) and
+    ``check`` named vaultmem's write as the person's problem."""
+    day = daily_note_day(paths, path)
+    if day is None:
+        return
+    named = (f"its name in the daily-note format {paths.daily.describe()}" if paths.daily.in_use else "its name")
+    raise UsageError(Argument("date"), f": {path} is the daily note of {day.isoformat()} ({named}), and its day is its "
+                     "name: a date property would make it another day's note; nothing was written. To move what it says "
+                     "to another day, write it in that day's note (or remember it with date) and revise this one's text")
 
 
 def _day_of(reference: str, now_us: int) -> date | None:
