@@ -253,7 +253,10 @@ from .slugs import same_slug
 #     `## Results {#sec-results}`, `# Preface {-}`, MkDocs' `## Setup { #setup }` are the sections
 #     "Results", "Preface", "Setup". Passages under such a heading are embedded again (their
 #     heading changed); nothing else is.
-READER_VERSION = "88"
+# 89: a title's English clitic in capitals (`SAM'S PHONE`) is joined to its word as in lower case, so
+#     the title is its file name's (sams-phone.md) beside a `name` (slugs.same_slug, notes.naming_key).
+#     Nothing is embedded again.
+READER_VERSION = "89"
 BOM = "\ufeff"
 # A Windows editor ("Unicode" in Notepad, PowerShell's Out-File) saves UTF-16 behind one of these.
 UTF16_BOMS = ((codecs.BOM_UTF16_LE, "utf-16-le", "UTF-16 LE"), (codecs.BOM_UTF16_BE, "utf-16-be", "UTF-16 BE"))
