@@ -535,6 +535,23 @@ def test_a_day_names_the_daily_note_named_for_it_though_a_property_dates_it_othe
             vault.get("2023-10-14")
 
 
+def test_a_note_named_by_the_path_of_a_quarto_chapter_or_text_file_says_why_that_file_is_no_note(
+        vault_dir: Path, write_note) -> None:
+    # Review (s34): `index` names book/ch1.qmd as skipped and why, but `get book/ch1.qmd` said only
+    # "no note matches", then every way of naming a note.
+    write_note("book/ch1.qmd", "# Tides\n\nThe tide tables.\n")
+    write_note("Dentist.txt", "Dr. Reyes, Tuesdays.\n")
+    write_note("README.md", "A book.\n")
+    with Vault(vault_dir, embedder=HashingEmbedder()) as vault:
+        with pytest.raises(NoteNotFound, match=r"^no note matches 'book/ch1\.qmd': extension \.qmd \(a Quarto source\), "
+                                               r"not \.md: only \.md files are notes; to search it, rename it to ch1\.md"):
+            vault.get("book/ch1.qmd")
+        with pytest.raises(NoteNotFound, match=r"^no note matches 'Dentist\.txt': extension \.txt, not \.md"):
+            vault.get("Dentist.txt")
+        with pytest.raises(NoteNotFound, match=r"^no note matches 'book/ch2\.qmd'\. Name a note"):
+            vault.get("book/ch2.qmd")  # no such file: nothing to say of it
+
+
 def test_a_name_typed_with_a_straight_apostrophe_names_the_note_spelled_with_a_curly_one(vault_dir: Path, write_note) -> None:
     # A trial on a campaign vault: `remember --title "Vel’Sharoon"` (an editor's smart quote), then
     # `get "Vel'Sharoon"` said only "no note matches", naming nothing. As with accents, the note is

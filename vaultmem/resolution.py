@@ -107,7 +107,7 @@ from .notes import (
     text_values,
 )
 from .ordered import unique
-from .paths import NOTE_SUFFIX
+from .paths import NOTE_SUFFIX, is_other_note_format, other_format_reason
 from .storage import NoteRow, NoteStore
 from .sync_copies import SyncCopy, copy_among, named_copy, tool_named_original
 from .writer import archive_names
@@ -503,7 +503,8 @@ def _first_step(index: DerivedIndex, reference: str, now: object, refresh: bool)
             raise NoteNotFound(reference, why=link)  # the note is named: no guesses beside it
         if day is not None:
             _refuse_if_daily_note_excluded(index.paths, reference, day)
-        raise not_found(notes, reference, _no_daily_note(index.paths, day) if day is not None else "")
+        raise not_found(notes, reference, _no_daily_note(index.paths, day) if day is not None
+                        else _other_format_file(index.paths, reference))
     return located
 
 
@@ -550,6 +551,20 @@ def _link_target(index: DerivedIndex, written: str, now: object) -> str | None:
         except (NoteNotFound, AmbiguousNote, PathOutsideVault):
             continue  # no one note by that spelling: the next, if any, is asked
     return None
+
+
+def _other_format_file(paths: VaultPaths, reference: str) -> str:
+    """Why the file ``reference`` names is no note, when it is one of another format (``book/ch1.qmd``,
+    ``Dentist.txt``: as ``index`` says of it); "" for anything else. Was (review, s34): only "no note
+    matches", then every way of naming a note."""
+    name = PurePosixPath(reference.strip()).name
+    if not is_other_note_format(name):
+        return ""
+    try:
+        absolute = paths.resolve_inside(reference.strip())
+    except PathOutsideVault:
+        return ""
+    return other_format_reason(name) if absolute.is_file() else ""
 
 
 DAILY_SCAN_FILES = 20_000  # files of the daily notes' folder looked at for an excluded day's note
