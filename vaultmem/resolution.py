@@ -579,9 +579,11 @@ def _refuse_if_daily_note_excluded(paths: VaultPaths, reference: str, day: date)
     if not daily.in_use or not paths.exclusions:
         return
     top = paths.absolute(daily.folder) if daily.folder else paths.root
+    depth = daily.moment.text.count("/") if daily.moment is not None else 0  # YYYY/MM/YYYY-MM-DD: two folders down
     looked = 0
     for folder, subfolders, files in os.walk(top):
-        subfolders[:] = sorted(name for name in subfolders if not name.startswith("."))
+        below = len(Path(folder).relative_to(top).parts)
+        subfolders[:] = sorted(name for name in subfolders if not name.startswith(".")) if below < depth else []
         for name in sorted(files):
             looked += 1
             if looked > DAILY_SCAN_FILES:
