@@ -535,6 +535,22 @@ def test_a_day_names_the_daily_note_named_for_it_though_a_property_dates_it_othe
             vault.get("2023-10-14")
 
 
+def test_today_without_its_daily_note_suggests_no_note_that_merely_holds_the_word(vault_dir: Path, write_note) -> None:
+    # Review (s34): the trial that asked for `today` was offered memories/…-today.md; without the
+    # day's note, the answer still ended "did you mean: memories/working-on-the-dashboard-today.md".
+    write_note(".obsidian/daily-notes.json", '{"folder": "Daily"}')
+    write_note("memories/working-on-the-dashboard-today.md", "---\nlayer: L1\n---\nWorking on the dashboard today.\n")
+    write_note("2026-12-02 Budget.md", "The budget meeting.\n")
+    with Vault(vault_dir, embedder=HashingEmbedder()) as vault:
+        with pytest.raises(NoteNotFound) as today:
+            vault.get("today", now="2026-12-01T12:00:00+00:00")
+        with pytest.raises(NoteNotFound) as day:
+            vault.get("2026-12-02", now="2026-12-01T12:00:00+00:00")
+    assert today.value.suggestions == [] and "did you mean" not in str(today.value)
+    assert str(today.value).startswith("no note matches 'today': no daily note for 2026-12-01 is in the vault")
+    assert day.value.suggestions == ["2026-12-02 Budget.md"]  # a note of that day, by its name: worth naming
+
+
 def test_a_note_named_by_the_path_of_a_quarto_chapter_or_text_file_says_why_that_file_is_no_note(
         vault_dir: Path, write_note) -> None:
     # Review (s34): `index` names book/ch1.qmd as skipped and why, but `get book/ch1.qmd` said only

@@ -503,6 +503,9 @@ def _first_step(index: DerivedIndex, reference: str, now: object, refresh: bool)
             raise NoteNotFound(reference, why=link)  # the note is named: no guesses beside it
         if day is not None:
             _refuse_if_daily_note_excluded(index.paths, reference, day)
+        if day is not None and reference.strip().casefold() in _RELATIVE_DAYS:
+            # A day's word, not a fragment of a name: a memory "…-today.md" is no guess at it (review, s34).
+            raise NoteNotFound(reference, why=_no_daily_note(index.paths, day))
         raise not_found(notes, reference, _no_daily_note(index.paths, day) if day is not None
                         else _other_format_file(index.paths, reference))
     return located
