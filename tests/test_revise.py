@@ -887,6 +887,20 @@ def test_revise_date_of_a_daily_note_is_refused_as_its_day_is_its_name(vault_dir
     assert snapshot_files(vault_dir) == before
 
 
+def test_revise_date_of_a_weekly_note_is_refused_as_its_week_is_its_name(vault_dir: Path, write_note) -> None:
+    # As a daily note's day: a date outside the week its name is would take it out of its own week.
+    write_note(".vaultmem.toml", 'embedder = "hashing"\n')
+    write_note(".obsidian/plugins/periodic-notes/data.json", json.dumps(
+        {"daily": {"enabled": False, "format": "", "folder": ""},
+         "weekly": {"enabled": True, "format": "gggg-[W]ww", "folder": "planning/weekly"}}))
+    write_note("planning/weekly/2026-W49.md", "# Week 49\n\nBook the ferry.\n")
+    before = snapshot_files(vault_dir)
+    with Vault(vault_dir) as vault, pytest.raises(UsageError, match=r"^date: planning/weekly/2026-W49\.md is the weekly "
+                                                                   r"note of 2026-W49 .*nothing was written"):
+        vault.revise("planning/weekly/2026-W49", date="2026-12-20", now=LATER)
+    assert snapshot_files(vault_dir) == before
+
+
 def test_a_layer_change_counts_the_new_ttl_from_the_notes_later_day(vault: Vault) -> None:
     path = vault.remember("Pack the costume", date="2026-12-18", now=NOW).path
     assert vault.revise(path, layer="L1", now=LATER).expires_at == "2026-12-19T00:00:00+00:00"  # was LATER + 1 day

@@ -108,6 +108,7 @@ from .notes import (
 )
 from .ordered import unique
 from .paths import NOTE_SUFFIX, is_other_note_format, other_format_reason
+from .periods import Span
 from .storage import NoteRow, NoteStore
 from .sync_copies import SyncCopy, copy_among, named_copy, tool_named_original
 from .writer import archive_names
@@ -1347,12 +1348,17 @@ def refuse_dating_a_daily_note(paths: VaultPaths, path: str) -> None:
     the property wins over the name, so the note left its own day (``get today`` found none) and
     ``check`` named vaultmem's write as the person's problem."""
     day = daily_note_day(paths, path)
-    if day is None:
-        return
-    named = (f"its name in the daily-note format {paths.daily.describe()}" if paths.daily.in_use else "its name")
-    raise UsageError(Argument("date"), f": {path} is the daily note of {day.isoformat()} ({named}), and its day is its "
-                     "name: a date property would make it another day's note; nothing was written. To move what it says "
-                     "to another day, write it in that day's note (or remember it with date) and revise this one's text")
+    if day is not None:
+        named = (f"its name in the daily-note format {paths.daily.describe()}" if paths.daily.in_use else "its name")
+        raise UsageError(Argument("date"), f": {path} is the daily note of {day.isoformat()} ({named}), and its day is "
+                         "its name: a date property would make it another day's note; nothing was written. To move what it "
+                         "says to another day, write it in that day's note (or remember it with date) and revise this one's text")
+    period = paths.daily.period(path)  # a weekly, monthly … note by Periodic Notes' formats, alike
+    if period is not None and isinstance(span := period[0], Span):
+        raise UsageError(Argument("date"), f": {path} is the {span.kind}ly note of {span.name} (its name in Periodic "
+                         f"Notes' {span.kind}ly format), and its {span.kind} is its name: a date property would take it "
+                         f"out of it; nothing was written. Write what it says of another day in that day's note (or "
+                         "remember it with date) and revise this one's text")
 
 
 def _day_of(reference: str, now_us: int) -> date | None:
