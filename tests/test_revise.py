@@ -13,6 +13,7 @@ import pytest
 from helpers import git, init_repo, run_cli, snapshot_files, utf16_bytes
 from vaultmem import UsageError, Vault, WriteConflict, parse_timestamp
 from vaultmem.errors import FrontmatterError, InvalidTimestamp, NotUtf8Note, ReadOnlyNote
+from vaultmem.embedders import HashingEmbedder
 from vaultmem.notes import read_note
 
 NOW = "2026-11-30T12:00:00+00:00"
@@ -885,6 +886,18 @@ def test_revise_date_of_a_daily_note_is_refused_as_its_day_is_its_name(vault_dir
     refused = run_cli(vault_dir, "revise", "Journal/02-12-2026.md", "--date", "2026-12-05")
     assert refused.exit_code == 2 and "--date: Journal/02-12-2026.md is the daily note of 2026-12-02" in refused.output
     assert snapshot_files(vault_dir) == before
+
+
+def test_revise_today_appends_to_the_daily_note_of_the_day_of_its_now_as_get_reads_it(vault_dir: Path, write_note) -> None:
+    # Review (s34): get("today", now=…) named the day of its now, revise("today", now=…) the day
+    # of this machine's clock (the write's lookup took no now): one call, two days.
+    write_note(".obsidian/daily-notes.json", '{"folder": "Daily"}')
+    write_note("Daily/2026-11-30.md", "## Notes\n\nMonday.\n")
+    with Vault(vault_dir, embedder=HashingEmbedder()) as vault:
+        assert vault.get("today", now=NOW).path == "Daily/2026-11-30.md"
+        revised = vault.revise("today", append="- Call the plumber.", now=NOW)
+    assert revised.path == "Daily/2026-11-30.md"
+    assert (vault_dir / "Daily/2026-11-30.md").read_text(encoding="utf-8").endswith("- Call the plumber.\n")
 
 
 def test_revise_date_of_a_weekly_note_is_refused_as_its_week_is_its_name(vault_dir: Path, write_note) -> None:

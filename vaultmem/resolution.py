@@ -713,13 +713,13 @@ def locate_on_disk(index: DerivedIndex, reference: str, now: object = None, *, r
     return _as_known_before(locate(index, reference, now, refresh=False), gone)
 
 
-def locate_to_write(index: DerivedIndex, reference: str) -> Located:
+def locate_to_write(index: DerivedIndex, reference: str, now: object = None) -> Located:
     """:func:`locate_on_disk` for a write (``forget``, ``revise``, ``remember --supersedes``):
     in the index as it last saw the files, and refused when another note answers to the
     reference too (:func:`sole`) — unless the note found is retired and the others answering
     are its successors (:func:`_to_successor`). A canvas is refused (:class:`ReadOnlyCanvas`):
     read as its cards' text, it has no text of its own a write could keep its JSON around."""
-    located = _still_answering(index, reference, locate_on_disk(index, reference, refresh=False))
+    located = _still_answering(index, reference, locate_on_disk(index, reference, now, refresh=False), now)
     found = located.resolved_from
     if found is not None and found.via == RELATIVE_LINK:
         # A read may take the one note a link's `../` target can be; a write acts on no reading
@@ -737,7 +737,7 @@ def locate_to_write(index: DerivedIndex, reference: str) -> Located:
     return located
 
 
-def _still_answering(index: DerivedIndex, reference: str, located: Located) -> Located:
+def _still_answering(index: DerivedIndex, reference: str, located: Located, now: object = None) -> Located:
     """``located``, or the note that answers to ``reference`` now when the note found by a name
     its text gives (a title, an alias, its opening heading…) was changed since the index saw it
     and no longer answers to it: ``revise Kyoto --append`` wrote into the note whose ``# Kyoto``
@@ -752,7 +752,7 @@ def _still_answering(index: DerivedIndex, reference: str, located: Located) -> L
     if content_hash(raw) == located.row.content_hash:
         return located
     index.ensure_current()
-    again = locate_on_disk(index, reference, refresh=False)
+    again = locate_on_disk(index, reference, now, refresh=False)
     return located if again.row.path == located.row.path else again
 
 
