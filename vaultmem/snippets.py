@@ -837,7 +837,9 @@ def _lines(text: str, code: Sequence[tuple[int, int]]) -> list[tuple[str, bool]]
             options = True
             if directive.group(1).lower() in _TITLED_DIRECTIVES and directive.group(2).strip():
                 found.append((directive.group(2).strip(), True))  # ```{admonition} Why 2000 m?: its title
-        elif not is_fence and not (options and _MYST_OPTION.match(line)):
+        elif is_fence:
+            options = False  # a fence that closes (or opens no directive): its options are over
+        elif not (options and _MYST_OPTION.match(line)):
             options = False
             found.append((line, inside))
         offset += len(line) + 1
