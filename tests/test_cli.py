@@ -193,6 +193,19 @@ def test_a_file_system_error_is_one_line_and_exit_1_not_a_traceback(vault_dir: P
     assert "no note matches" in vaultmem_process(vault_dir, "get", name.rsplit("/", 1)[-1]).stderr
 
 
+def test_a_folder_name_longer_than_the_file_system_holds_is_one_line_and_exit_2_not_a_traceback(vault_dir: Path) -> None:
+    # Was a file system error (exit 1, "File name too long"); since remember checks the folders it
+    # would make (9e3db92), a usage error naming the folder's size (review, s34: this test still
+    # expected the OSError and failed on main).
+    name = "n" * 300  # longer than any file name the file system allows (ENAMETOOLONG)
+    result = vaultmem_process(vault_dir, "remember", "a note", "--folder", name)
+    assert result.returncode == 2
+    assert result.stderr.startswith("Error: ") and "is 300 bytes, and a folder's name holds at most 255" in result.stderr
+    assert "Traceback" not in result.stderr and len(result.stderr.strip().splitlines()) == 1
+    document = json.loads(vaultmem_process(vault_dir, "remember", "a note", "--folder", name, "--json").stdout)
+    assert document["error"]["type"] == "UsageError" and "choose a shorter name" in document["error"]["message"]
+
+
 def test_a_usage_error_names_the_bad_value(sample_vault: Path) -> None:
     assert "'L9'" in run_cli(sample_vault, "search", "x", "--layer", "L9").stderr
     assert "next tuesday" in run_cli(sample_vault, "search", "x", "--as-of", "next tuesday").stderr

@@ -470,7 +470,7 @@ def test_a_quarto_book_is_not_indexed_as_its_readme_in_silence(vault_dir: Path) 
     assert named["chapters/tides.qmd"] == (
         "extension .qmd (a Quarto source), not .md: only .md files are notes; to search it, rename it to tides.md "
         "(check first that your site's build still finds it: Quarto treats the two extensions differently)")
-    assert "(a R Markdown source)" in named["analysis.Rmd"] and "(a MDX source)" in named["docs/intro.mdx"]
+    assert "(an R Markdown source)" in named["analysis.Rmd"] and "(an MDX source)" in named["docs/intro.mdx"]
     assert "not notes (skipped): 4 file(s):" in run_cli(vault_dir, "index").stdout
 
 

@@ -165,6 +165,16 @@ def test_hostile_or_ignored_folders_are_refused(vault: Vault, folder: str) -> No
     assert snapshot_files(vault.root) == {}
 
 
+def test_a_folder_climbing_back_into_the_vault_is_refused_for_its_dots_not_as_outside(vault: Vault) -> None:
+    # Review (s34): `memories/../people` was refused as "outside the vault", which it is not.
+    with pytest.raises(PathOutsideVault, match=r"^folder 'memories/\.\./people' holds '\.\.': give the folder from the "
+                                                r"vault root without it, such as 'people'"):
+        vault.remember("Ana is a nurse", folder="memories/../people", now=NOW)
+    with pytest.raises(PathOutsideVault, match=r"^folder 'a/\.\./\.\./outside' is outside the vault"):
+        vault.remember("hostile", folder="a/../../outside", now=NOW)
+    assert snapshot_files(vault.root) == {}
+
+
 def test_a_symlink_out_of_the_vault_is_refused_as_folder(vault: Vault, tmp_path: Path) -> None:
     outside = tmp_path / "outside"
     outside.mkdir()

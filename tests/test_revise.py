@@ -13,6 +13,7 @@ import pytest
 from helpers import git, init_repo, run_cli, snapshot_files, utf16_bytes
 from vaultmem import UsageError, Vault, WriteConflict, parse_timestamp
 from vaultmem.errors import FrontmatterError, InvalidTimestamp, NotUtf8Note, ReadOnlyNote
+from vaultmem.embedders import HashingEmbedder
 from vaultmem.notes import read_note
 
 NOW = "2026-11-30T12:00:00+00:00"
@@ -859,6 +860,58 @@ def test_revise_date_that_is_no_date_or_is_also_set_as_a_property_changes_nothin
     refused = run_cli(vault.root, "revise", path, "--date", "someday")
     assert refused.exit_code == 2 and "--date: invalid timestamp 'someday'" in refused.output
     assert snapshot_files(vault.root) == before
+
+
+def test_revise_date_of_a_daily_note_is_refused_as_its_day_is_its_name(vault_dir: Path, write_note) -> None:
+    # Review (s34): `revise today --date 2026-12-05` wrote `date: 2026-12-05` into the person's daily
+    # note of the 2nd. The property wins over the name, so the note left its own day: `get today`
+    # then said no daily note for the 2nd was in the vault, and check called vaultmem's write a problem.
+    write_note(".vaultmem.toml", 'embedder = "hashing"\n')
+    write_note(".obsidian/daily-notes.json", '{"folder": "Journal", "format": "DD-MM-YYYY"}')
+    write_note("Journal/02-12-2026.md", "- [ ] dentist at 10\n")
+    unset = vault_dir.parent / "no-daily-notes-setting"
+    write_note("2026-12-01.md", "Tuesday, a note named for its day alone.\n", root=unset)
+    write_note(".vaultmem.toml", 'embedder = "hashing"\n', root=unset)
+    before, before_unset = snapshot_files(vault_dir), snapshot_files(unset)
+    with Vault(vault_dir) as vault:
+        with pytest.raises(UsageError, match=r"^date: Journal/02-12-2026\.md is the daily note of 2026-12-02 "
+                                             r"\(its name in the daily-note format DD-MM-YYYY in Journal/"):
+            vault.revise("Journal/02-12-2026", date="2026-12-05", now=LATER)
+        assert snapshot_files(vault_dir) == before
+        assert vault.get("today", now=LATER).path == "Journal/02-12-2026.md"
+    with Vault(unset) as vault:
+        with pytest.raises(UsageError, match=r"daily note of 2026-12-01 \(its name\).*nothing was written"):
+            vault.revise("2026-12-01", date="2026-12-01T15:00", now=LATER)
+    assert snapshot_files(unset) == before_unset
+    refused = run_cli(vault_dir, "revise", "Journal/02-12-2026.md", "--date", "2026-12-05")
+    assert refused.exit_code == 2 and "--date: Journal/02-12-2026.md is the daily note of 2026-12-02" in refused.output
+    assert snapshot_files(vault_dir) == before
+
+
+def test_revise_today_appends_to_the_daily_note_of_the_day_of_its_now_as_get_reads_it(vault_dir: Path, write_note) -> None:
+    # Review (s34): get("today", now=…) named the day of its now, revise("today", now=…) the day
+    # of this machine's clock (the write's lookup took no now): one call, two days.
+    write_note(".obsidian/daily-notes.json", '{"folder": "Daily"}')
+    write_note("Daily/2026-11-30.md", "## Notes\n\nMonday.\n")
+    with Vault(vault_dir, embedder=HashingEmbedder()) as vault:
+        assert vault.get("today", now=NOW).path == "Daily/2026-11-30.md"
+        revised = vault.revise("today", append="- Call the plumber.", now=NOW)
+    assert revised.path == "Daily/2026-11-30.md"
+    assert (vault_dir / "Daily/2026-11-30.md").read_text(encoding="utf-8").endswith("- Call the plumber.\n")
+
+
+def test_revise_date_of_a_weekly_note_is_refused_as_its_week_is_its_name(vault_dir: Path, write_note) -> None:
+    # As a daily note's day: a date outside the week its name is would take it out of its own week.
+    write_note(".vaultmem.toml", 'embedder = "hashing"\n')
+    write_note(".obsidian/plugins/periodic-notes/data.json", json.dumps(
+        {"daily": {"enabled": False, "format": "", "folder": ""},
+         "weekly": {"enabled": True, "format": "gggg-[W]ww", "folder": "planning/weekly"}}))
+    write_note("planning/weekly/2026-W49.md", "# Week 49\n\nBook the ferry.\n")
+    before = snapshot_files(vault_dir)
+    with Vault(vault_dir) as vault, pytest.raises(UsageError, match=r"^date: planning/weekly/2026-W49\.md is the weekly "
+                                                                   r"note of 2026-W49 .*nothing was written"):
+        vault.revise("planning/weekly/2026-W49", date="2026-12-20", now=LATER)
+    assert snapshot_files(vault_dir) == before
 
 
 def test_a_layer_change_counts_the_new_ttl_from_the_notes_later_day(vault: Vault) -> None:

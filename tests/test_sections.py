@@ -197,3 +197,16 @@ def test_a_headings_attribute_block_is_not_its_name(vault_dir: Path) -> None:
     assert braces.section is not None  # `{x, y}` is no attribute block: the heading keeps it
     assert hit.passage is not None and hit.passage.headings == ["Preface", "Results"], hit.passage
     assert hit.snippet.startswith("Results · Glacier"), hit.snippet
+
+
+def test_a_heading_named_with_its_attribute_block_as_obsidian_links_it_still_names_its_section(vault_dir: Path) -> None:
+    """Review (s34): Obsidian knows no attribute blocks, so its link to `# Preface {-}` is
+    `[[quarto-notes#Preface {-}]]`; once the block was no part of the heading's name, that link,
+    and `get` of it, said the note had no heading 'Preface {-}' (it named the section before)."""
+    (vault_dir / "quarto-notes.md").write_text(QUARTO_NOTE, encoding="utf-8")
+    with Vault(vault_dir) as vault:
+        vault.index()
+        preface = vault.get("quarto-notes#Preface {-}")
+        linked = vault.get("[[quarto-notes#Preface {-}#Results {.unnumbered}]]")
+    assert preface.section is not None and preface.section.headings == ("Preface",)
+    assert linked.section is not None and linked.section.headings == ("Preface", "Results")

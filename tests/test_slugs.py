@@ -57,3 +57,15 @@ def test_a_note_named_with_its_clitic_apart_is_still_named_from_its_title(vault_
     with Vault(vault_dir) as vault:
         written = vault.remember("Sam's phone number is +351 913 222 333.", title="Sam's phone number", layer="L3")
     assert written.path == "memories/sams-phone-number.md"
+
+
+def test_a_title_in_capitals_is_the_file_name_its_possessive_joined_with_its_word() -> None:
+    # Review (s34): `SAM'S PHONE` is sams-phone.md (slugify lowers first), but same_slug read the
+    # clitic in lower case only, so a note's `title: SAM'S PHONE` beside a `name` was no longer its file
+    # name's (notes.naming_key), and the `name` named it.
+    from vaultmem.notes import naming_key
+    from vaultmem.slugs import same_slug
+
+    assert slugify("SAM'S PHONE") == "sams-phone"
+    assert same_slug("SAM'S PHONE", "sams-phone") and same_slug("Sam’S phone", "sam-s-phone")
+    assert naming_key({"title": "SAM'S PHONE", "name": "Sam Okafor"}, "people/sams-phone.md") == "title"

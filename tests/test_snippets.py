@@ -621,6 +621,23 @@ def test_prose_that_starts_like_site_markup_is_shown_as_written() -> None:
         '=== "quoted" and more · :: two colons · {not attributes}')
 
 
+def test_a_line_after_an_empty_myst_directive_is_shown_though_it_looks_like_an_option() -> None:
+    """Review (s34): after ```{note} closed with no line inside, a directive's options were still
+    being skipped, so the person's next line, ":smile: great day", was not shown at all."""
+    assert readable("```{note}\n```\n:smile: great day\n") == ":smile: great day"
+
+
+def test_a_line_of_prose_opening_with_exclamation_marks_is_shown_whole_not_as_an_admonitions_first_word() -> None:
+    """Was (review, s34): "!!! pay the plumber before Friday" in a person's note was read as an MkDocs
+    admonition of type "pay" and shown as "Pay": the hit for "plumber" did not show the word. An
+    admonition line holds its type, then a quoted title, or the words MkDocs places it by (inline end)."""
+    assert readable("!!! pay the plumber before Friday\n") == "!!! pay the plumber before Friday"
+    assert readable("??? what happened to the keys\n") == "??? what happened to the keys"
+    assert readable('!!! note inline end\n    Beside the text.\n') == "Note · Beside the text."
+    assert readable('!!! danger highlight blink "Don\'t try this at home"\n    Really.\n') == (
+        "Don't try this at home · Really.")
+
+
 # ---------------------------------------------------------------- math (a trial on a math vault)
 
 

@@ -204,6 +204,23 @@ def test_an_empty_answer_by_tag_says_the_tag_is_on_other_lines_of_the_notes_or_n
     assert printed.exit_code == 0 and "carry #finance, only on other lines" in printed.output
 
 
+def test_an_empty_answer_by_tags_that_tasks_carry_says_of_which_status_or_that_none_carries_them_all(vault: Path) -> None:
+    """Review (s34): ``tasks --tag bills`` said only "no tasks" of a vault whose one #bills task was
+    done, and ``--tag urgent --tag meeting`` of tasks carrying one tag each: no why."""
+    write_file(vault, "bills.md", "- [x] Paid the water bill #bills ✅ 2025-12-01\n")
+    write_file(vault, "home.md", "- [ ] Fix the sink #urgent\n")
+    write_file(vault, "work.md", "- [ ] Agenda for Monday #meeting\n")
+    with Vault(vault) as opened:
+        done_only = opened.tasks(tags=["bills"], now=NOW)
+        apart = opened.tasks(tags=["urgent", "meeting"], now=NOW)
+    assert list(done_only) == [] and done_only.warnings == [
+        "1 task carries #bills, of another status than open: ask for status all (--all) to see it"]
+    assert list(apart) == [] and apart.warnings == [
+        "no task carries both #urgent and #meeting: 1 task carries #urgent, 1 #meeting"]
+    printed = run_cli(vault, "tasks", "--tag", "bills")
+    assert printed.exit_code == 0 and "of another status than open" in printed.output
+
+
 def test_query_words_are_found_in_the_tasks_words_or_its_notes_title_in_any_case(vault: Path) -> None:
     assert listed(vault, query="ACME report") == [("Projects/Acme.md", 10)]
     assert listed(vault, query="dana") == [("Daily/2025-12-09.md", 1)]

@@ -6,6 +6,7 @@ fix it, so a CLI user or an MCP client can act on it without reading a traceback
 
 from __future__ import annotations
 
+import posixpath
 import reprlib
 import shlex
 from collections.abc import Mapping, Sequence
@@ -279,6 +280,12 @@ class PathOutsideVault(VaultmemError, ValueError):
         if folder and inside is None:
             # remember's folder: told of a link's target and "the note's path", an agent was sent
             # to fix a note it was not naming (a three-day agent trial).
+            within = posixpath.normpath(str(path).replace("\\", "/"))
+            if ".." in str(path).replace("\\", "/").split("/") and within.split("/")[0] not in ("..", "") and within != ".":
+                # `memories/../people` climbs back in: not outside, refused for its '..' (review, s34)
+                super().__init__(f"folder {str(path)!r} holds '..': give the folder from the vault root without it, "
+                                 f"such as {within!r}")
+                return
             super().__init__(f"folder {str(path)!r} is outside the vault {str(vault)!r}: give a folder from the vault "
                              "root without '..' (memories/people), or none for the vault's memories folder")
             return

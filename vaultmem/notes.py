@@ -258,7 +258,10 @@ from .slugs import same_slug
 #     words; and a text saved decomposed (NFD) is held composed (cjk.fts_form): "Йогурт" finds a
 #     note that wrote Й as И and a breve. Nothing is embedded again. (87 and 88 were taken on
 #     other branches the same day.)
-READER_VERSION = "89"
+# 90: a title's English clitic in capitals (`SAM'S PHONE`) is joined to its word as in lower case, so
+#     the title is its file name's (sams-phone.md) beside a `name` (slugs.same_slug, notes.naming_key).
+#     Nothing is embedded again.
+READER_VERSION = "90"
 BOM = "\ufeff"
 # A Windows editor ("Unicode" in Notepad, PowerShell's Out-File) saves UTF-16 behind one of these.
 UTF16_BOMS = ((codecs.BOM_UTF16_LE, "utf-16-le", "UTF-16 LE"), (codecs.BOM_UTF16_BE, "utf-16-be", "UTF-16 BE"))

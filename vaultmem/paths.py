@@ -623,7 +623,8 @@ def other_format_reason(name: str) -> str:
                 f"to search it, keep a Markdown copy beside it (`jupytext --to md {name}` writes {stem}{NOTE_SUFFIX})")
     tool = SOURCE_SUFFIX_TOOLS.get(f".{suffix.lower()}")
     if tool is not None:
-        return (f"extension .{suffix} (a {tool} source), not {NOTE_SUFFIX}: only {NOTE_SUFFIX} files are notes; to "
+        article = "an" if tool in ("R Markdown", "MDX") else "a"  # said "an R", "an MDX"
+        return (f"extension .{suffix} ({article} {tool} source), not {NOTE_SUFFIX}: only {NOTE_SUFFIX} files are notes; to "
                 f"search it, rename it to {stem}{NOTE_SUFFIX} (check first that your site's build still finds it: "
                 f"{tool} treats the two extensions differently)")
     return (f"extension .{suffix}, not {NOTE_SUFFIX}: only {NOTE_SUFFIX} files are notes; if it is a note, rename it "

@@ -63,6 +63,7 @@ from __future__ import annotations
 
 import itertools
 import logging
+import os
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
@@ -76,6 +77,7 @@ from .dating import iso_spelling, name_day, since_bound
 from .errors import (
     AmbiguousNote,
     ArchivedNote,
+    Argument,
     ExcludedNote,
     NoteNotFound,
     NoteReadError,
@@ -105,7 +107,8 @@ from .notes import (
     text_values,
 )
 from .ordered import unique
-from .paths import NOTE_SUFFIX
+from .paths import NOTE_SUFFIX, is_other_note_format, other_format_reason
+from .periods import Span
 from .storage import NoteRow, NoteStore
 from .sync_copies import SyncCopy, copy_among, named_copy, tool_named_original
 from .writer import archive_names
@@ -501,7 +504,13 @@ def _first_step(index: DerivedIndex, reference: str, now: object, refresh: bool)
         day = _day_of(reference, moment_us)
         if day is None and (link := _a_link_to(index, reference, now)):
             raise NoteNotFound(reference, why=link)  # the note is named: no guesses beside it
-        raise not_found(notes, reference, _no_daily_note(index.paths, day) if day is not None else "")
+        if day is not None:
+            _refuse_if_daily_note_excluded(index.paths, reference, day)
+        if day is not None and reference.strip().casefold() in _RELATIVE_DAYS:
+            # A day's word, not a fragment of a name: a memory "…-today.md" is no guess at it (review, s34).
+            raise NoteNotFound(reference, why=_no_daily_note(index.paths, day))
+        raise not_found(notes, reference, _no_daily_note(index.paths, day) if day is not None
+                        else _other_format_file(index.paths, reference))
     return located
 
 
@@ -548,6 +557,48 @@ def _link_target(index: DerivedIndex, written: str, now: object) -> str | None:
         except (NoteNotFound, AmbiguousNote, PathOutsideVault):
             continue  # no one note by that spelling: the next, if any, is asked
     return None
+
+
+def _other_format_file(paths: VaultPaths, reference: str) -> str:
+    """Why the file ``reference`` names is no note, when it is one of another format (``book/ch1.qmd``,
+    ``Dentist.txt``: as ``index`` says of it); "" for anything else. Was (review, s34): only "no note
+    matches", then every way of naming a note."""
+    name = PurePosixPath(reference.strip()).name
+    if not is_other_note_format(name):
+        return ""
+    try:
+        absolute = paths.resolve_inside(reference.strip())
+    except PathOutsideVault:
+        return ""
+    return other_format_reason(name) if absolute.is_file() else ""
+
+
+DAILY_SCAN_FILES = 20_000  # files of the daily notes' folder looked at for an excluded day's note
+
+
+def _refuse_if_daily_note_excluded(paths: VaultPaths, reference: str, day: date) -> None:
+    """A day whose daily note (by the vault's daily-note format) is a file the vault excludes: said
+    so (ExcludedNote), not that no daily note for it is in the vault (review, s34: the person's
+    Journal/Private/ in Obsidian's Excluded files). Looks at the daily notes' folder alone, and
+    at most :data:`DAILY_SCAN_FILES` of its files; a daily note's name without a format is not looked for."""
+    daily = paths.daily
+    if not daily.in_use or not paths.exclusions:
+        return
+    top = paths.absolute(daily.folder) if daily.folder else paths.root
+    depth = daily.moment.text.count("/") if daily.moment is not None else 0  # YYYY/MM/YYYY-MM-DD: two folders down
+    looked = 0
+    for folder, subfolders, files in os.walk(top):
+        below = len(Path(folder).relative_to(top).parts)
+        subfolders[:] = sorted(name for name in subfolders if not name.startswith(".")) if below < depth else []
+        for name in sorted(files):
+            looked += 1
+            if looked > DAILY_SCAN_FILES:
+                return
+            if not name.endswith(NOTE_SUFFIX):
+                continue
+            relative = paths.relative(Path(folder) / name)
+            if daily.day(relative) == day and (rule := paths.exclusion_rule(relative)) is not None:
+                raise ExcludedNote(reference, relative, rule)
 
 
 def _no_daily_note(paths: VaultPaths, day: date) -> str:
@@ -664,13 +715,13 @@ def locate_on_disk(index: DerivedIndex, reference: str, now: object = None, *, r
     return _as_known_before(locate(index, reference, now, refresh=False), gone)
 
 
-def locate_to_write(index: DerivedIndex, reference: str) -> Located:
+def locate_to_write(index: DerivedIndex, reference: str, now: object = None) -> Located:
     """:func:`locate_on_disk` for a write (``forget``, ``revise``, ``remember --supersedes``):
     in the index as it last saw the files, and refused when another note answers to the
     reference too (:func:`sole`) — unless the note found is retired and the others answering
     are its successors (:func:`_to_successor`). A canvas is refused (:class:`ReadOnlyCanvas`):
     read as its cards' text, it has no text of its own a write could keep its JSON around."""
-    located = _still_answering(index, reference, locate_on_disk(index, reference, refresh=False))
+    located = _still_answering(index, reference, locate_on_disk(index, reference, now, refresh=False), now)
     found = located.resolved_from
     if found is not None and found.via == RELATIVE_LINK:
         # A read may take the one note a link's `../` target can be; a write acts on no reading
@@ -688,7 +739,7 @@ def locate_to_write(index: DerivedIndex, reference: str) -> Located:
     return located
 
 
-def _still_answering(index: DerivedIndex, reference: str, located: Located) -> Located:
+def _still_answering(index: DerivedIndex, reference: str, located: Located, now: object = None) -> Located:
     """``located``, or the note that answers to ``reference`` now when the note found by a name
     its text gives (a title, an alias, its opening heading…) was changed since the index saw it
     and no longer answers to it: ``revise Kyoto --append`` wrote into the note whose ``# Kyoto``
@@ -703,7 +754,7 @@ def _still_answering(index: DerivedIndex, reference: str, located: Located) -> L
     if content_hash(raw) == located.row.content_hash:
         return located
     index.ensure_current()
-    again = locate_on_disk(index, reference, refresh=False)
+    again = locate_on_disk(index, reference, now, refresh=False)
     return located if again.row.path == located.row.path else again
 
 
@@ -1292,21 +1343,49 @@ def _named_for_day(index: DerivedIndex, reference: str, now_us: int) -> Located 
         return None
     label = to_epoch_us(datetime(day.year, day.month, day.day, tzinfo=UTC))
     dated = index.store.notes.dated_on(label)
-    daily = index.paths.daily
-    if daily.in_use:
-        # The vault says which notes are its daily notes: a meeting note named "2022-05-16 Budget" is
-        # none, and `revise 2022-05-16 --append` on a day without a daily note appended to it.
-        named = [row for row in dated if daily.day(row.path) == day]
-    else:
-        # No daily-note format (a Logseq graph, a vault without the setting): a file whose name is
-        # the day and nothing else (`2022_05_16`, `May 16th, 2022`), never a meeting note named
-        # "2022-05-16 Budget", which a write by the day would have appended to.
-        # With the Persian Calendar plugin on, `1403-05-12.md` is 2024-08-02 (as the index dated it).
-        named = [row for row in dated
-                 if name_day(row.path, daily.solar_hijri) == day and only_calendar_words(PurePosixPath(row.path).stem)]
+    named = [row for row in dated if daily_note_day(index.paths, row.path) == day]
+    if not named:
+        # Named for the day, dated otherwise by a property (a template's `date:` of the day it ran:
+        # check says so): Obsidian opens it for the day, and it was said to be missing (review, s34).
+        named = [row for path, _title in index.store.notes.paths_and_titles()
+                 if daily_note_day(index.paths, path) == day and (row := _row_at(index, path)) is not None]
     if not named:
         return None
     return Located(_one(index.store.notes, reference, named, now_us), Resolution(reference, "day"))
+
+
+def daily_note_day(paths: VaultPaths, path: str) -> date | None:
+    """The day the note at ``path`` is the daily note of, by its name; None for any other note."""
+    daily = paths.daily
+    if daily.in_use:
+        # The vault says which notes are its daily notes: a meeting note named "2022-05-16 Budget" is
+        # none, and `revise 2022-05-16 --append` on a day without a daily note appended to it.
+        return daily.day(path)
+    # No daily-note format (a Logseq graph, a vault without the setting): a file whose name is
+    # the day and nothing else (`2022_05_16`, `May 16th, 2022`), never a meeting note named
+    # "2022-05-16 Budget", which a write by the day would have appended to.
+    # With the Persian Calendar plugin on, `1403-05-12.md` is 2024-08-02 (as the index dated it).
+    day = name_day(path, daily.solar_hijri)
+    return day if day is not None and only_calendar_words(PurePosixPath(path).stem) else None
+
+
+def refuse_dating_a_daily_note(paths: VaultPaths, path: str) -> None:
+    """``revise``'s ``date`` on a daily note: refused, as its day is its name. Was (review, s34):
+    ``revise today --date 2026-12-05`` wrote ``date: 2026-12-05`` into the person's note of the 2nd;
+    the property wins over the name, so the note left its own day (``get today`` found none) and
+    ``check`` named vaultmem's write as the person's problem."""
+    day = daily_note_day(paths, path)
+    if day is not None:
+        named = (f"its name in the daily-note format {paths.daily.describe()}" if paths.daily.in_use else "its name")
+        raise UsageError(Argument("date"), f": {path} is the daily note of {day.isoformat()} ({named}), and its day is "
+                         "its name: a date property would make it another day's note; nothing was written. To move what it "
+                         "says to another day, write it in that day's note (or remember it with date) and revise this one's text")
+    period = paths.daily.period(path)  # a weekly, monthly … note by Periodic Notes' formats, alike
+    if period is not None and isinstance(span := period[0], Span):
+        raise UsageError(Argument("date"), f": {path} is the {span.kind}ly note of {span.name} (its name in Periodic "
+                         f"Notes' {span.kind}ly format), and its {span.kind} is its name: a date property would take it "
+                         f"out of it; nothing was written. Write what it says of another day in that day's note (or "
+                         "remember it with date) and revise this one's text")
 
 
 def _day_of(reference: str, now_us: int) -> date | None:

@@ -110,7 +110,17 @@ def _under_headings(path: str, lines: Sequence[str], code_lines: frozenset[int],
 
 
 def _first_named(headings: Sequence[Heading], name: str) -> tuple[Heading | None, bool]:
-    """The first heading named ``name`` as written, else in any case (and whether it took that)."""
+    """The first heading named ``name`` as written, else in any case (and whether it took that);
+    ``name`` with an attribute block (``Preface {-}``) names the heading without it, as Obsidian,
+    which reads no such blocks, links it (review, s34: the block left the name, the link failed)."""
+    found, by_case = _first_named_as_given(headings, name)
+    unattributed = HEADING_LINE.match("# " + name.strip())
+    if found is None and unattributed is not None and unattributed.group(2).strip() != name.strip():
+        return _first_named_as_given(headings, unattributed.group(2))
+    return found, by_case
+
+
+def _first_named_as_given(headings: Sequence[Heading], name: str) -> tuple[Heading | None, bool]:
     key = _link_form(name)
     exact = next((heading for heading in headings if _link_form(heading.text) == key), None)
     if exact is not None:

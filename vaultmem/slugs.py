@@ -69,8 +69,8 @@ def _slug(words: list[str]) -> str:
 # An English possessive or contraction's apostrophe (Sam's, don't, we're): the file name keeps the
 # word whole, sams-phone-number.md, as a person names it; it was sam-s-phone-number.md (a three-day
 # agent trial: user-s-name.md, maya-s-birthday.md). French and Italian elisions (l'été, dell'anno)
-# and names (O'Brien) stay two words.
-_ENGLISH_CLITIC = re.compile(r"(?<=[^\W\d_])['\u2019](?=(?:s|t|re|ve|ll|d|m)\b)")
+# and names (O'Brien) stay two words. In any case: same_slug reads a title as written (SAM'S PHONE).
+_ENGLISH_CLITIC = re.compile(r"(?<=[^\W\d_])['\u2019](?=(?:s|t|re|ve|ll|d|m)\b)", re.IGNORECASE)
 # What is not part of a word: a character neither a word character nor a combining mark.
 _WORD_WITH_MARKS = re.compile(r"(?:(?!\w)[^\u0300-\u036f\u0483-\u0489\u0591-\u05c7\u0610-\u061a\u064b-\u065f\u0670"
                               r"\u06d6-\u06ed\u0900-\u0903\u093a-\u094f\u0951-\u0957\u0962\u0963\u0981-\u0983\u09bc-\u09d7"

@@ -135,7 +135,11 @@ _CALLOUT = re.compile(r"^\[![^\]\n]*\][+-]?[ \t]*")
 # `:::tip[Title]`, a closing `:::`), MkDocs' snippet includes (`--8<-- "file.md"`) and a
 # lone attribute list (`{ .annotate }`). Read raw, a docs folder's hits read `!!! danger
 # "Lose the passphrase, lose the data" · There is no recovery…` (a trial on an MkDocs folder).
-_ADMONITION = re.compile(r'^(?:!!!|\?\?\?\+?)[ \t]+([\w-]+)(?:[ \t]+[\w-]+)*(?:[ \t]+"([^"\n]*)")?[ \t]*$')
+# Its type alone, or words after it only before a quoted title (classes: `!!! danger highlight "Title"`)
+# or as MkDocs places it (`!!! note inline end`): "!!! pay the plumber before Friday" is a person's
+# prose, which was shown as "Pay" (review, s34).
+_ADMONITION = re.compile(r'^(?:!!!|\?\?\?\+?)[ \t]+([\w-]+)(?:(?:[ \t]+[\w-]+)*[ \t]+"([^"\n]*)"'
+                         r'|(?:[ \t]+inline)?(?:[ \t]+end)?)[ \t]*$')
 _CONTENT_TAB = re.compile(r'^===\+?[ \t]+"([^"\n]*)"[ \t]*$')
 _FENCED_DIV = re.compile(r"^:{3,}[ \t]*(?:\{[^{}\n]*\}|[\w-]+(?:\[([^\]\n]*)\]|[ \t]+([^{}\n]*?))?)?[ \t]*(?:\{[^{}\n]*\})?[ \t]*$")
 _SNIPPET_INCLUDE = re.compile(r'^-{1,}8<-{1,}[ \t]+["\']?[^"\'\n]*["\']?[ \t]*$|^-{1,}8<-{1,}$')
@@ -837,7 +841,9 @@ def _lines(text: str, code: Sequence[tuple[int, int]]) -> list[tuple[str, bool]]
             options = True
             if directive.group(1).lower() in _TITLED_DIRECTIVES and directive.group(2).strip():
                 found.append((directive.group(2).strip(), True))  # ```{admonition} Why 2000 m?: its title
-        elif not is_fence and not (options and _MYST_OPTION.match(line)):
+        elif is_fence:
+            options = False  # a fence that closes (or opens no directive): its options are over
+        elif not (options and _MYST_OPTION.match(line)):
             options = False
             found.append((line, inside))
         offset += len(line) + 1

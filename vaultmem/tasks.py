@@ -214,7 +214,29 @@ def _tags_elsewhere(store: Store, wanted: TaskFilter) -> list[str]:
     from .tag_hints import unknown_tag_warning
 
     known = store.notes.tag_names()
-    return [unknown_tag_warning(tag, known) for tag in wanted.tags if not carries_tag(known, tag)]
+    unknown = [unknown_tag_warning(tag, known) for tag in wanted.tags if not carries_tag(known, tag)]
+    return unknown or _tags_carried_otherwise(store, wanted)
+
+
+def _tags_carried_otherwise(store: Store, wanted: TaskFilter) -> list[str]:
+    """Why tags every one of which some note carries found no task: the tasks carrying them are of
+    another status, or no task carries them all. Was (review, s34): "no tasks" of a vault whose one
+    #bills task was done, and of two tags carried by two tasks, one each."""
+    tags = " and ".join("#" + tag for tag in wanted.tags)
+    if wanted.statuses and (other := store.tasks.count(replace(wanted, statuses=()))):
+        one = other == 1
+        return [f"{other} {'task carries' if one else 'tasks carry'} {tags}, of another status than "
+                f"{' or '.join(wanted.statuses)}: ask for status all (--all) to see {'it' if one else 'them'}"]
+    if len(wanted.tags) < 2:
+        return []
+    anyhow = replace(wanted, statuses=(), due_before=None, due_since=None, due_until=None, done_since=None,
+                     done_until=None, words=())
+    if store.tasks.count(anyhow):
+        return []  # some task carries them all: the days or the words left it out (said beside)
+    counts = [store.tasks.count(replace(anyhow, tags=(tag,))) for tag in wanted.tags]
+    each = ", ".join(f"{count} {'task carries' if count == 1 else 'tasks carry'} #{tag}" if number == 0 else f"{count} #{tag}"
+                     for number, (tag, count) in enumerate(zip(wanted.tags, counts, strict=True)))
+    return [f"no task carries {'both' if len(wanted.tags) == 2 else 'all of'} {tags}: {each}"]
 
 
 def _unmatched(store: Store, asked: AskedTasks) -> list[str]:

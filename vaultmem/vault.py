@@ -482,7 +482,7 @@ class Vault:
         ``remember``'s ``date`` is, in the vault's first ``[dates] date`` key.
         """
         from .property_sets import with_date
-        from .resolution import locate_to_write
+        from .resolution import locate_to_write, refuse_dating_a_daily_note
         from .revision import Revision, write_revision
         from .writer import memory_day
 
@@ -494,8 +494,10 @@ class Vault:
                                set_properties=set_properties, unset_properties=_names("unset_properties", unset_properties),
                                date_keys=(*self.paths.dates.date, *self.paths.dates.created), now=now)
         with self._writing("revise") as write:
-            located = locate_to_write(self.derived, note)
+            located = locate_to_write(self.derived, note, now)  # `today` is the day of ``now``, as get reads it
             write.reindex(located.row.path)  # also when refused: the index learns the file as it is now
+            if day is not None:
+                refuse_dating_a_daily_note(self.paths, located.row.path)
             revised = write_revision(self.paths, located.row.path, revision, self.config.policy)
             if revised.change is not None:
                 write.record(revised.change)
