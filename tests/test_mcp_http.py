@@ -337,6 +337,32 @@ def test_a_null_origin_is_not_told_to_add_itself_to_allowed_origins(vault_dir: P
     assert "If it is yours, add it to allowed_origins" in responses["https://evil.example"].text
 
 
+def test_a_foreign_origin_is_told_why_in_a_json_rpc_error_the_sdk_client_shows(vault_dir: Path, tmp_path: Path) -> None:
+    """The 403 came as plain text, which the SDK's client shows as "Server returned an error
+    response" only: a web client whose origin was not listed could not tell what to change."""
+    told: list[str] = []
+
+    async def scenario(url: str) -> None:
+        try:
+            async with session(url, origin="https://chat.example.com"):
+                raise AssertionError("the server accepted the session")
+        except BaseExceptionGroup as group:
+            error = innermost(group)
+        except MCPError as raised:
+            error = raised
+        assert isinstance(error, MCPError), repr(error)
+        told.append(str(error))
+
+    with http_server(vault_dir, tmp_path) as server:
+        run(scenario, server.url)
+        with httpx2.Client(timeout=30) as client:
+            raw = client.post(server.url, headers={"Origin": "https://chat.example.com"}, json={})
+    assert "403 Forbidden: Origin 'https://chat.example.com' may not use this server" in told[0], told
+    assert "add it to allowed_origins under [mcp] in the vault's .vaultmem.toml" in told[0], told
+    assert raw.status_code == 403 and raw.headers["content-type"] == "application/json"
+    assert raw.json()["error"]["message"].startswith("403 Forbidden: ") and raw.json()["id"] is None
+
+
 def test_a_web_page_on_an_allowed_origin_passes_the_cors_preflight_and_can_read_every_answer(
         vault_dir: Path, tmp_path: Path) -> None:
     """README: "A web client that runs in the browser needs its origin listed". Listed, it still

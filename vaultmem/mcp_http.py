@@ -12,8 +12,8 @@ adr/0015-mcp-over-http.md):
   ``Origin`` is neither this server's own nor listed in ``[mcp] allowed_origins`` gets 403
   before anything else reads it. Requests without ``Origin`` (agents, not browsers) pass
   to the token check. An allowed browser origin gets the CORS answers a page needs.
-- **Refusals an agent can read**: the 401 and 413 carry a JSON-RPC error saying what to
-  change, the one body the SDK's client shows.
+- **Refusals an agent can read**: the 401, 403 and 413 carry a JSON-RPC error saying what
+  to change, the one body the SDK's client shows.
 - **No sessions** (``stateless_http``): every request stands alone, so clients go on
   calling across a restart of the server.
 - **Stopping.** SIGTERM or Ctrl-C: a running call still answers on its stream if it ends
@@ -46,7 +46,7 @@ from mcp.server.auth.settings import AuthSettings
 from mcp.server.transport_security import DEFAULT_MAX_REQUEST_BODY_SIZE, TransportSecuritySettings
 from pydantic import AnyHttpUrl
 from starlette.datastructures import Headers, MutableHeaders
-from starlette.responses import PlainTextResponse, Response
+from starlette.responses import Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from .config import CONFIG_FILE, normalize_origin
@@ -198,8 +198,10 @@ class OriginGuard:
             # vault lives on this machine is none of its business.
             log.warning("vaultmem: refused a request from origin %s (403); to allow it, add it to allowed_origins "
                         "under [mcp] in %s", shown, self.config_path)
-            response = PlainTextResponse(refusal(origin), status_code=403)
-            await response(scope, receive, send)
+            # A JSON-RPC error, as the 401 and 413: the SDK's client shows its message, and for a
+            # plain-text body only "Server returned an error response".
+            await send_refusal(send, {"type": "http.response.start", "status": 403, "headers": []},
+                               {"code": FORBIDDEN_CODE, "message": f"403 Forbidden: {refusal(origin)}"})
         elif scope["method"] == "OPTIONS" and "access-control-request-method" in headers:
             # A browser asks before it sends Authorization, and never sends the token with this
             # question: answered by the bearer check, it got 401 and the page could never call.
@@ -254,15 +256,16 @@ def refusal(origin: str) -> str:
         # the person to a setting that then refuses to load.
         return (f"Origin {shown} may not use this server: it names no page's origin (a sandboxed frame or a file:// "
                 f"page sends null), and only scheme://host[:port] origins can be allowed. Serve the page from an "
-                f"origin of its own and add that to allowed_origins under [mcp] in the vault's {CONFIG_FILE}.\n")
+                f"origin of its own and add that to allowed_origins under [mcp] in the vault's {CONFIG_FILE}.")
     return (f"Origin {shown} may not use this server. If it is yours, add it to allowed_origins "
-            f"under [mcp] in the vault's {CONFIG_FILE}.\n")
+            f"under [mcp] in the vault's {CONFIG_FILE}.")
 
 
 # ------------------------------------------------------------------ refusals an agent can read
 
 
 UNAUTHORIZED_CODE = -32001  # JSON-RPC's implementation-defined server errors: -32000 to -32099
+FORBIDDEN_CODE = -32003
 TOO_LARGE_CODE = -32600  # Invalid Request
 
 
