@@ -29,6 +29,8 @@ import pytest
 from mcp import ClientSession, MCPError
 from mcp.client.streamable_http import streamable_http_client
 
+from vaultmem.mcp_http import README_SECTION
+
 from helpers import REPO, hold_commit_lock, init_repo, vaultmem_process
 from mcp_client import CALL_SECONDS, STARTUP_SECONDS, TOOLS, innermost, note, run, text_of
 
@@ -321,6 +323,23 @@ def test_the_refusals_tell_an_unauthenticated_caller_nothing_about_where_the_vau
     logged = server.log.read_text(encoding="utf-8")
     assert "refused a request from origin 'http://evil.example' (403)" in logged
     assert str(vault_dir / ".vaultmem.toml") in logged  # the operator learns where to add it
+
+
+def test_a_person_opening_the_servers_address_in_a_browser_is_told_what_it_is_without_a_token(vault_dir: Path, tmp_path: Path) -> None:
+    """GET / answered a bare 404: a person who opened the URL took the server for broken. It now
+    says what it is and where agents connect; only that page goes without the token."""
+    with http_server(vault_dir, tmp_path) as server:
+        with httpx2.Client(timeout=30) as client:
+            page = client.get(server.origin + "/")
+            other = client.get(server.origin + "/index.html")
+            endpoint = client.post(server.url, json={})
+    assert page.status_code == 200 and page.headers["content-type"].startswith("text/plain"), page
+    assert "vaultmem MCP server" in page.text and "/mcp" in page.text, page.text
+    assert "Authorization: Bearer <token>" in page.text and 'section "MCP over HTTP' in page.text, page.text
+    assert str(vault_dir) not in page.text and str(tmp_path) not in page.text and "/tmp" not in page.text, page.text
+    assert other.status_code == 404 and "vaultmem MCP server" not in other.text
+    assert endpoint.status_code == 401  # the endpoint itself still needs the token
+    assert f"### {README_SECTION}\n" in (REPO / "README.md").read_text(encoding="utf-8")  # the section it points at
 
 
 def test_a_null_origin_is_not_told_to_add_itself_to_allowed_origins(vault_dir: Path, tmp_path: Path) -> None:

@@ -14,6 +14,8 @@ adr/0015-mcp-over-http.md):
   to the token check. An allowed browser origin gets the CORS answers a page needs.
 - **Refusals an agent can read**: the 401, 403 and 413 carry a JSON-RPC error saying what
   to change, the one body the SDK's client shows.
+- **A page at /** for a person who opens the address in a browser: what this is, where agents
+  connect, that they need the token; no token needed for it, no path of this machine in it.
 - **No sessions** (``stateless_http``): every request stands alone, so clients go on
   calling across a restart of the server.
 - **Stopping.** SIGTERM or Ctrl-C: a running call still answers on its stream if it ends
@@ -46,7 +48,7 @@ from mcp.server.auth.settings import AuthSettings
 from mcp.server.transport_security import DEFAULT_MAX_REQUEST_BODY_SIZE, TransportSecuritySettings
 from pydantic import AnyHttpUrl
 from starlette.datastructures import Headers, MutableHeaders
-from starlette.responses import Response
+from starlette.responses import PlainTextResponse, Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from .config import CONFIG_FILE, normalize_origin
@@ -320,6 +322,38 @@ async def send_refusal(send: Send, start: Message, error: dict[str, object]) -> 
     await send({"type": "http.response.body", "body": body, "more_body": False})
 
 
+# ------------------------------------------------------------------ the page at /
+
+
+README_SECTION = "MCP over HTTP: agents on other machines"
+LANDING_PAGE = (
+    "This is a vaultmem MCP server: a memory for AI agents, served over MCP's streamable HTTP transport.\n\n"
+    f"There is nothing to read here in a browser. MCP clients connect to {MCP_PATH} on this server, sending "
+    "the header 'Authorization: Bearer <token>' with the token the server was started with "
+    f"({TOKEN_ENV} or --token-file where it runs).\n\n"
+    f"How to connect an agent, and to put TLS in front: vaultmem's README, section \"{README_SECTION}\".\n"
+)
+
+
+class LandingPage:
+    """ASGI middleware: ``GET /`` (a person who opened the server's address in a browser) gets a
+    short page saying what this is and where agents connect, without the token.
+
+    It was a bare 404, which reads as a server that is down or misconfigured. The page names no
+    path of this machine and nothing of the vault (the caller is not authenticated); every other
+    path goes on as before (``/mcp`` needs the token).
+    """
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http" and scope["path"] == "/" and scope["method"] in ("GET", "HEAD"):
+            await PlainTextResponse(LANDING_PAGE)(scope, receive, send)
+        else:
+            await self.app(scope, receive, send)
+
+
 # ------------------------------------------------------------------ serving
 
 
@@ -363,7 +397,7 @@ def serve_http(vault: Vault, bind: Bind, token: str) -> None:
         transport_security=TransportSecuritySettings(enable_dns_rebinding_protection=False),
     )
     calls = CallsInFlight(ReadableRefusals(app, MAX_REQUEST_BYTES))
-    guarded = OriginGuard(calls, own_origins(bound) | frozenset(vault.config.mcp.allowed_origins), vault.root / CONFIG_FILE)
+    guarded = OriginGuard(LandingPage(calls), own_origins(bound) | frozenset(vault.config.mcp.allowed_origins), vault.root / CONFIG_FILE)
     config = uvicorn.Config(guarded, log_config=None, timeout_graceful_shutdown=STREAM_GRACE_SECONDS, lifespan="on")
     log.info("vaultmem: serving %s at %s (bearer token required; Ctrl-C or SIGTERM stops)", vault.root, url)
     if bind.host not in LOOPBACK_HOSTS:
