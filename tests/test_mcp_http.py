@@ -32,7 +32,7 @@ from mcp.client.streamable_http import streamable_http_client
 from vaultmem.mcp_http import README_SECTION
 
 from helpers import REPO, hold_commit_lock, init_repo, vaultmem_process
-from mcp_client import CALL_SECONDS, STARTUP_SECONDS, TOOLS, innermost, note, run, text_of
+from mcp_client import CALL_SECONDS, STARTUP_SECONDS, TOOLS, innermost, note, run, serve, text_of
 
 TOKEN = "correct-horse-battery-staple-4711"
 SERVING = re.compile(r"serving .* at (http://127\.0\.0\.1:\d+/mcp)")
@@ -685,9 +685,64 @@ def test_a_write_waiting_for_the_commit_lock_tells_an_http_client_as_progress(va
                 holder.wait(30)
             assert not result.is_error and result.structured_content and result.structured_content["commit"], result
             assert heard and f"pid {holder.pid}" in (heard[0][1] or ""), heard
+            # The lock's path said from the vault: the remote agent is not told the server's folders.
+            assert " holds .vaultmem/git.lock;" in (heard[0][1] or ""), heard
+            assert all(str(vault_dir) not in (message or "") for _value, message in heard), heard
 
     with http_server(vault_dir, tmp_path) as server:
         run(scenario, server.url)
+
+
+def test_a_remote_agents_errors_name_the_vault_and_paths_in_it_never_the_servers_folders(
+        vault_dir: Path, tmp_path: Path, write_note: Any) -> None:
+    """Over HTTP "outside the vault '/home/ana/Notes'", the hard-delete refusal's config path and
+    "file system error in /home/ana/Notes" told a remote agent the person's directory layout and
+    nothing it could use. They now say "the vault" and vault-relative paths, and still the fix."""
+    write_note("coffee.md", note("Coffee", "Flat white with oat milk.", layer="L4"))
+    write_note("errand.md", note("Errand", "Pick up the parcel.", layer="L2"))
+    failures: dict[str, str] = {}
+
+    async def failed(opened: ClientSession, tool: str, **arguments: Any) -> str:
+        with anyio.fail_after(CALL_SECONDS):
+            result = await opened.call_tool(tool, arguments)
+        assert result.is_error, (tool, arguments, result)
+        return text_of(result)
+
+    async def scenario(url: str) -> None:
+        async with session(url) as opened:
+            failures["traversal"] = await failed(opened, "get", note="../../etc/passwd")
+            failures["folder"] = await failed(opened, "remember", text="x", layer="L1", folder="../elsewhere")
+            failures["hard delete"] = await failed(opened, "forget", note="coffee.md", hard=True)
+            (vault_dir / "_archive").write_text("not a folder", encoding="utf-8")  # the archive cannot be made
+            failures["file system"] = await failed(opened, "forget", note="errand.md")
+
+    with http_server(vault_dir, tmp_path) as server:
+        run(scenario, server.url)
+    for what, told in failures.items():
+        for above in (vault_dir, *vault_dir.parents[:-1]):
+            assert f"{above}/" not in told and f"{above}'" not in told and f"{above}:" not in told, (what, told)
+    assert "outside the vault; if it is a link's target" in failures["traversal"], failures
+    assert "Send the note's path from the vault root" in failures["traversal"], failures
+    assert "is outside the vault: give a folder from the vault root" in failures["folder"], failures
+    assert "set allow_hard_delete = true under [mcp] in .vaultmem.toml;" in failures["hard delete"], failures
+    assert failures["file system"].startswith("Error executing tool forget: file system error in the vault: "), failures
+    assert "move or rename _archive" in failures["file system"], failures
+    assert (vault_dir / "errand.md").exists() and (vault_dir / "coffee.md").exists()
+
+
+def test_the_stdio_server_keeps_naming_the_vaults_folder_for_the_person_beside_it(vault_dir: Path, write_note: Any) -> None:
+    """Only the remote agent is spared the server's paths: over stdio the person runs the server."""
+    write_note("coffee.md", note("Coffee", "Flat white with oat milk.", layer="L4"))
+    told: list[str] = []
+
+    async def scenario() -> None:
+        async with serve(vault_dir, vault_dir.parent / "stdio-stderr.log") as served:
+            told.append(await served.error("forget", note="coffee.md", hard=True))
+            told.append(await served.error("get", note="../../etc/passwd"))
+
+    run(scenario)
+    assert f"under [mcp] in {vault_dir / '.vaultmem.toml'};" in told[0], told
+    assert f"outside the vault {str(vault_dir)!r}" in told[1], told
 
 
 # ------------------------------------------------------------------ stopping

@@ -12,6 +12,9 @@ adr/0015-mcp-over-http.md):
   ``Origin`` is neither this server's own nor listed in ``[mcp] allowed_origins`` gets 403
   before anything else reads it. Requests without ``Origin`` (agents, not browsers) pass
   to the token check. An allowed browser origin gets the CORS answers a page needs.
+- **Paths from the vault**: what a tool call answers, fails with or reports as progress names
+  the vault "the vault" and its files vault-relative (mcp_remote.py), never the server's
+  absolute paths.
 - **Refusals an agent can read**: the 401, 403 and 413 carry a JSON-RPC error saying what
   to change, the one body the SDK's client shows.
 - **A page at /** for a person who opens the address in a browser: what this is, where agents
@@ -53,6 +56,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from .config import CONFIG_FILE, normalize_origin
 from .errors import UsageError, VaultmemError
+from .mcp_remote import PathsFromTheVault, RemotePaths
 from .mcp_server import build_server
 from .vault import Vault
 
@@ -380,6 +384,9 @@ def serve_http(vault: Vault, bind: Bind, token: str) -> None:
         # authorization server here: with no resource_server_url nothing publishes
         # issuer_url, which only has to be a URL — this server's own.
         auth=AuthSettings(issuer_url=AnyHttpUrl(f"http://{bound}"), resource_server_url=None),
+        # The agent is on another machine: the server's absolute paths are of no use to it and
+        # show the person's directory layout; every answer, failure and progress says them from the vault.
+        middleware=[PathsFromTheVault(RemotePaths(vault.root))],
     )
     app = server.streamable_http_app(
         streamable_http_path=MCP_PATH,
