@@ -700,7 +700,9 @@ def test_a_remote_agents_errors_name_the_vault_and_paths_in_it_never_the_servers
     nothing it could use. They now say "the vault" and vault-relative paths, and still the fix."""
     write_note("coffee.md", note("Coffee", "Flat white with oat milk.", layer="L4"))
     write_note("errand.md", note("Errand", "Pick up the parcel.", layer="L2"))
+    write_note("setup.md", note("Setup", f"The vault is served from {vault_dir}/ by vaultmem.", layer="L4"))
     failures: dict[str, str] = {}
+    bodies: list[str] = []
 
     async def failed(opened: ClientSession, tool: str, **arguments: Any) -> str:
         with anyio.fail_after(CALL_SECONDS):
@@ -715,6 +717,7 @@ def test_a_remote_agents_errors_name_the_vault_and_paths_in_it_never_the_servers
             failures["hard delete"] = await failed(opened, "forget", note="coffee.md", hard=True)
             (vault_dir / "_archive").write_text("not a folder", encoding="utf-8")  # the archive cannot be made
             failures["file system"] = await failed(opened, "forget", note="errand.md")
+            bodies.append((await call(opened, "get", note="setup.md"))["body"])  # the person's text, as written
 
     with http_server(vault_dir, tmp_path) as server:
         run(scenario, server.url)
@@ -728,6 +731,7 @@ def test_a_remote_agents_errors_name_the_vault_and_paths_in_it_never_the_servers
     assert failures["file system"].startswith("Error executing tool forget: file system error in the vault: "), failures
     assert "move or rename _archive" in failures["file system"], failures
     assert (vault_dir / "errand.md").exists() and (vault_dir / "coffee.md").exists()
+    assert bodies == [f"The vault is served from {vault_dir}/ by vaultmem.\n"], bodies
 
 
 def test_the_stdio_server_keeps_naming_the_vaults_folder_for_the_person_beside_it(vault_dir: Path, write_note: Any) -> None:

@@ -54,10 +54,12 @@ def test_an_answer_keeps_the_persons_text_byte_for_byte_and_says_its_own_message
     back would change the file."""
     shown, root = paths
     answer = {"body": f"My vault lives in {root}/memories.", "title": str(root), "hits": [{"snippet": str(root)}],
+              "meta": {"message": f"{root}/a.md", "why": str(root)},
               "warnings": [f"the index of {root} is being built"],
               "problems": [{"path": "a.md", "message": f"{root}/a.md: bad date", "fix": f"edit {root}/a.md"}]}
     said = shown.answer(answer)
     assert said["body"] == answer["body"] and said["title"] == str(root) and said["hits"] == answer["hits"]
+    assert said["meta"] == answer["meta"]  # frontmatter properties that happen to be called message or why
     assert said["warnings"] == ["the index of the vault is being built"]
     assert said["problems"] == [{"path": "a.md", "message": "a.md: bad date", "fix": "edit a.md"}]
 

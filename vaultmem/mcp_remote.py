@@ -11,7 +11,8 @@ adr/0015-mcp-over-http.md, "Paths from the vault".
 
 What is rewritten: a failed call's text, a JSON-RPC error's message, a progress message, and
 in an answer the strings under the keys that carry vaultmem's own words (``warnings``,
-``notice``, a problem's ``message`` and ``fix`` …) — never a note's body, title or snippet:
+``notice``, a problem's ``message`` and ``fix`` …) — never a note's body, title, snippet or
+frontmatter (``meta``, where a property may be called ``message`` too):
 those are the person's text, read byte for byte (an agent that wrote a body back would
 otherwise change the file).
 """
@@ -35,6 +36,9 @@ THE_VAULT = "the vault"
 # An answer's keys whose strings are vaultmem's words (a note's own text is never under them).
 MESSAGE_KEYS = frozenset({"message", "messages", "notice", "notices", "warning", "warnings", "reason", "why",
                           "fix", "error", "errors", "hint"})
+# An answer's keys that hold the person's frontmatter: a property named `message` or `why` is
+# their text, not vaultmem's words.
+PERSONS_KEYS = frozenset({"meta", "properties", "frontmatter"})
 _PATH_CHAR = r"\-\w.~/\\"  # what may stand before a path's first character without it being a path's
 _ENDS_NAME = r"(?![\w~-]|\.\w)"  # the folder's name ends here: /notes is not /notes2, nor /notes.bak
 
@@ -81,8 +85,8 @@ class RemotePaths:
     def answer(self, document: Any) -> Any:
         """A JSON-ready answer with the strings under :data:`MESSAGE_KEYS` said from the vault."""
         if isinstance(document, dict):
-            return {key: self.every_string(value) if key in MESSAGE_KEYS else self.answer(value)
-                    for key, value in document.items()}
+            return {key: value if key in PERSONS_KEYS else self.every_string(value) if key in MESSAGE_KEYS
+                    else self.answer(value) for key, value in document.items()}
         if isinstance(document, list):
             return [self.answer(item) for item in document]
         return document
