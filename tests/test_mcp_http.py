@@ -29,8 +29,10 @@ import pytest
 from mcp import ClientSession, MCPError
 from mcp.client.streamable_http import streamable_http_client
 
+from vaultmem.mcp_http import README_SECTION
+
 from helpers import REPO, hold_commit_lock, init_repo, vaultmem_process
-from mcp_client import CALL_SECONDS, STARTUP_SECONDS, TOOLS, innermost, note, run, text_of
+from mcp_client import CALL_SECONDS, STARTUP_SECONDS, TOOLS, innermost, note, run, serve, text_of
 
 TOKEN = "correct-horse-battery-staple-4711"
 SERVING = re.compile(r"serving .* at (http://127\.0\.0\.1:\d+/mcp)")
@@ -323,6 +325,23 @@ def test_the_refusals_tell_an_unauthenticated_caller_nothing_about_where_the_vau
     assert str(vault_dir / ".vaultmem.toml") in logged  # the operator learns where to add it
 
 
+def test_a_person_opening_the_servers_address_in_a_browser_is_told_what_it_is_without_a_token(vault_dir: Path, tmp_path: Path) -> None:
+    """GET / answered a bare 404: a person who opened the URL took the server for broken. It now
+    says what it is and where agents connect; only that page goes without the token."""
+    with http_server(vault_dir, tmp_path) as server:
+        with httpx2.Client(timeout=30) as client:
+            page = client.get(server.origin + "/")
+            other = client.get(server.origin + "/index.html")
+            endpoint = client.post(server.url, json={})
+    assert page.status_code == 200 and page.headers["content-type"].startswith("text/plain"), page
+    assert "vaultmem MCP server" in page.text and "/mcp" in page.text, page.text
+    assert "Authorization: Bearer <token>" in page.text and 'section "MCP over HTTP' in page.text, page.text
+    assert str(vault_dir) not in page.text and str(tmp_path) not in page.text and "/tmp" not in page.text, page.text
+    assert other.status_code == 404 and "vaultmem MCP server" not in other.text
+    assert endpoint.status_code == 401  # the endpoint itself still needs the token
+    assert f"### {README_SECTION}\n" in (REPO / "README.md").read_text(encoding="utf-8")  # the section it points at
+
+
 def test_a_null_origin_is_not_told_to_add_itself_to_allowed_origins(vault_dir: Path, tmp_path: Path) -> None:
     """A sandboxed frame or a file:// page sends Origin: null. The 403 said "If it is yours, add it
     to allowed_origins" — and the config refuses null, so following it broke every command."""
@@ -335,6 +354,32 @@ def test_a_null_origin_is_not_told_to_add_itself_to_allowed_origins(vault_dir: P
         assert "If it is yours" not in responses[origin].text, responses[origin].text
         assert "only scheme://host[:port] origins can be allowed" in responses[origin].text
     assert "If it is yours, add it to allowed_origins" in responses["https://evil.example"].text
+
+
+def test_a_foreign_origin_is_told_why_in_a_json_rpc_error_the_sdk_client_shows(vault_dir: Path, tmp_path: Path) -> None:
+    """The 403 came as plain text, which the SDK's client shows as "Server returned an error
+    response" only: a web client whose origin was not listed could not tell what to change."""
+    told: list[str] = []
+
+    async def scenario(url: str) -> None:
+        try:
+            async with session(url, origin="https://chat.example.com"):
+                raise AssertionError("the server accepted the session")
+        except BaseExceptionGroup as group:
+            error = innermost(group)
+        except MCPError as raised:
+            error = raised
+        assert isinstance(error, MCPError), repr(error)
+        told.append(str(error))
+
+    with http_server(vault_dir, tmp_path) as server:
+        run(scenario, server.url)
+        with httpx2.Client(timeout=30) as client:
+            raw = client.post(server.url, headers={"Origin": "https://chat.example.com"}, json={})
+    assert "403 Forbidden: Origin 'https://chat.example.com' may not use this server" in told[0], told
+    assert "add it to allowed_origins under [mcp] in the vault's .vaultmem.toml" in told[0], told
+    assert raw.status_code == 403 and raw.headers["content-type"] == "application/json"
+    assert raw.json()["error"]["message"].startswith("403 Forbidden: ") and raw.json()["id"] is None
 
 
 def test_a_web_page_on_an_allowed_origin_passes_the_cors_preflight_and_can_read_every_answer(
@@ -640,9 +685,68 @@ def test_a_write_waiting_for_the_commit_lock_tells_an_http_client_as_progress(va
                 holder.wait(30)
             assert not result.is_error and result.structured_content and result.structured_content["commit"], result
             assert heard and f"pid {holder.pid}" in (heard[0][1] or ""), heard
+            # The lock's path said from the vault: the remote agent is not told the server's folders.
+            assert " holds .vaultmem/git.lock;" in (heard[0][1] or ""), heard
+            assert all(str(vault_dir) not in (message or "") for _value, message in heard), heard
 
     with http_server(vault_dir, tmp_path) as server:
         run(scenario, server.url)
+
+
+def test_a_remote_agents_errors_name_the_vault_and_paths_in_it_never_the_servers_folders(
+        vault_dir: Path, tmp_path: Path, write_note: Any) -> None:
+    """Over HTTP "outside the vault '/home/ana/Notes'", the hard-delete refusal's config path and
+    "file system error in /home/ana/Notes" told a remote agent the person's directory layout and
+    nothing it could use. They now say "the vault" and vault-relative paths, and still the fix."""
+    write_note("coffee.md", note("Coffee", "Flat white with oat milk.", layer="L4"))
+    write_note("errand.md", note("Errand", "Pick up the parcel.", layer="L2"))
+    write_note("setup.md", note("Setup", f"The vault is served from {vault_dir}/ by vaultmem.", layer="L4"))
+    failures: dict[str, str] = {}
+    bodies: list[str] = []
+
+    async def failed(opened: ClientSession, tool: str, **arguments: Any) -> str:
+        with anyio.fail_after(CALL_SECONDS):
+            result = await opened.call_tool(tool, arguments)
+        assert result.is_error, (tool, arguments, result)
+        return text_of(result)
+
+    async def scenario(url: str) -> None:
+        async with session(url) as opened:
+            failures["traversal"] = await failed(opened, "get", note="../../etc/passwd")
+            failures["folder"] = await failed(opened, "remember", text="x", layer="L1", folder="../elsewhere")
+            failures["hard delete"] = await failed(opened, "forget", note="coffee.md", hard=True)
+            (vault_dir / "_archive").write_text("not a folder", encoding="utf-8")  # the archive cannot be made
+            failures["file system"] = await failed(opened, "forget", note="errand.md")
+            bodies.append((await call(opened, "get", note="setup.md"))["body"])  # the person's text, as written
+
+    with http_server(vault_dir, tmp_path) as server:
+        run(scenario, server.url)
+    for what, told in failures.items():
+        for above in (vault_dir, *vault_dir.parents[:-1]):
+            assert f"{above}/" not in told and f"{above}'" not in told and f"{above}:" not in told, (what, told)
+    assert "outside the vault; if it is a link's target" in failures["traversal"], failures
+    assert "Send the note's path from the vault root" in failures["traversal"], failures
+    assert "is outside the vault: give a folder from the vault root" in failures["folder"], failures
+    assert "set allow_hard_delete = true under [mcp] in .vaultmem.toml;" in failures["hard delete"], failures
+    assert failures["file system"].startswith("Error executing tool forget: file system error in the vault: "), failures
+    assert "move or rename _archive" in failures["file system"], failures
+    assert (vault_dir / "errand.md").exists() and (vault_dir / "coffee.md").exists()
+    assert bodies == [f"The vault is served from {vault_dir}/ by vaultmem.\n"], bodies
+
+
+def test_the_stdio_server_keeps_naming_the_vaults_folder_for_the_person_beside_it(vault_dir: Path, write_note: Any) -> None:
+    """Only the remote agent is spared the server's paths: over stdio the person runs the server."""
+    write_note("coffee.md", note("Coffee", "Flat white with oat milk.", layer="L4"))
+    told: list[str] = []
+
+    async def scenario() -> None:
+        async with serve(vault_dir, vault_dir.parent / "stdio-stderr.log") as served:
+            told.append(await served.error("forget", note="coffee.md", hard=True))
+            told.append(await served.error("get", note="../../etc/passwd"))
+
+    run(scenario)
+    assert f"under [mcp] in {vault_dir / '.vaultmem.toml'};" in told[0], told
+    assert f"outside the vault {str(vault_dir)!r}" in told[1], told
 
 
 # ------------------------------------------------------------------ stopping

@@ -12,8 +12,13 @@ adr/0015-mcp-over-http.md):
   ``Origin`` is neither this server's own nor listed in ``[mcp] allowed_origins`` gets 403
   before anything else reads it. Requests without ``Origin`` (agents, not browsers) pass
   to the token check. An allowed browser origin gets the CORS answers a page needs.
-- **Refusals an agent can read**: the 401 and 413 carry a JSON-RPC error saying what to
-  change, the one body the SDK's client shows.
+- **Paths from the vault**: what a tool call answers, fails with or reports as progress names
+  the vault "the vault" and its files vault-relative (mcp_remote.py), never the server's
+  absolute paths.
+- **Refusals an agent can read**: the 401, 403 and 413 carry a JSON-RPC error saying what
+  to change, the one body the SDK's client shows.
+- **A page at /** for a person who opens the address in a browser: what this is, where agents
+  connect, that they need the token; no token needed for it, no path of this machine in it.
 - **No sessions** (``stateless_http``): every request stands alone, so clients go on
   calling across a restart of the server.
 - **Stopping.** SIGTERM or Ctrl-C: a running call still answers on its stream if it ends
@@ -51,6 +56,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from .config import CONFIG_FILE, normalize_origin
 from .errors import UsageError, VaultmemError
+from .mcp_remote import PathsFromTheVault, RemotePaths
 from .mcp_server import build_server
 from .vault import Vault
 
@@ -198,8 +204,10 @@ class OriginGuard:
             # vault lives on this machine is none of its business.
             log.warning("vaultmem: refused a request from origin %s (403); to allow it, add it to allowed_origins "
                         "under [mcp] in %s", shown, self.config_path)
-            response = PlainTextResponse(refusal(origin), status_code=403)
-            await response(scope, receive, send)
+            # A JSON-RPC error, as the 401 and 413: the SDK's client shows its message, and for a
+            # plain-text body only "Server returned an error response".
+            await send_refusal(send, {"type": "http.response.start", "status": 403, "headers": []},
+                               {"code": FORBIDDEN_CODE, "message": f"403 Forbidden: {refusal(origin)}"})
         elif scope["method"] == "OPTIONS" and "access-control-request-method" in headers:
             # A browser asks before it sends Authorization, and never sends the token with this
             # question: answered by the bearer check, it got 401 and the page could never call.
@@ -254,15 +262,16 @@ def refusal(origin: str) -> str:
         # the person to a setting that then refuses to load.
         return (f"Origin {shown} may not use this server: it names no page's origin (a sandboxed frame or a file:// "
                 f"page sends null), and only scheme://host[:port] origins can be allowed. Serve the page from an "
-                f"origin of its own and add that to allowed_origins under [mcp] in the vault's {CONFIG_FILE}.\n")
+                f"origin of its own and add that to allowed_origins under [mcp] in the vault's {CONFIG_FILE}.")
     return (f"Origin {shown} may not use this server. If it is yours, add it to allowed_origins "
-            f"under [mcp] in the vault's {CONFIG_FILE}.\n")
+            f"under [mcp] in the vault's {CONFIG_FILE}.")
 
 
 # ------------------------------------------------------------------ refusals an agent can read
 
 
 UNAUTHORIZED_CODE = -32001  # JSON-RPC's implementation-defined server errors: -32000 to -32099
+FORBIDDEN_CODE = -32003
 TOO_LARGE_CODE = -32600  # Invalid Request
 
 
@@ -317,6 +326,38 @@ async def send_refusal(send: Send, start: Message, error: dict[str, object]) -> 
     await send({"type": "http.response.body", "body": body, "more_body": False})
 
 
+# ------------------------------------------------------------------ the page at /
+
+
+README_SECTION = "MCP over HTTP: agents on other machines"
+LANDING_PAGE = (
+    "This is a vaultmem MCP server: a memory for AI agents, served over MCP's streamable HTTP transport.\n\n"
+    f"There is nothing to read here in a browser. MCP clients connect to {MCP_PATH} on this server, sending "
+    "the header 'Authorization: Bearer <token>' with the token the server was started with "
+    f"({TOKEN_ENV} or --token-file where it runs).\n\n"
+    f"How to connect an agent, and to put TLS in front: vaultmem's README, section \"{README_SECTION}\".\n"
+)
+
+
+class LandingPage:
+    """ASGI middleware: ``GET /`` (a person who opened the server's address in a browser) gets a
+    short page saying what this is and where agents connect, without the token.
+
+    It was a bare 404, which reads as a server that is down or misconfigured. The page names no
+    path of this machine and nothing of the vault (the caller is not authenticated); every other
+    path goes on as before (``/mcp`` needs the token).
+    """
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http" and scope["path"] == "/" and scope["method"] in ("GET", "HEAD"):
+            await PlainTextResponse(LANDING_PAGE)(scope, receive, send)
+        else:
+            await self.app(scope, receive, send)
+
+
 # ------------------------------------------------------------------ serving
 
 
@@ -343,6 +384,9 @@ def serve_http(vault: Vault, bind: Bind, token: str) -> None:
         # authorization server here: with no resource_server_url nothing publishes
         # issuer_url, which only has to be a URL — this server's own.
         auth=AuthSettings(issuer_url=AnyHttpUrl(f"http://{bound}"), resource_server_url=None),
+        # The agent is on another machine: the server's absolute paths are of no use to it and
+        # show the person's directory layout; every answer, failure and progress says them from the vault.
+        middleware=[PathsFromTheVault(RemotePaths(vault.root))],
     )
     app = server.streamable_http_app(
         streamable_http_path=MCP_PATH,
@@ -360,7 +404,7 @@ def serve_http(vault: Vault, bind: Bind, token: str) -> None:
         transport_security=TransportSecuritySettings(enable_dns_rebinding_protection=False),
     )
     calls = CallsInFlight(ReadableRefusals(app, MAX_REQUEST_BYTES))
-    guarded = OriginGuard(calls, own_origins(bound) | frozenset(vault.config.mcp.allowed_origins), vault.root / CONFIG_FILE)
+    guarded = OriginGuard(LandingPage(calls), own_origins(bound) | frozenset(vault.config.mcp.allowed_origins), vault.root / CONFIG_FILE)
     config = uvicorn.Config(guarded, log_config=None, timeout_graceful_shutdown=STREAM_GRACE_SECONDS, lifespan="on")
     log.info("vaultmem: serving %s at %s (bearer token required; Ctrl-C or SIGTERM stops)", vault.root, url)
     if bind.host not in LOOPBACK_HOSTS:

@@ -43,7 +43,7 @@ import logging
 import queue
 import threading
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Sequence
 from concurrent.futures import Future
 from contextlib import ExitStack, asynccontextmanager, nullcontext
 from dataclasses import dataclass
@@ -55,6 +55,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeVar
 import anyio
 from mcp.server.auth.provider import TokenVerifier
 from mcp.server.auth.settings import AuthSettings
+from mcp.server.context import ServerMiddleware
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp.server.mcpserver.tools import Tool
@@ -1048,10 +1049,12 @@ def declared_tools(tools: VaultTools) -> list[Tool]:
 # ------------------------------------------------------------------ server
 
 
-def build_server(vault: Vault, *, token_verifier: TokenVerifier | None = None, auth: AuthSettings | None = None) -> MCPServer[None]:
+def build_server(vault: Vault, *, token_verifier: TokenVerifier | None = None, auth: AuthSettings | None = None,
+                 middleware: Sequence[ServerMiddleware[Any]] = ()) -> MCPServer[None]:
     """An MCPServer exposing ``vault`` through the tools above (not started).
 
-    ``token_verifier`` and ``auth`` guard the HTTP transport (mcp_http.py); stdio needs neither.
+    ``token_verifier`` and ``auth`` guard the HTTP transport (mcp_http.py), and its
+    ``middleware`` says the server's paths from the vault (mcp_remote.py); stdio needs none of them.
     """
     service = VaultService(vault)
     return MCPServer(
@@ -1062,6 +1065,7 @@ def build_server(vault: Vault, *, token_verifier: TokenVerifier | None = None, a
         tools=declared_tools(VaultTools(service, vault.config.mcp)),
         token_verifier=token_verifier,
         auth=auth,
+        middleware=list(middleware),
     )
 
 
