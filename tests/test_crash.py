@@ -386,3 +386,28 @@ def test_an_index_killed_after_some_chunks_is_finished_by_reading_only_the_notes
     assert report["added"] == NOTES - written
     assert "another version" not in result.stdout + result.stderr
     assert index_matches_disk(vault)
+
+
+def test_a_new_note_under_the_name_of_a_note_merged_and_archived_is_not_called_a_cut_off_merge(tmp_path: Path) -> None:
+    # A note without an `id` is known by its path, and merged_from lists that. Once the merge
+    # finished (the merged note in the archive), a new note of the person's under the same name
+    # (Obsidian's "Inbox.md" made again) was left out of every consolidate for good, "a merge into
+    # it was cut off before this note was archived", and forgetting it, as the reason said, threw
+    # away a note no merge holds a line of.
+    vault = _facts_vault(tmp_path / "vault")
+    assert vaultmem_process(vault, "index").returncode == 0
+    merged = json.loads(vaultmem_process(vault, "consolidate", "--apply", "--all", "--json").stdout)["merged"]
+    reused = merged[0]["merged"][0]["path"]
+    assert (vault / "_archive" / reused).is_file() and not (vault / reused).exists()
+    (vault / reused).write_text("---\nlayer: L3\nexpires_at: 2030-01-01\n---\nThe boiler was serviced in May by Ortiz.\n",
+                                encoding="utf-8")
+    (vault / "memories" / "boiler-again.md").write_text(
+        "---\nlayer: L3\nexpires_at: 2030-01-02\n---\nThe boiler was serviced in May by Ortiz.\n", encoding="utf-8")
+
+    result = vaultmem_process(vault, "consolidate", "--all", "--json")
+
+    assert result.returncode == 0, result.stderr
+    report = json.loads(result.stdout)
+    assert [entry for entry in report["left_out"] if entry["path"] == reused] == []
+    assert any(reused in [cluster["canonical"], *cluster["members"]] for cluster in report["clusters"]), report
+
