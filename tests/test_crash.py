@@ -411,3 +411,24 @@ def test_a_new_note_under_the_name_of_a_note_merged_and_archived_is_not_called_a
     assert [entry for entry in report["left_out"] if entry["path"] == reused] == []
     assert any(reused in [cluster["canonical"], *cluster["members"]] for cluster in report["clusters"]), report
 
+
+def test_a_killed_first_index_of_a_vault_with_dataview_and_its_own_date_properties_is_finished_by_reading_only_the_rest(
+        vault: Path) -> None:
+    # The rules were recorded at the start (READER_KEY), but the settings the rows were read under
+    # (Dataview's inline-query prefixes, the [dates] properties, the daily-note format, the
+    # exclusions) only at the end: with Dataview turned on (Obsidian's most used plugin), the next
+    # `index` found no prefixes recorded, took them for changed and read all 1,200 notes again.
+    (vault / ".obsidian").mkdir(exist_ok=True)
+    (vault / ".obsidian/community-plugins.json").write_text('["dataview"]', encoding="utf-8")
+    (vault / ".vaultmem.toml").write_text('[dates]\ndate = ["date", "when"]\n', encoding="utf-8")
+    process = vaultmem_popen(vault, "index")
+    kill_when(process, lambda: notes_count(vault) >= 512, "the first chunk")
+    written = notes_count(vault)
+
+    result = vaultmem_process(vault, "index", "--json", timeout=300)
+
+    assert result.returncode == 0, result.stderr
+    report = json.loads(result.stdout)
+    assert report["updated"] == 0, report
+    assert report["added"] == NOTES - written
+    assert index_matches_disk(vault)
