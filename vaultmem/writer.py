@@ -21,7 +21,7 @@ from typing import Any
 
 from .cjk import has_run
 from .dating import iso_spelling, local_day_start, property_day
-from .durable import MAX_NAME_BYTES, make_folders
+from .durable import MAX_NAME_BYTES, make_folders, remove_folders_of_a_refused_write
 from .errors import Argument, InvalidTimestamp, PathOutsideVault, UsageError, short_repr
 from .fields import name_form
 from .jalali import said_day, solar_hijri_said
@@ -575,6 +575,11 @@ def write_new_note(paths: VaultPaths, folder: str, note: NewNote, named_elsewher
             create_exclusive(absolute, data)
         except FileExistsError:
             continue  # taken between the check and the claim
+        except OSError:
+            # The note could not be written (a full disk, a quota): the folders made for it go
+            # too, as when mkdir -p fails part-way; were: left behind, empty, nothing remembered.
+            remove_folders_of_a_refused_write(made)
+            raise
         if not paths.contains_real(absolute):
             # The folder was swapped for a symlink out after it was checked.
             absolute.unlink()
