@@ -432,3 +432,21 @@ def test_a_killed_first_index_of_a_vault_with_dataview_and_its_own_date_properti
     assert report["updated"] == 0, report
     assert report["added"] == NOTES - written
     assert index_matches_disk(vault)
+
+
+def test_a_killed_first_index_whose_settings_change_before_the_next_reads_its_notes_again(vault: Path) -> None:
+    # The other way round: the rows a killed first index wrote were read with Dataview on; turned
+    # off before the next `index`, nothing recorded said they were, and they kept Dataview's
+    # inline queries left out of their text until their files changed.
+    (vault / ".obsidian").mkdir(exist_ok=True)
+    (vault / ".obsidian/community-plugins.json").write_text('["dataview"]', encoding="utf-8")
+    process = vaultmem_popen(vault, "index")
+    kill_when(process, lambda: notes_count(vault) >= 512, "the first chunk")
+    written = notes_count(vault)
+    (vault / ".obsidian/community-plugins.json").write_text("[]", encoding="utf-8")
+
+    result = vaultmem_process(vault, "index", "--json", timeout=300)
+
+    assert result.returncode == 0, result.stderr
+    report = json.loads(result.stdout)
+    assert (report["updated"], report["added"]) == (written, NOTES - written), report
