@@ -450,3 +450,24 @@ def test_a_killed_first_index_whose_settings_change_before_the_next_reads_its_no
     assert result.returncode == 0, result.stderr
     report = json.loads(result.stdout)
     assert (report["updated"], report["added"]) == (written, NOTES - written), report
+
+
+def test_a_killed_rebuild_after_dataview_was_turned_on_is_finished_by_reading_only_the_rest(vault: Path) -> None:
+    # `index --rebuild` reads every note under today's settings, but the settings recorded were
+    # still the last index's until the rebuild's end: killed after 512 notes, the next `index`
+    # took Dataview (turned on since) for changed and read the rebuild's 512 again.
+    assert vaultmem_process(vault, "index", timeout=300).returncode == 0
+    (vault / ".obsidian").mkdir(exist_ok=True)
+    (vault / ".obsidian/community-plugins.json").write_text('["dataview"]', encoding="utf-8")
+    process = vaultmem_popen(vault, "index", "--rebuild")
+    rebuilt_so_far = ("SELECT CASE WHEN (SELECT value FROM meta WHERE key = 'indexed') = 'rebuilding' "
+                      "THEN (SELECT count(*) FROM notes) ELSE 0 END")
+    kill_when(process, lambda: observe(vault, rebuilt_so_far) >= 512, "the first chunk of the rebuild")
+    written = notes_count(vault)
+
+    result = vaultmem_process(vault, "index", "--json", timeout=300)
+
+    assert result.returncode == 0, result.stderr
+    report = json.loads(result.stdout)
+    assert (report["updated"], report["added"]) == (0, NOTES - written), report
+    assert index_matches_disk(vault)

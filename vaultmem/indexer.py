@@ -250,12 +250,13 @@ class Indexer:
         self._redate_if_git_moved()
         self._reread_if_inline_queries_changed()
         made_under = self.store.meta.get(READER_KEY)
-        if made_under is None and self.store.notes.count() == 0:
-            # A new index: its rows are made under today's rules from the first chunk on. Said
-            # now, not at the end: a first index killed after some chunks left rows without
-            # rules, and the next reconcile read every note again, "made by another version".
-            # The settings too: without them recorded, the next reconcile took Dataview's prefixes,
-            # the [dates] properties or the daily-note format for changed and read every note again.
+        if made_under in (None, INDEX_RULES) and self.store.notes.count() == 0:
+            # A new index (or a rebuild's, its rows dropped): its rows are made under today's rules
+            # from the first chunk on. Said now, not at the end: a first index killed after some
+            # chunks left rows without rules, and the next reconcile read every note again, "made
+            # by another version". The settings too: without them recorded (or with the last
+            # index's, before a rebuild), the next reconcile took Dataview's prefixes, the [dates]
+            # properties or the daily-note format for changed and read every note again.
             self._record_rules(exclusions, daily)
         elif made_under != INDEX_RULES:
             # Rows without rules: an index from before the rules were kept.
