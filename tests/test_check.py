@@ -777,3 +777,26 @@ def test_check_names_the_temp_files_a_killed_write_left_and_they_are_never_notes
         vault.index()
         assert [note.path for note in vault.list_notes()] == ["work/n.md"]
         assert [hit.path for hit in vault.search("standup plumber")] == ["work/n.md"]
+
+
+def test_check_says_which_notes_have_other_names_before_a_write_to_them_is_refused(sample_vault: Path, tmp_path: Path) -> None:
+    # A `cp -al` (or rsync --link-dest) backup of the vault gives every note a second name: from
+    # then on every revise, merge and check --fix of them is refused (HardLinkedNote), and check
+    # said nothing about it — the person learnt it from the agent's first refused write.
+    shutil.copytree(sample_vault, tmp_path / "backup", copy_function=os.link)
+
+    result = run_cli(sample_vault, "check", "--json")
+
+    assert result.exit_code == 1  # the sample's own four problems: a notice does not change it
+    notices = [notice for notice in json.loads(result.stdout)["notices"] if notice["field"] == "hard links"]
+    assert len(notices) == 1, notices
+    assert "40 notes have other names" in notices[0]["message"]
+    assert notices[0]["path"] in notices[0]["message"]
+    assert "cp " in notices[0]["fix"] and "mv " in notices[0]["fix"]
+    text = run_cli(sample_vault, "check").stdout
+    assert "hard links: 40 notes have other names" in text
+    for note in sample_vault.rglob("*.md"):  # the one given its own file is no longer named
+        if note.name == "Maya.md":
+            shutil.copyfile(note, tmp_path / "copy.md")
+            os.replace(tmp_path / "copy.md", note)
+    assert "39 notes have other names" in run_cli(sample_vault, "check").stdout

@@ -875,3 +875,42 @@ def test_a_running_mcp_server_whose_index_folder_turns_read_only_still_recalls(
     assert is_error
     assert "IndexNotWritable" in text
     assert not list(vault.rglob("plumber*"))
+
+
+def test_an_mcp_server_started_on_a_read_only_index_folder_holding_a_stale_fence_still_recalls(
+        vault: Path, read_only_later: Callable[[], None], tmp_path: Path) -> None:
+    # A reader killed while it waited for a watcher leaves its fence file in .vaultmem/; a watcher
+    # removes such stale fences when it starts. On a read-only .vaultmem/ (a disk remounted
+    # read-only after an error) that unlink failed with EROFS and stopped the watcher: `watch`
+    # exited, and every recall of a server said "WatchError: … Read-only file system: …/fence-…",
+    # though the server had logged "watching for changes, serving".
+    import anyio
+    from mcp import ClientSession, StdioServerParameters
+    from mcp.client.stdio import stdio_client
+
+    from mcp_client import CALL_SECONDS, STARTUP_SECONDS, text_of
+    from mcp_client import run as run_scenario
+
+    stale = vault / ".vaultmem" / "fence-999-deadbeefdeadbeef"
+    stale.touch()
+    os.utime(stale, (1_700_000_000, 1_700_000_000))  # long before: a reader that died waiting
+    read_only_later()
+    parameters = StdioServerParameters(command=sys.executable, args=["-m", "vaultmem", "--vault", str(vault), "mcp"],
+                                       env=process_env())
+    seen: dict[str, Any] = {}
+
+    async def scenario() -> None:
+        with (tmp_path / "server.log").open("w", encoding="utf-8") as log:
+            async with stdio_client(parameters, errlog=log) as (read, write), ClientSession(read, write) as session:
+                with anyio.fail_after(STARTUP_SECONDS):
+                    await session.initialize()
+                with anyio.fail_after(CALL_SECONDS):
+                    recalled = await session.call_tool("recall", {"query": "how does Maya take her coffee"})
+                seen["recalled"] = (recalled.is_error, text_of(recalled), recalled.structured_content)
+
+    run_scenario(scenario)
+
+    is_error, text, answer = seen["recalled"]
+    assert not is_error, text
+    assert COFFEE_NOTE in [hit["path"] for hit in answer["hits"]]
+    assert stale.exists()  # left as it was: nothing may be written there

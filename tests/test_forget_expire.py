@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import unicodedata
 from pathlib import Path
 
 import pytest
@@ -415,3 +416,28 @@ def test_a_file_where_the_archive_needs_a_folder_is_named_with_the_fix_not_taken
     assert snapshot_files(vault.root) == before
     result = run_cli(vault.root, "forget", "scratch/flight-berlin.md")
     assert result.exit_code == 1 and "_archive/scratch is a file where vaultmem needs a folder" in result.output
+
+
+def test_the_archive_gets_no_two_names_that_differ_only_in_unicode_form(vault: Vault, sample_vault: Path) -> None:
+    # macOS (APFS) ignores the Unicode form as well as case: Zoë.md written composed (NFC) and
+    # Zoë.md written decomposed (NFD, as a Mac names files) are one file there. Was: the
+    # archive compared names as Windows does only (case), so the second Zoë.md forgotten went
+    # to _archive/Zoë.md beside the first — a clone on a Mac keeps one of the two; and a
+    # folder spelled the other way made a second folder beside the archive's.
+    composed, decomposed = "Zo\u00eb", "Zoe\u0308"
+    (sample_vault / f"{composed}.md").write_text("# Zoë\nThe old Zoë.\n", encoding="utf-8")
+    (sample_vault / f"Caf\u00e9").mkdir()
+    (sample_vault / f"Caf\u00e9/x.md").write_text("# X\nx\n", encoding="utf-8")
+    vault.index()
+    assert vault.forget(f"{composed}.md").archived_to == f"_archive/{composed}.md"
+    assert vault.forget(f"Caf\u00e9/x.md").archived_to == "_archive/Caf\u00e9/x.md"
+    (sample_vault / f"{decomposed}.md").write_text("# Zoë\nThe new Zoë.\n", encoding="utf-8")
+    (sample_vault / "Cafe\u0301").mkdir()
+    (sample_vault / "Cafe\u0301/y.md").write_text("# Y\ny\n", encoding="utf-8")
+    vault.index()
+    assert vault.forget(f"{decomposed}.md").archived_to == f"_archive/{decomposed}-2.md"
+    assert vault.forget("Cafe\u0301/y.md").archived_to == "_archive/Caf\u00e9/y.md"
+    archive = sorted(path.relative_to(sample_vault / "_archive").as_posix() for path in (sample_vault / "_archive").rglob("*"))
+    assert len({unicodedata.normalize("NFC", path).upper() for path in archive}) == len(archive) == 5, archive
+    assert (sample_vault / f"_archive/{composed}.md").read_text(encoding="utf-8").endswith("The old Zoë.\n")
+    assert (sample_vault / f"_archive/{decomposed}-2.md").read_text(encoding="utf-8").endswith("The new Zoë.\n")

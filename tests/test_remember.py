@@ -897,3 +897,31 @@ def test_a_text_with_crlf_is_written_in_the_files_own_line_ending(vault: Vault, 
     assert windows.read_bytes() == b"---\r\nid: crlf-note\r\nlayer: L3\r\n---\r\nFrom Windows.\r\n\r\nMore\r\nlines.\r\n"
     vault.revise("crlf-note", text="Replaced\r\nwhole.\n", now=NOW)
     assert windows.read_bytes() == b"---\r\nid: crlf-note\r\nlayer: L3\r\n---\r\nReplaced\r\nwhole.\r\n"
+
+
+def test_a_remember_whose_note_cannot_be_written_leaves_no_empty_folders_it_made(tmp_path: Path) -> None:
+    # mkdir -p undid itself when it failed part-way, but when the folders were made and the note's
+    # own file could not be written (a full disk, a quota: here the file size limit, a real EFBIG
+    # from the kernel), a/b/c/ stayed behind, empty, though nothing was remembered.
+    import resource
+
+    root = tmp_path / "vault"
+    root.mkdir()
+    (root / "boiler.md").write_text("---\nlayer: L3\n---\nThe boiler is serviced in May.\n", encoding="utf-8")
+    (root / "kept").mkdir()
+    with Vault(root) as vault:
+        vault.index()
+        soft, hard = resource.getrlimit(resource.RLIMIT_FSIZE)
+        failed: list[OSError] = []
+        for folder in ("a/b/c", "kept/d"):
+            resource.setrlimit(resource.RLIMIT_FSIZE, (64, hard))  # Python ignores SIGXFSZ: the write gets EFBIG
+            try:
+                vault.remember("The plumber comes on Tuesday at ten and wants the cellar keys left downstairs.",
+                               folder=folder)
+            except OSError as error:
+                failed.append(error)
+            finally:
+                resource.setrlimit(resource.RLIMIT_FSIZE, (soft, hard))
+    assert len(failed) == 2 and all("File too large" in str(error) for error in failed), failed
+    assert sorted(path.relative_to(root).as_posix() for path in root.rglob("*") if ".vaultmem" not in path.parts) == [
+        "boiler.md", "kept"]

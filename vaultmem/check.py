@@ -12,10 +12,12 @@ not load, a date no calendar holds) is reported as a ``fix`` problem either way.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from stat import S_ISREG
 
 from .archive_edits import archive_edit_problems
 from .config import CONFIG_FILE, VaultConfig
@@ -154,6 +156,7 @@ def check_vault(paths: VaultPaths, policy: LayerPolicy, fix: bool = False, now: 
         report.problems.extend(problem.done_by_hand() if refused else problem for problem in note.problems)
         report.problems.extend(date_problems(note.meta, note.path, paths.daily, paths.dates))  # as the index keeps them (indexer.note_row)
     report.notices.extend(_imported_undated(notes, git, paths))
+    report.notices.extend(_hard_linked(paths, [stat.path for stat in files]))
     report.problems.extend(duplicate_id_problems(notes))
     report.problems.extend(sync_copy_problems(notes))
     report.problems.extend(name_clash_problems(stat.path for stat in files))  # every file: one unread is still lost
@@ -169,6 +172,35 @@ def _imported_undated(notes: Sequence[Note], git: GitDates, paths: VaultPaths) -
     count = sum(1 for note in notes if note.path in git.imported
                 and note_date(note.meta, note.path, paths.daily, paths.dates, note.body) is None)
     return [imported_undated(count)] if count else []
+
+
+HARD_LINKS_NAMED = 3  # of the notes with other names, the first few named
+
+
+def _hard_linked(paths: VaultPaths, relatives: Sequence[str]) -> list[Problem]:
+    """One line for the notes whose file has other names (hard links: a ``cp -al`` or ``rsync
+    --link-dest`` backup, a note linked into a second vault): every write of vaultmem's over one
+    is refused (noteio.HardLinkedNote), and the person learnt it only from the first refusal.
+    Said, not a problem: the links are the person's, and a move or delete of such a note works."""
+    linked = []
+    for relative in relatives:
+        try:
+            info = os.stat(paths.os_path(relative), follow_symlinks=False)
+        except FileNotFoundError:
+            continue  # gone since the scan: nothing to write over
+        if S_ISREG(info.st_mode) and info.st_nlink > 1:
+            linked.append(relative)
+    if not linked:
+        return []
+    count = len(linked)
+    named = ", ".join(linked[:HARD_LINKS_NAMED]) + (f" and {count - HARD_LINKS_NAMED} more" if count > HARD_LINKS_NAMED else "")
+    return [Problem(linked[0], "hard links",
+                    f"{count} {'note has' if count == 1 else 'notes have'} other names (hard links to one file: {named}), "
+                    "as a `cp -al` backup or a note linked into a second vault makes; vaultmem does not revise, merge "
+                    "or fix such a note (replacing its file would leave the other names the old text), it only moves "
+                    "or deletes it",
+                    "to let vaultmem write one, give it a file of its own (cp NOTE copy.md && mv copy.md NOTE; a backup "
+                    "made with cp -a or rsync without --link-dest keeps its own copies); or leave them and edit them by hand")]
 
 
 TEMP_FILE_AGE = timedelta(minutes=1)  # a write in progress holds its temp file for well under this

@@ -86,8 +86,9 @@ from .notes import (
 )
 from .notion import without_page_id
 from .paths import VaultPaths
+from .resolution import newest_archived
 from .results import NotCommitted, PathReason, not_committed_dicts
-from .storage import Eligibility, PoolNote, Store
+from .storage import Absorbed, Eligibility, PoolNote, Store
 from .sync_copies import copy_among, is_copy_among
 from .template_lines import holds_template_lines, own_text, read_template_lines
 from .vectors import VectorIndex, unpack
@@ -360,8 +361,9 @@ def plan_consolidation(store: Store, paths: VaultPaths, scope: Scope, embed: Emb
     unmerged = unmerged_notes(paths.root)  # the whole vault's, one question to git: the index does not keep it
     reasons.update({note.label: unmerged_reason(note.path) for note in pool if note.path in unmerged and note.label not in reasons})
     absorbed = store.notes.absorbed_yet_here("merged_from")
-    reasons.update({note.label: absorbed_reason(absorbed[note.label]) for note in pool
-                    if note.label in absorbed and note.label not in reasons})
+    reasons.update({note.label: absorbed_reason(absorbed[note.label].by) for note in pool
+                    if note.label in absorbed and note.label not in reasons and not _new_under_merged_name(
+                        paths, note.path, absorbed[note.label])})
     sources = pool if scope.window is None else pool[: scope.window]
     left_out = [LeftOut(note.path, reasons[note.label]) for note in sources if note.label in reasons]
     layers = {note.label: note.layer for note in pool if note.label not in reasons}
@@ -553,6 +555,14 @@ def unreliable_reason(note: PoolNote) -> str | None:
                        Operation("run `vaultmem check --fix` to stamp it", "run Vault.check(fix=True) to stamp it",
                                  "give it an expiry (revise with ttl or expires_at)"), ", then consolidate again")
     return None
+
+
+def _new_under_merged_name(paths: VaultPaths, relative: str, absorbed: Absorbed) -> bool:
+    """Is the note at ``relative``, listed in a ``merged_from`` by its path (it has no ``id``), a
+    new note under a merged note's name? The merge finished: the archive holds the merged note
+    (``Inbox.md`` merged, then made again by Obsidian). Without an archived copy it is the merged
+    note itself, left by a merge cut off before archiving it."""
+    return absorbed.by_path and newest_archived(paths, relative) is not None
 
 
 def absorbed_reason(canonical: str) -> str:

@@ -210,13 +210,19 @@ def make_folders(directory: Path) -> list[Path]:
     except OSError:
         # Failing part-way ("File name too long" past the deepest path the system holds), the
         # folders made so far stayed behind, empty, though the write was refused.
-        try:
-            remove_made_folders(made)
-        except OSError as cleanup:
-            logger.warning("could not remove the empty folders made for a refused write (%s): %s",
-                           cleanup, ", ".join(map(str, made)))
+        remove_folders_of_a_refused_write(made)
         raise
     return made
+
+
+def remove_folders_of_a_refused_write(made: Sequence[Path]) -> None:
+    """:func:`remove_made_folders` while the write's own error is raised: an error removing them
+    is logged, not raised over the one that says why nothing was written."""
+    try:
+        remove_made_folders(made)
+    except OSError as cleanup:
+        logger.warning("could not remove the empty folders made for a refused write (%s): %s",
+                       cleanup, ", ".join(map(str, made)))
 
 
 def remove_made_folders(made: Sequence[Path]) -> None:

@@ -23,6 +23,7 @@ from __future__ import annotations
 import contextlib
 import errno
 import importlib
+import logging
 import os
 import secrets
 import sys
@@ -35,6 +36,8 @@ try:
     fcntl = importlib.import_module("fcntl")
 except ImportError:  # Windows: no flock, so no watcher can vouch for the index across processes
     fcntl = None
+
+logger = logging.getLogger(__name__)
 
 FENCE_PREFIX = "fence-"
 WATCH_LOCK = "watch.lock"
@@ -101,7 +104,15 @@ def remove_stale_fences(state_dir: Path, now: float | None = None) -> None:
         return  # no index folder yet: nothing left behind
     for entry in entries:
         if entry.name.startswith(FENCE_PREFIX) and _age(entry, moment) > STALE_FENCE_SECONDS:
-            remove_fence(state_dir, entry.name)
+            try:
+                remove_fence(state_dir, entry.name)
+            except OSError as error:
+                if error.errno not in (errno.EROFS, errno.EACCES, errno.EPERM):
+                    raise
+                # A .vaultmem/ this process may not write (a disk remounted read-only): the fence
+                # stays, harmless — no reader can make one there, each walks the vault instead.
+                # Raised, it stopped the watcher: `watch` exited, a server's every recall failed.
+                logger.warning("a stale fence stays in %s, which cannot be written here: %s", state_dir, error)
 
 
 def _age(entry: os.DirEntry[str], now: float) -> float:

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, TypeVar
 from .daily_format import DailyFormat, dated_folders, titled_as_journal
 from .dating import GIT_SOURCE, DateProperties, note_date, note_problems
 from .errors import INDEX, RE_EMBED, DerivedIndexError, Spelled
+from .exclusions import Exclusions
 from .fields import opening_heading_key
 from .lifecycle import to_epoch_us
 from .notes import Note, Problem, epoch_us_or_none, expiry_text, lookup_names, parse_note, path_without_suffix, tags_of
@@ -249,11 +250,14 @@ class Indexer:
         self._redate_if_git_moved()
         self._reread_if_inline_queries_changed()
         made_under = self.store.meta.get(READER_KEY)
-        if made_under is None and self.store.notes.count() == 0:
-            # A new index: its rows are made under today's rules from the first chunk on. Said
-            # now, not at the end: a first index killed after some chunks left rows without
-            # rules, and the next reconcile read every note again, "made by another version".
-            self.store.meta.set(READER_KEY, INDEX_RULES)
+        if made_under in (None, INDEX_RULES) and self.store.notes.count() == 0:
+            # A new index (or a rebuild's, its rows dropped): its rows are made under today's rules
+            # from the first chunk on. Said now, not at the end: a first index killed after some
+            # chunks left rows without rules, and the next reconcile read every note again, "made
+            # by another version". The settings too: without them recorded (or with the last
+            # index's, before a rebuild), the next reconcile took Dataview's prefixes, the [dates]
+            # properties or the daily-note format for changed and read every note again.
+            self._record_rules(exclusions, daily)
         elif made_under != INDEX_RULES:
             # Rows without rules: an index from before the rules were kept.
             report.reread = True
@@ -285,11 +289,7 @@ class Indexer:
         self._remove(vanished, report)
         self._embed_missing(report)
         self.store.meta.mark_indexed(completes_rebuild)
-        self.store.meta.set(EXCLUSIONS_KEY, exclusions.fingerprint)
-        self.store.meta.set(DAILY_FORMAT_KEY, daily.fingerprint)
-        self.store.meta.set(DATE_PROPERTIES_KEY, self.paths.dates.fingerprint)
-        self.store.meta.set(INLINE_QUERIES_KEY, self.paths.inline_queries.fingerprint)
-        self.store.meta.set(READER_KEY, INDEX_RULES)
+        self._record_rules(exclusions, daily)
         self.store.meta.set_linked_notes(scan.linked_notes)
         self._merge_full_text(report, committed)  # last: a kill during it leaves a complete index, its segments apart
         # Report every problem the vault has now, not only those of files read in this
@@ -310,6 +310,15 @@ class Indexer:
         if committed > 1 and 2 * written >= self.store.notes.count():
             with self.store.transaction():
                 self.store.passages.merge_full_text()
+
+    def _record_rules(self, exclusions: Exclusions, daily: DailyFormat) -> None:
+        """Record what the rows are read under: the reader's rules and the vault's settings that
+        change a note's row (each compared at the next reconcile, which reads again what changed)."""
+        self.store.meta.set(EXCLUSIONS_KEY, exclusions.fingerprint)
+        self.store.meta.set(DAILY_FORMAT_KEY, daily.fingerprint)
+        self.store.meta.set(DATE_PROPERTIES_KEY, self.paths.dates.fingerprint)
+        self.store.meta.set(INLINE_QUERIES_KEY, self.paths.inline_queries.fingerprint)
+        self.store.meta.set(READER_KEY, INDEX_RULES)
 
     def _redate_if_format_changed(self, daily: DailyFormat) -> None:
         """The daily-note format changed since the notes were dated (the person set another in

@@ -1224,7 +1224,7 @@ def newest_archived(paths: VaultPaths, relative: str) -> str | None:
     ``Cafe\u0301`` on disk) it is still found (``VaultPaths.spelled_on_disk``)."""
     newest = None
     try:
-        for archived, absolute in archive_names(paths, relative):
+        for archived, absolute in archive_names(paths, relative, reading=True):
             on_disk = archived if absolute.is_file() else paths.spelled_on_disk(archived)
             if on_disk is None or not paths.absolute(on_disk).is_file():
                 break

@@ -21,8 +21,9 @@ from typing import Any
 
 from .cjk import has_run
 from .dating import iso_spelling, local_day_start, property_day
-from .durable import MAX_NAME_BYTES, make_folders
+from .durable import MAX_NAME_BYTES, make_folders, remove_folders_of_a_refused_write
 from .errors import Argument, InvalidTimestamp, PathOutsideVault, UsageError, short_repr
+from .fields import name_form
 from .jalali import said_day, solar_hijri_said
 from .lifecycle import (
     PERMANENT_LAYER,
@@ -41,7 +42,7 @@ from .lifecycle import (
 from .logseq import page_text
 from .markdown import HEADING_LINE, blanked, code_ranges, hidden_ranges
 from .merge_markers import require_merged, require_resolved
-from .name_clashes import same_file_on_windows
+from .name_clashes import same_file_on_macos, same_file_on_windows
 from .note_styles import App, render_note
 from .noteio import (
     FileChange,
@@ -530,9 +531,16 @@ def _folder_in_any_case(parent: Path, name: str) -> str:
         entries = [entry.name for entry in os.scandir(parent) if entry.is_dir(follow_symlinks=False)]
     except (FileNotFoundError, NotADirectoryError):
         return name  # a parent made new by this remember: nothing there to match
-    wanted = same_file_on_windows(name)
-    matches = [entry for entry in entries if same_file_on_windows(entry) == wanted]
+    wanted = same_file_elsewhere(name)
+    matches = [entry for entry in entries if same_file_elsewhere(entry) & wanted]
     return matches[0] if len(matches) == 1 else name
+
+
+def same_file_elsewhere(name: str) -> set[tuple[str, str]]:
+    """What Windows and macOS see of ``name``: two names sharing any of these are one file
+    there. macOS ignores the Unicode form as well as case (``Zoë`` composed and decomposed),
+    Windows case only."""
+    return {("windows", same_file_on_windows(name)), ("macos", same_file_on_macos(name))}
 
 
 @dataclass(frozen=True)
@@ -567,6 +575,11 @@ def write_new_note(paths: VaultPaths, folder: str, note: NewNote, named_elsewher
             create_exclusive(absolute, data)
         except FileExistsError:
             continue  # taken between the check and the claim
+        except OSError:
+            # The note could not be written (a full disk, a quota): the folders made for it go
+            # too, as when mkdir -p fails part-way; were: left behind, empty, nothing remembered.
+            remove_folders_of_a_refused_write(made)
+            raise
         if not paths.contains_real(absolute):
             # The folder was swapped for a symlink out after it was checked.
             absolute.unlink()
@@ -603,12 +616,16 @@ def archive_note(paths: VaultPaths, relative: str, expected_hash: str) -> tuple[
     return archived, [FileChange(relative, moved, None), FileChange(archived, None, moved, moved_from=relative)]
 
 
-def archive_names(paths: VaultPaths, relative: str) -> Iterator[tuple[str, Path]]:
+def archive_names(paths: VaultPaths, relative: str, *, reading: bool = False) -> Iterator[tuple[str, Path]]:
     """Where a note may go in the archive: its own path there, then ``name-2.md`` … — in the
     archive's folders as they are spelled already (``_archive/Work/`` takes ``work/y.md``), and
-    never a name only the case of another file there tells apart (``dentist.md`` beside an
-    archived ``Dentist.md`` is ``dentist-2.md``). Both were one file on Windows and macOS, where a
-    clone of the vault keeps one of the two ("paths have collided") and a sync tool renames one."""
+    never a name only the case or Unicode form of another file there tells apart (``dentist.md``
+    beside an archived ``Dentist.md`` is ``dentist-2.md``, ``Zoë.md`` written decomposed beside one
+    written composed ``Zoë-2.md``). Both were one file on Windows or macOS, where a
+    clone of the vault keeps one of the two ("paths have collided") and a sync tool renames one.
+    ``reading``: the names a note of ``relative`` was given, for a reader who may spell it in
+    another Unicode form than the disk does (resolution.newest_archived): a name only the form
+    of a file there tells apart is that file, not a name the writer passed over."""
     archive_relative = PurePosixPath(paths.archive_dir) / relative
     folder = existing_spelling(paths.root, paths.resolve_inside(archive_relative.parent.as_posix()))
     archive_relative = PurePosixPath(folder.relative_to(paths.root).as_posix()) / archive_relative.name
@@ -616,21 +633,25 @@ def archive_names(paths: VaultPaths, relative: str) -> Iterator[tuple[str, Path]
     others = _names_in_any_case(folder)
     for attempt in range(1, 1000):
         candidate = archive_relative if attempt == 1 else archive_relative.with_name(f"{stem}-{attempt}{suffix}")
-        if others.get(same_file_on_windows(candidate.name), {candidate.name}) != {candidate.name}:
-            continue  # another file there differs from it in case only
+        alike = {candidate.name} | ({name for name in others.get(("macos", same_file_on_macos(candidate.name)), set())
+                                     if name_form(name) == name_form(candidate.name)} if reading else set())
+        if any(others.get(seen, alike) - alike for seen in same_file_elsewhere(candidate.name)):
+            continue  # another file there differs from it in case or Unicode form only
         yield candidate.as_posix(), paths.resolve_inside(candidate.as_posix())
     raise UsageError(f"the archive already holds too many copies of {relative}; clean up {paths.archive_dir}/")
 
 
-def _names_in_any_case(folder: Path) -> dict[str, set[str]]:
-    """The names in ``folder`` (none when it is not there yet), by what Windows sees of them."""
+def _names_in_any_case(folder: Path) -> dict[tuple[str, str], set[str]]:
+    """The names in ``folder`` (none when it is not there yet), by what Windows and macOS see
+    of them (:func:`same_file_elsewhere`)."""
     try:
         names = os.listdir(folder)
     except (FileNotFoundError, NotADirectoryError):
         return {}
-    spelled: dict[str, set[str]] = {}
+    spelled: dict[tuple[str, str], set[str]] = {}
     for name in names:
-        spelled.setdefault(same_file_on_windows(name), set()).add(name)
+        for seen in same_file_elsewhere(name):
+            spelled.setdefault(seen, set()).add(name)
     return spelled
 
 

@@ -29,6 +29,7 @@ from .meta import (
 )
 from .notes import (
     TOPIC_KEY,
+    Absorbed,
     AroundRange,
     Eligibility,
     EpochBound,
@@ -49,7 +50,7 @@ from .vectors import NOTE_SPACE, PASSAGE_SPACE, SPACES, SnapshotMeta, VectorSpac
 __all__ = [
     "DAILY_FORMAT_KEY", "DATE_PROPERTIES_KEY", "DB_NAME", "EXCLUSIONS_KEY", "GIT_DATES_KEY", "INLINE_QUERIES_KEY", "NOTE_SPACE", "PASSAGE_SPACE", "READER_KEY", "REBUILDING", "REBUILD_LOCK", "SPACES",
     "TOPIC_KEY",
-    "AroundRange", "Connection", "Eligibility", "EpochBound", "FileState", "MetaStore", "NoteRow", "NoteStore", "PassageRow", "PassageStore", "PoolNote",
+    "Absorbed", "AroundRange", "Connection", "Eligibility", "EpochBound", "FileState", "MetaStore", "NoteRow", "NoteStore", "PassageRow", "PassageStore", "PoolNote",
     "SnapshotMeta", "Store", "TaskFilter", "TaskRow", "TaskStore", "TextMatch", "UsageBackup", "UsageRow", "UsageStore", "VectorSpace", "VectorStore",
     "carries_tag", "ensure_state_dir", "index_failure", "is_day_date", "open_read_only", "rebuild_lock",
 ]

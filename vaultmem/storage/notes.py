@@ -121,6 +121,13 @@ class FileState:
     embed_hash: str
 
 
+class Absorbed(NamedTuple):
+    """A note another note lists in ``merged_from`` (:meth:`NoteStore.absorbed_yet_here`)."""
+
+    by: str  # the path of the note that lists it
+    by_path: bool  # listed by its path, not an id of its own
+
+
 @dataclass(frozen=True)
 class PoolNote:
     """What consolidation needs to know about a note before it reads any vector."""
@@ -519,16 +526,18 @@ class NoteStore:
         wanted = case_fold(spelled) if any_case else spelled
         return [(_row_to_note(row), row[-1]) for row in self.db.execute(query, (*kinds, wanted))]
 
-    def absorbed_yet_here(self, kind: str) -> dict[int, str]:
+    def absorbed_yet_here(self, kind: str) -> dict[int, Absorbed]:
         """Notes whose id another note lists in its field ``kind`` (``merged_from``), although
-        they are still indexed: their label → the path of the (first) note that lists them."""
+        they are still indexed: their label → the (first) note that lists them, and whether the
+        id listed is the note's path (a note without an ``id``: a new note may take that name)."""
         rows = self.db.execute(
-            "SELECT absorbed.label, absorber.path FROM note_names JOIN notes AS absorber ON absorber.label = note_names.label "
+            "SELECT absorbed.label, absorber.path, absorbed.id, absorbed.path FROM note_names "
+            "JOIN notes AS absorber ON absorber.label = note_names.label "
             "JOIN notes AS absorbed ON absorbed.id = note_names.name "
             "WHERE note_names.kind = ? AND absorbed.label != absorber.label ORDER BY absorber.path", (kind,))
-        found: dict[int, str] = {}
-        for label, path in rows:
-            found.setdefault(int(label), str(path))
+        found: dict[int, Absorbed] = {}
+        for label, absorber, listed, path in rows:
+            found.setdefault(int(label), Absorbed(str(absorber), f"{listed}.md" == path))
         return found
 
     def lists_any(self, kinds: Sequence[str]) -> bool:
