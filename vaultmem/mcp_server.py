@@ -544,7 +544,7 @@ class VaultTools:
         "Pass if_version (the version get, recall or remember gave you) so that a note the user edited "
         "since you read it is not overwritten: that is refused as WriteConflict, nothing is written — call "
         "get and decide again. Returns {id, path, version, title, layer, expires_at, expired, changed: [fields], previous_title, "
-        "superseded_by}; "
+        "superseded_by, superseded_by_path, superseded_by_title}; "
         "changed=[] means it already read as asked; expired=true (with a notice) means its expires_at has passed, so "
         "it stays hidden from recall until you give it a later one. Contradictions and an empty revision are errors "
         "and change nothing."
