@@ -1260,8 +1260,11 @@ def test_revise_of_a_superseded_note_names_the_note_that_holds_the_fact_now(vaul
             new = await served.call("remember", text="Sam's phone number is +351 913 222 333.", supersedes=[old["id"]])
             revised = await served.call("revise", note=old["id"], append="It is also the work phone.")
             assert revised["expired"] is True and revised["superseded_by"] == new["id"]
-            assert revised["notice"].endswith(f"superseded by {new['id']}, which holds the current fact; what you just "
-                                              f"wrote is hidden from recall with it: revise {new['id']} instead")
+            assert (revised["superseded_by_path"], revised["superseded_by_title"]) == (new["path"], new["title"])
+            # its path and title too (s34): a ULID alone is nothing a person can open
+            assert revised["notice"].endswith(f"superseded by {new['id']} ({new['path']}, \"{new['title']}\"), which holds "
+                                              f"the current fact; what you just wrote is hidden from recall with it: "
+                                              f"revise {new['path']} instead")
             assert "permanent=true" not in revised["notice"]
 
     run(scenario)

@@ -283,6 +283,31 @@ def test_a_folder_windows_or_the_file_system_cannot_hold_is_refused_naming_it_an
     assert sorted(entry.name for entry in vault.root.iterdir()) == [".vaultmem"]
 
 
+def test_a_folder_with_a_trailing_space_writes_into_the_persons_folder_of_that_exact_name(vault: Vault) -> None:
+    """A trial (s34): `--folder "drafts "` stripped the space and made a new `drafts/` beside the
+    person's `drafts ` folder."""
+    (vault.root / "drafts ").mkdir()
+    written = vault.remember("The boiler was serviced today.", folder="drafts ", now=NOW)
+    assert written.path.startswith("drafts /") and (vault.root / written.path).is_file()
+    assert sorted(entry.name for entry in vault.root.iterdir()) == [".vaultmem", "drafts "]
+
+
+@pytest.mark.parametrize(("folder", "fix"), [
+    ("memories ", "give 'memories', the folder that is there"),
+    (" ideas", "give 'ideas' to make that folder"),
+])
+def test_a_folder_that_begins_or_ends_with_a_space_and_is_not_there_is_refused_and_nothing_is_made(
+        vault: Vault, folder: str, fix: str) -> None:
+    # Was: the space was stripped without a word (`memories ` wrote into memories/); a folder
+    # made with it could not be checked out on Windows.
+    (vault.root / "memories").mkdir()
+    with pytest.raises(UsageError, match="folder") as raised:
+        vault.remember("The boiler was serviced today.", folder=folder, now=NOW)
+    assert "begins or ends with a space" in str(raised.value) and fix in str(raised.value)
+    assert snapshot_files(vault.root) == {}
+    assert sorted(entry.name for entry in vault.root.iterdir()) == [".vaultmem", "memories"]
+
+
 def test_a_folder_deeper_than_the_system_holds_is_refused_and_no_folder_of_it_is_left(vault: Vault) -> None:
     """Was: `mkdir -p` of 21 folders of 200 bytes made the first 19, failed "File name too long"
     past PATH_MAX, and left the 19 empty folders in the person's vault."""

@@ -333,5 +333,19 @@ def test_revise_of_a_superseded_note_at_the_shell_names_its_successor_not_a_ttl(
     new = run_json(vault_dir, "remember", "Sam's phone number is +351 913 222 333.", "--supersedes", old["id"])  # type: ignore[index]
     said = run_cli(vault_dir, "revise", old["id"], "--append", "Work phone too.")  # type: ignore[index]
     assert said.exit_code == 0, said.output
-    assert f"superseded by {new['id']}, which holds the current fact" in said.output  # type: ignore[index]
-    assert f"revise {new['id']} instead" in said.output and "--permanent" not in said.output  # type: ignore[index]
+    assert f"superseded by {new['id']} ({new['path']}, \"{new['title']}\"), which holds the current fact" in said.output  # type: ignore[index]
+    assert f"revise {new['path']} instead" in said.output and "--permanent" not in said.output  # type: ignore[index]
+
+
+def test_revise_of_a_superseded_note_names_its_successors_path_and_title_not_only_its_ulid(vault_dir: Path) -> None:
+    # A trial (s34): "superseded by 01M8…, … revise 01M8… instead" left a person with a ULID to
+    # grep the vault for; the JSON answer carries the successor's path and title too.
+    write_file(vault_dir, ".vaultmem.toml", 'embedder = "hashing"\n')
+    old = run_json(vault_dir, "remember", "Sam's phone number is +351 912 000 111.", "--layer", "L3")
+    new = run_json(vault_dir, "remember", "Sam's phone number is +351 913 222 333.", "--supersedes", old["id"])  # type: ignore[index]
+    revised = run_json(vault_dir, "revise", old["id"], "--append", "Work phone too.")  # type: ignore[index]
+    assert (revised["superseded_by"], revised["superseded_by_path"], revised["superseded_by_title"]) == (  # type: ignore[index]
+        new["id"], new["path"], new["title"])  # type: ignore[index]
+    assert run_cli(vault_dir, "forget", new["path"]).exit_code == 0  # type: ignore[index]
+    said = run_cli(vault_dir, "revise", old["id"], "--append", "Home phone.")  # type: ignore[index]
+    assert f"superseded by {new['id']} (no longer in the vault)" in said.output, said.output  # type: ignore[index]

@@ -221,6 +221,27 @@ def test_an_empty_answer_by_tags_that_tasks_carry_says_of_which_status_or_that_n
     assert printed.exit_code == 0 and "of another status than open" in printed.output
 
 
+def test_an_empty_answer_by_tag_and_days_says_the_tasks_carrying_the_tag_are_of_other_days(vault: Path) -> None:
+    """A trial (s34): ``tasks --overdue --tag bills`` said only "no tasks" of a vault whose #bills
+    tasks were all due later, as if no task carried the tag."""
+    write_file(vault, "bills.md", "- [ ] Pay the rent #bills 📅 2099-12-31\n- [ ] Pay the water bill #bills 📅 2099-01-15\n")
+    write_file(vault, "paid.md", "- [x] Paid the gas #gas ✅ 2025-11-03\n")
+    with Vault(vault) as opened:
+        overdue = opened.tasks(status="overdue", tags=["bills"], now=NOW)
+        next_week = opened.tasks(tags=["bills"], due_since="2025-12-15", due_until="2025-12-21", now=NOW)
+        done_lately = opened.tasks(tags=["gas"], done_since="2025-12-01", now=NOW)
+    assert list(overdue) == [] and overdue.warnings == [
+        "2 open tasks carry #bills, but none is overdue (due before 2025-12-10): ask without the days (or with wider "
+        "ones) to see them"]
+    assert list(next_week) == [] and next_week.warnings == [
+        "2 open tasks carry #bills, but none is due 2025-12-15..2025-12-21: ask without the days (or with wider ones) "
+        "to see them"]
+    assert list(done_lately) == [] and done_lately.warnings == [
+        "1 done task carries #gas, but it is not done from 2025-12-01: ask without the days (or with wider ones) to see it"]
+    printed = run_cli(vault, "tasks", "--overdue", "--tag", "bills")
+    assert printed.exit_code == 0 and "carry #bills, but none is overdue" in printed.output, printed.output
+
+
 def test_query_words_are_found_in_the_tasks_words_or_its_notes_title_in_any_case(vault: Path) -> None:
     assert listed(vault, query="ACME report") == [("Projects/Acme.md", 10)]
     assert listed(vault, query="dana") == [("Daily/2025-12-09.md", 1)]

@@ -555,6 +555,39 @@ def test_deleting_the_index_folder_builds_a_new_index(tmp_path: Path) -> None:
         wait_until(lambda: (vault_dir / ".vaultmem" / "index.db").exists() and indexed_paths(vault_dir) == expected)
 
 
+@pytest.mark.parametrize("moved", [False, True])
+def test_losing_the_index_folder_warns_that_the_usage_history_went_with_it_and_how_to_have_it_back(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture, moved: bool) -> None:
+    """A trial (s34): after `rm -rf .vaultmem` under a running watch the warning said only that a
+    new index would be built; the usage history (`used`, `stale`) and its backup were gone with it."""
+    vault_dir = make_vault(tmp_path / "vault")
+    with Vault(vault_dir) as vault:
+        vault.mark_used(["base/note-1.md", "base/note-2.md"])
+        with caplog.at_level(logging.WARNING, logger="vaultmem"), vault.watch():
+            if moved:
+                (vault_dir / ".vaultmem").rename(vault_dir / ".vaultmem-old")
+            else:
+                shutil.rmtree(vault_dir / ".vaultmem")
+            wait_until(lambda: "usage history" in caplog.text, what="the warning about usage history")
+    said = caplog.text
+    assert "the new index starts without the usage history (used, stale) of 2 note(s)" in said, said
+    if moved:
+        assert f"was moved to {vault_dir / '.vaultmem-old'}" in said and f"it is in {vault_dir / '.vaultmem-old'}" in said
+    else:
+        assert "was deleted (or moved out of the vault)" in said and "vaultmem usage import FILE" in said
+    with Vault(vault_dir) as vault:
+        assert vault.usage_export()["usage"] == []  # what the warning says: the new index has none
+
+
+def test_losing_an_index_folder_with_no_usage_history_says_nothing_of_usage(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    vault_dir = make_vault(tmp_path / "vault")
+    with Vault(vault_dir) as vault, caplog.at_level(logging.WARNING, logger="vaultmem"), vault.watch():
+        shutil.rmtree(vault_dir / ".vaultmem")
+        expected = {f"base/note-{number}.md" for number in range(5)}
+        wait_until(lambda: (vault_dir / ".vaultmem" / "index.db").exists() and indexed_paths(vault_dir) == expected)
+    assert "was deleted" in caplog.text and "usage history" not in caplog.text
+
+
 def test_the_watched_index_equals_a_rebuild(tmp_path: Path) -> None:
     """After a burst on a realistic vault — 110 new notes, 40 deleted, 30 edited, 20
     renamed, a folder moved — with the default embedder, the watched index has the same

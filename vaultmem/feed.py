@@ -235,7 +235,8 @@ class _EventRouter(FileSystemEventHandler):
                 self.feed.root_gone()
                 return
             if os.fsdecode(event.src_path) == self.state_dir and event.is_directory:
-                self.feed.index_gone()
+                moved = event.event_type == EVENT_TYPE_MOVED and bool(event.dest_path)
+                self.feed.index_gone(os.fsdecode(event.dest_path) if moved else None)
                 return
         elif event.event_type == EVENT_TYPE_CREATED and not event.is_directory:
             fence = is_fence(self.state_dir, os.fsdecode(event.src_path))
@@ -446,8 +447,9 @@ class ChangeFeed:
         with self._cond:
             self._cond.notify_all()
 
-    def index_gone(self) -> None:
-        """``.vaultmem/`` was deleted: the next reader indexes the whole vault into a new one."""
+    def index_gone(self, moved_to: str | None = None) -> None:
+        """``.vaultmem/`` was deleted (or moved, to ``moved_to`` when inside the vault): the next
+        reader indexes the whole vault into a new one."""
         self.lose()
 
     def settings_changed(self) -> None:

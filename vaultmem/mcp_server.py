@@ -73,7 +73,7 @@ from .mcp_arguments import StrictTool
 from .mcp_pages import CHECK_PAGE_BYTES, PAGE_BYTES, add_notice, page, refuse_offset_with_apply
 from .option_names import Surface
 from .problem_groups import GROUPED_AT, grouped_answer
-from .results import NoteView
+from .results import NoteView, successor_reference, successor_words
 from .retried_writes import MAX_KEY_CHARS
 from .vault import Vault
 
@@ -544,7 +544,7 @@ class VaultTools:
         "Pass if_version (the version get, recall or remember gave you) so that a note the user edited "
         "since you read it is not overwritten: that is refused as WriteConflict, nothing is written — call "
         "get and decide again. Returns {id, path, version, title, layer, expires_at, expired, changed: [fields], previous_title, "
-        "superseded_by}; "
+        "superseded_by, superseded_by_path, superseded_by_title}; "
         "changed=[] means it already read as asked; expired=true (with a notice) means its expires_at has passed, so "
         "it stays hidden from recall until you give it a later one. Contradictions and an empty revision are errors "
         "and change nothing."
@@ -953,10 +953,9 @@ def body_part(view: dict[str, Any], offset: int) -> None:
 
 def expired_revision_words(revised: dict[str, Any]) -> str:
     """revise's notice for a note whose expires_at has passed (results.Revised.expired_words)."""
-    successor = revised.get("superseded_by")  # absent from an answer kept for a retry before it was reported
-    if successor is not None:
-        return (f"EXPIRED at {revised['expires_at']}: this note was superseded by {successor}, which holds "
-                f"the current fact; what you just wrote is hidden from recall with it: revise {successor} instead")
+    if revised.get("superseded_by") is not None:  # absent from an answer kept for a retry before it was reported
+        return (f"EXPIRED at {revised['expires_at']}: this note was superseded by {successor_words(revised)}, which holds "
+                f"the current fact; what you just wrote is hidden from recall with it: revise {successor_reference(revised)} instead")
     return (f"EXPIRED at {revised['expires_at']}: this note is hidden from recall, with what you just wrote; to keep it "
             "current, revise it with ttl, expires_at or permanent=true")
 

@@ -27,7 +27,7 @@ from .sections import find_section
 
 if TYPE_CHECKING:
     from .derived import DerivedIndex
-    from .storage import NoteStore
+    from .storage import NoteRow, NoteStore
 
 
 def view_note(index: DerivedIndex, reference: str, now: object = None) -> NoteView:
@@ -117,6 +117,13 @@ def _unfinished_merge(root: Path, current: Note) -> list[Problem]:
 
     unmerged, git_problem = ask_unmerged(root, [current.path])
     return [git_problem] if git_problem is not None else unmarked_conflict_problems([current], unmerged)
+
+
+def successor_row(notes: NoteStore, note: Note) -> NoteRow | None:
+    """The index's row of the note ``note``'s ``superseded_by`` names, while it is in the vault."""
+    successor = text_values(note.meta, "superseded_by")
+    rows = notes.find(successor[0]) if successor else []
+    return rows[0] if len(rows) == 1 else None
 
 
 def note_ref(notes: NoteStore, ident: str) -> NoteRef:

@@ -175,26 +175,48 @@ class Revised:
     # it kept from earlier wrote into the old fact, and was told to make that current again — two
     # live answers (a three-day agent trial). The successor is where the write belongs.
     superseded_by: str | None = None
+    # Its path and title, while it is in the vault (None when not): an id alone left a person, and
+    # an agent without a get, unable to find the note the write belongs in (s34 trials).
+    superseded_by_path: str | None = None
+    superseded_by_title: str | None = None
 
     @classmethod
     def of(cls, after: Note, changed: list[str], write: VaultWrite, resolved_from: Resolution | None,
-           title_before: str | None = None, now: datetime | None = None) -> Revised:
-        """The note as revise left it (``after``: parsed from the bytes it wrote, or found), at ``now``."""
+           title_before: str | None = None, now: datetime | None = None, successor: NoteRow | None = None) -> Revised:
+        """The note as revise left it (``after``: parsed from the bytes it wrote, or found), at ``now``;
+        ``successor``: the index's row of the note its ``superseded_by`` names, if that is in the vault."""
         from .notes import expiry_text, text_values, timestamp_or_none
 
         deadline = None if after.permanent else timestamp_or_none(after.expires_at)
-        successor = text_values(after.meta, "superseded_by")
+        successor_id = text_values(after.meta, "superseded_by")
         return cls(id=after.id, path=after.path, version=after.version, title=after.title, layer=after.layer,
                    expires_at=None if after.permanent else expiry_text(after.expires_at), tags=after.tags,
                    expired=deadline is not None and deadline <= resolve_now(now),
                    changed=changed, expiry_invalid=after.expiry_invalid, commit=write.commit, not_committed=write.not_committed,
                    yours_left_uncommitted=write.yours_left_uncommitted, resolved_from=resolved_from,
                    previous_title=title_before if title_before is not None and title_before != after.title else None,
-                   superseded_by=successor[0] if successor else None)
+                   superseded_by=successor_id[0] if successor_id else None,
+                   superseded_by_path=successor.path if successor_id and successor else None,
+                   superseded_by_title=successor.title if successor_id and successor else None)
 
     def as_dict(self) -> dict[str, Any]:
         return {**self.__dict__, "not_committed": not_committed_dicts(self.not_committed),
                 "resolved_from": resolution_dict(self.resolved_from)}
+
+
+def successor_words(revised: dict[str, Any]) -> str:
+    """``revise``'s answer's successor (``Revised.as_dict``, or one kept for a retry before these
+    keys were reported) in words: its id, then its path and title, or that it left the vault."""
+    successor, path = revised["superseded_by"], revised.get("superseded_by_path")
+    if path is None:
+        return f"{successor} (no longer in the vault)" if "superseded_by_path" in revised else successor
+    return f"{successor} ({path}, \"{revised.get('superseded_by_title')}\")"
+
+
+def successor_reference(revised: dict[str, Any]) -> str:
+    """How to name the successor to revise it: its path while it is in the vault, else its id."""
+    path = revised.get("superseded_by_path")
+    return path if path is not None else str(revised["superseded_by"])
 
 
 # The frontmatter keys a NoteView has a field of its own for (the aliases' key is the one

@@ -227,6 +227,13 @@ def _tags_carried_otherwise(store: Store, wanted: TaskFilter) -> list[str]:
         one = other == 1
         return [f"{other} {'task carries' if one else 'tasks carry'} {tags}, of another status than "
                 f"{' or '.join(wanted.statuses)}: ask for status all (--all) to see {'it' if one else 'them'}"]
+    days = _days_asked(wanted)
+    if days is not None:
+        # Was (s34 trials): `tasks --overdue --tag bills` said only "no tasks" of a vault whose
+        # #bills tasks were all due next month, as if none carried the tag.
+        said = _carried_on_other_days(store, wanted, tags, days)
+        if said:
+            return said
     if len(wanted.tags) < 2:
         return []
     anyhow = replace(wanted, statuses=(), due_before=None, due_since=None, due_until=None, done_since=None,
@@ -237,6 +244,37 @@ def _tags_carried_otherwise(store: Store, wanted: TaskFilter) -> list[str]:
     each = ", ".join(f"{count} {'task carries' if count == 1 else 'tasks carry'} #{tag}" if number == 0 else f"{count} #{tag}"
                      for number, (tag, count) in enumerate(zip(wanted.tags, counts, strict=True)))
     return [f"no task carries {'both' if len(wanted.tags) == 2 else 'all of'} {tags}: {each}"]
+
+
+def _carried_on_other_days(store: Store, wanted: TaskFilter, tags: str, days: str) -> list[str]:
+    """Why tasks carrying ``tags`` were not found on the ``days`` asked: they are of other days
+    (of the status asked, else of any status)."""
+    if other_days := store.tasks.count(_without_days(wanted)):
+        one = other_days == 1
+        status = f"{wanted.statuses[0]} " if len(wanted.statuses) == 1 else ""
+        return [f"{other_days} {status}{'task carries' if one else 'tasks carry'} {tags}, but {'it is not' if one else 'none is'} "
+                f"{days}: ask without the days (or with wider ones) to see {'it' if one else 'them'}"]
+    if wanted.statuses and (anyhow := store.tasks.count(replace(_without_days(wanted), statuses=()))):
+        one = anyhow == 1
+        return [f"{anyhow} {'task carries' if one else 'tasks carry'} {tags}, of another status than "
+                f"{' or '.join(wanted.statuses)}, and {'it is not' if one else 'none is'} {days}: ask for status all "
+                f"(--all) without the days to see {'it' if one else 'them'}"]
+    return []
+
+
+def _without_days(wanted: TaskFilter) -> TaskFilter:
+    return replace(wanted, due_before=None, due_since=None, due_until=None, done_since=None, done_until=None)
+
+
+def _days_asked(wanted: TaskFilter) -> str | None:
+    """The days ``wanted`` keeps, in words (None: any day): "overdue (due before 2026-12-02)",
+    "due 2026-01-01..2026-02-01", "done on 2026-11-30"."""
+    said = [f"overdue (due before {wanted.due_before})"] if wanted.due_before is not None else []
+    for kind, since, until in (("due", wanted.due_since, wanted.due_until), ("done", wanted.done_since, wanted.done_until)):
+        if since is not None or until is not None:
+            said.append(f"{kind} on {since}" if since == until else f"{kind} by {until}" if since is None else
+                        f"{kind} from {since}" if until is None else f"{kind} {since}..{until}")
+    return " and ".join(said) or None
 
 
 def _unmatched(store: Store, asked: AskedTasks) -> list[str]:

@@ -482,6 +482,7 @@ class Vault:
         ``remember``'s ``date`` is, in the vault's first ``[dates] date`` key.
         """
         from .property_sets import with_date
+        from .reading import successor_row
         from .resolution import locate_to_write, refuse_dating_a_daily_note
         from .revision import Revision, write_revision
         from .writer import memory_day
@@ -502,7 +503,8 @@ class Vault:
             if revised.change is not None:
                 write.record(revised.change)
                 write.message = revised.commit_message()
-        return Revised.of(revised.after, revised.changed, write, located.resolved_from, revised.title_before, revision.moment)
+        return Revised.of(revised.after, revised.changed, write, located.resolved_from, revised.title_before, revision.moment,
+                          successor_row(self.store.notes, revised.after))
 
     @heals
     def forget(self, note: str, hard: bool = False) -> Forgotten:

@@ -251,6 +251,7 @@ class Watcher(ChangeFeed):
         self._walk_every = float("inf")  # the worker rescans on its own schedule; readers need not
         self._rescan_at = float("inf")
         self._reopen_at = float("inf")
+        self._moved_to: str | None = None  # where .vaultmem/ went, when it was moved inside the vault
         self._retry_seconds = RETRY_FIRST_SECONDS
         self._ready = threading.Event()
         self._done = threading.Event()
@@ -396,18 +397,46 @@ class Watcher(ChangeFeed):
         self.lose()
         self.request_rescan()
 
-    def index_gone(self) -> None:
-        """``.vaultmem/`` was deleted: build a new index rather than feed the deleted file.
+    def index_gone(self, moved_to: str | None = None) -> None:
+        """``.vaultmem/`` was deleted (or moved: to ``moved_to`` inside the vault; a move out of
+        it reads as a deletion): build a new index rather than feed the deleted file.
 
         Only once the vault has been quiet for a moment: when the whole vault is being
         deleted (``rm -rf``), recreating ``.vaultmem/`` inside it would make that fail;
         the root's own deletion then stops the watcher first.
         """
-        log.warning("%s was deleted; building a new index once the vault is quiet", self.state_dir)
+        gone = f"was moved to {moved_to}" if moved_to else "was deleted (or moved out of the vault)"
+        log.warning("%s %s; building a new index once the vault is quiet", self.state_dir, gone)
         self.lose()
         with self._cond:
+            self._moved_to = moved_to
             self._reopen_at = self._clock() + self._reopen_quiet()
             self._cond.notify_all()
+
+    def _warn_of_usage_left_behind(self) -> None:
+        """Say what the new index will not have: the usage history (``used``, ``stale``), the one
+        state not derived from the files, whose backup (usage-backup.jsonl) was in the same folder.
+        Was: the warning said only that a new index would be built, and ``stale`` answered from an
+        empty history as if nothing had ever been used."""
+        with self._cond:
+            moved_to = self._moved_to
+        if self._indexer is None:
+            return  # never opened: no history read, none to tell of (the reconcile opens the new one)
+        try:  # the deleted file stays readable through this connection until it is closed
+            count: int | str = len(self._indexer.store.usage.all())
+        except sqlite3.Error as error:
+            count = f"an unknown number of notes (it could not be read: {error})"
+        if count == 0:
+            return  # nothing was ever marked used: nothing is lost
+        notes = f"{count} note(s)" if isinstance(count, int) else count
+        if moved_to:
+            fix = (f"it is in {moved_to} (index.db and usage-backup.jsonl): to have it back, stop vaultmem, delete the "
+                   f"new {self.state_dir} and move {moved_to} back in its place")
+        else:
+            fix = ("its backup, usage-backup.jsonl, was in the same folder; if the folder was moved, stop vaultmem, "
+                   f"delete the new {self.state_dir} and move it back; if deleted, `vaultmem usage import FILE` "
+                   "brings back an export you made with `vaultmem usage export`")
+        log.warning("the new index starts without the usage history (used, stale) of %s: %s", notes, fix)
 
     def _reopen_quiet(self) -> float:
         return max(REOPEN_QUIET_SECONDS, 3 * self._debouncer.delay)
@@ -578,6 +607,7 @@ class Watcher(ChangeFeed):
 
     def _reopen_index(self) -> None:
         """Close the connection to the deleted database file and index into a new one."""
+        self._warn_of_usage_left_behind()
         self._indexer = None
         self._watch_lock.release()  # its file went with the folder
         self._release()

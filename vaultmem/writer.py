@@ -434,7 +434,7 @@ def target_folder(paths: VaultPaths, folder: str | None, *, asked: bool = True) 
     ``asked``: the folder came with the call (an agent's), so a folder it would make is checked
     as one Windows and the file system can hold (:func:`refuse_unmakeable_folders`).
     """
-    text = (folder or "").strip()
+    text = _spaced_as_the_vault_has_it(paths.root, folder or "", asked=asked)
     if not text:
         return ""
     if asked:
@@ -458,6 +458,24 @@ def target_folder(paths: VaultPaths, folder: str | None, *, asked: bool = True) 
             "choose a normal folder so the note can be found"
         )
     return relative
+
+
+def _spaced_as_the_vault_has_it(root: Path, folder: str, *, asked: bool) -> str:
+    """``folder`` with its spaces kept when a folder of exactly that name is there (the person's
+    ``drafts ``); otherwise a name that begins or ends with a space (or a line break) is refused
+    when asked for, and stripped when it is the vault's setting. Was: ``--folder "drafts "``
+    stripped the space and made a second ``drafts/`` beside the person's ``drafts ``."""
+    stripped = folder.strip()
+    if not stripped:
+        return ""
+    if stripped == folder or os.path.isdir(root / folder):
+        return folder
+    if not asked:
+        return stripped
+    there = os.path.isdir(root / stripped)
+    fix = f"give {stripped!r}, the folder that is there" if there else f"give {stripped!r} to make that folder"
+    raise UsageError(Argument("folder"), f" {short_repr(folder)} begins or ends with a space and no folder of exactly that "
+                     f"name is there (Windows cannot hold a name that ends with one); {fix} (nothing was written)")
 
 
 _WINDOWS_DRIVE = re.compile(r"[A-Za-z]:(?:[\\/]|$)")

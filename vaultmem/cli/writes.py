@@ -127,8 +127,11 @@ def revise(obj: Context, note: str, text: str | None, append: str | None, title:
         made = " (made from the new text, as remember makes one; the file name stays)" if title is None and text is not None else ""
         click.echo(f"  title: \"{result.previous_title}\" → \"{result.title}\"{made}")
     if result.expired and result.superseded_by is not None:
-        click.echo(f"  ! expired at {result.expires_at}: superseded by {result.superseded_by}, which holds the current "
-                   f"fact; this change is hidden from search with it: revise {result.superseded_by} instead")
+        from ..results import successor_reference, successor_words
+
+        shown = result.as_dict()
+        click.echo(f"  ! expired at {result.expires_at}: superseded by {successor_words(shown)}, which holds the current "
+                   f"fact; this change is hidden from search with it: revise {successor_reference(shown)} instead")
     elif result.expired:
         click.echo(f"  ! expired at {result.expires_at}: hidden from search, with this change; "
                    "give --ttl, --expires-at or --permanent to make it current")
