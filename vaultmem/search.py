@@ -837,7 +837,7 @@ class Searcher:
         often first (PassageStore.literal), each scored 1 — it holds what was asked for, and
         neither the meaning of ``&&`` nor its rank among words says more. The full text keeps
         words only and a vector of ``::`` is noise, so neither side is asked (adr/0004)."""
-        matched = note_scores(self.store.passages.literal(signs, eligibility, PASSAGES_PER_NOTE * k), k)
+        matched = note_scores(self.store.passages.literal(signs, eligibility, PASSAGES_PER_NOTE * k, PASSAGES_PER_NOTE), k)
         rows = self.store.notes.by_labels([hit.label for hit in matched])
         passages = self.store.passages.by_labels([hit.passage for hit in matched])
         dendron = labels_first(self.paths.root)
