@@ -844,6 +844,8 @@ class Searcher:
         kept = [hit for hit in matched if hit.label in rows]
         hits = Hits(self._hit(rows[hit.label], 1.0, "keyword", passages.get(hit.passage), signs, eligibility, dendron)
                     for hit in kept)
+        if self.store.meta.rebuild_state() == "running":
+            hits.warn(REBUILD_WARNING)  # as every search: an answer from a part of the notes says so
         hits.warn(f"{signs!r} holds no word: the notes whose text holds it as written, those that hold it most often first")
         return hits, [rows[hit.label] for hit in kept]
 
