@@ -208,6 +208,22 @@ def test_an_empty_answer_during_a_rebuild_still_says_the_index_is_being_rebuilt(
             assert "being rebuilt" in run_cli(vault_with_notes, "search", "zebra stripes").stdout
 
 
+def test_a_search_of_signs_alone_during_a_rebuild_says_its_answer_may_be_incomplete(vault_dir: Path) -> None:
+    # Was (review): a query of signs alone (`&&`) took its own path, which left out the warning
+    # every other search gives while another process rebuilds: one hit of 20 looked like all.
+    for number in range(20):
+        write_file(vault_dir, f"notes/n{number:02}.md", f"# Shell note {number}\nrun `make && make test` {number}\n")
+    with Vault(vault_dir) as vault:
+        vault.index()
+    with Vault(vault_dir) as rebuilder, Vault(vault_dir) as reader:
+        with rebuilder.store.meta.rebuilding():
+            rebuilder.derived.drop()  # the rebuild has dropped the index and re-added one note
+            rebuilder.indexer.sync_paths(["notes/n00.md"])
+            hits = reader.search("&&", k=5, include_expired=True)
+            assert [hit.path for hit in hits] == ["notes/n00.md"]
+            assert any("being rebuilt" in warning for warning in hits.warnings)
+
+
 def test_an_ordinary_index_beside_a_rebuild_does_not_mark_the_rebuild_finished(vault_with_notes: Path) -> None:
     with Vault(vault_with_notes) as rebuilder, Vault(vault_with_notes) as other:
         with rebuilder.store.meta.rebuilding():

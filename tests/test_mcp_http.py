@@ -734,6 +734,29 @@ def test_a_remote_agents_errors_name_the_vault_and_paths_in_it_never_the_servers
     assert bodies == [f"The vault is served from {vault_dir}/ by vaultmem.\n"], bodies
 
 
+def test_a_vault_given_through_a_folder_beside_it_is_still_the_vault_to_a_remote_agent(
+        vault_dir: Path, tmp_path: Path, write_note: Any) -> None:
+    """`vaultmem --vault ../vault mcp --http …` run in a folder beside the vault: the server names
+    its root <that folder>/../vault. Was (review): only the folder above was recognised, so the
+    refusal's fix read "in ../work/../vault/.vaultmem.toml" instead of "in .vaultmem.toml"."""
+    write_note("coffee.md", note("Coffee", "Flat white with oat milk.", layer="L4"))
+    (tmp_path / "work").mkdir()
+    told: list[str] = []
+
+    async def scenario(url: str) -> None:
+        async with session(url) as opened:
+            with anyio.fail_after(CALL_SECONDS):
+                result = await opened.call_tool("forget", {"note": "coffee.md", "hard": True})
+            assert result.is_error, result
+            told.append(text_of(result))
+
+    with http_server(tmp_path / "work" / ".." / vault_dir.name, tmp_path) as server:
+        run(scenario, server.url)
+    assert "set allow_hard_delete = true under [mcp] in .vaultmem.toml;" in told[0], told
+    assert "work" not in told[0], told
+    assert (vault_dir / "coffee.md").exists()
+
+
 def test_the_stdio_server_keeps_naming_the_vaults_folder_for_the_person_beside_it(vault_dir: Path, write_note: Any) -> None:
     """Only the remote agent is spared the server's paths: over stdio the person runs the server."""
     write_note("coffee.md", note("Coffee", "Flat white with oat milk.", layer="L4"))

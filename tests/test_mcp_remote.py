@@ -83,3 +83,23 @@ def test_a_vault_reached_through_a_symbolic_link_is_the_vault_by_either_path(tmp
     os.symlink(real, link)
     shown = RemotePaths(link)
     assert shown.text(f"in {link}/a.md and {real}/b.md") == "in a.md and b.md"
+
+
+def test_a_vault_named_through_a_folder_beside_it_is_still_the_vault(tmp_path: Path) -> None:
+    # Was (review): `vaultmem --vault ../Notes mcp --http …` run in ~/work names the root
+    # ~/work/../Notes (Vault.root keeps the '..'), which only the folder above matched: the
+    # remote agent read "file system error in ../work/../Notes" and a fix in ../work/../Notes/.vaultmem.toml.
+    (tmp_path / "work").mkdir()
+    (tmp_path / "Notes").mkdir()
+    given = tmp_path / "work" / ".." / "Notes"
+    shown = RemotePaths(given)
+    assert shown.text(f"file system error in {given}: [Errno 28] No space left on device: '{given}/a.md'") == \
+        "file system error in the vault: [Errno 28] No space left on device: 'a.md'"
+    assert shown.text(f"set allow_hard_delete = true under [mcp] in {given / '.vaultmem.toml'}; without hard") == \
+        "set allow_hard_delete = true under [mcp] in .vaultmem.toml; without hard"
+    assert shown.text(f"in {tmp_path / 'Notes'}/b.md") == "in b.md"  # as the disk spells it, still
+
+
+def test_the_file_systems_root_is_still_refused_as_a_vault_to_serve() -> None:
+    with pytest.raises(ValueError, match="is the file system's root"):
+        RemotePaths(Path("/"))

@@ -1547,6 +1547,24 @@ def test_a_link_made_after_the_index_names_its_note_at_the_next_read(vault_dir: 
     assert cli_json_at(vault_dir, "get", "later")["path"] == "notes/target.md"
 
 
+@pytest.mark.slow
+def test_a_link_made_while_the_mcp_server_runs_names_its_note(vault_dir: Path, write_note, tmp_path: Path) -> None:
+    # Was (review): the links were kept by a full walk only, and a server's watcher applies the
+    # paths that changed: `get later` said "no note matches" until the server started again.
+    write_note(".vaultmem.toml", 'embedder = "hashing"\n')
+    write_note("notes/target.md", "---\ntitle: Target\n---\nThe plumber comes on Tuesday.\n")
+    (vault_dir / "links").mkdir()
+
+    async def scenario() -> None:
+        async with serve(vault_dir, tmp_path / "server.log") as served:
+            assert (await served.call("get", note="target"))["path"] == "notes/target.md"
+            (vault_dir / "links/later.md").symlink_to("../notes/target.md")
+            answer = await served.call("get", note="later")
+            assert answer["path"] == "notes/target.md"
+
+    run(scenario)
+
+
 def test_a_removed_links_name_names_nothing_again(vault_dir: Path, write_note) -> None:
     linked_vault(vault_dir, write_note)
     with Vault(vault_dir) as vault:

@@ -1899,6 +1899,19 @@ def test_a_query_of_signs_alone_leaves_expired_notes_out(tmp_path: Path) -> None
         assert "old.md" in [hit.path for hit in vault.search("&&", k=10, include_expired=True)]
 
 
+def test_a_query_of_signs_alone_lists_every_holder_though_one_note_holds_them_in_many_passages(tmp_path: Path) -> None:
+    # Was (review): the rows were cut at 4 per hit asked for before grouping them by note, so a
+    # long cheat sheet holding `&&` in 80 passages filled them alone and `&&` found it only:
+    # the five other notes holding `&&` were not listed at all, not even with k=10.
+    filler = " ".join(f"word{number}" for number in range(120))
+    sheet = "# Sheet\n\n" + "\n\n".join(f"## Step {number}\n\n`a && b && c && d` {filler}." for number in range(80)) + "\n"
+    holders = {f"small{number}.md": f"# Small {number}\n\nOne: `x && y`.\n" for number in range(5)}
+    root = write_vault(tmp_path / "vault", {".vaultmem.toml": 'embedder = "hashing"\n', "sheet.md": sheet, **holders})
+    with Vault(root) as vault:
+        hits = vault.search("&&", k=10)
+    assert [hit.path for hit in hits] == ["sheet.md", *sorted(holders)]
+
+
 @pytest.mark.parametrize("sign", [".", "?", "-"])
 def test_one_sign_alone_is_refused_with_how_to_find_it(tmp_path: Path, sign: str) -> None:
     root = write_vault(tmp_path / "vault", {".vaultmem.toml": 'embedder = "hashing"\n', **CODE_NOTES})

@@ -401,7 +401,19 @@ class Indexer:
         vanished = _Vanished(gone)
         self._sync_chunk(present, known, vanished, report)
         self._remove(vanished, report)
+        self._keep_links(relatives)
         return report
+
+    def _keep_links(self, relatives: Sequence[str]) -> None:
+        """The stored symlinked note files (resolution._by_link_name) with these paths as they
+        are now. Without it a link made while a watcher or a server ran was known by its bare
+        name only after the next full walk: `get Alias` said "no note matches" until a restart."""
+        asked = set(relatives)
+        stored = self.store.meta.linked_notes()
+        kept = [(link, note) for link, note in stored if link not in asked]
+        kept += [(link, note) for link in sorted(asked) if (note := self.paths.linked_note(link)) is not None]
+        if set(kept) != set(stored):
+            self.store.meta.set_linked_notes(kept)
 
     def catch_up(self) -> IndexReport:
         """Apply what changed on disk since the index last looked; write nothing if nothing did.

@@ -70,13 +70,22 @@ def page(answer: dict[str, Any], key: str, offset: int, tool: str, applied: bool
     for other, value in list(answer.items()):
         if other in ONCE_LISTS and other != key and offset > 0 and isinstance(value, list) and value:
             answer[other], answer[f"{other}_total"] = [], len(value)
-            add_notice(answer, f"{other.upper()}: the {len(value)} are listed once, in the first part "
+            add_notice(answer, f"{other.upper()}: {once_held(value)} listed once, in the first part "
                                f"(call {tool} with offset=0 and the same arguments)")
         elif other != key and isinstance(value, list) and size(value) > SIDE_BYTES:
             shown = fitting(value, 0, SIDE_BYTES)
             answer[other], answer[f"{other}_total"] = value[:shown], len(value)
             add_notice(answer, f"{other.upper()} CUT: the first {shown} of {len(value)} shown")
     return answer
+
+
+def once_held(value: list[Any]) -> str:
+    """What the first part holds of a list given once: all of it, or (cut as every other list)
+    its first few kilobytes. Was "the 400 are listed once, in the first part" while the first
+    part held the first 330 of them and said so."""
+    if size(value) <= SIDE_BYTES:
+        return f"the {len(value)} are"
+    return f"the first {fitting(value, 0, SIDE_BYTES)} of the {len(value)} are"
 
 
 def refuse_offset_with_apply(offset: int, apply: bool, key: str) -> None:

@@ -54,6 +54,11 @@ class RemotePaths:
 
     def __init__(self, root: Path) -> None:
         self._depth: dict[str, int] = {}  # a spelling of the root or a folder above it → levels up
+        # The root as the server names it (Vault.root: absolute, its '..' kept): `--vault ../Notes`
+        # run in ~/work names it ~/work/../Notes, which was said "../work/../Notes", not "the vault".
+        given = Path(root).absolute()
+        for form in spellings(given) if given != given.parent else ():
+            self._depth[form] = 0
         for base in dict.fromkeys([Path(os.path.abspath(root)), Path(os.path.realpath(root))]):
             for depth, folder in enumerate([base, *base.parents]):
                 if folder == folder.parent:

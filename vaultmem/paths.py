@@ -490,6 +490,16 @@ class VaultPaths:
                              f"link to a folder vaultmem indexes, or {_exclude_hint(relative)}")
         return None
 
+    def linked_note(self, relative: str) -> str | None:
+        """The note a symlinked note file at ``relative`` leads to, as the scan records it
+        (Scan.linked_notes): None when ``relative`` is no such link (not a link, a link the scan
+        reports as a problem, in a folder the scan never enters or one reached through a link)."""
+        folder = relative.rpartition("/")[0]
+        link = self.absolute(relative)
+        if not self.is_note_path(relative) or not link.is_symlink() or (folder and not self.reached_without_links(folder)):
+            return None
+        return self.real_relative(link) if self._symlink_issue(link, relative) is None else None
+
     def reached_without_links(self, relative: str) -> bool:
         """Is ``relative`` where it is through no symlink (no linked folder on the way, not a
         link itself)? A note is indexed at that path only: through a folder linked inside

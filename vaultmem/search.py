@@ -837,13 +837,15 @@ class Searcher:
         often first (PassageStore.literal), each scored 1 — it holds what was asked for, and
         neither the meaning of ``&&`` nor its rank among words says more. The full text keeps
         words only and a vector of ``::`` is noise, so neither side is asked (adr/0004)."""
-        matched = note_scores(self.store.passages.literal(signs, eligibility, PASSAGES_PER_NOTE * k), k)
+        matched = note_scores(self.store.passages.literal(signs, eligibility, PASSAGES_PER_NOTE * k, PASSAGES_PER_NOTE), k)
         rows = self.store.notes.by_labels([hit.label for hit in matched])
         passages = self.store.passages.by_labels([hit.passage for hit in matched])
         dendron = labels_first(self.paths.root)
         kept = [hit for hit in matched if hit.label in rows]
         hits = Hits(self._hit(rows[hit.label], 1.0, "keyword", passages.get(hit.passage), signs, eligibility, dendron)
                     for hit in kept)
+        if self.store.meta.rebuild_state() == "running":
+            hits.warn(REBUILD_WARNING)  # as every search: an answer from a part of the notes says so
         hits.warn(f"{signs!r} holds no word: the notes whose text holds it as written, those that hold it most often first")
         return hits, [rows[hit.label] for hit in kept]
 

@@ -268,19 +268,25 @@ class PassageStore:
                  f"JOIN passages ON passages.label = matched.label {notes}WHERE {where}) WHERE nth <= ? ORDER BY score, label LIMIT ?")
         return [TextMatch(row[0], row[1], -row[2]) for row in self.db.execute(query, [match, *params, int(per_note), int(limit)])]
 
-    def literal(self, text: str, eligibility: Eligibility, limit: int) -> list[TextMatch]:
+    def literal(self, text: str, eligibility: Eligibility, limit: int, per_note: int) -> list[TextMatch]:
         """The ``limit`` rows whose headings or text hold ``text`` as written (case included) most
-        often, of notes that pass the read-time filters; the score is how many times (a heading
-        that holds it counts once more). For a query of signs alone (``&&``, ``::``): the full
-        text keeps words only, so no index helps and this reads every row's stored text: 60–95 ms
-        at 10,000 notes, linear in the text (adr/0004 "A query of signs alone")."""
+        often, of notes that pass the read-time filters, at most ``per_note`` of each note (its
+        best); the score is how many times (a heading that holds it counts once more). For a query
+        of signs alone (``&&``, ``::``): the full text keeps words only, so no index helps and this
+        reads every row's stored text: 60–95 ms at 10,000 notes, linear in the text (adr/0004 "A
+        query of signs alone").
+
+        Without the cap a note that holds ``&&`` in many passages (a long shell cheat sheet) fills
+        the ``limit`` alone, and no other note holding it is listed at all (as fts_by_note)."""
         where, params = eligibility.where()
         times = "(length(passages_fts.body) - length(replace(passages_fts.body, ?, ''))) / length(?) + (instr(passages_fts.headings, ?) > 0)"
-        query = (f"SELECT passages.label, passages.note_label, {times} AS times FROM passages_fts "
+        query = ("SELECT label, note_label, times FROM (SELECT label, note_label, times, row_number() OVER "
+                 "(PARTITION BY note_label ORDER BY times DESC, label) AS nth FROM "
+                 f"(SELECT passages.label AS label, passages.note_label AS note_label, {times} AS times FROM passages_fts "
                  "JOIN passages ON passages.label = passages_fts.rowid JOIN notes ON notes.label = passages.note_label "
-                 f"WHERE (instr(passages_fts.body, ?) > 0 OR instr(passages_fts.headings, ?) > 0) AND {where} "
-                 "ORDER BY times DESC, passages.label LIMIT ?")
-        rows = self.db.execute(query, [text, text, text, text, text, *params, int(limit)])
+                 f"WHERE (instr(passages_fts.body, ?) > 0 OR instr(passages_fts.headings, ?) > 0) AND {where})) "
+                 "WHERE nth <= ? ORDER BY times DESC, label LIMIT ?")
+        rows = self.db.execute(query, [text, text, text, text, text, *params, int(per_note), int(limit)])
         return [TextMatch(label, note, float(count)) for label, note, count in rows]
 
     def any_match(self, match: str, among: Eligibility | None = None) -> bool:
