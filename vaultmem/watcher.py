@@ -78,9 +78,14 @@ class Change:
     # vaultmem had deleted their file (a person's trial, s34).
     kept_file: str | None = None
 
+    @property
+    def issues(self) -> str:
+        """Its problems as its line says them ("field: message; …"), empty without any."""
+        return "; ".join(f"{problem.field}: {problem.message}" for problem in self.problems)
+
     def __str__(self) -> str:
         where = f"{self.old_path} -> {self.path}" if self.old_path else self.path
-        issues = "; ".join(f"{problem.field}: {problem.message}" for problem in self.problems)
+        issues = self.issues
         kept = f" from the index (the file is still there: {self.kept_file})" if self.kept_file else ""
         return f"{self.kind} {where}{kept}" + (f"  ! {issues}" if issues else "")
 
@@ -158,8 +163,7 @@ def folder_moves(changes: Sequence[Change], folder_exists: Callable[[str], bool]
 def _folder_move(folders: tuple[str, str], moves: Sequence[Change]) -> FolderMove:
     troubled = [move for move in moves if move.problems]
     first = troubled[0] if troubled else None
-    first_problem = "" if first is None else f"{first.path} " + "; ".join(
-        f"{problem.field}: {problem.message}" for problem in first.problems)
+    first_problem = "" if first is None else f"{first.path} {first.issues}"
     return FolderMove(*folders, len(moves), len(troubled), first_problem)
 
 

@@ -497,12 +497,12 @@ def refuse_unmakeable_folders(root: Path, folder: Path, text: str) -> None:
     person's problem; the second failed as a bare "File name too long". A folder of the person's is
     theirs to name and is written into as it is."""
     deepest = _deepest_path(root)
+    whole = len(os.fsencode(str(folder)))
     made = root
     for part in folder.relative_to(root).parts:
         made = made / part
         if os.path.lexists(made):
             continue
-        whole = len(os.fsencode(str(folder)))
         if whole + 1 + MAX_NAME_BYTES > deepest:
             # mkdir -p failed part-way down as "File name too long" (and left what it made).
             raise UsageError(Argument("folder"), f" {short_repr(text)} would make a folder {whole} bytes deep, and "
