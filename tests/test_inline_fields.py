@@ -6,6 +6,7 @@ and ``::`` in code or in prose (``std::vector``) is no property. Real files, a r
 
 from __future__ import annotations
 
+import sqlite3
 from pathlib import Path
 
 import pytest
@@ -13,6 +14,7 @@ from helpers import NOW, write_vault
 
 from vaultmem import Vault
 from vaultmem.inline_fields import MAX_FIELDS, inline_fields
+from vaultmem.notes import READER_VERSION
 from vaultmem.search import search_filters
 
 JOURNAL = ("- We should plant the tomatoes after the last frost\n  speaker:: Caroline\n"
@@ -89,3 +91,22 @@ def test_a_property_written_in_the_text_is_found_again_after_the_line_is_edited(
         vault.index()
         assert _valued(vault, "what did Caroline say about the tomatoes") == set()
         assert _valued(vault, "what did Ana say about the tomatoes") == {"journals/2024_03_04.md"}
+
+
+def test_an_index_made_before_reader_91_learns_the_properties_in_the_text_without_embedding(logseq_graph: Path) -> None:
+    with Vault(logseq_graph) as vault:
+        vault.index()
+    database = sqlite3.connect(logseq_graph / ".vaultmem" / "index.db")
+    with database:  # what reader 90 wrote: no property of the text in the props column
+        database.execute("UPDATE meta SET value = replace(value, ?, 'reader-90/') WHERE key = 'reader'", (f"reader-{READER_VERSION}/",))
+        database.execute("UPDATE passages_fts SET props = ''")
+        embedded = database.execute("SELECT max(seq) FROM passage_vectors").fetchone()[0]
+    database.close()
+    with Vault(logseq_graph) as vault:
+        assert _valued(vault, "what did Caroline say about the tomatoes") == set()  # as the older index answers
+        report = vault.index()
+        valued = _valued(vault, "what did Caroline say about the tomatoes")
+    database = sqlite3.connect(logseq_graph / ".vaultmem" / "index.db")
+    assert database.execute("SELECT max(seq) FROM passage_vectors").fetchone()[0] == embedded  # nothing embedded again
+    database.close()
+    assert report.reread and valued == {"journals/2024_03_04.md"}
