@@ -1,0 +1,112 @@
+"""Properties written in a note's text (vaultmem/inline_fields.py; adr/0004 "Properties written
+in the text"): Logseq's ``key:: value`` lines (a page's, a block's) and Dataview's inline fields
+are properties for search, so a question naming their value gives the note the property bonus —
+and ``::`` in code or in prose (``std::vector``) is no property. Real files, a real index.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+from helpers import NOW, write_vault
+
+from vaultmem import Vault
+from vaultmem.inline_fields import MAX_FIELDS, inline_fields
+from vaultmem.notes import READER_VERSION
+from vaultmem.search import search_filters
+
+JOURNAL = ("- We should plant the tomatoes after the last frost\n  speaker:: Caroline\n"
+           "- The community garden opens in April\n  speaker:: Melanie\n  collapsed:: true\n")
+OTHER_DAY = "- Painting class moved to Thursdays\n  speaker:: Melanie\n- The tomatoes need a greenhouse\n  speaker:: Melanie\n"
+BOOK = "type:: book\nauthor:: [[Octavia E. Butler]]\ntitle:: Kindred\nid:: 621b05d0-c3c1-405b-9ad8-bb072008bb98\n\n- Dana pulled back in time\n"
+FILMS = ("# Film log\n\nDirector:: Hayao Miyazaki\n\nA bathhouse for spirits. [rating:: 5] (mood:: wistful)\n"
+         "- [ ] rewatch it [due:: 2024-03-16]\n")
+CODE = ("# C++ containers\n\nPrefer std::vector over raw arrays; std::map is ordered. Vec::new() in Rust.\n"
+        "Haskell writes map :: (a -> b) -> [a] -> [b]\n\n```cpp\nspeaker:: Caroline\n```\n\n`note:: Caroline` in a span\n"
+        "%% comment:: Caroline %%\n")
+
+
+@pytest.mark.parametrize(("body", "fields"), [
+    (BOOK, (("type", "book"), ("author", "Octavia E. Butler"))),  # a page's lines; title and id are not properties here
+    (JOURNAL, (("speaker", "Caroline"), ("speaker", "Melanie"))),  # a block's lines, Logseq's collapsed:: left out
+    (FILMS, (("Director", "Hayao Miyazaki"), ("rating", "5"), ("mood", "wistful"))),  # a task's due:: is task_dates'
+    ("**Author**:: [Le Guin](https://example.com)\n> - Source:: https://example.com\n", (("Author", "Le Guin"),)),
+    (CODE, ()),
+    ("no fields at all, 10:30 and a::b\n", ()),
+])
+def test_the_properties_written_in_a_notes_text_are_its_logseq_lines_and_dataview_fields(
+        body: str, fields: tuple[tuple[str, str], ...]) -> None:
+    assert inline_fields(body) == fields
+
+
+def test_a_note_of_a_hundred_thousand_field_lines_gives_at_most_max_fields() -> None:
+    body = "".join(f"key{number}:: value {number}\n" for number in range(100_000))
+    assert len(inline_fields(body)) == MAX_FIELDS
+
+
+@pytest.fixture
+def logseq_graph(tmp_path: Path) -> Path:
+    return write_vault(tmp_path / "graph", {
+        "logseq/config.edn": "{:meta/version 1}\n",
+        "journals/2024_03_04.md": JOURNAL,
+        "journals/2024_03_11.md": OTHER_DAY,
+        "pages/Kindred.md": BOOK,
+        "pages/Reading list.md": "- Caroline said Kindred changed how she reads history\n",
+        "pages/Film log.md": FILMS,
+        "pages/C++ containers.md": CODE,
+    })
+
+
+def _valued(vault: Vault, query: str) -> set[str]:
+    found = vault.derived.searcher().candidates(query, 5, search_filters(None, None, False, NOW))
+    return {found.paths[label] for label in found.valued}
+
+
+def test_a_question_naming_a_blocks_speaker_gives_that_journal_the_property_bonus(logseq_graph: Path) -> None:
+    with Vault(logseq_graph) as vault:
+        vault.index()
+        assert _valued(vault, "what did Caroline say about the tomatoes") == {"journals/2024_03_04.md"}
+        assert _valued(vault, "books by Octavia E. Butler") == {"pages/Kindred.md"}
+        assert _valued(vault, "which film put me in a wistful mood") == {"pages/Film log.md"}
+        caroline = vault.explain("journals/2024_03_04.md", "what did Caroline say about the tomatoes", now=NOW)
+    assert [reason for reason in caroline.reasons if reason.startswith("property match")] == [
+        "property match: the query names one of its property values ('caroline'), which adds 0.2 to its fused value"]
+
+
+def test_code_and_prose_holding_double_colons_give_a_note_no_property(logseq_graph: Path) -> None:
+    with Vault(logseq_graph) as vault:
+        vault.index()
+        # the C++ note says Caroline in code and a comment only: her journal alone carries her name
+        assert _valued(vault, "std vector containers by Caroline") == {"journals/2024_03_04.md"}
+        assert "C++ containers" in [hit.title for hit in vault.search("std::vector containers", k=3, now=NOW)]
+
+
+def test_a_property_written_in_the_text_is_found_again_after_the_line_is_edited(logseq_graph: Path) -> None:
+    with Vault(logseq_graph) as vault:
+        vault.index()
+        (logseq_graph / "journals/2024_03_04.md").write_text(JOURNAL.replace("speaker:: Caroline", "speaker:: Ana"),
+                                                            encoding="utf-8")
+        vault.index()
+        assert _valued(vault, "what did Caroline say about the tomatoes") == set()
+        assert _valued(vault, "what did Ana say about the tomatoes") == {"journals/2024_03_04.md"}
+
+
+def test_an_index_made_before_reader_91_learns_the_properties_in_the_text_without_embedding(logseq_graph: Path) -> None:
+    with Vault(logseq_graph) as vault:
+        vault.index()
+    database = sqlite3.connect(logseq_graph / ".vaultmem" / "index.db")
+    with database:  # what reader 90 wrote: no property of the text in the props column
+        database.execute("UPDATE meta SET value = replace(value, ?, 'reader-90/') WHERE key = 'reader'", (f"reader-{READER_VERSION}/",))
+        database.execute("UPDATE passages_fts SET props = ''")
+        embedded = database.execute("SELECT max(seq) FROM passage_vectors").fetchone()[0]
+    database.close()
+    with Vault(logseq_graph) as vault:
+        assert _valued(vault, "what did Caroline say about the tomatoes") == set()  # as the older index answers
+        report = vault.index()
+        valued = _valued(vault, "what did Caroline say about the tomatoes")
+    database = sqlite3.connect(logseq_graph / ".vaultmem" / "index.db")
+    assert database.execute("SELECT max(seq) FROM passage_vectors").fetchone()[0] == embedded  # nothing embedded again
+    database.close()
+    assert report.reread and valued == {"journals/2024_03_04.md"}
