@@ -201,6 +201,19 @@ def shorten(text: str, width: int = 100) -> str:
     return line if len(line) <= width else line[: width - 1] + "…"
 
 
+def render_unfinished(report: ConsolidationReport) -> None:
+    """The merges a kill cut off before their notes were archived: finished now, or to be."""
+    for entry in report.finished:
+        for note in entry.merged:
+            click.echo(f"finished the cut-off merge of {note.path} into {entry.canonical}, which holds it: "
+                       f"archived to {note.archived_to}")
+    if not report.applied:
+        for cluster in report.plan.unfinished:
+            for member in cluster.merged:
+                click.echo(f"would finish the cut-off merge of {member.path} into {cluster.canonical.path}, which holds it "
+                           "as the merge wrote it: it would be archived")
+
+
 def render_consolidation_outcome(report: ConsolidationReport) -> None:
     left_out = report.plan.left_out
     if left_out:
@@ -212,6 +225,7 @@ def render_consolidation_outcome(report: ConsolidationReport) -> None:
     for entry in report.merged:
         for note in entry.merged:
             click.echo(f"merged {note.path} into {entry.canonical} (archived to {note.archived_to})")
+    render_unfinished(report)
     for path in report.links_rewritten:
         click.echo(f"{'rewrote' if report.applied else 'would rewrite'} links in {path}")
     for skip in report.skipped:
