@@ -482,7 +482,7 @@ class Vault:
         ``remember``'s ``date`` is, in the vault's first ``[dates] date`` key.
         """
         from .property_sets import with_date
-        from .reading import successor_row
+        from .reading import succession
         from .resolution import locate_to_write, refuse_dating_a_daily_note
         from .revision import Revision, write_revision
         from .writer import memory_day
@@ -504,7 +504,7 @@ class Vault:
                 write.record(revised.change)
                 write.message = revised.commit_message()
         return Revised.of(revised.after, revised.changed, write, located.resolved_from, revised.title_before, revision.moment,
-                          successor_row(self.store.notes, revised.after))
+                          succession(self.paths.root, self.store.notes, revised.after))
 
     @heals
     def forget(self, note: str, hard: bool = False) -> Forgotten:
