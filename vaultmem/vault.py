@@ -587,7 +587,9 @@ class Vault:
         Only notes that carry a ``layer`` (memories) are considered; ``any_note`` widens the
         scope to the person's own notes too. A dry run by default. ``plan`` applies the
         clusters of an earlier dry run (``report.plan``) instead of computing new ones; a
-        cluster any of whose files changed since is skipped. See consolidate.py, merge_apply.py and adr/0010.
+        cluster any of whose files changed since is skipped. A merge a kill cut off before its notes
+        were archived is finished (``finished``; a dry run: ``plan.unfinished``) when the kept note
+        holds them as the merge wrote them. See consolidate.py, merge_apply.py and adr/0010.
         """
         from .consolidate import make_scope, plan_consolidation
         from .merge_apply import apply_plan, preview_plan

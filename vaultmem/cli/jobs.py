@@ -105,6 +105,7 @@ def consolidate(obj: Context, threshold: float | None, window: int | None, all_n
     Merging unions tags, records the merged notes (aliases, merged_from), appends the
     lines only they held to the kept note (under a heading naming each), keeps the
     latest expiry, rewrites [[links]] to them and moves them to the archive folder.
+    A merge a kill cut off before its notes were archived is finished by the next --apply.
     """
     refuse_dry_run_with_apply(dry_run, apply)
     if window is not None and all_notes:
