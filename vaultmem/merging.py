@@ -235,7 +235,7 @@ def merge_not_held(canonical: Note, merged: Note) -> str | None:
         expected = Addition(merged.path, merged.title, lines).section()
         after = body[start + len(expected):]
         if not lines or not body.startswith(expected, start) or not (not after.strip() or after.startswith("\n\n### Merged from ")):
-            return f"its lines are not those {canonical.path} holds under \"{heading.removeprefix('### ')}\""
+            return f"its lines are not those {canonical.path} holds under its heading `{heading}`"
     change = merged_frontmatter(canonical, [merged])
     changed = [*change.set_values, *change.remove]
     if changed:
