@@ -1270,6 +1270,32 @@ def test_revise_of_a_superseded_note_names_the_note_that_holds_the_fact_now(vaul
     run(scenario)
 
 
+def test_revise_of_a_note_superseded_twice_names_the_current_fact_and_a_loop_made_by_hand_is_said(vault_dir: Path, log: Path) -> None:
+    # Was: the notice named the first successor, retired itself, as the note to revise; and a
+    # superseded_by loop written by hand must be said (where to fix it), not followed for ever.
+    async def scenario() -> None:
+        async with serve(vault_dir, log) as served:
+            first = await served.call("remember", text="Sam's phone number is +351 912 000 111.", layer="L3")
+            second = await served.call("remember", text="Sam's phone number is +351 913 222 333.", supersedes=[first["id"]])
+            third = await served.call("remember", text="Sam's phone number is +351 914 444 555.", supersedes=[second["id"]])
+            revised = await served.call("revise", note=first["id"], append="It is also the work phone.")
+            assert revised["superseded_by"] == second["id"]
+            assert revised["then_superseded_by"] == [{"id": third["id"], "path": third["path"], "title": third["title"]}]
+            assert revised["notice"].endswith(f"superseded by {second['id']} ({second['path']}, \"{second['title']}\"), then by "
+                                              f"{third['id']} ({third['path']}, \"{third['title']}\"), which holds the current "
+                                              f"fact; what you just wrote is hidden from recall with it: revise {third['path']} instead")
+            newest = vault_dir / third["path"]
+            newest.write_text(newest.read_text(encoding="utf-8").replace("---\n", f"---\nsuperseded_by: {second['id']}\n", 1),
+                              encoding="utf-8")
+            looped = await served.call("revise", note=first["id"], append="And the home phone.")
+            assert "which holds the current fact" not in looped["notice"]
+            assert (f"the superseded_by of {third['path']} names {second['id']} ({second['path']}, earlier on the chain): "
+                    "a loop, made by hand") in looped["notice"], looped["notice"]
+            assert looped["succession_problem"] in looped["notice"]
+
+    run(scenario)
+
+
 def test_an_agent_moves_an_appointment_to_its_new_day_with_revise_date(vault_dir: Path, log: Path) -> None:
     # A three-day agent trial: "the dentist moved me to Thursday the 10th" — revise had no date
     # (remember has), the agent changed the text alone, and the list of Tuesday the 8th still

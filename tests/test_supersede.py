@@ -337,6 +337,65 @@ def test_revise_of_a_superseded_note_at_the_shell_names_its_successor_not_a_ttl(
     assert f"revise {new['path']} instead" in said.output and "--permanent" not in said.output  # type: ignore[index]
 
 
+def test_a_new_fact_under_the_retired_ones_title_is_numbered_and_says_why_and_where_links_go(vault_dir: Path) -> None:
+    # The new fact was written as dentist-phone-2.md beside the retired dentist-phone.md without a
+    # word: the person's [[dentist-phone]] links kept opening the old number (adr/0019: it keeps -2).
+    write_file(vault_dir, ".vaultmem.toml", 'embedder = "hashing"\n')
+    old = run_json(vault_dir, "remember", "Dentist: +351 210 000 111", "--title", "Dentist phone", "--layer", "L3")
+    said = run_cli(vault_dir, "remember", "Dentist: +351 210 999 222", "--title", "Dentist phone", "--supersedes", "Dentist phone")
+    assert said.exit_code == 0, said.output
+    assert (f"named dentist-phone-2.md: {old['path']}, the fact it replaces, keeps its file name") in said.output, said.output  # type: ignore[index]
+    assert "a [[dentist-phone]] link opens the old fact — point it at [[dentist-phone-2]]" in said.output
+    assert sorted(path.name for path in (vault_dir / "memories").glob("*.md")) == ["dentist-phone-2.md", "dentist-phone.md"]
+    third = run_json(vault_dir, "remember", "Dentist: +351 210 555 333", "--title", "Dentist phone", "--supersedes",
+                     "memories/dentist-phone-2.md")
+    assert (third["path"], third["named_beside"]) == ("memories/dentist-phone-3.md", "memories/dentist-phone-2.md")  # type: ignore[index]
+    other = run_json(vault_dir, "remember", "Dentist: +351 210 555 444", "--title", "Dentist number", "--supersedes",
+                     third["path"])  # type: ignore[index]
+    assert other["named_beside"] is None  # type: ignore[index]
+
+
+def _superseded_twice(vault_dir: Path) -> tuple[dict, dict, dict]:  # type: ignore[type-arg]
+    """Sam's phone, changed twice: the first number superseded by the second, that one by the third."""
+    write_file(vault_dir, ".vaultmem.toml", 'embedder = "hashing"\n')
+    first = run_json(vault_dir, "remember", "Sam's phone number is +351 912 000 111.", "--layer", "L3")
+    second = run_json(vault_dir, "remember", "Sam's phone number is +351 913 222 333.", "--supersedes", first["id"])  # type: ignore[index]
+    third = run_json(vault_dir, "remember", "Sam's phone number is +351 914 444 555.", "--supersedes", second["id"])  # type: ignore[index]
+    return first, second, third  # type: ignore[return-value]
+
+
+def test_revise_of_a_note_superseded_twice_at_the_shell_names_the_note_that_holds_the_fact_now(vault_dir: Path) -> None:
+    # Was: "superseded by <second> …, which holds the current fact: revise <second> instead" —
+    # the second number, retired itself by the third.
+    first, second, third = _superseded_twice(vault_dir)
+    said = run_cli(vault_dir, "revise", first["id"], "--append", "Work phone too.")
+    assert said.exit_code == 0, said.output
+    assert (f"superseded by {second['id']} ({second['path']}, \"{second['title']}\"), then by {third['id']} "
+            f"({third['path']}, \"{third['title']}\"), which holds the current fact") in said.output, said.output
+    assert f"revise {third['path']} instead" in said.output, said.output
+    revised = run_json(vault_dir, "revise", first["id"], "--append", "Home phone.")
+    assert revised["superseded_by"] == second["id"]  # type: ignore[index]
+    assert revised["then_superseded_by"] == [{"id": third["id"], "path": third["path"], "title": third["title"]}]  # type: ignore[index]
+    assert revised["succession_problem"] is None  # type: ignore[index]
+
+
+def test_revise_of_a_note_on_a_superseded_by_loop_made_by_hand_says_so_and_returns(vault_dir: Path) -> None:
+    # A superseded_by written by hand that leads back (first → second → third → first) must be
+    # said, with where to fix it, not followed for ever nor named as "the current fact".
+    first, second, third = _superseded_twice(vault_dir)
+    newest = vault_dir / third["path"]
+    newest.write_text(newest.read_text(encoding="utf-8").replace("---\n", f"---\nsuperseded_by: {first['id']}\n", 1),
+                      encoding="utf-8")
+    said = run_cli(vault_dir, "revise", first["id"], "--append", "Work phone too.")
+    assert said.exit_code == 0, said.output
+    assert "which holds the current fact" not in said.output and "instead" not in said.output, said.output
+    assert (f"the superseded_by of {third['path']} names {first['id']} (this note): a loop, made by hand") in said.output, said.output
+    assert f"fix superseded_by in {third['path']}" in said.output
+    revised = run_json(vault_dir, "revise", second["id"], "--append", "Home phone.")
+    assert f"names {second['id']} (this note)" in revised["succession_problem"]  # type: ignore[index]
+    assert [step["path"] for step in revised["then_superseded_by"]] == [first["path"]]  # type: ignore[index]
+
+
 def test_revise_of_a_superseded_note_names_its_successors_path_and_title_not_only_its_ulid(vault_dir: Path) -> None:
     # A trial (s34): "superseded by 01M8…, … revise 01M8… instead" left a person with a ULID to
     # grep the vault for; the JSON answer carries the successor's path and title too.

@@ -498,7 +498,9 @@ class VaultTools:
         "similar_threshold, 0.83) — if one holds this fact, forget one of the two or run consolidate (one layer "
         "only: of two layers, forget the one whose layer does not fit); then the person's own notes (yours: true, "
         "layer null, heading, lines [first, last], says: the sentence; cosine >= 0.70): not yours to supersede "
-        "(refused) — forget your note or keep both, and revise theirs only if out of date. same_name: live notes "
+        "(refused) — forget your note or keep both, and revise theirs only if out of date. named_beside: the retired "
+        "note whose file name this one would have had (it keeps it until expire archives it, so this one is numbered, "
+        "name-2.md, and the user's [[name]] links open the old fact). same_name: live notes "
         "going by this title or file name ({id, path}); a [[link]] or a write by that name may find them: name "
         "notes by id or path. Errors name the bad argument (unknown layer, unparseable or past time, ttl with "
         "permanent, a superseded note that cannot expire) and nothing is written."
@@ -850,7 +852,9 @@ class VaultTools:
         "the user before merging. apply=true merges each cluster into its kept note (tags unioned, latest "
         "expiry kept, the lines only the others held appended under a heading naming each, links to the "
         "merged notes rewritten; their ids keep resolving to it), moves the others to the archive folder "
-        "(recoverable) and reports merged (each with its kept_changes), skipped and links_rewritten. Many clusters "
+        "(recoverable) and reports merged (each with its kept_changes), skipped and links_rewritten. A merge cut off "
+        "before its notes were archived (a killed process) is finished when the kept note still holds them as the merge "
+        "wrote them: unfinished lists those in a dry run, finished what apply archived. Many clusters "
         "come in parts (clusters_total, next_offset, a notice: call again with the same arguments and "
         "offset=next_offset; links_rewritten is listed in the first part only); after apply=true a long merged list is cut and the notice says how many more."
     ))
@@ -953,6 +957,9 @@ def body_part(view: dict[str, Any], offset: int) -> None:
 
 def expired_revision_words(revised: dict[str, Any]) -> str:
     """revise's notice for a note whose expires_at has passed (results.Revised.expired_words)."""
+    if revised.get("succession_problem") is not None:  # a loop or fork of superseded_by made by hand
+        return (f"EXPIRED at {revised['expires_at']}: this note was superseded by {successor_words(revised)}; what you just "
+                f"wrote is hidden from recall with it, and {revised['succession_problem']}")
     if revised.get("superseded_by") is not None:  # absent from an answer kept for a retry before it was reported
         return (f"EXPIRED at {revised['expires_at']}: this note was superseded by {successor_words(revised)}, which holds "
                 f"the current fact; what you just wrote is hidden from recall with it: revise {successor_reference(revised)} instead")

@@ -482,7 +482,7 @@ class Vault:
         ``remember``'s ``date`` is, in the vault's first ``[dates] date`` key.
         """
         from .property_sets import with_date
-        from .reading import successor_row
+        from .reading import succession
         from .resolution import locate_to_write, refuse_dating_a_daily_note
         from .revision import Revision, write_revision
         from .writer import memory_day
@@ -504,7 +504,7 @@ class Vault:
                 write.record(revised.change)
                 write.message = revised.commit_message()
         return Revised.of(revised.after, revised.changed, write, located.resolved_from, revised.title_before, revision.moment,
-                          successor_row(self.store.notes, revised.after))
+                          succession(self.paths.root, self.store.notes, revised.after))
 
     @heals
     def forget(self, note: str, hard: bool = False) -> Forgotten:
@@ -587,7 +587,9 @@ class Vault:
         Only notes that carry a ``layer`` (memories) are considered; ``any_note`` widens the
         scope to the person's own notes too. A dry run by default. ``plan`` applies the
         clusters of an earlier dry run (``report.plan``) instead of computing new ones; a
-        cluster any of whose files changed since is skipped. See consolidate.py, merge_apply.py and adr/0010.
+        cluster any of whose files changed since is skipped. A merge a kill cut off before its notes
+        were archived is finished (``finished``; a dry run: ``plan.unfinished``) when the kept note
+        holds them as the merge wrote them. See consolidate.py, merge_apply.py and adr/0010.
         """
         from .consolidate import make_scope, plan_consolidation
         from .merge_apply import apply_plan, preview_plan

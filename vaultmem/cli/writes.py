@@ -3,6 +3,7 @@ library's one write path: git check, act, index, commit)."""
 
 from __future__ import annotations
 
+from pathlib import PurePosixPath
 from typing import TYPE_CHECKING
 
 import click
@@ -47,6 +48,11 @@ def remember(obj: Context, text: str, title: str | None, layer: str | None, ttl:
                f"version {result.version})")
     for old in result.supersedes:
         click.echo(f"  superseded {old.path} (id {old.id}): expired now, hidden from search")
+    if result.named_beside is not None:
+        bare = PurePosixPath(result.named_beside).stem
+        click.echo(f"  named {PurePosixPath(result.path).name}: {result.named_beside}, the fact it replaces, keeps its file "
+                   f"name (in the archive too, once `vaultmem expire --apply` moves it there), so a [[{bare}]] link opens "
+                   f"the old fact — point it at [[{PurePosixPath(result.path).stem}]]")
     for other in result.similar:
         # Three decimals, as in JSON: listed from 0.83, a 0.876 shown as "0.88" read as one
         # consolidate (merging at >= 0.88) would merge, and it does not.
@@ -130,8 +136,12 @@ def revise(obj: Context, note: str, text: str | None, append: str | None, title:
         from ..results import successor_reference, successor_words
 
         shown = result.as_dict()
-        click.echo(f"  ! expired at {result.expires_at}: superseded by {successor_words(shown)}, which holds the current "
-                   f"fact; this change is hidden from search with it: revise {successor_reference(shown)} instead")
+        if result.succession_problem is not None:
+            click.echo(f"  ! expired at {result.expires_at}: superseded by {successor_words(shown)}; this change is hidden "
+                       f"from search with it, and {result.succession_problem}")
+        else:
+            click.echo(f"  ! expired at {result.expires_at}: superseded by {successor_words(shown)}, which holds the current "
+                       f"fact; this change is hidden from search with it: revise {successor_reference(shown)} instead")
     elif result.expired:
         click.echo(f"  ! expired at {result.expires_at}: hidden from search, with this change; "
                    "give --ttl, --expires-at or --permanent to make it current")
