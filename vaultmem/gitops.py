@@ -387,8 +387,9 @@ def archivings(root: Path) -> dict[str, Addition]:
     if not has_commits(root):
         return {}
     recent, _truncated = _recent_commits(root)
-    logged = _git(root, "log", f"--format={_RECORD}%H{_FIELD}%cI{_FIELD}%(trailers:key={ARCHIVED_TRAILER},valueonly)",
-                  *recent).stdout
+    # Only vaultmem's archiving commits: a vault of 10,000 commits prints a few, not every one.
+    logged = _git(root, "log", "--fixed-strings", f"--grep={ARCHIVED_TRAILER}: ",
+                  f"--format={_RECORD}%H{_FIELD}%cI{_FIELD}%(trailers:key={ARCHIVED_TRAILER},valueonly)", *recent).stdout
     found: dict[str, Addition] = {}
     for record in logged.split(_RECORD):
         if not record.strip():
