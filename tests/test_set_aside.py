@@ -68,7 +68,7 @@ def test_an_archived_hit_says_it_is_set_aside_and_scores_no_higher_than_the_note
         vault.index()
         hits = vault.search("landlord phone number", k=3, now=NOW)
     assert hits[1].score <= hits[0].score
-    assert any("set aside: in 4 Archive/, your archive folder" in str(warning) for warning in hits[1].warnings)
+    assert any("set aside: in 4 Archive/, a folder of past notes" in str(warning) for warning in hits[1].warnings)
     assert not any("set aside" in str(warning) for warning in hits[0].warnings)
 
 

@@ -49,4 +49,4 @@ def set_aside_warning(path: str) -> list[str]:
     folder = set_aside_folder(path)
     if folder is None:
         return []
-    return [f"set aside: in {folder}/, your archive folder: ranked as a tenth as likely to be the current answer"]
+    return [f"set aside: in {folder}/, a folder of past notes: ranked as a tenth as likely to be the current answer"]
