@@ -297,3 +297,49 @@ def test_a_note_archived_with_the_persons_uncommitted_edit_is_no_archive_problem
     [problem] = archive_problems(laptop, "check")  # an edit after the archiving is one
     assert "Edited in the archive." not in git(laptop, "show", problem["fix"].split("`git show ")[1].split(" ")[0])
     assert "The spare key is under the pot." in git(laptop, "show", problem["fix"].split("`git show ")[1].split(" ")[0])
+
+
+def move_the_archive_folder(vault: Path, archive_dir: str) -> None:
+    """A PARA person sets vaultmem's archive folder to their own ``4 Archive`` after vaultmem
+    archived into the default ``_archive``."""
+    (vault / ".vaultmem.toml").write_text(SETTINGS + f'archive_dir = "{archive_dir}"\n', encoding="utf-8")
+
+
+def test_a_note_archived_before_archive_dir_changed_is_said_by_index_and_check(machines: tuple[Path, Path]) -> None:
+    """Was: after archive_dir = "4 Archive", _archive/ was an ordinary folder: the forgotten door
+    code came back to search, and index and check said nothing."""
+    laptop, _desktop = machines
+    assert run_cli(laptop, "forget", "memories/door.md").exit_code == 0
+    move_the_archive_folder(laptop, "4 Archive")
+    found = archive_problems(laptop, "index")
+    assert [problem["path"] for problem in found] == ["_archive/memories/door.md"]
+    hits = run_json(laptop, "search", "door code of the garden shed")
+    assert "_archive/memories/door.md" in [hit["path"] for hit in hits]  # type: ignore[index]  # what the problem says
+    assert "the archive folder is 4 Archive/ now" in found[0]["message"]
+    assert "when the archive folder was _archive/" in found[0]["message"]
+    assert "search and recall find it" in found[0]["message"]
+    assert 'set archive_dir back to "_archive"' in found[0]["fix"]
+    result = run_cli(laptop, "check", "--json")
+    assert result.exit_code == 1
+    assert [p["path"] for p in json.loads(result.stdout)["problems"] if p["field"] == "archive"] == ["_archive/memories/door.md"]
+
+
+def test_following_the_fix_puts_the_note_in_the_new_archive_and_clears_the_problem(machines: tuple[Path, Path]) -> None:
+    laptop, _desktop = machines
+    assert run_cli(laptop, "forget", "memories/door.md").exit_code == 0
+    move_the_archive_folder(laptop, "4 Archive")
+    fix = archive_problems(laptop, "check")[0]["fix"]
+    command = fix.split("`", 2)[1]
+    assert command == "mkdir -p '4 Archive/memories' && git mv _archive/memories/door.md '4 Archive/memories/door.md'"
+    subprocess.run(command, shell=True, cwd=laptop, check=True)
+    assert archive_problems(laptop, "check") == []
+    hits = run_json(laptop, "search", "door code of the garden shed")
+    assert all("door" not in hit["path"] for hit in hits)  # type: ignore[union-attr]
+
+
+def test_a_note_moved_out_of_the_old_archive_by_hand_is_no_archive_problem(machines: tuple[Path, Path]) -> None:
+    laptop, _desktop = machines
+    assert run_cli(laptop, "forget", "memories/door.md").exit_code == 0
+    git(laptop, "mv", "_archive/memories/door.md", "memories/door.md")  # brought back on purpose
+    move_the_archive_folder(laptop, "4 Archive")
+    assert archive_problems(laptop, "check") == []

@@ -76,6 +76,14 @@ def test_tasks_help_offers_the_durations_its_due_bounds_take(vault_dir: Path, wr
     assert "or a duration from now (7d: back; +7d: ahead)" in shown
 
 
+def test_forgets_help_names_which_archive_folder_it_moves_a_note_to() -> None:
+    """Was: "Archive NOTE" and "the archive folder", read in a PARA vault as its own 4 Archive/;
+    forget moves notes to _archive/, which nothing searches."""
+    shown = " ".join(CliRunner().invoke(main, ["forget", "--help"]).stdout.split())
+    assert "archive_dir in .vaultmem.toml, _archive/ by default" in shown
+    assert "4 Archive/ is no archive to vaultmem unless archive_dir names it" in shown
+
+
 def test_json_is_offered_on_every_reporting_command() -> None:
     for name in ISSUE_COMMANDS:
         assert "--json" in CliRunner().invoke(main, [name, "--help"]).stdout

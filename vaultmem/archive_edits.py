@@ -32,9 +32,10 @@ from __future__ import annotations
 
 import shlex
 from collections.abc import Mapping
+from pathlib import PurePosixPath
 
 from .errors import GitError
-from .gitops import Addition, additions, in_progress, is_repository, moves, uncommitted, working_blobs
+from .gitops import Addition, additions, archivings, in_progress, is_repository, moves, uncommitted, working_blobs
 from .notes import Problem
 from .paths import VaultPaths
 
@@ -49,6 +50,48 @@ def archive_edit_problems(paths: VaultPaths) -> list[Problem]:
     except GitError as error:
         return [Problem(paths.archive_dir, "archive", f"could not compare the archive with git: {error}",
                         "fix what git says, then run the command again")]
+
+
+def former_archive_problems(paths: VaultPaths) -> list[Problem]:
+    """One problem per file vaultmem archived that is read as a note now: the archive folder
+    moved (``archive_dir`` changed, say from ``_archive`` to a PARA vault's ``4 Archive``) and
+    the old one became an ordinary folder, so what ``forget``, ``expire`` and ``consolidate`` put
+    away is searched and recalled again, without a word (a trial: a forgotten memory came back
+    second for "landlord phone number"). Git says where each file was archived to (its commit's
+    trailer); a note moved out of the archive by hand is at another path and not named."""
+    if not is_repository(paths.root):
+        return []
+    try:
+        return [_left_behind(paths, addition) for path, addition in sorted(archivings(paths.root).items())
+                if not paths.in_archive(path) and paths.is_note_path(path) and paths.absolute(path).is_file()]
+    except GitError as error:
+        return [Problem(paths.archive_dir, "archive", f"could not read from git where vaultmem archived notes: {error}",
+                        "fix what git says, then run the command again")]
+
+
+def _left_behind(paths: VaultPaths, addition: Addition) -> Problem:
+    """A file archived where the archive folder was then, read as a note where it is now."""
+    archive, then = paths.archive_dir, _archive_then(paths, addition)
+    inside = PurePosixPath(archive, addition.path.removeprefix(then + "/"))
+    target, folder = shlex.quote(str(inside)), shlex.quote(str(inside.parent))
+    return Problem(addition.path, "archive",
+                   f"vaultmem archived this file here in commit {addition.commit[:10]} ({addition.date[:10]}), when the "
+                   f"archive folder was {then}/; the archive folder is {archive}/ now (archive_dir in .vaultmem.toml), "
+                   "so this archived file is read as a note again: search and recall find it",
+                   f"to keep it archived, move it into {archive}/: `mkdir -p {folder} && git mv {shlex.quote(addition.path)} {target}` (then "
+                   f"`vaultmem index`), or set archive_dir back to \"{then}\"; to make it a note again on purpose, move "
+                   f"it out of {then}/")
+
+
+def _archive_then(paths: VaultPaths, addition: Addition) -> str:
+    """The archive folder ``addition`` was archived into: its path less the path the note had
+    before (the move git sees in that commit: ``_archive/memories/x.md`` from ``memories/x.md``
+    was archived into ``_archive``), else the path's first folder, where vaultmem's default and
+    the usual ``archive_dir`` are."""
+    source = moves(paths.root, addition.commit).get(addition.path)
+    if source and addition.path.endswith("/" + source):
+        return addition.path[:-len(source) - 1]
+    return addition.path.split("/", 1)[0]
 
 
 def _edited(paths: VaultPaths) -> list[Problem]:

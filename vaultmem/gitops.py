@@ -380,6 +380,26 @@ def additions(root: Path, folder: str) -> tuple[dict[str, Addition], bool]:
     return found, truncated
 
 
+def archivings(root: Path) -> dict[str, Addition]:
+    """Each path a vaultmem commit of HEAD's newest :data:`REMOVAL_SCAN_COMMITS` commits says it
+    archived a file to (its :data:`ARCHIVED_TRAILER` lines), with the newest such commit: where
+    the archive folder was when it archived, whatever ``archive_dir`` says now. One ``git log``."""
+    if not has_commits(root):
+        return {}
+    recent, _truncated = _recent_commits(root)
+    # Only vaultmem's archiving commits: a vault of 10,000 commits prints a few, not every one.
+    logged = _git(root, "log", "--fixed-strings", f"--grep={ARCHIVED_TRAILER}: ",
+                  f"--format={_RECORD}%H{_FIELD}%cI{_FIELD}%(trailers:key={ARCHIVED_TRAILER},valueonly)", *recent).stdout
+    found: dict[str, Addition] = {}
+    for record in logged.split(_RECORD):
+        if not record.strip():
+            continue  # before the first record
+        commit, date, trailers = record.strip("\n").split(_FIELD, 2)
+        for path, blob in _archived_blobs(trailers).items():
+            found.setdefault(path, Addition(path, blob, commit, date, blob))  # newest first: the first seen is the newest
+    return found
+
+
 def _archived_blobs(trailers: str) -> dict[str, str]:
     """Path → blob of each :data:`ARCHIVED_TRAILER` value (``<blob> <path>``, one a line). A
     line of another shape (a person's own trailer of that name) names nothing: its file is

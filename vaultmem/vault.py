@@ -131,13 +131,16 @@ class Vault:
         Refused (``IndexNotWritable``) where the index cannot be written; the read commands
         that reconcile first (``expire``, ``consolidate`` dry runs) reconcile a private copy.
         """
-        from .archive_edits import archive_edit_problems
+        from .archive_edits import archive_edit_problems, former_archive_problems
 
         self.derived.require_writable()
         report = self.derived.index(rebuild, progress)
         # Not a note's problem, so the reconcile never meets it: a change git merged into an
         # archived note is in the vault and never found by search (archive_edits.py).
         report.problems.extend(archive_edit_problems(self.paths))
+        # Nor one the reconcile can see: a file archived where the archive folder was before
+        # archive_dir changed is an ordinary note to it, a forgotten memory recalled again.
+        report.problems.extend(former_archive_problems(self.paths))
         return report
 
     @heals

@@ -150,11 +150,17 @@ def revise(obj: Context, note: str, text: str | None, append: str | None, title:
 
 @main.command()
 @click.argument("note")
-@click.option("--hard", is_flag=True, help="Delete the file instead of moving it to the archive folder.")
+@click.option("--hard", is_flag=True, help="Delete the file instead of moving it to vaultmem's archive folder.")
 @json_option
 @click.pass_obj
 def forget(obj: Context, note: str, hard: bool, as_json: bool) -> None:
-    """Archive NOTE (recoverable), or delete it with --hard."""
+    """Move NOTE to vaultmem's archive folder (recoverable), or delete it with --hard.
+
+    The archive folder is archive_dir in .vaultmem.toml, _archive/ by default: nothing searches
+    it, and moving the file out makes it a note again. A folder of your own such as a PARA
+    vault's 4 Archive/ is no archive to vaultmem unless archive_dir names it, and then none of
+    its files is read as a note.
+    """
     with library_errors(as_json):
         result = obj.vault.forget(obj.note(note), hard=hard)
     if as_json:
