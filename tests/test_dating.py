@@ -622,7 +622,7 @@ def test_each_hit_says_its_notes_date_and_an_undated_one_says_none(diary: Path) 
                      "journal/retro.md": "2026-11-02", "memories/knee.md": "2026-11-30T08:00:00Z",  # as its created writes it
                      "notes/undated.md": None}
     shown = run_cli(diary, "search", "physio rest", "-k", "1", "--as-of", NOW)
-    assert "[-, no expiry, dated 2026-11-28]  Daily/2026-11-28.md" in shown.stdout, shown.stdout
+    assert "[no expiry, dated 2026-11-28]  Daily/2026-11-28.md" in shown.stdout, shown.stdout
 
 
 def test_get_gives_the_date_a_hit_gives(diary: Path) -> None:
