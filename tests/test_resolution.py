@@ -1599,12 +1599,15 @@ def linked_out_vault(vault_dir: Path, write_note, tmp_path: Path) -> Path:
     (outside / "Outer.md").write_text("The safe's code is 1234.\n", encoding="utf-8")
     (vault_dir / "Outer.md").symlink_to(outside / "Outer.md")
     (vault_dir / "ext").symlink_to(outside, target_is_directory=True)
+    (vault_dir / "refs").mkdir()
+    (vault_dir / "refs/Deep.md").symlink_to(outside / "Outer.md")
     return vault_dir
 
 
 @pytest.mark.parametrize(("reference", "said"), [("Outer", "Outer.md is a symlink to a file outside the vault"),
                                                   ("Outer.md", "Outer.md is a symlink to a file outside the vault"),
-                                                  ("ext/Outer", "ext/Outer.md is in ext/, a symlink to a folder outside the vault")])
+                                                  ("ext/Outer", "ext/Outer.md is in ext/, a symlink to a folder outside the vault"),
+                                                  ("deep", "refs/Deep.md is a symlink to a file outside the vault")])
 def test_get_of_a_symlink_out_of_the_vault_says_it_is_not_read_and_the_fix(vault_dir: Path, write_note, tmp_path: Path,
                                                                            reference: str, said: str) -> None:
     # Was: "no note matches 'Outer'" (or, for Outer.md, to write the path "without symlinks out"),
@@ -1628,5 +1631,8 @@ def test_get_over_mcp_of_a_symlink_out_of_the_vault_says_it_is_not_read(vault_di
         async with serve(vault_dir, tmp_path / "server.log") as served:
             said = await served.error("get", note="Outer")
             assert "Outer.md is a symlink to a file outside the vault" in said and "1234" not in said, said
+            (vault_dir / "refs/Later.md").symlink_to(tmp_path / "outside" / "Outer.md")  # made while it runs
+            said = await served.error("get", note="Later")
+            assert "refs/Later.md is a symlink to a file outside the vault" in said, said
 
     run(scenario)

@@ -168,6 +168,9 @@ class Scan:
     # (link, note) of each symlinked note file whose note is read at its real path: the link's
     # file name still names that note (resolution._by_link_name)
     linked_notes: list[tuple[str, str]] = field(default_factory=list)
+    # Note files that are symlinks out of the vault (never read): their bare name is told so
+    # (resolution.refuse_if_named_link_out), not "no note matches"
+    links_out: list[str] = field(default_factory=list)
 
     @property
     def excluded_notes(self) -> int:
@@ -438,6 +441,8 @@ class VaultPaths:
                 issue = self._symlink_issue(Path(entry.path), relative)
                 if issue is not None:
                     found.issues.append(issue)
+                    if self.is_link_out(relative):
+                        found.links_out.append(relative)
                 else:
                     found.linked_notes.append((relative, self.real_relative(Path(entry.path))))
                 return
@@ -537,6 +542,11 @@ class VaultPaths:
         """Does ``path``, with every symlink resolved, lie inside the vault?"""
         real = Path(os.path.realpath(path))
         return real == self.real_root or self.real_root in real.parents
+
+    def is_link_out(self, relative: str) -> bool:
+        """Is the file at ``relative`` itself a symlink whose target is outside the vault?"""
+        link = self.absolute(relative)
+        return link.is_symlink() and not self.contains_real(link)
 
     def link_out(self, relative: str) -> str | None:
         """Why ``relative`` (a note's path as given) is not read, when it is reached through a

@@ -503,6 +503,7 @@ def _first_step(index: DerivedIndex, reference: str, now: object, refresh: bool)
     if located is None:
         _refuse_if_archived(index.paths, reference)
         refuse_if_linked_out(index.paths, reference)
+        refuse_if_named_link_out(index, reference)
         _refuse_if_linked(index.paths, reference)
         day = _day_of(reference, moment_us)
         if day is None and (link := _a_link_to(index, reference, now)):
@@ -1062,6 +1063,21 @@ def refuse_if_linked_out(paths: VaultPaths, reference: str) -> None:
         why = paths.link_out(relative)
         if why is not None:
             raise LinkedOutNote(reference, why)
+
+
+def refuse_if_named_link_out(index: DerivedIndex, reference: str) -> None:
+    """A bare name (``Outer``, ``outer.md``) of a note file that is a symlink out of the vault in
+    some folder (``refs/Outer.md``), as the last walk met it and the disk still has it:
+    :class:`LinkedOutNote` saying so, as for its path (:func:`refuse_if_linked_out`)."""
+    if "/" in reference:
+        return
+    wanted = {reference.casefold(), (reference + NOTE_SUFFIX).casefold()}
+    paths = index.paths
+    for link in index.store.meta.links_out():
+        if PurePosixPath(link).name.casefold() in wanted and paths.is_link_out(link):
+            why = paths.link_out(link)
+            if why is not None:
+                raise LinkedOutNote(reference, why)
 
 
 def _by_link_name(index: DerivedIndex, reference: str) -> Located | None:
