@@ -148,7 +148,9 @@ def test_the_persons_own_notes_are_consolidated_only_when_asked(vault_dir: Path)
     widened = json.loads(run_cli(vault_dir, "consolidate", "--any-note", "--json", "--threshold", "0.85").stdout)
     assert [cluster["members"] for cluster in widened["clusters"]] == [["Notes/Errands (copy).md", "Notes/Errands.md"]]
     assert (widened["scope"], widened["any_note"], widened["not_memories"]) == ("every note", True, 0)
-    assert "scope: every note" in run_cli(vault_dir, "consolidate", "--any-note").stdout
+    any_note = run_cli(vault_dir, "consolidate", "--any-note", "--threshold", "0.85").stdout
+    assert "scope: every note" in any_note
+    assert "\n1. no layer: 2 notes, similarity" in any_note and "layer -" not in any_note, any_note  # was "1. layer -: …"
 
 
 WEEKLY = ("Weekly report of the platform team, written on Sunday evening for the Monday sync.\n\n## Wins\n\n"

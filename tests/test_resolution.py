@@ -1588,3 +1588,51 @@ def cli_json_at(root: Path, *args: str) -> dict:
     result = run_cli(root, *args, "--json")
     assert result.exit_code == 0, result.output
     return json.loads(result.stdout)
+
+
+def linked_out_vault(vault_dir: Path, write_note, tmp_path: Path) -> Path:
+    """Outer.md: a symlink to a note outside the vault; ext/: a symlink to a folder outside it."""
+    write_note(".vaultmem.toml", 'embedder = "hashing"\n')
+    write_note("Inner.md", "---\ntitle: Inner\n---\nThe plumber comes on Tuesday.\n")
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "Outer.md").write_text("The safe's code is 1234.\n", encoding="utf-8")
+    (vault_dir / "Outer.md").symlink_to(outside / "Outer.md")
+    (vault_dir / "ext").symlink_to(outside, target_is_directory=True)
+    (vault_dir / "refs").mkdir()
+    (vault_dir / "refs/Deep.md").symlink_to(outside / "Outer.md")
+    return vault_dir
+
+
+@pytest.mark.parametrize(("reference", "said"), [("Outer", "Outer.md is a symlink to a file outside the vault"),
+                                                  ("Outer.md", "Outer.md is a symlink to a file outside the vault"),
+                                                  ("ext/Outer", "ext/Outer.md is in ext/, a symlink to a folder outside the vault"),
+                                                  ("deep", "refs/Deep.md is a symlink to a file outside the vault")])
+def test_get_of_a_symlink_out_of_the_vault_says_it_is_not_read_and_the_fix(vault_dir: Path, write_note, tmp_path: Path,
+                                                                           reference: str, said: str) -> None:
+    # Was: "no note matches 'Outer'" (or, for Outer.md, to write the path "without symlinks out"),
+    # while `check` said why. Nothing outside the vault is read to say it.
+    linked_out_vault(vault_dir, write_note, tmp_path)
+    with Vault(vault_dir) as vault:
+        with pytest.raises(NoteNotFound) as missing:
+            vault.get(reference)
+    assert str(missing.value).startswith(said + ": vaultmem reads, indexes and changes nothing outside the vault"), missing.value
+    assert "Move what the link points to into the vault" in str(missing.value)
+    assert "1234" not in str(missing.value)
+    explained = run_cli(vault_dir, "explain", reference, "safe code")
+    assert explained.exit_code == 1 and said in explained.stderr, explained.output  # was: "not indexed yet … search it again"
+
+
+@pytest.mark.slow
+def test_get_over_mcp_of_a_symlink_out_of_the_vault_says_it_is_not_read(vault_dir: Path, write_note, tmp_path: Path) -> None:
+    linked_out_vault(vault_dir, write_note, tmp_path)
+
+    async def scenario() -> None:
+        async with serve(vault_dir, tmp_path / "server.log") as served:
+            said = await served.error("get", note="Outer")
+            assert "Outer.md is a symlink to a file outside the vault" in said and "1234" not in said, said
+            (vault_dir / "refs/Later.md").symlink_to(tmp_path / "outside" / "Outer.md")  # made while it runs
+            said = await served.error("get", note="Later")
+            assert "refs/Later.md is a symlink to a file outside the vault" in said, said
+
+    run(scenario)

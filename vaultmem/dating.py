@@ -91,6 +91,7 @@ from .lifecycle import (
 from .month_names import (
     ENGLISH_WORD_NAMES,
     accented_month,
+    full_weekday,
     month_spellings,
     named_month,
     only_calendar_words,
@@ -167,6 +168,10 @@ _PERIOD = re.compile(r"(?P<year>[0-9]{4})(?:-(?P<month>[0-9]{2})|-?[Ww](?P<week>
 # what a task is due in). Spaces, "-" and "_" between the words are one: last week, last-week, Last_Week.
 _DAY_WORDS = {"today": 0, "yesterday": -1, "tomorrow": 1, "day before yesterday": -2, "day after tomorrow": 2}
 _PERIOD_UNITS = ("week", "month", "year")
+# A weekday after this, last or next (`last friday`, `next tuesday`, `this monday`): one day. Was
+# (s35) "neither a date nor a duration". `last`: the nearest before today; `next`: the nearest
+# after it; `this`: the one in this week (the vault's week, as `this week`).
+_WEEKDAY_WORDS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 _WHICH_PERIOD = {"this": 0, "last": 1, "next": -1}
 _WORD_GAP = re.compile(r"[\s_-]+")
 # The same periods as Chinese (simplified and traditional), Japanese and Korean say them, spaces
@@ -189,7 +194,9 @@ _CJK_PERIOD_WORDS = {
 }
 # What a bound may be, as its refusal and the shells' help list it.
 PERIOD_FORMS = ("2026, 2026-11, 2026-W48, today, yesterday, tomorrow, this week, last week, next week, this month, "
-                "last month, next month, this year, last year, next year")
+                "last month, next month, this year, last year, next year, last friday, next tuesday, this monday, "
+                "friday (a weekday alone: the last one, today included, for a since bound or a done day; the next "
+                "one for an until bound or a due day)")
 _START_OF_TIME = datetime.min.replace(tzinfo=UTC)
 _END_OF_TIME = datetime.max.replace(tzinfo=UTC)
 _ONE_DAY = timedelta(days=1)
@@ -952,6 +959,9 @@ def _bound(value: str, now: datetime, name: str, end: bool, week_start: int = 0)
         raise UsageError(Argument(name, repr(value)), f" is a day without its year: give the year too, such as "
                          f"{said!r} or {now.year}-{int(yearless[1]):02d}-{int(yearless[2]):02d}")
     text = orders[0].isoformat() if orders else iso_spelling(text)
+    lone = _lone_weekday(text, _local_date(now), name, end)
+    if lone is not None:
+        return _end_of(lone) if end else _start_of(lone)
     try:
         days = _days_named(text, now, week_start)
     except (OverflowError, ValueError):  # a period in words beyond the calendar: yesterday on 1 January of year 1
@@ -1134,7 +1144,7 @@ def _period_words(text: str) -> str | None:
     if said is not None:
         return said
     which, _, unit = words.partition(" ")
-    return words if words in _DAY_WORDS or (which in _WHICH_PERIOD and unit in _PERIOD_UNITS) else None
+    return words if words in _DAY_WORDS or (which in _WHICH_PERIOD and unit in (*_PERIOD_UNITS, *_WEEKDAY_WORDS)) else None
 
 
 def _relative_period(words: str, today: date, week_start: int = 0) -> tuple[date, date]:
@@ -1148,6 +1158,9 @@ def _relative_period(words: str, today: date, week_start: int = 0) -> tuple[date
         return day, day
     which, _, unit = words.partition(" ")
     back = _WHICH_PERIOD[which]
+    if unit in _WEEKDAY_WORDS:
+        day = _weekday_said(_WEEKDAY_WORDS.index(unit), back, today, week_start)
+        return day, day
     if unit == "week":
         first = today - timedelta(days=(today.weekday() - week_start) % 7 + 7 * back)
         return first, _days_after(first, 6)
@@ -1157,6 +1170,31 @@ def _relative_period(words: str, today: date, week_start: int = 0) -> tuple[date
             return _month((first + timedelta(days=31)).replace(day=1))
         return _month((first - timedelta(days=1)).replace(day=1) if back else first)
     return date(today.year - back, 1, 1), date(today.year - back, 12, 31)
+
+
+def _weekday_said(weekday: int, back: int, today: date, week_start: int) -> date:
+    """The day ``last``/``this``/``next`` (``back`` 1, 0, -1) and a weekday (Monday 0) name:
+    the nearest such day before today, the one in this week, the nearest after today."""
+    if back > 0:
+        return today - timedelta(days=(today.weekday() - weekday - 1) % 7 + 1)
+    if back < 0:
+        return today + timedelta(days=(weekday - today.weekday() - 1) % 7 + 1)
+    first = today - timedelta(days=(today.weekday() - week_start) % 7)
+    return first + timedelta(days=(weekday - week_start) % 7)
+
+
+def _lone_weekday(text: str, today: date, name: str, end: bool) -> date | None:
+    """The day a weekday named alone (``friday``, ``vendredi``) is as a bound named ``name``: the
+    last one, today included, for a since bound or a done day (what was); the next one, today
+    included, for an until bound or a due day (what is to come) — as a question's weekday is
+    placed for a done or a due day (task_query.py). None: no weekday."""
+    weekday = full_weekday(text)
+    if weekday is None:
+        return None
+    ahead = name.startswith("due") or (end and not name.startswith("done"))
+    if ahead:
+        return today + timedelta(days=(weekday - today.weekday()) % 7)
+    return today - timedelta(days=(today.weekday() - weekday) % 7)
 
 
 def _month(first: date) -> tuple[date, date]:

@@ -427,6 +427,16 @@ class ExcludedNote(NoteNotFound):
         )
 
 
+class LinkedOutNote(NoteNotFound):
+    """A NOTE argument that names a symlink out of the vault (or a path through a folder linked
+    out of it): never read, as ``check`` says of it (paths.VaultPaths.link_out gives ``why``)."""
+
+    def __init__(self, note: str, why: str) -> None:
+        self.note = note
+        self.why = why
+        VaultmemError.__init__(self, why)
+
+
 class SectionNotFound(VaultmemError, LookupError):
     """A ``Note#Heading`` (or ``Note#^block``) whose note is there and has no such heading (block)."""
 

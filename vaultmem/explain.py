@@ -43,7 +43,7 @@ from .option_names import OptionNames
 from .paths import PACKAGE_FOLDERS
 from .periods import Span, span_between
 from .ranking import NAME_MARGIN, PROPERTY_BONUS, SideHit, match_kind, note_scores
-from .resolution import WAYS, in_index, left_the_vault, spellings
+from .resolution import WAYS, in_index, left_the_vault, refuse_if_linked_out, refuse_if_named_link_out, spellings
 from .search import (
     CANDIDATES_MIN,
     Candidates,
@@ -115,6 +115,8 @@ def explain_note(index: DerivedIndex, reference: str, query: str, k: int, *, lay
         located = in_index(searcher.store.notes, reference, eligibility.now_us)
         if located is None:
             for spelling in spelled:
+                refuse_if_linked_out(index.paths, spelling)  # a symlink out: said so (was "not indexed yet", or "without symlinks out")
+                refuse_if_named_link_out(index, spelling)  # by its bare name, in a folder
                 index.paths.resolve_inside(spelling)  # a path that leaves the vault is refused, not looked at
             rebuilding = index.store.meta.rebuild_state() == "running"
             try:

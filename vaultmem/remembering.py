@@ -64,7 +64,7 @@ class Written:
     def remembered(self, write: VaultWrite, similar: list[SimilarNote], same_name: list[NoteRef]) -> Remembered:
         note = self.note
         return Remembered(id=note.id, path=self.path, title=note.title, layer=note.meta["layer"],
-                          expires_at=self.expires_at, tags=list(note.meta["tags"]),
+                          expires_at=self.expires_at, tags=list(note.meta.get("tags", [])),
                           version=version_of(content_hash(note.render())), commit=write.commit, similar=similar,
                           not_committed=write.not_committed, yours_left_uncommitted=write.yours_left_uncommitted,
                           supersedes=[NoteRef(item.note.id, item.path) for item in self.retirements], same_name=same_name,

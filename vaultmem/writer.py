@@ -132,11 +132,14 @@ def compose_note(
     refuse_contradictions(code, expires_at, ttl, permanent)
     instant = resolve_now(now)
     moment = instant.replace(microsecond=0)
+    chosen_tags = clean_tags(tags) or clean_tags(inherited_tags, removing=True)
     meta: dict[str, Any] = {
         "id": new_ulid(instant),  # to the millisecond: notes made in one second sort as they were made
         "title": clean_title(title or "") or default_title(text),
         "layer": code,
-        "tags": clean_tags(tags) or clean_tags(inherited_tags, removing=True),
+        # No tags, no key: `tags: []` showed as an empty Tags property in Obsidian, on a note the
+        # person never tagged; every reader takes a missing `tags` as none (notes.tags_of).
+        **({"tags": chosen_tags} if chosen_tags else {}),
         **({} if day is None else {date_key: memory_day(day)}),
         "created": moment,
     }

@@ -158,7 +158,8 @@ def render_clusters(report: ConsolidationReport) -> None:
             click.echo(f"kept apart: {count} pair(s) {'of your own notes ' if own else ''}at or above the threshold "
                        f"{which}: never merged")
     for number, cluster in enumerate(report.clusters, start=1):
-        click.echo(f"\n{number}. layer {cluster.layer or '-'}: {len(cluster.members)} notes, "
+        layer = f"layer {cluster.layer}" if cluster.layer else "no layer"  # was "layer -" (--any-note clusters)
+        click.echo(f"\n{number}. {layer}: {len(cluster.members)} notes, "
                    f"similarity {cluster.similarity:.3f} (weakest pair {cluster.weakest_pair:.3f})")
         for position, member in enumerate(cluster.members):
             role = "keep" if position == 0 else f"merge {member.similarity:.3f}"
