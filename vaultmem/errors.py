@@ -238,6 +238,13 @@ def message_parts(error: BaseException) -> tuple[Part, ...]:
     return error.parts if isinstance(error, VaultmemError) and error.parts else (str(error),)
 
 
+def with_notes(message: str, error: BaseException) -> str:
+    """``message`` followed by what was added to ``error`` on its way up (``add_note``: a
+    supersede that was undone names the new note it removed), as every surface says it."""
+    notes = [note for note in getattr(error, "__notes__", ()) if isinstance(note, str)]
+    return "; ".join([message, *notes])
+
+
 def said_by(value: object, surface: Surface) -> object:
     """``value`` as ``surface`` says it when it is a message that names arguments or operations
     (a :class:`Spelled`, a :class:`VaultmemError`): a log line's message or argument; else ``value``."""
