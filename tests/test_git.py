@@ -21,7 +21,7 @@ import pytest
 from helpers import REPO, hold_commit_lock, run_cli, run_json, wait_until
 from vaultmem import AmbiguousNote, GitError, PathOutsideVault, Vault, gitops, merge_markers
 from vaultmem.embedders import HashingEmbedder, TokenSums
-from vaultmem.errors import NoteNotFound, NotInRecentHistory, WriteLockBusy
+from vaultmem.errors import NoteNotFound, NotInRecentHistory, UnsafeLockFile, WriteLockBusy
 from vaultmem.unit_of_work import WritePath
 
 NOW = "2026-11-30T12:00:00+00:00"
@@ -1561,3 +1561,29 @@ def test_a_git_command_that_outlasts_its_time_is_a_git_error_naming_it_not_a_cra
     monkeypatch.setattr(gitops, "GIT_SECONDS", 1)
     with pytest.raises(GitError, match=r"git -c alias\.slow=!sleep 5 took more than 1 s in .* and was stopped"):
         gitops._git_bytes(tmp_path, "-c", "alias.slow=!sleep 5", "slow")
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="a symlink needs a privilege there")
+@pytest.mark.parametrize("target_there", [True, False])
+def test_a_symlink_planted_as_the_write_lock_is_refused_and_its_target_left_alone(
+        repo: Path, tmp_path: Path, target_there: bool) -> None:
+    # Was: git.lock was opened O_RDWR | O_CREAT, following a symlink: vaultmem created the file it
+    # pointed to, or truncated it and wrote its pid line there — a file outside the vault.
+    (repo / ".vaultmem.toml").write_text('auto_commit = true\nembedder = "hashing"\n', encoding="utf-8")
+    (repo / ".vaultmem").mkdir(exist_ok=True)
+    target = tmp_path / "elsewhere" / "precious.txt"
+    target.parent.mkdir()
+    if target_there:
+        target.write_text("the person's text\n", encoding="utf-8")
+    lock = repo / ".vaultmem" / gitops.LOCK_NAME
+    lock.unlink(missing_ok=True)
+    lock.symlink_to(target)
+    with pytest.raises(UnsafeLockFile) as refused:
+        Vault(repo).remember("The plumber comes on Monday at 8.", layer="L2", now=NOW)
+    assert str(lock) in str(refused.value)
+    assert f"rm {lock}" in str(refused.value)
+    if target_there:
+        assert target.read_text(encoding="utf-8") == "the person's text\n"
+    else:
+        assert not target.exists()
+    assert not list(repo.glob("memories/*.md"))  # refused before anything was written

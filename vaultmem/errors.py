@@ -648,6 +648,19 @@ class WriteLockBusy(GitError):
         )
 
 
+class UnsafeLockFile(VaultmemError):
+    """The write lock's name holds a symlink (or something else that is no plain file): refused
+    before anything is opened through it or written."""
+
+    def __init__(self, path: object, what: str) -> None:
+        self.path = path
+        super().__init__(
+            f"{path} is {what}, not the plain file vaultmem's write lock is: opened, it would have created or "
+            "overwritten a file elsewhere (vaultmem writes its pid into the lock). Nothing was written: "
+            f"delete it (`rm {shlex.quote(str(path))}`) and run the command again; vaultmem makes the lock anew"
+        )
+
+
 class IndexDamaged(DerivedIndexError):
     """``index.db`` (or a file beside it) cannot be read as what vaultmem wrote: corrupt,
     truncated, not a database. Everything in it but usage history is derived, so the
