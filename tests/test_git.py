@@ -1587,3 +1587,66 @@ def test_a_symlink_planted_as_the_write_lock_is_refused_and_its_target_left_alon
     else:
         assert not target.exists()
     assert not list(repo.glob("memories/*.md"))  # refused before anything was written
+
+
+HOLD_GIT_INDEX = (
+    "import sys, time\n"
+    "from pathlib import Path\n"
+    "from vaultmem import gitops\n"
+    "with gitops._git_index_held(Path(sys.argv[1]), 5) as held:\n"
+    "    print('held' if held else 'not held', flush=True)\n"
+    "    time.sleep(300)\n"
+)
+
+
+def hold_git_index(repo: Path) -> subprocess.Popen[str]:
+    """A vaultmem commit in another process, holding git's index.lock (returns once it holds it)."""
+    holder = subprocess.Popen([sys.executable, "-c", HOLD_GIT_INDEX, str(repo / ".git" / "index")],
+                              stdout=subprocess.PIPE, text=True, env={**os.environ, "PYTHONPATH": str(REPO)})
+    assert holder.stdout is not None
+    assert holder.stdout.readline() == "held\n"
+    return holder
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="no flock there: a left lock is never known as vaultmem's")
+def test_the_git_index_lock_of_a_killed_vaultmem_commit_is_removed_and_the_commit_made(repo: Path) -> None:
+    # Was: a vaultmem killed in its commit left .git/index.lock behind; every later commit of
+    # vaultmem's waited 5 s and left its change uncommitted, and every git command of the person's
+    # failed, until someone found and deleted the file by hand.
+    auto_commit_on(repo)
+    commit_all(repo, "config")
+    killed = hold_git_index(repo)
+    killed.kill()
+    killed.wait(30)
+    lock = repo / ".git" / "index.lock"
+    assert lock.read_bytes().startswith(gitops.INDEX_LOCK_MARK)  # left behind, marked as vaultmem's
+    result = Vault(repo).remember("The plumber comes on Monday at 8.", layer="L2", now=NOW)
+    assert result.commit is not None
+    assert result.not_committed == []
+    assert not lock.exists()
+    assert git(repo, "status", "--porcelain") == ""
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="no flock there")
+def test_the_git_index_lock_of_a_live_vaultmem_or_of_git_is_left_and_the_reason_says_how_to_check_it(
+        repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(gitops, "INDEX_LOCK_SECONDS", 0.3, raising=False)  # the wait, cut short for the test
+    auto_commit_on(repo)
+    commit_all(repo, "config")
+    lock = repo / ".git" / "index.lock"
+    alive = hold_git_index(repo)
+    try:
+        held = Vault(repo).remember("The plumber comes on Monday at 8.", layer="L2", now=NOW)
+        assert lock.read_bytes().startswith(gitops.INDEX_LOCK_MARK)  # its holder lives: not removed
+    finally:
+        alive.kill()
+        alive.wait(30)
+    lock.unlink()
+    lock.write_bytes(b"")  # as git makes it before it writes the index: git's, whoever left it
+    by_git = Vault(repo).remember("The electrician comes on Tuesday.", layer="L2", now=NOW)
+    assert lock.read_bytes() == b""
+    for result in (held, by_git):
+        assert result.commit is None
+        [left] = result.not_committed
+        assert f"lsof {lock}" in left.reason
+        assert f"rm {lock}" in left.reason
