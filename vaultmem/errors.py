@@ -649,15 +649,16 @@ class WriteLockBusy(GitError):
 
 
 class UnsafeLockFile(VaultmemError):
-    """The write lock's name holds a symlink (or something else that is no plain file): refused
-    before anything is opened through it or written."""
+    """A lock file's name in ``.vaultmem/`` (``git.lock``, ``watch.lock``, ``rebuild.lock``,
+    ``create.lock``) holds a symlink or something else that is no plain file: refused before
+    anything is opened through it or written (lock_files.py)."""
 
     def __init__(self, path: object, what: str) -> None:
         self.path = path
         super().__init__(
-            f"{path} is {what}, not the plain file vaultmem's write lock is: opened, it would have created or "
-            "overwritten a file elsewhere (vaultmem writes its pid into the lock). Nothing was written: "
-            f"delete it (`rm {shlex.quote(str(path))}`) and run the command again; vaultmem makes the lock anew"
+            f"{path} is {what}, not the plain lock file vaultmem keeps there: opened, it would have created or "
+            "written a file elsewhere. Nothing was written: delete it "
+            f"(`rm {shlex.quote(str(path))}`) and run the command again; vaultmem makes the lock anew"
         )
 
 

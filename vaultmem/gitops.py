@@ -16,14 +16,12 @@ pattern. Without it ``:/secret`` names a file at the top of an enclosing reposit
 
 from __future__ import annotations
 
-import errno
 import logging
 import os
 import secrets
 import shlex
 import shutil
 import socket
-import stat
 import subprocess
 import sys
 import time
@@ -34,7 +32,8 @@ from contextvars import ContextVar
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .errors import GitError, UnsafeLockFile, WriteLockBusy
+from .errors import GitError, WriteLockBusy
+from .lock_files import open_lock_file, read_lock_file
 from .noteio import FileChange
 from .results import NotCommitted
 
@@ -553,6 +552,7 @@ _INDEX_BUSY = ("another git command held git's index ({lock}: a `git commit` wai
                "certain: check that no process has it open (`lsof {lock}` or `fuser {lock}` prints nothing, and "
                "`pgrep -a git` lists no git working in {top}), then delete it (`rm {lock}`)")
 LOCK_NAME = "git.lock"
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 LOCK_POLL_SECONDS = 0.05
 HOLDER_COMMAND_CHARS = 200  # a program name and two command words fit
 _ZERO = "0" * 40
@@ -1036,7 +1036,7 @@ def _exclusive_lock(path: Path, wait: LockWait) -> Iterator[None]:
     """Hold an OS file lock on ``path`` (released however the process ends), waiting for
     another holder as ``wait`` says; the holder's pid and command are in the file meanwhile."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    descriptor = _open_lock_file(path)
+    descriptor = open_lock_file(path)
     try:
         _wait_for_lock(descriptor, path, wait)
         _write_holder(descriptor)
@@ -1046,27 +1046,6 @@ def _exclusive_lock(path: Path, wait: LockWait) -> Iterator[None]:
             os.ftruncate(descriptor, 0)  # released: no name is left behind for a waiter to read
     finally:
         os.close(descriptor)  # closing releases the lock
-
-
-_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
-
-
-def _open_lock_file(path: Path) -> int:
-    """``path`` opened to lock and write, made when missing, never through a symlink: one
-    planted there made vaultmem create the file it named, or truncate it and write its pid there."""
-    if not _NOFOLLOW and path.is_symlink():  # Windows: no O_NOFOLLOW, the name is checked first
-        raise UnsafeLockFile(path, f"a symbolic link (to {os.readlink(path)})")
-    try:
-        descriptor = os.open(path, os.O_RDWR | os.O_CREAT | _NOFOLLOW, 0o644)
-    except OSError as error:
-        # ELOOP (Linux, macOS) or EMLINK (FreeBSD) for a symlink under O_NOFOLLOW.
-        if error.errno in (errno.ELOOP, errno.EMLINK) and path.is_symlink():
-            raise UnsafeLockFile(path, f"a symbolic link (to {os.readlink(path)})") from None
-        raise
-    if not stat.S_ISREG(os.fstat(descriptor).st_mode):  # a FIFO or a device put there
-        os.close(descriptor)
-        raise UnsafeLockFile(path, "no plain file")
-    return descriptor
 
 
 def _wait_for_lock(descriptor: int, path: Path, wait: LockWait) -> None:
@@ -1119,7 +1098,7 @@ def _holder(path: Path) -> str:
     if sys.platform == "win32":
         return "another process"  # and os.kill(pid, 0) would end the holder there: it is TerminateProcess
     try:
-        pid_text, host, command = _read_unfollowed(path).decode(errors="replace").rstrip("\n").split(" ", 2)
+        pid_text, host, command = read_lock_file(path, HOLDER_COMMAND_CHARS * 4).decode(errors="replace").rstrip("\n").split(" ", 2)
         pid = int(pid_text)
     except (OSError, ValueError):
         return "another process"
@@ -1128,13 +1107,6 @@ def _holder(path: Path) -> str:
     if not _alive(pid):
         return "another process"  # the line of a process that died; its successor has not written yet
     return f"pid {pid} (`{command}`)" + (" in this process" if pid == os.getpid() else "")
-
-
-def _read_unfollowed(path: Path) -> bytes:
-    """The lock file's line, never read through a symlink put at its name meanwhile."""
-    descriptor = os.open(path, os.O_RDONLY | _NOFOLLOW)
-    with os.fdopen(descriptor, "rb") as file:
-        return file.read(HOLDER_COMMAND_CHARS * 4)
 
 
 def _alive(pid: int) -> bool:
