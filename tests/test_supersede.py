@@ -382,3 +382,14 @@ def test_a_folder_swapped_for_a_symlink_mid_supersede_removes_the_new_note_and_n
     assert b"superseded_by" not in (outside / "standup.md").read_bytes()
     said = " ".join([str(refused.value), *getattr(refused.value, "__notes__", [])])
     assert "work/standup.md" in said and "memories/standup-at-ten.md" in said and "was removed" in said
+    # At the shell too: the note is said after the error, in the text and in --json.
+    shutil.rmtree(outside)
+    (vault_dir / "work").unlink()
+    write_note("work/standup.md", "---\nlayer: L3\nexpires_at: 2027-01-01\n---\nThe standup is at 9:30.\n")
+    shell = run_cli(vault_dir, "remember", "The standup moved to 10:00.", "--title", "Standup at ten",
+                    "--supersedes", "work/standup.md", "--json")
+    assert shell.exit_code == 2  # PathOutsideVault, as before: its kind is kept
+    message = json.loads(shell.stdout)["error"]["message"]
+    assert "resolves outside the vault" in message
+    assert "the new note memories/standup-at-ten.md was removed" in message
+    assert not (vault_dir / "memories").exists()
