@@ -958,18 +958,19 @@ def _remove_if_left_by_a_dead_vaultmem(lock: Path) -> bool:
     if sys.platform == "win32":
         return False
     try:
-        descriptor = os.open(lock, os.O_RDONLY | _NOFOLLOW)
+        # Read and write: an exclusive lock that NFS emulates with fcntl needs a writable descriptor.
+        descriptor = os.open(lock, os.O_RDWR | _NOFOLLOW)
     except FileNotFoundError:
         return True
     except OSError:
-        return False  # a symlink, no permission: not ours to judge
+        return False  # a symlink, no permission: not known to be ours, so left to the person (_INDEX_BUSY)
     try:
         first = os.read(descriptor, 200)
         mine = INDEX_LOCK_MARK + b"pid "
         if not first.startswith(mine) or not first.rstrip(b"\n").endswith(f" on {socket.gethostname()}".encode(errors="replace")):
             return False
-        if not _try_lock(descriptor):
-            return False  # the vaultmem that made it is alive and holds it
+        if not _flock_free(descriptor):
+            return False  # the vaultmem that made it is alive and holds it, or no flock answers here
         found, opened = os.stat(lock, follow_symlinks=False), os.fstat(descriptor)
         if (found.st_dev, found.st_ino) != (opened.st_dev, opened.st_ino):
             return True  # replaced meanwhile: not this file; take the new one's turn
@@ -981,6 +982,16 @@ def _remove_if_left_by_a_dead_vaultmem(lock: Path) -> bool:
         return True
     finally:
         os.close(descriptor)
+
+
+def _flock_free(descriptor: int) -> bool:
+    """Did an exclusive flock on ``descriptor`` succeed at once (it is then held)? A file system
+    that answers no flock at all (an error other than "held") cannot say the holder is dead."""
+    try:
+        return _try_lock(descriptor)
+    except OSError as error:
+        log.debug("vaultmem: no flock on git's index.lock (%s); it is left to the person", error)
+        return False
 
 
 def _lock_path(index: Path) -> Path:
