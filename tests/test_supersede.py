@@ -10,7 +10,7 @@ import pytest
 
 from helpers import python_capped, run_cli, run_json, snapshot_files, utf16_bytes, write_file
 from vaultmem import UsageError, Vault, WriteConflict, parse_timestamp
-from vaultmem.errors import FrontmatterError, PathOutsideVault
+from vaultmem.errors import FrontmatterError, PathOutsideVault, VaultmemError
 from vaultmem.notes import content_hash, read_note
 from vaultmem.supersede import plan_retirement, retire
 
@@ -392,4 +392,37 @@ def test_a_folder_swapped_for_a_symlink_mid_supersede_removes_the_new_note_and_n
     message = json.loads(shell.stdout)["error"]["message"]
     assert "resolves outside the vault" in message
     assert "the new note memories/standup-at-ten.md was removed" in message
+    assert not (vault_dir / "memories").exists()
+
+
+def test_an_undo_whose_folder_was_swapped_for_a_symlink_still_removes_the_new_note(
+        vault_dir: Path, write_note, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Was: the undo of a retirement made (a/one.md) caught WriteConflict and OSError only; its folder
+    # swapped for a symlink out meanwhile (PathOutsideVault) stopped the undo before the new note
+    # was removed, which then stood beside two old facts.
+    import shutil
+
+    from vaultmem import supersede
+
+    write_note(".vaultmem.toml", 'embedder = "hashing"\n')
+    write_note("a/one.md", "---\nlayer: L3\nexpires_at: 2027-01-01\n---\nThe standup is at 9:30.\n")
+    two = write_note("b/two.md", "---\nlayer: L3\nexpires_at: 2027-01-01\n---\nThe standup is on Mondays.\n")
+    outside = tmp_path / "outside-a"
+    real_replace = supersede.replace_if_unchanged
+
+    def replace_then_swap(path: Path, *args: object, **kwargs: object) -> object:
+        changed = real_replace(path, *args, **kwargs)  # type: ignore[arg-type]
+        if path.name == "one.md" and not outside.exists():  # one.md retired: now its folder goes
+            shutil.copytree(vault_dir / "a", outside)
+            shutil.rmtree(vault_dir / "a")
+            (vault_dir / "a").symlink_to(outside)
+            two.chmod(0o444)  # and the second retirement is refused (ReadOnlyNote)
+        return changed
+
+    monkeypatch.setattr(supersede, "replace_if_unchanged", replace_then_swap)
+    with Vault(vault_dir) as vault:
+        vault.index()
+        with pytest.raises(VaultmemError, match=r"a/one\.md stay retired .* although the new note was removed"):
+            vault.remember("The standup moved to 10:00 on Tuesdays.", title="Standup at ten",
+                           supersedes=["a/one.md", "b/two.md"], now=NOW)
     assert not (vault_dir / "memories").exists()

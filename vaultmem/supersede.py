@@ -25,7 +25,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from .errors import Argument, FrontmatterError, UsageError, VaultmemError, WriteConflict
+from .errors import Argument, FrontmatterError, PathOutsideVault, UsageError, VaultmemError, WriteConflict
 from .field_edits import edit_fields, in_graph_properties
 from .lifecycle import PERMANENT_LAYER, is_permanent
 from .merge_markers import require_resolved
@@ -125,7 +125,7 @@ def retire(paths: VaultPaths, retirements: Sequence[Retirement], remove_new_note
             changes.append(replace_if_unchanged(paths.resolve_inside(item.path), item.after, content_hash(item.before),
                                                 item.path, paths.root))
             done.append(item)
-    except Exception as error:
+    except BaseException as error:  # Ctrl-C mid-way too: the same half-done state
         # Any refusal, not only a WriteConflict or an OSError (a full disk): a folder swapped for
         # a symlink out of the vault (PathOutsideVault, a ValueError) left the new note beside
         # the old fact, still answering, and "do not remember it again". Retirements made must
@@ -144,9 +144,10 @@ def _undo(paths: VaultPaths, done: Sequence[Retirement], remove_new_note: Callab
     for item in reversed(done):
         try:
             replace_if_unchanged(paths.resolve_inside(item.path), item.before, content_hash(item.after), item.path, paths.root)
-        except (WriteConflict, OSError):
-            # Edited since we retired it (the person's version stays), or the disk refuses
-            # the old bytes too: named below, and the new note is removed all the same.
+        except (WriteConflict, PathOutsideVault, OSError):
+            # Edited since we retired it (the person's version stays), the disk refuses the old
+            # bytes too, or its folder was swapped for a symlink out: named below, and the new
+            # note is removed all the same.
             left.append(item.path)
     remove_new_note()
     if left:
