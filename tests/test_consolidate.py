@@ -1512,3 +1512,38 @@ def test_a_read_only_kept_note_skips_its_cluster_and_a_read_only_linking_note_is
     # Over MCP (the shell respells the answer so): the person is asked, no chmod an agent cannot run.
     said = json.dumps(respelled(report.as_dict(), Surface.MCP))
     assert "chmod" not in said and said.count("Ask the person to make it writable") == 2, said
+
+
+def test_an_undo_the_disk_refuses_says_the_disk_not_an_edit(vault_dir: Path, write_note, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Was: "standup.md: was edited while consolidating" — when nobody had edited it: writing its old
+    # text back failed on a full disk (here EFBIG, from a file size limit), and the person was sent
+    # looking for an edit that was never made, with no word of the disk.
+    import resource
+
+    from vaultmem import merge_apply
+
+    write_note(".vaultmem.toml", 'embedder = "hashing"\n')
+    fact = "The Harbor standup is at 9:30 in the Tejo room.\n"
+    kept = write_note("standup.md", f"---\nlayer: L3\ncreated: 2026-01-01\nexpires_at: 2027-06-01\n---\n{fact}")
+    write_note("standup-again.md", f"---\nlayer: L3\nexpires_at: 2027-06-01\n---\n{fact}")
+    write_note("_archive", "a file where the archive folder goes\n")  # archiving fails: the cluster is undone
+    real_undo = merge_apply._Application._undo
+
+    def undo_on_a_full_disk(self: object, *args: object) -> None:
+        soft, hard = resource.getrlimit(resource.RLIMIT_FSIZE)
+        resource.setrlimit(resource.RLIMIT_FSIZE, (64, hard))  # Python ignores SIGXFSZ: the write gets EFBIG
+        try:
+            real_undo(self, *args)  # type: ignore[arg-type]
+        finally:
+            resource.setrlimit(resource.RLIMIT_FSIZE, (soft, hard))
+
+    monkeypatch.setattr(merge_apply._Application, "_undo", undo_on_a_full_disk)
+    with Vault(vault_dir) as vault:
+        report = vault.consolidate(apply=True, all=True, now=NOW)
+    assert [skip.canonical for skip in report.skipped] == ["standup.md"]
+    assert b"merged_from" in kept.read_bytes()  # the change could not be taken back: said, with why
+    said = [str(warning) for warning in report.warnings if str(warning).startswith("standup.md:")]
+    assert len(said) == 1, report.warnings
+    assert "was edited" not in said[0]
+    assert "File too large" in said[0]
+    assert "free some space" in said[0]

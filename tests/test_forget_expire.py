@@ -441,3 +441,26 @@ def test_the_archive_gets_no_two_names_that_differ_only_in_unicode_form(vault: V
     assert len({unicodedata.normalize("NFC", path).upper() for path in archive}) == len(archive) == 5, archive
     assert (sample_vault / f"_archive/{composed}.md").read_text(encoding="utf-8").endswith("The old Zoë.\n")
     assert (sample_vault / f"_archive/{decomposed}-2.md").read_text(encoding="utf-8").endswith("The new Zoë.\n")
+
+
+@pytest.mark.parametrize("name", ["n" * 251 + ".md", "é" * 125 + "n.md", "n" * 247 + ".md"],
+                         ids=["254 bytes", "254 bytes of two-byte letters", "250 bytes"])
+def test_a_note_whose_name_leaves_no_room_for_the_archive_suffix_is_archived_under_a_cut_name(
+        vault_dir: Path, name: str) -> None:
+    # Was: the second forget of a note named in 254 bytes failed "[Errno 36] File name too long":
+    # its archive name, name-2.md, is 256 bytes. The name is cut by bytes (never half a letter), as a
+    # conflict copy's is, and each archived copy keeps a name of its own.
+    (vault_dir / ".vaultmem.toml").write_text('embedder = "hashing"\n', encoding="utf-8")
+    assert len(os.fsencode(name)) in (254, 250)
+    texts = [f"---\nlayer: L3\nexpires_at: 2027-06-01\n---\nFact number {round}.\n" for round in range(3)]
+    for text in texts:
+        (vault_dir / name).write_text(text, encoding="utf-8")
+        with Vault(vault_dir) as vault:
+            vault.index()
+            vault.forget(name)
+    archived = {path.name: path.read_text(encoding="utf-8") for path in (vault_dir / "_archive").iterdir()}
+    assert sorted(archived.values()) == texts  # nothing lost, nothing written over
+    assert archived[name] == texts[0]
+    assert all(len(os.fsencode(archived_name)) <= 255 for archived_name in archived)
+    assert [archived[other] for other in archived if other.endswith("-2.md")] == [texts[1]]
+    assert [archived[other] for other in archived if other.endswith("-3.md")] == [texts[2]]

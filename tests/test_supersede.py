@@ -10,7 +10,7 @@ import pytest
 
 from helpers import python_capped, run_cli, run_json, snapshot_files, utf16_bytes, write_file
 from vaultmem import UsageError, Vault, WriteConflict, parse_timestamp
-from vaultmem.errors import FrontmatterError
+from vaultmem.errors import FrontmatterError, PathOutsideVault, VaultmemError
 from vaultmem.notes import content_hash, read_note
 from vaultmem.supersede import plan_retirement, retire
 
@@ -171,7 +171,7 @@ def test_a_conflict_while_retiring_undoes_the_retirements_and_the_new_note(vault
                    plan_retirement("second.md", second_raw, "NEW", moment, graph=False)]
     write_note("second.md", "---\nlayer: L3\nexpires_at: 2027-01-01\n---\nsecond, edited by hand\n")  # the race
     with pytest.raises(WriteConflict):
-        retire(vault.paths, retirements, lambda: (vault.root / "new.md").unlink())
+        retire(vault.paths, retirements, lambda: (vault.root / "new.md").unlink(), "new.md")
     assert (vault.root / "work/standup-930.md").read_bytes() == first_raw  # retired, then put back
     assert b"edited by hand" in (vault.root / "second.md").read_bytes()
     assert not (vault.root / "new.md").exists()
@@ -408,3 +408,80 @@ def test_revise_of_a_superseded_note_names_its_successors_path_and_title_not_onl
     assert run_cli(vault_dir, "forget", new["path"]).exit_code == 0  # type: ignore[index]
     said = run_cli(vault_dir, "revise", old["id"], "--append", "Home phone.")  # type: ignore[index]
     assert f"superseded by {new['id']} (no longer in the vault)" in said.output, said.output  # type: ignore[index]
+
+
+def test_a_folder_swapped_for_a_symlink_mid_supersede_removes_the_new_note_and_names_both(
+        vault_dir: Path, write_note, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Was: only a WriteConflict or an OSError undid the remember; a folder swapped for a symlink
+    # out of the vault between the new note's write and the retirement (PathOutsideVault, a
+    # ValueError) left the new note beside the old fact, which went on answering.
+    import shutil
+
+    from vaultmem import remembering
+
+    write_note(".vaultmem.toml", 'embedder = "hashing"\n')
+    write_note("work/standup.md", "---\nlayer: L3\nexpires_at: 2027-01-01\n---\nThe standup is at 9:30.\n")
+    outside = tmp_path / "outside-work"
+    real_write = remembering.write_new_note
+
+    def write_then_swap(*args: object, **kwargs: object) -> object:
+        written = real_write(*args, **kwargs)  # type: ignore[arg-type]
+        shutil.copytree(vault_dir / "work", outside)  # the same bytes: only containment can tell
+        shutil.rmtree(vault_dir / "work")
+        (vault_dir / "work").symlink_to(outside)
+        return written
+
+    monkeypatch.setattr(remembering, "write_new_note", write_then_swap)
+    with Vault(vault_dir) as vault:
+        vault.index()
+        with pytest.raises(PathOutsideVault) as refused:
+            vault.remember("The standup moved to 10:00.", title="Standup at ten", supersedes=["work/standup.md"], now=NOW)
+    assert not (vault_dir / "memories").exists()  # the new note, and the folder made for it, gone
+    assert list(vault_dir.rglob("*.md")) == []  # nothing beside the symlinked work/
+    assert b"superseded_by" not in (outside / "standup.md").read_bytes()
+    said = " ".join([str(refused.value), *getattr(refused.value, "__notes__", [])])
+    assert "work/standup.md" in said and "memories/standup-at-ten.md" in said and "was removed" in said
+    # At the shell too: the note is said after the error, in the text and in --json.
+    shutil.rmtree(outside)
+    (vault_dir / "work").unlink()
+    write_note("work/standup.md", "---\nlayer: L3\nexpires_at: 2027-01-01\n---\nThe standup is at 9:30.\n")
+    shell = run_cli(vault_dir, "remember", "The standup moved to 10:00.", "--title", "Standup at ten",
+                    "--supersedes", "work/standup.md", "--json")
+    assert shell.exit_code == 2  # PathOutsideVault, as before: its kind is kept
+    message = json.loads(shell.stdout)["error"]["message"]
+    assert "resolves outside the vault" in message
+    assert "the new note memories/standup-at-ten.md was removed" in message
+    assert not (vault_dir / "memories").exists()
+
+
+def test_an_undo_whose_folder_was_swapped_for_a_symlink_still_removes_the_new_note(
+        vault_dir: Path, write_note, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Was: the undo of a retirement made (a/one.md) caught WriteConflict and OSError only; its folder
+    # swapped for a symlink out meanwhile (PathOutsideVault) stopped the undo before the new note
+    # was removed, which then stood beside two old facts.
+    import shutil
+
+    from vaultmem import supersede
+
+    write_note(".vaultmem.toml", 'embedder = "hashing"\n')
+    write_note("a/one.md", "---\nlayer: L3\nexpires_at: 2027-01-01\n---\nThe standup is at 9:30.\n")
+    two = write_note("b/two.md", "---\nlayer: L3\nexpires_at: 2027-01-01\n---\nThe standup is on Mondays.\n")
+    outside = tmp_path / "outside-a"
+    real_replace = supersede.replace_if_unchanged
+
+    def replace_then_swap(path: Path, *args: object, **kwargs: object) -> object:
+        changed = real_replace(path, *args, **kwargs)  # type: ignore[arg-type]
+        if path.name == "one.md" and not outside.exists():  # one.md retired: now its folder goes
+            shutil.copytree(vault_dir / "a", outside)
+            shutil.rmtree(vault_dir / "a")
+            (vault_dir / "a").symlink_to(outside)
+            two.chmod(0o444)  # and the second retirement is refused (ReadOnlyNote)
+        return changed
+
+    monkeypatch.setattr(supersede, "replace_if_unchanged", replace_then_swap)
+    with Vault(vault_dir) as vault:
+        vault.index()
+        with pytest.raises(VaultmemError, match=r"a/one\.md stay retired .* although the new note was removed"):
+            vault.remember("The standup moved to 10:00 on Tuesdays.", title="Standup at ten",
+                           supersedes=["a/one.md", "b/two.md"], now=NOW)
+    assert not (vault_dir / "memories").exists()

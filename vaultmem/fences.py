@@ -31,6 +31,8 @@ import time
 from pathlib import Path
 from types import ModuleType
 
+from .lock_files import open_lock_file
+
 fcntl: ModuleType | None
 try:
     fcntl = importlib.import_module("fcntl")
@@ -141,7 +143,7 @@ class WatchLock:
         if fcntl is None or self._descriptor is not None:
             return self._descriptor is not None
         try:
-            descriptor = os.open(self.state_dir / WATCH_LOCK, os.O_RDWR | os.O_CREAT, LOCK_FILE_MODE)
+            descriptor = open_lock_file(self.state_dir / WATCH_LOCK, LOCK_FILE_MODE)
         except OSError:
             return False  # a read-only index folder: readers walk the vault instead
         fcntl.flock(descriptor, fcntl.LOCK_SH)  # waits only while a reader tests the lock (microseconds)
@@ -159,7 +161,7 @@ def watcher_alive(state_dir: Path) -> bool:
     if fcntl is None:
         return False
     try:
-        descriptor = os.open(state_dir / WATCH_LOCK, os.O_RDONLY)
+        descriptor = os.open(state_dir / WATCH_LOCK, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
     except OSError:
         return False  # never created: no watcher ever ran here
     try:

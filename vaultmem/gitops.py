@@ -19,6 +19,7 @@ from __future__ import annotations
 import logging
 import os
 import secrets
+import shlex
 import shutil
 import socket
 import subprocess
@@ -32,6 +33,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .errors import GitError, WriteLockBusy
+from .lock_files import open_lock_file, read_lock_file
 from .noteio import FileChange
 from .results import NotCommitted
 
@@ -565,9 +567,12 @@ COMMIT_ATTEMPTS = 5  # HEAD moved under us (the person committed at that moment)
 INDEX_LOCK_SECONDS = 5.0
 _INDEX_BUSY = ("another git command held git's index ({lock}: a `git commit` waiting for its message, a pull, "
                "a merge) for {seconds:g} s, and committing under it would fail that command; vaultmem's change is "
-               "in the file: commit it yourself once that command is done (if no git command is running, one that "
-               "crashed left the lock behind: delete {lock})")
+               "in the file: commit it yourself once that command is done. If no git command is running (your "
+               "editor's git panel included), one that crashed left the lock behind, which vaultmem cannot know for "
+               "certain: check that no process has it open (`lsof {lock}` or `fuser {lock}` prints nothing, and "
+               "`pgrep -a git` lists no git working in {top}), then delete it (`rm {lock}`)")
 LOCK_NAME = "git.lock"
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 LOCK_POLL_SECONDS = 0.05
 HOLDER_COMMAND_CHARS = 200  # a program name and two command words fit
 _ZERO = "0" * 40
@@ -735,7 +740,7 @@ class _Commit:
             with _git_index_held(index, INDEX_LOCK_SECONDS) as held:
                 if not held:
                     return self._left_uncommitted(changes, updates, _INDEX_BUSY.format(
-                        lock=_lock_path(index), seconds=INDEX_LOCK_SECONDS))
+                        lock=shlex.quote(str(_lock_path(index))), seconds=INDEX_LOCK_SECONDS, top=self.top))
                 refusal = _first_in_progress(markers)  # asked again: a pull may have stopped on a conflict since
                 if refusal is not None:
                     return self._left_uncommitted(changes, updates, refusal)
@@ -924,22 +929,89 @@ def _stamp(index: Path) -> tuple[int, int, int] | None:
 def _git_index_held(index: Path, seconds: float) -> Iterator[bool]:
     """Hold git's own lock on its ``index`` (``index.lock``, made with ``O_EXCL`` as git makes
     it) for the block, waiting up to ``seconds`` for a git command that holds it; yields
-    whether the lock was had in time."""
+    whether the lock was had in time. vaultmem's own lock says so in its first line and is
+    flocked while held, so one a killed vaultmem left behind is known and removed
+    (:func:`_remove_if_left_by_a_dead_vaultmem`, adr/0017)."""
     lock = _lock_path(index)
     deadline = time.monotonic() + seconds
     while True:
         try:
-            os.close(os.open(lock, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644))
+            descriptor = os.open(lock, os.O_CREAT | os.O_EXCL | os.O_WRONLY | _NOFOLLOW, 0o644)
             break
         except FileExistsError:
+            if _remove_if_left_by_a_dead_vaultmem(lock):
+                continue
             if time.monotonic() >= deadline:
                 yield False
                 return
             time.sleep(LOCK_POLL_SECONDS)
     try:
+        _mark_as_ours(descriptor)
         yield True
     finally:
-        lock.unlink(missing_ok=True)
+        try:
+            lock.unlink(missing_ok=True)
+        finally:
+            os.close(descriptor)  # after the unlink: until then a reader finds it flocked, so held
+
+
+# The first line of an index.lock vaultmem made: git's own holds an index ("DIRC…") or nothing yet.
+INDEX_LOCK_MARK = b"vaultmem commit lock: "
+
+
+def _mark_as_ours(descriptor: int) -> None:
+    """Flock the new ``index.lock``, then say whose it is: flocked first, so a reader that finds
+    the mark finds the lock held while this process lives (and free once it is killed)."""
+    if sys.platform == "win32":
+        return  # no flock: a lock left there is never taken for a dead vaultmem's
+    fcntl.flock(descriptor, fcntl.LOCK_EX)  # new and unknown to anyone else: taken at once
+    os.write(descriptor, INDEX_LOCK_MARK + f"pid {os.getpid()} on {socket.gethostname()}\n".encode(errors="replace"))
+
+
+def _remove_if_left_by_a_dead_vaultmem(lock: Path) -> bool:
+    """Remove ``lock`` if, and only if, it is certain that a vaultmem commit made it and was
+    killed: it begins with :data:`INDEX_LOCK_MARK` naming this machine, its flock is free (the
+    kernel releases it with the process that held it; a live vaultmem still holds it), and the
+    name is still that file. True when it is gone (removed, or gone meanwhile): take it again.
+    A git command's lock, an older vaultmem's (empty) or one of another machine's is never
+    removed: the wait ends with :data:`_INDEX_BUSY`, which says how to check and remove it."""
+    if sys.platform == "win32":
+        return False
+    try:
+        # Read and write: an exclusive lock that NFS emulates with fcntl needs a writable descriptor.
+        descriptor = os.open(lock, os.O_RDWR | _NOFOLLOW)
+    except FileNotFoundError:
+        return True
+    except OSError:
+        return False  # a symlink, no permission: not known to be ours, so left to the person (_INDEX_BUSY)
+    try:
+        first = os.read(descriptor, 200)
+        mine = INDEX_LOCK_MARK + b"pid "
+        if not first.startswith(mine) or not first.rstrip(b"\n").endswith(f" on {socket.gethostname()}".encode(errors="replace")):
+            return False
+        if not _flock_free(descriptor):
+            return False  # the vaultmem that made it is alive and holds it, or no flock answers here
+        found, opened = os.stat(lock, follow_symlinks=False), os.fstat(descriptor)
+        if (found.st_dev, found.st_ino) != (opened.st_dev, opened.st_ino):
+            return True  # replaced meanwhile: not this file; take the new one's turn
+        lock.unlink()
+        log.warning("vaultmem: removed %s, left by a vaultmem commit that was killed (%s)", lock,
+                    first[len(INDEX_LOCK_MARK):].decode(errors="replace").strip())
+        return True
+    except FileNotFoundError:
+        return True
+    finally:
+        os.close(descriptor)
+
+
+def _flock_free(descriptor: int) -> bool:
+    """Did an exclusive flock on ``descriptor`` succeed at once (it is then held)? A file system
+    that answers no flock at all (an error other than "held") cannot say the holder is dead."""
+    try:
+        return _try_lock(descriptor)
+    except OSError as error:
+        log.debug("vaultmem: no flock on git's index.lock (%s); it is left to the person", error)
+        return False
 
 
 def _lock_path(index: Path) -> Path:
@@ -995,7 +1067,7 @@ def _exclusive_lock(path: Path, wait: LockWait) -> Iterator[None]:
     """Hold an OS file lock on ``path`` (released however the process ends), waiting for
     another holder as ``wait`` says; the holder's pid and command are in the file meanwhile."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    descriptor = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    descriptor = open_lock_file(path)
     try:
         _wait_for_lock(descriptor, path, wait)
         _write_holder(descriptor)
@@ -1057,7 +1129,7 @@ def _holder(path: Path) -> str:
     if sys.platform == "win32":
         return "another process"  # and os.kill(pid, 0) would end the holder there: it is TerminateProcess
     try:
-        pid_text, host, command = path.read_bytes().decode(errors="replace").rstrip("\n").split(" ", 2)
+        pid_text, host, command = read_lock_file(path, HOLDER_COMMAND_CHARS * 4).decode(errors="replace").rstrip("\n").split(" ", 2)
         pid = int(pid_text)
     except (OSError, ValueError):
         return "another process"

@@ -64,7 +64,7 @@ from pydantic import Field
 
 from . import __version__
 from .config import CONFIG_FILE, DEFAULT_THRESHOLD, McpSettings
-from .errors import NoteNotFound, VaultmemError, respelled
+from .errors import NoteNotFound, VaultmemError, respelled, with_notes
 from .gitops import LockWaiting, lock_waits_told_to
 from .index_progress import IndexBuilding, whole_seconds
 from .lifecycle import LAYER_NAMES, LAYERS, LayerPolicy, format_duration
@@ -285,12 +285,12 @@ class VaultService:
         except VaultmemError as error:
             # The error's kind first (WriteConflict: read the note again and retry; NoteNotFound;
             # UsageError: fix the arguments), so an agent can tell what to do without parsing prose.
-            raise ToolError(f"{type(error).__name__}: {error.spelled(Surface.MCP)}") from error
+            raise ToolError(f"{type(error).__name__}: {with_notes(error.spelled(Surface.MCP), error)}") from error
         except OSError as error:
             # A disk full, a permission denied: say which, rather than the SDK's bare
             # "Error executing tool" (only ToolError keeps its message in SDK v2).
             log.exception("vaultmem: file system error")
-            raise ToolError(f"file system error in {self.vault.root}: {error}") from error
+            raise ToolError(f"file system error in {self.vault.root}: {with_notes(str(error), error)}") from error
 
     def _startup_failure(self) -> BaseException | None:
         """Why serving could not start: the watcher could not be made, or its start-up reconcile failed."""

@@ -334,9 +334,14 @@ class _Application:
                 continue
             try:
                 replace_if_unchanged(self.paths.resolve_inside(path), intended, content_hash(entry.current), path, self.paths.root)
-            except (WriteConflict, PathOutsideVault, OSError):
+            except WriteConflict:
                 self.report.warnings.append(f"{path}: was edited while consolidating, so vaultmem left it as it is now; "
                                             "check its links and merged_from by hand")
+                continue
+            except (PathOutsideVault, OSError) as error:
+                # Not an edit: a full disk, a read-only note, its folder swapped for a symlink out.
+                # Said as "was edited", the person looked for an edit that was never made.
+                self.report.warnings.append(_not_put_back(path, error))
                 continue
             entry.current = intended
             if intended == base and path in self.report.links_rewritten:
@@ -345,6 +350,14 @@ class _Application:
         restored = [member.path for item in undone for member in item.cluster.merged]
         if surviving.redirects:
             self._rewrite_vault_links(surviving, only=restored)
+
+
+def _not_put_back(path: str, error: PathOutsideVault | OSError) -> Spelled:
+    """Why ``path``, written by this run, still holds its change although its cluster was undone."""
+    return Spelled(f"{path}: could not be put back as it was before this consolidation (", *message_parts(error),
+                   "), so it still holds this run's change (merged_from and the lines added, or links pointed at "
+                   "the canonical) although its cluster was not merged; fix that (a full disk: free some space), "
+                   "then take that change out by hand (or restore the file from git)")
 
 
 def _redirects(clusters: Iterable[Cluster]) -> dict[str, str]:

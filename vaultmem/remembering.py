@@ -122,7 +122,7 @@ def write_memory(index: DerivedIndex, write: VaultWrite, config: VaultConfig, te
         remove_made_folders(new_file.made_folders)  # a memories/ made for it goes too; one that was there stays
         write.unrecord(created)  # gone again: the failure must not say "written, do not remember it again"
 
-    write.record(*retire(paths, retirements, remove_new_note))
+    write.record(*retire(paths, retirements, remove_new_note, relative))
     written = Written(note, relative, retirements)
     retired = "".join(f"\nsupersedes {path}" for path in raws)
     write.message = (f"vaultmem remember: {note.title}\n\nlayer {note.meta['layer']}, "

@@ -21,7 +21,7 @@ from typing import Any
 
 from .cjk import has_run
 from .dating import iso_spelling, local_day_start, property_day
-from .durable import MAX_NAME_BYTES, make_folders, remove_folders_of_a_refused_write
+from .durable import MAX_NAME_BYTES, fitting_name, make_folders, remove_folders_of_a_refused_write
 from .errors import Argument, InvalidTimestamp, PathOutsideVault, UsageError, short_repr
 from .fields import name_form
 from .jalali import said_day, solar_hijri_said
@@ -653,7 +653,9 @@ def archive_names(paths: VaultPaths, relative: str, *, reading: bool = False) ->
     stem, suffix = archive_relative.stem, archive_relative.suffix
     others = _names_in_any_case(folder)
     for attempt in range(1, 1000):
-        candidate = archive_relative if attempt == 1 else archive_relative.with_name(f"{stem}-{attempt}{suffix}")
+        # A name of 254 bytes has no room for "-2": cut by bytes, as a conflict copy's is, or the
+        # second forget of that name failed "File name too long". The move takes only a free name.
+        candidate = archive_relative if attempt == 1 else archive_relative.with_name(fitting_name(stem, f"-{attempt}{suffix}"))
         alike = {candidate.name} | ({name for name in others.get(("macos", same_file_on_macos(candidate.name)), set())
                                      if name_form(name) == name_form(candidate.name)} if reading else set())
         if any(others.get(seen, alike) - alike for seen in same_file_elsewhere(candidate.name)):

@@ -15,6 +15,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from types import ModuleType
 
+from ..lock_files import open_lock_file
 from .connection import Connection, placeholders
 
 fcntl: ModuleType | None
@@ -116,7 +117,7 @@ class MetaStore:
         if fcntl is None:
             return "running"  # no flock here: cannot tell, so keep warning
         try:
-            descriptor = os.open(self.state_dir / REBUILD_LOCK, os.O_RDWR | os.O_CREAT, LOCK_FILE_MODE)
+            descriptor = open_lock_file(self.state_dir / REBUILD_LOCK, LOCK_FILE_MODE)
         except OSError:
             return "running"
         try:
@@ -136,7 +137,7 @@ def rebuild_lock(state_dir: Path) -> Iterator[None]:
     Also taken while a damaged index is set aside and rebuilt (derived.py), which needs
     it before there is a database to hold a :class:`MetaStore` of.
     """
-    descriptor = os.open(state_dir / REBUILD_LOCK, os.O_RDWR | os.O_CREAT, LOCK_FILE_MODE)
+    descriptor = open_lock_file(state_dir / REBUILD_LOCK, LOCK_FILE_MODE)
     try:
         if fcntl is not None:
             fcntl.flock(descriptor, fcntl.LOCK_EX)
