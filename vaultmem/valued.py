@@ -52,7 +52,10 @@ def folded_words(text: str) -> str:
     question runs a name into the words after it."""
     decomposed = unicodedata.normalize("NFKD", marks_folded(name_fold(spaced(han_folded(text)))).replace("’", "'"))
     bare = "".join(char for char in decomposed if not unicodedata.combining(char) or char in VIRAMAS)
-    return " ".join(_POSSESSIVE.sub("", word.lower()) for word in _WORD.findall(bare))
+    # Composed again: NFKD spells a Hangul syllable as two or three jamo (김 = ᄀ ᅵ ᆷ), which no mark
+    # removal joins, and counted so a one-syllable value (`이름: 김`) was long enough to be named —
+    # by every question holding the syllable, each syllable being a word of its own.
+    return " ".join(_POSSESSIVE.sub("", word.lower()) for word in _WORD.findall(unicodedata.normalize("NFC", bare)))
 
 
 @functools.lru_cache(maxsize=FOLDED_PROPERTIES_CACHED)
