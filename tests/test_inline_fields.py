@@ -41,6 +41,29 @@ def test_the_properties_written_in_a_notes_text_are_its_logseq_lines_and_datavie
     assert inline_fields(body) == fields
 
 
+@pytest.mark.parametrize(("body", "fields"), [
+    ("author:: `Ursula` wrote it\n", (("author", "wrote it"),)),  # the code is no part of the value
+    ("source:: Le Guin %% private %%\n", (("source", "Le Guin"),)),  # nor is a comment
+    ("author:: `Ursula`\n", ()),  # a value all code is none
+    ("A film [author:: `x` Miyazaki] seen\n", (("author", "Miyazaki"),)),
+])
+def test_a_field_whose_value_holds_code_keeps_only_the_words_outside_it(
+        body: str, fields: tuple[tuple[str, str], ...]) -> None:
+    # The NUL character code is read as (so no field spans it) was the value's text: `author: \x00 wrote`
+    # in the props column, "Ursula" lost and a control character stored in its place.
+    assert inline_fields(body) == fields
+
+
+def test_a_value_holding_code_puts_no_control_character_in_the_indexed_properties(tmp_path: Path) -> None:
+    root = write_vault(tmp_path / "vault", {"films.md": "# Films\n\nDirector:: `Miyazaki` Hayao\n"})
+    with Vault(root) as vault:
+        vault.index()
+    database = sqlite3.connect(root / ".vaultmem" / "index.db")
+    props = [row[0] for row in database.execute("SELECT props FROM passages_fts WHERE props != ''")]
+    database.close()
+    assert props == ["Director: Hayao"]
+
+
 def test_a_note_of_a_hundred_thousand_field_lines_gives_at_most_max_fields() -> None:
     body = "".join(f"key{number}:: value {number}\n" for number in range(100_000))
     assert len(inline_fields(body)) == MAX_FIELDS

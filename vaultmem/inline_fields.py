@@ -55,8 +55,8 @@ def inline_fields(body: str) -> tuple[tuple[str, str], ...]:
     list value's items joined by ", " as frontmatter lists are (fields.property_texts)."""
     if "::" not in body or not any(True for _ in _written(body)):
         return ()  # finding the code is most of the cost: a manual's `Sort::Naturally` is no field anyway
-    return tuple(unique(_read(key, value) for key, value in _written(_outside_code(body))
-                        if _is_property(key) and string_values(value)))[:MAX_FIELDS]
+    read = (_read(key, value) for key, value in _written(_outside_code(body)) if _is_property(key))
+    return tuple(unique(field for field in read if field[1]))[:MAX_FIELDS]
 
 
 def _outside_code(body: str) -> str:
@@ -92,7 +92,9 @@ def _is_property(key: str) -> bool:
 
 def _read(key: str, value: str) -> tuple[str, str]:
     """The key as written and the value's text: ``[[Caroline]], [[Mel]]`` is "Caroline, Mel",
-    ``[Miyazaki](https://…)`` is "Miyazaki"."""
-    value = _MARKDOWN_LINK.sub(r"\1", value)
+    ``[Miyazaki](https://…)`` is "Miyazaki"; code and comments in it are left out
+    (``author:: `x` Miyazaki`` is "Miyazaki"; all code, ``""``: no field). Was: the character code
+    is read as stood in the value, a control character in the props column in place of the code."""
+    value = " ".join(_MARKDOWN_LINK.sub(r"\1", value).replace(_NOT_A_FIELD, " ").split())
     items = [text for item in property_items(value) for text in string_values(item)]
     return key.strip(), ", ".join(items or string_values(value))
