@@ -22,11 +22,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from itertools import islice
 
 from .fields import BOOKKEEPING_KEYS, is_plugin_setting, string_values
 from .logseq import HIDDEN_PROPERTIES, property_items
 from .markdown import blanked, code_ranges, hidden_ranges, merged_ranges
-from .ordered import unique
 
 MAX_KEY_CHARACTERS = 40  # Dataview allows any key; a longer "key" is a sentence that holds "::"
 MAX_FIELDS = 200  # a note's fields read at most (adr/0018: a page of 100,000 "a:: b" lines is no note's properties)
@@ -56,7 +56,17 @@ def inline_fields(body: str) -> tuple[tuple[str, str], ...]:
     if "::" not in body or not any(True for _ in _written(body)):
         return ()  # finding the code is most of the cost: a manual's `Sort::Naturally` is no field anyway
     read = (_read(key, value) for key, value in _written(_outside_code(body)) if _is_property(key))
-    return tuple(unique(field for field in read if field[1]))[:MAX_FIELDS]
+    # Stops at the bound rather than cutting after: a note of 100,000 field lines took 2.2 s read whole.
+    return tuple(islice(_first_of_each(field for field in read if field[1]), MAX_FIELDS))
+
+
+def _first_of_each(fields: Iterator[tuple[str, str]]) -> Iterator[tuple[str, str]]:
+    """``fields`` without repeats, lazily (ordered.unique reads them all first)."""
+    seen: set[tuple[str, str]] = set()
+    for field in fields:
+        if field not in seen:
+            seen.add(field)
+            yield field
 
 
 def _outside_code(body: str) -> str:
