@@ -64,6 +64,28 @@ def test_a_value_holding_code_puts_no_control_character_in_the_indexed_propertie
     assert props == ["Director: Hayao"]
 
 
+HIGHLIGHTED = ("- Fixed the flat tyre on the yellow bike\n  speaker:: Melanie\n  background-color:: yellow\n"
+               "- What is the capital of Peru? #card\n  card-last-interval:: 4\n  card-repeats:: 2\n"
+               "  card-next-schedule:: 2024-03-20T10:00:00.000Z\n  card-last-score:: 5\n"
+               "- old block\n  created-at:: 1650000000000\n  updated-at:: 1650000000001\n  custom-id:: intro\n")
+
+
+def test_the_properties_logseq_hides_are_no_properties_of_the_note() -> None:
+    # Logseq's hidden-built-in-properties (a block's colour, its times, its flashcard schedule) say
+    # nothing of what the note is about; read as values, "the yellow bike" named every highlighted block.
+    assert inline_fields(HIGHLIGHTED) == (("speaker", "Melanie"),)
+
+
+def test_a_question_naming_a_blocks_colour_gives_no_property_bonus(tmp_path: Path) -> None:
+    root = write_vault(tmp_path / "graph", {"logseq/config.edn": "{:meta/version 1}\n",
+                                            "journals/2024_03_04.md": HIGHLIGHTED,
+                                            "pages/Bikes.md": "- The yellow bike needs new brakes\n"})
+    with Vault(root) as vault:
+        vault.index()
+        assert _valued(vault, "what happened to the yellow bike") == set()
+        assert _valued(vault, "what did Melanie fix on the yellow bike") == {"journals/2024_03_04.md"}
+
+
 def test_a_note_of_a_hundred_thousand_field_lines_gives_at_most_max_fields() -> None:
     body = "".join(f"key{number}:: value {number}\n" for number in range(100_000))
     assert len(inline_fields(body)) == MAX_FIELDS
