@@ -117,7 +117,28 @@ def test_a_question_naming_a_blocks_speaker_gives_that_journal_the_property_bonu
         assert _valued(vault, "which film put me in a wistful mood") == {"pages/Film log.md"}
         caroline = vault.explain("journals/2024_03_04.md", "what did Caroline say about the tomatoes", now=NOW)
     assert [reason for reason in caroline.reasons if reason.startswith("property match")] == [
-        "property match: the query names one of its property values ('caroline'), which adds 0.2 to its fused value"]
+        "property match: the query names one of its property values ('caroline', its speaker, written in its text as "
+        "`speaker:: …`), which adds 0.2 to its fused value"]
+
+
+def test_explain_names_the_key_of_a_property_written_in_the_text_and_says_it_is_there(tmp_path: Path) -> None:
+    # It said "one of its property values ('hayao miyazaki')": the note's Properties hold none, and
+    # the person looking there for why it was lifted found nothing.
+    root = write_vault(tmp_path / "vault", {
+        "films/spirited.md": "---\nrating: 5\n---\n# Spirited Away\n\nDirector:: Hayao Miyazaki\n",
+        "films/totoro.md": "---\ndirector: Hayao Miyazaki\n---\n# Totoro\n\nA forest spirit.\n",
+        "films/other.md": "# Other\n\nA film about spirits in a bathhouse.\n",
+    })
+    with Vault(root) as vault:
+        vault.index()
+        spirited = vault.explain("films/spirited.md", "films by Hayao Miyazaki", now=NOW)
+        totoro = vault.explain("films/totoro.md", "films by Hayao Miyazaki", now=NOW)
+    assert [reason for reason in spirited.reasons if reason.startswith("property match")] == [
+        "property match: the query names one of its property values ('hayao miyazaki', its Director, written in its "
+        "text as `Director:: …`), which adds 0.2 to its fused value"]
+    assert [reason for reason in totoro.reasons if reason.startswith("property match")] == [
+        "property match: the query names one of its property values ('hayao miyazaki', its director), which adds 0.2 "
+        "to its fused value"]
 
 
 def test_code_and_prose_holding_double_colons_give_a_note_no_property(logseq_graph: Path) -> None:

@@ -144,5 +144,5 @@ def test_explain_says_which_property_value_the_query_names_and_only_for_a_note_t
         bens = vault.explain("ana-ben/s01/t002.md", query, now=NOW)
         anas = vault.explain("ana-ben/s01/t003.md", query, now=NOW)
     assert [reason for reason in bens.reasons if reason.startswith("property match")] == [
-        "property match: the query names one of its property values ('ben'), which adds 0.2 to its fused value"]
+        "property match: the query names one of its property values ('ben', its speaker), which adds 0.2 to its fused value"]
     assert not [reason for reason in anas.reasons if reason.startswith("property match")]

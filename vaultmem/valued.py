@@ -84,6 +84,16 @@ def named_value(query_words: str, props_text: str) -> str | None:
                  if len(value) >= MIN_VALUE_CHARACTERS and value not in STOPWORDS and f" {value} " in padded), None)
 
 
+def named_property(query_words: str, props_text: str) -> tuple[str, str] | None:
+    """The key and value (folded) of the first property the query names (:func:`named_value`):
+    what ``explain`` tells the person to look for."""
+    value = named_value(query_words, props_text)
+    if value is None:
+        return None
+    key = next((line.partition(": ")[0] for line in props_text.splitlines() if value in property_values(line)), "")
+    return key, value
+
+
 def valued_notes(query: str, props_by_note: Mapping[int, str]) -> set[int]:
     """The notes (of ``props_by_note``: label → props text) one of whose property values the
     query names."""
