@@ -13,7 +13,7 @@ import pytest
 from helpers import NOW, write_vault
 
 from vaultmem import Vault
-from vaultmem.inline_fields import MAX_FIELDS, inline_fields
+from vaultmem.inline_fields import MAX_FIELDS, MAX_TEXT_CHARACTERS, MAX_VALUE_CHARACTERS, inline_fields
 from vaultmem.notes import READER_VERSION
 from vaultmem.search import search_filters
 
@@ -84,6 +84,27 @@ def test_a_question_naming_a_blocks_colour_gives_no_property_bonus(tmp_path: Pat
         vault.index()
         assert _valued(vault, "what happened to the yellow bike") == set()
         assert _valued(vault, "what did Melanie fix on the yellow bike") == {"journals/2024_03_04.md"}
+
+
+def test_a_page_whose_blocks_carry_long_values_keeps_each_full_text_row_small(tmp_path: Path) -> None:
+    # The props column is stored in every full-text row of a note: 400 blocks with a `source::` sentence
+    # made each of this page's rows 35 KB and its index 12 times the size it was before reader 91.
+    sentence = "a long account of the harbor backup and the river lecture on physics and history, told again"
+    blocks = "".join(f"- block {number} about the garden\n  source:: {sentence} {number}\n  speaker:: Person{number % 30}\n"
+                     for number in range(400))
+    root = write_vault(tmp_path / "graph", {"logseq/config.edn": "{:meta/version 1}\n", "pages/Big page.md": blocks})
+    with Vault(root) as vault:
+        vault.index()
+        assert _valued(vault, "what did Person7 say about the garden") == {"pages/Big page.md"}
+    database = sqlite3.connect(root / ".vaultmem" / "index.db")
+    longest = database.execute("SELECT max(length(props)) FROM passages_fts").fetchone()[0]
+    database.close()
+    assert longest <= MAX_TEXT_CHARACTERS
+
+
+def test_an_item_longer_than_a_question_names_whole_is_no_value() -> None:
+    long = "x" * (MAX_VALUE_CHARACTERS + 1)
+    assert inline_fields(f"source:: {long}\nattendees:: [[Ana]], [[{long}]]\n") == (("attendees", "Ana"),)
 
 
 def test_a_note_of_a_hundred_thousand_field_lines_gives_at_most_max_fields() -> None:

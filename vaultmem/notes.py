@@ -269,7 +269,9 @@ from .slugs import same_slug
 # 92: Logseq's page `pages/index.md` is titled "index" again, not "pages" (notes.LOGSEQ_PAGES_FOLDER); a
 #     property written in the text keeps only the words outside code in its value (a NUL stood for the
 #     code in the props column: inline_fields._read); the properties Logseq hides (`background-color::`,
-#     `card-next-schedule::`: logseq.HIDDEN_PROPERTIES) are none. Nothing is embedded again.
+#     `card-next-schedule::`: logseq.HIDDEN_PROPERTIES) are none; a value over 100 characters is none, and
+#     they stop at 4,000 characters a note (the props column is in every full-text row of the note).
+#     Nothing is embedded again.
 READER_VERSION = "92"
 BOM = "\ufeff"
 # A Windows editor ("Unicode" in Notepad, PowerShell's Out-File) saves UTF-16 behind one of these.
