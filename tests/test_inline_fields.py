@@ -149,17 +149,22 @@ def test_explain_names_the_key_of_a_property_written_in_the_text_and_says_it_is_
         "films/spirited.md": "---\nrating: 5\n---\n# Spirited Away\n\nDirector:: Hayao Miyazaki\n",
         "films/totoro.md": "---\ndirector: Hayao Miyazaki\n---\n# Totoro\n\nA forest spirit.\n",
         "films/other.md": "# Other\n\nA film about spirits in a bathhouse.\n",
+        "films/ponyo.md": "---\ndirector: Hayao Miyazaki\n---\n# Ponyo\n\ndirector:: Goro Miyazaki\n",
     })
     with Vault(root) as vault:
         vault.index()
         spirited = vault.explain("films/spirited.md", "films by Hayao Miyazaki", now=NOW)
         totoro = vault.explain("films/totoro.md", "films by Hayao Miyazaki", now=NOW)
+        ponyo = vault.explain("films/ponyo.md", "films by Goro Miyazaki", now=NOW)  # the key in both places
     assert [reason for reason in spirited.reasons if reason.startswith("property match")] == [
         "property match: the query names one of its property values ('hayao miyazaki', its Director, written in its "
         "text as `Director:: …`), which adds 0.2 to its fused value"]
     assert [reason for reason in totoro.reasons if reason.startswith("property match")] == [
         "property match: the query names one of its property values ('hayao miyazaki', its director), which adds 0.2 "
         "to its fused value"]
+    assert [reason for reason in ponyo.reasons if reason.startswith("property match")] == [
+        "property match: the query names one of its property values ('goro miyazaki', its director, written in its "
+        "text as `director:: …`), which adds 0.2 to its fused value"]
 
 
 def test_code_and_prose_holding_double_colons_give_a_note_no_property(logseq_graph: Path) -> None:

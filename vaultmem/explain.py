@@ -33,7 +33,16 @@ from .dating import (
     unordered_name_days,
 )
 from .errors import NoteNotFound, NoteReadError, NotIndexedYet, said_by, short_repr
-from .fields import aliases_of, file_names, name_key, name_topic, person_asked, query_topics, starts_person_name
+from .fields import (
+    aliases_of,
+    file_names,
+    name_key,
+    name_topic,
+    person_asked,
+    property_texts,
+    query_topics,
+    starts_person_name,
+)
 from .git_dates import commit_words
 from .git_index import unmerged_warning
 from .index_progress import IndexBuilding
@@ -58,7 +67,7 @@ from .snippets import Snippet, passage_snippet
 from .storage import carries_tag, is_day_date
 from .task_dates import TaskDay, is_kanban_board, task_days
 from .task_settings import load_task_rules
-from .valued import folded_words, named_property, property_values
+from .valued import folded_words, named_property
 
 if TYPE_CHECKING:
     from .daily_format import DailyFormat
@@ -218,13 +227,13 @@ def _value_reason(searcher: Searcher, label: int, query: str, found: Candidates,
     the note's Properties show no such key, and the person looked there for it."""
     if label not in found.valued:
         return []
-    named = named_property(folded_words(query), searcher.store.passages.properties_of([label]).get(label, ""))
+    words = folded_words(query)
+    in_frontmatter = named_property(words, "\n".join(f"{key}: {text}" for key, text in property_texts(meta)))
+    in_text = None if in_frontmatter else named_property(words, "\n".join(f"{key}: {text}" for key, text in inline_fields(body)))
+    named = in_frontmatter or in_text or named_property(words, searcher.store.passages.properties_of([label]).get(label, ""))
     if named is None:
         return []
     key, value = named
-    held = {name.casefold() for name in meta}
-    in_text = key.casefold() not in held and any(
-        written == key and value in property_values(f"{written}: {text}") for written, text in inline_fields(body))
     where = f", written in its text as `{key}:: …`" if in_text else ""
     return [f"property match: the query names one of its property values ({value!r}, its {key}{where}), which adds "
             f"{PROPERTY_BONUS:g} to its fused value"]
