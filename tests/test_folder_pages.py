@@ -26,6 +26,7 @@ from vaultmem.notes import parse_note
     ("index.md", "# Harbor\n\nStart here.\n", "index"),  # the vault's root: what its person calls it
     ("docs/guide/indexes.md", "# Index of terms\n", "indexes"),  # another name: the file name, as before
     ("docs/guide/tips.md", "# Tips\n", "tips"),
+    ("Projects/index.md", "# [[Harbor]] and [[boats|Boats]]\n", "Harbor and Boats"),  # a link is its text, as Obsidian shows it
 ])
 def test_a_folders_page_is_titled_by_its_opening_heading_else_its_folder(path: str, text: str, title: str) -> None:
     assert parse_note(path, text.encode("utf-8")).title == title

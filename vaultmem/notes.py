@@ -29,7 +29,7 @@ import yaml
 from .canvas import CANVAS_FIX, canvas_text, is_canvas_path
 from .errors import CHECK, InvalidTimestamp, NoteReadError, Operation, Spelled, UnknownLayer, short_repr
 from .escapes import SwallowedEscape, single_quoted, swallowed_escapes
-from .fields import BOOKKEEPING_KEYS, aliases_of, case_fold, name_fold, opening_heading
+from .fields import BOOKKEEPING_KEYS, aliases_of, case_fold, link_text, name_fold, opening_heading
 from .lifecycle import (
     EXPIRING_LAYERS,
     PERMANENT_LAYER,
@@ -266,7 +266,8 @@ from .slugs import same_slug
 #     embedded again under their new titles. The `key:: value` lines and Dataview's `[key:: value]`
 #     fields of a note's text are properties in its full text (inline_fields.py): nothing is embedded
 #     again for them.
-# 92: Logseq's page `pages/index.md` is titled "index" again, not "pages" (notes.LOGSEQ_PAGES_FOLDER); a
+# 92: Logseq's page `pages/index.md` is titled "index" again, not "pages" (notes.LOGSEQ_PAGES_FOLDER), and a
+#     folder's page opening with `# [[Harbor]] guide` is "Harbor guide" (notes.folder_page_title); a
 #     property written in the text keeps only the words outside code in its value (a NUL stood for the
 #     code in the props column: inline_fields._read); the properties Logseq hides (`background-color::`,
 #     `card-next-schedule::`: logseq.HIDDEN_PROPERTIES) are none; a value over 100 characters is none, and
@@ -1474,7 +1475,8 @@ def folder_page_title(relative: str, body: str) -> str:
     if not folder or folder == LOGSEQ_PAGES_FOLDER or name.casefold() not in FOLDER_PAGE_NAMES:
         return ""
     heading = HEADING_LINE.match(f"# {opening_heading(body)}")  # `# Guide {#guide}` is "Guide" (adr/0033)
-    return (heading.group(2) if heading is not None else "") or folder.rpartition("/")[2]
+    # A link in it is its text, as Obsidian shows the heading: `# [[Harbor]] guide` was titled so, brackets and all.
+    return (link_text(heading.group(2)).strip() if heading is not None else "") or folder.rpartition("/")[2]
 
 
 def file_stem(relative: str) -> str:
