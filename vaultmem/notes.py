@@ -272,7 +272,7 @@ from .slugs import same_slug
 #     code in the props column: inline_fields._read); the properties Logseq hides (`background-color::`,
 #     `card-next-schedule::`: logseq.HIDDEN_PROPERTIES) are none; a value over 100 characters is none, and
 #     they stop at 4,000 characters a note (the props column is in every full-text row of the note).
-#     Nothing is embedded again.
+#     Only the pages retitled so are embedded again.
 READER_VERSION = "92"
 BOM = "\ufeff"
 # A Windows editor ("Unicode" in Notepad, PowerShell's Out-File) saves UTF-16 behind one of these.
