@@ -26,6 +26,7 @@ from vaultmem.notes import parse_note
     ("index.md", "# Harbor\n\nStart here.\n", "index"),  # the vault's root: what its person calls it
     ("docs/guide/indexes.md", "# Index of terms\n", "indexes"),  # another name: the file name, as before
     ("docs/guide/tips.md", "# Tips\n", "tips"),
+    ("Projects/index.md", "# [[Harbor]] and [[boats|Boats]]\n", "Harbor and Boats"),  # a link is its text, as Obsidian shows it
 ])
 def test_a_folders_page_is_titled_by_its_opening_heading_else_its_folder(path: str, text: str, title: str) -> None:
     assert parse_note(path, text.encode("utf-8")).title == title
@@ -69,3 +70,15 @@ def test_retitling_a_folders_page_writes_its_title_and_keeps_its_text(site: Path
     result = run_json(site, "revise", "docs/guide/index.md", "--title", "Everyday guide")
     assert result["title"] == "Everyday guide"
     assert (site / "docs/guide/index.md").read_text(encoding="utf-8") == f"---\ntitle: Everyday guide\n---\n{before}"
+
+
+def test_a_logseq_page_named_index_keeps_its_name(tmp_path: Path) -> None:
+    # Logseq's pages/ is flat (a namespace is in the file name: projects___index.md), so pages/index.md
+    # is the page "index", as Logseq lists and links it — it was titled "pages", its folder.
+    root = write_vault(tmp_path / "graph", {"logseq/config.edn": "{:meta/version 1}\n",
+                                            "pages/index.md": "- the pages I start from\n- [[Kindred]]\n",
+                                            "pages/Kindred.md": "type:: book\n\n- back to [[index]]\n"})
+    with Vault(root) as vault:
+        vault.index()
+        assert vault.get("index").title == "index"
+        assert [hit.title for hit in vault.search("the pages I start from", k=1, now=NOW)] == ["index"]

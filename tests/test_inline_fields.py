@@ -13,7 +13,7 @@ import pytest
 from helpers import NOW, write_vault
 
 from vaultmem import Vault
-from vaultmem.inline_fields import MAX_FIELDS, inline_fields
+from vaultmem.inline_fields import MAX_FIELDS, MAX_TEXT_CHARACTERS, MAX_VALUE_CHARACTERS, inline_fields
 from vaultmem.notes import READER_VERSION
 from vaultmem.search import search_filters
 
@@ -39,6 +39,72 @@ CODE = ("# C++ containers\n\nPrefer std::vector over raw arrays; std::map is ord
 def test_the_properties_written_in_a_notes_text_are_its_logseq_lines_and_dataview_fields(
         body: str, fields: tuple[tuple[str, str], ...]) -> None:
     assert inline_fields(body) == fields
+
+
+@pytest.mark.parametrize(("body", "fields"), [
+    ("author:: `Ursula` wrote it\n", (("author", "wrote it"),)),  # the code is no part of the value
+    ("source:: Le Guin %% private %%\n", (("source", "Le Guin"),)),  # nor is a comment
+    ("author:: `Ursula`\n", ()),  # a value all code is none
+    ("A film [author:: `x` Miyazaki] seen\n", (("author", "Miyazaki"),)),
+])
+def test_a_field_whose_value_holds_code_keeps_only_the_words_outside_it(
+        body: str, fields: tuple[tuple[str, str], ...]) -> None:
+    # The NUL character code is read as (so no field spans it) was the value's text: `author: \x00 wrote`
+    # in the props column, "Ursula" lost and a control character stored in its place.
+    assert inline_fields(body) == fields
+
+
+def test_a_value_holding_code_puts_no_control_character_in_the_indexed_properties(tmp_path: Path) -> None:
+    root = write_vault(tmp_path / "vault", {"films.md": "# Films\n\nDirector:: `Miyazaki` Hayao\n"})
+    with Vault(root) as vault:
+        vault.index()
+    database = sqlite3.connect(root / ".vaultmem" / "index.db")
+    props = [row[0] for row in database.execute("SELECT props FROM passages_fts WHERE props != ''")]
+    database.close()
+    assert props == ["Director: Hayao"]
+
+
+HIGHLIGHTED = ("- Fixed the flat tyre on the yellow bike\n  speaker:: Melanie\n  background-color:: yellow\n"
+               "- What is the capital of Peru? #card\n  card-last-interval:: 4\n  card-repeats:: 2\n"
+               "  card-next-schedule:: 2024-03-20T10:00:00.000Z\n  card-last-score:: 5\n"
+               "- old block\n  created-at:: 1650000000000\n  updated-at:: 1650000000001\n  custom-id:: intro\n")
+
+
+def test_the_properties_logseq_hides_are_no_properties_of_the_note() -> None:
+    # Logseq's hidden-built-in-properties (a block's colour, its times, its flashcard schedule) say
+    # nothing of what the note is about; read as values, "the yellow bike" named every highlighted block.
+    assert inline_fields(HIGHLIGHTED) == (("speaker", "Melanie"),)
+
+
+def test_a_question_naming_a_blocks_colour_gives_no_property_bonus(tmp_path: Path) -> None:
+    root = write_vault(tmp_path / "graph", {"logseq/config.edn": "{:meta/version 1}\n",
+                                            "journals/2024_03_04.md": HIGHLIGHTED,
+                                            "pages/Bikes.md": "- The yellow bike needs new brakes\n"})
+    with Vault(root) as vault:
+        vault.index()
+        assert _valued(vault, "what happened to the yellow bike") == set()
+        assert _valued(vault, "what did Melanie fix on the yellow bike") == {"journals/2024_03_04.md"}
+
+
+def test_a_page_whose_blocks_carry_long_values_keeps_each_full_text_row_small(tmp_path: Path) -> None:
+    # The props column is stored in every full-text row of a note: 400 blocks with a `source::` sentence
+    # made each of this page's rows 35 KB and its index 12 times the size it was before reader 91.
+    sentence = "a long account of the harbor backup and the river lecture on physics and history, told again"
+    blocks = "".join(f"- block {number} about the garden\n  source:: {sentence} {number}\n  speaker:: Person{number % 30}\n"
+                     for number in range(400))
+    root = write_vault(tmp_path / "graph", {"logseq/config.edn": "{:meta/version 1}\n", "pages/Big page.md": blocks})
+    with Vault(root) as vault:
+        vault.index()
+        assert _valued(vault, "what did Person7 say about the garden") == {"pages/Big page.md"}
+    database = sqlite3.connect(root / ".vaultmem" / "index.db")
+    longest = database.execute("SELECT max(length(props)) FROM passages_fts").fetchone()[0]
+    database.close()
+    assert longest <= MAX_TEXT_CHARACTERS
+
+
+def test_an_item_longer_than_a_question_names_whole_is_no_value() -> None:
+    long = "x" * (MAX_VALUE_CHARACTERS + 1)
+    assert inline_fields(f"source:: {long}\nattendees:: [[Ana]], [[{long}]]\n") == (("attendees", "Ana"),)
 
 
 def test_a_note_of_a_hundred_thousand_field_lines_gives_at_most_max_fields() -> None:
@@ -72,7 +138,33 @@ def test_a_question_naming_a_blocks_speaker_gives_that_journal_the_property_bonu
         assert _valued(vault, "which film put me in a wistful mood") == {"pages/Film log.md"}
         caroline = vault.explain("journals/2024_03_04.md", "what did Caroline say about the tomatoes", now=NOW)
     assert [reason for reason in caroline.reasons if reason.startswith("property match")] == [
-        "property match: the query names one of its property values ('caroline'), which adds 0.2 to its fused value"]
+        "property match: the query names one of its property values ('caroline', its speaker, written in its text as "
+        "`speaker:: …`), which adds 0.2 to its fused value"]
+
+
+def test_explain_names_the_key_of_a_property_written_in_the_text_and_says_it_is_there(tmp_path: Path) -> None:
+    # It said "one of its property values ('hayao miyazaki')": the note's Properties hold none, and
+    # the person looking there for why it was lifted found nothing.
+    root = write_vault(tmp_path / "vault", {
+        "films/spirited.md": "---\nrating: 5\n---\n# Spirited Away\n\nDirector:: Hayao Miyazaki\n",
+        "films/totoro.md": "---\ndirector: Hayao Miyazaki\n---\n# Totoro\n\nA forest spirit.\n",
+        "films/other.md": "# Other\n\nA film about spirits in a bathhouse.\n",
+        "films/ponyo.md": "---\ndirector: Hayao Miyazaki\n---\n# Ponyo\n\ndirector:: Goro Miyazaki\n",
+    })
+    with Vault(root) as vault:
+        vault.index()
+        spirited = vault.explain("films/spirited.md", "films by Hayao Miyazaki", now=NOW)
+        totoro = vault.explain("films/totoro.md", "films by Hayao Miyazaki", now=NOW)
+        ponyo = vault.explain("films/ponyo.md", "films by Goro Miyazaki", now=NOW)  # the key in both places
+    assert [reason for reason in spirited.reasons if reason.startswith("property match")] == [
+        "property match: the query names one of its property values ('hayao miyazaki', its Director, written in its "
+        "text as `Director:: …`), which adds 0.2 to its fused value"]
+    assert [reason for reason in totoro.reasons if reason.startswith("property match")] == [
+        "property match: the query names one of its property values ('hayao miyazaki', its director), which adds 0.2 "
+        "to its fused value"]
+    assert [reason for reason in ponyo.reasons if reason.startswith("property match")] == [
+        "property match: the query names one of its property values ('goro miyazaki', its director, written in its "
+        "text as `director:: …`), which adds 0.2 to its fused value"]
 
 
 def test_code_and_prose_holding_double_colons_give_a_note_no_property(logseq_graph: Path) -> None:

@@ -75,6 +75,19 @@ def test_a_chinese_japanese_or_korean_value_is_named_inside_the_query_written_wi
     assert valued_notes(query, {1: props}) == ({1} if named else set())
 
 
+@pytest.mark.parametrize(("query", "props", "named"), [
+    ("김치 먹었어", "이름: 김", False),  # one Hangul syllable is one character, as 书 is: it names nothing
+    ("오늘 회의는 서울에서", "장소: 서", False),
+    ("서울에서 만나요", "장소: 서울", True),  # two syllables name the place, particle and all
+    ("김 선생님께 물어봐", "성: 김", False),  # spaced or not
+])
+def test_a_korean_value_of_one_syllable_names_nothing_though_unicode_spells_it_in_jamo(
+        query: str, props: str, named: bool) -> None:
+    # NFKD spells 김 as three jamo (ᄀ ᅵ ᆷ): counted so, a one-syllable value was "long enough",
+    # and since each syllable of a question is a word, every question holding 김 named it.
+    assert valued_notes(query, {1: props}) == ({1} if named else set())
+
+
 def test_a_chinese_question_lifts_the_book_notes_of_the_author_it_names(tmp_path: Path) -> None:
     root = write_vault(tmp_path / "books", {
         "读书/挪威的森林.md": "---\n作者: 村上春树\n评分: 4\n---\n渡边和直子的故事，关于失去和成长。\n",
@@ -131,5 +144,5 @@ def test_explain_says_which_property_value_the_query_names_and_only_for_a_note_t
         bens = vault.explain("ana-ben/s01/t002.md", query, now=NOW)
         anas = vault.explain("ana-ben/s01/t003.md", query, now=NOW)
     assert [reason for reason in bens.reasons if reason.startswith("property match")] == [
-        "property match: the query names one of its property values ('ben'), which adds 0.2 to its fused value"]
+        "property match: the query names one of its property values ('ben', its speaker), which adds 0.2 to its fused value"]
     assert not [reason for reason in anas.reasons if reason.startswith("property match")]

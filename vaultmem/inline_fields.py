@@ -22,14 +22,20 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from itertools import islice
 
 from .fields import BOOKKEEPING_KEYS, is_plugin_setting, string_values
 from .logseq import HIDDEN_PROPERTIES, property_items
 from .markdown import blanked, code_ranges, hidden_ranges, merged_ranges
-from .ordered import unique
 
 MAX_KEY_CHARACTERS = 40  # Dataview allows any key; a longer "key" is a sentence that holds "::"
 MAX_FIELDS = 200  # a note's fields read at most (adr/0018: a page of 100,000 "a:: b" lines is no note's properties)
+# The props column is a note's and is stored in each of its full-text rows: a Logseq page of 400 blocks
+# each with a `source::` sentence made every row 35 KB, its index 12 times the size it was (0.8 → 9.7 MB).
+# A value longer than this is a sentence no question names whole (the bonus asks the whole value), its
+# words already in its passage; and a note's properties written in its text stop at the second bound.
+MAX_VALUE_CHARACTERS = 100
+MAX_TEXT_CHARACTERS = 4_000
 # A key: a letter, then letters, digits, spaces, `.`, `-`, `_`, `/`, apostrophes; no space before the `::`.
 _KEY = rf"[^\W\d_](?:[\w .'’/-]{{0,{MAX_KEY_CHARACTERS - 2}}}[\w.'’/-])?"
 # `key:: value` on a line of its own: indented under a block (Logseq), after a list mark or a
@@ -55,8 +61,28 @@ def inline_fields(body: str) -> tuple[tuple[str, str], ...]:
     list value's items joined by ", " as frontmatter lists are (fields.property_texts)."""
     if "::" not in body or not any(True for _ in _written(body)):
         return ()  # finding the code is most of the cost: a manual's `Sort::Naturally` is no field anyway
-    return tuple(unique(_read(key, value) for key, value in _written(_outside_code(body))
-                        if _is_property(key) and string_values(value)))[:MAX_FIELDS]
+    read = (_read(key, value) for key, value in _written(_outside_code(body)) if _is_property(key))
+    # Stops at the bound rather than cutting after: a note of 100,000 field lines took 2.2 s read whole.
+    return tuple(_within_bound(islice(_first_of_each(field for field in read if field[1]), MAX_FIELDS)))
+
+
+def _within_bound(fields: Iterator[tuple[str, str]]) -> Iterator[tuple[str, str]]:
+    """``fields`` while their ``key: value`` lines come to at most :data:`MAX_TEXT_CHARACTERS`."""
+    total = 0
+    for key, text in fields:
+        total += len(key) + len(text) + 3
+        if total > MAX_TEXT_CHARACTERS:
+            return
+        yield key, text
+
+
+def _first_of_each(fields: Iterator[tuple[str, str]]) -> Iterator[tuple[str, str]]:
+    """``fields`` without repeats, lazily (ordered.unique reads them all first)."""
+    seen: set[tuple[str, str]] = set()
+    for field in fields:
+        if field not in seen:
+            seen.add(field)
+            yield field
 
 
 def _outside_code(body: str) -> str:
@@ -92,7 +118,10 @@ def _is_property(key: str) -> bool:
 
 def _read(key: str, value: str) -> tuple[str, str]:
     """The key as written and the value's text: ``[[Caroline]], [[Mel]]`` is "Caroline, Mel",
-    ``[Miyazaki](https://…)`` is "Miyazaki"."""
-    value = _MARKDOWN_LINK.sub(r"\1", value)
-    items = [text for item in property_items(value) for text in string_values(item)]
-    return key.strip(), ", ".join(items or string_values(value))
+    ``[Miyazaki](https://…)`` is "Miyazaki"; an item over :data:`MAX_VALUE_CHARACTERS` is left
+    out; code and comments in it are left out
+    (``author:: `x` Miyazaki`` is "Miyazaki"; all code, ``""``: no field). Was: the character code
+    is read as stood in the value, a control character in the props column in place of the code."""
+    value = " ".join(_MARKDOWN_LINK.sub(r"\1", value).replace(_NOT_A_FIELD, " ").split())
+    items = [text for item in property_items(value) for text in string_values(item)] or string_values(value)
+    return key.strip(), ", ".join(text for text in items if len(text) <= MAX_VALUE_CHARACTERS)

@@ -52,7 +52,10 @@ def folded_words(text: str) -> str:
     question runs a name into the words after it."""
     decomposed = unicodedata.normalize("NFKD", marks_folded(name_fold(spaced(han_folded(text)))).replace("’", "'"))
     bare = "".join(char for char in decomposed if not unicodedata.combining(char) or char in VIRAMAS)
-    return " ".join(_POSSESSIVE.sub("", word.lower()) for word in _WORD.findall(bare))
+    # Composed again: NFKD spells a Hangul syllable as two or three jamo (김 = ᄀ ᅵ ᆷ), which no mark
+    # removal joins, and counted so a one-syllable value (`이름: 김`) was long enough to be named —
+    # by every question holding the syllable, each syllable being a word of its own.
+    return " ".join(_POSSESSIVE.sub("", word.lower()) for word in _WORD.findall(unicodedata.normalize("NFC", bare)))
 
 
 @functools.lru_cache(maxsize=FOLDED_PROPERTIES_CACHED)
@@ -79,6 +82,16 @@ def named_value(query_words: str, props_text: str) -> str | None:
     padded = f" {query_words} "
     return next((value for value in property_values(props_text)
                  if len(value) >= MIN_VALUE_CHARACTERS and value not in STOPWORDS and f" {value} " in padded), None)
+
+
+def named_property(query_words: str, props_text: str) -> tuple[str, str] | None:
+    """The key and value (folded) of the first property the query names (:func:`named_value`):
+    what ``explain`` tells the person to look for."""
+    value = named_value(query_words, props_text)
+    if value is None:
+        return None
+    key = next((line.partition(": ")[0] for line in props_text.splitlines() if value in property_values(line)), "")
+    return key, value
 
 
 def valued_notes(query: str, props_by_note: Mapping[int, str]) -> set[int]:
