@@ -1103,6 +1103,62 @@ def test_hard_forget_is_refused_until_the_person_allows_it(vault_dir: Path, writ
     run(allowed)
 
 
+def test_a_secret_spelled_out_is_refused_until_the_person_allows_it(vault_dir: Path, log: Path) -> None:
+    """An agent trial (s35): asked "my wifi password is Elm-hunter2-77, remember that", the agent
+    stored it — remember's description advised against it, nothing stopped it — and with
+    auto_commit the password was in git, where forget cannot reach."""
+    async def scenario() -> None:
+        async with serve(vault_dir, log) as served:
+            before = snapshot_files(vault_dir)
+            message = await served.error("remember", text="The home wifi password is Elm-hunter2-77.", title="Wifi")
+            assert message.startswith("Error executing tool remember: UsageError: remember's text spells out a "
+                                      "password 'El…77', so nothing was written"), message
+            assert "hunter2" not in message  # the refusal never repeats the secret into the agent's context
+            assert "1Password" in message and f"allow_secrets = true under [mcp] in {vault_dir / '.vaultmem.toml'}" in message
+            assert snapshot_files(vault_dir) == before
+            kept = await served.call("remember", text="The home wifi password is in 1Password.", title="Wifi", layer="L3")
+            message = await served.error("revise", note=kept["id"], append="Router admin PIN: 4921")
+            assert "revise's append spells out a pin '4…1'" in message
+            message = await served.error("revise", note=kept["id"], set_properties={"password": "Elm-hunter2-77"})
+            assert "revise's set_properties.password spells out" in message
+            assert "4921" not in (vault_dir / kept["path"]).read_text(encoding="utf-8")
+            tools = {tool.name: tool for tool in (await served.session.list_tools()).tools}
+            assert "verbatim, even when asked (refused: the person has not allowed it)" in (tools["remember"].description or "")
+
+    run(scenario)
+    (vault_dir / ".vaultmem.toml").write_text("[mcp]\nallow_secrets = true\n", encoding="utf-8")
+
+    async def allowed() -> None:
+        async with serve(vault_dir, log) as served:
+            tools = {tool.name: tool for tool in (await served.session.list_tools()).tools}
+            assert "(this vault allows it)" in (tools["remember"].description or "")
+            stored = await served.call("remember", text="The guest wifi password is Guest-2026!", layer="L3")
+            assert "Guest-2026!" in (vault_dir / stored["path"]).read_text(encoding="utf-8")
+
+    run(allowed)
+
+
+def test_forget_over_mcp_says_where_the_forgotten_text_remains(vault_dir: Path, log: Path) -> None:
+    """The s35 trial: "forget everything about Jordan" answered only archived_to, and the agent told
+    the person it was gone. The answer says the archive file and git history still hold it."""
+    init_repo(vault_dir)
+    (vault_dir / ".vaultmem.toml").write_text("auto_commit = true\n", encoding="utf-8")
+    git(vault_dir, "add", ".vaultmem.toml")
+    git(vault_dir, "commit", "-qm", "config")
+
+    async def scenario() -> None:
+        async with serve(vault_dir, log) as served:
+            kept = await served.call("remember", text="Sam's ex Jordan Wells lives in Manchester.", title="Jordan Wells", layer="L3")
+            forgotten = await served.call("forget", note=kept["id"])
+            assert forgotten["in_git_history"] == [forgotten["commit"][:10], kept["commit"][:10]]
+            assert forgotten["notice"].startswith(
+                "Forgotten: no longer recalled; its text stays in _archive/memories/jordan-wells.md (the archive folder: "
+                "recoverable by the person), and git history holds it (2 commits: "), forgotten["notice"]
+            assert "the person deletes the file and rewrites history themselves" in forgotten["notice"]
+
+    run(scenario)
+
+
 def test_a_call_stuck_behind_another_writer_does_not_hold_up_the_others(vault_dir: Path, write_note: Callable[..., Path], log: Path) -> None:
     """Another process holds SQLite's write lock: remember waits for it, recall answers meanwhile."""
     write_note("coffee.md", note("Coffee", "Flat white with oat milk.", layer="L4"))

@@ -509,6 +509,7 @@ class Vault:
     @heals
     def forget(self, note: str, hard: bool = False) -> Forgotten:
         """Archive a note (recoverable), or delete it with ``hard``; the index follows at once."""
+        from .gitops import commits_holding
         from .resolution import locate_to_write
         from .writer import remove_note
 
@@ -519,11 +520,14 @@ class Vault:
             # wins this time, and re-running the command acts on the current version, knowingly.
             write.reindex(row.path)
             copies = self._sync_copies_of(row.path)  # read before the note leaves: a numbered copy is judged by its text
+            held = commits_holding(self.root, row.path)  # asked before the file moves: its history follows its path
             archived, changes = remove_note(self.paths, row.path, row.content_hash, hard)
             write.record(*changes)
             write.message = f"vaultmem forget: {row.title}\n\n{row.path} {'deleted' if hard else f'archived to {archived}'}"
+        if archived is not None and write.commit is not None:
+            held.insert(0, write.commit[:10])  # the commit that archived it holds the archived copy
         return Forgotten(row.id, row.path, archived, write.commit, write.not_committed, write.yours_left_uncommitted,
-                         located.resolved_from, copies)
+                         located.resolved_from, copies, held)
 
     def _sync_copies_of(self, path: str) -> list[str]:
         """The notes beside ``path`` named as a sync tool's copy of it whose text agrees
