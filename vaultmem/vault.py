@@ -189,8 +189,11 @@ class Vault:
         with self.store.waiting_at_most(SEARCH_LOCK_WAIT_SECONDS):
             busy = self.derived.bring_current()
             hits = self.derived.searcher().search(query, k, eligibility)
+            empty = None if hits or busy is not None else self._no_notes_yet()
         if busy is not None:
             hits.warn(str(busy))
+        if empty is not None:
+            hits.warn(empty)
         hits.warnings.extend(self.derived.after_search())  # read-only here, just healed, a snapshot rebuilt
         return hits
 
@@ -212,6 +215,7 @@ class Vault:
         with self.store.waiting_at_most(SEARCH_LOCK_WAIT_SECONDS):
             busy = self.derived.bring_current()
             listing = self.derived.searcher().listing(k, eligibility, offset)
+            empty = None if listing or busy is not None else self._no_notes_yet()
         if offset and not listing:
             # An empty part past the end read as "no notes": say where the end is.
             raise UsageError(Argument("offset", flag="--offset"), f" {offset} is past the end of the list "
@@ -219,8 +223,19 @@ class Vault:
                              "pass a smaller offset, or 0 for the start")
         if busy is not None:
             listing.warnings.append(str(busy))
+        if empty is not None:
+            listing.warnings.append(empty)
         listing.warnings.extend(self.derived.after_search())
         return listing
+
+    def _no_notes_yet(self) -> str | None:
+        """An empty answer from a vault that holds no note at all says so: a first-time user's agent
+        read ``{"hits": [], "warnings": []}`` as "nothing about that", the same as in a vault of
+        thousands (s35 trial). Not said while an index is being built: the notes may not be in yet."""
+        if self.store.notes.count_at_most(1):
+            return None
+        return (f"the vault holds no notes yet ({self.root} has no Markdown note vaultmem reads): nothing to "
+                "find; what you remember from now on is kept there")
 
     @heals
     def tasks(self, status: str | None = None, due_since: str | None = None, due_until: str | None = None,
