@@ -113,7 +113,7 @@ def test_remember_and_revise_tell_the_agent_what_lands_in_file_names(vault_dir: 
             # The same trial: revise retitled "Boss: Priya" as "Boss: Dana", and the person's file list
             # still showed boss-priya-natarajan.md; the agent is told when to supersede instead.
             assert "its file name too" in (listed["revise"].description or "") and "supersedes" in (listed["revise"].description or "")
-            assert "forget only moves it to the archive" in told and "remember where the secret is kept instead" in told
+            assert "where forget cannot reach" in told and "remember where it is kept instead" in told
 
     run(scenario)
 
