@@ -9,7 +9,8 @@ committed, a secret cannot be taken back by the agent. Found in a three-week age
 sat in the archive folder and in two commits.
 
 What is found is only what is unmistakable, so a refusal is rarely wrong: a password word
-followed by the value it is (``password is X``, ``PIN: 4921``), where the value holds a digit
+(password, PIN, passcode, an alarm, door or safe code, a combination, an API key …) followed by
+the value it is (``password is X``, ``PIN: 4921``), where the value holds a digit
 or a sign (a plain word after "is" is a place: "the wifi password is in 1Password", which is
 what an agent should write instead); a card number (13 to 19 digits that pass the Luhn check);
 and API keys and private keys by their published prefixes. A passphrase of plain words is
@@ -24,7 +25,8 @@ from dataclasses import dataclass
 # A word that names a secret, then at most four words ("PIN for the bike lock"), then is/was/:/=.
 _NAMED = re.compile(
     r"\b(?P<kind>passwords?|passcodes?|passphrases?|pass ?words?|pins?(?: codes?| numbers?)?|"
-    r"api ?keys?|secret ?keys?|access ?keys?|access ?tokens?|security codes?|cvv|cvc)\b"
+    r"api ?keys?|secret ?keys?|access ?keys?|access ?tokens?|security codes?|cvv|cvc|"
+    r"(?:alarm|door|gate|safe|lock|entry|keypad|key ?safe|garage|wifi|unlock) ?codes?|combinations?)\b"
     r"(?:[ \t]+[\w'’-]+){0,4}?[ \t]*(?:\bis\b|\bwas\b|:|=)[ \t]*"
     r"[\"'“‘`]?(?P<value>[^\s\"'”’`]{3,})",
     re.IGNORECASE,
