@@ -303,6 +303,13 @@ def test_forget_names_the_commits_that_still_hold_the_notes_text(repo: Path) -> 
     assert "git filter-repo --invert-paths --path people/rui.md --path _archive/people/rui.md" in notice
 
 
+def test_forget_on_the_command_line_says_git_history_still_holds_the_note(repo: Path) -> None:
+    result = run_cli(repo, "forget", "people/rui")
+    assert result.exit_code == 0, result.stderr
+    first = git(repo, "log", "--format=%h", "--abbrev=10").split()[-1]
+    assert f"git history holds it (1 commit: {first}), which vaultmem never rewrites" in result.stderr
+
+
 def test_forget_outside_git_says_only_the_archived_copy_remains(vault_dir: Path, write_note) -> None:
     write_note("people/ana.md", "---\nlayer: L3\n---\nAna lives in Lisbon.\n")
     forgotten = Vault(vault_dir).forget("people/ana")
