@@ -22,6 +22,7 @@ from vaultmem.verbatim_secrets import verbatim_secret
 def test_a_secret_written_out_is_found_and_shown_masked(text: str, kind: str, masked: str) -> None:
     secret = verbatim_secret(text)
     assert secret is not None and (secret.kind, secret.masked()) == (kind, masked)
+    assert secret.describe() == f"{'an' if kind[0] in 'aeiou' else 'a'} {kind} {masked!r}"  # was "a alarm code"
 
 
 @pytest.mark.parametrize("text", [

@@ -1007,7 +1007,7 @@ def shown_with_notice(view: NoteView) -> dict[str, Any]:
 
 
 def secret_refusal(vault: Vault, tool: str, field: str, secret: VerbatimSecret) -> str:
-    return (f"UsageError: {tool}'s {field} spells out a {secret.describe()}, so nothing was written: a note is a "
+    return (f"UsageError: {tool}'s {field} spells out {secret.describe()}, so nothing was written: a note is a "
             "plain-text file the person syncs and may keep in git, where forget cannot take it back. Write where the "
             "secret is kept instead (\"the wifi password is in 1Password\"), without the secret. If the person wants "
             f"their agent to store secrets anyway, they set allow_secrets = true under [mcp] in {vault.root / CONFIG_FILE}.")

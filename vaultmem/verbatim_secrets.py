@@ -54,7 +54,9 @@ class VerbatimSecret:
         return f"{self.value[:shown]}…{self.value[-shown:]}"
 
     def describe(self) -> str:
-        return f"{self.kind} {self.masked()!r}"
+        """"a password 'El…77'", "an alarm code '7…1'"."""
+        article = "an" if self.kind[0] in "aeiou" else "a"
+        return f"{article} {self.kind} {self.masked()!r}"
 
 
 def verbatim_secret(text: str) -> VerbatimSecret | None:
