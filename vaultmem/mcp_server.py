@@ -606,7 +606,7 @@ class VaultTools:
         "them too, flagged expired=true — only for questions about the past (the old address, the manager "
         "before), and only while they are still in the vault: expire(apply=true), forget and consolidate move "
         "notes to the archive, where recall never finds them (get reads one by its path there, and get of the old "
-        "id names that path).\n$layers\n"
+        "id names that path); the layers and their lifetimes: remember.\n"
         "Returns {hits: [{id, path, title, snippet, layer, expires_at, score, match, passage, tags, warnings, "
         "expired, version, date}], warnings}, best first; date is the note's date (its date property, a "
         "YYYY-MM-DD in its file name, or when it was created; a weekly, monthly or quarterly note's period, 2026-W09, "
