@@ -285,6 +285,39 @@ def test_auto_commit_of_forget_records_the_move(repo: Path) -> None:
     assert git(repo, "status", "--porcelain") == ""
 
 
+def test_forget_names_the_commits_that_still_hold_the_notes_text(repo: Path) -> None:
+    """An agent trial (s35): told "forget everything about Jordan, I don't want it anywhere", the
+    agent heard only where the note was archived, and said it was gone, while every version of
+    it stayed in git. The answer now names those commits and who can take it out of them."""
+    auto_commit_on(repo)
+    commit_all(repo, "config")
+    vault = Vault(repo)
+    vault.revise("people/rui", append="Rui moved to Porto.", now=NOW)
+    forgotten = vault.forget("people/rui")
+    hashes = git(repo, "log", "--format=%h", "--abbrev=10", "--all").split()
+    assert forgotten.commit is not None
+    # the forget itself (the archived copy), the revise, and the first commit that added the note
+    assert forgotten.in_git_history == [forgotten.commit[:10], hashes[1], hashes[-1]]
+    notice = forgotten.as_dict()["notice"]
+    assert "_archive/people/rui.md" in notice and "git history holds it (3 commits" in notice
+    assert "git filter-repo --invert-paths --path people/rui.md --path _archive/people/rui.md" in notice
+
+
+def test_forget_on_the_command_line_says_git_history_still_holds_the_note(repo: Path) -> None:
+    result = run_cli(repo, "forget", "people/rui")
+    assert result.exit_code == 0, result.stderr
+    first = git(repo, "log", "--format=%h", "--abbrev=10").split()[-1]
+    assert f"git history holds it (1 commit: {first}), which vaultmem never rewrites" in result.stderr
+
+
+def test_forget_outside_git_says_only_the_archived_copy_remains(vault_dir: Path, write_note) -> None:
+    write_note("people/ana.md", "---\nlayer: L3\n---\nAna lives in Lisbon.\n")
+    forgotten = Vault(vault_dir).forget("people/ana")
+    assert forgotten.in_git_history == []
+    assert forgotten.left_notice() == ("Forgotten: no longer recalled; its text stays in _archive/people/ana.md "
+                                       "(the archive folder: recoverable by the person).")
+
+
 def test_auto_commit_of_expire_apply(repo: Path, write_note) -> None:
     auto_commit_on(repo)
     write_note("scratch/old.md", "---\nlayer: L1\nexpires_at: 2026-11-01\n---\nold scratch\n", root=repo)

@@ -151,6 +151,15 @@ def history(root: Path, relative: str) -> list[Commit]:
     return commits
 
 
+def commits_holding(root: Path, relative: str) -> list[str]:
+    """The commits that wrote a version of ``relative`` (following renames), newest first, as
+    short hashes; none outside a git repository. What ``forget`` says git history still holds:
+    archiving or deleting a file takes it out of the vault, never out of those commits."""
+    if not is_repository(root):
+        return []
+    return [commit.hash[:10] for commit in history(root, relative)]
+
+
 @dataclass(frozen=True)
 class Removal:
     """A file taken from ``path``: deleted, or moved to ``moved_to`` (git's rename detection);

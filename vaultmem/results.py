@@ -361,10 +361,28 @@ class Forgotten:
     # Sync tools' copies of the note, left as they are: each holds the note's text as another
     # device had it (its id too), and answers in its place once the note is gone (adr/0035).
     copies_left: list[str] = field(default_factory=list)
+    # The commits that hold the note's text (its own, and the one that archived it): forget takes
+    # a note out of recall and out of its folder, not out of git. Without this, an agent told
+    # "forget it entirely" answered "done" while every version stayed one `git log -p` away.
+    in_git_history: list[str] = field(default_factory=list)
 
     def as_dict(self) -> dict[str, Any]:
         return {**self.__dict__, "not_committed": not_committed_dicts(self.not_committed),
-                "resolved_from": resolution_dict(self.resolved_from)}
+                "resolved_from": resolution_dict(self.resolved_from), "notice": self.left_notice()}
+
+    def left_notice(self) -> str:
+        """Where the forgotten text still is, and who can take it out from there."""
+        kept = ("deleted from the vault" if self.archived_to is None
+                else f"its text stays in {self.archived_to} (the archive folder: recoverable by the person)")
+        words = f"Forgotten: no longer recalled; {kept}"
+        if not self.in_git_history:
+            return words + "."
+        count = len(self.in_git_history)
+        paths = " ".join(f"--path {path}" for path in [self.path, *([self.archived_to] if self.archived_to else [])])
+        return (f"{words}, and git history holds it ({count} commit{'s' if count > 1 else ''}: "
+                f"{', '.join(self.in_git_history[:3])}{' …' if count > 3 else ''}), which vaultmem never rewrites. "
+                f"To have it gone everywhere, the person deletes the file and rewrites history themselves "
+                f"(git filter-repo --invert-paths {paths}); clones and backups keep their own copies.")
 
 
 @dataclass

@@ -192,8 +192,11 @@ class Vault:
         with self.store.waiting_at_most(SEARCH_LOCK_WAIT_SECONDS):
             busy = self.derived.bring_current()
             hits = self.derived.searcher().search(query, k, eligibility)
+            empty = None if hits or busy is not None else self._no_notes_yet()
         if busy is not None:
             hits.warn(str(busy))
+        if empty is not None:
+            hits.warn(empty)
         hits.warnings.extend(self.derived.after_search())  # read-only here, just healed, a snapshot rebuilt
         return hits
 
@@ -215,6 +218,7 @@ class Vault:
         with self.store.waiting_at_most(SEARCH_LOCK_WAIT_SECONDS):
             busy = self.derived.bring_current()
             listing = self.derived.searcher().listing(k, eligibility, offset)
+            empty = None if listing or busy is not None else self._no_notes_yet()
         if offset and not listing:
             # An empty part past the end read as "no notes": say where the end is.
             raise UsageError(Argument("offset", flag="--offset"), f" {offset} is past the end of the list "
@@ -222,8 +226,19 @@ class Vault:
                              "pass a smaller offset, or 0 for the start")
         if busy is not None:
             listing.warnings.append(str(busy))
+        if empty is not None:
+            listing.warnings.append(empty)
         listing.warnings.extend(self.derived.after_search())
         return listing
+
+    def _no_notes_yet(self) -> str | None:
+        """An empty answer from a vault that holds no note at all says so: a first-time user's agent
+        read ``{"hits": [], "warnings": []}`` as "nothing about that", the same as in a vault of
+        thousands (s35 trial). Not said while an index is being built: the notes may not be in yet."""
+        if self.store.notes.count_at_most(1):
+            return None
+        return (f"the vault holds no notes yet ({self.root} has no Markdown note vaultmem reads): nothing to "
+                "find; what you remember from now on is kept there")
 
     @heals
     def tasks(self, status: str | None = None, due_since: str | None = None, due_until: str | None = None,
@@ -512,6 +527,7 @@ class Vault:
     @heals
     def forget(self, note: str, hard: bool = False) -> Forgotten:
         """Archive a note (recoverable), or delete it with ``hard``; the index follows at once."""
+        from .gitops import commits_holding
         from .resolution import locate_to_write
         from .writer import remove_note
 
@@ -522,11 +538,14 @@ class Vault:
             # wins this time, and re-running the command acts on the current version, knowingly.
             write.reindex(row.path)
             copies = self._sync_copies_of(row.path)  # read before the note leaves: a numbered copy is judged by its text
+            held = commits_holding(self.root, row.path)  # asked before the file moves: its history follows its path
             archived, changes = remove_note(self.paths, row.path, row.content_hash, hard)
             write.record(*changes)
             write.message = f"vaultmem forget: {row.title}\n\n{row.path} {'deleted' if hard else f'archived to {archived}'}"
+        if archived is not None and write.commit is not None:
+            held.insert(0, write.commit[:10])  # the commit that archived it holds the archived copy
         return Forgotten(row.id, row.path, archived, write.commit, write.not_committed, write.yours_left_uncommitted,
-                         located.resolved_from, copies)
+                         located.resolved_from, copies, held)
 
     def _sync_copies_of(self, path: str) -> list[str]:
         """The notes beside ``path`` named as a sync tool's copy of it whose text agrees
