@@ -330,7 +330,7 @@ def test_following_the_fix_puts_the_note_in_the_new_archive_and_clears_the_probl
     move_the_archive_folder(laptop, "4 Archive")
     fix = archive_problems(laptop, "check")[0]["fix"]
     command = fix.split("`", 2)[1]
-    assert command == "mkdir -p '4 Archive/memories' && git mv _archive/memories/door.md '4 Archive/memories/door.md'"
+    assert command == "mkdir -p '4 Archive/memories' && git mv _archive/memories/door.md '4 Archive/memories/'"
     subprocess.run(command, shell=True, cwd=laptop, check=True)
     assert archive_problems(laptop, "check") == []
     hits = run_json(laptop, "search", "door code of the garden shed")
@@ -343,3 +343,54 @@ def test_a_note_moved_out_of_the_old_archive_by_hand_is_no_archive_problem(machi
     git(laptop, "mv", "_archive/memories/door.md", "memories/door.md")  # brought back on purpose
     move_the_archive_folder(laptop, "4 Archive")
     assert archive_problems(laptop, "check") == []
+
+
+def forget_each(vault: Path, count: int) -> None:
+    """``count`` more memories, each forgotten in a commit of its own."""
+    for number in range(count):
+        (vault / "memories" / f"m{number}.md").write_text(f"---\nlayer: L3\n---\nMemory {number}.\n", encoding="utf-8")
+    git(vault, "add", "memories")
+    git(vault, "commit", "-qm", "more")
+    for number in range(count):
+        assert run_cli(vault, "forget", f"memories/m{number}.md").exit_code == 0
+
+
+def test_many_files_left_in_the_former_archive_are_said_once_by_check(machines: tuple[Path, Path]) -> None:
+    """Was: two lines per file, each naming its commit and a fix to its own file name: 500 files
+    archived before archive_dir changed were 1,000 lines of check, burying every other problem."""
+    laptop, _desktop = machines
+    forget_each(laptop, 4)
+    move_the_archive_folder(laptop, "4 Archive")
+    shown = run_cli(laptop, "check").stdout
+    assert shown.count("vaultmem archived this file here") == 1, shown
+    assert "! _archive/memories/: 4 notes: archive:" in shown
+    assert "m0.md, m1.md, m2.md, m3.md" in shown
+    assert len(archive_problems(laptop, "check")) == 4  # --json still lists each
+
+
+def test_files_archived_in_one_commit_ask_git_for_that_commits_moves_once(
+        machines: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Was: one `git show` per file left behind: 500 files archived by one expire --apply took
+    9 s of git on every index and check."""
+    from vaultmem import archive_edits
+    from vaultmem.paths import VaultPaths
+
+    laptop, _desktop = machines
+    for number in range(5):
+        (laptop / "memories" / f"old{number}.md").write_text(
+            f"---\nlayer: L2\nexpires_at: 2020-01-01\n---\nOld memory {number}.\n", encoding="utf-8")
+    git(laptop, "add", "memories")
+    git(laptop, "commit", "-qm", "old ones")
+    assert run_cli(laptop, "expire", "--apply").exit_code == 0
+    move_the_archive_folder(laptop, "4 Archive")
+    asked: list[str] = []
+    real_moves = archive_edits.moves
+
+    def counted(root: Path, commit: str) -> dict[str, str]:
+        asked.append(commit)
+        return real_moves(root, commit)
+
+    monkeypatch.setattr(archive_edits, "moves", counted)  # a spy: git itself still answers
+    found = archive_edits.former_archive_problems(VaultPaths(laptop, "4 Archive"))
+    assert sorted(problem.path for problem in found) == [f"_archive/memories/old{number}.md" for number in range(5)]
+    assert len(asked) == 1
