@@ -118,3 +118,12 @@ def test_the_archive_folder_is_found_in_the_languages_para_vaults_are_kept_in(pa
     """Was: only the English word, so a German vault's "4 Archiv/" answered as current."""
     assert set_aside_folder(path) == folder
 
+
+def test_an_archived_note_asked_for_by_name_is_not_said_to_be_lowered(para: Path) -> None:
+    """Was: "ranked as a tenth as likely" on the hit that its name put first, not lowered."""
+    with Vault(para) as vault:
+        vault.index()
+        [first, *_rest] = vault.search("Old Apartment Lease", k=3, now=NOW)
+    assert first.path == "4 Archive/Old Apartment Lease.md"
+    [warning] = [str(warning) for warning in first.warnings if "set aside" in str(warning)]
+    assert warning.endswith("a tenth as likely to be the current answer, unless the query names it")
