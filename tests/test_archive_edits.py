@@ -394,3 +394,29 @@ def test_files_archived_in_one_commit_ask_git_for_that_commits_moves_once(
     found = archive_edits.former_archive_problems(VaultPaths(laptop, "4 Archive"))
     assert sorted(problem.path for problem in found) == [f"_archive/memories/old{number}.md" for number in range(5)]
     assert len(asked) == 1
+
+
+def test_what_a_sibling_vault_in_the_same_repository_archived_is_not_this_vaults(tmp_path: Path) -> None:
+    """Was: archivings read every commit of the repository: a vault beside this one in a larger
+    repository archived memories/plan.md to its _archive/, and this vault — archive_dir
+    "4 Archive", with a folder _archive/ of the person's own notes — was told vaultmem archived
+    its _archive/memories/plan.md, with a fix moving the person's note away."""
+    top = tmp_path / "notes"
+    git(tmp_path, "init", "-q", str(top))
+    git(top, "config", "user.email", "a@example.com")
+    git(top, "config", "user.name", "A")
+    work, home = top / "work", top / "home"
+    for vault in (work, home):
+        (vault / "memories").mkdir(parents=True)
+        (vault / "memories" / "plan.md").write_text("---\nlayer: L4\n---\nThe plan of this vault.\n", encoding="utf-8")
+        (vault / ".vaultmem.toml").write_text(SETTINGS, encoding="utf-8")
+    (home / "_archive" / "memories").mkdir(parents=True)  # the person's own folder, never vaultmem's archive
+    (home / "_archive" / "memories" / "plan.md").write_text("An old plan I keep.\n", encoding="utf-8")
+    (top / ".gitignore").write_text(".vaultmem/\n", encoding="utf-8")
+    git(top, "add", ".")
+    git(top, "commit", "-qm", "first")
+    move_the_archive_folder(home, "4 Archive")
+    git(top, "commit", "-qam", "home's archive is 4 Archive")
+    assert run_cli(work, "forget", "memories/plan.md").exit_code == 0  # work's own archiving, trailer _archive/memories/plan.md
+    assert "Vaultmem-Archived:" in git(top, "log", "-1", "--format=%B")
+    assert archive_problems(home, "check") == []
