@@ -420,3 +420,24 @@ def test_what_a_sibling_vault_in_the_same_repository_archived_is_not_this_vaults
     assert run_cli(work, "forget", "memories/plan.md").exit_code == 0  # work's own archiving, trailer _archive/memories/plan.md
     assert "Vaultmem-Archived:" in git(top, "log", "-1", "--format=%B")
     assert archive_problems(home, "check") == []
+
+
+def test_a_note_archived_under_another_name_says_the_archive_folder_it_went_to(machines: tuple[Path, Path]) -> None:
+    """Was: archived as door-2.md (door.md was in the archive already), its path did not end in
+    the path it left, and the archive folder then was taken to be the path's first folder:
+    "when the archive folder was System/", and a fix moving it to 4 Archive/Archive/memories/."""
+    laptop, _desktop = machines
+    move_the_archive_folder(laptop, "System/Archive")
+    git(laptop, "commit", "-qam", "archive in System/Archive")
+    assert run_cli(laptop, "forget", "memories/door.md").exit_code == 0
+    (laptop / "memories" / "door.md").write_text(NOTE.format(code="5150"), encoding="utf-8")
+    git(laptop, "add", "memories/door.md")
+    git(laptop, "commit", "-qm", "a new door code")
+    assert run_cli(laptop, "forget", "memories/door.md").exit_code == 0
+    assert (laptop / "System" / "Archive" / "memories" / "door-2.md").is_file()  # the premise
+    move_the_archive_folder(laptop, "4 Archive")
+    found = {problem["path"]: problem for problem in archive_problems(laptop, "check")}
+    assert sorted(found) == ["System/Archive/memories/door-2.md", "System/Archive/memories/door.md"]
+    renamed = found["System/Archive/memories/door-2.md"]
+    assert "when the archive folder was System/Archive/" in renamed["message"]
+    assert "git mv System/Archive/memories/door-2.md '4 Archive/memories/'" in renamed["fix"]

@@ -92,13 +92,17 @@ def _left_behind(paths: VaultPaths, addition: Addition, moved: Mapping[str, str]
 
 
 def _archive_then(addition: Addition, moved: Mapping[str, str]) -> str:
-    """The archive folder ``addition`` was archived into: its path less the path the note had
-    before (the move git sees in that commit: ``_archive/memories/x.md`` from ``memories/x.md``
-    was archived into ``_archive``), else the path's first folder, where vaultmem's default and
-    the usual ``archive_dir`` are."""
+    """The archive folder ``addition`` was archived into: its folder less the folder the note
+    was in before (the move git sees in that commit: ``_archive/memories/x-2.md`` from
+    ``memories/x.md`` was archived into ``_archive``; by folder, not file, as a note archived
+    beside one of its name gets another), else the path's first folder, where vaultmem's
+    default and the usual ``archive_dir`` are."""
     source = moved.get(addition.path)
-    if source and addition.path.endswith("/" + source):
-        return addition.path[:-len(source) - 1]
+    archived_in, came_from = PurePosixPath(addition.path).parent.as_posix(), PurePosixPath(source or "").parent.as_posix()
+    if source and came_from == ".":
+        return archived_in
+    if source and archived_in.endswith("/" + came_from):
+        return archived_in[:-len(came_from) - 1]
     return addition.path.split("/", 1)[0]
 
 
