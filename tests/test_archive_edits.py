@@ -441,3 +441,16 @@ def test_a_note_archived_under_another_name_says_the_archive_folder_it_went_to(m
     renamed = found["System/Archive/memories/door-2.md"]
     assert "when the archive folder was System/Archive/" in renamed["message"]
     assert "git mv System/Archive/memories/door-2.md '4 Archive/memories/'" in renamed["fix"]
+
+
+def test_a_trailer_naming_a_file_outside_the_vault_is_not_looked_at(machines: tuple[Path, Path], tmp_path: Path) -> None:
+    """Was: a commit message is anyone's text, and a Vaultmem-Archived line naming /…/outside.md
+    or ../outside.md had check name that file outside the vault, with a `git mv` of it."""
+    laptop, _desktop = machines
+    outside = tmp_path / "outside.md"
+    outside.write_text("Not the vault's.\n", encoding="utf-8")
+    blob = "0" * 40
+    git(laptop, "commit", "-q", "--allow-empty", "-m",
+        f"vaultmem forget: x\n\nVaultmem-Archived: {blob} {outside}\nVaultmem-Archived: {blob} ../outside.md")
+    move_the_archive_folder(laptop, "4 Archive")
+    assert archive_problems(laptop, "check") == []

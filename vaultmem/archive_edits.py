@@ -63,7 +63,8 @@ def former_archive_problems(paths: VaultPaths) -> list[Problem]:
         return []
     try:
         left = [addition for path, addition in sorted(archivings(paths.root).items())
-                if not paths.in_archive(path) and paths.is_note_path(path) and paths.absolute(path).is_file()]
+                if _in_vault(path) and not paths.in_archive(path) and paths.is_note_path(path)
+                and paths.absolute(path).is_file()]
         # One `git show` per archiving commit, not per file: expire --apply archives hundreds in
         # one commit, and 500 files left behind took 9 s of git on every index and check.
         moved = {commit: moves(paths.root, commit) for commit in {addition.commit for addition in left}}
@@ -71,6 +72,14 @@ def former_archive_problems(paths: VaultPaths) -> list[Problem]:
     except GitError as error:
         return [Problem(paths.archive_dir, "archive", f"could not read from git where vaultmem archived notes: {error}",
                         "fix what git says, then run the command again")]
+
+
+def _in_vault(path: str) -> bool:
+    """Whether a trailer's path names a place in the vault. A commit message is anyone's text: a
+    trailer naming ``/home/me/x.md`` or ``../x.md`` had check look at that file outside the vault
+    and name it, with a `git mv` of it (a review)."""
+    parts = PurePosixPath(path).parts
+    return bool(parts) and not PurePosixPath(path).is_absolute() and ".." not in parts
 
 
 def _left_behind(paths: VaultPaths, addition: Addition, moved: Mapping[str, str]) -> Problem:
