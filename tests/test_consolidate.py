@@ -236,6 +236,22 @@ def test_notes_whose_metadata_cannot_be_trusted_are_left_out_and_reported(vault_
     assert "too little text" in reasons["daily/2026-11-01.md"] and "too little text" in reasons["daily/2026-11-02.md"]
 
 
+
+def test_a_memory_in_the_persons_archive_folder_is_never_merged_with_a_current_one(vault_dir: Path, wordllama: object) -> None:
+    """Was: a PARA person's 4 Archive/ note, the longer of two, was kept as canonical: the current
+    memory went to vaultmem's archive and its fact was found since only as a past note, lowered
+    tenfold and warned "set aside" (set_aside.py)."""
+    text = "The landlord is Sofia Marques, phone +351 913 222 333, rent due on the first of the month"
+    write_file(vault_dir, "memories/landlord.md", f"---\nlayer: L3\nexpires_at: 2027-06-01\n---\n{text}.\n")
+    write_file(vault_dir, "4 Archive/landlord old.md", f"---\nlayer: L3\nexpires_at: 2027-06-01\n---\n{text}, paid by transfer.\n")
+    with open_vault(vault_dir, wordllama) as vault:
+        for everything in (False, True):
+            report = vault.consolidate(now=NOW, threshold=0.8, all=everything)
+            assert not report.clusters
+            reasons = {item.path: item.reason for item in report.plan.left_out}
+            assert "4 Archive/, your folder of past notes" in reasons["4 Archive/landlord old.md"]
+
+
 def test_window_and_all_agree_on_a_small_vault(vault: Vault) -> None:
     by_window = vault.consolidate(now=NOW).as_dict()
     by_all = vault.consolidate(all=True, now=NOW).as_dict()

@@ -90,6 +90,40 @@ def test_explain_ranks_an_archived_note_where_search_does(para: Path) -> None:
     ("Projects/Archive/x.md", None),  # a project's own folder: PARA's archive is at the top
     ("Archive.md", None),
     ("Archives of the Planet/x.md", None),
+    ("Archived Projects/x.md", None),  # a name of its own that says archived: not PARA's pile
+    ("archive.org notes/x.md", None),
+    ("Archivists/x.md", None),
 ])
 def test_the_persons_archive_folder_is_a_top_folder_named_archive_after_a_number_or_sign(path: str, folder: str | None) -> None:
     assert set_aside_folder(path) == folder
+
+
+@pytest.mark.parametrize(("path", "folder"), [
+    ("4 Archiv/x.md", "4 Archiv"),  # German, Czech
+    ("04 - Archivio/x.md", "04 - Archivio"),  # Italian
+    ("4. Archivo/x.md", "4. Archivo"),  # Spanish
+    ("4 Arquivo/x.md", "4 Arquivo"),  # Portuguese
+    ("4 Archief/x.md", "4 Archief"),  # Dutch
+    ("4 Arkiv/x.md", "4 Arkiv"),  # Swedish, Norwegian, Danish
+    ("4 Archiwum/x.md", "4 Archiwum"),  # Polish
+    ("4 Архив/x.md", "4 Архив"),  # Russian
+    ("4 アーカイブ/x.md", "4 アーカイブ"),  # Japanese
+    ("4 \u30a2\u30fc\u30ab\u30a4\u30d5\u3099/x.md", "4 \u30a2\u30fc\u30ab\u30a4\u30d5\u3099"),  # as a Mac may spell it: ブ decomposed
+    ("4 归档/x.md", "4 归档"),  # Chinese
+    ("Archive 📦/x.md", "Archive 📦"),  # an emoji after the word
+    ("Archivos/x.md", None),  # Spanish "files": often the attachments folder
+    ("Arquivos/x.md", None),  # Portuguese "files"
+])
+def test_the_archive_folder_is_found_in_the_languages_para_vaults_are_kept_in(path: str, folder: str | None) -> None:
+    """Was: only the English word, so a German vault's "4 Archiv/" answered as current."""
+    assert set_aside_folder(path) == folder
+
+
+def test_an_archived_note_asked_for_by_name_is_not_said_to_be_lowered(para: Path) -> None:
+    """Was: "ranked as a tenth as likely" on the hit that its name put first, not lowered."""
+    with Vault(para) as vault:
+        vault.index()
+        [first, *_rest] = vault.search("Old Apartment Lease", k=3, now=NOW)
+    assert first.path == "4 Archive/Old Apartment Lease.md"
+    [warning] = [str(warning) for warning in first.warnings if "set aside" in str(warning)]
+    assert warning.endswith("a tenth as likely to be the current answer, unless the query names it")

@@ -62,35 +62,56 @@ def former_archive_problems(paths: VaultPaths) -> list[Problem]:
     if not is_repository(paths.root):
         return []
     try:
-        return [_left_behind(paths, addition) for path, addition in sorted(archivings(paths.root).items())
-                if not paths.in_archive(path) and paths.is_note_path(path) and paths.absolute(path).is_file()]
+        left = [addition for path, addition in sorted(archivings(paths.root).items())
+                if _in_vault(path) and not paths.in_archive(path) and paths.is_note_path(path)
+                and paths.absolute(path).is_file()]
+        # One `git show` per archiving commit, not per file: expire --apply archives hundreds in
+        # one commit, and 500 files left behind took 9 s of git on every index and check.
+        moved = {commit: moves(paths.root, commit) for commit in {addition.commit for addition in left}}
+        return [_left_behind(paths, addition, moved[addition.commit]) for addition in left]
     except GitError as error:
         return [Problem(paths.archive_dir, "archive", f"could not read from git where vaultmem archived notes: {error}",
                         "fix what git says, then run the command again")]
 
 
-def _left_behind(paths: VaultPaths, addition: Addition) -> Problem:
+def _in_vault(path: str) -> bool:
+    """Whether a trailer's path names a place in the vault. A commit message is anyone's text: a
+    trailer naming ``/home/me/x.md`` or ``../x.md`` had check look at that file outside the vault
+    and name it, with a `git mv` of it (a review)."""
+    parts = PurePosixPath(path).parts
+    return bool(parts) and not PurePosixPath(path).is_absolute() and ".." not in parts
+
+
+def _left_behind(paths: VaultPaths, addition: Addition, moved: Mapping[str, str]) -> Problem:
     """A file archived where the archive folder was then, read as a note where it is now."""
-    archive, then = paths.archive_dir, _archive_then(paths, addition)
+    archive, then = paths.archive_dir, _archive_then(addition, moved)
     inside = PurePosixPath(archive, addition.path.removeprefix(then + "/"))
-    target, folder = shlex.quote(str(inside)), shlex.quote(str(inside.parent))
+    # Into the folder, not to a file name: the fix is then the same for every file of one old
+    # folder, and check says 500 of them once (problem_groups.py), not in 1,000 lines.
+    target, folder = shlex.quote(f"{inside.parent}/"), shlex.quote(str(inside.parent))
     return Problem(addition.path, "archive",
-                   f"vaultmem archived this file here in commit {addition.commit[:10]} ({addition.date[:10]}), when the "
-                   f"archive folder was {then}/; the archive folder is {archive}/ now (archive_dir in .vaultmem.toml), "
+                   # No commit nor date: the same words for each file of one old folder, said once
+                   # for all of them (git log --grep 'Vaultmem-Archived:' lists the commits).
+                   f"vaultmem archived this file here when the archive folder was {then}/; the archive folder is "
+                   f"{archive}/ now (archive_dir in .vaultmem.toml), "
                    "so this archived file is read as a note again: search and recall find it",
                    f"to keep it archived, move it into {archive}/: `mkdir -p {folder} && git mv {shlex.quote(addition.path)} {target}` (then "
                    f"`vaultmem index`), or set archive_dir back to \"{then}\"; to make it a note again on purpose, move "
                    f"it out of {then}/")
 
 
-def _archive_then(paths: VaultPaths, addition: Addition) -> str:
-    """The archive folder ``addition`` was archived into: its path less the path the note had
-    before (the move git sees in that commit: ``_archive/memories/x.md`` from ``memories/x.md``
-    was archived into ``_archive``), else the path's first folder, where vaultmem's default and
-    the usual ``archive_dir`` are."""
-    source = moves(paths.root, addition.commit).get(addition.path)
-    if source and addition.path.endswith("/" + source):
-        return addition.path[:-len(source) - 1]
+def _archive_then(addition: Addition, moved: Mapping[str, str]) -> str:
+    """The archive folder ``addition`` was archived into: its folder less the folder the note
+    was in before (the move git sees in that commit: ``_archive/memories/x-2.md`` from
+    ``memories/x.md`` was archived into ``_archive``; by folder, not file, as a note archived
+    beside one of its name gets another), else the path's first folder, where vaultmem's
+    default and the usual ``archive_dir`` are."""
+    source = moved.get(addition.path)
+    archived_in, came_from = PurePosixPath(addition.path).parent.as_posix(), PurePosixPath(source or "").parent.as_posix()
+    if source and came_from == ".":
+        return archived_in
+    if source and archived_in.endswith("/" + came_from):
+        return archived_in[:-len(came_from) - 1]
     return addition.path.split("/", 1)[0]
 
 

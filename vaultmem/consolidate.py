@@ -98,6 +98,7 @@ from .notion import without_page_id
 from .paths import VaultPaths
 from .resolution import newest_archived
 from .results import NotCommitted, PathReason, not_committed_dicts
+from .set_aside import set_aside_folder
 from .storage import Absorbed, Eligibility, PoolNote, Store
 from .sync_copies import copy_among, is_copy_among
 from .template_lines import holds_template_lines, own_text, read_template_lines
@@ -580,6 +581,13 @@ def _not_a_duplicate_reason(note: Note, indexed_hash: str) -> str | None:
     if is_canvas_path(note.path):
         # Merged, it would be archived or its JSON rewritten as a note's text (adr/0033).
         return "it is an Obsidian canvas: vaultmem searches its cards' text but never merges, archives or rewrites a canvas"
+    set_aside = set_aside_folder(note.path)
+    if set_aside is not None:
+        # The person's own archive (set_aside.py): as canonical, the longest, it took in the current
+        # memory, which went to vaultmem's archive and was found since only as a past note, lowered
+        # tenfold; merged into a current note, it would append what was so to what is (a review).
+        return (f"it is in {set_aside}/, your folder of past notes (set aside): vaultmem merges no past note with "
+                "a current one; move it out of that folder to have it consolidated")
     successors = text_values(note.meta, "superseded_by")
     if successors:
         # Retired on purpose (remember --supersedes): merged into its successor it would append

@@ -398,9 +398,14 @@ def archivings(root: Path) -> dict[str, Addition]:
     if not has_commits(root):
         return {}
     recent, _truncated = _recent_commits(root)
+    # A vault nested in a larger repository reads only the commits that touched its folder: a
+    # trailer's path is its own vault's, and a sibling vault's archiving named a file of this
+    # one, the person's own, as archived here (a review). At the top, no pathspec (removals).
+    nested = ["--", "."] if _git(root, "rev-parse", "--show-prefix").stdout.strip() else []
     # Only vaultmem's archiving commits: a vault of 10,000 commits prints a few, not every one.
     logged = _git(root, "log", "--fixed-strings", f"--grep={ARCHIVED_TRAILER}: ",
-                  f"--format={_RECORD}%H{_FIELD}%cI{_FIELD}%(trailers:key={ARCHIVED_TRAILER},valueonly)", *recent).stdout
+                  f"--format={_RECORD}%H{_FIELD}%cI{_FIELD}%(trailers:key={ARCHIVED_TRAILER},valueonly)", *recent,
+                  *nested).stdout
     found: dict[str, Addition] = {}
     for record in logged.split(_RECORD):
         if not record.strip():
