@@ -433,6 +433,29 @@ def test_a_weekday_after_last_next_or_this_or_alone_is_that_day() -> None:
             since_bound(value, NOW_TIME)
 
 
+@needs_tzset
+def test_since_a_weekday_until_a_weekday_alone_is_the_span_between_them_not_a_run_into_next_week(tmp_path: Path) -> None:
+    # s35 review: on Friday 4 December, `--since monday --until wednesday` kept Thursday's and
+    # Friday's notes: the until bound, placed alone as "the next Wednesday", was 9 December.
+    files = {f"Daily/2026-{month:02d}-{day:02d}.md": f"standup notes of day {day}\n"
+             for month, day in ((11, 30), (12, 1), (12, 2), (12, 3), (12, 4))}
+    root = tmp_path / "vault"
+    for relative, text in files.items():
+        (root / relative).parent.mkdir(parents=True, exist_ok=True)
+        (root / relative).write_text(text, encoding="utf-8")
+    friday = "2026-12-04T12:00:00+00:00"
+    with local_zone("UTC"):
+        for since in ("monday", "last monday", "this monday", "Montag"):
+            listed = run_cli(root, "list", "--since", since, "--until", "wednesday", "--as-of", friday, "--json")
+            assert listed.exit_code == 0, listed.output
+            assert sorted(note["path"] for note in json.loads(listed.stdout)["notes"]) == [
+                "Daily/2026-11-30.md", "Daily/2026-12-01.md", "Daily/2026-12-02.md"], (since, listed.stdout)
+        # Alone, or after a since bound that names no weekday, it is still the next one.
+        assert until_bound("wednesday", datetime(2026, 12, 4, 12, tzinfo=UTC)) == at(2026, 12, 9, 23, 59, 59, 999999)
+        listed = run_cli(root, "list", "--since", "2026-12-03", "--until", "wednesday", "--as-of", friday, "--json")
+        assert len(json.loads(listed.stdout)["notes"]) == 2, listed.stdout
+
+
 def test_a_bound_in_words_it_does_not_know_is_refused_listing_every_period_it_takes() -> None:
     for value in ("next fortnight", "lastweek", "this decade"):
         with pytest.raises(UsageError, match=re.escape(

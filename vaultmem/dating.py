@@ -933,12 +933,28 @@ def since_bound(value: str, now: datetime, week_start: int = 0, *, name: str = "
     return _bound(value, now, name, end=False, week_start=week_start)
 
 
-def until_bound(value: str, now: datetime, week_start: int = 0, *, name: str = "until") -> Bound:
-    """``--until``: the last date a note may have, for each kind (days named: through the last one's end)."""
-    return _bound(value, now, name, end=True, week_start=week_start)
+def until_bound(value: str, now: datetime, week_start: int = 0, *, name: str = "until",
+                since: Bound | None = None) -> Bound:
+    """``--until``: the last date a note may have, for each kind (days named: through the last one's end).
+    ``since``: the pair's since bound, when a weekday named it (:func:`weekday_bound`): a weekday
+    alone here is then the first one on or after it — ``--since monday --until wednesday`` on a
+    Friday is this Monday to Wednesday. Was (s35 review): placed alone, "the next one", it ran to
+    next week's Wednesday and kept Thursday's and Friday's notes; a done day's pair (``--done-since
+    monday --done-until friday`` on a Wednesday) was refused as since after until, while the task
+    question "done between monday and friday" read it."""
+    after = None if since is None else since.day.date()
+    return _bound(value, now, name, end=True, week_start=week_start, after=after)
 
 
-def _bound(value: str, now: datetime, name: str, end: bool, week_start: int = 0) -> Bound:
+def weekday_bound(value: str) -> bool:
+    """Does the bound ``value`` name a weekday (``monday``, ``vendredi``, ``last friday``, ``this
+    monday``)? Its pair's until bound, a weekday alone, is placed after it (:func:`until_bound`)."""
+    text = iso_spelling(str(value).strip())
+    words = _period_words(text)
+    return full_weekday(text) is not None or (words is not None and words.partition(" ")[2] in _WEEKDAY_WORDS)
+
+
+def _bound(value: str, now: datetime, name: str, end: bool, week_start: int = 0, after: date | None = None) -> Bound:
     text = _without_weekday(str(value).strip(), name, value)
     eastern = _EASTERN_YEAR.match(text)
     if eastern is not None and int(eastern[1]) in SOLAR_HIJRI_YEARS:  # ۱۴۰۳, ۱۴۰۳/۰۵/۱۲: no day of 1403 AD
@@ -959,7 +975,8 @@ def _bound(value: str, now: datetime, name: str, end: bool, week_start: int = 0)
         raise UsageError(Argument(name, repr(value)), f" is a day without its year: give the year too, such as "
                          f"{said!r} or {now.year}-{int(yearless[1]):02d}-{int(yearless[2]):02d}")
     text = orders[0].isoformat() if orders else iso_spelling(text)
-    lone = _lone_weekday(text, _local_date(now), name, end)
+    ahead = after is not None or name.startswith("due") or (end and not name.startswith("done"))
+    lone = _lone_weekday(text, _local_date(now) if after is None else after, ahead)
     if lone is not None:
         return _end_of(lone) if end else _start_of(lone)
     try:
@@ -1183,15 +1200,15 @@ def _weekday_said(weekday: int, back: int, today: date, week_start: int) -> date
     return first + timedelta(days=(weekday - week_start) % 7)
 
 
-def _lone_weekday(text: str, today: date, name: str, end: bool) -> date | None:
-    """The day a weekday named alone (``friday``, ``vendredi``) is as a bound named ``name``: the
-    last one, today included, for a since bound or a done day (what was); the next one, today
-    included, for an until bound or a due day (what is to come) — as a question's weekday is
-    placed for a done or a due day (task_query.py). None: no weekday."""
+def _lone_weekday(text: str, today: date, ahead: bool) -> date | None:
+    """The day a weekday named alone (``friday``, ``vendredi``) is as a bound: the last one, today
+    included, for a since bound or a done day (what was); the next one, today included, for an
+    until bound or a due day (what is to come) — as a question's weekday is placed for a done or a
+    due day (task_query.py) —, or for an until bound after a weekday since bound, the first one on
+    or after that day (``today`` is then that day: :func:`until_bound`). None: no weekday."""
     weekday = full_weekday(text)
     if weekday is None:
         return None
-    ahead = name.startswith("due") or (end and not name.startswith("done"))
     if ahead:
         return today + timedelta(days=(weekday - today.weekday()) % 7)
     return today - timedelta(days=(today.weekday() - weekday) % 7)
