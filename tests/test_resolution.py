@@ -1636,3 +1636,13 @@ def test_get_over_mcp_of_a_symlink_out_of_the_vault_says_it_is_not_read(vault_di
             assert "refs/Later.md is a symlink to a file outside the vault" in said, said
 
     run(scenario)
+
+
+def test_get_of_a_folder_linked_out_of_the_vault_calls_it_a_folder_not_a_file(vault_dir: Path, write_note, tmp_path: Path) -> None:
+    # s35 review: `get ext` (ext/ a symlink to a folder outside the vault) said "ext is a symlink to
+    # a file outside the vault", while `check` said "symlink to a folder outside the vault".
+    linked_out_vault(vault_dir, write_note, tmp_path)
+    with Vault(vault_dir) as vault:
+        with pytest.raises(NoteNotFound) as missing:
+            vault.get("ext")
+    assert str(missing.value).startswith("ext is a symlink to a folder outside the vault: "), missing.value

@@ -553,7 +553,7 @@ class VaultPaths:
         symlink out of the vault — the file itself, or a folder on the way —; None otherwise.
         ``get`` of such a link was told only "no note matches" (or to write the path "without
         symlinks out", of a path that has none), while ``check`` said why. Lexical: '..' and
-        absolute paths are refused before this is asked; no link's target is read."""
+        absolute paths are refused before this is asked; no link's target is read (a stat says folder or file)."""
         parts = PurePosixPath(relative).parts
         if not parts or ".." in parts or PurePosixPath(relative).is_absolute():
             return None
@@ -561,7 +561,9 @@ class VaultPaths:
             prefix = "/".join(parts[:end])
             link = self.absolute(prefix)
             if link.is_symlink() and not self.contains_real(link):
-                what = (f"{prefix} is a symlink to a file outside the vault" if end == len(parts)
+                # `get ext` of a folder linked out was called "a symlink to a file" (s35 review)
+                kind = "folder" if link.is_dir() else "file"
+                what = (f"{prefix} is a symlink to a {kind} outside the vault" if end == len(parts)
                         else f"{relative} is in {prefix}/, a symlink to a folder outside the vault")
                 return (f"{what}: vaultmem reads, indexes and changes nothing outside the vault, so it is no note. "
                         "Move what the link points to into the vault (a link to a note or folder inside the vault is "
