@@ -434,6 +434,31 @@ def test_a_weekday_after_last_next_or_this_or_alone_is_that_day() -> None:
 
 
 @needs_tzset
+def test_a_weekday_as_chinese_japanese_or_korean_say_it_is_a_bound_as_their_weeks_are(tmp_path: Path) -> None:
+    # s35 review: `--since 上周` (last week) and `--since vendredi` were taken, `--since 上周五` (last
+    # week's Friday), `周一`, `金曜日`, `지난주 금요일` refused as "neither a date nor a duration".
+    # NOW_TIME is Tuesday 1 December 2026.
+    with local_zone("UTC"):
+        assert since_bound("上周五", NOW_TIME) == at(2026, 11, 27)  # the Friday of last week
+        assert since_bound("上個星期一", NOW_TIME) == at(2026, 11, 23)  # the Monday of last week, not yesterday
+        assert since_bound("下周二", NOW_TIME) == at(2026, 12, 8)
+        assert since_bound("本周日", NOW_TIME) == at(2026, 12, 6)
+        assert since_bound("这周日", NOW_TIME, 6) == at(2026, 11, 29)  # a week that starts on Sunday
+        assert since_bound("先週の金曜日", NOW_TIME) == at(2026, 11, 27)
+        assert since_bound("来週月曜日", NOW_TIME) == at(2026, 12, 7)
+        assert since_bound("지난주 금요일", NOW_TIME) == at(2026, 11, 27)
+        assert since_bound("다음주 월요일", NOW_TIME) == at(2026, 12, 7)
+        # Alone, as a weekday alone in any language: the last one for since, the next one for until.
+        assert since_bound("周五", NOW_TIME) == at(2026, 11, 27)
+        assert since_bound("星期二", NOW_TIME) == at(2026, 12, 1)
+        assert until_bound("金曜日", NOW_TIME) == at(2026, 12, 4, 23, 59, 59, 999999)
+        assert until_bound("금요일", NOW_TIME, name="done_until") == at(2026, 11, 27, 23, 59, 59, 999999)
+    for value in ("周八", "上周五五", "金曜日曜日"):
+        with pytest.raises(UsageError, match="is neither a date nor a duration"):
+            since_bound(value, NOW_TIME)
+
+
+@needs_tzset
 def test_since_a_weekday_until_a_weekday_alone_is_the_span_between_them_not_a_run_into_next_week(tmp_path: Path) -> None:
     # s35 review: on Friday 4 December, `--since monday --until wednesday` kept Thursday's and
     # Friday's notes: the until bound, placed alone as "the next Wednesday", was 9 December.
