@@ -15,6 +15,7 @@ the properties that date a note (``.vaultmem.toml`` ``[dates]``: dating.DateProp
 from __future__ import annotations
 
 import contextlib
+import errno
 import json
 import logging
 import os
@@ -464,6 +465,9 @@ class VaultPaths:
         """
         if not self.contains_real(link):
             return ScanIssue(relative, "symlink points outside the vault; not indexed", _outside_fix(relative))
+        if _in_a_loop(link):  # was "symlink to a.md, which does not exist", of a.md → b.md → a.md (s35 review)
+            return ScanIssue(relative, "symlink in a loop (it leads back to itself); not indexed",
+                             f"point the link at a note, remove it, or {_exclude_hint(relative)}")
         target = self.real_relative(link)
         if not os.path.exists(link):
             return ScanIssue(relative, f"symlink to {target}, which does not exist; not indexed",
@@ -682,6 +686,15 @@ def other_case_reason(name: str) -> str:
 def _outside_fix(relative: str) -> str:
     return ("vaultmem reads nothing outside the vault: move what the link points to into the vault (a link to a note "
             f"or folder inside the vault is read at its real path), or {_exclude_hint(relative)}")
+
+
+def _in_a_loop(link: Path) -> bool:
+    """Does following ``link`` lead back to a link on its way (ELOOP), rather than to a file or to nothing?"""
+    try:
+        os.stat(link)
+    except OSError as error:
+        return error.errno == errno.ELOOP
+    return False
 
 
 def _exclude_hint(relative: str) -> str:
