@@ -15,7 +15,7 @@ import pytest
 from helpers import git, init_repo, run_cli, snapshot_files
 from mcp_client import run, serve
 from vaultmem import AmbiguousNote, NoteNotFound, Vault
-from vaultmem.errors import ArchivedNote
+from vaultmem.errors import ArchivedNote, ExcludedNote
 from vaultmem.embedders import HashingEmbedder
 from vaultmem.resolution import Resolution
 from vaultmem.searchable import EMBED_RECIPE, INDEX_RULES
@@ -1636,3 +1636,28 @@ def test_get_over_mcp_of_a_symlink_out_of_the_vault_says_it_is_not_read(vault_di
             assert "refs/Later.md is a symlink to a file outside the vault" in said, said
 
     run(scenario)
+
+
+def test_get_of_a_folder_linked_out_of_the_vault_calls_it_a_folder_not_a_file(vault_dir: Path, write_note, tmp_path: Path) -> None:
+    # s35 review: `get ext` (ext/ a symlink to a folder outside the vault) said "ext is a symlink to
+    # a file outside the vault", while `check` said "symlink to a folder outside the vault".
+    linked_out_vault(vault_dir, write_note, tmp_path)
+    with Vault(vault_dir) as vault:
+        with pytest.raises(NoteNotFound) as missing:
+            vault.get("ext")
+    assert str(missing.value).startswith("ext is a symlink to a folder outside the vault: "), missing.value
+
+
+@pytest.mark.parametrize(("reference", "relative", "rule"), [("Outer.md", "Outer.md", "/Outer.md"),
+                                                             ("ext/Outer", "ext/Outer.md", "/ext")])
+def test_get_of_a_symlink_out_the_person_excluded_as_told_says_the_rule_not_to_exclude_it(
+        vault_dir: Path, write_note, tmp_path: Path, reference: str, relative: str, rule: str) -> None:
+    # s35 review: the link-out error's fix says to add the link to `exclude`; once it was, `get
+    # Outer.md` and `get ext/Outer` still said to add it (`get Outer` said it was excluded).
+    linked_out_vault(vault_dir, write_note, tmp_path)
+    write_note(".vaultmem.toml", 'embedder = "hashing"\nexclude = ["/Outer.md", "/ext"]\n')
+    with Vault(vault_dir) as vault:
+        with pytest.raises(ExcludedNote) as excluded:
+            vault.get(reference)
+    assert str(excluded.value).startswith(f"{relative} is excluded by .vaultmem.toml's exclude '{rule}'"), excluded.value
+    assert "add" not in str(excluded.value)

@@ -274,6 +274,24 @@ def test_an_empty_answer_by_days_alone_says_the_tasks_are_of_other_days_or_have_
         "no tasks"], printed.output
 
 
+def test_done_since_a_weekday_until_a_weekday_is_the_span_between_them_as_the_question_reads_it(tmp_path: Path) -> None:
+    """s35 review: on Wednesday 2 December, ``--done-since monday --done-until friday`` was refused
+    ("--done-since 'monday' is after --done-until 'friday'": the until bound, a done day's, was the
+    last Friday), and on a Tuesday ``--due-since monday --due-until wednesday`` too, while the
+    question "done between monday and friday" read the span."""
+    root = write_vault(tmp_path / "vault", {".vaultmem.toml": CONFIG, "Home.md": (
+        "- [x] Old one ✅ 2026-11-27\n- [x] Monday's ✅ 2026-11-30\n- [x] Tuesday's ✅ 2026-12-01\n"
+        "- [ ] Next Monday's 📅 2026-12-07\n- [ ] Next Wednesday's 📅 2026-12-09\n- [ ] Later 📅 2026-12-10\n")})
+    wednesday, tuesday = datetime(2026, 12, 2, 12, tzinfo=UTC), datetime(2026, 12, 1, 12, tzinfo=UTC)
+    with Vault(root) as opened:
+        done = opened.tasks(done_since="monday", done_until="friday", now=wednesday)
+        due = opened.tasks(due_since="monday", due_until="wednesday", now=tuesday)
+    assert [task.text for task in done] == ["Monday's", "Tuesday's"]
+    assert [task.text for task in due] == ["Next Monday's", "Next Wednesday's"]
+    printed = run_cli(root, "tasks", "--done-since", "monday", "--done-until", "friday", "--as-of", wednesday.isoformat())
+    assert printed.exit_code == 0 and "Tuesday's" in printed.stdout, printed.output
+
+
 def test_query_words_are_found_in_the_tasks_words_or_its_notes_title_in_any_case(vault: Path) -> None:
     assert listed(vault, query="ACME report") == [("Projects/Acme.md", 10)]
     assert listed(vault, query="dana") == [("Daily/2025-12-09.md", 1)]

@@ -359,7 +359,7 @@ class LandingPage:
 
 
 class SlashedPath:
-    """ASGI middleware: ``/mcp/`` is served as ``/mcp``.
+    """ASGI middleware: ``/mcp/`` (or ``/mcp//`` …) is served as ``/mcp``.
 
     Starlette's router answered ``/mcp/`` with a 307 to ``http://HOST/mcp`` — before the token
     check, and in plain ``http`` behind a TLS proxy, where a client that follows it leaves TLS
@@ -371,7 +371,8 @@ class SlashedPath:
         self.app = app
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] == "http" and scope["path"] == MCP_PATH + "/":
+        # `/mcp//` too (a base address ending in "/" joined with "/"): the router redirected it as well (s35 review)
+        if scope["type"] == "http" and scope["path"] != MCP_PATH and scope["path"].rstrip("/") == MCP_PATH:
             scope = {**scope, "path": MCP_PATH, "raw_path": MCP_PATH.encode("ascii")}
         await self.app(scope, receive, send)
 

@@ -15,6 +15,7 @@ the properties that date a note (``.vaultmem.toml`` ``[dates]``: dating.DateProp
 from __future__ import annotations
 
 import contextlib
+import errno
 import json
 import logging
 import os
@@ -464,6 +465,9 @@ class VaultPaths:
         """
         if not self.contains_real(link):
             return ScanIssue(relative, "symlink points outside the vault; not indexed", _outside_fix(relative))
+        if _in_a_loop(link):  # was "symlink to a.md, which does not exist", of a.md → b.md → a.md (s35 review)
+            return ScanIssue(relative, "symlink in a loop (it leads back to itself); not indexed",
+                             f"point the link at a note, remove it, or {_exclude_hint(relative)}")
         target = self.real_relative(link)
         if not os.path.exists(link):
             return ScanIssue(relative, f"symlink to {target}, which does not exist; not indexed",
@@ -553,7 +557,7 @@ class VaultPaths:
         symlink out of the vault — the file itself, or a folder on the way —; None otherwise.
         ``get`` of such a link was told only "no note matches" (or to write the path "without
         symlinks out", of a path that has none), while ``check`` said why. Lexical: '..' and
-        absolute paths are refused before this is asked; no link's target is read."""
+        absolute paths are refused before this is asked; no link's target is read (a stat says folder or file)."""
         parts = PurePosixPath(relative).parts
         if not parts or ".." in parts or PurePosixPath(relative).is_absolute():
             return None
@@ -561,7 +565,9 @@ class VaultPaths:
             prefix = "/".join(parts[:end])
             link = self.absolute(prefix)
             if link.is_symlink() and not self.contains_real(link):
-                what = (f"{prefix} is a symlink to a file outside the vault" if end == len(parts)
+                # `get ext` of a folder linked out was called "a symlink to a file" (s35 review)
+                kind = "folder" if link.is_dir() else "file"
+                what = (f"{prefix} is a symlink to a {kind} outside the vault" if end == len(parts)
                         else f"{relative} is in {prefix}/, a symlink to a folder outside the vault")
                 return (f"{what}: vaultmem reads, indexes and changes nothing outside the vault, so it is no note. "
                         "Move what the link points to into the vault (a link to a note or folder inside the vault is "
@@ -680,6 +686,15 @@ def other_case_reason(name: str) -> str:
 def _outside_fix(relative: str) -> str:
     return ("vaultmem reads nothing outside the vault: move what the link points to into the vault (a link to a note "
             f"or folder inside the vault is read at its real path), or {_exclude_hint(relative)}")
+
+
+def _in_a_loop(link: Path) -> bool:
+    """Does following ``link`` lead back to a link on its way (ELOOP), rather than to a file or to nothing?"""
+    try:
+        os.stat(link)
+    except OSError as error:
+        return error.errno == errno.ELOOP
+    return False
 
 
 def _exclude_hint(relative: str) -> str:

@@ -1058,10 +1058,15 @@ def _refuse_if_linked(paths: VaultPaths, reference: str) -> None:
 
 def refuse_if_linked_out(paths: VaultPaths, reference: str) -> None:
     """A path (with or without .md) that is a symlink out of the vault, or runs through a folder
-    linked out of it: :class:`NoteNotFound` saying so and how to fix it, as ``check`` says it."""
+    linked out of it: :class:`NoteNotFound` saying so and how to fix it, as ``check`` says it (once
+    excluded as that fix says, :class:`ExcludedNote` naming the rule)."""
     for relative in unique([reference if reference.endswith(NOTE_SUFFIX) else reference + NOTE_SUFFIX, reference]):
         why = paths.link_out(relative)
         if why is not None:
+            # Excluded as the fix says: the rule is said, not the fix again (s35 review)
+            rule = paths.exclusion_rule(relative)
+            if rule is not None:
+                raise ExcludedNote(reference, relative, rule)
             raise LinkedOutNote(reference, why)
 
 

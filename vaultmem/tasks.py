@@ -21,7 +21,7 @@ from dataclasses import asdict, dataclass, replace
 from datetime import datetime
 from typing import Any
 
-from .dating import since_bound, until_bound
+from .dating import Bound, since_bound, until_bound, weekday_bound
 from .errors import Argument, UsageError
 from .lifecycle import to_epoch_us
 from .storage import Eligibility, Store, TaskFilter, TaskRow, carries_tag
@@ -348,14 +348,16 @@ def _unmatched(store: Store, asked: AskedTasks) -> list[str]:
 def _range(kind: str, since: str | None, until: str | None, now: datetime, week_start: int) -> tuple[str | None, str | None]:
     """The first and last ISO day of a task's ``kind`` of day a pair of bounds keeps."""
     first = _day(since, now, week_start, name=f"{kind}_since")
-    last = _day(until, now, week_start, name=f"{kind}_until")
+    # --done-since monday --done-until friday: that span, as the question "done between monday and friday" reads it
+    after = since_bound(since, now, week_start, name=f"{kind}_since") if since is not None and weekday_bound(since) else None
+    last = _day(until, now, week_start, name=f"{kind}_until", after=after)
     if first is not None and last is not None and first > last:
         raise UsageError(Argument(f"{kind}_since", repr(since)), " is after ", Argument(f"{kind}_until", repr(until)),
                          f": no task's {kind} day can be in that range; swap them")
     return first, last
 
 
-def _day(value: str | None, now: datetime, week_start: int, *, name: str) -> str | None:
+def _day(value: str | None, now: datetime, week_start: int, *, name: str, after: Bound | None = None) -> str | None:
     """A bound as the ISO day a task's day is compared with: the first day it names (``name``
     ``due_since``, ``done_since``) or the last (``due_until``, ``done_until``), as search reads it
     for a note dated by a day. A refusal names that argument: it named search's --since/--until,
@@ -363,7 +365,8 @@ def _day(value: str | None, now: datetime, week_start: int, *, name: str) -> str
     if value is None:
         return None
     since = name.endswith("_since")
-    bound = since_bound(value, now, week_start, name=name) if since else until_bound(value, now, week_start, name=name)
+    bound = (since_bound(value, now, week_start, name=name) if since
+             else until_bound(value, now, week_start, name=name, since=after))
     return bound.day.date().isoformat()
 
 

@@ -127,7 +127,8 @@ def revise(obj: Context, note: str, text: str | None, append: str | None, title:
     if not result.changed:
         click.echo(f"{result.path} already reads as asked: nothing changed (version {result.version})")
         return
-    click.echo(f"revised {result.path} ({', '.join(result.changed)}): {result.layer or '-'}, "
+    layer = f"{result.layer}, " if result.layer else ""  # a note of no layer: none said (was "-,", as list and search had it)
+    click.echo(f"revised {result.path} ({', '.join(result.changed)}): {layer}"
                f"{expiry_words(result.expires_at, result.expiry_invalid)}, version {result.version}")
     if result.previous_title is not None:
         made = " (made from the new text, as remember makes one; the file name stays)" if title is None and text is not None else ""
