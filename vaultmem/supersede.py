@@ -133,7 +133,13 @@ def retire(paths: VaultPaths, retirements: Sequence[Retirement], remove_new_note
         # (and the CLI's exit code) stays; the note says what was undone.
         if item is not None and item not in done and _holds(paths, item.path, item.after):
             done.append(item)  # its rename landed before the error (a Ctrl-C as its write returned)
-        _undo(paths, done, remove_new_note)
+        try:
+            _undo(paths, done, remove_new_note)
+        except VaultmemError as half_way:
+            if isinstance(error, Exception):
+                raise
+            error.add_note(str(half_way))  # a Ctrl-C stays one (it was replaced by this error); said with it
+            raise error from half_way
         failed = item.path if item is not None else "an old note"
         error.add_note(f"superseding {failed} failed, so the new note {new_note} was removed and no note "
                        "it was to supersede stays retired: nothing was written")
