@@ -464,3 +464,24 @@ def test_a_note_whose_name_leaves_no_room_for_the_archive_suffix_is_archived_und
     assert all(len(os.fsencode(archived_name)) <= 255 for archived_name in archived)
     assert [archived[other] for other in archived if other.endswith("-2.md")] == [texts[1]]
     assert [archived[other] for other in archived if other.endswith("-3.md")] == [texts[2]]
+
+
+def test_two_long_names_cut_to_one_archive_name_do_not_answer_for_each_other(vault_dir: Path) -> None:
+    # Was: "n"*250 + "a.md" and "n"*250 + "b.md" both had the archive name "n"*250 + "-2.md" (cut by
+    # bytes), so once the second a-note was archived there, `get` of the b-note said it was that
+    # file: the reader walks the same names the writer does, and took a's copy for b's newest.
+    (vault_dir / ".vaultmem.toml").write_text('embedder = "hashing"\n', encoding="utf-8")
+    first, second = "n" * 250 + "a.md", "n" * 250 + "b.md"
+    for name, text in [(first, "Fact a, once."), (second, "Fact b."), (first, "Fact a, again.")]:
+        (vault_dir / name).write_text(f"---\nlayer: L3\nexpires_at: 2027-06-01\n---\n{text}\n", encoding="utf-8")
+        with Vault(vault_dir) as vault:
+            vault.index()
+            archived_to = vault.forget(name).archived_to
+    assert archived_to is not None and (vault_dir / archived_to).read_text(encoding="utf-8").endswith("Fact a, again.\n")
+    with Vault(vault_dir) as vault:
+        with pytest.raises(ArchivedNote) as said_of_b:
+            vault.get(second)
+        with pytest.raises(ArchivedNote) as said_of_a:
+            vault.get(first)
+    assert said_of_b.value.archived == f"_archive/{second}"
+    assert said_of_a.value.archived == archived_to

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
 import sys
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
+import vaultmem
 from vaultmem import Vault
 from vaultmem.errors import UnsafeLockFile
 from vaultmem.fences import WatchLock
@@ -51,3 +54,28 @@ def test_a_symlink_planted_as_a_lock_file_is_refused_and_its_target_not_made(
         action(vault_dir)
     assert f"rm {lock}" in str(refused.value)
     assert not target.exists()
+
+
+HANG_GUARD_SECONDS = 120  # a guard against hanging the suite, not a timing: the call takes milliseconds
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="no FIFOs there")
+@pytest.mark.parametrize(("where", "call"), [
+    (".vaultmem/watch.lock", "from vaultmem.fences import watcher_alive; print(watcher_alive(root / '.vaultmem'))"),
+    (".git/index.lock", "from vaultmem.gitops import _remove_if_left_by_a_dead_vaultmem as remove; "
+                        "print(remove(root / '.git/index.lock'))"),
+], ids=["watch.lock", "index.lock"])
+def test_a_fifo_planted_where_a_lock_is_asked_about_is_no_lock_and_no_hang(vault_dir: Path, where: str, call: str) -> None:
+    # Was: a FIFO at watch.lock hung every read that asked whether a watcher runs (opened
+    # O_RDONLY, a FIFO waits for a writer), and one at .git/index.lock hung every commit
+    # (opened O_RDWR, its read waits for data): the lock files were opened to be read without
+    # O_NONBLOCK, and read before anyone looked at what the name held.
+    (vault_dir / ".vaultmem").mkdir(exist_ok=True)
+    (vault_dir / ".git").mkdir(exist_ok=True)
+    os.mkfifo(vault_dir / where)
+    script = f"from pathlib import Path; root = Path({str(vault_dir)!r}); {call}"
+    asked = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=HANG_GUARD_SECONDS,
+                           env={**os.environ, "PYTHONPATH": str(Path(vaultmem.__file__).parents[1])})
+    assert asked.returncode == 0, asked.stderr
+    assert asked.stdout.strip() == "False"  # not a watcher's lock; not a dead vaultmem's, left to the person
+    assert (vault_dir / where).exists()

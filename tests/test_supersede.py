@@ -485,3 +485,62 @@ def test_an_undo_whose_folder_was_swapped_for_a_symlink_still_removes_the_new_no
             vault.remember("The standup moved to 10:00 on Tuesdays.", title="Standup at ten",
                            supersedes=["a/one.md", "b/two.md"], now=NOW)
     assert not (vault_dir / "memories").exists()
+
+
+def test_a_ctrl_c_as_a_retirement_lands_puts_that_note_back_too(
+        vault_dir: Path, write_note, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Was: a Ctrl-C that arrived after a retirement's rename but before retire() counted it done
+    # (its write returning) undid only the ones counted: the old note stayed retired
+    # (superseded_by a note that was then removed) and the note said "nothing was written".
+    from vaultmem import supersede
+
+    write_note(".vaultmem.toml", 'embedder = "hashing"\n')
+    old_raw = write_note("work/standup.md", "---\nlayer: L3\nexpires_at: 2027-01-01\n---\nThe standup is at 9:30.\n").read_bytes()
+    real_replace = supersede.replace_if_unchanged
+    interrupted: list[Path] = []
+
+    def replace_then_ctrl_c(path: Path, *args: object, **kwargs: object) -> object:
+        changed = real_replace(path, *args, **kwargs)  # type: ignore[arg-type]
+        if not interrupted:  # the retirement is on disk: the person's Ctrl-C arrives now
+            interrupted.append(path)
+            raise KeyboardInterrupt
+        return changed
+
+    monkeypatch.setattr(supersede, "replace_if_unchanged", replace_then_ctrl_c)
+    with Vault(vault_dir) as vault:
+        vault.index()
+        with pytest.raises(KeyboardInterrupt) as stopped:  # not swallowed
+            vault.remember("The standup moved to 10:00.", title="Standup at ten", supersedes=["work/standup.md"], now=NOW)
+    assert interrupted and interrupted[0].name == "standup.md"
+    assert (vault_dir / "work/standup.md").read_bytes() == old_raw  # put back, as the note says
+    assert not (vault_dir / "memories").exists()
+    assert "nothing was written" in " ".join(getattr(stopped.value, "__notes__", []))
+
+
+def test_a_ctrl_c_whose_undo_stops_half_way_stays_a_ctrl_c_and_names_what_stayed(
+        vault_dir: Path, write_note, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Was: when the undo after a Ctrl-C could not put an old note back (the person edited it
+    # meanwhile), its VaultmemError replaced the KeyboardInterrupt: the Ctrl-C became an
+    # ordinary error (an MCP server or a caller's loop went on as if a tool had merely failed).
+    from vaultmem import supersede
+
+    write_note(".vaultmem.toml", 'embedder = "hashing"\n')
+    one = write_note("a/one.md", "---\nlayer: L3\nexpires_at: 2027-01-01\n---\nThe standup is at 9:30.\n")
+    write_note("b/two.md", "---\nlayer: L3\nexpires_at: 2027-01-01\n---\nThe standup is on Mondays.\n")
+    real_replace = supersede.replace_if_unchanged
+
+    def edit_one_then_ctrl_c(path: Path, *args: object, **kwargs: object) -> object:
+        if path.name == "two.md":
+            one.write_bytes(one.read_bytes() + b"A line the person added.\n")  # after its retirement
+            raise KeyboardInterrupt
+        return real_replace(path, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(supersede, "replace_if_unchanged", edit_one_then_ctrl_c)
+    with Vault(vault_dir) as vault:
+        vault.index()
+        with pytest.raises(KeyboardInterrupt) as stopped:
+            vault.remember("The standup moved to 10:00.", title="Standup at ten", supersedes=["a/one.md", "b/two.md"],
+                           now=NOW)
+    said = " ".join(getattr(stopped.value, "__notes__", []))
+    assert "a/one.md stay retired" in said
+    assert not (vault_dir / "memories").exists()

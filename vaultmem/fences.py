@@ -31,7 +31,7 @@ import time
 from pathlib import Path
 from types import ModuleType
 
-from .lock_files import open_lock_file
+from .lock_files import open_lock_file, open_plain_file
 
 fcntl: ModuleType | None
 try:
@@ -161,9 +161,11 @@ def watcher_alive(state_dir: Path) -> bool:
     if fcntl is None:
         return False
     try:
-        descriptor = os.open(state_dir / WATCH_LOCK, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+        descriptor = open_plain_file(state_dir / WATCH_LOCK, os.O_RDONLY)
     except OSError:
         return False  # never created: no watcher ever ran here
+    if descriptor is None:
+        return False  # a FIFO or a device planted there: no watcher's lock (WatchLock refuses it)
     try:
         fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except OSError as error:

@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .errors import GitError, WriteLockBusy
-from .lock_files import open_lock_file, read_lock_file
+from .lock_files import open_lock_file, open_plain_file, read_lock_file
 from .noteio import FileChange
 from .results import NotCommitted
 
@@ -993,11 +993,13 @@ def _remove_if_left_by_a_dead_vaultmem(lock: Path) -> bool:
         return False
     try:
         # Read and write: an exclusive lock that NFS emulates with fcntl needs a writable descriptor.
-        descriptor = os.open(lock, os.O_RDWR | _NOFOLLOW)
+        descriptor = open_plain_file(lock, os.O_RDWR)
     except FileNotFoundError:
         return True
     except OSError:
         return False  # a symlink, no permission: not known to be ours, so left to the person (_INDEX_BUSY)
+    if descriptor is None:
+        return False  # a FIFO (its read waited for ever) or a device: no lock of vaultmem's
     try:
         first = os.read(descriptor, 200)
         mine = INDEX_LOCK_MARK + b"pid "

@@ -37,8 +37,22 @@ def open_lock_file(path: Path, mode: int = 0o644) -> int:
     return descriptor
 
 
+def open_plain_file(path: Path, flags: int) -> int | None:
+    """``path`` opened with ``flags`` to be asked about (its flock, its first line), never
+    through a symlink (``OSError``); ``None`` when it holds no plain file. ``O_NONBLOCK``: a
+    FIFO planted there hung the open (read-only, waiting for a writer) or the read that followed."""
+    descriptor = os.open(path, flags | _NOFOLLOW | getattr(os, "O_NONBLOCK", 0))
+    if not stat.S_ISREG(os.fstat(descriptor).st_mode):
+        os.close(descriptor)
+        return None
+    return descriptor
+
+
 def read_lock_file(path: Path, limit: int) -> bytes:
-    """The first ``limit`` bytes of the lock file at ``path``, never read through a symlink."""
-    descriptor = os.open(path, os.O_RDONLY | _NOFOLLOW)
+    """The first ``limit`` bytes of the lock file at ``path``, never read through a symlink;
+    ``OSError`` when it holds no plain file."""
+    descriptor = open_plain_file(path, os.O_RDONLY)
+    if descriptor is None:
+        raise OSError(errno.EINVAL, "no plain file", str(path))
     with os.fdopen(descriptor, "rb") as file:
         return file.read(limit)

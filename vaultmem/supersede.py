@@ -131,12 +131,28 @@ def retire(paths: VaultPaths, retirements: Sequence[Retirement], remove_new_note
         # the old fact, still answering, and "do not remember it again". Retirements made must
         # not stay without their successor either. The error is the original one, so its kind
         # (and the CLI's exit code) stays; the note says what was undone.
-        _undo(paths, done, remove_new_note)
+        if item is not None and item not in done and _holds(paths, item.path, item.after):
+            done.append(item)  # its rename landed before the error (a Ctrl-C as its write returned)
+        try:
+            _undo(paths, done, remove_new_note)
+        except VaultmemError as half_way:
+            if isinstance(error, Exception):
+                raise
+            error.add_note(str(half_way))  # a Ctrl-C stays one (it was replaced by this error); said with it
+            raise error from half_way
         failed = item.path if item is not None else "an old note"
         error.add_note(f"superseding {failed} failed, so the new note {new_note} was removed and no note "
                        "it was to supersede stays retired: nothing was written")
         raise
     return changes
+
+
+def _holds(paths: VaultPaths, relative: str, data: bytes) -> bool:
+    """Does the note at ``relative`` hold exactly ``data`` now? (No: unreadable too.)"""
+    try:
+        return content_hash(paths.resolve_inside(relative).read_bytes()) == content_hash(data)
+    except (OSError, PathOutsideVault):
+        return False  # then it was not written through this path: nothing of ours to put back there
 
 
 def _undo(paths: VaultPaths, done: Sequence[Retirement], remove_new_note: Callable[[], object]) -> None:
