@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import bisect
 import re
+from collections.abc import Sequence
 
 from .errors import FrontmatterError
 from .markdown import (
@@ -42,6 +43,31 @@ def replace_body(raw: bytes, body: str) -> bytes:
             "instead (an append goes above the drawing's data, where Excalidraw keeps it), or change the drawing in "
             "Obsidian")
     new_body = _as_lines(body, newline) + _kanban_settings_kept(old_body, body, newline)
+    edited = head + new_body.encode("utf-8")
+    _verify_body(raw, edited, new_body.replace("\r\n", "\n"))
+    return edited
+
+
+def body_lines(raw: bytes) -> tuple[str, int]:
+    """``raw``'s body as a note's body reads (LF line ends: ``Note.body``) and how many lines
+    are above it (a BOM and the frontmatter): its line N is the file's line N + that many."""
+    head, body, _newline = _split_body(raw)
+    return body.replace("\r\n", "\n"), head.decode("utf-8-sig").count("\n")
+
+
+def replace_in_body(raw: bytes, edits: Sequence[tuple[int, int, str]]) -> bytes:
+    """``raw`` with each ``(start, end, text)`` of its body (offsets in :func:`body_lines`' body,
+    not overlapping) replaced by ``text``, words within one line (a property's value written in
+    the text: revise --set); every other byte stays, a CRLF file's line ends too."""
+    head, body, _newline = _split_body(raw)
+    lf_body = body.replace("\r\n", "\n")
+    pieces: list[str] = []
+    position = 0
+    for start, end, text in sorted(edits):
+        begin = original_offset(body, lf_body, start)
+        pieces += [body[position:begin], text]
+        position = original_offset(body, lf_body, end)
+    new_body = "".join(pieces) + body[position:]
     edited = head + new_body.encode("utf-8")
     _verify_body(raw, edited, new_body.replace("\r\n", "\n"))
     return edited

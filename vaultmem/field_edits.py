@@ -7,7 +7,8 @@
 - Every other note, and a graph's page that has YAML frontmatter: its YAML frontmatter
   (noteio.edit_frontmatter), as before.
 
-Every other byte of the file stays as it was, either way. Which way is decided by the file's
+Every other byte of the file stays as it was, either way. (A property written only in the note's
+text, ``speaker:: Caroline``, is no field of these: revise changes it on its line, adr/0019.) Which way is decided by the file's
 shape and the vault, once, here: a writer that decides it for itself is one that forgets the graph.
 """
 

@@ -192,9 +192,23 @@ _LINK = re.compile(r"!?\[\[([^\]|#^]*)(?:[#^][^\]|]*)?(?:\|([^\]]*))?\]\]")
 _URL = re.compile(r"^[a-z][a-z0-9+.-]*://\S+$", re.IGNORECASE)
 # A citation key as a file name spells it: an author's name run into a year (`@Abeler2011`,
 # `Koszegi2006b`, `vangeen2021hierarchical`, Zotero's `marleCombiningPICMHD2025`).
-# A body's opening line when it is a level-1 heading (blank lines above it), its closing #s not
-# its words; a heading longer than a name's 300 characters names nothing.
-_OPENING_H1 = re.compile(r"(?:[ \t]*\r?\n){0,50}[ \t]{0,3}#[ \t]+([^\n]{1,300}?)(?:[ \t]+#+)?[ \t]*\r?(?:\n|\Z)")
+# A body's opening line when it is a level-1 heading, its closing #s not its words; a heading longer
+# than a name's 300 characters names nothing. Above it (at most 50 lines, :func:`opening_heading`)
+# only what says no words where the note opens: blank lines, a banner image alone on its line (an
+# MkDocs or Obsidian page's `![[banner.png]]`, `![](banner.png)`), a comment reading view hides
+# (`<!-- … -->`, `%% … %%`, over lines or not). A folder's page opening with any of these was titled
+# by its folder's name, not by its heading (notes.folder_page_title).
+_IMAGE = r"[^\]\[|\n]*\.(?:avif|bmp|gif|jpe?g|png|svg|webp)"
+_ABOVE_HEADING = re.compile(
+    r"[ \t]*(?:"
+    rf"!\[\[{_IMAGE}(?:\|[^\]\n]*)?\]\]"  # ![[banner.png|600]]
+    rf"|!\[[^\]\n]*\]\(<?{_IMAGE}>?(?:[ \t]+\"[^\"\n]*\")?\)"  # ![Banner](img/banner.png "title")
+    r"|<!--(?:(?!-->)[\s\S]){0,2000}-->|%%(?:(?!%%)[\s\S]){0,2000}%%"  # hidden, on one line or over several
+    r")?[ \t]*\r?\n", re.IGNORECASE)
+_OPENING_H1 = re.compile(r"[ \t]{0,3}#[ \t]+([^\n]{1,300}?)(?:[ \t]+#+)?[ \t]*\r?(?:\n|\Z)")
+# A Setext heading of level one (`Title` then `=====`): a line of words, not a list item, a quote, an
+# ATX heading, a table row, a fence or HTML (CommonMark reads those otherwise).
+_OPENING_SETEXT = re.compile(r"[ \t]{0,3}(?![-*+>#|<`~]|\d{1,9}[.)][ \t]|=)([^\n]{1,300}?)[ \t]*\r?\n[ \t]{0,3}=+[ \t]*\r?(?:\n|\Z)")
 _NAME_YEAR = re.compile(r"(?<![^\W\d_])([^\W\d_]{2,})((?:1[5-9]|20)\d\d)(?!\d)([^\W\d_]*)")
 
 
@@ -316,10 +330,18 @@ def name_fold(text: str) -> str:
 
 def opening_heading(body: str) -> str:
     """The text of the ``# heading`` that opens ``body`` — its first line that says anything,
-    a level-one heading, its closing ``#``s left out — as written; ``""`` when it opens with none.
+    a level-one heading (``# Title``, or ``Title`` over a line of ``=``), its closing ``#``s left
+    out — as written; ``""`` when it opens with none. A banner image or a comment above it says
+    nothing (:data:`_ABOVE_HEADING`).
     The name the note goes by last (resolution's heading step: Foam titles a note so, and so do
     the people whose file names are ids or slugs), never its title (notes.title_of)."""
-    opening = _OPENING_H1.match(body)
+    start = 0
+    for _ in range(50):
+        above = _ABOVE_HEADING.match(body, start)
+        if above is None:
+            break
+        start = above.end()
+    opening = _OPENING_H1.match(body, start) or _OPENING_SETEXT.match(body, start)
     return opening.group(1).strip() if opening is not None else ""
 
 

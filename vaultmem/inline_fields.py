@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from dataclasses import dataclass
 from itertools import islice
 
 from .fields import BOOKKEEPING_KEYS, is_plugin_setting, string_values
@@ -53,6 +54,7 @@ _TASK_KEYS = frozenset({"due", "scheduled", "start", "completion", "cancelled", 
 _MARKDOWN_LINK = re.compile(r"!?\[([^\[\]\n]*)\]\([^()\n]*\)")  # its text is the value
 _NOT_A_FIELD = "\x00"  # what code is read as: no key, value or line start holds it
 _VAULTMEM_KEYS = frozenset({"vaultmem_id", "expires_at", "superseded_by", "merged_from"})
+_LINE_CHARACTER = re.compile(r"[^\n]")  # blanked in place (written_fields): the lines stay where they were
 
 
 def inline_fields(body: str) -> tuple[tuple[str, str], ...]:
@@ -97,14 +99,26 @@ def _written(text: str) -> Iterator[tuple[str, str]]:
     """The (key, value) of each field of ``text``, line by line: only a line holding ``::`` is
     read (a pattern tried at every offset of a 300 KB manual took 37 ms)."""
     for line in text.split("\n"):
-        if "::" not in line:
-            continue
-        whole = _LINE_FIELD.fullmatch(line)
-        if whole is not None:
-            yield whole["key"], whole["value"]
-            continue
-        for found in _BRACKETED_FIELD.finditer(line):
-            yield (found["key"], found["value"]) if found["key"] is not None else (found["pkey"], found["pvalue"])
+        if "::" in line:
+            for found in _line_fields(line):
+                key, value = _groups(found)
+                yield found[key], found[value]
+
+
+def _line_fields(line: str) -> Iterator[re.Match[str]]:
+    """The fields of one line: the line itself (``key:: value``), else each ``[key:: value]`` and
+    ``(key:: value)`` in it. One definition, read by search (:func:`inline_fields`) and by revise
+    (:func:`written_fields`)."""
+    whole = _LINE_FIELD.fullmatch(line)
+    if whole is not None:
+        yield whole
+        return
+    yield from _BRACKETED_FIELD.finditer(line)
+
+
+def _groups(found: re.Match[str]) -> tuple[str, str]:
+    """The names of a field's key and value groups: ``(key:: value)`` has its own."""
+    return ("key", "value") if found["key"] is not None else ("pkey", "pvalue")
 
 
 def _is_property(key: str) -> bool:
@@ -125,3 +139,67 @@ def _read(key: str, value: str) -> tuple[str, str]:
     value = " ".join(_MARKDOWN_LINK.sub(r"\1", value).replace(_NOT_A_FIELD, " ").split())
     items = [text for item in property_items(value) for text in string_values(item)] or string_values(value)
     return key.strip(), ", ".join(text for text in items if len(text) <= MAX_VALUE_CHARACTERS)
+
+
+@dataclass(frozen=True)
+class WrittenField:
+    """A property written in a note's text, and where: revise changes its value there (adr/0019,
+    "A property written in the text is changed where it is written")."""
+
+    key: str  # as written: "speaker"
+    text: str  # its value as search reads it (:func:`inline_fields`): "Caroline"
+    line: int  # the line of the text it is on, from 1
+    start: int  # where its value is written in the text: text[start:end]
+    end: int
+    written: str  # the field as it reads: "speaker:: Caroline", "[rating:: 5]"
+
+
+def written_fields(body: str, key: str) -> tuple[WrittenField, ...]:
+    """Each property named ``key`` written in ``body`` — not in code or a comment, nor a key that
+    is no property, as :func:`inline_fields` reads them; one whose value search leaves out (all
+    code, or too long) too, since Dataview reads it — with where it is written. Keys
+    are one in any case and with ``-``, ``_`` or a space alike, as Dataview and Logseq read them."""
+    if "::" not in body:
+        return ()
+    wanted = property_fold(key)
+    outside = _outside_code_in_place(body)
+    found: list[WrittenField] = []
+    position = 0
+    for number, line in enumerate(outside.split("\n"), start=1):
+        if "::" in line:
+            found += [_located(field, body, position, number) for field in _line_fields(line)
+                      if property_fold(field[_groups(field)[0]]) == wanted]
+        position += len(line) + 1
+    return tuple(field for field in found if _is_property(field.key))
+
+
+def field_text(key: str, value: str) -> str:
+    """The text search reads from a field's ``value`` as written (:func:`inline_fields`)."""
+    return _read(key, value)[1]
+
+
+def property_fold(key: str) -> str:
+    """A key as a property's keys are compared: in any case, ``-``, ``_`` and spaces alike."""
+    return " ".join(key.casefold().replace("-", " ").replace("_", " ").split())
+
+
+def _located(field: re.Match[str], body: str, line_start: int, number: int) -> WrittenField:
+    key, value = _groups(field)
+    start, end = field.span(value)
+    line_end = body.find("\n", line_start)
+    line = body[line_start:len(body) if line_end < 0 else line_end]
+    written = line.strip() if field.re is _LINE_FIELD else line[field.start():field.end()]
+    return WrittenField(field[key].strip(), _read(field[key], field[value])[1], number, line_start + start,
+                        line_start + end, written)
+
+
+def _outside_code_in_place(body: str) -> str:
+    """``body`` with code and comments each character (but line ends) replaced by a character no
+    field is read across, so that a field's place in it is its place in ``body``."""
+    code = code_ranges(body)
+    pieces: list[str] = []
+    position = 0
+    for start, end in merged_ranges([*code, *hidden_ranges(body, code)]):
+        pieces += [body[position:start], _LINE_CHARACTER.sub(_NOT_A_FIELD, body[start:end])]
+        position = end
+    return "".join(pieces) + body[position:]

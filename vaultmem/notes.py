@@ -273,7 +273,11 @@ from .slugs import same_slug
 #     `card-next-schedule::`: logseq.HIDDEN_PROPERTIES) are none; a value over 100 characters is none, and
 #     they stop at 4,000 characters a note (the props column is in every full-text row of the note).
 #     Only the pages retitled so are embedded again.
-READER_VERSION = "92"
+# 93: the heading a note opens with (fields.opening_heading) is read below a banner image (`![[banner.png]]`),
+#     a comment (`<!-- … -->`, `%% … %%`) and blank lines, and may be a Setext one (`Title` over `=====`):
+#     a folder's page opening so is titled by its heading, not its folder's name (notes.folder_page_title), and
+#     the note answers to that heading (lookup_names). Only the pages retitled so are embedded again.
+READER_VERSION = "93"
 BOM = "\ufeff"
 # A Windows editor ("Unicode" in Notepad, PowerShell's Out-File) saves UTF-16 behind one of these.
 UTF16_BOMS = ((codecs.BOM_UTF16_LE, "utf-16-le", "UTF-16 LE"), (codecs.BOM_UTF16_BE, "utf-16-be", "UTF-16 BE"))

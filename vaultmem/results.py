@@ -154,6 +154,29 @@ class Remembered:
 
 
 @dataclass(frozen=True)
+class TextProperty:
+    """A property set or removed by ``revise`` that is written in the note's text (``speaker::
+    Caroline``: inline_fields.py), where it is: changed there, or left there beside the value
+    written in the frontmatter — search and Dataview read both (adr/0019)."""
+
+    key: str
+    line: int  # its line in the file, from 1
+    written: str  # the field as the file reads now: "speaker:: Ana"
+    changed: bool  # True: revise wrote the new value on this line; False: the text still says this
+
+    def as_dict(self) -> dict[str, Any]:
+        return {**self.__dict__, "notice": self.words()}
+
+    def words(self) -> str:
+        """What the answer says of it, the fix included when it was left."""
+        if self.changed:
+            return f"{self.key} is written in the text: changed on its line {self.line}, which reads '{self.written}'"
+        return (f"the text still says '{self.written}' at line {self.line}: search and Dataview read it as a value of "
+                f"the note's {self.key} too. If it no longer holds, change or remove that line in the note's text "
+                "(revise's text, or in your editor)")
+
+
+@dataclass(frozen=True)
 class Revised:
     """A note after ``revise``: same id and path, a new version when anything changed."""
 
@@ -188,10 +211,15 @@ class Revised:
     then_superseded_by: list[Successor] = field(default_factory=list)
     # Why the chain could not be followed to the current fact (a loop or fork made by hand), and the fix.
     succession_problem: str | None = None
+    # Properties set or removed that the note's text writes (`speaker:: Caroline`), each where it is:
+    # changed on its line, or left beside the frontmatter's value. Unsaid, `--set speaker=Ana` left the
+    # text's Caroline and search read both (adr/0019, "A property written in the text").
+    in_text: list[TextProperty] = field(default_factory=list)
 
     @classmethod
     def of(cls, after: Note, changed: list[str], write: VaultWrite, resolved_from: Resolution | None,
-           title_before: str | None = None, now: datetime | None = None, succession: Succession | None = None) -> Revised:
+           title_before: str | None = None, now: datetime | None = None, succession: Succession | None = None,
+           in_text: Sequence[TextProperty] = ()) -> Revised:
         """The note as revise left it (``after``: parsed from the bytes it wrote, or found), at ``now``;
         ``succession``: where its ``superseded_by`` leads (reading.succession)."""
         from .notes import expiry_text, text_values, timestamp_or_none
@@ -209,12 +237,14 @@ class Revised:
                    superseded_by=successor_id[0] if successor_id else None,
                    superseded_by_path=first.path if first is not None else None,
                    superseded_by_title=first.title if first is not None else None,
-                   then_superseded_by=list(chain[1:]), succession_problem=None if succession is None else succession.problem)
+                   then_superseded_by=list(chain[1:]), succession_problem=None if succession is None else succession.problem,
+                   in_text=list(in_text))
 
     def as_dict(self) -> dict[str, Any]:
         return {**self.__dict__, "not_committed": not_committed_dicts(self.not_committed),
                 "resolved_from": resolution_dict(self.resolved_from),
-                "then_superseded_by": [step.as_dict() for step in self.then_superseded_by]}
+                "then_superseded_by": [step.as_dict() for step in self.then_superseded_by],
+                "in_text": [written.as_dict() for written in self.in_text]}
 
 
 @dataclass(frozen=True)

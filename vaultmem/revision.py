@@ -24,11 +24,12 @@ from dataclasses import dataclass, field, replace
 from datetime import date, datetime, timedelta
 from typing import Any
 
-from .body_edits import append_paragraph, replace_body
+from .body_edits import append_paragraph, body_lines, replace_body, replace_in_body
 from .dating import property_day
 from .errors import Argument, FrontmatterError, UsageError, WriteConflict, listed, short_repr
 from .field_edits import edit_fields, writes_properties
 from .fields import case_fold
+from .inline_fields import WrittenField, field_text, written_fields
 from .lifecycle import (
     DENDRON_MILLISECONDS,
     EXPIRING_LAYERS,
@@ -57,6 +58,7 @@ from .notion import held_property_line
 from .ordered import unique
 from .paths import VaultPaths
 from .property_sets import LIFECYCLE_KEYS, SET, UNSET, PropertyEdit, as_list_where_listed, property_edit
+from .results import TextProperty
 from .writer import (
     clean_tags,
     clean_title,
@@ -191,6 +193,7 @@ class RevisedBytes:
     data: bytes  # the note's new bytes (the old ones when nothing changed)
     changed: list[str]  # in FIELDS order, then the other properties set or removed
     said: tuple[str, ...] = ()  # each other property's change, as the commit names it
+    in_text: tuple[TextProperty, ...] = ()  # those properties written in the text, where (:func:`_text_report`)
 
 
 @dataclass(frozen=True)
@@ -203,6 +206,7 @@ class RevisedNote:
     changed: list[str]
     change: FileChange | None  # what was written (for the commit); None when nothing changed
     said: tuple[str, ...] = ()  # properties set or removed: "company: Social Leverage → Acme"
+    in_text: tuple[TextProperty, ...] = ()  # those of them written in the text: changed there, or left there
 
     def commit_message(self) -> str:
         """Subject: the note's title as it is now; a title that changed says what it was."""
@@ -232,7 +236,8 @@ def write_revision(paths: VaultPaths, relative: str, revision: Revision, policy:
                           date_keys=paths.dates.date)
     require_merged(paths.root, [relative])  # git's merge of it unfinished, markers or none: the person's call
     change = replace_if_unchanged(path, revised.data, current.content_hash, relative, paths.root) if revised.changed else None
-    return RevisedNote(relative, current.title, parse_note(relative, revised.data), revised.changed, change, revised.said)
+    return RevisedNote(relative, current.title, parse_note(relative, revised.data), revised.changed, change, revised.said,
+                       revised.in_text)
 
 
 def revise_note(raw: bytes, note: Note, revision: Revision, policy: LayerPolicy, *,
@@ -257,14 +262,20 @@ def revise_note(raw: bytes, note: Note, revision: Revision, policy: LayerPolicy,
     _title(note, revision, body, change, in_properties)
     _lifecycle(note, revision, policy, change, _Days.of(note, revision, date_keys, in_properties))
     _tags(note, revision, body, change, in_properties)
+    asked = revision.properties
+    revision, in_text = _written_in_text(note, revision, body, raw, in_properties, date_keys)
+    change.changed.update(in_text)  # a Dendron or Joplin note says it was changed (_updated)
     _properties(note, revision, change, in_properties, respelled)
     _updated(note, raw, revision, change)
     data = raw
     if change.set_values or change.remove:
         data = _edited(raw, note, change, in_properties)
+    data = _with_body(data, note, revision, change, in_properties)
+    if in_text:
+        data = _values_in_text(data, note, in_text, change, in_properties)
     changed = [name for name in FIELDS if name in change.changed]
-    return RevisedBytes(_with_body(data, note, revision, change, in_properties),
-                        changed + [key for key in change.properties if key not in changed], tuple(change.said))
+    return RevisedBytes(data, changed + [key for key in change.properties if key not in changed], tuple(change.said),
+                        _text_report(data, asked, set(in_text), in_properties))
 
 
 def _updated(note: Note, raw: bytes, revision: Revision, change: _Change) -> None:
@@ -495,6 +506,113 @@ def _properties(note: Note, revision: Revision, change: _Change, in_properties: 
         change.said.append((f"{key}: {short_repr(meta[key])} → {short_repr(value)}" if key in meta
                             else f"{key}: {short_repr(value)} added") + _as_spelled(key, asked))
     _refuse_renaming(note, revision, change)
+
+
+def _written_in_text(note: Note, revision: Revision, body: str, raw: bytes, in_properties: bool,
+                     date_keys: tuple[str, ...]) -> tuple[Revision, dict[str, str]]:
+    """``revision`` without the properties to set that are written in the note's text alone, once
+    (``speaker:: Caroline`` under a block, ``[rating:: 4]`` in a sentence: inline_fields.py), and
+    the new value of each, written there as text (:func:`_values_in_text`); ``raw``: the file, whose
+    lines a refusal names. Set in the frontmatter,
+    the text went on saying Caroline beside ``speaker: Ana``, and search read both (adr/0019, "A
+    property written in the text"). Refused, changing nothing: such a key written on several lines
+    (which one is meant is the person's to say), and ``--unset`` of one written only in the text
+    (removing the person's words is a text edit). A key that dates the note stays the frontmatter's:
+    the note's date is read there (dating.py), so a day written only in the text would date nothing."""
+    meta = {**_page_lines(note.body), **note.meta} if in_properties else note.meta
+    in_text: dict[str, str] = {}
+    for key, value in revision.properties.set_values:
+        if key in meta or key.casefold() in {day.casefold() for day in date_keys}:
+            continue
+        fields = _text_fields(body, key, in_properties)
+        if len(fields) > 1:
+            raise UsageError(SET, f" {key}: {note.path} writes it {len(fields)} times in its text ({_lines_said(fields, raw)}); "
+                             "which one is meant is not vaultmem's to pick. Change the one you mean in the text (",
+                             Argument("text"), "); nothing was changed")
+        if fields and body[fields[0].start:fields[0].end] != _as_text(value):
+            in_text[key] = _as_text(value)
+        elif fields:
+            in_text[key] = ""  # it already reads so: nothing to write, nor to set in the frontmatter
+    for key in revision.properties.unset:
+        held = key if key in meta else property_key(key) if in_properties else None
+        fields = () if held in meta else _text_fields(body, key, in_properties)
+        if fields:
+            raise UsageError(UNSET, f" {key}: {note.path} writes it only in its text ({_lines_said(fields, raw)}), the "
+                             "person's words; take it out of the text (", Argument("text"), ") instead; nothing was changed")
+    kept = revision.properties.without(in_text)
+    return replace(revision, properties=kept), {key: value for key, value in in_text.items() if value}
+
+
+def _text_fields(body: str, key: str, in_properties: bool) -> tuple[WrittenField, ...]:
+    """The fields of ``key`` written in ``body`` (inline_fields.written_fields), not a page's
+    property lines (its fields, when ``in_properties``: edited as its frontmatter would be)."""
+    below = property_block_end(body) if in_properties else 0
+    return tuple(found for found in written_fields(body, key) if found.start >= below)
+
+
+def _lines_said(fields: Iterable[WrittenField], raw: bytes) -> str:
+    """The fields with their lines in the file (``raw``: the frontmatter's lines are above the text's)."""
+    lines_above = body_lines(raw)[1]
+    return ", ".join(f"line {found.line + lines_above}: '{found.written}'" for found in fields)
+
+
+def _as_text(value: Any) -> str:
+    """A value to set as the text of a field written in the note's text: a list's items joined by
+    ", " (as Logseq and Dataview list a value), a date as YYYY-MM-DD, true/false as typed."""
+    items = value if isinstance(value, list) else [value]
+    return ", ".join(str(item).lower() if isinstance(item, bool) else item.isoformat() if isinstance(item, (date, datetime))
+                     else str(item) for item in items)
+
+
+def _values_in_text(data: bytes, note: Note, values: Mapping[str, str], change: _Change, in_properties: bool) -> bytes:
+    """``data`` with each property's one field written in the text given its new value (every
+    other byte as it was), each change said as the commit names it."""
+    body, lines_above = body_lines(data)
+    edits: list[tuple[int, int, str]] = []
+    for key, text in values.items():
+        fields = _text_fields(body, key, in_properties)
+        if len(fields) != 1:  # the text read for the decision is the one written: never so
+            raise FrontmatterError(f"{note.path}: its {key} written in the text could not be found again; nothing was written")
+        found = fields[0]
+        edits.append((found.start, found.end, text))
+        change.properties.append(key)
+        change.said.append(f"{key}: {short_repr(found.text)} → {short_repr(text)} (written in the text, "
+                           f"line {found.line + lines_above})")
+    try:
+        edited = replace_in_body(data, edits)
+    except FrontmatterError as error:
+        raise FrontmatterError(f"{note.path}: {error}") from None
+    _require_read_back(edited, note, values, in_properties)
+    return edited
+
+
+def _require_read_back(data: bytes, note: Note, values: Mapping[str, str], in_properties: bool) -> None:
+    """Each value written in the text reads back as that field's value: ``]`` in ``[rating:: 4]``
+    would end the field early, a value all code would be none (:class:`UsageError`, nothing written)."""
+    body = body_lines(data)[0]
+    for key, text in values.items():
+        fields = _text_fields(body, key, in_properties)
+        if [body[found.start:found.end] for found in fields] != [text]:
+            written = ", ".join(f"'{found.written}'" for found in fields) or "no field"
+            raise UsageError(SET, f" {key}: {short_repr(text)}, written in the text of {note.path}, would read as "
+                             f"{written}, not as its value; give the value without what ends or hides it; "
+                             "nothing was changed")
+
+
+def _text_report(data: bytes, asked: PropertyEdit, edited: set[str], in_properties: bool) -> tuple[TextProperty, ...]:
+    """Each property set or removed that the text (as written now) writes: the line changed, or
+    a line left saying another value — which search and Dataview read beside the one set."""
+    if not asked or b"::" not in data:
+        return ()
+    body, lines_above = body_lines(data)
+    report: list[TextProperty] = []
+    new_values = dict(asked.set_values)
+    for key in [*new_values, *asked.unset]:
+        for found in _text_fields(body, key, in_properties):
+            changed = key in edited
+            if changed or key not in new_values or found.text != field_text(key, _as_text(new_values[key])):
+                report.append(TextProperty(key, found.line + lines_above, found.written, changed))
+    return tuple(report)
 
 
 def _as_spelled(key: str, asked: Mapping[str, str]) -> str:

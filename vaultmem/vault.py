@@ -522,7 +522,7 @@ class Vault:
                 write.record(revised.change)
                 write.message = revised.commit_message()
         return Revised.of(revised.after, revised.changed, write, located.resolved_from, revised.title_before, revision.moment,
-                          succession(self.paths.root, self.store.notes, revised.after))
+                          succession(self.paths.root, self.store.notes, revised.after), revised.in_text)
 
     @heals
     def forget(self, note: str, hard: bool = False) -> Forgotten:

@@ -100,7 +100,8 @@ def similar_advice(other: SimilarNote, layer: str) -> str:
 @click.option("--untag", "remove_tags", multiple=True, help="Remove a tag (repeatable).")
 @click.option("--set", "set_properties", multiple=True, metavar="KEY=VALUE",
               help="Set a property (repeatable): company=Acme, last_contact=2026-02-01 (a date), aliases=[Matt, Matty]. "
-                   "The note's other keys, their order and its text stay as they are.")
+                   "The note's other keys, their order and its text stay as they are; a property written only in "
+                   "the text (speaker:: Caroline) is changed on its line.")
 @click.option("--unset", "unset_properties", multiple=True, metavar="KEY", help="Remove a property (repeatable).")
 @click.option("--date", "day", metavar="DAY", help="The day (or time) the memory is about now, as remember's --date "
                                                     "(an appointment that moved): an expiry vaultmem counted from the old day moves with it.")
@@ -126,10 +127,14 @@ def revise(obj: Context, note: str, text: str | None, append: str | None, title:
     render_resolution(result.resolved_from, result.path)
     if not result.changed:
         click.echo(f"{result.path} already reads as asked: nothing changed (version {result.version})")
+        for written in result.in_text:
+            click.echo(f"  ! {written.words()}")
         return
     layer = f"{result.layer}, " if result.layer else ""  # a note of no layer: none said (was "-,", as list and search had it)
     click.echo(f"revised {result.path} ({', '.join(result.changed)}): {layer}"
                f"{expiry_words(result.expires_at, result.expiry_invalid)}, version {result.version}")
+    for written in result.in_text:
+        click.echo(f"  {'' if written.changed else '! '}{written.words()}")
     if result.previous_title is not None:
         made = " (made from the new text, as remember makes one; the file name stays)" if title is None and text is not None else ""
         click.echo(f"  title: \"{result.previous_title}\" → \"{result.title}\"{made}")
