@@ -297,3 +297,160 @@ def test_a_note_archived_with_the_persons_uncommitted_edit_is_no_archive_problem
     [problem] = archive_problems(laptop, "check")  # an edit after the archiving is one
     assert "Edited in the archive." not in git(laptop, "show", problem["fix"].split("`git show ")[1].split(" ")[0])
     assert "The spare key is under the pot." in git(laptop, "show", problem["fix"].split("`git show ")[1].split(" ")[0])
+
+
+def move_the_archive_folder(vault: Path, archive_dir: str) -> None:
+    """A PARA person sets vaultmem's archive folder to their own ``4 Archive`` after vaultmem
+    archived into the default ``_archive``."""
+    (vault / ".vaultmem.toml").write_text(SETTINGS + f'archive_dir = "{archive_dir}"\n', encoding="utf-8")
+
+
+def test_a_note_archived_before_archive_dir_changed_is_said_by_index_and_check(machines: tuple[Path, Path]) -> None:
+    """Was: after archive_dir = "4 Archive", _archive/ was an ordinary folder: the forgotten door
+    code came back to search, and index and check said nothing."""
+    laptop, _desktop = machines
+    assert run_cli(laptop, "forget", "memories/door.md").exit_code == 0
+    move_the_archive_folder(laptop, "4 Archive")
+    found = archive_problems(laptop, "index")
+    assert [problem["path"] for problem in found] == ["_archive/memories/door.md"]
+    hits = run_json(laptop, "search", "door code of the garden shed")
+    assert "_archive/memories/door.md" in [hit["path"] for hit in hits]  # type: ignore[index]  # what the problem says
+    assert "the archive folder is 4 Archive/ now" in found[0]["message"]
+    assert "when the archive folder was _archive/" in found[0]["message"]
+    assert "search and recall find it" in found[0]["message"]
+    assert 'set archive_dir back to "_archive"' in found[0]["fix"]
+    result = run_cli(laptop, "check", "--json")
+    assert result.exit_code == 1
+    assert [p["path"] for p in json.loads(result.stdout)["problems"] if p["field"] == "archive"] == ["_archive/memories/door.md"]
+
+
+def test_following_the_fix_puts_the_note_in_the_new_archive_and_clears_the_problem(machines: tuple[Path, Path]) -> None:
+    laptop, _desktop = machines
+    assert run_cli(laptop, "forget", "memories/door.md").exit_code == 0
+    move_the_archive_folder(laptop, "4 Archive")
+    fix = archive_problems(laptop, "check")[0]["fix"]
+    command = fix.split("`", 2)[1]
+    assert command == "mkdir -p '4 Archive/memories' && git mv _archive/memories/door.md '4 Archive/memories/'"
+    subprocess.run(command, shell=True, cwd=laptop, check=True)
+    assert archive_problems(laptop, "check") == []
+    hits = run_json(laptop, "search", "door code of the garden shed")
+    assert all("door" not in hit["path"] for hit in hits)  # type: ignore[union-attr]
+
+
+def test_a_note_moved_out_of_the_old_archive_by_hand_is_no_archive_problem(machines: tuple[Path, Path]) -> None:
+    laptop, _desktop = machines
+    assert run_cli(laptop, "forget", "memories/door.md").exit_code == 0
+    git(laptop, "mv", "_archive/memories/door.md", "memories/door.md")  # brought back on purpose
+    move_the_archive_folder(laptop, "4 Archive")
+    assert archive_problems(laptop, "check") == []
+
+
+def forget_each(vault: Path, count: int) -> None:
+    """``count`` more memories, each forgotten in a commit of its own."""
+    for number in range(count):
+        (vault / "memories" / f"m{number}.md").write_text(f"---\nlayer: L3\n---\nMemory {number}.\n", encoding="utf-8")
+    git(vault, "add", "memories")
+    git(vault, "commit", "-qm", "more")
+    for number in range(count):
+        assert run_cli(vault, "forget", f"memories/m{number}.md").exit_code == 0
+
+
+def test_many_files_left_in_the_former_archive_are_said_once_by_check(machines: tuple[Path, Path]) -> None:
+    """Was: two lines per file, each naming its commit and a fix to its own file name: 500 files
+    archived before archive_dir changed were 1,000 lines of check, burying every other problem."""
+    laptop, _desktop = machines
+    forget_each(laptop, 4)
+    move_the_archive_folder(laptop, "4 Archive")
+    shown = run_cli(laptop, "check").stdout
+    assert shown.count("vaultmem archived this file here") == 1, shown
+    assert "! _archive/memories/: 4 notes: archive:" in shown
+    assert "m0.md, m1.md, m2.md, m3.md" in shown
+    assert len(archive_problems(laptop, "check")) == 4  # --json still lists each
+
+
+def test_files_archived_in_one_commit_ask_git_for_that_commits_moves_once(
+        machines: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Was: one `git show` per file left behind: 500 files archived by one expire --apply took
+    9 s of git on every index and check."""
+    from vaultmem import archive_edits
+    from vaultmem.paths import VaultPaths
+
+    laptop, _desktop = machines
+    for number in range(5):
+        (laptop / "memories" / f"old{number}.md").write_text(
+            f"---\nlayer: L2\nexpires_at: 2020-01-01\n---\nOld memory {number}.\n", encoding="utf-8")
+    git(laptop, "add", "memories")
+    git(laptop, "commit", "-qm", "old ones")
+    assert run_cli(laptop, "expire", "--apply").exit_code == 0
+    move_the_archive_folder(laptop, "4 Archive")
+    asked: list[str] = []
+    real_moves = archive_edits.moves
+
+    def counted(root: Path, commit: str) -> dict[str, str]:
+        asked.append(commit)
+        return real_moves(root, commit)
+
+    monkeypatch.setattr(archive_edits, "moves", counted)  # a spy: git itself still answers
+    found = archive_edits.former_archive_problems(VaultPaths(laptop, "4 Archive"))
+    assert sorted(problem.path for problem in found) == [f"_archive/memories/old{number}.md" for number in range(5)]
+    assert len(asked) == 1
+
+
+def test_what_a_sibling_vault_in_the_same_repository_archived_is_not_this_vaults(tmp_path: Path) -> None:
+    """Was: archivings read every commit of the repository: a vault beside this one in a larger
+    repository archived memories/plan.md to its _archive/, and this vault — archive_dir
+    "4 Archive", with a folder _archive/ of the person's own notes — was told vaultmem archived
+    its _archive/memories/plan.md, with a fix moving the person's note away."""
+    top = tmp_path / "notes"
+    git(tmp_path, "init", "-q", str(top))
+    git(top, "config", "user.email", "a@example.com")
+    git(top, "config", "user.name", "A")
+    work, home = top / "work", top / "home"
+    for vault in (work, home):
+        (vault / "memories").mkdir(parents=True)
+        (vault / "memories" / "plan.md").write_text("---\nlayer: L4\n---\nThe plan of this vault.\n", encoding="utf-8")
+        (vault / ".vaultmem.toml").write_text(SETTINGS, encoding="utf-8")
+    (home / "_archive" / "memories").mkdir(parents=True)  # the person's own folder, never vaultmem's archive
+    (home / "_archive" / "memories" / "plan.md").write_text("An old plan I keep.\n", encoding="utf-8")
+    (top / ".gitignore").write_text(".vaultmem/\n", encoding="utf-8")
+    git(top, "add", ".")
+    git(top, "commit", "-qm", "first")
+    move_the_archive_folder(home, "4 Archive")
+    git(top, "commit", "-qam", "home's archive is 4 Archive")
+    assert run_cli(work, "forget", "memories/plan.md").exit_code == 0  # work's own archiving, trailer _archive/memories/plan.md
+    assert "Vaultmem-Archived:" in git(top, "log", "-1", "--format=%B")
+    assert archive_problems(home, "check") == []
+
+
+def test_a_note_archived_under_another_name_says_the_archive_folder_it_went_to(machines: tuple[Path, Path]) -> None:
+    """Was: archived as door-2.md (door.md was in the archive already), its path did not end in
+    the path it left, and the archive folder then was taken to be the path's first folder:
+    "when the archive folder was System/", and a fix moving it to 4 Archive/Archive/memories/."""
+    laptop, _desktop = machines
+    move_the_archive_folder(laptop, "System/Archive")
+    git(laptop, "commit", "-qam", "archive in System/Archive")
+    assert run_cli(laptop, "forget", "memories/door.md").exit_code == 0
+    (laptop / "memories" / "door.md").write_text(NOTE.format(code="5150"), encoding="utf-8")
+    git(laptop, "add", "memories/door.md")
+    git(laptop, "commit", "-qm", "a new door code")
+    assert run_cli(laptop, "forget", "memories/door.md").exit_code == 0
+    assert (laptop / "System" / "Archive" / "memories" / "door-2.md").is_file()  # the premise
+    move_the_archive_folder(laptop, "4 Archive")
+    found = {problem["path"]: problem for problem in archive_problems(laptop, "check")}
+    assert sorted(found) == ["System/Archive/memories/door-2.md", "System/Archive/memories/door.md"]
+    renamed = found["System/Archive/memories/door-2.md"]
+    assert "when the archive folder was System/Archive/" in renamed["message"]
+    assert "git mv System/Archive/memories/door-2.md '4 Archive/memories/'" in renamed["fix"]
+
+
+def test_a_trailer_naming_a_file_outside_the_vault_is_not_looked_at(machines: tuple[Path, Path], tmp_path: Path) -> None:
+    """Was: a commit message is anyone's text, and a Vaultmem-Archived line naming /…/outside.md
+    or ../outside.md had check name that file outside the vault, with a `git mv` of it."""
+    laptop, _desktop = machines
+    outside = tmp_path / "outside.md"
+    outside.write_text("Not the vault's.\n", encoding="utf-8")
+    blob = "0" * 40
+    git(laptop, "commit", "-q", "--allow-empty", "-m",
+        f"vaultmem forget: x\n\nVaultmem-Archived: {blob} {outside}\nVaultmem-Archived: {blob} ../outside.md")
+    move_the_archive_folder(laptop, "4 Archive")
+    assert archive_problems(laptop, "check") == []

@@ -76,6 +76,14 @@ def test_tasks_help_offers_the_durations_its_due_bounds_take(vault_dir: Path, wr
     assert "or a duration from now (7d: back; +7d: ahead)" in shown
 
 
+def test_forgets_help_names_which_archive_folder_it_moves_a_note_to() -> None:
+    """Was: "Archive NOTE" and "the archive folder", read in a PARA vault as its own 4 Archive/;
+    forget moves notes to _archive/, which nothing searches."""
+    shown = " ".join(CliRunner().invoke(main, ["forget", "--help"]).stdout.split())
+    assert "archive_dir in .vaultmem.toml, _archive/ by default" in shown
+    assert "4 Archive/ is no archive to vaultmem unless archive_dir names it" in shown
+
+
 def test_json_is_offered_on_every_reporting_command() -> None:
     for name in ISSUE_COMMANDS:
         assert "--json" in CliRunner().invoke(main, [name, "--help"]).stdout
@@ -753,8 +761,8 @@ def test_a_header_says_an_expiry_that_does_not_parse_is_unreadable_not_when_it_e
     for command in (["list"], ["search", "Christmas flights mom milk"]):
         result = run_cli(tmp_path, *command)
         assert result.exit_code == 0, result.output
-        assert "[-, expires_at 'tomorrow' unreadable" in result.output and "expires tomorrow" not in result.output
-        assert "[-, expires 2099-01-01T00:00:00+00:00" in result.output, result.output
+        assert "[expires_at 'tomorrow' unreadable" in result.output and "expires tomorrow" not in result.output
+        assert "[expires 2099-01-01T00:00:00+00:00" in result.output, result.output
 
 
 def test_get_shows_a_list_of_last_first_names_with_semicolons(vault_dir: Path, write_note) -> None:

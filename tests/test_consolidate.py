@@ -148,7 +148,9 @@ def test_the_persons_own_notes_are_consolidated_only_when_asked(vault_dir: Path)
     widened = json.loads(run_cli(vault_dir, "consolidate", "--any-note", "--json", "--threshold", "0.85").stdout)
     assert [cluster["members"] for cluster in widened["clusters"]] == [["Notes/Errands (copy).md", "Notes/Errands.md"]]
     assert (widened["scope"], widened["any_note"], widened["not_memories"]) == ("every note", True, 0)
-    assert "scope: every note" in run_cli(vault_dir, "consolidate", "--any-note").stdout
+    any_note = run_cli(vault_dir, "consolidate", "--any-note", "--threshold", "0.85").stdout
+    assert "scope: every note" in any_note
+    assert "\n1. no layer: 2 notes, similarity" in any_note and "layer -" not in any_note, any_note  # was "1. layer -: …"
 
 
 WEEKLY = ("Weekly report of the platform team, written on Sunday evening for the Monday sync.\n\n## Wins\n\n"
@@ -232,6 +234,22 @@ def test_notes_whose_metadata_cannot_be_trusted_are_left_out_and_reported(vault_
     assert "frontmatter does not load" in reasons[TRIO[2]]
     # Two empty daily notes look identical to the embedder but say nothing twice.
     assert "too little text" in reasons["daily/2026-11-01.md"] and "too little text" in reasons["daily/2026-11-02.md"]
+
+
+
+def test_a_memory_in_the_persons_archive_folder_is_never_merged_with_a_current_one(vault_dir: Path, wordllama: object) -> None:
+    """Was: a PARA person's 4 Archive/ note, the longer of two, was kept as canonical: the current
+    memory went to vaultmem's archive and its fact was found since only as a past note, lowered
+    tenfold and warned "set aside" (set_aside.py)."""
+    text = "The landlord is Sofia Marques, phone +351 913 222 333, rent due on the first of the month"
+    write_file(vault_dir, "memories/landlord.md", f"---\nlayer: L3\nexpires_at: 2027-06-01\n---\n{text}.\n")
+    write_file(vault_dir, "4 Archive/landlord old.md", f"---\nlayer: L3\nexpires_at: 2027-06-01\n---\n{text}, paid by transfer.\n")
+    with open_vault(vault_dir, wordllama) as vault:
+        for everything in (False, True):
+            report = vault.consolidate(now=NOW, threshold=0.8, all=everything)
+            assert not report.clusters
+            reasons = {item.path: item.reason for item in report.plan.left_out}
+            assert "4 Archive/, your folder of past notes" in reasons["4 Archive/landlord old.md"]
 
 
 def test_window_and_all_agree_on_a_small_vault(vault: Vault) -> None:
@@ -1510,3 +1528,38 @@ def test_a_read_only_kept_note_skips_its_cluster_and_a_read_only_linking_note_is
     # Over MCP (the shell respells the answer so): the person is asked, no chmod an agent cannot run.
     said = json.dumps(respelled(report.as_dict(), Surface.MCP))
     assert "chmod" not in said and said.count("Ask the person to make it writable") == 2, said
+
+
+def test_an_undo_the_disk_refuses_says_the_disk_not_an_edit(vault_dir: Path, write_note, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Was: "standup.md: was edited while consolidating" — when nobody had edited it: writing its old
+    # text back failed on a full disk (here EFBIG, from a file size limit), and the person was sent
+    # looking for an edit that was never made, with no word of the disk.
+    import resource
+
+    from vaultmem import merge_apply
+
+    write_note(".vaultmem.toml", 'embedder = "hashing"\n')
+    fact = "The Harbor standup is at 9:30 in the Tejo room.\n"
+    kept = write_note("standup.md", f"---\nlayer: L3\ncreated: 2026-01-01\nexpires_at: 2027-06-01\n---\n{fact}")
+    write_note("standup-again.md", f"---\nlayer: L3\nexpires_at: 2027-06-01\n---\n{fact}")
+    write_note("_archive", "a file where the archive folder goes\n")  # archiving fails: the cluster is undone
+    real_undo = merge_apply._Application._undo
+
+    def undo_on_a_full_disk(self: object, *args: object) -> None:
+        soft, hard = resource.getrlimit(resource.RLIMIT_FSIZE)
+        resource.setrlimit(resource.RLIMIT_FSIZE, (64, hard))  # Python ignores SIGXFSZ: the write gets EFBIG
+        try:
+            real_undo(self, *args)  # type: ignore[arg-type]
+        finally:
+            resource.setrlimit(resource.RLIMIT_FSIZE, (soft, hard))
+
+    monkeypatch.setattr(merge_apply._Application, "_undo", undo_on_a_full_disk)
+    with Vault(vault_dir) as vault:
+        report = vault.consolidate(apply=True, all=True, now=NOW)
+    assert [skip.canonical for skip in report.skipped] == ["standup.md"]
+    assert b"merged_from" in kept.read_bytes()  # the change could not be taken back: said, with why
+    said = [str(warning) for warning in report.warnings if str(warning).startswith("standup.md:")]
+    assert len(said) == 1, report.warnings
+    assert "was edited" not in said[0]
+    assert "File too large" in said[0]
+    assert "free some space" in said[0]

@@ -357,7 +357,8 @@ def test_a_merge_killed_before_its_notes_were_archived_is_never_merged_elsewhere
 
     assert result.returncode == 0, result.stderr
     report = json.loads(result.stdout)
-    merged_into = {note["path"]: cluster["canonical"] for cluster in report["merged"] for note in cluster["merged"]}
+    merged_into = {note["path"]: cluster["canonical"] for cluster in [*report["merged"], *report["finished"]]
+                   for note in cluster["merged"]}
     reasons = {entry["path"]: entry["reason"] for entry in report["left_out"]}
     for path, canonical in recorder.items():
         if path in merged_into:
@@ -367,6 +368,113 @@ def test_a_merge_killed_before_its_notes_were_archived_is_never_merged_elsewhere
             assert canonical in reasons[path], reasons[path]
             assert "vaultmem forget" in reasons[path], reasons[path]
             assert (cut / path).read_text(encoding="utf-8") == (whole / "_archive" / path).read_text(encoding="utf-8")
+
+
+def _sectioned_facts_vault(root: Path) -> Path:
+    """Ten facts, each said three times, two of them with a line of their own: ten clusters of
+    three, whose merges append a section (the lines only a merged note held) to the kept note."""
+    (root / ".obsidian").mkdir(parents=True)
+    (root / "memories").mkdir()
+    extras = ["", "\n\nLift the handle first.", "\n\nDana has the code."]
+    for fact in range(10):
+        said = (f"The spare key number {fact} for the garage hangs in locker {fact * 7} beside the boiler room door, "
+                "on the left hook under the shelf.")
+        for copy, extra in enumerate(extras):
+            (root / "memories" / f"fact-{fact}-{copy}.md").write_text(
+                f"---\nlayer: L3\nexpires_at: 2030-01-0{copy + 1}\n---\n{said}{extra}\n", encoding="utf-8")
+    return root
+
+
+def _linked_facts_vault(root: Path, pages: int) -> Path:
+    """:func:`_sectioned_facts_vault`, and ``pages`` of the person's notes (no layer) that link to the
+    facts: a merge rewrites their links after writing the kept notes and before archiving, seconds to kill into."""
+    _sectioned_facts_vault(root)
+    (root / "pages").mkdir()
+    for page in range(pages):
+        fact, copy = page % 10, page % 3
+        (root / "pages" / f"visit-{page}.md").write_text(
+            f"Visit {page} of block {page * 37 % 101}: see [[fact-{fact}-{copy}]] and [[fact-{(fact + 3) % 10}-{copy}]].\n",
+            encoding="utf-8")
+    return root
+
+
+def _kept_notes_written(vault: Path) -> list[str]:
+    return [path.name for path in sorted((vault / "memories").glob("fact-*.md")) if b"merged_from" in path.read_bytes()]
+
+
+def _cut_off_merge(tmp_path: Path) -> tuple[Path, Path]:
+    """(a vault whose `consolidate --apply` was SIGKILLed after it wrote a kept note and before it
+    archived any merged note, the same vault merged by an uninterrupted run)."""
+    template = _linked_facts_vault(tmp_path / "template", pages=600)
+    assert vaultmem_process(template, "index", timeout=300).returncode == 0
+    whole = Path(shutil.copytree(template, tmp_path / "whole"))
+    assert vaultmem_process(whole, "consolidate", "--apply", "--all", timeout=300).returncode == 0
+    cut = Path(shutil.copytree(template, tmp_path / "cut"))
+    process = vaultmem_popen(cut, "consolidate", "--apply", "--all")
+    kill_when(process, lambda: bool(_kept_notes_written(cut)), "the first kept note's write")
+    assert not (cut / "_archive").exists(), "killed after the first archive move; make the vault larger"
+    return cut, whole
+
+
+def test_a_merge_killed_between_the_kept_notes_and_the_archive_is_finished_by_the_next_apply(tmp_path: Path) -> None:
+    # A `consolidate --apply` SIGKILLed after it wrote the kept notes (merged_from, the merged
+    # notes' lines) and before it archived the merged notes: the next run only said "a merge into
+    # it was cut off; run vaultmem forget on it" for each, and left the links to them unrewritten.
+    cut, whole = _cut_off_merge(tmp_path)
+    written = _kept_notes_written(cut)
+    before = _notes_of(cut)
+
+    dry = vaultmem_process(cut, "consolidate", "--all", "--json", timeout=300)
+
+    assert dry.returncode == 0, dry.stderr
+    planned = json.loads(dry.stdout)
+    assert sorted(Path(cluster["canonical"]).name for cluster in planned["unfinished"]) == written
+    assert planned["left_out"] == []
+    assert _notes_of(cut) == before  # a dry run
+
+    result = vaultmem_process(cut, "consolidate", "--apply", "--all", "--json", timeout=300)
+
+    assert result.returncode == 0, result.stderr
+    report = json.loads(result.stdout)
+    assert sorted(Path(cluster["canonical"]).name for cluster in report["finished"]) == written
+    assert report["left_out"] == [] and report["skipped"] == []
+    assert _notes_of(cut) == _notes_of(whole)  # as if it had never been killed: notes, links, archive
+
+
+def test_a_cut_off_merge_does_not_archive_a_merged_note_edited_since(tmp_path: Path) -> None:
+    # Finishing a cut-off merge archives a merged note only as the merge read it: a line the
+    # person added to it since (or took out of it), or a tag, is not in the kept note, and
+    # archiving it would have put their edit where no search finds it.
+    whole = _sectioned_facts_vault(tmp_path / "whole")
+    assert vaultmem_process(whole, "index").returncode == 0
+    cut = Path(shutil.copytree(whole, tmp_path / "cut"))
+    merged = json.loads(vaultmem_process(whole, "consolidate", "--apply", "--all", "--json").stdout)["merged"]
+    assert len(merged) == 10
+    for cluster in merged:  # the state a kill leaves between the kept notes' writes and the archive moves
+        shutil.copyfile(whole / cluster["canonical"], cut / cluster["canonical"])
+    sources = {note["path"]: cluster["canonical"] for cluster in merged for note in cluster["merged"]}
+    with_section = [path for path, canonical in sources.items() if f"({path})" in (whole / canonical).read_text(encoding="utf-8")]
+    added, taken_out = with_section[:2]
+    tagged = next(path for path in sources if path not in with_section)
+    (cut / added).write_text((cut / added).read_text(encoding="utf-8") + "The locker code changed to 4471.\n", encoding="utf-8")
+    kept_line = (cut / taken_out).read_text(encoding="utf-8").rstrip("\n").rsplit("\n\n", 1)[0]
+    (cut / taken_out).write_text(kept_line + "\n", encoding="utf-8")  # its line of its own taken out
+    (cut / tagged).write_text((cut / tagged).read_text(encoding="utf-8").replace("layer: L3\n", "layer: L3\ntags: [boiler]\n"),
+                              encoding="utf-8")
+    edited = {added: (cut / added).read_text(encoding="utf-8"), taken_out: (cut / taken_out).read_text(encoding="utf-8"),
+              tagged: (cut / tagged).read_text(encoding="utf-8")}
+
+    result = vaultmem_process(cut, "consolidate", "--apply", "--all", "--json")
+
+    assert result.returncode == 0, result.stderr
+    report = json.loads(result.stdout)
+    finished = {note["path"] for cluster in report["finished"] for note in cluster["merged"]}
+    assert finished == set(sources) - set(edited)
+    reasons = {entry["path"]: entry["reason"] for entry in report["left_out"]}
+    for path, text in edited.items():
+        assert (cut / path).read_text(encoding="utf-8") == text  # not archived, not rewritten
+        assert sources[path] in reasons[path] and "changed since" in reasons[path], reasons.get(path)
+    assert "tags" in reasons[tagged], reasons[tagged]
 
 
 def test_an_index_killed_after_some_chunks_is_finished_by_reading_only_the_notes_it_had_not_written(vault: Path) -> None:

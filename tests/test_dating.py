@@ -407,12 +407,88 @@ def test_list_since_last_week_in_chinese_lists_last_weeks_notes(tmp_path: Path) 
     assert "2020-01-06" not in result.stdout
 
 
+@needs_tzset
+def test_a_weekday_after_last_next_or_this_or_alone_is_that_day() -> None:
+    # s35: `--since tuesday`, `--since "last friday"`, `--due-until "next tuesday"` were refused as
+    # "neither a date nor a duration". NOW_TIME is Tuesday 1 December 2026.
+    with local_zone("UTC"):
+        assert since_bound("last friday", NOW_TIME) == at(2026, 11, 27)
+        assert until_bound("Last-Friday", NOW_TIME) == at(2026, 11, 27, 23, 59, 59, 999999)
+        assert since_bound("last tuesday", NOW_TIME) == at(2026, 11, 24)  # before today: a week back
+        assert since_bound("next tuesday", NOW_TIME) == at(2026, 12, 8)  # after today: a week on
+        assert since_bound("next wednesday", NOW_TIME) == at(2026, 12, 2)
+        assert since_bound("this monday", NOW_TIME) == at(2026, 11, 30)  # the one of this week
+        assert since_bound("this sunday", NOW_TIME) == at(2026, 12, 6)
+        assert since_bound("this sunday", NOW_TIME, 6) == at(2026, 11, 29)  # a week that starts on Sunday
+        # Alone: the last one (today included) for a since bound or a done day; the next one for an
+        # until bound or a due day.
+        assert since_bound("friday", NOW_TIME) == at(2026, 11, 27)
+        assert since_bound("Tuesday", NOW_TIME) == at(2026, 12, 1)
+        assert until_bound("friday", NOW_TIME) == at(2026, 12, 4, 23, 59, 59, 999999)
+        assert since_bound("friday", NOW_TIME, name="due_since") == at(2026, 12, 4)
+        assert until_bound("friday", NOW_TIME, name="done_until") == at(2026, 11, 27, 23, 59, 59, 999999)
+        assert since_bound("vendredi", NOW_TIME) == at(2026, 11, 27)  # a weekday in another language, alone
+    for value in ("last fri", "next fortnight friday", "last friday week"):
+        with pytest.raises(UsageError, match=re.escape(f"since '{value}' is neither a date nor a duration")):
+            since_bound(value, NOW_TIME)
+
+
+@needs_tzset
+def test_a_weekday_as_chinese_japanese_or_korean_say_it_is_a_bound_as_their_weeks_are(tmp_path: Path) -> None:
+    # s35 review: `--since 上周` (last week) and `--since vendredi` were taken, `--since 上周五` (last
+    # week's Friday), `周一`, `金曜日`, `지난주 금요일` refused as "neither a date nor a duration".
+    # NOW_TIME is Tuesday 1 December 2026.
+    with local_zone("UTC"):
+        assert since_bound("上周五", NOW_TIME) == at(2026, 11, 27)  # the Friday of last week
+        assert since_bound("上個星期一", NOW_TIME) == at(2026, 11, 23)  # the Monday of last week, not yesterday
+        assert since_bound("下周二", NOW_TIME) == at(2026, 12, 8)
+        assert since_bound("本周日", NOW_TIME) == at(2026, 12, 6)
+        assert since_bound("这周日", NOW_TIME, 6) == at(2026, 11, 29)  # a week that starts on Sunday
+        assert since_bound("先週の金曜日", NOW_TIME) == at(2026, 11, 27)
+        assert since_bound("来週月曜日", NOW_TIME) == at(2026, 12, 7)
+        assert since_bound("지난주 금요일", NOW_TIME) == at(2026, 11, 27)
+        assert since_bound("다음주 월요일", NOW_TIME) == at(2026, 12, 7)
+        # Alone, as a weekday alone in any language: the last one for since, the next one for until.
+        assert since_bound("周五", NOW_TIME) == at(2026, 11, 27)
+        assert since_bound("星期二", NOW_TIME) == at(2026, 12, 1)
+        assert until_bound("金曜日", NOW_TIME) == at(2026, 12, 4, 23, 59, 59, 999999)
+        assert until_bound("금요일", NOW_TIME, name="done_until") == at(2026, 11, 27, 23, 59, 59, 999999)
+    for value in ("周八", "上周五五", "金曜日曜日"):
+        with pytest.raises(UsageError, match="is neither a date nor a duration"):
+            since_bound(value, NOW_TIME)
+
+
+@needs_tzset
+def test_since_a_weekday_until_a_weekday_alone_is_the_span_between_them_not_a_run_into_next_week(tmp_path: Path) -> None:
+    # s35 review: on Friday 4 December, `--since monday --until wednesday` kept Thursday's and
+    # Friday's notes: the until bound, placed alone as "the next Wednesday", was 9 December.
+    files = {f"Daily/2026-{month:02d}-{day:02d}.md": f"standup notes of day {day}\n"
+             for month, day in ((11, 30), (12, 1), (12, 2), (12, 3), (12, 4))}
+    root = tmp_path / "vault"
+    for relative, text in files.items():
+        (root / relative).parent.mkdir(parents=True, exist_ok=True)
+        (root / relative).write_text(text, encoding="utf-8")
+    friday = "2026-12-04T12:00:00+00:00"
+    with local_zone("UTC"):
+        for since in ("monday", "last monday", "this monday", "Montag"):
+            listed = run_cli(root, "list", "--since", since, "--until", "wednesday", "--as-of", friday, "--json")
+            assert listed.exit_code == 0, listed.output
+            assert sorted(note["path"] for note in json.loads(listed.stdout)["notes"]) == [
+                "Daily/2026-11-30.md", "Daily/2026-12-01.md", "Daily/2026-12-02.md"], (since, listed.stdout)
+        # Alone, or after a since bound that names no weekday, it is still the next one.
+        assert until_bound("wednesday", datetime(2026, 12, 4, 12, tzinfo=UTC)) == at(2026, 12, 9, 23, 59, 59, 999999)
+        listed = run_cli(root, "list", "--since", "2026-12-03", "--until", "wednesday", "--as-of", friday, "--json")
+        assert len(json.loads(listed.stdout)["notes"]) == 2, listed.stdout
+
+
 def test_a_bound_in_words_it_does_not_know_is_refused_listing_every_period_it_takes() -> None:
     for value in ("next fortnight", "lastweek", "this decade"):
         with pytest.raises(UsageError, match=re.escape(
                 f"since '{value}' is neither a date nor a duration: give an ISO date or time such as 2026-11-23 or "
                 "2026-11-23T09:00:00+00:00, a period (2026, 2026-11, 2026-W48, today, yesterday, tomorrow, this week, "
-                "last week, next week, this month, last month, next month, this year, last year, next year; or as "
+                "last week, next week, this month, last month, next month, this year, last year, next year, last friday, "
+                "next tuesday, this monday, friday (a weekday alone: the last one, today included, for a since bound or "
+                "a done day; the next one for an until bound or a due day); or as "
                 "Chinese, Japanese or Korean say them: 上周, 先週, 지난주; as French, Spanish, German or Portuguese "
                 "do: hier, la semaine dernière, ayer, el mes pasado, gestern, letzte Woche, ontem), a day or "
                 "month in words with its year, as a "
@@ -622,7 +698,7 @@ def test_each_hit_says_its_notes_date_and_an_undated_one_says_none(diary: Path) 
                      "journal/retro.md": "2026-11-02", "memories/knee.md": "2026-11-30T08:00:00Z",  # as its created writes it
                      "notes/undated.md": None}
     shown = run_cli(diary, "search", "physio rest", "-k", "1", "--as-of", NOW)
-    assert "[-, no expiry, dated 2026-11-28]  Daily/2026-11-28.md" in shown.stdout, shown.stdout
+    assert "[no expiry, dated 2026-11-28]  Daily/2026-11-28.md" in shown.stdout, shown.stdout
 
 
 def test_get_gives_the_date_a_hit_gives(diary: Path) -> None:

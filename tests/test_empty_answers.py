@@ -136,3 +136,25 @@ def test_a_tag_asked_for_by_its_first_word_names_the_tags_it_begins(tmp_path: Pa
         vault.index()
         listing = vault.list_notes(tags=["sys"], now=NOW)
     assert listing.warnings == ["no note carries the tag #sys at all (nor a tag under it); nearest tags: #sys-path, #sys.path, #styles"]
+
+
+# ------------------------------------------------------------------ a vault with no notes yet
+
+
+def test_a_first_time_users_empty_vault_says_it_holds_no_notes_yet_over_mcp(vault_dir: Path, log: Path) -> None:
+    """The s35 agent trial's first calls, on a new user's empty folder: recall and list_notes
+    answered ``{"hits": [], "warnings": []}`` — the same as "nothing about that" in a vault of
+    thousands, so the agent could not tell the person it has no memories yet."""
+    async def scenario() -> None:
+        async with serve(vault_dir, log) as served:
+            empty = f"the vault holds no notes yet ({vault_dir} has no Markdown note vaultmem reads)"
+            recalled = await served.call("recall", query="Sam's name and family")
+            assert recalled["hits"] == [] and len(recalled["warnings"]) == 1
+            assert recalled["warnings"][0].startswith(empty), recalled
+            listed = await served.call("list_notes")
+            assert listed["notes"] == [] and listed["warnings"][0].startswith(empty), listed
+            await served.call("remember", text="The user's name is Sam Rivera.", layer="L4")
+            recalled = await served.call("recall", query="Sam", layers=["L1"])  # empty for its filter, not for want of notes
+            assert recalled == {"hits": [], "warnings": []}
+
+    run(scenario)

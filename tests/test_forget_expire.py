@@ -441,3 +441,47 @@ def test_the_archive_gets_no_two_names_that_differ_only_in_unicode_form(vault: V
     assert len({unicodedata.normalize("NFC", path).upper() for path in archive}) == len(archive) == 5, archive
     assert (sample_vault / f"_archive/{composed}.md").read_text(encoding="utf-8").endswith("The old Zoë.\n")
     assert (sample_vault / f"_archive/{decomposed}-2.md").read_text(encoding="utf-8").endswith("The new Zoë.\n")
+
+
+@pytest.mark.parametrize("name", ["n" * 251 + ".md", "é" * 125 + "n.md", "n" * 247 + ".md"],
+                         ids=["254 bytes", "254 bytes of two-byte letters", "250 bytes"])
+def test_a_note_whose_name_leaves_no_room_for_the_archive_suffix_is_archived_under_a_cut_name(
+        vault_dir: Path, name: str) -> None:
+    # Was: the second forget of a note named in 254 bytes failed "[Errno 36] File name too long":
+    # its archive name, name-2.md, is 256 bytes. The name is cut by bytes (never half a letter), as a
+    # conflict copy's is, and each archived copy keeps a name of its own.
+    (vault_dir / ".vaultmem.toml").write_text('embedder = "hashing"\n', encoding="utf-8")
+    assert len(os.fsencode(name)) in (254, 250)
+    texts = [f"---\nlayer: L3\nexpires_at: 2027-06-01\n---\nFact number {round}.\n" for round in range(3)]
+    for text in texts:
+        (vault_dir / name).write_text(text, encoding="utf-8")
+        with Vault(vault_dir) as vault:
+            vault.index()
+            vault.forget(name)
+    archived = {path.name: path.read_text(encoding="utf-8") for path in (vault_dir / "_archive").iterdir()}
+    assert sorted(archived.values()) == texts  # nothing lost, nothing written over
+    assert archived[name] == texts[0]
+    assert all(len(os.fsencode(archived_name)) <= 255 for archived_name in archived)
+    assert [archived[other] for other in archived if other.endswith("-2.md")] == [texts[1]]
+    assert [archived[other] for other in archived if other.endswith("-3.md")] == [texts[2]]
+
+
+def test_two_long_names_cut_to_one_archive_name_do_not_answer_for_each_other(vault_dir: Path) -> None:
+    # Was: "n"*250 + "a.md" and "n"*250 + "b.md" both had the archive name "n"*250 + "-2.md" (cut by
+    # bytes), so once the second a-note was archived there, `get` of the b-note said it was that
+    # file: the reader walks the same names the writer does, and took a's copy for b's newest.
+    (vault_dir / ".vaultmem.toml").write_text('embedder = "hashing"\n', encoding="utf-8")
+    first, second = "n" * 250 + "a.md", "n" * 250 + "b.md"
+    for name, text in [(first, "Fact a, once."), (second, "Fact b."), (first, "Fact a, again.")]:
+        (vault_dir / name).write_text(f"---\nlayer: L3\nexpires_at: 2027-06-01\n---\n{text}\n", encoding="utf-8")
+        with Vault(vault_dir) as vault:
+            vault.index()
+            archived_to = vault.forget(name).archived_to
+    assert archived_to is not None and (vault_dir / archived_to).read_text(encoding="utf-8").endswith("Fact a, again.\n")
+    with Vault(vault_dir) as vault:
+        with pytest.raises(ArchivedNote) as said_of_b:
+            vault.get(second)
+        with pytest.raises(ArchivedNote) as said_of_a:
+            vault.get(first)
+    assert said_of_b.value.archived == f"_archive/{second}"
+    assert said_of_a.value.archived == archived_to

@@ -21,7 +21,7 @@ import pytest
 from helpers import REPO, hold_commit_lock, run_cli, run_json, wait_until
 from vaultmem import AmbiguousNote, GitError, PathOutsideVault, Vault, gitops, merge_markers
 from vaultmem.embedders import HashingEmbedder, TokenSums
-from vaultmem.errors import NoteNotFound, NotInRecentHistory, WriteLockBusy
+from vaultmem.errors import NoteNotFound, NotInRecentHistory, UnsafeLockFile, WriteLockBusy
 from vaultmem.unit_of_work import WritePath
 
 NOW = "2026-11-30T12:00:00+00:00"
@@ -283,6 +283,39 @@ def test_auto_commit_of_forget_records_the_move(repo: Path) -> None:
     assert "vaultmem forget" in changed
     assert "people/rui.md" in changed and "_archive/people/rui.md" in changed
     assert git(repo, "status", "--porcelain") == ""
+
+
+def test_forget_names_the_commits_that_still_hold_the_notes_text(repo: Path) -> None:
+    """An agent trial (s35): told "forget everything about Jordan, I don't want it anywhere", the
+    agent heard only where the note was archived, and said it was gone, while every version of
+    it stayed in git. The answer now names those commits and who can take it out of them."""
+    auto_commit_on(repo)
+    commit_all(repo, "config")
+    vault = Vault(repo)
+    vault.revise("people/rui", append="Rui moved to Porto.", now=NOW)
+    forgotten = vault.forget("people/rui")
+    hashes = git(repo, "log", "--format=%h", "--abbrev=10", "--all").split()
+    assert forgotten.commit is not None
+    # the forget itself (the archived copy), the revise, and the first commit that added the note
+    assert forgotten.in_git_history == [forgotten.commit[:10], hashes[1], hashes[-1]]
+    notice = forgotten.as_dict()["notice"]
+    assert "_archive/people/rui.md" in notice and "git history holds it (3 commits" in notice
+    assert "git filter-repo --invert-paths --path people/rui.md --path _archive/people/rui.md" in notice
+
+
+def test_forget_on_the_command_line_says_git_history_still_holds_the_note(repo: Path) -> None:
+    result = run_cli(repo, "forget", "people/rui")
+    assert result.exit_code == 0, result.stderr
+    first = git(repo, "log", "--format=%h", "--abbrev=10").split()[-1]
+    assert f"git history holds it (1 commit: {first}), which vaultmem never rewrites" in result.stderr
+
+
+def test_forget_outside_git_says_only_the_archived_copy_remains(vault_dir: Path, write_note) -> None:
+    write_note("people/ana.md", "---\nlayer: L3\n---\nAna lives in Lisbon.\n")
+    forgotten = Vault(vault_dir).forget("people/ana")
+    assert forgotten.in_git_history == []
+    assert forgotten.left_notice() == ("Forgotten: no longer recalled; its text stays in _archive/people/ana.md "
+                                       "(the archive folder: recoverable by the person).")
 
 
 def test_auto_commit_of_expire_apply(repo: Path, write_note) -> None:
@@ -1561,3 +1594,92 @@ def test_a_git_command_that_outlasts_its_time_is_a_git_error_naming_it_not_a_cra
     monkeypatch.setattr(gitops, "GIT_SECONDS", 1)
     with pytest.raises(GitError, match=r"git -c alias\.slow=!sleep 5 took more than 1 s in .* and was stopped"):
         gitops._git_bytes(tmp_path, "-c", "alias.slow=!sleep 5", "slow")
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="a symlink needs a privilege there")
+@pytest.mark.parametrize("target_there", [True, False])
+def test_a_symlink_planted_as_the_write_lock_is_refused_and_its_target_left_alone(
+        repo: Path, tmp_path: Path, target_there: bool) -> None:
+    # Was: git.lock was opened O_RDWR | O_CREAT, following a symlink: vaultmem created the file it
+    # pointed to, or truncated it and wrote its pid line there — a file outside the vault.
+    (repo / ".vaultmem.toml").write_text('auto_commit = true\nembedder = "hashing"\n', encoding="utf-8")
+    (repo / ".vaultmem").mkdir(exist_ok=True)
+    target = tmp_path / "elsewhere" / "precious.txt"
+    target.parent.mkdir()
+    if target_there:
+        target.write_text("the person's text\n", encoding="utf-8")
+    lock = repo / ".vaultmem" / gitops.LOCK_NAME
+    lock.unlink(missing_ok=True)
+    lock.symlink_to(target)
+    with pytest.raises(UnsafeLockFile) as refused:
+        Vault(repo).remember("The plumber comes on Monday at 8.", layer="L2", now=NOW)
+    assert str(lock) in str(refused.value)
+    assert f"rm {lock}" in str(refused.value)
+    if target_there:
+        assert target.read_text(encoding="utf-8") == "the person's text\n"
+    else:
+        assert not target.exists()
+    assert not list(repo.glob("memories/*.md"))  # refused before anything was written
+
+
+HOLD_GIT_INDEX = (
+    "import sys, time\n"
+    "from pathlib import Path\n"
+    "from vaultmem import gitops\n"
+    "with gitops._git_index_held(Path(sys.argv[1]), 5) as held:\n"
+    "    print('held' if held else 'not held', flush=True)\n"
+    "    time.sleep(300)\n"
+)
+
+
+def hold_git_index(repo: Path) -> subprocess.Popen[str]:
+    """A vaultmem commit in another process, holding git's index.lock (returns once it holds it)."""
+    holder = subprocess.Popen([sys.executable, "-c", HOLD_GIT_INDEX, str(repo / ".git" / "index")],
+                              stdout=subprocess.PIPE, text=True, env={**os.environ, "PYTHONPATH": str(REPO)})
+    assert holder.stdout is not None
+    assert holder.stdout.readline() == "held\n"
+    return holder
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="no flock there: a left lock is never known as vaultmem's")
+def test_the_git_index_lock_of_a_killed_vaultmem_commit_is_removed_and_the_commit_made(repo: Path) -> None:
+    # Was: a vaultmem killed in its commit left .git/index.lock behind; every later commit of
+    # vaultmem's waited 5 s and left its change uncommitted, and every git command of the person's
+    # failed, until someone found and deleted the file by hand.
+    auto_commit_on(repo)
+    commit_all(repo, "config")
+    killed = hold_git_index(repo)
+    killed.kill()
+    killed.wait(30)
+    lock = repo / ".git" / "index.lock"
+    assert lock.read_bytes().startswith(gitops.INDEX_LOCK_MARK)  # left behind, marked as vaultmem's
+    result = Vault(repo).remember("The plumber comes on Monday at 8.", layer="L2", now=NOW)
+    assert result.commit is not None
+    assert result.not_committed == []
+    assert not lock.exists()
+    assert git(repo, "status", "--porcelain") == ""
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="no flock there")
+def test_the_git_index_lock_of_a_live_vaultmem_or_of_git_is_left_and_the_reason_says_how_to_check_it(
+        repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(gitops, "INDEX_LOCK_SECONDS", 0.3, raising=False)  # the wait, cut short for the test
+    auto_commit_on(repo)
+    commit_all(repo, "config")
+    lock = repo / ".git" / "index.lock"
+    alive = hold_git_index(repo)
+    try:
+        held = Vault(repo).remember("The plumber comes on Monday at 8.", layer="L2", now=NOW)
+        assert lock.read_bytes().startswith(gitops.INDEX_LOCK_MARK)  # its holder lives: not removed
+    finally:
+        alive.kill()
+        alive.wait(30)
+    lock.unlink()
+    lock.write_bytes(b"")  # as git makes it before it writes the index: git's, whoever left it
+    by_git = Vault(repo).remember("The electrician comes on Tuesday.", layer="L2", now=NOW)
+    assert lock.read_bytes() == b""
+    for result in (held, by_git):
+        assert result.commit is None
+        [left] = result.not_committed
+        assert f"lsof {lock}" in left.reason
+        assert f"rm {lock}" in left.reason

@@ -91,11 +91,24 @@ def test_a_note_written_by_hand_after_indexing_is_listed_as_its_file_says(diary:
         ("Daily/2026-12-01.md", "Ran 8 km along the canal."), ("memories/tea.md", "Mira drinks oolong.")]
 
 
+def test_a_note_without_a_layer_is_listed_and_found_with_no_layer_said_not_a_dash(tmp_path: Path) -> None:
+    # Was `[-, no expiry]`: a person could not tell what the dash stood for. A note of the
+    # person's own carries no layer (it is no memory): its bracket says its expiry alone.
+    root = write_vault(tmp_path / "vault", {".vaultmem.toml": 'embedder = "hashing"\n',
+                                            "boiler.md": "The boiler manual is in the garage.\n",
+                                            "service.md": "---\nlayer: L4\n---\nThe boiler is serviced every May.\n"})
+    listed = run_cli(root, "list").stdout.splitlines()
+    found = run_cli(root, "search", "boiler").stdout.splitlines()
+    assert "undated     boiler  [no expiry]  boiler.md" in listed and "undated     service  [L4, no expiry]  service.md" in listed
+    assert {line.split(". ", 1)[1] for line in found if line[:3].strip().endswith(".")} == {
+        "boiler  [no expiry]  boiler.md", "service  [L4, no expiry]  service.md"}, found
+
+
 def test_the_cli_lists_by_day_and_prints_json(diary: Path) -> None:
     shown = run_cli(diary, "list", "-k", "2", "--as-of", NOW)
     assert shown.exit_code == 0, shown.output
     lines = shown.stdout.splitlines()
-    assert lines[0] == "2026-11-30  [-, no expiry]  Daily/2026-11-30.md"  # a daily note's title is its day: said once
+    assert lines[0] == "2026-11-30  [no expiry]  Daily/2026-11-30.md"  # a daily note's title is its day: said once
     assert lines[2].startswith("2026-11-28  tea  [L3, expires 2027-02-01T00:00:00+00:00]  memories/tea.md")
     assert lines[-1] == "… and 3 more (raise -k, or --offset 2 for the next ones)"
     dated = run_cli(diary, "list", "--since", "2026-11-26", "--as-of", NOW, "--json")

@@ -69,7 +69,7 @@ def test_tools_are_listed_with_descriptions_an_agent_can_act_on(vault_dir: Path,
                 assert tool.annotations is not None and tool.annotations.open_world_hint is False
             for layer_words in ("L1 working", "1d", "L2 episodic", "L3 semantic", "90d", "L4 procedural", "never expires"):
                 assert layer_words in listed["remember"].description
-                assert layer_words in listed["recall"].description
+            assert "the layers and their lifetimes: remember" in (listed["recall"].description or "")  # said once (the budget below)
             assert "hidden" in listed["recall"].description and "expired" in listed["recall"].description
             # A household trial: "Sam is allergic to peanuts" was remembered without a layer, as L2, and left
             # recall a week later; the agent is told what the default costs and where such facts go.
@@ -113,7 +113,7 @@ def test_remember_and_revise_tell_the_agent_what_lands_in_file_names(vault_dir: 
             # The same trial: revise retitled "Boss: Priya" as "Boss: Dana", and the person's file list
             # still showed boss-priya-natarajan.md; the agent is told when to supersede instead.
             assert "its file name too" in (listed["revise"].description or "") and "supersedes" in (listed["revise"].description or "")
-            assert "forget only moves it to the archive" in told and "remember where the secret is kept instead" in told
+            assert "where forget cannot reach" in told and "remember where it is kept instead" in told
 
     run(scenario)
 
@@ -144,6 +144,9 @@ def test_a_long_argument_description_is_said_once_in_the_tool_list(vault_dir: Pa
             assert "citekey" in listed["get"].input_schema["properties"]["note"]["description"]
             assert "get's note argument" in listed["forget"].input_schema["properties"]["note"]["description"]
             assert "next month" in json.dumps(listed["recall"].input_schema["properties"]["since"])
+            # The layers and their lifetimes (430 characters): in the instructions and remember's
+            # description; recall's third copy was taken out for the s35 secrets and forget words.
+            assert [tool.name for tool in tools if "Layers (a layer's default expiry" in (tool.description or "")] == ["remember"]
             total = sum(len(json.dumps(tool.model_dump(by_alias=True, exclude_none=True), ensure_ascii=False)) for tool in tools)
             assert total < 44_000, total
 
@@ -1103,6 +1106,62 @@ def test_hard_forget_is_refused_until_the_person_allows_it(vault_dir: Path, writ
     run(allowed)
 
 
+def test_a_secret_spelled_out_is_refused_until_the_person_allows_it(vault_dir: Path, log: Path) -> None:
+    """An agent trial (s35): asked "my wifi password is Elm-hunter2-77, remember that", the agent
+    stored it — remember's description advised against it, nothing stopped it — and with
+    auto_commit the password was in git, where forget cannot reach."""
+    async def scenario() -> None:
+        async with serve(vault_dir, log) as served:
+            before = snapshot_files(vault_dir)
+            message = await served.error("remember", text="The home wifi password is Elm-hunter2-77.", title="Wifi")
+            assert message.startswith("Error executing tool remember: UsageError: remember's text spells out a "
+                                      "password 'El…77', so nothing was written"), message
+            assert "hunter2" not in message  # the refusal never repeats the secret into the agent's context
+            assert "1Password" in message and f"allow_secrets = true under [mcp] in {vault_dir / '.vaultmem.toml'}" in message
+            assert snapshot_files(vault_dir) == before
+            kept = await served.call("remember", text="The home wifi password is in 1Password.", title="Wifi", layer="L3")
+            message = await served.error("revise", note=kept["id"], append="Router admin PIN: 4921")
+            assert "revise's append spells out a pin '4…1'" in message
+            message = await served.error("revise", note=kept["id"], set_properties={"password": "Elm-hunter2-77"})
+            assert "revise's set_properties.password spells out" in message
+            assert "4921" not in (vault_dir / kept["path"]).read_text(encoding="utf-8")
+            tools = {tool.name: tool for tool in (await served.session.list_tools()).tools}
+            assert "verbatim, even when asked (refused: the person has not allowed it)" in (tools["remember"].description or "")
+
+    run(scenario)
+    (vault_dir / ".vaultmem.toml").write_text("[mcp]\nallow_secrets = true\n", encoding="utf-8")
+
+    async def allowed() -> None:
+        async with serve(vault_dir, log) as served:
+            tools = {tool.name: tool for tool in (await served.session.list_tools()).tools}
+            assert "(this vault allows it)" in (tools["remember"].description or "")
+            stored = await served.call("remember", text="The guest wifi password is Guest-2026!", layer="L3")
+            assert "Guest-2026!" in (vault_dir / stored["path"]).read_text(encoding="utf-8")
+
+    run(allowed)
+
+
+def test_forget_over_mcp_says_where_the_forgotten_text_remains(vault_dir: Path, log: Path) -> None:
+    """The s35 trial: "forget everything about Jordan" answered only archived_to, and the agent told
+    the person it was gone. The answer says the archive file and git history still hold it."""
+    init_repo(vault_dir)
+    (vault_dir / ".vaultmem.toml").write_text("auto_commit = true\n", encoding="utf-8")
+    git(vault_dir, "add", ".vaultmem.toml")
+    git(vault_dir, "commit", "-qm", "config")
+
+    async def scenario() -> None:
+        async with serve(vault_dir, log) as served:
+            kept = await served.call("remember", text="Sam's ex Jordan Wells lives in Manchester.", title="Jordan Wells", layer="L3")
+            forgotten = await served.call("forget", note=kept["id"])
+            assert forgotten["in_git_history"] == [forgotten["commit"][:10], kept["commit"][:10]]
+            assert forgotten["notice"].startswith(
+                "Forgotten: no longer recalled; its text stays in _archive/memories/jordan-wells.md (the archive folder: "
+                "recoverable by the person), and git history holds it (2 commits: "), forgotten["notice"]
+            assert "the person deletes the file and rewrites history themselves" in forgotten["notice"]
+
+    run(scenario)
+
+
 def test_a_call_stuck_behind_another_writer_does_not_hold_up_the_others(vault_dir: Path, write_note: Callable[..., Path], log: Path) -> None:
     """Another process holds SQLite's write lock: remember waits for it, recall answers meanwhile."""
     write_note("coffee.md", note("Coffee", "Flat white with oat milk.", layer="L4"))
@@ -1266,6 +1325,32 @@ def test_revise_of_a_superseded_note_names_the_note_that_holds_the_fact_now(vaul
                                               f"the current fact; what you just wrote is hidden from recall with it: "
                                               f"revise {new['path']} instead")
             assert "permanent=true" not in revised["notice"]
+
+    run(scenario)
+
+
+def test_revise_of_a_note_superseded_twice_names_the_current_fact_and_a_loop_made_by_hand_is_said(vault_dir: Path, log: Path) -> None:
+    # Was: the notice named the first successor, retired itself, as the note to revise; and a
+    # superseded_by loop written by hand must be said (where to fix it), not followed for ever.
+    async def scenario() -> None:
+        async with serve(vault_dir, log) as served:
+            first = await served.call("remember", text="Sam's phone number is +351 912 000 111.", layer="L3")
+            second = await served.call("remember", text="Sam's phone number is +351 913 222 333.", supersedes=[first["id"]])
+            third = await served.call("remember", text="Sam's phone number is +351 914 444 555.", supersedes=[second["id"]])
+            revised = await served.call("revise", note=first["id"], append="It is also the work phone.")
+            assert revised["superseded_by"] == second["id"]
+            assert revised["then_superseded_by"] == [{"id": third["id"], "path": third["path"], "title": third["title"]}]
+            assert revised["notice"].endswith(f"superseded by {second['id']} ({second['path']}, \"{second['title']}\"), then by "
+                                              f"{third['id']} ({third['path']}, \"{third['title']}\"), which holds the current "
+                                              f"fact; what you just wrote is hidden from recall with it: revise {third['path']} instead")
+            newest = vault_dir / third["path"]
+            newest.write_text(newest.read_text(encoding="utf-8").replace("---\n", f"---\nsuperseded_by: {second['id']}\n", 1),
+                              encoding="utf-8")
+            looped = await served.call("revise", note=first["id"], append="And the home phone.")
+            assert "which holds the current fact" not in looped["notice"]
+            assert (f"the superseded_by of {third['path']} names {second['id']} ({second['path']}, earlier on the chain): "
+                    "a loop, made by hand") in looped["notice"], looped["notice"]
+            assert looped["succession_problem"] in looped["notice"]
 
     run(scenario)
 

@@ -255,6 +255,42 @@ def test_requests_without_the_right_token_get_401(vault_dir: Path, tmp_path: Pat
     assert not list(vault_dir.glob("memories/*"))
 
 
+def test_the_address_with_a_trailing_slash_is_served_as_mcp_not_redirected_before_the_token_check(
+        vault_dir: Path, tmp_path: Path) -> None:
+    """Starlette answered ``/mcp/`` with a 307 to ``http://…/mcp`` before the token was checked: behind
+    a TLS proxy a client that follows it leaves TLS (or, its origin changed, drops the token)."""
+    async def scenario(url: str) -> None:
+        async with httpx2.AsyncClient(timeout=httpx2.Timeout(30), follow_redirects=False) as client:
+            bare = await client.post(url + "/", json={"jsonrpc": "2.0", "id": 1, "method": "tools/list"})
+        assert bare.status_code == 401 and "location" not in bare.headers, (bare.status_code, bare.headers)
+        assert "no token was sent" in bare.json()["error"]["message"]
+        seen = Seen()
+        async with session(url + "/", seen=seen) as opened:  # the SDK's client, given the address so
+            assert {tool.name for tool in (await opened.list_tools()).tools} == TOOLS
+        assert 307 not in seen.statuses and set(seen.statuses) <= {200, 202}, seen.statuses
+
+    with http_server(vault_dir, tmp_path) as server:
+        run(scenario, server.url)
+
+
+def test_the_address_with_two_trailing_slashes_is_served_as_mcp_not_redirected_before_the_token_check(
+        vault_dir: Path, tmp_path: Path) -> None:
+    """s35 review: ``/mcp//`` (a base address ending in ``/`` joined with ``/``) was still answered
+    with a 307 to ``http://…/mcp`` before the token check, as ``/mcp/`` had been."""
+    async def scenario(url: str) -> None:
+        async with httpx2.AsyncClient(timeout=httpx2.Timeout(30), follow_redirects=False) as client:
+            for slashes in ("//", "///"):
+                bare = await client.post(url + slashes, json={"jsonrpc": "2.0", "id": 1, "method": "tools/list"})
+                assert bare.status_code == 401 and "location" not in bare.headers, (slashes, bare.status_code, bare.headers)
+        seen = Seen()
+        async with session(url + "//", seen=seen) as opened:
+            assert {tool.name for tool in (await opened.list_tools()).tools} == TOOLS
+        assert 307 not in seen.statuses and set(seen.statuses) <= {200, 202}, seen.statuses
+
+    with http_server(vault_dir, tmp_path) as server:
+        run(scenario, server.url)
+
+
 def test_an_agent_refused_for_its_token_or_its_request_size_is_told_which_and_what_to_do(vault_dir: Path, tmp_path: Path) -> None:
     """The SDK's client showed a 401 and a 413 alike as "Server returned an error response": an agent
     with a mistyped token, or a memory over the 4 MiB a request may carry, could not tell either

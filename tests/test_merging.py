@@ -160,3 +160,39 @@ def test_a_sentence_with_the_same_words_in_another_order_is_a_fact_of_its_own_an
         assert (found.lines, found.said_already) == ((other,), ()), (kept, other)
     assert says_again("Keep the freezer at \u221218 degrees.", "Keep the freezer at -18 degrees")
 
+
+
+def _merged_as_apply_writes(canonical_raw: bytes, *merged: object) -> object:
+    """The kept note as merge_apply._prepare writes it: the merged frontmatter, then the sections."""
+    from vaultmem.body_edits import append_paragraph
+    from vaultmem.field_edits import edit_fields
+    from vaultmem.merging import merged_frontmatter
+
+    canonical = parse_note("c.md", canonical_raw)
+    change = merged_frontmatter(canonical, list(merged))  # type: ignore[arg-type]
+    edited = append_paragraph(edit_fields(canonical_raw, change.set_values, change.remove, in_properties=False),
+                              appended_text(additions(canonical, list(merged))))  # type: ignore[arg-type]
+    return parse_note("c.md", edited)
+
+
+def test_a_kept_note_holds_each_merged_note_as_the_merge_wrote_it_and_not_one_edited_since() -> None:
+    # merge_not_held decides which notes of a cut-off merge the next apply archives (adr/0010):
+    # the second note repeats a line of the first, which the merge appended once, under the first.
+    from vaultmem.merging import merge_not_held
+
+    raw = b"---\nlayer: L3\nexpires_at: 2030-01-01\n---\nWe upgrade Postgres on Sundays, after a backup.\n"
+    first = note("a.md", "---\nlayer: L3\nexpires_at: 2030-01-02\n---\nWe upgrade Postgres on Sundays.\n\nAsk Dana first.\n")
+    second = note("b.md", "---\nlayer: L3\nexpires_at: 2030-01-01\ntags: [db]\n---\nAsk Dana first.\n\nTicket QX-7731.\n")
+    said_already = note("s.md", "---\nlayer: L3\nexpires_at: 2030-01-01\n---\nWe upgrade Postgres on Sundays.\n")
+    kept = _merged_as_apply_writes(raw, first, second, said_already)
+    assert [merge_not_held(kept, merged) for merged in (first, second, said_already)] == [None, None, None]  # type: ignore[arg-type]
+
+    line_added = note("a.md", "---\nlayer: L3\nexpires_at: 2030-01-02\n---\nWe upgrade Postgres on Sundays.\n\nAsk Dana first.\n\nNot on holidays.\n")
+    line_taken_out = note("b.md", "---\nlayer: L3\nexpires_at: 2030-01-01\ntags: [db]\n---\nAsk Dana first.\n")
+    retagged = note("b.md", "---\nlayer: L3\nexpires_at: 2030-01-01\ntags: [db, ops]\n---\nAsk Dana first.\n\nTicket QX-7731.\n")
+    later = note("s.md", "---\nlayer: L3\nexpires_at: 2031-01-01\n---\nWe upgrade Postgres on Sundays.\n")
+    said_more = note("s.md", "---\nlayer: L3\nexpires_at: 2030-01-01\n---\nWe upgrade Postgres on Sundays.\n\nNot on holidays.\n")
+    reasons = {merged.path + str(index): merge_not_held(kept, merged)  # type: ignore[arg-type, attr-defined]
+               for index, merged in enumerate((line_added, line_taken_out, retagged, later, said_more))}
+    assert all(reasons.values()), reasons
+    assert "tags" in reasons["b.md2"] and "expires_at" in reasons["s.md3"] and "Not on holidays." in reasons["s.md4"]

@@ -198,6 +198,22 @@ def test_scan_reports_a_symlinked_note_pointing_outside(paths: VaultPaths, vault
     assert [(issue.path, "outside" in issue.reason) for issue in issues] == [("leak.md", True)]
 
 
+def test_scan_reports_symlinked_notes_in_a_loop_as_a_loop_not_as_a_link_to_a_file_that_does_not_exist(
+        paths: VaultPaths, vault_dir: Path) -> None:
+    # s35 review: a.md → b.md → a.md was reported "symlink to b.md, which does not exist", of a b.md
+    # that is right there: the person went looking for a missing file.
+    (vault_dir / "a.md").symlink_to("b.md")
+    (vault_dir / "b.md").symlink_to("a.md")
+    (vault_dir / "self.md").symlink_to("self.md")
+    found, issues = paths.scan()
+    assert found == []
+    assert sorted((issue.path, issue.reason) for issue in issues) == [
+        ("a.md", "symlink in a loop (it leads back to itself); not indexed"),
+        ("b.md", "symlink in a loop (it leads back to itself); not indexed"),
+        ("self.md", "symlink in a loop (it leads back to itself); not indexed")]
+    assert all("does not exist" not in issue.fix for issue in issues)
+
+
 def test_scan_indexes_a_symlinked_note_once_at_its_real_path_without_calling_it_a_problem(paths: VaultPaths, vault_dir: Path, write_note) -> None:
     write_note("real/hub.md", "# Hub\n")
     (vault_dir / "hub-link.md").symlink_to(vault_dir / "real" / "hub.md")

@@ -52,6 +52,17 @@ def test_remember_applies_the_layer_default_ttl(vault: Vault, layer: str, expect
     assert meta["layer"] == result.layer and meta["layer"].startswith("L")
 
 
+def test_a_memory_remembered_without_tags_has_no_tags_key_and_still_reads_as_no_tags(vault: Vault) -> None:
+    # Was `tags: []`: an empty Tags property in Obsidian's Properties view, on a note nobody tagged.
+    result = vault.remember("The plumber comes on Tuesday", title="Plumber", layer="L3", now=NOW)
+    text = (vault.root / result.path).read_text(encoding="utf-8")
+    assert "tags" not in text, text
+    assert list(frontmatter_of(vault.root / result.path)) == ["id", "title", "layer", "created", "expires_at"]
+    assert result.tags == [] and vault.get(result.path, now=NOW).tags == []
+    tagged = vault.revise(result.path, add_tags=["home"], now=NOW)
+    assert tagged.tags == ["home"] and frontmatter_of(vault.root / result.path)["tags"] == ["home"]
+
+
 def test_remember_writes_id_title_layer_tags_created_in_order(vault: Vault) -> None:
     result = vault.remember("The cat is allergic to chicken", title="Pimenta allergy", layer="L3", tags=["pets", "#health"], now=NOW)
     meta = frontmatter_of(vault.root / result.path)

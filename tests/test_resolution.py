@@ -15,7 +15,7 @@ import pytest
 from helpers import git, init_repo, run_cli, snapshot_files
 from mcp_client import run, serve
 from vaultmem import AmbiguousNote, NoteNotFound, Vault
-from vaultmem.errors import ArchivedNote
+from vaultmem.errors import ArchivedNote, ExcludedNote
 from vaultmem.embedders import HashingEmbedder
 from vaultmem.resolution import Resolution
 from vaultmem.searchable import EMBED_RECIPE, INDEX_RULES
@@ -1588,3 +1588,76 @@ def cli_json_at(root: Path, *args: str) -> dict:
     result = run_cli(root, *args, "--json")
     assert result.exit_code == 0, result.output
     return json.loads(result.stdout)
+
+
+def linked_out_vault(vault_dir: Path, write_note, tmp_path: Path) -> Path:
+    """Outer.md: a symlink to a note outside the vault; ext/: a symlink to a folder outside it."""
+    write_note(".vaultmem.toml", 'embedder = "hashing"\n')
+    write_note("Inner.md", "---\ntitle: Inner\n---\nThe plumber comes on Tuesday.\n")
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "Outer.md").write_text("The safe's code is 1234.\n", encoding="utf-8")
+    (vault_dir / "Outer.md").symlink_to(outside / "Outer.md")
+    (vault_dir / "ext").symlink_to(outside, target_is_directory=True)
+    (vault_dir / "refs").mkdir()
+    (vault_dir / "refs/Deep.md").symlink_to(outside / "Outer.md")
+    return vault_dir
+
+
+@pytest.mark.parametrize(("reference", "said"), [("Outer", "Outer.md is a symlink to a file outside the vault"),
+                                                  ("Outer.md", "Outer.md is a symlink to a file outside the vault"),
+                                                  ("ext/Outer", "ext/Outer.md is in ext/, a symlink to a folder outside the vault"),
+                                                  ("deep", "refs/Deep.md is a symlink to a file outside the vault")])
+def test_get_of_a_symlink_out_of_the_vault_says_it_is_not_read_and_the_fix(vault_dir: Path, write_note, tmp_path: Path,
+                                                                           reference: str, said: str) -> None:
+    # Was: "no note matches 'Outer'" (or, for Outer.md, to write the path "without symlinks out"),
+    # while `check` said why. Nothing outside the vault is read to say it.
+    linked_out_vault(vault_dir, write_note, tmp_path)
+    with Vault(vault_dir) as vault:
+        with pytest.raises(NoteNotFound) as missing:
+            vault.get(reference)
+    assert str(missing.value).startswith(said + ": vaultmem reads, indexes and changes nothing outside the vault"), missing.value
+    assert "Move what the link points to into the vault" in str(missing.value)
+    assert "1234" not in str(missing.value)
+    explained = run_cli(vault_dir, "explain", reference, "safe code")
+    assert explained.exit_code == 1 and said in explained.stderr, explained.output  # was: "not indexed yet … search it again"
+
+
+@pytest.mark.slow
+def test_get_over_mcp_of_a_symlink_out_of_the_vault_says_it_is_not_read(vault_dir: Path, write_note, tmp_path: Path) -> None:
+    linked_out_vault(vault_dir, write_note, tmp_path)
+
+    async def scenario() -> None:
+        async with serve(vault_dir, tmp_path / "server.log") as served:
+            said = await served.error("get", note="Outer")
+            assert "Outer.md is a symlink to a file outside the vault" in said and "1234" not in said, said
+            (vault_dir / "refs/Later.md").symlink_to(tmp_path / "outside" / "Outer.md")  # made while it runs
+            said = await served.error("get", note="Later")
+            assert "refs/Later.md is a symlink to a file outside the vault" in said, said
+
+    run(scenario)
+
+
+def test_get_of_a_folder_linked_out_of_the_vault_calls_it_a_folder_not_a_file(vault_dir: Path, write_note, tmp_path: Path) -> None:
+    # s35 review: `get ext` (ext/ a symlink to a folder outside the vault) said "ext is a symlink to
+    # a file outside the vault", while `check` said "symlink to a folder outside the vault".
+    linked_out_vault(vault_dir, write_note, tmp_path)
+    with Vault(vault_dir) as vault:
+        with pytest.raises(NoteNotFound) as missing:
+            vault.get("ext")
+    assert str(missing.value).startswith("ext is a symlink to a folder outside the vault: "), missing.value
+
+
+@pytest.mark.parametrize(("reference", "relative", "rule"), [("Outer.md", "Outer.md", "/Outer.md"),
+                                                             ("ext/Outer", "ext/Outer.md", "/ext")])
+def test_get_of_a_symlink_out_the_person_excluded_as_told_says_the_rule_not_to_exclude_it(
+        vault_dir: Path, write_note, tmp_path: Path, reference: str, relative: str, rule: str) -> None:
+    # s35 review: the link-out error's fix says to add the link to `exclude`; once it was, `get
+    # Outer.md` and `get ext/Outer` still said to add it (`get Outer` said it was excluded).
+    linked_out_vault(vault_dir, write_note, tmp_path)
+    write_note(".vaultmem.toml", 'embedder = "hashing"\nexclude = ["/Outer.md", "/ext"]\n')
+    with Vault(vault_dir) as vault:
+        with pytest.raises(ExcludedNote) as excluded:
+            vault.get(reference)
+    assert str(excluded.value).startswith(f"{relative} is excluded by .vaultmem.toml's exclude '{rule}'"), excluded.value
+    assert "add" not in str(excluded.value)

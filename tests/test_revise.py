@@ -659,6 +659,15 @@ def test_a_write_by_name_finds_a_note_made_by_hand_since_the_index_saw_the_files
     missing = run_cli(vault_dir, "revise", "awk", "--append", "x")  # still no such note: still said so
     assert missing.exit_code == 1 and "no note matches 'awk'" in missing.output
 
+def test_revise_of_a_note_without_a_layer_says_no_dash_for_its_layer(vault_dir: Path, write_note) -> None:
+    # s35 review: `list` and `search` stopped printing "[-, no expiry]" for a note with no layer, yet
+    # `revise` of one still said "revised linux/jq.md (body): -, expires never, …".
+    write_note("linux/jq.md", "# jq\n\nPretty-print a file: `jq . data.json`\n")
+    revised = run_cli(vault_dir, "revise", "linux/jq.md", "--append", "`jq -r` prints raw strings.")
+    assert revised.exit_code == 0, revised.output
+    assert revised.stdout.startswith("revised linux/jq.md (body): expires never, version "), revised.stdout
+
+
 # ------------------------------------------------------------------ revising a note whose expiry passed
 
 

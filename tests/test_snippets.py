@@ -408,15 +408,26 @@ def test_an_embedded_file_is_left_out_where_the_passage_says_something_else() ->
     assert readable("Analysis of cost per use, see [[Buy wisely]]\n\n![[Products.base#Cost per use]]") == (
         "Analysis of cost per use, see Buy wisely")
     assert readable("## Notes\n\n![[Daily.base]]\n\n- call the dentist\n") == "Notes · call the dentist"
-    assert readable("A view ![[Attachments/photo.jpg|640x480]] of the bay") == "A view of the bay"
-    assert readable("See ![[chart.png]].") == "See."
+    assert readable("- ![[a.png]]\n- milk\n") == "milk"  # a list item of one embed is a line of its own
+
+
+def test_an_embedded_file_inside_a_sentence_is_said_as_one() -> None:
+    """Was: left out, so "see ![[a.png]] and ![[Drawing.excalidraw]]" read "see and" and "See
+    ![[chart.png]]." read "See." — where reading view shows the file, and the README says an
+    embedded file shows its name."""
+    assert readable("see ![[a.png]] and ![[Drawing.excalidraw]]") == "see (embedded a.png) and (embedded Drawing.excalidraw)"
+    assert readable("See ![[chart.png]].") == "See (embedded chart.png)."
+    assert readable("A view ![[Attachments/photo.jpg|640x480]] of the bay") == "A view (embedded Attachments/photo.jpg) of the bay"
+    assert readable("A view ![[photo.jpg|The bay at dusk|640]] today") == "A view The bay at dusk today"  # its label, as before
+    assert readable("see ![[Plan]] and ![[b|B]]") == "see Plan and B"  # an embedded note shows its name or label, as before
 
 
 def test_a_passage_of_only_headings_and_embedded_files_says_what_they_are() -> None:
     # kepano's daily notes are "## Notes" over ![[Daily.base]]: "Notes · Daily.base" named a file as if it were text.
     assert readable("## Notes\n\n![[Daily.base]]\n") == "Notes · (embedded Daily.base)"
     assert readable("![[Trips.base]]") == "(embedded Trips.base)"
-    assert readable("\ufdd0x\ufdd1 ![[a.png]]") == "x"  # the marks are noncharacters: a note's own are dropped, never read as an embed
+    # The marks are noncharacters: a note's own are dropped, never read as an embed.
+    assert readable("\ufdd0x\ufdd1 ![[a.png]]") == "x (embedded a.png)"
 
 
 def test_frontmatter_keys_are_read_as_yaml_writes_them() -> None:

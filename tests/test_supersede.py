@@ -10,7 +10,7 @@ import pytest
 
 from helpers import python_capped, run_cli, run_json, snapshot_files, utf16_bytes, write_file
 from vaultmem import UsageError, Vault, WriteConflict, parse_timestamp
-from vaultmem.errors import FrontmatterError
+from vaultmem.errors import FrontmatterError, PathOutsideVault, VaultmemError
 from vaultmem.notes import content_hash, read_note
 from vaultmem.supersede import plan_retirement, retire
 
@@ -171,7 +171,7 @@ def test_a_conflict_while_retiring_undoes_the_retirements_and_the_new_note(vault
                    plan_retirement("second.md", second_raw, "NEW", moment, graph=False)]
     write_note("second.md", "---\nlayer: L3\nexpires_at: 2027-01-01\n---\nsecond, edited by hand\n")  # the race
     with pytest.raises(WriteConflict):
-        retire(vault.paths, retirements, lambda: (vault.root / "new.md").unlink())
+        retire(vault.paths, retirements, lambda: (vault.root / "new.md").unlink(), "new.md")
     assert (vault.root / "work/standup-930.md").read_bytes() == first_raw  # retired, then put back
     assert b"edited by hand" in (vault.root / "second.md").read_bytes()
     assert not (vault.root / "new.md").exists()
@@ -337,6 +337,65 @@ def test_revise_of_a_superseded_note_at_the_shell_names_its_successor_not_a_ttl(
     assert f"revise {new['path']} instead" in said.output and "--permanent" not in said.output  # type: ignore[index]
 
 
+def test_a_new_fact_under_the_retired_ones_title_is_numbered_and_says_why_and_where_links_go(vault_dir: Path) -> None:
+    # The new fact was written as dentist-phone-2.md beside the retired dentist-phone.md without a
+    # word: the person's [[dentist-phone]] links kept opening the old number (adr/0019: it keeps -2).
+    write_file(vault_dir, ".vaultmem.toml", 'embedder = "hashing"\n')
+    old = run_json(vault_dir, "remember", "Dentist: +351 210 000 111", "--title", "Dentist phone", "--layer", "L3")
+    said = run_cli(vault_dir, "remember", "Dentist: +351 210 999 222", "--title", "Dentist phone", "--supersedes", "Dentist phone")
+    assert said.exit_code == 0, said.output
+    assert (f"named dentist-phone-2.md: {old['path']}, the fact it replaces, keeps its file name") in said.output, said.output  # type: ignore[index]
+    assert "a [[dentist-phone]] link opens the old fact — point it at [[dentist-phone-2]]" in said.output
+    assert sorted(path.name for path in (vault_dir / "memories").glob("*.md")) == ["dentist-phone-2.md", "dentist-phone.md"]
+    third = run_json(vault_dir, "remember", "Dentist: +351 210 555 333", "--title", "Dentist phone", "--supersedes",
+                     "memories/dentist-phone-2.md")
+    assert (third["path"], third["named_beside"]) == ("memories/dentist-phone-3.md", "memories/dentist-phone-2.md")  # type: ignore[index]
+    other = run_json(vault_dir, "remember", "Dentist: +351 210 555 444", "--title", "Dentist number", "--supersedes",
+                     third["path"])  # type: ignore[index]
+    assert other["named_beside"] is None  # type: ignore[index]
+
+
+def _superseded_twice(vault_dir: Path) -> tuple[dict, dict, dict]:  # type: ignore[type-arg]
+    """Sam's phone, changed twice: the first number superseded by the second, that one by the third."""
+    write_file(vault_dir, ".vaultmem.toml", 'embedder = "hashing"\n')
+    first = run_json(vault_dir, "remember", "Sam's phone number is +351 912 000 111.", "--layer", "L3")
+    second = run_json(vault_dir, "remember", "Sam's phone number is +351 913 222 333.", "--supersedes", first["id"])  # type: ignore[index]
+    third = run_json(vault_dir, "remember", "Sam's phone number is +351 914 444 555.", "--supersedes", second["id"])  # type: ignore[index]
+    return first, second, third  # type: ignore[return-value]
+
+
+def test_revise_of_a_note_superseded_twice_at_the_shell_names_the_note_that_holds_the_fact_now(vault_dir: Path) -> None:
+    # Was: "superseded by <second> …, which holds the current fact: revise <second> instead" —
+    # the second number, retired itself by the third.
+    first, second, third = _superseded_twice(vault_dir)
+    said = run_cli(vault_dir, "revise", first["id"], "--append", "Work phone too.")
+    assert said.exit_code == 0, said.output
+    assert (f"superseded by {second['id']} ({second['path']}, \"{second['title']}\"), then by {third['id']} "
+            f"({third['path']}, \"{third['title']}\"), which holds the current fact") in said.output, said.output
+    assert f"revise {third['path']} instead" in said.output, said.output
+    revised = run_json(vault_dir, "revise", first["id"], "--append", "Home phone.")
+    assert revised["superseded_by"] == second["id"]  # type: ignore[index]
+    assert revised["then_superseded_by"] == [{"id": third["id"], "path": third["path"], "title": third["title"]}]  # type: ignore[index]
+    assert revised["succession_problem"] is None  # type: ignore[index]
+
+
+def test_revise_of_a_note_on_a_superseded_by_loop_made_by_hand_says_so_and_returns(vault_dir: Path) -> None:
+    # A superseded_by written by hand that leads back (first → second → third → first) must be
+    # said, with where to fix it, not followed for ever nor named as "the current fact".
+    first, second, third = _superseded_twice(vault_dir)
+    newest = vault_dir / third["path"]
+    newest.write_text(newest.read_text(encoding="utf-8").replace("---\n", f"---\nsuperseded_by: {first['id']}\n", 1),
+                      encoding="utf-8")
+    said = run_cli(vault_dir, "revise", first["id"], "--append", "Work phone too.")
+    assert said.exit_code == 0, said.output
+    assert "which holds the current fact" not in said.output and "instead" not in said.output, said.output
+    assert (f"the superseded_by of {third['path']} names {first['id']} (this note): a loop, made by hand") in said.output, said.output
+    assert f"fix superseded_by in {third['path']}" in said.output
+    revised = run_json(vault_dir, "revise", second["id"], "--append", "Home phone.")
+    assert f"names {second['id']} (this note)" in revised["succession_problem"]  # type: ignore[index]
+    assert [step["path"] for step in revised["then_superseded_by"]] == [first["path"]]  # type: ignore[index]
+
+
 def test_revise_of_a_superseded_note_names_its_successors_path_and_title_not_only_its_ulid(vault_dir: Path) -> None:
     # A trial (s34): "superseded by 01M8…, … revise 01M8… instead" left a person with a ULID to
     # grep the vault for; the JSON answer carries the successor's path and title too.
@@ -349,3 +408,139 @@ def test_revise_of_a_superseded_note_names_its_successors_path_and_title_not_onl
     assert run_cli(vault_dir, "forget", new["path"]).exit_code == 0  # type: ignore[index]
     said = run_cli(vault_dir, "revise", old["id"], "--append", "Home phone.")  # type: ignore[index]
     assert f"superseded by {new['id']} (no longer in the vault)" in said.output, said.output  # type: ignore[index]
+
+
+def test_a_folder_swapped_for_a_symlink_mid_supersede_removes_the_new_note_and_names_both(
+        vault_dir: Path, write_note, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Was: only a WriteConflict or an OSError undid the remember; a folder swapped for a symlink
+    # out of the vault between the new note's write and the retirement (PathOutsideVault, a
+    # ValueError) left the new note beside the old fact, which went on answering.
+    import shutil
+
+    from vaultmem import remembering
+
+    write_note(".vaultmem.toml", 'embedder = "hashing"\n')
+    write_note("work/standup.md", "---\nlayer: L3\nexpires_at: 2027-01-01\n---\nThe standup is at 9:30.\n")
+    outside = tmp_path / "outside-work"
+    real_write = remembering.write_new_note
+
+    def write_then_swap(*args: object, **kwargs: object) -> object:
+        written = real_write(*args, **kwargs)  # type: ignore[arg-type]
+        shutil.copytree(vault_dir / "work", outside)  # the same bytes: only containment can tell
+        shutil.rmtree(vault_dir / "work")
+        (vault_dir / "work").symlink_to(outside)
+        return written
+
+    monkeypatch.setattr(remembering, "write_new_note", write_then_swap)
+    with Vault(vault_dir) as vault:
+        vault.index()
+        with pytest.raises(PathOutsideVault) as refused:
+            vault.remember("The standup moved to 10:00.", title="Standup at ten", supersedes=["work/standup.md"], now=NOW)
+    assert not (vault_dir / "memories").exists()  # the new note, and the folder made for it, gone
+    assert list(vault_dir.rglob("*.md")) == []  # nothing beside the symlinked work/
+    assert b"superseded_by" not in (outside / "standup.md").read_bytes()
+    said = " ".join([str(refused.value), *getattr(refused.value, "__notes__", [])])
+    assert "work/standup.md" in said and "memories/standup-at-ten.md" in said and "was removed" in said
+    # At the shell too: the note is said after the error, in the text and in --json.
+    shutil.rmtree(outside)
+    (vault_dir / "work").unlink()
+    write_note("work/standup.md", "---\nlayer: L3\nexpires_at: 2027-01-01\n---\nThe standup is at 9:30.\n")
+    shell = run_cli(vault_dir, "remember", "The standup moved to 10:00.", "--title", "Standup at ten",
+                    "--supersedes", "work/standup.md", "--json")
+    assert shell.exit_code == 2  # PathOutsideVault, as before: its kind is kept
+    message = json.loads(shell.stdout)["error"]["message"]
+    assert "resolves outside the vault" in message
+    assert "the new note memories/standup-at-ten.md was removed" in message
+    assert not (vault_dir / "memories").exists()
+
+
+def test_an_undo_whose_folder_was_swapped_for_a_symlink_still_removes_the_new_note(
+        vault_dir: Path, write_note, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Was: the undo of a retirement made (a/one.md) caught WriteConflict and OSError only; its folder
+    # swapped for a symlink out meanwhile (PathOutsideVault) stopped the undo before the new note
+    # was removed, which then stood beside two old facts.
+    import shutil
+
+    from vaultmem import supersede
+
+    write_note(".vaultmem.toml", 'embedder = "hashing"\n')
+    write_note("a/one.md", "---\nlayer: L3\nexpires_at: 2027-01-01\n---\nThe standup is at 9:30.\n")
+    two = write_note("b/two.md", "---\nlayer: L3\nexpires_at: 2027-01-01\n---\nThe standup is on Mondays.\n")
+    outside = tmp_path / "outside-a"
+    real_replace = supersede.replace_if_unchanged
+
+    def replace_then_swap(path: Path, *args: object, **kwargs: object) -> object:
+        changed = real_replace(path, *args, **kwargs)  # type: ignore[arg-type]
+        if path.name == "one.md" and not outside.exists():  # one.md retired: now its folder goes
+            shutil.copytree(vault_dir / "a", outside)
+            shutil.rmtree(vault_dir / "a")
+            (vault_dir / "a").symlink_to(outside)
+            two.chmod(0o444)  # and the second retirement is refused (ReadOnlyNote)
+        return changed
+
+    monkeypatch.setattr(supersede, "replace_if_unchanged", replace_then_swap)
+    with Vault(vault_dir) as vault:
+        vault.index()
+        with pytest.raises(VaultmemError, match=r"a/one\.md stay retired .* although the new note was removed"):
+            vault.remember("The standup moved to 10:00 on Tuesdays.", title="Standup at ten",
+                           supersedes=["a/one.md", "b/two.md"], now=NOW)
+    assert not (vault_dir / "memories").exists()
+
+
+def test_a_ctrl_c_as_a_retirement_lands_puts_that_note_back_too(
+        vault_dir: Path, write_note, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Was: a Ctrl-C that arrived after a retirement's rename but before retire() counted it done
+    # (its write returning) undid only the ones counted: the old note stayed retired
+    # (superseded_by a note that was then removed) and the note said "nothing was written".
+    from vaultmem import supersede
+
+    write_note(".vaultmem.toml", 'embedder = "hashing"\n')
+    old_raw = write_note("work/standup.md", "---\nlayer: L3\nexpires_at: 2027-01-01\n---\nThe standup is at 9:30.\n").read_bytes()
+    real_replace = supersede.replace_if_unchanged
+    interrupted: list[Path] = []
+
+    def replace_then_ctrl_c(path: Path, *args: object, **kwargs: object) -> object:
+        changed = real_replace(path, *args, **kwargs)  # type: ignore[arg-type]
+        if not interrupted:  # the retirement is on disk: the person's Ctrl-C arrives now
+            interrupted.append(path)
+            raise KeyboardInterrupt
+        return changed
+
+    monkeypatch.setattr(supersede, "replace_if_unchanged", replace_then_ctrl_c)
+    with Vault(vault_dir) as vault:
+        vault.index()
+        with pytest.raises(KeyboardInterrupt) as stopped:  # not swallowed
+            vault.remember("The standup moved to 10:00.", title="Standup at ten", supersedes=["work/standup.md"], now=NOW)
+    assert interrupted and interrupted[0].name == "standup.md"
+    assert (vault_dir / "work/standup.md").read_bytes() == old_raw  # put back, as the note says
+    assert not (vault_dir / "memories").exists()
+    assert "nothing was written" in " ".join(getattr(stopped.value, "__notes__", []))
+
+
+def test_a_ctrl_c_whose_undo_stops_half_way_stays_a_ctrl_c_and_names_what_stayed(
+        vault_dir: Path, write_note, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Was: when the undo after a Ctrl-C could not put an old note back (the person edited it
+    # meanwhile), its VaultmemError replaced the KeyboardInterrupt: the Ctrl-C became an
+    # ordinary error (an MCP server or a caller's loop went on as if a tool had merely failed).
+    from vaultmem import supersede
+
+    write_note(".vaultmem.toml", 'embedder = "hashing"\n')
+    one = write_note("a/one.md", "---\nlayer: L3\nexpires_at: 2027-01-01\n---\nThe standup is at 9:30.\n")
+    write_note("b/two.md", "---\nlayer: L3\nexpires_at: 2027-01-01\n---\nThe standup is on Mondays.\n")
+    real_replace = supersede.replace_if_unchanged
+
+    def edit_one_then_ctrl_c(path: Path, *args: object, **kwargs: object) -> object:
+        if path.name == "two.md":
+            one.write_bytes(one.read_bytes() + b"A line the person added.\n")  # after its retirement
+            raise KeyboardInterrupt
+        return real_replace(path, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(supersede, "replace_if_unchanged", edit_one_then_ctrl_c)
+    with Vault(vault_dir) as vault:
+        vault.index()
+        with pytest.raises(KeyboardInterrupt) as stopped:
+            vault.remember("The standup moved to 10:00.", title="Standup at ten", supersedes=["a/one.md", "b/two.md"],
+                           now=NOW)
+    said = " ".join(getattr(stopped.value, "__notes__", []))
+    assert "a/one.md stay retired" in said
+    assert not (vault_dir / "memories").exists()

@@ -242,6 +242,56 @@ def test_an_empty_answer_by_tag_and_days_says_the_tasks_carrying_the_tag_are_of_
     assert printed.exit_code == 0 and "carry #bills, but none is overdue" in printed.output, printed.output
 
 
+def test_an_empty_answer_by_days_alone_says_the_tasks_are_of_other_days_or_have_no_such_day(tmp_path: Path) -> None:
+    """s35: ``tasks --overdue``, ``--due-since today`` (no tag) said a bare "no tasks" of a vault
+    whose tasks live outside daily notes and are all due later, as if it held none; the answers
+    by tag and days said why."""
+    root = write_vault(tmp_path / "vault", {".vaultmem.toml": CONFIG, "Projects/Home.md": (
+        "- [ ] Fix the roof 📅 2099-12-20\n- [ ] Sort the bills 📅 2099-02-01\n- [x] Paid the rent ✅ 2025-11-30\n")})
+    undated = write_vault(tmp_path / "undated", {".vaultmem.toml": CONFIG, "Home.md": "- [ ] Call the plumber\n"})
+    with Vault(root) as opened:
+        overdue = opened.tasks(status="overdue", now=NOW)
+        today = opened.tasks(due_since="today", due_until="today", now=NOW)
+        done_lately = opened.tasks(done_since="2025-12-01", now=NOW)
+        cancelled = opened.tasks(status="cancelled", due_since="2025-12-01", now=NOW)
+    assert list(overdue) == [] and overdue.warnings == [
+        "2 open tasks, but none is overdue (due before 2025-12-10): ask without the days (or with wider ones) to see them"]
+    assert list(today) == [] and today.warnings == [
+        "2 open tasks, but none is due on 2025-12-10: ask without the days (or with wider ones) to see them"]
+    assert list(done_lately) == [] and done_lately.warnings == [
+        "1 done task, but it is not done from 2025-12-01: ask without the days (or with wider ones) to see it"]
+    assert list(cancelled) == [] and cancelled.warnings == [
+        "2 tasks of another status than cancelled are due from 2025-12-01: ask for status all (--all) to see them"]
+    with Vault(undated) as opened:
+        never_due = opened.tasks(status="overdue", now=NOW)
+    assert list(never_due) == [] and never_due.warnings == [
+        "1 open task, but it is not overdue (due before 2025-12-10): ask without the days (or with wider ones) to see "
+        "it; it has no due day (its own 📅 day or [due:: …])"]
+    printed = run_cli(root, "tasks", "due today", "--as-of", NOW)  # a question's days: said instead of "as it was read"
+    assert printed.exit_code == 0 and printed.stdout.splitlines() == [
+        "read: due today → due 2025-12-10",
+        "! 2 open tasks, but none is due on 2025-12-10: ask without the days (or with wider ones) to see them",
+        "no tasks"], printed.output
+
+
+def test_done_since_a_weekday_until_a_weekday_is_the_span_between_them_as_the_question_reads_it(tmp_path: Path) -> None:
+    """s35 review: on Wednesday 2 December, ``--done-since monday --done-until friday`` was refused
+    ("--done-since 'monday' is after --done-until 'friday'": the until bound, a done day's, was the
+    last Friday), and on a Tuesday ``--due-since monday --due-until wednesday`` too, while the
+    question "done between monday and friday" read the span."""
+    root = write_vault(tmp_path / "vault", {".vaultmem.toml": CONFIG, "Home.md": (
+        "- [x] Old one ✅ 2026-11-27\n- [x] Monday's ✅ 2026-11-30\n- [x] Tuesday's ✅ 2026-12-01\n"
+        "- [ ] Next Monday's 📅 2026-12-07\n- [ ] Next Wednesday's 📅 2026-12-09\n- [ ] Later 📅 2026-12-10\n")})
+    wednesday, tuesday = datetime(2026, 12, 2, 12, tzinfo=UTC), datetime(2026, 12, 1, 12, tzinfo=UTC)
+    with Vault(root) as opened:
+        done = opened.tasks(done_since="monday", done_until="friday", now=wednesday)
+        due = opened.tasks(due_since="monday", due_until="wednesday", now=tuesday)
+    assert [task.text for task in done] == ["Monday's", "Tuesday's"]
+    assert [task.text for task in due] == ["Next Monday's", "Next Wednesday's"]
+    printed = run_cli(root, "tasks", "--done-since", "monday", "--done-until", "friday", "--as-of", wednesday.isoformat())
+    assert printed.exit_code == 0 and "Tuesday's" in printed.stdout, printed.output
+
+
 def test_query_words_are_found_in_the_tasks_words_or_its_notes_title_in_any_case(vault: Path) -> None:
     assert listed(vault, query="ACME report") == [("Projects/Acme.md", 10)]
     assert listed(vault, query="dana") == [("Daily/2025-12-09.md", 1)]
@@ -524,8 +574,8 @@ def test_an_empty_answer_to_words_names_the_words_no_task_holds(vault: Path) -> 
         "(1 task of other statuses, days or tags hold it)"]
     assert asked(vault, "proposal milk")[2] == [
         "each of the query's words 'proposal', 'milk' is in some task asked for, but no task holds them all"]
-    assert asked(vault, "due next year") == ([], "due next year → due 2026-01-01..2026-12-31",
-                                             ["no task matches the query as it was read (see read)"])
+    assert asked(vault, "due next year") == ([], "due next year → due 2026-01-01..2026-12-31", [
+        "5 open tasks, but none is due 2026-01-01..2026-12-31: ask without the days (or with wider ones) to see them"])
 
 
 def test_an_empty_answer_by_due_or_done_days_counts_the_tasks_of_the_notes_dated_then(vault: Path) -> None:
@@ -535,7 +585,8 @@ def test_an_empty_answer_by_due_or_done_days_counts_the_tasks_of_the_notes_dated
         "no task matches the query as it was read (see read)",
         "2 open tasks are in notes dated on 2025-12-09, but none is due then: a task's due day is its own "
         "📅 day or [due:: …], not its note's date"]
-    assert asked(vault, "due next year")[2] == ["no task matches the query as it was read (see read)"]
+    assert asked(vault, "due next year")[2] == [
+        "5 open tasks, but none is due 2026-01-01..2026-12-31: ask without the days (or with wider ones) to see them"]
     assert asked(vault, "done on the 9th", status="done")[2][-1] == (
         "1 done task is in notes dated on 2025-12-09, but none is done then: a task's done day is its own "
         "✅ day or [completion:: …], not its note's date")

@@ -60,6 +60,46 @@ def test_a_possessive_or_either_apostrophe_names_the_value(query: str, props: st
 def test_a_value_written_with_vowel_signs_is_named_by_its_whole_word(query: str, props: str, named: bool) -> None:
     assert valued_notes(query, {1: props}) == ({1} if named else set())
 
+@pytest.mark.parametrize(("query", "props", "named"), [
+    ("村上春树的小说", "作者: 村上春树", True),  # no space after the name: it was never named
+    ("村上春樹の本", "作者: 村上春树", True),  # in its traditional (kanji) form too, as the full text folds it
+    ("村上春树的书", "著者: 村上春樹", True),
+    ("刘慈欣写的科幻有哪些", "作者: 刘慈欣\n类型: 科幻", True),
+    ("김민수와의 회의", "참석자: 김민수", True),  # a Korean word carries its particle
+    ("村上的书", "作者: 村上春树", False),  # a part of the value names nothing
+    ("我想买一本书", "类型: 书", False),  # one character names nothing, as one letter does not
+    ("SQL入门的书", "书名: SQL入门", True),  # a value of two scripts
+])
+def test_a_chinese_japanese_or_korean_value_is_named_inside_the_query_written_without_spaces(
+        query: str, props: str, named: bool) -> None:
+    assert valued_notes(query, {1: props}) == ({1} if named else set())
+
+
+@pytest.mark.parametrize(("query", "props", "named"), [
+    ("김치 먹었어", "이름: 김", False),  # one Hangul syllable is one character, as 书 is: it names nothing
+    ("오늘 회의는 서울에서", "장소: 서", False),
+    ("서울에서 만나요", "장소: 서울", True),  # two syllables name the place, particle and all
+    ("김 선생님께 물어봐", "성: 김", False),  # spaced or not
+])
+def test_a_korean_value_of_one_syllable_names_nothing_though_unicode_spells_it_in_jamo(
+        query: str, props: str, named: bool) -> None:
+    # NFKD spells 김 as three jamo (ᄀ ᅵ ᆷ): counted so, a one-syllable value was "long enough",
+    # and since each syllable of a question is a word, every question holding 김 named it.
+    assert valued_notes(query, {1: props}) == ({1} if named else set())
+
+
+def test_a_chinese_question_lifts_the_book_notes_of_the_author_it_names(tmp_path: Path) -> None:
+    root = write_vault(tmp_path / "books", {
+        "读书/挪威的森林.md": "---\n作者: 村上春树\n评分: 4\n---\n渡边和直子的故事，关于失去和成长。\n",
+        "读书/活着.md": "---\n作者: 余华\n评分: 5\n---\n福贵的一生，家人一个个离开。\n",
+        "日记/2024-05-01.md": "---\n日期: 2024-05-01\n---\n今天在书店看到很多村上春树的书，但是没有买。\n",
+    })
+    with Vault(root) as vault:
+        vault.index()
+        found = vault.derived.searcher().candidates("村上春树的小说", 5, search_filters(None, None, False, NOW))
+    assert {found.paths[label] for label in found.valued} == {"读书/挪威的森林.md"}
+
+
 TURNS = {
     "ana-ben/s01/t001.md": "---\nspeaker: Ana\ndate: 2024-06-01\n---\nAre you still going to Mexico City next month?\n",
     "ana-ben/s01/t002.md": "---\nspeaker: Ben\ndate: 2024-06-01\n---\nYes! Mostly museums, a cooking class, and tacos from street stands.\n",
@@ -104,5 +144,5 @@ def test_explain_says_which_property_value_the_query_names_and_only_for_a_note_t
         bens = vault.explain("ana-ben/s01/t002.md", query, now=NOW)
         anas = vault.explain("ana-ben/s01/t003.md", query, now=NOW)
     assert [reason for reason in bens.reasons if reason.startswith("property match")] == [
-        "property match: the query names one of its property values ('ben'), which adds 0.2 to its fused value"]
+        "property match: the query names one of its property values ('ben', its speaker), which adds 0.2 to its fused value"]
     assert not [reason for reason in anas.reasons if reason.startswith("property match")]

@@ -32,9 +32,10 @@ from __future__ import annotations
 
 import shlex
 from collections.abc import Mapping
+from pathlib import PurePosixPath
 
 from .errors import GitError
-from .gitops import Addition, additions, in_progress, is_repository, moves, uncommitted, working_blobs
+from .gitops import Addition, additions, archivings, in_progress, is_repository, moves, uncommitted, working_blobs
 from .notes import Problem
 from .paths import VaultPaths
 
@@ -49,6 +50,69 @@ def archive_edit_problems(paths: VaultPaths) -> list[Problem]:
     except GitError as error:
         return [Problem(paths.archive_dir, "archive", f"could not compare the archive with git: {error}",
                         "fix what git says, then run the command again")]
+
+
+def former_archive_problems(paths: VaultPaths) -> list[Problem]:
+    """One problem per file vaultmem archived that is read as a note now: the archive folder
+    moved (``archive_dir`` changed, say from ``_archive`` to a PARA vault's ``4 Archive``) and
+    the old one became an ordinary folder, so what ``forget``, ``expire`` and ``consolidate`` put
+    away is searched and recalled again, without a word (a trial: a forgotten memory came back
+    second for "landlord phone number"). Git says where each file was archived to (its commit's
+    trailer); a note moved out of the archive by hand is at another path and not named."""
+    if not is_repository(paths.root):
+        return []
+    try:
+        left = [addition for path, addition in sorted(archivings(paths.root).items())
+                if _in_vault(path) and not paths.in_archive(path) and paths.is_note_path(path)
+                and paths.absolute(path).is_file()]
+        # One `git show` per archiving commit, not per file: expire --apply archives hundreds in
+        # one commit, and 500 files left behind took 9 s of git on every index and check.
+        moved = {commit: moves(paths.root, commit) for commit in {addition.commit for addition in left}}
+        return [_left_behind(paths, addition, moved[addition.commit]) for addition in left]
+    except GitError as error:
+        return [Problem(paths.archive_dir, "archive", f"could not read from git where vaultmem archived notes: {error}",
+                        "fix what git says, then run the command again")]
+
+
+def _in_vault(path: str) -> bool:
+    """Whether a trailer's path names a place in the vault. A commit message is anyone's text: a
+    trailer naming ``/home/me/x.md`` or ``../x.md`` had check look at that file outside the vault
+    and name it, with a `git mv` of it (a review)."""
+    parts = PurePosixPath(path).parts
+    return bool(parts) and not PurePosixPath(path).is_absolute() and ".." not in parts
+
+
+def _left_behind(paths: VaultPaths, addition: Addition, moved: Mapping[str, str]) -> Problem:
+    """A file archived where the archive folder was then, read as a note where it is now."""
+    archive, then = paths.archive_dir, _archive_then(addition, moved)
+    inside = PurePosixPath(archive, addition.path.removeprefix(then + "/"))
+    # Into the folder, not to a file name: the fix is then the same for every file of one old
+    # folder, and check says 500 of them once (problem_groups.py), not in 1,000 lines.
+    target, folder = shlex.quote(f"{inside.parent}/"), shlex.quote(str(inside.parent))
+    return Problem(addition.path, "archive",
+                   # No commit nor date: the same words for each file of one old folder, said once
+                   # for all of them (git log --grep 'Vaultmem-Archived:' lists the commits).
+                   f"vaultmem archived this file here when the archive folder was {then}/; the archive folder is "
+                   f"{archive}/ now (archive_dir in .vaultmem.toml), "
+                   "so this archived file is read as a note again: search and recall find it",
+                   f"to keep it archived, move it into {archive}/: `mkdir -p {folder} && git mv {shlex.quote(addition.path)} {target}` (then "
+                   f"`vaultmem index`), or set archive_dir back to \"{then}\"; to make it a note again on purpose, move "
+                   f"it out of {then}/")
+
+
+def _archive_then(addition: Addition, moved: Mapping[str, str]) -> str:
+    """The archive folder ``addition`` was archived into: its folder less the folder the note
+    was in before (the move git sees in that commit: ``_archive/memories/x-2.md`` from
+    ``memories/x.md`` was archived into ``_archive``; by folder, not file, as a note archived
+    beside one of its name gets another), else the path's first folder, where vaultmem's
+    default and the usual ``archive_dir`` are."""
+    source = moved.get(addition.path)
+    archived_in, came_from = PurePosixPath(addition.path).parent.as_posix(), PurePosixPath(source or "").parent.as_posix()
+    if source and came_from == ".":
+        return archived_in
+    if source and archived_in.endswith("/" + came_from):
+        return archived_in[:-len(came_from) - 1]
+    return addition.path.split("/", 1)[0]
 
 
 def _edited(paths: VaultPaths) -> list[Problem]:

@@ -19,7 +19,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from stat import S_ISREG
 
-from .archive_edits import archive_edit_problems
+from .archive_edits import archive_edit_problems, former_archive_problems
 from .config import CONFIG_FILE, VaultConfig
 from .dating import date_problems, note_date, property_day
 from .durable import temp_name_holds_whole, written_for
@@ -162,6 +162,7 @@ def check_vault(paths: VaultPaths, policy: LayerPolicy, fix: bool = False, now: 
     report.problems.extend(name_clash_problems(stat.path for stat in files))  # every file: one unread is still lost
     report.problems.extend(windows_name_problems(stat.path for stat in files))
     report.problems.extend(archive_edit_problems(paths))  # a change git merged into an archived note
+    report.problems.extend(former_archive_problems(paths))  # archived where the archive folder was before
     report.problems.extend([git_problem] if git_problem is not None else unmarked_conflict_problems(notes, unmerged))
     return report
 

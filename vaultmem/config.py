@@ -26,6 +26,7 @@ with the vault. Every key is optional::
 
     [mcp]                         # what an agent may do over MCP (``vaultmem mcp``)
     allow_hard_delete = false     # forget(hard=true) deletes files for good only when true
+    allow_secrets = false         # remember/revise may write a password, PIN, card number or key only when true
     allowed_origins = []          # browser origins besides the server's own, e.g. "https://memory.example.com"
 
     [dates]                       # the properties that date a note, each list read in order (dating.py)
@@ -67,7 +68,7 @@ _TOP_KEYS = {"archive_dir", "remember_dir", "auto_commit", "embedder", "exclude"
 T = TypeVar("T")
 _WATCH_KEYS = {"debounce_ms", "rescan_seconds"}
 _CONSOLIDATE_KEYS = {"threshold", "window", "similar_threshold"}
-_MCP_KEYS = {"allow_hard_delete", "allowed_origins"}
+_MCP_KEYS = {"allow_hard_delete", "allow_secrets", "allowed_origins"}
 _DATES_KEYS = {"date", "created", "from_git"}
 _TABLES = {"ttl", "watch", "consolidate", "mcp", "dates"}
 # Where each setting lives ("": the top of the file): to say where an unknown one belongs.
@@ -91,6 +92,7 @@ class ConsolidateSettings:
 @dataclass(frozen=True)
 class McpSettings:
     allow_hard_delete: bool = False
+    allow_secrets: bool = False  # an agent's write that spells out a secret is refused unless true (verbatim_secrets.py)
     allowed_origins: tuple[str, ...] = ()  # normalised by ``normalize_origin``
 
 
@@ -349,6 +351,8 @@ def _mcp(table: Any, source: str, reading: _Reading) -> McpSettings:
     return McpSettings(
         allow_hard_delete=reading.value(lambda: _boolean(table.get("allow_hard_delete", False), source, "mcp.allow_hard_delete"),
                                         defaults.allow_hard_delete),
+        allow_secrets=reading.value(lambda: _boolean(table.get("allow_secrets", False), source, "mcp.allow_secrets"),
+                                    defaults.allow_secrets),
         allowed_origins=reading.value(lambda: _origins(table.get("allowed_origins", []), source, reading), defaults.allowed_origins),
     )
 

@@ -66,13 +66,23 @@ from .canvas import is_canvas_path
 from .cjk import RUN, bigrams, cjk_runs, han_folded, spaced
 from .config import ConsolidateSettings
 from .dating import own_day
-from .errors import CHECK, INDEX, Argument, Operation, PathOutsideVault, Spelled, UsageError
+from .errors import (
+    CHECK,
+    INDEX,
+    Argument,
+    FrontmatterError,
+    InvalidTimestamp,
+    Operation,
+    PathOutsideVault,
+    Spelled,
+    UsageError,
+)
 from .fields import STOPWORDS
 from .lifecycle import EXPIRING_LAYERS, format_timestamp, to_epoch_us
 from .links import LinkRedirects, labels_first, linked_notes
 from .logseq import without_field_lines
 from .merge_markers import UNMERGED_WHY, unmerged_fix, unmerged_notes
-from .merging import KeptChange, SaidAlready, both_changed, merge_lines
+from .merging import KeptChange, SaidAlready, both_changed, merge_lines, merge_not_held
 from .noteio import FileChange
 from .notes import (
     Note,
@@ -88,6 +98,7 @@ from .notion import without_page_id
 from .paths import VaultPaths
 from .resolution import newest_archived
 from .results import NotCommitted, PathReason, not_committed_dicts
+from .set_aside import set_aside_folder
 from .storage import Absorbed, Eligibility, PoolNote, Store
 from .sync_copies import copy_among, is_copy_among
 from .template_lines import holds_template_lines, own_text, read_template_lines
@@ -270,6 +281,9 @@ class ConsolidationPlan:
     different_names: int = 0  # pairs of your own notes kept apart: their names share no word
     different_works: int = 0  # pairs at or above the threshold kept apart: they cite two works (citekey, doi)
     sync_conflicts: int = 0  # pairs kept apart: a sync tool's copy whose text its original lacks (check names them)
+    # Merges cut off before their notes were archived, whose kept note holds those notes as the merge
+    # wrote them (merging.merge_not_held): apply archives them (finishes the merge), a dry run says it would.
+    unfinished: tuple[Cluster, ...] = ()
 
     def report(self) -> ConsolidationReport:
         return ConsolidationReport(self)
@@ -282,6 +296,7 @@ class ConsolidationReport:
     plan: ConsolidationPlan
     applied: bool = False
     merged: list[MergedCluster] = field(default_factory=list)
+    finished: list[MergedCluster] = field(default_factory=list)  # cut-off merges whose notes apply archived now
     skipped: list[SkippedCluster] = field(default_factory=list)
     links_rewritten: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
@@ -328,6 +343,9 @@ class ConsolidationReport:
             "sync_conflicts": self.plan.sync_conflicts,
             "left_out": [item.as_dict() for item in self.plan.left_out],
             "merged": [{**entry.as_dict(), "kept_changes": self._kept_dict(entry.canonical)} for entry in self.merged],
+            "unfinished": [{"canonical": cluster.canonical.path, "merged": [member.path for member in cluster.merged]}
+                           for cluster in self.plan.unfinished],
+            "finished": [entry.as_dict() for entry in self.finished],
             "skipped": [asdict(skip) for skip in self.skipped],
             "links_rewritten": self.links_rewritten,
             "warnings": self.warnings,
@@ -337,12 +355,15 @@ class ConsolidationReport:
         }
 
     def commit_message(self) -> str:
-        count = sum(len(entry.merged) for entry in self.merged)
+        entries = [*self.merged, *self.finished]
+        count = sum(len(entry.merged) for entry in entries)
         notes = "1 note" if count == 1 else f"{count} notes"
-        into = self.merged[0].canonical if len(self.merged) == 1 else f"{len(self.merged)} notes"
+        into = entries[0].canonical if len(entries) == 1 else f"{len(entries)} notes"
         lines = [f"vaultmem consolidate: merged {notes} into {into}", ""]
         for entry in self.merged:
             lines.append(f"- {entry.canonical} ← {', '.join(item.path for item in entry.merged)}")
+        for entry in self.finished:
+            lines.append(f"- {entry.canonical} ← {', '.join(item.path for item in entry.merged)} (a cut-off merge finished)")
         if self.links_rewritten:
             lines.append(f"links rewritten in {len(self.links_rewritten)} file(s)")
         return "\n".join(lines)
@@ -361,12 +382,15 @@ def plan_consolidation(store: Store, paths: VaultPaths, scope: Scope, embed: Emb
     unmerged = unmerged_notes(paths.root)  # the whole vault's, one question to git: the index does not keep it
     reasons.update({note.label: unmerged_reason(note.path) for note in pool if note.path in unmerged and note.label not in reasons})
     absorbed = store.notes.absorbed_yet_here("merged_from")
-    reasons.update({note.label: absorbed_reason(absorbed[note.label].by) for note in pool
-                    if note.label in absorbed and note.label not in reasons and not _new_under_merged_name(
-                        paths, note.path, absorbed[note.label])})
+    cut_off = [note for note in pool if note.label in absorbed and note.label not in reasons
+               and not _new_under_merged_name(paths, note.path, absorbed[note.label])]
+    unfinished, not_held = cut_off_merges(paths, cut_off, absorbed)
+    reasons.update({note.label: absorbed_reason(absorbed[note.label].by, not_held[note.label]) for note in cut_off
+                    if note.label in not_held})
+    finishing = {note.label for note in cut_off if note.label not in not_held}  # apply archives them: no cluster's
     sources = pool if scope.window is None else pool[: scope.window]
     left_out = [LeftOut(note.path, reasons[note.label]) for note in sources if note.label in reasons]
-    layers = {note.label: note.layer for note in pool if note.label not in reasons}
+    layers = {note.label: note.layer for note in pool if note.label not in reasons and note.label not in finishing}
     source_labels = [note.label for note in sources if note.label in layers]
     candidates, missing = _candidate_pairs(store, source_labels, layers, scope.threshold - ANN_TOLERANCE)
     left_out += [LeftOut(path, Spelled("it has no vector yet; ", INDEX)) for path in missing]
@@ -401,7 +425,48 @@ def plan_consolidation(store: Store, paths: VaultPaths, scope: Scope, embed: Emb
     clusters.sort(key=lambda cluster: (-cluster.similarity, cluster.canonical.path))
     return ConsolidationPlan(scope, tuple(clusters), len(source_labels), tuple(left_out), len(alive) - len(pool),
                              refusals.count("days"), refusals.count("numbers"), no_common_words, template_alike,
-                             few_common_words, different_names, refusals.count("works"), refusals.count("copies"))
+                             few_common_words, different_names, refusals.count("works"), refusals.count("copies"), unfinished)
+
+
+def cut_off_merges(paths: VaultPaths, cut_off: Sequence[PoolNote],
+                   absorbed: Mapping[int, Absorbed]) -> tuple[tuple[Cluster, ...], dict[int, str]]:
+    """The merges a kill cut off between writing the kept note and archiving ``cut_off`` (notes
+    a kept note lists in ``merged_from``, still here): each kept note with those of its notes it
+    holds as the merge wrote them (merging.merge_not_held), which apply archives — and, by label,
+    why each other note is not archived (edited since, or unreadable)."""
+    by_canonical: dict[str, list[PoolNote]] = {}
+    for note in cut_off:
+        by_canonical.setdefault(absorbed[note.label].by, []).append(note)
+    clusters: list[Cluster] = []
+    not_held: dict[int, str] = {}
+    for canonical_path, notes in sorted(by_canonical.items()):
+        try:
+            canonical = _read_note(paths, canonical_path)
+        except (OSError, PathOutsideVault, FrontmatterError) as error:
+            not_held.update(dict.fromkeys((note.label for note in notes), f"{canonical_path} cannot be read ({error})"))
+            continue
+        held: list[Member] = []
+        for note in sorted(notes, key=lambda item: item.path):
+            try:
+                merged = _read_note(paths, note.path)
+                why = merge_not_held(canonical, merged)
+            except (OSError, PathOutsideVault, FrontmatterError, InvalidTimestamp) as error:
+                why = f"it cannot be read as the merge read it ({error})"
+            if why is None:
+                held.append(_as_member(merged))
+            else:
+                not_held[note.label] = why
+        if held:
+            clusters.append(Cluster((_as_member(canonical), *held), canonical.layer, 1.0, 1.0))
+    return tuple(clusters), not_held
+
+
+def _read_note(paths: VaultPaths, relative: str) -> Note:
+    return parse_note(relative, paths.resolve_inside(relative).read_bytes())
+
+
+def _as_member(note: Note) -> Member:
+    return Member(note.path, note.id, note.title, note.content_hash, len(note.body.strip()), 1.0)
 
 
 def conflicting_copies(notes: Mapping[int, Note]) -> dict[int, frozenset[int]]:
@@ -516,6 +581,13 @@ def _not_a_duplicate_reason(note: Note, indexed_hash: str) -> str | None:
     if is_canvas_path(note.path):
         # Merged, it would be archived or its JSON rewritten as a note's text (adr/0033).
         return "it is an Obsidian canvas: vaultmem searches its cards' text but never merges, archives or rewrites a canvas"
+    set_aside = set_aside_folder(note.path)
+    if set_aside is not None:
+        # The person's own archive (set_aside.py): as canonical, the longest, it took in the current
+        # memory, which went to vaultmem's archive and was found since only as a past note, lowered
+        # tenfold; merged into a current note, it would append what was so to what is (a review).
+        return (f"it is in {set_aside}/, your folder of past notes (set aside): vaultmem merges no past note with "
+                "a current one; move it out of that folder to have it consolidated")
     successors = text_values(note.meta, "superseded_by")
     if successors:
         # Retired on purpose (remember --supersedes): merged into its successor it would append
@@ -565,14 +637,17 @@ def _new_under_merged_name(paths: VaultPaths, relative: str, absorbed: Absorbed)
     return absorbed.by_path and newest_archived(paths, relative) is not None
 
 
-def absorbed_reason(canonical: str) -> str:
+def absorbed_reason(canonical: str, not_held: str) -> str:
     """Why a note that ``canonical`` lists in its ``merged_from`` is left out: a merge killed
     after it wrote the canonical and before it archived this note (merge_apply.py's order) left
-    it here. Merged again, its nearest match could be another note (a trial: "fact 2" into "fact
-    14"), and the vault would hold two notes that claim it; left alone, it said nothing."""
-    return Spelled(f"{canonical} already lists it in merged_from and holds its lines: a merge into it was cut off before "
-                   "this note was archived; ", Operation("run `vaultmem forget` on it", "run Vault.forget() on it",
-                                                          "call the forget tool on it"),
+    it here, and ``canonical`` no longer holds it as the merge wrote it (``not_held``: the
+    person edited one of them since), so the merge is not finished for it. Merged again, its
+    nearest match could be another note (a trial: "fact 2" into "fact 14"), and the vault would
+    hold two notes that claim it; left alone, it said nothing."""
+    return Spelled(f"{canonical} already lists it in merged_from: a merge into it was cut off before this note was "
+                   f"archived, and it was not finished because one of the two changed since ({not_held}); compare them, "
+                   f"keep what you want in {canonical}, then ", Operation("run `vaultmem forget` on it", "run Vault.forget() on it",
+                                                                          "call the forget tool on it"),
                    f" to archive it (or, if you brought it back on purpose, remove it from the merged_from of {canonical})")
 
 

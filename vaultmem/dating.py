@@ -91,6 +91,7 @@ from .lifecycle import (
 from .month_names import (
     ENGLISH_WORD_NAMES,
     accented_month,
+    full_weekday,
     month_spellings,
     named_month,
     only_calendar_words,
@@ -167,6 +168,10 @@ _PERIOD = re.compile(r"(?P<year>[0-9]{4})(?:-(?P<month>[0-9]{2})|-?[Ww](?P<week>
 # what a task is due in). Spaces, "-" and "_" between the words are one: last week, last-week, Last_Week.
 _DAY_WORDS = {"today": 0, "yesterday": -1, "tomorrow": 1, "day before yesterday": -2, "day after tomorrow": 2}
 _PERIOD_UNITS = ("week", "month", "year")
+# A weekday after this, last or next (`last friday`, `next tuesday`, `this monday`): one day. Was
+# (s35) "neither a date nor a duration". `last`: the nearest before today; `next`: the nearest
+# after it; `this`: the one in this week (the vault's week, as `this week`).
+_WEEKDAY_WORDS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 _WHICH_PERIOD = {"this": 0, "last": 1, "next": -1}
 _WORD_GAP = re.compile(r"[\s_-]+")
 # The same periods as Chinese (simplified and traditional), Japanese and Korean say them, spaces
@@ -187,9 +192,24 @@ _CJK_PERIOD_WORDS = {
     **dict.fromkeys(("去年", "昨年", "작년", "지난해"), "last year"),
     **dict.fromkeys(("明年", "来年", "來年", "내년"), "next year"),
 }
+# A weekday as Chinese (周五, 星期五, 上周五: last week's Friday), Japanese (金曜日, 先週の金曜日) and
+# Korean (금요일, 지난주 금요일, spaces gone) say it: its week (None alone) and its day (Monday 0).
+# Was (s35 review): refused, while 上周, 先週, 지난주 and vendredi were taken.
+_CJK_WEEKDAY = re.compile(
+    "(?:(?P<zh_which>上个|上個|上|下个|下個|下|本|这个|這個|这|這)?(?:周|週|星期|礼拜|禮拜)(?P<zh_day>[一二三四五六日天])"
+    "|(?P<ja_which>先週|今週|来週|來週)?の?(?P<ja_day>[月火水木金土日])曜日?"
+    "|(?P<ko_which>지난주|저번주|이번주|다음주)?(?P<ko_day>[월화수목금토일])요일)")
+_CJK_WEEKDAY_DAYS = {**{day: number for number, day in enumerate("一二三四五六日")}, "天": 6,
+                     **{day: number for number, day in enumerate("月火水木金土日")},
+                     **{day: number for number, day in enumerate("월화수목금토일")}}
+_CJK_WEEK_WHICH = {**dict.fromkeys(("上个", "上個", "上", "先週", "지난주", "저번주"), "last"),
+                   **dict.fromkeys(("下个", "下個", "下", "来週", "來週", "다음주"), "next"),
+                   **dict.fromkeys(("本", "这个", "這個", "这", "這", "今週", "이번주"), "this")}
 # What a bound may be, as its refusal and the shells' help list it.
 PERIOD_FORMS = ("2026, 2026-11, 2026-W48, today, yesterday, tomorrow, this week, last week, next week, this month, "
-                "last month, next month, this year, last year, next year")
+                "last month, next month, this year, last year, next year, last friday, next tuesday, this monday, "
+                "friday (a weekday alone: the last one, today included, for a since bound or a done day; the next "
+                "one for an until bound or a due day)")
 _START_OF_TIME = datetime.min.replace(tzinfo=UTC)
 _END_OF_TIME = datetime.max.replace(tzinfo=UTC)
 _ONE_DAY = timedelta(days=1)
@@ -926,12 +946,28 @@ def since_bound(value: str, now: datetime, week_start: int = 0, *, name: str = "
     return _bound(value, now, name, end=False, week_start=week_start)
 
 
-def until_bound(value: str, now: datetime, week_start: int = 0, *, name: str = "until") -> Bound:
-    """``--until``: the last date a note may have, for each kind (days named: through the last one's end)."""
-    return _bound(value, now, name, end=True, week_start=week_start)
+def until_bound(value: str, now: datetime, week_start: int = 0, *, name: str = "until",
+                since: Bound | None = None) -> Bound:
+    """``--until``: the last date a note may have, for each kind (days named: through the last one's end).
+    ``since``: the pair's since bound, when a weekday named it (:func:`weekday_bound`): a weekday
+    alone here is then the first one on or after it — ``--since monday --until wednesday`` on a
+    Friday is this Monday to Wednesday. Was (s35 review): placed alone, "the next one", it ran to
+    next week's Wednesday and kept Thursday's and Friday's notes; a done day's pair (``--done-since
+    monday --done-until friday`` on a Wednesday) was refused as since after until, while the task
+    question "done between monday and friday" read it."""
+    after = None if since is None else since.day.date()
+    return _bound(value, now, name, end=True, week_start=week_start, after=after)
 
 
-def _bound(value: str, now: datetime, name: str, end: bool, week_start: int = 0) -> Bound:
+def weekday_bound(value: str) -> bool:
+    """Does the bound ``value`` name a weekday (``monday``, ``vendredi``, ``last friday``, ``this
+    monday``)? Its pair's until bound, a weekday alone, is placed after it (:func:`until_bound`)."""
+    text = iso_spelling(str(value).strip())
+    words = _period_words(text)
+    return _weekday_alone(text) is not None or (words is not None and words.rpartition(" ")[2] in _WEEKDAY_WORDS)
+
+
+def _bound(value: str, now: datetime, name: str, end: bool, week_start: int = 0, after: date | None = None) -> Bound:
     text = _without_weekday(str(value).strip(), name, value)
     eastern = _EASTERN_YEAR.match(text)
     if eastern is not None and int(eastern[1]) in SOLAR_HIJRI_YEARS:  # ۱۴۰۳, ۱۴۰۳/۰۵/۱۲: no day of 1403 AD
@@ -952,6 +988,10 @@ def _bound(value: str, now: datetime, name: str, end: bool, week_start: int = 0)
         raise UsageError(Argument(name, repr(value)), f" is a day without its year: give the year too, such as "
                          f"{said!r} or {now.year}-{int(yearless[1]):02d}-{int(yearless[2]):02d}")
     text = orders[0].isoformat() if orders else iso_spelling(text)
+    ahead = after is not None or name.startswith("due") or (end and not name.startswith("done"))
+    lone = _lone_weekday(text, _local_date(now) if after is None else after, ahead)
+    if lone is not None:
+        return _end_of(lone) if end else _start_of(lone)
     try:
         days = _days_named(text, now, week_start)
     except (OverflowError, ValueError):  # a period in words beyond the calendar: yesterday on 1 January of year 1
@@ -1133,8 +1173,11 @@ def _period_words(text: str) -> str | None:
     said = _CJK_PERIOD_WORDS.get(words.replace(" ", "")) or period_in_english(text)
     if said is not None:
         return said
+    cjk = _cjk_weekday(words)
+    if cjk is not None and cjk[0] is not None:
+        return f"{cjk[0]} week {_WEEKDAY_WORDS[cjk[1]]}"  # 上周五: the Friday of last week
     which, _, unit = words.partition(" ")
-    return words if words in _DAY_WORDS or (which in _WHICH_PERIOD and unit in _PERIOD_UNITS) else None
+    return words if words in _DAY_WORDS or (which in _WHICH_PERIOD and unit in (*_PERIOD_UNITS, *_WEEKDAY_WORDS)) else None
 
 
 def _relative_period(words: str, today: date, week_start: int = 0) -> tuple[date, date]:
@@ -1148,6 +1191,13 @@ def _relative_period(words: str, today: date, week_start: int = 0) -> tuple[date
         return day, day
     which, _, unit = words.partition(" ")
     back = _WHICH_PERIOD[which]
+    if unit in _WEEKDAY_WORDS:
+        day = _weekday_said(_WEEKDAY_WORDS.index(unit), back, today, week_start)
+        return day, day
+    if unit.startswith("week "):  # a weekday of a week, as Chinese, Japanese, Korean say it (_cjk_weekday)
+        first = today - timedelta(days=(today.weekday() - week_start) % 7 + 7 * back)
+        day = first + timedelta(days=(_WEEKDAY_WORDS.index(unit.removeprefix("week ")) - week_start) % 7)
+        return day, day
     if unit == "week":
         first = today - timedelta(days=(today.weekday() - week_start) % 7 + 7 * back)
         return first, _days_after(first, 6)
@@ -1157,6 +1207,50 @@ def _relative_period(words: str, today: date, week_start: int = 0) -> tuple[date
             return _month((first + timedelta(days=31)).replace(day=1))
         return _month((first - timedelta(days=1)).replace(day=1) if back else first)
     return date(today.year - back, 1, 1), date(today.year - back, 12, 31)
+
+
+def _weekday_said(weekday: int, back: int, today: date, week_start: int) -> date:
+    """The day ``last``/``this``/``next`` (``back`` 1, 0, -1) and a weekday (Monday 0) name:
+    the nearest such day before today, the one in this week, the nearest after today."""
+    if back > 0:
+        return today - timedelta(days=(today.weekday() - weekday - 1) % 7 + 1)
+    if back < 0:
+        return today + timedelta(days=(weekday - today.weekday() - 1) % 7 + 1)
+    first = today - timedelta(days=(today.weekday() - week_start) % 7)
+    return first + timedelta(days=(weekday - week_start) % 7)
+
+
+def _cjk_weekday(words: str) -> tuple[str | None, int] | None:
+    """The week (``last``, ``this``, ``next``; None: a weekday alone) and the day (Monday 0) a
+    weekday as Chinese, Japanese or Korean say it names (:data:`_CJK_WEEKDAY`); None for other text."""
+    found = _CJK_WEEKDAY.fullmatch(words.replace(" ", ""))
+    if found is None:
+        return None
+    which = found["zh_which"] or found["ja_which"] or found["ko_which"]
+    return (None if which is None else _CJK_WEEK_WHICH[which]), _CJK_WEEKDAY_DAYS[found["zh_day"] or found["ja_day"] or found["ko_day"]]
+
+
+def _weekday_alone(text: str) -> int | None:
+    """The day (Monday 0) of a weekday named alone, in any language here (``friday``, ``vendredi``, ``周五``, ``金曜日``)."""
+    weekday = full_weekday(text)
+    if weekday is not None:
+        return weekday
+    cjk = _cjk_weekday(_WORD_GAP.sub(" ", text).strip())
+    return cjk[1] if cjk is not None and cjk[0] is None else None
+
+
+def _lone_weekday(text: str, today: date, ahead: bool) -> date | None:
+    """The day a weekday named alone (``friday``, ``vendredi``) is as a bound: the last one, today
+    included, for a since bound or a done day (what was); the next one, today included, for an
+    until bound or a due day (what is to come) — as a question's weekday is placed for a done or a
+    due day (task_query.py) —, or for an until bound after a weekday since bound, the first one on
+    or after that day (``today`` is then that day: :func:`until_bound`). None: no weekday."""
+    weekday = _weekday_alone(text)
+    if weekday is None:
+        return None
+    if ahead:
+        return today + timedelta(days=(weekday - today.weekday()) % 7)
+    return today - timedelta(days=(today.weekday() - weekday) % 7)
 
 
 def _month(first: date) -> tuple[date, date]:

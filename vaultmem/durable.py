@@ -51,6 +51,16 @@ def _cut_for_temp(like: str) -> str:
     return cut
 
 
+def fitting_name(stem: str, tail: str) -> str:
+    """``stem + tail``, the stem cut (never half a character) so the name holds at most
+    :data:`MAX_NAME_BYTES`: a suffix added to a long note's name (``-2``, a conflict copy's)
+    made it "File name too long"."""
+    room = MAX_NAME_BYTES - len(os.fsencode(tail))
+    while stem and len(os.fsencode(stem)) > room:
+        stem = stem[:-1]
+    return stem + tail
+
+
 def temp_name_holds_whole(like: str) -> bool:
     """Is ``like`` (read back by :func:`written_for`) the whole name its temp file was written
     for, not the start of a longer one (``check`` then names the note beside it)? A name that

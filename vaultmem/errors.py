@@ -238,6 +238,13 @@ def message_parts(error: BaseException) -> tuple[Part, ...]:
     return error.parts if isinstance(error, VaultmemError) and error.parts else (str(error),)
 
 
+def with_notes(message: str, error: BaseException) -> str:
+    """``message`` followed by what was added to ``error`` on its way up (``add_note``: a
+    supersede that was undone names the new note it removed), as every surface says it."""
+    notes = [note for note in getattr(error, "__notes__", ()) if isinstance(note, str)]
+    return "; ".join([message, *notes])
+
+
 def said_by(value: object, surface: Surface) -> object:
     """``value`` as ``surface`` says it when it is a message that names arguments or operations
     (a :class:`Spelled`, a :class:`VaultmemError`): a log line's message or argument; else ``value``."""
@@ -425,6 +432,16 @@ class ExcludedNote(NoteNotFound):
             f"{path} is excluded by {rule}: vaultmem does not read, index or change excluded files. "
             + (getattr(rule, "fix", None) or "Remove that rule if it should be a note"),
         )
+
+
+class LinkedOutNote(NoteNotFound):
+    """A NOTE argument that names a symlink out of the vault (or a path through a folder linked
+    out of it): never read, as ``check`` says of it (paths.VaultPaths.link_out gives ``why``)."""
+
+    def __init__(self, note: str, why: str) -> None:
+        self.note = note
+        self.why = why
+        VaultmemError.__init__(self, why)
 
 
 class SectionNotFound(VaultmemError, LookupError):
@@ -638,6 +655,20 @@ class WriteLockBusy(GitError):
             f"another vaultmem write ({holder}) held {path} for {waited:g} s, so this write was refused; nothing "
             "was written. Run it again once that write has finished; if none should be running, see which process "
             f"holds the file (`lsof {path}` or `fuser {path}`) and end it"
+        )
+
+
+class UnsafeLockFile(VaultmemError):
+    """A lock file's name in ``.vaultmem/`` (``git.lock``, ``watch.lock``, ``rebuild.lock``,
+    ``create.lock``) holds a symlink or something else that is no plain file: refused before
+    anything is opened through it or written (lock_files.py)."""
+
+    def __init__(self, path: object, what: str) -> None:
+        self.path = path
+        super().__init__(
+            f"{path} is {what}, not the plain lock file vaultmem keeps there: opened, it would have created or "
+            "written a file elsewhere. Nothing was written: delete it "
+            f"(`rm {shlex.quote(str(path))}`) and run the command again; vaultmem makes the lock anew"
         )
 
 

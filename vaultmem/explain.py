@@ -17,7 +17,7 @@ written: the index is brought up to date exactly as a search would.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field, replace
 from datetime import UTC, datetime, time
 from pathlib import PurePosixPath
@@ -33,17 +33,27 @@ from .dating import (
     unordered_name_days,
 )
 from .errors import NoteNotFound, NoteReadError, NotIndexedYet, said_by, short_repr
-from .fields import aliases_of, file_names, name_key, name_topic, person_asked, query_topics, starts_person_name
+from .fields import (
+    aliases_of,
+    file_names,
+    name_key,
+    name_topic,
+    person_asked,
+    property_texts,
+    query_topics,
+    starts_person_name,
+)
 from .git_dates import commit_words
 from .git_index import unmerged_warning
 from .index_progress import IndexBuilding
+from .inline_fields import inline_fields
 from .lifecycle import format_timestamp, from_epoch_us, is_expired_us, to_epoch_us
 from .notes import read_note, text_values
 from .option_names import OptionNames
 from .paths import PACKAGE_FOLDERS
 from .periods import Span, span_between
 from .ranking import NAME_MARGIN, PROPERTY_BONUS, SideHit, match_kind, note_scores
-from .resolution import WAYS, in_index, left_the_vault, spellings
+from .resolution import WAYS, in_index, left_the_vault, refuse_if_linked_out, refuse_if_named_link_out, spellings
 from .search import (
     CANDIDATES_MIN,
     Candidates,
@@ -57,7 +67,7 @@ from .snippets import Snippet, passage_snippet
 from .storage import carries_tag, is_day_date
 from .task_dates import TaskDay, is_kanban_board, task_days
 from .task_settings import load_task_rules
-from .valued import folded_words, named_value
+from .valued import folded_words, named_property
 
 if TYPE_CHECKING:
     from .daily_format import DailyFormat
@@ -115,6 +125,8 @@ def explain_note(index: DerivedIndex, reference: str, query: str, k: int, *, lay
         located = in_index(searcher.store.notes, reference, eligibility.now_us)
         if located is None:
             for spelling in spelled:
+                refuse_if_linked_out(index.paths, spelling)  # a symlink out: said so (was "not indexed yet", or "without symlinks out")
+                refuse_if_named_link_out(index, spelling)  # by its bare name, in a folder
                 index.paths.resolve_inside(spelling)  # a path that leaves the vault is refused, not looked at
             rebuilding = index.store.meta.rebuild_state() == "running"
             try:
@@ -198,7 +210,7 @@ def explain_row(searcher: Searcher, row: NoteRow, meta: dict[str, Any], query: s
     named = [_name_reason(row, meta, query, fused.name_lift)] if fused is not None and fused.name_lift is not None else []
     reasons = [*blocking, *_notes(row, eligibility, names), *_git_date_notes(row, searcher.paths, blocking),
                *_file_notes(searcher, row, names),
-               *_unmerged_notes(searcher, row, names), *named, *_value_reason(searcher, label, query, found),
+               *_unmerged_notes(searcher, row, names), *named, *_value_reason(searcher, label, query, found, meta, body),
                _ranking_reason(position, k, lifted_words, vector, text, found, names),
                *_unheld_reason(found, lifted.include_expired)]
     passage = _best_passage(searcher, row, query, vector, text)
@@ -210,12 +222,22 @@ def explain_row(searcher: Searcher, row: NoteRow, meta: dict[str, Any], query: s
     )
 
 
-def _value_reason(searcher: Searcher, label: int, query: str, found: Candidates) -> list[str]:
-    """The property bonus, in words: which of the note's property values the query names."""
+def _value_reason(searcher: Searcher, label: int, query: str, found: Candidates, meta: Mapping[str, Any],
+                  body: str) -> list[str]:
+    """The property bonus, in words: which of the note's property values the query names, and
+    where it is written when that is the text (a ``speaker:: Caroline`` line, inline_fields.py):
+    the note's Properties show no such key, and the person looked there for it."""
     if label not in found.valued:
         return []
-    value = named_value(folded_words(query), searcher.store.passages.properties_of([label]).get(label, ""))
-    return [f"property match: the query names one of its property values ({value!r}), which adds "
+    words = folded_words(query)
+    in_frontmatter = named_property(words, "\n".join(f"{key}: {text}" for key, text in property_texts(meta)))
+    in_text = None if in_frontmatter else named_property(words, "\n".join(f"{key}: {text}" for key, text in inline_fields(body)))
+    named = in_frontmatter or in_text or named_property(words, searcher.store.passages.properties_of([label]).get(label, ""))
+    if named is None:
+        return []
+    key, value = named
+    where = f", written in its text as `{key}:: …`" if in_text else ""
+    return [f"property match: the query names one of its property values ({value!r}, its {key}{where}), which adds "
             f"{PROPERTY_BONUS:g} to its fused value"]
 
 

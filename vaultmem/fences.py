@@ -31,6 +31,8 @@ import time
 from pathlib import Path
 from types import ModuleType
 
+from .lock_files import open_lock_file, open_plain_file
+
 fcntl: ModuleType | None
 try:
     fcntl = importlib.import_module("fcntl")
@@ -141,7 +143,7 @@ class WatchLock:
         if fcntl is None or self._descriptor is not None:
             return self._descriptor is not None
         try:
-            descriptor = os.open(self.state_dir / WATCH_LOCK, os.O_RDWR | os.O_CREAT, LOCK_FILE_MODE)
+            descriptor = open_lock_file(self.state_dir / WATCH_LOCK, LOCK_FILE_MODE)
         except OSError:
             return False  # a read-only index folder: readers walk the vault instead
         fcntl.flock(descriptor, fcntl.LOCK_SH)  # waits only while a reader tests the lock (microseconds)
@@ -159,9 +161,11 @@ def watcher_alive(state_dir: Path) -> bool:
     if fcntl is None:
         return False
     try:
-        descriptor = os.open(state_dir / WATCH_LOCK, os.O_RDONLY)
+        descriptor = open_plain_file(state_dir / WATCH_LOCK, os.O_RDONLY)
     except OSError:
         return False  # never created: no watcher ever ran here
+    if descriptor is None:
+        return False  # a FIFO or a device planted there: no watcher's lock (WatchLock refuses it)
     try:
         fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except OSError as error:

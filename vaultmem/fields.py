@@ -210,20 +210,24 @@ class SearchFields:
     name_keys: tuple[str, ...] = ()  # its file name, title and aliases as name_key gives them (each once)
     topic_keys: tuple[str, ...] = ()  # the same names as name_topic gives them (each once, none empty)
     language: str | None = None  # the language its words are stemmed in (stems.note_language), None for English
+    # (key, text) of each property written in its text (inline_fields.py: `speaker:: Caroline`)
+    text_props: tuple[tuple[str, str], ...] = ()
 
     @property
     def props_text(self) -> str:
-        """``key: value`` lines: the properties as they are indexed (and embedded: :attr:`head_text`)."""
-        return "\n".join(f"{key}: {value}" for key, value in self.props)
+        """``key: value`` lines: the properties as they are indexed — the frontmatter's, then
+        those written in the text (:attr:`text_props`), which the passages embed already."""
+        return "\n".join(f"{key}: {value}" for key, value in (*self.props, *self.text_props))
 
     @property
     def head_text(self) -> str:
         """What a note's first passage embeds after its title and heading path: its aliases —
-        other names of the note, as its title is one — then its properties, as ``key: value``
-        lines. Without the aliases a name only an alias holds is found by the words alone,
+        other names of the note, as its title is one — then its frontmatter's properties, as
+        ``key: value`` lines (those written in the text are in the passage that holds them). Without the aliases a name only an alias holds is found by the words alone,
         and a vector that happens to sit near the name's subwords outranks it."""
         aliases = f"aliases: {', '.join(self.aliases)}" if self.aliases else ""
-        return "\n".join(line for line in (aliases, self.props_text) if line)
+        frontmatter = "\n".join(f"{key}: {value}" for key, value in self.props)
+        return "\n".join(line for line in (aliases, frontmatter) if line)
 
 
 def search_fields(note: Note) -> SearchFields:

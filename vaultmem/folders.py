@@ -216,7 +216,9 @@ def keep_beside(folder: PinnedFolder, private: str, name: str, relative: str) ->
     stamp = time.strftime("%Y%m%dT%H%M%S", time.gmtime())
     for attempt in range(1, 1000):
         tail = f".vaultmem-conflict-{stamp}{'' if attempt == 1 else f'-{attempt}'}{suffix}"
-        candidate = _fitting(stem, tail)
+        # Cut to fit: a long note's conflict copy was "File name too long", and the person's second
+        # version stayed under vaultmem's hidden temp name, which `check` calls a leftover to delete.
+        candidate = durable.fitting_name(stem, tail)
         try:
             rename_private(folder, private, folder, candidate)
         except FileExistsError:
@@ -224,16 +226,6 @@ def keep_beside(folder: PinnedFolder, private: str, name: str, relative: str) ->
         folder.sync()
         return str(PurePosixPath(relative).with_name(candidate))
     raise WriteConflict(relative, folder.at(private))
-
-
-def _fitting(stem: str, tail: str) -> str:
-    """``stem + tail``, the stem cut (never half a character) so the name holds at most
-    :data:`durable.MAX_NAME_BYTES`: a long note's conflict copy was "File name too long", and the person's
-    second version stayed under vaultmem's hidden temp name, which ``check`` calls a leftover to delete."""
-    room = durable.MAX_NAME_BYTES - len(os.fsencode(tail))
-    while len(os.fsencode(stem)) > room:
-        stem = stem[:-1]
-    return stem + tail
 
 
 def rename_private(folder: PinnedFolder, private: str, destination: PinnedFolder, name: str) -> None:

@@ -19,6 +19,7 @@ from __future__ import annotations
 import logging
 import os
 import secrets
+import shlex
 import shutil
 import socket
 import subprocess
@@ -32,6 +33,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .errors import GitError, WriteLockBusy
+from .lock_files import open_lock_file, open_plain_file, read_lock_file
 from .noteio import FileChange
 from .results import NotCommitted
 
@@ -147,6 +149,15 @@ def history(root: Path, relative: str) -> list[Commit]:
         if len(fields) == 4:
             commits.append(Commit(*fields))
     return commits
+
+
+def commits_holding(root: Path, relative: str) -> list[str]:
+    """The commits that wrote a version of ``relative`` (following renames), newest first, as
+    short hashes; none outside a git repository. What ``forget`` says git history still holds:
+    archiving or deleting a file takes it out of the vault, never out of those commits."""
+    if not is_repository(root):
+        return []
+    return [commit.hash[:10] for commit in history(root, relative)]
 
 
 @dataclass(frozen=True)
@@ -380,6 +391,31 @@ def additions(root: Path, folder: str) -> tuple[dict[str, Addition], bool]:
     return found, truncated
 
 
+def archivings(root: Path) -> dict[str, Addition]:
+    """Each path a vaultmem commit of HEAD's newest :data:`REMOVAL_SCAN_COMMITS` commits says it
+    archived a file to (its :data:`ARCHIVED_TRAILER` lines), with the newest such commit: where
+    the archive folder was when it archived, whatever ``archive_dir`` says now. One ``git log``."""
+    if not has_commits(root):
+        return {}
+    recent, _truncated = _recent_commits(root)
+    # A vault nested in a larger repository reads only the commits that touched its folder: a
+    # trailer's path is its own vault's, and a sibling vault's archiving named a file of this
+    # one, the person's own, as archived here (a review). At the top, no pathspec (removals).
+    nested = ["--", "."] if _git(root, "rev-parse", "--show-prefix").stdout.strip() else []
+    # Only vaultmem's archiving commits: a vault of 10,000 commits prints a few, not every one.
+    logged = _git(root, "log", "--fixed-strings", f"--grep={ARCHIVED_TRAILER}: ",
+                  f"--format={_RECORD}%H{_FIELD}%cI{_FIELD}%(trailers:key={ARCHIVED_TRAILER},valueonly)", *recent,
+                  *nested).stdout
+    found: dict[str, Addition] = {}
+    for record in logged.split(_RECORD):
+        if not record.strip():
+            continue  # before the first record
+        commit, date, trailers = record.strip("\n").split(_FIELD, 2)
+        for path, blob in _archived_blobs(trailers).items():
+            found.setdefault(path, Addition(path, blob, commit, date, blob))  # newest first: the first seen is the newest
+    return found
+
+
 def _archived_blobs(trailers: str) -> dict[str, str]:
     """Path → blob of each :data:`ARCHIVED_TRAILER` value (``<blob> <path>``, one a line). A
     line of another shape (a person's own trailer of that name) names nothing: its file is
@@ -545,9 +581,12 @@ COMMIT_ATTEMPTS = 5  # HEAD moved under us (the person committed at that moment)
 INDEX_LOCK_SECONDS = 5.0
 _INDEX_BUSY = ("another git command held git's index ({lock}: a `git commit` waiting for its message, a pull, "
                "a merge) for {seconds:g} s, and committing under it would fail that command; vaultmem's change is "
-               "in the file: commit it yourself once that command is done (if no git command is running, one that "
-               "crashed left the lock behind: delete {lock})")
+               "in the file: commit it yourself once that command is done. If no git command is running (your "
+               "editor's git panel included), one that crashed left the lock behind, which vaultmem cannot know for "
+               "certain: check that no process has it open (`lsof {lock}` or `fuser {lock}` prints nothing, and "
+               "`pgrep -a git` lists no git working in {top}), then delete it (`rm {lock}`)")
 LOCK_NAME = "git.lock"
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 LOCK_POLL_SECONDS = 0.05
 HOLDER_COMMAND_CHARS = 200  # a program name and two command words fit
 _ZERO = "0" * 40
@@ -715,7 +754,7 @@ class _Commit:
             with _git_index_held(index, INDEX_LOCK_SECONDS) as held:
                 if not held:
                     return self._left_uncommitted(changes, updates, _INDEX_BUSY.format(
-                        lock=_lock_path(index), seconds=INDEX_LOCK_SECONDS))
+                        lock=shlex.quote(str(_lock_path(index))), seconds=INDEX_LOCK_SECONDS, top=self.top))
                 refusal = _first_in_progress(markers)  # asked again: a pull may have stopped on a conflict since
                 if refusal is not None:
                     return self._left_uncommitted(changes, updates, refusal)
@@ -904,22 +943,91 @@ def _stamp(index: Path) -> tuple[int, int, int] | None:
 def _git_index_held(index: Path, seconds: float) -> Iterator[bool]:
     """Hold git's own lock on its ``index`` (``index.lock``, made with ``O_EXCL`` as git makes
     it) for the block, waiting up to ``seconds`` for a git command that holds it; yields
-    whether the lock was had in time."""
+    whether the lock was had in time. vaultmem's own lock says so in its first line and is
+    flocked while held, so one a killed vaultmem left behind is known and removed
+    (:func:`_remove_if_left_by_a_dead_vaultmem`, adr/0017)."""
     lock = _lock_path(index)
     deadline = time.monotonic() + seconds
     while True:
         try:
-            os.close(os.open(lock, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644))
+            descriptor = os.open(lock, os.O_CREAT | os.O_EXCL | os.O_WRONLY | _NOFOLLOW, 0o644)
             break
         except FileExistsError:
+            if _remove_if_left_by_a_dead_vaultmem(lock):
+                continue
             if time.monotonic() >= deadline:
                 yield False
                 return
             time.sleep(LOCK_POLL_SECONDS)
     try:
+        _mark_as_ours(descriptor)
         yield True
     finally:
-        lock.unlink(missing_ok=True)
+        try:
+            lock.unlink(missing_ok=True)
+        finally:
+            os.close(descriptor)  # after the unlink: until then a reader finds it flocked, so held
+
+
+# The first line of an index.lock vaultmem made: git's own holds an index ("DIRC…") or nothing yet.
+INDEX_LOCK_MARK = b"vaultmem commit lock: "
+
+
+def _mark_as_ours(descriptor: int) -> None:
+    """Flock the new ``index.lock``, then say whose it is: flocked first, so a reader that finds
+    the mark finds the lock held while this process lives (and free once it is killed)."""
+    if sys.platform == "win32":
+        return  # no flock: a lock left there is never taken for a dead vaultmem's
+    fcntl.flock(descriptor, fcntl.LOCK_EX)  # new and unknown to anyone else: taken at once
+    os.write(descriptor, INDEX_LOCK_MARK + f"pid {os.getpid()} on {socket.gethostname()}\n".encode(errors="replace"))
+
+
+def _remove_if_left_by_a_dead_vaultmem(lock: Path) -> bool:
+    """Remove ``lock`` if, and only if, it is certain that a vaultmem commit made it and was
+    killed: it begins with :data:`INDEX_LOCK_MARK` naming this machine, its flock is free (the
+    kernel releases it with the process that held it; a live vaultmem still holds it), and the
+    name is still that file. True when it is gone (removed, or gone meanwhile): take it again.
+    A git command's lock, an older vaultmem's (empty) or one of another machine's is never
+    removed: the wait ends with :data:`_INDEX_BUSY`, which says how to check and remove it."""
+    if sys.platform == "win32":
+        return False
+    try:
+        # Read and write: an exclusive lock that NFS emulates with fcntl needs a writable descriptor.
+        descriptor = open_plain_file(lock, os.O_RDWR)
+    except FileNotFoundError:
+        return True
+    except OSError:
+        return False  # a symlink, no permission: not known to be ours, so left to the person (_INDEX_BUSY)
+    if descriptor is None:
+        return False  # a FIFO (its read waited for ever) or a device: no lock of vaultmem's
+    try:
+        first = os.read(descriptor, 200)
+        mine = INDEX_LOCK_MARK + b"pid "
+        if not first.startswith(mine) or not first.rstrip(b"\n").endswith(f" on {socket.gethostname()}".encode(errors="replace")):
+            return False
+        if not _flock_free(descriptor):
+            return False  # the vaultmem that made it is alive and holds it, or no flock answers here
+        found, opened = os.stat(lock, follow_symlinks=False), os.fstat(descriptor)
+        if (found.st_dev, found.st_ino) != (opened.st_dev, opened.st_ino):
+            return True  # replaced meanwhile: not this file; take the new one's turn
+        lock.unlink()
+        log.warning("vaultmem: removed %s, left by a vaultmem commit that was killed (%s)", lock,
+                    first[len(INDEX_LOCK_MARK):].decode(errors="replace").strip())
+        return True
+    except FileNotFoundError:
+        return True
+    finally:
+        os.close(descriptor)
+
+
+def _flock_free(descriptor: int) -> bool:
+    """Did an exclusive flock on ``descriptor`` succeed at once (it is then held)? A file system
+    that answers no flock at all (an error other than "held") cannot say the holder is dead."""
+    try:
+        return _try_lock(descriptor)
+    except OSError as error:
+        log.debug("vaultmem: no flock on git's index.lock (%s); it is left to the person", error)
+        return False
 
 
 def _lock_path(index: Path) -> Path:
@@ -975,7 +1083,7 @@ def _exclusive_lock(path: Path, wait: LockWait) -> Iterator[None]:
     """Hold an OS file lock on ``path`` (released however the process ends), waiting for
     another holder as ``wait`` says; the holder's pid and command are in the file meanwhile."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    descriptor = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    descriptor = open_lock_file(path)
     try:
         _wait_for_lock(descriptor, path, wait)
         _write_holder(descriptor)
@@ -1037,7 +1145,7 @@ def _holder(path: Path) -> str:
     if sys.platform == "win32":
         return "another process"  # and os.kill(pid, 0) would end the holder there: it is TerminateProcess
     try:
-        pid_text, host, command = path.read_bytes().decode(errors="replace").rstrip("\n").split(" ", 2)
+        pid_text, host, command = read_lock_file(path, HOLDER_COMMAND_CHARS * 4).decode(errors="replace").rstrip("\n").split(" ", 2)
         pid = int(pid_text)
     except (OSError, ValueError):
         return "another process"

@@ -291,6 +291,7 @@ class Indexer:
         self.store.meta.mark_indexed(completes_rebuild)
         self._record_rules(exclusions, daily)
         self.store.meta.set_linked_notes(scan.linked_notes)
+        self.store.meta.set_links_out(scan.links_out)
         self._merge_full_text(report, committed)  # last: a kill during it leaves a complete index, its segments apart
         # Report every problem the vault has now, not only those of files read in this
         # run: a second `index` must not pretend a broken note was fixed.
@@ -414,6 +415,11 @@ class Indexer:
         kept += [(link, note) for link in sorted(asked) if (note := self.paths.linked_note(link)) is not None]
         if set(kept) != set(stored):
             self.store.meta.set_linked_notes(kept)
+        stored_out = self.store.meta.links_out()
+        kept_out = [link for link in stored_out if link not in asked]
+        kept_out += [link for link in sorted(asked) if self.paths.is_note_path(link) and self.paths.is_link_out(link)]
+        if set(kept_out) != set(stored_out):
+            self.store.meta.set_links_out(kept_out)
 
     def catch_up(self) -> IndexReport:
         """Apply what changed on disk since the index last looked; write nothing if nothing did.
@@ -431,6 +437,7 @@ class Indexer:
         # A link made or removed changes no note, yet its bare name names one (resolution._by_link_name):
         # written only when the links changed.
         self.store.meta.set_linked_notes(walked.linked_notes)
+        self.store.meta.set_links_out(walked.links_out)
         indexed = self.store.notes.file_stats()
         changed = [stat.path for stat in files if indexed.get(stat.path) != (stat.mtime_ns, stat.size)]
         on_disk = {stat.path for stat in files}

@@ -30,9 +30,15 @@ _ITEM = re.compile(r"[ \t]*#?\[\[(.+?)\]\]|([^,]+)")
 # (``#rust #async``; ``C#`` has none).
 _BEFORE_TAG = re.compile(r"[ \t]+(?=#[^\s#,])")
 # Properties Logseq keeps for itself and never shows: a block's uuid (what `((uuid))` refers
-# to), whether it is folded, a query's table settings, a PDF highlight's bookkeeping.
-HIDDEN_PROPERTIES = frozenset({"id", "collapsed", "heading", "query-table", "query-properties", "query-sort-by",
-                               "query-sort-desc", "ls-type", "hl-type", "hl-page", "hl-stamp", "hl-color"})
+# to), whether it is folded, a query's table settings, a PDF highlight's bookkeeping — and, as its
+# graph parser's hidden-built-in-properties lists them, a block's colour, its old timestamps and a
+# flashcard's schedule (the srs extension's `card-…`). Without those, `background-color:: yellow`
+# was a property of the note (inline_fields.py): "the yellow bike" named every highlighted block.
+HIDDEN_PROPERTIES = frozenset({"id", "custom-id", "collapsed", "heading", "query-table", "query-properties",
+                               "query-sort-by", "query-sort-desc", "ls-type", "hl-type", "hl-page", "hl-stamp", "hl-color",
+                               "background-color", "background_color", "created-at", "updated-at", "last-modified-at",
+                               "created_at", "last_modified_at", "card-last-interval", "card-repeats",
+                               "card-last-reviewed", "card-next-schedule", "card-last-score", "card-ease-factor"})
 # A reference to a block by its uuid, `((6213…))`, and an embed of one, `{{embed ((6213…))}}`:
 # Logseq shows the block referred to in their place, never the uuid.
 BLOCK_REFERENCE = re.compile(

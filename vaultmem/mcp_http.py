@@ -358,6 +358,25 @@ class LandingPage:
             await self.app(scope, receive, send)
 
 
+class SlashedPath:
+    """ASGI middleware: ``/mcp/`` (or ``/mcp//`` …) is served as ``/mcp``.
+
+    Starlette's router answered ``/mcp/`` with a 307 to ``http://HOST/mcp`` — before the token
+    check, and in plain ``http`` behind a TLS proxy, where a client that follows it leaves TLS
+    (or, its origin changed, drops the token and gets a 401 it cannot explain). A client given
+    the address with a trailing slash now reaches the same endpoint, token and all.
+    """
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        # `/mcp//` too (a base address ending in "/" joined with "/"): the router redirected it as well (s35 review)
+        if scope["type"] == "http" and scope["path"] != MCP_PATH and scope["path"].rstrip("/") == MCP_PATH:
+            scope = {**scope, "path": MCP_PATH, "raw_path": MCP_PATH.encode("ascii")}
+        await self.app(scope, receive, send)
+
+
 # ------------------------------------------------------------------ serving
 
 
@@ -404,7 +423,7 @@ def serve_http(vault: Vault, bind: Bind, token: str) -> None:
         transport_security=TransportSecuritySettings(enable_dns_rebinding_protection=False),
     )
     calls = CallsInFlight(ReadableRefusals(app, MAX_REQUEST_BYTES))
-    guarded = OriginGuard(LandingPage(calls), own_origins(bound) | frozenset(vault.config.mcp.allowed_origins), vault.root / CONFIG_FILE)
+    guarded = OriginGuard(LandingPage(SlashedPath(calls)), own_origins(bound) | frozenset(vault.config.mcp.allowed_origins), vault.root / CONFIG_FILE)
     config = uvicorn.Config(guarded, log_config=None, timeout_graceful_shutdown=STREAM_GRACE_SECONDS, lifespan="on")
     log.info("vaultmem: serving %s at %s (bearer token required; Ctrl-C or SIGTERM stops)", vault.root, url)
     if bind.host not in LOOPBACK_HOSTS:

@@ -20,7 +20,8 @@ What the shell does own (see adr/0011-mcp-server.md and adr/0015-mcp-over-http.m
 - **Vault threads.** Calls run on a few long-lived threads, each with its own SQLite
   connection and vector reader (a ``Vault`` keeps one per thread): reads run side by
   side, writes are serialised by SQLite, and a slow call does not hold up the others.
-- **Policy for agents.** ``forget(hard=true)`` needs ``[mcp] allow_hard_delete = true``.
+- **Policy for agents.** ``forget(hard=true)`` needs ``[mcp] allow_hard_delete = true``; a
+  ``remember`` or ``revise`` that spells out a secret needs ``[mcp] allow_secrets = true``.
 - **Retries.** A write sent with a ``request_id`` is made once; its retry gets the first
   answer (the library's ``Vault.once``); a ``remember`` repeated without one within two
   minutes is answered, not written twice (adr/0031-retried-writes.md).
@@ -64,7 +65,7 @@ from pydantic import Field
 
 from . import __version__
 from .config import CONFIG_FILE, DEFAULT_THRESHOLD, McpSettings
-from .errors import NoteNotFound, VaultmemError, respelled
+from .errors import NoteNotFound, VaultmemError, respelled, with_notes
 from .gitops import LockWaiting, lock_waits_told_to
 from .index_progress import IndexBuilding, whole_seconds
 from .lifecycle import LAYER_NAMES, LAYERS, LayerPolicy, format_duration
@@ -76,6 +77,7 @@ from .problem_groups import GROUPED_AT, grouped_answer
 from .results import NoteView, successor_reference, successor_words
 from .retried_writes import MAX_KEY_CHARS
 from .vault import Vault
+from .verbatim_secrets import VerbatimSecret, verbatim_secret
 
 if TYPE_CHECKING:
     from .watcher import Watcher
@@ -285,12 +287,12 @@ class VaultService:
         except VaultmemError as error:
             # The error's kind first (WriteConflict: read the note again and retry; NoteNotFound;
             # UsageError: fix the arguments), so an agent can tell what to do without parsing prose.
-            raise ToolError(f"{type(error).__name__}: {error.spelled(Surface.MCP)}") from error
+            raise ToolError(f"{type(error).__name__}: {with_notes(error.spelled(Surface.MCP), error)}") from error
         except OSError as error:
             # A disk full, a permission denied: say which, rather than the SDK's bare
             # "Error executing tool" (only ToolError keeps its message in SDK v2).
             log.exception("vaultmem: file system error")
-            raise ToolError(f"file system error in {self.vault.root}: {error}") from error
+            raise ToolError(f"file system error in {self.vault.root}: {with_notes(str(error), error)}") from error
 
     def _startup_failure(self) -> BaseException | None:
         """Why serving could not start: the watcher could not be made, or its start-up reconcile failed."""
@@ -434,7 +436,8 @@ class ToolSpec:
     """What an agent reads about a tool: its annotations and its description.
 
     The description may name ``$layers`` (the layers with this vault's TTLs) and
-    ``$hard_delete`` (whether this vault lets agents delete for good); both depend on
+    ``$hard_delete`` (whether this vault lets agents delete for good) and ``$secrets`` (whether
+    it lets them write a password or key out); all depend on
     ``.vaultmem.toml``, so they are filled in when the server is built and never wrong.
     """
 
@@ -462,6 +465,17 @@ class VaultTools:
         self.service = service
         self.settings = settings
 
+    def refuse_secret(self, tool: str, fields: dict[str, str | None]) -> None:
+        """Policy for agents: a write that spells out a password, PIN, card number or key is
+        refused before anything is written, unless the person allowed it (verbatim_secrets.py).
+        Said in the description alone, it was not enough: an agent asked to "remember my wifi
+        password" stored it, and the commit kept it after forget."""
+        if self.settings.allow_secrets:
+            return
+        for field, value in fields.items():
+            if value is not None and (secret := verbatim_secret(value)) is not None:
+                raise ToolError(secret_refusal(self.service.vault, tool, field, secret))
+
     async def written(self, tool: str, request_id: str | None, arguments: dict[str, Any],
                       operation: Callable[[Vault], dict[str, Any]], context: Context[Any, Any] | None) -> dict[str, Any]:
         """A write's answer, made once per request id (adr/0031): a retry gets the first answer.
@@ -486,9 +500,9 @@ class VaultTools:
         "a preference, what happened. Pick the layer by how long it stays true — without one a memory is L2 and "
         "leaves recall when that layer expires, so a lasting fact about the user (an allergy, a birthday) needs L3 "
         "or L4; a permanent note or layer L4 never expires and takes no ttl/expires_at. Never store a secret "
-        "(a password, PIN, card number, API key) verbatim: the note is a plain-text file that the person syncs and may "
-        "keep in git, its title is in its file name (and in the commit message when vaultmem commits), and forget only "
-        "moves it to the archive; remember where the secret is kept instead (\"the wifi password is in 1Password\").\n$layers\n"
+        "(a password, PIN, card number, API key) verbatim, even when asked ($secrets): notes are plain-text files the "
+        "person syncs and may keep in git, where forget cannot reach; remember where it is kept instead (\"the wifi "
+        "password is in 1Password\").\n$layers\n"
         "When this fact replaces one you stored (the standup moved), pass the old note in supersedes: it is "
         "retired at once (expired now, superseded_by this note); an L4 or permanent note never expires: revise its text "
         "instead. To change a note in place, use revise.\n"
@@ -498,7 +512,9 @@ class VaultTools:
         "similar_threshold, 0.83) — if one holds this fact, forget one of the two or run consolidate (one layer "
         "only: of two layers, forget the one whose layer does not fit); then the person's own notes (yours: true, "
         "layer null, heading, lines [first, last], says: the sentence; cosine >= 0.70): not yours to supersede "
-        "(refused) — forget your note or keep both, and revise theirs only if out of date. same_name: live notes "
+        "(refused) — forget your note or keep both, and revise theirs only if out of date. named_beside: the retired "
+        "note whose file name this one would have had (it keeps it until expire archives it, so this one is numbered, "
+        "name-2.md, and the user's [[name]] links open the old fact). same_name: live notes "
         "going by this title or file name ({id, path}); a [[link]] or a write by that name may find them: name "
         "notes by id or path. Errors name the bad argument (unknown layer, unparseable or past time, ttl with "
         "permanent, a superseded note that cannot expire) and nothing is written."
@@ -520,6 +536,7 @@ class VaultTools:
         supersedes: Annotated[list[NoteRef] | None, Field(description="Notes this memory replaces: each expires now and records superseded_by.")] = None,
         request_id: RequestId = None,
     ) -> dict[str, Any]:
+        self.refuse_secret("remember", {"text": text, "title": title})
         arguments = {"text": text, "title": title, "layer": layer, "tags": tags, "ttl": ttl, "expires_at": expires_at,
                      "permanent": permanent, "folder": folder, "supersedes": supersedes, "date": date}
         return await self.written("remember", request_id, arguments, lambda vault: vault.remember(
@@ -568,6 +585,8 @@ class VaultTools:
         date: Annotated[Timestamp | None, Field(description="The day (or time) the memory is about now, as remember's date: a moved appointment's new day.")] = None,
         request_id: RequestId = None,
     ) -> dict[str, Any]:
+        self.refuse_secret("revise", {"text": text, "append": append, "title": title, **{
+            f"set_properties.{key}": f"{key}: {value}" for key, value in (set_properties or {}).items()}})
         arguments = {"note": note, "text": text, "append": append, "title": title, "layer": layer, "ttl": ttl,
                      "expires_at": expires_at, "permanent": permanent, "add_tags": add_tags, "remove_tags": remove_tags,
                      "if_version": if_version, "set_properties": set_properties, "unset_properties": unset_properties,
@@ -589,7 +608,7 @@ class VaultTools:
         "them too, flagged expired=true — only for questions about the past (the old address, the manager "
         "before), and only while they are still in the vault: expire(apply=true), forget and consolidate move "
         "notes to the archive, where recall never finds them (get reads one by its path there, and get of the old "
-        "id names that path).\n$layers\n"
+        "id names that path); the layers and their lifetimes: remember.\n"
         "Returns {hits: [{id, path, title, snippet, layer, expires_at, score, match, passage, tags, warnings, "
         "expired, version, date}], warnings}, best first; date is the note's date (its date property, a "
         "YYYY-MM-DD in its file name, or when it was created; a weekly, monthly or quarterly note's period, 2026-W09, "
@@ -797,9 +816,10 @@ class VaultTools:
 
     @vault_tool(DESTRUCTIVE, (
         "Remove a memory that is wrong, obsolete or that the user asks you to forget. The note moves to "
-        "the vault's archive folder (recoverable, no longer recalled). A note with no layer is the user's own "
+        "the archive folder (recoverable, no longer recalled); git history keeps its text. A note with no layer is the user's own "
         "page (a daily note, a project page, a person): archive it only when the user asks you to; to take one "
-        "fact out of it, revise its text instead. $hard_delete Returns the note's id, path and where it was archived."
+        "fact out of it, revise its text instead. $hard_delete Returns id, path, archived_to, in_git_history (commits) "
+        "and a notice of where its text remains: tell a user who wanted it gone."
     ))
     async def forget(
         self,
@@ -850,7 +870,9 @@ class VaultTools:
         "the user before merging. apply=true merges each cluster into its kept note (tags unioned, latest "
         "expiry kept, the lines only the others held appended under a heading naming each, links to the "
         "merged notes rewritten; their ids keep resolving to it), moves the others to the archive folder "
-        "(recoverable) and reports merged (each with its kept_changes), skipped and links_rewritten. Many clusters "
+        "(recoverable) and reports merged (each with its kept_changes), skipped and links_rewritten. A merge cut off "
+        "before its notes were archived (a killed process) is finished when the kept note still holds them as the merge "
+        "wrote them: unfinished lists those in a dry run, finished what apply archived. Many clusters "
         "come in parts (clusters_total, next_offset, a notice: call again with the same arguments and "
         "offset=next_offset; links_rewritten is listed in the first part only); after apply=true a long merged list is cut and the notice says how many more."
     ))
@@ -953,6 +975,9 @@ def body_part(view: dict[str, Any], offset: int) -> None:
 
 def expired_revision_words(revised: dict[str, Any]) -> str:
     """revise's notice for a note whose expires_at has passed (results.Revised.expired_words)."""
+    if revised.get("succession_problem") is not None:  # a loop or fork of superseded_by made by hand
+        return (f"EXPIRED at {revised['expires_at']}: this note was superseded by {successor_words(revised)}; what you just "
+                f"wrote is hidden from recall with it, and {revised['succession_problem']}")
     if revised.get("superseded_by") is not None:  # absent from an answer kept for a retry before it was reported
         return (f"EXPIRED at {revised['expires_at']}: this note was superseded by {successor_words(revised)}, which holds "
                 f"the current fact; what you just wrote is hidden from recall with it: revise {successor_reference(revised)} instead")
@@ -988,6 +1013,13 @@ def shown_with_notice(view: NoteView) -> dict[str, Any]:
     return shown
 
 
+def secret_refusal(vault: Vault, tool: str, field: str, secret: VerbatimSecret) -> str:
+    return (f"UsageError: {tool}'s {field} spells out {secret.describe()}, so nothing was written: a note is a "
+            "plain-text file the person syncs and may keep in git, where forget cannot take it back. Write where the "
+            "secret is kept instead (\"the wifi password is in 1Password\"), without the secret. If the person wants "
+            f"their agent to store secrets anyway, they set allow_secrets = true under [mcp] in {vault.root / CONFIG_FILE}.")
+
+
 def hard_delete_refusal(vault: Vault) -> str:
     return (f"forget(hard=true) is not allowed for agents in this vault, so nothing was deleted. To allow it, "
             f"set allow_hard_delete = true under [mcp] in {vault.root / CONFIG_FILE}; without hard, forget "
@@ -1005,6 +1037,10 @@ def layers_help(policy: LayerPolicy) -> str:
 
 def expiry_words(ttl: timedelta | None) -> str:
     return "never expires" if ttl is None else f"expires after {format_duration(ttl)}"
+
+
+def secrets_words(settings: McpSettings) -> str:
+    return "this vault allows it" if settings.allow_secrets else "refused: the person has not allowed it"
 
 
 def hard_delete_words(settings: McpSettings) -> str:
@@ -1035,7 +1071,8 @@ def instructions(policy: LayerPolicy) -> str:
 def declared_tools(tools: VaultTools) -> list[Tool]:
     """Every method of ``tools`` declared with ``vault_tool``, in the order they are written."""
     config = tools.service.vault.config
-    words = {"layers": layers_help(config.policy), "hard_delete": hard_delete_words(config.mcp)}
+    words = {"layers": layers_help(config.policy), "hard_delete": hard_delete_words(config.mcp),
+             "secrets": secrets_words(config.mcp)}
     declared: list[Tool] = []
     for name, member in vars(type(tools)).items():
         spec = getattr(member, _TOOL_SPEC, None)

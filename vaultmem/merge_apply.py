@@ -69,6 +69,7 @@ class _Prepared:
     cluster: Cluster
     canonical_raw: bytes  # as checked
     canonical_bytes: bytes  # with the merged frontmatter
+    finishing: bool = False  # a cut-off merge: the canonical holds it already, only its notes are archived
 
 
 @dataclass
@@ -87,7 +88,8 @@ def preview_plan(plan: ConsolidationPlan, paths: VaultPaths) -> ConsolidationRep
     above), nothing is written. A dry run never promises a merge that apply refuses."""
     report = plan.report()
     unmerged = unmerged_notes(paths.root)
-    prepared = [item for cluster in plan.clusters if (item := _prepare(cluster, paths, report, unmerged)) is not None]
+    prepared = [item for cluster in plan.unfinished if (item := _prepare_finish(cluster, paths, report, unmerged)) is not None]
+    prepared += [item for cluster in plan.clusters if (item := _prepare(cluster, paths, report, unmerged)) is not None]
     redirects = _redirects(item.cluster for item in prepared)
     if redirects:
         # The files apply would rewrite links in, found as apply finds them: a person must see
@@ -165,8 +167,11 @@ class _Application:
 
     def run(self) -> ConsolidationReport:
         report = self.report
-        prepared = [item for cluster in report.plan.clusters
-                    if (item := _prepare(cluster, self.paths, report, self.unmerged)) is not None]
+        # Cut-off merges first: their kept note may also keep a new cluster, whose write then builds on it.
+        prepared = [item for cluster in report.plan.unfinished
+                    if (item := _prepare_finish(cluster, self.paths, report, self.unmerged)) is not None]
+        prepared += [item for cluster in report.plan.clusters
+                     if (item := _prepare(cluster, self.paths, report, self.unmerged)) is not None]
         written = [item for item in prepared if self._write_canonical(item)]
         redirects = _redirects(item.cluster for item in written)
         if redirects:
@@ -174,7 +179,8 @@ class _Application:
             # are rewritten as JSON (rewrite_canvas below), never as a note's Markdown.
             self.note_paths = _vault_notes(report, self.paths)
             self._rewrite_vault_links(LinkRedirects(self.note_paths, redirects, labels_first(self.paths.root)))
-        undone = [item for item in written if not (self._canonical_carries_merge(item) and self._archive(item.cluster))]
+        undone = [item for item in written
+                  if not (self._canonical_carries_merge(item) and self._archive(item.cluster, item.finishing))]
         if undone:
             self._undo(undone, [item for item in written if item not in undone])
         report.changes = [FileChange(path, entry.original, entry.current) for path, entry in self.written.items()
@@ -184,6 +190,10 @@ class _Application:
 
     def _write_canonical(self, item: _Prepared) -> bool:
         canonical = item.cluster.canonical
+        if item.finishing:
+            # The kept note already holds the merge: it is not written again (its bytes, its mtime).
+            self.written.setdefault(canonical.path, _Written(item.canonical_raw, item.canonical_raw))
+            return True
         try:
             replace_if_unchanged(self.paths.resolve_inside(canonical.path), item.canonical_bytes, canonical.content_hash,
                                  canonical.path, self.paths.root)
@@ -276,7 +286,7 @@ class _Application:
                                          "nothing of this cluster was merged — run consolidate again to review it")
         return False
 
-    def _archive(self, cluster: Cluster) -> bool:
+    def _archive(self, cluster: Cluster, finishing: bool = False) -> bool:
         """Move the cluster's merged notes to the archive, each only as checked; on the
         first that changed, move back those already moved and return False."""
         moved: list[tuple[Member, str, bytes]] = []
@@ -294,8 +304,8 @@ class _Application:
                 return False
             moved.append((member, archived, changes[0].before or b""))
             self.moves += changes
-        self.report.merged.append(MergedCluster(cluster.canonical.path,
-                                                tuple(ArchivedNote(member.path, archived) for member, archived, _ in moved)))
+        done = self.report.finished if finishing else self.report.merged
+        done.append(MergedCluster(cluster.canonical.path, tuple(ArchivedNote(member.path, archived) for member, archived, _ in moved)))
         return True
 
     def _unarchive(self, moved: list[tuple[Member, str, bytes]]) -> None:
@@ -324,9 +334,14 @@ class _Application:
                 continue
             try:
                 replace_if_unchanged(self.paths.resolve_inside(path), intended, content_hash(entry.current), path, self.paths.root)
-            except (WriteConflict, PathOutsideVault, OSError):
+            except WriteConflict:
                 self.report.warnings.append(f"{path}: was edited while consolidating, so vaultmem left it as it is now; "
                                             "check its links and merged_from by hand")
+                continue
+            except (PathOutsideVault, OSError) as error:
+                # Not an edit: a full disk, a read-only note, its folder swapped for a symlink out.
+                # Said as "was edited", the person looked for an edit that was never made.
+                self.report.warnings.append(_not_put_back(path, error))
                 continue
             entry.current = intended
             if intended == base and path in self.report.links_rewritten:
@@ -335,6 +350,14 @@ class _Application:
         restored = [member.path for item in undone for member in item.cluster.merged]
         if surviving.redirects:
             self._rewrite_vault_links(surviving, only=restored)
+
+
+def _not_put_back(path: str, error: PathOutsideVault | OSError) -> Spelled:
+    """Why ``path``, written by this run, still holds its change although its cluster was undone."""
+    return Spelled(f"{path}: could not be put back as it was before this consolidation (", *message_parts(error),
+                   "), so it still holds this run's change (merged_from and the lines added, or links pointed at "
+                   "the canonical) although its cluster was not merged; fix that (a full disk: free some space), "
+                   "then take that change out by hand (or restore the file from git)")
 
 
 def _redirects(clusters: Iterable[Cluster]) -> dict[str, str]:
@@ -392,6 +415,24 @@ def _prepare(cluster: Cluster, paths: VaultPaths, report: ConsolidationReport, u
                                        "); nothing of this cluster is merged — fix that, then run consolidate again"))
         return None
     return _Prepared(cluster, raws[0], edited)
+
+
+def _prepare_finish(cluster: Cluster, paths: VaultPaths, report: ConsolidationReport, unmerged: set[str]) -> _Prepared | None:
+    """A cut-off merge (plan.unfinished) whose files are as the plan checked them (byte for byte:
+    merging.merge_not_held), or ``None`` and a message."""
+    raws: list[bytes] = []
+    for member in cluster.members:
+        try:
+            raw = paths.resolve_inside(member.path).read_bytes()
+        except (OSError, PathOutsideVault) as error:
+            _skip(cluster, report, f"{member.path} cannot be read any more ({error}); run consolidate again")
+            return None
+        if member.path in unmerged or content_hash(raw) != member.content_hash:
+            _skip(cluster, report, f"{member.path} changed since the cut-off merge into {cluster.canonical.path} was checked; "
+                                   "run consolidate again to review it")
+            return None
+        raws.append(raw)
+    return _Prepared(cluster, raws[0], raws[0], finishing=True)
 
 
 def _skip(cluster: Cluster, report: ConsolidationReport, reason: str) -> None:

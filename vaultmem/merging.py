@@ -43,7 +43,7 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date, datetime
 from typing import Any
 
@@ -209,6 +209,38 @@ def _sayings(text: str) -> Mapping[Words, str]:
         for words, sentence in _paragraph_sentences(tuple(units[position][0] for position in positions)):
             sayings.setdefault(words, sentence)
     return sayings
+
+
+def merge_not_held(canonical: Note, merged: Note) -> str | None:
+    """Why ``canonical`` does not hold ``merged`` as a merge of it would have written it, or
+    ``None`` when it does: a merge cut off after writing the canonical and before archiving
+    ``merged`` (merge_apply.py's order) is finished only then (adr/0010).
+
+    The section the merge appended for ``merged`` (:meth:`Addition.section`, computed from its
+    text now against the canonical's text before that section, as the merge computed it against
+    the canonical and the sections before) must stand in the canonical byte for byte and end
+    where the next section or the body ends; with no section, every line of ``merged`` must be
+    in the canonical already. Its frontmatter values (tags, title and aliases, ids, expiry) must
+    be in the canonical's. A line added to ``merged`` since, or one taken out of it, a changed
+    tag or expiry: the person edited it after the merge, and it is not archived."""
+    heading = f'### Merged from "{merged.title}" ({merged.path})'
+    body = canonical.body
+    start = 0 if body.startswith(heading + "\n") else body.find(f"\n{heading}\n") + 1  # 0: not found (find's -1)
+    if start == 0 and not body.startswith(heading + "\n"):
+        lines = merge_lines(canonical, [merged])[0].lines
+        if lines:
+            return f"{canonical.path} lacks its line {lines[0]!r}"
+    else:
+        lines = merge_lines(replace(canonical, body=body[:start]), [merged])[0].lines
+        expected = Addition(merged.path, merged.title, lines).section()
+        after = body[start + len(expected):]
+        if not lines or not body.startswith(expected, start) or not (not after.strip() or after.startswith("\n\n### Merged from ")):
+            return f"its lines are not those {canonical.path} holds under its heading `{heading}`"
+    change = merged_frontmatter(canonical, [merged])
+    changed = [*change.set_values, *change.remove]
+    if changed:
+        return f"{canonical.path} lacks its {', '.join(changed)}"
+    return None
 
 
 def both_changed(first: Note, second: Note) -> bool:

@@ -29,7 +29,7 @@ import yaml
 from .canvas import CANVAS_FIX, canvas_text, is_canvas_path
 from .errors import CHECK, InvalidTimestamp, NoteReadError, Operation, Spelled, UnknownLayer, short_repr
 from .escapes import SwallowedEscape, single_quoted, swallowed_escapes
-from .fields import BOOKKEEPING_KEYS, aliases_of, case_fold, name_fold, opening_heading
+from .fields import BOOKKEEPING_KEYS, aliases_of, case_fold, link_text, name_fold, opening_heading
 from .lifecycle import (
     EXPIRING_LAYERS,
     PERMANENT_LAYER,
@@ -41,7 +41,7 @@ from .lifecycle import (
     to_epoch_us,
 )
 from .logseq import field_meta, naming_meta
-from .markdown import without_code_or_hidden
+from .markdown import HEADING_LINE, without_code_or_hidden
 from .merge_markers import first_conflict, utf16_with_byte_markers
 from .notion import is_notion_page, notion_meta, without_page_id
 from .option_names import Surface
@@ -261,7 +261,19 @@ from .slugs import same_slug
 # 90: a title's English clitic in capitals (`SAM'S PHONE`) is joined to its word as in lower case, so
 #     the title is its file name's (sams-phone.md) beside a `name` (slugs.same_slug, notes.naming_key).
 #     Nothing is embedded again.
-READER_VERSION = "90"
+# 91: a folder's page (`docs/guide/index.md`, `_index.md`; not the vault root's) is titled by the
+#     `# heading` it opens with, else by its folder's name (notes.folder_page_title); such pages are
+#     embedded again under their new titles. The `key:: value` lines and Dataview's `[key:: value]`
+#     fields of a note's text are properties in its full text (inline_fields.py): nothing is embedded
+#     again for them.
+# 92: Logseq's page `pages/index.md` is titled "index" again, not "pages" (notes.LOGSEQ_PAGES_FOLDER), and a
+#     folder's page opening with `# [[Harbor]] guide` is "Harbor guide" (notes.folder_page_title); a
+#     property written in the text keeps only the words outside code in its value (a NUL stood for the
+#     code in the props column: inline_fields._read); the properties Logseq hides (`background-color::`,
+#     `card-next-schedule::`: logseq.HIDDEN_PROPERTIES) are none; a value over 100 characters is none, and
+#     they stop at 4,000 characters a note (the props column is in every full-text row of the note).
+#     Only the pages retitled so are embedded again.
+READER_VERSION = "92"
 BOM = "\ufeff"
 # A Windows editor ("Unicode" in Notepad, PowerShell's Out-File) saves UTF-16 behind one of these.
 UTF16_BOMS = ((codecs.BOM_UTF16_LE, "utf-16-le", "UTF-16 LE"), (codecs.BOM_UTF16_BE, "utf-16-be", "UTF-16 BE"))
@@ -513,7 +525,7 @@ def parse_note(relative: str, raw: bytes) -> Note:
         path=relative,
         meta=meta,
         body=body,
-        title=title_of(meta, relative),
+        title=title_of(meta, relative, body),
         id=id_of(meta, relative),
         content_hash=content_hash(raw),
         problems=tuple(problems),
@@ -1429,17 +1441,42 @@ def permalink_names(permalink: str) -> list[str]:
     return [name for name in dict.fromkeys(ends) if name and not name.startswith("/")]
 
 
-def title_of(meta: Mapping[str, Any], relative: str) -> str:
+def title_of(meta: Mapping[str, Any], relative: str, body: str = "") -> str:
     """As Obsidian names a note: the property that names it (:func:`naming_key`: ``title``, or a
     person's ``name``), else the file name (without the page id a Notion export puts after it:
-    notion.without_page_id).
+    notion.without_page_id) — but a folder's page (:func:`folder_page_title`).
 
     Not the first ``# heading``: in real vaults it is often a section (``# Clippings`` on a
     person's page), and a note found under a name Obsidian never shows is not found at all.
     """
     key = naming_key(meta, relative)
     named = _name_text(meta.get(key)) if key is not None else None
-    return named or without_page_id(file_stem(relative))
+    return named or folder_page_title(relative, body) or without_page_id(file_stem(relative))
+
+
+# The file names a documentation site builds a folder's page from: MkDocs' and Quartz's
+# `index.md`, Hugo's section page `_index.md`.
+FOLDER_PAGE_NAMES = frozenset({"index.md", "_index.md"})
+# Logseq's default :pages-directory. It is flat (a namespace is in the file name: `projects___index.md`),
+# so `pages/index.md` is the page "index", as Logseq lists and links it; titled "pages", it was not.
+LOGSEQ_PAGES_FOLDER = "pages"
+
+
+def folder_page_title(relative: str, body: str) -> str:
+    """The title of a folder's page (``docs/guide/index.md``): the ``# heading`` its text opens
+    with, as MkDocs titles a page, else its folder's name (``guide``), as Quartz and MkDocs name
+    the folder's section; ``""`` for any other note, and for an ``index.md`` at the vault's root
+    (the home page of a site, a person's index of their vault: "index" is what they call it) or
+    in the root's ``pages/`` (a Logseq graph's page "index": :data:`LOGSEQ_PAGES_FOLDER`).
+    Every ``index.md`` of a site was "index": ten hits titled alike, and ``get "User guide"``
+    found nothing (adr/0033, "A folder's page"). Its file name stays a name of it: ``[[index]]``
+    and ``get docs/guide/index`` find it as before."""
+    folder, _, name = relative.rpartition("/")
+    if not folder or folder == LOGSEQ_PAGES_FOLDER or name.casefold() not in FOLDER_PAGE_NAMES:
+        return ""
+    heading = HEADING_LINE.match(f"# {opening_heading(body)}")  # `# Guide {#guide}` is "Guide" (adr/0033)
+    # A link in it is its text, as Obsidian shows the heading: `# [[Harbor]] guide` was titled so, brackets and all.
+    return (link_text(heading.group(2)).strip() if heading is not None else "") or folder.rpartition("/")[2]
 
 
 def file_stem(relative: str) -> str:

@@ -15,6 +15,7 @@ the properties that date a note (``.vaultmem.toml`` ``[dates]``: dating.DateProp
 from __future__ import annotations
 
 import contextlib
+import errno
 import json
 import logging
 import os
@@ -171,6 +172,9 @@ class Scan:
     # (link, note) of each symlinked note file whose note is read at its real path: the link's
     # file name still names that note (resolution._by_link_name)
     linked_notes: list[tuple[str, str]] = field(default_factory=list)
+    # Note files that are symlinks out of the vault (never read): their bare name is told so
+    # (resolution.refuse_if_named_link_out), not "no note matches"
+    links_out: list[str] = field(default_factory=list)
 
     @property
     def excluded_notes(self) -> int:
@@ -442,6 +446,8 @@ class VaultPaths:
                 issue = self._symlink_issue(Path(entry.path), relative)
                 if issue is not None:
                     found.issues.append(issue)
+                    if self.is_link_out(relative):
+                        found.links_out.append(relative)
                 else:
                     found.linked_notes.append((relative, self.real_relative(Path(entry.path))))
                 return
@@ -463,6 +469,9 @@ class VaultPaths:
         """
         if not self.contains_real(link):
             return ScanIssue(relative, "symlink points outside the vault; not indexed", _outside_fix(relative))
+        if _in_a_loop(link):  # was "symlink to a.md, which does not exist", of a.md → b.md → a.md (s35 review)
+            return ScanIssue(relative, "symlink in a loop (it leads back to itself); not indexed",
+                             f"point the link at a note, remove it, or {_exclude_hint(relative)}")
         target = self.real_relative(link)
         if not os.path.exists(link):
             return ScanIssue(relative, f"symlink to {target}, which does not exist; not indexed",
@@ -541,6 +550,33 @@ class VaultPaths:
         """Does ``path``, with every symlink resolved, lie inside the vault?"""
         real = Path(os.path.realpath(path))
         return real == self.real_root or self.real_root in real.parents
+
+    def is_link_out(self, relative: str) -> bool:
+        """Is the file at ``relative`` itself a symlink whose target is outside the vault?"""
+        link = self.absolute(relative)
+        return link.is_symlink() and not self.contains_real(link)
+
+    def link_out(self, relative: str) -> str | None:
+        """Why ``relative`` (a note's path as given) is not read, when it is reached through a
+        symlink out of the vault — the file itself, or a folder on the way —; None otherwise.
+        ``get`` of such a link was told only "no note matches" (or to write the path "without
+        symlinks out", of a path that has none), while ``check`` said why. Lexical: '..' and
+        absolute paths are refused before this is asked; no link's target is read (a stat says folder or file)."""
+        parts = PurePosixPath(relative).parts
+        if not parts or ".." in parts or PurePosixPath(relative).is_absolute():
+            return None
+        for end in range(1, len(parts) + 1):
+            prefix = "/".join(parts[:end])
+            link = self.absolute(prefix)
+            if link.is_symlink() and not self.contains_real(link):
+                # `get ext` of a folder linked out was called "a symlink to a file" (s35 review)
+                kind = "folder" if link.is_dir() else "file"
+                what = (f"{prefix} is a symlink to a {kind} outside the vault" if end == len(parts)
+                        else f"{relative} is in {prefix}/, a symlink to a folder outside the vault")
+                return (f"{what}: vaultmem reads, indexes and changes nothing outside the vault, so it is no note. "
+                        "Move what the link points to into the vault (a link to a note or folder inside the vault is "
+                        f"read at its real path), or {_exclude_hint(prefix)}")
+        return None
 
     def _inside_relative(self, absolute: str) -> str | None:
         """The vault-relative path of an absolute path that leads into the vault (links
@@ -654,6 +690,15 @@ def other_case_reason(name: str) -> str:
 def _outside_fix(relative: str) -> str:
     return ("vaultmem reads nothing outside the vault: move what the link points to into the vault (a link to a note "
             f"or folder inside the vault is read at its real path), or {_exclude_hint(relative)}")
+
+
+def _in_a_loop(link: Path) -> bool:
+    """Does following ``link`` lead back to a link on its way (ELOOP), rather than to a file or to nothing?"""
+    try:
+        os.stat(link)
+    except OSError as error:
+        return error.errno == errno.ELOOP
+    return False
 
 
 def _exclude_hint(relative: str) -> str:

@@ -15,19 +15,19 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from .errors import ArchivedNote, NoteNotFound, NotInRecentHistory, RemovedNote
+from .errors import ArchivedNote, NoteNotFound, NoteReadError, NotInRecentHistory, RemovedNote
 from .gone import Gone, RenamedTo, find_removed
 from .indexer import note_row
 from .lifecycle import resolve_now, to_epoch_us
 from .notes import SUCCESSOR_FIELDS, Note, Problem, read_note, text_values
 from .paths import FileStat
 from .resolution import Located, Resolution, archived_with_id, link_parts, locate, locate_on_disk
-from .results import History, NoteRef, NoteView
+from .results import History, NoteRef, NoteView, Succession, Successor
 from .sections import find_section
 
 if TYPE_CHECKING:
     from .derived import DerivedIndex
-    from .storage import NoteRow, NoteStore
+    from .storage import NoteStore
 
 
 def view_note(index: DerivedIndex, reference: str, now: object = None) -> NoteView:
@@ -119,11 +119,48 @@ def _unfinished_merge(root: Path, current: Note) -> list[Problem]:
     return [git_problem] if git_problem is not None else unmarked_conflict_problems([current], unmerged)
 
 
-def successor_row(notes: NoteStore, note: Note) -> NoteRow | None:
-    """The index's row of the note ``note``'s ``superseded_by`` names, while it is in the vault."""
-    successor = text_values(note.meta, "superseded_by")
-    rows = notes.find(successor[0]) if successor else []
-    return rows[0] if len(rows) == 1 else None
+SUCCESSION_LIMIT = 32  # successors followed from a revised note: a chain longer is no history vaultmem wrote
+
+
+def succession(root: Path, notes: NoteStore, note: Note) -> Succession:
+    """Where ``note``'s ``superseded_by`` leads: the note it names (while it is in the vault) and
+    the notes that replaced that one in turn, up to the one that holds the current fact (no
+    ``superseded_by`` of its own). A revise of a note superseded twice named the first successor,
+    itself retired, as the one to revise (s35). Followed at most :data:`SUCCESSION_LIMIT` steps and
+    never twice through one note: a loop made by hand (``a`` → ``b`` → ``a``) or a fork (several
+    ids) stops the walk with ``problem`` saying where and how to fix it."""
+    chain: list[Successor] = []
+    seen = {note.id: note.path}
+    current = note
+    while True:
+        successors = text_values(current.meta, "superseded_by")
+        if not successors:
+            return Succession(tuple(chain))
+        if len(successors) > 1:
+            return Succession(tuple(chain), f"{current.path} is superseded by several notes ({', '.join(successors)}), so "
+                                            "which holds the current fact is yours to say: keep one id in its superseded_by")
+        rows = notes.find(successors[0])
+        if len(rows) != 1:
+            return Succession((*chain, Successor(successors[0], None, None)))  # left the vault: said by its id
+        row = rows[0]
+        if row.id in seen:
+            return Succession(tuple(chain), _loop_words(current.path, successors[0], seen[row.id], row.id == note.id))
+        if len(chain) == SUCCESSION_LIMIT:
+            return Succession(tuple(chain), f"its superseded_by chain goes on past {SUCCESSION_LIMIT} notes ({current.path} "
+                                            "names another); find the note that holds the current fact and revise it")
+        chain.append(Successor(row.id, row.path, row.title))
+        seen[row.id] = row.path
+        try:
+            current = read_note(root, row.path)
+        except NoteReadError as error:
+            return Succession(tuple(chain), f"{row.path} could not be read to follow its superseded_by ({error})")
+
+
+def _loop_words(path: str, ident: str, target: str, itself: bool) -> str:
+    named = "this note" if itself else f"{target}, earlier on the chain"
+    return (f"the superseded_by of {path} names {ident} ({named}): a loop, made by hand (vaultmem never writes one), so no "
+            f"note on it holds the current fact; fix superseded_by in {path} (name the note that replaced it, or remove "
+            "the key), then revise the note that holds the current fact")
 
 
 def note_ref(notes: NoteStore, ident: str) -> NoteRef:

@@ -20,6 +20,7 @@ See adr/0019-memories-change.md.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import PurePosixPath
@@ -63,10 +64,23 @@ class Written:
     def remembered(self, write: VaultWrite, similar: list[SimilarNote], same_name: list[NoteRef]) -> Remembered:
         note = self.note
         return Remembered(id=note.id, path=self.path, title=note.title, layer=note.meta["layer"],
-                          expires_at=self.expires_at, tags=list(note.meta["tags"]),
+                          expires_at=self.expires_at, tags=list(note.meta.get("tags", [])),
                           version=version_of(content_hash(note.render())), commit=write.commit, similar=similar,
                           not_committed=write.not_committed, yours_left_uncommitted=write.yours_left_uncommitted,
-                          supersedes=[NoteRef(item.note.id, item.path) for item in self.retirements], same_name=same_name)
+                          supersedes=[NoteRef(item.note.id, item.path) for item in self.retirements], same_name=same_name,
+                          named_beside=self.named_beside())
+
+    def named_beside(self) -> str | None:
+        """The retired note whose file name this one would have had (``dentist-phone.md`` beside
+        ``dentist-phone-2.md``): it keeps the name until ``expire`` archives it (adr/0019)."""
+        written = PurePosixPath(self.path)
+        for item in self.retirements:
+            old = PurePosixPath(item.path)
+            base = re.sub(r"-\d+$", "", old.stem)  # dentist-phone-2 superseded in turn: dentist-phone-3
+            if old.parent == written.parent and old.suffix == written.suffix and re.fullmatch(
+                    rf"{re.escape(base)}-\d+", written.stem):
+                return item.path
+        return None
 
 
 def write_memory(index: DerivedIndex, write: VaultWrite, config: VaultConfig, text: str, *, title: str | None,
@@ -108,7 +122,7 @@ def write_memory(index: DerivedIndex, write: VaultWrite, config: VaultConfig, te
         remove_made_folders(new_file.made_folders)  # a memories/ made for it goes too; one that was there stays
         write.unrecord(created)  # gone again: the failure must not say "written, do not remember it again"
 
-    write.record(*retire(paths, retirements, remove_new_note))
+    write.record(*retire(paths, retirements, remove_new_note, relative))
     written = Written(note, relative, retirements)
     retired = "".join(f"\nsupersedes {path}" for path in raws)
     write.message = (f"vaultmem remember: {note.title}\n\nlayer {note.meta['layer']}, "

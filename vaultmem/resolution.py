@@ -79,6 +79,7 @@ from .errors import (
     ArchivedNote,
     Argument,
     ExcludedNote,
+    LinkedOutNote,
     NoteNotFound,
     NoteReadError,
     PathOutsideVault,
@@ -475,6 +476,7 @@ def _first_step(index: DerivedIndex, reference: str, now: object, refresh: bool)
         located = (locate_by_names(index.store.notes, reference, moment_us)
                    or _by_heading(index.store.notes, reference, moment_us)) if indexed else None
         if located is None:
+            refuse_if_linked_out(index.paths, reference)
             raise
         return located
     if not indexed:
@@ -500,6 +502,8 @@ def _first_step(index: DerivedIndex, reference: str, now: object, refresh: bool)
         located = _by_link_name(index, reference)
     if located is None:
         _refuse_if_archived(index.paths, reference)
+        refuse_if_linked_out(index.paths, reference)
+        refuse_if_named_link_out(index, reference)
         _refuse_if_linked(index.paths, reference)
         day = _day_of(reference, moment_us)
         if day is None and (link := _a_link_to(index, reference, now)):
@@ -1050,6 +1054,35 @@ def _refuse_if_linked(paths: VaultPaths, reference: str) -> None:
     if paths.is_note_path(target):
         raise NoteNotFound(reference, why=f"{relative} is a link to {target}, and vaultmem knows a linked note by its real "
                                           f"path only; use {target}")
+
+
+def refuse_if_linked_out(paths: VaultPaths, reference: str) -> None:
+    """A path (with or without .md) that is a symlink out of the vault, or runs through a folder
+    linked out of it: :class:`NoteNotFound` saying so and how to fix it, as ``check`` says it (once
+    excluded as that fix says, :class:`ExcludedNote` naming the rule)."""
+    for relative in unique([reference if reference.endswith(NOTE_SUFFIX) else reference + NOTE_SUFFIX, reference]):
+        why = paths.link_out(relative)
+        if why is not None:
+            # Excluded as the fix says: the rule is said, not the fix again (s35 review)
+            rule = paths.exclusion_rule(relative)
+            if rule is not None:
+                raise ExcludedNote(reference, relative, rule)
+            raise LinkedOutNote(reference, why)
+
+
+def refuse_if_named_link_out(index: DerivedIndex, reference: str) -> None:
+    """A bare name (``Outer``, ``outer.md``) of a note file that is a symlink out of the vault in
+    some folder (``refs/Outer.md``), as the last walk met it and the disk still has it:
+    :class:`LinkedOutNote` saying so, as for its path (:func:`refuse_if_linked_out`)."""
+    if "/" in reference:
+        return
+    wanted = {reference.casefold(), (reference + NOTE_SUFFIX).casefold()}
+    paths = index.paths
+    for link in index.store.meta.links_out():
+        if PurePosixPath(link).name.casefold() in wanted and paths.is_link_out(link):
+            why = paths.link_out(link)
+            if why is not None:
+                raise LinkedOutNote(reference, why)
 
 
 def _by_link_name(index: DerivedIndex, reference: str) -> Located | None:

@@ -141,6 +141,10 @@ class Remembered:
     yours_left_uncommitted: list[str] = field(default_factory=list)  # committed with vaultmem's change only: your own edit in them stays uncommitted
     supersedes: list[NoteRef] = field(default_factory=list)  # notes this one retired (now expired)
     same_name: list[NoteRef] = field(default_factory=list)  # live notes going by its title or file name: links are ambiguous
+    # The retired note (supersedes) whose file name this one would have had: it keeps the name until
+    # `expire` archives it (and keeps it there), so this one is numbered (dentist-phone-2.md) and [[dentist-phone]]
+    # opens the old fact (adr/0019).
+    named_beside: str | None = None
 
     def as_dict(self) -> dict[str, Any]:
         return {**self.__dict__, "similar": [other.as_dict() for other in self.similar],
@@ -179,16 +183,23 @@ class Revised:
     # an agent without a get, unable to find the note the write belongs in (s34 trials).
     superseded_by_path: str | None = None
     superseded_by_title: str | None = None
+    # The notes that replaced its successor in turn (a fact superseded twice), in order: the last holds
+    # the current fact. Naming the first successor sent the write to a note retired itself (s35).
+    then_superseded_by: list[Successor] = field(default_factory=list)
+    # Why the chain could not be followed to the current fact (a loop or fork made by hand), and the fix.
+    succession_problem: str | None = None
 
     @classmethod
     def of(cls, after: Note, changed: list[str], write: VaultWrite, resolved_from: Resolution | None,
-           title_before: str | None = None, now: datetime | None = None, successor: NoteRow | None = None) -> Revised:
+           title_before: str | None = None, now: datetime | None = None, succession: Succession | None = None) -> Revised:
         """The note as revise left it (``after``: parsed from the bytes it wrote, or found), at ``now``;
-        ``successor``: the index's row of the note its ``superseded_by`` names, if that is in the vault."""
+        ``succession``: where its ``superseded_by`` leads (reading.succession)."""
         from .notes import expiry_text, text_values, timestamp_or_none
 
         deadline = None if after.permanent else timestamp_or_none(after.expires_at)
         successor_id = text_values(after.meta, "superseded_by")
+        chain = () if succession is None else succession.chain
+        first = chain[0] if chain and len(successor_id) == 1 else None
         return cls(id=after.id, path=after.path, version=after.version, title=after.title, layer=after.layer,
                    expires_at=None if after.permanent else expiry_text(after.expires_at), tags=after.tags,
                    expired=deadline is not None and deadline <= resolve_now(now),
@@ -196,25 +207,57 @@ class Revised:
                    yours_left_uncommitted=write.yours_left_uncommitted, resolved_from=resolved_from,
                    previous_title=title_before if title_before is not None and title_before != after.title else None,
                    superseded_by=successor_id[0] if successor_id else None,
-                   superseded_by_path=successor.path if successor_id and successor else None,
-                   superseded_by_title=successor.title if successor_id and successor else None)
+                   superseded_by_path=first.path if first is not None else None,
+                   superseded_by_title=first.title if first is not None else None,
+                   then_superseded_by=list(chain[1:]), succession_problem=None if succession is None else succession.problem)
 
     def as_dict(self) -> dict[str, Any]:
         return {**self.__dict__, "not_committed": not_committed_dicts(self.not_committed),
-                "resolved_from": resolution_dict(self.resolved_from)}
+                "resolved_from": resolution_dict(self.resolved_from),
+                "then_superseded_by": [step.as_dict() for step in self.then_superseded_by]}
+
+
+@dataclass(frozen=True)
+class Successor:
+    """A note on a ``superseded_by`` chain: its id, and its path and title while it is in the vault."""
+
+    id: str
+    path: str | None
+    title: str | None
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"id": self.id, "path": self.path, "title": self.title}
+
+
+@dataclass(frozen=True)
+class Succession:
+    """Where a note's ``superseded_by`` leads (reading.succession): the notes in order, the last
+    holding the current fact unless ``problem`` says why the walk stopped (a loop, a fork)."""
+
+    chain: tuple[Successor, ...] = ()
+    problem: str | None = None
 
 
 def successor_words(revised: dict[str, Any]) -> str:
     """``revise``'s answer's successor (``Revised.as_dict``, or one kept for a retry before these
-    keys were reported) in words: its id, then its path and title, or that it left the vault."""
+    keys were reported) in words: its id, then its path and title, or that it left the vault; then
+    the notes that replaced it in turn (``then_superseded_by``), the last holding the current fact."""
     successor, path = revised["superseded_by"], revised.get("superseded_by_path")
     if path is None:
-        return f"{successor} (no longer in the vault)" if "superseded_by_path" in revised else successor
-    return f"{successor} ({path}, \"{revised.get('superseded_by_title')}\")"
+        first = f"{successor} (no longer in the vault)" if "superseded_by_path" in revised else successor
+    else:
+        first = f"{successor} ({path}, \"{revised.get('superseded_by_title')}\")"
+    later = [f"{step['id']} ({step['path']}, \"{step['title']}\")" if step["path"] is not None
+             else f"{step['id']} (no longer in the vault)" for step in revised.get("then_superseded_by") or ()]
+    return ", then by ".join([first, *later])
 
 
 def successor_reference(revised: dict[str, Any]) -> str:
-    """How to name the successor to revise it: its path while it is in the vault, else its id."""
+    """How to name the note that holds the current fact to revise it (the end of the
+    ``superseded_by`` chain): its path while it is in the vault, else its id."""
+    later = revised.get("then_superseded_by") or ()
+    if later:
+        return str(later[-1]["path"] if later[-1]["path"] is not None else later[-1]["id"])
     path = revised.get("superseded_by_path")
     return path if path is not None else str(revised["superseded_by"])
 
@@ -318,10 +361,28 @@ class Forgotten:
     # Sync tools' copies of the note, left as they are: each holds the note's text as another
     # device had it (its id too), and answers in its place once the note is gone (adr/0035).
     copies_left: list[str] = field(default_factory=list)
+    # The commits that hold the note's text (its own, and the one that archived it): forget takes
+    # a note out of recall and out of its folder, not out of git. Without this, an agent told
+    # "forget it entirely" answered "done" while every version stayed one `git log -p` away.
+    in_git_history: list[str] = field(default_factory=list)
 
     def as_dict(self) -> dict[str, Any]:
         return {**self.__dict__, "not_committed": not_committed_dicts(self.not_committed),
-                "resolved_from": resolution_dict(self.resolved_from)}
+                "resolved_from": resolution_dict(self.resolved_from), "notice": self.left_notice()}
+
+    def left_notice(self) -> str:
+        """Where the forgotten text still is, and who can take it out from there."""
+        kept = ("deleted from the vault" if self.archived_to is None
+                else f"its text stays in {self.archived_to} (the archive folder: recoverable by the person)")
+        words = f"Forgotten: no longer recalled; {kept}"
+        if not self.in_git_history:
+            return words + "."
+        count = len(self.in_git_history)
+        paths = " ".join(f"--path {path}" for path in [self.path, *([self.archived_to] if self.archived_to else [])])
+        return (f"{words}, and git history holds it ({count} commit{'s' if count > 1 else ''}: "
+                f"{', '.join(self.in_git_history[:3])}{' …' if count > 3 else ''}), which vaultmem never rewrites. "
+                f"To have it gone everywhere, the person deletes the file and rewrites history themselves "
+                f"(git filter-repo --invert-paths {paths}); clones and backups keep their own copies.")
 
 
 @dataclass

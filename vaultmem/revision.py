@@ -366,7 +366,7 @@ def _name_key_to_write(note: Note, title: str) -> str:
     ``title`` that names a note because it is its file name, beside a ``name``, would leave
     the ``name`` naming it once it is no longer the file name."""
     key = note.name_key or "title"
-    if title_of({**note.meta, key: title}, note.path) != title:
+    if title_of({**note.meta, key: title}, note.path, note.body) != title:
         other = "name" if key == "title" else "title"
         raise UsageError(f"{note.path} is named by its {key} because it is its file name; given another title, its "
                          f"{other} ({short_repr(note.meta.get(other))}) would name it: change {other} instead ",
@@ -515,9 +515,9 @@ def _refuse_renaming(note: Note, revision: Revision, change: _Change) -> None:
         return
     meta = {key: value for key, value in {**note.meta, **change.set_values}.items() if key not in change.remove}
     expected = revision.title if revision.title is not None else note.title
-    if title_of(meta, note.path) != expected:
+    if title_of(meta, note.path, note.body) != expected:
         raise UsageError(f"changing {', '.join(sorted(touched))} of {note.path} would rename it to "
-                         f"{short_repr(title_of(meta, note.path))}; to rename it, give ", Argument("title"))
+                         f"{short_repr(title_of(meta, note.path, note.body))}; to rename it, give ", Argument("title"))
 
 
 @dataclass(frozen=True)

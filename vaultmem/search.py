@@ -92,6 +92,7 @@ from .passage_table import PassageOwners, PassageTables
 from .paths import VaultPaths
 from .ranking import NEXT_PASSAGES, Fused, SideHit, fuse, grouped_note_scores, hit_score, match_kind, note_scores
 from .results import SimilarNote
+from .set_aside import set_aside, set_aside_warning
 from .snippets import Snippet, passage_snippet
 from .stems import stem
 from .storage import PASSAGE_SPACE, TOPIC_KEY, AroundRange, Eligibility, NoteRow, PassageRow, Store
@@ -860,7 +861,11 @@ class Searcher:
         paths = self.passage_table.current().paths_by_labels([item.label for item in fused])
         # Labels come from the same snapshot as `paths`; one missing here is a vector of a
         # note deleted before this query began.
-        alive = sorted((item for item in fused if item.label in paths), key=lambda item: (-item.value, paths[item.label]))
+        # The person's archive folder says what was so (set_aside.py): without this the old
+        # landlord answered before the current one (a trial).
+        slope = self.embedder.score_calibration[1]
+        alive = sorted((set_aside(item, paths[item.label], slope) for item in fused if item.label in paths),
+                       key=lambda item: (-item.value, paths[item.label]))
         alive = _scored_in_order(originals_first(alive, lambda item: paths[item.label], self._copy_of_text))
         weight = min(1.0, self.store.notes.count_at_most(UNHELD_FULL_NOTES) / UNHELD_FULL_NOTES) if unheld else 1.0
         return Candidates(vectors, text, alive, paths, tuple(word.shown for word in words), unheld, weight, by_prefix, by_stems,
@@ -1188,7 +1193,7 @@ class Searcher:
         that does not parse is left to the caller, which says what it means for the note once."""
         warnings = [f"{problem['field']}: {problem['message']}" for problem in row.problems
                     if not (row.expiry_invalid and is_unparsed_expiry(problem))]
-        return warnings + self._copy_warning(row.path)
+        return warnings + self._copy_warning(row.path) + set_aside_warning(row.path)
 
     def _copy_warning(self, path: str) -> list[str]:
         """A hit named as a sync tool's copy of an indexed note (sync_copies.py). It is ranked as any

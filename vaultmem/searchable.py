@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 
 from .dating import name_with_iso_day
 from .fields import SearchFields, search_fields
+from .inline_fields import inline_fields
 from .inline_queries import without_inline_queries
 from .markdown import without_link_addresses, without_query_blocks
 from .math_words import math_as_words
@@ -79,7 +80,7 @@ def searchable(note: Note, inline_queries: Sequence[str] = ()) -> SearchableNote
     in pasted output are no words (terminal_codes.py: ``ESC [31mError`` is ``Error``).
     The file is not changed."""
     fields = search_fields(note)
-    fields = replace(fields, name=name_with_iso_day(fields.name, note.path))
+    fields = replace(fields, name=name_with_iso_day(fields.name, note.path), text_props=inline_fields(note.body))
     shown = without_terminal_codes(note.body)
     math = math_as_words(without_link_addresses(without_inline_queries(without_query_blocks(shown), inline_queries)))
     body = math.text

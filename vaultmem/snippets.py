@@ -784,18 +784,29 @@ def _said_sections(blocks: list[str], headings: list[bool]) -> list[str]:
 
 
 def _embeds_placed(blocks: Sequence[str], headings: Sequence[bool]) -> list[str]:
-    """``blocks`` with each embedded file's marked name (:func:`_shown_link`) left out when
-    they say something besides headings, else shown as ``(embedded Daily.base)``.
+    """``blocks`` with each embedded file's marked name (:func:`_shown_link`) shown as
+    ``(embedded photo.jpg)`` inside a sentence, and left out on a line of its own when the
+    passage says something besides headings.
 
     Obsidian shows the file itself — a base's table, a photo — and its bare name read as if
     the note said it: "An evergreen note is an idea. … Evergreen.base", "Notes · Daily.base"
-    (kepano's vault). Left out where there is text to show; said as what it is where there is
-    none, so a note that is one photo or one base never shows an empty snippet."""
+    (kepano's vault). On a line of its own it is left out where there is text to show; said as
+    what it is where there is none, so a note that is one photo or one base never shows an empty
+    snippet. Inside a sentence it is said as what it is: left out, "see ![[a.png]] and
+    ![[b.pdf]]" read "see and", and "The plan is in ![[plan.pdf]]." "The plan is in." (a review)."""
     said = any(_LETTER_OR_DIGIT.search(_MARKED_EMBED.sub("", block))
                for block, heading in zip(blocks, headings, strict=True) if not heading)
     if said:
-        return [shown for shown in (_MARKED_EMBED_LEFT_OUT.sub("", block).strip() for block in blocks) if shown]
+        return [shown for shown in (_embeds_in_block(block) for block in blocks) if shown]
     return [_MARKED_EMBED.sub(r"(embedded \1)", block) for block in blocks]
+
+
+def _embeds_in_block(block: str) -> str:
+    """One block of a passage that says something: its embedded files said as such where the
+    block has words of its own, else left out (an embed on a line of its own)."""
+    if _LETTER_OR_DIGIT.search(_MARKED_EMBED.sub("", block)):
+        return _MARKED_EMBED.sub(r"(embedded \1)", block)
+    return _MARKED_EMBED_LEFT_OUT.sub("", block).strip()
 
 
 def joined(blocks: Sequence[str]) -> str:

@@ -14,7 +14,9 @@ All or nothing: every old note is read and its edit decided before anything is w
 the new note is written first (a crash in between leaves two live notes, never none); if
 a person edits an old note in the instant before it is retired, the retirements already
 made are put back, the new note is removed and :class:`WriteConflict` says so — and the
-same when the disk refuses a retirement (a full disk, a read-only folder: its ``OSError``).
+same on any other refusal of a retirement (a full disk: its ``OSError``; a folder swapped for a
+symlink out of the vault: :class:`PathOutsideVault`), the error raised as it was with a note
+naming the note it failed on and the new note removed.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from .errors import Argument, FrontmatterError, UsageError, VaultmemError, WriteConflict
+from .errors import Argument, FrontmatterError, PathOutsideVault, UsageError, VaultmemError, WriteConflict
 from .field_edits import edit_fields, in_graph_properties
 from .lifecycle import PERMANENT_LAYER, is_permanent
 from .merge_markers import require_resolved
@@ -111,22 +113,46 @@ def never_expires_refusal(relative: str, old: Note) -> tuple[str | Argument, ...
             *revise, " (its layer's expiry then applies), then supersede it; or forget it")
 
 
-def retire(paths: VaultPaths, retirements: Sequence[Retirement], remove_new_note: Callable[[], object]) -> list[FileChange]:
-    """Write every retirement, or none of them and no new note (see the module's docstring);
-    the changes made (for the commit)."""
+def retire(paths: VaultPaths, retirements: Sequence[Retirement], remove_new_note: Callable[[], object],
+           new_note: str) -> list[FileChange]:
+    """Write every retirement, or none of them and no new note ``new_note`` (see the module's
+    docstring); the changes made (for the commit)."""
     done: list[Retirement] = []
     changes: list[FileChange] = []
+    item: Retirement | None = None
     try:
         for item in retirements:
             changes.append(replace_if_unchanged(paths.resolve_inside(item.path), item.after, content_hash(item.before),
                                                 item.path, paths.root))
             done.append(item)
-    except (WriteConflict, OSError):
-        # An OSError too (a full disk, a read-only folder): the retirements made must not
-        # stay without their successor, nor the new note beside an old one still answering.
-        _undo(paths, done, remove_new_note)
+    except BaseException as error:  # Ctrl-C mid-way too: the same half-done state
+        # Any refusal, not only a WriteConflict or an OSError (a full disk): a folder swapped for
+        # a symlink out of the vault (PathOutsideVault, a ValueError) left the new note beside
+        # the old fact, still answering, and "do not remember it again". Retirements made must
+        # not stay without their successor either. The error is the original one, so its kind
+        # (and the CLI's exit code) stays; the note says what was undone.
+        if item is not None and item not in done and _holds(paths, item.path, item.after):
+            done.append(item)  # its rename landed before the error (a Ctrl-C as its write returned)
+        try:
+            _undo(paths, done, remove_new_note)
+        except VaultmemError as half_way:
+            if isinstance(error, Exception):
+                raise
+            error.add_note(str(half_way))  # a Ctrl-C stays one (it was replaced by this error); said with it
+            raise error from half_way
+        failed = item.path if item is not None else "an old note"
+        error.add_note(f"superseding {failed} failed, so the new note {new_note} was removed and no note "
+                       "it was to supersede stays retired: nothing was written")
         raise
     return changes
+
+
+def _holds(paths: VaultPaths, relative: str, data: bytes) -> bool:
+    """Does the note at ``relative`` hold exactly ``data`` now? (No: unreadable too.)"""
+    try:
+        return content_hash(paths.resolve_inside(relative).read_bytes()) == content_hash(data)
+    except (OSError, PathOutsideVault):
+        return False  # then it was not written through this path: nothing of ours to put back there
 
 
 def _undo(paths: VaultPaths, done: Sequence[Retirement], remove_new_note: Callable[[], object]) -> None:
@@ -134,9 +160,10 @@ def _undo(paths: VaultPaths, done: Sequence[Retirement], remove_new_note: Callab
     for item in reversed(done):
         try:
             replace_if_unchanged(paths.resolve_inside(item.path), item.before, content_hash(item.after), item.path, paths.root)
-        except (WriteConflict, OSError):
-            # Edited since we retired it (the person's version stays), or the disk refuses
-            # the old bytes too: named below, and the new note is removed all the same.
+        except (WriteConflict, PathOutsideVault, OSError):
+            # Edited since we retired it (the person's version stays), the disk refuses the old
+            # bytes too, or its folder was swapped for a symlink out: named below, and the new
+            # note is removed all the same.
             left.append(item.path)
     remove_new_note()
     if left:

@@ -21,7 +21,7 @@ from dataclasses import asdict, dataclass, replace
 from datetime import datetime
 from typing import Any
 
-from .dating import since_bound, until_bound
+from .dating import Bound, since_bound, until_bound, weekday_bound
 from .errors import Argument, UsageError
 from .lifecycle import to_epoch_us
 from .storage import Eligibility, Store, TaskFilter, TaskRow, carries_tag
@@ -172,9 +172,48 @@ def find_tasks(store: Store, asked: AskedTasks, k: int, offset: int = 0) -> Task
             found.warnings.append(f"{hidden} {'task' if hidden == 1 else 'tasks'} of expired notes left out: "
                                   "ask with include_expired to see them")
             return found
-    found.warnings += [*_tags_elsewhere(store, asked.filter), *_unmatched(store, asked),
-                       *_in_notes_of_those_days(store, asked.filter)]
+    in_dated_notes = _in_notes_of_those_days(store, asked.filter)
+    other_days = [] if in_dated_notes else _untagged_on_other_days(store, asked.filter)
+    # "no task matches the query as it was read" says less than the other days' reason, of the same answer.
+    unmatched = _unmatched(store, asked) if not other_days or asked.filter.words else []
+    found.warnings += [*_tags_elsewhere(store, asked.filter), *unmatched, *in_dated_notes, *other_days]
     return found
+
+
+def _untagged_on_other_days(store: Store, wanted: TaskFilter) -> list[str]:
+    """Why days asked with no tag and no word found no task: the tasks of the status asked are of
+    other days (or have no such day at all), else of another status. Was (s35): ``tasks
+    --overdue``, ``--due-since today`` answered a bare "no tasks" of a vault whose tasks were all
+    due later, as if it held none, while the by-tag answers said why (:func:`_carried_on_other_days`)."""
+    days = _days_asked(wanted)
+    if days is None or wanted.tags or wanted.words:
+        return []
+    if wanted.statuses and wanted.due_before is None and (other := store.tasks.count(replace(wanted, statuses=()))):
+        # (Overdue is open by definition: a done task due before today is not one left out.)
+        one = other == 1
+        return [f"{other} {'task' if one else 'tasks'} of another status than {' or '.join(wanted.statuses)} "
+                f"{'is' if one else 'are'} {days}: ask for status all (--all) to see {'it' if one else 'them'}"]
+    said = _carried_on_other_days(store, wanted, "", days)
+    if not said:
+        return []
+    counted = wanted if store.tasks.count(_without_days(wanted)) else replace(wanted, statuses=())  # the tasks said
+    if not store.tasks.count(_with_any_day(counted)):
+        kinds = [kind for kind, bounds in (("due", (wanted.due_before, wanted.due_since, wanted.due_until)),
+                                           ("done", (wanted.done_since, wanted.done_until))) if any(bounds)]
+        symbols = {"due": "📅 day or [due:: …]", "done": "✅ day or [completion:: …]"}
+        lone = store.tasks.count(_without_days(counted)) == 1
+        said[0] += ("; it has no " if lone else "; none of them has a ") + " or ".join(f"{kind} day (its own {symbols[kind]})" for kind in kinds)
+    return said
+
+
+def _with_any_day(wanted: TaskFilter) -> TaskFilter:
+    """``wanted`` with each kind of day it asks for widened to any day: the tasks that have one."""
+    asks_due = any((wanted.due_before, wanted.due_since, wanted.due_until))
+    asks_done = any((wanted.done_since, wanted.done_until))
+    return replace(_without_days(wanted), due_since=_ANY_DAY if asks_due else None, done_since=_ANY_DAY if asks_done else None)
+
+
+_ANY_DAY = "0001-01-01"  # before every ISO day a task can name: a bound every dated task passes
 
 
 def _in_notes_of_those_days(store: Store, wanted: TaskFilter) -> list[str]:
@@ -252,14 +291,21 @@ def _carried_on_other_days(store: Store, wanted: TaskFilter, tags: str, days: st
     if other_days := store.tasks.count(_without_days(wanted)):
         one = other_days == 1
         status = f"{wanted.statuses[0]} " if len(wanted.statuses) == 1 else ""
-        return [f"{other_days} {status}{'task carries' if one else 'tasks carry'} {tags}, but {'it is not' if one else 'none is'} "
+        return [f"{other_days} {status}{_carrying(one, tags)}, but {'it is not' if one else 'none is'} "
                 f"{days}: ask without the days (or with wider ones) to see {'it' if one else 'them'}"]
     if wanted.statuses and (anyhow := store.tasks.count(replace(_without_days(wanted), statuses=()))):
         one = anyhow == 1
-        return [f"{anyhow} {'task carries' if one else 'tasks carry'} {tags}, of another status than "
+        return [f"{anyhow} {_carrying(one, tags)}, of another status than "
                 f"{' or '.join(wanted.statuses)}, and {'it is not' if one else 'none is'} {days}: ask for status all "
                 f"(--all) without the days to see {'it' if one else 'them'}"]
     return []
+
+
+def _carrying(one: bool, tags: str) -> str:
+    """"task carries #bills", "tasks carry #bills"; with no tags asked, "task", "tasks"."""
+    if not tags:
+        return "task" if one else "tasks"
+    return f"{'task carries' if one else 'tasks carry'} {tags}"
 
 
 def _without_days(wanted: TaskFilter) -> TaskFilter:
@@ -302,14 +348,16 @@ def _unmatched(store: Store, asked: AskedTasks) -> list[str]:
 def _range(kind: str, since: str | None, until: str | None, now: datetime, week_start: int) -> tuple[str | None, str | None]:
     """The first and last ISO day of a task's ``kind`` of day a pair of bounds keeps."""
     first = _day(since, now, week_start, name=f"{kind}_since")
-    last = _day(until, now, week_start, name=f"{kind}_until")
+    # --done-since monday --done-until friday: that span, as the question "done between monday and friday" reads it
+    after = since_bound(since, now, week_start, name=f"{kind}_since") if since is not None and weekday_bound(since) else None
+    last = _day(until, now, week_start, name=f"{kind}_until", after=after)
     if first is not None and last is not None and first > last:
         raise UsageError(Argument(f"{kind}_since", repr(since)), " is after ", Argument(f"{kind}_until", repr(until)),
                          f": no task's {kind} day can be in that range; swap them")
     return first, last
 
 
-def _day(value: str | None, now: datetime, week_start: int, *, name: str) -> str | None:
+def _day(value: str | None, now: datetime, week_start: int, *, name: str, after: Bound | None = None) -> str | None:
     """A bound as the ISO day a task's day is compared with: the first day it names (``name``
     ``due_since``, ``done_since``) or the last (``due_until``, ``done_until``), as search reads it
     for a note dated by a day. A refusal names that argument: it named search's --since/--until,
@@ -317,7 +365,8 @@ def _day(value: str | None, now: datetime, week_start: int, *, name: str) -> str
     if value is None:
         return None
     since = name.endswith("_since")
-    bound = since_bound(value, now, week_start, name=name) if since else until_bound(value, now, week_start, name=name)
+    bound = (since_bound(value, now, week_start, name=name) if since
+             else until_bound(value, now, week_start, name=name, since=after))
     return bound.day.date().isoformat()
 
 

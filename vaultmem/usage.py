@@ -85,9 +85,10 @@ def carry_merged_uses(store: Store, report: ConsolidationReport) -> None:
     before it was merged is the same memory after it. Left behind, ``stale`` called the
     canonical unused (s28-life trial)."""
     clusters = {cluster.canonical.path: cluster for cluster in report.clusters}
+    finished = {cluster.canonical.path: cluster for cluster in report.plan.unfinished}
     with store.transaction():
-        for merged in report.merged:
-            cluster = clusters[merged.canonical]
+        for merged, cluster in [*((entry, clusters[entry.canonical]) for entry in report.merged),
+                                *((entry, finished[entry.canonical]) for entry in report.finished)]:
             archived = {note.path for note in merged.merged}
             for member in cluster.merged:
                 if member.path in archived:

@@ -132,13 +132,16 @@ class Vault:
         Refused (``IndexNotWritable``) where the index cannot be written; the read commands
         that reconcile first (``expire``, ``consolidate`` dry runs) reconcile a private copy.
         """
-        from .archive_edits import archive_edit_problems
+        from .archive_edits import archive_edit_problems, former_archive_problems
 
         self.derived.require_writable()
         report = self.derived.index(rebuild, progress)
         # Not a note's problem, so the reconcile never meets it: a change git merged into an
         # archived note is in the vault and never found by search (archive_edits.py).
         report.problems.extend(archive_edit_problems(self.paths))
+        # Nor one the reconcile can see: a file archived where the archive folder was before
+        # archive_dir changed is an ordinary note to it, a forgotten memory recalled again.
+        report.problems.extend(former_archive_problems(self.paths))
         return report
 
     @heals
@@ -191,8 +194,11 @@ class Vault:
         with self.store.waiting_at_most(SEARCH_LOCK_WAIT_SECONDS):
             busy = self.derived.bring_current()
             hits = self.derived.searcher().search(query, k, eligibility)
+            empty = None if hits or busy is not None else self._no_notes_yet()
         if busy is not None:
             hits.warn(str(busy))
+        if empty is not None:
+            hits.warn(empty)
         hits.warnings.extend(self.derived.after_search())  # read-only here, just healed, a snapshot rebuilt
         return hits
 
@@ -215,6 +221,7 @@ class Vault:
         with self.store.waiting_at_most(SEARCH_LOCK_WAIT_SECONDS):
             busy = self.derived.bring_current()
             listing = self.derived.searcher().listing(k, eligibility, offset)
+            empty = None if listing or busy is not None else self._no_notes_yet()
         if offset and not listing:
             # An empty part past the end read as "no notes": say where the end is.
             raise UsageError(Argument("offset", flag="--offset"), f" {offset} is past the end of the list "
@@ -222,8 +229,19 @@ class Vault:
                              "pass a smaller offset, or 0 for the start")
         if busy is not None:
             listing.warnings.append(str(busy))
+        if empty is not None:
+            listing.warnings.append(empty)
         listing.warnings.extend(self.derived.after_search())
         return listing
+
+    def _no_notes_yet(self) -> str | None:
+        """An empty answer from a vault that holds no note at all says so: a first-time user's agent
+        read ``{"hits": [], "warnings": []}`` as "nothing about that", the same as in a vault of
+        thousands (s35 trial). Not said while an index is being built: the notes may not be in yet."""
+        if self.store.notes.count_at_most(1):
+            return None
+        return (f"the vault holds no notes yet ({self.root} has no Markdown note vaultmem reads): nothing to "
+                "find; what you remember from now on is kept there")
 
     @takes_text()
     @heals
@@ -495,7 +513,7 @@ class Vault:
         ``remember``'s ``date`` is, in the vault's first ``[dates] date`` key.
         """
         from .property_sets import with_date
-        from .reading import successor_row
+        from .reading import succession
         from .resolution import locate_to_write, refuse_dating_a_daily_note
         from .revision import Revision, write_revision
         from .writer import memory_day
@@ -517,12 +535,13 @@ class Vault:
                 write.record(revised.change)
                 write.message = revised.commit_message()
         return Revised.of(revised.after, revised.changed, write, located.resolved_from, revised.title_before, revision.moment,
-                          successor_row(self.store.notes, revised.after))
+                          succession(self.paths.root, self.store.notes, revised.after))
 
     @takes_text()
     @heals
     def forget(self, note: str, hard: bool = False) -> Forgotten:
         """Archive a note (recoverable), or delete it with ``hard``; the index follows at once."""
+        from .gitops import commits_holding
         from .resolution import locate_to_write
         from .writer import remove_note
 
@@ -533,11 +552,14 @@ class Vault:
             # wins this time, and re-running the command acts on the current version, knowingly.
             write.reindex(row.path)
             copies = self._sync_copies_of(row.path)  # read before the note leaves: a numbered copy is judged by its text
+            held = commits_holding(self.root, row.path)  # asked before the file moves: its history follows its path
             archived, changes = remove_note(self.paths, row.path, row.content_hash, hard)
             write.record(*changes)
             write.message = f"vaultmem forget: {row.title}\n\n{row.path} {'deleted' if hard else f'archived to {archived}'}"
+        if archived is not None and write.commit is not None:
+            held.insert(0, write.commit[:10])  # the commit that archived it holds the archived copy
         return Forgotten(row.id, row.path, archived, write.commit, write.not_committed, write.yours_left_uncommitted,
-                         located.resolved_from, copies)
+                         located.resolved_from, copies, held)
 
     def _sync_copies_of(self, path: str) -> list[str]:
         """The notes beside ``path`` named as a sync tool's copy of it whose text agrees
@@ -603,7 +625,9 @@ class Vault:
         Only notes that carry a ``layer`` (memories) are considered; ``any_note`` widens the
         scope to the person's own notes too. A dry run by default. ``plan`` applies the
         clusters of an earlier dry run (``report.plan``) instead of computing new ones; a
-        cluster any of whose files changed since is skipped. See consolidate.py, merge_apply.py and adr/0010.
+        cluster any of whose files changed since is skipped. A merge a kill cut off before its notes
+        were archived is finished (``finished``; a dry run: ``plan.unfinished``) when the kept note
+        holds them as the merge wrote them. See consolidate.py, merge_apply.py and adr/0010.
         """
         from .consolidate import make_scope, plan_consolidation
         from .merge_apply import apply_plan, preview_plan

@@ -8,6 +8,7 @@ through ``VaultPaths.resolve_inside`` first: a title or folder such as ``../x``,
 
 from __future__ import annotations
 
+import hashlib
 import os
 import re
 import secrets
@@ -21,9 +22,9 @@ from typing import Any
 
 from .cjk import has_run
 from .dating import iso_spelling, local_day_start, property_day
-from .durable import MAX_NAME_BYTES, make_folders, remove_folders_of_a_refused_write
+from .durable import MAX_NAME_BYTES, fitting_name, make_folders, remove_folders_of_a_refused_write
 from .errors import Argument, InvalidTimestamp, PathOutsideVault, UsageError, short_repr
-from .fields import name_form
+from .fields import name_fold, name_form
 from .jalali import said_day, solar_hijri_said
 from .lifecycle import (
     PERMANENT_LAYER,
@@ -132,11 +133,14 @@ def compose_note(
     refuse_contradictions(code, expires_at, ttl, permanent)
     instant = resolve_now(now)
     moment = instant.replace(microsecond=0)
+    chosen_tags = clean_tags(tags) or clean_tags(inherited_tags, removing=True)
     meta: dict[str, Any] = {
         "id": new_ulid(instant),  # to the millisecond: notes made in one second sort as they were made
         "title": clean_title(title or "") or default_title(text),
         "layer": code,
-        "tags": clean_tags(tags) or clean_tags(inherited_tags, removing=True),
+        # No tags, no key: `tags: []` showed as an empty Tags property in Obsidian, on a note the
+        # person never tagged; every reader takes a missing `tags` as none (notes.tags_of).
+        **({"tags": chosen_tags} if chosen_tags else {}),
         **({} if day is None else {date_key: memory_day(day)}),
         "created": moment,
     }
@@ -650,13 +654,25 @@ def archive_names(paths: VaultPaths, relative: str, *, reading: bool = False) ->
     stem, suffix = archive_relative.stem, archive_relative.suffix
     others = _names_in_any_case(folder)
     for attempt in range(1, 1000):
-        candidate = archive_relative if attempt == 1 else archive_relative.with_name(f"{stem}-{attempt}{suffix}")
+        candidate = archive_relative if attempt == 1 else archive_relative.with_name(_numbered(stem, attempt, suffix))
         alike = {candidate.name} | ({name for name in others.get(("macos", same_file_on_macos(candidate.name)), set())
                                      if name_form(name) == name_form(candidate.name)} if reading else set())
         if any(others.get(seen, alike) - alike for seen in same_file_elsewhere(candidate.name)):
             continue  # another file there differs from it in case or Unicode form only
         yield candidate.as_posix(), paths.resolve_inside(candidate.as_posix())
     raise UsageError(f"the archive already holds too many copies of {relative}; clean up {paths.archive_dir}/")
+
+
+def _numbered(stem: str, attempt: int, suffix: str) -> str:
+    """``stem-N.suffix``; a stem with no room for ``-N`` (a name of 254 bytes) is cut by bytes, as a
+    conflict copy's is (the second forget failed "File name too long"), and keeps a short digest of
+    the whole stem: cut alone, ``n…na.md`` and ``n…nb.md`` shared ``n…n-2.md``, and the reader, who
+    walks these names (resolution.newest_archived), took one note's copy for the other's."""
+    tail = f"-{attempt}{suffix}"
+    if len(os.fsencode(stem + tail)) <= MAX_NAME_BYTES:
+        return stem + tail
+    digest = hashlib.blake2b(os.fsencode(name_fold(stem)), digest_size=4).hexdigest()
+    return fitting_name(stem, f"~{digest}{tail}")
 
 
 def _names_in_any_case(folder: Path) -> dict[tuple[str, str], set[str]]:

@@ -105,6 +105,7 @@ def consolidate(obj: Context, threshold: float | None, window: int | None, all_n
     Merging unions tags, records the merged notes (aliases, merged_from), appends the
     lines only they held to the kept note (under a heading naming each), keeps the
     latest expiry, rewrites [[links]] to them and moves them to the archive folder.
+    A merge a kill cut off before its notes were archived is finished by the next --apply.
     """
     refuse_dry_run_with_apply(dry_run, apply)
     if window is not None and all_notes:
@@ -157,7 +158,8 @@ def render_clusters(report: ConsolidationReport) -> None:
             click.echo(f"kept apart: {count} pair(s) {'of your own notes ' if own else ''}at or above the threshold "
                        f"{which}: never merged")
     for number, cluster in enumerate(report.clusters, start=1):
-        click.echo(f"\n{number}. layer {cluster.layer or '-'}: {len(cluster.members)} notes, "
+        layer = f"layer {cluster.layer}" if cluster.layer else "no layer"  # was "layer -" (--any-note clusters)
+        click.echo(f"\n{number}. {layer}: {len(cluster.members)} notes, "
                    f"similarity {cluster.similarity:.3f} (weakest pair {cluster.weakest_pair:.3f})")
         for position, member in enumerate(cluster.members):
             role = "keep" if position == 0 else f"merge {member.similarity:.3f}"
@@ -201,6 +203,19 @@ def shorten(text: str, width: int = 100) -> str:
     return line if len(line) <= width else line[: width - 1] + "…"
 
 
+def render_unfinished(report: ConsolidationReport) -> None:
+    """The merges a kill cut off before their notes were archived: finished now, or to be."""
+    for entry in report.finished:
+        for note in entry.merged:
+            click.echo(f"finished the cut-off merge of {note.path} into {entry.canonical}, which holds it: "
+                       f"archived to {note.archived_to}")
+    if not report.applied:
+        for cluster in report.plan.unfinished:
+            for member in cluster.merged:
+                click.echo(f"would finish the cut-off merge of {member.path} into {cluster.canonical.path}, which holds it "
+                           "as the merge wrote it: it would be archived")
+
+
 def render_consolidation_outcome(report: ConsolidationReport) -> None:
     left_out = report.plan.left_out
     if left_out:
@@ -212,6 +227,7 @@ def render_consolidation_outcome(report: ConsolidationReport) -> None:
     for entry in report.merged:
         for note in entry.merged:
             click.echo(f"merged {note.path} into {entry.canonical} (archived to {note.archived_to})")
+    render_unfinished(report)
     for path in report.links_rewritten:
         click.echo(f"{'rewrote' if report.applied else 'would rewrite'} links in {path}")
     for skip in report.skipped:

@@ -125,12 +125,18 @@ def search(obj: Context, query: str, k: int, layers: tuple[str, ...], tags: tupl
     for number, hit in enumerate(hits, start=1):
         expiry = expiry_words(hit.expires_at)
         dated = f", dated {calendar_day(hit.date)}{' (git)' if hit.date_from else ''}" if hit.date else ""
-        click.echo(f"{number:>2}. {hit.title}  [{hit.layer or '-'}, {expiry}{dated}]  {hit.path}")
+        click.echo(f"{number:>2}. {hit.title}  {header(hit.layer, expiry + dated)}  {hit.path}")
         click.echo(f"    score {hit.score:.2f} ({hit.match}){where_words(hit.passage)}")
         click.echo(f"    {hit.snippet}")
         # A warning about the whole answer is on every hit too (for JSON readers); said once above.
         for warning in (warning for warning in hit.warnings if warning not in hits.warnings):
             click.echo(f"    ! {as_typed(warning)}")
+
+
+def header(layer: str | None, rest: str) -> str:
+    """A hit's or listed note's bracket: ``[L3, no expiry]``; a note without a layer (the person's
+    own, not a memory) has none said — ``[-, no expiry]`` left a person guessing what the dash was."""
+    return f"[{layer}, {rest}]" if layer else f"[{rest}]"
 
 
 def expiry_words(expires_at: str | None) -> str:
@@ -174,7 +180,7 @@ def list_command(obj: Context, k: int, offset: int, layers: tuple[str, ...], tag
         day = calendar_day(listed.date) if listed.date else "undated"
         title = "" if listed.title == day else f"{listed.title}  "  # a daily note's title is its day
         by_git = ", dated by git" if listed.date_from else ""
-        click.echo(f"{day:<10}  {title}[{listed.layer or '-'}, {expiry}{by_git}]  {listed.path}")
+        click.echo(f"{day:<10}  {title}{header(listed.layer, expiry + by_git)}  {listed.path}")
         if listed.snippet:
             click.echo(f"    {listed.snippet}")
         for warning in listed.warnings:

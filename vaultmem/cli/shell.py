@@ -38,6 +38,7 @@ from ..errors import (
     VaultmemError,
     respelled,
     said_by,
+    with_notes,
 )
 from ..option_names import Surface
 from ..problem_groups import ProblemGroup, grouped_problems
@@ -227,7 +228,7 @@ def library_errors(as_json: bool = False) -> Iterator[None]:
 
 
 def _fail(error: Exception, as_json: bool, code: int, message: str | None = None) -> None:
-    message = message or str(error)
+    message = with_notes(message or str(error), error)
     if as_json:
         detail: dict[str, Any] = {"type": type(error).__name__, "message": message}
         if isinstance(error, NoteWritten):

@@ -3,6 +3,7 @@ library's one write path: git check, act, index, commit)."""
 
 from __future__ import annotations
 
+from pathlib import PurePosixPath
 from typing import TYPE_CHECKING
 
 import click
@@ -47,6 +48,11 @@ def remember(obj: Context, text: str, title: str | None, layer: str | None, ttl:
                f"version {result.version})")
     for old in result.supersedes:
         click.echo(f"  superseded {old.path} (id {old.id}): expired now, hidden from search")
+    if result.named_beside is not None:
+        bare = PurePosixPath(result.named_beside).stem
+        click.echo(f"  named {PurePosixPath(result.path).name}: {result.named_beside}, the fact it replaces, keeps its file "
+                   f"name (in the archive too, once `vaultmem expire --apply` moves it there), so a [[{bare}]] link opens "
+                   f"the old fact — point it at [[{PurePosixPath(result.path).stem}]]")
     for other in result.similar:
         # Three decimals, as in JSON: listed from 0.83, a 0.876 shown as "0.88" read as one
         # consolidate (merging at >= 0.88) would merge, and it does not.
@@ -121,7 +127,8 @@ def revise(obj: Context, note: str, text: str | None, append: str | None, title:
     if not result.changed:
         click.echo(f"{result.path} already reads as asked: nothing changed (version {result.version})")
         return
-    click.echo(f"revised {result.path} ({', '.join(result.changed)}): {result.layer or '-'}, "
+    layer = f"{result.layer}, " if result.layer else ""  # a note of no layer: none said (was "-,", as list and search had it)
+    click.echo(f"revised {result.path} ({', '.join(result.changed)}): {layer}"
                f"{expiry_words(result.expires_at, result.expiry_invalid)}, version {result.version}")
     if result.previous_title is not None:
         made = " (made from the new text, as remember makes one; the file name stays)" if title is None and text is not None else ""
@@ -130,8 +137,12 @@ def revise(obj: Context, note: str, text: str | None, append: str | None, title:
         from ..results import successor_reference, successor_words
 
         shown = result.as_dict()
-        click.echo(f"  ! expired at {result.expires_at}: superseded by {successor_words(shown)}, which holds the current "
-                   f"fact; this change is hidden from search with it: revise {successor_reference(shown)} instead")
+        if result.succession_problem is not None:
+            click.echo(f"  ! expired at {result.expires_at}: superseded by {successor_words(shown)}; this change is hidden "
+                       f"from search with it, and {result.succession_problem}")
+        else:
+            click.echo(f"  ! expired at {result.expires_at}: superseded by {successor_words(shown)}, which holds the current "
+                       f"fact; this change is hidden from search with it: revise {successor_reference(shown)} instead")
     elif result.expired:
         click.echo(f"  ! expired at {result.expires_at}: hidden from search, with this change; "
                    "give --ttl, --expires-at or --permanent to make it current")
@@ -140,11 +151,17 @@ def revise(obj: Context, note: str, text: str | None, append: str | None, title:
 
 @main.command()
 @click.argument("note")
-@click.option("--hard", is_flag=True, help="Delete the file instead of moving it to the archive folder.")
+@click.option("--hard", is_flag=True, help="Delete the file instead of moving it to vaultmem's archive folder.")
 @json_option
 @click.pass_obj
 def forget(obj: Context, note: str, hard: bool, as_json: bool) -> None:
-    """Archive NOTE (recoverable), or delete it with --hard."""
+    """Move NOTE to vaultmem's archive folder (recoverable), or delete it with --hard.
+
+    The archive folder is archive_dir in .vaultmem.toml, _archive/ by default: nothing searches
+    it, and moving the file out makes it a note again. A folder of your own such as a PARA
+    vault's 4 Archive/ is no archive to vaultmem unless archive_dir names it, and then none of
+    its files is read as a note.
+    """
     with library_errors(as_json):
         result = obj.vault.forget(obj.note(note), hard=hard)
     if as_json:
@@ -155,6 +172,8 @@ def forget(obj: Context, note: str, hard: bool, as_json: bool) -> None:
     for copy in result.copies_left:
         click.echo(f"! left {copy}: a sync tool's copy of it, with its text as another device had it; forget it too, "
                    "or it answers in its place", err=True)
+    if result.in_git_history:
+        click.echo(f"! {result.left_notice()}", err=True)
     render_commit(result)
 
 

@@ -24,6 +24,7 @@ from typing import Any
 from ..durable import make_folders
 from ..errors import INDEX, REBUILD, DerivedIndexError, IndexDamaged, IndexNotWritable, IndexWriteFailed, Spelled
 from ..fields import case_fold, name_form
+from ..lock_files import open_lock_file
 
 fcntl: ModuleType | None
 try:
@@ -281,7 +282,7 @@ def creating(state_dir: Path, exclusive: bool) -> Iterator[None]:
     """The create lock of ``state_dir`` (an OS file lock, released if the process dies):
     shared while a process creates ``index.db``, exclusive while a heal moves a damaged one
     away and puts a new one in its place. Without flock (Windows) it is no lock."""
-    descriptor = os.open(state_dir / CREATE_LOCK, os.O_RDWR | os.O_CREAT, 0o644)
+    descriptor = open_lock_file(state_dir / CREATE_LOCK)
     try:
         if fcntl is not None:
             fcntl.flock(descriptor, fcntl.LOCK_EX if exclusive else fcntl.LOCK_SH)

@@ -15,6 +15,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from types import ModuleType
 
+from ..lock_files import open_lock_file
 from .connection import Connection, placeholders
 
 fcntl: ModuleType | None
@@ -31,6 +32,7 @@ DATE_PROPERTIES_KEY = "date_properties"  # the properties the notes' dates were 
 INLINE_QUERIES_KEY = "inline_queries"  # the Dataview inline-query prefixes its passages were read under (inline_queries.py fingerprint)
 GIT_DATES_KEY = "git_dates"  # the HEAD the dates git gave were read under (git_dates.GitDates fingerprint; "": none)
 LINKED_NOTES_KEY = "linked_notes"  # JSON [[link, note], ...]: the symlinked note files the last walk met (paths.Scan)
+LINKS_OUT_KEY = "links_out"  # JSON [link, ...]: the note files the last walk met that are symlinks out of the vault
 READER_KEY = "reader"  # the rules its rows were made under: searchable.INDEX_RULES (reader and embed recipe)
 LOCK_FILE_MODE = 0o644
 
@@ -69,6 +71,17 @@ class MetaStore:
         if self.get(LINKED_NOTES_KEY) != stored:
             self.set(LINKED_NOTES_KEY, stored)
 
+    def links_out(self) -> list[str]:
+        """The note files that are symlinks out of the vault, as the last reconcile's walk met them (none before one)."""
+        stored = self.get(LINKS_OUT_KEY)
+        return [] if stored is None else [str(link) for link in json.loads(stored)]
+
+    def set_links_out(self, links: Sequence[str]) -> None:
+        """Keep the walk's links out (written only when they changed)."""
+        stored = json.dumps(list(links), ensure_ascii=False)
+        if self.get(LINKS_OUT_KEY) != stored:
+            self.set(LINKS_OUT_KEY, stored)
+
     def mark_indexed(self, completes_rebuild: bool) -> None:
         """Record that the index holds every note. Only the reconcile that finishes a rebuild
         (holding its lock) clears the rebuilding mark: an ordinary reconcile running beside a
@@ -104,7 +117,7 @@ class MetaStore:
         if fcntl is None:
             return "running"  # no flock here: cannot tell, so keep warning
         try:
-            descriptor = os.open(self.state_dir / REBUILD_LOCK, os.O_RDWR | os.O_CREAT, LOCK_FILE_MODE)
+            descriptor = open_lock_file(self.state_dir / REBUILD_LOCK, LOCK_FILE_MODE)
         except OSError:
             return "running"
         try:
@@ -124,7 +137,7 @@ def rebuild_lock(state_dir: Path) -> Iterator[None]:
     Also taken while a damaged index is set aside and rebuilt (derived.py), which needs
     it before there is a database to hold a :class:`MetaStore` of.
     """
-    descriptor = os.open(state_dir / REBUILD_LOCK, os.O_RDWR | os.O_CREAT, LOCK_FILE_MODE)
+    descriptor = open_lock_file(state_dir / REBUILD_LOCK, LOCK_FILE_MODE)
     try:
         if fcntl is not None:
             fcntl.flock(descriptor, fcntl.LOCK_EX)

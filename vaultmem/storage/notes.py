@@ -9,7 +9,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, NamedTuple
 
-from ..dating import Bound, local_day_end, shown_date, shown_span, since_bound, until_bound
+from ..dating import Bound, local_day_end, shown_date, shown_span, since_bound, until_bound, weekday_bound
 from ..errors import REBUILD, Argument, DerivedIndexError, Spelled, UsageError
 from ..fields import ANY_I, case_fold, name_form
 from ..lifecycle import expiry_sql, from_epoch_us, normalize_layer, to_epoch_us
@@ -234,8 +234,10 @@ class Eligibility:
         if "" in asked:  # would pass only notes with an empty tag or one starting with "/": nothing asked for
             raise UsageError(Argument("tags", flag="--tag"), " holds a tag with no name; give a tag such as project or project/harbor")
         now = from_epoch_us(now_us)
-        since_us = None if since is None else EpochBound.of(since_bound(since, now, week_start))
-        until_us = None if until is None else EpochBound.of(until_bound(until, now, week_start))
+        first = None if since is None else since_bound(since, now, week_start)
+        after = first if since is not None and weekday_bound(since) else None  # --since monday --until wednesday: that span
+        since_us = None if first is None else EpochBound.of(first)
+        until_us = None if until is None else EpochBound.of(until_bound(until, now, week_start, since=after))
         # Refused when the instants are: they are the range as this machine's clock says it. A
         # bound with a time can leave the days' labels an empty range beside them (in Los Angeles,
         # since 20:00 on the 30th until the 30th: that label ends at its midnight UTC, 16:00 there),

@@ -1,0 +1,58 @@
+"""vaultmem's lock files in ``.vaultmem/`` (``git.lock``, ``watch.lock``, ``rebuild.lock``,
+``create.lock``), opened to be flocked and made when missing — never through a symlink.
+
+Opened plainly (``O_RDWR | O_CREAT``), a symlink planted at such a name made vaultmem create
+the file it named, wherever it was, and ``git.lock`` (which holds its holder's pid line) was
+truncated and written there. A lock's name that holds anything but a plain file is refused
+with :class:`UnsafeLockFile`, naming it and how to remove it (adr/0017).
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import stat
+from pathlib import Path
+
+from .errors import UnsafeLockFile
+
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+
+
+def open_lock_file(path: Path, mode: int = 0o644) -> int:
+    """``path`` opened to read, write and lock, made (with ``mode``) when missing; a symlink
+    or anything else that is no plain file there is :class:`UnsafeLockFile`."""
+    if not _NOFOLLOW and path.is_symlink():  # Windows: no O_NOFOLLOW, the name is checked first
+        raise UnsafeLockFile(path, f"a symbolic link (to {os.readlink(path)})")
+    try:
+        descriptor = os.open(path, os.O_RDWR | os.O_CREAT | _NOFOLLOW, mode)
+    except OSError as error:
+        # ELOOP (Linux, macOS) or EMLINK (FreeBSD) for a symlink under O_NOFOLLOW.
+        if error.errno in (errno.ELOOP, errno.EMLINK) and path.is_symlink():
+            raise UnsafeLockFile(path, f"a symbolic link (to {os.readlink(path)})") from None
+        raise
+    if not stat.S_ISREG(os.fstat(descriptor).st_mode):  # a FIFO or a device put there
+        os.close(descriptor)
+        raise UnsafeLockFile(path, "no plain file")
+    return descriptor
+
+
+def open_plain_file(path: Path, flags: int) -> int | None:
+    """``path`` opened with ``flags`` to be asked about (its flock, its first line), never
+    through a symlink (``OSError``); ``None`` when it holds no plain file. ``O_NONBLOCK``: a
+    FIFO planted there hung the open (read-only, waiting for a writer) or the read that followed."""
+    descriptor = os.open(path, flags | _NOFOLLOW | getattr(os, "O_NONBLOCK", 0))
+    if not stat.S_ISREG(os.fstat(descriptor).st_mode):
+        os.close(descriptor)
+        return None
+    return descriptor
+
+
+def read_lock_file(path: Path, limit: int) -> bytes:
+    """The first ``limit`` bytes of the lock file at ``path``, never read through a symlink;
+    ``OSError`` when it holds no plain file."""
+    descriptor = open_plain_file(path, os.O_RDONLY)
+    if descriptor is None:
+        raise OSError(errno.EINVAL, "no plain file", str(path))
+    with os.fdopen(descriptor, "rb") as file:
+        return file.read(limit)
