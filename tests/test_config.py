@@ -368,3 +368,9 @@ def test_the_python_api_check_reports_the_embedder_setting_as_the_cli_does(vault
     assert note.read_bytes() == before  # the missing expires_at was not stamped under a refused config
     write_config(vault_dir, 'embedder = "hashing"\n')
     assert [problem.field for problem in Vault(vault_dir).check(now=NOW).problems] == ["expires_at"]  # notes checked again
+
+
+def test_a_config_file_nested_too_deeply_is_a_config_error_naming_it(tmp_path: Path) -> None:
+    (tmp_path / CONFIG_FILE).write_text("x = " + "[" * 100_000 + "]" * 100_000 + "\n", encoding="utf-8")
+    with pytest.raises(ConfigError, match="nested too deeply to read"):  # was: RecursionError out of tomllib
+        load_config(tmp_path)

@@ -486,3 +486,15 @@ def test_a_jupyter_books_notebooks_are_named_with_how_to_search_them(vault_dir: 
     assert named == {"path": "argo.ipynb", "reason": (
         "extension .ipynb (a Jupyter notebook, JSON), not .md: only .md files are notes; to search it, keep a Markdown "
         "copy beside it (`jupytext --to md argo.ipynb` writes argo.md)")}
+
+
+@pytest.mark.parametrize("settings", [".obsidian/app.json", ".obsidian/templates.json", ".obsidian/zk-prefixer.json"])
+def test_an_obsidian_settings_file_nested_too_deeply_is_a_problem_not_a_traceback(vault_dir: Path, settings: str) -> None:
+    write_file(vault_dir, "tea.md", memory("green tea"))
+    write_file(vault_dir, settings, "[" * 100_000)  # was: RecursionError out of json.loads in every command
+    result = run_cli(vault_dir, "index", "--json")
+    assert result.exit_code == 0
+    said = [problem for problem in json.loads(result.stdout)["problems"] if problem["path"] == settings]
+    assert said
+    assert said[0]["message"].startswith("nested too deeply to read")
+    assert run_json(vault_dir, "search", "green tea")[0]["path"] == "tea.md"

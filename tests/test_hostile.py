@@ -8,12 +8,14 @@ from __future__ import annotations
 
 import json
 import random
+import subprocess
 import textwrap
 from pathlib import Path
 
 import pytest
 
-from helpers import WatchProcess, python_capped, vaultmem_capped, wait_until
+from helpers import (WatchProcess, process_env, python_capped, snapshot_files, vaultmem_capped, vaultmem_command,
+                     wait_until)
 from mcp_client import run, serve
 from vaultmem.notes import MAX_FRONTMATTER_CHARS, MAX_YAML_DEPTH, parse_note
 
@@ -188,3 +190,56 @@ def test_remember_of_a_huge_text_works_in_bounded_memory(vault_dir: Path, tmp_pa
     assert result.returncode == 0, result.stderr[-2000:]
     path, found = result.stdout.split()
     assert path == found and (vault_dir / path).stat().st_size > 12 * 2**20
+
+
+# ---------------------------------------------------------------- text that is not text
+
+
+CUT_EMOJI = "brain \ud83e"  # an emoji's first half alone: JSON carries it as an escape; no UTF-8 holds it
+
+
+@pytest.mark.parametrize(("call", "argument"), [
+    pytest.param(lambda vault: vault.get(CUT_EMOJI), "note", id="get"),
+    pytest.param(lambda vault: vault.search(CUT_EMOJI), "query", id="search"),
+    pytest.param(lambda vault: vault.search("tea", tags=[CUT_EMOJI]), "tags", id="search-tag"),
+    pytest.param(lambda vault: vault.list_notes(tags=[CUT_EMOJI]), "tags", id="list-tag"),
+    pytest.param(lambda vault: vault.tasks(query=CUT_EMOJI), "query", id="tasks"),
+    pytest.param(lambda vault: vault.explain("tea", CUT_EMOJI), "query", id="explain"),
+    pytest.param(lambda vault: vault.mark_used([CUT_EMOJI]), "notes", id="used"),
+    pytest.param(lambda vault: vault.forget(CUT_EMOJI), "note", id="forget"),
+    pytest.param(lambda vault: vault.revise("tea", set_properties={"mood": CUT_EMOJI}), "set_properties", id="revise-set"),
+])
+def test_a_lone_surrogate_in_an_argument_is_refused_naming_the_argument(vault_dir: Path, write_note, call, argument) -> None:
+    from vaultmem import Vault
+    from vaultmem.errors import UsageError
+
+    write_note("tea.md", TEA)
+    vault = Vault(vault_dir)
+    vault.index()
+    before = snapshot_files(vault_dir)
+    with pytest.raises(UsageError, match=rf"^{argument} holds '\\ud83e' at character 7, which is not text"):
+        call(vault)  # was: UnicodeEncodeError from SQLite, TypeError from the tokenizer
+    assert snapshot_files(vault_dir) == before
+
+
+def test_remember_with_a_title_that_is_not_text_writes_nothing(vault_dir: Path) -> None:
+    from vaultmem import Vault
+    from vaultmem.errors import UsageError
+
+    vault = Vault(vault_dir)
+    with pytest.raises(UsageError, match="^title holds"):  # was: NoteWritten, a note whose YAML does not load
+        vault.remember("the café on the corner", title=CUT_EMOJI, layer="L2")
+    assert list(vault_dir.rglob("*.md")) == []
+
+
+def test_the_cli_refuses_a_byte_that_is_not_utf8_in_note_or_query_with_exit_2(vault_dir: Path, write_note) -> None:
+    write_note("tea.md", TEA)
+    # A shell passes \xff as it is; Python reads it as '\udcff' (surrogateescape).
+    for args, named in [(["get", "--", b"\xff".decode("utf-8", "surrogateescape")], "NOTE"),
+                        (["search", "--", "tea " + b"\xff".decode("utf-8", "surrogateescape")], "QUERY"),
+                        (["list", "--tag", b"\xfe".decode("utf-8", "surrogateescape")], "--tag")]:
+        result = subprocess.run(vaultmem_command(vault_dir, *args), capture_output=True, env=process_env(), timeout=120)
+        stderr = result.stderr.decode("utf-8", "replace")
+        assert result.returncode == 2 and "Traceback" not in stderr, stderr[-2000:]  # was: exit 1 with a traceback
+        assert f"Error: {named} holds" in stderr
+

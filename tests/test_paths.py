@@ -266,6 +266,18 @@ def test_a_file_name_that_is_not_utf8_is_reported_not_a_crash(paths: VaultPaths,
     assert "UTF-8" in issues[0].reason
 
 
+def test_a_name_that_is_not_utf8_is_told_to_be_renamed_not_to_have_its_permissions_fixed(vault_dir: Path) -> None:
+    with open(os.path.join(os.fsencode(vault_dir), b"caf\xe9.md"), "wb") as handle:  # a Latin-1 name from an old zip
+        handle.write(b"# Cafe\n")
+    os.mkdir(os.path.join(os.fsencode(vault_dir), b"r\xe9sum\xe9s"))
+    (vault_dir / "ok.md").write_text("ok\n", encoding="utf-8")
+    result = run_cli(vault_dir, "check", "--json")
+    problems = {problem["path"]: problem for problem in json.loads(result.stdout)["problems"]}
+    assert set(problems) == {"caf\ufffd.md", "r\ufffdsum\ufffds"}
+    for problem in problems.values():
+        assert problem["fix"].startswith("rename it to a UTF-8 name")  # was: "fix the file or its permissions"
+
+
 def test_a_vault_whose_own_folder_is_hidden_still_has_its_notes_scanned(tmp_path: Path) -> None:
     root = tmp_path / ".agent-memory"
     (root / "people").mkdir(parents=True)

@@ -251,6 +251,15 @@ def test_cli_usage_import_of_garbage_is_a_usage_error(vault_dir: Path, vault: Va
     assert result.exit_code == 2 and "note_id" in result.stderr
 
 
+def test_cli_usage_import_of_json_nested_too_deeply_is_a_usage_error_naming_the_file(vault_dir: Path, vault: Vault,
+                                                                                      tmp_path: Path) -> None:
+    deep = tmp_path / "deep.json"
+    deep.write_text("[" * 100_000, encoding="utf-8")
+    result = run_cli(vault_dir, "usage", "import", str(deep))  # was: RecursionError out of json.loads
+    assert result.exit_code == 2
+    assert f"{deep} is nested too deeply" in result.stderr
+
+
 def test_usage_error_is_a_value_error() -> None:
     assert issubclass(UsageError, ValueError)
 

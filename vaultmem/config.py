@@ -156,6 +156,8 @@ def load_config(vault_root: Path) -> VaultConfig:
         raw = tomllib.loads(path.read_text(encoding="utf-8"))
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as error:
         raise ConfigError(path, "", f"not valid TOML ({error})", "fix the syntax or delete the file") from None
+    except RecursionError:  # arrays or tables nested deeper than tomllib's recursion reads: was a traceback
+        raise ConfigError(path, "", "nested too deeply to read", "fix the file or delete it") from None
     return config_from_dict(raw, source=str(path))
 
 

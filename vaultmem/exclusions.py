@@ -459,7 +459,7 @@ def read_settings(root: Path, name: str, problems: list[Problem], unused: str = 
         if len(raw) > MAX_SETTINGS_BYTES:
             raise ValueError(f"larger than {MAX_SETTINGS_BYTES:,} bytes")
         return json.loads(raw.decode("utf-8"))
-    except ValueError as error:
-        problems.append(Problem(name, "file", f"not valid JSON ({error}); {unused}",
-                                "let Obsidian write the setting again, or fix the JSON"))
+    except (ValueError, RecursionError) as error:  # RecursionError: nested deeper than json's recursion reads
+        why = "nested too deeply to read" if isinstance(error, RecursionError) else f"not valid JSON ({error})"
+        problems.append(Problem(name, "file", f"{why}; {unused}", "let Obsidian write the setting again, or fix the JSON"))
         return None

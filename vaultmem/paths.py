@@ -58,6 +58,9 @@ class FileStat:
 
 
 UNREADABLE_FIX = "fix the file or its permissions"
+# Was UNREADABLE_FIX, which sent the person to the file's permissions for a name's bytes.
+NOT_UTF8_NAME_FIX = ("rename it to a UTF-8 name (`ls -b` shows its bytes; `convmv -f latin1 -t utf-8 -r --notest` "
+                     "renames a whole folder's worth); until then it is not indexed, checked or changed")
 
 
 @dataclass(frozen=True)
@@ -373,7 +376,8 @@ class VaultPaths:
                 # printed as JSON: report it instead of crashing the whole run on it.
                 if entry.is_dir(follow_symlinks=False) or self.is_note_path(relative):
                     shown = relative.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
-                    found.issues.append(ScanIssue(shown, "name is not valid UTF-8; rename it so vaultmem can read it"))
+                    found.issues.append(ScanIssue(shown, "name is not valid UTF-8, so vaultmem leaves it out (� stands for "
+                                                  "the bytes it cannot read)", NOT_UTF8_NAME_FIX))
                 continue
             if entry.is_dir(follow_symlinks=False):
                 self._scan_subdir(entry, relative, found)

@@ -168,6 +168,8 @@ def read_export(raw: bytes, source: str) -> Any:
         return json.loads(text)
     except ValueError as error:  # JSONDecodeError, and integers too long to convert
         raise UsageError(f"{source} is not JSON ({str(error)[:200]}); give the file `vaultmem usage export` wrote") from None
+    except RecursionError:  # an export is two levels deep; this one is deeper than json's recursion reads
+        raise UsageError(f"{source} is nested too deeply to be a usage export; give the file `vaultmem usage export` wrote") from None
 
 
 def parse_import(document: Any) -> list[UsageRow]:

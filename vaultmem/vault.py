@@ -45,6 +45,7 @@ from .results import (
     Stats,
     UsedNote,
 )
+from .text_arguments import takes_text
 from .unit_of_work import VaultWrite, WritePath
 
 if TYPE_CHECKING:
@@ -160,6 +161,7 @@ class Vault:
 
     # ------------------------------------------------------------ search
 
+    @takes_text()
     @heals
     def search(
         self,
@@ -200,6 +202,7 @@ class Vault:
         hits.warnings.extend(self.derived.after_search())  # read-only here, just healed, a snapshot rebuilt
         return hits
 
+    @takes_text()
     @heals
     def list_notes(self, k: int = 20, layers: Iterable[str] | None = None, tags: Iterable[str] | None = None,
                    include_expired: bool = False, now: object = None, since: str | None = None,
@@ -240,6 +243,7 @@ class Vault:
         return (f"the vault holds no notes yet ({self.root} has no Markdown note vaultmem reads): nothing to "
                 "find; what you remember from now on is kept there")
 
+    @takes_text()
     @heals
     def tasks(self, status: str | None = None, due_since: str | None = None, due_until: str | None = None,
               done_since: str | None = None, done_until: str | None = None, tags: Iterable[str] | None = None,
@@ -286,6 +290,7 @@ class Vault:
         found.warnings.extend(self.derived.after_search())
         return found
 
+    @takes_text()
     @heals
     def explain(self, note: str, query: str, k: int = 10, layers: Iterable[str] | None = None,
                 tags: Iterable[str] | None = None, include_expired: bool = False, now: object = None,
@@ -303,11 +308,13 @@ class Vault:
 
     # ------------------------------------------------------------ notes
 
+    @takes_text()
     @heals
     def resolve(self, reference: str, *, refresh: bool = True) -> NoteRow:
         """A NOTE argument → its index row (see :meth:`locate`)."""
         return self.locate(reference, refresh=refresh).row
 
+    @takes_text()
     @heals
     def locate(self, reference: str, now: object = None, *, refresh: bool = True) -> Located:
         """A NOTE argument → its index row, and how it was found when not by its own name.
@@ -329,6 +336,7 @@ class Vault:
 
         return locate(self.derived, reference, now, refresh=refresh)
 
+    @takes_text()
     @heals
     def get(self, note: str, now: object = None) -> NoteView:
         """A note as it is on disk now, with whether (and when) it expired, what superseded
@@ -339,6 +347,7 @@ class Vault:
 
         return view_note(self.derived, note, now)
 
+    @takes_text()
     @heals
     def history(self, note: str) -> History:
         """Commits that touched the note, newest first, following renames (reading.py)."""
@@ -356,6 +365,7 @@ class Vault:
 
         check_embedder_name(self.config.embedder, self.root)
 
+    @takes_text()
     @heals
     def check(self, fix: bool = False, now: object = None) -> CheckReport:
         """Lint every note; ``fix`` applies only the safe, explicit fixes.
@@ -390,6 +400,7 @@ class Vault:
         write.report_commit(report)
         return report
 
+    @takes_text()
     @heals
     def stats(self, now: object = None) -> Stats:
         """Notes by layer, expired at ``now``, problems, index size, embedder (of an index in line with the files)."""
@@ -430,6 +441,7 @@ class Vault:
         self.derived.require_writable()  # an index that cannot be written refuses before anything is
         return self._writes.begin(operation)
 
+    @takes_text(text="TEXT")
     @heals
     def remember(
         self,
@@ -465,6 +477,7 @@ class Vault:
         return written.remembered(write, similar_notes(self.derived, written, self.config.consolidate.similar_threshold, now),
                                   same_named(self.derived, written, now))
 
+    @takes_text()
     @heals
     def revise(
         self,
@@ -524,6 +537,7 @@ class Vault:
         return Revised.of(revised.after, revised.changed, write, located.resolved_from, revised.title_before, revision.moment,
                           succession(self.paths.root, self.store.notes, revised.after), revised.in_text)
 
+    @takes_text()
     @heals
     def forget(self, note: str, hard: bool = False) -> Forgotten:
         """Archive a note (recoverable), or delete it with ``hard``; the index follows at once."""
@@ -567,6 +581,7 @@ class Vault:
 
         return [copy.path for copy in copies if not copy.numbered or agrees(copy)]
 
+    @takes_text()
     @heals
     def expire(self, apply: bool = False, hard: bool = False, now: object = None) -> ExpireReport:
         """List notes expired at ``now``; with ``apply`` archive them (``hard``: delete).
@@ -592,6 +607,7 @@ class Vault:
         write.report_commit(report)
         return report
 
+    @takes_text()
     @heals
     def consolidate(
         self,
@@ -635,6 +651,7 @@ class Vault:
 
     # ------------------------------------------------------------ usage history (usage.py; not a file write)
 
+    @takes_text()
     @heals
     def mark_used(self, notes: Iterable[str], now: object = None) -> list[UsedNote]:
         """Record that these notes were used (appeared in a result the agent acted on)."""
@@ -649,6 +666,7 @@ class Vault:
         resolved = [sole(self.locate(note, moment, refresh=False)) for note in _names("notes", notes)]
         return record_uses(self.store, resolved, moment)
 
+    @takes_text()
     def once(self, request_id: str | None, tool: str, arguments: Mapping[str, object],
              operation: Callable[[], dict[str, Any]], now: object = None, *,
              still_valid: Callable[[dict[str, Any]], bool] | None = None) -> dict[str, Any]:
@@ -661,6 +679,7 @@ class Vault:
         self.derived.require_writable()  # an answer that could not be kept would let a retry write twice
         return once(self.store, request_id, tool, arguments, operation, resolve_now(now), still_valid=still_valid)
 
+    @takes_text()
     @heals
     def stale(self, days: float = DEFAULT_STALE_DAYS, layers: Iterable[str] | None = None, now: object = None,
               include_expired: bool = False) -> StaleNotes:
