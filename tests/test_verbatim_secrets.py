@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from vaultmem.verbatim_secrets import verbatim_secret
+from vaultmem.verbatim_secrets import verbatim_secret, verbatim_secret_property
 
 
 @pytest.mark.parametrize(("text", "kind", "masked"), [
@@ -102,3 +102,19 @@ def test_what_only_talks_about_a_secret_is_not_one(text: str) -> None:
 ])
 def test_an_ordinary_memory_the_first_detector_refused_is_stored(text: str) -> None:
     assert verbatim_secret(text) is None
+
+
+@pytest.mark.parametrize(("key", "value", "masked"), [
+    ("password", "Elm-hunter2-77", "El…77"),
+    ("wifi_password", "Elm-hunter2-77", "El…77"),  # a property key's words joined by _ or -
+    ("door-code", 7391, "7…1"),
+    ("pins", ["bike", "4921"], "4…1"),  # each item of a list
+])
+def test_a_property_that_spells_out_a_secret_is_found(key: str, value: object, masked: str) -> None:
+    secret = verbatim_secret_property(key, value)
+    assert secret is not None and secret.masked() == masked
+
+
+def test_a_property_naming_where_a_secret_is_kept_is_not_one() -> None:
+    assert verbatim_secret_property("wifi_password", "in 1Password") is None
+    assert verbatim_secret_property("password_manager", "1Password") is None

@@ -104,13 +104,25 @@ def verbatim_secret(text: str) -> VerbatimSecret | None:
     """The first secret ``text`` writes out, or None."""
     for match in _NAMED.finditer(text):
         if _names_a_secret(text, match):
-            return VerbatimSecret(match.group("kind").lower(), match.group("value").rstrip(".,;:!?)").strip(_MARKUP))
+            # One kind, singular: "a pin", never "a pins" (a property pins: [4921]).
+            kind = re.sub(r"(?<=[a-rt-z])s\b", "", match.group("kind").lower())
+            return VerbatimSecret(kind, match.group("value").rstrip(".,;:!?)").strip(_MARKUP))
     if (key := _KEYS.search(text)) is not None:
         return VerbatimSecret("key", key.group("value"))
     for card in _CARD.finditer(text):
         digits = re.sub(r"\D", "", card.group("value"))
         if _luhn(digits) and _issued(digits) and len(set(digits)) > 1:
             return VerbatimSecret("card number", digits)
+    return None
+
+
+def verbatim_secret_property(key: str, value: object) -> VerbatimSecret | None:
+    """The secret a property spells out: ``wifi_password: Elm-hunter2-77`` as the text
+    ``wifi password: Elm-hunter2-77`` (a key's ``_`` and ``-`` join words), each of a list's items."""
+    words = re.sub(r"[_-]+", " ", key)
+    for item in value if isinstance(value, list) else [value]:
+        if (secret := verbatim_secret(f"{words}: {item}")) is not None:
+            return secret
     return None
 
 
