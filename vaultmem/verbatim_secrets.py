@@ -17,10 +17,10 @@ card number (13 to 19 digits, in one run or grouped as cards print them, in an i
 and passing the Luhn check); and API keys and private keys by their published prefixes. A
 passphrase of plain words is not found.
 
-Measured (s35 review) over 166 memories an agent would be asked to keep (locker numbers,
+Measured (s35 review) over 167 memories an agent would be asked to keep (locker numbers,
 booking references, meeting IDs, order and tracking numbers, IBANs, IMEIs, commit hashes, "the
 password manager is 1Password") and every paragraph of text on the machine: the first version
-refused 31 of the memories and 423 of 992,000 paragraphs (commit hashes, calendars, IMEIs as
+refused 32 of the memories (19%) and 423 of 992,000 paragraphs (now 1 and 13, those 13 code or configuration) (commit hashes, calendars, IMEIs as
 card numbers; links, dates and "password manager" as passwords); tests/test_verbatim_secrets.py
 holds each kind.
 """
