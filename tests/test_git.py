@@ -333,6 +333,18 @@ def test_forget_in_a_repository_git_cannot_read_says_its_history_is_unknown(repo
     assert f"whether git history holds it is not known: git is not installed or not on PATH, and {repo} is in a git repository" in notice
 
 
+def test_forget_in_a_repository_whose_log_fails_still_forgets_and_says_so(repo: Path) -> None:
+    """s35 review: forget asked git for the note's commits before moving it, and a git that failed
+    (here a tree object lost from .git/objects) stopped the forget with a GitError — forget needed
+    no git before, and the person asked for the note out of recall."""
+    tree = git(repo, "rev-parse", "HEAD^{tree}").strip()
+    (repo / ".git" / "objects" / tree[:2] / tree[2:]).unlink()
+    forgotten = Vault(repo).forget("people/rui")
+    assert not (repo / "people" / "rui.md").exists() and (repo / "_archive" / "people" / "rui.md").exists()
+    assert forgotten.git_history_unknown is not None and "unable to read tree" in forgotten.git_history_unknown
+    assert "whether git history holds it is not known: git log --follow failed" in forgotten.left_notice()
+
+
 def test_auto_commit_of_expire_apply(repo: Path, write_note) -> None:
     auto_commit_on(repo)
     write_note("scratch/old.md", "---\nlayer: L1\nexpires_at: 2026-11-01\n---\nold scratch\n", root=repo)
