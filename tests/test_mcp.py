@@ -1159,6 +1159,23 @@ def test_a_secret_in_a_property_is_refused_whatever_the_keys_spelling(vault_dir:
     run(scenario)
 
 
+def test_revise_may_carry_a_secret_the_person_wrote_but_not_add_one(vault_dir: Path, log: Path) -> None:
+    """s35 review: a person's own line "Router admin PIN: 4921" made every revise(text=…) of the
+    note refused — the agent sends the whole body back with one fact changed, and the PIN it
+    carried unchanged was taken for one it spelled out. Only a secret the note does not hold yet is."""
+    (vault_dir / "router.md").write_text("---\nlayer: L3\n---\nRouter admin PIN: 4921\nThe router is in the hall.\n",
+                                        encoding="utf-8")
+
+    async def scenario() -> None:
+        async with serve(vault_dir, log) as served:
+            revised = await served.call("revise", note="router", text="Router admin PIN: 4921\nThe router is in the study.\n")
+            assert "study" in (vault_dir / revised["path"]).read_text(encoding="utf-8")
+            message = await served.error("revise", note="router", text="Router admin PIN: 7731\nThe router is in the study.\n")
+            assert "revise's text spells out a pin '7…1', so nothing was written" in message
+
+    run(scenario)
+
+
 def test_forget_over_mcp_says_where_the_forgotten_text_remains(vault_dir: Path, log: Path) -> None:
     """The s35 trial: "forget everything about Jordan" answered only archived_to, and the agent told
     the person it was gone. The answer says the archive file and git history still hold it."""

@@ -28,6 +28,7 @@ holds each kind.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 # A word that names a secret, then at most four words ("PIN for the bike lock"), then is/was/:/=.
@@ -100,20 +101,24 @@ class VerbatimSecret:
         return f"{article} {self.kind} {self.masked()!r}"
 
 
-def verbatim_secret(text: str) -> VerbatimSecret | None:
-    """The first secret ``text`` writes out, or None."""
+def verbatim_secret(text: str, already: str = "") -> VerbatimSecret | None:
+    """The first secret ``text`` writes out that ``already`` (the note's text now) does not hold, or None."""
+    return next((secret for secret in verbatim_secrets(text) if secret.value not in already), None)
+
+
+def verbatim_secrets(text: str) -> Iterator[VerbatimSecret]:
+    """Every secret ``text`` writes out, in the detector's order (named, keys, cards)."""
     for match in _NAMED.finditer(text):
         if _names_a_secret(text, match):
             # One kind, singular: "a pin", never "a pins" (a property pins: [4921]).
             kind = re.sub(r"(?<=[a-rt-z])s\b", "", match.group("kind").lower())
-            return VerbatimSecret(kind, match.group("value").rstrip(".,;:!?)").strip(_MARKUP))
-    if (key := _KEYS.search(text)) is not None:
-        return VerbatimSecret("key", key.group("value"))
+            yield VerbatimSecret(kind, match.group("value").rstrip(".,;:!?)").strip(_MARKUP))
+    for key in _KEYS.finditer(text):
+        yield VerbatimSecret("key", key.group("value"))
     for card in _CARD.finditer(text):
         digits = re.sub(r"\D", "", card.group("value"))
         if _luhn(digits) and _issued(digits) and len(set(digits)) > 1:
-            return VerbatimSecret("card number", digits)
-    return None
+            yield VerbatimSecret("card number", digits)
 
 
 def verbatim_secret_property(key: str, value: object) -> VerbatimSecret | None:
