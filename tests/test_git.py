@@ -318,6 +318,33 @@ def test_forget_outside_git_says_only_the_archived_copy_remains(vault_dir: Path,
                                        "(the archive folder: recoverable by the person).")
 
 
+def test_forget_in_a_repository_git_cannot_read_says_its_history_is_unknown(repo: Path, tmp_path: Path,
+                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """s35 review: with git not on PATH (a sync-only machine, a sandboxed agent), forget in a vault
+    that is a git repository said "its text stays in _archive/…" and nothing of the commits that
+    hold it — the answer an agent reads as "gone everywhere else"."""
+    no_git = tmp_path / "bin-without-git"
+    no_git.mkdir()
+    monkeypatch.setenv("PATH", str(no_git))
+    forgotten = Vault(repo).forget("people/rui")
+    assert forgotten.in_git_history == []
+    notice = forgotten.left_notice()
+    assert notice.startswith("Forgotten: no longer recalled; its text stays in _archive/people/rui.md"), notice
+    assert f"whether git history holds it is not known: git is not installed or not on PATH, and {repo} is in a git repository" in notice
+
+
+def test_forget_in_a_repository_whose_log_fails_still_forgets_and_says_so(repo: Path) -> None:
+    """s35 review: forget asked git for the note's commits before moving it, and a git that failed
+    (here a tree object lost from .git/objects) stopped the forget with a GitError — forget needed
+    no git before, and the person asked for the note out of recall."""
+    tree = git(repo, "rev-parse", "HEAD^{tree}").strip()
+    (repo / ".git" / "objects" / tree[:2] / tree[2:]).unlink()
+    forgotten = Vault(repo).forget("people/rui")
+    assert not (repo / "people" / "rui.md").exists() and (repo / "_archive" / "people" / "rui.md").exists()
+    assert forgotten.git_history_unknown is not None and "unable to read tree" in forgotten.git_history_unknown
+    assert "whether git history holds it is not known: git log --follow failed" in forgotten.left_notice()
+
+
 def test_auto_commit_of_expire_apply(repo: Path, write_note) -> None:
     auto_commit_on(repo)
     write_note("scratch/old.md", "---\nlayer: L1\nexpires_at: 2026-11-01\n---\nold scratch\n", root=repo)

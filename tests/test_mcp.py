@@ -1141,6 +1141,41 @@ def test_a_secret_spelled_out_is_refused_until_the_person_allows_it(vault_dir: P
     run(allowed)
 
 
+def test_a_secret_in_a_property_is_refused_whatever_the_keys_spelling(vault_dir: Path, log: Path) -> None:
+    """s35 review: revise(set_properties={"wifi_password": "Elm-hunter2-77"}) was written — the
+    key was checked as the text "wifi_password: …", where no word boundary sets "password" apart —
+    and so was a list ({"pins": ["4921"]}, checked as "pins: ['4921']")."""
+    async def scenario() -> None:
+        async with serve(vault_dir, log) as served:
+            kept = await served.call("remember", text="The home wifi password is in 1Password.", title="Wifi", layer="L3")
+            before = snapshot_files(vault_dir)
+            message = await served.error("revise", note=kept["id"], set_properties={"wifi_password": "Elm-hunter2-77"})
+            assert "revise's set_properties.wifi_password spells out a password 'El…77', so nothing was written" in message
+            message = await served.error("revise", note=kept["id"], set_properties={"pins": ["bike", "4921"]})
+            assert "revise's set_properties.pins spells out a pin '4…1'" in message
+            assert snapshot_files(vault_dir) == before
+            await served.call("revise", note=kept["id"], set_properties={"password_manager": "1Password"})
+
+    run(scenario)
+
+
+def test_revise_may_carry_a_secret_the_person_wrote_but_not_add_one(vault_dir: Path, log: Path) -> None:
+    """s35 review: a person's own line "Router admin PIN: 4921" made every revise(text=…) of the
+    note refused — the agent sends the whole body back with one fact changed, and the PIN it
+    carried unchanged was taken for one it spelled out. Only a secret the note does not hold yet is."""
+    (vault_dir / "router.md").write_text("---\nlayer: L3\n---\nRouter admin PIN: 4921\nThe router is in the hall.\n",
+                                        encoding="utf-8")
+
+    async def scenario() -> None:
+        async with serve(vault_dir, log) as served:
+            revised = await served.call("revise", note="router", text="Router admin PIN: 4921\nThe router is in the study.\n")
+            assert "study" in (vault_dir / revised["path"]).read_text(encoding="utf-8")
+            message = await served.error("revise", note="router", text="Router admin PIN: 7731\nThe router is in the study.\n")
+            assert "revise's text spells out a pin '7…1', so nothing was written" in message
+
+    run(scenario)
+
+
 def test_forget_over_mcp_says_where_the_forgotten_text_remains(vault_dir: Path, log: Path) -> None:
     """The s35 trial: "forget everything about Jordan" answered only archived_to, and the agent told
     the person it was gone. The answer says the archive file and git history still hold it."""

@@ -154,7 +154,11 @@ def history(root: Path, relative: str) -> list[Commit]:
 def commits_holding(root: Path, relative: str) -> list[str]:
     """The commits that wrote a version of ``relative`` (following renames), newest first, as
     short hashes; none outside a git repository. What ``forget`` says git history still holds:
-    archiving or deleting a file takes it out of the vault, never out of those commits."""
+    archiving or deleting a file takes it out of the vault, never out of those commits. Raises
+    ``GitError`` when they cannot be read (git missing in a repository, a git that fails)."""
+    if shutil.which("git") is None and any((folder / ".git").exists() for folder in (root, *root.parents)):
+        # Not "none": the person's commits still hold the note, git is only not here to say which.
+        raise GitError(f"git is not installed or not on PATH, and {root} is in a git repository")
     if not is_repository(root):
         return []
     return [commit.hash[:10] for commit in history(root, relative)]

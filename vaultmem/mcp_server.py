@@ -77,7 +77,7 @@ from .problem_groups import GROUPED_AT, grouped_answer
 from .results import NoteView, successor_reference, successor_words
 from .retried_writes import MAX_KEY_CHARS
 from .vault import Vault
-from .verbatim_secrets import VerbatimSecret, verbatim_secret
+from .verbatim_secrets import VerbatimSecret, verbatim_secret, verbatim_secret_property
 
 if TYPE_CHECKING:
     from .watcher import Watcher
@@ -476,6 +476,24 @@ class VaultTools:
             if value is not None and (secret := verbatim_secret(value)) is not None:
                 raise ToolError(secret_refusal(self.service.vault, tool, field, secret))
 
+    def refuse_new_secret(self, vault: Vault, tool: str, note: str, text: str | None) -> None:
+        """As ``refuse_secret``, for a note's new text: a secret the note already holds (the person's own
+        "Router admin PIN: 4921") is carried, not spelled out — an agent sends the whole body back to
+        change one fact in it. Run on the vault's thread, where the note is read."""
+        if self.settings.allow_secrets or text is None:
+            return
+        if (secret := verbatim_secret(text, already=vault.get(note).body)) is not None:
+            raise ToolError(secret_refusal(vault, tool, "text", secret))
+
+    def refuse_secret_property(self, tool: str, properties: dict[str, PropertyValue]) -> None:
+        """As ``refuse_secret``, for properties: ``wifi_password: X`` and each item of a list value
+        (checked as the text "wifi_password: X", the key hid the word, and a list's items were not read)."""
+        if self.settings.allow_secrets:
+            return
+        for key, value in properties.items():
+            if (secret := verbatim_secret_property(key, value)) is not None:
+                raise ToolError(secret_refusal(self.service.vault, tool, f"set_properties.{key}", secret))
+
     async def written(self, tool: str, request_id: str | None, arguments: dict[str, Any],
                       operation: Callable[[Vault], dict[str, Any]], context: Context[Any, Any] | None) -> dict[str, Any]:
         """A write's answer, made once per request id (adr/0031): a retry gets the first answer.
@@ -586,17 +604,20 @@ class VaultTools:
         date: Annotated[Timestamp | None, Field(description="The day (or time) the memory is about now, as remember's date: a moved appointment's new day.")] = None,
         request_id: RequestId = None,
     ) -> dict[str, Any]:
-        self.refuse_secret("revise", {"text": text, "append": append, "title": title, **{
-            f"set_properties.{key}": f"{key}: {value}" for key, value in (set_properties or {}).items()}})
+        self.refuse_secret("revise", {"append": append, "title": title})
+        self.refuse_secret_property("revise", set_properties or {})
         arguments = {"note": note, "text": text, "append": append, "title": title, "layer": layer, "ttl": ttl,
                      "expires_at": expires_at, "permanent": permanent, "add_tags": add_tags, "remove_tags": remove_tags,
                      "if_version": if_version, "set_properties": set_properties, "unset_properties": unset_properties,
                      "date": date}
-        revised = await self.written("revise", request_id, arguments, lambda vault: vault.revise(
-            note, text=text, append=append, title=title, layer=layer, ttl=ttl, expires_at=expires_at,
-            permanent=permanent, add_tags=add_tags or (), remove_tags=remove_tags or (), if_version=if_version,
-            set_properties=set_properties, unset_properties=unset_properties or (), date=date).as_dict(),
-            context)
+        def revise(vault: Vault) -> dict[str, Any]:
+            self.refuse_new_secret(vault, "revise", note, text)
+            return vault.revise(
+                note, text=text, append=append, title=title, layer=layer, ttl=ttl, expires_at=expires_at,
+                permanent=permanent, add_tags=add_tags or (), remove_tags=remove_tags or (), if_version=if_version,
+                set_properties=set_properties, unset_properties=unset_properties or (), date=date).as_dict()
+
+        revised = await self.written("revise", request_id, arguments, revise, context)
         if revised["expired"]:
             # Said in words: an agent that appended a current fact would otherwise expect to recall it.
             revised["notice"] = expired_revision_words(revised)

@@ -395,6 +395,8 @@ class Forgotten:
     # a note out of recall and out of its folder, not out of git. Without this, an agent told
     # "forget it entirely" answered "done" while every version stayed one `git log -p` away.
     in_git_history: list[str] = field(default_factory=list)
+    # Why those commits could not be read (git not installed, a git that failed): said, never an empty list's "none".
+    git_history_unknown: str | None = None
 
     def as_dict(self) -> dict[str, Any]:
         return {**self.__dict__, "not_committed": not_committed_dicts(self.not_committed),
@@ -405,6 +407,9 @@ class Forgotten:
         kept = ("deleted from the vault" if self.archived_to is None
                 else f"its text stays in {self.archived_to} (the archive folder: recoverable by the person)")
         words = f"Forgotten: no longer recalled; {kept}"
+        if self.git_history_unknown is not None:
+            return (f"{words}; whether git history holds it is not known: {self.git_history_unknown}. Commits that "
+                    "hold it keep it until the person rewrites history (git filter-repo).")
         if not self.in_git_history:
             return words + "."
         count = len(self.in_git_history)

@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from .config import DEFAULT_STALE_DAYS, STATE_DIR, VaultConfig, load_config
 from .derived import DerivedIndex, IndexWaitShown, Progress
-from .errors import Argument, UsageError
+from .errors import Argument, GitError, UsageError
 from .healing import heals
 from .lifecycle import resolve_now, to_epoch_us
 from .option_names import Surface, option_names
@@ -552,14 +552,17 @@ class Vault:
             # wins this time, and re-running the command acts on the current version, knowingly.
             write.reindex(row.path)
             copies = self._sync_copies_of(row.path)  # read before the note leaves: a numbered copy is judged by its text
-            held = commits_holding(self.root, row.path)  # asked before the file moves: its history follows its path
+            try:
+                held, unknown = commits_holding(self.root, row.path), None  # asked before the file moves: its history follows its path
+            except GitError as error:  # forget still forgets; its answer says what it could not find out
+                held, unknown = [], str(error)
             archived, changes = remove_note(self.paths, row.path, row.content_hash, hard)
             write.record(*changes)
             write.message = f"vaultmem forget: {row.title}\n\n{row.path} {'deleted' if hard else f'archived to {archived}'}"
         if archived is not None and write.commit is not None:
             held.insert(0, write.commit[:10])  # the commit that archived it holds the archived copy
         return Forgotten(row.id, row.path, archived, write.commit, write.not_committed, write.yours_left_uncommitted,
-                         located.resolved_from, copies, held)
+                         located.resolved_from, copies, held, unknown)
 
     def _sync_copies_of(self, path: str) -> list[str]:
         """The notes beside ``path`` named as a sync tool's copy of it whose text agrees

@@ -177,7 +177,7 @@ def forget(obj: Context, note: str, hard: bool, as_json: bool) -> None:
     for copy in result.copies_left:
         click.echo(f"! left {copy}: a sync tool's copy of it, with its text as another device had it; forget it too, "
                    "or it answers in its place", err=True)
-    if result.in_git_history:
+    if result.in_git_history or result.git_history_unknown is not None:
         click.echo(f"! {result.left_notice()}", err=True)
     render_commit(result)
 
