@@ -579,3 +579,48 @@ def test_a_killed_rebuild_after_dataview_was_turned_on_is_finished_by_reading_on
     report = json.loads(result.stdout)
     assert (report["updated"], report["added"]) == (0, NOTES - written), report
     assert index_matches_disk(vault)
+
+
+def _task_facts_cut_off(root: Path) -> tuple[Path, str, str]:
+    """A vault left as a kill leaves a merge between writing the kept note and archiving the other
+    (the kept note copied from a vault merged to the end): two copies of a fact, each with the same
+    open task, so the merge found the task line in the kept note already and appended nothing of it.
+    (the vault, the kept note's path, the left-over note's path)."""
+    said = ("The spare key for the garage hangs in locker 14 beside the boiler room door, on the left hook "
+            "under the shelf. The deposit for it is €50.\n\n- [ ] Renew the garage permit before March.\n")
+    whole = root / "whole"
+    (whole / ".obsidian").mkdir(parents=True)
+    (whole / "memories").mkdir()
+    for copy in range(2):
+        (whole / "memories" / f"key-{copy}.md").write_text(f"---\nlayer: L3\nexpires_at: 2030-01-0{copy + 1}\n---\n{said}",
+                                                           encoding="utf-8")
+    assert vaultmem_process(whole, "index").returncode == 0
+    cut = Path(shutil.copytree(whole, root / "cut"))
+    merged = json.loads(vaultmem_process(whole, "consolidate", "--apply", "--all", "--json").stdout)["merged"]
+    assert len(merged) == 1 and len(merged[0]["merged"]) == 1, merged
+    canonical, left_over = merged[0]["canonical"], merged[0]["merged"][0]["path"]
+    shutil.copyfile(whole / canonical, cut / canonical)
+    return cut, canonical, left_over
+
+
+@pytest.mark.parametrize(("before", "after"), [("- [ ] Renew", "- [x] Renew"), ("€50", "£50"), ("locker 14", "Locker 14")])
+def test_a_cut_off_merge_does_not_archive_a_line_the_person_changed_in_a_way_its_words_do_not_show(
+        tmp_path: Path, before: str, after: str) -> None:
+    # The merge compares lines by their words (merging.normalize: no case, punctuation or task
+    # box), so finishing it archived a left-over note whose task the person ticked after the
+    # cut-off ("- [x] Renew…" is the kept note's "- [ ] Renew…" in words), or whose €50 became
+    # £50: the kept note showed the task open and €50, the edit went to the archive, reported
+    # "finished … which holds it".
+    cut, canonical, left_over = _task_facts_cut_off(tmp_path)
+    edited = (cut / left_over).read_text(encoding="utf-8").replace(before, after)
+    (cut / left_over).write_text(edited, encoding="utf-8")
+
+    dry = json.loads(vaultmem_process(cut, "consolidate", "--all", "--json").stdout)
+    result = vaultmem_process(cut, "consolidate", "--apply", "--all", "--json")
+
+    assert result.returncode == 0, result.stderr
+    report = json.loads(result.stdout)
+    assert dry["unfinished"] == [] and report["finished"] == [], (dry["unfinished"], report["finished"])
+    assert (cut / left_over).read_text(encoding="utf-8") == edited and not (cut / "_archive").exists()
+    reasons = {entry["path"]: entry["reason"] for entry in report["left_out"]}
+    assert canonical in reasons[left_over] and after.strip("- ") in reasons[left_over], reasons

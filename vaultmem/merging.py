@@ -236,11 +236,34 @@ def merge_not_held(canonical: Note, merged: Note) -> str | None:
         after = body[start + len(expected):]
         if not lines or not body.startswith(expected, start) or not (not after.strip() or after.startswith("\n\n### Merged from ")):
             return f"its lines are not those {canonical.path} holds under its heading `{heading}`"
+    reworded = said_otherwise(canonical, merged)
+    if reworded is not None:
+        return f"{canonical.path} holds its line {reworded!r} only in other words (case, punctuation, a task's box or a sign)"
     change = merged_frontmatter(canonical, [merged])
     changed = [*change.set_values, *change.remove]
     if changed:
         return f"{canonical.path} lacks its {', '.join(changed)}"
     return None
+
+
+def said_otherwise(canonical: Note, merged: Note) -> str | None:
+    """The first line of ``merged`` that ``canonical`` does not hold character for character (but
+    for spacing, a list marker and a closing ``.``/``,``/``;``), or ``None``. The merge found a line
+    in the kept note by its words (:func:`normalize`): "- [x] Renew…" is "- [ ] Renew…" and "£50"
+    "€50" to it. Fine for a merge the person reviews, not for finishing a cut-off one, where such a
+    line may be their edit after the cut-off (a task ticked): that note is left for them (s35 review)."""
+    held = _spaced(canonical.body)
+    for unit, _blank_before in _units(without_field_lines(merged.body)):
+        if _repeats_title(unit, merged.title):
+            continue
+        line = _spaced("\n".join(_LIST_ITEM.sub("", part) for part in unit.split("\n"))).rstrip(".,;")
+        if line and line not in held:
+            return unit
+    return None
+
+
+def _spaced(text: str) -> str:
+    return " ".join(text.split())
 
 
 def both_changed(first: Note, second: Note) -> bool:
