@@ -624,3 +624,25 @@ def test_a_cut_off_merge_does_not_archive_a_line_the_person_changed_in_a_way_its
     assert (cut / left_over).read_text(encoding="utf-8") == edited and not (cut / "_archive").exists()
     reasons = {entry["path"]: entry["reason"] for entry in report["left_out"]}
     assert canonical in reasons[left_over] and after.strip("- ") in reasons[left_over], reasons
+
+
+@pytest.mark.parametrize("line", ["status: done", "layer: L1", "source: https://dentist.example/contact"])
+def test_a_cut_off_merge_does_not_archive_a_left_over_note_given_a_property_since(tmp_path: Path, line: str) -> None:
+    # The finish compared only what a merge carries into the kept note (tags, names, ids, expiry):
+    # a property the person gave the left-over note after the cut-off (a status, another layer, a
+    # source) is carried by no merge, and the note went to the archive as "finished … which holds it".
+    cut, canonical, left_over = _task_facts_cut_off(tmp_path)
+    key = line.split(":")[0]
+    text = (cut / left_over).read_text(encoding="utf-8")
+    edited = text.replace("layer: L3\n", "").replace("---\n", f"---\n{line}\n", 1) if key == "layer" else \
+        text.replace("---\n", f"---\n{line}\n", 1)
+    (cut / left_over).write_text(edited, encoding="utf-8")
+
+    result = vaultmem_process(cut, "consolidate", "--apply", "--all", "--json")
+
+    assert result.returncode == 0, result.stderr
+    report = json.loads(result.stdout)
+    assert report["finished"] == [], report["finished"]
+    assert (cut / left_over).read_text(encoding="utf-8") == edited and not (cut / "_archive").exists()
+    reasons = {entry["path"]: entry["reason"] for entry in report["left_out"]}
+    assert canonical in reasons[left_over] and key in reasons[left_over], reasons

@@ -221,8 +221,9 @@ def merge_not_held(canonical: Note, merged: Note) -> str | None:
     the canonical and the sections before) must stand in the canonical byte for byte and end
     where the next section or the body ends; with no section, every line of ``merged`` must be
     in the canonical already. Its frontmatter values (tags, title and aliases, ids, expiry) must
-    be in the canonical's. A line added to ``merged`` since, or one taken out of it, a changed
-    tag or expiry: the person edited it after the merge, and it is not archived."""
+    be in the canonical's, and its other properties (a status, its layer) read the same there. A
+    line added to ``merged`` since, or one taken out of it, a changed tag, expiry or property: the
+    person edited it after the merge, and it is not archived."""
     heading = f'### Merged from "{merged.title}" ({merged.path})'
     body = canonical.body
     start = 0 if body.startswith(heading + "\n") else body.find(f"\n{heading}\n") + 1  # 0: not found (find's -1)
@@ -243,7 +244,18 @@ def merge_not_held(canonical: Note, merged: Note) -> str | None:
     changed = [*change.set_values, *change.remove]
     if changed:
         return f"{canonical.path} lacks its {', '.join(changed)}"
+    uncarried = [key for key, value in merged.meta.items() if key not in _CARRIED_OR_OWN and canonical.meta.get(key) != value]
+    if uncarried:
+        return f"{canonical.path} does not read the same {', '.join(uncarried)} (a property no merge carries into the kept note)"
     return None
+
+
+# Keys merged_frontmatter carries into the kept note (checked above), and vaultmem's own per-note
+# bookkeeping, which differs between any two notes. Any other property of the left-over note (a
+# status, a source, its layer: a merge keeps apart two layers) must read the same in the kept note,
+# or it may be one the person gave it after the cut-off, which finishing would archive unsaid (s35 review).
+_CARRIED_OR_OWN = frozenset({"tags", "tag", "aliases", "alias", "title", "merged_from", "supersedes", "expires_at",
+                             "permanent", "id", "created", "updated", "modified", "version"})
 
 
 def said_otherwise(canonical: Note, merged: Note) -> str | None:
