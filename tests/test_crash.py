@@ -646,3 +646,35 @@ def test_a_cut_off_merge_does_not_archive_a_left_over_note_given_a_property_sinc
     assert (cut / left_over).read_text(encoding="utf-8") == edited and not (cut / "_archive").exists()
     reasons = {entry["path"]: entry["reason"] for entry in report["left_out"]}
     assert canonical in reasons[left_over] and key in reasons[left_over], reasons
+
+
+def test_links_to_a_cut_off_merges_left_over_note_follow_its_kept_note_merged_in_the_same_run(tmp_path: Path) -> None:
+    # Finishing a cut-off merge (key-0 into key-1) and a new merge of its kept note into a note
+    # that says more (key-1 into key-2) in one apply: [[key-0]] was rewritten to key-1, archived
+    # by that same run, so the person's link led into the archive instead of to key-2.
+    said = "The spare key for the garage hangs in locker 14 beside the boiler room door, on the left hook under the shelf."
+    whole = tmp_path / "whole"
+    (whole / ".obsidian").mkdir(parents=True)
+    (whole / "memories").mkdir()
+    (whole / "pages").mkdir()
+    (whole / "memories" / "key-0.md").write_text(f"---\nlayer: L3\nexpires_at: 2030-01-01\n---\n{said}\n", encoding="utf-8")
+    (whole / "memories" / "key-1.md").write_text(f"---\nlayer: L3\nexpires_at: 2030-01-02\n---\n{said}\n\nDana has the code.\n",
+                                                 encoding="utf-8")
+    (whole / "pages" / "visit.md").write_text("See [[key-0]] about the key.\n", encoding="utf-8")
+    assert vaultmem_process(whole, "index").returncode == 0
+    cut = Path(shutil.copytree(whole, tmp_path / "cut"))
+    merged = json.loads(vaultmem_process(whole, "consolidate", "--apply", "--all", "--json").stdout)["merged"]
+    assert [(cluster["canonical"], [note["path"] for note in cluster["merged"]]) for cluster in merged] == \
+        [("memories/key-1.md", ["memories/key-0.md"])]
+    shutil.copyfile(whole / "memories" / "key-1.md", cut / "memories" / "key-1.md")  # killed before key-0 was archived
+    (cut / "memories" / "key-2.md").write_text(
+        f"---\nlayer: L3\nexpires_at: 2030-01-03\n---\n{said}\n\nDana has the code.\n\nLift the handle first.\n", encoding="utf-8")
+
+    result = vaultmem_process(cut, "consolidate", "--apply", "--all", "--json")
+
+    assert result.returncode == 0, result.stderr
+    report = json.loads(result.stdout)
+    assert [cluster["canonical"] for cluster in report["finished"]] == ["memories/key-1.md"]
+    assert [cluster["canonical"] for cluster in report["merged"]] == ["memories/key-2.md"]
+    assert not (cut / "memories" / "key-1.md").exists()
+    assert (cut / "pages" / "visit.md").read_text(encoding="utf-8") == "See [[key-2]] about the key.\n"

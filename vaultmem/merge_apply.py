@@ -23,7 +23,7 @@ through noteio's guarded writes. See adr/0010-consolidation.md and adr/0014-raci
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from .body_edits import append_paragraph
@@ -348,7 +348,20 @@ class _Application:
 
 
 def _redirects(clusters: Iterable[Cluster]) -> dict[str, str]:
-    return {member.path: cluster.canonical.path for cluster in clusters for member in cluster.merged}
+    """Each merged note's path → the note that keeps it at the end of this run. A cut-off merge's
+    kept note (plan.unfinished) can itself be merged into another by a cluster of the same run:
+    links to its left-over notes then go on to that note, not to one this run archives."""
+    direct = {member.path: cluster.canonical.path for cluster in clusters for member in cluster.merged}
+    return {path: _kept_at_last(direct, path) for path in direct}
+
+
+def _kept_at_last(direct: Mapping[str, str], path: str) -> str:
+    seen = {path}
+    target = direct[path]
+    while target in direct and target not in seen:  # seen: never a loop, but a walk must end
+        seen.add(target)
+        target = direct[target]
+    return target
 
 
 def _rewritten(base: bytes, rewrite: Rewrite | None, redirects: LinkRedirects, path: str) -> bytes:
