@@ -648,10 +648,9 @@ def test_a_cut_off_merge_does_not_archive_a_left_over_note_given_a_property_sinc
     assert canonical in reasons[left_over] and key in reasons[left_over], reasons
 
 
-def test_links_to_a_cut_off_merges_left_over_note_follow_its_kept_note_merged_in_the_same_run(tmp_path: Path) -> None:
-    # Finishing a cut-off merge (key-0 into key-1) and a new merge of its kept note into a note
-    # that says more (key-1 into key-2) in one apply: [[key-0]] was rewritten to key-1, archived
-    # by that same run, so the person's link led into the archive instead of to key-2.
+def _kept_note_merged_again(tmp_path: Path) -> Path:
+    """A vault a kill left with key-0 merged into key-1 and not archived, and key-2 since, which
+    says all key-1 does and more: the next apply finishes the first merge and merges key-1 into key-2."""
     said = "The spare key for the garage hangs in locker 14 beside the boiler room door, on the left hook under the shelf."
     whole = tmp_path / "whole"
     (whole / ".obsidian").mkdir(parents=True)
@@ -669,6 +668,14 @@ def test_links_to_a_cut_off_merges_left_over_note_follow_its_kept_note_merged_in
     shutil.copyfile(whole / "memories" / "key-1.md", cut / "memories" / "key-1.md")  # killed before key-0 was archived
     (cut / "memories" / "key-2.md").write_text(
         f"---\nlayer: L3\nexpires_at: 2030-01-03\n---\n{said}\n\nDana has the code.\n\nLift the handle first.\n", encoding="utf-8")
+    return cut
+
+
+def test_links_to_a_cut_off_merges_left_over_note_follow_its_kept_note_merged_in_the_same_run(tmp_path: Path) -> None:
+    # Finishing a cut-off merge (key-0 into key-1) and a new merge of its kept note into a note
+    # that says more (key-1 into key-2) in one apply: [[key-0]] was rewritten to key-1, archived
+    # by that same run, so the person's link led into the archive instead of to key-2.
+    cut = _kept_note_merged_again(tmp_path)
 
     result = vaultmem_process(cut, "consolidate", "--apply", "--all", "--json")
 
@@ -678,3 +685,18 @@ def test_links_to_a_cut_off_merges_left_over_note_follow_its_kept_note_merged_in
     assert [cluster["canonical"] for cluster in report["merged"]] == ["memories/key-2.md"]
     assert not (cut / "memories" / "key-1.md").exists()
     assert (cut / "pages" / "visit.md").read_text(encoding="utf-8") == "See [[key-2]] about the key.\n"
+
+
+def test_uses_of_a_cut_off_merges_left_over_note_follow_its_kept_note_merged_in_the_same_run(tmp_path: Path) -> None:
+    # usage.carry_merged_uses carried the new merges' uses first (key-1's to key-2), then the
+    # finished merge's (key-0's to key-1, archived by the same run): key-0's uses were lost to
+    # an id nothing resolves to any more, and `stale` could call key-2 less used than it is.
+    cut = _kept_note_merged_again(tmp_path)
+    for note in ("memories/key-0.md", "memories/key-0.md", "memories/key-1.md"):
+        assert vaultmem_process(cut, "used", note).returncode == 0
+
+    result = vaultmem_process(cut, "consolidate", "--apply", "--all", "--json")
+
+    assert result.returncode == 0, result.stderr
+    shown = json.loads(vaultmem_process(cut, "get", "memories/key-2.md", "--json").stdout)
+    assert shown["use_count"] == 3, shown["use_count"]
