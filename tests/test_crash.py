@@ -24,8 +24,10 @@ from helpers import (
     REBUILD_QUERIES,
     assert_same_as_rebuild,
     generate_vault,
+    git,
     index_matches_disk,
     index_state,
+    init_repo,
     search_hits,
     vaultmem_popen,
     vaultmem_process,
@@ -700,3 +702,36 @@ def test_uses_of_a_cut_off_merges_left_over_note_follow_its_kept_note_merged_in_
     assert result.returncode == 0, result.stderr
     shown = json.loads(vaultmem_process(cut, "get", "memories/key-2.md", "--json").stdout)
     assert shown["use_count"] == 3, shown["use_count"]
+
+
+def test_a_finished_cut_off_merge_commits_the_kept_note_the_killed_run_wrote(tmp_path: Path) -> None:
+    # With auto_commit, the run a kill cut off wrote the kept note and never committed it; the
+    # next apply committed only the archive move, titled "merged 1 note into memories/key-1.md":
+    # git held key-0 archived and key-1 without its lines, and `git status` showed vaultmem's merge
+    # as an edit of the person's (`git checkout` of it would drop them from the vault).
+    said = "The spare key for the garage hangs in locker 14 beside the boiler room door, on the left hook under the shelf."
+    whole = tmp_path / "whole"
+    (whole / ".obsidian").mkdir(parents=True)
+    (whole / "memories").mkdir()
+    (whole / "memories" / "key-0.md").write_text(f"---\nlayer: L3\nexpires_at: 2030-01-01\n---\n{said}\n\nDana has the code.\n",
+                                                 encoding="utf-8")
+    (whole / "memories" / "key-1.md").write_text(f"---\nlayer: L3\nexpires_at: 2030-01-02\n---\n{said}\n\nLift the handle.\n",
+                                                 encoding="utf-8")
+    (whole / ".vaultmem.toml").write_text("auto_commit = true\n", encoding="utf-8")
+    (whole / ".gitignore").write_text(".vaultmem/\n", encoding="utf-8")
+    init_repo(whole)
+    git(whole, "add", ".")
+    git(whole, "commit", "-qm", "the person's notes")
+    assert vaultmem_process(whole, "index").returncode == 0
+    cut = Path(shutil.copytree(whole, tmp_path / "cut"))
+    merged = json.loads(vaultmem_process(whole, "consolidate", "--apply", "--all", "--json").stdout)["merged"]
+    canonical = merged[0]["canonical"]
+    shutil.copyfile(whole / canonical, cut / canonical)  # written, then killed before the archive move and the commit
+    assert git(cut, "status", "--porcelain") == f" M {canonical}\n"
+
+    result = vaultmem_process(cut, "consolidate", "--apply", "--all", "--json")
+
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout)["finished"] != []
+    assert git(cut, "status", "--porcelain") == ""
+    assert git(cut, "show", f"HEAD:{canonical}") == (whole / canonical).read_text(encoding="utf-8")
