@@ -408,3 +408,19 @@ def test_revise_of_a_superseded_note_names_its_successors_path_and_title_not_onl
     assert run_cli(vault_dir, "forget", new["path"]).exit_code == 0  # type: ignore[index]
     said = run_cli(vault_dir, "revise", old["id"], "--append", "Home phone.")  # type: ignore[index]
     assert f"superseded by {new['id']} (no longer in the vault)" in said.output, said.output  # type: ignore[index]
+
+
+def test_revise_of_a_note_whose_own_superseded_by_names_two_notes_by_hand_does_not_call_them_gone(vault_dir: Path) -> None:
+    # A fork written by hand in the revised note itself (superseded_by: [second, third]): revise
+    # said "superseded by <second> (no longer in the vault)", with second right there in the vault.
+    first, second, third = _superseded_twice(vault_dir)
+    oldest = vault_dir / first["path"]
+    oldest.write_text(oldest.read_text(encoding="utf-8").replace(
+        f"superseded_by: {second['id']}\n", f"superseded_by: [{second['id']}, {third['id']}]\n"), encoding="utf-8")
+    said = run_cli(vault_dir, "revise", first["id"], "--append", "Work phone too.")
+    assert said.exit_code == 0, said.output
+    assert "no longer in the vault" not in said.output and "instead" not in said.output, said.output
+    assert f"superseded by {second['id']} ({second['path']}, \"{second['title']}\")" in said.output, said.output
+    assert f"{first['path']} is superseded by several notes ({second['id']}, {third['id']})" in said.output, said.output
+    revised = run_json(vault_dir, "revise", first["id"], "--append", "Home phone.")
+    assert (revised["superseded_by"], revised["superseded_by_path"]) == (second["id"], second["path"])  # type: ignore[index]
