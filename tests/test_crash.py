@@ -24,8 +24,10 @@ from helpers import (
     REBUILD_QUERIES,
     assert_same_as_rebuild,
     generate_vault,
+    git,
     index_matches_disk,
     index_state,
+    init_repo,
     search_hits,
     vaultmem_popen,
     vaultmem_process,
@@ -579,3 +581,157 @@ def test_a_killed_rebuild_after_dataview_was_turned_on_is_finished_by_reading_on
     report = json.loads(result.stdout)
     assert (report["updated"], report["added"]) == (0, NOTES - written), report
     assert index_matches_disk(vault)
+
+
+def _task_facts_cut_off(root: Path) -> tuple[Path, str, str]:
+    """A vault left as a kill leaves a merge between writing the kept note and archiving the other
+    (the kept note copied from a vault merged to the end): two copies of a fact, each with the same
+    open task, so the merge found the task line in the kept note already and appended nothing of it.
+    (the vault, the kept note's path, the left-over note's path)."""
+    said = ("The spare key for the garage hangs in locker 14 beside the boiler room door, on the left hook "
+            "under the shelf. The deposit for it is €50.\n\n- [ ] Renew the garage permit before March.\n")
+    whole = root / "whole"
+    (whole / ".obsidian").mkdir(parents=True)
+    (whole / "memories").mkdir()
+    for copy in range(2):
+        (whole / "memories" / f"key-{copy}.md").write_text(f"---\nlayer: L3\nexpires_at: 2030-01-0{copy + 1}\n---\n{said}",
+                                                           encoding="utf-8")
+    assert vaultmem_process(whole, "index").returncode == 0
+    cut = Path(shutil.copytree(whole, root / "cut"))
+    merged = json.loads(vaultmem_process(whole, "consolidate", "--apply", "--all", "--json").stdout)["merged"]
+    assert len(merged) == 1 and len(merged[0]["merged"]) == 1, merged
+    canonical, left_over = merged[0]["canonical"], merged[0]["merged"][0]["path"]
+    shutil.copyfile(whole / canonical, cut / canonical)
+    return cut, canonical, left_over
+
+
+@pytest.mark.parametrize(("before", "after"), [("- [ ] Renew", "- [x] Renew"), ("€50", "£50"), ("locker 14", "Locker 14")])
+def test_a_cut_off_merge_does_not_archive_a_line_the_person_changed_in_a_way_its_words_do_not_show(
+        tmp_path: Path, before: str, after: str) -> None:
+    # The merge compares lines by their words (merging.normalize: no case, punctuation or task
+    # box), so finishing it archived a left-over note whose task the person ticked after the
+    # cut-off ("- [x] Renew…" is the kept note's "- [ ] Renew…" in words), or whose €50 became
+    # £50: the kept note showed the task open and €50, the edit went to the archive, reported
+    # "finished … which holds it".
+    cut, canonical, left_over = _task_facts_cut_off(tmp_path)
+    edited = (cut / left_over).read_text(encoding="utf-8").replace(before, after)
+    (cut / left_over).write_text(edited, encoding="utf-8")
+
+    dry = json.loads(vaultmem_process(cut, "consolidate", "--all", "--json").stdout)
+    result = vaultmem_process(cut, "consolidate", "--apply", "--all", "--json")
+
+    assert result.returncode == 0, result.stderr
+    report = json.loads(result.stdout)
+    assert dry["unfinished"] == [] and report["finished"] == [], (dry["unfinished"], report["finished"])
+    assert (cut / left_over).read_text(encoding="utf-8") == edited and not (cut / "_archive").exists()
+    reasons = {entry["path"]: entry["reason"] for entry in report["left_out"]}
+    assert canonical in reasons[left_over] and after.strip("- ") in reasons[left_over], reasons
+
+
+@pytest.mark.parametrize("line", ["status: done", "layer: L1", "source: https://dentist.example/contact"])
+def test_a_cut_off_merge_does_not_archive_a_left_over_note_given_a_property_since(tmp_path: Path, line: str) -> None:
+    # The finish compared only what a merge carries into the kept note (tags, names, ids, expiry):
+    # a property the person gave the left-over note after the cut-off (a status, another layer, a
+    # source) is carried by no merge, and the note went to the archive as "finished … which holds it".
+    cut, canonical, left_over = _task_facts_cut_off(tmp_path)
+    key = line.split(":")[0]
+    text = (cut / left_over).read_text(encoding="utf-8")
+    edited = text.replace("layer: L3\n", "").replace("---\n", f"---\n{line}\n", 1) if key == "layer" else \
+        text.replace("---\n", f"---\n{line}\n", 1)
+    (cut / left_over).write_text(edited, encoding="utf-8")
+
+    result = vaultmem_process(cut, "consolidate", "--apply", "--all", "--json")
+
+    assert result.returncode == 0, result.stderr
+    report = json.loads(result.stdout)
+    assert report["finished"] == [], report["finished"]
+    assert (cut / left_over).read_text(encoding="utf-8") == edited and not (cut / "_archive").exists()
+    reasons = {entry["path"]: entry["reason"] for entry in report["left_out"]}
+    assert canonical in reasons[left_over] and key in reasons[left_over], reasons
+
+
+def _kept_note_merged_again(tmp_path: Path) -> Path:
+    """A vault a kill left with key-0 merged into key-1 and not archived, and key-2 since, which
+    says all key-1 does and more: the next apply finishes the first merge and merges key-1 into key-2."""
+    said = "The spare key for the garage hangs in locker 14 beside the boiler room door, on the left hook under the shelf."
+    whole = tmp_path / "whole"
+    (whole / ".obsidian").mkdir(parents=True)
+    (whole / "memories").mkdir()
+    (whole / "pages").mkdir()
+    (whole / "memories" / "key-0.md").write_text(f"---\nlayer: L3\nexpires_at: 2030-01-01\n---\n{said}\n", encoding="utf-8")
+    (whole / "memories" / "key-1.md").write_text(f"---\nlayer: L3\nexpires_at: 2030-01-02\n---\n{said}\n\nDana has the code.\n",
+                                                 encoding="utf-8")
+    (whole / "pages" / "visit.md").write_text("See [[key-0]] about the key.\n", encoding="utf-8")
+    assert vaultmem_process(whole, "index").returncode == 0
+    cut = Path(shutil.copytree(whole, tmp_path / "cut"))
+    merged = json.loads(vaultmem_process(whole, "consolidate", "--apply", "--all", "--json").stdout)["merged"]
+    assert [(cluster["canonical"], [note["path"] for note in cluster["merged"]]) for cluster in merged] == \
+        [("memories/key-1.md", ["memories/key-0.md"])]
+    shutil.copyfile(whole / "memories" / "key-1.md", cut / "memories" / "key-1.md")  # killed before key-0 was archived
+    (cut / "memories" / "key-2.md").write_text(
+        f"---\nlayer: L3\nexpires_at: 2030-01-03\n---\n{said}\n\nDana has the code.\n\nLift the handle first.\n", encoding="utf-8")
+    return cut
+
+
+def test_links_to_a_cut_off_merges_left_over_note_follow_its_kept_note_merged_in_the_same_run(tmp_path: Path) -> None:
+    # Finishing a cut-off merge (key-0 into key-1) and a new merge of its kept note into a note
+    # that says more (key-1 into key-2) in one apply: [[key-0]] was rewritten to key-1, archived
+    # by that same run, so the person's link led into the archive instead of to key-2.
+    cut = _kept_note_merged_again(tmp_path)
+
+    result = vaultmem_process(cut, "consolidate", "--apply", "--all", "--json")
+
+    assert result.returncode == 0, result.stderr
+    report = json.loads(result.stdout)
+    assert [cluster["canonical"] for cluster in report["finished"]] == ["memories/key-1.md"]
+    assert [cluster["canonical"] for cluster in report["merged"]] == ["memories/key-2.md"]
+    assert not (cut / "memories" / "key-1.md").exists()
+    assert (cut / "pages" / "visit.md").read_text(encoding="utf-8") == "See [[key-2]] about the key.\n"
+
+
+def test_uses_of_a_cut_off_merges_left_over_note_follow_its_kept_note_merged_in_the_same_run(tmp_path: Path) -> None:
+    # usage.carry_merged_uses carried the new merges' uses first (key-1's to key-2), then the
+    # finished merge's (key-0's to key-1, archived by the same run): key-0's uses were lost to
+    # an id nothing resolves to any more, and `stale` could call key-2 less used than it is.
+    cut = _kept_note_merged_again(tmp_path)
+    for note in ("memories/key-0.md", "memories/key-0.md", "memories/key-1.md"):
+        assert vaultmem_process(cut, "used", note).returncode == 0
+
+    result = vaultmem_process(cut, "consolidate", "--apply", "--all", "--json")
+
+    assert result.returncode == 0, result.stderr
+    shown = json.loads(vaultmem_process(cut, "get", "memories/key-2.md", "--json").stdout)
+    assert shown["use_count"] == 3, shown["use_count"]
+
+
+def test_a_finished_cut_off_merge_commits_the_kept_note_the_killed_run_wrote(tmp_path: Path) -> None:
+    # With auto_commit, the run a kill cut off wrote the kept note and never committed it; the
+    # next apply committed only the archive move, titled "merged 1 note into memories/key-1.md":
+    # git held key-0 archived and key-1 without its lines, and `git status` showed vaultmem's merge
+    # as an edit of the person's (`git checkout` of it would drop them from the vault).
+    said = "The spare key for the garage hangs in locker 14 beside the boiler room door, on the left hook under the shelf."
+    whole = tmp_path / "whole"
+    (whole / ".obsidian").mkdir(parents=True)
+    (whole / "memories").mkdir()
+    (whole / "memories" / "key-0.md").write_text(f"---\nlayer: L3\nexpires_at: 2030-01-01\n---\n{said}\n\nDana has the code.\n",
+                                                 encoding="utf-8")
+    (whole / "memories" / "key-1.md").write_text(f"---\nlayer: L3\nexpires_at: 2030-01-02\n---\n{said}\n\nLift the handle.\n",
+                                                 encoding="utf-8")
+    (whole / ".vaultmem.toml").write_text("auto_commit = true\n", encoding="utf-8")
+    (whole / ".gitignore").write_text(".vaultmem/\n", encoding="utf-8")
+    init_repo(whole)
+    git(whole, "add", ".")
+    git(whole, "commit", "-qm", "the person's notes")
+    assert vaultmem_process(whole, "index").returncode == 0
+    cut = Path(shutil.copytree(whole, tmp_path / "cut"))
+    merged = json.loads(vaultmem_process(whole, "consolidate", "--apply", "--all", "--json").stdout)["merged"]
+    canonical = merged[0]["canonical"]
+    shutil.copyfile(whole / canonical, cut / canonical)  # written, then killed before the archive move and the commit
+    assert git(cut, "status", "--porcelain") == f" M {canonical}\n"
+
+    result = vaultmem_process(cut, "consolidate", "--apply", "--all", "--json")
+
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout)["finished"] != []
+    assert git(cut, "status", "--porcelain") == ""
+    assert git(cut, "show", f"HEAD:{canonical}") == (whole / canonical).read_text(encoding="utf-8")

@@ -544,3 +544,34 @@ def test_a_ctrl_c_whose_undo_stops_half_way_stays_a_ctrl_c_and_names_what_stayed
     said = " ".join(getattr(stopped.value, "__notes__", []))
     assert "a/one.md stay retired" in said
     assert not (vault_dir / "memories").exists()
+
+
+def test_revise_of_a_note_whose_own_superseded_by_names_two_notes_by_hand_does_not_call_them_gone(vault_dir: Path) -> None:
+    # A fork written by hand in the revised note itself (superseded_by: [second, third]): revise
+    # said "superseded by <second> (no longer in the vault)", with second right there in the vault.
+    first, second, third = _superseded_twice(vault_dir)
+    oldest = vault_dir / first["path"]
+    oldest.write_text(oldest.read_text(encoding="utf-8").replace(
+        f"superseded_by: {second['id']}\n", f"superseded_by: [{second['id']}, {third['id']}]\n"), encoding="utf-8")
+    said = run_cli(vault_dir, "revise", first["id"], "--append", "Work phone too.")
+    assert said.exit_code == 0, said.output
+    assert "no longer in the vault" not in said.output and "instead" not in said.output, said.output
+    assert f"superseded by {second['id']} ({second['path']}, \"{second['title']}\")" in said.output, said.output
+    assert f"{first['path']} is superseded by several notes ({second['id']}, {third['id']})" in said.output, said.output
+    revised = run_json(vault_dir, "revise", first["id"], "--append", "Home phone.")
+    assert (revised["superseded_by"], revised["superseded_by_path"]) == (second["id"], second["path"])  # type: ignore[index]
+
+
+def test_a_new_fact_whose_own_title_ends_in_a_number_is_not_said_to_be_numbered_beside_the_one_it_retires(vault_dir: Path) -> None:
+    # named_beside took any "-<digits>" ending for vaultmem's numbering: "Tax return 2025" retiring
+    # "Tax return 2024" was said to be "named tax-return-2025.md: … keeps its file name", though
+    # tax-return-2025 is its title's own name and no file was in its way.
+    write_file(vault_dir, ".vaultmem.toml", 'embedder = "hashing"\n')
+    old = run_json(vault_dir, "remember", "Tax return filed on 2025-04-30.", "--title", "Tax return 2024", "--layer", "L3")
+    said = run_cli(vault_dir, "remember", "Tax return filed on 2026-04-28.", "--title", "Tax return 2025",
+                   "--supersedes", old["path"])  # type: ignore[index]
+    assert said.exit_code == 0, said.output
+    assert "keeps its file name" not in said.output, said.output
+    newer = run_json(vault_dir, "remember", "Tax return filed on 2027-04-29.", "--title", "Tax return 2025",
+                     "--supersedes", "memories/tax-return-2025.md")
+    assert (newer["path"], newer["named_beside"]) == ("memories/tax-return-2025-2.md", "memories/tax-return-2025.md")  # type: ignore[index]

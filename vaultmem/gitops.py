@@ -471,6 +471,15 @@ def uncommitted(root: Path, relatives: Sequence[str]) -> set[str]:
     return {name for name in listed.decode("utf-8", "surrogateescape").split("\0") if name}
 
 
+def committed_bytes(root: Path, relative: str) -> bytes | None:
+    """The bytes HEAD holds at ``relative`` (vault-relative); ``None`` when it holds no such file."""
+    if not has_commits(root):
+        return None
+    prefix = _git(root, "rev-parse", "--show-prefix").stdout.strip()
+    found = blobs(root, [f"HEAD:{prefix}{relative}"])  # keyed by blob id: one asked, at most one found
+    return next(iter(found.values()), None)
+
+
 def moves(root: Path, commit: str) -> dict[str, str]:
     """The files ``commit`` moved, as git's rename detection sees them (:data:`SAME_FILE`):
     new path → old path, both vault-relative (a move from outside the vault is left out)."""

@@ -23,7 +23,7 @@ through noteio's guarded writes. See adr/0010-consolidation.md and adr/0014-raci
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from .body_edits import append_paragraph
@@ -50,9 +50,10 @@ from .errors import (
     message_parts,
 )
 from .field_edits import edit_fields, writes_properties
+from .gitops import committed_bytes
 from .links import LinkRedirects, Rewrite, labels_first, rewrite_canvas, rewrite_links
 from .merge_markers import require_merged, require_resolved, unmerged_notes
-from .merging import additions, appended_text, kept_changes, merged_frontmatter, string_list
+from .merging import FrontmatterChange, additions, appended_text, kept_changes, merged_frontmatter, string_list
 from .noteio import FileChange, move_if_unchanged, refuse_read_only, replace_if_unchanged, require_utf8
 from .notes import Note, content_hash, decode, parse_note, utf16_encoding
 from .ordered import unique
@@ -361,7 +362,20 @@ def _not_put_back(path: str, error: PathOutsideVault | OSError) -> Spelled:
 
 
 def _redirects(clusters: Iterable[Cluster]) -> dict[str, str]:
-    return {member.path: cluster.canonical.path for cluster in clusters for member in cluster.merged}
+    """Each merged note's path → the note that keeps it at the end of this run. A cut-off merge's
+    kept note (plan.unfinished) can itself be merged into another by a cluster of the same run:
+    links to its left-over notes then go on to that note, not to one this run archives."""
+    direct = {member.path: cluster.canonical.path for cluster in clusters for member in cluster.merged}
+    return {path: _kept_at_last(direct, path) for path in direct}
+
+
+def _kept_at_last(direct: Mapping[str, str], path: str) -> str:
+    seen = {path}
+    target = direct[path]
+    while target in direct and target not in seen:  # seen: never a loop, but a walk must end
+        seen.add(target)
+        target = direct[target]
+    return target
 
 
 def _rewritten(base: bytes, rewrite: Rewrite | None, redirects: LinkRedirects, path: str) -> bytes:
@@ -396,13 +410,8 @@ def _prepare(cluster: Cluster, paths: VaultPaths, report: ConsolidationReport, u
             _skip(cluster, report, reason)
             return None
     try:
-        change = merged_frontmatter(notes[0], notes[1:])
-        # A Logseq page kept gets `merged-from::`, `tags::`, `alias::` … on its property lines.
-        edited = edit_fields(raws[0], change.set_values, change.remove, in_properties=writes_properties(paths.root, notes[0]))
+        edited, change = _merged_bytes(paths, raws[0], notes[0], notes[1:])
         report.kept_changes[cluster.canonical.path] = kept_changes(notes[0], change)
-        found = additions(notes[0], notes[1:])  # the same lines the plan showed: the files are unchanged
-        if found:
-            edited = append_paragraph(edited, appended_text(found))
     except (FrontmatterError, InvalidTimestamp) as error:
         _skip(cluster, report, f"{cluster.canonical.path}: {error}")
         return None
@@ -415,6 +424,44 @@ def _prepare(cluster: Cluster, paths: VaultPaths, report: ConsolidationReport, u
                                        "); nothing of this cluster is merged — fix that, then run consolidate again"))
         return None
     return _Prepared(cluster, raws[0], edited)
+
+
+def _merged_bytes(paths: VaultPaths, raw: bytes, canonical: Note, merged: Sequence[Note]) -> tuple[bytes, FrontmatterChange]:
+    """The kept note's bytes ``raw`` with ``merged`` merged into it, as apply writes them, and its frontmatter change."""
+    change = merged_frontmatter(canonical, merged)
+    # A Logseq page kept gets `merged-from::`, `tags::`, `alias::` … on its property lines.
+    edited = edit_fields(raw, change.set_values, change.remove, in_properties=writes_properties(paths.root, canonical))
+    found = additions(canonical, merged)  # the same lines the plan showed: the files are unchanged
+    if found:
+        edited = append_paragraph(edited, appended_text(found))
+    return edited, change
+
+
+def cut_off_writes(paths: VaultPaths, report: ConsolidationReport) -> tuple[list[FileChange], list[str]]:
+    """For a commit (auto_commit): the kept notes of the cut-off merges ``report`` finished, as the
+    changes the killed run made and never committed — each from what HEAD holds to what the merge
+    wrote, only when merging the notes archived now into HEAD's text gives the kept note's bytes
+    exactly (nothing of the person's is in it) — and a warning for each other one. Committing
+    the archive move alone put "merged" in git with the merged lines nowhere in it (s35 review)."""
+    changes: list[FileChange] = []
+    warnings: list[str] = []
+    checked = {change.path: change.before for change in reversed(report.changes) if change.before is not None}
+    for entry in report.finished:
+        path = entry.canonical
+        head = committed_bytes(paths.root, path)
+        try:
+            raw = checked.get(path) or paths.resolve_inside(path).read_bytes()
+            archived = [parse_note(note.path, paths.resolve_inside(note.archived_to).read_bytes()) for note in entry.merged]
+            expected = None if head is None else _merged_bytes(paths, head, parse_note(path, head), archived)[0]
+        except (OSError, PathOutsideVault, FrontmatterError, InvalidTimestamp):
+            raw, expected = None, None  # said below, as any kept note not committed
+        if head is not None and expected == raw:
+            changes.append(FileChange(path, head, expected))
+        elif raw is None or head != raw:
+            warnings.append(f"{path}: the merge the cut-off run wrote into it (of {', '.join(note.path for note in entry.merged)}) "
+                            "is not committed: it is not that merge of what git holds alone; review it "
+                            f"(`git diff -- {path}`) and commit it yourself")
+    return changes, warnings
 
 
 def _prepare_finish(cluster: Cluster, paths: VaultPaths, report: ConsolidationReport, unmerged: set[str]) -> _Prepared | None:

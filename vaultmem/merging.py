@@ -221,8 +221,9 @@ def merge_not_held(canonical: Note, merged: Note) -> str | None:
     the canonical and the sections before) must stand in the canonical byte for byte and end
     where the next section or the body ends; with no section, every line of ``merged`` must be
     in the canonical already. Its frontmatter values (tags, title and aliases, ids, expiry) must
-    be in the canonical's. A line added to ``merged`` since, or one taken out of it, a changed
-    tag or expiry: the person edited it after the merge, and it is not archived."""
+    be in the canonical's, and its other properties (a status, its layer) read the same there. A
+    line added to ``merged`` since, or one taken out of it, a changed tag, expiry or property: the
+    person edited it after the merge, and it is not archived."""
     heading = f'### Merged from "{merged.title}" ({merged.path})'
     body = canonical.body
     start = 0 if body.startswith(heading + "\n") else body.find(f"\n{heading}\n") + 1  # 0: not found (find's -1)
@@ -236,11 +237,45 @@ def merge_not_held(canonical: Note, merged: Note) -> str | None:
         after = body[start + len(expected):]
         if not lines or not body.startswith(expected, start) or not (not after.strip() or after.startswith("\n\n### Merged from ")):
             return f"its lines are not those {canonical.path} holds under its heading `{heading}`"
+    reworded = said_otherwise(canonical, merged)
+    if reworded is not None:
+        return f"{canonical.path} holds its line {reworded!r} only in other words (case, punctuation, a task's box or a sign)"
     change = merged_frontmatter(canonical, [merged])
     changed = [*change.set_values, *change.remove]
     if changed:
         return f"{canonical.path} lacks its {', '.join(changed)}"
+    uncarried = [key for key, value in merged.meta.items() if key not in _CARRIED_OR_OWN and canonical.meta.get(key) != value]
+    if uncarried:
+        return f"{canonical.path} does not read the same {', '.join(uncarried)} (a property no merge carries into the kept note)"
     return None
+
+
+# Keys merged_frontmatter carries into the kept note (checked above), and vaultmem's own per-note
+# bookkeeping, which differs between any two notes. Any other property of the left-over note (a
+# status, a source, its layer: a merge keeps apart two layers) must read the same in the kept note,
+# or it may be one the person gave it after the cut-off, which finishing would archive unsaid (s35 review).
+_CARRIED_OR_OWN = frozenset({"tags", "tag", "aliases", "alias", "title", "merged_from", "supersedes", "expires_at",
+                             "permanent", "id", "created", "updated", "modified", "version"})
+
+
+def said_otherwise(canonical: Note, merged: Note) -> str | None:
+    """The first line of ``merged`` that ``canonical`` does not hold character for character (but
+    for spacing, a list marker and a closing ``.``/``,``/``;``), or ``None``. The merge found a line
+    in the kept note by its words (:func:`normalize`): "- [x] Renew…" is "- [ ] Renew…" and "£50"
+    "€50" to it. Fine for a merge the person reviews, not for finishing a cut-off one, where such a
+    line may be their edit after the cut-off (a task ticked): that note is left for them (s35 review)."""
+    held = _spaced(canonical.body)
+    for unit, _blank_before in _units(without_field_lines(merged.body)):
+        if _repeats_title(unit, merged.title):
+            continue
+        line = _spaced("\n".join(_LIST_ITEM.sub("", part) for part in unit.split("\n"))).rstrip(".,;")
+        if line and line not in held:
+            return unit
+    return None
+
+
+def _spaced(text: str) -> str:
+    return " ".join(text.split())
 
 
 def both_changed(first: Note, second: Note) -> bool:

@@ -137,8 +137,12 @@ def succession(root: Path, notes: NoteStore, note: Note) -> Succession:
         if not successors:
             return Succession(tuple(chain))
         if len(successors) > 1:
-            return Succession(tuple(chain), f"{current.path} is superseded by several notes ({', '.join(successors)}), so "
-                                            "which holds the current fact is yours to say: keep one id in its superseded_by")
+            # The revised note's own fork: its first id (its `superseded_by` in the answer) is named by
+            # path and title still — left out, it was said to be "no longer in the vault".
+            first = notes.find(successors[0]) if not chain else []
+            named = (Successor(first[0].id, first[0].path, first[0].title),) if len(first) == 1 else ()
+            return Succession((*chain, *named), f"{current.path} is superseded by several notes ({', '.join(successors)}), "
+                                                "so which holds the current fact is yours to say: keep one id in its superseded_by")
         rows = notes.find(successors[0])
         if len(rows) != 1:
             return Succession((*chain, Successor(successors[0], None, None)))  # left the vault: said by its id

@@ -38,6 +38,7 @@ from .notes import Note, content_hash, parse_note, version_of
 from .own_similar import OWN_SIMILAR_THRESHOLD, similar_own_notes
 from .resolution import answered, locate_to_write
 from .results import NoteRef, Remembered, SimilarNote
+from .slugs import slugify
 from .storage import Eligibility, NoteRow
 from .supersede import Retirement, lineage, plan_retirement, retire
 from .writer import NewNote, compose_note, delete_note, target_folder, write_new_note
@@ -74,11 +75,14 @@ class Written:
         """The retired note whose file name this one would have had (``dentist-phone.md`` beside
         ``dentist-phone-2.md``): it keeps the name until ``expire`` archives it (adr/0019)."""
         written = PurePosixPath(self.path)
+        numbered = re.fullmatch(r"(.+)-\d+", written.stem)
+        if numbered is None or not numbered.group(1).endswith(slugify(self.note.title)):
+            return None  # its title's own name (tax-return-2025 for "Tax return 2025"), not numbered: beside nothing
+        base = numbered.group(1)
         for item in self.retirements:
-            old = PurePosixPath(item.path)
-            base = re.sub(r"-\d+$", "", old.stem)  # dentist-phone-2 superseded in turn: dentist-phone-3
+            old = PurePosixPath(item.path)  # dentist-phone, or dentist-phone-2 superseded in turn (by dentist-phone-3)
             if old.parent == written.parent and old.suffix == written.suffix and re.fullmatch(
-                    rf"{re.escape(base)}-\d+", written.stem):
+                    rf"{re.escape(base)}(?:-\d+)?", old.stem):
                 return item.path
         return None
 

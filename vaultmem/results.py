@@ -227,7 +227,7 @@ class Revised:
         deadline = None if after.permanent else timestamp_or_none(after.expires_at)
         successor_id = text_values(after.meta, "superseded_by")
         chain = () if succession is None else succession.chain
-        first = chain[0] if chain and len(successor_id) == 1 else None
+        first = chain[0] if chain and successor_id else None
         return cls(id=after.id, path=after.path, version=after.version, title=after.title, layer=after.layer,
                    expires_at=None if after.permanent else expiry_text(after.expires_at), tags=after.tags,
                    expired=deadline is not None and deadline <= resolve_now(now),

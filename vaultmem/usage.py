@@ -87,8 +87,10 @@ def carry_merged_uses(store: Store, report: ConsolidationReport) -> None:
     clusters = {cluster.canonical.path: cluster for cluster in report.clusters}
     finished = {cluster.canonical.path: cluster for cluster in report.plan.unfinished}
     with store.transaction():
-        for merged, cluster in [*((entry, clusters[entry.canonical]) for entry in report.merged),
-                                *((entry, finished[entry.canonical]) for entry in report.finished)]:
+        # Finished merges first, as apply ran them: a kept note of one may be merged into another
+        # note by a new cluster, which then carries the uses it was given here (s35 review).
+        for merged, cluster in [*((entry, finished[entry.canonical]) for entry in report.finished),
+                                *((entry, clusters[entry.canonical]) for entry in report.merged)]:
             archived = {note.path for note in merged.merged}
             for member in cluster.merged:
                 if member.path in archived:

@@ -633,7 +633,7 @@ class Vault:
         holds them as the merge wrote them. See consolidate.py, merge_apply.py and adr/0010.
         """
         from .consolidate import make_scope, plan_consolidation
-        from .merge_apply import apply_plan, preview_plan
+        from .merge_apply import apply_plan, cut_off_writes, preview_plan
         from .usage import carry_merged_uses
 
         scope = make_scope(self.config.consolidate, threshold, window, all, include_expired, resolve_now(now), any_note)
@@ -646,6 +646,11 @@ class Vault:
             self.derived.index()
             report = apply_plan(plan if plan is not None else plan_consolidation(self.store, self.paths, scope, self.derived.embedder().embed),
                                 self.paths)
+            if self.config.auto_commit and report.finished:
+                # Before report.changes: its first before of a kept note is what HEAD holds.
+                kept_notes, unsaid = cut_off_writes(self.paths, report)
+                write.record(*kept_notes)
+                report.warnings += unsaid
             write.record(*report.changes)  # first: a failure carrying uses names the files merged (NoteWritten)
             write.message = report.commit_message()
             carry_merged_uses(self.store, report)
