@@ -80,7 +80,6 @@ def watch(obj: Context, quiet: bool, polling: bool) -> None:
     # 3 minutes between its first 237 lines and the rest — a log that could not tell a hang from work.
     if not quiet:
         logging.getLogger("vaultmem.watcher").setLevel(logging.INFO)
-    log_with_times()  # a long-running command's log: each line with its time, as the change lines
     with library_errors():
         root = obj.vault.root
         watcher = obj.vault.watch(polling=polling, quiet=True, start=False,
