@@ -811,10 +811,12 @@ def test_a_percent_pair_inside_a_line_that_nothing_closes_is_a_body_problem_nami
     write_note("private.md", "# Diary\n\nshown\n\n%%\nhidden on purpose, the rest of the note\n")  # opens its line
     write_note("closed.md", "# Closed\n\nsome %%comment%% inline and `a %% in code`\n")
     write_note("fenced.md", "# Fenced\n\n```sh\nprintf '%%d'\n```\nafter\n")
+    (vault_dir / "blob.md").write_bytes(b"\x89PNG junk %% \xff\xfe\x00 more bytes\n")  # its problem: not UTF-8
     result = run_cli(vault_dir, "check", "--json")
     assert result.exit_code == 1
     problems = json.loads(result.stdout)["problems"]
-    assert [(problem["path"], problem["field"]) for problem in problems] == [("Todo.md", "body")]
+    assert [(problem["path"], problem["field"]) for problem in problems] == [("Todo.md", "body"), ("blob.md", "encoding")]
+    problems = problems[:1]
     assert problems[0]["message"] == ("the %% on line 3 ('- [ ] run strace -e trace=%%statfs') is never closed, so Obsidian "
                                       "hides the rest of the note from there (6 line(s)) and vaultmem does too: that text "
                                       "is not searched and its tasks are not listed")
