@@ -800,3 +800,30 @@ def test_check_says_which_notes_have_other_names_before_a_write_to_them_is_refus
             shutil.copyfile(note, tmp_path / "copy.md")
             os.replace(tmp_path / "copy.md", note)
     assert "39 notes have other names" in run_cli(sample_vault, "check").stdout
+
+
+def test_a_percent_pair_inside_a_line_that_nothing_closes_is_a_body_problem_naming_its_line(vault_dir: Path, write_note) -> None:
+    # Was: a to-do list pasted from a changelog held `trace=%%statfs`; Obsidian (and vaultmem)
+    # hide the rest of the note from there, so `tasks` showed 1,366 of its 3,000 tasks and
+    # `check` said nothing.
+    tasks = "".join(f"- [ ] task {number}\n" for number in range(5))
+    write_note("Todo.md", f"# Todo\n\n- [ ] run strace -e trace=%%statfs\n{tasks}")
+    write_note("private.md", "# Diary\n\nshown\n\n%%\nhidden on purpose, the rest of the note\n")  # opens its line
+    write_note("closed.md", "# Closed\n\nsome %%comment%% inline and `a %% in code`\n")
+    write_note("fenced.md", "# Fenced\n\n```sh\nprintf '%%d'\n```\nafter\n")
+    (vault_dir / "blob.md").write_bytes(b"\x89PNG junk %% \xff\xfe\x00 more bytes\n")  # its problem: not UTF-8
+    result = run_cli(vault_dir, "check", "--json")
+    assert result.exit_code == 1
+    problems = json.loads(result.stdout)["problems"]
+    assert [(problem["path"], problem["field"]) for problem in problems] == [("Todo.md", "body"), ("blob.md", "encoding")]
+    problems = problems[:1]
+    assert problems[0]["message"] == ("the %% on line 3 ('- [ ] run strace -e trace=%%statfs') is never closed, so Obsidian "
+                                      "hides the rest of the note from there (6 line(s)) and vaultmem does too: that text "
+                                      "is not searched and its tasks are not listed")
+    assert "put it in backticks" in problems[0]["fix"]
+
+
+def test_a_percent_pair_closed_further_down_is_no_problem(vault_dir: Path, write_note) -> None:
+    write_note("note.md", "---\nlayer: L4\n---\nsee 100%% of it\n\nmore text %% and closed\n")
+    result = run_cli(vault_dir, "check", "--json")
+    assert result.exit_code == 0, result.stdout

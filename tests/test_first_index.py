@@ -111,3 +111,22 @@ def test_the_python_api_hands_the_wait_to_whoever_asked(tmp_path: Path) -> None:
     assert sum(read) == NOTES
     assert IndexWait(UPGRADED, 3000, 3000).__str__() == (
         "vaultmem was upgraded: reading every note again once (3,000 notes, about 20 s; `vaultmem index` does it ahead)…")
+
+
+def test_a_piped_index_of_many_notes_says_it_started_and_how_far_it_is(tmp_path: Path) -> None:
+    # Was: piped (a log file, cron), `index` printed nothing until its summary — 8 minutes of
+    # silence on a vault of 16,500 notes, a log that could not tell a hang from work — and on a
+    # terminal the bar stood full for the last 2 of them.
+    vault = many_notes(tmp_path, count=600)  # more than one chunk of 512: a line between them
+    result = run_cli(vault, "index")
+    assert result.exit_code == 0, result.output
+    assert result.stderr.splitlines() == ["indexing 600 of 600 notes…", "indexed 512 of 600 notes", "all 600 notes read; "
+                                          "finishing the index (its full text and its vector search graph)…"]
+    assert result.stdout.startswith(f"indexed {vault}: 600 added")
+
+
+def test_a_piped_index_of_few_notes_says_nothing_while_it_runs(tmp_path: Path) -> None:
+    vault = many_notes(tmp_path, count=20)
+    result = run_cli(vault, "index")
+    assert result.exit_code == 0, result.output
+    assert result.stderr == ""

@@ -706,3 +706,22 @@ def test_a_folders_moved_notes_with_problems_are_counted_in_its_one_line() -> No
     [told] = folder_moves(moves, folder_exists=lambda folder: folder == "B")
     assert str(told) == ("moved folder A/ -> B/ (3 notes)  ! 1 of them with problems, the first: B/n0.md expires_at: "
                          "layer L3 note has no expires_at, so it never expires; `vaultmem check` lists them all")
+
+
+def test_a_folder_of_many_notes_moved_in_says_how_far_the_watch_is_not_a_first_index(tmp_path: Path) -> None:
+    # Was: a `git checkout` that changed 1,861 notes left `watch` silent for 3 minutes (the
+    # watcher's progress lines were below the level `watch` logs at), and the line, when logged,
+    # called any long reconcile "a first index of a large vault".
+    vault = make_vault(tmp_path / "vault")
+    assert vaultmem_process(vault, "index").returncode == 0
+    outside = tmp_path / "outside" / "imported"
+    for number in range(600):  # more than BULK_PATHS and LOG_PROGRESS_MIN_NOTES: a chunked reconcile
+        write_file(outside, f"n-{number:03d}.md", note(f"Imported {number}", f"imported text number{number}"))
+    watcher = WatchProcess(vault, tmp_path)
+    watcher.wait_ready()
+    shutil.move(str(outside), str(vault / "imported"))
+    wait_until(lambda: watcher.output().count(" added imported/") == 600, timeout=120, what="the 600 notes to be indexed")
+    assert watcher.stop() == 0
+    said = [line for line in watcher.errors().splitlines() if line.startswith("INFO: ")]
+    assert said[0] == "INFO: indexing 600 of 605 notes"
+    assert "Traceback" not in watcher.errors()

@@ -544,6 +544,23 @@ _NESTED_OPENING = re.compile(r"(?: {0,3}(?:>[ \t]?|[-*+][ \t]+|\d{1,9}[.)][ \t]+
 TOP, NESTED, IN_ITEM, INLINE = "top", "nested", "in item", "inline"
 
 
+def unclosed_inline_comment(text: str) -> int | None:
+    """Where a ``%%`` that opens inside a line (after other text, outside code) hides the rest of
+    ``text`` because no later ``%%`` closes it, or None. Reads the text for hidden ranges only
+    when its last ``%%`` has text before it on its line."""
+    last = text.rfind("%%")
+    if last < 0:
+        return None
+    hidden = hidden_ranges(text, code_ranges(text))
+    if not hidden:
+        return None
+    start, end = hidden[-1]
+    if end != len(text) or not text.startswith("%%", start) or "%%" in text[start + 2:]:
+        return None  # closed, or an HTML comment left open (reading view hides that too, not this)
+    line_start = text.rfind("\n", 0, start) + 1
+    return start if text[line_start:start].strip() else None
+
+
 def hidden_ranges(text: str, code: Sequence[tuple[int, int]]) -> list[tuple[int, int]]:
     """(start, end) of what reading view hides in ``text``, in order: ``%%`` comments, HTML
     comments, ``<script>`` and ``<style>`` elements, each with its contents; one that opens

@@ -41,7 +41,7 @@ from .lifecycle import (
     to_epoch_us,
 )
 from .logseq import field_meta, naming_meta
-from .markdown import HEADING_LINE, without_code_or_hidden
+from .markdown import HEADING_LINE, unclosed_inline_comment, without_code_or_hidden
 from .merge_markers import first_conflict, utf16_with_byte_markers
 from .notion import is_notion_page, notion_meta, without_page_id
 from .option_names import Surface
@@ -277,7 +277,9 @@ from .slugs import same_slug
 #     a comment (`<!-- … -->`, `%% … %%`) and blank lines, and may be a Setext one (`Title` over `=====`):
 #     a folder's page opening so is titled by its heading, not its folder's name (notes.folder_page_title), and
 #     the note answers to that heading (lookup_names). Only the pages retitled so are embedded again.
-READER_VERSION = "93"
+# 94: a %% inside a line that nothing closes (it hides the rest of the note, as Obsidian does) is a
+#     `check` problem naming its line (notes.unclosed_comment_problems). Nothing is embedded again.
+READER_VERSION = "94"
 BOM = "\ufeff"
 # A Windows editor ("Unicode" in Notepad, PowerShell's Out-File) saves UTF-16 behind one of these.
 UTF16_BOMS = ((codecs.BOM_UTF16_LE, "utf-16-le", "UTF-16 LE"), (codecs.BOM_UTF16_BE, "utf-16-be", "UTF-16 BE"))
@@ -524,7 +526,11 @@ def parse_note(relative: str, raw: bytes) -> Note:
     # Only a block that did not load leaves meta salvaged; a key set twice or a `tags: #a` value
     # loaded it all, and its missing expiry is a problem like any other note's.
     fields = field_problems(relative, meta, salvaged=any(problem.field == "frontmatter" for problem in fm_problems))
-    problems = [*decode_problems, *conflict_problems(relative, text), *fm_problems, *fields]
+    body_line = text.count("\n", 0, len(text) - len(body)) + 1
+    # Not in a file that is not UTF-8: random bytes hold a %% by chance (20 binary files of a
+    # trial vault gave 8 such lines of mojibake beside their encoding problem).
+    comments = [] if decode_problems else unclosed_comment_problems(relative, body, body_line)
+    problems = [*decode_problems, *conflict_problems(relative, text), *fm_problems, *fields, *comments]
     return Note(
         path=relative,
         meta=meta,
@@ -534,8 +540,30 @@ def parse_note(relative: str, raw: bytes) -> Note:
         content_hash=content_hash(raw),
         problems=tuple(problems),
         has_frontmatter=block is not None,
-        body_line=text.count("\n", 0, len(text) - len(body)) + 1,
+        body_line=body_line,
     )
+
+
+def unclosed_comment_problems(relative: str, body: str, body_line: int) -> list[Problem]:
+    """A ``%%`` inside a line of text that no later ``%%`` closes (``strace -e trace=%%statfs``,
+    ``printf("%%d")`` pasted from a changelog): Obsidian's reading view hides the rest of the
+    note from there, and vaultmem reads the note as Obsidian shows it — so the rest is not
+    searched and its tasks are not listed. Was: a to-do list of 3,000 tasks showed 1,366 in
+    ``tasks`` and ``check`` said nothing. A ``%%`` that opens its line is left alone: hiding
+    the rest with it is deliberate (Excalidraw's drawing data, a private tail)."""
+    opener = unclosed_inline_comment(body)
+    if opener is None:
+        return []
+    line = body_line + body.count("\n", 0, opener)
+    hidden_lines = body.count("\n", opener) + (0 if body.endswith("\n") else 1)
+    line_start = body.rfind("\n", 0, opener) + 1
+    line_end = body.find("\n", opener)
+    shown = body[line_start:line_end if line_end >= 0 else len(body)].strip()[:_SHOWN_CHARS]
+    return [Problem(relative, "body", f"the %% on line {line} ({shown!r}) is never closed, so Obsidian hides the rest of "
+                    f"the note from there ({hidden_lines:,} line(s)) and vaultmem does too: that text is not searched "
+                    "and its tasks are not listed",
+                    "if the %% is text, put it in backticks (`%%`); if it starts a comment, close the comment with "
+                    "another %% where it should end")]
 
 
 def _canvas_note(relative: str, raw: bytes, text: str, problems: list[Problem]) -> Note:

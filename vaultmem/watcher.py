@@ -191,13 +191,16 @@ class _ReconcileTold:
         self.todo = todo
         self.done = 0
         self.told_at = time.monotonic()
-        log.info("indexing %d of %d notes (a first index of a large vault takes a while)", todo, total)
+        # "A first index" only when it is one: a branch switch that changed 1,861 notes was told
+        # "indexing 1861 of 18875 notes (a first index of a large vault takes a while)".
+        why = " (a first index of a large vault takes a while)" if todo == total else ""
+        log.info("indexing %s of %s notes%s", f"{todo:,}", f"{total:,}", why)
 
     def advance(self, done: int) -> None:
         self.done += done
         if self.done < self.todo and time.monotonic() - self.told_at >= LOG_PROGRESS_SECONDS:
             self.told_at = time.monotonic()
-            log.info("indexed %d of %d notes", self.done, self.todo)
+            log.info("indexed %s of %s notes", f"{self.done:,}", f"{self.todo:,}")
 
 
 class _StopRequested(Exception):

@@ -20,6 +20,7 @@ from .shell import (
     Context,
     as_typed,
     emit_json,
+    index_progress,
     json_option,
     library_errors,
     main,
@@ -27,7 +28,6 @@ from .shell import (
     render_problems,
     render_resolution,
     said_once,
-    terminal_progress,
     to_the_second,
 )
 
@@ -47,7 +47,7 @@ def index(obj: Context, rebuild: bool, as_json: bool) -> None:
     """Bring the derived index in line with the vault's files."""
     try:
         with library_errors(as_json):
-            report = obj.vault.index(rebuild=rebuild, progress=None if as_json else terminal_progress)
+            report = obj.vault.index(rebuild=rebuild, progress=None if as_json else index_progress)
     except KeyboardInterrupt:
         # Was: click's "Aborted!" and exit 1, the code of a command that failed, with no word on
         # whether the index (or a note) was left broken. Neither is: indexing writes no note, and

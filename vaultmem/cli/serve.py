@@ -75,6 +75,11 @@ def watch(obj: Context, quiet: bool, polling: bool) -> None:
     Warnings and errors go to stderr. Exits 0 when stopped by Ctrl-C or SIGTERM.
     """
     logging.getLogger().setLevel(logging.WARNING)  # stdout has the changes; stderr only what goes wrong
+    # ... and how far a long reconcile is (a branch switch, a copied folder: the watcher's own
+    # lines, every 10 s). Was: a `git checkout` that changed 1,861 notes left `watch` silent for
+    # 3 minutes between its first 237 lines and the rest — a log that could not tell a hang from work.
+    if not quiet:
+        logging.getLogger("vaultmem.watcher").setLevel(logging.INFO)
     with library_errors():
         root = obj.vault.root
         watcher = obj.vault.watch(polling=polling, quiet=True, start=False,

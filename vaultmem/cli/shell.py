@@ -128,6 +128,42 @@ def terminal_progress(todo: int, total: int) -> Callable[[int], None]:
         bar.update(done)
         if bar.pos >= todo:
             bar.__exit__(None, None, None)
+            click.echo(_finishing(todo), err=True)
+
+    return advance
+
+
+def _finishing(todo: int) -> str:
+    """Said once every note is read: what is left (merging the full text, saving the vector
+    graph) took 2 minutes of 8 on 16,500 notes, under a full bar and no word."""
+    return f"all {todo:,} notes read; finishing the index (its full text and its vector search graph)…"
+
+
+def index_progress(todo: int, total: int) -> Callable[[int], None]:
+    """``index``'s own progress: on a terminal the bar; piped (a log file, cron, ``| tee``) a line as
+    it starts and one at each tenth read. Was: piped, a first index of 16,500 notes printed
+    nothing for 8 minutes, then its summary — a log that could not tell a hang from work."""
+    if todo < SAID_MIN_NOTES or sys.stderr.isatty():
+        return terminal_progress(todo, total)
+    click.echo(f"indexing {todo:,} of {total:,} notes…", err=True)
+    return _tenths_said(todo)
+
+
+def _tenths_said(todo: int) -> Callable[[int], None]:
+    """A line each time the notes read pass another tenth of ``todo`` (by count: a chunk of
+    huge notes passes none, a chunk of 512 small ones may pass several — said once)."""
+    done = 0
+    said = 0  # tenths said so far
+
+    def advance(read: int) -> None:
+        nonlocal done, said
+        done += read
+        tenths = min(10, done * 10 // todo)
+        if done >= todo:
+            click.echo(_finishing(todo), err=True)
+        elif tenths > said:
+            said = tenths
+            click.echo(f"indexed {done:,} of {todo:,} notes", err=True)
 
     return advance
 
