@@ -541,7 +541,7 @@ class VaultTools:
         self,
         context: Context[Any, Any],  # told when the write waits for another's turn
         text: Annotated[str, Field(min_length=1, description="The memory, in Markdown. Written as the note's body, byte for byte.")],
-        title: Annotated[str | None, Field(description="Title (default: the text's first line; the file name is made from its first words).")] = None,
+        title: Annotated[str | None, Field(description="Title in the words a later question would use ('Where Sam lives', not 'Sam's address'); default: the text's first line.")] = None,
         layer: Annotated[str | None, Field(description=(
             "L1/working, L2/episodic (the default), L3/semantic or L4/procedural. Left out with supersedes: the "
             "layer of the notes it replaces, so a corrected fact keeps its kind and lifetime."))] = None,
