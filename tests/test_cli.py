@@ -713,6 +713,10 @@ def newer_index(vault: Path) -> Path:
     return vault
 
 
+# How vaultmem is upgraded where the README installs it (a clone): not `pip install -U vaultmem`.
+UPGRADE_COMMAND = "`git pull && pip install -e .` in the clone it is installed from"
+
+
 def test_watch_logs_what_to_do_in_the_command_lines_words(sample_vault: Path) -> None:
     # Its log said "upgrade vaultmem (`pip install -U vaultmem`) and make a new Vault": the
     # Python API's advice, to a person at a shell.
@@ -720,7 +724,7 @@ def test_watch_logs_what_to_do_in_the_command_lines_words(sample_vault: Path) ->
     assert result.returncode == 1, result.stderr
     logged = [line for line in result.stderr.splitlines() if line.startswith("ERROR: watching ")]
     assert logged and "written by a newer vaultmem" in logged[0], result.stderr
-    assert "upgrade vaultmem (`pip install -U vaultmem`). To go back" in logged[0], result.stderr
+    assert f"upgrade vaultmem ({UPGRADE_COMMAND}). To go back" in logged[0], result.stderr
     assert "Vault" not in result.stderr.replace(str(sample_vault), ""), result.stderr
 
 
@@ -734,7 +738,7 @@ def test_the_mcp_servers_log_says_what_to_do_in_the_command_lines_words(sample_v
 
     run(scenario)
     log = (tmp_path / "server.log").read_text(encoding="utf-8")
-    assert "written by a newer vaultmem" in log and "upgrade vaultmem (`pip install -U vaultmem`). To go back" in log, log
+    assert "written by a newer vaultmem" in log and f"upgrade vaultmem ({UPGRADE_COMMAND}). To go back" in log, log
     assert "Vault" not in log.replace(str(sample_vault), ""), log
 
 
