@@ -618,6 +618,19 @@ def test_the_console_script_is_installed() -> None:
     assert result.returncode == 0 and "search" in result.stdout
 
 
+def test_the_main_help_shows_a_newcomer_where_to_start_and_what_each_layer_keeps() -> None:
+    # The README audit (s35): `vaultmem --help`, a newcomer's first screen, named no first command
+    # and no layer, while every write asks for one. Its TTLs are the lifecycle's defaults.
+    from vaultmem.lifecycle import DEFAULT_TTLS
+
+    shown = " ".join(CliRunner().invoke(main, ["--help"]).output.split())
+    assert "vaultmem --vault ~/Notes index" in shown and "vaultmem --vault ~/Notes mcp" in shown
+    names = {"L1": "working", "L2": "episodic", "L3": "semantic", "L4": "procedural"}
+    for layer, ttl in DEFAULT_TTLS.items():
+        said = "never expires" if ttl is None else f"{ttl.days} day" if ttl.days == 1 else f"{ttl.days} days"
+        assert f"{layer} {names[layer]} ({said}" in shown, (layer, shown)
+
+
 def test_the_readme_main_command_runs_and_shows_the_expired_flight_filtered(tmp_path: Path) -> None:
     import re
     import shlex
