@@ -618,6 +618,19 @@ def test_the_console_script_is_installed() -> None:
     assert result.returncode == 0 and "search" in result.stdout
 
 
+def test_the_main_help_shows_a_newcomer_where_to_start_and_what_each_layer_keeps() -> None:
+    # The README audit (s35): `vaultmem --help`, a newcomer's first screen, named no first command
+    # and no layer, while every write asks for one. Its TTLs are the lifecycle's defaults.
+    from vaultmem.lifecycle import DEFAULT_TTLS
+
+    shown = " ".join(CliRunner().invoke(main, ["--help"]).output.split())
+    assert "vaultmem --vault ~/Notes index" in shown and "vaultmem --vault ~/Notes mcp" in shown
+    names = {"L1": "working", "L2": "episodic", "L3": "semantic", "L4": "procedural"}
+    for layer, ttl in DEFAULT_TTLS.items():
+        said = "never expires" if ttl is None else f"{ttl.days} day" if ttl.days == 1 else f"{ttl.days} days"
+        assert f"{layer} {names[layer]} ({said}" in shown, (layer, shown)
+
+
 def test_the_readme_main_command_runs_and_shows_the_expired_flight_filtered(tmp_path: Path) -> None:
     import re
     import shlex
@@ -728,6 +741,10 @@ def newer_index(vault: Path) -> Path:
     return vault
 
 
+# How vaultmem is upgraded where the README installs it (a clone): not `pip install -U vaultmem`.
+UPGRADE_COMMAND = "`git pull && pip install -e .` in the clone it is installed from"
+
+
 def test_watch_logs_what_to_do_in_the_command_lines_words(sample_vault: Path) -> None:
     # Its log said "upgrade vaultmem (`pip install -U vaultmem`) and make a new Vault": the
     # Python API's advice, to a person at a shell.
@@ -735,7 +752,7 @@ def test_watch_logs_what_to_do_in_the_command_lines_words(sample_vault: Path) ->
     assert result.returncode == 1, result.stderr
     logged = [line for line in result.stderr.splitlines() if line.startswith("ERROR: watching ")]
     assert logged and "written by a newer vaultmem" in logged[0], result.stderr
-    assert "upgrade vaultmem (`pip install -U vaultmem`). To go back" in logged[0], result.stderr
+    assert f"upgrade vaultmem ({UPGRADE_COMMAND}). To go back" in logged[0], result.stderr
     assert "Vault" not in result.stderr.replace(str(sample_vault), ""), result.stderr
 
 
@@ -749,7 +766,7 @@ def test_the_mcp_servers_log_says_what_to_do_in_the_command_lines_words(sample_v
 
     run(scenario)
     log = (tmp_path / "server.log").read_text(encoding="utf-8")
-    assert "written by a newer vaultmem" in log and "upgrade vaultmem (`pip install -U vaultmem`). To go back" in log, log
+    assert "written by a newer vaultmem" in log and f"upgrade vaultmem ({UPGRADE_COMMAND}). To go back" in log, log
     assert "Vault" not in log.replace(str(sample_vault), ""), log
 
 

@@ -60,7 +60,11 @@ def test_a_newer_index_is_not_sent_to_a_rebuild_that_is_refused_the_same_way(tmp
         vault.index(rebuild=True)
     said = {surface: caught.value.spelled(surface) for surface in Surface}
     assert all("newer vaultmem" in text and "--rebuild" not in text for text in said.values()), said
-    assert "which this one cannot read, nor rebuild; upgrade vaultmem (`pip install -U vaultmem`)." in said[Surface.CLI]
+    # Was `pip install -U vaultmem`: vaultmem is installed from its clone (README), and the package
+    # index holds no vaultmem of ours — the advice fetched nothing, or someone else's package.
+    assert ("which this one cannot read, nor rebuild; upgrade vaultmem (`git pull && pip install -e .` in the clone "
+            "it is installed from).") in said[Surface.CLI]
+    assert all("pip install -U" not in text for text in said.values()), said
     assert "ask the person to upgrade vaultmem and restart the MCP server" in said[Surface.MCP]
     assert "save the usage history with the newer one (`vaultmem usage export`)" in said[Surface.CLI]
 

@@ -37,6 +37,7 @@ with the vault. Every key is optional::
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import re
 import tomllib
@@ -525,4 +526,10 @@ def check_embedder_name(spec: str, vault_root: Path) -> EmbedderSpec:
                           f"(looked for {parsed.model_dir(vault_root)})",
                           "vaultmem never downloads models: point embedder at a model directory on disk "
                           "(absolute, or relative to the vault)")
+    if parsed.kind == "sentence-transformers" and importlib.util.find_spec("sentence_transformers") is None:
+        # An optional extra: without this, the first note to embed died in a ModuleNotFoundError traceback,
+        # and `check` said the setting was fine. find_spec locates the package without importing it.
+        raise ConfigError(source, "embedder", "the sentence-transformers package is not installed beside vaultmem",
+                          'install the extra: `pip install -e ".[sentence-transformers]"` in the clone vaultmem is '
+                          'installed from, or write embedder = "wordllama"')
     return parsed

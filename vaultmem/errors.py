@@ -179,8 +179,11 @@ RE_EMBED = Operation("run `vaultmem index` to re-embed", "run Vault.index() to r
                      "keeps the embedder it read from .vaultmem.toml when it was made: make a new one to use the file's)",
                      "ask the person to restart the MCP server: it reads .vaultmem.toml again and re-embeds the vault "
                      "with the embedder named there as it starts")
-UPGRADE = Operation("upgrade vaultmem (`pip install -U vaultmem`)", "upgrade vaultmem (`pip install -U vaultmem`) and "
-                    "make a new Vault", "ask the person to upgrade vaultmem and restart the MCP server")
+# vaultmem is installed from a clone (README): `pip install -U vaultmem` asked the package index for a
+# package of that name, which is not this one — at best an error, at worst someone else's code.
+UPGRADE = Operation("upgrade vaultmem (`git pull && pip install -e .` in the clone it is installed from)",
+                    "upgrade vaultmem (`git pull && pip install -e .` in the clone it is installed from) and make a "
+                    "new Vault", "ask the person to upgrade vaultmem and restart the MCP server")
 # For an index this process cannot write: the person runs it as a user who can.
 INDEX_AS_WRITER = Operation("Run `vaultmem index`", "Run Vault.index()", "Ask the person to run `vaultmem index`")
 # check --fix is no MCP tool (adr/0011): over MCP the person runs it.

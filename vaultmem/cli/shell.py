@@ -352,6 +352,14 @@ def main(ctx: click.Context, vault_path: str | None) -> None:
 
     The Markdown files are the truth; <vault>/.vaultmem/ holds a derived index
     (SQLite + FTS5 + hnswlib) that `index` can always rebuild.
+
+    \b
+    Start:  vaultmem --vault ~/Notes index     (once: reads every note)
+            vaultmem --vault ~/Notes search "dentist" -k 3
+            vaultmem --vault ~/Notes mcp       (serve it to an agent)
+    Layers: how long a memory stays true. L1 working (1 day), L2 episodic
+            (7 days, the default), L3 semantic (90 days), L4 procedural
+            (never expires); [ttl] in <vault>/.vaultmem.toml changes them.
     """
     _log_to_stderr()
     ctx.obj = Context(vault_path)

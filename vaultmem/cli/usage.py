@@ -37,7 +37,7 @@ def used(obj: Context, notes: tuple[str, ...], as_json: bool) -> None:
 
 @main.command()
 @click.option("--days", type=click.FloatRange(min=0, max=MAX_STALE_DAYS), callback=_refuse_nan, default=DEFAULT_STALE_DAYS, show_default=True, help="Idle for more than this many days.")
-@click.option("--layer", "layers", multiple=True, help="Only these layers.")
+@click.option("--layer", "layers", multiple=True, help="Only these layers (L1–L4 or working/episodic/semantic/procedural; repeat for several).")
 @click.option("--include-expired", is_flag=True, help="Also list notes whose expires_at has passed (normally `expire`'s business).")
 @json_option
 @click.pass_obj
