@@ -159,6 +159,18 @@ _NUMBERED = re.compile(r"^\d{1,9}[.)][ \t]")  # its number is shown, as Obsidian
 # a done or cancelled task read as an open one ("Ship it"), and a snippet that lists a board's
 # archived cards beside its open ones could not tell them apart (a trial on a Kanban board).
 _OPEN_TASK_BOX = re.compile(r"^\[ \][ \t]+")
+# Roam Research's task marker in the box's place (a Roam export: `- {{[[TODO]]}} send the budget`),
+# a stray brace more or not, as `task_dates` reads it: shown as a box is, an open one as nothing,
+# a done one as `[x]`. It read "{{TODO}} send the budget" (a trial on a Roam export).
+_ROAM_TASK_MARKER = re.compile(r"^\{\{\{?(?:\[\[(TODO|DONE)\]\]|(TODO|DONE))\}\}\}?\}?[ \t]+")
+# Roam's block reference `((f8K2pQ1xA))` and its embed `{{embed: ((…))}}` / `{{[[embed]]: ((…))}}`:
+# Roam shows the block referred to, never its uid, and its export writes the uid alone (the block
+# is on another page, often not exported). A uid is 9 characters of `[A-Za-z0-9_-]`; prose in double
+# parentheses of one such word (`((important))`, `((Note))`) is told apart by its letters: a uid
+# mixes in digits, `_`, `-` or capitals after the first, a word does not (`_roam_reference`).
+_ROAM_REFERENCE = re.compile(
+    r"\{\{(?:embed|\[\[embed\]\]):?[ \t]*\(\(([A-Za-z0-9_-]{9})\)\)[ \t]*\}\}|\(\(([A-Za-z0-9_-]{9})\)\)")
+_WORD_LIKE = re.compile(r"[a-z]+|[A-Z][a-z]+|[A-Z]+")
 _BLOCK_ID = re.compile(r"[ \t]\^[\w-]+$")
 # Obsidian's id of the block above (a callout's, a list's, a table's) goes on a line of its own,
 # which reading view never shows: it read "…contained in $A$. ^97b1eb · Closed Set" (a trial on a math vault).
@@ -909,7 +921,9 @@ def _rendered_line(line: str, in_math: bool = False) -> tuple[str, str, bool]:
     elif heading is not None:
         stripped, kind = heading.group(2), HEADING
     elif _BULLET.match(stripped):
-        stripped, kind = _OPEN_TASK_BOX.sub("", _BULLET.sub("", stripped, count=1), count=1), ITEM
+        item = _BULLET.sub("", stripped, count=1)
+        item = _roam_task_marker(item) if item.startswith("{{") else item
+        stripped, kind = _OPEN_TASK_BOX.sub("", item, count=1), ITEM
     elif _NUMBERED.match(stripped):
         kind = ITEM
     elif stripped.startswith("|"):
@@ -971,6 +985,7 @@ def _inline(text: str) -> str:
 def _spans(text: str) -> str:
     if "((" in text:
         text = BLOCK_REFERENCE.sub("", text)  # Logseq's ((uuid)): it shows the block referred to, never the uuid
+        text = _ROAM_REFERENCE.sub(_roam_reference, text)
     if "<" in text:
         text = _HTML_TAG.sub(_tag_text, text)
     if "&" in text:
@@ -986,6 +1001,21 @@ def _spans(text: str) -> str:
     if "*" in text or "_" in text:
         text = _EMPHASIS.sub(lambda match: match.group(1) or match.group(2), text)
     return text
+
+
+def _roam_reference(match: re.Match[str]) -> str:
+    """A Roam block reference or embed: nothing when it holds a uid, as written when a word."""
+    uid = match.group(1) or match.group(2)
+    return match.group() if _WORD_LIKE.fullmatch(uid) else ""
+
+
+def _roam_task_marker(item: str) -> str:
+    """A list item's text with Roam's task marker shown as a box is: ``{{[[DONE]]}} x`` → ``[x] x``."""
+    marker = _ROAM_TASK_MARKER.match(item)
+    if marker is None:
+        return item
+    done = (marker.group(1) or marker.group(2)) == "DONE"
+    return ("[x] " if done else "") + item[marker.end() :]
 
 
 def _entity_text(match: re.Match[str]) -> str:
