@@ -277,7 +277,10 @@ from .slugs import same_slug
 #     a comment (`<!-- … -->`, `%% … %%`) and blank lines, and may be a Setext one (`Title` over `=====`):
 #     a folder's page opening so is titled by its heading, not its folder's name (notes.folder_page_title), and
 #     the note answers to that heading (lookup_names). Only the pages retitled so are embedded again.
-READER_VERSION = "93"
+# 94: a `Created at: …` line in the block of label lines that ends a note, under a blank line (Evernote
+#     notes exported by YARLE's default template), dates a note nothing else dates (date_lines.
+#     _closing_created_lines). Nothing is embedded again.
+READER_VERSION = "94"
 BOM = "\ufeff"
 # A Windows editor ("Unicode" in Notepad, PowerShell's Out-File) saves UTF-16 behind one of these.
 UTF16_BOMS = ((codecs.BOM_UTF16_LE, "utf-16-le", "UTF-16 LE"), (codecs.BOM_UTF16_BE, "utf-16-be", "UTF-16 BE"))
