@@ -186,3 +186,24 @@ def test_check_reports_nothing_about_date_lines(vault_dir: Path) -> None:
 @pytest.mark.parametrize("body", ["", "Plain prose from the first line.\n", "# Title\n\nProse.\n" * 2000])
 def test_a_note_without_an_opening_block_is_not_dated_by_its_text(body: str) -> None:
     assert note_date({}, "x.md", body=body) is None
+
+
+# YARLE's default template (its test data's `test-justText.md`): the note's text, then when it was
+# created and updated, indented, at its end.
+YARLE_DEFAULT = ("# Boiler service\n\nVaillant ecoTEC serviced by HeatRight, contract HR-20931.\n\n"
+                 "    Created at: 2025-10-03T09:12:00+02:00\n    Updated at: 2025-10-05T10:00:00+02:00\n\n")
+
+
+def test_an_evernote_note_exported_by_yarle_is_dated_by_the_created_line_that_ends_it(vault_dir: Path) -> None:
+    """Every note of an Evernote export made with YARLE's default template was undated: left out of
+    `list --since` and every search by date, though each ends with `Created at: …`."""
+    configure(vault_dir)
+    write_file(vault_dir, "Evernote/Boiler service.md", YARLE_DEFAULT)
+    write_file(vault_dir, "own-created.md", "---\ncreated: 2020-01-01\n---\n" + YARLE_DEFAULT)  # its property wins
+    write_file(vault_dir, "in-prose.md", "We serviced the boiler.\nCreated at: 2025-10-03\n")  # the last paragraph's
+    write_file(vault_dir, "closing-date.md", "Signed by both parties.\n\nDate: 2025-10-03\n")  # a letter's day: not read
+    write_file(vault_dir, "long.md", "Prose.\n\n" + "Key: value\n" * 9 + "Created at: 2025-10-03\n")  # no closing block
+    assert listed(vault_dir) == {"Evernote/Boiler service.md": "2025-10-03T09:12:00+02:00", "own-created.md": "2020-01-01"}
+    with Vault(vault_dir) as vault:
+        [hit] = vault.search("boiler contract", k=1, now=NOW, since="2025-10-01", until="2025-10-31")
+    assert hit.path == "Evernote/Boiler service.md"

@@ -1179,3 +1179,56 @@ def test_a_line_edited_between_two_searches_shows_its_new_words(tmp_path: Path, 
         assert hit_on(vault, "ferry pier", "Harbor.md", k=1) == "The ferry leaves at nine from pier four."
         write_file(tmp_path, "Harbor.md", "---\nlayer: L3\n---\n- The **ferry** leaves at ten from pier four.\n")
         assert hit_on(vault, "ferry pier", "Harbor.md", k=1) == "The ferry leaves at ten from pier four."
+
+
+ROAM_DAILY = """- Met [[Alice Chen]] about [[Project Falcon]] budget
+    - She wants the revised numbers by Friday ((f8K2pQ1xA))
+    - {{[[TODO]]}} send Alice the revised Falcon budget spreadsheet
+- {{[[DONE]]}} call the dentist to reschedule the cleaning
+- Leverage points, see {{embed: ((Zp3kL9mQe))}} and {{[[embed]]: ((a-b_c1D2e))}}
+- Keep ((important)) and ((Note)) and ((URGENT)): words in parentheses, no uids
+"""
+
+
+def test_a_roam_exports_block_uids_and_task_markers_are_not_shown_in_hits_or_the_list(tmp_path: Path, wordllama: object) -> None:
+    """A Roam Research export writes a block reference as its uid alone, ``((f8K2pQ1xA))``, and a
+    task as ``{{[[TODO]]}} …``: hits and ``list`` showed both as written (a trial on a Roam export)."""
+    write_file(tmp_path, "November 30th, 2026.md", ROAM_DAILY)
+    with Vault(tmp_path, embedder=wordllama) as vault:  # type: ignore[arg-type]
+        vault.index()
+        shown = hit_on(vault, "revised numbers Falcon budget dentist leverage", "November 30th, 2026.md", k=1)
+    for artifact in ("((f8K2pQ1xA))", "Zp3kL9mQe", "a-b_c1D2e", "{{", "TODO", "DONE"):
+        assert artifact not in shown, (artifact, shown)
+    assert "by Friday · send Alice the revised Falcon budget spreadsheet · [x] call the dentist" in shown
+    assert "Keep ((important)) and ((Note)) and ((URGENT))" in shown
+    listed = run_cli(tmp_path, "list", "--since", "2026-11-01")
+    assert listed.exit_code == 0, listed.output
+    assert "((f8K2pQ1xA))" not in listed.stdout and "{{TODO}}" not in listed.stdout
+    assert "[x] call the dentist" in listed.stdout
+
+
+ROAM_MARKUP = """- Call with the harbor office about the mooring permit
+    - ^^Permit renewal is due before January 15th^^ and costs __forty euros__
+    - see [the fee table](((hG3kQ9pLm))) and [[[[Harbor]] office]] and [the office page]([[Harbor office]])
+    - {{[[query]]: {and: [[TODO]] [[Harbor office]]}}}
+    - {{[[table]]}}
+        - Fee
+            - 40 EUR
+    - {{[[POMO]]}} mooring calendar {{[[DONE]]}} paid
+    - A template's {{title}} stays, as does {{[[never closed
+"""
+
+
+def test_a_roam_exports_highlights_aliases_nested_links_and_components_read_as_roam_shows_them(tmp_path: Path, wordllama: object) -> None:
+    """Roam's ``^^highlight^^``, ``[alias]([[Page]])``, ``[[[[Harbor]] office]]`` and its components
+    (``{{[[query]]: …}}``, ``{{[[table]]}}``) were shown as their source (a trial on a Roam export)."""
+    write_file(tmp_path, "December 2nd, 2026.md", ROAM_MARKUP)
+    with Vault(tmp_path, embedder=wordllama) as vault:  # type: ignore[arg-type]
+        vault.index()
+        shown = hit_on(vault, "mooring permit renewal fee", "December 2nd, 2026.md", k=1)
+    assert "· Permit renewal is due before January 15th and costs forty euros ·" in shown
+    assert "see the fee table and Harbor office and the office page · Fee · 40 EUR · mooring calendar [x] paid" in shown
+    assert "{{title}}" in shown
+    assert "as does {{[[never closed" in shown  # a component never closed: as written
+    for artifact in ("^^", "query", "{{table", "[[table", "POMO", "hG3kQ9pLm", "]("):
+        assert artifact not in shown, (artifact, shown)

@@ -31,6 +31,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 OPENING_LINES = 16  # lines of a body looked at, at most, blank ones included
+CLOSING_LINES = 8  # of its last lines, at most (YARLE writes two to six)
 _LINE_CHARS = 200  # a longer line is prose, not a label and a value
 # A symbol a template puts before a label (`📆 Fecha:`, `🗓️ Date:`, `⏰ Created:`): pictographs, dingbats,
 # arrows and technical symbols with their variation selectors, joiners and keycaps. Letters, digits,
@@ -120,19 +121,49 @@ def label_meaning(label: str) -> LabelMeaning | None:
 
 def date_lines(body: str, about: tuple[str, ...] = (), created: tuple[str, ...] = ()) -> list[DateLine]:
     """The lines of the body's opening block whose label says a date, in order: the built-in
-    labels, and ``about`` and ``created`` (the property names the vault's ``[dates]`` lists)."""
-    if ":" not in body[:_LINE_CHARS * OPENING_LINES]:  # the common note: no label anywhere near its top
-        return []
+    labels, and ``about`` and ``created`` (the property names the vault's ``[dates]`` lists); then
+    the created lines of its closing block (:func:`_closing_created_lines`)."""
     about_keys = _ABOUT_KEYS | {label_key(name) for name in about}
     created_keys = _CREATED_KEYS | {label_key(name) for name in created}
     found = []
-    for number, label, value in _opening_fields(body):
+    # The common note has no label anywhere near its top: its opening block is not read.
+    opening = _opening_fields(body) if ":" in body[:_LINE_CHARS * OPENING_LINES] else iter(())
+    for number, label, value in opening:
         key = label_key(label)
         if key in about_keys or key in created_keys:
             meaning = label_meaning(label)
             day_first = meaning is not None and meaning.day_first
             found.append(DateLine(label, value, key not in about_keys, day_first, number))
-    return found
+    return found + _closing_created_lines(body, created_keys)
+
+
+def _closing_created_lines(body: str, created_keys: frozenset[str]) -> list[DateLine]:
+    """The lines of the body's **closing block** that say when it was created: Evernote notes
+    exported by YARLE with its default template end with ``    Created at: 2018-10-06T09:43:49+01:00``
+    and ``    Updated at: …`` under the text, and were undated (a trial on an Evernote export).
+    The block is the note's last lines, each ``<label>: <value>`` (indented or not), under a blank
+    line; only a created label counts there: a closing ``Date:`` may be a letter's or a form's
+    (a day the note is about is said at its top), a ``Created at:`` says only when it was written."""
+    tail = body[-_LINE_CHARS * CLOSING_LINES:]
+    if ":" not in tail:
+        return []
+    trimmed = body.rstrip()
+    start = trimmed.rfind("\n", 0, max(len(trimmed) - _LINE_CHARS * (CLOSING_LINES + 1), 0)) + 1
+    lines = trimmed[start:].split("\n")  # whole lines only: a long note is not split for its tail
+    above = trimmed.count("\n", 0, start)  # lines before the tail, for each line's number in the body
+    fields: list[DateLine] = []
+    for index in range(len(lines) - 1, max(len(lines) - 1 - CLOSING_LINES, -1), -1):
+        text = lines[index].strip()
+        field = _FIELD_LINE.fullmatch(text) if text and len(text) <= _LINE_CHARS else None
+        if field is None:
+            # A block under a blank line: a label line in the last paragraph of prose is prose's.
+            return fields if not text and index < len(lines) - 1 else []
+        label = field["label"].strip()
+        if label_key(label) in created_keys:
+            meaning = label_meaning(label)
+            fields.insert(0, DateLine(label, field["value"].strip(_EMPHASIS), True,
+                                      meaning is not None and meaning.day_first, above + index + 1))
+    return []  # only label lines, or more than CLOSING_LINES of them: no closing block
 
 
 def _opening_fields(body: str) -> Iterator[tuple[int, str, str]]:

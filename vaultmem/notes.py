@@ -279,7 +279,10 @@ from .slugs import same_slug
 #     the note answers to that heading (lookup_names). Only the pages retitled so are embedded again.
 # 94: a %% inside a line that nothing closes (it hides the rest of the note, as Obsidian does) is a
 #     `check` problem naming its line (notes.unclosed_comment_problems). Nothing is embedded again.
-READER_VERSION = "94"
+# 95: a `Created at: …` line in the block of label lines that ends a note, under a blank line (Evernote
+#     notes exported by YARLE's default template), dates a note nothing else dates (date_lines.
+#     _closing_created_lines). Nothing is embedded again.
+READER_VERSION = "95"
 BOM = "\ufeff"
 # A Windows editor ("Unicode" in Notepad, PowerShell's Out-File) saves UTF-16 behind one of these.
 UTF16_BOMS = ((codecs.BOM_UTF16_LE, "utf-16-le", "UTF-16 LE"), (codecs.BOM_UTF16_BE, "utf-16-be", "UTF-16 BE"))

@@ -159,6 +159,29 @@ _NUMBERED = re.compile(r"^\d{1,9}[.)][ \t]")  # its number is shown, as Obsidian
 # a done or cancelled task read as an open one ("Ship it"), and a snippet that lists a board's
 # archived cards beside its open ones could not tell them apart (a trial on a Kanban board).
 _OPEN_TASK_BOX = re.compile(r"^\[ \][ \t]+")
+# Roam Research's task marker in the box's place (a Roam export: `- {{[[TODO]]}} send the budget`),
+# a stray brace more or not, as `task_dates` reads it: shown as a box is, an open one as nothing,
+# a done one as `[x]`. It read "{{TODO}} send the budget" (a trial on a Roam export).
+_ROAM_TASK_MARKER = re.compile(r"^\{\{\{?(?:\[\[(TODO|DONE)\]\]|(TODO|DONE))\}\}\}?\}?[ \t]+")
+# Roam's block reference `((f8K2pQ1xA))` and its embed `{{embed: ((…))}}` / `{{[[embed]]: ((…))}}`:
+# Roam shows the block referred to, never its uid, and its export writes the uid alone (the block
+# is on another page, often not exported). A uid is 9 characters of `[A-Za-z0-9_-]`; prose in double
+# parentheses of one such word (`((important))`, `((Note))`) is told apart by its letters: a uid
+# mixes in digits, `_`, `-` or capitals after the first, a word does not (`_roam_reference`).
+_ROAM_REFERENCE = re.compile(
+    r"\{\{(?:embed|\[\[embed\]\]):?[ \t]*\(\(([A-Za-z0-9_-]{9})\)\)[ \t]*\}\}|\(\(([A-Za-z0-9_-]{9})\)\)")
+_WORD_LIKE = re.compile(r"[a-z]+|[A-Z][a-z]+|[A-Z]+")
+# Roam's components, `{{[[query]]: {and: [[TODO]] [[Falcon]]}}}`, `{{[[table]]}}`, `{{[[POMO]]}}`:
+# Roam draws a widget (a query's results, a table of the block's children, a timer) where the
+# export writes its source, which read "{{query: {and: TODO Falcon}}} · {{table}}". Only the form
+# with the page link, which is Roam's alone: a bare `{{title}}` is a template's placeholder.
+# A component's braces may nest (a query's clauses), so its end is found by counting them.
+_ROAM_COMPONENT_START = "{{[["
+_ROAM_COMPONENT_NAME = re.compile(r"\{\{\[\[([^\[\]\n]*)\]\]")
+# Roam's alias of a page, `[the office page]([[Harbor office]])`: its words, as Roam shows it.
+_ROAM_PAGE_ALIAS = re.compile(r"\[([^\[\]\n]+)\]\(\[\[[^\n]*?\]\]\)")
+# Roam's page link nested in a page link, `[[[[Harbor]] office]]`: one page, "Harbor office".
+_ROAM_NESTED_LINK = re.compile(r"\[\[([^\[\]\n]*)\[\[([^\[\]\n]*)\]\]([^\[\]\n]*)\]\]")
 _BLOCK_ID = re.compile(r"[ \t]\^[\w-]+$")
 # Obsidian's id of the block above (a callout's, a list's, a table's) goes on a line of its own,
 # which reading view never shows: it read "…contained in $A$. ^97b1eb · Closed Set" (a trial on a math vault).
@@ -178,7 +201,7 @@ _CODE_SPAN = re.compile(r"`([^`\n]+)`")
 # others' characters — "**1 R = 200 €**" and "**~33 Credits/Tag**" were shown with their stars
 # (a trial on a German vault), as one pattern for all four stopped at any of them.
 _STRONG = tuple((mark, re.compile(rf"{re.escape(mark)}(?=[^\s{mark[0]}])([^{mark[0]}\n]*[^\s{mark[0]}]){re.escape(mark)}"))
-                for mark in ("**", "__", "~~", "=="))
+                for mark in ("**", "__", "~~", "==", "^^"))  # ^^: Roam's highlight
 _FOOTNOTE_REFERENCE = re.compile(r"\[\^[^\[\]\n]+\]")
 _SIZE = re.compile(r"[ \t]*\d{1,5}(?:x\d{1,5})?[ \t]*")  # an embed's width, or width x height: ![[photo.jpg|300]]
 _FILE_EXTENSION = re.compile(r"\.([A-Za-z0-9]{1,10})$")  # of a link target's last name: photo.jpg, Albums.base
@@ -909,7 +932,9 @@ def _rendered_line(line: str, in_math: bool = False) -> tuple[str, str, bool]:
     elif heading is not None:
         stripped, kind = heading.group(2), HEADING
     elif _BULLET.match(stripped):
-        stripped, kind = _OPEN_TASK_BOX.sub("", _BULLET.sub("", stripped, count=1), count=1), ITEM
+        item = _BULLET.sub("", stripped, count=1)
+        item = _roam_task_marker(item) if item.startswith("{{") else item
+        stripped, kind = _OPEN_TASK_BOX.sub("", item, count=1), ITEM
     elif _NUMBERED.match(stripped):
         kind = ITEM
     elif stripped.startswith("|"):
@@ -971,11 +996,16 @@ def _inline(text: str) -> str:
 def _spans(text: str) -> str:
     if "((" in text:
         text = BLOCK_REFERENCE.sub("", text)  # Logseq's ((uuid)): it shows the block referred to, never the uuid
+        text = _ROAM_REFERENCE.sub(_roam_reference, text)
     if "<" in text:
         text = _HTML_TAG.sub(_tag_text, text)
     if "&" in text:
         text = _HTML_ENTITY.sub(_entity_text, text)
+    if _ROAM_COMPONENT_START in text:
+        text = _without_roam_components(text)
     if "[" in text:
+        if "[[" in text:
+            text = _roam_links(text)
         text = _WIKILINK.sub(_shown_link, text)
         text = _LINK.sub(r"\1", _IMAGE.sub(_image_text, text))
         if "[^" in text:
@@ -986,6 +1016,62 @@ def _spans(text: str) -> str:
     if "*" in text or "_" in text:
         text = _EMPHASIS.sub(lambda match: match.group(1) or match.group(2), text)
     return text
+
+
+def _roam_reference(match: re.Match[str]) -> str:
+    """A Roam block reference or embed: nothing when it holds a uid, as written when a word."""
+    uid = match.group(1) or match.group(2)
+    return match.group() if _WORD_LIKE.fullmatch(uid) else ""
+
+
+def _without_roam_components(text: str) -> str:
+    """``text`` without Roam's components; a task marker among them shown as a box is (a done one
+    as ``[x]``). A component never closed stays as written: its end cannot be known."""
+    shown: list[str] = []
+    position = 0
+    while (start := text.find(_ROAM_COMPONENT_START, position)) >= 0:
+        end = _closing_braces(text, start)
+        if end is None:
+            break
+        name = _ROAM_COMPONENT_NAME.match(text, start)
+        shown += [text[position:start], "[x]" if name is not None and name.group(1) == "DONE" else ""]
+        position = end
+    shown.append(text[position:])
+    return "".join(shown)
+
+
+def _closing_braces(text: str, start: int) -> int | None:
+    """Where the ``{{`` at ``start`` is closed (its braces counted), or None."""
+    depth = 0
+    for index in range(start, len(text)):
+        if text[index] == "{":
+            depth += 1
+        elif text[index] == "}":
+            depth -= 1
+            if depth == 0:
+                return index + 1
+    return None
+
+
+def _roam_links(text: str) -> str:
+    """Roam's page aliases and nested page links read as Roam shows them."""
+    if "]([[" in text:
+        text = _ROAM_PAGE_ALIAS.sub(r"\1", text)
+    for _ in range(3 if text.count("[[") > 1 else 0):  # deeper nesting: Roam allows it, people rarely write it
+        nested = _ROAM_NESTED_LINK.sub(r"[[\1\2\3]]", text)
+        if nested == text:
+            break
+        text = nested
+    return text
+
+
+def _roam_task_marker(item: str) -> str:
+    """A list item's text with Roam's task marker shown as a box is: ``{{[[DONE]]}} x`` → ``[x] x``."""
+    marker = _ROAM_TASK_MARKER.match(item)
+    if marker is None:
+        return item
+    done = (marker.group(1) or marker.group(2)) == "DONE"
+    return ("[x] " if done else "") + item[marker.end() :]
 
 
 def _entity_text(match: re.Match[str]) -> str:
