@@ -654,13 +654,15 @@ def test_the_readme_main_command_runs_and_shows_the_expired_flight_filtered(tmp_
 
 
 @pytest.mark.slow
-def test_the_readmes_python_example_runs_as_written_and_leaves_the_repositorys_sample_vault_as_committed(
+def test_the_readmes_python_example_runs_as_written_twice_and_leaves_the_repositorys_sample_vault_as_committed(
         tmp_path: Path) -> None:
     """The README audit (s34): its Python example opened ``Vault("sample_vault")`` and remembered,
     revised and superseded notes in it: the repository's own sample vault, which the tests and
     ``eval_ranking`` read as committed, so a new user who ran it then saw tests fail
     (test_index's 40 notes were 42). Run from the repository as a reader pastes it, with the
-    copy's path pointed into tmp_path."""
+    copy's path pointed into tmp_path. Run twice (s35): the copy was made with
+    ``dirs_exist_ok=True``, so a second run kept the first run's memories and wrote beside them
+    (``rui-s-flight-lands-at-18-05-2.md``): 4 memories, not 2."""
     from helpers import SAMPLE_VAULT, snapshot_files
 
     readme = (REPO / "README.md").read_text(encoding="utf-8")
@@ -668,11 +670,31 @@ def test_the_readmes_python_example_runs_as_written_and_leaves_the_repositorys_s
     assert block is not None
     script = block.group(1).replace("/tmp/sample_vault", str(tmp_path / "sample_vault"))
     before = snapshot_files(SAMPLE_VAULT)
-    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=600, cwd=REPO,
-                            env={**os.environ, "PYTHONPATH": str(REPO)})
-    assert result.returncode == 0, result.stderr
-    assert snapshot_files(SAMPLE_VAULT) == before
-    assert len(list((tmp_path / "sample_vault" / "memories").glob("*.md"))) == 2  # remember, then its successor
+    for _ in range(2):
+        result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=600, cwd=REPO,
+                                env={**os.environ, "PYTHONPATH": str(REPO)})
+        assert result.returncode == 0, result.stderr
+        assert snapshot_files(SAMPLE_VAULT) == before
+        assert len(list((tmp_path / "sample_vault" / "memories").glob("*.md"))) == 2  # remember, then its successor
+
+
+def test_the_readmes_sample_vault_copy_command_can_be_run_again_without_nesting_the_copy(tmp_path: Path) -> None:
+    """The README audit (s35): ``cp -r sample_vault /tmp/sample_vault`` run a second time (or
+    after the Python example made that folder) copied the vault into
+    ``/tmp/sample_vault/sample_vault``, and the examples then ran on the old copy."""
+    import shlex
+
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    commands = set(re.findall(r"`([^`\n]*cp -r sample_vault[^`\n]*)`", readme))
+    assert commands
+    for command in commands:
+        target = tmp_path / "sample_vault"
+        pasted = command.replace("/tmp/sample_vault", shlex.quote(str(target)))
+        for _ in range(2):
+            result = subprocess.run(["bash", "-c", pasted], capture_output=True, text=True, timeout=60, cwd=REPO)
+            assert result.returncode == 0, result.stderr
+        assert not (target / "sample_vault").exists(), command
+        assert (target / "Inbox.md").is_file()
 
 
 def test_index_piped_draws_no_bar_and_says_a_long_run_in_a_few_lines(vault_dir: Path) -> None:
