@@ -200,8 +200,11 @@ _CODE_SPAN = re.compile(r"`([^`\n]+)`")
 # Bold, bold, strike, highlight: each stops only at its own closing mark, so one may hold the
 # others' characters — "**1 R = 200 €**" and "**~33 Credits/Tag**" were shown with their stars
 # (a trial on a German vault), as one pattern for all four stopped at any of them.
-_STRONG = tuple((mark, re.compile(rf"{re.escape(mark)}(?=[^\s{mark[0]}])([^{mark[0]}\n]*[^\s{mark[0]}]){re.escape(mark)}"))
-                for mark in ("**", "__", "~~", "==", "^^"))  # ^^: Roam's highlight
+_STRONG = (*((mark, re.compile(rf"{re.escape(mark)}(?=[^\s{mark[0]}])([^{mark[0]}\n]*[^\s{mark[0]}]){re.escape(mark)}"))
+              for mark in ("**", "__", "~~", "==")),
+           # Roam's highlight, not inside a word or number: `^^` is no Markdown, and Knuth's arrows
+           # `2^^3 and 3^^2` read "23 and 32", a Korean `좋아요^^감사해요^^` lost its smiles (review).
+           ("^^", re.compile(r"(?<!\w)\^\^(?=[^\s^])([^^\n]*[^\s^])\^\^(?!\w)")))
 _FOOTNOTE_REFERENCE = re.compile(r"\[\^[^\[\]\n]+\]")
 _SIZE = re.compile(r"[ \t]*\d{1,5}(?:x\d{1,5})?[ \t]*")  # an embed's width, or width x height: ![[photo.jpg|300]]
 _FILE_EXTENSION = re.compile(r"\.([A-Za-z0-9]{1,10})$")  # of a link target's last name: photo.jpg, Albums.base
