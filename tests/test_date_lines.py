@@ -207,3 +207,16 @@ def test_an_evernote_note_exported_by_yarle_is_dated_by_the_created_line_that_en
     with Vault(vault_dir) as vault:
         [hit] = vault.search("boiler contract", k=1, now=NOW, since="2025-10-01", until="2025-10-31")
     assert hit.path == "Evernote/Boiler service.md"
+
+
+def test_a_closing_created_line_that_is_a_sentence_does_not_date_the_note(vault_dir: Path) -> None:
+    """A meeting note whose last paragraph is `Created: a new repo for the 2024-01-01 release` was
+    dated as written on that release day: a closing block is read for what a template or an exporter
+    writes there, a day and its time alone, not a day a sentence names."""
+    configure(vault_dir)
+    write_file(vault_dir, "Standup.md", "# Standup\n\nWe agreed on the plan.\n\nCreated: a new repo for the 2024-01-01 release\n")
+    write_file(vault_dir, "Tickets.md", "# Triage\n\nThree bugs.\n\nCreated at: 3 tickets, due May 4, 2023\n")
+    write_file(vault_dir, "Worded.md", "# Boiler\n\nServiced.\n\nCreated at: Sunday, January 5, 2026 at 8:15 PM\n")
+    write_file(vault_dir, "Linked.md", "# Boiler\n\nServiced.\n\nCreated: [[2025-10-04]]\nUpdated: 2025-10-05 10:00\n")
+    write_file(vault_dir, "Stamped.md", "# Boiler\n\nServiced.\n\nCreated at: 2025-10-03 09:12 UTC\n")
+    assert listed(vault_dir) == {"Worded.md": "2026-01-05", "Linked.md": "2025-10-04", "Stamped.md": "2025-10-03"}

@@ -1232,3 +1232,18 @@ def test_a_roam_exports_highlights_aliases_nested_links_and_components_read_as_r
     assert "as does {{[[never closed" in shown  # a component never closed: as written
     for artifact in ("^^", "query", "{{table", "[[table", "POMO", "hG3kQ9pLm", "]("):
         assert artifact not in shown, (artifact, shown)
+
+
+def test_carets_inside_a_number_or_word_are_no_roam_highlight() -> None:
+    """``^^`` opens Roam's highlight only where a highlight can open: Knuth's arrows ``2^^3 and
+    3^^2`` read "23 and 32" (two numbers changed), a Korean ``좋아요^^감사해요^^`` lost its smiles."""
+    assert readable("Tetration: 2^^3 = 16 and 3^^2 = 9.") == "Tetration: 2^^3 = 16 and 3^^2 = 9."
+    assert readable("좋아요^^감사해요^^ 내일 봐요") == "좋아요^^감사해요^^ 내일 봐요"
+    assert readable("- ^^Permit renewal is due^^ and (^^paid^^).") == "Permit renewal is due and (paid)."
+
+
+def test_a_hyphenated_word_in_double_parentheses_is_no_roam_block_uid() -> None:
+    """A Roam uid is 9 characters of ``[A-Za-z0-9_-]``: ``((long-term))``, ``((follow-up))``, a
+    transcript's ``((in-breath))`` and ``((2019-2023))`` were taken for uids and hidden with their words."""
+    text = "Risk is ((long-term)) and ((follow-up)), ((in-breath)), ((2019-2023)) but not ((f8K2pQ1xA))."
+    assert readable(text) == "Risk is ((long-term)) and ((follow-up)), ((in-breath)), ((2019-2023)) but not ."

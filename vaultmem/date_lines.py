@@ -83,6 +83,7 @@ class DateLine:
     written: bool
     day_first: bool
     line: int
+    closing: bool = False  # a line of the closing block (_closing_created_lines), not the opening one
 
 
 @functools.lru_cache(maxsize=4096)
@@ -162,7 +163,7 @@ def _closing_created_lines(body: str, created_keys: frozenset[str]) -> list[Date
         if label_key(label) in created_keys:
             meaning = label_meaning(label)
             fields.insert(0, DateLine(label, field["value"].strip(_EMPHASIS), True,
-                                      meaning is not None and meaning.day_first, above + index + 1))
+                                      meaning is not None and meaning.day_first, above + index + 1, closing=True))
     return []  # only label lines, or more than CLOSING_LINES of them: no closing block
 
 

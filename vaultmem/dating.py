@@ -25,6 +25,8 @@ A note's **date** is the first of:
 7. a line at the top of its text that says its date (date_lines.py: ``Date de création : 2026-04-23``,
    ``**Date:** 5 January 2024``, ``Fecha: 05/01/2024``): only for a note nothing above dates, as
    ``date`` when its label says the day the note is about, as ``created`` when it says when it was made;
+   then a created line of the block of labels that ends it (YARLE's ``Created at: …``), when its
+   value is a day and its time alone (:func:`_only_a_moment`);
 8. with ``[dates] from_git = true`` only: the author date of the commit that added its file, following
    renames (git_dates.py), an instant marked as when the note was written; a file not committed yet has none.
 
@@ -424,6 +426,8 @@ def line_date(body: str, properties: DateProperties = DEFAULT_DATE_PROPERTIES) -
     people, a property is the vault's own field for it."""
     lines = date_lines(body, properties.date, properties.created)
     for line in sorted(lines, key=lambda line: line.written):  # stable: each kind in the body's order
+        if line.closing and not _only_a_moment(line.value):
+            continue
         # A range's first day; else the line as written, read as before ranges were: `Date: TBD →
         # 2022-05-10` and `Date: May 3 → May 10, 2022` (no year before the arrow) were dated by
         # their day, and reading the first end alone left them undated (review).
@@ -432,6 +436,20 @@ def line_date(body: str, properties: DateProperties = DEFAULT_DATE_PROPERTIES) -
             if found is not None:
                 return replace(found, written=line.written)
     return None
+
+
+# A time of day and its zone as a closing line writes them (`09:43:49+01:00`, `8:15 PM`, `at 10:00 UTC`).
+_TIME_OF_DAY = re.compile(r"(?<=\d)T(?=\d)|(?<=\d-)[WQ](?=\d)|\b(?:at|um|à|a las|alle)\b|\b(?:UTC|GMT)\b|Z\b|"
+                          r"\d{1,2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?:[ \t]*[AaPp]\.?[Mm]\.?)?")
+
+
+def _only_a_moment(value: str) -> bool:
+    """Whether a closing block's created line says a day (and its time) alone, as a template or an
+    exporter writes it there (YARLE's `2018-10-06T09:43:49+01:00`, `Sunday, January 5, 2026 at 8:15
+    PM`, `[[2025-10-04]]`), not a sentence naming a day: a meeting note's last paragraph `Created: a
+    new repo for the 2024-01-01 release` dated it by that release (review). The opening block's
+    lines are read as before: a template's own block of labels under a title."""
+    return only_calendar_words(_TIME_OF_DAY.sub(" ", value))
 
 
 def range_start(value: str) -> str:

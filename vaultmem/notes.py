@@ -282,7 +282,10 @@ from .slugs import same_slug
 # 95: a `Created at: …` line in the block of label lines that ends a note, under a blank line (Evernote
 #     notes exported by YARLE's default template), dates a note nothing else dates (date_lines.
 #     _closing_created_lines). Nothing is embedded again.
-READER_VERSION = "95"
+# 96: a closing block's created line dates a note only when its value is a day and its time alone
+#     (`Created: a new repo for the 2024-01-01 release` is a sentence: dating._only_a_moment).
+#     Nothing is embedded again.
+READER_VERSION = "96"
 BOM = "\ufeff"
 # A Windows editor ("Unicode" in Notepad, PowerShell's Out-File) saves UTF-16 behind one of these.
 UTF16_BOMS = ((codecs.BOM_UTF16_LE, "utf-16-le", "UTF-16 LE"), (codecs.BOM_UTF16_BE, "utf-16-be", "UTF-16 BE"))
