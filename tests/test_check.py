@@ -827,3 +827,20 @@ def test_a_percent_pair_closed_further_down_is_no_problem(vault_dir: Path, write
     write_note("note.md", "---\nlayer: L4\n---\nsee 100%% of it\n\nmore text %% and closed\n")
     result = run_cli(vault_dir, "check", "--json")
     assert result.exit_code == 0, result.stdout
+
+
+def test_an_unclosed_percent_pair_in_a_note_saved_as_utf16_or_with_one_latin1_byte_is_still_named(vault_dir: Path) -> None:
+    # Was: any encoding problem silenced it — meant for binary files, whose random bytes hold a %%
+    # by chance; but a UTF-16 note is read for search as it is, and a note with one Latin-1 é is
+    # read with the rest intact: vaultmem hid their tasks after the %% and `check` said nothing.
+    import codecs
+
+    body = "---\nlayer: L4\n---\n# Todo\n\n- [ ] run strace -e trace=%%statfs\n- [ ] task one\n"
+    (vault_dir / "wide.md").write_bytes(codecs.BOM_UTF16_LE + body.encode("utf-16-le"))
+    (vault_dir / "latin.md").write_bytes(body.replace("# Todo", "# Caf\xe9").encode("latin-1"))
+    (vault_dir / "blob.md").write_bytes(b"\x89PNG junk %% \xff\xfe\x00 more bytes\n")  # still only its encoding
+    (vault_dir / "pdf.md").write_bytes(b"%PDF-1.4\n\x00\x01\xff\n/Length 100%% of it\n")
+    problems = json.loads(run_cli(vault_dir, "check", "--json").stdout)["problems"]
+    said = sorted((problem["path"], problem["field"]) for problem in problems)
+    assert said == [("blob.md", "encoding"), ("latin.md", "body"), ("latin.md", "encoding"), ("pdf.md", "encoding"),
+                    ("wide.md", "body"), ("wide.md", "encoding")]

@@ -243,3 +243,30 @@ def test_the_cli_refuses_a_byte_that_is_not_utf8_in_note_or_query_with_exit_2(va
         assert result.returncode == 2 and "Traceback" not in stderr, stderr[-2000:]  # was: exit 1 with a traceback
         assert f"Error: {named} holds" in stderr
 
+
+
+def test_get_or_forget_of_a_file_whose_name_is_not_utf8_says_rename_it_not_send_utf8(vault_dir: Path, write_note) -> None:
+    # A shell hands `get caf$'\xe9'.md` over as 'caf\udce9.md'. Was: "not text … Send the text as
+    # UTF-8 … no note holds it" — but the file is there, and only renaming it lets vaultmem read it.
+    import os
+
+    write_note("tea.md", TEA)
+    with open(os.path.join(os.fsencode(vault_dir), b"caf\xe9.md"), "wb") as handle:  # a Latin-1 name from an old zip
+        handle.write(b"# Cafe\n")
+    name = b"caf\xe9.md".decode("utf-8", "surrogateescape")
+    for args in (["get", "--", name], ["forget", "--", "./" + name], ["get", "--", name[:-3]]):
+        result = subprocess.run(vaultmem_command(vault_dir, *args), capture_output=True, env=process_env(), timeout=120,
+                                cwd=vault_dir)
+        stderr = result.stderr.decode("utf-8", "replace")
+        assert result.returncode == 2 and "Traceback" not in stderr, stderr[-2000:]
+        assert "Error: NOTE names caf\ufffd.md, a file whose name is not UTF-8" in stderr, stderr
+        assert "rename it to a UTF-8 name" in stderr and "Send the text as UTF-8" not in stderr
+    assert (vault_dir / name).exists()
+    # A name that is no file keeps the first message; one outside the vault is not looked for.
+    (vault_dir.parent / name).write_bytes(b"outside\n")
+    from vaultmem import Vault
+    from vaultmem.errors import UsageError
+
+    for reference in (b"n\xe9ant.md".decode("utf-8", "surrogateescape"), "../" + name, str(vault_dir.parent / name)):
+        with pytest.raises(UsageError, match=r"^note holds '\\udce9'"):
+            Vault(vault_dir).get(reference)

@@ -169,3 +169,18 @@ def test_the_site_a_link_leads_to_is_searched_and_its_address_is_not(tmp_path: P
         assert keyword_side(vault, "youtube") == ["watch later.md"]
         assert keyword_side(vault, "Zx9qP4") == []
         assert keyword_side(vault, "watch") == ["watch later.md"]  # by its name, not by the address's ?v=
+
+
+@pytest.mark.parametrize(("text", "opener"), [
+    ("run 100%% of it\nrest\n", 7),
+    ("- %% private\nrest\n", 2),
+    ("a %% b\n%%\nrest\n", None),  # the last %% opens its line and closes the first: read no further
+    ("intro\n%%\nprivate tail\n", None),  # opens its line: left alone
+    ("a %% b\n```\n%%\n```\n", None),  # a closer in a fence still closes it, as hidden_ranges reads it
+    ("use `%%` here\nrest\n", None),
+    ("x\n%%\n## Drawing\n```compressed-json\nN4Ig%%\n```\n%%", None),  # Excalidraw's data block
+])
+def test_unclosed_inline_comment_names_only_a_percent_pair_inside_a_line_left_open(text: str, opener: int | None) -> None:
+    from vaultmem.markdown import unclosed_inline_comment
+
+    assert unclosed_inline_comment(text) == opener

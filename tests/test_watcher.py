@@ -713,6 +713,8 @@ def test_a_folder_of_many_notes_moved_in_says_how_far_the_watch_is_not_a_first_i
     # watcher's progress lines were below the level `watch` logs at), and the line, when logged,
     # called any long reconcile "a first index of a large vault".
     vault = make_vault(tmp_path / "vault")
+    for base in (vault / "base").iterdir():  # older than the racy window (indexer.settled_stat): else, indexed
+        os.utime(base, (base.stat().st_atime - 3600, base.stat().st_mtime - 3600))  # at once, they are read again: 605
     assert vaultmem_process(vault, "index").returncode == 0
     outside = tmp_path / "outside" / "imported"
     for number in range(600):  # more than BULK_PATHS and LOG_PROGRESS_MIN_NOTES: a chunked reconcile
@@ -725,3 +727,19 @@ def test_a_folder_of_many_notes_moved_in_says_how_far_the_watch_is_not_a_first_i
     said = [line for line in watcher.errors().splitlines() if line.startswith("INFO: ")]
     assert said[0] == "INFO: indexing 600 of 605 notes"
     assert "Traceback" not in watcher.errors()
+
+
+def test_a_watch_started_after_an_upgrade_says_it_reads_every_note_again_not_a_first_index(tmp_path: Path) -> None:
+    # Was: "indexing 600 of 600 notes (a first index of a large vault takes a while)" — the line
+    # took every note to read for a first index; after an upgrade (READER_VERSION) it is a re-read.
+    from vaultmem.storage import READER_KEY
+
+    vault = make_vault(tmp_path / "vault", notes=600)
+    assert vaultmem_process(vault, "index").returncode == 0
+    with Vault(vault) as opened:
+        opened.store.meta.set(READER_KEY, "reader-1/an-earlier-vaultmem")  # rows an earlier version made
+    watcher = WatchProcess(vault, tmp_path)
+    watcher.wait_ready()
+    assert watcher.stop() == 0
+    said = [line for line in watcher.errors().splitlines() if line.startswith("INFO: ")]
+    assert said[0] == "INFO: indexing 600 of 600 notes (every note read again: the index was made by another version of vaultmem)"

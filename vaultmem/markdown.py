@@ -549,7 +549,9 @@ def unclosed_inline_comment(text: str) -> int | None:
     ``text`` because no later ``%%`` closes it, or None. Reads the text for hidden ranges only
     when its last ``%%`` has text before it on its line."""
     last = text.rfind("%%")
-    if last < 0:
+    if last < 0 or not text[text.rfind("\n", 0, last) + 1:last].strip():
+        # None, or the last opens its line: it closes the comment before it, or opens one
+        # that is left alone — either way no %% inside a line is left open.
         return None
     hidden = hidden_ranges(text, code_ranges(text))
     if not hidden:

@@ -285,7 +285,9 @@ from .slugs import same_slug
 # 96: a closing block's created line dates a note only when its value is a day and its time alone
 #     (`Created: a new repo for the 2024-01-01 release` is a sentence: dating._only_a_moment).
 #     Nothing is embedded again.
-READER_VERSION = "96"
+# 97: an unclosed %% inside a line (94) is named also in a note saved as UTF-16 or holding a stray byte
+#     that is not UTF-8 (not only in valid UTF-8): only a binary file's (a NUL) or a mojibake line's %% is left to the encoding problem.
+READER_VERSION = "97"
 BOM = "\ufeff"
 # A Windows editor ("Unicode" in Notepad, PowerShell's Out-File) saves UTF-16 behind one of these.
 UTF16_BOMS = ((codecs.BOM_UTF16_LE, "utf-16-le", "UTF-16 LE"), (codecs.BOM_UTF16_BE, "utf-16-be", "UTF-16 BE"))
@@ -533,9 +535,11 @@ def parse_note(relative: str, raw: bytes) -> Note:
     # loaded it all, and its missing expiry is a problem like any other note's.
     fields = field_problems(relative, meta, salvaged=any(problem.field == "frontmatter" for problem in fm_problems))
     body_line = text.count("\n", 0, len(text) - len(body)) + 1
-    # Not in a file that is not UTF-8: random bytes hold a %% by chance (20 binary files of a
-    # trial vault gave 8 such lines of mojibake beside their encoding problem).
-    comments = [] if decode_problems else unclosed_comment_problems(relative, body, body_line)
+    # Not in a binary file (a NUL in a file that is not UTF-8): random bytes hold a %% by chance
+    # (20 binary files of a trial vault gave 8 such lines of mojibake beside their encoding problem).
+    # A UTF-16 note, or one with a stray Latin-1 byte, is text: its %% hides its rest as any other's.
+    binary = bool(decode_problems) and "\x00" in text
+    comments = [] if binary else unclosed_comment_problems(relative, body, body_line)
     problems = [*decode_problems, *conflict_problems(relative, text), *fm_problems, *fields, *comments]
     return Note(
         path=relative,
@@ -560,10 +564,12 @@ def unclosed_comment_problems(relative: str, body: str, body_line: int) -> list[
     opener = unclosed_inline_comment(body)
     if opener is None:
         return []
-    line = body_line + body.count("\n", 0, opener)
-    hidden_lines = body.count("\n", opener) + (0 if body.endswith("\n") else 1)
     line_start = body.rfind("\n", 0, opener) + 1
     line_end = body.find("\n", opener)
+    if "\ufffd" in body[line_start:line_end if line_end >= 0 else len(body)]:
+        return []  # a line of bytes that are not text (mojibake): its %% is chance, its problem the encoding's
+    line = body_line + body.count("\n", 0, opener)
+    hidden_lines = body.count("\n", opener) + (0 if body.endswith("\n") else 1)
     shown = body[line_start:line_end if line_end >= 0 else len(body)].strip()[:_SHOWN_CHARS]
     return [Problem(relative, "body", f"the %% on line {line} ({shown!r}) is never closed, so Obsidian hides the rest of "
                     f"the note from there ({hidden_lines:,} line(s)) and vaultmem does too: that text is not searched "

@@ -59,8 +59,9 @@ class FileStat:
 
 UNREADABLE_FIX = "fix the file or its permissions"
 # Was UNREADABLE_FIX, which sent the person to the file's permissions for a name's bytes.
-NOT_UTF8_NAME_FIX = ("rename it to a UTF-8 name (`ls -b` shows its bytes; `convmv -f latin1 -t utf-8 -r --notest` "
-                     "renames a whole folder's worth); until then it is not indexed, checked or changed")
+RENAME_TO_UTF8 = ("rename it to a UTF-8 name (`ls -b` shows its bytes; `convmv -f latin1 -t utf-8 -r --notest` "
+                  "renames a whole folder's worth)")
+NOT_UTF8_NAME_FIX = f"{RENAME_TO_UTF8}; until then it is not indexed, checked or changed"
 
 
 @dataclass(frozen=True)

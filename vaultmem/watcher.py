@@ -184,17 +184,29 @@ def _moved_folder(change: Change, folder_exists: Callable[[str], bool]) -> tuple
     return found
 
 
+def _why_reconciled(indexer: Indexer) -> str:
+    """Why a long reconcile reads what it reads, asked as it starts: a first index (no row yet),
+    an index another version made (its rules not recorded yet), or nothing to say (a branch
+    switch, a copied folder). Was: "a first index" whenever every note was to be read — a
+    watch started after an upgrade said so of a re-read."""
+    from .searchable import INDEX_RULES
+    from .storage import READER_KEY
+
+    if indexer.store.notes.count() == 0:
+        return "a first index of a large vault takes a while"
+    if indexer.store.meta.get(READER_KEY) != INDEX_RULES:
+        return "every note read again: the index was made by another version of vaultmem"
+    return ""
+
+
 class _ReconcileTold:
     """The log lines of a long reconcile: its size at once, then how far it is now and then."""
 
-    def __init__(self, todo: int, total: int) -> None:
+    def __init__(self, todo: int, total: int, why: str = "") -> None:
         self.todo = todo
         self.done = 0
         self.told_at = time.monotonic()
-        # "A first index" only when it is one: a branch switch that changed 1,861 notes was told
-        # "indexing 1861 of 18875 notes (a first index of a large vault takes a while)".
-        why = " (a first index of a large vault takes a while)" if todo == total else ""
-        log.info("indexing %s of %s notes%s", f"{todo:,}", f"{total:,}", why)
+        log.info("indexing %s of %s notes%s", f"{todo:,}", f"{total:,}", f" ({why})" if why else "")
 
     def advance(self, done: int) -> None:
         self.done += done
@@ -640,7 +652,7 @@ class Watcher(ChangeFeed):
 
     def _between_chunks(self, todo: int, total: int) -> Callable[[int], None]:
         """Between two chunks of a reconcile: stop if asked to; on a long one, log how far it is."""
-        told = _ReconcileTold(todo, total) if todo >= LOG_PROGRESS_MIN_NOTES else None
+        told = _ReconcileTold(todo, total, _why_reconciled(self._require_indexer())) if todo >= LOG_PROGRESS_MIN_NOTES else None
         starting = not self._ready.is_set()
         if starting:
             self._startup = replace(self._startup, todo=todo, done=0, total=total)
