@@ -1710,3 +1710,38 @@ def test_the_git_index_lock_of_a_live_vaultmem_or_of_git_is_left_and_the_reason_
         [left] = result.not_committed
         assert f"lsof {lock}" in left.reason
         assert f"rm {lock}" in left.reason
+
+
+def test_a_new_note_a_branch_switch_removed_before_the_commit_is_not_committed_as_if_still_there(tmp_path: Path) -> None:
+    """Soak trial: the person's `git add -A && git commit` on a side branch took a note vaultmem had
+    just written (not committed yet), and `git checkout main` then removed it from the folder.
+    vaultmem's commit still put the note on main and in the person's index, so the folder lacked a
+    file git said was there: the person's merge of the side branch (which holds it) did not bring it
+    back, and their next `git add -A` committed its deletion — a remembered note gone. Left out of
+    the commit, with the reason, the merge restores it."""
+    from helpers import git, init_repo
+
+    from vaultmem.noteio import FileChange
+
+    init_repo(tmp_path)
+    git(tmp_path, "checkout", "-q", "-b", "main")
+    (tmp_path / "a.md").write_text("a\n", encoding="utf-8")
+    git(tmp_path, "add", "a.md")
+    git(tmp_path, "commit", "-qm", "first")
+    git(tmp_path, "checkout", "-q", "-b", "side")
+    data = b"---\nlayer: L2\n---\nremembered\n"
+    (tmp_path / "new.md").write_bytes(data)  # vaultmem's write; its commit comes next
+    git(tmp_path, "add", "-A")
+    git(tmp_path, "commit", "-qm", "person commit on side")
+    git(tmp_path, "checkout", "-q", "main")  # removes new.md: it is side's, not main's
+    assert not (tmp_path / "new.md").exists()
+
+    result = gitops.commit_changes(tmp_path, [FileChange("new.md", None, data)], "vaultmem remember: new",
+                                   tmp_path / ".vaultmem")
+
+    assert result.commit is None
+    assert [left.path for left in result.not_committed] == ["new.md"]
+    assert "no longer in the vault" in result.not_committed[0].reason
+    assert git(tmp_path, "status", "--porcelain", "--", "new.md") == ""  # nothing claims a file the folder lacks
+    git(tmp_path, "merge", "-q", "side")
+    assert (tmp_path / "new.md").read_bytes() == data

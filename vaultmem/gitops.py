@@ -700,6 +700,10 @@ class _LeftOut:
 _LEFT_OUT = _LeftOut()
 
 
+_GONE_BEFORE_COMMIT = ("no longer in the vault when vaultmem came to commit it (a `git checkout` of another branch, "
+                       "or you, removed it meanwhile): not committed; the branch that holds it brings it back")
+
+
 class _Commit:
     """One attempt: a private index from HEAD plus vaultmem's changes, committed only if
     HEAD has not moved meanwhile (``update-ref`` with the old value)."""
@@ -771,6 +775,8 @@ class _Commit:
                 refusal = _first_in_progress(markers)  # asked again: a pull may have stopped on a conflict since
                 if refusal is not None:
                     return self._left_uncommitted(changes, updates, refusal)
+                if self._created_gone(changes):  # a checkout took one away since it was decided: decide again
+                    return None
                 if prepared.stamp != _stamp(index):  # the person's git wrote it since: made again, from theirs
                     prepared.discard()
                     prepared = self._person_index(index, updates, head_entries)
@@ -781,6 +787,14 @@ class _Commit:
         finally:
             prepared.discard()
         return CommitResult(commit, self.not_committed, self.yours_left_uncommitted)
+
+    def _created_gone(self, changes: Sequence[FileChange]) -> bool:
+        """Whether a note vaultmem created is no longer in the folder. The person's `git add -A &&
+        git commit` on a branch took it before vaultmem's commit, and `git checkout main` removed it
+        (a soak trial): committed anyway, main and the person's index held a file the folder lacked,
+        the merge of that branch did not bring it back and the next `git add -A` deleted it."""
+        return any(change.before is None and change.after is not None and not (self.top / self.full(change.path)).exists()
+                   for change in changes)
 
     def _left_uncommitted(self, changes: Sequence[FileChange], updates: Mapping[str, _Entry | None],
                           reason: str) -> CommitResult:
@@ -827,6 +841,8 @@ class _Commit:
                 self._moved_bytes[path] = self._blob(change.after, path, write=True)
             return source
         if change.before is None:
+            if not (self.top / path).exists():
+                return self._leave(change.path, _GONE_BEFORE_COMMIT)
             return _Entry("100644", self._blob(change.after, path, write=True))  # a note vaultmem created
         return self._edited(change.path, change.before, change.after, head.get(path))
 
