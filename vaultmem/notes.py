@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import codecs
 import hashlib
+import json
 import os
 import re
 import tomllib
@@ -287,7 +288,9 @@ from .slugs import same_slug
 #     Nothing is embedded again.
 # 97: an unclosed %% inside a line (94) is named also in a note saved as UTF-16 or holding a stray byte
 #     that is not UTF-8 (not only in valid UTF-8): only a binary file's (a NUL) or a mojibake line's %% is left to the encoding problem.
-READER_VERSION = "97"
+# 98: a file not valid UTF-8 that holds a NUL is named not a text note, told to take its real extension or be
+#     excluded (not to re-save as UTF-8): notes._not_utf8_problem. Nothing is embedded again.
+READER_VERSION = "98"
 BOM = "\ufeff"
 # A Windows editor ("Unicode" in Notepad, PowerShell's Out-File) saves UTF-16 behind one of these.
 UTF16_BOMS = ((codecs.BOM_UTF16_LE, "utf-16-le", "UTF-16 LE"), (codecs.BOM_UTF16_BE, "utf-16-be", "UTF-16 BE"))
@@ -616,8 +619,7 @@ def decode(relative: str, raw: bytes) -> tuple[str, list[Problem]]:
         problems = []
     except UnicodeDecodeError as error:
         text = raw.decode("utf-8-sig", errors="replace")
-        problems = [Problem(relative, "encoding", f"not valid UTF-8 at byte {error.start}",
-                            "re-save the file as UTF-8; bad bytes show as \ufffd meanwhile")]
+        problems = [_not_utf8_problem(relative, raw, error.start)]
     if is_canvas_path(relative):
         # A canvas's text is what its cards say (canvas.py), not its JSON: what search, `get`
         # and a hit's passage read, one text for all three.
@@ -625,6 +627,19 @@ def decode(relative: str, raw: bytes) -> tuple[str, list[Problem]]:
         if broken is not None:
             problems.append(Problem(relative, "canvas", broken, CANVAS_FIX))
     return text.replace("\r\n", "\n"), problems
+
+
+def _not_utf8_problem(relative: str, raw: bytes, start: int) -> Problem:
+    """A file that is not valid UTF-8. One that also holds a NUL byte is no text at all (an
+    image or a PDF saved as ``.md``, UTF-32): "re-save it as UTF-8" was advice no editor can
+    follow, so it is named as not a text note, with the ways to leave it out."""
+    if b"\0" in raw:
+        return Problem(relative, "encoding", f"not a text note: not valid UTF-8 at byte {start} and holds NUL bytes "
+                       "(a binary file, e.g. an image or a PDF, named .md)",
+                       f"if it is not a note, give it its real extension or add {json.dumps('/' + relative, ensure_ascii=False)} "
+                       f"to exclude in .vaultmem.toml; if it is a note, re-save it as UTF-8")
+    return Problem(relative, "encoding", f"not valid UTF-8 at byte {start}",
+                   "re-save the file as UTF-8; bad bytes show as \ufffd meanwhile")
 
 
 def utf16_encoding(raw: bytes) -> str | None:
