@@ -47,6 +47,7 @@ from .merge_markers import first_conflict, utf16_with_byte_markers
 from .notion import is_notion_page, notion_meta, without_page_id
 from .option_names import Surface
 from .slugs import same_slug
+from .spelled_days import SPELLED_DAY_CHARS, text_date
 
 # Bumped whenever what is derived from a file's bytes changes (title, metadata, problems):
 # an index made by an earlier reader reads every file again at its next reconcile (the index
@@ -290,7 +291,9 @@ from .slugs import same_slug
 #     that is not UTF-8 (not only in valid UTF-8): only a binary file's (a NUL) or a mojibake line's %% is left to the encoding problem.
 # 98: a file not valid UTF-8 that holds a NUL is named not a text note, told to take its real extension or be
 #     excluded (not to re-save as UTF-8): notes._not_utf8_problem. Nothing is embedded again.
-READER_VERSION = "98"
+# 99: a `created` whose text spells one day (`Sunday, January 5, 2026 at 8:15 PM`), as dating reads it, is
+#     no check problem (notes.created_moment, spelled_days.py); a created that is none says its fix once.
+READER_VERSION = "99"
 BOM = "\ufeff"
 # A Windows editor ("Unicode" in Notepad, PowerShell's Out-File) saves UTF-16 behind one of these.
 UTF16_BOMS = ((codecs.BOM_UTF16_LE, "utf-16-le", "UTF-16 LE"), (codecs.BOM_UTF16_BE, "utf-16-be", "UTF-16 BE"))
@@ -1301,7 +1304,8 @@ def _scalar_problems(relative: str, meta: Mapping[str, Any]) -> list[Problem]:
         try:
             parse_timestamp(created)
         except InvalidTimestamp as error:
-            problems.append(_created_problem(relative, created, error))
+            if created_moment(created) is None:
+                problems.append(_created_problem(relative, created, error))
     tags = meta.get("tags")
     if tags is not None and not isinstance(tags, (str, list)):
         problems.append(Problem(relative, "tags", f"tags is a {type(tags).__name__}, not a list",
@@ -1320,7 +1324,9 @@ def _created_problem(relative: str, created: object, error: InvalidTimestamp) ->
                        f"if the note is a template, leave it out of vaultmem (exclude = [\"{relative}\"] in "
                        ".vaultmem.toml, or Obsidian's templates folder); otherwise write the day it was made, as 2026-11-30")
     if not (isinstance(created, str) and TEMPLATE_COMMAND.search(created)):
-        return Problem(relative, "created", str(error), "write an ISO date such as 2026-11-30T09:00:00+00:00")
+        # The fix said once: the error's own "use ISO-8601 such as …" repeated it in the message.
+        return Problem(relative, "created", f"{error.PREFIX}{short_repr(created)}: it is no day or time",
+                       "write an ISO date such as 2026-11-30, 2026-11-30T09:00 or 2026-11-30T09:00:00+00:00")
     return Problem(relative, "created", f"{error} (a template's command that never ran: the note was made from the "
                    "template without Templater or the Templates plugin filling it in)",
                    "write the day it was made, as 2026-11-30 or 2026-11-30T09:00 (Templater's \"Replace templates in the "
@@ -1585,6 +1591,17 @@ def id_of(meta: Mapping[str, Any], relative: str) -> str:
 
 def path_without_suffix(relative: str) -> str:
     return relative[: -len(".md")] if relative.endswith(".md") else relative
+
+
+def created_moment(value: Any) -> datetime | None:
+    """When a ``created`` value says the note was made: a timestamp, else the one day its text
+    spells as a person writes it (``Sunday, January 5, 2026 at 8:15 PM``: 2026-01-05, as
+    dating.py dates the note by it), else None. ``check`` calls it a problem only when None,
+    and ``check --fix`` counts a layer's TTL from it: both agree with the note's date."""
+    found = timestamp_or_none(value)
+    if found is None and isinstance(value, str) and len(value) <= SPELLED_DAY_CHARS:
+        return text_date(value)
+    return found
 
 
 def timestamp_or_none(value: Any) -> datetime | None:
