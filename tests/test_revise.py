@@ -812,6 +812,24 @@ def test_set_of_the_property_that_names_a_note_renames_it_and_a_job_title_set_st
     assert snapshot_files(vault.root) == before
 
 
+def test_unset_of_the_last_key_leaves_no_empty_frontmatter_block_and_the_body_byte_for_byte(vault: Vault, write_note) -> None:
+    # A trial: `revise --unset topic` on a note whose only key was topic left `---\n---\n` on top.
+    body = "Body line.  \r\n\n  Second, no newline at the end."
+    path = write_note("notes/one-key.md", "---\ntopic: harbor\n---\n" + body)
+    # An empty block above a body that opens with `---` lines of its own is what keeps them text.
+    guarded = write_note("notes/guard.md", "---\ntopic: harbor\n---\n---\nnot: frontmatter\n---\nText.\n")
+    commented = write_note("notes/commented.md", "---\n# keep me\ntopic: harbor\n---\nText.\n")
+    vault.index()
+    vault.revise("notes/one-key.md", unset_properties=["topic"], now=NOW)
+    assert path.read_bytes() == body.encode("utf-8")
+    assert "topic" not in vault.get("notes/one-key.md").meta
+    vault.revise("notes/guard.md", unset_properties=["topic"], now=NOW)
+    assert guarded.read_text(encoding="utf-8") == "---\n---\n---\nnot: frontmatter\n---\nText.\n"
+    assert "not" not in vault.get("notes/guard.md").meta
+    vault.revise("notes/commented.md", unset_properties=["topic"], now=NOW)
+    assert commented.read_text(encoding="utf-8") == "---\n# keep me\n---\nText.\n"
+
+
 def test_revise_title_refuses_a_title_that_would_leave_another_property_naming_the_note(vault: Vault, write_note) -> None:
     # Its title names it because it is its file name; another title would let `name` name it instead.
     path = write_note("people/partner.md", PERSON)
