@@ -143,6 +143,19 @@ def test_a_body_edit_refused_on_a_latin1_note_names_the_note_and_writes_nothing(
     assert snapshot_files(vault.root) == before
 
 
+@pytest.mark.parametrize("change", [{"append": "More."}, {"add_tags": ["home"]}])
+def test_revise_of_a_binary_file_named_md_says_it_is_no_text_note_and_writes_nothing(vault: Vault, change: dict[str, object]) -> None:
+    # Was: "re-save it as UTF-8 first", for an image no editor saves as text.
+    (vault.root / "imports").mkdir()
+    (vault.root / "imports/photo.md").write_bytes(b"\xff\xd8\xff\xe0\x00\x10JFIF\x00")
+    vault.index()
+    before = snapshot_files(vault.root)
+    with pytest.raises(FrontmatterError, match=r"^imports/photo\.md: file is not a text note: not valid UTF-8 at byte 0 "
+                       r"and it holds NUL bytes \(a binary file named \.md\); give it its real extension"):
+        vault.revise("imports/photo.md", now=NOW, **change)  # type: ignore[arg-type]
+    assert snapshot_files(vault.root) == before
+
+
 @pytest.mark.parametrize("change", [{"append": "And the wifi name."}, {"text": "New text."}, {"add_tags": ["home"]},
                                     {"title": "Router"}])
 def test_revise_refuses_a_utf16_note_naming_its_encoding_and_writes_nothing(vault: Vault, change: dict[str, object]) -> None:

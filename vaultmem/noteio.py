@@ -221,6 +221,9 @@ def split_bom(raw: bytes) -> tuple[bool, str]:
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as error:
+        if b"\0" in raw:  # an image or a PDF named .md: no editor re-saves it as UTF-8 (notes._not_utf8_problem)
+            raise FrontmatterError(f"file is not a text note: not valid UTF-8 at byte {error.start} and it holds NUL "
+                                   "bytes (a binary file named .md); give it its real extension, or write to a note") from None
         raise FrontmatterError(f"file is not valid UTF-8 at byte {error.start}; re-save it as UTF-8 first") from None
     return text.startswith(BOM), text.removeprefix(BOM)
 
