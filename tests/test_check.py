@@ -730,6 +730,30 @@ def test_problems_alike_but_for_their_fix_are_not_folded_together() -> None:
     assert group.named() == ["a.md:2", "b.md:5", "c.md:3"]
 
 
+def test_binary_files_named_md_are_one_group_told_they_are_not_text_notes(vault_dir: Path) -> None:
+    # A trial: a folder of images saved as .md showed as two groups, "10 notes ... at byte 0" and
+    # "7 notes ... at byte 1", each told to "re-save the file as UTF-8" - which no editor can do
+    # to an image. The byte is each note's own (like a line), and a NUL says it is no text.
+    (vault_dir / "binary").mkdir()
+    for number in range(4):
+        (vault_dir / "binary" / f"img{number}.md").write_bytes(b"\xff\xd8\x00\x10JFIF" + bytes([number]))
+    for number in range(3):
+        (vault_dir / "binary" / f"doc{number}.md").write_bytes(b"a\xff\x00\x01zz" + bytes([number]))
+    (vault_dir / "latin1.md").write_bytes("caf\u00e9 au lait\n".encode("latin-1"))
+    check = run_cli(vault_dir, "check")
+    lines = check.stdout.splitlines()
+    groups = [line for line in lines if line.startswith("! binary/")]
+    assert groups == ["! binary/: 7 notes: encoding: not a text note: not valid UTF-8 and holds NUL bytes "
+                      "(a binary file, e.g. an image or a PDF, named .md)"], lines
+    assert lines[lines.index(groups[0]) + 1] == ("    notes: doc0.md@1, doc1.md@1, doc2.md@1, "
+                                                 "img0.md@0, img1.md@0, img2.md@0, img3.md@0")
+    fix = lines[lines.index(groups[0]) + 2]
+    assert 'add "/binary/doc0.md" to exclude in .vaultmem.toml' in fix and "real extension" in fix, fix
+    # A text file in another encoding is still told to re-save it as UTF-8.
+    [latin1] = [problem for problem in run_json(vault_dir, "check")["problems"] if problem["path"] == "latin1.md"]
+    assert latin1["message"] == "not valid UTF-8 at byte 3" and latin1["fix"].startswith("re-save the file as UTF-8")
+
+
 def test_a_memory_whose_day_was_moved_past_its_expiry_by_hand_is_a_problem(vault_dir: Path, write_note) -> None:
     # A three-week agent trial: remember(date=2026-12-09, layer=L2) stamped expires_at from that
     # day; the person moved the date to the 23rd in Obsidian, and the memory would have left

@@ -336,6 +336,25 @@ def test_check_reports_a_dotted_date_property_that_is_not_a_date(vault_dir: Path
     assert "kindle-sync.lastAnnotatedDate is 'someday', which is not a date" in output
 
 
+def test_a_created_in_words_that_dates_the_note_is_no_check_problem_and_a_bad_one_gives_its_fix_once(vault_dir: Path) -> None:
+    # A trial: `created: Sunday, January 5, 2026 at 8:15 PM` dated the note on 2026-01-05, while
+    # check called it an invalid timestamp and said the fix twice ("use ISO-8601 such as ..." in
+    # the message, "write an ISO date such as ..." as the fix).
+    worded = "Sunday, January 5, 2026 at 8:15 PM"
+    write_file(vault_dir, "Dinner.md", f"---\ncreated: {worded}\n---\nDinner with Ana.\n")
+    write_file(vault_dir, "memories/plan.md", f"---\nlayer: L2\ncreated: {worded}\n---\nThe dinner plan.\n")
+    write_file(vault_dir, "Knee.md", "---\ncreated: last tuesday\n---\nKnee.\n")
+    dated = note_date({"created": worded}, "Dinner.md")
+    assert dated is not None and dated.moment.date().isoformat() == "2026-01-05"
+    problems = run_json(vault_dir, "check")["problems"]
+    assert [problem["path"] for problem in problems if problem["field"] == "created"] == ["Knee.md"], problems
+    [knee] = [problem for problem in problems if problem["field"] == "created"]
+    assert "ISO" not in knee["message"] and knee["fix"].startswith("write an ISO date"), knee
+    # check --fix counts the memory's TTL from that day too, not from the file's time.
+    run_cli(vault_dir, "check", "--fix")
+    assert "expires_at: 2026-01-12T00:00:00+00:00\n" in (vault_dir / "memories/plan.md").read_text(encoding="utf-8")
+
+
 def test_check_says_a_created_holding_a_templater_command_is_one_that_never_ran(diario: Path) -> None:
     # A trial: a daily note made from a Templater template without Templater running kept
     # `created: <% tp.file.creation_date("YYYY-MM-DD") %>`, and check said only "invalid timestamp".

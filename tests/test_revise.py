@@ -143,6 +143,19 @@ def test_a_body_edit_refused_on_a_latin1_note_names_the_note_and_writes_nothing(
     assert snapshot_files(vault.root) == before
 
 
+@pytest.mark.parametrize("change", [{"append": "More."}, {"add_tags": ["home"]}])
+def test_revise_of_a_binary_file_named_md_says_it_is_no_text_note_and_writes_nothing(vault: Vault, change: dict[str, object]) -> None:
+    # Was: "re-save it as UTF-8 first", for an image no editor saves as text.
+    (vault.root / "imports").mkdir()
+    (vault.root / "imports/photo.md").write_bytes(b"\xff\xd8\xff\xe0\x00\x10JFIF\x00")
+    vault.index()
+    before = snapshot_files(vault.root)
+    with pytest.raises(FrontmatterError, match=r"^imports/photo\.md: file is not a text note: not valid UTF-8 at byte 0 "
+                       r"and it holds NUL bytes \(a binary file named \.md\); give it its real extension"):
+        vault.revise("imports/photo.md", now=NOW, **change)  # type: ignore[arg-type]
+    assert snapshot_files(vault.root) == before
+
+
 @pytest.mark.parametrize("change", [{"append": "And the wifi name."}, {"text": "New text."}, {"add_tags": ["home"]},
                                     {"title": "Router"}])
 def test_revise_refuses_a_utf16_note_naming_its_encoding_and_writes_nothing(vault: Vault, change: dict[str, object]) -> None:
@@ -810,6 +823,24 @@ def test_set_of_the_property_that_names_a_note_renames_it_and_a_job_title_set_st
     with pytest.raises(UsageError, match="unset_properties name: it names people/matt-ober.md"):
         vault.revise("people/matt-ober.md", unset_properties=["name"], now=NOW)
     assert snapshot_files(vault.root) == before
+
+
+def test_unset_of_the_last_key_leaves_no_empty_frontmatter_block_and_the_body_byte_for_byte(vault: Vault, write_note) -> None:
+    # A trial: `revise --unset topic` on a note whose only key was topic left `---\n---\n` on top.
+    body = "Body line.  \r\n\n  Second, no newline at the end."
+    path = write_note("notes/one-key.md", "---\ntopic: harbor\n---\n" + body)
+    # An empty block above a body that opens with `---` lines of its own is what keeps them text.
+    guarded = write_note("notes/guard.md", "---\ntopic: harbor\n---\n---\nnot: frontmatter\n---\nText.\n")
+    commented = write_note("notes/commented.md", "---\n# keep me\ntopic: harbor\n---\nText.\n")
+    vault.index()
+    vault.revise("notes/one-key.md", unset_properties=["topic"], now=NOW)
+    assert path.read_bytes() == body.encode("utf-8")
+    assert "topic" not in vault.get("notes/one-key.md").meta
+    vault.revise("notes/guard.md", unset_properties=["topic"], now=NOW)
+    assert guarded.read_text(encoding="utf-8") == "---\n---\n---\nnot: frontmatter\n---\nText.\n"
+    assert "not" not in vault.get("notes/guard.md").meta
+    vault.revise("notes/commented.md", unset_properties=["topic"], now=NOW)
+    assert commented.read_text(encoding="utf-8") == "---\n# keep me\n---\nText.\n"
 
 
 def test_revise_title_refuses_a_title_that_would_leave_another_property_naming_the_note(vault: Vault, write_note) -> None:

@@ -430,6 +430,36 @@ def test_a_passage_of_only_headings_and_embedded_files_says_what_they_are() -> N
     assert readable("\ufdd0x\ufdd1 ![[a.png]]") == "x (embedded a.png)"
 
 
+def test_property_lines_and_an_exports_date_lines_are_left_out_where_the_passage_says_something_else() -> None:
+    # Trials: a Logseq journal's snippet read "We should plant the tomatoes after the last frost
+    # speaker:: Caroline", and an Evernote note exported by YARLE ended in its "Created at: …"
+    # and "Updated at: …" lines, as if the note said them.
+    journal = ("- We should plant the tomatoes after the last frost\n  speaker:: Caroline\n"
+               "- The community garden opens in April\n  speaker:: Melanie\n  Due Date:: 2026-04-01\n")
+    assert readable(journal) == "We should plant the tomatoes after the last frost · The community garden opens in April"
+    yarle = ("# Boiler service\n\nVaillant ecoTEC serviced by HeatRight, contract HR-20931.\n\n"
+             "    Created at: 2025-10-03T09:12:00+02:00\n    Updated at: 2025-10-05T10:00:00+02:00\n\n")
+    assert readable(yarle) == "Boiler service · Vaillant ecoTEC serviced by HeatRight, contract HR-20931."
+    assert readable("speaker:: Caroline\nI went to the lake.\n") == "I went to the lake."  # not joined to the next line
+    # All there is (but headings and embeds): kept, as an embed is.
+    assert readable("## Call\n\nspeaker:: Caroline\nmood:: happy\n") == "Call · speaker:: Caroline · mood:: happy"
+    assert readable("Created at: 2025-10-03\n") == "Created at: 2025-10-03"
+    # Not a property line: a space before the colons, a field inside a sentence, a colon alone.
+    assert readable("Haskell writes map :: (a -> b)\n") == "Haskell writes map :: (a -> b)"
+    assert readable("The plan [due:: Friday] holds.\n") == "The plan [due:: Friday] holds."
+    assert readable("Text.\nCreated at the workshop: a bench\n") == "Text. Created at the workshop: a bench"
+
+
+def test_a_hit_found_by_a_property_line_is_still_found_and_its_snippet_leaves_the_line_out(tmp_path: Path, wordllama: object) -> None:
+    # Display only: the property's words stay searched (the hit is found by "Caroline"), and
+    # the snippet shows what the note says.
+    write_file(tmp_path, "journals/2024_03_04.md", "- We should plant the tomatoes after the last frost\n  speaker:: Caroline\n")
+    with Vault(tmp_path, embedder=wordllama) as vault:  # type: ignore[arg-type]
+        vault.index()
+        assert hit_on(vault, "Caroline tomatoes", "journals/2024_03_04.md") == "We should plant the tomatoes after the last frost"
+        assert [hit.path for hit in vault.search("Caroline", k=3, now=NOW)] == ["journals/2024_03_04.md"]
+
+
 def test_frontmatter_keys_are_read_as_yaml_writes_them() -> None:
     """Bare, quoted, and with white space before the colon; a URL's colons stay in its value;
     ``key:value`` (no space) is not a key in YAML, so it continues the property above."""

@@ -47,7 +47,7 @@ from .merge_markers import UNMERGED_WHY, require_merged, require_resolved, unmer
 from .merging import both_changed
 from .name_clashes import name_clash_problems, windows_name_problems
 from .noteio import FileChange, refuse_read_only, replace_if_unchanged
-from .notes import Note, Problem, content_hash, expiry_text, read_note, timestamp_or_none
+from .notes import Note, Problem, content_hash, created_moment, expiry_text, read_note
 from .paths import FileStat, NotNotes, VaultPaths
 from .results import NotCommitted, not_committed_dicts
 from .sync_copies import SyncCopy, copy_among
@@ -407,7 +407,7 @@ def fix_note(paths: VaultPaths, note: Note, policy: LayerPolicy, now: object = N
 def _created(paths: VaultPaths, note: Note) -> tuple[datetime, str]:
     """What the layer's TTL counts from: created (else the file's time), or the start of the
     note's date when that is later (writer.ttl_start, as remember counts it: adr/0003)."""
-    created = timestamp_or_none(note.meta.get("created"))
+    created = created_moment(note.meta.get("created"))
     if created is not None:
         base, source = created, "created"
     else:

@@ -91,10 +91,8 @@ from .lifecycle import (
     parse_timestamp,
 )
 from .month_names import (
-    ENGLISH_WORD_NAMES,
     accented_month,
     full_weekday,
-    month_spellings,
     named_month,
     only_calendar_words,
     weekday_days,
@@ -104,46 +102,31 @@ from .notion import path_without_page_ids
 from .period_words import period_in_english
 from .periods import YEAR, Span, is_period_name, iso_span, span_between, span_of
 from .slugs import named_from_title
+from .spelled_days import (
+    MONTH,
+    MONTHS,
+    WORDED_DATE,
+    cjk_days,
+    first_day,
+    numbered_days,
+    text_date,
+    worded_days,
+)
 from .sync_copies import tool_named_original
 
 if TYPE_CHECKING:
     from .daily_format import DailyFormat
     from .git_dates import Added
 
-# A day in a file name, as daily-note tools write it: 2026-11-30 (Obsidian), 2026_11_30
-# (Logseq's journals), 2026.11.30, 20261130 and a Zettelkasten id 202611301200(00).
-_NAME_DATE = re.compile(r"(?<!\d)(\d{4})([-_.]?)(\d{2})\2(\d{2})(?:(?<=\d{8})([0-2]\d)([0-5]\d)(?:[0-5]\d)?)?(?!\d)")
 # ... or in its folders: Daily/2026/11/30.md.
 _PATH_DATE = re.compile(r"(?:^|/)(\d{4})/(\d{2})/(\d{2})$")
-# Months in words, full and short, as moment.js writes them in English, German, French, Spanish, Russian, Ukrainian,
-# Turkish, Portuguese and Italian (month_names.py: daily_format.py reads the vault's daily-note format with the
-# same names), a short one with or without its dot; "sept" is how people shorten September too. Not a short
-# name that is an English word ("Set 3 2024", "Mag 7 2024": month_names.ENGLISH_WORD_NAMES), which only
-# the vault's daily-note format reads.
-_MONTHS = {spelled: number for part in (0, 1) for name, number in month_spellings(part)
-           if (spelled := name.casefold().rstrip(".")) not in ENGLISH_WORD_NAMES} | {"sept": 9}
-_MONTH = "|".join(re.escape(name) for name in sorted(_MONTHS, key=len, reverse=True))
-# November 30, 2026 · Nov 30th 2026 · 30 November 2026 · 30th Nov, 2026 · 30. November 2026 (German)
-# · 30 novembre 2026 · 1er décembre 2026 (French writes the first of a month so) · 30 de noviembre de
-# 2026 (or "del 2026"; Portuguese 30 de novembro de 2026) · 1º de maio de 2024, 1º marzo 2024 (the
-# ordinal Portuguese and Italian write the first with, as moment's Do does any day) · 30-nov-2026, as
-# moment's DD-MMM-YYYY writes it (a month in words is no one's guess)
-_WORDED_DATE = re.compile(
-    rf"(?<![^\W\d])(?:(?P<m1>{_MONTH})\.?\s+(?P<d1>\d{{1,2}})(?:st|nd|rd|th)?,?\s+|(?<!\d)(?P<d2>\d{{1,2}})"
-    rf"(?:(?:st|nd|rd|th|(?<=(?<!\d)1)er|º|\.)?\s+(?:de\s+)?(?P<m2>{_MONTH})\.?,?(?:\s+del?)?\s+|-(?P<m3>{_MONTH})\.?-))"
-    rf"(?P<y>\d{{4}})(?!\d)", re.IGNORECASE)
 # 13 August · August 13th · Aug 13 · 13th of August · 1er décembre: a day of a month with no
 # year (a birthday, a due date), asked for as a day of the month any year ("08-13"); not a time
-# (Aug 13:30) nor the start of a longer number. Read after _WORDED_DATE, which takes those with one.
+# (Aug 13:30) nor the start of a longer number. Read after WORDED_DATE, which takes those with one.
 _WORDED_MONTH_DAY = re.compile(
-    rf"(?<![^\W\d])(?:(?P<m1>{_MONTH})\.?\s+(?P<d1>\d{{1,2}})(?:st|nd|rd|th)?|(?<!\d)(?P<d2>\d{{1,2}})"
-    rf"(?:st|nd|rd|th|(?<=(?<!\d)1)er|º|\.)?\s+(?:de\s+|of\s+)?(?P<m2>{_MONTH})\.?)(?![^\W\d])(?![.:,]?\d)",
+    rf"(?<![^\W\d])(?:(?P<m1>{MONTH})\.?\s+(?P<d1>\d{{1,2}})(?:st|nd|rd|th)?|(?<!\d)(?P<d2>\d{{1,2}})"
+    rf"(?:st|nd|rd|th|(?<=(?<!\d)1)er|º|\.)?\s+(?:de\s+|of\s+)?(?P<m2>{MONTH})\.?)(?![^\W\d])(?![.:,]?\d)",
     re.IGNORECASE)
-# 2026年11月30日 as Chinese and Japanese write a day in numbers (moment's zh-cn and ja write LL so),
-# 2026년 11월 30일 as Korean does, and Chinese 30号/號 for the day: each number followed by the
-# character that says what it is, so no order is guessed (a trial on a Chinese vault). The day's
-# character ends it: a time may follow with no space (2026年11月20日10点组会).
-_CJK_DATE = re.compile(r"(?<!\d)(\d{4})\s*[年년]\s*(\d{1,2})\s*[月월]\s*(\d{1,2})\s*[日일号號]")
 # 16-02-2021, 05.12.2023: a day and a month in an order no shape tells, never a date by itself
 # (adr/0026); explain says which days such a name could be, so that a date property can say which.
 _UNORDERED_DAY = re.compile(r"(?<!\d)(\d{1,2})([-_.])(\d{1,2})\2(\d{4})(?!\d)")
@@ -709,7 +692,7 @@ def _property_date(value: object, key: str, solar_hijri: bool = False) -> NoteDa
         return NoteDate(parse_timestamp(span.first), key, day=True, span=span)
     found = timestamp_or_none(value)
     if found is None and isinstance(value, str) and len(value) <= _LINK_CHARS:
-        worded = _text_date(value)  # as a person writes a day: May 4, 2023 (a day, whatever else the text says)
+        worded = text_date(value)  # as a person writes a day: May 4, 2023 (a day, whatever else the text says)
         return None if worded is None else NoteDate(worded, key, day=True)
     return None if found is None else NoteDate(found, key, day=_without_time(value), said=_time_as_written(value, found))
 
@@ -788,7 +771,7 @@ def _name_date(path: str, solar_hijri: bool = False) -> datetime | None:
     path = path_without_page_ids(path)  # a Notion page id's digits are no day: `…16th Mar 4000a420….md`
     stem = PurePosixPath(path).stem
     folders = [(match[1], match[2], match[3]) for match in _PATH_DATE.finditer(str(PurePosixPath(path).with_suffix("")))]
-    return _first_day(_numbered_days(stem) + folders + _worded_days(stem) + _cjk_days(stem), solar_hijri)
+    return first_day(numbered_days(stem) + folders + worded_days(stem) + cjk_days(stem), solar_hijri)
 
 
 def name_day(path: str, solar_hijri: bool = False) -> date | None:
@@ -828,27 +811,6 @@ def unordered_name_days(path: str) -> tuple[str, list[date]]:
     return match[0], sorted(days)
 
 
-def _text_date(text: str) -> datetime | None:
-    """The day a property's text spells as a file name would (``May 4, 2023``, ``2023年5月4日``, ``2023-05-04
-    Thursday``, ``20230504``), when it spells exactly one. ``04/05/2023`` is none (day or month
-    first?), and so is a link: ``[[Retro 2026-11-20]]`` names a note, not a day."""
-    if "[[" in text:
-        return None
-    spelled = _numbered_days(text) + _worded_days(text) + _cjk_days(text)
-    days = {day for day in (_first_day([found]) for found in spelled) if day is not None}
-    return days.pop() if len(days) == 1 else None
-
-
-def _numbered_days(text: str) -> list[tuple[str, str, str]]:
-    return [(match[1], match[3], match[4]) for match in _NAME_DATE.finditer(text) if not match[5] or int(match[5]) < 24]
-
-
-def _worded_days(text: str) -> list[tuple[str, str, str]]:
-    text = name_form(text)  # März as macOS names it (a + U+0308) is März
-    return [(match["y"], str(named_month(match["m1"] or match["m2"] or match["m3"], _MONTHS)), match["d1"] or match["d2"])
-            for match in _WORDED_DATE.finditer(text)]
-
-
 def worded_days_said(text: str) -> tuple[str, list[tuple[str, str]]]:
     """``text`` with each day written with its month in words and a year (``23 February 2023``,
     ``February 23rd, 2023``, ``15 de marzo de 2024``, ``14. September 2026``) taken out, and each
@@ -862,7 +824,7 @@ def worded_days_said(text: str) -> tuple[str, list[tuple[str, str]]]:
     days: list[tuple[str, str]] = []
 
     def taken(found: re.Match[str]) -> str:
-        number = named_month(found["m1"] or found["m2"] or found["m3"], _MONTHS)
+        number = named_month(found["m1"] or found["m2"] or found["m3"], MONTHS)
         try:
             day = date(int(found["y"]), number or 0, int(found["d1"] or found["d2"]))
         except ValueError:
@@ -871,7 +833,7 @@ def worded_days_said(text: str) -> tuple[str, list[tuple[str, str]]]:
         return " "
 
     def taken_without_year(found: re.Match[str]) -> str:
-        number = named_month(found["m1"] or found["m2"], _MONTHS)
+        number = named_month(found["m1"] or found["m2"], MONTHS)
         try:
             day = date(2000, number or 0, int(found["d1"] or found["d2"]))  # a leap year: 29 February is a day
         except ValueError:
@@ -879,25 +841,7 @@ def worded_days_said(text: str) -> tuple[str, list[tuple[str, str]]]:
         days.append((found.group(), day.isoformat()[5:]))
         return " "
 
-    return _WORDED_MONTH_DAY.sub(taken_without_year, _WORDED_DATE.sub(taken, name_form(text))), days
-
-
-def _cjk_days(text: str) -> list[tuple[str, str, str]]:
-    return [(match[1], match[2], match[3]) for match in _CJK_DATE.finditer(text)]
-
-
-def _first_day(candidates: list[tuple[str, str, str]], solar_hijri: bool = False) -> datetime | None:
-    for year, month, day in candidates:
-        hijri = int(year) in SOLAR_HIJRI_YEARS and (solar_hijri or not year.isascii())
-        if hijri and not solar_hijri:
-            continue  # ۱۴۰۳-۰۵-۱۲: a Solar Hijri day in Persian digits, not a day of 1403 AD (jalali.py)
-        try:
-            if hijri:
-                return parse_timestamp(gregorian_day(int(year), int(month), int(day)))
-            return parse_timestamp(date(int(year), int(month), int(day)))
-        except ValueError:  # 2026-13-45, 20261345: not a day
-            continue
-    return None
+    return _WORDED_MONTH_DAY.sub(taken_without_year, WORDED_DATE.sub(taken, name_form(text))), days
 
 
 def shown_date(moment: datetime, day: bool) -> str:
@@ -1047,7 +991,7 @@ def _without_weekday(text: str, name: str, value: object) -> str:
     the day's (``mardi 4 mai 2026``: 4 May 2026 is a Monday) is refused, naming both: which of the
     two was meant is not guessed. Any other text is returned as it is."""
     worded = name_form(text)
-    found = _WORDED_DATE.search(worded)
+    found = WORDED_DATE.search(worded)
     if found is None or (found.start() == 0 and found.end() == len(worded)):
         return text
     rest = worded[:found.start()] + " " + worded[found.end():]
@@ -1055,7 +999,7 @@ def _without_weekday(text: str, name: str, value: object) -> str:
     days = [weekday_days(word) for word in words]
     if len(words) != 1 or days[0] is None or not _WEEKDAY_GAP.fullmatch(_BOUND_WORD.sub("", rest)):
         return text
-    [(year, month, day_of_month)] = _worded_days(found.group())
+    [(year, month, day_of_month)] = worded_days(found.group())
     try:
         day = date(int(year), int(month), int(day_of_month))
     except ValueError:  # 31 février 2026: said below, as the day alone is
@@ -1078,17 +1022,17 @@ def _at(moment: datetime, end: bool) -> Bound:
 
 
 # A day, month or year as Chinese, Japanese and Korean write it (2025年4月20日, 2025年4月, 2025年),
-# whole: a bound a person says so, and an agent passes on, as notes are dated by it (_CJK_DATE).
+# whole: a bound a person says so, and an agent passes on, as notes are dated by it (CJK_DATE).
 _CJK_PERIOD = re.compile(r"(\d{4})\s*[年년](?:\s*(\d{1,2})\s*[月월](?:\s*(\d{1,2})\s*[日일号號])?)?")
 
 
-# How a refused bound is told the days and months in words it may be (the forms _WORDED_DATE and
+# How a refused bound is told the days and months in words it may be (the forms WORDED_DATE and
 # _WORDED_MONTH read): "в марте 2024" and "in March 2024" were refused without a word on them.
 WORDED_FORMS = "14 September 2026, September 2026, 15 марта 2024, март 2024"
-# A month in words and a year: September 2026, Sept. 2026, März 2026, mars 2026 (_MONTHS' languages),
+# A month in words and a year: September 2026, Sept. 2026, März 2026, mars 2026 (MONTHS' languages),
 # and marzo de 2026 (or "del 2026"), as Spanish says it and moment's es.js writes MMMM [de] YYYY:
 # "marzo de 2024" was refused though "15 de marzo de 2024" and "marzo 2024" were read (a trial).
-_WORDED_MONTH = re.compile(rf"(?P<m>{_MONTH})\.?,?\s+(?:del?\s+)?(?P<y>\d{{4}})", re.IGNORECASE)
+_WORDED_MONTH = re.compile(rf"(?P<m>{MONTH})\.?,?\s+(?:del?\s+)?(?P<y>\d{{4}})", re.IGNORECASE)
 
 
 # A day in CJK numbers without its year (4월 15일, 4月15日): refused, saying how to give the year.
@@ -1112,11 +1056,11 @@ def iso_spelling(text: str) -> str:
     if found is not None:
         return "-".join(f"{int(part):0{width}d}" for part, width in zip(found.groups(), (4, 2, 2), strict=True) if part is not None)
     worded = name_form(text)
-    if _WORDED_DATE.fullmatch(worded) is not None:
-        [(year, month, day)] = _worded_days(worded)
+    if WORDED_DATE.fullmatch(worded) is not None:
+        [(year, month, day)] = worded_days(worded)
         return f"{int(year):04d}-{int(month):02d}-{int(day):02d}"
     named = _WORDED_MONTH.fullmatch(worded)
-    number = named_month(named["m"], _MONTHS) if named is not None else None
+    number = named_month(named["m"], MONTHS) if named is not None else None
     return f"{int(named['y']):04d}-{number:02d}" if named is not None and number is not None else text
 
 
@@ -1171,7 +1115,7 @@ def yearless_day(text: str) -> tuple[int, int] | None:
     found = _WORDED_MONTH_DAY.fullmatch(name_form(text))
     if found is None:
         return None
-    month = named_month(found["m1"] or found["m2"], _MONTHS)
+    month = named_month(found["m1"] or found["m2"], MONTHS)
     day = int(found["d1"] or found["d2"])
     if month is None or day > calendar.monthrange(2000, month)[1] or day < 1:  # 2000: a leap year
         return None

@@ -176,6 +176,8 @@ def edit_frontmatter(raw: bytes, set_values: Mapping[str, Any] | None = None, re
                 raise FrontmatterError(f"{problem.message}; {problem.fix} first, then try again (the file was not touched)")
         new_yaml, loads_as = _edit_block(block.yaml_text, before, set_values, remove)
         head = normalized[: block.start] + new_yaml + normalized[block.end : block.body_start]
+        if _left_empty(new_yaml, normalized[block.body_start:]):
+            head = ""  # the last key removed: no `---` / `---` pair left on top of the note
         body_start = original_offset(text, normalized, block.body_start)
         _verify(before, new_yaml, {**set_values, **loads_as}, remove)
     if newline == "\r\n":
@@ -183,6 +185,13 @@ def edit_frontmatter(raw: bytes, set_values: Mapping[str, Any] | None = None, re
     # The body is copied from the original text, not from the CRLF-normalised one: a file
     # with mixed line endings would otherwise get every LF in its body turned into CRLF.
     return ((BOM if has_bom else "") + head + text[body_start:]).encode("utf-8")
+
+
+def _left_empty(new_yaml: str, body: str) -> bool:
+    """Is the edited block empty (not even a comment left), so the note is better without it?
+    Not when ``body`` opens with a block of its own (``---`` / ``key: value`` / ``---``): the
+    empty one above is all that keeps it text, and without it that would be read as frontmatter."""
+    return not new_yaml.strip() and find_frontmatter(body) is None and not misplaced_frontmatter("", body)
 
 
 def original_offset(text: str, normalized: str, offset: int) -> int:
@@ -212,6 +221,9 @@ def split_bom(raw: bytes) -> tuple[bool, str]:
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as error:
+        if b"\0" in raw:  # an image or a PDF named .md: no editor re-saves it as UTF-8 (notes._not_utf8_problem)
+            raise FrontmatterError(f"file is not a text note: not valid UTF-8 at byte {error.start} and it holds NUL "
+                                   "bytes (a binary file named .md); give it its real extension, or write to a note") from None
         raise FrontmatterError(f"file is not valid UTF-8 at byte {error.start}; re-save it as UTF-8 first") from None
     return text.startswith(BOM), text.removeprefix(BOM)
 

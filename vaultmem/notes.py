@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import codecs
 import hashlib
+import json
 import os
 import re
 import tomllib
@@ -46,6 +47,7 @@ from .merge_markers import first_conflict, utf16_with_byte_markers
 from .notion import is_notion_page, notion_meta, without_page_id
 from .option_names import Surface
 from .slugs import same_slug
+from .spelled_days import SPELLED_DAY_CHARS, text_date
 
 # Bumped whenever what is derived from a file's bytes changes (title, metadata, problems):
 # an index made by an earlier reader reads every file again at its next reconcile (the index
@@ -287,7 +289,11 @@ from .slugs import same_slug
 #     Nothing is embedded again.
 # 97: an unclosed %% inside a line (94) is named also in a note saved as UTF-16 or holding a stray byte
 #     that is not UTF-8 (not only in valid UTF-8): only a binary file's (a NUL) or a mojibake line's %% is left to the encoding problem.
-READER_VERSION = "97"
+# 98: a file not valid UTF-8 that holds a NUL is named not a text note, told to take its real extension or be
+#     excluded (not to re-save as UTF-8): notes._not_utf8_problem. Nothing is embedded again.
+# 99: a `created` whose text spells one day (`Sunday, January 5, 2026 at 8:15 PM`), as dating reads it, is
+#     no check problem (notes.created_moment, spelled_days.py); a created that is none says its fix once.
+READER_VERSION = "99"
 BOM = "\ufeff"
 # A Windows editor ("Unicode" in Notepad, PowerShell's Out-File) saves UTF-16 behind one of these.
 UTF16_BOMS = ((codecs.BOM_UTF16_LE, "utf-16-le", "UTF-16 LE"), (codecs.BOM_UTF16_BE, "utf-16-be", "UTF-16 BE"))
@@ -616,8 +622,7 @@ def decode(relative: str, raw: bytes) -> tuple[str, list[Problem]]:
         problems = []
     except UnicodeDecodeError as error:
         text = raw.decode("utf-8-sig", errors="replace")
-        problems = [Problem(relative, "encoding", f"not valid UTF-8 at byte {error.start}",
-                            "re-save the file as UTF-8; bad bytes show as \ufffd meanwhile")]
+        problems = [_not_utf8_problem(relative, raw, error.start)]
     if is_canvas_path(relative):
         # A canvas's text is what its cards say (canvas.py), not its JSON: what search, `get`
         # and a hit's passage read, one text for all three.
@@ -625,6 +630,19 @@ def decode(relative: str, raw: bytes) -> tuple[str, list[Problem]]:
         if broken is not None:
             problems.append(Problem(relative, "canvas", broken, CANVAS_FIX))
     return text.replace("\r\n", "\n"), problems
+
+
+def _not_utf8_problem(relative: str, raw: bytes, start: int) -> Problem:
+    """A file that is not valid UTF-8. One that also holds a NUL byte is no text at all (an
+    image or a PDF saved as ``.md``, UTF-32): "re-save it as UTF-8" was advice no editor can
+    follow, so it is named as not a text note, with the ways to leave it out."""
+    if b"\0" in raw:
+        return Problem(relative, "encoding", f"not a text note: not valid UTF-8 at byte {start} and holds NUL bytes "
+                       "(a binary file, e.g. an image or a PDF, named .md)",
+                       f"if it is not a note, give it its real extension or add {json.dumps('/' + relative, ensure_ascii=False)} "
+                       f"to exclude in .vaultmem.toml; if it is a note, re-save it as UTF-8")
+    return Problem(relative, "encoding", f"not valid UTF-8 at byte {start}",
+                   "re-save the file as UTF-8; bad bytes show as \ufffd meanwhile")
 
 
 def utf16_encoding(raw: bytes) -> str | None:
@@ -1286,7 +1304,8 @@ def _scalar_problems(relative: str, meta: Mapping[str, Any]) -> list[Problem]:
         try:
             parse_timestamp(created)
         except InvalidTimestamp as error:
-            problems.append(_created_problem(relative, created, error))
+            if created_moment(created) is None:
+                problems.append(_created_problem(relative, created, error))
     tags = meta.get("tags")
     if tags is not None and not isinstance(tags, (str, list)):
         problems.append(Problem(relative, "tags", f"tags is a {type(tags).__name__}, not a list",
@@ -1305,7 +1324,9 @@ def _created_problem(relative: str, created: object, error: InvalidTimestamp) ->
                        f"if the note is a template, leave it out of vaultmem (exclude = [\"{relative}\"] in "
                        ".vaultmem.toml, or Obsidian's templates folder); otherwise write the day it was made, as 2026-11-30")
     if not (isinstance(created, str) and TEMPLATE_COMMAND.search(created)):
-        return Problem(relative, "created", str(error), "write an ISO date such as 2026-11-30T09:00:00+00:00")
+        # The fix said once: the error's own "use ISO-8601 such as …" repeated it in the message.
+        return Problem(relative, "created", f"{error.PREFIX}{short_repr(created)}: it is no day or time",
+                       "write an ISO date such as 2026-11-30, 2026-11-30T09:00 or 2026-11-30T09:00:00+00:00")
     return Problem(relative, "created", f"{error} (a template's command that never ran: the note was made from the "
                    "template without Templater or the Templates plugin filling it in)",
                    "write the day it was made, as 2026-11-30 or 2026-11-30T09:00 (Templater's \"Replace templates in the "
@@ -1570,6 +1591,17 @@ def id_of(meta: Mapping[str, Any], relative: str) -> str:
 
 def path_without_suffix(relative: str) -> str:
     return relative[: -len(".md")] if relative.endswith(".md") else relative
+
+
+def created_moment(value: Any) -> datetime | None:
+    """When a ``created`` value says the note was made: a timestamp, else the one day its text
+    spells as a person writes it (``Sunday, January 5, 2026 at 8:15 PM``: 2026-01-05, as
+    dating.py dates the note by it), else None. ``check`` calls it a problem only when None,
+    and ``check --fix`` counts a layer's TTL from it: both agree with the note's date."""
+    found = timestamp_or_none(value)
+    if found is None and isinstance(value, str) and len(value) <= SPELLED_DAY_CHARS:
+        return text_date(value)
+    return found
 
 
 def timestamp_or_none(value: Any) -> datetime | None:

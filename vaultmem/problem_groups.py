@@ -27,7 +27,7 @@ from .notes import Problem
 
 GROUPED_AT = 3  # fewer than this in one folder are said one by one
 GROUP_NOTES_SHOWN = 20  # a group's answer names this many of its notes (count says how many; the problems list all)
-_AT_LINE = re.compile(r" at line (\d+)")
+_AT_LINE = re.compile(r" at (line|byte) (\d+)")  # where in its note: each note's own, so left out of the key
 
 
 @dataclass(frozen=True)
@@ -40,7 +40,8 @@ class ProblemGroup:
     problems: tuple[Problem, ...]
 
     def named(self) -> list[str]:
-        """Each note by its file name, with the line its message named (``Book Template.md:13``)."""
+        """Each note by its file name, with the line its message named (``Book Template.md:13``) or the
+        byte (``photo.md@0``)."""
         return [PurePosixPath(problem.path).name + _line_suffix(problem.message) for problem in self.problems]
 
     def as_dict(self, said: Callable[[str], str] = str) -> dict[str, Any]:
@@ -94,5 +95,7 @@ def _key(problem: Problem, said: Callable[[str], str]) -> tuple[str, str, str, s
 
 
 def _line_suffix(message: str) -> str:
-    line = _AT_LINE.search(message)
-    return f":{line.group(1)}" if line else ""
+    where = _AT_LINE.search(message)
+    if where is None:
+        return ""
+    return f"{':' if where.group(1) == 'line' else '@'}{where.group(2)}"

@@ -15,7 +15,10 @@
   (``id:: uuid``, ``collapsed:: true``: logseq.HIDDEN_PROPERTIES) are left out. An embedded file that
   is no note (``![[Daily.base]]``, ``![[photo.jpg|300]]``) is not text: where the passage
   says something besides headings it is left out; a passage of only headings and such embeds
-  shows each as ``(embedded Daily.base)`` (:func:`_embeds_placed`). What reading view hides is left out
+  shows each as ``(embedded Daily.base)`` (:func:`_embeds_placed`). So are lines a person reads as
+  the note's metadata, not its words: a property on a line of its own (``speaker:: Caroline``, as
+  Logseq and Dataview write it) and YARLE's ``Created at: …`` / ``Updated at: …`` lines; kept where
+  they are all the passage says (:func:`_metadata_left_out`). What reading view hides is left out
   with what it holds: ``%% comments %%``, ``<!-- comments -->``, ``<script>`` and
   ``<style>`` — also when the passage begins inside one (:func:`visible`); a passage all
   hidden shows the note's visible text instead (an Excalidraw drawing its Text Elements,
@@ -110,6 +113,12 @@ HIDDEN_SCAN_CHARS = 4_000_000  # how much of a body is read for the comments tha
 FIRST_PROPERTIES = 3  # property lines an empty note shows when none holds a query word
 BREAK = " · "  # between blocks that end without punctuation of their own
 PROSE, ITEM, BLOCK, HEADING = "prose", "item", "block", "heading"  # what a line is to the lines around it (_line)
+METADATA = "metadata"  # a block of its own that a person reads as the note's metadata, not its words (_metadata_left_out)
+# A property on a line of its own, as Logseq and Dataview write it: `speaker:: Caroline`, `Due Date:: 2026-12-01`
+# (a key of a few words, two colons with no space before them: Haskell's `map :: a -> b` is none).
+_PROPERTY_LINE = re.compile(r"[^\W\d_][\w.-]*(?:[ ][\w.-]+){0,3}::(?:[ \t]+\S.*)?")
+# When the note was created and updated, as YARLE's default template ends an Evernote note (date_lines.py).
+_EXPORT_DATE_LINE = re.compile(r"(?:Created|Updated) at:[ \t]+\S.*")
 # Around the name of an embedded file while a passage is made readable, until the whole of it
 # says whether it holds text (_embeds_placed): Unicode noncharacters, never text of a note.
 EMBED_OPEN, EMBED_CLOSE = "\ufdd0", "\ufdd1"
@@ -778,6 +787,7 @@ def readable(text: str) -> str:
         text, code = blanked(text, hidden, ""), _code_after_cut(code, hidden)  # a comment on lines of its own leaves its line ends
     blocks: list[str] = []
     headings: list[bool] = []  # is blocks[i] a heading? (not what a passage says, only where)
+    metadata: list[bool] = []  # is blocks[i] a property line or an export's date line (METADATA)?
     joins_previous = False  # is the last line a paragraph's or a list item's, that the next prose line continues?
     in_math = False  # inside a $$ display block opened on a line above
     for line, in_code in _lines(text, code):
@@ -795,10 +805,28 @@ def readable(text: str) -> str:
             else:
                 blocks.append(piece)
                 headings.append(kind == HEADING)
-            joins_previous = kind not in (BLOCK, HEADING)
+                metadata.append(kind == METADATA)
+            joins_previous = kind not in (BLOCK, HEADING, METADATA)
+    if any(metadata):
+        blocks, headings = _metadata_left_out(blocks, headings, metadata)
     if any(EMBED_OPEN in block for block in blocks):
         blocks = _embeds_placed(blocks, headings)
     return joined(_said_sections(blocks, headings))
+
+
+def _metadata_left_out(blocks: list[str], headings: list[bool], metadata: list[bool]) -> tuple[list[str], list[bool]]:
+    """``blocks`` (and ``headings``) without the property lines and an export's date lines
+    (:data:`METADATA`) when any other block that is no heading says something; all of them when
+    they are all there is. A person reads ``speaker:: Caroline`` under a Logseq block and YARLE's
+    closing ``Created at: 2025-10-03T09:12:00+02:00`` as the note's metadata: in a snippet they
+    read as its words ("We should plant the tomatoes after the last frost speaker:: Caroline"),
+    and took the room of the next sentence. Display only: what is searched is unchanged."""
+    said = any(_LETTER_OR_DIGIT.search(_MARKED_EMBED.sub("", block))
+               for block, heading, meta in zip(blocks, headings, metadata, strict=True) if not heading and not meta)
+    if not said:
+        return blocks, headings
+    kept = [number for number, meta in enumerate(metadata) if not meta]
+    return [blocks[number] for number in kept], [headings[number] for number in kept]
 
 
 def _said_sections(blocks: list[str], headings: list[bool]) -> list[str]:
@@ -922,6 +950,8 @@ def _rendered_line(line: str, in_math: bool = False) -> tuple[str, str, bool]:
         return "", BLOCK, in_math
     if "::" in stripped and is_hidden_property(stripped):
         return "", BLOCK, in_math  # Logseq's `id:: 621b05d0-…` or `collapsed:: true` under a block: Logseq never shows it
+    if not in_math and _is_metadata_line(stripped):
+        return " ".join(_inline(stripped).split()), METADATA, in_math
     if not in_math and stripped.startswith("^") and _LONE_BLOCK_ID.fullmatch(stripped):
         return "", BLOCK, in_math
     kind = PROSE
@@ -960,6 +990,13 @@ def _rendered_line(line: str, in_math: bool = False) -> tuple[str, str, bool]:
 
 
 _remembered_line = functools.lru_cache(maxsize=LINE_MEMO_SIZE)(_rendered_line)
+
+
+def _is_metadata_line(stripped: str) -> bool:
+    """Is ``stripped`` (a line without its indent) a property or an export's date line (:data:`METADATA`)?"""
+    if "::" in stripped:
+        return _PROPERTY_LINE.fullmatch(stripped) is not None
+    return " at:" in stripped and _EXPORT_DATE_LINE.fullmatch(stripped) is not None
 
 
 def _site_block_title(line: str) -> str | None:
