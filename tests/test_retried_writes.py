@@ -151,9 +151,9 @@ def test_the_same_remember_sent_twice_without_a_request_id_is_stored_once_and_sa
 def test_the_same_remember_after_its_note_was_forgotten_is_written_again(vault_dir: Path, log: Path) -> None:
     async def scenario() -> None:
         async with serve(vault_dir, log) as served:
-            first = await served.call("remember", text="Maya's gate code is 2291.", layer="L3")
+            first = await served.call("remember", text="Maya's locker is number 2291.", layer="L3")
             await served.call("forget", note=first["id"])
-            again = await served.call("remember", text="Maya's gate code is 2291.", layer="L3")
+            again = await served.call("remember", text="Maya's locker is number 2291.", layer="L3")
             assert "replayed" not in again and (vault_dir / again["path"]).is_file()
 
     run(scenario)
@@ -199,9 +199,9 @@ def test_the_same_remember_after_its_note_was_revised_is_written_again(vault_dir
     """The first note no longer says what the repeat says: answering "stored once" would drop it."""
     async def scenario() -> None:
         async with serve(vault_dir, log) as served:
-            first = await served.call("remember", text="Maya's gate code is 2291.", layer="L3")
-            await served.call("revise", note=first["id"], text="Maya's gate code is 7730.")
-            again = await served.call("remember", text="Maya's gate code is 2291.", layer="L3")
+            first = await served.call("remember", text="Maya's locker is number 2291.", layer="L3")
+            await served.call("revise", note=first["id"], text="Maya's locker is number 7730.")
+            again = await served.call("remember", text="Maya's locker is number 2291.", layer="L3")
             assert "replayed" not in again and again["path"] != first["path"]
             assert "2291" in (vault_dir / again["path"]).read_text(encoding="utf-8")
 
