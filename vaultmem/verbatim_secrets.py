@@ -20,9 +20,10 @@ passphrase of plain words is not found.
 Measured (s35 review) over 167 memories an agent would be asked to keep (locker numbers,
 booking references, meeting IDs, order and tracking numbers, IBANs, IMEIs, commit hashes, "the
 password manager is 1Password") and every paragraph of text on the machine: the first version
-refused 32 of the memories (19%) and 423 of 992,000 paragraphs (now 1 and 13, those 13 code or configuration) (commit hashes, calendars, IMEIs as
-card numbers; links, dates and "password manager" as passwords); tests/test_verbatim_secrets.py
-holds each kind.
+refused 32 of the memories (19%: commit hashes, calendars and IMEIs taken for card numbers; links,
+dates and "password manager" taken for passwords) and flagged 423 of 992,000 paragraphs; this one
+refuses 1 memory and flags 13 paragraphs, all of them code or configuration.
+tests/test_verbatim_secrets.py holds each kind.
 """
 
 from __future__ import annotations
