@@ -340,20 +340,27 @@ def _notes_of(vault: Path) -> dict[str, str]:
             for path in sorted(vault.rglob("*.md")) if ".vaultmem" not in path.parts}
 
 
+def _merged_and_cut_off(whole: Path, cut: Path) -> list[dict]:
+    """``whole`` indexed, copied to ``cut``, then merged (``consolidate --apply --all``): ``cut``
+    gets the kept notes the merge wrote and nothing else, the state a kill leaves between the
+    kept notes' writes and the archive moves. The merge's clusters, as its JSON lists them."""
+    assert vaultmem_process(whole, "index").returncode == 0
+    shutil.copytree(whole, cut)
+    merged: list[dict] = json.loads(vaultmem_process(whole, "consolidate", "--apply", "--all", "--json").stdout)["merged"]
+    for cluster in merged:
+        shutil.copyfile(whole / cluster["canonical"], cut / cluster["canonical"])
+    return merged
+
+
 def test_a_merge_killed_before_its_notes_were_archived_is_never_merged_elsewhere_nor_left_unsaid(tmp_path: Path) -> None:
     # `consolidate --apply` writes the canonical (merged_from, the merged notes' lines) before it
     # moves the merged notes to the archive; a kill -9 in between left them in the vault, and the
     # next consolidate merged them into an unrelated note (a trial: "fact 2" into "fact 14"), or
     # left them beside the canonical that claims them, without a word.
-    whole = _facts_vault(tmp_path / "whole")
-    assert vaultmem_process(whole, "index").returncode == 0
-    cut = Path(shutil.copytree(whole, tmp_path / "cut"))
-    merged = json.loads(vaultmem_process(whole, "consolidate", "--apply", "--all", "--json").stdout)["merged"]
+    whole, cut = _facts_vault(tmp_path / "whole"), tmp_path / "cut"
+    merged = _merged_and_cut_off(whole, cut)
     assert len(merged) == 10
-    recorder = {}
-    for cluster in merged:  # the state a kill leaves between the canonicals' writes and the archive moves
-        shutil.copyfile(whole / cluster["canonical"], cut / cluster["canonical"])
-        recorder.update({note["path"]: cluster["canonical"] for note in cluster["merged"]})
+    recorder = {note["path"]: cluster["canonical"] for cluster in merged for note in cluster["merged"]}
 
     result = vaultmem_process(cut, "consolidate", "--apply", "--all", "--json")
 
@@ -447,13 +454,9 @@ def test_a_cut_off_merge_does_not_archive_a_merged_note_edited_since(tmp_path: P
     # Finishing a cut-off merge archives a merged note only as the merge read it: a line the
     # person added to it since (or took out of it), or a tag, is not in the kept note, and
     # archiving it would have put their edit where no search finds it.
-    whole = _sectioned_facts_vault(tmp_path / "whole")
-    assert vaultmem_process(whole, "index").returncode == 0
-    cut = Path(shutil.copytree(whole, tmp_path / "cut"))
-    merged = json.loads(vaultmem_process(whole, "consolidate", "--apply", "--all", "--json").stdout)["merged"]
+    whole, cut = _sectioned_facts_vault(tmp_path / "whole"), tmp_path / "cut"
+    merged = _merged_and_cut_off(whole, cut)
     assert len(merged) == 10
-    for cluster in merged:  # the state a kill leaves between the kept notes' writes and the archive moves
-        shutil.copyfile(whole / cluster["canonical"], cut / cluster["canonical"])
     sources = {note["path"]: cluster["canonical"] for cluster in merged for note in cluster["merged"]}
     with_section = [path for path, canonical in sources.items() if f"({path})" in (whole / canonical).read_text(encoding="utf-8")]
     added, taken_out = with_section[:2]
@@ -596,12 +599,10 @@ def _task_facts_cut_off(root: Path) -> tuple[Path, str, str]:
     for copy in range(2):
         (whole / "memories" / f"key-{copy}.md").write_text(f"---\nlayer: L3\nexpires_at: 2030-01-0{copy + 1}\n---\n{said}",
                                                            encoding="utf-8")
-    assert vaultmem_process(whole, "index").returncode == 0
-    cut = Path(shutil.copytree(whole, root / "cut"))
-    merged = json.loads(vaultmem_process(whole, "consolidate", "--apply", "--all", "--json").stdout)["merged"]
+    cut = root / "cut"
+    merged = _merged_and_cut_off(whole, cut)
     assert len(merged) == 1 and len(merged[0]["merged"]) == 1, merged
     canonical, left_over = merged[0]["canonical"], merged[0]["merged"][0]["path"]
-    shutil.copyfile(whole / canonical, cut / canonical)
     return cut, canonical, left_over
 
 
@@ -722,11 +723,8 @@ def test_a_finished_cut_off_merge_commits_the_kept_note_the_killed_run_wrote(tmp
     init_repo(whole)
     git(whole, "add", ".")
     git(whole, "commit", "-qm", "the person's notes")
-    assert vaultmem_process(whole, "index").returncode == 0
-    cut = Path(shutil.copytree(whole, tmp_path / "cut"))
-    merged = json.loads(vaultmem_process(whole, "consolidate", "--apply", "--all", "--json").stdout)["merged"]
-    canonical = merged[0]["canonical"]
-    shutil.copyfile(whole / canonical, cut / canonical)  # written, then killed before the archive move and the commit
+    cut = tmp_path / "cut"
+    canonical = _merged_and_cut_off(whole, cut)[0]["canonical"]  # written, then killed before the archive move and the commit
     assert git(cut, "status", "--porcelain") == f" M {canonical}\n"
 
     result = vaultmem_process(cut, "consolidate", "--apply", "--all", "--json")
