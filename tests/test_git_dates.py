@@ -642,14 +642,16 @@ def test_the_first_commit_s_notes_are_dated_where_the_person_s_git_hides_a_first
         "first.md": "2024-01-05T10:00:00+00:00", "second.md": "2024-02-05T10:00:00+00:00"}
 
 
-def _conflict_merged_with_a_new_note(root: Path) -> None:
-    """Obsidian Git on two devices: both edit a.md, the pull's merge stops on the conflict, and the
-    next auto-commit (`git add -A; git commit`) ends the merge with a note written meanwhile."""
+def _pull_stopped_on_a_conflict(root: Path, **first: str) -> None:
+    """Obsidian Git on two devices: both edit a.md (first committed beside the notes ``first``
+    names: file name → text) and the pull's merge stops on the conflict."""
     git(root, "init", "-q", "-b", "main")
     git(root, "config", "user.email", "p@example.com")
     git(root, "config", "user.name", "P")
     _write(root, "a.md", "# A\n\nThe first words.\n")
-    commit(root, "a", "2024-01-01T10:00:00+00:00", "a.md")
+    for name, text in first.items():
+        _write(root, name, text)
+    commit(root, "a", "2024-01-01T10:00:00+00:00", "a.md", *first)
     git(root, "checkout", "-q", "-b", "phone")
     _write(root, "a.md", "# A\n\nThe phone's words.\n")
     commit(root, "phone", "2024-01-02T10:00:00+00:00", "a.md")
@@ -658,6 +660,12 @@ def _conflict_merged_with_a_new_note(root: Path) -> None:
     commit(root, "desktop", "2024-01-03T10:00:00+00:00", "a.md")
     merged = subprocess.run(["git", "merge", "-q", "phone", "-m", "merge"], cwd=root, capture_output=True, text=True, check=False)
     assert merged.returncode != 0  # the conflict
+
+
+def _conflict_merged_with_a_new_note(root: Path) -> None:
+    """The pull stopped on a conflict, and the next auto-commit (`git add -A; git commit`) ends
+    the merge with a note written meanwhile."""
+    _pull_stopped_on_a_conflict(root)
     _write(root, "a.md", "# A\n\nBoth devices' words.\n")
     _write(root, "during.md", "# During\n\nWritten while the merge waited.\n")
     commit(root, "vault backup", "2024-01-04T10:00:00+00:00", "a.md", "during.md")
@@ -682,20 +690,8 @@ def test_a_note_a_merge_commit_renamed_keeps_the_day_it_was_added(tmp_path: Path
     commit ending the merge) was undated: the merge's combined diff names only the new path."""
     root = tmp_path / "repo"
     root.mkdir()
-    git(root, "init", "-q", "-b", "main")
-    git(root, "config", "user.email", "p@example.com")
-    git(root, "config", "user.name", "P")
-    _write(root, "a.md", "# A\n\nThe first words.\n")
-    _write(root, "old name.md", "# Kept\n\nA note long enough to be known again after its rename, word for word.\n")
-    commit(root, "a", "2024-01-01T10:00:00+00:00", "a.md", "old name.md")
-    git(root, "checkout", "-q", "-b", "phone")
-    _write(root, "a.md", "# A\n\nThe phone's words.\n")
-    commit(root, "phone", "2024-01-02T10:00:00+00:00", "a.md")
-    git(root, "checkout", "-q", "main")
-    _write(root, "a.md", "# A\n\nThe desktop's words.\n")
-    commit(root, "desktop", "2024-01-03T10:00:00+00:00", "a.md")
-    merged = subprocess.run(["git", "merge", "-q", "phone", "-m", "merge"], cwd=root, capture_output=True, text=True, check=False)
-    assert merged.returncode != 0  # the conflict
+    _pull_stopped_on_a_conflict(
+        root, **{"old name.md": "# Kept\n\nA note long enough to be known again after its rename, word for word.\n"})
     _write(root, "a.md", "# A\n\nBoth devices' words.\n")
     git(root, "mv", "old name.md", "new name.md")
     commit(root, "vault backup", "2024-01-04T10:00:00+00:00", "a.md")
