@@ -165,13 +165,16 @@ def test_the_readmes_client_configs_serve_as_written_from_a_desktop_apps_folder(
 
     from mcp import StdioServerParameters
 
-    readme = (REPO / "README.md").read_text(encoding="utf-8").split("## Your agent: Claude Desktop, Claude Code, Cursor", 1)[1]
-    block = readme.split("**Claude Desktop** (`claude_desktop_config.json`)", 1)[1].split("```json\n", 1)[1].split("\n```", 1)[0]
+    readme = (REPO / "README.md").read_text(encoding="utf-8").split("## Your own vault and your agent", 1)[1]
+    block = readme.split("**Claude Desktop**", 1)[1].split("```json\n", 1)[1].split("\n```", 1)[0]
     entry = json.loads(block)["mcpServers"]["vaultmem"]
     line = re.search(r"^claude mcp add -s user vaultmem -- (.+)$", readme, re.MULTILINE)
     assert line is not None
     claude = shlex.split(line.group(1))
-    assert Path(entry["command"]).is_absolute() and claude[0] == entry["command"]
+    # The Claude Code line is run in the clone, where "$PWD" is the clone (/Users/maya/vaultmem in the JSON).
+    assert claude[0] == "$PWD/.venv/bin/vaultmem", claude  # "$PWD" is the clone only where the README says to run it:
+    assert "run this in the clone" in readme
+    assert Path(entry["command"]).is_absolute() and claude[0].replace("$PWD", "/Users/maya/vaultmem") == entry["command"]
     assert entry["args"] == ["--vault", "/Users/maya/Notes", "mcp"] and claude[1:] == ["--vault", "~/Notes", "mcp"]
     vault = write_vault(tmp_path / "Notes", {".vaultmem.toml": 'embedder = "hashing"\n',
                                              "Daily/2026-11-30.md": "Dentist moved my cleaning to Thursday at 4:15pm.\n"})
