@@ -665,8 +665,8 @@ def test_the_readmes_python_example_runs_as_written_twice_and_leaves_the_reposit
     (``rui-s-flight-lands-at-18-05-2.md``): 4 memories, not 2."""
     from helpers import SAMPLE_VAULT, snapshot_files
 
-    readme = (REPO / "README.md").read_text(encoding="utf-8")
-    block = re.search(r"## Python\n\n```python\n(.+?)```", readme, re.DOTALL)
+    readme = (REPO / "docs" / "python.md").read_text(encoding="utf-8")
+    block = re.search(r"```python\n(.+?)```", readme, re.DOTALL)
     assert block is not None
     script = block.group(1).replace("/tmp/sample_vault", str(tmp_path / "sample_vault"))
     before = snapshot_files(SAMPLE_VAULT)
@@ -684,7 +684,7 @@ def test_the_readmes_sample_vault_copy_command_can_be_run_again_without_nesting_
     ``/tmp/sample_vault/sample_vault``, and the examples then ran on the old copy."""
     import shlex
 
-    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    readme = "\n".join(path.read_text(encoding="utf-8") for path in [REPO / "README.md", *sorted((REPO / "docs").glob("*.md"))])
     commands = set(re.findall(r"`([^`\n]*cp -r sample_vault[^`\n]*)`", readme))
     assert commands
     for command in commands:

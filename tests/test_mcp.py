@@ -93,10 +93,13 @@ def test_tools_are_listed_with_descriptions_an_agent_can_act_on(vault_dir: Path,
             assert "refused in this vault" in listed["forget"].description  # hard delete: not allowed by default
             # The README's table of arguments is the served one (a new user found none listed).
             documented = readme_tool_arguments()
+            summarised = readme_tools_table()  # the README's short table, beside docs/mcp.md's full one
             for name, tool in listed.items():
                 served_arguments = {key + ("" if key in tool.input_schema.get("required", []) else "?")
                                     for key in tool.input_schema["properties"]}
                 assert documented.get(name) == served_arguments, (name, documented.get(name), served_arguments)
+                assert summarised.get(name) == served_arguments, (name, summarised.get(name), served_arguments)
+            assert set(summarised) == set(listed)
 
     run(scenario)
 
@@ -162,13 +165,16 @@ def test_the_readmes_client_configs_serve_as_written_from_a_desktop_apps_folder(
 
     from mcp import StdioServerParameters
 
-    readme = (REPO / "README.md").read_text(encoding="utf-8").split("## Use vaultmem as an agent's memory (MCP)", 1)[1]
-    block = readme.split("**Claude Desktop** (`claude_desktop_config.json`)", 1)[1].split("```json\n", 1)[1].split("\n```", 1)[0]
+    readme = (REPO / "README.md").read_text(encoding="utf-8").split("## Your own vault and your agent", 1)[1]
+    block = readme.split("**Claude Desktop**", 1)[1].split("```json\n", 1)[1].split("\n```", 1)[0]
     entry = json.loads(block)["mcpServers"]["vaultmem"]
     line = re.search(r"^claude mcp add -s user vaultmem -- (.+)$", readme, re.MULTILINE)
     assert line is not None
     claude = shlex.split(line.group(1))
-    assert Path(entry["command"]).is_absolute() and claude[0] == entry["command"]
+    # The Claude Code line is run in the clone, where "$PWD" is the clone (/Users/maya/vaultmem in the JSON).
+    assert claude[0] == "$PWD/.venv/bin/vaultmem", claude  # "$PWD" is the clone only where the README says to run it:
+    assert "run this in the clone" in readme
+    assert Path(entry["command"]).is_absolute() and claude[0].replace("$PWD", "/Users/maya/vaultmem") == entry["command"]
     assert entry["args"] == ["--vault", "/Users/maya/Notes", "mcp"] and claude[1:] == ["--vault", "~/Notes", "mcp"]
     vault = write_vault(tmp_path / "Notes", {".vaultmem.toml": 'embedder = "hashing"\n',
                                              "Daily/2026-11-30.md": "Dentist moved my cleaning to Thursday at 4:15pm.\n"})
@@ -192,7 +198,7 @@ def test_the_readmes_client_configs_serve_as_written_from_a_desktop_apps_folder(
 def test_the_readme_names_every_served_tool_in_its_tools_line() -> None:
     # The README audit: list_notes was served and in the arguments table, but the line a
     # reader skims ("Tools: remember, revise, recall, explain, …") left it out.
-    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    readme = (REPO / "docs" / "mcp.md").read_text(encoding="utf-8")
     line = readme.split("\nTools: ", 1)[1].split("Their arguments", 1)[0]
     named = set(re.findall(r"`(\w+)`", re.sub(r"\([^)]*\)", "", line)))
     assert named == TOOLS
@@ -212,7 +218,7 @@ def test_the_readmes_agent_transcript_shows_the_instructions_and_errors_as_serve
     clause and their paragraph on failed calls, and a PathOutsideVault sentence the server no
     longer says. Its instructions and error texts are compared as served (white space aside;
     the transcript's vault is /tmp/mcp_demo/vault)."""
-    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    readme = (REPO / "docs" / "mcp.md").read_text(encoding="utf-8")
     transcript = readme.split(">>> initialize: instructions\n", 1)[1].split("\n```", 1)[0]
     said = {chunk.split("\n", 1)[0]: chunk.split("\n", 1)[1] for chunk in ("\n" + transcript).split("\n\n>>> ")[1:]}
     said = {">>> " + line: text for line, text in said.items()}
@@ -238,7 +244,7 @@ def test_the_readmes_agent_transcript_shows_the_instructions_and_errors_as_serve
 
 def readme_tool_arguments() -> dict[str, set[str]]:
     """The README's MCP table: tool → its arguments (``x?``: optional), ``recall``'s options expanded."""
-    table = (REPO / "README.md").read_text(encoding="utf-8").split("| tool | arguments |\n|---|---|\n", 1)[1].split("\n\n", 1)[0]
+    table = (REPO / "docs" / "mcp.md").read_text(encoding="utf-8").split("| tool | arguments |\n|---|---|\n", 1)[1].split("\n\n", 1)[0]
     found: dict[str, set[str]] = {}
     for row in table.splitlines():
         names_cell, arguments_cell = row.strip("|").split("|", 1)
@@ -247,6 +253,19 @@ def readme_tool_arguments() -> dict[str, set[str]]:
             re.findall(r"`(\w+\??)`", arguments_cell.split(" — ")[0])]
         for name, arguments in zip(names, groups, strict=True):
             found[name] = set(arguments)
+    found["explain"] = {argument for argument in found["explain"] if argument != "recall"} | (found["recall"] - {"query"})
+    return found
+
+
+def readme_tools_table() -> dict[str, set[str]]:
+    """The README's short MCP table (tool | what it does | arguments): tool → its arguments, as above."""
+    header = "| tool | what it does | arguments (`?`: optional) |\n|---|---|---|\n"
+    table = (REPO / "README.md").read_text(encoding="utf-8").split(header, 1)[1].split("\n\n", 1)[0]
+    found: dict[str, set[str]] = {}
+    for row in table.splitlines():
+        name_cell, _, arguments_cell = row.strip("|").split("|")
+        (name,) = re.findall(r"`(\w+)`", name_cell)
+        found[name] = set(re.findall(r"`(\w+\??)`", arguments_cell))
     found["explain"] = {argument for argument in found["explain"] if argument != "recall"} | (found["recall"] - {"query"})
     return found
 

@@ -375,7 +375,7 @@ def test_a_person_opening_the_servers_address_in_a_browser_is_told_what_it_is_wi
     assert str(vault_dir) not in page.text and str(tmp_path) not in page.text and "/tmp" not in page.text, page.text
     assert other.status_code == 404 and "vaultmem MCP server" not in other.text
     assert endpoint.status_code == 401  # the endpoint itself still needs the token
-    assert f"### {README_SECTION}\n" in (REPO / "README.md").read_text(encoding="utf-8")  # the section it points at
+    assert f"## {README_SECTION}\n" in (REPO / "docs" / "mcp.md").read_text(encoding="utf-8")  # the section it points at
 
 
 def test_a_null_origin_is_not_told_to_add_itself_to_allowed_origins(vault_dir: Path, tmp_path: Path) -> None:

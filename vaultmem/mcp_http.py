@@ -24,7 +24,7 @@ adr/0015-mcp-over-http.md):
 - **Stopping.** SIGTERM or Ctrl-C: a running call still answers on its stream if it ends
   within the streams' couple of seconds, running calls get a few more, then the process exits 0.
 
-Plain HTTP only: TLS belongs to a reverse proxy in front (README, "MCP over HTTP").
+Plain HTTP only: TLS belongs to a reverse proxy in front (docs/mcp.md, "MCP over HTTP").
 """
 
 from __future__ import annotations
@@ -335,7 +335,7 @@ LANDING_PAGE = (
     f"There is nothing to read here in a browser. MCP clients connect to {MCP_PATH} on this server, sending "
     "the header 'Authorization: Bearer <token>' with the token the server was started with "
     f"({TOKEN_ENV} or --token-file where it runs).\n\n"
-    f"How to connect an agent, and to put TLS in front: vaultmem's README, section \"{README_SECTION}\".\n"
+    f"How to connect an agent, and to put TLS in front: vaultmem's docs/mcp.md, section \"{README_SECTION}\".\n"
 )
 
 
@@ -428,7 +428,7 @@ def serve_http(vault: Vault, bind: Bind, token: str) -> None:
     log.info("vaultmem: serving %s at %s (bearer token required; Ctrl-C or SIGTERM stops)", vault.root, url)
     if bind.host not in LOOPBACK_HOSTS:
         log.warning("vaultmem: listening on %s in plain HTTP: put a TLS reverse proxy in front before "
-                    "anything outside this machine connects (README, MCP over HTTP)", bound)
+                    "anything outside this machine connects (docs/mcp.md, MCP over HTTP)", bound)
     # Without sessions the SDK logs "Terminating session: None" after every request: two lines
     # per call that tell the person reading the log nothing, but look like something ended badly.
     logging.getLogger("mcp.server.streamable_http").setLevel(logging.WARNING)

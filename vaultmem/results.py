@@ -1,7 +1,7 @@
 """What ``Vault`` methods return: plain dataclasses, each with ``as_dict()`` for JSON.
 
 The CLI and the MCP server read these by attribute; ``as_dict()`` is the JSON contract
-(README "The CLI", ``--json``) and keeps its keys stable.
+(docs/cli.md, ``--json``) and keeps its keys stable.
 """
 
 from __future__ import annotations
