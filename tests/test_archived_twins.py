@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 from helpers import git, init_repo, run_cli, run_json
+from mcp_client import run, serve
 
 SETTINGS = 'embedder = "hashing"\nauto_commit = true\n'
 DOOR = "The garden shed door code is 4471."
@@ -139,3 +140,19 @@ def test_a_new_note_written_at_a_forgotten_notes_name_is_no_problem(vault: Path)
     assert run_cli(vault, "forget", "milk.md").exit_code == 0
     (vault / "milk.md").write_text("---\nlayer: L4\n---\nSoy milk now.\n", encoding="utf-8")
     assert twin_problems(vault) == []
+
+
+def test_the_mcp_check_tool_says_it_and_names_the_forget_tool(vault: Path, tmp_path: Path) -> None:
+    forget_undone_by_a_merge(vault)
+
+    async def scenario() -> None:
+        async with serve(vault, tmp_path / "mcp.log") as served:
+            found = [problem for problem in (await served.call("check"))["problems"]
+                     if problem["field"] == "archive" and "back in the vault" in problem["message"]]
+            assert [problem["path"] for problem in found] == ["projects/door-code.md"]
+            assert "the forget tool with note='projects/door-code.md'" in found[0]["fix"]
+            assert "ask the person to delete the archived copy _archive/memories/door-code.md" in found[0]["fix"]
+            hits = (await served.call("recall", query="garden shed door code"))["hits"]
+            assert [hit["path"] for hit in hits] == ["projects/door-code.md"]
+
+    run(scenario)
