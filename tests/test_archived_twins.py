@@ -103,6 +103,17 @@ def test_get_and_search_answer_the_live_note_and_its_old_path_says_where_it_live
     assert "to make it a note again" not in old.stderr
 
 
+def test_the_archived_copy_read_by_its_path_names_the_live_note_not_a_way_to_make_a_second(vault: Path) -> None:
+    """Was: its ARCHIVED notice said "to make it a note again, the person moves it out of the
+    archive folder": a second live note with the same id."""
+    forget_undone_by_a_merge(vault)
+    assert run_json(vault, "get", "_archive/memories/door-code.md")["live_at"] == "projects/door-code.md"  # type: ignore[index]
+    shown = run_cli(vault, "get", "_archive/memories/door-code.md").stdout
+    assert "the same note (its id) is back in the vault at projects/door-code.md" in shown
+    assert "to make it a note again" not in shown
+    assert "live_at" not in run_json(vault, "get", "projects/door-code.md")  # type: ignore[operator]
+
+
 def test_forgetting_it_again_clears_the_problem(vault: Path) -> None:
     forget_undone_by_a_merge(vault)
     assert run_cli(vault, "forget", "projects/door-code.md").exit_code == 0

@@ -1162,7 +1162,7 @@ def _refuse_if_archived(index: DerivedIndex, reference: str) -> None:
     relative = reference if reference.endswith(".md") else reference + ".md"
     newest = newest_archived(paths, relative)
     if newest is not None:
-        raise ArchivedNote(reference, newest, paths.archive_dir, live=_live_twin(index, newest))
+        raise ArchivedNote(reference, newest, paths.archive_dir, live=live_twin(index, newest))
     if "/" in reference or not reference.strip():
         return
     wanted = name_fold(relative)
@@ -1172,15 +1172,15 @@ def _refuse_if_archived(index: DerivedIndex, reference: str) -> None:
             break
         if holds_id(path, reference):
             archived = path.relative_to(paths.root).as_posix()
-            raise ArchivedNote(reference, archived, paths.archive_dir, live=_live_twin(index, archived))
+            raise ArchivedNote(reference, archived, paths.archive_dir, live=live_twin(index, archived))
         if name_fold(path.name) == wanted:
             named.add(path.relative_to(archive).as_posix())
     found = sorted(filter(None, (newest_archived(paths, old) for old in sorted(named))))
     if found:
-        raise ArchivedNote(reference, found[0], paths.archive_dir, also=found[1:], live=_live_twin(index, found[0]))
+        raise ArchivedNote(reference, found[0], paths.archive_dir, also=found[1:], live=live_twin(index, found[0]))
 
 
-def _live_twin(index: DerivedIndex, archived: str) -> str | None:
+def live_twin(index: DerivedIndex, archived: str) -> str | None:
     """The live note that holds the ``id`` the archived file's frontmatter says, if one does: a
     merge or a restore brought the forgotten note back (archived_twins.py). Without it, its old
     path was answered "move it out of the archive to make it a note again" — a second copy of a
