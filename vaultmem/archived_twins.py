@@ -11,8 +11,10 @@ Found by the files alone, with or without git: an archived file whose frontmatte
 note holds too (ids vaultmem writes are its own ULIDs: the same id is the same note). A note
 without an ``id`` went by its path: it is the same note only when a file at its old path holds
 the very bytes archived — a note a person wrote anew at a forgotten note's name is a note of its
-own, and saying otherwise would tell them to forget it. Not seen: an id-less note that came back
-at another path or with an edit, and archived files past ``resolution.ARCHIVE_SCAN_FILES``.
+own, and saying otherwise would tell them to forget it. Only archived files named as a live note
+is (less the archive's ``-2``) are read, so every ``index`` does not read a large archive whole. Not
+seen: a note back under another file name (renamed on the branch that brought it back), and an
+id-less note back at another path or with an edit.
 """
 
 from __future__ import annotations
@@ -28,9 +30,11 @@ from .resolution import archived_ids
 LiveById = Callable[[Iterable[str]], Mapping[str, list[str]]]  # id → the live notes holding it (by frontmatter id)
 
 
-def archived_twin_problems(paths: VaultPaths, live_by_id: LiveById) -> list[Problem]:
-    """One problem per live note that is also in the archive folder, on the live note's path."""
-    archived = archived_ids(paths)
+def archived_twin_problems(paths: VaultPaths, live_paths: Iterable[str], live_by_id: LiveById) -> list[Problem]:
+    """One problem per live note (of ``live_paths``, every note's) that is also in the archive
+    folder, on the live note's path. Only archived files of a live note's file name are read
+    (resolution.archived_ids): a note comes back under the name it was archived by."""
+    archived = archived_ids(paths, {path.rpartition("/")[2] for path in live_paths})
     live = live_by_id([ident for _path, ident in archived if ident is not None])
     problems = []
     for copy, ident in archived:

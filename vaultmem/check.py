@@ -165,7 +165,7 @@ def check_vault(paths: VaultPaths, policy: LayerPolicy, fix: bool = False, now: 
     report.problems.extend(archive_edit_problems(paths))  # a change git merged into an archived note
     report.problems.extend(former_archive_problems(paths))  # archived where the archive folder was before
     live = live_from_notes({note.path: note.id for note in notes if "id" in note.meta})
-    report.problems.extend(archived_twin_problems(paths, live))  # a forgotten note back in the vault beside its copy
+    report.problems.extend(archived_twin_problems(paths, [note.path for note in notes], live))  # a forgotten note back in the vault beside its copy
     report.problems.extend([git_problem] if git_problem is not None else unmarked_conflict_problems(notes, unmerged))
     return report
 

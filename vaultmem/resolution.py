@@ -65,7 +65,7 @@ import itertools
 import logging
 import os
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, date, datetime
 from pathlib import Path, PurePosixPath
@@ -109,7 +109,7 @@ from .notes import (
     text_values,
 )
 from .ordered import unique
-from .paths import NOTE_SUFFIX, is_other_note_format, other_format_reason
+from .paths import NOTE_SUFFIX, PACKAGE_FOLDERS, is_note_name, is_other_note_format, other_format_reason
 from .periods import Span
 from .storage import NoteRow, NoteStore
 from .sync_copies import SyncCopy, copy_among, named_copy, tool_named_original
@@ -1233,20 +1233,37 @@ def archived_with_id(paths: VaultPaths, ident: str) -> str | None:
     return by_path if re.search(r"^id:", _head(paths.absolute(by_path)), re.MULTILINE) is None else None
 
 
-def archived_ids(paths: VaultPaths) -> list[tuple[str, str | None]]:
-    """Each archived file :func:`archived_file_at` would open (at most :data:`ARCHIVE_SCAN_FILES`),
-    by path, with the ``id`` its frontmatter says (``None``: none; its old path was its id)."""
+def archived_ids(paths: VaultPaths, names: Collection[str]) -> list[tuple[str, str | None]]:
+    """The archived files :func:`archived_file_at` would open whose file name, less an archive
+    number (``door-code-2.md``: writer.archive_names), is one of ``names`` (live notes' file names,
+    as the disk spells them: git brings a note back under its own), by path, with the ``id`` its frontmatter says (``None``: none; its old
+    path was its id). Only those are read: an archive of thousands cost every ``index`` seconds
+    read whole (a ``realpath`` and a read per file), and a note brought back keeps its file name."""
     archive = paths.root / paths.archive_dir
-    if not archive.is_dir():
+    if not names or not archive.is_dir() or not paths.contains_real(archive):
         return []
     found = []
-    for path in itertools.islice(sorted(archive.rglob("*.md")), ARCHIVE_SCAN_FILES):
-        if not _readable_in_archive(paths, path):
-            continue
-        said = re.search(r"^id:(.*)$", _head(path), re.MULTILINE)
-        ident = _unquoted(said[1]) if said is not None else ""
-        found.append((path.relative_to(paths.root).as_posix(), ident or None))
+    for folder, folders, files in os.walk(archive):  # links to folders are not followed
+        folders[:] = sorted(name for name in folders if not name.startswith(".") and name not in PACKAGE_FOLDERS)
+        for name in sorted(files):
+            if not is_note_name(name) or (name not in names and _unnumbered(name) not in names):
+                continue
+            path = Path(folder, name)
+            if path.is_symlink() or not _readable_in_archive(paths, path):
+                continue
+            said = re.search(r"^id:(.*)$", _head(path), re.MULTILINE)
+            ident = _unquoted(said[1]) if said is not None else ""
+            found.append((path.relative_to(paths.root).as_posix(), ident or None))
     return found
+
+
+def _unnumbered(name: str) -> str:
+    """A file name less the number the archive gives a second copy (``door-code-2.md`` → ``door-code.md``)."""
+    stem, dot, suffix = name.rpartition(".")
+    if not stem[-1:].isdigit():
+        return name
+    bare = stem.rstrip("0123456789")
+    return f"{bare[:-1]}{dot}{suffix}" if bare.endswith("-") and len(bare) > 1 else name
 
 
 def _readable_in_archive(paths: VaultPaths, path: Path) -> bool:

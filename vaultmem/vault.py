@@ -144,7 +144,7 @@ class Vault:
         # archive_dir changed is an ordinary note to it, a forgotten memory recalled again.
         report.problems.extend(former_archive_problems(self.paths))
         # Nor a forgotten note a person's merge brought back: live, and archived too (archived_twins.py).
-        report.problems.extend(archived_twin_problems(self.paths, self.store.notes.paths_by_id))
+        report.problems.extend(archived_twin_problems(self.paths, self.store.notes.file_stats(), self.store.notes.paths_by_id))
         return report
 
     @heals
