@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from helpers import run_cli, run_json
+from mcp_client import run, serve
 
 NOTE = "---\ntitle: Door code\nlayer: L3\nexpires_at: 2027-06-01\n---\nThe door code of the garden shed is {code}.\n"
 SETTINGS = 'embedder = "hashing"\nauto_commit = true\n'
@@ -454,3 +455,27 @@ def test_a_trailer_naming_a_file_outside_the_vault_is_not_looked_at(machines: tu
         f"vaultmem forget: x\n\nVaultmem-Archived: {blob} {outside}\nVaultmem-Archived: {blob} ../outside.md")
     move_the_archive_folder(laptop, "4 Archive")
     assert archive_problems(laptop, "check") == []
+
+
+def test_the_mcp_check_tool_says_a_note_left_in_a_former_archive_and_asks_the_person_to_move_it(
+        machines: tuple[Path, Path], tmp_path: Path) -> None:
+    """The agent over MCP has no shell and no index tool, and the server reads archive_dir only as
+    it starts: was, the check tool's fix told it to run `git mv` and `vaultmem index` itself."""
+    laptop, _desktop = machines
+    assert run_cli(laptop, "forget", "memories/door.md").exit_code == 0
+    move_the_archive_folder(laptop, "4 Archive")
+
+    async def scenario() -> None:
+        async with serve(laptop, tmp_path / "mcp.log") as served:
+            hits = (await served.call("recall", query="door code of the garden shed"))["hits"]
+            assert "_archive/memories/door.md" in [hit["path"] for hit in hits]  # what the problem says
+            found = [problem for problem in (await served.call("check"))["problems"] if problem["field"] == "archive"]
+            assert [problem["path"] for problem in found] == ["_archive/memories/door.md"]
+            assert "the archive folder is 4 Archive/ now" in found[0]["message"]
+            fix = found[0]["fix"]
+            assert fix.startswith("ask the person to keep it archived by moving it into 4 Archive/ (`mkdir -p"), fix
+            assert "git mv _archive/memories/door.md '4 Archive/memories/'" in fix
+            assert "restart the MCP server" in fix
+            assert "vaultmem index" not in fix
+
+    run(scenario)

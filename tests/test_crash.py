@@ -651,6 +651,60 @@ def test_a_cut_off_merge_does_not_archive_a_left_over_note_given_a_property_sinc
     assert canonical in reasons[left_over] and key in reasons[left_over], reasons
 
 
+def _cut_off_as_merged(root: Path, kept: str, other: str) -> tuple[Path, str, str]:
+    """A vault a kill left between writing the kept note and archiving the other: ``kept`` (the
+    longer body: the merge's kept note) and ``other``, neither touched after the cut-off. (the
+    vault, the kept note's path, the left-over note's path)."""
+    whole = root / "whole"
+    (whole / ".obsidian").mkdir(parents=True)
+    (whole / "memories").mkdir()
+    (whole / "memories" / "key-0.md").write_text(kept, encoding="utf-8")
+    (whole / "memories" / "key-1.md").write_text(other, encoding="utf-8")
+    cut = root / "cut"
+    merged = _merged_and_cut_off(whole, cut)
+    assert [(cluster["canonical"], [note["path"] for note in cluster["merged"]]) for cluster in merged] == \
+        [("memories/key-0.md", ["memories/key-1.md"])]
+    return cut, "memories/key-0.md", "memories/key-1.md"
+
+
+KEY = ("The spare key for the garage hangs in locker 14 beside the boiler room door, on the left hook under the shelf. "
+       "The deposit for it is €50.")
+
+
+def _left_out_reason(cut: Path, left_over: str) -> str:
+    result = vaultmem_process(cut, "consolidate", "--apply", "--all", "--json")
+    assert result.returncode == 0, result.stderr
+    report = json.loads(result.stdout)
+    assert report["finished"] == [], report["finished"]
+    return str({entry["path"]: entry["reason"] for entry in report["left_out"]}[left_over])
+
+
+def test_a_cut_off_merges_note_whose_line_the_merge_found_said_otherwise_is_not_said_to_have_changed(tmp_path: Path) -> None:
+    # The merge took the left-over note's ticked task for the kept note's open one (the same words)
+    # and appended nothing; finished, that wording would go to the archive, so the note is left
+    # out — with "one of the two changed since", though nobody had touched either.
+    cut, canonical, left_over = _cut_off_as_merged(
+        tmp_path, f"---\nlayer: L3\nexpires_at: 2030-01-01\n---\n{KEY} Ask Dana first.\n\n- [ ] Renew the garage permit.\n",
+        f"---\nlayer: L3\nexpires_at: 2030-01-02\n---\n{KEY}\n\n- [x] Renew the garage permit.\n")
+    reason = _left_out_reason(cut, left_over)
+    assert "changed since" not in reason, reason
+    assert f"{canonical} holds its line '- [x] Renew the garage permit.' only in other words" in reason
+    assert "the merge took that line as said already" in reason
+    assert "vaultmem forget" in reason
+
+
+def test_a_cut_off_merges_note_with_a_property_of_its_own_is_not_said_to_have_changed(tmp_path: Path) -> None:
+    # A property no merge carries (a source) was the left-over note's from the start: the finish
+    # leaves it out, so as not to archive it unsaid — with "one of the two changed since", untrue.
+    cut, canonical, left_over = _cut_off_as_merged(
+        tmp_path, f"---\nlayer: L3\nexpires_at: 2030-01-01\n---\n{KEY} Ask Dana first.\n",
+        f"---\nlayer: L3\nexpires_at: 2030-01-02\nsource: https://garage.example/keys\n---\n{KEY}\n")
+    reason = _left_out_reason(cut, left_over)
+    assert "changed since" not in reason, reason
+    assert f"{canonical} does not read the same source (a property no merge carries into the kept note)" in reason
+    assert "this note's property would go to the archive with it" in reason
+
+
 def _kept_note_merged_again(tmp_path: Path) -> Path:
     """A vault a kill left with key-0 merged into key-1 and not archived, and key-2 since, which
     says all key-1 does and more: the next apply finishes the first merge and merges key-1 into key-2."""

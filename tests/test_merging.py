@@ -192,7 +192,7 @@ def test_a_kept_note_holds_each_merged_note_as_the_merge_wrote_it_and_not_one_ed
     retagged = note("b.md", "---\nlayer: L3\nexpires_at: 2030-01-01\ntags: [db, ops]\n---\nAsk Dana first.\n\nTicket QX-7731.\n")
     later = note("s.md", "---\nlayer: L3\nexpires_at: 2031-01-01\n---\nWe upgrade Postgres on Sundays.\n")
     said_more = note("s.md", "---\nlayer: L3\nexpires_at: 2030-01-01\n---\nWe upgrade Postgres on Sundays.\n\nNot on holidays.\n")
-    reasons = {merged.path + str(index): merge_not_held(kept, merged)  # type: ignore[arg-type, attr-defined]
+    reasons = {merged.path + str(index): str(merge_not_held(kept, merged) or "")  # type: ignore[arg-type, attr-defined]
                for index, merged in enumerate((line_added, line_taken_out, retagged, later, said_more))}
     assert all(reasons.values()), reasons
     assert "tags" in reasons["b.md2"] and "expires_at" in reasons["s.md3"] and "Not on holidays." in reasons["s.md4"]

@@ -34,7 +34,7 @@ import shlex
 from collections.abc import Mapping
 from pathlib import PurePosixPath
 
-from .errors import GitError
+from .errors import GitError, Operation, Spelled
 from .gitops import Addition, additions, archivings, in_progress, is_repository, moves, uncommitted, working_blobs
 from .notes import Problem
 from .paths import VaultPaths
@@ -95,9 +95,22 @@ def _left_behind(paths: VaultPaths, addition: Addition, moved: Mapping[str, str]
                    f"vaultmem archived this file here when the archive folder was {then}/; the archive folder is "
                    f"{archive}/ now (archive_dir in .vaultmem.toml), "
                    "so this archived file is read as a note again: search and recall find it",
-                   f"to keep it archived, move it into {archive}/: `mkdir -p {folder} && git mv {shlex.quote(addition.path)} {target}` (then "
-                   f"`vaultmem index`), or set archive_dir back to \"{then}\"; to make it a note again on purpose, move "
-                   f"it out of {then}/")
+                   _left_behind_fix(archive, then, f"`mkdir -p {folder} && git mv {shlex.quote(addition.path)} {target}`"))
+
+
+def _left_behind_fix(archive: str, then: str, move: str) -> Spelled:
+    """The fix of a file left in a former archive folder, as each surface can act on it: over MCP
+    an agent has no shell to run the move in nor an index tool, and the server reads archive_dir
+    only as it starts — it asks the person, and its watcher sees the move."""
+    again = f"to make it a note again on purpose, move it out of {then}/"
+    return Spelled(Operation(
+        f"to keep it archived, move it into {archive}/: {move} (then `vaultmem index`), or set archive_dir back to "
+        f"\"{then}\"; {again}",
+        f"to keep it archived, move it into {archive}/: {move} (then Vault.index()), or set archive_dir back to "
+        f"\"{then}\" (and make a new Vault); {again}",
+        f"ask the person to keep it archived by moving it into {archive}/ ({move}; this server sees the move), or to "
+        f"set archive_dir back to \"{then}\" in .vaultmem.toml and restart the MCP server (it reads the settings as it "
+        f"starts); or, {again}"))
 
 
 def _archive_then(addition: Addition, moved: Mapping[str, str]) -> str:

@@ -20,6 +20,7 @@ from pathlib import Path
 from stat import S_ISREG
 
 from .archive_edits import archive_edit_problems, former_archive_problems
+from .archived_twins import archived_twin_problems, live_from_notes
 from .config import CONFIG_FILE, VaultConfig
 from .dating import date_problems, note_date, property_day
 from .durable import temp_name_holds_whole, written_for
@@ -163,6 +164,8 @@ def check_vault(paths: VaultPaths, policy: LayerPolicy, fix: bool = False, now: 
     report.problems.extend(windows_name_problems(stat.path for stat in files))
     report.problems.extend(archive_edit_problems(paths))  # a change git merged into an archived note
     report.problems.extend(former_archive_problems(paths))  # archived where the archive folder was before
+    live = live_from_notes({note.path: note.id for note in notes if "id" in note.meta})
+    report.problems.extend(archived_twin_problems(paths, [note.path for note in notes], live))  # a forgotten note back in the vault beside its copy
     report.problems.extend([git_problem] if git_problem is not None else unmarked_conflict_problems(notes, unmerged))
     return report
 

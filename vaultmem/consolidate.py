@@ -82,7 +82,18 @@ from .lifecycle import EXPIRING_LAYERS, format_timestamp, to_epoch_us
 from .links import LinkRedirects, labels_first, linked_notes
 from .logseq import without_field_lines
 from .merge_markers import UNMERGED_WHY, unmerged_fix, unmerged_notes
-from .merging import KeptChange, SaidAlready, both_changed, merge_lines, merge_not_held
+from .merging import (
+    CHANGED,
+    OWN_PROPERTY,
+    SAID_OTHERWISE,
+    UNREAD,
+    KeptChange,
+    NotHeld,
+    SaidAlready,
+    both_changed,
+    merge_lines,
+    merge_not_held,
+)
 from .noteio import FileChange
 from .notes import (
     Note,
@@ -429,7 +440,7 @@ def plan_consolidation(store: Store, paths: VaultPaths, scope: Scope, embed: Emb
 
 
 def cut_off_merges(paths: VaultPaths, cut_off: Sequence[PoolNote],
-                   absorbed: Mapping[int, Absorbed]) -> tuple[tuple[Cluster, ...], dict[int, str]]:
+                   absorbed: Mapping[int, Absorbed]) -> tuple[tuple[Cluster, ...], dict[int, NotHeld]]:
     """The merges a kill cut off between writing the kept note and archiving ``cut_off`` (notes
     a kept note lists in ``merged_from``, still here): each kept note with those of its notes it
     holds as the merge wrote them (merging.merge_not_held), which apply archives — and, by label,
@@ -438,12 +449,12 @@ def cut_off_merges(paths: VaultPaths, cut_off: Sequence[PoolNote],
     for note in cut_off:
         by_canonical.setdefault(absorbed[note.label].by, []).append(note)
     clusters: list[Cluster] = []
-    not_held: dict[int, str] = {}
+    not_held: dict[int, NotHeld] = {}
     for canonical_path, notes in sorted(by_canonical.items()):
         try:
             canonical = _read_note(paths, canonical_path)
         except (OSError, PathOutsideVault, FrontmatterError) as error:
-            not_held.update(dict.fromkeys((note.label for note in notes), f"{canonical_path} cannot be read ({error})"))
+            not_held.update(dict.fromkeys((note.label for note in notes), NotHeld(UNREAD, f"{canonical_path} cannot be read ({error})")))
             continue
         held: list[Member] = []
         for note in sorted(notes, key=lambda item: item.path):
@@ -451,7 +462,7 @@ def cut_off_merges(paths: VaultPaths, cut_off: Sequence[PoolNote],
                 merged = _read_note(paths, note.path)
                 why = merge_not_held(canonical, merged)
             except (OSError, PathOutsideVault, FrontmatterError, InvalidTimestamp) as error:
-                why = f"it cannot be read as the merge read it ({error})"
+                why = NotHeld(UNREAD, f"it cannot be read as the merge read it ({error})")
             if why is None:
                 held.append(_as_member(merged))
             else:
@@ -637,18 +648,32 @@ def _new_under_merged_name(paths: VaultPaths, relative: str, absorbed: Absorbed)
     return absorbed.by_path and newest_archived(paths, relative) is not None
 
 
-def absorbed_reason(canonical: str, not_held: str) -> str:
+def absorbed_reason(canonical: str, not_held: NotHeld) -> str:
     """Why a note that ``canonical`` lists in its ``merged_from`` is left out: a merge killed
     after it wrote the canonical and before it archived this note (merge_apply.py's order) left
-    it here, and ``canonical`` no longer holds it as the merge wrote it (``not_held``: the
-    person edited one of them since), so the merge is not finished for it. Merged again, its
-    nearest match could be another note (a trial: "fact 2" into "fact 14"), and the vault would
-    hold two notes that claim it; left alone, it said nothing."""
+    it here, and ``canonical`` does not hold it as the merge wrote it (``not_held``), so the merge
+    is not finished for it. Merged again, its nearest match could be another note (a trial:
+    "fact 2" into "fact 14"), and the vault would hold two notes that claim it; left alone, it
+    said nothing. Each cause its own words: a line the merge took as said already, or a property
+    no merge carries, may be as the merge found it — "one of the two changed since" was said of
+    notes nobody had touched."""
     return Spelled(f"{canonical} already lists it in merged_from: a merge into it was cut off before this note was "
-                   f"archived, and it was not finished because one of the two changed since ({not_held}); compare them, "
+                   f"archived, and it was not finished {_not_finished_because(canonical, not_held)}; compare them, "
                    f"keep what you want in {canonical}, then ", Operation("run `vaultmem forget` on it", "run Vault.forget() on it",
                                                                           "call the forget tool on it"),
                    f" to archive it (or, if you brought it back on purpose, remove it from the merged_from of {canonical})")
+
+
+def _not_finished_because(canonical: str, not_held: NotHeld) -> str:
+    if not_held.cause == SAID_OTHERWISE:
+        return (f"because {not_held}: the merge took that line as said already, so finishing would archive this wording "
+                "(or an edit of it since: a task ticked, another sign) where no search finds it")
+    if not_held.cause == OWN_PROPERTY:
+        return (f"because {not_held}: this note's property would go to the archive with it, where no search finds it "
+                f"(it may have had it all along, or been given it since)")
+    if not_held.cause == CHANGED:
+        return f"because one of the two changed since ({not_held})"
+    return f"because {not_held}"
 
 
 def unmerged_reason(relative: str) -> str:

@@ -363,11 +363,12 @@ class ArchivedNote(NoteNotFound):
     ``get`` opens read-only (reading.view_archived) and every write refuses."""
 
     def __init__(self, note: str, archived: str, archive_dir: str, also: Sequence[str] = (), *,
-                 by_path: bool = False) -> None:
+                 by_path: bool = False, live: str | None = None) -> None:
         self.note = note
         self.archived = archived
         self.also = list(also)  # other archived notes of that file name (a bare name two notes had)
         self.by_path = by_path
+        self.live = live  # the live note holding the archived file's id: a merge brought it back (archived_twins.py)
         if by_path:
             VaultmemError.__init__(self, Spelled(
                 f"{note!r} is an archived file (forget, expire and consolidate move notes to {archive_dir}/), not a "
@@ -376,6 +377,12 @@ class ArchivedNote(NoteNotFound):
             return
         others = "" if not also else (f" (another archived note of that name is {also[0]})" if len(also) == 1
                                       else f" (other archived notes of that name: {', '.join(also)})")
+        if live is not None:
+            VaultmemError.__init__(self, Spelled(
+                f"{note!r} was archived to {archived}{others}, and the same note (its id) is back in the vault at {live}, "
+                f"the one search and get answer with (", CHECK, " says how to keep it forgotten or drop the archived "
+                f"copy); name it {live}"))
+            return
         VaultmemError.__init__(self, Spelled(
             f"{note!r} was archived: it is {archived} now{others} (forget, expire and consolidate move notes there). "
             "Archived files are not notes: nothing searches or changes them (", archived_read(archived),

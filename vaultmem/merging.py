@@ -211,7 +211,27 @@ def _sayings(text: str) -> Mapping[Words, str]:
     return sayings
 
 
-def merge_not_held(canonical: Note, merged: Note) -> str | None:
+# Why a kept note does not hold a merged note as the merge wrote it (NotHeld.cause).
+CHANGED = "changed"  # a line, a section, a carried value differs: one of the two was edited since
+SAID_OTHERWISE = "said otherwise"  # a line the merge took as said already, in other words: maybe no edit at all
+OWN_PROPERTY = "own property"  # a property no merge carries: the merged note may have had it all along
+UNREAD = "unread"  # a file that cannot be read as the merge read it
+
+
+@dataclass(frozen=True)
+class NotHeld:
+    """Why a cut-off merge is not finished for a note, and what caused it. ``cause`` tells an
+    edit since (:data:`CHANGED`) from what the merge itself leaves, which a reason opening "one of
+    the two changed since" called an edit nobody made (:data:`SAID_OTHERWISE`, :data:`OWN_PROPERTY`)."""
+
+    cause: str
+    detail: str
+
+    def __str__(self) -> str:
+        return self.detail
+
+
+def merge_not_held(canonical: Note, merged: Note) -> NotHeld | None:
     """Why ``canonical`` does not hold ``merged`` as a merge of it would have written it, or
     ``None`` when it does: a merge cut off after writing the canonical and before archiving
     ``merged`` (merge_apply.py's order) is finished only then (adr/0010).
@@ -223,30 +243,34 @@ def merge_not_held(canonical: Note, merged: Note) -> str | None:
     in the canonical already. Its frontmatter values (tags, title and aliases, ids, expiry) must
     be in the canonical's, and its other properties (a status, its layer) read the same there. A
     line added to ``merged`` since, or one taken out of it, a changed tag, expiry or property: the
-    person edited it after the merge, and it is not archived."""
+    person edited it after the merge, and it is not archived. Two of these the merge itself leaves,
+    with no edit since (:class:`NotHeld`'s ``cause``): a line it took as said already in other
+    words, and a property no merge carries."""
     heading = f'### Merged from "{merged.title}" ({merged.path})'
     body = canonical.body
     start = 0 if body.startswith(heading + "\n") else body.find(f"\n{heading}\n") + 1  # 0: not found (find's -1)
     if start == 0 and not body.startswith(heading + "\n"):
         lines = merge_lines(canonical, [merged])[0].lines
         if lines:
-            return f"{canonical.path} lacks its line {lines[0]!r}"
+            return NotHeld(CHANGED, f"{canonical.path} lacks its line {lines[0]!r}")
     else:
         lines = merge_lines(replace(canonical, body=body[:start]), [merged])[0].lines
         expected = Addition(merged.path, merged.title, lines).section()
         after = body[start + len(expected):]
         if not lines or not body.startswith(expected, start) or not (not after.strip() or after.startswith("\n\n### Merged from ")):
-            return f"its lines are not those {canonical.path} holds under its heading `{heading}`"
+            return NotHeld(CHANGED, f"its lines are not those {canonical.path} holds under its heading `{heading}`")
     reworded = said_otherwise(canonical, merged)
     if reworded is not None:
-        return f"{canonical.path} holds its line {reworded!r} only in other words (case, punctuation, a task's box or a sign)"
+        return NotHeld(SAID_OTHERWISE, f"{canonical.path} holds its line {reworded!r} only in other words (case, "
+                       "punctuation, a task's box or a sign)")
     change = merged_frontmatter(canonical, [merged])
     changed = [*change.set_values, *change.remove]
     if changed:
-        return f"{canonical.path} lacks its {', '.join(changed)}"
+        return NotHeld(CHANGED, f"{canonical.path} lacks its {', '.join(changed)}")
     uncarried = [key for key, value in merged.meta.items() if key not in _CARRIED_OR_OWN and canonical.meta.get(key) != value]
     if uncarried:
-        return f"{canonical.path} does not read the same {', '.join(uncarried)} (a property no merge carries into the kept note)"
+        return NotHeld(OWN_PROPERTY, f"{canonical.path} does not read the same {', '.join(uncarried)} (a property no merge "
+                       "carries into the kept note)")
     return None
 
 

@@ -21,7 +21,7 @@ from .indexer import note_row
 from .lifecycle import resolve_now, to_epoch_us
 from .notes import SUCCESSOR_FIELDS, Note, Problem, read_note, text_values
 from .paths import FileStat
-from .resolution import Located, Resolution, archived_with_id, link_parts, locate, locate_on_disk
+from .resolution import Located, Resolution, archived_with_id, link_parts, live_twin, locate, locate_on_disk
 from .results import History, NoteRef, NoteView, Succession, Successor
 from .sections import find_section
 
@@ -93,9 +93,10 @@ def view_archived(index: DerivedIndex, relative: str, now: object = None) -> Not
     row = note_row(current, FileStat(relative, stat.st_mtime_ns, stat.st_size), "", paths.daily, paths.dates)
     successor = text_values(current.meta, "superseded_by")
     store = index.store
-    return NoteView.of(row, current, store.usage.for_ids([row.id]).get(row.id), to_epoch_us(resolve_now(now)),
+    view = NoteView.of(row, current, store.usage.for_ids([row.id]).get(row.id), to_epoch_us(resolve_now(now)),
                        superseded_by=note_ref(store.notes, successor[0]) if successor else None,
                        daily=paths.daily, dates=paths.dates, archived=True)
+    return replace(view, live_at=live_twin(index, relative))
 
 
 def _with_archived_predecessor(index: DerivedIndex, located: Located) -> Located:

@@ -65,7 +65,7 @@ import itertools
 import logging
 import os
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, date, datetime
 from pathlib import Path, PurePosixPath
@@ -101,6 +101,7 @@ from .notes import (
     citekey_form,
     content_hash,
     find_frontmatter,
+    path_without_suffix,
     permalink_form,
     permalink_names,
     read_note,
@@ -108,7 +109,7 @@ from .notes import (
     text_values,
 )
 from .ordered import unique
-from .paths import NOTE_SUFFIX, is_other_note_format, other_format_reason
+from .paths import NOTE_SUFFIX, PACKAGE_FOLDERS, is_note_name, is_other_note_format, other_format_reason
 from .periods import Span
 from .storage import NoteRow, NoteStore
 from .sync_copies import SyncCopy, copy_among, named_copy, tool_named_original
@@ -501,7 +502,7 @@ def _first_step(index: DerivedIndex, reference: str, now: object, refresh: bool)
     if located is None:
         located = _by_link_name(index, reference)
     if located is None:
-        _refuse_if_archived(index.paths, reference)
+        _refuse_if_archived(index, reference)
         refuse_if_linked_out(index.paths, reference)
         refuse_if_named_link_out(index, reference)
         _refuse_if_linked(index.paths, reference)
@@ -1141,7 +1142,7 @@ def _template_named(paths: VaultPaths, name: str) -> tuple[str, Rule] | None:
     return None
 
 
-def _refuse_if_archived(paths: VaultPaths, reference: str) -> None:
+def _refuse_if_archived(index: DerivedIndex, reference: str) -> None:
     """A note forget, expire or consolidate archived, named by its old path, its id or its bare
     file name, gets an error that says where it went (not "no note matches"). Only asked once
     nothing matched. A path is looked up where the archive puts it (:func:`newest_archived`);
@@ -1149,7 +1150,9 @@ def _refuse_if_archived(paths: VaultPaths, reference: str) -> None:
     an id in the first few lines of each, a file name (in any case and Unicode form, as step 2
     compares it) by the file's own name — and then the newest copy of that note is named. A file
     in the archive named by its path there is :class:`ArchivedNote` with ``by_path``: ``get``
-    reads it (reading.view_archived), a write is refused."""
+    reads it (reading.view_archived), a write is refused. An archived note whose id a live note
+    holds too (a merge brought it back: archived_twins.py) is said to be live there."""
+    paths = index.paths
     archive = paths.root / paths.archive_dir
     if not archive.is_dir():
         return
@@ -1159,7 +1162,7 @@ def _refuse_if_archived(paths: VaultPaths, reference: str) -> None:
     relative = reference if reference.endswith(".md") else reference + ".md"
     newest = newest_archived(paths, relative)
     if newest is not None:
-        raise ArchivedNote(reference, newest, paths.archive_dir)
+        raise ArchivedNote(reference, newest, paths.archive_dir, live=live_twin(index, newest))
     if "/" in reference or not reference.strip():
         return
     wanted = name_fold(relative)
@@ -1168,12 +1171,24 @@ def _refuse_if_archived(paths: VaultPaths, reference: str) -> None:
         if count >= ARCHIVE_SCAN_FILES:
             break
         if holds_id(path, reference):
-            raise ArchivedNote(reference, path.relative_to(paths.root).as_posix(), paths.archive_dir)
+            archived = path.relative_to(paths.root).as_posix()
+            raise ArchivedNote(reference, archived, paths.archive_dir, live=live_twin(index, archived))
         if name_fold(path.name) == wanted:
             named.add(path.relative_to(archive).as_posix())
     found = sorted(filter(None, (newest_archived(paths, old) for old in sorted(named))))
     if found:
-        raise ArchivedNote(reference, found[0], paths.archive_dir, also=found[1:])
+        raise ArchivedNote(reference, found[0], paths.archive_dir, also=found[1:], live=live_twin(index, found[0]))
+
+
+def live_twin(index: DerivedIndex, archived: str) -> str | None:
+    """The live note that holds the ``id`` the archived file's frontmatter says, if one does: a
+    merge or a restore brought the forgotten note back (archived_twins.py). Without it, its old
+    path was answered "move it out of the archive to make it a note again" — a second copy of a
+    note that is a note already."""
+    said = re.search(r"^id:(.*)$", _head(index.paths.absolute(archived)), re.MULTILINE)
+    ident = _unquoted(said[1]) if said is not None else ""
+    holding = index.store.notes.paths_by_id([ident]).get(ident, []) if ident else []
+    return next((path for path in holding if path_without_suffix(path) != ident), None)
 
 
 def archived_file_at(paths: VaultPaths, reference: str) -> str | None:
@@ -1216,6 +1231,39 @@ def archived_with_id(paths: VaultPaths, ident: str) -> str | None:
     if by_path is None or not _readable_in_archive(paths, paths.absolute(by_path)):
         return None
     return by_path if re.search(r"^id:", _head(paths.absolute(by_path)), re.MULTILINE) is None else None
+
+
+def archived_ids(paths: VaultPaths, names: Collection[str]) -> list[tuple[str, str | None]]:
+    """The archived files :func:`archived_file_at` would open whose file name, less an archive
+    number (``door-code-2.md``: writer.archive_names), is one of ``names`` (live notes' file names,
+    as the disk spells them: git brings a note back under its own), by path, with the ``id`` its frontmatter says (``None``: none; its old
+    path was its id). Only those are read: an archive of thousands cost every ``index`` seconds
+    read whole (a ``realpath`` and a read per file), and a note brought back keeps its file name."""
+    archive = paths.root / paths.archive_dir
+    if not names or not archive.is_dir() or not paths.contains_real(archive):
+        return []
+    found = []
+    for folder, folders, files in os.walk(archive):  # links to folders are not followed
+        folders[:] = sorted(name for name in folders if not name.startswith(".") and name not in PACKAGE_FOLDERS)
+        for name in sorted(files):
+            if not is_note_name(name) or (name not in names and _unnumbered(name) not in names):
+                continue
+            path = Path(folder, name)
+            if path.is_symlink() or not _readable_in_archive(paths, path):
+                continue
+            said = re.search(r"^id:(.*)$", _head(path), re.MULTILINE)
+            ident = _unquoted(said[1]) if said is not None else ""
+            found.append((path.relative_to(paths.root).as_posix(), ident or None))
+    return found
+
+
+def _unnumbered(name: str) -> str:
+    """A file name less the number the archive gives a second copy (``door-code-2.md`` → ``door-code.md``)."""
+    stem, dot, suffix = name.rpartition(".")
+    if not stem[-1:].isdigit():
+        return name
+    bare = stem.rstrip("0123456789")
+    return f"{bare[:-1]}{dot}{suffix}" if bare.endswith("-") and len(bare) > 1 else name
 
 
 def _readable_in_archive(paths: VaultPaths, path: Path) -> bool:

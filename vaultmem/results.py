@@ -323,6 +323,8 @@ class NoteView:
     # get "Note#Heading" (reading.view_section): the part of the note body holds, and its lines in the file
     section: Section | None = None
     body_line: int = 1  # the file's line the body starts on (not in as_dict: a section gives its lines)
+    # archived: the live note that holds this file's id, back in the vault after a forget (archived_twins.py)
+    live_at: str | None = None
 
     @classmethod
     def of(cls, row: NoteRow, current: Note, usage: UsageRow | None, now_us: int, *,
@@ -349,9 +351,14 @@ class NoteView:
         otherwise take the retired fact for a current one."""
         if not self.archived:
             return ""
-        return (f"ARCHIVED: {self.path} is in the archive folder (forget, expire and consolidate move notes there), "
+        said = (f"ARCHIVED: {self.path} is in the archive folder (forget, expire and consolidate move notes there), "
                 "shown read-only: not a current memory (superseded_by names what replaced it, if anything did), never "
-                "recalled, and every write refuses it; to make it a note again, the person moves it out of the archive folder")
+                "recalled, and every write refuses it; ")
+        if self.live_at is not None:
+            # Moved out as the words below say, it would be a second live copy of one note.
+            return said + (f"the same note (its id) is back in the vault at {self.live_at}, the one search and get "
+                           "answer with (check says how to keep it forgotten or drop this copy)")
+        return said + "to make it a note again, the person moves it out of the archive folder"
 
     def other_properties(self) -> list[tuple[str, Any]]:
         """The frontmatter a person wrote besides what the view names on its own (id, title,
@@ -364,7 +371,9 @@ class NoteView:
         return [(key, value) for key, value in self.meta.items() if key not in named]
 
     def as_dict(self) -> dict[str, Any]:
-        shown = {key: value for key, value in self.__dict__.items() if key not in ("section", "body_line")}
+        shown = {key: value for key, value in self.__dict__.items() if key not in ("section", "body_line", "live_at")}
+        if self.live_at is not None:  # only then, as a section: every other view keeps its shape
+            shown.update(live_at=self.live_at)
         if self.section is not None:  # only then: a whole note's view keeps the shape it always had
             shown.update(section={**self.section.as_dict(), "notice": self.section_notice()})
         return {**shown, "superseded_by": None if self.superseded_by is None else self.superseded_by.as_dict(),

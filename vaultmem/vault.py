@@ -133,6 +133,7 @@ class Vault:
         that reconcile first (``expire``, ``consolidate`` dry runs) reconcile a private copy.
         """
         from .archive_edits import archive_edit_problems, former_archive_problems
+        from .archived_twins import archived_twin_problems
 
         self.derived.require_writable()
         report = self.derived.index(rebuild, progress)
@@ -142,6 +143,8 @@ class Vault:
         # Nor one the reconcile can see: a file archived where the archive folder was before
         # archive_dir changed is an ordinary note to it, a forgotten memory recalled again.
         report.problems.extend(former_archive_problems(self.paths))
+        # Nor a forgotten note a person's merge brought back: live, and archived too (archived_twins.py).
+        report.problems.extend(archived_twin_problems(self.paths, self.store.notes.file_stats(), self.store.notes.paths_by_id))
         return report
 
     @heals

@@ -447,6 +447,15 @@ class NoteStore:
         """The paths of the notes whose file's bytes hash to ``content_hash`` (notes.content_hash)."""
         return [row[0] for row in self.db.execute("SELECT path FROM notes WHERE content_hash = ? ORDER BY path", (content_hash,))]
 
+    def paths_by_id(self, ids: Iterable[str]) -> dict[str, list[str]]:
+        """id → the paths of the notes that hold it, for each of ``ids`` some note holds."""
+        found: dict[str, list[str]] = {}
+        for chunk in chunks(ids):
+            query = f"SELECT id, path FROM notes WHERE id IN ({placeholders(len(chunk))}) ORDER BY path"
+            for ident, path in self.db.execute(query, chunk):
+                found.setdefault(ident, []).append(path)
+        return found
+
     def tag_names(self) -> list[str]:
         """Every tag any note carries (expired or not), as written, each spelling once."""
         rows = self.db.execute("SELECT DISTINCT json_each.value FROM notes, json_each(notes.tags) ORDER BY 1")
