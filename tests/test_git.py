@@ -1839,3 +1839,34 @@ def test_a_note_the_person_unstaged_themselves_later_stays_unstaged_and_is_only_
     assert git(repo, "ls-files", "--", first.path) == ""  # still unstaged, as the person left it
     [said] = [record.getMessage() for record in caplog.records if "as it was before vaultmem's commit" in record.getMessage()]
     assert f"git reset -q -- {first.path}" in said
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="no flock there: a left lock is never known as vaultmem's")
+def test_a_git_lock_made_right_after_vaultmem_checked_a_killed_vaultmems_lock_is_not_removed(
+        repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The person `rm`s the index.lock a killed vaultmem left, and their git command makes its own,
+    in the moment between vaultmem's check that the name still holds the left lock and its removal.
+    Was: vaultmem unlinked git's live lock and took its own, and git's rename of `index.lock` over
+    the index could move vaultmem's lock file there (the person's staged changes gone)."""
+    auto_commit_on(repo)
+    commit_all(repo, "config")
+    killed = hold_git_index(repo)
+    killed.kill()
+    killed.wait(30)
+    lock = repo / ".git" / "index.lock"
+    gits = b"DIRC, as git's new index is written into its lock"
+    real_stat = os.stat
+
+    def person_replaces_it_once_checked(path: Any, *args: Any, **kwargs: Any) -> os.stat_result:
+        found = real_stat(path, *args, **kwargs)
+        if Path(path) == lock and lock.read_bytes().startswith(gitops.INDEX_LOCK_MARK):
+            lock.unlink()  # the person's rm
+            with open(lock, "xb") as made:  # their git command's lock, made as git makes it (O_EXCL)
+                made.write(gits)
+        return found
+
+    monkeypatch.setattr(gitops.os, "stat", person_replaces_it_once_checked)
+    gitops._remove_if_left_by_a_dead_vaultmem(lock)
+    monkeypatch.undo()
+    assert lock.read_bytes() == gits  # git's lock is where git will rename it from
+    assert sorted(path.name for path in lock.parent.glob("index.lock*")) == ["index.lock"]  # nothing left aside

@@ -1106,7 +1106,8 @@ def _remove_if_left_by_a_dead_vaultmem(lock: Path) -> bool:
         found, opened = os.stat(lock, follow_symlinks=False), os.fstat(descriptor)
         if (found.st_dev, found.st_ino) != (opened.st_dev, opened.st_ino):
             return True  # replaced meanwhile: not this file; take the new one's turn
-        lock.unlink()
+        if not _take_away_if_still(lock, opened):
+            return True  # a git command's new lock took its name meanwhile: left to it, take its turn
         log.warning("vaultmem: removed %s, left by a vaultmem commit that was killed (%s)", lock,
                     first[len(INDEX_LOCK_MARK):].decode(errors="replace").strip())
         return True
@@ -1114,6 +1115,32 @@ def _remove_if_left_by_a_dead_vaultmem(lock: Path) -> bool:
         return True
     finally:
         os.close(descriptor)
+
+
+def _take_away_if_still(lock: Path, opened: os.stat_result) -> bool:
+    """Remove ``lock`` if its name still holds the file ``opened``; put back whatever else it held.
+
+    No system call removes a name only if it still holds a given file, so between the check and
+    the removal the person can `rm` the left lock and a git command make its own: an unlink there
+    removed git's live lock, vaultmem made its own, and git's rename of `index.lock` over the index
+    then moved vaultmem's lock file there — a garbage index, the person's staged changes gone. The
+    name is moved aside (one atomic rename) and looked at there: git's lock goes back under its name
+    (a link, which never replaces a file), and git finishes unharmed. Left: git renaming its lock in
+    the microseconds it is aside fails cleanly ("unable to write new index file"), and the lock put
+    back is then a dead one the person removes (adr/0017)."""
+    aside = lock.with_name(f"{lock.name}.vaultmem-left-{os.getpid()}-{secrets.token_hex(4)}")
+    os.rename(lock, aside)
+    moved = os.stat(aside, follow_symlinks=False)
+    if (moved.st_dev, moved.st_ino) == (opened.st_dev, opened.st_ino):
+        aside.unlink()
+        return True
+    try:
+        os.link(aside, lock, follow_symlinks=False)
+    except FileExistsError:
+        log.warning("vaultmem: took a git command's %s aside for a left one of vaultmem's, and another took the "
+                    "name meanwhile; that git command will fail (\"unable to write new index file\"): run it again", lock)
+    aside.unlink()
+    return False
 
 
 def _flock_free(descriptor: int) -> bool:
