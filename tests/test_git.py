@@ -1791,11 +1791,13 @@ def test_a_failed_git_commit_that_read_the_index_before_vaultmems_commit_does_no
     first = Vault(repo).remember("The plumber comes on Monday at 8.", layer="L2", now=NOW)
     (tmp_path / "pause" / "go").touch()
     _, errors = person.communicate(timeout=60)
-    assert person.returncode != 0 and "cannot lock ref 'HEAD'" in errors  # git's own failure, as in the trial
+    assert person.returncode != 0
+    assert "cannot lock ref 'HEAD'" in errors  # git's own failure, as in the trial
     assert f"D  {first.path}" in git(repo, "status", "--porcelain").splitlines()  # the index it read, written back
 
     second = Vault(repo).remember("The electrician comes on Tuesday.", layer="L2", now=NOW)
-    assert second.commit is not None and second.not_committed == []
+    assert second.commit is not None
+    assert second.not_committed == []
     assert git(repo, "ls-files", "--stage", "--", first.path) == git(repo, "ls-tree", "HEAD", "--", first.path).replace(
         " blob ", " ").replace("\t", " 0\t")  # the note is in the index as committed
     assert git(repo, "ls-files", "--stage", "--", "mine.md") == staged  # Maya's staged edit, byte for byte
@@ -1818,7 +1820,9 @@ def test_an_index_written_back_by_a_failed_git_commit_is_put_back_naming_the_not
     with caplog.at_level("WARNING", logger="vaultmem"):
         Vault(repo).remember("The electrician comes on Tuesday.", layer="L2", now=NOW)
     [said] = [record.getMessage() for record in caplog.records if "as it was before vaultmem's commit" in record.getMessage()]
-    assert first.path in said and str(first.commit)[:10] in said and "Set back to what is committed" in said
+    assert first.path in said
+    assert str(first.commit)[:10] in said
+    assert "Set back to what is committed" in said
     assert git(repo, "status", "--porcelain") == ""
 
 
