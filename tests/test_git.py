@@ -1874,3 +1874,65 @@ def test_a_git_lock_made_right_after_vaultmem_checked_a_killed_vaultmems_lock_is
     monkeypatch.undo()
     assert lock.read_bytes() == gits  # git's lock is where git will rename it from
     assert sorted(path.name for path in lock.parent.glob("index.lock*")) == ["index.lock"]  # nothing left aside
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="the pause is a shell script")
+def test_a_git_commit_that_reads_head_and_index_between_vaultmems_two_steps_does_not_commit_the_note_deleted(
+        repo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """vaultmem moves HEAD and points the person's index at its commit, one after the other. A `git
+    commit -a` that read HEAD and the index between the two (it reads HEAD first) read the new HEAD
+    and the old index: it then succeeded, with a tree that lacks vaultmem's new note — the person's
+    commit recorded the memory deleted, and nothing said so. The index now goes first: such a commit
+    reads the new index, or the old HEAD (and then fails, writing back the new index)."""
+    auto_commit_on(repo)
+    commit_all(repo, "config")
+    pause = tmp_path / "pause"
+    started: list[subprocess.Popen[str]] = []
+    real_move = gitops._Commit._move_head
+
+    def person_commits_in_the_middle(self: gitops._Commit, commit: str) -> bool:
+        moved = real_move(self, commit)
+        if not started:
+            started.append(git_commit_paused_after_reading_the_index(repo, pause, "-q", "-a", "-m", "maya"))
+        return moved
+
+    monkeypatch.setattr(gitops._Commit, "_move_head", person_commits_in_the_middle)
+    (repo / "mine.md").write_text("# Maya's own note\n\nHer edit.\n", encoding="utf-8")
+    result = Vault(repo).remember("The plumber comes on Monday at 8.", layer="L2", now=NOW)
+    (pause / "go").touch()
+    [person] = started
+    person.communicate(timeout=60)
+    assert result.commit is not None
+    assert f"D\t{result.path}" not in git(repo, "log", "--format=", "--name-status", f"{result.commit}..HEAD")
+    assert git(repo, "ls-tree", "--name-only", "HEAD", "--", result.path) == f"{result.path}\n"  # still in git
+    assert git(repo, "status", "--porcelain", "--", result.path) == ""
+
+
+def test_when_head_moves_before_vaultmems_commit_the_persons_index_file_is_put_back_byte_for_byte(
+        repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The index is pointed at vaultmem's commit before HEAD is moved; when the move loses its race
+    (another commit moved HEAD without git's index lock: a plain `git commit`'s last step), the
+    person's index file goes back as it was, byte for byte (one attempt here, so none follows)."""
+    auto_commit_on(repo)
+    commit_all(repo, "config")
+    (repo / "mine.md").write_text("# Maya's own note\n\nStaged.\n", encoding="utf-8")
+    git(repo, "add", "mine.md")
+    index = repo / ".git" / "index"
+    original = index.read_bytes()
+    pointed: list[bytes] = []
+    real_move = gitops._Commit._move_head
+
+    def another_commit_first(self: gitops._Commit, commit: str) -> bool:
+        pointed.append(index.read_bytes())
+        tree = git(repo, "rev-parse", "HEAD^{tree}").strip()
+        git(repo, "update-ref", "HEAD", git(repo, "commit-tree", tree, "-p", "HEAD", "-m", "another commit").strip())
+        return real_move(self, commit)
+
+    monkeypatch.setattr(gitops._Commit, "_move_head", another_commit_first)
+    monkeypatch.setattr(gitops, "COMMIT_ATTEMPTS", 1)
+    with pytest.raises(GitError, match=r"HEAD of .* kept moving"):
+        Vault(repo).remember("The plumber comes on Monday at 8.", layer="L2", now=NOW)
+    assert pointed[0] != original  # it had been pointed at vaultmem's commit
+    assert index.read_bytes() == original
+    assert git(repo, "log", "--format=%s", "-1") == "another commit\n"
+    assert not list(index.parent.glob("index.vaultmem-*"))  # nothing left beside it

@@ -787,10 +787,25 @@ class _Commit:
                 if prepared.stamp != _stamp(index):  # the person's git wrote it since: made again, from theirs
                     prepared.discard()
                     prepared = self._person_index(index, updates, head_entries)
-                if not self._move_head(commit):
+                # The index first, then HEAD: a `git commit` reads HEAD, then the index. Moved first,
+                # HEAD was new to one that read both between the two steps, the index old, and that
+                # commit succeeded with a tree lacking vaultmem's new note — recorded deleted, unsaid
+                # (adr/0017). Now it reads the new index, or the old HEAD and fails at its end.
+                was = _index_set_aside(index) if prepared.copy is not None else None
+                try:
+                    if prepared.copy is not None:
+                        prepared.copy.replace(index)  # the person's index, pointing at what is committed next
+                    moved = self._move_head(commit)
+                except BaseException:
+                    if prepared.copy is not None:
+                        _put_index_back(index, was)
+                    raise
+                if not moved:
+                    if prepared.copy is not None:
+                        _put_index_back(index, was)  # HEAD moved meanwhile: their index as it was, byte for byte
                     return None
-                if prepared.copy is not None:
-                    prepared.copy.replace(index)  # the person's index, pointing at what was committed
+                if was is not None:
+                    was.unlink(missing_ok=True)
                 self._record_index_set(commit, index, prepared)
         finally:
             prepared.discard()
@@ -1023,6 +1038,26 @@ class _PreparedIndex:
     def discard(self) -> None:
         if self.copy is not None:
             self.copy.unlink(missing_ok=True)
+
+
+def _index_set_aside(index: Path) -> Path | None:
+    """A second name for the person's index file as it is (a hard link: nothing copied, nothing
+    changed), to put it back if the commit it is replaced for is not made; None when there is no
+    index file yet."""
+    aside = index.with_name(f"{index.name}.vaultmem-was-{os.getpid()}-{secrets.token_hex(4)}")
+    try:
+        os.link(index, aside)
+    except FileNotFoundError:
+        return None
+    return aside
+
+
+def _put_index_back(index: Path, was: Path | None) -> None:
+    """The person's index as it was before :func:`_index_set_aside` (none, if there was none)."""
+    if was is None:
+        index.unlink(missing_ok=True)
+    else:
+        was.replace(index)
 
 
 def _stamp(index: Path) -> tuple[int, int, int] | None:
