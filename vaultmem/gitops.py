@@ -1042,13 +1042,18 @@ class _PreparedIndex:
 
 def _index_set_aside(index: Path) -> Path | None:
     """A second name for the person's index file as it is (a hard link: nothing copied, nothing
-    changed), to put it back if the commit it is replaced for is not made; None when there is no
-    index file yet."""
+    changed; a copy where links cannot be made), to put it back if the commit it is replaced for
+    is not made; None when there is no index file yet."""
     aside = index.with_name(f"{index.name}.vaultmem-was-{os.getpid()}-{secrets.token_hex(4)}")
     try:
         os.link(index, aside)
     except FileNotFoundError:
         return None
+    except OSError:  # a file system without hard links (FAT, some network shares): a copy
+        try:
+            shutil.copy2(index, aside)
+        except FileNotFoundError:
+            return None
     return aside
 
 
