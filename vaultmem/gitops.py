@@ -1176,10 +1176,17 @@ def _take_away_if_still(lock: Path, opened: os.stat_result) -> bool:
         return True
     try:
         os.link(aside, lock, follow_symlinks=False)
+        aside.unlink()
+        return False
     except FileExistsError:
-        log.warning("vaultmem: took a git command's %s aside for a left one of vaultmem's, and another took the "
-                    "name meanwhile; that git command will fail (\"unable to write new index file\"): run it again", lock)
+        pass
+    except OSError:  # no hard links here: renamed back, unless a lock took the name meanwhile
+        if not os.path.lexists(lock):
+            os.rename(aside, lock)
+            return False
     aside.unlink()
+    log.warning("vaultmem: took a git command's %s aside for a left one of vaultmem's, and another took the name "
+                "meanwhile; that git command will fail (\"unable to write new index file\"): run it again", lock)
     return False
 
 
