@@ -1745,3 +1745,194 @@ def test_a_new_note_a_branch_switch_removed_before_the_commit_is_not_committed_a
     assert git(tmp_path, "status", "--porcelain", "--", "new.md") == ""  # nothing claims a file the folder lacks
     git(tmp_path, "merge", "-q", "side")
     assert (tmp_path / "new.md").read_bytes() == data
+
+
+# A `git commit` paused between reading git's index and taking its lock, as a real one is for the
+# moment it looks at every file: the pause is its fsmonitor hook, which git runs while it reads the
+# index. The hook says it is reading, waits for "go", then fails (git then looks at every file).
+PAUSE_HOOK = '#!/bin/sh\ntouch "$PAUSE_DIR/reading"\nwhile [ ! -e "$PAUSE_DIR/go" ]; do sleep 0.02; done\nexit 1\n'
+
+
+def git_commit_paused_after_reading_the_index(repo: Path, pause: Path, *args: str) -> subprocess.Popen[str]:
+    """The person's `git commit ARGS`, started and paused once it has read git's index (returns then);
+    touch ``pause / "go"`` to let it go on."""
+    pause.mkdir()
+    hook = pause / "fsmonitor-hook"
+    hook.write_text(PAUSE_HOOK, encoding="utf-8")
+    hook.chmod(0o755)
+    person = subprocess.Popen(["git", "-c", f"core.fsmonitor={hook}", "commit", *args], cwd=repo, text=True,
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, env={**os.environ, "PAUSE_DIR": str(pause)})
+    wait_until((pause / "reading").exists, what="the person's git commit to read the index")
+    return person
+
+
+def changes_of(repo: Path, commit: str) -> list[str]:
+    return git(repo, "diff-tree", "--no-commit-id", "-r", "--name-status", commit).splitlines()
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="the pause is a shell script")
+def test_a_failed_git_commit_that_read_the_index_before_vaultmems_commit_does_not_make_the_next_commit_delete_the_note(
+        repo: Path, tmp_path: Path) -> None:
+    """Was (closing note of stop 35): the person's `git commit` read git's index, vaultmem committed
+    a new note meanwhile (moving HEAD, pointing the index at it), then the person's commit took the
+    index lock and wrote back the index it had read — without the note — and failed ("cannot lock
+    ref 'HEAD'"). `git status` said the note was deleted, and the person's next `git commit -a`
+    recorded its deletion: git history said they deleted the memory. vaultmem's next commit now
+    puts the note back in the index; the person's staged edit of their own note stays staged."""
+    auto_commit_on(repo)
+    commit_all(repo, "config")
+    Vault(repo).index()
+    (repo / "mine.md").write_bytes(b"# Maya's own note\n\nStaged by Maya.\n")
+    git(repo, "add", "mine.md")
+    staged = git(repo, "ls-files", "--stage", "--", "mine.md")
+    (repo / "mine.md").write_bytes(b"# Maya's own note\n\nStaged by Maya.\nAnd a line not staged.\n")
+
+    person = git_commit_paused_after_reading_the_index(repo, tmp_path / "pause", "-q", "-m", "maya: my note")
+    first = Vault(repo).remember("The plumber comes on Monday at 8.", layer="L2", now=NOW)
+    (tmp_path / "pause" / "go").touch()
+    _, errors = person.communicate(timeout=60)
+    assert person.returncode != 0
+    assert "cannot lock ref 'HEAD'" in errors  # git's own failure, as in the trial
+    assert f"D  {first.path}" in git(repo, "status", "--porcelain").splitlines()  # the index it read, written back
+
+    second = Vault(repo).remember("The electrician comes on Tuesday.", layer="L2", now=NOW)
+    assert second.commit is not None
+    assert second.not_committed == []
+    assert git(repo, "ls-files", "--stage", "--", first.path) == git(repo, "ls-tree", "HEAD", "--", first.path).replace(
+        " blob ", " ").replace("\t", " 0\t")  # the note is in the index as committed
+    assert git(repo, "ls-files", "--stage", "--", "mine.md") == staged  # Maya's staged edit, byte for byte
+
+    git(repo, "commit", "-qam", "maya: my note, again")
+    assert changes_of(repo, "HEAD") == ["M\tmine.md"]  # was: also "D\tmemories/…": the memory recorded deleted
+    assert git(repo, "show", "HEAD:mine.md") == "# Maya's own note\n\nStaged by Maya.\nAnd a line not staged.\n"
+    assert git(repo, "status", "--porcelain") == ""
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="the pause is a shell script")
+def test_an_index_written_back_by_a_failed_git_commit_is_put_back_naming_the_note_and_the_commit(
+        repo: Path, tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    auto_commit_on(repo)
+    commit_all(repo, "config")
+    person = git_commit_paused_after_reading_the_index(repo, tmp_path / "pause", "-q", "--allow-empty", "-m", "maya")
+    first = Vault(repo).remember("The plumber comes on Monday at 8.", layer="L2", now=NOW)
+    (tmp_path / "pause" / "go").touch()
+    person.communicate(timeout=60)
+    with caplog.at_level("WARNING", logger="vaultmem"):
+        Vault(repo).remember("The electrician comes on Tuesday.", layer="L2", now=NOW)
+    [said] = [record.getMessage() for record in caplog.records if "as it was before vaultmem's commit" in record.getMessage()]
+    assert first.path in said
+    assert str(first.commit)[:10] in said
+    assert "Set back to what is committed" in said
+    assert git(repo, "status", "--porcelain") == ""
+
+
+def test_a_note_the_person_unstaged_themselves_later_stays_unstaged_and_is_only_named(
+        repo: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    """A `git rm --cached` of a note vaultmem committed leaves the index as a failed `git commit`
+    writes it back; written after the seconds such a write comes in, it is the person's: kept
+    (their staged removal is theirs to commit), and said with how to undo it."""
+    from vaultmem import index_checks
+
+    monkeypatch.setattr(index_checks, "STALE_INDEX_SECONDS", 0.0)  # any later write of the index is "later"
+    auto_commit_on(repo)
+    commit_all(repo, "config")
+    first = Vault(repo).remember("The plumber comes on Monday at 8.", layer="L2", now=NOW)
+    git(repo, "rm", "-q", "--cached", "--", first.path)
+    with caplog.at_level("WARNING", logger="vaultmem"):
+        Vault(repo).remember("The electrician comes on Tuesday.", layer="L2", now=NOW)
+    assert git(repo, "ls-files", "--", first.path) == ""  # still unstaged, as the person left it
+    [said] = [record.getMessage() for record in caplog.records if "as it was before vaultmem's commit" in record.getMessage()]
+    assert f"git reset -q -- {first.path}" in said
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="no flock there: a left lock is never known as vaultmem's")
+def test_a_git_lock_made_right_after_vaultmem_checked_a_killed_vaultmems_lock_is_not_removed(
+        repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The person `rm`s the index.lock a killed vaultmem left, and their git command makes its own,
+    in the moment between vaultmem's check that the name still holds the left lock and its removal.
+    Was: vaultmem unlinked git's live lock and took its own, and git's rename of `index.lock` over
+    the index could move vaultmem's lock file there (the person's staged changes gone)."""
+    auto_commit_on(repo)
+    commit_all(repo, "config")
+    killed = hold_git_index(repo)
+    killed.kill()
+    killed.wait(30)
+    lock = repo / ".git" / "index.lock"
+    gits = b"DIRC, as git's new index is written into its lock"
+    real_stat = os.stat
+
+    def person_replaces_it_once_checked(path: Any, *args: Any, **kwargs: Any) -> os.stat_result:
+        found = real_stat(path, *args, **kwargs)
+        if Path(path) == lock and lock.read_bytes().startswith(gitops.INDEX_LOCK_MARK):
+            lock.unlink()  # the person's rm
+            with open(lock, "xb") as made:  # their git command's lock, made as git makes it (O_EXCL)
+                made.write(gits)
+        return found
+
+    monkeypatch.setattr(gitops.os, "stat", person_replaces_it_once_checked)
+    gitops._remove_if_left_by_a_dead_vaultmem(lock)
+    monkeypatch.undo()
+    assert lock.read_bytes() == gits  # git's lock is where git will rename it from
+    assert sorted(path.name for path in lock.parent.glob("index.lock*")) == ["index.lock"]  # nothing left aside
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="the pause is a shell script")
+def test_a_git_commit_that_reads_head_and_index_between_vaultmems_two_steps_does_not_commit_the_note_deleted(
+        repo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """vaultmem moves HEAD and points the person's index at its commit, one after the other. A `git
+    commit -a` that read HEAD and the index between the two (it reads HEAD first) read the new HEAD
+    and the old index: it then succeeded, with a tree that lacks vaultmem's new note — the person's
+    commit recorded the memory deleted, and nothing said so. The index now goes first: such a commit
+    reads the new index, or the old HEAD (and then fails, writing back the new index)."""
+    auto_commit_on(repo)
+    commit_all(repo, "config")
+    pause = tmp_path / "pause"
+    started: list[subprocess.Popen[str]] = []
+    real_move = gitops._Commit._move_head
+
+    def person_commits_in_the_middle(self: gitops._Commit, commit: str) -> bool:
+        moved = real_move(self, commit)
+        if not started:
+            started.append(git_commit_paused_after_reading_the_index(repo, pause, "-q", "-a", "-m", "maya"))
+        return moved
+
+    monkeypatch.setattr(gitops._Commit, "_move_head", person_commits_in_the_middle)
+    (repo / "mine.md").write_text("# Maya's own note\n\nHer edit.\n", encoding="utf-8")
+    result = Vault(repo).remember("The plumber comes on Monday at 8.", layer="L2", now=NOW)
+    (pause / "go").touch()
+    [person] = started
+    person.communicate(timeout=60)
+    assert result.commit is not None
+    assert f"D\t{result.path}" not in git(repo, "log", "--format=", "--name-status", f"{result.commit}..HEAD")
+    assert git(repo, "ls-tree", "--name-only", "HEAD", "--", result.path) == f"{result.path}\n"  # still in git
+    assert git(repo, "status", "--porcelain", "--", result.path) == ""
+
+
+def test_when_head_moves_before_vaultmems_commit_the_persons_index_file_is_put_back_byte_for_byte(
+        repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The index is pointed at vaultmem's commit before HEAD is moved; when the move loses its race
+    (another commit moved HEAD without git's index lock: a plain `git commit`'s last step), the
+    person's index file goes back as it was, byte for byte (one attempt here, so none follows)."""
+    auto_commit_on(repo)
+    commit_all(repo, "config")
+    (repo / "mine.md").write_text("# Maya's own note\n\nStaged.\n", encoding="utf-8")
+    git(repo, "add", "mine.md")
+    index = repo / ".git" / "index"
+    original = index.read_bytes()
+    pointed: list[bytes] = []
+    real_move = gitops._Commit._move_head
+
+    def another_commit_first(self: gitops._Commit, commit: str) -> bool:
+        pointed.append(index.read_bytes())
+        tree = git(repo, "rev-parse", "HEAD^{tree}").strip()
+        git(repo, "update-ref", "HEAD", git(repo, "commit-tree", tree, "-p", "HEAD", "-m", "another commit").strip())
+        return real_move(self, commit)
+
+    monkeypatch.setattr(gitops._Commit, "_move_head", another_commit_first)
+    monkeypatch.setattr(gitops, "COMMIT_ATTEMPTS", 1)
+    with pytest.raises(GitError, match=r"HEAD of .* kept moving"):
+        Vault(repo).remember("The plumber comes on Monday at 8.", layer="L2", now=NOW)
+    assert pointed[0] != original  # it had been pointed at vaultmem's commit
+    assert index.read_bytes() == original
+    assert git(repo, "log", "--format=%s", "-1") == "another commit\n"
+    assert not list(index.parent.glob("index.vaultmem-*"))  # nothing left beside it

@@ -32,6 +32,7 @@ from contextvars import ContextVar
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from . import index_checks
 from .errors import GitError, WriteLockBusy
 from .lock_files import open_lock_file, open_plain_file, read_lock_file
 from .noteio import FileChange
@@ -710,6 +711,7 @@ class _Commit:
 
     def __init__(self, root: Path, lock_dir: Path, message: str) -> None:
         self.root = root
+        self.lock_dir = lock_dir
         # A note's title comes from its file, and YAML can spell a NUL ("\0"): git takes no NUL
         # in an argument, and the note would stay written but uncommitted.
         self.message = "".join("\ufffd" if unicodedata.category(char) == "Cc" and char not in "\n\t" else char
@@ -727,6 +729,10 @@ class _Commit:
         # A note moved with the person's uncommitted edit in it: the blob of the bytes moved, which
         # its trailer names (the commit holds HEAD's); path as in the tree → blob.
         self._moved_bytes: dict[str, str] = {}
+        # What earlier commits set in the person's index, to be checked by this one (index_checks.py).
+        self._open_checks: list[index_checks.IndexSet] = []
+        self._put_back: dict[str, str] = {}  # path → the commit whose change the index had lost, put back
+        self._unstaged: dict[str, str] = {}  # the same, but written too late to be git's: only said
 
     def make(self, changes: Sequence[FileChange]) -> CommitResult | None:
         """The result, or ``None`` when HEAD moved and the attempt must start again."""
@@ -759,6 +765,7 @@ class _Commit:
             return CommitResult(None, self.not_committed)
         commit = self._commit_object(updates, self._archived_trailers(changes, updates))
         index = self.top / git_path(self.top, "index")
+        self._open_checks = index_checks.load(self.lock_dir)
         markers = _in_progress_markers(self.top)
         prepared = self._person_index(index, updates, head_entries)
         try:
@@ -780,13 +787,54 @@ class _Commit:
                 if prepared.stamp != _stamp(index):  # the person's git wrote it since: made again, from theirs
                     prepared.discard()
                     prepared = self._person_index(index, updates, head_entries)
-                if not self._move_head(commit):
+                # The index first, then HEAD: a `git commit` reads HEAD, then the index. Moved first,
+                # HEAD was new to one that read both between the two steps, the index old, and that
+                # commit succeeded with a tree lacking vaultmem's new note — recorded deleted, unsaid
+                # (adr/0017). Now it reads the new index, or the old HEAD and fails at its end.
+                was = _index_set_aside(index) if prepared.copy is not None else None
+                try:
+                    if prepared.copy is not None:
+                        prepared.copy.replace(index)  # the person's index, pointing at what is committed next
+                    moved = self._move_head(commit)
+                except BaseException:
+                    if prepared.copy is not None:
+                        _put_index_back(index, was)
+                    raise
+                if not moved:
+                    if prepared.copy is not None:
+                        _put_index_back(index, was)  # HEAD moved meanwhile: their index as it was, byte for byte
                     return None
-                if prepared.copy is not None:
-                    prepared.copy.replace(index)  # the person's index, pointing at what was committed
+                if was is not None:
+                    was.unlink(missing_ok=True)
+                self._record_index_set(commit, index, prepared)
         finally:
             prepared.discard()
         return CommitResult(commit, self.not_committed, self.yours_left_uncommitted)
+
+    def _record_index_set(self, commit: str, index: Path, prepared: _PreparedIndex) -> None:
+        """Say what this commit put back in the person's index, and keep what it set there for the
+        next commit to check (index_checks.py): a `git commit` that read the index before this one
+        may write it back yet. Failing to keep it is said; the commit is made either way."""
+        for path, earlier in self._put_back.items():
+            log.warning("vaultmem: git's index had %s as it was before vaultmem's commit %s: a `git commit` that "
+                        "failed (\"cannot lock ref 'HEAD'\") wrote back the index it had read before that commit. Set "
+                        "back to what is committed, so your next commit does not undo it; your staged changes are "
+                        "as they were", path, earlier[:10])
+        for path, earlier in self._unstaged.items():
+            log.warning("vaultmem: git's index has %s as it was before vaultmem's commit %s, so your next commit "
+                        "would undo that commit's change to it. If you did not unstage it yourself, `git reset -q -- "
+                        "%s` puts it back as committed", path, earlier[:10], shlex.quote(path))
+        now = time.time_ns()
+        still_open = [check for check in self._open_checks if check.open_at(now)]
+        stamp = _stamp(index)
+        if prepared.copy is not None and prepared.set_paths and stamp is not None:
+            still_open.append(index_checks.IndexSet(commit, now, stamp[0], {
+                path: (_entry_text(replaced), _entry_text(entry)) for path, (replaced, entry) in prepared.set_paths.items()}))
+        try:
+            index_checks.save(self.lock_dir, still_open)
+        except OSError as error:
+            log.warning("vaultmem: committed %s, but could not keep what it set in git's index for the next commit "
+                        "to check (%s): if a `git commit` of yours failed just now, run `git status`", commit[:10], error)
 
     def _created_gone(self, changes: Sequence[FileChange]) -> bool:
         """Whether a note vaultmem created is no longer in the folder. The person's `git add -A &&
@@ -926,23 +974,55 @@ class _Commit:
     def _person_index(self, index: Path, updates: Mapping[str, _Entry | None], head: Mapping[str, _Entry]) -> _PreparedIndex:
         """A copy of the person's index (beside it, so a rename replaces it) pointing at what is
         about to be committed — only for paths where it held HEAD's version (nothing staged):
-        their staged changes stay as they were. No copy when no path needs it."""
+        their staged changes stay as they were. No copy when no path needs it. Paths an earlier
+        commit's change was lost from by a failed `git commit` are put back (:meth:`_owed`)."""
         stamp = _stamp(index)
         copy = index.with_name(f"{index.name}.vaultmem-{os.getpid()}-{secrets.token_hex(4)}")
         env = {"GIT_INDEX_FILE": str(copy)}
         try:
             if stamp is not None:
                 shutil.copy2(index, copy)
-            staged = _index_entries(self.top, list(updates), env)
+            checked = [path for check in self._open_checks for path in check.paths]
+            staged, unmerged = _index_stages(self.top, [*updates, *checked], env)
+            put_back = self._owed(staged, unmerged, stamp)
+            staged = {**{path: entry for path, entry in staged.items() if path not in put_back},
+                      **{path: entry for path, entry in put_back.items() if entry is not None}}
             unchanged = {path: entry for path, entry in updates.items() if staged.get(path) == head.get(path)}
-            if not unchanged:
+            writes = {**put_back, **unchanged}
+            if not writes:
                 copy.unlink(missing_ok=True)
                 return _PreparedIndex(None, stamp)
-            _git_bytes(self.top, "update-index", "-z", "--index-info", env=env, stdin=_index_info(unchanged, self.zero))
+            _git_bytes(self.top, "update-index", "-z", "--index-info", env=env, stdin=_index_info(writes, self.zero))
         except BaseException:
             copy.unlink(missing_ok=True)
             raise
-        return _PreparedIndex(copy, stamp)
+        return _PreparedIndex(copy, stamp, {path: (head.get(path), entry) for path, entry in unchanged.items()})
+
+    def _owed(self, staged: Mapping[str, _Entry], unmerged: set[str],
+              stamp: tuple[int, int, int] | None) -> dict[str, _Entry | None]:
+        """The paths of the person's index to put back as an earlier commit of vaultmem's set them:
+        the index holds again what that commit replaced, HEAD still holds what it committed, and
+        the index was written by another than vaultmem within seconds of that commit — a `git
+        commit` that read the index before it and failed ("cannot lock ref 'HEAD'") wrote back
+        what it had read, and the person's next commit would undo vaultmem's (a remembered note
+        recorded deleted). Written later, it is the person's own unstaging: only said."""
+        self._put_back.clear()
+        self._unstaged.clear()
+        if stamp is None or not self._open_checks:
+            return {}
+        head = self._entries([path for check in self._open_checks for path in check.paths]) if self.head else {}
+        owed: dict[str, _Entry | None] = {}
+        for check in self._open_checks:
+            for path, (replaced, committed) in check.paths.items():
+                if (path in unmerged or replaced == committed or _entry_text(staged.get(path)) != replaced
+                        or _entry_text(head.get(path)) != committed):
+                    continue
+                if check.written_in_window(stamp[0], stamp[1]):
+                    owed[path] = head.get(path)
+                    self._put_back[path] = check.commit
+                else:
+                    self._unstaged[path] = check.commit
+        return owed
 
 
 @dataclass
@@ -952,10 +1032,37 @@ class _PreparedIndex:
 
     copy: Path | None
     stamp: tuple[int, int, int] | None
+    # path → (the entry the copy replaced, the one it set) for the paths this commit changed
+    set_paths: Mapping[str, tuple[_Entry | None, _Entry | None]] = field(default_factory=dict)
 
     def discard(self) -> None:
         if self.copy is not None:
             self.copy.unlink(missing_ok=True)
+
+
+def _index_set_aside(index: Path) -> Path | None:
+    """A second name for the person's index file as it is (a hard link: nothing copied, nothing
+    changed; a copy where links cannot be made), to put it back if the commit it is replaced for
+    is not made; None when there is no index file yet."""
+    aside = index.with_name(f"{index.name}.vaultmem-was-{os.getpid()}-{secrets.token_hex(4)}")
+    try:
+        os.link(index, aside)
+    except FileNotFoundError:
+        return None
+    except OSError:  # a file system without hard links (FAT, some network shares): a copy
+        try:
+            shutil.copy2(index, aside)
+        except FileNotFoundError:
+            return None
+    return aside
+
+
+def _put_index_back(index: Path, was: Path | None) -> None:
+    """The person's index as it was before :func:`_index_set_aside` (none, if there was none)."""
+    if was is None:
+        index.unlink(missing_ok=True)
+    else:
+        was.replace(index)
 
 
 def _stamp(index: Path) -> tuple[int, int, int] | None:
@@ -1039,7 +1146,8 @@ def _remove_if_left_by_a_dead_vaultmem(lock: Path) -> bool:
         found, opened = os.stat(lock, follow_symlinks=False), os.fstat(descriptor)
         if (found.st_dev, found.st_ino) != (opened.st_dev, opened.st_ino):
             return True  # replaced meanwhile: not this file; take the new one's turn
-        lock.unlink()
+        if not _take_away_if_still(lock, opened):
+            return True  # a git command's new lock took its name meanwhile: left to it, take its turn
         log.warning("vaultmem: removed %s, left by a vaultmem commit that was killed (%s)", lock,
                     first[len(INDEX_LOCK_MARK):].decode(errors="replace").strip())
         return True
@@ -1047,6 +1155,39 @@ def _remove_if_left_by_a_dead_vaultmem(lock: Path) -> bool:
         return True
     finally:
         os.close(descriptor)
+
+
+def _take_away_if_still(lock: Path, opened: os.stat_result) -> bool:
+    """Remove ``lock`` if its name still holds the file ``opened``; put back whatever else it held.
+
+    No system call removes a name only if it still holds a given file, so between the check and
+    the removal the person can `rm` the left lock and a git command make its own: an unlink there
+    removed git's live lock, vaultmem made its own, and git's rename of `index.lock` over the index
+    then moved vaultmem's lock file there — a garbage index, the person's staged changes gone. The
+    name is moved aside (one atomic rename) and looked at there: git's lock goes back under its name
+    (a link, which never replaces a file), and git finishes unharmed. Left: git renaming its lock in
+    the microseconds it is aside fails cleanly ("unable to write new index file"), and the lock put
+    back is then a dead one the person removes (adr/0017)."""
+    aside = lock.with_name(f"{lock.name}.vaultmem-left-{os.getpid()}-{secrets.token_hex(4)}")
+    os.rename(lock, aside)
+    moved = os.stat(aside, follow_symlinks=False)
+    if (moved.st_dev, moved.st_ino) == (opened.st_dev, opened.st_ino):
+        aside.unlink()
+        return True
+    try:
+        os.link(aside, lock, follow_symlinks=False)
+        aside.unlink()
+        return False
+    except FileExistsError:
+        pass
+    except OSError:  # no hard links here: renamed back, unless a lock took the name meanwhile
+        if not os.path.lexists(lock):
+            os.rename(aside, lock)
+            return False
+    aside.unlink()
+    log.warning("vaultmem: took a git command's %s aside for a left one of vaultmem's, and another took the name "
+                "meanwhile; that git command will fail (\"unable to write new index file\"): run it again", lock)
+    return False
 
 
 def _flock_free(descriptor: int) -> bool:
@@ -1081,8 +1222,19 @@ def _index_info(updates: Mapping[str, _Entry | None], zero: str) -> bytes:
 
 
 def _index_entries(top: Path, paths: Sequence[str], env: Mapping[str, str] | None = None) -> dict[str, _Entry]:
+    return _index_stages(top, paths, env)[0]
+
+
+def _index_stages(top: Path, paths: Sequence[str], env: Mapping[str, str] | None = None) -> tuple[dict[str, _Entry], set[str]]:
+    """The index's entries of ``paths`` (stage 0), and which of them are unmerged (a conflict)."""
     listed = _git_bytes(top, "ls-files", "-z", "--stage", "--", *paths, env=env) if paths else b""
-    return {name: _Entry(mode, blob) for (mode, blob, stage), name in _records(listed) if stage == "0"}
+    records = list(_records(listed))
+    return ({name: _Entry(mode, blob) for (mode, blob, stage), name in records if stage == "0"},
+            {name for (_mode, _blob, stage), name in records if stage != "0"})
+
+
+def _entry_text(entry: _Entry | None) -> index_checks.Entry:
+    return None if entry is None else f"{entry.mode} {entry.blob}"
 
 
 def _records(listed: bytes) -> Iterator[tuple[tuple[str, str, str], str]]:

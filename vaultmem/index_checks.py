@@ -1,0 +1,106 @@
+"""What vaultmem's commits set in the person's git index, kept to be checked by the next commit
+(adr/0017, addendum "A failed `git commit` writes back an older index").
+
+A ``git commit`` reads git's index before it takes ``index.lock``, and writes what it read back
+(refreshed) without looking whether the index changed meanwhile. When vaultmem commits between
+the two, the person's commit fails ("cannot lock ref 'HEAD'": vaultmem moved HEAD) but its write
+stays: the index holds vaultmem's paths as they were before vaultmem's commit, and the person's
+next commit undoes that commit (a remembered note recorded deleted). The write comes after
+vaultmem's commit is over, so only a later commit can see it: each commit records here, per
+path, the entry it replaced in the person's index and the one it set, and when; the next commit
+sets a path back where the index holds the replaced entry again, HEAD still the one committed,
+and the index was written within :data:`STALE_INDEX_SECONDS` after (gitops).
+
+The file (``.vaultmem/git-index-checks.json``) is derived state of the moment: losing it loses
+only the checks of the commits it named, and one that cannot be read is said and started anew.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import secrets
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+FILE_NAME = "git-index-checks.json"
+# How long after vaultmem's commit git's index may be written by a command that read it before:
+# a `git commit` writes it right after it takes the lock, a moment after reading it (the time
+# git takes to look at every file of the vault: milliseconds, a second on a huge one). A write
+# later than this is the person's own (a `git rm --cached`), and is only said, never undone.
+STALE_INDEX_SECONDS = 5.0
+KEPT = 16  # commits whose checks are still open at once: a write comes within the seconds above
+
+log = logging.getLogger("vaultmem")
+
+Entry = str | None  # "MODE BLOB" of an index entry; None: no entry at that path
+
+
+@dataclass(frozen=True)
+class IndexSet:
+    """One commit's change to the person's index: ``paths`` maps a path (from the repository's
+    top) to (the entry it replaced, the entry it set); ``at_ns`` is when (``time.time_ns()``), and
+    ``inode`` the index file it left."""
+
+    commit: str
+    at_ns: int
+    inode: int
+    paths: Mapping[str, tuple[Entry, Entry]]
+
+    def as_json(self) -> dict[str, object]:
+        return {"commit": self.commit, "at_ns": self.at_ns, "inode": self.inode,
+                "paths": {path: list(pair) for path, pair in self.paths.items()}}
+
+    def open_at(self, now_ns: int) -> bool:
+        """Whether a stale write of the index may still come (its window is not over)."""
+        return now_ns <= self.at_ns + int(STALE_INDEX_SECONDS * 1e9)
+
+    def written_in_window(self, inode: int, mtime_ns: int) -> bool:
+        """Whether the index file (``inode``, written at ``mtime_ns``) is another than the one this
+        commit left, written within its window: a command that read the index before it."""
+        return inode != self.inode and mtime_ns <= self.at_ns + int(STALE_INDEX_SECONDS * 1e9)
+
+
+def load(lock_dir: Path) -> list[IndexSet]:
+    """The checks still open; none when there is no file. A file that cannot be read is said
+    (the checks it held are lost, not the person's work) and taken as none."""
+    path = lock_dir / FILE_NAME
+    try:
+        records = json.loads(path.read_text(encoding="utf-8"))
+        return [_from_json(record) for record in records]
+    except FileNotFoundError:
+        return []
+    except (OSError, ValueError, TypeError, KeyError) as error:
+        log.warning("vaultmem: could not read %s (%s); the check of git's index after vaultmem's earlier commits "
+                    "starts anew: run `git status` to see that it holds no staged change you did not make", path, error)
+        return []
+
+
+def _from_json(record: Mapping[str, object]) -> IndexSet:
+    paths = record["paths"]
+    if not isinstance(paths, dict):
+        raise TypeError(f"paths is a {type(paths).__name__}, not an object")
+    return IndexSet(str(record["commit"]), int(str(record["at_ns"])), int(str(record["inode"])),
+                    {str(path): (_entry(pair[0]), _entry(pair[1])) for path, pair in paths.items()})
+
+
+def _entry(value: object) -> Entry:
+    if value is None or isinstance(value, str):
+        return value
+    raise TypeError(f"an entry is a {type(value).__name__}, not a string or null")
+
+
+def save(lock_dir: Path, sets: Sequence[IndexSet]) -> None:
+    """Write the checks still open (the newest :data:`KEPT`), atomically; no file when none."""
+    path = lock_dir / FILE_NAME
+    if not sets:
+        path.unlink(missing_ok=True)
+        return
+    temporary = path.with_name(f"{path.name}.{os.getpid()}-{secrets.token_hex(4)}")
+    try:
+        temporary.write_text(json.dumps([record.as_json() for record in sets[-KEPT:]]), encoding="utf-8")
+        temporary.replace(path)
+    finally:
+        temporary.unlink(missing_ok=True)
