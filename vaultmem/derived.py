@@ -186,6 +186,10 @@ class DerivedIndex:
             report = self.indexer.reconcile(progress, completes_rebuild=finishes)
         # Always: also heals a snapshot lost to a kill during the previous fold.
         self.fold()
+        if self._read_only is None:
+            reclaimed = self.store.reclaim_free_pages()  # after a big delete: the file shrinks
+            if reclaimed is not None:
+                log.info("gave %d bytes of freed index pages back to the disk", reclaimed.bytes_before - reclaimed.bytes_after)
         return report
 
     def drop(self) -> None:

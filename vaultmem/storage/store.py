@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sqlite3
 from contextlib import AbstractContextManager
+from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import IndexNotWritable
@@ -17,6 +18,21 @@ from .tasks import TaskStore
 from .usage import UsageStore
 from .usage_backup import UsageBackup
 from .vectors import NOTE_SPACE, PASSAGE_SPACE, VectorSpace, VectorStore
+
+# Free pages worth giving back to the disk: at least this share of the file, and at least 4 MiB
+# (a file with a few free pages keeps them: the next writes reuse them). See adr/0013's addendum.
+RECLAIM_FREE_SHARE = 0.10
+RECLAIM_MIN_FREE_PAGES = 1024
+AUTO_VACUUM_INCREMENTAL = 2
+
+
+@dataclass(frozen=True)
+class Reclaimed:
+    """What :meth:`Store.reclaim_free_pages` gave back: the file's size before and after."""
+
+    bytes_before: int
+    bytes_after: int
+    rewritten: bool  # a whole VACUUM (an index made before stop 36), not the incremental one
 
 
 class Store:
@@ -70,6 +86,37 @@ class Store:
 
     def close(self) -> None:
         self.db.close()
+
+    def reclaim_free_pages(self) -> Reclaimed | None:
+        """Give the pages deletes freed back to the disk, when they are many (``vaultmem index``
+        after a big delete or change); None when there were too few to bother.
+
+        SQLite keeps freed pages in the file for later writes: a vault that lost half its notes
+        kept an index of the old size for ever. An index made with ``auto_vacuum = INCREMENTAL``
+        (every new one) moves its last pages into the holes and truncates; an older one is
+        rewritten once by ``VACUUM``, which also makes it incremental (the pragma is set on open).
+        Not done inside a transaction (VACUUM cannot be); errors are the index's usual ones.
+        """
+        if self.db.in_transaction:
+            return None
+        try:
+            page_size, pages, free, mode = (int(self.db.execute(f"PRAGMA {name}").fetchone()[0])
+                                            for name in ("page_size", "page_count", "freelist_count", "auto_vacuum"))
+            if free < RECLAIM_MIN_FREE_PAGES or free < pages * RECLAIM_FREE_SHARE:
+                return None
+            rewritten = mode != AUTO_VACUUM_INCREMENTAL
+            # executescript steps the pragma to its end: execute() stops after its first page (the
+            # statement has no columns, so Python's sqlite3 takes it for done after one step).
+            self.db.conn.executescript("VACUUM" if rewritten else "PRAGMA incremental_vacuum")
+            # In WAL mode the file shrinks when the moved pages are checkpointed: now, unless a reader
+            # holds an older snapshot for more than a second (then a later checkpoint does it).
+            # TRUNCATE also empties the WAL, which a VACUUM filled with a copy of the whole file.
+            with self.db.waiting_at_most(1.0):
+                self.db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall()
+            after = int(self.db.execute("PRAGMA page_count").fetchone()[0])
+        except sqlite3.Error as error:
+            raise index_failure(error, self.path, self.db.identity) from None
+        return Reclaimed(pages * page_size, after * page_size, rewritten)
 
     @property
     def in_transaction(self) -> bool:
