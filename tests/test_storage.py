@@ -308,22 +308,14 @@ def _many_notes(root: Path, count: int) -> list[Path]:
     return paths
 
 
-def _pages(store: Store) -> tuple[int, int, int]:
-    """(page_count, freelist_count, auto_vacuum) of the store's file."""
-    return tuple(int(store.db.execute(f"PRAGMA {name}").fetchone()[0])  # type: ignore[return-value]
-                 for name in ("page_count", "freelist_count", "auto_vacuum"))
+def _pages(store: Store) -> tuple[int, int]:
+    """(page_count, freelist_count) of the store's file."""
+    return (int(store.db.execute("PRAGMA page_count").fetchone()[0]),
+            int(store.db.execute("PRAGMA freelist_count").fetchone()[0]))
 
 
 def _answers(vault: object, queries: list[str]) -> list[list[tuple[str, float]]]:
     return [[(hit.path, round(hit.score, 9)) for hit in vault.search(query, k=5)] for query in queries]  # type: ignore[attr-defined]
-
-
-def test_a_new_index_can_give_freed_pages_back_to_the_disk(tmp_path: Path) -> None:
-    store = Store(tmp_path / ".vaultmem")
-    try:
-        assert _pages(store)[2] == 2  # INCREMENTAL: set before the schema's first table
-    finally:
-        store.close()
 
 
 def test_index_after_deleting_most_notes_shrinks_the_file_and_answers_as_a_fresh_index(
@@ -340,16 +332,15 @@ def test_index_after_deleting_most_notes_shrinks_the_file_and_answers_as_a_fresh
     queries = ["harbour3 lantern4", "zq7x", "zq100x", "granite meadow"]
     with Vault(vault_dir, embedder=HashingEmbedder()) as vault:
         vault.index()
-        pages_before, _free, _mode = _pages(vault.store)
+        pages_before, _free = _pages(vault.store)
         for path in notes[:90]:
             path.unlink()
         vault.index()
-        pages_after, free_after, mode = _pages(vault.store)
+        pages_after, free_after = _pages(vault.store)
         answers = _answers(vault, queries)
     db = vault_dir / ".vaultmem" / "index.db"
-    assert mode == 2
-    assert free_after < max(16, pages_after * store_module.RECLAIM_FREE_SHARE)
-    assert pages_after < pages_before * 0.7, (pages_before, pages_after)  # the free pages: half-full ones stay
+    assert free_after == 0
+    assert pages_after < pages_before * 0.6, (pages_before, pages_after)
     assert db.stat().st_size == pages_after * 4096  # the file itself shrank, not only the page count
     for path in (vault_dir / ".vaultmem").iterdir():  # deleting .vaultmem and indexing again: the same answers
         path.unlink()
@@ -359,32 +350,3 @@ def test_index_after_deleting_most_notes_shrinks_the_file_and_answers_as_a_fresh
         assert _answers(vault, queries) == answers
         assert any(answers), "the queries find something"
 
-
-def test_an_index_made_before_incremental_vacuum_is_rewritten_once_when_much_is_free(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    import sqlite3
-
-    from vaultmem import Vault
-    from vaultmem.embedders import HashingEmbedder
-    from vaultmem.storage import store as store_module
-
-    monkeypatch.setattr(store_module, "RECLAIM_MIN_FREE_PAGES", 16)
-    vault_dir = tmp_path / "vault"
-    notes = _many_notes(vault_dir, 80)
-    with Vault(vault_dir, embedder=HashingEmbedder()) as vault:
-        vault.index()
-    old = sqlite3.connect(vault_dir / ".vaultmem" / "index.db", isolation_level=None)
-    old.execute("PRAGMA auto_vacuum = NONE")
-    old.execute("VACUUM")  # as every index made before stop 36 is
-    assert old.execute("PRAGMA auto_vacuum").fetchone()[0] == 0
-    old.close()
-    with Vault(vault_dir, embedder=HashingEmbedder()) as vault:
-        pages_before = _pages(vault.store)[0]
-        for path in notes[:60]:
-            path.unlink()
-        vault.index()
-        pages_after, free_after, mode = _pages(vault.store)
-        assert [hit.path for hit in vault.search("zq70x", k=1)] == ["folder-0/note-70.md"]
-    assert mode == 2
-    assert free_after == 0
-    assert pages_after < pages_before * 0.6, (pages_before, pages_after)

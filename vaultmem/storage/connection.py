@@ -74,9 +74,6 @@ class Connection:
             raise IndexNotWritable(self.path, refusal)
         conn = self._connect(create_lock)
         try:
-            # Before anything creates a table: a new index can then give freed pages back to the disk
-            # (Store.reclaim_free_pages). On an existing file it only takes effect at a VACUUM.
-            conn.execute("PRAGMA auto_vacuum = INCREMENTAL")
             conn.execute("PRAGMA journal_mode = WAL")  # reads the header: a file that is no database fails here
             conn.execute("PRAGMA synchronous = NORMAL")
             conn.execute("PRAGMA foreign_keys = ON")

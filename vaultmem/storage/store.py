@@ -19,11 +19,10 @@ from .usage import UsageStore
 from .usage_backup import UsageBackup
 from .vectors import NOTE_SPACE, PASSAGE_SPACE, VectorSpace, VectorStore
 
-# Free pages worth giving back to the disk: at least this share of the file, and at least 4 MiB
-# (a file with a few free pages keeps them: the next writes reuse them). See adr/0013's addendum.
+# Free pages worth a VACUUM: at least this share of the file, and at least 4 MiB (a file with a
+# few free pages keeps them: the next writes reuse them). See adr/0013's addendum.
 RECLAIM_FREE_SHARE = 0.10
 RECLAIM_MIN_FREE_PAGES = 1024
-AUTO_VACUUM_INCREMENTAL = 2
 
 
 @dataclass(frozen=True)
@@ -32,7 +31,6 @@ class Reclaimed:
 
     bytes_before: int
     bytes_after: int
-    rewritten: bool  # a whole VACUUM (an index made before stop 36), not the incremental one
 
 
 class Store:
@@ -92,31 +90,27 @@ class Store:
         after a big delete or change); None when there were too few to bother.
 
         SQLite keeps freed pages in the file for later writes: a vault that lost half its notes
-        kept an index of the old size for ever. An index made with ``auto_vacuum = INCREMENTAL``
-        (every new one) moves its last pages into the holes and truncates; an older one is
-        rewritten once by ``VACUUM``, which also makes it incremental (the pragma is set on open).
-        Not done inside a transaction (VACUUM cannot be); errors are the index's usual ones.
+        kept an index of the old size for ever. ``VACUUM`` rewrites the file without them (and
+        packs the half-empty pages); it needs room for a second copy meanwhile (in the WAL),
+        so on a disk too full for it the index stays as it is, complete, and
+        :class:`IndexNotWritable` says so. Not inside a transaction (VACUUM cannot be).
         """
         if self.db.in_transaction:
             return None
         try:
-            page_size, pages, free, mode = (int(self.db.execute(f"PRAGMA {name}").fetchone()[0])
-                                            for name in ("page_size", "page_count", "freelist_count", "auto_vacuum"))
+            page_size, pages, free = (int(self.db.execute(f"PRAGMA {name}").fetchone()[0])
+                                      for name in ("page_size", "page_count", "freelist_count"))
             if free < RECLAIM_MIN_FREE_PAGES or free < pages * RECLAIM_FREE_SHARE:
                 return None
-            rewritten = mode != AUTO_VACUUM_INCREMENTAL
-            # executescript steps the pragma to its end: execute() stops after its first page (the
-            # statement has no columns, so Python's sqlite3 takes it for done after one step).
-            self.db.conn.executescript("VACUUM" if rewritten else "PRAGMA incremental_vacuum")
-            # In WAL mode the file shrinks when the moved pages are checkpointed: now, unless a reader
-            # holds an older snapshot for more than a second (then a later checkpoint does it).
-            # TRUNCATE also empties the WAL, which a VACUUM filled with a copy of the whole file.
+            self.db.execute("VACUUM")
+            # The copy went into the WAL: checkpoint it into the file and empty the WAL now, unless
+            # a reader holds an older snapshot for more than a second (a later checkpoint does it).
             with self.db.waiting_at_most(1.0):
                 self.db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall()
             after = int(self.db.execute("PRAGMA page_count").fetchone()[0])
         except sqlite3.Error as error:
             raise index_failure(error, self.path, self.db.identity) from None
-        return Reclaimed(pages * page_size, after * page_size, rewritten)
+        return Reclaimed(pages * page_size, after * page_size)
 
     @property
     def in_transaction(self) -> bool:
