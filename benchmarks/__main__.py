@@ -23,6 +23,8 @@ def parser() -> argparse.ArgumentParser:
     generate.add_argument("directory", type=Path)
     generate.add_argument("--notes", type=int, default=DEFAULT_NOTES)
     generate.add_argument("--seed", type=int, default=DEFAULT_SEED)
+    generate.add_argument("--day-folders", action="store_true",
+                          help="Put dated notes in a folder per day (20,000 notes: ~11,000 folders).")
     worker = commands.add_parser("worker", help=argparse.SUPPRESS)
     worker.add_argument("task")
     worker.add_argument("vault", type=Path)
@@ -44,7 +46,8 @@ def main(argv: list[str] | None = None) -> int:
         from .bench_index import write_marker
         from .generate import generate_vault
 
-        summary = generate_vault(arguments.directory, arguments.notes, arguments.seed).as_dict()
+        summary = generate_vault(arguments.directory, arguments.notes, arguments.seed,
+                                 day_folders=arguments.day_folders).as_dict()
         write_marker(arguments.directory, summary)  # `index --keep DIR` reuses this vault
         print(json.dumps(summary, indent=2))
         return 0

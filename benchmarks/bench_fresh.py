@@ -31,6 +31,7 @@ import argparse
 import json
 import os
 import platform
+import resource
 import signal
 import statistics
 import subprocess
@@ -147,18 +148,29 @@ def walk_components(vault: Path, runs: int) -> dict[str, Any]:
 
 
 def cli_search(vault: Path, query: str, checkout: Path = REPO_ROOT) -> tuple[float, list[dict[str, Any]]]:
+    seconds, _cpu, hits = cli_search_cpu(vault, query, checkout)
+    return seconds, hits
+
+
+def cli_search_cpu(vault: Path, query: str, checkout: Path = REPO_ROOT) -> tuple[float, float, list[dict[str, Any]]]:
+    """(wall seconds, CPU seconds (user + system) of the process, its hits). On a shared machine
+    the CPU time is the figure to compare: the wall time mostly measures the other work."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
     # cwd too: `python -m` puts the working directory first on sys.path, before PYTHONPATH.
     completed = subprocess.run(cli(vault, "search", query, "-k", "10", "--json"), capture_output=True, text=True,
                                env=cli_env(checkout), cwd=checkout)
     seconds = time.perf_counter() - started
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if completed.returncode != 0:
         raise RuntimeError(f"vaultmem search {query!r} failed: {completed.stderr[-2000:]}")
-    return seconds, json.loads(completed.stdout)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return seconds, cpu, json.loads(completed.stdout)
 
 
 def cli_phase(vault: Path, edits: Edits, queries: Sequence[str], runs: int, edit_runs: int) -> dict[str, Any]:
-    unchanged = [cli_search(vault, queries[number % len(queries)])[0] for number in range(runs)]
+    timings = [cli_search_cpu(vault, queries[number % len(queries)]) for number in range(runs)]
+    unchanged = [wall for wall, _cpu, _hits in timings]
     after_edit: list[float] = []
     found = 0
     for _ in range(edit_runs):
@@ -169,6 +181,7 @@ def cli_phase(vault: Path, edits: Edits, queries: Sequence[str], runs: int, edit
     return {
         "nothing_changed_median_seconds": round(statistics.median(unchanged), 3),
         "nothing_changed_max_seconds": round(max(unchanged), 3),
+        "nothing_changed_median_cpu_seconds": round(statistics.median(cpu for _wall, cpu, _hits in timings), 3),
         "after_edit_median_seconds": round(statistics.median(after_edit), 3),
         "after_edit_found": f"{found}/{edit_runs}",
     }
@@ -176,8 +189,26 @@ def cli_phase(vault: Path, edits: Edits, queries: Sequence[str], runs: int, edit
 
 def baseline_cli(vault: Path, queries: Sequence[str], runs: int, checkout: Path) -> dict[str, Any]:
     """The same fresh-process search run from another checkout (e.g. main before this work)."""
-    seconds = [cli_search(vault, queries[number % len(queries)], checkout)[0] for number in range(runs)]
-    return {"checkout": str(checkout), "nothing_changed_median_seconds": round(statistics.median(seconds), 3)}
+    timings = [cli_search_cpu(vault, queries[number % len(queries)], checkout) for number in range(runs)]
+    return {"checkout": str(checkout),
+            "nothing_changed_median_seconds": round(statistics.median(wall for wall, _cpu, _hits in timings), 3),
+            "nothing_changed_median_cpu_seconds": round(statistics.median(cpu for _wall, cpu, _hits in timings), 3)}
+
+
+def alternated_cli(vault: Path, queries: Sequence[str], runs: int, baseline: Path | None) -> dict[str, Any]:
+    """Fresh-process searches with nothing changed, this checkout's and the baseline's taken in
+    turns (``--cli-only``): on a shared machine the load then falls on both alike."""
+    sides = {"this": REPO_ROOT, **({"baseline": baseline} if baseline is not None else {})}
+    timings: dict[str, list[tuple[float, float]]] = {side: [] for side in sides}
+    for number in range(runs):
+        for side, checkout in sides.items():
+            wall, cpu, _hits = cli_search_cpu(vault, queries[number % len(queries)], checkout)
+            timings[side].append((wall, cpu))
+    return {side: {"checkout": str(sides[side]),
+                   "nothing_changed_median_seconds": round(statistics.median(wall for wall, _ in pairs), 3),
+                   "nothing_changed_median_cpu_seconds": round(statistics.median(cpu for _, cpu in pairs), 3),
+                   "loadavg_after": [round(value, 2) for value in os.getloadavg()]}
+            for side, pairs in timings.items()}
 
 
 def python_startup_seconds() -> float:
@@ -278,9 +309,13 @@ def watch_process(vault: Path) -> Iterator[subprocess.Popen[bytes]]:
 # ------------------------------------------------------------------ one size
 
 
-def measure(vault: Path, runs: int, edit_runs: int, baseline: Path | None) -> dict[str, Any]:
+def measure(vault: Path, runs: int, edit_runs: int, baseline: Path | None, cli_only: bool = False) -> dict[str, Any]:
     index(vault)
     queries = make_queries(WARMUP_QUERIES + TIMED_QUERIES + runs, SEED + 5)
+    if cli_only:
+        progress("fresh-process searches, alternated with the baseline")
+        return {"vault": str(vault), "loadavg_before": [round(value, 2) for value in os.getloadavg()],
+                "cli_alternated": alternated_cli(vault, queries[-runs:], runs, baseline)}
     edits = Edits(vault)
     from vaultmem.config import load_config
     from vaultmem.paths import VaultPaths
@@ -315,7 +350,7 @@ def measure(vault: Path, runs: int, edit_runs: int, baseline: Path | None) -> di
 def targets(results: dict[str, Any]) -> list[dict[str, Any]]:
     checked = []
     for size, result in results.items():
-        if int(size) != TARGET_NOTES:
+        if not size.isdigit() or int(size) != TARGET_NOTES or "cli" not in result:
             continue
         figures = (
             ("fresh_search_seconds", result["cli"]["nothing_changed_median_seconds"], TARGET_CLI_SECONDS),
@@ -335,6 +370,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--edits", type=int, default=10, help="Edits per variant.")
     parser.add_argument("--baseline", type=Path, metavar="CHECKOUT",
                         help="Also time the fresh-process search run from this checkout (e.g. `git worktree` of main).")
+    parser.add_argument("--cli-only", action="store_true",
+                        help="Only the fresh-process searches with nothing changed (wall and CPU), taken in turns with --baseline.")
     arguments = parser.parse_args(argv)
     document: dict[str, Any] = {
         "machine": {"cpus": os.cpu_count(), "python": platform.python_version(), "platform": platform.platform(),
@@ -346,8 +383,8 @@ def main(argv: list[str] | None = None) -> int:
         workdir = arguments.workdir or Path(scratch)
         vaults = [arguments.vault] if arguments.vault else [prepare(workdir, size) for size in arguments.sizes]
         for vault in vaults:
-            result = measure(vault, arguments.runs, arguments.edits, arguments.baseline)
-            results[str(result["notes"])] = result
+            result = measure(vault, arguments.runs, arguments.edits, arguments.baseline, arguments.cli_only)
+            results[str(result.get("notes", vault.name))] = result
     document["results"] = results
     document["targets"] = targets(results)
     print(json.dumps(document, indent=2))

@@ -317,3 +317,21 @@ def test_a_hit_on_a_note_written_decomposed_shows_the_word_in_its_snippet(tmp_pa
         hit = vault.search("Йогурт", k=1)[0]
     assert hit.path == "ru.md"
     assert "Йогурт" in hit.snippet
+
+
+def test_a_fresh_search_of_notes_without_han_text_loads_no_opencc_mcp_or_watchdog(sample_vault: Path) -> None:
+    # A one-shot `vaultmem search` pays for every module it imports (stop 36: a big vault's fresh
+    # search spent a third of its time importing). OpenCC is only for traditional Chinese text.
+    import os
+    import subprocess
+    import sys
+
+    script = ("import sys\nfrom vaultmem.cli import main\n"
+              f"sys.argv = ['vaultmem', '--vault', {str(sample_vault)!r}, 'search', 'deploy', '--json']\n"
+              "try:\n    main()\nexcept SystemExit as end:\n    assert not end.code, end.code\n"
+              "print(sorted({name.split('.')[0] for name in sys.modules} & {'opencc', 'mcp', 'watchdog'}))\n")
+    checkout = str(Path(__file__).resolve().parent.parent)
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=checkout,
+                          env={**os.environ, "PYTHONPATH": checkout}, check=True, timeout=300)
+    assert done.stdout.splitlines()[-1] == "[]", done.stdout[-2000:]
+    assert '"path"' in done.stdout  # the search answered (its JSON hits came first)

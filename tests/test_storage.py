@@ -290,3 +290,63 @@ def test_a_connection_keeps_the_pages_a_search_reads_in_its_cache(tmp_path: Path
         assert store.db.execute("PRAGMA cache_size").fetchone()[0] == -65536
     finally:
         store.close()
+
+
+# -- freed pages (adr/0013, addendum of stop 36)
+
+WORDS = "harbour lantern orchard granite meadow copper violet thunder saddle pepper quartz willow".split()
+
+
+def _many_notes(root: Path, count: int) -> list[Path]:
+    paths = []
+    for number in range(count):
+        path = root / f"folder-{number % 7}" / f"note-{number}.md"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        words = " ".join(WORDS[(number + position) % len(WORDS)] + str(position % 13) for position in range(400))
+        path.write_text(f"---\nlayer: L3\n---\n# Note {number}\n\n{words}\n\nThe code is zq{number}x.\n", encoding="utf-8")
+        paths.append(path)
+    return paths
+
+
+def _pages(store: Store) -> tuple[int, int]:
+    """(page_count, freelist_count) of the store's file."""
+    return (int(store.db.execute("PRAGMA page_count").fetchone()[0]),
+            int(store.db.execute("PRAGMA freelist_count").fetchone()[0]))
+
+
+def _answers(vault: object, queries: list[str]) -> list[list[tuple[str, float]]]:
+    return [[(hit.path, round(hit.score, 9)) for hit in vault.search(query, k=5)] for query in queries]  # type: ignore[attr-defined]
+
+
+def test_index_after_deleting_most_notes_shrinks_the_file_and_answers_as_a_fresh_index(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Was: SQLite kept every freed page in index.db — a vault that lost half its notes kept an
+    # index of the old size for ever (stop 35: .vaultmem/ ~6x the notes of a big vault).
+    from vaultmem import Vault
+    from vaultmem.embedders import HashingEmbedder
+    from vaultmem.storage import store as store_module
+
+    monkeypatch.setattr(store_module, "RECLAIM_MIN_FREE_PAGES", 16)  # a small vault frees less than 4 MiB
+    vault_dir = tmp_path / "vault"
+    notes = _many_notes(vault_dir, 120)
+    queries = ["harbour3 lantern4", "zq7x", "zq100x", "granite meadow"]
+    with Vault(vault_dir, embedder=HashingEmbedder()) as vault:
+        vault.index()
+        pages_before, _free = _pages(vault.store)
+        for path in notes[:90]:
+            path.unlink()
+        vault.index()
+        pages_after, free_after = _pages(vault.store)
+        answers = _answers(vault, queries)
+    db = vault_dir / ".vaultmem" / "index.db"
+    assert free_after == 0
+    assert pages_after < pages_before * 0.6, (pages_before, pages_after)
+    assert db.stat().st_size == pages_after * 4096  # the file itself shrank, not only the page count
+    for path in (vault_dir / ".vaultmem").iterdir():  # deleting .vaultmem and indexing again: the same answers
+        path.unlink()
+    (vault_dir / ".vaultmem").rmdir()
+    with Vault(vault_dir, embedder=HashingEmbedder()) as vault:
+        vault.index()
+        assert _answers(vault, queries) == answers
+        assert any(answers), "the queries find something"
+

@@ -24,8 +24,6 @@ import unicodedata
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-import opencc
-
 from .arabic_script import arabic_either, arabic_folded
 from .combining import COMBINING, has_combining
 from .marks import STROKED_FORMS, ligatures_either, marks_either, marks_folded, strokes_either
@@ -109,6 +107,8 @@ def _simplified_table() -> dict[int, str]:
     """Each traditional Chinese character that has a simplified form → that form, as OpenCC's
     ``t2s`` writes the character standing alone (經 → 经, 髮 and 發 → 发). Built once, on the
     first text holding such characters (about 15 ms)."""
+    import opencc  # here, not at the top: a search whose text holds no Han characters never needs it
+
     converter = opencc.OpenCC("t2s.json")
     characters = [chr(code) for start, end in _HAN_BLOCKS for code in range(start, end)]
     converted = str(converter.convert("\n".join(characters))).split("\n")

@@ -186,7 +186,22 @@ class DerivedIndex:
             report = self.indexer.reconcile(progress, completes_rebuild=finishes)
         # Always: also heals a snapshot lost to a kill during the previous fold.
         self.fold()
+        if self._read_only is None:
+            self._reclaim_free_pages()
         return report
+
+    def _reclaim_free_pages(self) -> None:
+        """After a big delete the file shrinks (Store.reclaim_free_pages). The index is complete
+        either way: a disk too full for the rewrite is said, not made the command's failure."""
+        from .errors import IndexNotWritable
+
+        try:
+            reclaimed = self.store.reclaim_free_pages()
+        except IndexNotWritable as refused:
+            log.warning("the index is up to date, but its freed pages could not be given back to the disk: %s", refused)
+            return
+        if reclaimed is not None:
+            log.info("gave %d bytes of freed index pages back to the disk", reclaimed.bytes_before - reclaimed.bytes_after)
 
     def drop(self) -> None:
         """Forget everything derived (the first half of a rebuild); usage history stays."""
