@@ -12,6 +12,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, NamedTuple
 
+from ..citation_words import with_citation_words
 from ..cjk import fts_form
 from ..identifiers import with_identifier_words
 from ..stems import STEMMED, stemmed
@@ -375,8 +376,9 @@ RUN_ALONE = 16  # a run spanning fewer labels than this is asked among the scatt
 
 def _fts_text(text: str) -> str:
     """A field's text as the full text holds it (cjk.fts_form), each camelCase identifier
-    followed by its words (identifiers.with_identifier_words)."""
-    return fts_form(with_identifier_words(text))
+    followed by its words (identifiers.with_identifier_words) and each Pandoc citation key by
+    its author and year (citation_words.with_citation_words)."""
+    return fts_form(with_citation_words(with_identifier_words(text)))
 
 
 def label_runs(labels: Sequence[int], gap: int = RUN_GAP) -> Iterator[tuple[int, int]]:
