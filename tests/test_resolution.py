@@ -884,6 +884,53 @@ def test_a_timestamp_id_names_the_note_whose_file_name_begins_with_it(vault_dir:
             vault.get("2021031316")  # ten digits: not an id, never a prefix
 
 
+@pytest.mark.parametrize("command", ["get", "revise"])
+def test_a_johnny_decimal_id_names_the_note_whose_file_name_begins_with_it(vault_dir: Path, write_note, command: str) -> None:
+    """Was (a trial on a Johnny.Decimal vault): `get 11.01` found nothing but a did-you-mean,
+    where the system's whole point is that `11.01` names `11.01 Grant proposal.md` for good. A
+    longer number that begins with it (`11.012`, `11.01.2`) is another note, and two notes that
+    begin with the id are ambiguous."""
+    hashing_vault(vault_dir, write_note, {
+        "10-19 Work/11 Projects/11.01 Grant proposal.md": "Aims and budget.\n",
+        "10-19 Work/11 Projects/11.012 Other.md": "Not 11.01.\n",
+        "10-19 Work/11 Projects/11.01.2 Sub.md": "Not 11.01 either.\n",
+        "10-19 Work/12 Admin/12.03 a.md": "One.\n", "10-19 Work/12 Admin/12.03 b.md": "Two.\n"})
+    arguments = ["--append", "More."] if command == "revise" else []
+    shown = run_cli(vault_dir, command, "11.01", *arguments, "--json")
+    assert shown.exit_code == 0, shown.output
+    answer = json.loads(shown.stdout)
+    assert answer["path"] == "10-19 Work/11 Projects/11.01 Grant proposal.md"
+    assert answer["resolved_from"] == {"reference": "11.01", "via": "Johnny.Decimal id"}
+    with Vault(vault_dir) as vault:
+        with pytest.raises(AmbiguousNote):
+            vault.get("12.03")
+        with pytest.raises(NoteNotFound):
+            vault.get("1.01")  # not area-category and item: never a prefix
+
+
+def test_explain_takes_a_timestamp_id_and_a_johnny_decimal_id_as_get_does(vault_dir: Path, write_note, tmp_path: Path) -> None:
+    """Was (a trial on a Zettelkasten and Johnny.Decimal vault): `get 202101011200` opened
+    `202101011200 Slip box.md`, but `explain 202101011200 "slip box"` said no note matches it,
+    listing "a timestamp id" among the names a note answers to; an agent's MCP `get 11.01` and
+    `explain` found nothing either."""
+    hashing_vault(vault_dir, write_note, {"Zettelkasten/202101011200 Slip box.md": "Luhmann's slip box.\n",
+                                          "10-19 Work/11 Projects/11.01 Grant proposal.md": "Aims and budget.\n"})
+    cases = (("202101011200", "slip box", "Zettelkasten/202101011200 Slip box.md"),
+             ("11.01", "budget", "10-19 Work/11 Projects/11.01 Grant proposal.md"))
+    for reference, query, path in cases:
+        explained = run_cli(vault_dir, "explain", reference, query, "--json")
+        assert explained.exit_code == 0, explained.output
+        assert json.loads(explained.stdout)["path"] == path
+
+    async def scenario() -> None:
+        async with serve(vault_dir, tmp_path / "server.log") as served:
+            for reference, query, path in cases:
+                assert (await served.call("get", note=reference))["path"] == path
+                assert (await served.call("explain", note=reference, query=query))["path"] == path
+
+    run(scenario)
+
+
 # ------------------------------------------------------------------ a note answers to its permalink
 # adr/0019, 2026-12-01 (permalinks): basic-memory and Obsidian Publish give a note its address in
 # `permalink:`; it is a name of step 4 (with the aliases), compared case folded, as written or as

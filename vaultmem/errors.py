@@ -351,8 +351,8 @@ class NoteNotFound(VaultmemError, LookupError):
             f"no note matches {note!r}{': ' + why if why else ''}{hint}. Name a note by its id, its vault-relative path (with or "
             "without .md), its file name, a unique alias, its permalink (as basic-memory and Obsidian Publish "
             "write it), its citekey (with or without @), a unique title (in any case), a day (2026-11-20, today, "
-            "yesterday, tomorrow: for the note named for it, as the daily-note format names it), a timestamp id (202103131641, for the "
-            "note whose file name begins with it) or the # heading a note opens with; files in the archive "
+            "yesterday, tomorrow: for the note named for it, as the daily-note format names it), a timestamp id (202103131641) or a Johnny.Decimal "
+            "id (11.01), for the note whose file name begins with it, or the # heading a note opens with; files in the archive "
             "folder, a hidden folder or node_modules/, and files that are not .md (or an Obsidian .canvas), are not notes"
         )
 

@@ -293,7 +293,9 @@ from .spelled_days import SPELLED_DAY_CHARS, text_date
 #     excluded (not to re-save as UTF-8): notes._not_utf8_problem. Nothing is embedded again.
 # 99: a `created` whose text spells one day (`Sunday, January 5, 2026 at 8:15 PM`), as dating reads it, is
 #     no check problem (notes.created_moment, spelled_days.py); a created that is none says its fix once.
-READER_VERSION = "99"
+# 100: the full text holds a Pandoc citation key's author and year after it (`@cepeda2006 cepeda 2006`:
+#     citation_words.py), so "Cepeda" finds the zettel that cites her. Nothing is embedded again.
+READER_VERSION = "100"
 BOM = "\ufeff"
 # A Windows editor ("Unicode" in Notepad, PowerShell's Out-File) saves UTF-16 behind one of these.
 UTF16_BOMS = ((codecs.BOM_UTF16_LE, "utf-16-le", "UTF-16 LE"), (codecs.BOM_UTF16_BE, "utf-16-be", "UTF-16 BE"))

@@ -20,8 +20,10 @@
    daily-note format (``Journal/16.05.2022.md``) where it has one, else by a day its file name
    spells (Logseq's ``journals/2022_05_16.md``); several are ambiguous. ``get 2022-05-16`` opened a daily note only
    where its file was named so (a trial on a Logseq graph);
-7. a Zettelkasten's timestamp id (``202103131641``, 12 or 14 digits): the note whose file name
-   begins with it and no further digit, as Zettlr's ``[[202103131641]]`` links name it;
+7. a Zettelkasten's timestamp id (``202103131641``, 12 or 14 digits) or a Johnny.Decimal id
+   (``11.01``, area-category and item): the note whose file name begins with it and no further
+   digit, as Zettlr's ``[[202103131641]]`` links name it and a Johnny.Decimal index names
+   ``11.01 Grant proposal.md``;
 8. the ``# heading`` a note opens with (``fields.opening_heading``: its body's first line that
    says anything, a level-one heading), in any case, unique in the vault: Foam titles a note so,
    and so does a person whose file names are ids or slugs (``walking-the-heap.md`` opening with
@@ -134,9 +136,11 @@ Found = TypeVar("Found")
 FILE_NAME = "file name"  # a Resolution's via when a bare file name found the note and other notes answer too
 PATH = "path"  # ... when its path without .md found it and another note has that as its permalink
 RELATIVE_LINK = "relative link"  # ... when a link's `../` target found it by the end of its path
+JOHNNY_DECIMAL_ID = "Johnny.Decimal id"  # ... when the `11.01` its file name begins with found it
 WAYS = {FILE_NAME: "its file name", PATH: "its path", ALIASES: "an alias", PERMALINK: "its permalink",
         CITEKEY: "its citekey", "title": "its title", "day": "the day its name is",
-        "merged_from": "an id in its merged_from", "timestamp id": "the timestamp id its file name begins with", "supersedes": "an id in its supersedes", "old name": "its old name",
+        "merged_from": "an id in its merged_from", "timestamp id": "the timestamp id its file name begins with",
+        JOHNNY_DECIMAL_ID: "the Johnny.Decimal id its file name begins with", "supersedes": "an id in its supersedes", "old name": "its old name",
         HEADING: "its heading", "id": "its id", PAGE_NAME: "its file name without the page id",
         RELATIVE_LINK: "the end of its path (a link's '../' target)"}
 
@@ -165,7 +169,7 @@ class Resolution:
 
     reference: str  # what the caller gave
     # "file name", "path", "merged_from", "supersedes", "aliases", "permalink", "citekey", "title", "day",
-    # "timestamp id", "heading" or "link" (a symlinked note file's name: _by_link_name); "old name"
+    # "timestamp id", "Johnny.Decimal id", "heading" or "link" (a symlinked note file's name: _by_link_name); "old name"
     # (a renamed note's, from git: gone.py)
     via: str
     others: tuple[Answering, ...] = ()
@@ -495,7 +499,7 @@ def _first_step(index: DerivedIndex, reference: str, now: object, refresh: bool)
     if matches:
         return Located(pick_direct(reference, matches, notes))
     located = (locate_by_names(notes, reference, moment_us) or _named_for_day(index, reference, moment_us)
-               or _by_timestamp_id(notes, reference, moment_us) or _by_heading(notes, reference, moment_us))
+               or _by_id_in_file_name(notes, reference, moment_us) or _by_heading(notes, reference, moment_us))
     if located is None:
         _refuse_if_excluded(index.paths, reference)
         located = _by_merged_permalink(index, reference, moment_us)
@@ -819,8 +823,9 @@ def _as_known_before(moved: Located, gone: NoteRow) -> Located:
 
 
 def in_index(notes: NoteStore, reference: str, now_us: int) -> Located | None:
-    """Steps 1–5 and 8 in the index as it is: nothing is indexed or read to find the note. Each
-    of :func:`spellings` in turn: as written, then stripped."""
+    """Steps 1–5, 7 and 8 in the index as it is: nothing is indexed or read to find the note. Each
+    of :func:`spellings` in turn: as written, then stripped. Step 7 is one indexed lookup too:
+    without it, ``explain 202101011200 …`` refused the zettel ``get 202101011200`` opens."""
     for spelling in spellings(reference):
         located = _in_index(notes, spelling, now_us)
         if located is not None:
@@ -831,7 +836,8 @@ def in_index(notes: NoteStore, reference: str, now_us: int) -> Located | None:
 def _in_index(notes: NoteStore, reference: str, now_us: int) -> Located | None:
     matches = direct_matches(notes, reference)
     located = (Located(pick_direct(reference, matches, notes)) if matches
-               else locate_by_names(notes, reference, now_us) or _by_heading(notes, reference, now_us))
+               else locate_by_names(notes, reference, now_us) or _by_id_in_file_name(notes, reference, now_us)
+               or _by_heading(notes, reference, now_us))
     return None if located is None else with_others(notes, reference, located, now_us)
 
 
@@ -954,7 +960,7 @@ def _described(note: NoteRow | Answering, how: str) -> str:
 
 
 def answered(notes: NoteStore, reference: str, now_us: int) -> bool:
-    """Does a note, or several, answer to ``reference`` by steps 1–5 or 8, in the index as it is?"""
+    """Does a note, or several, answer to ``reference`` by steps 1–5, 7 or 8, in the index as it is?"""
     try:
         return in_index(notes, reference, now_us) is not None
     except AmbiguousNote:
@@ -1381,20 +1387,26 @@ def locate_by_names(notes: NoteStore, reference: str, now_us: int) -> Located | 
 
 _ISO_DAY = re.compile(r"(\d{4})-(\d{2})-(\d{2})")
 _TIMESTAMP_ID = re.compile(r"\d{12}|\d{14}")  # YYYYMMDDHHmm(ss): Obsidian's unique note creator, Zettlr, The Archive
+_JOHNNY_DECIMAL_ID = re.compile(r"\d{2}\.\d{2}")  # AC.ID: area-category 11, item 01
 
 
-def _by_timestamp_id(notes: NoteStore, reference: str, now_us: int) -> Located | None:
+def _by_id_in_file_name(notes: NoteStore, reference: str, now_us: int) -> Located | None:
     """Step 7: a Zettelkasten's timestamp id (12 or 14 digits) names the note whose file name
     begins with it (``202103131641 - The US South was an independent nation.md``), as Zettlr's
-    and The Archive's ``[[202103131641]]`` links do; several are ambiguous. Was (a trial on a
-    Zettelkasten): ``get 202103131641`` found nothing, only a did-you-mean."""
+    and The Archive's ``[[202103131641]]`` links do; so does a Johnny.Decimal id
+    (``11.01 Grant proposal.md``, in ``10-19 Work/11 Projects/``), the one name that system
+    gives a note for good. Several are ambiguous. Was (trials on a Zettelkasten, then on a
+    Johnny.Decimal vault): ``get 202103131641`` and ``get 11.01`` found nothing, only a
+    did-you-mean."""
     wanted = reference.strip()
-    if _TIMESTAMP_ID.fullmatch(wanted) is None:
+    if _TIMESTAMP_ID.fullmatch(wanted) is not None:
+        via = "timestamp id"
+    elif _JOHNNY_DECIMAL_ID.fullmatch(wanted) is not None:
+        via = JOHNNY_DECIMAL_ID
+    else:
         return None
     rows = notes.file_names_starting(wanted)
-    return Located(_one(notes, reference, rows, now_us), Resolution(reference, "timestamp id")) if rows else None
-
-
+    return Located(_one(notes, reference, rows, now_us), Resolution(reference, via)) if rows else None
 
 
 def _by_heading(notes: NoteStore, reference: str, now_us: int) -> Located | None:

@@ -111,6 +111,13 @@ def _row_to_note(row: Sequence[Any]) -> NoteRow:
     )
 
 
+def _begins_with_number(file_name: str, number: str) -> bool:
+    """``file_name`` begins with ``number`` and the number ends there: no digit follows, nor a
+    dot and a digit (``11.01.2`` is another number than ``11.01``; ``11.01.md`` is not)."""
+    rest = file_name[len(number):]
+    return file_name.startswith(number) and not rest[:1].isdigit() and not (rest[:1] == "." and rest[1:2].isdigit())
+
+
 @dataclass(frozen=True)
 class FileState:
     label: int
@@ -514,13 +521,14 @@ class NoteStore:
         query = f"{_SELECT_NOTE} WHERE {path} = ? OR substr({path}, -?) = ? ORDER BY path"
         return [_row_to_note(row) for row in self.db.execute(query, (file_name, len(suffix), suffix))]
 
-    def file_names_starting(self, digits: str) -> list[NoteRow]:
-        """Notes whose file name begins with ``digits`` (digits alone: no LIKE wildcard) and
-        no further digit: ``202103131641 - The US South….md`` for ``202103131641``; a scan of the paths."""
+    def file_names_starting(self, number: str) -> list[NoteRow]:
+        """Notes whose file name begins with ``number`` (digits and dots: no LIKE wildcard) and
+        no further digit, nor a dot and a digit: ``202103131641 - The US South….md`` for
+        ``202103131641``, ``11.01 Grant.md`` for ``11.01`` (never ``11.012 x.md`` nor
+        ``11.01.2 x.md``); a scan of the paths."""
         query = f"{_SELECT_NOTE} WHERE path LIKE ? OR path LIKE ? ORDER BY path"
-        rows = [_row_to_note(row) for row in self.db.execute(query, (f"{digits}%", f"%/{digits}%"))]
-        return [row for row in rows if not row.path.rsplit("/", 1)[-1][len(digits):][:1].isdigit()
-                and row.path.rsplit("/", 1)[-1].startswith(digits)]
+        rows = [_row_to_note(row) for row in self.db.execute(query, (f"{number}%", f"%/{number}%"))]
+        return [row for row in rows if _begins_with_number(row.path.rsplit("/", 1)[-1], number)]
 
     def by_name_entry(self, name: str, kinds: Sequence[str], *, normalized: bool = False,
                       any_case: bool = False) -> list[tuple[NoteRow, str]]:

@@ -12,6 +12,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, NamedTuple
 
+from ..citation_words import with_citation_words
 from ..cjk import fts_form
 from ..identifiers import with_identifier_words
 from ..stems import STEMMED, stemmed
@@ -107,7 +108,7 @@ class PassageStore:
         named = "" if language is None else stemmed(" \n ".join((fields.name, fields.title, *fields.aliases)), language)
         self.db.executemany(
             f"INSERT INTO passages_fts (rowid, {', '.join(FTS_COLUMNS)}) VALUES (?, {placeholders(len(FTS_COLUMNS))})",
-            [(int(label), name, title, aliases, fts_form(" > ".join(passage.headings)), props, tags, _fts_text(passage.text),
+            [(int(label), name, title, aliases, fts_form(" > ".join(passage.headings)), props, tags, _body_text(passage.text),
               "" if language is None else f"{named} \n {stemmed(' '.join(passage.headings), language)} \n {stemmed(passage.text, language)}")
              for label, passage in zip(labels, passages, strict=True)],
         )
@@ -377,6 +378,14 @@ def _fts_text(text: str) -> str:
     """A field's text as the full text holds it (cjk.fts_form), each camelCase identifier
     followed by its words (identifiers.with_identifier_words)."""
     return fts_form(with_identifier_words(text))
+
+
+def _body_text(text: str) -> str:
+    """A passage's text as the full text holds it (:func:`_fts_text`), each Pandoc citation key
+    followed by its author and year (citation_words.with_citation_words). Only the text: a file
+    name holding a key has its year apart already (fields.with_years_apart), and spelled twice
+    its words would count twice in the name column, which weighs most."""
+    return _fts_text(with_citation_words(text))
 
 
 def label_runs(labels: Sequence[int], gap: int = RUN_GAP) -> Iterator[tuple[int, int]]:

@@ -1,0 +1,38 @@
+"""Pandoc citation keys, as the full-text side reads them (pure).
+
+An academic's Zettelkasten cites as Pandoc and Zotero's Better BibTeX write it:
+``[@cepeda2006, p. 4; @bjork1994]``, ``@smith2020a says``. SQLite FTS5's ``unicode61``
+tokenizer keeps ``cepeda2006`` one token, so a search for "Cepeda" found only the reading list
+that spelled the name out, never the zettel that cited her (a trial on a Zettelkasten kept in
+Johnny.Decimal folders). So the full text holds such a key as written *and* as its author and
+year right after it (:func:`with_citation_words`): ``@cepeda2006 cepeda 2006``. The query side
+already asks for ``cepeda2006`` as typed or as the phrase "cepeda 2006"
+(search._codes_either_way).
+
+Which keys: an ``@`` that no letter, digit, dot or ``@`` stands before (``ana@lab2020.org`` is an
+address), then letters (an author, ``van_dijk`` too), a year from 1500 to 2099 and at most a
+letter (``2006b``), and the key ends there. Each key's words are added once per text: a key a
+note cites ten times is found by the author's name, and the name does not count ten times more.
+"""
+
+from __future__ import annotations
+
+import re
+
+_KEY = re.compile(r"(?<![\w.@])@([^\W\d]++)((?:1[5-9]|20)\d\d)[^\W\d_]?(?![\w])")
+
+
+def with_citation_words(text: str) -> str:
+    """``text`` with each Pandoc citation key followed by its author and year, as the full
+    text holds it; any other text is returned as it is."""
+    if "@" not in text:  # most prose: no key at all
+        return text
+    spelled: set[str] = set()
+
+    def once(key: re.Match[str]) -> str:
+        if key.group() in spelled:
+            return key.group()
+        spelled.add(key.group())
+        return f"{key.group()} {key.group(1)} {key.group(2)}"
+
+    return _KEY.sub(once, text)
