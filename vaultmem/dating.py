@@ -76,7 +76,7 @@ from pathlib import PurePosixPath
 from typing import TYPE_CHECKING, Any
 
 from .date_lines import DateLine, LabelMeaning, date_lines, label_key, label_meaning
-from .errors import Argument, InvalidDuration, InvalidTimestamp, UsageError, short_repr
+from .errors import Argument, InvalidDuration, InvalidTimestamp, Spelled, UsageError, short_repr
 from .fields import name_form
 from .jalali import YEARS as SOLAR_HIJRI_YEARS
 from .jalali import said_day, solar_hijri_parts, solar_hijri_said
@@ -188,9 +188,10 @@ _CJK_WEEK_WHICH = {**dict.fromkeys(("上个", "上個", "上", "先週", "지난
                    **dict.fromkeys(("本", "这个", "這個", "这", "這", "今週", "이번주"), "this")}
 # What a bound may be, as its refusal and the shells' help list it.
 PERIOD_FORMS = ("2026, 2026-11, 2026-W48, today, yesterday, tomorrow, this week, last week, next week, this month, "
-                "last month, next month, this year, last year, next year, last friday, next tuesday, this monday, "
-                "friday (a weekday alone: the last one, today included, for a since bound or a done day; the next "
-                "one for an until bound or a due day)")
+                "last month, next month, this year, last year, next year, last friday, next tuesday, this monday "
+                "(the nearest one before today, the nearest after it, the one of this week: on a Saturday, this "
+                "friday is yesterday), friday (a weekday alone: the last one, today included, for a since bound or a "
+                "done day; the next one for an until bound or a due day)")
 _START_OF_TIME = datetime.min.replace(tzinfo=UTC)
 _END_OF_TIME = datetime.max.replace(tzinfo=UTC)
 _ONE_DAY = timedelta(days=1)
@@ -892,6 +893,37 @@ def weekday_bound(value: str) -> bool:
     text = iso_spelling(str(value).strip())
     words = _period_words(text)
     return _weekday_alone(text) is not None or (words is not None and words.rpartition(" ")[2] in _WEEKDAY_WORDS)
+
+
+def weekday_said(value: str, bound: Bound, now: datetime, week_start: int = 0, *, name: str = "since",
+                 after: date | None = None) -> Spelled | None:
+    """What a bound that names a weekday was read as, for the answer to say (``since 'friday' is
+    Friday 2026-11-27: a weekday alone as since is the last one, today included``): which of the
+    Fridays a person may mean is a choice, and a search that only shows notes cannot tell it.
+    ``bound``: the bound read from ``value``; ``after``: the pair's since day when a weekday named
+    it (:func:`until_bound`). None for a bound that names no weekday."""
+    text = iso_spelling(str(value).strip())
+    end = name.endswith("until")
+    day = bound.day.date()  # as until, the last instant of that day's label: still that day
+    shown = f"{day:%A} {day.isoformat()}"
+    if _weekday_alone(text) is not None:
+        ahead = after is not None or name.startswith("due") or (end and not name.startswith("done"))
+        how = (f"the first {day:%A} on or after {after.isoformat()}, the pair's since day" if after is not None else
+               f"a weekday alone is the {'next' if ahead else 'last'} one, today included, as {'an' if end else 'a'} "
+               f"{name.replace('_', ' ')} bound")
+        return Spelled(Argument(name, repr(value)), f" is {shown}: {how}")
+    words = _period_words(text)
+    if words is None or words.rpartition(" ")[2] not in _WEEKDAY_WORDS:
+        return None
+    which = words.partition(" ")[0]
+    if " week " in words:  # 上周五: the Friday of last week
+        how = f"the {day:%A} of {which} week"
+    elif which == "this":
+        first = _WEEKDAY_WORDS[week_start].capitalize()
+        how = f"the {day:%A} of this week ({first} to {_WEEKDAY_WORDS[(week_start + 6) % 7].capitalize()})"
+    else:
+        how = f"the nearest {day:%A} {'before' if which == 'last' else 'after'} today ({_local_date(now).isoformat()})"
+    return Spelled(Argument(name, repr(value)), f" is {shown}: {how}")
 
 
 def _bound(value: str, now: datetime, name: str, end: bool, week_start: int = 0, after: date | None = None) -> Bound:
