@@ -6,7 +6,6 @@ consolidation's oldest-created rule, `revise`'s TTL counted from `created`, and 
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -24,9 +23,9 @@ def _recent_mtime(path: Path) -> None:
 
 
 @pytest.fixture
-def hashing_vault(vault_dir: Path, write_note) -> Iterator[Path]:
+def hashing_vault(vault_dir: Path, write_note) -> Path:
     write_note(".vaultmem.toml", HASHING)
-    yield vault_dir
+    return vault_dir
 
 
 @pytest.mark.parametrize(("created", "day"), [("3 March 2026", "2026-03-03"), ("March 3rd 2026", "2026-03-03"),
