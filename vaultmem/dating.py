@@ -898,7 +898,7 @@ def weekday_bound(value: str) -> bool:
 def weekday_said(value: str, bound: Bound, now: datetime, week_start: int = 0, *, name: str = "since",
                  after: date | None = None) -> Spelled | None:
     """What a bound that names a weekday was read as, for the answer to say (``since 'friday' is
-    Friday 2026-11-27: a weekday alone as since is the last one, today included``): which of the
+    Friday 2026-11-27: a weekday alone is the last one, today included, as a since bound``): which of the
     Fridays a person may mean is a choice, and a search that only shows notes cannot tell it.
     ``bound``: the bound read from ``value``; ``after``: the pair's since day when a weekday named
     it (:func:`until_bound`). None for a bound that names no weekday."""

@@ -334,7 +334,7 @@ def search_filters(layers: Iterable[str] | None, tags: Iterable[str] | None, inc
 
 def weekdays_said(now: object, since: str | None = None, until: str | None = None, week_start: int = 0) -> list[str]:
     """What each bound that names a weekday was read as (dating.weekday_said: ``since 'friday' is
-    Friday 2026-11-27: a weekday alone as since is the last one, today included``), said among a
+    Friday 2026-11-27: a weekday alone is the last one, today included, as a since bound``), said among a
     search's or a list's warnings: which Friday a person means is a choice, and an answer that
     shows only notes would not say which days it searched. Called after :func:`search_filters`
     accepted the bounds."""
