@@ -209,6 +209,33 @@ def test_an_evernote_note_exported_by_yarle_is_dated_by_the_created_line_that_en
     assert hit.path == "Evernote/Boiler service.md"
 
 
+def test_an_obsidian_footer_under_a_rule_is_a_closing_block_and_frontmatter_never_is(vault_dir: Path) -> None:
+    """s36: a note that ends with a rule and its created line (``---`` / ``Created: 2026-03-01``, as
+    Obsidian users write a footer) was undated, while YARLE's, under a blank line, was read. A rule
+    counts as the block's edge only under a blank line with text above it: ``---`` right under a
+    line is that line's heading (setext), and one with nothing above it is a frontmatter fence."""
+    configure(vault_dir)
+    files = {
+        "Footer.md": "# Boiler\n\nServiced by HeatRight.\n\n---\nCreated: 2026-03-01\n",
+        "Stars.md": "Serviced.\n\n***\nCreated at: 2026-03-02 09:12\nUpdated at: 2026-03-05 10:00\n",
+        "Own property.md": "---\ncreated: 2020-01-01\n---\nServiced.\n\n---\nCreated: 2026-03-01\n",
+        # Not read:
+        "Setext.md": "# Boiler\n\nServiced.\n---\nCreated: 2026-03-01\n",  # `Serviced.` is an h2 heading
+        "Unclosed.md": "---\ntitle: Boiler\nCreated: 2026-03-01\n",  # frontmatter whose fence never closes: check says so
+        "Rule first.md": "\n---\nCreated: 2026-03-01\n",  # nothing above the rule: a fence, not a footer
+        "Fenced.md": "Serviced.\n\n---\ncreated: 2026-03-01\ntags: [boiler]\n---\n",  # a YAML block, closed
+        "Letter.md": "Signed by both parties.\n\n---\nDate: 2026-03-01\n",  # a closing day is a letter's
+    }
+    for relative, text in files.items():
+        write_file(vault_dir, relative, text)
+    assert listed(vault_dir) == {"Footer.md": "2026-03-01", "Stars.md": "2026-03-02T09:12", "Own property.md": "2020-01-01"}
+    with Vault(vault_dir) as vault:
+        problems = {problem.path for problem in vault.check().problems}
+    assert "Footer.md" not in problems
+    assert "Stars.md" not in problems
+    assert "Unclosed.md" in problems  # "opened with --- but never closed", with its fix: not read as a footer
+
+
 def test_a_closing_created_line_that_is_a_sentence_does_not_date_the_note(vault_dir: Path) -> None:
     """A meeting note whose last paragraph is `Created: a new repo for the 2024-01-01 release` was
     dated as written on that release day: a closing block is read for what a template or an exporter

@@ -124,6 +124,60 @@ def test_a_period_said_in_french_spanish_german_or_portuguese_is_the_bound_its_e
     assert days_said(said, NOW_TIME) == days_said(english, NOW_TIME)
 
 
+# A weekday with last / next / this as each language says it (s36; was refused as "neither a date
+# nor a duration"). NOW is a Wednesday: last Friday is 2026-11-27, next Friday 2026-12-04.
+WEEKDAY_SAID = {
+    "vendredi dernier": "last friday", "Vendredi passé": "last friday", "lundi prochain": "next monday",
+    "ce vendredi": "this friday", "samedi dernier": "last saturday",
+    "el viernes pasado": "last friday", "viernes pasado": "last friday", "el próximo lunes": "next monday",
+    "el lunes que viene": "next monday", "este viernes": "this friday", "el domingo pasado": "last sunday",
+    "letzten Freitag": "last friday", "am vergangenen Freitag": "last friday", "nächsten Montag": "next monday",
+    "am kommenden Montag": "next monday", "diesen Freitag": "this friday",
+    "sexta-feira passada": "last friday", "na sexta passada": "last friday", "sábado passado": "last saturday",
+    "na próxima segunda-feira": "next monday", "próximo domingo": "next sunday", "esta sexta": "this friday",
+    "venerdì scorso": "last friday", "domenica scorsa": "last sunday", "lunedì prossimo": "next monday",
+    "il prossimo lunedì": "next monday", "la prossima domenica": "next sunday", "questo venerdì": "this friday",
+    "la settimana scorsa": "last week", "ieri": "yesterday", "domani": "tomorrow",
+}
+
+
+@pytest.mark.parametrize(("said", "english"), WEEKDAY_SAID.items())
+def test_a_weekday_with_last_next_or_this_in_another_language_is_the_bound_its_english_words_are(said: str,
+                                                                                                   english: str) -> None:
+    assert since_bound(said, NOW_TIME) == since_bound(english, NOW_TIME)
+    assert until_bound(said, NOW_TIME) == until_bound(english, NOW_TIME)
+    assert days_said(said, NOW_TIME) == days_said(english, NOW_TIME)
+
+
+def test_the_weekdays_said_so_are_the_days_the_english_words_name() -> None:
+    assert days_said("vendredi dernier", NOW_TIME) == (date(2026, 11, 27),) * 2
+    assert days_said("letzten Freitag", NOW_TIME) == (date(2026, 11, 27),) * 2
+    assert days_said("el viernes pasado", NOW_TIME) == (date(2026, 11, 27),) * 2
+    assert days_said("venerdì scorso", NOW_TIME) == (date(2026, 11, 27),) * 2
+    assert days_said("vendredi prochain", NOW_TIME) == (date(2026, 12, 4),) * 2  # the nearest after today
+    assert days_said("mercredi prochain", NOW_TIME) == (date(2026, 12, 9),) * 2  # never today
+
+
+@pytest.mark.parametrize("wrong", ["sexta passado", "domingo passada", "domenica scorso", "venerdì scorsa"])
+def test_a_weekday_whose_words_do_not_agree_with_its_gender_stays_refused(wrong: str) -> None:
+    with pytest.raises(UsageError, match="is neither a date nor a duration"):
+        since_bound(wrong, NOW_TIME)
+
+
+def test_a_pair_of_french_weekdays_is_the_span_a_person_says(vault_dir: Path) -> None:
+    # On Wednesday 2 December "lundi dernier" is 30 November, and "vendredi" as the pair's until
+    # is the first Friday on or after it (4 December), as "--since 'last monday' --until friday" is.
+    configure(vault_dir)
+    for day in ("2026-11-27", "2026-11-29", "2026-11-30", "2026-12-04", "2026-12-05"):
+        write_file(vault_dir, f"Journal/{day}.md", f"Réunion du {day}.\n")
+    assert set(listed(vault_dir, since="lundi dernier", until="vendredi")) == {"Journal/2026-11-30.md", "Journal/2026-12-04.md"}
+    assert listed(vault_dir, since="lundi dernier", until="vendredi") == listed(vault_dir, since="last monday", until="friday")
+    result = run_cli(vault_dir, "list", "--since", "letzten Freitag", "--until", "letzten Freitag", "--as-of", NOW, "--json")
+    assert result.exit_code == 0, result.output
+    assert "Journal/2026-11-27.md" in result.stdout
+    assert "Journal/2026-11-28.md" not in result.stdout
+
+
 def test_the_day_before_yesterday_is_two_days_back_in_each_language_and_in_english() -> None:
     for said in ("avant-hier", "Anteayer", "vorgestern", "anteontem", "day before yesterday"):
         assert days_said(said, NOW_TIME) == (NOW_TIME.date().replace(day=30, month=11),) * 2, said
@@ -133,9 +187,11 @@ def test_accents_case_and_hyphens_do_not_matter_and_every_table_is_read_at_once(
     for said in ("La Semaine Derniere", "la_semana_pasada", "LETZTE WOCHE", "Avant hier", "semana-passada"):
         assert days_said(said, NOW_TIME) == days_said("last week" if "hier" not in said.lower() else "day before yesterday",
                                                       NOW_TIME), said
+    weekdays = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
     assert set(PERIOD_WORDS.values()) <= {"today", "yesterday", "tomorrow", "day before yesterday", "day after tomorrow",
-                                          *(f"{which} {unit}" for which in ("this", "last", "next") for unit in ("week", "month", "year"))}
-    assert set(LANGUAGES) == {"fr", "es", "de", "pt"}
+                                          *(f"{which} {unit}" for which in ("this", "last", "next")
+                                            for unit in ("week", "month", "year", *weekdays))}
+    assert set(LANGUAGES) == {"fr", "es", "de", "pt", "it"}
 
 
 @pytest.mark.parametrize("unknown", ["hace poco", "la semaine", "neulich", "récemment", "semana"])

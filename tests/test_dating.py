@@ -433,6 +433,47 @@ def test_a_weekday_after_last_next_or_this_or_alone_is_that_day() -> None:
             since_bound(value, NOW_TIME)
 
 
+def _daily_vault(root: Path) -> Path:
+    for day in ("2026-11-27", "2026-11-28", "2026-12-04", "2026-12-05", "2026-12-11"):
+        (root / "Daily").mkdir(parents=True, exist_ok=True)
+        (root / "Daily" / f"{day}.md").write_text(f"standup notes of {day}\n", encoding="utf-8")
+    (root / ".vaultmem.toml").write_text('embedder = "hashing"\n', encoding="utf-8")
+    return root
+
+
+@needs_tzset
+def test_a_search_or_list_by_weekday_says_which_day_each_weekday_was_read_as(tmp_path: Path) -> None:
+    # s36: which Friday a person means is a choice (`--until friday` the coming one, `next friday`
+    # the nearest after today, `this friday` on a weekend the one just past). Was: the answer showed
+    # notes and, unless it came back short, never the days it had searched.
+    root = _daily_vault(tmp_path / "vault")
+    wednesday, saturday, friday = "2026-12-02T12:00:00+00:00", "2026-12-05T12:00:00+00:00", "2026-12-04T12:00:00+00:00"
+    with local_zone("UTC"), Vault(root) as vault:
+        listing = vault.list_notes(since="monday", until="friday", now=wednesday)
+        assert listing.warnings[:2] == [
+            "since 'monday' is Monday 2026-11-30: a weekday alone is the last one, today included, as a since bound",
+            "until 'friday' is Friday 2026-12-04: the first Friday on or after 2026-11-30, the pair's since day"]
+        assert [note.path for note in listing] == ["Daily/2026-12-04.md"]
+        alone = vault.search("standup", until="friday", now=wednesday)
+        assert alone.warnings[0] == ("until 'friday' is Friday 2026-12-04: a weekday alone is the next one, today "
+                                     "included, as an until bound")
+        this = vault.list_notes(since="this friday", until="this friday", now=saturday)
+        assert [note.path for note in this] == ["Daily/2026-12-04.md"]  # on a Saturday: yesterday, the week's Friday
+        assert this.warnings[0] == "since 'this friday' is Friday 2026-12-04: the Friday of this week (Monday to Sunday)"
+        following = vault.list_notes(since="next friday", until="next friday", now=friday)
+        assert following.warnings[0] == ("since 'next friday' is Friday 2026-12-11: the nearest Friday after today "
+                                         "(2026-12-04)")
+        assert [note.path for note in following] == ["Daily/2026-12-11.md"]
+        french = vault.list_notes(since="vendredi dernier", now=wednesday)
+        assert french.warnings[0] == ("since 'vendredi dernier' is Friday 2026-11-27: the nearest Friday before today "
+                                      "(2026-12-02)")
+        assert not any("is Friday" in warning for warning in vault.list_notes(since="2026-11-27", until="last week",
+                                                                              now=wednesday).warnings)
+    result = run_cli(root, "search", "standup", "--until", "friday", "--as-of", wednesday)
+    assert result.exit_code == 0, result.output
+    assert "--until 'friday' is Friday 2026-12-04: a weekday alone is the next one, today included" in result.output
+
+
 @needs_tzset
 def test_a_weekday_as_chinese_japanese_or_korean_say_it_is_a_bound_as_their_weeks_are(tmp_path: Path) -> None:
     # s35 review: `--since 上周` (last week) and `--since vendredi` were taken, `--since 上周五` (last
@@ -487,10 +528,12 @@ def test_a_bound_in_words_it_does_not_know_is_refused_listing_every_period_it_ta
                 f"since '{value}' is neither a date nor a duration: give an ISO date or time such as 2026-11-23 or "
                 "2026-11-23T09:00:00+00:00, a period (2026, 2026-11, 2026-W48, today, yesterday, tomorrow, this week, "
                 "last week, next week, this month, last month, next month, this year, last year, next year, last friday, "
-                "next tuesday, this monday, friday (a weekday alone: the last one, today included, for a since bound or "
-                "a done day; the next one for an until bound or a due day); or as "
-                "Chinese, Japanese or Korean say them: 上周, 先週, 지난주; as French, Spanish, German or Portuguese "
-                "do: hier, la semaine dernière, ayer, el mes pasado, gestern, letzte Woche, ontem), a day or "
+                "next tuesday, this monday (the nearest one before today, the nearest after it, the one of this week: "
+                "on a Saturday, this friday is yesterday), friday (a weekday alone: the last one, today included, for a "
+                "since bound or a done day; the next one for an until bound or a due day); or as "
+                "Chinese, Japanese or Korean say them: 上周, 先週, 지난주; as French, Spanish, German, Portuguese or "
+                "Italian do: hier, la semaine dernière, vendredi dernier, ayer, el mes pasado, gestern, letzte "
+                "Woche, letzten Freitag, ontem, ieri), a day or "
                 "month in words with its year, as a "
                 "daily note's name writes it (14 September 2026, September 2026, 15 марта 2024, март 2024), "
                 "or a duration back from now such as 7d or 2w")):

@@ -99,11 +99,11 @@ from .notes import (
     Note,
     citekey_form,
     citekeys_of,
+    created_moment,
     decode,
     in_templates_folder,
     parse_note,
     text_values,
-    timestamp_or_none,
 )
 from .notion import without_page_id
 from .paths import VaultPaths
@@ -1042,7 +1042,7 @@ def canonical_candidate(note: Note, others: Sequence[Note], cluster_paths: Colle
     (``inbound``: path → linking notes; two copies of a Notion page, the newer one kept because its
     path sorted first while the pages linked to the original), then to the longest body, then the path.
     """
-    created = timestamp_or_none(note.meta.get("created"))
+    created = created_moment(note.meta.get("created"))  # as the note's date reads it: `created: 3 March 2026` too
     appended = sum(addition.words() for addition in merge_lines(note, others))
     return Candidate(is_copy_among(note.path, cluster_paths), appended, is_generated_title(note),
                      created.timestamp() if created else math.inf, -len(note.body.strip()), note.path,

@@ -48,6 +48,8 @@ _FIELD_LINE = re.compile(
 _TITLE_LINE = re.compile(r"#[ \t]+\S.*")  # the note's `# Title`
 _HEADING_LINE = re.compile(r"#{1,6}[ \t]+\S.*")  # any heading: the title when it opens the note
 _TAG_LINE = re.compile(r"(?:#[^\s#][^\s]*[ \t]*)+")  # `#finance #bitcoin`: tags, no words
+_NON_BLANK = re.compile(r"\S")
+_RULE_LINE = re.compile(r"(?:-[ \t]*){3,}|(?:\*[ \t]*){3,}|(?:_[ \t]*){3,}")  # a thematic break: ---, ***, ___
 _EMPHASIS = "*_ \t"
 
 # What day the note is about (read before a created line, as a `date` property is read first).
@@ -143,7 +145,8 @@ def _closing_created_lines(body: str, created_keys: frozenset[str]) -> list[Date
     exported by YARLE with its default template end with ``    Created at: 2018-10-06T09:43:49+01:00``
     and ``    Updated at: …`` under the text, and were undated (a trial on an Evernote export).
     The block is the note's last lines, each ``<label>: <value>`` (indented or not), under a blank
-    line; only a created label counts there: a closing ``Date:`` may be a letter's or a form's
+    line or under a rule that ends the text (``---`` / ``Created: 2026-03-01``, an Obsidian footer:
+    :func:`_closing_rule`); only a created label counts there: a closing ``Date:`` may be a letter's or a form's
     (a day the note is about is said at its top), a ``Created at:`` says only when it was written."""
     tail = body[-_LINE_CHARS * CLOSING_LINES:]
     if ":" not in tail:
@@ -158,13 +161,32 @@ def _closing_created_lines(body: str, created_keys: frozenset[str]) -> list[Date
         field = _FIELD_LINE.fullmatch(text) if text and len(text) <= _LINE_CHARS else None
         if field is None:
             # A block under a blank line: a label line in the last paragraph of prose is prose's.
-            return fields if not text and index < len(lines) - 1 else []
+            # Or under a rule that closes the text (an Obsidian footer: `---` / `Created: …`).
+            closed = not text or _closing_rule(lines, index, trimmed, start)
+            return fields if closed and index < len(lines) - 1 else []
         label = field["label"].strip()
         if label_key(label) in created_keys:
             meaning = label_meaning(label)
             fields.insert(0, DateLine(label, field["value"].strip(_EMPHASIS), True,
                                       meaning is not None and meaning.day_first, above + index + 1, closing=True))
     return []  # only label lines, or more than CLOSING_LINES of them: no closing block
+
+
+def _closing_rule(lines: list[str], index: int, body: str, start: int) -> bool:
+    """Is ``lines[index]`` a thematic break (``---``, ``***``, ``___``) that ends the note's text,
+    a footer of labels under it (``---`` / ``Created: 2026-03-01``, as Obsidian users end notes)?
+    Only under a blank line, with text above that: ``---`` right under a line of text is that
+    line's heading (Markdown's setext underline), and a ``---`` with nothing but blank lines above
+    it opens what reads as frontmatter (one that did not load, or a second block), whose
+    ``Created:`` is a property's, never a footer's."""
+    if not _RULE_LINE.fullmatch(lines[index].strip()):
+        return False
+    if index == 0 and start == 0:
+        return False  # the body's first line
+    # The line above the rule, in the tail or just before it (body[start - 1] ends that line).
+    line_above = lines[index - 1] if index else body[body.rfind("\n", 0, start - 1) + 1:start - 1]
+    text_above = any(line.strip() for line in lines[:index]) or _NON_BLANK.search(body, 0, start) is not None
+    return text_above and not line_above.strip()
 
 
 def _opening_fields(body: str) -> Iterator[tuple[int, str, str]]:

@@ -76,10 +76,10 @@ from pathlib import PurePosixPath
 from typing import TYPE_CHECKING, Any
 
 from .date_lines import DateLine, LabelMeaning, date_lines, label_key, label_meaning
-from .errors import Argument, InvalidDuration, InvalidTimestamp, UsageError, short_repr
+from .errors import Argument, InvalidDuration, InvalidTimestamp, Spelled, UsageError, short_repr
 from .fields import name_form
 from .jalali import YEARS as SOLAR_HIJRI_YEARS
-from .jalali import gregorian_day, said_day, solar_hijri_parts, solar_hijri_said
+from .jalali import said_day, solar_hijri_parts, solar_hijri_said
 from .lifecycle import (
     PERMANENT_LAYER,
     format_as_written,
@@ -100,7 +100,7 @@ from .month_names import (
 from .notes import TEMPLATE_COMMAND, Note, Problem, layer_of, timestamp_or_none
 from .notion import path_without_page_ids
 from .period_words import period_in_english
-from .periods import YEAR, Span, is_period_name, iso_span, span_between, span_of
+from .periods import Span, is_period_name, iso_span, span_between
 from .slugs import named_from_title
 from .spelled_days import (
     MONTH,
@@ -109,7 +109,8 @@ from .spelled_days import (
     cjk_days,
     first_day,
     numbered_days,
-    text_date,
+    property_span,
+    value_date,
     worded_days,
 )
 from .sync_copies import tool_named_original
@@ -134,11 +135,6 @@ _UNORDERED_DAY = re.compile(r"(?<!\d)(\d{1,2})([-_.])(\d{1,2})\2(\d{4})(?!\d)")
 # day, and how the French vault of a trial wrote its own, "déposée le 19/01/2026"), which no file
 # name holds: 14.09.2026 was read and 14/09/2026 refused as "neither a date nor a duration".
 _UNORDERED_BOUND = re.compile(r"(?<!\d)(\d{1,2})([-_./])(\d{1,2})\2(\d{4})(?!\d)")
-# [[2026-11-20]], [[Daily/2026-11-20|Friday]]: a link to a daily note (its folder and label aside)
-_LINKED_DATE = re.compile(r"\[\[\s*(?:[^\[\]|#]*/)?(\d{4}-\d{2}-\d{2})\s*(?:[|#][^\]]*)?\]\]")
-_LINK_CHARS = 300
-_YEAR = re.compile(r"[0-9]{4}")  # a year a date property holds (_property_span)
-_PERIOD_CHARS = 8  # 2026-W09: the longest period _property_span reads
 DAILY_SOURCE = "daily-note format"  # a NoteDate's source when the vault's daily-note format gave it
 NAME_SOURCE = "file name"  # ... when a day in its file name or folders gave it (or a period's ISO name)
 PERIODIC_SOURCE = "periodic-note format"  # ... when a name in one of Periodic Notes' formats gave it
@@ -192,9 +188,10 @@ _CJK_WEEK_WHICH = {**dict.fromkeys(("上个", "上個", "上", "先週", "지난
                    **dict.fromkeys(("本", "这个", "這個", "这", "這", "今週", "이번주"), "this")}
 # What a bound may be, as its refusal and the shells' help list it.
 PERIOD_FORMS = ("2026, 2026-11, 2026-W48, today, yesterday, tomorrow, this week, last week, next week, this month, "
-                "last month, next month, this year, last year, next year, last friday, next tuesday, this monday, "
-                "friday (a weekday alone: the last one, today included, for a since bound or a done day; the next "
-                "one for an until bound or a due day)")
+                "last month, next month, this year, last year, next year, last friday, next tuesday, this monday "
+                "(the nearest one before today, the nearest after it, the one of this week: on a Saturday, this "
+                "friday is yesterday), friday (a weekday alone: the last one, today included, for a since bound or a "
+                "done day; the next one for an until bound or a due day)")
 _START_OF_TIME = datetime.min.replace(tzinfo=UTC)
 _END_OF_TIME = datetime.max.replace(tzinfo=UTC)
 _ONE_DAY = timedelta(days=1)
@@ -375,7 +372,7 @@ def _language_value_date(key: str, value: object, meaning: LabelMeaning) -> Note
     if isinstance(value, bool):
         return None
     if isinstance(value, int):
-        span = _property_span(value)
+        span = property_span(value)
         return None if span is None else NoteDate(parse_timestamp(span.first), key, day=True, span=span)
     if isinstance(value, date):  # a YAML date or time (datetime is a date)
         return _property_date(value, key)
@@ -668,33 +665,21 @@ def _holds(found: NoteDate, first: date, last: date) -> bool:
 
 
 def _property_date(value: object, key: str, solar_hijri: bool = False) -> NoteDate | None:
-    """A property's date: a timestamp, or a link to a daily note (``[[2026-11-20]]``), alone or
+    """A property's date, as spelled_days.value_date reads its value (the one reader: notes.created_moment
+    reads ``created`` with it too): a timestamp, a link to a daily note (``[[2026-11-20]]``), alone or
     as the one item of a list (Obsidian's list properties; YAML reads an unquoted
-    ``[[2026-11-20]]`` as a list in a list). A day when it has no time (a YAML date, a date-only
-    text, a linked date), else an instant (a time, a Unix time). A period (:func:`_property_span`)
+    ``[[2026-11-20]]`` as a list in a list), a day in words. A day when it has no time (a YAML date, a date-only
+    text, a linked date, words), else an instant (a time, a Unix time). A period (spelled_days.property_span)
     is its span of days. ``solar_hijri`` (the Persian Calendar plugin is on:
     daily_format.DailyFormat.solar_hijri): a day with a year of jalali.YEARS is that calendar's
     (``date: 1403-05-12`` is 2024-08-02), as the vault's file names are read; one that calendar
     lacks (``1402-12-30``) is no date, and check says why."""
-    if isinstance(value, list):
-        return _property_date(value[0], key, solar_hijri) if len(value) == 1 else None
-    if isinstance(value, str) and len(stripped := value.strip()) <= _LINK_CHARS:  # a longer link is no daily note's: not scanned
-        linked = _LINKED_DATE.fullmatch(stripped)
-        if linked:
-            value = linked[1]
-    if solar_hijri and (parts := solar_hijri_parts(value)) is not None:
-        try:
-            return NoteDate(parse_timestamp(gregorian_day(*parts)), key, day=True)
-        except ValueError:
-            return None  # 1402-12-30: no day of that calendar (check: _not_a_date says so)
-    span = _property_span(value)
-    if span is not None:
-        return NoteDate(parse_timestamp(span.first), key, day=True, span=span)
-    found = timestamp_or_none(value)
-    if found is None and isinstance(value, str) and len(value) <= _LINK_CHARS:
-        worded = text_date(value)  # as a person writes a day: May 4, 2023 (a day, whatever else the text says)
-        return None if worded is None else NoteDate(worded, key, day=True)
-    return None if found is None else NoteDate(found, key, day=_without_time(value), said=_time_as_written(value, found))
+    found = value_date(value, solar_hijri)
+    if found is None:
+        return None
+    if not found.timestamp:
+        return NoteDate(found.moment, key, day=True, span=found.span)
+    return NoteDate(found.moment, key, day=_without_time(found.value), said=_time_as_written(found.value, found.moment))
 
 
 def _time_as_written(value: object, found: datetime) -> str | None:
@@ -718,25 +703,6 @@ def _time_as_written(value: object, found: datetime) -> str | None:
         return format_as_written(written)
     return None if format_as_written(written) == format_timestamp(found) else format_as_written(written)
 
-
-
-def _property_span(value: object) -> Span | None:
-    """The period a date property holds whole: a year (``2011``, a number or text of four digits:
-    a paper's year, as a Zotero import writes ``date``), or a month, week or quarter as ISO
-    writes it (``2026-03``, ``2026-W09``, ``2026-Q1``). Without it ``date: 2011`` was "not a
-    date" and the note fell out of every search by date, though ``--since 2011`` names that
-    year. The person named the property a date, so a bare year is one here (a file named
-    ``1984.md`` is not read so: periods.py)."""
-    if isinstance(value, int) and not isinstance(value, bool):
-        text = str(value)
-    elif isinstance(value, str):
-        text = value.strip()
-    else:
-        return None
-    if _YEAR.fullmatch(text):
-        return span_of(YEAR, int(text), 0) if int(text) >= 1 else None
-    found = iso_span(text) if len(text) <= _PERIOD_CHARS else None
-    return found if isinstance(found, Span) and found.name == text.upper() else None
 
 
 def _without_time(value: object) -> bool:
@@ -927,6 +893,37 @@ def weekday_bound(value: str) -> bool:
     text = iso_spelling(str(value).strip())
     words = _period_words(text)
     return _weekday_alone(text) is not None or (words is not None and words.rpartition(" ")[2] in _WEEKDAY_WORDS)
+
+
+def weekday_said(value: str, bound: Bound, now: datetime, week_start: int = 0, *, name: str = "since",
+                 after: date | None = None) -> Spelled | None:
+    """What a bound that names a weekday was read as, for the answer to say (``since 'friday' is
+    Friday 2026-11-27: a weekday alone is the last one, today included, as a since bound``): which of the
+    Fridays a person may mean is a choice, and a search that only shows notes cannot tell it.
+    ``bound``: the bound read from ``value``; ``after``: the pair's since day when a weekday named
+    it (:func:`until_bound`). None for a bound that names no weekday."""
+    text = iso_spelling(str(value).strip())
+    end = name.endswith("until")
+    day = bound.day.date()  # as until, the last instant of that day's label: still that day
+    shown = f"{day:%A} {day.isoformat()}"
+    if _weekday_alone(text) is not None:
+        ahead = after is not None or name.startswith("due") or (end and not name.startswith("done"))
+        how = (f"the first {day:%A} on or after {after.isoformat()}, the pair's since day" if after is not None else
+               f"a weekday alone is the {'next' if ahead else 'last'} one, today included, as {'an' if end else 'a'} "
+               f"{name.replace('_', ' ')} bound")
+        return Spelled(Argument(name, repr(value)), f" is {shown}: {how}")
+    words = _period_words(text)
+    if words is None or words.rpartition(" ")[2] not in _WEEKDAY_WORDS:
+        return None
+    which = words.partition(" ")[0]
+    if " week " in words:  # 上周五: the Friday of last week
+        how = f"the {day:%A} of {which} week"
+    elif which == "this":
+        first = _WEEKDAY_WORDS[week_start].capitalize()
+        how = f"the {day:%A} of this week ({first} to {_WEEKDAY_WORDS[(week_start + 6) % 7].capitalize()})"
+    else:
+        how = f"the nearest {day:%A} {'before' if which == 'last' else 'after'} today ({_local_date(now).isoformat()})"
+    return Spelled(Argument(name, repr(value)), f" is {shown}: {how}")
 
 
 def _bound(value: str, now: datetime, name: str, end: bool, week_start: int = 0, after: date | None = None) -> Bound:
@@ -1354,8 +1351,9 @@ def _back_from(now: datetime, text: str, value: object, name: str, end: bool) ->
                              f"too: give {accented!r}") from None
         raise UsageError(Argument(name, repr(value)), " is neither a date nor a duration: give an ISO date or time "
                          f"such as 2026-11-23 or 2026-11-23T09:00:00+00:00, a period ({PERIOD_FORMS}; or as Chinese, "
-                         "Japanese or Korean say them: 上周, 先週, 지난주; as French, Spanish, German or Portuguese "
-                         "do: hier, la semaine dernière, ayer, el mes pasado, gestern, letzte Woche, ontem), "
+                         "Japanese or Korean say them: 上周, 先週, 지난주; as French, Spanish, German, Portuguese or "
+                         "Italian do: hier, la semaine dernière, vendredi dernier, ayer, el mes pasado, gestern, letzte "
+                         "Woche, letzten Freitag, ontem, ieri), "
                          f"a day or month in words with its year, as a daily note's name writes it ({WORDED_FORMS}), "
                          "or a duration back from now such as 7d or 2w (+7d: ahead)") from None
     try:

@@ -26,7 +26,17 @@ from .errors import INDEX, RE_EMBED, DerivedIndexError, Spelled
 from .exclusions import Exclusions
 from .fields import opening_heading_key
 from .lifecycle import to_epoch_us
-from .notes import Note, Problem, epoch_us_or_none, expiry_text, lookup_names, parse_note, path_without_suffix, tags_of
+from .notes import (
+    Note,
+    Problem,
+    created_moment,
+    epoch_us_or_none,
+    expiry_text,
+    lookup_names,
+    parse_note,
+    path_without_suffix,
+    tags_of,
+)
 from .paths import FileStat, NotNotes, VaultPaths
 from .searchable import INDEX_RULES, SearchableNote, searchable
 from .storage import (
@@ -185,6 +195,7 @@ def note_row(note: Note, stat: FileStat, embed_hash: str, daily: DailyFormat, da
     # expires_at: `check` reports the contradiction; reads must not drop the note meanwhile.
     expires_us = None if note.permanent else epoch_us_or_none(expires)
     created = note.meta.get("created")
+    made = created_moment(created, daily.solar_hijri)  # read as the note's date reads it (`created: 3 March 2026`)
     dated = note_date(note.meta, note.path, daily, dates, note.body, git)
     return NoteRow(
         id=note.id,
@@ -193,7 +204,7 @@ def note_row(note: Note, stat: FileStat, embed_hash: str, daily: DailyFormat, da
         layer=note.layer,
         tags=note.tags if tags is None else list(tags),
         created=expiry_text(created),
-        created_us=epoch_us_or_none(created),
+        created_us=None if made is None else to_epoch_us(made),
         expires_at=expiry_text(expires),
         expires_us=expires_us,
         expiry_invalid=note.expiry_invalid,

@@ -180,6 +180,13 @@ def full_weekday(name: str) -> int | None:
     return FULL_WEEKDAYS.get(_key(name))
 
 
+def weekday_names(language: str) -> tuple[str, ...]:
+    """A language's full weekday names as moment writes them (``dddd``), Monday first, as
+    ``date.weekday`` counts: what period_words.py puts ``last``/``next``/``this`` beside."""
+    names = _LOCALES[language][2][:7]
+    return (*names[1:], names[0])
+
+
 def weekday_days(name: str) -> frozenset[int] | None:
     """The days of the week a weekday's name (``lundi``, ``Freitag``, ``lun.``, ``Cuma``) is, in
     any case; None when it names none."""

@@ -47,7 +47,7 @@ from .merge_markers import first_conflict, utf16_with_byte_markers
 from .notion import is_notion_page, notion_meta, without_page_id
 from .option_names import Surface
 from .slugs import same_slug
-from .spelled_days import SPELLED_DAY_CHARS, text_date
+from .spelled_days import value_date
 
 # Bumped whenever what is derived from a file's bytes changes (title, metadata, problems):
 # an index made by an earlier reader reads every file again at its next reconcile (the index
@@ -295,7 +295,11 @@ from .spelled_days import SPELLED_DAY_CHARS, text_date
 #     no check problem (notes.created_moment, spelled_days.py); a created that is none says its fix once.
 # 100: the full text holds a Pandoc citation key's author and year after it (`@cepeda2006 cepeda 2006`:
 #     citation_words.py), so "Cepeda" finds the zettel that cites her. Nothing is embedded again.
-READER_VERSION = "100"
+# 101: the index's `created_us` (what `stale` falls back to) reads `created` as the note's date does
+#     (notes.created_moment → spelled_days.value_date): a day in words, a linked day, a year. Nothing is embedded again.
+# 102: a closing block of labels under a rule (`---` / `Created: 2026-03-01`, an Obsidian footer) dates a note as one
+#     under a blank line does, when the rule has a blank line and text above it (date_lines._closing_rule).
+READER_VERSION = "102"
 BOM = "\ufeff"
 # A Windows editor ("Unicode" in Notepad, PowerShell's Out-File) saves UTF-16 behind one of these.
 UTF16_BOMS = ((codecs.BOM_UTF16_LE, "utf-16-le", "UTF-16 LE"), (codecs.BOM_UTF16_BE, "utf-16-be", "UTF-16 BE"))
@@ -1595,15 +1599,17 @@ def path_without_suffix(relative: str) -> str:
     return relative[: -len(".md")] if relative.endswith(".md") else relative
 
 
-def created_moment(value: Any) -> datetime | None:
-    """When a ``created`` value says the note was made: a timestamp, else the one day its text
-    spells as a person writes it (``Sunday, January 5, 2026 at 8:15 PM``: 2026-01-05, as
-    dating.py dates the note by it), else None. ``check`` calls it a problem only when None,
-    and ``check --fix`` counts a layer's TTL from it: both agree with the note's date."""
-    found = timestamp_or_none(value)
-    if found is None and isinstance(value, str) and len(value) <= SPELLED_DAY_CHARS:
-        return text_date(value)
-    return found
+def created_moment(value: Any, solar_hijri: bool = False) -> datetime | None:
+    """When a ``created`` value says the note was made, read as dating.py reads it to date the
+    note (spelled_days.value_date, the one reader): a timestamp, a linked day, a period's first
+    day, the one day its text spells as a person writes it (``Sunday, January 5, 2026 at 8:15
+    PM``: 2026-01-05); None when it says none. ``check`` calls it a problem only when None,
+    ``check --fix`` counts a layer's TTL from it, the index keeps it as ``created_us`` (what
+    ``stale`` falls back to), consolidation keeps the oldest and ``revise`` counts a TTL from it:
+    all agree with the note's date. ``solar_hijri``: the vault's daily notes are named in that
+    calendar (daily_format.DailyFormat.solar_hijri), as dating reads it."""
+    found = value_date(value, solar_hijri)
+    return None if found is None else found.moment
 
 
 def timestamp_or_none(value: Any) -> datetime | None:

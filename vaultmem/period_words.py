@@ -9,12 +9,20 @@ space (``Avant-hier``, ``la semaine derniere``, ``Nächste Woche``, ``proximo me
 that name one period and nothing else are here: ``récemment``, ``neulich`` ("lately") are no
 period, and stay refused. No phrase means two periods in two languages (:data:`PERIOD_WORDS` is
 checked at import), so every table is read at once, as month names are (adr/0026).
+
+A weekday with "last", "next" or "this" as each language says it (``vendredi dernier``, ``letzten
+Freitag``, ``el viernes pasado``, ``sexta-feira passada``, ``venerdì scorso``: :data:`_WEEKDAY_SAYINGS`)
+is the English ``last friday`` … (dating._weekday_said): the nearest such day before today, the
+nearest after today, the one of this week. In Portuguese and Italian the words agree with the
+day's gender (``sábado passado``, ``domenica scorsa``).
 """
 
 from __future__ import annotations
 
 import re
 import unicodedata
+
+from .month_names import weekday_names
 
 _FRENCH = {
     "aujourd'hui": "today", "hier": "yesterday", "avant-hier": "day before yesterday", "demain": "tomorrow",
@@ -59,7 +67,62 @@ _PORTUGUESE = {
     "este ano": "this year", "ano passado": "last year", "o ano passado": "last year",
     "no ano passado": "last year", "próximo ano": "next year", "o próximo ano": "next year",
 }
-LANGUAGES = {"fr": _FRENCH, "es": _SPANISH, "de": _GERMAN, "pt": _PORTUGUESE}
+_ITALIAN = {
+    "oggi": "today", "ieri": "yesterday", "l'altro ieri": "day before yesterday", "l'altroieri": "day before yesterday",
+    "domani": "tomorrow", "dopodomani": "day after tomorrow",
+    "questa settimana": "this week", "la settimana scorsa": "last week", "settimana scorsa": "last week",
+    "la scorsa settimana": "last week", "la settimana prossima": "next week", "settimana prossima": "next week",
+    "la prossima settimana": "next week", "prossima settimana": "next week",
+    "questo mese": "this month", "il mese scorso": "last month", "mese scorso": "last month",
+    "lo scorso mese": "last month", "il mese prossimo": "next month", "il prossimo mese": "next month",
+    "quest'anno": "this year", "l'anno scorso": "last year", "anno scorso": "last year",
+    "l'anno prossimo": "next year", "il prossimo anno": "next year",
+}
+# A weekday (``{d}``) with last, next or this, per language. ``{o}``, ``{e}``, ``{lo}``, ``{il}``: the
+# endings and articles that agree with the day's gender (:data:`_FEMININE`): Portuguese ``passado`` /
+# ``passada``, ``este`` / ``esta``; Italian ``scorso`` / ``scorsa``, ``lo scorso`` / ``la scorsa``.
+_WEEKDAY_SAYINGS: dict[str, dict[str, tuple[str, ...]]] = {
+    "fr": {"last": ("{d} dernier", "{d} passé"), "next": ("{d} prochain",), "this": ("ce {d}", "ce {d}-ci")},
+    "es": {"last": ("el {d} pasado", "{d} pasado", "el pasado {d}"),
+           "next": ("el próximo {d}", "próximo {d}", "el {d} próximo", "el {d} que viene", "{d} que viene"),
+           "this": ("este {d}",)},
+    "de": {"last": ("letzten {d}", "letzter {d}", "am letzten {d}", "vorigen {d}", "am vorigen {d}",
+                    "vergangenen {d}", "am vergangenen {d}"),
+           "next": ("nächsten {d}", "nächster {d}", "am nächsten {d}", "kommenden {d}", "am kommenden {d}"),
+           "this": ("diesen {d}", "dieser {d}", "an diesem {d}")},
+    "pt": {"last": ("{d} passad{o}", "n{o} {d} passad{o}", "{o} {d} passad{o}"),
+           "next": ("próxim{o} {d}", "n{o} próxim{o} {d}", "{o} próxim{o} {d}", "{d} que vem", "n{o} {d} que vem"),
+           "this": ("est{e} {d}", "nest{e} {d}")},
+    "it": {"last": ("{d} scors{o}", "{lo} scors{o} {d}"), "next": ("{d} prossim{o}", "{il} prossim{o} {d}", "prossim{o} {d}"),
+           "this": ("quest{o} {d}",)},
+}
+_MASCULINE = {"o": "o", "e": "e", "lo": "lo", "il": "il"}
+_FEMININE = {"o": "a", "e": "a", "lo": "la", "il": "la"}
+_ENGLISH_WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+
+
+def _day_names(language: str) -> list[tuple[str, int, bool]]:
+    """Each weekday's name in ``language`` (Portuguese's without ``-feira`` too: ``sexta passada``),
+    its day (Monday 0) and whether it is feminine (Portuguese Monday to Friday, Italian Sunday)."""
+    named = []
+    for day, name in enumerate(weekday_names(language)):
+        feminine = (language == "pt" and day < 5) or (language == "it" and day == 6)
+        named.append((name, day, feminine))
+        if name.endswith("-feira"):
+            named.append((name.removesuffix("-feira"), day, feminine))
+    return named
+
+
+def _weekday_table(language: str) -> dict[str, str]:
+    """``vendredi dernier`` → ``last friday``, … for every weekday of ``language``."""
+    return {saying.format(d=name, **(_FEMININE if feminine else _MASCULINE)): f"{which} {_ENGLISH_WEEKDAYS[day]}"
+            for which, sayings in _WEEKDAY_SAYINGS[language].items() for saying in sayings
+            for name, day, feminine in _day_names(language)}
+
+
+LANGUAGES = {"fr": _FRENCH | _weekday_table("fr"), "es": _SPANISH | _weekday_table("es"),
+             "de": _GERMAN | _weekday_table("de"), "pt": _PORTUGUESE | _weekday_table("pt"),
+             "it": _ITALIAN | _weekday_table("it")}
 _GAP = re.compile(r"[\s_-]+")
 
 

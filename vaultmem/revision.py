@@ -53,7 +53,17 @@ from .logseq import (
 )
 from .merge_markers import require_merged, require_resolved
 from .noteio import FileChange, JoplinTime, replace_if_unchanged, require_utf8
-from .notes import VERSION_CHARS, Note, find_frontmatter, inline_tags, parse_note, tags_of, timestamp_or_none, title_of
+from .notes import (
+    VERSION_CHARS,
+    Note,
+    created_moment,
+    find_frontmatter,
+    inline_tags,
+    parse_note,
+    tags_of,
+    timestamp_or_none,
+    title_of,
+)
 from .notion import held_property_line
 from .ordered import unique
 from .paths import VaultPaths
@@ -658,7 +668,7 @@ def _own_expiry(meta: Mapping[str, Any], layer: str | None, policy: LayerPolicy,
     TTL from ``created``, or from the start of its day when that was later (writer.ttl_start)?
     Anything else — a deadline the agent or the person gave, a TTL re-applied by a later layer
     change — is theirs to move, not vaultmem's."""
-    expires, created = timestamp_or_none(meta.get("expires_at")), timestamp_or_none(meta.get("created"))
+    expires, created = timestamp_or_none(meta.get("expires_at")), created_moment(meta.get("created"))
     ttl = policy.ttl(layer) if layer is not None and layer in EXPIRING_LAYERS else None
     if expires is None or created is None or ttl is None:
         return False
@@ -700,7 +710,7 @@ def _lifecycle(note: Note, revision: Revision, policy: LayerPolicy, change: _Cha
     elif days.after != days.before and _own_expiry(meta, layer, policy, days.before):
         # Counted as remember counts it, from when the memory was written: revising the day is no
         # new lease of life. Without it a concert's memory moved to a later day expired before it.
-        ttl, created = policy.ttl(str(layer)), timestamp_or_none(meta.get("created"))
+        ttl, created = policy.ttl(str(layer)), created_moment(meta.get("created"))
         if ttl is not None and created is not None:  # both there: _own_expiry checked them
             _set_expiry(meta, _layer_deadline(ttl_start(created, days.after), ttl, str(layer)), change)
 

@@ -61,6 +61,10 @@ from .dating import (
     shown_date,
     shown_range,
     shown_span,
+    since_bound,
+    until_bound,
+    weekday_bound,
+    weekday_said,
     worded_days_said,
 )
 from .endings import apostrophe_stem, folded, prefix_of, umlauts_unwritten, umlauts_written_out
@@ -326,6 +330,26 @@ def search_filters(layers: Iterable[str] | None, tags: Iterable[str] | None, inc
     ``week_start``: the vault's first day of the week (daily_format.DailyFormat.week_start)."""
     return Eligibility.asked(to_epoch_us(resolve_now(now)), layers=layers, tags=tags, include_expired=include_expired,
                              since=since, until=until, week_start=week_start)
+
+
+def weekdays_said(now: object, since: str | None = None, until: str | None = None, week_start: int = 0) -> list[str]:
+    """What each bound that names a weekday was read as (dating.weekday_said: ``since 'friday' is
+    Friday 2026-11-27: a weekday alone is the last one, today included, as a since bound``), said among a
+    search's or a list's warnings: which Friday a person means is a choice, and an answer that
+    shows only notes would not say which days it searched. Called after :func:`search_filters`
+    accepted the bounds."""
+    moment = resolve_now(now)
+    said: list[str] = []
+    first = None if since is None else since_bound(since, moment, week_start)
+    if since is not None and first is not None and (found := weekday_said(since, first, moment, week_start)) is not None:
+        said.append(found)
+    if until is not None:
+        after = first.day.date() if first is not None and since is not None and weekday_bound(since) else None
+        last = until_bound(until, moment, week_start, since=first if after is not None else None)
+        found = weekday_said(until, last, moment, week_start, name="until", after=after)
+        if found is not None:
+            said.append(found)
+    return said
 
 
 def undated_warning(undated: int, daily: DailyFormat, dates: DateProperties = DEFAULT_DATE_PROPERTIES,

@@ -3,18 +3,26 @@
 day, a date property in words) and by notes.py, below it: ``check`` must not call a ``created``
 that dates the note "invalid" (a trial: ``created: Sunday, January 5, 2026 at 8:15 PM`` dated the
 note on 2026-01-05 while ``check`` called it an invalid timestamp). Pure functions over text.
+
+:func:`value_date` is the one reader of a date property's value — ``date``, ``created`` and the
+vault's own names — for dating.py's note date and for notes.created_moment, which the index's
+``created_us`` (``stale``), ``check``, consolidation's oldest-created rule and ``revise`` read: a
+second parser of ``created`` had the index read only a timestamp where the note's date read words.
 """
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from datetime import date, datetime
 
+from .errors import InvalidTimestamp
 from .fields import name_form
 from .jalali import YEARS as SOLAR_HIJRI_YEARS
-from .jalali import gregorian_day
-from .lifecycle import parse_timestamp
+from .jalali import gregorian_day, solar_hijri_parts
+from .lifecycle import is_absent, parse_timestamp
 from .month_names import ENGLISH_WORD_NAMES, month_spellings, named_month
+from .periods import YEAR, Span, iso_span, span_of
 
 SPELLED_DAY_CHARS = 300  # a longer text is not read for a day (a property's text, not a page)
 # A day in a file name, as daily-note tools write it: 2026-11-30 (Obsidian), 2026_11_30
@@ -83,3 +91,70 @@ def first_day(candidates: list[tuple[str, str, str]], solar_hijri: bool = False)
         except ValueError:  # 2026-13-45, 20261345: not a day
             continue
     return None
+
+
+# [[2026-11-20]], [[Daily/2026-11-20|Friday]]: a link to a daily note (its folder and label aside)
+LINKED_DATE = re.compile(r"\[\[\s*(?:[^\[\]|#]*/)?(\d{4}-\d{2}-\d{2})\s*(?:[|#][^\]]*)?\]\]")
+_YEAR = re.compile(r"[0-9]{4}")  # a year a date property holds (property_span)
+_PERIOD_CHARS = 8  # 2026-W09: the longest period property_span reads
+
+
+@dataclass(frozen=True)
+class ValueDate:
+    """What a date property's value says (:func:`value_date`)."""
+
+    moment: datetime  # its day's midnight UTC, a period's first day's, or its time
+    value: object  # what was read: a linked day's text, a one-item list's item, else the value itself
+    span: Span | None = None  # the period it holds whole (``2026``, ``2026-03``)
+    timestamp: bool = False  # a timestamp as lifecycle.parse_timestamp reads it: day or instant by ``value``; else a day
+
+
+def value_date(value: object, solar_hijri: bool = False) -> ValueDate | None:
+    """The date a property's value holds, or None: a link to a daily note (``[[2026-11-20]]``),
+    alone or as the one item of a list; with ``solar_hijri`` (the vault's Persian Calendar plugin
+    is on), a day of a year in jalali.YEARS as that calendar's (one it lacks: None); a period
+    (:func:`property_span`); a timestamp; else the one day its text spells (:func:`text_date`:
+    ``March 3rd 2026``, ``3 March 2026``, ``Sunday, January 5, 2026 at 8:15 PM``)."""
+    if isinstance(value, list):
+        return value_date(value[0], solar_hijri) if len(value) == 1 else None
+    if is_absent(value):
+        return None
+    if isinstance(value, str) and len(stripped := value.strip()) <= SPELLED_DAY_CHARS:  # a longer link is no daily note's
+        linked = LINKED_DATE.fullmatch(stripped)
+        if linked:
+            value = linked[1]
+    if solar_hijri and (parts := solar_hijri_parts(value)) is not None:
+        try:
+            return ValueDate(parse_timestamp(gregorian_day(*parts)), value)
+        except ValueError:
+            return None  # 1402-12-30: no day of that calendar (check says why: dating._not_a_date)
+    span = property_span(value)
+    if span is not None:
+        return ValueDate(parse_timestamp(span.first), value, span=span)
+    try:
+        return ValueDate(parse_timestamp(value), value, timestamp=True)
+    except InvalidTimestamp:
+        pass  # not a timestamp: perhaps a day in words
+    if isinstance(value, str) and len(value) <= SPELLED_DAY_CHARS:
+        worded = text_date(value)
+        return None if worded is None else ValueDate(worded, value)
+    return None
+
+
+def property_span(value: object) -> Span | None:
+    """The period a date property holds whole: a year (``2011``, a number or text of four digits:
+    a paper's year, as a Zotero import writes ``date``), or a month, week or quarter as ISO
+    writes it (``2026-03``, ``2026-W09``, ``2026-Q1``). Without it ``date: 2011`` was "not a
+    date" and the note fell out of every search by date, though ``--since 2011`` names that
+    year. The person named the property a date, so a bare year is one here (a file named
+    ``1984.md`` is not read so: periods.py)."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        text = str(value)
+    elif isinstance(value, str):
+        text = value.strip()
+    else:
+        return None
+    if _YEAR.fullmatch(text):
+        return span_of(YEAR, int(text), 0) if int(text) >= 1 else None
+    found = iso_span(text) if len(text) <= _PERIOD_CHARS else None
+    return found if isinstance(found, Span) and found.name == text.upper() else None

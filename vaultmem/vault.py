@@ -188,7 +188,7 @@ class Vault:
         (``7d``). A search by date that comes back short says in its warnings how many dated
         notes fall outside the range.
         """
-        from .search import require_hit_count, require_query_text, search_filters
+        from .search import require_hit_count, require_query_text, search_filters, weekdays_said
 
         require_query_text(query, "a search")
         require_hit_count(k)
@@ -202,6 +202,7 @@ class Vault:
             hits.warn(str(busy))
         if empty is not None:
             hits.warn(empty)
+        hits.warnings[:0] = weekdays_said(now, since, until, self.paths.daily.week_start)  # first: the days searched
         hits.warnings.extend(self.derived.after_search())  # read-only here, just healed, a snapshot rebuilt
         return hits
 
@@ -215,7 +216,7 @@ class Vault:
         first. ``k`` notes at most, from the ``offset``-th on (the next part of a long list);
         ``listing.more`` says how many more passed after them. Expired notes are hidden
         unless ``include_expired``, as on every read path."""
-        from .search import require_hit_count, require_offset, search_filters
+        from .search import require_hit_count, require_offset, search_filters, weekdays_said
 
         require_hit_count(k)
         require_offset(offset)
@@ -234,6 +235,7 @@ class Vault:
             listing.warnings.append(str(busy))
         if empty is not None:
             listing.warnings.append(empty)
+        listing.warnings[:0] = weekdays_said(now, since, until, self.paths.daily.week_start)  # first: the days listed
         listing.warnings.extend(self.derived.after_search())
         return listing
 

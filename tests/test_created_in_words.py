@@ -1,0 +1,79 @@
+"""A `created` written in words (`created: 3 March 2026`), a linked day or a year is read by every
+reader of `created` as the note's date reads it (notes.created_moment → spelled_days.value_date,
+adr/0026 "One reader of created"): the index's `created_us` that `stale` falls back to,
+consolidation's oldest-created rule, `revise`'s TTL counted from `created`, and `check`."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from vaultmem import Vault, parse_timestamp
+
+NOW = "2026-11-30T12:00:00+00:00"
+HASHING = 'embedder = "hashing"\n'
+
+
+def _recent_mtime(path: Path) -> None:
+    """The file was saved the day before NOW: only its `created` can make it stale."""
+    moment = parse_timestamp("2026-11-29T12:00:00Z").timestamp()
+    os.utime(path, (moment, moment))
+
+
+@pytest.fixture
+def hashing_vault(vault_dir: Path, write_note) -> Path:
+    write_note(".vaultmem.toml", HASHING)
+    return vault_dir
+
+
+@pytest.mark.parametrize(("created", "day"), [("3 March 2026", "2026-03-03"), ("March 3rd 2026", "2026-03-03"),
+                                              ('"[[2026-03-03]]"', "2026-03-03"), ("2026", "2026-01-01")])
+def test_stale_counts_from_a_created_in_words_not_from_the_files_time(hashing_vault: Path, write_note, created: str,
+                                                                      day: str) -> None:
+    # Was: created_us read only a timestamp, so `stale` fell back to the file's time (saved
+    # yesterday) and a memory unused since March was not listed, while `list` dated it in March.
+    _recent_mtime(write_note("fact.md", f"---\nlayer: L3\ncreated: {created}\nexpires_at: 2027-09-01\n---\nthe boat is blue\n"))
+    with Vault(hashing_vault) as vault:
+        vault.index()
+        stale = {note.path: note for note in vault.stale(days=90, now=NOW)}
+        assert stale["fact.md"].basis == "created"
+        assert vault.store.notes.by_path("fact.md").created_us == parse_timestamp(day).timestamp() * 1_000_000
+        assert [problem.field for problem in vault.check().problems if problem.path == "fact.md"] == []
+
+
+def test_a_created_in_words_that_is_recent_keeps_the_note_off_the_stale_list(hashing_vault: Path, write_note) -> None:
+    path = write_note("fact.md", "---\nlayer: L3\ncreated: November 28, 2026\nexpires_at: 2027-09-01\n---\nthe boat is blue\n")
+    moment = parse_timestamp("2026-01-01T00:00:00Z").timestamp()  # an old file (a copy, a checkout): its created decides
+    os.utime(path, (moment, moment))
+    with Vault(hashing_vault) as vault:
+        vault.index()
+        assert "fact.md" not in [note.path for note in vault.stale(days=7, now=NOW)]
+
+
+def test_consolidation_keeps_the_note_created_first_when_its_created_is_in_words(hashing_vault: Path, write_note) -> None:
+    # Was: a `created` in words counted as none, which sorts last, so the newer copy was kept and
+    # the note the person wrote first (its id, its name) was archived into it.
+    fact = "The Harbor standup is at 9:30 in the Tejo room.\n"
+    write_note("a-newer.md", f"---\ntitle: Standup (copy)\nlayer: L3\ncreated: 2026-06-01T09:00:00Z\nexpires_at: 2027-06-01\n---\n{fact}")
+    write_note("z-older.md", f"---\ntitle: Standup\nlayer: L3\ncreated: 3 March 2026\nexpires_at: 2027-06-01\n---\n{fact}")
+    with Vault(hashing_vault) as vault:
+        vault.index()
+        report = vault.consolidate(all=True, now=NOW)
+    [cluster] = report.clusters
+    assert cluster.canonical.path == "z-older.md"
+    assert "created first" in cluster.why_kept
+
+
+def test_revise_moves_an_expiry_counted_from_a_created_in_words_when_the_day_moves(hashing_vault: Path, write_note) -> None:
+    # `check --fix` stamps expires_at = created + the layer's TTL from a created in words (L2: 7
+    # days). Was: revise read only a timestamp there, took that deadline for one someone gave,
+    # and a concert's memory moved to the 18th still expired on 5 December.
+    write_note("concert.md", "---\nlayer: L2\ncreated: November 28, 2026\n---\nSchool concert\n")
+    with Vault(hashing_vault) as vault:
+        vault.check(fix=True, now=NOW)
+        assert vault.get("concert").expires_at == "2026-12-05T00:00:00+00:00"
+        moved = vault.revise("concert", set_properties={"date": "2026-12-18"}, now=NOW)
+    assert moved.expires_at == "2026-12-25T00:00:00+00:00"
+    assert moved.changed == ["expires_at", "date"]
