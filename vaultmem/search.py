@@ -1309,7 +1309,7 @@ def _only_weak_matches(found: Candidates, hits: Hits) -> bool:
 def _low_confidence(found: Candidates, hits: Hits) -> bool:
     """The best hit's score is negligible and no note is named by the query: what a question the
     vault does not answer reads, while few questions it answers do (adr/0004, "A best score that
-    says no note answers": 0 of the 68 of the sample and kepano vaults, 10 of the 1,150 across
+    says no note answers": 0 of the 68 of the sample and kepano vaults, 10 of the 634 across
     five sets whose first hit was right). Without it, ten hits came back looking like answers
     to "what is my blood type" on a vault that never says. Said, never acted on: the hits and
     their order stay."""
