@@ -269,6 +269,7 @@ class Candidates:
     prefix_words: tuple[str, ...] = ()  # those no note holds whole, held by their first letters (endings.prefix_of) or stems
     stem_words: tuple[str, ...] = ()  # those of prefix_words held by their stems (stems.stem), not their first letters
     valued: frozenset[int] = frozenset()  # the candidates one of whose property values the query names (valued.py)
+    every_word: bool = False  # some eligible note holds every word of the query (or a form of it: prefix_words)
 
     @property
     def unheld(self) -> float:
@@ -880,7 +881,7 @@ class Searcher:
         pool = max(CANDIDATES_MIN, k, pool or 0)
         vectors = self._vector_side(self.embedder.embed([query])[0], pool, eligibility)
         words = query_words(query, self.store.passages.languages())
-        text, unheld, by_prefix, by_stems = self._text_side(words, pool, eligibility)
+        text, unheld, by_prefix, by_stems, every_word = self._text_side(words, pool, eligibility)
         proposed = {hit.label for hit in (*vectors, *text)}
         valued = valued_notes(query, self.store.passages.properties_of(sorted(proposed)))
         fused = fuse(vectors, text, pool, self._named(query, eligibility), standard=CANDIDATES_MIN, valued=valued)
@@ -895,7 +896,7 @@ class Searcher:
         alive = _scored_in_order(originals_first(alive, lambda item: paths[item.label], self._copy_of_text))
         weight = min(1.0, self.store.notes.count_at_most(UNHELD_FULL_NOTES) / UNHELD_FULL_NOTES) if unheld else 1.0
         return Candidates(vectors, text, alive, paths, tuple(word.shown for word in words), unheld, weight, by_prefix, by_stems,
-                          frozenset(valued))
+                          frozenset(valued), every_word)
 
     def _named(self, query: str, eligibility: Eligibility) -> list[int]:
         """The notes the query asks for by name (the name bonus): those one of whose names the
@@ -1099,7 +1100,7 @@ class Searcher:
     # -- the text side
 
     def _text_side(self, words: Sequence[QueryWord], pool: int,
-                   eligibility: Eligibility) -> tuple[list[SideHit], tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
+                   eligibility: Eligibility) -> tuple[list[SideHit], tuple[str, ...], tuple[str, ...], tuple[str, ...], bool]:
         """BM25 candidates for the query's ``words`` (query_words): notes with a passage holding
         every term first, then (if fewer than ANY_TERM_BELOW) any; and the words no note of the
         vault holds (a run of Chinese is held when a note holds any pair of it: a question's
@@ -1131,7 +1132,7 @@ class Searcher:
         """
         terms = unique(term for word in words for term in word.terms)
         if not terms:
-            return [], (), (), ()
+            return [], (), (), (), False
         ranking = self._fts(" AND ".join(terms), pool, eligibility)
         unheld: tuple[str, ...] = ()
         by_prefix: tuple[str, ...] = ()
@@ -1149,11 +1150,12 @@ class Searcher:
                 terms = unique(term for word in words for term in held.get(word.shown, word).terms)
                 if not unheld:
                     ranking = self._fts(" AND ".join(terms), pool, eligibility)
+        every_word = bool(ranking)  # a note holds every word asked for (or a form of it): before the any-word pass
         if len(ranking) < ANY_TERM_BELOW and len(terms) > 1:
             seen = {hit.label for hit in ranking}
             extra = [hit for hit in self._fts(" OR ".join(terms), pool, eligibility) if hit.label not in seen]
             ranking += _below(ranking, extra[: pool - len(ranking)])
-        return ranking, unheld, by_prefix, by_stems
+        return ranking, unheld, by_prefix, by_stems, every_word
 
     def _form_held(self, word: QueryWord, alive: Eligibility) -> str | None:
         """The term a note holds of a word no note holds as written: its stems (a note of the
@@ -1307,10 +1309,11 @@ def _only_weak_matches(found: Candidates, hits: Hits) -> bool:
 
 
 def _low_confidence(found: Candidates, hits: Hits) -> bool:
-    """The best hit's score is negligible and no note is named by the query: what a question the
-    vault does not answer reads, while few questions it answers do (adr/0004, "A best score that
-    says no note answers": 0 of the 68 of the sample and kepano vaults, 10 of the 634 across
-    five sets whose first hit was right). Without it, ten hits came back looking like answers
-    to "what is my blood type" on a vault that never says. Said, never acted on: the hits and
-    their order stay."""
-    return bool(hits) and not found.named and max(hit.score for hit in hits) <= NEGLIGIBLE_SCORE
+    """The best hit's score is negligible, no note holds every word of the query and none is
+    named by it: what a question the vault does not answer reads, while few questions it
+    answers do (adr/0004, "A best score that says no note answers"). Without it, ten hits came
+    back looking like answers to "which vaccine did I get last winter" on a vault that never
+    says. A note holding every word keeps the answer confident: sixty notes that all say "zebra
+    stripes" share the evidence and read 0.02 each, yet each is an answer. Said, never acted
+    on: the hits and their order stay."""
+    return bool(hits) and not found.every_word and not found.named and max(hit.score for hit in hits) <= NEGLIGIBLE_SCORE
