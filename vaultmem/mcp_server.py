@@ -651,9 +651,8 @@ class VaultTools:
         "warnings say when its metadata is broken (e.g. an unreadable expiry) and, for an expired hit, when it expired "
         "and which note superseded it (\"superseded by <id> (<path>)\": that note holds the current fact); the top-level warnings say when "
         "the answer may be incomplete (the index is being built or rebuilt: how far it is, and when to ask again), "
-        "when nothing matched (no note holds the query's words and none stands out in meaning: the hits are only the "
-        "nearest weak matches; or no hit scores above 0.05: confident is then false, and the hits are the nearest, "
-        "not answers — say you do not remember rather than answer from them) and, for an empty answer, a tag asked for that no note carries (with the nearest tags); "
+        "when nothing matches well (no hit above 0.05, none holding every word: confident=false; the hits are the "
+        "nearest, weak) and, for an empty answer, a tag asked for that no note carries (with the nearest tags); "
         "call get(id) for the full text, explain "
         "when a note you expected is missing, and mark_used with the ids you relied on."
     ))
