@@ -155,6 +155,6 @@ def test_a_first_time_users_empty_vault_says_it_holds_no_notes_yet_over_mcp(vaul
             assert listed["notes"] == [] and listed["warnings"][0].startswith(empty), listed
             await served.call("remember", text="The user's name is Sam Rivera.", layer="L4")
             recalled = await served.call("recall", query="Sam", layers=["L1"])  # empty for its filter, not for want of notes
-            assert recalled == {"hits": [], "warnings": []}
+            assert recalled == {"hits": [], "warnings": [], "confident": False}
 
     run(scenario)

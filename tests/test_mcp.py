@@ -1535,3 +1535,20 @@ def test_a_read_only_note_refused_over_mcp_asks_for_the_person_not_a_chmod(vault
     assert locked.read_bytes() == before
     cli = run_cli(vault_dir, "revise", "locked.md", "--append", "And on Friday.")
     assert cli.exit_code == 1 and "chmod u+w 'locked.md'" in cli.stderr, cli.stderr
+
+
+def test_recall_says_it_is_not_confident_when_no_note_matches_the_question_well(sample_vault: Path, log: Path) -> None:
+    """Stop 35's closing note: an agent asked something the vault never says got hits that read
+    as answers. recall now carries ``confident`` (added beside hits and warnings, nothing
+    renamed): false, with a warning saying the best score, when no hit scores above 0.05."""
+    async def scenario() -> None:
+        async with serve(sample_vault, log) as served:
+            unanswered = await served.call("recall", query="which vaccine did I get last winter")
+            assert unanswered["hits"]
+            assert unanswered["confident"] is False
+            assert [warning for warning in unanswered["warnings"] if warning.startswith("no note matches this well")], unanswered
+            answered = await served.call("recall", query="oat milk in coffee")
+            assert answered["confident"] is True
+            assert answered["hits"][0]["path"].startswith("preferences/")
+
+    run(scenario)

@@ -16,8 +16,8 @@ import pytest
 
 from helpers import NOW, copy_sample_vault, write_vault
 from vaultmem import Vault
-from vaultmem.ranking import (NAMED_PRECISION, TEXT_WEIGHT, VECTOR_WEIGHT, SideHit, counted_passages, fuse, grouped_note_scores,
-                              hit_score, note_scores, probability, zscores)
+from vaultmem.ranking import (NAMED_PRECISION, TEXT_WEIGHT, VECTOR_WEIGHT, SideHit, chance_share, counted_passages, for_many_passages,
+                              fuse, grouped_note_scores, hit_score, note_scores, probability, zscores)
 from vaultmem.search import search_filters
 
 MEMORIES = (
@@ -297,3 +297,24 @@ def test_note_scores_in_numpy_are_the_tuples_loop_exactly() -> None:
         assert [(hit.label, hit.passage, repr(hit.score)) for hit in found] == \
             [(hit.label, hit.passage, repr(hit.score)) for hit in expected]
     assert grouped_note_scores(np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros(0, np.float32)) == []
+
+
+def test_what_a_note_scores_by_chance_grows_with_its_passages_and_is_nothing_for_one() -> None:
+    shares = [chance_share(count) for count in (1, 2, 3, 10, 200, 6000)]
+    assert shares[0] == 0.0
+    assert shares == sorted(shares)
+    assert len(set(shares)) == len(shares)
+    # the best of 6,000 draws of a standard normal is ~3.8, its next two ~3.5 each
+    assert 5.0 < chance_share(6000) < 6.0
+
+
+def test_a_note_of_thousands_of_passages_is_lowered_by_what_its_length_scores_by_chance() -> None:
+    """A pasted book's 0.38 (best of 5,084 passages plus a quarter of its next two) stood above
+    one-passage notes at 0.30 and 0.10: lowered by spread × chance_share it falls below both,
+    and a note of one passage keeps its score."""
+    hits = [SideHit(label=1, score=0.38, passage=10), SideHit(label=2, score=0.30, passage=20), SideHit(label=3, score=0.10, passage=30)]
+    lowered = for_many_passages(hits, {1: 5084, 2: 1, 3: 1}, spread=0.055)
+    assert [hit.label for hit in lowered] == [2, 3, 1]
+    assert lowered[:2] == [hits[1], hits[2]]
+    assert lowered[2].score == pytest.approx(0.38 - 0.055 * chance_share(5084))
+    assert for_many_passages(hits, {1: 5084}, spread=0.055, limit=1) == [hits[1]]

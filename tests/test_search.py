@@ -5,22 +5,24 @@ from __future__ import annotations
 import json
 import random
 import re
+import shutil
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from pydoc_data.topics import topics
 
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from helpers import NOW, copy_sample_vault, keyword_side, run_cli, utf16_bytes, write_vault
+from helpers import NOW, REAL_VAULTS, copy_sample_vault, keyword_side, run_cli, utf16_bytes, write_vault
 
 from vaultmem import UsageError, Vault
 from vaultmem.errors import NoteNotFound
 from vaultmem.embedders import HashingEmbedder
 from vaultmem.paths import VaultPaths
 from vaultmem.ranking import note_scores
-from vaultmem.search import PASSAGES_PER_NOTE, search_filters
+from vaultmem.search import LOW_CONFIDENCE_WARNING, NEGLIGIBLE_SCORE, PASSAGES_PER_NOTE, search_filters
 from vaultmem.snapshots import cosines
 from vaultmem.vectors import VectorIndex, unpack
 
@@ -1949,3 +1951,65 @@ def test_a_short_verb_in_ie_finds_its_other_forms(tmp_path: Path) -> None:
         assert sorted(keyword_side(vault, "who is dying")) == ["Chapter 17.md", "Chapter 30.md"]
         assert keyword_side(vault, "who lied about the lantern") == ["Chapter 12.md"]
         assert keyword_side(vault, "movie") == []  # a longer word in -ie is one stem already
+
+
+# ---------------------------------------------------------------- a note of thousands of passages, and a question nothing answers
+
+
+def test_a_book_pasted_into_one_note_takes_no_place_among_the_first_three_for_questions_it_does_not_answer(
+        tmp_path: Path, wordllama) -> None:
+    """Issue 13, stop 36: a note of thousands of passages (a web clipping dump, a chat log, a
+    book) ranked 2nd or 3rd for questions it has nothing to do with: a note's score is its best
+    passage's, and the best of hundreds stands far above what one passage scores by chance.
+    Here kepano's vault and Python's own language reference (``pydoc_data.topics``, ~470 kB)
+    pasted into one note: before the fix it was 2nd or 3rd for each of these."""
+    root = tmp_path / "kepano"
+    shutil.copytree(REAL_VAULTS / "kepano-obsidian", root)
+    pasted = "\n\n".join(f"## {name}\n\n{text}" for name, text in sorted(topics.items()))
+    (root / "Clippings" / "Python reference.md").write_text(pasted, encoding="utf-8")
+    asked = {
+        "when did I go to the Fushimi Inari shrine": "References/Fushimi Inari.md",
+        "how do I make the brown butter nectarine tart": "References/Brown butter nectarine tart.md",
+        "who plays bass on Bass on Top": "References/Bass on Top.md",
+        "what makes a note evergreen": "Notes/Evergreen notes turn ideas into objects that you can manipulate.md",
+        "what did we talk about in the meeting with Steph": "Notes/2023-09-12 Meeting with Steph.md",
+        "advice on buying things that last": "Clippings/Buy wisely.md",
+        "how do you win at Catan": "References/Catan.md",
+        "what did the product usage analysis find": "Notes/Product usage analysis.md",
+    }
+    with Vault(root, embedder=wordllama) as opened:
+        opened.index()
+        firsts = {question: [hit.path for hit in opened.search(question, k=3)] for question in asked}
+        answered = [hit.path for hit in opened.search("what does the global statement do", k=1)]
+    assert {question: paths for question, paths in firsts.items() if "Clippings/Python reference.md" in paths} == {}
+    assert {question: paths[0] for question, paths in firsts.items()} == asked
+    assert answered == ["Clippings/Python reference.md"]  # where it answers, it still comes first
+
+
+UNANSWERED = "which vaccine did I get last winter"  # the sample vault says nothing of vaccines
+
+
+def test_a_question_the_vault_does_not_answer_is_said_to_match_no_note_well(vault: Vault) -> None:
+    """Stop 35's closing note: a question nothing in the vault answers came back with ten hits
+    that looked like answers (some note holds a word of it, so the warning for a query no
+    note holds a word of did not apply). A best score this low is what such questions read
+    (adr/0004): the answer says so, and is not confident; the hits and their order stay."""
+    hits = vault.search(UNANSWERED, k=10, now=NOW)
+    best = max(hit.score for hit in hits)
+    assert hits
+    assert best <= NEGLIGIBLE_SCORE
+    said = LOW_CONFIDENCE_WARNING.format(best=best)
+    assert hits.confident is False
+    assert hits.warnings == [said]
+    assert all(said in hit.warnings for hit in hits)
+    answered = vault.search("oat milk in coffee", k=10, now=NOW)
+    assert answered.confident is True
+    assert not any("no note matches this well" in warning for warning in answered.warnings)
+
+
+def test_search_prints_that_no_note_matches_well_before_the_weak_hits(vault: Vault) -> None:
+    result = run_cli(vault.root, "search", UNANSWERED, "--as-of", NOW)
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert re.fullmatch(r"! no note matches this well \(best score 0\.0\d\): the hits below are the nearest, not answers", lines[0])
+    assert lines[1].startswith(" 1. ")

@@ -59,6 +59,11 @@ class Embedder(ABC):
     # Only an additive embedder has the sum to measure; None: no prior. Changing β changes
     # every passage vector: bump searchable.EMBED_RECIPE with it (tests/test_embedders.py holds the pairs).
     length_prior: float | None = None
+    # The spread of a passage's score over a query's passages where many compete, in the
+    # vector side's units: a note is lowered by this × what its number of passages scores by
+    # chance (ranking.for_many_passages), so a book pasted into one note does not rank by its
+    # length. None: no such correction (an embedder nobody measured).
+    chance_spread: float | None = None
 
     @abstractmethod
     def embed_batch(self, texts: Sequence[str]) -> np.ndarray:
@@ -160,6 +165,10 @@ class WordLlamaEmbedder(Embedder):
     name = "wordllama-l2_supercat"
     dimension = 256
     length_prior = 25.0  # chosen on four sets (benchmarks/PASSAGES.md §7): inside the range (20–30) that costs no set anything
+    # Measured: the median over 17 questions of the standard deviation of every passage's score,
+    # kepano + three 2.4–4.2 MB notes (11,160 passages, 0.046–0.064); the five sets' own vaults
+    # spread wider (0.08–0.10), so this lowers a long note less than their spread would (adr/0004).
+    chance_spread = 0.055
 
     def __init__(self) -> None:
         import wordllama

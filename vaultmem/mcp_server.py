@@ -632,7 +632,7 @@ class VaultTools:
         "notes to the archive, where recall never finds them (get reads one by its path there, and get of the old "
         "id names that path); the layers and their lifetimes: remember.\n"
         "Returns {hits: [{id, path, title, snippet, layer, expires_at, score, match, passage, tags, warnings, "
-        "expired, version, date}], warnings}, best first; date is the note's date (its date property, a "
+        "expired, version, date}], warnings, confident}, best first; date is the note's date (its date property, a "
         "YYYY-MM-DD in its file name, or when it was created; a weekly, monthly or quarterly note's period, 2026-W09, "
         "2026-03, 2026-Q1, kept by any range holding one of its days; null if none): the answer to \"when\" is often it. Hits are in "
         "order of relevance, not of date: for \"the first time\" or \"the last time\" something happened, raise k and "
@@ -651,8 +651,8 @@ class VaultTools:
         "warnings say when its metadata is broken (e.g. an unreadable expiry) and, for an expired hit, when it expired "
         "and which note superseded it (\"superseded by <id> (<path>)\": that note holds the current fact); the top-level warnings say when "
         "the answer may be incomplete (the index is being built or rebuilt: how far it is, and when to ask again), "
-        "when nothing matched (no note holds the query's words and none stands out in meaning: the hits are only the "
-        "nearest weak matches) and, for an empty answer, a tag asked for that no note carries (with the nearest tags); "
+        "when nothing matches well (no hit above 0.05, none holding every word: confident=false; the hits are the "
+        "nearest, weak) and, for an empty answer, a tag asked for that no note carries (with the nearest tags); "
         "call get(id) for the full text, explain "
         "when a note you expected is missing, and mark_used with the ids you relied on."
     ))
@@ -678,7 +678,7 @@ class VaultTools:
     ) -> dict[str, Any]:
         def found(vault: Vault) -> dict[str, Any]:
             hits = vault.search(query, k=k, layers=layers, tags=tags, include_expired=include_expired, since=since, until=until)
-            return {"hits": [hit.as_dict() for hit in hits], "warnings": hits.warnings}
+            return {"hits": [hit.as_dict() for hit in hits], "warnings": hits.warnings, "confident": hits.confident}
 
         return await self.service.call(found, needs=Needs.INDEX_SO_FAR)
 

@@ -3,6 +3,9 @@
 - **A note's score on one side** is its best passage's plus a quarter of its next two
   (each counted only when positive): a note with several good passages edges out a note
   with one, but one passage that answers still wins (:func:`note_scores`).
+- **A note of many passages** (:func:`for_many_passages`): on the vector side a note is
+  lowered by what a note of its passage count scores by chance (a pasted book's best of
+  thousands of passages stands out by chance alone).
 - **Fusion** (:func:`fuse`): each side's top candidates are standardised over that side's
   candidates (z-scores); a note a side did not propose gets that side's lowest z — or, when
   the side matched fewer notes than it could propose, a score of 0 standardised with the
@@ -34,8 +37,10 @@ adr/0004-hybrid-ranking.md).
 from __future__ import annotations
 
 import math
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
+from functools import lru_cache
+from statistics import NormalDist
 
 import numpy as np
 
@@ -154,6 +159,43 @@ def grouped_note_scores(labels: np.ndarray, notes: np.ndarray, scores: np.ndarra
     kept = np.lexsort((note_of, negated))[:limit]  # by score, then note (note_scores' sort of (negated, note, passage))
     return [SideHit(note, -value, passage) for note, value, passage in
             zip(note_of[kept].tolist(), negated[kept].tolist(), labels[order][starts][kept].tolist(), strict=True)]
+
+
+def chance_share(count: int) -> float:
+    """What a note of ``count`` passages scores by chance alone, in units of the spread of one
+    passage's score: the expected best of ``count`` draws of a standard normal plus
+    NEXT_SHARE × its next NEXT_PASSAGES (each only when positive), as :func:`note_scores`
+    counts them; 0 for a note of one passage. Order statistics by Blom's approximation,
+    ``Φ⁻¹((count − i + 1 − 0.375) / (count + 0.25))`` for the i-th best."""
+    return _chance_share(max(1, count))
+
+
+@lru_cache(maxsize=4096)
+def _chance_share(count: int) -> float:
+    normal = NormalDist()
+
+    def expected(place: int) -> float:
+        return normal.inv_cdf((count - place + 1 - 0.375) / (count + 0.25))
+
+    best = expected(1) if count > 1 else 0.0
+    following = sum(max(0.0, expected(place)) for place in range(2, min(count, 1 + NEXT_PASSAGES) + 1))
+    return best + NEXT_SHARE * following
+
+
+def for_many_passages(hits: Sequence[SideHit], counts: Mapping[int, int], spread: float, limit: int | None = None) -> list[SideHit]:
+    """``hits`` (the vector side's notes, scored by :func:`note_scores`) each lowered by what
+    its number of passages (``counts``) scores by chance — ``spread`` × :func:`chance_share`
+    — best first again (ties: the note), the first ``limit``.
+
+    A note's score is the best of its passages: a book or a chat log pasted into one note has
+    thousands of them, and the best of thousands of passages stands ~4 spreads above what a
+    passage of the question's distance scores, its next two nearly as high. Such a note came
+    second or third for questions it has nothing to do with ("how do you win at Catan": a
+    4 MB dump of Vim's help, 0.381 against 0.17 for the next unrelated note): what
+    ranked it was its length, not its text."""
+    lowered = [replace(hit, score=hit.score - spread * chance_share(counts.get(hit.label, 1))) for hit in hits]
+    lowered.sort(key=lambda hit: (-hit.score, hit.label))
+    return lowered[:limit]
 
 
 def zscores(hits: Sequence[SideHit], background: int = 0) -> dict[int, float]:
