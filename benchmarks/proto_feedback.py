@@ -1,6 +1,8 @@
 """Two re-rankings of search's candidates, measured offline on the evaluation sets (PASSAGES.md §24).
 
-    python -m benchmarks.proto_feedback --sets sample,kepano,conversations,docs,conversations-echo
+    python -m benchmarks.proto_feedback                                  # five sets, both ideas (≈ 8 min on 2 busy cores)
+    python -m benchmarks.proto_feedback --no-feedback --depths 50 --choices both   # MaxSim alone
+    python -m benchmarks.proto_feedback --no-feedback --all-tokens       # MaxSim over every query token
 
 1. **Feedback on the vector side** (Rocchio): q' = unit(q + β · mean of the unit vectors of the
    best passages of the first fused ranking's top m notes); the vector side asked again with q',
@@ -34,15 +36,17 @@ import numpy as np
 
 from vaultmem import Vault
 from vaultmem.lifecycle import resolve_now, to_epoch_us
-from vaultmem.search import Candidates, query_words
+from vaultmem.search import Candidates, Searcher, query_words
 from vaultmem.storage import Eligibility
 
-from .eval_ranking import K, METRICS, SETS, _fresh, average, question_metrics
+from .eval_ranking import METRICS, SETS, K, _fresh, average, question_metrics
 
 BETAS = (0.3, 0.5, 1.0)
 TOPS = (3, 5)
-WEIGHTS = (0.05, 0.1, 0.2, 0.3)
-RERANK = 50
+WEIGHTS = (0.05, 0.1, 0.2, 0.3, 0.4, 0.5, 0.7, 1.0)
+DEPTHS = (30, 50, 100)
+CHOICES = ("both", "vectors")  # which best passages a note's MaxSim is taken over
+GRID: dict[str, tuple[Any, ...]] = {"depths": DEPTHS, "choices": CHOICES}
 _WORDLIKE = re.compile(r"\w", re.UNICODE)
 
 
@@ -67,7 +71,12 @@ class TokenTable:
         return found
 
 
+QUERY_TOKENS = {"words": True}  # False: every token of the query, stopwords too (ColBERT keeps them)
+
+
 def query_text_words(query: str, languages: tuple[str, ...]) -> str:
+    if not QUERY_TOKENS["words"]:
+        return query
     return " ".join(word.shown for word in query_words(query, languages))
 
 
@@ -94,12 +103,12 @@ def zscored(values: Sequence[float]) -> list[float]:
     return [(value - mean) / spread for value in values]
 
 
-def ask(searcher: Any, query: str, eligibility: Eligibility, vector: np.ndarray | None = None) -> Candidates:
+def ask(searcher: Searcher, query: str, eligibility: Eligibility, vector: np.ndarray | None = None) -> Candidates:
     """search's candidates for ``query``; with ``vector``, the embedder's answer for it replaced."""
     if vector is None:
         return searcher.candidates(query, K, eligibility)
     embedder = searcher.embedder
-    embedder.embed = lambda texts: np.asarray([vector], dtype=np.float32)
+    embedder.embed = lambda texts: np.asarray([vector], dtype=np.float32)  # type: ignore[method-assign]
     try:
         return searcher.candidates(query, K, eligibility)
     finally:
@@ -110,7 +119,7 @@ def ranked(found: Candidates) -> list[str]:
     return [found.paths[item.label] for item in found.fused[:K]]
 
 
-def feedback_vector(searcher: Any, query_vector: np.ndarray, found: Candidates, top: int, beta: float) -> np.ndarray:
+def feedback_vector(searcher: Searcher, query_vector: np.ndarray, found: Candidates, top: int, beta: float) -> np.ndarray:
     best = {hit.label: hit.passage for hit in found.vectors}
     chosen: list[int] = []
     for item in found.fused[:top]:
@@ -126,17 +135,22 @@ def feedback_vector(searcher: Any, query_vector: np.ndarray, found: Candidates, 
     norms = np.linalg.norm(matrix, axis=1, keepdims=True)
     norms[norms == 0] = 1.0
     moved = query_vector + beta * (matrix / norms).mean(axis=0)
-    return (moved / (np.linalg.norm(moved) or 1.0)).astype(np.float32)
+    unit: np.ndarray = (moved / (np.linalg.norm(moved) or 1.0)).astype(np.float32)
+    return unit
 
 
-def late_interaction(searcher: Any, tokens: TokenTable, query: str, found: Candidates, depth: int) -> dict[int, float]:
-    """Each of the first ``depth`` fused notes' MaxSim: the best over its sides' best passages."""
+def late_interaction(searcher: Searcher, tokens: TokenTable, query: str, found: Candidates, depth: int,
+                     choice: str = "both") -> dict[int, float]:
+    """Each of the first ``depth`` fused notes' MaxSim: the best over its sides' best passages
+    (``choice`` "vectors": the vector side's best passage, else the text side's)."""
     words = query_text_words(query, searcher.store.passages.languages())
     query_tokens = tokens.tokens([words])[0] if words else np.zeros((0, tokens.unit.shape[1]), dtype=np.float32)
     vector_best = {hit.label: hit.passage for hit in found.vectors}
     text_best = {hit.label: hit.passage for hit in found.text}
     candidates = [item.label for item in found.fused[:depth]]
     wanted = {note: [p for p in (vector_best.get(note), text_best.get(note)) if p is not None] for note in candidates}
+    if choice == "vectors":
+        wanted = {note: passages[:1] for note, passages in wanted.items()}
     missing = sorted({p for ps in wanted.values() for p in ps if p not in tokens.passages})
     if missing:
         texts = passage_texts(searcher.store.passages.db, missing)
@@ -155,15 +169,15 @@ def reranked(found: Candidates, sims: dict[int, float], weight: float) -> list[s
     return [found.paths[item.label] for item in [*order, *rest][:K]]
 
 
-def run_set(name: str, root: Path, timed: bool, progress: Callable[[str], None]) -> dict[str, Any]:
+def run_set(name: str, root: Path, timed: bool, progress: Callable[[str], None], feedback: bool = True) -> dict[str, Any]:
     prepared = SETS[name](_fresh(root / name))
     rows: dict[str, list[dict[str, float]]] = {}
-    costs: dict[str, list[float]] = {"feedback": [], "late": [], "plain": []}
+    costs: dict[str, list[float]] = {"feedback": [], "plain": []}
     same = 0
     with Vault(prepared.vault) as vault:
         vault.index()
         searcher = vault.derived.searcher()
-        tokens = TokenTable(searcher.embedder._model)
+        tokens = TokenTable(searcher.embedder._model)  # type: ignore[attr-defined]  # WordLlama's model: its tokenizer and embedding table
         eligibility = Eligibility(now_us=to_epoch_us(resolve_now(prepared.now)))
         progress(f"{name}: {len(prepared.questions)} questions")
         for question in prepared.questions:
@@ -174,7 +188,7 @@ def run_set(name: str, root: Path, timed: bool, progress: Callable[[str], None])
             same += plain == [hit.path for hit in vault.search(question.text, k=K, now=prepared.now)]
             rows.setdefault("plain", []).append(question_metrics(plain, question.answers))
             query_vector = searcher.embedder.embed([question.text])[0]
-            for top in TOPS:
+            for top in TOPS if feedback else ():
                 for beta in BETAS:
                     started = time.perf_counter()
                     again = ask(searcher, question.text, eligibility, feedback_vector(searcher, query_vector, found, top, beta))
@@ -182,11 +196,14 @@ def run_set(name: str, root: Path, timed: bool, progress: Callable[[str], None])
                     rows.setdefault(f"feedback m={top} beta={beta}", []).append(question_metrics(ranked(again), question.answers))
             if timed:
                 tokens.passages.clear()  # the cost of a query that tokenizes its candidates' passages
-            started = time.perf_counter()
-            sims = late_interaction(searcher, tokens, question.text, found, RERANK)
-            costs["late"].append(time.perf_counter() - started)
-            for weight in WEIGHTS:
-                rows.setdefault(f"maxsim w={weight}", []).append(question_metrics(reranked(found, sims, weight), question.answers))
+            for depth in GRID["depths"]:
+                for choice in GRID["choices"]:
+                    started = time.perf_counter()
+                    sims = late_interaction(searcher, tokens, question.text, found, depth, choice)
+                    costs[f"late {depth} {choice}"] = [*costs.get(f"late {depth} {choice}", []), time.perf_counter() - started]
+                    for weight in WEIGHTS:
+                        rows.setdefault(f"maxsim {choice} top {depth} w={weight}", []).append(
+                            question_metrics(reranked(found, sims, weight), question.answers))
     return {
         "questions": len(prepared.questions),
         "methods": {method: average(values) for method, values in rows.items()},
@@ -204,9 +221,17 @@ def main(argv: Sequence[str] | None = None) -> None:
     command = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     command.add_argument("--sets", default="sample,kepano,conversations,docs,conversations-echo")
     command.add_argument("--workdir", type=Path, default=Path("/tmp/proto-feedback"))
+    command.add_argument("--no-feedback", action="store_true", help="MaxSim only")
+    command.add_argument("--all-tokens", action="store_true", help="MaxSim over every query token, stopwords too")
+    command.add_argument("--depths", default=",".join(map(str, DEPTHS)))
+    command.add_argument("--choices", default=",".join(CHOICES))
     command.add_argument("--time", action="store_true", help="tokenize every question's passages anew (the cost a query pays)")
     arguments = command.parse_args(argv)
-    results = {name: run_set(name, arguments.workdir, arguments.time, lambda text: print(text, file=sys.stderr, flush=True))
+    QUERY_TOKENS["words"] = not arguments.all_tokens
+    GRID["depths"] = tuple(int(depth) for depth in arguments.depths.split(","))
+    GRID["choices"] = tuple(arguments.choices.split(","))
+    results = {name: run_set(name, arguments.workdir, arguments.time, lambda text: print(text, file=sys.stderr, flush=True),
+                              not arguments.no_feedback)
                for name in arguments.sets.split(",")}
     methods = list(next(iter(results.values()))["methods"])
     summary = {method: {"objective": objective(results, method),
