@@ -105,6 +105,7 @@ from .month_names import (
     only_calendar_words,
     weekday_days,
 )
+from .note_numbers import TIMESTAMP_ID, leading_number
 from .notes import TEMPLATE_COMMAND, Note, Problem, layer_of, timestamp_or_none
 from .notion import path_without_page_ids
 from .period_words import period_in_english
@@ -345,7 +346,7 @@ def _dated_by_note(meta: Mapping[str, Any], path: str, daily: DailyFormat | None
         return period
     named = _name_date(path, solar_hijri)
     if named is not None:
-        return NoteDate(named, NAME_SOURCE, day=True, timestamp_id=_timestamp_id_day(_leading_id(path)) == named)
+        return NoteDate(named, NAME_SOURCE, day=True, timestamp_id=_timestamp_id_day(leading_number(path)) == named)
     found = _first_property_date(meta, properties.created, solar_hijri)
     if found is not None:
         return replace(found, written=True)
@@ -358,20 +359,10 @@ def _dated_by_note(meta: Mapping[str, Any], path: str, daily: DailyFormat | None
     return line_date(body, properties) if body else None
 
 
-# A Zettelkasten timestamp id, YYYYMMDDHHmm(ss), as Obsidian's unique note creator, Zettlr and The
-# Archive write it (resolution.py resolves `[[202403141205]]` by it): at the start of a file's name.
-_LEADING_TIMESTAMP_ID = re.compile(r"(\d{12}|\d{14})(?!\d)")
-
-
-def _leading_id(path: str) -> str:
-    """The timestamp id the file's name starts with (``202403141205 Spaced repetition.md``), or ``""``."""
-    match = _LEADING_TIMESTAMP_ID.match(PurePosixPath(path).stem)
-    return match.group(1) if match else ""
-
-
-def _timestamp_id_day(text: str) -> datetime | None:
-    """The day a Zettelkasten timestamp id (12 or 14 digits, a real day and time) was made, or None."""
-    if _LEADING_TIMESTAMP_ID.fullmatch(text) is None:
+def _timestamp_id_day(text: str | None) -> datetime | None:
+    """The day a Zettelkasten timestamp id (note_numbers.py: 12 or 14 digits, a real day and
+    time) was made, or None."""
+    if text is None or TIMESTAMP_ID.fullmatch(text) is None:
         return None
     return first_day(numbered_days(text))
 
