@@ -566,6 +566,22 @@ class NoteStore:
                  f"WHERE note_names.kind = ? AND note_names.name = ? AND {where} ORDER BY notes.label")
         return [row[0] for row in self.db.execute(query, (kind, key, *params))]
 
+    def labels_with_id(self, note_id: str, eligibility: Eligibility) -> list[int]:
+        """Eligible notes whose id (frontmatter ``id``, else the path without ``.md``) is ``note_id``
+        as written, by label: one indexed lookup."""
+        where, params = eligibility.where()
+        query = f"SELECT label FROM notes WHERE id = ? AND {where} ORDER BY label"
+        return [row[0] for row in self.db.execute(query, (note_id, *params))]
+
+    def labels_numbered(self, number: str, eligibility: Eligibility) -> list[int]:
+        """Eligible notes whose file name begins with ``number`` (note_numbers.begins_with_number:
+        ``202403141205 Idea.md``, ``11.01 Grant.md`` for ``11.01``), by label; a scan of the paths,
+        as :meth:`file_names_starting`."""
+        where, params = eligibility.where()
+        query = f"SELECT label, path FROM notes WHERE (path LIKE ? OR path LIKE ?) AND {where} ORDER BY label"
+        rows = self.db.execute(query, (f"{number}%", f"%/{number}%", *params))
+        return [row[0] for row in rows if begins_with_number(row[1].rsplit("/", 1)[-1], number)]
+
     def topics_starting(self, words: str, eligibility: Eligibility, *, limit: int) -> list[tuple[int, str]]:
         """(label, topic key) of eligible notes one of whose topic keys starts with the words
         ``words`` and goes on (``steph`` finds ``steph ango``, not ``stephen king`` nor ``steph``),
