@@ -527,12 +527,12 @@ def _first_property_date(meta: Mapping[str, Any], keys: tuple[str, ...], solar_h
     return None
 
 
-def property_day(meta: Mapping[str, Any], keys: tuple[str, ...]) -> date | datetime | None:
+def property_day(meta: Mapping[str, Any], keys: tuple[str, ...], solar_hijri: bool = False) -> date | datetime | None:
     """The day (or the time) the first of ``keys`` that holds a date says a note is about: a
     day's label as its calendar day, a period as its first day, an instant as itself; None
-    when none holds one. What a memory's layer TTL counts from when it is later than now
-    (writer.ttl_start, adr/0003)."""
-    found = _first_property_date(meta, keys)
+    when none holds one (``solar_hijri``: see :func:`_property_date`). What a memory's layer
+    TTL counts from when it is later than now (writer.ttl_start, adr/0003)."""
+    found = _first_property_date(meta, keys, solar_hijri)
     if found is None:
         return None
     return found.moment.date() if found.day else found.moment
