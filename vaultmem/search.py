@@ -98,6 +98,7 @@ from .ranking import (
     NEXT_PASSAGES,
     Fused,
     SideHit,
+    chance_lowering,
     for_many_passages,
     fuse,
     grouped_note_scores,
@@ -1120,6 +1121,13 @@ class Searcher:
         # the first `limit`: a book pasted into one note must not keep a place by its length.
         hits = grouped_note_scores(found_labels, owners_by_label(labels, owners, found_labels), scores)
         return for_many_passages(hits, self.passage_table.current().counts([hit.label for hit in hits]), spread, limit)
+
+    def chance_lowering(self, label: int) -> tuple[int, float]:
+        """Note ``label``'s passage count and what the vector side takes off its score for it
+        (ranking.chance_lowering: 0 with an embedder whose spread nobody measured), as
+        :meth:`exact_scores` counts it: explain says it beside the score it shows."""
+        count = self.passage_table.current().counts([label]).get(label, 1)
+        return count, chance_lowering(count, self.embedder.chance_spread)
 
     # -- the text side
 
