@@ -127,3 +127,20 @@ def test_revise_moves_an_expiry_counted_from_a_solar_hijri_created_when_the_day_
         assert vault.get("concert").expires_at == "2024-08-09T00:00:00+00:00"
         moved = vault.revise("concert", set_properties={"date": "2024-08-20"}, now="2024-08-03T00:00:00Z")
     assert moved.expires_at == "2024-08-27T00:00:00+00:00"
+
+
+@pytest.mark.parametrize("created", ["2026-03-03T25:00", "2026-03-03 10:00 PST", "2026-03-03T10:00:00+25:00"])
+def test_a_created_whose_time_does_not_read_is_told_and_dates_the_note_by_its_day(hashing_vault: Path, write_note,
+                                                                                 created: str) -> None:
+    # Was: the one reader found the day in the text and the broken time was dropped without a word:
+    # no check problem, no warning on a hit, a note "created" at midnight nobody wrote.
+    write_note("fact.md", f"---\nlayer: L3\ncreated: '{created}'\nexpires_at: 2027-09-01\n---\nthe boat is blue\n")
+    with Vault(hashing_vault) as vault:
+        vault.index()
+        [problem] = [problem for problem in vault.check().problems if problem.path == "fact.md"]
+        [hit] = vault.search("boat", now=NOW)
+        assert vault.store.notes.by_path("fact.md").created_us == parse_timestamp("2026-03-03").timestamp() * 1_000_000
+    assert problem.field == "created"
+    assert "its time does not read, so the note counts as created on the day 2026-03-03" in problem.message
+    assert problem.fix.startswith("write the time as ISO-8601, such as 2026-03-03T09:00")
+    assert any(warning.startswith("created: invalid timestamp") for warning in hit.warnings)
