@@ -205,14 +205,20 @@ class Hits(list[Hit]):
     def __init__(self, hits: Iterable[Hit] = (), warnings: Iterable[str] = ()) -> None:
         super().__init__(hits)
         self.warnings = list(warnings)
-        self.weak = False  # the best hit's score is negligible and no note is named as asked (adr/0004)
+        self.weak = False  # no hit may be read as an answer, and a warning says why (:meth:`doubt`)
 
     @property
     def confident(self) -> bool:
-        """Whether the hits may be read as answers: there is one, and the best scores above
-        NEGLIGIBLE_SCORE or is named as asked. False tells an agent to say it does not remember
-        rather than answer from the nearest of weak matches (adr/0004)."""
+        """Whether the hits may be read as answers: there is one, the best scores above
+        NEGLIGIBLE_SCORE or holds every word asked or is named as asked, and the query asks for
+        more than common words. False tells an agent to say it does not remember rather than
+        answer from the nearest of weak matches (adr/0004)."""
         return bool(self) and not self.weak
+
+    def doubt(self, message: str) -> None:
+        """Warn that no hit may be read as an answer (``message`` says why): not confident."""
+        self.warn(message)
+        self.weak = True
 
     def warn(self, message: str) -> None:
         """A warning about the whole answer, also put on each hit (JSON consumers read the hits)."""
@@ -885,14 +891,11 @@ class Searcher:
         if self.store.meta.rebuild_state() == "running":
             hits.warn(REBUILD_WARNING)
         if _only_weak_matches(found, hits):
-            hits.warn(WEAK_MATCHES_WARNING)
-            hits.weak = True
+            hits.doubt(WEAK_MATCHES_WARNING)
         elif hits and found.common_only and not found.named:
-            hits.warn(COMMON_WORDS_WARNING.format(words=", ".join(found.words)))
-            hits.weak = True
+            hits.doubt(COMMON_WORDS_WARNING.format(words=", ".join(found.words)))
         elif _low_confidence(found, hits):
-            hits.warn(LOW_CONFIDENCE_WARNING.format(best=max(hit.score for hit in hits)))
-            hits.weak = True
+            hits.doubt(LOW_CONFIDENCE_WARNING.format(best=max(hit.score for hit in hits)))
         return hits, [rows[item.label] for item in ordered]
 
     def _literal_search(self, signs: str, k: int, eligibility: Eligibility) -> tuple[Hits, list[NoteRow]]:
