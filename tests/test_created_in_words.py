@@ -144,3 +144,19 @@ def test_a_created_whose_time_does_not_read_is_told_and_dates_the_note_by_its_da
     assert "its time does not read, so the note counts as created on the day 2026-03-03" in problem.message
     assert problem.fix.startswith("write the time as ISO-8601, such as 2026-03-03T09:00")
     assert any(warning.startswith("created: invalid timestamp") for warning in hit.warnings)
+
+
+def test_a_created_that_is_no_solar_hijri_day_is_told_when_the_vault_reads_that_calendar(hashing_vault: Path,
+                                                                                        write_note) -> None:
+    # 1402 is no leap year of that calendar: 1402-12-30 is no day of it. Was: every reader of
+    # created read no date (stale fell back to the file's time) and check said nothing, since
+    # 1402-12-30 is a Gregorian day; `date: 1402-12-30` was told already.
+    for relative, text in PERSIAN_PLUGIN_ON.items():
+        write_note(relative, text)
+    write_note("tiles.md", "---\nlayer: L3\ncreated: 1402-12-30\nexpires_at: 2027-01-01\n---\nthe blue tiles\n")
+    write_note("ok.md", "---\nlayer: L3\ncreated: 1403-05-12\nexpires_at: 2027-01-01\n---\nthe red tiles\n")
+    with Vault(hashing_vault) as vault:
+        vault.index()
+        problems = [(problem.path, problem.field) for problem in vault.check().problems]
+        assert vault.store.notes.by_path("tiles.md").created_us is None
+    assert problems == [("tiles.md", "created")]

@@ -567,6 +567,10 @@ def date_problems(meta: Mapping[str, Any], path: str, daily: DailyFormat | None 
     (``2026-W54``: :func:`_period_name_problem`). (``created`` itself is vaultmem's field: notes.py checks it.)"""
     keys = [*properties.date, *(key for key in properties.created if key != "created")]
     solar_hijri = daily is not None and daily.solar_hijri
+    if solar_hijri and solar_hijri_parts(property_value(meta, "created")) is not None:
+        # `created: 1402-12-30` is a Gregorian day, so notes.py passes it, and no day of the vault's
+        # calendar: every reader of created reads none (stale falls back to the file's time), unsaid.
+        keys.append("created")
     problems = [_not_a_date(key, property_value(meta, key), path, properties, solar_hijri) for key in keys
                 if not is_absent(property_value(meta, key)) and _property_date(property_value(meta, key), key, solar_hijri) is None]
     found = _first_property_date(meta, properties.date, solar_hijri)

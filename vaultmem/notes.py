@@ -300,7 +300,8 @@ from .spelled_days import value_date
 # 102: a closing block of labels under a rule (`---` / `Created: 2026-03-01`, an Obsidian footer) dates a note as one
 #     under a blank line does, when the rule has a blank line and text above it (date_lines._closing_rule).
 # 103: a `created` that is an ISO day with a time that does not parse (`2026-03-03T25:00`, `10:00 PST`) is a
-#     problem: its day still dates the note, the lost time is said (notes._created_time_problem).
+#     problem: its day still dates the note, the lost time is said (notes._created_time_problem); with the
+#     Persian Calendar plugin on, a `created` that is no Solar Hijri day (`1402-12-30`) is one (dating.date_problems).
 READER_VERSION = "103"
 BOM = "\ufeff"
 # A Windows editor ("Unicode" in Notepad, PowerShell's Out-File) saves UTF-16 behind one of these.
