@@ -79,6 +79,88 @@ def test_revise_moves_an_expiry_counted_from_a_created_in_words_when_the_day_mov
     assert moved.changed == ["expires_at", "date"]
 
 
+PERSIAN_PLUGIN_ON = {".obsidian/community-plugins.json": '["persian-calendar"]',
+                     ".obsidian/plugins/persian-calendar/data.json": '{"dateFormat": "persian"}'}
+
+
+def test_check_fix_counts_the_ttl_from_a_solar_hijri_created_as_the_index_reads_it(hashing_vault: Path, write_note) -> None:
+    # With the Persian Calendar plugin on, `created: 1403-05-12` is 2024-08-02 to the note's date,
+    # `get`, `stale` (the index's created_us) and `list`. Was: `check --fix` read it as the year
+    # 1403 AD and stamped `expires_at: 1403-08-10` ("already expired"): the memory vanished from
+    # every search the moment the person ran the fix `check` itself suggested.
+    for relative, text in PERSIAN_PLUGIN_ON.items():
+        write_note(relative, text)
+    write_note("tiles.md", "---\nlayer: L3\ncreated: 1403-05-12\n---\nWe chose the blue tiles for the kitchen.\n")
+    with Vault(hashing_vault) as vault:
+        vault.index()
+        assert vault.store.notes.by_path("tiles.md").created_us == parse_timestamp("2024-08-02").timestamp() * 1_000_000
+        [fixed] = vault.check(fix=True, now="2024-08-10T00:00:00Z").fixed
+        assert fixed.action == "stamped expires_at 2024-10-31T00:00:00+00:00 (created + L3 TTL; alive)"
+        assert [hit.path for hit in vault.search("blue tiles", now="2024-08-10T00:00:00Z")] == ["tiles.md"]
+
+
+def test_consolidation_reads_a_solar_hijri_created_as_the_vault_dates_it(hashing_vault: Path, write_note) -> None:
+    # Was: `created: 1403-05-12` read as the year 1403 AD, so it counted as 600 years older than a
+    # copy remember wrote in 2024, and won the "created first" tie-break against the older note.
+    for relative, text in PERSIAN_PLUGIN_ON.items():
+        write_note(relative, text)
+    fact = "The Harbor standup is at 9:30 in the Tejo room.\n"
+    write_note("a-older.md", f"---\ntitle: Standup\nlayer: L3\ncreated: 2024-06-01T09:00:00Z\nexpires_at: 2027-06-01\n---\n{fact}")
+    write_note("z-newer.md", f"---\ntitle: Standup (copy)\nlayer: L3\ncreated: 1403-05-12\nexpires_at: 2027-06-01\n---\n{fact}")
+    with Vault(hashing_vault) as vault:
+        vault.index()
+        report = vault.consolidate(all=True, now=NOW)
+    [cluster] = report.clusters
+    assert cluster.canonical.path == "a-older.md"
+    assert "created first" in cluster.why_kept
+
+
+def test_revise_moves_an_expiry_counted_from_a_solar_hijri_created_when_the_day_moves(hashing_vault: Path,
+                                                                                     write_note) -> None:
+    # Each reader of `created` reads the vault's calendar: check --fix stamps created + 7 days
+    # (L2) from 2024-08-02, and revise, moving the note's day, recognises that deadline as its own.
+    for relative, text in PERSIAN_PLUGIN_ON.items():
+        write_note(relative, text)
+    write_note("concert.md", "---\nlayer: L2\ncreated: 1403-05-12\n---\nSchool concert\n")
+    with Vault(hashing_vault) as vault:
+        vault.check(fix=True, now="2024-08-03T00:00:00Z")
+        assert vault.get("concert").expires_at == "2024-08-09T00:00:00+00:00"
+        moved = vault.revise("concert", set_properties={"date": "2024-08-20"}, now="2024-08-03T00:00:00Z")
+    assert moved.expires_at == "2024-08-27T00:00:00+00:00"
+
+
+@pytest.mark.parametrize("created", ["2026-03-03T25:00", "2026-03-03 10:00 PST", "2026-03-03T10:00:00+25:00"])
+def test_a_created_whose_time_does_not_read_is_told_and_dates_the_note_by_its_day(hashing_vault: Path, write_note,
+                                                                                 created: str) -> None:
+    # Was: the one reader found the day in the text and the broken time was dropped without a word:
+    # no check problem, no warning on a hit, a note "created" at midnight nobody wrote.
+    write_note("fact.md", f"---\nlayer: L3\ncreated: '{created}'\nexpires_at: 2027-09-01\n---\nthe boat is blue\n")
+    with Vault(hashing_vault) as vault:
+        vault.index()
+        [problem] = [problem for problem in vault.check().problems if problem.path == "fact.md"]
+        [hit] = vault.search("boat", now=NOW)
+        assert vault.store.notes.by_path("fact.md").created_us == parse_timestamp("2026-03-03").timestamp() * 1_000_000
+    assert problem.field == "created"
+    assert "its time does not read, so the note counts as created on the day 2026-03-03" in problem.message
+    assert problem.fix.startswith("write the time as ISO-8601, such as 2026-03-03T09:00")
+    assert any(warning.startswith("created: invalid timestamp") for warning in hit.warnings)
+
+
+def test_a_created_that_is_no_solar_hijri_day_is_told_when_the_vault_reads_that_calendar(hashing_vault: Path,
+                                                                                        write_note) -> None:
+    # 1402 is no leap year of that calendar: 1402-12-30 is no day of it. Was: every reader of
+    # created read no date (stale fell back to the file's time) and check said nothing, since
+    # 1402-12-30 is a Gregorian day; `date: 1402-12-30` was told already.
+    for relative, text in PERSIAN_PLUGIN_ON.items():
+        write_note(relative, text)
+    write_note("tiles.md", "---\nlayer: L3\ncreated: 1402-12-30\nexpires_at: 2027-01-01\n---\nthe blue tiles\n")
+    write_note("ok.md", "---\nlayer: L3\ncreated: 1403-05-12\nexpires_at: 2027-01-01\n---\nthe red tiles\n")
+    with Vault(hashing_vault) as vault:
+        vault.index()
+        problems = [(problem.path, problem.field) for problem in vault.check().problems]
+        assert vault.store.notes.by_path("tiles.md").created_us is None
+    assert problems == [("tiles.md", "created")]
+
 @pytest.mark.parametrize(("name", "text"), [
     ("202403141205 Spaced repetition.md", "---\ntags: [idea]\n---\nSpaced repetition beats cramming.\n"),
     ("Spaced repetition.md", "---\nid: 202403141205\n---\nSpaced repetition beats cramming.\n"),

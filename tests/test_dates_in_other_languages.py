@@ -191,7 +191,7 @@ def test_accents_case_and_hyphens_do_not_matter_and_every_table_is_read_at_once(
     assert set(PERIOD_WORDS.values()) <= {"today", "yesterday", "tomorrow", "day before yesterday", "day after tomorrow",
                                           *(f"{which} {unit}" for which in ("this", "last", "next")
                                             for unit in ("week", "month", "year", *weekdays))}
-    assert set(LANGUAGES) == {"fr", "es", "de", "pt", "it"}
+    assert set(LANGUAGES) == {"fr", "es", "de", "pt", "it", "tr"}
 
 
 @pytest.mark.parametrize("unknown", ["hace poco", "la semaine", "neulich", "récemment", "semana"])
@@ -318,3 +318,22 @@ def test_list_tasks_over_the_cli_reads_a_weekday_in_french_and_a_range(vault_dir
     assert [task["text"] for task in between["tasks"]] == ["Relancer"]
     weekend = run_json(vault_dir, "tasks", "next weekend", "--as-of", NOW)
     assert [task["text"] for task in weekend["tasks"]] == ["Bilan"]
+
+
+# Turkish (s37; was refused as "neither a date nor a duration", though month_names reads its
+# months and weekdays): no article, no gender; dotless ı as i (`GEÇEN SALI`, `gecen sali`).
+TURKISH_SAID = {
+    "geçen cuma": "last friday", "GEÇEN CUMA": "last friday", "geçtiğimiz perşembe": "last thursday",
+    "geçen cumartesi günü": "last saturday", "önümüzdeki pazartesi": "next monday", "gelecek cuma": "next friday",
+    "bu cuma": "this friday", "geçen salı": "last tuesday", "gecen sali": "last tuesday", "GEÇEN SALI": "last tuesday",
+    "bugün": "today", "dün": "yesterday", "evvelsi gün": "day before yesterday", "yarın": "tomorrow",
+    "geçen hafta": "last week", "bu hafta": "this week", "önümüzdeki hafta": "next week", "geçen ay": "last month",
+    "gelecek ay": "next month", "bu yıl": "this year", "geçen sene": "last year",
+}
+
+
+@pytest.mark.parametrize(("said", "english"), TURKISH_SAID.items())
+def test_a_period_or_weekday_said_in_turkish_is_the_bound_its_english_words_are(said: str, english: str) -> None:
+    assert since_bound(said, NOW_TIME) == since_bound(english, NOW_TIME)
+    assert until_bound(said, NOW_TIME) == until_bound(english, NOW_TIME)
+    assert days_said(said, NOW_TIME) == days_said(english, NOW_TIME)

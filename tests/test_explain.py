@@ -308,3 +308,30 @@ def test_explain_names_no_task_day_of_a_draft_in_a_percent_comment_nor_of_an_unf
         reasons = vault.explain("Daily/2025-12-03", "animations", k=5, now=NOW, since="2025-12-05", until="2025-12-05").reasons
     assert ("a task's day is in the range, but a task's days do not date its note: line 8 ('Debug the animations #task') "
             "is due 2025-12-05") in reasons, reasons
+
+
+def test_a_note_of_hundreds_of_passages_says_what_the_vector_side_took_off_for_its_length(tmp_path: Path,
+                                                                                        wordllama: object) -> None:
+    """A long note is lowered on the vector side by what a note of its passage count scores by
+    chance (ranking.for_many_passages). Was: explain showed the lowered value as its "similarity"
+    and never said why a note whose best passage reads 0.48 scored 0.19; here it says what was
+    taken off, and its ranks agree with search's."""
+    from pydoc_data.topics import topics
+
+    from vaultmem.ranking import chance_share
+
+    root = copy_sample_vault(tmp_path / "vault")
+    pasted = "\n\n".join(f"## {name}\n\n{text}" for name, text in sorted(topics.items())[:60])
+    (root / "Python reference.md").write_text(pasted, encoding="utf-8")
+    query = "what does the global statement do"
+    with Vault(root, embedder=wordllama) as vault:  # type: ignore[arg-type]
+        vault.index()
+        count = vault.derived.searcher().passage_table.current().counts([vault.store.notes.by_path("Python reference.md").label])
+        [passages] = count.values()
+        lowered = wordllama.chance_spread * chance_share(passages)  # type: ignore[attr-defined]
+        paths = [hit.path for hit in vault.search(query, k=5, now=NOW)]
+        explained = vault.explain("Python reference.md", query, k=5, now=NOW)
+    assert passages > 50 and lowered > 0.15
+    assert explained.rank["fused"] == paths.index("Python reference.md") + 1
+    said = f"(similarity {explained.score['vectors']:.3f}: {lowered:.3f} taken off for its {passages:,} passages"
+    assert said in explained.reasons[-1]

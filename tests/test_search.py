@@ -22,7 +22,13 @@ from vaultmem.errors import NoteNotFound
 from vaultmem.embedders import HashingEmbedder
 from vaultmem.paths import VaultPaths
 from vaultmem.ranking import note_scores
-from vaultmem.search import LOW_CONFIDENCE_WARNING, NEGLIGIBLE_SCORE, PASSAGES_PER_NOTE, search_filters
+from vaultmem.search import (
+    COMMON_WORDS_WARNING,
+    LOW_CONFIDENCE_WARNING,
+    NEGLIGIBLE_SCORE,
+    PASSAGES_PER_NOTE,
+    search_filters,
+)
 from vaultmem.snapshots import cosines
 from vaultmem.vectors import VectorIndex, unpack
 
@@ -2014,6 +2020,24 @@ def test_search_prints_that_no_note_matches_well_before_the_weak_hits(vault: Vau
     assert re.fullmatch(r"! no note matches this well \(best score 0\.0\d\): the hits below are the nearest, not answers", lines[0])
     assert lines[1].startswith(" 1. ")
 
+
+@pytest.mark.parametrize("query", ["what is it", "who are you", "the of and", "what about them"])
+def test_a_query_of_common_words_alone_is_said_to_name_nothing_and_is_not_confident(vault: Vault, query: str) -> None:
+    """Was: a query of stop words alone came back confident (sample: "the of and" 0.10; kepano:
+    "what about them" 0.70, its longest essay first, for holding those words most): an agent
+    answered from a note it had not asked for. The hits and their order stay."""
+    hits = vault.search(query, k=5, now=NOW)
+    said = COMMON_WORDS_WARNING.format(words=", ".join(query.split()))
+    assert hits and hits.confident is False
+    assert hits.warnings == [said]
+    assert all(said in hit.warnings for hit in hits)
+
+
+def test_a_query_of_common_words_that_names_a_note_stays_confident(vault: Vault) -> None:
+    # "me" is a stop word, and the profile note's alias: asked for by name, it is the answer.
+    hits = vault.search("me", k=3, now=NOW)
+    assert hits[0].path == "Maya.md"
+    assert hits.confident is True and hits.warnings == []
 
 def test_a_query_that_is_a_notes_id_or_number_names_that_note(tmp_path: Path) -> None:
     # A trial: "11.01" and "202403141205" asked alone ranked a note that repeats the number above

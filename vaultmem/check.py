@@ -409,14 +409,17 @@ def fix_note(paths: VaultPaths, note: Note, policy: LayerPolicy, now: object = N
 
 def _created(paths: VaultPaths, note: Note) -> tuple[datetime, str]:
     """What the layer's TTL counts from: created (else the file's time), or the start of the
-    note's date when that is later (writer.ttl_start, as remember counts it: adr/0003)."""
-    created = created_moment(note.meta.get("created"))
+    note's date when that is later (writer.ttl_start, as remember counts it: adr/0003). Both read
+    as the index reads them: in a vault whose Persian Calendar plugin is on, ``created: 1403-05-12``
+    is 2024-08-02 — read as the year 1403 AD, the fix stamped an expiry six centuries past."""
+    solar_hijri = paths.daily.solar_hijri
+    created = created_moment(note.meta.get("created"), solar_hijri)
     if created is not None:
         base, source = created, "created"
     else:
         mtime = paths.absolute(note.path).stat().st_mtime
         base, source = datetime.fromtimestamp(mtime, tz=UTC).replace(microsecond=0), "file modification time"
-    start = ttl_start(base, property_day(note.meta, paths.dates.date))
+    start = ttl_start(base, property_day(note.meta, paths.dates.date, solar_hijri))
     return (base, source) if start == base else (start, "its date")
 
 

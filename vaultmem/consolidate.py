@@ -429,9 +429,10 @@ def plan_consolidation(store: Store, paths: VaultPaths, scope: Scope, embed: Emb
     works = {label: work for label, note in notes.items() if (work := work_of(note.meta))}
     components, refusals = components_and_refusals(pairs, days, numbers, works, conflicting_copies(notes))
     groups = [[notes[label] for label in component] for component in components]
-    tied = {note.path for group in groups if needs_link_counts(group) for note in group}
+    solar_hijri = paths.daily.solar_hijri
+    tied = {note.path for group in groups if needs_link_counts(group, solar_hijri) for note in group}
     inbound = _inbound_links(paths, tied) if tied else {}
-    clusters = [build_cluster(group, np.stack([vectors[label] for label in component]), scope.threshold, inbound)
+    clusters = [build_cluster(group, np.stack([vectors[label] for label in component]), scope.threshold, inbound, solar_hijri)
                 for group, component in zip(groups, components, strict=True)]
     clusters.sort(key=lambda cluster: (-cluster.similarity, cluster.canonical.path))
     return ConsolidationPlan(scope, tuple(clusters), len(source_labels), tuple(left_out), len(alive) - len(pool),
@@ -1028,7 +1029,7 @@ class Candidate:
 
 
 def canonical_candidate(note: Note, others: Sequence[Note], cluster_paths: Collection[str] = (),
-                        inbound: Mapping[str, int] | None = None) -> Candidate:
+                        inbound: Mapping[str, int] | None = None, solar_hijri: bool = False) -> Candidate:
     """``note`` as a candidate to be kept, the others merged into it.
 
     A sync tool's copy of another member comes last: a conflict copy one line longer than its
@@ -1041,23 +1042,26 @@ def canonical_candidate(note: Note, others: Sequence[Note], cluster_paths: Colle
     someone chose, then to the oldest ``created``, then to the note most other notes link to
     (``inbound``: path → linking notes; two copies of a Notion page, the newer one kept because its
     path sorted first while the pages linked to the original), then to the longest body, then the path.
+    ``solar_hijri``: the vault's Persian Calendar plugin is on (``created: 1403-05-12`` is 2024-08-02, as the
+    index reads it; read as 1403 AD it was six centuries older than every note remember wrote).
     """
-    created = created_moment(note.meta.get("created"))  # as the note's date reads it: `created: 3 March 2026` too
+    created = created_moment(note.meta.get("created"), solar_hijri)  # as the note's date reads it: `created: 3 March 2026` too
     appended = sum(addition.words() for addition in merge_lines(note, others))
     return Candidate(is_copy_among(note.path, cluster_paths), appended, is_generated_title(note),
                      created.timestamp() if created else math.inf, -len(note.body.strip()), note.path,
                      -(inbound or {}).get(note.path, 0))
 
 
-def _candidates(notes: Sequence[Note], inbound: Mapping[str, int] | None = None) -> list[Candidate]:
+def _candidates(notes: Sequence[Note], inbound: Mapping[str, int] | None = None, solar_hijri: bool = False) -> list[Candidate]:
     paths = {note.path for note in notes}
-    return [canonical_candidate(note, [other for other in notes if other is not note], paths, inbound) for note in notes]
+    return [canonical_candidate(note, [other for other in notes if other is not note], paths, inbound, solar_hijri)
+            for note in notes]
 
 
-def needs_link_counts(notes: Sequence[Note]) -> bool:
+def needs_link_counts(notes: Sequence[Note], solar_hijri: bool = False) -> bool:
     """Do the first two candidates of a cluster tie by every rule before the links to them?
     Only then are the vault's links read (a read of every note)."""
-    first, second, *_ = sorted(_candidates(notes), key=Candidate.key)
+    first, second, *_ = sorted(_candidates(notes, solar_hijri=solar_hijri), key=Candidate.key)
     return first.tied_before_links(second)
 
 
@@ -1103,10 +1107,10 @@ def why_kept(kept: Candidate, runner_up: Candidate, runner_up_path: str) -> str:
 
 
 def build_cluster(notes: Sequence[Note], matrix: np.ndarray, threshold: float,
-                  inbound: Mapping[str, int] | None = None) -> Cluster:
+                  inbound: Mapping[str, int] | None = None, solar_hijri: bool = False) -> Cluster:
     """A cluster from its notes and their vectors (same order); ``inbound``: how many other
-    notes link to each (:func:`needs_link_counts`)."""
-    candidates = _candidates(notes, inbound)
+    notes link to each (:func:`needs_link_counts`); ``solar_hijri``: :func:`canonical_candidate`."""
+    candidates = _candidates(notes, inbound, solar_hijri)
     by_key = sorted(range(len(notes)), key=lambda index: candidates[index].key())
     order = [by_key[0], *sorted(by_key[1:], key=lambda index: notes[index].path)]
     similarity = matrix[order] @ matrix[order].T

@@ -565,12 +565,12 @@ def _first_property_date(meta: Mapping[str, Any], keys: tuple[str, ...], solar_h
     return None
 
 
-def property_day(meta: Mapping[str, Any], keys: tuple[str, ...]) -> date | datetime | None:
+def property_day(meta: Mapping[str, Any], keys: tuple[str, ...], solar_hijri: bool = False) -> date | datetime | None:
     """The day (or the time) the first of ``keys`` that holds a date says a note is about: a
     day's label as its calendar day, a period as its first day, an instant as itself; None
-    when none holds one. What a memory's layer TTL counts from when it is later than now
-    (writer.ttl_start, adr/0003)."""
-    found = _first_property_date(meta, keys)
+    when none holds one (``solar_hijri``: see :func:`_property_date`). What a memory's layer
+    TTL counts from when it is later than now (writer.ttl_start, adr/0003)."""
+    found = _first_property_date(meta, keys, solar_hijri)
     if found is None:
         return None
     return found.moment.date() if found.day else found.moment
@@ -605,6 +605,10 @@ def date_problems(meta: Mapping[str, Any], path: str, daily: DailyFormat | None 
     (``2026-W54``: :func:`_period_name_problem`). (``created`` itself is vaultmem's field: notes.py checks it.)"""
     keys = [*properties.date, *(key for key in properties.created if key != "created")]
     solar_hijri = daily is not None and daily.solar_hijri
+    if solar_hijri and solar_hijri_parts(property_value(meta, "created")) is not None:
+        # `created: 1402-12-30` is a Gregorian day, so notes.py passes it, and no day of the vault's
+        # calendar: every reader of created reads none (stale falls back to the file's time), unsaid.
+        keys.append("created")
     problems = [_not_a_date(key, property_value(meta, key), path, properties, solar_hijri) for key in keys
                 if not is_absent(property_value(meta, key)) and _property_date(property_value(meta, key), key, solar_hijri) is None]
     found = _first_property_date(meta, properties.date, solar_hijri)
@@ -1389,9 +1393,9 @@ def _back_from(now: datetime, text: str, value: object, name: str, end: bool) ->
                              f"too: give {accented!r}") from None
         raise UsageError(Argument(name, repr(value)), " is neither a date nor a duration: give an ISO date or time "
                          f"such as 2026-11-23 or 2026-11-23T09:00:00+00:00, a period ({PERIOD_FORMS}; or as Chinese, "
-                         "Japanese or Korean say them: 上周, 先週, 지난주; as French, Spanish, German, Portuguese or "
-                         "Italian do: hier, la semaine dernière, vendredi dernier, ayer, el mes pasado, gestern, letzte "
-                         "Woche, letzten Freitag, ontem, ieri), "
+                         "Japanese or Korean say them: 上周, 先週, 지난주; as French, Spanish, German, Portuguese, "
+                         "Italian or Turkish do: hier, la semaine dernière, vendredi dernier, ayer, el mes pasado, gestern, "
+                         "letzte Woche, letzten Freitag, ontem, ieri, dün, geçen cuma), "
                          f"a day or month in words with its year, as a daily note's name writes it ({WORDED_FORMS}), "
                          "or a duration back from now such as 7d or 2w (+7d: ahead)") from None
     try:

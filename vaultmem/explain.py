@@ -212,7 +212,8 @@ def explain_row(searcher: Searcher, row: NoteRow, meta: dict[str, Any], query: s
     reasons = [*blocking, *_notes(row, eligibility, names), *_git_date_notes(row, searcher.paths, blocking),
                *_file_notes(searcher, row, names),
                *_unmerged_notes(searcher, row, names), *named, *_value_reason(searcher, label, query, found, meta, body),
-               _ranking_reason(position, k, lifted_words, vector, text, found, names),
+               _ranking_reason(position, k, lifted_words, _sides_sentence(vector, text, found, searcher.chance_lowering(label)),
+                               names),
                *_unheld_reason(found, lifted.include_expired)]
     passage = _best_passage(searcher, row, query, vector, text)
     value = None if fused is None else round(found.score(fused, searcher.embedder.score_calibration), 4)
@@ -520,9 +521,7 @@ def _text_rows(searcher: Searcher, query: str, label: int, all_terms: bool) -> l
     return searcher.store.passages.fts_of_note((" AND " if all_terms else " OR ").join(terms), label)
 
 
-def _ranking_reason(position: int | None, k: int, lifted: str, vector: SideHit | None, text: SideHit | None,
-                    found: Candidates, names: OptionNames) -> str:
-    sides = _sides_sentence(vector, text, found)
+def _ranking_reason(position: int | None, k: int, lifted: str, sides: str, names: OptionNames) -> str:
     if position is None:
         pool = max(CANDIDATES_MIN, k)
         return f"{lifted + ', ' if lifted else ''}neither side proposes it among its best {pool} notes: {sides}"
@@ -533,16 +532,24 @@ def _ranking_reason(position: int | None, k: int, lifted: str, vector: SideHit |
     return f"ranked {position}, below the {k} asked for ({names.k_of(position)} would include it; {sides})"
 
 
-def _sides_sentence(vector: SideHit | None, text: SideHit | None, found: Candidates) -> str:
+def _sides_sentence(vector: SideHit | None, text: SideHit | None, found: Candidates,
+                    passages: tuple[int, float] = (1, 0.0)) -> str:
+    """Each side's rank and score of the note; ``passages``: its passage count and what the
+    vector side took off for it (Searcher.chance_lowering), said beside the similarity: without
+    it a book pasted into one note read "similarity 0.190" where its best passage scores 0.483."""
     vector_rank = {hit.label: rank for rank, hit in enumerate(found.vectors, start=1)}
     text_rank = {hit.label: rank for rank, hit in enumerate(found.text, start=1)}
+    count, lowered = passages
+    taken = (f": {lowered:.3f} taken off for its {count:,} passages, what a note that long scores by chance"
+             if round(lowered, 3) else "")
     if vector is None:
         by_meaning = "the vector side has no vector for it"
     elif vector.label in vector_rank:
-        by_meaning = f"vectors rank it {vector_rank[vector.label]} (similarity {vector.score:.3f})"
+        by_meaning = f"vectors rank it {vector_rank[vector.label]} (similarity {vector.score:.3f}{taken})"
     else:
         last = found.vectors[-1].score if found.vectors else 0.0
-        by_meaning = f"vectors score it {vector.score:.3f}, below the {len(found.vectors)} they propose (the last at {last:.3f})"
+        by_meaning = (f"vectors score it {vector.score:.3f}{taken}; below the {len(found.vectors)} they propose "
+                      f"(the last at {last:.3f})")
     if text is None:
         by_words = "no passage of it holds any of the query's words"
     elif text.label in text_rank:

@@ -652,7 +652,8 @@ class VaultTools:
         "and which note superseded it (\"superseded by <id> (<path>)\": that note holds the current fact); the top-level warnings say when "
         "the answer may be incomplete (the index is being built or rebuilt: how far it is, and when to ask again), "
         "when nothing matches well (no hit above 0.05, none holding every word: confident=false; the hits are the "
-        "nearest, weak) and, for an empty answer, a tag asked for that no note carries (with the nearest tags); "
+        "nearest, weak), when the query holds only common words (\"what is it\": confident=false, it names nothing) "
+        "and, for an empty answer, a tag asked for that no note carries (with the nearest tags); "
         "call get(id) for the full text, explain "
         "when a note you expected is missing, and mark_used with the ids you relied on."
     ))

@@ -299,10 +299,13 @@ from .spelled_days import value_date
 #     (notes.created_moment → spelled_days.value_date): a day in words, a linked day, a year. Nothing is embedded again.
 # 102: a closing block of labels under a rule (`---` / `Created: 2026-03-01`, an Obsidian footer) dates a note as one
 #     under a blank line does, when the rule has a blank line and text above it (date_lines._closing_rule).
-# 103: a Zettelkasten timestamp id dates a note by its `id:` too (dating._id_date), and a date that says when
+# 103: a `created` that is an ISO day with a time that does not parse (`2026-03-03T25:00`, `10:00 PST`) is a
+#     problem: its day still dates the note, the lost time is said (notes._created_time_problem); with the
+#     Persian Calendar plugin on, a `created` that is no Solar Hijri day (`1402-12-30`) is one (dating.date_problems).
+# 104: a Zettelkasten timestamp id dates a note by its `id:` too (dating._id_date), and a date that says when
 #     the note was made (that id, in its name or `id`; an `erstellt:` stamp) is its `created_us` when it has no
 #     `created`: `stale` counts from it, not the file's mtime. Nothing is embedded again.
-READER_VERSION = "103"
+READER_VERSION = "104"
 BOM = "\ufeff"
 # A Windows editor ("Unicode" in Notepad, PowerShell's Out-File) saves UTF-16 behind one of these.
 UTF16_BOMS = ((codecs.BOM_UTF16_LE, "utf-16-le", "UTF-16 LE"), (codecs.BOM_UTF16_BE, "utf-16-be", "UTF-16 BE"))
@@ -1301,6 +1304,8 @@ def _expiry_problems(relative: str, expires: Any, permanent: bool, layer: str | 
 TEMPLATE_COMMAND = re.compile(r"<%.*%>|\{\{[^{}]*\}\}", re.DOTALL)
 # A date's format written where a date goes (`YYYY-MM-DD`, `YYYY-MM-DDTHH:mm`): a template to fill in by hand.
 DATE_FORMAT_PLACEHOLDER = re.compile(r"YYYY[-/.:T MDHhmsZ]*")
+# An ISO day and a time (`2026-03-03T25:00`, `2026-03-03 10:00 PST`): a timestamp meant, whatever follows.
+_ISO_DAY_AND_TIME = re.compile(r"\s*\d{4}-\d{2}-\d{2}[T ]\d{1,2}:")
 
 
 def _scalar_problems(relative: str, meta: Mapping[str, Any]) -> list[Problem]:
@@ -1313,13 +1318,27 @@ def _scalar_problems(relative: str, meta: Mapping[str, Any]) -> list[Problem]:
         try:
             parse_timestamp(created)
         except InvalidTimestamp as error:
-            if created_moment(created) is None:
+            read = created_moment(created)
+            if read is None:
                 problems.append(_created_problem(relative, created, error))
+            elif isinstance(created, str) and _ISO_DAY_AND_TIME.match(created):
+                problems.append(_created_time_problem(relative, created, error, read))
     tags = meta.get("tags")
     if tags is not None and not isinstance(tags, (str, list)):
         problems.append(Problem(relative, "tags", f"tags is a {type(tags).__name__}, not a list",
                                 "write tags as a YAML list, e.g. tags: [work, harbor]"))
     return problems
+
+
+def _created_time_problem(relative: str, created: str, error: InvalidTimestamp, read: datetime) -> Problem:
+    """``created`` is an ISO day with a time that does not parse (``2026-03-03T25:00``, an offset
+    of +25:00, ``10:00 PST``): its day dates the note (spelled_days.value_date reads the day a text
+    spells), and the time is lost. Was: read so without a word, as if it were a day in words."""
+    detail = f" ({error.reason})" if error.reason else ""
+    return Problem(relative, "created", f"{error.PREFIX}{short_repr(created)}{detail}: its time does not read, so the "
+                   f"note counts as created on the day {read.date().isoformat()} (midnight UTC)",
+                   f"write the time as ISO-8601, such as {read.date().isoformat()}T09:00 or "
+                   f"{read.date().isoformat()}T09:00:00-08:00, or the day alone")
 
 
 def _created_problem(relative: str, created: object, error: InvalidTimestamp) -> Problem:

@@ -14,7 +14,9 @@ A weekday with "last", "next" or "this" as each language says it (``vendredi der
 Freitag``, ``el viernes pasado``, ``sexta-feira passada``, ``venerdì scorso``: :data:`_WEEKDAY_SAYINGS`)
 is the English ``last friday`` … (dating._weekday_said): the nearest such day before today, the
 nearest after today, the one of this week. In Portuguese and Italian the words agree with the
-day's gender (``sábado passado``, ``domenica scorsa``).
+day's gender (``sábado passado``, ``domenica scorsa``); Turkish has none (``geçen cuma``,
+``önümüzdeki pazartesi``). Russian and Ukrainian are not here: they decline the day with its
+adjective (``в прошлую пятницу``), and their period phrases are not either.
 """
 
 from __future__ import annotations
@@ -78,6 +80,18 @@ _ITALIAN = {
     "quest'anno": "this year", "l'anno scorso": "last year", "anno scorso": "last year",
     "l'anno prossimo": "next year", "il prossimo anno": "next year",
 }
+# Turkish takes no article and no gender: ``geçen hafta``, ``geçen cuma``. Not here: ``önceki gün``
+# ("the day before", of any day), ``haftaya cuma`` (next week's Friday, not the nearest one).
+_TURKISH = {
+    "bugün": "today", "dün": "yesterday", "evvelsi gün": "day before yesterday", "evvelki gün": "day before yesterday",
+    "yarın": "tomorrow", "öbür gün": "day after tomorrow",
+    "bu hafta": "this week", "geçen hafta": "last week", "geçtiğimiz hafta": "last week", "gelecek hafta": "next week",
+    "önümüzdeki hafta": "next week",
+    "bu ay": "this month", "geçen ay": "last month", "geçtiğimiz ay": "last month", "gelecek ay": "next month",
+    "önümüzdeki ay": "next month",
+    "bu yıl": "this year", "bu sene": "this year", "geçen yıl": "last year", "geçen sene": "last year",
+    "gelecek yıl": "next year", "gelecek sene": "next year", "önümüzdeki yıl": "next year", "önümüzdeki sene": "next year",
+}
 # A weekday (``{d}``) with last, next or this, per language. ``{o}``, ``{e}``, ``{lo}``, ``{il}``: the
 # endings and articles that agree with the day's gender (:data:`_FEMININE`): Portuguese ``passado`` /
 # ``passada``, ``este`` / ``esta``; Italian ``scorso`` / ``scorsa``, ``lo scorso`` / ``la scorsa``.
@@ -95,6 +109,9 @@ _WEEKDAY_SAYINGS: dict[str, dict[str, tuple[str, ...]]] = {
            "this": ("est{e} {d}", "nest{e} {d}")},
     "it": {"last": ("{d} scors{o}", "{lo} scors{o} {d}"), "next": ("{d} prossim{o}", "{il} prossim{o} {d}", "prossim{o} {d}"),
            "this": ("quest{o} {d}",)},
+    "tr": {"last": ("geçen {d}", "geçen {d} günü", "geçtiğimiz {d}", "geçtiğimiz {d} günü"),
+           "next": ("gelecek {d}", "gelecek {d} günü", "önümüzdeki {d}", "önümüzdeki {d} günü"),
+           "this": ("bu {d}", "bu {d} günü")},
 }
 _MASCULINE = {"o": "o", "e": "e", "lo": "lo", "il": "il"}
 _FEMININE = {"o": "a", "e": "a", "lo": "la", "il": "la"}
@@ -122,14 +139,15 @@ def _weekday_table(language: str) -> dict[str, str]:
 
 LANGUAGES = {"fr": _FRENCH | _weekday_table("fr"), "es": _SPANISH | _weekday_table("es"),
              "de": _GERMAN | _weekday_table("de"), "pt": _PORTUGUESE | _weekday_table("pt"),
-             "it": _ITALIAN | _weekday_table("it")}
+             "it": _ITALIAN | _weekday_table("it"), "tr": _TURKISH | _weekday_table("tr")}
 _GAP = re.compile(r"[\s_-]+")
 
 
 def phrase_key(text: str) -> str:
     """``text`` as phrases are compared: case folded, accents off, ``-``/``_``/spaces as one space,
     a typographic apostrophe as ``'``."""
-    decomposed = unicodedata.normalize("NFD", text.casefold().replace("’", "'"))
+    # Turkish's dotless ı as i: `SALI` folds to `sali`, and a keyboard without ı types `sali` for `salı`.
+    decomposed = unicodedata.normalize("NFD", text.casefold().replace("’", "'").replace("ı", "i"))
     return _GAP.sub(" ", "".join(char for char in decomposed if not unicodedata.combining(char))).strip()
 
 

@@ -182,6 +182,12 @@ def _chance_share(count: int) -> float:
     return best + NEXT_SHARE * following
 
 
+def chance_lowering(count: int, spread: float | None) -> float:
+    """What the vector side takes off a note of ``count`` passages (:func:`for_many_passages`):
+    ``spread`` × :func:`chance_share`; 0 for an embedder with no measured spread (None)."""
+    return 0.0 if spread is None else spread * chance_share(count)
+
+
 def for_many_passages(hits: Sequence[SideHit], counts: Mapping[int, int], spread: float, limit: int | None = None) -> list[SideHit]:
     """``hits`` (the vector side's notes, scored by :func:`note_scores`) each lowered by what
     its number of passages (``counts``) scores by chance — ``spread`` × :func:`chance_share`
@@ -193,7 +199,7 @@ def for_many_passages(hits: Sequence[SideHit], counts: Mapping[int, int], spread
     second or third for questions it has nothing to do with ("how do you win at Catan": a
     4 MB dump of Vim's help, 0.381 against 0.17 for the next unrelated note): what
     ranked it was its length, not its text."""
-    lowered = [replace(hit, score=hit.score - spread * chance_share(counts.get(hit.label, 1))) for hit in hits]
+    lowered = [replace(hit, score=hit.score - chance_lowering(counts.get(hit.label, 1), spread)) for hit in hits]
     lowered.sort(key=lambda hit: (-hit.score, hit.label))
     return lowered[:limit]
 

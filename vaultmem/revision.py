@@ -243,7 +243,7 @@ def write_revision(paths: VaultPaths, relative: str, revision: Revision, policy:
     if revision.if_version is not None and current.version != revision.if_version:
         raise WriteConflict(relative, expected_version=revision.if_version, version=current.version)
     revised = revise_note(raw, current, revision, policy, in_properties=writes_properties(paths.root, current),
-                          date_keys=paths.dates.date)
+                          date_keys=paths.dates.date, solar_hijri=paths.daily.solar_hijri)
     require_merged(paths.root, [relative])  # git's merge of it unfinished, markers or none: the person's call
     change = replace_if_unchanged(path, revised.data, current.content_hash, relative, paths.root) if revised.changed else None
     return RevisedNote(relative, current.title, parse_note(relative, revised.data), revised.changed, change, revised.said,
@@ -251,14 +251,16 @@ def write_revision(paths: VaultPaths, relative: str, revision: Revision, policy:
 
 
 def revise_note(raw: bytes, note: Note, revision: Revision, policy: LayerPolicy, *,
-                in_properties: bool = False, date_keys: tuple[str, ...] = ("date",)) -> RevisedBytes:
+                in_properties: bool = False, date_keys: tuple[str, ...] = ("date",),
+                solar_hijri: bool = False) -> RevisedBytes:
     """The note's new bytes; raises :class:`UsageError`/:class:`FrontmatterError`, writing nothing
     (:class:`UnresolvedConflict` for a note in the middle of the person's git merge).
 
     ``in_properties``: the note is a page of a Logseq graph without frontmatter; its fields
     are its ``key:: value`` lines (adr/0028), and a new text goes below them. ``date_keys``:
     the vault's properties of what day a note is about (its layer's TTL counts from that day
-    when it is later: writer.ttl_start)."""
+    when it is later: writer.ttl_start); ``solar_hijri``: its Persian Calendar plugin is on, and
+    those days and ``created`` are read in that calendar, as the index reads them."""
     require_utf8(note.path, raw)  # a UTF-16 note: read, never written (NotUtf8Note)
     require_resolved(note.path, raw)
     revision, respelled = _as_held(note, revision, in_properties)
@@ -270,7 +272,7 @@ def revise_note(raw: bytes, note: Note, revision: Revision, policy: LayerPolicy,
     if body != note.body:
         change.changed.add("body")
     _title(note, revision, body, change, in_properties)
-    _lifecycle(note, revision, policy, change, _Days.of(note, revision, date_keys, in_properties))
+    _lifecycle(note, revision, policy, change, _Days.of(note, revision, date_keys, in_properties, solar_hijri))
     _tags(note, revision, body, change, in_properties)
     asked = revision.properties
     revision, in_text = _written_in_text(note, revision, body, raw, in_properties, date_keys)
@@ -650,30 +652,34 @@ def _refuse_renaming(note: Note, revision: Revision, change: _Change) -> None:
 
 @dataclass(frozen=True)
 class _Days:
-    """The day (or time) a note says it is about (dating.property_day), before and after the revision."""
+    """The day (or time) a note says it is about (dating.property_day), before and after the
+    revision, and when it was created (notes.created_moment), each read as the index reads it."""
 
     before: date | datetime | None
     after: date | datetime | None
+    created: datetime | None = None
 
     @classmethod
-    def of(cls, note: Note, revision: Revision, keys: tuple[str, ...], in_properties: bool) -> _Days:
+    def of(cls, note: Note, revision: Revision, keys: tuple[str, ...], in_properties: bool,
+           solar_hijri: bool = False) -> _Days:
         meta = {**_page_lines(note.body), **note.meta} if in_properties else dict(note.meta)
         after = {key: value for key, value in meta.items() if key not in revision.properties.unset}
         after.update(revision.properties.set_values)
-        return cls(property_day(meta, keys), property_day(after, keys))
+        return cls(property_day(meta, keys, solar_hijri), property_day(after, keys, solar_hijri),
+                   created_moment(note.meta.get("created"), solar_hijri))
 
 
-def _own_expiry(meta: Mapping[str, Any], layer: str | None, policy: LayerPolicy, day: date | datetime | None) -> bool:
+def _own_expiry(meta: Mapping[str, Any], layer: str | None, policy: LayerPolicy, days: _Days) -> bool:
     """Is the note's ``expires_at`` what vaultmem wrote for its layer when it was remembered: its
     TTL from ``created``, or from the start of its day when that was later (writer.ttl_start)?
     Anything else — a deadline the agent or the person gave, a TTL re-applied by a later layer
     change — is theirs to move, not vaultmem's."""
-    expires, created = timestamp_or_none(meta.get("expires_at")), created_moment(meta.get("created"))
+    expires, created = timestamp_or_none(meta.get("expires_at")), days.created
     ttl = policy.ttl(layer) if layer is not None and layer in EXPIRING_LAYERS else None
     if expires is None or created is None or ttl is None:
         return False
     try:
-        return expires in {created + ttl, ttl_start(created, day) + ttl}
+        return expires in {created + ttl, ttl_start(created, days.before) + ttl}
     except OverflowError:  # a day near year 9999: no deadline vaultmem could have written
         return False
 
@@ -707,10 +713,10 @@ def _lifecycle(note: Note, revision: Revision, policy: LayerPolicy, change: _Cha
     elif reapply and layer in EXPIRING_LAYERS:
         ttl = policy.ttl(layer)
         _set_expiry(meta, None if ttl is None else _layer_deadline(ttl_start(revision.moment, days.after), ttl, layer), change)
-    elif days.after != days.before and _own_expiry(meta, layer, policy, days.before):
+    elif days.after != days.before and _own_expiry(meta, layer, policy, days):
         # Counted as remember counts it, from when the memory was written: revising the day is no
         # new lease of life. Without it a concert's memory moved to a later day expired before it.
-        ttl, created = policy.ttl(str(layer)), created_moment(meta.get("created"))
+        ttl, created = policy.ttl(str(layer)), days.created
         if ttl is not None and created is not None:  # both there: _own_expiry checked them
             _set_expiry(meta, _layer_deadline(ttl_start(created, days.after), ttl, str(layer)), change)
 

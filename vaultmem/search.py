@@ -99,6 +99,7 @@ from .ranking import (
     NEXT_PASSAGES,
     Fused,
     SideHit,
+    chance_lowering,
     for_many_passages,
     fuse,
     grouped_note_scores,
@@ -147,6 +148,11 @@ WEAK_MATCHES_WARNING = ("none of the notes searched holds any of these words, an
 # asked): measured (adr/0004, "A best score that says no note answers") on the five sets' own
 # questions and 24 made-up questions each that nothing there answers.
 LOW_CONFIDENCE_WARNING = "no note matches this well (best score {best:.2f}): the hits below are the nearest, not answers"
+# What an answer to a query of stop words alone says ("what is it", "who are you"), unless it names
+# a note: the notes holding those words most read as confident as an answer (kepano: "what about
+# them" 0.70, the longest essay first), yet nothing was asked for. Said, never acted on.
+COMMON_WORDS_WARNING = ("the query holds only common words ({words}), which name nothing to look for: the hits below "
+                        "are notes that hold them, not answers")
 REBUILD_WARNING = "the index is being rebuilt (`vaultmem index --rebuild` is running): results may be incomplete until it finishes"
 _WORD = WORD  # a word with its combining marks (किताब), as the full text holds it
 _MARKDOWN_FILE = re.compile(r"(?<=\w)\.md(?=\W*$)", re.IGNORECASE)  # the extension of a file name asked for
@@ -201,14 +207,20 @@ class Hits(list[Hit]):
     def __init__(self, hits: Iterable[Hit] = (), warnings: Iterable[str] = ()) -> None:
         super().__init__(hits)
         self.warnings = list(warnings)
-        self.weak = False  # the best hit's score is negligible and no note is named as asked (adr/0004)
+        self.weak = False  # no hit may be read as an answer, and a warning says why (:meth:`doubt`)
 
     @property
     def confident(self) -> bool:
-        """Whether the hits may be read as answers: there is one, and the best scores above
-        NEGLIGIBLE_SCORE or is named as asked. False tells an agent to say it does not remember
-        rather than answer from the nearest of weak matches (adr/0004)."""
+        """Whether the hits may be read as answers: there is one, the best scores above
+        NEGLIGIBLE_SCORE or holds every word asked or is named as asked, and the query asks for
+        more than common words. False tells an agent to say it does not remember rather than
+        answer from the nearest of weak matches (adr/0004)."""
         return bool(self) and not self.weak
+
+    def doubt(self, message: str) -> None:
+        """Warn that no hit may be read as an answer (``message`` says why): not confident."""
+        self.warn(message)
+        self.weak = True
 
     def warn(self, message: str) -> None:
         """A warning about the whole answer, also put on each hit (JSON consumers read the hits)."""
@@ -276,6 +288,7 @@ class Candidates:
     stem_words: tuple[str, ...] = ()  # those of prefix_words held by their stems (stems.stem), not their first letters
     valued: frozenset[int] = frozenset()  # the candidates one of whose property values the query names (valued.py)
     every_word: bool = False  # some eligible note holds every word of the query (or a form of it: prefix_words)
+    common_only: bool = False  # every word of the query is a stop word ("what is it", "who are you")
 
     @property
     def unheld(self) -> float:
@@ -438,6 +451,7 @@ class QueryWord:
     terms: tuple[str, ...]  # FTS5 phrases: the word, or a run's neighbouring pairs (cjk.bigrams)
     prefix: str | None = None  # an FTS5 prefix term asked instead when no note holds the word (endings.prefix_of)
     stems: str | None = None  # its stems in the vault's languages, asked before the prefix (stems.stem)
+    common: bool = False  # a stop word, asked for only because the query holds no other word ("what is it")
 
     def by_form(self, term: str) -> QueryWord:
         """The word asked for by ``term``, its stems or its prefix (a form a note holds)."""
@@ -556,7 +570,7 @@ def _query_words(text: str, languages: tuple[str, ...] = ()) -> list[QueryWord]:
                 meaningful.append(word)
     if all(word.shown.lower() in REQUEST_WORDS for word in meaningful):  # "show me my notes": all request
         meaningful = [word for word in found.values() if word in meaningful or word in holdings]
-    return _codes_either_way(meaningful or list(found.values()))
+    return _codes_either_way(meaningful or [replace(word, common=True) for word in found.values()])
 
 
 _LETTERS = re.compile(r"[^\W\d_]{2,12}")
@@ -879,11 +893,11 @@ class Searcher:
         if self.store.meta.rebuild_state() == "running":
             hits.warn(REBUILD_WARNING)
         if _only_weak_matches(found, hits):
-            hits.warn(WEAK_MATCHES_WARNING)
-            hits.weak = True
+            hits.doubt(WEAK_MATCHES_WARNING)
+        elif hits and found.common_only and not found.named:
+            hits.doubt(COMMON_WORDS_WARNING.format(words=", ".join(found.words)))
         elif _low_confidence(found, hits):
-            hits.warn(LOW_CONFIDENCE_WARNING.format(best=max(hit.score for hit in hits)))
-            hits.weak = True
+            hits.doubt(LOW_CONFIDENCE_WARNING.format(best=max(hit.score for hit in hits)))
         return hits, [rows[item.label] for item in ordered]
 
     def _literal_search(self, signs: str, k: int, eligibility: Eligibility) -> tuple[Hits, list[NoteRow]]:
@@ -922,7 +936,7 @@ class Searcher:
         alive = _scored_in_order(originals_first(alive, lambda item: paths[item.label], self._copy_of_text))
         weight = min(1.0, self.store.notes.count_at_most(UNHELD_FULL_NOTES) / UNHELD_FULL_NOTES) if unheld else 1.0
         return Candidates(vectors, text, alive, paths, tuple(word.shown for word in words), unheld, weight, by_prefix, by_stems,
-                          frozenset(valued), every_word)
+                          frozenset(valued), every_word, bool(words) and all(word.common for word in words))
 
     def _named(self, query: str, eligibility: Eligibility) -> list[int]:
         """The notes the query asks for by name (the name bonus): those one of whose names the
@@ -1136,6 +1150,13 @@ class Searcher:
         # the first `limit`: a book pasted into one note must not keep a place by its length.
         hits = grouped_note_scores(found_labels, owners_by_label(labels, owners, found_labels), scores)
         return for_many_passages(hits, self.passage_table.current().counts([hit.label for hit in hits]), spread, limit)
+
+    def chance_lowering(self, label: int) -> tuple[int, float]:
+        """Note ``label``'s passage count and what the vector side takes off its score for it
+        (ranking.chance_lowering: 0 with an embedder whose spread nobody measured), as
+        :meth:`exact_scores` counts it: explain says it beside the score it shows."""
+        count = self.passage_table.current().counts([label]).get(label, 1)
+        return count, chance_lowering(count, self.embedder.chance_spread)
 
     # -- the text side
 
