@@ -1563,3 +1563,19 @@ def test_an_undo_the_disk_refuses_says_the_disk_not_an_edit(vault_dir: Path, wri
     assert "was edited" not in said[0]
     assert "File too large" in said[0]
     assert "free some space" in said[0]
+
+
+def test_apply_rewrites_a_link_by_timestamp_id_to_the_kept_zettel(tmp_path: Path) -> None:
+    # A trial on a Zettelkasten: `[[202403141300]]` (Zettlr's link by id) still named the archived
+    # zettel after the merge, while `[[202403141300 Boat colour]]` was rewritten.
+    write_file(tmp_path, ".vaultmem.toml", 'embedder = "hashing"\n')
+    zettel = "---\nlayer: L3\nexpires_at: 2027-06-01\n---\nThe harbor boat is painted blue and moored at pier 4 every winter.\n"
+    write_file(tmp_path, "202403141205 Boat color.md", zettel)
+    write_file(tmp_path, "202403141300 Boat colour.md", zettel)
+    write_file(tmp_path, "hub.md", "See [[202403141205]] and [[202403141300]].\n")
+    result = run_cli(tmp_path, "consolidate", "--apply")
+    assert result.exit_code == 0, result.output
+    [kept] = [path.name for path in tmp_path.glob("2024*.md")]
+    assert len(list((tmp_path / "_archive").glob("2024*.md"))) == 1
+    number = kept.split(" ")[0]
+    assert (tmp_path / "hub.md").read_text(encoding="utf-8") == f"See [[{number}]] and [[{number}]].\n"

@@ -160,3 +160,29 @@ def test_a_created_that_is_no_solar_hijri_day_is_told_when_the_vault_reads_that_
         problems = [(problem.path, problem.field) for problem in vault.check().problems]
         assert vault.store.notes.by_path("tiles.md").created_us is None
     assert problems == [("tiles.md", "created")]
+
+@pytest.mark.parametrize(("name", "text"), [
+    ("202403141205 Spaced repetition.md", "---\ntags: [idea]\n---\nSpaced repetition beats cramming.\n"),
+    ("Spaced repetition.md", "---\nid: 202403141205\n---\nSpaced repetition beats cramming.\n"),
+    ("Spaced repetition 2.md", "---\nid: '20240314120500'\n---\nSpaced repetition beats cramming.\n"),
+])
+def test_stale_counts_a_zettel_never_used_from_its_timestamp_id_not_from_the_files_time(
+        hashing_vault: Path, write_note, name: str, text: str) -> None:
+    # A trial on a Zettelkasten cloned yesterday: no `created`, every file's time was the clone's,
+    # so `stale` listed no zettel of 2024 — while `list` dated the id-named one in March 2024.
+    _recent_mtime(write_note(name, text))
+    with Vault(hashing_vault) as vault:
+        vault.index()
+        stale = {note.path: note for note in vault.stale(days=90, now=NOW)}
+        assert stale[name].basis == "created" and stale[name].since.startswith("2024-03-14")
+        assert vault.store.notes.by_path(name).date == "2024-03-14"  # the note's date, read by the same rule
+
+
+def test_a_daily_notes_name_is_the_day_it_is_about_not_when_it_was_made_so_stale_keeps_the_files_time(
+        hashing_vault: Path, write_note) -> None:
+    _recent_mtime(write_note("2024-03-14.md", "Met Ana about the boat.\n"))
+    _recent_mtime(write_note("20240314120 odd.md", "---\nid: 202413141205\n---\nnot a zettel id: month 13\n"))
+    with Vault(hashing_vault) as vault:
+        vault.index()
+        assert vault.stale(days=90, now=NOW) == []
+        assert vault.store.notes.by_path("20240314120 odd.md").date is None

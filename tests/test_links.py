@@ -177,3 +177,19 @@ def test_a_wikilink_written_with_windows_backslashes_keeps_its_folder_and_its_ba
     text = "[[work\\Old Note]] [[Work\\old note#Head|label]] ![[\\work\\Old Note]] [[work/Old Note]] [[Old Note]]"
     assert rewrite_links(text, redirects, "Other.md") == (
         "[[work\\Kept]] [[work\\Kept#Head|label]] ![[work\\Kept]] [[work/Kept]] [[Kept]]", [])
+
+
+def test_a_link_by_a_zettels_timestamp_id_or_a_johnny_decimal_id_is_rewritten_to_the_kept_notes_own() -> None:
+    # Was left alone: only a note named `202403141300.md` answered `[[202403141300]]`, so consolidate
+    # rewrote `[[202403141300 Boat colour]]` and left Zettlr's link by id pointing at the archive.
+    paths = ["202403141205 Boat color.md", "202403141300 Boat colour.md", "11.01 Grant.md", "Work/11.02 Grant draft.md", "Kept.md"]
+    redirects = LinkRedirects(paths, {"202403141300 Boat colour.md": "202403141205 Boat color.md", "Work/11.02 Grant draft.md": "11.01 Grant.md"})
+    text = "[[202403141300]] [[202403141300#Pier|the other]] [[202403141300 Boat colour]] [[11.02]] [[202403141205]] [[20240314130]]"
+    assert rewrite_links(text, redirects, "hub.md") == (
+        "[[202403141205]] [[202403141205#Pier|the other]] [[202403141205 Boat color]] [[11.01]] [[202403141205]] [[20240314130]]", [])
+    # Kept under a name with no number: the link names it by its name.
+    redirects = LinkRedirects(paths, {"202403141300 Boat colour.md": "Kept.md"})
+    assert rewrite_links("[[202403141300]]", redirects, "hub.md") == ("[[Kept]]", [])
+    # Two zettels with one id: ambiguous, left alone and reported.
+    redirects = LinkRedirects([*paths, "202403141300 Copy.md"], {"202403141300 Boat colour.md": "Kept.md"})
+    assert rewrite_links("[[202403141300]]", redirects, "hub.md") == ("[[202403141300]]", ["202403141300"])

@@ -214,6 +214,25 @@ def test_a_tags_string_stays_a_string_joined_as_the_person_joined_it() -> None:
     assert edit_frontmatter(b"---\ntags: rezept, backen\n---\n", {"tags": ["backen"]}) == b"---\ntags: backen\n---\n"
 
 
+@pytest.mark.parametrize(("written", "revised"), [
+    (b'"#a #b"', b'"#a #x"'),  # was "#a x": the added tag lost the note's own `#`
+    (b"'#a, #b'", b"'#a, #x'"),
+    (b'"#a"', b'"#a #x"'),  # one hashtag: joined as hashtags are
+    (b'["#a", "#b"]', b'["#a", "#x"]'),  # was ["#a", x]
+    (b"[a, b]", b"[a, x]"),
+    (b"a b", b"a x"),
+    (b"a, b", b"a, x"),
+    (b'"#a, b"', b'"#a, x"'),  # not every tag written `#tag`: the new one plain
+    (b'\n  - "#a"\n  - "#b"', b'\n  - "#a"\n  - "#x"'),  # was `  - x`
+    (b"\n  - a\n  - b", b"\n  - a\n  - x"),
+])
+def test_a_tag_added_to_tags_written_as_hashtags_is_written_as_a_hashtag(written: bytes, revised: bytes) -> None:
+    raw = b"---\ntags: " + written + b"\nlayer: L3\n---\nbody\n"
+    edited = edit_frontmatter(raw, {"tags": ["a", "x"]})
+    assert edited == raw.replace(written, revised)
+    assert tags_of(yaml_of(edited)) == ["a", "x"]
+
+
 def test_a_block_list_keeps_its_indentation_dash_spacing_and_quoted_items() -> None:
     raw = b"---\ntags:\n-   'a b'\n-   c   # kept\n- \"d\"\nlayer: L3\n---\nbody\n"
     edited = edit_frontmatter(raw, {"tags": ["a b", "d", "e: f"]})

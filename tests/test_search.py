@@ -2038,3 +2038,26 @@ def test_a_query_of_common_words_that_names_a_note_stays_confident(vault: Vault)
     hits = vault.search("me", k=3, now=NOW)
     assert hits[0].path == "Maya.md"
     assert hits.confident is True and hits.warnings == []
+
+def test_a_query_that_is_a_notes_id_or_number_names_that_note(tmp_path: Path) -> None:
+    # A trial: "11.01" and "202403141205" asked alone ranked a note that repeats the number above
+    # the one it names, which `get 11.01` / `get 202403141205` open; so did a frontmatter `id:`.
+    with indexed(tmp_path / "vault", {
+        "10-19 Work/11 Projects/11.01 Grant proposal.md": "Budget and timeline for the harbor museum.\n",
+        "10-19 Work/11 Projects/11.02 Grant report.md": "What the museum did with the money.\n",
+        "202403141205 Spaced repetition.md": "Reviews spaced out beat cramming.\n",
+        "Habits.md": "---\nid: 202403141206\n---\nHabits form through cues.\n",
+        "memories/standup.md": "---\nid: standup-note\nlayer: L3\n---\nThe standup is at 9:30.\n",
+        "meeting.md": "See 11.01, 11.01 and 11.01; also 202403141205 202403141205 and 202403141206 202403141206.\n",
+    }) as vault:
+        assert lifted_by_name(vault, "11.01") == ["10-19 Work/11 Projects/11.01 Grant proposal.md"]
+        assert lifted_by_name(vault, "202403141205") == ["202403141205 Spaced repetition.md"]
+        assert lifted_by_name(vault, " 202403141206 ") == ["Habits.md"]
+        assert lifted_by_name(vault, "standup-note") == ["memories/standup.md"]
+        assert vault.search("11.01", k=1, now=NOW)[0].path == "10-19 Work/11 Projects/11.01 Grant proposal.md"
+        assert lifted_by_name(vault, "11.0") == [] and lifted_by_name(vault, "what is 11.01") == []  # the number alone names
+        assert lifted_by_name(vault, "2024031412") == []  # not a timestamp id: no note's name begins so
+        reasons = vault.explain("11.01 Grant proposal", "11.01", now=NOW).reasons
+        assert any(reason.startswith("name match: the query is its Johnny.Decimal id ('11.01')") for reason in reasons), reasons
+        reasons = vault.explain("Habits", "202403141206", now=NOW).reasons
+        assert any(reason.startswith("name match: the query is its id ('202403141206')") for reason in reasons), reasons

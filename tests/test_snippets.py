@@ -1277,3 +1277,27 @@ def test_a_hyphenated_word_in_double_parentheses_is_no_roam_block_uid() -> None:
     transcript's ``((in-breath))`` and ``((2019-2023))`` were taken for uids and hidden with their words."""
     text = "Risk is ((long-term)) and ((follow-up)), ((in-breath)), ((2019-2023)) but not ((f8K2pQ1xA))."
     assert readable(text) == "Risk is ((long-term)) and ((follow-up)), ((in-breath)), ((2019-2023)) but not ."
+
+
+def test_a_hit_found_only_by_words_in_a_comment_shows_that_comment_in_search_and_explain(tmp_path: Path) -> None:
+    # A trial: the full text found "zebra mussels" in a %% comment (Obsidian's search finds it too),
+    # and the snippet showed the lines around it without the words — the hit looked found by nothing.
+    write_file(tmp_path, ".vaultmem.toml", 'embedder = "hashing"\n')
+    write_file(tmp_path, "boat.md", "# Boat\n\nThe boat is blue and moored at the pier.\n\n"
+                                    "%% remember to ask Ana about the zebra mussels %%\n\nMore about sailing in winter.\n")
+    write_file(tmp_path, "page.md", "Opening hours are posted. <!-- old: closed on Mondays for the heron count -->\n")
+    write_file(tmp_path, "drawing.md", "A sketch of the dock.\n\n%%\n```json\n{\"text\": \"heron\"}\n```\n%%\n")
+    with Vault(tmp_path) as vault:
+        vault.index()
+        assert hit_on(vault, "zebra mussels", "boat.md") == (
+            "%% remember to ask Ana about the zebra mussels %% · Boat · The boat is blue and moored at the pier. "
+            "More about sailing in winter.")
+        assert hit_on(vault, "heron count", "page.md").startswith("<!-- old: closed on Mondays for the heron count --> · Opening hours")
+        explained = vault.explain("boat", "zebra mussels", now=NOW)
+        assert explained.passage is not None and explained.passage.snippet.startswith("%% remember to ask Ana about the zebra mussels %%")
+        # Words the text shows are shown as before, without the comment; a plugin's data is never shown.
+        assert "%%" not in hit_on(vault, "boat pier", "boat.md")
+        drawing = {hit.path: hit.snippet for hit in vault.search("heron", k=5, now=NOW)}.get("drawing.md")
+        assert drawing is None or "json" not in drawing and "{" not in drawing
+    cli = run_cli(tmp_path, "search", "zebra mussels", "-k", "1")
+    assert "%% remember to ask Ana about the zebra mussels %%" in cli.stdout

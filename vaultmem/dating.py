@@ -15,7 +15,9 @@ A note's **date** is the first of:
    ``November 28, 2026.md``, ``28. November 2026.md``, ``lundi 4 mars 2024.md``, ``2026年11月28日.md``) or in its folders (``Daily/2026/11/28.md``)
    — rules 2 to 4 read no memory (a note with a layer) whose name ``remember`` made from its title,
    when it has a ``created``: that name is its text's first words (slugs.py), not its day;
-5. its ``created`` property (what ``remember`` stamps: the day the memory was written);
+5. its ``created`` property (what ``remember`` stamps: the day the memory was written); then an
+   ``id`` property that is a Zettelkasten timestamp id (``id: 202403141205``, as Zettlr's and the
+   Zettelkasten templates write it), the day the zettel was made;
 6. a property named in the note's language with the words of rule 7's labels (date_lines.py:
    ``fecha``, ``Datum``, ``data``, ``дата``, ``tarih``; ``date de création``, ``erstellt``,
    ``criado em`` …, in any case, accents typed or not): only for a note nothing above dates, a
@@ -45,6 +47,12 @@ zone: a name's date (a Zettelkasten id's time is part of a name: still a day), a
 ``date`` or ``created`` without a time. It is kept as that day's midnight UTC, as everywhere in
 vaultmem (lifecycle.parse_timestamp), which is only its label. An **instant** is a moment: a
 value with a time (what ``remember`` stamps), a Unix time.
+
+A date **says when the note was made** (``NoteDate.made``) when a ``created`` stamp (or a property
+or line saying so, or git) gave it, or a Zettelkasten timestamp id (at the start of the file's name,
+or its ``id``): ``stale`` counts a note never used from it, as from ``created`` (indexer.note_row's
+``created_us``). A daily note's name or a ``date`` says what day the note is about, not when it was
+written, and is not read so.
 
 ``search --since X --until Y`` keeps the notes whose date is in [X, Y]. Each bound is a
 :class:`Bound`: one for days, one for instants. A bound that names days — a date alone, a
@@ -97,6 +105,7 @@ from .month_names import (
     only_calendar_words,
     weekday_days,
 )
+from .note_numbers import TIMESTAMP_ID, leading_number
 from .notes import TEMPLATE_COMMAND, Note, Problem, layer_of, timestamp_or_none
 from .notion import path_without_page_ids
 from .period_words import period_in_english
@@ -214,6 +223,13 @@ class NoteDate:
     # other than UTC (``2026-12-09T10:00:00-08:00``: given in UTC, an agent read 18:00 for a 10:00
     # appointment) or a wall clock's (``2026-12-09T10:00``: given as its day, the hour was lost).
     said: str | None = None
+    timestamp_id: bool = False  # a Zettelkasten timestamp id gave it: when the zettel was made, still a day
+
+    @property
+    def made(self) -> bool:
+        """Does the date say when the note was made (see the module's docstring)? Not ``written``:
+        a zettel's id is its name too, and stays its own day (own_day) for consolidation."""
+        return self.written or self.timestamp_id
 
     @property
     def last(self) -> datetime | None:
@@ -330,14 +346,36 @@ def _dated_by_note(meta: Mapping[str, Any], path: str, daily: DailyFormat | None
         return period
     named = _name_date(path, solar_hijri)
     if named is not None:
-        return NoteDate(named, NAME_SOURCE, day=True)
+        return NoteDate(named, NAME_SOURCE, day=True, timestamp_id=_timestamp_id_day(leading_number(path)) == named)
     found = _first_property_date(meta, properties.created, solar_hijri)
     if found is not None:
         return replace(found, written=True)
+    found = _id_date(meta)
+    if found is not None:
+        return found
     found = language_property_date(meta, properties)
     if found is not None:
         return found
     return line_date(body, properties) if body else None
+
+
+def _timestamp_id_day(text: str | None) -> datetime | None:
+    """The day a Zettelkasten timestamp id (note_numbers.py: 12 or 14 digits, a real day and
+    time) was made, or None."""
+    if text is None or TIMESTAMP_ID.fullmatch(text) is None:
+        return None
+    return first_day(numbered_days(text))
+
+
+def _id_date(meta: Mapping[str, Any]) -> NoteDate | None:
+    """Rule 5's ``id: 202403141205``: a zettel whose id is in its properties, not its name (YAML
+    reads the digits as a number). Was: such a note was undated, and ``stale`` judged it by its
+    file's modification time, which a copy or a checkout resets (a trial)."""
+    value = meta.get("id")
+    if isinstance(value, bool) or not isinstance(value, (int, str)):
+        return None
+    day = _timestamp_id_day(str(value).strip())
+    return None if day is None else NoteDate(day, "id", day=True, timestamp_id=True)
 
 
 def _language_properties(meta: Mapping[str, Any], properties: DateProperties) -> list[tuple[str, Any, LabelMeaning]]:

@@ -48,6 +48,7 @@ from .git_index import unmerged_warning
 from .index_progress import IndexBuilding
 from .inline_fields import inline_fields
 from .lifecycle import format_timestamp, from_epoch_us, is_expired_us, to_epoch_us
+from .note_numbers import leading_number, number_kind
 from .notes import read_note, text_values
 from .option_names import OptionNames
 from .paths import PACKAGE_FOLDERS
@@ -266,7 +267,7 @@ def _name_reason(row: NoteRow, meta: dict[str, Any], query: str, lift: float) ->
     aliases = aliases_of(meta)
     names = [("file name", PurePosixPath(row.path).stem), ("title", row.title), *(("alias", alias) for alias in aliases),
              *(("file name" if "/" not in text else "path", text) for text in file_names(row.path))]
-    exact = next(((kind, text) for kind, text in names if name_key(text) == key), None)
+    exact = next(((kind, text) for kind, text in names if name_key(text) == key), None) or _id_named(row, query.strip())
     topical = next(((kind, text) for kind, text in names if name_topic(name_key(text)) in topics), None)
     first_words = person_asked(query)
     if exact is None and topical is None and first_words:
@@ -281,6 +282,15 @@ def _name_reason(row: NoteRow, meta: dict[str, Any], query: str, lift: float) ->
     if lift > 0:
         return f"{said}: its fused value was raised by {lift:.2f} to stand {NAME_MARGIN:g} above the best of them"
     return f"{said}: it already stood at least {NAME_MARGIN:g} above the best of them, so nothing was added"
+
+
+def _id_named(row: NoteRow, wanted: str) -> tuple[str, str] | None:
+    """("id", the id) when the query is the note's id as written, (its kind, the number) when it
+    is the Zettelkasten or Johnny.Decimal number its file name begins with (search._named_by_id)."""
+    if wanted and wanted == row.id:
+        return "id", wanted
+    kind = number_kind(wanted)
+    return (kind, wanted) if kind is not None and leading_number(row.path) == wanted else None
 
 
 def _ranks(vectors: int | None, text: int | None, fused: int | None) -> dict[str, int | None]:

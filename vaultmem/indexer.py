@@ -197,6 +197,11 @@ def note_row(note: Note, stat: FileStat, embed_hash: str, daily: DailyFormat, da
     created = note.meta.get("created")
     made = created_moment(created, daily.solar_hijri)  # read as the note's date reads it (`created: 3 March 2026`)
     dated = note_date(note.meta, note.path, daily, dates, note.body, git)
+    if made is None and dated is not None and dated.made:
+        # No `created`, but the note's date says when it was made (a zettel's timestamp id, an
+        # `erstellt:` stamp): `stale` counts from it, not from the file's modification time,
+        # which a copy or a checkout resets (a trial: no zettel of 2024 was ever stale).
+        made = dated.moment
     return NoteRow(
         id=note.id,
         path=note.path,

@@ -24,6 +24,7 @@ from urllib.parse import unquote
 from .exclusions import is_dendron_vault
 from .fields import name_fold
 from .markdown import code_ranges
+from .note_numbers import leading_number, number_kind
 from .notes import path_without_suffix
 
 _WIKILINK = re.compile(r"\[\[([^\[\]\r\n]+?)\]\]")
@@ -54,7 +55,10 @@ class LinkRedirects:
     ``fields.name_fold``, as resolution's file-name step compares names),
     ``folder/name`` by the end of the path; ``.md`` is optional in a wikilink. A Markdown
     link's path is tried relative to its note, then from the vault root, then as a name. A
-    name that several notes share is ambiguous and is left alone (and reported).
+    name that several notes share is ambiguous and is left alone (and reported). A target that
+    no note is named but that is a Zettelkasten timestamp id or a Johnny.Decimal id
+    (``[[202403141205]]``, ``[[11.01]]``: note_numbers.py) is the note whose file name begins with
+    it, as Zettlr and The Archive resolve it and as ``get`` does (resolution's step 7).
     """
 
     def __init__(self, note_paths: Iterable[str], redirects: Mapping[str, str], label_first: bool = False) -> None:
@@ -63,9 +67,12 @@ class LinkRedirects:
         self.by_name: dict[str, list[str]] = {}
         self.linked: set[str] = set()  # the merged notes a rewrite found a link to (linked_notes)
         self.by_path: dict[str, list[str]] = {}
+        self.by_number: dict[str, list[str]] = {}  # a Zettelkasten or Johnny.Decimal id → the notes named with it
         for path in note_paths:
             self.by_name.setdefault(name_fold(_stem(path)), []).append(path)
             self.by_path.setdefault(name_fold(path), []).append(path)
+            if (number := leading_number(path)) is not None:
+                self.by_number.setdefault(number, []).append(path)
 
     def candidates(self, target: str) -> list[str]:
         key = target.strip().replace("\\", "/").lstrip("/")
@@ -74,7 +81,9 @@ class LinkRedirects:
             return []
         paths = self.by_name.get(key.rsplit("/", 1)[-1], [])
         if "/" not in key:
-            return paths
+            # Was: only a note named `202403141205.md` answered, so consolidate left Zettlr's
+            # `[[202403141205]]` pointing at the archived zettel while `[[… Title]]` was rewritten.
+            return paths or (self.by_number.get(key, []) if number_kind(key) is not None else [])
         return [path for path in paths if (bare := name_fold(path_without_suffix(path))) == key or bare.endswith("/" + key)]
 
     def resolve_path(self, target: str, source: str) -> tuple[list[str], str]:
@@ -113,11 +122,24 @@ class LinkRedirects:
         (``[[work\\Old]]`` → ``[[work\\Kept]]``, as Obsidian on Windows resolves it). Was: the
         link lost its folder (``[[Kept]]``), a link the person had written with one."""
         windows = "\\" in target and "/" not in target
+        number = self._number_for(canonical, target.strip())
+        if number is not None:
+            return number
         alive = [path for path in self.by_name.get(name_fold(_stem(canonical)), []) if path not in self.redirects]
         if not (windows or "/" in target) and alive == [canonical]:
             return _stem(canonical)
         written = path_without_suffix(canonical)
         return written.replace("/", "\\") if windows else written
+
+
+    def _number_for(self, canonical: str, target: str) -> str | None:
+        """The canonical's own number, for a link that named the merged note by its number
+        (``[[202403141300]]`` → ``[[202403141205]]``), when that number names it alone; else None."""
+        number = leading_number(canonical)
+        if number is None or number_kind(target) is None or number_kind(number) != number_kind(target):
+            return None
+        alive = [path for path in self.candidates(number) if path not in self.redirects]
+        return number if alive == [canonical] else None
 
 
 def labels_first(root: Path) -> bool:

@@ -5,7 +5,9 @@
 such a string (notes.tags_of), so it holds a list. Items that stay keep their text as
 written (their quotes, a ``#``, a number unquoted) and load as they did: a tag is matched
 as tags_of reads it (``"#rezept"`` is the tag ``rezept``), any other item by its value.
-New items are written as noteio writes a value.
+New items are written as noteio writes a value — a tag added where every tag is written
+``#tag`` (``tags: "#a #b"``, ``["#a", "#b"]``) is written so too, and in a list whose items
+are all double-quoted a new item that needs quotes gets double quotes.
 
 A block list keeps its comments: comment lines stay where they are, an item that stays
 keeps the comment after it, a removed item's own comment goes with it; emptied, it is
@@ -57,6 +59,8 @@ def in_same_form(key: str, lines: Sequence[str], value_start: int, old: Any, new
         return None
     head, value = lines[0][:value_start], lines[0][value_start:].rstrip("\n")
     same = _same_tag if key in SEPARATED_KEYS else _same
+    if key in SEPARATED_KEYS:
+        new = _in_tag_style(old, new)
     if len(lines) == 1 and isinstance(old, list):
         rewritten = _flow(head, value, old, new, render_item, same)
     elif len(lines) == 1 and isinstance(old, str) and key in SEPARATED_KEYS:
@@ -91,6 +95,30 @@ def _same_tag(written: Any, wanted: Any) -> bool:
 
 def _tag(item: Any) -> str:
     return str(item).strip().lstrip("#").strip()
+
+
+def _in_tag_style(old: Any, new: list[Any]) -> list[Any]:
+    """``new`` with each added tag written ``#tag`` when every tag there was is written so
+    (``tags: "#a #b"``): a trial's ``revise --tag x`` wrote ``"#a #b x"``, a style the
+    person never used. Tags that stay are matched without their ``#`` (_same_tag)."""
+    written = _SEPARATOR.split(old.strip()) if isinstance(old, str) else old if isinstance(old, list) else []
+    items = [item for item in written if item not in ("", None)]
+    if not items or not all(isinstance(item, str) and item.strip().startswith("#") for item in items):
+        return new
+    return [item if not isinstance(item, str) or item.startswith("#") or any(_same_tag(known, item) for known in items)
+            else f"#{item}" for item in new]
+
+
+def _rendered_like(texts: Sequence[str], render_item: Callable[[Any], str]) -> Callable[[Any], str]:
+    """``render_item``, but with double quotes where it would single-quote a new item, when
+    every item written there is double-quoted (``["#a", "#b"]`` gains ``"#c"``, not ``'#c'``)."""
+    if not texts or any(not text.startswith('"') for text in texts):
+        return render_item
+
+    def render(item: Any) -> str:
+        text = render_item(item)
+        return json.dumps(item, ensure_ascii=False) if isinstance(item, str) and text.startswith("'") else text
+    return render
 
 
 def _in_new_order(kept: Sequence[tuple[str, Any]], new: Sequence[Any], fresh: Callable[[Any], str],
@@ -137,7 +165,8 @@ def _flow(head: str, value: str, old: list[Any], new: list[Any], render_item: Ca
     kept = _kept(parsed.texts, old, "[{}]") if parsed is not None else None
     if parsed is None or kept is None:
         return None
-    chosen = _in_new_order(kept, new, lambda item: _flow_item(item, render_item), same)
+    render = _rendered_like(parsed.texts, render_item)
+    chosen = _in_new_order(kept, new, lambda item: _flow_item(item, render), same)
     texts = [text for text, _value in chosen]
     inside = f"{parsed.pad}{parsed.separator.join(texts)}{parsed.pad}" if texts else ""
     return Rewritten(f"{head}{parsed.lead}[{inside}]{parsed.rest}\n", [value for _text, value in chosen])
@@ -208,7 +237,8 @@ def _block(head: str, value: str, lines: Sequence[str], old: list[Any], new: lis
     if not new:
         return _emptied(head, value, body)
     gap = next((match.group(2) for match in matches if match.group(2)), " ")
-    chosen = _in_new_order(kept, new, lambda item: f"{matches[0].group(1)}-{gap}{render_item(item)}", same)
+    render = _rendered_like([match.group(3) or "" for match in matches], render_item)
+    chosen = _in_new_order(kept, new, lambda item: f"{matches[0].group(1)}-{gap}{render(item)}", same)
     position = {id(pair): index for index, pair in enumerate(kept)}  # chosen holds the kept pairs themselves
     order = [position.get(id(pair)) for pair in chosen]
     staying = [index for index in order if index is not None]
@@ -258,7 +288,8 @@ def _separated(head: str, value: str, old: str, new: list[Any]) -> Rewritten | N
     lead, quote, rest = scalar
     tokens = [token for token in _SEPARATOR.split(old.strip()) if token]
     found = _SEPARATOR.search(old.strip())
-    separator = found.group() if found else ", "
+    # One tag: `#a` is joined as hashtags are (`#a #b`), a plain `a` with a comma.
+    separator = found.group() if found else " " if tokens and tokens[0].startswith("#") else ", "
     text = separator.join(token for token, _tag in _in_new_order([(token, token) for token in tokens], new, str, _same_tag))
     # Plain as it was, unless the new text reads otherwise plain (then single-quoted).
     candidates = (Rewritten(f"{head}{lead}{_quoted(text, style)}{rest}\n", text) for style in (quote, "'"))

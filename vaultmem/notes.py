@@ -302,7 +302,10 @@ from .spelled_days import value_date
 # 103: a `created` that is an ISO day with a time that does not parse (`2026-03-03T25:00`, `10:00 PST`) is a
 #     problem: its day still dates the note, the lost time is said (notes._created_time_problem); with the
 #     Persian Calendar plugin on, a `created` that is no Solar Hijri day (`1402-12-30`) is one (dating.date_problems).
-READER_VERSION = "103"
+# 104: a Zettelkasten timestamp id dates a note by its `id:` too (dating._id_date), and a date that says when
+#     the note was made (that id, in its name or `id`; an `erstellt:` stamp) is its `created_us` when it has no
+#     `created`: `stale` counts from it, not the file's mtime. Nothing is embedded again.
+READER_VERSION = "104"
 BOM = "\ufeff"
 # A Windows editor ("Unicode" in Notepad, PowerShell's Out-File) saves UTF-16 behind one of these.
 UTF16_BOMS = ((codecs.BOM_UTF16_LE, "utf-16-le", "UTF-16 LE"), (codecs.BOM_UTF16_BE, "utf-16-be", "UTF-16 BE"))

@@ -93,6 +93,7 @@ from .exclusions import Rule
 from .fields import name_fold, name_form, name_key, opening_heading
 from .lifecycle import from_epoch_us, is_expired_us, resolve_now, to_epoch_us
 from .month_names import only_calendar_words
+from .note_numbers import number_kind
 from .notes import (
     ALIASES,
     CITEKEY,
@@ -1386,8 +1387,6 @@ def locate_by_names(notes: NoteStore, reference: str, now_us: int) -> Located | 
 
 
 _ISO_DAY = re.compile(r"(\d{4})-(\d{2})-(\d{2})")
-_TIMESTAMP_ID = re.compile(r"\d{12}|\d{14}")  # YYYYMMDDHHmm(ss): Obsidian's unique note creator, Zettlr, The Archive
-_JOHNNY_DECIMAL_ID = re.compile(r"\d{2}\.\d{2}")  # AC.ID: area-category 11, item 01
 
 
 def _by_id_in_file_name(notes: NoteStore, reference: str, now_us: int) -> Located | None:
@@ -1399,11 +1398,8 @@ def _by_id_in_file_name(notes: NoteStore, reference: str, now_us: int) -> Locate
     Johnny.Decimal vault): ``get 202103131641`` and ``get 11.01`` found nothing, only a
     did-you-mean."""
     wanted = reference.strip()
-    if _TIMESTAMP_ID.fullmatch(wanted) is not None:
-        via = "timestamp id"
-    elif _JOHNNY_DECIMAL_ID.fullmatch(wanted) is not None:
-        via = JOHNNY_DECIMAL_ID
-    else:
+    via = number_kind(wanted)
+    if via is None:
         return None
     rows = notes.file_names_starting(wanted)
     return Located(_one(notes, reference, rows, now_us), Resolution(reference, via)) if rows else None

@@ -90,6 +90,7 @@ from .identifiers import camel_words
 from .lifecycle import from_epoch_us, is_expired_us, resolve_now, to_epoch_us
 from .links import labels_first
 from .marks import marks_folded
+from .note_numbers import number_kind
 from .notes import SUPERSEDES, is_unparsed_expiry, read_text, unparsed_expiry_warning, version_of
 from .ordered import unique
 from .passage_table import PassageOwners, PassageTables
@@ -126,6 +127,7 @@ SNAPSHOT_RETRIES = 5
 CANDIDATES_MIN = 100  # notes per side, before fusion
 ANY_TERM_BELOW = 10  # the text side adds notes holding any query word when fewer than this hold them all (any k)
 FIRST_NAME_ROWS = 200  # names starting with a first name looked at; more and the first name names no one note
+MAX_ID_QUERY_CHARS = 200  # a longer query is no note's id: its lookup is skipped
 # The calibration of words no note holds was fitted on vaults of 39 notes and more (the sample
 # vault the smallest); in a smaller one most words of any question are missing, answers or
 # not, so a missing word counts for the vault's notes / this (a guess, not a fit: adr/0004).
@@ -942,6 +944,8 @@ class Searcher:
         Kelly", "tell me about Kevin Kelly": fields.query_topics)."""
         key = name_key(query)
         named = self.store.notes.labels_named(key, eligibility) if key else []
+        if not named:
+            named = self._named_by_id(query.strip(), eligibility)
         for topic in () if named else query_topics(query):
             named = self.store.notes.labels_named(topic, eligibility, kind=TOPIC_KEY)
             if named:
@@ -954,6 +958,18 @@ class Searcher:
             rows = self.store.notes.topics_starting(first_words, eligibility, limit=FIRST_NAME_ROWS)
             found = {label for label, topic in rows if starts_person_name(topic, first_words)}
             named = sorted(found) if len(found) == 1 and len(rows) < FIRST_NAME_ROWS else []
+        return named
+
+    def _named_by_id(self, wanted: str, eligibility: Eligibility) -> list[int]:
+        """The notes whose id the query is as written (``id: 202403141205``, a memory's id), else,
+        for a Zettelkasten timestamp id or a Johnny.Decimal id (note_numbers.py), those whose file
+        name begins with it, as ``get`` finds them. Was: ``11.01`` or ``202403141205`` asked alone
+        named no note, and a note that mentions the number ranked above the one it names (a trial)."""
+        if not wanted or len(wanted) > MAX_ID_QUERY_CHARS:
+            return []
+        named = self.store.notes.labels_with_id(wanted, eligibility)
+        if not named and number_kind(wanted) is not None:
+            named = self.store.notes.labels_numbered(wanted, eligibility)
         return named
 
     def _named_in_greek(self, key: str, query: str, eligibility: Eligibility) -> list[int]:

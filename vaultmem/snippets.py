@@ -22,7 +22,9 @@
   with what it holds: ``%% comments %%``, ``<!-- comments -->``, ``<script>`` and
   ``<style>`` — also when the passage begins inside one (:func:`visible`); a passage all
   hidden shows the note's visible text instead (an Excalidraw drawing its Text Elements,
-  not its JSON). Lines of one paragraph are joined by a space; where a block ends (a
+  not its JSON). A passage whose query words only a ``%% comment %%`` holds (the full text
+  searches comments, as Obsidian's search does) shows that comment between its marks first
+  (:func:`comments_within`). Lines of one paragraph are joined by a space; where a block ends (a
   heading, a callout's title, a list item, an embed on its own line, a paragraph) without
   its own punctuation, `` · `` marks the break, so ``## Notes`` over ``- Dentist`` reads
   ``Notes · Dentist``; a heading whose section says nothing of its own (another heading or the
@@ -447,8 +449,9 @@ def _passage_text(text: str, block: FrontmatterBlock | None, passage: PassageRow
     def properties() -> list[str]:  # read only when the passage itself cannot answer
         return property_lines(block.yaml_text[:SNIPPET_SOURCE_CHARS], title) if block is not None else []
 
+    start, end = body_start, len(text)
     if passage is not None and block is not None and passage.end_line <= text.count("\n", 0, body_start):
-        body = ""  # an empty body's passage is the frontmatter's lines (searchable._in_file)
+        body, end = "", body_start  # an empty body's passage is the frontmatter's lines (searchable._in_file)
     elif passage is not None:
         start, end = line_span(text, passage.start_line, passage.end_line)
         body = visible(text, body_start, start, end, marks)
@@ -457,8 +460,38 @@ def _passage_text(text: str, block: FrontmatterBlock | None, passage: PassageRow
             # note's text is what a person reads of it, not its properties or its title.
             body = _visible_body(text, body_start)
     else:
-        body = _visible_body(text, body_start)
-    return excerpt_of(source_of(body, query), properties, title, query)
+        body, marks = _visible_body(text, body_start), None
+
+    def comments() -> list[str]:  # read only when neither the passage nor a property answers
+        hidden = (marks if marks is not None else _marked(text, body_start, start, end, spans_within=False))[1]
+        return comments_within(text, start, end, hidden)
+
+    return excerpt_of(source_of(body, query), properties, title, query, comments=comments)
+
+
+_COMMENT_MARKS = (("%%", "%%"), ("<!--", "-->"))
+
+
+def comments_within(text: str, start: int, end: int, hidden: Sequence[tuple[int, int]]) -> list[str]:
+    """The ``%% comments %%`` and ``<!-- comments -->`` of ``hidden`` (:func:`_marked`'s) within
+    ``text[start:end]``, each readable between its own marks (``%% ask Ana %%``), for a snippet
+    whose query words only a comment holds: the full text searches what a comment says, as
+    Obsidian's search does, and a trial's hit showed the lines around it without the words it
+    was found by. A comment holding a fenced block is a plugin's data (Excalidraw's drawing,
+    Kanban's settings), not words a person wrote: never shown."""
+    said: list[str] = []
+    for first, last in hidden:
+        if last <= start or first >= end:
+            continue
+        marks = next(((opening, closing) for opening, closing in _COMMENT_MARKS if text.startswith(opening, first)), None)
+        if marks is None:
+            continue  # a script, a style, a query block: not a comment
+        inner = text[max(first + len(marks[0]), start) : min(last, end)]
+        inner = inner[: -len(marks[1])] if last <= end and inner.endswith(marks[1]) else inner
+        shown = "" if FENCE_LINE.search(inner) else readable(inner[:SNIPPET_SOURCE_CHARS])
+        if shown:
+            said.append(f"{marks[0]} {shown} {marks[1]}")
+    return said
 
 
 def visible(text: str, body_start: int, start: int, end: int, marks: Marks | None = None) -> str:
@@ -559,11 +592,13 @@ def source_of(body: str, query: str) -> str:
 
 
 def excerpt_of(passage: str, properties: Sequence[str] | Callable[[], Sequence[str]], title: str, query: str,
-               width: int = SNIPPET_CHARS) -> str:
+               width: int = SNIPPET_CHARS, comments: Callable[[], Sequence[str]] | None = None) -> str:
     """The excerpt a hit shows: the passage around its query words (:func:`window`) — or, when only the
-    note's properties hold query words, those properties then the passage; when the passage
-    is empty, its first properties; failing all, the title (see the module's docstring).
-    ``properties`` may be a function, called only when the passage does not answer."""
+    note's properties hold query words, those properties then the passage; when only a comment
+    reading view hides holds them (``comments``: :func:`comments_within`), that comment, marked
+    as one, then the passage; when the passage is empty, its first properties; failing all, the
+    title (see the module's docstring). ``properties`` may be a function, called only when the
+    passage does not answer."""
     words = query_pattern(query, text_forms(passage))
     shown = readable(passage)
     if shown and (words is None or words.search(shown)):
@@ -571,6 +606,8 @@ def excerpt_of(passage: str, properties: Sequence[str] | Callable[[], Sequence[s
     lines = properties() if callable(properties) else properties
     if words is not None:
         matching = [line for line in lines if words.search(line)]
+        if not matching and comments is not None:
+            matching = [comment for comment in comments() if words.search(comment)]
         if matching:
             return window(joined([*matching, shown]), words, width)
     if shown:

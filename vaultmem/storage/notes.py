@@ -13,6 +13,7 @@ from ..dating import Bound, local_day_end, shown_date, shown_span, since_bound, 
 from ..errors import REBUILD, Argument, DerivedIndexError, Spelled, UsageError
 from ..fields import ANY_I, case_fold, name_form
 from ..lifecycle import expiry_sql, from_epoch_us, normalize_layer, to_epoch_us
+from ..note_numbers import begins_with_number
 from ..notes import ALIASES, HEADING, Problem
 from ..periods import MAX_SPAN_DAYS
 from .connection import CASEFOLD, NFC, Connection, chunks, placeholders
@@ -109,13 +110,6 @@ def _row_to_note(row: Sequence[Any]) -> NoteRow:
         problems=json.loads(row[17]), dated_us=row[18], dated_day=None if row[19] is None else bool(row[19]),
         dated_end_us=row[20], dated_said=row[21], dated_from=row[22],
     )
-
-
-def _begins_with_number(file_name: str, number: str) -> bool:
-    """``file_name`` begins with ``number`` and the number ends there: no digit follows, nor a
-    dot and a digit (``11.01.2`` is another number than ``11.01``; ``11.01.md`` is not)."""
-    rest = file_name[len(number):]
-    return file_name.startswith(number) and not rest[:1].isdigit() and not (rest[:1] == "." and rest[1:2].isdigit())
 
 
 @dataclass(frozen=True)
@@ -528,7 +522,7 @@ class NoteStore:
         ``11.01.2 x.md``); a scan of the paths."""
         query = f"{_SELECT_NOTE} WHERE path LIKE ? OR path LIKE ? ORDER BY path"
         rows = [_row_to_note(row) for row in self.db.execute(query, (f"{number}%", f"%/{number}%"))]
-        return [row for row in rows if _begins_with_number(row.path.rsplit("/", 1)[-1], number)]
+        return [row for row in rows if begins_with_number(row.path.rsplit("/", 1)[-1], number)]
 
     def by_name_entry(self, name: str, kinds: Sequence[str], *, normalized: bool = False,
                       any_case: bool = False) -> list[tuple[NoteRow, str]]:
@@ -571,6 +565,22 @@ class NoteStore:
         query = ("SELECT DISTINCT notes.label FROM note_names JOIN notes ON notes.label = note_names.label "
                  f"WHERE note_names.kind = ? AND note_names.name = ? AND {where} ORDER BY notes.label")
         return [row[0] for row in self.db.execute(query, (kind, key, *params))]
+
+    def labels_with_id(self, note_id: str, eligibility: Eligibility) -> list[int]:
+        """Eligible notes whose id (frontmatter ``id``, else the path without ``.md``) is ``note_id``
+        as written, by label: one indexed lookup."""
+        where, params = eligibility.where()
+        query = f"SELECT label FROM notes WHERE id = ? AND {where} ORDER BY label"
+        return [row[0] for row in self.db.execute(query, (note_id, *params))]
+
+    def labels_numbered(self, number: str, eligibility: Eligibility) -> list[int]:
+        """Eligible notes whose file name begins with ``number`` (note_numbers.begins_with_number:
+        ``202403141205 Idea.md``, ``11.01 Grant.md`` for ``11.01``), by label; a scan of the paths,
+        as :meth:`file_names_starting`."""
+        where, params = eligibility.where()
+        query = f"SELECT label, path FROM notes WHERE (path LIKE ? OR path LIKE ?) AND {where} ORDER BY label"
+        rows = self.db.execute(query, (f"{number}%", f"%/{number}%", *params))
+        return [row[0] for row in rows if begins_with_number(row[1].rsplit("/", 1)[-1], number)]
 
     def topics_starting(self, words: str, eligibility: Eligibility, *, limit: int) -> list[tuple[int, str]]:
         """(label, topic key) of eligible notes one of whose topic keys starts with the words
