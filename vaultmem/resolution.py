@@ -91,6 +91,7 @@ from .errors import (
 )
 from .exclusions import Rule
 from .fields import name_fold, name_form, name_key, opening_heading
+from .file_name_ids import JOHNNY_DECIMAL_ID, TIMESTAMP_ID, begins_with_number, file_name_id
 from .lifecycle import from_epoch_us, is_expired_us, resolve_now, to_epoch_us
 from .month_names import only_calendar_words
 from .notes import (
@@ -136,10 +137,9 @@ Found = TypeVar("Found")
 FILE_NAME = "file name"  # a Resolution's via when a bare file name found the note and other notes answer too
 PATH = "path"  # ... when its path without .md found it and another note has that as its permalink
 RELATIVE_LINK = "relative link"  # ... when a link's `../` target found it by the end of its path
-JOHNNY_DECIMAL_ID = "Johnny.Decimal id"  # ... when the `11.01` its file name begins with found it
 WAYS = {FILE_NAME: "its file name", PATH: "its path", ALIASES: "an alias", PERMALINK: "its permalink",
         CITEKEY: "its citekey", "title": "its title", "day": "the day its name is",
-        "merged_from": "an id in its merged_from", "timestamp id": "the timestamp id its file name begins with",
+        "merged_from": "an id in its merged_from", TIMESTAMP_ID: "the timestamp id its file name begins with",
         JOHNNY_DECIMAL_ID: "the Johnny.Decimal id its file name begins with", "supersedes": "an id in its supersedes", "old name": "its old name",
         HEADING: "its heading", "id": "its id", PAGE_NAME: "its file name without the page id",
         RELATIVE_LINK: "the end of its path (a link's '../' target)"}
@@ -1154,7 +1154,8 @@ def _refuse_if_archived(index: DerivedIndex, reference: str) -> None:
     nothing matched. A path is looked up where the archive puts it (:func:`newest_archived`);
     an id or a file name without ``/`` among at most :data:`ARCHIVE_SCAN_FILES` archived files:
     an id in the first few lines of each, a file name (in any case and Unicode form, as step 2
-    compares it) by the file's own name — and then the newest copy of that note is named. A file
+    compares it) by the file's own name, a timestamp or Johnny.Decimal id by the file name it
+    begins (as step 7 finds it) — and then the newest copy of that note is named. A file
     in the archive named by its path there is :class:`ArchivedNote` with ``by_path``: ``get``
     reads it (reading.view_archived), a write is refused. An archived note whose id a live note
     holds too (a merge brought it back: archived_twins.py) is said to be live there."""
@@ -1172,6 +1173,9 @@ def _refuse_if_archived(index: DerivedIndex, reference: str) -> None:
     if "/" in reference or not reference.strip():
         return
     wanted = name_fold(relative)
+    # A timestamp or Johnny.Decimal id names the file that begins with it (step 7), archived too:
+    # without it, `get 11.01` after `forget 11.01` said "no note matches", as if never written.
+    number = file_name_id(reference)
     named: set[str] = set()  # the old paths of archived files of that name
     for count, path in enumerate(archive.rglob("*.md")):
         if count >= ARCHIVE_SCAN_FILES:
@@ -1179,9 +1183,10 @@ def _refuse_if_archived(index: DerivedIndex, reference: str) -> None:
         if holds_id(path, reference):
             archived = path.relative_to(paths.root).as_posix()
             raise ArchivedNote(reference, archived, paths.archive_dir, live=live_twin(index, archived))
-        if name_fold(path.name) == wanted:
+        if name_fold(path.name) == wanted or (number is not None and begins_with_number(path.name, number[0])):
             named.add(path.relative_to(archive).as_posix())
-    found = sorted(filter(None, (newest_archived(paths, old) for old in sorted(named))))
+    # A set: an id's files include a second copy's (`11.01 Budget-2.md`), whose newest is itself.
+    found = sorted({newest for old in named if (newest := newest_archived(paths, old)) is not None})
     if found:
         raise ArchivedNote(reference, found[0], paths.archive_dir, also=found[1:], live=live_twin(index, found[0]))
 
@@ -1386,8 +1391,6 @@ def locate_by_names(notes: NoteStore, reference: str, now_us: int) -> Located | 
 
 
 _ISO_DAY = re.compile(r"(\d{4})-(\d{2})-(\d{2})")
-_TIMESTAMP_ID = re.compile(r"\d{12}|\d{14}")  # YYYYMMDDHHmm(ss): Obsidian's unique note creator, Zettlr, The Archive
-_JOHNNY_DECIMAL_ID = re.compile(r"\d{2}\.\d{2}")  # AC.ID: area-category 11, item 01
 
 
 def _by_id_in_file_name(notes: NoteStore, reference: str, now_us: int) -> Located | None:
@@ -1398,13 +1401,10 @@ def _by_id_in_file_name(notes: NoteStore, reference: str, now_us: int) -> Locate
     gives a note for good. Several are ambiguous. Was (trials on a Zettelkasten, then on a
     Johnny.Decimal vault): ``get 202103131641`` and ``get 11.01`` found nothing, only a
     did-you-mean."""
-    wanted = reference.strip()
-    if _TIMESTAMP_ID.fullmatch(wanted) is not None:
-        via = "timestamp id"
-    elif _JOHNNY_DECIMAL_ID.fullmatch(wanted) is not None:
-        via = JOHNNY_DECIMAL_ID
-    else:
+    found = file_name_id(reference)
+    if found is None:
         return None
+    wanted, via = found
     rows = notes.file_names_starting(wanted)
     return Located(_one(notes, reference, rows, now_us), Resolution(reference, via)) if rows else None
 

@@ -12,6 +12,7 @@ from typing import Any, NamedTuple
 from ..dating import Bound, local_day_end, shown_date, shown_span, since_bound, until_bound, weekday_bound
 from ..errors import REBUILD, Argument, DerivedIndexError, Spelled, UsageError
 from ..fields import ANY_I, case_fold, name_form
+from ..file_name_ids import begins_with_number
 from ..lifecycle import expiry_sql, from_epoch_us, normalize_layer, to_epoch_us
 from ..notes import ALIASES, HEADING, Problem
 from ..periods import MAX_SPAN_DAYS
@@ -109,13 +110,6 @@ def _row_to_note(row: Sequence[Any]) -> NoteRow:
         problems=json.loads(row[17]), dated_us=row[18], dated_day=None if row[19] is None else bool(row[19]),
         dated_end_us=row[20], dated_said=row[21], dated_from=row[22],
     )
-
-
-def _begins_with_number(file_name: str, number: str) -> bool:
-    """``file_name`` begins with ``number`` and the number ends there: no digit follows, nor a
-    dot and a digit (``11.01.2`` is another number than ``11.01``; ``11.01.md`` is not)."""
-    rest = file_name[len(number):]
-    return file_name.startswith(number) and not rest[:1].isdigit() and not (rest[:1] == "." and rest[1:2].isdigit())
 
 
 @dataclass(frozen=True)
@@ -528,7 +522,7 @@ class NoteStore:
         ``11.01.2 x.md``); a scan of the paths."""
         query = f"{_SELECT_NOTE} WHERE path LIKE ? OR path LIKE ? ORDER BY path"
         rows = [_row_to_note(row) for row in self.db.execute(query, (f"{number}%", f"%/{number}%"))]
-        return [row for row in rows if _begins_with_number(row.path.rsplit("/", 1)[-1], number)]
+        return [row for row in rows if begins_with_number(row.path.rsplit("/", 1)[-1], number)]
 
     def by_name_entry(self, name: str, kinds: Sequence[str], *, normalized: bool = False,
                       any_case: bool = False) -> list[tuple[NoteRow, str]]:
