@@ -67,7 +67,7 @@ import itertools
 import logging
 import os
 import re
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, date, datetime
 from pathlib import Path, PurePosixPath
@@ -1196,8 +1196,7 @@ def live_twin(index: DerivedIndex, archived: str) -> str | None:
     merge or a restore brought the forgotten note back (archived_twins.py). Without it, its old
     path was answered "move it out of the archive to make it a note again" — a second copy of a
     note that is a note already."""
-    said = re.search(r"^id:(.*)$", _head(index.paths.absolute(archived)), re.MULTILINE)
-    ident = _unquoted(said[1]) if said is not None else ""
+    ident = archived_id(index.paths.absolute(archived))
     holding = index.store.notes.paths_by_id([ident]).get(ident, []) if ident else []
     return next((path for path in holding if path_without_suffix(path) != ident), None)
 
@@ -1244,28 +1243,41 @@ def archived_with_id(paths: VaultPaths, ident: str) -> str | None:
     return by_path if re.search(r"^id:", _head(paths.absolute(by_path)), re.MULTILINE) is None else None
 
 
-def archived_ids(paths: VaultPaths, names: Collection[str]) -> list[tuple[str, str | None]]:
+def archived_ids(paths: VaultPaths, names: Collection[str] | None,
+                 also: Iterable[str] = ()) -> list[tuple[str, str | None]]:
     """The archived files :func:`archived_file_at` would open whose file name, less an archive
-    number (``door-code-2.md``: writer.archive_names), is one of ``names`` (live notes' file names,
-    as the disk spells them: git brings a note back under its own), by path, with the ``id`` its frontmatter says (``None``: none; its old
-    path was its id). Only those are read: an archive of thousands cost every ``index`` seconds
-    read whole (a ``realpath`` and a read per file), and a note brought back keeps its file name."""
+    number (``door-code-2.md``: writer.archive_names), is one of ``names`` (live notes' file
+    names; compared as step 2 compares file names, in any case and Unicode form: macOS spells a
+    name decomposed, git composed), and those of ``also`` (archived paths: files git says
+    changed), by path, with the ``id`` their frontmatter says (:func:`archived_id`). ``names``
+    ``None``: every archived file, for ``check``, which reads the vault whole anyway and so finds a
+    note brought back under another name; ``index`` asks by name only, as an archive of thousands
+    read whole cost it seconds (a ``realpath`` and a read per file)."""
     archive = paths.root / paths.archive_dir
-    if not names or not archive.is_dir() or not paths.contains_real(archive):
+    if not archive.is_dir() or not paths.contains_real(archive):
         return []
-    found = []
+    folded = None if names is None else {name_fold(name) for name in names}
+    found = {}
     for folder, folders, files in os.walk(archive):  # links to folders are not followed
         folders[:] = sorted(name for name in folders if not name.startswith(".") and name not in PACKAGE_FOLDERS)
         for name in sorted(files):
-            if not is_note_name(name) or (name not in names and _unnumbered(name) not in names):
-                continue
-            path = Path(folder, name)
-            if path.is_symlink() or not _readable_in_archive(paths, path):
-                continue
-            said = re.search(r"^id:(.*)$", _head(path), re.MULTILINE)
-            ident = _unquoted(said[1]) if said is not None else ""
-            found.append((path.relative_to(paths.root).as_posix(), ident or None))
-    return found
+            if is_note_name(name) and (folded is None or name_fold(name) in folded or name_fold(_unnumbered(name)) in folded):
+                found[Path(folder, name).relative_to(paths.root).as_posix()] = Path(folder, name)
+    for relative in also:
+        if paths.in_archive(relative):
+            found.setdefault(relative, paths.absolute(relative))
+    return [(relative, archived_id(path)) for relative, path in sorted(found.items())
+            if not path.is_symlink() and path.is_file() and _readable_in_archive(paths, path)]
+
+
+def archived_id(path: Path) -> str | None:
+    """The ``id`` an archived file's frontmatter says (in its first :data:`ARCHIVE_HEAD_CHARS`),
+    ``None`` when it says none: its old path was its id. A line ``id: 5`` in its body (a YAML
+    example a note quotes) is no id: such a note, brought back, was not found by its bytes."""
+    head = _head(path)
+    block = find_frontmatter(head)
+    said = re.search(r"^id:(.*)$", head if block is None else head[:block.body_start], re.MULTILINE)
+    return (_unquoted(said[1]) or None) if said is not None else None
 
 
 def _unnumbered(name: str) -> str:
