@@ -142,6 +142,18 @@ def test_a_note_without_an_id_restored_after_an_uncommitted_forget_is_said(vault
     assert "the same bytes at the path it was archived from" in found[0]["message"]
 
 
+def test_a_note_without_an_id_that_quotes_an_id_line_in_its_body_is_said_too(vault: Path) -> None:
+    """Was: a line `id: 5` in the body (a YAML example) was read as the archived file's id, so
+    the restored note, holding no id 5 in its frontmatter, was no twin."""
+    (vault / ".vaultmem.toml").write_text('embedder = "hashing"\nauto_commit = false\n', encoding="utf-8")
+    (vault / "api.md").write_text("---\nlayer: L4\n---\nA user record reads:\n\nid: 5\nname: Ana\n", encoding="utf-8")
+    git(vault, "add", ".")
+    git(vault, "commit", "-qm", "api")
+    assert run_cli(vault, "forget", "api.md").exit_code == 0
+    git(vault, "checkout", "--", "api.md")
+    assert [problem["path"] for problem in twin_problems(vault)] == ["api.md"]
+
+
 def test_a_new_note_written_at_a_forgotten_notes_name_is_no_problem(vault: Path) -> None:
     """A note without an id went by its path: a new one at that path with other words is a note
     of its own, not the forgotten one back."""

@@ -1339,8 +1339,8 @@ def newest_archived(paths: VaultPaths, relative: str) -> str | None:
 
 
 def holds_id(path: Path, reference: str) -> bool:
-    """Does the archived file's frontmatter say ``id: <reference>``? (Its first few lines.)"""
-    return re.search(rf"^id:[ \t]*[\"']?{re.escape(reference)}[\"']?[ \t]*$", _head(path), re.MULTILINE) is not None
+    """Does the archived file's frontmatter say ``id: <reference>``? (:func:`archived_id`.)"""
+    return archived_id(path) == reference
 
 
 def holds_title(path: Path, reference: str) -> bool:
