@@ -4,7 +4,7 @@
 Zettlr, The Archive) and ``11.01 Grant proposal.md`` (Johnny.Decimal) are named for good by the
 number their file name begins with. Resolution's step 7 finds the live note so
 (storage ``file_names_starting``), and the archive is searched the same way once no live note
-answers (resolution._refuse_if_archived): ``get 11.01`` after ``forget 11.01`` said "no note
+answers (resolution.refuse_if_archived): ``get 11.01`` after ``forget 11.01`` said "no note
 matches", as if the note had never been. One definition here, for both.
 """
 

@@ -506,7 +506,7 @@ def _first_step(index: DerivedIndex, reference: str, now: object, refresh: bool)
     if located is None:
         located = _by_link_name(index, reference)
     if located is None:
-        _refuse_if_archived(index, reference)
+        refuse_if_archived(index, reference)
         refuse_if_linked_out(index.paths, reference)
         refuse_if_named_link_out(index, reference)
         _refuse_if_linked(index.paths, reference)
@@ -1148,7 +1148,7 @@ def _template_named(paths: VaultPaths, name: str) -> tuple[str, Rule] | None:
     return None
 
 
-def _refuse_if_archived(index: DerivedIndex, reference: str) -> None:
+def refuse_if_archived(index: DerivedIndex, reference: str) -> None:
     """A note forget, expire or consolidate archived, named by its old path, its id or its bare
     file name, gets an error that says where it went (not "no note matches"). Only asked once
     nothing matched. A path is looked up where the archive puts it (:func:`newest_archived`);
