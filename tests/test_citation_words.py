@@ -52,3 +52,32 @@ def test_the_authors_name_finds_the_zettel_that_cites_them_by_key(tmp_path: Path
             assert zettel in by_path, query
             assert by_path[zettel].match in ("keyword", "both"), (query, by_path[zettel].match)
         assert "Groceries.md" not in {hit.path for hit in vault.search("Cepeda", k=5) if hit.match != "meaning"}
+
+
+def test_a_double_barrelled_authors_key_is_followed_by_both_names_and_a_camel_case_key_by_nothing_more() -> None:
+    """Was (a review, s37): `@smith-jones2019a` got no words (unicode61 keeps `jones2019a` one
+    token), and Better BibTeX's `@cepedaDistributedPractice2006` got its words twice, once from
+    the identifier splitter and once here."""
+    assert with_citation_words("[@smith-jones2019a, ch. 2]") == "[@smith-jones2019a smith-jones 2019, ch. 2]"
+    assert with_citation_words("[@cepedaDistributedPractice2006]") == "[@cepedaDistributedPractice2006]"
+    for text in ("@doe:2020", "@well-known-2020", "@-smith2020"):  # a colon splits already; no key; no author
+        assert with_citation_words(text) == text, text
+    started = time.perf_counter()
+    for blob in ("@a" + "-a" * 100_000, "@a" + "-a" * 100_000 + "2020", ("@a-" * 50_000) + "2020"):
+        with_citation_words(blob)
+    assert time.perf_counter() - started < 1.0
+
+
+def test_the_second_name_of_a_double_barrelled_author_finds_the_zettel(tmp_path: Path) -> None:
+    """A note holds "Jones" written out, so "Jones" is not asked for by its first letters, and
+    `jones2019a` (one token) never matched: the zettel citing `[@smith-jones2019a]` was lost."""
+    vault_dir = tmp_path / "vault"
+    vault_dir.mkdir()
+    (vault_dir / ".vaultmem.toml").write_text('embedder = "hashing"\n', encoding="utf-8")
+    (vault_dir / "Retrieval practice.md").write_text("Testing beats restudy [@smith-jones2019a, p. 3].\n", encoding="utf-8")
+    (vault_dir / "Reading list.md").write_text("Smith-Jones 2019, retrieval practice: to read.\n", encoding="utf-8")
+    with Vault(vault_dir) as vault:
+        vault.index()
+        by_path = {hit.path: hit for hit in vault.search("Jones", k=5)}
+        assert "Retrieval practice.md" in by_path
+        assert by_path["Retrieval practice.md"].match in ("keyword", "both")

@@ -931,6 +931,55 @@ def test_explain_takes_a_timestamp_id_and_a_johnny_decimal_id_as_get_does(vault_
     run(scenario)
 
 
+def test_a_timestamp_or_johnny_decimal_id_whose_note_was_forgotten_says_where_it_went(vault_dir: Path, write_note) -> None:
+    """Was (a review, s37): `forget 21.01` archived `21.01 Budget.md`, then `get 21.01` said "no
+    note matches '21.01'", as if the note had never been, where its file name or title said
+    where it went. Forgotten twice, the newest copy is named once; another number (`21.012`) or
+    a date (`10.01.2026`) that begins alike names nothing."""
+    hashing_vault(vault_dir, write_note, {"20-29 Home/21 Money/21.01 Budget.md": "Home budget.\n",
+                                          "Zettelkasten/202101011200 Slip box.md": "Luhmann's slip box.\n",
+                                          "21.012 Other.md": "Another number.\n", "Journal/10.01.2026.md": "A day.\n"})
+    for reference in ("21.01", "202101011200"):
+        assert run_cli(vault_dir, "forget", reference).exit_code == 0
+    write_note("20-29 Home/21 Money/21.01 Budget.md", "Home budget, again.\n")
+    assert run_cli(vault_dir, "index").exit_code == 0
+    assert run_cli(vault_dir, "forget", "21.01").exit_code == 0
+    assert run_cli(vault_dir, "forget", "21.012 Other").exit_code == 0
+    with Vault(vault_dir) as vault:
+        with pytest.raises(ArchivedNote) as budget:
+            vault.get("21.01")
+        assert (budget.value.archived, budget.value.also) == ("_archive/20-29 Home/21 Money/21.01 Budget-2.md", [])
+        with pytest.raises(ArchivedNote) as zettel:
+            vault.get("202101011200")
+        assert zettel.value.archived == "_archive/Zettelkasten/202101011200 Slip box.md"
+        with pytest.raises(NoteNotFound) as day:
+            vault.get("10.01")
+        assert type(day.value) is NoteNotFound
+    shown = run_cli(vault_dir, "get", "21.01")
+    assert shown.exit_code == 1
+    assert "'21.01' was archived: it is _archive/20-29 Home/21 Money/21.01 Budget-2.md now" in shown.stderr
+
+
+def test_explain_of_a_forgotten_note_says_where_it_went_as_get_does(vault_dir: Path, write_note, tmp_path: Path) -> None:
+    """Was (a review, s37): after `forget`, `explain 21.01 budget` — and `explain` by the old
+    path or file name, in a vault without git — said "no note matches", where `get` said the
+    note was archived and where it is: "why is this note not found?" is what explain is for."""
+    hashing_vault(vault_dir, write_note, {"20-29 Home/21 Money/21.01 Budget.md": "Home budget.\n",
+                                          "Groceries.md": "Oat milk.\n"})
+    assert run_cli(vault_dir, "forget", "21.01").exit_code == 0
+    for reference in ("21.01", "21.01 Budget", "20-29 Home/21 Money/21.01 Budget"):
+        explained = run_cli(vault_dir, "explain", reference, "budget")
+        assert explained.exit_code == 1
+        assert f"{reference!r} was archived: it is _archive/20-29 Home/21 Money/21.01 Budget.md now" in explained.stderr
+
+    async def scenario() -> None:
+        async with serve(vault_dir, tmp_path / "server.log") as served:
+            said = await served.error("explain", note="21.01", query="budget")
+            assert "'21.01' was archived: it is _archive/20-29 Home/21 Money/21.01 Budget.md now" in said
+
+    run(scenario)
+
+
 # ------------------------------------------------------------------ a note answers to its permalink
 # adr/0019, 2026-12-01 (permalinks): basic-memory and Obsidian Publish give a note its address in
 # `permalink:`; it is a name of step 4 (with the aliases), compared case folded, as written or as

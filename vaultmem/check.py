@@ -19,8 +19,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from stat import S_ISREG
 
-from .archive_edits import archive_edit_problems, former_archive_problems
-from .archived_twins import archived_twin_problems, live_from_notes
+from .archived_twins import archive_problems, live_from_notes
 from .config import CONFIG_FILE, VaultConfig
 from .dating import date_problems, note_date, property_day
 from .durable import temp_name_holds_whole, written_for
@@ -162,10 +161,9 @@ def check_vault(paths: VaultPaths, policy: LayerPolicy, fix: bool = False, now: 
     report.problems.extend(sync_copy_problems(notes))
     report.problems.extend(name_clash_problems(stat.path for stat in files))  # every file: one unread is still lost
     report.problems.extend(windows_name_problems(stat.path for stat in files))
-    report.problems.extend(archive_edit_problems(paths))  # a change git merged into an archived note
-    report.problems.extend(former_archive_problems(paths))  # archived where the archive folder was before
-    live = live_from_notes({note.path: note.id for note in notes if "id" in note.meta})
-    report.problems.extend(archived_twin_problems(paths, [note.path for note in notes], live))  # a forgotten note back in the vault beside its copy
+    # A change git merged into an archived note, a note archived where the archive folder was
+    # before, a forgotten note back in the vault beside its copy (under any name: the whole archive).
+    report.problems.extend(archive_problems(paths, None, live_from_notes({note.path: note.id for note in notes if "id" in note.meta})))
     report.problems.extend([git_problem] if git_problem is not None else unmarked_conflict_problems(notes, unmerged))
     return report
 

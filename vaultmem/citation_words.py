@@ -10,16 +10,24 @@ already asks for ``cepeda2006`` as typed or as the phrase "cepeda 2006"
 (search._codes_either_way).
 
 Which keys: an ``@`` that no letter, digit, dot or ``@`` stands before (``ana@lab2020.org`` is an
-address), then letters (an author, ``van_dijk`` too), a year from 1500 to 2099 and at most a
-letter (``2006b``), and the key ends there. Each key's words are added once per text: a key a
-note cites ten times is found by the author's name, and the name does not count ten times more.
+address), then letters (an author, ``van_dijk`` too, and a double-barrelled ``smith-jones``:
+unicode61 split ``jones2019a`` off as one token, and "Jones" found nothing), a year from 1500 to
+2099 and at most a letter (``2006b``), and the key ends there. Each key's words are added once
+per text: a key a note cites ten times is found by the author's name, and the name does not
+count ten times more. A key in camelCase (Better BibTeX's ``auth.lower + shorttitle + year``:
+``cepedaDistributedPractice2006``) gets none: identifiers.with_identifier_words spells it out
+already, year too, and said twice its words counted twice (a review, s37). ``@doe:2020`` needs
+none either: unicode61 splits it at the colon.
 """
 
 from __future__ import annotations
 
 import re
 
-_KEY = re.compile(r"(?<![\w.@])@([^\W\d]++)((?:1[5-9]|20)\d\d)[^\W\d_]?(?![\w])")
+from .identifiers import identifier_parts
+
+# Possessive runs, each hyphen starting a new one: linear in a pasted blob (adr/0018).
+_KEY = re.compile(r"(?<![\w.@])@([^\W\d]++(?:-[^\W\d]++)*+)((?:1[5-9]|20)\d\d)[^\W\d_]?(?![\w])")
 
 
 def with_citation_words(text: str) -> str:
@@ -30,7 +38,7 @@ def with_citation_words(text: str) -> str:
     spelled: set[str] = set()
 
     def once(key: re.Match[str]) -> str:
-        if key.group() in spelled:
+        if key.group() in spelled or identifier_parts(key.group()[1:]) is not None:
             return key.group()
         spelled.add(key.group())
         return f"{key.group()} {key.group(1)} {key.group(2)}"

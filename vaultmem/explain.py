@@ -54,7 +54,15 @@ from .option_names import OptionNames
 from .paths import PACKAGE_FOLDERS
 from .periods import Span, span_between
 from .ranking import NAME_MARGIN, PROPERTY_BONUS, SideHit, match_kind, note_scores
-from .resolution import WAYS, in_index, left_the_vault, refuse_if_linked_out, refuse_if_named_link_out, spellings
+from .resolution import (
+    WAYS,
+    in_index,
+    left_the_vault,
+    refuse_if_archived,
+    refuse_if_linked_out,
+    refuse_if_named_link_out,
+    spellings,
+)
 from .search import (
     CANDIDATES_MIN,
     Candidates,
@@ -135,8 +143,12 @@ def explain_note(index: DerivedIndex, reference: str, query: str, k: int, *, lay
             except NoteNotFound as missing:
                 if isinstance(busy, IndexBuilding):
                     raise NotIndexedYet(reference, busy) from missing  # perhaps a note not read yet
-                # As get and the writes do: a renamed note's old name explains the note where it
-                # lives now, and a removed one says where it went (resolution.left_the_vault).
+                # As get and the writes do: an archived note's old path, id, file name or step-7 id
+                # says where it went (was: "no note matches" for the note forget had just archived);
+                # a renamed note's old name explains the note where it lives now, and a removed one
+                # says where it went (resolution.left_the_vault).
+                for spelling in spelled:
+                    refuse_if_archived(index, spelling)
                 located = left_the_vault(index, reference, missing)
         if located is not None:
             try:

@@ -28,6 +28,16 @@ def number_kind(text: str) -> str | None:
     return JOHNNY_DECIMAL_KIND if JOHNNY_DECIMAL_ID.fullmatch(text) is not None else None
 
 
+def file_name_id(reference: str) -> tuple[str, str] | None:
+    """``reference`` (spaces around it dropped) and which kind of number it is, when it is a
+    timestamp id or a Johnny.Decimal id; ``None`` for any other name (``3.14``, ``10.01.2026``,
+    ``1.2``). Resolution finds a live note so, and the archive once no live note answers
+    (resolution.refuse_if_archived)."""
+    wanted = reference.strip()
+    kind = number_kind(wanted)
+    return None if kind is None else (wanted, kind)
+
+
 def begins_with_number(file_name: str, number: str) -> bool:
     """``file_name`` begins with ``number`` and the number ends there: no digit follows, nor a
     dot and a digit (``11.01.2`` is another number than ``11.01``; ``11.01.md`` is not)."""

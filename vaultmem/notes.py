@@ -305,7 +305,9 @@ from .spelled_days import value_date
 # 104: a Zettelkasten timestamp id dates a note by its `id:` too (dating._id_date), and a date that says when
 #     the note was made (that id, in its name or `id`; an `erstellt:` stamp) is its `created_us` when it has no
 #     `created`: `stale` counts from it, not the file's mtime. Nothing is embedded again.
-READER_VERSION = "104"
+# 105: a double-barrelled author's citation key gets its words too (`@smith-jones2019a smith-jones 2019`), and a
+#     camelCase key none (identifiers.py spells it out already: its words counted twice). Nothing is embedded again.
+READER_VERSION = "105"
 BOM = "\ufeff"
 # A Windows editor ("Unicode" in Notepad, PowerShell's Out-File) saves UTF-16 behind one of these.
 UTF16_BOMS = ((codecs.BOM_UTF16_LE, "utf-16-le", "UTF-16 LE"), (codecs.BOM_UTF16_BE, "utf-16-be", "UTF-16 BE"))

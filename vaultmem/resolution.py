@@ -67,7 +67,7 @@ import itertools
 import logging
 import os
 import re
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, date, datetime
 from pathlib import Path, PurePosixPath
@@ -93,7 +93,7 @@ from .exclusions import Rule
 from .fields import name_fold, name_form, name_key, opening_heading
 from .lifecycle import from_epoch_us, is_expired_us, resolve_now, to_epoch_us
 from .month_names import only_calendar_words
-from .note_numbers import number_kind
+from .note_numbers import JOHNNY_DECIMAL_KIND, TIMESTAMP_ID_KIND, begins_with_number, file_name_id
 from .notes import (
     ALIASES,
     CITEKEY,
@@ -137,11 +137,10 @@ Found = TypeVar("Found")
 FILE_NAME = "file name"  # a Resolution's via when a bare file name found the note and other notes answer too
 PATH = "path"  # ... when its path without .md found it and another note has that as its permalink
 RELATIVE_LINK = "relative link"  # ... when a link's `../` target found it by the end of its path
-JOHNNY_DECIMAL_ID = "Johnny.Decimal id"  # ... when the `11.01` its file name begins with found it
 WAYS = {FILE_NAME: "its file name", PATH: "its path", ALIASES: "an alias", PERMALINK: "its permalink",
         CITEKEY: "its citekey", "title": "its title", "day": "the day its name is",
-        "merged_from": "an id in its merged_from", "timestamp id": "the timestamp id its file name begins with",
-        JOHNNY_DECIMAL_ID: "the Johnny.Decimal id its file name begins with", "supersedes": "an id in its supersedes", "old name": "its old name",
+        "merged_from": "an id in its merged_from", TIMESTAMP_ID_KIND: "the timestamp id its file name begins with",
+        JOHNNY_DECIMAL_KIND: "the Johnny.Decimal id its file name begins with", "supersedes": "an id in its supersedes", "old name": "its old name",
         HEADING: "its heading", "id": "its id", PAGE_NAME: "its file name without the page id",
         RELATIVE_LINK: "the end of its path (a link's '../' target)"}
 
@@ -507,7 +506,7 @@ def _first_step(index: DerivedIndex, reference: str, now: object, refresh: bool)
     if located is None:
         located = _by_link_name(index, reference)
     if located is None:
-        _refuse_if_archived(index, reference)
+        refuse_if_archived(index, reference)
         refuse_if_linked_out(index.paths, reference)
         refuse_if_named_link_out(index, reference)
         _refuse_if_linked(index.paths, reference)
@@ -1149,13 +1148,14 @@ def _template_named(paths: VaultPaths, name: str) -> tuple[str, Rule] | None:
     return None
 
 
-def _refuse_if_archived(index: DerivedIndex, reference: str) -> None:
+def refuse_if_archived(index: DerivedIndex, reference: str) -> None:
     """A note forget, expire or consolidate archived, named by its old path, its id or its bare
     file name, gets an error that says where it went (not "no note matches"). Only asked once
     nothing matched. A path is looked up where the archive puts it (:func:`newest_archived`);
     an id or a file name without ``/`` among at most :data:`ARCHIVE_SCAN_FILES` archived files:
     an id in the first few lines of each, a file name (in any case and Unicode form, as step 2
-    compares it) by the file's own name — and then the newest copy of that note is named. A file
+    compares it) by the file's own name, a timestamp or Johnny.Decimal id by the file name it
+    begins (as step 7 finds it) — and then the newest copy of that note is named. A file
     in the archive named by its path there is :class:`ArchivedNote` with ``by_path``: ``get``
     reads it (reading.view_archived), a write is refused. An archived note whose id a live note
     holds too (a merge brought it back: archived_twins.py) is said to be live there."""
@@ -1173,6 +1173,9 @@ def _refuse_if_archived(index: DerivedIndex, reference: str) -> None:
     if "/" in reference or not reference.strip():
         return
     wanted = name_fold(relative)
+    # A timestamp or Johnny.Decimal id names the file that begins with it (step 7), archived too:
+    # without it, `get 11.01` after `forget 11.01` said "no note matches", as if never written.
+    number = file_name_id(reference)
     named: set[str] = set()  # the old paths of archived files of that name
     for count, path in enumerate(archive.rglob("*.md")):
         if count >= ARCHIVE_SCAN_FILES:
@@ -1180,9 +1183,10 @@ def _refuse_if_archived(index: DerivedIndex, reference: str) -> None:
         if holds_id(path, reference):
             archived = path.relative_to(paths.root).as_posix()
             raise ArchivedNote(reference, archived, paths.archive_dir, live=live_twin(index, archived))
-        if name_fold(path.name) == wanted:
+        if name_fold(path.name) == wanted or (number is not None and begins_with_number(path.name, number[0])):
             named.add(path.relative_to(archive).as_posix())
-    found = sorted(filter(None, (newest_archived(paths, old) for old in sorted(named))))
+    # A set: an id's files include a second copy's (`11.01 Budget-2.md`), whose newest is itself.
+    found = sorted({newest for old in named if (newest := newest_archived(paths, old)) is not None})
     if found:
         raise ArchivedNote(reference, found[0], paths.archive_dir, also=found[1:], live=live_twin(index, found[0]))
 
@@ -1192,8 +1196,7 @@ def live_twin(index: DerivedIndex, archived: str) -> str | None:
     merge or a restore brought the forgotten note back (archived_twins.py). Without it, its old
     path was answered "move it out of the archive to make it a note again" — a second copy of a
     note that is a note already."""
-    said = re.search(r"^id:(.*)$", _head(index.paths.absolute(archived)), re.MULTILINE)
-    ident = _unquoted(said[1]) if said is not None else ""
+    ident = archived_id(index.paths.absolute(archived))
     holding = index.store.notes.paths_by_id([ident]).get(ident, []) if ident else []
     return next((path for path in holding if path_without_suffix(path) != ident), None)
 
@@ -1240,28 +1243,41 @@ def archived_with_id(paths: VaultPaths, ident: str) -> str | None:
     return by_path if re.search(r"^id:", _head(paths.absolute(by_path)), re.MULTILINE) is None else None
 
 
-def archived_ids(paths: VaultPaths, names: Collection[str]) -> list[tuple[str, str | None]]:
+def archived_ids(paths: VaultPaths, names: Collection[str] | None,
+                 also: Iterable[str] = ()) -> list[tuple[str, str | None]]:
     """The archived files :func:`archived_file_at` would open whose file name, less an archive
-    number (``door-code-2.md``: writer.archive_names), is one of ``names`` (live notes' file names,
-    as the disk spells them: git brings a note back under its own), by path, with the ``id`` its frontmatter says (``None``: none; its old
-    path was its id). Only those are read: an archive of thousands cost every ``index`` seconds
-    read whole (a ``realpath`` and a read per file), and a note brought back keeps its file name."""
+    number (``door-code-2.md``: writer.archive_names), is one of ``names`` (live notes' file
+    names; compared as step 2 compares file names, in any case and Unicode form: macOS spells a
+    name decomposed, git composed), and those of ``also`` (archived paths: files git says
+    changed), by path, with the ``id`` their frontmatter says (:func:`archived_id`). ``names``
+    ``None``: every archived file, for ``check``, which reads the vault whole anyway and so finds a
+    note brought back under another name; ``index`` asks by name only, as an archive of thousands
+    read whole cost it seconds (a ``realpath`` and a read per file)."""
     archive = paths.root / paths.archive_dir
-    if not names or not archive.is_dir() or not paths.contains_real(archive):
+    if not archive.is_dir() or not paths.contains_real(archive):
         return []
-    found = []
+    folded = None if names is None else {name_fold(name) for name in names}
+    found = {}
     for folder, folders, files in os.walk(archive):  # links to folders are not followed
         folders[:] = sorted(name for name in folders if not name.startswith(".") and name not in PACKAGE_FOLDERS)
         for name in sorted(files):
-            if not is_note_name(name) or (name not in names and _unnumbered(name) not in names):
-                continue
-            path = Path(folder, name)
-            if path.is_symlink() or not _readable_in_archive(paths, path):
-                continue
-            said = re.search(r"^id:(.*)$", _head(path), re.MULTILINE)
-            ident = _unquoted(said[1]) if said is not None else ""
-            found.append((path.relative_to(paths.root).as_posix(), ident or None))
-    return found
+            if is_note_name(name) and (folded is None or name_fold(name) in folded or name_fold(_unnumbered(name)) in folded):
+                found[Path(folder, name).relative_to(paths.root).as_posix()] = Path(folder, name)
+    for relative in also:
+        if paths.in_archive(relative):
+            found.setdefault(relative, paths.absolute(relative))
+    return [(relative, archived_id(path)) for relative, path in sorted(found.items())
+            if not path.is_symlink() and path.is_file() and _readable_in_archive(paths, path)]
+
+
+def archived_id(path: Path) -> str | None:
+    """The ``id`` an archived file's frontmatter says (in its first :data:`ARCHIVE_HEAD_CHARS`),
+    ``None`` when it says none: its old path was its id. A line ``id: 5`` in its body (a YAML
+    example a note quotes) is no id: such a note, brought back, was not found by its bytes."""
+    head = _head(path)
+    block = find_frontmatter(head)
+    said = re.search(r"^id:(.*)$", head if block is None else head[:block.body_start], re.MULTILINE)
+    return (_unquoted(said[1]) or None) if said is not None else None
 
 
 def _unnumbered(name: str) -> str:
@@ -1323,8 +1339,8 @@ def newest_archived(paths: VaultPaths, relative: str) -> str | None:
 
 
 def holds_id(path: Path, reference: str) -> bool:
-    """Does the archived file's frontmatter say ``id: <reference>``? (Its first few lines.)"""
-    return re.search(rf"^id:[ \t]*[\"']?{re.escape(reference)}[\"']?[ \t]*$", _head(path), re.MULTILINE) is not None
+    """Does the archived file's frontmatter say ``id: <reference>``? (:func:`archived_id`.)"""
+    return archived_id(path) == reference
 
 
 def holds_title(path: Path, reference: str) -> bool:
@@ -1397,10 +1413,10 @@ def _by_id_in_file_name(notes: NoteStore, reference: str, now_us: int) -> Locate
     gives a note for good. Several are ambiguous. Was (trials on a Zettelkasten, then on a
     Johnny.Decimal vault): ``get 202103131641`` and ``get 11.01`` found nothing, only a
     did-you-mean."""
-    wanted = reference.strip()
-    via = number_kind(wanted)
-    if via is None:
+    found = file_name_id(reference)
+    if found is None:
         return None
+    wanted, via = found
     rows = notes.file_names_starting(wanted)
     return Located(_one(notes, reference, rows, now_us), Resolution(reference, via)) if rows else None
 

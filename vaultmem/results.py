@@ -330,17 +330,18 @@ class NoteView:
     def of(cls, row: NoteRow, current: Note, usage: UsageRow | None, now_us: int, *,
            superseded_by: NoteRef | None = None, resolved_from: Resolution | None = None,
            daily: DailyFormat | None = None, dates: DateProperties = DEFAULT_DATE_PROPERTIES,
-           git_problems: Sequence[Problem] = (), archived: bool = False) -> NoteView:
+           more_problems: Sequence[Problem] = (), archived: bool = False) -> NoteView:
         """The index's row of a note, its file as read now (``current``) and its usage.
 
         Its problems are read from ``current`` (the row holds the same, stored as plain text):
         a fix that names an operation is then said as the caller's surface offers it; then
-        ``git_problems`` (a merge git's index holds unfinished, which the file does not show)."""
+        ``more_problems``, which the file alone does not show (a merge git's index holds unfinished,
+        an archived copy of the note: reading.view_note)."""
         return cls(
             id=row.id, path=row.path, title=row.title, layer=row.layer, tags=row.tags, created=row.created,
             expires_at=None if is_absent(current.expires_at) or row.permanent else row.expires_at,  # a permanent note's is ignored
             expired=is_expired_us(row.expires_us, now_us), permanent=row.permanent, meta=json_safe(current.meta),
-            body=current.body, problems=[problem.as_dict() for problem in [*note_problems(current, daily, dates), *git_problems]], use_count=usage.use_count if usage else 0,
+            body=current.body, problems=[problem.as_dict() for problem in [*note_problems(current, daily, dates), *more_problems]], use_count=usage.use_count if usage else 0,
             last_used_at=usage.last_used_at if usage else None, version=current.version,
             superseded_by=superseded_by, resolved_from=resolved_from, date=row.date, aliases=aliases_of(current.meta),
             archived=archived, body_line=current.body_line,

@@ -132,19 +132,16 @@ class Vault:
         Refused (``IndexNotWritable``) where the index cannot be written; the read commands
         that reconcile first (``expire``, ``consolidate`` dry runs) reconcile a private copy.
         """
-        from .archive_edits import archive_edit_problems, former_archive_problems
-        from .archived_twins import archived_twin_problems
+        from .archived_twins import archive_problems
 
         self.derived.require_writable()
         report = self.derived.index(rebuild, progress)
         # Not a note's problem, so the reconcile never meets it: a change git merged into an
-        # archived note is in the vault and never found by search (archive_edits.py).
-        report.problems.extend(archive_edit_problems(self.paths))
-        # Nor one the reconcile can see: a file archived where the archive folder was before
-        # archive_dir changed is an ordinary note to it, a forgotten memory recalled again.
-        report.problems.extend(former_archive_problems(self.paths))
-        # Nor a forgotten note a person's merge brought back: live, and archived too (archived_twins.py).
-        report.problems.extend(archived_twin_problems(self.paths, self.store.notes.file_stats(), self.store.notes.paths_by_id))
+        # archived note is in the vault and never found by search (archive_edits.py); a file
+        # archived where the archive folder was before archive_dir changed is an ordinary note to
+        # it, a forgotten memory recalled again; so is a forgotten note a person's merge brought
+        # back, live and archived too (archived_twins.py: by file name only, as check reads all).
+        report.problems.extend(archive_problems(self.paths, self.store.notes.file_stats(), self.store.notes.paths_by_id))
         return report
 
     @heals
