@@ -774,3 +774,21 @@ def test_explain_names_a_commit_s_subject_in_utf8_where_the_person_s_git_writes_
         explained = vault.explain("cafe.md", "espresso descaling")
     assert [reason for reason in explained.reasons if "git history" in reason and '("café notes")' in reason]
     assert Vault(til).history("cafe.md")[0].message == "café notes"
+
+
+def test_with_the_setting_off_the_warning_says_git_dates_no_note_a_commit_imported_at_once(vault_dir: Path,
+                                                                                           write_note) -> None:
+    """Was (trial s37, a vault `git init`ed after its notes): the warning offered from_git as what
+    dates them, and turned on it dated none: every note came in the first commit."""
+    git(vault_dir, "init", "-q")
+    git(vault_dir, "config", "user.email", "p@example.com")
+    git(vault_dir, "config", "user.name", "P")
+    old = [f"clippings/article-{number}.md" for number in range(12)]
+    for path in old:
+        write_note(path, f"# Article {path[-4]}\n\nRead years ago.\n")
+    commit(vault_dir, "vault", "2026-12-02T09:00:00+00:00", *old)
+    setting(vault_dir, OFF)
+    with Vault(vault_dir, embedder=HashingEmbedder()) as vault:
+        warnings = " ".join(vault.search("article", since="2026-12-01").warnings)
+    assert "from_git = true in [dates] dates a note by the commit that added it, unless that commit added it " \
+           "with 10 or more other notes at once" in warnings

@@ -394,7 +394,13 @@ def undated_warning(undated: int, daily: DailyFormat, dates: DateProperties = DE
                        "the commit that brought the notes into git added at once (when git began, not when they were written)")
         unused += "".join(f"; {problem}" for problem in (git.problems if git is not None else ()))
     elif in_git:
-        unused += "; the vault is in git: from_git = true in [dates] dates a note by the commit that added it"
+        # The exception said too: a trial on a vault `git init`ed after the fact (every vault put in
+        # git late) followed the hint, and git dated none of its notes; knowing it costs a git log.
+        from .git_dates import IMPORTED_NOTES
+
+        unused += ("; the vault is in git: from_git = true in [dates] dates a note by the commit that added it, "
+                   f"unless that commit added it with {IMPORTED_NOTES} or more other notes at once (a vault put in git "
+                   "after its notes were written)")
     # Said on every search by date: short (a trial found 400 characters of it on each call). Each
     # shell names the bounds as it takes them: --since/--until on the command line, since/until else.
     return Spelled(f"{undated} {'note' if undated == 1 else 'notes'} without a date left out by ", Argument("since"), "/",
