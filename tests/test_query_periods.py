@@ -100,3 +100,17 @@ def test_mcp_recall_says_the_period_with_its_arguments(tmp_path: Path) -> None:
                        for warning in answer["warnings"]), answer["warnings"]
 
     run(scenario)
+
+
+def test_explain_of_a_note_missing_from_such_a_search_says_the_same(tmp_path: Path) -> None:
+    vault = daily_vault(tmp_path / "vault")
+    assert run_cli(vault, "index").exit_code == 0
+    result = run_cli(vault, "explain", "Daily/2023-09-12", "what did I do last week")
+    assert result.exit_code == 0, result.output
+    assert "- the query names a period (last week), searched as words, not as dates: to keep only the notes dated " \
+           "last week, add --since 'last week' and --until 'last week'" in result.stdout
+    with Vault(vault) as opened:
+        reasons = opened.explain("Daily/2023-09-12", "what did I do last week").reasons
+        ranged = opened.explain("Daily/2023-09-12", "what did I do", since="last week", until="last week").reasons
+    assert any("since 'last week' and until 'last week'" in reason for reason in reasons)
+    assert not any("names a period" in reason for reason in ranged)
