@@ -114,3 +114,18 @@ def test_explain_of_a_note_missing_from_such_a_search_says_the_same(tmp_path: Pa
         ranged = opened.explain("Daily/2023-09-12", "what did I do", since="last week", until="last week").reasons
     assert any("since 'last week' and until 'last week'" in reason for reason in reasons)
     assert not any("names a period" in reason for reason in ranged)
+
+
+@pytest.mark.parametrize(("words", "told"), [
+    (["last week"], "list takes no words: to list the notes dated last week, run "
+                    "`vaultmem list --since 'last week' --until 'last week'`"),
+    (["yesterday"], "run `vaultmem list --since yesterday --until yesterday`"),
+    (["knee", "pain"], "list takes no words: to find notes by words, run `vaultmem search 'knee pain'`"),
+])
+def test_list_given_words_names_the_command_that_was_meant(tmp_path: Path, words: list[str], told: str) -> None:
+    """Was: `vaultmem list "last week"` said only click's "Got unexpected extra argument (last week)"."""
+    vault = daily_vault(tmp_path / "vault")
+    result = run_cli(vault, "list", *words)
+    assert result.exit_code == 2
+    assert told in result.stderr
+    assert not (vault / ".vaultmem").exists()  # refused before the vault is read
