@@ -1936,3 +1936,21 @@ def test_when_head_moves_before_vaultmems_commit_the_persons_index_file_is_put_b
     assert index.read_bytes() == original
     assert git(repo, "log", "--format=%s", "-1") == "another commit\n"
     assert not list(index.parent.glob("index.vaultmem-*"))  # nothing left beside it
+
+
+def test_a_hard_forget_does_not_tell_the_person_to_delete_the_file_it_deleted(repo: Path) -> None:
+    """Trial s37: `forget --hard` said "deleted from the vault …; to have it gone everywhere, the
+    person deletes the file and rewrites history" — the file was gone already."""
+    result = run_cli(repo, "forget", "people/rui", "--hard")
+    assert result.exit_code == 0, result.stderr
+    assert not (repo / "people" / "rui.md").exists()
+    assert "deleted from the vault, and git history holds it" in result.stderr
+    assert "To have it gone everywhere, the person rewrites history themselves (git filter-repo --invert-paths " \
+           "--path people/rui.md)" in result.stderr
+    assert "deletes the file" not in result.stderr
+
+
+def test_an_archiving_forget_names_the_archived_file_to_delete(repo: Path) -> None:
+    result = run_cli(repo, "forget", "people/rui")
+    assert result.exit_code == 0, result.stderr
+    assert "the person deletes _archive/people/rui.md and rewrites history themselves" in result.stderr

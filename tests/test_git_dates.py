@@ -774,3 +774,46 @@ def test_explain_names_a_commit_s_subject_in_utf8_where_the_person_s_git_writes_
         explained = vault.explain("cafe.md", "espresso descaling")
     assert [reason for reason in explained.reasons if "git history" in reason and '("café notes")' in reason]
     assert Vault(til).history("cafe.md")[0].message == "café notes"
+
+
+def test_with_the_setting_off_the_warning_says_git_dates_no_note_a_commit_imported_at_once(vault_dir: Path,
+                                                                                           write_note) -> None:
+    """Was (trial s37, a vault `git init`ed after its notes): the warning offered from_git as what
+    dates them, and turned on it dated none: every note came in the first commit."""
+    git(vault_dir, "init", "-q")
+    git(vault_dir, "config", "user.email", "p@example.com")
+    git(vault_dir, "config", "user.name", "P")
+    old = [f"clippings/article-{number}.md" for number in range(12)]
+    for path in old:
+        write_note(path, f"# Article {path[-4]}\n\nRead years ago.\n")
+    commit(vault_dir, "vault", "2026-12-02T09:00:00+00:00", *old)
+    setting(vault_dir, OFF)
+    with Vault(vault_dir, embedder=HashingEmbedder()) as vault:
+        warnings = " ".join(vault.search("article", since="2026-12-01").warnings)
+    assert "from_git = true in [dates] dates a note by the commit that added it, unless that commit added it " \
+           "with 10 or more other notes at once" in warnings
+
+
+def test_the_undated_warning_counts_only_the_imported_notes_it_left_out(vault_dir: Path, write_note) -> None:
+    """Was (trial s37 on kepano's vault, `git init`ed with all its notes): "nor do the 118 notes the
+    commit … added at once" beside "38 notes without a date": the 118 were every file of the commit,
+    Obsidian's templates (not notes) and daily notes dated by their names among them."""
+    git(vault_dir, "init", "-q")
+    git(vault_dir, "config", "user.email", "p@example.com")
+    git(vault_dir, "config", "user.name", "P")
+    undated = [f"clippings/article-{number}.md" for number in range(12)]
+    dated = [f"Daily/2023-09-{day}.md" for day in range(10, 15)]
+    templates = [f"Templates/Template {number}.md" for number in range(4)]
+    for path in undated:
+        write_note(path, f"# Article {path[-4]}\n\nRead years ago.\n")
+    for path in dated:
+        write_note(path, "## Notes\n\nA day.\n")
+    for path in templates:
+        write_note(path, "---\ntags:\n  - daily\n---\n## Notes\n")
+    write_note(".obsidian/templates.json", '{"folder": "Templates"}')
+    commit(vault_dir, "vault", "2026-12-02T09:00:00+00:00", *undated, *dated, *templates, ".obsidian/templates.json")
+    setting(vault_dir, ON)
+    with Vault(vault_dir, embedder=HashingEmbedder()) as vault:
+        warnings = " ".join(vault.search("article", since="2023-09-10", until="2023-09-12").warnings)
+    assert "12 notes without a date left out" in warnings
+    assert "nor do the 12 notes the commit that brought the notes into git added at once" in warnings

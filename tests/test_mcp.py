@@ -1211,7 +1211,7 @@ def test_forget_over_mcp_says_where_the_forgotten_text_remains(vault_dir: Path, 
             assert forgotten["notice"].startswith(
                 "Forgotten: no longer recalled; its text stays in _archive/memories/jordan-wells.md (the archive folder: "
                 "recoverable by the person), and git history holds it (2 commits: "), forgotten["notice"]
-            assert "the person deletes the file and rewrites history themselves" in forgotten["notice"]
+            assert "the person deletes _archive/memories/jordan-wells.md and rewrites history themselves" in forgotten["notice"]
 
     run(scenario)
 

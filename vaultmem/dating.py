@@ -182,6 +182,7 @@ _CJK_PERIOD_WORDS = {
     **dict.fromkeys(("去年", "昨年", "작년", "지난해"), "last year"),
     **dict.fromkeys(("明年", "来年", "來年", "내년"), "next year"),
 }
+CJK_PERIOD_WORDS = _CJK_PERIOD_WORDS  # read by query_periods.py too: a period named in a query
 # A weekday as Chinese (周五, 星期五, 上周五: last week's Friday), Japanese (金曜日, 先週の金曜日) and
 # Korean (금요일, 지난주 금요일, spaces gone) say it: its week (None alone) and its day (Monday 0).
 # Was (s35 review): refused, while 上周, 先週, 지난주 and vendredi were taken.

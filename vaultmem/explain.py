@@ -53,6 +53,7 @@ from .notes import read_note, text_values
 from .option_names import OptionNames
 from .paths import PACKAGE_FOLDERS
 from .periods import Span, span_between
+from .query_periods import period_hint
 from .ranking import NAME_MARGIN, PROPERTY_BONUS, SideHit, match_kind, note_scores
 from .resolution import (
     WAYS,
@@ -166,6 +167,9 @@ def explain_note(index: DerivedIndex, reference: str, query: str, k: int, *, lay
         explanation.warnings.append(str(busy))  # its rank is among the notes read so far
     elif busy is not None:
         explanation.reasons.append(f"the index may not hold the latest edits yet: {busy}")
+    hint = period_hint(query, since, until)  # the same word as the search's: asked why a daily note missed "last week"
+    if hint is not None:
+        explanation.reasons.append(str(said_by(hint, names.surface)))
     return explanation
 
 

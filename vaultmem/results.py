@@ -426,8 +426,15 @@ class Forgotten:
         paths = " ".join(f"--path {path}" for path in [self.path, *([self.archived_to] if self.archived_to else [])])
         return (f"{words}, and git history holds it ({count} commit{'s' if count > 1 else ''}: "
                 f"{', '.join(self.in_git_history[:3])}{' …' if count > 3 else ''}), which vaultmem never rewrites. "
-                f"To have it gone everywhere, the person deletes the file and rewrites history themselves "
+                f"To have it gone everywhere, the person {self._left_to_do()} themselves "
                 f"(git filter-repo --invert-paths {paths}); clones and backups keep their own copies.")
+
+    def _left_to_do(self) -> str:
+        """What the person does to have it gone: a hard delete left no file (was "deletes the file",
+        trial s37: the person had just deleted it); an archived note's file is the archive's copy."""
+        if self.archived_to is None:
+            return "rewrites history"
+        return f"deletes {self.archived_to} and rewrites history"
 
 
 @dataclass

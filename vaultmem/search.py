@@ -391,25 +391,31 @@ def weekdays_said(now: object, since: str | None = None, until: str | None = Non
 
 
 def undated_warning(undated: int, daily: DailyFormat, dates: DateProperties = DEFAULT_DATE_PROPERTIES,
-                    git: GitDates | None = None, in_git: bool = False) -> str:
+                    git: GitDates | None = None, in_git: bool = False, imported: int = 0) -> str:
     """A search by date's word on the notes it left out for having no date: the properties
     that date a note in this vault (and where to name others: trials found Spanish and German
     vaults dated by ``fecha:`` and ``datum:``, told only of ``date:``), and — when the vault's
     daily-note format could have dated some but is not used — why, with the fix. With ``[dates]
     from_git`` on, that a note not committed yet has no date (and why git dates none, if so); off,
     in a vault with a ``.git`` of its own (``in_git``), that the setting dates its notes by git: a
-    trial's TIL repository, no note of it dated, was told only of properties none of them had."""
+    trial's TIL repository, no note of it dated, was told only of properties none of them had.
+    ``imported``: how many of the ``undated`` notes an importing commit brought in (git_dates.py)."""
     named = f" (or as the daily-note format {daily.describe()} writes it)" if daily.in_use else ""
     unused = "".join(f"; {problem}" for problem in daily.problems)  # a format not used: said, with its fix
     if dates.from_git:
         unused += "; with from_git, a note's first commit dates it: one not committed yet has no date"
-        imported = len(git.imported) if git is not None and git.enabled else 0
         if imported:  # committed, yet undated: said, or a trial's 35 such notes read as "not committed yet"
             unused += (f", nor {'does' if imported == 1 else 'do'} the {imported} {'note' if imported == 1 else 'notes'} "
                        "the commit that brought the notes into git added at once (when git began, not when they were written)")
         unused += "".join(f"; {problem}" for problem in (git.problems if git is not None else ()))
     elif in_git:
-        unused += "; the vault is in git: from_git = true in [dates] dates a note by the commit that added it"
+        # The exception said too: a trial on a vault `git init`ed after the fact (every vault put in
+        # git late) followed the hint, and git dated none of its notes; knowing it costs a git log.
+        from .git_dates import IMPORTED_NOTES
+
+        unused += ("; the vault is in git: from_git = true in [dates] dates a note by the commit that added it, "
+                   f"unless that commit added it with {IMPORTED_NOTES} or more other notes at once (a vault put in git "
+                   "after its notes were written)")
     # Said on every search by date: short (a trial found 400 characters of it on each call). Each
     # shell names the bounds as it takes them: --since/--until on the command line, since/until else.
     return Spelled(f"{undated} {'note' if undated == 1 else 'notes'} without a date left out by ", Argument("since"), "/",
@@ -793,8 +799,13 @@ class Searcher:
             warnings.append(around)
         undated = self.store.notes.count_undated(eligibility.undated)
         if undated:
-            warnings.append(undated_warning(undated, self.paths.daily, self.paths.dates, self.paths.git_dates,
-                                            (self.paths.root / ".git").exists()))
+            git = self.paths.git_dates
+            # Of the notes left out, those an importing commit brought in: was the whole commit's
+            # count (a trial's 118, templates and daily notes dated by their names among them, beside 38 left out).
+            imported = (self.store.notes.count_undated_among(eligibility.undated, git.imported)
+                        if git is not None and git.enabled and git.imported else 0)
+            warnings.append(undated_warning(undated, self.paths.daily, self.paths.dates, git,
+                                            (self.paths.root / ".git").exists(), imported))
         return warnings
 
     def _verified(self, query: str, k: int, eligibility: Eligibility) -> Hits:

@@ -185,6 +185,7 @@ class Vault:
         (``7d``). A search by date that comes back short says in its warnings how many dated
         notes fall outside the range.
         """
+        from .query_periods import period_hint
         from .search import require_hit_count, require_query_text, search_filters, weekdays_said
 
         require_query_text(query, "a search")
@@ -199,7 +200,9 @@ class Vault:
             hits.warn(str(busy))
         if empty is not None:
             hits.warn(empty)
-        hits.warnings[:0] = weekdays_said(now, since, until, self.paths.daily.week_start)  # first: the days searched
+        # First: the days searched, or the period the words name that no range searched (a hint, not a filter).
+        hint = period_hint(query, since, until)
+        hits.warnings[:0] = [*([] if hint is None else [hint]), *weekdays_said(now, since, until, self.paths.daily.week_start)]
         hits.warnings.extend(self.derived.after_search())  # read-only here, just healed, a snapshot rebuilt
         return hits
 

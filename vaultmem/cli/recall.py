@@ -14,6 +14,8 @@ from ..dating import PERIOD_FORMS, calendar_day
 from ..errors import InvalidTimestamp
 from ..lifecycle import parse_timestamp
 from ..option_names import Surface
+from ..period_words import phrase_key
+from ..query_periods import period_in_query
 from ..snippets import items_text, readable
 from .shell import (
     AS_OF_HELP,
@@ -152,7 +154,7 @@ def expiry_words(expires_at: str | None) -> str:
     return f"expires {expires_at}"
 
 
-@main.command("list")
+@main.command("list", context_settings={"allow_extra_args": True})
 @click.option("-k", "k", type=click.IntRange(min=1, max=MAX_HITS), default=20, show_default=True, help="How many notes.")
 @click.option("--offset", type=click.IntRange(min=0, max=MAX_HITS), default=0, show_default=True,
               help="Pass over this many notes first (the next part of a long list).")
@@ -163,6 +165,7 @@ def list_command(obj: Context, k: int, offset: int, layers: tuple[str, ...], tag
     """List notes by date, newest first (notes with no date last); expired notes hidden.
 
     Takes the filters of `search`: `list --since "last week"`, `list --layer L3 --tag people`."""
+    refuse_words(click.get_current_context().args)
     carried: list[str] = []
     with library_errors(as_json), said_once(carried):
         listing = obj.vault.list_notes(k=k, layers=layers, tags=tags, include_expired=include_expired, now=as_of,
@@ -187,6 +190,21 @@ def list_command(obj: Context, k: int, offset: int, layers: tuple[str, ...], tag
             click.echo(f"    ! {as_typed(warning)}")
     if listing.more:
         click.echo(f"… and {listing.more} more (raise -k, or --offset {offset + len(listing)} for the next ones)")
+
+
+def refuse_words(words: list[str]) -> None:
+    """`list "last week"`: the words a person gives `list`, which takes none, refused with the
+    command they meant. Was click's "Got unexpected extra argument (last week)" (trial s37)."""
+    if not words:
+        return
+    said = " ".join(words)
+    period = period_in_query(said)
+    if period is not None and phrase_key(said) == period.said:
+        bound = shlex.quote(period.bound)
+        raise click.UsageError(f"list takes no words: to list the notes dated {period.bound}, run "
+                               f"`vaultmem list --since {bound} --until {bound}`")
+    raise click.UsageError(f"list takes no words: to find notes by words, run `vaultmem search {shlex.quote(said)}`; "
+                           "to list them by date, `vaultmem list --since WHEN`")
 
 
 def where_words(passage: HitPassage | ExplainedPassage | None) -> str:

@@ -768,6 +768,13 @@ class NoteStore:
         where, params = eligibility.where()
         return int(self.db.execute(f"SELECT count(*) FROM notes WHERE dated_us IS NULL AND {where}", params).fetchone()[0])
 
+    def count_undated_among(self, eligibility: Eligibility, paths: Iterable[str]) -> int:
+        """How many of the notes :meth:`count_undated` counts have one of ``paths``."""
+        where, params = eligibility.where()
+        among = set(paths)
+        rows = self.db.execute(f"SELECT path FROM notes WHERE dated_us IS NULL AND {where}", params)
+        return sum(1 for (path,) in rows if path in among)
+
     def around_range(self, eligibility: Eligibility) -> AroundRange:
         """How the dated notes that pass ``eligibility``'s other filters lie against its date
         range: how many are in it, how many outside, and the nearest date before and after it

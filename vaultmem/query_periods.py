@@ -1,0 +1,64 @@
+"""A period named in a search's words, said back as the range that would search it (pure).
+
+adr/0026 keeps the query's words words: "last week" in a query is not read as a date range,
+since a wrong guess would filter silently. But a person who asks ``vaultmem search "what did
+I do last week"`` got a movie list (its "Last seen" heading) and the week's daily notes at
+0.02, told nothing of ``--since``/``--until`` (trial s37 on kepano's vault; recall and the API
+the same). So a search without a date range whose words name a period says so among its
+warnings, with the bounds that would keep that period's notes: a hint, never a filter.
+
+Read: the English periods the bounds take (``today``, ``yesterday``, ``last week``, ``next
+month``, ``last friday`` … dating.py), the same phrases of two words or more in the languages
+period_words.py reads (``la semaine dernière``, ``letzte Woche``), and Chinese, Japanese and
+Korean period words (``上周``). A single foreign word is not read: ``hier`` is French for
+yesterday and German for here, ``morgen`` German for tomorrow and for morning.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from .dating import CJK_PERIOD_WORDS
+from .errors import Argument, Spelled
+from .period_words import PERIOD_WORDS, phrase_key
+
+_WEEKDAYS = "monday|tuesday|wednesday|thursday|friday|saturday|sunday"
+_ENGLISH = (r"day before yesterday|day after tomorrow|today|yesterday|tomorrow"
+            rf"|(?:this|last|next) (?:week|month|year|{_WEEKDAYS})")
+_FOREIGN = sorted((phrase for phrase in PERIOD_WORDS if " " in phrase), key=len, reverse=True)
+_PHRASE = re.compile(r"(?<!\w)(" + "|".join([_ENGLISH, *map(re.escape, _FOREIGN)]) + r")(?!\w)")
+_CJK = re.compile("|".join(map(re.escape, sorted(CJK_PERIOD_WORDS, key=len, reverse=True))))
+
+
+@dataclass(frozen=True)
+class QueryPeriod:
+    """A period a query's words name: as the query wrote it, and as a bound takes it."""
+
+    said: str  # "last week", "la semaine derniere" (compared as period_words.phrase_key writes it)
+    bound: str  # "last week": what since/until read as that period
+
+
+def period_in_query(query: str) -> QueryPeriod | None:
+    """The first period ``query`` names in words, or None."""
+    key = phrase_key(query)
+    found = _PHRASE.search(key)
+    if found is not None:
+        said = found.group(1)
+        return QueryPeriod(said, PERIOD_WORDS.get(said, said))
+    cjk = _CJK.search(query)
+    return None if cjk is None else QueryPeriod(cjk.group(0), CJK_PERIOD_WORDS[cjk.group(0)])
+
+
+def period_hint(query: str, since: str | None, until: str | None) -> Spelled | None:
+    """A search's warning when its words name a period and it has no date range: those words
+    match notes that say them, not notes of that period, and the bounds that would keep those
+    notes (each shell spells them: ``--since``, ``since``). None when the search has a range."""
+    if since is not None or until is not None:
+        return None
+    period = period_in_query(query)
+    if period is None:
+        return None
+    bound = f"'{period.bound}'"
+    return Spelled(f"the query names a period ({period.bound}), searched as words, not as dates: to keep only the notes "
+                   f"dated {period.bound}, add ", Argument("since", bound), " and ", Argument("until", bound))
