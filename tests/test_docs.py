@@ -15,6 +15,8 @@ from pathlib import Path
 from helpers import REPO
 
 PAGES = [REPO / "README.md", *sorted((REPO / "docs").glob("*.md"))]
+# What a command prints when it found nothing to show (cli/recall.py, cli/tasks.py, expire, consolidate).
+EMPTY_ANSWERS = {"no tasks", "no notes", "no matching notes", "no expired notes", "no near-duplicates found"}
 
 
 def without_fences(text: str) -> str:
@@ -88,5 +90,8 @@ def test_the_readmes_most_used_commands_run_as_written_on_a_copy_of_the_sample_v
         # check exits 1 when it finds problems, and the sample vault breaks some notes on purpose.
         assert result.returncode == (1 if command[1] == "check" else 0), (line, result.stdout, result.stderr)
         assert result.stdout.strip(), line
+        # An example that answers nothing shows nothing of what it is for (s37: `tasks` said "no tasks": the sample
+        # vault held no task line at all, and "next week" moved with the calendar).
+        assert not EMPTY_ANSWERS & set(result.stdout.splitlines()), (line, result.stdout)
     assert not (vault / "memories" / "harbor-standup.md").exists()  # remembered, revised, then forgotten
     assert (vault / "_archive" / "memories" / "harbor-standup.md").is_file()
