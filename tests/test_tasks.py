@@ -533,6 +533,22 @@ def test_a_day_said_without_its_year_is_the_last_one_for_done_tasks_and_the_next
     assert asked(vault, "due on the 16th", now=later)[1] == "due on the 16th → due 2026-01-16"
 
 
+def test_a_month_said_without_its_year_is_the_next_one_for_due_tasks_and_the_last_one_for_done_tasks(vault: Path) -> None:
+    """Was (s37, the README's example asked "what is due in December"): the month was a word every task had to
+    hold, and no task did. After due, in, by … a month's name is that month, as a day without its year is."""
+    assert asked(vault, "what is due in December") == (
+        [("Projects/Acme.md", 8), ("Projects/Acme.md", 10), ("Projects/Acme.md", 6), ("Daily/2025-12-09.md", 1)],
+        "due in December → due 2025-12-01..2025-12-31; not text: what, is", [])
+    assert asked(vault, "due in november")[1] == "due in november → due 2026-11-01..2026-11-30"  # the next November
+    later = "2026-01-05T12:00:00+00:00"
+    assert asked(vault, "what did I finish in December", now=later)[:2] == (
+        [("Projects/Acme.md", 7), ("Daily/2025-12-09.md", 2)],
+        "finish in December → done 2025-12-01..2025-12-31; finish → status done; not text: what, did, I")
+    # Without such a word before it a month's name stays a word of the tasks: "may" is one too.
+    write_file(vault, "Projects/Audit.md", "- [ ] Ask whether we may skip the audit\n")
+    assert asked(vault, "may skip")[:2] == ([("Projects/Audit.md", 1)], None)
+
+
 def test_a_word_read_as_a_status_or_a_day_that_matches_nothing_so_is_matched_as_the_task_s_text(vault: Path) -> None:
     """Was (the lead's review): "complete onboarding" was read as done tasks holding "onboarding"
     and answered none, beside the open task "Complete onboarding form"; "sunday school" the same."""

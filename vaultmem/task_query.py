@@ -6,7 +6,8 @@ word was a word every task had to hold, so such a question answered no task at a
 
 - a **period** — what a bound reads (dating.days_said: ``today``, ``tomorrow``, ``this week``,
   ``next month``, ``last year``, ``2026-12-04``, ``2026-12``, ``2026-W49``, ``4 December 2026``),
-  a day of a month without its year (``December 4``, ``the 16th``), a weekday (``Friday``, or as
+  a day of a month without its year (``December 4``, ``the 16th``), a month alone after due,
+  in, by … (``due in December``: ``may`` is a word too), a weekday (``Friday``, or as
   the languages month_names.py reads name it: ``vendredi``, ``viernes``, ``Freitag``) or a weekend
   (``this weekend``, ``next weekend``, ``last weekend``: a Saturday and its Sunday) — is
   days of a task's due day, or of its done day when ``done``/``finished``/``completed`` says so
@@ -28,6 +29,7 @@ What was read is said (:attr:`ReadQuery.said`), so that the caller sees how its 
 
 from __future__ import annotations
 
+import calendar
 import re
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
@@ -35,7 +37,7 @@ from datetime import date, datetime, timedelta
 from .dating import days_said, since_bound, yearless_day
 from .errors import Argument, UsageError
 from .fields import case_fold
-from .month_names import full_weekday
+from .month_names import MONTH_NAMES, full_weekday, named_month
 
 MAX_PHRASE_WORDS = 5  # "the 16th of December 2026": the longest period read
 
@@ -105,13 +107,15 @@ class _Period:
 
     first: date | None = None
     last: date | None = None
-    month: int | None = None  # with day: a day of that month, any year
+    month: int | None = None  # with day: a day of that month, any year; alone: that month, any year
     day: int | None = None  # alone: the day of any month (the 16th)
     weekday: int | None = None
 
     def placed(self, kind: str, today: date) -> tuple[date, date]:
         if self.first is not None and self.last is not None:
             return self.first, self.last
+        if self.month is not None and self.day is None:
+            return _month_placed(self.month, kind, today)
         step = -1 if kind == "done" else 1  # a done day is past, a due day to come
         for offset in range(366 * 8):  # Feb 29 comes once in four years (eight across a century)
             day = today + timedelta(days=offset * step)
@@ -123,6 +127,13 @@ class _Period:
         if self.weekday is not None:
             return day.weekday() == self.weekday
         return day.day == self.day and (self.month is None or day.month == self.month)
+
+
+def _month_placed(month: int, kind: str, today: date) -> tuple[date, date]:
+    """A month named without its year, as a day so named is placed: the nearest one, this month
+    included — the next for a due day, the last for a done day."""
+    year = today.year - (month > today.month) if kind == "done" else today.year + (month < today.month)
+    return date(year, month, 1), date(year, month, calendar.monthrange(year, month)[1])
 
 
 @dataclass(frozen=True)
@@ -388,6 +399,11 @@ def _period(text: str, now: datetime, week_start: int, keyed: bool) -> _Period |
     weekday = full_weekday(text)
     if weekday is not None:
         return _Period(weekday=weekday)
+    # A month's full name alone ("due in December"), only after due, in, by …: "may" and "march"
+    # are words a task holds too.
+    month = named_month(text, MONTH_NAMES) if keyed else None
+    if month is not None:
+        return _Period(month=month)
     weekend = _WEEKENDS.get(" ".join(text.casefold().split()))
     if weekend is not None:
         today = since_bound("today", now, week_start).day.date()
