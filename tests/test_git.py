@@ -1936,3 +1936,30 @@ def test_when_head_moves_before_vaultmems_commit_the_persons_index_file_is_put_b
     assert index.read_bytes() == original
     assert git(repo, "log", "--format=%s", "-1") == "another commit\n"
     assert not list(index.parent.glob("index.vaultmem-*"))  # nothing left beside it
+
+
+FULL_DISK_LOCK = """
+import resource, signal, sys
+from pathlib import Path
+from vaultmem import gitops
+signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a write past the limit fails (EFBIG), as on a full disk
+resource.setrlimit(resource.RLIMIT_FSIZE, (0, 0))
+try:
+    with gitops.commit_lock(Path(sys.argv[1])):
+        print("held")
+except Exception as error:
+    print(type(error).__name__, error)
+"""
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="no RLIMIT_FSIZE there")
+def test_a_write_lock_that_cannot_be_written_names_the_lock_file_and_the_fix(tmp_path: Path) -> None:
+    """Was: a full disk failed every write with `OSError: [Errno 28] No space left on device` from the
+    holder line written into `.vaultmem/git.lock`, naming no file: the person could not tell which
+    disk to free. The disk is made full for one process with a file size limit of 0 bytes."""
+    lock_dir = tmp_path / ".vaultmem"
+    said = subprocess.run([sys.executable, "-c", FULL_DISK_LOCK, str(lock_dir)], capture_output=True, text=True,
+                          env={**os.environ, "PYTHONPATH": str(REPO)}, timeout=60, check=True).stdout
+    assert said.startswith("LockFileUnwritable "), said
+    assert str(lock_dir / "git.lock") in said
+    assert "nothing was written" in said and "free some space on that disk" in said

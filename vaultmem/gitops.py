@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import index_checks
-from .errors import GitError, WriteLockBusy
+from .errors import GitError, LockFileUnwritable, WriteLockBusy
 from .lock_files import open_lock_file, open_plain_file, read_lock_file
 from .noteio import FileChange
 from .results import NotCommitted
@@ -1267,7 +1267,12 @@ def _exclusive_lock(path: Path, wait: LockWait) -> Iterator[None]:
     descriptor = open_lock_file(path)
     try:
         _wait_for_lock(descriptor, path, wait)
-        _write_holder(descriptor)
+        try:
+            _write_holder(descriptor)
+        except OSError as error:
+            # A full disk: os.write's error names no file ("No space left on device"), and the
+            # person could not tell which disk to free (a review).
+            raise LockFileUnwritable(path, error) from None
         try:
             yield
         finally:
