@@ -1963,3 +1963,29 @@ def test_a_write_lock_that_cannot_be_written_names_the_lock_file_and_the_fix(tmp
     assert said.startswith("LockFileUnwritable "), said
     assert str(lock_dir / "git.lock") in said
     assert "nothing was written" in said and "free some space on that disk" in said
+
+
+@pytest.mark.parametrize("checks", [
+    '[{"commit": "%s", "at_ns": 1, "inode": 1, "paths": {"memories/a.md": []}}]',  # was IndexError
+    '[{"commit": "%s", "at_ns": 1, "inode": 1, "paths": {"../../outside.md": [null, null]}}]',  # was git's "outside repository"
+    "[" * 5000 + "]" * 5000,  # was RecursionError
+    '{"commit": "%s"}',
+    '[{"commit": "%s", "at_ns": "soon", "inode": 1, "paths": {}}]',
+], ids=["pair-too-short", "path-outside", "nested-deep", "not-a-list", "at_ns-text"])
+def test_a_hand_edited_git_index_checks_file_is_said_and_set_aside_and_remember_still_commits(
+        repo: Path, checks: str, caplog: pytest.LogCaptureFixture) -> None:
+    """Was: a `.vaultmem/git-index-checks.json` edited by hand (or torn) made `remember` crash
+    (IndexError, RecursionError) or fail ("made but not committed": git's ls-files asked about a
+    path outside the repository) — a derived file of the moment stopping every commit."""
+    auto_commit_on(repo)
+    commit_all(repo, "config")
+    Vault(repo).remember("The plumber comes on Monday at 8.", layer="L2", now=NOW)
+    checks_file = repo / ".vaultmem" / "git-index-checks.json"
+    checks_file.write_text(checks.replace("%s", "ab" * 20), encoding="utf-8")
+    with caplog.at_level("WARNING", logger="vaultmem"):
+        result = Vault(repo).remember("The electrician comes on Tuesday.", layer="L2", now=NOW)
+    assert result.commit is not None and result.not_committed == []
+    [said] = [record.getMessage() for record in caplog.records if "could not read" in record.getMessage()]
+    assert str(checks_file) in said and "run `git status`" in said
+    assert git(repo, "status", "--porcelain") == ""
+    json.loads(checks_file.read_text(encoding="utf-8"))  # written anew by the commit
