@@ -1989,3 +1989,26 @@ def test_a_hand_edited_git_index_checks_file_is_said_and_set_aside_and_remember_
     assert str(checks_file) in said and "run `git status`" in said
     assert git(repo, "status", "--porcelain") == ""
     json.loads(checks_file.read_text(encoding="utf-8"))  # written anew by the commit
+
+
+def test_a_note_unstaged_after_the_clock_was_set_back_stays_unstaged_and_is_only_named(
+        repo: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """Was: the window in which an index write is taken for a failed `git commit`'s (5 s after
+    vaultmem's commit) had no start. With the clock set back an hour after vaultmem's commit (NTP,
+    a resumed virtual machine), every index written in that hour fell in it: the person's `git rm
+    --cached` of the note was undone by vaultmem's next commit, which said a git commit had failed.
+    The clock set back is the check recorded an hour "later" than the clock reads now."""
+    auto_commit_on(repo)
+    commit_all(repo, "config")
+    first = Vault(repo).remember("The plumber comes on Monday at 8.", layer="L2", now=NOW)
+    checks_file = repo / ".vaultmem" / "git-index-checks.json"
+    [check] = json.loads(checks_file.read_text(encoding="utf-8"))
+    check["at_ns"] += 3600 * 10**9
+    checks_file.write_text(json.dumps([check]), encoding="utf-8")
+    git(repo, "rm", "-q", "--cached", "--", first.path)  # the person's own unstaging, just now
+    with caplog.at_level("WARNING", logger="vaultmem"):
+        Vault(repo).remember("The electrician comes on Tuesday.", layer="L2", now=NOW)
+    assert git(repo, "ls-files", "--", first.path) == ""  # was: staged again
+    [said] = [record.getMessage() for record in caplog.records if "as it was before vaultmem's commit" in record.getMessage()]
+    assert f"git reset -q -- {first.path}" in said and "Set back" not in said
+    assert json.loads(checks_file.read_text(encoding="utf-8"))[0]["commit"] != first.commit  # the check is closed

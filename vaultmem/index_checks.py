@@ -32,6 +32,11 @@ FILE_NAME = "git-index-checks.json"
 # git takes to look at every file of the vault: milliseconds, a second on a huge one). A write
 # later than this is the person's own (a `git rm --cached`), and is only said, never undone.
 STALE_INDEX_SECONDS = 5.0
+# How much earlier than the commit's own clock reading an index written after it may say it was
+# written: file systems keep coarse times (FAT: 2 s; ext4 and tmpfs: the kernel's tick). Earlier
+# than that, the clock was set back since (NTP, a resumed virtual machine), and the write is not
+# known to be git's.
+CLOCK_SLACK_SECONDS = 2.0
 KEPT = 16  # commits whose checks are still open at once: a write comes within the seconds above
 
 log = logging.getLogger("vaultmem")
@@ -55,13 +60,22 @@ class IndexSet:
                 "paths": {path: list(pair) for path, pair in self.paths.items()}}
 
     def open_at(self, now_ns: int) -> bool:
-        """Whether a stale write of the index may still come (its window is not over)."""
-        return now_ns <= self.at_ns + int(STALE_INDEX_SECONDS * 1e9)
+        """Whether a stale write of the index may still come (its window is not over). A check
+        made "later" than now is of a clock set back since: how long ago it was made is not
+        known, so it is closed (its window would have stayed open for as long as the clock went back)."""
+        return self._in_window(now_ns)
 
     def written_in_window(self, inode: int, mtime_ns: int) -> bool:
         """Whether the index file (``inode``, written at ``mtime_ns``) is another than the one this
-        commit left, written within its window: a command that read the index before it."""
-        return inode != self.inode and mtime_ns <= self.at_ns + int(STALE_INDEX_SECONDS * 1e9)
+        commit left, written within its window: a command that read the index before it. Both
+        ends count: with no start, a clock set back an hour after the commit took every index
+        written in that hour — a person's ``git rm --cached`` of the note — for git's stale write,
+        and staged the note again."""
+        return inode != self.inode and self._in_window(mtime_ns)
+
+    def _in_window(self, instant_ns: int) -> bool:
+        return (self.at_ns - int(CLOCK_SLACK_SECONDS * 1e9) <= instant_ns
+                <= self.at_ns + int(STALE_INDEX_SECONDS * 1e9))
 
 
 def load(lock_dir: Path) -> list[IndexSet]:
