@@ -2012,3 +2012,21 @@ def test_a_note_unstaged_after_the_clock_was_set_back_stays_unstaged_and_is_only
     [said] = [record.getMessage() for record in caplog.records if "as it was before vaultmem's commit" in record.getMessage()]
     assert f"git reset -q -- {first.path}" in said and "Set back" not in said
     assert json.loads(checks_file.read_text(encoding="utf-8"))[0]["commit"] != first.commit  # the check is closed
+
+
+def test_a_commit_in_a_repository_with_a_split_index_leaves_no_shared_index_behind(repo: Path) -> None:
+    """Was: with `core.splitIndex` on, each vaultmem commit's private index wrote a shared index of
+    the whole tree (`.git/sharedindex.<id>`) that nothing named once the private index was deleted,
+    and git removes such files only two weeks later: one orphan the size of the index per commit.
+    (Fifty notes, so that one new entry does not make the person's own index write a new one.)"""
+    for number in range(50):
+        (repo / f"note-{number}.md").write_text(f"# Note {number}\n", encoding="utf-8")
+    auto_commit_on(repo)
+    git(repo, "config", "core.splitIndex", "true")
+    commit_all(repo, "fifty notes")
+    git(repo, "update-index", "--split-index")
+    before = sorted(path.name for path in (repo / ".git").glob("sharedindex.*"))
+    for text in ("The plumber comes on Monday at 8.", "The electrician comes on Tuesday.", "Rui plays bass."):
+        assert Vault(repo).remember(text, layer="L2", now=NOW).commit is not None
+    assert sorted(path.name for path in (repo / ".git").glob("sharedindex.*")) == before
+    assert git(repo, "status", "--porcelain") == ""

@@ -66,15 +66,23 @@ def _git(root: Path, *args: str, check: bool = True, env: Mapping[str, str] | No
     output = subprocess.CompletedProcess(result.args, result.returncode, result.stdout.decode("utf-8", "surrogateescape"),
                                          result.stderr.decode("utf-8", "replace"))
     if check and result.returncode != 0:
-        raise GitError(f"git {' '.join(args[:2])} failed in {root}: {output.stderr.strip() or output.stdout.strip()}")
+        raise GitError(f"git {_named(args)} failed in {root}: {output.stderr.strip() or output.stdout.strip()}")
     return output
 
 
 def _git_bytes(root: Path, *args: str, env: Mapping[str, str] | None = None, stdin: bytes | None = None) -> bytes:
     result = _run(root, args, env, stdin)
     if result.returncode != 0:
-        raise GitError(f"git {' '.join(args[:2])} failed in {root}: {result.stderr.decode('utf-8', 'replace').strip()}")
+        raise GitError(f"git {_named(args)} failed in {root}: {result.stderr.decode('utf-8', 'replace').strip()}")
     return result.stdout
+
+
+def _named(args: Sequence[str]) -> str:
+    """The command's first two words, as an error names it (``update-index -z``), after any
+    ``-c key=value`` of ours."""
+    while len(args) >= 2 and args[0] == "-c":
+        args = args[2:]
+    return " ".join(args[:2])
 
 
 GIT_SECONDS = 60  # a git command that takes longer is stopped and said to have failed
@@ -97,7 +105,7 @@ def _run(root: Path, args: Sequence[str], env: Mapping[str, str] | None, stdin: 
     except subprocess.TimeoutExpired:
         # A GitError, as every other failure of git: the callers say what was not done (a commit,
         # dates from git, history) where this escaped as a crash of the command (a review).
-        raise GitError(f"git {' '.join(args[:2])} took more than {GIT_SECONDS} s in {root} and was stopped; run it "
+        raise GitError(f"git {_named(args)} took more than {GIT_SECONDS} s in {root} and was stopped; run it "
                        "by hand to see why (a huge history, a lock held by another git, a network file system)") from None
 
 
@@ -694,6 +702,15 @@ class _Entry:
     blob: str
 
 
+# The private index a commit is built in is whole and plain, whatever the person's git config says
+# of their own. With `core.splitIndex` on, each commit's private index wrote a shared index of the
+# whole tree into the git directory (`sharedindex.<id>`, named by nothing once the private index
+# was deleted, removed by git only two weeks later): one orphan the size of the index per commit.
+# `core.fsmonitor`: the person's hook (a watchman query) was run by each of these commands, which
+# look at no file of the working tree.
+_PRIVATE_INDEX = ("-c", "core.splitIndex=false", "-c", "core.fsmonitor=false")
+
+
 class _LeftOut:
     """A path that stays out of the commit (named in the result when it matters)."""
 
@@ -954,11 +971,12 @@ class _Commit:
         """The commit of HEAD plus ``updates`` (an object only: HEAD is not moved)."""
         env = {"GIT_INDEX_FILE": str(self.index_file)}
         if self.head:
-            _git(self.top, "read-tree", self.head, env=env)
+            _git(self.top, *_PRIVATE_INDEX, "read-tree", self.head, env=env)
         else:
-            _git(self.top, "read-tree", "--empty", env=env)
-        _git_bytes(self.top, "update-index", "-z", "--index-info", env=env, stdin=_index_info(updates, self.zero))
-        tree = _git(self.top, "write-tree", env=env).stdout.strip()
+            _git(self.top, *_PRIVATE_INDEX, "read-tree", "--empty", env=env)
+        _git_bytes(self.top, *_PRIVATE_INDEX, "update-index", "-z", "--index-info", env=env,
+                   stdin=_index_info(updates, self.zero))
+        tree = _git(self.top, *_PRIVATE_INDEX, "write-tree", env=env).stdout.strip()
         parents = ["-p", self.head] if self.head else []
         signing = ["-S"] if _signs_commits(self.top) else []
         message = "\n\n".join([self.message, "\n".join(trailers)]) if trailers else self.message
