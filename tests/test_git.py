@@ -2030,3 +2030,29 @@ def test_a_commit_in_a_repository_with_a_split_index_leaves_no_shared_index_behi
         assert Vault(repo).remember(text, layer="L2", now=NOW).commit is not None
     assert sorted(path.name for path in (repo / ".git").glob("sharedindex.*")) == before
     assert git(repo, "status", "--porcelain") == ""
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="a file held open cannot be removed there")
+def test_a_git_lock_made_after_the_person_removed_vaultmems_held_lock_is_not_removed_by_its_release(
+        repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Git's advice for an index.lock it finds is to remove it by hand. Was: a person who removed the
+    one vaultmem held during its commit, and whose git command then made its own, had that live lock
+    unlinked when vaultmem let go of its own (by name): a second git command could then write the index
+    beside the first, and the first's rename of its lock failed."""
+    auto_commit_on(repo)
+    commit_all(repo, "config")
+    lock = repo / ".git" / "index.lock"
+    gits = b"DIRC, as git's new index is written into its lock"
+    real_move = gitops._Commit._move_head
+
+    def person_removes_the_lock_and_git_makes_its_own(self: gitops._Commit, commit: str) -> bool:
+        lock.unlink()  # the person's rm, as git's message advises
+        with open(lock, "xb") as made:  # their git command's lock, made as git makes it (O_EXCL)
+            made.write(gits)
+        return real_move(self, commit)
+
+    monkeypatch.setattr(gitops._Commit, "_move_head", person_removes_the_lock_and_git_makes_its_own)
+    result = Vault(repo).remember("The plumber comes on Monday at 8.", layer="L2", now=NOW)
+    assert result.commit is not None
+    assert lock.read_bytes() == gits  # git's lock is where git will rename it from
+    assert sorted(path.name for path in lock.parent.glob("index.lock*")) == ["index.lock"]  # nothing left aside

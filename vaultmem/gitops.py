@@ -27,7 +27,7 @@ import sys
 import time
 import unicodedata
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from contextlib import AbstractContextManager, contextmanager, nullcontext
+from contextlib import AbstractContextManager, contextmanager, nullcontext, suppress
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -1118,9 +1118,18 @@ def _git_index_held(index: Path, seconds: float) -> Iterator[bool]:
         yield True
     finally:
         try:
-            lock.unlink(missing_ok=True)
+            _release_index_lock(lock, descriptor)
         finally:
-            os.close(descriptor)  # after the unlink: until then a reader finds it flocked, so held
+            os.close(descriptor)  # after the removal: until then a reader finds it flocked, so held
+
+
+def _release_index_lock(lock: Path, descriptor: int) -> None:
+    """Remove the ``index.lock`` vaultmem holds (``descriptor``), only if its name still holds it.
+    Git's advice for a lock it finds is "remove the file manually": a person who did so while
+    vaultmem held it, and whose git command then made its own, had that live lock unlinked by
+    vaultmem's release — and a second git command could then write the index beside the first."""
+    with suppress(FileNotFoundError):  # removed by the person, and no lock made since: nothing of ours is left
+        _take_away_if_still(lock, os.fstat(descriptor))
 
 
 # The first line of an index.lock vaultmem made: git's own holds an index ("DIRC…") or nothing yet.
