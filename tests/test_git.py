@@ -2056,3 +2056,44 @@ def test_a_git_lock_made_after_the_person_removed_vaultmems_held_lock_is_not_rem
     assert result.commit is not None
     assert lock.read_bytes() == gits  # git's lock is where git will rename it from
     assert sorted(path.name for path in lock.parent.glob("index.lock*")) == ["index.lock"]  # nothing left aside
+
+
+def test_a_hunk_the_person_staged_stays_staged_and_their_commit_keeps_vaultmems_edit(repo: Path) -> None:
+    """A person stages one hunk of a note (`git add -p`), keeps another unstaged, and vaultmem then
+    tags the note. Was: the index kept their staged version, which lacks the tag: `git diff --cached`
+    showed the tag removed, and their next `git commit` recorded vaultmem's edit undone, unsaid.
+    Now the staged version gets vaultmem's edit too: what is staged is their hunk, and no more."""
+    auto_commit_on(repo)
+    commit_all(repo, "config")
+    note = repo / "people" / "rui.md"
+    committed = note.read_text(encoding="utf-8")
+    note.write_text(committed + "\nStaged line.\n", encoding="utf-8")
+    git(repo, "add", "people/rui.md")  # as `git add -p` of the first hunk leaves it
+    note.write_text(committed + "\nStaged line.\n\nUnstaged line.\n", encoding="utf-8")
+
+    result = Vault(repo).revise("people/rui", add_tags=["music"])
+    assert result.commit is not None and result.yours_left_uncommitted == ["people/rui.md"]
+    staged = git(repo, "diff", "--cached", "-U0", "--", "people/rui.md")
+    assert "+Staged line." in staged and "music" not in staged  # was: "-  - music" staged, the tag undone
+    assert "+Unstaged line." in git(repo, "diff", "-U0", "--", "people/rui.md")
+    git(repo, "commit", "-qm", "maya: staged line")
+    assert "music" in git(repo, "show", "HEAD:people/rui.md")  # was: the person's commit dropped the tag
+    assert "Unstaged line." not in git(repo, "show", "HEAD:people/rui.md")
+
+
+def test_a_staged_version_that_overlaps_vaultmems_edit_is_kept_as_staged_and_said(
+        repo: Path, caplog: pytest.LogCaptureFixture) -> None:
+    auto_commit_on(repo)
+    commit_all(repo, "config")
+    note = repo / "people" / "rui.md"
+    committed = note.read_text(encoding="utf-8")
+    note.write_text(committed.replace("Rui likes jazz.", "Rui likes jazz and fado."), encoding="utf-8")
+    git(repo, "add", "people/rui.md")
+    staged = git(repo, "ls-files", "--stage", "--", "people/rui.md")
+    note.write_text(committed, encoding="utf-8")  # their working copy back as committed, the staged edit kept
+    with caplog.at_level("WARNING", logger="vaultmem"):
+        result = Vault(repo).revise("people/rui", append="He plays bass.")
+    assert result.commit is not None and result.not_committed == []
+    assert git(repo, "ls-files", "--stage", "--", "people/rui.md") == staged  # theirs, byte for byte
+    [said] = [record.getMessage() for record in caplog.records if "your staged version of" in record.getMessage()]
+    assert "people/rui.md" in said and str(result.commit)[:10] in said and "undoes that change" in said

@@ -612,6 +612,7 @@ _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 LOCK_POLL_SECONDS = 0.05
 HOLDER_COMMAND_CHARS = 200  # a program name and two command words fit
 _ZERO = "0" * 40
+_FILE_MODES = ("100644", "100755")  # a plain file's index modes (not a symlink's, nor a submodule's)
 
 log = logging.getLogger("vaultmem")
 
@@ -750,6 +751,7 @@ class _Commit:
         self._open_checks: list[index_checks.IndexSet] = []
         self._put_back: dict[str, str] = {}  # path → the commit whose change the index had lost, put back
         self._unstaged: dict[str, str] = {}  # the same, but written too late to be git's: only said
+        self._staged_apart: list[str] = []  # the person's staged version overlaps vaultmem's edit: kept, said
 
     def make(self, changes: Sequence[FileChange]) -> CommitResult | None:
         """The result, or ``None`` when HEAD moved and the attempt must start again."""
@@ -841,6 +843,10 @@ class _Commit:
             log.warning("vaultmem: git's index has %s as it was before vaultmem's commit %s, so your next commit "
                         "would undo that commit's change to it. If you did not unstage it yourself, `git reset -q -- "
                         "%s` puts it back as committed", path, earlier[:10], shlex.quote(path))
+        for path in self._staged_apart:
+            log.warning("vaultmem: your staged version of %s overlaps vaultmem's change to it in commit %s, so it "
+                        "is left as you staged it: committing it as staged undoes that change. `git diff --cached -- "
+                        "%s` shows it; stage the file again (`git add -p`) to keep both", path, commit[:10], shlex.quote(path))
         now = time.time_ns()
         still_open = [check for check in self._open_checks if check.open_at(now)]
         stamp = _stamp(index)
@@ -952,16 +958,46 @@ class _Commit:
     def _merge(self, head_blob: str, before: bytes, after: bytes, path: str) -> bytes | None:
         """HEAD's version with vaultmem's edit (before → after) applied; None on overlap."""
         ours = _git_bytes(self.top, "cat-file", "--filters", f"--path={path}", head_blob)
+        return self._three_way(ours, before, after)
+
+    def _three_way(self, ours: bytes, base: bytes, theirs: bytes) -> bytes | None:
+        """``ours`` with the change from ``base`` to ``theirs`` applied (``git merge-file``); None
+        when the two overlap."""
         folder = self.index_file.parent
-        names = [folder / f"{self.index_file.name}.{part}" for part in ("head", "base", "ours")]
+        names = [folder / f"{self.index_file.name}.{part}" for part in ("ours", "base", "theirs")]
         try:
-            for name, data in zip(names, (ours, before, after), strict=True):
+            for name, data in zip(names, (ours, base, theirs), strict=True):
                 name.write_bytes(data)
             result = _run(self.top, ["merge-file", "-p", "--quiet", *map(str, names)], None, None)
         finally:
             for name in names:
                 name.unlink(missing_ok=True)
         return result.stdout if result.returncode == 0 else None
+
+    def _carried_into_staged(self, updates: Mapping[str, _Entry | None], staged: Mapping[str, _Entry],
+                             head: Mapping[str, _Entry]) -> dict[str, _Entry]:
+        """The person's staged version of each file vaultmem edits, with vaultmem's edit applied
+        (three-way: HEAD's blob, their staged one, the one committed now), so that what they staged
+        stays their change and no more. Left as it was, it lacked vaultmem's edit: `git diff
+        --cached` showed that edit undone, and their next `git commit` recorded it undone, unsaid (a
+        review: a `git add -p` hunk staged in a note vaultmem then tagged). Where the two overlap
+        their staged version is kept as it was and said (:attr:`_staged_apart`)."""
+        self._staged_apart.clear()
+        carried: dict[str, _Entry] = {}
+        for path, entry in updates.items():
+            was, theirs = head.get(path), staged.get(path)
+            if (entry is None or was is None or theirs is None or theirs in (was, entry)
+                    or theirs.mode not in _FILE_MODES or was.mode not in _FILE_MODES):
+                continue  # not edited by both (a deletion, a new note, nothing staged, a symlink)
+            contents = blobs(self.top, [was.blob, theirs.blob, entry.blob])
+            merged = self._three_way(contents[theirs.blob], contents[was.blob], contents[entry.blob])
+            if merged is None:
+                self._staged_apart.append(path)
+                continue
+            # No --path: blobs are stored clean, and merging three of them gives a clean one.
+            blob = _git_bytes(self.top, "hash-object", "-w", "--stdin", stdin=merged).decode().strip()
+            carried[path] = _Entry(theirs.mode, blob)
+        return carried
 
     def _entries(self, paths: Sequence[str]) -> dict[str, _Entry]:
         listed = _git_bytes(self.top, "ls-tree", "-z", "--full-tree", self.head or "", "--", *paths) if paths else b""
@@ -1006,7 +1042,7 @@ class _Commit:
             staged = {**{path: entry for path, entry in staged.items() if path not in put_back},
                       **{path: entry for path, entry in put_back.items() if entry is not None}}
             unchanged = {path: entry for path, entry in updates.items() if staged.get(path) == head.get(path)}
-            writes = {**put_back, **unchanged}
+            writes = {**put_back, **unchanged, **self._carried_into_staged(updates, staged, head)}
             if not writes:
                 copy.unlink(missing_ok=True)
                 return _PreparedIndex(None, stamp)
