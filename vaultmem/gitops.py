@@ -105,7 +105,7 @@ def _run(root: Path, args: Sequence[str], env: Mapping[str, str] | None, stdin: 
     except subprocess.TimeoutExpired:
         # A GitError, as every other failure of git: the callers say what was not done (a commit,
         # dates from git, history) where this escaped as a crash of the command (a review).
-        raise GitError(f"git {_named(args)} took more than {GIT_SECONDS} s in {root} and was stopped; run it "
+        raise GitError(f"git {' '.join(args[:2])} took more than {GIT_SECONDS} s in {root} and was stopped; run it "
                        "by hand to see why (a huge history, a lock held by another git, a network file system)") from None
 
 
@@ -557,12 +557,6 @@ _IN_PROGRESS = (
 )
 
 
-def _in_progress_reason(top: Path) -> str | None:
-    """Why no commit can be made while a merge, rebase, ``git am``, cherry-pick or revert is
-    in progress (``None``: none is)."""
-    return _first_in_progress(_in_progress_markers(top))
-
-
 def _in_progress_markers(top: Path) -> list[tuple[_Operation, Path]]:
     """Where each operation's marker would be, found with ``rev-parse --git-path``, which knows
     where a linked worktree's or a submodule's git directory is."""
@@ -580,7 +574,7 @@ def _first_in_progress(markers: Sequence[tuple[_Operation, Path]]) -> str | None
 def in_progress(root: Path) -> str | None:
     """The merge, rebase, ``git am``, cherry-pick or revert stopped in the middle in the vault's
     repository, said as a refused commit says it (``None``: none is)."""
-    return _in_progress_reason(root)
+    return _first_in_progress(_in_progress_markers(root))
 
 
 def _in_progress_text(operation: _Operation) -> str:
@@ -740,7 +734,9 @@ class _Commit:
         self.head = head.stdout.strip() if head.returncode == 0 else None
         self.zero = "0" * len(self.head or _ZERO)  # 40 for SHA-1 repositories, 64 for SHA-256
         detached = _git(self.top, "symbolic-ref", "--quiet", "HEAD", check=False).returncode != 0
-        self.refusal = _in_progress_reason(self.top) or (DETACHED_REASON if detached else None)
+        # Where each operation's marker is: looked at now, and again under git's index lock.
+        self.markers = _in_progress_markers(self.top)
+        self.refusal = _first_in_progress(self.markers) or (DETACHED_REASON if detached else None)
         self.index_file = lock_dir / f"git-index-{os.getpid()}-{secrets.token_hex(4)}"
         self.not_committed: list[NotCommitted] = []
         self.yours_left_uncommitted: list[str] = []
@@ -785,7 +781,6 @@ class _Commit:
         commit = self._commit_object(updates, self._archived_trailers(changes, updates))
         index = self.top / git_path(self.top, "index")
         self._open_checks = index_checks.load(self.lock_dir)
-        markers = _in_progress_markers(self.top)
         prepared = self._person_index(index, updates, head_entries)
         try:
             # HEAD moves under git's own index lock, which every git command that moves HEAD or
@@ -798,7 +793,7 @@ class _Commit:
                 if not held:
                     return self._left_uncommitted(changes, updates, _INDEX_BUSY.format(
                         lock=shlex.quote(str(_lock_path(index))), seconds=INDEX_LOCK_SECONDS, top=self.top))
-                refusal = _first_in_progress(markers)  # asked again: a pull may have stopped on a conflict since
+                refusal = _first_in_progress(self.markers)  # asked again: a pull may have stopped on a conflict since
                 if refusal is not None:
                     return self._left_uncommitted(changes, updates, refusal)
                 if self._created_gone(changes):  # a checkout took one away since it was decided: decide again
@@ -1282,10 +1277,6 @@ def _index_info(updates: Mapping[str, _Entry | None], zero: str) -> bytes:
         line = f"0 {zero}\t{path}" if entry is None else f"{entry.mode} {entry.blob}\t{path}"
         lines.append(os.fsencode(line) + b"\0")
     return b"".join(lines)
-
-
-def _index_entries(top: Path, paths: Sequence[str], env: Mapping[str, str] | None = None) -> dict[str, _Entry]:
-    return _index_stages(top, paths, env)[0]
 
 
 def _index_stages(top: Path, paths: Sequence[str], env: Mapping[str, str] | None = None) -> tuple[dict[str, _Entry], set[str]]:
