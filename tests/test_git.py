@@ -2097,3 +2097,29 @@ def test_a_staged_version_that_overlaps_vaultmems_edit_is_kept_as_staged_and_sai
     assert git(repo, "ls-files", "--stage", "--", "people/rui.md") == staged  # theirs, byte for byte
     [said] = [record.getMessage() for record in caplog.records if "your staged version of" in record.getMessage()]
     assert "people/rui.md" in said and str(result.commit)[:10] in said and "undoes that change" in said
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="the hook is a shell script")
+def test_a_vaultmem_write_from_a_pre_commit_hook_of_git_commit_a_does_not_make_that_commit_fail(repo: Path) -> None:
+    """Was: `vaultmem remember` (or `check --fix`, run as a formatter is) from a `pre-commit` hook of
+    `git commit -a` committed, moving HEAD under the person's commit: theirs failed ("cannot lock ref
+    'HEAD'"), and their index lacked vaultmem's new note (`git status`: `D`), for their next commit to
+    record it deleted. Now vaultmem sees it runs inside that commit (GIT_INDEX_FILE names its
+    index.lock) and leaves its change uncommitted, saying why."""
+    (repo / ".vaultmem.toml").write_text('auto_commit = true\nembedder = "hashing"\n', encoding="utf-8")  # no model to load
+    commit_all(repo, "config")
+    out = repo.parent / "hook-output.json"
+    hook = repo / ".git" / "hooks" / "pre-commit"
+    hook.write_text(f"#!/bin/sh\nPYTHONPATH={shlex.quote(str(REPO))} {shlex.quote(sys.executable)} -m vaultmem --vault "
+                    f"{shlex.quote(str(repo))} remember 'The plumber comes on Monday at 8.' --json > {shlex.quote(str(out))}\n",
+                    encoding="utf-8")
+    hook.chmod(0o755)
+    (repo / "mine.md").write_text("# Maya's own note\n\nHer edit.\n", encoding="utf-8")
+    person = subprocess.run(["git", "commit", "-q", "-a", "-m", "maya: her edit"], cwd=repo, capture_output=True, text=True)
+    assert person.returncode == 0, person.stderr  # was: "cannot lock ref 'HEAD'"
+    assert changes_of(repo, "HEAD") == ["M\tmine.md"]
+    remembered = json.loads(out.read_text(encoding="utf-8"))
+    assert remembered["commit"] is None
+    [left_out] = remembered["not_committed"]
+    assert left_out["path"] == remembered["path"] and "inside a `git commit`" in left_out["reason"]
+    assert git(repo, "status", "--porcelain") == f"?? {remembered['path'].split('/')[0]}/\n"  # untracked, not `D`

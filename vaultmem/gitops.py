@@ -529,6 +529,22 @@ DETACHED_REASON = ("HEAD is detached (a rebase, bisect or checked-out commit), s
                    "`git rebase --abort` or a checkout would drop it; commit it yourself once HEAD is on a branch")
 
 
+def _inside_git_commit_reason() -> str | None:
+    """Why no commit can be made from inside a ``git commit`` that holds git's index: run from its
+    ``pre-commit`` hook (a ``vaultmem check --fix`` there, as a formatter is run), ``GIT_INDEX_FILE``
+    names the index that commit is writing (``index.lock``, ``next-index-*.lock``). Committing then
+    moved HEAD under that commit, which failed ("cannot lock ref 'HEAD'") and left the person's
+    index without vaultmem's new note (``git status``: ``D``), for their next commit to delete
+    (a review). ``None``: not inside one that says so (an as-is ``git commit`` gives its hooks
+    ``.git/index``, as after it is made)."""
+    index = os.environ.get("GIT_INDEX_FILE", "")
+    if not index.endswith(".lock"):
+        return None
+    return (f"vaultmem runs inside a `git commit` (its hook: GIT_INDEX_FILE is {index}, the index that commit is "
+            "writing), and a commit now would make that one fail; run vaultmem outside git's hooks, or commit "
+            "this file yourself (`git add` it in the hook to have it in your commit)")
+
+
 @dataclass(frozen=True)
 class _Operation:
     """An operation git stops in the middle of (on a conflict), as ``git status`` tells it: the
@@ -736,7 +752,8 @@ class _Commit:
         detached = _git(self.top, "symbolic-ref", "--quiet", "HEAD", check=False).returncode != 0
         # Where each operation's marker is: looked at now, and again under git's index lock.
         self.markers = _in_progress_markers(self.top)
-        self.refusal = _first_in_progress(self.markers) or (DETACHED_REASON if detached else None)
+        self.refusal = (_inside_git_commit_reason() or _first_in_progress(self.markers)
+                        or (DETACHED_REASON if detached else None))
         self.index_file = lock_dir / f"git-index-{os.getpid()}-{secrets.token_hex(4)}"
         self.not_committed: list[NotCommitted] = []
         self.yours_left_uncommitted: list[str] = []
