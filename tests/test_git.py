@@ -2123,3 +2123,29 @@ def test_a_vaultmem_write_from_a_pre_commit_hook_of_git_commit_a_does_not_make_t
     [left_out] = remembered["not_committed"]
     assert left_out["path"] == remembered["path"] and "inside a `git commit`" in left_out["reason"]
     assert git(repo, "status", "--porcelain") == f"?? {remembered['path'].split('/')[0]}/\n"  # untracked, not `D`
+
+
+FULL_DISK_INDEX_LOCK = """
+import resource, signal, sys
+from pathlib import Path
+from vaultmem import gitops
+signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a write past the limit fails (EFBIG), as on a full disk
+resource.setrlimit(resource.RLIMIT_FSIZE, (0, 0))
+try:
+    with gitops._git_index_held(Path(sys.argv[1]), 1.0) as held:
+        print("held", held)
+except OSError as error:
+    print(type(error).__name__, error)
+"""
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="no RLIMIT_FSIZE, no flock mark there")
+def test_git_index_lock_that_cannot_be_written_names_the_lock_and_is_not_left_behind(repo: Path) -> None:
+    """Was: the mark vaultmem writes into git's index.lock failed on a full disk as a bare `OSError:
+    [Errno 28] No space left on device`, naming no file, and escaped the commit as no GitError (so
+    not said as "made but not committed"). The disk is made full with a file size limit of 0 bytes."""
+    index = repo / ".git" / "index"
+    said = subprocess.run([sys.executable, "-c", FULL_DISK_INDEX_LOCK, str(index)], capture_output=True, text=True,
+                          env={**os.environ, "PYTHONPATH": str(REPO)}, timeout=60, check=True).stdout
+    assert said.startswith("OSError ") and str(repo / ".git" / "index.lock") in said, said
+    assert not (repo / ".git" / "index.lock").exists()  # released: the person's git is not locked out

@@ -691,7 +691,15 @@ def commit_changes(root: Path, changes: Sequence[FileChange], message: str, lock
     """
     with nullcontext() if lock_held else commit_lock(lock_dir):
         for _attempt in range(COMMIT_ATTEMPTS):
-            result = _Commit(root, lock_dir, message).make(_collapse(changes))
+            try:
+                result = _Commit(root, lock_dir, message).make(_collapse(changes))
+            except OSError as error:
+                # A full disk or a git directory this user cannot write, met by vaultmem itself (the
+                # copy of the person's index, git's index.lock): said as git's own failures are, so
+                # the caller says the change was made but not committed (it escaped as a bare OSError).
+                raise GitError(f"{error.strerror or error} ({error.filename or root}): free some space on that disk, or "
+                               "make the git directory writable, then see `git status` and commit the files "
+                               "yourself") from None
             if result is not None:
                 return result
     raise GitError(f"the change was made but not committed: HEAD of {root} kept moving while vaultmem committed "
@@ -1162,7 +1170,7 @@ def _git_index_held(index: Path, seconds: float) -> Iterator[bool]:
                 return
             time.sleep(LOCK_POLL_SECONDS)
     try:
-        _mark_as_ours(descriptor)
+        _mark_as_ours(descriptor, lock)
         yield True
     finally:
         try:
@@ -1184,13 +1192,17 @@ def _release_index_lock(lock: Path, descriptor: int) -> None:
 INDEX_LOCK_MARK = b"vaultmem commit lock: "
 
 
-def _mark_as_ours(descriptor: int) -> None:
+def _mark_as_ours(descriptor: int, lock: Path) -> None:
     """Flock the new ``index.lock``, then say whose it is: flocked first, so a reader that finds
     the mark finds the lock held while this process lives (and free once it is killed)."""
     if sys.platform == "win32":
         return  # no flock: a lock left there is never taken for a dead vaultmem's
     fcntl.flock(descriptor, fcntl.LOCK_EX)  # new and unknown to anyone else: taken at once
-    os.write(descriptor, INDEX_LOCK_MARK + f"pid {os.getpid()} on {socket.gethostname()}\n".encode(errors="replace"))
+    mark = INDEX_LOCK_MARK + f"pid {os.getpid()} on {socket.gethostname()}\n".encode(errors="replace")
+    try:
+        os.write(descriptor, mark)
+    except OSError as error:  # a full disk: os.write's error names no file
+        raise OSError(error.errno, error.strerror, str(lock)) from None
 
 
 def _remove_if_left_by_a_dead_vaultmem(lock: Path) -> bool:
