@@ -2149,3 +2149,23 @@ def test_git_index_lock_that_cannot_be_written_names_the_lock_and_is_not_left_be
                           env={**os.environ, "PYTHONPATH": str(REPO)}, timeout=60, check=True).stdout
     assert said.startswith("OSError ") and str(repo / ".git" / "index.lock") in said, said
     assert not (repo / ".git" / "index.lock").exists()  # released: the person's git is not locked out
+
+
+def test_a_staged_edit_of_a_forgotten_note_moves_with_it_and_the_persons_commit_does_not_bring_it_back(
+        repo: Path) -> None:
+    """Was: a note the person had staged an edit of, then forgotten (moved to the archive), stayed
+    staged at its old path (`git status`: `AD people/rui.md`): their next `git commit` put the
+    forgotten note back into the tree where it was, and every machine that pulled recalled it again.
+    Now their staged version moves with the file, as their working-tree edit does."""
+    auto_commit_on(repo)
+    commit_all(repo, "config")
+    note = repo / "people" / "rui.md"
+    note.write_text(note.read_text(encoding="utf-8") + "\nStaged line.\n", encoding="utf-8")
+    git(repo, "add", "people/rui.md")
+    result = Vault(repo).forget("people/rui")
+    assert result.commit is not None
+    assert git(repo, "status", "--porcelain") == "M  _archive/people/rui.md\n"  # was: also "AD people/rui.md"
+    git(repo, "commit", "-qm", "maya: her staged line")
+    assert git(repo, "ls-tree", "-r", "--name-only", "HEAD", "--", "people") == ""  # was: people/rui.md, back
+    assert "Staged line." in git(repo, "show", "HEAD:_archive/people/rui.md")
+    assert Vault(repo).check().problems == []

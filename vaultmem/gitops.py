@@ -773,6 +773,7 @@ class _Commit:
         self._put_back: dict[str, str] = {}  # path → the commit whose change the index had lost, put back
         self._unstaged: dict[str, str] = {}  # the same, but written too late to be git's: only said
         self._staged_apart: list[str] = []  # the person's staged version overlaps vaultmem's edit: kept, said
+        self._moves: dict[str, str] = {}  # a file this commit moves (to the archive): its path → where it was
 
     def make(self, changes: Sequence[FileChange]) -> CommitResult | None:
         """The result, or ``None`` when HEAD moved and the attempt must start again."""
@@ -804,6 +805,8 @@ class _Commit:
         if not updates:
             return CommitResult(None, self.not_committed)
         commit = self._commit_object(updates, self._archived_trailers(changes, updates))
+        self._moves = {self.full(change.path): self.full(change.moved_from) for change in changes
+                       if change.moved_from is not None}
         index = self.top / git_path(self.top, "index")
         self._open_checks = index_checks.load(self.lock_dir)
         prepared = self._person_index(index, updates, head_entries)
@@ -1061,8 +1064,10 @@ class _Commit:
             put_back = self._owed(staged, unmerged, stamp)
             staged = {**{path: entry for path, entry in staged.items() if path not in put_back},
                       **{path: entry for path, entry in put_back.items() if entry is not None}}
-            unchanged = {path: entry for path, entry in updates.items() if staged.get(path) == head.get(path)}
-            writes = {**put_back, **unchanged, **self._carried_into_staged(updates, staged, head)}
+            moved_along = self._staged_moved_along(updates, staged, head)
+            unchanged = {path: entry for path, entry in updates.items()
+                         if staged.get(path) == head.get(path) and path not in moved_along}
+            writes = {**put_back, **unchanged, **self._carried_into_staged(updates, staged, head), **moved_along}
             if not writes:
                 copy.unlink(missing_ok=True)
                 return _PreparedIndex(None, stamp)
@@ -1071,6 +1076,22 @@ class _Commit:
             copy.unlink(missing_ok=True)
             raise
         return _PreparedIndex(copy, stamp, {path: (head.get(path), entry) for path, entry in unchanged.items()})
+
+    def _staged_moved_along(self, updates: Mapping[str, _Entry | None], staged: Mapping[str, _Entry],
+                            head: Mapping[str, _Entry]) -> dict[str, _Entry | None]:
+        """The person's staged version of each file this commit moves (to the archive), moved with
+        the file: gone from where it was, staged where it went (their working-tree edit moves with
+        it too). Left where it was, it was a staged addition of a file no longer there (`git status`:
+        `AD`), and their next `git commit` put the forgotten note back at its old path in the tree —
+        recalled again on every machine that pulled it (a review)."""
+        moved: dict[str, _Entry | None] = {}
+        for target, source in self._moves.items():
+            theirs = staged.get(source)
+            if (theirs is None or theirs == head.get(source) or source not in updates or updates[source] is not None
+                    or updates.get(target) is None or staged.get(target) != head.get(target)):
+                continue  # nothing of theirs staged there, or the commit does not move it (left out)
+            moved[source], moved[target] = None, theirs
+        return moved
 
     def _owed(self, staged: Mapping[str, _Entry], unmerged: set[str],
               stamp: tuple[int, int, int] | None) -> dict[str, _Entry | None]:
