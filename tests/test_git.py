@@ -1954,3 +1954,236 @@ def test_an_archiving_forget_names_the_archived_file_to_delete(repo: Path) -> No
     result = run_cli(repo, "forget", "people/rui")
     assert result.exit_code == 0, result.stderr
     assert "the person deletes _archive/people/rui.md and rewrites history themselves" in result.stderr
+
+
+FULL_DISK_LOCK = """
+import resource, signal, sys
+from pathlib import Path
+from vaultmem import gitops
+signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a write past the limit fails (EFBIG), as on a full disk
+resource.setrlimit(resource.RLIMIT_FSIZE, (0, 0))
+try:
+    with gitops.commit_lock(Path(sys.argv[1])):
+        print("held")
+except Exception as error:
+    print(type(error).__name__, error)
+"""
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="no RLIMIT_FSIZE there")
+def test_a_write_lock_that_cannot_be_written_names_the_lock_file_and_the_fix(tmp_path: Path) -> None:
+    """Was: a full disk failed every write with `OSError: [Errno 28] No space left on device` from the
+    holder line written into `.vaultmem/git.lock`, naming no file: the person could not tell which
+    disk to free. The disk is made full for one process with a file size limit of 0 bytes."""
+    lock_dir = tmp_path / ".vaultmem"
+    said = subprocess.run([sys.executable, "-c", FULL_DISK_LOCK, str(lock_dir)], capture_output=True, text=True,
+                          env={**os.environ, "PYTHONPATH": str(REPO)}, timeout=60, check=True).stdout
+    assert said.startswith("LockFileUnwritable "), said
+    assert str(lock_dir / "git.lock") in said
+    assert "nothing was written" in said and "free some space on that disk" in said
+
+
+@pytest.mark.parametrize("checks", [
+    '[{"commit": "%s", "at_ns": 1, "inode": 1, "paths": {"memories/a.md": []}}]',  # was IndexError
+    '[{"commit": "%s", "at_ns": 1, "inode": 1, "paths": {"../../outside.md": [null, null]}}]',  # was git's "outside repository"
+    "[" * 5000 + "]" * 5000,  # was RecursionError
+    '{"commit": "%s"}',
+    '[{"commit": "%s", "at_ns": "soon", "inode": 1, "paths": {}}]',
+], ids=["pair-too-short", "path-outside", "nested-deep", "not-a-list", "at_ns-text"])
+def test_a_hand_edited_git_index_checks_file_is_said_and_set_aside_and_remember_still_commits(
+        repo: Path, checks: str, caplog: pytest.LogCaptureFixture) -> None:
+    """Was: a `.vaultmem/git-index-checks.json` edited by hand (or torn) made `remember` crash
+    (IndexError, RecursionError) or fail ("made but not committed": git's ls-files asked about a
+    path outside the repository) — a derived file of the moment stopping every commit."""
+    auto_commit_on(repo)
+    commit_all(repo, "config")
+    Vault(repo).remember("The plumber comes on Monday at 8.", layer="L2", now=NOW)
+    checks_file = repo / ".vaultmem" / "git-index-checks.json"
+    checks_file.write_text(checks.replace("%s", "ab" * 20), encoding="utf-8")
+    with caplog.at_level("WARNING", logger="vaultmem"):
+        result = Vault(repo).remember("The electrician comes on Tuesday.", layer="L2", now=NOW)
+    assert result.commit is not None and result.not_committed == []
+    [said] = [record.getMessage() for record in caplog.records if "could not read" in record.getMessage()]
+    assert str(checks_file) in said and "run `git status`" in said
+    assert git(repo, "status", "--porcelain") == ""
+    json.loads(checks_file.read_text(encoding="utf-8"))  # written anew by the commit
+
+
+def test_a_note_unstaged_after_the_clock_was_set_back_stays_unstaged_and_is_only_named(
+        repo: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """Was: the window in which an index write is taken for a failed `git commit`'s (5 s after
+    vaultmem's commit) had no start. With the clock set back an hour after vaultmem's commit (NTP,
+    a resumed virtual machine), every index written in that hour fell in it: the person's `git rm
+    --cached` of the note was undone by vaultmem's next commit, which said a git commit had failed.
+    The clock set back is the check recorded an hour "later" than the clock reads now."""
+    auto_commit_on(repo)
+    commit_all(repo, "config")
+    first = Vault(repo).remember("The plumber comes on Monday at 8.", layer="L2", now=NOW)
+    checks_file = repo / ".vaultmem" / "git-index-checks.json"
+    [check] = json.loads(checks_file.read_text(encoding="utf-8"))
+    check["at_ns"] += 3600 * 10**9
+    checks_file.write_text(json.dumps([check]), encoding="utf-8")
+    git(repo, "rm", "-q", "--cached", "--", first.path)  # the person's own unstaging, just now
+    with caplog.at_level("WARNING", logger="vaultmem"):
+        Vault(repo).remember("The electrician comes on Tuesday.", layer="L2", now=NOW)
+    assert git(repo, "ls-files", "--", first.path) == ""  # was: staged again
+    [said] = [record.getMessage() for record in caplog.records if "as it was before vaultmem's commit" in record.getMessage()]
+    assert f"git reset -q -- {first.path}" in said and "Set back" not in said
+    assert json.loads(checks_file.read_text(encoding="utf-8"))[0]["commit"] != first.commit  # the check is closed
+
+
+def test_a_commit_in_a_repository_with_a_split_index_leaves_no_shared_index_behind(repo: Path) -> None:
+    """Was: with `core.splitIndex` on, each vaultmem commit's private index wrote a shared index of
+    the whole tree (`.git/sharedindex.<id>`) that nothing named once the private index was deleted,
+    and git removes such files only two weeks later: one orphan the size of the index per commit.
+    (Fifty notes, so that one new entry does not make the person's own index write a new one.)"""
+    for number in range(50):
+        (repo / f"note-{number}.md").write_text(f"# Note {number}\n", encoding="utf-8")
+    auto_commit_on(repo)
+    git(repo, "config", "core.splitIndex", "true")
+    commit_all(repo, "fifty notes")
+    git(repo, "update-index", "--split-index")
+    before = sorted(path.name for path in (repo / ".git").glob("sharedindex.*"))
+    for text in ("The plumber comes on Monday at 8.", "The electrician comes on Tuesday.", "Rui plays bass."):
+        assert Vault(repo).remember(text, layer="L2", now=NOW).commit is not None
+    assert sorted(path.name for path in (repo / ".git").glob("sharedindex.*")) == before
+    assert git(repo, "status", "--porcelain") == ""
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="a file held open cannot be removed there")
+def test_a_git_lock_made_after_the_person_removed_vaultmems_held_lock_is_not_removed_by_its_release(
+        repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Git's advice for an index.lock it finds is to remove it by hand. Was: a person who removed the
+    one vaultmem held during its commit, and whose git command then made its own, had that live lock
+    unlinked when vaultmem let go of its own (by name): a second git command could then write the index
+    beside the first, and the first's rename of its lock failed."""
+    auto_commit_on(repo)
+    commit_all(repo, "config")
+    lock = repo / ".git" / "index.lock"
+    gits = b"DIRC, as git's new index is written into its lock"
+    real_move = gitops._Commit._move_head
+
+    def person_removes_the_lock_and_git_makes_its_own(self: gitops._Commit, commit: str) -> bool:
+        lock.unlink()  # the person's rm, as git's message advises
+        with open(lock, "xb") as made:  # their git command's lock, made as git makes it (O_EXCL)
+            made.write(gits)
+        return real_move(self, commit)
+
+    monkeypatch.setattr(gitops._Commit, "_move_head", person_removes_the_lock_and_git_makes_its_own)
+    result = Vault(repo).remember("The plumber comes on Monday at 8.", layer="L2", now=NOW)
+    assert result.commit is not None
+    assert lock.read_bytes() == gits  # git's lock is where git will rename it from
+    assert sorted(path.name for path in lock.parent.glob("index.lock*")) == ["index.lock"]  # nothing left aside
+
+
+def test_a_hunk_the_person_staged_stays_staged_and_their_commit_keeps_vaultmems_edit(repo: Path) -> None:
+    """A person stages one hunk of a note (`git add -p`), keeps another unstaged, and vaultmem then
+    tags the note. Was: the index kept their staged version, which lacks the tag: `git diff --cached`
+    showed the tag removed, and their next `git commit` recorded vaultmem's edit undone, unsaid.
+    Now the staged version gets vaultmem's edit too: what is staged is their hunk, and no more."""
+    auto_commit_on(repo)
+    commit_all(repo, "config")
+    note = repo / "people" / "rui.md"
+    committed = note.read_text(encoding="utf-8")
+    note.write_text(committed + "\nStaged line.\n", encoding="utf-8")
+    git(repo, "add", "people/rui.md")  # as `git add -p` of the first hunk leaves it
+    note.write_text(committed + "\nStaged line.\n\nUnstaged line.\n", encoding="utf-8")
+
+    result = Vault(repo).revise("people/rui", add_tags=["music"])
+    assert result.commit is not None and result.yours_left_uncommitted == ["people/rui.md"]
+    staged = git(repo, "diff", "--cached", "-U0", "--", "people/rui.md")
+    assert "+Staged line." in staged and "music" not in staged  # was: "-  - music" staged, the tag undone
+    assert "+Unstaged line." in git(repo, "diff", "-U0", "--", "people/rui.md")
+    git(repo, "commit", "-qm", "maya: staged line")
+    assert "music" in git(repo, "show", "HEAD:people/rui.md")  # was: the person's commit dropped the tag
+    assert "Unstaged line." not in git(repo, "show", "HEAD:people/rui.md")
+
+
+def test_a_staged_version_that_overlaps_vaultmems_edit_is_kept_as_staged_and_said(
+        repo: Path, caplog: pytest.LogCaptureFixture) -> None:
+    auto_commit_on(repo)
+    commit_all(repo, "config")
+    note = repo / "people" / "rui.md"
+    committed = note.read_text(encoding="utf-8")
+    note.write_text(committed.replace("Rui likes jazz.", "Rui likes jazz and fado."), encoding="utf-8")
+    git(repo, "add", "people/rui.md")
+    staged = git(repo, "ls-files", "--stage", "--", "people/rui.md")
+    note.write_text(committed, encoding="utf-8")  # their working copy back as committed, the staged edit kept
+    with caplog.at_level("WARNING", logger="vaultmem"):
+        result = Vault(repo).revise("people/rui", append="He plays bass.")
+    assert result.commit is not None and result.not_committed == []
+    assert git(repo, "ls-files", "--stage", "--", "people/rui.md") == staged  # theirs, byte for byte
+    [said] = [record.getMessage() for record in caplog.records if "your staged version of" in record.getMessage()]
+    assert "people/rui.md" in said and str(result.commit)[:10] in said and "undoes that change" in said
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="the hook is a shell script")
+def test_a_vaultmem_write_from_a_pre_commit_hook_of_git_commit_a_does_not_make_that_commit_fail(repo: Path) -> None:
+    """Was: `vaultmem remember` (or `check --fix`, run as a formatter is) from a `pre-commit` hook of
+    `git commit -a` committed, moving HEAD under the person's commit: theirs failed ("cannot lock ref
+    'HEAD'"), and their index lacked vaultmem's new note (`git status`: `D`), for their next commit to
+    record it deleted. Now vaultmem sees it runs inside that commit (GIT_INDEX_FILE names its
+    index.lock) and leaves its change uncommitted, saying why."""
+    (repo / ".vaultmem.toml").write_text('auto_commit = true\nembedder = "hashing"\n', encoding="utf-8")  # no model to load
+    commit_all(repo, "config")
+    out = repo.parent / "hook-output.json"
+    hook = repo / ".git" / "hooks" / "pre-commit"
+    hook.write_text(f"#!/bin/sh\nPYTHONPATH={shlex.quote(str(REPO))} {shlex.quote(sys.executable)} -m vaultmem --vault "
+                    f"{shlex.quote(str(repo))} remember 'The plumber comes on Monday at 8.' --json > {shlex.quote(str(out))}\n",
+                    encoding="utf-8")
+    hook.chmod(0o755)
+    (repo / "mine.md").write_text("# Maya's own note\n\nHer edit.\n", encoding="utf-8")
+    person = subprocess.run(["git", "commit", "-q", "-a", "-m", "maya: her edit"], cwd=repo, capture_output=True, text=True)
+    assert person.returncode == 0, person.stderr  # was: "cannot lock ref 'HEAD'"
+    assert changes_of(repo, "HEAD") == ["M\tmine.md"]
+    remembered = json.loads(out.read_text(encoding="utf-8"))
+    assert remembered["commit"] is None
+    [left_out] = remembered["not_committed"]
+    assert left_out["path"] == remembered["path"] and "inside a `git commit`" in left_out["reason"]
+    assert git(repo, "status", "--porcelain") == f"?? {remembered['path'].split('/')[0]}/\n"  # untracked, not `D`
+
+
+FULL_DISK_INDEX_LOCK = """
+import resource, signal, sys
+from pathlib import Path
+from vaultmem import gitops
+signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a write past the limit fails (EFBIG), as on a full disk
+resource.setrlimit(resource.RLIMIT_FSIZE, (0, 0))
+try:
+    with gitops._git_index_held(Path(sys.argv[1]), 1.0) as held:
+        print("held", held)
+except OSError as error:
+    print(type(error).__name__, error)
+"""
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="no RLIMIT_FSIZE, no flock mark there")
+def test_git_index_lock_that_cannot_be_written_names_the_lock_and_is_not_left_behind(repo: Path) -> None:
+    """Was: the mark vaultmem writes into git's index.lock failed on a full disk as a bare `OSError:
+    [Errno 28] No space left on device`, naming no file, and escaped the commit as no GitError (so
+    not said as "made but not committed"). The disk is made full with a file size limit of 0 bytes."""
+    index = repo / ".git" / "index"
+    said = subprocess.run([sys.executable, "-c", FULL_DISK_INDEX_LOCK, str(index)], capture_output=True, text=True,
+                          env={**os.environ, "PYTHONPATH": str(REPO)}, timeout=60, check=True).stdout
+    assert said.startswith("OSError ") and str(repo / ".git" / "index.lock") in said, said
+    assert not (repo / ".git" / "index.lock").exists()  # released: the person's git is not locked out
+
+
+def test_a_staged_edit_of_a_forgotten_note_moves_with_it_and_the_persons_commit_does_not_bring_it_back(
+        repo: Path) -> None:
+    """Was: a note the person had staged an edit of, then forgotten (moved to the archive), stayed
+    staged at its old path (`git status`: `AD people/rui.md`): their next `git commit` put the
+    forgotten note back into the tree where it was, and every machine that pulled recalled it again.
+    Now their staged version moves with the file, as their working-tree edit does."""
+    auto_commit_on(repo)
+    commit_all(repo, "config")
+    note = repo / "people" / "rui.md"
+    note.write_text(note.read_text(encoding="utf-8") + "\nStaged line.\n", encoding="utf-8")
+    git(repo, "add", "people/rui.md")
+    result = Vault(repo).forget("people/rui")
+    assert result.commit is not None
+    assert git(repo, "status", "--porcelain") == "M  _archive/people/rui.md\n"  # was: also "AD people/rui.md"
+    git(repo, "commit", "-qm", "maya: her staged line")
+    assert git(repo, "ls-tree", "-r", "--name-only", "HEAD", "--", "people") == ""  # was: people/rui.md, back
+    assert "Staged line." in git(repo, "show", "HEAD:_archive/people/rui.md")
+    assert Vault(repo).check().problems == []

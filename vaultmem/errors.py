@@ -6,6 +6,7 @@ fix it, so a CLI user or an MCP client can act on it without reading a traceback
 
 from __future__ import annotations
 
+import errno
 import posixpath
 import reprlib
 import shlex
@@ -680,6 +681,21 @@ class UnsafeLockFile(VaultmemError):
             "written a file elsewhere. Nothing was written: delete it "
             f"(`rm {shlex.quote(str(path))}`) and run the command again; vaultmem makes the lock anew"
         )
+
+
+class LockFileUnwritable(VaultmemError, OSError):
+    """The write lock was had, but its holder line could not be written into ``.vaultmem/git.lock``
+    (a full disk, a quota, an I/O error): refused before anything was read or written, as the
+    write itself would have failed on that disk (adr/0017)."""
+
+    def __init__(self, path: object, error: OSError) -> None:
+        self.path = path
+        self.reason = error.strerror or str(error)
+        full = error.errno in (errno.ENOSPC, errno.EFBIG, getattr(errno, "EDQUOT", errno.ENOSPC))  # EDQUOT: not on Windows
+        fix = ("free some space on that disk (or raise the quota) and run the command again" if full else
+               f"check that {path} can be written by this user (`ls -l {shlex.quote(str(path))}`) and run the command again")
+        super().__init__(f"cannot write {path}, the lock vaultmem's writes take turns on ({self.reason}); nothing "
+                         f"was written. To fix: {fix}")
 
 
 class IndexDamaged(DerivedIndexError):

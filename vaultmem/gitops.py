@@ -27,13 +27,13 @@ import sys
 import time
 import unicodedata
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from contextlib import AbstractContextManager, contextmanager, nullcontext
+from contextlib import AbstractContextManager, contextmanager, nullcontext, suppress
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import index_checks
-from .errors import GitError, WriteLockBusy
+from .errors import GitError, LockFileUnwritable, WriteLockBusy
 from .lock_files import open_lock_file, open_plain_file, read_lock_file
 from .noteio import FileChange
 from .results import NotCommitted
@@ -66,15 +66,23 @@ def _git(root: Path, *args: str, check: bool = True, env: Mapping[str, str] | No
     output = subprocess.CompletedProcess(result.args, result.returncode, result.stdout.decode("utf-8", "surrogateescape"),
                                          result.stderr.decode("utf-8", "replace"))
     if check and result.returncode != 0:
-        raise GitError(f"git {' '.join(args[:2])} failed in {root}: {output.stderr.strip() or output.stdout.strip()}")
+        raise GitError(f"git {_named(args)} failed in {root}: {output.stderr.strip() or output.stdout.strip()}")
     return output
 
 
 def _git_bytes(root: Path, *args: str, env: Mapping[str, str] | None = None, stdin: bytes | None = None) -> bytes:
     result = _run(root, args, env, stdin)
     if result.returncode != 0:
-        raise GitError(f"git {' '.join(args[:2])} failed in {root}: {result.stderr.decode('utf-8', 'replace').strip()}")
+        raise GitError(f"git {_named(args)} failed in {root}: {result.stderr.decode('utf-8', 'replace').strip()}")
     return result.stdout
+
+
+def _named(args: Sequence[str]) -> str:
+    """The command's first two words, as an error names it (``update-index -z``), after any
+    ``-c key=value`` of ours."""
+    while len(args) >= 2 and args[0] == "-c":
+        args = args[2:]
+    return " ".join(args[:2])
 
 
 GIT_SECONDS = 60  # a git command that takes longer is stopped and said to have failed
@@ -521,6 +529,22 @@ DETACHED_REASON = ("HEAD is detached (a rebase, bisect or checked-out commit), s
                    "`git rebase --abort` or a checkout would drop it; commit it yourself once HEAD is on a branch")
 
 
+def _inside_git_commit_reason() -> str | None:
+    """Why no commit can be made from inside a ``git commit`` that holds git's index: run from its
+    ``pre-commit`` hook (a ``vaultmem check --fix`` there, as a formatter is run), ``GIT_INDEX_FILE``
+    names the index that commit is writing (``index.lock``, ``next-index-*.lock``). Committing then
+    moved HEAD under that commit, which failed ("cannot lock ref 'HEAD'") and left the person's
+    index without vaultmem's new note (``git status``: ``D``), for their next commit to delete
+    (a review). ``None``: not inside one that says so (an as-is ``git commit`` gives its hooks
+    ``.git/index``, as after it is made)."""
+    index = os.environ.get("GIT_INDEX_FILE", "")
+    if not index.endswith(".lock"):
+        return None
+    return (f"vaultmem runs inside a `git commit` (its hook: GIT_INDEX_FILE is {index}, the index that commit is "
+            "writing), and a commit now would make that one fail; run vaultmem outside git's hooks, or commit "
+            "this file yourself (`git add` it in the hook to have it in your commit)")
+
+
 @dataclass(frozen=True)
 class _Operation:
     """An operation git stops in the middle of (on a conflict), as ``git status`` tells it: the
@@ -549,12 +573,6 @@ _IN_PROGRESS = (
 )
 
 
-def _in_progress_reason(top: Path) -> str | None:
-    """Why no commit can be made while a merge, rebase, ``git am``, cherry-pick or revert is
-    in progress (``None``: none is)."""
-    return _first_in_progress(_in_progress_markers(top))
-
-
 def _in_progress_markers(top: Path) -> list[tuple[_Operation, Path]]:
     """Where each operation's marker would be, found with ``rev-parse --git-path``, which knows
     where a linked worktree's or a submodule's git directory is."""
@@ -572,7 +590,7 @@ def _first_in_progress(markers: Sequence[tuple[_Operation, Path]]) -> str | None
 def in_progress(root: Path) -> str | None:
     """The merge, rebase, ``git am``, cherry-pick or revert stopped in the middle in the vault's
     repository, said as a refused commit says it (``None``: none is)."""
-    return _in_progress_reason(root)
+    return _first_in_progress(_in_progress_markers(root))
 
 
 def _in_progress_text(operation: _Operation) -> str:
@@ -604,6 +622,7 @@ _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 LOCK_POLL_SECONDS = 0.05
 HOLDER_COMMAND_CHARS = 200  # a program name and two command words fit
 _ZERO = "0" * 40
+_FILE_MODES = ("100644", "100755")  # a plain file's index modes (not a symlink's, nor a submodule's)
 
 log = logging.getLogger("vaultmem")
 
@@ -672,7 +691,15 @@ def commit_changes(root: Path, changes: Sequence[FileChange], message: str, lock
     """
     with nullcontext() if lock_held else commit_lock(lock_dir):
         for _attempt in range(COMMIT_ATTEMPTS):
-            result = _Commit(root, lock_dir, message).make(_collapse(changes))
+            try:
+                result = _Commit(root, lock_dir, message).make(_collapse(changes))
+            except OSError as error:
+                # A full disk or a git directory this user cannot write, met by vaultmem itself (the
+                # copy of the person's index, git's index.lock): said as git's own failures are, so
+                # the caller says the change was made but not committed (it escaped as a bare OSError).
+                raise GitError(f"{error.strerror or error} ({error.filename or root}): free some space on that disk, or "
+                               "make the git directory writable, then see `git status` and commit the files "
+                               "yourself") from None
             if result is not None:
                 return result
     raise GitError(f"the change was made but not committed: HEAD of {root} kept moving while vaultmem committed "
@@ -692,6 +719,15 @@ def _collapse(changes: Sequence[FileChange]) -> list[FileChange]:
 class _Entry:
     mode: str
     blob: str
+
+
+# The private index a commit is built in is whole and plain, whatever the person's git config says
+# of their own. With `core.splitIndex` on, each commit's private index wrote a shared index of the
+# whole tree into the git directory (`sharedindex.<id>`, named by nothing once the private index
+# was deleted, removed by git only two weeks later): one orphan the size of the index per commit.
+# `core.fsmonitor`: the person's hook (a watchman query) was run by each of these commands, which
+# look at no file of the working tree.
+_PRIVATE_INDEX = ("-c", "core.splitIndex=false", "-c", "core.fsmonitor=false")
 
 
 class _LeftOut:
@@ -722,7 +758,10 @@ class _Commit:
         self.head = head.stdout.strip() if head.returncode == 0 else None
         self.zero = "0" * len(self.head or _ZERO)  # 40 for SHA-1 repositories, 64 for SHA-256
         detached = _git(self.top, "symbolic-ref", "--quiet", "HEAD", check=False).returncode != 0
-        self.refusal = _in_progress_reason(self.top) or (DETACHED_REASON if detached else None)
+        # Where each operation's marker is: looked at now, and again under git's index lock.
+        self.markers = _in_progress_markers(self.top)
+        self.refusal = (_inside_git_commit_reason() or _first_in_progress(self.markers)
+                        or (DETACHED_REASON if detached else None))
         self.index_file = lock_dir / f"git-index-{os.getpid()}-{secrets.token_hex(4)}"
         self.not_committed: list[NotCommitted] = []
         self.yours_left_uncommitted: list[str] = []
@@ -733,6 +772,8 @@ class _Commit:
         self._open_checks: list[index_checks.IndexSet] = []
         self._put_back: dict[str, str] = {}  # path → the commit whose change the index had lost, put back
         self._unstaged: dict[str, str] = {}  # the same, but written too late to be git's: only said
+        self._staged_apart: list[str] = []  # the person's staged version overlaps vaultmem's edit: kept, said
+        self._moves: dict[str, str] = {}  # a file this commit moves (to the archive): its path → where it was
 
     def make(self, changes: Sequence[FileChange]) -> CommitResult | None:
         """The result, or ``None`` when HEAD moved and the attempt must start again."""
@@ -764,9 +805,10 @@ class _Commit:
         if not updates:
             return CommitResult(None, self.not_committed)
         commit = self._commit_object(updates, self._archived_trailers(changes, updates))
+        self._moves = {self.full(change.path): self.full(change.moved_from) for change in changes
+                       if change.moved_from is not None}
         index = self.top / git_path(self.top, "index")
         self._open_checks = index_checks.load(self.lock_dir)
-        markers = _in_progress_markers(self.top)
         prepared = self._person_index(index, updates, head_entries)
         try:
             # HEAD moves under git's own index lock, which every git command that moves HEAD or
@@ -779,7 +821,7 @@ class _Commit:
                 if not held:
                     return self._left_uncommitted(changes, updates, _INDEX_BUSY.format(
                         lock=shlex.quote(str(_lock_path(index))), seconds=INDEX_LOCK_SECONDS, top=self.top))
-                refusal = _first_in_progress(markers)  # asked again: a pull may have stopped on a conflict since
+                refusal = _first_in_progress(self.markers)  # asked again: a pull may have stopped on a conflict since
                 if refusal is not None:
                     return self._left_uncommitted(changes, updates, refusal)
                 if self._created_gone(changes):  # a checkout took one away since it was decided: decide again
@@ -824,6 +866,10 @@ class _Commit:
             log.warning("vaultmem: git's index has %s as it was before vaultmem's commit %s, so your next commit "
                         "would undo that commit's change to it. If you did not unstage it yourself, `git reset -q -- "
                         "%s` puts it back as committed", path, earlier[:10], shlex.quote(path))
+        for path in self._staged_apart:
+            log.warning("vaultmem: your staged version of %s overlaps vaultmem's change to it in commit %s, so it "
+                        "is left as you staged it: committing it as staged undoes that change. `git diff --cached -- "
+                        "%s` shows it; stage the file again (`git add -p`) to keep both", path, commit[:10], shlex.quote(path))
         now = time.time_ns()
         still_open = [check for check in self._open_checks if check.open_at(now)]
         stamp = _stamp(index)
@@ -935,16 +981,46 @@ class _Commit:
     def _merge(self, head_blob: str, before: bytes, after: bytes, path: str) -> bytes | None:
         """HEAD's version with vaultmem's edit (before → after) applied; None on overlap."""
         ours = _git_bytes(self.top, "cat-file", "--filters", f"--path={path}", head_blob)
+        return self._three_way(ours, before, after)
+
+    def _three_way(self, ours: bytes, base: bytes, theirs: bytes) -> bytes | None:
+        """``ours`` with the change from ``base`` to ``theirs`` applied (``git merge-file``); None
+        when the two overlap."""
         folder = self.index_file.parent
-        names = [folder / f"{self.index_file.name}.{part}" for part in ("head", "base", "ours")]
+        names = [folder / f"{self.index_file.name}.{part}" for part in ("ours", "base", "theirs")]
         try:
-            for name, data in zip(names, (ours, before, after), strict=True):
+            for name, data in zip(names, (ours, base, theirs), strict=True):
                 name.write_bytes(data)
             result = _run(self.top, ["merge-file", "-p", "--quiet", *map(str, names)], None, None)
         finally:
             for name in names:
                 name.unlink(missing_ok=True)
         return result.stdout if result.returncode == 0 else None
+
+    def _carried_into_staged(self, updates: Mapping[str, _Entry | None], staged: Mapping[str, _Entry],
+                             head: Mapping[str, _Entry]) -> dict[str, _Entry]:
+        """The person's staged version of each file vaultmem edits, with vaultmem's edit applied
+        (three-way: HEAD's blob, their staged one, the one committed now), so that what they staged
+        stays their change and no more. Left as it was, it lacked vaultmem's edit: `git diff
+        --cached` showed that edit undone, and their next `git commit` recorded it undone, unsaid (a
+        review: a `git add -p` hunk staged in a note vaultmem then tagged). Where the two overlap
+        their staged version is kept as it was and said (:attr:`_staged_apart`)."""
+        self._staged_apart.clear()
+        carried: dict[str, _Entry] = {}
+        for path, entry in updates.items():
+            was, theirs = head.get(path), staged.get(path)
+            if (entry is None or was is None or theirs is None or theirs in (was, entry)
+                    or theirs.mode not in _FILE_MODES or was.mode not in _FILE_MODES):
+                continue  # not edited by both (a deletion, a new note, nothing staged, a symlink)
+            contents = blobs(self.top, [was.blob, theirs.blob, entry.blob])
+            merged = self._three_way(contents[theirs.blob], contents[was.blob], contents[entry.blob])
+            if merged is None:
+                self._staged_apart.append(path)
+                continue
+            # No --path: blobs are stored clean, and merging three of them gives a clean one.
+            blob = _git_bytes(self.top, "hash-object", "-w", "--stdin", stdin=merged).decode().strip()
+            carried[path] = _Entry(theirs.mode, blob)
+        return carried
 
     def _entries(self, paths: Sequence[str]) -> dict[str, _Entry]:
         listed = _git_bytes(self.top, "ls-tree", "-z", "--full-tree", self.head or "", "--", *paths) if paths else b""
@@ -954,11 +1030,12 @@ class _Commit:
         """The commit of HEAD plus ``updates`` (an object only: HEAD is not moved)."""
         env = {"GIT_INDEX_FILE": str(self.index_file)}
         if self.head:
-            _git(self.top, "read-tree", self.head, env=env)
+            _git(self.top, *_PRIVATE_INDEX, "read-tree", self.head, env=env)
         else:
-            _git(self.top, "read-tree", "--empty", env=env)
-        _git_bytes(self.top, "update-index", "-z", "--index-info", env=env, stdin=_index_info(updates, self.zero))
-        tree = _git(self.top, "write-tree", env=env).stdout.strip()
+            _git(self.top, *_PRIVATE_INDEX, "read-tree", "--empty", env=env)
+        _git_bytes(self.top, *_PRIVATE_INDEX, "update-index", "-z", "--index-info", env=env,
+                   stdin=_index_info(updates, self.zero))
+        tree = _git(self.top, *_PRIVATE_INDEX, "write-tree", env=env).stdout.strip()
         parents = ["-p", self.head] if self.head else []
         signing = ["-S"] if _signs_commits(self.top) else []
         message = "\n\n".join([self.message, "\n".join(trailers)]) if trailers else self.message
@@ -987,8 +1064,10 @@ class _Commit:
             put_back = self._owed(staged, unmerged, stamp)
             staged = {**{path: entry for path, entry in staged.items() if path not in put_back},
                       **{path: entry for path, entry in put_back.items() if entry is not None}}
-            unchanged = {path: entry for path, entry in updates.items() if staged.get(path) == head.get(path)}
-            writes = {**put_back, **unchanged}
+            moved_along = self._staged_moved_along(updates, staged, head)
+            unchanged = {path: entry for path, entry in updates.items()
+                         if staged.get(path) == head.get(path) and path not in moved_along}
+            writes = {**put_back, **unchanged, **self._carried_into_staged(updates, staged, head), **moved_along}
             if not writes:
                 copy.unlink(missing_ok=True)
                 return _PreparedIndex(None, stamp)
@@ -997,6 +1076,22 @@ class _Commit:
             copy.unlink(missing_ok=True)
             raise
         return _PreparedIndex(copy, stamp, {path: (head.get(path), entry) for path, entry in unchanged.items()})
+
+    def _staged_moved_along(self, updates: Mapping[str, _Entry | None], staged: Mapping[str, _Entry],
+                            head: Mapping[str, _Entry]) -> dict[str, _Entry | None]:
+        """The person's staged version of each file this commit moves (to the archive), moved with
+        the file: gone from where it was, staged where it went (their working-tree edit moves with
+        it too). Left where it was, it was a staged addition of a file no longer there (`git status`:
+        `AD`), and their next `git commit` put the forgotten note back at its old path in the tree —
+        recalled again on every machine that pulled it (a review)."""
+        moved: dict[str, _Entry | None] = {}
+        for target, source in self._moves.items():
+            theirs = staged.get(source)
+            if (theirs is None or theirs == head.get(source) or source not in updates or updates[source] is not None
+                    or updates.get(target) is None or staged.get(target) != head.get(target)):
+                continue  # nothing of theirs staged there, or the commit does not move it (left out)
+            moved[source], moved[target] = None, theirs
+        return moved
 
     def _owed(self, staged: Mapping[str, _Entry], unmerged: set[str],
               stamp: tuple[int, int, int] | None) -> dict[str, _Entry | None]:
@@ -1096,26 +1191,39 @@ def _git_index_held(index: Path, seconds: float) -> Iterator[bool]:
                 return
             time.sleep(LOCK_POLL_SECONDS)
     try:
-        _mark_as_ours(descriptor)
+        _mark_as_ours(descriptor, lock)
         yield True
     finally:
         try:
-            lock.unlink(missing_ok=True)
+            _release_index_lock(lock, descriptor)
         finally:
-            os.close(descriptor)  # after the unlink: until then a reader finds it flocked, so held
+            os.close(descriptor)  # after the removal: until then a reader finds it flocked, so held
+
+
+def _release_index_lock(lock: Path, descriptor: int) -> None:
+    """Remove the ``index.lock`` vaultmem holds (``descriptor``), only if its name still holds it.
+    Git's advice for a lock it finds is "remove the file manually": a person who did so while
+    vaultmem held it, and whose git command then made its own, had that live lock unlinked by
+    vaultmem's release — and a second git command could then write the index beside the first."""
+    with suppress(FileNotFoundError):  # removed by the person, and no lock made since: nothing of ours is left
+        _take_away_if_still(lock, os.fstat(descriptor))
 
 
 # The first line of an index.lock vaultmem made: git's own holds an index ("DIRC…") or nothing yet.
 INDEX_LOCK_MARK = b"vaultmem commit lock: "
 
 
-def _mark_as_ours(descriptor: int) -> None:
+def _mark_as_ours(descriptor: int, lock: Path) -> None:
     """Flock the new ``index.lock``, then say whose it is: flocked first, so a reader that finds
     the mark finds the lock held while this process lives (and free once it is killed)."""
     if sys.platform == "win32":
         return  # no flock: a lock left there is never taken for a dead vaultmem's
     fcntl.flock(descriptor, fcntl.LOCK_EX)  # new and unknown to anyone else: taken at once
-    os.write(descriptor, INDEX_LOCK_MARK + f"pid {os.getpid()} on {socket.gethostname()}\n".encode(errors="replace"))
+    mark = INDEX_LOCK_MARK + f"pid {os.getpid()} on {socket.gethostname()}\n".encode(errors="replace")
+    try:
+        os.write(descriptor, mark)
+    except OSError as error:  # a full disk: os.write's error names no file
+        raise OSError(error.errno, error.strerror, str(lock)) from None
 
 
 def _remove_if_left_by_a_dead_vaultmem(lock: Path) -> bool:
@@ -1221,10 +1329,6 @@ def _index_info(updates: Mapping[str, _Entry | None], zero: str) -> bytes:
     return b"".join(lines)
 
 
-def _index_entries(top: Path, paths: Sequence[str], env: Mapping[str, str] | None = None) -> dict[str, _Entry]:
-    return _index_stages(top, paths, env)[0]
-
-
 def _index_stages(top: Path, paths: Sequence[str], env: Mapping[str, str] | None = None) -> tuple[dict[str, _Entry], set[str]]:
     """The index's entries of ``paths`` (stage 0), and which of them are unmerged (a conflict)."""
     listed = _git_bytes(top, "ls-files", "-z", "--stage", "--", *paths, env=env) if paths else b""
@@ -1267,7 +1371,12 @@ def _exclusive_lock(path: Path, wait: LockWait) -> Iterator[None]:
     descriptor = open_lock_file(path)
     try:
         _wait_for_lock(descriptor, path, wait)
-        _write_holder(descriptor)
+        try:
+            _write_holder(descriptor)
+        except OSError as error:
+            # A full disk: os.write's error names no file ("No space left on device"), and the
+            # person could not tell which disk to free (a review).
+            raise LockFileUnwritable(path, error) from None
         try:
             yield
         finally:
