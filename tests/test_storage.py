@@ -324,9 +324,9 @@ def test_index_after_deleting_most_notes_shrinks_the_file_and_answers_as_a_fresh
     # index of the old size for ever (stop 35: .vaultmem/ ~6x the notes of a big vault).
     from vaultmem import Vault
     from vaultmem.embedders import HashingEmbedder
-    from vaultmem.storage import store as store_module
+    from vaultmem.storage import reclaim
 
-    monkeypatch.setattr(store_module, "RECLAIM_MIN_FREE_PAGES", 16)  # a small vault frees less than 4 MiB
+    monkeypatch.setattr(reclaim, "RECLAIM_MIN_FREE_PAGES", 16)  # a small vault frees less than 4 MiB
     vault_dir = tmp_path / "vault"
     notes = _many_notes(vault_dir, 120)
     queries = ["harbour3 lantern4", "zq7x", "zq100x", "granite meadow"]

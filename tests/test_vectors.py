@@ -122,3 +122,64 @@ def test_exact_scores_after_a_search_are_the_products_of_the_current_vectors(sam
             found, scores = index.scores_of(query, wanted)
             gathered, matrix = index.matrix_of(wanted)
             assert found == gathered and scores.tobytes() == np.einsum("ij,j->i", matrix, query).tobytes()
+
+
+# -- one generation of snapshot files on disk (adr/0005, addendum of stop 37)
+
+
+def _snapshot_names(vault: Path) -> list[str]:
+    return sorted(path.name for path in (vault / ".vaultmem").iterdir() if path.suffix in (".npz", ".hnsw"))
+
+
+def test_a_fold_leaves_one_snapshot_file_per_space_on_disk(sample_vault: Path, wordllama: object) -> None:
+    # Was: the replaced snapshot of each space stayed until the next fold — after any fold,
+    # every vector was on disk three times (SQLite, this snapshot, the one before): a fifth
+    # of .vaultmem/ at 10,000 notes.
+    with Vault(sample_vault, embedder=wordllama) as vault:  # type: ignore[arg-type]
+        vault.index()
+        query = "oat milk in coffee"
+        before = [(hit.path, round(hit.score, 6)) for hit in vault.search(query, k=5)]
+        for space in (NOTE_SPACE, PASSAGE_SPACE):
+            assert VectorIndex(vault.store, 256, space).fold(force=True)
+        names = _snapshot_names(sample_vault)
+        assert names == sorted([vault.store.vectors.snapshot().file, vault.store.passage_vectors.snapshot().file])  # type: ignore[list-item]
+        assert [(hit.path, round(hit.score, 6)) for hit in vault.search(query, k=5)] == before
+
+
+def test_a_reader_whose_read_began_before_a_fold_answers_from_the_new_snapshot(sample_vault: Path, wordllama: object) -> None:
+    # The file its read transaction names is gone (removed by the fold at once): it reads again.
+    with Vault(sample_vault, embedder=wordllama) as writer, Vault(sample_vault, embedder=wordllama) as reader:  # type: ignore[arg-type]
+        writer.index()
+        query = wordllama.embed(["Berlin offsite hotel"])[0]  # type: ignore[attr-defined]
+        index = VectorIndex(reader.store, 256, NOTE_SPACE)
+        with reader.store.read_snapshot():
+            named = reader.store.vectors.snapshot().file  # the read began: it names this file
+            assert VectorIndex(writer.store, 256, NOTE_SPACE).fold(force=True)
+            assert not (sample_vault / ".vaultmem" / str(named)).exists()
+        expected = VectorIndex(writer.store, 256, NOTE_SPACE).search(query, 5)
+        assert index.search(query, 5) == expected and expected
+
+
+def test_a_fold_whose_old_graph_another_writer_replaced_yields_instead_of_failing(
+        sample_vault: Path, wordllama: object, monkeypatch: object) -> None:
+    # A `watch` and an `index` fold at once: the second read the old name, the first published
+    # and removed that file before the second loaded it to extend it.
+    import vaultmem.vectors as vectors_module
+
+    with Vault(sample_vault, embedder=wordllama) as first, Vault(sample_vault, embedder=wordllama) as second:  # type: ignore[arg-type]
+        first.index()
+        read_graph = vectors_module.read_graph
+        raced: list[Path] = []
+
+        def the_other_writer_publishes_first(path: Path, dimension: int) -> object:
+            if not raced:  # once, in the second writer's fold; the first's own fold reads as usual
+                raced.append(path)
+                assert VectorIndex(first.store, 256, NOTE_SPACE).fold(force=True)
+            return read_graph(path, dimension)
+
+        monkeypatch.setattr(vectors_module, "read_graph", the_other_writer_publishes_first)  # type: ignore[attr-defined]
+        published = second.store.vectors.snapshot().file
+        assert VectorIndex(second.store, 256, NOTE_SPACE).fold(force=True) is False
+        winner = first.store.vectors.snapshot().file
+        assert winner != published and second.store.vectors.snapshot().file == winner
+        assert raced and [name for name in _snapshot_names(sample_vault) if name.endswith(".hnsw")] == [winner]

@@ -192,15 +192,20 @@ class DerivedIndex:
 
     def _reclaim_free_pages(self) -> None:
         """After a big delete the file shrinks (Store.reclaim_free_pages). The index is complete
-        either way: a disk too full for the rewrite is said, not made the command's failure."""
-        from .errors import IndexNotWritable
-
+        either way: a disk too full for the rewrite, or a writer elsewhere holding the lock, is
+        said, not made the command's failure."""
         try:
             reclaimed = self.store.reclaim_free_pages()
-        except IndexNotWritable as refused:
+        except (IndexNotWritable, IndexBusy) as refused:
             log.warning("the index is up to date, but its freed pages could not be given back to the disk: %s", refused)
             return
-        if reclaimed is not None:
+        if reclaimed is None:
+            return
+        if reclaimed.held_by_reader:
+            # Said apart: the file has not shrunk yet, and a log that says it has would be untrue.
+            log.info("freed %d bytes of index pages; %s shrinks once another process (a `watch`, an MCP server) has "
+                     "finished the read it was in", reclaimed.bytes_before - reclaimed.bytes_after, self.store.path)
+        else:
             log.info("gave %d bytes of freed index pages back to the disk", reclaimed.bytes_before - reclaimed.bytes_after)
 
     def drop(self) -> None:

@@ -307,8 +307,7 @@ def remove_files(paths: list[Path]) -> None:
         path.unlink(missing_ok=True)
 
 
-def remove_stale_snapshots(state_dir: Path, keep: str | None, previous: str | None = None,
-                           prefix: str = NOTE_SPACE.file_prefix) -> None:
+def remove_stale_snapshots(state_dir: Path, keep: str | None, prefix: str = NOTE_SPACE.file_prefix) -> None:
     """Delete snapshot files that are not the current one, and abandoned temp files.
 
     A reader that still has an old file open keeps reading it (POSIX unlink semantics);
@@ -318,7 +317,7 @@ def remove_stale_snapshots(state_dir: Path, keep: str | None, previous: str | No
     cutoff = time.time() - SNAPSHOT_GRACE_SECONDS
     keep_seq = _snapshot_seq(keep, prefix) if keep is not None else None
     for path in state_dir.glob(f"{prefix}*"):
-        if path.name in (keep, previous) or _leave_alone(path, keep_seq, cutoff, prefix):
+        if path.name == keep or _leave_alone(path, keep_seq, cutoff, prefix):
             continue
         path.unlink(missing_ok=True)
 

@@ -107,6 +107,11 @@ class _ReadAgain(Exception):
     """Internal: the snapshot moved between two reads of our own; start a new transaction."""
 
 
+class _FoldedElsewhere(Exception):
+    """Internal: another writer published a snapshot (and removed the one this fold meant to
+    extend) since this fold read its name; that writer's snapshot stands."""
+
+
 class VectorIndex:
     """Reads and (in one writer at a time) folds the vectors of one space of one vault."""
 
@@ -362,7 +367,10 @@ class VectorIndex:
             return False
         if old_name is None and self.table.max_seq() == 0:
             return False
-        index, new_seq, deleted, tombstone_seq = self._folded_index(None if rebuild else old_name, num_threads)
+        try:
+            index, new_seq, deleted, tombstone_seq = self._folded_index(None if rebuild else old_name, num_threads)
+        except _FoldedElsewhere:
+            return False
         return self._publish(index, old_name, new_seq, deleted, tombstone_seq)
 
     def _folded_index(self, old_name: str | None, num_threads: int) -> tuple[hnswlib.Index | MatrixSnapshot, int, int, int]:
@@ -383,6 +391,13 @@ class VectorIndex:
                 index = read_graph(self.store.state_dir / old_name, self.dimension)  # a private copy: the fold writes into it
             except DamagedSnapshot as damage:
                 self._set_aside(old_name, str(damage))
+                return self._build_from_scratch(len(live), new_seq, num_threads), new_seq, 0, tombstone_seq
+            except FileNotFoundError:
+                # Removed since the check above: a writer in another process (a `watch` beside an
+                # `index`) published its fold and removed this one. Without this the fold — and
+                # the command — failed on the missing file instead of yielding to that writer.
+                if self.table.snapshot().file != old_name:
+                    raise _FoldedElsewhere from None
                 return self._build_from_scratch(len(live), new_seq, num_threads), new_seq, 0, tombstone_seq
             stored = set(index.get_ids_list())
             dead = stored - live
@@ -438,9 +453,15 @@ class VectorIndex:
         if not self.table.swap_snapshot(old_name, name, new_seq, deleted, tombstone_seq):
             final.unlink(missing_ok=True)  # another writer folded first; its snapshot stands
             return False
-        # The replaced snapshot stays until the next publish: a reader whose read
-        # transaction began before the swap still finds the file SQLite named to it.
-        remove_stale_snapshots(self.store.state_dir, keep=name, previous=old_name, prefix=self.space.file_prefix)
+        # The replaced snapshot goes at once (adr/0005, stop 37: kept until the next publish, it
+        # was a fifth of .vaultmem/). A reader whose read transaction began before the swap finds
+        # its file gone and reads again in a new transaction (_ReadAgain, SnapshotMoved); one
+        # that loaded it keeps its copy; a writer extending it yields (_FoldedElsewhere).
+        if old_name is not None:
+            # Named: a fold that added nothing has the seq of the file it replaced, and the sweep
+            # below leaves a young file of our seq alone (another writer's, as far as it can tell).
+            (self.store.state_dir / old_name).unlink(missing_ok=True)
+        remove_stale_snapshots(self.store.state_dir, keep=name, prefix=self.space.file_prefix)
         return True
 
 

@@ -42,6 +42,11 @@ SQL_VARIABLES_PER_QUERY = 500
 # words: ~9 MiB more), so each search read most pages again from the OS: ~0.7 ms of CPU a
 # search. Only pages read are held: a search process at 10,000 notes grew by 7 MB.
 PAGE_CACHE_KIB = 65536
+# The WAL left on disk after a checkpoint, at most (SQLite cuts it to this when it starts the WAL
+# over). Without a limit the WAL keeps the size of the biggest write since the last connection
+# closed: after a VACUUM that met a reader in another process, as big as the whole index, kept
+# for as long as a `watch` or an MCP server holds the index open (adr/0013, stop 37).
+WAL_KEEP_BYTES = 4 << 20
 
 # SQLite's primary result codes (the low byte of an extended code) that name a fault.
 SQLITE_PERM, SQLITE_BUSY, SQLITE_READONLY, SQLITE_IOERR, SQLITE_CORRUPT = 3, 5, 8, 10, 11
@@ -78,6 +83,7 @@ class Connection:
             conn.execute("PRAGMA synchronous = NORMAL")
             conn.execute("PRAGMA foreign_keys = ON")
             conn.execute(f"PRAGMA cache_size = -{PAGE_CACHE_KIB}")
+            conn.execute(f"PRAGMA journal_size_limit = {WAL_KEEP_BYTES}")
         except BaseException:
             conn.close()
             raise

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import sqlite3
 from contextlib import AbstractContextManager
-from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import IndexNotWritable
@@ -13,24 +12,13 @@ from .meta import READER_KEY, REBUILDING, MetaStore
 from .migrations import drop_derived, migrate
 from .notes import NoteStore
 from .passages import PassageStore
+from .reclaim import Reclaimed
+from .reclaim import reclaim_free_pages as _reclaim_free_pages
 from .requests import RequestStore
 from .tasks import TaskStore
 from .usage import UsageStore
 from .usage_backup import UsageBackup
 from .vectors import NOTE_SPACE, PASSAGE_SPACE, VectorSpace, VectorStore
-
-# Free pages worth a VACUUM: at least this share of the file, and at least 4 MiB (a file with a
-# few free pages keeps them: the next writes reuse them). See adr/0013's addendum.
-RECLAIM_FREE_SHARE = 0.10
-RECLAIM_MIN_FREE_PAGES = 1024
-
-
-@dataclass(frozen=True)
-class Reclaimed:
-    """What :meth:`Store.reclaim_free_pages` gave back: the file's size before and after."""
-
-    bytes_before: int
-    bytes_after: int
 
 
 class Store:
@@ -87,30 +75,10 @@ class Store:
 
     def reclaim_free_pages(self) -> Reclaimed | None:
         """Give the pages deletes freed back to the disk, when they are many (``vaultmem index``
-        after a big delete or change); None when there were too few to bother.
-
-        SQLite keeps freed pages in the file for later writes: a vault that lost half its notes
-        kept an index of the old size for ever. ``VACUUM`` rewrites the file without them (and
-        packs the half-empty pages); it needs room for a second copy meanwhile (in the WAL),
-        so on a disk too full for it the index stays as it is, complete, and
-        :class:`IndexNotWritable` says so. Not inside a transaction (VACUUM cannot be).
-        """
-        if self.db.in_transaction:
-            return None
-        try:
-            page_size, pages, free = (int(self.db.execute(f"PRAGMA {name}").fetchone()[0])
-                                      for name in ("page_size", "page_count", "freelist_count"))
-            if free < RECLAIM_MIN_FREE_PAGES or free < pages * RECLAIM_FREE_SHARE:
-                return None
-            self.db.execute("VACUUM")
-            # The copy went into the WAL: checkpoint it into the file and empty the WAL now, unless
-            # a reader holds an older snapshot for more than a second (a later checkpoint does it).
-            with self.db.waiting_at_most(1.0):
-                self.db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall()
-            after = int(self.db.execute("PRAGMA page_count").fetchone()[0])
-        except sqlite3.Error as error:
-            raise index_failure(error, self.path, self.db.identity) from None
-        return Reclaimed(pages * page_size, after * page_size)
+        after a big delete or change); None when there were too few to bother. See reclaim.py:
+        :class:`IndexNotWritable` when there is no room for VACUUM's copy, :class:`IndexBusy`
+        when another writer held the lock; the index is complete either way."""
+        return _reclaim_free_pages(self.db)
 
     @property
     def in_transaction(self) -> bool:
