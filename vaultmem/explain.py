@@ -47,12 +47,13 @@ from .git_dates import commit_words
 from .git_index import unmerged_warning
 from .index_progress import IndexBuilding
 from .inline_fields import inline_fields
+from .late import LATE_DEPTH
 from .lifecycle import format_timestamp, from_epoch_us, is_expired_us, to_epoch_us
 from .notes import read_note, text_values
 from .option_names import OptionNames
 from .paths import PACKAGE_FOLDERS
 from .periods import Span, span_between
-from .ranking import NAME_MARGIN, PROPERTY_BONUS, SideHit, match_kind, note_scores
+from .ranking import NAME_MARGIN, PROPERTY_BONUS, Fused, SideHit, match_kind, note_scores
 from .resolution import WAYS, in_index, left_the_vault, refuse_if_linked_out, refuse_if_named_link_out, spellings
 from .search import (
     CANDIDATES_MIN,
@@ -171,7 +172,7 @@ def explain_file(paths: VaultPaths, spelled: list[str], query: str, k: int, rebu
         reason = f"not indexed yet: {relative} is in the vault but not in the index ({why})"
     else:
         reason = f"not a note vaultmem reads: {not_a_note(paths, relative)}, so it is never indexed or searched"
-    return Explanation(relative, None, None, query, k, False, _ranks(None, None, None), _scores(None, None, None),
+    return Explanation(relative, None, None, query, k, False, _ranks(None, None, None), _scores(None, None, None, None),
                        None, None, [reason])
 
 
@@ -211,13 +212,15 @@ def explain_row(searcher: Searcher, row: NoteRow, meta: dict[str, Any], query: s
     reasons = [*blocking, *_notes(row, eligibility, names), *_git_date_notes(row, searcher.paths, blocking),
                *_file_notes(searcher, row, names),
                *_unmerged_notes(searcher, row, names), *named, *_value_reason(searcher, label, query, found, meta, body),
+               *_late_reason(fused),
                _ranking_reason(position, k, lifted_words, vector, text, found, names),
                *_unheld_reason(found, lifted.include_expired)]
     passage = _best_passage(searcher, row, query, vector, text)
     value = None if fused is None else round(found.score(fused, searcher.embedder.score_calibration), 4)
     return Explanation(
         row.path, row.id, row.title, query, k, in_answer, _ranks(vector_rank, text_rank, position),
-        _scores(None if vector is None else round(vector.score, 4), None if text is None else round(text.score, 4), value),
+        _scores(None if vector is None else round(vector.score, 4), None if text is None else round(text.score, 4), value,
+                None if fused is None or fused.late_lift is None else round(fused.late_lift, 4)),
         None if fused is None else match_kind(vector_rank, text_rank, k), passage, reasons, bool(lifted_words),
     )
 
@@ -286,8 +289,20 @@ def _ranks(vectors: int | None, text: int | None, fused: int | None) -> dict[str
     return {"vectors": vectors, "text": text, "fused": fused}
 
 
-def _scores(vectors: float | None, text: float | None, fused: float | None) -> dict[str, float | None]:
-    return {"vectors": vectors, "text": text, "fused": fused}
+def _scores(vectors: float | None, text: float | None, fused: float | None, late: float | None) -> dict[str, float | None]:
+    return {"vectors": vectors, "text": text, "fused": fused, "late": late}
+
+
+def _late_reason(fused: Fused | None) -> list[str]:
+    """Late interaction in words (late.py): what the best passages' tokens, compared one by one
+    with the query's, added to the note's fused value or took from it."""
+    if fused is None or fused.late_lift is None:
+        return []
+    lift = fused.late_lift
+    how = "closer to" if lift > 0 else "further from" if lift < 0 else "as close to"
+    return [f"word-by-word match (late interaction): its best passages' words are {how} the query's, one by one, "
+            f"than those of the other first {LATE_DEPTH} candidates on average, which "
+            f"{'adds' if lift >= 0 else 'takes'} {abs(lift):.2f} {'to' if lift >= 0 else 'from'} its fused value"]
 
 
 def _filter_reasons(row: NoteRow, meta: dict[str, Any], eligibility: Eligibility, paths: VaultPaths,

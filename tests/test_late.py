@@ -1,0 +1,147 @@
+"""Late interaction (vaultmem/late.py): passages' token ids stored with their vectors, kept in
+step with the files, and the MaxSim part of a note's fused value — as search and explain see it.
+
+Real files in tmp_path, the real index (SQLite, hnswlib) and the real default embedder.
+"""
+
+from __future__ import annotations
+
+import shutil
+import sqlite3
+from pathlib import Path
+
+import numpy as np
+from helpers import NOW, copy_sample_vault
+
+from vaultmem import Vault
+from vaultmem.embedders import HashingEmbedder
+from vaultmem.late import blob_to_ids, lifts, maxsims
+
+STORY = """---
+categories:
+  - "[[Books]]"
+genre:
+  - "[[Sci-fi]]"
+---
+
+## Quotes
+
+Would she make an engagement to visit the public nurseries at an early date? She could not
+visit the public nurseries through press of engagements. The room was filled with the noise of bells.
+"""
+
+SHOW = """---
+categories:
+  - "[[Shows]]"
+genre:
+  - "[[Sci-fi]]"
+rating: 7
+---
+"""
+
+
+def _stored(root: Path) -> dict[tuple[str, int], bytes]:
+    """Each passage's stored ids, by its note's path and its number in the note."""
+    with sqlite3.connect(root / ".vaultmem" / "index.db") as db:
+        rows = db.execute("SELECT n.path, p.number, t.ids FROM passage_tokens t JOIN passages p ON p.label = t.label "
+                          "JOIN notes n ON n.label = p.note_label").fetchall()
+    return {(str(path), int(number)): bytes(ids) for path, number, ids in rows}
+
+
+def _passages(root: Path) -> int:
+    with sqlite3.connect(root / ".vaultmem" / "index.db") as db:
+        return int(db.execute("SELECT count(*) FROM passages").fetchone()[0])
+
+
+def test_a_piece_inside_a_longer_word_is_not_that_word(wordllama: object) -> None:
+    # Was (PASSAGES.md §25): "nurseries" is "▁nur" + "series", and the piece "series" scored .85
+    # against the query's "series", lifting a story above the show asked for (kepano's Futurama 3 → 4).
+    table = wordllama.token_table()  # type: ignore[attr-defined]
+    query, story, show = wordllama.token_ids(["series", "visit the public nurseries", "categories: shows"])  # type: ignore[attr-defined]
+    pieces = [wordllama._model.tokenizer.id_to_token(int(token)) for token in story]  # type: ignore[attr-defined]
+    assert "series" not in pieces and all(piece.startswith("▁") for piece in pieces)
+    story_score, show_score = maxsims(table, query, [story, show])
+    assert story_score < 0.5 and show_score > story_score
+
+
+def test_maxsim_of_a_passage_is_the_mean_of_each_query_tokens_best_cosine(wordllama: object) -> None:
+    table = wordllama.token_table()  # type: ignore[attr-defined]
+    query, passage = wordllama.token_ids(["oat milk coffee", "she drinks coffee with oat milk"])  # type: ignore[attr-defined]
+    unit = table.vectors / table.norms[:, None]
+    expected = float((unit[query.astype(int)] @ unit[passage.astype(int)].T).max(axis=1).mean())
+    found = maxsims(table, query, [passage, np.zeros(0, dtype=np.uint16)])
+    assert abs(float(found[0]) - expected) < 1e-5 and abs(expected - 1.0) < 1e-5  # every word held: 1
+    assert float(found[1]) == 0.0  # a passage with no kept token scores 0, not NaN
+
+
+def test_lifts_are_the_weighted_z_scores_and_nothing_when_all_are_equal() -> None:
+    assert lifts({1: 0.5, 2: 0.5}) == {1: 0.0, 2: 0.0}
+    found = lifts({1: 0.2, 2: 0.4}, weight=0.4)
+    assert abs(found[1] + 0.4) < 1e-9 and abs(found[2] - 0.4) < 1e-9
+
+
+def test_token_ids_follow_edits_and_deletes_and_a_rebuild_gives_the_same(tmp_path: Path, wordllama: object) -> None:
+    root = copy_sample_vault(tmp_path / "vault")
+    (root / "References").mkdir()
+    (root / "References" / "The Machine Stops.md").write_text(STORY, encoding="utf-8")
+    with Vault(root, embedder=wordllama) as vault:  # type: ignore[arg-type]
+        vault.index()
+        before = _stored(root)
+        assert len(before) == _passages(root) > 0  # every passage has its ids
+        (root / "References" / "The Machine Stops.md").write_text(STORY.replace("nurseries", "gardens"), encoding="utf-8")
+        vault.index()
+        edited = _stored(root)
+        assert edited[("References/The Machine Stops.md", 0)] != before[("References/The Machine Stops.md", 0)]
+        (root / "References" / "The Machine Stops.md").unlink()
+        vault.index()
+        kept = _stored(root)
+        assert not any(path == "References/The Machine Stops.md" for path, _ in kept) and len(kept) == _passages(root)
+    shutil.rmtree(root / ".vaultmem")
+    with Vault(root, embedder=wordllama) as vault:  # type: ignore[arg-type]
+        vault.index()
+    assert _stored(root) == kept
+
+
+def test_another_embedder_drops_the_ids_and_search_blends_no_maxsim(tmp_path: Path, wordllama: object) -> None:
+    root = copy_sample_vault(tmp_path / "vault")
+    with Vault(root, embedder=wordllama) as vault:  # type: ignore[arg-type]
+        vault.index()
+    assert _stored(root)
+    with Vault(root, embedder=HashingEmbedder()) as vault:
+        vault.index()
+        assert _stored(root) == {}  # the hashing embedder has no static token table
+        explained = vault.explain("preferences/milk-in-coffee.md", "how does Maya take her coffee", k=3, now=NOW)
+    assert explained.score["late"] is None
+    assert not any(reason.startswith("word-by-word match") for reason in explained.reasons)
+
+
+def test_explain_says_what_the_maxsim_added_and_agrees_with_search(tmp_path: Path, wordllama: object) -> None:
+    root = copy_sample_vault(tmp_path / "vault")
+    (root / "References").mkdir()
+    (root / "References" / "The Machine Stops.md").write_text(STORY, encoding="utf-8")
+    (root / "References" / "Futurama.md").write_text(SHOW, encoding="utf-8")
+    query = "the animated science fiction comedy series I watched"
+    with Vault(root, embedder=wordllama) as vault:  # type: ignore[arg-type]
+        vault.index()
+        hits = vault.search(query, k=5, now=NOW)
+        added: dict[str, float] = {}
+        for position, hit in enumerate(hits, start=1):
+            explained = vault.explain(hit.path, query, k=5, now=NOW)
+            assert explained.rank["fused"] == position and explained.score["fused"] == hit.score
+            late = explained.score["late"]
+            assert late is not None
+            said = [reason for reason in explained.reasons if reason.startswith("word-by-word match (late interaction)")]
+            assert len(said) == 1 and f"{abs(late):.2f}" in said[0]
+            added[hit.path] = late
+    assert len(added) == len(hits) == 5
+
+
+def test_stored_ids_are_the_embedded_texts_word_tokens(tmp_path: Path, wordllama: object) -> None:
+    root = tmp_path / "vault"
+    root.mkdir()
+    (root / "Futurama.md").write_text(SHOW, encoding="utf-8")
+    with Vault(root, embedder=wordllama) as vault:  # type: ignore[arg-type]
+        vault.index()
+    (blob,) = _stored(root).values()
+    pieces = [wordllama._model.tokenizer.id_to_token(int(token)) for token in blob_to_ids(blob)]  # type: ignore[attr-defined]
+    assert "▁Sci" in pieces and "fi" not in pieces and "ows" not in pieces

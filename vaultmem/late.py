@@ -1,0 +1,90 @@
+"""Late interaction (MaxSim) over a static token table: the part of a note's fused score that
+comes from its best passages' words, token by token (adr/0004 "Late interaction").
+
+An embedder whose tokens have fixed vectors (WordLlama: its embedding table) gives each passage
+its tokens' ids, stored with the passage (storage/passages.py, ``passage_tokens``). A query's
+tokens are scored once against the distinct ids of its candidates' passages (q × U, U the
+union), then each passage's MaxSim is one gather and one max per query token: the mean over the
+query's tokens of each one's best cosine among the passage's. A note's is its best passages'.
+
+Only a word's first token is kept, on both sides, with digits (:func:`TokenTable.words`): a
+piece inside a longer word is not that word ("nurseries" is "▁nur" + "series", and "series"
+scored .85 against the query's "▁series", lifting a story over the show asked for —
+benchmarks/PASSAGES.md §26). Pure functions over arrays: no SQL, no files.
+"""
+
+from __future__ import annotations
+
+import statistics
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+# The first fused notes whose MaxSim is blended, and its weight (fused + LATE_WEIGHT × the
+# MaxSim's z-score among them): measured on the five sets (PASSAGES.md §26; 0.2–0.5 all pass
+# the adoption rule, 0.4 lifts the conversations most).
+LATE_DEPTH = 50
+LATE_WEIGHT = 0.4
+
+
+@dataclass(frozen=True)
+class TokenTable:
+    """A static table of token vectors: each row's norm, and which ids are kept (a word's first token, a digit)."""
+
+    vectors: np.ndarray  # tokens × dimension, as the embedder holds them (not normalised: no 32 MB copy)
+    norms: np.ndarray  # each row's norm (1 where 0: a zero row scores 0)
+    kept: np.ndarray  # bool per id
+
+    @classmethod
+    def of(cls, vectors: np.ndarray, pieces: Sequence[str]) -> TokenTable:
+        norms = np.linalg.norm(vectors, axis=1).astype(np.float32)
+        norms[norms == 0] = 1.0
+        kept = np.asarray([(piece.startswith("▁") and len(piece) > 1) or piece.isdigit() for piece in pieces], dtype=bool)
+        return cls(vectors, norms, kept)
+
+    def words(self, ids: Sequence[int] | np.ndarray) -> np.ndarray:
+        """The ids MaxSim compares, as stored (uint16: WordLlama has 32,000 tokens)."""
+        found = np.asarray(ids, dtype=np.int64)
+        found = found[(found >= 0) & (found < len(self.kept))]
+        kept: np.ndarray = found[self.kept[found]].astype(np.uint16)
+        return kept
+
+
+def ids_to_blob(ids: np.ndarray) -> bytes:
+    return np.asarray(ids, dtype="<u2").tobytes()
+
+
+def blob_to_ids(blob: bytes) -> np.ndarray:
+    return np.frombuffer(blob, dtype="<u2")
+
+
+def maxsims(table: TokenTable, query: np.ndarray, passages: Sequence[np.ndarray]) -> np.ndarray:
+    """Each passage's MaxSim against the query's token ids (0 for an empty query or passage)."""
+    result = np.zeros(len(passages), dtype=np.float32)
+    lengths = np.asarray([len(ids) for ids in passages], dtype=np.int64)
+    if not len(query) or not int(lengths.sum()):
+        return result
+    every = np.concatenate([ids for ids in passages if len(ids)]).astype(np.int64)
+    union, positions = np.unique(every, return_inverse=True)
+    query_ids = np.asarray(query, dtype=np.int64)
+    query_unit = table.vectors[query_ids] / table.norms[query_ids][:, None]
+    similarity = (query_unit @ table.vectors[union].T) / table.norms[union]  # q × U
+    held = lengths > 0
+    starts = np.concatenate([[0], np.cumsum(lengths[held])[:-1]])
+    best = np.maximum.reduceat(similarity[:, positions.reshape(-1)], starts, axis=1)  # q × passages held
+    result[held] = best.mean(axis=0)
+    return result
+
+
+def lifts(scores: Mapping[int, float], weight: float = LATE_WEIGHT) -> dict[int, float]:
+    """What each note's MaxSim adds to its fused value: ``weight`` × its z-score among ``scores``
+    (0 for all when they do not differ: one candidate, or none with a stored token)."""
+    if not scores:
+        return {}
+    values = list(scores.values())
+    mean = statistics.fmean(values)
+    spread = statistics.pstdev(values)
+    if spread == 0:
+        return dict.fromkeys(scores, 0.0)
+    return {label: weight * (value - mean) / spread for label, value in scores.items()}
