@@ -123,6 +123,9 @@ class TokenSums:
     counts: np.ndarray
     tail_totals: np.ndarray
     tail_counts: np.ndarray
+    # Per text, the token ids late interaction compares (Embedder.token_ids), taken from the same
+    # tokenizing as the sums (tokenizing again doubled the embed step); None: no static token table.
+    ids: list[np.ndarray] | None = None
 
     @classmethod
     def zeros(cls, rows: int, dimension: int) -> TokenSums:
@@ -132,6 +135,11 @@ class TokenSums:
     def put(self, rows: list[int], batch: TokenSums) -> None:
         self.totals[rows], self.counts[rows] = batch.totals, batch.counts
         self.tail_totals[rows], self.tail_counts[rows] = batch.tail_totals, batch.tail_counts
+        if batch.ids is not None:
+            if self.ids is None:
+                self.ids = [np.zeros(0, dtype=np.uint16)] * len(self.counts)
+            for row, ids in zip(rows, batch.ids, strict=True):
+                self.ids[row] = ids
 
 
 def length_factors(totals: np.ndarray, prior: float | None) -> np.ndarray:
@@ -240,7 +248,9 @@ class WordLlamaEmbedder(Embedder):
         width = int(head.sum(axis=1).max(initial=0))
         heads = (vectors[:, :width] * head[:, :width, None]).sum(axis=1)
         counts = mask.sum(axis=1)
-        return TokenSums(totals, counts, totals - heads, counts - head.sum(axis=1))
+        kept = (mask > 0) & self.token_table().kept[ids]  # the tokens late interaction compares (late.TokenTable.words)
+        words = [row[keep].astype(np.uint16) for row, keep in zip(ids, kept, strict=True)]
+        return TokenSums(totals, counts, totals - heads, counts - head.sum(axis=1), words)
 
 
 class SentenceTransformerEmbedder(Embedder):

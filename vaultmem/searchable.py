@@ -135,7 +135,7 @@ def _by_token_sums(embedder: Embedder, notes: Sequence[SearchableNote]) -> list[
             texts.append(embed_text(head, words))
             tails.append(len(head) + 2)  # the passage's own text: its share of the whole note
     sums = embedder.sums(texts, tails)
-    ids = embedder.token_ids(texts)
+    ids = sums.ids
     found: list[NoteVectors] = []
     row = 0
     for note in notes:
