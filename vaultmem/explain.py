@@ -53,7 +53,7 @@ from .notes import read_note, text_values
 from .option_names import OptionNames
 from .paths import PACKAGE_FOLDERS
 from .periods import Span, span_between
-from .ranking import NAME_MARGIN, PROPERTY_BONUS, Fused, SideHit, match_kind, note_scores
+from .ranking import NAME_MARGIN, PROPERTY_BONUS, SideHit, match_kind, note_scores
 from .resolution import WAYS, in_index, left_the_vault, refuse_if_linked_out, refuse_if_named_link_out, spellings
 from .search import (
     CANDIDATES_MIN,
@@ -212,8 +212,7 @@ def explain_row(searcher: Searcher, row: NoteRow, meta: dict[str, Any], query: s
     reasons = [*blocking, *_notes(row, eligibility, names), *_git_date_notes(row, searcher.paths, blocking),
                *_file_notes(searcher, row, names),
                *_unmerged_notes(searcher, row, names), *named, *_value_reason(searcher, label, query, found, meta, body),
-               *_late_reason(fused),
-               _ranking_reason(position, k, lifted_words, vector, text, found, names),
+               _ranking_reason(position, k, lifted_words, vector, text, found, names, fused.late_lift if fused else None),
                *_unheld_reason(found, lifted.include_expired)]
     passage = _best_passage(searcher, row, query, vector, text)
     value = None if fused is None else round(found.score(fused, searcher.embedder.score_calibration), 4)
@@ -293,16 +292,15 @@ def _scores(vectors: float | None, text: float | None, fused: float | None, late
     return {"vectors": vectors, "text": text, "fused": fused, "late": late}
 
 
-def _late_reason(fused: Fused | None) -> list[str]:
-    """Late interaction in words (late.py): what the best passages' tokens, compared one by one
-    with the query's, added to the note's fused value or took from it."""
-    if fused is None or fused.late_lift is None:
-        return []
-    lift = fused.late_lift
-    how = "closer to" if lift > 0 else "further from" if lift < 0 else "as close to"
-    return [f"word-by-word match (late interaction): its best passages' words are {how} the query's, one by one, "
-            f"than those of the other first {LATE_DEPTH} candidates on average, which "
-            f"{'adds' if lift >= 0 else 'takes'} {abs(lift):.2f} {'to' if lift >= 0 else 'from'} its fused value"]
+def _late_words(lift: float | None) -> str:
+    """Late interaction in words (late.py): what its best passages' words, matched one by one to
+    the query's, added to its fused value or took from it, beside the first LATE_DEPTH candidates'."""
+    if lift is None:
+        return ""
+    verb = "adds" if lift >= 0 else "takes"
+    return (f"; word by word (late interaction) its best passages match the query {'better' if lift >= 0 else 'worse'} "
+            f"than the first {LATE_DEPTH} candidates on average, which {verb} {abs(lift):.2f} {'to' if lift >= 0 else 'from'} "
+            "its fused value")
 
 
 def _filter_reasons(row: NoteRow, meta: dict[str, Any], eligibility: Eligibility, paths: VaultPaths,
@@ -526,8 +524,8 @@ def _text_rows(searcher: Searcher, query: str, label: int, all_terms: bool) -> l
 
 
 def _ranking_reason(position: int | None, k: int, lifted: str, vector: SideHit | None, text: SideHit | None,
-                    found: Candidates, names: OptionNames) -> str:
-    sides = _sides_sentence(vector, text, found)
+                    found: Candidates, names: OptionNames, late: float | None = None) -> str:
+    sides = _sides_sentence(vector, text, found) + _late_words(late)
     if position is None:
         pool = max(CANDIDATES_MIN, k)
         return f"{lifted + ', ' if lifted else ''}neither side proposes it among its best {pool} notes: {sides}"
