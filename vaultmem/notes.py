@@ -299,9 +299,7 @@ from .spelled_days import value_date
 #     (notes.created_moment → spelled_days.value_date): a day in words, a linked day, a year. Nothing is embedded again.
 # 102: a closing block of labels under a rule (`---` / `Created: 2026-03-01`, an Obsidian footer) dates a note as one
 #     under a blank line does, when the rule has a blank line and text above it (date_lines._closing_rule).
-# 103: each passage's token ids (a word's first token, digits) are stored with its vectors for late
-#     interaction (late.py, storage passage_tokens); the embed recipe changed with it: every note is embedded again.
-READER_VERSION = "103"
+READER_VERSION = "102"
 BOM = "\ufeff"
 # A Windows editor ("Unicode" in Notepad, PowerShell's Out-File) saves UTF-16 behind one of these.
 UTF16_BOMS = ((codecs.BOM_UTF16_LE, "utf-16-le", "UTF-16 LE"), (codecs.BOM_UTF16_BE, "utf-16-be", "UTF-16 BE"))

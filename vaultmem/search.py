@@ -87,8 +87,6 @@ from .fields import (
 )
 from .git_index import UnmergedWatch, unmerged_warning
 from .identifiers import camel_words
-from .late import LATE_DEPTH, blob_to_ids, maxsims
-from .late import lifts as late_lifts
 from .lifecycle import from_epoch_us, is_expired_us, resolve_now, to_epoch_us
 from .links import labels_first
 from .marks import marks_folded
@@ -910,8 +908,7 @@ class Searcher:
         text, unheld, by_prefix, by_stems, every_word = self._text_side(words, pool, eligibility)
         proposed = {hit.label for hit in (*vectors, *text)}
         valued = valued_notes(query, self.store.passages.properties_of(sorted(proposed)))
-        fused = fuse(vectors, text, pool, self._named(query, eligibility), standard=CANDIDATES_MIN, valued=valued,
-                     late=self._late(words, vectors, text))
+        fused = fuse(vectors, text, pool, self._named(query, eligibility), standard=CANDIDATES_MIN, valued=valued)
         paths = self.passage_table.current().paths_by_labels([item.label for item in fused])
         # Labels come from the same snapshot as `paths`; one missing here is a vector of a
         # note deleted before this query began.
@@ -924,30 +921,6 @@ class Searcher:
         weight = min(1.0, self.store.notes.count_at_most(UNHELD_FULL_NOTES) / UNHELD_FULL_NOTES) if unheld else 1.0
         return Candidates(vectors, text, alive, paths, tuple(word.shown for word in words), unheld, weight, by_prefix, by_stems,
                           frozenset(valued), every_word)
-
-    def _late(self, words: Sequence[QueryWord], vectors: Sequence[SideHit], text: Sequence[SideHit],
-              ) -> Callable[[Sequence[Fused]], dict[int, float]] | None:
-        """The MaxSim lifts of the first LATE_DEPTH fused notes (late.py), over each one's best
-        passages (each side's best, when the side proposed it); None when the embedder has no
-        static token table or the query no word it keeps. A note none of whose passages has
-        stored ids (written by another embedder mid-switch) gets no lift."""
-        table = self.embedder.token_table()
-        asked = self.embedder.token_ids([" ".join(word.shown for word in words)]) if table is not None and words else None
-        if table is None or asked is None or not len(asked[0]):
-            return None
-        best: dict[int, list[int]] = {}
-        for hit in (*vectors, *text):
-            best.setdefault(hit.label, []).append(hit.passage)
-
-        def lifts(ordered: Sequence[Fused]) -> dict[int, float]:
-            wanted = {item.label: best.get(item.label, []) for item in ordered[:LATE_DEPTH]}
-            stored = self.store.passages.token_ids(sorted({passage for passages in wanted.values() for passage in passages}))
-            order = sorted(stored)
-            scored = dict(zip(order, maxsims(table, asked[0], [blob_to_ids(stored[label]) for label in order]).tolist(), strict=True))
-            return late_lifts({label: max(scored[p] for p in passages if p in scored)
-                               for label, passages in wanted.items() if any(p in scored for p in passages)})
-
-        return lifts
 
     def _named(self, query: str, eligibility: Eligibility) -> list[int]:
         """The notes the query asks for by name (the name bonus): those one of whose names the
