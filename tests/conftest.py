@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import subprocess
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -65,3 +66,20 @@ def wordllama() -> object:
     from vaultmem.embedders import WordLlamaEmbedder
 
     return WordLlamaEmbedder()
+
+
+@pytest.fixture
+def small_disk(tmp_path: Path) -> Iterator[Path]:
+    """A 16 MiB tmpfs mounted for this test: a real file system to fill up (a real ENOSPC) or
+    remount read-only (EROFS). Skipped where the tests do not run as root."""
+    if os.geteuid() != 0:
+        pytest.skip("needs root to mount a small tmpfs (a real ENOSPC / EROFS)")
+    mount_point = tmp_path / "disk"
+    mount_point.mkdir()
+    mounted = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=16m", "tmpfs", str(mount_point)], capture_output=True)
+    if mounted.returncode != 0:
+        pytest.skip(f"cannot mount a tmpfs here: {mounted.stderr.decode(errors='replace').strip()}")
+    try:
+        yield mount_point
+    finally:
+        subprocess.run(["umount", "-l", str(mount_point)], check=True)

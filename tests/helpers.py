@@ -343,3 +343,20 @@ def init_repo(root: Path) -> None:
     git(root, "init", "-q")
     git(root, "config", "user.email", "maya@example.com")
     git(root, "config", "user.name", "Maya")
+
+
+MANY_NOTE_WORDS = "harbour lantern orchard granite meadow copper violet thunder saddle pepper quartz willow".split()
+
+
+def many_notes(root: Path, count: int) -> list[Path]:
+    """``count`` notes of 400 words each in seven folders under ``root``: an index big enough that
+    deleting or editing some of them frees pages (VACUUM tests, adr/0013)."""
+    paths = []
+    for number in range(count):
+        path = root / f"folder-{number % 7}" / f"note-{number}.md"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        words = " ".join(MANY_NOTE_WORDS[(number + position) % len(MANY_NOTE_WORDS)] + str(position % 13)
+                         for position in range(400))
+        path.write_text(f"---\nlayer: L3\n---\n# Note {number}\n\n{words}\n\nThe code is zq{number}x.\n", encoding="utf-8")
+        paths.append(path)
+    return paths

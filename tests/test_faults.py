@@ -584,20 +584,6 @@ def test_a_damaged_index_this_user_cannot_write_is_reported_not_rebuilt(vault: P
 # ------------------------------------------------------------------ a small file system: read-only, full
 
 
-@pytest.fixture
-def small_disk(tmp_path: Path) -> Iterator[Path]:
-    """A 16 MiB tmpfs mounted for this test: a real file system to fill up or remount read-only."""
-    if os.geteuid() != 0:
-        pytest.skip("needs root to mount a small tmpfs (a real ENOSPC / EROFS)")
-    mount_point = tmp_path / "disk"
-    mount_point.mkdir()
-    mounted = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=16m", "tmpfs", str(mount_point)], capture_output=True)
-    if mounted.returncode != 0:
-        pytest.skip(f"cannot mount a tmpfs here: {mounted.stderr.decode(errors='replace').strip()}")
-    try:
-        yield mount_point
-    finally:
-        subprocess.run(["umount", "-l", str(mount_point)], check=True)
 
 
 def fill(disk: Path, leave_pages: int = 0) -> Path:

@@ -13,25 +13,14 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from helpers import many_notes
 
 from vaultmem import Vault
 from vaultmem.derived import DerivedIndex
 from vaultmem.embedders import HashingEmbedder
 from vaultmem.storage import reclaim
 
-WORDS = "harbour lantern orchard granite meadow copper violet thunder saddle pepper quartz willow".split()
 FREED = "freed pages could not be given back"
-
-
-def _many_notes(root: Path, count: int) -> list[Path]:
-    paths = []
-    for number in range(count):
-        path = root / f"folder-{number % 7}" / f"note-{number}.md"
-        path.parent.mkdir(parents=True, exist_ok=True)
-        words = " ".join(WORDS[(number + position) % len(WORDS)] + str(position % 13) for position in range(400))
-        path.write_text(f"---\nlayer: L3\n---\n# Note {number}\n\n{words}\n\nThe code is zq{number}x.\n", encoding="utf-8")
-        paths.append(path)
-    return paths
 
 
 def _vault(root: Path) -> Vault:
@@ -41,7 +30,7 @@ def _vault(root: Path) -> Vault:
 def _indexed_then_mostly_deleted(root: Path, count: int, deleted: int, monkeypatch: pytest.MonkeyPatch) -> Path:
     """A vault indexed, then ``deleted`` of its notes deleted and indexed again without a VACUUM:
     its index.db holds many free pages. Returns index.db."""
-    notes = _many_notes(root, count)
+    notes = many_notes(root, count)
     monkeypatch.setattr(reclaim, "RECLAIM_MIN_FREE_PAGES", 1 << 40)
     with _vault(root) as vault:
         vault.index()
@@ -175,20 +164,6 @@ def test_a_vacuum_kept_from_the_lock_by_another_writer_leaves_the_index_command_
 # -- a disk too full for the VACUUM's copy
 
 
-@pytest.fixture
-def small_disk(tmp_path: Path) -> Iterator[Path]:
-    """A 16 MiB tmpfs mounted for this test: a real ENOSPC."""
-    if os.geteuid() != 0:
-        pytest.skip("needs root to mount a small tmpfs (a real ENOSPC)")
-    mount_point = tmp_path / "disk"
-    mount_point.mkdir()
-    mounted = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=16m", "tmpfs", str(mount_point)], capture_output=True)
-    if mounted.returncode != 0:
-        pytest.skip(f"cannot mount a tmpfs here: {mounted.stderr.decode(errors='replace').strip()}")
-    try:
-        yield mount_point
-    finally:
-        subprocess.run(["umount", "-l", str(mount_point)], check=True)
 
 
 def _fill(disk: Path, leave_bytes: int) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from helpers import many_notes
 
 from vaultmem.errors import DerivedIndexError
 from vaultmem.storage import REBUILDING, Store, UsageRow
@@ -294,18 +295,6 @@ def test_a_connection_keeps_the_pages_a_search_reads_in_its_cache(tmp_path: Path
 
 # -- freed pages (adr/0013, addendum of stop 36)
 
-WORDS = "harbour lantern orchard granite meadow copper violet thunder saddle pepper quartz willow".split()
-
-
-def _many_notes(root: Path, count: int) -> list[Path]:
-    paths = []
-    for number in range(count):
-        path = root / f"folder-{number % 7}" / f"note-{number}.md"
-        path.parent.mkdir(parents=True, exist_ok=True)
-        words = " ".join(WORDS[(number + position) % len(WORDS)] + str(position % 13) for position in range(400))
-        path.write_text(f"---\nlayer: L3\n---\n# Note {number}\n\n{words}\n\nThe code is zq{number}x.\n", encoding="utf-8")
-        paths.append(path)
-    return paths
 
 
 def _pages(store: Store) -> tuple[int, int]:
@@ -328,7 +317,7 @@ def test_index_after_deleting_most_notes_shrinks_the_file_and_answers_as_a_fresh
 
     monkeypatch.setattr(reclaim, "RECLAIM_MIN_FREE_PAGES", 16)  # a small vault frees less than 4 MiB
     vault_dir = tmp_path / "vault"
-    notes = _many_notes(vault_dir, 120)
+    notes = many_notes(vault_dir, 120)
     queries = ["harbour3 lantern4", "zq7x", "zq100x", "granite meadow"]
     with Vault(vault_dir, embedder=HashingEmbedder()) as vault:
         vault.index()
