@@ -1582,6 +1582,8 @@ def test_get_by_the_old_name_of_a_note_consolidate_merged_opens_the_note_it_went
                 assert "was merged from: that note was archived and is _archive/memories/How I take my coffee.md now" in opened["notice"]
             archived = await served.call("get", note="_archive/memories/How I take my coffee.md")
             assert archived["archived"] is True  # its archive path still reads the file itself
+            why = await served.call("explain", note="How I take my coffee", query="oat milk coffee", k=3)
+            assert why["path"] == "memories/coffee-2.md" and why["in_answer"] is True  # explain names it as get does
 
     run(scenario)
 

@@ -508,10 +508,7 @@ def _first_step(index: DerivedIndex, reference: str, now: object, refresh: bool)
     if located is None:
         located = _by_link_name(index, reference)
     if located is None:
-        archived = archived_named(index, reference)
-        located = None if archived is None else _successor_of_archived(index, reference, archived, moment_us)
-        if archived is not None and located is None:
-            raise archived
+        located = archived_successor(index, reference, moment_us)
     if located is None:
         refuse_if_linked_out(index.paths, reference)
         refuse_if_named_link_out(index, reference)
@@ -1168,11 +1165,16 @@ def _template_named(paths: VaultPaths, name: str) -> tuple[str, Rule] | None:
     return None
 
 
-def refuse_if_archived(index: DerivedIndex, reference: str) -> None:
-    """:class:`ArchivedNote` when ``reference`` names an archived note (:func:`archived_named`)."""
+def archived_successor(index: DerivedIndex, reference: str, now_us: int) -> Located | None:
+    """The live note that took in the archived note ``reference`` names (:func:`_successor_of_archived`);
+    ``None`` when it names no archived note; its :class:`ArchivedNote` when no live note took it in."""
     archived = archived_named(index, reference)
-    if archived is not None:
+    if archived is None:
+        return None
+    located = _successor_of_archived(index, reference, archived, now_us)
+    if located is None:
         raise archived
+    return located
 
 
 def _successor_of_archived(index: DerivedIndex, reference: str, archived: ArchivedNote, now_us: int) -> Located | None:
