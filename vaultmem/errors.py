@@ -398,10 +398,9 @@ class SupersededReference(ArchivedNote):
     def __init__(self, note: str, successor: str, archived: str | None, archive_dir: str) -> None:
         self.successor = successor
         where = f"it was archived and is {archived} now" if archived is not None else "it is no longer in the vault"
-        gone = (f"; to have its text gone too, the person deletes {archived} (git keeps its history)"
-                if archived is not None else "")
+        gone = f"; to have its old text gone too, delete {archived} (git keeps its history)" if archived is not None else ""
         VaultmemError.__init__(self, (
-            f"{note!r} names a note that {successor} superseded: {where}, and recall no longer returns it. "
+            f"{note!r} names a note that {successor} superseded: {where}, and no search returns it. "
             f"Nothing was forgotten — {successor} holds the newer fact, and forget acts only on the note a "
             f"reference is the id, path or name of. To forget the newer fact, name {successor}{gone}"))
         self.note = note
